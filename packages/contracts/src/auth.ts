@@ -1,0 +1,160 @@
+import { z } from 'zod';
+import { MIN_PASSWORD_LENGTH } from './constants.js';
+
+/** spec/01 §5: the reset-password rules, reused for registration and password changes. */
+export const passwordMessages = {
+  length: 'Password must be at least 8 characters',
+  uppercase: 'Password must contain at least one uppercase letter',
+  lowercase: 'Password must contain at least one lowercase letter',
+  digit: 'Password must contain at least one number',
+  mismatch: 'Passwords do not match',
+} as const;
+
+export const emailMessage = 'Please enter a valid email address';
+
+export const usernameMessages = {
+  length: 'Username must be 3 to 30 characters',
+  characters: 'Username may contain only letters, digits, _ and -',
+} as const;
+
+export const passwordSchema = z
+  .string({ error: passwordMessages.length })
+  .max(200, 'Password must be at most 200 characters')
+  .superRefine((value, ctx) => {
+    if (value.length < MIN_PASSWORD_LENGTH)
+      ctx.addIssue({ code: 'custom', message: passwordMessages.length });
+    if (!/[A-Z]/.test(value)) ctx.addIssue({ code: 'custom', message: passwordMessages.uppercase });
+    if (!/[a-z]/.test(value)) ctx.addIssue({ code: 'custom', message: passwordMessages.lowercase });
+    if (!/[0-9]/.test(value)) ctx.addIssue({ code: 'custom', message: passwordMessages.digit });
+  });
+
+export const emailSchema = z
+  .string({ error: emailMessage })
+  .trim()
+  .max(254, emailMessage)
+  .pipe(z.email({ error: emailMessage }));
+
+export const usernameSchema = z
+  .string({ error: usernameMessages.length })
+  .trim()
+  .min(3, usernameMessages.length)
+  .max(30, usernameMessages.length)
+  .regex(/^[A-Za-z0-9_-]+$/, usernameMessages.characters);
+
+/** Attach "Passwords do not match" to the confirmation field, as spec/01 §5 says. */
+function withConfirmation<T extends z.ZodType<{ password: string; password_confirmation: string }>>(
+  schema: T,
+) {
+  return schema.refine((v) => v.password === v.password_confirmation, {
+    message: passwordMessages.mismatch,
+    path: ['password_confirmation'],
+  });
+}
+
+export const registrationSchema = withConfirmation(
+  z.object({
+    email: emailSchema,
+    username: usernameSchema,
+    password: passwordSchema,
+    password_confirmation: z.string({ error: passwordMessages.mismatch }),
+  }),
+);
+export type Registration = z.infer<typeof registrationSchema>;
+export const registerBodySchema = z.object({ user: registrationSchema });
+export type RegisterBody = z.infer<typeof registerBodySchema>;
+
+export const loginBodySchema = z.object({
+  email: z.string({ error: 'Email is required' }).trim().min(1, 'Email is required').max(254),
+  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200),
+});
+export type LoginBody = z.infer<typeof loginBodySchema>;
+
+export const refreshBodySchema = z.object({
+  refresh_token: z.string({ error: 'Refresh token is required' }).min(1).max(200),
+});
+export type RefreshBody = z.infer<typeof refreshBodySchema>;
+
+export const forgotPasswordBodySchema = z.object({ email: emailSchema });
+export type ForgotPasswordBody = z.infer<typeof forgotPasswordBodySchema>;
+
+export const resetPasswordFieldsSchema = withConfirmation(
+  z.object({
+    password: passwordSchema,
+    password_confirmation: z.string({ error: passwordMessages.mismatch }),
+  }),
+);
+export const resetPasswordBodySchema = withConfirmation(
+  z.object({
+    token: z.string({ error: 'Reset token is required' }).min(1, 'Reset token is required').max(200),
+    password: passwordSchema,
+    password_confirmation: z.string({ error: passwordMessages.mismatch }),
+  }),
+);
+export type ResetPasswordBody = z.infer<typeof resetPasswordBodySchema>;
+
+export const verifyEmailBodySchema = z.object({
+  token: z.string({ error: 'Verification token is required' }).min(1).max(200),
+});
+export const resendVerificationBodySchema = z.object({ email: emailSchema.optional() });
+
+export const userSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  username: z.string(),
+  display_name: z.string().nullable(),
+  tier: z.string(),
+  subscription_status: z.string(),
+  tier_upgraded_at: z.string().nullable(),
+  email_verified: z.boolean(),
+  email_verified_at: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  admin: z.boolean(),
+});
+export type User = z.infer<typeof userSchema>;
+
+export const authTokensSchema = z.object({
+  token: z.string(),
+  expires_at: z.string(),
+  refresh_token: z.string(),
+});
+export type AuthTokens = z.infer<typeof authTokensSchema>;
+
+export const authSessionSchema = authTokensSchema.extend({ user: userSchema });
+export type AuthSession = z.infer<typeof authSessionSchema>;
+
+export const meSchema = z.object({ user: userSchema });
+
+export const profileUpdateBodySchema = z.object({
+  user: z.object({ username: usernameSchema.optional(), email: emailSchema.optional() }),
+});
+export type ProfileUpdateBody = z.infer<typeof profileUpdateBodySchema>;
+
+export const passwordChangeFieldsSchema = withConfirmation(
+  z.object({
+    current_password: z
+      .string({ error: 'Current password is required' })
+      .min(1, 'Current password is required'),
+    password: passwordSchema,
+    password_confirmation: z.string({ error: passwordMessages.mismatch }),
+  }),
+);
+export const passwordChangeBodySchema = passwordChangeFieldsSchema;
+export type PasswordChangeBody = z.infer<typeof passwordChangeBodySchema>;
+
+export const authMessages = {
+  forgotPasswordSent:
+    "If an account exists with that email, we've sent instructions on how to reset your password.",
+  passwordReset: 'Your password has been reset successfully.',
+  passwordChanged: 'Password changed successfully!',
+  profileUpdated: 'Profile updated successfully!',
+  resetTokenInvalid: 'The password reset link is invalid or has expired.',
+  resetTokenUsed: 'This password reset link has already been used.',
+  verificationSent: 'If the address needs verifying, we have sent a new verification link.',
+  emailVerified: 'Your email address has been verified.',
+  verificationTokenInvalid: 'The verification link is invalid or has expired.',
+  loggedOut: 'Signed out.',
+  emailTaken: 'Email has already been taken',
+  usernameTaken: 'Username has already been taken',
+  currentPasswordWrong: 'Current password is incorrect',
+} as const;

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { unwrapFilters } from './parties.js';
+
+export const characterMessages = {
+  nameRequired: 'Character name is required',
+  assignmentsUpdated: 'Character assignments updated successfully',
+  assignmentsFailed: 'Failed to update character assignments',
+  notYourCharacter: 'You can only assign your own characters.',
+  notPartyMember: 'You must be a member of that party to bring a character into it.',
+  archivedParty: 'That party is archived.',
+} as const;
+
+/** spec/02 §5 Character create: the defaults. */
+export const characterDefaults = {
+  level: 1,
+  max_weight: 50,
+  max_slots: 20,
+  race: '',
+  character_class: '',
+  notes: '',
+  image_url: '',
+};
+
+const imageUrl = z
+  .string()
+  .trim()
+  .max(2000)
+  .refine((v) => v === '' || /^https?:\/\/\S+$/i.test(v), 'Image URL must start with http:// or https://');
+
+export const characterFormSchema = z.object({
+  name: z
+    .string({ error: characterMessages.nameRequired })
+    .trim()
+    .min(1, characterMessages.nameRequired)
+    .max(100),
+  race: z.string().trim().max(60).default(''),
+  character_class: z.string().trim().max(60).default(''),
+  level: z.coerce
+    .number()
+    .int('Level must be a whole number')
+    .min(1, 'Level must be at least 1')
+    .max(30, 'Level must be at most 30')
+    .default(1),
+  notes: z.string().max(5000).default(''),
+  image_url: imageUrl.default(''),
+  max_weight: z.coerce.number().min(0, 'Max weight cannot be negative').max(100_000).nullable().default(50),
+  max_slots: z.coerce
+    .number()
+    .int()
+    .min(0, 'Max slots cannot be negative')
+    .max(10_000)
+    .nullable()
+    .default(20),
+  party_id: z.string().max(64).nullable().optional(),
+});
+export type CharacterForm = z.infer<typeof characterFormSchema>;
+export const characterCreateBodySchema = z.object({ character: characterFormSchema });
+export const characterUpdateBodySchema = z.object({ character: characterFormSchema.partial() });
+export type CharacterUpdate = z.infer<typeof characterUpdateBodySchema>['character'];
+
+export const characterSchema = z.object({
+  id: z.string(),
+  user_id: z.string(),
+  player_name: z.string().nullable(),
+  name: z.string(),
+  race: z.string(),
+  character_class: z.string(),
+  level: z.number().int(),
+  notes: z.string(),
+  image_url: z.string(),
+  max_weight: z.number().nullable(),
+  max_slots: z.number().int().nullable(),
+  party_id: z.string().nullable(),
+  party_name: z.string().nullable(),
+  primary_container_id: z.string().nullable(),
+  is_owner: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Character = z.infer<typeof characterSchema>;
+
+export const characterListQuerySchema = z.preprocess(
+  unwrapFilters,
+  z.object({
+    page: z.coerce.number().int().min(1).default(1),
+    per_page: z.coerce.number().int().min(1).max(100).default(10),
+    search: z.string().trim().max(200).optional(),
+    race: z.string().trim().max(60).optional(),
+    character_class: z.string().trim().max(60).optional(),
+    min_level: z.coerce.number().int().min(1).max(30).optional(),
+    max_level: z.coerce.number().int().min(1).max(30).optional(),
+    party_id: z.string().max(64).optional(),
+  }),
+);
+export type CharacterListQuery = z.infer<typeof characterListQuerySchema>;

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+
+/**
+ * One problem with a request. Entitlement refusals also name the resource or feature, its limit and its
+ * usage, so that the client can link to the right upgrade page.
+ */
+export const fieldErrorSchema = z.object({
+  field: z.string(),
+  message: z.string(),
+  resource: z.string().optional(),
+  feature: z.string().optional(),
+  limit: z.number().nullable().optional(),
+  used: z.number().optional(),
+});
+export type FieldError = z.infer<typeof fieldErrorSchema>;
+
+export const apiErrorSchema = z.object({
+  type: z.string(),
+  code: z.string(),
+  message: z.string(),
+  details: z.array(fieldErrorSchema).optional(),
+  status: z.number().int(),
+});
+export type ApiErrorBody = z.infer<typeof apiErrorSchema>;
+
+export const errorEnvelopeSchema = z.object({ status: z.literal('error'), error: apiErrorSchema });
+export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
+
+export const pageMetaSchema = z.object({
+  current_page: z.number().int(),
+  total_pages: z.number().int(),
+  total_count: z.number().int(),
+  per_page: z.number().int(),
+});
+export type PageMeta = z.infer<typeof pageMetaSchema>;
+
+/** The success envelope of DESIGN §3 around a payload schema. */
+export function successEnvelope<T extends z.ZodType>(data: T) {
+  return z.object({
+    status: z.literal('success'),
+    data,
+    message: z.string().optional(),
+  });
+}
+
+export function listEnvelope<T extends z.ZodType>(item: T) {
+  return z.object({
+    status: z.literal('success'),
+    data: z.array(item),
+    meta: pageMetaSchema,
+    message: z.string().optional(),
+  });
+}
+
+/** A success that carries only a human message (e.g. forgot_password). */
+export const messageEnvelopeSchema = z.object({
+  status: z.literal('success'),
+  data: z.object({ message: z.string() }),
+  message: z.string().optional(),
+});
+
+/** spec/01 §3: page, per_page, sort, direction, search. */
+export const listQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  per_page: z.coerce.number().int().min(1).max(100).default(20),
+  sort: z.string().max(50).optional(),
+  direction: z.enum(['asc', 'desc']).optional(),
+  search: z.string().max(200).optional(),
+});
+export type ListQuery = z.infer<typeof listQuerySchema>;

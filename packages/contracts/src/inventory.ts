@@ -1,0 +1,294 @@
+import { z } from 'zod';
+import { pageMetaSchema } from './envelope.js';
+import { unwrapFilters } from './parties.js';
+
+export const inventoryMessages = {
+  containerNameRequired: 'Container name is required',
+  insufficientCapacity: 'Insufficient capacity in container',
+  weightExceeded: 'Item(s) would exceed weight limit',
+  slotsExceeded: 'Item(s) would exceed volume limit',
+  sameContainer: 'Cannot transfer an item into the container it is already in',
+  transferred: 'Item transferred successfully',
+  transferFailed: 'Transfer failed',
+  characterIdRequired: 'Character ID is required for item transfer',
+  quantityTooLarge: 'There are not that many in the stack',
+  splitRange: 'Split amount must be at least 1 and less than the stack quantity',
+  mergeDifferent: 'Only stacks of the same item, without changes, can be merged',
+  mergeSame: 'Choose another stack to merge with',
+  containerNotEmpty: 'This container still holds items: empty it first or choose where they go',
+  primaryContainer: 'A character’s main container cannot be deleted',
+  notEnoughCoins: 'Not enough coins to convert',
+  conversionUneven: 'That amount does not convert into whole coins',
+} as const;
+
+/** spec/02 §4 Allowed transfers; everything else is "Unsupported transfer type: X to Y". */
+export function unsupportedTransferMessage(from: string, to: string): string {
+  return `Unsupported transfer type: ${from} to ${to}`;
+}
+
+export const currencies = ['cp', 'sp', 'ep', 'gp', 'pp'] as const;
+export type Currency = (typeof currencies)[number];
+/** DESIGN §4: 1 pp = 10 gp = 20 ep = 100 sp = 1000 cp. */
+export const copperPer: Record<Currency, number> = { cp: 1, sp: 10, ep: 50, gp: 100, pp: 1000 };
+
+/** A price in copper, never as a float: `amount` is an integer in `currency`. */
+export function toCopper(amount: number, currency: Currency): number {
+  return Math.round(amount) * copperPer[currency];
+}
+
+/** spec/02 §3: totalValue in gp with no decimals. */
+export function copperToGp(copper: number): number {
+  return Math.floor(copper / copperPer.gp);
+}
+
+/** spec/02 §3: totalWeight in lbs with one decimal. */
+export function roundWeight(lbs: number): number {
+  return Math.round(lbs * 10) / 10;
+}
+
+const nullableCapacity = (max: number, label: string) =>
+  z.preprocess(
+    (v) => (v === '' || v === undefined ? null : v),
+    z.coerce.number().min(0, `${label} cannot be negative`).max(max).nullable(),
+  );
+
+export const containerFormSchema = z.object({
+  name: z
+    .string({ error: inventoryMessages.containerNameRequired })
+    .trim()
+    .min(1, inventoryMessages.containerNameRequired)
+    .max(100),
+  description: z.string().trim().max(2000).default(''),
+  /** null or 0 = unlimited. */
+  max_weight: nullableCapacity(1_000_000, 'Max weight').default(null),
+  max_slots: nullableCapacity(100_000, 'Max slots')
+    .refine((v) => v === null || Number.isInteger(v), 'Max slots must be a whole number')
+    .default(null),
+});
+export type ContainerForm = z.infer<typeof containerFormSchema>;
+export const containerCreateBodySchema = z.object({ container: containerFormSchema });
+export const containerUpdateBodySchema = z.object({ container: containerFormSchema.partial() });
+
+export const capacitySchema = z.object({
+  used: z.number(),
+  max: z.number().nullable(),
+  slots_used: z.number().int(),
+  slots_max: z.number().int().nullable(),
+  /** Which limits apply, from the party's encumbrance style (DESIGN §4). */
+  enforces: z.object({ weight: z.boolean(), slots: z.boolean() }),
+});
+export type Capacity = z.infer<typeof capacitySchema>;
+
+export const containerSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  max_weight: z.number().nullable(),
+  max_slots: z.number().int().nullable(),
+  current_weight: z.number(),
+  items_count: z.number().int(),
+  total_value_gp: z.number().int(),
+  capacity: capacitySchema,
+  owner: z.object({ type: z.enum(['character', 'party']), id: z.string(), name: z.string() }),
+  is_primary: z.boolean(),
+  character_id: z.string().nullable(),
+  party_id: z.string().nullable(),
+  visibility: z.literal('private'),
+  can_act: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Container = z.infer<typeof containerSchema>;
+
+export const instanceDataSchema = z
+  .object({
+    name_override: z.string().trim().max(200).nullable().optional(),
+    description_override: z.string().max(5000).nullable().optional(),
+    weight_override: z.coerce.number().min(0).max(100_000).nullable().optional(),
+    value_override: z.coerce.number().int().min(0).max(100_000_000).nullable().optional(),
+    currency_override: z.enum(currencies).nullable().optional(),
+    is_equipped: z.boolean().optional(),
+    is_attuned: z.boolean().optional(),
+    quality: z.string().trim().max(60).nullable().optional(),
+    durability: z.coerce.number().int().min(0).max(100).nullable().optional(),
+  })
+  .strip();
+export type InstanceData = z.infer<typeof instanceDataSchema>;
+
+export const itemInstanceSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  displayName: z.string(),
+  quantity: z.number().int(),
+  weight: z.number(),
+  totalWeight: z.number(),
+  value: z.number().int(),
+  value_cp: z.number().int(),
+  totalValue: z.number().int(),
+  currency: z.enum(currencies),
+  tags: z.array(z.string()),
+  item_template_id: z.string(),
+  item_template: z.object({
+    name: z.string(),
+    stack_size: z.number().int(),
+    tags: z.array(z.string()),
+    metadata: z.record(z.string(), z.unknown()),
+  }),
+  instance_data: z.record(z.string(), z.unknown()),
+  is_identified: z.boolean(),
+  notes: z.string(),
+  container_id: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type ItemInstance = z.infer<typeof itemInstanceSchema>;
+
+const quantity = z.coerce
+  .number()
+  .int('Quantity must be a whole number')
+  .min(1, 'Quantity must be at least 1')
+  .max(1_000_000);
+
+export const itemInstanceCreateSchema = z.object({
+  item_template_id: z.uuid({ error: 'Choose an item' }),
+  container_id: z.uuid({ error: 'Choose a container' }),
+  quantity: quantity.default(1),
+  instance_data: instanceDataSchema.optional(),
+  notes: z.string().max(5000).optional(),
+});
+/** Accepts the fields bare (spec/02 §7) or wrapped as {item_instance}. */
+export const itemInstanceCreateBodySchema = z.preprocess(
+  (body) =>
+    body && typeof body === 'object' && 'item_instance' in body
+      ? (body as { item_instance: unknown }).item_instance
+      : body,
+  itemInstanceCreateSchema,
+);
+
+export const itemInstanceUpdateBodySchema = z.object({
+  item_instance: z.object({
+    name: z.string().trim().min(1, 'Name cannot be blank').max(200).optional(),
+    quantity: quantity.optional(),
+    notes: z.string().max(5000).optional(),
+    is_identified: z.boolean().optional(),
+    instance_data: instanceDataSchema.optional(),
+  }),
+});
+export type ItemInstanceUpdate = z.infer<typeof itemInstanceUpdateBodySchema>['item_instance'];
+
+export const splitBodySchema = z.object({ quantity });
+export const mergeBodySchema = z.object({
+  target_instance_id: z.uuid({ error: 'Choose a stack to merge with' }),
+});
+
+export const transferBodySchema = z.object({
+  item_instance_id: z.uuid({ error: 'Choose an item' }),
+  source_container_id: z.uuid({ error: 'Choose the source container' }),
+  target_container_id: z.uuid({ error: 'Please select a destination' }),
+  quantity: quantity.optional(),
+  party_id: z.uuid().nullable().optional(),
+});
+export const characterTransferBodySchema = z.object({
+  item_instance_id: z.uuid({ error: 'Choose an item' }),
+  from_container_id: z.uuid({ error: 'Choose the source container' }),
+  to_container_id: z.uuid({ error: 'Please select a destination' }),
+  quantity: quantity.optional(),
+});
+export const transferResultSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  moved: z.number().int(),
+  source_instance: itemInstanceSchema.nullable(),
+  target_instances: z.array(itemInstanceSchema),
+  transaction_ids: z.array(z.string()),
+});
+
+export const currencyConversionBodySchema = z.object({
+  from: z.enum(currencies),
+  to: z.enum(currencies),
+  /** How many `from` coins to convert; by default as many as convert evenly. */
+  quantity: quantity.optional(),
+});
+
+export const containerItemsQuerySchema = z.preprocess(
+  unwrapFilters,
+  z.object({
+    page: z.coerce.number().int().min(1).default(1),
+    per_page: z.coerce.number().int().min(1).max(500).default(20),
+    search: z.string().trim().max(200).optional(),
+    rarity: z.string().trim().max(40).optional(),
+    min_value: z.coerce.number().min(0).optional(),
+    max_value: z.coerce.number().min(0).optional(),
+  }),
+);
+export type ContainerItemsQuery = z.infer<typeof containerItemsQuerySchema>;
+export const containerItemsResponseSchema = z.object({
+  status: z.literal('success'),
+  data: z.array(itemInstanceSchema),
+  meta: pageMetaSchema,
+});
+
+export const deleteContainerQuerySchema = z.object({ destination_container_id: z.uuid().optional() });
+
+export const transactionTypes = [
+  'purchase',
+  'sale',
+  'transfer',
+  'character_to_character_transfer',
+  'character_to_party_transfer',
+  'party_to_character_transfer',
+  'party_deposit',
+  'party_withdraw',
+  'loot',
+  'loot_distribution',
+  'create',
+  'delete',
+  'adjust',
+  'split',
+  'merge',
+  'character_creation',
+  'character_deletion',
+  'container_creation',
+  'container_deletion',
+  'item_creation',
+  'item_destruction',
+  'currency_conversion',
+] as const;
+export type TransactionType = (typeof transactionTypes)[number];
+
+const named = z.object({ id: z.string().nullable(), name: z.string().nullable() });
+export const transactionSchema = z.object({
+  id: z.string(),
+  transaction_type: z.string(),
+  transaction_date: z.string(),
+  transaction_summary: z.string(),
+  actor_data: named,
+  target_data: named,
+  transactable_data: named.extend({ item_instance_id: z.string().nullable() }),
+  quantity: z.number().int().nullable(),
+  amount: z.number().nullable(),
+  currency: z.string().nullable(),
+  notes: z.string().nullable(),
+  source_location_data: named,
+  destination_location_data: named,
+  party_id: z.string().nullable(),
+  character_id: z.string().nullable(),
+});
+export type LedgerTransaction = z.infer<typeof transactionSchema>;
+
+export const transactionListQuerySchema = z.preprocess(
+  unwrapFilters,
+  z.object({
+    page: z.coerce.number().int().min(1).default(1),
+    per_page: z.coerce.number().int().min(1).max(200).default(20),
+    transaction_type: z.enum(transactionTypes).optional(),
+    start_date: z.iso.date({ error: 'start_date must be YYYY-MM-DD' }).optional(),
+    end_date: z.iso.date({ error: 'end_date must be YYYY-MM-DD' }).optional(),
+  }),
+);
+export type TransactionListQuery = z.infer<typeof transactionListQuerySchema>;
+export const transactionListResponseSchema = z.object({
+  status: z.literal('success'),
+  data: z.object({ transactions: z.array(transactionSchema) }),
+  meta: pageMetaSchema,
+});

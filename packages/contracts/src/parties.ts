@@ -1,0 +1,225 @@
+import { z } from 'zod';
+import { pageMetaSchema } from './envelope.js';
+
+export const partyRoles = ['gm', 'manager', 'player', 'observer'] as const;
+export type PartyRole = (typeof partyRoles)[number];
+export const joinPermissions = ['full', 'limited', 'restricted'] as const;
+export type JoinPermission = (typeof joinPermissions)[number];
+export const encumbranceStyles = ['weight', 'slots', 'both', 'none'] as const;
+export type EncumbranceStyle = (typeof encumbranceStyles)[number];
+
+/** spec/02 §3 Game system options. */
+export const gameSystemOptions = ['D&D 5e', 'Pathfinder 1e', 'Pathfinder 2e', 'D&D 3.5e', 'Other'] as const;
+
+export const roleLabels: Record<PartyRole, string> = {
+  gm: 'Game Master',
+  manager: 'Manager',
+  player: 'Player',
+  observer: 'Observer',
+};
+
+/** Join codes: A–Z and 2–9 without the look-alikes 0/O and 1/I. */
+export const joinCodeAlphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+export const JOIN_CODE_LENGTH = 8;
+
+export const partyMessages = {
+  nameTooShort: 'Party name must be at least 3 characters',
+  joinCodeTooShort: 'Join code must be at least 6 characters',
+  joinCodeTooLong: 'Join code must be at most 8 characters',
+  joinCodeInvalid: 'No party matches this join code.',
+  restricted: 'This party accepts members by invitation only.',
+  limitedRole: 'This party lets new members join as a player or an observer only.',
+  alreadyMember: 'You are already a member of this party.',
+  gmCannotBeRemoved: 'The Game Master cannot be removed from the party.',
+  gmCannotBeReroled: 'The Game Master’s role cannot be changed.',
+  gmCannotLeave: 'A Game Master cannot leave the party. Hand it over or delete it instead.',
+  notMember: 'That user is not a member of this party.',
+  archived: 'This party is archived. Unarchive it to make changes.',
+  invitationExists: 'That user already has an open invitation to this party.',
+  inviteeNotFound: 'No user with that username or email.',
+  inviteeMember: 'That user is already a member of this party.',
+  invitationGone: 'This invitation is no longer open.',
+  inviteTarget: 'Enter a username or an email address',
+} as const;
+
+const trimmed = (max: number) => z.string().trim().max(max);
+
+export const partyFormSchema = z.object({
+  name: z
+    .string({ error: partyMessages.nameTooShort })
+    .trim()
+    .min(3, partyMessages.nameTooShort)
+    .max(100, 'Party name must be at most 100 characters'),
+  description: trimmed(2000).default(''),
+  game_system: trimmed(60).default(''),
+  setting: trimmed(200).default(''),
+  join_permission: z.enum(joinPermissions).default('limited'),
+  encumbrance_style: z.enum(encumbranceStyles).default('both'),
+  is_public: z.boolean().default(false),
+});
+export type PartyForm = z.infer<typeof partyFormSchema>;
+export const partyCreateBodySchema = z.object({ party: partyFormSchema });
+export const partyUpdateBodySchema = z.object({
+  party: z.object({
+    name: partyFormSchema.shape.name.optional(),
+    description: trimmed(2000).optional(),
+    game_system: trimmed(60).optional(),
+    setting: trimmed(200).optional(),
+    join_permission: z.enum(joinPermissions).optional(),
+    encumbrance_style: z.enum(encumbranceStyles).optional(),
+    is_public: z.boolean().optional(),
+    is_archived: z.boolean().optional(),
+  }),
+});
+export type PartyUpdate = z.infer<typeof partyUpdateBodySchema>['party'];
+
+export const partySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  game_system: z.string(),
+  setting: z.string(),
+  join_permission: z.enum(joinPermissions),
+  encumbrance_style: z.enum(encumbranceStyles),
+  join_code: z.string().nullable(),
+  is_public: z.boolean(),
+  is_archived: z.boolean(),
+  member_count: z.number().int(),
+  player_count: z.number().int(),
+  character_count: z.number().int(),
+  gm_name: z.string().nullable(),
+  game_master_id: z.string(),
+  user_role: z.enum(partyRoles).nullable(),
+  is_gm: z.boolean(),
+  is_member: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Party = z.infer<typeof partySchema>;
+
+export const partyPreviewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  game_system: z.string(),
+  setting: z.string(),
+  member_count: z.number().int(),
+  gm_name: z.string().nullable(),
+  is_public: z.boolean(),
+  join_permission: z.enum(joinPermissions),
+  is_member: z.boolean(),
+});
+export type PartyPreview = z.infer<typeof partyPreviewSchema>;
+
+const booleanQuery = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
+  .transform((v) => v === true || v === 'true' || v === '1');
+
+/** Accepts `filters[name]=x` as well as `name=x` (spec/01 §3 list parameters). */
+export function unwrapFilters(query: unknown): unknown {
+  if (!query || typeof query !== 'object') return query;
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(query as Record<string, unknown>)) {
+    const match = /^filters\[(.+)\]$/.exec(key);
+    result[match?.[1] ?? key] = value;
+  }
+  return result;
+}
+
+export const partyListQuerySchema = z.preprocess(
+  unwrapFilters,
+  z.object({
+    page: z.coerce.number().int().min(1).default(1),
+    per_page: z.coerce.number().int().min(1).max(100).default(10),
+    search: z.string().trim().max(200).optional(),
+    owned: booleanQuery.optional(),
+    member: booleanQuery.optional(),
+    role: z.enum(partyRoles).optional(),
+    is_archived: booleanQuery.optional(),
+    visibility: z.enum(['public']).optional(),
+    game_system: z.string().trim().max(60).optional(),
+  }),
+);
+export type PartyListQuery = z.infer<typeof partyListQuerySchema>;
+
+export const partyListResponseSchema = z.object({
+  status: z.literal('success'),
+  data: z.array(partySchema),
+  meta: pageMetaSchema,
+});
+
+export const memberSchema = z.object({
+  id: z.string(),
+  user_id: z.string(),
+  role: z.enum(partyRoles),
+  created_at: z.string(),
+  user: z.object({ username: z.string(), email: z.string().nullable() }),
+  character_details: z.array(
+    z.object({ id: z.string(), name: z.string(), primary_container_id: z.string().nullable() }),
+  ),
+});
+export type PartyMember = z.infer<typeof memberSchema>;
+
+export const roleChangeBodySchema = z.object({
+  party_membership: z.object({ role: z.enum(['manager', 'player', 'observer']) }),
+});
+
+export const joinBodySchema = z.object({
+  join_code: z
+    .string({ error: partyMessages.joinCodeTooShort })
+    .trim()
+    .transform((v) => v.toUpperCase())
+    .pipe(z.string().min(6, partyMessages.joinCodeTooShort).max(8, partyMessages.joinCodeTooLong)),
+  role_request: z.enum(partyRoles).default('player'),
+});
+export const previewQuerySchema = z.object({
+  join_code: z
+    .string({ error: partyMessages.joinCodeTooShort })
+    .trim()
+    .transform((v) => v.toUpperCase())
+    .pipe(z.string().min(6, partyMessages.joinCodeTooShort).max(8, partyMessages.joinCodeTooLong))
+    .optional(),
+  id: z.string().max(64).optional(),
+});
+
+export const invitationBodySchema = z.object({
+  party_invitation: z
+    .object({
+      username: z.string().trim().max(254).optional(),
+      email: z.string().trim().max(254).optional(),
+      role: z.enum(['manager', 'player', 'observer']).default('player'),
+      message: z.string().trim().max(500).default(''),
+    })
+    .refine((v) => Boolean(v.username || v.email), {
+      message: partyMessages.inviteTarget,
+      path: ['username'],
+    }),
+});
+
+export const invitationSchema = z.object({
+  id: z.string(),
+  party_id: z.string(),
+  party_name: z.string(),
+  role: z.enum(['manager', 'player', 'observer']),
+  message: z.string(),
+  status: z.enum(['pending', 'accepted', 'declined', 'revoked']),
+  invited_user: z.object({ id: z.string(), username: z.string() }),
+  invited_by: z.object({ id: z.string(), username: z.string() }),
+  created_at: z.string(),
+});
+export type PartyInvitation = z.infer<typeof invitationSchema>;
+
+export const patronageCreateBodySchema = z.object({
+  beneficiary_id: z.string({ error: 'Choose a member to sponsor' }).min(1).max(64),
+  party_id: z.string({ error: 'Choose a party' }).min(1).max(64),
+  granted_tier: z.string().max(64).optional(),
+});
+
+export const eligibleMemberSchema = z.object({
+  user_id: z.string(),
+  username: z.string(),
+  role: z.enum(partyRoles),
+  own_tier: z.string(),
+  sponsored: z.boolean(),
+  patronage_id: z.string().nullable(),
+});
