@@ -1,0 +1,210 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import helmet from '@fastify/helmet';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import type { DatabaseHandle } from './db/client.js';
+import type { MailQueue } from './lib/mail-queue.js';
+import { AccessTokens } from './modules/accounts/access-tokens.js';
+import { accountsRoutes } from './modules/accounts/accounts.routes.js';
+import { AccountsService } from './modules/accounts/accounts.service.js';
+import { charactersRoutes } from './modules/characters/characters.routes.js';
+import { CharactersService } from './modules/characters/characters.service.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+import { inventoryRoutes } from './modules/inventory/inventory.routes.js';
+import { InventoryService } from './modules/inventory/inventory.service.js';
+import { itemsRoutes } from './modules/items/items.routes.js';
+import { ItemsService } from './modules/items/items.service.js';
+import { ledgerRoutes } from './modules/ledger/ledger.routes.js';
+import { LedgerService } from './modules/ledger/ledger.service.js';
+import { partiesRoutes } from './modules/parties/parties.routes.js';
+import { PartiesService } from './modules/parties/parties.service.js';
+import { PatronagesService } from './modules/parties/patronages.service.js';
+import { preferencesRoutes } from './modules/preferences/preferences.routes.js';
+import { PreferencesService } from './modules/preferences/preferences.service.js';
+import { createBillingProvider } from './modules/subscriptions/billing-setup.js';
+import { EntitlementService } from './modules/subscriptions/entitlements.service.js';
+import { StripeBilling, type StripeOptions } from './modules/subscriptions/stripe-billing.js';
+import { stripeWebhookRoutes } from './modules/subscriptions/stripe-webhooks.routes.js';
+import { StripeWebhookService } from './modules/subscriptions/stripe-webhooks.service.js';
+import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes.js';
+import { SubscriptionsService } from './modules/subscriptions/subscriptions.service.js';
+import { apiDocsPlugin } from './plugins/api-docs.js';
+import { authPlugin } from './plugins/auth.js';
+import { errorHandlerPlugin } from './plugins/error-handler.js';
+import { type AuthRateLimits, defaultAuthRateLimits, rateLimitPlugin } from './plugins/rate-limit.js';
+import { webAppPlugin } from './plugins/web-app.js';
+import { InProcessBroadcaster, RedisBroadcaster } from './realtime/broadcaster.js';
+import { cablePlugin, defaultCableLimits } from './realtime/cable-server.js';
+import { EventBus } from './realtime/event-bus.js';
+import { InProcessPresence, RedisPresence } from './realtime/presence.js';
+
+export interface AppDeps {
+  config: Config;
+  database: DatabaseHandle;
+  mail: MailQueue;
+  jwtSecret: string;
+  /** A pino logger to share with the rest of the process; `false` silences the app (tests). */
+  logger?: FastifyBaseLogger | false;
+  rateLimits?: AuthRateLimits;
+  now?: () => Date;
+  /** Tests point the Stripe SDK at a fake Stripe API. */
+  stripeApi?: Pick<StripeOptions, 'host' | 'port' | 'protocol'>;
+}
+
+export interface AppServices {
+  accounts: AccountsService;
+  accessTokens: AccessTokens;
+  preferences: PreferencesService;
+  entitlements: EntitlementService;
+  subscriptions: SubscriptionsService;
+  events: EventBus;
+  parties: PartiesService;
+  patronages: PatronagesService;
+  characters: CharactersService;
+  inventory: InventoryService;
+  items: ItemsService;
+  ledger: LedgerService;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: AppServices;
+  }
+}
+
+const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+const requestIdPattern = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** DESIGN §2: plugins external → app → modules. Tests build this same app on a fresh database. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, database } = deps;
+  const app = Fastify({
+    ...(deps.logger === false
+      ? { logger: false }
+      : deps.logger
+        ? { loggerInstance: deps.logger }
+        : { logger: { level: config.logLevel } }),
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  // Graceful shutdown: requests in flight when close() starts still finish, but their keep-alive
+  // connections must not hold the server open afterwards.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
+
+  const now = deps.now ?? (() => new Date());
+  // DESIGN §6: fan-out through Redis when REDIS_URL is set, in-process otherwise.
+  const redisBroadcaster = config.redisUrl ? new RedisBroadcaster(config.redisUrl, app.log) : undefined;
+  const broadcaster = redisBroadcaster ?? new InProcessBroadcaster();
+  const presence = redisBroadcaster ? new RedisPresence(redisBroadcaster.redis) : new InProcessPresence();
+  const events = new EventBus(broadcaster, app.log);
+  app.addHook('onClose', async () => broadcaster.close());
+  const accessTokens = new AccessTokens(deps.jwtSecret);
+  const billing = createBillingProvider(config, deps.stripeApi);
+  const entitlements = new EntitlementService(now);
+  const subscriptions = new SubscriptionsService({
+    db: database.db,
+    entitlements,
+    billing,
+    appUrl: config.appUrl,
+    now,
+  });
+  const services: AppServices = {
+    accessTokens,
+    accounts: new AccountsService({
+      db: database.db,
+      accessTokens,
+      mail: deps.mail,
+      appUrl: config.appUrl,
+      subscriptions,
+      now,
+    }),
+    preferences: new PreferencesService(database.db),
+    entitlements,
+    subscriptions,
+    events,
+    parties: new PartiesService({ db: database.db, entitlements, events }),
+    patronages: new PatronagesService(database.db, entitlements),
+    characters: new CharactersService(database.db, entitlements, events),
+    inventory: new InventoryService(database.db, entitlements, events),
+    items: new ItemsService(database.db, entitlements, now),
+    ledger: new LedgerService(database.db),
+  };
+  services.parties.onMemberLeft((tx, partyId, userId) => services.patronages.memberLeft(tx, partyId, userId));
+  subscriptions.setPatronageLister((db, userId) => services.patronages.lister(db, userId));
+  app.decorate('services', services);
+
+  // External plugins.
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine sets style attributes at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(errorHandlerPlugin);
+  await app.register(rateLimitPlugin, { limits: deps.rateLimits ?? defaultAuthRateLimits });
+  await app.register(apiDocsPlugin);
+  await app.register(authPlugin, { accessTokens, accounts: services.accounts });
+
+  await app.register(cablePlugin, {
+    db: database.db,
+    accessTokens,
+    accounts: services.accounts,
+    broadcaster,
+    presence,
+    limits: { ...defaultCableLimits, connectionsPerUser: config.cableConnectionsPerUser },
+  });
+
+  // Modules.
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes, { database });
+      await api.register(accountsRoutes, { accounts: services.accounts });
+      await api.register(subscriptionsRoutes, { subscriptions });
+      await api.register(partiesRoutes, { parties: services.parties, patronages: services.patronages });
+      await api.register(charactersRoutes, { characters: services.characters });
+      await api.register(inventoryRoutes, { inventory: services.inventory });
+      await api.register(itemsRoutes, { items: services.items });
+      await api.register(ledgerRoutes, { ledger: services.ledger });
+      await api.register(stripeWebhookRoutes, {
+        stripe: billing instanceof StripeBilling ? billing : undefined,
+        webhooks: new StripeWebhookService(database.db),
+      });
+    },
+    { prefix: '/api/v1' },
+  );
+  await app.register(preferencesRoutes, { preferences: services.preferences });
+
+  await app.register(webAppPlugin, { distDir: config.webDistDir ?? defaultWebDist });
+  return app;
+}

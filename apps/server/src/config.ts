@@ -1,0 +1,108 @@
+import { z } from 'zod';
+
+/**
+ * DESIGN §7: every setting comes from the environment, parsed once at start-up. A bad value stops the
+ * process with one clear line (see main.ts), never with a stack trace.
+ */
+const trustProxySchema = z
+  .string()
+  .trim()
+  .transform((value): boolean | string[] => {
+    if (value === '' || value === 'false') return false;
+    if (value === 'true') return true;
+    return value
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean);
+  });
+
+const optionalUrl = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .pipe(z.url().optional());
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional();
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().trim().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().trim().min(1).default('./data'),
+  DATABASE_URL: optionalUrl.optional(),
+  REDIS_URL: optionalUrl.optional(),
+  APP_URL: optionalUrl.optional(),
+  JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  SMTP_URL: optionalUrl.optional(),
+  MAIL_FROM: z.string().trim().min(3).default('Haversack <no-reply@haversack.local>'),
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  BILLING_PROVIDER: z.enum(['stripe', 'local']).optional(),
+  DISCORD_CLIENT_ID: optionalString,
+  DISCORD_CLIENT_SECRET: optionalString,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: trustProxySchema.optional(),
+  WEB_DIST_DIR: optionalString,
+  CABLE_CONNECTIONS_PER_USER: z.coerce.number().int().min(1).max(100_000).default(12),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config {
+  nodeEnv: Env['NODE_ENV'];
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  appUrl: string;
+  jwtSecret: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  stripeSecretKey: string | undefined;
+  stripeWebhookSecret: string | undefined;
+  billingProvider: 'stripe' | 'local' | undefined;
+  discordClientId: string | undefined;
+  discordClientSecret: string | undefined;
+  logLevel: Env['LOG_LEVEL'];
+  trustProxy: boolean | string[];
+  webDistDir: string | undefined;
+  cableConnectionsPerUser: number;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = issue?.path.join('.') ?? 'environment';
+    throw new ConfigError(`Invalid configuration: ${name} ${issue?.message ?? 'is invalid'}`);
+  }
+  const e = parsed.data;
+  return {
+    nodeEnv: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    jwtSecret: e.JWT_SECRET,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    stripeSecretKey: e.STRIPE_SECRET_KEY,
+    stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
+    billingProvider: e.BILLING_PROVIDER,
+    discordClientId: e.DISCORD_CLIENT_ID,
+    discordClientSecret: e.DISCORD_CLIENT_SECRET,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY ?? false,
+    webDistDir: e.WEB_DIST_DIR,
+    cableConnectionsPerUser: e.CABLE_CONNECTIONS_PER_USER,
+  };
+}

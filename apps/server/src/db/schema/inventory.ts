@@ -1,0 +1,78 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { users } from './accounts.js';
+import { characters } from './characters.js';
+import { parties } from './parties.js';
+
+/** DESIGN §4: a container belongs to exactly one owner. */
+export const containers = pgTable(
+  'containers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    characterId: uuid('character_id').references(() => characters.id, { onDelete: 'cascade' }),
+    partyId: uuid('party_id').references(() => parties.id, { onDelete: 'cascade' }),
+    isPrimary: boolean('is_primary').notNull().default(false),
+    maxWeight: numeric('max_weight', { precision: 10, scale: 2, mode: 'number' }),
+    maxSlots: integer('max_slots'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('containers_character_idx').on(t.characterId),
+    index('containers_party_idx').on(t.partyId),
+    check('containers_one_owner', sql`num_nonnulls(${t.characterId}, ${t.partyId}) = 1`),
+  ],
+);
+
+/**
+ * The ledger (spec/02 §3 Transaction, DESIGN §4): every change of quantity, owner or existence of an item,
+ * and character/container creation and deletion, with name snapshots that outlive what they name.
+ */
+export const transactions = pgTable(
+  'transactions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    transactionType: text('transaction_type').notNull(),
+    partyId: uuid('party_id'),
+    characterId: uuid('character_id'),
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    actorName: text('actor_name'),
+    targetName: text('target_name'),
+    itemTemplateId: uuid('item_template_id'),
+    itemInstanceId: uuid('item_instance_id'),
+    itemName: text('item_name'),
+    quantity: integer('quantity'),
+    amountCp: integer('amount_cp'),
+    currency: text('currency'),
+    sourceContainerId: uuid('source_container_id'),
+    sourceName: text('source_name'),
+    destinationContainerId: uuid('destination_container_id'),
+    destinationName: text('destination_name'),
+    /** Which monthly allowance an inventory action counts against (DESIGN §5); null for other rows. */
+    scope: text('scope', { enum: ['personal', 'party'] }),
+    summary: text('summary').notNull(),
+    notes: text('notes'),
+    details: jsonb('details').$type<Record<string, unknown>>(),
+    transactionDate: timestamp('transaction_date', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('transactions_party_date_idx').on(t.partyId, t.transactionDate),
+    index('transactions_character_date_idx').on(t.characterId, t.transactionDate),
+    index('transactions_actor_date_idx').on(t.actorId, t.transactionDate),
+    index('transactions_source_idx').on(t.sourceContainerId),
+    index('transactions_destination_idx').on(t.destinationContainerId),
+  ],
+);

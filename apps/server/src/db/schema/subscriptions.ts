@@ -1,0 +1,71 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { users } from './accounts.js';
+
+/** Seeded at start (DESIGN §5): limits null mean unlimited. */
+export const subscriptionTiers = pgTable('subscription_tiers', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  identifier: text('identifier').notNull().unique(),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  rank: integer('rank').notNull(),
+  priceCents: integer('price_cents').notNull(),
+  currency: text('currency').notNull().default('usd'),
+  interval: text('interval').notNull().default('month'),
+  limits: jsonb('limits').$type<Record<string, number | null>>().notNull(),
+  features: jsonb('features').$type<Record<string, boolean>>().notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+const subscriptionStatuses = ['active', 'cancelled', 'past_due'] as const;
+
+/** One per user; every user starts on tier_free. */
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tierId: uuid('tier_id')
+      .notNull()
+      .references(() => subscriptionTiers.id),
+    status: text('status', { enum: subscriptionStatuses }).notNull().default('active'),
+    currentPeriodStart: timestamp('current_period_start', { withTimezone: true }),
+    currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }),
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    cancelReason: text('cancel_reason'),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    provider: text('provider', { enum: ['local', 'stripe'] }),
+    providerCustomerId: text('provider_customer_id'),
+    providerSubscriptionId: text('provider_subscription_id'),
+    /** The creation time of the last provider event applied, so a late, older event changes nothing. */
+    providerEventAt: timestamp('provider_event_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('subscriptions_user_idx').on(t.userId),
+    index('subscriptions_provider_sub_idx').on(t.providerSubscriptionId),
+    index('subscriptions_provider_customer_idx').on(t.providerCustomerId),
+  ],
+);
+
+/** Provider webhook events already applied: a replayed event changes nothing. */
+export const billingEvents = pgTable('billing_events', {
+  id: text('id').primaryKey(),
+  provider: text('provider').notNull(),
+  type: text('type').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().default(sql`now()`),
+});

@@ -1,0 +1,9 @@
+/** Postgres reports a unique violation as SQLSTATE 23505; drizzle may wrap the driver's error in `cause`. */
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  for (let current: unknown = error, depth = 0; current && depth < 4; depth++) {
+    const candidate = current as { code?: unknown; constraint?: unknown; cause?: unknown };
+    if (candidate.code === '23505') return constraint === undefined || candidate.constraint === constraint;
+    current = candidate.cause;
+  }
+  return false;
+}

@@ -1,0 +1,30 @@
+/**
+ * Counts attempts per key in fixed windows. @fastify/rate-limit runs one limiter per request, so budgets
+ * keyed by something other than the address (an email, a token) are counted here, in the same process.
+ */
+export class FixedWindowLimiter {
+  readonly #windows = new Map<string, { count: number; resetAt: number }>();
+
+  constructor(
+    private readonly max: number,
+    private readonly windowMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Counts one attempt; answers the seconds to wait when the budget is spent, else undefined. */
+  hit(key: string): number | undefined {
+    const now = this.now();
+    let window = this.#windows.get(key);
+    if (!window || window.resetAt <= now) {
+      if (this.#windows.size > 10_000) this.#sweep(now);
+      window = { count: 0, resetAt: now + this.windowMs };
+      this.#windows.set(key, window);
+    }
+    window.count += 1;
+    return window.count > this.max ? Math.ceil((window.resetAt - now) / 1000) : undefined;
+  }
+
+  #sweep(now: number) {
+    for (const [key, window] of this.#windows) if (window.resetAt <= now) this.#windows.delete(key);
+  }
+}

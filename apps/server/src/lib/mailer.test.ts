@@ -1,0 +1,76 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMailer } from './mailer.js';
+
+const log = pino({ level: 'silent' });
+const message = {
+  to: 'bard@example.com',
+  subject: 'Reset your Haversack password',
+  text: 'Plain body http://app/reset-password/abc',
+  html: '<p>HTML body</p>',
+  link: 'http://app/reset-password/abc',
+};
+
+describe('SMTP mailer', () => {
+  let server: SMTPServer;
+  const received: string[] = [];
+
+  beforeAll(async () => {
+    server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onData(stream, _session, callback) {
+        let data = '';
+        stream.on('data', (chunk: Buffer) => {
+          data += chunk.toString('utf8');
+        });
+        stream.on('end', () => {
+          received.push(data);
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(async () => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('delivers plain-text and HTML bodies to a real SMTP server', async () => {
+    const { port } = server.server.address() as AddressInfo;
+    const mailer = createMailer({
+      smtpUrl: `smtp://127.0.0.1:${port}`,
+      from: 'Haversack <no-reply@h.test>',
+      dataDir: '/nonexistent',
+      log,
+    });
+    await mailer.send(message);
+    mailer.close();
+    expect(received).toHaveLength(1);
+    const raw = received[0] ?? '';
+    expect(raw).toMatch(/^To: bard@example\.com/m);
+    expect(raw).toContain('Content-Type: text/plain');
+    expect(raw).toContain('Content-Type: text/html');
+    expect(raw).toContain('Plain body');
+  });
+});
+
+describe('file mailer', () => {
+  it('writes an .eml file per mail under DATA_DIR/mail', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haversack-mail-'));
+    try {
+      const mailer = createMailer({ from: 'Haversack <no-reply@h.test>', dataDir, log });
+      await mailer.send(message);
+      await mailer.send({ ...message, subject: 'Second' });
+      const files = readdirSync(path.join(dataDir, 'mail')).sort();
+      expect(files).toHaveLength(2);
+      expect(files.every((f) => f.endsWith('.eml'))).toBe(true);
+      expect(readFileSync(path.join(dataDir, 'mail', files[1] ?? ''), 'utf8')).toContain('Subject: Second');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

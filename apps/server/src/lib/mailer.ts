@@ -1,0 +1,71 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Logger } from 'pino';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** The link the mail carries, logged when mail goes to files so a laptop user can follow it. */
+  link?: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+  close(): void;
+}
+
+/**
+ * DESIGN §1: SMTP when SMTP_URL is set; otherwise each mail becomes an .eml file in DATA_DIR/mail and its
+ * link goes to the log, so password reset works without a mail server.
+ */
+export function createMailer(options: {
+  smtpUrl?: string;
+  from: string;
+  dataDir: string;
+  log: Logger;
+}): Mailer {
+  if (options.smtpUrl) {
+    const transport: Transporter = nodemailer.createTransport(options.smtpUrl);
+    return {
+      async send(message) {
+        await transport.sendMail({
+          from: options.from,
+          to: message.to,
+          subject: message.subject,
+          text: message.text,
+          html: message.html,
+        });
+        options.log.info({ to: message.to, subject: message.subject }, 'mail sent');
+      },
+      close: () => transport.close(),
+    };
+  }
+  const mailDir = path.join(options.dataDir, 'mail');
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  let sequence = 0;
+  return {
+    async send(message) {
+      // Name the file when the mail is handed over, so files sort in the order mails were sent.
+      sequence += 1;
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      const file = path.join(mailDir, `${stamp}-${String(sequence).padStart(6, '0')}.eml`);
+      const info = await transport.sendMail({
+        from: options.from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+      });
+      await mkdir(mailDir, { recursive: true });
+      await writeFile(file, info.message as Buffer);
+      options.log.info(
+        { to: message.to, subject: message.subject, file, link: message.link },
+        'mail written to file',
+      );
+    },
+    close: () => transport.close(),
+  };
+}

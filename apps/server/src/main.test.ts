@@ -1,0 +1,111 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haversack-main-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+interface Running {
+  child: ChildProcessWithoutNullStreams;
+  output: () => string;
+  waitFor: (pattern: RegExp) => Promise<void>;
+  exited: Promise<number | null>;
+}
+
+function startServer(env: Record<string, string>): Running {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=development', 'src/main.ts'], {
+    cwd: serverDir,
+    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', DATA_DIR: dataDir, ...env },
+  });
+  let output = '';
+  const waiters: { pattern: RegExp; resolve: () => void }[] = [];
+  const onData = (chunk: Buffer) => {
+    output += chunk.toString();
+    for (const waiter of [...waiters]) {
+      if (waiter.pattern.test(output)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+    }
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    child,
+    output: () => output,
+    waitFor: (pattern) =>
+      new Promise<void>((resolve, reject) => {
+        if (pattern.test(output)) return resolve();
+        waiters.push({ pattern, resolve });
+        void exited.then(() => reject(new Error(`server exited before ${pattern}:\n${output}`)));
+      }),
+    exited,
+  };
+}
+
+describe('the server process', () => {
+  it('stops with one clear line on a bad setting', async () => {
+    const server = startServer({ PORT: 'eighty' });
+    expect(await server.exited).toBe(1);
+    expect(server.output().trim()).toMatch(/^haversack: Invalid configuration: PORT .+$/);
+  });
+
+  it('finishes in-flight requests on SIGTERM, closes the database and releases DATA_DIR', async () => {
+    const port = await freePort();
+    const first = startServer({ PORT: String(port) });
+    await first.waitFor(/Haversack is ready/);
+
+    // A second process on the same DATA_DIR must refuse to start rather than share PGlite's files.
+    const second = startServer({ PORT: String(await freePort()) });
+    expect(await second.exited).toBe(1);
+    expect(second.output()).toMatch(/in use by another Haversack process/);
+
+    const registering = fetch(`http://127.0.0.1:${port}/api/v1/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        user: {
+          email: 'late@example.com',
+          username: 'late_one',
+          password: 'Shutdown1',
+          password_confirmation: 'Shutdown1',
+        },
+      }),
+    });
+    await first.waitFor(/incoming request/);
+    first.child.kill('SIGTERM');
+    const response = await registering;
+    expect(response.status).toBe(201);
+    expect(await first.exited, first.output()).toBe(0);
+    expect(first.output()).toMatch(/"msg":"stopped"/);
+    expect(existsSync(path.join(dataDir, 'haversack.pid'))).toBe(false);
+
+    // The registration survived the shutdown: the database was closed cleanly.
+    const restarted = startServer({ PORT: String(port) });
+    await restarted.waitFor(/Haversack is ready/);
+    const login = await fetch(`http://127.0.0.1:${port}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'late@example.com', password: 'Shutdown1' }),
+    });
+    expect(login.status).toBe(200);
+    restarted.child.kill('SIGTERM');
+    expect(await restarted.exited).toBe(0);
+  }, 90_000);
+});

@@ -1,0 +1,47 @@
+import { ACCESS_TOKEN_TTL_S } from '@haversack/contracts';
+import { errors, jwtVerify, SignJWT } from 'jose';
+import { AppError } from '../../lib/app-error.js';
+
+export interface AccessClaims {
+  userId: string;
+  sessionId: string;
+}
+
+/** Short-lived HS256 access tokens (DESIGN §1); the session they name is checked on every request. */
+export class AccessTokens {
+  readonly #key: Uint8Array;
+
+  constructor(
+    secret: string,
+    private readonly ttlSeconds = ACCESS_TOKEN_TTL_S,
+  ) {
+    this.#key = new TextEncoder().encode(secret);
+  }
+
+  async issue(claims: AccessClaims, now = new Date()): Promise<{ token: string; expiresAt: Date }> {
+    const issuedAt = Math.floor(now.getTime() / 1000);
+    const expiresAt = new Date((issuedAt + this.ttlSeconds) * 1000);
+    const token = await new SignJWT({ sid: claims.sessionId })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(claims.userId)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
+      .setIssuer('haversack')
+      .sign(this.#key);
+    return { token, expiresAt };
+  }
+
+  /** Throws EXPIRED_TOKEN for an expired token and INVALID_TOKEN for anything else wrong with it. */
+  async verify(token: string): Promise<AccessClaims> {
+    try {
+      const { payload } = await jwtVerify(token, this.#key, { algorithms: ['HS256'], issuer: 'haversack' });
+      if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string')
+        throw new AppError('INVALID_TOKEN');
+      return { userId: payload.sub, sessionId: payload.sid };
+    } catch (error) {
+      if (error instanceof errors.JWTExpired) throw new AppError('EXPIRED_TOKEN');
+      if (error instanceof AppError) throw error;
+      throw new AppError('INVALID_TOKEN');
+    }
+  }
+}

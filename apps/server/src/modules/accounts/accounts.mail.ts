@@ -1,0 +1,43 @@
+import type { MailMessage } from '../../lib/mailer.js';
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function layout(title: string, paragraphs: string[], link: { href: string; label: string }): string {
+  const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`).join('');
+  return `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1a1b1e;max-width:560px;margin:24px auto;padding:0 16px">
+<h1 style="font-size:20px">${escapeHtml(title)}</h1>${body}
+<p style="margin:24px 0"><a href="${escapeHtml(link.href)}" style="background:#7048e8;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">${escapeHtml(link.label)}</a></p>
+<p style="font-size:13px;color:#555">If the button does not work, paste this address into your browser:<br>${escapeHtml(link.href)}</p>
+<p style="font-size:13px;color:#555">Haversack</p></body></html>`;
+}
+
+export function passwordResetMail(to: string, username: string, link: string): MailMessage {
+  const lines = [
+    `Hello ${username},`,
+    'Someone asked to reset the password of your Haversack account. Use the link below within 60 minutes; it works once.',
+    'If it was not you, ignore this mail: your password stays as it is.',
+  ];
+  return {
+    to,
+    subject: 'Reset your Haversack password',
+    text: `${lines.join('\n\n')}\n\n${link}\n\nHaversack\n`,
+    html: layout('Reset your password', lines, { href: link, label: 'Reset password' }),
+    link,
+  };
+}
+
+export function verificationMail(to: string, username: string, link: string): MailMessage {
+  const lines = [
+    `Welcome to Haversack, ${username}!`,
+    'Please confirm that this is your email address, so that you can recover your account if you ever forget your password.',
+  ];
+  return {
+    to,
+    subject: 'Confirm your email address for Haversack',
+    text: `${lines.join('\n\n')}\n\n${link}\n\nHaversack\n`,
+    html: layout('Confirm your email address', lines, { href: link, label: 'Confirm email' }),
+    link,
+  };
+}

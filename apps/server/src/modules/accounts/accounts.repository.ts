@@ -1,0 +1,154 @@
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { authSessions, emailTokens, refreshTokens, users } from '../../db/schema/accounts.js';
+
+export type UserRow = typeof users.$inferSelect;
+export type EmailTokenPurpose = (typeof emailTokens.$inferSelect)['purpose'];
+
+/** The only place that builds account queries. Every function takes the executor it runs on. */
+export const accountsRepository = {
+  async findUserById(db: Executor, id: string): Promise<UserRow | undefined> {
+    const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+    return row;
+  },
+
+  async findUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
+    const [row] = await db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`).limit(1);
+    return row;
+  },
+
+  async emailOrUsernameTaken(
+    db: Executor,
+    values: { email?: string; username?: string; exceptUserId?: string },
+  ): Promise<{ email: boolean; username: boolean }> {
+    const except = values.exceptUserId ? ne(users.id, values.exceptUserId) : undefined;
+    const [emailRow] = values.email
+      ? await db
+          .select({ id: users.id })
+          .from(users)
+          .where(and(sql`lower(${users.email}) = lower(${values.email})`, except))
+          .limit(1)
+      : [];
+    const [usernameRow] = values.username
+      ? await db
+          .select({ id: users.id })
+          .from(users)
+          .where(and(sql`lower(${users.username}) = lower(${values.username})`, except))
+          .limit(1)
+      : [];
+    return { email: Boolean(emailRow), username: Boolean(usernameRow) };
+  },
+
+  async insertUser(db: Executor, values: typeof users.$inferInsert): Promise<UserRow> {
+    const [row] = await db.insert(users).values(values).returning();
+    if (!row) throw new Error('insert users returned nothing');
+    return row;
+  },
+
+  async updateUser(db: Executor, id: string, values: Partial<typeof users.$inferInsert>): Promise<UserRow> {
+    const [row] = await db
+      .update(users)
+      .set({ ...values, updatedAt: new Date() })
+      .where(eq(users.id, id))
+      .returning();
+    if (!row) throw new Error(`user ${id} vanished during update`);
+    return row;
+  },
+
+  async createSession(db: Executor, values: { userId: string; userAgent?: string; ipAddress?: string }) {
+    const [row] = await db.insert(authSessions).values(values).returning();
+    if (!row) throw new Error('insert auth_sessions returned nothing');
+    return row;
+  },
+
+  /** The user behind a live session, or nothing when the session is unknown or revoked. */
+  async findActiveSessionUser(db: Executor, sessionId: string, userId: string) {
+    const [row] = await db
+      .select({ user: users, revokedAt: authSessions.revokedAt })
+      .from(authSessions)
+      .innerJoin(users, eq(users.id, authSessions.userId))
+      .where(and(eq(authSessions.id, sessionId), eq(authSessions.userId, userId)))
+      .limit(1);
+    return row;
+  },
+
+  async insertRefreshToken(db: Executor, values: { sessionId: string; tokenHash: string; expiresAt: Date }) {
+    await db.insert(refreshTokens).values(values);
+  },
+
+  /** Locks the token row, so two refreshes with one token cannot both rotate it. */
+  async lockRefreshToken(db: Executor, tokenHash: string) {
+    const [row] = await db
+      .select({ token: refreshTokens, session: authSessions })
+      .from(refreshTokens)
+      .innerJoin(authSessions, eq(authSessions.id, refreshTokens.sessionId))
+      .where(eq(refreshTokens.tokenHash, tokenHash))
+      .limit(1)
+      .for('update', { of: refreshTokens });
+    return row;
+  },
+
+  async markRefreshTokenUsed(db: Executor, id: string, at: Date) {
+    await db.update(refreshTokens).set({ usedAt: at }).where(eq(refreshTokens.id, id));
+  },
+
+  async touchSession(db: Executor, sessionId: string, at: Date) {
+    await db.update(authSessions).set({ lastUsedAt: at }).where(eq(authSessions.id, sessionId));
+  },
+
+  async revokeSession(db: Executor, sessionId: string, reason: string, at = new Date()) {
+    await db
+      .update(authSessions)
+      .set({ revokedAt: at, revokedReason: reason })
+      .where(and(eq(authSessions.id, sessionId), isNull(authSessions.revokedAt)));
+  },
+
+  async revokeUserSessions(db: Executor, userId: string, reason: string, options: { except?: string } = {}) {
+    await db
+      .update(authSessions)
+      .set({ revokedAt: new Date(), revokedReason: reason })
+      .where(
+        and(
+          eq(authSessions.userId, userId),
+          isNull(authSessions.revokedAt),
+          options.except ? ne(authSessions.id, options.except) : undefined,
+        ),
+      );
+  },
+
+  async insertEmailToken(
+    db: Executor,
+    values: { userId: string; purpose: EmailTokenPurpose; tokenHash: string; email: string; expiresAt: Date },
+  ) {
+    await db.insert(emailTokens).values(values);
+  },
+
+  async lockEmailToken(db: Executor, tokenHash: string, purpose: EmailTokenPurpose) {
+    const [row] = await db
+      .select()
+      .from(emailTokens)
+      .where(and(eq(emailTokens.tokenHash, tokenHash), eq(emailTokens.purpose, purpose)))
+      .limit(1)
+      .for('update');
+    return row;
+  },
+
+  async markEmailTokenUsed(db: Executor, id: string, at: Date) {
+    await db.update(emailTokens).set({ usedAt: at }).where(eq(emailTokens.id, id));
+  },
+
+  /** A new link supersedes older unused ones of the same purpose. */
+  async expireEmailTokens(db: Executor, userId: string, purpose: EmailTokenPurpose, at: Date) {
+    await db
+      .update(emailTokens)
+      .set({ expiresAt: at })
+      .where(
+        and(
+          eq(emailTokens.userId, userId),
+          eq(emailTokens.purpose, purpose),
+          isNull(emailTokens.usedAt),
+          gt(emailTokens.expiresAt, at),
+        ),
+      );
+  },
+};

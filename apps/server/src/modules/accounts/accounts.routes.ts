@@ -1,0 +1,247 @@
+import {
+  authMessages,
+  authSessionSchema,
+  authTokensSchema,
+  forgotPasswordBodySchema,
+  loginBodySchema,
+  meSchema,
+  messageEnvelopeSchema,
+  passwordChangeBodySchema,
+  profileUpdateBodySchema,
+  refreshBodySchema,
+  registerBodySchema,
+  resendVerificationBodySchema,
+  resetPasswordBodySchema,
+  successEnvelope,
+  userSchema,
+  verifyEmailBodySchema,
+} from '@haversack/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireAuth } from '../../plugins/auth.js';
+import { bodyString } from '../../plugins/rate-limit.js';
+import type { AccountsService, ClientInfo } from './accounts.service.js';
+
+function clientInfo(request: FastifyRequest): ClientInfo {
+  const userAgent = request.headers['user-agent'];
+  return { ipAddress: request.ip, ...(userAgent ? { userAgent } : {}) };
+}
+
+const nestedEmail = (request: FastifyRequest) => {
+  const user = (request.body as { user?: { email?: unknown } } | undefined)?.user;
+  return typeof user?.email === 'string' ? user.email.trim().toLowerCase() : undefined;
+};
+
+/** spec/01 §7 Authentication, plus the profile calls of the /profile screen. */
+export async function accountsRoutes(app: FastifyInstance, options: { accounts: AccountsService }) {
+  const { accounts } = options;
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const limits = app.authRateLimits;
+  const perIp = (max: number) => ({ rateLimit: { max, timeWindow: limits.windowMs } });
+
+  r.post(
+    '/auth/register',
+    {
+      config: perIp(limits.registerPerIp),
+      preHandler: [app.limitByKey('register-email', limits.forgotPerEmail, nestedEmail)],
+      schema: {
+        tags: ['auth'],
+        summary: 'Create an account and sign in',
+        body: registerBodySchema,
+        response: { 201: successEnvelope(authSessionSchema) },
+      },
+    },
+    async (request, reply) => {
+      const session = await accounts.register(request.body.user, clientInfo(request));
+      return reply.status(201).send({ status: 'success', data: session });
+    },
+  );
+
+  r.post(
+    '/auth/login',
+    {
+      config: perIp(limits.loginPerIp),
+      preHandler: [app.limitByKey('login-email', limits.loginPerEmail, (req) => bodyString(req, 'email'))],
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with email and password',
+        body: loginBodySchema,
+        response: { 200: successEnvelope(authSessionSchema) },
+      },
+    },
+    async (request) => {
+      const session = await accounts.login(request.body.email, request.body.password, clientInfo(request));
+      return { status: 'success' as const, data: session };
+    },
+  );
+
+  r.post(
+    '/auth/refresh',
+    {
+      config: perIp(limits.loginPerIp * 4),
+      schema: {
+        tags: ['auth'],
+        summary: 'Rotate the refresh token and get a new access token',
+        body: refreshBodySchema,
+        response: { 200: successEnvelope(authTokensSchema) },
+      },
+    },
+    async (request) => ({
+      status: 'success' as const,
+      data: await accounts.refresh(request.body.refresh_token),
+    }),
+  );
+
+  r.delete(
+    '/auth/logout',
+    { preHandler: app.authenticate, schema: { tags: ['auth'], summary: 'End this session' } },
+    async (request, reply) => {
+      await accounts.logout(requireAuth(request).sessionId);
+      return reply.status(204).send();
+    },
+  );
+
+  r.get(
+    '/auth/me',
+    {
+      preHandler: app.authenticate,
+      schema: { tags: ['auth'], summary: 'The signed-in user', response: { 200: successEnvelope(meSchema) } },
+    },
+    async (request) => ({
+      status: 'success' as const,
+      data: { user: await accounts.me(requireAuth(request)) },
+    }),
+  );
+
+  r.post(
+    '/auth/forgot_password',
+    {
+      config: perIp(limits.forgotPerIp),
+      preHandler: [app.limitByKey('forgot-email', limits.forgotPerEmail, (req) => bodyString(req, 'email'))],
+      schema: {
+        tags: ['auth'],
+        summary: 'Mail a password reset link (same answer whether or not the account exists)',
+        body: forgotPasswordBodySchema,
+        response: { 200: messageEnvelopeSchema },
+      },
+    },
+    async (request) => {
+      await accounts.forgotPassword(request.body.email);
+      return {
+        status: 'success' as const,
+        data: { message: authMessages.forgotPasswordSent },
+        message: authMessages.forgotPasswordSent,
+      };
+    },
+  );
+
+  r.post(
+    '/auth/reset_password',
+    {
+      config: perIp(limits.resetPerIp),
+      preHandler: [app.limitByKey('reset-token', limits.resetPerToken, (req) => bodyString(req, 'token'))],
+      schema: {
+        tags: ['auth'],
+        summary: 'Set a new password with a mailed reset token',
+        body: resetPasswordBodySchema,
+        response: { 200: messageEnvelopeSchema },
+      },
+    },
+    async (request) => {
+      await accounts.resetPassword(request.body.token, request.body.password);
+      return {
+        status: 'success' as const,
+        data: { message: authMessages.passwordReset },
+        message: authMessages.passwordReset,
+      };
+    },
+  );
+
+  r.post(
+    '/auth/verify_email',
+    {
+      config: perIp(limits.verifyPerIp),
+      schema: {
+        tags: ['auth'],
+        summary: 'Confirm an email address with a mailed token',
+        body: verifyEmailBodySchema,
+        response: { 200: successEnvelope(z.object({ message: z.string(), user: userSchema })) },
+      },
+    },
+    async (request) => {
+      const user = await accounts.verifyEmail(request.body.token);
+      return { status: 'success' as const, data: { message: authMessages.emailVerified, user } };
+    },
+  );
+
+  r.post(
+    '/auth/resend_verification',
+    {
+      config: perIp(limits.forgotPerIp),
+      preHandler: [
+        app.identify,
+        app.limitByKey(
+          'verify-email',
+          limits.forgotPerEmail,
+          (req) => req.auth?.user.id ?? bodyString(req, 'email'),
+        ),
+      ],
+      schema: {
+        tags: ['auth'],
+        summary: 'Mail a new verification link to the signed-in user, or to an email',
+        body: resendVerificationBodySchema.optional(),
+        response: { 200: messageEnvelopeSchema },
+      },
+    },
+    async (request) => {
+      await accounts.resendVerification({
+        ...(request.auth ? { user: request.auth.user } : {}),
+        ...(request.body?.email ? { email: request.body.email } : {}),
+      });
+      return {
+        status: 'success' as const,
+        data: { message: authMessages.verificationSent },
+        message: authMessages.verificationSent,
+      };
+    },
+  );
+
+  r.patch(
+    '/users/me',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['profile'],
+        summary: 'Change username or email (a new email must be verified again)',
+        body: profileUpdateBodySchema,
+        response: { 200: successEnvelope(meSchema) },
+      },
+    },
+    async (request) => {
+      const user = await accounts.updateProfile(requireAuth(request).user, request.body.user);
+      return { status: 'success' as const, data: { user }, message: authMessages.profileUpdated };
+    },
+  );
+
+  r.put(
+    '/users/me/password',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['profile'],
+        summary: 'Change the password; other sessions end',
+        body: passwordChangeBodySchema,
+        response: { 200: messageEnvelopeSchema },
+      },
+    },
+    async (request) => {
+      await accounts.changePassword(requireAuth(request), request.body);
+      return {
+        status: 'success' as const,
+        data: { message: authMessages.passwordChanged },
+        message: authMessages.passwordChanged,
+      };
+    },
+  );
+}

@@ -1,0 +1,330 @@
+import {
+  type AuthSession,
+  type AuthTokens,
+  authMessages,
+  EMAIL_VERIFICATION_TTL_S,
+  type FieldError,
+  PASSWORD_RESET_TTL_S,
+  type PasswordChangeBody,
+  type ProfileUpdateBody,
+  REFRESH_TOKEN_TTL_S,
+  type Registration,
+  type User,
+} from '@haversack/contracts';
+import type { Database, Executor } from '../../db/client.js';
+import { AppError } from '../../lib/app-error.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
+import type { MailQueue } from '../../lib/mail-queue.js';
+import { hashToken, randomToken } from '../../lib/secrets.js';
+import type { AccessTokens } from './access-tokens.js';
+import { passwordResetMail, verificationMail } from './accounts.mail.js';
+import { accountsRepository as repo, type UserRow } from './accounts.repository.js';
+import { hashPassword, verifyDecoy, verifyPassword } from './passwords.js';
+import { toUserJson } from './user-json.js';
+
+export interface ClientInfo {
+  ipAddress?: string;
+  userAgent?: string;
+}
+
+export interface AuthenticatedUser {
+  user: UserRow;
+  sessionId: string;
+}
+
+/** What accounts need of the subscriptions module: a free plan for newcomers, the plan for the user JSON. */
+export interface SubscriptionSummaries {
+  startFree(tx: Executor, userId: string): Promise<void>;
+  summary(db: Executor, userId: string): Promise<{ tier: string; status: string }>;
+}
+
+interface Deps {
+  db: Database;
+  accessTokens: AccessTokens;
+  mail: MailQueue;
+  appUrl: string;
+  subscriptions: SubscriptionSummaries;
+  now?: () => Date;
+}
+
+const resetLinkInvalid = () =>
+  new AppError('BAD_REQUEST', authMessages.resetTokenInvalid, {
+    details: [{ field: 'token', message: authMessages.resetTokenInvalid }],
+  });
+
+export class AccountsService {
+  readonly #deps: Deps;
+  readonly #now: () => Date;
+
+  constructor(deps: Deps) {
+    this.#deps = deps;
+    this.#now = deps.now ?? (() => new Date());
+  }
+
+  async register(input: Registration, client: ClientInfo): Promise<AuthSession> {
+    // Hash before the transaction: argon2 is deliberately slow and must not hold a connection.
+    const passwordHash = await hashPassword(input.password);
+    const verificationToken = randomToken();
+    const { user, tokens } = await this.#deps.db
+      .transaction(async (tx) => {
+        await this.#assertAvailable(tx, { email: input.email, username: input.username });
+        const user = await repo.insertUser(tx, {
+          email: input.email,
+          username: input.username,
+          passwordHash,
+        });
+        await this.#storeEmailToken(
+          tx,
+          user,
+          'email_verification',
+          verificationToken,
+          EMAIL_VERIFICATION_TTL_S,
+        );
+        const tokens = await this.#startSession(tx, user.id, client);
+        return { user, tokens };
+      })
+      .catch((error: unknown) => {
+        // Two registrations racing for one address: the unique index decides, the loser gets the same answer.
+        if (isUniqueViolation(error)) throw this.#takenError(error);
+        throw error;
+      });
+    this.#deps.mail.enqueue(
+      verificationMail(user.email, user.username, this.#link('verify-email', verificationToken)),
+    );
+    return { ...tokens, user: await this.userJson(user) };
+  }
+
+  async login(email: string, password: string, client: ClientInfo): Promise<AuthSession> {
+    const user = await repo.findUserByEmail(this.#deps.db, email);
+    const valid = user ? await verifyPassword(user.passwordHash, password) : await verifyDecoy(password);
+    if (!user || !valid) throw new AppError('INVALID_CREDENTIALS');
+    const tokens = await this.#deps.db.transaction((tx) => this.#startSession(tx, user.id, client));
+    return { ...tokens, user: await this.userJson(user) };
+  }
+
+  /**
+   * Rotates the refresh token. A token presented twice means it was stolen or replayed: the whole family
+   * (the session) is revoked, and both the thief and the owner must sign in again.
+   */
+  async refresh(refreshToken: string): Promise<AuthTokens> {
+    const now = this.#now();
+    const outcome = await this.#deps.db.transaction(async (tx) => {
+      const found = await repo.lockRefreshToken(tx, hashToken(refreshToken));
+      if (!found) return { error: new AppError('INVALID_TOKEN') } as const;
+      const { token, session } = found;
+      if (session.revokedAt) return { error: new AppError('REVOKED_TOKEN') } as const;
+      if (token.usedAt) {
+        await repo.revokeSession(tx, session.id, 'refresh_token_reuse', now);
+        return { error: new AppError('REVOKED_TOKEN') } as const;
+      }
+      if (token.expiresAt <= now) return { error: new AppError('EXPIRED_TOKEN') } as const;
+      await repo.markRefreshTokenUsed(tx, token.id, now);
+      await repo.touchSession(tx, session.id, now);
+      return { tokens: await this.#issueTokens(tx, session.userId, session.id) } as const;
+    });
+    // Thrown after the commit, so the revocation of a reused family is kept.
+    if ('error' in outcome) throw outcome.error;
+    return outcome.tokens;
+  }
+
+  async logout(sessionId: string): Promise<void> {
+    await repo.revokeSession(this.#deps.db, sessionId, 'logout', this.#now());
+  }
+
+  /** The access token's session must still be live: logout and password resets end it at once. */
+  async authenticate(claims: { userId: string; sessionId: string }): Promise<AuthenticatedUser> {
+    const found = await repo.findActiveSessionUser(this.#deps.db, claims.sessionId, claims.userId);
+    if (!found) throw new AppError('INVALID_TOKEN');
+    if (found.revokedAt) throw new AppError('REVOKED_TOKEN');
+    return { user: found.user, sessionId: claims.sessionId };
+  }
+
+  me(auth: AuthenticatedUser): Promise<User> {
+    return this.userJson(auth.user);
+  }
+
+  /** spec/01 §3 User, with the plan from the user's subscription. */
+  async userJson(user: UserRow): Promise<User> {
+    return toUserJson(user, await this.#deps.subscriptions.summary(this.#deps.db, user.id));
+  }
+
+  async forgotPassword(email: string): Promise<void> {
+    const user = await repo.findUserByEmail(this.#deps.db, email);
+    if (!user) return;
+    const token = randomToken();
+    await this.#deps.db.transaction((tx) =>
+      this.#storeEmailToken(tx, user, 'password_reset', token, PASSWORD_RESET_TTL_S),
+    );
+    this.#deps.mail.enqueue(
+      passwordResetMail(user.email, user.username, this.#link('reset-password', token, 'path')),
+    );
+  }
+
+  async resetPassword(token: string, password: string): Promise<void> {
+    const passwordHash = await hashPassword(password);
+    const now = this.#now();
+    await this.#deps.db.transaction(async (tx) => {
+      const stored = await repo.lockEmailToken(tx, hashToken(token), 'password_reset');
+      if (!stored) throw resetLinkInvalid();
+      if (stored.usedAt) {
+        throw new AppError('BAD_REQUEST', authMessages.resetTokenUsed, {
+          details: [{ field: 'token', message: authMessages.resetTokenUsed }],
+        });
+      }
+      if (stored.expiresAt <= now) throw resetLinkInvalid();
+      const user = await repo.findUserById(tx, stored.userId);
+      if (!user) throw resetLinkInvalid();
+      await repo.markEmailTokenUsed(tx, stored.id, now);
+      // Following a mailed link proves the address, so an unverified one becomes verified.
+      const provesAddress = !user.emailVerifiedAt && stored.email.toLowerCase() === user.email.toLowerCase();
+      await repo.updateUser(tx, user.id, {
+        passwordHash,
+        ...(provesAddress ? { emailVerifiedAt: now } : {}),
+      });
+      await repo.revokeUserSessions(tx, user.id, 'password_reset');
+    });
+  }
+
+  async verifyEmail(token: string): Promise<User> {
+    const now = this.#now();
+    const invalid = () =>
+      new AppError('BAD_REQUEST', authMessages.verificationTokenInvalid, {
+        details: [{ field: 'token', message: authMessages.verificationTokenInvalid }],
+      });
+    const user = await this.#deps.db.transaction(async (tx) => {
+      const stored = await repo.lockEmailToken(tx, hashToken(token), 'email_verification');
+      if (!stored || stored.usedAt || stored.expiresAt <= now) throw invalid();
+      const user = await repo.findUserById(tx, stored.userId);
+      // A link mailed to an address the user has since changed proves nothing about the new one.
+      if (!user || user.email.toLowerCase() !== stored.email.toLowerCase()) throw invalid();
+      await repo.markEmailTokenUsed(tx, stored.id, now);
+      return user.emailVerifiedAt ? user : repo.updateUser(tx, user.id, { emailVerifiedAt: now });
+    });
+    return this.userJson(user);
+  }
+
+  async resendVerification(target: { user?: UserRow; email?: string }): Promise<void> {
+    const user =
+      target.user ?? (target.email ? await repo.findUserByEmail(this.#deps.db, target.email) : undefined);
+    if (!user || user.emailVerifiedAt) return;
+    const token = randomToken();
+    await this.#deps.db.transaction((tx) =>
+      this.#storeEmailToken(tx, user, 'email_verification', token, EMAIL_VERIFICATION_TTL_S),
+    );
+    this.#deps.mail.enqueue(verificationMail(user.email, user.username, this.#link('verify-email', token)));
+  }
+
+  async updateProfile(current: UserRow, changes: ProfileUpdateBody['user']): Promise<User> {
+    const emailChanged =
+      changes.email !== undefined && changes.email.toLowerCase() !== current.email.toLowerCase();
+    const verificationToken = randomToken();
+    const updated = await this.#deps.db
+      .transaction(async (tx) => {
+        await this.#assertAvailable(tx, {
+          ...(emailChanged ? { email: changes.email } : {}),
+          ...(changes.username !== undefined ? { username: changes.username } : {}),
+          exceptUserId: current.id,
+        });
+        const user = await repo.updateUser(tx, current.id, {
+          ...(changes.username !== undefined ? { username: changes.username } : {}),
+          ...(changes.email !== undefined ? { email: changes.email } : {}),
+          ...(emailChanged ? { emailVerifiedAt: null } : {}),
+        });
+        if (emailChanged) {
+          await this.#storeEmailToken(
+            tx,
+            user,
+            'email_verification',
+            verificationToken,
+            EMAIL_VERIFICATION_TTL_S,
+          );
+        }
+        return user;
+      })
+      .catch((error: unknown) => {
+        if (isUniqueViolation(error)) throw this.#takenError(error);
+        throw error;
+      });
+    if (emailChanged) {
+      this.#deps.mail.enqueue(
+        verificationMail(updated.email, updated.username, this.#link('verify-email', verificationToken)),
+      );
+    }
+    return this.userJson(updated);
+  }
+
+  /** Changing the password keeps this sign-in and ends every other one. */
+  async changePassword(auth: AuthenticatedUser, input: PasswordChangeBody): Promise<void> {
+    if (!(await verifyPassword(auth.user.passwordHash, input.current_password))) {
+      throw AppError.validation([{ field: 'current_password', message: authMessages.currentPasswordWrong }]);
+    }
+    const passwordHash = await hashPassword(input.password);
+    await this.#deps.db.transaction(async (tx) => {
+      await repo.updateUser(tx, auth.user.id, { passwordHash });
+      await repo.revokeUserSessions(tx, auth.user.id, 'password_changed', { except: auth.sessionId });
+    });
+  }
+
+  async #assertAvailable(db: Executor, values: { email?: string; username?: string; exceptUserId?: string }) {
+    const taken = await repo.emailOrUsernameTaken(db, values);
+    const details: FieldError[] = [];
+    if (taken.email) details.push({ field: 'email', message: authMessages.emailTaken });
+    if (taken.username) details.push({ field: 'username', message: authMessages.usernameTaken });
+    if (details.length > 0) throw AppError.validation(details);
+  }
+
+  #takenError(error: unknown): AppError {
+    const text = String((error as { cause?: { constraint?: string } }).cause?.constraint ?? error);
+    return AppError.validation(
+      text.includes('username')
+        ? [{ field: 'username', message: authMessages.usernameTaken }]
+        : [{ field: 'email', message: authMessages.emailTaken }],
+    );
+  }
+
+  async #startSession(db: Executor, userId: string, client: ClientInfo): Promise<AuthTokens> {
+    const session = await repo.createSession(db, {
+      userId,
+      ...(client.userAgent ? { userAgent: client.userAgent.slice(0, 500) } : {}),
+      ...(client.ipAddress ? { ipAddress: client.ipAddress } : {}),
+    });
+    return this.#issueTokens(db, userId, session.id);
+  }
+
+  async #issueTokens(db: Executor, userId: string, sessionId: string): Promise<AuthTokens> {
+    const now = this.#now();
+    const refreshToken = randomToken();
+    await repo.insertRefreshToken(db, {
+      sessionId,
+      tokenHash: hashToken(refreshToken),
+      expiresAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_S * 1000),
+    });
+    const access = await this.#deps.accessTokens.issue({ userId, sessionId }, now);
+    return { token: access.token, expires_at: access.expiresAt.toISOString(), refresh_token: refreshToken };
+  }
+
+  async #storeEmailToken(
+    db: Executor,
+    user: UserRow,
+    purpose: 'password_reset' | 'email_verification',
+    token: string,
+    ttlSeconds: number,
+  ) {
+    const now = this.#now();
+    await repo.expireEmailTokens(db, user.id, purpose, now);
+    await repo.insertEmailToken(db, {
+      userId: user.id,
+      purpose,
+      tokenHash: hashToken(token),
+      email: user.email,
+      expiresAt: new Date(now.getTime() + ttlSeconds * 1000),
+    });
+  }
+
+  /** spec: reset links are APP_URL/reset-password/TOKEN; verification links carry the token as a query. */
+  #link(route: 'reset-password' | 'verify-email', token: string, style: 'path' | 'query' = 'query'): string {
+    return style === 'path'
+      ? `${this.#deps.appUrl}/${route}/${encodeURIComponent(token)}`
+      : `${this.#deps.appUrl}/${route}?token=${encodeURIComponent(token)}`;
+  }
+}

@@ -1,0 +1,430 @@
+import { authMessages, passwordMessages } from '@haversack/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser, defaultPassword } from '../../test/factories.js';
+import { buildTestApp, json, linkFromMail, readMails, type TestContext } from '../../test/helper.js';
+
+interface Envelope {
+  status: string;
+  data: Record<string, unknown> & { user?: Record<string, unknown> };
+  error: { code: string; message: string; status: number; details?: { field: string; message: string }[] };
+}
+
+let ctx: TestContext;
+// A clock the tests can move forward to expire tokens and links.
+let clockOffsetMs = 0;
+
+beforeAll(async () => {
+  ctx = await buildTestApp({ now: () => new Date(Date.now() + clockOffsetMs) });
+});
+afterAll(async () => ctx.close());
+
+const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
+  ctx.app.inject({ method: 'POST', url, payload: payload as object, headers });
+
+function registration(overrides: Record<string, string> = {}) {
+  const suffix = Math.random().toString(36).slice(2, 8);
+  return {
+    user: {
+      email: `hero-${suffix}@example.com`,
+      username: `hero_${suffix}`,
+      password: 'Dragons1',
+      password_confirmation: 'Dragons1',
+      ...overrides,
+    },
+  };
+}
+
+describe('POST /api/v1/auth/register', () => {
+  it('creates the account and answers like login', async () => {
+    const body = registration();
+    const response = await post('/api/v1/auth/register', { ...body, ignored: true });
+    expect(response.statusCode).toBe(201);
+    const { data } = json<Envelope>(response);
+    expect(data).toMatchObject({ token: expect.any(String), refresh_token: expect.any(String) });
+    expect(Date.parse(String(data.expires_at))).toBeGreaterThan(Date.now());
+    expect(data.user).toMatchObject({
+      email: body.user.email,
+      username: body.user.username,
+      tier: 'tier_free',
+      subscription_status: 'active',
+      admin: false,
+      email_verified: false,
+    });
+    expect(data.user).not.toHaveProperty('password_hash');
+    const me = await ctx.app.inject({
+      url: '/api/v1/auth/me',
+      headers: { authorization: `Bearer ${data.token}` },
+    });
+    expect(json<Envelope>(me).data.user?.id).toBe(data.user?.id);
+  });
+
+  it('mails a verification link on registration', async () => {
+    const body = registration();
+    await post('/api/v1/auth/register', body);
+    const mails = (await readMails(ctx)).filter((m) => m.to.includes(body.user.email));
+    expect(mails).toHaveLength(1);
+    expect(mails[0]?.subject).toMatch(/confirm/i);
+    expect(mails[0]?.raw).toContain('http://haversack.test/verify-email?token=');
+  });
+
+  it('reports every password rule and the confirmation mismatch on their fields', async () => {
+    const response = await post(
+      '/api/v1/auth/register',
+      registration({ password: 'short', password_confirmation: 'x' }),
+    );
+    expect(response.statusCode).toBe(422);
+    const { error } = json<Envelope>(response);
+    expect(error.code).toBe('VALIDATION_ERROR');
+    expect(error.details).toEqual(
+      expect.arrayContaining([
+        { field: 'user.password', message: passwordMessages.length },
+        { field: 'user.password', message: passwordMessages.uppercase },
+        { field: 'user.password', message: passwordMessages.digit },
+        { field: 'user.password_confirmation', message: passwordMessages.mismatch },
+      ]),
+    );
+    const lower = await post(
+      '/api/v1/auth/register',
+      registration({ password: 'ALLUPPER1', password_confirmation: 'ALLUPPER1' }),
+    );
+    expect(json<Envelope>(lower).error.details).toContainEqual({
+      field: 'user.password',
+      message: passwordMessages.lowercase,
+    });
+  });
+
+  it('refuses invalid emails and usernames', async () => {
+    for (const [field, value] of [
+      ['email', 'not-an-email'],
+      ['username', 'ab'],
+      ['username', 'x'.repeat(31)],
+      ['username', 'bad name!'],
+    ] as const) {
+      const response = await post('/api/v1/auth/register', registration({ [field]: value }));
+      expect(response.statusCode, `${field}=${value}`).toBe(422);
+      expect(json<Envelope>(response).error.details?.[0]?.field).toBe(`user.${field}`);
+    }
+  });
+
+  it('treats email and username as taken ignoring case', async () => {
+    const first = registration();
+    await post('/api/v1/auth/register', first);
+    const sameEmail = await post(
+      '/api/v1/auth/register',
+      registration({ email: first.user.email.toUpperCase() }),
+    );
+    expect(sameEmail.statusCode).toBe(422);
+    expect(json<Envelope>(sameEmail).error.details).toEqual([
+      { field: 'email', message: authMessages.emailTaken },
+    ]);
+    const sameName = await post(
+      '/api/v1/auth/register',
+      registration({ username: first.user.username.toUpperCase() }),
+    );
+    expect(json<Envelope>(sameName).error.details).toEqual([
+      { field: 'username', message: authMessages.usernameTaken },
+    ]);
+  });
+
+  it('lets exactly one of two racing registrations of one email through', async () => {
+    const email = `race-${Date.now()}@example.com`;
+    const responses = await Promise.all(
+      [1, 2, 3].map((n) =>
+        post('/api/v1/auth/register', registration({ email, username: `racer_${n}_${Date.now() % 1000}` })),
+      ),
+    );
+    const statuses = responses.map((r) => r.statusCode).sort();
+    expect(statuses).toEqual([201, 422, 422]);
+  });
+
+  it('refuses a body that is not wrapped in {user}', async () => {
+    const response = await post('/api/v1/auth/register', registration().user);
+    expect(response.statusCode).toBe(422);
+    expect(json<Envelope>(response).error.details?.[0]?.field).toBe('user');
+  });
+});
+
+describe('POST /api/v1/auth/login', () => {
+  it('signs in with any case of the email', async () => {
+    const user = await createUser(ctx);
+    const response = await post('/api/v1/auth/login', {
+      email: user.user.email.toUpperCase(),
+      password: defaultPassword,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(json<Envelope>(response).data).toMatchObject({
+      user: { id: user.user.id },
+      refresh_token: expect.any(String),
+    });
+  });
+
+  it('answers the same for a wrong password and an unknown email', async () => {
+    const user = await createUser(ctx);
+    const wrong = await post('/api/v1/auth/login', { email: user.user.email, password: 'Wrong1234' });
+    const unknown = await post('/api/v1/auth/login', { email: 'nobody@example.com', password: 'Wrong1234' });
+    for (const response of [wrong, unknown]) {
+      expect(response.statusCode).toBe(401);
+      expect(json<Envelope>(response).error).toEqual({
+        type: 'authentication_error',
+        code: 'INVALID_CREDENTIALS',
+        message: 'Invalid email or password.',
+        status: 401,
+      });
+    }
+  });
+});
+
+describe('tokens', () => {
+  it('rotates the refresh token and revokes the family when a used one comes back', async () => {
+    const user = await createUser(ctx);
+    const first = await post('/api/v1/auth/refresh', { refresh_token: user.refresh_token });
+    expect(first.statusCode).toBe(200);
+    const rotated = json<Envelope>(first).data;
+    expect(rotated.refresh_token).not.toBe(user.refresh_token);
+    expect(rotated).not.toHaveProperty('user');
+
+    const replay = await post('/api/v1/auth/refresh', { refresh_token: user.refresh_token });
+    expect(replay.statusCode).toBe(401);
+    expect(json<Envelope>(replay).error.code).toBe('REVOKED_TOKEN');
+
+    // The thief's replay ends the owner's session too: the rotated tokens are dead.
+    const next = await post('/api/v1/auth/refresh', { refresh_token: rotated.refresh_token });
+    expect(json<Envelope>(next).error.code).toBe('REVOKED_TOKEN');
+    const me = await ctx.app.inject({
+      url: '/api/v1/auth/me',
+      headers: { authorization: `Bearer ${rotated.token}` },
+    });
+    expect(json<Envelope>(me).error.code).toBe('REVOKED_TOKEN');
+  });
+
+  it('lets only one of two simultaneous refreshes with one token rotate it', async () => {
+    const user = await createUser(ctx);
+    const responses = await Promise.all(
+      [1, 2].map(() => post('/api/v1/auth/refresh', { refresh_token: user.refresh_token })),
+    );
+    expect(responses.map((r) => r.statusCode).sort()).toEqual([200, 401]);
+  });
+
+  it('answers INVALID_TOKEN for an unknown refresh token and a malformed access token', async () => {
+    const refresh = await post('/api/v1/auth/refresh', { refresh_token: 'nonsense' });
+    expect(json<Envelope>(refresh).error.code).toBe('INVALID_TOKEN');
+    const me = await ctx.app.inject({
+      url: '/api/v1/auth/me',
+      headers: { authorization: 'Bearer abc.def.ghi' },
+    });
+    expect(me.statusCode).toBe(401);
+    expect(json<Envelope>(me).error.code).toBe('INVALID_TOKEN');
+  });
+
+  it('answers UNAUTHORIZED without a token', async () => {
+    const me = await ctx.app.inject({ url: '/api/v1/auth/me' });
+    expect(me.statusCode).toBe(401);
+    expect(json<Envelope>(me).error).toMatchObject({
+      code: 'UNAUTHORIZED',
+      message: 'Please log in to continue',
+    });
+  });
+
+  it('answers EXPIRED_TOKEN for an expired access token and an expired refresh token', async () => {
+    clockOffsetMs = -31 * 24 * 3600_000;
+    const user = await createUser(ctx);
+    clockOffsetMs = 0;
+    const me = await ctx.app.inject({ url: '/api/v1/auth/me', headers: user.auth });
+    expect(me.statusCode).toBe(401);
+    expect(json<Envelope>(me).error.code).toBe('EXPIRED_TOKEN');
+    const refresh = await post('/api/v1/auth/refresh', { refresh_token: user.refresh_token });
+    expect(json<Envelope>(refresh).error.code).toBe('EXPIRED_TOKEN');
+  });
+
+  it('logout ends the session for the access and the refresh token', async () => {
+    const user = await createUser(ctx);
+    const logout = await ctx.app.inject({ method: 'DELETE', url: '/api/v1/auth/logout', headers: user.auth });
+    expect(logout.statusCode).toBe(204);
+    expect(logout.body).toBe('');
+    const me = await ctx.app.inject({ url: '/api/v1/auth/me', headers: user.auth });
+    expect(json<Envelope>(me).error.code).toBe('REVOKED_TOKEN');
+    const refresh = await post('/api/v1/auth/refresh', { refresh_token: user.refresh_token });
+    expect(json<Envelope>(refresh).error.code).toBe('REVOKED_TOKEN');
+  });
+});
+
+describe('password recovery', () => {
+  it('answers the same for known and unknown emails and mails only the known one', async () => {
+    const user = await createUser(ctx);
+    const known = await post('/api/v1/auth/forgot_password', { email: user.user.email });
+    const unknown = await post('/api/v1/auth/forgot_password', { email: 'ghost@example.com' });
+    expect(known.statusCode).toBe(200);
+    expect(json(known)).toEqual(json(unknown));
+    expect(json<Envelope>(known).data.message).toBe(authMessages.forgotPasswordSent);
+    const mails = await readMails(ctx);
+    expect(mails.filter((m) => m.to.includes('ghost@example.com'))).toHaveLength(0);
+    const link = await linkFromMail(ctx, user.user.email, 'reset-password');
+    expect(link).toMatch(/^http:\/\/haversack\.test\/reset-password\/[A-Za-z0-9_-]{20,}$/);
+  });
+
+  it('refuses a badly formed email', async () => {
+    const response = await post('/api/v1/auth/forgot_password', { email: 'nope' });
+    expect(response.statusCode).toBe(422);
+    expect(json<Envelope>(response).error.details).toEqual([
+      { field: 'email', message: 'Please enter a valid email address' },
+    ]);
+  });
+
+  it('resets the password once, ends every session and rejects the used link', async () => {
+    const user = await createUser(ctx);
+    await post('/api/v1/auth/forgot_password', { email: user.user.email });
+    const token = (await linkFromMail(ctx, user.user.email, 'reset-password')).split('/').at(-1) ?? '';
+    const reset = await post('/api/v1/auth/reset_password', {
+      token,
+      password: 'NewSecret9',
+      password_confirmation: 'NewSecret9',
+    });
+    expect(reset.statusCode).toBe(200);
+    expect(json<Envelope>(reset).data.message).toBe('Your password has been reset successfully.');
+
+    const me = await ctx.app.inject({ url: '/api/v1/auth/me', headers: user.auth });
+    expect(json<Envelope>(me).error.code).toBe('REVOKED_TOKEN');
+    expect(
+      (await post('/api/v1/auth/login', { email: user.user.email, password: defaultPassword })).statusCode,
+    ).toBe(401);
+    expect(
+      (await post('/api/v1/auth/login', { email: user.user.email, password: 'NewSecret9' })).statusCode,
+    ).toBe(200);
+
+    const again = await post('/api/v1/auth/reset_password', {
+      token,
+      password: 'Another99',
+      password_confirmation: 'Another99',
+    });
+    expect(again.statusCode).toBe(400);
+    expect(json<Envelope>(again).error.message).toBe(authMessages.resetTokenUsed);
+  });
+
+  it('rejects unknown and expired links with a clear message', async () => {
+    const unknown = await post('/api/v1/auth/reset_password', {
+      token: 'x'.repeat(43),
+      password: 'NewSecret9',
+      password_confirmation: 'NewSecret9',
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(json<Envelope>(unknown).error.message).toBe(authMessages.resetTokenInvalid);
+
+    const user = await createUser(ctx);
+    await post('/api/v1/auth/forgot_password', { email: user.user.email });
+    const token = (await linkFromMail(ctx, user.user.email, 'reset-password')).split('/').at(-1) ?? '';
+    clockOffsetMs = 61 * 60_000;
+    try {
+      const expired = await post('/api/v1/auth/reset_password', {
+        token,
+        password: 'NewSecret9',
+        password_confirmation: 'NewSecret9',
+      });
+      expect(expired.statusCode).toBe(400);
+      expect(json<Envelope>(expired).error.message).toBe(authMessages.resetTokenInvalid);
+    } finally {
+      clockOffsetMs = 0;
+    }
+    // Nothing changed: the old password still works.
+    expect(
+      (await post('/api/v1/auth/login', { email: user.user.email, password: defaultPassword })).statusCode,
+    ).toBe(200);
+  });
+
+  it('validates the new password before looking at the token', async () => {
+    const response = await post('/api/v1/auth/reset_password', {
+      token: 'abc',
+      password: 'weak',
+      password_confirmation: 'weak',
+    });
+    expect(response.statusCode).toBe(422);
+    expect(json<Envelope>(response).error.details?.map((d) => d.message)).toContain(passwordMessages.length);
+  });
+});
+
+describe('email verification', () => {
+  it('verifies with the mailed token once', async () => {
+    const user = await createUser(ctx);
+    const token = new URL(await linkFromMail(ctx, user.user.email, 'verify-email')).searchParams.get('token');
+    const verified = await post('/api/v1/auth/verify_email', { token });
+    expect(verified.statusCode).toBe(200);
+    expect(json<Envelope>(verified).data.user).toMatchObject({ email_verified: true });
+    const me = await ctx.app.inject({ url: '/api/v1/auth/me', headers: user.auth });
+    expect(json<Envelope>(me).data.user?.email_verified).toBe(true);
+    const again = await post('/api/v1/auth/verify_email', { token });
+    expect(again.statusCode).toBe(400);
+  });
+
+  it('resends a link to the signed-in user and says the same for strangers', async () => {
+    const user = await createUser(ctx);
+    const before = (await readMails(ctx)).filter((m) => m.to.includes(user.user.email)).length;
+    const mine = await post('/api/v1/auth/resend_verification', {}, user.auth);
+    expect(mine.statusCode).toBe(200);
+    const stranger = await post('/api/v1/auth/resend_verification', { email: 'stranger@example.com' });
+    expect(json(stranger)).toEqual(json(mine));
+    const after = (await readMails(ctx)).filter((m) => m.to.includes(user.user.email)).length;
+    expect(after).toBe(before + 1);
+  });
+});
+
+describe('profile', () => {
+  it('changes the username and refuses one that is taken', async () => {
+    const user = await createUser(ctx);
+    const other = await createUser(ctx);
+    const patch = (payload: unknown) =>
+      ctx.app.inject({
+        method: 'PATCH',
+        url: '/api/v1/users/me',
+        headers: user.auth,
+        payload: payload as object,
+      });
+    const renamed = await patch({ user: { username: `bard_${Date.now() % 100000}` } });
+    expect(renamed.statusCode).toBe(200);
+    expect(json<Envelope>(renamed).data.user?.username).toMatch(/^bard_/);
+    const taken = await patch({ user: { username: other.user.username.toUpperCase() } });
+    expect(taken.statusCode).toBe(422);
+    expect(json<Envelope>(taken).error.details).toEqual([
+      { field: 'username', message: authMessages.usernameTaken },
+    ]);
+  });
+
+  it('marks a changed email unverified and mails the new address', async () => {
+    const user = await createUser(ctx);
+    const email = `moved-${Date.now()}@example.com`;
+    const response = await ctx.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/users/me',
+      headers: user.auth,
+      payload: { user: { email } },
+    });
+    expect(json<Envelope>(response).data.user).toMatchObject({ email, email_verified: false });
+    expect(await linkFromMail(ctx, email, 'verify-email')).toContain('token=');
+  });
+
+  it('changes the password with the current one and ends other sessions only', async () => {
+    const user = await createUser(ctx);
+    const second = json<Envelope>(
+      await post('/api/v1/auth/login', { email: user.user.email, password: defaultPassword }),
+    ).data;
+    const change = (current: string) =>
+      ctx.app.inject({
+        method: 'PUT',
+        url: '/api/v1/users/me/password',
+        headers: user.auth,
+        payload: { current_password: current, password: 'Changed123', password_confirmation: 'Changed123' },
+      });
+    const wrong = await change('Nope12345');
+    expect(wrong.statusCode).toBe(422);
+    expect(json<Envelope>(wrong).error.details).toEqual([
+      { field: 'current_password', message: authMessages.currentPasswordWrong },
+    ]);
+    const ok = await change(defaultPassword);
+    expect(ok.statusCode).toBe(200);
+    expect(json<Envelope>(ok).data.message).toBe('Password changed successfully!');
+    expect((await ctx.app.inject({ url: '/api/v1/auth/me', headers: user.auth })).statusCode).toBe(200);
+    const otherSession = await ctx.app.inject({
+      url: '/api/v1/auth/me',
+      headers: { authorization: `Bearer ${second.token}` },
+    });
+    expect(json<Envelope>(otherSession).error.code).toBe('REVOKED_TOKEN');
+  });
+});

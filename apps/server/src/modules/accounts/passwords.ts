@@ -1,0 +1,29 @@
+import { hash, verify } from '@node-rs/argon2';
+import { randomToken } from '../../lib/secrets.js';
+
+// OWASP's argon2id baseline: 19 MiB, 2 iterations, 1 lane.
+const options = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, options);
+}
+
+export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  try {
+    return await verify(passwordHash, password);
+  } catch {
+    return false;
+  }
+}
+
+let decoyHash: Promise<string> | undefined;
+
+/**
+ * Login must take as long for an unknown email as for a wrong password, or timing tells who has an
+ * account. An unknown email is checked against this decoy hash.
+ */
+export async function verifyDecoy(password: string): Promise<false> {
+  decoyHash ??= hashPassword(randomToken());
+  await verifyPassword(await decoyHash, password);
+  return false;
+}

@@ -1,0 +1,117 @@
+import { and, asc, count, eq, gte, ilike, lte, or, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { users } from '../../db/schema/accounts.js';
+import { characters } from '../../db/schema/characters.js';
+import { containers } from '../../db/schema/inventory.js';
+import { parties } from '../../db/schema/parties.js';
+
+export type CharacterRow = typeof characters.$inferSelect;
+
+export interface CharacterView {
+  character: CharacterRow;
+  partyName: string | null;
+  playerName: string | null;
+  primaryContainerId: string | null;
+}
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function viewQuery(db: Executor) {
+  return db
+    .select({
+      character: characters,
+      partyName: parties.name,
+      playerName: users.username,
+      primaryContainerId: containers.id,
+    })
+    .from(characters)
+    .leftJoin(parties, eq(parties.id, characters.partyId))
+    .leftJoin(users, eq(users.id, characters.userId))
+    .leftJoin(containers, and(eq(containers.characterId, characters.id), eq(containers.isPrimary, true)));
+}
+
+export interface CharacterFilter {
+  userId: string;
+  search?: string;
+  race?: string;
+  characterClass?: string;
+  minLevel?: number;
+  maxLevel?: number;
+  partyId?: string;
+  page: number;
+  perPage: number;
+}
+
+export const charactersRepository = {
+  async insert(db: Executor, values: typeof characters.$inferInsert): Promise<CharacterRow> {
+    const [row] = await db.insert(characters).values(values).returning();
+    if (!row) throw new Error('insert characters returned nothing');
+    return row;
+  },
+
+  async update(
+    db: Executor,
+    id: string,
+    changes: Partial<typeof characters.$inferInsert>,
+  ): Promise<CharacterRow> {
+    const [row] = await db
+      .update(characters)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(eq(characters.id, id))
+      .returning();
+    if (!row) throw new Error(`character ${id} vanished during update`);
+    return row;
+  },
+
+  async delete(db: Executor, id: string) {
+    await db.delete(characters).where(eq(characters.id, id));
+  },
+
+  async find(db: Executor, id: string, options: { lock?: boolean } = {}): Promise<CharacterRow | undefined> {
+    const query = db.select().from(characters).where(eq(characters.id, id)).limit(1);
+    const [row] = options.lock ? await query.for('update') : await query;
+    return row;
+  },
+
+  async view(db: Executor, id: string): Promise<CharacterView | undefined> {
+    const [row] = await viewQuery(db).where(eq(characters.id, id)).limit(1);
+    return row;
+  },
+
+  /** A user's own characters, or those of a party when partyId is given (the caller checks membership). */
+  async list(db: Executor, filter: CharacterFilter): Promise<{ rows: CharacterView[]; total: number }> {
+    const conditions: (SQL | undefined)[] = [
+      filter.partyId ? eq(characters.partyId, filter.partyId) : eq(characters.userId, filter.userId),
+    ];
+    if (filter.search) {
+      const pattern = `%${escapeLike(filter.search)}%`;
+      conditions.push(
+        or(
+          ilike(characters.name, pattern),
+          ilike(characters.race, pattern),
+          ilike(characters.characterClass, pattern),
+        ),
+      );
+    }
+    if (filter.race) conditions.push(ilike(characters.race, escapeLike(filter.race)));
+    if (filter.characterClass)
+      conditions.push(ilike(characters.characterClass, escapeLike(filter.characterClass)));
+    if (filter.minLevel !== undefined) conditions.push(gte(characters.level, filter.minLevel));
+    if (filter.maxLevel !== undefined) conditions.push(lte(characters.level, filter.maxLevel));
+    const where = and(...conditions);
+    const [total] = await db.select({ n: count() }).from(characters).where(where);
+    const rows = await viewQuery(db)
+      .where(where)
+      .orderBy(asc(characters.name), asc(characters.id))
+      .limit(filter.perPage)
+      .offset((filter.page - 1) * filter.perPage);
+    return { rows, total: total?.n ?? 0 };
+  },
+
+  async countOwnedBy(db: Executor, userId: string): Promise<number> {
+    const [row] = await db.select({ n: count() }).from(characters).where(eq(characters.userId, userId));
+    return row?.n ?? 0;
+  },
+};

@@ -1,0 +1,295 @@
+import {
+  type Character,
+  type CharacterForm,
+  type CharacterListQuery,
+  type CharacterUpdate,
+  characterMessages,
+} from '@haversack/contracts';
+import { and, eq } from 'drizzle-orm';
+import type { Database, Executor } from '../../db/client.js';
+import { containers } from '../../db/schema/inventory.js';
+import { AppError } from '../../lib/app-error.js';
+import type { EventBus } from '../../realtime/event-bus.js';
+import { containersRepository } from '../containers/containers.repository.js';
+import { destroyContainerContents } from '../inventory/inventory-ledger.js';
+import { ledgerRepository } from '../ledger/ledger.repository.js';
+import { partiesRepository } from '../parties/parties.repository.js';
+import type { EntitlementService } from '../subscriptions/entitlements.service.js';
+import * as policy from './characters.policy.js';
+import {
+  type CharacterRow,
+  type CharacterView,
+  charactersRepository as repo,
+} from './characters.repository.js';
+
+export const PRIMARY_CONTAINER_NAME = 'Backpack';
+
+function toCharacterJson(view: CharacterView, userId: string): Character {
+  const c = view.character;
+  return {
+    id: c.id,
+    user_id: c.userId,
+    player_name: view.playerName,
+    name: c.name,
+    race: c.race,
+    character_class: c.characterClass,
+    level: c.level,
+    notes: c.notes,
+    image_url: c.imageUrl,
+    max_weight: c.maxWeight,
+    max_slots: c.maxSlots,
+    party_id: c.partyId,
+    party_name: view.partyName,
+    primary_container_id: view.primaryContainerId,
+    is_owner: c.userId === userId,
+    created_at: c.createdAt.toISOString(),
+    updated_at: c.updatedAt.toISOString(),
+  };
+}
+
+interface Actor {
+  id: string;
+  username: string;
+}
+
+export class CharactersService {
+  constructor(
+    private readonly db: Database,
+    private readonly entitlements: EntitlementService,
+    private readonly events: EventBus,
+  ) {
+    entitlements.registerUsageCounter('characters', (db, userId) => repo.countOwnedBy(db, userId));
+  }
+
+  async list(userId: string, query: CharacterListQuery) {
+    if (query.party_id && !(await partiesRepository.membership(this.db, query.party_id, userId))) {
+      throw AppError.notFound('Party not found.');
+    }
+    const { rows, total } = await repo.list(this.db, {
+      userId,
+      page: query.page,
+      perPage: query.per_page,
+      ...(query.search ? { search: query.search } : {}),
+      ...(query.race ? { race: query.race } : {}),
+      ...(query.character_class ? { characterClass: query.character_class } : {}),
+      ...(query.min_level !== undefined ? { minLevel: query.min_level } : {}),
+      ...(query.max_level !== undefined ? { maxLevel: query.max_level } : {}),
+      ...(query.party_id ? { partyId: query.party_id } : {}),
+    });
+    return {
+      data: rows.map((row) => toCharacterJson(row, userId)),
+      meta: {
+        current_page: query.page,
+        per_page: query.per_page,
+        total_count: total,
+        total_pages: Math.max(1, Math.ceil(total / query.per_page)),
+      },
+    };
+  }
+
+  async get(userId: string, id: string): Promise<Character> {
+    const view = await repo.view(this.db, id);
+    const member = view?.character.partyId
+      ? Boolean(await partiesRepository.membership(this.db, view.character.partyId, userId))
+      : false;
+    policy.assertReadable(view?.character, userId, member);
+    if (!view) throw AppError.notFound('Character not found.');
+    return toCharacterJson(view, userId);
+  }
+
+  /** spec/02 §5 defaults; DESIGN §4: the primary container is made in the same transaction. */
+  async create(actor: Actor, form: CharacterForm): Promise<Character> {
+    const id = await this.db.transaction(async (tx) => {
+      const partyId = form.party_id ? await this.#assertAssignable(tx, actor.id, form.party_id) : null;
+      // A patronage in the target party may lift the limit (DESIGN §5).
+      await this.entitlements.requireLimit(tx, actor.id, 'characters', 1, partyId ? { partyId } : {});
+      const character = await repo.insert(tx, {
+        userId: actor.id,
+        partyId,
+        name: form.name,
+        race: form.race,
+        characterClass: form.character_class,
+        level: form.level,
+        notes: form.notes,
+        imageUrl: form.image_url,
+        maxWeight: form.max_weight,
+        maxSlots: form.max_slots,
+      });
+      const container = await containersRepository.insert(tx, {
+        name: PRIMARY_CONTAINER_NAME,
+        characterId: character.id,
+        isPrimary: true,
+        maxWeight: form.max_weight,
+        maxSlots: form.max_slots,
+      });
+      const base = {
+        partyId,
+        characterId: character.id,
+        actorId: actor.id,
+        actorName: actor.username,
+        targetName: character.name,
+      };
+      await ledgerRepository.record(tx, [
+        {
+          ...base,
+          transactionType: 'character_creation',
+          summary: `${actor.username} created ${character.name}`,
+        },
+        {
+          ...base,
+          transactionType: 'container_creation',
+          destinationContainerId: container.id,
+          destinationName: container.name,
+          summary: `${actor.username} created ${container.name} for ${character.name}`,
+        },
+      ]);
+      return character.id;
+    });
+    if (form.party_id)
+      this.#announce(
+        form.party_id,
+        actor,
+        'character_assigned',
+        `${actor.username} brought ${form.name} into the party`,
+        id,
+      );
+    return this.get(actor.id, id);
+  }
+
+  async update(actor: Actor, id: string, changes: CharacterUpdate): Promise<Character> {
+    const moves = await this.db.transaction(async (tx) => {
+      const character = await this.#ownedForUpdate(tx, actor.id, id);
+      let partyId = character.partyId;
+      if (changes.party_id !== undefined && changes.party_id !== character.partyId) {
+        if (changes.party_id && character.partyId) {
+          throw new AppError('CONFLICT', 'This character is already in a party: remove it there first.');
+        }
+        partyId = changes.party_id ? await this.#assertAssignable(tx, actor.id, changes.party_id) : null;
+      }
+      await repo.update(tx, id, {
+        ...(changes.name !== undefined ? { name: changes.name } : {}),
+        ...(changes.race !== undefined ? { race: changes.race } : {}),
+        ...(changes.character_class !== undefined ? { characterClass: changes.character_class } : {}),
+        ...(changes.level !== undefined ? { level: changes.level } : {}),
+        ...(changes.notes !== undefined ? { notes: changes.notes } : {}),
+        ...(changes.image_url !== undefined ? { imageUrl: changes.image_url } : {}),
+        ...(changes.max_weight !== undefined ? { maxWeight: changes.max_weight } : {}),
+        ...(changes.max_slots !== undefined ? { maxSlots: changes.max_slots } : {}),
+        partyId,
+      });
+      // The primary container carries the character's own capacity.
+      if (changes.max_weight !== undefined || changes.max_slots !== undefined) {
+        await tx
+          .update(containers)
+          .set({
+            ...(changes.max_weight !== undefined ? { maxWeight: changes.max_weight } : {}),
+            ...(changes.max_slots !== undefined ? { maxSlots: changes.max_slots } : {}),
+            updatedAt: new Date(),
+          })
+          .where(and(eq(containers.characterId, id), eq(containers.isPrimary, true)));
+      }
+      return { before: character.partyId, after: partyId, name: changes.name ?? character.name };
+    });
+    if (moves.before && moves.before !== moves.after) {
+      this.#announce(
+        moves.before,
+        actor,
+        'character_removed',
+        `${actor.username} took ${moves.name} out of the party`,
+        id,
+      );
+    }
+    if (moves.after && moves.before !== moves.after) {
+      this.#announce(
+        moves.after,
+        actor,
+        'character_assigned',
+        `${actor.username} brought ${moves.name} into the party`,
+        id,
+      );
+    } else if (moves.after) {
+      this.#announce(moves.after, actor, 'character_updated', `${actor.username} updated ${moves.name}`, id);
+    }
+    return this.get(actor.id, id);
+  }
+
+  async delete(actor: Actor, id: string): Promise<void> {
+    const gone = await this.db.transaction(async (tx) => {
+      const character = await this.#ownedForUpdate(tx, actor.id, id);
+      const owned = await containersRepository.listForCharacter(tx, id);
+      const base = {
+        partyId: character.partyId,
+        characterId: character.id,
+        actorId: actor.id,
+        actorName: actor.username,
+        targetName: character.name,
+      };
+      // Its gear goes with it, one ledger row per stack, so replaying the ledger empties its containers.
+      await destroyContainerContents(
+        tx,
+        owned.map((c) => c.id),
+        actor,
+        'character_deletion',
+        { partyId: character.partyId, characterId: character.id, targetName: character.name },
+      );
+      await ledgerRepository.record(tx, [
+        ...owned.map((container) => ({
+          ...base,
+          transactionType: 'container_deletion',
+          sourceContainerId: container.id,
+          sourceName: container.name,
+          summary: `${actor.username} deleted ${container.name} of ${character.name}`,
+        })),
+        {
+          ...base,
+          transactionType: 'character_deletion',
+          summary: `${actor.username} deleted ${character.name}`,
+        },
+      ]);
+      await repo.delete(tx, id);
+      return character;
+    });
+    if (gone.partyId)
+      this.#announce(gone.partyId, actor, 'character_removed', `${actor.username} deleted ${gone.name}`, id);
+  }
+
+  #announce(partyId: string, actor: Actor, action: string, summary: string, characterId: string) {
+    this.events.publish([
+      {
+        channel: 'PartyChannel',
+        partyId,
+        action,
+        actor: { id: actor.id, name: actor.username },
+        summary,
+        ids: { character_id: characterId },
+      },
+    ]);
+  }
+
+  async #ownedForUpdate(tx: Executor, userId: string, id: string): Promise<CharacterRow> {
+    const character = await repo.find(tx, id, { lock: true });
+    const member = character?.partyId
+      ? Boolean(await partiesRepository.membership(tx, character.partyId, userId))
+      : false;
+    policy.assertReadable(character, userId, member);
+    policy.assertOwner(character, userId);
+    return character;
+  }
+
+  /** spec/02 §6: only your own characters, only into a party you belong to that is not archived. */
+  async #assertAssignable(tx: Executor, userId: string, partyId: string): Promise<string> {
+    const party = await partiesRepository.findParty(tx, partyId);
+    const membership = party ? await partiesRepository.membership(tx, partyId, userId) : undefined;
+    if (!party || !membership) {
+      throw new AppError('FORBIDDEN', characterMessages.notPartyMember, {
+        details: [{ field: 'party_id', message: characterMessages.notPartyMember }],
+      });
+    }
+    if (party.isArchived) {
+      throw new AppError('FORBIDDEN', characterMessages.archivedParty, {
+        details: [{ field: 'party_id', message: characterMessages.archivedParty }],
+      });
+    }
+    return party.id;
+  }
+}

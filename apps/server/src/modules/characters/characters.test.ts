@@ -1,0 +1,217 @@
+import { characterMessages } from '@haversack/contracts';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { containers, transactions } from '../../db/schema/inventory.js';
+import { createMember, createParty, createUser, type SignedInUser, upgrade } from '../../test/factories.js';
+import { type ApiMethod, buildTestApp, callApi, type TestContext } from '../../test/helper.js';
+
+interface Body {
+  data: Record<string, unknown> & Record<string, unknown>[];
+  meta?: Record<string, number>;
+  message?: string;
+  error: { code: string; message: string; details?: { field: string; message: string }[] };
+}
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await buildTestApp();
+});
+afterAll(async () => ctx.close());
+
+const call = (method: ApiMethod, url: string, user?: SignedInUser, payload?: unknown) =>
+  callApi(ctx, method, url, user, payload);
+const body = (response: { json(): unknown }) => response.json() as Body;
+
+describe('characters', () => {
+  it('creates with the spec defaults, a primary container and ledger rows', async () => {
+    const player = await createUser(ctx);
+    const response = await call('POST', '/characters', player, { character: { name: 'Aragorn' } });
+    expect(response.statusCode).toBe(201);
+    expect(body(response).message).toBe('Character "Aragorn" created successfully!');
+    const character = body(response).data;
+    expect(character).toMatchObject({
+      name: 'Aragorn',
+      level: 1,
+      max_weight: 50,
+      max_slots: 20,
+      race: '',
+      character_class: '',
+      party_id: null,
+      player_name: player.user.username,
+      is_owner: true,
+    });
+    const [primary] = await ctx.database.db
+      .select()
+      .from(containers)
+      .where(eq(containers.characterId, String(character.id)));
+    expect(primary).toMatchObject({
+      id: character.primary_container_id,
+      isPrimary: true,
+      maxWeight: 50,
+      maxSlots: 20,
+    });
+    const ledger = await ctx.database.db
+      .select()
+      .from(transactions)
+      .where(eq(transactions.characterId, String(character.id)));
+    expect(ledger.map((t) => t.transactionType).sort()).toEqual(['character_creation', 'container_creation']);
+    expect(ledger.every((t) => t.actorName === player.user.username && t.targetName === 'Aragorn')).toBe(
+      true,
+    );
+  });
+
+  it('requires a name with the spec message', async () => {
+    const player = await createUser(ctx);
+    const response = await call('POST', '/characters', player, { character: { name: '   ', level: 0 } });
+    expect(response.statusCode).toBe(422);
+    expect(body(response).error.details).toEqual(
+      expect.arrayContaining([
+        { field: 'character.name', message: characterMessages.nameRequired },
+        expect.objectContaining({ field: 'character.level' }),
+      ]),
+    );
+  });
+
+  it('enforces the characters limit with a message and upgrade details', async () => {
+    const player = await createUser(ctx);
+    expect((await call('POST', '/characters', player, { character: { name: 'One' } })).statusCode).toBe(201);
+    const second = await call('POST', '/characters', player, { character: { name: 'Two' } });
+    expect(second.statusCode).toBe(403);
+    expect(body(second).error).toMatchObject({
+      code: 'LIMIT_EXCEEDED',
+      message: 'Your Free plan allows 1 character. Upgrade to create more.',
+      details: [expect.objectContaining({ resource: 'characters', limit: 1, used: 1 })],
+    });
+    await upgrade(ctx, player, 'tier_1');
+    expect((await call('POST', '/characters', player, { character: { name: 'Two' } })).statusCode).toBe(201);
+  });
+
+  it('lists my own characters with filters and total_count', async () => {
+    const player = await createUser(ctx);
+    await upgrade(ctx, player, 'tier_3');
+    const make = (name: string, race: string, level: number) =>
+      call('POST', '/characters', player, { character: { name, race, level, character_class: 'Ranger' } });
+    await make('Legolas', 'Elf', 10);
+    await make('Gimli', 'Dwarf', 9);
+    await make('Tauriel', 'Elf', 4);
+    const elves = body(await call('GET', '/characters?race=elf&min_level=5', player));
+    expect(elves.data.map((c) => c.name)).toEqual(['Legolas']);
+    const all = body(await call('GET', '/characters?per_page=2', player));
+    expect(all.meta).toMatchObject({ total_count: 3, total_pages: 2 });
+    expect(body(await call('GET', '/characters?filters[search]=gim', player)).data).toHaveLength(1);
+    const other = await createUser(ctx);
+    expect(body(await call('GET', '/characters', other)).meta?.total_count).toBe(0);
+  });
+
+  it('lets only the owner change or delete, and party members read', async () => {
+    const gm = await createUser(ctx);
+    await upgrade(ctx, gm, 'tier_3');
+    const party = await createParty(ctx, gm);
+    const player = await createMember(ctx, party, 'player');
+    const stranger = await createUser(ctx);
+    const created = body(
+      await call('POST', '/characters', player, { character: { name: 'Frodo', party_id: party.id } }),
+    ).data;
+    expect(created).toMatchObject({ party_id: party.id, party_name: party.name });
+
+    expect((await call('GET', `/characters/${created.id}`, gm)).statusCode).toBe(200);
+    expect(body(await call('GET', `/characters/${created.id}`, gm)).data.is_owner).toBe(false);
+    expect((await call('GET', `/characters/${created.id}`, stranger)).statusCode).toBe(404);
+    expect(
+      (await call('PATCH', `/characters/${created.id}`, gm, { character: { name: 'Mine' } })).statusCode,
+    ).toBe(403);
+    expect(
+      (await call('PATCH', `/characters/${created.id}`, stranger, { character: { name: 'Mine' } }))
+        .statusCode,
+    ).toBe(404);
+    expect((await call('DELETE', `/characters/${created.id}`, gm)).statusCode).toBe(403);
+
+    const party_chars = body(await call('GET', `/characters?party_id=${party.id}`, gm)).data;
+    expect(party_chars.map((c) => c.name)).toEqual(['Frodo']);
+    expect((await call('GET', `/characters?party_id=${party.id}`, stranger)).statusCode).toBe(404);
+
+    const updated = await call('PATCH', `/characters/${created.id}`, player, {
+      character: { level: 3, max_weight: 80 },
+    });
+    expect(body(updated).data).toMatchObject({ level: 3, max_weight: 80 });
+    const [primary] = await ctx.database.db
+      .select()
+      .from(containers)
+      .where(eq(containers.characterId, String(created.id)));
+    expect(primary?.maxWeight).toBe(80);
+  });
+
+  it('assigns only into parties I belong to, one party at a time', async () => {
+    const gm = await createUser(ctx);
+    await upgrade(ctx, gm, 'tier_3');
+    const party = await createParty(ctx, gm);
+    const otherParty = await createParty(ctx, gm);
+    const player = await createMember(ctx, party, 'player');
+    await upgrade(ctx, player, 'tier_1');
+    const character = body(await call('POST', '/characters', player, { character: { name: 'Sam' } })).data;
+    const foreign = await call('PATCH', `/characters/${character.id}`, player, {
+      character: { party_id: otherParty.id },
+    });
+    expect(foreign.statusCode).toBe(403);
+    expect(body(foreign).error.details?.[0]).toMatchObject({
+      field: 'party_id',
+      message: characterMessages.notPartyMember,
+    });
+    expect(
+      body(await call('PATCH', `/characters/${character.id}`, player, { character: { party_id: party.id } }))
+        .data.party_id,
+    ).toBe(party.id);
+    // Joining a second party does not let a character be in two.
+    await ctx.app.services.parties.join(player.user.id, {
+      join_code: String(otherParty.join_code),
+      role_request: 'player',
+    });
+    expect(
+      (await call('PATCH', `/characters/${character.id}`, player, { character: { party_id: otherParty.id } }))
+        .statusCode,
+    ).toBe(409);
+    expect(
+      body(await call('PATCH', `/characters/${character.id}`, player, { character: { party_id: null } })).data
+        .party_id,
+    ).toBeNull();
+    // Leaving a party takes the player's characters out of it.
+    await call('PATCH', `/characters/${character.id}`, player, { character: { party_id: party.id } });
+    await call('DELETE', `/parties/${party.id}/leave`, player);
+    expect(body(await call('GET', `/characters/${character.id}`, player)).data.party_id).toBeNull();
+  });
+
+  it('deletes a character with its containers, writing character_deletion', async () => {
+    const player = await createUser(ctx);
+    const character = body(
+      await call('POST', '/characters', player, { character: { name: 'Boromir' } }),
+    ).data;
+    expect((await call('DELETE', `/characters/${character.id}`, player)).statusCode).toBe(204);
+    expect((await call('GET', `/characters/${character.id}`, player)).statusCode).toBe(404);
+    const left = await ctx.database.db
+      .select()
+      .from(containers)
+      .where(eq(containers.characterId, String(character.id)));
+    expect(left).toHaveLength(0);
+    const ledger = await ctx.database.db
+      .select()
+      .from(transactions)
+      .where(eq(transactions.characterId, String(character.id)));
+    expect(ledger.map((t) => t.transactionType)).toContain('character_deletion');
+    // The limit counts what exists: the slot is free again.
+    expect((await call('POST', '/characters', player, { character: { name: 'Faramir' } })).statusCode).toBe(
+      201,
+    );
+  });
+
+  it('lets exactly the limit through when character creations race', async () => {
+    const player = await createUser(ctx);
+    await upgrade(ctx, player, 'tier_1'); // 5 characters
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        call('POST', '/characters', player, { character: { name: `Racer ${i}` } }),
+      ),
+    );
+    expect(responses.filter((r) => r.statusCode === 201)).toHaveLength(5);
+    expect(responses.filter((r) => r.statusCode === 403)).toHaveLength(3);
+  });
+});

@@ -1,0 +1,23 @@
+import { healthSchema, successEnvelope } from '@haversack/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { DatabaseHandle } from '../../db/client.js';
+import { AppError } from '../../lib/app-error.js';
+
+/** DESIGN §3: readiness; answers 503 in the envelope while the database does not answer. */
+export async function healthRoutes(app: FastifyInstance, options: { database: DatabaseHandle }) {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/health',
+    {
+      schema: { tags: ['health'], summary: 'Readiness', response: { 200: successEnvelope(healthSchema) } },
+    },
+    async () => {
+      try {
+        await options.database.ping();
+      } catch {
+        throw new AppError('SERVICE_UNAVAILABLE', 'The database is not answering.');
+      }
+      return { status: 'success' as const, data: { status: 'ok' as const, database: 'ok' as const } };
+    },
+  );
+}

@@ -1,0 +1,39 @@
+import type { DomainEvent } from '../../realtime/events.js';
+import type { LedgerEntry } from '../ledger/ledger.repository.js';
+
+/** spec/02 §7 PartyInventoryChannel actions, by ledger transaction type. */
+const actionByType: Record<string, string> = {
+  item_creation: 'item_added',
+  item_destruction: 'item_removed',
+  character_deletion: 'item_removed',
+  transfer: 'item_moved',
+  character_to_character_transfer: 'item_moved',
+  character_to_party_transfer: 'item_moved',
+  party_to_character_transfer: 'item_moved',
+  adjust: 'item_updated',
+  split: 'item_updated',
+  merge: 'item_updated',
+  currency_conversion: 'item_updated',
+  container_creation: 'party_inventory_updated',
+  container_deletion: 'party_inventory_updated',
+};
+
+/** The real-time event a ledger row announces to its party, if it concerns one. */
+export function eventFromLedger(entry: LedgerEntry): DomainEvent | null {
+  if (!entry.partyId) return null;
+  const action = actionByType[entry.transactionType] ?? 'party_inventory_updated';
+  return {
+    channel: 'PartyInventoryChannel',
+    partyId: entry.partyId,
+    action,
+    actor: entry.actorId ? { id: entry.actorId, name: entry.actorName ?? '' } : null,
+    summary: entry.summary,
+    ids: {
+      item_instance_id: entry.itemInstanceId ?? null,
+      item_template_id: entry.itemTemplateId ?? null,
+      source_container_id: entry.sourceContainerId ?? null,
+      destination_container_id: entry.destinationContainerId ?? null,
+      character_id: entry.characterId ?? null,
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import type { Executor } from '../../db/client.js';
+import { ledgerRepository } from '../ledger/ledger.repository.js';
+import { inventoryRepository as repo } from './inventory.repository.js';
+
+export interface LedgerActor {
+  id: string;
+  username: string;
+}
+
+/**
+ * Destroys everything in the given containers, writing one ledger row per stack, so that replaying the
+ * ledger still empties them (a character or party deleted with its gear).
+ */
+export async function destroyContainerContents(
+  tx: Executor,
+  containerIds: string[],
+  actor: LedgerActor,
+  transactionType: 'character_deletion' | 'container_deletion' | 'delete',
+  context: { partyId: string | null; characterId: string | null; targetName: string | null },
+) {
+  for (const containerId of containerIds) {
+    const stacks = await repo.allInstances(tx, containerId);
+    if (stacks.length === 0) continue;
+    const [container] = await repo.lockContainers(tx, [containerId]);
+    const withTemplates = await repo.instancesWithTemplates(
+      tx,
+      stacks.map((s) => s.id),
+    );
+    await ledgerRepository.record(
+      tx,
+      withTemplates.map(({ instance, template }) => {
+        const name = (instance.instanceData.name_override as string | undefined) ?? template.name;
+        return {
+          transactionType,
+          partyId: context.partyId,
+          characterId: context.characterId,
+          actorId: actor.id,
+          actorName: actor.username,
+          targetName: context.targetName,
+          itemTemplateId: template.id,
+          itemInstanceId: instance.id,
+          itemName: name,
+          quantity: instance.quantity,
+          sourceContainerId: containerId,
+          sourceName: container?.name ?? null,
+          summary: `${actor.username} destroyed ${instance.quantity} × ${name} with ${container?.name ?? 'a container'}`,
+        };
+      }),
+    );
+    for (const stack of stacks) await repo.deleteInstance(tx, stack.id);
+  }
+}

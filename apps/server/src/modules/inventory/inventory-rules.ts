@@ -1,0 +1,144 @@
+import { type Currency, copperPer, inventoryMessages } from '@haversack/contracts';
+
+export interface TemplateFacts {
+  name: string;
+  weight: number;
+  baseValue: number;
+  currency: Currency;
+  stackSize: number;
+}
+
+const overrideKeys = [
+  'name_override',
+  'description_override',
+  'weight_override',
+  'value_override',
+  'currency_override',
+];
+
+/** A stack with any override is unique: it never merges with plain stacks of its template (DESIGN §4). */
+export function hasOverrides(instanceData: Record<string, unknown>): boolean {
+  return overrideKeys.some(
+    (key) => instanceData[key] !== undefined && instanceData[key] !== null && instanceData[key] !== '',
+  );
+}
+
+/** DESIGN §4: effective name, weight and value are the instance's overrides where present. */
+export function effectiveFacts(template: TemplateFacts, instanceData: Record<string, unknown>) {
+  const nameOverride = instanceData.name_override;
+  const weightOverride = instanceData.weight_override;
+  const valueOverride = instanceData.value_override;
+  const currencyOverride = instanceData.currency_override;
+  const currency = (
+    typeof currencyOverride === 'string' && currencyOverride in copperPer
+      ? currencyOverride
+      : template.currency
+  ) as Currency;
+  const value = typeof valueOverride === 'number' ? Math.round(valueOverride) : template.baseValue;
+  return {
+    name: typeof nameOverride === 'string' && nameOverride.trim() ? nameOverride.trim() : template.name,
+    weight: typeof weightOverride === 'number' ? weightOverride : template.weight,
+    value,
+    currency,
+    valueCp: value * copperPer[currency],
+  };
+}
+
+/**
+ * DESIGN §4 stacking: top up existing plain stacks of the template (stack_size 0 = unlimited), then open
+ * new stacks of at most stack_size each.
+ */
+export function planStacking(
+  existing: { id: string; quantity: number }[],
+  quantity: number,
+  stackSize: number,
+): { topUps: { id: string; add: number }[]; newStacks: number[] } {
+  let left = quantity;
+  const topUps: { id: string; add: number }[] = [];
+  for (const stack of existing) {
+    if (left === 0) break;
+    const room = stackSize === 0 ? left : Math.max(0, stackSize - stack.quantity);
+    const add = Math.min(room, left);
+    if (add > 0) {
+      topUps.push({ id: stack.id, add });
+      left -= add;
+    }
+  }
+  const newStacks: number[] = [];
+  while (left > 0) {
+    const size = stackSize === 0 ? left : Math.min(stackSize, left);
+    newStacks.push(size);
+    left -= size;
+  }
+  return { topUps, newStacks };
+}
+
+export type EncumbranceStyle = 'weight' | 'slots' | 'both' | 'none';
+
+/** DESIGN §4: the party's encumbrance style decides which limits apply; no party means both. */
+export function enforcedLimits(style: EncumbranceStyle | null): { weight: boolean; slots: boolean } {
+  switch (style ?? 'both') {
+    case 'weight':
+      return { weight: true, slots: false };
+    case 'slots':
+      return { weight: false, slots: true };
+    case 'none':
+      return { weight: false, slots: false };
+    default:
+      return { weight: true, slots: true };
+  }
+}
+
+/** null or 0 means unlimited. */
+export function limitOf(value: number | null): number | null {
+  return value === null || value === 0 ? null : value;
+}
+
+export interface CapacityCheck {
+  maxWeight: number | null;
+  maxSlots: number | null;
+  usedWeight: number;
+  usedSlots: number;
+  addWeight: number;
+  addSlots: number;
+  enforces: { weight: boolean; slots: boolean };
+}
+
+/** The refusal message of spec/02 §5 for a move that does not fit, or null when it does. */
+export function capacityRefusal(check: CapacityCheck): string | null {
+  const maxWeight = limitOf(check.maxWeight);
+  const maxSlots = limitOf(check.maxSlots);
+  // A thousandth of a pound of slack absorbs decimal rounding of stored weights.
+  const overWeight =
+    check.enforces.weight &&
+    maxWeight !== null &&
+    check.addWeight > 0 &&
+    check.usedWeight + check.addWeight > maxWeight + 0.0005;
+  const overSlots =
+    check.enforces.slots &&
+    maxSlots !== null &&
+    check.addSlots > 0 &&
+    check.usedSlots + check.addSlots > maxSlots;
+  if (overWeight && overSlots) return inventoryMessages.insufficientCapacity;
+  if (overWeight) return inventoryMessages.weightExceeded;
+  if (overSlots) return inventoryMessages.slotsExceeded;
+  return null;
+}
+
+/**
+ * Converts coins within a container (e.g. 100 cp → 1 gp). Converting up takes only whole target coins;
+ * converting down always divides evenly.
+ */
+export function planConversion(from: Currency, to: Currency, available: number, requested?: number) {
+  const ratio = copperPer[to] / copperPer[from];
+  if (from === to) return null;
+  if (ratio >= 1) {
+    const maxWhole = Math.floor(available / ratio);
+    const spend = requested ?? maxWhole * ratio;
+    if (spend <= 0 || spend > available || spend % ratio !== 0) return null;
+    return { spend, receive: spend / ratio };
+  }
+  const spend = requested ?? available;
+  if (spend <= 0 || spend > available) return null;
+  return { spend, receive: spend / ratio };
+}

@@ -1,0 +1,269 @@
+import { and, asc, count, eq, ilike, inArray, type SQL, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { characters } from '../../db/schema/characters.js';
+import { containers } from '../../db/schema/inventory.js';
+import { itemInstances, itemTemplates } from '../../db/schema/items.js';
+import { parties } from '../../db/schema/parties.js';
+
+export type ContainerRow = typeof containers.$inferSelect;
+export type InstanceRow = typeof itemInstances.$inferSelect;
+export type TemplateRow = typeof itemTemplates.$inferSelect;
+
+/** Per-unit weight and copper value of a stack, honouring its overrides (DESIGN §4), as SQL. */
+const unitWeight = sql<number>`coalesce((${itemInstances.instanceData}->>'weight_override')::numeric, ${itemTemplates.weight})`;
+const unitValueCp = sql<number>`coalesce((${itemInstances.instanceData}->>'value_override')::numeric, ${itemTemplates.baseValue}) * case coalesce(${itemInstances.instanceData}->>'currency_override', ${itemTemplates.currency}) when 'pp' then 1000 when 'gp' then 100 when 'ep' then 50 when 'sp' then 10 else 1 end`;
+
+export interface ContainerContext {
+  container: ContainerRow;
+  /** The character that owns it, if any. */
+  character: { id: string; name: string; userId: string; partyId: string | null } | null;
+  /** The party whose rules apply: the owning party, or the owning character's party. */
+  party: {
+    id: string;
+    name: string;
+    encumbranceStyle: 'weight' | 'slots' | 'both' | 'none';
+    gameMasterId: string;
+  } | null;
+  ownerName: string;
+}
+
+export interface ContainerUsage {
+  weight: number;
+  slots: number;
+  valueCp: number;
+}
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+export const inventoryRepository = {
+  /** Locks containers in id order, so two operations on the same pair never deadlock. */
+  async lockContainers(db: Executor, ids: string[]): Promise<ContainerRow[]> {
+    const unique = [...new Set(ids)].sort();
+    const rows: ContainerRow[] = [];
+    for (const id of unique) {
+      const [row] = await db.select().from(containers).where(eq(containers.id, id)).for('update');
+      if (row) rows.push(row);
+    }
+    return rows;
+  },
+
+  async context(db: Executor, containerId: string): Promise<ContainerContext | undefined> {
+    const [row] = await db
+      .select({
+        container: containers,
+        characterId: characters.id,
+        characterName: characters.name,
+        characterUserId: characters.userId,
+        characterPartyId: characters.partyId,
+      })
+      .from(containers)
+      .leftJoin(characters, eq(characters.id, containers.characterId))
+      .where(eq(containers.id, containerId))
+      .limit(1);
+    if (!row) return undefined;
+    const partyId = row.container.partyId ?? row.characterPartyId;
+    const [party] = partyId
+      ? await db
+          .select({
+            id: parties.id,
+            name: parties.name,
+            encumbranceStyle: parties.encumbranceStyle,
+            gameMasterId: parties.gameMasterId,
+          })
+          .from(parties)
+          .where(eq(parties.id, partyId))
+          .limit(1)
+      : [];
+    const character =
+      row.characterId && row.characterName !== null && row.characterUserId
+        ? {
+            id: row.characterId,
+            name: row.characterName,
+            userId: row.characterUserId,
+            partyId: row.characterPartyId,
+          }
+        : null;
+    return {
+      container: row.container,
+      character,
+      party: party ?? null,
+      ownerName: character?.name ?? party?.name ?? '',
+    };
+  },
+
+  async usage(db: Executor, containerIds: string[]): Promise<Map<string, ContainerUsage>> {
+    if (containerIds.length === 0) return new Map();
+    const rows = await db
+      .select({
+        containerId: itemInstances.containerId,
+        weight: sql<string>`coalesce(sum(${unitWeight} * ${itemInstances.quantity}), 0)`,
+        slots: count(),
+        valueCp: sql<string>`coalesce(sum(${unitValueCp} * ${itemInstances.quantity}), 0)`,
+      })
+      .from(itemInstances)
+      .innerJoin(itemTemplates, eq(itemTemplates.id, itemInstances.itemTemplateId))
+      .where(inArray(itemInstances.containerId, containerIds))
+      .groupBy(itemInstances.containerId);
+    return new Map(
+      rows.map((r) => [
+        r.containerId,
+        { weight: Number(r.weight), slots: Number(r.slots), valueCp: Number(r.valueCp) },
+      ]),
+    );
+  },
+
+  async listForOwner(
+    db: Executor,
+    owner: { characterId?: string; partyId?: string },
+  ): Promise<ContainerRow[]> {
+    const where = owner.characterId
+      ? eq(containers.characterId, owner.characterId)
+      : eq(containers.partyId, owner.partyId ?? '');
+    return db
+      .select()
+      .from(containers)
+      .where(where)
+      .orderBy(sql`${containers.isPrimary} desc`, asc(containers.createdAt));
+  },
+
+  async insertContainer(db: Executor, values: typeof containers.$inferInsert): Promise<ContainerRow> {
+    const [row] = await db.insert(containers).values(values).returning();
+    if (!row) throw new Error('insert containers returned nothing');
+    return row;
+  },
+
+  async updateContainer(
+    db: Executor,
+    id: string,
+    changes: Partial<typeof containers.$inferInsert>,
+  ): Promise<ContainerRow> {
+    const [row] = await db
+      .update(containers)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(eq(containers.id, id))
+      .returning();
+    if (!row) throw new Error(`container ${id} vanished during update`);
+    return row;
+  },
+
+  async deleteContainer(db: Executor, id: string) {
+    await db.delete(containers).where(eq(containers.id, id));
+  },
+
+  async template(db: Executor, id: string): Promise<TemplateRow | undefined> {
+    const [row] = await db.select().from(itemTemplates).where(eq(itemTemplates.id, id)).limit(1);
+    return row;
+  },
+
+  async lockInstance(db: Executor, id: string): Promise<InstanceRow | undefined> {
+    const [row] = await db.select().from(itemInstances).where(eq(itemInstances.id, id)).for('update');
+    return row;
+  },
+
+  async instance(db: Executor, id: string): Promise<InstanceRow | undefined> {
+    const [row] = await db.select().from(itemInstances).where(eq(itemInstances.id, id)).limit(1);
+    return row;
+  },
+
+  async instancesWithTemplates(db: Executor, ids: string[]) {
+    if (ids.length === 0) return [];
+    return db
+      .select({ instance: itemInstances, template: itemTemplates })
+      .from(itemInstances)
+      .innerJoin(itemTemplates, eq(itemTemplates.id, itemInstances.itemTemplateId))
+      .where(inArray(itemInstances.id, ids));
+  },
+
+  /** Plain stacks (no overrides) of a template in a container, oldest first, locked for topping up. */
+  async plainStacks(db: Executor, containerId: string, templateId: string): Promise<InstanceRow[]> {
+    const rows = await db
+      .select()
+      .from(itemInstances)
+      .where(and(eq(itemInstances.containerId, containerId), eq(itemInstances.itemTemplateId, templateId)))
+      .orderBy(asc(itemInstances.createdAt), asc(itemInstances.id))
+      .for('update');
+    return rows;
+  },
+
+  async allInstances(db: Executor, containerId: string): Promise<InstanceRow[]> {
+    return db.select().from(itemInstances).where(eq(itemInstances.containerId, containerId)).for('update');
+  },
+
+  async insertInstance(db: Executor, values: typeof itemInstances.$inferInsert): Promise<InstanceRow> {
+    const [row] = await db.insert(itemInstances).values(values).returning();
+    if (!row) throw new Error('insert item_instances returned nothing');
+    return row;
+  },
+
+  async updateInstance(
+    db: Executor,
+    id: string,
+    changes: Partial<typeof itemInstances.$inferInsert>,
+  ): Promise<InstanceRow> {
+    const [row] = await db
+      .update(itemInstances)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(eq(itemInstances.id, id))
+      .returning();
+    if (!row) throw new Error(`item instance ${id} vanished during update`);
+    return row;
+  },
+
+  async deleteInstance(db: Executor, id: string) {
+    await db.delete(itemInstances).where(eq(itemInstances.id, id));
+  },
+
+  async listItems(
+    db: Executor,
+    containerId: string,
+    filter: {
+      search?: string;
+      rarity?: string;
+      minValueCp?: number;
+      maxValueCp?: number;
+      page: number;
+      perPage: number;
+    },
+  ) {
+    const conditions: (SQL | undefined)[] = [eq(itemInstances.containerId, containerId)];
+    if (filter.search) {
+      const pattern = `%${escapeLike(filter.search)}%`;
+      conditions.push(
+        sql`(${itemTemplates.name} ilike ${pattern} or ${itemInstances.instanceData}->>'name_override' ilike ${pattern} or ${itemInstances.notes} ilike ${pattern})`,
+      );
+    }
+    if (filter.rarity)
+      conditions.push(ilike(sql`${itemTemplates.metadata}->>'rarity'`, escapeLike(filter.rarity)));
+    if (filter.minValueCp !== undefined) conditions.push(sql`${unitValueCp} >= ${filter.minValueCp}`);
+    if (filter.maxValueCp !== undefined) conditions.push(sql`${unitValueCp} <= ${filter.maxValueCp}`);
+    const where = and(...conditions);
+    const [total] = await db
+      .select({ n: count() })
+      .from(itemInstances)
+      .innerJoin(itemTemplates, eq(itemTemplates.id, itemInstances.itemTemplateId))
+      .where(where);
+    const rows = await db
+      .select({ instance: itemInstances, template: itemTemplates })
+      .from(itemInstances)
+      .innerJoin(itemTemplates, eq(itemTemplates.id, itemInstances.itemTemplateId))
+      .where(where)
+      .orderBy(
+        asc(sql`coalesce(${itemInstances.instanceData}->>'name_override', ${itemTemplates.name})`),
+        asc(itemInstances.createdAt),
+      )
+      .limit(filter.perPage)
+      .offset((filter.page - 1) * filter.perPage);
+    return { rows, total: total?.n ?? 0 };
+  },
+
+  async userHasCharacterInParty(db: Executor, userId: string, partyId: string): Promise<boolean> {
+    const [row] = await db
+      .select({ id: characters.id })
+      .from(characters)
+      .where(and(eq(characters.userId, userId), eq(characters.partyId, partyId)))
+      .limit(1);
+    return Boolean(row);
+  },
+};

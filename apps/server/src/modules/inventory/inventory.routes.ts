@@ -1,0 +1,329 @@
+import {
+  capacitySchema,
+  characterTransferBodySchema,
+  containerCreateBodySchema,
+  containerItemsQuerySchema,
+  containerItemsResponseSchema,
+  containerSchema,
+  containerUpdateBodySchema,
+  currencyConversionBodySchema,
+  deleteContainerQuerySchema,
+  itemInstanceCreateBodySchema,
+  itemInstanceSchema,
+  itemInstanceUpdateBodySchema,
+  mergeBodySchema,
+  splitBodySchema,
+  successEnvelope,
+  transferBodySchema,
+  transferResultSchema,
+} from '@haversack/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../lib/app-error.js';
+import { requireAuth } from '../../plugins/auth.js';
+import type { InventoryService } from './inventory.service.js';
+
+const ok = <T>(data: T, message?: string) => ({
+  status: 'success' as const,
+  data,
+  ...(message ? { message } : {}),
+});
+const actor = (request: FastifyRequest) => {
+  const { user } = requireAuth(request);
+  return { id: user.id, username: user.username };
+};
+const uuid = (what: string) => z.uuid({ error: `${what} not found.` });
+
+/** spec/02 §7 Containers and items, and the containers of characters and parties. */
+export async function inventoryRoutes(app: FastifyInstance, options: { inventory: InventoryService }) {
+  const { inventory } = options;
+  app.addHook('preHandler', app.authenticate);
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['inventory'];
+
+  for (const ownerKind of ['characters', 'parties'] as const) {
+    const ownerParams = z.object({ id: uuid(ownerKind === 'characters' ? 'Character' : 'Party') });
+    const containerParams = ownerParams.extend({ containerId: uuid('Container') });
+    const owner = (id: string) => (ownerKind === 'characters' ? { characterId: id } : { partyId: id });
+    r.get(
+      `/${ownerKind}/:id/containers`,
+      {
+        schema: {
+          tags,
+          summary: `Containers of a ${ownerKind.slice(0, -1)}`,
+          params: ownerParams,
+          response: { 200: successEnvelope(z.array(containerSchema)) },
+        },
+      },
+      async (request) => ok(await inventory.listContainers(actor(request).id, owner(request.params.id))),
+    );
+    r.post(
+      `/${ownerKind}/:id/containers`,
+      {
+        schema: {
+          tags,
+          summary: 'Create a container',
+          params: ownerParams,
+          body: containerCreateBodySchema,
+          response: { 201: successEnvelope(containerSchema) },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .status(201)
+          .send(
+            ok(
+              await inventory.createContainer(
+                actor(request),
+                owner(request.params.id),
+                request.body.container,
+              ),
+            ),
+          ),
+    );
+    r.patch(
+      `/${ownerKind}/:id/containers/:containerId`,
+      {
+        schema: {
+          tags,
+          summary: 'Change a container',
+          params: containerParams,
+          body: containerUpdateBodySchema,
+          response: { 200: successEnvelope(containerSchema) },
+        },
+      },
+      async (request) =>
+        ok(
+          await inventory.updateContainer(
+            actor(request),
+            request.params.containerId,
+            request.body.container,
+            owner(request.params.id),
+          ),
+        ),
+    );
+    r.delete(
+      `/${ownerKind}/:id/containers/:containerId`,
+      {
+        schema: {
+          tags,
+          summary: 'Delete a container (empty, or with a destination)',
+          params: containerParams,
+          querystring: deleteContainerQuerySchema,
+        },
+      },
+      async (request, reply) => {
+        await inventory.deleteContainer(
+          actor(request),
+          request.params.containerId,
+          request.query.destination_container_id,
+          owner(request.params.id),
+        );
+        return reply.status(204).send();
+      },
+    );
+  }
+
+  const containerParams = z.object({ id: uuid('Container') });
+  r.get(
+    '/containers/:id',
+    {
+      schema: {
+        tags,
+        summary: 'A container with its capacity',
+        params: containerParams,
+        response: { 200: successEnvelope(containerSchema) },
+      },
+    },
+    async (request) => ok(await inventory.getContainer(actor(request).id, request.params.id)),
+  );
+  r.patch(
+    '/containers/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Change a container',
+        params: containerParams,
+        body: containerUpdateBodySchema,
+        response: { 200: successEnvelope(containerSchema) },
+      },
+    },
+    async (request) =>
+      ok(await inventory.updateContainer(actor(request), request.params.id, request.body.container)),
+  );
+  r.delete(
+    '/containers/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a container',
+        params: containerParams,
+        querystring: deleteContainerQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      await inventory.deleteContainer(
+        actor(request),
+        request.params.id,
+        request.query.destination_container_id,
+      );
+      return reply.status(204).send();
+    },
+  );
+  r.get(
+    '/containers/:id/capacity',
+    {
+      schema: {
+        tags,
+        summary: 'Used and maximum weight and slots',
+        params: containerParams,
+        response: { 200: successEnvelope(capacitySchema) },
+      },
+    },
+    async (request) => ok(await inventory.capacity(actor(request).id, request.params.id)),
+  );
+  r.get(
+    '/containers/:id/items',
+    {
+      schema: {
+        tags,
+        summary: 'Items in a container',
+        params: containerParams,
+        querystring: containerItemsQuerySchema,
+        response: { 200: containerItemsResponseSchema },
+      },
+    },
+    async (request) => ({
+      status: 'success' as const,
+      ...(await inventory.items(actor(request).id, request.params.id, request.query)),
+    }),
+  );
+  r.post(
+    '/containers/:id/convert_currency',
+    {
+      schema: {
+        tags,
+        summary: 'Convert coins inside a container',
+        params: containerParams,
+        body: currencyConversionBodySchema,
+        response: { 200: successEnvelope(containerSchema) },
+      },
+    },
+    async (request) => ok(await inventory.convertCurrency(actor(request), request.params.id, request.body)),
+  );
+  r.post(
+    '/containers/transfer',
+    {
+      schema: {
+        tags,
+        summary: 'Move items between containers',
+        body: transferBodySchema,
+        response: { 200: successEnvelope(transferResultSchema) },
+      },
+    },
+    async (request) => {
+      const result = await inventory.transfer(actor(request), request.body);
+      return ok(result, result.message);
+    },
+  );
+  r.post(
+    '/characters/:id/transfer_item',
+    {
+      schema: {
+        tags,
+        summary: 'Move items from one of a character’s containers',
+        params: z.object({ id: z.string().min(1, 'Character ID is required for item transfer') }),
+        body: characterTransferBodySchema,
+        response: { 200: successEnvelope(transferResultSchema) },
+      },
+    },
+    async (request) => {
+      const source = await inventory.getContainer(actor(request).id, request.body.from_container_id);
+      if (source.character_id !== request.params.id) throw AppError.notFound('Container not found.');
+      const result = await inventory.transfer(actor(request), {
+        item_instance_id: request.body.item_instance_id,
+        source_container_id: request.body.from_container_id,
+        target_container_id: request.body.to_container_id,
+        quantity: request.body.quantity,
+      });
+      return ok(result, result.message);
+    },
+  );
+
+  const instanceParams = z.object({ id: uuid('Item') });
+  r.post(
+    '/item_instances',
+    {
+      schema: {
+        tags,
+        summary: 'Add items from a template to a container',
+        body: itemInstanceCreateBodySchema,
+        response: { 201: successEnvelope(z.array(itemInstanceSchema)) },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(ok(await inventory.createInstance(actor(request), request.body))),
+  );
+  r.get(
+    '/item_instances/:id',
+    {
+      schema: {
+        tags,
+        summary: 'An item stack',
+        params: instanceParams,
+        response: { 200: successEnvelope(itemInstanceSchema) },
+      },
+    },
+    async (request) => ok(await inventory.getInstance(actor(request).id, request.params.id)),
+  );
+  r.patch(
+    '/item_instances/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Rename, adjust quantity, notes or details',
+        params: instanceParams,
+        body: itemInstanceUpdateBodySchema,
+        response: { 200: successEnvelope(itemInstanceSchema) },
+      },
+    },
+    async (request) =>
+      ok(await inventory.updateInstance(actor(request), request.params.id, request.body.item_instance)),
+  );
+  r.delete(
+    '/item_instances/:id',
+    { schema: { tags, summary: 'Destroy an item stack', params: instanceParams } },
+    async (request, reply) => {
+      await inventory.destroyInstance(actor(request), request.params.id);
+      return reply.status(204).send();
+    },
+  );
+  r.post(
+    '/item_instances/:id/split',
+    {
+      schema: {
+        tags,
+        summary: 'Split a stack',
+        params: instanceParams,
+        body: splitBodySchema,
+        response: { 200: successEnvelope(z.array(itemInstanceSchema)) },
+      },
+    },
+    async (request) => ok(await inventory.split(actor(request), request.params.id, request.body.quantity)),
+  );
+  r.post(
+    '/item_instances/:id/merge',
+    {
+      schema: {
+        tags,
+        summary: 'Merge into another stack of the same item',
+        params: instanceParams,
+        body: mergeBodySchema,
+        response: { 200: successEnvelope(itemInstanceSchema) },
+      },
+    },
+    async (request) =>
+      ok(await inventory.merge(actor(request), request.params.id, request.body.target_instance_id)),
+  );
+}

@@ -1,0 +1,873 @@
+import {
+  type Container,
+  type ContainerForm,
+  type ContainerItemsQuery,
+  type Currency,
+  copperPer,
+  type InstanceData,
+  type ItemInstance,
+  type ItemInstanceUpdate,
+  inventoryMessages,
+} from '@haversack/contracts';
+import { and, count, eq, gte, isNotNull, lt } from 'drizzle-orm';
+import type { Database, Executor } from '../../db/client.js';
+import { characters } from '../../db/schema/characters.js';
+import { transactions } from '../../db/schema/inventory.js';
+import { itemTemplates } from '../../db/schema/items.js';
+import { AppError } from '../../lib/app-error.js';
+import type { EventBus } from '../../realtime/event-bus.js';
+import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
+import { partiesRepository } from '../parties/parties.repository.js';
+import type { EntitlementService } from '../subscriptions/entitlements.service.js';
+import { templateFacts, toContainerJson, toInstanceJson } from './inventory.json.js';
+import * as policy from './inventory.policy.js';
+import {
+  type ContainerContext,
+  inventoryRepository as repo,
+  type TemplateRow,
+} from './inventory.repository.js';
+import { eventFromLedger } from './inventory-events.js';
+import type { LedgerActor } from './inventory-ledger.js';
+import {
+  capacityRefusal,
+  effectiveFacts,
+  enforcedLimits,
+  hasOverrides,
+  planConversion,
+  planStacking,
+} from './inventory-rules.js';
+
+type Owner = { characterId: string } | { partyId: string };
+type RecordLedger = (entries: LedgerEntry | LedgerEntry[]) => Promise<string[]>;
+
+interface Located {
+  context: ContainerContext;
+  access: policy.ContainerAccess;
+}
+
+/** What a move or creation adds to a container, for the capacity check. */
+interface Addition {
+  weight: number;
+  slots: number;
+}
+
+/** spec/02 §3 transaction types for a move between two owners. */
+function transferType(from: ContainerContext, to: ContainerContext): string {
+  if (from.character && to.character) {
+    return from.character.id === to.character.id ? 'transfer' : 'character_to_character_transfer';
+  }
+  if (from.character && !to.character) return 'character_to_party_transfer';
+  if (!from.character && to.character) return 'party_to_character_transfer';
+  return 'transfer';
+}
+
+/**
+ * Containers, item instances, transfers and currency conversion (issue 5 items 2–4), each in one
+ * transaction that locks the containers it touches (in id order) and writes its ledger rows.
+ */
+export class InventoryService {
+  constructor(
+    private readonly db: Database,
+    private readonly entitlements: EntitlementService,
+    private readonly events: EventBus,
+  ) {
+    const countActions =
+      (scope: 'personal' | 'party') =>
+      async (db: Executor, userId: string, window: { month: { start: Date; end: Date } }) => {
+        const [row] = await db
+          .select({ n: count() })
+          .from(transactions)
+          .where(
+            and(
+              eq(transactions.actorId, userId),
+              eq(transactions.scope, scope),
+              gte(transactions.transactionDate, window.month.start),
+              lt(transactions.transactionDate, window.month.end),
+            ),
+          );
+        return row?.n ?? 0;
+      };
+    entitlements.registerUsageCounter('inventory_actions_personal_monthly', countActions('personal'));
+    entitlements.registerUsageCounter('inventory_actions_party_monthly', countActions('party'));
+  }
+
+  /**
+   * One transaction whose ledger rows also become real-time events for the party they concern, published
+   * only after the commit.
+   */
+  #transaction<T>(work: (tx: Executor, record: RecordLedger) => Promise<T>): Promise<T> {
+    return this.events.inTransaction(this.db, (tx, emit) =>
+      work(tx, async (entries) => {
+        const rows = Array.isArray(entries) ? entries : [entries];
+        const ids = await ledgerRepository.recordReturningIds(tx, rows);
+        for (const row of rows) {
+          const event = eventFromLedger(row);
+          if (event) emit(event);
+        }
+        return ids;
+      }),
+    );
+  }
+
+  // ---- containers -------------------------------------------------------------------------------------
+
+  async listContainers(userId: string, owner: Owner): Promise<Container[]> {
+    await this.#assertOwnerReadable(this.db, userId, owner);
+    const rows = await repo.listForOwner(this.db, owner);
+    return Promise.all(rows.map((row) => this.#containerJson(this.db, userId, row.id)));
+  }
+
+  async getContainer(userId: string, containerId: string): Promise<Container> {
+    const located = await this.#locate(this.db, userId, containerId);
+    policy.assertCanRead(located.access);
+    return this.#containerJson(this.db, userId, containerId, located);
+  }
+
+  async createContainer(actor: LedgerActor, owner: Owner, form: ContainerForm): Promise<Container> {
+    const id = await this.#transaction(async (tx, record) => {
+      const ownerContext = await this.#assertOwnerActable(tx, actor.id, owner);
+      await this.#countAction(
+        tx,
+        actor.id,
+        'characterId' in owner ? 'personal' : 'party',
+        ownerContext.partyId,
+      );
+      const container = await repo.insertContainer(tx, {
+        name: form.name,
+        description: form.description,
+        maxWeight: form.max_weight,
+        maxSlots: form.max_slots,
+        ...owner,
+      });
+      await record({
+        transactionType: 'container_creation',
+        partyId: ownerContext.partyId,
+        characterId: 'characterId' in owner ? owner.characterId : null,
+        actorId: actor.id,
+        actorName: actor.username,
+        targetName: ownerContext.name,
+        destinationContainerId: container.id,
+        destinationName: container.name,
+        scope: 'characterId' in owner ? 'personal' : 'party',
+        summary: `${actor.username} created ${container.name} for ${ownerContext.name}`,
+      });
+      return container.id;
+    });
+    return this.getContainer(actor.id, id);
+  }
+
+  async updateContainer(
+    actor: LedgerActor,
+    containerId: string,
+    changes: Partial<ContainerForm>,
+    owner?: Owner,
+  ) {
+    await this.#transaction(async (tx) => {
+      await repo.lockContainers(tx, [containerId]);
+      const { context, access } = await this.#locate(tx, actor.id, containerId);
+      this.#assertOwnedBy(context, owner);
+      policy.assertCanAct(access);
+      await repo.updateContainer(tx, containerId, {
+        ...(changes.name !== undefined ? { name: changes.name } : {}),
+        ...(changes.description !== undefined ? { description: changes.description } : {}),
+        ...(changes.max_weight !== undefined ? { maxWeight: changes.max_weight } : {}),
+        ...(changes.max_slots !== undefined ? { maxSlots: changes.max_slots } : {}),
+      });
+    });
+    return this.getContainer(actor.id, containerId);
+  }
+
+  /** Only an empty container goes, unless its items are given a destination (moved there first). */
+  async deleteContainer(actor: LedgerActor, containerId: string, destinationId?: string, owner?: Owner) {
+    await this.#transaction(async (tx, record) => {
+      await repo.lockContainers(tx, destinationId ? [containerId, destinationId] : [containerId]);
+      const { context, access } = await this.#locate(tx, actor.id, containerId);
+      this.#assertOwnedBy(context, owner);
+      policy.assertCanAct(access);
+      if (context.container.isPrimary) throw new AppError('FORBIDDEN', inventoryMessages.primaryContainer);
+      const stacks = await repo.allInstances(tx, containerId);
+      if (stacks.length > 0) {
+        if (!destinationId) throw new AppError('CONFLICT', inventoryMessages.containerNotEmpty);
+        for (const stack of stacks) {
+          await this.#moveWithin(tx, record, actor, stack.id, containerId, destinationId, stack.quantity);
+        }
+      }
+      const scope = context.character ? 'personal' : 'party';
+      await this.#countAction(tx, actor.id, scope, context.party?.id ?? null);
+      await record({
+        transactionType: 'container_deletion',
+        partyId: context.party?.id ?? null,
+        characterId: context.character?.id ?? null,
+        actorId: actor.id,
+        actorName: actor.username,
+        targetName: context.ownerName,
+        sourceContainerId: containerId,
+        sourceName: context.container.name,
+        scope,
+        summary: `${actor.username} deleted ${context.container.name} of ${context.ownerName}`,
+      });
+      await repo.deleteContainer(tx, containerId);
+    });
+  }
+
+  async capacity(userId: string, containerId: string) {
+    return (await this.getContainer(userId, containerId)).capacity;
+  }
+
+  async items(userId: string, containerId: string, query: ContainerItemsQuery) {
+    const located = await this.#locate(this.db, userId, containerId);
+    policy.assertCanRead(located.access);
+    const { rows, total } = await repo.listItems(this.db, containerId, {
+      page: query.page,
+      perPage: query.per_page,
+      ...(query.search ? { search: query.search } : {}),
+      ...(query.rarity ? { rarity: query.rarity } : {}),
+      ...(query.min_value !== undefined ? { minValueCp: Math.round(query.min_value * copperPer.gp) } : {}),
+      ...(query.max_value !== undefined ? { maxValueCp: Math.round(query.max_value * copperPer.gp) } : {}),
+    });
+    return {
+      data: rows.map((r) => toInstanceJson(r.instance, r.template)),
+      meta: {
+        current_page: query.page,
+        per_page: query.per_page,
+        total_count: total,
+        total_pages: Math.max(1, Math.ceil(total / query.per_page)),
+      },
+    };
+  }
+
+  // ---- item instances ---------------------------------------------------------------------------------
+
+  async getInstance(userId: string, instanceId: string): Promise<ItemInstance> {
+    const instance = await repo.instance(this.db, instanceId);
+    if (!instance) throw AppError.notFound('Item not found.');
+    const located = await this.#locate(this.db, userId, instance.containerId);
+    if (!located.access.canRead) throw AppError.notFound('Item not found.');
+    return this.#instanceJson(this.db, instance.id);
+  }
+
+  /** Marketplace → container: a new instance of a template (spec/02 §4 "create an instance"). */
+  async createInstance(
+    actor: LedgerActor,
+    input: {
+      item_template_id: string;
+      container_id: string;
+      quantity: number;
+      instance_data?: InstanceData | undefined;
+      notes?: string | undefined;
+    },
+  ): Promise<ItemInstance[]> {
+    const ids = await this.#transaction(async (tx, record) => {
+      await repo.lockContainers(tx, [input.container_id]);
+      const target = await this.#locate(tx, actor.id, input.container_id);
+      policy.assertCanAct(target.access);
+      const template = await this.#readableTemplate(tx, actor.id, input.item_template_id);
+      const instanceData = input.instance_data ?? {};
+      const facts = effectiveFacts(templateFacts(template), instanceData);
+      const created = await this.#place(
+        tx,
+        target.context,
+        template,
+        input.quantity,
+        instanceData,
+        input.notes ?? '',
+        facts.weight,
+      );
+      const scope = this.#scope(target.context);
+      await this.#countAction(tx, actor.id, scope, target.context.party?.id ?? null);
+      await record({
+        ...this.#base(actor, target.context, scope),
+        transactionType: 'item_creation',
+        itemTemplateId: template.id,
+        itemInstanceId: created[0] ?? null,
+        itemName: facts.name,
+        quantity: input.quantity,
+        amountCp: facts.valueCp * input.quantity,
+        currency: 'cp',
+        destinationContainerId: target.context.container.id,
+        destinationName: target.context.container.name,
+        summary: `${actor.username} added ${input.quantity} × ${facts.name} to ${target.context.container.name}`,
+      });
+      return created;
+    });
+    return Promise.all(ids.map((id) => this.#instanceJson(this.db, id)));
+  }
+
+  async updateInstance(
+    actor: LedgerActor,
+    instanceId: string,
+    changes: ItemInstanceUpdate,
+  ): Promise<ItemInstance> {
+    await this.#transaction(async (tx, record) => {
+      const { instance, template, located } = await this.#lockInstanceForAct(tx, actor.id, instanceId);
+      const instanceData: Record<string, unknown> = {
+        ...instance.instanceData,
+        ...(changes.instance_data ?? {}),
+      };
+      if (changes.name !== undefined) {
+        instanceData.name_override = changes.name === template.name ? null : changes.name;
+      }
+      for (const [key, value] of Object.entries(instanceData)) if (value === null) delete instanceData[key];
+      const quantity = changes.quantity ?? instance.quantity;
+      if (template.stackSize > 0 && quantity > template.stackSize) {
+        throw AppError.validation([
+          {
+            field: 'item_instance.quantity',
+            message: `A stack of ${template.name} holds at most ${template.stackSize}`,
+          },
+        ]);
+      }
+      const before = effectiveFacts(templateFacts(template), instance.instanceData);
+      const after = effectiveFacts(templateFacts(template), instanceData);
+      const addedWeight = after.weight * quantity - before.weight * instance.quantity;
+      await this.#assertFits(tx, located.context, { weight: Math.max(0, addedWeight), slots: 0 });
+      await repo.updateInstance(tx, instance.id, {
+        instanceData,
+        quantity,
+        ...(changes.notes !== undefined ? { notes: changes.notes } : {}),
+        ...(changes.is_identified !== undefined ? { isIdentified: changes.is_identified } : {}),
+      });
+      if (quantity !== instance.quantity) {
+        const delta = quantity - instance.quantity;
+        const scope = this.#scope(located.context);
+        await this.#countAction(tx, actor.id, scope, located.context.party?.id ?? null);
+        await record({
+          ...this.#base(actor, located.context, scope),
+          transactionType: 'adjust',
+          itemTemplateId: template.id,
+          itemInstanceId: instance.id,
+          itemName: after.name,
+          quantity: Math.abs(delta),
+          ...(delta > 0
+            ? {
+                destinationContainerId: located.context.container.id,
+                destinationName: located.context.container.name,
+              }
+            : {
+                sourceContainerId: located.context.container.id,
+                sourceName: located.context.container.name,
+              }),
+          summary: `${actor.username} ${delta > 0 ? 'added' : 'removed'} ${Math.abs(delta)} × ${after.name} (adjusted to ${quantity})`,
+        });
+      }
+    });
+    return this.#instanceJson(this.db, instanceId);
+  }
+
+  async destroyInstance(actor: LedgerActor, instanceId: string): Promise<void> {
+    await this.#transaction(async (tx, record) => {
+      const { instance, template, located } = await this.#lockInstanceForAct(tx, actor.id, instanceId);
+      const facts = effectiveFacts(templateFacts(template), instance.instanceData);
+      const scope = this.#scope(located.context);
+      await this.#countAction(tx, actor.id, scope, located.context.party?.id ?? null);
+      await record({
+        ...this.#base(actor, located.context, scope),
+        transactionType: 'item_destruction',
+        itemTemplateId: template.id,
+        itemInstanceId: instance.id,
+        itemName: facts.name,
+        quantity: instance.quantity,
+        sourceContainerId: located.context.container.id,
+        sourceName: located.context.container.name,
+        summary: `${actor.username} destroyed ${instance.quantity} × ${facts.name} from ${located.context.container.name}`,
+      });
+      await repo.deleteInstance(tx, instance.id);
+    });
+  }
+
+  async split(actor: LedgerActor, instanceId: string, amount: number): Promise<ItemInstance[]> {
+    const newId = await this.#transaction(async (tx, record) => {
+      const { instance, template, located } = await this.#lockInstanceForAct(tx, actor.id, instanceId);
+      if (amount < 1 || amount >= instance.quantity) {
+        throw AppError.validation([{ field: 'quantity', message: inventoryMessages.splitRange }]);
+      }
+      await this.#assertFits(tx, located.context, { weight: 0, slots: 1 });
+      await repo.updateInstance(tx, instance.id, { quantity: instance.quantity - amount });
+      const created = await repo.insertInstance(tx, {
+        containerId: instance.containerId,
+        itemTemplateId: instance.itemTemplateId,
+        quantity: amount,
+        instanceData: instance.instanceData,
+        notes: instance.notes,
+        isIdentified: instance.isIdentified,
+      });
+      const facts = effectiveFacts(templateFacts(template), instance.instanceData);
+      const scope = this.#scope(located.context);
+      await this.#countAction(tx, actor.id, scope, located.context.party?.id ?? null);
+      await record({
+        ...this.#base(actor, located.context, scope),
+        transactionType: 'split',
+        itemTemplateId: template.id,
+        itemInstanceId: created.id,
+        itemName: facts.name,
+        quantity: amount,
+        sourceContainerId: instance.containerId,
+        sourceName: located.context.container.name,
+        destinationContainerId: instance.containerId,
+        destinationName: located.context.container.name,
+        summary: `${actor.username} split ${amount} × ${facts.name} off a stack of ${instance.quantity}`,
+      });
+      return created.id;
+    });
+    return Promise.all([this.#instanceJson(this.db, instanceId), this.#instanceJson(this.db, newId)]);
+  }
+
+  async merge(actor: LedgerActor, instanceId: string, targetInstanceId: string): Promise<ItemInstance> {
+    if (instanceId === targetInstanceId)
+      throw AppError.validation([{ field: 'target_instance_id', message: inventoryMessages.mergeSame }]);
+    await this.#transaction(async (tx, record) => {
+      const source = await this.#lockInstanceForAct(tx, actor.id, instanceId);
+      const target = await repo.lockInstance(tx, targetInstanceId);
+      if (!target || target.containerId !== source.instance.containerId) {
+        throw AppError.validation([
+          { field: 'target_instance_id', message: inventoryMessages.mergeDifferent },
+        ]);
+      }
+      const combined = source.instance.quantity + target.quantity;
+      const sameKind =
+        target.itemTemplateId === source.instance.itemTemplateId &&
+        !hasOverrides(source.instance.instanceData) &&
+        !hasOverrides(target.instanceData);
+      if (!sameKind || (source.template.stackSize > 0 && combined > source.template.stackSize)) {
+        throw AppError.validation([
+          { field: 'target_instance_id', message: inventoryMessages.mergeDifferent },
+        ]);
+      }
+      await repo.updateInstance(tx, target.id, { quantity: combined });
+      await repo.deleteInstance(tx, source.instance.id);
+      const scope = this.#scope(source.located.context);
+      await this.#countAction(tx, actor.id, scope, source.located.context.party?.id ?? null);
+      await record({
+        ...this.#base(actor, source.located.context, scope),
+        transactionType: 'merge',
+        itemTemplateId: source.template.id,
+        itemInstanceId: target.id,
+        itemName: source.template.name,
+        quantity: source.instance.quantity,
+        sourceContainerId: target.containerId,
+        sourceName: source.located.context.container.name,
+        destinationContainerId: target.containerId,
+        destinationName: source.located.context.container.name,
+        summary: `${actor.username} merged ${source.instance.quantity} × ${source.template.name} into a stack of ${target.quantity}`,
+      });
+    });
+    return this.#instanceJson(this.db, targetInstanceId);
+  }
+
+  // ---- transfers --------------------------------------------------------------------------------------
+
+  async transfer(
+    actor: LedgerActor,
+    input: {
+      item_instance_id: string;
+      source_container_id: string;
+      target_container_id: string;
+      quantity?: number | undefined;
+    },
+  ) {
+    if (input.source_container_id === input.target_container_id) {
+      throw AppError.validation(
+        [{ field: 'target_container_id', message: inventoryMessages.sameContainer }],
+        inventoryMessages.sameContainer,
+      );
+    }
+    const result = await this.#transaction(async (tx, record) => {
+      await repo.lockContainers(tx, [input.source_container_id, input.target_container_id]);
+      const instance = await repo.lockInstance(tx, input.item_instance_id);
+      if (!instance || instance.containerId !== input.source_container_id)
+        throw AppError.notFound('Item not found in that container.');
+      const quantity = input.quantity ?? instance.quantity;
+      if (quantity > instance.quantity) {
+        throw AppError.validation([{ field: 'quantity', message: inventoryMessages.quantityTooLarge }]);
+      }
+      return this.#moveWithin(
+        tx,
+        record,
+        actor,
+        instance.id,
+        input.source_container_id,
+        input.target_container_id,
+        quantity,
+      );
+    });
+    const sourceInstance = result.sourceLeft
+      ? await this.#instanceJson(this.db, input.item_instance_id)
+      : null;
+    const targetInstances = await Promise.all(result.targetIds.map((id) => this.#instanceJson(this.db, id)));
+    return {
+      success: true as const,
+      message: inventoryMessages.transferred,
+      moved: result.moved,
+      source_instance: sourceInstance,
+      target_instances: targetInstances,
+      transaction_ids: result.transactionIds,
+    };
+  }
+
+  /** Converts coins inside one container, e.g. 100 cp → 1 gp (issue 5 item 4). */
+  async convertCurrency(
+    actor: LedgerActor,
+    containerId: string,
+    input: { from: Currency; to: Currency; quantity?: number | undefined },
+  ) {
+    await this.#transaction(async (tx, record) => {
+      await repo.lockContainers(tx, [containerId]);
+      const located = await this.#locate(tx, actor.id, containerId);
+      policy.assertCanAct(located.access);
+      const [fromTemplate, toTemplate] = await Promise.all([
+        this.#coin(tx, input.from),
+        this.#coin(tx, input.to),
+      ]);
+      const stacks = (await repo.plainStacks(tx, containerId, fromTemplate.id)).filter(
+        (s) => !hasOverrides(s.instanceData),
+      );
+      const available = stacks.reduce((sum, s) => sum + s.quantity, 0);
+      const plan = planConversion(input.from, input.to, available, input.quantity);
+      if (!plan) {
+        const message =
+          available === 0 || (input.quantity ?? 0) > available
+            ? inventoryMessages.notEnoughCoins
+            : inventoryMessages.conversionUneven;
+        throw AppError.validation([{ field: 'quantity', message }]);
+      }
+      let left = plan.spend;
+      for (const stack of stacks) {
+        if (left === 0) break;
+        const take = Math.min(stack.quantity, left);
+        if (take === stack.quantity) await repo.deleteInstance(tx, stack.id);
+        else await repo.updateInstance(tx, stack.id, { quantity: stack.quantity - take });
+        left -= take;
+      }
+      const addedWeight = Math.max(0, plan.receive * toTemplate.weight - plan.spend * fromTemplate.weight);
+      const created = await this.#place(
+        tx,
+        located.context,
+        toTemplate,
+        plan.receive,
+        {},
+        '',
+        toTemplate.weight,
+        addedWeight,
+      );
+      const scope = this.#scope(located.context);
+      await this.#countAction(tx, actor.id, scope, located.context.party?.id ?? null);
+      const base = this.#base(actor, located.context, scope);
+      const where = { name: located.context.container.name, id: containerId };
+      const summary = `${actor.username} converted ${plan.spend} ${input.from} into ${plan.receive} ${input.to} in ${where.name}`;
+      await record([
+        {
+          ...base,
+          transactionType: 'currency_conversion',
+          itemTemplateId: fromTemplate.id,
+          itemName: fromTemplate.name,
+          quantity: plan.spend,
+          amountCp: plan.spend * copperPer[input.from],
+          currency: input.from,
+          sourceContainerId: where.id,
+          sourceName: where.name,
+          summary,
+        },
+        {
+          ...base,
+          transactionType: 'currency_conversion',
+          itemTemplateId: toTemplate.id,
+          itemInstanceId: created[0] ?? null,
+          itemName: toTemplate.name,
+          quantity: plan.receive,
+          amountCp: plan.receive * copperPer[input.to],
+          currency: input.to,
+          destinationContainerId: where.id,
+          destinationName: where.name,
+          summary,
+        },
+      ]);
+    });
+    return this.getContainer(actor.id, containerId);
+  }
+
+  /** Moves `quantity` of a stack between two locked containers, stacking on arrival (DESIGN §4). */
+  async #moveWithin(
+    tx: Executor,
+    record: RecordLedger,
+    actor: LedgerActor,
+    instanceId: string,
+    sourceId: string,
+    targetId: string,
+    quantity: number,
+  ) {
+    const source = await this.#locate(tx, actor.id, sourceId);
+    const target = await this.#locate(tx, actor.id, targetId);
+    policy.assertCanAct(source.access);
+    policy.assertCanAct(target.access);
+    const instance = await repo.lockInstance(tx, instanceId);
+    if (!instance) throw AppError.notFound('Item not found.');
+    const template = await repo.template(tx, instance.itemTemplateId);
+    if (!template) throw AppError.notFound('Item not found.');
+    const facts = effectiveFacts(templateFacts(template), instance.instanceData);
+    const targetIds = await this.#place(
+      tx,
+      target.context,
+      template,
+      quantity,
+      instance.instanceData,
+      instance.notes,
+      facts.weight,
+    );
+    const sourceLeft = quantity < instance.quantity;
+    if (sourceLeft) await repo.updateInstance(tx, instance.id, { quantity: instance.quantity - quantity });
+    else await repo.deleteInstance(tx, instance.id);
+
+    const partyInvolved = !source.context.character || !target.context.character;
+    const scope = partyInvolved ? 'party' : 'personal';
+    const partyId = target.context.party?.id ?? source.context.party?.id ?? null;
+    await this.#countAction(tx, actor.id, scope, partyId);
+    const entry: LedgerEntry = {
+      transactionType: transferType(source.context, target.context),
+      partyId,
+      characterId: source.context.character?.id ?? target.context.character?.id ?? null,
+      actorId: actor.id,
+      actorName: actor.username,
+      targetName: target.context.ownerName,
+      itemTemplateId: template.id,
+      itemInstanceId: targetIds[0] ?? null,
+      itemName: facts.name,
+      quantity,
+      amountCp: facts.valueCp * quantity,
+      currency: 'cp',
+      sourceContainerId: sourceId,
+      sourceName: `${source.context.container.name} (${source.context.ownerName})`,
+      destinationContainerId: targetId,
+      destinationName: `${target.context.container.name} (${target.context.ownerName})`,
+      scope,
+      summary: `${actor.username} moved ${quantity} × ${facts.name} from ${source.context.container.name} to ${target.context.container.name}`,
+    };
+    const transactionIds = await record(entry);
+    return { moved: quantity, sourceLeft, targetIds, transactionIds };
+  }
+
+  /**
+   * Puts `quantity` of a template into a container, topping up plain stacks first, after checking the
+   * container's capacity. Returns the ids of the stacks that received items.
+   */
+  async #place(
+    tx: Executor,
+    context: ContainerContext,
+    template: TemplateRow,
+    quantity: number,
+    instanceData: Record<string, unknown>,
+    notes: string,
+    unitWeight: number,
+    weightOverride?: number,
+  ): Promise<string[]> {
+    const unique = hasOverrides(instanceData);
+    const existing = unique
+      ? []
+      : (await repo.plainStacks(tx, context.container.id, template.id)).filter(
+          (s) => !hasOverrides(s.instanceData),
+        );
+    const plan = unique
+      ? {
+          topUps: [],
+          newStacks:
+            template.stackSize > 0 && quantity > template.stackSize
+              ? splitInto(quantity, template.stackSize)
+              : [quantity],
+        }
+      : planStacking(existing, quantity, template.stackSize);
+    await this.#assertFits(tx, context, {
+      weight: weightOverride ?? unitWeight * quantity,
+      slots: plan.newStacks.length,
+    });
+    const ids: string[] = [];
+    for (const topUp of plan.topUps) {
+      const stack = existing.find((s) => s.id === topUp.id);
+      if (!stack) continue;
+      await repo.updateInstance(tx, stack.id, { quantity: stack.quantity + topUp.add });
+      ids.push(stack.id);
+    }
+    for (const size of plan.newStacks) {
+      const created = await repo.insertInstance(tx, {
+        containerId: context.container.id,
+        itemTemplateId: template.id,
+        quantity: size,
+        instanceData,
+        notes,
+      });
+      ids.push(created.id);
+    }
+    return ids;
+  }
+
+  async #assertFits(tx: Executor, context: ContainerContext, addition: Addition) {
+    const usage = (await repo.usage(tx, [context.container.id])).get(context.container.id) ?? {
+      weight: 0,
+      slots: 0,
+      valueCp: 0,
+    };
+    const refusal = capacityRefusal({
+      maxWeight: context.container.maxWeight,
+      maxSlots: context.container.maxSlots,
+      usedWeight: usage.weight,
+      usedSlots: usage.slots,
+      addWeight: addition.weight,
+      addSlots: addition.slots,
+      enforces: enforcedLimits(context.party?.encumbranceStyle ?? null),
+    });
+    if (refusal) {
+      throw new AppError('CAPACITY_EXCEEDED', refusal, {
+        details: [{ field: 'target_container_id', message: refusal }],
+      });
+    }
+  }
+
+  /** Every inventory action counts against the actor's monthly allowance (DESIGN §5), in this transaction. */
+  async #countAction(tx: Executor, userId: string, scope: 'personal' | 'party', partyId: string | null) {
+    await this.entitlements.requireLimit(
+      tx,
+      userId,
+      scope === 'party' ? 'inventory_actions_party_monthly' : 'inventory_actions_personal_monthly',
+      1,
+      partyId ? { partyId } : {},
+    );
+  }
+
+  #scope(context: ContainerContext): 'personal' | 'party' {
+    return context.character ? 'personal' : 'party';
+  }
+
+  #base(actor: LedgerActor, context: ContainerContext, scope: 'personal' | 'party') {
+    return {
+      partyId: context.party?.id ?? null,
+      characterId: context.character?.id ?? null,
+      actorId: actor.id,
+      actorName: actor.username,
+      targetName: context.ownerName,
+      scope,
+    };
+  }
+
+  async #lockInstanceForAct(tx: Executor, userId: string, instanceId: string) {
+    const peek = await repo.instance(tx, instanceId);
+    if (!peek) throw AppError.notFound('Item not found.');
+    await repo.lockContainers(tx, [peek.containerId]);
+    const instance = await repo.lockInstance(tx, instanceId);
+    if (!instance || instance.containerId !== peek.containerId) {
+      throw new AppError('CONFLICT', 'This item moved while you were changing it. Refresh and try again.');
+    }
+    const located = await this.#locate(tx, userId, instance.containerId);
+    if (!located.access.canRead) throw AppError.notFound('Item not found.');
+    policy.assertCanAct(located.access);
+    const template = await repo.template(tx, instance.itemTemplateId);
+    if (!template) throw AppError.notFound('Item not found.');
+    return { instance, template, located };
+  }
+
+  async #locate(db: Executor, userId: string, containerId: string): Promise<Located> {
+    const context = await repo.context(db, containerId);
+    if (!context) throw AppError.notFound('Container not found.');
+    const membership = context.party
+      ? await partiesRepository.membership(db, context.party.id, userId)
+      : undefined;
+    const hasCharacter =
+      context.party && membership ? await repo.userHasCharacterInParty(db, userId, context.party.id) : false;
+    return { context, access: policy.containerAccess(context, userId, membership, hasCharacter) };
+  }
+
+  #assertOwnedBy(context: ContainerContext, owner: Owner | undefined) {
+    if (!owner) return;
+    const matches =
+      'characterId' in owner
+        ? context.container.characterId === owner.characterId
+        : context.container.partyId === owner.partyId;
+    if (!matches) throw AppError.notFound('Container not found.');
+  }
+
+  async #assertOwnerReadable(db: Executor, userId: string, owner: Owner) {
+    if ('characterId' in owner) {
+      const containers = await repo.listForOwner(db, owner);
+      const primary = containers[0];
+      if (!primary) {
+        const exists = await this.#characterExists(db, owner.characterId);
+        if (!exists) throw AppError.notFound('Character not found.');
+        return;
+      }
+      policy.assertCanRead((await this.#locate(db, userId, primary.id)).access);
+      return;
+    }
+    if (!(await partiesRepository.membership(db, owner.partyId, userId)))
+      throw AppError.notFound('Party not found.');
+  }
+
+  async #assertOwnerActable(
+    tx: Executor,
+    userId: string,
+    owner: Owner,
+  ): Promise<{ name: string; partyId: string | null }> {
+    if ('characterId' in owner) {
+      const [primary] = await repo.listForOwner(tx, owner);
+      if (!primary) throw AppError.notFound('Character not found.');
+      const located = await this.#locate(tx, userId, primary.id);
+      policy.assertCanAct(located.access);
+      return { name: located.context.ownerName, partyId: located.context.party?.id ?? null };
+    }
+    const party = await partiesRepository.findParty(tx, owner.partyId);
+    const membership = party ? await partiesRepository.membership(tx, owner.partyId, userId) : undefined;
+    if (!party || !membership) throw AppError.notFound('Party not found.');
+    const hasCharacter = await repo.userHasCharacterInParty(tx, userId, owner.partyId);
+    if (membership.role !== 'gm' && (membership.role === 'observer' || !hasCharacter)) {
+      throw new AppError('FORBIDDEN', 'You need a character in this party to change its inventory.');
+    }
+    return { name: party.name, partyId: party.id };
+  }
+
+  async #characterExists(db: Executor, characterId: string): Promise<boolean> {
+    const [row] = await db
+      .select({ id: characters.id })
+      .from(characters)
+      .where(eq(characters.id, characterId))
+      .limit(1);
+    return Boolean(row);
+  }
+
+  async #readableTemplate(tx: Executor, userId: string, templateId: string): Promise<TemplateRow> {
+    const template = await repo.template(tx, templateId);
+    const readable =
+      template && !template.deletedAt && (template.visibility !== 'private' || template.creatorId === userId);
+    if (!template || !readable)
+      throw AppError.validation([{ field: 'item_template_id', message: 'That item does not exist.' }]);
+    return template;
+  }
+
+  async #coin(tx: Executor, currency: Currency): Promise<TemplateRow> {
+    const [row] = await tx
+      .select()
+      .from(itemTemplates)
+      .where(and(eq(itemTemplates.systemKey, `coin:${currency}`), isNotNull(itemTemplates.systemKey)))
+      .limit(1);
+    if (!row) throw new AppError('INTERNAL_SERVER_ERROR', `The ${currency} coin is not seeded.`);
+    return row;
+  }
+
+  async #containerJson(
+    db: Executor,
+    userId: string,
+    containerId: string,
+    known?: Located,
+  ): Promise<Container> {
+    const located = known ?? (await this.#locate(db, userId, containerId));
+    const usage = (await repo.usage(db, [containerId])).get(containerId);
+    return toContainerJson(located.context, usage, located.access.canAct);
+  }
+
+  async #instanceJson(db: Executor, instanceId: string): Promise<ItemInstance> {
+    const [row] = await repo.instancesWithTemplates(db, [instanceId]);
+    if (!row) throw AppError.notFound('Item not found.');
+    return toInstanceJson(row.instance, row.template);
+  }
+}
+
+function splitInto(quantity: number, size: number): number[] {
+  const parts: number[] = [];
+  for (let left = quantity; left > 0; left -= size) parts.push(Math.min(size, left));
+  return parts;
+}

@@ -1,0 +1,586 @@
+import { inventoryMessages } from '@haversack/contracts';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { transactions } from '../../db/schema/inventory.js';
+import {
+  coinTemplate,
+  createCharacter,
+  createMember,
+  createParty,
+  createTemplate,
+  createUser,
+  type SignedInUser,
+  upgrade,
+} from '../../test/factories.js';
+import { type ApiMethod, buildTestApp, callApi, type TestContext } from '../../test/helper.js';
+
+interface Body {
+  data: Record<string, unknown> & Record<string, unknown>[];
+  meta?: Record<string, number>;
+  message?: string;
+  error: { code: string; message: string; details?: { field: string; message: string }[] };
+}
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await buildTestApp();
+});
+afterAll(async () => ctx.close());
+
+const call = (method: ApiMethod, url: string, user?: SignedInUser, payload?: unknown) =>
+  callApi(ctx, method, url, user, payload);
+const body = (response: { json(): unknown }) => response.json() as Body;
+
+async function items(user: SignedInUser, containerId: string) {
+  const list = body(await call('GET', `/containers/${containerId}/items?per_page=100`, user)).data;
+  return list.map((i) => ({ name: String(i.name), quantity: Number(i.quantity), id: String(i.id) }));
+}
+
+async function playerWithCharacter() {
+  const player = await createUser(ctx);
+  const character = await createCharacter(ctx, player);
+  return { player, character, backpack: String(character.primary_container_id) };
+}
+
+describe('adding items and stacking', () => {
+  it('adds 30 arrows as a full stack of 20 and a stack of 10, then tops up', async () => {
+    const { player, backpack } = await playerWithCharacter();
+    const arrow = await createTemplate(ctx, {
+      name: 'Arrow',
+      weight: 0.05,
+      baseValue: 5,
+      currency: 'cp',
+      stackSize: 20,
+    });
+    const added = await call('POST', '/item_instances', player, {
+      item_template_id: arrow.id,
+      container_id: backpack,
+      quantity: 30,
+    });
+    expect(added.statusCode).toBe(201);
+    expect((await items(player, backpack)).map((i) => i.quantity).sort()).toEqual([10, 20]);
+    await call('POST', '/item_instances', player, {
+      item_instance: { item_template_id: arrow.id, container_id: backpack, quantity: 15 },
+    });
+    expect((await items(player, backpack)).map((i) => i.quantity).sort((a, b) => a - b)).toEqual([5, 20, 20]);
+    const container = body(await call('GET', `/containers/${backpack}`, player)).data;
+    expect(container).toMatchObject({
+      items_count: 3,
+      current_weight: 2.3,
+      capacity: { used: 2.3, max: 50, slots_used: 3, slots_max: 20 },
+    });
+  });
+
+  it('computes effective values and totals as spec/02 §3 says', async () => {
+    const { player, backpack } = await playerWithCharacter();
+    const sword = await createTemplate(ctx, { name: 'Longsword', weight: 3, baseValue: 15, currency: 'gp' });
+    const [created] = body(
+      await call('POST', '/item_instances', player, { item_template_id: sword.id, container_id: backpack }),
+    ).data;
+    expect(created).toMatchObject({
+      name: 'Longsword',
+      weight: 3,
+      totalWeight: 3,
+      value: 15,
+      totalValue: 15,
+      currency: 'gp',
+    });
+    const renamed = await call('PATCH', `/item_instances/${created?.id}`, player, {
+      item_instance: {
+        name: 'Sting',
+        instance_data: { value_override: 2, currency_override: 'pp', is_equipped: true, durability: 80 },
+      },
+    });
+    expect(body(renamed).data).toMatchObject({ name: 'Sting', value: 2, currency: 'pp', totalValue: 20 });
+    expect(body(renamed).data.instance_data).toMatchObject({
+      name_override: 'Sting',
+      is_equipped: true,
+      durability: 80,
+    });
+  });
+
+  it('refuses what does not fit with the spec messages and changes nothing', async () => {
+    const player = await createUser(ctx);
+    const character = await createCharacter(ctx, player, { maxWeight: 10, maxSlots: 2 });
+    const backpack = String(character.primary_container_id);
+    const anvil = await createTemplate(ctx, { name: 'Anvil', weight: 8 });
+    await call('POST', '/item_instances', player, { item_template_id: anvil.id, container_id: backpack });
+    const heavy = await call('POST', '/item_instances', player, {
+      item_template_id: anvil.id,
+      container_id: backpack,
+    });
+    expect(heavy.statusCode).toBe(422);
+    expect(body(heavy).error).toMatchObject({
+      code: 'CAPACITY_EXCEEDED',
+      message: inventoryMessages.weightExceeded,
+    });
+    const feather = await createTemplate(ctx, { name: 'Feather', weight: 0 });
+    await call('POST', '/item_instances', player, { item_template_id: feather.id, container_id: backpack });
+    const third = await call('POST', '/item_instances', player, {
+      item_template_id: feather.id,
+      container_id: backpack,
+    });
+    expect(body(third).error.message).toBe(inventoryMessages.slotsExceeded);
+    expect(await items(player, backpack)).toHaveLength(2);
+  });
+
+  it('refuses private templates of others, bad input and strangers', async () => {
+    const { player, backpack } = await playerWithCharacter();
+    const other = await createUser(ctx);
+    const secret = await createTemplate(ctx, { visibility: 'private', creatorId: other.user.id });
+    expect(
+      (await call('POST', '/item_instances', player, { item_template_id: secret.id, container_id: backpack }))
+        .statusCode,
+    ).toBe(422);
+    const rope = await createTemplate(ctx);
+    expect(
+      (await call('POST', '/item_instances', other, { item_template_id: rope.id, container_id: backpack }))
+        .statusCode,
+    ).toBe(404);
+    for (const payload of [
+      {},
+      { item_template_id: 'x', container_id: backpack },
+      { item_template_id: rope.id, container_id: backpack, quantity: 0 },
+      { item_template_id: rope.id, container_id: backpack, quantity: 'many' },
+    ]) {
+      expect((await call('POST', '/item_instances', player, payload)).statusCode).toBe(422);
+    }
+    expect(
+      (
+        await call('POST', '/item_instances', undefined, {
+          item_template_id: rope.id,
+          container_id: backpack,
+        })
+      ).statusCode,
+    ).toBe(401);
+  });
+});
+
+describe('containers', () => {
+  it('creates, lists, edits and deletes containers with the spec validation', async () => {
+    const { player, character, backpack } = await playerWithCharacter();
+    const bad = await call('POST', `/characters/${character.id}/containers`, player, {
+      container: { name: '  ', max_weight: -1 },
+    });
+    expect(bad.statusCode).toBe(422);
+    expect(body(bad).error.details).toContainEqual({
+      field: 'container.name',
+      message: inventoryMessages.containerNameRequired,
+    });
+    const quiver = await call('POST', `/characters/${character.id}/containers`, player, {
+      container: { name: 'Quiver', max_slots: '', max_weight: 0 },
+    });
+    expect(quiver.statusCode).toBe(201);
+    expect(body(quiver).data).toMatchObject({
+      name: 'Quiver',
+      capacity: { max: null, slots_max: null },
+      owner: { type: 'character' },
+    });
+    const list = body(await call('GET', `/characters/${character.id}/containers`, player)).data;
+    expect(list.map((c) => c.name)).toEqual(['Backpack', 'Quiver']);
+    const quiverId = String(body(quiver).data.id);
+    expect(
+      body(await call('PATCH', `/containers/${quiverId}`, player, { container: { max_slots: 2 } })).data,
+    ).toMatchObject({ max_slots: 2 });
+    expect((await call('DELETE', `/containers/${backpack}`, player)).statusCode).toBe(403);
+
+    const rope = await createTemplate(ctx, { name: 'Rope' });
+    await call('POST', '/item_instances', player, { item_template_id: rope.id, container_id: quiverId });
+    const notEmpty = await call('DELETE', `/containers/${quiverId}`, player);
+    expect(notEmpty.statusCode).toBe(409);
+    expect(body(notEmpty).error.message).toBe(inventoryMessages.containerNotEmpty);
+    expect(
+      (
+        await call(
+          'DELETE',
+          `/characters/${character.id}/containers/${quiverId}?destination_container_id=${backpack}`,
+          player,
+        )
+      ).statusCode,
+    ).toBe(204);
+    expect((await items(player, backpack)).map((i) => i.name)).toEqual(['Rope']);
+    const ledger = await ctx.database.db
+      .select()
+      .from(transactions)
+      .where(eq(transactions.sourceContainerId, quiverId));
+    expect(ledger.map((t) => t.transactionType).sort()).toEqual(['container_deletion', 'transfer']);
+  });
+
+  it('follows the party’s encumbrance style', async () => {
+    const gm = await createUser(ctx);
+    await upgrade(ctx, gm, 'tier_3');
+    const party = await createParty(ctx, gm, { encumbrance_style: 'slots' });
+    const player = await createMember(ctx, party, 'player');
+    const character = await createCharacter(ctx, player, { partyId: party.id, maxWeight: 1, maxSlots: 5 });
+    const boulder = await createTemplate(ctx, { weight: 500 });
+    const response = await call('POST', '/item_instances', player, {
+      item_template_id: boulder.id,
+      container_id: String(character.primary_container_id),
+    });
+    expect(response.statusCode).toBe(201);
+    expect(
+      body(await call('GET', `/containers/${character.primary_container_id}/capacity`, player)).data,
+    ).toMatchObject({
+      enforces: { weight: false, slots: true },
+    });
+  });
+});
+
+describe('who may act', () => {
+  it('applies DESIGN §4 to party and character containers', async () => {
+    const gm = await createUser(ctx);
+    await upgrade(ctx, gm, 'tier_3');
+    const party = await createParty(ctx, gm);
+    const stash = await call('POST', `/parties/${party.id}/containers`, gm, {
+      container: { name: 'Party Stash' },
+    });
+    expect(stash.statusCode).toBe(201);
+    const stashId = String(body(stash).data.id);
+    const player = await createMember(ctx, party, 'player');
+    const observer = await createMember(ctx, party, 'observer');
+    const stranger = await createUser(ctx);
+    const rope = await createTemplate(ctx, { name: 'Rope' });
+    const add = (user: SignedInUser) =>
+      call('POST', '/item_instances', user, { item_template_id: rope.id, container_id: stashId });
+
+    expect((await add(player)).statusCode, 'player without a character').toBe(403);
+    expect((await add(observer)).statusCode).toBe(403);
+    expect((await add(stranger)).statusCode).toBe(404);
+    expect((await call('GET', `/containers/${stashId}/items`, observer)).statusCode).toBe(200);
+    expect((await call('GET', `/containers/${stashId}/items`, stranger)).statusCode).toBe(404);
+    const character = await createCharacter(ctx, player, { partyId: party.id });
+    expect((await add(player)).statusCode).toBe(201);
+    expect((await add(gm)).statusCode).toBe(201);
+
+    // The GM may act on a player's containers; another member may only look.
+    const backpack = String(character.primary_container_id);
+    expect(
+      (await call('POST', '/item_instances', gm, { item_template_id: rope.id, container_id: backpack }))
+        .statusCode,
+    ).toBe(201);
+    expect(
+      (await call('POST', '/item_instances', observer, { item_template_id: rope.id, container_id: backpack }))
+        .statusCode,
+    ).toBe(403);
+    expect((await call('GET', `/containers/${backpack}`, observer)).statusCode).toBe(200);
+    expect(body(await call('GET', `/containers/${backpack}`, observer)).data.can_act).toBe(false);
+  });
+});
+
+describe('transfers', () => {
+  it('moves part of a stack, stacks on arrival, and writes the ledger', async () => {
+    const { player, character, backpack } = await playerWithCharacter();
+    const quiver = String(
+      body(
+        await call('POST', `/characters/${character.id}/containers`, player, {
+          container: { name: 'Quiver' },
+        }),
+      ).data.id,
+    );
+    const arrow = await createTemplate(ctx, {
+      name: 'Arrow',
+      weight: 0.05,
+      stackSize: 20,
+      baseValue: 5,
+      currency: 'cp',
+    });
+    await call('POST', '/item_instances', player, {
+      item_template_id: arrow.id,
+      container_id: backpack,
+      quantity: 20,
+    });
+    await call('POST', '/item_instances', player, {
+      item_template_id: arrow.id,
+      container_id: quiver,
+      quantity: 15,
+    });
+    const [stack] = await items(player, backpack);
+    const moved = await call('POST', '/containers/transfer', player, {
+      item_instance_id: stack?.id,
+      source_container_id: backpack,
+      target_container_id: quiver,
+      quantity: 8,
+    });
+    expect(moved.statusCode).toBe(200);
+    expect(body(moved).message).toBe('Item transferred successfully');
+    expect(body(moved).data).toMatchObject({ success: true, moved: 8, source_instance: { quantity: 12 } });
+    expect((await items(player, quiver)).map((i) => i.quantity).sort((a, b) => a - b)).toEqual([3, 20]);
+    const [entry] = body(
+      await call('GET', `/transactions/character/${character.id}?transaction_type=transfer`, player),
+    ).data.transactions as unknown as Record<string, unknown>[];
+    expect(entry).toMatchObject({
+      transaction_type: 'transfer',
+      quantity: 8,
+      transactable_data: { name: 'Arrow' },
+      actor_data: { name: player.user.username },
+      source_location_data: { id: backpack },
+      destination_location_data: { id: quiver },
+    });
+  });
+
+  it('refuses the same container, more than the stack, and moves that do not fit, changing nothing', async () => {
+    const { player, character, backpack } = await playerWithCharacter();
+    const pouch = String(
+      body(
+        await call('POST', `/characters/${character.id}/containers`, player, {
+          container: { name: 'Pouch', max_weight: 1 },
+        }),
+      ).data.id,
+    );
+    const brick = await createTemplate(ctx, { name: 'Brick', weight: 2, stackSize: 10 });
+    const [created] = body(
+      await call('POST', '/item_instances', player, {
+        item_template_id: brick.id,
+        container_id: backpack,
+        quantity: 3,
+      }),
+    ).data;
+    const base = { item_instance_id: created?.id, source_container_id: backpack };
+    const same = await call('POST', '/containers/transfer', player, {
+      ...base,
+      target_container_id: backpack,
+    });
+    expect(body(same).error.message).toBe(inventoryMessages.sameContainer);
+    expect(
+      (
+        await call('POST', '/containers/transfer', player, {
+          ...base,
+          target_container_id: pouch,
+          quantity: 4,
+        })
+      ).statusCode,
+    ).toBe(422);
+    const heavy = await call('POST', '/containers/transfer', player, {
+      ...base,
+      target_container_id: pouch,
+      quantity: 1,
+    });
+    expect(body(heavy).error).toMatchObject({
+      code: 'CAPACITY_EXCEEDED',
+      message: inventoryMessages.weightExceeded,
+    });
+    expect((await items(player, backpack)).map((i) => i.quantity)).toEqual([3]);
+    expect(await items(player, pouch)).toEqual([]);
+    const missingDestination = await call('POST', '/containers/transfer', player, { ...base });
+    expect(body(missingDestination).error.details?.[0]).toMatchObject({
+      field: 'target_container_id',
+      message: 'Please select a destination',
+    });
+  });
+
+  it('names character-to-party moves and checks both ends', async () => {
+    const gm = await createUser(ctx);
+    await upgrade(ctx, gm, 'tier_3');
+    const party = await createParty(ctx, gm);
+    const stashId = String(
+      body(await call('POST', `/parties/${party.id}/containers`, gm, { container: { name: 'Stash' } })).data
+        .id,
+    );
+    const player = await createMember(ctx, party, 'player');
+    const character = await createCharacter(ctx, player, { partyId: party.id });
+    const backpack = String(character.primary_container_id);
+    const gem = await createTemplate(ctx, { name: 'Gem', weight: 0, baseValue: 50 });
+    const [created] = body(
+      await call('POST', '/item_instances', player, { item_template_id: gem.id, container_id: backpack }),
+    ).data;
+    const outsider = await createUser(ctx);
+    const theirs = await createCharacter(ctx, outsider);
+    const foreign = await call('POST', '/containers/transfer', player, {
+      item_instance_id: created?.id,
+      source_container_id: backpack,
+      target_container_id: theirs.primary_container_id,
+    });
+    expect(foreign.statusCode).toBe(404);
+    const deposit = await call('POST', `/characters/${character.id}/transfer_item`, player, {
+      item_instance_id: created?.id,
+      from_container_id: backpack,
+      to_container_id: stashId,
+    });
+    expect(deposit.statusCode).toBe(200);
+    const partyLedger = body(await call('GET', `/transactions/party/${party.id}`, gm)).data
+      .transactions as unknown as { transaction_type: string }[];
+    expect(partyLedger.map((t) => t.transaction_type)).toContain('character_to_party_transfer');
+    expect((await call('GET', `/transactions/party/${party.id}`, outsider)).statusCode).toBe(404);
+  });
+});
+
+describe('split, merge, adjust and destroy', () => {
+  it('splits within 1 ≤ amount < quantity and merges back', async () => {
+    const { player, backpack } = await playerWithCharacter();
+    const arrow = await createTemplate(ctx, { name: 'Arrow', weight: 0.05, stackSize: 20 });
+    const [stack] = body(
+      await call('POST', '/item_instances', player, {
+        item_template_id: arrow.id,
+        container_id: backpack,
+        quantity: 10,
+      }),
+    ).data;
+    for (const quantity of [0, 10, 11]) {
+      const refused = await call('POST', `/item_instances/${stack?.id}/split`, player, { quantity });
+      expect(refused.statusCode, `split ${quantity}`).toBe(422);
+    }
+    const split = body(
+      await call('POST', `/item_instances/${stack?.id}/split`, player, { quantity: 4 }),
+    ).data;
+    expect(split.map((s) => s.quantity)).toEqual([6, 4]);
+    const merged = await call('POST', `/item_instances/${split[1]?.id}/merge`, player, {
+      target_instance_id: stack?.id,
+    });
+    expect(body(merged).data).toMatchObject({ quantity: 10 });
+    expect(await items(player, backpack)).toHaveLength(1);
+  });
+
+  it('adjusts quantity within the stack size and destroys with a ledger row', async () => {
+    const { player, character, backpack } = await playerWithCharacter();
+    const torch = await createTemplate(ctx, { name: 'Torch', weight: 1, stackSize: 10 });
+    const [stack] = body(
+      await call('POST', '/item_instances', player, {
+        item_template_id: torch.id,
+        container_id: backpack,
+        quantity: 2,
+      }),
+    ).data;
+    expect(
+      (await call('PATCH', `/item_instances/${stack?.id}`, player, { item_instance: { quantity: 11 } }))
+        .statusCode,
+    ).toBe(422);
+    expect(
+      body(await call('PATCH', `/item_instances/${stack?.id}`, player, { item_instance: { quantity: 5 } }))
+        .data,
+    ).toMatchObject({ quantity: 5 });
+    expect((await call('DELETE', `/item_instances/${stack?.id}`, player)).statusCode).toBe(204);
+    const ledger = body(await call('GET', `/transactions/character/${character.id}?per_page=50`, player)).data
+      .transactions as unknown as { transaction_type: string; quantity: number }[];
+    expect(ledger.map((t) => [t.transaction_type, t.quantity])).toEqual(
+      expect.arrayContaining([
+        ['item_creation', 2],
+        ['adjust', 3],
+        ['item_destruction', 5],
+      ]),
+    );
+  });
+});
+
+describe('currency conversion', () => {
+  it('turns 250 cp into 2 gp and 50 cp, and refuses what does not convert', async () => {
+    const { player, backpack } = await playerWithCharacter();
+    const cp = await coinTemplate(ctx, 'cp');
+    await coinTemplate(ctx, 'gp');
+    await call('POST', '/item_instances', player, {
+      item_template_id: cp.id,
+      container_id: backpack,
+      quantity: 250,
+    });
+    const converted = await call('POST', `/containers/${backpack}/convert_currency`, player, {
+      from: 'cp',
+      to: 'gp',
+    });
+    expect(converted.statusCode).toBe(200);
+    expect((await items(player, backpack)).map((i) => `${i.quantity} ${i.name}`).sort()).toEqual([
+      '2 Gold piece',
+      '50 Copper piece',
+    ]);
+    const uneven = await call('POST', `/containers/${backpack}/convert_currency`, player, {
+      from: 'cp',
+      to: 'gp',
+      quantity: 30,
+    });
+    expect(uneven.statusCode).toBe(422);
+    const down = await call('POST', `/containers/${backpack}/convert_currency`, player, {
+      from: 'gp',
+      to: 'cp',
+      quantity: 1,
+    });
+    expect(down.statusCode).toBe(200);
+    expect((await items(player, backpack)).map((i) => `${i.quantity} ${i.name}`).sort()).toEqual([
+      '1 Gold piece',
+      '150 Copper piece',
+    ]);
+  });
+});
+
+describe('ledger reads', () => {
+  it('filters by type and date, pages, and hides entries from strangers', async () => {
+    const { player, character, backpack } = await playerWithCharacter();
+    const rope = await createTemplate(ctx, { name: 'Rope' });
+    for (let i = 0; i < 3; i++)
+      await call('POST', '/item_instances', player, { item_template_id: rope.id, container_id: backpack });
+    const page = body(
+      await call(
+        'GET',
+        `/transactions/character/${character.id}?per_page=2&transaction_type=item_creation`,
+        player,
+      ),
+    );
+    expect(page.meta).toMatchObject({ total_count: 3, total_pages: 2, per_page: 2 });
+    const today = new Date().toISOString().slice(0, 10);
+    expect(
+      body(await call('GET', `/transactions/character/${character.id}?start_date=${today}`, player)).meta
+        ?.total_count,
+    ).toBeGreaterThanOrEqual(5);
+    expect(
+      body(await call('GET', `/transactions/character/${character.id}?start_date=2999-01-01`, player)).meta
+        ?.total_count,
+    ).toBe(0);
+    expect(
+      (await call('GET', `/transactions/character/${character.id}?start_date=yesterday`, player)).statusCode,
+    ).toBe(422);
+    const id = (page.data.transactions as unknown as { id: string }[])[0]?.id;
+    expect((await call('GET', `/transactions/${id}`, player)).statusCode).toBe(200);
+    const stranger = await createUser(ctx);
+    expect((await call('GET', `/transactions/${id}`, stranger)).statusCode).toBe(404);
+    expect((await call('GET', `/transactions/character/${character.id}`, stranger)).statusCode).toBe(404);
+  });
+});
+
+describe('monthly inventory actions', () => {
+  it('stops a free user after 100 personal actions this month', async () => {
+    const { player, character, backpack } = await playerWithCharacter();
+    const rope = await createTemplate(ctx, { name: 'Rope', weight: 0 });
+    // 98 earlier actions this month, written straight to the ledger.
+    await ctx.database.db.insert(transactions).values(
+      Array.from({ length: 98 }, () => ({
+        transactionType: 'adjust',
+        actorId: player.user.id,
+        characterId: character.id,
+        scope: 'personal' as const,
+        summary: 'earlier action',
+      })),
+    );
+    const add = () =>
+      call('POST', '/item_instances', player, { item_template_id: rope.id, container_id: backpack });
+    expect((await add()).statusCode).toBe(201);
+    expect((await add()).statusCode).toBe(201);
+    const refused = await add();
+    expect(refused.statusCode).toBe(403);
+    expect(body(refused).error).toMatchObject({ code: 'LIMIT_EXCEEDED' });
+    expect(body(refused).error.message).toBe(
+      'Your Free plan allows 100 personal inventory actions a month. Upgrade to keep going this month.',
+    );
+    expect(body(await call('GET', '/subscription/usage/inventory', player)).data).toMatchObject({
+      personal: { used: 100, limit: 100 },
+    });
+  });
+});
+
+describe('deleting a character with gear', () => {
+  it('destroys its items through the ledger', async () => {
+    const { player, character, backpack } = await playerWithCharacter();
+    const rope = await createTemplate(ctx, { name: 'Rope', stackSize: 5 });
+    await call('POST', '/item_instances', player, {
+      item_template_id: rope.id,
+      container_id: backpack,
+      quantity: 3,
+    });
+    expect((await call('DELETE', `/characters/${character.id}`, player)).statusCode).toBe(204);
+    const rows = await ctx.database.db
+      .select()
+      .from(transactions)
+      .where(eq(transactions.characterId, String(character.id)));
+    expect(
+      rows
+        .filter((r) => r.transactionType === 'character_deletion' && r.itemTemplateId === rope.id)
+        .map((r) => r.quantity),
+    ).toEqual([3]);
+  });
+});

@@ -1,0 +1,131 @@
+import { readFileSync } from 'node:fs';
+import { CATEGORY_TAG_PREFIX, CURRENCY_TAG, type Currency, currencies } from '@haversack/contracts';
+import { z } from 'zod';
+import type { itemTemplates } from '../../db/schema/items.js';
+
+/** A system template as the seed upserts it: keyed by `system_key`, public, without a creator. */
+export type SystemTemplate = Required<
+  Pick<
+    typeof itemTemplates.$inferInsert,
+    | 'systemKey'
+    | 'name'
+    | 'description'
+    | 'weight'
+    | 'baseValue'
+    | 'currency'
+    | 'visibility'
+    | 'stackSize'
+    | 'metadata'
+    | 'tags'
+  >
+>;
+
+export const SRD_SOURCE = 'SRD 5.1';
+
+/** DESIGN §4: the five coins are public templates tagged `currency`, unlimited stacks, 0.02 lb each. */
+const coins: { currency: Currency; name: string; description: string }[] = [
+  { currency: 'cp', name: 'Copper piece', description: 'A copper coin. 10 cp = 1 sp; 100 cp = 1 gp.' },
+  { currency: 'sp', name: 'Silver piece', description: 'A silver coin. 1 sp = 10 cp; 10 sp = 1 gp.' },
+  { currency: 'ep', name: 'Electrum piece', description: 'An electrum coin. 1 ep = 5 sp; 2 ep = 1 gp.' },
+  { currency: 'gp', name: 'Gold piece', description: 'A gold coin. 1 gp = 10 sp = 100 cp.' },
+  { currency: 'pp', name: 'Platinum piece', description: 'A platinum coin. 1 pp = 10 gp.' },
+];
+
+export function coinTemplates(): SystemTemplate[] {
+  return coins.map((coin) => ({
+    systemKey: `coin:${coin.currency}`,
+    name: coin.name,
+    description: coin.description,
+    weight: 0.02,
+    baseValue: 1,
+    currency: coin.currency,
+    visibility: 'public',
+    stackSize: 0,
+    metadata: { category: 'currency', denomination: coin.currency, source: 'Haversack' },
+    tags: [CURRENCY_TAG, `${CATEGORY_TAG_PREFIX}currency`],
+  }));
+}
+
+/** One record of data/srd-5.1-items.json (see data/LICENSE-NOTICE.md for how it was derived). */
+const srdRecordSchema = z.object({
+  name: z.string().min(1),
+  category: z.string().min(1),
+  description: z.string(),
+  weight: z.number().min(0),
+  cost: z.object({ amount: z.number().positive(), currency: z.enum(currencies) }).nullable(),
+  rarity: z.string().nullable(),
+  requires_attunement: z.boolean(),
+  tags: z.array(z.string()),
+  stack_size: z.number().int().min(0),
+  source: z.literal(SRD_SOURCE),
+});
+export type SrdRecord = z.infer<typeof srdRecordSchema>;
+
+export function loadSrdRecords(): SrdRecord[] {
+  const file = new URL('./data/srd-5.1-items.json', import.meta.url);
+  return z.array(srdRecordSchema).parse(JSON.parse(readFileSync(file, 'utf8')));
+}
+
+/** Stable across renames: the key is made from the upstream name, never from the shown one. */
+export function srdSystemKey(upstreamName: string): string {
+  return `srd:${upstreamName
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')}`;
+}
+
+/**
+ * DESIGN §4: base_value is an integer in the template's currency, and the SRD sling bullet costs 0.2 cp.
+ * It is carried as the bundle the SRD sells, "Sling bullets (20)" at 4 cp and 1.5 lb, in unlimited
+ * stacks, so that no price is ever a fraction of a copper piece.
+ */
+const bundles: Record<string, { name: string; count: number }> = {
+  'Sling bullet': { name: 'Sling bullets (20)', count: 20 },
+};
+
+export function srdTemplate(record: SrdRecord): SystemTemplate {
+  const bundle = bundles[record.name];
+  const tags = [...new Set([...record.tags, `${CATEGORY_TAG_PREFIX}${record.category}`])];
+  const metadata: Record<string, unknown> = {
+    category: record.category,
+    rarity: record.rarity,
+    requires_attunement: record.requires_attunement,
+    source: SRD_SOURCE,
+    priced: record.cost !== null,
+  };
+  let cost = record.cost ?? { amount: 0, currency: 'gp' as Currency };
+  let weight = record.weight;
+  let stackSize = record.stack_size;
+  let description = record.description;
+  if (bundle) {
+    cost = { amount: Math.round(cost.amount * bundle.count), currency: cost.currency };
+    weight = Math.round(weight * bundle.count * 10_000) / 10_000;
+    stackSize = 0;
+    description = `A bundle of ${bundle.count}. ${description}`;
+    metadata.bundle_size = bundle.count;
+    tags.push('bundle');
+  }
+  if (!Number.isInteger(cost.amount)) {
+    throw new Error(`SRD item "${record.name}" costs ${cost.amount} ${cost.currency}, not a whole coin`);
+  }
+  return {
+    systemKey: srdSystemKey(record.name),
+    name: bundle?.name ?? record.name,
+    description,
+    weight,
+    baseValue: cost.amount,
+    currency: cost.currency,
+    visibility: 'public',
+    stackSize,
+    metadata,
+    tags,
+  };
+}
+
+/** The whole seeded catalogue: 5 coins and the 578 SRD 5.1 items. */
+export function systemTemplates(): SystemTemplate[] {
+  const templates = [...coinTemplates(), ...loadSrdRecords().map(srdTemplate)];
+  const keys = new Set(templates.map((t) => t.systemKey));
+  if (keys.size !== templates.length) throw new Error('two system templates share a system_key');
+  return templates;
+}

@@ -1,0 +1,364 @@
+import { copperPer } from '@haversack/contracts';
+import {
+  and,
+  arrayContains,
+  asc,
+  count,
+  desc,
+  eq,
+  gte,
+  ilike,
+  isNotNull,
+  isNull,
+  lte,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { users } from '../../db/schema/accounts.js';
+import { itemInstances, itemTemplates } from '../../db/schema/items.js';
+import type { SystemTemplate } from './items.catalogue.js';
+
+export type ItemTemplateRow = typeof itemTemplates.$inferSelect;
+export type ItemTemplateInsert = typeof itemTemplates.$inferInsert;
+
+export interface ItemTemplateView {
+  template: ItemTemplateRecord;
+  creatorName: string | null;
+}
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** DESIGN §4: a template's value in copper, in SQL, so that filters and sorts compare whole coins. */
+const valueCp = sql<number>`(${itemTemplates.baseValue}::bigint * ${sql.raw(
+  `case "item_templates"."currency" ${Object.entries(copperPer)
+    .map(([currency, factor]) => `when '${currency}' then ${factor}`)
+    .join(' ')} end`,
+)})`;
+
+/** The columns every answer needs; the generated search_vector stays in the database. */
+const templateColumns = {
+  id: itemTemplates.id,
+  name: itemTemplates.name,
+  description: itemTemplates.description,
+  weight: itemTemplates.weight,
+  baseValue: itemTemplates.baseValue,
+  currency: itemTemplates.currency,
+  visibility: itemTemplates.visibility,
+  stackSize: itemTemplates.stackSize,
+  metadata: itemTemplates.metadata,
+  tags: itemTemplates.tags,
+  rating: itemTemplates.rating,
+  creatorId: itemTemplates.creatorId,
+  systemKey: itemTemplates.systemKey,
+  deletedAt: itemTemplates.deletedAt,
+  createdAt: itemTemplates.createdAt,
+  updatedAt: itemTemplates.updatedAt,
+};
+export type ItemTemplateRecord = Omit<ItemTemplateRow, 'searchVector'>;
+
+function viewQuery(db: Executor) {
+  return db
+    .select({ template: templateColumns, creatorName: users.username })
+    .from(itemTemplates)
+    .leftJoin(users, eq(users.id, itemTemplates.creatorId));
+}
+
+export interface RangeFilter {
+  minValueCp?: number;
+  maxValueCp?: number;
+  minWeight?: number;
+  maxWeight?: number;
+}
+
+function rangeConditions(filter: RangeFilter): SQL[] {
+  const conditions: SQL[] = [];
+  if (filter.minValueCp !== undefined) conditions.push(gte(valueCp, filter.minValueCp));
+  if (filter.maxValueCp !== undefined) conditions.push(lte(valueCp, filter.maxValueCp));
+  if (filter.minWeight !== undefined) conditions.push(gte(itemTemplates.weight, filter.minWeight));
+  if (filter.maxWeight !== undefined) conditions.push(lte(itemTemplates.weight, filter.maxWeight));
+  return conditions;
+}
+
+/** spec/02 §3: the category is a `category:` tag or metadata.category. */
+function categoryCondition(category: string): SQL | undefined {
+  return or(
+    arrayContains(itemTemplates.tags, [`category:${category}`]),
+    sql`lower(${itemTemplates.metadata}->>'category') = ${category}`,
+  );
+}
+
+export type ListScope =
+  | { kind: 'mine'; userId: string; visibility?: ItemTemplateRow['visibility'] }
+  | { kind: 'public'; creatorId?: string }
+  | { kind: 'system' }
+  | { kind: 'none' };
+
+export interface ListFilter extends RangeFilter {
+  scope: ListScope;
+  search?: string;
+  tag?: string;
+  category?: string;
+  minRating?: number;
+  sort: 'name' | 'value' | 'weight' | 'rating' | 'created_at' | 'updated_at';
+  direction: 'asc' | 'desc';
+  page: number;
+  perPage: number;
+}
+
+export interface SearchFilter extends RangeFilter {
+  /** Undefined: everything (the spec's `*`). */
+  term?: string;
+  tags?: string[];
+  category?: string;
+  rarity?: string;
+  sort: 'relevance' | 'name' | 'value' | 'weight';
+  direction: 'asc' | 'desc';
+  page: number;
+  perPage: number;
+}
+
+function scopeCondition(scope: ListScope): SQL | undefined {
+  switch (scope.kind) {
+    case 'mine':
+      return and(
+        eq(itemTemplates.creatorId, scope.userId),
+        scope.visibility ? eq(itemTemplates.visibility, scope.visibility) : undefined,
+      );
+    case 'public':
+      return and(
+        eq(itemTemplates.visibility, 'public'),
+        scope.creatorId ? eq(itemTemplates.creatorId, scope.creatorId) : undefined,
+      );
+    case 'system':
+      return and(isNotNull(itemTemplates.systemKey), eq(itemTemplates.visibility, 'public'));
+    case 'none':
+      return sql`false`;
+  }
+}
+
+function sortColumn(sort: ListFilter['sort'] | SearchFilter['sort']): SQL | typeof itemTemplates.name {
+  switch (sort) {
+    case 'value':
+      return valueCp;
+    case 'weight':
+      return sql`${itemTemplates.weight}`;
+    case 'rating':
+      return sql`${itemTemplates.rating}`;
+    case 'created_at':
+      return sql`${itemTemplates.createdAt}`;
+    case 'updated_at':
+      return sql`${itemTemplates.updatedAt}`;
+    default:
+      return sql`lower(${itemTemplates.name})`;
+  }
+}
+
+function ordered(column: SQL | typeof itemTemplates.name, direction: 'asc' | 'desc'): SQL[] {
+  // Ties fall back to the name, then the id, so that pages never overlap.
+  return [
+    direction === 'desc' ? sql`${column} desc nulls last` : sql`${column} asc nulls last`,
+    asc(sql`lower(${itemTemplates.name})`),
+    asc(itemTemplates.id),
+  ];
+}
+
+export const itemsRepository = {
+  async find(
+    db: Executor,
+    id: string,
+    options: { lock?: boolean } = {},
+  ): Promise<ItemTemplateRecord | undefined> {
+    const query = db.select(templateColumns).from(itemTemplates).where(eq(itemTemplates.id, id)).limit(1);
+    const [row] = options.lock ? await query.for('update') : await query;
+    return row;
+  },
+
+  async view(db: Executor, id: string): Promise<ItemTemplateView | undefined> {
+    const [row] = await viewQuery(db).where(eq(itemTemplates.id, id)).limit(1);
+    return row;
+  },
+
+  async insert(db: Executor, values: ItemTemplateInsert): Promise<ItemTemplateRecord> {
+    const [row] = await db.insert(itemTemplates).values(values).returning(templateColumns);
+    if (!row) throw new Error('insert item_templates returned nothing');
+    return row;
+  },
+
+  async update(db: Executor, id: string, changes: Partial<ItemTemplateInsert>): Promise<void> {
+    await db
+      .update(itemTemplates)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(eq(itemTemplates.id, id));
+  },
+
+  /** A deleted template leaves every list but keeps the instances made from it (issue 5). */
+  async softDelete(db: Executor, id: string, at: Date): Promise<void> {
+    await db.update(itemTemplates).set({ deletedAt: at, updatedAt: at }).where(eq(itemTemplates.id, id));
+  },
+
+  async countInstances(db: Executor, id: string): Promise<number> {
+    const [row] = await db
+      .select({ n: count() })
+      .from(itemInstances)
+      .where(eq(itemInstances.itemTemplateId, id));
+    return row?.n ?? 0;
+  },
+
+  /** The item_templates limit counts the templates a user authored and has not deleted. */
+  async countOwnedBy(db: Executor, userId: string): Promise<number> {
+    const [row] = await db
+      .select({ n: count() })
+      .from(itemTemplates)
+      .where(and(eq(itemTemplates.creatorId, userId), isNull(itemTemplates.deletedAt)));
+    return row?.n ?? 0;
+  },
+
+  async list(db: Executor, filter: ListFilter): Promise<{ rows: ItemTemplateView[]; total: number }> {
+    const conditions: (SQL | undefined)[] = [isNull(itemTemplates.deletedAt), scopeCondition(filter.scope)];
+    if (filter.search) {
+      const pattern = `%${escapeLike(filter.search)}%`;
+      conditions.push(
+        or(
+          ilike(itemTemplates.name, pattern),
+          ilike(itemTemplates.description, pattern),
+          sql`array_to_string(${itemTemplates.tags}, ' ') ilike ${pattern}`,
+        ),
+      );
+    }
+    if (filter.tag) conditions.push(arrayContains(itemTemplates.tags, [filter.tag]));
+    if (filter.category) conditions.push(categoryCondition(filter.category));
+    if (filter.minRating !== undefined) conditions.push(gte(itemTemplates.rating, filter.minRating));
+    conditions.push(...rangeConditions(filter));
+    const where = and(...conditions);
+    const [total] = await db.select({ n: count() }).from(itemTemplates).where(where);
+    const rows = await viewQuery(db)
+      .where(where)
+      .orderBy(...ordered(sortColumn(filter.sort), filter.direction))
+      .limit(filter.perPage)
+      .offset((filter.page - 1) * filter.perPage);
+    return { rows, total: total?.n ?? 0 };
+  },
+
+  /**
+   * spec/02 §7 search/items over public templates. A term matches the full-text vector in websearch
+   * syntax (words, "phrases", -not, or), or word by word the start of words of the name (`long:*A`, A
+   * being the name's weight in search_vector: "long" finds "Longsword", "potion heal" "Potion of
+   * Healing"), or a part of the name ("sword" finds "Longsword"). The tsquery uses the GIN index; the
+   * part-of-name match scans the public rows (a pg_trgm index would serve it: see the bench).
+   * Relevance: ts_rank, plus a bonus for an exact name, a name that starts with the term, then one that
+   * contains it.
+   */
+  async search(db: Executor, filter: SearchFilter): Promise<{ rows: ItemTemplateView[]; total: number }> {
+    const conditions: (SQL | undefined)[] = [
+      isNull(itemTemplates.deletedAt),
+      eq(itemTemplates.visibility, 'public'),
+    ];
+    let relevance: SQL | undefined;
+    if (filter.term) {
+      const words = filter.term.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+      const namePrefixes = words.map((word) => `${word}:*A`).join(' & ');
+      const query = namePrefixes
+        ? sql`(websearch_to_tsquery('english', ${filter.term}) || to_tsquery('simple', ${namePrefixes}))`
+        : sql`websearch_to_tsquery('english', ${filter.term})`;
+      const prefix = `${escapeLike(filter.term)}%`;
+      const contains = `%${escapeLike(filter.term)}%`;
+      conditions.push(
+        or(sql`${itemTemplates.searchVector} @@ ${query}`, ilike(itemTemplates.name, contains)),
+      );
+      relevance = sql`(ts_rank(${itemTemplates.searchVector}, ${query}) + case when lower(${itemTemplates.name}) = lower(${filter.term}) then 2 when ${itemTemplates.name} ilike ${prefix} then 1 when ${itemTemplates.name} ilike ${contains} then 0.5 else 0 end)`;
+    }
+    if (filter.tags && filter.tags.length > 0)
+      conditions.push(arrayContains(itemTemplates.tags, filter.tags));
+    if (filter.category) conditions.push(categoryCondition(filter.category));
+    if (filter.rarity) conditions.push(sql`lower(${itemTemplates.metadata}->>'rarity') = ${filter.rarity}`);
+    conditions.push(...rangeConditions(filter));
+    const where = and(...conditions);
+
+    const order =
+      filter.sort === 'relevance' && relevance
+        ? ordered(relevance, filter.direction)
+        : ordered(sortColumn(filter.sort === 'relevance' ? 'name' : filter.sort), filter.direction);
+    const page = (total: SQL<number>) =>
+      db
+        .select({ template: templateColumns, creatorName: users.username, total })
+        .from(itemTemplates)
+        .leftJoin(users, eq(users.id, itemTemplates.creatorId))
+        .where(where)
+        .orderBy(...order)
+        .limit(filter.perPage)
+        .offset((filter.page - 1) * filter.perPage);
+    const countAll = async () => {
+      const [counted] = await db.select({ n: count() }).from(itemTemplates).where(where);
+      return counted?.n ?? 0;
+    };
+    const strip = (rows: (ItemTemplateView & { total: number })[]) =>
+      rows.map(({ template, creatorName }) => ({ template, creatorName }));
+
+    if (filter.term) {
+      // A term narrows the rows through the index: the window count rides along in one round trip.
+      const rows = await page(sql<number>`(count(*) over ())::int`);
+      const total = rows[0]?.total ?? (filter.page > 1 ? await countAll() : 0);
+      return { rows: strip(rows), total };
+    }
+    // Browsing everything: counting apart is cheaper than a window over every public template.
+    const total = await countAll();
+    const rows = total > (filter.page - 1) * filter.perPage ? await page(sql<number>`0`) : [];
+    return { rows: strip(rows), total };
+  },
+
+  /** Distinct tags, with counts, over the templates a user can see (their own and public ones). */
+  async tags(db: Executor, userId: string): Promise<{ tag: string; count: number }[]> {
+    const tagged = db
+      .select({ tag: sql<string>`unnest(${itemTemplates.tags})`.as('tag') })
+      .from(itemTemplates)
+      .where(
+        and(
+          isNull(itemTemplates.deletedAt),
+          or(eq(itemTemplates.creatorId, userId), eq(itemTemplates.visibility, 'public')),
+        ),
+      )
+      .as('tagged');
+    return db
+      .select({ tag: tagged.tag, count: count() })
+      .from(tagged)
+      .groupBy(tagged.tag)
+      .orderBy(desc(count()), asc(tagged.tag));
+  },
+
+  /**
+   * The seed: one multi-row upsert per batch keyed by system_key. A row whose content is unchanged is
+   * not rewritten, so a restart changes nothing. Returns how many rows were inserted or updated.
+   */
+  async upsertSystemTemplates(db: Executor, templates: SystemTemplate[], batchSize = 200): Promise<number> {
+    let changed = 0;
+    for (let start = 0; start < templates.length; start += batchSize) {
+      const batch = templates.slice(start, start + batchSize);
+      const written = await db
+        .insert(itemTemplates)
+        .values(batch.map((t) => ({ ...t, creatorId: null })))
+        .onConflictDoUpdate({
+          target: itemTemplates.systemKey,
+          set: {
+            name: sql`excluded.name`,
+            description: sql`excluded.description`,
+            weight: sql`excluded.weight`,
+            baseValue: sql`excluded.base_value`,
+            currency: sql`excluded.currency`,
+            visibility: sql`excluded.visibility`,
+            stackSize: sql`excluded.stack_size`,
+            metadata: sql`excluded.metadata`,
+            tags: sql`excluded.tags`,
+            updatedAt: sql`now()`,
+          },
+          setWhere: sql`(${itemTemplates.name}, ${itemTemplates.description}, ${itemTemplates.weight}, ${itemTemplates.baseValue}, ${itemTemplates.currency}, ${itemTemplates.visibility}, ${itemTemplates.stackSize}, ${itemTemplates.metadata}, ${itemTemplates.tags}) is distinct from (excluded.name, excluded.description, excluded.weight, excluded.base_value, excluded.currency, excluded.visibility, excluded.stack_size, excluded.metadata, excluded.tags)`,
+        })
+        .returning({ id: itemTemplates.id });
+      changed += written.length;
+    }
+    return changed;
+  },
+};

@@ -1,0 +1,241 @@
+import {
+  CURRENCY_TAG,
+  copperValue,
+  gpToCopper,
+  type ItemSearchQuery,
+  type ItemTemplate,
+  type ItemTemplateForm,
+  type ItemTemplateListQuery,
+  type ItemTemplateTag,
+  type ItemTemplateUpdate,
+  isStackable,
+  itemTemplateMessages,
+  templateCategory,
+} from '@haversack/contracts';
+import type { Database, Executor } from '../../db/client.js';
+import { AppError } from '../../lib/app-error.js';
+import type { EntitlementService } from '../subscriptions/entitlements.service.js';
+import { systemTemplates } from './items.catalogue.js';
+import * as policy from './items.policy.js';
+import {
+  type ItemTemplateInsert,
+  type ItemTemplateRecord,
+  type ItemTemplateView,
+  type ListScope,
+  itemsRepository as repo,
+} from './items.repository.js';
+
+/** Name of a duplicate: "{name} (Copy)", kept within the 200 characters a name may have. */
+const COPY_SUFFIX = ' (Copy)';
+const NAME_MAX = 200;
+
+function toTemplateJson(view: ItemTemplateView, userId: string, instanceCount?: number): ItemTemplate {
+  const t = view.template;
+  return {
+    id: t.id,
+    name: t.name,
+    description: t.description,
+    weight: t.weight,
+    base_value: t.baseValue,
+    currency: t.currency,
+    value_cp: copperValue(t.baseValue, t.currency),
+    visibility: t.visibility,
+    stack_size: t.stackSize,
+    stackable: isStackable(t.stackSize),
+    metadata: t.metadata,
+    tags: t.tags,
+    category: templateCategory(t.tags, t.metadata),
+    is_currency: t.tags.includes(CURRENCY_TAG),
+    rating: t.rating,
+    creator_id: t.creatorId,
+    creator_name: view.creatorName,
+    is_system: t.systemKey !== null,
+    is_owner: t.creatorId !== null && t.creatorId === userId,
+    ...(instanceCount !== undefined ? { instance_count: instanceCount } : {}),
+    created_at: t.createdAt.toISOString(),
+    updated_at: t.updatedAt.toISOString(),
+  };
+}
+
+function pageMeta(page: number, perPage: number, total: number) {
+  return {
+    current_page: page,
+    per_page: perPage,
+    total_count: total,
+    total_pages: Math.max(1, Math.ceil(total / perPage)),
+  };
+}
+
+interface Actor {
+  id: string;
+}
+
+/** spec/02 §7 Item templates and search/items; the seeded catalogue of DESIGN §4. */
+export class ItemsService {
+  constructor(
+    private readonly db: Database,
+    private readonly entitlements: EntitlementService,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    entitlements.registerUsageCounter('item_templates', (db, userId) => repo.countOwnedBy(db, userId));
+  }
+
+  /** Idempotent: run at every start; an unchanged catalogue writes nothing. Returns rows written. */
+  static seedCatalogue(db: Executor): Promise<number> {
+    return repo.upsertSystemTemplates(db, systemTemplates());
+  }
+
+  async list(userId: string, query: ItemTemplateListQuery) {
+    const { rows, total } = await repo.list(this.db, {
+      scope: listScope(userId, query),
+      page: query.page,
+      perPage: query.per_page,
+      sort: query.sort,
+      direction:
+        query.direction ?? (['rating', 'created_at', 'updated_at'].includes(query.sort) ? 'desc' : 'asc'),
+      ...(query.search ? { search: query.search } : {}),
+      ...(query.tag ? { tag: query.tag } : {}),
+      ...(query.category ? { category: query.category } : {}),
+      ...(query.min_rating !== undefined ? { minRating: query.min_rating } : {}),
+      ...(query.min_value !== undefined ? { minValueCp: gpToCopper(query.min_value) } : {}),
+      ...(query.max_value !== undefined ? { maxValueCp: gpToCopper(query.max_value) } : {}),
+    });
+    return {
+      data: rows.map((row) => toTemplateJson(row, userId)),
+      meta: pageMeta(query.page, query.per_page, total),
+    };
+  }
+
+  async search(userId: string, query: ItemSearchQuery) {
+    // `*` (the spec's default) and an empty box both mean everything.
+    const term = query.search.replace(/\*+$/, '').trim() || undefined;
+    const sort = query.sort ?? (term ? 'relevance' : 'name');
+    const { rows, total } = await repo.search(this.db, {
+      sort,
+      direction: query.direction ?? (sort === 'relevance' ? 'desc' : 'asc'),
+      page: query.page,
+      perPage: query.per_page,
+      ...(term ? { term } : {}),
+      ...(query.tags && query.tags.length > 0 ? { tags: query.tags } : {}),
+      ...(query.category ? { category: query.category } : {}),
+      ...(query.rarity ? { rarity: query.rarity } : {}),
+      ...(query.min_value !== undefined ? { minValueCp: gpToCopper(query.min_value) } : {}),
+      ...(query.max_value !== undefined ? { maxValueCp: gpToCopper(query.max_value) } : {}),
+      ...(query.min_weight !== undefined ? { minWeight: query.min_weight } : {}),
+      ...(query.max_weight !== undefined ? { maxWeight: query.max_weight } : {}),
+    });
+    return {
+      data: rows.map((row) => toTemplateJson(row, userId)),
+      meta: pageMeta(query.page, query.per_page, total),
+    };
+  }
+
+  async get(userId: string, id: string): Promise<ItemTemplate> {
+    const view = await repo.view(this.db, id);
+    if (!view) throw AppError.notFound(itemTemplateMessages.notFound);
+    policy.assertReadable(view.template, userId);
+    return toTemplateJson(view, userId, await repo.countInstances(this.db, id));
+  }
+
+  tags(userId: string): Promise<ItemTemplateTag[]> {
+    return repo.tags(this.db, userId);
+  }
+
+  async create(actor: Actor, form: ItemTemplateForm): Promise<ItemTemplate> {
+    const id = await this.db.transaction(async (tx) => {
+      await this.entitlements.requireLimit(tx, actor.id, 'item_templates');
+      const template = await repo.insert(tx, {
+        creatorId: actor.id,
+        name: form.name,
+        description: form.description,
+        weight: form.weight,
+        baseValue: form.base_value,
+        currency: form.currency,
+        visibility: form.visibility,
+        stackSize: form.stack_size,
+        // spec/02 §3 keeps the currency in metadata too; the column is the truth, the copy follows it.
+        metadata: { ...form.metadata, currency: form.currency },
+        tags: form.tags,
+      });
+      return template.id;
+    });
+    return this.get(actor.id, id);
+  }
+
+  /** PUT and PATCH alike change only the fields sent; metadata is merged key by key. */
+  async update(actor: Actor, id: string, changes: ItemTemplateUpdate): Promise<ItemTemplate> {
+    await this.db.transaction(async (tx) => {
+      const template = await this.#ownedForUpdate(tx, actor.id, id);
+      const currency = changes.currency ?? changes.metadata?.currency ?? template.currency;
+      const values: Partial<ItemTemplateInsert> = {
+        ...(changes.name !== undefined ? { name: changes.name } : {}),
+        ...(changes.description !== undefined ? { description: changes.description } : {}),
+        ...(changes.weight !== undefined ? { weight: changes.weight } : {}),
+        ...(changes.base_value !== undefined ? { baseValue: changes.base_value } : {}),
+        ...(changes.visibility !== undefined ? { visibility: changes.visibility } : {}),
+        ...(changes.stack_size !== undefined ? { stackSize: changes.stack_size } : {}),
+        ...(changes.tags !== undefined ? { tags: changes.tags } : {}),
+        currency,
+        metadata: { ...template.metadata, ...changes.metadata, currency },
+      };
+      await repo.update(tx, id, values);
+    });
+    return this.get(actor.id, id);
+  }
+
+  /** Soft delete: the template leaves every list, and the instances made from it keep it. */
+  async delete(actor: Actor, id: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await this.#ownedForUpdate(tx, actor.id, id);
+      await repo.softDelete(tx, id, this.now());
+    });
+  }
+
+  /** A private copy owned by the caller, of any template they can read (the catalogue included). */
+  async duplicate(actor: Actor, id: string): Promise<ItemTemplate> {
+    const copyId = await this.db.transaction(async (tx) => {
+      const source = await repo.find(tx, id);
+      policy.assertReadable(source, actor.id);
+      await this.entitlements.requireLimit(tx, actor.id, 'item_templates');
+      const copy = await repo.insert(tx, {
+        creatorId: actor.id,
+        name: `${source.name.slice(0, NAME_MAX - COPY_SUFFIX.length)}${COPY_SUFFIX}`,
+        description: source.description,
+        weight: source.weight,
+        baseValue: source.baseValue,
+        currency: source.currency,
+        visibility: 'private',
+        stackSize: source.stackSize,
+        metadata: { ...source.metadata, duplicated_from: source.id },
+        tags: source.tags,
+      });
+      return copy.id;
+    });
+    return this.get(actor.id, copyId);
+  }
+
+  async #ownedForUpdate(tx: Executor, userId: string, id: string): Promise<ItemTemplateRecord> {
+    const template = await repo.find(tx, id, { lock: true });
+    policy.assertReadable(template, userId);
+    policy.assertOwner(template, userId);
+    return template;
+  }
+}
+
+/**
+ * spec/02 §7 GET item_templates: my own templates; with visibility=public every public one. A
+ * creator_id narrows to that author (only their public templates unless it is me), "system" to the
+ * seeded catalogue.
+ */
+function listScope(userId: string, query: ItemTemplateListQuery): ListScope {
+  const creator = query.creator_id?.toLowerCase();
+  if (creator === 'system')
+    return query.visibility && query.visibility !== 'public' ? { kind: 'none' } : { kind: 'system' };
+  if (creator && creator !== userId) {
+    return query.visibility && query.visibility !== 'public'
+      ? { kind: 'none' }
+      : { kind: 'public', creatorId: creator };
+  }
+  if (query.visibility === 'public' && !creator) return { kind: 'public' };
+  return { kind: 'mine', userId, ...(query.visibility ? { visibility: query.visibility } : {}) };
+}

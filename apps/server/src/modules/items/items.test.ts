@@ -1,0 +1,632 @@
+import { type ItemTemplate, itemTemplateMessages } from '@haversack/contracts';
+import { eq, isNotNull } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { itemInstances, itemTemplates } from '../../db/schema/items.js';
+import { seedDatabase } from '../../db/seed.js';
+import { createCharacter, createUser, type SignedInUser } from '../../test/factories.js';
+import { type ApiMethod, buildTestApp, callApi, type TestContext } from '../../test/helper.js';
+import { ItemsService } from './items.service.js';
+
+interface Body {
+  data: ItemTemplate & ItemTemplate[];
+  meta: { current_page: number; total_pages: number; total_count: number; per_page: number };
+  message?: string;
+  error: { code: string; message: string; details?: { field: string; message: string }[] };
+}
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await buildTestApp();
+});
+afterAll(async () => ctx.close());
+
+const call = (method: ApiMethod, url: string, user?: SignedInUser, payload?: unknown) =>
+  callApi(ctx, method, url, user, payload);
+const body = (response: { json(): unknown }) => response.json() as Body;
+
+async function createTemplate(user: SignedInUser, fields: Record<string, unknown>): Promise<ItemTemplate> {
+  const response = await call('POST', '/item_templates', user, { item_template: fields });
+  expect(response.statusCode, response.body).toBe(201);
+  return body(response).data;
+}
+
+const search = async (user: SignedInUser, query: string) => {
+  const response = await call('GET', `/search/items?${query}`, user);
+  expect(response.statusCode, response.body).toBe(200);
+  return body(response);
+};
+
+describe('the seeded catalogue', () => {
+  it('holds the five coins and the 578 SRD 5.1 items as public system templates', async () => {
+    const system = await ctx.database.db
+      .select()
+      .from(itemTemplates)
+      .where(isNotNull(itemTemplates.systemKey));
+    expect(system).toHaveLength(583);
+    expect(system.every((t) => t.visibility === 'public' && t.creatorId === null && !t.deletedAt)).toBe(true);
+    const coins = system.filter((t) => t.systemKey?.startsWith('coin:'));
+    expect(
+      coins
+        .map((c) => [c.systemKey, c.name, c.baseValue, c.currency, c.stackSize, c.weight, c.tags])
+        .sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    ).toEqual([
+      ['coin:cp', 'Copper piece', 1, 'cp', 0, 0.02, ['currency', 'category:currency']],
+      ['coin:ep', 'Electrum piece', 1, 'ep', 0, 0.02, ['currency', 'category:currency']],
+      ['coin:gp', 'Gold piece', 1, 'gp', 0, 0.02, ['currency', 'category:currency']],
+      ['coin:pp', 'Platinum piece', 1, 'pp', 0, 0.02, ['currency', 'category:currency']],
+      ['coin:sp', 'Silver piece', 1, 'sp', 0, 0.02, ['currency', 'category:currency']],
+    ]);
+    expect(system.filter((t) => t.metadata.source === 'SRD 5.1')).toHaveLength(578);
+  });
+
+  it('maps SRD records: cost, weight, tags, metadata, unpriced items and the sling bullet bundle', async () => {
+    const byKey = async (key: string) => {
+      const [row] = await ctx.database.db
+        .select()
+        .from(itemTemplates)
+        .where(eq(itemTemplates.systemKey, key));
+      return row;
+    };
+    expect(await byKey('srd:longsword')).toMatchObject({
+      name: 'Longsword',
+      baseValue: 15,
+      currency: 'gp',
+      weight: 3,
+      stackSize: 1,
+      tags: ['weapon', 'martial', 'melee', 'versatile', 'slashing', 'category:weapon'],
+      metadata: {
+        category: 'weapon',
+        rarity: null,
+        requires_attunement: false,
+        source: 'SRD 5.1',
+        priced: true,
+      },
+    });
+    expect(await byKey('srd:arrow')).toMatchObject({
+      baseValue: 5,
+      currency: 'cp',
+      weight: 0.05,
+      stackSize: 20,
+    });
+    expect(await byKey('srd:vestments')).toMatchObject({
+      baseValue: 0,
+      currency: 'gp',
+      metadata: expect.objectContaining({ priced: false }),
+    });
+    expect(await byKey('srd:sling-bullet')).toMatchObject({
+      name: 'Sling bullets (20)',
+      baseValue: 4,
+      currency: 'cp',
+      weight: 1.5,
+      stackSize: 0,
+      metadata: expect.objectContaining({ bundle_size: 20 }),
+    });
+    const vorpal = await byKey('srd:vorpal-sword');
+    expect(vorpal?.metadata).toMatchObject({ rarity: 'legendary', requires_attunement: true, priced: false });
+    expect(vorpal?.tags).toEqual(expect.arrayContaining(['magic', 'attunement', 'category:weapon']));
+  });
+
+  it('is idempotent: seeding again writes nothing and changes no row', async () => {
+    const snapshot = async () =>
+      ctx.database.db
+        .select({ id: itemTemplates.id, key: itemTemplates.systemKey, updatedAt: itemTemplates.updatedAt })
+        .from(itemTemplates)
+        .where(isNotNull(itemTemplates.systemKey))
+        .orderBy(itemTemplates.systemKey);
+    const before = await snapshot();
+    expect(await ItemsService.seedCatalogue(ctx.database.db)).toBe(0);
+    await seedDatabase(ctx.database.db);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('repairs a catalogue row that drifted, keeping its id', async () => {
+    const [row] = await ctx.database.db
+      .update(itemTemplates)
+      .set({ baseValue: 999 })
+      .where(eq(itemTemplates.systemKey, 'srd:dagger'))
+      .returning();
+    expect(await ItemsService.seedCatalogue(ctx.database.db)).toBe(1);
+    const [after] = await ctx.database.db
+      .select()
+      .from(itemTemplates)
+      .where(eq(itemTemplates.systemKey, 'srd:dagger'));
+    expect(after).toMatchObject({ id: row?.id, baseValue: 2, currency: 'gp' });
+  });
+});
+
+describe('item templates API', () => {
+  it('is described in the OpenAPI document', async () => {
+    const response = await ctx.app.inject({ url: '/api/docs/json' });
+    expect(response.statusCode).toBe(200);
+    const doc = response.json() as {
+      paths: Record<string, Record<string, { parameters?: { name: string }[] }>>;
+    };
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/v1/item_templates',
+        '/api/v1/item_templates/tags',
+        '/api/v1/item_templates/{id}',
+        '/api/v1/item_templates/{id}/duplicate',
+        '/api/v1/search/items',
+      ]),
+    );
+    const searchParams = doc.paths['/api/v1/search/items']?.get?.parameters?.map((p) => p.name) ?? [];
+    expect(searchParams).toEqual(expect.arrayContaining(['search', 'per_page', 'tags', 'min_weight']));
+  });
+
+  it('answers 401 without a session', async () => {
+    for (const [method, url] of [
+      ['GET', '/item_templates'],
+      ['GET', '/item_templates/tags'],
+      ['POST', '/item_templates'],
+      ['GET', '/search/items'],
+    ] as const) {
+      const response = await call(method, url);
+      expect(response.statusCode, url).toBe(401);
+    }
+  });
+
+  it('creates with the spec defaults and the JSON fields', async () => {
+    const user = await createUser(ctx);
+    const response = await call('POST', '/item_templates', user, {
+      item_template: { name: '  Rope of Climbing ' },
+    });
+    expect(response.statusCode).toBe(201);
+    expect(body(response).message).toBe(itemTemplateMessages.created);
+    expect(body(response).data).toMatchObject({
+      name: 'Rope of Climbing',
+      description: '',
+      weight: 0,
+      base_value: 0,
+      currency: 'gp',
+      value_cp: 0,
+      visibility: 'private',
+      stack_size: 1,
+      stackable: false,
+      tags: [],
+      category: null,
+      is_currency: false,
+      rating: null,
+      creator_id: user.user.id,
+      creator_name: user.user.username,
+      is_system: false,
+      is_owner: true,
+      instance_count: 0,
+    });
+  });
+
+  it('takes tags comma-separated or as a list, weight as a decimal string and currency from metadata', async () => {
+    const user = await createUser(ctx);
+    const template = await createTemplate(user, {
+      name: 'Moon coin',
+      weight: '0.25',
+      base_value: 3,
+      stack_size: 0,
+      metadata: { currency: 'platinum', rarity: 'rare' },
+      tags: ' Currency, category:Treasure ,currency,, shiny',
+    });
+    expect(template).toMatchObject({
+      weight: 0.25,
+      currency: 'pp',
+      value_cp: 3000,
+      stackable: true,
+      tags: ['currency', 'category:treasure', 'shiny'],
+      category: 'treasure',
+      is_currency: true,
+      metadata: { currency: 'pp', rarity: 'rare' },
+    });
+    const listed = await createTemplate(user, {
+      name: 'Gem',
+      tags: ['Red', 'red', 'gem'],
+      metadata: { category: 'gem' },
+    });
+    expect(listed).toMatchObject({ tags: ['red', 'gem'], category: 'gem', stackable: false });
+    const stacked = await createTemplate(user, { name: 'Pebble', stack_size: 5 });
+    expect(stacked.stackable).toBe(true);
+  });
+
+  it('refuses bad input with 422 and field details, never 500', async () => {
+    const user = await createUser(ctx);
+    const bad = async (item_template: unknown, fields: string[]) => {
+      const response = await call('POST', '/item_templates', user, { item_template });
+      expect(response.statusCode, JSON.stringify(item_template)).toBe(422);
+      expect(body(response).error.code).toBe('VALIDATION_ERROR');
+      const named = (body(response).error.details ?? []).map((d) => d.field);
+      for (const field of fields) expect(named).toContain(field);
+      return body(response).error.details ?? [];
+    };
+    const blank = await bad({ name: '   ' }, ['item_template.name']);
+    expect(blank).toContainEqual({ field: 'item_template.name', message: itemTemplateMessages.nameRequired });
+    await bad({}, ['item_template.name']);
+    await bad({ name: 7 }, ['item_template.name']);
+    await bad({ name: 'X', weight: -1 }, ['item_template.weight']);
+    await bad({ name: 'X', weight: 'heavy' }, ['item_template.weight']);
+    await bad({ name: 'X', weight: true }, ['item_template.weight']);
+    await bad({ name: 'X', base_value: 1.5 }, ['item_template.base_value']);
+    await bad({ name: 'X', base_value: -3 }, ['item_template.base_value']);
+    await bad({ name: 'X', base_value: { a: 1 } }, ['item_template.base_value']);
+    await bad({ name: 'X', currency: 'doubloons' }, ['item_template.currency']);
+    await bad({ name: 'X', visibility: 'secret' }, ['item_template.visibility']);
+    await bad({ name: 'X', stack_size: -1 }, ['item_template.stack_size']);
+    await bad({ name: 'X', stack_size: 2.5 }, ['item_template.stack_size']);
+    await bad({ name: 'X', tags: 42 }, ['item_template.tags']);
+    await bad({ name: 'X', tags: [1, 2] }, []);
+    await bad({ name: 'X', metadata: 'rare' }, ['item_template.metadata']);
+    await bad({ name: 'X', metadata: { requires_attunement: 'yes' } }, []);
+    await bad({ name: 'X', description: ['a'] }, ['item_template.description']);
+    await bad('a string', ['item_template']);
+    const missing = await call('POST', '/item_templates', user, { name: 'Not wrapped' });
+    expect(missing.statusCode).toBe(422);
+    const notJson = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/item_templates',
+      headers: { ...user.auth, 'content-type': 'application/json' },
+      payload: '{"item_template":',
+    });
+    expect(notJson.statusCode).toBe(400);
+  });
+
+  it('reads by visibility: own, unlisted and public for anyone signed in; others’ private → 404', async () => {
+    const owner = await createUser(ctx);
+    const other = await createUser(ctx);
+    const secret = await createTemplate(owner, { name: 'Secret map' });
+    const link = await createTemplate(owner, { name: 'Linked map', visibility: 'unlisted' });
+    const open = await createTemplate(owner, { name: 'Open map', visibility: 'public' });
+    expect((await call('GET', `/item_templates/${secret.id}`, owner)).statusCode).toBe(200);
+    expect((await call('GET', `/item_templates/${secret.id}`, other)).statusCode).toBe(404);
+    const unlisted = await call('GET', `/item_templates/${link.id}`, other);
+    expect(unlisted.statusCode).toBe(200);
+    expect(body(unlisted).data).toMatchObject({ is_owner: false, creator_name: owner.user.username });
+    expect((await call('GET', `/item_templates/${open.id}`, other)).statusCode).toBe(200);
+    expect(
+      (await call('GET', '/item_templates/7a1d3b1e-0000-4000-8000-000000000000', owner)).statusCode,
+    ).toBe(404);
+    expect((await call('GET', '/item_templates/not-a-uuid', owner)).statusCode).toBe(422);
+    expect((await call('GET', `/item_templates/${open.id}`)).statusCode).toBe(401);
+  });
+
+  it('lists my own templates, or public ones, with filters in copper and paging meta', async () => {
+    const me = await createUser(ctx);
+    const other = await createUser(ctx);
+    await createTemplate(me, { name: 'Alpha', base_value: 1, currency: 'pp', tags: 'loot,category:jewel' });
+    await createTemplate(me, {
+      name: 'Bravo',
+      base_value: 5,
+      currency: 'gp',
+      visibility: 'unlisted',
+      tags: 'loot',
+    });
+    await createTemplate(me, { name: 'Charlie', base_value: 50, currency: 'cp', visibility: 'public' });
+    await createTemplate(other, { name: 'Delta', visibility: 'public' });
+    await createTemplate(other, { name: 'Echo hidden' });
+
+    const mine = body(await call('GET', '/item_templates', me));
+    expect(mine.data.map((t) => t.name)).toEqual(['Alpha', 'Bravo', 'Charlie']);
+    expect(mine.meta).toEqual({ current_page: 1, per_page: 20, total_count: 3, total_pages: 1 });
+
+    // 10 gp = 1000 cp: a 1 pp item (1000 cp) is included, 5 gp and 50 cp are not.
+    const rich = body(await call('GET', '/item_templates?min_value=10', me));
+    expect(rich.data.map((t) => t.name)).toEqual(['Alpha']);
+    const cheap = body(await call('GET', '/item_templates?max_value=0.5', me));
+    expect(cheap.data.map((t) => t.name)).toEqual(['Charlie']);
+    expect(body(await call('GET', '/item_templates?tag=LOOT', me)).data.map((t) => t.name)).toEqual([
+      'Alpha',
+      'Bravo',
+    ]);
+    expect(
+      body(await call('GET', '/item_templates?filters[category]=jewel', me)).data.map((t) => t.name),
+    ).toEqual(['Alpha']);
+    expect(
+      body(await call('GET', '/item_templates?visibility=unlisted', me)).data.map((t) => t.name),
+    ).toEqual(['Bravo']);
+    expect(body(await call('GET', '/item_templates?search=char', me)).data.map((t) => t.name)).toEqual([
+      'Charlie',
+    ]);
+
+    const paged = body(await call('GET', '/item_templates?per_page=2&page=2', me));
+    expect(paged.data.map((t) => t.name)).toEqual(['Charlie']);
+    expect(paged.meta).toEqual({ current_page: 2, per_page: 2, total_count: 3, total_pages: 2 });
+
+    const publicOnes = body(await call('GET', '/item_templates?visibility=public&per_page=100', me));
+    expect(publicOnes.meta.total_count).toBeGreaterThanOrEqual(583 + 2);
+    const publicNames = new Set(publicOnes.data.map((t) => t.name));
+    expect(publicNames.has('Echo hidden')).toBe(false);
+    const others = body(await call('GET', `/item_templates?creator_id=${other.user.id}`, me));
+    expect(others.data.map((t) => t.name)).toEqual(['Delta']);
+    const catalogue = body(await call('GET', '/item_templates?creator_id=system&category=currency', me));
+    expect(catalogue.data.map((t) => t.name)).toEqual([
+      'Copper piece',
+      'Electrum piece',
+      'Gold piece',
+      'Platinum piece',
+      'Silver piece',
+    ]);
+    expect(catalogue.data.every((t) => t.is_system && t.is_currency && t.stackable)).toBe(true);
+    const byValue = body(await call('GET', '/item_templates?sort=value&direction=desc', me));
+    expect(byValue.data.map((t) => t.name)).toEqual(['Alpha', 'Bravo', 'Charlie']);
+  });
+
+  it('refuses bad list queries with 422', async () => {
+    const me = await createUser(ctx);
+    for (const query of [
+      'per_page=101',
+      'per_page=0',
+      'page=abc',
+      'min_value=lots',
+      'visibility=secret',
+      'creator_id=robert',
+      'min_rating=9',
+      'sort=colour',
+    ]) {
+      const response = await call('GET', `/item_templates?${query}`, me);
+      expect(response.statusCode, query).toBe(422);
+      expect(body(response).error.details?.length, query).toBeGreaterThan(0);
+    }
+  });
+
+  it('updates with PUT and PATCH for the owner only; others who can see it get 403, else 404', async () => {
+    const owner = await createUser(ctx);
+    const other = await createUser(ctx);
+    const template = await createTemplate(owner, {
+      name: 'Lantern',
+      base_value: 5,
+      visibility: 'unlisted',
+      metadata: { rarity: 'common', category: 'gear' },
+    });
+    const patched = await call('PATCH', `/item_templates/${template.id}`, owner, {
+      item_template: { base_value: 7, currency: 'sp', metadata: { rarity: 'uncommon' } },
+    });
+    expect(patched.statusCode).toBe(200);
+    expect(body(patched).data).toMatchObject({
+      name: 'Lantern',
+      base_value: 7,
+      currency: 'sp',
+      value_cp: 70,
+      visibility: 'unlisted',
+      metadata: { rarity: 'uncommon', category: 'gear', currency: 'sp' },
+    });
+    const put = await call('PUT', `/item_templates/${template.id}`, owner, {
+      item_template: { name: 'Hooded lantern', tags: 'light, gear' },
+    });
+    expect(put.statusCode).toBe(200);
+    expect(body(put).data).toMatchObject({ name: 'Hooded lantern', tags: ['light', 'gear'], base_value: 7 });
+
+    const refused = await call('PATCH', `/item_templates/${template.id}`, other, {
+      item_template: { name: 'Mine' },
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(body(refused).error.message).toBe(itemTemplateMessages.notOwner);
+    const hidden = await createTemplate(owner, { name: 'Hidden' });
+    expect(
+      (await call('PUT', `/item_templates/${hidden.id}`, other, { item_template: { name: 'Mine' } }))
+        .statusCode,
+    ).toBe(404);
+    const blank = await call('PATCH', `/item_templates/${template.id}`, owner, {
+      item_template: { name: ' ' },
+    });
+    expect(blank.statusCode).toBe(422);
+    expect(body(blank).error.details).toContainEqual({
+      field: 'item_template.name',
+      message: itemTemplateMessages.nameRequired,
+    });
+    expect(
+      (await call('PATCH', `/item_templates/${template.id}`, owner, { item_template: { weight: 'x' } }))
+        .statusCode,
+    ).toBe(422);
+    expect((await call('PATCH', `/item_templates/${template.id}`, owner, {})).statusCode).toBe(422);
+    expect(
+      (await call('PATCH', `/item_templates/${template.id}`, undefined, { item_template: {} })).statusCode,
+    ).toBe(401);
+  });
+
+  it('refuses changes to the seeded catalogue with 403', async () => {
+    const user = await createUser(ctx);
+    const [gold] = await ctx.database.db
+      .select()
+      .from(itemTemplates)
+      .where(eq(itemTemplates.systemKey, 'coin:gp'));
+    const response = await call('PATCH', `/item_templates/${gold?.id}`, user, {
+      item_template: { base_value: 2 },
+    });
+    expect(response.statusCode).toBe(403);
+    expect(body(response).error.message).toBe(itemTemplateMessages.systemTemplate);
+    expect((await call('DELETE', `/item_templates/${gold?.id}`, user)).statusCode).toBe(403);
+  });
+
+  it('soft-deletes for the owner: gone from the API, kept by the items made from it', async () => {
+    const owner = await createUser(ctx);
+    const other = await createUser(ctx);
+    const template = await createTemplate(owner, { name: 'Zzdoomed shield', visibility: 'public' });
+    const character = await createCharacter(ctx, owner, { name: 'Keeper' });
+    await ctx.database.db.insert(itemInstances).values({
+      containerId: String(character.primary_container_id),
+      itemTemplateId: template.id,
+      quantity: 1,
+    });
+    expect(body(await call('GET', `/item_templates/${template.id}`, owner)).data.instance_count).toBe(1);
+    expect((await call('DELETE', `/item_templates/${template.id}`, other)).statusCode).toBe(403);
+    expect((await call('DELETE', `/item_templates/${template.id}`)).statusCode).toBe(401);
+    const deleted = await call('DELETE', `/item_templates/${template.id}`, owner);
+    expect(deleted.statusCode).toBe(204);
+    expect(deleted.body).toBe('');
+    expect((await call('GET', `/item_templates/${template.id}`, owner)).statusCode).toBe(404);
+    expect((await call('DELETE', `/item_templates/${template.id}`, owner)).statusCode).toBe(404);
+    expect((await call('POST', `/item_templates/${template.id}/duplicate`, owner)).statusCode).toBe(404);
+    expect(body(await call('GET', '/item_templates', owner)).meta.total_count).toBe(0);
+    expect((await search(owner, 'search=zzdoomed')).data).toHaveLength(0);
+    const [row] = await ctx.database.db.select().from(itemTemplates).where(eq(itemTemplates.id, template.id));
+    expect(row?.deletedAt).toBeInstanceOf(Date);
+    const kept = await ctx.database.db
+      .select()
+      .from(itemInstances)
+      .where(eq(itemInstances.itemTemplateId, template.id));
+    expect(kept).toHaveLength(1);
+  });
+
+  it('duplicates anything I can read as my private copy; others’ private templates are 404', async () => {
+    const owner = await createUser(ctx);
+    const other = await createUser(ctx);
+    const [longsword] = await ctx.database.db
+      .select()
+      .from(itemTemplates)
+      .where(eq(itemTemplates.systemKey, 'srd:longsword'));
+    const copy = await call('POST', `/item_templates/${longsword?.id}/duplicate`, other);
+    expect(copy.statusCode).toBe(201);
+    expect(body(copy).data).toMatchObject({
+      name: 'Longsword (Copy)',
+      visibility: 'private',
+      base_value: 15,
+      currency: 'gp',
+      creator_id: other.user.id,
+      is_owner: true,
+      is_system: false,
+      category: 'weapon',
+    });
+    expect(body(copy).data.id).not.toBe(longsword?.id);
+    const secret = await createTemplate(owner, { name: 'Secret' });
+    expect((await call('POST', `/item_templates/${secret.id}/duplicate`, other)).statusCode).toBe(404);
+    const unlisted = await createTemplate(owner, { name: 'Shared', visibility: 'unlisted' });
+    const shared = await call('POST', `/item_templates/${unlisted.id}/duplicate`, other);
+    expect(body(shared).data).toMatchObject({ name: 'Shared (Copy)', visibility: 'private' });
+    expect((await call('POST', '/item_templates/bad/duplicate', other)).statusCode).toBe(422);
+    expect((await call('POST', `/item_templates/${unlisted.id}/duplicate`)).statusCode).toBe(401);
+    // The copy counts against my templates and edits freely.
+    const edited = await call('PATCH', `/item_templates/${body(shared).data.id}`, other, {
+      item_template: { name: 'My shared' },
+    });
+    expect(edited.statusCode).toBe(200);
+    expect(
+      await ctx.app.services.entitlements.countUsage(ctx.database.db, other.user.id, 'item_templates'),
+    ).toBe(2);
+  });
+
+  it('lists the tags of the templates I can see, with counts', async () => {
+    const me = await createUser(ctx);
+    const other = await createUser(ctx);
+    await createTemplate(me, { name: 'A', tags: 'zzmine, zzshared' });
+    await createTemplate(other, { name: 'B', tags: 'zzshared', visibility: 'public' });
+    await createTemplate(other, { name: 'C', tags: 'zzsecret, zzshared' });
+    const response = await call('GET', '/item_templates/tags', me);
+    expect(response.statusCode).toBe(200);
+    const tags = (response.json() as { data: { tag: string; count: number }[] }).data;
+    const find = (tag: string) => tags.find((t) => t.tag === tag);
+    expect(find('zzmine')).toEqual({ tag: 'zzmine', count: 1 });
+    expect(find('zzshared')).toEqual({ tag: 'zzshared', count: 2 });
+    expect(find('zzsecret')).toBeUndefined();
+    expect(find('currency')?.count).toBeGreaterThanOrEqual(5);
+    expect(find('weapon')?.count).toBeGreaterThan(50);
+  });
+});
+
+describe('search/items', () => {
+  it('ranks the exact name first and finds partial words', async () => {
+    const user = await createUser(ctx);
+    const exact = await search(user, 'search=longsword');
+    expect(exact.data[0]?.name).toBe('Longsword');
+    const partial = await search(user, 'search=long');
+    const names = partial.data.map((t) => t.name);
+    expect(names).toContain('Longsword');
+    expect(names).toContain('Longbow');
+    const infix = (await search(user, 'search=sword&per_page=50')).data.map((t) => t.name);
+    expect(infix).toEqual(expect.arrayContaining(['Longsword', 'Shortsword', 'Greatsword']));
+    expect(
+      (await search(user, 'search=longs')).data
+        .map((t) => t.name)
+        .slice(0, 2)
+        .sort(),
+    ).toEqual(['Longship', 'Longsword']);
+    expect((await search(user, 'search=potion%20heal')).data.map((t) => t.name)).toContain(
+      'Potion of Healing',
+    );
+    // Full-text matches in descriptions are found too (websearch syntax: phrases, -not, or).
+    const fire = await search(user, 'search=fire%20resistance');
+    expect(fire.meta.total_count).toBeGreaterThan(0);
+    expect((await search(user, 'search=%22potion%20of%20healing%22')).data[0]?.name).toBe(
+      'Potion of Healing',
+    );
+    expect((await search(user, 'search=a%20%26%20%7C%20!%20(%27')).meta).toBeDefined();
+  });
+
+  it('returns only public templates, everything for *, with spec paging (default 20, max 50)', async () => {
+    const me = await createUser(ctx);
+    const other = await createUser(ctx);
+    await createTemplate(other, { name: 'Zqx private relic' });
+    await createTemplate(other, { name: 'Zqx unlisted relic', visibility: 'unlisted' });
+    await createTemplate(other, { name: 'Zqx public relic', visibility: 'public' });
+    expect((await search(me, 'search=zqx')).data.map((t) => t.name)).toEqual(['Zqx public relic']);
+    const all = await search(me, '');
+    expect(all.meta.per_page).toBe(20);
+    expect(all.data).toHaveLength(20);
+    expect(all.meta.total_count).toBeGreaterThanOrEqual(584);
+    expect(all.meta.total_pages).toBe(Math.ceil(all.meta.total_count / 20));
+    const star = await search(me, 'search=*&per_page=50&page=2');
+    expect(star.data).toHaveLength(50);
+    expect(star.meta).toMatchObject({ current_page: 2, per_page: 50, total_count: all.meta.total_count });
+    const beyond = await search(me, 'search=*&page=1000');
+    expect(beyond.data).toHaveLength(0);
+    expect(beyond.meta.total_count).toBe(all.meta.total_count);
+  });
+
+  it('filters by tags (all must match), value in copper and weight, and sorts', async () => {
+    const me = await createUser(ctx);
+    const martialRanged = await search(me, 'tags=martial,ranged&per_page=50');
+    expect(martialRanged.data.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['Longbow', 'Crossbow, hand']),
+    );
+    expect(martialRanged.data.every((t) => t.tags.includes('martial') && t.tags.includes('ranged'))).toBe(
+      true,
+    );
+    const repeated = await search(me, 'tags=martial&tags=ranged&per_page=50');
+    expect(repeated.meta.total_count).toBe(martialRanged.meta.total_count);
+
+    // min_value 10 gp includes the 1 pp coin (1000 cp) and excludes the 1 gp coin.
+    const coins = await search(me, 'tags=currency&min_value=10');
+    expect(coins.data.map((t) => t.name)).toEqual(['Platinum piece']);
+    const cheapCoins = await search(me, 'tags=currency&max_value=0.1');
+    expect(cheapCoins.data.map((t) => t.name)).toEqual(['Copper piece', 'Silver piece']);
+
+    const heavy = await search(me, 'search=*&min_weight=500&sort=weight&direction=desc');
+    expect(heavy.data.length).toBeGreaterThan(0);
+    const weights = heavy.data.map((t) => t.weight);
+    expect(weights.every((w) => w >= 500)).toBe(true);
+    expect([...weights].sort((a, b) => b - a)).toEqual(weights);
+
+    const byValue = await search(me, 'category=weapon&sort=value&direction=desc&per_page=3');
+    expect(byValue.data.map((t) => t.value_cp)).toEqual(
+      [...byValue.data.map((t) => t.value_cp)].sort((a, b) => b - a),
+    );
+    expect(byValue.data.every((t) => t.category === 'weapon')).toBe(true);
+    const legendary = await search(me, 'rarity=legendary&per_page=50');
+    expect(legendary.data.every((t) => t.metadata.rarity === 'legendary')).toBe(true);
+    expect(legendary.meta.total_count).toBeGreaterThan(5);
+  });
+
+  it('refuses bad search queries with 422', async () => {
+    const me = await createUser(ctx);
+    for (const query of [
+      'per_page=51',
+      'page=0',
+      'visibility=private',
+      'min_value=x',
+      'max_weight=-1',
+      'sort=price',
+      `search=${'a'.repeat(201)}`,
+    ]) {
+      const response = await call('GET', `/search/items?${query}`, me);
+      expect(response.statusCode, query).toBe(422);
+    }
+    const privateSearch = await call('GET', '/search/items?visibility=private', me);
+    expect(body(privateSearch).error.details).toContainEqual({
+      field: 'visibility',
+      message: itemTemplateMessages.searchPublicOnly,
+    });
+  });
+
+  it('keeps LIKE wildcards literal', async () => {
+    const me = await createUser(ctx);
+    const percent = await search(me, 'search=%25');
+    const underscore = await search(me, 'search=_');
+    expect(percent.meta.total_count).toBe(0);
+    expect(underscore.meta.total_count).toBe(0);
+  });
+});

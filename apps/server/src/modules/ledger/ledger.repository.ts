@@ -1,0 +1,19 @@
+import type { Executor } from '../../db/client.js';
+import { transactions } from '../../db/schema/inventory.js';
+
+export type LedgerEntry = typeof transactions.$inferInsert;
+
+/** The only writer of the ledger: always inside the caller's transaction, with name snapshots. */
+export const ledgerRepository = {
+  async record(db: Executor, entries: LedgerEntry | LedgerEntry[]) {
+    const rows = Array.isArray(entries) ? entries : [entries];
+    if (rows.length === 0) return;
+    await db.insert(transactions).values(rows);
+  },
+
+  async recordReturningIds(db: Executor, entries: LedgerEntry[]): Promise<string[]> {
+    if (entries.length === 0) return [];
+    const rows = await db.insert(transactions).values(entries).returning({ id: transactions.id });
+    return rows.map((r) => r.id);
+  },
+};

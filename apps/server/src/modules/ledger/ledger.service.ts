@@ -1,0 +1,203 @@
+import type { LedgerTransaction, TransactionListQuery } from '@haversack/contracts';
+import { and, count, desc, eq, gte, lt, or, type SQL } from 'drizzle-orm';
+import type { Database } from '../../db/client.js';
+import { characters } from '../../db/schema/characters.js';
+import { transactions } from '../../db/schema/inventory.js';
+import { AppError } from '../../lib/app-error.js';
+import { partiesRepository } from '../parties/parties.repository.js';
+
+type Row = typeof transactions.$inferSelect;
+
+export function toTransactionJson(row: Row): LedgerTransaction {
+  return {
+    id: row.id,
+    transaction_type: row.transactionType,
+    transaction_date: row.transactionDate.toISOString(),
+    transaction_summary: row.summary,
+    actor_data: { id: row.actorId, name: row.actorName },
+    target_data: { id: row.characterId ?? row.partyId, name: row.targetName },
+    transactable_data: { id: row.itemTemplateId, name: row.itemName, item_instance_id: row.itemInstanceId },
+    quantity: row.quantity,
+    amount: row.amountCp,
+    currency: row.currency,
+    notes: row.notes,
+    source_location_data: { id: row.sourceContainerId, name: row.sourceName },
+    destination_location_data: { id: row.destinationContainerId, name: row.destinationName },
+    party_id: row.partyId,
+    character_id: row.characterId,
+  };
+}
+
+export const csvColumns = [
+  'Date',
+  'Type',
+  'Actor',
+  'Target',
+  'Item',
+  'Quantity',
+  'Amount',
+  'Currency',
+  'From Location',
+  'To Location',
+  'Notes',
+];
+
+function csvField(value: string | number | null): string {
+  if (value === null) return '';
+  const text = String(value);
+  // Quote what needs it, and defuse spreadsheet formulas (CSV injection).
+  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+function toCsvLine(row: Row): string {
+  return `${[
+    row.transactionDate.toISOString(),
+    row.transactionType,
+    row.actorName,
+    row.targetName,
+    row.itemName,
+    row.quantity,
+    row.amountCp,
+    row.currency,
+    row.sourceName,
+    row.destinationName,
+    row.notes,
+  ]
+    .map(csvField)
+    .join(',')}\r\n`;
+}
+
+/** Reading the ledger (spec/02 §7 Transactions): only for those who may see that party or character. */
+export class LedgerService {
+  constructor(private readonly db: Database) {}
+
+  async forParty(userId: string, partyId: string, query: TransactionListQuery) {
+    if (!(await partiesRepository.membership(this.db, partyId, userId)))
+      throw AppError.notFound('Party not found.');
+    return this.#list(eq(transactions.partyId, partyId), query);
+  }
+
+  async forCharacter(userId: string, characterId: string, query: TransactionListQuery) {
+    await this.#assertCharacterVisible(userId, characterId);
+    return this.#list(eq(transactions.characterId, characterId), query);
+  }
+
+  async one(userId: string, id: string): Promise<LedgerTransaction> {
+    const [row] = await this.db.select().from(transactions).where(eq(transactions.id, id)).limit(1);
+    if (!row) throw AppError.notFound('Transaction not found.');
+    const visible =
+      row.actorId === userId ||
+      (row.partyId !== null && Boolean(await partiesRepository.membership(this.db, row.partyId, userId))) ||
+      (row.characterId !== null && (await this.#characterVisible(userId, row.characterId)));
+    if (!visible) throw AppError.notFound('Transaction not found.');
+    return toTransactionJson(row);
+  }
+
+  /** Checks access first, then streams (see #csv). */
+  async exportForParty(userId: string, partyId: string, query: TransactionListQuery) {
+    if (!(await partiesRepository.membership(this.db, partyId, userId)))
+      throw AppError.notFound('Party not found.');
+    return this.#csv(eq(transactions.partyId, partyId), query);
+  }
+
+  async exportForCharacter(userId: string, characterId: string, query: TransactionListQuery) {
+    await this.#assertCharacterVisible(userId, characterId);
+    return this.#csv(eq(transactions.characterId, characterId), query);
+  }
+
+  /**
+   * spec/02 §9 CSV columns, newest first. Rows are read in keyset pages of 1,000 and written as they come,
+   * so a ledger of 100,000 rows never sits in memory at once.
+   */
+  async *#csv(scope: SQL, query: TransactionListQuery): AsyncGenerator<string> {
+    yield `${csvColumns.join(',')}\r\n`;
+    const filters = this.#filters(scope, query);
+    let cursor: { date: Date; id: string } | undefined;
+    for (;;) {
+      const page = await this.db
+        .select()
+        .from(transactions)
+        .where(
+          and(
+            filters,
+            cursor
+              ? or(
+                  lt(transactions.transactionDate, cursor.date),
+                  and(eq(transactions.transactionDate, cursor.date), lt(transactions.id, cursor.id)),
+                )
+              : undefined,
+          ),
+        )
+        .orderBy(desc(transactions.transactionDate), desc(transactions.id))
+        .limit(1_000);
+      if (page.length === 0) return;
+      yield page.map(toCsvLine).join('');
+      const last = page[page.length - 1];
+      if (!last || page.length < 1_000) return;
+      cursor = { date: last.transactionDate, id: last.id };
+    }
+  }
+
+  #filters(scope: SQL, query: TransactionListQuery) {
+    const conditions: (SQL | undefined)[] = [scope];
+    if (query.transaction_type) conditions.push(eq(transactions.transactionType, query.transaction_type));
+    if (query.start_date)
+      conditions.push(gte(transactions.transactionDate, new Date(`${query.start_date}T00:00:00Z`)));
+    if (query.end_date) {
+      const end = new Date(`${query.end_date}T00:00:00Z`);
+      end.setUTCDate(end.getUTCDate() + 1);
+      conditions.push(lt(transactions.transactionDate, end));
+    }
+    return and(...conditions);
+  }
+
+  async #list(scope: SQL, query: TransactionListQuery) {
+    const conditions: (SQL | undefined)[] = [scope];
+    if (query.transaction_type) conditions.push(eq(transactions.transactionType, query.transaction_type));
+    if (query.start_date)
+      conditions.push(gte(transactions.transactionDate, new Date(`${query.start_date}T00:00:00Z`)));
+    if (query.end_date) {
+      const end = new Date(`${query.end_date}T00:00:00Z`);
+      end.setUTCDate(end.getUTCDate() + 1);
+      conditions.push(lt(transactions.transactionDate, end));
+    }
+    const where = and(...conditions);
+    const [total] = await this.db.select({ n: count() }).from(transactions).where(where);
+    const rows = await this.db
+      .select()
+      .from(transactions)
+      .where(where)
+      .orderBy(desc(transactions.transactionDate), desc(transactions.id))
+      .limit(query.per_page)
+      .offset((query.page - 1) * query.per_page);
+    const totalCount = total?.n ?? 0;
+    return {
+      transactions: rows.map(toTransactionJson),
+      meta: {
+        current_page: query.page,
+        per_page: query.per_page,
+        total_count: totalCount,
+        total_pages: Math.max(1, Math.ceil(totalCount / query.per_page)),
+      },
+    };
+  }
+
+  async #characterVisible(userId: string, characterId: string): Promise<boolean> {
+    const [character] = await this.db
+      .select()
+      .from(characters)
+      .where(eq(characters.id, characterId))
+      .limit(1);
+    if (!character) return false;
+    if (character.userId === userId) return true;
+    return (
+      character.partyId !== null &&
+      Boolean(await partiesRepository.membership(this.db, character.partyId, userId))
+    );
+  }
+
+  async #assertCharacterVisible(userId: string, characterId: string) {
+    if (!(await this.#characterVisible(userId, characterId))) throw AppError.notFound('Character not found.');
+  }
+}

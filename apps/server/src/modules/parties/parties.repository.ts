@@ -1,0 +1,311 @@
+import { and, asc, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { users } from '../../db/schema/accounts.js';
+import { characters } from '../../db/schema/characters.js';
+import { containers } from '../../db/schema/inventory.js';
+import { parties, partyInvitations, partyMemberships } from '../../db/schema/parties.js';
+
+export type PartyRow = typeof parties.$inferSelect;
+export type MembershipRow = typeof partyMemberships.$inferSelect;
+export type InvitationRow = typeof partyInvitations.$inferSelect;
+
+export interface PartyCounts {
+  memberCount: number;
+  playerCount: number;
+  characterCount: number;
+  gmName: string | null;
+}
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+const memberCount = sql<number>`(select count(*)::int from ${partyMemberships} m where m.party_id = ${parties.id})`;
+const playerCount = sql<number>`(select count(*)::int from ${partyMemberships} m where m.party_id = ${parties.id} and m.role = 'player')`;
+const characterCount = sql<number>`(select count(*)::int from ${characters} c where c.party_id = ${parties.id})`;
+
+export interface PartyListFilter {
+  userId: string;
+  publicOnly: boolean;
+  search?: string;
+  owned?: boolean;
+  member?: boolean;
+  role?: MembershipRow['role'];
+  isArchived?: boolean;
+  gameSystem?: string;
+  page: number;
+  perPage: number;
+}
+
+export const partiesRepository = {
+  async insertParty(db: Executor, values: typeof parties.$inferInsert): Promise<PartyRow> {
+    const [row] = await db.insert(parties).values(values).returning();
+    if (!row) throw new Error('insert parties returned nothing');
+    return row;
+  },
+
+  async updateParty(
+    db: Executor,
+    id: string,
+    changes: Partial<typeof parties.$inferInsert>,
+  ): Promise<PartyRow> {
+    const [row] = await db
+      .update(parties)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(eq(parties.id, id))
+      .returning();
+    if (!row) throw new Error(`party ${id} vanished during update`);
+    return row;
+  },
+
+  async deleteParty(db: Executor, id: string) {
+    await db.delete(parties).where(eq(parties.id, id));
+  },
+
+  async findParty(db: Executor, id: string, options: { lock?: boolean } = {}): Promise<PartyRow | undefined> {
+    const query = db.select().from(parties).where(eq(parties.id, id)).limit(1);
+    const [row] = options.lock ? await query.for('update') : await query;
+    return row;
+  },
+
+  async findPartyByCode(db: Executor, joinCode: string): Promise<PartyRow | undefined> {
+    const [row] = await db.select().from(parties).where(eq(parties.joinCode, joinCode)).limit(1);
+    return row;
+  },
+
+  async joinCodeTaken(db: Executor, joinCode: string): Promise<boolean> {
+    const [row] = await db
+      .select({ id: parties.id })
+      .from(parties)
+      .where(eq(parties.joinCode, joinCode))
+      .limit(1);
+    return Boolean(row);
+  },
+
+  async counts(db: Executor, partyIds: string[]): Promise<Map<string, PartyCounts>> {
+    if (partyIds.length === 0) return new Map();
+    const rows = await db
+      .select({ id: parties.id, memberCount, playerCount, characterCount, gmName: users.username })
+      .from(parties)
+      .leftJoin(users, eq(users.id, parties.gameMasterId))
+      .where(inArray(parties.id, partyIds));
+    return new Map(
+      rows.map((r) => [
+        r.id,
+        {
+          memberCount: r.memberCount,
+          playerCount: r.playerCount,
+          characterCount: r.characterCount,
+          gmName: r.gmName,
+        },
+      ]),
+    );
+  },
+
+  async memberships(db: Executor, userId: string, partyIds: string[]): Promise<Map<string, MembershipRow>> {
+    if (partyIds.length === 0) return new Map();
+    const rows = await db
+      .select()
+      .from(partyMemberships)
+      .where(and(eq(partyMemberships.userId, userId), inArray(partyMemberships.partyId, partyIds)));
+    return new Map(rows.map((r) => [r.partyId, r]));
+  },
+
+  async list(db: Executor, filter: PartyListFilter): Promise<{ rows: PartyRow[]; total: number }> {
+    const conditions: (SQL | undefined)[] = [];
+    const myMembership = sql`exists (select 1 from ${partyMemberships} m where m.party_id = ${parties.id} and m.user_id = ${filter.userId}${
+      filter.role ? sql` and m.role = ${filter.role}` : sql``
+    })`;
+    if (filter.publicOnly) {
+      conditions.push(eq(parties.isPublic, true), eq(parties.isArchived, false));
+      if (filter.role) conditions.push(myMembership);
+    } else {
+      conditions.push(myMembership);
+    }
+    if (filter.owned === true) conditions.push(eq(parties.gameMasterId, filter.userId));
+    if (filter.owned === false || filter.member === true)
+      conditions.push(ne(parties.gameMasterId, filter.userId));
+    if (filter.isArchived !== undefined && !filter.publicOnly)
+      conditions.push(eq(parties.isArchived, filter.isArchived));
+    if (filter.gameSystem) conditions.push(eq(parties.gameSystem, filter.gameSystem));
+    if (filter.search) {
+      const pattern = `%${escapeLike(filter.search)}%`;
+      conditions.push(
+        or(
+          ilike(parties.name, pattern),
+          ilike(parties.description, pattern),
+          ilike(parties.gameSystem, pattern),
+          ilike(parties.setting, pattern),
+        ),
+      );
+    }
+    const where = and(...conditions);
+    const [totalRow] = await db.select({ total: count() }).from(parties).where(where);
+    const rows = await db
+      .select()
+      .from(parties)
+      .where(where)
+      .orderBy(asc(parties.isArchived), desc(parties.updatedAt), asc(parties.id))
+      .limit(filter.perPage)
+      .offset((filter.page - 1) * filter.perPage);
+    return { rows, total: totalRow?.total ?? 0 };
+  },
+
+  async membership(db: Executor, partyId: string, userId: string, options: { lock?: boolean } = {}) {
+    const query = db
+      .select()
+      .from(partyMemberships)
+      .where(and(eq(partyMemberships.partyId, partyId), eq(partyMemberships.userId, userId)))
+      .limit(1);
+    const [row] = options.lock ? await query.for('update') : await query;
+    return row;
+  },
+
+  async insertMembership(db: Executor, values: typeof partyMemberships.$inferInsert): Promise<MembershipRow> {
+    const [row] = await db.insert(partyMemberships).values(values).returning();
+    if (!row) throw new Error('insert party_memberships returned nothing');
+    return row;
+  },
+
+  async updateRole(db: Executor, membershipId: string, role: MembershipRow['role']): Promise<MembershipRow> {
+    const [row] = await db
+      .update(partyMemberships)
+      .set({ role })
+      .where(eq(partyMemberships.id, membershipId))
+      .returning();
+    if (!row) throw new Error(`membership ${membershipId} vanished during update`);
+    return row;
+  },
+
+  async deleteMembership(db: Executor, membershipId: string) {
+    await db.delete(partyMemberships).where(eq(partyMemberships.id, membershipId));
+  },
+
+  async members(db: Executor, partyId: string) {
+    const rows = await db
+      .select({ membership: partyMemberships, username: users.username, email: users.email })
+      .from(partyMemberships)
+      .innerJoin(users, eq(users.id, partyMemberships.userId))
+      .where(eq(partyMemberships.partyId, partyId))
+      .orderBy(
+        sql`case ${partyMemberships.role} when 'gm' then 0 when 'manager' then 1 when 'player' then 2 else 3 end`,
+        asc(partyMemberships.createdAt),
+      );
+    const partyCharacters = await db
+      .select({
+        id: characters.id,
+        name: characters.name,
+        userId: characters.userId,
+        primaryContainerId: containers.id,
+      })
+      .from(characters)
+      .leftJoin(containers, and(eq(containers.characterId, characters.id), eq(containers.isPrimary, true)))
+      .where(eq(characters.partyId, partyId))
+      .orderBy(asc(characters.name));
+    return rows.map((row) => ({
+      ...row,
+      characters: partyCharacters.filter((c) => c.userId === row.membership.userId),
+    }));
+  },
+
+  /** Characters leave a party with their player. */
+  async unassignCharacters(db: Executor, partyId: string, userId: string) {
+    await db
+      .update(characters)
+      .set({ partyId: null, updatedAt: new Date() })
+      .where(and(eq(characters.partyId, partyId), eq(characters.userId, userId)));
+  },
+
+  async countCreatedBy(db: Executor, userId: string): Promise<number> {
+    const [row] = await db.select({ n: count() }).from(parties).where(eq(parties.gameMasterId, userId));
+    return row?.n ?? 0;
+  },
+
+  /** Parties the user joined, not counting the ones they run. */
+  async countJoinedBy(db: Executor, userId: string): Promise<number> {
+    const [row] = await db
+      .select({ n: count() })
+      .from(partyMemberships)
+      .innerJoin(parties, eq(parties.id, partyMemberships.partyId))
+      .where(and(eq(partyMemberships.userId, userId), ne(parties.gameMasterId, userId)));
+    return row?.n ?? 0;
+  },
+
+  async insertInvitation(db: Executor, values: typeof partyInvitations.$inferInsert): Promise<InvitationRow> {
+    const [row] = await db.insert(partyInvitations).values(values).returning();
+    if (!row) throw new Error('insert party_invitations returned nothing');
+    return row;
+  },
+
+  async findInvitation(db: Executor, id: string, options: { lock?: boolean } = {}) {
+    const query = db.select().from(partyInvitations).where(eq(partyInvitations.id, id)).limit(1);
+    const [row] = options.lock ? await query.for('update') : await query;
+    return row;
+  },
+
+  async pendingInvitation(db: Executor, partyId: string, userId: string) {
+    const [row] = await db
+      .select()
+      .from(partyInvitations)
+      .where(
+        and(
+          eq(partyInvitations.partyId, partyId),
+          eq(partyInvitations.invitedUserId, userId),
+          eq(partyInvitations.status, 'pending'),
+        ),
+      )
+      .limit(1);
+    return row;
+  },
+
+  async setInvitationStatus(db: Executor, id: string, status: InvitationRow['status']) {
+    await db
+      .update(partyInvitations)
+      .set({ status, respondedAt: new Date() })
+      .where(eq(partyInvitations.id, id));
+  },
+
+  async invitations(
+    db: Executor,
+    where: { id?: string; partyId?: string; invitedUserId?: string; pendingOnly?: boolean },
+  ) {
+    const rows = await db
+      .select({ invitation: partyInvitations, partyName: parties.name })
+      .from(partyInvitations)
+      .innerJoin(parties, eq(parties.id, partyInvitations.partyId))
+      .where(
+        and(
+          where.id ? eq(partyInvitations.id, where.id) : undefined,
+          where.partyId ? eq(partyInvitations.partyId, where.partyId) : undefined,
+          where.invitedUserId ? eq(partyInvitations.invitedUserId, where.invitedUserId) : undefined,
+          where.pendingOnly ? eq(partyInvitations.status, 'pending') : undefined,
+        ),
+      )
+      .orderBy(desc(partyInvitations.createdAt));
+    const userIds = [...new Set(rows.flatMap((r) => [r.invitation.invitedUserId, r.invitation.invitedById]))];
+    const names = userIds.length
+      ? await db
+          .select({ id: users.id, username: users.username })
+          .from(users)
+          .where(inArray(users.id, userIds))
+      : [];
+    const nameOf = new Map(names.map((n) => [n.id, n.username]));
+    return rows.map((r) => ({
+      ...r,
+      invitedName: nameOf.get(r.invitation.invitedUserId) ?? '',
+      inviterName: nameOf.get(r.invitation.invitedById) ?? '',
+    }));
+  },
+
+  async findUserByUsernameOrEmail(db: Executor, value: { username?: string; email?: string }) {
+    const condition = value.username
+      ? sql`lower(${users.username}) = lower(${value.username})`
+      : sql`lower(${users.email}) = lower(${value.email ?? ''})`;
+    const [row] = await db
+      .select({ id: users.id, username: users.username })
+      .from(users)
+      .where(condition)
+      .limit(1);
+    return row;
+  },
+};

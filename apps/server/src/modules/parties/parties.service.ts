@@ -1,0 +1,420 @@
+import {
+  type Party,
+  type PartyForm,
+  type PartyInvitation,
+  type PartyListQuery,
+  type PartyMember,
+  type PartyPreview,
+  type PartyRole,
+  type PartyUpdate,
+  partyMessages,
+} from '@haversack/contracts';
+import type { Database, Executor } from '../../db/client.js';
+import { AppError } from '../../lib/app-error.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
+import type { EventBus } from '../../realtime/event-bus.js';
+import { accountsRepository } from '../accounts/accounts.repository.js';
+import { inventoryRepository } from '../inventory/inventory.repository.js';
+import { destroyContainerContents } from '../inventory/inventory-ledger.js';
+import type { EntitlementService } from '../subscriptions/entitlements.service.js';
+import { generateJoinCode, isWellFormedJoinCode } from './join-codes.js';
+import { toInvitationJson, toMemberJson, toPartyJson, toPreviewJson } from './parties.json.js';
+import * as policy from './parties.policy.js';
+import { type MembershipRow, type PartyRow, partiesRepository as repo } from './parties.repository.js';
+
+/** What leaving a party ends elsewhere (patronages), so the parties service need not know the details. */
+export type MemberLeftHook = (tx: Executor, partyId: string, userId: string) => Promise<void>;
+
+interface Deps {
+  db: Database;
+  entitlements: EntitlementService;
+  events: EventBus;
+}
+
+export class PartiesService {
+  readonly #db: Database;
+  readonly #entitlements: EntitlementService;
+  readonly #memberLeftHooks: MemberLeftHook[] = [];
+  readonly #events: EventBus;
+
+  constructor(deps: Deps) {
+    this.#db = deps.db;
+    this.#entitlements = deps.entitlements;
+    this.#events = deps.events;
+    deps.entitlements.registerUsageCounter('parties_created', (db, userId) =>
+      repo.countCreatedBy(db, userId),
+    );
+    deps.entitlements.registerUsageCounter('parties_joined', (db, userId) => repo.countJoinedBy(db, userId));
+  }
+
+  onMemberLeft(hook: MemberLeftHook): void {
+    this.#memberLeftHooks.push(hook);
+  }
+
+  async list(userId: string, query: PartyListQuery) {
+    const { rows, total } = await repo.list(this.#db, {
+      userId,
+      publicOnly: query.visibility === 'public',
+      page: query.page,
+      perPage: query.per_page,
+      ...(query.search ? { search: query.search } : {}),
+      ...(query.owned !== undefined ? { owned: query.owned } : {}),
+      ...(query.member !== undefined ? { member: query.member } : {}),
+      ...(query.role ? { role: query.role } : {}),
+      ...(query.is_archived !== undefined ? { isArchived: query.is_archived } : {}),
+      ...(query.game_system ? { gameSystem: query.game_system } : {}),
+    });
+    const data = await this.#toJson(this.#db, userId, rows);
+    return {
+      data,
+      meta: {
+        current_page: query.page,
+        per_page: query.per_page,
+        total_count: total,
+        total_pages: Math.max(1, Math.ceil(total / query.per_page)),
+      },
+    };
+  }
+
+  async get(userId: string, partyId: string): Promise<Party> {
+    const party = await repo.findParty(this.#db, partyId);
+    const membership = party ? await repo.membership(this.#db, party.id, userId) : undefined;
+    policy.assertVisible(party, membership);
+    const [json] = await this.#toJson(this.#db, userId, [party]);
+    if (!json) throw AppError.notFound('Party not found.');
+    return json;
+  }
+
+  async create(userId: string, form: PartyForm): Promise<Party> {
+    const party = await this.#db.transaction(async (tx) => {
+      await this.#entitlements.requireLimit(tx, userId, 'parties_created');
+      const joinCode = form.join_permission === 'restricted' ? null : await this.#freshJoinCode(tx);
+      const party = await repo.insertParty(tx, {
+        name: form.name,
+        description: form.description,
+        gameSystem: form.game_system,
+        setting: form.setting,
+        joinPermission: form.join_permission,
+        encumbranceStyle: form.encumbrance_style,
+        isPublic: form.is_public,
+        joinCode,
+        gameMasterId: userId,
+      });
+      await repo.insertMembership(tx, { partyId: party.id, userId, role: 'gm' });
+      return party;
+    });
+    return this.get(userId, party.id);
+  }
+
+  async update(userId: string, partyId: string, changes: PartyUpdate): Promise<Party> {
+    await this.#db.transaction(async (tx) => {
+      const { party } = await this.#gmContext(tx, partyId, userId);
+      const onlyArchiveFlag = Object.keys(changes).every((k) => k === 'is_archived');
+      if (party.isArchived && !onlyArchiveFlag && changes.is_archived !== false)
+        policy.assertNotArchived(party);
+      const permission = changes.join_permission ?? party.joinPermission;
+      // Restricted parties have no code; opening one up gives it a code.
+      const joinCode =
+        permission === 'restricted' ? null : (party.joinCode ?? (await this.#freshJoinCode(tx)));
+      await repo.updateParty(tx, party.id, {
+        ...(changes.name !== undefined ? { name: changes.name } : {}),
+        ...(changes.description !== undefined ? { description: changes.description } : {}),
+        ...(changes.game_system !== undefined ? { gameSystem: changes.game_system } : {}),
+        ...(changes.setting !== undefined ? { setting: changes.setting } : {}),
+        ...(changes.join_permission !== undefined ? { joinPermission: changes.join_permission } : {}),
+        ...(changes.encumbrance_style !== undefined ? { encumbranceStyle: changes.encumbrance_style } : {}),
+        ...(changes.is_public !== undefined ? { isPublic: changes.is_public } : {}),
+        ...(changes.is_archived !== undefined ? { isArchived: changes.is_archived } : {}),
+        joinCode,
+      });
+    });
+    await this.#announce(partyId, userId, 'party_updated', (name) => `${name} updated the party`);
+    return this.get(userId, partyId);
+  }
+
+  async setArchived(userId: string, partyId: string, archived: boolean): Promise<Party> {
+    return this.update(userId, partyId, { is_archived: archived });
+  }
+
+  async delete(actor: { id: string; username: string }, partyId: string): Promise<void> {
+    await this.#db.transaction(async (tx) => {
+      const { party } = await this.#gmContext(tx, partyId, actor.id);
+      if (party.gameMasterId !== actor.id)
+        throw new AppError('FORBIDDEN', 'Only the party’s creator can delete it.');
+      // The party's own containers and their contents go with it, in the ledger; characters keep theirs.
+      const stash = await inventoryRepository.listForOwner(tx, { partyId: party.id });
+      await destroyContainerContents(
+        tx,
+        stash.map((c) => c.id),
+        actor,
+        'container_deletion',
+        { partyId: party.id, characterId: null, targetName: party.name },
+      );
+      await repo.deleteParty(tx, party.id);
+    });
+  }
+
+  async members(userId: string, partyId: string): Promise<PartyMember[]> {
+    const party = await repo.findParty(this.#db, partyId);
+    const membership = party ? await repo.membership(this.#db, partyId, userId) : undefined;
+    policy.assertMember(party, membership);
+    const rows = await repo.members(this.#db, partyId);
+    // Addresses are for the GM (to reach players) and for each member's own row.
+    return rows.map((row) => toMemberJson(row, membership.role === 'gm' || row.membership.userId === userId));
+  }
+
+  async changeRole(userId: string, partyId: string, targetUserId: string, role: Exclude<PartyRole, 'gm'>) {
+    const changed = await this.#db.transaction(async (tx) => {
+      const { party } = await this.#gmContext(tx, partyId, userId);
+      const target = await repo.membership(tx, partyId, targetUserId, { lock: true });
+      if (!target) throw AppError.notFound(partyMessages.notMember);
+      policy.assertNotPartyGm(party, target, 'rerole');
+      const updated = await repo.updateRole(tx, target.id, role);
+      return { id: updated.id, user_id: updated.userId, role: updated.role };
+    });
+    await this.#announce(partyId, userId, 'member_role_changed', (name) => `${name} made a member ${role}`, {
+      userId: targetUserId,
+      ids: { role },
+    });
+    return changed;
+  }
+
+  async removeMember(userId: string, partyId: string, targetUserId: string): Promise<void> {
+    await this.#db.transaction(async (tx) => {
+      const { party } = await this.#gmContext(tx, partyId, userId);
+      const target = await repo.membership(tx, partyId, targetUserId, { lock: true });
+      if (!target) throw AppError.notFound(partyMessages.notMember);
+      policy.assertNotPartyGm(party, target, 'remove');
+      await this.#dropMember(tx, partyId, target);
+    });
+    await this.#announce(partyId, userId, 'member_removed', (name) => `${name} removed a member`, {
+      userId: targetUserId,
+    });
+  }
+
+  async leave(userId: string, partyId: string): Promise<void> {
+    await this.#db.transaction(async (tx) => {
+      const party = await repo.findParty(tx, partyId, { lock: true });
+      const membership = party ? await repo.membership(tx, partyId, userId, { lock: true }) : undefined;
+      policy.assertMember(party, membership);
+      if (party?.gameMasterId === userId) throw new AppError('FORBIDDEN', partyMessages.gmCannotLeave);
+      await this.#dropMember(tx, partyId, membership);
+    });
+    await this.#announce(partyId, userId, 'member_removed', (name) => `${name} left the party`, { userId });
+  }
+
+  async preview(userId: string, query: { join_code?: string; id?: string }): Promise<PartyPreview> {
+    let party: PartyRow | undefined;
+    if (query.join_code) {
+      party = isWellFormedJoinCode(query.join_code)
+        ? await repo.findPartyByCode(this.#db, query.join_code)
+        : undefined;
+      if (!party || party.isArchived) throw AppError.notFound(partyMessages.joinCodeInvalid);
+    } else if (query.id) {
+      party = await repo.findParty(this.#db, query.id);
+      const membership = party ? await repo.membership(this.#db, party.id, userId) : undefined;
+      policy.assertVisible(party, membership);
+    } else {
+      throw AppError.validation([{ field: 'join_code', message: partyMessages.joinCodeTooShort }]);
+    }
+    const counts = await repo.counts(this.#db, [party.id]);
+    const membership = await repo.membership(this.#db, party.id, userId);
+    return toPreviewJson(party, counts.get(party.id), Boolean(membership));
+  }
+
+  async join(userId: string, input: { join_code: string; role_request: PartyRole }): Promise<Party> {
+    const party = await this.#db.transaction(async (tx) => {
+      const found = isWellFormedJoinCode(input.join_code)
+        ? await repo.findPartyByCode(tx, input.join_code)
+        : undefined;
+      if (!found || found.isArchived) throw AppError.notFound(partyMessages.joinCodeInvalid);
+      const party = await repo.findParty(tx, found.id, { lock: true });
+      if (!party) throw AppError.notFound(partyMessages.joinCodeInvalid);
+      policy.assertJoinRole(party.joinPermission, input.role_request);
+      if (await repo.membership(tx, party.id, userId))
+        throw new AppError('CONFLICT', partyMessages.alreadyMember);
+      await this.#entitlements.requireLimit(tx, userId, 'parties_joined');
+      await repo.insertMembership(tx, { partyId: party.id, userId, role: input.role_request });
+      return party;
+    });
+    await this.#announce(party.id, userId, 'member_added', (name) => `${name} joined the party`, { userId });
+    return this.get(userId, party.id);
+  }
+
+  async regenerateJoinCode(userId: string, partyId: string): Promise<Party> {
+    await this.#db.transaction(async (tx) => {
+      const { party } = await this.#gmContext(tx, partyId, userId);
+      policy.assertNotArchived(party);
+      if (party.joinPermission === 'restricted') throw new AppError('BAD_REQUEST', partyMessages.restricted);
+      await repo.updateParty(tx, party.id, { joinCode: await this.#freshJoinCode(tx) });
+    });
+    await this.#announce(partyId, userId, 'party_updated', (name) => `${name} made a new join code`);
+    return this.get(userId, partyId);
+  }
+
+  async invite(
+    userId: string,
+    partyId: string,
+    input: {
+      username?: string | undefined;
+      email?: string | undefined;
+      role: 'manager' | 'player' | 'observer';
+      message: string;
+    },
+  ): Promise<PartyInvitation> {
+    const id = await this.#db
+      .transaction(async (tx) => {
+        const { party } = await this.#gmContext(tx, partyId, userId);
+        policy.assertNotArchived(party);
+        const invitee = await repo.findUserByUsernameOrEmail(tx, {
+          ...(input.username ? { username: input.username } : {}),
+          ...(input.email ? { email: input.email } : {}),
+        });
+        const field = input.username ? 'username' : 'email';
+        if (!invitee) throw AppError.validation([{ field, message: partyMessages.inviteeNotFound }]);
+        if (await repo.membership(tx, partyId, invitee.id)) {
+          throw AppError.validation([{ field, message: partyMessages.inviteeMember }]);
+        }
+        if (await repo.pendingInvitation(tx, partyId, invitee.id))
+          throw new AppError('CONFLICT', partyMessages.invitationExists);
+        const invitation = await repo.insertInvitation(tx, {
+          partyId,
+          invitedUserId: invitee.id,
+          invitedById: userId,
+          role: input.role,
+          message: input.message,
+        });
+        return invitation.id;
+      })
+      .catch((error: unknown) => {
+        if (isUniqueViolation(error)) throw new AppError('CONFLICT', partyMessages.invitationExists);
+        throw error;
+      });
+    return this.#invitationJson(id);
+  }
+
+  async partyInvitations(userId: string, partyId: string): Promise<PartyInvitation[]> {
+    const party = await repo.findParty(this.#db, partyId);
+    const membership = party ? await repo.membership(this.#db, partyId, userId) : undefined;
+    policy.assertMember(party, membership);
+    policy.assertGm(membership);
+    return (await repo.invitations(this.#db, { partyId, pendingOnly: true })).map(toInvitationJson);
+  }
+
+  async revokeInvitation(userId: string, partyId: string, invitationId: string): Promise<void> {
+    await this.#db.transaction(async (tx) => {
+      await this.#gmContext(tx, partyId, userId);
+      const invitation = await repo.findInvitation(tx, invitationId, { lock: true });
+      if (!invitation || invitation.partyId !== partyId) throw AppError.notFound('Invitation not found.');
+      if (invitation.status !== 'pending') throw new AppError('CONFLICT', partyMessages.invitationGone);
+      await repo.setInvitationStatus(tx, invitation.id, 'revoked');
+    });
+  }
+
+  async myInvitations(userId: string): Promise<PartyInvitation[]> {
+    return (await repo.invitations(this.#db, { invitedUserId: userId, pendingOnly: true })).map(
+      toInvitationJson,
+    );
+  }
+
+  /** Accepting is the only way into a restricted party; it counts against parties_can_join. */
+  async acceptInvitation(userId: string, invitationId: string): Promise<Party> {
+    const party = await this.#respondToInvitation(userId, invitationId, true);
+    if (!party) throw AppError.notFound('Party not found.');
+    await this.#announce(party.id, userId, 'member_added', (name) => `${name} joined the party`, { userId });
+    return party;
+  }
+
+  async declineInvitation(userId: string, invitationId: string): Promise<void> {
+    await this.#respondToInvitation(userId, invitationId, false);
+  }
+
+  async #respondToInvitation(userId: string, invitationId: string, accept: boolean): Promise<Party | null> {
+    const partyId = await this.#db.transaction(async (tx) => {
+      const invitation = await repo.findInvitation(tx, invitationId, { lock: true });
+      if (!invitation || invitation.invitedUserId !== userId)
+        throw AppError.notFound('Invitation not found.');
+      if (invitation.status !== 'pending') throw new AppError('CONFLICT', partyMessages.invitationGone);
+      if (!accept) {
+        await repo.setInvitationStatus(tx, invitation.id, 'declined');
+        return null;
+      }
+      const party = await repo.findParty(tx, invitation.partyId, { lock: true });
+      if (!party || party.isArchived) throw new AppError('CONFLICT', partyMessages.invitationGone);
+      if (await repo.membership(tx, party.id, userId))
+        throw new AppError('CONFLICT', partyMessages.alreadyMember);
+      await this.#entitlements.requireLimit(tx, userId, 'parties_joined');
+      await repo.insertMembership(tx, { partyId: party.id, userId, role: invitation.role });
+      await repo.setInvitationStatus(tx, invitation.id, 'accepted');
+      return party.id;
+    });
+    return partyId ? this.get(userId, partyId) : null;
+  }
+
+  /** For other modules: the caller's membership of a party, or undefined. */
+  membership(db: Executor, partyId: string, userId: string) {
+    return repo.membership(db, partyId, userId);
+  }
+
+  /**
+   * spec/02 §7 PartyChannel: told after the commit, with the actor's name and a one-line summary. Changes
+   * to who is a member go to the inventory channel too, whose subscribers must also lose access at once.
+   */
+  async #announce(
+    partyId: string,
+    actorId: string,
+    action: string,
+    summary: (actor: string) => string,
+    extra: { userId?: string; ids?: Record<string, string | null> } = {},
+  ) {
+    const actor = await accountsRepository.findUserById(this.#db, actorId);
+    const name = actor?.username ?? 'Someone';
+    const event = { partyId, action, actor: { id: actorId, name }, summary: summary(name), ...extra };
+    const membershipChange = action === 'member_removed' || action === 'member_role_changed';
+    this.#events.publish([
+      { ...event, channel: 'PartyChannel' },
+      ...(membershipChange ? [{ ...event, channel: 'PartyInventoryChannel' as const }] : []),
+    ]);
+  }
+
+  async #dropMember(tx: Executor, partyId: string, member: MembershipRow) {
+    await repo.unassignCharacters(tx, partyId, member.userId);
+    await repo.deleteMembership(tx, member.id);
+    for (const hook of this.#memberLeftHooks) await hook(tx, partyId, member.userId);
+  }
+
+  async #gmContext(tx: Executor, partyId: string, userId: string) {
+    const party = await repo.findParty(tx, partyId, { lock: true });
+    const membership = party ? await repo.membership(tx, partyId, userId) : undefined;
+    policy.assertVisible(party, membership);
+    policy.assertMember(party, membership);
+    policy.assertGm(membership);
+    return { party, membership };
+  }
+
+  async #freshJoinCode(tx: Executor): Promise<string> {
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const code = generateJoinCode();
+      if (!(await repo.joinCodeTaken(tx, code))) return code;
+    }
+    throw new Error('could not find a free join code in 10 tries');
+  }
+
+  async #invitationJson(id: string): Promise<PartyInvitation> {
+    const [row] = await repo.invitations(this.#db, { id });
+    if (!row) throw AppError.notFound('Invitation not found.');
+    return toInvitationJson(row);
+  }
+
+  async #toJson(db: Executor, userId: string, rows: PartyRow[]): Promise<Party[]> {
+    const ids = rows.map((r) => r.id);
+    const [counts, memberships] = await Promise.all([
+      repo.counts(db, ids),
+      repo.memberships(db, userId, ids),
+    ]);
+    return rows.map((party) => {
+      const membership = memberships.get(party.id);
+      return toPartyJson(party, counts.get(party.id), membership, policy.canSeeJoinCode(party, membership));
+    });
+  }
+}

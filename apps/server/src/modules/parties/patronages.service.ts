@@ -1,0 +1,157 @@
+import { type Patronage, type TierIdentifier, tierIdentifiers } from '@haversack/contracts';
+import type { Database, Executor } from '../../db/client.js';
+import { AppError } from '../../lib/app-error.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
+import { rankOf } from '../subscriptions/entitlement-rules.js';
+import type { EntitlementService } from '../subscriptions/entitlements.service.js';
+import { subscriptionsRepository } from '../subscriptions/subscriptions.repository.js';
+import { partiesRepository } from './parties.repository.js';
+import { patronagesRepository as repo } from './patronages.repository.js';
+
+const messages = {
+  self: 'You cannot sponsor yourself.',
+  notMembers: 'Both of you must be members of this party.',
+  aboveOwn: 'You can only grant a plan up to your own.',
+  free: 'Choose a paid plan to grant.',
+  exists: 'This member is already sponsored in this party.',
+  notYours: 'Only the patron or the sponsored member can end a patronage.',
+} as const;
+
+function toPatronageJson(row: Awaited<ReturnType<typeof repo.listDetailed>>[number]): Patronage {
+  return {
+    id: row.patronage.id,
+    party_id: row.patronage.partyId,
+    party_name: row.partyName,
+    active: row.patronage.active,
+    granted_tier: row.tierIdentifier as TierIdentifier,
+    patron_id: row.patronage.patronId,
+    patron_name: row.patronName,
+    beneficiary_id: row.patronage.beneficiaryId,
+    beneficiary_name: row.beneficiaryName,
+    created_at: row.patronage.createdAt.toISOString(),
+  };
+}
+
+/**
+ * spec/01 §3, §7 Patronage: a user whose plan has patronage_system grants one of their tiers (not above
+ * their own) to a member of a party they belong to. It counts inside that party only, and ends when
+ * either leaves the party or the patron's plan drops below the grant.
+ */
+export class PatronagesService {
+  constructor(
+    private readonly db: Database,
+    private readonly entitlements: EntitlementService,
+  ) {
+    entitlements.setPatronageSource((db, userId, partyId) => this.grantedTier(db, userId, partyId));
+  }
+
+  async grantedTier(db: Executor, userId: string, partyId: string): Promise<string | undefined> {
+    const active = await repo.activeFor(db, partyId, userId);
+    if (!active) return undefined;
+    const patronTier = await this.entitlements.ownTier(db, active.patronage.patronId);
+    if (rankOf(patronTier.identifier) < rankOf(active.tierIdentifier)) {
+      await repo.end(db, active.patronage.id, 'patron_downgraded');
+      return undefined;
+    }
+    return active.tierIdentifier;
+  }
+
+  async create(patronId: string, input: { beneficiary_id: string; party_id: string; granted_tier?: string }) {
+    const id = await this.db
+      .transaction(async (tx) => {
+        await this.entitlements.requireFeature(tx, patronId, 'patronage_system');
+        if (input.beneficiary_id === patronId)
+          throw AppError.validation([{ field: 'beneficiary_id', message: messages.self }]);
+        const [mine, theirs] = await Promise.all([
+          partiesRepository.membership(tx, input.party_id, patronId),
+          partiesRepository.membership(tx, input.party_id, input.beneficiary_id),
+        ]);
+        if (!mine) throw AppError.notFound('Party not found.');
+        if (!theirs) throw AppError.validation([{ field: 'beneficiary_id', message: messages.notMembers }]);
+        const own = await this.entitlements.ownTier(tx, patronId);
+        const identifier = input.granted_tier ?? own.identifier;
+        if (!(tierIdentifiers as readonly string[]).includes(identifier) || identifier === 'tier_free') {
+          throw AppError.validation([{ field: 'granted_tier', message: messages.free }]);
+        }
+        if (rankOf(identifier) > rankOf(own.identifier)) {
+          throw AppError.validation([{ field: 'granted_tier', message: messages.aboveOwn }]);
+        }
+        const tier = await subscriptionsRepository.findTier(tx, identifier);
+        if (!tier) throw AppError.validation([{ field: 'granted_tier', message: messages.free }]);
+        if (await repo.activeFor(tx, input.party_id, input.beneficiary_id))
+          throw new AppError('CONFLICT', messages.exists);
+        const row = await repo.insert(tx, {
+          partyId: input.party_id,
+          patronId,
+          beneficiaryId: input.beneficiary_id,
+          grantedTierId: tier.id,
+        });
+        return row.id;
+      })
+      .catch((error: unknown) => {
+        if (isUniqueViolation(error)) throw new AppError('CONFLICT', messages.exists);
+        throw error;
+      });
+    const [row] = (await repo.listDetailed(this.db, { patronId })).filter((r) => r.patronage.id === id);
+    if (!row) throw AppError.notFound('Patronage not found.');
+    return toPatronageJson(row);
+  }
+
+  async granted(userId: string): Promise<Patronage[]> {
+    return (await repo.listDetailed(this.db, { patronId: userId, activeOnly: true })).map(toPatronageJson);
+  }
+
+  async received(userId: string): Promise<Patronage[]> {
+    return (await repo.listDetailed(this.db, { beneficiaryId: userId, activeOnly: true })).map(
+      toPatronageJson,
+    );
+  }
+
+  async lister(db: Executor, userId: string) {
+    const [granted, received] = await Promise.all([
+      repo.listDetailed(db, { patronId: userId, activeOnly: true }),
+      repo.listDetailed(db, { beneficiaryId: userId, activeOnly: true }),
+    ]);
+    return { granted: granted.map(toPatronageJson), received: received.map(toPatronageJson) };
+  }
+
+  /** Members of a party the caller may sponsor, with their own plan and whether someone already does. */
+  async eligible(userId: string, partyId: string) {
+    const membership = await partiesRepository.membership(this.db, partyId, userId);
+    if (!membership) throw AppError.notFound('Party not found.');
+    const members = await partiesRepository.members(this.db, partyId);
+    return Promise.all(
+      members
+        .filter((m) => m.membership.userId !== userId)
+        .map(async (m) => {
+          const [tier, active] = await Promise.all([
+            this.entitlements.ownTier(this.db, m.membership.userId),
+            repo.activeFor(this.db, partyId, m.membership.userId),
+          ]);
+          return {
+            user_id: m.membership.userId,
+            username: m.username,
+            role: m.membership.role,
+            own_tier: tier.identifier,
+            sponsored: Boolean(active),
+            patronage_id: active?.patronage.id ?? null,
+          };
+        }),
+    );
+  }
+
+  async revoke(userId: string, id: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const row = await repo.find(tx, id, { lock: true });
+      if (!row) throw AppError.notFound('Patronage not found.');
+      if (row.patronId !== userId && row.beneficiaryId !== userId)
+        throw new AppError('FORBIDDEN', messages.notYours);
+      await repo.end(tx, row.id, row.patronId === userId ? 'revoked' : 'declined');
+    });
+  }
+
+  /** Registered with the parties service: leaving a party ends the patronages of that member there. */
+  async memberLeft(tx: Executor, partyId: string, userId: string) {
+    await repo.endForMember(tx, partyId, userId, 'left_party');
+  }
+}

@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMember, createParty, createUser, type SignedInUser, upgrade } from '../../test/factories.js';
+import { buildTestApp, type TestContext } from '../../test/helper.js';
+
+interface Body {
+  data: Record<string, unknown> & Record<string, unknown>[];
+  error: { code: string; message: string };
+}
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await buildTestApp();
+});
+afterAll(async () => ctx.close());
+
+const call = (method: 'GET' | 'POST' | 'DELETE', url: string, user: SignedInUser, payload?: unknown) =>
+  ctx.app.inject({
+    method,
+    url: `/api/v1${url}`,
+    headers: user.auth,
+    ...(payload !== undefined ? { payload: payload as object } : {}),
+  });
+const body = (response: { json(): unknown }) => response.json() as Body;
+
+async function setup() {
+  const patron = await createUser(ctx);
+  await upgrade(ctx, patron, 'tier_2');
+  const party = await createParty(ctx, patron);
+  const player = await createMember(ctx, party, 'player');
+  return { patron, party, player };
+}
+
+describe('patronage', () => {
+  it('raises the beneficiary’s tier inside that party only', async () => {
+    const { patron, party, player } = await setup();
+    const eligible = body(await call('GET', `/patronages/eligible/${party.id}`, patron)).data;
+    expect(eligible).toEqual([
+      expect.objectContaining({ user_id: player.user.id, own_tier: 'tier_free', sponsored: false }),
+    ]);
+
+    const created = await call('POST', '/patronages', patron, {
+      beneficiary_id: player.user.id,
+      party_id: party.id,
+    });
+    expect(created.statusCode).toBe(201);
+    expect(body(created).data).toMatchObject({
+      granted_tier: 'tier_2',
+      active: true,
+      party_name: party.name,
+    });
+
+    const inParty = body(await call('GET', `/subscription/effective_tier?party_id=${party.id}`, player)).data;
+    expect(inParty).toMatchObject({ tier: { identifier: 'tier_2' }, source: 'patronage' });
+    const outside = body(await call('GET', '/subscription/effective_tier', player)).data;
+    expect(outside).toMatchObject({ tier: { identifier: 'tier_free' } });
+    const feature = await call('POST', '/subscription/check_feature', player, {
+      feature: 'shops_deployment',
+      party_id: party.id,
+    });
+    expect(body(feature).data.allowed).toBe(true);
+    const received = body(await call('GET', '/patronages/received', player)).data;
+    expect(received).toHaveLength(1);
+    const current = body(await call('GET', '/subscription/current', patron)).data as unknown as {
+      patronages: { granted: unknown[] };
+    };
+    expect(current.patronages.granted).toHaveLength(1);
+    expect(
+      (await call('POST', '/patronages', patron, { beneficiary_id: player.user.id, party_id: party.id }))
+        .statusCode,
+    ).toBe(409);
+  });
+
+  it('needs patronage_system, a grant not above one’s own plan, and two members', async () => {
+    const { patron, party, player } = await setup();
+    const free = await createMember(ctx, party, 'player');
+    expect(
+      (await call('POST', '/patronages', free, { beneficiary_id: player.user.id, party_id: party.id }))
+        .statusCode,
+    ).toBe(403);
+    const above = await call('POST', '/patronages', patron, {
+      beneficiary_id: player.user.id,
+      party_id: party.id,
+      granted_tier: 'tier_3',
+    });
+    expect(above.statusCode).toBe(422);
+    const self = await call('POST', '/patronages', patron, {
+      beneficiary_id: patron.user.id,
+      party_id: party.id,
+    });
+    expect(self.statusCode).toBe(422);
+    const outsider = await createUser(ctx);
+    expect(
+      (await call('POST', '/patronages', patron, { beneficiary_id: outsider.user.id, party_id: party.id }))
+        .statusCode,
+    ).toBe(422);
+    const lower = await call('POST', '/patronages', patron, {
+      beneficiary_id: player.user.id,
+      party_id: party.id,
+      granted_tier: 'tier_1',
+    });
+    expect(body(lower).data).toMatchObject({ granted_tier: 'tier_1' });
+  });
+
+  it('ends when the beneficiary leaves, when revoked, and when the patron’s plan drops', async () => {
+    const { patron, party, player } = await setup();
+    await call('POST', '/patronages', patron, { beneficiary_id: player.user.id, party_id: party.id });
+    await call('DELETE', `/parties/${party.id}/leave`, player);
+    expect(body(await call('GET', '/patronages/received', player)).data).toHaveLength(0);
+
+    const second = await createMember(ctx, party, 'player');
+    const granted = body(
+      await call('POST', '/patronages', patron, { beneficiary_id: second.user.id, party_id: party.id }),
+    ).data;
+    const stranger = await createMember(ctx, party, 'observer');
+    expect((await call('DELETE', `/patronages/${granted.id}`, stranger)).statusCode).toBe(403);
+    expect((await call('DELETE', `/patronages/${granted.id}`, patron)).statusCode).toBe(204);
+    expect(
+      body(await call('GET', `/subscription/effective_tier?party_id=${party.id}`, second)).data,
+    ).toMatchObject({
+      tier: { identifier: 'tier_free' },
+    });
+
+    await call('POST', '/patronages', patron, { beneficiary_id: second.user.id, party_id: party.id });
+    await call('POST', '/subscription/cancel', patron, { cancel_at_period_end: false, reason: 'Downgrade' });
+    expect(
+      body(await call('GET', `/subscription/effective_tier?party_id=${party.id}`, second)).data,
+    ).toMatchObject({
+      tier: { identifier: 'tier_free' },
+    });
+    expect(body(await call('GET', '/patronages/received', second)).data).toHaveLength(0);
+  });
+
+  it('lets a sponsored free player create more characters in the party', async () => {
+    const { patron, party, player } = await setup();
+    await call('POST', '/patronages', patron, { beneficiary_id: player.user.id, party_id: party.id });
+    const check = await call('POST', '/subscription/check_limit', player, {
+      resource: 'characters',
+      count: 3,
+      party_id: party.id,
+    });
+    expect(body(check).data).toMatchObject({ allowed: true, limit: 20 });
+    const first = await call('POST', '/characters', player, {
+      character: { name: 'Own', party_id: party.id },
+    });
+    const second = await call('POST', '/characters', player, {
+      character: { name: 'Sponsored', party_id: party.id },
+    });
+    expect([first.statusCode, second.statusCode]).toEqual([201, 201]);
+    const outside = await call('POST', '/characters', player, { character: { name: 'Elsewhere' } });
+    expect(outside.statusCode).toBe(403);
+  });
+});

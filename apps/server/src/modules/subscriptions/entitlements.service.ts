@@ -1,0 +1,173 @@
+import {
+  type FeatureKey,
+  featureUnavailableMessage,
+  limitExceededMessage,
+  type Usage,
+  type UsageResource,
+  usageResourceLimit,
+  usageResources,
+} from '@haversack/contracts';
+import type { Executor } from '../../db/client.js';
+import { AppError } from '../../lib/app-error.js';
+import {
+  currentMonth,
+  featureAllowed,
+  hasLapsed,
+  higherTier,
+  limitAllows,
+  remaining,
+} from './entitlement-rules.js';
+import { subscriptionsRepository as repo, type TierRow } from './subscriptions.repository.js';
+
+export interface EntitlementContext {
+  partyId?: string;
+}
+
+/** Counts what a user has used of one resource, from the data itself (see registerUsageCounter). */
+export type UsageCounter = (
+  db: Executor,
+  userId: string,
+  window: { month: { start: Date; end: Date }; partyId?: string },
+) => Promise<number>;
+
+/** The tier an active patronage grants the user inside one party, if any (the parties module). */
+export type PatronageSource = (db: Executor, userId: string, partyId: string) => Promise<string | undefined>;
+
+export interface LimitCheck {
+  allowed: boolean;
+  resource: UsageResource;
+  limit: number | null;
+  used: number;
+  remaining: number | null;
+  tier: TierRow;
+}
+
+/**
+ * The one entitlement engine every module calls (issue 3 item 2). Modules that own a counted resource
+ * register how to count it; callers check inside the same transaction as the action they gate.
+ */
+export class EntitlementService {
+  readonly #counters = new Map<UsageResource, UsageCounter>();
+  #patronage: PatronageSource | undefined;
+
+  constructor(private readonly now: () => Date = () => new Date()) {}
+
+  registerUsageCounter(resource: UsageResource, counter: UsageCounter): void {
+    this.#counters.set(resource, counter);
+  }
+
+  setPatronageSource(source: PatronageSource): void {
+    this.#patronage = source;
+  }
+
+  /** The user's own tier: a subscription cancelled at period end counts as Free once the period closes. */
+  async ownTier(db: Executor, userId: string): Promise<TierRow> {
+    const row = await repo.findByUser(db, userId);
+    if (!row) return this.#freeTier(db);
+    const lapsed = hasLapsed(
+      {
+        tierIdentifier: row.tier.identifier,
+        status: row.subscription.status,
+        cancelAtPeriodEnd: row.subscription.cancelAtPeriodEnd,
+        currentPeriodEnd: row.subscription.currentPeriodEnd,
+      },
+      this.now(),
+    );
+    return lapsed ? this.#freeTier(db) : row.tier;
+  }
+
+  async effectiveTier(
+    db: Executor,
+    userId: string,
+    context: EntitlementContext = {},
+  ): Promise<{ tier: TierRow; source: 'subscription' | 'patronage' }> {
+    const own = await this.ownTier(db, userId);
+    if (!context.partyId || !this.#patronage) return { tier: own, source: 'subscription' };
+    const grantedIdentifier = await this.#patronage(db, userId, context.partyId);
+    const granted = grantedIdentifier ? await repo.findTier(db, grantedIdentifier) : undefined;
+    const tier = higherTier(own, granted);
+    return { tier, source: tier === own ? 'subscription' : 'patronage' };
+  }
+
+  async checkFeature(db: Executor, userId: string, feature: FeatureKey, context: EntitlementContext = {}) {
+    const { tier } = await this.effectiveTier(db, userId, context);
+    return { allowed: featureAllowed(tier.features, feature), tier };
+  }
+
+  async requireFeature(db: Executor, userId: string, feature: FeatureKey, context: EntitlementContext = {}) {
+    const { allowed, tier } = await this.checkFeature(db, userId, feature, context);
+    if (!allowed) {
+      const message = featureUnavailableMessage(tier.name, feature);
+      throw new AppError('FEATURE_NOT_AVAILABLE', message, {
+        details: [{ field: feature, message, feature }],
+      });
+    }
+  }
+
+  async countUsage(db: Executor, userId: string, resource: UsageResource, context: EntitlementContext = {}) {
+    const counter = this.#counters.get(resource);
+    if (!counter) return 0;
+    return counter(db, userId, {
+      month: currentMonth(this.now()),
+      ...(context.partyId ? { partyId: context.partyId } : {}),
+    });
+  }
+
+  async checkLimit(
+    db: Executor,
+    userId: string,
+    resource: UsageResource,
+    count = 1,
+    context: EntitlementContext = {},
+  ): Promise<LimitCheck> {
+    const { tier } = await this.effectiveTier(db, userId, context);
+    const limit = tier.limits[usageResourceLimit[resource]] ?? null;
+    const used = await this.countUsage(db, userId, resource, context);
+    return {
+      allowed: limitAllows(limit, used, count),
+      resource,
+      limit,
+      used,
+      remaining: remaining(limit, used),
+      tier,
+    };
+  }
+
+  /**
+   * Call inside the transaction of the gated action, before its insert: the advisory lock makes a second
+   * racing request wait until the first commits, then count what the first created.
+   */
+  async requireLimit(
+    tx: Executor,
+    userId: string,
+    resource: UsageResource,
+    count = 1,
+    context: EntitlementContext = {},
+  ): Promise<void> {
+    await repo.lockEntitlement(tx, userId, resource);
+    const check = await this.checkLimit(tx, userId, resource, count, context);
+    if (!check.allowed) {
+      const message = limitExceededMessage(check.tier.name, resource, check.limit ?? 0);
+      throw new AppError('LIMIT_EXCEEDED', message, {
+        details: [{ field: resource, message, resource, limit: check.limit, used: check.used }],
+      });
+    }
+  }
+
+  async usage(db: Executor, userId: string): Promise<Usage> {
+    const tier = await this.ownTier(db, userId);
+    const entries = await Promise.all(
+      usageResources.map(async (resource) => {
+        const used = await this.countUsage(db, userId, resource);
+        return [resource, { used, limit: tier.limits[usageResourceLimit[resource]] ?? null }] as const;
+      }),
+    );
+    return Object.fromEntries(entries) as Usage;
+  }
+
+  async #freeTier(db: Executor): Promise<TierRow> {
+    const free = await repo.findTier(db, 'tier_free');
+    if (!free) throw new Error('tier_free is not seeded');
+    return free;
+  }
+}

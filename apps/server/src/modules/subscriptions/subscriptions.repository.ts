@@ -1,0 +1,130 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { users } from '../../db/schema/accounts.js';
+import { billingEvents, subscriptions, subscriptionTiers } from '../../db/schema/subscriptions.js';
+import { tierCatalogue } from './tier-catalogue.js';
+
+export type TierRow = typeof subscriptionTiers.$inferSelect;
+export type SubscriptionRow = typeof subscriptions.$inferSelect;
+export type SubscriptionChanges = Partial<Omit<typeof subscriptions.$inferInsert, 'id' | 'userId'>>;
+
+export const subscriptionsRepository = {
+  /** Idempotent: inserts missing tiers and brings existing ones up to the catalogue. */
+  async seedTiers(db: Executor) {
+    for (const tier of tierCatalogue) {
+      const values = {
+        identifier: tier.identifier,
+        name: tier.name,
+        description: tier.description,
+        rank: tier.rank,
+        priceCents: tier.priceCents,
+        limits: tier.limits,
+        features: tier.features,
+      };
+      await db
+        .insert(subscriptionTiers)
+        .values(values)
+        .onConflictDoUpdate({
+          target: subscriptionTiers.identifier,
+          set: { ...values, updatedAt: new Date() },
+        });
+    }
+  },
+
+  async listTiers(db: Executor): Promise<TierRow[]> {
+    return db.select().from(subscriptionTiers).orderBy(asc(subscriptionTiers.rank));
+  },
+
+  async findTier(db: Executor, idOrIdentifier: string): Promise<TierRow | undefined> {
+    const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(idOrIdentifier);
+    const [row] = await db
+      .select()
+      .from(subscriptionTiers)
+      .where(
+        isUuid ? eq(subscriptionTiers.id, idOrIdentifier) : eq(subscriptionTiers.identifier, idOrIdentifier),
+      )
+      .limit(1);
+    return row;
+  },
+
+  async findTierById(db: Executor, id: string): Promise<TierRow | undefined> {
+    const [row] = await db.select().from(subscriptionTiers).where(eq(subscriptionTiers.id, id)).limit(1);
+    return row;
+  },
+
+  async insertFree(db: Executor, userId: string): Promise<void> {
+    await db
+      .insert(subscriptions)
+      .values({
+        userId,
+        tierId: sql`(select ${subscriptionTiers.id} from ${subscriptionTiers} where ${subscriptionTiers.identifier} = 'tier_free')`,
+      })
+      .onConflictDoNothing({ target: subscriptions.userId });
+  },
+
+  async findByUser(db: Executor, userId: string, options: { lock?: boolean } = {}) {
+    const query = db
+      .select({ subscription: subscriptions, tier: subscriptionTiers })
+      .from(subscriptions)
+      .innerJoin(subscriptionTiers, eq(subscriptionTiers.id, subscriptions.tierId))
+      .where(eq(subscriptions.userId, userId))
+      .limit(1);
+    const [row] = options.lock ? await query.for('update', { of: subscriptions }) : await query;
+    return row;
+  },
+
+  async findByProviderSubscription(db: Executor, providerSubscriptionId: string) {
+    const [row] = await db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.providerSubscriptionId, providerSubscriptionId))
+      .limit(1)
+      .for('update');
+    return row;
+  },
+
+  async findByProviderCustomer(db: Executor, customerId: string) {
+    const [row] = await db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.providerCustomerId, customerId))
+      .limit(1)
+      .for('update');
+    return row;
+  },
+
+  async update(db: Executor, subscriptionId: string, changes: SubscriptionChanges): Promise<SubscriptionRow> {
+    const [row] = await db
+      .update(subscriptions)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(eq(subscriptions.id, subscriptionId))
+      .returning();
+    if (!row) throw new Error(`subscription ${subscriptionId} vanished during update`);
+    return row;
+  },
+
+  async markTierUpgraded(db: Executor, userId: string, at: Date) {
+    await db.update(users).set({ tierUpgradedAt: at }).where(eq(users.id, userId));
+  },
+
+  /** True when the event is new; false when it was already applied (a replay). */
+  async recordBillingEvent(
+    db: Executor,
+    event: { id: string; provider: string; type: string },
+  ): Promise<boolean> {
+    const inserted = await db
+      .insert(billingEvents)
+      .values(event)
+      .onConflictDoNothing({ target: billingEvents.id })
+      .returning({ id: billingEvents.id });
+    return inserted.length > 0;
+  },
+
+  /**
+   * Serialises entitlement checks of one user and resource inside the caller's transaction, so two racing
+   * requests cannot both take the last unit of a limit.
+   */
+  async lockEntitlement(db: Executor, userId: string, resource: string) {
+    await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`entitlement:${userId}:${resource}`}))`);
+  },
+};

@@ -1,0 +1,217 @@
+import {
+  billingPortalBodySchema,
+  billingPortalResultSchema,
+  billingProviderSchema,
+  cancelBodySchema,
+  checkFeatureBodySchema,
+  checkFeatureResultSchema,
+  checkLimitBodySchema,
+  checkLimitResultSchema,
+  checkoutBodySchema,
+  checkoutResultSchema,
+  compareQuerySchema,
+  compareResultSchema,
+  currentSubscriptionSchema,
+  effectiveTierQuerySchema,
+  effectiveTierResultSchema,
+  inventoryUsageSchema,
+  subscriptionMessages,
+  subscriptionSchema,
+  successEnvelope,
+  tierSchema,
+  usageSchema,
+} from '@haversack/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireAuth } from '../../plugins/auth.js';
+import type { SubscriptionsService } from './subscriptions.service.js';
+
+const ok = <T>(data: T, message?: string) => ({
+  status: 'success' as const,
+  data,
+  ...(message ? { message } : {}),
+});
+
+/** spec/01 §7 Subscription. */
+export async function subscriptionsRoutes(
+  app: FastifyInstance,
+  options: { subscriptions: SubscriptionsService },
+) {
+  const service = options.subscriptions;
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['subscription'];
+
+  r.get(
+    '/subscription/tiers',
+    {
+      schema: {
+        tags,
+        summary: 'The four plans',
+        security: [],
+        response: {
+          200: successEnvelope(z.array(tierSchema)).extend({
+            meta: z.object({ billing_provider: billingProviderSchema }),
+          }),
+        },
+      },
+    },
+    async () => ({ ...ok(await service.tiers()), meta: { billing_provider: service.billingProvider } }),
+  );
+
+  await app.register(async (authed) => {
+    authed.addHook('preHandler', app.authenticate);
+    const a = authed.withTypeProvider<ZodTypeProvider>();
+    const userId = (request: Parameters<typeof requireAuth>[0]) => requireAuth(request).user.id;
+
+    a.get(
+      '/subscription/current',
+      {
+        schema: {
+          tags,
+          summary: 'Plan, usage and patronages',
+          response: { 200: successEnvelope(currentSubscriptionSchema) },
+        },
+      },
+      async (request) => ok(await service.current(userId(request))),
+    );
+    a.get(
+      '/subscription/usage',
+      {
+        schema: {
+          tags,
+          summary: 'Usage against every limit',
+          response: { 200: successEnvelope(usageSchema) },
+        },
+      },
+      async (request) => ok(await service.usage(userId(request))),
+    );
+    a.get(
+      '/subscription/usage/inventory',
+      {
+        schema: {
+          tags,
+          summary: 'Monthly inventory actions',
+          response: { 200: successEnvelope(inventoryUsageSchema) },
+        },
+      },
+      async (request) => ok(await service.inventoryUsage(userId(request))),
+    );
+    a.post(
+      '/subscription/check_limit',
+      {
+        schema: {
+          tags,
+          summary: 'Would this many more of a resource fit the plan?',
+          body: checkLimitBodySchema,
+          response: { 200: successEnvelope(checkLimitResultSchema) },
+        },
+      },
+      async (request) => ok(await service.checkLimit(userId(request), request.body)),
+    );
+    a.post(
+      '/subscription/check_feature',
+      {
+        schema: {
+          tags,
+          summary: 'Is a feature in the plan (allowed is false on any failure)',
+          body: checkFeatureBodySchema.optional(),
+          response: { 200: successEnvelope(checkFeatureResultSchema) },
+        },
+      },
+      async (request) => ok(await service.checkFeature(userId(request), request.body ?? { feature: null })),
+    );
+    a.get(
+      '/subscription/compare',
+      {
+        schema: {
+          tags,
+          summary: 'Two plans side by side',
+          querystring: compareQuerySchema,
+          response: { 200: successEnvelope(compareResultSchema) },
+        },
+      },
+      async (request) => ok(await service.compare(userId(request), request.query)),
+    );
+    a.get(
+      '/subscription/effective_tier',
+      {
+        schema: {
+          tags,
+          summary: 'The plan that applies, inside a party if given',
+          querystring: effectiveTierQuerySchema,
+          response: { 200: successEnvelope(effectiveTierResultSchema) },
+        },
+      },
+      async (request) =>
+        ok(
+          await service.effectiveTier(
+            userId(request),
+            request.query.party_id ? { partyId: request.query.party_id } : {},
+          ),
+        ),
+    );
+    a.post(
+      '/subscription/checkout',
+      {
+        schema: {
+          tags,
+          summary: 'Start an upgrade',
+          body: checkoutBodySchema,
+          response: { 200: successEnvelope(checkoutResultSchema) },
+        },
+      },
+      async (request) => {
+        const { user } = requireAuth(request);
+        const result = await service.checkout(user, request.body);
+        return ok(
+          result,
+          service.billingProvider === 'local' ? subscriptionMessages.localBilling : undefined,
+        );
+      },
+    );
+    a.post(
+      '/subscription/cancel',
+      {
+        schema: {
+          tags,
+          summary: 'Cancel, at the end of the period by default',
+          body: cancelBodySchema,
+          response: { 200: successEnvelope(subscriptionSchema) },
+        },
+      },
+      async (request) => {
+        const subscription = await service.cancel(userId(request), request.body);
+        return ok(
+          subscription,
+          request.body.cancel_at_period_end
+            ? subscriptionMessages.cancelled
+            : subscriptionMessages.cancelledNow,
+        );
+      },
+    );
+    a.post(
+      '/subscription/reactivate',
+      {
+        schema: {
+          tags,
+          summary: 'Undo a cancellation',
+          response: { 200: successEnvelope(subscriptionSchema) },
+        },
+      },
+      async (request) => ok(await service.reactivate(userId(request)), subscriptionMessages.reactivated),
+    );
+    a.post(
+      '/subscription/billing_portal',
+      {
+        schema: {
+          tags,
+          summary: 'Open the billing portal',
+          body: billingPortalBodySchema.optional(),
+          response: { 200: successEnvelope(billingPortalResultSchema) },
+        },
+      },
+      async (request) => ok(await service.billingPortal(userId(request), request.body ?? {})),
+    );
+  });
+}

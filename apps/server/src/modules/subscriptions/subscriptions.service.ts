@@ -1,0 +1,344 @@
+import {
+  type CurrentSubscription,
+  type FeatureKey,
+  featureKeys,
+  isFeatureKey,
+  isUsageResource,
+  limitExceededMessage,
+  limitKeys,
+  type Patronage,
+  type Subscription,
+  subscriptionMessages,
+  type Tier,
+  type Usage,
+} from '@haversack/contracts';
+import { z } from 'zod';
+import type { Database, Executor } from '../../db/client.js';
+import { AppError } from '../../lib/app-error.js';
+import type { BillingProvider } from './billing-provider.js';
+import { addBillingMonth, hasLapsed, rankOf } from './entitlement-rules.js';
+import type { EntitlementContext, EntitlementService } from './entitlements.service.js';
+import { toSubscriptionJson, toTierJson } from './subscriptions.json.js';
+import {
+  subscriptionsRepository as repo,
+  type SubscriptionRow,
+  type TierRow,
+} from './subscriptions.repository.js';
+
+/** Lists a user's patronages, granted and received (the parties module provides it). */
+export type PatronageLister = (
+  db: Executor,
+  userId: string,
+) => Promise<{ granted: Patronage[]; received: Patronage[] }>;
+
+interface Deps {
+  db: Database;
+  entitlements: EntitlementService;
+  billing: BillingProvider;
+  appUrl: string;
+  now?: () => Date;
+}
+
+export class SubscriptionsService {
+  readonly #deps: Deps;
+  readonly #now: () => Date;
+  #patronages: PatronageLister = async () => ({ granted: [], received: [] });
+
+  constructor(deps: Deps) {
+    this.#deps = deps;
+    this.#now = deps.now ?? (() => new Date());
+  }
+
+  get billingProvider(): Subscription['billing_provider'] {
+    return this.#deps.billing.name;
+  }
+
+  setPatronageLister(lister: PatronageLister): void {
+    this.#patronages = lister;
+  }
+
+  /** Every new user starts on tier_free; called inside the registration transaction. */
+  async startFree(tx: Executor, userId: string): Promise<void> {
+    await repo.insertFree(tx, userId);
+  }
+
+  async tiers(): Promise<Tier[]> {
+    return (await repo.listTiers(this.#deps.db)).map(toTierJson);
+  }
+
+  /** The user's tier identifier and status for the user JSON of spec/01 §3. */
+  async summary(db: Executor, userId: string): Promise<{ tier: string; status: string }> {
+    const { subscription, tier } = await this.#current(db, userId);
+    return { tier: tier.identifier, status: subscription.status };
+  }
+
+  async current(userId: string): Promise<CurrentSubscription> {
+    const db = this.#deps.db;
+    const { subscription, tier } = await this.#current(db, userId);
+    const [usage, patronages] = await Promise.all([this.usage(userId), this.#patronages(db, userId)]);
+    return {
+      subscription: toSubscriptionJson(subscription, tier, this.billingProvider),
+      tier: toTierJson(tier),
+      usage,
+      patronages,
+    };
+  }
+
+  usage(userId: string): Promise<Usage> {
+    return this.#deps.entitlements.usage(this.#deps.db, userId);
+  }
+
+  async inventoryUsage(userId: string) {
+    const usage = await this.usage(userId);
+    return {
+      personal: usage.inventory_actions_personal_monthly,
+      party: usage.inventory_actions_party_monthly,
+    };
+  }
+
+  async checkLimit(userId: string, input: { resource: string; count: number; party_id?: string }) {
+    if (!isUsageResource(input.resource)) {
+      throw AppError.validation([{ field: 'resource', message: `Unknown resource: ${input.resource}` }]);
+    }
+    const check = await this.#deps.entitlements.checkLimit(
+      this.#deps.db,
+      userId,
+      input.resource,
+      input.count,
+      input.party_id ? { partyId: input.party_id } : {},
+    );
+    return {
+      allowed: check.allowed,
+      resource: check.resource,
+      limit: check.limit,
+      used: check.used,
+      remaining: check.remaining,
+      ...(check.allowed
+        ? {}
+        : { message: limitExceededMessage(check.tier.name, check.resource, check.limit ?? 0) }),
+    };
+  }
+
+  /** spec/01 §7: allowed is false on any failure, never an error. */
+  async checkFeature(userId: string, input: { feature?: unknown; party_id?: unknown }) {
+    const feature = isFeatureKey(input.feature) ? input.feature : null;
+    if (!feature)
+      return { allowed: false, feature: typeof input.feature === 'string' ? input.feature : null };
+    // A party that is not even a well-formed id is a failure, and failures answer false.
+    if (input.party_id !== undefined && !z.uuid().safeParse(input.party_id).success)
+      return { allowed: false, feature };
+    try {
+      const context: EntitlementContext =
+        typeof input.party_id === 'string' ? { partyId: input.party_id } : {};
+      const { allowed } = await this.#deps.entitlements.checkFeature(this.#deps.db, userId, feature, context);
+      return { allowed, feature };
+    } catch {
+      return { allowed: false, feature };
+    }
+  }
+
+  async effectiveTier(userId: string, context: EntitlementContext) {
+    const { tier, source } = await this.#deps.entitlements.effectiveTier(this.#deps.db, userId, context);
+    return { tier: toTierJson(tier), source };
+  }
+
+  /** Limits and features of two tiers side by side; by default the user's tier against the next one up. */
+  async compare(userId: string, query: { current?: string; target?: string }) {
+    const db = this.#deps.db;
+    const tiers = await repo.listTiers(db);
+    const own = await this.#deps.entitlements.ownTier(db, userId);
+    const find = (key: string | undefined, fallback: TierRow | undefined, field: string) => {
+      if (key === undefined) return fallback;
+      const found = tiers.find((t) => t.id === key || t.identifier === key);
+      if (!found) throw AppError.validation([{ field, message: `Unknown plan: ${key}` }]);
+      return found;
+    };
+    const current = find(query.current, own, 'current') ?? own;
+    const next = tiers.find((t) => t.rank === current.rank + 1) ?? current;
+    const target = find(query.target, next, 'target') ?? next;
+    return {
+      current: toTierJson(current),
+      target: toTierJson(target),
+      limits: limitKeys.map((key) => ({
+        key,
+        current: current.limits[key] ?? null,
+        target: target.limits[key] ?? null,
+      })),
+      features: featureKeys.map((key: FeatureKey) => ({
+        key,
+        current: current.features[key] === true,
+        target: target.features[key] === true,
+      })),
+    };
+  }
+
+  async checkout(user: { id: string; email: string }, input: { tier_id: string; return_url?: string }) {
+    const db = this.#deps.db;
+    const tier = await repo.findTier(db, input.tier_id);
+    if (!tier) throw AppError.validation([{ field: 'tier_id', message: `Unknown plan: ${input.tier_id}` }]);
+    if (tier.identifier === 'tier_free') {
+      throw AppError.validation([{ field: 'tier_id', message: subscriptionMessages.freeTierCheckout }]);
+    }
+    const { subscription, tier: currentTier } = await this.#current(db, user.id);
+    if (currentTier.id === tier.id && !subscription.cancelAtPeriodEnd && subscription.status === 'active') {
+      throw new AppError('CONFLICT', subscriptionMessages.sameTier);
+    }
+    const successUrl = this.#returnUrl(input.return_url, '/subscription/success', 'return_url');
+    const started = await this.#deps.billing.startCheckout({
+      userId: user.id,
+      email: user.email,
+      tier,
+      successUrl,
+      cancelUrl: `${this.#deps.appUrl}/subscription/compare`,
+      customerId: subscription.providerCustomerId,
+    });
+    if (started.completed) await this.#applyLocalCheckout(user.id, tier);
+    return { checkout_url: started.url, session_id: started.sessionId };
+  }
+
+  async cancel(
+    userId: string,
+    input: { reason?: string; cancel_at_period_end: boolean },
+  ): Promise<Subscription> {
+    const db = this.#deps.db;
+    const { subscription, tier } = await this.#current(db, userId);
+    if (tier.identifier === 'tier_free')
+      throw new AppError('BAD_REQUEST', subscriptionMessages.nothingToCancel);
+    await this.#deps.billing.cancel({
+      providerSubscriptionId: subscription.providerSubscriptionId,
+      atPeriodEnd: input.cancel_at_period_end,
+      reason: input.reason ?? null,
+    });
+    const now = this.#now();
+    const changes = input.cancel_at_period_end
+      ? { cancelAtPeriodEnd: true, cancelReason: input.reason ?? null, cancelledAt: now }
+      : await this.#downgradeChanges(db, input.reason ?? null, now);
+    const updated = await repo.update(db, subscription.id, changes);
+    const updatedTier = (await repo.findTierById(db, updated.tierId)) ?? tier;
+    return toSubscriptionJson(updated, updatedTier, this.billingProvider);
+  }
+
+  async reactivate(userId: string): Promise<Subscription> {
+    const db = this.#deps.db;
+    const { subscription, tier } = await this.#current(db, userId);
+    if (!subscription.cancelAtPeriodEnd || tier.identifier === 'tier_free') {
+      throw new AppError('BAD_REQUEST', subscriptionMessages.nothingToReactivate);
+    }
+    await this.#deps.billing.reactivate({ providerSubscriptionId: subscription.providerSubscriptionId });
+    const updated = await repo.update(db, subscription.id, {
+      cancelAtPeriodEnd: false,
+      cancelReason: null,
+      cancelledAt: null,
+      status: 'active',
+    });
+    return toSubscriptionJson(updated, tier, this.billingProvider);
+  }
+
+  async billingPortal(userId: string, input: { return_url?: string }) {
+    const { subscription } = await this.#current(this.#deps.db, userId);
+    const returnUrl = this.#returnUrl(input.return_url, '/subscription', 'return_url');
+    return {
+      portal_url: await this.#deps.billing.portalUrl({
+        customerId: subscription.providerCustomerId,
+        returnUrl,
+      }),
+    };
+  }
+
+  /**
+   * The subscription as it stands now. A cancellation whose period has closed is written down here
+   * (lazily, since the local provider sends no event), and a local subscription renews each month.
+   */
+  async #current(db: Executor, userId: string): Promise<{ subscription: SubscriptionRow; tier: TierRow }> {
+    let found = await repo.findByUser(db, userId);
+    if (!found) {
+      await repo.insertFree(db, userId);
+      found = await repo.findByUser(db, userId);
+      if (!found) throw AppError.notFound('No subscription for this user.');
+    }
+    const { subscription, tier } = found;
+    const now = this.#now();
+    const state = {
+      tierIdentifier: tier.identifier,
+      status: subscription.status,
+      cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
+      currentPeriodEnd: subscription.currentPeriodEnd,
+    };
+    if (hasLapsed(state, now)) {
+      const updated = await repo.update(
+        db,
+        subscription.id,
+        await this.#downgradeChanges(db, subscription.cancelReason, now),
+      );
+      return { subscription: updated, tier: (await repo.findTierById(db, updated.tierId)) ?? tier };
+    }
+    if (
+      subscription.provider === 'local' &&
+      tier.identifier !== 'tier_free' &&
+      subscription.currentPeriodEnd &&
+      subscription.currentPeriodEnd <= now
+    ) {
+      let start = subscription.currentPeriodEnd;
+      let end = addBillingMonth(start);
+      while (end <= now) {
+        start = end;
+        end = addBillingMonth(start);
+      }
+      const renewed = await repo.update(db, subscription.id, {
+        currentPeriodStart: start,
+        currentPeriodEnd: end,
+      });
+      return { subscription: renewed, tier };
+    }
+    return { subscription, tier };
+  }
+
+  async #downgradeChanges(db: Executor, reason: string | null, now: Date) {
+    const free = await repo.findTier(db, 'tier_free');
+    if (!free) throw new Error('tier_free is not seeded');
+    return {
+      tierId: free.id,
+      status: 'cancelled' as const,
+      cancelAtPeriodEnd: false,
+      cancelReason: reason,
+      cancelledAt: now,
+      currentPeriodStart: null,
+      currentPeriodEnd: null,
+      providerSubscriptionId: null,
+    };
+  }
+
+  async #applyLocalCheckout(userId: string, tier: TierRow) {
+    const now = this.#now();
+    await this.#deps.db.transaction(async (tx) => {
+      const found = await repo.findByUser(tx, userId, { lock: true });
+      if (!found) throw AppError.notFound('No subscription for this user.');
+      await repo.update(tx, found.subscription.id, {
+        tierId: tier.id,
+        status: 'active',
+        provider: 'local',
+        currentPeriodStart: now,
+        currentPeriodEnd: addBillingMonth(now),
+        cancelAtPeriodEnd: false,
+        cancelReason: null,
+        cancelledAt: null,
+      });
+      if (rankOf(tier.identifier) > rankOf(found.tier.identifier))
+        await repo.markTierUpgraded(tx, userId, now);
+    });
+  }
+
+  /** Return URLs stay on this app: a relative path, or an absolute URL on APP_URL's origin. */
+  #returnUrl(given: string | undefined, fallbackPath: string, field: string): string {
+    const appUrl = this.#deps.appUrl;
+    if (!given) return `${appUrl}${fallbackPath}`;
+    if (given.startsWith('/') && !given.startsWith('//')) return `${appUrl}${given}`;
+    try {
+      const url = new URL(given);
+      if (url.origin === new URL(appUrl).origin) return url.toString();
+    } catch {
+      // fall through to the refusal
+    }
+    throw AppError.validation([{ field, message: 'The return address must be a page of this app.' }]);
+  }
+}

@@ -1,0 +1,335 @@
+import { limitExceededMessage } from '@haversack/contracts';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../../lib/app-error.js';
+import { createUser, type SignedInUser } from '../../test/factories.js';
+import { buildTestApp, type TestContext } from '../../test/helper.js';
+
+interface Body {
+  status: string;
+  data: Record<string, unknown> & {
+    subscription?: Record<string, unknown>;
+    tier?: Record<string, unknown>;
+    usage?: Record<string, { used: number; limit: number | null }>;
+  };
+  meta?: Record<string, unknown>;
+  message?: string;
+  error: { code: string; message: string; details?: Record<string, unknown>[] };
+}
+
+let ctx: TestContext;
+let clockOffsetMs = 0;
+
+beforeAll(async () => {
+  ctx = await buildTestApp({ now: () => new Date(Date.now() + clockOffsetMs) });
+});
+afterAll(async () => ctx.close());
+
+const get = async (url: string, user?: SignedInUser) =>
+  ctx.app.inject({ url, ...(user ? { headers: user.auth } : {}) });
+const post = async (url: string, user: SignedInUser | undefined, payload?: unknown) =>
+  ctx.app.inject({
+    method: 'POST',
+    url,
+    ...(user ? { headers: user.auth } : {}),
+    ...(payload !== undefined ? { payload: payload as object } : {}),
+  });
+const body = (response: { json(): unknown }) => response.json() as Body;
+
+describe('tiers', () => {
+  it('lists the four seeded plans in rank order, publicly', async () => {
+    const response = await get('/api/v1/subscription/tiers');
+    expect(response.statusCode).toBe(200);
+    const tiers = body(response).data as unknown as {
+      identifier: string;
+      price: number;
+      limits: Record<string, unknown>;
+    }[];
+    expect(tiers.map((t) => t.identifier)).toEqual(['tier_free', 'tier_1', 'tier_2', 'tier_3']);
+    expect(tiers.map((t) => t.price)).toEqual([0, 5, 10, 20]);
+    expect(tiers[0]?.limits).toMatchObject({ characters: 1, item_templates: null, shop_templates: 0 });
+    expect(tiers[3]?.limits).toMatchObject({ characters: null, ai_uses_monthly: 500 });
+    expect(body(response).meta).toEqual({ billing_provider: 'local' });
+  });
+});
+
+describe('current subscription', () => {
+  it('puts every new user on the Free plan with usage for every resource', async () => {
+    const user = await createUser(ctx);
+    expect(user.user).toMatchObject({ tier: 'tier_free', subscription_status: 'active' });
+    const response = await get('/api/v1/subscription/current', user);
+    expect(response.statusCode).toBe(200);
+    const { data } = body(response);
+    expect(data.subscription).toMatchObject({
+      tier: 'tier_free',
+      status: 'active',
+      cancel_at_period_end: false,
+    });
+    expect(data.tier).toMatchObject({ identifier: 'tier_free', name: 'Free' });
+    expect(data.usage?.characters).toEqual({ used: 0, limit: 1 });
+    expect(data.usage?.item_templates).toEqual({ used: 0, limit: null });
+    expect(data.patronages).toEqual({ granted: [], received: [] });
+  });
+
+  it('requires sign-in for everything but the tiers', async () => {
+    for (const url of [
+      '/api/v1/subscription/current',
+      '/api/v1/subscription/usage',
+      '/api/v1/subscription/usage/inventory',
+    ]) {
+      expect((await get(url)).statusCode).toBe(401);
+    }
+    expect((await post('/api/v1/subscription/checkout', undefined, { tier_id: 'tier_1' })).statusCode).toBe(
+      401,
+    );
+  });
+
+  it('reports monthly inventory usage', async () => {
+    const user = await createUser(ctx);
+    const response = await get('/api/v1/subscription/usage/inventory', user);
+    expect(body(response).data).toEqual({
+      personal: { used: 0, limit: 100 },
+      party: { used: 0, limit: 200 },
+    });
+  });
+});
+
+describe('checks', () => {
+  it('checks limits with a count and refuses unknown resources', async () => {
+    const user = await createUser(ctx);
+    const one = await post('/api/v1/subscription/check_limit', user, { resource: 'characters' });
+    expect(body(one).data).toMatchObject({ allowed: true, limit: 1, used: 0, remaining: 1 });
+    const two = await post('/api/v1/subscription/check_limit', user, { resource: 'characters', count: 2 });
+    expect(body(two).data).toMatchObject({
+      allowed: false,
+      message: 'Your Free plan allows 1 character. Upgrade to create more.',
+    });
+    const unknown = await post('/api/v1/subscription/check_limit', user, { resource: 'dragons' });
+    expect(unknown.statusCode).toBe(422);
+    const zero = await post('/api/v1/subscription/check_limit', user, { resource: 'characters', count: 0 });
+    expect(zero.statusCode).toBe(422);
+  });
+
+  it('answers allowed false, never an error, for any feature problem', async () => {
+    const user = await createUser(ctx);
+    expect(
+      body(await post('/api/v1/subscription/check_feature', user, { feature: 'party_view_access' })).data
+        .allowed,
+    ).toBe(true);
+    expect(
+      body(await post('/api/v1/subscription/check_feature', user, { feature: 'ai_tools' })).data.allowed,
+    ).toBe(false);
+    for (const payload of [
+      { feature: 'nope' },
+      { feature: 42 },
+      {},
+      { feature: 'ai_tools', party_id: ['x'] },
+    ]) {
+      const response = await post('/api/v1/subscription/check_feature', user, payload);
+      expect(response.statusCode).toBe(200);
+      expect(body(response).data.allowed).toBe(false);
+    }
+  });
+
+  it('compares the current plan with the next one by default, or any two', async () => {
+    const user = await createUser(ctx);
+    const byDefault = body(await get('/api/v1/subscription/compare', user)).data as unknown as {
+      current: { identifier: string };
+      target: { identifier: string };
+      limits: { key: string; current: number | null; target: number | null }[];
+      features: { key: string; current: boolean; target: boolean }[];
+    };
+    expect([byDefault.current.identifier, byDefault.target.identifier]).toEqual(['tier_free', 'tier_1']);
+    expect(byDefault.limits).toContainEqual({ key: 'characters', current: 1, target: 5 });
+    expect(byDefault.features).toContainEqual({ key: 'shops_deployment', current: false, target: true });
+    const chosen = body(await get('/api/v1/subscription/compare?current=tier_1&target=tier_3', user))
+      .data as unknown as {
+      limits: { key: string; target: number | null }[];
+    };
+    expect(chosen.limits).toContainEqual({ key: 'characters', current: 5, target: null });
+    expect((await get('/api/v1/subscription/compare?target=tier_9', user)).statusCode).toBe(422);
+  });
+
+  it('answers the effective tier', async () => {
+    const user = await createUser(ctx);
+    const response = body(
+      await get(`/api/v1/subscription/effective_tier?party_id=${crypto.randomUUID()}`, user),
+    );
+    expect(response.data).toMatchObject({ tier: { identifier: 'tier_free' }, source: 'subscription' });
+    expect((await get('/api/v1/subscription/effective_tier?party_id=whatever', user)).statusCode).toBe(422);
+  });
+});
+
+describe('upgrade, cancel and reactivate with local billing', () => {
+  it('upgrades at once by identifier or id and says no payment is taken', async () => {
+    const user = await createUser(ctx);
+    const response = await post('/api/v1/subscription/checkout', user, {
+      tier_id: 'tier_2',
+      return_url: '/subscription/success',
+    });
+    expect(response.statusCode).toBe(200);
+    const { data, message } = body(response);
+    expect(message).toBe('Local billing: no payment is taken');
+    expect(String(data.session_id)).toMatch(/^local_/);
+    expect(data.checkout_url).toBe(
+      `http://haversack.test/subscription/success?session_id=${data.session_id}`,
+    );
+    const current = body(await get('/api/v1/subscription/current', user)).data;
+    expect(current.subscription).toMatchObject({ tier: 'tier_2', status: 'active', provider: 'local' });
+    expect(current.usage?.characters).toEqual({ used: 0, limit: 20 });
+    const me = body(await get('/api/v1/auth/me', user)).data.user as Record<string, unknown>;
+    expect(me).toMatchObject({ tier: 'tier_2' });
+    expect(me.tier_upgraded_at).not.toBeNull();
+
+    const tiers = body(await get('/api/v1/subscription/tiers')).data as unknown as {
+      id: string;
+      identifier: string;
+    }[];
+    const legendId = tiers.find((t) => t.identifier === 'tier_3')?.id;
+    await post('/api/v1/subscription/checkout', user, { tier_id: legendId });
+    expect(body(await get('/api/v1/subscription/current', user)).data.subscription).toMatchObject({
+      tier: 'tier_3',
+    });
+  });
+
+  it('refuses unknown plans, the free plan, the same plan and foreign return addresses', async () => {
+    const user = await createUser(ctx);
+    expect((await post('/api/v1/subscription/checkout', user, { tier_id: 'tier_99' })).statusCode).toBe(422);
+    expect((await post('/api/v1/subscription/checkout', user, { tier_id: 'tier_free' })).statusCode).toBe(
+      422,
+    );
+    expect((await post('/api/v1/subscription/checkout', user, {})).statusCode).toBe(422);
+    const evil = await post('/api/v1/subscription/checkout', user, {
+      tier_id: 'tier_1',
+      return_url: 'https://evil.test/x',
+    });
+    expect(evil.statusCode).toBe(422);
+    expect(body(evil).error.details?.[0]).toMatchObject({ field: 'return_url' });
+    expect(body(await get('/api/v1/subscription/current', user)).data.subscription).toMatchObject({
+      tier: 'tier_free',
+    });
+    await post('/api/v1/subscription/checkout', user, { tier_id: 'tier_1' });
+    const again = await post('/api/v1/subscription/checkout', user, { tier_id: 'tier_1' });
+    expect(again.statusCode).toBe(409);
+  });
+
+  it('cancels at period end keeping the plan until then, reactivates, and lapses to Free after the end', async () => {
+    const user = await createUser(ctx);
+    expect((await post('/api/v1/subscription/cancel', user, { reason: 'x' })).statusCode).toBe(400);
+    await post('/api/v1/subscription/checkout', user, { tier_id: 'tier_1' });
+
+    const cancelled = await post('/api/v1/subscription/cancel', user, {
+      reason: 'Campaign ended',
+      cancel_at_period_end: true,
+    });
+    expect(cancelled.statusCode).toBe(200);
+    const subscription = body(cancelled).data as Record<string, unknown>;
+    expect(subscription).toMatchObject({
+      tier: 'tier_1',
+      cancel_at_period_end: true,
+      cancel_reason: 'Campaign ended',
+    });
+    expect(Date.parse(String(subscription.current_period_end))).toBeGreaterThan(Date.now());
+
+    const reactivated = await post('/api/v1/subscription/reactivate', user);
+    expect(body(reactivated).data).toMatchObject({
+      tier: 'tier_1',
+      cancel_at_period_end: false,
+      cancel_reason: null,
+    });
+    expect((await post('/api/v1/subscription/reactivate', user)).statusCode).toBe(400);
+
+    await post('/api/v1/subscription/cancel', user, { reason: 'Really', cancel_at_period_end: true });
+    clockOffsetMs = 32 * 24 * 3600_000;
+    try {
+      const lapsed = body(await get('/api/v1/subscription/current', user)).data;
+      expect(lapsed.subscription).toMatchObject({ tier: 'tier_free', status: 'cancelled' });
+      expect(lapsed.usage?.characters?.limit).toBe(1);
+    } finally {
+      clockOffsetMs = 0;
+    }
+  });
+
+  it('cancels immediately when asked', async () => {
+    const user = await createUser(ctx);
+    await post('/api/v1/subscription/checkout', user, { tier_id: 'tier_1' });
+    const response = await post('/api/v1/subscription/cancel', user, {
+      reason: 'Now',
+      cancel_at_period_end: false,
+    });
+    expect(body(response).data).toMatchObject({ tier: 'tier_free', status: 'cancelled' });
+  });
+
+  it('renews a local subscription whose period has passed', async () => {
+    const user = await createUser(ctx);
+    await post('/api/v1/subscription/checkout', user, { tier_id: 'tier_1' });
+    clockOffsetMs = 40 * 24 * 3600_000;
+    try {
+      const renewed = body(await get('/api/v1/subscription/current', user)).data.subscription as Record<
+        string,
+        unknown
+      >;
+      expect(renewed).toMatchObject({ tier: 'tier_1', status: 'active' });
+      expect(Date.parse(String(renewed.current_period_end))).toBeGreaterThan(Date.now() + clockOffsetMs);
+    } finally {
+      clockOffsetMs = 0;
+    }
+  });
+
+  it('opens the local billing portal on this app', async () => {
+    const user = await createUser(ctx);
+    const response = await post('/api/v1/subscription/billing_portal', user, { return_url: '/subscription' });
+    expect(body(response).data).toEqual({ portal_url: 'http://haversack.test/subscription?portal=local' });
+  });
+});
+
+describe('limits under concurrency', () => {
+  it('lets exactly the limit through when requests race for the last units', async () => {
+    const { db } = ctx.database;
+    await db.execute(
+      sql`create table if not exists race_things (id serial primary key, user_id uuid not null)`,
+    );
+    const { entitlements } = ctx.app.services;
+    // A stand-in resource owner: counts rows of a scratch table, as the characters module counts characters.
+    entitlements.registerUsageCounter('characters', async (executor, userId) => {
+      const result = await executor.execute(
+        sql`select count(*)::int as n from race_things where user_id = ${userId}`,
+      );
+      return Number((result as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0);
+    });
+    const user = await createUser(ctx);
+    await post('/api/v1/subscription/checkout', user, { tier_id: 'tier_1' }); // 5 characters
+    const attempt = () =>
+      db.transaction(async (tx) => {
+        await entitlements.requireLimit(tx, user.user.id, 'characters');
+        await tx.execute(sql`insert into race_things (user_id) values (${user.user.id})`);
+      });
+    const results = await Promise.allSettled(Array.from({ length: 12 }, attempt));
+    const fulfilled = results.filter((r) => r.status === 'fulfilled').length;
+    expect(fulfilled).toBe(5);
+    const refusals = results
+      .filter((r): r is PromiseRejectedResult => r.status === 'rejected')
+      .map((r) => r.reason);
+    expect(refusals.every((e) => e instanceof AppError && e.code === 'LIMIT_EXCEEDED')).toBe(true);
+    const refusal = refusals[0] as AppError;
+    expect(refusal.message).toBe(limitExceededMessage('Adventurer', 'characters', 5));
+    expect(refusal.details?.[0]).toMatchObject({
+      field: 'characters',
+      resource: 'characters',
+      limit: 5,
+      used: 5,
+    });
+    const usage = body(await get('/api/v1/subscription/usage', user)).data as Record<string, unknown>;
+    expect(usage.characters).toEqual({ used: 5, limit: 5 });
+  });
+
+  it('refuses a feature the plan lacks with FEATURE_NOT_AVAILABLE naming it', async () => {
+    const user = await createUser(ctx);
+    const error = await ctx.app.services.entitlements
+      .requireFeature(ctx.database.db, user.user.id, 'shops_deployment')
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({ code: 'FEATURE_NOT_AVAILABLE', status: 403 });
+    expect((error as AppError).details?.[0]).toMatchObject({ feature: 'shops_deployment' });
+  });
+});

@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { Redis } from 'ioredis';
+
+type Handler = (message: unknown) => void;
+
+/**
+ * Fan-out of stream messages (DESIGN §6): in-process by default; through Redis pub/sub when REDIS_URL is
+ * set, so that several server processes behind one address behave as one.
+ */
+export interface Broadcaster {
+  publish(stream: string, message: unknown): Promise<void>;
+  subscribe(stream: string, handler: Handler): () => void;
+  close(): Promise<void>;
+}
+
+class StreamHandlers {
+  readonly #handlers = new Map<string, Set<Handler>>();
+
+  add(stream: string, handler: Handler): { first: boolean; remove: () => boolean } {
+    let set = this.#handlers.get(stream);
+    const first = !set;
+    if (!set) {
+      set = new Set();
+      this.#handlers.set(stream, set);
+    }
+    set.add(handler);
+    return {
+      first,
+      remove: () => {
+        const current = this.#handlers.get(stream);
+        current?.delete(handler);
+        if (current && current.size === 0) {
+          this.#handlers.delete(stream);
+          return true;
+        }
+        return false;
+      },
+    };
+  }
+
+  dispatch(stream: string, message: unknown) {
+    for (const handler of this.#handlers.get(stream) ?? []) handler(message);
+  }
+}
+
+export class InProcessBroadcaster implements Broadcaster {
+  readonly #handlers = new StreamHandlers();
+
+  async publish(stream: string, message: unknown) {
+    // Delivered on the next tick, like a network hop, so publishers never run subscribers' code inline.
+    queueMicrotask(() => this.#handlers.dispatch(stream, message));
+  }
+
+  subscribe(stream: string, handler: Handler) {
+    const { remove } = this.#handlers.add(stream, handler);
+    return () => void remove();
+  }
+
+  async close() {}
+}
+
+export class RedisBroadcaster implements Broadcaster {
+  readonly #publisher: Redis;
+  readonly #subscriber: Redis;
+  readonly #handlers = new StreamHandlers();
+  readonly #prefix = 'haversack:stream:';
+  readonly origin = randomUUID();
+
+  constructor(url: string, log: FastifyBaseLogger) {
+    this.#publisher = new Redis(url, { maxRetriesPerRequest: 3, lazyConnect: false });
+    this.#subscriber = new Redis(url, { maxRetriesPerRequest: null });
+    for (const client of [this.#publisher, this.#subscriber]) {
+      client.on('error', (error) => log.warn({ err: error }, 'redis connection problem'));
+    }
+    this.#subscriber.on('message', (channel: string, raw: string) => {
+      if (!channel.startsWith(this.#prefix)) return;
+      try {
+        this.#handlers.dispatch(channel.slice(this.#prefix.length), JSON.parse(raw));
+      } catch (error) {
+        log.warn({ err: error }, 'dropped a malformed broadcast');
+      }
+    });
+  }
+
+  async publish(stream: string, message: unknown) {
+    await this.#publisher.publish(this.#prefix + stream, JSON.stringify(message));
+  }
+
+  subscribe(stream: string, handler: Handler) {
+    const { first, remove } = this.#handlers.add(stream, handler);
+    if (first) void this.#subscriber.subscribe(this.#prefix + stream);
+    return () => {
+      if (remove()) void this.#subscriber.unsubscribe(this.#prefix + stream);
+    };
+  }
+
+  /** For presence and other shared state. */
+  get redis(): Redis {
+    return this.#publisher;
+  }
+
+  async close() {
+    await Promise.allSettled([this.#subscriber.quit(), this.#publisher.quit()]);
+  }
+}

@@ -1,0 +1,35 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Executor } from '../db/client.js';
+import type { Broadcaster } from './broadcaster.js';
+import { type DomainEvent, streamName } from './events.js';
+
+/**
+ * Services publish domain events through this bus only after their transaction commits (never for a
+ * rolled-back change); `inTransaction` collects them while the transaction runs.
+ */
+export class EventBus {
+  constructor(
+    private readonly broadcaster: Broadcaster,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  publish(events: DomainEvent[]): void {
+    for (const event of events) {
+      const { channel, partyId, ...payload } = event;
+      this.broadcaster
+        .publish(streamName(channel, partyId), { ...payload, party_id: partyId })
+        .catch((error: unknown) => this.log.warn({ err: error, action: event.action }, 'broadcast failed'));
+    }
+  }
+
+  /** Runs `work` in a transaction and publishes what it emitted once the commit succeeded. */
+  async inTransaction<T>(
+    db: { transaction<R>(fn: (tx: Executor) => Promise<R>): Promise<R> },
+    work: (tx: Executor, emit: (event: DomainEvent) => void) => Promise<T>,
+  ): Promise<T> {
+    const events: DomainEvent[] = [];
+    const result = await db.transaction((tx) => work(tx, (event) => events.push(event)));
+    this.publish(events);
+    return result;
+  }
+}

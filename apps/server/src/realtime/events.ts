@@ -1,0 +1,24 @@
+/** The two party channels of spec/02 §7 Real-time. */
+export type ChannelName = 'PartyChannel' | 'PartyInventoryChannel';
+
+/**
+ * A change worth telling a party about. Published only after the transaction that made it commits; the
+ * cable server turns it into an Action Cable message on the party's stream.
+ */
+export interface DomainEvent {
+  channel: ChannelName;
+  partyId: string;
+  action: string;
+  actor: { id: string; name: string } | null;
+  summary: string;
+  /** Ids the clients need to invalidate the right queries. */
+  ids?: Record<string, string | null>;
+  /** Only the party's GMs receive it (hidden loot never leaks to players). */
+  gmOnly?: boolean;
+  /** The member the event is about (for removals: their subscriptions end at once). */
+  userId?: string;
+}
+
+export function streamName(channel: ChannelName, partyId: string): string {
+  return `${channel === 'PartyChannel' ? 'party' : 'party_inventory'}:${partyId}`;
+}

@@ -1,0 +1,152 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import pino from 'pino';
+import { inject } from 'vitest';
+import { type AppDeps, buildApp } from '../app.js';
+import { type Config, loadConfig } from '../config.js';
+import { type DatabaseHandle, openPglite, openPostgres } from '../db/client.js';
+import { MailQueue } from '../lib/mail-queue.js';
+import { createMailer } from '../lib/mailer.js';
+import { type AuthRateLimits, defaultAuthRateLimits } from '../plugins/rate-limit.js';
+
+/** A fresh database cloned from the migrated template (see global-setup.ts). */
+export async function openTestDatabase(): Promise<DatabaseHandle> {
+  const postgres = inject('postgresTemplate');
+  if (postgres) {
+    const name = `haversack_t_${randomBytes(5).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: postgres.url });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${postgres.database}`);
+    await admin.end();
+    const url = new URL(postgres.url);
+    url.pathname = `/${name}`;
+    const handle = await openPostgres(url.toString(), { max: 10 });
+    return {
+      ...handle,
+      close: async () => {
+        await handle.close();
+        const dropper = new pg.Client({ connectionString: postgres.url });
+        await dropper.connect();
+        await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await dropper.end();
+      },
+    };
+  }
+  const template = readFileSync(inject('pgliteTemplatePath'));
+  return openPglite({ loadDataDir: new Blob([template]) });
+}
+
+export interface TestContext {
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  mail: MailQueue;
+  dataDir: string;
+  config: Config;
+  close(): Promise<void>;
+}
+
+export async function buildTestApp(
+  options: {
+    rateLimits?: Partial<AuthRateLimits>;
+    env?: Record<string, string>;
+    now?: () => Date;
+    stripeApi?: AppDeps['stripeApi'];
+  } = {},
+): Promise<TestContext> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haversack-app-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    APP_URL: 'http://haversack.test',
+    LOG_LEVEL: 'silent',
+    ...options.env,
+  });
+  const database = await openTestDatabase();
+  const log = pino({ level: 'silent' });
+  const mail = new MailQueue(createMailer({ from: config.mailFrom, dataDir, log }), log);
+  const app = await buildApp({
+    config,
+    database,
+    mail,
+    jwtSecret: randomBytes(32).toString('hex'),
+    logger: false,
+    rateLimits: { ...defaultAuthRateLimits, ...options.rateLimits },
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.stripeApi ? { stripeApi: options.stripeApi } : {}),
+  });
+  await app.ready();
+  return {
+    app,
+    database,
+    mail,
+    dataDir,
+    config,
+    close: async () => {
+      await app.close();
+      await mail.drain();
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Mails written by the file transport, oldest first, decoded enough to find links in them. */
+export async function readMails(ctx: TestContext): Promise<{ to: string; subject: string; raw: string }[]> {
+  await ctx.mail.drain();
+  const dir = path.join(ctx.dataDir, 'mail');
+  let files: string[];
+  try {
+    files = readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+  return files.map((file) => {
+    const raw = readFileSync(path.join(dir, file), 'utf8');
+    const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'mi').exec(raw)?.[1]?.trim() ?? '';
+    return { to: header('To'), subject: header('Subject'), raw: decodeQuotedPrintable(raw) };
+  });
+}
+
+function decodeQuotedPrintable(raw: string): string {
+  return raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+}
+
+/** The link to `route` in the newest mail to `to` that carries one. */
+export async function linkFromMail(ctx: TestContext, to: string, route: string): Promise<string> {
+  const pattern = new RegExp(`${ctx.config.appUrl.replace(/[.]/g, '\\.')}/${route}[^\\s"<]*`);
+  const links = (await readMails(ctx))
+    .filter((m) => m.to.toLowerCase().includes(to.toLowerCase()))
+    .map((m) => pattern.exec(m.raw)?.[0])
+    .filter((link): link is string => link !== undefined);
+  const link = links.at(-1);
+  if (!link) throw new Error(`no ${route} link in any mail to ${to}`);
+  return link;
+}
+
+export type ApiMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A request to /api/v1 through app.inject, as a signed-in user or anonymously. */
+export function callApi(
+  ctx: TestContext,
+  method: ApiMethod,
+  url: string,
+  user?: { auth: { authorization: string } },
+  payload?: unknown,
+) {
+  return ctx.app.inject({
+    method,
+    url: `/api/v1${url}`,
+    ...(user ? { headers: user.auth } : {}),
+    ...(payload !== undefined ? { payload: payload as object } : {}),
+  });
+}
+
+export function json<T = Record<string, unknown>>(response: LightMyRequestResponse): T {
+  return response.json() as T;
+}
