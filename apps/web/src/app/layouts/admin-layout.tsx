@@ -1,0 +1,126 @@
+import {
+  AppShell,
+  Avatar,
+  Badge,
+  Box,
+  Burger,
+  Button,
+  Group,
+  NavLink,
+  ScrollArea,
+  Text,
+} from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { IconDoorExit } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { Link, Outlet, useLocation } from 'react-router';
+import { ThemeToggle } from '../../components/theme-toggle';
+import { AdminSessionGuard } from '../../features/admin/components/admin-session-guard';
+import { displayNameOf, useCurrentUser } from '../../stores/auth-store';
+import { adminNavigation, isNavItemActive } from './navigation';
+
+/**
+ * spec/01 §2 admin area: the admin bar (e-mail, initial of the username, ADMIN MODE badge, Exit Admin Mode
+ * link to /dashboard, a static session timer and last action) and the admin side menu.
+ */
+export function AdminLayout() {
+  const user = useCurrentUser();
+  const { pathname } = useLocation();
+  const [menuOpen, { toggle, close }] = useDisclosure(false);
+  const isMobile = useMediaQuery('(max-width: 47.99em)') ?? false;
+  const [sessionStartedAt] = useState(() => new Date());
+  const initial = (displayNameOf(user) || '?').charAt(0).toUpperCase();
+
+  // spec/01 §2: each admin page visit is logged to the console.
+  useEffect(() => {
+    console.info(`[admin] page visit: ${pathname}`);
+    close();
+  }, [pathname, close]);
+
+  return (
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !menuOpen } }}
+      padding="md"
+    >
+      <AppShell.Header data-testid="admin-bar">
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger
+              opened={menuOpen}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={menuOpen ? 'Close admin navigation' : 'Open admin navigation'}
+              aria-expanded={menuOpen}
+              aria-controls="admin-navigation"
+            />
+            <Badge
+              color="red.9"
+              variant="filled"
+              size="md"
+              style={{ flexShrink: 0 }}
+              data-testid="admin-mode-badge"
+            >
+              ADMIN MODE
+            </Badge>
+            <Text size="xs" c="dimmed" visibleFrom="md">
+              Session started {sessionStartedAt.toLocaleTimeString()} · Last action: page view
+            </Text>
+          </Group>
+          <Group gap="sm" wrap="nowrap">
+            <Text size="sm" visibleFrom="sm" data-testid="admin-email">
+              {user?.email}
+            </Text>
+            <Avatar
+              size="sm"
+              radius="xl"
+              color="red.9"
+              variant="filled"
+              role="img"
+              aria-label={`Signed in as ${displayNameOf(user)}`}
+            >
+              {initial}
+            </Avatar>
+            <Box visibleFrom="sm">
+              <ThemeToggle />
+            </Box>
+            <Button
+              component={Link}
+              to="/dashboard"
+              variant="default"
+              size="compact-sm"
+              leftSection={<IconDoorExit size={16} aria-hidden="true" />}
+            >
+              Exit Admin Mode
+            </Button>
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" id="admin-navigation" aria-label="Admin" inert={isMobile && !menuOpen}>
+        <AppShell.Section grow component={ScrollArea}>
+          {adminNavigation.map((item) => {
+            const Icon = item.icon;
+            const active = isNavItemActive(item, pathname, true);
+            return (
+              <NavLink
+                key={item.href}
+                component={Link}
+                to={item.href}
+                label={item.label}
+                leftSection={<Icon size={18} aria-hidden="true" />}
+                active={active}
+                aria-current={active ? 'page' : undefined}
+              />
+            );
+          })}
+        </AppShell.Section>
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <AdminSessionGuard>
+          <Outlet />
+        </AdminSessionGuard>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,102 @@
+import { Anchor, AppShell, Burger, Group, Loader, NavLink, ScrollArea } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { useEffect } from 'react';
+import { Link, Outlet, useLocation, useNavigation } from 'react-router';
+import { Brand } from '../../components/brand';
+import { ThemeToggle } from '../../components/theme-toggle';
+import { useUpdatePreferences } from '../../features/preferences/api/preferences-api';
+import { useAuthStore } from '../../stores/auth-store';
+import { useUiStore } from '../../stores/ui-store';
+import { adminEntry, isNavItemActive, mainNavigation } from './navigation';
+import { UserMenu } from './user-menu';
+
+/** The signed-in shell: header, a side navigation (a drawer-like menu below the sm breakpoint), content. */
+export function MainLayout() {
+  const sidebarOpen = useUiStore((state) => state.sidebarOpen);
+  const toggleSidebar = useUiStore((state) => state.toggleSidebar);
+  const mobileMenuOpen = useUiStore((state) => state.mobileMenuOpen);
+  const toggleMobileMenu = useUiStore((state) => state.toggleMobileMenu);
+  const setMobileMenuOpen = useUiStore((state) => state.setMobileMenuOpen);
+  const isAdmin = useAuthStore((state) => state.user?.admin === true);
+  const { pathname } = useLocation();
+  const navigation = useNavigation();
+  const updatePreferences = useUpdatePreferences();
+  // A collapsed navbar only slides off-screen: make it inert so keyboard users do not tab into it.
+  const isMobile = useMediaQuery('(max-width: 47.99em)') ?? false;
+  const navbarHidden = isMobile ? !mobileMenuOpen : !sidebarOpen;
+
+  // A chosen destination closes the mobile menu.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every path change by design
+  useEffect(() => {
+    setMobileMenuOpen(false);
+  }, [pathname, setMobileMenuOpen]);
+
+  const items = isAdmin ? [...mainNavigation, adminEntry] : mainNavigation;
+
+  return (
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 250, breakpoint: 'sm', collapsed: { mobile: !mobileMenuOpen, desktop: !sidebarOpen } }}
+      padding="md"
+    >
+      <AppShell.Header>
+        <Anchor href="#main-content" className="skip-link">
+          Skip to main content
+        </Anchor>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger
+              opened={mobileMenuOpen}
+              onClick={toggleMobileMenu}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={mobileMenuOpen ? 'Close navigation' : 'Open navigation'}
+              aria-expanded={mobileMenuOpen}
+              aria-controls="main-navigation"
+              data-testid="mobile-menu-button"
+            />
+            <Burger
+              opened={sidebarOpen}
+              onClick={toggleSidebar}
+              visibleFrom="sm"
+              size="sm"
+              aria-label={sidebarOpen ? 'Hide sidebar' : 'Show sidebar'}
+              aria-expanded={sidebarOpen}
+              aria-controls="main-navigation"
+            />
+            <Brand to="/dashboard" />
+          </Group>
+          <Group gap="sm" wrap="nowrap">
+            {navigation.state === 'loading' ? <Loader size="xs" aria-label="Loading page" /> : null}
+            <ThemeToggle onToggle={(theme) => updatePreferences.mutate({ theme })} />
+            <UserMenu />
+          </Group>
+        </Group>
+      </AppShell.Header>
+
+      <AppShell.Navbar p="xs" id="main-navigation" aria-label="Main" inert={navbarHidden}>
+        <AppShell.Section grow component={ScrollArea}>
+          {items.map((item) => {
+            const Icon = item.icon;
+            const active = isNavItemActive(item, pathname);
+            return (
+              <NavLink
+                key={item.href}
+                component={Link}
+                to={item.href}
+                label={item.label}
+                leftSection={<Icon size={18} aria-hidden="true" />}
+                active={active}
+                aria-current={active ? 'page' : undefined}
+              />
+            );
+          })}
+        </AppShell.Section>
+      </AppShell.Navbar>
+
+      <AppShell.Main id="main-content" tabIndex={-1}>
+        <Outlet />
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,27 @@
+import { MantineProvider } from '@mantine/core';
+import { ModalsProvider } from '@mantine/modals';
+import { Notifications } from '@mantine/notifications';
+import { QueryClientProvider } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { PreferencesThemeSync } from '../features/preferences/components/preferences-theme-sync';
+import { queryClient } from '../lib/query-client';
+import { useUiStore } from '../stores/ui-store';
+import { SessionManager } from './session-manager';
+import { cssVariablesResolver, theme } from './theme';
+
+export function AppProviders({ children }: { children: ReactNode }) {
+  // The UI store owns the scheme (dark by default, the user's preference once signed in).
+  const colorScheme = useUiStore((state) => state.theme);
+  return (
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} forceColorScheme={colorScheme}>
+      <Notifications position="top-right" limit={5} />
+      <QueryClientProvider client={queryClient}>
+        <ModalsProvider>
+          <SessionManager />
+          <PreferencesThemeSync />
+          {children}
+        </ModalsProvider>
+      </QueryClientProvider>
+    </MantineProvider>
+  );
+}

@@ -1,0 +1,290 @@
+import type { ComponentType } from 'react';
+import { Outlet, type RouteObject, ScrollRestoration } from 'react-router';
+import { FullPageLoader } from '../components/loading';
+import { NotAvailable } from '../components/not-available';
+import { PageError } from '../components/page-error';
+import { AdminRoute } from './guards/admin-route';
+import { GuestRoute } from './guards/guest-route';
+import { ProtectedRoute } from './guards/protected-route';
+import { initializingLabel, RootRedirect } from './guards/root-redirect';
+import { AuthLayout } from './layouts/auth-layout';
+import { BasicLayout } from './layouts/basic-layout';
+import { MainLayout } from './layouts/main-layout';
+import { NotFoundPage } from './pages/not-found-page';
+import { RouterErrorPage } from './pages/router-error-page';
+
+/** A route whose page is loaded on demand; a failed load shows the page-level error panel (spec/01 §2). */
+function lazyPage(
+  path: string | undefined,
+  pageName: string,
+  load: () => Promise<ComponentType>,
+): RouteObject {
+  return {
+    ...(path === undefined ? { index: true } : { path }),
+    lazy: async () => ({ Component: await load() }),
+    errorElement: <PageError pageName={pageName} />,
+  };
+}
+
+/** A section whose features are not built yet: an honest page, not fake content. */
+function notAvailable(path: string, title: string, subject: string): RouteObject {
+  return {
+    path,
+    element: <NotAvailable title={title} subject={subject} />,
+    errorElement: <PageError pageName={title} />,
+  };
+}
+
+function adminPage(path: string | undefined, title: string): RouteObject {
+  return lazyPage(path, `Admin ${title}`, () =>
+    import('../features/admin/pages/admin-section-page').then(({ AdminSectionPage }) => {
+      const AdminPage = () => <AdminSectionPage title={title} />;
+      return AdminPage;
+    }),
+  );
+}
+
+function RootLayout() {
+  return (
+    <>
+      <Outlet />
+      <ScrollRestoration />
+    </>
+  );
+}
+
+function InitialLoader() {
+  return <FullPageLoader label={initializingLabel} />;
+}
+
+function AdminLoader() {
+  return <FullPageLoader label="Loading admin panel..." />;
+}
+
+/** spec/01 §2 route table. */
+export const routes: RouteObject[] = [
+  {
+    id: 'root',
+    element: <RootLayout />,
+    errorElement: <RouterErrorPage />,
+    HydrateFallback: InitialLoader,
+    children: [
+      { index: true, element: <RootRedirect /> },
+
+      // Public authentication layout, guest-only.
+      {
+        element: <GuestRoute />,
+        children: [
+          {
+            element: <AuthLayout />,
+            children: [
+              lazyPage('login', 'Sign in', () =>
+                import('../features/auth/pages/login-page').then((m) => m.LoginPage),
+              ),
+              lazyPage('register', 'Create account', () =>
+                import('../features/auth/pages/register-page').then((m) => m.RegisterPage),
+              ),
+              lazyPage('forgot-password', 'Forgot password', () =>
+                import('../features/auth/pages/forgot-password-page').then((m) => m.ForgotPasswordPage),
+              ),
+              lazyPage('reset-password/:token', 'Reset password', () =>
+                import('../features/auth/pages/reset-password-page').then((m) => m.ResetPasswordPage),
+              ),
+              // No token: the same screen shows "Invalid Reset Link".
+              lazyPage('reset-password', 'Reset password', () =>
+                import('../features/auth/pages/reset-password-page').then((m) => m.ResetPasswordPage),
+              ),
+              lazyPage('auth/discord/callback', 'Discord sign-in', () =>
+                import('../features/auth/pages/discord-callback-page').then((m) => m.DiscordCallbackPage),
+              ),
+            ],
+          },
+        ],
+      },
+
+      // E-mail verification uses the auth layout but is open to signed-in users too: the link is usually
+      // followed right after registering, which signs the user in.
+      {
+        element: <AuthLayout />,
+        children: [
+          lazyPage('verify-email', 'Verify email', () =>
+            import('../features/auth/pages/verify-email-page').then((m) => m.VerifyEmailPage),
+          ),
+        ],
+      },
+
+      // Basic layout: no sign-in needed.
+      {
+        element: <BasicLayout />,
+        children: [
+          lazyPage('home', 'Home', () => import('../features/home/pages/home-page').then((m) => m.HomePage)),
+          lazyPage('about', 'About', () =>
+            import('../features/about/pages/about-page').then((m) => m.AboutPage),
+          ),
+          lazyPage('diagnostics', 'Diagnostics', () =>
+            import('../features/diagnostics/pages/diagnostics-page').then((m) => m.DiagnosticsPage),
+          ),
+          notAvailable('discord', 'Discord', 'The Discord bot integration is'),
+          notAvailable('discord/share/:shareCode', 'Discord share', 'Discord share links are'),
+        ],
+      },
+
+      // Main layout: sign-in required.
+      {
+        element: <ProtectedRoute />,
+        children: [
+          {
+            element: <MainLayout />,
+            children: [
+              lazyPage('dashboard', 'Dashboard', () =>
+                import('../features/dashboard/pages/dashboard-page').then((m) => m.DashboardPage),
+              ),
+              lazyPage('profile', 'Profile', () =>
+                import('../features/profile/pages/profile-page').then((m) => m.ProfilePage),
+              ),
+              lazyPage('profile/preferences', 'Preferences', () =>
+                import('../features/preferences/pages/preferences-page').then((m) => m.PreferencesPage),
+              ),
+              lazyPage('my-content', 'My Content', () =>
+                import('../features/my-content/pages/my-content-page').then((m) => m.MyContentPage),
+              ),
+              lazyPage('notifications', 'Notifications', () =>
+                import('../features/parties/pages/notifications-page').then((m) => m.NotificationsPage),
+              ),
+
+              lazyPage('characters', 'Characters', () =>
+                import('../features/characters/pages/character-list-page').then((m) => m.CharacterListPage),
+              ),
+              lazyPage('characters/new', 'New character', () =>
+                import('../features/characters/pages/character-create-page').then(
+                  (m) => m.CharacterCreatePage,
+                ),
+              ),
+              lazyPage('characters/:id', 'Character', () =>
+                import('../features/characters/pages/character-detail-page').then(
+                  (m) => m.CharacterDetailPage,
+                ),
+              ),
+              lazyPage('characters/:id/edit', 'Edit character', () =>
+                import('../features/characters/pages/character-edit-page').then((m) => m.CharacterEditPage),
+              ),
+              lazyPage('containers/:id', 'Inventory', () =>
+                import('../features/inventory/pages/container-page').then((m) => m.ContainerPage),
+              ),
+
+              lazyPage('parties', 'Parties', () =>
+                import('../features/parties/pages/party-list-page').then((m) => m.PartyListPage),
+              ),
+              lazyPage('parties/new', 'New party', () =>
+                import('../features/parties/pages/party-create-page').then((m) => m.PartyCreatePage),
+              ),
+              lazyPage('parties/join', 'Join a party', () =>
+                import('../features/parties/pages/party-join-page').then((m) => m.PartyJoinPage),
+              ),
+              lazyPage('parties/discover', 'Discover parties', () =>
+                import('../features/parties/pages/party-discover-page').then((m) => m.PartyDiscoverPage),
+              ),
+              lazyPage('parties/:id', 'Party', () =>
+                import('../features/parties/pages/party-detail-page').then((m) => m.PartyDetailPage),
+              ),
+              lazyPage('parties/:id/edit', 'Edit party', () =>
+                import('../features/parties/pages/party-edit-page').then((m) => m.PartyEditPage),
+              ),
+
+              lazyPage('marketplace', 'Marketplace', () =>
+                import('../features/marketplace/pages/marketplace-page').then((m) => m.MarketplacePage),
+              ),
+
+              lazyPage('items', 'Items', () =>
+                import('../features/items/pages/item-list-page').then((m) => m.ItemListPage),
+              ),
+              lazyPage('items/new', 'New item', () =>
+                import('../features/items/pages/item-create-page').then((m) => m.ItemCreatePage),
+              ),
+              lazyPage('items/templates/:id', 'Item template', () =>
+                import('../features/items/pages/item-detail-page').then((m) => m.ItemDetailPage),
+              ),
+              lazyPage('items/:id', 'Item', () =>
+                import('../features/items/pages/item-detail-page').then((m) => m.ItemDetailPage),
+              ),
+              lazyPage('items/:id/edit', 'Edit item', () =>
+                import('../features/items/pages/item-edit-page').then((m) => m.ItemEditPage),
+              ),
+
+              notAvailable('shops', 'Shops', 'Shops are'),
+              notAvailable('shops/new', 'New shop', 'Creating shops is'),
+              notAvailable('shops/templates', 'Shop templates', 'Shop templates are'),
+              notAvailable('shops/templates/new', 'New shop template', 'Creating shop templates is'),
+              notAvailable('shops/templates/:id', 'Shop template', 'Shop templates are'),
+              notAvailable('shops/templates/:id/edit', 'Edit shop template', 'Editing shop templates is'),
+              notAvailable(
+                'shops/templates/:id/inventory',
+                'Shop template inventory',
+                'Shop inventories are',
+              ),
+              notAvailable('shops/instances', 'Shop instances', 'Shop instances are'),
+              notAvailable('shops/instances/:id', 'Shop', 'Shop instances are'),
+              notAvailable('shops/:id', 'Shop', 'Shop details are'),
+              notAvailable('shops/:id/edit', 'Edit shop', 'Editing shops is'),
+
+              notAvailable('loot/templates', 'Loot templates', 'Loot templates are'),
+              notAvailable('loot/templates/new', 'New loot template', 'Creating loot templates is'),
+              notAvailable('loot/templates/:id', 'Loot template', 'Loot templates are'),
+              notAvailable('loot/templates/:id/edit', 'Edit loot template', 'Editing loot templates is'),
+              notAvailable('loot/templates/:id/inventory', 'Loot template inventory', 'Loot inventories are'),
+              notAvailable('loot/instances/:id', 'Loot', 'Loot instances are'),
+
+              lazyPage('subscription', 'Subscription', () =>
+                import('../features/subscription/pages/subscription-page').then((m) => m.SubscriptionPage),
+              ),
+              lazyPage('subscription/compare', 'Compare plans', () =>
+                import('../features/subscription/pages/compare-plans-page').then((m) => m.ComparePlansPage),
+              ),
+              lazyPage('subscription/upgrade', 'Upgrade', () =>
+                import('../features/subscription/pages/upgrade-page').then((m) => m.UpgradePage),
+              ),
+              lazyPage('subscription/success', 'Upgrade complete', () =>
+                import('../features/subscription/pages/checkout-success-page').then(
+                  (m) => m.CheckoutSuccessPage,
+                ),
+              ),
+            ],
+          },
+        ],
+      },
+
+      // Admin area: signed in with the admin flag.
+      {
+        path: 'admin',
+        element: <AdminRoute />,
+        HydrateFallback: AdminLoader,
+        children: [
+          {
+            lazy: async () => {
+              const { AdminLayout } = await import('./layouts/admin-layout');
+              return { Component: AdminLayout };
+            },
+            HydrateFallback: AdminLoader,
+            children: [
+              adminPage(undefined, 'Dashboard'),
+              adminPage('dashboard', 'Dashboard'),
+              adminPage('analytics', 'Analytics'),
+              adminPage('audit', 'Audit Logs'),
+              adminPage('users', 'Users'),
+              adminPage('moderation', 'Moderation'),
+              adminPage('financial', 'Financial'),
+              adminPage('bulk-operations', 'Bulk Operations'),
+              adminPage('communications', 'Communications'),
+              adminPage('system-health', 'System Health'),
+              adminPage('reports', 'Reports'),
+              adminPage('monitoring', 'Monitoring'),
+              adminPage('settings', 'Settings'),
+            ],
+          },
+        ],
+      },
+
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+];

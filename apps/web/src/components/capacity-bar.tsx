@@ -1,0 +1,97 @@
+import type { Capacity } from '@haversack/contracts';
+import { Group, Progress, Stack, Text } from '@mantine/core';
+
+/** spec/02 §9: bars turn to the warning colour at 75 % and to the error colour at 90 %. */
+export const CAPACITY_WARNING_PERCENT = 75;
+export const CAPACITY_ERROR_PERCENT = 90;
+export const weightFullMessage = 'Container is nearly full!';
+export const slotsFullMessage = 'Running out of slots!';
+
+export type CapacityLevel = 'ok' | 'warning' | 'error';
+
+export function capacityLevel(percent: number): CapacityLevel {
+  if (percent >= CAPACITY_ERROR_PERCENT) return 'error';
+  if (percent >= CAPACITY_WARNING_PERCENT) return 'warning';
+  return 'ok';
+}
+
+const levelColors: Record<CapacityLevel, string> = { ok: 'teal', warning: 'yellow', error: 'red' };
+
+/** Percent of a limit used; null when there is no limit (null or 0 = unlimited, DESIGN §4). */
+export function percentUsed(used: number, max: number | null): number | null {
+  if (max === null || max <= 0) return null;
+  return Math.min(100, Math.round((used / max) * 1000) / 10);
+}
+
+function Meter({
+  label,
+  used,
+  max,
+  unit,
+  fullMessage,
+}: {
+  label: string;
+  used: number;
+  max: number | null;
+  unit: string;
+  fullMessage: string;
+}) {
+  const percent = percentUsed(used, max);
+  const level = percent === null ? 'ok' : capacityLevel(percent);
+  const amount = max === null || max <= 0 ? `${used}${unit} (unlimited)` : `${used} / ${max}${unit}`;
+  return (
+    <Stack gap={4} data-testid={`capacity-${label.toLowerCase()}`} data-level={level}>
+      <Group justify="space-between" gap="xs" wrap="nowrap">
+        <Text size="xs" fw={600}>
+          {label}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {amount}
+          {percent === null ? '' : ` · ${percent}%`}
+        </Text>
+      </Group>
+      <Progress value={percent ?? 0} color={levelColors[level]} size="sm" aria-label={`${label} used`} />
+      {level === 'error' ? (
+        <Text
+          size="xs"
+          c="light-dark(var(--mantine-color-red-8), var(--mantine-color-red-4))"
+          fw={600}
+          role="status"
+        >
+          {fullMessage}
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}
+
+/** spec/02 §2: weight used against the maximum and slots used against the maximum. */
+export function CapacityBar({ capacity }: { capacity: Capacity }) {
+  return (
+    <Stack gap="xs" data-testid="capacity-bar">
+      {capacity.enforces.weight ? (
+        <Meter
+          label="Weight"
+          used={capacity.used}
+          max={capacity.max}
+          unit=" lb"
+          fullMessage={weightFullMessage}
+        />
+      ) : null}
+      {capacity.enforces.slots ? (
+        <Meter
+          label="Slots"
+          used={capacity.slots_used}
+          max={capacity.slots_max}
+          unit=""
+          fullMessage={slotsFullMessage}
+        />
+      ) : null}
+      {!capacity.enforces.weight && !capacity.enforces.slots ? (
+        <Text size="xs" c="dimmed">
+          This party does not track encumbrance.
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}

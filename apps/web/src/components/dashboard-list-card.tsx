@@ -1,0 +1,86 @@
+import { Anchor, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { TextSkeleton } from './loading';
+
+interface DashboardListCardProps<T> {
+  /** Used for the heading id and the test id. */
+  name: string;
+  title: string;
+  viewAllTo: string;
+  /** What the list query is doing; `items` and `total` are read only once it succeeded. */
+  status: 'pending' | 'error' | 'success';
+  onRetry: () => void;
+  errorText: string;
+  empty: ReactNode;
+  items: T[];
+  total: number;
+  itemKey: (item: T) => string;
+  renderItem: (item: T) => ReactNode;
+  shown?: number;
+}
+
+/** A dashboard card listing the first few of something, with loading, error and empty states. */
+export function DashboardListCard<T>({
+  name,
+  title,
+  viewAllTo,
+  status,
+  onRetry,
+  errorText,
+  empty,
+  items,
+  total,
+  itemKey,
+  renderItem,
+  shown = 5,
+}: DashboardListCardProps<T>) {
+  const headingId = `dash-${name}`;
+  return (
+    <Card
+      withBorder
+      padding="lg"
+      component="section"
+      aria-labelledby={headingId}
+      data-testid={`dashboard-${name}`}
+    >
+      <Stack gap="sm">
+        <Group justify="space-between">
+          <Title order={2} size="h4" id={headingId}>
+            {title}
+          </Title>
+          <Anchor component={Link} to={viewAllTo} size="sm">
+            View all
+          </Anchor>
+        </Group>
+        {status === 'pending' ? (
+          <TextSkeleton lines={3} />
+        ) : status === 'error' ? (
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm" c="red">
+              {errorText}
+            </Text>
+            <Button size="xs" variant="light" color="red" onClick={onRetry}>
+              Try Again
+            </Button>
+          </Stack>
+        ) : items.length === 0 ? (
+          empty
+        ) : (
+          <Stack gap={6}>
+            {items.slice(0, shown).map((item) => (
+              <Group key={itemKey(item)} justify="space-between" wrap="nowrap">
+                {renderItem(item)}
+              </Group>
+            ))}
+            {total > shown ? (
+              <Text size="xs" c="dimmed">
+                and {total - shown} more
+              </Text>
+            ) : null}
+          </Stack>
+        )}
+      </Stack>
+    </Card>
+  );
+}

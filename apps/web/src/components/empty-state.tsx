@@ -1,0 +1,31 @@
+import { Paper, Stack, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+
+/** A panel for a list with nothing in it: a heading, a sentence and the next step. */
+export function EmptyState({
+  title,
+  message,
+  action,
+  headingOrder = 2,
+  testId = 'empty-state',
+}: {
+  title: string;
+  message: string;
+  action?: ReactNode;
+  headingOrder?: 2 | 3;
+  testId?: string;
+}) {
+  return (
+    <Paper withBorder p="xl" data-testid={testId}>
+      <Stack align="center" gap="sm" ta="center">
+        <Title order={headingOrder} size="h4">
+          {title}
+        </Title>
+        <Text c="dimmed" size="sm">
+          {message}
+        </Text>
+        {action}
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,39 @@
+import { Anchor, Stack, Text, Title } from '@mantine/core';
+import { usePageTitle } from '../../../lib/page-title';
+
+export function AboutPage() {
+  usePageTitle('About');
+  return (
+    <Stack gap="lg" maw={720}>
+      <Title order={1}>About Haversack</Title>
+      <Text>
+        Haversack is a companion for tabletop role-playing groups. Players keep their characters, containers
+        and items; game masters run parties, open shops and hand out loot; every change to an inventory is
+        recorded and shared with the party as it happens.
+      </Text>
+      <Stack gap="xs" component="section" aria-labelledby="credits-heading">
+        <Title order={2} id="credits-heading">
+          Credits
+        </Title>
+        <Text>
+          The item catalogue comes from the System Reference Document 5.1. Haversack is compatible with fifth
+          edition.
+        </Text>
+        {/* CC-BY-4.0 attribution required by SRD 5.1: keep this statement word for word. */}
+        <Text component="blockquote">
+          This work includes material taken from the System Reference Document 5.1 ("SRD 5.1") by Wizards of
+          the Coast LLC and available at{' '}
+          <Anchor href="https://dnd.wizards.com/resources/systems-reference-document">
+            https://dnd.wizards.com/resources/systems-reference-document
+          </Anchor>
+          . The SRD 5.1 is licensed under the Creative Commons Attribution 4.0 International License available
+          at{' '}
+          <Anchor href="https://creativecommons.org/licenses/by/4.0/legalcode">
+            https://creativecommons.org/licenses/by/4.0/legalcode
+          </Anchor>
+          .
+        </Text>
+      </Stack>
+    </Stack>
+  );
+}

@@ -1,0 +1,158 @@
+import type { LedgerTransaction } from '@haversack/contracts';
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { toast } from '../../../lib/toast';
+import { tokenStorage } from '../../../lib/token-storage';
+import { authHeaderOf, buildTokens, failure, jsonResponse, mockFetch } from '../../../test/fixtures';
+import { renderRoutes } from '../../../test/render';
+import { TransactionHistory } from './transaction-history';
+
+function buildTransaction(overrides: Partial<LedgerTransaction> = {}): LedgerTransaction {
+  return {
+    id: 'tx-1',
+    transaction_type: 'item_creation',
+    transaction_date: new Date(Date.now() - 5.5 * 60_000).toISOString(),
+    transaction_summary: 'Pip added Rope (50 ft) to Party Stash',
+    actor_data: { id: 'user-2', name: 'Pip' },
+    target_data: { id: null, name: null },
+    transactable_data: { id: 'tpl-1', name: 'Rope (50 ft)', item_instance_id: 'ii-1' },
+    quantity: 2,
+    amount: null,
+    currency: null,
+    notes: null,
+    source_location_data: { id: null, name: null },
+    destination_location_data: { id: 'c-1', name: 'Party Stash' },
+    party_id: 'party-1',
+    character_id: null,
+    ...overrides,
+  };
+}
+
+function listResponse(transactions: LedgerTransaction[], totalCount = transactions.length, perPage = 20) {
+  return jsonResponse(200, {
+    status: 'success',
+    data: { transactions },
+    meta: {
+      current_page: 1,
+      total_pages: Math.max(1, Math.ceil(totalCount / perPage)),
+      total_count: totalCount,
+      per_page: perPage,
+    },
+  });
+}
+
+const listCalls = (fetchMock: ReturnType<typeof mockFetch>) =>
+  fetchMock.mock.calls.map(([url]) => String(url)).filter((url) => !url.includes('export.csv'));
+const lastListQuery = (fetchMock: ReturnType<typeof mockFetch>) =>
+  Object.fromEntries(new URL(listCalls(fetchMock).at(-1) ?? '', 'http://test').searchParams);
+
+/** Today minus `days`, as YYYY-MM-DD in local time: worked out here independently of the code under test. */
+function daysAgo(days: number): string {
+  const date = new Date();
+  date.setDate(date.getDate() - days);
+  return [date.getFullYear(), date.getMonth() + 1, date.getDate()]
+    .map((part) => String(part).padStart(2, '0'))
+    .join('-');
+}
+
+function renderHistory(perPage?: number) {
+  return renderRoutes(
+    [
+      {
+        path: '/',
+        element: <TransactionHistory scope={{ kind: 'party', id: 'party-1' }} perPage={perPage} />,
+      },
+    ],
+    '/',
+  );
+}
+
+describe('TransactionHistory', () => {
+  it('asks for the last 7 days first, then follows the date range and type filters', async () => {
+    const fetchMock = mockFetch(() => listResponse([buildTransaction()]));
+    const user = userEvent.setup();
+    renderHistory(50);
+    expect(await screen.findByText('Pip added Rope (50 ft) to Party Stash')).toBeInTheDocument();
+    expect(listCalls(fetchMock)[0]).toContain('/api/v1/transactions/party/party-1?');
+    expect(lastListQuery(fetchMock)).toEqual({ page: '1', per_page: '50', start_date: daysAgo(7) });
+    expect(screen.getByText('5m ago')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('radio', { name: 'Last 30 days' }));
+    await vi.waitFor(() => expect(lastListQuery(fetchMock).start_date).toBe(daysAgo(30)));
+    await user.click(screen.getByRole('radio', { name: 'Last day' }));
+    await vi.waitFor(() => expect(lastListQuery(fetchMock).start_date).toBe(daysAgo(1)));
+    await user.click(screen.getByRole('radio', { name: 'All time' }));
+    await vi.waitFor(() => expect(lastListQuery(fetchMock)).toEqual({ page: '1', per_page: '50' }));
+
+    await user.click(screen.getByRole('combobox', { name: 'Type' }));
+    await user.click(await screen.findByRole('option', { name: 'Split' }));
+    await vi.waitFor(() =>
+      expect(lastListQuery(fetchMock)).toEqual({ page: '1', per_page: '50', transaction_type: 'split' }),
+    );
+  });
+
+  it('shows the empty state and no Export CSV when there is nothing to export', async () => {
+    mockFetch(() => listResponse([], 0));
+    renderHistory();
+    expect(await screen.findByText('No transactions found')).toBeInTheDocument();
+    expect(screen.getByText('Inventory changes will appear here.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Export CSV' })).not.toBeInTheDocument();
+  });
+
+  it('offers Export CSV once there are transactions, and downloads with the bearer token and filters', async () => {
+    tokenStorage.setTokens(buildTokens({ token: 'access-9' }));
+    const fetchMock = mockFetch(({ url }) =>
+      url.includes('export.csv')
+        ? new Response('Date,Type\n', {
+            status: 200,
+            headers: {
+              'Content-Type': 'text/csv',
+              'Content-Disposition': 'attachment; filename="transactions-party-1-2026-03-10.csv"',
+            },
+          })
+        : listResponse([buildTransaction()], 1),
+    );
+    const createUrl = vi.fn(() => 'blob:csv');
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: createUrl, revokeObjectURL: vi.fn() }));
+    const clicked: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(this.download);
+    });
+    const user = userEvent.setup();
+    renderHistory();
+    await user.click(await screen.findByRole('button', { name: 'Export CSV' }));
+    await vi.waitFor(() => expect(clicked).toEqual(['transactions-party-1-2026-03-10.csv']));
+    const exportCall = fetchMock.mock.calls.find(([url]) => String(url).includes('export.csv'));
+    expect(String(exportCall?.[0])).toBe(
+      `/api/v1/transactions/party/party-1/export.csv?start_date=${daysAgo(7)}`,
+    );
+    expect(authHeaderOf(exportCall?.[1])).toBe('Bearer access-9');
+    expect(createUrl).toHaveBeenCalledTimes(1);
+  });
+
+  it('toasts "Failed to export transactions" when the download fails', async () => {
+    const toastError = vi.spyOn(toast, 'error');
+    mockFetch(({ url }) =>
+      url.includes('export.csv') ? new Response('', { status: 500 }) : listResponse([buildTransaction()], 1),
+    );
+    const user = userEvent.setup();
+    renderHistory();
+    await user.click(await screen.findByRole('button', { name: 'Export CSV' }));
+    await vi.waitFor(() => expect(toastError).toHaveBeenCalledWith('Failed to export transactions'));
+  });
+
+  it('shows "Error loading transactions: {message}" and tries again on request', async () => {
+    let fail = true;
+    mockFetch(() =>
+      fail ? failure(409, 'LEDGER_RESTING', 'The ledger is resting.') : listResponse([buildTransaction()]),
+    );
+    const user = userEvent.setup();
+    renderHistory();
+    expect(await screen.findByText('Error loading transactions: The ledger is resting.')).toBeInTheDocument();
+    fail = false;
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('Pip added Rope (50 ft) to Party Stash')).toBeInTheDocument();
+    expect(screen.queryByText(/Error loading transactions/)).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,278 @@
+import type { LedgerTransaction } from '@haversack/contracts';
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Input,
+  Pagination,
+  Paper,
+  SegmentedControl,
+  Select,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { useInterval } from '@mantine/hooks';
+import { IconAlertTriangle, IconDownload } from '@tabler/icons-react';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { EmptyState } from '../../../components/empty-state';
+import { toast } from '../../../lib/toast';
+import {
+  type DateRange,
+  DEFAULT_DATE_RANGE,
+  exportTransactionsCsv,
+  HISTORY_PER_PAGE,
+  type HistoryScope,
+  isTransactionType,
+  type TransactionTypeFilter,
+  transactionsQuery,
+} from '../api/transactions-api';
+import { absoluteTime, relativeTime } from '../lib/relative-time';
+import { transactionTypeLabel, transactionTypeOptions } from '../lib/transaction-labels';
+
+export const exportFailedMessage = 'Failed to export transactions';
+
+const rangeOptions: { value: DateRange; short: string; long: string }[] = [
+  { value: '1d', short: '1d', long: 'Last day' },
+  { value: '7d', short: '7d', long: 'Last 7 days' },
+  { value: '30d', short: '30d', long: 'Last 30 days' },
+  { value: 'all', short: 'All', long: 'All time' },
+];
+
+/** Relative times move on by themselves: the clock the list reads ticks every 30 s. */
+function useNow(everyMs = 30_000): Date {
+  const [now, setNow] = useState(() => new Date());
+  const interval = useInterval(() => setNow(new Date()), everyMs);
+  useEffect(() => {
+    interval.start();
+    return interval.stop;
+  }, [interval.start, interval.stop]);
+  return now;
+}
+
+interface TransactionHistoryProps {
+  scope: HistoryScope;
+  title?: string;
+  /** spec/02 §9: 20 per page; the party Activity tab shows the latest 50. */
+  perPage?: number;
+  headingOrder?: 2 | 3;
+}
+
+/**
+ * spec/02 §2 Transaction history: date range (1d, 7d, 30d, all; 7d first) and type filters, relative times,
+ * paging, the empty and error states, and the CSV export when there is something to export.
+ */
+export function TransactionHistory({
+  scope,
+  title = 'Transaction history',
+  perPage = HISTORY_PER_PAGE,
+  headingOrder = 2,
+}: TransactionHistoryProps) {
+  const [range, setRange] = useState<DateRange>(DEFAULT_DATE_RANGE);
+  const [type, setType] = useState<TransactionTypeFilter>('all');
+  const [page, setPage] = useState(1);
+  const query = useQuery(transactionsQuery(scope, { range, type, page, perPage }));
+  const now = useNow();
+  const headingId = `history-heading-${scope.kind}-${scope.id}`;
+
+  const exportCsv = useMutation({
+    mutationFn: () => exportTransactionsCsv(scope, { range, type }),
+    onError: () => toast.error(exportFailedMessage),
+  });
+
+  const totalCount = query.data?.meta.total_count ?? 0;
+  const totalPages = query.data?.meta.total_pages ?? 1;
+
+  return (
+    <Stack gap="md" component="section" aria-labelledby={headingId}>
+      <Group justify="space-between" align="center" gap="sm">
+        <Title order={headingOrder} size="h4" id={headingId}>
+          {title}
+        </Title>
+        {totalCount > 0 ? (
+          <Button
+            variant="default"
+            size="sm"
+            leftSection={<IconDownload size={16} aria-hidden="true" />}
+            loading={exportCsv.isPending}
+            loaderProps={{ type: 'dots' }}
+            onClick={() => exportCsv.mutate()}
+          >
+            Export CSV
+          </Button>
+        ) : null}
+      </Group>
+
+      <Group gap="sm" align="flex-end" wrap="wrap">
+        <Stack gap={4}>
+          <Input.Label labelElement="div" id={`${headingId}-range`}>
+            Date range
+          </Input.Label>
+          <SegmentedControl
+            aria-labelledby={`${headingId}-range`}
+            value={range}
+            onChange={(value) => {
+              const next = rangeOptions.find((option) => option.value === value);
+              if (!next) return;
+              setRange(next.value);
+              setPage(1);
+            }}
+            data={rangeOptions.map((option) => ({
+              value: option.value,
+              label: (
+                <>
+                  <span aria-hidden="true">{option.short}</span>
+                  <VisuallyHidden>{option.long}</VisuallyHidden>
+                </>
+              ),
+            }))}
+          />
+        </Stack>
+        <Select
+          label="Type"
+          data={transactionTypeOptions}
+          value={type}
+          onChange={(value) => {
+            setType(value && isTransactionType(value) ? value : 'all');
+            setPage(1);
+          }}
+          allowDeselect={false}
+          w={{ base: '100%', xs: 240 }}
+          comboboxProps={{ withinPortal: true }}
+        />
+      </Group>
+
+      {query.isPending ? (
+        <HistorySkeleton />
+      ) : query.isError ? (
+        <Alert
+          color="red"
+          variant="light"
+          icon={<IconAlertTriangle aria-hidden="true" />}
+          role="alert"
+          data-testid="history-error"
+        >
+          <Stack gap="sm" align="flex-start">
+            <Text size="sm">Error loading transactions: {query.error.message}</Text>
+            <Button variant="outline" color="red" size="xs" onClick={() => void query.refetch()}>
+              Try again
+            </Button>
+          </Stack>
+        </Alert>
+      ) : query.data.transactions.length === 0 ? (
+        <EmptyState
+          title="No transactions found"
+          message="Inventory changes will appear here."
+          headingOrder={3}
+          testId="history-empty"
+        />
+      ) : (
+        <>
+          <Stack
+            component="ul"
+            gap="xs"
+            p={0}
+            m={0}
+            style={{ listStyle: 'none', opacity: query.isPlaceholderData ? 0.6 : 1 }}
+            aria-busy={query.isFetching}
+            data-testid="history-list"
+          >
+            {query.data.transactions.map((transaction) => (
+              <TransactionRow key={transaction.id} transaction={transaction} now={now} />
+            ))}
+          </Stack>
+          {totalPages > 1 ? (
+            <Group justify="space-between" gap="sm">
+              <Text size="sm" c="dimmed">
+                {totalCount} transactions
+              </Text>
+              <Pagination
+                total={totalPages}
+                value={page}
+                onChange={setPage}
+                siblings={1}
+                boundaries={1}
+                size="sm"
+                aria-label="Transaction pages"
+                getControlProps={(control) => ({ 'aria-label': `${control} page` })}
+                getItemProps={(item) => ({ 'aria-label': `Page ${item}` })}
+              />
+            </Group>
+          ) : null}
+        </>
+      )}
+    </Stack>
+  );
+}
+
+function HistorySkeleton() {
+  return (
+    <Stack gap="xs" aria-busy="true" data-testid="history-loading">
+      <VisuallyHidden role="status">Loading transactions</VisuallyHidden>
+      {[0, 1, 2, 3].map((row) => (
+        <Paper key={row} withBorder p="sm" aria-hidden="true">
+          <Group justify="space-between" wrap="nowrap">
+            <Stack gap={6} style={{ flex: 1 }}>
+              <Skeleton height={14} width="60%" />
+              <Skeleton height={10} width="40%" />
+            </Stack>
+            <Skeleton height={10} width={56} />
+          </Group>
+        </Paper>
+      ))}
+    </Stack>
+  );
+}
+
+function TransactionRow({ transaction, now }: { transaction: LedgerTransaction; now: Date }) {
+  const from = transaction.source_location_data.name;
+  const to = transaction.destination_location_data.name;
+  const details = [
+    transaction.actor_data.name ? `by ${transaction.actor_data.name}` : null,
+    transaction.quantity !== null ? `×${transaction.quantity}` : null,
+    // Moves and additions carry no money (amount 0): only trades show one.
+    transaction.amount ? `${transaction.amount} ${transaction.currency ?? 'gold'}` : null,
+    from && to ? `${from} → ${to}` : from ? `from ${from}` : to ? `to ${to}` : null,
+  ].filter((part): part is string => part !== null);
+
+  return (
+    <Paper component="li" withBorder p="sm" data-testid="history-row">
+      <Group justify="space-between" align="flex-start" gap="xs" wrap="nowrap">
+        <Stack gap={4} style={{ minWidth: 0, flex: 1 }}>
+          <Group gap="xs" wrap="wrap">
+            <Badge variant="light" size="sm" radius="sm">
+              {transactionTypeLabel(transaction.transaction_type)}
+            </Badge>
+            <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
+              {transaction.transaction_summary}
+            </Text>
+          </Group>
+          {details.length > 0 ? (
+            <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+              {details.join(' · ')}
+            </Text>
+          ) : null}
+          {transaction.notes ? (
+            <Text size="xs" fs="italic" style={{ overflowWrap: 'anywhere' }}>
+              {transaction.notes}
+            </Text>
+          ) : null}
+        </Stack>
+        <Text
+          component="time"
+          dateTime={transaction.transaction_date}
+          title={absoluteTime(transaction.transaction_date)}
+          size="xs"
+          c="dimmed"
+          style={{ whiteSpace: 'nowrap' }}
+        >
+          {relativeTime(transaction.transaction_date, now)}
+        </Text>
+      </Group>
+    </Paper>
+  );
+}

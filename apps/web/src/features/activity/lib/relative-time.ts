@@ -1,0 +1,26 @@
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/**
+ * spec/02 §2 Transaction history relative times: under a minute "Just now", under an hour "Nm ago", under a
+ * day "Nh ago", then the date. A time slightly in the future (clock skew) is "Just now" too.
+ */
+export function relativeTime(when: Date | string, now: Date = new Date()): string {
+  const date = typeof when === 'string' ? new Date(when) : when;
+  if (Number.isNaN(date.getTime())) return '';
+  const elapsed = now.getTime() - date.getTime();
+  if (elapsed < MINUTE_MS) return 'Just now';
+  if (elapsed < HOUR_MS) return `${Math.floor(elapsed / MINUTE_MS)}m ago`;
+  if (elapsed < DAY_MS) return `${Math.floor(elapsed / HOUR_MS)}h ago`;
+  return dateFormat.format(date);
+}
+
+/** The full date and time, for the tooltip and `title` of a relative time. */
+export function absoluteTime(when: Date | string): string {
+  const date = typeof when === 'string' ? new Date(when) : when;
+  return Number.isNaN(date.getTime()) ? '' : dateTimeFormat.format(date);
+}

@@ -1,0 +1,54 @@
+import { type ResetPasswordBody, userSchema } from '@haversack/contracts';
+import { z } from 'zod';
+import { API_V1, apiRequest } from '../../../lib/http-client';
+
+const messageSchema = z.object({ message: z.string() });
+const verifiedSchema = z.object({ message: z.string(), user: userSchema.optional() });
+
+/**
+ * Password recovery and e-mail verification (spec/01 §7). These screens show their own banners and toasts
+ * (spec/01 §8), so the automatic catalogue toast is turned off.
+ */
+export async function requestPasswordReset(email: string): Promise<string> {
+  const { data } = await apiRequest(`${API_V1}/auth/forgot_password`, {
+    method: 'POST',
+    body: { email },
+    schema: messageSchema,
+    auth: false,
+    toast: false,
+  });
+  return data.message;
+}
+
+export async function resetPassword(body: ResetPasswordBody): Promise<string> {
+  const { data } = await apiRequest(`${API_V1}/auth/reset_password`, {
+    method: 'POST',
+    body,
+    schema: messageSchema,
+    auth: false,
+    toast: false,
+  });
+  return data.message;
+}
+
+export type EmailVerification = z.infer<typeof verifiedSchema>;
+
+const verifications = new Map<string, Promise<EmailVerification>>();
+
+/**
+ * A verification token works once: the page may mount twice (StrictMode, a re-render), so every caller
+ * with the same token shares the one request.
+ */
+export function verifyEmailOnce(token: string): Promise<EmailVerification> {
+  let pending = verifications.get(token);
+  if (!pending) {
+    pending = apiRequest(`${API_V1}/auth/verify_email`, {
+      method: 'POST',
+      body: { token },
+      schema: verifiedSchema,
+      toast: false,
+    }).then(({ data }) => data);
+    verifications.set(token, pending);
+  }
+  return pending;
+}

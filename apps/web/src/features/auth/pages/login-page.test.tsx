@@ -1,0 +1,93 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { type RouteObject, useLocation } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
+import { toast } from '../../../lib/toast';
+import { tokenStorage } from '../../../lib/token-storage';
+import { useAuthStore } from '../../../stores/auth-store';
+import { buildTokens, buildUser, failure, mockFetch, success } from '../../../test/fixtures';
+import { renderRoutes } from '../../../test/render';
+import { LoginPage } from './login-page';
+
+function Where() {
+  const location = useLocation();
+  return (
+    <p data-testid="where">
+      {location.pathname}
+      {location.search}
+    </p>
+  );
+}
+
+const routes: RouteObject[] = [
+  { path: '/login', element: <LoginPage /> },
+  { path: '*', element: <Where /> },
+];
+
+function renderLogin(entry = '/login') {
+  useAuthStore.setState({ isInitializing: false });
+  return renderRoutes(routes, entry);
+}
+
+async function fillAndSubmit(email: string, password: string) {
+  const user = userEvent.setup();
+  await user.type(screen.getByLabelText(/^Email/), email);
+  await user.type(screen.getByLabelText(/^Password/), password);
+  await user.click(screen.getByRole('button', { name: 'Sign In' }));
+}
+
+describe('LoginPage', () => {
+  it('has the links e2e journeys use and names the tab', () => {
+    renderLogin();
+    expect(screen.getByRole('heading', { level: 1, name: 'Sign in' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Sign up' })).toHaveAttribute('href', '/register');
+    expect(screen.getByRole('link', { name: 'Forgot password?' })).toHaveAttribute(
+      'href',
+      '/forgot-password',
+    );
+    expect(document.title).toBe('Sign in · Haversack');
+  });
+
+  it('validates the fields before calling the server', async () => {
+    const fetchMock = mockFetch(() => success({}));
+    renderLogin();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByText('Email is required')).toBeInTheDocument();
+    expect(screen.getByText('Password is required')).toBeInTheDocument();
+    expect(screen.getByLabelText(/^Email/)).toHaveAttribute('aria-invalid', 'true');
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('shows the server error in a banner (and the catalogue toast) and stays on the page', async () => {
+    const toastError = vi.spyOn(toast, 'error');
+    mockFetch(() => failure(401, 'INVALID_CREDENTIALS', 'Invalid email or password'));
+    renderLogin();
+    await fillAndSubmit('ranger@example.com', 'WrongPass1');
+    expect(await screen.findByTestId('login-error')).toHaveTextContent('Invalid email or password.');
+    expect(toastError).toHaveBeenCalledWith('Invalid email or password.');
+    expect(useAuthStore.getState().isAuthenticated).toBe(false);
+    expect(tokenStorage.getAccessToken()).toBeNull();
+  });
+
+  it('signs in, stores the session and goes to the ?redirect= path', async () => {
+    const user = buildUser();
+    const fetchMock = mockFetch(() => success({ ...buildTokens({ token: 'fresh-token' }), user }));
+    renderLogin('/login?redirect=%2Fcharacters%3Fpage%3D2');
+    await fillAndSubmit(' ranger@example.com ', 'Secret123');
+    expect(await screen.findByTestId('where')).toHaveTextContent('/characters?page=2');
+    expect(JSON.parse(String(fetchMock.mock.calls[0]?.[1]?.body))).toEqual({
+      email: 'ranger@example.com',
+      password: 'Secret123',
+    });
+    expect(tokenStorage.getAccessToken()).toBe('fresh-token');
+    expect(tokenStorage.getUser()).toEqual(user);
+    expect(useAuthStore.getState()).toMatchObject({ isAuthenticated: true, user });
+  });
+
+  it('goes to /dashboard when ?redirect= points off the site', async () => {
+    mockFetch(() => success({ ...buildTokens(), user: buildUser() }));
+    renderLogin('/login?redirect=https%3A%2F%2Fevil.example%2F');
+    await fillAndSubmit('ranger@example.com', 'Secret123');
+    expect(await screen.findByTestId('where')).toHaveTextContent(/^\/dashboard$/);
+  });
+});

@@ -1,0 +1,93 @@
+import { type LoginBody, loginBodySchema } from '@haversack/contracts';
+import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { markInvalidFields, serverFieldErrors, validateWith } from '../../../lib/forms';
+import { isApiError } from '../../../lib/http-client';
+import { usePageTitle } from '../../../lib/page-title';
+import { safeRedirectTarget } from '../../../lib/redirect';
+import { signIn } from '../../../lib/session';
+
+const loginFields = ['email', 'password'] as const;
+
+export function LoginPage() {
+  usePageTitle('Sign in');
+  const [searchParams] = useSearchParams();
+  const navigate = useNavigate();
+  const [formError, setFormError] = useState<string | null>(null);
+  const redirect = searchParams.get('redirect');
+
+  const form = useForm<LoginBody>({
+    mode: 'controlled',
+    initialValues: { email: '', password: '' },
+    validate: validateWith(loginBodySchema),
+    enhanceGetInputProps: markInvalidFields,
+  });
+
+  const handleSubmit = async (values: LoginBody) => {
+    setFormError(null);
+    try {
+      await signIn({ email: values.email.trim(), password: values.password });
+      // spec/01 §2: back to the page that asked for sign-in, if it is a path on this site.
+      navigate(safeRedirectTarget(redirect), { replace: true });
+    } catch (error) {
+      const fieldErrors = serverFieldErrors(error, loginFields);
+      if (fieldErrors) form.setErrors(fieldErrors);
+      else setFormError(isApiError(error) ? error.message : 'Sign in failed. Please try again.');
+    }
+  };
+
+  const registerHref = redirect ? `/register?redirect=${encodeURIComponent(redirect)}` : '/register';
+
+  return (
+    <Stack gap="lg">
+      <Stack gap={4}>
+        <Title order={1} size="h2">
+          Sign in
+        </Title>
+        <Text c="dimmed" size="sm">
+          Welcome back to Haversack.
+        </Text>
+      </Stack>
+      <form onSubmit={form.onSubmit(handleSubmit)} noValidate aria-label="Sign in">
+        <Stack gap="md">
+          {formError ? (
+            <Alert color="red" variant="light" data-testid="login-error">
+              {formError}
+            </Alert>
+          ) : null}
+          <TextInput
+            label="Email"
+            type="email"
+            autoComplete="email"
+            required
+            data-testid="login-email"
+            {...form.getInputProps('email')}
+          />
+          <PasswordInput
+            label="Password"
+            autoComplete="current-password"
+            required
+            data-testid="login-password"
+            {...form.getInputProps('password')}
+          />
+          <Group justify="flex-end">
+            <Anchor component={Link} to="/forgot-password" size="sm">
+              Forgot password?
+            </Anchor>
+          </Group>
+          <Button type="submit" fullWidth loading={form.submitting} data-testid="login-submit">
+            Sign In
+          </Button>
+        </Stack>
+      </form>
+      <Text size="sm" ta="center">
+        Don&apos;t have an account?{' '}
+        <Anchor component={Link} to={registerHref}>
+          Sign up
+        </Anchor>
+      </Text>
+    </Stack>
+  );
+}

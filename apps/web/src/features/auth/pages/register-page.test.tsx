@@ -1,0 +1,77 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { RouteObject } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { tokenStorage } from '../../../lib/token-storage';
+import { useAuthStore } from '../../../stores/auth-store';
+import { buildTokens, buildUser, failure, mockFetch, success } from '../../../test/fixtures';
+import { renderRoutes } from '../../../test/render';
+import { RegisterPage } from './register-page';
+
+const routes: RouteObject[] = [
+  { path: '/register', element: <RegisterPage /> },
+  { path: '/dashboard', element: <p>Dashboard screen</p> },
+];
+
+async function fillForm(values: { email: string; username: string; password: string; confirmation: string }) {
+  const user = userEvent.setup();
+  await user.type(screen.getByLabelText(/^Email/), values.email);
+  await user.type(screen.getByLabelText(/^Username/), values.username);
+  await user.type(screen.getByLabelText(/^Password/), values.password);
+  await user.type(screen.getByLabelText(/^Confirm Password/), values.confirmation);
+  await user.click(screen.getByRole('button', { name: 'Create Account' }));
+}
+
+describe('RegisterPage', () => {
+  it('checks the contract rules before calling the server', async () => {
+    const fetchMock = mockFetch(() => success({}));
+    renderRoutes(routes, '/register');
+    await fillForm({ email: 'not-an-email', username: 'ab', password: 'password', confirmation: 'other' });
+    expect(await screen.findByText('Please enter a valid email address')).toBeInTheDocument();
+    expect(screen.getByText('Username must be 3 to 30 characters')).toBeInTheDocument();
+    expect(screen.getByText('Password must contain at least one uppercase letter')).toBeInTheDocument();
+    expect(screen.getByText('Passwords do not match')).toBeInTheDocument();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('puts server field errors (user.<field>) on the matching fields', async () => {
+    mockFetch(() =>
+      failure(422, 'VALIDATION_ERROR', 'Validation failed', [
+        { field: 'user.email', message: 'Email has already been taken' },
+      ]),
+    );
+    renderRoutes(routes, '/register');
+    await fillForm({
+      email: 'taken@example.com',
+      username: 'ranger',
+      password: 'Secret123',
+      confirmation: 'Secret123',
+    });
+    expect(await screen.findByText('Email has already been taken')).toBeInTheDocument();
+    expect(screen.getByLabelText(/^Email/)).toHaveAttribute('aria-invalid', 'true');
+    expect(useAuthStore.getState().isAuthenticated).toBe(false);
+  });
+
+  it('registers, ends signed in and goes to the dashboard', async () => {
+    const user = buildUser({ email: 'new@example.com', username: 'newbie', email_verified: false });
+    const fetchMock = mockFetch(() => success({ ...buildTokens({ token: 'reg-token' }), user }, 201));
+    renderRoutes(routes, '/register');
+    await fillForm({
+      email: 'new@example.com',
+      username: 'newbie',
+      password: 'Secret123',
+      confirmation: 'Secret123',
+    });
+    expect(await screen.findByText('Dashboard screen')).toBeInTheDocument();
+    expect(JSON.parse(String(fetchMock.mock.calls[0]?.[1]?.body))).toEqual({
+      user: {
+        email: 'new@example.com',
+        username: 'newbie',
+        password: 'Secret123',
+        password_confirmation: 'Secret123',
+      },
+    });
+    expect(tokenStorage.getAccessToken()).toBe('reg-token');
+    expect(useAuthStore.getState()).toMatchObject({ isAuthenticated: true, user });
+  });
+});

@@ -1,0 +1,151 @@
+import {
+  type CharacterForm as CharacterFormValues,
+  characterDefaults,
+  characterFormSchema,
+} from '@haversack/contracts';
+import {
+  Alert,
+  Button,
+  Group,
+  NumberInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { markInvalidFields, serverFieldErrors, validateWith } from '../../../lib/forms';
+import { isApiError } from '../../../lib/http-client';
+import { myActivePartiesQuery } from '../../parties/api/parties-api';
+
+/** spec/02 §5 Character create defaults. */
+export const characterFormDefaults: CharacterFormValues = { name: '', ...characterDefaults, party_id: null };
+
+const fields = [
+  'name',
+  'race',
+  'character_class',
+  'level',
+  'notes',
+  'image_url',
+  'max_weight',
+  'max_slots',
+  'party_id',
+];
+
+interface CharacterFormProps {
+  initialValues?: CharacterFormValues;
+  submitLabel: string;
+  onSubmit: (values: CharacterFormValues) => Promise<void>;
+  onCancel: () => void;
+  onOtherError?: (error: unknown) => void;
+}
+
+/** Create and edit form for a character (spec/02 §3 Character fields). */
+export function CharacterForm({
+  initialValues = characterFormDefaults,
+  submitLabel,
+  onSubmit,
+  onCancel,
+  onOtherError,
+}: CharacterFormProps) {
+  const [formError, setFormError] = useState<string | null>(null);
+  const parties = useQuery(myActivePartiesQuery());
+  const form = useForm<CharacterFormValues>({
+    mode: 'controlled',
+    initialValues,
+    validate: validateWith(characterFormSchema),
+    enhanceGetInputProps: markInvalidFields,
+  });
+
+  const partyOptions = (parties.data?.parties ?? []).map((party) => ({ value: party.id, label: party.name }));
+  // A preselected party (?party_id) may not be in the first page of my parties: keep it selectable.
+  if (form.values.party_id && !partyOptions.some((option) => option.value === form.values.party_id)) {
+    partyOptions.push({
+      value: form.values.party_id,
+      label: parties.isPending ? 'Loading…' : 'Selected party',
+    });
+  }
+
+  const handleSubmit = async (values: CharacterFormValues) => {
+    setFormError(null);
+    try {
+      await onSubmit(values);
+    } catch (error) {
+      const fieldErrors = serverFieldErrors(error, fields, 'character.');
+      if (fieldErrors) form.setErrors(fieldErrors);
+      else if (isApiError(error) && error.code === 'VALIDATION_ERROR')
+        setFormError(error.serverMessage ?? error.message);
+      else onOtherError?.(error);
+    }
+  };
+
+  return (
+    <form onSubmit={form.onSubmit(handleSubmit)} noValidate aria-label="Character details">
+      <Stack gap="md">
+        {formError ? (
+          <Alert color="red" variant="light">
+            {formError}
+          </Alert>
+        ) : null}
+        <TextInput label="Name" required maxLength={100} {...form.getInputProps('name')} />
+        <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
+          <TextInput label="Race" placeholder="e.g. Elf" maxLength={60} {...form.getInputProps('race')} />
+          <TextInput
+            label="Class"
+            placeholder="e.g. Ranger"
+            maxLength={60}
+            {...form.getInputProps('character_class')}
+          />
+          <NumberInput label="Level" min={1} max={30} allowDecimal={false} {...form.getInputProps('level')} />
+        </SimpleGrid>
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+          <NumberInput
+            label="Max weight (lbs)"
+            description="Empty or 0 means unlimited"
+            min={0}
+            {...form.getInputProps('max_weight')}
+            value={form.values.max_weight ?? ''}
+            onChange={(value) => form.setFieldValue('max_weight', value === '' ? null : Number(value))}
+          />
+          <NumberInput
+            label="Max slots"
+            description="Empty or 0 means unlimited"
+            min={0}
+            allowDecimal={false}
+            {...form.getInputProps('max_slots')}
+            value={form.values.max_slots ?? ''}
+            onChange={(value) => form.setFieldValue('max_slots', value === '' ? null : Number(value))}
+          />
+        </SimpleGrid>
+        <Select
+          label="Party"
+          placeholder="No party"
+          data={partyOptions}
+          clearable
+          {...form.getInputProps('party_id')}
+          value={form.values.party_id ?? null}
+          onChange={(value) => form.setFieldValue('party_id', value)}
+        />
+        <TextInput
+          label="Image URL"
+          placeholder="https://…"
+          maxLength={2000}
+          {...form.getInputProps('image_url')}
+        />
+        <Textarea label="Notes" rows={4} maxLength={5000} {...form.getInputProps('notes')} />
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={form.submitting}>
+            {submitLabel}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,186 @@
+import {
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Image,
+  Paper,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { ErrorPanel } from '../../../components/error-panel';
+import { TextSkeleton } from '../../../components/loading';
+import { isApiError } from '../../../lib/http-client';
+import { usePageTitle } from '../../../lib/page-title';
+import { toast } from '../../../lib/toast';
+import { TransactionHistory } from '../../activity/components/transaction-history';
+import { usePartyChannels } from '../../realtime/hooks/use-party-channels';
+import { characterKeys, characterQuery, deleteCharacter } from '../api/characters-api';
+
+function Stat({ label, value }: { label: string; value: string }) {
+  return (
+    <Paper withBorder p="md">
+      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
+        {label}
+      </Text>
+      <Text fw={700} fz="lg">
+        {value}
+      </Text>
+    </Paper>
+  );
+}
+
+const capacity = (value: number | null, unit = '') =>
+  value === null || value === 0 ? 'Unlimited' : `${value}${unit}`;
+
+/** /characters/{id}: stats, party, inventory link; edit and delete for the owner. */
+export function CharacterDetailPage() {
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const query = useQuery(characterQuery(id));
+  const [confirming, setConfirming] = useState(false);
+  usePageTitle(query.data?.name ?? 'Character');
+  // Issue 6: the owner (always a member of the character's party) sees the history change live.
+  usePartyChannels(query.data?.is_owner ? query.data.party_id : null);
+  const remove = useMutation({
+    mutationFn: () => deleteCharacter(id),
+    onSuccess: async () => {
+      toast.success('Character deleted successfully');
+      queryClient.removeQueries({ queryKey: characterKeys.detail(id) });
+      await queryClient.invalidateQueries({ queryKey: characterKeys.all });
+      navigate('/characters');
+    },
+  });
+
+  if (query.isPending) {
+    return (
+      <Stack gap="lg" aria-busy="true">
+        <Title order={1}>
+          <VisuallyHidden>Loading character</VisuallyHidden>
+        </Title>
+        <Skeleton height={32} width={220} />
+        <TextSkeleton lines={4} />
+      </Stack>
+    );
+  }
+  if (query.isError) {
+    const notFound = isApiError(query.error) && query.error.status === 404;
+    return (
+      <Stack gap="md" maw={640}>
+        <Title order={1}>{notFound ? 'Character Not Found' : 'Character'}</Title>
+        {notFound ? (
+          <Text>The character might not exist or you may not have permission to view it.</Text>
+        ) : (
+          <ErrorPanel
+            title="Failed to load character"
+            message={query.error.message}
+            onRetry={() => void query.refetch()}
+          />
+        )}
+        <Anchor component={Link} to="/characters">
+          Back to Characters
+        </Anchor>
+      </Stack>
+    );
+  }
+
+  const character = query.data;
+  const summary = [character.race, character.character_class].filter(Boolean).join(' · ');
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-start" gap="md">
+        <Stack gap={6} style={{ minWidth: 0, flex: '1 1 280px' }}>
+          <Group gap="sm">
+            <Title order={1} style={{ overflowWrap: 'anywhere' }}>
+              {character.name}
+            </Title>
+            <Badge variant="light">Level {character.level}</Badge>
+          </Group>
+          {summary ? <Text c="dimmed">{summary}</Text> : null}
+          <Text size="sm">Played by {character.player_name ?? 'Unknown'}</Text>
+        </Stack>
+        <Group gap="sm">
+          {character.primary_container_id ? (
+            <Button component={Link} to={`/containers/${character.primary_container_id}`}>
+              View Inventory
+            </Button>
+          ) : null}
+          {character.is_owner ? (
+            <>
+              <Button component={Link} to={`/characters/${character.id}/edit`} variant="default">
+                Edit
+              </Button>
+              <Button variant="light" color="red" onClick={() => setConfirming(true)}>
+                Delete
+              </Button>
+            </>
+          ) : null}
+        </Group>
+      </Group>
+
+      <SimpleGrid cols={{ base: 2, md: 4 }} spacing="md">
+        <Stat label="Level" value={String(character.level)} />
+        <Stat label="Max weight" value={capacity(character.max_weight, ' lbs')} />
+        <Stat label="Max slots" value={capacity(character.max_slots)} />
+        <Stat label="Party" value={character.party_name ?? 'None'} />
+      </SimpleGrid>
+
+      <SimpleGrid cols={{ base: 1, md: character.image_url ? 2 : 1 }} spacing="md">
+        <Paper withBorder p="md" component="section" aria-labelledby="party-heading">
+          <Stack gap="xs">
+            <Title order={2} size="h4" id="party-heading">
+              Party
+            </Title>
+            {character.party_id ? (
+              <Anchor component={Link} to={`/parties/${character.party_id}`}>
+                {character.party_name ?? 'Open the party'}
+              </Anchor>
+            ) : (
+              <Text size="sm" c="dimmed">
+                Not in a party. Join one, then bring this character in from the party's Characters tab.
+              </Text>
+            )}
+            <Title order={2} size="h4" mt="sm">
+              Notes
+            </Title>
+            <Text size="sm" style={{ whiteSpace: 'pre-wrap' }} c={character.notes ? undefined : 'dimmed'}>
+              {character.notes || 'No notes yet.'}
+            </Text>
+          </Stack>
+        </Paper>
+        {character.image_url ? (
+          <Image
+            src={character.image_url}
+            alt={`Portrait of ${character.name}`}
+            radius="md"
+            mah={360}
+            fit="contain"
+          />
+        ) : null}
+      </SimpleGrid>
+
+      <Paper withBorder p="md">
+        <TransactionHistory scope={{ kind: 'character', id: character.id }} title="History" />
+      </Paper>
+
+      <ConfirmDialog
+        opened={confirming}
+        title="Delete character"
+        message={`Delete ${character.name}? Its inventory and every item in it are deleted too. This cannot be undone.`}
+        confirmLabel="Delete Character"
+        loading={remove.isPending}
+        onClose={() => setConfirming(false)}
+        onConfirm={() => remove.mutate()}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,164 @@
+import {
+  Button,
+  Group,
+  NumberInput,
+  Pagination,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconSearch } from '@tabler/icons-react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import { EmptyState } from '../../../components/empty-state';
+import { ErrorPanel } from '../../../components/error-panel';
+import { isApiError } from '../../../lib/http-client';
+import { usePageTitle } from '../../../lib/page-title';
+import { PartyCardSkeletons } from '../../parties/components/party-card-skeletons';
+import { type CharacterFilters, charactersListQuery } from '../api/characters-api';
+import { CharacterCard } from '../components/character-card';
+
+const levelOf = (value: string | number): number | null => (value === '' ? null : Number(value));
+
+/** /characters: my characters with the filters of spec/02 §3 and paging. */
+export function CharacterListPage() {
+  usePageTitle('Characters');
+  const [page, setPage] = useState(1);
+  const [search, setSearch] = useState('');
+  const [race, setRace] = useState('');
+  const [characterClass, setCharacterClass] = useState('');
+  const [minLevel, setMinLevel] = useState<number | null>(null);
+  const [maxLevel, setMaxLevel] = useState<number | null>(null);
+  const typed = useMemo(
+    () => ({ search, race, characterClass, minLevel, maxLevel }),
+    [search, race, characterClass, minLevel, maxLevel],
+  );
+  const [debounced] = useDebouncedValue(typed, 300);
+  const filters: CharacterFilters = { page, ...debounced };
+  const filtersActive = Boolean(
+    debounced.search.trim() ||
+      debounced.race.trim() ||
+      debounced.characterClass.trim() ||
+      debounced.minLevel ||
+      debounced.maxLevel,
+  );
+  const query = useQuery({ ...charactersListQuery(filters), placeholderData: keepPreviousData });
+  const totalPages = query.data?.meta.total_pages ?? 1;
+  const resetPage = () => setPage(1);
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-end" gap="md">
+        <Stack gap={4}>
+          <Title order={1}>Characters</Title>
+          <Text c="dimmed">Your characters and the parties they adventure with.</Text>
+        </Stack>
+        <Button component={Link} to="/characters/new">
+          New Character
+        </Button>
+      </Group>
+
+      <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }} spacing="sm">
+        <TextInput
+          label="Search"
+          placeholder="Name or notes"
+          leftSection={<IconSearch size={16} aria-hidden="true" />}
+          value={search}
+          onChange={(event) => {
+            setSearch(event.currentTarget.value);
+            resetPage();
+          }}
+        />
+        <TextInput
+          label="Race"
+          value={race}
+          onChange={(event) => {
+            setRace(event.currentTarget.value);
+            resetPage();
+          }}
+        />
+        <TextInput
+          label="Class"
+          value={characterClass}
+          onChange={(event) => {
+            setCharacterClass(event.currentTarget.value);
+            resetPage();
+          }}
+        />
+        <NumberInput
+          label="Min level"
+          min={1}
+          max={30}
+          allowDecimal={false}
+          value={minLevel ?? ''}
+          onChange={(value) => {
+            setMinLevel(levelOf(value));
+            resetPage();
+          }}
+        />
+        <NumberInput
+          label="Max level"
+          min={1}
+          max={30}
+          allowDecimal={false}
+          value={maxLevel ?? ''}
+          onChange={(value) => {
+            setMaxLevel(levelOf(value));
+            resetPage();
+          }}
+        />
+      </SimpleGrid>
+
+      {query.isPending ? (
+        <PartyCardSkeletons />
+      ) : query.isError ? (
+        <ErrorPanel
+          title="Failed to load characters"
+          message={
+            isApiError(query.error) && query.error.status === 401
+              ? 'Authentication failed'
+              : query.error.message
+          }
+          onRetry={() => void query.refetch()}
+        />
+      ) : query.data.characters.length === 0 ? (
+        filtersActive ? (
+          <EmptyState title="No characters found" message="No character matches these filters." />
+        ) : (
+          <EmptyState
+            title="No characters yet"
+            message="Create a character to start carrying gear and joining parties."
+            action={
+              <Button component={Link} to="/characters/new">
+                Create Character
+              </Button>
+            }
+          />
+        )
+      ) : (
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" data-testid="character-grid">
+          {query.data.characters.map((character) => (
+            <CharacterCard key={character.id} character={character} />
+          ))}
+        </SimpleGrid>
+      )}
+
+      {totalPages > 1 ? (
+        <Group justify="center">
+          <Pagination
+            total={totalPages}
+            value={page}
+            onChange={setPage}
+            aria-label="Character pages"
+            getControlProps={(control) => ({ 'aria-label': `${control} page` })}
+            getItemProps={(item) => ({ 'aria-label': `Page ${item}` })}
+          />
+        </Group>
+      ) : null}
+    </Stack>
+  );
+}

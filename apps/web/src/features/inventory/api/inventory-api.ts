@@ -1,0 +1,323 @@
+import {
+  type Container,
+  type ContainerForm,
+  type Currency,
+  containerSchema,
+  currencies,
+  type ItemInstance,
+  type ItemInstanceUpdate,
+  itemInstanceSchema,
+  type PageMeta,
+  pageMetaSchema,
+  transferResultSchema,
+} from '@haversack/contracts';
+import { infiniteQueryOptions, type QueryClient, queryOptions } from '@tanstack/react-query';
+import { z } from 'zod';
+import { API_V1, apiRequest } from '../../../lib/http-client';
+
+/** spec/02 §9: containers are fresh for 30 s; container items come 20 per page. */
+export const CONTAINERS_STALE_MS = 30_000;
+export const CONTAINER_ITEMS_PER_PAGE = 20;
+
+export type ContainerOwner = { type: 'character' | 'party'; id: string };
+
+/**
+ * The only source of inventory cache keys (DESIGN §2). A container's items live under its own key, so
+ * invalidating `container(id)` refreshes the container, its capacity and its items together.
+ */
+export const inventoryKeys = {
+  all: ['inventory'] as const,
+  owners: () => [...inventoryKeys.all, 'owner'] as const,
+  owner: (owner: ContainerOwner) => [...inventoryKeys.owners(), owner.type, owner.id] as const,
+  container: (id: string) => [...inventoryKeys.all, 'container', id] as const,
+  items: (id: string, filters: ItemFilters) => [...inventoryKeys.container(id), 'items', filters] as const,
+  /** The coins a container holds (for Convert coins). */
+  coins: (id: string) => [...inventoryKeys.container(id), 'coins'] as const,
+  /** The other stacks of one template in a container (for Merge). */
+  stacks: (id: string, templateId: string) => [...inventoryKeys.container(id), 'stacks', templateId] as const,
+  instance: (containerId: string, id: string) =>
+    [...inventoryKeys.container(containerId), 'instance', id] as const,
+};
+
+const ownerPath = (owner: ContainerOwner) =>
+  `${API_V1}/${owner.type === 'character' ? 'characters' : 'parties'}/${owner.id}/containers`;
+
+export function ownerContainersQuery(owner: ContainerOwner) {
+  return queryOptions({
+    queryKey: inventoryKeys.owner(owner),
+    queryFn: async ({ signal }) =>
+      (await apiRequest(ownerPath(owner), { schema: z.array(containerSchema), signal, toast: false })).data,
+    staleTime: CONTAINERS_STALE_MS,
+  });
+}
+
+export function containerQuery(id: string) {
+  return queryOptions({
+    queryKey: inventoryKeys.container(id),
+    queryFn: async ({ signal }) =>
+      (await apiRequest(`${API_V1}/containers/${id}`, { schema: containerSchema, signal, toast: false }))
+        .data,
+    staleTime: CONTAINERS_STALE_MS,
+  });
+}
+
+export interface ItemPage {
+  items: ItemInstance[];
+  meta: PageMeta;
+}
+
+/** spec/02 §7 container items filters: text, rarity and a unit value range in gp. */
+export interface ItemFilters {
+  search: string;
+  rarity: string | null;
+  minValue: number | null;
+  maxValue: number | null;
+}
+
+export const noItemFilters: ItemFilters = { search: '', rarity: null, minValue: null, maxValue: null };
+
+/** The query string of GET containers/{id}/items: `search`, `rarity`, `min_value`, `max_value` (gp). */
+export function itemFilterParams(filters: ItemFilters, params = new URLSearchParams()): URLSearchParams {
+  if (filters.search.trim()) params.set('search', filters.search.trim());
+  if (filters.rarity) params.set('rarity', filters.rarity);
+  if (filters.minValue !== null) params.set('min_value', String(filters.minValue));
+  if (filters.maxValue !== null) params.set('max_value', String(filters.maxValue));
+  return params;
+}
+
+export function containerItemsQuery(id: string, filters: ItemFilters) {
+  return infiniteQueryOptions({
+    queryKey: inventoryKeys.items(id, filters),
+    queryFn: async ({ signal, pageParam }): Promise<ItemPage> => {
+      const params = itemFilterParams(
+        filters,
+        new URLSearchParams({ page: String(pageParam), per_page: String(CONTAINER_ITEMS_PER_PAGE) }),
+      );
+      const { data, meta } = await apiRequest(`${API_V1}/containers/${id}/items?${params}`, {
+        schema: z.array(itemInstanceSchema),
+        signal,
+        toast: false,
+      });
+      const parsed = pageMetaSchema.safeParse(meta);
+      return {
+        items: data,
+        meta: parsed.success
+          ? parsed.data
+          : {
+              current_page: pageParam,
+              total_pages: pageParam,
+              total_count: data.length,
+              per_page: data.length,
+            },
+      };
+    },
+    initialPageParam: 1,
+    getNextPageParam: (last) =>
+      last.meta.current_page < last.meta.total_pages ? last.meta.current_page + 1 : undefined,
+    staleTime: CONTAINERS_STALE_MS,
+  });
+}
+
+/** One stack, kept under its container's key so that every change to the container refreshes it. */
+export function itemInstanceQuery(containerId: string, id: string) {
+  return queryOptions({
+    queryKey: inventoryKeys.instance(containerId, id),
+    queryFn: async ({ signal }) =>
+      (
+        await apiRequest(`${API_V1}/item_instances/${id}`, {
+          schema: itemInstanceSchema,
+          signal,
+          toast: false,
+        })
+      ).data,
+    staleTime: CONTAINERS_STALE_MS,
+  });
+}
+
+/** spec/02 §7: at most this many stacks come in one page of container items. */
+const MAX_PER_PAGE = 500;
+
+async function listStacks(containerId: string, search: string, signal: AbortSignal) {
+  const params = new URLSearchParams({ page: '1', per_page: String(MAX_PER_PAGE), search });
+  return (
+    await apiRequest(`${API_V1}/containers/${containerId}/items?${params}`, {
+      schema: z.array(itemInstanceSchema),
+      signal,
+      toast: false,
+    })
+  ).data;
+}
+
+/** The coin denominations (DESIGN §4), smallest first, by the seeded coin templates' names. */
+export const coinNames: Record<Currency, string> = {
+  cp: 'Copper piece',
+  sp: 'Silver piece',
+  ep: 'Electrum piece',
+  gp: 'Gold piece',
+  pp: 'Platinum piece',
+};
+
+/** Which coin a stack is: a template tagged `currency` named after one of the five coins. */
+export function coinOf(item: ItemInstance): Currency | null {
+  if (!item.item_template.tags.includes('currency')) return null;
+  const found = currencies.find((c) => coinNames[c] === item.item_template.name);
+  return found ?? null;
+}
+
+/** How many coins of each denomination a container holds (only stacks without overrides convert). */
+export function containerCoinsQuery(containerId: string) {
+  return queryOptions({
+    queryKey: inventoryKeys.coins(containerId),
+    queryFn: async ({ signal }) => {
+      const stacks = await listStacks(containerId, 'piece', signal);
+      const coins: Partial<Record<Currency, number>> = {};
+      for (const stack of stacks) {
+        const coin = coinOf(stack);
+        if (coin && !hasOverrides(stack)) coins[coin] = (coins[coin] ?? 0) + stack.quantity;
+      }
+      return coins;
+    },
+    staleTime: CONTAINERS_STALE_MS,
+  });
+}
+
+const overrideKeys = [
+  'name_override',
+  'description_override',
+  'weight_override',
+  'value_override',
+  'currency_override',
+] as const;
+
+/** A stack with a name, description, weight, value or currency of its own cannot merge or convert. */
+export function hasOverrides(item: ItemInstance): boolean {
+  return overrideKeys.some((key) => {
+    const value = item.instance_data[key];
+    return value !== undefined && value !== null && value !== '';
+  });
+}
+
+/** Other stacks of the same template, without overrides, in the same container: what a stack may merge with. */
+export function mergeTargetsQuery(item: ItemInstance) {
+  return queryOptions({
+    queryKey: inventoryKeys.stacks(item.container_id, item.item_template_id),
+    queryFn: async ({ signal }) =>
+      (await listStacks(item.container_id, item.item_template.name, signal)).filter(
+        (stack) => stack.item_template_id === item.item_template_id && !hasOverrides(stack),
+      ),
+    staleTime: CONTAINERS_STALE_MS,
+  });
+}
+
+export async function createContainer(owner: ContainerOwner, container: ContainerForm): Promise<Container> {
+  const { data } = await apiRequest(ownerPath(owner), {
+    method: 'POST',
+    body: { container },
+    schema: containerSchema,
+  });
+  return data;
+}
+
+export interface TransferRequest {
+  itemInstanceId: string;
+  sourceContainerId: string;
+  targetContainerId: string;
+  quantity: number;
+}
+
+/** The caller shows the spec/02 §8 toasts itself, so the client's own error toast is off. */
+export async function transferItem(request: TransferRequest) {
+  const { data } = await apiRequest(`${API_V1}/containers/transfer`, {
+    method: 'POST',
+    body: {
+      item_instance_id: request.itemInstanceId,
+      source_container_id: request.sourceContainerId,
+      target_container_id: request.targetContainerId,
+      quantity: request.quantity,
+    },
+    schema: transferResultSchema,
+    toast: false,
+  });
+  return data;
+}
+
+export async function addFromTemplate(templateId: string, containerId: string, quantity: number) {
+  const { data } = await apiRequest(`${API_V1}/item_instances`, {
+    method: 'POST',
+    body: { item_template_id: templateId, container_id: containerId, quantity },
+    schema: z.array(itemInstanceSchema),
+    toast: false,
+  });
+  return data;
+}
+
+export async function updateItem(id: string, change: ItemInstanceUpdate): Promise<ItemInstance> {
+  const { data } = await apiRequest(`${API_V1}/item_instances/${id}`, {
+    method: 'PATCH',
+    body: { item_instance: change },
+    schema: itemInstanceSchema,
+  });
+  return data;
+}
+
+export async function splitItem(id: string, quantity: number): Promise<ItemInstance[]> {
+  const { data } = await apiRequest(`${API_V1}/item_instances/${id}/split`, {
+    method: 'POST',
+    body: { quantity },
+    schema: z.array(itemInstanceSchema),
+  });
+  return data;
+}
+
+/** The caller shows the server's refusal itself. */
+export async function mergeItem(id: string, targetInstanceId: string): Promise<ItemInstance> {
+  const { data } = await apiRequest(`${API_V1}/item_instances/${id}/merge`, {
+    method: 'POST',
+    body: { target_instance_id: targetInstanceId },
+    schema: itemInstanceSchema,
+    toast: false,
+  });
+  return data;
+}
+
+export interface ConversionRequest {
+  from: Currency;
+  to: Currency;
+  /** Omitted: as many as convert evenly. */
+  quantity?: number;
+}
+
+export async function convertCurrency(containerId: string, request: ConversionRequest): Promise<Container> {
+  const { data } = await apiRequest(`${API_V1}/containers/${containerId}/convert_currency`, {
+    method: 'POST',
+    body: request,
+    schema: containerSchema,
+    toast: false,
+  });
+  return data;
+}
+
+/** DELETE containers/{id}; a container that still holds items needs a destination for them. */
+export async function deleteContainer(id: string, destinationContainerId: string | null): Promise<void> {
+  const query = destinationContainerId
+    ? `?${new URLSearchParams({ destination_container_id: destinationContainerId })}`
+    : '';
+  await apiRequest(`${API_V1}/containers/${id}${query}`, { method: 'DELETE', toast: false });
+}
+
+export async function destroyItem(id: string): Promise<void> {
+  await apiRequest(`${API_V1}/item_instances/${id}`, { method: 'DELETE' });
+}
+
+/**
+ * Refresh exactly what a change touched: each container (with its capacity and items) and the owner lists
+ * that show how full it is.
+ */
+export async function invalidateContainers(queryClient: QueryClient, containerIds: readonly string[]) {
+  await Promise.all([
+    ...[...new Set(containerIds)].map((id) =>
+      queryClient.invalidateQueries({ queryKey: inventoryKeys.container(id) }),
+    ),
+    queryClient.invalidateQueries({ queryKey: inventoryKeys.owners() }),
+  ]);
+}

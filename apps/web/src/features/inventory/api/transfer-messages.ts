@@ -1,0 +1,38 @@
+import { inventoryMessages, unsupportedTransferMessage } from '@haversack/contracts';
+import { isApiError } from '../../../lib/http-client';
+
+/** spec/02 §8: a non-API failure of a transfer. */
+export const unexpectedTransferError = 'An unexpected error occurred during item transfer.';
+
+/** The kinds of source a workspace panel shows (spec/02 §4 names them in "Unsupported transfer type"). */
+export type SourceKind = 'container' | 'shop' | 'loot' | 'marketplace';
+
+/**
+ * spec/02 §8: a failed transfer shows the server's message (e.g. "Item(s) would exceed weight limit"), else
+ * "Transfer failed"; anything that is not an API answer is the unexpected error.
+ */
+export function transferErrorMessage(error: unknown): string {
+  if (!isApiError(error)) return unexpectedTransferError;
+  if (error.code === 'NETWORK_ERROR' || error.code === 'UNKNOWN_ERROR') return unexpectedTransferError;
+  return error.serverMessage ?? error.message ?? inventoryMessages.transferFailed;
+}
+
+/**
+ * spec/02 §4 allowed transfers. The workspace carries out container → container and marketplace →
+ * container; shops and loot arrive with their own issue.
+ */
+export function unsupportedTransfer(from: SourceKind, to: SourceKind): string | null {
+  if (to === 'container') return null;
+  if (from === 'container' && to === 'shop') return null;
+  return unsupportedTransferMessage(from, to);
+}
+
+/**
+ * A refusal from the server as the user should read it: the first field detail of a validation error
+ * (e.g. "Only stacks of the same item, without changes, can be merged"), else the server's message.
+ */
+export function refusalMessage(error: unknown, fallback: string): string {
+  if (!isApiError(error)) return fallback;
+  if (error.code === 'NETWORK_ERROR' || error.code === 'UNKNOWN_ERROR') return error.message || fallback;
+  return error.details[0]?.message ?? error.serverMessage ?? (error.message || fallback);
+}

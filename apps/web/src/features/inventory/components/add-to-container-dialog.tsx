@@ -1,0 +1,91 @@
+import type { ItemTemplate } from '@haversack/contracts';
+import { Alert, Button, Group, Modal, NumberInput, Select, Stack, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { myCharactersQuery } from '../../characters/api/characters-api';
+import { useAddFromMarket } from '../hooks/use-inventory-actions';
+import { useOwnerContainers } from '../hooks/use-owner-containers';
+import { sourceOptionLabel } from './container-source-select';
+
+/** "Add to my container": one of my characters' containers and a quantity (spec/02 §2 marketplace). */
+export function AddToContainerDialog({
+  template,
+  onClose,
+}: {
+  template: Pick<ItemTemplate, 'id' | 'name'> | null;
+  onClose: () => void;
+}) {
+  const characters = useQuery({ ...myCharactersQuery(), enabled: template !== null });
+  const owners = (characters.data?.characters ?? []).map((c) => ({ type: 'character' as const, id: c.id }));
+  const sources = useOwnerContainers(owners);
+  const containers = sources.containers.filter((c) => c.can_act);
+  const [target, setTarget] = useState<string | null>(null);
+  const [quantity, setQuantity] = useState<number | string>(1);
+  const add = useAddFromMarket();
+  useEffect(() => {
+    if (template) setQuantity(1);
+  }, [template]);
+  useEffect(() => {
+    if (target === null && containers[0]) setTarget(containers[0].id);
+  }, [target, containers]);
+  const amount = typeof quantity === 'number' ? quantity : Number.parseInt(quantity, 10);
+  const valid = target !== null && Number.isInteger(amount) && amount >= 1;
+  const loading = characters.isPending || (owners.length > 0 && sources.isPending);
+  return (
+    <Modal
+      opened={template !== null}
+      onClose={onClose}
+      title={template ? `Add ${template.name}` : ''}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+      centered
+    >
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (!template || !valid || !target) return;
+          add.mutate(
+            { templateId: template.id, templateName: template.name, containerId: target, quantity: amount },
+            { onSuccess: onClose },
+          );
+        }}
+      >
+        <Stack gap="md">
+          {!loading && containers.length === 0 ? (
+            <Alert variant="light" color="blue">
+              <Text size="sm">
+                You need a character to carry items. <Link to="/characters/new">Create a character</Link>.
+              </Text>
+            </Alert>
+          ) : (
+            <Select
+              label="Container"
+              placeholder={loading ? 'Loading your containers...' : 'Please select a destination'}
+              data={containers.map((c) => ({ value: c.id, label: sourceOptionLabel(c) }))}
+              value={target}
+              onChange={setTarget}
+              disabled={loading}
+              comboboxProps={{ withinPortal: true }}
+            />
+          )}
+          <NumberInput
+            label="Quantity"
+            value={quantity}
+            onChange={setQuantity}
+            min={1}
+            allowDecimal={false}
+            allowNegative={false}
+          />
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={!valid || add.isPending} loading={add.isPending}>
+              Add to Container
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

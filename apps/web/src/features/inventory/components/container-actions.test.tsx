@@ -1,0 +1,170 @@
+import { type Container, inventoryMessages } from '@haversack/contracts';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { toast } from '../../../lib/toast';
+import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
+import { noItemFilters } from '../api/inventory-api';
+import { buildContainer, buildItem, renderWithProviders } from '../test/inventory-fixtures';
+import { ContainerView } from './container-view';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const backpack = buildContainer();
+const pouch = buildContainer({
+  id: 'container-2',
+  name: 'Belt Pouch',
+  is_primary: false,
+  items_count: 2,
+});
+const otherOwners = buildContainer({
+  id: 'container-9',
+  name: 'Party Stash',
+  is_primary: false,
+  owner: { type: 'party', id: 'party-1', name: 'The Company' },
+});
+const copper = buildItem({
+  id: 'coins-1',
+  name: 'Copper piece',
+  quantity: 150,
+  container_id: 'container-2',
+  item_template_id: 'coin-cp',
+  tags: ['currency'],
+  item_template: { name: 'Copper piece', stack_size: 0, tags: ['currency'], metadata: {} },
+});
+
+function page(items: unknown[]) {
+  return jsonResponse(200, {
+    status: 'success',
+    data: items,
+    meta: { current_page: 1, total_pages: 1, total_count: items.length, per_page: 20 },
+  });
+}
+
+type Answer = (url: string, init: RequestInit) => Response | undefined;
+
+/** GET the container and its items; anything else goes to `answer`. */
+function serve(container: Container, items: unknown[], answer: Answer) {
+  return mockFetch(({ url, init }) => {
+    const own = answer(url, init);
+    if (own) return own;
+    if (url.startsWith(`/api/v1/containers/${container.id}/items`)) return page(items);
+    if (url === `/api/v1/containers/${container.id}`) return success(container);
+    return success([]);
+  });
+}
+
+function renderView(container: Container, onSelect = vi.fn()) {
+  renderWithProviders(
+    <ContainerView
+      containers={[backpack, pouch, otherOwners]}
+      containerId={container.id}
+      onSelect={onSelect}
+      filters={noItemFilters}
+      layout="list"
+      draggable={false}
+      swipeable={false}
+      onOpen={() => undefined}
+      onQuickTransfer={() => undefined}
+      onAddToQueue={() => undefined}
+    />,
+  );
+  return onSelect;
+}
+
+const posts = (fetchMock: ReturnType<typeof mockFetch>, method: string) =>
+  fetchMock.mock.calls.filter(([, init]) => init?.method === method);
+
+describe('Convert coins', () => {
+  it('is offered when the container holds coins and sends from, to and no quantity by default', async () => {
+    const fetchMock = serve(pouch, [copper], (_url, init) =>
+      init.method === 'POST' ? success(pouch) : undefined,
+    );
+    renderView(pouch);
+    fireEvent.click(await screen.findByRole('button', { name: 'Convert coins' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Convert coins' });
+    expect(within(dialog).getByText(/holds 150 cp/)).toBeInTheDocument();
+    expect(within(dialog).getByRole('textbox', { name: /Quantity/ })).toHaveAttribute(
+      'placeholder',
+      'As many as convert evenly',
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Convert' }));
+    await waitFor(() => expect(posts(fetchMock, 'POST')).toHaveLength(1));
+    const [url, init] = posts(fetchMock, 'POST')[0] ?? [];
+    expect(String(url)).toBe('/api/v1/containers/container-2/convert_currency');
+    expect(JSON.parse(String(init?.body))).toEqual({ from: 'cp', to: 'sp' });
+  });
+
+  it("sends the quantity when given and shows the server's 422 message", async () => {
+    const fetchMock = serve(pouch, [copper], (_url, init) =>
+      init.method === 'POST'
+        ? failure(422, 'VALIDATION_ERROR', 'Validation failed', [
+            { field: 'quantity', message: inventoryMessages.conversionUneven },
+          ])
+        : undefined,
+    );
+    const toastError = vi.spyOn(toast, 'error');
+    renderView(pouch);
+    fireEvent.click(await screen.findByRole('button', { name: 'Convert coins' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Convert coins' });
+    fireEvent.change(within(dialog).getByRole('textbox', { name: /Quantity/ }), { target: { value: '15' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Convert' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(inventoryMessages.conversionUneven);
+    expect(toastError).toHaveBeenCalledWith(inventoryMessages.conversionUneven);
+    const [, init] = posts(fetchMock, 'POST')[0] ?? [];
+    expect(JSON.parse(String(init?.body))).toEqual({ from: 'cp', to: 'sp', quantity: 15 });
+  });
+
+  it('is not offered without coins', async () => {
+    serve(backpack, [buildItem()], () => undefined);
+    renderView(backpack);
+    expect(await screen.findByRole('button', { name: 'Arrow, quantity 20' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Convert coins' })).not.toBeInTheDocument();
+  });
+});
+
+describe('Delete container', () => {
+  it('is not offered for the primary container', async () => {
+    serve(backpack, [], () => undefined);
+    renderView(backpack);
+    expect(await screen.findByText('No items found')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Delete container' })).not.toBeInTheDocument();
+  });
+
+  it("asks where the items go (the owner's containers only), deletes, then shows the primary container", async () => {
+    const fetchMock = serve(pouch, [copper], (_url, init) =>
+      init.method === 'DELETE' ? new Response(null, { status: 204 }) : undefined,
+    );
+    const onSelect = renderView(pouch);
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete container' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete container' });
+    const destination = within(dialog).getByRole('combobox', { name: 'Move its items to' });
+    expect(destination).toHaveValue('Backpack (Aria) · 0% full · 0/20 slots');
+    fireEvent.click(destination);
+    expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual([
+      'Backpack (Aria) · 0% full · 0/20 slots',
+    ]);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete Container' }));
+    await waitFor(() => expect(onSelect).toHaveBeenCalledWith('container-1'));
+    const [url] = posts(fetchMock, 'DELETE')[0] ?? [];
+    expect(String(url)).toBe('/api/v1/containers/container-2?destination_container_id=container-1');
+  });
+
+  it("shows the server's refusal and stays on the container", async () => {
+    const emptyPouch = { ...pouch, items_count: 0 };
+    serve(emptyPouch, [], (_url, init) =>
+      init.method === 'DELETE' ? failure(409, 'CONFLICT', inventoryMessages.containerNotEmpty) : undefined,
+    );
+    const toastError = vi.spyOn(toast, 'error');
+    const onSelect = renderView(emptyPouch);
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete container' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete container' });
+    expect(within(dialog).queryByRole('combobox')).not.toBeInTheDocument();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete Container' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(inventoryMessages.containerNotEmpty);
+    expect(toastError).toHaveBeenCalledWith(inventoryMessages.containerNotEmpty);
+    expect(onSelect).not.toHaveBeenCalled();
+  });
+});

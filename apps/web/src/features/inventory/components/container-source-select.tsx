@@ -1,0 +1,43 @@
+import type { Container } from '@haversack/contracts';
+import { Select } from '@mantine/core';
+import { percentUsed } from '../../../components/capacity-bar';
+import { containerLabel } from '../workspace-types';
+
+/** "Quiver (Aria) · 45% full · 2/20 slots" (spec/02 §2: percent full and slot counts). */
+export function sourceOptionLabel(container: Container): string {
+  const { capacity } = container;
+  const percent = percentUsed(capacity.used, capacity.max);
+  const full = percent === null ? `${capacity.used} lb` : `${Math.round(percent)}% full`;
+  const slots =
+    capacity.slots_max === null
+      ? `${capacity.slots_used} slots`
+      : `${capacity.slots_used}/${capacity.slots_max} slots`;
+  return `${containerLabel(container)} · ${full} · ${slots}`;
+}
+
+export function ContainerSourceSelect({
+  containers,
+  value,
+  onChange,
+  label = 'Source',
+}: {
+  containers: Container[];
+  value: string | null;
+  onChange: (containerId: string) => void;
+  label?: string;
+}) {
+  return (
+    <Select
+      label={label}
+      data={containers.map((c) => ({ value: c.id, label: sourceOptionLabel(c) }))}
+      value={value}
+      onChange={(next) => {
+        if (next) onChange(next);
+      }}
+      allowDeselect={false}
+      placeholder="Choose a container"
+      comboboxProps={{ withinPortal: true }}
+      nothingFoundMessage="No containers"
+    />
+  );
+}

@@ -1,0 +1,151 @@
+import type { Container, ItemInstance } from '@haversack/contracts';
+import { Alert, Button, Group, Skeleton, Stack } from '@mantine/core';
+import { IconCoins, IconTrash } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { CapacityBar } from '../../../components/capacity-bar';
+import { ErrorPanel } from '../../../components/error-panel';
+import { containerCoinsQuery, containerQuery, type ItemFilters } from '../api/inventory-api';
+import type { LayoutMode } from '../workspace-types';
+import { ContainerSourceSelect } from './container-source-select';
+import { ConvertCurrencyDialog } from './convert-currency-dialog';
+import { DeleteContainerDialog, deletionDestinations } from './delete-container-dialog';
+import { ItemCollection } from './item-collection';
+
+export interface ContainerViewProps {
+  containers: Container[];
+  containerId: string | null;
+  onSelect: (containerId: string) => void;
+  filters: ItemFilters;
+  layout: LayoutMode;
+  draggable: boolean;
+  swipeable: boolean;
+  onOpen: (item: ItemInstance) => void;
+  onQuickTransfer: (item: ItemInstance) => void;
+  onAddToQueue: (item: ItemInstance) => void;
+}
+
+/** The Container tab: source selector, capacity bar and the container's items. */
+export function ContainerView(props: ContainerViewProps) {
+  const { containerId } = props;
+  const container = useQuery({ ...containerQuery(containerId ?? ''), enabled: containerId !== null });
+  return (
+    <Stack gap="sm">
+      <ContainerSourceSelect containers={props.containers} value={containerId} onChange={props.onSelect} />
+      {container.data ? (
+        <ContainerActions
+          container={container.data}
+          containers={props.containers}
+          onSelect={props.onSelect}
+        />
+      ) : null}
+      {containerId === null ? (
+        <Alert variant="light" color="gray">
+          Choose a container to see what it holds.
+        </Alert>
+      ) : container.isPending ? (
+        <Skeleton height={44} />
+      ) : container.isError ? (
+        <ErrorPanel
+          title="Error loading container"
+          message="This container could not be loaded. It may have been deleted, or you may not have access."
+          onRetry={() => void container.refetch()}
+        />
+      ) : (
+        <>
+          <CapacityBar capacity={container.data.capacity} />
+          {container.data.can_act ? null : (
+            <Alert variant="light" color="blue">
+              You can look but not change this container.
+            </Alert>
+          )}
+          <ItemCollection
+            containerId={container.data.id}
+            filters={props.filters}
+            layout={props.layout}
+            draggable={props.draggable && container.data.can_act}
+            swipeable={props.swipeable && container.data.can_act}
+            onOpen={props.onOpen}
+            onQuickTransfer={props.onQuickTransfer}
+            onAddToQueue={props.onAddToQueue}
+          />
+        </>
+      )}
+    </Stack>
+  );
+}
+
+/** Where the panel goes when its container is deleted: the owner's primary container, else another of theirs. */
+function afterDeletion(container: Container, containers: Container[]): string | null {
+  const others = deletionDestinations(container, containers);
+  return (
+    others.find((c) => c.is_primary)?.id ??
+    others[0]?.id ??
+    containers.find((c) => c.id !== container.id)?.id ??
+    null
+  );
+}
+
+/** Convert coins (when the container holds coins) and Delete container (not the primary one). */
+function ContainerActions({
+  container,
+  containers,
+  onSelect,
+}: {
+  container: Container;
+  containers: Container[];
+  onSelect: (containerId: string) => void;
+}) {
+  const [dialog, setDialog] = useState<'convert' | 'delete' | null>(null);
+  const coins = useQuery({ ...containerCoinsQuery(container.id), enabled: container.can_act });
+  const heldCoins = coins.data ?? {};
+  const hasCoins = Object.values(heldCoins).some((n) => n > 0);
+  const canDelete = container.can_act && !container.is_primary;
+  if (!container.can_act || (!hasCoins && !canDelete)) return null;
+  return (
+    <Group gap="xs" justify="flex-end">
+      {hasCoins ? (
+        <Button
+          variant="light"
+          size="xs"
+          leftSection={<IconCoins size={14} aria-hidden="true" />}
+          onClick={() => setDialog('convert')}
+        >
+          Convert coins
+        </Button>
+      ) : null}
+      {canDelete ? (
+        <Button
+          variant="outline"
+          color="red.9"
+          size="xs"
+          leftSection={<IconTrash size={14} aria-hidden="true" />}
+          onClick={() => setDialog('delete')}
+        >
+          Delete container
+        </Button>
+      ) : null}
+      {dialog === 'convert' ? (
+        <ConvertCurrencyDialog
+          opened
+          containerId={container.id}
+          containerName={container.name}
+          coins={heldCoins}
+          onClose={() => setDialog(null)}
+        />
+      ) : null}
+      {dialog === 'delete' ? (
+        <DeleteContainerDialog
+          opened
+          container={container}
+          containers={containers}
+          onClose={() => setDialog(null)}
+          onDeleted={() => {
+            const next = afterDeletion(container, containers);
+            if (next) onSelect(next);
+          }}
+        />
+      ) : null}
+    </Group>
+  );
+}

@@ -1,0 +1,122 @@
+import { type Currency, currencies } from '@haversack/contracts';
+import { Alert, Button, Group, Modal, NumberInput, Select, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { coinNames } from '../api/inventory-api';
+import { refusalMessage } from '../api/transfer-messages';
+import { conversionFailed, useConvertCurrency } from '../hooks/use-inventory-actions';
+
+const coinOptions = currencies.map((c) => ({ value: c, label: `${coinNames[c]} (${c})` }));
+
+/** The first denomination held, and the next one up (or down, from platinum). */
+function defaultPair(coins: Partial<Record<Currency, number>>): [Currency, Currency] {
+  const from = currencies.find((c) => (coins[c] ?? 0) > 0) ?? 'cp';
+  const index = currencies.indexOf(from);
+  const to = currencies[index + 1] ?? currencies[index - 1] ?? 'gp';
+  return [from, to];
+}
+
+/**
+ * POST containers/{id}/convert_currency: from, to and an optional quantity (empty: as many as convert
+ * evenly). The server's refusal (422) shows in the dialog and as a toast.
+ */
+export function ConvertCurrencyDialog({
+  opened,
+  containerId,
+  containerName,
+  coins,
+  onClose,
+}: {
+  opened: boolean;
+  containerId: string;
+  containerName: string;
+  coins: Partial<Record<Currency, number>>;
+  onClose: () => void;
+}) {
+  const [initialFrom, initialTo] = defaultPair(coins);
+  const [from, setFrom] = useState<Currency>(initialFrom);
+  const [to, setTo] = useState<Currency>(initialTo);
+  const [quantity, setQuantity] = useState<number | string>('');
+  const convert = useConvertCurrency(containerId);
+  const amount = quantity === '' ? undefined : Number(quantity);
+  const validAmount = amount === undefined || (Number.isInteger(amount) && amount >= 1);
+  const valid = from !== to && validAmount;
+  const close = () => {
+    convert.reset();
+    setQuantity('');
+    onClose();
+  };
+  const held = (currency: Currency) => coins[currency] ?? 0;
+  return (
+    <Modal
+      opened={opened}
+      onClose={close}
+      title="Convert coins"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+      centered
+    >
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (!valid) return;
+          convert.mutate(amount === undefined ? { from, to } : { from, to, quantity: amount }, {
+            onSuccess: close,
+          });
+        }}
+      >
+        <Stack gap="md">
+          <Text size="sm">
+            {containerName} holds{' '}
+            {currencies
+              .filter((c) => held(c) > 0)
+              .map((c) => `${held(c)} ${c}`)
+              .join(', ') || 'no coins'}
+            . 1 pp = 10 gp = 20 ep = 100 sp = 1000 cp.
+          </Text>
+          <Group grow align="flex-start">
+            <Select
+              label="From"
+              data={coinOptions}
+              value={from}
+              onChange={(value) => value && setFrom(value as Currency)}
+              allowDeselect={false}
+              comboboxProps={{ withinPortal: true }}
+            />
+            <Select
+              label="To"
+              data={coinOptions}
+              value={to}
+              onChange={(value) => value && setTo(value as Currency)}
+              allowDeselect={false}
+              comboboxProps={{ withinPortal: true }}
+              error={from === to ? 'Choose another coin' : undefined}
+            />
+          </Group>
+          <NumberInput
+            label="Quantity (optional)"
+            description={`How many ${from} to convert; empty converts as many as convert evenly`}
+            placeholder="As many as convert evenly"
+            value={quantity}
+            onChange={setQuantity}
+            min={1}
+            allowDecimal={false}
+            allowNegative={false}
+            error={validAmount ? undefined : 'Quantity must be a whole number of at least 1'}
+          />
+          {convert.isError ? (
+            <Alert color="red" variant="light" role="alert">
+              {refusalMessage(convert.error, conversionFailed)}
+            </Alert>
+          ) : null}
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={!valid || convert.isPending} loading={convert.isPending}>
+              Convert
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,114 @@
+import { useDroppable } from '@dnd-kit/core';
+import type { Container, ItemInstance, ItemTemplate } from '@haversack/contracts';
+import { Paper, Tabs, Text } from '@mantine/core';
+import type { ItemFilters } from '../api/inventory-api';
+import type { DropZone, LayoutMode, PanelSide, PanelState, PanelTab, ViewMode } from '../workspace-types';
+import { tabLabels } from '../workspace-types';
+import { ContainerView } from './container-view';
+import { MarketBrowser } from './market-browser';
+
+export const joinPartyForShopsMessage = 'Join a party to access shops/loots';
+
+const tabs: PanelTab[] = ['container', 'shop', 'loot', 'market'];
+const zoneKinds: Record<PanelTab, DropZone['kind']> = {
+  container: 'container',
+  shop: 'shop',
+  loot: 'loot',
+  market: 'marketplace',
+};
+
+export interface InventoryPanelProps {
+  side: PanelSide;
+  state: PanelState;
+  onChange: (state: PanelState) => void;
+  viewMode: ViewMode;
+  containers: Container[];
+  inParty: boolean;
+  filters: ItemFilters;
+  layout: LayoutMode;
+  draggable: boolean;
+  swipeable: boolean;
+  /** Where the Market adds by default: the other panel's container in dual view, else this one's. */
+  marketTargetId: string | null;
+  onOpen: (item: ItemInstance) => void;
+  onQuickTransfer: (item: ItemInstance) => void;
+  onAddToQueue: (item: ItemInstance) => void;
+  onAddTemplate: (template: ItemTemplate, containerId: string) => void;
+}
+
+function ShopsAndLoot({ inParty }: { inParty: boolean }) {
+  return (
+    <Paper withBorder p="lg">
+      <Text c="dimmed" size="sm" ta="center">
+        {inParty
+          ? 'Shops and loot arrive with their feature, which is still being built.'
+          : joinPartyForShopsMessage}
+      </Text>
+    </Paper>
+  );
+}
+
+/** One side of the workspace: its tab, its source and what the source holds. A drop zone for drags. */
+export function InventoryPanel(props: InventoryPanelProps) {
+  const { state, side } = props;
+  const zone: DropZone = { side, containerId: state.containerId, kind: zoneKinds[state.tab] };
+  const drop = useDroppable({ id: `panel:${side}`, data: zone });
+  const labels = tabLabels[props.viewMode];
+  return (
+    <Paper
+      ref={drop.setNodeRef}
+      withBorder
+      p="sm"
+      component="section"
+      aria-label={side === 'left' ? 'First panel' : 'Second panel'}
+      data-testid={`panel-${side}`}
+      data-drop-over={drop.isOver ? 'true' : undefined}
+      style={{
+        outline: drop.isOver ? '2px dashed var(--mantine-color-teal-5)' : undefined,
+        minWidth: 0,
+      }}
+    >
+      <Tabs
+        value={state.tab}
+        onChange={(tab) => tab && props.onChange({ ...state, tab: tab as PanelTab })}
+        keepMounted={false}
+      >
+        <Tabs.List grow mb="sm">
+          {tabs.map((tab) => (
+            <Tabs.Tab key={tab} value={tab}>
+              {labels[tab]}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+        <Tabs.Panel value="container">
+          <ContainerView
+            containers={props.containers}
+            containerId={state.containerId}
+            onSelect={(containerId) => props.onChange({ ...state, containerId })}
+            filters={props.filters}
+            layout={props.layout}
+            draggable={props.draggable}
+            swipeable={props.swipeable}
+            onOpen={props.onOpen}
+            onQuickTransfer={props.onQuickTransfer}
+            onAddToQueue={props.onAddToQueue}
+          />
+        </Tabs.Panel>
+        <Tabs.Panel value="shop">
+          <ShopsAndLoot inParty={props.inParty} />
+        </Tabs.Panel>
+        <Tabs.Panel value="loot">
+          <ShopsAndLoot inParty={props.inParty} />
+        </Tabs.Panel>
+        <Tabs.Panel value="market">
+          <MarketBrowser
+            containers={props.containers}
+            defaultTargetId={props.marketTargetId}
+            draggable={props.draggable}
+            onAdd={props.onAddTemplate}
+          />
+        </Tabs.Panel>
+      </Tabs>
+    </Paper>
+  );
+}

@@ -1,0 +1,274 @@
+import {
+  DndContext,
+  type DragEndEvent,
+  DragOverlay,
+  type DragStartEvent,
+  KeyboardSensor,
+  PointerSensor,
+  useSensor,
+  useSensors,
+} from '@dnd-kit/core';
+import type { Container, ItemInstance, ItemTemplate } from '@haversack/contracts';
+import { inventoryMessages } from '@haversack/contracts';
+import { Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { toast } from '../../../lib/toast';
+import type { ContainerOwner, ItemFilters } from '../api/inventory-api';
+import { itemInstanceQuery } from '../api/inventory-api';
+import { unsupportedTransfer } from '../api/transfer-messages';
+import { panelCollision, panelJumpCoordinates } from '../dnd';
+import { useDeviceClass } from '../hooks/use-device-class';
+import { useAddFromMarket, useTransferItem } from '../hooks/use-inventory-actions';
+import { useTransferQueue } from '../hooks/use-transfer-queue';
+import {
+  asDragPayload,
+  asDropZone,
+  type DragPayload,
+  type LayoutMode,
+  type PanelSide,
+  type PanelState,
+  type ViewMode,
+} from '../workspace-types';
+import { CreateContainerDialog } from './create-container-dialog';
+import { InventoryPanel } from './inventory-panel';
+import { ItemDetail } from './item-detail';
+import { QuantityDialog, type QuantityRequest } from './quantity-dialog';
+import { TransferQueueBar } from './transfer-queue-bar';
+import { WorkspaceTopBar } from './workspace-top-bar';
+
+export interface InventoryWorkspaceProps {
+  title: string;
+  titleOrder?: 1 | 2;
+  /** Every container the panels may show (the owner's, the party stash, my other characters'). */
+  containers: Container[];
+  initialLeft: PanelState;
+  initialRight: PanelState;
+  initialView?: ViewMode;
+  inParty: boolean;
+  /** Where the add-container button creates containers; null: the owner of the first panel's container. */
+  createOwner: ContainerOwner | null;
+}
+
+/** The item the detail modal shows, kept fresh from the cache while it is open. */
+function useOpenItem() {
+  const [opened, setOpened] = useState<ItemInstance | null>(null);
+  const query = useQuery({
+    ...itemInstanceQuery(opened?.container_id ?? '', opened?.id ?? ''),
+    enabled: opened !== null,
+  });
+  return { item: opened ? (query.data ?? opened) : null, open: setOpened, close: () => setOpened(null) };
+}
+
+/**
+ * spec/02 §2 Inventory screen and transfer workspace: one or two panels, each with its tab and source;
+ * drag and drop between them (pointer and keyboard), the Market as a source of new items, the item
+ * detail modal (desktop) or bottom sheet (phones and tablets) and, on phones and tablets, swipes and the
+ * transfer queue.
+ */
+export function InventoryWorkspace(props: InventoryWorkspaceProps) {
+  const device = useDeviceClass();
+  const wide = device === 'desktop';
+  const touch = !wide;
+  const [viewModeChoice, setViewMode] = useState<ViewMode>(props.initialView ?? 'single');
+  const [layoutChoice, setLayout] = useState<LayoutMode>('grid');
+  const viewMode: ViewMode = wide ? viewModeChoice : 'single';
+  const layout: LayoutMode = wide ? layoutChoice : 'list';
+  const [searchOpen, setSearchOpen] = useState(false);
+  const [search, setSearch] = useState('');
+  const [valueFilters, setValueFilters] = useState<Pick<ItemFilters, 'rarity' | 'minValue' | 'maxValue'>>({
+    rarity: null,
+    minValue: null,
+    maxValue: null,
+  });
+  const filters: ItemFilters = { search, ...valueFilters };
+  const [panels, setPanels] = useState<Record<PanelSide, PanelState>>({
+    left: props.initialLeft,
+    right: props.initialRight,
+  });
+  const [creating, setCreating] = useState(false);
+  const [quantityRequest, setQuantityRequest] = useState<QuantityRequest | null>(null);
+  const [dragging, setDragging] = useState<DragPayload | null>(null);
+  const detail = useOpenItem();
+  const queue = useTransferQueue();
+  const transfer = useTransferItem();
+  const addFromMarket = useAddFromMarket();
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 8 } }),
+    // Enter opens an item, so only Space picks it up; Space or Enter drops, Escape cancels.
+    useSensor(KeyboardSensor, {
+      coordinateGetter: panelJumpCoordinates,
+      keyboardCodes: { start: ['Space'], cancel: ['Escape'], end: ['Space', 'Enter'] },
+    }),
+  );
+
+  const byId = new Map(props.containers.map((c) => [c.id, c]));
+  const setPanel = (side: PanelSide) => (state: PanelState) =>
+    setPanels((all) => ({ ...all, [side]: state }));
+  const containerOf = (side: PanelSide) => panels[side].containerId;
+  const marketTarget = (side: PanelSide): string | null => {
+    const other = panels[side === 'left' ? 'right' : 'left'];
+    if (viewMode === 'dual' && other.tab === 'container' && other.containerId) return other.containerId;
+    return panels[side].containerId;
+  };
+  // The page says where new containers go; without that, the owner of the first panel's container.
+  const createOwner: ContainerOwner | null = (() => {
+    if (props.createOwner) return props.createOwner;
+    const current = containerOf('left');
+    const container = current ? byId.get(current) : undefined;
+    return container?.can_act ? { type: container.owner.type, id: container.owner.id } : null;
+  })();
+
+  const askTransfer = (
+    payload: { itemId: string; containerId: string; quantity: number; name: string },
+    targetId: string,
+  ) => {
+    const run = (quantity: number) =>
+      transfer.mutate({
+        itemInstanceId: payload.itemId,
+        sourceContainerId: payload.containerId,
+        targetContainerId: targetId,
+        quantity,
+      });
+    if (payload.quantity <= 1) return run(1);
+    const target = byId.get(targetId)?.name ?? 'the container';
+    setQuantityRequest({
+      title: `Move ${payload.name}`,
+      message: `How many of ${payload.quantity} go to ${target}?`,
+      confirmLabel: 'Transfer',
+      max: payload.quantity,
+      initial: payload.quantity,
+      onConfirm: run,
+    });
+  };
+
+  const askAdd = (template: Pick<ItemTemplate, 'id' | 'name'>, containerId: string) => {
+    const target = byId.get(containerId)?.name ?? 'the container';
+    setQuantityRequest({
+      title: `Add ${template.name}`,
+      message: `How many go to ${target}?`,
+      confirmLabel: 'Add',
+      max: null,
+      initial: 1,
+      onConfirm: (quantity) =>
+        addFromMarket.mutate({ templateId: template.id, templateName: template.name, containerId, quantity }),
+    });
+  };
+
+  const onDragStart = (event: DragStartEvent) => setDragging(asDragPayload(event.active.data.current));
+  const onDragEnd = ({ active, over }: DragEndEvent) => {
+    setDragging(null);
+    const payload = asDragPayload(active.data.current);
+    const zone = asDropZone(over?.data.current);
+    if (!payload || !zone) return;
+    const from = payload.kind === 'item' ? 'container' : 'marketplace';
+    const refused = unsupportedTransfer(from, zone.kind);
+    if (refused) {
+      toast.error(refused);
+      return;
+    }
+    if (zone.kind !== 'container') {
+      toast.info('Shops and loot arrive with their feature.');
+      return;
+    }
+    if (!zone.containerId) {
+      toast.error(inventoryMessages.transferFailed);
+      return;
+    }
+    if (payload.kind === 'template') {
+      askAdd({ id: payload.templateId, name: payload.templateName }, zone.containerId);
+      return;
+    }
+    // Dropping back where it came from is not a transfer (spec/02 §4 refuses the same container).
+    if (zone.containerId === payload.containerId) return;
+    askTransfer(payload, zone.containerId);
+  };
+
+  const panelProps = (side: PanelSide) => ({
+    side,
+    state: panels[side],
+    onChange: setPanel(side),
+    viewMode,
+    containers: props.containers,
+    inParty: props.inParty,
+    filters,
+    layout,
+    draggable: wide && viewMode === 'dual',
+    swipeable: touch,
+    marketTargetId: marketTarget(side),
+    onOpen: detail.open,
+    onQuickTransfer: (item: ItemInstance) => void queue.quickTransfer(item),
+    onAddToQueue: queue.add,
+    onAddTemplate: (template: ItemTemplate, containerId: string) => askAdd(template, containerId),
+  });
+
+  const detailContainer = detail.item ? byId.get(detail.item.container_id) : undefined;
+
+  return (
+    <Stack gap="md" data-testid="inventory-workspace" data-view={viewMode}>
+      <WorkspaceTopBar
+        title={props.title}
+        titleOrder={props.titleOrder ?? 1}
+        wide={wide}
+        searchOpen={searchOpen}
+        onSearchOpenChange={setSearchOpen}
+        search={search}
+        onSearchChange={setSearch}
+        filters={valueFilters}
+        onFiltersChange={setValueFilters}
+        viewMode={viewMode}
+        onViewModeChange={setViewMode}
+        layout={layout}
+        onLayoutChange={setLayout}
+        canCreate={createOwner !== null}
+        onCreateContainer={() => setCreating(true)}
+      />
+      <DndContext
+        sensors={sensors}
+        collisionDetection={panelCollision}
+        onDragStart={onDragStart}
+        onDragEnd={onDragEnd}
+        onDragCancel={() => setDragging(null)}
+      >
+        <SimpleGrid cols={viewMode === 'dual' ? 2 : 1} spacing="md">
+          <InventoryPanel {...panelProps('left')} />
+          {viewMode === 'dual' ? <InventoryPanel {...panelProps('right')} /> : null}
+        </SimpleGrid>
+        <DragOverlay dropAnimation={null}>
+          {dragging ? (
+            <Paper withBorder shadow="md" p="xs" style={{ cursor: 'grabbing' }}>
+              <Text fw={600} size="sm">
+                {dragging.kind === 'item' ? `${dragging.name} ×${dragging.quantity}` : dragging.templateName}
+              </Text>
+            </Paper>
+          ) : null}
+        </DragOverlay>
+      </DndContext>
+      {touch ? <TransferQueueBar queue={queue} containers={props.containers} /> : null}
+      <ItemDetail
+        item={detail.item}
+        device={device}
+        canAct={detailContainer?.can_act ?? false}
+        destinations={props.containers}
+        onAddToQueue={
+          touch
+            ? (item) => {
+                queue.add(item);
+                detail.close();
+              }
+            : undefined
+        }
+        onClose={detail.close}
+      />
+      <CreateContainerDialog
+        opened={creating}
+        owner={createOwner}
+        onClose={() => setCreating(false)}
+        onCreated={(containerId) => {
+          if (viewMode === 'dual') setPanel('right')({ tab: 'container', containerId });
+        }}
+      />
+      <QuantityDialog request={quantityRequest} onClose={() => setQuantityRequest(null)} />
+    </Stack>
+  );
+}

@@ -1,0 +1,115 @@
+import type { Container, ItemInstance } from '@haversack/contracts';
+import { Button, Divider, Group, Stack, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { hasOverrides, mergeTargetsQuery } from '../api/inventory-api';
+import { useDestroyItem } from '../hooks/use-inventory-actions';
+import { CloneTemplateForm } from './clone-template-form';
+import { EditItemForm } from './edit-item-form';
+import { ItemFacts } from './item-facts';
+import { MergeItemForm } from './merge-item-form';
+import { MoveItemForm } from './move-item-form';
+import { SplitItemForm } from './split-item-form';
+
+/** spec/02 §2 destroy confirmation. */
+export const destroyConfirmation =
+  'Are you sure you want to destroy this item? This action cannot be undone.';
+
+type Mode = 'view' | 'edit' | 'split' | 'merge' | 'move' | 'clone';
+const modeTitles: Record<Exclude<Mode, 'view'>, string> = {
+  edit: 'Edit item',
+  split: 'Split stack',
+  merge: 'Merge with another stack',
+  move: 'Transfer',
+  clone: 'Clone to template',
+};
+
+export function ItemDetailBody({
+  item,
+  canAct,
+  destinations,
+  onAddToQueue,
+  onClose,
+}: {
+  item: ItemInstance;
+  canAct: boolean;
+  destinations: Container[];
+  /** Phones and tablets: put the item in the transfer queue. */
+  onAddToQueue?: () => void;
+  onClose: () => void;
+}) {
+  const [mode, setMode] = useState<Mode>('view');
+  const [confirming, setConfirming] = useState(false);
+  const destroy = useDestroyItem(item);
+  // Only a plain stack merges, and only with another plain stack of the same item in the same container.
+  const mergeable = canAct && !hasOverrides(item);
+  const stacks = useQuery({ ...mergeTargetsQuery(item), enabled: mergeable });
+  const mergeTargets = (stacks.data ?? []).filter((stack) => stack.id !== item.id);
+  const back = () => setMode('view');
+  return (
+    <Stack gap="md">
+      <ItemFacts item={item} />
+      {canAct ? <Divider /> : null}
+      {canAct && mode === 'view' ? (
+        <Group gap="xs">
+          <Button variant="light" onClick={() => setMode('edit')}>
+            Edit
+          </Button>
+          <Button variant="light" onClick={() => setMode('move')}>
+            Transfer
+          </Button>
+          {item.quantity > 1 ? (
+            <Button variant="light" onClick={() => setMode('split')}>
+              Split
+            </Button>
+          ) : null}
+          {mergeable && mergeTargets.length > 0 ? (
+            <Button variant="light" onClick={() => setMode('merge')}>
+              Merge with another stack
+            </Button>
+          ) : null}
+          {onAddToQueue ? (
+            <Button variant="light" onClick={onAddToQueue}>
+              Add to Queue
+            </Button>
+          ) : null}
+          <Button variant="light" onClick={() => setMode('clone')}>
+            Clone to template
+          </Button>
+          <Button variant="light" color="red" onClick={() => setConfirming(true)}>
+            Destroy
+          </Button>
+        </Group>
+      ) : null}
+      {canAct && mode !== 'view' ? (
+        <Stack gap="sm">
+          <Title order={3} size="h5">
+            {modeTitles[mode]}
+          </Title>
+          {mode === 'edit' ? <EditItemForm item={item} onDone={back} /> : null}
+          {mode === 'split' ? <SplitItemForm item={item} onDone={back} /> : null}
+          {mode === 'merge' ? <MergeItemForm item={item} targets={mergeTargets} onDone={onClose} /> : null}
+          {mode === 'move' ? <MoveItemForm item={item} destinations={destinations} onDone={onClose} /> : null}
+          {mode === 'clone' ? <CloneTemplateForm item={item} onDone={back} /> : null}
+        </Stack>
+      ) : null}
+      <ConfirmDialog
+        opened={confirming}
+        title="Destroy item"
+        message={destroyConfirmation}
+        confirmLabel="Destroy"
+        loading={destroy.isPending}
+        onClose={() => setConfirming(false)}
+        onConfirm={() =>
+          destroy.mutate(undefined, {
+            onSuccess: () => {
+              setConfirming(false);
+              onClose();
+            },
+          })
+        }
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,85 @@
+import type { Container, ItemInstance } from '@haversack/contracts';
+import { Box, Drawer, Modal } from '@mantine/core';
+import { useRef } from 'react';
+import type { DeviceClass } from '../hooks/use-device-class';
+import { ItemDetailBody } from './item-detail-body';
+
+/** spec/02 §9: a 50 px downward swipe closes the bottom sheet. */
+export const SHEET_SWIPE_PX = 50;
+
+function SheetHandle({ onSwipeDown }: { onSwipeDown: () => void }) {
+  const start = useRef<number | null>(null);
+  return (
+    <Box
+      aria-hidden="true"
+      py="xs"
+      style={{ touchAction: 'none', cursor: 'grab' }}
+      onPointerDown={(event) => {
+        start.current = event.clientY;
+      }}
+      onPointerUp={(event) => {
+        if (start.current !== null && event.clientY - start.current >= SHEET_SWIPE_PX) onSwipeDown();
+        start.current = null;
+      }}
+    >
+      <Box mx="auto" w={40} h={4} bg="gray.5" style={{ borderRadius: 2 }} />
+    </Box>
+  );
+}
+
+/** The item detail modal on desktop, a bottom sheet (Drawer at the bottom) on phones and tablets. */
+export function ItemDetail({
+  item,
+  device,
+  canAct,
+  destinations,
+  onAddToQueue,
+  onClose,
+}: {
+  item: ItemInstance | null;
+  device: DeviceClass;
+  canAct: boolean;
+  destinations: Container[];
+  onAddToQueue?: (item: ItemInstance) => void;
+  onClose: () => void;
+}) {
+  const title = item ? `${item.name}${item.quantity > 1 ? ` ×${item.quantity}` : ''}` : '';
+  const body = item ? (
+    <ItemDetailBody
+      key={item.id}
+      item={item}
+      canAct={canAct}
+      destinations={destinations}
+      onAddToQueue={onAddToQueue ? () => onAddToQueue(item) : undefined}
+      onClose={onClose}
+    />
+  ) : null;
+  if (device === 'desktop') {
+    return (
+      <Modal
+        opened={item !== null}
+        onClose={onClose}
+        title={title}
+        size="lg"
+        closeButtonProps={{ 'aria-label': 'Close' }}
+        centered
+      >
+        {body}
+      </Modal>
+    );
+  }
+  return (
+    <Drawer
+      opened={item !== null}
+      onClose={onClose}
+      position="bottom"
+      size="auto"
+      title={title}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+      styles={{ content: { borderTopLeftRadius: 16, borderTopRightRadius: 16, maxHeight: '90dvh' } }}
+    >
+      <SheetHandle onSwipeDown={onClose} />
+      {body}
+    </Drawer>
+  );
+}

@@ -1,0 +1,50 @@
+import type { ItemInstance } from '@haversack/contracts';
+import { Badge, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+
+function Fact({ label, value }: { label: string; value: string }) {
+  return (
+    <Stack gap={0}>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
+        {label}
+      </Text>
+      <Text size="sm">{value}</Text>
+    </Stack>
+  );
+}
+
+/** spec/02 §3: totalWeight in lbs with one decimal, totalValue in gp with no decimals. */
+export function ItemFacts({ item }: { item: ItemInstance }) {
+  const rarity = item.item_template.metadata.rarity;
+  const description = item.instance_data.description_override;
+  return (
+    <Stack gap="sm">
+      <SimpleGrid cols={{ base: 2, xs: 3 }} spacing="sm">
+        <Fact label="Quantity" value={String(item.quantity)} />
+        <Fact label="Weight each" value={`${item.weight} lb`} />
+        <Fact label="Total weight" value={`${item.totalWeight.toFixed(1)} lb`} />
+        <Fact label="Value each" value={`${item.value} ${item.currency}`} />
+        <Fact label="Total value" value={`${item.totalValue} gp`} />
+        <Fact
+          label="Stack size"
+          value={item.item_template.stack_size === 0 ? 'Unlimited' : String(item.item_template.stack_size)}
+        />
+      </SimpleGrid>
+      {typeof description === 'string' && description ? <Text size="sm">{description}</Text> : null}
+      {item.tags.length > 0 || typeof rarity === 'string' ? (
+        <Group gap={6}>
+          {typeof rarity === 'string' ? <Badge variant="light">{rarity}</Badge> : null}
+          {item.tags.map((tag) => (
+            <Badge key={tag} variant="outline" color="gray">
+              {tag}
+            </Badge>
+          ))}
+        </Group>
+      ) : null}
+      {item.notes ? (
+        <Text size="sm" c="dimmed">
+          {item.notes}
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}

@@ -1,0 +1,179 @@
+import { useDraggable } from '@dnd-kit/core';
+import type { Container, ItemTemplate } from '@haversack/contracts';
+import {
+  Badge,
+  Button,
+  Center,
+  Group,
+  Pagination,
+  Paper,
+  Select,
+  Skeleton,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconSearch } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { ErrorPanel } from '../../../components/error-panel';
+import { marketplaceQuery } from '../../items/api/item-templates-api';
+import type { DraggedTemplate } from '../workspace-types';
+import { sourceOptionLabel } from './container-source-select';
+
+const SEARCH_DEBOUNCE_MS = 300;
+
+function TemplateRow({
+  template,
+  draggable,
+  canAdd,
+  onAdd,
+}: {
+  template: ItemTemplate;
+  draggable: boolean;
+  canAdd: boolean;
+  onAdd: () => void;
+}) {
+  const payload: DraggedTemplate = { kind: 'template', templateId: template.id, templateName: template.name };
+  const drag = useDraggable({ id: `template:${template.id}`, data: payload, disabled: !draggable });
+  return (
+    <Paper
+      ref={drag.setNodeRef}
+      withBorder
+      p="xs"
+      data-testid="market-template"
+      style={{ opacity: drag.isDragging ? 0.5 : 1 }}
+    >
+      <Group justify="space-between" gap="xs" wrap="nowrap">
+        <Stack
+          gap={0}
+          style={{ minWidth: 0, cursor: draggable ? 'grab' : undefined }}
+          {...(draggable ? drag.listeners : {})}
+        >
+          <Text fw={600} size="sm" truncate>
+            {template.name}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {template.weight} lb · {template.base_value} {template.currency}
+            {template.stack_size === 0
+              ? ' · stacks'
+              : template.stack_size > 1
+                ? ` · stacks of ${template.stack_size}`
+                : ''}
+          </Text>
+        </Stack>
+        <Group gap={6} wrap="nowrap">
+          {template.category ? (
+            <Badge variant="light" size="sm" visibleFrom="xs">
+              {template.category}
+            </Badge>
+          ) : null}
+          <Button size="xs" onClick={onAdd} disabled={!canAdd} aria-label={`Add ${template.name}`}>
+            Add
+          </Button>
+        </Group>
+      </Group>
+    </Paper>
+  );
+}
+
+/**
+ * spec/02 §2 Market tab: public item templates; "Add" creates items in a container (marketplace →
+ * container is the only way the marketplace is used, spec/02 §4).
+ */
+export function MarketBrowser({
+  containers,
+  defaultTargetId,
+  draggable,
+  onAdd,
+}: {
+  containers: Container[];
+  defaultTargetId: string | null;
+  draggable: boolean;
+  onAdd: (template: ItemTemplate, containerId: string) => void;
+}) {
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
+  const [page, setPage] = useState(1);
+  const targets = containers.filter((c) => c.can_act);
+  const [target, setTarget] = useState<string | null>(defaultTargetId);
+  useEffect(() => setTarget(defaultTargetId), [defaultTargetId]);
+  const query = useQuery(
+    marketplaceQuery({
+      search: debounced,
+      tags: '',
+      minValue: null,
+      maxValue: null,
+      minWeight: null,
+      maxWeight: null,
+      page,
+    }),
+  );
+
+  return (
+    <Stack gap="sm">
+      <Group grow align="flex-end" gap="sm">
+        <TextInput
+          label="Search the marketplace"
+          placeholder="Search items..."
+          leftSection={<IconSearch size={16} aria-hidden="true" />}
+          value={search}
+          onChange={(event) => {
+            setSearch(event.currentTarget.value);
+            setPage(1);
+          }}
+        />
+        <Select
+          label="Add to"
+          data={targets.map((c) => ({ value: c.id, label: sourceOptionLabel(c) }))}
+          value={target}
+          onChange={setTarget}
+          placeholder="Please select a destination"
+          comboboxProps={{ withinPortal: true }}
+        />
+      </Group>
+      {query.isPending ? (
+        <Stack gap={6} aria-hidden="true" data-testid="market-loading">
+          {Array.from({ length: 5 }, (_, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: static placeholder list
+            <Skeleton key={index} height={48} />
+          ))}
+        </Stack>
+      ) : query.isError ? (
+        <ErrorPanel
+          title="Error loading the marketplace"
+          message="The marketplace could not be searched."
+          onRetry={() => void query.refetch()}
+        />
+      ) : query.data.templates.length === 0 ? (
+        <Center py="xl">
+          <Text c="dimmed">No items found</Text>
+        </Center>
+      ) : (
+        <Stack gap={6} data-testid="market-results">
+          {query.data.templates.map((template) => (
+            <TemplateRow
+              key={template.id}
+              template={template}
+              draggable={draggable}
+              canAdd={target !== null}
+              onAdd={() => target && onAdd(template, target)}
+            />
+          ))}
+          {query.data.meta.total_pages > 1 ? (
+            <Pagination
+              value={page}
+              onChange={setPage}
+              total={query.data.meta.total_pages}
+              size="sm"
+              siblings={1}
+              getControlProps={(control) => ({ 'aria-label': `${control} page` })}
+              style={{ alignSelf: 'center' }}
+            />
+          ) : null}
+        </Stack>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,62 @@
+import type { ItemInstance } from '@haversack/contracts';
+import { Alert, Button, Group, Select, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { refusalMessage } from '../api/transfer-messages';
+import { mergeFailed, useMergeItem } from '../hooks/use-inventory-actions';
+
+/** "Arrow ×12" for the merge target select. */
+export function stackLabel(stack: ItemInstance): string {
+  return `${stack.name} ×${stack.quantity}`;
+}
+
+/** POST item_instances/{id}/merge: this stack joins another stack of the same item in the container. */
+export function MergeItemForm({
+  item,
+  targets,
+  onDone,
+}: {
+  item: ItemInstance;
+  /** Other stacks of the same template, without overrides, in the same container. */
+  targets: ItemInstance[];
+  onDone: () => void;
+}) {
+  const [target, setTarget] = useState<string | null>(targets[0]?.id ?? null);
+  const merge = useMergeItem(item);
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (target) merge.mutate(target, { onSuccess: onDone });
+      }}
+    >
+      <Stack gap="sm">
+        <Text size="sm">
+          The {item.quantity} in this stack join the stack you choose; this stack then disappears.
+        </Text>
+        <Select
+          label="Stack to merge with"
+          data={targets.map((stack) => ({ value: stack.id, label: stackLabel(stack) }))}
+          value={target}
+          onChange={setTarget}
+          allowDeselect={false}
+          placeholder="Choose a stack"
+          nothingFoundMessage="No other stack"
+          comboboxProps={{ withinPortal: true }}
+        />
+        {merge.isError ? (
+          <Alert color="red" variant="light" role="alert">
+            {refusalMessage(merge.error, mergeFailed)}
+          </Alert>
+        ) : null}
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onDone}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={!target || merge.isPending} loading={merge.isPending}>
+            Merge Stacks
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,70 @@
+import type { Container, ItemInstance } from '@haversack/contracts';
+import { Button, Group, NumberInput, Select, Stack } from '@mantine/core';
+import { useState } from 'react';
+import { useTransferItem } from '../hooks/use-inventory-actions';
+import { sourceOptionLabel } from './container-source-select';
+
+/** Moves some or all of a stack into another container (the same transfer as a drag). */
+export function MoveItemForm({
+  item,
+  destinations,
+  onDone,
+}: {
+  item: ItemInstance;
+  destinations: Container[];
+  onDone: () => void;
+}) {
+  const choices = destinations.filter((c) => c.id !== item.container_id && c.can_act);
+  const [target, setTarget] = useState<string | null>(choices[0]?.id ?? null);
+  const [quantity, setQuantity] = useState<number | string>(item.quantity);
+  const transfer = useTransferItem();
+  const amount = typeof quantity === 'number' ? quantity : Number.parseInt(quantity, 10);
+  const valid = target !== null && Number.isInteger(amount) && amount >= 1 && amount <= item.quantity;
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!valid || !target) return;
+        transfer.mutate(
+          {
+            itemInstanceId: item.id,
+            sourceContainerId: item.container_id,
+            targetContainerId: target,
+            quantity: amount,
+          },
+          { onSuccess: onDone },
+        );
+      }}
+    >
+      <Stack gap="sm">
+        <Select
+          label="Destination"
+          data={choices.map((c) => ({ value: c.id, label: sourceOptionLabel(c) }))}
+          value={target}
+          onChange={setTarget}
+          allowDeselect={false}
+          placeholder="Please select a destination"
+          nothingFoundMessage="No other container"
+          comboboxProps={{ withinPortal: true }}
+        />
+        <NumberInput
+          label="Quantity to move"
+          value={quantity}
+          onChange={setQuantity}
+          min={1}
+          max={item.quantity}
+          allowDecimal={false}
+          allowNegative={false}
+        />
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onDone}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={!valid || transfer.isPending} loading={transfer.isPending}>
+            Transfer
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,54 @@
+import type { Party } from '@haversack/contracts';
+import { Center, Paper, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Spinner } from '../../../components/loading';
+import { partyCharactersQuery } from '../../characters/api/characters-api';
+import type { ContainerOwner } from '../api/inventory-api';
+import { useOwnerContainers } from '../hooks/use-owner-containers';
+import { InventoryWorkspace } from './inventory-workspace';
+
+export const partyInventoryUnavailable =
+  'Party inventory not available. You must have a character in the party to access inventory.';
+
+/**
+ * spec/02 §2 party Inventory tab: only for users with a character in the party; the workspace opens with
+ * a container on the left and the global marketplace on the right.
+ */
+export function PartyInventory({ party }: { party: Pick<Party, 'id' | 'name'> }) {
+  const characters = useQuery(partyCharactersQuery(party.id));
+  const mine = (characters.data?.characters ?? []).filter((c) => c.is_owner);
+  const owners: ContainerOwner[] =
+    mine.length > 0
+      ? [{ type: 'party', id: party.id }, ...mine.map((c) => ({ type: 'character' as const, id: c.id }))]
+      : [];
+  const sources = useOwnerContainers(owners);
+
+  if (characters.isPending || (owners.length > 0 && sources.isPending)) {
+    return (
+      <Center py="xl">
+        <Spinner label="Loading party inventory" />
+      </Center>
+    );
+  }
+  if (mine.length === 0 || sources.isError) {
+    return (
+      <Paper withBorder p="lg" data-testid="party-inventory-unavailable">
+        <Text ta="center">{partyInventoryUnavailable}</Text>
+      </Paper>
+    );
+  }
+  const stash = sources.containers.find((c) => c.owner.type === 'party');
+  const first = stash ?? sources.containers[0] ?? null;
+  return (
+    <InventoryWorkspace
+      title="Party Inventory"
+      titleOrder={2}
+      containers={sources.containers}
+      initialLeft={{ tab: 'container', containerId: first?.id ?? null }}
+      initialRight={{ tab: 'market', containerId: first?.id ?? null }}
+      initialView="dual"
+      inParty
+      createOwner={{ type: 'party', id: party.id }}
+    />
+  );
+}

@@ -1,0 +1,52 @@
+import type { ItemInstance } from '@haversack/contracts';
+import { Button, Group, NumberInput, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { useSplitItem } from '../hooks/use-inventory-actions';
+
+/** spec/02 §4: the default split is half the stack (rounded down, at least 1). */
+export function defaultSplitAmount(quantity: number): number {
+  return Math.max(1, Math.floor(quantity / 2));
+}
+
+/** spec/02 §4/§5: a split needs 1 <= amount < quantity. */
+export function isValidSplit(amount: number, quantity: number): boolean {
+  return Number.isInteger(amount) && amount >= 1 && amount < quantity;
+}
+
+export function SplitItemForm({ item, onDone }: { item: ItemInstance; onDone: () => void }) {
+  const [amount, setAmount] = useState<number | string>(defaultSplitAmount(item.quantity));
+  const split = useSplitItem(item);
+  const value = typeof amount === 'number' ? amount : Number.parseInt(amount, 10);
+  const valid = isValidSplit(value, item.quantity);
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (valid) split.mutate(value, { onSuccess: onDone });
+      }}
+    >
+      <Stack gap="sm">
+        <Text size="sm">Move some of the {item.quantity} into a new stack in the same container.</Text>
+        <NumberInput
+          label="Split amount"
+          value={amount}
+          onChange={setAmount}
+          min={1}
+          max={item.quantity - 1}
+          allowDecimal={false}
+          allowNegative={false}
+          description={`1 to ${item.quantity - 1}`}
+          error={valid ? undefined : `Choose between 1 and ${item.quantity - 1}`}
+        />
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onDone}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={!valid || split.isPending} loading={split.isPending}>
+            Split Stack
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,104 @@
+import type { Container } from '@haversack/contracts';
+import { ActionIcon, Badge, Button, Group, Paper, Progress, Select, Stack, Text } from '@mantine/core';
+import { IconX } from '@tabler/icons-react';
+import type { TransferQueue } from '../hooks/use-transfer-queue';
+import { sourceOptionLabel } from './container-source-select';
+
+/** spec/02 §2 transfer queue bar: destination, queued items, remove, clear and process. */
+export function TransferQueueBar({ queue, containers }: { queue: TransferQueue; containers: Container[] }) {
+  const busy = queue.progress !== null;
+  return (
+    <Paper
+      withBorder
+      shadow="md"
+      p="sm"
+      pos="sticky"
+      bottom={0}
+      style={{ zIndex: 5 }}
+      component="section"
+      aria-label="Transfer queue"
+      data-testid="transfer-queue"
+    >
+      <Stack gap="xs">
+        <Group justify="space-between" gap="xs">
+          <Group gap={6}>
+            <Text fw={600} size="sm">
+              Transfer queue
+            </Text>
+            <Badge variant="light">{queue.items.length}</Badge>
+          </Group>
+          <Text size="xs" c="dimmed">
+            Swipe right: Quick Transfer · left: Add to Queue
+          </Text>
+        </Group>
+        <Select
+          label="Destination"
+          placeholder="Choose where items go"
+          data={containers
+            .filter((c) => c.can_act)
+            .map((c) => ({ value: c.id, label: sourceOptionLabel(c) }))}
+          value={queue.destination}
+          onChange={queue.choose}
+          error={queue.error ?? undefined}
+          comboboxProps={{ withinPortal: true }}
+          disabled={busy}
+        />
+        {queue.items.length > 0 ? (
+          <Group gap={6}>
+            {queue.items.map((item) => (
+              <Badge
+                key={item.id}
+                variant="outline"
+                size="lg"
+                pr={3}
+                rightSection={
+                  <ActionIcon
+                    size="xs"
+                    variant="transparent"
+                    color="gray"
+                    aria-label={`Remove ${item.name} from queue`}
+                    onClick={() => queue.remove(item.id)}
+                    disabled={busy}
+                  >
+                    <IconX size={12} aria-hidden="true" />
+                  </ActionIcon>
+                }
+              >
+                {item.name} ×{item.quantity}
+              </Badge>
+            ))}
+          </Group>
+        ) : null}
+        {queue.progress ? (
+          <Stack gap={4} role="status">
+            <Text size="xs">
+              Transferring {Math.min(queue.progress.done + 1, queue.progress.total)} of {queue.progress.total}
+            </Text>
+            <Progress
+              value={queue.progress.total ? (queue.progress.done / queue.progress.total) * 100 : 100}
+              aria-label="Queue progress"
+            />
+          </Stack>
+        ) : null}
+        <Group justify="flex-end" gap="xs">
+          <Button
+            variant="default"
+            size="xs"
+            onClick={queue.clear}
+            disabled={busy || queue.items.length === 0}
+          >
+            Clear
+          </Button>
+          <Button
+            size="xs"
+            onClick={() => void queue.process()}
+            loading={busy}
+            disabled={queue.items.length === 0}
+          >
+            Process Queue
+          </Button>
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}

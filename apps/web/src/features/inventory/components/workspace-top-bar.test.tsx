@@ -1,0 +1,49 @@
+import { fireEvent, screen } from '@testing-library/react';
+import { useState } from 'react';
+import { describe, expect, it } from 'vitest';
+import { renderWithProviders } from '../test/inventory-fixtures';
+import { WorkspaceTopBar } from './workspace-top-bar';
+
+function Harness() {
+  const [open, setOpen] = useState(false);
+  const [search, setSearch] = useState('');
+  return (
+    <WorkspaceTopBar
+      title="Inventory"
+      titleOrder={1}
+      wide
+      searchOpen={open}
+      onSearchOpenChange={setOpen}
+      search={search}
+      onSearchChange={setSearch}
+      filters={{ rarity: null, minValue: null, maxValue: null }}
+      onFiltersChange={() => undefined}
+      viewMode="single"
+      onViewModeChange={() => undefined}
+      layout="grid"
+      onLayoutChange={() => undefined}
+      canCreate
+      onCreateContainer={() => undefined}
+    />
+  );
+}
+
+describe('WorkspaceTopBar search', () => {
+  it('opens on Ctrl+F and Cmd+F, clears, and closes on Escape', () => {
+    renderWithProviders(<Harness />);
+    expect(screen.queryByPlaceholderText('Search items...')).not.toBeInTheDocument();
+    fireEvent.keyDown(document.documentElement, { key: 'f', code: 'KeyF', ctrlKey: true });
+    const input = screen.getByPlaceholderText('Search items...');
+    expect(input).toHaveFocus();
+
+    fireEvent.change(input, { target: { value: 'arrow' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Clear search' }));
+    expect(input).toHaveValue('');
+
+    fireEvent.keyDown(input, { key: 'Escape' });
+    expect(screen.queryByPlaceholderText('Search items...')).not.toBeInTheDocument();
+
+    fireEvent.keyDown(document.documentElement, { key: 'f', code: 'KeyF', metaKey: true });
+    expect(screen.getByPlaceholderText('Search items...')).toBeInTheDocument();
+  });
+});

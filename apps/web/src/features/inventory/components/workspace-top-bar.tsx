@@ -1,0 +1,176 @@
+import {
+  ActionIcon,
+  Button,
+  CloseButton,
+  Group,
+  NumberInput,
+  SegmentedControl,
+  Select,
+  TextInput,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import { useHotkeys } from '@mantine/hooks';
+import { IconPlus, IconSearch } from '@tabler/icons-react';
+import { useEffect, useRef } from 'react';
+import type { ItemFilters } from '../api/inventory-api';
+import type { LayoutMode, ViewMode } from '../workspace-types';
+
+/** spec/02 §7 container items: the rarity filter's choices (the SRD's rarities). */
+export const rarities = ['common', 'uncommon', 'rare', 'very rare', 'legendary', 'artifact'] as const;
+
+const rarityOptions = rarities.map((value) => ({
+  value,
+  label: value.charAt(0).toUpperCase() + value.slice(1),
+}));
+
+function toGp(value: number | string): number | null {
+  if (value === '') return null;
+  const n = Number(value);
+  return Number.isFinite(n) && n >= 0 ? n : null;
+}
+
+export interface WorkspaceTopBarProps {
+  title: string;
+  titleOrder: 1 | 2;
+  wide: boolean;
+  searchOpen: boolean;
+  onSearchOpenChange: (open: boolean) => void;
+  search: string;
+  onSearchChange: (search: string) => void;
+  /** Rarity and unit value range (gp), shown with the search box. */
+  filters: Pick<ItemFilters, 'rarity' | 'minValue' | 'maxValue'>;
+  onFiltersChange: (filters: Pick<ItemFilters, 'rarity' | 'minValue' | 'maxValue'>) => void;
+  viewMode: ViewMode;
+  onViewModeChange: (mode: ViewMode) => void;
+  layout: LayoutMode;
+  onLayoutChange: (layout: LayoutMode) => void;
+  canCreate: boolean;
+  onCreateContainer: () => void;
+}
+
+/**
+ * spec/02 §2 top bar: title, search toggle (Ctrl/Cmd+F opens it, Escape closes it), single/dual and
+ * grid/list toggles on wide screens, and the add-container button.
+ */
+export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
+  const input = useRef<HTMLInputElement>(null);
+  const { onSearchOpenChange } = props;
+  // The browser's own find is replaced inside the workspace, as the spec asks.
+  useHotkeys([['mod+F', () => onSearchOpenChange(true)]]);
+  useEffect(() => {
+    if (props.searchOpen) input.current?.focus();
+  }, [props.searchOpen]);
+
+  // Closing the search clears it and its filters, so nothing hidden keeps narrowing the list.
+  const closeSearch = () => {
+    props.onSearchChange('');
+    props.onFiltersChange({ rarity: null, minValue: null, maxValue: null });
+    onSearchOpenChange(false);
+  };
+  const escapeCloses = (event: React.KeyboardEvent) => {
+    if (event.key === 'Escape') closeSearch();
+  };
+
+  return (
+    <>
+      <Group justify="space-between" gap="sm" wrap="wrap">
+        <Title order={props.titleOrder} size={props.titleOrder === 1 ? 'h2' : 'h3'}>
+          {props.title}
+        </Title>
+        <Group gap="xs" wrap="wrap">
+          <Tooltip label="Search items (Ctrl/Cmd+F)">
+            <ActionIcon
+              variant={props.searchOpen ? 'filled' : 'default'}
+              size="lg"
+              aria-label="Search items"
+              aria-pressed={props.searchOpen}
+              onClick={() => (props.searchOpen ? closeSearch() : onSearchOpenChange(true))}
+            >
+              <IconSearch size={18} aria-hidden="true" />
+            </ActionIcon>
+          </Tooltip>
+          {props.wide ? (
+            <>
+              <SegmentedControl
+                aria-label="View mode"
+                value={props.viewMode}
+                onChange={(value) => props.onViewModeChange(value as ViewMode)}
+                data={[
+                  { value: 'single', label: 'Single' },
+                  { value: 'dual', label: 'Dual' },
+                ]}
+              />
+              <SegmentedControl
+                aria-label="Layout"
+                value={props.layout}
+                onChange={(value) => props.onLayoutChange(value as LayoutMode)}
+                data={[
+                  { value: 'grid', label: 'Grid' },
+                  { value: 'list', label: 'List' },
+                ]}
+              />
+            </>
+          ) : null}
+          <Button
+            leftSection={<IconPlus size={16} aria-hidden="true" />}
+            onClick={props.onCreateContainer}
+            disabled={!props.canCreate}
+          >
+            New Container
+          </Button>
+        </Group>
+      </Group>
+      {props.searchOpen ? (
+        <Group gap="xs" align="flex-end" wrap="wrap" role="search" aria-label="Item search and filters">
+          <TextInput
+            ref={input}
+            aria-label="Search items"
+            placeholder="Search items..."
+            leftSection={<IconSearch size={16} aria-hidden="true" />}
+            value={props.search}
+            onChange={(event) => props.onSearchChange(event.currentTarget.value)}
+            onKeyDown={escapeCloses}
+            style={{ flex: '1 1 220px' }}
+            rightSection={
+              props.search ? (
+                <CloseButton aria-label="Clear search" onClick={() => props.onSearchChange('')} />
+              ) : null
+            }
+          />
+          <Select
+            aria-label="Rarity"
+            placeholder="Any rarity"
+            data={rarityOptions}
+            value={props.filters.rarity}
+            onChange={(rarity) => props.onFiltersChange({ ...props.filters, rarity })}
+            clearable
+            onKeyDown={escapeCloses}
+            comboboxProps={{ withinPortal: true }}
+            style={{ flex: '0 1 150px' }}
+          />
+          <NumberInput
+            aria-label="Minimum value (gp)"
+            placeholder="Min gp"
+            value={props.filters.minValue ?? ''}
+            onChange={(value) => props.onFiltersChange({ ...props.filters, minValue: toGp(value) })}
+            min={0}
+            allowNegative={false}
+            onKeyDown={escapeCloses}
+            style={{ flex: '0 1 110px' }}
+          />
+          <NumberInput
+            aria-label="Maximum value (gp)"
+            placeholder="Max gp"
+            value={props.filters.maxValue ?? ''}
+            onChange={(value) => props.onFiltersChange({ ...props.filters, maxValue: toGp(value) })}
+            min={0}
+            allowNegative={false}
+            onKeyDown={escapeCloses}
+            style={{ flex: '0 1 110px' }}
+          />
+        </Group>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,51 @@
+import {
+  type CollisionDetection,
+  KeyboardCode,
+  type KeyboardCoordinateGetter,
+  pointerWithin,
+  rectIntersection,
+} from '@dnd-kit/core';
+
+/** Pointer drops land where the pointer is; keyboard drops (no pointer) land where the item overlaps. */
+export const panelCollision: CollisionDetection = (args) => {
+  const byPointer = pointerWithin(args);
+  return byPointer.length > 0 ? byPointer : rectIntersection(args);
+};
+
+const STEP_PX = 25;
+const directions: Record<string, [number, number]> = {
+  [KeyboardCode.Right]: [1, 0],
+  [KeyboardCode.Left]: [-1, 0],
+  [KeyboardCode.Down]: [0, 1],
+  [KeyboardCode.Up]: [0, -1],
+};
+
+/**
+ * Keyboard dragging: Left/Right jump straight to the next panel (a drop zone) in that direction, so one key
+ * press moves an item across the workspace; Up/Down move in small steps.
+ */
+export const panelJumpCoordinates: KeyboardCoordinateGetter = (event, { currentCoordinates, context }) => {
+  const direction = directions[event.code];
+  if (!direction) return undefined;
+  event.preventDefault();
+  const [dx, dy] = direction;
+  const { collisionRect, droppableRects, droppableContainers } = context;
+  if (dy === 0 && collisionRect) {
+    const cx = collisionRect.left + collisionRect.width / 2;
+    const cy = collisionRect.top + collisionRect.height / 2;
+    let best: { x: number; y: number; distance: number } | null = null;
+    for (const container of droppableContainers.getEnabled()) {
+      const rect = droppableRects.get(container.id);
+      if (!rect) continue;
+      // Only zones wholly on that side count: the panel the item is in is never "to the right" of it.
+      const beyond = dx > 0 ? rect.left > cx : rect.right < cx;
+      if (!beyond) continue;
+      const tx = rect.left + rect.width / 2;
+      const distance = tx - cx;
+      const ty = Math.min(Math.max(cy, rect.top + collisionRect.height), rect.bottom - collisionRect.height);
+      if (!best || Math.abs(distance) < best.distance) best = { x: tx, y: ty, distance: Math.abs(distance) };
+    }
+    if (best) return { x: currentCoordinates.x + (best.x - cx), y: currentCoordinates.y + (best.y - cy) };
+  }
+  return { x: currentCoordinates.x + dx * STEP_PX, y: currentCoordinates.y + dy * STEP_PX };
+};

@@ -1,0 +1,127 @@
+import {
+  type Container,
+  type ItemInstance,
+  type ItemInstanceUpdate,
+  inventoryMessages,
+} from '@haversack/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { toast } from '../../../lib/toast';
+import {
+  addFromTemplate,
+  type ConversionRequest,
+  convertCurrency,
+  deleteContainer,
+  destroyItem,
+  invalidateContainers,
+  mergeItem,
+  splitItem,
+  type TransferRequest,
+  transferItem,
+  updateItem,
+} from '../api/inventory-api';
+import { refusalMessage, transferErrorMessage } from '../api/transfer-messages';
+
+export const mergeFailed = 'Failed to merge stacks';
+export const conversionFailed = 'Failed to convert coins';
+export const deleteContainerFailed = 'Failed to delete container';
+
+/** POST containers/transfer with the spec/02 §8 toasts; refreshes both containers. */
+export function useTransferItem(options: { quiet?: boolean } = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (request: TransferRequest) => transferItem(request),
+    onSuccess: (result) => {
+      if (!options.quiet) toast.success(result.message || inventoryMessages.transferred);
+    },
+    onError: (error) => toast.error(transferErrorMessage(error)),
+    onSettled: (_result, _error, request) =>
+      invalidateContainers(queryClient, [request.sourceContainerId, request.targetContainerId]),
+  });
+}
+
+export interface AddFromMarketRequest {
+  templateId: string;
+  templateName: string;
+  containerId: string;
+  quantity: number;
+}
+
+/** Marketplace → container: POST item_instances (spec/02 §4). */
+export function useAddFromMarket() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (request: AddFromMarketRequest) =>
+      addFromTemplate(request.templateId, request.containerId, request.quantity),
+    onSuccess: (_stacks, request) => toast.success(`Added ${request.quantity} × ${request.templateName}`),
+    onError: (error) => toast.error(transferErrorMessage(error)),
+    onSettled: (_stacks, _error, request) => invalidateContainers(queryClient, [request.containerId]),
+  });
+}
+
+export function useUpdateItem(item: ItemInstance) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (change: ItemInstanceUpdate) => updateItem(item.id, change),
+    onSuccess: () => toast.success('Item updated'),
+    onSettled: () => invalidateContainers(queryClient, [item.container_id]),
+  });
+}
+
+/** spec/02 §4: a split failure is only logged; the client's error toast still names it. */
+export function useSplitItem(item: ItemInstance) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (quantity: number) => splitItem(item.id, quantity),
+    onSuccess: () => toast.success('Stack split'),
+    onError: (error) => console.error('Split failed', error),
+    onSettled: () => invalidateContainers(queryClient, [item.container_id]),
+  });
+}
+
+export function useDestroyItem(item: ItemInstance) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => destroyItem(item.id),
+    onSuccess: () => toast.success(`${item.name} destroyed`),
+    onSettled: () => invalidateContainers(queryClient, [item.container_id]),
+  });
+}
+
+/** POST item_instances/{id}/merge: this stack joins the target stack; a refusal shows the server's reason. */
+export function useMergeItem(item: ItemInstance) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (targetInstanceId: string) => mergeItem(item.id, targetInstanceId),
+    onSuccess: (merged) => toast.success(`Stacks merged: ${merged.name} ×${merged.quantity}`),
+    onError: (error) => toast.error(refusalMessage(error, mergeFailed)),
+    onSettled: () => invalidateContainers(queryClient, [item.container_id]),
+  });
+}
+
+/** POST containers/{id}/convert_currency; a refusal (422) shows the server's reason. */
+export function useConvertCurrency(containerId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (request: ConversionRequest) => convertCurrency(containerId, request),
+    onSuccess: (_container, request) =>
+      toast.success(`Coins converted from ${request.from} to ${request.to}`),
+    onError: (error) => toast.error(refusalMessage(error, conversionFailed)),
+    onSettled: () => invalidateContainers(queryClient, [containerId]),
+  });
+}
+
+/**
+ * DELETE containers/{id}, its items going to `destination` when it holds any. The deleted container's own
+ * entry is left to expire: the caller moves the panel away from it, and refetching it would only 404.
+ */
+export function useDeleteContainer(container: Container) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (destination: string | null) => deleteContainer(container.id, destination),
+    onSuccess: async (_result, destination) => {
+      toast.success(`Container "${container.name}" deleted`);
+      await invalidateContainers(queryClient, destination ? [destination] : []);
+    },
+    onError: (error) => toast.error(refusalMessage(error, deleteContainerFailed)),
+  });
+}

@@ -1,0 +1,26 @@
+import type { Container } from '@haversack/contracts';
+import { useQueries } from '@tanstack/react-query';
+import { type ContainerOwner, ownerContainersQuery } from '../api/inventory-api';
+
+/** Every container of the given owners (a character, its party, my other characters), in that order. */
+export function useOwnerContainers(owners: ContainerOwner[]) {
+  return useQueries({
+    queries: owners.map((owner) => ownerContainersQuery(owner)),
+    combine: (results) => ({
+      containers: dedupe(results.flatMap((result) => result.data ?? [])),
+      isPending: results.some((result) => result.isPending),
+      // A list the user may not read (e.g. a party they left) is left out rather than failing the page.
+      isError: results.length > 0 && results.every((result) => result.isError),
+      refetch: () => Promise.all(results.map((result) => result.refetch())),
+    }),
+  });
+}
+
+function dedupe(containers: Container[]): Container[] {
+  const seen = new Set<string>();
+  return containers.filter((container) => {
+    if (seen.has(container.id)) return false;
+    seen.add(container.id);
+    return true;
+  });
+}

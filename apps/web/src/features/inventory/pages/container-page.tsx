@@ -1,0 +1,100 @@
+import type { Container } from '@haversack/contracts';
+import { Anchor, Breadcrumbs, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router';
+import { ErrorPanel } from '../../../components/error-panel';
+import { isApiError } from '../../../lib/http-client';
+import { usePageTitle } from '../../../lib/page-title';
+import { characterQuery, myCharactersQuery } from '../../characters/api/characters-api';
+import { usePartyChannels } from '../../realtime/hooks/use-party-channels';
+import { type ContainerOwner, containerQuery } from '../api/inventory-api';
+import { InventoryWorkspace } from '../components/inventory-workspace';
+import { WorkspaceSkeleton } from '../components/workspace-skeleton';
+import { useOwnerContainers } from '../hooks/use-owner-containers';
+
+/**
+ * The sources a container's workspace offers: its owner's containers, the party stash of the character's
+ * party (or, for a party container, my characters in that party) and my other characters' containers.
+ */
+function useWorkspaceOwners(container: Container | undefined): {
+  owners: ContainerOwner[];
+  inParty: boolean;
+  partyId: string | null;
+} {
+  const isCharacter = container?.owner.type === 'character';
+  const character = useQuery({ ...characterQuery(container?.owner.id ?? ''), enabled: isCharacter });
+  const mine = useQuery({ ...myCharactersQuery(), enabled: container !== undefined });
+  if (!container) return { owners: [], inParty: false, partyId: null };
+  const owners: ContainerOwner[] = [{ type: container.owner.type, id: container.owner.id }];
+  const partyId = isCharacter ? (character.data?.party_id ?? null) : container.owner.id;
+  if (isCharacter && partyId) owners.push({ type: 'party', id: partyId });
+  for (const other of mine.data?.characters ?? []) {
+    if (other.id === container.owner.id) continue;
+    // In a party's workspace only my characters of that party are useful sources.
+    if (!isCharacter && other.party_id !== partyId) continue;
+    owners.push({ type: 'character', id: other.id });
+  }
+  return { owners, inParty: partyId !== null, partyId };
+}
+
+/** /containers/{id}: the inventory workspace opened on one container (spec/02 §2). */
+export function ContainerPage() {
+  const { id = '' } = useParams();
+  const container = useQuery(containerQuery(id));
+  const { owners, inParty, partyId } = useWorkspaceOwners(container.data);
+  // Whoever can see a party's container (or a party member's) is a member: follow the party live.
+  usePartyChannels(partyId);
+  const sources = useOwnerContainers(owners);
+  const ownerName = container.data?.owner.name ?? '';
+  usePageTitle(container.data ? `${ownerName} · Inventory` : 'Inventory');
+
+  if (container.isPending || (owners.length > 0 && sources.isPending)) {
+    return <WorkspaceSkeleton label="Loading inventory" />;
+  }
+  if (container.isError) {
+    const notFound = isApiError(container.error) && container.error.status === 404;
+    return (
+      <Stack gap="md" maw={640}>
+        <Title order={1}>{notFound ? 'Container Not Found' : 'Inventory'}</Title>
+        {notFound ? (
+          <Text>The container might not exist or you may not have permission to view it.</Text>
+        ) : (
+          <ErrorPanel
+            title="Failed to load inventory"
+            message={container.error.message}
+            onRetry={() => void container.refetch()}
+          />
+        )}
+        <Anchor component={Link} to="/characters">
+          Back to Characters
+        </Anchor>
+      </Stack>
+    );
+  }
+
+  const current = container.data;
+  const containers = sources.containers.some((c) => c.id === current.id)
+    ? sources.containers
+    : [current, ...sources.containers];
+  const ownerLink =
+    current.owner.type === 'character' ? `/characters/${current.owner.id}` : `/parties/${current.owner.id}`;
+  return (
+    <Stack gap="sm">
+      <Breadcrumbs>
+        <Anchor component={Link} to={ownerLink} size="sm">
+          {ownerName}
+        </Anchor>
+        <Text size="sm">Inventory</Text>
+      </Breadcrumbs>
+      <InventoryWorkspace
+        key={current.id}
+        title={`${ownerName}'s Inventory`}
+        containers={containers}
+        initialLeft={{ tab: 'container', containerId: current.id }}
+        initialRight={{ tab: 'market', containerId: current.id }}
+        inParty={inParty}
+        createOwner={current.can_act ? { type: current.owner.type, id: current.owner.id } : null}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,59 @@
+import type { Container } from '@haversack/contracts';
+
+/** spec/02 §2 tabs of a workspace panel. */
+export type PanelTab = 'container' | 'shop' | 'loot' | 'market';
+export type ViewMode = 'single' | 'dual';
+export type LayoutMode = 'grid' | 'list';
+export type PanelSide = 'left' | 'right';
+
+/** A panel remembers its container while it shows another tab (the Market adds into it). */
+export interface PanelState {
+  tab: PanelTab;
+  containerId: string | null;
+}
+
+/** Tab labels: short in one column, the spec's long names in the two-column workspace. */
+export const tabLabels: Record<ViewMode, Record<PanelTab, string>> = {
+  single: { container: 'Container', shop: 'Shop', loot: 'Loot', market: 'Market' },
+  dual: { container: 'Containers', shop: 'Shops', loot: 'Loots', market: 'Marketplace' },
+};
+
+export function containerLabel(container: Container): string {
+  return container.owner.name && container.owner.name !== container.name
+    ? `${container.name} (${container.owner.name})`
+    : container.name;
+}
+
+/** Data carried by a dragged item (dnd-kit `data`). */
+export interface DraggedItem {
+  kind: 'item';
+  itemId: string;
+  containerId: string;
+  quantity: number;
+  name: string;
+}
+export interface DraggedTemplate {
+  kind: 'template';
+  templateId: string;
+  templateName: string;
+}
+export type DragPayload = DraggedItem | DraggedTemplate;
+
+/** Data of a drop zone: a panel showing a container, or the marketplace. */
+export interface DropZone {
+  side: PanelSide;
+  containerId: string | null;
+  kind: 'container' | 'marketplace' | 'shop' | 'loot';
+}
+
+/** dnd-kit carries `data` untyped; these read it back only when it has the shape the workspace put in. */
+export function asDragPayload(data: unknown): DragPayload | null {
+  if (!data || typeof data !== 'object' || !('kind' in data)) return null;
+  if (data.kind === 'item' && 'itemId' in data && 'containerId' in data) return data as DraggedItem;
+  if (data.kind === 'template' && 'templateId' in data) return data as DraggedTemplate;
+  return null;
+}
+
+export function asDropZone(data: unknown): DropZone | null {
+  return data && typeof data === 'object' && 'side' in data && 'kind' in data ? (data as DropZone) : null;
+}

@@ -1,0 +1,183 @@
+import { currencies, type ItemTemplate, templateVisibilities } from '@haversack/contracts';
+import { Button, Group, NumberInput, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { serverFieldErrors } from '../../../lib/forms';
+import type { ItemTemplateInput } from '../api/item-templates-api';
+
+export const rarities = ['common', 'uncommon', 'rare', 'very rare', 'legendary', 'artifact'] as const;
+const currencyNames: Record<(typeof currencies)[number], string> = {
+  cp: 'Copper (cp)',
+  sp: 'Silver (sp)',
+  ep: 'Electrum (ep)',
+  gp: 'Gold (gp)',
+  pp: 'Platinum (pp)',
+};
+
+export interface TemplateFormValues {
+  name: string;
+  description: string;
+  weight: number | string;
+  base_value: number | string;
+  currency: string;
+  visibility: string;
+  stack_size: number | string;
+  rarity: string | null;
+  category: string;
+  tags: string;
+}
+
+export function templateFormValues(template?: ItemTemplate): TemplateFormValues {
+  const rarity = template?.metadata.rarity;
+  return {
+    name: template?.name ?? '',
+    description: template?.description ?? '',
+    weight: template?.weight ?? 0,
+    base_value: template?.base_value ?? 0,
+    currency: template?.currency ?? 'gp',
+    visibility: template?.visibility ?? 'private',
+    stack_size: template?.stack_size ?? 1,
+    rarity: typeof rarity === 'string' && rarity !== '' ? rarity : null,
+    category: template?.category ?? '',
+    tags: (template?.tags ?? []).filter((t) => !t.startsWith('category:')).join(', '),
+  };
+}
+
+function toInput(values: TemplateFormValues): ItemTemplateInput {
+  const currency = currencies.find((c) => c === values.currency) ?? 'gp';
+  const visibility = templateVisibilities.find((v) => v === values.visibility) ?? 'private';
+  return {
+    name: values.name.trim(),
+    description: values.description,
+    weight: values.weight,
+    base_value: values.base_value,
+    currency,
+    visibility,
+    stack_size: values.stack_size,
+    metadata: { rarity: values.rarity, category: values.category.trim() || null, currency },
+    tags: values.tags,
+  };
+}
+
+const fields = [
+  'name',
+  'description',
+  'weight',
+  'base_value',
+  'currency',
+  'visibility',
+  'stack_size',
+  'tags',
+];
+
+/** spec/02 §3 Item template form; the server's validation lands on the fields (spec/02 §5). */
+export function TemplateForm({
+  initial,
+  submitLabel,
+  onSubmit,
+  onCancel,
+}: {
+  initial: TemplateFormValues;
+  submitLabel: string;
+  onSubmit: (input: ItemTemplateInput) => Promise<unknown>;
+  onCancel: () => void;
+}) {
+  const form = useForm<TemplateFormValues>({
+    initialValues: initial,
+    validate: {
+      name: (name) => (name.trim() === '' ? 'Template name is required' : null),
+      stack_size: (size) => (Number(size) >= 0 ? null : 'Stack size cannot be negative (0 means unlimited)'),
+    },
+  });
+  const submit = form.onSubmit(async (values) => {
+    try {
+      await onSubmit(toInput(values));
+    } catch (error) {
+      const errors = serverFieldErrors(
+        error,
+        [...fields, 'metadata.rarity', 'metadata.category'],
+        'item_template.',
+      );
+      if (errors) {
+        form.setErrors({
+          ...errors,
+          rarity: errors['metadata.rarity'],
+          category: errors['metadata.category'],
+        });
+      }
+    }
+  });
+  return (
+    <form onSubmit={submit}>
+      <Stack gap="md">
+        <TextInput label="Name" required {...form.getInputProps('name')} />
+        <Textarea label="Description" autosize minRows={3} {...form.getInputProps('description')} />
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          <NumberInput
+            label="Weight (lb)"
+            min={0}
+            step={0.01}
+            decimalScale={2}
+            {...form.getInputProps('weight')}
+          />
+          <NumberInput
+            label="Base value"
+            min={0}
+            allowDecimal={false}
+            {...form.getInputProps('base_value')}
+          />
+          <Select
+            label="Currency"
+            data={currencies.map((c) => ({ value: c, label: currencyNames[c] }))}
+            allowDeselect={false}
+            {...form.getInputProps('currency')}
+          />
+        </SimpleGrid>
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          <Select
+            label="Visibility"
+            data={[
+              { value: 'private', label: 'Private' },
+              { value: 'unlisted', label: 'Unlisted' },
+              { value: 'public', label: 'Public' },
+            ]}
+            allowDeselect={false}
+            {...form.getInputProps('visibility')}
+          />
+          <NumberInput
+            label="Stack size"
+            description="0 = unlimited"
+            min={0}
+            allowDecimal={false}
+            allowNegative={false}
+            {...form.getInputProps('stack_size')}
+          />
+          <Select
+            label="Rarity"
+            data={rarities.map((r) => ({ value: r, label: r[0]?.toUpperCase() + r.slice(1) }))}
+            clearable
+            placeholder="None"
+            {...form.getInputProps('rarity')}
+          />
+        </SimpleGrid>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <TextInput label="Category" placeholder="e.g., weapon" {...form.getInputProps('category')} />
+          <TextInput
+            label="Tags"
+            description="Comma-separated"
+            placeholder="e.g., martial, melee"
+            {...form.getInputProps('tags')}
+          />
+        </SimpleGrid>
+        {form.errors.form ? <div role="alert">{form.errors.form}</div> : null}
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={form.submitting}>
+            {submitLabel}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,33 @@
+import { Stack, Text, Title } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { usePageTitle } from '../../../lib/page-title';
+import { toast } from '../../../lib/toast';
+import { createItemTemplate, itemTemplateKeys } from '../api/item-templates-api';
+import { TemplateForm, templateFormValues } from '../components/template-form';
+
+/** /items/new: after creating, the user goes to /items/templates/{id} (spec/02 §2). */
+export function ItemCreatePage() {
+  usePageTitle('New Item');
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  return (
+    <Stack gap="lg" maw={820}>
+      <Stack gap={4}>
+        <Title order={1}>New Item</Title>
+        <Text c="dimmed">An item template: add it to containers as often as you like.</Text>
+      </Stack>
+      <TemplateForm
+        initial={templateFormValues()}
+        submitLabel="Create Item"
+        onCancel={() => navigate('/items')}
+        onSubmit={async (input) => {
+          const template = await createItemTemplate(input);
+          toast.success('Item template created successfully');
+          await queryClient.invalidateQueries({ queryKey: itemTemplateKeys.all });
+          navigate(`/items/templates/${template.id}`);
+        }}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,174 @@
+import {
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { ErrorPanel } from '../../../components/error-panel';
+import { isApiError } from '../../../lib/http-client';
+import { usePageTitle } from '../../../lib/page-title';
+import { toast } from '../../../lib/toast';
+import { AddToContainerDialog } from '../../inventory/components/add-to-container-dialog';
+import {
+  deleteItemTemplate,
+  duplicateItemTemplate,
+  itemTemplateKeys,
+  itemTemplateQuery,
+} from '../api/item-templates-api';
+
+function Fact({ label, value }: { label: string; value: string }) {
+  return (
+    <Paper withBorder p="sm">
+      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
+        {label}
+      </Text>
+      <Text fw={600}>{value}</Text>
+    </Paper>
+  );
+}
+
+/** /items/{id} and /items/templates/{id}: a template, its duplicate, delete and "Add to a container". */
+export function ItemDetailPage() {
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const query = useQuery(itemTemplateQuery(id));
+  const [adding, setAdding] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  usePageTitle(query.data?.name ?? 'Item');
+  const duplicate = useMutation({
+    mutationFn: () => duplicateItemTemplate(id),
+    onSuccess: async (copy) => {
+      toast.success('Item template duplicated');
+      await queryClient.invalidateQueries({ queryKey: itemTemplateKeys.all });
+      navigate(`/items/templates/${copy.id}`);
+    },
+  });
+  const remove = useMutation({
+    mutationFn: () => deleteItemTemplate(id),
+    onSuccess: async () => {
+      toast.success('Item template deleted');
+      queryClient.removeQueries({ queryKey: itemTemplateKeys.detail(id) });
+      await queryClient.invalidateQueries({ queryKey: itemTemplateKeys.all });
+      navigate('/items');
+    },
+  });
+
+  if (query.isPending) {
+    return (
+      <Stack gap="md" aria-busy="true">
+        <Title order={1}>
+          <VisuallyHidden>Loading item</VisuallyHidden>
+        </Title>
+        <Skeleton height={32} width={240} />
+        <Skeleton height={160} />
+      </Stack>
+    );
+  }
+  if (query.isError) {
+    const notFound = isApiError(query.error) && query.error.status === 404;
+    return (
+      <Stack gap="md" maw={640}>
+        <Title order={1}>{notFound ? 'Item Not Found' : 'Item'}</Title>
+        {notFound ? (
+          <Text>The item template might not exist or you may not have permission to view it.</Text>
+        ) : (
+          <ErrorPanel
+            title="Failed to load item"
+            message={query.error.message}
+            onRetry={() => void query.refetch()}
+          />
+        )}
+        <Anchor component={Link} to="/items">
+          Back to My Items
+        </Anchor>
+      </Stack>
+    );
+  }
+  const template = query.data;
+  const rarity = typeof template.metadata.rarity === 'string' ? template.metadata.rarity : null;
+  return (
+    <Stack gap="lg" maw={900}>
+      <Group justify="space-between" align="flex-start">
+        <Stack gap={6} style={{ minWidth: 0, flex: '1 1 280px' }}>
+          <Title order={1} style={{ overflowWrap: 'anywhere' }}>
+            {template.name}
+          </Title>
+          <Group gap={6}>
+            <Badge variant="light">{template.visibility}</Badge>
+            {rarity ? <Badge variant="outline">{rarity}</Badge> : null}
+            {template.is_system ? <Badge color="gray">Catalogue</Badge> : null}
+          </Group>
+          <Text size="sm" c="dimmed">
+            {template.is_system ? 'From the SRD catalogue' : `By ${template.creator_name ?? 'Unknown'}`}
+          </Text>
+        </Stack>
+        <Group gap="sm">
+          <Button onClick={() => setAdding(true)}>Add to a container</Button>
+          <Button variant="default" onClick={() => duplicate.mutate()} loading={duplicate.isPending}>
+            Duplicate
+          </Button>
+          {template.is_owner ? (
+            <>
+              <Button component={Link} to={`/items/${template.id}/edit`} variant="default">
+                Edit
+              </Button>
+              <Button color="red" variant="light" onClick={() => setConfirming(true)}>
+                Delete
+              </Button>
+            </>
+          ) : null}
+        </Group>
+      </Group>
+      {template.description ? <Text style={{ whiteSpace: 'pre-wrap' }}>{template.description}</Text> : null}
+      <SimpleGrid cols={{ base: 2, sm: 4 }}>
+        <Fact label="Weight" value={`${template.weight} lb`} />
+        <Fact label="Value" value={`${template.base_value} ${template.currency}`} />
+        <Fact
+          label="Stack size"
+          value={template.stack_size === 0 ? 'Unlimited' : String(template.stack_size)}
+        />
+        <Fact label="Category" value={template.category ?? '—'} />
+      </SimpleGrid>
+      {template.tags.length > 0 ? (
+        <Group gap={6} aria-label="Tags">
+          {template.tags.map((tag) => (
+            <Badge key={tag} variant="outline" color="gray">
+              {tag}
+            </Badge>
+          ))}
+        </Group>
+      ) : null}
+      {template.instance_count !== undefined ? (
+        <Text size="sm" c="dimmed">
+          {template.instance_count === 1 ? '1 stack' : `${template.instance_count} stacks`} made from this
+          template.
+        </Text>
+      ) : null}
+      <Anchor component={Link} to="/items">
+        Back to My Items
+      </Anchor>
+      <AddToContainerDialog template={adding ? template : null} onClose={() => setAdding(false)} />
+      <ConfirmDialog
+        opened={confirming}
+        title="Delete item template"
+        message={`Delete ${template.name}? Items already made from it keep it. This cannot be undone.`}
+        confirmLabel="Delete"
+        loading={remove.isPending}
+        onClose={() => setConfirming(false)}
+        onConfirm={() => remove.mutate()}
+      />
+    </Stack>
+  );
+}

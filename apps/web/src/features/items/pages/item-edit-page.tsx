@@ -1,0 +1,65 @@
+import { Anchor, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate, useParams } from 'react-router';
+import { ErrorPanel } from '../../../components/error-panel';
+import { usePageTitle } from '../../../lib/page-title';
+import { toast } from '../../../lib/toast';
+import { itemTemplateKeys, itemTemplateQuery, updateItemTemplate } from '../api/item-templates-api';
+import { TemplateForm, templateFormValues } from '../components/template-form';
+
+/** /items/{id}/edit: the creator changes a template. */
+export function ItemEditPage() {
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const query = useQuery(itemTemplateQuery(id));
+  usePageTitle(query.data ? `Edit ${query.data.name}` : 'Edit Item');
+  if (query.isPending) {
+    return (
+      <Stack gap="md" aria-busy="true">
+        <Title order={1}>
+          <VisuallyHidden>Loading item</VisuallyHidden>
+        </Title>
+        <Skeleton height={320} />
+      </Stack>
+    );
+  }
+  if (query.isError) {
+    return (
+      <Stack gap="md" maw={640}>
+        <Title order={1}>Edit Item</Title>
+        <ErrorPanel
+          title="Failed to load item"
+          message={query.error.message}
+          onRetry={() => void query.refetch()}
+        />
+        <Anchor component={Link} to="/items">
+          Back to My Items
+        </Anchor>
+      </Stack>
+    );
+  }
+  const template = query.data;
+  return (
+    <Stack gap="lg" maw={820}>
+      <Title order={1}>Edit {template.name}</Title>
+      {template.is_owner ? (
+        <TemplateForm
+          initial={templateFormValues(template)}
+          submitLabel="Save Changes"
+          onCancel={() => navigate(`/items/templates/${template.id}`)}
+          onSubmit={async (input) => {
+            await updateItemTemplate(template.id, input);
+            toast.success('Item template updated successfully');
+            await queryClient.invalidateQueries({ queryKey: itemTemplateKeys.all });
+            navigate(`/items/templates/${template.id}`);
+          }}
+        />
+      ) : (
+        <Text>
+          Only the creator of this item template can change it. Duplicate it to make your own version.
+        </Text>
+      )}
+    </Stack>
+  );
+}

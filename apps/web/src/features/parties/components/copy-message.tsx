@@ -1,0 +1,46 @@
+import { Button, Code, Group, Stack, Text, VisuallyHidden } from '@mantine/core';
+import { useClipboard } from '@mantine/hooks';
+import { IconCheck, IconCopy } from '@tabler/icons-react';
+
+/** spec/02 §9: the copy confirmation lasts 2 s. */
+export const COPY_INDICATOR_MS = 2_000;
+
+/** One copyable text with its own indicator (spec/02 §2 Share Party Join Code). */
+export function CopyMessage({ label, text }: { label: string; text: string }) {
+  const clipboard = useClipboard({ timeout: COPY_INDICATOR_MS });
+  return (
+    <Stack gap={4}>
+      <Group justify="space-between" gap="xs">
+        <Text fw={600} size="sm">
+          {label}
+        </Text>
+        <Button
+          size="compact-sm"
+          variant="light"
+          leftSection={
+            clipboard.copied ? (
+              <IconCheck size={14} aria-hidden="true" />
+            ) : (
+              <IconCopy size={14} aria-hidden="true" />
+            )
+          }
+          onClick={() => clipboard.copy(text)}
+          aria-label={clipboard.copied ? `${label} copied` : `Copy ${label}`}
+        >
+          {clipboard.copied ? 'Copied!' : 'Copy'}
+        </Button>
+      </Group>
+      <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+        {text}
+      </Code>
+      {clipboard.error ? (
+        <Text size="sm" c="red" role="alert">
+          Failed to copy to clipboard
+        </Text>
+      ) : null}
+      <VisuallyHidden aria-live="polite">
+        {clipboard.copied ? `${label} copied to clipboard` : ''}
+      </VisuallyHidden>
+    </Stack>
+  );
+}

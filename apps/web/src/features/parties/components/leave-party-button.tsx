@@ -1,0 +1,40 @@
+import type { Party } from '@haversack/contracts';
+import { Button } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { toast } from '../../../lib/toast';
+import { leaveParty, partyKeys } from '../api/parties-api';
+
+/** Non-GM members may leave; the GM hands the party over or deletes it instead (spec/02 §4). */
+export function LeavePartyButton({ party }: { party: Party }) {
+  const [confirming, setConfirming] = useState(false);
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const mutation = useMutation({
+    mutationFn: () => leaveParty(party.id),
+    onSuccess: async () => {
+      toast.success(`You left ${party.name}`);
+      queryClient.removeQueries({ queryKey: partyKeys.detail(party.id) });
+      await queryClient.invalidateQueries({ queryKey: partyKeys.lists() });
+      navigate('/parties');
+    },
+  });
+  return (
+    <>
+      <Button variant="light" color="red" size="sm" onClick={() => setConfirming(true)}>
+        Leave Party
+      </Button>
+      <ConfirmDialog
+        opened={confirming}
+        title="Leave party"
+        message={`Leave ${party.name}? Your characters leave the party with you.`}
+        confirmLabel="Leave Party"
+        loading={mutation.isPending}
+        onClose={() => setConfirming(false)}
+        onConfirm={() => mutation.mutate()}
+      />
+    </>
+  );
+}

@@ -1,0 +1,158 @@
+import { type Party, roleLabels } from '@haversack/contracts';
+import { Button, Code, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { TextSkeleton } from '../../../components/loading';
+import { partyMembersQuery } from '../api/parties-api';
+import { InvitationBox } from './invitation-box';
+import { PartyAdminActions } from './party-admin-actions';
+import { PatronagePanel } from './patronage-panel';
+
+const encumbranceLabels: Record<Party['encumbrance_style'], string> = {
+  weight: 'Weight',
+  slots: 'Slots',
+  both: 'Weight and slots',
+  none: 'None',
+};
+const joinAccessLabels: Record<Party['join_permission'], string> = {
+  full: 'Full',
+  limited: 'Limited',
+  restricted: 'Invitation only',
+};
+
+function Stat({ label, value }: { label: string; value: string | number }) {
+  return (
+    <Paper withBorder p="md">
+      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
+        {label}
+      </Text>
+      <Text fw={700} fz="xl">
+        {value}
+      </Text>
+    </Paper>
+  );
+}
+
+/** spec/02 §2 Overview tab. */
+export function PartyOverviewTab({
+  party,
+  onShare,
+  onShowCharacters,
+}: {
+  party: Party;
+  onShare: () => void;
+  onShowCharacters: () => void;
+}) {
+  const members = useQuery(partyMembersQuery(party.id));
+  return (
+    <Stack gap="md">
+      <SimpleGrid cols={{ base: 2, md: 4 }} spacing="md">
+        <Stat label="Members" value={party.member_count} />
+        <Stat label="Players" value={party.player_count} />
+        <Stat label="Encumbrance" value={encumbranceLabels[party.encumbrance_style]} />
+        <Stat label="Join access" value={joinAccessLabels[party.join_permission]} />
+      </SimpleGrid>
+
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+        <Stack gap="md">
+          <Paper withBorder p="md" component="section" aria-labelledby="quick-actions-heading">
+            <Stack gap="sm">
+              <Title order={2} size="h4" id="quick-actions-heading">
+                Quick actions
+              </Title>
+              <Group gap="sm">
+                <Button component={Link} to={`/characters/new?party_id=${party.id}`} size="sm">
+                  Create a Character
+                </Button>
+                <Button variant="default" size="sm" onClick={onShowCharacters}>
+                  View Characters
+                </Button>
+              </Group>
+            </Stack>
+          </Paper>
+
+          {party.join_code && party.join_permission !== 'restricted' ? (
+            <Paper withBorder p="md" component="section" aria-labelledby="join-code-heading">
+              <Stack gap="sm">
+                <Title order={2} size="h4" id="join-code-heading">
+                  Invite with the join code
+                </Title>
+                <Group gap="sm">
+                  <Code fz="lg" data-testid="overview-join-code">
+                    {party.join_code}
+                  </Code>
+                  <Button variant="light" size="sm" onClick={onShare}>
+                    Share Join Code
+                  </Button>
+                </Group>
+              </Stack>
+            </Paper>
+          ) : null}
+
+          <Paper withBorder p="md" component="section" aria-labelledby="members-heading">
+            <Stack gap="xs">
+              <Title order={2} size="h4" id="members-heading">
+                Members
+              </Title>
+              {members.isPending ? (
+                <TextSkeleton lines={3} />
+              ) : members.isError ? (
+                <Text size="sm" c="red">
+                  Members could not be loaded.
+                </Text>
+              ) : (
+                members.data.map((member) => (
+                  <Group key={member.id} justify="space-between" wrap="nowrap">
+                    <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                      {member.user.username}
+                    </Text>
+                    <Text size="sm" c="dimmed">
+                      {roleLabels[member.role]}
+                    </Text>
+                  </Group>
+                ))
+              )}
+            </Stack>
+          </Paper>
+        </Stack>
+
+        <Stack gap="md">
+          <Paper withBorder p="md" component="section" aria-labelledby="settings-heading">
+            <Stack gap="xs">
+              <Title order={2} size="h4" id="settings-heading">
+                Party settings
+              </Title>
+              <Setting label="Game system" value={party.game_system || 'Not set'} />
+              <Setting label="Setting" value={party.setting || 'Not set'} />
+              <Setting
+                label="Visibility"
+                value={party.is_public ? 'Public (listed in Discover)' : 'Private'}
+              />
+              <Setting label="Game Master" value={party.gm_name ?? 'Unknown'} />
+            </Stack>
+          </Paper>
+          {party.is_gm ? (
+            <>
+              <PartyAdminActions party={party} />
+              {party.is_archived ? null : <InvitationBox partyId={party.id} />}
+              <PatronagePanel partyId={party.id} />
+            </>
+          ) : null}
+        </Stack>
+      </SimpleGrid>
+    </Stack>
+  );
+}
+
+function Setting({ label, value }: { label: string; value: string }) {
+  return (
+    <Group justify="space-between" wrap="nowrap" gap="md">
+      <Text size="sm" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm" ta="right" style={{ overflowWrap: 'anywhere' }}>
+        {value}
+      </Text>
+    </Group>
+  );
+}

@@ -1,0 +1,125 @@
+import { Anchor, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { TextSkeleton } from '../../../components/loading';
+import { toast } from '../../../lib/toast';
+import {
+  eligibleMembersQuery,
+  endPatronage,
+  partyKeys,
+  patronageFeatureQuery,
+  sponsorMember,
+} from '../api/parties-api';
+
+const tierNames: Record<string, string> = {
+  tier_free: 'Free',
+  tier_1: 'Adventurer',
+  tier_2: 'Hero',
+  tier_3: 'Legend',
+};
+
+/** spec/01 §7 Patronage, for the GM: sponsor a member's tier inside this party. */
+export function PatronagePanel({ partyId }: { partyId: string }) {
+  const queryClient = useQueryClient();
+  const feature = useQuery(patronageFeatureQuery());
+  const eligible = useQuery({ ...eligibleMembersQuery(partyId), enabled: feature.data === true });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: partyKeys.eligible(partyId) });
+  const sponsor = useMutation({
+    mutationFn: (userId: string) => sponsorMember(partyId, userId),
+    onSuccess: async () => {
+      toast.success('Sponsorship started');
+      await refresh();
+    },
+  });
+  const end = useMutation({
+    mutationFn: (patronageId: string) => endPatronage(patronageId),
+    onSuccess: async () => {
+      toast.success('Sponsorship ended');
+      await refresh();
+    },
+  });
+
+  return (
+    <Paper
+      withBorder
+      p="md"
+      component="section"
+      aria-labelledby="patronage-heading"
+      data-testid="patronage-panel"
+    >
+      <Stack gap="sm">
+        <Title order={3} size="h5" id="patronage-heading">
+          Patronage
+        </Title>
+        {feature.isPending ? (
+          <TextSkeleton lines={2} />
+        ) : feature.isError ? (
+          <Text size="sm" c="red">
+            Patronage could not be checked. {feature.error.message}
+          </Text>
+        ) : feature.data === false ? (
+          <Paper withBorder p="sm">
+            <Stack gap={4} align="flex-start">
+              <Text size="sm">
+                Sponsor your players: share your plan's benefits with members of this party.
+              </Text>
+              <Anchor component={Link} to="/subscription/upgrade?feature=patronage_system" size="sm" fw={600}>
+                Upgrade to unlock patronage
+              </Anchor>
+            </Stack>
+          </Paper>
+        ) : eligible.isPending ? (
+          <TextSkeleton lines={2} />
+        ) : eligible.isError ? (
+          <Text size="sm" c="red">
+            Members could not be loaded. {eligible.error.message}
+          </Text>
+        ) : eligible.data.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            No members to sponsor yet.
+          </Text>
+        ) : (
+          <Stack gap="xs">
+            {eligible.data.map((member) => (
+              <Group key={member.user_id} justify="space-between" wrap="wrap" gap="xs">
+                <Group gap="xs">
+                  <Text size="sm" fw={600}>
+                    {member.username}
+                  </Text>
+                  <Badge variant="light" size="sm">
+                    {tierNames[member.own_tier] ?? member.own_tier}
+                  </Badge>
+                  {member.sponsored ? (
+                    <Badge color="violet" size="sm">
+                      Sponsored
+                    </Badge>
+                  ) : null}
+                </Group>
+                {member.sponsored && member.patronage_id ? (
+                  <Button
+                    size="xs"
+                    variant="light"
+                    color="red"
+                    loading={end.isPending}
+                    onClick={() => member.patronage_id && end.mutate(member.patronage_id)}
+                  >
+                    End sponsorship
+                  </Button>
+                ) : (
+                  <Button
+                    size="xs"
+                    variant="light"
+                    loading={sponsor.isPending}
+                    onClick={() => sponsor.mutate(member.user_id)}
+                  >
+                    Sponsor
+                  </Button>
+                )}
+              </Group>
+            ))}
+          </Stack>
+        )}
+      </Stack>
+    </Paper>
+  );
+}

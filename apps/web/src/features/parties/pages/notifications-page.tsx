@@ -1,0 +1,94 @@
+import { roleLabels } from '@haversack/contracts';
+import { Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { EmptyState } from '../../../components/empty-state';
+import { ErrorPanel } from '../../../components/error-panel';
+import { TextSkeleton } from '../../../components/loading';
+import { usePageTitle } from '../../../lib/page-title';
+import { toast } from '../../../lib/toast';
+import { acceptInvitation, declineInvitation, myInvitationsQuery, partyKeys } from '../api/parties-api';
+
+/** /notifications: the party invitations waiting for my answer. */
+export function NotificationsPage() {
+  usePageTitle('Notifications');
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const query = useQuery(myInvitationsQuery());
+  const accept = useMutation({
+    mutationFn: acceptInvitation,
+    onSuccess: async ({ party, message }) => {
+      toast.success(message);
+      await queryClient.invalidateQueries({ queryKey: partyKeys.all });
+      await queryClient.invalidateQueries({ queryKey: partyKeys.myInvitations() });
+      navigate(`/parties/${party.id}?welcome=true`);
+    },
+  });
+  const decline = useMutation({
+    mutationFn: declineInvitation,
+    onSuccess: async () => {
+      toast.success('Invitation declined');
+      await queryClient.invalidateQueries({ queryKey: partyKeys.myInvitations() });
+    },
+  });
+  const busy = accept.isPending || decline.isPending;
+
+  return (
+    <Stack gap="lg" maw={800}>
+      <Stack gap={4}>
+        <Title order={1}>Notifications</Title>
+        <Text c="dimmed">Invitations to join parties.</Text>
+      </Stack>
+      {query.isPending ? (
+        <TextSkeleton lines={4} />
+      ) : query.isError ? (
+        <ErrorPanel
+          title="Failed to load notifications"
+          message={query.error.message}
+          onRetry={() => void query.refetch()}
+        />
+      ) : query.data.length === 0 ? (
+        <EmptyState title="No notifications" message="You have no pending party invitations." />
+      ) : (
+        <Stack gap="md">
+          {query.data.map((invitation) => (
+            <Card key={invitation.id} withBorder padding="md" data-testid="invitation-card">
+              <Stack gap="xs">
+                <Title order={2} size="h4">
+                  {invitation.party_name}
+                </Title>
+                <Text size="sm">
+                  {invitation.invited_by.username} invited you to join as {roleLabels[invitation.role]}.
+                </Text>
+                {invitation.message ? (
+                  <Text size="sm" c="dimmed" fs="italic">
+                    “{invitation.message}”
+                  </Text>
+                ) : null}
+                <Group gap="sm">
+                  <Button
+                    size="sm"
+                    loading={accept.isPending && accept.variables === invitation.id}
+                    disabled={busy}
+                    onClick={() => accept.mutate(invitation.id)}
+                  >
+                    Accept
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant="default"
+                    loading={decline.isPending && decline.variables === invitation.id}
+                    disabled={busy}
+                    onClick={() => decline.mutate(invitation.id)}
+                  >
+                    Decline
+                  </Button>
+                </Group>
+              </Stack>
+            </Card>
+          ))}
+        </Stack>
+      )}
+    </Stack>
+  );
+}

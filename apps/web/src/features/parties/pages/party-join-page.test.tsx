@@ -1,0 +1,137 @@
+import { act, fireEvent, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { failure, mockFetch, success } from '../../../test/fixtures';
+import { buildParty, buildPreview } from '../../../test/party-fixtures';
+import { renderRoutes } from '../../../test/render';
+import { normaliseJoinCode, PartyJoinPage } from './party-join-page';
+
+const routes = [
+  { path: '/parties/join', element: <PartyJoinPage /> },
+  { path: '/parties/:id', element: <p>Party page</p> },
+];
+
+const previewCalls = (fetchMock: ReturnType<typeof mockFetch>) =>
+  fetchMock.mock.calls.map(([url]) => String(url)).filter((url) => url.includes('/parties/preview'));
+
+function codeInput() {
+  return screen.getByRole('textbox', { name: 'Join Code' });
+}
+
+describe('normaliseJoinCode', () => {
+  it('uppercases, keeps only A–Z and 0–9, and stops at 8 characters', () => {
+    expect(normaliseJoinCode('ab-c d2!')).toBe('ABCD2');
+    expect(normaliseJoinCode('abcd2345xyz')).toBe('ABCD2345');
+  });
+});
+
+describe('PartyJoinPage', () => {
+  it('shows the typed code uppercased and filtered, and says when its format looks good', () => {
+    mockFetch(() => success(buildPreview()));
+    renderRoutes(routes, '/parties/join');
+    fireEvent.change(codeInput(), { target: { value: 'ab-c2' } });
+    expect(codeInput()).toHaveValue('ABC2');
+    expect(screen.queryByText('Join code format looks good')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Join Party' })).toBeDisabled();
+    fireEvent.change(codeInput(), { target: { value: 'abc2-34' } });
+    expect(codeInput()).toHaveValue('ABC234');
+    expect(screen.getByText('Join code format looks good')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Join Party' })).toBeEnabled();
+  });
+
+  it('previews only from 6 characters and only after a 500 ms pause', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const fetchMock = mockFetch(() => success(buildPreview({ name: 'Night Watch' })));
+    renderRoutes(routes, '/parties/join');
+
+    fireEvent.change(codeInput(), { target: { value: 'ABC23' } });
+    await act(async () => {
+      vi.advanceTimersByTime(1_000);
+    });
+    expect(previewCalls(fetchMock)).toEqual([]);
+
+    fireEvent.change(codeInput(), { target: { value: 'ABC234' } });
+    await act(async () => {
+      vi.advanceTimersByTime(499);
+    });
+    expect(previewCalls(fetchMock)).toEqual([]);
+    await act(async () => {
+      vi.advanceTimersByTime(1);
+    });
+    await vi.waitFor(() =>
+      expect(previewCalls(fetchMock)).toEqual(['/api/v1/parties/preview?join_code=ABC234']),
+    );
+
+    vi.useRealTimers();
+    expect(await screen.findByText('Night Watch')).toBeInTheDocument();
+  });
+
+  it('offers player and observer for a limited party, and all four roles with a warning for a full one', async () => {
+    let permission: 'limited' | 'full' = 'limited';
+    mockFetch(() => success(buildPreview({ join_permission: permission })));
+    const user = userEvent.setup();
+    renderRoutes(routes, '/parties/join');
+    const optionsShown = async () => {
+      await user.click(screen.getByRole('combobox', { name: 'Join as' }));
+      const options = (await screen.findAllByRole('option')).map((option) => option.textContent);
+      await user.keyboard('{Escape}');
+      return options;
+    };
+
+    fireEvent.change(codeInput(), { target: { value: 'LIMIT234' } });
+    await screen.findByTestId('join-preview', undefined, { timeout: 2_000 });
+    expect(await optionsShown()).toEqual(['Player', 'Observer']);
+    expect(screen.queryByTestId('full-access-warning')).not.toBeInTheDocument();
+
+    permission = 'full';
+    fireEvent.change(codeInput(), { target: { value: 'FULL2345' } });
+    expect(
+      await screen.findByTestId('full-access-warning', undefined, { timeout: 2_000 }),
+    ).toBeInTheDocument();
+    expect(await optionsShown()).toEqual(['Player', 'Observer', 'Manager', 'Game Master']);
+  });
+
+  it('says "Unable to preview party…" for an unknown code', async () => {
+    mockFetch(() => failure(404, 'RESOURCE_NOT_FOUND', 'No party matches this join code.'));
+    renderRoutes(routes, '/parties/join');
+    fireEvent.change(codeInput(), { target: { value: 'NOPE2345' } });
+    expect(
+      await screen.findByText(
+        'Unable to preview party. Please check the join code and try again.',
+        undefined,
+        {
+          timeout: 2_000,
+        },
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('joins with the code and role, then opens the party with the welcome panel', async () => {
+    const fetchMock = mockFetch(({ url }) =>
+      url.endsWith('/parties/join')
+        ? success(buildParty({ id: 'party-9' }))
+        : success(buildPreview({ id: 'party-9' })),
+    );
+    const { router } = renderRoutes(routes, '/parties/join');
+    fireEvent.change(codeInput(), { target: { value: 'abcd2345' } });
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Join Party' }));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/parties/party-9'));
+    expect(router.state.location.search).toBe('?welcome=true');
+    const join = fetchMock.mock.calls.find(([url]) => String(url).endsWith('/parties/join'));
+    expect(JSON.parse(String(join?.[1]?.body))).toEqual({ join_code: 'ABCD2345', role_request: 'player' });
+  });
+
+  it('shows "Failed to Join Party" with the server message when joining is refused', async () => {
+    mockFetch(({ url }) =>
+      url.endsWith('/parties/join')
+        ? failure(409, 'CONFLICT', 'You are already a member of this party.')
+        : success(buildPreview()),
+    );
+    renderRoutes(routes, '/parties/join');
+    fireEvent.change(codeInput(), { target: { value: 'ABCD2345' } });
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Join Party' }));
+    const alert = await screen.findByTestId('join-error');
+    expect(alert).toHaveTextContent('Failed to Join Party');
+    expect(alert).toHaveTextContent('You are already a member of this party.');
+  });
+});

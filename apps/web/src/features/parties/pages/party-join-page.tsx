@@ -1,0 +1,172 @@
+import { type PartyRole, partyMessages, roleLabels } from '@haversack/contracts';
+import { Alert, Anchor, Button, Group, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { TextSkeleton } from '../../../components/loading';
+import { UpgradePrompt } from '../../../components/upgrade-prompt';
+import { isApiError } from '../../../lib/http-client';
+import { usePageTitle } from '../../../lib/page-title';
+import { toast } from '../../../lib/toast';
+import { joinParty, type PreviewTarget, partyKeys, partyPreviewQuery } from '../api/parties-api';
+import { JoinPreviewCard } from '../components/join-preview-card';
+
+/** spec/02 §5, §9: 6 to 8 characters; the preview waits for a 500 ms pause. */
+export const JOIN_CODE_MIN = 6;
+export const JOIN_CODE_MAX = 8;
+export const PREVIEW_DEBOUNCE_MS = 500;
+
+/** spec/02 §5: uppercased, only A–Z and 0–9 kept, at most 8. */
+export function normaliseJoinCode(raw: string): string {
+  return raw
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, '')
+    .slice(0, JOIN_CODE_MAX);
+}
+
+const limitedRoles: PartyRole[] = ['player', 'observer'];
+const allRoles: PartyRole[] = ['player', 'observer', 'manager', 'gm'];
+const unexpectedJoinError = 'An unexpected error occurred while trying to join the party.';
+
+interface JoinFailure {
+  message: string;
+  error: unknown;
+}
+
+/** spec/02 §2 Party join (/parties/join). */
+export function PartyJoinPage() {
+  usePageTitle('Join Party');
+  const [searchParams] = useSearchParams();
+  const previewId = searchParams.get('preview');
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [code, setCode] = useState('');
+  const [roleRequest, setRoleRequest] = useState<PartyRole>('player');
+  const [submitting, setSubmitting] = useState(false);
+  const [failure, setFailure] = useState<JoinFailure | null>(null);
+  const [debouncedCode] = useDebouncedValue(code, PREVIEW_DEBOUNCE_MS);
+
+  const target: PreviewTarget | null =
+    debouncedCode.length >= JOIN_CODE_MIN
+      ? { joinCode: debouncedCode }
+      : previewId && code === ''
+        ? { id: previewId }
+        : null;
+  const preview = useQuery({ ...partyPreviewQuery(target ?? { joinCode: '' }), enabled: target !== null });
+  const previewed = target !== null ? preview.data : undefined;
+  const fullAccess = previewed?.join_permission === 'full';
+  const roles = fullAccess ? allRoles : limitedRoles;
+  const role = roles.includes(roleRequest) ? roleRequest : 'player';
+  const codeLooksGood = code.length >= JOIN_CODE_MIN;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!codeLooksGood || submitting) return;
+    setSubmitting(true);
+    setFailure(null);
+    try {
+      const { party, message } = await joinParty(code, role);
+      await queryClient.invalidateQueries({ queryKey: partyKeys.all });
+      toast.success(message);
+      navigate(`/parties/${party.id}?welcome=true`);
+    } catch (error) {
+      const message = isApiError(error) ? (error.serverMessage ?? error.message) : unexpectedJoinError;
+      setFailure({ message, error });
+      toast.error(message);
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <Stack gap="lg" maw={640}>
+      <Stack gap={4}>
+        <Title order={1}>Join a Party</Title>
+        <Text c="dimmed">Enter the join code your Game Master shared with you.</Text>
+      </Stack>
+
+      <Paper withBorder p="lg">
+        <form onSubmit={submit} noValidate aria-label="Join a party">
+          <Stack gap="md">
+            {failure ? (
+              <Alert color="red" variant="light" title="Failed to Join Party" data-testid="join-error">
+                {failure.message}
+              </Alert>
+            ) : null}
+            <UpgradePrompt error={failure?.error} />
+            <TextInput
+              label="Join Code"
+              placeholder="e.g. ABCD2345"
+              value={code}
+              maxLength={JOIN_CODE_MAX}
+              autoComplete="off"
+              autoCapitalize="characters"
+              spellCheck={false}
+              ff="monospace"
+              onChange={(event) => {
+                setCode(normaliseJoinCode(event.currentTarget.value));
+                setFailure(null);
+              }}
+              description={
+                codeLooksGood ? undefined : `${JOIN_CODE_MIN} to ${JOIN_CODE_MAX} letters and numbers`
+              }
+              error={
+                code.length > 0 && code.length < JOIN_CODE_MIN ? partyMessages.joinCodeTooShort : undefined
+              }
+              data-testid="join-code-input"
+            />
+            {codeLooksGood ? (
+              <Text size="sm" data-testid="join-code-ok">
+                Join code format looks good
+              </Text>
+            ) : null}
+            <Select
+              label="Join as"
+              data={roles.map((value) => ({ value, label: roleLabels[value] }))}
+              value={role}
+              allowDeselect={false}
+              onChange={(value) => value && setRoleRequest(value as PartyRole)}
+              data-testid="join-role"
+            />
+            {fullAccess ? (
+              <Alert color="yellow" variant="light" data-testid="full-access-warning">
+                This party lets anyone with the code join with any role, including Game Master or Manager.
+                Pick the role your Game Master expects.
+              </Alert>
+            ) : null}
+            <Group justify="space-between" gap="sm">
+              <Anchor component={Link} to="/parties/new" size="sm">
+                Create Your Own Party
+              </Anchor>
+              <Button type="submit" disabled={!codeLooksGood || submitting} loading={submitting}>
+                Join Party
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Paper>
+
+      {target === null ? null : preview.isPending ? (
+        <Paper withBorder p="lg" aria-busy="true">
+          <TextSkeleton lines={3} />
+        </Paper>
+      ) : preview.isError ? (
+        <Alert color="red" variant="light" data-testid="preview-error">
+          Unable to preview party. Please check the join code and try again.
+        </Alert>
+      ) : previewed ? (
+        <JoinPreviewCard preview={previewed} />
+      ) : null}
+      {target !== null && 'id' in target && previewed && !previewed.is_member ? (
+        <Text size="sm" c="dimmed">
+          Ask the Game Master of {previewed.name} for its join code, then enter it above.
+        </Text>
+      ) : null}
+
+      <Anchor component={Link} to="/parties/discover" size="sm">
+        Browse public parties
+      </Anchor>
+    </Stack>
+  );
+}

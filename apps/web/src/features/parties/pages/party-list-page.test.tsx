@@ -1,0 +1,110 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { failure, jsonResponse, mockFetch } from '../../../test/fixtures';
+import { buildParty, pageMeta } from '../../../test/party-fixtures';
+import { renderRoutes } from '../../../test/render';
+import { PartyListPage } from './party-list-page';
+
+const routes = [{ path: '/parties', element: <PartyListPage /> }];
+
+function listResponse(count: number, total = count, page = 1) {
+  const parties = Array.from({ length: count }, (_, index) =>
+    buildParty({ id: `party-${page}-${index}`, name: `Party ${page}-${index}` }),
+  );
+  return jsonResponse(200, { status: 'success', data: parties, meta: pageMeta(total, 9, page) });
+}
+
+const lastListQuery = (fetchMock: ReturnType<typeof mockFetch>) => {
+  const url = String(fetchMock.mock.calls.at(-1)?.[0]);
+  return Object.fromEntries(new URL(url, 'http://test').searchParams);
+};
+
+describe('PartyListPage', () => {
+  it('asks for 9 live parties first, then follows Show Archived, My Parties Only and the pager', async () => {
+    const fetchMock = mockFetch(({ url }) => {
+      const page = Number(new URL(url, 'http://test').searchParams.get('page'));
+      return listResponse(9, 90, page);
+    });
+    const user = userEvent.setup();
+    renderRoutes(routes, '/parties');
+    expect(await screen.findAllByTestId('party-card')).toHaveLength(9);
+    expect(lastListQuery(fetchMock)).toEqual({ page: '1', per_page: '9', is_archived: 'false' });
+
+    await user.click(screen.getByRole('switch', { name: 'Show Archived' }));
+    await vi.waitFor(() => expect(lastListQuery(fetchMock)).toEqual({ page: '1', per_page: '9' }));
+
+    await user.click(screen.getByRole('switch', { name: 'My Parties Only' }));
+    await vi.waitFor(() =>
+      expect(lastListQuery(fetchMock)).toEqual({ page: '1', per_page: '9', owned: 'true' }),
+    );
+
+    // 10 pages: the pager shows 1 … and ellipses rather than every number.
+    const pager = screen
+      .getByRole('button', { name: 'Page 10' })
+      .closest('.mantine-Pagination-root') as HTMLElement;
+    expect(within(pager).queryByRole('button', { name: 'Page 6' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Page 2' }));
+    await vi.waitFor(() =>
+      expect(lastListQuery(fetchMock)).toEqual({ page: '2', per_page: '9', owned: 'true' }),
+    );
+    expect(await screen.findByText('Party 2-0')).toBeInTheDocument();
+  });
+
+  it('sends the search text and goes back to page 1', async () => {
+    const fetchMock = mockFetch(() => listResponse(3, 30));
+    const user = userEvent.setup();
+    renderRoutes(routes, '/parties');
+    await screen.findAllByTestId('party-card');
+    await user.click(screen.getByRole('button', { name: 'Page 2' }));
+    await vi.waitFor(() => expect(lastListQuery(fetchMock).page).toBe('2'));
+    await user.type(screen.getByRole('textbox', { name: 'Search parties' }), 'lantern');
+    await vi.waitFor(() =>
+      expect(lastListQuery(fetchMock)).toEqual({
+        page: '1',
+        per_page: '9',
+        search: 'lantern',
+        is_archived: 'false',
+      }),
+    );
+  });
+
+  it('shows the GM badge and Delete only for GMs, and the role badge otherwise', async () => {
+    mockFetch(() =>
+      jsonResponse(200, {
+        status: 'success',
+        data: [
+          buildParty({ id: 'a', name: 'Mine', is_gm: true, user_role: 'gm', member_count: 1 }),
+          buildParty({ id: 'b', name: 'Theirs', user_role: 'observer', member_count: 3 }),
+        ],
+        meta: pageMeta(2, 9),
+      }),
+    );
+    renderRoutes(routes, '/parties');
+    const [mine, theirs] = await screen.findAllByTestId('party-card');
+    expect(within(mine as HTMLElement).getByText('GM')).toBeInTheDocument();
+    expect(within(mine as HTMLElement).getByText('1 member')).toBeInTheDocument();
+    expect(within(mine as HTMLElement).getByRole('button', { name: 'Delete Mine' })).toBeInTheDocument();
+    expect(within(theirs as HTMLElement).getByText('Observer')).toBeInTheDocument();
+    expect(within(theirs as HTMLElement).getByText('3 members')).toBeInTheDocument();
+    expect(within(theirs as HTMLElement).queryByRole('button', { name: /Delete/ })).not.toBeInTheDocument();
+  });
+
+  it('shows the empty state with Browse Parties, and Error loading parties with Try Again', async () => {
+    mockFetch(() => listResponse(0));
+    const first = renderRoutes(routes, '/parties');
+    expect(await screen.findByText('No parties joined')).toBeInTheDocument();
+    expect(
+      screen.getByText('Join a party to collaborate with other players or create your own.'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Browse Parties' })).toHaveAttribute('href', '/parties/discover');
+    first.unmount();
+
+    mockFetch(() => failure(500, 'INTERNAL_SERVER_ERROR', 'boom'));
+    renderRoutes(routes, '/parties');
+    expect(
+      await screen.findByText('Error loading parties', undefined, { timeout: 5_000 }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Try Again' })).toBeInTheDocument();
+  });
+});

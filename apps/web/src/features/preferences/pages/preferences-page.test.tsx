@@ -1,0 +1,51 @@
+import { defaultPreferences } from '@haversack/contracts';
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { toast } from '../../../lib/toast';
+import { failure, mockFetch, success } from '../../../test/fixtures';
+import { renderRoutes } from '../../../test/render';
+import { PreferencesPage } from './preferences-page';
+
+const routes = [{ path: '/profile/preferences', element: <PreferencesPage /> }];
+
+describe('PreferencesPage', () => {
+  it('shows the saved preferences and saves a change with PUT /users/preferences', async () => {
+    const fetchMock = mockFetch(({ init }) =>
+      init.method === 'PUT'
+        ? success({ preferences: { ...defaultPreferences, compactView: true } })
+        : success({ preferences: defaultPreferences }),
+    );
+    renderRoutes(routes, '/profile/preferences');
+    const compact = await screen.findByRole('switch', { name: /Compact view/ });
+    expect(compact).not.toBeChecked();
+    expect(screen.getByRole('radio', { name: 'Light' })).toBeChecked();
+    await userEvent.setup().click(compact);
+    await vi.waitFor(() => expect(screen.getByRole('switch', { name: /Compact view/ })).toBeChecked());
+    const put = fetchMock.mock.calls.find(([, init]) => init?.method === 'PUT');
+    expect(String(put?.[0])).toBe('/users/preferences');
+    expect(JSON.parse(String(put?.[1]?.body))).toEqual({ preferences: { compactView: true } });
+  });
+
+  it('rolls back and toasts "Failed to update preferences" when the save fails', async () => {
+    const toastError = vi.spyOn(toast, 'error');
+    mockFetch(({ init }) =>
+      init.method === 'PUT'
+        ? failure(500, 'INTERNAL_SERVER_ERROR', 'boom')
+        : success({ preferences: defaultPreferences }),
+    );
+    renderRoutes(routes, '/profile/preferences');
+    await userEvent.setup().click(await screen.findByRole('switch', { name: /Sound effects/ }));
+    await vi.waitFor(() => expect(toastError).toHaveBeenCalledWith('Failed to update preferences'));
+    expect(screen.getByRole('switch', { name: /Sound effects/ })).toBeChecked();
+  });
+
+  it('toasts "Failed to fetch preferences" when they cannot be loaded', async () => {
+    const toastError = vi.spyOn(toast, 'error');
+    mockFetch(() => failure(403, 'FORBIDDEN', 'no'));
+    renderRoutes(routes, '/profile/preferences');
+    expect(await screen.findByText('Your preferences could not be loaded.')).toBeInTheDocument();
+    expect(toastError).toHaveBeenCalledWith('Failed to fetch preferences');
+    expect(toastError).toHaveBeenCalledTimes(1);
+  });
+});

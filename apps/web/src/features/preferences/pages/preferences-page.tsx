@@ -1,0 +1,101 @@
+import type { Preferences } from '@haversack/contracts';
+import { Anchor, Group, Paper, Radio, Stack, Switch, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { ErrorPanel } from '../../../components/error-panel';
+import { TextSkeleton } from '../../../components/loading';
+import { usePageTitle } from '../../../lib/page-title';
+import { preferencesQueryOptions, useUpdatePreferences } from '../api/preferences-api';
+
+type SwitchKey = Exclude<keyof Preferences, 'theme'>;
+
+const switches: { key: SwitchKey; label: string; description: string }[] = [
+  { key: 'compactView', label: 'Compact view', description: 'Show lists and inventories with less spacing.' },
+  {
+    key: 'notificationsEnabled',
+    label: 'Notifications',
+    description: 'Receive notifications about your parties and trades.',
+  },
+  { key: 'soundEffects', label: 'Sound effects', description: 'Play sounds for dice rolls and trades.' },
+  {
+    key: 'diceRollAnimation',
+    label: 'Dice roll animation',
+    description: 'Animate dice when they are rolled.',
+  },
+];
+
+export function PreferencesPage() {
+  usePageTitle('Preferences');
+  const preferences = useQuery(preferencesQueryOptions());
+  const update = useUpdatePreferences();
+  // The control answers in the same frame as the click; the cache catches up when the save settles.
+  const [pending, setPending] = useState<Partial<Preferences>>({});
+  const save = (change: Partial<Preferences>) => {
+    setPending((current) => ({ ...current, ...change }));
+    update.mutate(change, { onSettled: () => setPending({}) });
+  };
+  const shown: Preferences | undefined = preferences.data ? { ...preferences.data, ...pending } : undefined;
+
+  return (
+    <Stack gap="lg" maw={720}>
+      <Stack gap={4}>
+        <Title order={1}>Preferences</Title>
+        <Text c="dimmed">Choose how Haversack looks and behaves for you. Changes are saved at once.</Text>
+      </Stack>
+
+      {preferences.isPending ? (
+        <Paper withBorder p="lg">
+          <TextSkeleton lines={5} lineHeight="relaxed" />
+        </Paper>
+      ) : preferences.isError ? (
+        <ErrorPanel message="Your preferences could not be loaded." onRetry={() => preferences.refetch()} />
+      ) : shown ? (
+        <>
+          <Paper withBorder p="lg" component="section" aria-labelledby="appearance-heading">
+            <Stack gap="sm">
+              <Title order={2} size="h4" id="appearance-heading">
+                Appearance
+              </Title>
+              <Radio.Group
+                label="Theme"
+                value={shown.theme}
+                onChange={(value) => save({ theme: value === 'light' ? 'light' : 'dark' })}
+                data-testid="preference-theme"
+              >
+                <Group gap="lg" mt="xs">
+                  <Radio value="light" label="Light" />
+                  <Radio value="dark" label="Dark" />
+                </Group>
+              </Radio.Group>
+            </Stack>
+          </Paper>
+
+          <Paper withBorder p="lg" component="section" aria-labelledby="behaviour-heading">
+            <Stack gap="md">
+              <Title order={2} size="h4" id="behaviour-heading">
+                Behaviour
+              </Title>
+              {switches.map((item) => (
+                <Switch
+                  key={item.key}
+                  label={item.label}
+                  description={item.description}
+                  checked={shown[item.key]}
+                  onChange={(event) => save({ [item.key]: event.currentTarget.checked })}
+                  data-testid={`preference-${item.key}`}
+                />
+              ))}
+            </Stack>
+          </Paper>
+        </>
+      ) : null}
+
+      <Group>
+        <Anchor component={Link} to="/profile">
+          Back to profile
+        </Anchor>
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,216 @@
+import {
+  authMessages,
+  emailSchema,
+  type PasswordChangeBody,
+  passwordChangeFieldsSchema,
+  usernameSchema,
+} from '@haversack/contracts';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  PasswordInput,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { z } from 'zod';
+import { ResendVerificationButton } from '../../../components/resend-verification-button';
+import { markInvalidFields, serverFieldErrors, validateWith } from '../../../lib/forms';
+import { isApiError } from '../../../lib/http-client';
+import { usePageTitle } from '../../../lib/page-title';
+import { updateSessionUser } from '../../../lib/session';
+import { toast } from '../../../lib/toast';
+import { useCurrentUser } from '../../../stores/auth-store';
+import { changePassword, updateProfile } from '../api/profile-api';
+
+const accountSchema = z.object({ username: usernameSchema, email: emailSchema });
+type AccountFields = z.infer<typeof accountSchema>;
+
+export function ProfilePage() {
+  usePageTitle('Profile');
+  const user = useCurrentUser();
+  if (!user) return null;
+  return (
+    <Stack gap="lg" maw={720}>
+      <Stack gap={4}>
+        <Title order={1}>Profile</Title>
+        <Text c="dimmed">Your account details and password.</Text>
+      </Stack>
+      <AccountDetails />
+      <ChangePassword />
+      <Paper withBorder p="lg" component="section" aria-labelledby="preferences-link-heading">
+        <Stack gap="xs">
+          <Title order={2} size="h4" id="preferences-link-heading">
+            Preferences
+          </Title>
+          <Text size="sm" c="dimmed">
+            Theme, compact view, notifications, sound effects and dice animation.
+          </Text>
+          <Anchor component={Link} to="/profile/preferences">
+            Edit preferences
+          </Anchor>
+        </Stack>
+      </Paper>
+    </Stack>
+  );
+}
+
+function AccountDetails() {
+  const user = useCurrentUser();
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<AccountFields>({
+    mode: 'controlled',
+    initialValues: { username: user?.username ?? '', email: user?.email ?? '' },
+    validate: validateWith(accountSchema),
+    enhanceGetInputProps: markInvalidFields,
+  });
+  if (!user) return null;
+
+  const handleSubmit = async (values: AccountFields) => {
+    setFormError(null);
+    const change: Partial<AccountFields> = {};
+    if (values.username.trim() !== user.username) change.username = values.username.trim();
+    if (values.email.trim() !== user.email) change.email = values.email.trim();
+    if (Object.keys(change).length === 0) {
+      toast.info('Nothing to save: your details are unchanged.');
+      return;
+    }
+    try {
+      const updated = await updateProfile(change);
+      updateSessionUser(updated);
+      form.setInitialValues({ username: updated.username, email: updated.email });
+      form.setValues({ username: updated.username, email: updated.email });
+      toast.success(authMessages.profileUpdated);
+    } catch (error) {
+      const fieldErrors = serverFieldErrors(error, ['username', 'email'], 'user.');
+      if (fieldErrors) form.setErrors(fieldErrors);
+      else if (isApiError(error) && !error.toastable) setFormError(error.message);
+    }
+  };
+
+  return (
+    <Paper withBorder p="lg" component="section" aria-labelledby="account-heading">
+      <form onSubmit={form.onSubmit(handleSubmit)} noValidate aria-labelledby="account-heading">
+        <Stack gap="md">
+          <Title order={2} size="h4" id="account-heading">
+            Account details
+          </Title>
+          {formError ? (
+            <Alert color="red" variant="light" data-testid="profile-error">
+              {formError}
+            </Alert>
+          ) : null}
+          <TextInput
+            label="Username"
+            autoComplete="username"
+            required
+            data-testid="profile-username"
+            {...form.getInputProps('username')}
+          />
+          <TextInput
+            label="Email"
+            type="email"
+            autoComplete="email"
+            required
+            data-testid="profile-email"
+            {...form.getInputProps('email')}
+          />
+          <Group gap="sm">
+            {user.email_verified ? (
+              <Badge color="teal" variant="light" data-testid="email-verified-badge">
+                Verified
+              </Badge>
+            ) : (
+              <>
+                <Badge color="yellow" variant="light" data-testid="email-unverified-badge">
+                  Unverified
+                </Badge>
+                <ResendVerificationButton />
+              </>
+            )}
+          </Group>
+          <Group justify="flex-end">
+            <Button type="submit" loading={form.submitting} data-testid="profile-save">
+              Save Changes
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}
+
+function ChangePassword() {
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<PasswordChangeBody>({
+    mode: 'controlled',
+    initialValues: { current_password: '', password: '', password_confirmation: '' },
+    validate: validateWith(passwordChangeFieldsSchema),
+    enhanceGetInputProps: markInvalidFields,
+  });
+
+  const handleSubmit = async (values: PasswordChangeBody) => {
+    setFormError(null);
+    try {
+      await changePassword(values);
+      form.reset();
+      toast.success(authMessages.passwordChanged);
+    } catch (error) {
+      const fieldErrors = serverFieldErrors(error, ['current_password', 'password', 'password_confirmation']);
+      if (fieldErrors) form.setErrors(fieldErrors);
+      else if (isApiError(error) && !error.toastable) setFormError(error.message);
+    }
+  };
+
+  return (
+    <Paper withBorder p="lg" component="section" aria-labelledby="password-heading">
+      <form onSubmit={form.onSubmit(handleSubmit)} noValidate aria-labelledby="password-heading">
+        <Stack gap="md">
+          <Title order={2} size="h4" id="password-heading">
+            Change Password
+          </Title>
+          {formError ? (
+            <Alert color="red" variant="light" data-testid="password-change-error">
+              {formError}
+            </Alert>
+          ) : null}
+          <PasswordInput
+            label="Current Password"
+            autoComplete="current-password"
+            required
+            data-testid="password-current"
+            {...form.getInputProps('current_password')}
+          />
+          <PasswordInput
+            label="New Password"
+            autoComplete="new-password"
+            required
+            description="At least 8 characters, with an uppercase letter, a lowercase letter and a number"
+            data-testid="password-new"
+            {...form.getInputProps('password')}
+          />
+          <PasswordInput
+            label="Confirm New Password"
+            autoComplete="new-password"
+            required
+            data-testid="password-confirmation"
+            {...form.getInputProps('password_confirmation')}
+          />
+          <Group justify="flex-end">
+            <Button type="submit" loading={form.submitting} data-testid="password-change-submit">
+              Change Password
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}

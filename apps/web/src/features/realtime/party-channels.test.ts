@@ -1,0 +1,124 @@
+import { QueryClient } from '@tanstack/react-query';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { toast } from '../../lib/toast';
+import { useAuthStore } from '../../stores/auth-store';
+import { buildUser } from '../../test/fixtures';
+import { inventoryKeys } from '../inventory/api/inventory-api';
+import {
+  acquirePartyChannels,
+  CONNECT_TIMEOUT_MS,
+  connectFailedMessage,
+  partyRealtimeState,
+  removedFromPartyMessage,
+} from './party-channels';
+
+interface FakeSubscription {
+  params: { channel: string; party_id: string };
+  callbacks: {
+    connected(arg: { reconnected: boolean }): void;
+    disconnected(arg: { willAttemptReconnect: boolean | undefined }): void;
+    rejected(): void;
+    received(data: unknown): void;
+  };
+  unsubscribe: ReturnType<typeof vi.fn>;
+}
+
+// The socket is the server's business (tested there with the official client); here a stand-in consumer
+// records the subscriptions so that the test can play the server's answers.
+const fake = vi.hoisted(() => ({ subscriptions: [] as FakeSubscription[] }));
+vi.mock('../../lib/cable', () => ({
+  getConsumer: () => ({
+    subscriptions: {
+      create: (params: FakeSubscription['params'], callbacks: FakeSubscription['callbacks']) => {
+        const subscription = { params, callbacks, unsubscribe: vi.fn() };
+        fake.subscriptions.push(subscription);
+        return subscription;
+      },
+    },
+  }),
+  onConsumerChange: () => () => undefined,
+}));
+
+const channel = (partyId: string, name: string) => {
+  const found = fake.subscriptions.find((s) => s.params.party_id === partyId && s.params.channel === name);
+  if (!found) throw new Error(`no ${name} subscription for ${partyId}`);
+  return found.callbacks;
+};
+const confirmBoth = (partyId: string) => {
+  channel(partyId, 'PartyChannel').connected({ reconnected: false });
+  channel(partyId, 'PartyInventoryChannel').connected({ reconnected: false });
+};
+
+let release: () => void = () => undefined;
+beforeEach(() => {
+  fake.subscriptions = [];
+  useAuthStore.setState({ isAuthenticated: true, user: buildUser({ id: 'user-me' }) });
+});
+afterEach(() => release());
+
+describe('party channels', () => {
+  it('subscribes both channels, invalidates on events and tells me only about other people', () => {
+    const queryClient = new QueryClient();
+    const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
+    const info = vi.spyOn(toast, 'info');
+    release = acquirePartyChannels('p-events', queryClient);
+    expect(fake.subscriptions.map((s) => s.params)).toEqual([
+      { channel: 'PartyChannel', party_id: 'p-events' },
+      { channel: 'PartyInventoryChannel', party_id: 'p-events' },
+    ]);
+    expect(partyRealtimeState('p-events').status).toBe('connecting');
+    confirmBoth('p-events');
+    expect(partyRealtimeState('p-events').status).toBe('connected');
+
+    const inventory = channel('p-events', 'PartyInventoryChannel');
+    inventory.received({
+      action: 'item_added',
+      actor: { id: 'user-pip', name: 'Pip' },
+      ids: { destination_container_id: 'c-1' },
+    });
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: inventoryKeys.container('c-1'), exact: false });
+    expect(info).toHaveBeenCalledWith('Pip updated inventory', 3_000);
+
+    info.mockClear();
+    inventory.received({ action: 'item_added', actor: { id: 'user-me', name: 'Me' }, ids: {} });
+    expect(info).not.toHaveBeenCalled();
+
+    inventory.received({
+      action: 'presence_update',
+      change_type: 'snapshot',
+      online_users: [{ id: 'user-pip', username: 'Pip' }],
+    });
+    expect(partyRealtimeState('p-events').onlineUsers).toEqual([{ id: 'user-pip', username: 'Pip' }]);
+  });
+
+  it('says "Failed to connect to real-time updates" for 5 s when the channels are not confirmed in time', () => {
+    vi.useFakeTimers();
+    const error = vi.spyOn(toast, 'error');
+    release = acquirePartyChannels('p-slow', new QueryClient());
+    vi.advanceTimersByTime(CONNECT_TIMEOUT_MS - 1);
+    expect(error).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(error).toHaveBeenCalledWith(connectFailedMessage, 5_000);
+    expect(partyRealtimeState('p-slow').status).toBe('failed');
+  });
+
+  it('treats a refusal before confirmation as a failure, and one after it as removal from the party', () => {
+    const error = vi.spyOn(toast, 'error');
+    const warning = vi.spyOn(toast, 'warning');
+    release = acquirePartyChannels('p-refused', new QueryClient());
+    channel('p-refused', 'PartyChannel').rejected();
+    expect(error).toHaveBeenCalledWith(connectFailedMessage, 5_000);
+    expect(partyRealtimeState('p-refused').status).toBe('failed');
+    release();
+
+    const releaseRemoved = acquirePartyChannels('p-removed', new QueryClient());
+    confirmBoth('p-removed');
+    channel('p-removed', 'PartyChannel').rejected();
+    channel('p-removed', 'PartyInventoryChannel').rejected();
+    expect(partyRealtimeState('p-removed').status).toBe('removed');
+    expect(warning).toHaveBeenCalledTimes(1);
+    expect(warning).toHaveBeenCalledWith(removedFromPartyMessage);
+    expect(error).toHaveBeenCalledTimes(1);
+    release = releaseRemoved;
+  });
+});

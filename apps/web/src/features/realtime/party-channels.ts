@@ -1,0 +1,229 @@
+import { TOAST_ERROR_MS } from '@haversack/contracts';
+import type { Consumer, Subscription } from '@rails/actioncable';
+import type { QueryClient } from '@tanstack/react-query';
+import { getConsumer, onConsumerChange } from '../../lib/cable';
+import { toast } from '../../lib/toast';
+import { useAuthStore } from '../../stores/auth-store';
+import {
+  type Invalidation,
+  invalidationsFor,
+  isPresenceAction,
+  noticeFor,
+  type OnlineUser,
+  type PartyChannelName,
+  partyMessageSchema,
+  resyncInvalidations,
+} from './party-events';
+
+export const connectFailedMessage = 'Failed to connect to real-time updates';
+export const removedFromPartyMessage = 'You are no longer a member of this party.';
+
+/** Both channels must be confirmed within this time, or the user is told live updates are off. */
+export const CONNECT_TIMEOUT_MS = 5_000;
+/**
+ * A party's channels outlive their last user this long, so that moving between screens of one party (or
+ * React's development double effects) does not unsubscribe and resubscribe, which others would see as the
+ * user leaving and joining.
+ */
+const RELEASE_GRACE_MS = 2_000;
+
+const channels: readonly PartyChannelName[] = ['PartyChannel', 'PartyInventoryChannel'];
+
+export type RealtimeStatus = 'idle' | 'connecting' | 'connected' | 'failed' | 'removed';
+
+export interface PartyRealtimeState {
+  status: RealtimeStatus;
+  onlineUsers: OnlineUser[];
+}
+
+export const idleRealtimeState: PartyRealtimeState = { status: 'idle', onlineUsers: [] };
+
+interface Entry {
+  partyId: string;
+  refs: number;
+  queryClient: QueryClient;
+  consumer: Consumer | null;
+  subscriptions: Subscription[];
+  confirmed: Set<PartyChannelName>;
+  everConfirmed: Set<PartyChannelName>;
+  /** The socket dropped after being up: events may have been missed, so refetch on return. */
+  missedEvents: boolean;
+  failureShown: boolean;
+  connectTimer: ReturnType<typeof setTimeout> | undefined;
+  releaseTimer: ReturnType<typeof setTimeout> | undefined;
+  state: PartyRealtimeState;
+}
+
+const entries = new Map<string, Entry>();
+/** Watchers by party, apart from the entries so that a watcher outlives an entry torn down and rebuilt. */
+const watchers = new Map<string, Set<() => void>>();
+let followingConsumer = false;
+
+function setState(entry: Entry, change: Partial<PartyRealtimeState>): void {
+  entry.state = { ...entry.state, ...change };
+  for (const listener of watchers.get(entry.partyId) ?? []) listener();
+}
+
+function invalidate(entry: Entry, invalidations: Invalidation[]): void {
+  for (const { queryKey, exact } of invalidations)
+    void entry.queryClient.invalidateQueries({ queryKey, exact: exact ?? false });
+}
+
+function fail(entry: Entry): void {
+  if (entry.state.status === 'removed') return;
+  setState(entry, { status: 'failed' });
+  if (entry.failureShown) return;
+  entry.failureShown = true;
+  // spec/02 §8: shown for 5 s.
+  toast.error(connectFailedMessage, TOAST_ERROR_MS);
+}
+
+function watchConnect(entry: Entry): void {
+  clearTimeout(entry.connectTimer);
+  entry.connectTimer = setTimeout(() => {
+    if (entry.confirmed.size < channels.length) fail(entry);
+  }, CONNECT_TIMEOUT_MS);
+}
+
+function receive(entry: Entry, data: unknown): void {
+  const parsed = partyMessageSchema.safeParse(data);
+  if (!parsed.success) return;
+  const message = parsed.data;
+  if (isPresenceAction(message.action) && message.online_users)
+    setState(entry, { onlineUsers: message.online_users });
+  invalidate(entry, invalidationsFor(message, entry.partyId));
+  const notice = noticeFor(message, useAuthStore.getState().user?.id ?? null);
+  if (notice) toast.info(notice.message, notice.duration);
+}
+
+/** Subscribe the entry's two channels on a consumer; callbacks of an earlier consumer are ignored from now on. */
+function attach(entry: Entry, consumer: Consumer | null): void {
+  // The old consumer's subscriptions end with its socket, after the hand-over (lib/cable.ts).
+  entry.subscriptions = [];
+  entry.consumer = consumer;
+  entry.confirmed.clear();
+  clearTimeout(entry.connectTimer);
+  if (!consumer) {
+    setState(entry, { status: 'idle' });
+    return;
+  }
+  if (entry.state.status !== 'removed') setState(entry, { status: 'connecting' });
+  const current = () => entry.consumer === consumer && entries.get(entry.partyId) === entry;
+  entry.subscriptions = channels.map((channel) =>
+    consumer.subscriptions.create(
+      { channel, party_id: entry.partyId },
+      {
+        connected() {
+          if (!current()) return;
+          entry.confirmed.add(channel);
+          entry.everConfirmed.add(channel);
+          if (entry.confirmed.size < channels.length) return;
+          clearTimeout(entry.connectTimer);
+          entry.failureShown = false;
+          setState(entry, { status: 'connected' });
+          if (entry.missedEvents) {
+            entry.missedEvents = false;
+            invalidate(entry, resyncInvalidations(entry.partyId));
+          }
+        },
+        disconnected({ willAttemptReconnect }: { willAttemptReconnect: boolean | undefined }) {
+          if (!current()) return;
+          if (entry.confirmed.size > 0) entry.missedEvents = true;
+          entry.confirmed.delete(channel);
+          if (entry.state.status === 'removed') return;
+          if (!willAttemptReconnect) fail(entry);
+          else {
+            if (entry.state.status === 'connected') setState(entry, { status: 'connecting' });
+            watchConnect(entry);
+          }
+        },
+        rejected() {
+          if (!current()) return;
+          entry.confirmed.delete(channel);
+          // A subscription refused after it was confirmed means the member was removed from the party.
+          if (entry.everConfirmed.has(channel)) {
+            if (entry.state.status !== 'removed') {
+              setState(entry, { status: 'removed' });
+              toast.warning(removedFromPartyMessage);
+            }
+          } else fail(entry);
+        },
+        received(data: unknown) {
+          if (current()) receive(entry, data);
+        },
+      },
+    ),
+  );
+  watchConnect(entry);
+}
+
+function teardown(entry: Entry): void {
+  clearTimeout(entry.connectTimer);
+  entries.delete(entry.partyId);
+  if (entry.consumer === getConsumer())
+    for (const subscription of entry.subscriptions) subscription.unsubscribe();
+  entry.subscriptions = [];
+  setState(entry, idleRealtimeState);
+}
+
+/**
+ * Hold a party's two channels open; shared by every screen of the party, so each event is handled once
+ * however many components watch it. Returns the release function.
+ */
+export function acquirePartyChannels(partyId: string, queryClient: QueryClient): () => void {
+  if (!followingConsumer) {
+    followingConsumer = true;
+    onConsumerChange((consumer) => {
+      for (const entry of entries.values()) attach(entry, consumer);
+    });
+  }
+  let entry = entries.get(partyId);
+  if (entry) {
+    clearTimeout(entry.releaseTimer);
+    entry.queryClient = queryClient;
+  } else {
+    entry = {
+      partyId,
+      refs: 0,
+      queryClient,
+      consumer: null,
+      subscriptions: [],
+      confirmed: new Set(),
+      everConfirmed: new Set(),
+      missedEvents: false,
+      failureShown: false,
+      connectTimer: undefined,
+      releaseTimer: undefined,
+      state: idleRealtimeState,
+    };
+    entries.set(partyId, entry);
+    attach(entry, getConsumer());
+  }
+  entry.refs += 1;
+  const held = entry;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    held.refs -= 1;
+    if (held.refs > 0) return;
+    clearTimeout(held.releaseTimer);
+    held.releaseTimer = setTimeout(() => {
+      if (held.refs === 0) teardown(held);
+    }, RELEASE_GRACE_MS);
+  };
+}
+
+export function partyRealtimeState(partyId: string): PartyRealtimeState {
+  return entries.get(partyId)?.state ?? idleRealtimeState;
+}
+
+export function watchPartyRealtime(partyId: string, listener: () => void): () => void {
+  const set = watchers.get(partyId) ?? new Set();
+  watchers.set(partyId, set);
+  set.add(listener);
+  return () => {
+    set.delete(listener);
+    if (set.size === 0) watchers.delete(partyId);
+  };
+}

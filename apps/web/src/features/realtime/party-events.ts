@@ -1,0 +1,143 @@
+import type { QueryKey } from '@tanstack/react-query';
+import { z } from 'zod';
+import { transactionKeys } from '../activity/api/transactions-api';
+import { characterKeys } from '../characters/api/characters-api';
+import { inventoryKeys } from '../inventory/api/inventory-api';
+import { partyKeys } from '../parties/api/parties-api';
+
+export type PartyChannelName = 'PartyChannel' | 'PartyInventoryChannel';
+
+const onlineUserSchema = z.object({ id: z.string(), username: z.string() });
+export type OnlineUser = z.infer<typeof onlineUserSchema>;
+
+/**
+ * A broadcast on a party channel (DESIGN §6). The contracts package has no schema for the socket's
+ * payloads, so the client reads them here, loosely: an unknown action is ignored, never an error.
+ */
+export const partyMessageSchema = z.object({
+  action: z.string(),
+  party_id: z.string().optional(),
+  actor: z.object({ id: z.string(), name: z.string() }).nullish(),
+  summary: z.string().optional(),
+  ids: z.record(z.string(), z.string().nullable()).optional(),
+  user_id: z.string().optional(),
+  online_users: z.array(onlineUserSchema).optional(),
+  change_type: z.string().optional(),
+});
+export type PartyMessage = z.infer<typeof partyMessageSchema>;
+
+/** spec/02 §7: the inventory actions of PartyInventoryChannel (and PartyChannel's inventory_updated). */
+const inventoryActions = new Set([
+  'item_added',
+  'item_removed',
+  'item_moved',
+  'item_updated',
+  'item_traded',
+  'party_inventory_updated',
+  'inventory_updated',
+]);
+const membershipActions = new Set(['member_added', 'member_removed', 'member_role_changed']);
+const characterActions = new Set(['character_assigned', 'character_removed', 'character_updated']);
+const partyActions = new Set(['party_updated', 'party_update', 'notes_updated']);
+const presenceActions = new Set(['presence_update', 'presence_changed']);
+
+export function isInventoryAction(action: string): boolean {
+  return inventoryActions.has(action);
+}
+
+export function isPresenceAction(action: string): boolean {
+  return presenceActions.has(action);
+}
+
+export interface Invalidation {
+  queryKey: QueryKey;
+  /** Only this query, not the ones filed under it (e.g. the party itself but not its invitations). */
+  exact?: boolean;
+}
+
+const idOf = (message: PartyMessage, key: string): string | null => message.ids?.[key] ?? null;
+
+/**
+ * The queries an event makes stale, and no others (issue 6 item 4). Inventory changes refresh the containers
+ * they touched (each container's key holds its detail, capacity and items), the owners' container lists
+ * that show how full they are, and the ledgers that record them; membership refreshes the party, its
+ * members and characters; a party update the party alone.
+ */
+export function invalidationsFor(message: PartyMessage, partyId: string): Invalidation[] {
+  const { action } = message;
+  const characterId = idOf(message, 'character_id');
+  if (inventoryActions.has(action)) {
+    const containers = [
+      ...new Set(
+        [idOf(message, 'source_container_id'), idOf(message, 'destination_container_id')].filter(
+          (id): id is string => id !== null,
+        ),
+      ),
+    ];
+    return [
+      ...containers.map((id) => ({ queryKey: inventoryKeys.container(id) })),
+      { queryKey: inventoryKeys.owner({ type: 'party', id: partyId }) },
+      ...(characterId ? [{ queryKey: inventoryKeys.owner({ type: 'character', id: characterId }) }] : []),
+      { queryKey: transactionKeys.party(partyId) },
+      ...(characterId ? [{ queryKey: transactionKeys.character(characterId) }] : []),
+    ];
+  }
+  if (membershipActions.has(action)) {
+    return [
+      { queryKey: partyKeys.detail(partyId), exact: true },
+      { queryKey: partyKeys.members(partyId) },
+      { queryKey: characterKeys.party(partyId) },
+    ];
+  }
+  if (characterActions.has(action)) {
+    return [
+      { queryKey: partyKeys.detail(partyId), exact: true },
+      { queryKey: characterKeys.party(partyId) },
+      ...(characterId ? [{ queryKey: characterKeys.detail(characterId) }] : []),
+    ];
+  }
+  if (partyActions.has(action)) return [{ queryKey: partyKeys.detail(partyId), exact: true }];
+  if (action === 'party_activity') return [{ queryKey: transactionKeys.party(partyId) }];
+  // Presence, test_connection and the shop actions (no shop screens yet) change no cached data.
+  return [];
+}
+
+/** After a reconnection events may have been missed: everything the party page shows is refetched. */
+export function resyncInvalidations(partyId: string): Invalidation[] {
+  return [
+    { queryKey: partyKeys.detail(partyId) },
+    { queryKey: characterKeys.party(partyId) },
+    { queryKey: inventoryKeys.all },
+    { queryKey: transactionKeys.party(partyId) },
+  ];
+}
+
+/** spec/02 §9: notices last 3 s; joins and leaves 2 s. */
+export const INVENTORY_NOTICE_MS = 3_000;
+export const PRESENCE_NOTICE_MS = 2_000;
+
+export interface Notice {
+  message: string;
+  duration: number;
+}
+
+/**
+ * spec/02 §8 real-time notices, for other people's changes only: "{name} updated inventory" for inventory
+ * actions, and "{name} joined/left the party" (User when the name is unknown) for presence changes. Presence
+ * is announced on both channels; only PartyChannel's copy (`presence_changed`) makes a notice, so it shows once.
+ */
+export function noticeFor(message: PartyMessage, myUserId: string | null): Notice | null {
+  if (inventoryActions.has(message.action)) {
+    if (!message.actor || message.actor.id === myUserId) return null;
+    return { message: `${message.actor.name || 'Someone'} updated inventory`, duration: INVENTORY_NOTICE_MS };
+  }
+  if (message.action === 'presence_changed') {
+    const who = message.user_id ?? message.actor?.id ?? null;
+    if (who === null || who === myUserId) return null;
+    if (message.change_type !== 'joined' && message.change_type !== 'left') return null;
+    const name =
+      message.actor?.name || message.online_users?.find((user) => user.id === who)?.username || 'User';
+    return { message: `${name} ${message.change_type} the party`, duration: PRESENCE_NOTICE_MS };
+  }
+  return null;
+}

@@ -1,0 +1,239 @@
+import {
+  BILLING_RETURN_PATH,
+  billingPortalResultSchema,
+  billingProviderSchema,
+  CHECKOUT_DEFAULT_RETURN_PATH,
+  type CurrentSubscription,
+  checkoutResultSchema,
+  currentSubscriptionSchema,
+  INVENTORY_USAGE_GC_MS,
+  INVENTORY_USAGE_STALE_MS,
+  inventoryUsageSchema,
+  SUBSCRIPTION_GC_MS,
+  SUBSCRIPTION_STALE_MS,
+  subscriptionMessages,
+  subscriptionSchema,
+  type Tier,
+  type TierIdentifier,
+  tierSchema,
+} from '@haversack/contracts';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { z } from 'zod';
+import { meRequest } from '../../../lib/auth-api';
+import { API_V1, apiRequest, isApiError } from '../../../lib/http-client';
+import { updateSessionUser } from '../../../lib/session';
+import { toast } from '../../../lib/toast';
+
+/**
+ * The only source of the subscription cache keys. Everything that changes with the user's plan sits under
+ * `account`, so one invalidation refreshes it; the tiers themselves never change while the app runs.
+ */
+export const subscriptionKeys = {
+  all: ['subscription'] as const,
+  tiers: () => [...subscriptionKeys.all, 'tiers'] as const,
+  account: () => [...subscriptionKeys.all, 'account'] as const,
+  current: () => [...subscriptionKeys.account(), 'current'] as const,
+  inventoryUsage: () => [...subscriptionKeys.account(), 'usage', 'inventory'] as const,
+};
+
+export type BillingProviderName = z.infer<typeof billingProviderSchema>;
+
+export interface TierCatalogue {
+  /** Ordered by rank, Free first. */
+  tiers: Tier[];
+  billingProvider: BillingProviderName;
+}
+
+const tiersMetaSchema = z.object({ billing_provider: billingProviderSchema });
+
+export function tiersQueryOptions() {
+  return queryOptions({
+    queryKey: subscriptionKeys.tiers(),
+    queryFn: async (): Promise<TierCatalogue> => {
+      const { data, meta } = await apiRequest(`${API_V1}/subscription/tiers`, {
+        schema: z.array(tierSchema),
+        toast: false,
+      });
+      const parsedMeta = tiersMetaSchema.safeParse(meta);
+      return {
+        tiers: [...data].sort((a, b) => a.rank - b.rank),
+        billingProvider: parsedMeta.success ? parsedMeta.data.billing_provider : 'none',
+      };
+    },
+    staleTime: SUBSCRIPTION_STALE_MS,
+    gcTime: SUBSCRIPTION_GC_MS,
+  });
+}
+
+/** spec/01 §9: the subscription is fresh for 5 min and kept for 10. */
+export function currentSubscriptionQueryOptions() {
+  return queryOptions({
+    queryKey: subscriptionKeys.current(),
+    queryFn: async (): Promise<CurrentSubscription> => {
+      const { data } = await apiRequest(`${API_V1}/subscription/current`, {
+        schema: currentSubscriptionSchema,
+        toast: false,
+      });
+      return data;
+    },
+    staleTime: SUBSCRIPTION_STALE_MS,
+    gcTime: SUBSCRIPTION_GC_MS,
+  });
+}
+
+/** spec/01 §9: monthly inventory usage moves quickly, so it is fresh for 30 s only (inventory screens). */
+export function inventoryUsageQueryOptions() {
+  return queryOptions({
+    queryKey: subscriptionKeys.inventoryUsage(),
+    queryFn: async () => {
+      const { data } = await apiRequest(`${API_V1}/subscription/usage/inventory`, {
+        schema: inventoryUsageSchema,
+        toast: false,
+      });
+      return data;
+    },
+    staleTime: INVENTORY_USAGE_STALE_MS,
+    gcTime: INVENTORY_USAGE_GC_MS,
+  });
+}
+
+/** What a failed subscription call should say: the server's own sentence for refusals, else the catalogue's. */
+export function subscriptionErrorMessage(error: unknown): string {
+  if (!isApiError(error)) return 'Something went wrong. Please try again.';
+  return error.serverMessage && error.status < 500 ? error.serverMessage : error.message;
+}
+
+/**
+ * spec/01 §4: after a plan change the subscription data is refetched; the signed-in user carries the tier
+ * too, so it is reloaded as well (quietly: the plan change itself has already succeeded).
+ */
+function useRefreshAfterPlanChange() {
+  const queryClient = useQueryClient();
+  return async () => {
+    await queryClient.invalidateQueries({ queryKey: subscriptionKeys.account() });
+    meRequest()
+      .then(updateSessionUser)
+      .catch(() => undefined);
+  };
+}
+
+/** Go to a URL the server returned: within the app through the router, elsewhere (Stripe) by a page load. */
+function useFollowServerUrl() {
+  const navigate = useNavigate();
+  return (url: string) => {
+    const target = new URL(url, window.location.href);
+    if (target.origin === window.location.origin) {
+      void navigate(`${target.pathname}${target.search}${target.hash}`);
+    } else {
+      window.location.assign(target.toString());
+    }
+  };
+}
+
+/**
+ * Start an upgrade. With local billing the plan is applied at once and the answer is the success page; with
+ * Stripe it is the hosted checkout page.
+ */
+export function useCheckout() {
+  const refresh = useRefreshAfterPlanChange();
+  const follow = useFollowServerUrl();
+  return useMutation({
+    mutationFn: async (tier: TierIdentifier) => {
+      const { data } = await apiRequest(`${API_V1}/subscription/checkout`, {
+        method: 'POST',
+        body: { tier_id: tier, return_url: CHECKOUT_DEFAULT_RETURN_PATH },
+        schema: checkoutResultSchema,
+        // The page shows the refusal next to the button (already on this plan, billing disabled).
+        toast: false,
+      });
+      return data;
+    },
+    onSuccess: async (result) => {
+      await refresh();
+      if (result.checkout_url) follow(result.checkout_url);
+      else if (result.session_id)
+        follow(`${CHECKOUT_DEFAULT_RETURN_PATH}?${new URLSearchParams({ session_id: result.session_id })}`);
+      else toast.error(subscriptionMessages.noCheckoutUrl);
+    },
+  });
+}
+
+/** spec/01 §9: cancelling always sends cancel_at_period_end true; the plan stays until the period closes. */
+export function useCancelSubscription() {
+  const refresh = useRefreshAfterPlanChange();
+  return useMutation({
+    mutationFn: async (reason: string) => {
+      const trimmed = reason.trim();
+      const { data } = await apiRequest(`${API_V1}/subscription/cancel`, {
+        method: 'POST',
+        body: { ...(trimmed ? { reason: trimmed } : {}), cancel_at_period_end: true },
+        schema: subscriptionSchema,
+        toast: false,
+      });
+      return data;
+    },
+    onSuccess: async () => {
+      toast.success(subscriptionMessages.cancelled);
+      await refresh();
+    },
+  });
+}
+
+export function useReactivateSubscription() {
+  const refresh = useRefreshAfterPlanChange();
+  return useMutation({
+    mutationFn: async () => {
+      const { data } = await apiRequest(`${API_V1}/subscription/reactivate`, {
+        method: 'POST',
+        schema: subscriptionSchema,
+        toast: false,
+      });
+      return data;
+    },
+    onSuccess: async () => {
+      toast.success(subscriptionMessages.reactivated);
+      await refresh();
+    },
+    onError: (error) => toast.error(subscriptionErrorMessage(error)),
+  });
+}
+
+export function useBillingPortal() {
+  const refresh = useRefreshAfterPlanChange();
+  const follow = useFollowServerUrl();
+  return useMutation({
+    mutationFn: async () => {
+      const { data } = await apiRequest(`${API_V1}/subscription/billing_portal`, {
+        method: 'POST',
+        body: { return_url: BILLING_RETURN_PATH },
+        schema: billingPortalResultSchema,
+        toast: false,
+      });
+      return data;
+    },
+    onSuccess: async ({ portal_url }) => {
+      await refresh();
+      follow(portal_url);
+    },
+    onError: (error) => toast.error(subscriptionErrorMessage(error)),
+  });
+}
+
+/** Ends a patronage, granted or received (the patron revokes it, the sponsored member declines it). */
+export function useEndPatronage() {
+  const refresh = useRefreshAfterPlanChange();
+  return useMutation({
+    mutationFn: async (patronageId: string) => {
+      await apiRequest(`${API_V1}/patronages/${encodeURIComponent(patronageId)}`, {
+        method: 'DELETE',
+        toast: false,
+      });
+    },
+    onSuccess: async () => {
+      toast.success('The patronage has ended.');
+      await refresh();
+    },
+    onError: (error) => toast.error(subscriptionErrorMessage(error)),
+  });
+}

@@ -1,0 +1,77 @@
+import { Alert, Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { useState } from 'react';
+import { subscriptionErrorMessage, useCancelSubscription } from '../api/subscription-api';
+
+const REASON_MAX_LENGTH = 1000;
+
+interface CancelSubscriptionModalProps {
+  opened: boolean;
+  onClose: () => void;
+  planName: string;
+  /** "March 5, 2026": when the paid plan stops. */
+  periodEnd: string;
+}
+
+/** Asks why, then cancels at the end of the period (spec/01 §4); the plan stays until then. */
+export function CancelSubscriptionModal({
+  opened,
+  onClose,
+  planName,
+  periodEnd,
+}: CancelSubscriptionModalProps) {
+  const [reason, setReason] = useState('');
+  const cancel = useCancelSubscription();
+
+  const close = () => {
+    cancel.reset();
+    onClose();
+  };
+
+  const confirm = () => {
+    cancel.mutate(reason, {
+      onSuccess: () => {
+        setReason('');
+        onClose();
+      },
+    });
+  };
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={close}
+      title="Cancel subscription"
+      centered
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
+      <Stack gap="md">
+        <Text size="sm">
+          You keep the {planName} plan until {periodEnd || 'the end of the current period'}; after that you
+          move to the Free plan. You can reactivate at any time before then.
+        </Text>
+        <Textarea
+          label="Why are you cancelling?"
+          description="Optional. It helps us make Haversack better."
+          rows={3}
+          maxLength={REASON_MAX_LENGTH}
+          value={reason}
+          onChange={(event) => setReason(event.currentTarget.value)}
+          data-testid="cancel-reason"
+        />
+        {cancel.isError ? (
+          <Alert color="red" variant="light" role="alert" data-testid="cancel-error">
+            {subscriptionErrorMessage(cancel.error)}
+          </Alert>
+        ) : null}
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={close}>
+            Keep my plan
+          </Button>
+          <Button color="red.9" onClick={confirm} loading={cancel.isPending} data-testid="confirm-cancel">
+            Cancel subscription
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

@@ -1,0 +1,17 @@
+import { subscriptionMessages } from '@haversack/contracts';
+import { Alert } from '@mantine/core';
+import { IconInfoCircle } from '@tabler/icons-react';
+
+/** Issue 3: with the local provider, screens say plainly that nobody is charged. */
+export function LocalBillingNotice() {
+  return (
+    <Alert
+      color="blue"
+      variant="light"
+      icon={<IconInfoCircle aria-hidden="true" />}
+      data-testid="local-billing"
+    >
+      {subscriptionMessages.localBilling}
+    </Alert>
+  );
+}

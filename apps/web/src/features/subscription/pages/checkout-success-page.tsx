@@ -1,0 +1,104 @@
+import { Alert, Anchor, Button, Card, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconCircleCheck, IconClockHour4 } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { ErrorPanel } from '../../../components/error-panel';
+import { TextSkeleton } from '../../../components/loading';
+import { usePageTitle } from '../../../lib/page-title';
+import { currentSubscriptionQueryOptions } from '../api/subscription-api';
+import { formatDate, formatPricePerMonth } from '../plan-text';
+
+/** The return page of checkout (spec/01 §9): confirms the plan the server now has for the user. */
+export function CheckoutSuccessPage() {
+  usePageTitle('Upgrade complete');
+  const [searchParams] = useSearchParams();
+  const sessionId = searchParams.get('session_id');
+  // Always ask again: the user arrives here straight from the payment provider.
+  const current = useQuery({ ...currentSubscriptionQueryOptions(), refetchOnMount: 'always' });
+
+  let body: ReactNode;
+  if (current.isPending) {
+    body = (
+      <Card
+        withBorder
+        padding="lg"
+        role="status"
+        aria-label="Confirming your plan"
+        data-testid="success-loading"
+      >
+        <TextSkeleton lines={3} />
+      </Card>
+    );
+  } else if (current.isError) {
+    body = (
+      <ErrorPanel
+        message="We could not confirm your plan. Please try again."
+        onRetry={() => void current.refetch()}
+      />
+    );
+  } else if (current.data.tier.identifier === 'tier_free') {
+    // A card payment is applied when the provider's webhook arrives, which can take a moment.
+    body = (
+      <Alert
+        color="blue"
+        variant="light"
+        icon={<IconClockHour4 aria-hidden="true" />}
+        title="Confirming payment"
+      >
+        <Stack gap="xs" align="flex-start">
+          <Text size="sm">Your payment is being confirmed. This usually takes less than a minute.</Text>
+          <Button
+            variant="default"
+            size="xs"
+            onClick={() => void current.refetch()}
+            loading={current.isFetching}
+          >
+            Check again
+          </Button>
+        </Stack>
+      </Alert>
+    );
+  } else {
+    const { tier, subscription } = current.data;
+    const renewal = formatDate(subscription.current_period_end);
+    body = (
+      <Card withBorder padding="lg" data-testid="success-plan">
+        <Group gap="sm" wrap="nowrap" align="flex-start">
+          <ThemeIcon color="teal" variant="light" size="lg" radius="xl" aria-hidden="true">
+            <IconCircleCheck size={20} />
+          </ThemeIcon>
+          <Stack gap={4}>
+            <Title order={2} size="h4">
+              You are on the {tier.name} plan
+            </Title>
+            <Text size="sm">
+              {formatPricePerMonth(tier)}
+              {renewal ? `, renews on ${renewal}` : ''}. Your new limits apply now.
+            </Text>
+          </Stack>
+        </Group>
+      </Card>
+    );
+  }
+
+  return (
+    <Stack gap="lg" maw={720}>
+      <Title order={1}>Thank you for upgrading</Title>
+      {body}
+      {sessionId ? (
+        <Text size="sm" c="dimmed">
+          Reference: {sessionId}
+        </Text>
+      ) : null}
+      <Group gap="md">
+        <Button component={Link} to="/subscription">
+          View your subscription
+        </Button>
+        <Anchor component={Link} to="/dashboard">
+          Go to dashboard
+        </Anchor>
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,239 @@
+import { type FeatureKey, featureKeys, featureLabels, limitKeys, type Tier } from '@haversack/contracts';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  ThemeIcon,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { IconCheck, IconX } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { ErrorPanel } from '../../../components/error-panel';
+import { TextSkeleton } from '../../../components/loading';
+import { usePageTitle } from '../../../lib/page-title';
+import { currentSubscriptionQueryOptions, tiersQueryOptions } from '../api/subscription-api';
+import { LocalBillingNotice } from '../components/local-billing-notice';
+import { wrappingButtonProps } from '../components/wrapping-button';
+import { formatLimit, formatPricePerMonth, limitLabels } from '../plan-text';
+
+export function ComparePlansPage() {
+  usePageTitle('Compare plans');
+  const tiers = useQuery(tiersQueryOptions());
+  const current = useQuery(currentSubscriptionQueryOptions());
+  const isPending = tiers.isPending || current.isPending;
+  const isError = tiers.isError || current.isError;
+
+  return (
+    <Stack gap="lg">
+      <Stack gap={4}>
+        <Title order={1}>Compare plans</Title>
+        <Text c="dimmed">Every plan side by side: what it costs, its limits and what it includes.</Text>
+      </Stack>
+      {isPending && !isError ? (
+        <SimpleGrid
+          cols={{ base: 1, sm: 2, lg: 4 }}
+          role="status"
+          aria-label="Loading the plans"
+          data-testid="compare-loading"
+        >
+          {[0, 1, 2, 3].map((placeholder) => (
+            <Card key={placeholder} withBorder padding="lg">
+              <TextSkeleton lines={4} />
+            </Card>
+          ))}
+        </SimpleGrid>
+      ) : isError || !tiers.data || !current.data ? (
+        <ErrorPanel
+          message="The plans could not be loaded. Please try again."
+          onRetry={() => {
+            void tiers.refetch();
+            void current.refetch();
+          }}
+        />
+      ) : tiers.data.tiers.length === 0 ? (
+        <Text>No plans are on offer at the moment.</Text>
+      ) : (
+        <PlanComparison
+          tiers={tiers.data.tiers}
+          currentTier={current.data.tier}
+          localBilling={tiers.data.billingProvider === 'local'}
+        />
+      )}
+    </Stack>
+  );
+}
+
+function PlanComparison({
+  tiers,
+  currentTier,
+  localBilling,
+}: {
+  tiers: Tier[];
+  currentTier: Tier;
+  localBilling: boolean;
+}) {
+  return (
+    <>
+      {localBilling ? <LocalBillingNotice /> : null}
+      <SimpleGrid
+        cols={{ base: 1, sm: 2, lg: 4 }}
+        spacing="md"
+        component="ul"
+        p={0}
+        m={0}
+        style={{ listStyle: 'none' }}
+      >
+        {tiers.map((tier) => (
+          <PlanCard key={tier.identifier} tier={tier} currentTier={currentTier} />
+        ))}
+      </SimpleGrid>
+      <PlanTable tiers={tiers} currentTier={currentTier} />
+    </>
+  );
+}
+
+function PlanCard({ tier, currentTier }: { tier: Tier; currentTier: Tier }) {
+  const isCurrent = tier.identifier === currentTier.identifier;
+  const isHigher = tier.rank > currentTier.rank;
+  return (
+    <Card
+      component="li"
+      withBorder
+      padding="lg"
+      data-testid={`plan-${tier.identifier}`}
+      aria-current={isCurrent ? 'true' : undefined}
+      style={isCurrent ? { borderColor: 'var(--mantine-primary-color-filled)', borderWidth: 2 } : undefined}
+    >
+      <Stack gap="sm" h="100%">
+        <Stack gap={4}>
+          <Title order={2} size="h3">
+            {tier.name}
+          </Title>
+          {isCurrent ? (
+            <Badge variant="light" data-testid="current-plan-badge">
+              Current plan
+            </Badge>
+          ) : null}
+        </Stack>
+        <Text fw={700} size="xl">
+          {formatPricePerMonth(tier)}
+        </Text>
+        <Text size="sm" c="dimmed" style={{ flexGrow: 1 }}>
+          {tier.description}
+        </Text>
+        {isHigher ? (
+          <Button
+            component={Link}
+            to={`/subscription/upgrade?tier=${tier.identifier}`}
+            fullWidth
+            {...wrappingButtonProps}
+          >
+            Upgrade to {tier.name}
+          </Button>
+        ) : isCurrent ? (
+          <Anchor component={Link} to="/subscription" size="sm">
+            Manage your plan
+          </Anchor>
+        ) : (
+          <Text size="sm">
+            To move down, cancel your {currentTier.name} plan on your{' '}
+            <Anchor component={Link} to="/subscription" size="sm">
+              subscription page
+            </Anchor>
+            : you keep it until the period ends, then move to Free
+            {tier.identifier === 'tier_free' ? '' : ` and can choose ${tier.name} from there`}.
+          </Text>
+        )}
+      </Stack>
+    </Card>
+  );
+}
+
+function FeatureMark({ included }: { included: boolean }) {
+  return (
+    <>
+      <ThemeIcon size="sm" radius="xl" variant="light" color={included ? 'teal' : 'gray'} aria-hidden="true">
+        {included ? <IconCheck size={14} /> : <IconX size={14} />}
+      </ThemeIcon>
+      <VisuallyHidden>{included ? 'Included' : 'Not included'}</VisuallyHidden>
+    </>
+  );
+}
+
+/** All limits and features; on a phone the table scrolls sideways rather than squeezing four columns. */
+function PlanTable({ tiers, currentTier }: { tiers: Tier[]; currentTier: Tier }) {
+  return (
+    <Card withBorder padding="lg" component="section" aria-labelledby="plan-details-heading">
+      <Stack gap="md">
+        <Title order={2} size="h3" id="plan-details-heading">
+          Limits and features
+        </Title>
+        {/* Focusable so that keyboard users can scroll it on a phone. */}
+        <Table.ScrollContainer
+          minWidth={640}
+          type="native"
+          tabIndex={0}
+          role="region"
+          aria-labelledby="plan-details-heading"
+        >
+          <Table striped highlightOnHover verticalSpacing="xs" data-testid="plan-table">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">
+                  <VisuallyHidden>Limit or feature</VisuallyHidden>
+                </Table.Th>
+                {tiers.map((tier) => (
+                  <Table.Th key={tier.identifier} scope="col">
+                    {tier.name}
+                    {tier.identifier === currentTier.identifier ? (
+                      <Text span size="xs" c="dimmed" display="block" fw={400}>
+                        Current plan
+                      </Text>
+                    ) : null}
+                  </Table.Th>
+                ))}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              <Table.Tr>
+                <Table.Th scope="row">Price</Table.Th>
+                {tiers.map((tier) => (
+                  <Table.Td key={tier.identifier}>{formatPricePerMonth(tier)}</Table.Td>
+                ))}
+              </Table.Tr>
+              {limitKeys.map((key) => (
+                <Table.Tr key={key}>
+                  <Table.Th scope="row" fw={500}>
+                    {limitLabels[key]}
+                  </Table.Th>
+                  {tiers.map((tier) => (
+                    <Table.Td key={tier.identifier}>{formatLimit(tier.limits[key])}</Table.Td>
+                  ))}
+                </Table.Tr>
+              ))}
+              {featureKeys.map((key: FeatureKey) => (
+                <Table.Tr key={key}>
+                  <Table.Th scope="row" fw={500}>
+                    {featureLabels[key]}
+                  </Table.Th>
+                  {tiers.map((tier) => (
+                    <Table.Td key={tier.identifier}>
+                      <FeatureMark included={tier.features[key] === true} />
+                    </Table.Td>
+                  ))}
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      </Stack>
+    </Card>
+  );
+}

@@ -1,0 +1,166 @@
+import { type Patronage, subscriptionMessages } from '@haversack/contracts';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { toast } from '../../../lib/toast';
+import { failure, mockFetch, success } from '../../../test/fixtures';
+import { renderRoutes } from '../../../test/render';
+import { buildCurrentSubscription } from '../subscription-fixtures';
+import { mockSubscriptionServer, requestBody } from '../subscription-test-server';
+import { pastDueExplanation, SubscriptionPage } from './subscription-page';
+
+const routes = [{ path: '/subscription', element: <SubscriptionPage /> }];
+
+function buildPatronage(overrides: Partial<Patronage> = {}): Patronage {
+  return {
+    id: 'patronage-1',
+    party_id: 'party-1',
+    party_name: 'The Lantern Bearers',
+    active: true,
+    granted_tier: 'tier_2',
+    patron_id: 'user-1',
+    patron_name: 'ranger',
+    beneficiary_id: 'user-2',
+    beneficiary_name: 'bard',
+    created_at: '2026-03-02T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+describe('SubscriptionPage', () => {
+  it('shows the plan, its renewal date, a bar for every resource and the empty patronage lists', async () => {
+    mockSubscriptionServer({
+      current: buildCurrentSubscription({ tier: 'tier_1', used: { characters: 4 } }),
+    });
+    renderRoutes(routes, '/subscription');
+
+    expect(await screen.findByTestId('plan-name')).toHaveTextContent('Adventurer');
+    expect(screen.getByTestId('plan-status')).toHaveTextContent('Active');
+    expect(screen.getByText('$5/month')).toBeInTheDocument();
+    expect(screen.getByTestId('plan-renewal')).toHaveTextContent('Renews on April 1, 2026');
+    expect(screen.getByTestId('usage-characters-summary')).toHaveTextContent('4 / 5');
+    expect(screen.getByTestId('usage-characters')).toHaveAttribute('data-level', 'warning');
+    expect(within(screen.getByTestId('usage-list')).getAllByTestId(/^usage-[a-z_]+$/)).toHaveLength(13);
+    expect(screen.getByTestId('usage-shop_templates')).toHaveTextContent('Not included');
+    expect(screen.getByTestId('usage-item_templates')).toHaveTextContent('Unlimited');
+    expect(screen.getByTestId('patronages-granted')).toHaveTextContent('You are not sponsoring anyone.');
+    expect(screen.getByTestId('patronages-received')).toHaveTextContent('Nobody is sponsoring you');
+    expect(screen.getByTestId('local-billing')).toHaveTextContent(subscriptionMessages.localBilling);
+    expect(screen.queryByRole('button', { name: 'Manage billing' })).not.toBeInTheDocument();
+  });
+
+  it('cancels with the reason given, at the end of the period', async () => {
+    const toastSuccess = vi.spyOn(toast, 'success');
+    let cancelled = false;
+    const fetchMock = mockFetch(({ url, init }) => {
+      if (url.endsWith('/subscription/cancel') && init.method === 'POST') {
+        cancelled = true;
+        return success(buildCurrentSubscription({ tier: 'tier_1' }).subscription);
+      }
+      if (url.endsWith('/subscription/current')) {
+        return success(
+          buildCurrentSubscription({ tier: 'tier_1', subscription: { cancel_at_period_end: cancelled } }),
+        );
+      }
+      return failure(404, 'RESOURCE_NOT_FOUND', 'not faked');
+    });
+    renderRoutes(routes, '/subscription');
+    const user = userEvent.setup();
+
+    await user.click(await screen.findByRole('button', { name: 'Cancel subscription' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel subscription' });
+    await user.type(within(dialog).getByLabelText(/Why are you cancelling/), 'Our campaign has ended');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel subscription' }));
+
+    await vi.waitFor(() => expect(toastSuccess).toHaveBeenCalledWith(subscriptionMessages.cancelled));
+    expect(requestBody(fetchMock, 'POST', '/subscription/cancel')).toEqual({
+      reason: 'Our campaign has ended',
+      cancel_at_period_end: true,
+    });
+    expect(await screen.findByTestId('plan-ends')).toHaveTextContent('Ends on April 1, 2026');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('reactivates a cancelled plan and refetches it', async () => {
+    let reactivated = false;
+    const fetchMock = mockFetch(({ url, init }) => {
+      if (url.endsWith('/subscription/reactivate') && init.method === 'POST') {
+        reactivated = true;
+        return success(buildCurrentSubscription({ tier: 'tier_2' }).subscription);
+      }
+      if (url.endsWith('/subscription/current')) {
+        return success(
+          buildCurrentSubscription({ tier: 'tier_2', subscription: { cancel_at_period_end: !reactivated } }),
+        );
+      }
+      return failure(404, 'RESOURCE_NOT_FOUND', 'not faked');
+    });
+    renderRoutes(routes, '/subscription');
+
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Reactivate' }));
+    expect(await screen.findByTestId('plan-renewal')).toHaveTextContent('Renews on April 1, 2026');
+    expect(
+      fetchMock.mock.calls.filter(([url]) => String(url).endsWith('/subscription/current')),
+    ).toHaveLength(2);
+  });
+
+  it('explains a past-due payment and offers the billing portal with Stripe', async () => {
+    mockSubscriptionServer({
+      current: buildCurrentSubscription({
+        tier: 'tier_1',
+        subscription: { status: 'past_due', billing_provider: 'stripe', provider: 'stripe' },
+      }),
+    });
+    renderRoutes(routes, '/subscription');
+    const pastDue = await screen.findByTestId('past-due');
+    expect(pastDue).toHaveTextContent(pastDueExplanation);
+    expect(within(pastDue).getByRole('button', { name: 'Manage billing' })).toBeInTheDocument();
+    expect(screen.getByTestId('plan-status')).toHaveTextContent('Past due');
+    expect(screen.queryByTestId('local-billing')).not.toBeInTheDocument();
+  });
+
+  it('ends a granted patronage after confirmation', async () => {
+    const fetchMock = mockSubscriptionServer({
+      current: buildCurrentSubscription({
+        tier: 'tier_2',
+        patronages: { granted: [buildPatronage()], received: [] },
+      }),
+      writes: { 'DELETE /patronages/patronage-1': () => new Response(null, { status: 204 }) },
+    });
+    renderRoutes(routes, '/subscription');
+    const user = userEvent.setup();
+
+    const granted = await screen.findByTestId('patronages-granted');
+    await vi.waitFor(() => expect(granted).toHaveTextContent('bard — Hero'));
+    await user.click(within(granted).getByRole('button', { name: 'End patronage in The Lantern Bearers' }));
+    const dialog = await screen.findByRole('dialog', { name: 'End this patronage?' });
+    await user.click(within(dialog).getByRole('button', { name: 'End patronage' }));
+    await vi.waitFor(() =>
+      expect(
+        fetchMock.mock.calls.some(
+          ([url, init]) => init?.method === 'DELETE' && String(url).endsWith('/patronages/patronage-1'),
+        ),
+      ).toBe(true),
+    );
+  });
+
+  it('shows an error panel whose Try Again loads the plan', async () => {
+    let attempts = 0;
+    mockFetch(({ url }) => {
+      if (url.endsWith('/subscription/current')) {
+        attempts += 1;
+        return attempts === 1
+          ? failure(403, 'FORBIDDEN', 'no')
+          : success(buildCurrentSubscription({ tier: 'tier_3' }));
+      }
+      return failure(404, 'RESOURCE_NOT_FOUND', 'not faked');
+    });
+    renderRoutes(routes, '/subscription');
+    expect(await screen.findByTestId('error-panel')).toHaveTextContent(
+      'Your subscription could not be loaded.',
+    );
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Try Again' }));
+    expect(await screen.findByTestId('plan-name')).toHaveTextContent('Legend');
+    expect(screen.queryByRole('link', { name: 'Upgrade' })).not.toBeInTheDocument();
+  });
+});

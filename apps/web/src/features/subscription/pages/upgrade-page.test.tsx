@@ -1,0 +1,105 @@
+import { subscriptionMessages } from '@haversack/contracts';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { failure, success } from '../../../test/fixtures';
+import { renderRoutes } from '../../../test/render';
+import { buildCurrentSubscription } from '../subscription-fixtures';
+import { mockSubscriptionServer, requestBody } from '../subscription-test-server';
+import { UpgradePage } from './upgrade-page';
+
+const routes = [
+  { path: '/subscription/upgrade', element: <UpgradePage /> },
+  { path: '/subscription/success', element: <p>success page</p> },
+];
+
+describe('UpgradePage', () => {
+  it('explains a limit that was hit and recommends the lowest plan that lifts it', async () => {
+    mockSubscriptionServer({ current: buildCurrentSubscription({ used: { characters: 1 } }) });
+    renderRoutes(routes, '/subscription/upgrade?resource=characters');
+
+    expect(await screen.findByTestId('upgrade-explanation')).toHaveTextContent(
+      'You have used 1 of 1 characters on the Free plan.',
+    );
+    const options = within(screen.getByTestId('upgrade-options'));
+    expect(options.getAllByRole('heading').map((heading) => heading.textContent)).toEqual([
+      'Adventurer',
+      'Hero',
+      'Legend',
+    ]);
+    expect(screen.getByTestId('upgrade-option-tier_1')).toHaveTextContent('Recommended');
+    expect(screen.getByTestId('upgrade-option-tier_2')).not.toHaveTextContent('Recommended');
+    expect(within(screen.getByTestId('upgrade-option-tier_1')).getByText('5 characters')).toBeInTheDocument();
+    expect(
+      within(screen.getByTestId('upgrade-option-tier_3')).getByText('Unlimited characters'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Upgrade to Adventurer — $5/month' })).toBeInTheDocument();
+    expect(screen.getByTestId('local-billing')).toHaveTextContent(subscriptionMessages.localBilling);
+  });
+
+  it('explains a missing feature and offers only the plans that include it', async () => {
+    mockSubscriptionServer();
+    renderRoutes(routes, '/subscription/upgrade?feature=patronage_system');
+
+    expect(await screen.findByTestId('upgrade-explanation')).toHaveTextContent(
+      'Sponsor other players (patronage) is not included in your Free plan.',
+    );
+    expect(screen.queryByTestId('upgrade-option-tier_1')).not.toBeInTheDocument();
+    expect(screen.getByTestId('upgrade-option-tier_2')).toHaveTextContent('Recommended');
+    expect(screen.getByTestId('upgrade-option-tier_3')).toBeInTheDocument();
+  });
+
+  it('says "Deploy shops is not included in your Free plan" for the shop feature', async () => {
+    mockSubscriptionServer();
+    renderRoutes(routes, '/subscription/upgrade?feature=shops_deployment');
+    expect(await screen.findByTestId('upgrade-explanation')).toHaveTextContent(
+      'Deploy shops is not included in your Free plan.',
+    );
+    expect(screen.getByTestId('upgrade-option-tier_1')).toHaveTextContent('Recommended');
+  });
+
+  it('answers an unknown query with a friendly message and a link to compare', async () => {
+    mockSubscriptionServer();
+    renderRoutes(routes, '/subscription/upgrade?resource=dragons');
+    expect(await screen.findByTestId('upgrade-unknown')).toHaveTextContent(
+      'We could not tell which plan, limit or feature this link is about.',
+    );
+    expect(screen.getByRole('link', { name: 'Compare all plans' })).toHaveAttribute(
+      'href',
+      '/subscription/compare',
+    );
+  });
+
+  it('starts checkout for the chosen plan and follows the returned URL to the success page', async () => {
+    const fetchMock = mockSubscriptionServer({
+      writes: {
+        'POST /subscription/checkout': () =>
+          success({
+            checkout_url: `${window.location.origin}/subscription/success?session_id=local_1`,
+            session_id: 'local_1',
+          }),
+      },
+    });
+    const { router } = renderRoutes(routes, '/subscription/upgrade?tier=tier_2');
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Upgrade to Hero — $10/month' }));
+
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/subscription/success'));
+    expect(router.state.location.search).toBe('?session_id=local_1');
+    expect(requestBody(fetchMock, 'POST', '/subscription/checkout')).toEqual({
+      tier_id: 'tier_2',
+      return_url: '/subscription/success',
+    });
+  });
+
+  it('shows the server refusal next to the button (already on this plan)', async () => {
+    mockSubscriptionServer({
+      current: buildCurrentSubscription({ tier: 'tier_1' }),
+      writes: {
+        'POST /subscription/checkout': () => failure(409, 'CONFLICT', subscriptionMessages.sameTier),
+      },
+    });
+    renderRoutes(routes, '/subscription/upgrade?tier=tier_3');
+    await userEvent.setup().click(await screen.findByRole('button', { name: /Upgrade to Legend/ }));
+    expect(await screen.findByTestId('checkout-error')).toHaveTextContent(subscriptionMessages.sameTier);
+  });
+});

@@ -1,0 +1,375 @@
+import {
+  type FeatureKey,
+  featureKeys,
+  featureLabels,
+  isFeatureKey,
+  isUsageResource,
+  limitKeys,
+  subscriptionMessages,
+  type Tier,
+  type TierIdentifier,
+  tierIdentifiers,
+  type UsageEntry,
+  type UsageResource,
+  usageResourceLabels,
+  usageResourceLimit,
+  usageResources,
+} from '@haversack/contracts';
+import { Alert, Anchor, Badge, Button, Card, Group, List, Stack, Text, Title } from '@mantine/core';
+import { IconAlertTriangle, IconInfoCircle } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { ErrorPanel } from '../../../components/error-panel';
+import { TextSkeleton } from '../../../components/loading';
+import { usePageTitle } from '../../../lib/page-title';
+import {
+  currentSubscriptionQueryOptions,
+  subscriptionErrorMessage,
+  tiersQueryOptions,
+  useCheckout,
+} from '../api/subscription-api';
+import { LocalBillingNotice } from '../components/local-billing-notice';
+import { wrappingButtonProps } from '../components/wrapping-button';
+import {
+  formatLimit,
+  formatPricePerMonth,
+  limitLabels,
+  tierLimitFor,
+  usageResourceTitle,
+} from '../plan-text';
+
+/** What the user came to lift: a plan by name, or the limit or feature a refusal named (issue 3). */
+export type UpgradeSubject =
+  | { kind: 'tier'; tier: TierIdentifier }
+  | { kind: 'resource'; resource: UsageResource }
+  | { kind: 'feature'; feature: FeatureKey }
+  | { kind: 'unknown' };
+
+/** Accepts a usage resource ("parties_created") or its limit key ("parties_can_create"). */
+function resourceFromQuery(value: string): UsageResource | null {
+  if (isUsageResource(value)) return value;
+  return usageResources.find((resource) => usageResourceLimit[resource] === value) ?? null;
+}
+
+export function readUpgradeSubject(params: URLSearchParams): UpgradeSubject {
+  const tier = params.get('tier');
+  if (tier !== null) {
+    return (tierIdentifiers as readonly string[]).includes(tier)
+      ? { kind: 'tier', tier: tier as TierIdentifier }
+      : { kind: 'unknown' };
+  }
+  const resourceParam = params.get('resource');
+  if (resourceParam !== null) {
+    const resource = resourceFromQuery(resourceParam);
+    return resource ? { kind: 'resource', resource } : { kind: 'unknown' };
+  }
+  const feature = params.get('feature');
+  if (feature !== null) return isFeatureKey(feature) ? { kind: 'feature', feature } : { kind: 'unknown' };
+  return { kind: 'unknown' };
+}
+
+export function UpgradePage() {
+  usePageTitle('Upgrade');
+  const [searchParams] = useSearchParams();
+  const subject = readUpgradeSubject(searchParams);
+  const tiers = useQuery(tiersQueryOptions());
+  const current = useQuery(currentSubscriptionQueryOptions());
+  const isError = tiers.isError || current.isError;
+
+  let body: ReactNode;
+  if (subject.kind === 'unknown') {
+    body = <UnknownSubject />;
+  } else if (isError) {
+    body = (
+      <ErrorPanel
+        message="Your plan could not be loaded. Please try again."
+        onRetry={() => {
+          void tiers.refetch();
+          void current.refetch();
+        }}
+      />
+    );
+  } else if (!tiers.data || !current.data) {
+    body = (
+      <Card
+        withBorder
+        padding="lg"
+        role="status"
+        aria-label="Loading the plans"
+        data-testid="upgrade-loading"
+      >
+        <TextSkeleton lines={4} />
+      </Card>
+    );
+  } else {
+    body = (
+      <UpgradeOptions
+        subject={subject}
+        tiers={tiers.data.tiers}
+        currentTier={current.data.tier}
+        usage={current.data.usage}
+        billingProvider={tiers.data.billingProvider}
+      />
+    );
+  }
+
+  return (
+    <Stack gap="lg" maw={880}>
+      <Stack gap={4}>
+        <Title order={1}>Upgrade your plan</Title>
+        <Text c="dimmed">
+          See what a bigger plan lifts, or{' '}
+          <Anchor component={Link} to="/subscription/compare">
+            compare every plan
+          </Anchor>
+          .
+        </Text>
+      </Stack>
+      {body}
+    </Stack>
+  );
+}
+
+function UnknownSubject() {
+  return (
+    <Alert
+      color="blue"
+      variant="light"
+      icon={<IconInfoCircle aria-hidden="true" />}
+      data-testid="upgrade-unknown"
+    >
+      <Stack gap="xs" align="flex-start">
+        <Text size="sm">We could not tell which plan, limit or feature this link is about.</Text>
+        <Anchor component={Link} to="/subscription/compare" size="sm">
+          Compare all plans
+        </Anchor>
+      </Stack>
+    </Alert>
+  );
+}
+
+interface Situation {
+  /** What the user hit, in one sentence. */
+  explanation: string;
+  /** Plans above the current one that lift it, lowest first. */
+  liftingTiers: Tier[];
+  /** For each lifting plan, what it gives for this subject. */
+  gain: (tier: Tier) => string;
+  /** Shown when no plan lifts it. */
+  nothingToLift: string;
+}
+
+function describe(
+  subject: Exclude<UpgradeSubject, { kind: 'unknown' }>,
+  tiers: Tier[],
+  currentTier: Tier,
+  usage: Record<string, UsageEntry>,
+): Situation {
+  const higher = tiers.filter((tier) => tier.rank > currentTier.rank);
+  const plan = currentTier.name;
+
+  if (subject.kind === 'resource') {
+    const { resource } = subject;
+    const label = usageResourceLabels[resource];
+    const limit = tierLimitFor(currentTier, resource);
+    const used = usage[resource]?.used ?? 0;
+    const explanation =
+      limit === null
+        ? `Your ${plan} plan already allows unlimited ${label.many}.`
+        : limit === 0
+          ? `${usageResourceTitle(resource)} are not included in your ${plan} plan.`
+          : `You have used ${used.toLocaleString('en-US')} of ${limit.toLocaleString('en-US')} ${label.many} on the ${plan} plan.`;
+    const lifts = (tier: Tier) => {
+      const tierLimit = tierLimitFor(tier, resource);
+      return limit !== null && (tierLimit === null || tierLimit > limit);
+    };
+    return {
+      explanation,
+      liftingTiers: higher.filter(lifts),
+      gain: (tier) => {
+        const tierLimit = tierLimitFor(tier, resource);
+        return tierLimit === null ? `Unlimited ${label.many}` : `${formatLimit(tierLimit)} ${label.many}`;
+      },
+      nothingToLift:
+        limit === null ? 'There is nothing to upgrade for this.' : 'No plan offers more than yours for this.',
+    };
+  }
+
+  if (subject.kind === 'feature') {
+    const { feature } = subject;
+    const has = currentTier.features[feature] === true;
+    return {
+      explanation: has
+        ? `Your ${plan} plan already includes ${featureLabels[feature]}.`
+        : `${featureLabels[feature]} is not included in your ${plan} plan.`,
+      liftingTiers: has ? [] : higher.filter((tier) => tier.features[feature] === true),
+      gain: () => `Includes ${featureLabels[feature]}`,
+      nothingToLift: has ? 'There is nothing to upgrade for this.' : 'No plan includes this yet.',
+    };
+  }
+
+  const target = tiers.find((tier) => tier.identifier === subject.tier);
+  if (!target) {
+    return { explanation: 'This plan is not on offer.', liftingTiers: [], gain: () => '', nothingToLift: '' };
+  }
+  const explanation =
+    target.rank === currentTier.rank
+      ? `You are already on the ${target.name} plan.`
+      : target.rank < currentTier.rank
+        ? `${target.name} is below your ${plan} plan. To move down, cancel your plan from your subscription page.`
+        : `Move from ${plan} (${formatPricePerMonth(currentTier)}) to ${target.name} (${formatPricePerMonth(target)}).`;
+  return {
+    explanation,
+    liftingTiers: target.rank > currentTier.rank ? [target] : [],
+    gain: () => '',
+    nothingToLift: '',
+  };
+}
+
+/** The features a plan adds on top of another. */
+function addedFeatures(from: Tier, to: Tier): string[] {
+  return featureKeys.flatMap((key) =>
+    to.features[key] === true && from.features[key] !== true ? [featureLabels[key]] : [],
+  );
+}
+
+/** The limits that grow and the features that are added, going from one plan to another. */
+function improvements(from: Tier, to: Tier): string[] {
+  const limits = limitKeys.flatMap((key) => {
+    const before = from.limits[key] ?? null;
+    const after = to.limits[key] ?? null;
+    const grows = before !== null && (after === null || after > before);
+    return grows ? [`${limitLabels[key]}: ${formatLimit(before)} → ${formatLimit(after)}`] : [];
+  });
+  return [...limits, ...addedFeatures(from, to)];
+}
+
+function UpgradeOptions({
+  subject,
+  tiers,
+  currentTier,
+  usage,
+  billingProvider,
+}: {
+  subject: Exclude<UpgradeSubject, { kind: 'unknown' }>;
+  tiers: Tier[];
+  currentTier: Tier;
+  usage: Record<string, UsageEntry>;
+  billingProvider: 'local' | 'stripe' | 'none';
+}) {
+  const checkout = useCheckout();
+  const situation = describe(subject, tiers, currentTier, usage);
+  const billingDisabled = billingProvider === 'none';
+
+  return (
+    <Stack gap="md">
+      <Alert
+        color={situation.liftingTiers.length > 0 ? 'yellow' : 'blue'}
+        variant="light"
+        icon={<IconInfoCircle aria-hidden="true" />}
+        data-testid="upgrade-explanation"
+      >
+        <Text size="sm" fw={500}>
+          {situation.explanation}
+        </Text>
+      </Alert>
+
+      {billingProvider === 'local' ? <LocalBillingNotice /> : null}
+      {billingDisabled ? (
+        <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden="true" />}>
+          {subscriptionMessages.billingDisabled}
+        </Alert>
+      ) : null}
+      {checkout.isError ? (
+        <Alert color="red" variant="light" role="alert" data-testid="checkout-error">
+          {subscriptionErrorMessage(checkout.error)}
+        </Alert>
+      ) : null}
+
+      {situation.liftingTiers.length === 0 ? (
+        <Stack gap="xs" align="flex-start">
+          {situation.nothingToLift ? <Text>{situation.nothingToLift}</Text> : null}
+          <Group gap="md">
+            <Anchor component={Link} to="/subscription">
+              Back to your subscription
+            </Anchor>
+            <Anchor component={Link} to="/subscription/compare">
+              Compare plans
+            </Anchor>
+          </Group>
+        </Stack>
+      ) : (
+        <Stack
+          gap="md"
+          component="ul"
+          p={0}
+          m={0}
+          style={{ listStyle: 'none' }}
+          data-testid="upgrade-options"
+        >
+          {situation.liftingTiers.map((tier, index) => {
+            const recommended = index === 0 && subject.kind !== 'tier';
+            // Asked for a plan: everything it changes. Came from a limit or feature: that first, then only
+            // the features the plan adds, so the choice stays short (the comparison has the rest).
+            const changes =
+              subject.kind === 'tier' ? improvements(currentTier, tier) : addedFeatures(currentTier, tier);
+            const gain = situation.gain(tier);
+            return (
+              <Card
+                key={tier.identifier}
+                component="li"
+                withBorder
+                padding="lg"
+                data-testid={`upgrade-option-${tier.identifier}`}
+                style={
+                  recommended
+                    ? { borderColor: 'var(--mantine-primary-color-filled)', borderWidth: 2 }
+                    : undefined
+                }
+              >
+                <Stack gap="sm">
+                  <Group justify="space-between" gap="sm">
+                    <Group gap="sm">
+                      <Title order={2} size="h3">
+                        {tier.name}
+                      </Title>
+                      {recommended ? <Badge variant="light">Recommended</Badge> : null}
+                    </Group>
+                    <Text fw={700}>{formatPricePerMonth(tier)}</Text>
+                  </Group>
+                  {gain ? <Text fw={500}>{gain}</Text> : null}
+                  {changes.length > 0 ? (
+                    <Stack gap={4}>
+                      <Text size="sm" c="dimmed" id={`${tier.identifier}-changes`}>
+                        {subject.kind === 'tier' ? `What ${tier.name} changes:` : 'Also includes:'}
+                      </Text>
+                      <List size="sm" spacing={2} aria-labelledby={`${tier.identifier}-changes`}>
+                        {changes.map((change) => (
+                          <List.Item key={change}>{change}</List.Item>
+                        ))}
+                      </List>
+                    </Stack>
+                  ) : null}
+                  <Group>
+                    <Button
+                      {...wrappingButtonProps}
+                      variant={recommended || subject.kind === 'tier' ? 'filled' : 'default'}
+                      onClick={() => checkout.mutate(tier.identifier)}
+                      loading={checkout.isPending && checkout.variables === tier.identifier}
+                      disabled={
+                        billingDisabled || (checkout.isPending && checkout.variables !== tier.identifier)
+                      }
+                    >
+                      Upgrade to {tier.name} — {formatPricePerMonth(tier)}
+                    </Button>
+                  </Group>
+                </Stack>
+              </Card>
+            );
+          })}
+        </Stack>
+      )}
+    </Stack>
+  );
+}

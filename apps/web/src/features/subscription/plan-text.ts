@@ -1,0 +1,70 @@
+import {
+  type LimitKey,
+  type Tier,
+  type UsageResource,
+  usageResourceLabels,
+  usageResourceLimit,
+} from '@haversack/contracts';
+
+/** How the plan comparison names each limit of a tier. */
+export const limitLabels: Record<LimitKey, string> = {
+  characters: 'Characters',
+  parties_can_create: 'Parties you run',
+  parties_can_join: 'Parties you join',
+  inventory_actions_personal_monthly: 'Personal inventory actions / month',
+  inventory_actions_party_monthly: 'Party inventory actions / month',
+  shop_deployments_monthly: 'Shop deployments / month',
+  loot_deployments_monthly: 'Loot deployments / month',
+  ai_uses_monthly: 'AI uses / month',
+  item_templates: 'Item templates',
+  shop_templates: 'Shop templates',
+  loot_templates: 'Loot templates',
+  shop_instances: 'Open shops',
+  loot_instances: 'Loot instances',
+};
+
+/** A usage resource named as a heading: "Parties you run". */
+export function usageResourceTitle(resource: UsageResource): string {
+  return limitLabels[usageResourceLimit[resource]];
+}
+
+/** "1 character", "5 characters". */
+export function countOf(resource: UsageResource, count: number): string {
+  const label = usageResourceLabels[resource];
+  return `${count.toLocaleString('en-US')} ${count === 1 ? label.one : label.many}`;
+}
+
+/** null is unlimited and 0 means the plan does not include it at all (spec/01 §3). */
+export function formatLimit(limit: number | null | undefined): string {
+  if (limit === null || limit === undefined) return 'Unlimited';
+  if (limit === 0) return 'Not included';
+  return limit.toLocaleString('en-US');
+}
+
+/** "$0", "$5" or "$7.50". */
+export function formatPrice(tier: Pick<Tier, 'price_cents' | 'currency'>): string {
+  return new Intl.NumberFormat('en-US', {
+    style: 'currency',
+    currency: tier.currency.toUpperCase() || 'USD',
+    minimumFractionDigits: tier.price_cents % 100 === 0 ? 0 : 2,
+  }).format(tier.price_cents / 100);
+}
+
+/** "$5/month"; the Free plan reads "$0/month" so that it lines up with the others. */
+export function formatPricePerMonth(tier: Pick<Tier, 'price_cents' | 'currency' | 'interval'>): string {
+  return `${formatPrice(tier)}/${tier.interval || 'month'}`;
+}
+
+const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'long' });
+
+/** "March 5, 2026"; empty when the server gave no date. */
+export function formatDate(iso: string | null): string {
+  if (!iso) return '';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '' : dateFormat.format(date);
+}
+
+/** The limit of a tier for a usage resource (null = unlimited). */
+export function tierLimitFor(tier: Tier, resource: UsageResource): number | null {
+  return tier.limits[usageResourceLimit[resource]] ?? null;
+}

@@ -1,0 +1,41 @@
+import type { CurrentSubscription } from '@haversack/contracts';
+import { failure, jsonResponse, mockFetch, success } from '../../test/fixtures';
+import { buildCurrentSubscription, buildTiers } from './subscription-fixtures';
+
+interface FakeServerOptions {
+  current?: CurrentSubscription;
+  billingProvider?: 'local' | 'stripe' | 'none';
+  /** Answers for the writes, by "METHOD /path" after /api/v1. */
+  writes?: Record<string, () => Response>;
+}
+
+/** The subscription endpoints at the network boundary, with every call recorded. */
+export function mockSubscriptionServer(options: FakeServerOptions = {}) {
+  const current = options.current ?? buildCurrentSubscription();
+  return mockFetch(({ url, init }) => {
+    const path = new URL(url, 'http://test').pathname.replace('/api/v1', '');
+    const method = init.method ?? 'GET';
+    if (method === 'GET' && path === '/subscription/tiers') {
+      return jsonResponse(200, {
+        status: 'success',
+        data: buildTiers(),
+        meta: { billing_provider: options.billingProvider ?? 'local' },
+      });
+    }
+    if (method === 'GET' && path === '/subscription/current') return success(current);
+    const write = options.writes?.[`${method} ${path}`];
+    if (write) return write();
+    return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${method} ${path}`);
+  });
+}
+
+export function requestBody(
+  fetchMock: ReturnType<typeof mockFetch>,
+  method: string,
+  pathEnd: string,
+): unknown {
+  const call = fetchMock.mock.calls.find(
+    ([url, init]) => init?.method === method && String(url).endsWith(pathEnd),
+  );
+  return call?.[1]?.body === undefined ? undefined : JSON.parse(String(call[1].body));
+}

@@ -1,0 +1,39 @@
+import type { FormErrors } from '@mantine/form';
+import { schemaResolver } from '@mantine/form';
+import type { z } from 'zod';
+import { isApiError } from './http-client';
+
+/**
+ * Validate a Mantine form with a contracts schema (zod 4 is a Standard Schema). Synchronous, so the first
+ * failing rule of each field shows at once: issue paths become field names ("password_confirmation").
+ */
+export function validateWith(schema: z.ZodType): (values: unknown) => FormErrors {
+  return schemaResolver(schema, { sync: true });
+}
+
+/**
+ * spec/01 §5: VALIDATION_ERROR details are kept for the forms. Puts each detail on its field (stripping a
+ * body wrapper such as "user.") and returns whether any detail matched a field of the form.
+ */
+export function serverFieldErrors(error: unknown, fields: readonly string[], prefix = ''): FormErrors | null {
+  if (!isApiError(error) || error.details.length === 0) return null;
+  const errors: FormErrors = {};
+  for (const detail of error.details) {
+    const field =
+      prefix && detail.field.startsWith(prefix) ? detail.field.slice(prefix.length) : detail.field;
+    if (fields.includes(field) && errors[field] === undefined) errors[field] = detail.message;
+  }
+  return Object.keys(errors).length > 0 ? errors : null;
+}
+
+/**
+ * Mantine's PasswordInput shows the error text but leaves aria-invalid off its input; set it for every field
+ * so assistive technology hears which fields failed. Pass as `enhanceGetInputProps` to useForm.
+ */
+export function markInvalidFields({
+  inputProps,
+}: {
+  inputProps: { error?: unknown };
+}): Record<string, unknown> {
+  return inputProps.error ? { 'aria-invalid': true } : {};
+}

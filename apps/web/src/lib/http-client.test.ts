@@ -1,0 +1,242 @@
+import { errorCatalogue } from '@haversack/contracts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { authHeaderOf, buildTokens, failure, jsonResponse, mockFetch, success } from '../test/fixtures';
+import { API_V1, ApiError, apiRequest } from './http-client';
+import { onSessionExpired } from './session-events';
+import { toast } from './toast';
+import { tokenStorage } from './token-storage';
+
+const itemSchema = z.object({ name: z.string() });
+
+function signInStorage(token = 'access-old', refresh = 'refresh-old') {
+  tokenStorage.setTokens(buildTokens({ token, refresh_token: refresh }));
+}
+
+async function caught(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error('expected the request to fail');
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('apiRequest: envelopes', () => {
+  it('returns the data of a success envelope, validated by the schema, with meta and message', async () => {
+    mockFetch(() =>
+      jsonResponse(200, { status: 'success', data: { name: 'Rope' }, meta: { page: 1 }, message: 'ok' }),
+    );
+    const result = await apiRequest(`${API_V1}/items/1`, { schema: itemSchema });
+    expect(result).toEqual({ data: { name: 'Rope' }, meta: { page: 1 }, message: 'ok' });
+  });
+
+  it('sends JSON bodies and the bearer token when one is stored', async () => {
+    signInStorage('access-abc');
+    const fetchMock = mockFetch(() => success({ name: 'Torch' }, 201));
+    await apiRequest(`${API_V1}/items`, { method: 'POST', body: { name: 'Torch' }, schema: itemSchema });
+    const [url, init] = fetchMock.mock.calls[0] ?? [];
+    expect(url).toBe('/api/v1/items');
+    expect(init?.method).toBe('POST');
+    expect(init?.body).toBe('{"name":"Torch"}');
+    expect(authHeaderOf(init)).toBe('Bearer access-abc');
+  });
+
+  it('answers a 204 with no data', async () => {
+    mockFetch(() => new Response(null, { status: 204 }));
+    await expect(apiRequest(`${API_V1}/items/1`, { method: 'DELETE' })).resolves.toEqual({ data: undefined });
+  });
+
+  it('refuses data that does not match the schema', async () => {
+    mockFetch(() => success({ title: 'not a name' }));
+    const error = await caught(apiRequest(`${API_V1}/items/1`, { schema: itemSchema, toast: false }));
+    expect(error.code).toBe('INVALID_RESPONSE');
+  });
+});
+
+describe('apiRequest: errors', () => {
+  it('keeps validation details for forms and never toasts them', async () => {
+    const toastError = vi.spyOn(toast, 'error');
+    mockFetch(() =>
+      failure(422, 'VALIDATION_ERROR', 'Validation failed', [
+        { field: 'user.email', message: 'Email has already been taken' },
+      ]),
+    );
+    const error = await caught(apiRequest(`${API_V1}/auth/register`, { method: 'POST', body: {} }));
+    expect(error.code).toBe('VALIDATION_ERROR');
+    expect(error.status).toBe(422);
+    expect(error.message).toBe(errorCatalogue.VALIDATION_ERROR.message);
+    expect(error.details).toEqual([{ field: 'user.email', message: 'Email has already been taken' }]);
+    expect(toastError).not.toHaveBeenCalled();
+  });
+
+  it('shows the catalogue message and toasts codes marked toast:true, unless the caller opts out', async () => {
+    const toastError = vi.spyOn(toast, 'error');
+    mockFetch(() => failure(401, 'INVALID_CREDENTIALS', 'bad password'));
+    const error = await caught(apiRequest(`${API_V1}/auth/login`, { method: 'POST', body: {} }));
+    expect(error.message).toBe('Invalid email or password.');
+    expect(error.serverMessage).toBe('bad password');
+    expect(toastError).toHaveBeenCalledWith('Invalid email or password.');
+
+    toastError.mockClear();
+    await caught(apiRequest(`${API_V1}/auth/login`, { method: 'POST', body: {}, toast: false }));
+    expect(toastError).not.toHaveBeenCalled();
+  });
+
+  it('shows the server message for codes outside the catalogue', async () => {
+    mockFetch(() => failure(418, 'TEAPOT', 'I am a teapot'));
+    const error = await caught(apiRequest(`${API_V1}/brew`, { toast: false }));
+    expect(error).toMatchObject({ code: 'TEAPOT', message: 'I am a teapot', status: 418 });
+  });
+
+  it.each([
+    [400, 'BAD_REQUEST', errorCatalogue.BAD_REQUEST.message],
+    [404, 'RESOURCE_NOT_FOUND', errorCatalogue.RESOURCE_NOT_FOUND.message],
+    [429, 'RATE_LIMITED', errorCatalogue.RATE_LIMITED.message],
+    [500, 'INTERNAL_SERVER_ERROR', errorCatalogue.INTERNAL_SERVER_ERROR.message],
+    [502, 'BAD_GATEWAY', 'Bad gateway'],
+    [503, 'SERVICE_UNAVAILABLE', 'Service unavailable'],
+    [418, 'HTTP_418', 'Request failed with status 418'],
+  ])('names a bare %i answer %s', async (status, code, message) => {
+    mockFetch(() => new Response('<html>proxy error</html>', { status }));
+    const error = await caught(apiRequest(`${API_V1}/items`, { toast: false }));
+    expect(error).toMatchObject({ code, message, status });
+  });
+
+  it('turns a dropped connection into NETWORK_ERROR and toasts it', async () => {
+    const toastError = vi.spyOn(toast, 'error');
+    mockFetch(() => {
+      throw new TypeError('Failed to fetch');
+    });
+    const error = await caught(apiRequest(`${API_V1}/items`));
+    expect(error.code).toBe('NETWORK_ERROR');
+    expect(error.message).toBe(errorCatalogue.NETWORK_ERROR.message);
+    expect(toastError).toHaveBeenCalledWith(errorCatalogue.NETWORK_ERROR.message);
+  });
+
+  it('aborts a request after 10 s and reports it as a NETWORK_ERROR timeout', async () => {
+    vi.useFakeTimers();
+    mockFetch(
+      ({ init }) =>
+        new Promise<Response>((_resolve, reject) => {
+          init.signal?.addEventListener('abort', () => reject(new DOMException('Aborted', 'AbortError')));
+        }),
+    );
+    const pending = caught(apiRequest(`${API_V1}/slow`, { toast: false }));
+    await vi.advanceTimersByTimeAsync(9_999);
+    let settled = false;
+    void pending.then(() => {
+      settled = true;
+    });
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const error = await pending;
+    expect(error.code).toBe('NETWORK_ERROR');
+    expect(error.serverMessage).toBe('The request timed out.');
+  });
+});
+
+describe('apiRequest: refresh on 401', () => {
+  const newTokens = buildTokens({ token: 'access-new', refresh_token: 'refresh-new' });
+
+  it('refreshes once and retries the request with the new token', async () => {
+    signInStorage();
+    const fetchMock = mockFetch(({ url, init }) => {
+      if (url.endsWith('/auth/refresh')) return success(newTokens);
+      return authHeaderOf(init) === 'Bearer access-new'
+        ? success({ name: 'Lantern' })
+        : failure(401, 'EXPIRED_TOKEN', 'expired');
+    });
+    const result = await apiRequest(`${API_V1}/items/1`, { schema: itemSchema });
+    expect(result.data).toEqual({ name: 'Lantern' });
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+    const refreshCall = fetchMock.mock.calls[1];
+    expect(refreshCall?.[1]?.body).toBe('{"refresh_token":"refresh-old"}');
+    expect(tokenStorage.getAccessToken()).toBe('access-new');
+    expect(tokenStorage.getRefreshToken()).toBe('refresh-new');
+  });
+
+  it('retries only once: a second 401 is returned to the caller', async () => {
+    signInStorage();
+    const fetchMock = mockFetch(({ url }) =>
+      url.endsWith('/auth/refresh') ? success(newTokens) : failure(401, 'UNAUTHORIZED', 'nope'),
+    );
+    const error = await caught(apiRequest(`${API_V1}/items/1`));
+    expect(error.code).toBe('UNAUTHORIZED');
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+  });
+
+  it('shares a single refresh between concurrent 401s', async () => {
+    signInStorage();
+    let refreshCalls = 0;
+    const fetchMock = mockFetch(async ({ url, init }) => {
+      if (url.endsWith('/auth/refresh')) {
+        refreshCalls += 1;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return success(newTokens);
+      }
+      return authHeaderOf(init) === 'Bearer access-new'
+        ? success({ name: url.split('/').pop() ?? '' })
+        : failure(401, 'EXPIRED_TOKEN', 'expired');
+    });
+    const results = await Promise.all([
+      apiRequest(`${API_V1}/items/a`, { schema: itemSchema }),
+      apiRequest(`${API_V1}/items/b`, { schema: itemSchema }),
+      apiRequest(`${API_V1}/items/c`, { schema: itemSchema }),
+    ]);
+    expect(results.map((result) => result.data.name)).toEqual(['a', 'b', 'c']);
+    expect(refreshCalls).toBe(1);
+    expect(fetchMock).toHaveBeenCalledTimes(7);
+  });
+
+  it('on a refused refresh clears the session, toasts for 7 s and emits session-expired', async () => {
+    signInStorage();
+    tokenStorage.setUser({
+      id: 'u',
+      email: 'a@b.c',
+      username: 'abc',
+      display_name: null,
+      tier: 'tier_free',
+      subscription_status: 'active',
+      tier_upgraded_at: null,
+      email_verified: true,
+      email_verified_at: null,
+      created_at: '2026-01-01T00:00:00Z',
+      updated_at: '2026-01-01T00:00:00Z',
+      admin: false,
+    });
+    const sessionExpiredToast = vi.spyOn(toast, 'sessionExpired');
+    const listener = vi.fn();
+    const unsubscribe = onSessionExpired(listener);
+    const fetchMock = mockFetch(({ url }) =>
+      url.endsWith('/auth/refresh')
+        ? failure(401, 'REVOKED_TOKEN', 'revoked')
+        : failure(401, 'EXPIRED_TOKEN', 'expired'),
+    );
+    const error = await caught(apiRequest(`${API_V1}/items/1`));
+    unsubscribe();
+    expect(error.status).toBe(401);
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(tokenStorage.getAccessToken()).toBeNull();
+    expect(tokenStorage.getRefreshToken()).toBeNull();
+    expect(tokenStorage.getUser()).toBeNull();
+    expect(window.localStorage.getItem('token_expires_at')).toBeNull();
+    expect(sessionExpiredToast).toHaveBeenCalledWith(errorCatalogue.EXPIRED_TOKEN.message);
+    expect(listener).toHaveBeenCalledTimes(1);
+  });
+
+  it('never refreshes for the auth requests themselves', async () => {
+    signInStorage();
+    const fetchMock = mockFetch(() => failure(401, 'INVALID_CREDENTIALS', 'bad'));
+    await caught(apiRequest(`${API_V1}/auth/login`, { method: 'POST', body: {}, toast: false }));
+    await caught(apiRequest(`${API_V1}/auth/logout`, { method: 'DELETE', toast: false }));
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith('/auth/refresh'))).toBe(false);
+  });
+});

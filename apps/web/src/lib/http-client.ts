@@ -1,0 +1,314 @@
+import {
+  authTokensSchema,
+  codeForBareStatus,
+  errorCatalogue,
+  errorEnvelopeSchema,
+  type FieldError,
+  HTTP_TIMEOUT_MS,
+  isErrorCode,
+} from '@haversack/contracts';
+import { z } from 'zod';
+import { emitSessionExpired } from './session-events';
+import { toast } from './toast';
+import { tokenStorage } from './token-storage';
+import { planRefusalMessage, upgradeLinkLabel, upgradePathFor } from './upgrade-link';
+
+/** Everything is under /api/v1 except the preferences endpoints and /cable (DESIGN §3). */
+export const API_V1 = '/api/v1';
+
+const baseUrl: string = import.meta.env.VITE_API_BASE_URL ?? '';
+
+/**
+ * spec/01 §4: a 401 on these requests never triggers a refresh: they are the login family and logout,
+ * where a 401 is the answer itself (bad password, dead refresh token).
+ */
+const noRefreshPaths = new Set(
+  ['login', 'register', 'refresh', 'logout', 'forgot_password', 'reset_password', 'verify_email'].map(
+    (name) => `${API_V1}/auth/${name}`,
+  ),
+);
+
+/** A failed call, with the catalogue's user-facing message (spec/01 §8). */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly code: string;
+  readonly status: number;
+  readonly type: string;
+  readonly details: FieldError[];
+  /** The server's own message, when the answer carried an envelope. */
+  readonly serverMessage: string | null;
+
+  constructor(init: {
+    code: string;
+    status: number;
+    message: string;
+    type?: string;
+    details?: FieldError[];
+    serverMessage?: string | null;
+    cause?: unknown;
+  }) {
+    super(init.message, { cause: init.cause });
+    this.code = init.code;
+    this.status = init.status;
+    this.type = init.type ?? 'error';
+    this.details = init.details ?? [];
+    this.serverMessage = init.serverMessage ?? null;
+  }
+
+  /** spec/01 §8: catalogue codes with toast:true toast; VALIDATION_ERROR never does; other codes do. */
+  get toastable(): boolean {
+    return isErrorCode(this.code) ? errorCatalogue[this.code].toast : true;
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+/** Build the error for a code: catalogue codes show the catalogue message, others the server's. */
+function errorFor(code: string, status: number, rawMessage: string, extra: Partial<ApiError> = {}): ApiError {
+  const message = isErrorCode(code) ? errorCatalogue[code].message : rawMessage;
+  return new ApiError({
+    code,
+    status,
+    message,
+    type: extra.type ?? (isErrorCode(code) ? errorCatalogue[code].type : 'error'),
+    details: extra.details ?? [],
+    serverMessage: extra.serverMessage ?? null,
+  });
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** JSON body; sent as is. */
+  body?: unknown;
+  /** Send the bearer token when one is stored (default true). */
+  auth?: boolean;
+  /** Toast the error when its catalogue entry says so (default true). Callers that show their own say false. */
+  toast?: boolean;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+export interface ApiResponse<T> {
+  data: T;
+  meta?: unknown;
+  message?: string;
+}
+
+const successEnvelopeSchema = z.object({
+  status: z.literal('success'),
+  data: z.unknown(),
+  meta: z.unknown().optional(),
+  message: z.string().optional(),
+});
+
+/**
+ * Call the API. Parses the envelope, validates `data` with `schema`, and turns every failure into an
+ * ApiError. A 401 on a non-auth request refreshes the session once (shared by concurrent callers) and
+ * retries the request once.
+ */
+export function apiRequest<S extends z.ZodType>(
+  path: string,
+  options: RequestOptions & { schema: S },
+): Promise<ApiResponse<z.output<S>>>;
+export function apiRequest(path: string, options?: RequestOptions): Promise<ApiResponse<unknown>>;
+export async function apiRequest(
+  path: string,
+  options: RequestOptions & { schema?: z.ZodType } = {},
+): Promise<ApiResponse<unknown>> {
+  try {
+    const response = await send(path, options, false);
+    if (!options.schema) return response;
+    const parsed = options.schema.safeParse(response.data);
+    if (!parsed.success) {
+      throw new ApiError({
+        code: 'INVALID_RESPONSE',
+        status: 200,
+        message: 'The server sent an unexpected response. Please try again later.',
+        cause: parsed.error,
+      });
+    }
+    return { ...response, data: parsed.data };
+  } catch (error) {
+    const apiError = isApiError(error) ? error : unknownError(error);
+    if (options.toast !== false && apiError.toastable) toastError(apiError);
+    throw apiError;
+  }
+}
+
+/** Issue 3: a plan refusal's toast says what was hit and links to the upgrade page for it. */
+function toastError(error: ApiError): void {
+  const upgradePath = upgradePathFor(error);
+  if (upgradePath) {
+    toast.error(planRefusalMessage(error), undefined, { label: upgradeLinkLabel, href: upgradePath });
+  } else {
+    toast.error(error.message);
+  }
+}
+
+function unknownError(cause: unknown): ApiError {
+  return new ApiError({
+    code: 'UNKNOWN_ERROR',
+    status: 0,
+    message: 'Something went wrong. Please try again.',
+    cause,
+  });
+}
+
+async function send(path: string, options: RequestOptions, isRetry: boolean): Promise<ApiResponse<unknown>> {
+  const token = options.auth === false ? null : tokenStorage.getAccessToken();
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = `Bearer ${token}`;
+
+  const response = await fetchWithTimeout(`${baseUrl}${path}`, {
+    method: options.method ?? 'GET',
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    signal: options.signal,
+    timeoutMs: options.timeoutMs ?? HTTP_TIMEOUT_MS,
+  });
+
+  if (response.status === 401 && token && !isRetry && !noRefreshPaths.has(path)) {
+    // Another caller may have refreshed while this request was in flight: then just retry with the new token.
+    const current = tokenStorage.getAccessToken();
+    const refreshed = current !== null && current !== token ? true : await refreshSession();
+    if (refreshed) return send(path, options, true);
+  }
+
+  if (response.status === 204) return { data: undefined };
+
+  const body = await readJson(response);
+  if (!response.ok) throw errorFromResponse(response.status, body);
+
+  const envelope = successEnvelopeSchema.safeParse(body);
+  if (!envelope.success) {
+    throw new ApiError({
+      code: 'INVALID_RESPONSE',
+      status: response.status,
+      message: 'The server sent an unexpected response. Please try again later.',
+    });
+  }
+  const { data, meta, message } = envelope.data;
+  return { data, meta, message };
+}
+
+interface FetchInit {
+  method: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+  signal: AbortSignal | undefined;
+  timeoutMs: number;
+}
+
+/** spec/01 §7: requests time out after 10 s; a timeout or a dropped connection is a NETWORK_ERROR. */
+async function fetchWithTimeout(url: string, init: FetchInit): Promise<Response> {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, init.timeoutMs);
+  const abortFromCaller = () => controller.abort();
+  init.signal?.addEventListener('abort', abortFromCaller, { once: true });
+  try {
+    return await globalThis.fetch(url, {
+      method: init.method,
+      headers: init.headers,
+      body: init.body,
+      signal: controller.signal,
+      credentials: 'same-origin',
+    });
+  } catch (cause) {
+    if (init.signal?.aborted && !timedOut) throw cause;
+    const network = errorCatalogue.NETWORK_ERROR;
+    throw new ApiError({
+      code: 'NETWORK_ERROR',
+      status: 0,
+      type: network.type,
+      message: network.message,
+      serverMessage: timedOut ? 'The request timed out.' : null,
+      cause,
+    });
+  } finally {
+    clearTimeout(timer);
+    init.signal?.removeEventListener('abort', abortFromCaller);
+  }
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text().catch(() => '');
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+function errorFromResponse(status: number, body: unknown): ApiError {
+  const envelope = errorEnvelopeSchema.safeParse(body);
+  if (envelope.success) {
+    const { code, message, details, type } = envelope.data.error;
+    return errorFor(code, status, message, { details: details ?? [], type, serverMessage: message });
+  }
+  // spec/01 §8: an answer without an envelope is named by its status alone.
+  const bare = codeForBareStatus(status);
+  return errorFor(bare.code, status, bare.message);
+}
+
+let refreshInFlight: Promise<boolean> | null = null;
+
+/**
+ * Exchange the refresh token for a new pair. Concurrent callers share one request (refresh tokens rotate
+ * on every use, so a second parallel refresh would look like token reuse to the server).
+ * When the server refuses, the session is over: everything is cleared, the session-expired toast shows
+ * and the session-expired event fires. A network failure keeps the tokens for a later attempt.
+ */
+export function refreshSession(): Promise<boolean> {
+  refreshInFlight ??= runRefresh().finally(() => {
+    refreshInFlight = null;
+  });
+  return refreshInFlight;
+}
+
+async function runRefresh(): Promise<boolean> {
+  const refreshTokenSeen = tokenStorage.getRefreshToken();
+  // Tabs share localStorage: the Web Locks API keeps two tabs from spending the same refresh token (which the
+  // server would treat as reuse and answer by ending the session). Inside the lock, a refresh token that
+  // changed meanwhile means another tab has already refreshed.
+  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+  const exchange = () => exchangeRefreshToken(refreshTokenSeen);
+  return locks ? locks.request('haversack-token-refresh', exchange) : exchange();
+}
+
+async function exchangeRefreshToken(refreshTokenSeen: string | null): Promise<boolean> {
+  const refreshToken = tokenStorage.getRefreshToken();
+  if (!refreshToken) {
+    expireSession();
+    return false;
+  }
+  if (refreshTokenSeen && refreshToken !== refreshTokenSeen) return true;
+  try {
+    const { data } = await apiRequest(`${API_V1}/auth/refresh`, {
+      method: 'POST',
+      body: { refresh_token: refreshToken },
+      schema: authTokensSchema,
+      auth: false,
+      toast: false,
+    });
+    tokenStorage.setTokens(data);
+    return true;
+  } catch (error) {
+    if (isApiError(error) && (error.code === 'NETWORK_ERROR' || error.status >= 500)) return false;
+    expireSession();
+    return false;
+  }
+}
+
+function expireSession(): void {
+  tokenStorage.clear();
+  toast.sessionExpired(errorCatalogue.EXPIRED_TOKEN.message);
+  emitSessionExpired();
+}

@@ -1,0 +1,37 @@
+import { QUERY_GC_MS, QUERY_RETRY, QUERY_STALE_MS } from '@haversack/contracts';
+import { QueryCache, QueryClient } from '@tanstack/react-query';
+import { isApiError } from './http-client';
+import { toast } from './toast';
+
+declare module '@tanstack/react-query' {
+  interface Register {
+    queryMeta: {
+      /** A toast shown once when the query finally fails (after its retry), e.g. "Failed to fetch preferences". */
+      errorMessage?: string;
+    };
+  }
+}
+
+/** spec/01 §9: fresh 5 min, kept 10 min, 1 retry, no refetch on window focus. */
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    queryCache: new QueryCache({
+      onError: (_error, query) => {
+        if (query.meta?.errorMessage) toast.error(query.meta.errorMessage);
+      },
+    }),
+    defaultOptions: {
+      queries: {
+        staleTime: QUERY_STALE_MS,
+        gcTime: QUERY_GC_MS,
+        // A 4xx will not change on retry; only network and server failures get the one retry.
+        retry: (failureCount, error) =>
+          failureCount < QUERY_RETRY && !(isApiError(error) && error.status >= 400 && error.status < 500),
+        refetchOnWindowFocus: false,
+      },
+      mutations: { retry: false },
+    },
+  });
+}
+
+export const queryClient = createQueryClient();

@@ -1,0 +1,122 @@
+import { type LoginBody, type Registration, TOKEN_REFRESH_BUFFER_MS, type User } from '@haversack/contracts';
+import { useAuthStore } from '../stores/auth-store';
+import { loginRequest, logoutRequest, meRequest, registerRequest } from './auth-api';
+import { isApiError, refreshSession } from './http-client';
+import { queryClient } from './query-client';
+import { tokenExpiresWithin, tokenStorage } from './token-storage';
+
+function errorMessage(error: unknown): string {
+  if (isApiError(error)) return error.message;
+  return error instanceof Error ? error.message : 'Something went wrong';
+}
+
+function setSignedIn(user: User): void {
+  tokenStorage.setUser(user);
+  useAuthStore.setState({
+    isAuthenticated: true,
+    isLoading: false,
+    isInitializing: false,
+    user,
+    error: null,
+  });
+}
+
+function setSignedOut(error: string | null = null): void {
+  useAuthStore.setState({
+    isAuthenticated: false,
+    isLoading: false,
+    isInitializing: false,
+    user: null,
+    error,
+  });
+}
+
+let initializing: Promise<void> | null = null;
+
+/**
+ * spec/01 §4 session startup: no access token means logged out; a token that is expired or within 120 s of
+ * expiry is refreshed first; then the current user is loaded. Any failure leaves the session logged out
+ * with the error kept.
+ */
+export function initializeSession(): Promise<void> {
+  // Start-up may be requested twice (React StrictMode runs effects twice in development): share one run.
+  initializing ??= runInitialization().finally(() => {
+    initializing = null;
+  });
+  return initializing;
+}
+
+async function runInitialization(): Promise<void> {
+  useAuthStore.setState({ isInitializing: true });
+  if (!tokenStorage.getAccessToken()) {
+    setSignedOut();
+    return;
+  }
+  try {
+    if (tokenExpiresWithin(TOKEN_REFRESH_BUFFER_MS)) {
+      const refreshed = await refreshSession();
+      if (!refreshed) throw new Error('Your session has expired. Please log in again.');
+    }
+    setSignedIn(await meRequest());
+  } catch (error) {
+    if (isApiError(error) && error.status === 401) tokenStorage.clear();
+    setSignedOut(errorMessage(error));
+  }
+}
+
+/** spec/01 §4: login stores the tokens and sets the user. Errors go back to the form. */
+export async function signIn(credentials: LoginBody): Promise<User> {
+  useAuthStore.setState({ isLoading: true, error: null });
+  try {
+    const session = await loginRequest(credentials);
+    tokenStorage.setTokens(session);
+    setSignedIn(session.user);
+    return session.user;
+  } catch (error) {
+    useAuthStore.setState({ isLoading: false, error: errorMessage(error) });
+    throw error;
+  }
+}
+
+/**
+ * spec/01 §4: registration is followed by an automatic sign-in. The register answer already carries a
+ * session for the new account, so it is used directly rather than signing in a second time.
+ */
+export async function signUp(registration: Registration): Promise<User> {
+  useAuthStore.setState({ isLoading: true, error: null });
+  try {
+    const session = await registerRequest(registration);
+    tokenStorage.setTokens(session);
+    setSignedIn(session.user);
+    return session.user;
+  } catch (error) {
+    useAuthStore.setState({ isLoading: false, error: errorMessage(error) });
+    throw error;
+  }
+}
+
+/** spec/01 §4: logout calls the server, then always clears local tokens and state, even if the call fails. */
+export async function signOut(): Promise<void> {
+  useAuthStore.setState({ isLoading: true });
+  try {
+    if (tokenStorage.getAccessToken()) await logoutRequest();
+  } catch {
+    // The local session ends regardless: a server that cannot be reached must not keep anyone signed in.
+  } finally {
+    tokenStorage.clear();
+    queryClient.clear();
+    setSignedOut();
+  }
+}
+
+/** Replace the signed-in user after a profile change or e-mail verification. */
+export function updateSessionUser(user: User): void {
+  if (useAuthStore.getState().isAuthenticated) setSignedIn(user);
+}
+
+/** spec/01 §4 periodic check: refresh a token that expires within the buffer. */
+export async function refreshIfExpiring(bufferMs = TOKEN_REFRESH_BUFFER_MS): Promise<void> {
+  if (!useAuthStore.getState().isAuthenticated) return;
+  if (!tokenStorage.getAccessToken()) return;
+  if (tokenExpiresWithin(bufferMs)) await refreshSession();
+}

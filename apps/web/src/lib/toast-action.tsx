@@ -1,0 +1,36 @@
+import { Anchor, Stack, Text } from '@mantine/core';
+import type { MouseEvent } from 'react';
+import { navigateInApp } from './app-navigation';
+
+export interface ToastAction {
+  label: string;
+  /** An in-app path, e.g. "/subscription/upgrade?resource=characters". */
+  href: string;
+}
+
+/** A toast's message followed by a link; following it closes the toast. */
+export function ToastMessageWithAction({
+  message,
+  action,
+  onFollow,
+}: {
+  message: string;
+  action: ToastAction;
+  onFollow: () => void;
+}) {
+  const follow = (event: MouseEvent<HTMLAnchorElement>) => {
+    // Let the browser open a new tab or window as asked; a plain click stays in the app.
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || event.button !== 0) return;
+    event.preventDefault();
+    onFollow();
+    navigateInApp(action.href);
+  };
+  return (
+    <Stack gap={4} align="flex-start">
+      <Text size="sm">{message}</Text>
+      <Anchor href={action.href} size="sm" fw={600} onClick={follow}>
+        {action.label}
+      </Anchor>
+    </Stack>
+  );
+}

@@ -1,0 +1,58 @@
+import {
+  TOAST_DEFAULT_MS,
+  TOAST_ERROR_MS,
+  TOAST_SESSION_EXPIRED_MS,
+  TOAST_SUCCESS_MS,
+} from '@haversack/contracts';
+import { notifications } from '@mantine/notifications';
+import { createElement } from 'react';
+import { type ToastKind, useUiStore } from '../stores/ui-store';
+import { type ToastAction, ToastMessageWithAction } from './toast-action';
+
+const colors: Record<ToastKind, string> = { success: 'teal', error: 'red', info: 'blue', warning: 'yellow' };
+const defaultDurations: Record<ToastKind, number> = {
+  success: TOAST_SUCCESS_MS,
+  error: TOAST_ERROR_MS,
+  info: TOAST_DEFAULT_MS,
+  warning: TOAST_DEFAULT_MS,
+};
+
+let sequence = 0;
+
+/**
+ * Show a toast (spec/01 §9 durations: default 5 s, success 3 s, error 5 s). The UI store keeps the list of
+ * live toasts; Mantine notifications draws them. An action adds a link below the message.
+ */
+export function showToast(
+  kind: ToastKind,
+  message: string,
+  duration = defaultDurations[kind],
+  action?: ToastAction,
+): string {
+  sequence += 1;
+  const id = `toast-${sequence}`;
+  useUiStore.getState().addToast({ id, kind, message, duration });
+  notifications.show({
+    id,
+    message: action
+      ? createElement(ToastMessageWithAction, { message, action, onFollow: () => notifications.hide(id) })
+      : message,
+    color: colors[kind],
+    autoClose: duration,
+    withBorder: true,
+    closeButtonProps: { 'aria-label': 'Dismiss notification' },
+    'data-testid': `toast-${kind}`,
+    onClose: () => useUiStore.getState().removeToast(id),
+  });
+  return id;
+}
+
+export const toast = {
+  success: (message: string, duration?: number) => showToast('success', message, duration),
+  error: (message: string, duration?: number, action?: ToastAction) =>
+    showToast('error', message, duration, action),
+  info: (message: string, duration?: number) => showToast('info', message, duration),
+  warning: (message: string, duration?: number) => showToast('warning', message, duration),
+  /** spec/01 §8: the session-expired toast stays 7 s. */
+  sessionExpired: (message: string) => showToast('warning', message, TOAST_SESSION_EXPIRED_MS),
+};

@@ -1,0 +1,35 @@
+import { isFeatureKey, isUsageResource } from '@haversack/contracts';
+import type { ApiError } from './http-client';
+
+export const upgradeLinkLabel = 'See upgrade options';
+
+type PlanRefusal = Pick<ApiError, 'code' | 'details' | 'message' | 'serverMessage'>;
+
+/** Issue 3: the two refusals that a better plan would lift. */
+export function isPlanRefusal(error: Pick<ApiError, 'code'>): boolean {
+  return error.code === 'LIMIT_EXCEEDED' || error.code === 'FEATURE_NOT_AVAILABLE';
+}
+
+/**
+ * The upgrade page for what a refusal names (details[0].resource or .feature), or null when the error is not
+ * a plan refusal. A refusal that names nothing we know still leads to the plan comparison.
+ */
+export function upgradePathFor(error: PlanRefusal): string | null {
+  if (!isPlanRefusal(error)) return null;
+  const detail = error.details[0];
+  if (error.code === 'LIMIT_EXCEEDED' && isUsageResource(detail?.resource)) {
+    return `/subscription/upgrade?${new URLSearchParams({ resource: detail.resource })}`;
+  }
+  if (error.code === 'FEATURE_NOT_AVAILABLE' && isFeatureKey(detail?.feature)) {
+    return `/subscription/upgrade?${new URLSearchParams({ feature: detail.feature })}`;
+  }
+  return '/subscription/compare';
+}
+
+/**
+ * The catalogue's line for these codes is generic; the server's own sentence says what was hit ("Your Free
+ * plan allows 1 character. Upgrade to create more."), so refusals show that one.
+ */
+export function planRefusalMessage(error: PlanRefusal): string {
+  return error.serverMessage ?? error.message;
+}

@@ -1,0 +1,51 @@
+import '@testing-library/jest-dom/vitest';
+import { cleanup } from '@testing-library/react';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { initialAuthState, useAuthStore } from '../stores/auth-store';
+import { useModalStore } from '../stores/modal-store';
+import { useUiStore } from '../stores/ui-store';
+
+// Mantine reads media queries and observes element sizes; happy-dom provides neither.
+if (!window.matchMedia) {
+  Object.defineProperty(window, 'matchMedia', {
+    writable: true,
+    value: (query: string): MediaQueryList => ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addListener: () => undefined,
+      removeListener: () => undefined,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+      dispatchEvent: () => false,
+    }),
+  });
+}
+
+class ResizeObserverStub {
+  observe(): void {}
+  unobserve(): void {}
+  disconnect(): void {}
+}
+if (!('ResizeObserver' in window)) {
+  Object.defineProperty(window, 'ResizeObserver', { writable: true, value: ResizeObserverStub });
+}
+Object.defineProperty(globalThis, 'ResizeObserver', { writable: true, value: window.ResizeObserver });
+
+window.HTMLElement.prototype.scrollIntoView = function scrollIntoView() {};
+
+const uiInitial = useUiStore.getState();
+const modalInitial = useModalStore.getState();
+
+beforeEach(() => {
+  window.localStorage.clear();
+  useAuthStore.setState(initialAuthState, true);
+  useUiStore.setState(uiInitial, true);
+  useModalStore.setState(modalInitial, true);
+});
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
