@@ -1,0 +1,193 @@
+// search/items on a catalogue of 10,000 extra public templates (issue 5: "fast on 10,000 templates").
+//
+//   npx tsx --conditions=development bench/search-items.bench.mjs [--templates 10000] [--rounds 200]
+//
+// Builds the real app on a fresh in-memory PGlite (migrations + seed: coins and the 578 SRD items), adds
+// the extra templates, then times requests through app.inject. Every query is timed interleaved with the
+// baseline GET /api/v1/health, so the ratios survive a noisy machine (DESIGN §1 benchmarks).
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import { buildApp } from '../apps/server/src/app.ts';
+import { loadConfig } from '../apps/server/src/config.ts';
+import { openPglite } from '../apps/server/src/db/client.ts';
+import { itemTemplates } from '../apps/server/src/db/schema/items.ts';
+import { seedDatabase } from '../apps/server/src/db/seed.ts';
+import { MailQueue } from '../apps/server/src/lib/mail-queue.ts';
+import { createMailer } from '../apps/server/src/lib/mailer.ts';
+
+const { values: args } = parseArgs({
+  options: { templates: { type: 'string', default: '10000' }, rounds: { type: 'string', default: '200' } },
+});
+const templateCount = Number(args.templates);
+const rounds = Number(args.rounds);
+
+/** A small deterministic generator, so that every run searches the same catalogue. */
+function generator(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+const random = generator(42);
+const pick = (list) => list[Math.floor(random() * list.length)];
+
+const adjectives = [
+  'Gleaming',
+  'Rusty',
+  'Ancient',
+  'Cursed',
+  'Blessed',
+  'Frozen',
+  'Burning',
+  'Silent',
+  'Heavy',
+];
+const nouns = ['Blade', 'Shield', 'Amulet', 'Lantern', 'Cloak', 'Hammer', 'Bow', 'Ring', 'Tome', 'Flask'];
+const suffixes = ['of Embers', 'of the Deep', 'of Warding', 'of Storms', 'of the Fox', 'of Long Nights'];
+const words =
+  'the a forged in old mountain fire glows faintly when danger is near its bearer feels warm light cold ' +
+  'water river king queen dragon scale steel silver gold copper elven dwarven rune carved handle worn';
+const vocabulary = words.split(' ');
+const tagPool = [
+  'loot',
+  'magic',
+  'weapon',
+  'armor',
+  'trinket',
+  'quest',
+  'homebrew',
+  'rare',
+  'cursed',
+  'tool',
+];
+const currencies = ['cp', 'sp', 'ep', 'gp', 'pp'];
+
+function extraTemplate(i) {
+  const description = Array.from({ length: 12 + Math.floor(random() * 30) }, () => pick(vocabulary)).join(
+    ' ',
+  );
+  const tags = [
+    ...new Set([pick(tagPool), pick(tagPool), `category:${pick(['gear', 'weapon', 'trinket'])}`]),
+  ];
+  return {
+    name: `${pick(adjectives)} ${pick(nouns)} ${pick(suffixes)} ${i}`,
+    description: `${description}.`,
+    weight: Math.round(random() * 5000) / 100,
+    baseValue: Math.floor(random() * 5000),
+    currency: pick(currencies),
+    visibility: 'public',
+    stackSize: pick([0, 1, 1, 1, 10, 20]),
+    tags,
+    metadata: { rarity: pick(['common', 'uncommon', 'rare']), category: 'gear' },
+  };
+}
+
+function median(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+function percentile(samples, p) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
+}
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haversack-bench-'));
+const log = pino({ level: 'silent' });
+const config = loadConfig({
+  NODE_ENV: 'test',
+  DATA_DIR: dataDir,
+  APP_URL: 'http://bench.test',
+  LOG_LEVEL: 'silent',
+});
+const database = await openPglite({});
+await database.migrate();
+await seedDatabase(database.db);
+
+let started = performance.now();
+for (let i = 0; i < templateCount; i += 1000) {
+  const batch = Array.from({ length: Math.min(1000, templateCount - i) }, (_, j) => extraTemplate(i + j));
+  await database.db.insert(itemTemplates).values(batch);
+}
+const insertMs = performance.now() - started;
+
+const mail = new MailQueue(createMailer({ from: config.mailFrom, dataDir, log }), log);
+const app = await buildApp({
+  config,
+  database,
+  mail,
+  jwtSecret: randomBytes(32).toString('hex'),
+  logger: false,
+});
+await app.ready();
+const session = await app.services.accounts.register(
+  {
+    email: 'bench@example.com',
+    username: 'bench',
+    password: 'Adventure1',
+    password_confirmation: 'Adventure1',
+  },
+  {},
+);
+const headers = { authorization: `Bearer ${session.token}` };
+
+const cases = {
+  'text "sword"': '/api/v1/search/items?search=sword',
+  'partial "long"': '/api/v1/search/items?search=long',
+  'phrase "of storms" + tags': '/api/v1/search/items?search=%22of%20storms%22&tags=magic',
+  'everything (*), page 50': '/api/v1/search/items?search=*&page=50',
+  'filters only (value, weight)': '/api/v1/search/items?min_value=10&max_value=20&max_weight=5&per_page=50',
+  'text + sort by value': '/api/v1/search/items?search=dragon&sort=value&direction=desc',
+};
+
+async function time(url) {
+  const start = performance.now();
+  const response = await app.inject({ method: 'GET', url, headers });
+  const elapsed = performance.now() - start;
+  if (response.statusCode !== 200)
+    throw new Error(`${url} answered ${response.statusCode}: ${response.body}`);
+  return { elapsed, body: response };
+}
+
+// Warm up the JIT, the plan cache and the buffer cache.
+for (let i = 0; i < 20; i++) {
+  await time('/api/v1/health');
+  for (const url of Object.values(cases)) await time(url);
+}
+
+const samples = { health: [] };
+for (const name of Object.keys(cases)) samples[name] = [];
+started = performance.now();
+for (let round = 0; round < rounds; round++) {
+  samples.health.push((await time('/api/v1/health')).elapsed);
+  for (const [name, url] of Object.entries(cases)) samples[name].push((await time(url)).elapsed);
+}
+const totals = {};
+for (const [name, url] of Object.entries(cases))
+  totals[name] = (await time(url)).body.json().meta.total_count;
+
+const baseline = median(samples.health);
+console.log(
+  `search/items on ${583 + templateCount} public templates (${templateCount} generated in ${Math.round(insertMs)} ms), ${rounds} rounds, node ${process.version}, PGlite in memory`,
+);
+console.log('');
+console.log('| request | matches | median ms | p95 ms | median / health |');
+console.log('|---|---:|---:|---:|---:|');
+console.log(
+  `| GET /api/v1/health (baseline) | | ${baseline.toFixed(2)} | ${percentile(samples.health, 95).toFixed(2)} | 1.0 |`,
+);
+for (const name of Object.keys(cases)) {
+  const m = median(samples[name]);
+  console.log(
+    `| search/items ${name} | ${totals[name]} | ${m.toFixed(2)} | ${percentile(samples[name], 95).toFixed(2)} | ${(m / baseline).toFixed(1)} |`,
+  );
+}
+
+await app.close();
+await mail.drain();
+await database.close();
+rmSync(dataDir, { recursive: true, force: true });
