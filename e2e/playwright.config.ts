@@ -1,0 +1,69 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+// One fresh data directory per run, shared with the workers through the environment: the server writes
+// its PGlite database and its .eml mails there, and the tests read the mails back.
+if (!process.env.E2E_DATA_DIR) {
+  process.env.E2E_DATA_DIR = mkdtempSync(path.join(os.tmpdir(), 'haversack-e2e-'));
+}
+// A port of its own per run, so two runs on one machine do not collide (7100–7899 holds none of the
+// ports Chromium refuses as unsafe); workers inherit it.
+process.env.E2E_PORT ??= String(7100 + Math.floor(Math.random() * 800));
+const port = Number(process.env.E2E_PORT);
+const baseURL = `http://127.0.0.1:${port}`;
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export default defineConfig({
+  testDir: './specs',
+  outputDir: './.output/results',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: process.env.CI
+    ? [['list']]
+    : [['list'], ['html', { outputFolder: './.output/report', open: 'never' }]],
+  globalTeardown: './global-teardown.ts',
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: chromium,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  projects: [
+    { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } },
+  ],
+  webServer: {
+    command: 'node apps/server/dist/main.js',
+    cwd: path.resolve(import.meta.dirname, '..'),
+    url: `${baseURL}/api/v1/health`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      NODE_ENV: 'test',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      APP_URL: baseURL,
+      LOG_LEVEL: 'warn',
+      // Every spec signs people up from one address; keep the limits, only wider.
+      RATE_LIMIT_SCALE: '20',
+    },
+  },
+});

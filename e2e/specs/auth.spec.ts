@@ -1,0 +1,127 @@
+import { expect, test } from '@playwright/test';
+import { expectAccessible } from '../support/a11y';
+import { AccountPages, newAccount } from '../support/accounts';
+import { countMailLinks, waitForMailLink } from '../support/mailbox';
+import { screenshotBothWidths } from '../support/screenshots';
+
+test('register, sign out, sign in, recover the password by mail and sign in with the new one', async ({
+  page,
+}) => {
+  const accounts = new AccountPages(page);
+  const account = newAccount();
+
+  await page.goto('/register');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expectAccessible(page, 'register');
+  await screenshotBothWidths(page, 'register');
+
+  // Validation messages of spec/01 §5 before anything is sent.
+  await page.getByLabel('Email', { exact: true }).fill(account.email);
+  await page.getByLabel('Username', { exact: true }).fill(account.username);
+  await page.getByLabel('Password', { exact: true }).fill('short');
+  await page.getByLabel('Confirm Password', { exact: true }).fill('different');
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await expect(page.getByText('Password must be at least 8 characters')).toBeVisible();
+  await expect(page.getByText('Passwords do not match')).toBeVisible();
+
+  await accounts.register(account);
+  await expect(page.getByTestId('dashboard-heading')).toContainText(account.username);
+  await expect(page.getByTestId('unverified-email-notice')).toBeVisible();
+  await expectAccessible(page, 'dashboard');
+  await screenshotBothWidths(page, 'dashboard');
+
+  await accounts.signOut();
+  await expectAccessible(page, 'login');
+  await screenshotBothWidths(page, 'login');
+
+  // A wrong password is refused with the catalogue's message.
+  await accounts.fillSignIn(account.email, 'Wrong12345');
+  await expect(page.getByTestId('login-error')).toContainText('Invalid email or password.');
+  await accounts.fillSignIn(account.email, account.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await accounts.signOut();
+
+  await page.getByRole('link', { name: 'Forgot password?' }).click();
+  await expect(page).toHaveURL(/\/forgot-password$/);
+  await expectAccessible(page, 'forgot password');
+  await screenshotBothWidths(page, 'forgot-password');
+  const before = countMailLinks(account.email, 'reset-password');
+  await page.getByLabel('Email', { exact: true }).fill(account.email);
+  await page.getByRole('button', { name: 'Send Reset Instructions' }).click();
+  await expect(page.getByRole('heading', { name: 'Reset Instructions Sent' })).toBeVisible();
+  await expect(
+    page.getByText(
+      "If an account exists with that email, we've sent instructions on how to reset your password.",
+    ),
+  ).toBeVisible();
+  await screenshotBothWidths(page, 'forgot-password-sent');
+
+  const link = await waitForMailLink(account.email, 'reset-password', before);
+  await page.goto(new URL(link).pathname);
+  await expectAccessible(page, 'reset password');
+  await screenshotBothWidths(page, 'reset-password');
+  const newPassword = 'Recovered42';
+  await page.getByLabel('New Password', { exact: true }).fill(newPassword);
+  await page.getByLabel('Confirm New Password', { exact: true }).fill(newPassword);
+  await page.getByRole('button', { name: 'Reset Password' }).click();
+  await expect(page.getByRole('heading', { name: 'Password Reset Successful' })).toBeVisible();
+  await expect(page).toHaveURL(/\/login/, { timeout: 5_000 });
+
+  // The link works once.
+  await page.goto(new URL(link).pathname);
+  await page.getByLabel('New Password', { exact: true }).fill('Another123');
+  await page.getByLabel('Confirm New Password', { exact: true }).fill('Another123');
+  await page.getByRole('button', { name: 'Reset Password' }).click();
+  await expect(page.getByTestId('reset-password-error')).toContainText('already been used');
+
+  await page.goto('/login');
+  await accounts.fillSignIn(account.email, account.password);
+  await expect(page.getByTestId('login-error')).toBeVisible();
+  await accounts.fillSignIn(account.email, newPassword);
+  await expect(page).toHaveURL(/\/dashboard$/);
+});
+
+test('a protected page sends a visitor to sign in and back', async ({ page }) => {
+  const accounts = new AccountPages(page);
+  const account = newAccount('returner');
+  await accounts.register(account);
+  await accounts.signOut();
+
+  await page.goto('/profile/preferences?from=test');
+  await expect(page).toHaveURL(/\/login\?redirect=%2Fprofile%2Fpreferences%3Ffrom%3Dtest$/);
+  await accounts.fillSignIn(account.email, account.password);
+  await expect(page).toHaveURL(/\/profile\/preferences\?from=test$/);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expectAccessible(page, 'preferences');
+  await screenshotBothWidths(page, 'preferences');
+
+  // Preferences are saved on the server: the light theme survives a reload.
+  await page.getByRole('radio', { name: 'Light' }).check();
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'light');
+  await page.reload();
+  await expect(page.getByRole('radio', { name: 'Light' })).toBeChecked();
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'light');
+  await screenshotBothWidths(page, 'preferences-light');
+
+  await page.goto('/profile');
+  await expect(page.getByTestId('email-unverified-badge')).toBeVisible();
+  await expectAccessible(page, 'profile');
+  await screenshotBothWidths(page, 'profile');
+});
+
+test('the mailed verification link verifies the address', async ({ page }) => {
+  const accounts = new AccountPages(page);
+  const account = newAccount('verifier');
+  await accounts.register(account);
+  const link = await waitForMailLink(account.email, 'verify-email');
+  await page.goto(new URL(link).pathname + new URL(link).search);
+  await expect(page.getByText(/verified/i).first()).toBeVisible();
+  await page.goto('/profile');
+  await expect(page.getByTestId('email-verified-badge')).toBeVisible();
+});
+
+test('unknown pages show the not-found page', async ({ page }) => {
+  await page.goto('/no/such/page');
+  await expect(page.getByTestId('not-found')).toBeVisible();
+  await expectAccessible(page, 'not found');
+});

@@ -1,0 +1,275 @@
+import { expect, type Page, test } from '@playwright/test';
+import { expectAccessible } from '../support/a11y';
+import { AccountPages, newAccount } from '../support/accounts';
+import { screenshotBothWidths } from '../support/screenshots';
+
+async function checkPage(page: Page, name: string, screenshot = true) {
+  await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
+  // Axe judges a control under the pointer by its hover colours; check the page at rest.
+  await page.mouse.move(0, 0);
+  await expectAccessible(page, name);
+  if (screenshot) await screenshotBothWidths(page, name);
+}
+
+async function api<T>(page: Page, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const token = await page.evaluate(() => window.localStorage.getItem('auth_token'));
+  const response = await page.request.fetch(`/api/v1${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}` },
+    data: body,
+  });
+  expect(response.ok(), `${method} ${path}: ${response.status()}`).toBeTruthy();
+  return ((await response.json()) as { data: T }).data;
+}
+
+async function addFromMarket(page: Page, search: string, quantity: number) {
+  const panel = page.getByTestId('panel-left');
+  await panel.getByRole('textbox', { name: 'Search the marketplace' }).fill(search);
+  await panel.getByRole('button', { name: `Add ${search}`, exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: `Add ${search}` });
+  await dialog.getByRole('textbox', { name: 'Quantity' }).fill(String(quantity));
+  await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(page.getByText(`Added ${quantity} × ${search}`)).toBeVisible();
+}
+
+test('a player fills an inventory from the marketplace, moves arrows into a quiver, splits them, and uses the queue on a phone', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await new AccountPages(page).register(newAccount('ranger'));
+  const character = await api<{ id: string; primary_container_id: string }>(page, 'POST', '/characters', {
+    character: { name: 'Aria Swiftarrow', max_weight: 50, max_slots: 20 },
+  });
+
+  // The character's inventory, single view, starting empty.
+  await page.goto(`/containers/${character.primary_container_id}`);
+  await expect(page.getByRole('heading', { level: 1, name: "Aria Swiftarrow's Inventory" })).toBeVisible();
+  await expect(page.getByText('No items found')).toBeVisible();
+  const weight = page.getByTestId('capacity-weight');
+  await expect(weight).toContainText('0 / 50 lb');
+
+  // Ctrl+F opens the search box; Escape closes it.
+  await page.keyboard.press('Control+f');
+  await expect(page.getByPlaceholder('Search items...').first()).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('textbox', { name: 'Search items' })).toBeHidden();
+
+  // 30 arrows (stacks of 20) and a longsword from the Market tab.
+  await page.getByTestId('panel-left').getByRole('tab', { name: 'Market' }).click();
+  await addFromMarket(page, 'Arrow', 30);
+  await addFromMarket(page, 'Longsword', 1);
+  await page.getByTestId('panel-left').getByRole('tab', { name: 'Container' }).click();
+  await expect(page.getByRole('button', { name: 'Arrow, quantity 20' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Arrow, quantity 10' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Longsword, quantity 1' })).toBeVisible();
+  // 30 × 0.05 lb + 3 lb: the bar moved.
+  await expect(weight).toContainText('4.5 / 50 lb');
+  await checkPage(page, 'inventory-single');
+
+  // Dual view; a new Quiver opens in the second panel.
+  await page.getByText('Dual', { exact: true }).click();
+  await expect(page.getByTestId('panel-right')).toBeVisible();
+  await page.getByRole('button', { name: 'New Container' }).click();
+  const create = page.getByRole('dialog', { name: 'Create New Container' });
+  await expect(create.getByRole('button', { name: 'Create Container' })).toBeDisabled();
+  await create.getByRole('textbox', { name: 'Container Name' }).fill('Quiver');
+  await create.getByRole('textbox', { name: 'Max Weight' }).fill('5');
+  await create.getByRole('button', { name: 'Create Container' }).click();
+  await expect(create).toBeHidden();
+  const right = page.getByTestId('panel-right');
+  await expect(right.getByText('No items found')).toBeVisible();
+
+  // Keyboard drag: Space picks the stack up, Right jumps to the other panel, Space drops it.
+  const arrows = page.getByTestId('panel-left').getByRole('button', { name: 'Arrow, quantity 20' });
+  await arrows.focus();
+  await page.keyboard.press('Space');
+  await expect(page.getByText('Arrow ×20', { exact: true })).toBeVisible();
+  await page.keyboard.press('ArrowRight');
+  await expect(right).toHaveAttribute('data-drop-over', 'true');
+  await page.keyboard.press('Space');
+  const move = page.getByRole('dialog', { name: 'Move Arrow' });
+  await expect(move.getByRole('textbox', { name: 'Quantity' })).toHaveValue('20');
+  await move.getByRole('button', { name: 'Transfer' }).click();
+  await expect(page.getByText('Item transferred successfully')).toBeVisible();
+  await expect(right.getByRole('button', { name: 'Arrow, quantity 20' })).toBeVisible();
+  await checkPage(page, 'inventory-dual');
+
+  // Split the quiver's stack in the item modal (default: half).
+  await right.getByRole('button', { name: 'Arrow, quantity 20' }).click();
+  const detail = page.getByRole('dialog', { name: 'Arrow ×20' });
+  await detail.getByRole('button', { name: 'Split' }).click();
+  await expect(detail.getByRole('textbox', { name: 'Split amount' })).toHaveValue('10');
+  await detail.getByRole('button', { name: 'Split Stack' }).click();
+  await expect(page.getByText('Stack split')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(right.getByRole('button', { name: 'Arrow, quantity 10' })).toHaveCount(2);
+
+  // The ledger holds each step.
+  const ledger = await api<{ transactions: { transaction_type: string }[] }>(
+    page,
+    'GET',
+    `/transactions/character/${character.id}?per_page=100`,
+  );
+  const types = ledger.transactions.map((t) => t.transaction_type);
+  expect(types).toEqual(expect.arrayContaining(['item_creation', 'transfer', 'split']));
+
+  // On a phone: swipe left puts the longsword in the queue, which moves it into the quiver.
+  await page.setViewportSize({ width: 375, height: 812 });
+  await expect(page.getByTestId('transfer-queue')).toBeVisible();
+  const sword = page.getByRole('button', { name: 'Longsword, quantity 1' });
+  await sword.scrollIntoViewIfNeeded();
+  const box = await sword.boundingBox();
+  if (!box) throw new Error('the longsword row has no box');
+  await page.mouse.move(box.x + box.width - 20, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width - 140, box.y + box.height / 2, { steps: 8 });
+  await page.mouse.up();
+  const queue = page.getByTestId('transfer-queue');
+  await expect(queue.getByText('Longsword ×1')).toBeVisible();
+  await queue.getByRole('button', { name: 'Process Queue' }).click();
+  await expect(queue.getByText('Please select a destination')).toBeVisible();
+  await queue.getByRole('combobox', { name: 'Destination' }).click();
+  await page.getByRole('option', { name: /^Quiver/ }).click();
+  await queue.getByRole('button', { name: 'Process Queue' }).click();
+  await expect(page.getByText('Item transferred successfully').last()).toBeVisible();
+  await expect(queue.getByText('Longsword ×1')).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Longsword, quantity 1' })).toBeHidden();
+  const after = await api<{ transactions: { transaction_type: string }[] }>(
+    page,
+    'GET',
+    `/transactions/character/${character.id}?per_page=100&transaction_type=transfer`,
+  );
+  expect(after.transactions.length).toBeGreaterThanOrEqual(2);
+
+  // The bottom sheet on a phone.
+  await page.getByRole('button', { name: 'Arrow, quantity 10' }).first().click();
+  await expect(page.getByRole('dialog', { name: 'Arrow ×10' })).toBeVisible();
+  await expect(page.getByRole('dialog').getByRole('button', { name: 'Add to Queue' })).toBeVisible();
+  await page.screenshot({ path: 'e2e/.output/screenshots/inventory-bottom-sheet-375.png' });
+  await page.keyboard.press('Escape');
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // The marketplace page, the item pages and My Content.
+  await page.goto('/marketplace');
+  await page.getByRole('textbox', { name: 'Search' }).fill('Longsword');
+  await expect(page.getByRole('link', { name: 'Longsword', exact: true })).toBeVisible();
+  await checkPage(page, 'marketplace');
+  await page.getByRole('button', { name: 'Add Longsword to my container' }).click();
+  const add = page.getByRole('dialog', { name: 'Add Longsword' });
+  await expect(add.getByRole('combobox', { name: 'Container' })).not.toHaveValue('');
+  await add.getByRole('button', { name: 'Add to Container' }).click();
+  await expect(page.getByText('Added 1 × Longsword')).toBeVisible();
+
+  await page.goto('/items/new');
+  await page.getByRole('textbox', { name: 'Name' }).fill('Elven Rope');
+  await page.getByRole('textbox', { name: 'Weight (lb)' }).fill('1.5');
+  await page.getByRole('textbox', { name: 'Base value' }).fill('12');
+  await page.getByRole('textbox', { name: 'Tags' }).fill('gear, rope');
+  await checkPage(page, 'item-new');
+  await page.getByRole('button', { name: 'Create Item' }).click();
+  await expect(page).toHaveURL(/\/items\/templates\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Elven Rope' })).toBeVisible();
+  await checkPage(page, 'item-detail');
+  await page.goto('/items');
+  await expect(page.getByRole('link', { name: 'Elven Rope' })).toBeVisible();
+  await checkPage(page, 'items');
+  await page.goto('/my-content');
+  await expect(page.getByTestId('content-limit')).toBeVisible();
+  await checkPage(page, 'my-content');
+});
+
+async function findTemplate(page: Page, name: string): Promise<{ id: string; name: string }> {
+  const found = await api<{ id: string; name: string }[]>(
+    page,
+    'GET',
+    `/search/items?search=${encodeURIComponent(name)}&per_page=20`,
+  );
+  const template = found.find((t) => t.name === name);
+  if (!template) throw new Error(`the catalogue has no ${name}`);
+  return template;
+}
+
+test('a player moves part of a stack into the party stash in dual view; the party ledger records it', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const gmPage = await (await browser.newContext()).newPage();
+  await new AccountPages(gmPage).register(newAccount('gm'));
+  const page = await (await browser.newContext()).newPage();
+  await new AccountPages(page).register(newAccount('scout'));
+
+  // Through the API: the GM's party and its stash; the player joins with the code and brings a character.
+  const party = await api<{ id: string; join_code: string }>(gmPage, 'POST', '/parties', {
+    party: { name: 'The Silver Lantern' },
+  });
+  const stash = await api<{ id: string }>(gmPage, 'POST', `/parties/${party.id}/containers`, {
+    container: { name: 'Party Stash' },
+  });
+  await api(page, 'POST', '/parties/join', { join_code: party.join_code, role_request: 'player' });
+  const character = await api<{ id: string; primary_container_id: string }>(page, 'POST', '/characters', {
+    character: { name: 'Bryn Ashdown', party_id: party.id, max_weight: 50, max_slots: 20 },
+  });
+  const arrow = await findTemplate(page, 'Arrow');
+  await api(page, 'POST', '/item_instances', {
+    item_template_id: arrow.id,
+    container_id: character.primary_container_id,
+    quantity: 20,
+  });
+  const gold = await findTemplate(page, 'Gold piece');
+  await api(gmPage, 'POST', '/item_instances', {
+    item_template_id: gold.id,
+    container_id: stash.id,
+    quantity: 25,
+  });
+
+  // The party page's Inventory tab opens in dual view: the stash on the left, the marketplace on the right.
+  await page.goto(`/parties/${party.id}`);
+  await page.getByRole('tab', { name: 'Inventory' }).click();
+  const workspace = page.getByTestId('inventory-workspace');
+  await expect(workspace).toHaveAttribute('data-view', 'dual');
+  const left = page.getByTestId('panel-left');
+  const right = page.getByTestId('panel-right');
+  await expect(left.getByRole('combobox', { name: 'Source' })).toHaveValue(/^Party Stash/);
+  await expect(left.getByRole('button', { name: 'Gold piece, quantity 25' })).toBeVisible();
+
+  // The right panel shows the character's container.
+  await right.getByRole('tab', { name: 'Containers' }).click();
+  await right.getByRole('combobox', { name: 'Source' }).click();
+  await page.getByRole('option', { name: /Bryn Ashdown/ }).click();
+  await right.getByRole('button', { name: 'Arrow, quantity 20' }).click();
+
+  // Move 5 of the 20 arrows into the party stash from the item modal.
+  const detail = page.getByRole('dialog', { name: 'Arrow ×20' });
+  await detail.getByRole('button', { name: 'Transfer' }).click();
+  await detail.getByRole('combobox', { name: 'Destination' }).click();
+  await page.getByRole('option', { name: /^Party Stash/ }).click();
+  await detail.getByRole('textbox', { name: 'Quantity to move' }).fill('5');
+  await detail.getByRole('button', { name: 'Transfer' }).click();
+  await expect(page.getByText('Item transferred successfully')).toBeVisible();
+  await expect(detail).toBeHidden();
+  await expect(left.getByRole('button', { name: 'Arrow, quantity 5' })).toBeVisible();
+  await expect(right.getByRole('button', { name: 'Arrow, quantity 15' })).toBeVisible();
+  await checkPage(page, 'party-inventory-dual');
+
+  // The stash's coins convert from the panel header: 25 gp → 2 pp (20 gp convert evenly).
+  await left.getByRole('button', { name: 'Convert coins' }).click();
+  const convert = page.getByRole('dialog', { name: 'Convert coins' });
+  await expect(convert.getByRole('combobox', { name: 'From' })).toHaveValue('Gold piece (gp)');
+  await expect(convert.getByRole('combobox', { name: 'To' })).toHaveValue('Platinum piece (pp)');
+  await page.screenshot({ path: 'e2e/.output/screenshots/inventory-convert-coins-1280.png' });
+  await convert.getByRole('button', { name: 'Convert' }).click();
+  await expect(page.getByText('Coins converted from gp to pp')).toBeVisible();
+  await expect(left.getByRole('button', { name: 'Gold piece, quantity 5' })).toBeVisible();
+  await expect(left.getByRole('button', { name: 'Platinum piece, quantity 2' })).toBeVisible();
+
+  // The party ledger, read through the API, holds the move and the conversion.
+  const ledger = await api<{ transactions: { transaction_type: string; quantity: number | null }[] }>(
+    page,
+    'GET',
+    `/transactions/party/${party.id}?per_page=100`,
+  );
+  const moved = ledger.transactions.filter((t) => t.transaction_type === 'character_to_party_transfer');
+  expect(moved).toHaveLength(1);
+  expect(moved[0]?.quantity).toBe(5);
+  expect(ledger.transactions.map((t) => t.transaction_type)).toContain('currency_conversion');
+});

@@ -1,0 +1,148 @@
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { expectAccessible } from '../support/a11y';
+import { AccountPages, type NewAccount, newAccount } from '../support/accounts';
+import { screenshotBothWidths } from '../support/screenshots';
+
+async function signedUp(browser: Browser, prefix: string): Promise<{ page: Page; account: NewAccount }> {
+  const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+  const page = await context.newPage();
+  const account = newAccount(prefix);
+  await new AccountPages(page).register(account);
+  return { page, account };
+}
+
+/** Checks a page (axe) and keeps its screenshots at 375 px and 1280 px. */
+async function checkPage(page: Page, name: string, screenshot = true) {
+  await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
+  await expectAccessible(page, name);
+  if (screenshot) await screenshotBothWidths(page, name);
+}
+
+test('a GM shares a party code, a player joins and brings a character, the GM re-roles the player; the free limit leads to an upgrade', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const partyName = `Copper Lanterns ${Date.now() % 10_000}`;
+
+  // The GM creates a public party.
+  const gm = await signedUp(browser, 'gm');
+  await gm.page.goto('/parties');
+  await expect(gm.page.getByText('No parties joined')).toBeVisible();
+  await checkPage(gm.page, 'party-list-empty', false);
+  await gm.page.getByRole('link', { name: 'Create Party' }).click();
+  await expect(gm.page).toHaveURL(/\/parties\/new$/);
+  await gm.page.getByRole('textbox', { name: 'Party Name' }).fill('ab');
+  await gm.page.getByRole('button', { name: 'Create Party' }).click();
+  await expect(gm.page.getByText('Party name must be at least 3 characters')).toBeVisible();
+  await gm.page.getByRole('textbox', { name: 'Party Name' }).fill(partyName);
+  await gm.page.getByRole('textbox', { name: 'Description' }).fill('Lamplighters who walk the old roads.');
+  await gm.page.getByRole('combobox', { name: 'Game System' }).click();
+  await gm.page.getByRole('option', { name: 'D&D 5e' }).click();
+  await gm.page.getByRole('textbox', { name: 'Setting' }).fill('Waterdeep');
+  await gm.page.getByRole('switch', { name: /Public party/ }).check();
+  await checkPage(gm.page, 'party-create');
+  await gm.page.getByRole('button', { name: 'Create Party' }).click();
+  await expect(gm.page).toHaveURL(/\/parties\/[0-9a-f-]{36}$/);
+  const partyUrl = gm.page.url();
+  await expect(gm.page.getByRole('heading', { level: 1, name: partyName })).toBeVisible();
+
+  // Share dialog: read the code, copy a message.
+  await gm.page.getByRole('button', { name: 'Share Join Code' }).first().click();
+  const dialog = gm.page.getByRole('dialog', { name: 'Share Party Join Code' });
+  await expect(dialog).toBeVisible();
+  const joinCode = (await dialog.getByTestId('share-join-code').textContent())?.trim() ?? '';
+  expect(joinCode).toMatch(/^[A-Z2-9]{6,8}$/);
+  await expect(dialog.getByText('Friendly Message')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Copy Simple Code' }).click();
+  await expect(dialog.getByRole('button', { name: 'Simple Code copied' })).toBeVisible();
+  expect(await gm.page.evaluate(() => navigator.clipboard.readText())).toContain(joinCode);
+  // Axe judges the button under the pointer by its hover colours; check the dialog at rest.
+  await gm.page.mouse.move(0, 0);
+  await expectAccessible(gm.page, 'share dialog');
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await expect(dialog).toBeHidden();
+  await checkPage(gm.page, 'party-detail-overview');
+
+  await gm.page.goto('/parties');
+  await expect(gm.page.getByTestId('party-card')).toHaveCount(1);
+  await expect(gm.page.getByTestId('party-card').getByText('GM')).toBeVisible();
+  await checkPage(gm.page, 'party-list');
+
+  // A player discovers the party, previews it by code and joins as a player.
+  const player = await signedUp(browser, 'player');
+  await player.page.goto('/parties/discover');
+  await player.page.getByRole('textbox', { name: 'Search public parties' }).fill(partyName);
+  await expect(player.page.getByRole('link', { name: new RegExp(partyName) })).toBeVisible();
+  await checkPage(player.page, 'party-discover');
+  await player.page.getByRole('link', { name: 'Join with Code' }).click();
+  await expect(player.page).toHaveURL(/\/parties\/join$/);
+  await player.page.getByRole('textbox', { name: 'Join Code' }).fill(joinCode.toLowerCase());
+  await expect(player.page.getByRole('textbox', { name: 'Join Code' })).toHaveValue(joinCode);
+  await expect(player.page.getByText('Join code format looks good')).toBeVisible();
+  await expect(player.page.getByTestId('join-preview')).toContainText(partyName);
+  await expect(player.page.getByRole('combobox', { name: 'Join as' })).toHaveValue('Player');
+  await checkPage(player.page, 'party-join');
+  await player.page.getByRole('button', { name: 'Join Party' }).click();
+
+  // The welcome panel, then a character for the party from it.
+  await expect(player.page).toHaveURL(/\/parties\/[0-9a-f-]{36}$/);
+  await expect(player.page.getByTestId('welcome-panel')).toBeVisible();
+  await expectAccessible(player.page, 'party welcome');
+  await player.page.getByRole('link', { name: 'Create Your First Character' }).click();
+  await expect(player.page).toHaveURL(/\/characters\/new\?party_id=/);
+  await expect(player.page.getByRole('combobox', { name: 'Party' })).toHaveValue(partyName);
+  await player.page.getByRole('textbox', { name: 'Name', exact: true }).fill('Aria Swiftwind');
+  await player.page.getByRole('textbox', { name: 'Race' }).fill('Elf');
+  await player.page.getByRole('textbox', { name: 'Class' }).fill('Ranger');
+  await checkPage(player.page, 'character-create');
+  await player.page.getByRole('button', { name: 'Create Character' }).click();
+  await expect(player.page).toHaveURL(/\/characters\/[0-9a-f-]{36}$/);
+  await expect(player.page.getByRole('heading', { level: 1, name: 'Aria Swiftwind' })).toBeVisible();
+  await expect(player.page.getByRole('link', { name: partyName })).toBeVisible();
+  await checkPage(player.page, 'character-detail');
+
+  await player.page.goto('/characters');
+  await expect(player.page.getByTestId('character-card')).toHaveCount(1);
+  await checkPage(player.page, 'character-list');
+  await player.page.goto('/notifications');
+  await expect(player.page.getByText('You have no pending party invitations.')).toBeVisible();
+  await checkPage(player.page, 'notifications');
+  await player.page.goto('/dashboard');
+  await expect(player.page.getByTestId('dashboard-characters')).toContainText('Aria Swiftwind');
+  await expect(player.page.getByTestId('dashboard-parties')).toContainText(partyName);
+  await checkPage(player.page, 'dashboard-with-party');
+
+  // The GM sees the character and makes the player a manager.
+  await gm.page.goto(partyUrl);
+  await gm.page.getByRole('tab', { name: 'Characters' }).click();
+  const characterCard = gm.page.getByTestId('party-character-card');
+  await expect(characterCard).toContainText('Aria Swiftwind');
+  await expect(characterCard).toContainText(`Played by ${player.account.username}`);
+  await expect(characterCard).toContainText('Has inventory');
+  await checkPage(gm.page, 'party-detail-characters');
+  await gm.page.getByRole('tab', { name: 'Members' }).click();
+  const roleSelect = gm.page.getByRole('combobox', { name: `Role of ${player.account.username}` });
+  await expect(roleSelect).toHaveValue('Player');
+  await roleSelect.click();
+  await gm.page.getByRole('option', { name: 'Manager' }).click();
+  await expect(gm.page.getByText('Role changed to Manager')).toBeVisible();
+  await expect(roleSelect).toHaveValue('Manager');
+  await checkPage(gm.page, 'party-detail-members');
+
+  // The free plan allows one character: the second is refused with the way to upgrade.
+  await player.page.goto('/characters/new');
+  await player.page.getByRole('textbox', { name: 'Name', exact: true }).fill('Bram Stoutarm');
+  await player.page.getByRole('button', { name: 'Create Character' }).click();
+  const prompt = player.page.getByTestId('upgrade-prompt');
+  await expect(prompt).toBeVisible();
+  await expectAccessible(player.page, 'character limit');
+  await prompt.getByRole('link').click();
+  await expect(player.page).toHaveURL(/\/subscription\/upgrade\?resource=characters$/);
+  await player.page.getByRole('button', { name: /^Upgrade to Adventurer/ }).click();
+  await expect(player.page).toHaveURL(/\/subscription\/success/);
+  await player.page.goto('/characters/new');
+  await player.page.getByRole('textbox', { name: 'Name', exact: true }).fill('Bram Stoutarm');
+  await player.page.getByRole('button', { name: 'Create Character' }).click();
+  await expect(player.page).toHaveURL(/\/characters\/[0-9a-f-]{36}$/);
+  await expect(player.page.getByRole('heading', { level: 1, name: 'Bram Stoutarm' })).toBeVisible();
+});

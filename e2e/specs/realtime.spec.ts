@@ -1,0 +1,143 @@
+import { readFile } from 'node:fs/promises';
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { expectAccessible } from '../support/a11y';
+import { AccountPages, type NewAccount, newAccount } from '../support/accounts';
+import { screenshotBothWidths } from '../support/screenshots';
+
+/** Call the API as the page's signed-in user (the token the app keeps in localStorage). */
+async function api<T>(page: Page, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const token = await page.evaluate(() => window.localStorage.getItem('auth_token'));
+  const response = await page.request.fetch(`/api/v1${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}` },
+    data: body,
+  });
+  expect(response.ok(), `${method} ${path}: ${response.status()} ${await response.text()}`).toBeTruthy();
+  return ((await response.json()) as { data: T }).data;
+}
+
+/** A person on their own device: a browser context of their own, signed up. */
+async function person(browser: Browser, prefix: string): Promise<{ page: Page; account: NewAccount }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const account = newAccount(prefix);
+  await new AccountPages(page).register(account);
+  return { page, account };
+}
+
+/** A minimal CSV reader for the export: quoted fields, doubled quotes, CRLF or LF. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text[i];
+    if (quoted) {
+      if (char === '"' && text[i + 1] === '"') {
+        field += '"';
+        i += 1;
+      } else if (char === '"') quoted = false;
+      else field += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ',') {
+      row.push(field);
+      field = '';
+    } else if (char === '\n' || char === '\r') {
+      if (char === '\r' && text[i + 1] === '\n') i += 1;
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += char;
+  }
+  if (field || row.length > 0) rows.push([...row, field]);
+  return rows;
+}
+
+test('a GM watches a player change the party stash live, then exports the activity as CSV', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const gm = await person(browser, 'gm');
+  const player = await person(browser, 'bard');
+
+  // The GM's party and its stash; the player joins and brings a character.
+  const party = await api<{ id: string; join_code: string }>(gm.page, 'POST', '/parties', {
+    party: { name: 'The Lantern Watch' },
+  });
+  const stash = await api<{ id: string }>(gm.page, 'POST', `/parties/${party.id}/containers`, {
+    container: { name: 'Party Stash' },
+  });
+  await api(player.page, 'POST', '/parties/join', { join_code: party.join_code, role_request: 'player' });
+  await api(player.page, 'POST', '/characters', {
+    character: { name: 'Lyra Songweaver', party_id: party.id },
+  });
+
+  // Both open the party; the GM watches the Activity tab, the player the Inventory tab.
+  await gm.page.goto(`/parties/${party.id}`);
+  await gm.page.getByRole('tab', { name: 'Activity' }).click();
+  await expect(gm.page.getByRole('heading', { name: 'Party activity' })).toBeVisible();
+  await expect(gm.page.getByText('Real-time updates active')).toBeVisible();
+
+  // The GM is told (for 2 s) when the player opens the party.
+  const joinedNotice = expect(gm.page.getByText(`${player.account.username} joined the party`)).toBeVisible();
+  await player.page.goto(`/parties/${party.id}`);
+  await player.page.getByRole('tab', { name: 'Inventory' }).click();
+  await expect(player.page.getByText('Real-time updates active')).toBeVisible();
+  await joinedNotice;
+  // Presence: each sees the other online.
+  await expect(gm.page.getByRole('listitem', { name: player.account.username })).toBeVisible();
+  await expect(player.page.getByRole('listitem', { name: gm.account.username })).toBeVisible();
+
+  // The player adds rope to the stash through the API: neither page is told except by the socket.
+  const [rope] = await api<{ id: string; name: string }[]>(
+    player.page,
+    'GET',
+    '/search/items?search=rope&per_page=1',
+  );
+  if (!rope) throw new Error('the catalogue has no rope');
+  await api(player.page, 'POST', '/item_instances', {
+    item_template_id: rope.id,
+    container_id: stash.id,
+    quantity: 1,
+  });
+
+  // The GM's page shows the new row and the notice, without a reload.
+  const summary = `${player.account.username} added 1 × ${rope.name} to Party Stash`;
+  await expect(gm.page.getByTestId('history-row').filter({ hasText: summary })).toBeVisible();
+  await expect(gm.page.getByText(`${player.account.username} updated inventory`)).toBeVisible();
+  await expect(gm.page.getByText('Real-time updates active')).toBeVisible();
+  // The player's own inventory workspace shows the rope, and the player is not told about their own change.
+  await expect(player.page.getByRole('button', { name: `${rope.name}, quantity 1` }).first()).toBeVisible();
+  await expect(player.page.getByText(`${player.account.username} updated inventory`)).toHaveCount(0);
+
+  // The GM downloads the CSV.
+  const downloadStarted = gm.page.waitForEvent('download');
+  await gm.page.getByRole('button', { name: 'Export CSV' }).click();
+  const download = await downloadStarted;
+  expect(download.suggestedFilename()).toMatch(
+    new RegExp(`^transactions-${party.id}-\\d{4}-\\d{2}-\\d{2}\\.csv$`),
+  );
+  const path = await download.path();
+  const rows = parseCsv((await readFile(path, 'utf8')).replace(/^\uFEFF/, ''));
+  expect(rows[0]?.join(',')).toBe(
+    'Date,Type,Actor,Target,Item,Quantity,Amount,Currency,From Location,To Location,Notes',
+  );
+  const ropeRow = rows.find((row) => row[4] === rope.name);
+  expect(ropeRow, 'a CSV row for the rope').toBeDefined();
+  expect(ropeRow?.[2]).toBe(player.account.username);
+  expect(ropeRow?.[5]).toBe('1');
+  expect(ropeRow?.[9]).toBe('Party Stash');
+
+  // The Activity tab at rest: accessible, and looked at on a phone and a desktop, in both themes.
+  await expect(gm.page.getByText(`${player.account.username} updated inventory`)).toBeHidden();
+  for (let round = 0; round < 2; round += 1) {
+    const toggle = gm.page.getByTestId('theme-toggle');
+    const theme = (await toggle.getAttribute('aria-label'))?.includes('to dark') ? 'light' : 'dark';
+    await gm.page.mouse.move(0, 0);
+    await expectAccessible(gm.page, `party activity tab (${theme})`);
+    await screenshotBothWidths(gm.page, `realtime-activity-${theme}`);
+    await toggle.click();
+  }
+});

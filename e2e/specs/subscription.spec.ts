@@ -1,0 +1,112 @@
+import { expect, type Page, test } from '@playwright/test';
+import { expectAccessible } from '../support/a11y';
+import { AccountPages, newAccount } from '../support/accounts';
+import { screenshotBothWidths } from '../support/screenshots';
+
+/** Page object for the subscription screens (role, label and test-id locators only). */
+class SubscriptionPages {
+  constructor(private readonly page: Page) {}
+
+  heading() {
+    return this.page.getByRole('heading', { level: 1 });
+  }
+
+  planCard(identifier: string) {
+    return this.page.getByTestId(`plan-${identifier}`);
+  }
+
+  usageSummary(resource: string) {
+    return this.page.getByTestId(`usage-${resource}-summary`);
+  }
+
+  async checkPage(name: string) {
+    await expectAccessible(this.page, name);
+    await screenshotBothWidths(this.page, name);
+  }
+}
+
+test('a free user compares plans, upgrades with local billing, cancels with a reason and reactivates', async ({
+  page,
+}) => {
+  const accounts = new AccountPages(page);
+  const subscription = new SubscriptionPages(page);
+  await accounts.register(newAccount('patron'));
+
+  // The dashboard's plan card.
+  await expect(page.getByTestId('plan-summary-name')).toHaveText('Free');
+  await expect(page.getByTestId('plan-summary').getByTestId('usage-characters-summary')).toHaveText('0 / 1');
+  await subscription.checkPage('dashboard-plan-card');
+
+  // Compare: four plans, Free marked as the current one.
+  await page.goto('/subscription/compare');
+  await expect(subscription.heading()).toHaveText('Compare plans');
+  await expect(page).toHaveTitle('Compare plans · Haversack');
+  const plans = { tier_free: 'Free', tier_1: 'Adventurer', tier_2: 'Hero', tier_3: 'Legend' };
+  for (const [identifier, name] of Object.entries(plans)) {
+    await expect(subscription.planCard(identifier).getByRole('heading', { name })).toBeVisible();
+  }
+  await expect(subscription.planCard('tier_free').getByTestId('current-plan-badge')).toHaveText(
+    'Current plan',
+  );
+  await expect(page.getByTestId('current-plan-badge')).toHaveCount(1);
+  await expect(
+    subscription.planCard('tier_1').getByRole('link', { name: 'Upgrade to Adventurer' }),
+  ).toBeVisible();
+  await subscription.checkPage('subscription-compare');
+
+  // Upgrade from the characters limit, with the local provider.
+  await page.goto('/subscription/upgrade?resource=characters');
+  await expect(page.getByTestId('upgrade-explanation')).toHaveText(
+    'You have used 0 of 1 characters on the Free plan.',
+  );
+  await expect(page.getByTestId('upgrade-option-tier_1')).toContainText('Recommended');
+  await expect(page.getByTestId('local-billing')).toHaveText('Local billing: no payment is taken');
+  await subscription.checkPage('subscription-upgrade');
+  await page.getByRole('button', { name: 'Upgrade to Adventurer — $5/month' }).click();
+
+  await expect(page).toHaveURL(/\/subscription\/success\?session_id=local_/);
+  await expect(page.getByTestId('success-plan')).toContainText('You are on the Adventurer plan');
+  await subscription.checkPage('subscription-success');
+
+  await page.getByRole('link', { name: 'View your subscription' }).click();
+  await expect(page).toHaveURL(/\/subscription$/);
+  await expect(page.getByTestId('plan-name')).toHaveText('Adventurer');
+  await expect(page.getByTestId('plan-status')).toHaveText('Active');
+  await expect(subscription.usageSummary('characters')).toHaveText('0 / 5');
+  await expect(page.getByTestId('plan-renewal')).toContainText(/Renews on \w+ \d{1,2}, \d{4}/);
+  await subscription.checkPage('subscription');
+
+  // Cancel at the end of the period, with a reason.
+  await page.getByRole('button', { name: 'Cancel subscription' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Cancel subscription' });
+  await dialog.getByLabel(/Why are you cancelling/).fill('Our campaign is taking a break');
+  await expectAccessible(page, 'cancel subscription dialog');
+  await dialog.getByRole('button', { name: 'Cancel subscription' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(
+    page.getByText('Your subscription will end at the close of the current period.').first(),
+  ).toBeVisible();
+  await expect(page.getByTestId('plan-ends')).toContainText(/Ends on \w+ \d{1,2}, \d{4}/);
+  await expect(page.getByTestId('plan-name')).toHaveText('Adventurer');
+  await subscription.checkPage('subscription-cancelled');
+
+  // Reactivate.
+  await page.getByRole('button', { name: 'Reactivate' }).click();
+  await expect(page.getByTestId('plan-renewal')).toContainText(/Renews on \w+ \d{1,2}, \d{4}/);
+  await expect(page.getByTestId('plan-ends')).toBeHidden();
+
+  // The other colour scheme must pass the same checks.
+  await page.getByTestId('theme-toggle').click();
+  await subscription.checkPage('subscription-other-theme');
+  await page.goto('/subscription/compare');
+  await expect(subscription.planCard('tier_1').getByTestId('current-plan-badge')).toBeVisible();
+  await subscription.checkPage('subscription-compare-other-theme');
+});
+
+test('an upgrade link that names nothing known leads to the comparison', async ({ page }) => {
+  await new AccountPages(page).register(newAccount('lost'));
+  await page.goto('/subscription/upgrade?feature=time_travel');
+  await expect(page.getByTestId('upgrade-unknown')).toBeVisible();
+  await page.getByRole('link', { name: 'Compare all plans' }).click();
+  await expect(page).toHaveURL(/\/subscription\/compare$/);
+});
