@@ -133,6 +133,8 @@ export const itemInstanceSchema = z.object({
     stack_size: z.number().int(),
     tags: z.array(z.string()),
     metadata: z.record(z.string(), z.unknown()),
+    /** Which of the five seeded coins (DESIGN §4) this is, else null: a look-alike template is not money. */
+    coin: z.enum(currencies).nullable(),
   }),
   instance_data: z.record(z.string(), z.unknown()),
   is_identified: z.boolean(),

@@ -23,6 +23,20 @@ export type TemplateVisibility = (typeof templateVisibilities)[number];
 export const CATEGORY_TAG_PREFIX = 'category:';
 export const CURRENCY_TAG = 'currency';
 
+/** DESIGN §4: the five seeded coin templates carry the system key `coin:<currency>`. */
+const COIN_SYSTEM_KEY_PREFIX = 'coin:';
+
+export function coinSystemKey(currency: Currency): string {
+  return `${COIN_SYSTEM_KEY_PREFIX}${currency}`;
+}
+
+/** Which seeded coin a template is, by its system key; null for every other template. */
+export function coinOfSystemKey(systemKey: string | null | undefined): Currency | null {
+  if (!systemKey?.startsWith(COIN_SYSTEM_KEY_PREFIX)) return null;
+  const code = systemKey.slice(COIN_SYSTEM_KEY_PREFIX.length);
+  return currencies.find((currency) => currency === code) ?? null;
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Money (DESIGN §4: every price is computed in copper, never as a float)
 // ---------------------------------------------------------------------------------------------------

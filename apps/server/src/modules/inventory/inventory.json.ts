@@ -1,6 +1,7 @@
 import {
   type Container,
   type Currency,
+  coinOfSystemKey,
   copperToGp,
   type ItemInstance,
   roundWeight,
@@ -38,6 +39,7 @@ export function toInstanceJson(instance: InstanceRow, template: TemplateRow): It
       stack_size: template.stackSize,
       tags: template.tags,
       metadata: template.metadata,
+      coin: coinOfSystemKey(template.systemKey),
     },
     instance_data: instance.instanceData,
     is_identified: instance.isIdentified,

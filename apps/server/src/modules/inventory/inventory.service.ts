@@ -3,6 +3,7 @@ import {
   type ContainerForm,
   type ContainerItemsQuery,
   type Currency,
+  coinSystemKey,
   copperPer,
   type InstanceData,
   type ItemInstance,
@@ -842,7 +843,7 @@ export class InventoryService {
     const [row] = await tx
       .select()
       .from(itemTemplates)
-      .where(and(eq(itemTemplates.systemKey, `coin:${currency}`), isNotNull(itemTemplates.systemKey)))
+      .where(and(eq(itemTemplates.systemKey, coinSystemKey(currency)), isNotNull(itemTemplates.systemKey)))
       .limit(1);
     if (!row) throw new AppError('INTERNAL_SERVER_ERROR', `The ${currency} coin is not seeded.`);
     return row;

@@ -497,6 +497,25 @@ describe('currency conversion', () => {
       '150 Copper piece',
     ]);
   });
+  it('marks only the seeded coins as money, not a look-alike template', async () => {
+    const { player, backpack } = await playerWithCharacter();
+    const gp = await coinTemplate(ctx, 'gp');
+    const lookAlike = await createTemplate(ctx, { name: 'Gold piece', tags: ['currency'], stackSize: 0 });
+    for (const template of [gp, lookAlike])
+      await call('POST', '/item_instances', player, {
+        item_template_id: template.id,
+        container_id: backpack,
+        quantity: 3,
+      });
+    const list = body(await call('GET', `/containers/${backpack}/items?per_page=100`, player))
+      .data as unknown as {
+      item_template_id: string;
+      item_template: { coin: string | null };
+    }[];
+    const coinFor = (id: string) => list.find((i) => i.item_template_id === id)?.item_template.coin;
+    expect(coinFor(gp.id)).toBe('gp');
+    expect(coinFor(lookAlike.id)).toBeNull();
+  });
 });
 
 describe('ledger reads', () => {

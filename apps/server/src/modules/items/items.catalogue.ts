@@ -1,5 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { CATEGORY_TAG_PREFIX, CURRENCY_TAG, type Currency, currencies } from '@haversack/contracts';
+import {
+  CATEGORY_TAG_PREFIX,
+  CURRENCY_TAG,
+  type Currency,
+  coinSystemKey,
+  currencies,
+} from '@haversack/contracts';
 import { z } from 'zod';
 import type { itemTemplates } from '../../db/schema/items.js';
 
@@ -33,7 +39,7 @@ const coins: { currency: Currency; name: string; description: string }[] = [
 
 export function coinTemplates(): SystemTemplate[] {
   return coins.map((coin) => ({
-    systemKey: `coin:${coin.currency}`,
+    systemKey: coinSystemKey(coin.currency),
     name: coin.name,
     description: coin.description,
     weight: 0.02,

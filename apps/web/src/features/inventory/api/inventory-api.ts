@@ -3,7 +3,6 @@ import {
   type ContainerForm,
   type Currency,
   containerSchema,
-  currencies,
   type ItemInstance,
   type ItemInstanceUpdate,
   itemInstanceSchema,
@@ -157,11 +156,9 @@ export const coinNames: Record<Currency, string> = {
   pp: 'Platinum piece',
 };
 
-/** Which coin a stack is: a template tagged `currency` named after one of the five coins. */
+/** Which coin a stack is, as the server says: only the seeded coin templates are money. */
 export function coinOf(item: ItemInstance): Currency | null {
-  if (!item.item_template.tags.includes('currency')) return null;
-  const found = currencies.find((c) => coinNames[c] === item.item_template.name);
-  return found ?? null;
+  return item.item_template.coin;
 }
 
 /** How many coins of each denomination a container holds (only stacks without overrides convert). */

@@ -32,7 +32,7 @@ const copper = buildItem({
   container_id: 'container-2',
   item_template_id: 'coin-cp',
   tags: ['currency'],
-  item_template: { name: 'Copper piece', stack_size: 0, tags: ['currency'], metadata: {} },
+  item_template: { name: 'Copper piece', stack_size: 0, tags: ['currency'], metadata: {}, coin: 'cp' },
 });
 
 function page(items: unknown[]) {

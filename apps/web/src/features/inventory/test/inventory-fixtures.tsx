@@ -22,7 +22,7 @@ export function buildItem(overrides: Partial<ItemInstance> = {}): ItemInstance {
     currency: 'cp',
     tags: ['ammunition'],
     item_template_id: 'template-1',
-    item_template: { name: 'Arrow', stack_size: 20, tags: ['ammunition'], metadata: {} },
+    item_template: { name: 'Arrow', stack_size: 20, tags: ['ammunition'], metadata: {}, coin: null },
     instance_data: {},
     is_identified: true,
     notes: '',
