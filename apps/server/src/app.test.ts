@@ -137,6 +137,25 @@ describe('foundation', () => {
     }
   });
 
+  it('asks for sign-in before judging the input of a protected call', async () => {
+    const calls: [method: 'POST' | 'PATCH' | 'PUT', url: string][] = [
+      ['POST', '/api/v1/characters'],
+      ['POST', '/api/v1/parties'],
+      ['POST', '/api/v1/item_instances'],
+      ['POST', '/api/v1/containers/transfer'],
+      ['POST', '/api/v1/item_templates'],
+      ['PUT', '/users/preferences'],
+      ['PUT', '/api/v1/users/me/password'],
+      ['POST', '/api/v1/subscription/cancel'],
+      ['PATCH', '/api/v1/users/me'],
+    ];
+    for (const [method, url] of calls) {
+      const response = await ctx.app.inject({ method, url, payload: { nonsense: [1, 2, 3] } });
+      expect(response.statusCode, `${method} ${url}`).toBe(401);
+      expect((response.json() as ErrorBody).error.code, `${method} ${url}`).toBe('UNAUTHORIZED');
+    }
+  });
+
   it('sets security headers and a request id, and honours a sane incoming one', async () => {
     const response = await ctx.app.inject({
       url: '/api/v1/health',

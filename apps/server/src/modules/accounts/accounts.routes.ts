@@ -95,7 +95,7 @@ export async function accountsRoutes(app: FastifyInstance, options: { accounts: 
 
   r.delete(
     '/auth/logout',
-    { preHandler: app.authenticate, schema: { tags: ['auth'], summary: 'End this session' } },
+    { onRequest: app.authenticate, schema: { tags: ['auth'], summary: 'End this session' } },
     async (request, reply) => {
       await accounts.logout(requireAuth(request).sessionId);
       return reply.status(204).send();
@@ -105,7 +105,7 @@ export async function accountsRoutes(app: FastifyInstance, options: { accounts: 
   r.get(
     '/auth/me',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: { tags: ['auth'], summary: 'The signed-in user', response: { 200: successEnvelope(meSchema) } },
     },
     async (request) => ({
@@ -210,7 +210,7 @@ export async function accountsRoutes(app: FastifyInstance, options: { accounts: 
   r.patch(
     '/users/me',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags: ['profile'],
         summary: 'Change username or email (a new email must be verified again)',
@@ -227,7 +227,7 @@ export async function accountsRoutes(app: FastifyInstance, options: { accounts: 
   r.put(
     '/users/me/password',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags: ['profile'],
         summary: 'Change the password; other sessions end',

@@ -21,7 +21,7 @@ const actor = (request: FastifyRequest) => {
 /** spec/02 §7 Characters. */
 export async function charactersRoutes(app: FastifyInstance, options: { characters: CharactersService }) {
   const { characters } = options;
-  app.addHook('preHandler', app.authenticate);
+  app.addHook('onRequest', app.authenticate);
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['characters'];
 

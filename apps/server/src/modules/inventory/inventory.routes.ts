@@ -38,7 +38,7 @@ const uuid = (what: string) => z.uuid({ error: `${what} not found.` });
 /** spec/02 §7 Containers and items, and the containers of characters and parties. */
 export async function inventoryRoutes(app: FastifyInstance, options: { inventory: InventoryService }) {
   const { inventory } = options;
-  app.addHook('preHandler', app.authenticate);
+  app.addHook('onRequest', app.authenticate);
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['inventory'];
 

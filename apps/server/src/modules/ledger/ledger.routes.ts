@@ -14,7 +14,7 @@ import type { LedgerService } from './ledger.service.js';
 /** spec/02 §7 Transactions: the ledger, newest first, in the envelope with the spec's `transactions` key. */
 export async function ledgerRoutes(app: FastifyInstance, options: { ledger: LedgerService }) {
   const { ledger } = options;
-  app.addHook('preHandler', app.authenticate);
+  app.addHook('onRequest', app.authenticate);
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['transactions'];
   r.get(

@@ -39,7 +39,7 @@ export async function partiesRoutes(
   options: { parties: PartiesService; patronages: PatronagesService },
 ) {
   const { parties, patronages } = options;
-  app.addHook('preHandler', app.authenticate);
+  app.addHook('onRequest', app.authenticate);
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['parties'];
   // Guessing join codes is throttled per user and per address.

@@ -11,7 +11,7 @@ import type { PreferencesService } from './preferences.service.js';
 /** spec/01 §7: GET/PUT /users/preferences, outside /api/v1. */
 export async function preferencesRoutes(app: FastifyInstance, options: { preferences: PreferencesService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  app.addHook('preHandler', app.authenticate);
+  app.addHook('onRequest', app.authenticate);
 
   r.get(
     '/users/preferences',

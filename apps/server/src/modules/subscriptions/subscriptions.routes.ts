@@ -60,7 +60,7 @@ export async function subscriptionsRoutes(
   );
 
   await app.register(async (authed) => {
-    authed.addHook('preHandler', app.authenticate);
+    authed.addHook('onRequest', app.authenticate);
     const a = authed.withTypeProvider<ZodTypeProvider>();
     const userId = (request: Parameters<typeof requireAuth>[0]) => requireAuth(request).user.id;
 
