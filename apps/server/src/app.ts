@@ -172,7 +172,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     crossOriginEmbedderPolicy: false,
   });
   await app.register(errorHandlerPlugin);
-  await app.register(rateLimitPlugin, { limits: deps.rateLimits ?? defaultAuthRateLimits });
+  await app.register(rateLimitPlugin, {
+    limits: deps.rateLimits ?? defaultAuthRateLimits,
+    ...(redisBroadcaster ? { redis: redisBroadcaster.redis } : {}),
+  });
   await app.register(apiDocsPlugin);
   await app.register(authPlugin, { accessTokens, accounts: services.accounts });
 

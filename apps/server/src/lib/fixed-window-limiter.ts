@@ -1,6 +1,7 @@
 /**
  * Counts attempts per key in fixed windows. @fastify/rate-limit runs one limiter per request, so budgets
- * keyed by something other than the address (an email, a token) are counted here, in the same process.
+ * keyed by something other than the address (an email, a token) are counted here, in the same process
+ * (RedisWindowLimiter shares them between processes when REDIS_URL is set).
  */
 export class FixedWindowLimiter {
   readonly #windows = new Map<string, { count: number; resetAt: number }>();

@@ -6,8 +6,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as ActionCable from '@rails/actioncable';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RATE_LIMIT_KEY_PREFIX } from '../lib/redis-window-limiter.js';
 import { consumerFor, subscribe } from '../test/cable-client.js';
 
 // Runs in the PostgreSQL pass of the suite (see vitest.config.ts): two real server processes on two
@@ -46,6 +48,7 @@ async function startProcess(port: number): Promise<string> {
       REDIS_URL: redisUrl,
       JWT_SECRET: 'scale-out-test-secret-shared-by-both-processes',
       LOG_LEVEL: 'info',
+      RATE_LIMIT_SCALE: '1',
     },
   });
   processes.push(child);
@@ -82,7 +85,16 @@ async function api<T>(
 let processA: string;
 let processB: string;
 
+/** Rate-limit windows outlive a run in Redis; start from empty budgets so earlier runs count for nothing. */
+async function clearRateLimits() {
+  const redis = new Redis(redisUrl);
+  const keys = await redis.keys(`${RATE_LIMIT_KEY_PREFIX}*`);
+  if (keys.length > 0) await redis.del(...keys);
+  await redis.quit();
+}
+
 beforeAll(async () => {
+  await clearRateLimits();
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${database}`);
@@ -146,5 +158,21 @@ describe('two server processes behind Redis', () => {
     });
     const message = await channel.next((m) => m.action === 'item_added');
     expect(message).toMatchObject({ party_id: party.id, ids: { destination_container_id: stash.id } });
+  }, 60_000);
+
+  it('spends one sign-in budget per email across both processes', async () => {
+    const email = `nobody-${randomBytes(3).toString('hex')}@example.com`;
+    const attempt = (base: string) =>
+      fetch(`${base}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: 'Wrong-password-1' }),
+      });
+    // Ten attempts per email per window (the default budget), alternating between the processes: each
+    // process alone sees only five, so only a shared count refuses the eleventh.
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await attempt(i % 2 === 0 ? processA : processB)).status);
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+    expect(statuses[10]).toBe(429);
   }, 60_000);
 });
