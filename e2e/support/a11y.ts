@@ -1,18 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
-
-/**
- * Waits for finite CSS transitions and animations (a modal fading in, say) to end: axe measures
- * colour contrast on what is painted, and a half-faded dialog fails it only by timing.
- */
-async function settleAnimations(page: Page) {
-  await page.evaluate(async () => {
-    const finite = document
-      .getAnimations()
-      .filter((animation) => animation.effect?.getComputedTiming().iterations !== Number.POSITIVE_INFINITY);
-    await Promise.all(finite.map((animation) => animation.finished.catch(() => undefined)));
-  });
-}
+import { settleAnimations } from './settle';
 
 /** DESIGN §8: an axe check on every page visited; serious and critical violations fail the test. */
 export async function expectAccessible(page: Page, label: string) {

@@ -205,7 +205,7 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
   const detailContainer = detail.item ? byId.get(detail.item.container_id) : undefined;
 
   return (
-    <Stack gap="md" data-testid="inventory-workspace" data-view={viewMode}>
+    <Stack gap="md" data-testid="inventory-workspace" data-view={viewMode} data-device={device}>
       <WorkspaceTopBar
         title={props.title}
         titleOrder={props.titleOrder ?? 1}
