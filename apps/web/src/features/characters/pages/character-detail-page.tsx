@@ -16,9 +16,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { ErrorPanel } from '../../../components/error-panel';
+import { DetailLoadError } from '../../../components/detail-load-error';
 import { TextSkeleton } from '../../../components/loading';
-import { isApiError } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
 import { TransactionHistory } from '../../activity/components/transaction-history';
@@ -73,23 +72,14 @@ export function CharacterDetailPage() {
     );
   }
   if (query.isError) {
-    const notFound = isApiError(query.error) && query.error.status === 404;
     return (
-      <Stack gap="md" maw={640}>
-        <Title order={1}>{notFound ? 'Character Not Found' : 'Character'}</Title>
-        {notFound ? (
-          <Text>The character might not exist or you may not have permission to view it.</Text>
-        ) : (
-          <ErrorPanel
-            title="Failed to load character"
-            message={query.error.message}
-            onRetry={() => void query.refetch()}
-          />
-        )}
-        <Anchor component={Link} to="/characters">
-          Back to Characters
-        </Anchor>
-      </Stack>
+      <DetailLoadError
+        error={query.error}
+        onRetry={() => void query.refetch()}
+        subject="Character"
+        notFoundText="The character might not exist or you may not have permission to view it."
+        back={{ href: '/characters', label: 'Back to Characters' }}
+      />
     );
   }
 

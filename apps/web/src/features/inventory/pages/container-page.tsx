@@ -1,9 +1,8 @@
 import type { Container } from '@haversack/contracts';
-import { Anchor, Breadcrumbs, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Breadcrumbs, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { ErrorPanel } from '../../../components/error-panel';
-import { isApiError } from '../../../lib/http-client';
+import { DetailLoadError } from '../../../components/detail-load-error';
 import { usePageTitle } from '../../../lib/page-title';
 import { characterQuery, myCharactersQuery } from '../../characters/api/characters-api';
 import { usePartyChannels } from '../../realtime/hooks/use-party-channels';
@@ -52,23 +51,15 @@ export function ContainerPage() {
     return <WorkspaceSkeleton label="Loading inventory" />;
   }
   if (container.isError) {
-    const notFound = isApiError(container.error) && container.error.status === 404;
     return (
-      <Stack gap="md" maw={640}>
-        <Title order={1}>{notFound ? 'Container Not Found' : 'Inventory'}</Title>
-        {notFound ? (
-          <Text>The container might not exist or you may not have permission to view it.</Text>
-        ) : (
-          <ErrorPanel
-            title="Failed to load inventory"
-            message={container.error.message}
-            onRetry={() => void container.refetch()}
-          />
-        )}
-        <Anchor component={Link} to="/characters">
-          Back to Characters
-        </Anchor>
-      </Stack>
+      <DetailLoadError
+        error={container.error}
+        onRetry={() => void container.refetch()}
+        subject="Container"
+        heading="Inventory"
+        notFoundText="The container might not exist or you may not have permission to view it."
+        back={{ href: '/characters', label: 'Back to Characters' }}
+      />
     );
   }
 

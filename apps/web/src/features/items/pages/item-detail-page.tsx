@@ -15,8 +15,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { ErrorPanel } from '../../../components/error-panel';
-import { isApiError } from '../../../lib/http-client';
+import { DetailLoadError } from '../../../components/detail-load-error';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
 import { AddToContainerDialog } from '../../inventory/components/add-to-container-dialog';
@@ -77,23 +76,14 @@ export function ItemDetailPage() {
     );
   }
   if (query.isError) {
-    const notFound = isApiError(query.error) && query.error.status === 404;
     return (
-      <Stack gap="md" maw={640}>
-        <Title order={1}>{notFound ? 'Item Not Found' : 'Item'}</Title>
-        {notFound ? (
-          <Text>The item template might not exist or you may not have permission to view it.</Text>
-        ) : (
-          <ErrorPanel
-            title="Failed to load item"
-            message={query.error.message}
-            onRetry={() => void query.refetch()}
-          />
-        )}
-        <Anchor component={Link} to="/items">
-          Back to My Items
-        </Anchor>
-      </Stack>
+      <DetailLoadError
+        error={query.error}
+        onRetry={() => void query.refetch()}
+        subject="Item"
+        notFoundText="The item template might not exist or you may not have permission to view it."
+        back={{ href: '/items', label: 'Back to My Items' }}
+      />
     );
   }
   const template = query.data;
