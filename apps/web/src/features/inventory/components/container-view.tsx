@@ -3,6 +3,7 @@ import { Alert, Button, Group, Skeleton, Stack } from '@mantine/core';
 import { IconCoins, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useMatch, useNavigate } from 'react-router';
 import { CapacityBar } from '../../../components/capacity-bar';
 import { ErrorPanel } from '../../../components/error-panel';
 import { containerCoinsQuery, containerQuery, type ItemFilters } from '../api/inventory-api';
@@ -97,6 +98,9 @@ function ContainerActions({
   onSelect: (containerId: string) => void;
 }) {
   const [dialog, setDialog] = useState<'convert' | 'delete' | null>(null);
+  // On /containers/{id} the page itself is about one container: deleting that one moves the page on.
+  const pageContainerId = useMatch('/containers/:id')?.params.id;
+  const navigate = useNavigate();
   const coins = useQuery({ ...containerCoinsQuery(container.id), enabled: container.can_act });
   const heldCoins = coins.data ?? {};
   const hasCoins = Object.values(heldCoins).some((n) => n > 0);
@@ -142,7 +146,9 @@ function ContainerActions({
           onClose={() => setDialog(null)}
           onDeleted={() => {
             const next = afterDeletion(container, containers);
-            if (next) onSelect(next);
+            if (container.id === pageContainerId) {
+              navigate(next ? `/containers/${next}` : '/characters', { replace: true });
+            } else if (next) onSelect(next);
           }}
         />
       ) : null}
