@@ -1,4 +1,5 @@
 import { MantineProvider } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
@@ -12,9 +13,11 @@ import { cssVariablesResolver, theme } from './theme';
 export function AppProviders({ children }: { children: ReactNode }) {
   // The UI store owns the scheme (dark by default, the user's preference once signed in).
   const colorScheme = useUiStore((state) => state.theme);
+  // Toasts sit over the top of a phone screen (title, breadcrumbs): show fewer at once there.
+  const phone = useMediaQuery('(max-width: 47.99em)');
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} forceColorScheme={colorScheme}>
-      <Notifications position="top-right" limit={5} />
+      <Notifications position="top-right" limit={phone ? 2 : 5} />
       <QueryClientProvider client={queryClient}>
         <ModalsProvider>
           <SessionManager />

@@ -1,4 +1,11 @@
-import { Anchor, type CSSVariablesResolver, createTheme, PasswordInput, TextInput } from '@mantine/core';
+import {
+  Anchor,
+  type CSSVariablesResolver,
+  createTheme,
+  PasswordInput,
+  Select,
+  TextInput,
+} from '@mantine/core';
 
 /**
  * Colours are chosen for WCAG AA contrast in both schemes: violet-7 under white button text (5.5:1),
@@ -19,6 +26,9 @@ export const theme = createTheme({
     // `required` for assistive technology, and labels stay exactly "Email", "Password", ...
     TextInput: TextInput.extend({ defaultProps: { withAsterisk: false } }),
     PasswordInput: PasswordInput.extend({ defaultProps: { withAsterisk: false } }),
+    // Long choices ("Backpack (Nim Quickfingers) · 21% full · 3/20 slots") end in an ellipsis on a phone
+    // instead of being cut mid-word.
+    Select: Select.extend({ styles: { input: { textOverflow: 'ellipsis' } } }),
   },
 });
 

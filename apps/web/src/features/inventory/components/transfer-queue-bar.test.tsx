@@ -85,6 +85,17 @@ describe('TransferQueueBar', () => {
     expect(screen.queryByText('Arrow ×20')).not.toBeInTheDocument();
   });
 
+  it('keeps an empty queue compact: only the destination, no Clear or Process Queue', () => {
+    mockFetch(() => transferResult());
+    renderWithProviders(<Harness items={[sword]} />);
+    expect(screen.getByRole('combobox', { name: 'Destination' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Process Queue' })).not.toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Queue all' }));
+    expect(screen.getByRole('button', { name: 'Process Queue' })).toBeEnabled();
+    fireEvent.click(screen.getByRole('button', { name: 'Clear' }));
+    expect(screen.queryByRole('button', { name: 'Clear' })).not.toBeInTheDocument();
+  });
+
   it('removes one item and clears the rest', () => {
     mockFetch(() => transferResult());
     renderWithProviders(<Harness items={[arrows, sword]} />);

@@ -4,9 +4,13 @@ import { IconX } from '@tabler/icons-react';
 import type { TransferQueue } from '../hooks/use-transfer-queue';
 import { sourceOptionLabel } from './container-source-select';
 
-/** spec/02 §2 transfer queue bar: destination, queued items, remove, clear and process. */
+/**
+ * spec/02 §2 transfer queue bar: destination, queued items, remove, clear and process. It sticks to the
+ * bottom of a phone screen, so an empty queue keeps only what a swipe right needs: the destination.
+ */
 export function TransferQueueBar({ queue, containers }: { queue: TransferQueue; containers: Container[] }) {
   const busy = queue.progress !== null;
+  const hasItems = queue.items.length > 0;
   return (
     <Paper
       withBorder
@@ -43,7 +47,7 @@ export function TransferQueueBar({ queue, containers }: { queue: TransferQueue; 
           comboboxProps={{ withinPortal: true }}
           disabled={busy}
         />
-        {queue.items.length > 0 ? (
+        {hasItems ? (
           <Group gap={6}>
             {queue.items.map((item) => (
               <Badge
@@ -80,24 +84,16 @@ export function TransferQueueBar({ queue, containers }: { queue: TransferQueue; 
             />
           </Stack>
         ) : null}
-        <Group justify="flex-end" gap="xs">
-          <Button
-            variant="default"
-            size="xs"
-            onClick={queue.clear}
-            disabled={busy || queue.items.length === 0}
-          >
-            Clear
-          </Button>
-          <Button
-            size="xs"
-            onClick={() => void queue.process()}
-            loading={busy}
-            disabled={queue.items.length === 0}
-          >
-            Process Queue
-          </Button>
-        </Group>
+        {hasItems || busy ? (
+          <Group justify="flex-end" gap="xs">
+            <Button variant="default" size="xs" onClick={queue.clear} disabled={busy}>
+              Clear
+            </Button>
+            <Button size="xs" onClick={() => void queue.process()} loading={busy}>
+              Process Queue
+            </Button>
+          </Group>
+        ) : null}
       </Stack>
     </Paper>
   );
