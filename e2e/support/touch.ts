@@ -1,4 +1,4 @@
-import type { Locator, Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 /** How many touchMove events a drag sends between its start and its end. */
 const MOVE_STEPS = 10;
@@ -32,9 +32,22 @@ export async function touchDrag(page: Page, from: { x: number; y: number }, dx: 
  * centre, so a sideways swipe stays inside the element's width.
  */
 export async function swipe(page: Page, locator: Locator, dx: number, dy = 0) {
-  await locator.scrollIntoViewIfNeeded();
-  const box = await locator.boundingBox();
-  if (!box) throw new Error('swipe: the element has no box (is it visible?)');
-  const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-  await touchDrag(page, { x: centre.x - dx / 2, y: centre.y }, dx, dy);
+  // Away from sticky bars and fixed headers, which would take the touch instead.
+  await locator.evaluate((element) => element.scrollIntoView({ block: 'center', behavior: 'instant' }));
+  let start = { x: 0, y: 0 };
+  await expect
+    .poll(
+      async () => {
+        const box = await locator.boundingBox();
+        if (!box) return false;
+        start = { x: box.x + box.width / 2 - dx / 2, y: box.y + box.height / 2 };
+        return locator.evaluate(
+          (element, point) => element.contains(document.elementFromPoint(point.x, point.y)),
+          start,
+        );
+      },
+      { message: 'the swipe starts on the element, with nothing over it' },
+    )
+    .toBe(true);
+  await touchDrag(page, start, dx, dy);
 }

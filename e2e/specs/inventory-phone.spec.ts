@@ -1,0 +1,321 @@
+import path from 'node:path';
+import { expect, type Page, test } from '@playwright/test';
+import { expectAccessible } from '../support/a11y';
+import { AccountPages, newAccount } from '../support/accounts';
+import { screenshotBothWidths, screenshotDir } from '../support/screenshots';
+import { settleAnimations } from '../support/settle';
+import { swipe } from '../support/touch';
+
+interface Character {
+  id: string;
+  primary_container_id: string;
+}
+interface Container {
+  id: string;
+  name: string;
+}
+interface Stack {
+  id: string;
+  name: string;
+  quantity: number;
+  container_id: string;
+}
+interface LedgerEntry {
+  transaction_type: string;
+  quantity: number | null;
+  transactable_data: { name: string | null };
+  source_location_data: { id: string | null; name: string | null };
+  destination_location_data: { id: string | null; name: string | null };
+}
+
+async function api<T>(page: Page, method: 'GET' | 'POST', apiPath: string, body?: unknown): Promise<T> {
+  const token = await page.evaluate(() => window.localStorage.getItem('auth_token'));
+  const response = await page.request.fetch(`/api/v1${apiPath}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}` },
+    data: body,
+  });
+  expect(response.ok(), `${method} ${apiPath}: ${response.status()}`).toBeTruthy();
+  return ((await response.json()) as { data: T }).data;
+}
+
+async function findTemplate(page: Page, name: string): Promise<{ id: string; name: string }> {
+  const found = await api<{ id: string; name: string }[]>(
+    page,
+    'GET',
+    `/search/items?search=${encodeURIComponent(name)}&per_page=20`,
+  );
+  const template = found.find((t) => t.name === name);
+  if (!template) throw new Error(`the catalogue has no ${name}`);
+  return template;
+}
+
+async function addItem(page: Page, containerId: string, name: string, quantity: number) {
+  const template = await findTemplate(page, name);
+  return api<Stack[]>(page, 'POST', '/item_instances', {
+    item_template_id: template.id,
+    container_id: containerId,
+    quantity,
+  });
+}
+
+async function ledger(page: Page, characterId: string, type: string) {
+  const data = await api<{ transactions: LedgerEntry[] }>(
+    page,
+    'GET',
+    `/transactions/character/${characterId}?per_page=100&transaction_type=${type}`,
+  );
+  return data.transactions;
+}
+
+async function items(page: Page, containerId: string) {
+  return api<Stack[]>(page, 'GET', `/containers/${containerId}/items?per_page=100`);
+}
+
+/** A fresh account with one character (whose main container is "Backpack"), through the API. */
+async function setUp(page: Page, prefix: string, name: string) {
+  await new AccountPages(page).register(newAccount(prefix));
+  return api<Character>(page, 'POST', '/characters', {
+    character: { name, max_weight: 100, max_slots: 20 },
+  });
+}
+
+async function newContainer(page: Page, characterId: string, name: string) {
+  return api<Container>(page, 'POST', `/characters/${characterId}/containers`, { container: { name } });
+}
+
+async function openWorkspace(page: Page, containerId: string, title: string, device: string) {
+  await page.goto(`/containers/${containerId}`);
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  await expect(page.getByTestId('inventory-workspace')).toHaveAttribute('data-device', device);
+}
+
+/**
+ * Toasts close on their own after 3 to 5 s. One that starts fading out while axe runs fails colour
+ * contrast, and toasts cover the top of a phone screen: wait until they have gone.
+ */
+async function toastsGone(page: Page) {
+  await expect(page.locator('[data-testid^="toast-"]')).toHaveCount(0);
+}
+
+/** Axe judges a control under the pointer by its hover colours; check a dialog at rest. */
+async function checkDialog(page: Page, name: string) {
+  await toastsGone(page);
+  await page.mouse.move(0, 0);
+  await expectAccessible(page, name);
+  await page.screenshot({ path: path.join(screenshotDir, `${name}-1280.png`) });
+}
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 375, height: 812 }, hasTouch: true, isMobile: true });
+
+  test('a player swipes rows with a finger: left queues, right quick-transfers, up and down only scrolls', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    const character = await setUp(page, 'thief', 'Nim Quickfingers');
+    const pouch = await newContainer(page, character.id, 'Belt Pouch');
+    await addItem(page, character.primary_container_id, 'Longsword', 1);
+    await addItem(page, character.primary_container_id, 'Dagger', 1);
+    // Enough rows below them that the page scrolls on a phone.
+    for (const filler of [
+      'Club',
+      'Sickle',
+      'Dart',
+      'Sling',
+      'Whip',
+      'Abacus',
+      'Bell',
+      'Blanket',
+      'Book',
+      'Candle',
+    ]) {
+      await addItem(page, character.primary_container_id, filler, 1);
+    }
+
+    await openWorkspace(page, character.primary_container_id, "Nim Quickfingers's Inventory", 'mobile');
+    const list = page.getByTestId('panel-left');
+    const longsword = list.getByRole('button', { name: 'Longsword, quantity 1' });
+    const dagger = list.getByRole('button', { name: 'Dagger, quantity 1' });
+    await expect(longsword).toBeVisible();
+    await expect(dagger).toBeVisible();
+    const queue = page.getByTestId('transfer-queue');
+    await expect(queue).toBeVisible();
+    const queued = queue.getByRole('button', { name: /^Remove .* from queue$/ });
+    await expect(queued).toHaveCount(0);
+
+    // Swipe left (past the 60 px threshold): the longsword waits in the queue, and no sheet opens.
+    await swipe(page, longsword, -150);
+    await expect(queue.getByText('Longsword ×1')).toBeVisible();
+    await expect(page.getByTestId('toast-info')).toHaveText('Longsword added to the queue');
+    await expect(queued).toHaveCount(1);
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await toastsGone(page);
+    // The phone screen as a player sees it, from the top: header, source, first rows, the queue bar.
+    await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+    await settleAnimations(page);
+    await page.screenshot({ path: path.join(screenshotDir, 'inventory-phone-queue-375.png') });
+    await expectAccessible(page, 'inventory-phone-queue');
+
+    // A vertical drag with some sideways drift is a scroll (rows are touch-action: pan-y): the page
+    // scrolls and nothing queues.
+    await dagger.evaluate((element) => element.scrollIntoView({ block: 'center', behavior: 'instant' }));
+    const scrollY = () => page.evaluate(() => window.scrollY);
+    const before = await scrollY();
+    expect(before).toBeGreaterThan(0);
+    await swipe(page, dagger, -70, 250);
+    await expect.poll(scrollY, { message: 'the drag scrolled the page back up' }).toBeLessThan(before);
+    await expect(dagger).toBeVisible();
+    await expect(queue.getByText('Dagger ×1')).toBeHidden();
+    await expect(queued).toHaveCount(1);
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+
+    // Swipe right without a destination: the queue asks for one and the dagger stays.
+    await swipe(page, dagger, 150);
+    await expect(queue.getByText('Please select a destination')).toBeVisible();
+    await expect(dagger).toBeVisible();
+
+    // Choose the belt pouch; now a swipe right moves the whole dagger stack there at once.
+    await queue.getByRole('combobox', { name: 'Destination' }).click();
+    await page.getByRole('option', { name: /^Belt Pouch/ }).click();
+    await expect(queue.getByRole('combobox', { name: 'Destination' })).toHaveValue(/^Belt Pouch/);
+    await expect(queue.getByText('Please select a destination')).toBeHidden();
+    await swipe(page, dagger, 150);
+    await expect(page.getByText('Item transferred successfully')).toBeVisible();
+    await expect(dagger).toBeHidden();
+    await expect(longsword).toBeVisible();
+    // The quick transfer left the queue alone.
+    await expect(queue.getByText('Longsword ×1')).toBeVisible();
+    await expect(queued).toHaveCount(1);
+
+    // The belt pouch holds the dagger, and the ledger has the transfer.
+    expect((await items(page, pouch.id)).map((s) => `${s.name} ×${s.quantity}`)).toEqual(['Dagger ×1']);
+    const transfers = await ledger(page, character.id, 'transfer');
+    expect(transfers).toHaveLength(1);
+    expect(transfers[0]).toMatchObject({
+      transaction_type: 'transfer',
+      quantity: 1,
+      transactable_data: { name: 'Dagger' },
+      source_location_data: { id: character.primary_container_id },
+      destination_location_data: { id: pouch.id, name: expect.stringMatching(/^Belt Pouch/) },
+    });
+    await list.getByRole('combobox', { name: 'Source' }).click();
+    await page.getByRole('option', { name: /^Belt Pouch/ }).click();
+    await expect(list.getByRole('button', { name: 'Dagger, quantity 1' })).toBeVisible();
+    await toastsGone(page);
+    await settleAnimations(page);
+    await page.screenshot({ path: path.join(screenshotDir, 'inventory-phone-belt-pouch-375.png') });
+  });
+});
+
+test.describe('on a desktop', () => {
+  test.use({ viewport: { width: 1280, height: 800 }, hasTouch: false, isMobile: false });
+
+  test('a player merges two stacks, converts coins and deletes a container that still holds items', async ({
+    page,
+  }) => {
+    test.setTimeout(150_000);
+    const character = await setUp(page, 'merchant', 'Odo Coinpurse');
+    const chest = await newContainer(page, character.id, 'Chest');
+    const saddlebag = await newContainer(page, character.id, 'Saddlebag');
+    // Two stacks of arrows in the chest: 10 added, then 4 split off (one POST would make one stack).
+    const [arrows] = await addItem(page, chest.id, 'Arrow', 10);
+    if (!arrows) throw new Error('no arrow stack was created');
+    await api(page, 'POST', `/item_instances/${arrows.id}/split`, { quantity: 4 });
+    await addItem(page, chest.id, 'Copper piece', 250);
+
+    await openWorkspace(page, chest.id, "Odo Coinpurse's Inventory", 'desktop');
+    const panel = page.getByTestId('panel-left');
+    await expect(panel.getByRole('combobox', { name: 'Source' })).toHaveValue(/^Chest/);
+    await expect(panel.getByRole('button', { name: 'Arrow, quantity 6' })).toBeVisible();
+    await expect(panel.getByRole('button', { name: 'Arrow, quantity 4' })).toBeVisible();
+    await expect(panel.getByRole('button', { name: 'Copper piece, quantity 250' })).toBeVisible();
+
+    // Merge: the stack of 4 joins the stack of 6.
+    await panel.getByRole('button', { name: 'Arrow, quantity 4' }).click();
+    const detail = page.getByRole('dialog', { name: 'Arrow ×4' });
+    await detail.getByRole('button', { name: 'Merge with another stack' }).click();
+    const target = detail.getByRole('combobox', { name: 'Stack to merge with' });
+    await target.click();
+    await page.getByRole('option', { name: 'Arrow ×6' }).click();
+    await expect(target).toHaveValue('Arrow ×6');
+    await checkDialog(page, 'inventory-merge-stacks');
+    await detail.getByRole('button', { name: 'Merge Stacks' }).click();
+    await expect(page.getByText('Stacks merged: Arrow ×10')).toBeVisible();
+    await expect(detail).toBeHidden();
+    await expect(panel.getByRole('button', { name: 'Arrow, quantity 10' })).toBeVisible();
+    await expect(panel.getByRole('button', { name: /^Arrow, quantity/ })).toHaveCount(1);
+    const merges = await ledger(page, character.id, 'merge');
+    expect(merges).toHaveLength(1);
+    expect(merges[0]).toMatchObject({ quantity: 4, transactable_data: { name: 'Arrow' } });
+
+    // Convert coins: 250 cp → 2 gp, 50 cp stay (only whole gold converts).
+    await panel.getByRole('button', { name: 'Convert coins' }).click();
+    const convert = page.getByRole('dialog', { name: 'Convert coins' });
+    await expect(convert.getByText('Chest holds 250 cp.')).toBeVisible();
+    await expect(convert.getByRole('combobox', { name: 'From' })).toHaveValue('Copper piece (cp)');
+    await convert.getByRole('combobox', { name: 'To' }).click();
+    await page.getByRole('option', { name: 'Gold piece (gp)' }).click();
+    await expect(convert.getByRole('combobox', { name: 'To' })).toHaveValue('Gold piece (gp)');
+    await checkDialog(page, 'inventory-convert-cp-gp');
+    await convert.getByRole('button', { name: 'Convert' }).click();
+    await expect(page.getByText('Coins converted from cp to gp')).toBeVisible();
+    await expect(convert).toBeHidden();
+    await expect(panel.getByRole('button', { name: 'Gold piece, quantity 2' })).toBeVisible();
+    await expect(panel.getByRole('button', { name: 'Copper piece, quantity 50' })).toBeVisible();
+    const conversions = await ledger(page, character.id, 'currency_conversion');
+    expect(conversions.length).toBeGreaterThanOrEqual(1);
+
+    // Delete the chest, its three stacks going to the saddlebag (the dialog offers the main one first).
+    await panel.getByRole('button', { name: 'Delete container' }).click();
+    const remove = page.getByRole('dialog', { name: 'Delete container' });
+    await expect(remove.getByText(/Its 3 item stacks move to the container you choose/)).toBeVisible();
+    const destination = remove.getByRole('combobox', { name: 'Move its items to' });
+    await expect(destination).toHaveValue(/^Backpack/);
+    await destination.click();
+    await page.getByRole('option', { name: /^Saddlebag/ }).click();
+    await expect(destination).toHaveValue(/^Saddlebag/);
+    await checkDialog(page, 'inventory-delete-container');
+    await remove.getByRole('button', { name: 'Delete Container' }).click();
+    await expect(page.getByText('Container "Chest" deleted')).toBeVisible();
+    await expect(remove).toBeHidden();
+
+    // The page was about the chest: it moves on to the main container, whose source list no longer
+    // offers the chest; the saddlebag holds the chest's three stacks.
+    await expect(page).toHaveURL(new RegExp(`/containers/${character.primary_container_id}$`));
+    const source = panel.getByRole('combobox', { name: 'Source' });
+    await expect(source).toHaveValue(/^Backpack/);
+    await source.click();
+    await expect(page.getByRole('option', { name: /^Chest/ })).toHaveCount(0);
+    await page.getByRole('option', { name: /^Saddlebag/ }).click();
+    await expect(source).toHaveValue(/^Saddlebag/);
+    await expect(panel.getByRole('button', { name: 'Arrow, quantity 10' })).toBeVisible();
+    await expect(panel.getByRole('button', { name: 'Gold piece, quantity 2' })).toBeVisible();
+    await expect(panel.getByRole('button', { name: 'Copper piece, quantity 50' })).toBeVisible();
+    await expect(panel.getByTestId('item-tile')).toHaveCount(3);
+    expect((await items(page, saddlebag.id)).map((s) => `${s.name} ×${s.quantity}`).sort()).toEqual([
+      'Arrow ×10',
+      'Copper piece ×50',
+      'Gold piece ×2',
+    ]);
+    const ledgerDeletions = await ledger(page, character.id, 'container_deletion');
+    expect(ledgerDeletions).toHaveLength(1);
+
+    // The chest is gone, for the API and for a fresh load of the workspace.
+    const containers = await api<Container[]>(page, 'GET', `/characters/${character.id}/containers`);
+    expect(containers.map((c) => c.name).sort()).toEqual(['Backpack', 'Saddlebag']);
+    await openWorkspace(page, character.primary_container_id, "Odo Coinpurse's Inventory", 'desktop');
+    await panel.getByRole('combobox', { name: 'Source' }).click();
+    await expect(page.getByRole('option', { name: /^Saddlebag/ })).toBeVisible();
+    await expect(page.getByRole('option', { name: /^Chest/ })).toHaveCount(0);
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('option', { name: /^Saddlebag/ })).toBeHidden();
+    await toastsGone(page);
+    await page.mouse.move(0, 0);
+    await expectAccessible(page, 'inventory-after-delete');
+    await screenshotBothWidths(page, 'inventory-after-delete');
+    await page.goto(`/containers/${chest.id}`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Container Not Found' })).toBeVisible();
+  });
+});
