@@ -25,8 +25,8 @@ export function DashboardPage() {
           Welcome, {name}
         </Title>
         <Text c="dimmed">
-          Your characters, parties and invitations at a glance. Inventories, shops and loot are still being
-          built; their sections say so until they open.
+          Your characters, parties, invitations and plan at a glance. Shops and loot are still being built;
+          their sections say so until they open.
         </Text>
       </Stack>
 
