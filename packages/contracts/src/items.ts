@@ -61,6 +61,16 @@ export function formatGp(copper: number): string {
   return `${gp.toLocaleString('en-US')} gp`;
 }
 
+/**
+ * A stack's worth as a player counts it: whole gp from one gold piece up (formatGp), and below that in
+ * silver or copper, so that 50 cp or a handful of darts never read "0 gp".
+ */
+export function formatStackValue(copper: number): string {
+  if (copper <= 0 || copper >= copperPer.gp) return formatGp(copper);
+  if (copper % copperPer.sp === 0) return `${copper / copperPer.sp} sp`;
+  return `${copper} cp`;
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Inputs
 // ---------------------------------------------------------------------------------------------------

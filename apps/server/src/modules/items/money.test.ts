@@ -2,6 +2,7 @@ import {
   copperPer,
   copperValue,
   formatGp,
+  formatStackValue,
   gpToCopper,
   isStackable,
   normaliseTags,
@@ -35,6 +36,15 @@ describe('money helpers (DESIGN §4)', () => {
     expect(formatGp(99)).toBe('0 gp');
     expect(formatGp(150)).toBe('1 gp');
     expect(formatGp(123_456)).toBe('1,234 gp');
+  });
+
+  it('shows small change in silver or copper rather than 0 gp', () => {
+    expect(formatStackValue(0)).toBe('0 gp');
+    expect(formatStackValue(5)).toBe('5 cp');
+    expect(formatStackValue(50)).toBe('5 sp');
+    expect(formatStackValue(99)).toBe('99 cp');
+    expect(formatStackValue(100)).toBe('1 gp');
+    expect(formatStackValue(250)).toBe('2 gp');
   });
 });
 

@@ -1,4 +1,4 @@
-import type { ItemInstance } from '@haversack/contracts';
+import { formatStackValue, type ItemInstance } from '@haversack/contracts';
 import { Badge, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 
 function Fact({ label, value }: { label: string; value: string }) {
@@ -12,7 +12,7 @@ function Fact({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** spec/02 §3: totalWeight in lbs with one decimal, totalValue in gp with no decimals. */
+/** spec/02 §3: totalWeight in lbs with one decimal; totals in whole gp, small change in sp or cp. */
 export function ItemFacts({ item }: { item: ItemInstance }) {
   const rarity = item.item_template.metadata.rarity;
   const description = item.instance_data.description_override;
@@ -23,7 +23,7 @@ export function ItemFacts({ item }: { item: ItemInstance }) {
         <Fact label="Weight each" value={`${item.weight} lb`} />
         <Fact label="Total weight" value={`${item.totalWeight.toFixed(1)} lb`} />
         <Fact label="Value each" value={`${item.value} ${item.currency}`} />
-        <Fact label="Total value" value={`${item.totalValue} gp`} />
+        <Fact label="Total value" value={formatStackValue(item.value_cp * item.quantity)} />
         <Fact
           label="Stack size"
           value={item.item_template.stack_size === 0 ? 'Unlimited' : String(item.item_template.stack_size)}

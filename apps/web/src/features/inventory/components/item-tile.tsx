@@ -1,5 +1,5 @@
 import { useDraggable } from '@dnd-kit/core';
-import type { ItemInstance } from '@haversack/contracts';
+import { formatStackValue, type ItemInstance } from '@haversack/contracts';
 import { Badge, Group, Paper, Stack, Text } from '@mantine/core';
 import type { KeyboardEvent } from 'react';
 import { useSwipe } from '../hooks/use-swipe';
@@ -85,7 +85,7 @@ export function ItemTile({ item, layout, draggable, swipe, onOpen }: ItemTilePro
             </Badge>
           </Group>
           <Text size="xs" c="dimmed">
-            {item.totalWeight.toFixed(1)} lb · {item.totalValue} gp
+            {item.totalWeight.toFixed(1)} lb · {formatStackValue(item.value_cp * item.quantity)}
           </Text>
           {rarity ? (
             <Text size="xs" c="dimmed" tt="capitalize">
@@ -100,7 +100,7 @@ export function ItemTile({ item, layout, draggable, swipe, onOpen }: ItemTilePro
           </Text>
           <Group gap="xs" wrap="nowrap">
             <Text size="xs" c="dimmed">
-              {item.totalWeight.toFixed(1)} lb · {item.totalValue} gp
+              {item.totalWeight.toFixed(1)} lb · {formatStackValue(item.value_cp * item.quantity)}
             </Text>
             <Badge variant="light" size="sm">
               ×{item.quantity}
