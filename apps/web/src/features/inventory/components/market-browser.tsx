@@ -19,6 +19,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { ErrorPanel } from '../../../components/error-panel';
 import { marketplaceQuery } from '../../items/api/item-templates-api';
+import { templatePrice } from '../../items/components/template-summary';
 import type { DraggedTemplate } from '../workspace-types';
 import { sourceOptionLabel } from './container-source-select';
 
@@ -55,7 +56,7 @@ function TemplateRow({
             {template.name}
           </Text>
           <Text size="xs" c="dimmed">
-            {template.weight} lb · {template.base_value} {template.currency}
+            {template.weight} lb · {templatePrice(template)}
             {template.stack_size === 0
               ? ' · stacks'
               : template.stack_size > 1

@@ -1,6 +1,11 @@
 import type { ItemTemplate } from '@haversack/contracts';
 import { Text } from '@mantine/core';
 
+/** "15 gp"; the SRD gives some items no price (a Sun Blade), and those say so rather than "0 gp". */
+export function templatePrice(template: Pick<ItemTemplate, 'base_value' | 'currency' | 'metadata'>): string {
+  return template.metadata.priced === false ? 'Unpriced' : `${template.base_value} ${template.currency}`;
+}
+
 /** "3 lb · 15 gp · stacks of 20 · martial". */
 export function templateSummary(template: ItemTemplate): string {
   const stack =
@@ -9,7 +14,7 @@ export function templateSummary(template: ItemTemplate): string {
       : template.stack_size > 1
         ? `stacks of ${template.stack_size}`
         : null;
-  return [`${template.weight} lb`, `${template.base_value} ${template.currency}`, stack, template.category]
+  return [`${template.weight} lb`, templatePrice(template), stack, template.category]
     .filter(Boolean)
     .join(' · ');
 }

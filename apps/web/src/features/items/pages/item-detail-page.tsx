@@ -25,6 +25,7 @@ import {
   itemTemplateKeys,
   itemTemplateQuery,
 } from '../api/item-templates-api';
+import { templatePrice } from '../components/template-summary';
 
 function Fact({ label, value }: { label: string; value: string }) {
   return (
@@ -124,7 +125,7 @@ export function ItemDetailPage() {
       {template.description ? <Text style={{ whiteSpace: 'pre-wrap' }}>{template.description}</Text> : null}
       <SimpleGrid cols={{ base: 2, sm: 4 }}>
         <Fact label="Weight" value={`${template.weight} lb`} />
-        <Fact label="Value" value={`${template.base_value} ${template.currency}`} />
+        <Fact label="Value" value={templatePrice(template)} />
         <Fact
           label="Stack size"
           value={template.stack_size === 0 ? 'Unlimited' : String(template.stack_size)}
