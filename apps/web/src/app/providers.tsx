@@ -13,11 +13,13 @@ import { cssVariablesResolver, theme } from './theme';
 export function AppProviders({ children }: { children: ReactNode }) {
   // The UI store owns the scheme (dark by default, the user's preference once signed in).
   const colorScheme = useUiStore((state) => state.theme);
-  // Toasts sit over the top of a phone screen (title, breadcrumbs): show fewer at once there.
+  // Toasts sit over the top of a phone screen (title, breadcrumbs): show fewer at once there. They stack
+  // above modals (z-index 200) but under dropdowns (300), so a list that opens upwards on a phone (the
+  // transfer queue's Destination) is never hidden behind the toast that asked for it.
   const phone = useMediaQuery('(max-width: 47.99em)');
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} forceColorScheme={colorScheme}>
-      <Notifications position="top-right" limit={phone ? 2 : 5} />
+      <Notifications position="top-right" limit={phone ? 2 : 5} zIndex={250} />
       <QueryClientProvider client={queryClient}>
         <ModalsProvider>
           <SessionManager />
