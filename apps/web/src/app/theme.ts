@@ -2,6 +2,7 @@ import {
   Anchor,
   type CSSVariablesResolver,
   createTheme,
+  Pagination,
   PasswordInput,
   Select,
   TextInput,
@@ -29,6 +30,13 @@ export const theme = createTheme({
     // Long choices ("Backpack (Nim Quickfingers) · 21% full · 3/20 slots") end in an ellipsis on a phone
     // instead of being cut mid-word.
     Select: Select.extend({ styles: { input: { textOverflow: 'ellipsis' } } }),
+    // Every pager's arrows and numbers get names ("next page", "Page 3"): axe button-name.
+    Pagination: Pagination.extend({
+      defaultProps: {
+        getControlProps: (control) => ({ 'aria-label': `${control} page` }),
+        getItemProps: (page) => ({ 'aria-label': `Page ${page}` }),
+      },
+    }),
   },
 });
 

@@ -198,8 +198,6 @@ export function TransactionHistory({
                 boundaries={1}
                 size="sm"
                 aria-label="Transaction pages"
-                getControlProps={(control) => ({ 'aria-label': `${control} page` })}
-                getItemProps={(item) => ({ 'aria-label': `Page ${item}` })}
               />
             </Group>
           ) : null}

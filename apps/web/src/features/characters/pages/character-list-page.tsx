@@ -149,14 +149,7 @@ export function CharacterListPage() {
 
       {totalPages > 1 ? (
         <Group justify="center">
-          <Pagination
-            total={totalPages}
-            value={page}
-            onChange={setPage}
-            aria-label="Character pages"
-            getControlProps={(control) => ({ 'aria-label': `${control} page` })}
-            getItemProps={(item) => ({ 'aria-label': `Page ${item}` })}
-          />
+          <Pagination total={totalPages} value={page} onChange={setPage} aria-label="Character pages" />
         </Group>
       ) : null}
     </Stack>

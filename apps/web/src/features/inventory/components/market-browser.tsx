@@ -169,7 +169,6 @@ export function MarketBrowser({
               total={query.data.meta.total_pages}
               size="sm"
               siblings={1}
-              getControlProps={(control) => ({ 'aria-label': `${control} page` })}
               style={{ alignSelf: 'center' }}
             />
           ) : null}

@@ -4,6 +4,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
+import { theme } from '../../../app/theme';
 import { createQueryClient } from '../../../lib/query-client';
 
 /** An item stack as the server sends it; override what the test is about. */
@@ -63,7 +64,7 @@ export function renderWithProviders(ui: ReactNode) {
   return {
     queryClient,
     ...render(
-      <MantineProvider env="test">
+      <MantineProvider env="test" theme={theme}>
         <QueryClientProvider client={queryClient}>
           <MemoryRouter>{ui}</MemoryRouter>
         </QueryClientProvider>

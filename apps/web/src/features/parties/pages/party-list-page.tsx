@@ -127,8 +127,6 @@ export function PartyListPage() {
             siblings={1}
             boundaries={1}
             aria-label="Party pages"
-            getControlProps={(control) => ({ 'aria-label': `${control} page` })}
-            getItemProps={(item) => ({ 'aria-label': `Page ${item}` })}
           />
         </Group>
       ) : null}
