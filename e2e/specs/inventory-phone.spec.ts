@@ -206,6 +206,21 @@ test.describe('on a phone', () => {
     await toastsGone(page);
     await settleAnimations(page);
     await page.screenshot({ path: path.join(screenshotDir, 'inventory-phone-belt-pouch-375.png') });
+
+    // The marketplace keeps its search in view on a phone and folds the other filters away.
+    await page.goto('/marketplace');
+    await expect(page.getByRole('heading', { level: 1, name: 'Marketplace' })).toBeVisible();
+    await expect(page.getByRole('textbox', { name: 'Search' })).toBeVisible();
+    await expect(page.getByRole('textbox', { name: 'Tags' })).toBeHidden();
+    await page.getByRole('button', { name: 'More filters' }).click();
+    await page.getByRole('textbox', { name: 'Tags' }).fill('weapon');
+    await page.getByRole('button', { name: 'Fewer filters' }).click();
+    await expect(page.getByRole('textbox', { name: 'Tags' })).toBeHidden();
+    await expect(page.getByRole('button', { name: 'More filters (1 on)' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Longsword', exact: true })).toBeVisible();
+    await settleAnimations(page);
+    await expectAccessible(page, 'marketplace-phone');
+    await page.screenshot({ path: path.join(screenshotDir, 'marketplace-phone-375.png'), fullPage: true });
   });
 });
 

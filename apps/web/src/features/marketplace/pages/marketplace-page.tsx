@@ -14,8 +14,8 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { IconSearch } from '@tabler/icons-react';
+import { useDebouncedValue, useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { IconAdjustmentsHorizontal, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -53,6 +53,13 @@ export function MarketplacePage() {
     300,
   );
   const query = useQuery(marketplaceQuery({ ...filters, page }));
+  // On a phone the search stays in view and the other filters fold away until asked for.
+  const phone = useMediaQuery('(max-width: 47.99em)');
+  const [moreFilters, { toggle: toggleMoreFilters }] = useDisclosure(false);
+  const activeMoreFilters = [tags.trim(), minValue, maxValue, minWeight, maxWeight].filter(
+    (v) => v !== '',
+  ).length;
+  const showMoreFilters = !phone || moreFilters;
   const change =
     <T,>(set: (value: T) => void) =>
     (value: T) => {
@@ -75,17 +82,31 @@ export function MarketplacePage() {
             value={search}
             onChange={(event) => change(setSearch)(event.currentTarget.value)}
           />
+          {phone ? (
+            <Button
+              variant="subtle"
+              size="compact-sm"
+              justify="flex-start"
+              leftSection={<IconAdjustmentsHorizontal size={16} aria-hidden="true" />}
+              onClick={toggleMoreFilters}
+              aria-expanded={moreFilters}
+            >
+              {moreFilters ? 'Fewer filters' : 'More filters'}
+              {activeMoreFilters > 0 ? ` (${activeMoreFilters} on)` : ''}
+            </Button>
+          ) : null}
           <TextInput
             label="Tags"
             placeholder="e.g., weapon, martial"
             value={tags}
             onChange={(event) => change(setTags)(event.currentTarget.value)}
+            display={showMoreFilters ? undefined : 'none'}
           />
-          <Group grow gap="xs" align="flex-start">
+          <Group grow gap="xs" align="flex-start" display={showMoreFilters ? undefined : 'none'}>
             <NumberInput label="Min value (gp)" min={0} value={minValue} onChange={change(setMinValue)} />
             <NumberInput label="Max value (gp)" min={0} value={maxValue} onChange={change(setMaxValue)} />
           </Group>
-          <Group grow gap="xs" align="flex-start">
+          <Group grow gap="xs" align="flex-start" display={showMoreFilters ? undefined : 'none'}>
             <NumberInput label="Min weight (lb)" min={0} value={minWeight} onChange={change(setMinWeight)} />
             <NumberInput label="Max weight (lb)" min={0} value={maxWeight} onChange={change(setMaxWeight)} />
           </Group>
