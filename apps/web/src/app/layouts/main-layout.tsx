@@ -1,5 +1,6 @@
-import { Anchor, AppShell, Burger, Group, Loader, NavLink, ScrollArea } from '@mantine/core';
+import { ActionIcon, Anchor, AppShell, Burger, Group, Loader, NavLink, ScrollArea } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
+import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { Link, Outlet, useLocation, useNavigation } from 'react-router';
 import { Brand } from '../../components/brand';
@@ -55,15 +56,23 @@ export function MainLayout() {
               aria-controls="main-navigation"
               data-testid="mobile-menu-button"
             />
-            <Burger
-              opened={sidebarOpen}
+            {/* On wide screens the sidebar folds away rather than closing: a sidebar icon, not a cross. */}
+            <ActionIcon
+              variant="subtle"
+              color="gray"
+              size="lg"
               onClick={toggleSidebar}
               visibleFrom="sm"
-              size="sm"
               aria-label={sidebarOpen ? 'Hide sidebar' : 'Show sidebar'}
               aria-expanded={sidebarOpen}
               aria-controls="main-navigation"
-            />
+            >
+              {sidebarOpen ? (
+                <IconLayoutSidebarLeftCollapse size={20} aria-hidden="true" />
+              ) : (
+                <IconLayoutSidebarLeftExpand size={20} aria-hidden="true" />
+              )}
+            </ActionIcon>
             <Brand to="/dashboard" />
           </Group>
           <Group gap="sm" wrap="nowrap">
