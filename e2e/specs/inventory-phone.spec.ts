@@ -2,6 +2,7 @@ import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { expectAccessible } from '../support/a11y';
 import { AccountPages, newAccount } from '../support/accounts';
+import { api, findTemplate } from '../support/api';
 import { screenshotBothWidths, screenshotDir } from '../support/screenshots';
 import { settleAnimations } from '../support/settle';
 import { swipe } from '../support/touch';
@@ -26,28 +27,6 @@ interface LedgerEntry {
   transactable_data: { name: string | null };
   source_location_data: { id: string | null; name: string | null };
   destination_location_data: { id: string | null; name: string | null };
-}
-
-async function api<T>(page: Page, method: 'GET' | 'POST', apiPath: string, body?: unknown): Promise<T> {
-  const token = await page.evaluate(() => window.localStorage.getItem('auth_token'));
-  const response = await page.request.fetch(`/api/v1${apiPath}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}` },
-    data: body,
-  });
-  expect(response.ok(), `${method} ${apiPath}: ${response.status()}`).toBeTruthy();
-  return ((await response.json()) as { data: T }).data;
-}
-
-async function findTemplate(page: Page, name: string): Promise<{ id: string; name: string }> {
-  const found = await api<{ id: string; name: string }[]>(
-    page,
-    'GET',
-    `/search/items?search=${encodeURIComponent(name)}&per_page=20`,
-  );
-  const template = found.find((t) => t.name === name);
-  if (!template) throw new Error(`the catalogue has no ${name}`);
-  return template;
 }
 
 async function addItem(page: Page, containerId: string, name: string, quantity: number) {

@@ -1,6 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { expectAccessible } from '../support/a11y';
 import { AccountPages, newAccount } from '../support/accounts';
+import { api, findTemplate } from '../support/api';
 import { screenshotBothWidths } from '../support/screenshots';
 
 async function checkPage(page: Page, name: string, screenshot = true) {
@@ -9,17 +10,6 @@ async function checkPage(page: Page, name: string, screenshot = true) {
   await page.mouse.move(0, 0);
   await expectAccessible(page, name);
   if (screenshot) await screenshotBothWidths(page, name);
-}
-
-async function api<T>(page: Page, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-  const token = await page.evaluate(() => window.localStorage.getItem('auth_token'));
-  const response = await page.request.fetch(`/api/v1${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}` },
-    data: body,
-  });
-  expect(response.ok(), `${method} ${path}: ${response.status()}`).toBeTruthy();
-  return ((await response.json()) as { data: T }).data;
 }
 
 async function addFromMarket(page: Page, search: string, quantity: number) {
@@ -177,17 +167,6 @@ test('a player fills an inventory from the marketplace, moves arrows into a quiv
   await expect(page.getByTestId('content-limit')).toBeVisible();
   await checkPage(page, 'my-content');
 });
-
-async function findTemplate(page: Page, name: string): Promise<{ id: string; name: string }> {
-  const found = await api<{ id: string; name: string }[]>(
-    page,
-    'GET',
-    `/search/items?search=${encodeURIComponent(name)}&per_page=20`,
-  );
-  const template = found.find((t) => t.name === name);
-  if (!template) throw new Error(`the catalogue has no ${name}`);
-  return template;
-}
 
 test('a player moves part of a stack into the party stash in dual view; the party ledger records it', async ({
   browser,

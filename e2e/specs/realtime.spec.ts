@@ -2,19 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { expectAccessible } from '../support/a11y';
 import { AccountPages, type NewAccount, newAccount } from '../support/accounts';
+import { api } from '../support/api';
 import { screenshotBothWidths } from '../support/screenshots';
-
-/** Call the API as the page's signed-in user (the token the app keeps in localStorage). */
-async function api<T>(page: Page, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-  const token = await page.evaluate(() => window.localStorage.getItem('auth_token'));
-  const response = await page.request.fetch(`/api/v1${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}` },
-    data: body,
-  });
-  expect(response.ok(), `${method} ${path}: ${response.status()} ${await response.text()}`).toBeTruthy();
-  return ((await response.json()) as { data: T }).data;
-}
 
 /** A person on their own device: a browser context of their own, signed up. */
 async function person(browser: Browser, prefix: string): Promise<{ page: Page; account: NewAccount }> {

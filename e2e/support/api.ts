@@ -1,0 +1,25 @@
+import { expect, type Page } from '@playwright/test';
+
+/** Call the API as the page's signed-in user (the token the app keeps in localStorage). */
+export async function api<T>(page: Page, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const token = await page.evaluate(() => window.localStorage.getItem('auth_token'));
+  const response = await page.request.fetch(`/api/v1${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}` },
+    data: body,
+  });
+  expect(response.ok(), `${method} ${path}: ${response.status()} ${await response.text()}`).toBeTruthy();
+  return ((await response.json()) as { data: T }).data;
+}
+
+/** A public catalogue template by its exact name (the SRD items and the coins are seeded at start). */
+export async function findTemplate(page: Page, name: string): Promise<{ id: string; name: string }> {
+  const found = await api<{ id: string; name: string }[]>(
+    page,
+    'GET',
+    `/search/items?search=${encodeURIComponent(name)}&per_page=20`,
+  );
+  const template = found.find((t) => t.name === name);
+  if (!template) throw new Error(`the catalogue has no ${name}`);
+  return template;
+}
