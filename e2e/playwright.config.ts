@@ -64,6 +64,8 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       // Every spec signs people up from one address; keep the limits, only wider.
       RATE_LIMIT_SCALE: '20',
+      // The specs upgrade through the demo checkout, as the quick start does.
+      BILLING_PROVIDER: 'local',
     },
   },
 });

@@ -3,7 +3,13 @@ import concurrently from 'concurrently';
 
 const { result } = concurrently(
   [
-    { name: 'api', command: 'npm run dev -w apps/server', prefixColor: 'magenta' },
+    {
+      name: 'api',
+      command: 'npm run dev -w apps/server',
+      prefixColor: 'magenta',
+      // Development runs the demo billing (free upgrades, with the app's notice) unless told otherwise.
+      env: { BILLING_PROVIDER: process.env.BILLING_PROVIDER ?? 'local' },
+    },
     { name: 'web', command: 'npm run dev -w apps/web', prefixColor: 'cyan' },
   ],
   { killOthersOn: ['failure'], prefix: 'name' },

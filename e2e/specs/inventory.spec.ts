@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { expectAccessible } from '../support/a11y';
 import { AccountPages, newAccount } from '../support/accounts';
-import { api, findTemplate } from '../support/api';
+import { api, findTemplate, upgradeTo } from '../support/api';
 import { screenshotBothWidths } from '../support/screenshots';
 
 async function checkPage(page: Page, name: string, screenshot = true) {
@@ -164,7 +164,9 @@ test('a player fills an inventory from the marketplace, moves arrows into a quiv
   await expect(page.getByRole('link', { name: 'Elven Rope' })).toBeVisible();
   await checkPage(page, 'items');
   await page.goto('/my-content');
-  await expect(page.getByTestId('content-limit')).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: 'Item templates' }).getByTestId('content-limit'),
+  ).toBeVisible();
   await checkPage(page, 'my-content');
 });
 
@@ -178,6 +180,9 @@ test('a player moves part of a stack into the party stash in dual view; the part
   await new AccountPages(page).register(newAccount('scout'));
 
   // Through the API: the GM's party and its stash; the player joins with the code and brings a character.
+  // Both act on the stash, which needs a plan with party collaboration.
+  await upgradeTo(gmPage, 'tier_1');
+  await upgradeTo(page, 'tier_1');
   const party = await api<{ id: string; join_code: string }>(gmPage, 'POST', '/parties', {
     party: { name: 'The Silver Lantern' },
   });

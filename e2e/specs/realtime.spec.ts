@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { expectAccessible } from '../support/a11y';
 import { AccountPages, type NewAccount, newAccount } from '../support/accounts';
-import { api } from '../support/api';
+import { api, upgradeTo } from '../support/api';
 import { screenshotBothWidths } from '../support/screenshots';
 
 /** A person on their own device: a browser context of their own, signed up. */
@@ -51,7 +51,10 @@ test('a GM watches a player change the party stash live, then exports the activi
   const gm = await person(browser, 'gm');
   const player = await person(browser, 'bard');
 
-  // The GM's party and its stash; the player joins and brings a character.
+  // The GM's party and its stash; the player joins and brings a character. Both act on the stash,
+  // which needs a plan with party collaboration.
+  await upgradeTo(gm.page, 'tier_1');
+  await upgradeTo(player.page, 'tier_1');
   const party = await api<{ id: string; join_code: string }>(gm.page, 'POST', '/parties', {
     party: { name: 'The Lantern Watch' },
   });

@@ -23,3 +23,11 @@ export async function findTemplate(page: Page, name: string): Promise<{ id: stri
   if (!template) throw new Error(`the catalogue has no ${name}`);
   return template;
 }
+
+/**
+ * Puts the page's user on a paid plan through the demo checkout (the e2e server runs with
+ * BILLING_PROVIDER=local): acting on a party's stash needs party_collaboration, which Free lacks.
+ */
+export async function upgradeTo(page: Page, tier: 'tier_1' | 'tier_2' | 'tier_3'): Promise<void> {
+  await api(page, 'POST', '/subscription/checkout', { tier_id: tier });
+}

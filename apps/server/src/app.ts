@@ -6,6 +6,9 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
+import { JobQueue } from './jobs/job-queue.js';
+import { AppError } from './lib/app-error.js';
+import { loggerOptions, redactingLogger } from './lib/logger.js';
 import type { MailQueue } from './lib/mail-queue.js';
 import { AccessTokens } from './modules/accounts/access-tokens.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
@@ -24,6 +27,8 @@ import { PartiesService } from './modules/parties/parties.service.js';
 import { PatronagesService } from './modules/parties/patronages.service.js';
 import { preferencesRoutes } from './modules/preferences/preferences.routes.js';
 import { PreferencesService } from './modules/preferences/preferences.service.js';
+import { shopsRoutes } from './modules/shops/shops.routes.js';
+import { ShopsService } from './modules/shops/shops.service.js';
 import { createBillingProvider } from './modules/subscriptions/billing-setup.js';
 import { EntitlementService } from './modules/subscriptions/entitlements.service.js';
 import { StripeBilling, type StripeOptions } from './modules/subscriptions/stripe-billing.js';
@@ -33,7 +38,13 @@ import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.route
 import { SubscriptionsService } from './modules/subscriptions/subscriptions.service.js';
 import { apiDocsPlugin } from './plugins/api-docs.js';
 import { authPlugin } from './plugins/auth.js';
-import { errorHandlerPlugin } from './plugins/error-handler.js';
+import {
+  clientErrorHandler,
+  errorHandlerPlugin,
+  frameworkErrorHandler,
+  MAX_PARAM_LENGTH,
+} from './plugins/error-handler.js';
+import { inputGuardPlugin } from './plugins/input-guard.js';
 import { type AuthRateLimits, defaultAuthRateLimits, rateLimitPlugin } from './plugins/rate-limit.js';
 import { webAppPlugin } from './plugins/web-app.js';
 import { InProcessBroadcaster, RedisBroadcaster } from './realtime/broadcaster.js';
@@ -67,6 +78,8 @@ export interface AppServices {
   inventory: InventoryService;
   items: ItemsService;
   ledger: LedgerService;
+  shops: ShopsService;
+  jobs: JobQueue;
 }
 
 declare module 'fastify' {
@@ -82,11 +95,12 @@ const requestIdPattern = /^[A-Za-z0-9._-]{1,64}$/;
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
   const app = Fastify({
+    // Every log line is redacted (lib/logger.ts): tokens, passwords and mailed links never reach a log.
     ...(deps.logger === false
       ? { logger: false }
       : deps.logger
-        ? { loggerInstance: deps.logger }
-        : { logger: { level: config.logLevel } }),
+        ? { loggerInstance: redactingLogger(deps.logger) }
+        : { logger: loggerOptions(config.logLevel) }),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     requestIdHeader: false,
@@ -94,16 +108,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
     },
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // Errors raised before any route runs are answered in the envelope too (plugins/error-handler.ts).
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
+    // While closing, the onRequest hook below answers 503 in the envelope instead of Fastify's own body.
+    return503OnClosing: false,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // Graceful shutdown: requests in flight when close() starts still finish, but their keep-alive
+  // connections must not hold the server open afterwards, and new requests on them are turned away.
+  let closing = false;
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    if (closing) throw new AppError('SERVICE_UNAVAILABLE');
   });
-  // Graceful shutdown: requests in flight when close() starts still finish, but their keep-alive
-  // connections must not hold the server open afterwards.
-  let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
   });
@@ -128,6 +148,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     appUrl: config.appUrl,
     now,
   });
+  const inventory = new InventoryService(database.db, entitlements, events);
+  // DESIGN §10: background work (scheduled restock) on the durable queue; main.ts starts polling it.
+  const jobs = new JobQueue(database.db, now, app.log);
   const services: AppServices = {
     accessTokens,
     accounts: new AccountsService({
@@ -136,6 +159,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       mail: deps.mail,
       appUrl: config.appUrl,
       subscriptions,
+      sessions: events,
       now,
     }),
     preferences: new PreferencesService(database.db),
@@ -145,12 +169,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     parties: new PartiesService({ db: database.db, entitlements, events }),
     patronages: new PatronagesService(database.db, entitlements),
     characters: new CharactersService(database.db, entitlements, events),
-    inventory: new InventoryService(database.db, entitlements, events),
+    inventory,
+    shops: new ShopsService(database.db, { entitlements, events, moves: inventory.moves, jobs, now }),
+    jobs,
     items: new ItemsService(database.db, entitlements, now),
     ledger: new LedgerService(database.db),
   };
   services.parties.onMemberLeft((tx, partyId, userId) => services.patronages.memberLeft(tx, partyId, userId));
   subscriptions.setPatronageLister((db, userId) => services.patronages.lister(db, userId));
+  subscriptions.setCharacterPartyResolver((db, userId, characterId) =>
+    services.characters.visibleParty(db, userId, characterId),
+  );
   app.decorate('services', services);
 
   // External plugins.
@@ -172,6 +201,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     crossOriginEmbedderPolicy: false,
   });
   await app.register(errorHandlerPlugin);
+  await app.register(inputGuardPlugin);
   await app.register(rateLimitPlugin, {
     limits: deps.rateLimits ?? defaultAuthRateLimits,
     ...(redisBroadcaster ? { redis: redisBroadcaster.redis } : {}),
@@ -199,6 +229,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(inventoryRoutes, { inventory: services.inventory });
       await api.register(itemsRoutes, { items: services.items });
       await api.register(ledgerRoutes, { ledger: services.ledger });
+      await api.register(shopsRoutes, { shops: services.shops });
       await api.register(stripeWebhookRoutes, {
         stripe: billing instanceof StripeBilling ? billing : undefined,
         webhooks: new StripeWebhookService(database.db),

@@ -41,13 +41,15 @@ const envSchema = z.object({
   MAIL_FROM: z.string().trim().min(3).default('Haversack <no-reply@haversack.local>'),
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
-  BILLING_PROVIDER: z.enum(['stripe', 'local']).optional(),
+  // Empty reads as unset, like the other optional settings (`BILLING_PROVIDER=` in an env file).
+  BILLING_PROVIDER: optionalString.pipe(z.enum(['stripe', 'local']).optional()),
   DISCORD_CLIENT_ID: optionalString,
   DISCORD_CLIENT_SECRET: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: trustProxySchema.optional(),
   WEB_DIST_DIR: optionalString,
   CABLE_CONNECTIONS_PER_USER: z.coerce.number().int().min(1).max(100_000).default(12),
+  SHUTDOWN_TIMEOUT: z.coerce.number().int().min(1).max(3600).default(15),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -72,6 +74,8 @@ export interface Config {
   trustProxy: boolean | string[];
   webDistDir: string | undefined;
   cableConnectionsPerUser: number;
+  /** Seconds a SIGTERM may take before the process ends anyway. */
+  shutdownTimeoutS: number;
 }
 
 export class ConfigError extends Error {}
@@ -104,5 +108,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY ?? false,
     webDistDir: e.WEB_DIST_DIR,
     cableConnectionsPerUser: e.CABLE_CONNECTIONS_PER_USER,
+    shutdownTimeoutS: e.SHUTDOWN_TIMEOUT,
   };
 }

@@ -108,4 +108,32 @@ describe('the server process', () => {
     restarted.child.kill('SIGTERM');
     expect(await restarted.exited).toBe(0);
   }, 90_000);
+
+  it('ends within SHUTDOWN_TIMEOUT on SIGTERM even when nobody reads its log output', async () => {
+    const ownDir = mkdtempSync(path.join(os.tmpdir(), 'haversack-main-'));
+    const port = await freePort();
+    const server = startServer({ PORT: String(port), DATA_DIR: ownDir, SHUTDOWN_TIMEOUT: '3' });
+    try {
+      await server.waitFor(/Haversack is ready/);
+      // The reader stops reading but keeps the pipe open: the pipe fills and log writes block.
+      server.child.stdout.pause();
+      server.child.stderr.pause();
+      const padding = 'x'.repeat(8000);
+      for (let i = 0; i < 250; i += 1) {
+        const response = await fetch(`http://127.0.0.1:${port}/api/v1/health?pad=${padding}${i}`);
+        await response.arrayBuffer();
+      }
+      const started = Date.now();
+      server.child.kill('SIGTERM');
+      const ended = await Promise.race([
+        server.exited.then(() => true),
+        new Promise<false>((resolve) => setTimeout(() => resolve(false), 10_000)),
+      ]);
+      expect(ended).toBe(true);
+      expect(Date.now() - started).toBeLessThan(4_500);
+    } finally {
+      server.child.kill('SIGKILL');
+      rmSync(ownDir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });

@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { type DatabaseHandle, openPglite, openPostgres } from './db/client.js';
 import { DataDirLockedError, lockDataDir } from './db/data-dir-lock.js';
 import { seedDatabase } from './db/seed.js';
+import { LogDestination, loggerOptions } from './lib/logger.js';
 import { MailQueue } from './lib/mail-queue.js';
 import { createMailer } from './lib/mailer.js';
 import { loadOrCreateJwtSecret } from './lib/secrets.js';
@@ -23,7 +24,19 @@ async function main() {
     if (error instanceof ConfigError) fail(error.message);
     throw error;
   }
-  const log = pino({ level: config.logLevel });
+  const logDestination = new LogDestination(1);
+  const log = pino(loggerOptions(config.logLevel), logDestination);
+  // process.exit waits for every write pending in libuv's thread pool: with the log stuck on a pipe that
+  // nobody reads it would never return. Then only a signal ends the process, and SIGTERM's default action
+  // (our handler removed) does it at once; SIGKILL if even that returned.
+  const exitNow = (code: number): never => {
+    if (logDestination.busy) {
+      process.removeAllListeners('SIGTERM');
+      process.kill(process.pid, 'SIGTERM');
+      process.kill(process.pid, 'SIGKILL');
+    }
+    process.exit(code);
+  };
   const dataDir = path.resolve(config.dataDir);
 
   let releaseLock = () => {};
@@ -32,7 +45,7 @@ async function main() {
     if (config.databaseUrl) {
       database = await openPostgres(config.databaseUrl);
     } else {
-      releaseLock = lockDataDir(dataDir);
+      releaseLock = lockDataDir(dataDir, (message) => log.warn(message));
       database = await openPglite({ dataDir: path.join(dataDir, 'pglite') });
     }
   } catch (error) {
@@ -62,24 +75,37 @@ async function main() {
   });
 
   let closing = false;
+  const shutdownMs = config.shutdownTimeoutS * 1000;
+  // Part of the deadline is kept for the last log lines; past it they are dropped, not waited for.
+  const flushAllowanceMs = Math.min(1000, shutdownMs / 4);
   const shutdown = async (signal: string) => {
-    if (closing) return;
+    if (closing) {
+      log.warn({ signal }, 'second signal: exiting now');
+      exitNow(1);
+    }
     closing = true;
+    const startedAt = Date.now();
     log.info({ signal }, 'shutting down: finishing in-flight requests');
-    const forced = setTimeout(() => {
-      log.error('shutdown took longer than 15 s; exiting');
-      process.exit(1);
-    }, 15_000);
-    forced.unref();
+    // Not unref'd: this timer is what guarantees the end, whatever else still holds the event loop.
+    setTimeout(() => {
+      log.error(`shutdown took longer than ${config.shutdownTimeoutS} s; exiting`);
+      void logDestination.drained(flushAllowanceMs).then(() => exitNow(1));
+    }, shutdownMs - flushAllowanceMs);
+    let code = 0;
     try {
       await app.close();
       await mail.drain();
       mail.close();
       await database.close();
+    } catch (error) {
+      log.error({ err: error }, 'shutdown failed');
+      code = 1;
     } finally {
       releaseLock();
       log.info('stopped');
-      process.exit(0);
+      const left = shutdownMs - (Date.now() - startedAt);
+      await logDestination.drained(Math.max(0, Math.min(flushAllowanceMs, left)));
+      exitNow(code);
     }
   };
   // Diagnostics: SIGUSR2 logs memory use (after a full GC when started with --expose-gc).
@@ -97,6 +123,8 @@ async function main() {
     await database.close();
     fail(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
   }
+  // Scheduled restocks and other background jobs (DESIGN §10); every process polls, each job runs once.
+  app.services.jobs.start(15_000);
   log.info(`Haversack is ready at ${config.appUrl} (database: ${database.kind})`);
 }
 

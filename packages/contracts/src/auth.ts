@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MIN_PASSWORD_LENGTH } from './constants.js';
+import { text } from './fields.js';
 
 /** spec/01 §5: the reset-password rules, reused for registration and password changes. */
 export const passwordMessages = {
@@ -17,8 +18,7 @@ export const usernameMessages = {
   characters: 'Username may contain only letters, digits, _ and -',
 } as const;
 
-export const passwordSchema = z
-  .string({ error: passwordMessages.length })
+export const passwordSchema = text({ error: passwordMessages.length })
   .max(200, 'Password must be at most 200 characters')
   .superRefine((value, ctx) => {
     if (value.length < MIN_PASSWORD_LENGTH)
@@ -28,14 +28,12 @@ export const passwordSchema = z
     if (!/[0-9]/.test(value)) ctx.addIssue({ code: 'custom', message: passwordMessages.digit });
   });
 
-export const emailSchema = z
-  .string({ error: emailMessage })
+export const emailSchema = text({ error: emailMessage })
   .trim()
   .max(254, emailMessage)
   .pipe(z.email({ error: emailMessage }));
 
-export const usernameSchema = z
-  .string({ error: usernameMessages.length })
+export const usernameSchema = text({ error: usernameMessages.length })
   .trim()
   .min(3, usernameMessages.length)
   .max(30, usernameMessages.length)
@@ -56,7 +54,7 @@ export const registrationSchema = withConfirmation(
     email: emailSchema,
     username: usernameSchema,
     password: passwordSchema,
-    password_confirmation: z.string({ error: passwordMessages.mismatch }),
+    password_confirmation: text({ error: passwordMessages.mismatch }),
   }),
 );
 export type Registration = z.infer<typeof registrationSchema>;
@@ -64,13 +62,13 @@ export const registerBodySchema = z.object({ user: registrationSchema });
 export type RegisterBody = z.infer<typeof registerBodySchema>;
 
 export const loginBodySchema = z.object({
-  email: z.string({ error: 'Email is required' }).trim().min(1, 'Email is required').max(254),
-  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200),
+  email: text({ error: 'Email is required' }).trim().min(1, 'Email is required').max(254),
+  password: text({ error: 'Password is required' }).min(1, 'Password is required').max(200),
 });
 export type LoginBody = z.infer<typeof loginBodySchema>;
 
 export const refreshBodySchema = z.object({
-  refresh_token: z.string({ error: 'Refresh token is required' }).min(1).max(200),
+  refresh_token: text({ error: 'Refresh token is required' }).min(1).max(200),
 });
 export type RefreshBody = z.infer<typeof refreshBodySchema>;
 
@@ -80,20 +78,20 @@ export type ForgotPasswordBody = z.infer<typeof forgotPasswordBodySchema>;
 export const resetPasswordFieldsSchema = withConfirmation(
   z.object({
     password: passwordSchema,
-    password_confirmation: z.string({ error: passwordMessages.mismatch }),
+    password_confirmation: text({ error: passwordMessages.mismatch }),
   }),
 );
 export const resetPasswordBodySchema = withConfirmation(
   z.object({
-    token: z.string({ error: 'Reset token is required' }).min(1, 'Reset token is required').max(200),
+    token: text({ error: 'Reset token is required' }).min(1, 'Reset token is required').max(200),
     password: passwordSchema,
-    password_confirmation: z.string({ error: passwordMessages.mismatch }),
+    password_confirmation: text({ error: passwordMessages.mismatch }),
   }),
 );
 export type ResetPasswordBody = z.infer<typeof resetPasswordBodySchema>;
 
 export const verifyEmailBodySchema = z.object({
-  token: z.string({ error: 'Verification token is required' }).min(1).max(200),
+  token: text({ error: 'Verification token is required' }).min(1).max(200),
 });
 export const resendVerificationBodySchema = z.object({ email: emailSchema.optional() });
 
@@ -126,17 +124,33 @@ export type AuthSession = z.infer<typeof authSessionSchema>;
 export const meSchema = z.object({ user: userSchema });
 
 export const profileUpdateBodySchema = z.object({
-  user: z.object({ username: usernameSchema.optional(), email: emailSchema.optional() }),
+  user: z.object({
+    username: usernameSchema.optional(),
+    email: emailSchema.optional(),
+    /** Required when the email changes: a stolen access token alone must not move the account away. */
+    current_password: text({ error: 'Current password is required' }).max(200).optional(),
+  }),
 });
 export type ProfileUpdateBody = z.infer<typeof profileUpdateBodySchema>;
 
+/** The link mailed to the old address when the email changes: it puts the old address back. */
+export const emailRevertBodySchema = z.object({
+  token: text({ error: 'Undo token is required' }).min(1, 'Undo token is required').max(200),
+});
+export type EmailRevertBody = z.infer<typeof emailRevertBodySchema>;
+export const emailRevertResultSchema = z.object({
+  message: z.string(),
+  email: z.string(),
+  /** A fresh password reset token: whoever changed the address may know the password. */
+  reset_token: z.string(),
+});
+export type EmailRevertResult = z.infer<typeof emailRevertResultSchema>;
+
 export const passwordChangeFieldsSchema = withConfirmation(
   z.object({
-    current_password: z
-      .string({ error: 'Current password is required' })
-      .min(1, 'Current password is required'),
+    current_password: text({ error: 'Current password is required' }).min(1, 'Current password is required'),
     password: passwordSchema,
-    password_confirmation: z.string({ error: passwordMessages.mismatch }),
+    password_confirmation: text({ error: passwordMessages.mismatch }),
   }),
 );
 export const passwordChangeBodySchema = passwordChangeFieldsSchema;
@@ -157,4 +171,8 @@ export const authMessages = {
   emailTaken: 'Email has already been taken',
   usernameTaken: 'Username has already been taken',
   currentPasswordWrong: 'Current password is incorrect',
+  currentPasswordRequired: 'Enter your current password to change your email address',
+  emailReverted:
+    'Your email address has been restored and every session has been signed out. Choose a new password now.',
+  emailRevertInvalid: 'The link to undo the email change is invalid, expired or already used.',
 } as const;

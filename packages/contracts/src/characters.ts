@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { entityId, text } from './fields.js';
 import { unwrapFilters } from './parties.js';
 
 export const characterMessages = {
@@ -21,27 +22,25 @@ export const characterDefaults = {
   image_url: '',
 };
 
-const imageUrl = z
-  .string()
+const imageUrl = text()
   .trim()
   .max(2000)
   .refine((v) => v === '' || /^https?:\/\/\S+$/i.test(v), 'Image URL must start with http:// or https://');
 
 export const characterFormSchema = z.object({
-  name: z
-    .string({ error: characterMessages.nameRequired })
+  name: text({ error: characterMessages.nameRequired })
     .trim()
     .min(1, characterMessages.nameRequired)
     .max(100),
-  race: z.string().trim().max(60).default(''),
-  character_class: z.string().trim().max(60).default(''),
+  race: text().trim().max(60).default(''),
+  character_class: text().trim().max(60).default(''),
   level: z.coerce
     .number()
     .int('Level must be a whole number')
     .min(1, 'Level must be at least 1')
     .max(30, 'Level must be at most 30')
     .default(1),
-  notes: z.string().max(5000).default(''),
+  notes: text().max(5000).default(''),
   image_url: imageUrl.default(''),
   max_weight: z.coerce.number().min(0, 'Max weight cannot be negative').max(100_000).nullable().default(50),
   max_slots: z.coerce
@@ -51,7 +50,7 @@ export const characterFormSchema = z.object({
     .max(10_000)
     .nullable()
     .default(20),
-  party_id: z.string().max(64).nullable().optional(),
+  party_id: entityId('Choose a party from the list').nullable().optional(),
 });
 export type CharacterForm = z.infer<typeof characterFormSchema>;
 export const characterCreateBodySchema = z.object({ character: characterFormSchema });
@@ -84,12 +83,12 @@ export const characterListQuerySchema = z.preprocess(
   z.object({
     page: z.coerce.number().int().min(1).default(1),
     per_page: z.coerce.number().int().min(1).max(100).default(10),
-    search: z.string().trim().max(200).optional(),
-    race: z.string().trim().max(60).optional(),
-    character_class: z.string().trim().max(60).optional(),
+    search: text().trim().max(200).optional(),
+    race: text().trim().max(60).optional(),
+    character_class: text().trim().max(60).optional(),
     min_level: z.coerce.number().int().min(1).max(30).optional(),
     max_level: z.coerce.number().int().min(1).max(30).optional(),
-    party_id: z.string().max(64).optional(),
+    party_id: entityId('Party not found.').optional(),
   }),
 );
 export type CharacterListQuery = z.infer<typeof characterListQuerySchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './fields.js';
 
 /**
  * One problem with a request. Entitlement refusals also name the resource or feature, its limit and its
@@ -63,8 +64,8 @@ export const messageEnvelopeSchema = z.object({
 export const listQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
   per_page: z.coerce.number().int().min(1).max(100).default(20),
-  sort: z.string().max(50).optional(),
+  sort: text().max(50).optional(),
   direction: z.enum(['asc', 'desc']).optional(),
-  search: z.string().max(200).optional(),
+  search: text().max(200).optional(),
 });
 export type ListQuery = z.infer<typeof listQuerySchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageMetaSchema } from './envelope.js';
+import { entityId, text } from './fields.js';
 import { unwrapFilters } from './parties.js';
 
 export const inventoryMessages = {
@@ -19,7 +20,21 @@ export const inventoryMessages = {
   primaryContainer: 'A character’s main container cannot be deleted',
   notEnoughCoins: 'Not enough coins to convert',
   conversionUneven: 'That amount does not convert into whole coins',
+  stackTooLarge: 'A stack can hold at most 10,000,000 items',
+  tooManyStacks: 'That would make more than 1,000 new stacks at once: add or move fewer',
+  destinationIsSelf: 'Choose another container for its items: this one is being deleted',
 } as const;
+
+/**
+ * The most items one request adds, moves or sets, and the most one stack ever holds (stack_size 0 means
+ * "no stack_size", not "past this"). Together with MAX_ITEM_VALUE it keeps a stack's worth in copper an
+ * exact JS integer: 900,000 pp × 10,000,000 = 9e15 cp < 2^53 ≈ 9.007e15, whatever overrides say.
+ */
+export const MAX_STACK_QUANTITY = 10_000_000;
+/** The most one item is worth, in its own currency (any of the five), for templates and overrides alike. */
+export const MAX_ITEM_VALUE = 900_000;
+/** The most new stacks one operation opens (10,000,000 swords of stack size 1 would be as many rows). */
+export const MAX_NEW_STACKS = 1_000;
 
 /** spec/02 §4 Allowed transfers; everything else is "Unsupported transfer type: X to Y". */
 export function unsupportedTransferMessage(from: string, to: string): string {
@@ -53,12 +68,11 @@ const nullableCapacity = (max: number, label: string) =>
   );
 
 export const containerFormSchema = z.object({
-  name: z
-    .string({ error: inventoryMessages.containerNameRequired })
+  name: text({ error: inventoryMessages.containerNameRequired })
     .trim()
     .min(1, inventoryMessages.containerNameRequired)
     .max(100),
-  description: z.string().trim().max(2000).default(''),
+  description: text().trim().max(2000).default(''),
   /** null or 0 = unlimited. */
   max_weight: nullableCapacity(1_000_000, 'Max weight').default(null),
   max_slots: nullableCapacity(100_000, 'Max slots')
@@ -102,14 +116,20 @@ export type Container = z.infer<typeof containerSchema>;
 
 export const instanceDataSchema = z
   .object({
-    name_override: z.string().trim().max(200).nullable().optional(),
-    description_override: z.string().max(5000).nullable().optional(),
+    name_override: text().trim().max(200).nullable().optional(),
+    description_override: text().max(5000).nullable().optional(),
     weight_override: z.coerce.number().min(0).max(100_000).nullable().optional(),
-    value_override: z.coerce.number().int().min(0).max(100_000_000).nullable().optional(),
+    value_override: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_ITEM_VALUE, 'Value can be at most 900,000')
+      .nullable()
+      .optional(),
     currency_override: z.enum(currencies).nullable().optional(),
     is_equipped: z.boolean().optional(),
     is_attuned: z.boolean().optional(),
-    quality: z.string().trim().max(60).nullable().optional(),
+    quality: text().trim().max(60).nullable().optional(),
     durability: z.coerce.number().int().min(0).max(100).nullable().optional(),
   })
   .strip();
@@ -149,14 +169,14 @@ const quantity = z.coerce
   .number()
   .int('Quantity must be a whole number')
   .min(1, 'Quantity must be at least 1')
-  .max(1_000_000);
+  .max(MAX_STACK_QUANTITY, 'Quantity can be at most 10,000,000');
 
 export const itemInstanceCreateSchema = z.object({
-  item_template_id: z.uuid({ error: 'Choose an item' }),
-  container_id: z.uuid({ error: 'Choose a container' }),
+  item_template_id: entityId('Choose an item'),
+  container_id: entityId('Choose a container'),
   quantity: quantity.default(1),
   instance_data: instanceDataSchema.optional(),
-  notes: z.string().max(5000).optional(),
+  notes: text().max(5000).optional(),
 });
 /** Accepts the fields bare (spec/02 §7) or wrapped as {item_instance}. */
 export const itemInstanceCreateBodySchema = z.preprocess(
@@ -169,9 +189,9 @@ export const itemInstanceCreateBodySchema = z.preprocess(
 
 export const itemInstanceUpdateBodySchema = z.object({
   item_instance: z.object({
-    name: z.string().trim().min(1, 'Name cannot be blank').max(200).optional(),
+    name: text().trim().min(1, 'Name cannot be blank').max(200).optional(),
     quantity: quantity.optional(),
-    notes: z.string().max(5000).optional(),
+    notes: text().max(5000).optional(),
     is_identified: z.boolean().optional(),
     instance_data: instanceDataSchema.optional(),
   }),
@@ -180,20 +200,20 @@ export type ItemInstanceUpdate = z.infer<typeof itemInstanceUpdateBodySchema>['i
 
 export const splitBodySchema = z.object({ quantity });
 export const mergeBodySchema = z.object({
-  target_instance_id: z.uuid({ error: 'Choose a stack to merge with' }),
+  target_instance_id: entityId('Choose a stack to merge with'),
 });
 
 export const transferBodySchema = z.object({
-  item_instance_id: z.uuid({ error: 'Choose an item' }),
-  source_container_id: z.uuid({ error: 'Choose the source container' }),
-  target_container_id: z.uuid({ error: 'Please select a destination' }),
+  item_instance_id: entityId('Choose an item'),
+  source_container_id: entityId('Choose the source container'),
+  target_container_id: entityId('Please select a destination'),
   quantity: quantity.optional(),
-  party_id: z.uuid().nullable().optional(),
+  party_id: entityId().nullable().optional(),
 });
 export const characterTransferBodySchema = z.object({
-  item_instance_id: z.uuid({ error: 'Choose an item' }),
-  from_container_id: z.uuid({ error: 'Choose the source container' }),
-  to_container_id: z.uuid({ error: 'Please select a destination' }),
+  item_instance_id: entityId('Choose an item'),
+  from_container_id: entityId('Choose the source container'),
+  to_container_id: entityId('Please select a destination'),
   quantity: quantity.optional(),
 });
 export const transferResultSchema = z.object({
@@ -217,10 +237,10 @@ export const containerItemsQuerySchema = z.preprocess(
   z.object({
     page: z.coerce.number().int().min(1).default(1),
     per_page: z.coerce.number().int().min(1).max(500).default(20),
-    search: z.string().trim().max(200).optional(),
-    rarity: z.string().trim().max(40).optional(),
-    min_value: z.coerce.number().min(0).optional(),
-    max_value: z.coerce.number().min(0).optional(),
+    search: text().trim().max(200).optional(),
+    rarity: text().trim().max(40).optional(),
+    min_value: z.coerce.number().min(0).max(1_000_000_000).optional(),
+    max_value: z.coerce.number().min(0).max(1_000_000_000).optional(),
   }),
 );
 export type ContainerItemsQuery = z.infer<typeof containerItemsQuerySchema>;
@@ -230,7 +250,7 @@ export const containerItemsResponseSchema = z.object({
   meta: pageMetaSchema,
 });
 
-export const deleteContainerQuerySchema = z.object({ destination_container_id: z.uuid().optional() });
+export const deleteContainerQuerySchema = z.object({ destination_container_id: entityId().optional() });
 
 export const transactionTypes = [
   'purchase',

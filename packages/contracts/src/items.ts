@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageMetaSchema } from './envelope.js';
-import { type Currency, copperPer, currencies } from './inventory.js';
+import { checkJsonField, text } from './fields.js';
+import { type Currency, copperPer, currencies, MAX_ITEM_VALUE, MAX_STACK_QUANTITY } from './inventory.js';
 import { unwrapFilters } from './parties.js';
 
 export const itemTemplateMessages = {
@@ -101,32 +102,32 @@ export function normaliseTags(input: string | readonly string[]): string[] {
 
 /** spec/02 §3 "tags (entered comma-separated)": an array of strings or one comma-separated string. */
 const tagsInput = z
-  .union([z.array(z.string().max(60, 'A tag can be at most 60 characters')).max(50), z.string().max(2000)], {
+  .union([z.array(text().max(60, 'A tag can be at most 60 characters')).max(50), text().max(2000)], {
     error: 'Tags must be a list of words or a comma-separated string',
   })
   .transform(normaliseTags)
   .pipe(
     z
-      .array(z.string().max(60, 'A tag can be at most 60 characters'))
+      .array(text().max(60, 'A tag can be at most 60 characters'))
       .max(50, 'A template can have at most 50 tags'),
   );
 
 export const itemTemplateMetadataSchema = z
   .looseObject({
-    rarity: z.string().trim().max(40).nullable().optional(),
-    category: z.string().trim().max(60).nullable().optional(),
+    rarity: text().trim().max(40).nullable().optional(),
+    category: text().trim().max(60).nullable().optional(),
     currency: currencyInput.optional(),
     requires_attunement: z.boolean().optional(),
   })
-  .refine((m) => JSON.stringify(m).length <= 10_000, 'Metadata is too large');
+  // Free keys may hold any JSON: capped in depth and size, every string in it safe text.
+  .superRefine(checkJsonField({ maxChars: 10_000, tooLarge: 'Metadata is too large' }));
 
 const templateFields = {
-  name: z
-    .string({ error: itemTemplateMessages.nameRequired })
+  name: text({ error: itemTemplateMessages.nameRequired })
     .trim()
     .min(1, itemTemplateMessages.nameRequired)
     .max(200, 'Template name must be at most 200 characters'),
-  description: z.string({ error: 'Description must be text' }).max(10_000),
+  description: text({ error: 'Description must be text' }).max(10_000),
   weight: numeric(
     z
       .number({ error: 'Weight must be a number' })
@@ -138,7 +139,7 @@ const templateFields = {
       .number({ error: 'Value must be a number' })
       .int('Value must be a whole number')
       .min(0, 'Value cannot be negative')
-      .max(1_000_000_000, 'Value is too large'),
+      .max(MAX_ITEM_VALUE, 'Value can be at most 900,000'),
   ),
   currency: currencyInput,
   visibility: z.enum(templateVisibilities, { error: 'Visibility must be private, unlisted or public' }),
@@ -147,7 +148,7 @@ const templateFields = {
       .number({ error: 'Stack size must be a number' })
       .int('Stack size must be a whole number')
       .min(0, 'Stack size cannot be negative (0 means unlimited)')
-      .max(1_000_000),
+      .max(MAX_STACK_QUANTITY, 'Stack size can be at most 10,000,000'),
   ),
   metadata: itemTemplateMetadataSchema,
   tags: tagsInput,
@@ -241,9 +242,8 @@ export type ItemTemplateTag = z.infer<typeof itemTemplateTagSchema>;
 
 const gpFilter = numeric(z.number({ error: 'Value must be a number (gp)' }).min(0).max(1_000_000_000));
 const weightFilter = numeric(z.number({ error: 'Weight must be a number' }).min(0).max(1_000_000));
-const queryText = (max: number) => z.string({ error: 'Must be text' }).trim().max(max);
-const idFilter = z
-  .string()
+const queryText = (max: number) => text({ error: 'Must be text' }).trim().max(max);
+const idFilter = text()
   .trim()
   .regex(/^(system|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i, {
     message: 'creator_id must be a user id or "system"',
@@ -280,7 +280,7 @@ export type ItemTemplateListQuery = z.infer<typeof itemTemplateListQuerySchema>;
 
 /** "a, b" or ["a", "b"] (repeated query keys): every tag must match. */
 const tagsQuery = z
-  .union([z.string().max(1000), z.array(z.string().max(60)).max(20)], {
+  .union([text().max(1000), z.array(text().max(60)).max(20)], {
     error: 'Tags must be comma-separated',
   })
   .transform(normaliseTags);

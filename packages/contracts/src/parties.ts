@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageMetaSchema } from './envelope.js';
+import { entityId, text } from './fields.js';
 
 export const partyRoles = ['gm', 'manager', 'player', 'observer'] as const;
 export type PartyRole = (typeof partyRoles)[number];
@@ -42,11 +43,10 @@ export const partyMessages = {
   inviteTarget: 'Enter a username or an email address',
 } as const;
 
-const trimmed = (max: number) => z.string().trim().max(max);
+const trimmed = (max: number) => text().trim().max(max);
 
 export const partyFormSchema = z.object({
-  name: z
-    .string({ error: partyMessages.nameTooShort })
+  name: text({ error: partyMessages.nameTooShort })
     .trim()
     .min(3, partyMessages.nameTooShort)
     .max(100, 'Party name must be at most 100 characters'),
@@ -131,13 +131,13 @@ export const partyListQuerySchema = z.preprocess(
   z.object({
     page: z.coerce.number().int().min(1).default(1),
     per_page: z.coerce.number().int().min(1).max(100).default(10),
-    search: z.string().trim().max(200).optional(),
+    search: text().trim().max(200).optional(),
     owned: booleanQuery.optional(),
     member: booleanQuery.optional(),
     role: z.enum(partyRoles).optional(),
     is_archived: booleanQuery.optional(),
     visibility: z.enum(['public']).optional(),
-    game_system: z.string().trim().max(60).optional(),
+    game_system: text().trim().max(60).optional(),
   }),
 );
 export type PartyListQuery = z.infer<typeof partyListQuerySchema>;
@@ -165,30 +165,28 @@ export const roleChangeBodySchema = z.object({
 });
 
 export const joinBodySchema = z.object({
-  join_code: z
-    .string({ error: partyMessages.joinCodeTooShort })
+  join_code: text({ error: partyMessages.joinCodeTooShort })
     .trim()
     .transform((v) => v.toUpperCase())
-    .pipe(z.string().min(6, partyMessages.joinCodeTooShort).max(8, partyMessages.joinCodeTooLong)),
+    .pipe(text().min(6, partyMessages.joinCodeTooShort).max(8, partyMessages.joinCodeTooLong)),
   role_request: z.enum(partyRoles).default('player'),
 });
 export const previewQuerySchema = z.object({
-  join_code: z
-    .string({ error: partyMessages.joinCodeTooShort })
+  join_code: text({ error: partyMessages.joinCodeTooShort })
     .trim()
     .transform((v) => v.toUpperCase())
-    .pipe(z.string().min(6, partyMessages.joinCodeTooShort).max(8, partyMessages.joinCodeTooLong))
+    .pipe(text().min(6, partyMessages.joinCodeTooShort).max(8, partyMessages.joinCodeTooLong))
     .optional(),
-  id: z.string().max(64).optional(),
+  id: entityId('Party not found.').optional(),
 });
 
 export const invitationBodySchema = z.object({
   party_invitation: z
     .object({
-      username: z.string().trim().max(254).optional(),
-      email: z.string().trim().max(254).optional(),
+      username: text().trim().max(254).optional(),
+      email: text().trim().max(254).optional(),
       role: z.enum(['manager', 'player', 'observer']).default('player'),
-      message: z.string().trim().max(500).default(''),
+      message: text().trim().max(500).default(''),
     })
     .refine((v) => Boolean(v.username || v.email), {
       message: partyMessages.inviteTarget,
@@ -210,9 +208,9 @@ export const invitationSchema = z.object({
 export type PartyInvitation = z.infer<typeof invitationSchema>;
 
 export const patronageCreateBodySchema = z.object({
-  beneficiary_id: z.string({ error: 'Choose a member to sponsor' }).min(1).max(64),
-  party_id: z.string({ error: 'Choose a party' }).min(1).max(64),
-  granted_tier: z.string().max(64).optional(),
+  beneficiary_id: entityId('Choose a member to sponsor'),
+  party_id: entityId('Choose a party'),
+  granted_tier: text().max(64).optional(),
 });
 
 export const eligibleMemberSchema = z.object({

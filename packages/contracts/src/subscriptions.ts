@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { entityId, text } from './fields.js';
 
 /** spec/01 §3: tier identifiers and their rank. */
 export const tierIdentifiers = ['tier_free', 'tier_1', 'tier_2', 'tier_3'] as const;
@@ -64,6 +65,108 @@ export function isUsageResource(value: unknown): value is UsageResource {
 }
 export function isFeatureKey(value: unknown): value is FeatureKey {
   return typeof value === 'string' && (featureKeys as readonly string[]).includes(value);
+}
+
+/** What a plan can sell; each gates some of the features and limits below. */
+export const offerings = [
+  'inventory',
+  'parties',
+  'patronage',
+  'shops',
+  'loot',
+  'ai',
+  'api',
+  'custom_branding',
+  'premium_support',
+] as const;
+export type Offering = (typeof offerings)[number];
+
+/**
+ * What this server offers: an offering is live once what it gates is built and works here. Only live
+ * features and limits are presented and sold (the tiers answer, the plan comparison, the upgrade page,
+ * usage); the tiers keep every flag and limit, and the server enforces them all, live or not. Shipping loot,
+ * AI or the API is one line here: false to true (docs/decisions.md, Subscriptions).
+ */
+export const liveOfferings: Record<Offering, boolean> = {
+  inventory: true,
+  parties: true,
+  patronage: true,
+  shops: true,
+  loot: false,
+  ai: false,
+  api: false,
+  custom_branding: false,
+  premium_support: false,
+};
+
+/** The offering each feature belongs to. */
+export const featureOffering: Record<FeatureKey, Offering> = {
+  self_inventory_management: 'inventory',
+  party_view_access: 'parties',
+  party_collaboration: 'parties',
+  patronage_system: 'patronage',
+  shops_deployment: 'shops',
+  loot_distribution: 'loot',
+  ai_tools: 'ai',
+  api_access: 'api',
+  custom_branding: 'custom_branding',
+  premium_support: 'premium_support',
+};
+
+/** The offering each limit belongs to. */
+export const limitOffering: Record<LimitKey, Offering> = {
+  characters: 'inventory',
+  inventory_actions_personal_monthly: 'inventory',
+  item_templates: 'inventory',
+  parties_can_create: 'parties',
+  parties_can_join: 'parties',
+  inventory_actions_party_monthly: 'parties',
+  shop_templates: 'shops',
+  shop_instances: 'shops',
+  shop_deployments_monthly: 'shops',
+  loot_templates: 'loot',
+  loot_instances: 'loot',
+  loot_deployments_monthly: 'loot',
+  ai_uses_monthly: 'ai',
+};
+
+/** Whether each feature and each limit is live on this server. */
+export const liveFeatures = Object.fromEntries(
+  featureKeys.map((key) => [key, liveOfferings[featureOffering[key]]]),
+) as Record<FeatureKey, boolean>;
+export const liveLimits = Object.fromEntries(
+  limitKeys.map((key) => [key, liveOfferings[limitOffering[key]]]),
+) as Record<LimitKey, boolean>;
+
+export function isLiveFeature(value: unknown): value is FeatureKey {
+  return isFeatureKey(value) && liveFeatures[value];
+}
+export function isLiveLimit(value: unknown): value is LimitKey {
+  return typeof value === 'string' && Object.hasOwn(liveLimits, value) && liveLimits[value as LimitKey];
+}
+export function isLiveUsageResource(value: unknown): value is UsageResource {
+  return isUsageResource(value) && liveLimits[usageResourceLimit[value]];
+}
+
+/** The live keys, in the contract's order. */
+export const liveFeatureKeys: FeatureKey[] = featureKeys.filter((key) => liveFeatures[key]);
+export const liveLimitKeys: LimitKey[] = limitKeys.filter((key) => liveLimits[key]);
+export const liveUsageResources: UsageResource[] = usageResources.filter(isLiveUsageResource);
+
+/** A tier's limits and features as this server presents them: the live ones only. */
+export function presentedTierEntitlements<
+  T extends { limits: Record<string, number | null>; features: Record<string, boolean> },
+>(tier: T): T {
+  return {
+    ...tier,
+    limits: Object.fromEntries(Object.entries(tier.limits).filter(([key]) => isLiveLimit(key))),
+    features: Object.fromEntries(Object.entries(tier.features).filter(([key]) => isLiveFeature(key))),
+  };
+}
+
+/** Usage as this server presents it: the live resources only. */
+export function presentedUsage<E>(usage: Partial<Record<string, E>>): Partial<Record<UsageResource, E>> {
+  return Object.fromEntries(Object.entries(usage).filter(([key]) => isLiveUsageResource(key)));
 }
 
 /** How a person reads each resource: "Your Free plan allows 1 character." */
@@ -182,9 +285,9 @@ export const billingProviderSchema = z.enum(['local', 'stripe', 'none']);
 export const inventoryUsageSchema = z.object({ personal: usageEntrySchema, party: usageEntrySchema });
 
 export const checkLimitBodySchema = z.object({
-  resource: z.string().min(1).max(64),
+  resource: text().min(1).max(64),
   count: z.coerce.number().int().min(1).max(100_000).default(1),
-  party_id: z.uuid().optional(),
+  party_id: entityId().optional(),
 });
 export const checkLimitResultSchema = z.object({
   allowed: z.boolean(),
@@ -203,8 +306,8 @@ export const checkFeatureBodySchema = z.object({
 export const checkFeatureResultSchema = z.object({ allowed: z.boolean(), feature: z.string().nullable() });
 
 export const compareQuerySchema = z.object({
-  current: z.string().max(64).optional(),
-  target: z.string().max(64).optional(),
+  current: text().max(64).optional(),
+  target: text().max(64).optional(),
 });
 export const compareResultSchema = z.object({
   current: tierSchema,
@@ -216,8 +319,8 @@ export const compareResultSchema = z.object({
 });
 
 export const effectiveTierQuerySchema = z.object({
-  party_id: z.uuid().optional(),
-  character_id: z.uuid().optional(),
+  party_id: entityId().optional(),
+  character_id: entityId().optional(),
 });
 export const effectiveTierResultSchema = z.object({
   tier: tierSchema,
@@ -225,17 +328,17 @@ export const effectiveTierResultSchema = z.object({
 });
 
 export const checkoutBodySchema = z.object({
-  tier_id: z.string({ error: 'Choose a plan' }).min(1, 'Choose a plan').max(64),
-  return_url: z.string().max(2000).optional(),
+  tier_id: text({ error: 'Choose a plan' }).min(1, 'Choose a plan').max(64),
+  return_url: text().max(2000).optional(),
 });
 export const checkoutResultSchema = z.object({ checkout_url: z.string(), session_id: z.string() });
 
 export const cancelBodySchema = z.object({
-  reason: z.string().trim().max(1000).optional(),
+  reason: text().trim().max(1000).optional(),
   cancel_at_period_end: z.boolean().default(true),
 });
 
-export const billingPortalBodySchema = z.object({ return_url: z.string().max(2000).optional() });
+export const billingPortalBodySchema = z.object({ return_url: text().max(2000).optional() });
 export const billingPortalResultSchema = z.object({ portal_url: z.string() });
 
 export const subscriptionMessages = {

@@ -1,32 +1,108 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DataDirLockedError, lockDataDir } from './data-dir-lock.js';
+import { DataDirLockedError, lockDataDir, processStartTime } from './data-dir-lock.js';
 
 let dir: string;
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function live(command: string, args: string[]): number {
+  const child = spawn(command, args, { stdio: 'ignore' });
+  children.push(child);
+  if (child.pid === undefined) throw new Error(`${command} did not start`);
+  return child.pid;
+}
+
+const bootId = () => readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+const lockFile = () => path.join(dir, 'haversack.pid');
+const hasProc = existsSync('/proc/self/stat');
 
 describe('lockDataDir', () => {
-  it('refuses a directory held by a live process', async () => {
+  it('refuses a directory held by a live Haversack process', () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'haversack-lock-'));
-    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
-    try {
-      writeFileSync(path.join(dir, 'haversack.pid'), String(holder.pid));
-      expect(() => lockDataDir(dir)).toThrow(DataDirLockedError);
-      expect(() => lockDataDir(dir)).toThrow(/in use by another Haversack process/);
-    } finally {
-      holder.kill();
-    }
+    const pid = live(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
+    const startTime = hasProc ? processStartTime(pid) : null;
+    writeFileSync(
+      lockFile(),
+      JSON.stringify({ pid, boot_id: hasProc ? bootId() : null, start_time: startTime }),
+    );
+    expect(() => lockDataDir(dir)).toThrow(DataDirLockedError);
+    expect(() => lockDataDir(dir)).toThrow(/in use by another Haversack process/);
   });
 
-  it('takes over a lock left by a dead process and releases it', () => {
+  it('records who holds it and releases it', () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'haversack-lock-'));
-    writeFileSync(path.join(dir, 'haversack.pid'), '999999');
     const release = lockDataDir(dir);
-    expect(existsSync(path.join(dir, 'haversack.pid'))).toBe(true);
+    const holder = JSON.parse(readFileSync(lockFile(), 'utf8'));
+    expect(holder.pid).toBe(process.pid);
+    if (hasProc) expect(holder.start_time).toBe(processStartTime(process.pid));
     release();
-    expect(existsSync(path.join(dir, 'haversack.pid'))).toBe(false);
+    expect(existsSync(lockFile())).toBe(false);
+  });
+
+  it('takes over a lock left by a dead process, saying so', () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'haversack-lock-'));
+    writeFileSync(lockFile(), JSON.stringify({ pid: 999999, boot_id: null, start_time: '1' }));
+    const messages: string[] = [];
+    const release = lockDataDir(dir, (message) => messages.push(message));
+    expect(messages).toEqual([`Taking over the stale lock ${lockFile()}: process 999999 is gone.`]);
+    expect(JSON.parse(readFileSync(lockFile(), 'utf8')).pid).toBe(process.pid);
+    release();
+  });
+
+  describe.skipIf(!hasProc)('where /proc tells processes apart', () => {
+    it('takes over a lock whose PID now belongs to another live process (F16)', () => {
+      dir = mkdtempSync(path.join(os.tmpdir(), 'haversack-lock-'));
+      // The crashed Haversack had this PID; a process started later has it now.
+      const pid = live(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
+      const startTime = Number(processStartTime(pid));
+      writeFileSync(
+        lockFile(),
+        JSON.stringify({ pid, boot_id: bootId(), start_time: String(startTime - 1) }),
+      );
+      const messages: string[] = [];
+      const release = lockDataDir(dir, (message) => messages.push(message));
+      expect(messages).toEqual([
+        `Taking over the stale lock ${lockFile()}: pid ${pid} now belongs to another process.`,
+      ]);
+      expect(JSON.parse(readFileSync(lockFile(), 'utf8')).pid).toBe(process.pid);
+      release();
+    });
+
+    it('takes over a lock taken before the machine restarted', () => {
+      dir = mkdtempSync(path.join(os.tmpdir(), 'haversack-lock-'));
+      const pid = live(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
+      writeFileSync(
+        lockFile(),
+        JSON.stringify({ pid, boot_id: 'another-boot', start_time: processStartTime(pid) }),
+      );
+      const messages: string[] = [];
+      lockDataDir(dir, (message) => messages.push(message))();
+      expect(messages[0]).toMatch(/it was taken before the machine restarted/);
+    });
+
+    it('takes over an old bare-PID lock whose PID is now another program', () => {
+      dir = mkdtempSync(path.join(os.tmpdir(), 'haversack-lock-'));
+      const pid = live('sleep', ['30']);
+      writeFileSync(lockFile(), String(pid));
+      const messages: string[] = [];
+      lockDataDir(dir, (message) => messages.push(message))();
+      expect(messages).toEqual([
+        `Taking over the stale lock ${lockFile()}: pid ${pid} now belongs to another program.`,
+      ]);
+    });
+
+    it('still refuses an old bare-PID lock held by a live Node process', () => {
+      dir = mkdtempSync(path.join(os.tmpdir(), 'haversack-lock-'));
+      const pid = live(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
+      writeFileSync(lockFile(), String(pid));
+      expect(() => lockDataDir(dir)).toThrow(DataDirLockedError);
+    });
   });
 });

@@ -2,9 +2,24 @@ import * as accounts from './schema/accounts.js';
 import * as characters from './schema/characters.js';
 import * as inventory from './schema/inventory.js';
 import * as items from './schema/items.js';
+import * as jobs from './schema/jobs.js';
 import * as parties from './schema/parties.js';
+import * as shopItems from './schema/shop-items.js';
+import * as shopRequests from './schema/shop-requests.js';
+import * as shops from './schema/shops.js';
 import * as subscriptions from './schema/subscriptions.js';
 
 /** Every table, for drizzle's relational queries. drizzle-kit reads schema/*.ts directly. */
-export const schema = { ...accounts, ...subscriptions, ...parties, ...characters, ...inventory, ...items };
+export const schema = {
+  ...accounts,
+  ...subscriptions,
+  ...parties,
+  ...characters,
+  ...inventory,
+  ...items,
+  ...shops,
+  ...shopItems,
+  ...shopRequests,
+  ...jobs,
+};
 export type Schema = typeof schema;

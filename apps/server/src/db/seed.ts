@@ -1,4 +1,5 @@
 import { ItemsService } from '../modules/items/items.service.js';
+import { ShopsService } from '../modules/shops/shops.service.js';
 import { subscriptionsRepository } from '../modules/subscriptions/subscriptions.repository.js';
 import type { Database } from './client.js';
 
@@ -8,5 +9,7 @@ export async function seedDatabase(db: Database): Promise<void> {
     await subscriptionsRepository.seedTiers(tx);
     // DESIGN §4 coins and the SRD 5.1 catalogue (issue 5).
     await ItemsService.seedCatalogue(tx);
+    // Public system shops built from that catalogue (issue 10).
+    await ShopsService.seedCatalogue(tx);
   });
 }

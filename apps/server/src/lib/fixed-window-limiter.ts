@@ -14,6 +14,12 @@ export class FixedWindowLimiter {
 
   /** Counts one attempt; answers the seconds to wait when the budget is spent, else undefined. */
   hit(key: string): number | undefined {
+    const { count, retryAfterSeconds } = this.attempt(key);
+    return count > this.max ? retryAfterSeconds : undefined;
+  }
+
+  /** Counts one attempt; answers the attempts so far in this window and the seconds until it ends. */
+  attempt(key: string): { count: number; retryAfterSeconds: number } {
     const now = this.now();
     let window = this.#windows.get(key);
     if (!window || window.resetAt <= now) {
@@ -22,7 +28,12 @@ export class FixedWindowLimiter {
       this.#windows.set(key, window);
     }
     window.count += 1;
-    return window.count > this.max ? Math.ceil((window.resetAt - now) / 1000) : undefined;
+    return { count: window.count, retryAfterSeconds: Math.ceil((window.resetAt - now) / 1000) };
+  }
+
+  /** Forgets the key's attempts (a successful sign-in clears its failures). */
+  reset(key: string): void {
+    this.#windows.delete(key);
   }
 
   #sweep(now: number) {

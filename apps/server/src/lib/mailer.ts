@@ -8,7 +8,7 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
-  /** The link the mail carries, logged when mail goes to files so a laptop user can follow it. */
+  /** The link the mail carries (a credential: it is never logged; the .eml file holds it). */
   link?: string;
 }
 
@@ -18,8 +18,8 @@ export interface Mailer {
 }
 
 /**
- * DESIGN §1: SMTP when SMTP_URL is set; otherwise each mail becomes an .eml file in DATA_DIR/mail and its
- * link goes to the log, so password reset works without a mail server.
+ * DESIGN §1: SMTP when SMTP_URL is set; otherwise each mail becomes an .eml file in DATA_DIR/mail, named in
+ * the log, so password reset works without a mail server.
  */
 export function createMailer(options: {
   smtpUrl?: string;
@@ -61,10 +61,8 @@ export function createMailer(options: {
       });
       await mkdir(mailDir, { recursive: true });
       await writeFile(file, info.message as Buffer);
-      options.log.info(
-        { to: message.to, subject: message.subject, file, link: message.link },
-        'mail written to file',
-      );
+      // The file's path, not the link: a log line must not carry a reset or undo token.
+      options.log.info({ to: message.to, subject: message.subject, file }, 'mail written to file');
     },
     close: () => transport.close(),
   };

@@ -17,6 +17,15 @@ export class RedisWindowLimiter {
 
   /** Counts one attempt; answers the seconds to wait when the budget is spent, else undefined. */
   async hit(key: string): Promise<number | undefined> {
+    const outcome = await this.attempt(key);
+    return outcome && outcome.count > this.max ? outcome.retryAfterSeconds : undefined;
+  }
+
+  /**
+   * Counts one attempt; answers the attempts so far in this window and the seconds until it ends, or
+   * undefined when Redis cannot be reached.
+   */
+  async attempt(key: string): Promise<{ count: number; retryAfterSeconds: number } | undefined> {
     const redisKey = `${RATE_LIMIT_KEY_PREFIX}${key}`;
     try {
       const results = await this.redis
@@ -27,13 +36,22 @@ export class RedisWindowLimiter {
         .exec();
       const count = Number(results?.[0]?.[1]);
       const ttl = Number(results?.[2]?.[1]);
-      if (!Number.isFinite(count) || count <= this.max) return undefined;
-      return Math.ceil((ttl > 0 ? ttl : this.windowMs) / 1000);
+      if (!Number.isFinite(count)) return undefined;
+      return { count, retryAfterSeconds: Math.ceil((ttl > 0 ? ttl : this.windowMs) / 1000) };
     } catch (error) {
       // Like the per-address store (skipOnError), an unreachable Redis lets requests through rather than
       // locking every user out; the outage is logged.
       this.onError(error);
       return undefined;
+    }
+  }
+
+  /** Forgets the key's attempts (a successful sign-in clears its failures). */
+  async reset(key: string): Promise<void> {
+    try {
+      await this.redis.del(`${RATE_LIMIT_KEY_PREFIX}${key}`);
+    } catch (error) {
+      this.onError(error);
     }
   }
 }

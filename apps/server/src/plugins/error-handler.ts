@@ -1,5 +1,7 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import { type ErrorCode, type ErrorEnvelope, errorCatalogue, type FieldError } from '@haversack/contracts';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../lib/app-error.js';
@@ -41,6 +43,20 @@ function fromFastifyError(
       };
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return { code: 'BAD_REQUEST', message: 'The request body is not valid JSON.', status: 400 };
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return {
+        code: 'BAD_REQUEST',
+        message: 'The request body does not match its Content-Length.',
+        status: 400,
+      };
+    case 'FST_ERR_BAD_URL':
+      return { code: 'BAD_REQUEST', message: 'The address is not valid.', status: 400 };
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return {
+        code: 'BAD_REQUEST',
+        message: `A part of the address is too long (at most ${MAX_PARAM_LENGTH} characters).`,
+        status: 414,
+      };
     default:
       break;
   }
@@ -54,6 +70,56 @@ function fromFastifyError(
   if (status === 401) return { code: 'UNAUTHORIZED', message: errorCatalogue.UNAUTHORIZED.message, status };
   if (status === 403) return { code: 'FORBIDDEN', message: errorCatalogue.FORBIDDEN.message, status };
   return { code: 'BAD_REQUEST', message: errorCatalogue.BAD_REQUEST.message, status };
+}
+
+/** Fastify's default: longer path parameters never reach a route (see `frameworkErrors`). */
+export const MAX_PARAM_LENGTH = 100;
+
+function envelopeOf(error: FastifyError) {
+  const known = fromFastifyError(error);
+  if (known) return known;
+  return {
+    code: 'INTERNAL_SERVER_ERROR' as const,
+    message: errorCatalogue.INTERNAL_SERVER_ERROR.message,
+    status: 500,
+  };
+}
+
+/**
+ * Fastify's `frameworkErrors`: errors the router raises before any route or hook runs (a malformed
+ * percent-encoding in the path, a path parameter over MAX_PARAM_LENGTH), answered in the envelope too.
+ */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const { code, message, status } = envelopeOf(error);
+  if (status >= 500) request.log.error({ err: error }, 'framework error');
+  return reply
+    .status(status)
+    .header('x-request-id', request.id)
+    .header('x-content-type-options', 'nosniff')
+    .send(errorEnvelope(code, message, status));
+}
+
+/**
+ * Fastify's `clientErrorHandler`: the HTTP parser refused the request (a bad Content-Length, a header too
+ * large, a timeout), so no request exists and the answer is written on the socket, in the envelope.
+ */
+export function clientErrorHandler(this: FastifyInstance, error: ConnectionError, socket: Socket) {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'The request took too long to arrive.']
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'The request headers are too large.']
+        : [400, 'The request is not valid HTTP.'];
+  this.log.trace({ err: error }, 'client error');
+  if (socket.writable) {
+    const body = JSON.stringify(errorEnvelope('BAD_REQUEST', message, status));
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 function zodDetails(error: FastifyError): FieldError[] {
@@ -91,15 +157,9 @@ export const errorHandlerPlugin = fp(
             ),
           );
       }
-      const known = fromFastifyError(error);
-      if (known) {
-        return reply.status(known.status).send(errorEnvelope(known.code, known.message, known.status));
-      }
-      request.log.error({ err: error }, 'unhandled error');
-      const status = 500;
-      return reply
-        .status(status)
-        .send(errorEnvelope('INTERNAL_SERVER_ERROR', errorCatalogue.INTERNAL_SERVER_ERROR.message, status));
+      const { code, message, status } = envelopeOf(error);
+      if (status >= 500) request.log.error({ err: error }, 'unhandled error');
+      return reply.status(status).send(errorEnvelope(code, message, status));
     });
   },
   { name: 'error-handler' },

@@ -1,23 +1,38 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createParty, createUser, defaultPassword, type SignedInUser } from '../test/factories.js';
 import { buildTestApp, type TestContext } from '../test/helper.js';
 
 let ctx: TestContext | undefined;
+const currentApp = () => {
+  if (!ctx) throw new Error('no app built yet');
+  return ctx.app;
+};
 afterEach(async () => {
   await ctx?.close();
   ctx = undefined;
 });
 
-const login = (app: TestContext['app'], email: string, forwardedFor?: string) =>
+const login = (app: TestContext['app'], email: string, forwardedFor?: string, password = 'Wrong1234') =>
   app.inject({
     method: 'POST',
     url: '/api/v1/auth/login',
-    payload: { email, password: 'Wrong1234' },
+    payload: { email, password },
     headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {},
   });
 
+const expectLimited = (response: {
+  statusCode: number;
+  json: () => unknown;
+  headers: Record<string, unknown>;
+}) => {
+  expect(response.statusCode).toBe(429);
+  expect(response.json()).toMatchObject({ status: 'error', error: { code: 'RATE_LIMITED', status: 429 } });
+  expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
+};
+
 describe('auth rate limits', () => {
-  it('limits login attempts per email with RATE_LIMITED and Retry-After', async () => {
-    ctx = await buildTestApp({ rateLimits: { loginPerEmail: 2 } });
+  it('limits login attempts per email and address with RATE_LIMITED and Retry-After', async () => {
+    ctx = await buildTestApp({ rateLimits: { loginFailuresPerPair: 2 } });
     expect((await login(ctx.app, 'target@example.com')).statusCode).toBe(401);
     expect((await login(ctx.app, 'TARGET@example.com')).statusCode).toBe(401);
     const limited = await login(ctx.app, 'target@example.com');
@@ -26,6 +41,139 @@ describe('auth rate limits', () => {
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     // Another email is not affected.
     expect((await login(ctx.app, 'other@example.com')).statusCode).toBe(401);
+  });
+
+  it('never locks the owner out from another address, and a success clears its own address', async () => {
+    ctx = await buildTestApp({ rateLimits: { loginFailuresPerPair: 3 }, env: { TRUST_PROXY: 'true' } });
+    const owner = await createUser(ctx);
+    const email = owner.user.email;
+    for (let i = 0; i < 3; i += 1) expect((await login(ctx.app, email, '10.6.0.66')).statusCode).toBe(401);
+    expectLimited(await login(ctx.app, email, '10.6.0.66'));
+    // The attacker's address is refused even with the right password; the owner elsewhere is not.
+    expectLimited(await login(ctx.app, email, '10.6.0.66', defaultPassword));
+    expect((await login(ctx.app, email, '10.6.0.1', defaultPassword)).statusCode).toBe(200);
+
+    // The owner's typos at home are forgotten once they get it right.
+    for (let i = 0; i < 2; i += 1) expect((await login(ctx.app, email, '10.6.0.1')).statusCode).toBe(401);
+    expect((await login(ctx.app, email, '10.6.0.1', defaultPassword)).statusCode).toBe(200);
+    for (let i = 0; i < 3; i += 1) expect((await login(ctx.app, email, '10.6.0.1')).statusCode).toBe(401);
+    expect((await login(ctx.app, email, '10.6.0.1', defaultPassword)).statusCode).toBe(429);
+  });
+
+  it('slows down, without refusing, guesses for one email spread over many addresses', async () => {
+    ctx = await buildTestApp({
+      rateLimits: { loginSlowdownAfter: 3, loginSlowdownBaseMs: 1500, loginSlowdownMaxMs: 2500 },
+      env: { TRUST_PROXY: 'true' },
+    });
+    const owner = await createUser(ctx);
+    const timed = async (address: string, password?: string) => {
+      const started = performance.now();
+      const response = await login(currentApp(), owner.user.email, address, password);
+      return { status: response.statusCode, ms: performance.now() - started };
+    };
+    for (let i = 0; i < 3; i += 1) expect((await timed(`10.7.0.${i}`)).status).toBe(401);
+    const slowed = await timed('10.7.0.10');
+    expect(slowed.status).toBe(401);
+    expect(slowed.ms).toBeGreaterThanOrEqual(1490);
+    const owners = await timed('10.7.0.20', defaultPassword);
+    expect(owners.status).toBe(200);
+    expect(owners.ms).toBeGreaterThanOrEqual(2490);
+  });
+
+  it('limits guesses of the current password per user across password and email changes', async () => {
+    ctx = await buildTestApp({ rateLimits: { passwordGuessPerUser: 3 } });
+    const user = await createUser(ctx);
+    const other = await createUser(ctx);
+    const changePassword = (who: SignedInUser, current: string) =>
+      currentApp().inject({
+        method: 'PUT',
+        url: '/api/v1/users/me/password',
+        headers: who.auth,
+        payload: { current_password: current, password: 'Changed123', password_confirmation: 'Changed123' },
+      });
+    const changeEmail = (who: SignedInUser, current: string) =>
+      currentApp().inject({
+        method: 'PATCH',
+        url: '/api/v1/users/me',
+        headers: who.auth,
+        payload: { user: { email: `new-${who.user.email}`, current_password: current } },
+      });
+    expect((await changePassword(user, 'Guess0001')).statusCode).toBe(422);
+    expect((await changeEmail(user, 'Guess0002')).statusCode).toBe(422);
+    expect((await changePassword(user, 'Guess0003')).statusCode).toBe(422);
+    expectLimited(await changePassword(user, defaultPassword));
+    expectLimited(await changeEmail(user, defaultPassword));
+    // A username change carries no password and is not a guess.
+    const renamed = await ctx.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/users/me',
+      headers: user.auth,
+      payload: { user: { username: `renamed_${Date.now() % 100000}` } },
+    });
+    expect(renamed.statusCode).toBe(200);
+    expect((await changePassword(other, 'Guess0004')).statusCode).toBe(422);
+  });
+
+  it('limits guesses of the current password per address', async () => {
+    ctx = await buildTestApp({ rateLimits: { passwordGuessPerIp: 2 } });
+    const users = [await createUser(ctx), await createUser(ctx), await createUser(ctx)];
+    const statuses = [];
+    for (const user of users) {
+      const response = await ctx.app.inject({
+        method: 'PUT',
+        url: '/api/v1/users/me/password',
+        headers: user.auth,
+        payload: {
+          current_password: 'Guess0001',
+          password: 'Changed123',
+          password_confirmation: 'Changed123',
+        },
+      });
+      statuses.push(response.statusCode);
+    }
+    expect(statuses).toEqual([422, 422, 429]);
+  });
+
+  describe('join codes', () => {
+    type Guess = 'preview by code' | 'preview by id' | 'join';
+    const guesses: Guess[] = ['preview by code', 'preview by id', 'join'];
+    const guess = async (kind: Guess, user: SignedInUser, partyId: string, address?: string) => {
+      const headers = { ...user.auth, ...(address ? { 'x-forwarded-for': address } : {}) };
+      if (kind === 'join') {
+        return currentApp().inject({
+          method: 'POST',
+          url: '/api/v1/parties/join',
+          headers,
+          payload: { join_code: 'ZZZZZZZZ' },
+        });
+      }
+      const query = kind === 'preview by id' ? `id=${partyId}` : 'join_code=ZZZZZZZZ';
+      return currentApp().inject({ url: `/api/v1/parties/preview?${query}`, headers });
+    };
+
+    it.each(guesses)('limits %s per user', async (kind) => {
+      ctx = await buildTestApp({ rateLimits: { joinCodePerUser: 3 } });
+      const gm = await createUser(ctx);
+      const party = await createParty(ctx, gm, { is_public: true });
+      const user = await createUser(ctx);
+      for (let i = 0; i < 3; i += 1) expect((await guess(kind, user, party.id)).statusCode).not.toBe(429);
+      expectLimited(await guess(kind, user, party.id));
+      // Previews and joins spend one budget.
+      for (const other of guesses) expectLimited(await guess(other, user, party.id));
+      expect((await guess(kind, await createUser(ctx), party.id)).statusCode).not.toBe(429);
+    });
+
+    it.each(guesses)('limits %s per address', async (kind) => {
+      ctx = await buildTestApp({ rateLimits: { joinCodePerIp: 3 }, env: { TRUST_PROXY: 'true' } });
+      const gm = await createUser(ctx);
+      const party = await createParty(ctx, gm, { is_public: true });
+      for (let i = 0; i < 3; i += 1) {
+        const response = await guess(kind, await createUser(ctx), party.id, '10.8.0.1');
+        expect(response.statusCode).not.toBe(429);
+      }
+      expectLimited(await guess(kind, await createUser(ctx), party.id, '10.8.0.1'));
+      expect((await guess(kind, await createUser(ctx), party.id, '10.8.0.2')).statusCode).not.toBe(429);
+    });
   });
 
   it('ignores X-Forwarded-For unless TRUST_PROXY is set', async () => {

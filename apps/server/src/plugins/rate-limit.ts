@@ -1,5 +1,11 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyRequest,
+  onSendAsyncHookHandler,
+  preHandlerAsyncHookHandler,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import { AppError } from '../lib/app-error.js';
@@ -10,7 +16,18 @@ import { RATE_LIMIT_KEY_PREFIX, RedisWindowLimiter } from '../lib/redis-window-l
 export interface AuthRateLimits {
   windowMs: number;
   loginPerIp: number;
-  loginPerEmail: number;
+  /** Sign-ins for one email from one address, since the last success there, before that pair is refused. */
+  loginFailuresPerPair: number;
+  /** Sign-ins for one email from every address before each further one is slowed down (never refused). */
+  loginSlowdownAfter: number;
+  loginSlowdownBaseMs: number;
+  loginSlowdownMaxMs: number;
+  /** Current-password checks (password and email change) per user and per address. */
+  passwordGuessPerUser: number;
+  passwordGuessPerIp: number;
+  /** Join-code previews and joins, together, per user and per address. */
+  joinCodePerUser: number;
+  joinCodePerIp: number;
   registerPerIp: number;
   forgotPerIp: number;
   forgotPerEmail: number;
@@ -22,7 +39,14 @@ export interface AuthRateLimits {
 export const defaultAuthRateLimits: AuthRateLimits = {
   windowMs: 15 * 60_000,
   loginPerIp: 50,
-  loginPerEmail: 10,
+  loginFailuresPerPair: 10,
+  loginSlowdownAfter: 20,
+  loginSlowdownBaseMs: 250,
+  loginSlowdownMaxMs: 4_000,
+  passwordGuessPerUser: 10,
+  passwordGuessPerIp: 50,
+  joinCodePerUser: 30,
+  joinCodePerIp: 60,
   registerPerIp: 20,
   forgotPerIp: 20,
   forgotPerEmail: 5,
@@ -31,12 +55,19 @@ export const defaultAuthRateLimits: AuthRateLimits = {
   verifyPerIp: 30,
 };
 
+/** Multiplies the budgets (RATE_LIMIT_SCALE); windows and delays stay as they are. */
 export function scaleRateLimits(limits: AuthRateLimits, scale: number): AuthRateLimits {
   const scaled = { ...limits };
   for (const key of Object.keys(scaled) as (keyof AuthRateLimits)[]) {
-    if (key !== 'windowMs') scaled[key] = Math.max(1, Math.round(limits[key] * scale));
+    if (!key.endsWith('Ms')) scaled[key] = Math.max(1, Math.round(limits[key] * scale));
   }
   return scaled;
+}
+
+/** Route hooks of a budget that a success resets (see loginThrottle). */
+export interface ThrottleHooks {
+  preHandler: preHandlerAsyncHookHandler;
+  onSend: onSendAsyncHookHandler;
 }
 
 declare module 'fastify' {
@@ -48,6 +79,12 @@ declare module 'fastify' {
       max: number,
       key: (request: FastifyRequest) => string | undefined,
     ) => preHandlerAsyncHookHandler;
+    /**
+     * Sign-in guessing (DESIGN §3, docs/decisions.md): failures for one email from one address are
+     * refused past a budget, and a success from that address clears them; failures for the email from
+     * everywhere only slow each attempt down, so nobody can lock the owner out from another address.
+     */
+    loginThrottle: (email: (request: FastifyRequest) => string | undefined) => ThrottleHooks;
   }
 }
 
@@ -77,15 +114,18 @@ export const rateLimitPlugin = fp(
       errorResponseBuilder: (_request, context) => rateLimited(Math.ceil(context.ttl / 1000)),
       ...(redis ? { redis, nameSpace: `${RATE_LIMIT_KEY_PREFIX}ip:`, skipOnError: true } : {}),
     });
-    app.decorate('authRateLimits', options.limits);
+    const { limits } = options;
+    const counter = (max: number) => {
+      if (!redis) return new FixedWindowLimiter(max, limits.windowMs);
+      return new RedisWindowLimiter(redis, max, limits.windowMs, (error) =>
+        app.log.warn({ err: error }, 'rate limit store unreachable; request allowed'),
+      );
+    };
+    app.decorate('authRateLimits', limits);
     app.decorate(
       'limitByKey',
       (name: string, max: number, key: (request: FastifyRequest) => string | undefined) => {
-        const limiter = redis
-          ? new RedisWindowLimiter(redis, max, options.limits.windowMs, (error) =>
-              app.log.warn({ err: error }, 'rate limit store unreachable; request allowed'),
-            )
-          : new FixedWindowLimiter(max, options.limits.windowMs);
+        const limiter = counter(max);
         return async (request: FastifyRequest) => {
           const value = key(request);
           if (value === undefined) return;
@@ -94,6 +134,35 @@ export const rateLimitPlugin = fp(
         };
       },
     );
+    app.decorate('loginThrottle', (email: (request: FastifyRequest) => string | undefined) => {
+      const pairs = counter(limits.loginFailuresPerPair);
+      const emails = counter(limits.loginSlowdownAfter);
+      const pairKey = (request: FastifyRequest) => {
+        const value = email(request);
+        return value === undefined ? undefined : `login-pair:${value}|${request.ip}`;
+      };
+      return {
+        // Every attempt counts before the password is checked, so parallel guesses cannot all slip in
+        // under the budget; the success that follows clears the pair (onSend).
+        preHandler: async (request) => {
+          const value = email(request);
+          const key = pairKey(request);
+          if (value === undefined || key === undefined) return;
+          const pair = await pairs.attempt(key);
+          if (pair && pair.count > limits.loginFailuresPerPair) throw rateLimited(pair.retryAfterSeconds);
+          const all = await emails.attempt(`login-email:${value}`);
+          const over = (all?.count ?? 0) - limits.loginSlowdownAfter;
+          if (over > 0) {
+            await sleep(Math.min(limits.loginSlowdownMaxMs, limits.loginSlowdownBaseMs * 2 ** (over - 1)));
+          }
+        },
+        onSend: async (request, reply, payload) => {
+          const key = pairKey(request);
+          if (key !== undefined && reply.statusCode === 200) await pairs.reset(key);
+          return payload;
+        },
+      };
+    });
   },
   { name: 'rate-limit', dependencies: ['error-handler'] },
 );

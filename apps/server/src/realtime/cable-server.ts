@@ -10,7 +10,7 @@ import type { AccessTokens } from '../modules/accounts/access-tokens.js';
 import type { AccountsService } from '../modules/accounts/accounts.service.js';
 import { partiesRepository } from '../modules/parties/parties.repository.js';
 import type { Broadcaster } from './broadcaster.js';
-import { type ChannelName, streamName } from './events.js';
+import { type ChannelName, SESSIONS_STREAM, type SessionsEndedMessage, streamName } from './events.js';
 import type { OnlineUser, Presence } from './presence.js';
 
 export const CABLE_PROTOCOL = 'actioncable-v1-json';
@@ -20,14 +20,19 @@ export interface CableLimits {
   connectionsPerUser: number;
   maxMessageBytes: number;
   subscribesPer10s: number;
+  /** Subscriptions one connection may hold at once, those still being checked included. */
+  subscriptionsPerConnection: number;
 }
 export const defaultCableLimits: CableLimits = {
   connectionsPerUser: 12,
   maxMessageBytes: 16 * 1024,
   subscribesPer10s: 30,
+  subscriptionsPerConnection: 50,
 };
 
-const identifierSchema = z.object({
+// Exactly these two keys: an identifier with any other key is refused, so that extra keys cannot open a
+// second feed of one stream (review F7).
+const identifierSchema = z.strictObject({
   channel: z.enum(['PartyChannel', 'PartyInventoryChannel']),
   party_id: z.uuid(),
 });
@@ -38,18 +43,44 @@ const commandSchema = z.object({
   data: z.string().max(8_000).optional(),
 });
 
+interface ParsedIdentifier {
+  channel: ChannelName;
+  partyId: string;
+  /** One subscription per key and connection, however the identifier is spelled. */
+  key: string;
+}
+
+function parseIdentifier(identifier: string): ParsedIdentifier | undefined {
+  try {
+    const parsed = identifierSchema.parse(JSON.parse(identifier));
+    // Events name parties in lower case; an upper-case spelling is the same party and the same stream.
+    const partyId = parsed.party_id.toLowerCase();
+    return { channel: parsed.channel, partyId, key: `${parsed.channel}:${partyId}` };
+  } catch {
+    return undefined;
+  }
+}
+
 interface Subscription {
+  /** As the client sent it: Action Cable echoes it in every message, so the client can route them. */
+  identifier: string;
   channel: ChannelName;
   partyId: string;
   role: string;
-  stop: () => void;
+  /** Null while the membership check runs: the key is already held, so a second subscribe waits or fails. */
+  stop: (() => void) | null;
 }
 
 interface Connection {
   id: string;
   socket: WebSocket;
   user: OnlineUser;
+  sessionId: string;
+  /** The access token's expiry, in epoch milliseconds. */
+  expiresAt: number;
+  /** By ParsedIdentifier.key. */
   subscriptions: Map<string, Subscription>;
+  released: boolean;
 }
 
 interface BroadcastMessage {
@@ -79,12 +110,15 @@ export const cablePlugin = fp(
     const limits = options.limits ?? defaultCableLimits;
     const connections = new Set<Connection>();
     const perUser = new Map<string, number>();
+    const bySession = new Map<string, Set<Connection>>();
 
     let pinger: NodeJS.Timeout | undefined;
+    let stopSessions: (() => void) | undefined;
     await app.register(websocket, {
       // Shutdown: tell every client to come back (to another process, or this one once it restarts).
       preClose: async function closeCable(this: FastifyInstance) {
         if (pinger) clearInterval(pinger);
+        stopSessions?.();
         for (const connection of [...connections]) disconnect(connection.socket, 'server_restart', true);
         await new Promise<void>((resolve) => this.websocketServer.close(() => resolve()));
       },
@@ -124,25 +158,73 @@ export const cablePlugin = fp(
       });
     };
 
-    const unsubscribe = (connection: Connection, identifier: string, notify: boolean) => {
-      const subscription = connection.subscriptions.get(identifier);
+    const register = (connection: Connection) => {
+      connections.add(connection);
+      perUser.set(connection.user.id, (perUser.get(connection.user.id) ?? 0) + 1);
+      const sessions = bySession.get(connection.sessionId) ?? new Set<Connection>();
+      sessions.add(connection);
+      bySession.set(connection.sessionId, sessions);
+    };
+
+    const drop = (connection: Connection, key: string, notify: boolean) => {
+      const subscription = connection.subscriptions.get(key);
       if (!subscription) return;
+      connection.subscriptions.delete(key);
+      if (notify)
+        send(connection.socket, { identifier: subscription.identifier, type: 'reject_subscription' });
+      // Still being checked: nothing to stop, and the check sees the key gone and gives up.
+      if (!subscription.stop) return;
       subscription.stop();
-      connection.subscriptions.delete(identifier);
-      if (notify) send(connection.socket, { identifier, type: 'reject_subscription' });
       // Presence counts a connection once per party, on its PartyChannel subscription.
       if (subscription.channel === 'PartyChannel')
         void announcePresence(subscription.partyId, connection.user, 'left');
     };
 
-    const deliver = (connection: Connection, identifier: string, message: BroadcastMessage) => {
-      const subscription = connection.subscriptions.get(identifier);
-      if (!subscription) return;
+    /** Forgets the connection and stops its feeds; safe to call twice (on disconnect, then on close). */
+    const release = (connection: Connection) => {
+      if (connection.released) return;
+      connection.released = true;
+      connections.delete(connection);
+      const count = (perUser.get(connection.user.id) ?? 1) - 1;
+      if (count <= 0) perUser.delete(connection.user.id);
+      else perUser.set(connection.user.id, count);
+      const sessions = bySession.get(connection.sessionId);
+      sessions?.delete(connection);
+      if (sessions?.size === 0) bySession.delete(connection.sessionId);
+      for (const key of [...connection.subscriptions.keys()]) drop(connection, key, false);
+    };
+
+    /**
+     * The session or its token has ended: nothing more reaches this socket from now on (its feeds stop
+     * here rather than when the client gets round to answering the close).
+     */
+    const end = (connection: Connection, reconnect: boolean) => {
+      disconnect(connection.socket, 'unauthorized', reconnect);
+      release(connection);
+    };
+
+    // An expired token may come back refreshed (reconnect: true); an ended session may not.
+    const expired = (connection: Connection) => {
+      if (Date.now() < connection.expiresAt) return false;
+      end(connection, true);
+      return true;
+    };
+
+    stopSessions = options.broadcaster.subscribe(SESSIONS_STREAM, (message) => {
+      const ended = message as Partial<SessionsEndedMessage>;
+      if (!Array.isArray(ended.session_ids)) return;
+      for (const sessionId of ended.session_ids)
+        for (const connection of [...(bySession.get(sessionId) ?? [])]) end(connection, false);
+    });
+
+    const deliver = (connection: Connection, subscription: Subscription, message: BroadcastMessage) => {
+      // Checked per message, so not one is delivered after the token expires, even before the sweep.
+      if (expired(connection)) return;
       if (message.userId === connection.user.id) {
         // A member removed from the party loses every subscription to it at once.
         if (message.action === 'member_removed') {
-          for (const [id, sub] of connection.subscriptions)
-            if (sub.partyId === subscription.partyId) unsubscribe(connection, id, true);
+          for (const [key, sub] of [...connection.subscriptions])
+            if (sub.partyId === subscription.partyId) drop(connection, key, true);
           return;
         }
         const role = message.ids?.role;
@@ -154,7 +236,7 @@ export const cablePlugin = fp(
       if (message.gmOnly && subscription.role !== 'gm') return;
       const { gmOnly: _gmOnly, userId, ...payload } = message;
       send(connection.socket, {
-        identifier,
+        identifier: subscription.identifier,
         message: { ...payload, ...(userId ? { user_id: userId } : {}) },
       });
     };
@@ -162,32 +244,50 @@ export const cablePlugin = fp(
     const subscribeLimiter = new FixedWindowLimiter(limits.subscribesPer10s, 10_000);
 
     const subscribe = async (connection: Connection, identifier: string) => {
-      if (connection.subscriptions.has(identifier))
-        return send(connection.socket, { identifier, type: 'confirm_subscription' });
+      const parsed = parseIdentifier(identifier);
+      const existing = parsed && connection.subscriptions.get(parsed.key);
+      // The official client repeats a subscribe until it hears back: confirm a live one again, and let a
+      // pending one answer for itself.
+      if (existing && existing.identifier === identifier) {
+        if (existing.stop) send(connection.socket, { identifier, type: 'confirm_subscription' });
+        return;
+      }
       const reject = () => send(connection.socket, { identifier, type: 'reject_subscription' });
       if (subscribeLimiter.hit(connection.id) !== undefined) return reject();
-      let parsed: z.infer<typeof identifierSchema>;
-      try {
-        parsed = identifierSchema.parse(JSON.parse(identifier));
-      } catch {
-        return reject();
-      }
-      const membership = await partiesRepository.membership(options.db, parsed.party_id, connection.user.id);
-      if (!membership || connection.socket.readyState !== connection.socket.OPEN) return reject();
-      const stop = options.broadcaster.subscribe(streamName(parsed.channel, parsed.party_id), (message) =>
-        deliver(connection, identifier, message as BroadcastMessage),
-      );
-      connection.subscriptions.set(identifier, {
+      // Another spelling of a channel and party this connection already has would be a second feed of the
+      // same stream, or (answered under the first identifier) one the client could not route: refused.
+      if (!parsed || existing) return reject();
+      if (connection.subscriptions.size >= limits.subscriptionsPerConnection) return reject();
+      const subscription: Subscription = {
+        identifier,
         channel: parsed.channel,
-        partyId: parsed.party_id,
-        role: membership.role,
-        stop,
-      });
+        partyId: parsed.partyId,
+        role: '',
+        stop: null,
+      };
+      connection.subscriptions.set(parsed.key, subscription);
+      const stillWanted = () =>
+        connection.subscriptions.get(parsed.key) === subscription &&
+        connection.socket.readyState === connection.socket.OPEN;
+      let membership: Awaited<ReturnType<typeof partiesRepository.membership>>;
+      try {
+        membership = await partiesRepository.membership(options.db, parsed.partyId, connection.user.id);
+      } catch (error) {
+        if (stillWanted()) drop(connection, parsed.key, true);
+        throw error;
+      }
+      if (!stillWanted()) return;
+      if (!membership) return drop(connection, parsed.key, true);
+      subscription.role = membership.role;
+      subscription.stop = options.broadcaster.subscribe(
+        streamName(parsed.channel, parsed.partyId),
+        (message) => deliver(connection, subscription, message as BroadcastMessage),
+      );
       send(connection.socket, { identifier, type: 'confirm_subscription' });
       if (parsed.channel === 'PartyChannel')
-        await announcePresence(parsed.party_id, connection.user, 'joined');
+        await announcePresence(parsed.partyId, connection.user, 'joined');
       else {
-        const online = await options.presence.online(parsed.party_id);
+        const online = await options.presence.online(parsed.partyId);
         send(connection.socket, {
           identifier,
           message: { action: 'presence_update', online_users: online, change_type: 'snapshot' },
@@ -195,7 +295,17 @@ export const cablePlugin = fp(
       }
     };
 
+    /** The subscription an identifier names, only in the spelling it was made with. */
+    const subscriptionFor = (connection: Connection, identifier: string) => {
+      const parsed = parseIdentifier(identifier);
+      const subscription = parsed && connection.subscriptions.get(parsed.key);
+      return parsed && subscription?.identifier === identifier
+        ? { key: parsed.key, subscription }
+        : undefined;
+    };
+
     const onCommand = async (connection: Connection, raw: string) => {
+      if (connection.released || expired(connection)) return;
       let command: z.infer<typeof commandSchema>;
       try {
         command = commandSchema.parse(JSON.parse(raw));
@@ -203,9 +313,12 @@ export const cablePlugin = fp(
         return;
       }
       if (command.command === 'subscribe') return subscribe(connection, command.identifier);
-      if (command.command === 'unsubscribe') return unsubscribe(connection, command.identifier, false);
-      const subscription = connection.subscriptions.get(command.identifier);
-      if (!subscription) return;
+      const found = subscriptionFor(connection, command.identifier);
+      if (command.command === 'unsubscribe') {
+        if (found) drop(connection, found.key, false);
+        return;
+      }
+      if (!found?.subscription.stop) return;
       let data: { action?: unknown } = {};
       try {
         data = JSON.parse(command.data ?? '{}') as { action?: unknown };
@@ -220,12 +333,11 @@ export const cablePlugin = fp(
       }
     };
 
-    const authenticate = async (request: FastifyRequest) => {
+    const verifyToken = async (request: FastifyRequest) => {
       const token = (request.query as { token?: unknown }).token;
       if (typeof token !== 'string' || token.length === 0) return undefined;
       try {
-        const auth = await options.accounts.authenticate(await options.accessTokens.verify(token));
-        return { id: auth.user.id, username: auth.user.username };
+        return await options.accessTokens.verify(token);
       } catch {
         return undefined;
       }
@@ -236,13 +348,30 @@ export const cablePlugin = fp(
       const early: string[] = [];
       const buffer = (data: Buffer) => early.push(data.toString());
       socket.on('message', buffer);
-      const user = await authenticate(request);
-      if (!user) return disconnect(socket, 'unauthorized', false);
-      const count = perUser.get(user.id) ?? 0;
-      if (count >= limits.connectionsPerUser) return disconnect(socket, 'invalid_request', false);
-      perUser.set(user.id, count + 1);
-      const connection: Connection = { id: randomUUID(), socket, user, subscriptions: new Map() };
-      connections.add(connection);
+      const claims = await verifyToken(request);
+      if (!claims) return disconnect(socket, 'unauthorized', false);
+      if ((perUser.get(claims.userId) ?? 0) >= limits.connectionsPerUser)
+        return disconnect(socket, 'invalid_request', false);
+      const connection: Connection = {
+        id: randomUUID(),
+        socket,
+        user: { id: claims.userId, username: '' },
+        sessionId: claims.sessionId,
+        expiresAt: claims.expiresAt.getTime(),
+        subscriptions: new Map(),
+        released: false,
+      };
+      // Registered before the session is looked up: a session ended before the lookup fails it, and one
+      // ended after it finds this connection by its session id. Either way the socket closes.
+      register(connection);
+      socket.on('close', () => release(connection));
+      if (socket.readyState !== socket.OPEN) return release(connection);
+      try {
+        connection.user.username = (await options.accounts.authenticate(claims)).user.username;
+      } catch {
+        return end(connection, false);
+      }
+      if (connection.released || socket.readyState !== socket.OPEN) return release(connection);
       socket.off('message', buffer);
       socket.on(
         'message',
@@ -251,20 +380,14 @@ export const cablePlugin = fp(
             request.log.warn({ err: error }, 'cable command failed'),
           ),
       );
-      socket.on('close', () => {
-        connections.delete(connection);
-        perUser.set(user.id, (perUser.get(user.id) ?? 1) - 1);
-        if ((perUser.get(user.id) ?? 0) <= 0) perUser.delete(user.id);
-        for (const identifier of [...connection.subscriptions.keys()])
-          unsubscribe(connection, identifier, false);
-      });
       send(socket, { type: 'welcome' });
       for (const raw of early) await onCommand(connection, raw);
     });
 
+    // One sweep for pings and expiry, rather than a timer per connection: idle sockets cost no timers.
     pinger = setInterval(() => {
       const message = { type: 'ping', message: Math.floor(Date.now() / 1000) };
-      for (const connection of connections) send(connection.socket, message);
+      for (const connection of connections) if (!expired(connection)) send(connection.socket, message);
     }, PING_INTERVAL_MS);
     pinger.unref();
   },

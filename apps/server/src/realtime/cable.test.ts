@@ -1,7 +1,10 @@
 import type { AddressInfo } from 'node:net';
+import { ACCESS_TOKEN_TTL_S } from '@haversack/contracts';
 import type * as ActionCable from '@rails/actioncable';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { errorHandlerPlugin } from '../plugins/error-handler.js';
 import { consumerFor, subscribe } from '../test/cable-client.js';
 import {
   createCharacter,
@@ -12,7 +15,10 @@ import {
   type SignedInUser,
   upgrade,
 } from '../test/factories.js';
-import { buildTestApp, type TestContext } from '../test/helper.js';
+import { buildTestApp, callApi, json, linkFromMail, type TestContext } from '../test/helper.js';
+import { InProcessBroadcaster } from './broadcaster.js';
+import { cablePlugin, defaultCableLimits } from './cable-server.js';
+import { InProcessPresence } from './presence.js';
 
 let ctx: TestContext;
 let baseUrl: string;
@@ -58,6 +64,8 @@ function rawSocket(token: string) {
   return {
     socket,
     closed,
+    frames,
+    send: (command: string, identifier: string) => socket.send(JSON.stringify({ command, identifier })),
     frame: (test: (f: Record<string, unknown>) => boolean) =>
       new Promise<Record<string, unknown>>((resolve) => {
         const seen = frames.find(test);
@@ -72,6 +80,8 @@ async function partyWithStash() {
   await upgrade(ctx, gm, 'tier_3');
   const party = await createParty(ctx, gm);
   const player = await createMember(ctx, party, 'player');
+  // The player acts on the stash, which needs party_collaboration (not in Free).
+  await upgrade(ctx, player, 'tier_1');
   const hero = await createCharacter(ctx, player, { partyId: party.id });
   const stash = await ctx.app.services.inventory.createContainer(
     { id: gm.user.id, username: gm.user.username },
@@ -253,6 +263,259 @@ describe('party channels with the official client', () => {
     );
     await answered;
     expect(received.find((m) => m.action === 'test_connection')).toMatchObject({ ok: true });
+  });
+});
+
+/** A raw socket subscribed to a party's inventory feed, to watch it end. */
+async function watching(token: string, partyId: string) {
+  const raw = rawSocket(token);
+  const identifier = JSON.stringify({ channel: 'PartyInventoryChannel', party_id: partyId });
+  await raw.frame((f) => f.type === 'welcome');
+  raw.send('subscribe', identifier);
+  await raw.frame((f) => f.type === 'confirm_subscription' && f.identifier === identifier);
+  return raw;
+}
+
+const unauthorized = (reconnect: boolean) => ({ type: 'disconnect', reason: 'unauthorized', reconnect });
+
+async function signIn(user: SignedInUser) {
+  const response = await callApi(ctx, 'POST', '/auth/login', undefined, {
+    email: user.user.email,
+    password: user.password,
+  });
+  const session = json<{ data: { token: string; refresh_token: string } }>(response).data;
+  return { ...session, auth: { authorization: `Bearer ${session.token}` } };
+}
+
+describe('a socket ends with its session (review F2)', () => {
+  it('closes at logout, and only the socket of the session that logged out', async () => {
+    const { gm, party, stash } = await partyWithStash();
+    const other = await signIn(gm);
+    const ending = await watching(gm.token, party.id);
+    const staying = await watching(other.token, party.id);
+    expect((await callApi(ctx, 'DELETE', '/auth/logout', gm)).statusCode).toBe(204);
+    expect(await ending.frame((f) => f.type === 'disconnect')).toEqual(unauthorized(false));
+    await ending.closed;
+    const rope = await createTemplate(ctx, { name: 'Rope', weight: 0 });
+    await ctx.app.services.inventory.createInstance(
+      { id: gm.user.id, username: gm.user.username },
+      { item_template_id: rope.id, container_id: stash.id, quantity: 1 },
+    );
+    await staying.frame((f) => (f.message as { action?: string } | undefined)?.action === 'item_added');
+    expect(
+      ending.frames.some((f) => f.message && (f.message as { action?: string }).action === 'item_added'),
+    ).toBe(false);
+    staying.socket.close();
+  });
+
+  it('closes the other sessions’ sockets when the password changes, keeping this one', async () => {
+    const { gm, party } = await partyWithStash();
+    const other = await signIn(gm);
+    const kept = await watching(gm.token, party.id);
+    const ended = await watching(other.token, party.id);
+    const change = await callApi(ctx, 'PUT', '/users/me/password', gm, {
+      current_password: gm.password,
+      password: 'Changed123',
+      password_confirmation: 'Changed123',
+    });
+    expect(change.statusCode).toBe(200);
+    expect(await ended.frame((f) => f.type === 'disconnect')).toEqual(unauthorized(false));
+    await ended.closed;
+    // The socket of the session that made the change still answers.
+    const identifier = JSON.stringify({ channel: 'PartyInventoryChannel', party_id: party.id });
+    kept.socket.send(
+      JSON.stringify({ command: 'message', identifier, data: JSON.stringify({ action: 'test_connection' }) }),
+    );
+    await kept.frame((f) => (f.message as { action?: string } | undefined)?.action === 'test_connection');
+    expect(kept.frames.some((f) => f.type === 'disconnect')).toBe(false);
+    kept.socket.close();
+  });
+
+  it('closes every socket of the user at a password reset', async () => {
+    const { gm, party } = await partyWithStash();
+    const other = await signIn(gm);
+    const sockets = [await watching(gm.token, party.id), await watching(other.token, party.id)];
+    await callApi(ctx, 'POST', '/auth/forgot_password', undefined, { email: gm.user.email });
+    const token = (await linkFromMail(ctx, gm.user.email, 'reset-password')).split('/').at(-1) ?? '';
+    const reset = await callApi(ctx, 'POST', '/auth/reset_password', undefined, {
+      token,
+      password: 'Reset1234',
+      password_confirmation: 'Reset1234',
+    });
+    expect(reset.statusCode).toBe(200);
+    for (const raw of sockets) {
+      expect(await raw.frame((f) => f.type === 'disconnect')).toEqual(unauthorized(false));
+      await raw.closed;
+    }
+  });
+
+  it('closes the socket of a session revoked for refresh-token reuse', async () => {
+    const { gm, party } = await partyWithStash();
+    const first = await callApi(ctx, 'POST', '/auth/refresh', undefined, { refresh_token: gm.refresh_token });
+    const rotated = json<{ data: { token: string } }>(first).data;
+    const raw = await watching(rotated.token, party.id);
+    const replay = await callApi(ctx, 'POST', '/auth/refresh', undefined, {
+      refresh_token: gm.refresh_token,
+    });
+    expect(json<{ error: { code: string } }>(replay).error.code).toBe('REVOKED_TOKEN');
+    expect(await raw.frame((f) => f.type === 'disconnect')).toEqual(unauthorized(false));
+    await raw.closed;
+  });
+
+  it('closes when the access token expires, inviting a reconnect with a fresh one', async () => {
+    const { gm, party } = await partyWithStash();
+    const { sessionId, userId } = await ctx.app.services.accessTokens.verify(gm.token);
+    // Issued long enough ago that it has a second or two to live: enough to connect and subscribe.
+    const issuedAt = new Date(Date.now() - (ACCESS_TOKEN_TTL_S - 2) * 1000);
+    const { token, expiresAt } = await ctx.app.services.accessTokens.issue({ userId, sessionId }, issuedAt);
+    const raw = await watching(token, party.id);
+    expect(await raw.frame((f) => f.type === 'disconnect')).toEqual(unauthorized(true));
+    expect(Date.now()).toBeGreaterThanOrEqual(expiresAt.getTime());
+    await raw.closed;
+  });
+});
+
+describe('subscriptions are keyed by channel and party (review F7)', () => {
+  const inventory = (partyId: string, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({ channel: 'PartyInventoryChannel', party_id: partyId, ...extra });
+
+  it('refuses extra keys and other spellings of a held feed, and delivers each change once', async () => {
+    const { gm, party, stash } = await partyWithStash();
+    const raw = rawSocket(gm.token);
+    const reply = (identifier: string) =>
+      raw.frame(
+        (f) =>
+          f.identifier === identifier &&
+          (f.type === 'confirm_subscription' || f.type === 'reject_subscription'),
+      );
+    await raw.frame((f) => f.type === 'welcome');
+    for (let n = 1; n <= 3; n++) {
+      const hostile = inventory(party.id, { n });
+      raw.send('subscribe', hostile);
+      expect((await reply(hostile)).type).toBe('reject_subscription');
+    }
+    const canonical = inventory(party.id);
+    raw.send('subscribe', canonical);
+    expect((await reply(canonical)).type).toBe('confirm_subscription');
+    const spellings = [
+      JSON.stringify({ party_id: party.id, channel: 'PartyInventoryChannel' }),
+      inventory(party.id.toUpperCase()),
+      ` ${canonical}`,
+    ];
+    for (const spelling of spellings) {
+      raw.send('subscribe', spelling);
+      expect((await reply(spelling)).type).toBe('reject_subscription');
+    }
+    // The same identifier again (the official client repeats until answered) is confirmed, not doubled.
+    const confirmations = () =>
+      raw.frames.filter((f) => f.identifier === canonical && f.type === 'confirm_subscription').length;
+    raw.send('subscribe', canonical);
+    await raw.frame(() => confirmations() === 2);
+
+    const rope = await createTemplate(ctx, { name: 'Rope', weight: 0 });
+    const who = { id: gm.user.id, username: gm.user.username };
+    const add = (quantity: number) =>
+      ctx.app.services.inventory.createInstance(who, {
+        item_template_id: rope.id,
+        container_id: stash.id,
+        quantity,
+      });
+    const added = (quantity: number) => (f: Record<string, unknown>) =>
+      (f.message as { action?: string; summary?: string } | undefined)?.action === 'item_added' &&
+      ((f.message as { summary: string }).summary.includes(`${quantity} × Rope`) ?? false);
+    await add(2);
+    await add(3);
+    // Frames arrive in order: once the second change is here, every copy of the first would be too.
+    await raw.frame(added(3));
+    expect(raw.frames.filter(added(2))).toHaveLength(1);
+    expect(raw.frames.filter((f) => f.message !== undefined).every((f) => f.identifier === canonical)).toBe(
+      true,
+    );
+    raw.socket.close();
+  });
+
+  it('answers commands only under the identifier the subscription was made with', async () => {
+    const { gm, party } = await partyWithStash();
+    const raw = await watching(gm.token, party.id);
+    const reordered = JSON.stringify({ party_id: party.id, channel: 'PartyInventoryChannel' });
+    // Unsubscribing under another spelling leaves the feed alone.
+    raw.send('unsubscribe', reordered);
+    raw.socket.send(
+      JSON.stringify({
+        command: 'message',
+        identifier: inventory(party.id),
+        data: JSON.stringify({ action: 'test_connection' }),
+      }),
+    );
+    const answer = await raw.frame(
+      (f) => (f.message as { action?: string } | undefined)?.action === 'test_connection',
+    );
+    expect(answer.identifier).toBe(inventory(party.id));
+    raw.socket.close();
+  });
+});
+
+describe('a bounded number of subscriptions per connection', () => {
+  let cable: FastifyInstance;
+  let cableUrl: string;
+
+  beforeAll(async () => {
+    cable = Fastify({ logger: false });
+    await cable.register(errorHandlerPlugin);
+    await cable.register(cablePlugin, {
+      db: ctx.database.db,
+      accessTokens: ctx.app.services.accessTokens,
+      accounts: ctx.app.services.accounts,
+      broadcaster: new InProcessBroadcaster(),
+      presence: new InProcessPresence(),
+      limits: { ...defaultCableLimits, subscriptionsPerConnection: 3, subscribesPer10s: 100 },
+    });
+    await cable.listen({ port: 0, host: '127.0.0.1' });
+    cableUrl = `ws://127.0.0.1:${(cable.server.address() as AddressInfo).port}/cable`;
+  });
+  afterAll(() => cable.close());
+
+  it('refuses a subscription beyond the limit, those still being checked included', async () => {
+    const gm = await createUser(ctx);
+    await upgrade(ctx, gm, 'tier_3');
+    const parties = [await createParty(ctx, gm), await createParty(ctx, gm)];
+    const socket = new WebSocket(`${cableUrl}?token=${gm.token}`, ['actioncable-v1-json']);
+    const replies = new Map<string, string>();
+    const identifiers = parties.flatMap((party) =>
+      ['PartyChannel', 'PartyInventoryChannel'].map((channel) =>
+        JSON.stringify({ channel, party_id: party.id }),
+      ),
+    );
+    const answered = (count: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => replies.size >= count && resolve();
+        socket.on('message', (data: Buffer) => {
+          const frame = JSON.parse(data.toString()) as { type?: string; identifier?: string };
+          if (frame.identifier && frame.type?.endsWith('subscription'))
+            replies.set(frame.identifier, frame.type);
+          check();
+        });
+      });
+    const allFour = answered(4);
+    await new Promise((resolve) => socket.once('open', resolve));
+    // Sent at once: the fourth arrives while the first three are still being checked.
+    for (const identifier of identifiers) socket.send(JSON.stringify({ command: 'subscribe', identifier }));
+    await allFour;
+    expect(identifiers.map((identifier) => replies.get(identifier))).toEqual([
+      'confirm_subscription',
+      'confirm_subscription',
+      'confirm_subscription',
+      'reject_subscription',
+    ]);
+    // Room again once one is given up.
+    const last = identifiers[3] ?? '';
+    replies.delete(last);
+    const again = answered(4);
+    socket.send(JSON.stringify({ command: 'unsubscribe', identifier: identifiers[0] }));
+    socket.send(JSON.stringify({ command: 'subscribe', identifier: last }));
+    await again;
+    expect(replies.get(last)).toBe('confirm_subscription');
+    socket.close();
   });
 });
 

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Executor } from '../db/client.js';
 import type { Broadcaster } from './broadcaster.js';
-import { type DomainEvent, streamName } from './events.js';
+import { type DomainEvent, SESSIONS_STREAM, type SessionsEndedMessage, streamName } from './events.js';
 
 /**
  * Services publish domain events through this bus only after their transaction commits (never for a
@@ -20,6 +20,21 @@ export class EventBus {
         .publish(streamName(channel, partyId), { ...payload, party_id: partyId })
         .catch((error: unknown) => this.log.warn({ err: error, action: event.action }, 'broadcast failed'));
     }
+  }
+
+  /**
+   * Sessions ended by logout, a password change or reset, refresh-token reuse or an e-mail change: every
+   * process closes their sockets (cable-server.ts). Call after the commit that ended them.
+   */
+  sessionsEnded(userId: string, sessionIds: string[]): void {
+    const message: SessionsEndedMessage = {
+      action: 'sessions_ended',
+      user_id: userId,
+      session_ids: sessionIds,
+    };
+    this.broadcaster
+      .publish(SESSIONS_STREAM, message)
+      .catch((error: unknown) => this.log.warn({ err: error, userId }, 'broadcast of ended sessions failed'));
   }
 
   /** Runs `work` in a transaction and publishes what it emitted once the commit succeeded. */

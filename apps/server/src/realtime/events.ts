@@ -22,3 +22,13 @@ export interface DomainEvent {
 export function streamName(channel: ChannelName, partyId: string): string {
   return `${channel === 'PartyChannel' ? 'party' : 'party_inventory'}:${partyId}`;
 }
+
+/** The one stream, outside any party, on which ended sessions are announced to every server process. */
+export const SESSIONS_STREAM = 'sessions';
+
+/** A message on SESSIONS_STREAM: these sessions have ended; their sockets close with `unauthorized`. */
+export interface SessionsEndedMessage {
+  action: 'sessions_ended';
+  user_id: string;
+  session_ids: string[];
+}

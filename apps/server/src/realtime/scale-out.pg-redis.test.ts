@@ -9,6 +9,7 @@ import type * as ActionCable from '@rails/actioncable';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { RATE_LIMIT_KEY_PREFIX } from '../lib/redis-window-limiter.js';
 import { consumerFor, subscribe } from '../test/cable-client.js';
 
@@ -49,6 +50,8 @@ async function startProcess(port: number): Promise<string> {
       JWT_SECRET: 'scale-out-test-secret-shared-by-both-processes',
       LOG_LEVEL: 'info',
       RATE_LIMIT_SCALE: '1',
+      // Free upgrades, so the test's GM has the plan that party inventory needs.
+      BILLING_PROVIDER: 'local',
     },
   });
   processes.push(child);
@@ -134,6 +137,7 @@ describe('two server processes behind Redis', () => {
         },
       });
     const gm = await register('gm');
+    await api(processA, 'POST', '/subscription/checkout', gm.token, { tier_id: 'tier_3' });
     const party = await api<{ id: string; join_code: string }>(processA, 'POST', '/parties', gm.token, {
       party: { name: 'Scaled party' },
     });
@@ -158,6 +162,40 @@ describe('two server processes behind Redis', () => {
     });
     const message = await channel.next((m) => m.action === 'item_added');
     expect(message).toMatchObject({ party_id: party.id, ids: { destination_container_id: stash.id } });
+  }, 60_000);
+
+  it('closes a socket held by process B when its session ends through process A', async () => {
+    const suffix = randomBytes(3).toString('hex');
+    const session = await api<{ token: string }>(processA, 'POST', '/auth/register', null, {
+      user: {
+        email: `leaver-${suffix}@example.com`,
+        username: `leaver_${suffix}`,
+        password: 'Scaled123',
+        password_confirmation: 'Scaled123',
+      },
+    });
+    const socket = new WebSocket(`${processB.replace('http', 'ws')}/cable?token=${session.token}`, [
+      'actioncable-v1-json',
+    ]);
+    const frames: Record<string, unknown>[] = [];
+    let welcomed = () => {};
+    const welcome = new Promise<void>((resolve) => {
+      welcomed = resolve;
+    });
+    socket.on('message', (data: Buffer) => {
+      const frame = JSON.parse(data.toString()) as Record<string, unknown>;
+      frames.push(frame);
+      if (frame.type === 'welcome') welcomed();
+    });
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    await welcome;
+    const logout = await fetch(`${processA}/api/v1/auth/logout`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${session.token}` },
+    });
+    expect(logout.status).toBe(204);
+    await closed;
+    expect(frames).toContainEqual({ type: 'disconnect', reason: 'unauthorized', reconnect: false });
   }, 60_000);
 
   it('spends one sign-in budget per email across both processes', async () => {

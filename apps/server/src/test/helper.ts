@@ -63,6 +63,9 @@ export async function buildTestApp(
     DATA_DIR: dataDir,
     APP_URL: 'http://haversack.test',
     LOG_LEVEL: 'silent',
+    // The factories upgrade users through checkout, so tests run the demo billing unless they say
+    // otherwise (`BILLING_PROVIDER: ''` for none, `'stripe'` with a key).
+    BILLING_PROVIDER: 'local',
     ...options.env,
   });
   const database = await openTestDatabase();

@@ -110,6 +110,10 @@ export const routes: RouteObject[] = [
           lazyPage('verify-email', 'Verify email', () =>
             import('../features/auth/pages/verify-email-page').then((m) => m.VerifyEmailPage),
           ),
+          // The undo link of an email change: whoever follows it may be signed in or not.
+          lazyPage('undo-email-change', 'Undo email change', () =>
+            import('../features/auth/pages/undo-email-change-page').then((m) => m.UndoEmailChangePage),
+          ),
         ],
       },
 
@@ -211,21 +215,52 @@ export const routes: RouteObject[] = [
                 import('../features/items/pages/item-edit-page').then((m) => m.ItemEditPage),
               ),
 
-              notAvailable('shops', 'Shops', 'Shops are'),
-              notAvailable('shops/new', 'New shop', 'Creating shops is'),
-              notAvailable('shops/templates', 'Shop templates', 'Shop templates are'),
-              notAvailable('shops/templates/new', 'New shop template', 'Creating shop templates is'),
-              notAvailable('shops/templates/:id', 'Shop template', 'Shop templates are'),
-              notAvailable('shops/templates/:id/edit', 'Edit shop template', 'Editing shop templates is'),
-              notAvailable(
-                'shops/templates/:id/inventory',
-                'Shop template inventory',
-                'Shop inventories are',
+              lazyPage('shops', 'Shops', () =>
+                import('../features/shops/pages/shop-templates-page').then((m) => m.ShopTemplatesPage),
               ),
-              notAvailable('shops/instances', 'Shop instances', 'Shop instances are'),
-              notAvailable('shops/instances/:id', 'Shop', 'Shop instances are'),
-              notAvailable('shops/:id', 'Shop', 'Shop details are'),
-              notAvailable('shops/:id/edit', 'Edit shop', 'Editing shops is'),
+              lazyPage('shops/new', 'New shop', () =>
+                import('../features/shops/pages/shop-template-create-page').then(
+                  (m) => m.ShopTemplateCreatePage,
+                ),
+              ),
+              lazyPage('shops/templates', 'Shop templates', () =>
+                import('../features/shops/pages/shop-templates-page').then(({ ShopTemplatesPage }) => {
+                  const MyShopTemplatesPage = () => <ShopTemplatesPage mine />;
+                  return MyShopTemplatesPage;
+                }),
+              ),
+              lazyPage('shops/templates/new', 'New shop template', () =>
+                import('../features/shops/pages/shop-template-create-page').then(
+                  (m) => m.ShopTemplateCreatePage,
+                ),
+              ),
+              lazyPage('shops/templates/:id', 'Shop template', () =>
+                import('../features/shops/pages/shop-template-detail-page').then(
+                  (m) => m.ShopTemplateDetailPage,
+                ),
+              ),
+              lazyPage('shops/templates/:id/edit', 'Edit shop template', () =>
+                import('../features/shops/pages/shop-template-edit-page').then((m) => m.ShopTemplateEditPage),
+              ),
+              lazyPage('shops/templates/:id/inventory', 'Shop template inventory', () =>
+                import('../features/shops/pages/shop-template-inventory-page').then(
+                  (m) => m.ShopTemplateInventoryPage,
+                ),
+              ),
+              lazyPage('shops/instances', 'Shop instances', () =>
+                import('../features/shops/pages/shop-instances-page').then((m) => m.ShopInstancesPage),
+              ),
+              lazyPage('shops/instances/:id', 'Shop', () =>
+                import('../features/shops/pages/shop-instance-page').then((m) => m.ShopInstancePage),
+              ),
+              lazyPage('shops/:id', 'Shop', () =>
+                import('../features/shops/pages/shop-template-detail-page').then(
+                  (m) => m.ShopTemplateDetailPage,
+                ),
+              ),
+              lazyPage('shops/:id/edit', 'Edit shop', () =>
+                import('../features/shops/pages/shop-template-edit-page').then((m) => m.ShopTemplateEditPage),
+              ),
 
               notAvailable('loot/templates', 'Loot templates', 'Loot templates are'),
               notAvailable('loot/templates/new', 'New loot template', 'Creating loot templates is'),

@@ -48,6 +48,8 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
     '--mantine-color-placeholder': 'var(--mantine-color-gray-6)',
     // Text of the "light" variants (alerts, badges) sits on a pale tint: use the darkest shades.
     '--mantine-color-red-light-color': 'var(--mantine-color-red-9)',
+    // Outline buttons ("Delete container") write in this red: red-6 on white is about 3.6:1.
+    '--mantine-color-red-outline': 'var(--mantine-color-red-9)',
     '--mantine-color-teal-light-color': 'var(--mantine-color-teal-9)',
     '--mantine-color-violet-light-color': 'var(--mantine-color-violet-9)',
     '--mantine-color-blue-light-color': 'var(--mantine-color-blue-9)',

@@ -1,3 +1,4 @@
+import { type FeatureKey, featureLabels } from '@haversack/contracts';
 import { Alert, Anchor, Stack, Text } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import { Link } from 'react-router';
@@ -23,6 +24,34 @@ export function UpgradePrompt({ error }: { error: unknown }) {
       <Stack gap="xs" align="flex-start">
         <Text size="sm">{planRefusalMessage(error)}</Text>
         <Anchor component={Link} to={upgradePath} size="sm" fw={600}>
+          {upgradeLinkLabel}
+        </Anchor>
+      </Stack>
+    </Alert>
+  );
+}
+
+/**
+ * The same prompt shown before anything fails: a feature the user's plan lacks where they are, said up
+ * front (what they can still do, and the way to the upgrade page for that feature).
+ */
+export function FeatureUpgradePrompt({ feature, children }: { feature: FeatureKey; children: string }) {
+  return (
+    <Alert
+      color="yellow"
+      variant="light"
+      title={`${featureLabels[feature]} is not included in your plan`}
+      icon={<IconLock aria-hidden="true" />}
+      data-testid="upgrade-prompt"
+    >
+      <Stack gap="xs" align="flex-start">
+        <Text size="sm">{children}</Text>
+        <Anchor
+          component={Link}
+          to={`/subscription/upgrade?${new URLSearchParams({ feature })}`}
+          size="sm"
+          fw={600}
+        >
           {upgradeLinkLabel}
         </Anchor>
       </Stack>

@@ -1,8 +1,10 @@
-import type { Consumer } from '@rails/actioncable';
+import { adapters, type Consumer } from '@rails/actioncable';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useAuthStore } from '../stores/auth-store';
-import { buildTokens, buildUser } from '../test/fixtures';
-import { CABLE_HANDOVER_MS, getConsumer, onConsumerChange, startCable } from './cable';
+import { buildTokens, buildUser, failure, mockFetch, success } from '../test/fixtures';
+import { CABLE_HANDOVER_MS, cableNeedsFreshToken, getConsumer, onConsumerChange, startCable } from './cable';
+import { refreshIfExpiring } from './session';
+import { onSessionExpired } from './session-events';
 import { tokenStorage } from './token-storage';
 
 function consumerNow(): Consumer {
@@ -71,5 +73,132 @@ describe('the real-time consumer (spec/01 §4)', () => {
     window.localStorage.setItem('auth_token', 'from-other-tab');
     window.dispatchEvent(new StorageEvent('storage', { key: 'auth_token' }));
     expect(getConsumer()?.url).toMatch(/token=from-other-tab$/);
+  });
+});
+
+/** Stands in for the browser's WebSocket under the official client, so the test can play the server. */
+class FakeSocket {
+  static readonly CONNECTING = 0;
+  static readonly OPEN = 1;
+  static readonly CLOSING = 2;
+  static readonly CLOSED = 3;
+  static opened: FakeSocket[] = [];
+  readyState = FakeSocket.CONNECTING;
+  protocol = 'actioncable-v1-json';
+  sent: Record<string, unknown>[] = [];
+  onopen: (() => void) | null = null;
+  onmessage: ((event: { data: string }) => void) | null = null;
+  onclose: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+
+  constructor(readonly url: string) {
+    FakeSocket.opened.push(this);
+  }
+  send(data: string) {
+    this.sent.push(JSON.parse(data) as Record<string, unknown>);
+  }
+  close() {
+    if (this.readyState === FakeSocket.CLOSED) return;
+    this.readyState = FakeSocket.CLOSED;
+    this.onclose?.();
+  }
+  /** The server's side: accept, then welcome and confirm every subscription asked for. */
+  accept() {
+    this.readyState = FakeSocket.OPEN;
+    this.onopen?.();
+    this.receive({ type: 'welcome' });
+    for (const command of this.sent)
+      if (command.command === 'subscribe')
+        this.receive({ type: 'confirm_subscription', identifier: command.identifier });
+  }
+  receive(frame: unknown) {
+    this.onmessage?.({ data: JSON.stringify(frame) });
+  }
+  /** What the server does when a session ends or its token expires. */
+  refuse(reconnect: boolean) {
+    this.receive({ type: 'disconnect', reason: 'unauthorized', reconnect });
+    this.close();
+  }
+}
+
+describe('a socket the server refuses as unauthorized', () => {
+  const realWebSocket = adapters.WebSocket;
+  afterEach(() => {
+    adapters.WebSocket = realWebSocket;
+    FakeSocket.opened = [];
+  });
+
+  /** Signed in with access-1 and one live subscription; returns its disconnected calls. */
+  function connected() {
+    adapters.WebSocket = FakeSocket as unknown as typeof WebSocket;
+    stop = startCable();
+    tokenStorage.setTokens(buildTokens({ token: 'access-1', refresh_token: 'refresh-1' }));
+    signIn();
+    const disconnected = vi.fn();
+    consumerNow().subscriptions.create({ channel: 'PartyChannel', party_id: 'party-1' }, { disconnected });
+    const socket = FakeSocket.opened.at(-1);
+    if (!socket) throw new Error('expected a socket');
+    socket.accept();
+    return { socket, disconnected };
+  }
+
+  const socketsFor = (token: string) => FakeSocket.opened.filter((s) => s.url.endsWith(`token=${token}`));
+
+  it.each([false, true])(
+    'refreshes and moves to a consumer with the fresh token (reconnect: %s)',
+    async (reconnect) => {
+      const fetchMock = mockFetch(({ url }) =>
+        url.endsWith('/auth/refresh')
+          ? success(buildTokens({ token: 'access-2', refresh_token: 'refresh-2' }))
+          : failure(404, 'RESOURCE_NOT_FOUND', 'no'),
+      );
+      const { socket, disconnected } = connected();
+      vi.useFakeTimers();
+      socket.refuse(reconnect);
+      // Subscribers wait for the new consumer rather than giving up on live updates.
+      expect(disconnected).toHaveBeenCalledWith({ willAttemptReconnect: true });
+      await vi.waitFor(() => expect(getConsumer()?.url).toMatch(/token=access-2$/));
+      expect(fetchMock.mock.calls.map(([url]) => String(url))).toEqual(['/api/v1/auth/refresh']);
+      expect(cableNeedsFreshToken()).toBe(false);
+      // The refused consumer never comes back with its dead token.
+      vi.advanceTimersByTime(5 * 60_000);
+      expect(socketsFor('access-1')).toHaveLength(1);
+    },
+  );
+
+  it('ends the session, without reconnecting, when the refresh is refused', async () => {
+    mockFetch(() => failure(401, 'REVOKED_TOKEN', 'revoked'));
+    const expired = vi.fn();
+    const unwatch = onSessionExpired(expired);
+    const { socket } = connected();
+    vi.useFakeTimers();
+    socket.refuse(false);
+    await vi.waitFor(() => expect(expired).toHaveBeenCalled());
+    expect(getConsumer()).toBeNull();
+    expect(tokenStorage.getAccessToken()).toBeNull();
+    vi.advanceTimersByTime(5 * 60_000);
+    expect(FakeSocket.opened).toHaveLength(1);
+    unwatch();
+  });
+
+  it('stays closed while the refresh cannot get through, and recovers at the next token check', async () => {
+    let online = false;
+    const fetchMock = mockFetch(() => {
+      if (!online) throw new TypeError('Failed to fetch');
+      return success(buildTokens({ token: 'access-2', refresh_token: 'refresh-2' }));
+    });
+    const { socket } = connected();
+    vi.useFakeTimers();
+    socket.refuse(true);
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+    await vi.waitFor(() => expect(cableNeedsFreshToken()).toBe(true));
+    // The tokens are kept for a later try, but the dead one is not used to reconnect.
+    expect(tokenStorage.getAccessToken()).toBe('access-1');
+    vi.advanceTimersByTime(5 * 60_000);
+    expect(socketsFor('access-1')).toHaveLength(1);
+    online = true;
+    await refreshIfExpiring();
+    expect(getConsumer()?.url).toMatch(/token=access-2$/);
+    expect(cableNeedsFreshToken()).toBe(false);
   });
 });

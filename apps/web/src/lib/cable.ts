@@ -5,14 +5,25 @@ import {
 } from '@haversack/contracts';
 import { Connection, ConnectionMonitor, type Consumer, createConsumer } from '@rails/actioncable';
 import { useAuthStore } from '../stores/auth-store';
+import { refreshSession } from './http-client';
 import { onAccessTokenChange, tokenStorage } from './token-storage';
 
 // The parts of the official client this module tunes or reads that its published types leave out.
 declare module '@rails/actioncable' {
   export const ConnectionMonitor: { staleThreshold: number; reconnectionBackoffRate: number };
-  export const Connection: { reopenDelay: number };
+  export const Connection: { reopenDelay: number; prototype: { events: CableConnectionEvents } };
+  type CableConnectionEvents = Record<
+    'message' | 'open' | 'close' | 'error',
+    (this: CableConnection, event: MessageEvent) => unknown
+  >;
+  interface CableConnection {
+    isOpen(): boolean;
+    isActive(): boolean;
+    events: CableConnectionEvents;
+    readonly monitor: { stop(): void };
+  }
   interface Consumer {
-    readonly connection: { isOpen(): boolean; isActive(): boolean };
+    readonly connection: CableConnection;
     ensureActiveConnection(): void;
   }
   interface Subscriptions {
@@ -40,7 +51,15 @@ export function cableUrl(token: string): string {
   return `${baseUrl}/cable?token=${encodeURIComponent(token)}`;
 }
 
-let current: { consumer: Consumer; token: string } | null = null;
+interface CurrentCable {
+  consumer: Consumer;
+  token: string;
+  /** The server said this token is no good (session ended or token expired): it never reconnects. */
+  unauthorized: boolean;
+  renewing: boolean;
+}
+
+let current: CurrentCable | null = null;
 const listeners = new Set<(consumer: Consumer | null) => void>();
 
 /** The one consumer of this tab, or null when signed out. */
@@ -52,6 +71,58 @@ export function getConsumer(): Consumer | null {
 export function onConsumerChange(listener: (consumer: Consumer | null) => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
+}
+
+function isUnauthorized(data: unknown): boolean {
+  if (typeof data !== 'string') return false;
+  try {
+    const message = JSON.parse(data) as { type?: unknown; reason?: unknown };
+    return message.type === 'disconnect' && message.reason === 'unauthorized';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The server ends the socket of an ended session or an expired token with `disconnect` / `unauthorized`.
+ * Left alone, the official client would give up for good (its subscribers told no reconnect is coming)
+ * or come back with the same dead token. Instead its subscribers hear that a reconnect is coming, its own
+ * reconnection stops, and the session is refreshed: a fresh token builds a new consumer that they move
+ * to (syncCable), and a refused refresh ends the session.
+ */
+function followUnauthorized(entry: CurrentCable): void {
+  const base = Connection.prototype.events;
+  entry.consumer.connection.events = {
+    ...base,
+    message(event) {
+      if (!isUnauthorized(event.data)) return base.message.call(this, event);
+      entry.unauthorized = true;
+      void renewToken(entry);
+    },
+    close(event) {
+      const result = base.close.call(this, event);
+      if (entry.unauthorized) this.monitor.stop();
+      return result;
+    },
+  };
+}
+
+async function renewToken(entry: CurrentCable): Promise<void> {
+  if (entry.renewing || current !== entry) return;
+  entry.renewing = true;
+  try {
+    await refreshSession();
+  } finally {
+    entry.renewing = false;
+  }
+  // Also picks up a token another tab wrote meanwhile. A refresh that could not reach the server leaves
+  // this consumer closed; the periodic token check and the page showing again try once more.
+  syncCable();
+}
+
+/** True while the socket is closed for a token the server refused, and no refresh for it is under way. */
+export function cableNeedsFreshToken(): boolean {
+  return current?.unauthorized === true && !current.renewing;
 }
 
 function retire(consumer: Consumer, afterMs: number): void {
@@ -75,15 +146,20 @@ export function syncCable(): void {
   const token = signedIn ? tokenStorage.getAccessToken() : null;
   if ((current?.token ?? null) === token) return;
   const previous = current;
-  current = token ? { consumer: createConsumer(cableUrl(token)), token } : null;
+  current = token
+    ? { consumer: createConsumer(cableUrl(token)), token, unauthorized: false, renewing: false }
+    : null;
+  if (current) followUnauthorized(current);
   for (const listener of listeners) listener(current?.consumer ?? null);
-  // Subscribers move to the new consumer in the listeners above; at logout the old one closes at once.
-  if (previous) retire(previous.consumer, current ? CABLE_HANDOVER_MS : 0);
+  // Subscribers move to the new consumer in the listeners above; at logout the old one closes at once, and
+  // so does one the server has refused (there is nothing left to hand over).
+  if (previous) retire(previous.consumer, current && !previous.unauthorized ? CABLE_HANDOVER_MS : 0);
 }
 
 /** spec/01 §4: a socket closed for good (e.g. the server said not to reconnect) reopens when the page shows. */
 function reopenWhenVisible(): void {
   if (document.visibilityState !== 'visible' || !current) return;
+  if (current.unauthorized) return void renewToken(current);
   const { consumer } = current;
   if (consumer.subscriptions.subscriptions.length > 0 && !consumer.connection.isActive()) {
     consumer.ensureActiveConnection();

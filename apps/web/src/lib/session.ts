@@ -1,6 +1,7 @@
 import { type LoginBody, type Registration, TOKEN_REFRESH_BUFFER_MS, type User } from '@haversack/contracts';
 import { useAuthStore } from '../stores/auth-store';
 import { loginRequest, logoutRequest, meRequest, registerRequest } from './auth-api';
+import { cableNeedsFreshToken } from './cable';
 import { isApiError, refreshSession } from './http-client';
 import { queryClient } from './query-client';
 import { tokenExpiresWithin, tokenStorage } from './token-storage';
@@ -114,9 +115,12 @@ export function updateSessionUser(user: User): void {
   if (useAuthStore.getState().isAuthenticated) setSignedIn(user);
 }
 
-/** spec/01 §4 periodic check: refresh a token that expires within the buffer. */
+/**
+ * spec/01 §4 periodic check: refresh a token that expires within the buffer, or one the real-time server
+ * refused while the refresh could not get through.
+ */
 export async function refreshIfExpiring(bufferMs = TOKEN_REFRESH_BUFFER_MS): Promise<void> {
   if (!useAuthStore.getState().isAuthenticated) return;
   if (!tokenStorage.getAccessToken()) return;
-  if (tokenExpiresWithin(bufferMs)) await refreshSession();
+  if (tokenExpiresWithin(bufferMs) || cableNeedsFreshToken()) await refreshSession();
 }

@@ -1,3 +1,4 @@
+import { featureKeys, isLiveFeature, isLiveUsageResource, usageResources } from '@haversack/contracts';
 import { MantineProvider } from '@mantine/core';
 import { Notifications, notifications } from '@mantine/notifications';
 import { act, render, screen } from '@testing-library/react';
@@ -7,6 +8,7 @@ import { failure, jsonResponse, mockFetch } from '../test/fixtures';
 import { setAppNavigator } from './app-navigation';
 import { API_V1, apiRequest } from './http-client';
 import { toast } from './toast';
+import { upgradePathFor } from './upgrade-link';
 
 const limitMessage = 'Your Free plan allows 1 character. Upgrade to create more.';
 
@@ -88,5 +90,25 @@ describe('plan refusal toasts (issue 3)', () => {
     await userEvent.setup().click(link);
     expect(navigate).toHaveBeenCalledWith('/subscription/upgrade?resource=characters');
     await vi.waitFor(() => expect(screen.queryByText(limitMessage)).not.toBeInTheDocument());
+  });
+});
+
+describe('upgradePathFor', () => {
+  it('leads a refusal naming something this server does not offer yet to the comparison, not an upgrade', () => {
+    const refusal = (code: string, detail: Record<string, string>) => ({
+      code,
+      details: [{ field: 'x', message: 'no', ...detail }],
+      message: 'no',
+      serverMessage: null,
+    });
+    expect(upgradePathFor(refusal('FEATURE_NOT_AVAILABLE', { feature: 'party_collaboration' }))).toBe(
+      '/subscription/upgrade?feature=party_collaboration',
+    );
+    for (const feature of featureKeys.filter((key) => !isLiveFeature(key))) {
+      expect(upgradePathFor(refusal('FEATURE_NOT_AVAILABLE', { feature }))).toBe('/subscription/compare');
+    }
+    for (const resource of usageResources.filter((key) => !isLiveUsageResource(key))) {
+      expect(upgradePathFor(refusal('LIMIT_EXCEEDED', { resource }))).toBe('/subscription/compare');
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { isFeatureKey, isUsageResource } from '@haversack/contracts';
+import { isLiveFeature, isLiveUsageResource } from '@haversack/contracts';
 import type { ApiError } from './http-client';
 
 export const upgradeLinkLabel = 'See upgrade options';
@@ -12,15 +12,15 @@ export function isPlanRefusal(error: Pick<ApiError, 'code'>): boolean {
 
 /**
  * The upgrade page for what a refusal names (details[0].resource or .feature), or null when the error is not
- * a plan refusal. A refusal that names nothing we know still leads to the plan comparison.
+ * a plan refusal. A refusal that names nothing this server offers still leads to the plan comparison.
  */
 export function upgradePathFor(error: PlanRefusal): string | null {
   if (!isPlanRefusal(error)) return null;
   const detail = error.details[0];
-  if (error.code === 'LIMIT_EXCEEDED' && isUsageResource(detail?.resource)) {
+  if (error.code === 'LIMIT_EXCEEDED' && isLiveUsageResource(detail?.resource)) {
     return `/subscription/upgrade?${new URLSearchParams({ resource: detail.resource })}`;
   }
-  if (error.code === 'FEATURE_NOT_AVAILABLE' && isFeatureKey(detail?.feature)) {
+  if (error.code === 'FEATURE_NOT_AVAILABLE' && isLiveFeature(detail?.feature)) {
     return `/subscription/upgrade?${new URLSearchParams({ feature: detail.feature })}`;
   }
   return '/subscription/compare';

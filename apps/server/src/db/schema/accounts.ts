@@ -63,7 +63,11 @@ export const refreshTokens = pgTable(
   ],
 );
 
-/** Single-use links mailed to a user: password resets and address verification. */
+/**
+ * Single-use links mailed to a user: password resets, address verification, and the undo link mailed to
+ * the old address when the email changes (`email` is then the address to put back). `purpose` is checked
+ * in TypeScript only, so a new purpose needs no migration.
+ */
 export const emailTokens = pgTable(
   'email_tokens',
   {
@@ -71,7 +75,7 @@ export const emailTokens = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    purpose: text('purpose', { enum: ['password_reset', 'email_verification'] }).notNull(),
+    purpose: text('purpose', { enum: ['password_reset', 'email_verification', 'email_revert'] }).notNull(),
     tokenHash: text('token_hash').notNull(),
     email: text('email').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   check,
   index,
@@ -14,6 +15,7 @@ import {
 import { users } from './accounts.js';
 import { characters } from './characters.js';
 import { parties } from './parties.js';
+import { shopInstances } from './shops.js';
 
 /** DESIGN §4: a container belongs to exactly one owner. */
 export const containers = pgTable(
@@ -24,6 +26,8 @@ export const containers = pgTable(
     description: text('description').notNull().default(''),
     characterId: uuid('character_id').references(() => characters.id, { onDelete: 'cascade' }),
     partyId: uuid('party_id').references(() => parties.id, { onDelete: 'cascade' }),
+    /** A shop's stock (DESIGN §4); reached only through the shop's own routes. */
+    shopInstanceId: uuid('shop_instance_id').references(() => shopInstances.id, { onDelete: 'cascade' }),
     isPrimary: boolean('is_primary').notNull().default(false),
     maxWeight: numeric('max_weight', { precision: 10, scale: 2, mode: 'number' }),
     maxSlots: integer('max_slots'),
@@ -33,7 +37,8 @@ export const containers = pgTable(
   (t) => [
     index('containers_character_idx').on(t.characterId),
     index('containers_party_idx').on(t.partyId),
-    check('containers_one_owner', sql`num_nonnulls(${t.characterId}, ${t.partyId}) = 1`),
+    index('containers_shop_instance_idx').on(t.shopInstanceId),
+    check('containers_one_owner', sql`num_nonnulls(${t.characterId}, ${t.partyId}, ${t.shopInstanceId}) = 1`),
   ],
 );
 
@@ -54,8 +59,9 @@ export const transactions = pgTable(
     itemTemplateId: uuid('item_template_id'),
     itemInstanceId: uuid('item_instance_id'),
     itemName: text('item_name'),
-    quantity: integer('quantity'),
-    amountCp: integer('amount_cp'),
+    // 64-bit: a hoard of 3,000,000 pp is 3e9 cp, past a 32-bit column (JS numbers stay exact to 2^53).
+    quantity: bigint('quantity', { mode: 'number' }),
+    amountCp: bigint('amount_cp', { mode: 'number' }),
     currency: text('currency'),
     sourceContainerId: uuid('source_container_id'),
     sourceName: text('source_name'),

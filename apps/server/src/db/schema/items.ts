@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   check,
   customType,
@@ -72,7 +73,8 @@ export const itemInstances = pgTable(
     itemTemplateId: uuid('item_template_id')
       .notNull()
       .references(() => itemTemplates.id, { onDelete: 'restrict' }),
-    quantity: integer('quantity').notNull(),
+    // 64-bit: stacks of coins top up past 2^31 (bounded in validation and in the service).
+    quantity: bigint('quantity', { mode: 'number' }).notNull(),
     instanceData: jsonb('instance_data').$type<Record<string, unknown>>().notNull().default({}),
     notes: text('notes').notNull().default(''),
     isIdentified: boolean('is_identified').notNull().default(true),

@@ -1,4 +1,4 @@
-import { ACCESS_TOKEN_TTL_S } from '@haversack/contracts';
+import { ACCESS_TOKEN_TTL_S, isEntityId } from '@haversack/contracts';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { AppError } from '../../lib/app-error.js';
 
@@ -32,12 +32,15 @@ export class AccessTokens {
   }
 
   /** Throws EXPIRED_TOKEN for an expired token and INVALID_TOKEN for anything else wrong with it. */
-  async verify(token: string): Promise<AccessClaims> {
+  async verify(token: string): Promise<AccessClaims & { expiresAt: Date }> {
     try {
       const { payload } = await jwtVerify(token, this.#key, { algorithms: ['HS256'], issuer: 'haversack' });
-      if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string')
+      // Both name rows by their uuid: anything else (even correctly signed) would reach the database as a
+      // malformed uuid, so it is an invalid token here, for the API and /cable alike.
+      if (!isEntityId(payload.sub) || !isEntityId(payload.sid) || typeof payload.exp !== 'number')
         throw new AppError('INVALID_TOKEN');
-      return { userId: payload.sub, sessionId: payload.sid };
+      // The expiry travels with the claims: an open /cable socket closes when its token expires.
+      return { userId: payload.sub, sessionId: payload.sid, expiresAt: new Date(payload.exp * 1000) };
     } catch (error) {
       if (error instanceof errors.JWTExpired) throw new AppError('EXPIRED_TOKEN');
       if (error instanceof AppError) throw error;

@@ -41,3 +41,25 @@ export function verificationMail(to: string, username: string, link: string): Ma
     link,
   };
 }
+
+/** Mailed to the old address when the email changes, with the link that undoes it. */
+export function emailChangedMail(
+  to: string,
+  username: string,
+  newEmail: string,
+  undoLink: string,
+): MailMessage {
+  const lines = [
+    `Hello ${username},`,
+    `The email address of your Haversack account was just changed to ${newEmail}, and every other sign-in was ended.`,
+    'If you made this change, there is nothing to do.',
+    'If you did not, use the link below within 7 days: it puts this address back, signs everyone out and lets you choose a new password.',
+  ];
+  return {
+    to,
+    subject: 'Your Haversack email address was changed',
+    text: `${lines.join('\n\n')}\n\n${undoLink}\n\nHaversack\n`,
+    html: layout('Your email address was changed', lines, { href: undoLink, label: 'Undo this change' }),
+    link: undoLink,
+  };
+}

@@ -96,15 +96,24 @@ export const accountsRepository = {
     await db.update(authSessions).set({ lastUsedAt: at }).where(eq(authSessions.id, sessionId));
   },
 
+  /** Returns the session when this call ended it (nothing when it was unknown or already ended). */
   async revokeSession(db: Executor, sessionId: string, reason: string, at = new Date()) {
-    await db
+    const [row] = await db
       .update(authSessions)
       .set({ revokedAt: at, revokedReason: reason })
-      .where(and(eq(authSessions.id, sessionId), isNull(authSessions.revokedAt)));
+      .where(and(eq(authSessions.id, sessionId), isNull(authSessions.revokedAt)))
+      .returning({ id: authSessions.id, userId: authSessions.userId });
+    return row;
   },
 
-  async revokeUserSessions(db: Executor, userId: string, reason: string, options: { except?: string } = {}) {
-    await db
+  /** Returns the ids of the sessions this call ended. */
+  async revokeUserSessions(
+    db: Executor,
+    userId: string,
+    reason: string,
+    options: { except?: string } = {},
+  ): Promise<string[]> {
+    const rows = await db
       .update(authSessions)
       .set({ revokedAt: new Date(), revokedReason: reason })
       .where(
@@ -113,7 +122,9 @@ export const accountsRepository = {
           isNull(authSessions.revokedAt),
           options.except ? ne(authSessions.id, options.except) : undefined,
         ),
-      );
+      )
+      .returning({ id: authSessions.id });
+    return rows.map((row) => row.id);
   },
 
   async insertEmailToken(
@@ -135,6 +146,28 @@ export const accountsRepository = {
 
   async markEmailTokenUsed(db: Executor, id: string, at: Date) {
     await db.update(emailTokens).set({ usedAt: at }).where(eq(emailTokens.id, id));
+  },
+
+  /** Undoing an email change voids the undo links of the changes made after it (they name later addresses). */
+  async expireEmailTokensCreatedAfter(
+    db: Executor,
+    userId: string,
+    purpose: EmailTokenPurpose,
+    after: Date,
+    at: Date,
+  ) {
+    await db
+      .update(emailTokens)
+      .set({ expiresAt: at })
+      .where(
+        and(
+          eq(emailTokens.userId, userId),
+          eq(emailTokens.purpose, purpose),
+          isNull(emailTokens.usedAt),
+          gt(emailTokens.createdAt, after),
+          gt(emailTokens.expiresAt, at),
+        ),
+      );
   },
 
   /** A new link supersedes older unused ones of the same purpose. */

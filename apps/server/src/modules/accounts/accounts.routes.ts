@@ -2,6 +2,8 @@ import {
   authMessages,
   authSessionSchema,
   authTokensSchema,
+  emailRevertBodySchema,
+  emailRevertResultSchema,
   forgotPasswordBodySchema,
   loginBodySchema,
   meSchema,
@@ -27,6 +29,14 @@ function clientInfo(request: FastifyRequest): ClientInfo {
   const userAgent = request.headers['user-agent'];
   return { ipAddress: request.ip, ...(userAgent ? { userAgent } : {}) };
 }
+
+/** Requests that check the current password: the ones a thief with a stolen access token would guess on. */
+const carriesCurrentPassword = (request: FastifyRequest) => {
+  const body = request.body as
+    | { current_password?: unknown; user?: { current_password?: unknown } }
+    | undefined;
+  return body?.current_password !== undefined || body?.user?.current_password !== undefined;
+};
 
 const nestedEmail = (request: FastifyRequest) => {
   const user = (request.body as { user?: { email?: unknown } } | undefined)?.user;
@@ -58,11 +68,13 @@ export async function accountsRoutes(app: FastifyInstance, options: { accounts: 
     },
   );
 
+  const loginThrottle = app.loginThrottle((req) => bodyString(req, 'email'));
   r.post(
     '/auth/login',
     {
       config: perIp(limits.loginPerIp),
-      preHandler: [app.limitByKey('login-email', limits.loginPerEmail, (req) => bodyString(req, 'email'))],
+      preHandler: [loginThrottle.preHandler],
+      onSend: [loginThrottle.onSend],
       schema: {
         tags: ['auth'],
         summary: 'Sign in with email and password',
@@ -207,20 +219,52 @@ export async function accountsRoutes(app: FastifyInstance, options: { accounts: 
     },
   );
 
+  // Guesses of the current password are throttled like sign-ins, per user and per address, with one
+  // budget shared by the password and the email change.
+  const passwordGuessLimits = [
+    app.limitByKey('password-guess-ip', limits.passwordGuessPerIp, (req) =>
+      carriesCurrentPassword(req) ? req.ip : undefined,
+    ),
+    app.limitByKey('password-guess-user', limits.passwordGuessPerUser, (req) =>
+      carriesCurrentPassword(req) ? req.auth?.user.id : undefined,
+    ),
+  ];
+
   r.patch(
     '/users/me',
     {
       onRequest: app.authenticate,
+      preHandler: [...passwordGuessLimits],
       schema: {
         tags: ['profile'],
-        summary: 'Change username or email (a new email must be verified again)',
+        summary:
+          'Change username or email (an email change needs current_password, mails both addresses and ends the other sessions)',
         body: profileUpdateBodySchema,
         response: { 200: successEnvelope(meSchema) },
       },
     },
     async (request) => {
-      const user = await accounts.updateProfile(requireAuth(request).user, request.body.user);
+      const user = await accounts.updateProfile(requireAuth(request), request.body.user);
       return { status: 'success' as const, data: { user }, message: authMessages.profileUpdated };
+    },
+  );
+
+  r.post(
+    '/users/email/revert',
+    {
+      config: perIp(limits.verifyPerIp),
+      preHandler: [app.limitByKey('revert-token', limits.resetPerToken, (req) => bodyString(req, 'token'))],
+      schema: {
+        tags: ['profile'],
+        summary:
+          'Undo an email change with the link mailed to the old address: restores it, ends every session and answers a password reset token',
+        body: emailRevertBodySchema,
+        response: { 200: successEnvelope(emailRevertResultSchema) },
+      },
+    },
+    async (request) => {
+      const result = await accounts.revertEmailChange(request.body.token);
+      return { status: 'success' as const, data: result, message: result.message };
     },
   );
 
@@ -228,6 +272,7 @@ export async function accountsRoutes(app: FastifyInstance, options: { accounts: 
     '/users/me/password',
     {
       onRequest: app.authenticate,
+      preHandler: [...passwordGuessLimits],
       schema: {
         tags: ['profile'],
         summary: 'Change the password; other sessions end',

@@ -17,8 +17,8 @@ import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { MailQueue } from '../../lib/mail-queue.js';
 import { hashToken, randomToken } from '../../lib/secrets.js';
 import type { AccessTokens } from './access-tokens.js';
-import { passwordResetMail, verificationMail } from './accounts.mail.js';
-import { accountsRepository as repo, type UserRow } from './accounts.repository.js';
+import { emailChangedMail, passwordResetMail, verificationMail } from './accounts.mail.js';
+import { type EmailTokenPurpose, accountsRepository as repo, type UserRow } from './accounts.repository.js';
 import { hashPassword, verifyDecoy, verifyPassword } from './passwords.js';
 import { toUserJson } from './user-json.js';
 
@@ -38,14 +38,26 @@ export interface SubscriptionSummaries {
   summary(db: Executor, userId: string): Promise<{ tier: string; status: string }>;
 }
 
+/**
+ * Told, after the commit, which sessions just ended, so that their open sockets close at once in every
+ * process (DESIGN §6). Every revocation must go through `#sessionsEnded`.
+ */
+export interface SessionEndListener {
+  sessionsEnded(userId: string, sessionIds: string[]): void;
+}
+
 interface Deps {
   db: Database;
   accessTokens: AccessTokens;
   mail: MailQueue;
   appUrl: string;
   subscriptions: SubscriptionSummaries;
+  sessions: SessionEndListener;
   now?: () => Date;
 }
+
+/** Undo links of an email change live as long as verification links: the owner may be away for days. */
+const EMAIL_REVERT_TTL_S = EMAIL_VERIFICATION_TTL_S;
 
 const resetLinkInvalid = () =>
   new AppError('BAD_REQUEST', authMessages.resetTokenInvalid, {
@@ -114,8 +126,8 @@ export class AccountsService {
       const { token, session } = found;
       if (session.revokedAt) return { error: new AppError('REVOKED_TOKEN') } as const;
       if (token.usedAt) {
-        await repo.revokeSession(tx, session.id, 'refresh_token_reuse', now);
-        return { error: new AppError('REVOKED_TOKEN') } as const;
+        const ended = await repo.revokeSession(tx, session.id, 'refresh_token_reuse', now);
+        return { error: new AppError('REVOKED_TOKEN'), ended } as const;
       }
       if (token.expiresAt <= now) return { error: new AppError('EXPIRED_TOKEN') } as const;
       await repo.markRefreshTokenUsed(tx, token.id, now);
@@ -123,12 +135,16 @@ export class AccountsService {
       return { tokens: await this.#issueTokens(tx, session.userId, session.id) } as const;
     });
     // Thrown after the commit, so the revocation of a reused family is kept.
-    if ('error' in outcome) throw outcome.error;
+    if ('error' in outcome) {
+      if ('ended' in outcome && outcome.ended) this.#sessionsEnded(outcome.ended.userId, [outcome.ended.id]);
+      throw outcome.error;
+    }
     return outcome.tokens;
   }
 
   async logout(sessionId: string): Promise<void> {
-    await repo.revokeSession(this.#deps.db, sessionId, 'logout', this.#now());
+    const ended = await repo.revokeSession(this.#deps.db, sessionId, 'logout', this.#now());
+    if (ended) this.#sessionsEnded(ended.userId, [ended.id]);
   }
 
   /** The access token's session must still be live: logout and password resets end it at once. */
@@ -163,7 +179,7 @@ export class AccountsService {
   async resetPassword(token: string, password: string): Promise<void> {
     const passwordHash = await hashPassword(password);
     const now = this.#now();
-    await this.#deps.db.transaction(async (tx) => {
+    const ended = await this.#deps.db.transaction(async (tx) => {
       const stored = await repo.lockEmailToken(tx, hashToken(token), 'password_reset');
       if (!stored) throw resetLinkInvalid();
       if (stored.usedAt) {
@@ -181,8 +197,9 @@ export class AccountsService {
         passwordHash,
         ...(provesAddress ? { emailVerifiedAt: now } : {}),
       });
-      await repo.revokeUserSessions(tx, user.id, 'password_reset');
+      return { userId: user.id, sessionIds: await repo.revokeUserSessions(tx, user.id, 'password_reset') };
     });
+    this.#sessionsEnded(ended.userId, ended.sessionIds);
   }
 
   async verifyEmail(token: string): Promise<User> {
@@ -214,11 +231,20 @@ export class AccountsService {
     this.#deps.mail.enqueue(verificationMail(user.email, user.username, this.#link('verify-email', token)));
   }
 
-  async updateProfile(current: UserRow, changes: ProfileUpdateBody['user']): Promise<User> {
+  /**
+   * An email change needs the current password (a stolen access token alone must not move the account to
+   * another mailbox), ends every other session, mails the new address to verify it and the old one an
+   * undo link (revertEmailChange).
+   */
+  async updateProfile(auth: AuthenticatedUser, changes: ProfileUpdateBody['user']): Promise<User> {
+    const current = auth.user;
+    const previousEmail = current.email;
     const emailChanged =
       changes.email !== undefined && changes.email.toLowerCase() !== current.email.toLowerCase();
+    if (emailChanged) await this.#assertCurrentPassword(current, changes.current_password);
     const verificationToken = randomToken();
-    const updated = await this.#deps.db
+    const revertToken = randomToken();
+    const { updated, ended } = await this.#deps.db
       .transaction(async (tx) => {
         await this.#assertAvailable(tx, {
           ...(emailChanged ? { email: changes.email } : {}),
@@ -230,39 +256,105 @@ export class AccountsService {
           ...(changes.email !== undefined ? { email: changes.email } : {}),
           ...(emailChanged ? { emailVerifiedAt: null } : {}),
         });
-        if (emailChanged) {
-          await this.#storeEmailToken(
-            tx,
-            user,
-            'email_verification',
-            verificationToken,
-            EMAIL_VERIFICATION_TTL_S,
-          );
-        }
-        return user;
+        if (!emailChanged) return { updated: user, ended: [] };
+        await this.#storeEmailToken(
+          tx,
+          user,
+          'email_verification',
+          verificationToken,
+          EMAIL_VERIFICATION_TTL_S,
+        );
+        // Older undo links stay valid: after two changes by a thief, the owner's link must still work.
+        await this.#storeEmailToken(tx, user, 'email_revert', revertToken, EMAIL_REVERT_TTL_S, {
+          email: previousEmail,
+          supersede: false,
+        });
+        const ended = await repo.revokeUserSessions(tx, current.id, 'email_changed', {
+          except: auth.sessionId,
+        });
+        return { updated: user, ended };
       })
       .catch((error: unknown) => {
         if (isUniqueViolation(error)) throw this.#takenError(error);
         throw error;
       });
+    this.#sessionsEnded(current.id, ended);
     if (emailChanged) {
       this.#deps.mail.enqueue(
         verificationMail(updated.email, updated.username, this.#link('verify-email', verificationToken)),
+      );
+      this.#deps.mail.enqueue(
+        emailChangedMail(
+          previousEmail,
+          updated.username,
+          updated.email,
+          this.#link('undo-email-change', revertToken),
+        ),
       );
     }
     return this.userJson(updated);
   }
 
-  /** Changing the password keeps this sign-in and ends every other one. */
-  async changePassword(auth: AuthenticatedUser, input: PasswordChangeBody): Promise<void> {
-    if (!(await verifyPassword(auth.user.passwordHash, input.current_password))) {
+  /**
+   * The undo link mailed to the old address: puts that address back (verified: the link proves the
+   * mailbox), ends every session, voids the links mailed since (to the address the thief chose), and
+   * answers a fresh password reset token, since whoever changed the address may know the password.
+   */
+  async revertEmailChange(token: string): Promise<{ message: string; email: string; reset_token: string }> {
+    const now = this.#now();
+    const resetToken = randomToken();
+    const invalid = () =>
+      new AppError('BAD_REQUEST', authMessages.emailRevertInvalid, {
+        details: [{ field: 'token', message: authMessages.emailRevertInvalid }],
+      });
+    const outcome = await this.#deps.db
+      .transaction(async (tx) => {
+        const stored = await repo.lockEmailToken(tx, hashToken(token), 'email_revert');
+        if (!stored || stored.usedAt || stored.expiresAt <= now) throw invalid();
+        const found = await repo.findUserById(tx, stored.userId);
+        if (!found) throw invalid();
+        await this.#assertAvailable(tx, { email: stored.email, exceptUserId: found.id });
+        await repo.markEmailTokenUsed(tx, stored.id, now);
+        await repo.expireEmailTokensCreatedAfter(tx, found.id, 'email_revert', stored.createdAt, now);
+        await repo.expireEmailTokens(tx, found.id, 'email_verification', now);
+        const user = await repo.updateUser(tx, found.id, { email: stored.email, emailVerifiedAt: now });
+        await this.#storeEmailToken(tx, user, 'password_reset', resetToken, PASSWORD_RESET_TTL_S);
+        const ended = await repo.revokeUserSessions(tx, user.id, 'email_change_reverted');
+        return { user, ended };
+      })
+      .catch((error: unknown) => {
+        if (isUniqueViolation(error)) throw this.#takenError(error);
+        throw error;
+      });
+    this.#sessionsEnded(outcome.user.id, outcome.ended);
+    return { message: authMessages.emailReverted, email: outcome.user.email, reset_token: resetToken };
+  }
+
+  async #assertCurrentPassword(user: UserRow, currentPassword: string | undefined): Promise<void> {
+    if (!currentPassword) {
+      throw AppError.validation([
+        { field: 'current_password', message: authMessages.currentPasswordRequired },
+      ]);
+    }
+    if (!(await verifyPassword(user.passwordHash, currentPassword))) {
       throw AppError.validation([{ field: 'current_password', message: authMessages.currentPasswordWrong }]);
     }
+  }
+
+  /** Changing the password keeps this sign-in and ends every other one. */
+  async changePassword(auth: AuthenticatedUser, input: PasswordChangeBody): Promise<void> {
+    await this.#assertCurrentPassword(auth.user, input.current_password);
     const passwordHash = await hashPassword(input.password);
-    await this.#deps.db.transaction(async (tx) => {
+    const ended = await this.#deps.db.transaction(async (tx) => {
       await repo.updateUser(tx, auth.user.id, { passwordHash });
-      await repo.revokeUserSessions(tx, auth.user.id, 'password_changed', { except: auth.sessionId });
+      return repo.revokeUserSessions(tx, auth.user.id, 'password_changed', { except: auth.sessionId });
     });
+    this.#sessionsEnded(auth.user.id, ended);
+  }
+
+  /** Call after the commit that ended them (a rolled-back revocation must not close anything). */
+  #sessionsEnded(userId: string, sessionIds: string[]): void {
+    if (sessionIds.length > 0) this.#deps.sessions.sessionsEnded(userId, sessionIds);
   }
 
   async #assertAvailable(db: Executor, values: { email?: string; username?: string; exceptUserId?: string }) {
@@ -306,23 +398,28 @@ export class AccountsService {
   async #storeEmailToken(
     db: Executor,
     user: UserRow,
-    purpose: 'password_reset' | 'email_verification',
+    purpose: EmailTokenPurpose,
     token: string,
     ttlSeconds: number,
+    options: { email?: string; supersede?: boolean } = {},
   ) {
     const now = this.#now();
-    await repo.expireEmailTokens(db, user.id, purpose, now);
+    if (options.supersede !== false) await repo.expireEmailTokens(db, user.id, purpose, now);
     await repo.insertEmailToken(db, {
       userId: user.id,
       purpose,
       tokenHash: hashToken(token),
-      email: user.email,
+      email: options.email ?? user.email,
       expiresAt: new Date(now.getTime() + ttlSeconds * 1000),
     });
   }
 
   /** spec: reset links are APP_URL/reset-password/TOKEN; verification links carry the token as a query. */
-  #link(route: 'reset-password' | 'verify-email', token: string, style: 'path' | 'query' = 'query'): string {
+  #link(
+    route: 'reset-password' | 'verify-email' | 'undo-email-change',
+    token: string,
+    style: 'path' | 'query' = 'query',
+  ): string {
     return style === 'path'
       ? `${this.#deps.appUrl}/${route}/${encodeURIComponent(token)}`
       : `${this.#deps.appUrl}/${route}?token=${encodeURIComponent(token)}`;

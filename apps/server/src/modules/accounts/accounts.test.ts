@@ -387,17 +387,110 @@ describe('profile', () => {
     ]);
   });
 
-  it('marks a changed email unverified and mails the new address', async () => {
-    const user = await createUser(ctx);
-    const email = `moved-${Date.now()}@example.com`;
-    const response = await ctx.app.inject({
+  const changeEmail = (user: { auth: { authorization: string } }, payload: Record<string, unknown>) =>
+    ctx.app.inject({
       method: 'PATCH',
       url: '/api/v1/users/me',
       headers: user.auth,
-      payload: { user: { email } },
+      payload: { user: payload },
     });
+  const me = (token: string) =>
+    ctx.app.inject({ url: '/api/v1/auth/me', headers: { authorization: `Bearer ${token}` } });
+
+  it('refuses an email change without the right current password and changes nothing', async () => {
+    const user = await createUser(ctx);
+    const email = `thief-${Date.now()}@example.com`;
+    const missing = await changeEmail(user, { email });
+    expect(missing.statusCode).toBe(422);
+    expect(json<Envelope>(missing).error.details).toEqual([
+      { field: 'current_password', message: authMessages.currentPasswordRequired },
+    ]);
+    const wrong = await changeEmail(user, { email, current_password: 'Guess1234' });
+    expect(wrong.statusCode).toBe(422);
+    expect(json<Envelope>(wrong).error.details).toEqual([
+      { field: 'current_password', message: authMessages.currentPasswordWrong },
+    ]);
+    expect(json<Envelope>(await me(user.token)).data.user?.email).toBe(user.user.email);
+    expect((await readMails(ctx)).some((m) => m.to.includes(email))).toBe(false);
+    // The username alone still changes without the password.
+    const renamed = await changeEmail(user, { username: `quiet_${Date.now() % 100000}` });
+    expect(renamed.statusCode).toBe(200);
+  });
+
+  it('changes the email with the password, mails both addresses and ends the other sessions', async () => {
+    const user = await createUser(ctx);
+    const second = json<Envelope>(
+      await post('/api/v1/auth/login', { email: user.user.email, password: defaultPassword }),
+    ).data;
+    const email = `moved-${Date.now()}@example.com`;
+    const response = await changeEmail(user, { email, current_password: defaultPassword });
+    expect(response.statusCode).toBe(200);
     expect(json<Envelope>(response).data.user).toMatchObject({ email, email_verified: false });
     expect(await linkFromMail(ctx, email, 'verify-email')).toContain('token=');
+    const notice = (await readMails(ctx)).filter((m) => m.to.includes(user.user.email)).at(-1);
+    expect(notice?.subject).toBe('Your Haversack email address was changed');
+    expect(notice?.raw).toContain(email);
+    expect(await linkFromMail(ctx, user.user.email, 'undo-email-change')).toContain('token=');
+    expect((await me(user.token)).statusCode).toBe(200);
+    expect(json<Envelope>(await me(String(second.token))).error.code).toBe('REVOKED_TOKEN');
+  });
+
+  it('undoes an email change once: old address back, every session ended, a reset token', async () => {
+    const user = await createUser(ctx);
+    const thiefEmail = `taken-${Date.now()}@example.com`;
+    await changeEmail(user, { email: thiefEmail, current_password: defaultPassword });
+    const thiefSession = json<Envelope>(
+      await post('/api/v1/auth/login', { email: thiefEmail, password: defaultPassword }),
+    ).data;
+    // The thief asks for a reset link on their address and changes the address once more.
+    await post('/api/v1/auth/forgot_password', { email: thiefEmail });
+    const thiefReset = (await linkFromMail(ctx, thiefEmail, 'reset-password')).split('/').at(-1) ?? '';
+    const thiefHeaders = { authorization: `Bearer ${thiefSession.token}` };
+    await changeEmail(
+      { auth: thiefHeaders },
+      { email: `again-${thiefEmail}`, current_password: defaultPassword },
+    );
+    const thiefUndo = new URL(await linkFromMail(ctx, thiefEmail, 'undo-email-change')).searchParams.get(
+      'token',
+    );
+
+    const token = new URL(await linkFromMail(ctx, user.user.email, 'undo-email-change')).searchParams.get(
+      'token',
+    );
+    const reverted = await post('/api/v1/users/email/revert', { token });
+    expect(reverted.statusCode).toBe(200);
+    const data = json<Envelope>(reverted).data;
+    expect(data).toMatchObject({ message: authMessages.emailReverted, email: user.user.email });
+    expect(json<Envelope>(await me(user.token)).error.code).toBe('REVOKED_TOKEN');
+    expect(json<Envelope>(await me(String(thiefSession.token))).error.code).toBe('REVOKED_TOKEN');
+
+    // The thief's links are void: their reset link and the undo link mailed to their address.
+    const thiefResetTry = await post('/api/v1/auth/reset_password', {
+      token: thiefReset,
+      password: 'Thief1234',
+      password_confirmation: 'Thief1234',
+    });
+    expect(thiefResetTry.statusCode).toBe(400);
+    const thiefUndoTry = await post('/api/v1/users/email/revert', { token: thiefUndo });
+    expect(thiefUndoTry.statusCode).toBe(400);
+
+    // The owner chooses a new password with the answered token and signs in on the old address.
+    const reset = await post('/api/v1/auth/reset_password', {
+      token: data.reset_token,
+      password: 'Reclaimed1',
+      password_confirmation: 'Reclaimed1',
+    });
+    expect(reset.statusCode).toBe(200);
+    const login = await post('/api/v1/auth/login', { email: user.user.email, password: 'Reclaimed1' });
+    expect(json<Envelope>(login).data.user).toMatchObject({ email: user.user.email, email_verified: true });
+
+    const again = await post('/api/v1/users/email/revert', { token });
+    expect(again.statusCode).toBe(400);
+    expect(json<Envelope>(again).error).toMatchObject({
+      code: 'BAD_REQUEST',
+      message: authMessages.emailRevertInvalid,
+      details: [{ field: 'token', message: authMessages.emailRevertInvalid }],
+    });
   });
 
   it('changes the password with the current one and ends other sessions only', async () => {

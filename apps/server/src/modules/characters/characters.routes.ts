@@ -3,6 +3,7 @@ import {
   characterListQuerySchema,
   characterSchema,
   characterUpdateBodySchema,
+  entityId,
   listEnvelope,
   successEnvelope,
 } from '@haversack/contracts';
@@ -12,7 +13,7 @@ import { z } from 'zod';
 import { requireAuth } from '../../plugins/auth.js';
 import type { CharactersService } from './characters.service.js';
 
-const params = z.object({ id: z.uuid({ error: 'Character not found.' }) });
+const params = z.object({ id: entityId('Character not found.') });
 const actor = (request: FastifyRequest) => {
   const { user } = requireAuth(request);
   return { id: user.id, username: user.username };

@@ -87,6 +87,24 @@ export class CharactersService {
     };
   }
 
+  /**
+   * The party of a character the user may see (their own, or one in a party they belong to), for the
+   * subscription calls that take a character_id; undefined when they may not see it.
+   */
+  async visibleParty(
+    db: Executor,
+    userId: string,
+    id: string,
+  ): Promise<{ partyId: string | null } | undefined> {
+    const character = await repo.find(db, id);
+    if (!character) return undefined;
+    const visible =
+      character.userId === userId ||
+      (character.partyId !== null &&
+        Boolean(await partiesRepository.membership(db, character.partyId, userId)));
+    return visible ? { partyId: character.partyId } : undefined;
+  }
+
   async get(userId: string, id: string): Promise<Character> {
     const view = await repo.view(this.db, id);
     const member = view?.character.partyId

@@ -17,9 +17,17 @@ import { buildTestApp, type TestContext } from '../../test/helper.js';
 let ctx: TestContext;
 let gm: SignedInUser;
 let player: SignedInUser;
+/** Every container the test ever made, deleted ones included: replay must leave those empty. */
 let containerIds: string[];
 let actors: { user: SignedInUser; containers: string[] }[];
 let templateIds: string[];
+/** Where each actor may create containers: the GM for both characters and the party, the player for theirs. */
+let owners: ({ characterId: string } | { partyId: string })[][];
+let partyId: string;
+/** Containers no operation has deleted yet. */
+const live = new Set<string>();
+/** How often the container operations really ran, so the property cannot pass by never trying them. */
+const tally = { deleted: 0, selfRefused: 0 };
 
 beforeAll(async () => {
   ctx = await buildTestApp();
@@ -28,6 +36,7 @@ beforeAll(async () => {
   player = await createUser(ctx);
   await upgrade(ctx, player, 'tier_3');
   const party = await createParty(ctx, gm, { encumbrance_style: 'none' });
+  partyId = party.id;
   await ctx.app.services.parties.join(player.user.id, {
     join_code: String(party.join_code),
     role_request: 'player',
@@ -47,10 +56,15 @@ beforeAll(async () => {
   const gmBackpack = String(gmHero.primary_container_id);
   const heroBackpack = String(hero.primary_container_id);
   containerIds = [gmBackpack, heroBackpack, pouch.id, stash.id];
+  for (const id of containerIds) live.add(id);
   // The GM may act everywhere in the party; the player on their own containers and the stash.
   actors = [
-    { user: gm, containers: containerIds },
+    { user: gm, containers: [...containerIds] },
     { user: player, containers: [heroBackpack, pouch.id, stash.id] },
+  ];
+  owners = [
+    [{ characterId: gmHero.id }, { characterId: hero.id }, { partyId: party.id }],
+    [{ characterId: hero.id }, { partyId: party.id }],
   ];
   const arrow = await createTemplate(ctx, { name: 'Arrow', weight: 0.05, stackSize: 20 });
   const sword = await createTemplate(ctx, { name: 'Sword', weight: 3, stackSize: 1 });
@@ -96,7 +110,18 @@ async function actualContents(): Promise<Map<string, number>> {
 }
 
 const operation = fc.record({
-  kind: fc.constantFrom('create', 'transfer', 'transfer', 'split', 'merge', 'adjust', 'destroy'),
+  kind: fc.constantFrom(
+    'create',
+    'transfer',
+    'transfer',
+    'split',
+    'merge',
+    'adjust',
+    'destroy',
+    'newContainer',
+    'deleteContainer',
+    'deleteContainer',
+  ),
   actor: fc.nat(1),
   pick: fc.nat(1000),
   pick2: fc.nat(1000),
@@ -114,7 +139,7 @@ async function run(op: Operation): Promise<number> {
   if (!actor) return 0;
   const { inventory } = ctx.app.services;
   const who = { id: actor.user.user.id, username: actor.user.user.username };
-  const mine = actor.containers;
+  const mine = actor.containers.filter((id) => live.has(id));
   const stacks = await stacksIn(mine);
   const stack = stacks[op.pick % Math.max(1, stacks.length)];
   try {
@@ -129,10 +154,12 @@ async function run(op: Operation): Promise<number> {
       case 'transfer': {
         if (!stack) return 0;
         const targets = mine.filter((c) => c !== stack.containerId);
+        const target = targets[op.pick2 % Math.max(1, targets.length)];
+        if (!target) return 0;
         await inventory.transfer(who, {
           item_instance_id: stack.id,
           source_container_id: stack.containerId,
-          target_container_id: targets[op.pick2 % targets.length] ?? '',
+          target_container_id: target,
           quantity: Math.min(op.quantity, stack.quantity),
         });
         break;
@@ -160,6 +187,46 @@ async function run(op: Operation): Promise<number> {
         if (!stack) return 0;
         await inventory.destroyInstance(who, stack.id);
         break;
+      case 'newContainer': {
+        const places = owners[op.actor] ?? [];
+        const owner = places[op.pick % places.length];
+        if (!owner) return 0;
+        const created = await inventory.createContainer(who, owner, {
+          name: `Sack ${op.pick2}`,
+          description: '',
+          max_weight: null,
+          max_slots: null,
+        });
+        containerIds.push(created.id);
+        live.add(created.id);
+        // Whoever may create it may act on it; the GM may act on every container of the party.
+        for (const other of actors)
+          if (other === actor || other.user === gm) other.containers.push(created.id);
+        break;
+      }
+      case 'deleteContainer': {
+        const doomed = mine[op.pick % mine.length];
+        if (!doomed) return 0;
+        // A third of the time the contents go nowhere, a third of the time into the doomed container itself.
+        const choice = op.pick2 % 3;
+        const destination = choice === 0 ? undefined : choice === 1 ? doomed : mine[op.pick2 % mine.length];
+        await inventory.deleteContainer(who, doomed, destination).then(
+          () => {
+            if (destination === doomed) throw new Error('deleting a container into itself was accepted');
+          },
+          (error: unknown) => {
+            const status = (error as { status?: number }).status;
+            if (destination === doomed) {
+              expect(status).toBe(422);
+              tally.selfRefused++;
+            }
+            throw error;
+          },
+        );
+        live.delete(doomed);
+        tally.deleted++;
+        break;
+      }
     }
     return 1;
   } catch (error) {
@@ -179,7 +246,10 @@ describe('ledger invariants', () => {
           // Each round's operations run at once, as several people at one table would.
           for (const round of rounds)
             applied += (await Promise.all(round.map(run))).reduce((a, b) => a + b, 0);
-          expect(await replayLedger()).toEqual(await actualContents());
+          const replayed = await replayLedger();
+          expect(replayed).toEqual(await actualContents());
+          // A deleted container, replayed, holds nothing: its items left through the ledger.
+          for (const key of replayed.keys()) expect(live.has(key.split('/')[0] ?? '')).toBe(true);
           const stacks = await stacksIn(containerIds);
           for (const stack of stacks) expect(stack.quantity).toBeGreaterThan(0);
         },
@@ -187,10 +257,19 @@ describe('ledger invariants', () => {
       { numRuns: 12 },
     );
     expect(applied).toBeGreaterThan(20);
+    expect(tally.deleted).toBeGreaterThan(0);
+    expect(tally.selfRefused).toBeGreaterThan(0);
   });
 
   it('never duplicates or loses a stack that two users move at the same moment', async () => {
-    const [gmBackpack, heroBackpack, , stash] = containerIds as [string, string, string, string];
+    const [gmBackpack, heroBackpack] = containerIds as [string, string];
+    // Its own stash, since the random operations above may have deleted theirs.
+    const { id: stash } = await ctx.app.services.inventory.createContainer(
+      { id: gm.user.id, username: gm.user.username },
+      { partyId },
+      { name: 'Strongbox', description: '', max_weight: null, max_slots: null },
+    );
+    containerIds.push(stash);
     const gem = await createTemplate(ctx, { name: 'Gem', weight: 0, stackSize: 0 });
     for (let round = 0; round < 6; round++) {
       const [created] = await ctx.app.services.inventory.createInstance(

@@ -1,9 +1,13 @@
+import { partyMessages } from '@haversack/contracts';
 import { AppError } from '../../lib/app-error.js';
 import type { ContainerContext } from './inventory.repository.js';
 
 export interface ContainerAccess {
   canRead: boolean;
+  /** What the user's role allows, archived or not. */
   canAct: boolean;
+  /** The container is the party's or one of its characters', and the party is archived: read-only. */
+  archived: boolean;
 }
 
 /**
@@ -18,18 +22,29 @@ export function containerAccess(
   hasCharacterInParty: boolean,
 ): ContainerAccess {
   const isGm = membership?.role === 'gm';
+  const archived = context.party?.isArchived ?? false;
   if (context.character) {
     const own = context.character.userId === userId;
-    return { canRead: own || Boolean(membership), canAct: own || isGm };
+    return { canRead: own || Boolean(membership), canAct: own || isGm, archived };
   }
   const canAct = isGm || (membership !== undefined && membership.role !== 'observer' && hasCharacterInParty);
-  return { canRead: Boolean(membership), canAct };
+  return { canRead: Boolean(membership), canAct, archived };
 }
 
-/** A container the user cannot see does not exist for them (404); one they can only see is 403. */
+/**
+ * A container the user cannot see does not exist for them (404); one they can only see is 403. Every
+ * inventory write passes here, so an archived party (and its characters' containers) stays read-only
+ * until it is unarchived, whoever asks.
+ */
 export function assertCanAct(access: ContainerAccess): void {
   if (!access.canRead) throw AppError.notFound('Container not found.');
   if (!access.canAct) throw new AppError('FORBIDDEN', 'You can look at this container but not change it.');
+  assertPartyNotArchived(access.archived);
+}
+
+/** The same refusal as the party's own settings give (parties.policy assertNotArchived). */
+export function assertPartyNotArchived(archived: boolean): void {
+  if (archived) throw new AppError('FORBIDDEN', partyMessages.archived);
 }
 
 export function assertCanRead(access: ContainerAccess): void {

@@ -23,6 +23,7 @@ export interface ContainerContext {
     name: string;
     encumbranceStyle: 'weight' | 'slots' | 'both' | 'none';
     gameMasterId: string;
+    isArchived: boolean;
   } | null;
   ownerName: string;
 }
@@ -71,6 +72,7 @@ export const inventoryRepository = {
             name: parties.name,
             encumbranceStyle: parties.encumbranceStyle,
             gameMasterId: parties.gameMasterId,
+            isArchived: parties.isArchived,
           })
           .from(parties)
           .where(eq(parties.id, partyId))

@@ -8,6 +8,8 @@ import {
   containerUpdateBodySchema,
   currencyConversionBodySchema,
   deleteContainerQuerySchema,
+  entityId,
+  inventoryMessages,
   itemInstanceCreateBodySchema,
   itemInstanceSchema,
   itemInstanceUpdateBodySchema,
@@ -33,7 +35,7 @@ const actor = (request: FastifyRequest) => {
   const { user } = requireAuth(request);
   return { id: user.id, username: user.username };
 };
-const uuid = (what: string) => z.uuid({ error: `${what} not found.` });
+const uuid = (what: string) => entityId(`${what} not found.`);
 
 /** spec/02 §7 Containers and items, and the containers of characters and parties. */
 export async function inventoryRoutes(app: FastifyInstance, options: { inventory: InventoryService }) {
@@ -233,7 +235,7 @@ export async function inventoryRoutes(app: FastifyInstance, options: { inventory
       schema: {
         tags,
         summary: 'Move items from one of a character’s containers',
-        params: z.object({ id: z.string().min(1, 'Character ID is required for item transfer') }),
+        params: z.object({ id: entityId(inventoryMessages.characterIdRequired) }),
         body: characterTransferBodySchema,
         response: { 200: successEnvelope(transferResultSchema) },
       },

@@ -9,6 +9,8 @@ import {
   type ItemInstance,
   type ItemInstanceUpdate,
   inventoryMessages,
+  MAX_NEW_STACKS,
+  MAX_STACK_QUANTITY,
 } from '@haversack/contracts';
 import { and, count, eq, gte, isNotNull, lt } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.js';
@@ -24,6 +26,7 @@ import { templateFacts, toContainerJson, toInstanceJson } from './inventory.json
 import * as policy from './inventory.policy.js';
 import {
   type ContainerContext,
+  type InstanceRow,
   inventoryRepository as repo,
   type TemplateRow,
 } from './inventory.repository.js';
@@ -37,6 +40,38 @@ import {
   planConversion,
   planStacking,
 } from './inventory-rules.js';
+
+/** The inventory's moves that shops and loot share (see `InventoryService.moves`). */
+export interface InventoryMoves {
+  moveStack(
+    tx: Executor,
+    instanceId: string,
+    target: ContainerContext,
+    quantity: number,
+  ): Promise<{
+    instance: InstanceRow;
+    template: TemplateRow;
+    facts: ReturnType<typeof effectiveFacts>;
+    targetIds: string[];
+    sourceLeft: boolean;
+  }>;
+  place(
+    tx: Executor,
+    target: ContainerContext,
+    template: TemplateRow,
+    quantity: number,
+    instanceData: Record<string, unknown>,
+    notes: string,
+    unitWeight: number,
+  ): Promise<string[]>;
+  countAction(
+    tx: Executor,
+    userId: string,
+    scope: 'personal' | 'party',
+    partyId: string | null,
+  ): Promise<void>;
+  coin(tx: Executor, currency: Currency): Promise<TemplateRow>;
+}
 
 type Owner = { characterId: string } | { partyId: string };
 type RecordLedger = (entries: LedgerEntry | LedgerEntry[]) => Promise<string[]>;
@@ -110,6 +145,19 @@ export class InventoryService {
     );
   }
 
+  /**
+   * DESIGN §4: shops and loot reuse the inventory's own moves (capacity, stacking, coins, allowance)
+   * inside their own transaction, never a second copy. The caller locks the containers (in id order,
+   * `inventoryRepository.lockContainers`), authorises the actor and writes the ledger rows.
+   */
+  readonly moves: InventoryMoves = {
+    moveStack: (tx, instanceId, target, quantity) => this.#moveStack(tx, instanceId, target, quantity),
+    place: (tx, target, template, quantity, instanceData, notes, unitWeight) =>
+      this.#place(tx, target, template, quantity, instanceData, notes, unitWeight),
+    countAction: (tx, userId, scope, partyId) => this.#countAllowance(tx, userId, scope, partyId),
+    coin: (tx, currency) => this.#coin(tx, currency),
+  };
+
   // ---- containers -------------------------------------------------------------------------------------
 
   async listContainers(userId: string, owner: Owner): Promise<Container[]> {
@@ -180,6 +228,13 @@ export class InventoryService {
 
   /** Only an empty container goes, unless its items are given a destination (moved there first). */
   async deleteContainer(actor: LedgerActor, containerId: string, destinationId?: string, owner?: Owner) {
+    // Its items would be "moved" into the container being deleted and vanish with it, outside the ledger.
+    if (destinationId === containerId) {
+      throw AppError.validation(
+        [{ field: 'destination_container_id', message: inventoryMessages.destinationIsSelf }],
+        inventoryMessages.destinationIsSelf,
+      );
+    }
     await this.#transaction(async (tx, record) => {
       await repo.lockContainers(tx, destinationId ? [containerId, destinationId] : [containerId]);
       const { context, access } = await this.#locate(tx, actor.id, containerId);
@@ -283,8 +338,6 @@ export class InventoryService {
         itemInstanceId: created[0] ?? null,
         itemName: facts.name,
         quantity: input.quantity,
-        amountCp: facts.valueCp * input.quantity,
-        currency: 'cp',
         destinationContainerId: target.context.container.id,
         destinationName: target.context.container.name,
         summary: `${actor.username} added ${input.quantity} × ${facts.name} to ${target.context.container.name}`,
@@ -434,6 +487,7 @@ export class InventoryService {
           { field: 'target_instance_id', message: inventoryMessages.mergeDifferent },
         ]);
       }
+      if (combined > MAX_STACK_QUANTITY) throw stackTooLarge('target_instance_id');
       await repo.updateInstance(tx, target.id, { quantity: combined });
       await repo.deleteInstance(tx, source.instance.id);
       const scope = this.#scope(source.located.context);
@@ -562,8 +616,9 @@ export class InventoryService {
           itemTemplateId: fromTemplate.id,
           itemName: fromTemplate.name,
           quantity: plan.spend,
+          // The amount is in copper, the ledger's one unit for money (the coins' own unit is the item).
           amountCp: plan.spend * copperPer[input.from],
-          currency: input.from,
+          currency: 'cp',
           sourceContainerId: where.id,
           sourceName: where.name,
           summary,
@@ -576,7 +631,7 @@ export class InventoryService {
           itemName: toTemplate.name,
           quantity: plan.receive,
           amountCp: plan.receive * copperPer[input.to],
-          currency: input.to,
+          currency: 'cp',
           destinationContainerId: where.id,
           destinationName: where.name,
           summary,
@@ -596,27 +651,23 @@ export class InventoryService {
     targetId: string,
     quantity: number,
   ) {
+    // Topping up a stack from itself and then deleting it would lose the items with no ledger row.
+    if (sourceId === targetId) {
+      throw AppError.validation(
+        [{ field: 'target_container_id', message: inventoryMessages.sameContainer }],
+        inventoryMessages.sameContainer,
+      );
+    }
     const source = await this.#locate(tx, actor.id, sourceId);
     const target = await this.#locate(tx, actor.id, targetId);
     policy.assertCanAct(source.access);
     policy.assertCanAct(target.access);
-    const instance = await repo.lockInstance(tx, instanceId);
-    if (!instance) throw AppError.notFound('Item not found.');
-    const template = await repo.template(tx, instance.itemTemplateId);
-    if (!template) throw AppError.notFound('Item not found.');
-    const facts = effectiveFacts(templateFacts(template), instance.instanceData);
-    const targetIds = await this.#place(
+    const { template, facts, targetIds, sourceLeft } = await this.#moveStack(
       tx,
+      instanceId,
       target.context,
-      template,
       quantity,
-      instance.instanceData,
-      instance.notes,
-      facts.weight,
     );
-    const sourceLeft = quantity < instance.quantity;
-    if (sourceLeft) await repo.updateInstance(tx, instance.id, { quantity: instance.quantity - quantity });
-    else await repo.deleteInstance(tx, instance.id);
 
     const partyInvolved = !source.context.character || !target.context.character;
     const scope = partyInvolved ? 'party' : 'personal';
@@ -633,8 +684,6 @@ export class InventoryService {
       itemInstanceId: targetIds[0] ?? null,
       itemName: facts.name,
       quantity,
-      amountCp: facts.valueCp * quantity,
-      currency: 'cp',
       sourceContainerId: sourceId,
       sourceName: `${source.context.container.name} (${source.context.ownerName})`,
       destinationContainerId: targetId,
@@ -644,6 +693,31 @@ export class InventoryService {
     };
     const transactionIds = await record(entry);
     return { moved: quantity, sourceLeft, targetIds, transactionIds };
+  }
+
+  /**
+   * Moves `quantity` of a locked stack into a locked container (capacity, stacking), leaving the source
+   * stack smaller or gone. No access check and no ledger row: the caller does both.
+   */
+  async #moveStack(tx: Executor, instanceId: string, target: ContainerContext, quantity: number) {
+    const instance = await repo.lockInstance(tx, instanceId);
+    if (!instance) throw AppError.notFound('Item not found.');
+    const template = await repo.template(tx, instance.itemTemplateId);
+    if (!template) throw AppError.notFound('Item not found.');
+    const facts = effectiveFacts(templateFacts(template), instance.instanceData);
+    const targetIds = await this.#place(
+      tx,
+      target,
+      template,
+      quantity,
+      instance.instanceData,
+      instance.notes,
+      facts.weight,
+    );
+    const sourceLeft = quantity < instance.quantity;
+    if (sourceLeft) await repo.updateInstance(tx, instance.id, { quantity: instance.quantity - quantity });
+    else await repo.deleteInstance(tx, instance.id);
+    return { instance, template, facts, targetIds, sourceLeft };
   }
 
   /**
@@ -675,6 +749,14 @@ export class InventoryService {
               : [quantity],
         }
       : planStacking(existing, quantity, template.stackSize);
+    if (plan.newStacks.length > MAX_NEW_STACKS) {
+      throw AppError.validation(
+        [{ field: 'quantity', message: inventoryMessages.tooManyStacks }],
+        inventoryMessages.tooManyStacks,
+      );
+    }
+    const toppedUp = plan.topUps.map((t) => (existing.find((s) => s.id === t.id)?.quantity ?? 0) + t.add);
+    if ([...plan.newStacks, ...toppedUp].some((size) => size > MAX_STACK_QUANTITY)) throw stackTooLarge();
     await this.#assertFits(tx, context, {
       weight: weightOverride ?? unitWeight * quantity,
       slots: plan.newStacks.length,
@@ -721,8 +803,21 @@ export class InventoryService {
     }
   }
 
-  /** Every inventory action counts against the actor's monthly allowance (DESIGN §5), in this transaction. */
+  /**
+   * Every inventory action counts against the actor's monthly allowance (DESIGN §5), in this transaction.
+   * Every action of this service on a party's own containers (the stash) is a party action and passes
+   * here, so this is the one place that gates it: spec/01 §3 leaves party_collaboration out of Free.
+   * Shops and loot count through `moves` without it: their trades have features of their own
+   * (decisions.md, "What each feature flag gates").
+   */
   async #countAction(tx: Executor, userId: string, scope: 'personal' | 'party', partyId: string | null) {
+    if (scope === 'party' && partyId) {
+      await this.entitlements.requireFeature(tx, userId, 'party_collaboration', { partyId });
+    }
+    await this.#countAllowance(tx, userId, scope, partyId);
+  }
+
+  async #countAllowance(tx: Executor, userId: string, scope: 'personal' | 'party', partyId: string | null) {
     await this.entitlements.requireLimit(
       tx,
       userId,
@@ -818,6 +913,7 @@ export class InventoryService {
     if (membership.role !== 'gm' && (membership.role === 'observer' || !hasCharacter)) {
       throw new AppError('FORBIDDEN', 'You need a character in this party to change its inventory.');
     }
+    policy.assertPartyNotArchived(party.isArchived);
     return { name: party.name, partyId: party.id };
   }
 
@@ -857,7 +953,7 @@ export class InventoryService {
   ): Promise<Container> {
     const located = known ?? (await this.#locate(db, userId, containerId));
     const usage = (await repo.usage(db, [containerId])).get(containerId);
-    return toContainerJson(located.context, usage, located.access.canAct);
+    return toContainerJson(located.context, usage, located.access.canAct && !located.access.archived);
   }
 
   async #instanceJson(db: Executor, instanceId: string): Promise<ItemInstance> {
@@ -865,6 +961,14 @@ export class InventoryService {
     if (!row) throw AppError.notFound('Item not found.');
     return toInstanceJson(row.instance, row.template);
   }
+}
+
+/** A stack past MAX_STACK_QUANTITY could be worth more copper than a JS number holds exactly. */
+function stackTooLarge(field = 'quantity'): AppError {
+  return AppError.validation(
+    [{ field, message: inventoryMessages.stackTooLarge }],
+    inventoryMessages.stackTooLarge,
+  );
 }
 
 function splitInto(quantity: number, size: number): number[] {

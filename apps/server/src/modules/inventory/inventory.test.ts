@@ -249,6 +249,8 @@ describe('who may act', () => {
     expect((await call('GET', `/containers/${stashId}/items`, observer)).statusCode).toBe(200);
     expect((await call('GET', `/containers/${stashId}/items`, stranger)).statusCode).toBe(404);
     const character = await createCharacter(ctx, player, { partyId: party.id });
+    // Acting on the stash also needs party_collaboration (inventory.features.test.ts).
+    await upgrade(ctx, player, 'tier_1');
     expect((await add(player)).statusCode).toBe(201);
     expect((await add(gm)).statusCode).toBe(201);
 
@@ -377,6 +379,7 @@ describe('transfers', () => {
         .id,
     );
     const player = await createMember(ctx, party, 'player');
+    await upgrade(ctx, player, 'tier_1');
     const character = await createCharacter(ctx, player, { partyId: party.id });
     const backpack = String(character.primary_container_id);
     const gem = await createTemplate(ctx, { name: 'Gem', weight: 0, baseValue: 50 });

@@ -40,7 +40,7 @@ const valueCp = sql<number>`(${itemTemplates.baseValue}::bigint * ${sql.raw(
 )})`;
 
 /** The columns every answer needs; the generated search_vector stays in the database. */
-const templateColumns = {
+export const templateColumns = {
   id: itemTemplates.id,
   name: itemTemplates.name,
   description: itemTemplates.description,

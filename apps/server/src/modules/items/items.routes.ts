@@ -1,4 +1,5 @@
 import {
+  entityId,
   itemSearchQuerySchema,
   itemTemplateCreateBodySchema,
   itemTemplateListQuerySchema,
@@ -15,7 +16,7 @@ import { z } from 'zod';
 import { requireAuth } from '../../plugins/auth.js';
 import type { ItemsService } from './items.service.js';
 
-const params = z.object({ id: z.uuid({ error: itemTemplateMessages.notFound }) });
+const params = z.object({ id: entityId(itemTemplateMessages.notFound) });
 const actor = (request: FastifyRequest) => ({ id: requireAuth(request).user.id });
 
 /** spec/02 §7 Item templates and the marketplace search. */

@@ -29,7 +29,7 @@ import {
 const COPY_SUFFIX = ' (Copy)';
 const NAME_MAX = 200;
 
-function toTemplateJson(view: ItemTemplateView, userId: string, instanceCount?: number): ItemTemplate {
+export function toTemplateJson(view: ItemTemplateView, userId: string, instanceCount?: number): ItemTemplate {
   const t = view.template;
   return {
     id: t.id,

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import {
+  entityId,
   successEnvelope,
   transactionListQuerySchema,
   transactionListResponseSchema,
@@ -23,7 +24,7 @@ export async function ledgerRoutes(app: FastifyInstance, options: { ledger: Ledg
       schema: {
         tags,
         summary: 'A party’s ledger',
-        params: z.object({ partyId: z.uuid({ error: 'Party not found.' }) }),
+        params: z.object({ partyId: entityId('Party not found.') }),
         querystring: transactionListQuerySchema,
         response: { 200: transactionListResponseSchema },
       },
@@ -43,7 +44,7 @@ export async function ledgerRoutes(app: FastifyInstance, options: { ledger: Ledg
       schema: {
         tags,
         summary: 'A character’s ledger',
-        params: z.object({ characterId: z.uuid({ error: 'Character not found.' }) }),
+        params: z.object({ characterId: entityId('Character not found.') }),
         querystring: transactionListQuerySchema,
         response: { 200: transactionListResponseSchema },
       },
@@ -67,7 +68,7 @@ export async function ledgerRoutes(app: FastifyInstance, options: { ledger: Ledg
         schema: {
           tags,
           summary: `Download a ${kind}’s ledger as CSV (streamed)`,
-          params: z.object({ [param]: z.uuid({ error: `${what} not found.` }) }),
+          params: z.object({ [param]: entityId(`${what} not found.`) }),
           querystring: transactionListQuerySchema,
         },
       },
@@ -94,7 +95,7 @@ export async function ledgerRoutes(app: FastifyInstance, options: { ledger: Ledg
       schema: {
         tags,
         summary: 'One ledger entry',
-        params: z.object({ id: z.uuid({ error: 'Transaction not found.' }) }),
+        params: z.object({ id: entityId('Transaction not found.') }),
         response: { 200: successEnvelope(transactionSchema) },
       },
     },

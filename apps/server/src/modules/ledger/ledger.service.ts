@@ -8,6 +8,18 @@ import { partiesRepository } from '../parties/parties.repository.js';
 
 type Row = typeof transactions.$inferSelect;
 
+/**
+ * spec/02 history: an amount means money changed hands, so only these types carry one (moves and
+ * additions once recorded the goods' value; that is hidden, not shown as a price). Amounts are copper
+ * (`amount_cp`), so the label is always cp, whatever an older row wrote next to it.
+ */
+const moneyTypes: ReadonlySet<string> = new Set(['purchase', 'sale', 'currency_conversion']);
+
+function money(row: Row): { amount: number | null; currency: 'cp' | null } {
+  if (row.amountCp === null || !moneyTypes.has(row.transactionType)) return { amount: null, currency: null };
+  return { amount: row.amountCp, currency: 'cp' };
+}
+
 export function toTransactionJson(row: Row): LedgerTransaction {
   return {
     id: row.id,
@@ -18,8 +30,7 @@ export function toTransactionJson(row: Row): LedgerTransaction {
     target_data: { id: row.characterId ?? row.partyId, name: row.targetName },
     transactable_data: { id: row.itemTemplateId, name: row.itemName, item_instance_id: row.itemInstanceId },
     quantity: row.quantity,
-    amount: row.amountCp,
-    currency: row.currency,
+    ...money(row),
     notes: row.notes,
     source_location_data: { id: row.sourceContainerId, name: row.sourceName },
     destination_location_data: { id: row.destinationContainerId, name: row.destinationName },
@@ -51,6 +62,7 @@ function csvField(value: string | number | null): string {
 }
 
 function toCsvLine(row: Row): string {
+  const { amount, currency } = money(row);
   return `${[
     row.transactionDate.toISOString(),
     row.transactionType,
@@ -58,8 +70,8 @@ function toCsvLine(row: Row): string {
     row.targetName,
     row.itemName,
     row.quantity,
-    row.amountCp,
-    row.currency,
+    amount,
+    currency,
     row.sourceName,
     row.destinationName,
     row.notes,

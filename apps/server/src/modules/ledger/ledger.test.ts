@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transactions } from '../../db/schema/inventory.js';
-import { createParty, createUser, upgrade } from '../../test/factories.js';
+import {
+  coinTemplate,
+  createCharacter,
+  createParty,
+  createTemplate,
+  createUser,
+  upgrade,
+} from '../../test/factories.js';
 import { buildTestApp, type TestContext } from '../../test/helper.js';
 
 let ctx: TestContext;
@@ -120,5 +127,133 @@ describe('CSV export of the ledger', () => {
         })
       ).statusCode,
     ).toBe(404);
+  });
+});
+
+describe('amounts in the ledger (spec/02 history)', () => {
+  it('shows money only where it changed hands, always in copper and labelled so', async () => {
+    const player = await createUser(ctx);
+    const character = await createCharacter(ctx, player);
+    const backpack = String(character.primary_container_id);
+    const act = (url: string, payload: unknown) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: `/api/v1${url}`,
+        headers: player.auth,
+        payload: payload as object,
+      });
+    const gold = await coinTemplate(ctx, 'gp');
+    const pouch = await act(`/characters/${character.id}/containers`, { container: { name: 'Pouch' } });
+    const pouchId = String((pouch.json() as { data: { id: string } }).data.id);
+    const gem = await createTemplate(ctx, { name: 'Gem', weight: 0, baseValue: 50 });
+    const [added] = (
+      (await act('/item_instances', { item_template_id: gem.id, container_id: backpack })).json() as {
+        data: { id: string }[];
+      }
+    ).data;
+    expect(
+      (
+        await act('/containers/transfer', {
+          item_instance_id: added?.id,
+          source_container_id: backpack,
+          target_container_id: pouchId,
+        })
+      ).statusCode,
+    ).toBe(200);
+    await act('/item_instances', { item_template_id: gold.id, container_id: backpack, quantity: 10 });
+    const converted = await act(`/containers/${backpack}/convert_currency`, { from: 'gp', to: 'pp' });
+    expect(converted.statusCode).toBe(200);
+
+    const listed = await ctx.app.inject({
+      url: `/api/v1/transactions/character/${character.id}?per_page=50`,
+      headers: player.auth,
+    });
+    const rows = (
+      listed.json() as {
+        data: {
+          transactions: {
+            transaction_type: string;
+            transactable_data: { name: string };
+            quantity: number;
+            amount: number | null;
+            currency: string | null;
+          }[];
+        };
+      }
+    ).data.transactions;
+    const pick = (type: string, name: string) =>
+      rows.find((r) => r.transaction_type === type && r.transactable_data.name === name);
+    // 10 gp make 1 pp: both sides are worth 1000 cp, and say so in one unit.
+    expect(pick('currency_conversion', 'Gold piece')).toMatchObject({
+      quantity: 10,
+      amount: 1000,
+      currency: 'cp',
+    });
+    expect(pick('currency_conversion', 'Platinum piece')).toMatchObject({
+      quantity: 1,
+      amount: 1000,
+      currency: 'cp',
+    });
+    // Adding and moving things is not a trade: no amount at all.
+    expect(pick('item_creation', 'Gem')).toMatchObject({ amount: null, currency: null });
+    expect(pick('item_creation', 'Gold piece')).toMatchObject({ amount: null, currency: null });
+    expect(pick('transfer', 'Gem')).toMatchObject({ amount: null, currency: null });
+
+    const csv = await ctx.app.inject({
+      url: `/api/v1/transactions/character/${character.id}/export.csv`,
+      headers: player.auth,
+    });
+    const table = parseCsv(csv.body).slice(1);
+    const line = (type: string, item: string) => table.find((r) => r[1] === type && r[4] === item);
+    expect(line('currency_conversion', 'Gold piece')?.slice(5, 8)).toEqual(['10', '1000', 'cp']);
+    expect(line('currency_conversion', 'Platinum piece')?.slice(5, 8)).toEqual(['1', '1000', 'cp']);
+    expect(line('item_creation', 'Gem')?.slice(5, 8)).toEqual(['1', '', '']);
+    expect(line('transfer', 'Gem')?.slice(5, 8)).toEqual(['1', '', '']);
+  });
+
+  it('reads older rows the same way: a move keeps no price, copper is labelled cp', async () => {
+    const gm = await createUser(ctx);
+    await upgrade(ctx, gm, 'tier_3');
+    const party = await createParty(ctx, gm);
+    const base = {
+      partyId: party.id,
+      actorId: gm.user.id,
+      actorName: gm.user.username,
+      summary: 'older row',
+    };
+    await ctx.database.db.insert(transactions).values([
+      {
+        ...base,
+        transactionType: 'item_creation',
+        itemName: 'Gold piece',
+        quantity: 20,
+        amountCp: 2000,
+        currency: 'cp',
+      },
+      {
+        ...base,
+        transactionType: 'currency_conversion',
+        itemName: 'Platinum piece',
+        quantity: 1,
+        amountCp: 1000,
+        currency: 'pp',
+      },
+    ]);
+    const listed = await ctx.app.inject({ url: `/api/v1/transactions/party/${party.id}`, headers: gm.auth });
+    const rows = (
+      listed.json() as {
+        data: {
+          transactions: { transaction_type: string; amount: number | null; currency: string | null }[];
+        };
+      }
+    ).data.transactions;
+    expect(rows.find((r) => r.transaction_type === 'item_creation')).toMatchObject({
+      amount: null,
+      currency: null,
+    });
+    expect(rows.find((r) => r.transaction_type === 'currency_conversion')).toMatchObject({
+      amount: 1000,
+      currency: 'cp',
+    });
   });
 });

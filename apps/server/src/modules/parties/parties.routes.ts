@@ -1,5 +1,6 @@
 import {
   eligibleMemberSchema,
+  entityId,
   invitationBodySchema,
   invitationSchema,
   joinBodySchema,
@@ -28,9 +29,9 @@ const ok = <T>(data: T, message?: string) => ({
   data,
   ...(message ? { message } : {}),
 });
-const partyParams = z.object({ id: z.uuid({ error: 'Party not found.' }) });
-const memberParams = partyParams.extend({ userId: z.uuid({ error: 'Member not found.' }) });
-const invitationParams = partyParams.extend({ invitationId: z.uuid({ error: 'Invitation not found.' }) });
+const partyParams = z.object({ id: entityId('Party not found.') });
+const memberParams = partyParams.extend({ userId: entityId('Member not found.') });
+const invitationParams = partyParams.extend({ invitationId: entityId('Invitation not found.') });
 const uid = (request: FastifyRequest) => requireAuth(request).user.id;
 
 /** spec/02 §7 Parties, invitations and spec/01 §7 Patronage. */
@@ -42,11 +43,17 @@ export async function partiesRoutes(
   app.addHook('onRequest', app.authenticate);
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['parties'];
-  // Guessing join codes is throttled per user and per address.
-  const codeGuessLimit = {
-    config: { rateLimit: { max: 60, timeWindow: 15 * 60_000 } },
-    preHandler: [app.limitByKey('join-code', 30, (request) => request.auth?.user.id)],
-  };
+  // Guessing join codes is throttled per user and per address, with one budget shared by preview and
+  // join. Each route gets its own hook array: @fastify/rate-limit appends to the array it is given, so a
+  // shared one would run every route's hooks on every route.
+  const limits = app.authRateLimits;
+  const codeGuessesPerIp = app.limitByKey('join-code-ip', limits.joinCodePerIp, (request) => request.ip);
+  const codeGuessesPerUser = app.limitByKey(
+    'join-code',
+    limits.joinCodePerUser,
+    (request) => request.auth?.user.id,
+  );
+  const codeGuessLimit = () => ({ preHandler: [codeGuessesPerIp, codeGuessesPerUser] });
 
   r.get(
     '/parties',
@@ -63,7 +70,7 @@ export async function partiesRoutes(
   r.get(
     '/parties/preview',
     {
-      ...codeGuessLimit,
+      ...codeGuessLimit(),
       schema: {
         tags,
         summary: 'Preview a party by join code',
@@ -76,7 +83,7 @@ export async function partiesRoutes(
   r.post(
     '/parties/join',
     {
-      ...codeGuessLimit,
+      ...codeGuessLimit(),
       schema: {
         tags,
         summary: 'Join with a code',
@@ -253,7 +260,7 @@ export async function partiesRoutes(
     },
   );
 
-  const invitationId = z.object({ invitationId: z.uuid({ error: 'Invitation not found.' }) });
+  const invitationId = z.object({ invitationId: entityId('Invitation not found.') });
   r.get(
     '/invitations',
     {
@@ -330,7 +337,7 @@ export async function partiesRoutes(
       schema: {
         tags: ptags,
         summary: 'Members I may sponsor in a party',
-        params: z.object({ partyId: z.uuid({ error: 'Party not found.' }) }),
+        params: z.object({ partyId: entityId('Party not found.') }),
         response: { 200: successEnvelope(z.array(eligibleMemberSchema)) },
       },
     },
@@ -342,7 +349,7 @@ export async function partiesRoutes(
       schema: {
         tags: ptags,
         summary: 'End a patronage',
-        params: z.object({ id: z.uuid({ error: 'Patronage not found.' }) }),
+        params: z.object({ id: entityId('Patronage not found.') }),
       },
     },
     async (request, reply) => {

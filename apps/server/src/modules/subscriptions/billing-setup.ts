@@ -4,14 +4,15 @@ import { DisabledBilling, LocalBilling } from './local-billing.js';
 import { StripeBilling, type StripeOptions } from './stripe-billing.js';
 
 /**
- * Stripe when a key is set; the local provider in development or when BILLING_PROVIDER=local says so
- * explicitly; in production with neither, upgrades are refused rather than given away.
+ * DESIGN §7: Stripe when a key is set; free upgrades only when BILLING_PROVIDER=local says so explicitly;
+ * with neither, upgrades are refused rather than given away. NODE_ENV plays no part: a plain `npm start`
+ * leaves it unset, and that must not hand out the top tier for nothing. A Stripe key wins over `local`,
+ * so a quick-start default left in place cannot turn off real billing.
  */
 export function createBillingProvider(
   config: Config,
   stripeApi: Pick<StripeOptions, 'host' | 'port' | 'protocol'> = {},
 ): BillingProvider {
-  if (config.billingProvider === 'local') return new LocalBilling();
   if (config.stripeSecretKey) {
     return new StripeBilling({
       secretKey: config.stripeSecretKey,
@@ -19,6 +20,5 @@ export function createBillingProvider(
       ...stripeApi,
     });
   }
-  if (config.nodeEnv === 'production' || config.billingProvider === 'stripe') return new DisabledBilling();
-  return new LocalBilling();
+  return config.billingProvider === 'local' ? new LocalBilling() : new DisabledBilling();
 }

@@ -10,7 +10,7 @@ function withQuery(url: string, name: string, value: string): string {
 }
 
 /**
- * Used when no card provider is configured: checkout completes at once and says so on screen ("Local
+ * Demo billing, only with BILLING_PROVIDER=local: checkout completes at once and says so on screen ("Local
  * billing: no payment is taken"). The answer is the return URL carrying the session id, as a provider's
  * redirect would be.
  */
@@ -31,7 +31,7 @@ export class LocalBilling implements BillingProvider {
   async reactivate() {}
 }
 
-/** NODE_ENV=production with no Stripe key and no explicit BILLING_PROVIDER=local: nobody can be charged. */
+/** No Stripe key and no explicit BILLING_PROVIDER=local: nobody can be charged, so nobody is upgraded. */
 export class DisabledBilling implements BillingProvider {
   readonly name = 'none' as const;
 

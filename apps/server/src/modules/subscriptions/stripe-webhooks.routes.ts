@@ -30,7 +30,11 @@ export async function stripeWebhookRoutes(
         typeof signature === 'string' ? signature : undefined,
       );
       const outcome = await options.webhooks.apply(event);
-      request.log.info({ event: event.id, type: event.type, outcome }, 'stripe webhook');
+      // A signed event we cannot use is acknowledged (a refusal would only make Stripe redeliver it for
+      // days) and logged loudly enough to be looked at.
+      if (outcome === 'malformed' || outcome === 'unmatched')
+        request.log.warn({ event: event.id, type: event.type, outcome }, 'stripe webhook not applied');
+      else request.log.info({ event: event.id, type: event.type, outcome }, 'stripe webhook');
       return { status: 'success' as const, data: { received: true, outcome } };
     },
   );

@@ -1,5 +1,6 @@
-import { tierIdentifiers } from '@haversack/contracts';
+import { isEntityId, isSafeText, text, tierIdentifiers } from '@haversack/contracts';
 import type Stripe from 'stripe';
+import { z } from 'zod';
 import type { Database, Executor } from '../../db/client.js';
 import { addBillingMonth, rankOf } from './entitlement-rules.js';
 import {
@@ -8,11 +9,40 @@ import {
   type SubscriptionRow,
 } from './subscriptions.repository.js';
 
-export type WebhookOutcome = 'applied' | 'duplicate' | 'stale' | 'ignored' | 'unmatched';
+export type WebhookOutcome = 'applied' | 'duplicate' | 'stale' | 'ignored' | 'unmatched' | 'malformed';
 
+/** Latest instant a Stripe timestamp (seconds) may name: past it, a Date cannot be stored. */
+const MAX_STRIPE_SECONDS = 253_402_300_799; // 9999-12-31T23:59:59Z
+
+/**
+ * What every handler reads of an event. A correctly signed event without it is acknowledged as
+ * `malformed` rather than failed, since Stripe would redeliver it for days and it would never get better.
+ */
+const eventEnvelopeSchema = z.object({
+  id: text().min(1).max(255),
+  type: text().min(1).max(255),
+  created: z.number().int().min(0).max(MAX_STRIPE_SECONDS),
+  data: z.object({ object: z.looseObject({}) }),
+});
+
+/** A Stripe object id (`cus_…`, `sub_…`), expanded or not; anything else names nothing of ours. */
 function idOf(value: string | { id: string } | null | undefined): string | null {
-  if (!value) return null;
-  return typeof value === 'string' ? value : value.id;
+  const id: unknown = value && typeof value === 'object' ? value.id : value;
+  return typeof id === 'string' && id.length > 0 && id.length <= 255 && isSafeText(id) ? id : null;
+}
+
+/** Our user ids are uuids: a reference that is not one matches no user (and never reaches a query). */
+function userIdOf(...candidates: unknown[]): string | undefined {
+  return candidates.find(isEntityId);
+}
+
+function dateOf(seconds: unknown): Date | undefined {
+  return typeof seconds === 'number' &&
+    Number.isInteger(seconds) &&
+    seconds > 0 &&
+    seconds <= MAX_STRIPE_SECONDS
+    ? new Date(seconds * 1000)
+    : undefined;
 }
 
 function tierFrom(metadata: Record<string, string> | null | undefined): string | null {
@@ -29,6 +59,7 @@ export class StripeWebhookService {
   constructor(private readonly db: Database) {}
 
   async apply(event: Stripe.Event): Promise<WebhookOutcome> {
+    if (!eventEnvelopeSchema.safeParse(event).success) return 'malformed';
     return this.db.transaction(async (tx) => {
       const fresh = await repo.recordBillingEvent(tx, { id: event.id, provider: 'stripe', type: event.type });
       if (!fresh) return 'duplicate';
@@ -54,7 +85,7 @@ export class StripeWebhookService {
     session: Stripe.Checkout.Session,
     at: Date,
   ): Promise<WebhookOutcome> {
-    const userId = session.client_reference_id ?? session.metadata?.user_id;
+    const userId = userIdOf(session.client_reference_id, session.metadata?.user_id);
     const tierIdentifier = tierFrom(session.metadata);
     if (!userId || !tierIdentifier) return 'unmatched';
     const found = await repo.findByUser(tx, userId, { lock: true });
@@ -85,8 +116,8 @@ export class StripeWebhookService {
   ): Promise<WebhookOutcome> {
     const row = await this.#find(
       tx,
-      subscription.id,
-      subscription.metadata?.user_id,
+      idOf(subscription.id),
+      userIdOf(subscription.metadata?.user_id),
       idOf(subscription.customer),
     );
     if (!row) return 'unmatched';
@@ -97,19 +128,19 @@ export class StripeWebhookService {
     }
     const tierIdentifier = tierFrom(subscription.metadata);
     const tier = tierIdentifier ? await repo.findTier(tx, tierIdentifier) : undefined;
-    const item = subscription.items?.data?.[0];
+    const item = Array.isArray(subscription.items?.data) ? subscription.items.data[0] : undefined;
+    const periodStart = dateOf(item?.current_period_start);
+    const periodEnd = dateOf(item?.current_period_end);
     const changes: SubscriptionChanges = {
       status: subscription.status === 'active' || subscription.status === 'trialing' ? 'active' : 'past_due',
       provider: 'stripe',
-      providerSubscriptionId: subscription.id,
+      providerSubscriptionId: idOf(subscription.id) ?? row.providerSubscriptionId,
       providerCustomerId: idOf(subscription.customer),
-      cancelAtPeriodEnd: subscription.cancel_at_period_end,
+      cancelAtPeriodEnd: subscription.cancel_at_period_end === true,
       providerEventAt: at,
       ...(tier ? { tierId: tier.id } : {}),
-      ...(item?.current_period_start
-        ? { currentPeriodStart: new Date(item.current_period_start * 1000) }
-        : {}),
-      ...(item?.current_period_end ? { currentPeriodEnd: new Date(item.current_period_end * 1000) } : {}),
+      ...(periodStart ? { currentPeriodStart: periodStart } : {}),
+      ...(periodEnd ? { currentPeriodEnd: periodEnd } : {}),
       ...(subscription.cancel_at_period_end ? {} : { cancelReason: null, cancelledAt: null }),
     };
     await repo.update(tx, row.id, changes);
@@ -123,8 +154,8 @@ export class StripeWebhookService {
   ): Promise<WebhookOutcome> {
     const row = await this.#find(
       tx,
-      subscription.id,
-      subscription.metadata?.user_id,
+      idOf(subscription.id),
+      userIdOf(subscription.metadata?.user_id),
       idOf(subscription.customer),
     );
     if (!row) return 'unmatched';

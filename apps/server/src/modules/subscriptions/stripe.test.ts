@@ -13,7 +13,11 @@ let eventSequence = 0;
 beforeAll(async () => {
   fake = await startFakeStripe();
   ctx = await buildTestApp({
-    env: { STRIPE_SECRET_KEY: 'sk_test_fake', STRIPE_WEBHOOK_SECRET: webhookSecret },
+    env: {
+      BILLING_PROVIDER: 'stripe',
+      STRIPE_SECRET_KEY: 'sk_test_fake',
+      STRIPE_WEBHOOK_SECRET: webhookSecret,
+    },
     stripeApi: { host: '127.0.0.1', port: fake.port, protocol: 'http' },
   });
 });
@@ -262,25 +266,119 @@ describe('Stripe webhooks', () => {
     expect(response.statusCode).toBe(200);
     expect((response.json() as { data: { outcome: string } }).data.outcome).toBe('ignored');
   });
+
+  // issue 9 item 5: Stripe redelivers any non-2xx for days, and a signed event that names nothing of ours
+  // never gets better, so such events are acknowledged, changed nothing, and logged (decisions.md).
+  it('acknowledges a signed event whose user reference is not a uuid, changing nothing', async () => {
+    const user = await createUser(ctx);
+    const outcome = async (object: Record<string, unknown>, type = 'checkout.session.completed') => {
+      const response = await sendWebhook(stripeEvent({ type, created: now(), object }));
+      expect(response.statusCode, response.body).toBe(200);
+      return (response.json() as { data: { outcome: string } }).data.outcome;
+    };
+    expect(
+      await outcome({
+        object: 'checkout.session',
+        client_reference_id: 'not-a-uuid',
+        metadata: { user_id: "1' OR '1'='1", tier: 'tier_3' },
+      }),
+    ).toBe('unmatched');
+    expect(
+      await outcome(
+        {
+          id: 'sub_nobody',
+          object: 'subscription',
+          customer: 'cus_nobody',
+          metadata: { user_id: 'x\u0000' },
+        },
+        'customer.subscription.updated',
+      ),
+    ).toBe('unmatched');
+    expect(
+      await outcome(
+        { id: 'sub_nobody', object: 'subscription', metadata: { user_id: 'x' } },
+        'customer.subscription.deleted',
+      ),
+    ).toBe('unmatched');
+    expect(await current(user)).toMatchObject({ tier: 'tier_free' });
+    // A bad reference beside a good one: the good one is used.
+    expect(
+      await outcome({
+        object: 'checkout.session',
+        client_reference_id: 'not-a-uuid',
+        customer: 'cus_fallback',
+        subscription: 'sub_fallback',
+        metadata: { user_id: user.user.id, tier: 'tier_1' },
+      }),
+    ).toBe('applied');
+    expect(await current(user)).toMatchObject({ tier: 'tier_1' });
+  });
+
+  it('acknowledges a signed event without data or with a malformed envelope', async () => {
+    const events = [
+      { id: 'evt_no_data', object: 'event', type: 'checkout.session.completed', created: now() },
+      {
+        id: 'evt_null_data',
+        object: 'event',
+        type: 'checkout.session.completed',
+        created: now(),
+        data: null,
+      },
+      {
+        id: 'evt_string_object',
+        object: 'event',
+        type: 'customer.subscription.deleted',
+        created: now(),
+        data: { object: 'sub_1' },
+      },
+      {
+        id: 'evt_bad_time',
+        object: 'event',
+        type: 'invoice.payment_failed',
+        created: 1e20,
+        data: { object: { id: 'in_1' } },
+      },
+    ];
+    for (const event of events) {
+      const response = await sendWebhook(JSON.stringify(event));
+      expect(response.statusCode, response.body).toBe(200);
+      expect((response.json() as { data: { outcome: string } }).data.outcome).toBe('malformed');
+    }
+  });
 });
 
-describe('billing without Stripe in production', () => {
-  it('refuses upgrades unless BILLING_PROVIDER=local is set explicitly', async () => {
-    const production = await buildTestApp({ env: { NODE_ENV: 'production' } });
+describe('billing without Stripe', () => {
+  it('refuses upgrades unless BILLING_PROVIDER=local is set explicitly, whatever NODE_ENV says', async () => {
+    // A plain `npm start` runs with NODE_ENV unset, which reads as development.
+    const plain = await buildTestApp({ env: { NODE_ENV: 'development', BILLING_PROVIDER: '' } });
     try {
-      const user = await createUser(production);
-      const response = await production.app.inject({
+      const user = await createUser(plain);
+      const tiers = await plain.app.inject({
+        method: 'GET',
+        url: '/api/v1/subscription/tiers',
+        headers: user.auth,
+      });
+      expect((tiers.json() as { meta: unknown }).meta).toEqual({ billing_provider: 'none' });
+      const response = await plain.app.inject({
         method: 'POST',
         url: '/api/v1/subscription/checkout',
         headers: user.auth,
         payload: { tier_id: 'tier_1' },
       });
       expect(response.statusCode).toBe(503);
-      expect((response.json() as { error: { message: string } }).error.message).toMatch(
-        /billing is not configured/,
+      expect((response.json() as { error: { message: string } }).error.message).toBe(
+        'Upgrades are not available: billing is not configured on this server.',
+      );
+      const current = await plain.app.inject({
+        method: 'GET',
+        url: '/api/v1/subscription/current',
+        headers: user.auth,
+      });
+      expect((current.json() as { data: { tier: { identifier: string } } }).data.tier.identifier).toBe(
+        'tier_free',
       );
     } finally {
-      await production.close();
+      await plain.close();
     }
     const explicit = await buildTestApp({ env: { NODE_ENV: 'production', BILLING_PROVIDER: 'local' } });
     try {

@@ -1,8 +1,14 @@
-import type { Subscription, Tier, TierIdentifier } from '@haversack/contracts';
+import {
+  presentedTierEntitlements,
+  type Subscription,
+  type Tier,
+  type TierIdentifier,
+} from '@haversack/contracts';
 import type { SubscriptionRow, TierRow } from './subscriptions.repository.js';
 
+/** A tier as the API presents it: only the limits and features that are live on this server. */
 export function toTierJson(row: TierRow): Tier {
-  return {
+  return presentedTierEntitlements({
     id: row.id,
     identifier: row.identifier as TierIdentifier,
     name: row.name,
@@ -14,7 +20,7 @@ export function toTierJson(row: TierRow): Tier {
     interval: row.interval,
     limits: row.limits,
     features: row.features,
-  };
+  });
 }
 
 export function toSubscriptionJson(

@@ -138,18 +138,12 @@ export async function subscriptionsRoutes(
       {
         schema: {
           tags,
-          summary: 'The plan that applies, inside a party if given',
+          summary: 'The plan that applies, inside a party (or the party of a character) if given',
           querystring: effectiveTierQuerySchema,
           response: { 200: successEnvelope(effectiveTierResultSchema) },
         },
       },
-      async (request) =>
-        ok(
-          await service.effectiveTier(
-            userId(request),
-            request.query.party_id ? { partyId: request.query.party_id } : {},
-          ),
-        ),
+      async (request) => ok(await service.effectiveTier(userId(request), request.query)),
     );
     a.post(
       '/subscription/checkout',

@@ -1,12 +1,13 @@
 import {
   type CurrentSubscription,
   type FeatureKey,
-  featureKeys,
   isFeatureKey,
   isUsageResource,
   limitExceededMessage,
-  limitKeys,
+  liveFeatureKeys,
+  liveLimitKeys,
   type Patronage,
+  presentedUsage,
   type Subscription,
   subscriptionMessages,
   type Tier,
@@ -24,6 +25,16 @@ import {
   type SubscriptionRow,
   type TierRow,
 } from './subscriptions.repository.js';
+
+/**
+ * The party of a character the user may see, or undefined when they may not (the characters module
+ * provides it).
+ */
+export type CharacterPartyResolver = (
+  db: Executor,
+  userId: string,
+  characterId: string,
+) => Promise<{ partyId: string | null } | undefined>;
 
 /** Lists a user's patronages, granted and received (the parties module provides it). */
 export type PatronageLister = (
@@ -43,6 +54,7 @@ export class SubscriptionsService {
   readonly #deps: Deps;
   readonly #now: () => Date;
   #patronages: PatronageLister = async () => ({ granted: [], received: [] });
+  #characterParty: CharacterPartyResolver = async () => undefined;
 
   constructor(deps: Deps) {
     this.#deps = deps;
@@ -55,6 +67,24 @@ export class SubscriptionsService {
 
   setPatronageLister(lister: PatronageLister): void {
     this.#patronages = lister;
+  }
+
+  setCharacterPartyResolver(resolver: CharacterPartyResolver): void {
+    this.#characterParty = resolver;
+  }
+
+  /**
+   * spec/01 §7: a character_id names the party whose patronage applies, the character's own. A character
+   * the user may not see is 404; a party_id that disagrees with it is 422.
+   */
+  async #context(userId: string, input: { party_id?: string; character_id?: string }) {
+    if (!input.character_id) return input.party_id ? { partyId: input.party_id } : {};
+    const character = await this.#characterParty(this.#deps.db, userId, input.character_id);
+    if (!character) throw AppError.notFound('Character not found.');
+    if (input.party_id && input.party_id !== character.partyId) {
+      throw AppError.validation([{ field: 'character_id', message: 'The character is not in this party.' }]);
+    }
+    return character.partyId ? { partyId: character.partyId } : {};
   }
 
   /** Every new user starts on tier_free; called inside the registration transaction. */
@@ -84,12 +114,13 @@ export class SubscriptionsService {
     };
   }
 
-  usage(userId: string): Promise<Usage> {
-    return this.#deps.entitlements.usage(this.#deps.db, userId);
+  /** Usage of the live resources (the entitlements count them all). */
+  async usage(userId: string): Promise<Partial<Usage>> {
+    return presentedUsage(await this.#deps.entitlements.usage(this.#deps.db, userId));
   }
 
   async inventoryUsage(userId: string) {
-    const usage = await this.usage(userId);
+    const usage = await this.#deps.entitlements.usage(this.#deps.db, userId);
     return {
       personal: usage.inventory_actions_personal_monthly,
       party: usage.inventory_actions_party_monthly,
@@ -120,16 +151,21 @@ export class SubscriptionsService {
   }
 
   /** spec/01 §7: allowed is false on any failure, never an error. */
-  async checkFeature(userId: string, input: { feature?: unknown; party_id?: unknown }) {
+  async checkFeature(
+    userId: string,
+    input: { feature?: unknown; party_id?: unknown; character_id?: unknown },
+  ) {
     const feature = isFeatureKey(input.feature) ? input.feature : null;
     if (!feature)
       return { allowed: false, feature: typeof input.feature === 'string' ? input.feature : null };
-    // A party that is not even a well-formed id is a failure, and failures answer false.
-    if (input.party_id !== undefined && !z.uuid().safeParse(input.party_id).success)
-      return { allowed: false, feature };
+    // An id that is not even well-formed is a failure, and failures answer false.
+    const wellFormed = (id: unknown) => id === undefined || z.uuid().safeParse(id).success;
+    if (!wellFormed(input.party_id) || !wellFormed(input.character_id)) return { allowed: false, feature };
     try {
-      const context: EntitlementContext =
-        typeof input.party_id === 'string' ? { partyId: input.party_id } : {};
+      const context: EntitlementContext = await this.#context(userId, {
+        ...(typeof input.party_id === 'string' ? { party_id: input.party_id } : {}),
+        ...(typeof input.character_id === 'string' ? { character_id: input.character_id } : {}),
+      });
       const { allowed } = await this.#deps.entitlements.checkFeature(this.#deps.db, userId, feature, context);
       return { allowed, feature };
     } catch {
@@ -137,12 +173,19 @@ export class SubscriptionsService {
     }
   }
 
-  async effectiveTier(userId: string, context: EntitlementContext) {
+  async effectiveTier(
+    userId: string,
+    query: { party_id?: string | undefined; character_id?: string | undefined },
+  ) {
+    const context = await this.#context(userId, {
+      ...(query.party_id ? { party_id: query.party_id } : {}),
+      ...(query.character_id ? { character_id: query.character_id } : {}),
+    });
     const { tier, source } = await this.#deps.entitlements.effectiveTier(this.#deps.db, userId, context);
     return { tier: toTierJson(tier), source };
   }
 
-  /** Limits and features of two tiers side by side; by default the user's tier against the next one up. */
+  /** The live limits and features of two tiers side by side; by default the user's tier and the next up. */
   async compare(userId: string, query: { current?: string; target?: string }) {
     const db = this.#deps.db;
     const tiers = await repo.listTiers(db);
@@ -159,12 +202,12 @@ export class SubscriptionsService {
     return {
       current: toTierJson(current),
       target: toTierJson(target),
-      limits: limitKeys.map((key) => ({
+      limits: liveLimitKeys.map((key) => ({
         key,
         current: current.limits[key] ?? null,
         target: target.limits[key] ?? null,
       })),
-      features: featureKeys.map((key: FeatureKey) => ({
+      features: liveFeatureKeys.map((key: FeatureKey) => ({
         key,
         current: current.features[key] === true,
         target: target.features[key] === true,

@@ -1,8 +1,24 @@
-import { limitExceededMessage } from '@haversack/contracts';
+import {
+  type FeatureKey,
+  featureKeys,
+  limitExceededMessage,
+  limitKeys,
+  liveFeatureKeys,
+  liveLimitKeys,
+  liveUsageResources,
+  usageResources,
+} from '@haversack/contracts';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../lib/app-error.js';
-import { createUser, type SignedInUser } from '../../test/factories.js';
+import {
+  createCharacter,
+  createMember,
+  createParty,
+  createUser,
+  type SignedInUser,
+  upgrade,
+} from '../../test/factories.js';
 import { buildTestApp, type TestContext } from '../../test/helper.js';
 
 interface Body {
@@ -36,6 +52,21 @@ const post = async (url: string, user: SignedInUser | undefined, payload?: unkno
   });
 const body = (response: { json(): unknown }) => response.json() as Body;
 
+/** Every feature, limit and usage key that is not live here: loot, AI, the API, branding, support. */
+const unbuilt: string[] = [
+  ...featureKeys.filter((key) => !liveFeatureKeys.includes(key)),
+  ...limitKeys.filter((key) => !liveLimitKeys.includes(key)),
+  ...usageResources.filter((key) => !liveUsageResources.includes(key)),
+];
+/** How a plan description would mention a feature that is not live. */
+const featureWords: Partial<Record<FeatureKey, RegExp>> = {
+  loot_distribution: /\bloot/i,
+  ai_tools: /\bAI\b/,
+  api_access: /\bAPI\b/,
+  custom_branding: /branding/i,
+  premium_support: /support/i,
+};
+
 describe('tiers', () => {
   it('lists the four seeded plans in rank order, publicly', async () => {
     const response = await get('/api/v1/subscription/tiers');
@@ -48,8 +79,74 @@ describe('tiers', () => {
     expect(tiers.map((t) => t.identifier)).toEqual(['tier_free', 'tier_1', 'tier_2', 'tier_3']);
     expect(tiers.map((t) => t.price)).toEqual([0, 5, 10, 20]);
     expect(tiers[0]?.limits).toMatchObject({ characters: 1, item_templates: null, shop_templates: 0 });
-    expect(tiers[3]?.limits).toMatchObject({ characters: null, ai_uses_monthly: 500 });
+    expect(tiers[3]?.limits).toMatchObject({ characters: null, shop_deployments_monthly: null });
     expect(body(response).meta).toEqual({ billing_provider: 'local' });
+  });
+
+  it('sells only what is live on this server: no unbuilt feature or limit in any plan', async () => {
+    const tiers = body(await get('/api/v1/subscription/tiers')).data as unknown as {
+      description: string;
+      limits: Record<string, unknown>;
+      features: Record<string, boolean>;
+    }[];
+    for (const tier of tiers) {
+      expect(Object.keys(tier.limits).sort()).toEqual([...liveLimitKeys].sort());
+      expect(Object.keys(tier.features).sort()).toEqual([...liveFeatureKeys].sort());
+      for (const key of unbuilt) {
+        expect(tier.limits).not.toHaveProperty(key);
+        expect(tier.features).not.toHaveProperty(key);
+      }
+      for (const [feature, word] of Object.entries(featureWords)) {
+        if (!liveFeatureKeys.includes(feature as FeatureKey)) expect(tier.description).not.toMatch(word);
+      }
+    }
+    // The live set is what this server has built; loot, AI, the API, branding and support are not yet.
+    expect(liveFeatureKeys).toEqual(
+      expect.arrayContaining(['party_collaboration', 'patronage_system', 'shops_deployment']),
+    );
+    expect(liveLimitKeys).toEqual(
+      expect.arrayContaining(['shop_templates', 'shop_instances', 'shop_deployments_monthly']),
+    );
+  });
+
+  it('presents only live limits, features and usage in the plan, the comparison and the effective tier', async () => {
+    const user = await createUser(ctx);
+    const current = body(await get('/api/v1/subscription/current', user)).data;
+    const usage = body(await get('/api/v1/subscription/usage', user)).data;
+    const compared = body(await get('/api/v1/subscription/compare?current=tier_free&target=tier_3', user))
+      .data as unknown as {
+      current: { limits: Record<string, unknown>; features: Record<string, unknown> };
+      target: { limits: Record<string, unknown>; features: Record<string, unknown> };
+      limits: { key: string }[];
+      features: { key: string }[];
+    };
+    const effective = body(await get('/api/v1/subscription/effective_tier', user)).data as unknown as {
+      tier: { limits: Record<string, unknown>; features: Record<string, unknown> };
+    };
+    const presented = [
+      Object.keys(current.tier?.limits as object),
+      Object.keys(current.tier?.features as object),
+      Object.keys(current.usage ?? {}),
+      Object.keys(usage),
+      Object.keys(compared.current.limits),
+      Object.keys(compared.target.features),
+      compared.limits.map((row) => row.key),
+      compared.features.map((row) => row.key),
+      Object.keys(effective.tier.limits),
+      Object.keys(effective.tier.features),
+    ].flat();
+    for (const key of unbuilt) expect(presented).not.toContain(key);
+    expect(compared.limits.map((row) => row.key)).toEqual(liveLimitKeys);
+    expect(compared.features.map((row) => row.key)).toEqual(liveFeatureKeys);
+    expect(Object.keys(usage).sort()).toEqual([...liveUsageResources].sort());
+  });
+
+  it('still enforces the unbuilt entitlements the plans carry', async () => {
+    const user = await createUser(ctx);
+    const check = await post('/api/v1/subscription/check_limit', user, { resource: 'ai_uses_monthly' });
+    expect(body(check).data).toMatchObject({ allowed: true, limit: 5, used: 0 });
+    const loot = await post('/api/v1/subscription/check_limit', user, { resource: 'loot_templates' });
+    expect(body(loot).data).toMatchObject({ allowed: false, limit: 0 });
   });
 });
 
@@ -157,6 +254,60 @@ describe('checks', () => {
     );
     expect(response.data).toMatchObject({ tier: { identifier: 'tier_free' }, source: 'subscription' });
     expect((await get('/api/v1/subscription/effective_tier?party_id=whatever', user)).statusCode).toBe(422);
+  });
+
+  it('takes the party of a character_id, whose patronage then applies (spec/01 §7)', async () => {
+    const patron = await createUser(ctx);
+    await upgrade(ctx, patron, 'tier_2');
+    const party = await createParty(ctx, patron);
+    const player = await createMember(ctx, party, 'player');
+    const hero = await createCharacter(ctx, player, { partyId: party.id });
+    const granted = await post('/api/v1/patronages', patron, {
+      beneficiary_id: player.user.id,
+      party_id: party.id,
+    });
+    expect(granted.statusCode).toBe(201);
+    const effective = (query: string, user = player) =>
+      get(`/api/v1/subscription/effective_tier?${query}`, user);
+    const feature = (payload: Record<string, unknown>, user = player) =>
+      post('/api/v1/subscription/check_feature', user, { feature: 'party_collaboration', ...payload });
+
+    expect(body(await effective(`character_id=${hero.id}`)).data).toMatchObject({
+      tier: { identifier: 'tier_2' },
+      source: 'patronage',
+    });
+    expect(body(await feature({ character_id: hero.id })).data).toEqual({
+      allowed: true,
+      feature: 'party_collaboration',
+    });
+    // Without a party the player's own Free plan applies.
+    expect(body(await effective('')).data).toMatchObject({ tier: { identifier: 'tier_free' } });
+    expect(body(await feature({})).data.allowed).toBe(false);
+
+    // A character in no party: the caller's own plan.
+    const loner = await createUser(ctx);
+    const solo = await createCharacter(ctx, loner);
+    expect(body(await effective(`character_id=${solo.id}`, loner)).data).toMatchObject({
+      tier: { identifier: 'tier_free' },
+      source: 'subscription',
+    });
+
+    // A character the caller may not see is not found (false for check_feature); a party that
+    // disagrees with the character's is refused.
+    const stranger = await createUser(ctx);
+    expect((await effective(`character_id=${hero.id}`, stranger)).statusCode).toBe(404);
+    expect((await effective(`character_id=${crypto.randomUUID()}`)).statusCode).toBe(404);
+    expect(body(await feature({ character_id: hero.id }, stranger)).data.allowed).toBe(false);
+    const mismatch = await effective(`character_id=${hero.id}&party_id=${crypto.randomUUID()}`);
+    expect(mismatch.statusCode).toBe(422);
+    expect(body(mismatch).error.details).toEqual([
+      { field: 'character_id', message: 'The character is not in this party.' },
+    ]);
+    expect(body(await feature({ character_id: hero.id, party_id: crypto.randomUUID() })).data.allowed).toBe(
+      false,
+    );
+    expect(body(await feature({ character_id: 'not-an-id' })).data.allowed).toBe(false);
+    expect((await effective('character_id=not-an-id')).statusCode).toBe(422);
   });
 });
 

@@ -36,7 +36,11 @@ const legendFeatures = Object.fromEntries(Object.keys(noFeatures).map((k) => [k,
   boolean
 >;
 
-/** spec/01 §3 for tier_free and DESIGN §5 for the paid tiers; seeded idempotently at every start. */
+/**
+ * spec/01 §3 for tier_free and DESIGN §5 for the paid tiers; seeded idempotently at every start. The
+ * limits and features are the whole entitlement (enforced live or not); the API presents only the live ones
+ * (`liveFeatures`/`liveLimits` in the contracts), so a description names only what is live here.
+ */
 export const tierCatalogue: TierDefinition[] = [
   {
     identifier: 'tier_free',
@@ -64,7 +68,8 @@ export const tierCatalogue: TierDefinition[] = [
   {
     identifier: 'tier_1',
     name: 'Adventurer',
-    description: 'A small table: a few characters and parties, shops and loot for your game.',
+    description:
+      'A small table: a few characters and parties, a shared party stash, and shops for your game.',
     rank: 1,
     priceCents: 500,
     limits: {
@@ -87,7 +92,7 @@ export const tierCatalogue: TierDefinition[] = [
   {
     identifier: 'tier_2',
     name: 'Hero',
-    description: 'For busy game masters: more of everything, AI tools, and sponsoring your players.',
+    description: 'For busy game masters: more of everything, and sponsoring your players with patronage.',
     rank: 2,
     priceCents: 1_000,
     limits: {
@@ -110,7 +115,7 @@ export const tierCatalogue: TierDefinition[] = [
   {
     identifier: 'tier_3',
     name: 'Legend',
-    description: 'No limits on characters, parties, shops or loot, and every feature.',
+    description: 'No limits on characters, parties, inventory actions or shops.',
     rank: 3,
     priceCents: 2_000,
     limits: {

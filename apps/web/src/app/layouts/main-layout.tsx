@@ -4,6 +4,7 @@ import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand } from '@tab
 import { useEffect } from 'react';
 import { Link, Outlet, useLocation, useNavigation } from 'react-router';
 import { Brand } from '../../components/brand';
+import { pageSkipLinksId } from '../../components/page-skip-link';
 import { ThemeToggle } from '../../components/theme-toggle';
 import { useUpdatePreferences } from '../../features/preferences/api/preferences-api';
 import { useAuthStore } from '../../stores/auth-store';
@@ -44,6 +45,8 @@ export function MainLayout() {
         <Anchor href="#main-content" className="skip-link">
           Skip to main content
         </Anchor>
+        {/* Pages add their own skip links here (the inventory workspace: "Skip to items"). */}
+        <div id={pageSkipLinksId} />
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Burger

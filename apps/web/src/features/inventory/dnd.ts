@@ -5,12 +5,33 @@ import {
   pointerWithin,
   rectIntersection,
 } from '@dnd-kit/core';
+import type { CSSProperties } from 'react';
+
+// Shared with the shops' stock shelf, which is dragged into the same workspace.
+export { useDragId } from '../../lib/drag-id';
 
 /** Pointer drops land where the pointer is; keyboard drops (no pointer) land where the item overlaps. */
 export const panelCollision: CollisionDetection = (args) => {
   const byPointer = pointerWithin(args);
   return byPointer.length > 0 ? byPointer : rectIntersection(args);
 };
+
+/**
+ * Styles of a drag handle: the grab cursor and no text selection (nor the long-press callout) while a
+ * press turns into a drag. Panning stays: a touch drag starts after a press and hold (the workspace's
+ * TouchSensor), so a finger that moves at once scrolls the page.
+ */
+export const dragHandleStyle: CSSProperties = {
+  cursor: 'grab',
+  userSelect: 'none',
+  WebkitUserSelect: 'none',
+  WebkitTouchCallout: 'none',
+  touchAction: 'manipulation',
+};
+
+/** Touch drags start after a press and hold this long without moving more than the tolerance. */
+export const TOUCH_DRAG_DELAY_MS = 250;
+export const TOUCH_DRAG_TOLERANCE_PX = 8;
 
 const STEP_PX = 25;
 const directions: Record<string, [number, number]> = {

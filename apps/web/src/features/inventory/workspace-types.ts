@@ -10,6 +10,8 @@ export type PanelSide = 'left' | 'right';
 export interface PanelState {
   tab: PanelTab;
   containerId: string | null;
+  /** The shop the Shop tab shows (issue 10). */
+  shopId?: string | null;
 }
 
 /** Tab labels: short in one column, the spec's long names in the two-column workspace. */
@@ -44,6 +46,8 @@ export interface DropZone {
   side: PanelSide;
   containerId: string | null;
   kind: 'container' | 'marketplace' | 'shop' | 'loot';
+  /** On the Shop tab: the shop an item dropped here is sold to. */
+  shopId?: string | null;
 }
 
 /** dnd-kit carries `data` untyped; these read it back only when it has the shape the workspace put in. */

@@ -3,6 +3,7 @@ import { transactionKeys } from '../activity/api/transactions-api';
 import { characterKeys } from '../characters/api/characters-api';
 import { inventoryKeys } from '../inventory/api/inventory-api';
 import { partyKeys } from '../parties/api/parties-api';
+import { shopKeys } from '../shops/api/shops-api';
 import { invalidationsFor, noticeFor, type PartyMessage } from './party-events';
 
 const me = 'user-me';
@@ -45,6 +46,28 @@ describe('invalidationsFor', () => {
       { queryKey: inventoryKeys.owner({ type: 'party', id: 'p1' }) },
       { queryKey: transactionKeys.party('p1') },
     ]);
+  });
+
+  it('refreshes the shop and the party’s shop lists for shop events', () => {
+    for (const action of ['shop_deployed', 'shop_updated', 'shop_closed']) {
+      expect(keysOf(message({ action, ids: { shop_instance_id: 'shop-1' } }))).toEqual([
+        { queryKey: shopKeys.instance('shop-1') },
+        { queryKey: shopKeys.partyShops('p1') },
+        { queryKey: [...shopKeys.instances(), 'list'] },
+      ]);
+    }
+  });
+
+  it('refreshes the buyer’s container and the shop’s stock after a trade', () => {
+    const traded = message({
+      action: 'item_traded',
+      ids: { shop_instance_id: 'shop-1', destination_container_id: 'c-buyer', character_id: 'ch-1' },
+    });
+    const keys = keysOf(traded);
+    expect(keys).toContainEqual({ queryKey: inventoryKeys.container('c-buyer') });
+    expect(keys).toContainEqual({ queryKey: shopKeys.instance('shop-1') });
+    expect(keys).toContainEqual({ queryKey: shopKeys.partyShops('p1') });
+    expect(keys).toContainEqual({ queryKey: transactionKeys.character('ch-1') });
   });
 
   it('refreshes the party, its members and characters for membership events', () => {

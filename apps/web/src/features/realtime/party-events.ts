@@ -4,6 +4,7 @@ import { transactionKeys } from '../activity/api/transactions-api';
 import { characterKeys } from '../characters/api/characters-api';
 import { inventoryKeys } from '../inventory/api/inventory-api';
 import { partyKeys } from '../parties/api/parties-api';
+import { shopKeys } from '../shops/api/shops-api';
 
 export type PartyChannelName = 'PartyChannel' | 'PartyInventoryChannel';
 
@@ -40,6 +41,8 @@ const membershipActions = new Set(['member_added', 'member_removed', 'member_rol
 const characterActions = new Set(['character_assigned', 'character_removed', 'character_updated']);
 const partyActions = new Set(['party_updated', 'party_update', 'notes_updated']);
 const presenceActions = new Set(['presence_update', 'presence_changed']);
+/** spec/02 §7: a shop was deployed, changed (stock, prices, open) or closed. */
+const shopActions = new Set(['shop_deployed', 'shop_updated', 'shop_closed']);
 
 export function isInventoryAction(action: string): boolean {
   return inventoryActions.has(action);
@@ -66,6 +69,17 @@ const idOf = (message: PartyMessage, key: string): string | null => message.ids?
 export function invalidationsFor(message: PartyMessage, partyId: string): Invalidation[] {
   const { action } = message;
   const characterId = idOf(message, 'character_id');
+  const shopId = idOf(message, 'shop_instance_id');
+  // A shop event (or a trade at one) refreshes that shop and the lists of the party's shops.
+  const shops: Invalidation[] =
+    shopActions.has(action) || (action === 'item_traded' && shopId)
+      ? [
+          ...(shopId ? [{ queryKey: shopKeys.instance(shopId) }] : []),
+          { queryKey: shopKeys.partyShops(partyId) },
+          { queryKey: [...shopKeys.instances(), 'list'] },
+        ]
+      : [];
+  if (shopActions.has(action)) return shops;
   if (inventoryActions.has(action)) {
     const containers = [
       ...new Set(
@@ -80,6 +94,7 @@ export function invalidationsFor(message: PartyMessage, partyId: string): Invali
       ...(characterId ? [{ queryKey: inventoryKeys.owner({ type: 'character', id: characterId }) }] : []),
       { queryKey: transactionKeys.party(partyId) },
       ...(characterId ? [{ queryKey: transactionKeys.character(characterId) }] : []),
+      ...shops,
     ];
   }
   if (membershipActions.has(action)) {
@@ -98,7 +113,7 @@ export function invalidationsFor(message: PartyMessage, partyId: string): Invali
   }
   if (partyActions.has(action)) return [{ queryKey: partyKeys.detail(partyId), exact: true }];
   if (action === 'party_activity') return [{ queryKey: transactionKeys.party(partyId) }];
-  // Presence, test_connection and the shop actions (no shop screens yet) change no cached data.
+  // Presence and test_connection change no cached data.
   return [];
 }
 
@@ -109,6 +124,7 @@ export function resyncInvalidations(partyId: string): Invalidation[] {
     { queryKey: characterKeys.party(partyId) },
     { queryKey: inventoryKeys.all },
     { queryKey: transactionKeys.party(partyId) },
+    { queryKey: shopKeys.instances() },
   ];
 }
 

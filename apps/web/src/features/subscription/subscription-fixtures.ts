@@ -4,6 +4,9 @@ import {
   featureKeys,
   type LimitKey,
   limitKeys,
+  liveFeatures,
+  liveUsageResources,
+  presentedTierEntitlements,
   type Subscription,
   type Tier,
   type TierIdentifier,
@@ -12,7 +15,11 @@ import {
   usageResources,
 } from '@haversack/contracts';
 
-/** Test factories: plans shaped like the seeded catalogue (spec/01 §3, DESIGN §5), overridable. */
+/**
+ * Test factories: plans shaped like the seeded catalogue (spec/01 §3, DESIGN §5), overridable. buildTier
+ * and friends answer as the server does (only the live limits and features); the "stored" variants carry
+ * every flag and limit, as the database holds them, to show that the screens still sell only what is live.
+ */
 const freeLimits: Record<LimitKey, number | null> = {
   characters: 1,
   parties_can_create: 1,
@@ -67,6 +74,12 @@ const catalogue: Record<TierIdentifier, Omit<Tier, 'id' | 'currency' | 'interval
       parties_can_create: 3,
       parties_can_join: 5,
       shop_deployments_monthly: 10,
+      shop_templates: 10,
+      shop_instances: 5,
+      loot_deployments_monthly: 10,
+      loot_templates: 10,
+      loot_instances: 10,
+      ai_uses_monthly: 25,
     },
     features: features(adventurerFeatures),
   },
@@ -82,6 +95,12 @@ const catalogue: Record<TierIdentifier, Omit<Tier, 'id' | 'currency' | 'interval
       parties_can_create: 10,
       parties_can_join: 20,
       shop_deployments_monthly: 50,
+      shop_templates: 50,
+      shop_instances: 25,
+      loot_deployments_monthly: 50,
+      loot_templates: 50,
+      loot_instances: 50,
+      ai_uses_monthly: 100,
     },
     features: features(heroFeatures),
   },
@@ -96,7 +115,11 @@ const catalogue: Record<TierIdentifier, Omit<Tier, 'id' | 'currency' | 'interval
   },
 };
 
-export function buildTier(identifier: TierIdentifier = 'tier_free', overrides: Partial<Tier> = {}): Tier {
+/** A plan with every flag and limit, as the database stores it. */
+export function buildStoredTier(
+  identifier: TierIdentifier = 'tier_free',
+  overrides: Partial<Tier> = {},
+): Tier {
   return {
     id: `${identifier}-id`,
     description: `The ${catalogue[identifier].name} plan.`,
@@ -107,14 +130,32 @@ export function buildTier(identifier: TierIdentifier = 'tier_free', overrides: P
   };
 }
 
-export function buildTiers(): Tier[] {
-  return (['tier_free', 'tier_1', 'tier_2', 'tier_3'] as const).map((identifier) => buildTier(identifier));
+/** A plan as the server answers it: the live limits and features only. */
+export function buildTier(identifier: TierIdentifier = 'tier_free', overrides: Partial<Tier> = {}): Tier {
+  return presentedTierEntitlements(buildStoredTier(identifier, overrides));
 }
 
-/** Usage of nothing yet against the tier's limits; override the resources a test is about. */
-export function buildUsage(tier: Tier, used: Partial<Record<keyof Usage, number>> = {}): Usage {
+const identifiers = ['tier_free', 'tier_1', 'tier_2', 'tier_3'] as const;
+
+export function buildTiers(): Tier[] {
+  return identifiers.map((identifier) => buildTier(identifier));
+}
+
+export function buildStoredTiers(): Tier[] {
+  return identifiers.map((identifier) => buildStoredTier(identifier));
+}
+
+/**
+ * Usage of nothing yet against the tier's limits, for the live resources (as the server answers) or, with
+ * `stored`, every resource; override the resources a test is about.
+ */
+export function buildUsage(
+  tier: Tier,
+  used: Partial<Record<keyof Usage, number>> = {},
+  { stored = false }: { stored?: boolean } = {},
+): Usage {
   return Object.fromEntries(
-    usageResources.map((resource) => [
+    (stored ? usageResources : liveUsageResources).map((resource) => [
       resource,
       { used: used[resource] ?? 0, limit: tier.limits[usageResourceLimit[resource]] ?? null },
     ]),
@@ -127,9 +168,12 @@ export function buildCurrentSubscription(
     subscription?: Partial<Subscription>;
     used?: Partial<Record<keyof Usage, number>>;
     patronages?: CurrentSubscription['patronages'];
+    /** Every flag, limit and usage resource, as stored, instead of the live ones the server answers. */
+    stored?: boolean;
   } = {},
 ): CurrentSubscription {
-  const tier = buildTier(options.tier ?? 'tier_free');
+  const stored = options.stored === true;
+  const tier = (stored ? buildStoredTier : buildTier)(options.tier ?? 'tier_free');
   const isPaid = tier.identifier !== 'tier_free';
   return {
     subscription: {
@@ -146,7 +190,22 @@ export function buildCurrentSubscription(
       ...options.subscription,
     },
     tier,
-    usage: buildUsage(tier, options.used),
+    usage: buildUsage(buildStoredTier(tier.identifier), options.used, { stored }),
     patronages: options.patronages ?? { granted: [], received: [] },
   };
+}
+
+/** How a screen would mention a feature (and its limits) that is not built yet. */
+const featureWords: Partial<Record<FeatureKey, string>> = {
+  loot_distribution: '\\bloot',
+  ai_tools: '\\bAI\\b',
+  api_access: '\\bAPI\\b',
+  custom_branding: 'branding',
+  premium_support: 'premium support',
+};
+
+/** Matches any mention of a feature this server does not offer yet, or null when every one is live. */
+export function unbuiltMention(): RegExp | null {
+  const words = featureKeys.flatMap((key) => (liveFeatures[key] ? [] : [featureWords[key] ?? key]));
+  return words.length === 0 ? null : new RegExp(words.join('|'), 'i');
 }

@@ -1,9 +1,11 @@
-import type { CurrentSubscription } from '@haversack/contracts';
+import type { CurrentSubscription, Tier } from '@haversack/contracts';
 import { failure, jsonResponse, mockFetch, success } from '../../test/fixtures';
 import { buildCurrentSubscription, buildTiers } from './subscription-fixtures';
 
 interface FakeServerOptions {
   current?: CurrentSubscription;
+  /** The plans GET /subscription/tiers answers; by default the catalogue as the server presents it. */
+  tiers?: Tier[];
   billingProvider?: 'local' | 'stripe' | 'none';
   /** Answers for the writes, by "METHOD /path" after /api/v1. */
   writes?: Record<string, () => Response>;
@@ -18,7 +20,7 @@ export function mockSubscriptionServer(options: FakeServerOptions = {}) {
     if (method === 'GET' && path === '/subscription/tiers') {
       return jsonResponse(200, {
         status: 'success',
-        data: buildTiers(),
+        data: options.tiers ?? buildTiers(),
         meta: { billing_provider: options.billingProvider ?? 'local' },
       });
     }

@@ -8,8 +8,8 @@ export function AboutPage() {
       <Title order={1}>About Haversack</Title>
       <Text>
         Haversack is a companion for tabletop role-playing groups. Players keep their characters, containers
-        and items; game masters run parties, open shops and hand out loot; every change to an inventory is
-        recorded and shared with the party as it happens.
+        and items; game masters run parties and open shops; every change to an inventory is recorded and
+        shared with the party as it happens.
       </Text>
       <Stack gap="xs" component="section" aria-labelledby="credits-heading">
         <Title order={2} id="credits-heading">

@@ -52,3 +52,23 @@ export function verifyEmailOnce(token: string): Promise<EmailVerification> {
   }
   return pending;
 }
+
+const revertSchema = z.object({ message: z.string(), email: z.string(), reset_token: z.string() });
+export type EmailRevert = z.infer<typeof revertSchema>;
+const reverts = new Map<string, Promise<EmailRevert>>();
+
+/** The undo link mailed to the old address works once; like verification, callers share one request. */
+export function revertEmailChangeOnce(token: string): Promise<EmailRevert> {
+  let pending = reverts.get(token);
+  if (!pending) {
+    pending = apiRequest(`${API_V1}/users/email/revert`, {
+      method: 'POST',
+      body: { token },
+      schema: revertSchema,
+      auth: false,
+      toast: false,
+    }).then(({ data }) => data);
+    reverts.set(token, pending);
+  }
+  return pending;
+}

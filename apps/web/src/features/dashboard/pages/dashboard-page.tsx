@@ -24,10 +24,7 @@ export function DashboardPage() {
         <Title order={1} data-testid="dashboard-heading">
           Welcome, {name}
         </Title>
-        <Text c="dimmed">
-          Your characters, parties, invitations and plan at a glance. Shops and loot are still being built;
-          their sections say so until they open.
-        </Text>
+        <Text c="dimmed">Your characters, parties, invitations and plan at a glance.</Text>
       </Stack>
 
       {user && !user.email_verified ? (

@@ -10,8 +10,7 @@ export function HomePage() {
     <Stack gap="lg" maw={720}>
       <Title order={1}>Haversack</Title>
       <Text size="lg">
-        The companion for tabletop role-playing groups: characters, party inventories, shops and loot in one
-        place.
+        The companion for tabletop role-playing groups: characters, party inventories and shops in one place.
       </Text>
       <Group>
         {isAuthenticated ? (

@@ -2,6 +2,7 @@ import {
   type Container,
   type ContainerForm,
   type Currency,
+  checkFeatureResultSchema,
   containerSchema,
   type ItemInstance,
   type ItemInstanceUpdate,
@@ -36,7 +37,28 @@ export const inventoryKeys = {
   stacks: (id: string, templateId: string) => [...inventoryKeys.container(id), 'stacks', templateId] as const,
   instance: (containerId: string, id: string) =>
     [...inventoryKeys.container(containerId), 'instance', id] as const,
+  /** Whether the user's plan in a party (patronage included) lets them act on its stash. */
+  partyCollaboration: (partyId: string) => [...inventoryKeys.all, 'party-collaboration', partyId] as const,
 };
+
+export const PARTY_COLLABORATION_FEATURE = 'party_collaboration';
+
+/** spec/01 §3: acting on a party's containers needs party_collaboration (decisions.md). */
+export function partyCollaborationQuery(partyId: string) {
+  return queryOptions({
+    queryKey: inventoryKeys.partyCollaboration(partyId),
+    queryFn: async ({ signal }) =>
+      (
+        await apiRequest(`${API_V1}/subscription/check_feature`, {
+          method: 'POST',
+          body: { feature: PARTY_COLLABORATION_FEATURE, party_id: partyId },
+          schema: checkFeatureResultSchema,
+          signal,
+          toast: false,
+        })
+      ).data.allowed,
+  });
+}
 
 const ownerPath = (owner: ContainerOwner) =>
   `${API_V1}/${owner.type === 'character' ? 'characters' : 'parties'}/${owner.id}/containers`;

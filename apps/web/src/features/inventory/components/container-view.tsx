@@ -24,6 +24,9 @@ export interface ContainerViewProps {
   onOpen: (item: ItemInstance) => void;
   onQuickTransfer: (item: ItemInstance) => void;
   onAddToQueue: (item: ItemInstance) => void;
+  /** "Move to..." on each tile: the containers an item may go to, and the move. */
+  moveDestinations?: Container[];
+  onMoveTo?: (item: ItemInstance, containerId: string) => void;
 }
 
 /** The Container tab: source selector, capacity bar and the container's items. */
@@ -69,6 +72,8 @@ export function ContainerView(props: ContainerViewProps) {
             onOpen={props.onOpen}
             onQuickTransfer={props.onQuickTransfer}
             onAddToQueue={props.onAddToQueue}
+            destinations={container.data.can_act ? props.moveDestinations : undefined}
+            onMoveTo={container.data.can_act ? props.onMoveTo : undefined}
           />
         </>
       )}
@@ -121,7 +126,7 @@ function ContainerActions({
       {canDelete ? (
         <Button
           variant="outline"
-          color="red.9"
+          color="red"
           size="xs"
           leftSection={<IconTrash size={14} aria-hidden="true" />}
           onClick={() => setDialog('delete')}

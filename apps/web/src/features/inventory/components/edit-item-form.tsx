@@ -1,4 +1,4 @@
-import type { ItemInstance } from '@haversack/contracts';
+import { type ItemInstance, MAX_STACK_QUANTITY } from '@haversack/contracts';
 import { Button, Group, NumberInput, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { serverFieldErrors } from '../../../lib/forms';
@@ -37,6 +37,7 @@ export function EditItemForm({ item, onDone }: { item: ItemInstance; onDone: () 
         <NumberInput
           label="Quantity"
           min={1}
+          max={MAX_STACK_QUANTITY}
           allowDecimal={false}
           allowNegative={false}
           {...form.getInputProps('quantity')}

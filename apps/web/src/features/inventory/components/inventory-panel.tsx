@@ -1,6 +1,8 @@
 import { useDroppable } from '@dnd-kit/core';
 import type { Container, ItemInstance, ItemTemplate } from '@haversack/contracts';
 import { Paper, Tabs, Text } from '@mantine/core';
+import { ShopSourceView } from '../../shops/components/shop-source-view';
+import type { TradeOffer } from '../../shops/components/trade-dialog';
 import type { ItemFilters } from '../api/inventory-api';
 import type { DropZone, LayoutMode, PanelSide, PanelState, PanelTab, ViewMode } from '../workspace-types';
 import { tabLabels } from '../workspace-types';
@@ -24,6 +26,8 @@ export interface InventoryPanelProps {
   viewMode: ViewMode;
   containers: Container[];
   inParty: boolean;
+  /** The party whose shops the Shop tab offers (issue 10); null outside a party. */
+  partyId: string | null;
   filters: ItemFilters;
   layout: LayoutMode;
   draggable: boolean;
@@ -34,14 +38,18 @@ export interface InventoryPanelProps {
   onQuickTransfer: (item: ItemInstance) => void;
   onAddToQueue: (item: ItemInstance) => void;
   onAddTemplate: (template: ItemTemplate, containerId: string) => void;
+  /** "Move to..." on the item tiles (issue 12): the containers an item may go to, and the move. */
+  moveDestinations: Container[];
+  onMoveTo: (item: ItemInstance, containerId: string) => void;
+  onTrade: (offer: TradeOffer) => void;
 }
 
-function ShopsAndLoot({ inParty }: { inParty: boolean }) {
+function ShopsAndLoot({ inParty, subject }: { inParty: boolean; subject: 'Shops' | 'Loot' }) {
   return (
     <Paper withBorder p="lg">
       <Text c="dimmed" size="sm" ta="center">
         {inParty
-          ? 'Shops and loot arrive with their feature, which is still being built.'
+          ? `${subject} arrive with their feature, which is still being built.`
           : joinPartyForShopsMessage}
       </Text>
     </Paper>
@@ -51,7 +59,12 @@ function ShopsAndLoot({ inParty }: { inParty: boolean }) {
 /** One side of the workspace: its tab, its source and what the source holds. A drop zone for drags. */
 export function InventoryPanel(props: InventoryPanelProps) {
   const { state, side } = props;
-  const zone: DropZone = { side, containerId: state.containerId, kind: zoneKinds[state.tab] };
+  const zone: DropZone = {
+    side,
+    containerId: state.containerId,
+    kind: zoneKinds[state.tab],
+    shopId: state.shopId ?? null,
+  };
   const drop = useDroppable({ id: `panel:${side}`, data: zone });
   const labels = tabLabels[props.viewMode];
   return (
@@ -92,13 +105,25 @@ export function InventoryPanel(props: InventoryPanelProps) {
             onOpen={props.onOpen}
             onQuickTransfer={props.onQuickTransfer}
             onAddToQueue={props.onAddToQueue}
+            moveDestinations={props.moveDestinations}
+            onMoveTo={props.onMoveTo}
           />
         </Tabs.Panel>
         <Tabs.Panel value="shop">
-          <ShopsAndLoot inParty={props.inParty} />
+          {props.partyId ? (
+            <ShopSourceView
+              partyId={props.partyId}
+              shopId={state.shopId ?? null}
+              onSelect={(shopId) => props.onChange({ ...state, shopId })}
+              draggable={props.draggable}
+              onTrade={props.onTrade}
+            />
+          ) : (
+            <ShopsAndLoot inParty={props.inParty} subject="Shops" />
+          )}
         </Tabs.Panel>
         <Tabs.Panel value="loot">
-          <ShopsAndLoot inParty={props.inParty} />
+          <ShopsAndLoot inParty={props.inParty} subject="Loot" />
         </Tabs.Panel>
         <Tabs.Panel value="market">
           <MarketBrowser

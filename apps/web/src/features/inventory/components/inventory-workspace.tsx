@@ -4,20 +4,25 @@ import {
   DragOverlay,
   type DragStartEvent,
   KeyboardSensor,
-  PointerSensor,
+  MouseSensor,
+  TouchSensor,
   useSensor,
   useSensors,
 } from '@dnd-kit/core';
-import type { Container, ItemInstance, ItemTemplate } from '@haversack/contracts';
-import { inventoryMessages } from '@haversack/contracts';
+import type { Container, ItemInstance, ItemTemplate, ShopInstance } from '@haversack/contracts';
+import { inventoryMessages, shopMessages } from '@haversack/contracts';
 import { Paper, SimpleGrid, Stack, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
+import { PageSkipLink } from '../../../components/page-skip-link';
 import { toast } from '../../../lib/toast';
+import { shopKeys } from '../../shops/api/shops-api';
+import { type DraggedShopItem, isDraggedShopItem } from '../../shops/components/shop-source-view';
+import { TradeDialog, type TradeOffer } from '../../shops/components/trade-dialog';
 import type { ContainerOwner, ItemFilters } from '../api/inventory-api';
 import { itemInstanceQuery } from '../api/inventory-api';
 import { unsupportedTransfer } from '../api/transfer-messages';
-import { panelCollision, panelJumpCoordinates } from '../dnd';
+import { panelCollision, panelJumpCoordinates, TOUCH_DRAG_DELAY_MS, TOUCH_DRAG_TOLERANCE_PX } from '../dnd';
 import { useDeviceClass } from '../hooks/use-device-class';
 import { useAddFromMarket, useTransferItem } from '../hooks/use-inventory-actions';
 import { useTransferQueue } from '../hooks/use-transfer-queue';
@@ -46,6 +51,8 @@ export interface InventoryWorkspaceProps {
   initialRight: PanelState;
   initialView?: ViewMode;
   inParty: boolean;
+  /** The party whose shops the Shop tab offers (issue 10). */
+  partyId?: string | null;
   /** Where the add-container button creates containers; null: the owner of the first panel's container. */
   createOwner: ContainerOwner | null;
 }
@@ -88,13 +95,20 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
   });
   const [creating, setCreating] = useState(false);
   const [quantityRequest, setQuantityRequest] = useState<QuantityRequest | null>(null);
-  const [dragging, setDragging] = useState<DragPayload | null>(null);
+  const [dragging, setDragging] = useState<DragPayload | DraggedShopItem | null>(null);
+  const [tradeOffer, setTradeOffer] = useState<TradeOffer | null>(null);
+  const queryClient = useQueryClient();
   const detail = useOpenItem();
   const queue = useTransferQueue();
   const transfer = useTransferItem();
   const addFromMarket = useAddFromMarket();
   const sensors = useSensors(
-    useSensor(PointerSensor, { activationConstraint: { distance: 8 } }),
+    // A mouse drags once it has moved 8 px (a click still opens the item). A finger drags after a press
+    // and hold, so a finger that moves at once still scrolls the page (the tiles keep touch panning).
+    useSensor(MouseSensor, { activationConstraint: { distance: 8 } }),
+    useSensor(TouchSensor, {
+      activationConstraint: { delay: TOUCH_DRAG_DELAY_MS, tolerance: TOUCH_DRAG_TOLERANCE_PX },
+    }),
     // Enter opens an item, so only Space picks it up; Space or Enter drops, Escape cancels.
     useSensor(KeyboardSensor, {
       coordinateGetter: panelJumpCoordinates,
@@ -155,11 +169,66 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
     });
   };
 
-  const onDragStart = (event: DragStartEvent) => setDragging(asDragPayload(event.active.data.current));
+  /** Shop → one of my character's containers: a purchase, confirmed with its price first (issue 10). */
+  const askBuy = (item: DraggedShopItem, containerId: string | null) => {
+    const target = containerId ? byId.get(containerId) : undefined;
+    if (!target?.character_id || !target.can_act) {
+      toast.error(shopMessages.containerNotCharacters);
+      return;
+    }
+    setTradeOffer({
+      side: 'buy',
+      shopId: item.shopId,
+      shopName: item.shopName,
+      itemId: item.itemId,
+      name: item.name,
+      max: item.quantity,
+      unitCp: item.unitCp,
+      characterId: target.character_id,
+      containerId: target.id,
+    });
+  };
+
+  /** One of my items → a shop: a sale, confirmed with the shop's price first. */
+  const askSell = (
+    item: { itemId: string; containerId: string; quantity: number; name: string },
+    shopId: string,
+  ) => {
+    const source = byId.get(item.containerId);
+    if (!source?.character_id || !source.can_act) {
+      toast.error(shopMessages.containerNotCharacters);
+      return;
+    }
+    const shop = queryClient.getQueryData<ShopInstance>(shopKeys.instance(shopId));
+    setTradeOffer({
+      side: 'sell',
+      shopId,
+      shopName: shop?.name ?? 'The shop',
+      itemId: item.itemId,
+      name: item.name,
+      max: item.quantity,
+      unitCp: null,
+      characterId: source.character_id,
+      containerId: source.id,
+    });
+  };
+
+  const onDragStart = (event: DragStartEvent) => {
+    const data = event.active.data.current;
+    setDragging(isDraggedShopItem(data) ? data : asDragPayload(data));
+  };
   const onDragEnd = ({ active, over }: DragEndEvent) => {
     setDragging(null);
-    const payload = asDragPayload(active.data.current);
+    const data = active.data.current;
     const zone = asDropZone(over?.data.current);
+    if (isDraggedShopItem(data)) {
+      if (!zone) return;
+      const refused = unsupportedTransfer('shop', zone.kind);
+      if (refused) toast.error(refused);
+      else askBuy(data, zone.containerId);
+      return;
+    }
+    const payload = asDragPayload(data);
     if (!payload || !zone) return;
     const from = payload.kind === 'item' ? 'container' : 'marketplace';
     const refused = unsupportedTransfer(from, zone.kind);
@@ -167,8 +236,12 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
       toast.error(refused);
       return;
     }
+    if (zone.kind === 'shop' && payload.kind === 'item') {
+      if (zone.shopId) askSell(payload, zone.shopId);
+      return;
+    }
     if (zone.kind !== 'container') {
-      toast.info('Shops and loot arrive with their feature.');
+      toast.info('Loot arrives with its feature.');
       return;
     }
     if (!zone.containerId) {
@@ -191,6 +264,7 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
     viewMode,
     containers: props.containers,
     inParty: props.inParty,
+    partyId: props.partyId ?? null,
     filters,
     layout,
     draggable: wide && viewMode === 'dual',
@@ -200,12 +274,30 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
     onQuickTransfer: (item: ItemInstance) => void queue.quickTransfer(item),
     onAddToQueue: queue.add,
     onAddTemplate: (template: ItemTemplate, containerId: string) => askAdd(template, containerId),
+    moveDestinations: props.containers.filter((c) => c.can_act),
+    onMoveTo: (item: ItemInstance, targetId: string) =>
+      askTransfer(
+        { itemId: item.id, containerId: item.container_id, quantity: item.quantity, name: item.name },
+        targetId,
+      ),
+    onTrade: setTradeOffer,
   });
 
   const detailContainer = detail.item ? byId.get(detail.item.container_id) : undefined;
+  const root = useRef<HTMLDivElement>(null);
+  // "Skip to items": the first panel's item grid (its one Tab stop), else that panel's first control.
+  const focusItems = () => {
+    const panel = root.current?.querySelector<HTMLElement>('[data-testid="panel-left"]');
+    const target =
+      panel?.querySelector<HTMLElement>('[data-item-grid] [data-testid="item-tile"][tabindex="0"]') ??
+      panel?.querySelector<HTMLElement>('input, button, [tabindex="0"]');
+    target?.focus();
+    target?.scrollIntoView({ block: 'nearest' });
+  };
 
   return (
-    <Stack gap="md" data-testid="inventory-workspace" data-view={viewMode} data-device={device}>
+    <Stack ref={root} gap="md" data-testid="inventory-workspace" data-view={viewMode} data-device={device}>
+      <PageSkipLink onActivate={focusItems}>Skip to items</PageSkipLink>
       <WorkspaceTopBar
         title={props.title}
         titleOrder={props.titleOrder ?? 1}
@@ -238,7 +330,9 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
           {dragging ? (
             <Paper withBorder shadow="md" p="xs" style={{ cursor: 'grabbing' }}>
               <Text fw={600} size="sm">
-                {dragging.kind === 'item' ? `${dragging.name} ×${dragging.quantity}` : dragging.templateName}
+                {dragging.kind === 'template'
+                  ? dragging.templateName
+                  : `${dragging.name} ×${dragging.quantity}`}
               </Text>
             </Paper>
           ) : null}
@@ -269,6 +363,7 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
         }}
       />
       <QuantityDialog request={quantityRequest} onClose={() => setQuantityRequest(null)} />
+      <TradeDialog offer={tradeOffer} onClose={() => setTradeOffer(null)} />
     </Stack>
   );
 }

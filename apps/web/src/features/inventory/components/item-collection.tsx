@@ -1,9 +1,10 @@
-import type { ItemInstance } from '@haversack/contracts';
-import { Box, Button, Center, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { useDndContext } from '@dnd-kit/core';
+import type { Container, ItemInstance } from '@haversack/contracts';
+import { Box, Button, Center, SimpleGrid, Skeleton, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { useElementSize } from '@mantine/hooks';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useRef } from 'react';
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { ErrorPanel } from '../../../components/error-panel';
 import { containerItemsQuery, type ItemFilters } from '../api/inventory-api';
 import type { LayoutMode } from '../workspace-types';
@@ -30,6 +31,108 @@ export interface ItemCollectionProps {
   onOpen: (item: ItemInstance) => void;
   onQuickTransfer: (item: ItemInstance) => void;
   onAddToQueue: (item: ItemInstance) => void;
+  /** Where "Move to..." may send an item (the source itself is left out by the tile). */
+  destinations?: Container[];
+  onMoveTo?: (item: ItemInstance, containerId: string) => void;
+}
+
+/** The keys of the item grid, told with every tile: only those that do something here. */
+export function itemGridHelp({ draggable, movable }: { draggable: boolean; movable: boolean }): string {
+  return [
+    'Arrow keys, Home and End move between items. Enter opens an item',
+    draggable ? ', Space picks it up to drag' : '',
+    movable ? ', M moves it to another container' : '',
+    '.',
+  ].join('');
+}
+
+/** The grid's keyboard model: its tiles share one Tab stop (a roving tabindex) and arrows move between them. */
+interface Roving {
+  tabIndexOf: (item: ItemInstance) => 0 | -1;
+  onFocusItem: (item: ItemInstance) => void;
+  helpId: string;
+}
+
+function useRovingTiles(items: ItemInstance[], columns: number, scrollToIndex?: (index: number) => void) {
+  const listRef = useRef<HTMLDivElement>(null);
+  const [activeId, setActiveId] = useState<string | null>(null);
+  const lastIndex = useRef(0);
+  const pendingFocus = useRef<string | null>(null);
+  const helpId = useId();
+  // During a keyboard drag the arrows move the dragged item, not the focus.
+  const dragging = useDndContext().active !== null;
+  const found = items.findIndex((item) => item.id === activeId);
+  // The active tile went (moved, deleted, filtered out): the one now at its place takes over.
+  const activeIndex = found >= 0 ? found : Math.min(lastIndex.current, items.length - 1);
+  const currentId = items[activeIndex]?.id ?? null;
+  if (found >= 0) lastIndex.current = found;
+
+  const tileOf = (id: string) =>
+    listRef.current?.querySelector<HTMLElement>(
+      `[data-item-id="${CSS.escape(id)}"] [data-testid="item-tile"]`,
+    );
+
+  useEffect(() => {
+    // A focused tile that leaves (its item moved away) hands the focus to its neighbour.
+    if (activeId !== null && found < 0 && currentId && document.activeElement === document.body) {
+      pendingFocus.current = currentId;
+    }
+    if (pendingFocus.current) {
+      const tile = tileOf(pendingFocus.current);
+      if (tile) {
+        pendingFocus.current = null;
+        tile.focus();
+      }
+    }
+  });
+
+  const focusIndex = (index: number) => {
+    const item = items[index];
+    if (!item) return;
+    setActiveId(item.id);
+    const tile = tileOf(item.id);
+    if (tile) tile.focus();
+    else {
+      pendingFocus.current = item.id;
+      scrollToIndex?.(index);
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (dragging || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (!(event.target instanceof HTMLElement) || event.target.dataset.testid !== 'item-tile') return;
+    const last = items.length - 1;
+    const next: Record<string, number> = {
+      ArrowRight: activeIndex + 1,
+      ArrowLeft: activeIndex - 1,
+      ArrowDown: activeIndex + columns,
+      ArrowUp: activeIndex - columns,
+      Home: 0,
+      End: last,
+    };
+    const target = next[event.key];
+    if (target === undefined) return;
+    event.preventDefault();
+    focusIndex(Math.max(0, Math.min(last, target)));
+  };
+
+  const roving: Roving = {
+    tabIndexOf: (item) => (item.id === currentId ? 0 : -1),
+    onFocusItem: (item) => setActiveId(item.id),
+    helpId,
+  };
+  return { listRef, onKeyDown, roving };
+}
+
+function GridHelp({ id, shown, text }: { id: string; shown: boolean; text: string }) {
+  // Read with every tile; on screen while the keyboard is in the grid.
+  return shown ? (
+    <Text id={id} size="xs" c="dimmed" mt="xs" data-testid="item-grid-help">
+      {text}
+    </Text>
+  ) : (
+    <VisuallyHidden id={id}>{text}</VisuallyHidden>
+  );
 }
 
 function LoadingTiles({ columns }: { columns: number }) {
@@ -49,6 +152,10 @@ export function ItemCollection(props: ItemCollectionProps) {
   const query = useInfiniteQuery(containerItemsQuery(props.containerId, props.filters));
   const columns = props.layout === 'list' ? 1 : gridColumns(width || 600);
   const items = query.data?.pages.flatMap((page) => page.items) ?? [];
+  const virtual = items.length > VIRTUALISE_OVER;
+  const scrollTo = useRef<(index: number) => void>(undefined);
+  const { listRef, onKeyDown, roving } = useRovingTiles(items, columns, (index) => scrollTo.current?.(index));
+  const [keyboardInside, setKeyboardInside] = useState(false);
 
   let content: React.ReactNode;
   if (query.isPending) content = <LoadingTiles columns={columns} />;
@@ -66,20 +173,47 @@ export function ItemCollection(props: ItemCollectionProps) {
         <Text c="dimmed">{noItemsMessage}</Text>
       </Center>
     );
-  else if (items.length > VIRTUALISE_OVER)
-    content = <VirtualItems {...props} items={items} columns={columns} />;
+  else if (virtual)
+    content = <VirtualItems {...props} items={items} columns={columns} roving={roving} scrollTo={scrollTo} />;
   else
     content = (
-      <SimpleGrid cols={columns} spacing={props.layout === 'grid' ? 'sm' : 6} data-testid="item-list">
+      <SimpleGrid
+        cols={columns}
+        spacing={props.layout === 'grid' ? 'sm' : 6}
+        data-testid="item-list"
+        role="list"
+        aria-label="Items"
+      >
         {items.map((item) => (
-          <Tile key={item.id} {...props} item={item} />
+          <Tile key={item.id} {...props} item={item} roving={roving} />
         ))}
       </SimpleGrid>
     );
+  const grid = !query.isPending && !query.isError && items.length > 0;
 
   return (
     <Stack gap="sm" ref={ref}>
-      {content}
+      {grid ? (
+        // biome-ignore lint/a11y/noStaticElementInteractions: the tiles inside take the keys; this only routes arrows
+        <div
+          ref={listRef}
+          data-item-grid
+          onKeyDown={onKeyDown}
+          onFocus={(event) => setKeyboardInside(event.target.matches(':focus-visible'))}
+          onBlur={(event) => {
+            if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setKeyboardInside(false);
+          }}
+        >
+          {content}
+          <GridHelp
+            id={roving.helpId}
+            shown={keyboardInside}
+            text={itemGridHelp({ draggable: props.draggable, movable: props.onMoveTo !== undefined })}
+          />
+        </div>
+      ) : (
+        content
+      )}
       {query.hasNextPage ? (
         <Button
           variant="subtle"
@@ -94,13 +228,18 @@ export function ItemCollection(props: ItemCollectionProps) {
   );
 }
 
-function Tile(props: ItemCollectionProps & { item: ItemInstance }) {
-  const { item } = props;
+function Tile(props: ItemCollectionProps & { item: ItemInstance; roving: Roving }) {
+  const { item, roving, onMoveTo } = props;
   return (
     <ItemTile
       item={item}
       layout={props.layout}
       draggable={props.draggable}
+      tabIndex={roving.tabIndexOf(item)}
+      onFocus={() => roving.onFocusItem(item)}
+      describedBy={roving.helpId}
+      destinations={props.destinations}
+      onMoveTo={onMoveTo ? (containerId) => onMoveTo(item, containerId) : undefined}
       swipe={
         props.swipeable
           ? {
@@ -114,7 +253,14 @@ function Tile(props: ItemCollectionProps & { item: ItemInstance }) {
   );
 }
 
-function VirtualItems(props: ItemCollectionProps & { items: ItemInstance[]; columns: number }) {
+function VirtualItems(
+  props: ItemCollectionProps & {
+    items: ItemInstance[];
+    columns: number;
+    roving: Roving;
+    scrollTo: React.RefObject<((index: number) => void) | undefined>;
+  },
+) {
   const parent = useRef<HTMLDivElement>(null);
   const rows: ItemInstance[][] = [];
   for (let i = 0; i < props.items.length; i += props.columns)
@@ -125,6 +271,8 @@ function VirtualItems(props: ItemCollectionProps & { items: ItemInstance[]; colu
     estimateSize: () => (props.layout === 'grid' ? 92 : 50),
     overscan: 6,
   });
+  // Arrows may move the focus to a tile not drawn yet: scroll its row in first.
+  props.scrollTo.current = (index) => virtualizer.scrollToIndex(Math.floor(index / props.columns));
   return (
     <Box
       ref={parent}
@@ -132,8 +280,10 @@ function VirtualItems(props: ItemCollectionProps & { items: ItemInstance[]; colu
       style={{ overflowY: 'auto' }}
       data-testid="item-list"
       data-virtualised="true"
+      role="list"
+      aria-label="Items"
     >
-      <Box h={virtualizer.getTotalSize()} pos="relative">
+      <Box h={virtualizer.getTotalSize()} pos="relative" role="presentation">
         {virtualizer.getVirtualItems().map((row) => (
           <Box
             key={row.key}
@@ -145,10 +295,11 @@ function VirtualItems(props: ItemCollectionProps & { items: ItemInstance[]; colu
             w="100%"
             pb={props.layout === 'grid' ? 'sm' : 6}
             style={{ transform: `translateY(${row.start}px)` }}
+            role="presentation"
           >
-            <SimpleGrid cols={props.columns} spacing="sm">
+            <SimpleGrid cols={props.columns} spacing="sm" role="presentation">
               {(rows[row.index] ?? []).map((item) => (
-                <Tile key={item.id} {...props} item={item} />
+                <Tile key={item.id} {...props} item={item} roving={props.roving} />
               ))}
             </SimpleGrid>
           </Box>

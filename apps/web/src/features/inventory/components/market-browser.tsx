@@ -20,6 +20,7 @@ import { useEffect, useState } from 'react';
 import { ErrorPanel } from '../../../components/error-panel';
 import { marketplaceQuery } from '../../items/api/item-templates-api';
 import { templatePrice } from '../../items/components/template-summary';
+import { dragHandleStyle, useDragId } from '../dnd';
 import type { DraggedTemplate } from '../workspace-types';
 import { sourceOptionLabel } from './container-source-select';
 
@@ -37,7 +38,11 @@ function TemplateRow({
   onAdd: () => void;
 }) {
   const payload: DraggedTemplate = { kind: 'template', templateId: template.id, templateName: template.name };
-  const drag = useDraggable({ id: `template:${template.id}`, data: payload, disabled: !draggable });
+  const drag = useDraggable({
+    id: useDragId(`template:${template.id}`),
+    data: payload,
+    disabled: !draggable,
+  });
   return (
     <Paper
       ref={drag.setNodeRef}
@@ -49,7 +54,7 @@ function TemplateRow({
       <Group justify="space-between" gap="xs" wrap="nowrap">
         <Stack
           gap={0}
-          style={{ minWidth: 0, cursor: draggable ? 'grab' : undefined }}
+          style={{ minWidth: 0, ...(draggable ? dragHandleStyle : {}) }}
           {...(draggable ? drag.listeners : {})}
         >
           <Text fw={600} size="sm" truncate>

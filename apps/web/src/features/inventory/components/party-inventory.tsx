@@ -1,14 +1,18 @@
 import type { Party } from '@haversack/contracts';
-import { Center, Paper, Text } from '@mantine/core';
+import { Center, Paper, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Spinner } from '../../../components/loading';
+import { FeatureUpgradePrompt } from '../../../components/upgrade-prompt';
 import { partyCharactersQuery } from '../../characters/api/characters-api';
-import type { ContainerOwner } from '../api/inventory-api';
+import { type ContainerOwner, partyCollaborationQuery } from '../api/inventory-api';
 import { useOwnerContainers } from '../hooks/use-owner-containers';
 import { InventoryWorkspace } from './inventory-workspace';
 
 export const partyInventoryUnavailable =
   'Party inventory not available. You must have a character in the party to access inventory.';
+
+export const partyCollaborationMissing =
+  "You can look at the party's containers and use your own character's, but changing the party's needs a plan with party collaboration.";
 
 /**
  * spec/02 §2 party Inventory tab: only for users with a character in the party; the workspace opens with
@@ -22,6 +26,7 @@ export function PartyInventory({ party }: { party: Pick<Party, 'id' | 'name'> })
       ? [{ type: 'party', id: party.id }, ...mine.map((c) => ({ type: 'character' as const, id: c.id }))]
       : [];
   const sources = useOwnerContainers(owners);
+  const collaboration = useQuery({ ...partyCollaborationQuery(party.id), enabled: mine.length > 0 });
 
   if (characters.isPending || (owners.length > 0 && sources.isPending)) {
     return (
@@ -40,15 +45,21 @@ export function PartyInventory({ party }: { party: Pick<Party, 'id' | 'name'> })
   const stash = sources.containers.find((c) => c.owner.type === 'party');
   const first = stash ?? sources.containers[0] ?? null;
   return (
-    <InventoryWorkspace
-      title="Party Inventory"
-      titleOrder={2}
-      containers={sources.containers}
-      initialLeft={{ tab: 'container', containerId: first?.id ?? null }}
-      initialRight={{ tab: 'market', containerId: first?.id ?? null }}
-      initialView="dual"
-      inParty
-      createOwner={{ type: 'party', id: party.id }}
-    />
+    <Stack gap="md">
+      {collaboration.data === false ? (
+        <FeatureUpgradePrompt feature="party_collaboration">{partyCollaborationMissing}</FeatureUpgradePrompt>
+      ) : null}
+      <InventoryWorkspace
+        title="Party Inventory"
+        titleOrder={2}
+        containers={sources.containers}
+        initialLeft={{ tab: 'container', containerId: first?.id ?? null }}
+        initialRight={{ tab: 'market', containerId: first?.id ?? null }}
+        initialView="dual"
+        inParty
+        partyId={party.id}
+        createOwner={{ type: 'party', id: party.id }}
+      />
+    </Stack>
   );
 }

@@ -1,3 +1,4 @@
+import { MAX_STACK_QUANTITY } from '@haversack/contracts';
 import { Button, Group, Modal, NumberInput, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 
@@ -5,7 +6,7 @@ export interface QuantityRequest {
   title: string;
   message: string;
   confirmLabel: string;
-  /** The largest amount (the stack's quantity); null = no upper bound (marketplace). */
+  /** The largest amount (the stack's quantity); null = only the server's cap (marketplace). */
   max: number | null;
   initial: number;
   onConfirm: (quantity: number) => void;
@@ -29,8 +30,8 @@ export function QuantityDialog({
     }
   }, [request]);
   const amount = typeof quantity === 'number' ? quantity : Number.parseInt(quantity, 10);
-  const valid =
-    Number.isInteger(amount) && amount >= 1 && (request?.max === null || amount <= (request?.max ?? 1));
+  const largest = request?.max === null ? MAX_STACK_QUANTITY : (request?.max ?? 1);
+  const valid = Number.isInteger(amount) && amount >= 1 && amount <= largest;
   const confirm = () => {
     if (!request || !valid) return;
     request.onConfirm(amount);
@@ -57,7 +58,7 @@ export function QuantityDialog({
             value={quantity}
             onChange={setQuantity}
             min={1}
-            max={request?.max ?? undefined}
+            max={request?.max ?? MAX_STACK_QUANTITY}
             allowDecimal={false}
             allowNegative={false}
             data-autofocus

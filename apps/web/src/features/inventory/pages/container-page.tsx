@@ -84,6 +84,7 @@ export function ContainerPage() {
         initialLeft={{ tab: 'container', containerId: current.id }}
         initialRight={{ tab: 'market', containerId: current.id }}
         inParty={inParty}
+        partyId={partyId}
         createOwner={current.can_act ? { type: current.owner.type, id: current.owner.id } : null}
       />
     </Stack>

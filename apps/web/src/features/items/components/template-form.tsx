@@ -1,4 +1,10 @@
-import { currencies, type ItemTemplate, templateVisibilities } from '@haversack/contracts';
+import {
+  currencies,
+  type ItemTemplate,
+  MAX_ITEM_VALUE,
+  MAX_STACK_QUANTITY,
+  templateVisibilities,
+} from '@haversack/contracts';
 import { Button, Group, NumberInput, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { serverFieldErrors } from '../../../lib/forms';
@@ -122,6 +128,7 @@ export function TemplateForm({
           <NumberInput
             label="Base value"
             min={0}
+            max={MAX_ITEM_VALUE}
             allowDecimal={false}
             {...form.getInputProps('base_value')}
           />
@@ -147,6 +154,7 @@ export function TemplateForm({
             label="Stack size"
             description="0 = unlimited"
             min={0}
+            max={MAX_STACK_QUANTITY}
             allowDecimal={false}
             allowNegative={false}
             {...form.getInputProps('stack_size')}

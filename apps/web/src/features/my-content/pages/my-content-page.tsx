@@ -6,6 +6,7 @@ import { ErrorPanel } from '../../../components/error-panel';
 import { API_V1, apiRequest } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { myTemplatesQuery } from '../../items/api/item-templates-api';
+import { defaultShopTemplateFilters, shopTemplatesQuery } from '../../shops/api/shops-api';
 
 /** The only source of this page's cache key. */
 const usageQuery = () =>
@@ -17,6 +18,14 @@ const usageQuery = () =>
   });
 
 function LimitBadge({ used, limit }: { used: number; limit: number | null }) {
+  // A plan without the resource at all (limit 0) is not "full": it says so instead of "0 of 0" in red.
+  if (limit === 0 && used === 0) {
+    return (
+      <Badge variant="light" color="gray" data-testid="content-limit">
+        Not included in your plan
+      </Badge>
+    );
+  }
   const full = limit !== null && used >= limit;
   return (
     <Badge variant={full ? 'filled' : 'light'} color={full ? 'red' : undefined} data-testid="content-limit">
@@ -25,83 +34,128 @@ function LimitBadge({ used, limit }: { used: number; limit: number | null }) {
   );
 }
 
-function Upcoming({ title }: { title: string }) {
+interface AuthoredLink {
+  id: string;
+  name: string;
+  to: string;
+}
+
+interface ContentSectionProps {
+  id: string;
+  title: string;
+  usage: { used: number; limit: number | null } | undefined;
+  usageFailed: boolean;
+  viewAllTo: string;
+  newLabel: string;
+  newTo: string;
+  emptyText: string;
+  errorTitle: string;
+  query: { isPending: boolean; isError: boolean; error: Error | null; refetch: () => unknown };
+  links: AuthoredLink[];
+}
+
+/** One kind of authored content: its count against the plan, a way to make more, and links to each. */
+function ContentSection(props: ContentSectionProps) {
+  const { query } = props;
   return (
-    <Paper withBorder p="md">
-      <Stack gap={4}>
-        <Title order={2} size="h4">
-          {title}
-        </Title>
-        <Text size="sm" c="dimmed">
-          {title} arrive with their features, which are still being built.
-        </Text>
+    <Paper withBorder p="md" component="section" aria-labelledby={props.id}>
+      <Stack gap="sm">
+        <Group justify="space-between">
+          <Group gap="sm">
+            <Title order={2} size="h4" id={props.id}>
+              {props.title}
+            </Title>
+            {props.usage ? <LimitBadge used={props.usage.used} limit={props.usage.limit} /> : null}
+          </Group>
+          <Group gap="xs">
+            <Button component={Link} to={props.viewAllTo} variant="default" size="xs">
+              View all
+            </Button>
+            <Button component={Link} to={props.newTo} size="xs">
+              {props.newLabel}
+            </Button>
+          </Group>
+        </Group>
+        {props.usageFailed ? (
+          <Text size="sm" c="dimmed">
+            Your plan's limits could not be loaded.
+          </Text>
+        ) : null}
+        {query.isPending ? (
+          <Skeleton height={80} />
+        ) : query.isError ? (
+          <ErrorPanel
+            title={props.errorTitle}
+            message={query.error?.message ?? ''}
+            onRetry={() => void query.refetch()}
+          />
+        ) : props.links.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            {props.emptyText}
+          </Text>
+        ) : (
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="xs">
+            {props.links.map((link) => (
+              <Anchor key={link.id} component={Link} to={link.to}>
+                {link.name}
+              </Anchor>
+            ))}
+          </SimpleGrid>
+        )}
       </Stack>
     </Paper>
   );
 }
 
-/** /my-content: everything I authored, with counts against my plan's limits. */
+/**
+ * /my-content: everything I authored, with counts against my plan's limits. Only content this server offers
+ * has a section (loot templates get theirs with the loot feature).
+ */
 export function MyContentPage() {
   usePageTitle('My Content');
   const usage = useQuery(usageQuery());
-  const templates = useQuery(myTemplatesQuery({ search: '', page: 1 }));
-  const itemUsage = usage.data?.item_templates;
+  const itemTemplates = useQuery(myTemplatesQuery({ search: '', page: 1 }));
+  const shopTemplates = useQuery(shopTemplatesQuery({ ...defaultShopTemplateFilters, mine: true }));
   return (
     <Stack gap="lg">
       <Stack gap={4}>
         <Title order={1}>My Content</Title>
         <Text c="dimmed">Everything you authored, and how much of your plan it uses.</Text>
       </Stack>
-      <Paper withBorder p="md" component="section" aria-labelledby="my-item-templates">
-        <Stack gap="sm">
-          <Group justify="space-between">
-            <Group gap="sm">
-              <Title order={2} size="h4" id="my-item-templates">
-                Item templates
-              </Title>
-              {itemUsage ? <LimitBadge used={itemUsage.used} limit={itemUsage.limit} /> : null}
-            </Group>
-            <Group gap="xs">
-              <Button component={Link} to="/items" variant="default" size="xs">
-                View all
-              </Button>
-              <Button component={Link} to="/items/new" size="xs">
-                New Item
-              </Button>
-            </Group>
-          </Group>
-          {usage.isError ? (
-            <Text size="sm" c="dimmed">
-              Your plan's limits could not be loaded.
-            </Text>
-          ) : null}
-          {templates.isPending ? (
-            <Skeleton height={80} />
-          ) : templates.isError ? (
-            <ErrorPanel
-              title="Error loading items"
-              message={templates.error.message}
-              onRetry={() => void templates.refetch()}
-            />
-          ) : templates.data.templates.length === 0 ? (
-            <Text size="sm" c="dimmed">
-              You have not made any item templates yet.
-            </Text>
-          ) : (
-            <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="xs">
-              {templates.data.templates.map((template) => (
-                <Anchor key={template.id} component={Link} to={`/items/templates/${template.id}`}>
-                  {template.name}
-                </Anchor>
-              ))}
-            </SimpleGrid>
-          )}
-        </Stack>
-      </Paper>
-      <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <Upcoming title="Shop templates" />
-        <Upcoming title="Loot templates" />
-      </SimpleGrid>
+      <ContentSection
+        id="my-item-templates"
+        title="Item templates"
+        usage={usage.data?.item_templates}
+        usageFailed={usage.isError}
+        viewAllTo="/items"
+        newLabel="New Item"
+        newTo="/items/new"
+        emptyText="You have not made any item templates yet."
+        errorTitle="Error loading items"
+        query={itemTemplates}
+        links={(itemTemplates.data?.templates ?? []).map((template) => ({
+          id: template.id,
+          name: template.name,
+          to: `/items/templates/${template.id}`,
+        }))}
+      />
+      <ContentSection
+        id="my-shop-templates"
+        title="Shop templates"
+        usage={usage.data?.shop_templates}
+        usageFailed={usage.isError}
+        viewAllTo="/shops/templates"
+        newLabel="New Shop"
+        newTo="/shops/templates/new"
+        emptyText="You have not made any shop templates yet."
+        errorTitle="Unable to Load Shops"
+        query={shopTemplates}
+        links={(shopTemplates.data?.templates ?? []).map((template) => ({
+          id: template.id,
+          name: template.name,
+          to: `/shops/templates/${template.id}`,
+        }))}
+      />
     </Stack>
   );
 }

@@ -88,18 +88,37 @@ export function partiesListQuery(filters: PartyListFilters) {
   });
 }
 
-/** Every live party I belong to (for pickers and the dashboard). */
+/** The largest page the server serves (contracts `partyListQuerySchema.per_page`). */
+const MAX_PARTIES_PER_PAGE = 100;
+
+/**
+ * Every active party of the user, for pickers (the character form): all pages of the largest size, so a
+ * player in ten or more parties can pick any of them (the grid's 9-a-page first page stopped at 9).
+ */
 export function myActivePartiesQuery() {
   return queryOptions({
-    queryKey: partyKeys.list({ page: 1, search: '', showArchived: false, ownedOnly: false }),
+    queryKey: [...partyKeys.lists(), 'all-active'] as const,
     queryFn: async ({ signal }): Promise<PartyPage> => {
-      const params = partyListSearch({ page: 1, search: '', showArchived: false, ownedOnly: false });
-      const { data, meta } = await apiRequest(`${API_V1}/parties?${params}`, {
-        schema: z.array(partySchema),
-        signal,
-        toast: false,
-      });
-      return pageOf(data, meta);
+      const parties: Party[] = [];
+      for (let page = 1; ; page++) {
+        const params = partyListSearch(
+          { page, search: '', showArchived: false, ownedOnly: false },
+          MAX_PARTIES_PER_PAGE,
+        );
+        const { data, meta } = await apiRequest(`${API_V1}/parties?${params}`, {
+          schema: z.array(partySchema),
+          signal,
+          toast: false,
+        });
+        parties.push(...data);
+        const { meta: pageMeta } = pageOf(data, meta);
+        if (data.length === 0 || page >= pageMeta.total_pages) {
+          return {
+            parties,
+            meta: { ...pageMeta, current_page: 1, total_pages: 1, per_page: parties.length },
+          };
+        }
+      }
     },
     staleTime: PARTY_STALE_MS,
   });

@@ -25,6 +25,7 @@ import { PartyInventory } from '../../inventory/components/party-inventory';
 import { OnlineUsers } from '../../realtime/components/online-users';
 import { RealtimeIndicator } from '../../realtime/components/realtime-indicator';
 import { usePartyChannels } from '../../realtime/hooks/use-party-channels';
+import { PartyShopsTab } from '../../shops/components/party-shops-tab';
 import { isNotFound, partyQuery } from '../api/parties-api';
 import { PartyCharactersTab } from '../components/party-characters-tab';
 import { PartyFacts } from '../components/party-facts';
@@ -207,7 +208,10 @@ function MemberView({ party }: { party: Party }) {
           <PartyInventory party={party} />
         </Tabs.Panel>
         <Tabs.Panel value="shops" pt="md">
-          <UpcomingTabPanel title="Party Shops" feature="shops" />
+          <PartyShopsTab
+            partyId={party.id}
+            canDeploy={!party.is_archived && (party.user_role === 'gm' || party.user_role === 'manager')}
+          />
         </Tabs.Panel>
         <Tabs.Panel value="loot" pt="md">
           <UpcomingTabPanel title="Party Loot" feature="loot" />

@@ -31,7 +31,12 @@ import { toast } from '../../../lib/toast';
 import { useCurrentUser } from '../../../stores/auth-store';
 import { changePassword, updateProfile } from '../api/profile-api';
 
-const accountSchema = z.object({ username: usernameSchema, email: emailSchema });
+// The current password is asked for only when the email changes (the server refuses the change without it).
+const accountSchema = z.object({
+  username: usernameSchema,
+  email: emailSchema,
+  current_password: z.string(),
+});
 type AccountFields = z.infer<typeof accountSchema>;
 
 export function ProfilePage() {
@@ -68,17 +73,21 @@ function AccountDetails() {
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<AccountFields>({
     mode: 'controlled',
-    initialValues: { username: user?.username ?? '', email: user?.email ?? '' },
+    initialValues: { username: user?.username ?? '', email: user?.email ?? '', current_password: '' },
     validate: validateWith(accountSchema),
     enhanceGetInputProps: markInvalidFields,
   });
   if (!user) return null;
+  const emailChanging = form.values.email.trim().toLowerCase() !== user.email.toLowerCase();
 
   const handleSubmit = async (values: AccountFields) => {
     setFormError(null);
     const change: Partial<AccountFields> = {};
     if (values.username.trim() !== user.username) change.username = values.username.trim();
-    if (values.email.trim() !== user.email) change.email = values.email.trim();
+    if (values.email.trim() !== user.email) {
+      change.email = values.email.trim();
+      change.current_password = values.current_password;
+    }
     if (Object.keys(change).length === 0) {
       toast.info('Nothing to save: your details are unchanged.');
       return;
@@ -86,11 +95,12 @@ function AccountDetails() {
     try {
       const updated = await updateProfile(change);
       updateSessionUser(updated);
-      form.setInitialValues({ username: updated.username, email: updated.email });
-      form.setValues({ username: updated.username, email: updated.email });
+      const saved = { username: updated.username, email: updated.email, current_password: '' };
+      form.setInitialValues(saved);
+      form.setValues(saved);
       toast.success(authMessages.profileUpdated);
     } catch (error) {
-      const fieldErrors = serverFieldErrors(error, ['username', 'email'], 'user.');
+      const fieldErrors = serverFieldErrors(error, ['username', 'email', 'current_password'], 'user.');
       if (fieldErrors) form.setErrors(fieldErrors);
       else if (isApiError(error) && !error.toastable) setFormError(error.message);
     }
@@ -123,6 +133,16 @@ function AccountDetails() {
             data-testid="profile-email"
             {...form.getInputProps('email')}
           />
+          {emailChanging ? (
+            <PasswordInput
+              label="Current password"
+              description="Needed to change your email address. We will also tell your current address."
+              autoComplete="current-password"
+              required
+              data-testid="profile-current-password"
+              {...form.getInputProps('current_password')}
+            />
+          ) : null}
           <Group gap="sm">
             {user.email_verified ? (
               <Badge color="teal" variant="light" data-testid="email-verified-badge">

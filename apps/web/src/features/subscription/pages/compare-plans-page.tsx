@@ -1,4 +1,10 @@
-import { type FeatureKey, featureKeys, featureLabels, limitKeys, type Tier } from '@haversack/contracts';
+import {
+  type FeatureKey,
+  featureLabels,
+  liveFeatureKeys,
+  liveLimitKeys,
+  type Tier,
+} from '@haversack/contracts';
 import {
   Anchor,
   Badge,
@@ -18,7 +24,12 @@ import { Link } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
 import { usePageTitle } from '../../../lib/page-title';
-import { currentSubscriptionQueryOptions, tiersQueryOptions } from '../api/subscription-api';
+import {
+  type BillingProviderName,
+  currentSubscriptionQueryOptions,
+  tiersQueryOptions,
+} from '../api/subscription-api';
+import { BillingDisabledNotice } from '../components/billing-disabled-notice';
 import { LocalBillingNotice } from '../components/local-billing-notice';
 import { wrappingButtonProps } from '../components/wrapping-button';
 import { formatLimit, formatPricePerMonth, limitLabels } from '../plan-text';
@@ -63,7 +74,7 @@ export function ComparePlansPage() {
         <PlanComparison
           tiers={tiers.data.tiers}
           currentTier={current.data.tier}
-          localBilling={tiers.data.billingProvider === 'local'}
+          billingProvider={tiers.data.billingProvider}
         />
       )}
     </Stack>
@@ -73,15 +84,16 @@ export function ComparePlansPage() {
 function PlanComparison({
   tiers,
   currentTier,
-  localBilling,
+  billingProvider,
 }: {
   tiers: Tier[];
   currentTier: Tier;
-  localBilling: boolean;
+  billingProvider: BillingProviderName;
 }) {
   return (
     <>
-      {localBilling ? <LocalBillingNotice /> : null}
+      {billingProvider === 'local' ? <LocalBillingNotice /> : null}
+      {billingProvider === 'none' ? <BillingDisabledNotice /> : null}
       <SimpleGrid
         cols={{ base: 1, sm: 2, lg: 4 }}
         spacing="md"
@@ -167,7 +179,8 @@ function FeatureMark({ included }: { included: boolean }) {
   );
 }
 
-/** All limits and features; on a phone the table scrolls sideways rather than squeezing four columns. */
+/**
+ * Every limit and feature this server offers (the live ones: nothing unbuilt is sold); on a phone the table scrolls sideways rather than squeezing four columns. */
 function PlanTable({ tiers, currentTier }: { tiers: Tier[]; currentTier: Tier }) {
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby="plan-details-heading">
@@ -208,7 +221,7 @@ function PlanTable({ tiers, currentTier }: { tiers: Tier[]; currentTier: Tier })
                   <Table.Td key={tier.identifier}>{formatPricePerMonth(tier)}</Table.Td>
                 ))}
               </Table.Tr>
-              {limitKeys.map((key) => (
+              {liveLimitKeys.map((key) => (
                 <Table.Tr key={key}>
                   <Table.Th scope="row" fw={500}>
                     {limitLabels[key]}
@@ -218,7 +231,7 @@ function PlanTable({ tiers, currentTier }: { tiers: Tier[]; currentTier: Tier })
                   ))}
                 </Table.Tr>
               ))}
-              {featureKeys.map((key: FeatureKey) => (
+              {liveFeatureKeys.map((key: FeatureKey) => (
                 <Table.Tr key={key}>
                   <Table.Th scope="row" fw={500}>
                     {featureLabels[key]}

@@ -1,11 +1,16 @@
-import { type Patronage, subscriptionMessages } from '@haversack/contracts';
+import {
+  liveUsageResources,
+  type Patronage,
+  subscriptionMessages,
+  usageResources,
+} from '@haversack/contracts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { toast } from '../../../lib/toast';
 import { failure, mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
-import { buildCurrentSubscription } from '../subscription-fixtures';
+import { buildCurrentSubscription, unbuiltMention } from '../subscription-fixtures';
 import { mockSubscriptionServer, requestBody } from '../subscription-test-server';
 import { pastDueExplanation, SubscriptionPage } from './subscription-page';
 
@@ -40,13 +45,30 @@ describe('SubscriptionPage', () => {
     expect(screen.getByTestId('plan-renewal')).toHaveTextContent('Renews on April 1, 2026');
     expect(screen.getByTestId('usage-characters-summary')).toHaveTextContent('4 / 5');
     expect(screen.getByTestId('usage-characters')).toHaveAttribute('data-level', 'warning');
-    expect(within(screen.getByTestId('usage-list')).getAllByTestId(/^usage-[a-z_]+$/)).toHaveLength(13);
-    expect(screen.getByTestId('usage-shop_templates')).toHaveTextContent('Not included');
+    expect(
+      within(screen.getByTestId('usage-list'))
+        .getAllByTestId(/^usage-[a-z_]+$/)
+        .map((bar) => bar.dataset.testid),
+    ).toEqual(liveUsageResources.map((resource) => `usage-${resource}`));
+    expect(screen.getByTestId('usage-shop_templates')).toHaveTextContent('0 / 10');
     expect(screen.getByTestId('usage-item_templates')).toHaveTextContent('Unlimited');
     expect(screen.getByTestId('patronages-granted')).toHaveTextContent('You are not sponsoring anyone.');
     expect(screen.getByTestId('patronages-received')).toHaveTextContent('Nobody is sponsoring you');
     expect(screen.getByTestId('local-billing')).toHaveTextContent(subscriptionMessages.localBilling);
     expect(screen.queryByRole('button', { name: 'Manage billing' })).not.toBeInTheDocument();
+  });
+
+  it('shows no usage bar for a limit that is not built yet, even when the server counts it', async () => {
+    mockSubscriptionServer({ current: buildCurrentSubscription({ tier: 'tier_2', stored: true }) });
+    renderRoutes(routes, '/subscription');
+
+    const list = within(await screen.findByTestId('usage-list'));
+    expect(list.getAllByTestId(/^usage-[a-z_]+$/)).toHaveLength(liveUsageResources.length);
+    for (const resource of usageResources.filter((key) => !liveUsageResources.includes(key))) {
+      expect(screen.queryByTestId(`usage-${resource}`)).not.toBeInTheDocument();
+    }
+    const mention = unbuiltMention();
+    if (mention) expect(screen.getByTestId('usage-list')).not.toHaveTextContent(mention);
   });
 
   it('cancels with the reason given, at the end of the period', async () => {

@@ -1,9 +1,9 @@
 import {
   type CurrentSubscription,
+  liveUsageResources,
   type TierIdentifier,
   tierIdentifiers,
   type UsageResource,
-  usageResources,
 } from '@haversack/contracts';
 import { Alert, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
@@ -105,9 +105,9 @@ function SubscriptionOverview({ subscription: payload }: { subscription: Current
   );
 }
 
-/** Every resource the server counted, in the contract's order. */
+/** Every live resource the server counted, in the contract's order (nothing unbuilt is shown). */
 function usedResources(payload: CurrentSubscription) {
-  return usageResources.flatMap((resource: UsageResource) => {
+  return liveUsageResources.flatMap((resource: UsageResource) => {
     const entry = payload.usage[resource];
     return entry ? [[resource, entry] as const] : [];
   });

@@ -1,10 +1,19 @@
-import { subscriptionMessages } from '@haversack/contracts';
+import {
+  featureKeys,
+  featureLabels,
+  isLiveFeature,
+  isLiveLimit,
+  isLiveUsageResource,
+  limitKeys,
+  subscriptionMessages,
+} from '@haversack/contracts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { failure, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
-import { buildCurrentSubscription } from '../subscription-fixtures';
+import { limitLabels } from '../plan-text';
+import { buildCurrentSubscription, buildStoredTiers, unbuiltMention } from '../subscription-fixtures';
 import { mockSubscriptionServer, requestBody } from '../subscription-test-server';
 import { UpgradePage } from './upgrade-page';
 
@@ -37,6 +46,20 @@ describe('UpgradePage', () => {
     expect(screen.getByTestId('local-billing')).toHaveTextContent(subscriptionMessages.localBilling);
   });
 
+  it('says upgrades are unavailable when the server has no billing, and offers no working button', async () => {
+    const fetchMock = mockSubscriptionServer({ billingProvider: 'none' });
+    renderRoutes(routes, '/subscription/upgrade?resource=characters');
+
+    expect(await screen.findByTestId('billing-disabled')).toHaveTextContent(
+      'Upgrades are not available: billing is not configured on this server.',
+    );
+    expect(screen.queryByTestId('local-billing')).not.toBeInTheDocument();
+    const button = screen.getByRole('button', { name: 'Upgrade to Adventurer — $5/month' });
+    expect(button).toBeDisabled();
+    await userEvent.click(button);
+    expect(requestBody(fetchMock, 'POST', '/subscription/checkout')).toBeUndefined();
+  });
+
   it('explains a missing feature and offers only the plans that include it', async () => {
     mockSubscriptionServer();
     renderRoutes(routes, '/subscription/upgrade?feature=patronage_system');
@@ -56,6 +79,53 @@ describe('UpgradePage', () => {
       'Deploy shops is not included in your Free plan.',
     );
     expect(screen.getByTestId('upgrade-option-tier_1')).toHaveTextContent('Recommended');
+  });
+
+  it.each([
+    'feature=ai_tools',
+    'feature=loot_distribution',
+    'feature=api_access',
+    'feature=custom_branding',
+    'feature=premium_support',
+    'resource=loot_templates',
+    'resource=ai_uses_monthly',
+  ])('sells nothing that is not built yet: ?%s is not an upgrade subject', async (query) => {
+    const [kind, key] = query.split('=') as [string, string];
+    const live = kind === 'feature' ? isLiveFeature(key) : isLiveUsageResource(key);
+    mockSubscriptionServer({
+      tiers: buildStoredTiers(),
+      current: buildCurrentSubscription({ stored: true }),
+    });
+    renderRoutes(routes, `/subscription/upgrade?${query}`);
+    if (live) {
+      expect(await screen.findByTestId('upgrade-explanation')).toBeInTheDocument();
+    } else {
+      expect(await screen.findByTestId('upgrade-unknown')).toBeInTheDocument();
+      expect(screen.queryByTestId('upgrade-options')).not.toBeInTheDocument();
+    }
+  });
+
+  it('lists only live limits and features among what a plan changes, even when the plans carry more', async () => {
+    mockSubscriptionServer({
+      tiers: buildStoredTiers(),
+      current: buildCurrentSubscription({ tier: 'tier_1', stored: true }),
+    });
+    renderRoutes(routes, '/subscription/upgrade?tier=tier_3');
+
+    const option = await screen.findByTestId('upgrade-option-tier_3');
+    const changes = within(option)
+      .getAllByRole('listitem')
+      .map((item) => item.textContent ?? '');
+    expect(changes).toContain('Characters: 5 → Unlimited');
+    expect(changes).toContain('Shop templates: 10 → Unlimited');
+    expect(changes).toContain('Sponsor other players (patronage)');
+    const mention = unbuiltMention();
+    if (mention) expect(option).not.toHaveTextContent(mention);
+    const labels = [
+      ...limitKeys.filter((key) => !isLiveLimit(key)).map((key) => limitLabels[key]),
+      ...featureKeys.filter((key) => !isLiveFeature(key)).map((key) => featureLabels[key]),
+    ];
+    for (const label of labels) expect(changes.some((change) => change.startsWith(label))).toBe(false);
   });
 
   it('answers an unknown query with a friendly message and a link to compare', async () => {

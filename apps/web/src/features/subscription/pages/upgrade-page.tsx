@@ -1,11 +1,11 @@
 import {
   type FeatureKey,
-  featureKeys,
   featureLabels,
-  isFeatureKey,
-  isUsageResource,
-  limitKeys,
-  subscriptionMessages,
+  isLiveFeature,
+  isLiveUsageResource,
+  liveFeatureKeys,
+  liveLimitKeys,
+  liveUsageResources,
   type Tier,
   type TierIdentifier,
   tierIdentifiers,
@@ -13,10 +13,9 @@ import {
   type UsageResource,
   usageResourceLabels,
   usageResourceLimit,
-  usageResources,
 } from '@haversack/contracts';
 import { Alert, Anchor, Badge, Button, Card, Group, List, Stack, Text, Title } from '@mantine/core';
-import { IconAlertTriangle, IconInfoCircle } from '@tabler/icons-react';
+import { IconInfoCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -29,6 +28,7 @@ import {
   tiersQueryOptions,
   useCheckout,
 } from '../api/subscription-api';
+import { BillingDisabledNotice } from '../components/billing-disabled-notice';
 import { LocalBillingNotice } from '../components/local-billing-notice';
 import { wrappingButtonProps } from '../components/wrapping-button';
 import {
@@ -46,10 +46,13 @@ export type UpgradeSubject =
   | { kind: 'feature'; feature: FeatureKey }
   | { kind: 'unknown' };
 
-/** Accepts a usage resource ("parties_created") or its limit key ("parties_can_create"). */
+/**
+ * Accepts a usage resource ("parties_created") or its limit key ("parties_can_create"), when it is live: a
+ * limit or feature this server does not offer yet is not sold, so a link naming one is unknown here.
+ */
 function resourceFromQuery(value: string): UsageResource | null {
-  if (isUsageResource(value)) return value;
-  return usageResources.find((resource) => usageResourceLimit[resource] === value) ?? null;
+  if (isLiveUsageResource(value)) return value;
+  return liveUsageResources.find((resource) => usageResourceLimit[resource] === value) ?? null;
 }
 
 export function readUpgradeSubject(params: URLSearchParams): UpgradeSubject {
@@ -65,7 +68,7 @@ export function readUpgradeSubject(params: URLSearchParams): UpgradeSubject {
     return resource ? { kind: 'resource', resource } : { kind: 'unknown' };
   }
   const feature = params.get('feature');
-  if (feature !== null) return isFeatureKey(feature) ? { kind: 'feature', feature } : { kind: 'unknown' };
+  if (feature !== null) return isLiveFeature(feature) ? { kind: 'feature', feature } : { kind: 'unknown' };
   return { kind: 'unknown' };
 }
 
@@ -227,16 +230,16 @@ function describe(
   };
 }
 
-/** The features a plan adds on top of another. */
+/** The live features a plan adds on top of another. */
 function addedFeatures(from: Tier, to: Tier): string[] {
-  return featureKeys.flatMap((key) =>
+  return liveFeatureKeys.flatMap((key) =>
     to.features[key] === true && from.features[key] !== true ? [featureLabels[key]] : [],
   );
 }
 
-/** The limits that grow and the features that are added, going from one plan to another. */
+/** The live limits that grow and the live features that are added, going from one plan to another. */
 function improvements(from: Tier, to: Tier): string[] {
-  const limits = limitKeys.flatMap((key) => {
+  const limits = liveLimitKeys.flatMap((key) => {
     const before = from.limits[key] ?? null;
     const after = to.limits[key] ?? null;
     const grows = before !== null && (after === null || after > before);
@@ -276,11 +279,7 @@ function UpgradeOptions({
       </Alert>
 
       {billingProvider === 'local' ? <LocalBillingNotice /> : null}
-      {billingDisabled ? (
-        <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden="true" />}>
-          {subscriptionMessages.billingDisabled}
-        </Alert>
-      ) : null}
+      {billingDisabled ? <BillingDisabledNotice /> : null}
       {checkout.isError ? (
         <Alert color="red" variant="light" role="alert" data-testid="checkout-error">
           {subscriptionErrorMessage(checkout.error)}

@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createCharacter,
+  createMember,
+  createParty,
+  createTemplate,
+  createUser,
+  type SignedInUser,
+  upgrade,
+} from '../../test/factories.js';
+import { type ApiMethod, buildTestApp, callApi, type TestContext } from '../../test/helper.js';
+
+interface Body {
+  data: Record<string, unknown> & Record<string, unknown>[];
+  error: { code: string; message: string; details?: { field: string; message: string; feature?: string }[] };
+}
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await buildTestApp();
+});
+afterAll(async () => ctx.close());
+
+const call = (method: ApiMethod, url: string, user?: SignedInUser, payload?: unknown) =>
+  callApi(ctx, method, url, user, payload);
+const body = (response: { json(): unknown }) => response.json() as Body;
+
+/** A party with a stash holding one rope, and a Free player with a character in it. */
+async function partyWithStash() {
+  const gm = await createUser(ctx);
+  await upgrade(ctx, gm, 'tier_3');
+  const party = await createParty(ctx, gm);
+  const stashId = String(
+    body(await call('POST', `/parties/${party.id}/containers`, gm, { container: { name: 'Stash' } })).data.id,
+  );
+  const rope = await createTemplate(ctx, { name: 'Rope' });
+  const [inStash] = body(
+    await call('POST', '/item_instances', gm, { item_template_id: rope.id, container_id: stashId }),
+  ).data;
+  const player = await createMember(ctx, party, 'player');
+  const character = await createCharacter(ctx, player, { partyId: party.id });
+  return {
+    gm,
+    party,
+    stashId,
+    rope,
+    stashRopeId: String(inStash?.id),
+    player,
+    backpack: String(character.primary_container_id),
+  };
+}
+
+function expectFeatureRefused(response: { statusCode: number; json(): unknown }) {
+  expect(response.statusCode).toBe(403);
+  const { error } = body(response);
+  expect(error.code).toBe('FEATURE_NOT_AVAILABLE');
+  expect(error.message).toBe('Party collaboration is not included in your Free plan. Upgrade to use it.');
+  expect(error.details).toEqual([
+    { field: 'party_collaboration', message: error.message, feature: 'party_collaboration' },
+  ]);
+}
+
+describe('party_collaboration (spec/01 §3: not in Free)', () => {
+  it('lets a Free member look at the stash and use their own character, but not act on the stash', async () => {
+    const { party, stashId, rope, stashRopeId, player, backpack } = await partyWithStash();
+
+    expect((await call('GET', `/containers/${stashId}/items`, player)).statusCode).toBe(200);
+    expect((await call('GET', `/parties/${party.id}/containers`, player)).statusCode).toBe(200);
+    const [inBackpack] = body(
+      await call('POST', '/item_instances', player, { item_template_id: rope.id, container_id: backpack }),
+    ).data;
+    expect(inBackpack?.id).toBeDefined();
+
+    expectFeatureRefused(
+      await call('POST', '/item_instances', player, { item_template_id: rope.id, container_id: stashId }),
+    );
+    expectFeatureRefused(
+      await call('POST', '/containers/transfer', player, {
+        item_instance_id: inBackpack?.id,
+        source_container_id: backpack,
+        target_container_id: stashId,
+      }),
+    );
+    expectFeatureRefused(
+      await call('POST', '/containers/transfer', player, {
+        item_instance_id: stashRopeId,
+        source_container_id: stashId,
+        target_container_id: backpack,
+      }),
+    );
+    expectFeatureRefused(await call('DELETE', `/item_instances/${stashRopeId}`, player));
+    expectFeatureRefused(
+      await call('POST', `/parties/${party.id}/containers`, player, { container: { name: 'Mine' } }),
+    );
+
+    // Nothing moved: the stash still holds exactly the GM's rope.
+    const stash = body(await call('GET', `/containers/${stashId}/items`, player)).data;
+    expect(stash.map((item) => item.id)).toEqual([stashRopeId]);
+  });
+
+  it('opens the stash to a paid plan of their own', async () => {
+    const { stashId, rope, player } = await partyWithStash();
+    await upgrade(ctx, player, 'tier_1');
+    const added = await call('POST', '/item_instances', player, {
+      item_template_id: rope.id,
+      container_id: stashId,
+    });
+    expect(added.statusCode).toBe(201);
+  });
+
+  it('opens the stash through a patronage in that party, for as long as it lasts', async () => {
+    const { gm, party, stashId, rope, player } = await partyWithStash();
+    const granted = await call('POST', '/patronages', gm, {
+      beneficiary_id: player.user.id,
+      party_id: party.id,
+    });
+    expect(granted.statusCode).toBe(201);
+    expect(
+      (await call('POST', '/item_instances', player, { item_template_id: rope.id, container_id: stashId }))
+        .statusCode,
+    ).toBe(201);
+
+    // Ending the patronage closes the stash again.
+    const ended = await call('DELETE', `/patronages/${body(granted).data.id}`, gm);
+    expect(ended.statusCode).toBeLessThan(300);
+    expectFeatureRefused(
+      await call('POST', '/item_instances', player, { item_template_id: rope.id, container_id: stashId }),
+    );
+  });
+});

@@ -1,0 +1,143 @@
+import { DndContext } from '@dnd-kit/core';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { jsonResponse, mockFetch } from '../../../test/fixtures';
+import { noItemFilters } from '../api/inventory-api';
+import { buildContainer, buildItem, renderWithProviders } from '../test/inventory-fixtures';
+import { ItemCollection, type ItemCollectionProps } from './item-collection';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const backpack = buildContainer();
+const quiver = buildContainer({ id: 'container-2', name: 'Quiver', is_primary: false });
+const stash = buildContainer({
+  id: 'container-3',
+  name: 'Party Stash',
+  is_primary: false,
+  owner: { type: 'party', id: 'party-1', name: 'The Company' },
+});
+const names = ['Arrow', 'Bedroll', 'Candle', 'Dagger', 'Torch'];
+const items = names.map((name, index) => buildItem({ id: `item-${index}`, name, quantity: 1 }));
+
+function serveItems() {
+  mockFetch(({ url }) => {
+    if (url.startsWith(`/api/v1/containers/${backpack.id}/items`)) {
+      return jsonResponse(200, {
+        status: 'success',
+        data: items,
+        meta: { current_page: 1, total_pages: 1, total_count: items.length, per_page: 50 },
+      });
+    }
+    return jsonResponse(404, { status: 'error', error: { code: 'not_found', message: 'Not found' } });
+  });
+}
+
+function renderCollection(overrides: Partial<ItemCollectionProps> = {}) {
+  serveItems();
+  const props: ItemCollectionProps = {
+    containerId: backpack.id,
+    filters: noItemFilters,
+    // In jsdom the grid has no width: it draws the default 3 columns.
+    layout: 'grid',
+    draggable: true,
+    swipeable: false,
+    onOpen: vi.fn(),
+    onQuickTransfer: vi.fn(),
+    onAddToQueue: vi.fn(),
+    destinations: [backpack, quiver, stash],
+    onMoveTo: vi.fn(),
+    ...overrides,
+  };
+  renderWithProviders(
+    <DndContext>
+      <button type="button">Before</button>
+      <ItemCollection {...props} />
+      <button type="button">After</button>
+    </DndContext>,
+  );
+  return props;
+}
+
+const tile = (name: string) => screen.getByRole('button', { name: `${name}, quantity 1` });
+
+describe('ItemCollection keyboard', () => {
+  it('is one Tab stop; arrows, Home and End move between the tiles and the Tab stop follows', {
+    timeout: 15_000,
+  }, async () => {
+    const user = userEvent.setup();
+    renderCollection();
+    await screen.findByRole('button', { name: 'Arrow, quantity 1' });
+    expect(screen.getByRole('list', { name: 'Items' })).toBeInTheDocument();
+    expect(names.map((name) => tile(name).tabIndex)).toEqual([0, -1, -1, -1, -1]);
+
+    screen.getByRole('button', { name: 'Before' }).focus();
+    await user.tab();
+    expect(tile('Arrow')).toHaveFocus();
+    await user.keyboard('{ArrowRight}');
+    expect(tile('Bedroll')).toHaveFocus();
+    // Three columns: Down goes to the tile below.
+    await user.keyboard('{ArrowDown}');
+    expect(tile('Torch')).toHaveFocus();
+    await user.keyboard('{ArrowDown}');
+    expect(tile('Torch')).toHaveFocus();
+    await user.keyboard('{ArrowUp}{ArrowLeft}');
+    expect(tile('Arrow')).toHaveFocus();
+    await user.keyboard('{ArrowLeft}');
+    expect(tile('Arrow')).toHaveFocus();
+    await user.keyboard('{End}');
+    expect(tile('Torch')).toHaveFocus();
+    await user.keyboard('{Home}{ArrowRight}{ArrowRight}');
+    expect(tile('Candle')).toHaveFocus();
+    expect(names.map((name) => tile(name).tabIndex)).toEqual([-1, -1, 0, -1, -1]);
+    // The keys are told with every tile and shown while the keyboard is in the grid.
+    expect(tile('Candle')).toHaveAccessibleDescription(expect.stringContaining('Arrow keys, Home and End'));
+
+    // One Tab leaves the grid; Shift+Tab comes back to the tile last used.
+    await user.tab();
+    expect(screen.getByRole('button', { name: 'After' })).toHaveFocus();
+    await user.tab({ shift: true });
+    expect(tile('Candle')).toHaveFocus();
+  });
+
+  it('moves an item with "Move to..." from the keyboard: M opens it, the source is not offered', async () => {
+    const user = userEvent.setup();
+    const props = renderCollection();
+    await screen.findByRole('button', { name: 'Arrow, quantity 1' });
+    tile('Arrow').focus();
+    await user.keyboard('{ArrowRight}m');
+    const menu = await screen.findByRole('menu', { name: 'Move Bedroll to...' });
+    const choices = within(menu).getAllByRole('menuitem');
+    expect(choices.map((c) => c.textContent)).toEqual(['Quiver (Aria)', 'Party Stash (The Company)']);
+    await waitFor(() => expect(choices[0]).toHaveFocus());
+    await user.keyboard('{ArrowDown}{Enter}');
+    expect(props.onMoveTo).toHaveBeenCalledWith(items[1], stash.id);
+    await waitFor(() => expect(screen.queryByRole('menu')).not.toBeInTheDocument());
+    expect(tile('Bedroll')).toHaveFocus();
+  });
+
+  it('opens "Move to..." with Shift+F10 too, closes it with Escape, and offers it on a button', async () => {
+    const user = userEvent.setup();
+    const props = renderCollection();
+    await screen.findByRole('button', { name: 'Dagger, quantity 1' });
+    tile('Dagger').focus();
+    await user.keyboard('{Shift>}{F10}{/Shift}');
+    expect(await screen.findByRole('menu', { name: 'Move Dagger to...' })).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('menu')).not.toBeInTheDocument());
+    expect(tile('Dagger')).toHaveFocus();
+
+    await user.click(screen.getByRole('button', { name: 'Move Torch to...' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Quiver (Aria)' }));
+    expect(props.onMoveTo).toHaveBeenCalledWith(items[4], quiver.id);
+  });
+
+  it('has no "Move to..." where nothing can move (a read-only source)', async () => {
+    renderCollection({ destinations: undefined, onMoveTo: undefined });
+    await screen.findByRole('button', { name: 'Arrow, quantity 1' });
+    expect(screen.queryByRole('button', { name: /^Move .* to\.\.\.$/ })).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,71 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { failure, jsonResponse, mockFetch } from '../../../test/fixtures';
+import { renderRoutes } from '../../../test/render';
+import { buildShopTemplate } from '../../shops/test/shop-fixtures';
+import { buildTier, buildUsage, unbuiltMention } from '../../subscription/subscription-fixtures';
+import { MyContentPage } from './my-content-page';
+
+const routes = [{ path: '/my-content', element: <MyContentPage /> }];
+const page = (count: number) => ({ current_page: 1, total_pages: 1, total_count: count, per_page: 20 });
+
+function section(name: string): HTMLElement {
+  return screen.getByRole('region', { name });
+}
+
+describe('MyContentPage', () => {
+  it('lists my shop templates with their count against the plan', async () => {
+    const fetchMock = mockFetch(({ url }) => {
+      const path = new URL(url, 'http://test').pathname;
+      if (path.endsWith('/subscription/usage'))
+        return jsonResponse(200, {
+          status: 'success',
+          data: {
+            ...buildUsage(buildTier('tier_1')),
+            shop_templates: { used: 1, limit: 10 },
+          },
+        });
+      if (path.endsWith('/shop_templates'))
+        return jsonResponse(200, {
+          status: 'success',
+          data: [buildShopTemplate({ id: 'shop-1', name: 'The Prancing Pony' })],
+          meta: page(1),
+        });
+      return jsonResponse(200, { status: 'success', data: [], meta: page(0) });
+    });
+    renderRoutes(routes, '/my-content');
+
+    const shops = await screen.findByRole('link', { name: 'The Prancing Pony' });
+    expect(shops).toHaveAttribute('href', '/shops/templates/shop-1');
+    expect(await within(section('Shop templates')).findByTestId('content-limit')).toHaveTextContent(
+      '1 of 10',
+    );
+    expect(
+      within(section('Item templates')).getByText('You have not made any item templates yet.'),
+    ).toBeVisible();
+    // Nothing this server does not offer yet (loot templates) has a section.
+    expect(screen.getAllByRole('region').map((region) => region.getAttribute('aria-labelledby'))).toEqual([
+      'my-item-templates',
+      'my-shop-templates',
+    ]);
+    const mention = unbuiltMention();
+    if (mention) expect(document.body).not.toHaveTextContent(mention);
+    const shopCall = fetchMock.mock.calls
+      .map(([url]) => String(url))
+      .find((url) => url.includes('/shop_templates'));
+    expect(new URL(String(shopCall), 'http://test').searchParams.get('mine')).toBe('true');
+  });
+
+  it('shows an error with a retry when my shop templates cannot be loaded', async () => {
+    mockFetch(({ url }) =>
+      url.includes('/shop_templates')
+        ? failure(500, 'INTERNAL_SERVER_ERROR', 'Something went wrong.')
+        : jsonResponse(200, { status: 'success', data: [], meta: page(0) }),
+    );
+    renderRoutes(routes, '/my-content');
+    expect(
+      await within(section('Shop templates')).findByText('Unable to Load Shops', {}, { timeout: 5_000 }),
+    ).toBeVisible();
+    expect(within(section('Shop templates')).getByRole('button', { name: /try again|retry/i })).toBeVisible();
+  });
+});

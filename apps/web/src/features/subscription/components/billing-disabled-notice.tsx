@@ -1,0 +1,20 @@
+import { subscriptionMessages } from '@haversack/contracts';
+import { Alert } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
+
+/**
+ * DESIGN §7: with neither Stripe nor BILLING_PROVIDER=local the server refuses upgrades; the screens say
+ * so up front rather than offer a button that can only fail.
+ */
+export function BillingDisabledNotice() {
+  return (
+    <Alert
+      color="red"
+      variant="light"
+      icon={<IconAlertTriangle aria-hidden="true" />}
+      data-testid="billing-disabled"
+    >
+      {subscriptionMessages.billingDisabled}
+    </Alert>
+  );
+}

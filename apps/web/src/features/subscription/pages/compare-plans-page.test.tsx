@@ -1,0 +1,55 @@
+import { featureKeys, featureLabels, limitKeys, liveFeatureKeys, liveLimitKeys } from '@haversack/contracts';
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { renderRoutes } from '../../../test/render';
+import { limitLabels } from '../plan-text';
+import { buildCurrentSubscription, buildStoredTiers, unbuiltMention } from '../subscription-fixtures';
+import { mockSubscriptionServer } from '../subscription-test-server';
+import { ComparePlansPage } from './compare-plans-page';
+
+const routes = [{ path: '/subscription/compare', element: <ComparePlansPage /> }];
+
+/** The row headings of the plan table, after the price. */
+async function rowHeadings(): Promise<string[]> {
+  const table = await screen.findByTestId('plan-table');
+  return within(table)
+    .getAllByRole('rowheader')
+    .map((cell) => cell.textContent ?? '');
+}
+
+const unbuiltLabels = [
+  ...limitKeys.filter((key) => !liveLimitKeys.includes(key)).map((key) => limitLabels[key]),
+  ...featureKeys.filter((key) => !liveFeatureKeys.includes(key)).map((key) => featureLabels[key]),
+];
+
+describe('ComparePlansPage', () => {
+  it('lists every live limit and feature, and nothing that is not built, as the server answers', async () => {
+    mockSubscriptionServer();
+    renderRoutes(routes, '/subscription/compare');
+
+    expect(await rowHeadings()).toEqual([
+      'Price',
+      ...liveLimitKeys.map((key) => limitLabels[key]),
+      ...liveFeatureKeys.map((key) => featureLabels[key]),
+    ]);
+    expect(screen.getByRole('rowheader', { name: 'Deploy shops' })).toBeInTheDocument();
+    expect(screen.getByRole('rowheader', { name: 'Shop templates' })).toBeInTheDocument();
+  });
+
+  it('sells no unbuilt feature or limit even when the plans carry them (loot, AI, API, branding, support)', async () => {
+    mockSubscriptionServer({
+      tiers: buildStoredTiers(),
+      current: buildCurrentSubscription({ stored: true }),
+    });
+    renderRoutes(routes, '/subscription/compare');
+
+    const headings = await rowHeadings();
+    expect(headings).toHaveLength(1 + liveLimitKeys.length + liveFeatureKeys.length);
+    for (const label of unbuiltLabels) {
+      expect(headings).not.toContain(label);
+      expect(screen.queryByText(label)).not.toBeInTheDocument();
+    }
+    const mention = unbuiltMention();
+    if (mention) expect(document.body).not.toHaveTextContent(mention);
+  });
+});

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { loginBodySchema } from './auth.js';
+import { characterFormSchema } from './characters.js';
+import { entityId, fieldMessages, findUnsafeJson, isSafeText, MAX_JSON_FIELD_DEPTH, text } from './fields.js';
+import { itemTemplateMetadataSchema } from './items.js';
+import { patronageCreateBodySchema, previewQuerySchema } from './parties.js';
+
+const issues = (result: {
+  success: boolean;
+  error?: { issues: { path: PropertyKey[]; message: string }[] };
+}) => (result.error?.issues ?? []).map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+
+describe('text()', () => {
+  it('refuses the NUL character and unpaired surrogates, and keeps chaining like a string', () => {
+    const name = text().trim().min(1).max(10);
+    for (const bad of ['a\u0000b', '\u0000', '\ud800', 'x\udfff', '\udc00\ud800', 'ok\ud83d'])
+      expect(name.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
+    expect(name.parse('  Pip 🐉  ')).toBe('Pip 🐉');
+    expect(issues(name.safeParse('a\u0000'))).toEqual([{ path: '', message: fieldMessages.unsafeText }]);
+  });
+
+  it('is what every request text field is made of', () => {
+    expect(issues(loginBodySchema.safeParse({ email: 'a\u0000b', password: 'x' }))).toEqual([
+      { path: 'email', message: fieldMessages.unsafeText },
+    ]);
+    expect(isSafeText('Longsword +1')).toBe(true);
+  });
+});
+
+describe('entityId()', () => {
+  it('takes only uuids, with the message of the field', () => {
+    const party = entityId('Choose a party');
+    expect(party.safeParse('3f2b8c1e-9a4d-4e7f-8b6a-1c2d3e4f5a6b').success).toBe(true);
+    for (const bad of ['abc', '', 'a'.repeat(101), '3f2b8c1e-9a4d-4e7f-8b6a-1c2d3e4f5a6b\u0000', 42])
+      expect(issues(party.safeParse(bad))).toEqual([{ path: '', message: 'Choose a party' }]);
+  });
+
+  it('guards every id of the requests the issue names', () => {
+    expect(previewQuerySchema.safeParse({ id: 'abc' }).success).toBe(false);
+    expect(characterFormSchema.safeParse({ name: 'Pip', party_id: 'abc' }).success).toBe(false);
+    expect(characterFormSchema.safeParse({ name: 'Pip', party_id: null }).success).toBe(true);
+    expect(
+      issues(patronageCreateBodySchema.safeParse({ beneficiary_id: 'x', party_id: 'y' })).map((i) => i.path),
+    ).toEqual(['beneficiary_id', 'party_id']);
+  });
+});
+
+describe('free JSON fields', () => {
+  const nested = (depth: number): unknown => (depth === 0 ? 'leaf' : { a: nested(depth - 1) });
+
+  it('finds unsafe text anywhere, keys included, with its path', () => {
+    expect(findUnsafeJson({ a: [1, { b: 'x\ud800' }] }, 16)).toEqual({
+      path: ['a', 1, 'b'],
+      message: fieldMessages.unsafeText,
+    });
+    expect(findUnsafeJson({ 'k\u0000': 1 }, 16)?.path).toEqual(['k\uFFFD']);
+    expect(findUnsafeJson({ a: ['🐉'] }, 16)).toBeUndefined();
+  });
+
+  it('stops at the depth cap without walking further', () => {
+    expect(findUnsafeJson(nested(16), 16)).toBeUndefined();
+    expect(findUnsafeJson(nested(17), 16)).toEqual({
+      path: Array(16).fill('a'),
+      message: fieldMessages.tooDeep(16),
+    });
+    // Far past any stack: refused at once, iteratively.
+    let deep: unknown[] = [];
+    for (let level = 0; level < 100_000; level += 1) deep = [deep];
+    expect(findUnsafeJson(deep, 16)?.message).toBe(fieldMessages.tooDeep(16));
+  });
+
+  it('caps item metadata in depth, size and text', () => {
+    expect(itemTemplateMetadataSchema.safeParse(nested(MAX_JSON_FIELD_DEPTH)).success).toBe(true);
+    expect(issues(itemTemplateMetadataSchema.safeParse(nested(MAX_JSON_FIELD_DEPTH + 1)))).toEqual([
+      { path: Array(MAX_JSON_FIELD_DEPTH).fill('a').join('.'), message: fieldMessages.tooDeep(16) },
+    ]);
+    expect(issues(itemTemplateMetadataSchema.safeParse({ lore: 'x'.repeat(10_001) }))).toEqual([
+      { path: '', message: 'Metadata is too large' },
+    ]);
+    expect(issues(itemTemplateMetadataSchema.safeParse({ rarity: '\ud800' }))[0]?.path).toBe('rarity');
+  });
+});

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+
+/**
+ * The building blocks every request schema uses for text, ids and free JSON, so that one rule holds at
+ * every field: PostgreSQL cannot store the NUL character in text, jsonb refuses unpaired UTF-16
+ * surrogates, and a uuid column refuses anything that is not a uuid. Refused here, such input is a
+ * VALIDATION_ERROR naming the field instead of a database error.
+ */
+
+/** JSON fields people fill freely (item metadata) nest at most this deep, the field itself included. */
+export const MAX_JSON_FIELD_DEPTH = 16;
+/** A whole request body nests at most this deep; the server's JSON parser refuses deeper bodies unread. */
+export const MAX_JSON_BODY_DEPTH = 64;
+
+export const fieldMessages = {
+  unsafeText: 'Text cannot contain the NUL character or an unpaired UTF-16 surrogate',
+  invalidId: 'Must be a valid id',
+  tooDeep: (max: number) => `Nested too deeply (at most ${max} levels)`,
+  tooLarge: (max: number) => `Too large (at most ${max.toLocaleString('en-US')} characters as JSON)`,
+} as const;
+
+// A high surrogate not followed by a low one, or a low surrogate not preceded by a high one.
+const unpairedSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** True when the string holds no NUL character and no unpaired surrogate. */
+export function isSafeText(value: string): boolean {
+  return !value.includes('\u0000') && !unpairedSurrogate.test(value);
+}
+
+type StringParams = Parameters<typeof z.string>[0];
+
+/**
+ * Every text field of a request: a zod string that refuses NUL and unpaired surrogates. It is a ZodString,
+ * so `.trim().min().max()` chain on as usual.
+ */
+export function text(params?: StringParams) {
+  return z.string(params).refine(isSafeText, { message: fieldMessages.unsafeText });
+}
+
+/** Every id of a request (path, query or body): a uuid, as every table's primary key is. */
+export function entityId(message: string = fieldMessages.invalidId) {
+  return z.uuid({ error: message });
+}
+
+export function isEntityId(value: unknown): value is string {
+  return entityId().safeParse(value).success;
+}
+
+export type JsonPath = (string | number)[];
+export interface UnsafeJson {
+  path: JsonPath;
+  message: string;
+}
+
+/**
+ * The first problem in a parsed JSON value: a string (value or key) that is not safe text, or nesting
+ * deeper than `maxDepth` (the value itself is level 1 when it is an object or an array). Iterative, and it
+ * never descends past `maxDepth`, so a hostile value cannot exhaust the stack here.
+ */
+export function findUnsafeJson(value: unknown, maxDepth: number): UnsafeJson | undefined {
+  const stack: { value: unknown; path: JsonPath; depth: number }[] = [{ value, path: [], depth: 0 }];
+  while (stack.length > 0) {
+    const next = stack.pop();
+    if (!next) break;
+    const { value: current, path, depth } = next;
+    if (typeof current === 'string') {
+      if (!isSafeText(current)) return { path, message: fieldMessages.unsafeText };
+      continue;
+    }
+    if (current === null || typeof current !== 'object') continue;
+    if (depth + 1 > maxDepth) return { path, message: fieldMessages.tooDeep(maxDepth) };
+    if (Array.isArray(current)) {
+      for (let index = current.length - 1; index >= 0; index -= 1)
+        stack.push({ value: current[index], path: [...path, index], depth: depth + 1 });
+      continue;
+    }
+    const entries = Object.entries(current);
+    for (let index = entries.length - 1; index >= 0; index -= 1) {
+      const [key, child] = entries[index] as [string, unknown];
+      if (!isSafeText(key)) return { path: [...path, readableKey(key)], message: fieldMessages.unsafeText };
+      stack.push({ value: child, path: [...path, key], depth: depth + 1 });
+    }
+  }
+  return undefined;
+}
+
+/** A key that is itself unsafe text is named with its bad characters replaced, so the answer stays clean. */
+function readableKey(key: string): string {
+  return key.replaceAll('\u0000', '\uFFFD').replace(new RegExp(unpairedSurrogate.source, 'g'), '\uFFFD');
+}
+
+/**
+ * A free JSON field (item metadata): nesting capped at MAX_JSON_FIELD_DEPTH, size capped as JSON text,
+ * and every string in it, keys included, safe text. Add it to an object schema with `.superRefine`.
+ */
+export function checkJsonField(options: { maxChars: number; maxDepth?: number; tooLarge?: string }) {
+  const maxDepth = options.maxDepth ?? MAX_JSON_FIELD_DEPTH;
+  return (value: unknown, ctx: z.RefinementCtx) => {
+    const problem = findUnsafeJson(value, maxDepth);
+    if (problem) {
+      ctx.addIssue({ code: 'custom', message: problem.message, path: problem.path });
+      return;
+    }
+    // Depth is bounded now, so serialising cannot overflow the stack.
+    if (JSON.stringify(value).length > options.maxChars)
+      ctx.addIssue({ code: 'custom', message: options.tooLarge ?? fieldMessages.tooLarge(options.maxChars) });
+  };
+}

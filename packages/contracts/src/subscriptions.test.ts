@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import {
+  featureKeys,
+  featureOffering,
+  limitKeys,
+  limitOffering,
+  liveFeatureKeys,
+  liveFeatures,
+  liveLimitKeys,
+  liveLimits,
+  liveOfferings,
+  liveUsageResources,
+  presentedTierEntitlements,
+  presentedUsage,
+  usageResourceLimit,
+  usageResources,
+} from './subscriptions.js';
+
+describe('what this server offers', () => {
+  it('switches every feature and limit of an offering together, from its one line', () => {
+    for (const key of featureKeys) expect(liveFeatures[key]).toBe(liveOfferings[featureOffering[key]]);
+    for (const key of limitKeys) expect(liveLimits[key]).toBe(liveOfferings[limitOffering[key]]);
+    expect(liveUsageResources).toEqual(usageResources.filter((r) => liveLimits[usageResourceLimit[r]]));
+  });
+
+  it('presents a tier and its usage with the live keys only, keeping the values', () => {
+    const tier = {
+      name: 'Legend',
+      limits: Object.fromEntries(limitKeys.map((key) => [key, 7])),
+      features: Object.fromEntries(featureKeys.map((key) => [key, true])),
+    };
+    const presented = presentedTierEntitlements(tier);
+    expect(presented.name).toBe('Legend');
+    expect(Object.keys(presented.limits)).toEqual(liveLimitKeys);
+    expect(Object.keys(presented.features)).toEqual(liveFeatureKeys);
+    expect(Object.values(presented.limits).every((value) => value === 7)).toBe(true);
+    expect(tier.limits).toHaveProperty('loot_templates', 7);
+    const usage = Object.fromEntries(usageResources.map((key) => [key, { used: 1, limit: 2 }]));
+    expect(Object.keys(presentedUsage(usage))).toEqual(liveUsageResources);
+  });
+});
