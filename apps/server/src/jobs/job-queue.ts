@@ -1,0 +1,138 @@
+import { asc, eq, lte } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database, Executor } from '../db/client.js';
+import { jobs } from '../db/schema/jobs.js';
+
+export type JobRow = typeof jobs.$inferSelect;
+/**
+ * Runs inside the transaction that claimed the job; throwing rolls the work back and retries later.
+ * Returning a date runs the same job again then (a recurring restock); otherwise the job is done.
+ */
+export type JobHandler = (
+  tx: Executor,
+  job: JobRow,
+  afterCommit: (fn: () => void) => void,
+) => Promise<Date | undefined>;
+
+/** A failed job is tried again after 1, 2, 4 … minutes, at most an hour apart. */
+function retryDelayMs(attempts: number): number {
+  return Math.min(60 * 60_000, 60_000 * 2 ** Math.max(0, attempts - 1));
+}
+
+/**
+ * DESIGN §10: the durable job queue, a table in the application's own database (see docs/decisions.md:
+ * pg-boss and graphile-worker both need a real PostgreSQL server, PGlite has no LISTEN across
+ * processes). A job is claimed with `FOR UPDATE SKIP LOCKED` and done in the same transaction as its
+ * work, so two processes never run it twice and a crash leaves it to be claimed again.
+ */
+export class JobQueue {
+  readonly #handlers = new Map<string, JobHandler>();
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<number> | undefined;
+
+  constructor(
+    private readonly db: Database,
+    private readonly now: () => Date,
+    private readonly log?: FastifyBaseLogger,
+  ) {}
+
+  register(kind: string, handler: JobHandler): void {
+    this.#handlers.set(kind, handler);
+  }
+
+  /** Schedules (or moves) the one job of `key`, inside the caller's transaction. */
+  async schedule(
+    tx: Executor,
+    job: { kind: string; key: string; runAt: Date; payload?: Record<string, unknown> },
+  ) {
+    await tx
+      .insert(jobs)
+      .values({ kind: job.kind, key: job.key, runAt: job.runAt, payload: job.payload ?? {} })
+      .onConflictDoUpdate({
+        target: jobs.key,
+        set: { kind: job.kind, runAt: job.runAt, payload: job.payload ?? {}, attempts: 0, lastError: null },
+      });
+  }
+
+  async cancel(tx: Executor, key: string) {
+    await tx.delete(jobs).where(eq(jobs.key, key));
+  }
+
+  async find(db: Executor, key: string): Promise<JobRow | undefined> {
+    const [row] = await db.select().from(jobs).where(eq(jobs.key, key)).limit(1);
+    return row;
+  }
+
+  /** Runs every job due now, one transaction each; returns how many ran. */
+  async runDue(limit = 100): Promise<number> {
+    let ran = 0;
+    while (ran < limit) {
+      const outcome = await this.#runOne();
+      if (outcome === 'none') break;
+      ran += 1;
+    }
+    return ran;
+  }
+
+  async #runOne(): Promise<'ran' | 'failed' | 'none'> {
+    let claimed: JobRow | undefined;
+    const committed: (() => void)[] = [];
+    try {
+      const outcome = await this.db.transaction(async (tx): Promise<'ran' | 'none'> => {
+        const [job] = await tx
+          .select()
+          .from(jobs)
+          .where(lte(jobs.runAt, this.now()))
+          .orderBy(asc(jobs.runAt))
+          .limit(1)
+          .for('update', { skipLocked: true });
+        if (!job) return 'none';
+        claimed = job;
+        const handler = this.#handlers.get(job.kind);
+        if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+        const next = await handler(tx, job, (fn) => committed.push(fn));
+        if (next)
+          await tx.update(jobs).set({ runAt: next, attempts: 0, lastError: null }).where(eq(jobs.id, job.id));
+        else await tx.delete(jobs).where(eq(jobs.id, job.id));
+        return 'ran';
+      });
+      for (const fn of committed) fn();
+      return outcome;
+    } catch (error) {
+      if (!claimed) throw error;
+      const job = claimed;
+      this.log?.warn({ err: error, job: job.kind, key: job.key }, 'job failed; it will be retried');
+      await this.db
+        .update(jobs)
+        .set({
+          attempts: job.attempts + 1,
+          lastError: error instanceof Error ? error.message.slice(0, 1000) : String(error),
+          runAt: new Date(this.now().getTime() + retryDelayMs(job.attempts + 1)),
+        })
+        .where(eq(jobs.id, job.id));
+      return 'failed';
+    }
+  }
+
+  /** Polls every `intervalMs` until stop(); one poll at a time in this process. */
+  start(intervalMs: number): void {
+    if (this.#timer) return;
+    this.#timer = setInterval(() => {
+      if (this.#running) return;
+      this.#running = this.runDue().catch((error: unknown) => {
+        this.log?.error({ err: error }, 'job poll failed');
+        return 0;
+      });
+      void this.#running.finally(() => {
+        this.#running = undefined;
+      });
+    }, intervalMs);
+    this.#timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = undefined;
+    await this.#running;
+  }
+}

@@ -1,0 +1,128 @@
+import {
+  buyPriceCp,
+  emptyPurse,
+  formatCopper,
+  makeChange,
+  modifierLabel,
+  planPayment,
+  popularityLabel,
+  purseValueCp,
+  restockBadge,
+  sellPriceCp,
+  stockLabel,
+} from '@haversack/contracts';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+
+describe('shop prices (DESIGN §4)', () => {
+  it('buys at value × modifier × (1 − discount), to the nearest copper', () => {
+    expect(buyPriceCp({ valueCp: 100, buyModifier: 1, discountRate: 0 })).toBe(100);
+    expect(buyPriceCp({ valueCp: 5, buyModifier: 1, discountRate: 0.1 })).toBe(5); // 4.5 → 5
+    expect(buyPriceCp({ valueCp: 5, buyModifier: 1, discountRate: 0.3 })).toBe(4); // 3.5 → 4
+    expect(buyPriceCp({ valueCp: 7, buyModifier: 1.25, discountRate: 0 })).toBe(9); // 8.75
+    expect(buyPriceCp({ valueCp: 10, buyModifier: 0.15, discountRate: 0 })).toBe(2); // 1.5 → 2
+    // 0.1 + 0.2 style float error must not leak: 0.7 × 10 is exactly 7.
+    expect(buyPriceCp({ valueCp: 10, buyModifier: 0.7, discountRate: 0 })).toBe(7);
+    expect(buyPriceCp({ valueCp: 1_000_000_000_000, buyModifier: 9.9999, discountRate: 0.0001 })).toBe(
+      9_998_900_010_000,
+    );
+  });
+
+  it('uses an item’s own price in place of value × modifier, still discounted', () => {
+    expect(buyPriceCp({ valueCp: 100, buyModifier: 3, discountRate: 0, ownPriceCp: 250 })).toBe(250);
+    expect(buyPriceCp({ valueCp: 100, buyModifier: 3, discountRate: 0.5, ownPriceCp: 250 })).toBe(125);
+    expect(buyPriceCp({ valueCp: 100, buyModifier: 3, discountRate: 1, ownPriceCp: 250 })).toBe(0);
+  });
+
+  it('sells at value × sell modifier, rounded down', () => {
+    expect(sellPriceCp({ valueCp: 5, sellModifier: 0.5 })).toBe(2);
+    expect(sellPriceCp({ valueCp: 199, sellModifier: 0.5 })).toBe(99);
+    expect(sellPriceCp({ valueCp: 10, sellModifier: 0.7 })).toBe(7);
+  });
+});
+
+describe('paying and change', () => {
+  it('gives change in the largest coins, without electrum', () => {
+    expect(makeChange(1234)).toEqual({ pp: 1, gp: 2, ep: 0, sp: 3, cp: 4 });
+    expect(makeChange(50)).toEqual({ pp: 0, gp: 0, ep: 0, sp: 5, cp: 0 });
+    expect(formatCopper(1234)).toBe('1 pp 2 gp 3 sp 4 cp');
+    expect(formatCopper(0)).toBe('0 cp');
+  });
+
+  it('pays exactly when the coins allow, else overpays with one coin and no needless small coins', () => {
+    const purse = { ...emptyPurse(), gp: 3, sp: 6, cp: 5 };
+    expect(planPayment(purse, 160)).toMatchObject({ ok: true, pay: { gp: 1, sp: 6, cp: 0 }, changeCp: 0 });
+    expect(planPayment(purse, 170)).toMatchObject({ ok: true, pay: { gp: 2, sp: 0, cp: 0 }, changeCp: 30 });
+    expect(planPayment({ ...emptyPurse(), pp: 1 }, 1)).toMatchObject({
+      ok: true,
+      changeCp: 999,
+      change: { pp: 0, gp: 9, sp: 9, cp: 9 },
+    });
+    expect(planPayment(purse, 366)).toEqual({ ok: false, missingCp: 1 });
+  });
+
+  it('never creates or loses a copper (property)', () => {
+    const count = fc.integer({ min: 0, max: 40 });
+    fc.assert(
+      fc.property(
+        count,
+        count,
+        count,
+        count,
+        count,
+        fc.integer({ min: 0, max: 60_000 }),
+        (cp, sp, ep, gp, pp, price) => {
+          const purse = { cp, sp, ep, gp, pp };
+          const plan = planPayment(purse, price);
+          if (!plan.ok) {
+            expect(plan.missingCp).toBe(price - purseValueCp(purse));
+            return;
+          }
+          for (const coin of ['cp', 'sp', 'ep', 'gp', 'pp'] as const) {
+            expect(plan.pay[coin]).toBeGreaterThanOrEqual(0);
+            expect(plan.pay[coin]).toBeLessThanOrEqual(purse[coin]);
+          }
+          expect(purseValueCp(plan.pay) - purseValueCp(plan.change)).toBe(price);
+          expect(plan.changeCp).toBeGreaterThanOrEqual(0);
+          // Overpaying is only ever by less than the largest coin handed over.
+          const largest = Math.max(
+            ...(['cp', 'sp', 'ep', 'gp', 'pp'] as const)
+              .filter((c) => plan.pay[c] > 0)
+              .map((c) => ({ cp: 1, sp: 10, ep: 50, gp: 100, pp: 1000 })[c]),
+            0,
+          );
+          expect(plan.changeCp < largest || plan.changeCp === 0).toBe(true);
+        },
+      ),
+    );
+  });
+});
+
+describe('labels (spec/02 §4)', () => {
+  it('names stock, restock, popularity and modifiers', () => {
+    expect([0, 1, 5, 6, 20, 21].map(stockLabel)).toEqual([
+      'Empty',
+      'Low Stock',
+      'Low Stock',
+      'Stocked',
+      'Stocked',
+      'Well Stocked',
+    ]);
+    expect([null, 0, 1, 3, 14, 60].map((d) => restockBadge(d))).toEqual([
+      { label: 'Never', colour: 'error' },
+      { label: 'Never', colour: 'error' },
+      { label: 'Daily', colour: 'success' },
+      { label: 'Every 3 days', colour: 'success' },
+      { label: 'Every 14 days', colour: 'warning' },
+      { label: 'Every 60 days', colour: 'neutral' },
+    ]);
+    expect([0, 5, 20, 50, 100].map(popularityLabel)).toEqual([
+      'New',
+      'Some Reviews',
+      'Well Known',
+      'Popular',
+      'Very Popular',
+    ]);
+    expect([1, 1.25, 0.5].map(modifierLabel)).toEqual(['Standard', '+25%', '-50%']);
+  });
+});

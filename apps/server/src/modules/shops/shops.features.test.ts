@@ -1,0 +1,642 @@
+import type { AddressInfo } from 'node:net';
+import type {
+  ShopInstance,
+  ShopRequest,
+  ShopRequestResult,
+  ShopTemplate,
+  TradeResult,
+} from '@haversack/contracts';
+import type * as ActionCable from '@rails/actioncable';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { containers, transactions } from '../../db/schema/inventory.js';
+import { itemInstances } from '../../db/schema/items.js';
+import { consumerFor, subscribe } from '../../test/cable-client.js';
+import {
+  coinTemplate,
+  createCharacter,
+  createMember,
+  createParty,
+  createTemplate,
+  createUser,
+  type SignedInUser,
+  upgrade,
+} from '../../test/factories.js';
+import { buildTestApp, callApi, type TestContext } from '../../test/helper.js';
+
+/**
+ * Issue 10 §8 (paying from the party fund, purchase requests while the GM is away), the shop events of
+ * PartyInventoryChannel received by the real Action Cable client, a party deleted with its shops, the
+ * public search and every role on the mutating routes.
+ */
+let ctx: TestContext;
+let baseUrl: string;
+const consumers: ActionCable.Consumer[] = [];
+
+beforeAll(async () => {
+  ctx = await buildTestApp();
+  await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  baseUrl = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  for (const consumer of consumers) consumer.disconnect();
+  await ctx.close();
+});
+
+type Envelope<T> = {
+  status: string;
+  data: T;
+  message?: string;
+  error?: { code: string; message: string; details?: { field: string; message: string }[] };
+};
+const body = <T>(response: { json(): unknown }) => response.json() as Envelope<T>;
+const actorOf = (u: SignedInUser) => ({ id: u.user.id, username: u.user.username });
+
+async function giveCoins(owner: SignedInUser, containerId: string, currency: 'cp' | 'sp' | 'gp', n: number) {
+  const coin = await coinTemplate(ctx, currency);
+  await ctx.app.services.inventory.createInstance(actorOf(owner), {
+    item_template_id: coin.id,
+    container_id: containerId,
+    quantity: n,
+  });
+}
+
+async function purse(containerId: string) {
+  const rows = await ctx.database.db
+    .select({ key: sql<string>`t.system_key`, n: sql<string>`sum(${itemInstances.quantity})` })
+    .from(itemInstances)
+    .innerJoin(sql`item_templates t`, sql`t.id = ${itemInstances.itemTemplateId}`)
+    .where(and(eq(itemInstances.containerId, containerId), sql`t.system_key like 'coin:%'`))
+    .groupBy(sql`t.system_key`);
+  return Object.fromEntries(rows.map((r) => [r.key.slice(5), Number(r.n)]));
+}
+
+async function count(containerId: string, templateId: string) {
+  const [row] = await ctx.database.db
+    .select({ n: sql<number>`coalesce(sum(${itemInstances.quantity}), 0)::int` })
+    .from(itemInstances)
+    .where(and(eq(itemInstances.containerId, containerId), eq(itemInstances.itemTemplateId, templateId)));
+  return Number(row?.n ?? 0);
+}
+
+/** A GM on a paid plan, a party with a stash, a player with a character, a shop selling rope at 2.5 gp. */
+async function world(options: { stock?: number; shop?: Record<string, unknown> } = {}) {
+  const gm = await createUser(ctx);
+  await upgrade(ctx, gm, 'tier_1');
+  const party = await createParty(ctx, gm, { encumbrance_style: 'none' });
+  const player = await createMember(ctx, party, 'player');
+  const hero = await createCharacter(ctx, player, { partyId: party.id, maxWeight: null, maxSlots: null });
+  const stash = await ctx.app.services.inventory.createContainer(
+    actorOf(gm),
+    { partyId: party.id },
+    { name: 'Party stash', description: '', max_weight: null, max_slots: null },
+  );
+  const rope = await createTemplate(ctx, { name: 'Rope', baseValue: 1, currency: 'gp', stackSize: 0 });
+  const template = body<ShopTemplate>(
+    await callApi(ctx, 'POST', '/shop_templates', gm, { shop_template: { name: 'Ropewalk' } }),
+  ).data;
+  await callApi(ctx, 'POST', `/shop_templates/${template.id}/add_item`, gm, {
+    shop_item: { item_template_id: rope.id, quantity: options.stock ?? 10, price_cp: 250 },
+  });
+  const deployed = await callApi(ctx, 'POST', '/shop_instances', gm, {
+    shop_instance: { shop_template_id: template.id, party_id: party.id, ...options.shop },
+  });
+  expect(deployed.statusCode).toBe(201);
+  const shop = body<ShopInstance>(deployed).data;
+  const stack = shop.container.item_instances[0];
+  if (!stack || !hero.primary_container_id) throw new Error('world setup failed');
+  return { gm, party, player, hero, heroBag: hero.primary_container_id, stash, rope, template, shop, stack };
+}
+type World = Awaited<ReturnType<typeof world>>;
+
+function buy(w: World, quantity: number, extra: Record<string, unknown> = {}, who = w.player, hero = w.hero) {
+  return callApi(ctx, 'POST', `/shop_instances/${w.shop.id}/purchase`, who, {
+    purchase: {
+      item_instance_id: w.stack.id,
+      quantity,
+      buyer_character_id: hero.id,
+      buyer_container_id: hero.primary_container_id,
+      ...extra,
+    },
+  });
+}
+
+const stockOf = async (w: World) => count(w.shop.container.id, w.rope.id);
+
+describe('paying from the party fund', () => {
+  it('is refused until the GM allows it, then pays from the stash with change back to it', async () => {
+    const w = await world();
+    await giveCoins(w.gm, w.stash.id, 'gp', 5);
+    const refused = await buy(w, 1, { payment_source: 'party' });
+    expect(refused.statusCode).toBe(403);
+    expect(body(refused).error).toMatchObject({
+      code: 'FORBIDDEN',
+      message: 'The GM has not allowed paying from the party fund at this shop.',
+    });
+    expect(
+      (
+        await callApi(ctx, 'PATCH', `/shop_instances/${w.shop.id}`, w.player, {
+          shop_instance: { party_fund_allowed: true },
+        })
+      ).statusCode,
+    ).toBe(403);
+    const allowed = await callApi(ctx, 'PATCH', `/shop_instances/${w.shop.id}`, w.gm, {
+      shop_instance: { party_fund_allowed: true },
+    });
+    expect(body<ShopInstance>(allowed).data.party_fund_allowed).toBe(true);
+    expect(await purse(w.stash.id)).toEqual({ gp: 5 });
+
+    const bought = await buy(w, 1, { payment_source: 'party' });
+    expect(bought.statusCode).toBe(200);
+    const trade = body<TradeResult>(bought).data;
+    expect(trade).toMatchObject({
+      total_price_cp: 250,
+      payment_source: 'party',
+      paid: { gp: 3 },
+      change: { sp: 5 },
+    });
+    expect(await purse(w.stash.id)).toEqual({ gp: 2, sp: 5 });
+    expect(await purse(w.heroBag)).toEqual({});
+    expect(await count(w.heroBag, w.rope.id)).toBe(1);
+    const rows = await ctx.database.db
+      .select()
+      .from(transactions)
+      .where(and(eq(transactions.partyId, w.party.id), eq(transactions.transactionType, 'purchase')));
+    expect(rows.every((r) => r.characterId === w.hero.id)).toBe(true);
+    const item = rows.find((r) => r.itemTemplateId === w.rope.id);
+    expect(item).toMatchObject({ destinationContainerId: w.heroBag, amountCp: 250 });
+    expect(item?.details).toMatchObject({ payment_source: 'party', payer_container_id: w.stash.id });
+    const coinRows = rows.filter((r) => r.itemTemplateId !== w.rope.id);
+    expect(coinRows.map((r) => [r.sourceContainerId ?? r.destinationContainerId, r.amountCp]).sort()).toEqual(
+      [
+        [w.stash.id, 300],
+        [w.stash.id, 50],
+      ].sort(),
+    );
+  });
+
+  it('answers a wrong stash, a poor stash and a bad source with 4xx and changes nothing', async () => {
+    const w = await world({ shop: { party_fund_allowed: true } });
+    const other = await world();
+    await giveCoins(w.gm, w.stash.id, 'sp', 4);
+    await giveCoins(w.player, w.heroBag, 'gp', 9);
+    const wrong = await buy(w, 1, { payment_source: 'party', payer_container_id: other.stash.id });
+    expect(wrong.statusCode).toBe(422);
+    expect(body(wrong).error?.details?.[0]?.field).toBe('payer_container_id');
+    // The buyer's own bag is not a party stash.
+    expect((await buy(w, 1, { payment_source: 'party', payer_container_id: w.heroBag })).statusCode).toBe(
+      422,
+    );
+    const poor = await buy(w, 1, { payment_source: 'party' });
+    expect(poor.statusCode).toBe(422);
+    expect(body(poor).error).toMatchObject({
+      code: 'INSUFFICIENT_FUNDS',
+      details: [{ field: 'payer_container_id' }],
+    });
+    expect((await buy(w, 1, { payment_source: 'bank' })).statusCode).toBe(422);
+    expect((await buy(w, 1, { payment_source: 'party', payer_container_id: 'nope' })).statusCode).toBe(422);
+    expect(await purse(w.stash.id)).toEqual({ sp: 4 });
+    expect(await purse(w.heroBag)).toEqual({ gp: 9 });
+    expect(await stockOf(w)).toBe(10);
+    const noStash = await world({ shop: { party_fund_allowed: true } });
+    await ctx.app.services.inventory.deleteContainer(actorOf(noStash.gm), noStash.stash.id);
+    const none = await buy(noStash, 1, { payment_source: 'party' });
+    expect(body(none).error?.details?.[0]).toMatchObject({ message: 'This party has no stash to pay from.' });
+  });
+});
+
+describe('purchase requests while the GM is away', () => {
+  it('holds the goods above the threshold, moves coins only on approval, once', async () => {
+    const w = await world({ shop: { approval_threshold_cp: 300 } });
+    expect(w.shop.approval_threshold_cp).toBe(300);
+    await giveCoins(w.player, w.heroBag, 'gp', 10);
+    // At or below the threshold: at once.
+    expect((await buy(w, 1)).statusCode).toBe(200);
+    expect(await purse(w.heroBag)).toEqual({ gp: 7, sp: 5 });
+    const asked = await buy(w, 2);
+    expect(asked.statusCode).toBe(202);
+    const pending = body<TradeResult>(asked).data;
+    expect(body(asked).message).toBe('Your purchase is waiting for the GM’s approval.');
+    expect(pending.request).toMatchObject({
+      status: 'pending',
+      quantity: 2,
+      unit_price_cp: 250,
+      total_price_cp: 500,
+      formatted: '5 gp',
+      can_cancel: true,
+      can_decide: false,
+      character: { id: w.hero.id },
+    });
+    const request = pending.request as ShopRequest;
+    // No coin moved; the goods left the shelves for the hold.
+    expect(await purse(w.heroBag)).toEqual({ gp: 7, sp: 5 });
+    expect(await stockOf(w)).toBe(7);
+    expect(await count(request.hold_container_id ?? '', w.rope.id)).toBe(2);
+    const shopNow = body<ShopInstance>(await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}`, w.gm)).data;
+    expect(shopNow.pending_requests_count).toBe(1);
+    expect(shopNow.container.item_instances.reduce((n, i) => n + i.quantity, 0)).toBe(7);
+
+    // Another player neither sees it nor may decide it; the buyer may not approve their own.
+    const rival = await createMember(ctx, w.party, 'player');
+    const rivalList = await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}/requests`, rival);
+    expect(body<ShopRequest[]>(rivalList).data).toEqual([]);
+    expect((await callApi(ctx, 'POST', `/shop_requests/${request.id}/approve`, rival)).statusCode).toBe(404);
+    expect((await callApi(ctx, 'POST', `/shop_requests/${request.id}/approve`, w.player)).statusCode).toBe(
+      403,
+    );
+    const gmCancel = await callApi(ctx, 'POST', `/shop_requests/${request.id}/cancel`, w.gm);
+    expect(gmCancel.statusCode).toBe(403);
+    expect(body(gmCancel).error?.message).toBe('Only who asked for this purchase can cancel it.');
+    const listed = body<ShopRequest[]>(
+      await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}/requests`, w.gm),
+    );
+    expect(listed.data.map((r) => [r.id, r.can_decide])).toEqual([[request.id, true]]);
+
+    const approved = await callApi(ctx, 'POST', `/shop_requests/${request.id}/approve`, w.gm);
+    expect(approved.statusCode).toBe(200);
+    const result = body<ShopRequestResult>(approved).data;
+    expect(result.request).toMatchObject({ status: 'approved', decided_by: { id: w.gm.user.id } });
+    expect(result.trade).toMatchObject({ total_price_cp: 500, quantity: 2, paid: { gp: 5 } });
+    expect(await purse(w.heroBag)).toEqual({ gp: 2, sp: 5 });
+    expect(await count(w.heroBag, w.rope.id)).toBe(3);
+    expect(await stockOf(w)).toBe(7);
+    // The hold is gone, through the ledger.
+    expect(
+      await ctx.database.db
+        .select()
+        .from(containers)
+        .where(eq(containers.id, request.hold_container_id ?? '')),
+    ).toEqual([]);
+    const again = await callApi(ctx, 'POST', `/shop_requests/${request.id}/approve`, w.gm);
+    expect(again.statusCode).toBe(409);
+    expect(body(again).error?.message).toBe('This request has already been approved.');
+    expect((await callApi(ctx, 'POST', `/shop_requests/${request.id}/decline`, w.gm)).statusCode).toBe(409);
+    expect(await purse(w.heroBag)).toEqual({ gp: 2, sp: 5 });
+    const log = body<{ transactions: { transactable_data: { name: string }; quantity: number }[] }>(
+      await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}/sales`, w.gm),
+    ).data.transactions;
+    expect(log.map((t) => [t.transactable_data.name, t.quantity])).toEqual([
+      ['Rope', 2],
+      ['Rope', 1],
+    ]);
+    // The GM's team buys above the threshold at once.
+    const gmHero = await createCharacter(ctx, w.gm, { partyId: w.party.id, maxWeight: null, maxSlots: null });
+    await giveCoins(w.gm, gmHero.primary_container_id ?? '', 'gp', 10);
+    expect((await buy(w, 2, {}, w.gm, gmHero)).statusCode).toBe(200);
+  });
+
+  it('puts the goods back on decline and on cancel; refuses what cannot be paid', async () => {
+    const w = await world({ shop: { approval_threshold_cp: 0 } });
+    await giveCoins(w.player, w.heroBag, 'gp', 3);
+    const poor = await buy(w, 2);
+    expect(body(poor).error?.code).toBe('INSUFFICIENT_FUNDS');
+    expect(await stockOf(w)).toBe(10);
+    const first = body<TradeResult>(await buy(w, 1)).data.request as ShopRequest;
+    const declined = await callApi(ctx, 'POST', `/shop_requests/${first.id}/decline`, w.gm, {
+      reason: 'Not today',
+    });
+    expect(declined.statusCode).toBe(200);
+    expect(body<ShopRequestResult>(declined).data).toMatchObject({
+      request: { status: 'declined', reason: 'Not today', can_cancel: false },
+      trade: null,
+    });
+    expect(await stockOf(w)).toBe(10);
+    expect(await purse(w.heroBag)).toEqual({ gp: 3 });
+
+    const second = body<TradeResult>(await buy(w, 1)).data.request as ShopRequest;
+    const stranger = await createUser(ctx);
+    expect((await callApi(ctx, 'POST', `/shop_requests/${second.id}/cancel`, stranger)).statusCode).toBe(404);
+    const cancelled = await callApi(ctx, 'POST', `/shop_requests/${second.id}/cancel`, w.player);
+    expect(cancelled.statusCode).toBe(200);
+    expect(body<ShopRequestResult>(cancelled).data.request.status).toBe('cancelled');
+    expect(await stockOf(w)).toBe(10);
+
+    // The coins went elsewhere meanwhile: approval is refused and nothing moves.
+    const third = body<TradeResult>(await buy(w, 1)).data.request as ShopRequest;
+    const [gold] = await ctx.database.db
+      .select()
+      .from(itemInstances)
+      .where(eq(itemInstances.containerId, w.heroBag));
+    await ctx.app.services.inventory.destroyInstance(actorOf(w.player), gold?.id ?? '');
+    const broke = await callApi(ctx, 'POST', `/shop_requests/${third.id}/approve`, w.gm);
+    expect(broke.statusCode).toBe(422);
+    expect(body(broke).error?.code).toBe('INSUFFICIENT_FUNDS');
+    const still = body<ShopRequest[]>(
+      await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}/requests`, w.player),
+    );
+    expect(still.data.map((r) => r.status)).toEqual(['pending']);
+    expect(await stockOf(w)).toBe(9);
+
+    const all = body<ShopRequest[]>(
+      await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}/requests?status=all`, w.gm),
+    ).data;
+    expect(all.map((r) => r.status).sort()).toEqual(['cancelled', 'declined', 'pending']);
+    expect(
+      (await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}/requests?status=bogus`, w.gm)).statusCode,
+    ).toBe(422);
+    expect((await callApi(ctx, 'POST', '/shop_requests/not-a-uuid/approve', w.gm)).statusCode).toBe(422);
+    expect(
+      (await callApi(ctx, 'POST', `/shop_requests/${crypto.randomUUID()}/approve`, w.gm)).statusCode,
+    ).toBe(404);
+    const badThreshold = await callApi(ctx, 'PATCH', `/shop_instances/${w.shop.id}`, w.gm, {
+      shop_instance: { approval_threshold_cp: -1, party_fund_allowed: 'yes' },
+    });
+    expect(badThreshold.statusCode).toBe(422);
+    expect(
+      body(badThreshold)
+        .error?.details?.map((d) => d.field)
+        .sort(),
+    ).toEqual(['shop_instance.approval_threshold_cp', 'shop_instance.party_fund_allowed']);
+    const after = body<ShopInstance>(await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}`, w.gm)).data;
+    expect(after).toMatchObject({ approval_threshold_cp: 0, party_fund_allowed: false });
+  });
+
+  it('a request paid from the party fund is charged to the stash on approval', async () => {
+    const w = await world({ shop: { approval_threshold_cp: 100, party_fund_allowed: true } });
+    await giveCoins(w.gm, w.stash.id, 'gp', 10);
+    const asked = await buy(w, 2, { payment_source: 'party', payer_container_id: w.stash.id });
+    expect(asked.statusCode).toBe(202);
+    const request = body<TradeResult>(asked).data.request as ShopRequest;
+    expect(request).toMatchObject({ payment_source: 'party', payer_container_id: w.stash.id });
+    expect(await purse(w.stash.id)).toEqual({ gp: 10 });
+    await callApi(ctx, 'POST', `/shop_requests/${request.id}/approve`, w.gm);
+    expect(await purse(w.stash.id)).toEqual({ gp: 5 });
+    expect(await count(w.heroBag, w.rope.id)).toBe(2);
+  });
+
+  it('racing approve and decline: exactly one wins, and coins and goods agree with it', async () => {
+    const w = await world({ stock: 20, shop: { approval_threshold_cp: 0 } });
+    await giveCoins(w.player, w.heroBag, 'gp', 30);
+    let approvedCount = 0;
+    for (let round = 0; round < 5; round++) {
+      const request = body<TradeResult>(await buy(w, 2)).data.request as ShopRequest;
+      const manager = round % 2 === 0 ? w.gm : await createMember(ctx, w.party, 'manager');
+      const [a, d] = await Promise.all([
+        callApi(ctx, 'POST', `/shop_requests/${request.id}/approve`, w.gm),
+        callApi(ctx, 'POST', `/shop_requests/${request.id}/decline`, manager),
+      ]);
+      expect([a.statusCode, d.statusCode].sort()).toEqual([200, 409]);
+      if (a.statusCode === 200) approvedCount++;
+      const bought = await count(w.heroBag, w.rope.id);
+      expect(bought).toBe(approvedCount * 2);
+      expect(await stockOf(w)).toBe(20 - bought);
+      const left = await purse(w.heroBag);
+      expect((left.gp ?? 0) * 100 + (left.sp ?? 0) * 10).toBe(3000 - bought * 250);
+    }
+  });
+});
+
+describe('live shop events on PartyInventoryChannel', () => {
+  it('delivers shop_deployed, shop_updated, item_traded, request events and shop_closed to the party', async () => {
+    const gm = await createUser(ctx);
+    await upgrade(ctx, gm, 'tier_1');
+    const party = await createParty(ctx, gm, { encumbrance_style: 'none' });
+    const player = await createMember(ctx, party, 'player');
+    const hero = await createCharacter(ctx, player, { partyId: party.id, maxWeight: null, maxSlots: null });
+    const gmConsumer = consumerFor(baseUrl, gm.token);
+    const playerConsumer = consumerFor(baseUrl, player.token);
+    consumers.push(gmConsumer, playerConsumer);
+    const gmChannel = subscribe(gmConsumer, 'PartyInventoryChannel', party.id);
+    const playerChannel = subscribe(playerConsumer, 'PartyInventoryChannel', party.id);
+    await Promise.all([gmChannel.connected, playerChannel.connected]);
+    const next = (action: string) => gmChannel.next((m) => m.action === action);
+
+    const rope = await createTemplate(ctx, { name: 'Rope', baseValue: 1, currency: 'gp', stackSize: 0 });
+    const template = body<ShopTemplate>(
+      await callApi(ctx, 'POST', '/shop_templates', gm, { shop_template: { name: 'Live Shop' } }),
+    ).data;
+    await callApi(ctx, 'POST', `/shop_templates/${template.id}/add_item`, gm, {
+      shop_item: { item_template_id: rope.id, quantity: 5 },
+    });
+    // Refused (a bad discount): nothing is announced for it.
+    await callApi(ctx, 'POST', '/shop_instances', gm, {
+      shop_instance: { shop_template_id: template.id, party_id: party.id, discount_rate: 2 },
+    });
+    const shop = body<ShopInstance>(
+      await callApi(ctx, 'POST', '/shop_instances', gm, {
+        shop_instance: { shop_template_id: template.id, party_id: party.id, approval_threshold_cp: 150 },
+      }),
+    ).data;
+    expect(await next('shop_deployed')).toMatchObject({
+      party_id: party.id,
+      actor: { id: gm.user.id, name: gm.user.username },
+      summary: `${gm.user.username} deployed Live Shop`,
+      ids: { shop_instance_id: shop.id },
+    });
+    await callApi(ctx, 'PATCH', `/shop_instances/${shop.id}`, gm, { shop_instance: { name: 'Live Market' } });
+    expect(await next('shop_updated')).toMatchObject({
+      summary: `${gm.user.username} updated Live Market`,
+      ids: { shop_instance_id: shop.id },
+    });
+    await giveCoins(player, hero.primary_container_id ?? '', 'gp', 5);
+    const stack = shop.container.item_instances[0];
+    const purchase = (quantity: number) =>
+      callApi(ctx, 'POST', `/shop_instances/${shop.id}/purchase`, player, {
+        purchase: {
+          item_instance_id: stack?.id,
+          quantity,
+          buyer_character_id: hero.id,
+          buyer_container_id: hero.primary_container_id,
+        },
+      });
+    expect((await purchase(1)).statusCode).toBe(200);
+    const traded = await playerChannel.next((m) => m.action === 'item_traded');
+    expect(traded).toMatchObject({
+      actor: { id: player.user.id },
+      summary: `${player.user.username} bought 1 × Rope from Live Market for 1 gp`,
+      ids: {
+        shop_instance_id: shop.id,
+        destination_container_id: hero.primary_container_id,
+        character_id: hero.id,
+      },
+    });
+    expect(await next('item_traded')).toMatchObject({ ids: { shop_instance_id: shop.id } });
+    const asked = await purchase(2);
+    expect(asked.statusCode).toBe(202);
+    const request = body<TradeResult>(asked).data.request as ShopRequest;
+    expect(await next('shop_request_created')).toMatchObject({
+      ids: { shop_instance_id: shop.id, shop_request_id: request.id, status: 'pending' },
+    });
+    await callApi(ctx, 'POST', `/shop_requests/${request.id}/approve`, gm);
+    expect(await playerChannel.next((m) => m.action === 'shop_request_approved')).toMatchObject({
+      ids: { shop_request_id: request.id, status: 'approved' },
+    });
+    expect(await next('item_traded')).toMatchObject({ ids: { shop_request_id: request.id } });
+    await callApi(ctx, 'PATCH', `/shop_instances/${shop.id}`, gm, { shop_instance: { is_active: false } });
+    expect(await next('shop_closed')).toMatchObject({ summary: `${gm.user.username} closed Live Market` });
+    await callApi(ctx, 'DELETE', `/shop_instances/${shop.id}`, gm);
+    const removed = (m: Record<string, unknown>) =>
+      m.action === 'shop_closed' && (m.ids as Record<string, string>).deleted === 'true';
+    expect(await playerChannel.next(removed)).toMatchObject({
+      ids: { shop_instance_id: shop.id, deleted: 'true' },
+    });
+    // The refused deployment never reached anyone: exactly one shop_deployed was delivered.
+    expect(gmChannel.messages.filter((m) => m.action === 'shop_deployed')).toEqual([]);
+    expect(playerChannel.messages.filter((m) => m.action === 'shop_deployed')).toHaveLength(1);
+  });
+});
+
+describe('a party deleted with its shops', () => {
+  it('destroys the stock and the holds of pending requests through the ledger', async () => {
+    const w = await world({ shop: { approval_threshold_cp: 0 } });
+    await giveCoins(w.player, w.heroBag, 'gp', 8);
+    const request = body<TradeResult>(await buy(w, 3)).data.request as ShopRequest;
+    const hold = request.hold_container_id ?? '';
+    expect((await callApi(ctx, 'DELETE', `/parties/${w.party.id}`, w.gm)).statusCode).toBe(204);
+    const ids = [w.shop.container.id, hold];
+    expect(
+      await ctx.database.db.select().from(itemInstances).where(inArray(itemInstances.containerId, ids)),
+    ).toEqual([]);
+    const rows = await ctx.database.db
+      .select()
+      .from(transactions)
+      .where(and(eq(transactions.partyId, w.party.id), eq(transactions.itemTemplateId, w.rope.id)));
+    // Replaying the ledger empties both containers.
+    for (const id of ids) {
+      const net = rows.reduce(
+        (n, r) =>
+          n +
+          (r.destinationContainerId === id ? (r.quantity ?? 0) : 0) -
+          (r.sourceContainerId === id ? (r.quantity ?? 0) : 0),
+        0,
+      );
+      expect(net).toBe(0);
+    }
+    const destroyed = rows.filter((r) => r.transactionType === 'container_deletion');
+    expect(destroyed.map((r) => [r.sourceContainerId, r.quantity]).sort()).toEqual(
+      [
+        [w.shop.container.id, 7],
+        [hold, 3],
+      ].sort(),
+    );
+    expect((await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}`, w.gm)).statusCode).toBe(404);
+    expect((await callApi(ctx, 'POST', `/shop_requests/${request.id}/approve`, w.gm)).statusCode).toBe(404);
+    // The player's coins and character are untouched.
+    expect(await purse(w.heroBag)).toEqual({ gp: 8 });
+  });
+});
+
+describe('search and filters', () => {
+  it('search/shops finds only public templates; party_id lists what the party deployed, for members', async () => {
+    const w = await world();
+    const tag = `q${crypto.randomUUID().slice(0, 8)}`;
+    const mine = await callApi(ctx, 'POST', '/shop_templates', w.gm, {
+      shop_template: { name: `Hidden ${tag}` },
+    });
+    expect(mine.statusCode).toBe(201);
+    const pub = body<ShopTemplate>(
+      await callApi(ctx, 'POST', '/shop_templates', w.gm, {
+        shop_template: { name: `Open ${tag}`, visibility: 'public' },
+      }),
+    ).data;
+    const searched = await callApi(ctx, 'GET', `/search/shops?search=${tag}`, w.gm);
+    expect(body<ShopTemplate[]>(searched).data.map((t) => t.id)).toEqual([pub.id]);
+    const stranger = await createUser(ctx);
+    expect(
+      body<ShopTemplate[]>(await callApi(ctx, 'GET', `/search/shops?search=${tag}`, stranger)).data.map(
+        (t) => t.id,
+      ),
+    ).toEqual([pub.id]);
+    // The GM's own listing holds both; the party filter only the template deployed into the party.
+    expect(
+      body<ShopTemplate[]>(await callApi(ctx, 'GET', `/shop_templates?search=${tag}`, w.gm)).data,
+    ).toHaveLength(2);
+    const deployed = await callApi(ctx, 'GET', `/shop_templates?party_id=${w.party.id}`, w.gm);
+    expect(deployed.statusCode).toBe(200);
+    expect(body<ShopTemplate[]>(deployed).data.map((t) => t.id)).toEqual([w.template.id]);
+    // A player of the party sees the deployed template only once it is not private.
+    const byPlayer = () => callApi(ctx, 'GET', `/shop_templates?party_id=${w.party.id}`, w.player);
+    expect(body<ShopTemplate[]>(await byPlayer()).data).toEqual([]);
+    await callApi(ctx, 'PATCH', `/shop_templates/${w.template.id}`, w.gm, {
+      shop_template: { visibility: 'public' },
+    });
+    expect(body<ShopTemplate[]>(await byPlayer()).data.map((t) => t.id)).toEqual([w.template.id]);
+    expect((await callApi(ctx, 'GET', `/shop_templates?party_id=${w.party.id}`, stranger)).statusCode).toBe(
+      404,
+    );
+    expect((await callApi(ctx, 'GET', '/shop_templates?party_id=nope', w.gm)).statusCode).toBe(422);
+  });
+});
+
+describe('who may change a shop', () => {
+  it('answers 403 to players and observers and 404 to outsiders on every mutating route, changing nothing', async () => {
+    const w = await world();
+    const observer = await createMember(ctx, w.party, 'observer');
+    const stranger = await createUser(ctx);
+    await upgrade(ctx, stranger, 'tier_1');
+    const gmHero = await createCharacter(ctx, w.gm, { partyId: w.party.id, maxWeight: null, maxSlots: null });
+    const sword = await createTemplate(ctx, { name: 'Sword', baseValue: 5, currency: 'gp' });
+    const [blade] = await ctx.app.services.inventory.createInstance(actorOf(w.gm), {
+      item_template_id: sword.id,
+      container_id: gmHero.primary_container_id ?? '',
+      quantity: 1,
+    });
+    const routes: [string, string, unknown][] = [
+      [
+        'PATCH',
+        `/shop_instances/${w.shop.id}`,
+        { shop_instance: { name: 'Taken', party_fund_allowed: true } },
+      ],
+      ['DELETE', `/shop_instances/${w.shop.id}`, undefined],
+      ['POST', `/shop_instances/${w.shop.id}/restock`, undefined],
+      [
+        'POST',
+        `/shop_instances/${w.shop.id}/stock`,
+        { item_id: blade?.id, source_container_id: gmHero.primary_container_id, quantity: 1 },
+      ],
+      ['GET', `/shop_instances/${w.shop.id}/sales`, undefined],
+      [
+        'POST',
+        '/shop_instances',
+        { shop_instance: { shop_template_id: w.template.id, party_id: w.party.id } },
+      ],
+    ];
+    for (const [method, url, payload] of routes) {
+      for (const [who, status] of [
+        [w.player, 403],
+        [observer, 403],
+        [stranger, 404],
+      ] as const) {
+        const res = await callApi(ctx, method as 'POST', url, who, payload);
+        expect([method, url, res.statusCode]).toEqual([method, url, status]);
+        expect(body(res).status).toBe('error');
+      }
+    }
+    for (const [action, payload] of [
+      [
+        'purchase',
+        {
+          purchase: {
+            item_instance_id: w.stack.id,
+            buyer_character_id: w.hero.id,
+            buyer_container_id: w.heroBag,
+          },
+        },
+      ],
+      [
+        'sell',
+        {
+          sell: {
+            item_instance_id: w.stack.id,
+            seller_character_id: w.hero.id,
+            seller_container_id: w.heroBag,
+          },
+        },
+      ],
+    ] as const) {
+      expect(
+        (await callApi(ctx, 'POST', `/shop_instances/${w.shop.id}/${action}`, observer, payload)).statusCode,
+      ).toBe(403);
+      expect(
+        (await callApi(ctx, 'POST', `/shop_instances/${w.shop.id}/${action}`, stranger, payload)).statusCode,
+      ).toBe(404);
+    }
+    const after = body<ShopInstance>(await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}`, w.gm)).data;
+    expect(after).toMatchObject({ name: 'Ropewalk', party_fund_allowed: false, items_count: 1 });
+    expect(await count(gmHero.primary_container_id ?? '', sword.id)).toBe(1);
+    const shops = body<{ instances: ShopInstance[] }>(
+      await callApi(ctx, 'GET', `/shop_instances?party_id=${w.party.id}`, w.gm),
+    ).data.instances;
+    expect(shops).toHaveLength(1);
+  });
+});

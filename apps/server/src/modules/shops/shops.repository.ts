@@ -1,0 +1,521 @@
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { users } from '../../db/schema/accounts.js';
+import { containers, transactions } from '../../db/schema/inventory.js';
+import { itemInstances, itemTemplates } from '../../db/schema/items.js';
+import { parties, partyMemberships } from '../../db/schema/parties.js';
+import { shopTemplateItems } from '../../db/schema/shop-items.js';
+import { shopRequests } from '../../db/schema/shop-requests.js';
+import { shopInstances, shopTemplateRatings, shopTemplates } from '../../db/schema/shops.js';
+import { templateColumns } from '../items/items.repository.js';
+
+export type ShopTemplateRow = typeof shopTemplates.$inferSelect;
+export type ShopTemplateInsert = typeof shopTemplates.$inferInsert;
+export type ShopItemRow = typeof shopTemplateItems.$inferSelect;
+export type ShopInstanceRow = typeof shopInstances.$inferSelect;
+export type ShopRequestRow = typeof shopRequests.$inferSelect;
+
+export interface ShopTemplateView {
+  template: ShopTemplateRow;
+  creatorName: string | null;
+  averageRating: number | null;
+  ratingsCount: number;
+  itemsCount: number;
+}
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+const ratingStats = sql<
+  string | null
+>`(select avg(r.rating) from ${shopTemplateRatings} r where r.shop_template_id = ${shopTemplates.id})`;
+const ratingsCount = sql<number>`(select count(*) from ${shopTemplateRatings} r where r.shop_template_id = ${shopTemplates.id})::int`;
+const itemsCount = sql<number>`(select count(*) from ${shopTemplateItems} i where i.shop_template_id = ${shopTemplates.id})::int`;
+
+function templateView(db: Executor) {
+  return db
+    .select({
+      template: shopTemplates,
+      creatorName: users.username,
+      averageRating: ratingStats,
+      ratingsCount,
+      itemsCount,
+    })
+    .from(shopTemplates)
+    .leftJoin(users, eq(users.id, shopTemplates.creatorId));
+}
+
+function toView(row: {
+  template: ShopTemplateRow;
+  creatorName: string | null;
+  averageRating: string | number | null;
+  ratingsCount: number;
+  itemsCount: number;
+}): ShopTemplateView {
+  return {
+    template: row.template,
+    creatorName: row.creatorName,
+    // Two decimals, as a star rating shows; the exact mean stays in the database.
+    averageRating: row.averageRating === null ? null : Math.round(Number(row.averageRating) * 100) / 100,
+    ratingsCount: Number(row.ratingsCount),
+    itemsCount: Number(row.itemsCount),
+  };
+}
+
+export interface TemplateListFilter {
+  userId: string;
+  visibility?: 'private' | 'unlisted' | 'public';
+  mine?: boolean;
+  partyId?: string;
+  search?: string;
+  shopType?: string;
+  location?: string;
+  minRating?: number;
+  tags?: string[];
+  sort: 'name' | 'rating' | 'popularity' | 'created_at' | 'updated_at';
+  direction: 'asc' | 'desc';
+  page: number;
+  perPage: number;
+}
+
+function hasTag(column: typeof shopTemplates.tags | typeof shopInstances.tags, tag: string): SQL {
+  return sql`exists (select 1 from unnest(${column}) t where lower(t) = ${tag.toLowerCase()})`;
+}
+
+export const shopsRepository = {
+  // ---- templates --------------------------------------------------------------------------------------
+
+  async templateView(db: Executor, id: string): Promise<ShopTemplateView | undefined> {
+    const [row] = await templateView(db).where(eq(shopTemplates.id, id)).limit(1);
+    return row ? toView(row) : undefined;
+  },
+
+  async lockTemplate(db: Executor, id: string): Promise<ShopTemplateRow | undefined> {
+    const [row] = await db.select().from(shopTemplates).where(eq(shopTemplates.id, id)).for('update');
+    return row;
+  },
+
+  async listTemplates(db: Executor, f: TemplateListFilter) {
+    const conditions: (SQL | undefined)[] = [];
+    // What a user may list: their own templates and public ones; unlisted templates of others only by id.
+    const mine = eq(shopTemplates.creatorId, f.userId);
+    if (f.mine) conditions.push(mine);
+    if (f.visibility === 'public') conditions.push(eq(shopTemplates.visibility, 'public'));
+    else if (f.visibility) conditions.push(and(mine, eq(shopTemplates.visibility, f.visibility)));
+    else conditions.push(or(mine, eq(shopTemplates.visibility, 'public')));
+    if (f.partyId) {
+      conditions.push(
+        sql`exists (select 1 from ${shopInstances} si where si.shop_template_id = ${shopTemplates.id} and si.party_id = ${f.partyId})`,
+      );
+    }
+    if (f.search) {
+      const pattern = `%${escapeLike(f.search)}%`;
+      conditions.push(
+        sql`(${shopTemplates.name} ilike ${pattern} or ${shopTemplates.description} ilike ${pattern} or ${shopTemplates.location} ilike ${pattern} or ${shopTemplates.ownerName} ilike ${pattern} or exists (select 1 from unnest(${shopTemplates.tags}) t where t ilike ${pattern}))`,
+      );
+    }
+    if (f.shopType) conditions.push(sql`${shopTemplates.shopType} = ${f.shopType}`);
+    if (f.location) conditions.push(sql`${shopTemplates.location} ilike ${escapeLike(f.location)}`);
+    if (f.minRating !== undefined) conditions.push(sql`coalesce(${ratingStats}, 0) >= ${f.minRating}`);
+    for (const tag of f.tags ?? []) conditions.push(hasTag(shopTemplates.tags, tag));
+    const where = and(...conditions);
+    const dir = f.direction === 'desc' ? desc : asc;
+    const order: SQL[] = {
+      name: [dir(sql`lower(${shopTemplates.name})`)],
+      rating: [
+        f.direction === 'desc' ? sql`${ratingStats} desc nulls last` : sql`${ratingStats} asc nulls first`,
+      ],
+      popularity: [dir(ratingsCount)],
+      created_at: [dir(shopTemplates.createdAt)],
+      updated_at: [dir(shopTemplates.updatedAt)],
+    }[f.sort];
+    const [total] = await db.select({ n: count() }).from(shopTemplates).where(where);
+    const rows = await templateView(db)
+      .where(where)
+      .orderBy(...order, asc(shopTemplates.id))
+      .limit(f.perPage)
+      .offset((f.page - 1) * f.perPage);
+    return { rows: rows.map(toView), total: total?.n ?? 0 };
+  },
+
+  async insertTemplate(db: Executor, values: ShopTemplateInsert): Promise<ShopTemplateRow> {
+    const [row] = await db.insert(shopTemplates).values(values).returning();
+    if (!row) throw new Error('insert shop_templates returned nothing');
+    return row;
+  },
+
+  async updateTemplate(db: Executor, id: string, changes: Partial<ShopTemplateInsert>) {
+    await db
+      .update(shopTemplates)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(eq(shopTemplates.id, id));
+  },
+
+  async deleteTemplate(db: Executor, id: string) {
+    await db.delete(shopTemplates).where(eq(shopTemplates.id, id));
+  },
+
+  async countTemplatesOf(db: Executor, userId: string): Promise<number> {
+    const [row] = await db
+      .select({ n: count() })
+      .from(shopTemplates)
+      .where(eq(shopTemplates.creatorId, userId));
+    return row?.n ?? 0;
+  },
+
+  /** System shops by key, to upsert the seed. */
+  async systemTemplateIds(db: Executor): Promise<Map<string, string>> {
+    const rows = await db
+      .select({ id: shopTemplates.id, key: shopTemplates.systemKey })
+      .from(shopTemplates)
+      .where(isNotNull(shopTemplates.systemKey));
+    return new Map(rows.flatMap((r) => (r.key ? [[r.key, r.id] as const] : [])));
+  },
+
+  async itemTemplatesBySystemKey(db: Executor, keys: string[]): Promise<Map<string, string>> {
+    if (keys.length === 0) return new Map();
+    const rows = await db
+      .select({ id: itemTemplates.id, key: itemTemplates.systemKey })
+      .from(itemTemplates)
+      .where(inArray(itemTemplates.systemKey, keys));
+    return new Map(rows.flatMap((r) => (r.key ? [[r.key, r.id] as const] : [])));
+  },
+
+  // ---- shop items -------------------------------------------------------------------------------------
+
+  async shopItems(db: Executor, templateIds: string[]) {
+    if (templateIds.length === 0) return [];
+    return db
+      .select({ item: shopTemplateItems, template: templateColumns, creatorName: users.username })
+      .from(shopTemplateItems)
+      .innerJoin(itemTemplates, eq(itemTemplates.id, shopTemplateItems.itemTemplateId))
+      .leftJoin(users, eq(users.id, itemTemplates.creatorId))
+      .where(inArray(shopTemplateItems.shopTemplateId, templateIds))
+      .orderBy(asc(itemTemplates.name), asc(shopTemplateItems.id));
+  },
+
+  async shopItem(db: Executor, templateId: string, itemId: string): Promise<ShopItemRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(shopTemplateItems)
+      .where(and(eq(shopTemplateItems.id, itemId), eq(shopTemplateItems.shopTemplateId, templateId)))
+      .limit(1);
+    return row;
+  },
+
+  /** Adding an item already on the list adds to its quantity instead of listing it twice. */
+  async upsertShopItem(db: Executor, values: typeof shopTemplateItems.$inferInsert): Promise<ShopItemRow> {
+    const [row] = await db
+      .insert(shopTemplateItems)
+      .values(values)
+      .onConflictDoUpdate({
+        target: [shopTemplateItems.shopTemplateId, shopTemplateItems.itemTemplateId],
+        set: {
+          quantity: sql`${shopTemplateItems.quantity} + excluded.quantity`,
+          priceCp: sql`coalesce(excluded.price_cp, ${shopTemplateItems.priceCp})`,
+          restockQuantity: sql`coalesce(excluded.restock_quantity, ${shopTemplateItems.restockQuantity})`,
+          updatedAt: new Date(),
+        },
+      })
+      .returning();
+    if (!row) throw new Error('upsert shop_template_items returned nothing');
+    return row;
+  },
+
+  async replaceSystemShopItems(
+    db: Executor,
+    templateId: string,
+    items: {
+      itemTemplateId: string;
+      quantity: number;
+      restockQuantity: number | null;
+      priceCp: number | null;
+    }[],
+  ) {
+    await db.delete(shopTemplateItems).where(eq(shopTemplateItems.shopTemplateId, templateId));
+    if (items.length === 0) return;
+    await db.insert(shopTemplateItems).values(items.map((i) => ({ ...i, shopTemplateId: templateId })));
+  },
+
+  async copyShopItems(db: Executor, fromTemplateId: string, toTemplateId: string) {
+    await db.execute(sql`
+      insert into ${shopTemplateItems} (shop_template_id, item_template_id, quantity, price_cp, restock_quantity)
+      select ${toTemplateId}, item_template_id, quantity, price_cp, restock_quantity
+      from ${shopTemplateItems} where shop_template_id = ${fromTemplateId}`);
+  },
+
+  async updateShopItem(db: Executor, id: string, changes: Partial<typeof shopTemplateItems.$inferInsert>) {
+    await db
+      .update(shopTemplateItems)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(eq(shopTemplateItems.id, id));
+  },
+
+  async deleteShopItem(db: Executor, id: string) {
+    await db.delete(shopTemplateItems).where(eq(shopTemplateItems.id, id));
+  },
+
+  // ---- ratings ----------------------------------------------------------------------------------------
+
+  async upsertRating(db: Executor, templateId: string, userId: string, rating: number) {
+    await db
+      .insert(shopTemplateRatings)
+      .values({ shopTemplateId: templateId, userId, rating })
+      .onConflictDoUpdate({
+        target: [shopTemplateRatings.shopTemplateId, shopTemplateRatings.userId],
+        set: { rating, updatedAt: new Date() },
+      });
+  },
+
+  async myRatings(db: Executor, userId: string, templateIds: string[]): Promise<Map<string, number>> {
+    if (templateIds.length === 0) return new Map();
+    const rows = await db
+      .select({ id: shopTemplateRatings.shopTemplateId, rating: shopTemplateRatings.rating })
+      .from(shopTemplateRatings)
+      .where(
+        and(eq(shopTemplateRatings.userId, userId), inArray(shopTemplateRatings.shopTemplateId, templateIds)),
+      );
+    return new Map(rows.map((r) => [r.id, r.rating]));
+  },
+
+  // ---- instances --------------------------------------------------------------------------------------
+
+  async instance(db: Executor, id: string) {
+    const [row] = await db
+      .select({ shop: shopInstances, partyName: parties.name, templateName: shopTemplates.name })
+      .from(shopInstances)
+      .innerJoin(parties, eq(parties.id, shopInstances.partyId))
+      .leftJoin(shopTemplates, eq(shopTemplates.id, shopInstances.shopTemplateId))
+      .where(eq(shopInstances.id, id))
+      .limit(1);
+    return row;
+  },
+
+  /** Locks the shop row: every change of its stock, prices or settings takes this lock first. */
+  async lockInstance(db: Executor, id: string): Promise<ShopInstanceRow | undefined> {
+    const [row] = await db.select().from(shopInstances).where(eq(shopInstances.id, id)).for('update');
+    return row;
+  },
+
+  async listInstances(
+    db: Executor,
+    f: {
+      userId: string;
+      partyId?: string;
+      search?: string;
+      shopType?: string;
+      location?: string;
+      isActive?: boolean;
+      page: number;
+      perPage: number;
+    },
+  ) {
+    const conditions: (SQL | undefined)[] = [
+      // Only shops of parties the user belongs to.
+      sql`exists (select 1 from ${partyMemberships} m where m.party_id = ${shopInstances.partyId} and m.user_id = ${f.userId})`,
+    ];
+    if (f.partyId) conditions.push(eq(shopInstances.partyId, f.partyId));
+    if (f.search) {
+      const pattern = `%${escapeLike(f.search)}%`;
+      conditions.push(
+        sql`(${shopInstances.name} ilike ${pattern} or ${shopInstances.description} ilike ${pattern} or ${shopInstances.location} ilike ${pattern})`,
+      );
+    }
+    if (f.shopType) conditions.push(sql`${shopInstances.shopType} = ${f.shopType}`);
+    if (f.location) conditions.push(sql`${shopInstances.location} ilike ${escapeLike(f.location)}`);
+    if (f.isActive !== undefined) conditions.push(eq(shopInstances.isActive, f.isActive));
+    const where = and(...conditions);
+    const [total] = await db.select({ n: count() }).from(shopInstances).where(where);
+    const rows = await db
+      .select({ id: shopInstances.id })
+      .from(shopInstances)
+      .where(where)
+      .orderBy(asc(sql`lower(${shopInstances.name})`), asc(shopInstances.id))
+      .limit(f.perPage)
+      .offset((f.page - 1) * f.perPage);
+    return { ids: rows.map((r) => r.id), total: total?.n ?? 0 };
+  },
+
+  async insertInstance(db: Executor, values: typeof shopInstances.$inferInsert): Promise<ShopInstanceRow> {
+    const [row] = await db.insert(shopInstances).values(values).returning();
+    if (!row) throw new Error('insert shop_instances returned nothing');
+    return row;
+  },
+
+  async updateInstance(db: Executor, id: string, changes: Partial<typeof shopInstances.$inferInsert>) {
+    await db
+      .update(shopInstances)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(eq(shopInstances.id, id));
+  },
+
+  async deleteInstance(db: Executor, id: string) {
+    await db.delete(shopInstances).where(eq(shopInstances.id, id));
+  },
+
+  async instancesOfTemplate(db: Executor, templateId: string, userId: string) {
+    return db
+      .select()
+      .from(shopInstances)
+      .where(
+        and(
+          eq(shopInstances.shopTemplateId, templateId),
+          sql`exists (select 1 from ${partyMemberships} m where m.party_id = ${shopInstances.partyId} and m.user_id = ${userId})`,
+        ),
+      )
+      .orderBy(asc(shopInstances.name));
+  },
+
+  /** Live shops the user deployed (the `shop_instances` limit). */
+  async countInstancesOf(db: Executor, userId: string): Promise<number> {
+    const [row] = await db
+      .select({ n: count() })
+      .from(shopInstances)
+      .where(eq(shopInstances.createdBy, userId));
+    return row?.n ?? 0;
+  },
+
+  /** Deployments this month, from the ledger, so deleting a shop does not give a deployment back. */
+  async countDeployments(db: Executor, userId: string, month: { start: Date; end: Date }): Promise<number> {
+    const [row] = await db
+      .select({ n: count() })
+      .from(transactions)
+      .where(
+        and(
+          eq(transactions.actorId, userId),
+          eq(transactions.transactionType, 'container_creation'),
+          sql`${transactions.details}->>'reason' = 'shop_deployment'`,
+          gte(transactions.transactionDate, month.start),
+          lt(transactions.transactionDate, month.end),
+        ),
+      );
+    return row?.n ?? 0;
+  },
+
+  // ---- stock ------------------------------------------------------------------------------------------
+
+  async containerOf(db: Executor, shopInstanceId: string) {
+    const [row] = await db
+      .select()
+      .from(containers)
+      .where(and(eq(containers.shopInstanceId, shopInstanceId), eq(containers.isPrimary, true)))
+      .limit(1);
+    return row;
+  },
+
+  /** The stock and any holds of pending purchase requests, locked in id order. */
+  async shopContainers(db: Executor, shopInstanceId: string) {
+    return db
+      .select()
+      .from(containers)
+      .where(eq(containers.shopInstanceId, shopInstanceId))
+      .orderBy(asc(containers.id))
+      .for('update');
+  },
+
+  async stock(db: Executor, containerIds: string[]) {
+    if (containerIds.length === 0) return [];
+    return db
+      .select({ instance: itemInstances, template: itemTemplates })
+      .from(itemInstances)
+      .innerJoin(itemTemplates, eq(itemTemplates.id, itemInstances.itemTemplateId))
+      .where(inArray(itemInstances.containerId, containerIds))
+      .orderBy(asc(itemTemplates.name), asc(itemInstances.createdAt), asc(itemInstances.id));
+  },
+
+  /** Shop containers of a party, so deleting the party destroys their stock through the ledger first. */
+  async shopContainerIdsOfParty(db: Executor, partyId: string): Promise<string[]> {
+    const rows = await db
+      .select({ id: containers.id })
+      .from(containers)
+      .innerJoin(shopInstances, eq(shopInstances.id, containers.shopInstanceId))
+      .where(eq(shopInstances.partyId, partyId));
+    return rows.map((r) => r.id);
+  },
+
+  /** The item rows of the shop's purchases and sales (coin rows carry no scope), approved requests included. */
+  async sales(db: Executor, partyId: string, shopInstanceId: string, page: number, perPage: number) {
+    const where = and(
+      eq(transactions.partyId, partyId),
+      inArray(transactions.transactionType, ['purchase', 'sale']),
+      isNotNull(transactions.itemTemplateId),
+      sql`${transactions.details}->>'shop_instance_id' = ${shopInstanceId}`,
+      sql`${transactions.details}->>'role' is null`,
+    );
+    const [total] = await db.select({ n: count() }).from(transactions).where(where);
+    const rows = await db
+      .select()
+      .from(transactions)
+      .where(where)
+      .orderBy(desc(transactions.transactionDate), desc(transactions.id))
+      .limit(perPage)
+      .offset((page - 1) * perPage);
+    return { rows, total: total?.n ?? 0 };
+  },
+
+  // ---- purchase requests (issue 10 §8) ----------------------------------------------------------------
+
+  async insertRequest(db: Executor, values: typeof shopRequests.$inferInsert): Promise<ShopRequestRow> {
+    const [row] = await db.insert(shopRequests).values(values).returning();
+    if (!row) throw new Error('insert shop_requests returned nothing');
+    return row;
+  },
+
+  async request(db: Executor, id: string): Promise<ShopRequestRow | undefined> {
+    const [row] = await db.select().from(shopRequests).where(eq(shopRequests.id, id)).limit(1);
+    return row;
+  },
+
+  async lockRequest(db: Executor, id: string): Promise<ShopRequestRow | undefined> {
+    const [row] = await db.select().from(shopRequests).where(eq(shopRequests.id, id)).for('update');
+    return row;
+  },
+
+  async requests(
+    db: Executor,
+    f: { shopInstanceId: string; status?: ShopRequestRow['status']; requesterId?: string },
+  ): Promise<ShopRequestRow[]> {
+    return db
+      .select()
+      .from(shopRequests)
+      .where(
+        and(
+          eq(shopRequests.shopInstanceId, f.shopInstanceId),
+          f.status ? eq(shopRequests.status, f.status) : undefined,
+          f.requesterId ? eq(shopRequests.requesterId, f.requesterId) : undefined,
+        ),
+      )
+      .orderBy(desc(shopRequests.createdAt), desc(shopRequests.id));
+  },
+
+  async pendingRequestCount(db: Executor, shopInstanceId: string, requesterId: string | null) {
+    const [row] = await db
+      .select({ n: count() })
+      .from(shopRequests)
+      .where(
+        and(
+          eq(shopRequests.shopInstanceId, shopInstanceId),
+          eq(shopRequests.status, 'pending'),
+          requesterId ? eq(shopRequests.requesterId, requesterId) : undefined,
+        ),
+      );
+    return row?.n ?? 0;
+  },
+
+  async decideRequest(
+    db: Executor,
+    id: string,
+    changes: Pick<
+      typeof shopRequests.$inferInsert,
+      'status' | 'decidedById' | 'decidedByName' | 'decidedAt'
+    > & {
+      reason?: string;
+    },
+  ) {
+    await db
+      .update(shopRequests)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(eq(shopRequests.id, id));
+  },
+};

@@ -1,0 +1,1926 @@
+import {
+  buyPriceCp,
+  type Currency,
+  copperPer,
+  currencies,
+  emptyPurse,
+  formatCopper,
+  makeChange,
+  type PaymentSource,
+  type PriceQuote,
+  type Purchase,
+  type Purse,
+  partyMessages,
+  planPayment,
+  restockBadge,
+  type Sell,
+  type ShopInstance,
+  type ShopInstanceCreate,
+  type ShopInstanceListQuery,
+  type ShopInstanceUpdate,
+  type ShopItem,
+  type ShopItemForm,
+  type ShopRequest,
+  type ShopRequestResult,
+  type ShopRequestStatus,
+  type ShopStockItem,
+  type ShopTemplate,
+  type ShopTemplateForm,
+  type ShopTemplateListQuery,
+  type ShopTemplateUpdate,
+  type Stock,
+  sellPriceCp,
+  shopMessages,
+  shopTypeNames,
+  type TradeResult,
+} from '@haversack/contracts';
+import type { Database, Executor } from '../../db/client.js';
+import type { RestockLine } from '../../db/schema/shops.js';
+import type { JobQueue } from '../../jobs/job-queue.js';
+import { AppError } from '../../lib/app-error.js';
+import type { EventBus } from '../../realtime/event-bus.js';
+import type { DomainEvent } from '../../realtime/events.js';
+import { templateFacts, toInstanceJson } from '../inventory/inventory.json.js';
+import { containerAccess } from '../inventory/inventory.policy.js';
+import { type ContainerContext, inventoryRepository } from '../inventory/inventory.repository.js';
+import type { InventoryMoves } from '../inventory/inventory.service.js';
+import { eventFromLedger } from '../inventory/inventory-events.js';
+import type { LedgerActor } from '../inventory/inventory-ledger.js';
+import { destroyContainerContents } from '../inventory/inventory-ledger.js';
+import { effectiveFacts, hasOverrides } from '../inventory/inventory-rules.js';
+import { toTemplateJson } from '../items/items.service.js';
+import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
+import { partiesRepository } from '../parties/parties.repository.js';
+import type { EntitlementService } from '../subscriptions/entitlements.service.js';
+import { systemShopItemKey, systemShops } from './shops.catalogue.js';
+import * as policy from './shops.policy.js';
+import {
+  shopsRepository as repo,
+  type ShopInstanceRow,
+  type ShopRequestRow,
+  type ShopTemplateView,
+} from './shops.repository.js';
+
+function toRequestJson(r: ShopRequestRow, userId: string, canManage: boolean): ShopRequest {
+  const pending = r.status === 'pending';
+  return {
+    id: r.id,
+    shop_instance_id: r.shopInstanceId,
+    party_id: r.partyId,
+    status: r.status,
+    requester: { id: r.requesterId, name: r.requesterName },
+    character: { id: r.characterId, name: r.characterName },
+    buyer_container_id: r.buyerContainerId,
+    payment_source: r.paymentSource,
+    payer_container_id: r.payerContainerId,
+    hold_container_id: r.holdContainerId,
+    item_template_id: r.itemTemplateId,
+    item_name: r.itemName,
+    quantity: r.quantity,
+    unit_price_cp: r.unitPriceCp,
+    total_price_cp: r.totalPriceCp,
+    formatted: formatCopper(r.totalPriceCp),
+    decided_by: r.decidedByName ? { id: r.decidedById, name: r.decidedByName } : null,
+    decided_at: r.decidedAt?.toISOString() ?? null,
+    reason: r.reason,
+    can_decide: pending && canManage,
+    can_cancel: pending && r.requesterId === userId,
+    created_at: r.createdAt.toISOString(),
+    updated_at: r.updatedAt.toISOString(),
+  };
+}
+
+type Record_ = (entries: LedgerEntry[], announce?: boolean) => Promise<string[]>;
+type Emit = (event: DomainEvent) => void;
+
+const RESTOCK_JOB = 'shop_restock';
+const restockKey = (shopId: string) => `shop_restock:${shopId}`;
+const DAY_MS = 24 * 60 * 60 * 1000;
+const COPY_SUFFIX = ' (Copy)';
+
+function pageMeta(page: number, perPage: number, total: number) {
+  return {
+    current_page: page,
+    per_page: perPage,
+    total_count: total,
+    total_pages: Math.max(1, Math.ceil(total / perPage)),
+  };
+}
+
+function toShopTemplateJson(
+  view: ShopTemplateView,
+  userId: string,
+  myRating: number | null,
+  items?: ShopItem[],
+): ShopTemplate {
+  const t = view.template;
+  return {
+    id: t.id,
+    name: t.name,
+    owner: t.ownerName,
+    location: t.location,
+    description: t.description,
+    shop_type: t.shopType,
+    shop_type_name: shopTypeNames[t.shopType],
+    average_rating: view.averageRating,
+    ratings_count: view.ratingsCount,
+    my_rating: myRating,
+    buy_modifier: t.buyModifier,
+    sell_modifier: t.sellModifier,
+    default_restock_days: t.defaultRestockDays,
+    tag_list: t.tags,
+    visibility: t.visibility,
+    name_override: t.nameOverride,
+    owner_override: t.ownerOverride,
+    location_override: t.locationOverride,
+    description_override: t.descriptionOverride,
+    display_name: t.nameOverride || t.name,
+    display_owner: t.ownerOverride || t.ownerName,
+    display_location: t.locationOverride || t.location,
+    display_description: t.descriptionOverride || t.description,
+    items_count: view.itemsCount,
+    ...(items ? { shop_items: items } : {}),
+    creator_id: t.creatorId,
+    creator_name: view.creatorName,
+    is_system: t.systemKey !== null,
+    is_owner: t.creatorId !== null && t.creatorId === userId,
+    created_at: t.createdAt.toISOString(),
+    updated_at: t.updatedAt.toISOString(),
+  };
+}
+
+/** Form fields → columns, for create and update alike. */
+function templateColumns(form: Partial<ShopTemplateForm>) {
+  return {
+    ...(form.name !== undefined ? { name: form.name } : {}),
+    ...(form.description !== undefined ? { description: form.description } : {}),
+    ...(form.owner !== undefined ? { ownerName: form.owner } : {}),
+    ...(form.location !== undefined ? { location: form.location } : {}),
+    ...(form.shop_type !== undefined ? { shopType: form.shop_type } : {}),
+    ...(form.buy_modifier !== undefined ? { buyModifier: form.buy_modifier } : {}),
+    ...(form.sell_modifier !== undefined ? { sellModifier: form.sell_modifier } : {}),
+    ...(form.default_restock_days !== undefined ? { defaultRestockDays: form.default_restock_days } : {}),
+    ...(form.tag_list !== undefined ? { tags: form.tag_list } : {}),
+    ...(form.visibility !== undefined ? { visibility: form.visibility } : {}),
+    ...(form.name_override !== undefined ? { nameOverride: form.name_override } : {}),
+    ...(form.owner_override !== undefined ? { ownerOverride: form.owner_override } : {}),
+    ...(form.location_override !== undefined ? { locationOverride: form.location_override } : {}),
+    ...(form.description_override !== undefined ? { descriptionOverride: form.description_override } : {}),
+  };
+}
+
+/**
+ * Shop templates, shops deployed into parties, trading and restocking (issue 10). Every change runs in
+ * one transaction that locks the shop row first, then the containers in id order, and writes its
+ * ledger rows; events are published after the commit.
+ */
+export class ShopsService {
+  constructor(
+    private readonly db: Database,
+    private readonly deps: {
+      entitlements: EntitlementService;
+      events: EventBus;
+      moves: InventoryMoves;
+      jobs: JobQueue;
+      now: () => Date;
+    },
+  ) {
+    const { entitlements } = deps;
+    entitlements.registerUsageCounter('shop_templates', (db, userId) => repo.countTemplatesOf(db, userId));
+    entitlements.registerUsageCounter('shop_instances', (db, userId) => repo.countInstancesOf(db, userId));
+    entitlements.registerUsageCounter('shop_deployments_monthly', (db, userId, window) =>
+      repo.countDeployments(db, userId, window.month),
+    );
+    deps.jobs.register(RESTOCK_JOB, async (tx, job, afterCommit) => {
+      const shopId = typeof job.payload.shop_instance_id === 'string' ? job.payload.shop_instance_id : '';
+      const events: DomainEvent[] = [];
+      const next = await this.#restock(
+        tx,
+        this.#recorder(tx, (e) => events.push(e)),
+        null,
+        shopId,
+        (e) => events.push(e),
+      );
+      afterCommit(() => deps.events.publish(events));
+      return next ?? undefined;
+    });
+  }
+
+  /** Upserts the system shops by key (idempotent, like the item catalogue), after the item catalogue. */
+  static async seedCatalogue(tx: Executor): Promise<number> {
+    const existing = await repo.systemTemplateIds(tx);
+    const itemIds = await repo.itemTemplatesBySystemKey(
+      tx,
+      systemShops.flatMap((s) => s.items.map(systemShopItemKey)),
+    );
+    for (const shop of systemShops) {
+      const values = {
+        name: shop.name,
+        ownerName: shop.ownerName,
+        location: shop.location,
+        shopType: shop.shopType,
+        description: shop.description,
+        buyModifier: shop.buyModifier,
+        sellModifier: shop.sellModifier,
+        defaultRestockDays: shop.defaultRestockDays,
+        tags: shop.tags,
+        visibility: 'public' as const,
+        systemKey: shop.systemKey,
+        creatorId: null,
+      };
+      let id = existing.get(shop.systemKey);
+      if (id) await repo.updateTemplate(tx, id, values);
+      else id = (await repo.insertTemplate(tx, values)).id;
+      const items = shop.items.flatMap((item) => {
+        const itemTemplateId = itemIds.get(systemShopItemKey(item));
+        return itemTemplateId
+          ? [
+              {
+                itemTemplateId,
+                quantity: item.quantity,
+                restockQuantity: null,
+                priceCp: item.priceCp ?? null,
+              },
+            ]
+          : [];
+      });
+      await repo.replaceSystemShopItems(tx, id, items);
+    }
+    return systemShops.length;
+  }
+
+  // ---- plumbing ---------------------------------------------------------------------------------------
+
+  #recorder(tx: Executor, emit: Emit): Record_ {
+    return async (entries, announce = true) => {
+      const ids = await ledgerRepository.recordReturningIds(tx, entries);
+      if (announce) {
+        for (const entry of entries) {
+          const event = eventFromLedger(entry);
+          if (event) emit(event);
+        }
+      }
+      return ids;
+    };
+  }
+
+  #transaction<T>(work: (tx: Executor, record: Record_, emit: Emit) => Promise<T>): Promise<T> {
+    return this.deps.events.inTransaction(this.db, (tx, emit) => work(tx, this.#recorder(tx, emit), emit));
+  }
+
+  #shopEvent(
+    shop: { id: string; partyId: string },
+    action:
+      | 'shop_deployed'
+      | 'shop_updated'
+      | 'shop_closed'
+      | 'item_traded'
+      | 'shop_request_created'
+      | 'shop_request_approved'
+      | 'shop_request_declined'
+      | 'shop_request_cancelled',
+    actor: LedgerActor | null,
+    summary: string,
+    ids: Record<string, string | null> = {},
+  ): DomainEvent {
+    return {
+      channel: 'PartyInventoryChannel',
+      partyId: shop.partyId,
+      action,
+      actor: actor ? { id: actor.id, name: actor.username } : null,
+      summary,
+      ids: { shop_instance_id: shop.id, ...ids },
+    };
+  }
+
+  async #partyAccess(db: Executor, userId: string, partyId: string) {
+    const party = await partiesRepository.findParty(db, partyId);
+    const membership = party ? await partiesRepository.membership(db, partyId, userId) : undefined;
+    const hasCharacter = membership
+      ? await inventoryRepository.userHasCharacterInParty(db, userId, partyId)
+      : false;
+    return { party, access: policy.shopAccess(membership, hasCharacter) };
+  }
+
+  #shopContext(
+    shop: ShopInstanceRow,
+    container: ContainerContext['container'],
+    party: { name: string; gameMasterId: string; isArchived: boolean },
+  ): ContainerContext {
+    return {
+      container,
+      character: null,
+      // A shop's shelves have no capacity limits (its container has none), whatever the party's style.
+      party: {
+        id: shop.partyId,
+        name: party.name,
+        encumbranceStyle: 'none',
+        gameMasterId: party.gameMasterId,
+        isArchived: party.isArchived,
+      },
+      ownerName: shop.name,
+    };
+  }
+
+  // ---- templates --------------------------------------------------------------------------------------
+
+  async #readableTemplate(db: Executor, userId: string, id: string): Promise<ShopTemplateView> {
+    const view = await repo.templateView(db, id);
+    if (!view || !policy.canReadTemplate(view.template, userId))
+      throw AppError.notFound(shopMessages.templateNotFound);
+    return view;
+  }
+
+  async #shopItemsJson(
+    db: Executor,
+    userId: string,
+    templateIds: string[],
+    modifiers: Map<string, { buy: number; sell: number }>,
+  ) {
+    const rows = await repo.shopItems(db, templateIds);
+    const byTemplate = new Map<string, ShopItem[]>();
+    for (const row of rows) {
+      const mod = modifiers.get(row.item.shopTemplateId) ?? { buy: 1, sell: 0.5 };
+      const valueCp = row.template.baseValue * copperPer[row.template.currency as Currency];
+      const item: ShopItem = {
+        id: row.item.id,
+        shop_template_id: row.item.shopTemplateId,
+        item_template_id: row.item.itemTemplateId,
+        item_template: toTemplateJson({ template: row.template, creatorName: row.creatorName }, userId),
+        quantity: row.item.quantity,
+        price_cp: row.item.priceCp,
+        restock_quantity: row.item.restockQuantity,
+        buy_price_cp: buyPriceCp({
+          valueCp,
+          buyModifier: mod.buy,
+          discountRate: 0,
+          ownPriceCp: row.item.priceCp,
+        }),
+        sell_price_cp: sellPriceCp({ valueCp, sellModifier: mod.sell }),
+      };
+      byTemplate.set(row.item.shopTemplateId, [...(byTemplate.get(row.item.shopTemplateId) ?? []), item]);
+    }
+    return byTemplate;
+  }
+
+  async #templateJson(db: Executor, userId: string, view: ShopTemplateView, withItems: boolean) {
+    const ratings = await repo.myRatings(db, userId, [view.template.id]);
+    const items = withItems
+      ? ((
+          await this.#shopItemsJson(
+            db,
+            userId,
+            [view.template.id],
+            new Map([
+              [view.template.id, { buy: view.template.buyModifier, sell: view.template.sellModifier }],
+            ]),
+          )
+        ).get(view.template.id) ?? [])
+      : undefined;
+    return toShopTemplateJson(view, userId, ratings.get(view.template.id) ?? null, items);
+  }
+
+  async listTemplates(userId: string, query: ShopTemplateListQuery, publicOnly = false) {
+    if (query.party_id) {
+      const { access } = await this.#partyAccess(this.db, userId, query.party_id);
+      if (!access.canRead) throw AppError.notFound('Party not found.');
+    }
+    const { rows, total } = await repo.listTemplates(this.db, {
+      userId,
+      page: query.page,
+      perPage: query.per_page,
+      sort: query.sort,
+      direction: query.direction,
+      ...(publicOnly
+        ? { visibility: 'public' as const }
+        : query.visibility
+          ? { visibility: query.visibility }
+          : {}),
+      ...(query.mine ? { mine: true } : {}),
+      ...(query.party_id ? { partyId: query.party_id } : {}),
+      ...(query.search && query.search !== '*' ? { search: query.search } : {}),
+      ...(query.shop_type ? { shopType: query.shop_type } : {}),
+      ...(query.location ? { location: query.location } : {}),
+      ...(query.min_rating !== undefined ? { minRating: query.min_rating } : {}),
+      ...(query.tags?.length ? { tags: query.tags } : {}),
+    });
+    const ids = rows.map((r) => r.template.id);
+    const ratings = await repo.myRatings(this.db, userId, ids);
+    const items = query.include?.includes('shop_items')
+      ? await this.#shopItemsJson(
+          this.db,
+          userId,
+          ids,
+          new Map(
+            rows.map((r) => [r.template.id, { buy: r.template.buyModifier, sell: r.template.sellModifier }]),
+          ),
+        )
+      : undefined;
+    return {
+      data: rows.map((r) =>
+        toShopTemplateJson(
+          r,
+          userId,
+          ratings.get(r.template.id) ?? null,
+          items ? (items.get(r.template.id) ?? []) : undefined,
+        ),
+      ),
+      meta: pageMeta(query.page, query.per_page, total),
+    };
+  }
+
+  async getTemplate(userId: string, id: string): Promise<ShopTemplate> {
+    return this.#templateJson(this.db, userId, await this.#readableTemplate(this.db, userId, id), true);
+  }
+
+  async createTemplate(actor: LedgerActor, form: ShopTemplateForm): Promise<ShopTemplate> {
+    const id = await this.db.transaction(async (tx) => {
+      await this.deps.entitlements.requireLimit(tx, actor.id, 'shop_templates');
+      return (
+        await repo.insertTemplate(tx, { ...templateColumns(form), name: form.name, creatorId: actor.id })
+      ).id;
+    });
+    return this.getTemplate(actor.id, id);
+  }
+
+  async #ownedTemplate(tx: Executor, userId: string, id: string) {
+    const template = await repo.lockTemplate(tx, id);
+    if (!template || !policy.canReadTemplate(template, userId))
+      throw AppError.notFound(shopMessages.templateNotFound);
+    policy.assertTemplateOwner(template, userId);
+    return template;
+  }
+
+  async updateTemplate(actor: LedgerActor, id: string, changes: ShopTemplateUpdate): Promise<ShopTemplate> {
+    await this.db.transaction(async (tx) => {
+      await this.#ownedTemplate(tx, actor.id, id);
+      await repo.updateTemplate(tx, id, templateColumns(changes));
+    });
+    return this.getTemplate(actor.id, id);
+  }
+
+  /** Deployed shops keep running: they copied what they need when they were deployed. */
+  async deleteTemplate(actor: LedgerActor, id: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await this.#ownedTemplate(tx, actor.id, id);
+      await repo.deleteTemplate(tx, id);
+    });
+  }
+
+  async cloneTemplate(actor: LedgerActor, id: string): Promise<ShopTemplate> {
+    const newId = await this.db.transaction(async (tx) => {
+      const source = await this.#readableTemplate(tx, actor.id, id);
+      await this.deps.entitlements.requireLimit(tx, actor.id, 'shop_templates');
+      const t = source.template;
+      const name = `${t.name.slice(0, 99 - COPY_SUFFIX.length)}${COPY_SUFFIX}`;
+      const copy = await repo.insertTemplate(tx, {
+        name,
+        description: t.description,
+        ownerName: t.ownerName,
+        location: t.location,
+        shopType: t.shopType,
+        buyModifier: t.buyModifier,
+        sellModifier: t.sellModifier,
+        defaultRestockDays: t.defaultRestockDays,
+        tags: t.tags,
+        visibility: 'private',
+        nameOverride: t.nameOverride,
+        ownerOverride: t.ownerOverride,
+        locationOverride: t.locationOverride,
+        descriptionOverride: t.descriptionOverride,
+        creatorId: actor.id,
+      });
+      await repo.copyShopItems(tx, t.id, copy.id);
+      return copy.id;
+    });
+    return this.getTemplate(actor.id, newId);
+  }
+
+  async templateItems(userId: string, id: string): Promise<ShopItem[]> {
+    return (await this.getTemplate(userId, id)).shop_items ?? [];
+  }
+
+  async addItem(actor: LedgerActor, id: string, form: ShopItemForm): Promise<ShopItem> {
+    const itemId = await this.db.transaction(async (tx) => {
+      await this.#ownedTemplate(tx, actor.id, id);
+      const item = await inventoryRepository.template(tx, form.item_template_id);
+      const readable =
+        item && !item.deletedAt && (item.visibility !== 'private' || item.creatorId === actor.id);
+      if (!item || !readable) {
+        throw AppError.validation([{ field: 'item_template_id', message: 'That item does not exist.' }]);
+      }
+      if (item.tags.includes('currency')) {
+        throw AppError.validation([{ field: 'item_template_id', message: shopMessages.currencyNotSold }]);
+      }
+      const row = await repo.upsertShopItem(tx, {
+        shopTemplateId: id,
+        itemTemplateId: form.item_template_id,
+        quantity: form.quantity,
+        priceCp: form.price_cp,
+        restockQuantity: form.restock_quantity,
+      });
+      await repo.updateTemplate(tx, id, {});
+      return row.id;
+    });
+    return this.#oneShopItem(actor.id, id, itemId);
+  }
+
+  async updateItem(
+    actor: LedgerActor,
+    id: string,
+    itemId: string,
+    changes: {
+      quantity?: number | undefined;
+      price_cp?: number | null | undefined;
+      restock_quantity?: number | null | undefined;
+    },
+  ): Promise<ShopItem> {
+    await this.db.transaction(async (tx) => {
+      await this.#ownedTemplate(tx, actor.id, id);
+      if (!(await repo.shopItem(tx, id, itemId))) throw AppError.notFound(shopMessages.shopItemNotFound);
+      await repo.updateShopItem(tx, itemId, {
+        ...(changes.quantity !== undefined ? { quantity: changes.quantity } : {}),
+        ...(changes.price_cp !== undefined ? { priceCp: changes.price_cp } : {}),
+        ...(changes.restock_quantity !== undefined ? { restockQuantity: changes.restock_quantity } : {}),
+      });
+      await repo.updateTemplate(tx, id, {});
+    });
+    return this.#oneShopItem(actor.id, id, itemId);
+  }
+
+  async removeItem(actor: LedgerActor, id: string, itemId: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await this.#ownedTemplate(tx, actor.id, id);
+      if (!(await repo.shopItem(tx, id, itemId))) throw AppError.notFound(shopMessages.shopItemNotFound);
+      await repo.deleteShopItem(tx, itemId);
+      await repo.updateTemplate(tx, id, {});
+    });
+  }
+
+  async #oneShopItem(userId: string, templateId: string, itemId: string): Promise<ShopItem> {
+    const items = await this.templateItems(userId, templateId);
+    const item = items.find((i) => i.id === itemId);
+    if (!item) throw AppError.notFound(shopMessages.shopItemNotFound);
+    return item;
+  }
+
+  async restockStatus(userId: string, id: string) {
+    const template = await this.getTemplate(userId, id);
+    const instances = await repo.instancesOfTemplate(this.db, id, userId);
+    return {
+      shop_template_id: id,
+      default_restock_days: template.default_restock_days,
+      label: restockBadge(template.default_restock_days).label,
+      items: (template.shop_items ?? []).map((i) => ({
+        shop_item_id: i.id,
+        item_template_id: i.item_template_id,
+        name: i.item_template.name,
+        quantity: i.quantity,
+        restock_quantity: i.restock_quantity ?? i.quantity,
+      })),
+      instances: instances.map((s) => ({
+        id: s.id,
+        name: s.name,
+        party_id: s.partyId,
+        restock_days: s.restockDays,
+        next_restock_at: s.nextRestockAt?.toISOString() ?? null,
+      })),
+    };
+  }
+
+  /** One rating per user and template, changed by rating again (issue 10 item 1). */
+  async rate(actor: LedgerActor, id: string, rating: number): Promise<ShopTemplate> {
+    await this.db.transaction(async (tx) => {
+      const view = await this.#readableTemplate(tx, actor.id, id);
+      if (view.template.visibility !== 'public')
+        throw new AppError('FORBIDDEN', shopMessages.ratingNotPublic);
+      if (view.template.creatorId === actor.id) throw new AppError('FORBIDDEN', shopMessages.ratingOwn);
+      await repo.upsertRating(tx, id, actor.id, rating);
+    });
+    return this.getTemplate(actor.id, id);
+  }
+
+  // ---- instances --------------------------------------------------------------------------------------
+
+  async #instanceJson(db: Executor, userId: string, shopId: string): Promise<ShopInstance> {
+    const row = await repo.instance(db, shopId);
+    if (!row) throw AppError.notFound(shopMessages.instanceNotFound);
+    const { access } = await this.#partyAccess(db, userId, row.shop.partyId);
+    if (!access.canRead) throw AppError.notFound(shopMessages.instanceNotFound);
+    const container = await repo.containerOf(db, shopId);
+    const stock = container ? await repo.stock(db, [container.id]) : [];
+    const s = row.shop;
+    return {
+      id: s.id,
+      shop_template_id: s.shopTemplateId,
+      party_id: s.partyId,
+      name: s.name,
+      description: s.description,
+      owner: s.ownerName,
+      location: s.location,
+      shop_type: s.shopType,
+      shop_type_name: shopTypeNames[s.shopType],
+      is_active: s.isActive,
+      discount_rate: s.discountRate,
+      buy_modifier: s.buyModifier,
+      sell_modifier: s.sellModifier,
+      currency: s.currency,
+      restock_days: s.restockDays,
+      next_restock_at: s.nextRestockAt?.toISOString() ?? null,
+      tag_list: s.tags,
+      shop_template:
+        s.shopTemplateId && row.templateName ? { id: s.shopTemplateId, name: row.templateName } : null,
+      party: { id: s.partyId, name: row.partyName },
+      container: {
+        id: container?.id ?? '',
+        name: container?.name ?? '',
+        item_instances: stock.map((r) => this.#stockItem(s, r.instance, r.template)),
+      },
+      items_count: stock.length,
+      can_manage: access.canManage,
+      can_trade: access.canTrade,
+      party_fund_allowed: s.partyFundAllowed,
+      approval_threshold_cp: s.approvalThresholdCp,
+      pending_requests_count: await repo.pendingRequestCount(db, s.id, access.canManage ? null : userId),
+      created_at: s.createdAt.toISOString(),
+      updated_at: s.updatedAt.toISOString(),
+    };
+  }
+
+  #stockItem(
+    shop: ShopInstanceRow,
+    instance: Parameters<typeof toInstanceJson>[0],
+    template: Parameters<typeof toInstanceJson>[1],
+  ): ShopStockItem {
+    const facts = effectiveFacts(templateFacts(template), instance.instanceData);
+    const own = shop.prices[template.id];
+    return {
+      ...toInstanceJson(instance, template),
+      buy_price_cp: buyPriceCp({
+        valueCp: facts.valueCp,
+        buyModifier: shop.buyModifier,
+        discountRate: shop.discountRate,
+        ownPriceCp: own,
+      }),
+      sell_price_cp: sellPriceCp({ valueCp: facts.valueCp, sellModifier: shop.sellModifier }),
+      has_own_price: own !== undefined,
+    };
+  }
+
+  async getInstance(userId: string, id: string): Promise<ShopInstance> {
+    return this.#instanceJson(this.db, userId, id);
+  }
+
+  async listInstances(userId: string, query: ShopInstanceListQuery) {
+    const { ids, total } = await repo.listInstances(this.db, {
+      userId,
+      page: query.page,
+      perPage: query.per_page,
+      ...(query.party_id ? { partyId: query.party_id } : {}),
+      ...(query.search ? { search: query.search } : {}),
+      ...(query.shop_type ? { shopType: query.shop_type } : {}),
+      ...(query.location ? { location: query.location } : {}),
+      ...(query.is_active !== undefined ? { isActive: query.is_active } : {}),
+    });
+    const instances = await Promise.all(ids.map((id) => this.#instanceJson(this.db, userId, id)));
+    return { data: { instances }, meta: { ...pageMeta(query.page, query.per_page, total), total } };
+  }
+
+  /** Deploys a template into a party: a new shop with its own container, stocked through the ledger. */
+  async deploy(actor: LedgerActor, input: ShopInstanceCreate): Promise<ShopInstance> {
+    const id = await this.#transaction(async (tx, record, emit) => {
+      const { party, access } = await this.#partyAccess(tx, actor.id, input.party_id);
+      if (!party || !access.canRead) throw AppError.notFound('Party not found.');
+      policy.assertCanManage(access);
+      if (party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);
+      const view = await repo.templateView(tx, input.shop_template_id);
+      if (!view || !policy.canReadTemplate(view.template, actor.id)) {
+        throw AppError.validation([
+          { field: 'shop_instance.shop_template_id', message: shopMessages.templateNotFound },
+        ]);
+      }
+      const context = { partyId: party.id };
+      await this.deps.entitlements.requireFeature(tx, actor.id, 'shops_deployment', context);
+      await this.deps.entitlements.requireLimit(tx, actor.id, 'shop_instances', 1, context);
+      await this.deps.entitlements.requireLimit(tx, actor.id, 'shop_deployments_monthly', 1, context);
+      const t = view.template;
+      const items = await repo.shopItems(tx, [t.id]);
+      const restockDays = input.restock_days !== undefined ? input.restock_days : t.defaultRestockDays;
+      const now = this.deps.now();
+      const next = restockDays ? new Date(now.getTime() + restockDays * DAY_MS) : null;
+      const shop = await repo.insertInstance(tx, {
+        partyId: party.id,
+        shopTemplateId: t.id,
+        name: input.name ?? (t.nameOverride || t.name),
+        description: input.description ?? (t.descriptionOverride || t.description),
+        ownerName: t.ownerOverride || t.ownerName,
+        location: t.locationOverride || t.location,
+        shopType: t.shopType,
+        tags: t.tags,
+        isActive: input.is_active,
+        discountRate: input.discount_rate,
+        buyModifier: input.buy_modifier ?? t.buyModifier,
+        sellModifier: input.sell_modifier ?? t.sellModifier,
+        restockDays,
+        nextRestockAt: next,
+        restockPlan: items.map(
+          (i): RestockLine => ({
+            item_template_id: i.item.itemTemplateId,
+            restock_quantity: i.item.restockQuantity ?? i.item.quantity,
+          }),
+        ),
+        prices: Object.fromEntries(
+          items.flatMap((i) => (i.item.priceCp !== null ? [[i.item.itemTemplateId, i.item.priceCp]] : [])),
+        ),
+        partyFundAllowed: input.party_fund_allowed ?? false,
+        approvalThresholdCp: input.approval_threshold_cp ?? null,
+        createdBy: actor.id,
+      });
+      // The stock is the shop's primary container; purchase requests hold goods in others (issue 10 §8).
+      const container = await inventoryRepository.insertContainer(tx, {
+        name: `${shop.name} stock`,
+        shopInstanceId: shop.id,
+        isPrimary: true,
+      });
+      await record(
+        [
+          {
+            transactionType: 'container_creation',
+            partyId: party.id,
+            actorId: actor.id,
+            actorName: actor.username,
+            targetName: shop.name,
+            destinationContainerId: container.id,
+            destinationName: container.name,
+            details: { reason: 'shop_deployment', shop_instance_id: shop.id, shop_template_id: t.id },
+            summary: `${actor.username} deployed ${shop.name}`,
+          },
+        ],
+        false,
+      );
+      const shopContext = this.#shopContext(shop, container, party);
+      for (const { item, template } of items) {
+        if (item.quantity <= 0) continue;
+        const full = await inventoryRepository.template(tx, template.id);
+        if (!full) continue;
+        const created = await this.deps.moves.place(
+          tx,
+          shopContext,
+          full,
+          item.quantity,
+          {},
+          '',
+          full.weight,
+        );
+        await record(
+          [
+            {
+              transactionType: 'item_creation',
+              partyId: party.id,
+              actorId: actor.id,
+              actorName: actor.username,
+              targetName: shop.name,
+              itemTemplateId: full.id,
+              itemInstanceId: created[0] ?? null,
+              itemName: full.name,
+              quantity: item.quantity,
+              destinationContainerId: container.id,
+              destinationName: container.name,
+              details: { reason: 'shop_deployment', shop_instance_id: shop.id },
+              summary: `${shop.name} stocked ${item.quantity} × ${full.name}`,
+            },
+          ],
+          false,
+        );
+      }
+      if (next) await this.#scheduleRestock(tx, shop.id, next);
+      emit(this.#shopEvent(shop, 'shop_deployed', actor, `${actor.username} deployed ${shop.name}`));
+      return shop.id;
+    });
+    return this.getInstance(actor.id, id);
+  }
+
+  async #scheduleRestock(tx: Executor, shopId: string, at: Date) {
+    await this.deps.jobs.schedule(tx, {
+      kind: RESTOCK_JOB,
+      key: restockKey(shopId),
+      runAt: at,
+      payload: { shop_instance_id: shopId },
+    });
+  }
+
+  /** Locks the shop and answers who the user is to it (404 for outsiders). */
+  async #lockShop(tx: Executor, userId: string, shopId: string) {
+    const shop = await repo.lockInstance(tx, shopId);
+    if (!shop) throw AppError.notFound(shopMessages.instanceNotFound);
+    const { party, access } = await this.#partyAccess(tx, userId, shop.partyId);
+    if (!party || !access.canRead) throw AppError.notFound(shopMessages.instanceNotFound);
+    const container = await repo.containerOf(tx, shop.id);
+    if (!container) throw new AppError('INTERNAL_SERVER_ERROR', `shop ${shop.id} has no container`);
+    return { shop, party, access, container };
+  }
+
+  async updateInstance(actor: LedgerActor, id: string, changes: ShopInstanceUpdate): Promise<ShopInstance> {
+    await this.#transaction(async (tx, _record, emit) => {
+      const { shop, party, access } = await this.#lockShop(tx, actor.id, id);
+      policy.assertCanManage(access);
+      if (party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);
+      const now = this.deps.now();
+      const restockChanged = changes.restock_days !== undefined && changes.restock_days !== shop.restockDays;
+      const next =
+        restockChanged && changes.restock_days
+          ? new Date(now.getTime() + changes.restock_days * DAY_MS)
+          : null;
+      await repo.updateInstance(tx, id, {
+        ...(changes.name !== undefined ? { name: changes.name } : {}),
+        ...(changes.description !== undefined ? { description: changes.description } : {}),
+        ...(changes.is_active !== undefined ? { isActive: changes.is_active } : {}),
+        ...(changes.discount_rate !== undefined ? { discountRate: changes.discount_rate } : {}),
+        ...(changes.buy_modifier !== undefined ? { buyModifier: changes.buy_modifier } : {}),
+        ...(changes.sell_modifier !== undefined ? { sellModifier: changes.sell_modifier } : {}),
+        ...(restockChanged ? { restockDays: changes.restock_days ?? null, nextRestockAt: next } : {}),
+        ...(changes.party_fund_allowed !== undefined ? { partyFundAllowed: changes.party_fund_allowed } : {}),
+        ...(changes.approval_threshold_cp !== undefined
+          ? { approvalThresholdCp: changes.approval_threshold_cp }
+          : {}),
+      });
+      if (restockChanged) {
+        if (next) await this.#scheduleRestock(tx, id, next);
+        else await this.deps.jobs.cancel(tx, restockKey(id));
+      }
+      const name = changes.name ?? shop.name;
+      if (changes.is_active === false && shop.isActive) {
+        emit(this.#shopEvent(shop, 'shop_closed', actor, `${actor.username} closed ${name}`));
+      } else {
+        emit(this.#shopEvent(shop, 'shop_updated', actor, `${actor.username} updated ${name}`));
+      }
+    });
+    return this.getInstance(actor.id, id);
+  }
+
+  /** The stock goes with the shop, one `delete` ledger row per stack. */
+  async deleteInstance(actor: LedgerActor, id: string): Promise<void> {
+    await this.#transaction(async (tx, record, emit) => {
+      const { shop, party, access } = await this.#lockShop(tx, actor.id, id);
+      policy.assertCanManage(access);
+      if (party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);
+      // The stock and the holds of pending purchase requests (those requests go with the shop).
+      const all = await repo.shopContainers(tx, shop.id);
+      await destroyContainerContents(
+        tx,
+        all.map((c) => c.id),
+        actor,
+        'delete',
+        { partyId: shop.partyId, characterId: null, targetName: shop.name },
+      );
+      await record(
+        all.map((c) => ({
+          transactionType: 'container_deletion',
+          partyId: shop.partyId,
+          actorId: actor.id,
+          actorName: actor.username,
+          targetName: shop.name,
+          sourceContainerId: c.id,
+          sourceName: c.name,
+          details: { reason: 'shop_deletion', shop_instance_id: shop.id },
+          summary: `${actor.username} removed ${shop.name} and its stock`,
+        })),
+        false,
+      );
+      await this.deps.jobs.cancel(tx, restockKey(id));
+      for (const c of all) await inventoryRepository.deleteContainer(tx, c.id);
+      await repo.deleteInstance(tx, id);
+      emit(
+        this.#shopEvent(shop, 'shop_closed', actor, `${actor.username} removed ${shop.name}`, {
+          deleted: 'true',
+        }),
+      );
+    });
+  }
+
+  async containers(userId: string, id: string) {
+    const shop = await this.getInstance(userId, id);
+    return [
+      {
+        id: shop.container.id,
+        name: shop.container.name,
+        items_count: shop.items_count,
+        owner: { type: 'shop_instance' as const, id: shop.id, name: shop.name },
+      },
+    ];
+  }
+
+  async stock(userId: string, id: string): Promise<ShopStockItem[]> {
+    return (await this.getInstance(userId, id)).container.item_instances;
+  }
+
+  async restockSchedule(userId: string, id: string) {
+    const shop = await this.getInstance(userId, id);
+    const row = await repo.lockInstance(this.db, id);
+    return {
+      shop_instance_id: id,
+      restock_days: shop.restock_days,
+      label: restockBadge(shop.restock_days).label,
+      next_restock_at: shop.next_restock_at,
+      last_restock_at: row?.lastRestockAt?.toISOString() ?? null,
+    };
+  }
+
+  async restockNow(actor: LedgerActor, id: string) {
+    return this.#transaction(async (tx, record, emit) => {
+      const { access, party } = await this.#lockShop(tx, actor.id, id);
+      policy.assertCanManage(access);
+      if (party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);
+      const added: { item_template_id: string; name: string; quantity: number }[] = [];
+      const next = await this.#restock(tx, record, actor, id, emit, added);
+      if (next) await this.#scheduleRestock(tx, id, next);
+      return { shop_instance_id: id, added, next_restock_at: next?.toISOString() ?? null };
+    });
+  }
+
+  /**
+   * Tops every line of the shop's restock plan up to its level (never removes anything), writes one
+   * `item_creation` row per line topped up, and returns when the next restock is due.
+   */
+  async #restock(
+    tx: Executor,
+    record: Record_,
+    actor: LedgerActor | null,
+    shopId: string,
+    emit: Emit,
+    added: { item_template_id: string; name: string; quantity: number }[] = [],
+  ): Promise<Date | null> {
+    const shop = await repo.lockInstance(tx, shopId);
+    if (!shop) return null;
+    const party = await partiesRepository.findParty(tx, shop.partyId);
+    const container = await repo.containerOf(tx, shop.id);
+    if (!party || !container) return null;
+    await inventoryRepository.lockContainers(tx, [container.id]);
+    const context = this.#shopContext(shop, container, party);
+    const who = actor?.username ?? 'Scheduled restock';
+    for (const line of shop.restockPlan) {
+      const template = await inventoryRepository.template(tx, line.item_template_id);
+      if (!template) continue;
+      const stacks = await inventoryRepository.plainStacks(tx, container.id, template.id);
+      const have = stacks.reduce((sum, s) => sum + s.quantity, 0);
+      const missing = line.restock_quantity - have;
+      if (missing <= 0) continue;
+      const created = await this.deps.moves.place(tx, context, template, missing, {}, '', template.weight);
+      await record(
+        [
+          {
+            transactionType: 'item_creation',
+            partyId: shop.partyId,
+            actorId: actor?.id ?? null,
+            actorName: actor?.username ?? null,
+            targetName: shop.name,
+            itemTemplateId: template.id,
+            itemInstanceId: created[0] ?? null,
+            itemName: template.name,
+            quantity: missing,
+            destinationContainerId: container.id,
+            destinationName: container.name,
+            details: { reason: 'restock', shop_instance_id: shop.id, source: actor ? 'web' : 'system' },
+            summary: `${who} restocked ${missing} × ${template.name} in ${shop.name}`,
+          },
+        ],
+        false,
+      );
+      added.push({ item_template_id: template.id, name: template.name, quantity: missing });
+    }
+    const now = this.deps.now();
+    const next = shop.restockDays ? new Date(now.getTime() + shop.restockDays * DAY_MS) : null;
+    await repo.updateInstance(tx, shop.id, { lastRestockAt: now, nextRestockAt: next });
+    emit(this.#shopEvent(shop, 'shop_updated', actor, `${shop.name} was restocked`));
+    return next;
+  }
+
+  // ---- trading ----------------------------------------------------------------------------------------
+
+  /** The trader's character (theirs, in this party) and one of its containers, locked with the shop's. */
+  async #traderSide(
+    tx: Executor,
+    userId: string,
+    shop: ShopInstanceRow,
+    shopContainerId: string,
+    characterId: string,
+    containerId: string,
+    field: 'buyer' | 'seller',
+    alsoLock: string[] = [],
+  ) {
+    // Every container of the trade at once, in id order, so trades never deadlock with other moves.
+    await inventoryRepository.lockContainers(tx, [shopContainerId, containerId, ...alsoLock]);
+    const context = await inventoryRepository.context(tx, containerId);
+    const owner = context?.character;
+    if (!owner || owner.userId !== userId || owner.partyId !== shop.partyId || owner.id !== characterId) {
+      // One answer whatever was wrong, so nobody learns about other people's characters or containers.
+      const wrongContainer = owner && owner.userId === userId && owner.partyId === shop.partyId;
+      throw AppError.validation([
+        wrongContainer
+          ? { field: `${field}_container_id`, message: shopMessages.containerNotCharacters }
+          : { field: `${field}_character_id`, message: shopMessages.characterNotInParty },
+      ]);
+    }
+    return context;
+  }
+
+  async #purse(tx: Executor, containerId: string) {
+    const purse = emptyPurse();
+    const stacks: Record<Currency, { id: string; quantity: number }[]> = {
+      cp: [],
+      sp: [],
+      ep: [],
+      gp: [],
+      pp: [],
+    };
+    const coins = {} as Record<Currency, Awaited<ReturnType<InventoryMoves['coin']>>>;
+    for (const currency of currencies) {
+      const coin = await this.deps.moves.coin(tx, currency);
+      coins[currency] = coin;
+      const plain = (await inventoryRepository.plainStacks(tx, containerId, coin.id)).filter(
+        (s) => !hasOverrides(s.instanceData),
+      );
+      stacks[currency] = plain;
+      purse[currency] = plain.reduce((sum, s) => sum + s.quantity, 0);
+    }
+    return { purse, stacks, coins };
+  }
+
+  async #quote(
+    shop: ShopInstanceRow,
+    template: Parameters<typeof templateFacts>[0],
+    instanceData: Record<string, unknown>,
+  ) {
+    const facts = effectiveFacts(templateFacts(template), instanceData);
+    return {
+      facts,
+      buy: buyPriceCp({
+        valueCp: facts.valueCp,
+        buyModifier: shop.buyModifier,
+        discountRate: shop.discountRate,
+        ownPriceCp: shop.prices[template.id],
+      }),
+      sell: sellPriceCp({ valueCp: facts.valueCp, sellModifier: shop.sellModifier }),
+    };
+  }
+
+  /**
+   * The party stash that pays for a purchase (issue 10 §8): only where the GM allows it, and only a stash
+   * of this shop's party (the party's first one when none is named).
+   */
+  async #partyPayerId(tx: Executor, shop: ShopInstanceRow, requested: string | undefined): Promise<string> {
+    if (!shop.partyFundAllowed) throw new AppError('FORBIDDEN', shopMessages.partyFundNotAllowed);
+    const stashes = await inventoryRepository.listForOwner(tx, { partyId: shop.partyId });
+    if (requested === undefined) {
+      const first = stashes[0];
+      if (!first) {
+        throw AppError.validation([{ field: 'payer_container_id', message: shopMessages.partyFundNoStash }]);
+      }
+      return first.id;
+    }
+    if (!stashes.some((c) => c.id === requested)) {
+      throw AppError.validation([
+        { field: 'payer_container_id', message: shopMessages.partyFundWrongContainer },
+      ]);
+    }
+    return requested;
+  }
+
+  async #payerContext(tx: Executor, containerId: string): Promise<ContainerContext> {
+    const context = await inventoryRepository.context(tx, containerId);
+    if (!context?.container.partyId) {
+      throw AppError.validation([
+        { field: 'payer_container_id', message: shopMessages.partyFundWrongContainer },
+      ]);
+    }
+    return context;
+  }
+
+  #insufficient(totalCp: number, missingCp: number, field: string): AppError {
+    const message = shopMessages.insufficientFunds(missingCp);
+    return new AppError('INSUFFICIENT_FUNDS', message, {
+      details: [{ field, message, limit: totalCp, used: totalCp - missingCp }],
+    });
+  }
+
+  /**
+   * Pays `total` from the payer's coins (change back to the payer in the largest coins), moves the goods
+   * from `stacks` to the buyer and writes the `purchase` rows. The caller has locked the shop and every
+   * container involved. Used by a purchase at once and by an approved request (goods from its hold).
+   */
+  async #completePurchase(
+    tx: Executor,
+    record: Record_,
+    emit: Emit,
+    args: {
+      actor: LedgerActor;
+      shop: ShopInstanceRow;
+      source: ContainerContext['container'];
+      stacks: { id: string; quantity: number }[];
+      buyer: ContainerContext;
+      payer: ContainerContext;
+      paymentSource: PaymentSource;
+      templateId: string;
+      itemName: string;
+      quantity: number;
+      unit: number;
+      scope: 'party' | null;
+      requestId?: string;
+    },
+  ) {
+    const { actor, shop, buyer, payer, source } = args;
+    const total = args.unit * args.quantity;
+    const { purse, stacks, coins } = await this.#purse(tx, payer.container.id);
+    const plan = planPayment(purse, total);
+    if (!plan.ok) {
+      throw this.#insufficient(
+        total,
+        plan.missingCp,
+        args.paymentSource === 'party' ? 'payer_container_id' : 'buyer_container_id',
+      );
+    }
+    const fromParty = args.paymentSource === 'party';
+    const base = {
+      partyId: shop.partyId,
+      characterId: buyer.character?.id ?? null,
+      actorId: actor.id,
+      actorName: actor.username,
+      targetName: buyer.ownerName,
+    };
+    const shared = {
+      shop_instance_id: shop.id,
+      payment_source: args.paymentSource,
+      ...(fromParty ? { payer_container_id: payer.container.id } : {}),
+      ...(args.requestId ? { shop_request_id: args.requestId } : {}),
+    };
+    const paidBy = fromParty ? ` from ${payer.container.name} (${payer.ownerName})` : '';
+    const summary = `${actor.username} bought ${args.quantity} × ${args.itemName} from ${shop.name} for ${formatCopper(total)}${paidBy}`;
+    const coinRows: LedgerEntry[] = [];
+    // Coins leave play (a shop has unlimited funds, DESIGN §4); change comes back in the largest coins.
+    for (const currency of currencies) {
+      let left = plan.pay[currency];
+      if (left === 0) continue;
+      for (const s of stacks[currency]) {
+        if (left === 0) break;
+        const take = Math.min(s.quantity, left);
+        if (take === s.quantity) await inventoryRepository.deleteInstance(tx, s.id);
+        else await inventoryRepository.updateInstance(tx, s.id, { quantity: s.quantity - take });
+        left -= take;
+      }
+      coinRows.push({
+        ...base,
+        transactionType: 'purchase',
+        itemTemplateId: coins[currency].id,
+        itemName: coins[currency].name,
+        quantity: plan.pay[currency],
+        amountCp: plan.pay[currency] * copperPer[currency],
+        // The amount is in copper, the ledger's one unit for money; the coin is the item.
+        currency: 'cp',
+        sourceContainerId: payer.container.id,
+        sourceName: payer.container.name,
+        destinationName: shop.name,
+        details: { role: 'payment', ...shared },
+        summary,
+      });
+    }
+    for (const currency of currencies) {
+      const n = plan.change[currency];
+      if (n === 0) continue;
+      const coin = coins[currency];
+      const ids = await this.deps.moves.place(tx, payer, coin, n, {}, '', coin.weight);
+      coinRows.push({
+        ...base,
+        transactionType: 'purchase',
+        itemTemplateId: coin.id,
+        itemInstanceId: ids[0] ?? null,
+        itemName: coin.name,
+        quantity: n,
+        amountCp: n * copperPer[currency],
+        currency: 'cp',
+        sourceName: shop.name,
+        destinationContainerId: payer.container.id,
+        destinationName: payer.container.name,
+        details: { role: 'change', ...shared },
+        summary,
+      });
+    }
+    const targetIds: string[] = [];
+    for (const s of args.stacks) {
+      const moved = await this.deps.moves.moveStack(tx, s.id, buyer, s.quantity);
+      targetIds.push(...moved.targetIds);
+    }
+    const itemRow: LedgerEntry = {
+      ...base,
+      transactionType: 'purchase',
+      // Only the item's row counts as the inventory action (DESIGN §5); coin rows carry no scope.
+      scope: args.scope,
+      itemTemplateId: args.templateId,
+      itemInstanceId: targetIds[0] ?? null,
+      itemName: args.itemName,
+      quantity: args.quantity,
+      amountCp: total,
+      currency: 'cp',
+      sourceContainerId: source.id,
+      sourceName: `${source.name} (${shop.name})`,
+      destinationContainerId: buyer.container.id,
+      destinationName: `${buyer.container.name} (${buyer.ownerName})`,
+      details: { ...shared, unit_price_cp: args.unit },
+      summary,
+    };
+    const transactionIds = await record([itemRow, ...coinRows], false);
+    emit(
+      this.#shopEvent(shop, 'item_traded', actor, summary, {
+        item_instance_id: args.stacks[0]?.id ?? null,
+        destination_container_id: buyer.container.id,
+        character_id: buyer.character?.id ?? null,
+        ...(fromParty ? { source_container_id: payer.container.id } : {}),
+        ...(args.requestId ? { shop_request_id: args.requestId } : {}),
+      }),
+    );
+    return {
+      kind: 'purchase' as const,
+      unit: args.unit,
+      total,
+      paid: plan.pay,
+      change: plan.change,
+      received: emptyPurse(),
+      targetIds,
+      transactionIds,
+      paymentSource: args.paymentSource,
+    };
+  }
+
+  async purchase(
+    actor: LedgerActor,
+    id: string,
+    input: Purchase,
+  ): Promise<TradeResult & { request?: ShopRequest | null }> {
+    const result = await this.#transaction(async (tx, record, emit) => {
+      const { shop, party, access, container } = await this.#lockShop(tx, actor.id, id);
+      policy.assertCanTrade(access);
+      if (party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);
+      if (!shop.isActive) throw new AppError('SHOP_CLOSED', shopMessages.shopClosed);
+      const paymentSource = input.payment_source ?? 'character';
+      const payerId =
+        paymentSource === 'party' ? await this.#partyPayerId(tx, shop, input.payer_container_id) : null;
+      const buyer = await this.#traderSide(
+        tx,
+        actor.id,
+        shop,
+        container.id,
+        input.buyer_character_id,
+        input.buyer_container_id,
+        'buyer',
+        payerId ? [payerId] : [],
+      );
+      const payer = payerId ? await this.#payerContext(tx, payerId) : buyer;
+      const stack = await inventoryRepository.lockInstance(tx, input.item_instance_id);
+      if (!stack || stack.containerId !== container.id) throw AppError.notFound(shopMessages.notInShop);
+      const template = await inventoryRepository.template(tx, stack.itemTemplateId);
+      if (!template) throw AppError.notFound(shopMessages.notInShop);
+      if (input.quantity > stack.quantity) {
+        throw new AppError('ITEM_OUT_OF_STOCK', `Only ${stack.quantity} left in stock.`, {
+          details: [{ field: 'quantity', message: `Only ${stack.quantity} left in stock.` }],
+        });
+      }
+      const { facts, buy } = await this.#quote(shop, template, stack.instanceData);
+      const total = buy * input.quantity;
+      await this.deps.moves.countAction(tx, actor.id, 'party', shop.partyId);
+      // Above the threshold, a player's purchase waits for the GM (issue 10 §8); the GM's team buys at once.
+      if (shop.approvalThresholdCp !== null && total > shop.approvalThresholdCp && !access.canManage) {
+        const plan = planPayment((await this.#purse(tx, payer.container.id)).purse, total);
+        if (!plan.ok) {
+          throw this.#insufficient(
+            total,
+            plan.missingCp,
+            paymentSource === 'party' ? 'payer_container_id' : 'buyer_container_id',
+          );
+        }
+        const requestId = await this.#holdForRequest(tx, record, emit, {
+          actor,
+          shop,
+          party,
+          container,
+          buyer,
+          payer,
+          paymentSource,
+          stackId: stack.id,
+          templateId: template.id,
+          itemName: facts.name,
+          quantity: input.quantity,
+          unit: buy,
+        });
+        return { requestId };
+      }
+      const trade = await this.#completePurchase(tx, record, emit, {
+        actor,
+        shop,
+        source: container,
+        stacks: [{ id: stack.id, quantity: input.quantity }],
+        buyer,
+        payer,
+        paymentSource,
+        templateId: template.id,
+        itemName: facts.name,
+        quantity: input.quantity,
+        unit: buy,
+        scope: 'party',
+      });
+      return { trade };
+    });
+    if (result.requestId !== undefined) {
+      const request = await this.#requestJson(this.db, actor.id, result.requestId);
+      return {
+        kind: 'purchase',
+        message: shopMessages.requestCreated,
+        quantity: request.quantity,
+        unit_price_cp: request.unit_price_cp,
+        total_price_cp: request.total_price_cp,
+        paid: emptyPurse(),
+        change: emptyPurse(),
+        received: emptyPurse(),
+        item_instances: [],
+        transaction_ids: [],
+        payment_source: request.payment_source,
+        request,
+      };
+    }
+    if (!result.trade) throw new AppError('INTERNAL_SERVER_ERROR', 'purchase finished without a trade');
+    return this.#tradeResult(result.trade, input.quantity, shopMessages.purchased);
+  }
+
+  // ---- purchase requests (issue 10 §8: shopping while the GM is away) ---------------------------------
+
+  /**
+   * Moves the goods out of sale into a hold container of the shop (through the ledger, so replaying it
+   * still gives every container), and files the request. No coin moves until the GM approves.
+   */
+  async #holdForRequest(
+    tx: Executor,
+    record: Record_,
+    emit: Emit,
+    args: {
+      actor: LedgerActor;
+      shop: ShopInstanceRow;
+      party: { name: string; gameMasterId: string; isArchived: boolean };
+      container: ContainerContext['container'];
+      buyer: ContainerContext;
+      payer: ContainerContext;
+      paymentSource: PaymentSource;
+      stackId: string;
+      templateId: string;
+      itemName: string;
+      quantity: number;
+      unit: number;
+    },
+  ): Promise<string> {
+    const { actor, shop, container, buyer } = args;
+    const total = args.unit * args.quantity;
+    const hold = await inventoryRepository.insertContainer(tx, {
+      name: `${shop.name} hold`,
+      shopInstanceId: shop.id,
+      isPrimary: false,
+    });
+    const request = await repo.insertRequest(tx, {
+      shopInstanceId: shop.id,
+      partyId: shop.partyId,
+      requesterId: actor.id,
+      requesterName: actor.username,
+      characterId: buyer.character?.id ?? null,
+      characterName: buyer.ownerName,
+      buyerContainerId: buyer.container.id,
+      paymentSource: args.paymentSource,
+      payerContainerId: args.paymentSource === 'party' ? args.payer.container.id : null,
+      holdContainerId: hold.id,
+      itemTemplateId: args.templateId,
+      itemName: args.itemName,
+      quantity: args.quantity,
+      unitPriceCp: args.unit,
+      totalPriceCp: total,
+    });
+    const moved = await this.deps.moves.moveStack(
+      tx,
+      args.stackId,
+      this.#shopContext(shop, hold, args.party),
+      args.quantity,
+    );
+    const details = { reason: 'shop_request', shop_instance_id: shop.id, shop_request_id: request.id };
+    const summary = `${actor.username} asked to buy ${args.quantity} × ${args.itemName} from ${shop.name} for ${formatCopper(total)}`;
+    await record(
+      [
+        {
+          transactionType: 'container_creation',
+          partyId: shop.partyId,
+          actorId: actor.id,
+          actorName: actor.username,
+          targetName: shop.name,
+          destinationContainerId: hold.id,
+          destinationName: hold.name,
+          details,
+          summary,
+        },
+        {
+          transactionType: 'transfer',
+          partyId: shop.partyId,
+          characterId: buyer.character?.id ?? null,
+          actorId: actor.id,
+          actorName: actor.username,
+          targetName: shop.name,
+          // The buyer's one inventory action for this purchase (DESIGN §5); approval counts no other.
+          scope: 'party',
+          itemTemplateId: args.templateId,
+          itemInstanceId: moved.targetIds[0] ?? null,
+          itemName: args.itemName,
+          quantity: args.quantity,
+          sourceContainerId: container.id,
+          sourceName: `${container.name} (${shop.name})`,
+          destinationContainerId: hold.id,
+          destinationName: hold.name,
+          details: { ...details, hold: 'held' },
+          summary,
+        },
+      ],
+      false,
+    );
+    emit(
+      this.#shopEvent(shop, 'shop_request_created', actor, summary, {
+        shop_request_id: request.id,
+        character_id: buyer.character?.id ?? null,
+        status: 'pending',
+      }),
+    );
+    return request.id;
+  }
+
+  async #requestJson(db: Executor, userId: string, requestId: string): Promise<ShopRequest> {
+    const row = await repo.request(db, requestId);
+    if (!row) throw AppError.notFound(shopMessages.requestNotFound);
+    const { access } = await this.#partyAccess(db, userId, row.partyId);
+    if (!access.canRead || (!access.canManage && row.requesterId !== userId))
+      throw AppError.notFound(shopMessages.requestNotFound);
+    return toRequestJson(row, userId, access.canManage);
+  }
+
+  /** The GM and managers see every request of the shop; a player sees their own. */
+  async listRequests(userId: string, shopId: string, status: ShopRequestStatus | 'all') {
+    const row = await repo.instance(this.db, shopId);
+    if (!row) throw AppError.notFound(shopMessages.instanceNotFound);
+    const { access } = await this.#partyAccess(this.db, userId, row.shop.partyId);
+    if (!access.canRead) throw AppError.notFound(shopMessages.instanceNotFound);
+    const rows = await repo.requests(this.db, {
+      shopInstanceId: shopId,
+      ...(status === 'all' ? {} : { status }),
+      ...(access.canManage ? {} : { requesterId: userId }),
+    });
+    return rows.map((r) => toRequestJson(r, userId, access.canManage));
+  }
+
+  /**
+   * Locks the shop, then the request: every decision on a request is serialised by its shop's row, so of
+   * two racing decisions exactly one finds it pending.
+   */
+  async #lockRequest(tx: Executor, userId: string, requestId: string) {
+    const found = await repo.request(tx, requestId);
+    if (!found) throw AppError.notFound(shopMessages.requestNotFound);
+    const shop = await repo.lockInstance(tx, found.shopInstanceId);
+    if (!shop) throw AppError.notFound(shopMessages.requestNotFound);
+    const { party, access } = await this.#partyAccess(tx, userId, shop.partyId);
+    if (!party || !access.canRead || (!access.canManage && found.requesterId !== userId))
+      throw AppError.notFound(shopMessages.requestNotFound);
+    const request = await repo.lockRequest(tx, requestId);
+    if (!request) throw AppError.notFound(shopMessages.requestNotFound);
+    const container = await repo.containerOf(tx, shop.id);
+    if (!container) throw new AppError('INTERNAL_SERVER_ERROR', `shop ${shop.id} has no container`);
+    return { request, shop, party, access, container };
+  }
+
+  #assertPending(request: ShopRequestRow) {
+    if (request.status !== 'pending')
+      throw new AppError('CONFLICT', shopMessages.requestDecided(request.status));
+  }
+
+  async approveRequest(actor: LedgerActor, requestId: string): Promise<ShopRequestResult> {
+    const { trade, quantity } = await this.#transaction(async (tx, record, emit) => {
+      const { request, shop, party, access, container } = await this.#lockRequest(tx, actor.id, requestId);
+      policy.assertCanManage(access);
+      if (party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);
+      this.#assertPending(request);
+      const hold = request.holdContainerId;
+      const payerId = request.paymentSource === 'party' ? request.payerContainerId : request.buyerContainerId;
+      if (!request.buyerContainerId || !request.characterId || !hold || !payerId)
+        throw new AppError('VALIDATION_ERROR', shopMessages.requestBuyerGone);
+      await inventoryRepository.lockContainers(tx, [container.id, hold, request.buyerContainerId, payerId]);
+      const buyer = await inventoryRepository.context(tx, request.buyerContainerId);
+      const payer = await inventoryRepository.context(tx, payerId);
+      const holdContext = await inventoryRepository.context(tx, hold);
+      if (!buyer || buyer.character?.id !== request.characterId || !payer || !holdContext)
+        throw new AppError('VALIDATION_ERROR', shopMessages.requestBuyerGone);
+      const stacks = await inventoryRepository.allInstances(tx, hold);
+      const result = await this.#completePurchase(tx, record, emit, {
+        actor,
+        shop,
+        source: holdContext.container,
+        stacks: stacks.map((s) => ({ id: s.id, quantity: s.quantity })),
+        buyer,
+        payer,
+        paymentSource: request.paymentSource,
+        templateId: request.itemTemplateId ?? stacks[0]?.itemTemplateId ?? '',
+        itemName: request.itemName,
+        quantity: request.quantity,
+        unit: request.unitPriceCp,
+        // The buyer's action was counted when they asked (DESIGN §5).
+        scope: null,
+        requestId: request.id,
+      });
+      await this.#dropHold(tx, record, actor, shop, holdContext.container, request.id);
+      await repo.decideRequest(tx, request.id, {
+        status: 'approved',
+        decidedById: actor.id,
+        decidedByName: actor.username,
+        decidedAt: this.deps.now(),
+      });
+      emit(
+        this.#shopEvent(
+          shop,
+          'shop_request_approved',
+          actor,
+          `${actor.username} approved ${request.requesterName}’s purchase of ${request.quantity} × ${request.itemName}`,
+          { shop_request_id: request.id, character_id: request.characterId, status: 'approved' },
+        ),
+      );
+      return { trade: result, quantity: request.quantity };
+    });
+    return {
+      request: await this.#requestJson(this.db, actor.id, requestId),
+      trade: await this.#tradeResult(trade, quantity, shopMessages.requestApproved),
+    };
+  }
+
+  /** Declined by the GM or cancelled by the buyer: the goods go back on sale, no coin moves. */
+  async releaseRequest(
+    actor: LedgerActor,
+    requestId: string,
+    outcome: 'declined' | 'cancelled',
+    reason = '',
+  ): Promise<ShopRequestResult> {
+    await this.#transaction(async (tx, record, emit) => {
+      const { request, shop, party, access, container } = await this.#lockRequest(tx, actor.id, requestId);
+      if (outcome === 'declined') policy.assertCanManage(access);
+      else if (request.requesterId !== actor.id)
+        throw new AppError('FORBIDDEN', shopMessages.requestNotYours);
+      if (party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);
+      this.#assertPending(request);
+      const summary =
+        outcome === 'declined'
+          ? `${actor.username} declined ${request.requesterName}’s purchase of ${request.quantity} × ${request.itemName}`
+          : `${actor.username} cancelled their request for ${request.quantity} × ${request.itemName}`;
+      if (request.holdContainerId) {
+        await inventoryRepository.lockContainers(tx, [container.id, request.holdContainerId]);
+        const hold = await inventoryRepository.context(tx, request.holdContainerId);
+        if (hold) {
+          const back = this.#shopContext(shop, container, party);
+          for (const stack of await inventoryRepository.allInstances(tx, hold.container.id)) {
+            const moved = await this.deps.moves.moveStack(tx, stack.id, back, stack.quantity);
+            await record(
+              [
+                {
+                  transactionType: 'transfer',
+                  partyId: shop.partyId,
+                  characterId: request.characterId,
+                  actorId: actor.id,
+                  actorName: actor.username,
+                  targetName: shop.name,
+                  itemTemplateId: moved.template.id,
+                  itemInstanceId: moved.targetIds[0] ?? null,
+                  itemName: moved.facts.name,
+                  quantity: stack.quantity,
+                  sourceContainerId: hold.container.id,
+                  sourceName: hold.container.name,
+                  destinationContainerId: container.id,
+                  destinationName: `${container.name} (${shop.name})`,
+                  details: {
+                    reason: 'shop_request',
+                    hold: 'released',
+                    shop_instance_id: shop.id,
+                    shop_request_id: request.id,
+                  },
+                  summary,
+                },
+              ],
+              false,
+            );
+          }
+          await this.#dropHold(tx, record, actor, shop, hold.container, request.id);
+        }
+      }
+      await repo.decideRequest(tx, request.id, {
+        status: outcome,
+        decidedById: actor.id,
+        decidedByName: actor.username,
+        decidedAt: this.deps.now(),
+        reason,
+      });
+      emit(
+        this.#shopEvent(shop, `shop_request_${outcome}`, actor, summary, {
+          shop_request_id: request.id,
+          character_id: request.characterId,
+          status: outcome,
+        }),
+      );
+    });
+    return { request: await this.#requestJson(this.db, actor.id, requestId), trade: null };
+  }
+
+  async #dropHold(
+    tx: Executor,
+    record: Record_,
+    actor: LedgerActor,
+    shop: ShopInstanceRow,
+    hold: ContainerContext['container'],
+    requestId: string,
+  ) {
+    await record(
+      [
+        {
+          transactionType: 'container_deletion',
+          partyId: shop.partyId,
+          actorId: actor.id,
+          actorName: actor.username,
+          targetName: shop.name,
+          sourceContainerId: hold.id,
+          sourceName: hold.name,
+          details: { reason: 'shop_request', shop_instance_id: shop.id, shop_request_id: requestId },
+          summary: `${shop.name} closed the hold of a purchase request`,
+        },
+      ],
+      false,
+    );
+    await inventoryRepository.deleteContainer(tx, hold.id);
+  }
+
+  async sell(actor: LedgerActor, id: string, input: Sell): Promise<TradeResult> {
+    const result = await this.#transaction(async (tx, record, emit) => {
+      const { shop, party, access, container } = await this.#lockShop(tx, actor.id, id);
+      policy.assertCanTrade(access);
+      if (party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);
+      if (!shop.isActive) throw new AppError('SHOP_CLOSED', shopMessages.shopClosed);
+      const seller = await this.#traderSide(
+        tx,
+        actor.id,
+        shop,
+        container.id,
+        input.seller_character_id,
+        input.seller_container_id,
+        'seller',
+      );
+      const stack = await inventoryRepository.lockInstance(tx, input.item_instance_id);
+      if (!stack || stack.containerId !== seller.container.id)
+        throw AppError.notFound('Item not found in that container.');
+      const template = await inventoryRepository.template(tx, stack.itemTemplateId);
+      if (!template) throw AppError.notFound('Item not found in that container.');
+      if (template.tags.includes('currency')) {
+        throw AppError.validation([{ field: 'item_instance_id', message: shopMessages.currencyNotSold }]);
+      }
+      if (input.quantity > stack.quantity) {
+        throw AppError.validation([{ field: 'quantity', message: 'There are not that many in the stack' }]);
+      }
+      const { facts, sell } = await this.#quote(shop, template, stack.instanceData);
+      const total = sell * input.quantity;
+      await this.deps.moves.countAction(tx, actor.id, 'party', shop.partyId);
+      const shopContext = this.#shopContext(shop, container, party);
+      const moved = await this.deps.moves.moveStack(tx, stack.id, shopContext, input.quantity);
+      const received = makeChange(total);
+      const base = {
+        partyId: shop.partyId,
+        characterId: seller.character?.id ?? null,
+        actorId: actor.id,
+        actorName: actor.username,
+        targetName: shop.name,
+      };
+      const summary = `${actor.username} sold ${input.quantity} × ${facts.name} to ${shop.name} for ${formatCopper(total)}`;
+      const rows: LedgerEntry[] = [
+        {
+          ...base,
+          transactionType: 'sale',
+          scope: 'party',
+          itemTemplateId: template.id,
+          itemInstanceId: moved.targetIds[0] ?? null,
+          itemName: facts.name,
+          quantity: input.quantity,
+          amountCp: total,
+          currency: 'cp',
+          sourceContainerId: seller.container.id,
+          sourceName: `${seller.container.name} (${seller.ownerName})`,
+          destinationContainerId: container.id,
+          destinationName: `${container.name} (${shop.name})`,
+          details: { shop_instance_id: shop.id, unit_price_cp: sell },
+          summary,
+        },
+      ];
+      for (const currency of currencies) {
+        const n = received[currency];
+        if (n === 0) continue;
+        const coin = await this.deps.moves.coin(tx, currency);
+        const ids = await this.deps.moves.place(tx, seller, coin, n, {}, '', coin.weight);
+        rows.push({
+          ...base,
+          transactionType: 'sale',
+          itemTemplateId: coin.id,
+          itemInstanceId: ids[0] ?? null,
+          itemName: coin.name,
+          quantity: n,
+          amountCp: n * copperPer[currency],
+          currency: 'cp',
+          sourceName: shop.name,
+          destinationContainerId: seller.container.id,
+          destinationName: seller.container.name,
+          details: { role: 'payment', shop_instance_id: shop.id },
+          summary,
+        });
+      }
+      const transactionIds = await record(rows, false);
+      emit(
+        this.#shopEvent(shop, 'item_traded', actor, summary, {
+          item_instance_id: stack.id,
+          source_container_id: seller.container.id,
+          character_id: seller.character?.id ?? null,
+        }),
+      );
+      return {
+        kind: 'sale' as const,
+        unit: sell,
+        total,
+        paid: emptyPurse(),
+        change: emptyPurse(),
+        received,
+        targetIds: moved.targetIds,
+        transactionIds,
+      };
+    });
+    return this.#tradeResult(result, input.quantity, shopMessages.sold);
+  }
+
+  async #tradeResult(
+    r: {
+      kind: 'purchase' | 'sale';
+      unit: number;
+      total: number;
+      paid: Purse;
+      change: Purse;
+      received: Purse;
+      targetIds: string[];
+      transactionIds: string[];
+      paymentSource?: PaymentSource;
+    },
+    quantity: number,
+    message: string,
+  ): Promise<TradeResult> {
+    const rows = await inventoryRepository.instancesWithTemplates(this.db, r.targetIds);
+    return {
+      kind: r.kind,
+      message,
+      quantity,
+      unit_price_cp: r.unit,
+      total_price_cp: r.total,
+      paid: r.paid,
+      change: r.change,
+      received: r.received,
+      item_instances: rows.map((row) => toInstanceJson(row.instance, row.template)),
+      transaction_ids: r.transactionIds,
+      ...(r.paymentSource ? { payment_source: r.paymentSource } : {}),
+    };
+  }
+
+  async stockItem(actor: LedgerActor, id: string, input: Stock): Promise<ShopInstance> {
+    await this.#transaction(async (tx, record, emit) => {
+      const { shop, party, access, container } = await this.#lockShop(tx, actor.id, id);
+      policy.assertCanManage(access);
+      if (party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);
+      await inventoryRepository.lockContainers(tx, [container.id, input.source_container_id]);
+      const source = await inventoryRepository.context(tx, input.source_container_id);
+      if (!source) throw AppError.notFound('Container not found.');
+      const membership = source.party
+        ? await partiesRepository.membership(tx, source.party.id, actor.id)
+        : undefined;
+      const hasCharacter = source.party
+        ? await inventoryRepository.userHasCharacterInParty(tx, actor.id, source.party.id)
+        : false;
+      const sourceAccess = containerAccess(source, actor.id, membership, hasCharacter);
+      if (!sourceAccess.canRead) throw AppError.notFound('Container not found.');
+      if (!sourceAccess.canAct)
+        throw new AppError('FORBIDDEN', 'You can look at this container but not change it.');
+      const stack = await inventoryRepository.lockInstance(tx, input.item_id);
+      if (!stack || stack.containerId !== source.container.id)
+        throw AppError.notFound('Item not found in that container.');
+      const quantity = input.quantity ?? stack.quantity;
+      if (quantity > stack.quantity) {
+        throw AppError.validation([{ field: 'quantity', message: 'There are not that many in the stack' }]);
+      }
+      const moved = await this.deps.moves.moveStack(
+        tx,
+        stack.id,
+        this.#shopContext(shop, container, party),
+        quantity,
+      );
+      if (moved.template.tags.includes('currency')) {
+        throw AppError.validation([{ field: 'item_id', message: shopMessages.currencyNotSold }]);
+      }
+      if (input.price !== undefined) {
+        const prices = { ...shop.prices };
+        if (input.price === null) delete prices[moved.template.id];
+        else prices[moved.template.id] = input.price;
+        await repo.updateInstance(tx, shop.id, { prices });
+      }
+      await this.deps.moves.countAction(tx, actor.id, 'party', shop.partyId);
+      await record(
+        [
+          {
+            transactionType: 'transfer',
+            partyId: shop.partyId,
+            characterId: source.character?.id ?? null,
+            actorId: actor.id,
+            actorName: actor.username,
+            targetName: shop.name,
+            itemTemplateId: moved.template.id,
+            itemInstanceId: moved.targetIds[0] ?? null,
+            itemName: moved.facts.name,
+            quantity,
+            sourceContainerId: source.container.id,
+            sourceName: `${source.container.name} (${source.ownerName})`,
+            destinationContainerId: container.id,
+            destinationName: `${container.name} (${shop.name})`,
+            scope: 'party',
+            details: { reason: 'stock', shop_instance_id: shop.id },
+            summary: `${actor.username} stocked ${quantity} × ${moved.facts.name} in ${shop.name}`,
+          },
+        ],
+        false,
+      );
+      emit(this.#shopEvent(shop, 'shop_updated', actor, `${actor.username} stocked ${shop.name}`));
+    });
+    return this.getInstance(actor.id, id);
+  }
+
+  async buyPrice(userId: string, id: string, itemId: string, quantity: number): Promise<PriceQuote> {
+    const row = await repo.instance(this.db, id);
+    if (!row) throw AppError.notFound(shopMessages.instanceNotFound);
+    const { access } = await this.#partyAccess(this.db, userId, row.shop.partyId);
+    if (!access.canRead) throw AppError.notFound(shopMessages.instanceNotFound);
+    const container = await repo.containerOf(this.db, id);
+    const [stack] = await inventoryRepository.instancesWithTemplates(this.db, [itemId]);
+    if (!stack || !container || stack.instance.containerId !== container.id)
+      throw AppError.notFound(shopMessages.notInShop);
+    const { facts, buy } = await this.#quote(row.shop, stack.template, stack.instance.instanceData);
+    return {
+      item_instance_id: itemId,
+      name: facts.name,
+      quantity,
+      unit_price_cp: buy,
+      total_price_cp: buy * quantity,
+      formatted: formatCopper(buy * quantity),
+      has_own_price: row.shop.prices[stack.template.id] !== undefined,
+      discount_rate: row.shop.discountRate,
+      modifier: row.shop.buyModifier,
+    };
+  }
+
+  /** What this shop would pay for an item the user can see (in their own or the party's containers). */
+  async sellPrice(userId: string, id: string, itemId: string, quantity: number): Promise<PriceQuote> {
+    const row = await repo.instance(this.db, id);
+    if (!row) throw AppError.notFound(shopMessages.instanceNotFound);
+    const { access } = await this.#partyAccess(this.db, userId, row.shop.partyId);
+    if (!access.canRead) throw AppError.notFound(shopMessages.instanceNotFound);
+    const [stack] = await inventoryRepository.instancesWithTemplates(this.db, [itemId]);
+    const context = stack
+      ? await inventoryRepository.context(this.db, stack.instance.containerId)
+      : undefined;
+    const membership = context?.party
+      ? await partiesRepository.membership(this.db, context.party.id, userId)
+      : undefined;
+    const readable = context ? containerAccess(context, userId, membership, false).canRead : false;
+    if (!stack || !readable) throw AppError.notFound('Item not found.');
+    const { facts, sell } = await this.#quote(row.shop, stack.template, stack.instance.instanceData);
+    return {
+      item_instance_id: itemId,
+      name: facts.name,
+      quantity,
+      unit_price_cp: sell,
+      total_price_cp: sell * quantity,
+      formatted: formatCopper(sell * quantity),
+      has_own_price: false,
+      discount_rate: 0,
+      modifier: row.shop.sellModifier,
+    };
+  }
+
+  /** The GM's sales log: who bought or sold what here, for how much, from the ledger. */
+  async sales(userId: string, id: string, page: number, perPage: number) {
+    const row = await repo.instance(this.db, id);
+    if (!row) throw AppError.notFound(shopMessages.instanceNotFound);
+    const { access } = await this.#partyAccess(this.db, userId, row.shop.partyId);
+    if (!access.canRead) throw AppError.notFound(shopMessages.instanceNotFound);
+    policy.assertCanManage(access);
+    const { rows, total } = await repo.sales(this.db, row.shop.partyId, id, page, perPage);
+    return { rows, meta: pageMeta(page, perPage, total) };
+  }
+}

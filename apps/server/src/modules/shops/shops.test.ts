@@ -1,0 +1,610 @@
+import type { ShopInstance, ShopTemplate, TradeResult } from '@haversack/contracts';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { transactions } from '../../db/schema/inventory.js';
+import { itemInstances } from '../../db/schema/items.js';
+import { shopTemplates } from '../../db/schema/shops.js';
+import {
+  coinTemplate,
+  createCharacter,
+  createMember,
+  createParty,
+  createTemplate,
+  createUser,
+  type SignedInUser,
+  upgrade,
+} from '../../test/factories.js';
+import { buildTestApp, callApi, json, type TestContext } from '../../test/helper.js';
+
+let ctx: TestContext;
+// Real time: the ledger's dates come from the database, and monthly usage counts them in the clock's month.
+let clock = new Date();
+
+beforeAll(async () => {
+  ctx = await buildTestApp({ now: () => clock });
+});
+afterAll(async () => ctx.close());
+
+type Envelope<T> = { status: string; data: T; message?: string; error?: { code: string; message: string } };
+const body = <T>(response: { json(): unknown }) => response.json() as Envelope<T>;
+const actorOf = (u: SignedInUser) => ({ id: u.user.id, username: u.user.username });
+
+async function giveCoins(
+  owner: SignedInUser,
+  containerId: string,
+  currency: 'cp' | 'sp' | 'gp' | 'pp',
+  n: number,
+) {
+  const coin = await coinTemplate(ctx, currency);
+  await ctx.app.services.inventory.createInstance(actorOf(owner), {
+    item_template_id: coin.id,
+    container_id: containerId,
+    quantity: n,
+  });
+}
+
+async function purse(containerId: string) {
+  const rows = await ctx.database.db
+    .select({ key: sql<string>`t.system_key`, n: sql<string>`sum(${itemInstances.quantity})` })
+    .from(itemInstances)
+    .innerJoin(sql`item_templates t`, sql`t.id = ${itemInstances.itemTemplateId}`)
+    .where(and(eq(itemInstances.containerId, containerId), sql`t.system_key like 'coin:%'`))
+    .groupBy(sql`t.system_key`);
+  return Object.fromEntries(rows.map((r) => [r.key.slice(5), Number(r.n)]));
+}
+
+/** A GM on a paid plan with a party, a player with a character, a shop template with items. */
+async function world(options: { price?: number; stock?: number } = {}) {
+  const gm = await createUser(ctx);
+  await upgrade(ctx, gm, 'tier_1');
+  const party = await createParty(ctx, gm, { encumbrance_style: 'none' });
+  const player = await createMember(ctx, party, 'player');
+  const hero = await createCharacter(ctx, player, { partyId: party.id, maxWeight: null, maxSlots: null });
+  const rope = await createTemplate(ctx, {
+    name: 'Rope',
+    baseValue: 1,
+    currency: 'gp',
+    stackSize: 0,
+    weight: 10,
+  });
+  const template = body<ShopTemplate>(
+    await callApi(ctx, 'POST', '/shop_templates', gm, {
+      shop_template: { name: 'Corner Shop', visibility: 'public', default_restock_days: 2 },
+    }),
+  ).data;
+  await callApi(ctx, 'POST', `/shop_templates/${template.id}/add_item`, gm, {
+    shop_item: { item_template_id: rope.id, quantity: options.stock ?? 5, price_cp: options.price ?? null },
+  });
+  const shop = body<ShopInstance>(
+    await callApi(ctx, 'POST', '/shop_instances', gm, {
+      shop_instance: { shop_template_id: template.id, party_id: party.id },
+    }),
+  ).data;
+  const stack = shop.container.item_instances[0];
+  if (!stack || !hero.primary_container_id) throw new Error('world setup failed');
+  return { gm, party, player, hero, heroBag: hero.primary_container_id, rope, template, shop, stack };
+}
+
+describe('shop templates', () => {
+  it('lists the seeded public system shops to a new user, with items', async () => {
+    const user = await createUser(ctx);
+    const res = await callApi(
+      ctx,
+      'GET',
+      '/shop_templates?visibility=public&include=shop_items&per_page=50',
+      user,
+    );
+    expect(res.statusCode).toBe(200);
+    const names = body<ShopTemplate[]>(res).data.filter((t) => t.is_system);
+    expect(names.map((t) => t.shop_type)).toEqual(
+      expect.arrayContaining(['general', 'blacksmith', 'apothecary', 'magic_shop']),
+    );
+    const general = names.find((t) => t.shop_type === 'general');
+    expect(general?.shop_items?.find((i) => i.item_template.name === 'Backpack')?.buy_price_cp).toBe(200);
+  });
+
+  it('refuses template creation on the free plan and validates the shop form', async () => {
+    const free = await createUser(ctx);
+    const refused = await callApi(ctx, 'POST', '/shop_templates', free, { shop_template: { name: 'Nope' } });
+    expect(refused.statusCode).toBe(403);
+    expect(body(refused).error?.code).toBe('LIMIT_EXCEEDED');
+    await upgrade(ctx, free, 'tier_1');
+    const bad = await callApi(ctx, 'POST', '/shop_templates', free, {
+      shop_template: { name: 'x', buy_modifier: 11, sell_modifier: -1 },
+    });
+    expect(bad.statusCode).toBe(422);
+    const messages = (json(bad) as { error: { details: { message: string }[] } }).error.details.map(
+      (d) => d.message,
+    );
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        'Shop name must be at least 2 characters long',
+        'Buy modifier must be between 0 and 10',
+        'Sell modifier must be between 0 and 10',
+      ]),
+    );
+    const usage = await ctx.app.services.entitlements.usage(ctx.database.db, free.user.id);
+    expect(usage.shop_templates.used).toBe(0);
+  });
+
+  it('creates, filters, sorts, updates, clones, rates and deletes', async () => {
+    const owner = await createUser(ctx);
+    await upgrade(ctx, owner, 'tier_1');
+    const other = await createUser(ctx);
+    const created = await callApi(ctx, 'POST', '/shop_templates', owner, {
+      shop_template: {
+        name: 'Zed Armoury',
+        shop_type: 'armorer',
+        location: 'docks',
+        tag_list: 'Armor, armor, Weapons',
+      },
+    });
+    expect(created.statusCode).toBe(201);
+    const t = body<ShopTemplate>(created).data;
+    expect(t.tag_list).toEqual(['Armor', 'Weapons']);
+    expect(t.visibility).toBe('private');
+    expect((await callApi(ctx, 'GET', `/shop_templates/${t.id}`, other)).statusCode).toBe(404);
+    expect(
+      (await callApi(ctx, 'PATCH', `/shop_templates/${t.id}`, other, { shop_template: { name: 'Mine' } }))
+        .statusCode,
+    ).toBe(404);
+    await callApi(ctx, 'PATCH', `/shop_templates/${t.id}`, owner, {
+      shop_template: { visibility: 'public' },
+    });
+    expect(
+      (await callApi(ctx, 'PATCH', `/shop_templates/${t.id}`, other, { shop_template: { name: 'Mine' } }))
+        .statusCode,
+    ).toBe(403);
+
+    const filtered = body<ShopTemplate[]>(
+      await callApi(
+        ctx,
+        'GET',
+        '/shop_templates?shop_type=armorer&location=docks&tags=weapons&search=zed',
+        other,
+      ),
+    ).data;
+    expect(filtered.map((x) => x.id)).toEqual([t.id]);
+
+    expect(
+      (await callApi(ctx, 'POST', `/shop_templates/${t.id}/rate`, owner, { rating: 5 })).statusCode,
+    ).toBe(403);
+    await callApi(ctx, 'POST', `/shop_templates/${t.id}/rate`, other, { rating: 2 });
+    const third = await createUser(ctx);
+    const rated = await callApi(ctx, 'POST', `/shop_templates/${t.id}/rate`, third, {
+      shop_rating: { rating: 5 },
+    });
+    expect(body<ShopTemplate>(rated).data).toMatchObject({
+      average_rating: 3.5,
+      ratings_count: 2,
+      my_rating: 5,
+    });
+    const changed = await callApi(ctx, 'POST', `/shop_templates/${t.id}/rate`, other, { rating: 4 });
+    expect(body<ShopTemplate>(changed).data).toMatchObject({ average_rating: 4.5, ratings_count: 2 });
+    expect(
+      (await callApi(ctx, 'POST', `/shop_templates/${t.id}/rate`, other, { rating: 6 })).statusCode,
+    ).toBe(422);
+
+    const byRating = body<ShopTemplate[]>(
+      await callApi(
+        ctx,
+        'GET',
+        '/shop_templates?visibility=public&min_rating=4.5&sort_by=rating&sort_order=desc',
+        other,
+      ),
+    ).data;
+    expect(byRating.map((x) => x.id)).toContain(t.id);
+    expect(byRating.every((x) => (x.average_rating ?? 0) >= 4.5)).toBe(true);
+
+    const clone = await callApi(ctx, 'POST', `/shop_templates/${t.id}/clone`, owner);
+    expect(clone.statusCode).toBe(201);
+    expect(body<ShopTemplate>(clone).data).toMatchObject({
+      name: 'Zed Armoury (Copy)',
+      visibility: 'private',
+      is_owner: true,
+    });
+    expect((await callApi(ctx, 'POST', `/shop_templates/${t.id}/clone`, other)).statusCode).toBe(403);
+
+    expect((await callApi(ctx, 'DELETE', `/shop_templates/${t.id}`, other)).statusCode).toBe(403);
+    expect((await callApi(ctx, 'DELETE', `/shop_templates/${t.id}`, owner)).statusCode).toBe(204);
+    expect((await callApi(ctx, 'GET', `/shop_templates/${t.id}`, owner)).statusCode).toBe(404);
+  });
+
+  it('adds, changes and removes shop items; system templates are read-only', async () => {
+    const owner = await createUser(ctx);
+    await upgrade(ctx, owner, 'tier_1');
+    const t = body<ShopTemplate>(
+      await callApi(ctx, 'POST', '/shop_templates', owner, { shop_template: { name: 'Bits' } }),
+    ).data;
+    const item = await createTemplate(ctx, { baseValue: 3, currency: 'sp' });
+    const added = await callApi(ctx, 'POST', `/shop_templates/${t.id}/add_item`, owner, {
+      item_template_id: item.id,
+      quantity: 4,
+    });
+    expect(added.statusCode).toBe(201);
+    const shopItem = body<{ id: string; buy_price_cp: number; sell_price_cp: number }>(added).data;
+    expect(shopItem).toMatchObject({ buy_price_cp: 30, sell_price_cp: 15 });
+    const patched = await callApi(ctx, 'PATCH', `/shop_templates/${t.id}/shop_items/${shopItem.id}`, owner, {
+      shop_item: { price_cp: 99, restock_quantity: 10 },
+    });
+    expect(body(patched).data).toMatchObject({ price_cp: 99, buy_price_cp: 99, restock_quantity: 10 });
+    const status = body<{ items: { restock_quantity: number }[] }>(
+      await callApi(ctx, 'GET', `/shop_templates/${t.id}/restock_status`, owner),
+    ).data;
+    expect(status.items[0]?.restock_quantity).toBe(10);
+    expect(
+      (await callApi(ctx, 'DELETE', `/shop_templates/${t.id}/remove_item/${shopItem.id}`, owner)).statusCode,
+    ).toBe(204);
+    expect(body<unknown[]>(await callApi(ctx, 'GET', `/shop_templates/${t.id}/items`, owner)).data).toEqual(
+      [],
+    );
+    const [system] = await ctx.database.db
+      .select()
+      .from(shopTemplates)
+      .where(eq(shopTemplates.systemKey, 'shop:general-store'));
+    const refused = await callApi(ctx, 'PATCH', `/shop_templates/${system?.id}`, owner, {
+      shop_template: { name: 'Mine now' },
+    });
+    expect(refused.statusCode).toBe(403);
+    expect((await callApi(ctx, 'GET', '/shop_templates/not-a-uuid', owner)).statusCode).toBe(422);
+  });
+});
+
+describe('deploying shops', () => {
+  it('refuses the free tier, non-managers and outsiders; counts usage', async () => {
+    const gm = await createUser(ctx);
+    const party = await createParty(ctx, gm);
+    const [system] = await ctx.database.db
+      .select()
+      .from(shopTemplates)
+      .where(eq(shopTemplates.systemKey, 'shop:general-store'));
+    const deploy = (u: SignedInUser) =>
+      callApi(ctx, 'POST', '/shop_instances', u, {
+        shop_instance: { shop_template_id: system?.id, party_id: party.id },
+      });
+    const free = await deploy(gm);
+    expect(free.statusCode).toBe(403);
+    expect(body(free).error?.code).toBe('FEATURE_NOT_AVAILABLE');
+    const player = await createMember(ctx, party, 'player');
+    await upgrade(ctx, player, 'tier_1');
+    expect((await deploy(player)).statusCode).toBe(403);
+    const stranger = await createUser(ctx);
+    await upgrade(ctx, stranger, 'tier_1');
+    expect((await deploy(stranger)).statusCode).toBe(404);
+    await upgrade(ctx, gm, 'tier_1');
+    const ok = await deploy(gm);
+    expect(ok.statusCode).toBe(201);
+    expect(body(ok).message).toBe('Shop "The Wayfarer’s General Store" deployed successfully!');
+    const shop = body<ShopInstance>(ok).data;
+    const backpacks = shop.container.item_instances.filter((i) => i.name === 'Backpack');
+    expect(backpacks.reduce((n, i) => n + i.quantity, 0)).toBe(10);
+    expect(shop.next_restock_at).toBe(new Date(clock.getTime() + 7 * 86_400_000).toISOString());
+    const usage = await ctx.app.services.entitlements.usage(ctx.database.db, gm.user.id);
+    expect(usage.shop_instances.used).toBe(1);
+    expect(usage.shop_deployments_monthly.used).toBe(1);
+    const listed = await callApi(ctx, 'GET', `/shop_instances?party_id=${party.id}`, player);
+    expect(body<{ instances: ShopInstance[] }>(listed).data.instances.map((s) => s.id)).toEqual([shop.id]);
+    expect((json(listed) as { meta: { total: number } }).meta.total).toBe(1);
+    expect((await callApi(ctx, 'GET', `/shop_instances/${shop.id}`, stranger)).statusCode).toBe(404);
+  });
+});
+
+describe('trading', () => {
+  it('buys with change in the largest coins, writes the ledger, and sells back', async () => {
+    const w = await world();
+    await giveCoins(w.player, w.heroBag, 'gp', 3);
+    await giveCoins(w.player, w.heroBag, 'cp', 5);
+    const quote = await callApi(
+      ctx,
+      'GET',
+      `/shop_instances/${w.shop.id}/calculate_buy_price/${w.stack.id}?quantity=2`,
+      w.player,
+    );
+    expect(body(quote).data).toMatchObject({ unit_price_cp: 100, total_price_cp: 200, formatted: '2 gp' });
+    await callApi(ctx, 'PATCH', `/shop_instances/${w.shop.id}`, w.gm, {
+      shop_instance: { discount_rate: 0.15 },
+    });
+    const res = await callApi(ctx, 'POST', `/shop_instances/${w.shop.id}/purchase`, w.player, {
+      purchase: {
+        item_instance_id: w.stack.id,
+        quantity: 2,
+        buyer_character_id: w.hero.id,
+        buyer_container_id: w.heroBag,
+      },
+    });
+    expect(res.statusCode).toBe(200);
+    const trade = body<TradeResult>(res).data;
+    // 2 × round(100 × 0.85) = 170 cp: 1 gp + 70 cp owed; 5 cp cannot help, so 2 gp paid and 30 cp back as 3 sp.
+    expect(trade).toMatchObject({ unit_price_cp: 85, total_price_cp: 170 });
+    expect(trade.paid).toMatchObject({ gp: 2, cp: 0 });
+    expect(trade.change).toMatchObject({ sp: 3, cp: 0 });
+    expect(await purse(w.heroBag)).toEqual({ gp: 1, sp: 3, cp: 5 });
+    const rows = await ctx.database.db
+      .select()
+      .from(transactions)
+      .where(eq(transactions.transactionType, 'purchase'));
+    const mine = rows.filter((r) => r.partyId === w.party.id);
+    expect(mine.find((r) => r.itemName === 'Rope')).toMatchObject({
+      quantity: 2,
+      amountCp: 170,
+      currency: 'cp',
+    });
+    expect(
+      mine.filter((r) => r.itemName !== 'Rope').map((r) => [r.itemName, r.quantity, r.amountCp]),
+    ).toEqual(
+      expect.arrayContaining([
+        ['Gold piece', 2, 200],
+        ['Silver piece', 3, 30],
+      ]),
+    );
+    const shop = body<ShopInstance>(await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}`, w.player)).data;
+    expect(shop.container.item_instances[0]?.quantity).toBe(3);
+
+    const [bought] = await ctx.database.db
+      .select()
+      .from(itemInstances)
+      .where(and(eq(itemInstances.containerId, w.heroBag), eq(itemInstances.itemTemplateId, w.rope.id)));
+    const sold = await callApi(ctx, 'POST', `/shop_instances/${w.shop.id}/sell`, w.player, {
+      sell: {
+        item_instance_id: bought?.id,
+        quantity: 1,
+        seller_character_id: w.hero.id,
+        source_container_id: w.heroBag,
+      },
+    });
+    expect(sold.statusCode).toBe(200);
+    expect(body<TradeResult>(sold).data).toMatchObject({ total_price_cp: 50, received: { sp: 5 } });
+    expect(await purse(w.heroBag)).toEqual({ gp: 1, sp: 8, cp: 5 });
+    const log = await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}/sales`, w.gm);
+    expect(
+      body<{ transactions: { transaction_type: string }[] }>(log).data.transactions.map(
+        (t) => t.transaction_type,
+      ),
+    ).toEqual(['sale', 'purchase']);
+    expect((await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}/sales`, w.player)).statusCode).toBe(403);
+  });
+
+  it('answers SHOP_CLOSED, ITEM_OUT_OF_STOCK and INSUFFICIENT_FUNDS and changes nothing', async () => {
+    const w = await world({ price: 250 });
+    await giveCoins(w.player, w.heroBag, 'gp', 2);
+    const buy = (quantity: number) =>
+      callApi(ctx, 'POST', `/shop_instances/${w.shop.id}/purchase`, w.player, {
+        purchase: {
+          item_instance_id: w.stack.id,
+          quantity,
+          buyer_character_id: w.hero.id,
+          target_container_id: w.heroBag,
+        },
+      });
+    const poor = await buy(1);
+    expect(poor.statusCode).toBe(422);
+    expect(body(poor).error).toMatchObject({
+      code: 'INSUFFICIENT_FUNDS',
+      message: 'Not enough coins: 5 sp more is needed.',
+    });
+    expect(body(await buy(6)).error?.code).toBe('ITEM_OUT_OF_STOCK');
+    const closed = await callApi(ctx, 'PATCH', `/shop_instances/${w.shop.id}`, w.gm, {
+      shop_instance: { is_active: false },
+    });
+    expect(body(closed).message).toBe('Shop closed successfully!');
+    const refused = await buy(1);
+    expect(refused.statusCode).toBe(409);
+    expect(body(refused).error?.code).toBe('SHOP_CLOSED');
+    expect(await purse(w.heroBag)).toEqual({ gp: 2 });
+    const bad = await callApi(ctx, 'POST', `/shop_instances/${w.shop.id}/purchase`, w.player, {
+      purchase: { item_instance_id: w.stack.id, quantity: 0, buyer_character_id: 'x' },
+    });
+    expect(bad.statusCode).toBe(422);
+  });
+
+  it('lets players and managers with a character trade; observers and others may not', async () => {
+    const w = await world();
+    const observer = await createMember(ctx, w.party, 'observer');
+    const observerHero = await createCharacter(ctx, observer, { partyId: w.party.id });
+    await giveCoins(observer, observerHero.primary_container_id ?? '', 'gp', 5);
+    const attempt = (u: SignedInUser, characterId: string, containerId: string) =>
+      callApi(ctx, 'POST', `/shop_instances/${w.shop.id}/purchase`, u, {
+        purchase: {
+          item_instance_id: w.stack.id,
+          buyer_character_id: characterId,
+          buyer_container_id: containerId,
+        },
+      });
+    expect(
+      (await attempt(observer, observerHero.id, observerHero.primary_container_id ?? '')).statusCode,
+    ).toBe(403);
+    expect((await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}`, observer)).statusCode).toBe(200);
+    const stranger = await createUser(ctx);
+    expect((await attempt(stranger, w.hero.id, w.heroBag)).statusCode).toBe(404);
+    // Someone else's character is not yours to spend from.
+    const manager = await createMember(ctx, w.party, 'manager');
+    const managerHero = await createCharacter(ctx, manager, { partyId: w.party.id, maxWeight: null });
+    expect((await attempt(manager, w.hero.id, w.heroBag)).statusCode).toBe(422);
+    await giveCoins(manager, managerHero.primary_container_id ?? '', 'gp', 5);
+    expect((await attempt(manager, managerHero.id, managerHero.primary_container_id ?? '')).statusCode).toBe(
+      200,
+    );
+    expect(
+      (
+        await callApi(ctx, 'PATCH', `/shop_instances/${w.shop.id}`, w.player, {
+          shop_instance: { name: 'Mine' },
+        })
+      ).statusCode,
+    ).toBe(403);
+    expect(
+      (
+        await callApi(ctx, 'PATCH', `/shop_instances/${w.shop.id}`, manager, {
+          shop_instance: { name: 'Managed' },
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect((await callApi(ctx, 'POST', `/shop_instances/${w.shop.id}/restock`, w.player)).statusCode).toBe(
+      403,
+    );
+    // The shop's container is out of reach of the generic transfer: stock is never free.
+    const grab = await callApi(ctx, 'POST', '/containers/transfer', w.player, {
+      item_instance_id: w.stack.id,
+      source_container_id: w.shop.container.id,
+      target_container_id: w.heroBag,
+      quantity: 1,
+    });
+    expect(grab.statusCode).toBe(404);
+  });
+
+  it('two players racing for the last item: exactly one wins, no coin made or lost', async () => {
+    const w = await world({ stock: 1 });
+    const rival = await createMember(ctx, w.party, 'player');
+    const rivalHero = await createCharacter(ctx, rival, {
+      partyId: w.party.id,
+      maxWeight: null,
+      maxSlots: null,
+    });
+    const rivalBag = rivalHero.primary_container_id ?? '';
+    await giveCoins(w.player, w.heroBag, 'gp', 1);
+    await giveCoins(rival, rivalBag, 'gp', 1);
+    const [a, b] = await Promise.all([
+      callApi(ctx, 'POST', `/shop_instances/${w.shop.id}/purchase`, w.player, {
+        purchase: {
+          item_instance_id: w.stack.id,
+          buyer_character_id: w.hero.id,
+          buyer_container_id: w.heroBag,
+        },
+      }),
+      callApi(ctx, 'POST', `/shop_instances/${w.shop.id}/purchase`, rival, {
+        purchase: {
+          item_instance_id: w.stack.id,
+          buyer_character_id: rivalHero.id,
+          buyer_container_id: rivalBag,
+        },
+      }),
+    ]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 404]);
+    const wallets = [await purse(w.heroBag), await purse(rivalBag)];
+    expect(wallets.map((p) => p.gp ?? 0).sort()).toEqual([0, 1]);
+    const ropes = await ctx.database.db
+      .select()
+      .from(itemInstances)
+      .where(
+        and(
+          eq(itemInstances.itemTemplateId, w.rope.id),
+          inArray(itemInstances.containerId, [w.heroBag, rivalBag, w.shop.container.id]),
+        ),
+      );
+    expect(ropes.reduce((n, r) => n + r.quantity, 0)).toBe(1);
+  });
+
+  it('two players racing for part of a stack never take it below zero', async () => {
+    const w = await world({ stock: 3 });
+    const rival = await createMember(ctx, w.party, 'player');
+    const rivalHero = await createCharacter(ctx, rival, {
+      partyId: w.party.id,
+      maxWeight: null,
+      maxSlots: null,
+    });
+    const rivalBag = rivalHero.primary_container_id ?? '';
+    await giveCoins(w.player, w.heroBag, 'gp', 10);
+    await giveCoins(rival, rivalBag, 'gp', 10);
+    const results = await Promise.all([
+      callApi(ctx, 'POST', `/shop_instances/${w.shop.id}/purchase`, w.player, {
+        purchase: {
+          item_instance_id: w.stack.id,
+          quantity: 2,
+          buyer_character_id: w.hero.id,
+          buyer_container_id: w.heroBag,
+        },
+      }),
+      callApi(ctx, 'POST', `/shop_instances/${w.shop.id}/purchase`, rival, {
+        purchase: {
+          item_instance_id: w.stack.id,
+          quantity: 2,
+          buyer_character_id: rivalHero.id,
+          buyer_container_id: rivalBag,
+        },
+      }),
+    ]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    const total = ((await purse(w.heroBag)).gp ?? 0) + ((await purse(rivalBag)).gp ?? 0);
+    expect(total).toBe(18);
+  });
+});
+
+describe('restock', () => {
+  it('restocks on schedule without anyone online, once, with two pollers', async () => {
+    const w = await world({ stock: 4 });
+    await giveCoins(w.player, w.heroBag, 'gp', 10);
+    await callApi(ctx, 'POST', `/shop_instances/${w.shop.id}/purchase`, w.player, {
+      purchase: {
+        item_instance_id: w.stack.id,
+        quantity: 3,
+        buyer_character_id: w.hero.id,
+        buyer_container_id: w.heroBag,
+      },
+    });
+    const schedule = body<{ next_restock_at: string; label: string }>(
+      await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}/restock_schedule`, w.player),
+    ).data;
+    expect(schedule.label).toBe('Every 2 days');
+    expect(await ctx.app.services.jobs.runDue()).toBe(0);
+    const before = clock;
+    clock = new Date(new Date(schedule.next_restock_at).getTime() + 1000);
+    try {
+      // Two pollers at once, as two server processes would: the restock still happens once.
+      await Promise.all([ctx.app.services.jobs.runDue(), ctx.app.services.jobs.runDue()]);
+      const shop = body<ShopInstance>(
+        await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}`, w.player),
+      ).data;
+      expect(shop.container.item_instances.reduce((n, i) => n + i.quantity, 0)).toBe(4);
+      expect(shop.next_restock_at).toBe(new Date(clock.getTime() + 2 * 86_400_000).toISOString());
+      const rows = await ctx.database.db
+        .select()
+        .from(transactions)
+        .where(
+          and(
+            eq(transactions.destinationContainerId, w.shop.container.id),
+            sql`${transactions.details}->>'reason' = 'restock'`,
+          ),
+        );
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ quantity: 3, actorId: null });
+      expect(await ctx.app.services.jobs.runDue()).toBe(0);
+    } finally {
+      clock = before;
+    }
+  });
+
+  it('restocks by hand for the GM, and stocks an item of theirs with its own price', async () => {
+    const w = await world({ stock: 2 });
+    const gmHero = await createCharacter(ctx, w.gm, { partyId: w.party.id, maxWeight: null, maxSlots: null });
+    const sword = await createTemplate(ctx, { name: 'Old sword', baseValue: 10, currency: 'gp' });
+    const [made] = await ctx.app.services.inventory.createInstance(actorOf(w.gm), {
+      item_template_id: sword.id,
+      container_id: gmHero.primary_container_id ?? '',
+      quantity: 1,
+    });
+    const stocked = await callApi(ctx, 'POST', `/shop_instances/${w.shop.id}/stock`, w.gm, {
+      item_id: made?.id,
+      source_container_id: gmHero.primary_container_id,
+      quantity: 1,
+      price: 1234,
+    });
+    expect(stocked.statusCode).toBe(200);
+    const item = body<ShopInstance>(stocked).data.container.item_instances.find(
+      (i) => i.name === 'Old sword',
+    );
+    expect(item).toMatchObject({ buy_price_cp: 1234, has_own_price: true });
+    const restocked = await callApi(ctx, 'POST', `/shop_instances/${w.shop.id}/restock`, w.gm);
+    expect(body<{ added: unknown[] }>(restocked).data.added).toEqual([]);
+    expect((await callApi(ctx, 'DELETE', `/shop_instances/${w.shop.id}`, w.player)).statusCode).toBe(403);
+    expect((await callApi(ctx, 'DELETE', `/shop_instances/${w.shop.id}`, w.gm)).statusCode).toBe(204);
+    const destroyed = await ctx.database.db
+      .select()
+      .from(transactions)
+      .where(
+        and(
+          eq(transactions.sourceContainerId, w.shop.container.id),
+          eq(transactions.transactionType, 'delete'),
+        ),
+      );
+    expect(destroyed.map((r) => r.itemName).sort()).toEqual(['Old sword', 'Rope']);
+  });
+});

@@ -1,0 +1,560 @@
+import {
+  type PageMeta,
+  type PriceQuote,
+  pageMetaSchema,
+  priceQuoteSchema,
+  restockResultSchema,
+  restockScheduleSchema,
+  restockStatusSchema,
+  type ShopInstance,
+  type ShopInstanceCreate,
+  type ShopInstanceUpdate,
+  type ShopItem,
+  type ShopTemplate,
+  type ShopTemplateForm,
+  type ShopTemplateUpdate,
+  type ShopType,
+  shopContainerSchema,
+  shopInstanceSchema,
+  shopItemSchema,
+  shopMessages,
+  shopTemplateSchema,
+  type TradeResult,
+  tradeResultSchema,
+  transactionSchema,
+} from '@haversack/contracts';
+import { keepPreviousData, type QueryClient, queryOptions } from '@tanstack/react-query';
+import { z } from 'zod';
+import { API_V1, apiRequest, isApiError } from '../../../lib/http-client';
+
+/** spec/02 §9 cache freshness: shop templates 5 min; shop instances 2 min; one shop 1 min; a party's shops 60 s. */
+export const SHOP_TEMPLATES_STALE_MS = 5 * 60_000;
+export const SHOP_INSTANCES_STALE_MS = 2 * 60_000;
+export const SHOP_INSTANCE_STALE_MS = 60_000;
+export const PARTY_SHOPS_STALE_MS = 60_000;
+/** spec/02 §9: a grid of shop cards is 3 columns wide; shop inventories are treated as 100 per page. */
+export const SHOPS_PER_PAGE = 12;
+export const SHOP_INVENTORY_PER_PAGE = 100;
+
+export type ShopSort = 'name' | 'rating' | 'popularity' | 'created_at' | 'updated_at';
+
+/** spec/02 §2 shop filters. */
+export interface ShopTemplateFilters {
+  search: string;
+  shopType: ShopType | null;
+  location: string;
+  minRating: number | null;
+  visibility: 'public' | 'unlisted' | null;
+  sortBy: ShopSort;
+  sortOrder: 'asc' | 'desc';
+  tags: string[];
+  /** Only templates I made (the /shops/templates list). */
+  mine?: boolean;
+  page: number;
+}
+
+export const defaultShopTemplateFilters: ShopTemplateFilters = {
+  search: '',
+  shopType: null,
+  location: '',
+  minRating: null,
+  visibility: null,
+  sortBy: 'name',
+  sortOrder: 'asc',
+  tags: [],
+  page: 1,
+};
+
+export interface ShopInstanceFilters {
+  search: string;
+  shopType: ShopType | null;
+  location: string;
+  partyId: string | null;
+  isActive: boolean | null;
+  page: number;
+  perPage?: number;
+}
+
+export const defaultShopInstanceFilters: ShopInstanceFilters = {
+  search: '',
+  shopType: null,
+  location: '',
+  partyId: null,
+  isActive: null,
+  page: 1,
+};
+
+/** The only source of shop cache keys (DESIGN §2). */
+export const shopKeys = {
+  all: ['shops'] as const,
+  templates: () => [...shopKeys.all, 'templates'] as const,
+  templateList: (filters: ShopTemplateFilters) => [...shopKeys.templates(), 'list', filters] as const,
+  template: (id: string) => [...shopKeys.templates(), 'detail', id] as const,
+  restockStatus: (id: string) => [...shopKeys.template(id), 'restock-status'] as const,
+  instances: () => [...shopKeys.all, 'instances'] as const,
+  instanceList: (filters: ShopInstanceFilters) => [...shopKeys.instances(), 'list', filters] as const,
+  partyShops: (partyId: string) => [...shopKeys.instances(), 'party', partyId] as const,
+  instance: (id: string) => [...shopKeys.instances(), 'detail', id] as const,
+  quote: (shopId: string, side: 'buy' | 'sell', itemId: string, quantity: number) =>
+    [...shopKeys.instance(shopId), 'quote', side, itemId, quantity] as const,
+  restockSchedule: (shopId: string) => [...shopKeys.instance(shopId), 'restock-schedule'] as const,
+  sales: (shopId: string, page: number) => [...shopKeys.instance(shopId), 'sales', page] as const,
+};
+
+function metaOf(meta: unknown, count: number): PageMeta {
+  const parsed = pageMetaSchema.safeParse(meta);
+  return parsed.success
+    ? parsed.data
+    : { current_page: 1, total_pages: 1, total_count: count, per_page: Math.max(count, 1) };
+}
+
+// ---- Shop templates ------------------------------------------------------------------------------
+
+export interface ShopTemplatePage {
+  templates: ShopTemplate[];
+  meta: PageMeta;
+}
+
+export function shopTemplateSearch(filters: ShopTemplateFilters, perPage = SHOPS_PER_PAGE): URLSearchParams {
+  const params = new URLSearchParams({
+    page: String(filters.page),
+    per_page: String(perPage),
+    sort_by: filters.sortBy,
+    sort_order: filters.sortOrder,
+  });
+  if (filters.search.trim()) params.set('search', filters.search.trim());
+  if (filters.shopType) params.set('shop_type', filters.shopType);
+  if (filters.location.trim()) params.set('location', filters.location.trim());
+  if (filters.minRating !== null) params.set('min_rating', String(filters.minRating));
+  if (filters.visibility) params.set('visibility', filters.visibility);
+  if (filters.tags.length > 0) params.set('tags', filters.tags.join(','));
+  if (filters.mine) params.set('mine', 'true');
+  params.set('include', 'tags');
+  return params;
+}
+
+/** spec/02 §7 GET shop_templates: my templates and every public one, filtered and sorted. */
+export function shopTemplatesQuery(filters: ShopTemplateFilters) {
+  return queryOptions({
+    queryKey: shopKeys.templateList(filters),
+    queryFn: async ({ signal }): Promise<ShopTemplatePage> => {
+      const { data, meta } = await apiRequest(`${API_V1}/shop_templates?${shopTemplateSearch(filters)}`, {
+        schema: z.array(shopTemplateSchema),
+        signal,
+        toast: false,
+      });
+      return { templates: data, meta: metaOf(meta, data.length) };
+    },
+    staleTime: SHOP_TEMPLATES_STALE_MS,
+    placeholderData: keepPreviousData,
+  });
+}
+
+const noRetryOnClientError = (failureCount: number, error: Error) =>
+  failureCount < 1 && !(isApiError(error) && error.status < 500);
+
+export function shopTemplateQuery(id: string) {
+  return queryOptions({
+    queryKey: shopKeys.template(id),
+    queryFn: async ({ signal }) =>
+      (
+        await apiRequest(`${API_V1}/shop_templates/${id}`, {
+          schema: shopTemplateSchema,
+          signal,
+          toast: false,
+        })
+      ).data,
+    staleTime: SHOP_TEMPLATES_STALE_MS,
+    retry: noRetryOnClientError,
+  });
+}
+
+export function restockStatusQuery(id: string) {
+  return queryOptions({
+    queryKey: shopKeys.restockStatus(id),
+    queryFn: async ({ signal }) =>
+      (
+        await apiRequest(`${API_V1}/shop_templates/${id}/restock_status`, {
+          schema: restockStatusSchema,
+          signal,
+          toast: false,
+        })
+      ).data,
+    staleTime: SHOP_TEMPLATES_STALE_MS,
+  });
+}
+
+/** The form's input: numbers may still be strings; the contracts' schema settles them on the server. */
+export type ShopTemplateInput = Omit<
+  ShopTemplateForm,
+  'buy_modifier' | 'sell_modifier' | 'default_restock_days' | 'tag_list'
+> & {
+  buy_modifier: number | string;
+  sell_modifier: number | string;
+  default_restock_days: number | string | null;
+  tag_list: string[] | string;
+};
+
+export async function createShopTemplate(template: ShopTemplateInput): Promise<ShopTemplate> {
+  const { data } = await apiRequest(`${API_V1}/shop_templates`, {
+    method: 'POST',
+    body: { shop_template: template },
+    schema: shopTemplateSchema,
+    toast: false,
+  });
+  return data;
+}
+
+export async function updateShopTemplate(
+  id: string,
+  template: ShopTemplateUpdate | ShopTemplateInput,
+): Promise<ShopTemplate> {
+  const { data } = await apiRequest(`${API_V1}/shop_templates/${id}`, {
+    method: 'PATCH',
+    body: { shop_template: template },
+    schema: shopTemplateSchema,
+    toast: false,
+  });
+  return data;
+}
+
+export async function deleteShopTemplate(id: string): Promise<void> {
+  await apiRequest(`${API_V1}/shop_templates/${id}`, { method: 'DELETE' });
+}
+
+export async function cloneShopTemplate(id: string): Promise<ShopTemplate> {
+  const { data } = await apiRequest(`${API_V1}/shop_templates/${id}/clone`, {
+    method: 'POST',
+    schema: shopTemplateSchema,
+  });
+  return data;
+}
+
+export async function rateShopTemplate(id: string, rating: number): Promise<ShopTemplate> {
+  const { data } = await apiRequest(`${API_V1}/shop_templates/${id}/rate`, {
+    method: 'POST',
+    body: { shop_rating: { rating } },
+    schema: shopTemplateSchema,
+  });
+  return data;
+}
+
+export interface ShopItemInput {
+  item_template_id: string;
+  quantity: number;
+  price_cp: number | null;
+  restock_quantity: number | null;
+}
+
+export async function addShopItem(templateId: string, item: ShopItemInput): Promise<ShopItem> {
+  const { data } = await apiRequest(`${API_V1}/shop_templates/${templateId}/add_item`, {
+    method: 'POST',
+    body: { shop_item: item },
+    schema: shopItemSchema,
+    toast: false,
+  });
+  return data;
+}
+
+export async function updateShopItem(
+  templateId: string,
+  itemId: string,
+  change: Omit<ShopItemInput, 'item_template_id'>,
+): Promise<ShopItem> {
+  const { data } = await apiRequest(`${API_V1}/shop_templates/${templateId}/shop_items/${itemId}`, {
+    method: 'PATCH',
+    body: { shop_item: change },
+    schema: shopItemSchema,
+    toast: false,
+  });
+  return data;
+}
+
+export async function removeShopItem(templateId: string, itemId: string): Promise<void> {
+  await apiRequest(`${API_V1}/shop_templates/${templateId}/remove_item/${itemId}`, { method: 'DELETE' });
+}
+
+// ---- Shop instances ------------------------------------------------------------------------------
+
+export interface ShopInstancePage {
+  instances: ShopInstance[];
+  total: number;
+  meta: PageMeta;
+}
+
+const instanceListSchema = z.object({ instances: z.array(shopInstanceSchema) });
+
+export function shopInstanceSearch(filters: ShopInstanceFilters): URLSearchParams {
+  const params = new URLSearchParams({
+    page: String(filters.page),
+    per_page: String(filters.perPage ?? SHOPS_PER_PAGE),
+  });
+  if (filters.search.trim()) params.set('search', filters.search.trim());
+  if (filters.shopType) params.set('shop_type', filters.shopType);
+  if (filters.location.trim()) params.set('location', filters.location.trim());
+  if (filters.partyId) params.set('party_id', filters.partyId);
+  if (filters.isActive !== null) params.set('is_active', String(filters.isActive));
+  return params;
+}
+
+async function fetchInstances(params: URLSearchParams, signal: AbortSignal): Promise<ShopInstancePage> {
+  const { data, meta } = await apiRequest(`${API_V1}/shop_instances?${params}`, {
+    schema: instanceListSchema,
+    signal,
+    toast: false,
+  });
+  const total = z.object({ total: z.number() }).safeParse(meta);
+  return {
+    instances: data.instances,
+    total: total.success ? total.data.total : data.instances.length,
+    meta: metaOf(meta, data.instances.length),
+  };
+}
+
+/** spec/02 §7 GET shop_instances: the shops of my parties. */
+export function shopInstancesQuery(filters: ShopInstanceFilters) {
+  return queryOptions({
+    queryKey: shopKeys.instanceList(filters),
+    queryFn: ({ signal }) => fetchInstances(shopInstanceSearch(filters), signal),
+    staleTime: SHOP_INSTANCES_STALE_MS,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The shops of one party (party Shops tab, workspace Shop tab): up to 100, fresh for 60 s. */
+export function partyShopsQuery(partyId: string) {
+  return queryOptions({
+    queryKey: shopKeys.partyShops(partyId),
+    queryFn: ({ signal }) =>
+      fetchInstances(
+        shopInstanceSearch({ ...defaultShopInstanceFilters, partyId, perPage: SHOP_INVENTORY_PER_PAGE }),
+        signal,
+      ),
+    staleTime: PARTY_SHOPS_STALE_MS,
+  });
+}
+
+/** One shop with its stock: fresh 1 min and refetched when the window regains focus (spec/02 §9). */
+export function shopInstanceQuery(id: string) {
+  return queryOptions({
+    queryKey: shopKeys.instance(id),
+    queryFn: async ({ signal }) =>
+      (
+        await apiRequest(`${API_V1}/shop_instances/${id}`, {
+          schema: shopInstanceSchema,
+          signal,
+          toast: false,
+        })
+      ).data,
+    staleTime: SHOP_INSTANCE_STALE_MS,
+    refetchOnWindowFocus: true,
+    retry: noRetryOnClientError,
+  });
+}
+
+export function restockScheduleQuery(shopId: string) {
+  return queryOptions({
+    queryKey: shopKeys.restockSchedule(shopId),
+    queryFn: async ({ signal }) =>
+      (
+        await apiRequest(`${API_V1}/shop_instances/${shopId}/restock_schedule`, {
+          schema: restockScheduleSchema,
+          signal,
+          toast: false,
+        })
+      ).data,
+    staleTime: SHOP_INSTANCE_STALE_MS,
+  });
+}
+
+export function shopSalesQuery(shopId: string, page: number) {
+  return queryOptions({
+    queryKey: shopKeys.sales(shopId, page),
+    queryFn: async ({ signal }) => {
+      const params = new URLSearchParams({ page: String(page), per_page: '20' });
+      const { data, meta } = await apiRequest(`${API_V1}/shop_instances/${shopId}/sales?${params}`, {
+        schema: z.object({ transactions: z.array(transactionSchema) }),
+        signal,
+        toast: false,
+      });
+      return { transactions: data.transactions, meta: metaOf(meta, data.transactions.length) };
+    },
+    staleTime: SHOP_INSTANCE_STALE_MS,
+  });
+}
+
+export function shopContainersQuery(shopId: string) {
+  return queryOptions({
+    queryKey: [...shopKeys.instance(shopId), 'containers'] as const,
+    queryFn: async ({ signal }) => {
+      try {
+        return (
+          await apiRequest(`${API_V1}/shop_instances/${shopId}/containers`, {
+            schema: z.array(shopContainerSchema),
+            signal,
+            toast: false,
+          })
+        ).data;
+      } catch {
+        // spec/02 §8: a failed containers fetch is an empty list.
+        return [];
+      }
+    },
+    staleTime: SHOP_INSTANCE_STALE_MS,
+  });
+}
+
+/** spec/02 §7 calculate_buy_price / calculate_sell_price: the server's price for a quantity. */
+export function priceQuoteQuery(shopId: string, side: 'buy' | 'sell', itemId: string, quantity: number) {
+  return queryOptions({
+    queryKey: shopKeys.quote(shopId, side, itemId, quantity),
+    queryFn: async ({ signal }): Promise<PriceQuote> =>
+      (
+        await apiRequest(
+          `${API_V1}/shop_instances/${shopId}/calculate_${side}_price/${itemId}?${new URLSearchParams({
+            quantity: String(quantity),
+          })}`,
+          { schema: priceQuoteSchema, signal, toast: false },
+        )
+      ).data,
+    staleTime: 10_000,
+    retry: false,
+  });
+}
+
+export async function deployShop(input: ShopInstanceCreate): Promise<ShopInstance> {
+  const { data } = await apiRequest(`${API_V1}/shop_instances`, {
+    method: 'POST',
+    body: { shop_instance: input },
+    schema: shopInstanceSchema,
+    toast: false,
+  });
+  return data;
+}
+
+export async function updateShopInstance(id: string, change: ShopInstanceUpdate): Promise<ShopInstance> {
+  const { data } = await apiRequest(`${API_V1}/shop_instances/${id}`, {
+    method: 'PATCH',
+    body: { shop_instance: change },
+    schema: shopInstanceSchema,
+    toast: false,
+  });
+  return data;
+}
+
+export async function deleteShopInstance(id: string): Promise<void> {
+  await apiRequest(`${API_V1}/shop_instances/${id}`, { method: 'DELETE' });
+}
+
+export async function restockShop(id: string) {
+  const { data } = await apiRequest(`${API_V1}/shop_instances/${id}/restock`, {
+    method: 'POST',
+    schema: restockResultSchema,
+  });
+  return data;
+}
+
+export interface StockRequest {
+  itemId: string;
+  sourceContainerId: string;
+  quantity: number;
+  /** In copper; null: priced from the item's value. */
+  price: number | null;
+}
+
+export async function stockShop(shopId: string, request: StockRequest): Promise<ShopInstance> {
+  const { data } = await apiRequest(`${API_V1}/shop_instances/${shopId}/stock`, {
+    method: 'POST',
+    body: {
+      stock: {
+        item_id: request.itemId,
+        source_container_id: request.sourceContainerId,
+        quantity: request.quantity,
+        price: request.price,
+      },
+    },
+    schema: shopInstanceSchema,
+    toast: false,
+  });
+  return data;
+}
+
+export interface PurchaseRequest {
+  shopId: string;
+  itemInstanceId: string;
+  quantity: number;
+  characterId: string;
+  containerId: string;
+}
+
+/** The caller shows the spec/02 §8 messages itself, so the client's own error toast is off. */
+export async function purchase(request: PurchaseRequest): Promise<TradeResult> {
+  const { data } = await apiRequest(`${API_V1}/shop_instances/${request.shopId}/purchase`, {
+    method: 'POST',
+    body: {
+      purchase: {
+        item_instance_id: request.itemInstanceId,
+        quantity: request.quantity,
+        buyer_character_id: request.characterId,
+        buyer_container_id: request.containerId,
+      },
+    },
+    schema: tradeResultSchema,
+    toast: false,
+  });
+  return data;
+}
+
+export type SellRequest = PurchaseRequest;
+
+export async function sell(request: SellRequest): Promise<TradeResult> {
+  const { data } = await apiRequest(`${API_V1}/shop_instances/${request.shopId}/sell`, {
+    method: 'POST',
+    body: {
+      sell: {
+        item_instance_id: request.itemInstanceId,
+        quantity: request.quantity,
+        seller_character_id: request.characterId,
+        seller_container_id: request.containerId,
+      },
+    },
+    schema: tradeResultSchema,
+    toast: false,
+  });
+  return data;
+}
+
+// ---- Messages and invalidation -------------------------------------------------------------------
+
+export const purchaseFailed = 'The purchase could not be completed. Please try again.';
+export const saleFailed = 'The sale could not be completed. Please try again.';
+
+/**
+ * spec/02 §8: INSUFFICIENT_FUNDS, ITEM_OUT_OF_STOCK and SHOP_CLOSED give their own messages (the server's
+ * sentence says how much is missing or how many are left); every other failure a generic one.
+ */
+export function tradeErrorMessage(error: unknown, side: 'buy' | 'sell'): string {
+  const generic = side === 'buy' ? purchaseFailed : saleFailed;
+  if (!isApiError(error)) return generic;
+  switch (error.code) {
+    case 'INSUFFICIENT_FUNDS':
+      return error.serverMessage ?? error.message;
+    case 'ITEM_OUT_OF_STOCK':
+      return error.serverMessage && error.serverMessage !== shopMessages.outOfStock
+        ? `${shopMessages.outOfStock} ${error.serverMessage}`
+        : shopMessages.outOfStock;
+    case 'SHOP_CLOSED':
+      return shopMessages.shopClosed;
+    default:
+      return generic;
+  }
+}
+
+/** After a shop changed: the shop itself and every list that shows it. */
+export async function invalidateShop(queryClient: QueryClient, shopId: string | null) {
+  await Promise.all([
+    ...(shopId ? [queryClient.invalidateQueries({ queryKey: shopKeys.instance(shopId) })] : []),
+    queryClient.invalidateQueries({ queryKey: [...shopKeys.instances(), 'list'] }),
+    queryClient.invalidateQueries({ queryKey: [...shopKeys.instances(), 'party'] }),
+  ]);
+}

@@ -1,0 +1,63 @@
+import {
+  type Currency,
+  currencies,
+  formatCopper,
+  type Purse,
+  shopMessages,
+  type TradeResult,
+} from '@haversack/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { toast } from '../../../lib/toast';
+import { invalidateContainers } from '../../inventory/api/inventory-api';
+import {
+  invalidateShop,
+  type PurchaseRequest,
+  purchase,
+  type SellRequest,
+  sell,
+  tradeErrorMessage,
+} from './shops-api';
+
+const largestFirst: Currency[] = [...currencies].reverse();
+
+/** "2 gp 5 sp" for a handful of coins; "nothing" when empty. */
+export function formatPurse(purse: Partial<Purse>): string {
+  const parts = largestFirst.filter((c) => (purse[c] ?? 0) > 0).map((c) => `${purse[c]} ${c}`);
+  return parts.length > 0 ? parts.join(' ') : 'no coins';
+}
+
+/** The toast after a trade: what changed hands, and the change a buyer got back. */
+export function tradeSummary(result: TradeResult, name: string): string {
+  const what = `${result.quantity} × ${name}`;
+  if (result.kind === 'purchase') {
+    const change = Object.values(result.change).some((n) => n > 0)
+      ? ` Paid ${formatPurse(result.paid)}, change ${formatPurse(result.change)}.`
+      : ` Paid ${formatPurse(result.paid)}.`;
+    return `${shopMessages.purchased}: ${what} for ${formatCopper(result.total_price_cp)}.${change}`;
+  }
+  return `${shopMessages.sold}: ${what} for ${formatCopper(result.total_price_cp)}.`;
+}
+
+export type TradeRequest = (PurchaseRequest | SellRequest) & { side: 'buy' | 'sell'; name: string };
+
+/**
+ * POST purchase or sell with the spec/02 §8 messages; refreshes the shop and the trader's container either
+ * way (a refusal may mean the stock moved under us).
+ */
+export function useTrade(options: { onSuccess?: (result: TradeResult) => void } = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (request: TradeRequest) => (request.side === 'buy' ? purchase(request) : sell(request)),
+    onSuccess: (result, request) => {
+      toast.success(tradeSummary(result, request.name));
+      options.onSuccess?.(result);
+    },
+    onError: (error, request) => toast.error(tradeErrorMessage(error, request.side)),
+    onSettled: async (_result, _error, request) => {
+      await Promise.all([
+        invalidateShop(queryClient, request.shopId),
+        invalidateContainers(queryClient, [request.containerId]),
+      ]);
+    },
+  });
+}

@@ -1,0 +1,145 @@
+import { type ShopTemplate, shopMessages } from '@haversack/contracts';
+import { Alert, Button, Group, Modal, NumberInput, Select, Stack, Text, TextInput } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { Spinner } from '../../../components/loading';
+import { UpgradePrompt } from '../../../components/upgrade-prompt';
+import { isApiError } from '../../../lib/http-client';
+import { toast } from '../../../lib/toast';
+import { isPlanRefusal } from '../../../lib/upgrade-link';
+import { myActivePartiesQuery } from '../../parties/api/parties-api';
+import { deployShop, invalidateShop } from '../api/shops-api';
+
+export const noManagedParties = 'You are not the GM or a manager of any active party.';
+
+/**
+ * Deploy a template into a party where I am the GM or a manager (spec/02 §7 POST shop_instances). A plan
+ * without `shops_deployment`, or a used-up limit, shows the upgrade prompt in place.
+ */
+export function DeployShopDialog({
+  template,
+  initialPartyId = null,
+  onClose,
+}: {
+  template: ShopTemplate | null;
+  initialPartyId?: string | null;
+  onClose: () => void;
+}) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const parties = useQuery({ ...myActivePartiesQuery(), enabled: template !== null });
+  const managed = (parties.data?.parties ?? []).filter(
+    (p) => !p.is_archived && (p.user_role === 'gm' || p.user_role === 'manager'),
+  );
+  const [partyId, setPartyId] = useState<string | null>(initialPartyId);
+  const [name, setName] = useState('');
+  const [discount, setDiscount] = useState<number | string>(0);
+  useEffect(() => {
+    if (!partyId && managed.length === 1) setPartyId(managed[0]?.id ?? null);
+  }, [partyId, managed]);
+
+  const deploy = useMutation({
+    mutationFn: () => {
+      if (!template || !partyId) throw new Error('Choose a party');
+      const trimmed = name.trim();
+      return deployShop({
+        shop_template_id: template.id,
+        party_id: partyId,
+        is_active: true,
+        discount_rate: Math.min(Math.max(Number(discount) || 0, 0), 100) / 100,
+        ...(trimmed && trimmed !== template.display_name ? { name: trimmed } : {}),
+      });
+    },
+    onSuccess: async (shop) => {
+      toast.success(shopMessages.deployed(shop.name));
+      await invalidateShop(queryClient, shop.id);
+      onClose();
+      navigate(`/shops/instances/${shop.id}`);
+    },
+  });
+  useEffect(() => {
+    if (template) {
+      setName(template.display_name);
+      setDiscount(0);
+      deploy.reset();
+    }
+  }, [template, deploy.reset]);
+  const error = deploy.error;
+  const refusal = error && isApiError(error) && isPlanRefusal(error);
+
+  return (
+    <Modal
+      opened={template !== null}
+      onClose={onClose}
+      title={template ? `Deploy ${template.display_name}` : 'Deploy shop'}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+      centered
+    >
+      {parties.isPending ? (
+        <Spinner label="Loading your parties" />
+      ) : managed.length === 0 ? (
+        <Stack gap="sm">
+          <Text size="sm">{noManagedParties}</Text>
+          <Text size="sm" c="dimmed">
+            Only the GM or a manager of a party can deploy a shop into it.
+          </Text>
+          <Group justify="flex-end">
+            <Button component={Link} to="/parties/new" variant="light" onClick={onClose}>
+              Create a Party
+            </Button>
+          </Group>
+        </Stack>
+      ) : (
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            deploy.mutate();
+          }}
+        >
+          <Stack gap="md">
+            <Select
+              label="Party"
+              placeholder="Choose a party"
+              data={managed.map((p) => ({ value: p.id, label: p.name }))}
+              value={partyId}
+              onChange={setPartyId}
+              allowDeselect={false}
+              required
+              comboboxProps={{ withinPortal: true }}
+            />
+            <TextInput
+              label="Shop name"
+              description="Defaults to the template's name"
+              value={name}
+              onChange={(event) => setName(event.currentTarget.value)}
+              maxLength={99}
+            />
+            <NumberInput
+              label="Discount (%)"
+              min={0}
+              max={100}
+              allowNegative={false}
+              value={discount}
+              onChange={setDiscount}
+            />
+            {refusal ? <UpgradePrompt error={error} /> : null}
+            {error && !refusal ? (
+              <Alert color="red" variant="light" role="alert">
+                {isApiError(error) ? (error.details[0]?.message ?? error.message) : error.message}
+              </Alert>
+            ) : null}
+            <Group justify="flex-end" gap="sm">
+              <Button variant="default" onClick={onClose}>
+                Cancel
+              </Button>
+              <Button type="submit" loading={deploy.isPending} disabled={!partyId}>
+                Deploy Shop
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,71 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { failure, jsonResponse, mockFetch } from '../../../test/fixtures';
+import { pageMeta } from '../../../test/party-fixtures';
+import { renderWithProviders } from '../../inventory/test/inventory-fixtures';
+import { buildShopInstance } from '../test/shop-fixtures';
+import { PartyShopsTab } from './party-shops-tab';
+
+function instances(count: number) {
+  const shops = Array.from({ length: count }, (_, index) =>
+    buildShopInstance({
+      id: `shop-${index}`,
+      name: `Shop ${index}`,
+      is_active: index === 0,
+      discount_rate: 0.15,
+    }),
+  );
+  return jsonResponse(200, {
+    status: 'success',
+    data: { instances: shops },
+    meta: { ...pageMeta(count, 100), total: count },
+  });
+}
+
+describe('PartyShopsTab', () => {
+  it('asks for this party’s shops and shows "Party Shops (count)" with a card per shop', async () => {
+    const fetchMock = mockFetch(() => instances(2));
+    renderWithProviders(<PartyShopsTab partyId="party-1" canDeploy />);
+    expect(await screen.findByRole('heading', { name: 'Party Shops (2)' })).toBeInTheDocument();
+    const url = new URL(String(fetchMock.mock.calls[0]?.[0]), 'http://test');
+    expect(url.pathname).toBe('/api/v1/shop_instances');
+    expect(url.searchParams.get('party_id')).toBe('party-1');
+    expect(screen.getByRole('link', { name: 'Deploy New Shop' })).toHaveAttribute('href', '/shops');
+    const cards = screen.getAllByTestId('shop-card');
+    expect(cards).toHaveLength(2);
+    expect(within(cards[0] as HTMLElement).getByText('Open')).toBeInTheDocument();
+    expect(within(cards[1] as HTMLElement).getByText('Closed')).toBeInTheDocument();
+    expect(within(cards[0] as HTMLElement).getByText('15% OFF')).toBeInTheDocument();
+    expect(within(cards[0] as HTMLElement).getByText('The Lantern Bearers')).toBeInTheDocument();
+    expect(within(cards[0] as HTMLElement).getByRole('link', { name: 'Enter Shop Shop 0' })).toHaveAttribute(
+      'href',
+      '/shops/instances/shop-0',
+    );
+  });
+
+  it('says there are no shops yet, and offers Deploy Shop Template to the GM only', async () => {
+    mockFetch(() => instances(0));
+    const { unmount } = renderWithProviders(<PartyShopsTab partyId="party-1" canDeploy />);
+    const empty = await screen.findByTestId('empty-state');
+    expect(
+      within(empty).getByText('No active shops in your party yet. Deploy a shop template to get started.'),
+    ).toBeInTheDocument();
+    expect(within(empty).getByRole('link', { name: 'Deploy Shop Template' })).toHaveAttribute(
+      'href',
+      '/shops',
+    );
+    unmount();
+
+    renderWithProviders(<PartyShopsTab partyId="party-1" canDeploy={false} />);
+    const playerView = await screen.findByTestId('empty-state');
+    expect(within(playerView).queryByRole('link', { name: 'Deploy Shop Template' })).not.toBeInTheDocument();
+  });
+
+  it('shows "Unable to Load Shops" with Try Again when the list fails', async () => {
+    mockFetch(() => failure(403, 'FORBIDDEN', 'Access forbidden'));
+    renderWithProviders(<PartyShopsTab partyId="party-1" canDeploy />);
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('Unable to Load Shops')).toBeInTheDocument();
+    expect(within(alert).getByRole('button', { name: 'Try Again' })).toBeInTheDocument();
+  });
+});

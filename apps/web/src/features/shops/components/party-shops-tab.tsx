@@ -1,0 +1,65 @@
+import { shopMessages } from '@haversack/contracts';
+import { Alert, Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { partyShopsQuery } from '../api/shops-api';
+import { ShopCardSkeletons, ShopGrid, ShopInstanceCard } from './shop-card';
+
+/** spec/02 §2 party Shops tab: "Party Shops (count)", Deploy New Shop, the shop cards, or the empty state. */
+export function PartyShopsTab({ partyId, canDeploy }: { partyId: string; canDeploy: boolean }) {
+  const query = useQuery(partyShopsQuery(partyId));
+  const count = query.data?.total ?? query.data?.instances.length;
+  return (
+    <Stack gap="md" data-testid="party-shops">
+      <Group justify="space-between" align="center">
+        <Title order={2} size="h3">
+          Party Shops{count === undefined ? '' : ` (${count})`}
+        </Title>
+        <Anchor component={Link} to="/shops" fw={600}>
+          Deploy New Shop
+        </Anchor>
+      </Group>
+      {query.isPending ? (
+        <ShopCardSkeletons />
+      ) : query.isError ? (
+        <Alert
+          color="red"
+          variant="light"
+          title={shopMessages.unableToLoad}
+          icon={<IconAlertTriangle aria-hidden="true" />}
+          role="alert"
+        >
+          <Stack gap="sm" align="flex-start">
+            <Text size="sm">{shopMessages.loadFailed}</Text>
+            <Button variant="outline" color="red" size="xs" onClick={() => void query.refetch()}>
+              Try Again
+            </Button>
+          </Stack>
+        </Alert>
+      ) : query.data.instances.length === 0 ? (
+        <Paper withBorder p="xl" data-testid="empty-state">
+          <Stack align="center" gap="sm" ta="center">
+            <Title order={3} size="h4">
+              {shopMessages.noShopsFound}
+            </Title>
+            <Text c="dimmed" size="sm">
+              {shopMessages.noPartyShops}
+            </Text>
+            {canDeploy ? (
+              <Button component={Link} to="/shops">
+                Deploy Shop Template
+              </Button>
+            ) : null}
+          </Stack>
+        </Paper>
+      ) : (
+        <ShopGrid testId="party-shop-cards">
+          {query.data.instances.map((shop) => (
+            <ShopInstanceCard key={shop.id} shop={shop} />
+          ))}
+        </ShopGrid>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,156 @@
+import type { ShopInstance, ShopTemplate } from '@haversack/contracts';
+import { Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { IconMapPin, IconUser, IconUsersGroup } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import {
+  DiscountBadge,
+  ModifierBadges,
+  OpenBadge,
+  RatingSummary,
+  RestockBadge,
+  ShopTypeBadge,
+  StockBadge,
+  TagList,
+} from './shop-badges';
+import { displayLocation } from './shop-filters';
+
+function Fact({ icon, children }: { icon: ReactNode; children: ReactNode }) {
+  return (
+    <Group gap={6} wrap="nowrap">
+      {icon}
+      <Text size="sm" c="dimmed" truncate>
+        {children}
+      </Text>
+    </Group>
+  );
+}
+
+function OwnerAndLocation({ owner, location }: { owner: string; location: string }) {
+  if (!owner && !location) return null;
+  return (
+    <Stack gap={2}>
+      {owner ? <Fact icon={<IconUser size={14} aria-hidden="true" />}>{owner}</Fact> : null}
+      {location ? (
+        <Fact icon={<IconMapPin size={14} aria-hidden="true" />}>{displayLocation(location)}</Fact>
+      ) : null}
+    </Stack>
+  );
+}
+
+/** spec/02 §2 shop card of a template: rating, reviews, popularity, restock, modifiers, tags. */
+export function ShopTemplateCard({
+  template,
+  onDeploy,
+}: {
+  template: ShopTemplate;
+  onDeploy?: (template: ShopTemplate) => void;
+}) {
+  return (
+    <Card withBorder padding="lg" data-testid="shop-card">
+      <Stack gap="sm" h="100%">
+        <Title order={2} size="h4" style={{ overflowWrap: 'anywhere' }}>
+          {template.display_name}
+        </Title>
+        <Group gap={6}>
+          <ShopTypeBadge type={template.shop_type} />
+        </Group>
+        <OwnerAndLocation owner={template.display_owner} location={template.display_location} />
+        <RatingSummary average={template.average_rating} count={template.ratings_count} />
+        <Group gap={6}>
+          <StockBadge count={template.items_count} />
+          <RestockBadge days={template.default_restock_days} />
+        </Group>
+        <Group gap={6}>
+          <ModifierBadges buyModifier={template.buy_modifier} sellModifier={template.sell_modifier} />
+        </Group>
+        <TagList tags={template.tag_list} />
+        <Group gap="sm" mt="auto" pt="xs">
+          <Button
+            component={Link}
+            to={`/shops/templates/${template.id}`}
+            size="sm"
+            aria-label={`View Template ${template.display_name}`}
+          >
+            View Template
+          </Button>
+          {onDeploy ? (
+            <Button
+              variant="light"
+              size="sm"
+              onClick={() => onDeploy(template)}
+              aria-label={`Deploy ${template.display_name}`}
+            >
+              Deploy
+            </Button>
+          ) : null}
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
+/** spec/02 §2 shop card of a deployed shop: Open/Closed, discount, party name, stock. */
+export function ShopInstanceCard({ shop }: { shop: ShopInstance }) {
+  return (
+    <Card withBorder padding="lg" data-testid="shop-card">
+      <Stack gap="sm" h="100%">
+        <Title order={3} size="h4" style={{ overflowWrap: 'anywhere' }}>
+          {shop.name}
+        </Title>
+        <Group gap={6}>
+          <OpenBadge active={shop.is_active} />
+          <DiscountBadge rate={shop.discount_rate} />
+          <ShopTypeBadge type={shop.shop_type} />
+        </Group>
+        <OwnerAndLocation owner={shop.owner} location={shop.location} />
+        <Fact icon={<IconUsersGroup size={14} aria-hidden="true" />}>{shop.party.name}</Fact>
+        <Group gap={6}>
+          <StockBadge count={shop.items_count} />
+        </Group>
+        <Group gap={6}>
+          <ModifierBadges buyModifier={shop.buy_modifier} sellModifier={shop.sell_modifier} />
+        </Group>
+        <TagList tags={shop.tag_list} />
+        <Group gap="sm" mt="auto" pt="xs">
+          <Button
+            component={Link}
+            to={`/shops/instances/${shop.id}`}
+            size="sm"
+            aria-label={`Enter Shop ${shop.name}`}
+          >
+            Enter Shop
+          </Button>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
+/** spec/02 §2 and §9: a 1/2/3-column grid with six skeleton cards while it loads. */
+export function ShopCardSkeletons({ count = 6 }: { count?: number }) {
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" aria-busy="true" data-testid="shop-skeletons">
+      {Array.from({ length: count }, (_, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: static placeholder list
+        <Card key={index} withBorder padding="lg" aria-hidden="true" data-testid="shop-skeleton">
+          <Stack gap="sm">
+            <Skeleton height={20} width="60%" />
+            <Skeleton height={12} width="40%" />
+            <Skeleton height={12} />
+            <Skeleton height={22} width="80%" />
+            <Skeleton height={30} width="40%" mt="sm" />
+          </Stack>
+        </Card>
+      ))}
+    </SimpleGrid>
+  );
+}
+
+export function ShopGrid({ children, testId }: { children: ReactNode; testId?: string }) {
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" data-testid={testId}>
+      {children}
+    </SimpleGrid>
+  );
+}

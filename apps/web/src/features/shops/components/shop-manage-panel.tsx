@@ -1,0 +1,211 @@
+import { restockBadge, type ShopInstance, type ShopInstanceUpdate, shopMessages } from '@haversack/contracts';
+import {
+  Alert,
+  Button,
+  Group,
+  NumberInput,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { isApiError } from '../../../lib/http-client';
+import { toast } from '../../../lib/toast';
+import {
+  deleteShopInstance,
+  invalidateShop,
+  restockScheduleQuery,
+  restockShop,
+  shopKeys,
+  updateShopInstance,
+} from '../api/shops-api';
+import { StockShopForm } from './stock-shop-form';
+
+function errorText(error: unknown): string {
+  if (!isApiError(error)) return 'Failed to save. Please try again.';
+  return error.details[0]?.message ?? error.serverMessage ?? error.message;
+}
+
+/** GM and managers: open or close, discount, modifiers, restock, delete (issue 10 item 4). */
+export function ShopManagePanel({ shop }: { shop: ShopInstance }) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [name, setName] = useState(shop.name);
+  const [discount, setDiscount] = useState<number | string>(Math.round(shop.discount_rate * 100));
+  const [buyModifier, setBuyModifier] = useState<number | string>(shop.buy_modifier);
+  const [sellModifier, setSellModifier] = useState<number | string>(shop.sell_modifier);
+  const [restockDays, setRestockDays] = useState<number | string>(shop.restock_days ?? 0);
+  const [deleting, setDeleting] = useState(false);
+  const schedule = useQuery(restockScheduleQuery(shop.id));
+
+  const update = useMutation({
+    mutationFn: (change: ShopInstanceUpdate) => updateShopInstance(shop.id, change),
+    onSuccess: (_shop, change) => {
+      if (change.is_active === false) toast.success(shopMessages.closed);
+      else if (change.is_active === true) toast.success('Shop opened successfully!');
+      else toast.success('Shop updated successfully!');
+    },
+    onSettled: async () => {
+      await invalidateShop(queryClient, shop.id);
+      await queryClient.invalidateQueries({ queryKey: shopKeys.restockSchedule(shop.id) });
+    },
+  });
+  const restock = useMutation({
+    mutationFn: () => restockShop(shop.id),
+    onSuccess: (result) =>
+      toast.success(
+        result.added.length > 0
+          ? `${shopMessages.restocked}: ${result.added.map((a) => `${a.quantity} × ${a.name}`).join(', ')}`
+          : `${shopMessages.restocked}: nothing was missing`,
+      ),
+    onSettled: () => invalidateShop(queryClient, shop.id),
+  });
+  const remove = useMutation({
+    mutationFn: () => deleteShopInstance(shop.id),
+    onSuccess: async () => {
+      toast.success(`Shop "${shop.name}" removed`);
+      queryClient.removeQueries({ queryKey: shopKeys.instance(shop.id) });
+      await invalidateShop(queryClient, null);
+      navigate(`/parties/${shop.party_id}`);
+    },
+  });
+
+  const save = () =>
+    update.mutate({
+      name: name.trim(),
+      discount_rate: Math.min(Math.max(Number(discount) || 0, 0), 100) / 100,
+      buy_modifier: Number(buyModifier),
+      sell_modifier: Number(sellModifier),
+      restock_days: Number(restockDays) || null,
+    });
+  const nextRestock = schedule.data?.next_restock_at
+    ? new Date(schedule.data.next_restock_at).toLocaleString()
+    : null;
+
+  return (
+    <Stack gap="md" data-testid="shop-manage">
+      <Paper withBorder p="md">
+        <Stack gap="sm">
+          <Title order={3} size="h5">
+            Open or close
+          </Title>
+          <Switch
+            label={shop.is_active ? 'Open: players can buy and sell' : 'Closed: nobody can trade'}
+            checked={shop.is_active}
+            disabled={update.isPending}
+            onChange={(event) => update.mutate({ is_active: event.currentTarget.checked })}
+          />
+        </Stack>
+      </Paper>
+      <Paper withBorder p="md">
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            save();
+          }}
+        >
+          <Stack gap="sm">
+            <Title order={3} size="h5">
+              Prices and restock
+            </Title>
+            <TextInput
+              label="Shop name"
+              value={name}
+              onChange={(e) => setName(e.currentTarget.value)}
+              required
+            />
+            <SimpleGrid cols={{ base: 1, xs: 2 }}>
+              <NumberInput label="Discount (%)" min={0} max={100} value={discount} onChange={setDiscount} />
+              <NumberInput
+                label="Restock every (days)"
+                description="0 = never"
+                min={0}
+                max={365}
+                allowDecimal={false}
+                value={restockDays}
+                onChange={setRestockDays}
+              />
+              <NumberInput
+                label="Buy modifier"
+                description="What players pay, × item value"
+                min={0}
+                max={10}
+                step={0.05}
+                decimalScale={4}
+                value={buyModifier}
+                onChange={setBuyModifier}
+              />
+              <NumberInput
+                label="Sell modifier"
+                description="What the shop pays, × item value"
+                min={0}
+                max={10}
+                step={0.05}
+                decimalScale={4}
+                value={sellModifier}
+                onChange={setSellModifier}
+              />
+            </SimpleGrid>
+            {update.isError ? (
+              <Alert color="red" variant="light" role="alert">
+                {errorText(update.error)}
+              </Alert>
+            ) : null}
+            <Group justify="flex-end">
+              <Button type="submit" loading={update.isPending}>
+                Save Changes
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Paper>
+      <Paper withBorder p="md">
+        <Stack gap="sm">
+          <Title order={3} size="h5">
+            Restock
+          </Title>
+          <Text size="sm" data-testid="restock-schedule">
+            {restockBadge(shop.restock_days).label === 'Never'
+              ? 'This shop never restocks by itself.'
+              : `Restocks ${restockBadge(shop.restock_days).label.toLowerCase()}${nextRestock ? `; next on ${nextRestock}` : ''}.`}
+          </Text>
+          <Group>
+            <Button variant="light" onClick={() => restock.mutate()} loading={restock.isPending}>
+              Restock Now
+            </Button>
+          </Group>
+        </Stack>
+      </Paper>
+      <StockShopForm shop={shop} />
+      <Paper withBorder p="md">
+        <Stack gap="sm" align="flex-start">
+          <Title order={3} size="h5">
+            Remove shop
+          </Title>
+          <Text size="sm" c="dimmed">
+            The shop leaves the party; its stock is destroyed and recorded in the ledger.
+          </Text>
+          <Button color="red" variant="light" onClick={() => setDeleting(true)}>
+            Delete Shop
+          </Button>
+        </Stack>
+      </Paper>
+      <ConfirmDialog
+        opened={deleting}
+        title="Delete shop"
+        message={`Delete ${shop.name}? Its stock is destroyed. This cannot be undone.`}
+        confirmLabel="Delete"
+        loading={remove.isPending}
+        onClose={() => setDeleting(false)}
+        onConfirm={() => remove.mutate()}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,240 @@
+import { useDraggable } from '@dnd-kit/core';
+import { formatCopper, type ShopInstance, type ShopStockItem, shopMessages } from '@haversack/contracts';
+import { Alert, Anchor, Button, Center, Group, Paper, Select, Skeleton, Stack, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Link } from 'react-router';
+import { ErrorPanel } from '../../../components/error-panel';
+import { useDragId } from '../../../lib/drag-id';
+import { partyShopsQuery, shopInstanceQuery } from '../api/shops-api';
+import { useTrader } from '../hooks/use-trader';
+import { DiscountBadge, OpenBadge } from './shop-badges';
+import { shelfLines, TraderPanel, tradeBlocker } from './shop-trading';
+import type { TradeOffer } from './trade-dialog';
+
+/** What a dragged shop item carries (dnd-kit `data`); the workspace buys it when it lands on a container. */
+export interface DraggedShopItem {
+  kind: 'shop-item';
+  shopId: string;
+  shopName: string;
+  itemId: string;
+  name: string;
+  quantity: number;
+  unitCp: number;
+}
+
+export function isDraggedShopItem(data: unknown): data is DraggedShopItem {
+  return (
+    !!data && typeof data === 'object' && 'kind' in data && data.kind === 'shop-item' && 'shopId' in data
+  );
+}
+
+/**
+ * The workspace's Shop tab (spec/02 §2): the party's shops as sources. Each stack shows its price; Buy (or
+ * dragging it onto one of my containers) buys it after the price is confirmed; dropping one of my items on
+ * this panel sells it.
+ */
+export function ShopSourceView({
+  partyId,
+  shopId,
+  onSelect,
+  draggable,
+  onTrade,
+}: {
+  partyId: string;
+  shopId: string | null;
+  onSelect: (shopId: string) => void;
+  draggable: boolean;
+  onTrade: (offer: TradeOffer) => void;
+}) {
+  const shops = useQuery(partyShopsQuery(partyId));
+  const list = shops.data?.instances ?? [];
+  const current = shopId ?? list[0]?.id ?? null;
+  useEffect(() => {
+    if (!shopId && list[0]) onSelect(list[0].id);
+  }, [shopId, list, onSelect]);
+  const shop = useQuery({ ...shopInstanceQuery(current ?? ''), enabled: current !== null });
+  const trader = useTrader(shop.data?.can_trade ? partyId : null);
+
+  if (shops.isPending) return <Skeleton height={44} />;
+  if (shops.isError) {
+    return (
+      <ErrorPanel
+        title={shopMessages.unableToLoad}
+        message={shopMessages.loadFailed}
+        onRetry={() => void shops.refetch()}
+      />
+    );
+  }
+  if (list.length === 0) {
+    return (
+      <Paper withBorder p="lg" data-testid="workspace-no-shops">
+        <Stack gap="xs" align="center" ta="center">
+          <Text c="dimmed" size="sm">
+            {shopMessages.noPartyShops}
+          </Text>
+          <Anchor component={Link} to="/shops" size="sm">
+            Deploy Shop Template
+          </Anchor>
+        </Stack>
+      </Paper>
+    );
+  }
+  return (
+    <Stack gap="sm" data-testid="workspace-shop">
+      <Select
+        label="Shop"
+        data={list.map((s) => ({
+          value: s.id,
+          label: `${s.name} · ${s.is_active ? 'Open' : 'Closed'} · ${s.items_count} items`,
+        }))}
+        value={current}
+        onChange={(value) => value && onSelect(value)}
+        allowDeselect={false}
+        comboboxProps={{ withinPortal: true }}
+      />
+      {shop.isPending ? (
+        <Skeleton height={96} />
+      ) : shop.isError ? (
+        <ErrorPanel
+          title={shopMessages.unableToLoad}
+          message={shopMessages.fetchItemsFailed}
+          onRetry={() => void shop.refetch()}
+        />
+      ) : (
+        <ShopShelf shop={shop.data} trader={trader} draggable={draggable} onTrade={onTrade} />
+      )}
+    </Stack>
+  );
+}
+
+function ShopShelf({
+  shop,
+  trader,
+  draggable,
+  onTrade,
+}: {
+  shop: ShopInstance;
+  trader: ReturnType<typeof useTrader>;
+  draggable: boolean;
+  onTrade: (offer: TradeOffer) => void;
+}) {
+  const blocked = tradeBlocker(shop, trader);
+  return (
+    <Stack gap="sm">
+      <Group gap={6}>
+        <OpenBadge active={shop.is_active} />
+        <DiscountBadge rate={shop.discount_rate} />
+        <Anchor component={Link} to={`/shops/instances/${shop.id}`} size="sm">
+          Open shop page
+        </Anchor>
+      </Group>
+      {shop.can_trade ? <TraderPanel trader={trader} /> : null}
+      {blocked ? (
+        <Alert variant="light" color={shop.is_active ? 'blue' : 'red'}>
+          {blocked}
+        </Alert>
+      ) : draggable ? (
+        <Text size="xs" c="dimmed">
+          Drag an item onto your container to buy it; drop your items here to sell them.
+        </Text>
+      ) : null}
+      {shop.container.item_instances.length === 0 ? (
+        <Center py="xl">
+          <Text c="dimmed">No items found</Text>
+        </Center>
+      ) : (
+        <Stack gap={6} data-testid="workspace-shop-stock">
+          {shelfLines(shop.container.item_instances).map(({ key, item, inStock }) => (
+            <ShelfRow
+              key={key}
+              shop={shop}
+              item={item}
+              inStock={inStock}
+              draggable={draggable && blocked === null}
+              disabled={blocked !== null || item.quantity < 1}
+              onBuy={() => {
+                if (!trader.container || !trader.characterId) return;
+                onTrade({
+                  side: 'buy',
+                  shopId: shop.id,
+                  shopName: shop.name,
+                  itemId: item.id,
+                  name: item.name,
+                  max: item.quantity,
+                  inStock,
+                  unitCp: item.buy_price_cp,
+                  characterId: trader.characterId,
+                  containerId: trader.container.id,
+                });
+              }}
+            />
+          ))}
+        </Stack>
+      )}
+    </Stack>
+  );
+}
+
+function ShelfRow({
+  shop,
+  item,
+  inStock,
+  draggable,
+  disabled,
+  onBuy,
+}: {
+  shop: ShopInstance;
+  item: ShopStockItem;
+  inStock: number;
+  draggable: boolean;
+  disabled: boolean;
+  onBuy: () => void;
+}) {
+  const payload: DraggedShopItem = {
+    kind: 'shop-item',
+    shopId: shop.id,
+    shopName: shop.name,
+    itemId: item.id,
+    name: item.name,
+    quantity: item.quantity,
+    unitCp: item.buy_price_cp,
+  };
+  const drag = useDraggable({ id: useDragId(`shop-item:${item.id}`), data: payload, disabled: !draggable });
+  return (
+    <Paper
+      ref={drag.setNodeRef}
+      withBorder
+      p="xs"
+      data-testid="shop-stock-item"
+      data-item-name={item.name}
+      style={{ opacity: drag.isDragging ? 0.5 : 1 }}
+    >
+      <Group justify="space-between" gap="xs" wrap="nowrap">
+        <Stack
+          gap={0}
+          style={{ minWidth: 0, cursor: draggable ? 'grab' : undefined }}
+          {...(draggable
+            ? { ...drag.attributes, ...drag.listeners, 'aria-roledescription': 'draggable' }
+            : {})}
+          aria-label={draggable ? `${item.name}, ${inStock} in stock, drag to buy` : undefined}
+        >
+          <Text fw={600} size="sm" truncate>
+            {item.name}
+          </Text>
+          <Text size="xs" c="dimmed" data-testid="stock-quantity">
+            {inStock} in stock
+          </Text>
+        </Stack>
+        <Group gap="xs" wrap="nowrap">
+          <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
+            {formatCopper(item.buy_price_cp)}
+          </Text>
+          <Button size="xs" onClick={onBuy} disabled={disabled} aria-label={`Buy ${item.name}`}>
+            Buy
+          </Button>
+        </Group>
+      </Group>
+    </Paper>
+  );
+}

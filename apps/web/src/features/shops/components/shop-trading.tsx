@@ -1,0 +1,292 @@
+import {
+  formatCopper,
+  type ItemInstance,
+  type ShopInstance,
+  type ShopStockItem,
+  sellPriceCp,
+  shopMessages,
+} from '@haversack/contracts';
+import { Alert, Badge, Button, Center, Group, Paper, Select, Skeleton, Stack, Text } from '@mantine/core';
+import { IconCoins } from '@tabler/icons-react';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { ErrorPanel } from '../../../components/error-panel';
+import { containerItemsQuery, noItemFilters } from '../../inventory/api/inventory-api';
+import { formatPurse } from '../api/use-trade';
+import type { Trader } from '../hooks/use-trader';
+import type { TradeOffer } from './trade-dialog';
+
+function traderLabel(container: Trader['containers'][number]): string {
+  return container.owner.name && container.owner.name !== container.name
+    ? `${container.name} (${container.owner.name})`
+    : container.name;
+}
+
+/** "Shopping as": the container I pay from and carry into, and the coins in it. */
+export function TraderPanel({ trader }: { trader: Trader }) {
+  if (trader.isPending) return <Skeleton height={64} />;
+  if (!trader.hasCharacter || !trader.container) {
+    return (
+      <Alert variant="light" color="blue" data-testid="cannot-trade">
+        {shopMessages.cannotTrade}
+      </Alert>
+    );
+  }
+  return (
+    <Paper withBorder p="sm" data-testid="trader-panel">
+      <Group justify="space-between" align="flex-end" gap="sm">
+        <Select
+          label="Pay from and carry into"
+          data={trader.containers.map((c) => ({ value: c.id, label: traderLabel(c) }))}
+          value={trader.container.id}
+          onChange={(value) => value && trader.choose(value)}
+          allowDeselect={false}
+          comboboxProps={{ withinPortal: true }}
+          style={{ flex: '1 1 220px' }}
+        />
+        <Group gap={6} wrap="nowrap" data-testid="my-coins" aria-live="polite">
+          <IconCoins size={18} aria-hidden="true" />
+          <Text size="sm" fw={600}>
+            {trader.coinsPending ? 'Counting coins…' : `Your coins: ${formatPurse(trader.coins ?? {})}`}
+          </Text>
+        </Group>
+      </Group>
+    </Paper>
+  );
+}
+
+/** A line of the shop's shelf: every stack of one item at one price, bought from its largest stack. */
+export interface ShelfLine {
+  key: string;
+  item: ShopStockItem;
+  inStock: number;
+}
+
+/**
+ * Items that do not stack (a backpack) sit in the shop as one instance each, and stackable ones in stacks of
+ * their stack size: the shelf shows one line per item and price with the total in stock. A purchase takes
+ * from the line's largest stack, so at most that many are bought at once.
+ */
+export function shelfLines(stock: readonly ShopStockItem[]): ShelfLine[] {
+  const lines = new Map<string, ShelfLine>();
+  for (const item of stock) {
+    const key = `${item.item_template_id}:${item.name}:${item.buy_price_cp}`;
+    const line = lines.get(key);
+    if (!line) lines.set(key, { key, item, inStock: item.quantity });
+    else {
+      line.inStock += item.quantity;
+      if (item.quantity > line.item.quantity) line.item = item;
+    }
+  }
+  return [...lines.values()];
+}
+
+/** Why the Buy buttons are off, if they are. */
+export function tradeBlocker(shop: ShopInstance, trader: Trader): string | null {
+  if (!shop.is_active) return shopMessages.shopClosed;
+  if (!shop.can_trade || (!trader.isPending && !trader.container)) return shopMessages.cannotTrade;
+  return null;
+}
+
+/** What the shop sells: each stack with its price here and a Buy button (the first of two taps). */
+export function ShopStockList({
+  shop,
+  trader,
+  onBuy,
+}: {
+  shop: ShopInstance;
+  trader: Trader;
+  onBuy: (offer: TradeOffer) => void;
+}) {
+  const stock = shelfLines(shop.container.item_instances);
+  const blocked = tradeBlocker(shop, trader);
+  if (stock.length === 0) {
+    return (
+      <Center py="xl" data-testid="shop-stock-empty">
+        <Text c="dimmed">This shop has nothing for sale right now.</Text>
+      </Center>
+    );
+  }
+  return (
+    <Stack gap={6} data-testid="shop-stock">
+      {stock.map(({ key, item, inStock }) => (
+        <StockRow
+          key={key}
+          item={item}
+          inStock={inStock}
+          disabled={blocked !== null || item.quantity < 1}
+          onBuy={() => {
+            if (!trader.container || !trader.characterId) return;
+            onBuy({
+              side: 'buy',
+              shopId: shop.id,
+              shopName: shop.name,
+              itemId: item.id,
+              name: item.name,
+              max: item.quantity,
+              inStock,
+              unitCp: item.buy_price_cp,
+              characterId: trader.characterId,
+              containerId: trader.container.id,
+            });
+          }}
+        />
+      ))}
+    </Stack>
+  );
+}
+
+function StockRow({
+  item,
+  inStock,
+  disabled,
+  onBuy,
+}: {
+  item: ShopStockItem;
+  inStock: number;
+  disabled: boolean;
+  onBuy: () => void;
+}) {
+  return (
+    <Paper withBorder p="xs" data-testid="shop-stock-item" data-item-name={item.name}>
+      <Group justify="space-between" gap="xs" wrap="nowrap">
+        <Stack gap={0} style={{ minWidth: 0 }}>
+          <Text fw={600} size="sm" truncate>
+            {item.name}
+          </Text>
+          <Group gap={6}>
+            <Text size="xs" c="dimmed" data-testid="stock-quantity">
+              {inStock} in stock
+            </Text>
+            {item.has_own_price ? (
+              <Badge size="xs" variant="light" color="grape">
+                Shop price
+              </Badge>
+            ) : null}
+          </Group>
+        </Stack>
+        <Group gap="xs" wrap="nowrap">
+          <Text size="sm" fw={600} data-testid="stock-price" style={{ whiteSpace: 'nowrap' }}>
+            {formatCopper(item.buy_price_cp)}
+          </Text>
+          <Button size="sm" onClick={onBuy} disabled={disabled} aria-label={`Buy ${item.name}`}>
+            Buy
+          </Button>
+        </Group>
+      </Group>
+    </Paper>
+  );
+}
+
+/** My items, each with what this shop pays for it; coins are money, not wares. */
+export function SellList({
+  shop,
+  trader,
+  onSell,
+}: {
+  shop: ShopInstance;
+  trader: Trader;
+  onSell: (offer: TradeOffer) => void;
+}) {
+  const containerId = trader.container?.id ?? '';
+  const query = useInfiniteQuery({
+    ...containerItemsQuery(containerId, noItemFilters),
+    enabled: trader.container !== null,
+  });
+  const blocked = tradeBlocker(shop, trader);
+  if (!trader.container) return null;
+  if (query.isPending) return <Skeleton height={96} />;
+  if (query.isError) {
+    return (
+      <ErrorPanel
+        title="Error loading items"
+        message="Your items could not be loaded."
+        onRetry={() => void query.refetch()}
+      />
+    );
+  }
+  const items = query.data.pages.flatMap((page) => page.items).filter((item) => !item.item_template.coin);
+  if (items.length === 0) {
+    return (
+      <Center py="xl">
+        <Text c="dimmed">Nothing to sell in {trader.container.name}.</Text>
+      </Center>
+    );
+  }
+  return (
+    <Stack gap={6} data-testid="sell-list">
+      {items.map((item) => (
+        <SellRow
+          key={item.id}
+          item={item}
+          priceCp={sellPriceCp({ valueCp: item.value_cp, sellModifier: shop.sell_modifier })}
+          disabled={blocked !== null}
+          onSell={(unitCp) => {
+            if (!trader.characterId) return;
+            onSell({
+              side: 'sell',
+              shopId: shop.id,
+              shopName: shop.name,
+              itemId: item.id,
+              name: item.name,
+              max: item.quantity,
+              unitCp,
+              characterId: trader.characterId,
+              containerId: item.container_id,
+            });
+          }}
+        />
+      ))}
+      {query.hasNextPage ? (
+        <Button
+          variant="subtle"
+          onClick={() => void query.fetchNextPage()}
+          loading={query.isFetchingNextPage}
+          style={{ alignSelf: 'center' }}
+        >
+          Load more items
+        </Button>
+      ) : null}
+    </Stack>
+  );
+}
+
+function SellRow({
+  item,
+  priceCp,
+  disabled,
+  onSell,
+}: {
+  item: ItemInstance;
+  priceCp: number;
+  disabled: boolean;
+  onSell: (unitCp: number) => void;
+}) {
+  return (
+    <Paper withBorder p="xs" data-testid="sell-item" data-item-name={item.name}>
+      <Group justify="space-between" gap="xs" wrap="nowrap">
+        <Stack gap={0} style={{ minWidth: 0 }}>
+          <Text fw={600} size="sm" truncate>
+            {item.name}
+          </Text>
+          <Text size="xs" c="dimmed">
+            You have {item.quantity}
+          </Text>
+        </Stack>
+        <Group gap="xs" wrap="nowrap">
+          <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
+            {formatCopper(priceCp)}
+          </Text>
+          <Button
+            size="sm"
+            variant="light"
+            onClick={() => onSell(priceCp)}
+            disabled={disabled}
+            aria-label={`Sell ${item.name}`}
+          >
+            Sell
+          </Button>
+        </Group>
+      </Group>
+    </Paper>
+  );
+}

@@ -1,0 +1,157 @@
+import { type ShopInstance, shopMessages } from '@haversack/contracts';
+import {
+  Alert,
+  Button,
+  Group,
+  NumberInput,
+  Paper,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { isApiError } from '../../../lib/http-client';
+import { toast } from '../../../lib/toast';
+import { partyCharactersQuery } from '../../characters/api/characters-api';
+import { containerItemsQuery, invalidateContainers, noItemFilters } from '../../inventory/api/inventory-api';
+import { useOwnerContainers } from '../../inventory/hooks/use-owner-containers';
+import { invalidateShop, stockShop } from '../api/shops-api';
+
+/** Prices are typed in gold and kept in copper (DESIGN §4); blank means "from the item's value". */
+function gpToCp(value: number | string): number | null {
+  if (value === '') return null;
+  const n = Number(value);
+  return Number.isFinite(n) && n >= 0 ? Math.round(n * 100) : null;
+}
+
+/**
+ * GM and managers put an item of theirs (the party stash, or their own character's) on the shop's shelf,
+ * optionally at a price of its own (spec/02 §3 Stock payload: item_id, source_container_id, quantity, price).
+ */
+export function StockShopForm({ shop }: { shop: ShopInstance }) {
+  const queryClient = useQueryClient();
+  const characters = useQuery(partyCharactersQuery(shop.party_id));
+  const mine = (characters.data?.characters ?? []).filter((c) => c.is_owner);
+  const sources = useOwnerContainers([
+    { type: 'party', id: shop.party_id },
+    ...mine.map((c) => ({ type: 'character' as const, id: c.id })),
+  ]);
+  const containers = sources.containers.filter((c) => c.can_act);
+  const [sourceId, setSourceId] = useState<string | null>(null);
+  const source = containers.find((c) => c.id === sourceId) ?? containers[0] ?? null;
+  const items = useInfiniteQuery({
+    ...containerItemsQuery(source?.id ?? '', noItemFilters),
+    enabled: source !== null,
+  });
+  const wares = (items.data?.pages.flatMap((page) => page.items) ?? []).filter((i) => !i.item_template.coin);
+  const [itemId, setItemId] = useState<string | null>(null);
+  const item = wares.find((i) => i.id === itemId) ?? null;
+  const [quantity, setQuantity] = useState<number | string>(1);
+  const [price, setPrice] = useState<number | string>('');
+  const stock = useMutation({
+    mutationFn: () => {
+      if (!item || !source) throw new Error('Choose an item');
+      return stockShop(shop.id, {
+        itemId: item.id,
+        sourceContainerId: source.id,
+        quantity: Math.min(Number(quantity) || 1, item.quantity),
+        price: gpToCp(price),
+      });
+    },
+    onSuccess: () => {
+      toast.success(shopMessages.stockUpdated);
+      setItemId(null);
+      setQuantity(1);
+      setPrice('');
+    },
+    onSettled: () =>
+      Promise.all([
+        invalidateShop(queryClient, shop.id),
+        invalidateContainers(queryClient, source ? [source.id] : []),
+      ]),
+  });
+
+  return (
+    <Paper withBorder p="md">
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          stock.mutate();
+        }}
+      >
+        <Stack gap="sm">
+          <Title order={3} size="h5">
+            Stock an item
+          </Title>
+          {containers.length === 0 && !sources.isPending ? (
+            <Text size="sm" c="dimmed">
+              Items come from the party stash or your own character in this party; neither is available.
+            </Text>
+          ) : (
+            <>
+              <SimpleGrid cols={{ base: 1, xs: 2 }}>
+                <Select
+                  label="From"
+                  data={containers.map((c) => ({ value: c.id, label: `${c.name} (${c.owner.name})` }))}
+                  value={source?.id ?? null}
+                  onChange={(value) => {
+                    setSourceId(value);
+                    setItemId(null);
+                  }}
+                  allowDeselect={false}
+                  comboboxProps={{ withinPortal: true }}
+                />
+                <Select
+                  label="Item"
+                  placeholder={items.isPending ? 'Loading items…' : 'Choose an item'}
+                  data={wares.map((i) => ({ value: i.id, label: `${i.name} ×${i.quantity}` }))}
+                  value={itemId}
+                  onChange={(value) => {
+                    setItemId(value);
+                    setQuantity(1);
+                  }}
+                  searchable
+                  nothingFoundMessage="No items"
+                  comboboxProps={{ withinPortal: true }}
+                />
+                <NumberInput
+                  label="Quantity"
+                  min={1}
+                  max={item?.quantity}
+                  allowDecimal={false}
+                  allowNegative={false}
+                  value={quantity}
+                  onChange={setQuantity}
+                />
+                <NumberInput
+                  label="Own price (gp)"
+                  placeholder="From the item's value"
+                  min={0}
+                  decimalScale={2}
+                  allowNegative={false}
+                  value={price}
+                  onChange={setPrice}
+                />
+              </SimpleGrid>
+              {stock.isError ? (
+                <Alert color="red" variant="light" role="alert">
+                  {isApiError(stock.error)
+                    ? (stock.error.details[0]?.message ?? stock.error.serverMessage ?? stock.error.message)
+                    : stock.error.message}
+                </Alert>
+              ) : null}
+              <Group justify="flex-end">
+                <Button type="submit" variant="light" loading={stock.isPending} disabled={!item}>
+                  Put on the Shelf
+                </Button>
+              </Group>
+            </>
+          )}
+        </Stack>
+      </form>
+    </Paper>
+  );
+}

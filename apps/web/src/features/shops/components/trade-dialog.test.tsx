@@ -1,0 +1,169 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { useUiStore } from '../../../stores/ui-store';
+import { failure, mockFetch, success } from '../../../test/fixtures';
+import { buildItem, renderWithProviders } from '../../inventory/test/inventory-fixtures';
+import { TradeDialog, type TradeOffer } from './trade-dialog';
+
+const offer: TradeOffer = {
+  side: 'buy',
+  shopId: 'shop-1',
+  shopName: 'General Store',
+  itemId: 'stock-1',
+  name: 'Arrow',
+  max: 60,
+  unitCp: 5,
+  characterId: 'character-1',
+  containerId: 'container-1',
+};
+
+const goldCoins = buildItem({
+  id: 'coins-1',
+  name: 'Gold piece',
+  quantity: 3,
+  value_cp: 100,
+  item_template: { name: 'Gold piece', stack_size: 0, tags: ['currency'], metadata: {}, coin: 'gp' },
+});
+
+function quote(side: 'buy' | 'sell', quantity: number, unit: number) {
+  return success({
+    item_instance_id: 'stock-1',
+    name: 'Arrow',
+    quantity,
+    unit_price_cp: unit,
+    total_price_cp: unit * quantity,
+    formatted: '',
+    has_own_price: false,
+    discount_rate: 0,
+    modifier: side === 'buy' ? 1 : 0.5,
+  });
+}
+
+const purse = (gp: number) => ({ cp: 0, sp: 0, ep: 0, gp, pp: 0 });
+
+/** The shop at the network boundary: quotes at 5 cp an arrow, 3 gp in the buyer's purse. */
+function mockShop(purchase: () => Response) {
+  return mockFetch(({ url, init }) => {
+    const { pathname, searchParams } = new URL(url, 'http://test');
+    if (pathname.includes('/calculate_buy_price/'))
+      return quote('buy', Number(searchParams.get('quantity')), 5);
+    if (pathname.includes('/calculate_sell_price/'))
+      return quote('sell', Number(searchParams.get('quantity')), 2);
+    if (pathname === '/api/v1/containers/container-1/items') return success([goldCoins]);
+    if (init.method === 'POST' && pathname === '/api/v1/shop_instances/shop-1/purchase') return purchase();
+    return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+  });
+}
+
+const purchaseBody = (fetchMock: ReturnType<typeof mockFetch>) => {
+  const call = fetchMock.mock.calls.find(
+    ([url, init]) => init?.method === 'POST' && String(url).endsWith('/purchase'),
+  );
+  return call?.[1]?.body === undefined ? undefined : JSON.parse(String(call[1].body));
+};
+
+describe('TradeDialog', () => {
+  it('shows the shop’s price, my coins and my change before I confirm, then buys that many', async () => {
+    const fetchMock = mockShop(() =>
+      success({
+        kind: 'purchase',
+        message: 'Purchase complete',
+        quantity: 20,
+        unit_price_cp: 5,
+        total_price_cp: 100,
+        paid: purse(1),
+        change: purse(0),
+        received: purse(0),
+        item_instances: [],
+        transaction_ids: ['t-1'],
+      }),
+    );
+    const onClose = vi.fn();
+    const user = userEvent.setup();
+    renderWithProviders(<TradeDialog offer={offer} onClose={onClose} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Buy Arrow' });
+    expect(await within(dialog).findByRole('button', { name: 'Buy for 5 cp' })).toBeInTheDocument();
+    expect(await within(dialog).findByText('3 gp')).toBeInTheDocument();
+    expect(within(dialog).getByTestId('trade-change')).toHaveTextContent(
+      'You hand over 1 gp and get 9 sp 5 cp back.',
+    );
+    // Nothing is bought before I confirm.
+    expect(purchaseBody(fetchMock)).toBeUndefined();
+
+    fireEvent.change(within(dialog).getByRole('textbox', { name: /Quantity/ }), { target: { value: '20' } });
+    expect(await within(dialog).findByRole('button', { name: 'Buy for 1 gp' })).toBeInTheDocument();
+    expect(within(dialog).getByTestId('trade-total')).toHaveTextContent('1 gp');
+    expect(within(dialog).getByTestId('trade-change')).toHaveTextContent('You hand over 1 gp.');
+    await vi.waitFor(() =>
+      expect(
+        fetchMock.mock.calls.some(([url]) => String(url).includes('calculate_buy_price/stock-1?quantity=20')),
+      ).toBe(true),
+    );
+
+    await user.click(within(dialog).getByRole('button', { name: 'Buy for 1 gp' }));
+    await vi.waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(purchaseBody(fetchMock)).toEqual({
+      purchase: {
+        item_instance_id: 'stock-1',
+        quantity: 20,
+        buyer_character_id: 'character-1',
+        buyer_container_id: 'container-1',
+      },
+    });
+    expect(useUiStore.getState().toasts.at(-1)).toMatchObject({
+      kind: 'success',
+      message: 'Purchase complete: 20 × Arrow for 1 gp. Paid 1 gp.',
+    });
+  }, 20_000);
+
+  it('warns when my coins do not cover the total', async () => {
+    mockShop(() => failure(500, 'INTERNAL_SERVER_ERROR', 'boom'));
+    renderWithProviders(<TradeDialog offer={{ ...offer, max: 100 }} onClose={() => undefined} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Buy Arrow' });
+    await within(dialog).findByText('3 gp');
+    // 61 arrows at 5 cp are 3 gp 5 cp; the purse holds 3 gp.
+    fireEvent.change(within(dialog).getByRole('textbox', { name: /Quantity/ }), { target: { value: '61' } });
+    expect(await within(dialog).findByTestId('trade-short')).toHaveTextContent(
+      'Not enough coins: 5 cp more is needed.',
+    );
+  }, 20_000);
+
+  it.each([
+    [
+      'INSUFFICIENT_FUNDS',
+      422,
+      'Not enough coins: 2 gp more is needed.',
+      'Not enough coins: 2 gp more is needed.',
+    ],
+    ['ITEM_OUT_OF_STOCK', 409, 'Only 2 left in stock.', 'This item is out of stock. Only 2 left in stock.'],
+    ['SHOP_CLOSED', 409, 'This shop is closed.', 'This shop is closed.'],
+    ['FORBIDDEN', 403, 'You cannot do that', 'The purchase could not be completed. Please try again.'],
+    ['INTERNAL_SERVER_ERROR', 500, 'boom', 'The purchase could not be completed. Please try again.'],
+  ])(
+    'a refused purchase (%s) says why in the dialog and in a toast',
+    async (code, status, serverMessage, shown) => {
+      mockShop(() => failure(status, code, serverMessage));
+      const onClose = vi.fn();
+      const user = userEvent.setup();
+      renderWithProviders(<TradeDialog offer={offer} onClose={onClose} />);
+      const dialog = await screen.findByRole('dialog', { name: 'Buy Arrow' });
+      await user.click(await within(dialog).findByRole('button', { name: 'Buy for 5 cp' }));
+      expect(await within(dialog).findByTestId('trade-error')).toHaveTextContent(shown);
+      expect(useUiStore.getState().toasts.some((t) => t.kind === 'error' && t.message === shown)).toBe(true);
+      expect(onClose).not.toHaveBeenCalled();
+    },
+    20_000,
+  );
+
+  it('a sale waits for the shop’s price before it can be confirmed', async () => {
+    mockShop(() => failure(500, 'INTERNAL_SERVER_ERROR', 'boom'));
+    renderWithProviders(
+      <TradeDialog offer={{ ...offer, side: 'sell', max: 1, unitCp: null }} onClose={() => undefined} />,
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Sell Arrow' });
+    expect(within(dialog).queryByRole('textbox', { name: /Quantity/ })).not.toBeInTheDocument();
+    expect(await within(dialog).findByRole('button', { name: 'Sell for 2 cp' })).toBeEnabled();
+    expect(within(dialog).queryByText('Your coins')).not.toBeInTheDocument();
+  }, 20_000);
+});

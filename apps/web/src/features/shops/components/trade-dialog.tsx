@@ -1,0 +1,191 @@
+import { emptyPurse, formatCopper, planPayment } from '@haversack/contracts';
+import { Alert, Button, Group, Modal, NumberInput, Paper, Stack, Text } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { UpgradePrompt } from '../../../components/upgrade-prompt';
+import { isApiError } from '../../../lib/http-client';
+import { isPlanRefusal } from '../../../lib/upgrade-link';
+import { containerCoinsQuery } from '../../inventory/api/inventory-api';
+import { priceQuoteQuery, tradeErrorMessage } from '../api/shops-api';
+import { formatPurse, type TradeRequest, useTrade } from '../api/use-trade';
+
+/** One buy or sell to confirm: the item, who trades, and a price to show until the server's quote arrives. */
+export interface TradeOffer {
+  side: 'buy' | 'sell';
+  shopId: string;
+  shopName: string;
+  itemId: string;
+  name: string;
+  /** How many can change hands at once (the shop's stack, or my stack). */
+  max: number;
+  /** The shop's whole stock of this item, when it is spread over several stacks. */
+  inStock?: number;
+  /** The price of one as the list shows it, in copper; null: wait for the shop's quote. */
+  unitCp: number | null;
+  characterId: string;
+  /** The buyer's container (pays and receives) or the seller's (gives and is paid). */
+  containerId: string;
+}
+
+const QUOTE_DEBOUNCE_MS = 250;
+
+/**
+ * The price before I confirm (issue 10): quantity, the server's total for it (calculate_buy_price /
+ * calculate_sell_price) and, for a purchase, my coins and the change I will get back. Two taps on a phone:
+ * Buy on the list, then "Buy for …" here.
+ */
+export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onClose: () => void }) {
+  const [shown, setShown] = useState<TradeOffer | null>(offer);
+  const [quantity, setQuantity] = useState<number | string>(1);
+  const trade = useTrade({ onSuccess: onClose });
+  useEffect(() => {
+    if (offer) {
+      setShown(offer);
+      setQuantity(1);
+      trade.reset();
+    }
+  }, [offer, trade.reset]);
+  const amount = typeof quantity === 'number' ? quantity : Number.parseInt(quantity, 10);
+  const valid = Number.isInteger(amount) && amount >= 1 && amount <= (shown?.max ?? 1);
+  const [debounced] = useDebouncedValue(valid ? amount : 1, QUOTE_DEBOUNCE_MS);
+  const quote = useQuery({
+    ...priceQuoteQuery(shown?.shopId ?? '', shown?.side ?? 'buy', shown?.itemId ?? '', debounced),
+    enabled: offer !== null && shown !== null,
+  });
+  const coins = useQuery({
+    ...containerCoinsQuery(shown?.containerId ?? ''),
+    enabled: offer !== null && shown?.side === 'buy',
+  });
+  if (!shown) return null;
+  const buying = shown.side === 'buy';
+  const settled = quote.data && quote.data.quantity === amount;
+  const unitCp = settled && quote.data ? quote.data.unit_price_cp : shown.unitCp;
+  const totalCp =
+    settled && quote.data
+      ? quote.data.total_price_cp
+      : shown.unitCp === null
+        ? null
+        : shown.unitCp * (valid ? amount : 1);
+  const purse = buying && coins.data ? { ...emptyPurse(), ...coins.data } : null;
+  const plan = purse && totalCp !== null ? planPayment(purse, totalCp) : null;
+  const price = (cp: number | null) => (cp === null ? 'Checking…' : formatCopper(cp));
+  const failure = trade.error;
+
+  const confirm = () => {
+    if (!valid || trade.isPending) return;
+    const request: TradeRequest = {
+      side: shown.side,
+      name: shown.name,
+      shopId: shown.shopId,
+      itemInstanceId: shown.itemId,
+      quantity: amount,
+      characterId: shown.characterId,
+      containerId: shown.containerId,
+    };
+    trade.mutate(request);
+  };
+
+  return (
+    <Modal
+      opened={offer !== null}
+      onClose={onClose}
+      title={buying ? `Buy ${shown.name}` : `Sell ${shown.name}`}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+      centered
+    >
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          confirm();
+        }}
+      >
+        <Stack gap="md">
+          <Text size="sm">
+            {buying
+              ? `${shown.shopName} has ${shown.inStock ?? shown.max} in stock${
+                  (shown.inStock ?? shown.max) > shown.max ? `; up to ${shown.max} at a time` : ''
+                }.`
+              : `You have ${shown.max}. ${shown.shopName} pays for each.`}
+          </Text>
+          {shown.max > 1 ? (
+            <NumberInput
+              label="Quantity"
+              value={quantity}
+              onChange={setQuantity}
+              min={1}
+              max={shown.max}
+              allowDecimal={false}
+              allowNegative={false}
+              description={`1 to ${shown.max}`}
+              error={valid ? undefined : 'Enter a whole number in range'}
+            />
+          ) : null}
+          <Paper withBorder p="sm" data-testid="trade-price">
+            <Stack gap={4}>
+              <Group justify="space-between">
+                <Text size="sm">Price each</Text>
+                <Text size="sm" fw={600}>
+                  {price(unitCp)}
+                </Text>
+              </Group>
+              <Group justify="space-between">
+                <Text size="sm">{buying ? 'Total to pay' : 'You receive'}</Text>
+                <Text size="lg" fw={700} data-testid="trade-total">
+                  {price(totalCp)}
+                </Text>
+              </Group>
+              {quote.isError ? (
+                <Text size="xs" c="dimmed">
+                  The shop's price could not be checked; the shop settles the final price.
+                </Text>
+              ) : null}
+              {purse ? (
+                <>
+                  <Group justify="space-between">
+                    <Text size="sm">Your coins</Text>
+                    <Text size="sm">{formatPurse(purse)}</Text>
+                  </Group>
+                  {plan?.ok ? (
+                    <Text size="xs" c="dimmed" data-testid="trade-change">
+                      You hand over {formatPurse(plan.pay)}
+                      {plan.changeCp > 0 ? ` and get ${formatPurse(plan.change)} back.` : '.'}
+                    </Text>
+                  ) : plan ? (
+                    <Text size="sm" c="red.8" data-testid="trade-short">
+                      Not enough coins: {formatCopper(plan.missingCp)} more is needed.
+                    </Text>
+                  ) : null}
+                </>
+              ) : null}
+            </Stack>
+          </Paper>
+          {failure && isApiError(failure) && isPlanRefusal(failure) ? (
+            <UpgradePrompt error={failure} />
+          ) : failure ? (
+            <Alert color="red" variant="light" role="alert" data-testid="trade-error">
+              {tradeErrorMessage(failure, shown.side)}
+            </Alert>
+          ) : null}
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button
+              type="submit"
+              disabled={!valid || (totalCp === null && !quote.isError)}
+              loading={trade.isPending}
+              data-autofocus
+            >
+              {totalCp === null
+                ? buying
+                  ? 'Buy'
+                  : 'Sell'
+                : `${buying ? 'Buy' : 'Sell'} for ${formatCopper(totalCp)}`}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,142 @@
+import { shopMessages } from '@haversack/contracts';
+import {
+  Alert,
+  Anchor,
+  Breadcrumbs,
+  Group,
+  Skeleton,
+  Stack,
+  Tabs,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { DetailLoadError } from '../../../components/detail-load-error';
+import { usePageTitle } from '../../../lib/page-title';
+import { RealtimeIndicator } from '../../realtime/components/realtime-indicator';
+import { usePartyChannels } from '../../realtime/hooks/use-party-channels';
+import { shopInstanceQuery } from '../api/shops-api';
+import {
+  DiscountBadge,
+  ModifierBadges,
+  OpenBadge,
+  ShopTypeBadge,
+  StockBadge,
+} from '../components/shop-badges';
+import { displayLocation } from '../components/shop-filters';
+import { ShopManagePanel } from '../components/shop-manage-panel';
+import { SellList, ShopStockList, TraderPanel } from '../components/shop-trading';
+import { TradeDialog, type TradeOffer } from '../components/trade-dialog';
+import { useTrader } from '../hooks/use-trader';
+
+/**
+ * /shops/instances/{id}: the shop at the table. Everyone in the party browses the stock and prices; players
+ * with a character buy and sell (price shown before confirming); the GM and managers also run the shop.
+ * The page follows the party live, so a purchase elsewhere changes the stock here at once.
+ */
+export function ShopInstancePage() {
+  const { id = '' } = useParams();
+  const query = useQuery(shopInstanceQuery(id));
+  const shop = query.data;
+  usePageTitle(shop?.name ?? 'Shop');
+  const realtime = usePartyChannels(shop?.party_id ?? null);
+  const trader = useTrader(shop?.can_trade ? shop.party_id : null);
+  const [offer, setOffer] = useState<TradeOffer | null>(null);
+  const [tab, setTab] = useState<string>('buy');
+
+  if (query.isPending) {
+    return (
+      <Stack gap="md" aria-busy="true">
+        <Title order={1}>
+          <VisuallyHidden>Loading shop</VisuallyHidden>
+        </Title>
+        <Skeleton height={32} width={240} />
+        <Skeleton height={200} />
+      </Stack>
+    );
+  }
+  if (query.isError || !shop) {
+    return (
+      <DetailLoadError
+        error={query.error ?? new Error(shopMessages.instanceNotFound)}
+        onRetry={() => void query.refetch()}
+        subject="Shop"
+        notFoundText="The shop might not exist or you may not have permission to view it."
+        back={{ href: '/shops/instances', label: 'Back to Shops' }}
+      />
+    );
+  }
+  return (
+    <Stack gap="md" maw={960}>
+      <Breadcrumbs>
+        <Anchor component={Link} to="/shops/instances" size="sm">
+          Shops
+        </Anchor>
+        <Anchor component={Link} to={`/parties/${shop.party_id}`} size="sm">
+          {shop.party.name}
+        </Anchor>
+      </Breadcrumbs>
+      <Stack gap={6}>
+        <Group gap="sm" align="center">
+          <Title order={1} style={{ overflowWrap: 'anywhere' }}>
+            {shop.name}
+          </Title>
+          <OpenBadge active={shop.is_active} />
+          <DiscountBadge rate={shop.discount_rate} />
+        </Group>
+        <Group gap={6}>
+          <ShopTypeBadge type={shop.shop_type} />
+          <StockBadge count={shop.items_count} />
+          <ModifierBadges buyModifier={shop.buy_modifier} sellModifier={shop.sell_modifier} />
+        </Group>
+        {shop.owner || shop.location ? (
+          <Text size="sm" c="dimmed">
+            {[shop.owner && `Kept by ${shop.owner}`, shop.location && displayLocation(shop.location)]
+              .filter(Boolean)
+              .join(' · ')}
+          </Text>
+        ) : null}
+        {shop.description ? <Text size="sm">{shop.description}</Text> : null}
+        <RealtimeIndicator status={realtime.status} />
+      </Stack>
+      {!shop.is_active ? (
+        <Alert color="red" variant="light" data-testid="shop-closed">
+          {shopMessages.shopClosed}
+        </Alert>
+      ) : null}
+      {shop.can_trade ? (
+        <TraderPanel trader={trader} />
+      ) : (
+        <Alert variant="light" color="blue">
+          {shop.can_manage
+            ? 'You run this shop. Add a character to the party to trade here yourself.'
+            : shopMessages.cannotTrade}
+        </Alert>
+      )}
+      <Tabs value={tab} onChange={(value) => value && setTab(value)} keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="buy">Buy</Tabs.Tab>
+          {shop.can_trade ? <Tabs.Tab value="sell">Sell</Tabs.Tab> : null}
+          {shop.can_manage ? <Tabs.Tab value="manage">Manage</Tabs.Tab> : null}
+        </Tabs.List>
+        <Tabs.Panel value="buy" pt="md">
+          <ShopStockList shop={shop} trader={trader} onBuy={setOffer} />
+        </Tabs.Panel>
+        {shop.can_trade ? (
+          <Tabs.Panel value="sell" pt="md">
+            <SellList shop={shop} trader={trader} onSell={setOffer} />
+          </Tabs.Panel>
+        ) : null}
+        {shop.can_manage ? (
+          <Tabs.Panel value="manage" pt="md">
+            <ShopManagePanel key={shop.updated_at} shop={shop} />
+          </Tabs.Panel>
+        ) : null}
+      </Tabs>
+      <TradeDialog offer={offer} onClose={() => setOffer(null)} />
+    </Stack>
+  );
+}

@@ -1,0 +1,223 @@
+import { type ShopType, shopMessages } from '@haversack/contracts';
+import {
+  Alert,
+  Button,
+  Group,
+  List,
+  Pagination,
+  Paper,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  ThemeIcon,
+  Title,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconAlertTriangle, IconRefresh, IconSearch } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { usePageTitle } from '../../../lib/page-title';
+import { myActivePartiesQuery } from '../../parties/api/parties-api';
+import {
+  defaultShopInstanceFilters,
+  SHOP_INVENTORY_PER_PAGE,
+  type ShopInstanceFilters,
+  shopInstancesQuery,
+} from '../api/shops-api';
+import { ShopCardSkeletons, ShopGrid, ShopInstanceCard } from '../components/shop-card';
+import { locationOptions, shopTypeOptions } from '../components/shop-filters';
+
+function SummaryCard({ label, value, testId }: { label: string; value: number; testId: string }) {
+  return (
+    <Paper withBorder p="sm">
+      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
+        {label}
+      </Text>
+      <Text fw={700} size="xl" data-testid={testId}>
+        {value}
+      </Text>
+    </Paper>
+  );
+}
+
+const steps = [
+  { title: 'Browse templates', text: 'Find a shop in the catalogue, or build your own.' },
+  { title: 'Deploy to your party', text: 'As the GM or a manager, deploy it into your party.' },
+  { title: 'Start trading', text: 'Players buy and sell from the shop, even from their phones.' },
+];
+
+/** spec/02 §2 Shop instances page: summary, filters, grid, refresh, and a guide when there is nothing. */
+export function ShopInstancesPage() {
+  usePageTitle('Shop Instances');
+  const [filters, setFilters] = useState<ShopInstanceFilters>({
+    ...defaultShopInstanceFilters,
+    perPage: SHOP_INVENTORY_PER_PAGE,
+  });
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search, 300);
+  useEffect(() => {
+    setFilters((current) =>
+      current.search === debounced ? current : { ...current, search: debounced, page: 1 },
+    );
+  }, [debounced]);
+  const query = useQuery(shopInstancesQuery(filters));
+  const parties = useQuery(myActivePartiesQuery());
+  const change = (next: Partial<ShopInstanceFilters>) =>
+    setFilters((current) => ({ ...current, ...next, page: 1 }));
+  const instances = query.data?.instances ?? [];
+  const active = instances.filter((s) => s.is_active).length;
+  const totalItems = instances.reduce((sum, s) => sum + s.items_count, 0);
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-end">
+        <Stack gap={4}>
+          <Title order={1}>Shop Instances</Title>
+          <Text c="dimmed">The shops deployed in your parties.</Text>
+        </Stack>
+        <Group gap="sm">
+          <Button
+            variant="default"
+            leftSection={<IconRefresh size={16} aria-hidden="true" />}
+            onClick={() => void query.refetch()}
+            loading={query.isFetching && !query.isPending}
+          >
+            Refresh
+          </Button>
+          <Button component={Link} to="/shops/templates" variant="default">
+            My Templates
+          </Button>
+          <Button component={Link} to="/shops">
+            Browse Shop Templates
+          </Button>
+        </Group>
+      </Group>
+      <SimpleGrid cols={{ base: 3 }} spacing="sm" aria-label="Summary">
+        <SummaryCard label="Active" value={active} testId="summary-active" />
+        <SummaryCard label="Inactive" value={instances.length - active} testId="summary-inactive" />
+        <SummaryCard label="Total items" value={totalItems} testId="summary-items" />
+      </SimpleGrid>
+      <Paper withBorder p="md" component="section" aria-label="Shop filters">
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 5 }} spacing="sm">
+          <TextInput
+            label="Search shops"
+            placeholder="Search shops..."
+            leftSection={<IconSearch size={16} aria-hidden="true" />}
+            value={search}
+            onChange={(event) => setSearch(event.currentTarget.value)}
+          />
+          <Select
+            label="Party"
+            placeholder="All my parties"
+            data={(parties.data?.parties ?? []).map((p) => ({ value: p.id, label: p.name }))}
+            value={filters.partyId}
+            onChange={(partyId) => change({ partyId })}
+            clearable
+            comboboxProps={{ withinPortal: true }}
+          />
+          <Select
+            label="Shop type"
+            placeholder="All types"
+            data={shopTypeOptions}
+            value={filters.shopType}
+            onChange={(value) => change({ shopType: (value as ShopType | null) ?? null })}
+            clearable
+            comboboxProps={{ withinPortal: true }}
+          />
+          <Select
+            label="Location"
+            placeholder="Anywhere"
+            data={locationOptions}
+            value={filters.location || null}
+            onChange={(value) => change({ location: value ?? '' })}
+            clearable
+            comboboxProps={{ withinPortal: true }}
+          />
+          <Select
+            label="Status"
+            placeholder="Open and closed"
+            data={[
+              { value: 'true', label: 'Open' },
+              { value: 'false', label: 'Closed' },
+            ]}
+            value={filters.isActive === null ? null : String(filters.isActive)}
+            onChange={(value) => change({ isActive: value === null ? null : value === 'true' })}
+            clearable
+            comboboxProps={{ withinPortal: true }}
+          />
+        </SimpleGrid>
+      </Paper>
+      {query.isPending ? (
+        <ShopCardSkeletons />
+      ) : query.isError ? (
+        <Alert
+          color="red"
+          variant="light"
+          title={shopMessages.unableToLoad}
+          icon={<IconAlertTriangle aria-hidden="true" />}
+          role="alert"
+          data-testid="error-panel"
+        >
+          <Stack gap="sm" align="flex-start">
+            <Text size="sm">{shopMessages.loadFailed}</Text>
+            <Button variant="outline" color="red" size="xs" onClick={() => window.location.reload()}>
+              Try Again
+            </Button>
+          </Stack>
+        </Alert>
+      ) : instances.length === 0 ? (
+        <Paper withBorder p="xl" data-testid="empty-state">
+          <Stack gap="md" align="center" ta="center">
+            <Title order={2} size="h4">
+              {shopMessages.noShopsFound}
+            </Title>
+            <Text c="dimmed" size="sm">
+              {shopMessages.noInstances}
+            </Text>
+            <List type="ordered" spacing="sm" center ta="left" aria-label="How to get started">
+              {steps.map((step, index) => (
+                <List.Item
+                  key={step.title}
+                  icon={
+                    <ThemeIcon radius="xl" size={24} aria-hidden="true">
+                      {index + 1}
+                    </ThemeIcon>
+                  }
+                >
+                  <Text fw={600} size="sm">
+                    {step.title}
+                  </Text>
+                  <Text size="sm" c="dimmed">
+                    {step.text}
+                  </Text>
+                </List.Item>
+              ))}
+            </List>
+            <Button component={Link} to="/shops">
+              Browse Shop Templates
+            </Button>
+          </Stack>
+        </Paper>
+      ) : (
+        <>
+          <ShopGrid testId="shop-instances">
+            {instances.map((shop) => (
+              <ShopInstanceCard key={shop.id} shop={shop} />
+            ))}
+          </ShopGrid>
+          {(query.data?.meta.total_pages ?? 1) > 1 ? (
+            <Pagination
+              value={filters.page}
+              onChange={(page) => setFilters((current) => ({ ...current, page }))}
+              total={query.data?.meta.total_pages ?? 1}
+              style={{ alignSelf: 'center' }}
+            />
+          ) : null}
+        </>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,257 @@
+import { formatCopper, type ShopTemplate, shopMessages } from '@haversack/contracts';
+import {
+  ActionIcon,
+  Anchor,
+  Badge,
+  Button,
+  Center,
+  Group,
+  Paper,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { IconStar, IconStarFilled } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { DetailLoadError } from '../../../components/detail-load-error';
+import { usePageTitle } from '../../../lib/page-title';
+import { toast } from '../../../lib/toast';
+import {
+  cloneShopTemplate,
+  deleteShopTemplate,
+  rateShopTemplate,
+  shopKeys,
+  shopTemplateQuery,
+} from '../api/shops-api';
+import { DeployShopDialog } from '../components/deploy-shop-dialog';
+import {
+  ModifierBadges,
+  RatingSummary,
+  RestockBadge,
+  ShopTypeBadge,
+  StockBadge,
+} from '../components/shop-badges';
+import { displayLocation } from '../components/shop-filters';
+
+/** A signed-in user rates a public template of someone else 1 to 5, once, and may change it. */
+function RateTemplate({ template }: { template: ShopTemplate }) {
+  const queryClient = useQueryClient();
+  const rate = useMutation({
+    mutationFn: (rating: number) => rateShopTemplate(template.id, rating),
+    onSuccess: (updated) => {
+      toast.success(shopMessages.rated);
+      queryClient.setQueryData(shopKeys.template(template.id), updated);
+      void queryClient.invalidateQueries({ queryKey: [...shopKeys.templates(), 'list'] });
+    },
+  });
+  if (template.visibility !== 'public' || template.is_owner) return null;
+  const mine = template.my_rating ?? 0;
+  return (
+    <Group gap="sm" data-testid="rate-template" role="group" aria-labelledby="my-rating-label">
+      <Text size="sm" fw={600} id="my-rating-label">
+        Your rating
+      </Text>
+      <Group gap={2}>
+        {[1, 2, 3, 4, 5].map((stars) => (
+          <ActionIcon
+            key={stars}
+            variant="subtle"
+            color="yellow.9"
+            size="lg"
+            aria-label={`Rate ${stars} out of 5`}
+            aria-pressed={template.my_rating === stars}
+            disabled={rate.isPending}
+            onClick={() => rate.mutate(stars)}
+          >
+            {stars <= mine ? (
+              <IconStarFilled size={20} aria-hidden="true" />
+            ) : (
+              <IconStar size={20} aria-hidden="true" />
+            )}
+          </ActionIcon>
+        ))}
+      </Group>
+    </Group>
+  );
+}
+
+/** /shops/templates/{id} and /shops/{id}: a template, its wares, rating, Deploy, Clone, Edit, Delete. */
+export function ShopTemplateDetailPage() {
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const query = useQuery(shopTemplateQuery(id));
+  const [deploying, setDeploying] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  usePageTitle(query.data?.display_name ?? 'Shop template');
+  const clone = useMutation({
+    mutationFn: () => cloneShopTemplate(id),
+    onSuccess: async (copy) => {
+      toast.success(shopMessages.cloned);
+      await queryClient.invalidateQueries({ queryKey: shopKeys.templates() });
+      navigate(`/shops/templates/${copy.id}`);
+    },
+  });
+  const remove = useMutation({
+    mutationFn: () => deleteShopTemplate(id),
+    onSuccess: async () => {
+      toast.success('Shop template deleted');
+      queryClient.removeQueries({ queryKey: shopKeys.template(id) });
+      await queryClient.invalidateQueries({ queryKey: shopKeys.templates() });
+      navigate('/shops/templates');
+    },
+  });
+
+  if (query.isPending) {
+    return (
+      <Stack gap="md" aria-busy="true">
+        <Title order={1}>
+          <VisuallyHidden>Loading shop template</VisuallyHidden>
+        </Title>
+        <Skeleton height={32} width={240} />
+        <Skeleton height={200} />
+      </Stack>
+    );
+  }
+  if (query.isError) {
+    return (
+      <DetailLoadError
+        error={query.error}
+        onRetry={() => void query.refetch()}
+        subject="Shop"
+        notFoundText="The shop template might not exist or you may not have permission to view it."
+        back={{ href: '/shops', label: 'Back to Shops' }}
+      />
+    );
+  }
+  const template = query.data;
+  const items = template.shop_items ?? [];
+  return (
+    <Stack gap="lg" maw={960}>
+      <Group justify="space-between" align="flex-start">
+        <Stack gap={6} style={{ minWidth: 0, flex: '1 1 280px' }}>
+          <Title order={1} style={{ overflowWrap: 'anywhere' }}>
+            {template.display_name}
+          </Title>
+          <Group gap={6}>
+            <ShopTypeBadge type={template.shop_type} />
+            <Badge variant="light" color="gray">
+              {template.visibility}
+            </Badge>
+            {template.is_system ? <Badge color="gray">Catalogue</Badge> : null}
+          </Group>
+          <Text size="sm" c="dimmed">
+            {template.is_system ? 'From the SRD catalogue' : `By ${template.creator_name ?? 'Unknown'}`}
+          </Text>
+        </Stack>
+        <Group gap="sm">
+          <Button onClick={() => setDeploying(true)}>Deploy to Party</Button>
+          <Button variant="default" onClick={() => clone.mutate()} loading={clone.isPending}>
+            Clone
+          </Button>
+          {template.is_owner ? (
+            <>
+              <Button component={Link} to={`/shops/templates/${template.id}/edit`} variant="default">
+                Edit
+              </Button>
+              <Button component={Link} to={`/shops/templates/${template.id}/inventory`} variant="default">
+                Manage Inventory
+              </Button>
+              <Button color="red" variant="light" onClick={() => setConfirming(true)}>
+                Delete
+              </Button>
+            </>
+          ) : null}
+        </Group>
+      </Group>
+      <RatingSummary average={template.average_rating} count={template.ratings_count} />
+      <RateTemplate template={template} />
+      {template.display_description ? (
+        <Text style={{ whiteSpace: 'pre-wrap' }}>{template.display_description}</Text>
+      ) : null}
+      <Group gap={6}>
+        <StockBadge count={template.items_count} />
+        <RestockBadge days={template.default_restock_days} />
+        <ModifierBadges buyModifier={template.buy_modifier} sellModifier={template.sell_modifier} />
+      </Group>
+      {template.display_owner || template.display_location ? (
+        <Text size="sm">
+          {[
+            template.display_owner && `Kept by ${template.display_owner}`,
+            template.display_location && displayLocation(template.display_location),
+          ]
+            .filter(Boolean)
+            .join(' · ')}
+        </Text>
+      ) : null}
+      {template.tag_list.length > 0 ? (
+        <Group gap={6} aria-label="Tags">
+          {template.tag_list.map((tag) => (
+            <Badge key={tag} variant="outline" color="gray">
+              {tag}
+            </Badge>
+          ))}
+        </Group>
+      ) : null}
+      <Paper withBorder p="md">
+        <Stack gap="sm">
+          <Title order={2} size="h4">
+            Wares
+          </Title>
+          {items.length === 0 ? (
+            <Center py="md">
+              <Text c="dimmed" size="sm">
+                This shop template has no items yet.
+              </Text>
+            </Center>
+          ) : (
+            <Table.ScrollContainer minWidth={420}>
+              <Table striped data-testid="template-items">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Item</Table.Th>
+                    <Table.Th ta="right">Quantity</Table.Th>
+                    <Table.Th ta="right">Price</Table.Th>
+                    <Table.Th ta="right">Restocks to</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {items.map((item) => (
+                    <Table.Tr key={item.id}>
+                      <Table.Td>{item.item_template.name}</Table.Td>
+                      <Table.Td ta="right">{item.quantity}</Table.Td>
+                      <Table.Td ta="right">
+                        {formatCopper(item.buy_price_cp)}
+                        {item.price_cp !== null ? ' (own price)' : ''}
+                      </Table.Td>
+                      <Table.Td ta="right">{item.restock_quantity ?? item.quantity}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
+        </Stack>
+      </Paper>
+      <Anchor component={Link} to="/shops">
+        Back to Shops
+      </Anchor>
+      <DeployShopDialog template={deploying ? template : null} onClose={() => setDeploying(false)} />
+      <ConfirmDialog
+        opened={confirming}
+        title="Delete shop template"
+        message={`Delete ${template.display_name}? Shops already deployed from it keep running. This cannot be undone.`}
+        confirmLabel="Delete"
+        loading={remove.isPending}
+        onClose={() => setConfirming(false)}
+        onConfirm={() => remove.mutate()}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,324 @@
+import { formatCopper, type ShopItem, shopMessages } from '@haversack/contracts';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Center,
+  Group,
+  NumberInput,
+  Paper,
+  Select,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { DetailLoadError } from '../../../components/detail-load-error';
+import { isApiError } from '../../../lib/http-client';
+import { usePageTitle } from '../../../lib/page-title';
+import { toast } from '../../../lib/toast';
+import { marketplaceQuery } from '../../items/api/item-templates-api';
+import { addShopItem, removeShopItem, shopKeys, shopTemplateQuery, updateShopItem } from '../api/shops-api';
+
+/** Prices are kept in copper (DESIGN §4) and typed in gold: 1.5 gp is 150 cp; blank means "from the item's value". */
+function gpToCp(value: number | string): number | null {
+  if (value === '' || value === null) return null;
+  const n = Number(value);
+  return Number.isFinite(n) && n >= 0 ? Math.round(n * 100) : null;
+}
+const cpToGp = (cp: number | null): number | string => (cp === null ? '' : cp / 100);
+
+function errorText(error: unknown): string {
+  if (!isApiError(error)) return 'Failed to save. Please try again.';
+  return error.details[0]?.message ?? error.serverMessage ?? error.message;
+}
+
+function ShopItemRow({ templateId, item }: { templateId: string; item: ShopItem }) {
+  const queryClient = useQueryClient();
+  const [quantity, setQuantity] = useState<number | string>(item.quantity);
+  const [price, setPrice] = useState<number | string>(cpToGp(item.price_cp));
+  const [restock, setRestock] = useState<number | string>(item.restock_quantity ?? '');
+  const refresh = () => queryClient.invalidateQueries({ queryKey: shopKeys.template(templateId) });
+  const save = useMutation({
+    mutationFn: () =>
+      updateShopItem(templateId, item.id, {
+        quantity: Number(quantity) || 0,
+        price_cp: gpToCp(price),
+        restock_quantity: restock === '' ? null : Number(restock),
+      }),
+    onSuccess: () => toast.success(shopMessages.stockUpdated),
+    onSettled: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: () => removeShopItem(templateId, item.id),
+    onSuccess: () => toast.success(`${item.item_template.name} removed from the shop`),
+    onSettled: refresh,
+  });
+  const name = item.item_template.name;
+  return (
+    <Paper withBorder p="sm" data-testid="shop-item-row">
+      <Stack gap="xs">
+        <Group justify="space-between" gap="xs">
+          <Text fw={600}>{name}</Text>
+          <Text size="sm" c="dimmed">
+            Sells for {formatCopper(item.buy_price_cp)} · buys for {formatCopper(item.sell_price_cp)}
+          </Text>
+        </Group>
+        <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="xs">
+          <NumberInput
+            label="Quantity"
+            aria-label={`Quantity of ${name}`}
+            min={0}
+            allowDecimal={false}
+            allowNegative={false}
+            value={quantity}
+            onChange={setQuantity}
+          />
+          <NumberInput
+            label="Own price (gp)"
+            aria-label={`Own price of ${name} in gp`}
+            placeholder="From the item's value"
+            min={0}
+            decimalScale={2}
+            allowNegative={false}
+            value={price}
+            onChange={setPrice}
+          />
+          <NumberInput
+            label="Restock to"
+            aria-label={`Restock quantity of ${name}`}
+            placeholder="Its quantity"
+            min={0}
+            allowDecimal={false}
+            allowNegative={false}
+            value={restock}
+            onChange={setRestock}
+          />
+        </SimpleGrid>
+        {save.isError ? (
+          <Alert color="red" variant="light" role="alert">
+            {errorText(save.error)}
+          </Alert>
+        ) : null}
+        <Group justify="flex-end" gap="xs">
+          <Button
+            size="xs"
+            color="red"
+            variant="subtle"
+            onClick={() => remove.mutate()}
+            loading={remove.isPending}
+            aria-label={`Remove ${name}`}
+          >
+            Remove
+          </Button>
+          <Button
+            size="xs"
+            onClick={() => save.mutate()}
+            loading={save.isPending}
+            aria-label={`Save ${name}`}
+          >
+            Save
+          </Button>
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}
+
+/** Add an item of the catalogue (public item templates) with a quantity, an own price and a restock level. */
+function AddShopItemForm({ templateId }: { templateId: string }) {
+  const queryClient = useQueryClient();
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search, 300);
+  const [itemTemplateId, setItemTemplateId] = useState<string | null>(null);
+  const [quantity, setQuantity] = useState<number | string>(1);
+  const [price, setPrice] = useState<number | string>('');
+  const [restock, setRestock] = useState<number | string>('');
+  const catalogue = useQuery(
+    marketplaceQuery({
+      search: debounced,
+      tags: '',
+      minValue: null,
+      maxValue: null,
+      minWeight: null,
+      maxWeight: null,
+      page: 1,
+    }),
+  );
+  const add = useMutation({
+    mutationFn: () => {
+      if (!itemTemplateId) throw new Error('Choose an item');
+      return addShopItem(templateId, {
+        item_template_id: itemTemplateId,
+        quantity: Number(quantity) || 0,
+        price_cp: gpToCp(price),
+        restock_quantity: restock === '' ? null : Number(restock),
+      });
+    },
+    onSuccess: (item) => {
+      toast.success(`${item.item_template.name} added to the shop`);
+      setItemTemplateId(null);
+      setSearch('');
+      setQuantity(1);
+      setPrice('');
+      setRestock('');
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: shopKeys.template(templateId) }),
+  });
+  const options = (catalogue.data?.templates ?? []).map((t) => ({ value: t.id, label: t.name }));
+  return (
+    <Paper withBorder p="md" component="section" aria-label="Add an item">
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          add.mutate();
+        }}
+      >
+        <Stack gap="sm">
+          <Title order={2} size="h4">
+            Add an item
+          </Title>
+          <Select
+            label="Item"
+            placeholder="Search the item catalogue"
+            searchable
+            searchValue={search}
+            onSearchChange={setSearch}
+            data={options}
+            value={itemTemplateId}
+            onChange={setItemTemplateId}
+            filter={({ options: all }) => all}
+            nothingFoundMessage={catalogue.isFetching ? 'Searching…' : 'No items found'}
+            comboboxProps={{ withinPortal: true }}
+            required
+          />
+          <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="xs">
+            <NumberInput
+              label="Quantity"
+              min={0}
+              allowDecimal={false}
+              allowNegative={false}
+              value={quantity}
+              onChange={setQuantity}
+            />
+            <NumberInput
+              label="Own price (gp)"
+              placeholder="From the item's value"
+              min={0}
+              decimalScale={2}
+              allowNegative={false}
+              value={price}
+              onChange={setPrice}
+            />
+            <NumberInput
+              label="Restock to"
+              placeholder="Its quantity"
+              min={0}
+              allowDecimal={false}
+              allowNegative={false}
+              value={restock}
+              onChange={setRestock}
+            />
+          </SimpleGrid>
+          {add.isError ? (
+            <Alert color="red" variant="light" role="alert">
+              {errorText(add.error)}
+            </Alert>
+          ) : null}
+          <Group justify="flex-end">
+            <Button type="submit" loading={add.isPending} disabled={!itemTemplateId}>
+              Add to Shop
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}
+
+/** /shops/templates/{id}/inventory: the creator stocks a template from the item catalogue. */
+export function ShopTemplateInventoryPage() {
+  const { id = '' } = useParams();
+  const query = useQuery(shopTemplateQuery(id));
+  usePageTitle(query.data ? `${query.data.display_name} · Inventory` : 'Shop inventory');
+  if (query.isPending) {
+    return (
+      <Stack gap="md" aria-busy="true">
+        <Title order={1}>
+          <VisuallyHidden>Loading shop inventory</VisuallyHidden>
+        </Title>
+        <Skeleton height={32} width={240} />
+        <Skeleton height={200} />
+      </Stack>
+    );
+  }
+  if (query.isError) {
+    return (
+      <DetailLoadError
+        error={query.error}
+        onRetry={() => void query.refetch()}
+        subject="Shop"
+        heading="Shop inventory"
+        notFoundText="The shop template might not exist or you may not have permission to view it."
+        back={{ href: '/shops/templates', label: 'Back to My Shop Templates' }}
+      />
+    );
+  }
+  const template = query.data;
+  const items = template.shop_items ?? [];
+  return (
+    <Stack gap="lg" maw={900}>
+      <Stack gap={4}>
+        <Title order={1}>{template.display_name}: Inventory</Title>
+        <Text c="dimmed">
+          What the shop sells when deployed. Prices come from each item's value × the buy modifier, unless you
+          set a price of its own.
+        </Text>
+      </Stack>
+      {template.is_owner ? (
+        <AddShopItemForm templateId={template.id} />
+      ) : (
+        <Alert variant="light" color="blue">
+          {template.is_system ? shopMessages.systemTemplate : shopMessages.notOwner}
+        </Alert>
+      )}
+      {items.length === 0 ? (
+        <Center py="lg">
+          <Text c="dimmed">This shop template has no items yet.</Text>
+        </Center>
+      ) : template.is_owner ? (
+        <Stack gap="sm" data-testid="shop-items">
+          {items.map((item) => (
+            <ShopItemRow
+              key={`${item.id}:${item.quantity}:${item.price_cp}`}
+              templateId={template.id}
+              item={item}
+            />
+          ))}
+        </Stack>
+      ) : (
+        <Stack gap={6} data-testid="shop-items">
+          {items.map((item) => (
+            <Paper key={item.id} withBorder p="xs">
+              <Group justify="space-between">
+                <Text size="sm">{item.item_template.name}</Text>
+                <Text size="sm" c="dimmed">
+                  ×{item.quantity} · {formatCopper(item.buy_price_cp)}
+                </Text>
+              </Group>
+            </Paper>
+          ))}
+        </Stack>
+      )}
+      <Anchor component={Link} to={`/shops/templates/${template.id}`}>
+        Back to {template.display_name}
+      </Anchor>
+    </Stack>
+  );
+}

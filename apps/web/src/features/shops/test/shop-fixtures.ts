@@ -1,0 +1,92 @@
+import type { ShopInstance, ShopStockItem, ShopTemplate } from '@haversack/contracts';
+import { buildItem } from '../../inventory/test/inventory-fixtures';
+
+const now = '2026-01-01T00:00:00.000Z';
+
+/** A shop template as the server sends it; override what the test is about. */
+export function buildShopTemplate(overrides: Partial<ShopTemplate> = {}): ShopTemplate {
+  const name = overrides.name ?? 'The Wayfarer’s General Store';
+  return {
+    id: 'shop-template-1',
+    name,
+    owner: 'Marta',
+    location: 'marketplace',
+    description: 'Rope, rations and everything a traveller forgets.',
+    shop_type: 'general',
+    shop_type_name: 'General Store',
+    average_rating: null,
+    ratings_count: 0,
+    my_rating: null,
+    buy_modifier: 1,
+    sell_modifier: 0.5,
+    default_restock_days: 7,
+    tag_list: ['Equipment'],
+    visibility: 'public',
+    name_override: null,
+    owner_override: null,
+    location_override: null,
+    description_override: null,
+    display_name: name,
+    display_owner: overrides.owner ?? 'Marta',
+    display_location: overrides.location ?? 'marketplace',
+    display_description: 'Rope, rations and everything a traveller forgets.',
+    items_count: 12,
+    creator_id: null,
+    creator_name: null,
+    is_system: true,
+    is_owner: false,
+    created_at: now,
+    updated_at: now,
+    ...overrides,
+  };
+}
+
+export function buildStockItem(overrides: Partial<ShopStockItem> = {}): ShopStockItem {
+  return {
+    ...buildItem({
+      id: 'stock-1',
+      name: 'Backpack',
+      displayName: 'Backpack',
+      quantity: 5,
+      value: 2,
+      value_cp: 200,
+      currency: 'gp',
+      container_id: 'shop-container-1',
+    }),
+    buy_price_cp: 200,
+    sell_price_cp: 100,
+    has_own_price: false,
+    ...overrides,
+  };
+}
+
+export function buildShopInstance(overrides: Partial<ShopInstance> = {}): ShopInstance {
+  return {
+    id: 'shop-1',
+    shop_template_id: 'shop-template-1',
+    party_id: 'party-1',
+    name: 'The Wayfarer’s General Store',
+    description: '',
+    owner: 'Marta',
+    location: 'marketplace',
+    shop_type: 'general',
+    shop_type_name: 'General Store',
+    is_active: true,
+    discount_rate: 0,
+    buy_modifier: 1,
+    sell_modifier: 0.5,
+    currency: 'gp',
+    restock_days: 7,
+    next_restock_at: null,
+    tag_list: ['Equipment'],
+    shop_template: { id: 'shop-template-1', name: 'The Wayfarer’s General Store' },
+    party: { id: 'party-1', name: 'The Lantern Bearers' },
+    container: { id: 'shop-container-1', name: 'Shop stock', item_instances: [buildStockItem()] },
+    items_count: 1,
+    can_manage: false,
+    can_trade: true,
+    created_at: now,
+    updated_at: now,
+    ...overrides,
+  };
+}

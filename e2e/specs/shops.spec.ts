@@ -1,0 +1,418 @@
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
+import { expectAccessible } from '../support/a11y';
+import { AccountPages, type NewAccount, newAccount } from '../support/accounts';
+import { api, findTemplate, upgradeTo } from '../support/api';
+import { screenshotBothWidths, screenshotDir } from '../support/screenshots';
+import { settleAnimations } from '../support/settle';
+
+interface Character {
+  id: string;
+  primary_container_id: string;
+}
+interface Stack {
+  id: string;
+  name: string;
+  quantity: number;
+}
+interface LedgerEntry {
+  transaction_type: string;
+  quantity: number | null;
+  amount: number | null;
+  transactable_data: { name: string | null };
+}
+
+const GENERAL_STORE = 'The Wayfarer’s General Store';
+
+/** A person on their own device: a browser context of their own, signed up. */
+async function person(
+  browser: Browser,
+  prefix: string,
+  device: 'desktop' | 'phone',
+): Promise<{ page: Page; account: NewAccount }> {
+  const context = await browser.newContext(
+    device === 'phone'
+      ? { viewport: { width: 375, height: 812 }, hasTouch: true, isMobile: true }
+      : { viewport: { width: 1280, height: 800 } },
+  );
+  const page = await context.newPage();
+  const account = newAccount(prefix);
+  await new AccountPages(page).register(account);
+  return { page, account };
+}
+
+async function addItem(page: Page, containerId: string, name: string, quantity: number) {
+  const template = await findTemplate(page, name);
+  await api(page, 'POST', '/item_instances', {
+    item_template_id: template.id,
+    container_id: containerId,
+    quantity,
+  });
+}
+
+/** Toasts cover the top of a phone screen and fade while axe runs: wait until they have gone. */
+async function toastsGone(page: Page) {
+  await expect(page.locator('[data-testid^="toast-"]')).toHaveCount(0, { timeout: 15_000 });
+}
+
+async function checkPage(page: Page, name: string, bothWidths = true) {
+  await toastsGone(page);
+  await page.mouse.move(0, 0);
+  await expectAccessible(page, name);
+  if (bothWidths) await screenshotBothWidths(page, name);
+}
+
+/**
+ * A dialog checked on its own: while it is open the page behind is dimmed by the overlay and out of reach
+ * (focus stays in the dialog), so axe's contrast verdicts on the dimmed page say nothing about it.
+ */
+async function expectDialogAccessible(page: Page, dialog: Locator, name: string) {
+  await settleAnimations(page);
+  await page.mouse.move(0, 0);
+  const results = await new AxeBuilder({ page })
+    .include('[role="dialog"]')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  const serious = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  expect(serious, `axe on ${name}`).toEqual([]);
+  await expect(dialog).toBeVisible();
+  await page.screenshot({
+    path: path.join(screenshotDir, `${name}-${page.viewportSize()?.width ?? 1280}.png`),
+  });
+}
+
+const stockRow = (page: Page, name: string): Locator =>
+  page.locator(`[data-testid="shop-stock-item"][data-item-name="${name}"]`);
+
+test('a GM deploys the General Store; a player on a phone buys and sells with change; the GM sees the stock live', async ({
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  const gm = await person(browser, 'gm', 'desktop');
+  const player = await person(browser, 'rogue', 'phone');
+
+  // The GM's plan deploys shops; the player joins with a character carrying 10 gp and a dagger.
+  await upgradeTo(gm.page, 'tier_1');
+  const party = await api<{ id: string; join_code: string }>(gm.page, 'POST', '/parties', {
+    party: { name: 'The Copper Road' },
+  });
+  await api(player.page, 'POST', '/parties/join', { join_code: party.join_code, role_request: 'player' });
+  const character = await api<Character>(player.page, 'POST', '/characters', {
+    character: { name: 'Vex Nightwhisper', party_id: party.id, max_weight: 200, max_slots: 40 },
+  });
+  await addItem(player.page, character.primary_container_id, 'Gold piece', 10);
+  await addItem(player.page, character.primary_container_id, 'Dagger', 1);
+  // The GM keeps an abacus in the party stash, to put on the shelf later.
+  const stash = await api<{ id: string }>(gm.page, 'POST', `/parties/${party.id}/containers`, {
+    container: { name: 'Party Stash' },
+  });
+  await addItem(gm.page, stash.id, 'Abacus', 1);
+
+  // Before anything is deployed: the party's Shops tab and the instances page say so.
+  await gm.page.goto(`/parties/${party.id}`);
+  await gm.page.getByRole('tab', { name: 'Shops' }).click();
+  await expect(gm.page.getByRole('heading', { name: 'Party Shops (0)' })).toBeVisible();
+  await expect(
+    gm.page.getByText('No active shops in your party yet. Deploy a shop template to get started.'),
+  ).toBeVisible();
+  await expect(gm.page.getByRole('link', { name: 'Deploy Shop Template' })).toBeVisible();
+  await checkPage(gm.page, 'shops-party-tab-empty');
+  await gm.page.goto('/shops/instances');
+  await expect(
+    gm.page.getByText('No shop instances found. Deploy shop templates from the marketplace to get started.'),
+  ).toBeVisible();
+  await checkPage(gm.page, 'shops-instances-empty');
+
+  // The GM browses the shops and deploys the seeded General Store with 10% off.
+  await gm.page.goto('/shops');
+  await expect(gm.page.getByRole('heading', { level: 1, name: 'Shops' })).toBeVisible();
+  const card = gm.page
+    .getByTestId('shop-card')
+    .filter({ has: gm.page.getByRole('heading', { name: GENERAL_STORE }) });
+  await expect(card).toBeVisible();
+  await expect(card.getByText('General Store', { exact: true })).toBeVisible();
+  await expect(card.getByText('Restock: Every 7 days')).toBeVisible();
+  await checkPage(gm.page, 'shops-browse');
+  await card.getByRole('button', { name: `Deploy ${GENERAL_STORE}` }).click();
+  const deploy = gm.page.getByRole('dialog', { name: `Deploy ${GENERAL_STORE}` });
+  await expect(deploy.getByRole('combobox', { name: 'Party' })).toHaveValue('The Copper Road');
+  await deploy.getByRole('textbox', { name: 'Discount (%)' }).fill('10');
+  await expectDialogAccessible(gm.page, deploy, 'shops-deploy-dialog');
+  await deploy.getByRole('button', { name: 'Deploy Shop' }).click();
+  await expect(gm.page.getByTestId('toast-success')).toContainText(
+    `Shop "${GENERAL_STORE}" deployed successfully!`,
+  );
+  await expect(gm.page).toHaveURL(/\/shops\/instances\/[^/]+$/);
+  const shopUrl = new URL(gm.page.url()).pathname;
+  await expect(gm.page.getByRole('heading', { level: 1, name: GENERAL_STORE })).toBeVisible();
+  await expect(gm.page.getByText('10% OFF')).toBeVisible();
+  await expect(stockRow(gm.page, 'Backpack').getByTestId('stock-quantity')).toHaveText('10 in stock');
+  await expect(stockRow(gm.page, 'Arrow').getByTestId('stock-quantity')).toHaveText('200 in stock');
+  await expect(stockRow(gm.page, 'Dagger').getByTestId('stock-quantity')).toHaveText('10 in stock');
+  await expect(gm.page.getByText('Real-time updates active')).toBeVisible();
+
+  // The player opens the shop on a phone: their coins, then a backpack in two taps (2 gp less 10%).
+  await player.page.goto(shopUrl);
+  await expect(player.page.getByRole('heading', { level: 1, name: GENERAL_STORE })).toBeVisible();
+  await expect(player.page.getByTestId('my-coins')).toHaveText('Your coins: 10 gp');
+  await checkPage(player.page, 'shops-instance-player', false);
+  await player.page.screenshot({
+    path: path.join(screenshotDir, 'shops-instance-player-375.png'),
+    fullPage: true,
+  });
+  await stockRow(player.page, 'Backpack').getByRole('button', { name: 'Buy Backpack' }).tap();
+  const buyBackpack = player.page.getByRole('dialog', { name: 'Buy Backpack' });
+  await expect(buyBackpack.getByTestId('trade-change')).toHaveText('You hand over 2 gp and get 2 sp back.');
+  await expectDialogAccessible(player.page, buyBackpack, 'shops-buy-dialog');
+  await buyBackpack.getByRole('button', { name: 'Buy for 1 gp 8 sp' }).tap();
+  await expect(player.page.getByTestId('toast-success')).toContainText(
+    'Purchase complete: 1 × Backpack for 1 gp 8 sp. Paid 2 gp, change 2 sp.',
+  );
+  await expect(buyBackpack).toBeHidden();
+  await expect(player.page.getByTestId('my-coins')).toHaveText('Your coins: 8 gp 2 sp');
+
+  // The GM's open screen follows without a reload.
+  await expect(stockRow(gm.page, 'Backpack').getByTestId('stock-quantity')).toHaveText('9 in stock');
+
+  // Twenty arrows: 5 cp each (4.5 after the discount, rounded to the nearest copper), paid with a gold piece.
+  await stockRow(player.page, 'Arrow').getByRole('button', { name: 'Buy Arrow' }).tap();
+  const buyArrows = player.page.getByRole('dialog', { name: 'Buy Arrow' });
+  await buyArrows.getByRole('textbox', { name: /Quantity/ }).fill('20');
+  await buyArrows.getByRole('button', { name: 'Buy for 1 gp' }).tap();
+  await expect(player.page.getByTestId('toast-success').last()).toContainText(
+    'Purchase complete: 20 × Arrow for 1 gp. Paid 1 gp.',
+  );
+  await expect(player.page.getByTestId('my-coins')).toHaveText('Your coins: 7 gp 2 sp');
+  await expect(stockRow(gm.page, 'Arrow').getByTestId('stock-quantity')).toHaveText('180 in stock');
+
+  // The dagger goes back to the shop at half its 2 gp value.
+  await player.page.getByRole('tab', { name: 'Sell' }).tap();
+  const dagger = player.page.locator('[data-testid="sell-item"][data-item-name="Dagger"]');
+  await dagger.getByRole('button', { name: 'Sell Dagger' }).tap();
+  const sellDagger = player.page.getByRole('dialog', { name: 'Sell Dagger' });
+  await sellDagger.getByRole('button', { name: 'Sell for 1 gp' }).tap();
+  await expect(player.page.getByTestId('toast-success').last()).toContainText(
+    'Sale complete: 1 × Dagger for 1 gp.',
+  );
+  await expect(player.page.getByTestId('my-coins')).toHaveText('Your coins: 8 gp 2 sp');
+  await expect(stockRow(gm.page, 'Dagger').getByTestId('stock-quantity')).toHaveText('11 in stock');
+  await expect(dagger).toBeHidden();
+  await checkPage(player.page, 'shops-instance-player-sell', false);
+  await player.page.screenshot({
+    path: path.join(screenshotDir, 'shops-instance-player-sell-375.png'),
+    fullPage: true,
+  });
+
+  // What the player carries now, and the ledger: each purchase and sale with its coin movements (2 gp paid
+  // and 2 sp back for the backpack, 1 gp for the arrows, 1 gp received for the dagger).
+  const carried = await api<Stack[]>(
+    player.page,
+    'GET',
+    `/containers/${character.primary_container_id}/items?per_page=100`,
+  );
+  const byName = Object.fromEntries(
+    carried.map((s) => [
+      s.name,
+      carried.filter((c) => c.name === s.name).reduce((n, c) => n + c.quantity, 0),
+    ]),
+  );
+  expect(byName).toEqual({ Backpack: 1, Arrow: 20, 'Gold piece': 8, 'Silver piece': 2 });
+  const purchases = await api<{ transactions: LedgerEntry[] }>(
+    player.page,
+    'GET',
+    `/transactions/character/${character.id}?per_page=100&transaction_type=purchase`,
+  );
+  expect(purchases.transactions.map((t) => `${t.transactable_data.name} ×${t.quantity}`).sort()).toEqual([
+    'Arrow ×20',
+    'Backpack ×1',
+    'Gold piece ×1',
+    'Gold piece ×2',
+    'Silver piece ×2',
+  ]);
+  const sales = await api<{ transactions: LedgerEntry[] }>(
+    player.page,
+    'GET',
+    `/transactions/character/${character.id}?per_page=100&transaction_type=sale`,
+  );
+  expect(sales.transactions.map((t) => `${t.transactable_data.name} ×${t.quantity}`).sort()).toEqual([
+    'Dagger ×1',
+    'Gold piece ×1',
+  ]);
+
+  // The player's workspace: the Shop tab offers the party's shop as a source.
+  await player.page.goto(`/containers/${character.primary_container_id}`);
+  const panel = player.page.getByTestId('panel-left');
+  await panel.getByRole('tab', { name: 'Shop' }).tap();
+  await expect(panel.getByRole('combobox', { name: 'Shop' })).toHaveValue(
+    /^The Wayfarer’s General Store · Open/,
+  );
+  await expect(stockRow(player.page, 'Backpack')).toBeVisible();
+  await expect(panel.getByTestId('my-coins')).toHaveText('Your coins: 8 gp 2 sp');
+  await checkPage(player.page, 'shops-workspace-tab');
+
+  // The GM's screens: the running shop (with Manage), the party tab, the instances, the template pages.
+  await gm.page.getByRole('tab', { name: 'Manage' }).click();
+  await expect(gm.page.getByRole('switch', { name: /Open: players can buy and sell/ })).toBeChecked();
+  await checkPage(gm.page, 'shops-instance-gm-manage');
+  // The GM puts the stash's abacus on the shelf at 5 gp of its own (4 gp 5 sp after the 10% off).
+  await expect(gm.page.getByRole('combobox', { name: 'From' })).toHaveValue('Party Stash (The Copper Road)');
+  await gm.page.getByRole('combobox', { name: 'Item' }).click();
+  await gm.page.getByRole('option', { name: 'Abacus ×1' }).click();
+  await gm.page.getByRole('textbox', { name: 'Own price (gp)' }).fill('5');
+  await gm.page.getByRole('button', { name: 'Put on the Shelf' }).click();
+  await expect(gm.page.getByTestId('toast-success').last()).toContainText('Stock updated successfully!');
+  await gm.page.getByRole('tab', { name: 'Buy' }).click();
+  await expect(stockRow(gm.page, 'Abacus').getByTestId('stock-price')).toHaveText('4 gp 5 sp');
+  await expect(stockRow(gm.page, 'Abacus').getByText('Shop price')).toBeVisible();
+  await gm.page.goto(`/parties/${party.id}`);
+  await gm.page.getByRole('tab', { name: 'Shops' }).click();
+  await expect(gm.page.getByRole('heading', { name: 'Party Shops (1)' })).toBeVisible();
+  await expect(gm.page.getByRole('link', { name: `Enter Shop ${GENERAL_STORE}` })).toBeVisible();
+  await checkPage(gm.page, 'shops-party-tab');
+  await gm.page.goto('/shops/instances');
+  await expect(gm.page.getByTestId('summary-active')).toHaveText('1');
+  await checkPage(gm.page, 'shops-instances');
+  await gm.page.goto('/shops');
+  await gm.page
+    .getByTestId('shop-card')
+    .filter({ has: gm.page.getByRole('heading', { name: GENERAL_STORE }) })
+    .getByRole('link', { name: `View Template ${GENERAL_STORE}` })
+    .click();
+  await expect(gm.page.getByRole('heading', { level: 1, name: GENERAL_STORE })).toBeVisible();
+  await expect(gm.page.getByTestId('template-items')).toContainText('Backpack');
+  await checkPage(gm.page, 'shops-template-detail');
+
+  // The GM rates the catalogue shop, then clones it to make their own.
+  await gm.page.getByRole('button', { name: 'Rate 4 out of 5' }).click();
+  await expect(gm.page.getByTestId('toast-success').last()).toContainText('Thanks for rating this shop');
+  await expect(gm.page.getByTestId('rating-summary')).toContainText('4.0 · 1 review');
+  await expect(gm.page.getByRole('button', { name: 'Rate 4 out of 5' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+  await gm.page.getByRole('button', { name: 'Clone' }).click();
+  await expect(gm.page.getByTestId('toast-success').last()).toContainText('Shop template cloned');
+  await expect(gm.page.getByRole('link', { name: 'Manage Inventory' })).toBeVisible();
+  const copyPath = new URL(gm.page.url()).pathname;
+  await gm.page.goto(`${copyPath}/edit`);
+  await expect(gm.page.getByRole('textbox', { name: 'Shop name' })).toBeVisible();
+  await checkPage(gm.page, 'shops-template-edit');
+  await gm.page.goto(`${copyPath}/inventory`);
+  await expect(gm.page.getByTestId('shop-items').getByTestId('shop-item-row').first()).toBeVisible();
+  await checkPage(gm.page, 'shops-template-inventory');
+  await gm.page.goto('/shops/templates');
+  await expect(gm.page.getByRole('heading', { level: 1, name: 'My Shop Templates' })).toBeVisible();
+  await expect(gm.page.getByTestId('shop-card')).toHaveCount(1);
+  await checkPage(gm.page, 'shops-my-templates');
+  await gm.page.goto('/shops/new');
+  await expect(gm.page.getByRole('heading', { level: 1, name: 'New Shop' })).toBeVisible();
+  await checkPage(gm.page, 'shops-new');
+
+  // The dark theme: the browse grid and the running shop keep their contrast.
+  const toggle = gm.page.getByTestId('theme-toggle');
+  if ((await toggle.getAttribute('aria-label')) === 'Switch to dark theme') await toggle.click();
+  await gm.page.mouse.move(0, 0);
+  await expect(gm.page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
+  await gm.page.goto('/shops');
+  await expect(gm.page.getByTestId('shop-card').first()).toBeVisible();
+  await checkPage(gm.page, 'shops-browse-dark');
+  await gm.page.goto(shopUrl);
+  await expect(stockRow(gm.page, 'Backpack')).toBeVisible();
+  await checkPage(gm.page, 'shops-instance-dark');
+});
+
+test('a player on the free plan sees an upgrade prompt instead of deploying a shop', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const gm = await person(browser, 'freegm', 'desktop');
+  await api(gm.page, 'POST', '/parties', { party: { name: 'The Thin Purse' } });
+  await gm.page.goto('/shops');
+  const card = gm.page
+    .getByTestId('shop-card')
+    .filter({ has: gm.page.getByRole('heading', { name: GENERAL_STORE }) });
+  await card.getByRole('button', { name: `Deploy ${GENERAL_STORE}` }).click();
+  const deploy = gm.page.getByRole('dialog', { name: `Deploy ${GENERAL_STORE}` });
+  await expect(deploy.getByRole('combobox', { name: 'Party' })).toHaveValue('The Thin Purse');
+  await deploy.getByRole('button', { name: 'Deploy Shop' }).click();
+  const prompt = deploy.getByTestId('upgrade-prompt');
+  await expect(prompt).toBeVisible();
+  await expect(prompt.getByRole('link', { name: 'See upgrade options' })).toHaveAttribute(
+    'href',
+    /\/subscription\/(upgrade\?feature=shops_deployment|compare)/,
+  );
+  await expectDialogAccessible(gm.page, deploy, 'shops-deploy-upgrade');
+});
+
+test('at a desktop, a player drags from the shop into their pack to buy and onto the shop to sell (keyboard)', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const gm = await person(browser, 'dmgm', 'desktop');
+  const player = await person(browser, 'ranger', 'desktop');
+  await upgradeTo(gm.page, 'tier_1');
+  const party = await api<{ id: string; join_code: string }>(gm.page, 'POST', '/parties', {
+    party: { name: 'The Long Table' },
+  });
+  const templates = await api<{ id: string; name: string }[]>(
+    gm.page,
+    'GET',
+    `/shop_templates?search=${encodeURIComponent('Wayfarer')}`,
+  );
+  const store = templates.find((t) => t.name === GENERAL_STORE);
+  if (!store) throw new Error('the General Store is not seeded');
+  await api(gm.page, 'POST', '/shop_instances', {
+    shop_instance: { shop_template_id: store.id, party_id: party.id },
+  });
+  await api(player.page, 'POST', '/parties/join', { join_code: party.join_code, role_request: 'player' });
+  const character = await api<Character>(player.page, 'POST', '/characters', {
+    character: { name: 'Orin Vale', party_id: party.id, max_weight: 200, max_slots: 40 },
+  });
+  await addItem(player.page, character.primary_container_id, 'Gold piece', 10);
+  await addItem(player.page, character.primary_container_id, 'Dagger', 1);
+
+  const page = player.page;
+  await page.goto(`/containers/${character.primary_container_id}`);
+  await expect(page.getByRole('heading', { level: 1, name: "Orin Vale's Inventory" })).toBeVisible();
+  await page.getByText('Dual', { exact: true }).click();
+  const left = page.getByTestId('panel-left');
+  const right = page.getByTestId('panel-right');
+  await right.getByRole('tab', { name: 'Shops' }).click();
+  await expect(right.getByRole('combobox', { name: 'Shop' })).toHaveValue(
+    /^The Wayfarer’s General Store · Open/,
+  );
+  await expect(right.getByTestId('my-coins')).toHaveText('Your coins: 10 gp');
+
+  // Space picks the backpack up from the shelf, Left jumps to my pack, Space drops it: the price first.
+  const backpack = right.getByRole('button', { name: 'Backpack, 10 in stock, drag to buy' });
+  await backpack.focus();
+  await page.keyboard.press('Space');
+  await page.keyboard.press('ArrowLeft');
+  await expect(left).toHaveAttribute('data-drop-over', 'true');
+  await page.keyboard.press('Space');
+  const buy = page.getByRole('dialog', { name: 'Buy Backpack' });
+  await expect(buy.getByTestId('trade-total')).toHaveText('2 gp');
+  await buy.getByRole('button', { name: 'Buy for 2 gp' }).click();
+  await expect(page.getByTestId('toast-success').last()).toContainText(
+    'Purchase complete: 1 × Backpack for 2 gp.',
+  );
+  await expect(left.getByRole('button', { name: 'Backpack, quantity 1' })).toBeVisible();
+  await expect(right.getByTestId('my-coins')).toHaveText('Your coins: 8 gp');
+
+  // My dagger dropped on the shop: sold at half its value.
+  await left.getByRole('button', { name: 'Dagger, quantity 1' }).focus();
+  await page.keyboard.press('Space');
+  await page.keyboard.press('ArrowRight');
+  await expect(right).toHaveAttribute('data-drop-over', 'true');
+  await page.keyboard.press('Space');
+  const sellDialog = page.getByRole('dialog', { name: 'Sell Dagger' });
+  await sellDialog.getByRole('button', { name: 'Sell for 1 gp' }).click();
+  await expect(page.getByTestId('toast-success').last()).toContainText('Sale complete: 1 × Dagger for 1 gp.');
+  await expect(left.getByRole('button', { name: 'Dagger, quantity 1' })).toBeHidden();
+  await expect(right.getByTestId('my-coins')).toHaveText('Your coins: 9 gp');
+  await toastsGone(page);
+  await page.mouse.move(0, 0);
+  await expectAccessible(page, 'shops-workspace-dual');
+  await page.screenshot({ path: path.join(screenshotDir, 'shops-workspace-dual-1280.png'), fullPage: true });
+});

@@ -1,0 +1,902 @@
+import { z } from 'zod';
+import { pageMetaSchema } from './envelope.js';
+import { entityId, text } from './fields.js';
+import {
+  type Currency,
+  copperPer,
+  currencies,
+  itemInstanceSchema,
+  MAX_ITEM_VALUE,
+  transactionSchema,
+} from './inventory.js';
+import { itemTemplateSchema, templateVisibilities } from './items.js';
+import { unwrapFilters } from './parties.js';
+
+// ---------------------------------------------------------------------------------------------------
+// Words of the spec (spec/02 §2, §3, §4, §5; spec/01 §8 toasts)
+// ---------------------------------------------------------------------------------------------------
+
+export const shopMessages = {
+  nameTooShort: 'Shop name must be at least 2 characters long',
+  nameTooLong: 'Shop name must be less than 100 characters',
+  buyModifierRange: 'Buy modifier must be between 0 and 10',
+  sellModifierRange: 'Sell modifier must be between 0 and 10',
+  templateNotFound: 'Shop template not found.',
+  instanceNotFound: 'Shop not found.',
+  shopItemNotFound: 'Shop item not found.',
+  notOwner: 'Only the creator of this shop template can change it.',
+  systemTemplate: 'Catalogue shops cannot be changed. Clone it to make your own version.',
+  created: 'Shop template created successfully',
+  updated: 'Shop template updated successfully',
+  cloned: 'Shop template cloned',
+  deployed: (name: string) => `Shop "${name}" deployed successfully!`,
+  closed: 'Shop closed successfully!',
+  stockUpdated: 'Stock updated successfully!',
+  restocked: 'Shop restocked',
+  purchased: 'Purchase complete',
+  sold: 'Sale complete',
+  shopClosed: 'This shop is closed.',
+  outOfStock: 'This item is out of stock.',
+  insufficientFunds: (missingCp: number) => `Not enough coins: ${formatCopper(missingCp)} more is needed.`,
+  notInShop: 'That item is not for sale in this shop.',
+  currencyNotSold: 'Coins cannot be bought or sold.',
+  containerNotCharacters: 'Choose a container of that character.',
+  characterNotInParty: 'Choose one of your characters in this party.',
+  cannotTrade: 'You need a character in this party to trade here.',
+  cannotManage: 'Only the GM and managers can manage this shop.',
+  ratingOwn: 'You cannot rate your own shop template.',
+  ratingNotPublic: 'Only public shop templates can be rated.',
+  rated: 'Thanks for rating this shop',
+  archivedParty: 'This party is archived: its shops are read-only.',
+  fetchItemsFailed: 'Failed to fetch shop items',
+  loadFailed: 'An unexpected error occurred while loading shops.',
+  unableToLoad: 'Unable to Load Shops',
+  noShopsFound: 'No Shops Found',
+  noPartyShops: 'No active shops in your party yet. Deploy a shop template to get started.',
+  noInstances: 'No shop instances found. Deploy shop templates from the marketplace to get started.',
+  partyFundNotAllowed: 'The GM has not allowed paying from the party fund at this shop.',
+  partyFundNoStash: 'This party has no stash to pay from.',
+  partyFundWrongContainer: 'Choose one of this party’s stash containers.',
+  requestCreated: 'Your purchase is waiting for the GM’s approval.',
+  requestNotFound: 'Purchase request not found.',
+  requestApproved: 'Purchase approved',
+  requestDeclined: 'Purchase declined',
+  requestCancelled: 'Purchase request cancelled',
+  requestDecided: (status: string) => `This request has already been ${status}.`,
+  requestNotYours: 'Only who asked for this purchase can cancel it.',
+  requestBuyerGone: 'The buyer’s character or container no longer exists: decline the request instead.',
+} as const;
+
+export const shopTypes = [
+  'general',
+  'blacksmith',
+  'armorer',
+  'magic_shop',
+  'apothecary',
+  'tavern',
+  'weapon_shop',
+  'clothing',
+  'jewelry',
+  'books',
+  'components',
+  'custom',
+] as const;
+export type ShopType = (typeof shopTypes)[number];
+
+export const shopTypeNames: Record<ShopType, string> = {
+  general: 'General Store',
+  blacksmith: 'Blacksmith',
+  armorer: 'Armorer',
+  magic_shop: 'Magic Shop',
+  apothecary: 'Apothecary',
+  tavern: 'Tavern',
+  weapon_shop: 'Weapon Shop',
+  clothing: 'Clothing Store',
+  jewelry: 'Jewelry Shop',
+  books: 'Book Store',
+  components: 'Component Shop',
+  custom: 'Custom Shop',
+};
+
+export const popularLocations = [
+  'marketplace',
+  'main_street',
+  'docks',
+  'nobles_district',
+  'craftsman_quarter',
+  'magic_district',
+  'slums',
+  'castle_grounds',
+  'forest_edge',
+  'mountain_pass',
+] as const;
+
+export const shopTags = [
+  'Equipment',
+  'Weapons',
+  'Armor',
+  'Potions',
+  'Scrolls',
+  'Magical Items',
+  'Tools',
+  'Food',
+  'Clothing',
+  'Books',
+  'Components',
+  'Rare Items',
+  'Custom',
+] as const;
+
+/** spec/02 §2 min_rating options. */
+export const shopMinRatings = [4.5, 4.0, 3.5, 3.0, 2.5] as const;
+
+/** spec/02 §9 defaults. */
+export const SHOP_DEFAULT_BUY_MODIFIER = 1;
+export const SHOP_DEFAULT_SELL_MODIFIER = 0.5;
+export const SHOP_STOCK_THRESHOLDS = { low: 5, stocked: 20 } as const;
+export const SHOP_CARD_MAX_TAGS = 3;
+
+// ---------------------------------------------------------------------------------------------------
+// Labels (spec/02 §4)
+// ---------------------------------------------------------------------------------------------------
+
+export type StockLabel = 'Empty' | 'Low Stock' | 'Stocked' | 'Well Stocked';
+export function stockLabel(itemCount: number): StockLabel {
+  if (itemCount <= 0) return 'Empty';
+  if (itemCount <= SHOP_STOCK_THRESHOLDS.low) return 'Low Stock';
+  if (itemCount <= SHOP_STOCK_THRESHOLDS.stocked) return 'Stocked';
+  return 'Well Stocked';
+}
+
+export type BadgeColour = 'success' | 'info' | 'warning' | 'error' | 'neutral';
+
+export function restockBadge(days: number | null | undefined): { label: string; colour: BadgeColour } {
+  if (!days) return { label: 'Never', colour: 'error' };
+  if (days === 1) return { label: 'Daily', colour: 'success' };
+  if (days <= 7) return { label: `Every ${days} days`, colour: 'success' };
+  if (days <= 30) return { label: `Every ${days} days`, colour: 'warning' };
+  return { label: `Every ${days} days`, colour: 'neutral' };
+}
+
+export function popularityLabel(ratingsCount: number): string {
+  if (ratingsCount >= 100) return 'Very Popular';
+  if (ratingsCount >= 50) return 'Popular';
+  if (ratingsCount >= 20) return 'Well Known';
+  if (ratingsCount >= 5) return 'Some Reviews';
+  return 'New';
+}
+
+export function ratingColour(rating: number): BadgeColour {
+  if (rating >= 4.5) return 'success';
+  if (rating >= 4) return 'info';
+  if (rating >= 3) return 'warning';
+  return 'error';
+}
+
+/** "Shop Buys"/"Shop Sells" badges: the change from 1 as +N%, -N% or Standard. */
+export function modifierLabel(modifier: number): string {
+  const percent = Math.round((modifier - 1) * 100);
+  if (percent === 0) return 'Standard';
+  return percent > 0 ? `+${percent}%` : `${percent}%`;
+}
+
+/** "N% OFF": the rate times 100, rounded. */
+export function discountPercent(rate: number): number {
+  return Math.round(rate * 100);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Money (DESIGN §4): integer copper throughout; modifiers and rates become integer ten-thousandths
+// ---------------------------------------------------------------------------------------------------
+
+/** Modifiers and rates carry at most four decimals; as integers the arithmetic stays exact. */
+export const RATE_SCALE = 10_000;
+export function toBasisPoints(rate: number): number {
+  return Math.round(rate * RATE_SCALE);
+}
+
+/** Rounds n / d to the nearest integer, halves up, exactly (BigInt: value × two scales can pass 2^53). */
+function divideRounded(n: bigint, d: bigint): number {
+  return Number((2n * n + d) / (2n * d));
+}
+
+/**
+ * DESIGN §4: what a player pays for one unit: value × buy_modifier × (1 − discount_rate), rounded to the
+ * nearest copper. An item with a price of its own replaces value × buy_modifier; the discount still
+ * applies to it.
+ */
+export function buyPriceCp(input: {
+  valueCp: number;
+  buyModifier: number;
+  discountRate: number;
+  ownPriceCp?: number | null | undefined;
+}): number {
+  const discount = BigInt(RATE_SCALE - toBasisPoints(input.discountRate));
+  if (input.ownPriceCp !== null && input.ownPriceCp !== undefined) {
+    return divideRounded(BigInt(input.ownPriceCp) * discount, BigInt(RATE_SCALE));
+  }
+  const modifier = BigInt(toBasisPoints(input.buyModifier));
+  return divideRounded(BigInt(input.valueCp) * modifier * discount, BigInt(RATE_SCALE * RATE_SCALE));
+}
+
+/** DESIGN §4: what the shop pays for one unit: value × sell_modifier, rounded down. */
+export function sellPriceCp(input: { valueCp: number; sellModifier: number }): number {
+  const modifier = BigInt(toBasisPoints(input.sellModifier));
+  return Number((BigInt(input.valueCp) * modifier) / BigInt(RATE_SCALE));
+}
+
+export type Purse = Record<Currency, number>;
+export const emptyPurse = (): Purse => ({ cp: 0, sp: 0, ep: 0, gp: 0, pp: 0 });
+const largestFirst = [...currencies].sort((a, b) => copperPer[b] - copperPer[a]);
+
+export function purseValueCp(purse: Purse): number {
+  return currencies.reduce((sum, c) => sum + purse[c] * copperPer[c], 0);
+}
+
+/**
+ * Change in the largest coins (DESIGN §4). Electrum is left out: most tables never use it, and a
+ * handful of silver reads better than one electrum piece.
+ */
+export function makeChange(copper: number): Purse {
+  const purse = emptyPurse();
+  let left = copper;
+  for (const coin of largestFirst) {
+    if (coin === 'ep') continue;
+    purse[coin] = Math.floor(left / copperPer[coin]);
+    left -= purse[coin] * copperPer[coin];
+  }
+  return purse;
+}
+
+export type PaymentPlan =
+  | { ok: true; pay: Purse; paidCp: number; changeCp: number; change: Purse }
+  | { ok: false; missingCp: number };
+
+/**
+ * Which coins a buyer hands over for `priceCp`: the largest coins that do not overpay, and if that
+ * leaves a remainder, one more coin of the smallest denomination that covers it; the overpayment comes
+ * back as change in the largest coins. Small change is kept where it can be.
+ */
+export function planPayment(purse: Purse, priceCp: number): PaymentPlan {
+  const total = purseValueCp(purse);
+  if (total < priceCp) return { ok: false, missingCp: priceCp - total };
+  const pay = emptyPurse();
+  let left = priceCp;
+  for (const coin of largestFirst) {
+    pay[coin] = Math.min(purse[coin], Math.floor(left / copperPer[coin]));
+    left -= pay[coin] * copperPer[coin];
+  }
+  if (left > 0) {
+    // Every denomination with coins left over is larger than the remainder (see the loop above).
+    const cover = [...largestFirst]
+      .reverse()
+      .find((coin) => purse[coin] > pay[coin] && copperPer[coin] >= left);
+    if (!cover) return { ok: false, missingCp: left };
+    pay[cover] += 1;
+    left -= copperPer[cover];
+    // The covering coin may make smaller coins unnecessary: hand back those, smallest first.
+    for (const coin of [...largestFirst].reverse()) {
+      if (copperPer[coin] >= copperPer[cover]) break;
+      const spare = Math.min(pay[coin], Math.floor(-left / copperPer[coin]));
+      pay[coin] -= spare;
+      left += spare * copperPer[coin];
+    }
+  }
+  const paidCp = purseValueCp(pay);
+  const changeCp = paidCp - priceCp;
+  return { ok: true, pay, paidCp, changeCp, change: makeChange(changeCp) };
+}
+
+/** "1 gp 5 sp 3 cp"; "0 cp" for nothing. */
+export function formatCopper(copper: number): string {
+  if (copper === 0) return '0 cp';
+  const purse = makeChange(copper);
+  return largestFirst
+    .filter((c) => purse[c] > 0)
+    .map((c) => `${purse[c]} ${c}`)
+    .join(' ');
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Inputs
+// ---------------------------------------------------------------------------------------------------
+
+const numeric = (schema: z.ZodNumber) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v), schema);
+
+const modifier = (message: string) =>
+  numeric(z.number({ error: message }).min(0, message).max(10, message).multipleOf(0.0001, message));
+
+const shortText = (max: number) => text({ error: 'Must be text' }).trim().max(max);
+
+/** spec/02 §2 shop tags: kept as written, trimmed, unique regardless of case. */
+export function normaliseShopTags(input: string | readonly string[]): string[] {
+  const raw = typeof input === 'string' ? input.split(',') : input;
+  const seen = new Set<string>();
+  const tags: string[] = [];
+  for (const tag of raw.map((t) => t.trim()).filter((t) => t.length > 0)) {
+    if (seen.has(tag.toLowerCase())) continue;
+    seen.add(tag.toLowerCase());
+    tags.push(tag);
+  }
+  return tags;
+}
+
+const tagList = z
+  .union([z.array(text().max(60, 'A tag can be at most 60 characters')).max(30), text().max(2000)], {
+    error: 'Tags must be a list of words or a comma-separated string',
+  })
+  .transform(normaliseShopTags)
+  .pipe(z.array(z.string().max(60, 'A tag can be at most 60 characters')).max(30, 'At most 30 tags'));
+
+const restockDays = numeric(
+  z
+    .number({ error: 'Restock days must be a number' })
+    .int('Restock days must be a whole number')
+    .min(0, 'Restock days cannot be negative (0 means never)')
+    .max(365, 'Restock days must be at most 365'),
+);
+
+const copperAmount = numeric(
+  z
+    .number({ error: 'Price must be a number of copper pieces' })
+    .int('Price must be a whole number of copper pieces')
+    .min(0, 'Price cannot be negative')
+    // MAX_ITEM_VALUE in pp: with MAX_STACK_QUANTITY, a stack's price stays an exact integer below 2^53.
+    .max(MAX_ITEM_VALUE * copperPer.pp, 'A price can be at most 900,000 pp'),
+);
+
+const stockQuantity = numeric(
+  z
+    .number({ error: 'Quantity must be a number' })
+    .int('Quantity must be a whole number')
+    .min(0, 'Quantity cannot be negative')
+    .max(100_000, 'Quantity must be at most 100000'),
+);
+
+const tradeQuantity = numeric(
+  z
+    .number({ error: 'Quantity must be a number' })
+    .int('Quantity must be a whole number')
+    .min(1, 'Quantity must be at least 1')
+    .max(100_000, 'Quantity must be at most 100000'),
+);
+
+const shopName = text({ error: shopMessages.nameTooShort })
+  .trim()
+  .min(2, shopMessages.nameTooShort)
+  .max(99, shopMessages.nameTooLong);
+
+const shopTemplateFields = {
+  name: shopName,
+  description: shortText(5000),
+  owner: shortText(100),
+  location: shortText(100),
+  shop_type: z.enum(shopTypes, { error: 'Choose a shop type' }),
+  buy_modifier: modifier(shopMessages.buyModifierRange),
+  sell_modifier: modifier(shopMessages.sellModifierRange),
+  default_restock_days: restockDays.nullable(),
+  tag_list: tagList,
+  visibility: z.enum(templateVisibilities, { error: 'Visibility must be private, unlisted or public' }),
+  name_override: shortText(100).nullable(),
+  owner_override: shortText(100).nullable(),
+  location_override: shortText(100).nullable(),
+  description_override: shortText(5000).nullable(),
+};
+
+/** spec/02 §3 Shop template and §5 shop form. */
+export const shopTemplateFormSchema = z.object({
+  name: shopTemplateFields.name,
+  description: shopTemplateFields.description.default(''),
+  owner: shopTemplateFields.owner.default(''),
+  location: shopTemplateFields.location.default(''),
+  shop_type: shopTemplateFields.shop_type.default('general'),
+  buy_modifier: shopTemplateFields.buy_modifier.default(SHOP_DEFAULT_BUY_MODIFIER),
+  sell_modifier: shopTemplateFields.sell_modifier.default(SHOP_DEFAULT_SELL_MODIFIER),
+  default_restock_days: shopTemplateFields.default_restock_days.default(null),
+  tag_list: shopTemplateFields.tag_list.default([]),
+  visibility: shopTemplateFields.visibility.default('private'),
+  name_override: shopTemplateFields.name_override.optional(),
+  owner_override: shopTemplateFields.owner_override.optional(),
+  location_override: shopTemplateFields.location_override.optional(),
+  description_override: shopTemplateFields.description_override.optional(),
+});
+export type ShopTemplateForm = z.infer<typeof shopTemplateFormSchema>;
+export const shopTemplateCreateBodySchema = z.object({ shop_template: shopTemplateFormSchema });
+
+export const shopTemplateUpdateSchema = z.object(
+  Object.fromEntries(Object.entries(shopTemplateFields).map(([k, v]) => [k, v.optional()])) as {
+    [K in keyof typeof shopTemplateFields]: z.ZodOptional<(typeof shopTemplateFields)[K]>;
+  },
+);
+export type ShopTemplateUpdate = z.infer<typeof shopTemplateUpdateSchema>;
+export const shopTemplateUpdateBodySchema = z.object({ shop_template: shopTemplateUpdateSchema });
+
+/** A shop item: an item template with a quantity, an optional price of its own, and its restock level. */
+export const shopItemFormSchema = z.object({
+  item_template_id: entityId('Choose an item'),
+  quantity: stockQuantity.default(1),
+  /** In copper (DESIGN §4); null: priced from the item's value and the shop's modifiers. */
+  price_cp: copperAmount.nullable().default(null),
+  /** The stock a restock tops this item up to; null: its quantity. */
+  restock_quantity: stockQuantity.nullable().default(null),
+});
+export type ShopItemForm = z.infer<typeof shopItemFormSchema>;
+const wrapped = <T extends z.ZodType>(key: string, schema: T) =>
+  z.preprocess(
+    (body) =>
+      body && typeof body === 'object' && key in body ? (body as Record<string, unknown>)[key] : body,
+    schema,
+  );
+/** Accepts {shop_item: {...}} or the fields bare. */
+export const shopItemCreateBodySchema = wrapped('shop_item', shopItemFormSchema);
+export const shopItemUpdateSchema = z.object({
+  quantity: stockQuantity.optional(),
+  price_cp: copperAmount.nullable().optional(),
+  restock_quantity: stockQuantity.nullable().optional(),
+});
+export const shopItemUpdateBodySchema = wrapped('shop_item', shopItemUpdateSchema);
+
+export const shopRatingBodySchema = wrapped(
+  'shop_rating',
+  z.object({
+    rating: numeric(
+      z
+        .number({ error: 'Rating must be a number from 1 to 5' })
+        .int('Rating must be a whole number from 1 to 5')
+        .min(1, 'Rating must be a whole number from 1 to 5')
+        .max(5, 'Rating must be a whole number from 1 to 5'),
+    ),
+  }),
+);
+
+const discountRate = numeric(
+  z
+    .number({ error: 'Discount must be a number from 0 to 1' })
+    .min(0, 'Discount must be from 0 to 1')
+    .max(1, 'Discount must be from 0 to 1')
+    .multipleOf(0.0001, 'Discount has at most 4 decimals'),
+);
+
+/** spec/02 §7 POST shop_instances {shop_instance}. Unset fields come from the template. */
+export const shopInstanceCreateSchema = z.object({
+  shop_template_id: entityId('Choose a shop template'),
+  party_id: entityId('Choose a party'),
+  name: shopName.optional(),
+  description: shortText(5000).optional(),
+  is_active: z.boolean().default(true),
+  discount_rate: discountRate.default(0),
+  buy_modifier: shopTemplateFields.buy_modifier.optional(),
+  sell_modifier: shopTemplateFields.sell_modifier.optional(),
+  restock_days: restockDays.nullable().optional(),
+  /** Issue 10 §8: purchases here may be paid from the party stash's coins. */
+  party_fund_allowed: z.boolean().optional(),
+  /** Issue 10 §8: purchases above this many copper wait for the GM's approval; null: never. */
+  approval_threshold_cp: copperAmount.nullable().optional(),
+});
+export type ShopInstanceCreate = z.infer<typeof shopInstanceCreateSchema>;
+export const shopInstanceCreateBodySchema = z.object({ shop_instance: shopInstanceCreateSchema });
+
+export const shopInstanceUpdateSchema = z.object({
+  name: shopName.optional(),
+  description: shortText(5000).optional(),
+  is_active: z.boolean().optional(),
+  discount_rate: discountRate.optional(),
+  buy_modifier: shopTemplateFields.buy_modifier.optional(),
+  sell_modifier: shopTemplateFields.sell_modifier.optional(),
+  restock_days: restockDays.nullable().optional(),
+  party_fund_allowed: z.boolean().optional(),
+  approval_threshold_cp: copperAmount.nullable().optional(),
+});
+export type ShopInstanceUpdate = z.infer<typeof shopInstanceUpdateSchema>;
+export const shopInstanceUpdateBodySchema = z.object({ shop_instance: shopInstanceUpdateSchema });
+
+export const paymentSources = ['character', 'party'] as const;
+export type PaymentSource = (typeof paymentSources)[number];
+
+/**
+ * spec/02 §3 Purchase payload (buyer_character_id, buyer_container_id) and the transfer form of §7
+ * (item_instance_id, target_container_id, quantity): both names of the container are accepted.
+ */
+export const purchaseSchema = z
+  .object({
+    item_instance_id: entityId('Choose an item'),
+    quantity: tradeQuantity.default(1),
+    buyer_character_id: entityId('Choose a character'),
+    buyer_container_id: entityId('Please select a destination').optional(),
+    target_container_id: entityId('Please select a destination').optional(),
+    /** Issue 10 §8: "party" pays from the party stash's coins, when the shop allows it. */
+    payment_source: z
+      .enum(paymentSources, { error: 'Payment source must be character or party' })
+      .default('character'),
+    /** Which party stash pays (payment_source "party"); the party's first stash when left out. */
+    payer_container_id: entityId('Choose the party stash that pays').optional(),
+  })
+  .transform(({ target_container_id, ...rest }, ctx) => {
+    const container = rest.buyer_container_id ?? target_container_id;
+    if (!container) {
+      ctx.addIssue({ code: 'custom', path: ['buyer_container_id'], message: 'Please select a destination' });
+      return z.NEVER;
+    }
+    return { ...rest, buyer_container_id: container };
+  });
+export type Purchase = z.infer<typeof purchaseSchema>;
+export const purchaseBodySchema = z.object({ purchase: purchaseSchema });
+
+export const sellSchema = z
+  .object({
+    item_instance_id: entityId('Choose an item'),
+    quantity: tradeQuantity.default(1),
+    seller_character_id: entityId('Choose a character'),
+    seller_container_id: entityId('Choose the source container').optional(),
+    source_container_id: entityId('Choose the source container').optional(),
+  })
+  .transform(({ source_container_id, ...rest }, ctx) => {
+    const container = rest.seller_container_id ?? source_container_id;
+    if (!container) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['seller_container_id'],
+        message: 'Choose the source container',
+      });
+      return z.NEVER;
+    }
+    return { ...rest, seller_container_id: container };
+  });
+export type Sell = z.infer<typeof sellSchema>;
+export const sellBodySchema = z.object({ sell: sellSchema });
+
+/** spec/02 §3 Stock payload: an item of the GM's moved into the shop, optionally with its own price. */
+export const stockSchema = z.object({
+  item_id: entityId('Choose an item'),
+  source_container_id: entityId('Choose the source container'),
+  quantity: tradeQuantity.optional(),
+  /** In copper; null clears the shop's own price for this item. */
+  price: copperAmount.nullable().optional(),
+});
+export type Stock = z.infer<typeof stockSchema>;
+export const stockBodySchema = wrapped('stock', stockSchema);
+
+export const priceQuerySchema = z.object({ quantity: tradeQuantity.default(1) });
+
+// ---------------------------------------------------------------------------------------------------
+// Queries
+// ---------------------------------------------------------------------------------------------------
+
+const tagsQuery = z
+  .union([text().max(1000), z.array(text().max(60)).max(20)], {
+    error: 'Tags must be comma-separated',
+  })
+  .transform(normaliseShopTags);
+
+export const shopSortKeys = ['name', 'rating', 'popularity', 'created_at', 'updated_at'] as const;
+const includeQuery = z
+  .union([text().max(200), z.array(text().max(50)).max(10)])
+  .transform((v) =>
+    (typeof v === 'string' ? v.split(',') : v).map((s) => s.trim()).filter((s) => s.length > 0),
+  )
+  .pipe(z.array(z.enum(['shop_items', 'tags'], { error: 'include takes shop_items and tags' })));
+
+/**
+ * spec/02 §2 shop filters and §7 list parameters. `sort`/`direction` and `sort_by`/`sort_order` are the
+ * same thing; default name ascending. Without `visibility`: my templates and every public one.
+ */
+export const shopTemplateListQuerySchema = z.preprocess(
+  unwrapFilters,
+  z
+    .object({
+      page: numeric(z.number().int().min(1)).default(1),
+      per_page: numeric(z.number().int().min(1).max(100)).default(20),
+      search: shortText(200).optional(),
+      shop_type: z.enum(shopTypes, { error: 'Unknown shop type' }).optional(),
+      location: shortText(100).optional(),
+      min_rating: numeric(z.number().min(0).max(5)).optional(),
+      visibility: z
+        .enum(templateVisibilities, { error: 'Visibility must be private, unlisted or public' })
+        .optional(),
+      party_id: entityId('party_id must be a party id').optional(),
+      mine: z
+        .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
+        .transform((v) => v === true || v === 'true' || v === '1')
+        .optional(),
+      tags: tagsQuery.optional(),
+      sort: z.enum(shopSortKeys).optional(),
+      sort_by: z.enum(shopSortKeys).optional(),
+      direction: z.enum(['asc', 'desc']).optional(),
+      sort_order: z.enum(['asc', 'desc']).optional(),
+      include: includeQuery.optional(),
+    })
+    .transform(({ sort, sort_by, direction, sort_order, ...rest }) => ({
+      ...rest,
+      sort: sort_by ?? sort ?? ('name' as const),
+      direction: sort_order ?? direction ?? ('asc' as const),
+    })),
+);
+export type ShopTemplateListQuery = z.infer<typeof shopTemplateListQuerySchema>;
+
+export const shopInstanceListQuerySchema = z.preprocess(
+  unwrapFilters,
+  z.object({
+    page: numeric(z.number().int().min(1)).default(1),
+    per_page: numeric(z.number().int().min(1).max(100)).default(20),
+    search: shortText(200).optional(),
+    shop_type: z.enum(shopTypes, { error: 'Unknown shop type' }).optional(),
+    location: shortText(100).optional(),
+    party_id: entityId('party_id must be a party id').optional(),
+    is_active: z
+      .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
+      .transform((v) => v === true || v === 'true' || v === '1')
+      .optional(),
+  }),
+);
+export type ShopInstanceListQuery = z.infer<typeof shopInstanceListQuerySchema>;
+
+export const shopSalesQuerySchema = z.object({
+  page: numeric(z.number().int().min(1)).default(1),
+  per_page: numeric(z.number().int().min(1).max(200)).default(50),
+});
+
+// ---------------------------------------------------------------------------------------------------
+// Output
+// ---------------------------------------------------------------------------------------------------
+
+export const shopItemSchema = z.object({
+  id: z.string(),
+  shop_template_id: z.string(),
+  item_template_id: z.string(),
+  item_template: itemTemplateSchema,
+  quantity: z.number().int(),
+  price_cp: z.number().int().nullable(),
+  restock_quantity: z.number().int().nullable(),
+  /** What a player pays for one at the template's buy modifier, without a party discount. */
+  buy_price_cp: z.number().int(),
+  sell_price_cp: z.number().int(),
+});
+export type ShopItem = z.infer<typeof shopItemSchema>;
+
+export const shopTemplateSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  owner: z.string(),
+  location: z.string(),
+  description: z.string(),
+  shop_type: z.enum(shopTypes),
+  shop_type_name: z.string(),
+  average_rating: z.number().nullable(),
+  ratings_count: z.number().int(),
+  /** The signed-in user's own rating, if any. */
+  my_rating: z.number().int().nullable(),
+  buy_modifier: z.number(),
+  sell_modifier: z.number(),
+  default_restock_days: z.number().int().nullable(),
+  tag_list: z.array(z.string()),
+  visibility: z.enum(templateVisibilities),
+  name_override: z.string().nullable(),
+  owner_override: z.string().nullable(),
+  location_override: z.string().nullable(),
+  description_override: z.string().nullable(),
+  display_name: z.string(),
+  display_owner: z.string(),
+  display_location: z.string(),
+  display_description: z.string(),
+  items_count: z.number().int(),
+  /** Present with include=shop_items (and always on the detail). */
+  shop_items: z.array(shopItemSchema).optional(),
+  creator_id: z.string().nullable(),
+  creator_name: z.string().nullable(),
+  is_system: z.boolean(),
+  is_owner: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type ShopTemplate = z.infer<typeof shopTemplateSchema>;
+
+export const shopTemplateListResponseSchema = z.object({
+  status: z.literal('success'),
+  data: z.array(shopTemplateSchema),
+  meta: pageMetaSchema,
+  message: z.string().optional(),
+});
+
+/** An item on a shop's shelf: the stack and what it costs here. */
+export const shopStockItemSchema = itemInstanceSchema.extend({
+  buy_price_cp: z.number().int(),
+  sell_price_cp: z.number().int(),
+  has_own_price: z.boolean(),
+});
+export type ShopStockItem = z.infer<typeof shopStockItemSchema>;
+
+export const shopInstanceSchema = z.object({
+  id: z.string(),
+  shop_template_id: z.string().nullable(),
+  party_id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  owner: z.string(),
+  location: z.string(),
+  shop_type: z.enum(shopTypes),
+  shop_type_name: z.string(),
+  is_active: z.boolean(),
+  discount_rate: z.number(),
+  buy_modifier: z.number(),
+  sell_modifier: z.number(),
+  currency: z.enum(currencies),
+  restock_days: z.number().int().nullable(),
+  next_restock_at: z.string().nullable(),
+  tag_list: z.array(z.string()),
+  shop_template: z.object({ id: z.string(), name: z.string() }).nullable(),
+  party: z.object({ id: z.string(), name: z.string() }),
+  container: z.object({
+    id: z.string(),
+    name: z.string(),
+    item_instances: z.array(shopStockItemSchema),
+  }),
+  items_count: z.number().int(),
+  /** GM and managers: stock, restock, open, close, edit. */
+  can_manage: z.boolean(),
+  /** Members with a character (not observers): buy and sell. */
+  can_trade: z.boolean(),
+  /** Issue 10 §8 (always sent; optional only so older fixtures still type-check). */
+  party_fund_allowed: z.boolean().optional(),
+  approval_threshold_cp: z.number().int().nullable().optional(),
+  /** Pending purchase requests: all of them for the GM and managers, the caller's own for others. */
+  pending_requests_count: z.number().int().optional(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type ShopInstance = z.infer<typeof shopInstanceSchema>;
+
+export const shopInstanceListResponseSchema = z.object({
+  status: z.literal('success'),
+  data: z.object({ instances: z.array(shopInstanceSchema) }),
+  meta: pageMetaSchema.extend({ total: z.number().int() }),
+});
+
+export const purseSchema = z.object({
+  cp: z.number().int(),
+  sp: z.number().int(),
+  ep: z.number().int(),
+  gp: z.number().int(),
+  pp: z.number().int(),
+});
+
+export const priceQuoteSchema = z.object({
+  item_instance_id: z.string(),
+  name: z.string(),
+  quantity: z.number().int(),
+  unit_price_cp: z.number().int(),
+  total_price_cp: z.number().int(),
+  /** "1 gp 5 sp". */
+  formatted: z.string(),
+  has_own_price: z.boolean(),
+  discount_rate: z.number(),
+  modifier: z.number(),
+});
+export type PriceQuote = z.infer<typeof priceQuoteSchema>;
+
+// ---------------------------------------------------------------------------------------------------
+// Issue 10 §8: purchase requests (shopping while the GM is away)
+// ---------------------------------------------------------------------------------------------------
+
+export const shopRequestStatuses = ['pending', 'approved', 'declined', 'cancelled'] as const;
+export type ShopRequestStatus = (typeof shopRequestStatuses)[number];
+
+export const shopRequestSchema = z.object({
+  id: z.string(),
+  shop_instance_id: z.string(),
+  party_id: z.string(),
+  status: z.enum(shopRequestStatuses),
+  requester: z.object({ id: z.string().nullable(), name: z.string() }),
+  character: z.object({ id: z.string().nullable(), name: z.string() }),
+  buyer_container_id: z.string().nullable(),
+  payment_source: z.enum(paymentSources),
+  payer_container_id: z.string().nullable(),
+  /** The shop's container holding the goods while the request waits. */
+  hold_container_id: z.string().nullable(),
+  item_template_id: z.string().nullable(),
+  item_name: z.string(),
+  quantity: z.number().int(),
+  /** Fixed when the request was made: approval charges this price. */
+  unit_price_cp: z.number().int(),
+  total_price_cp: z.number().int(),
+  formatted: z.string(),
+  decided_by: z.object({ id: z.string().nullable(), name: z.string() }).nullable(),
+  decided_at: z.string().nullable(),
+  reason: z.string(),
+  /** The caller may approve or decline it (GM and managers) / cancel it (who asked). */
+  can_decide: z.boolean(),
+  can_cancel: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type ShopRequest = z.infer<typeof shopRequestSchema>;
+
+export const shopRequestListQuerySchema = z.object({
+  status: z.enum([...shopRequestStatuses, 'all'], { error: 'Unknown request status' }).default('pending'),
+});
+/** An optional body: decline and cancel may be sent with none at all. */
+export const shopRequestDecisionSchema = z.preprocess(
+  (value) => value ?? {},
+  z.object({
+    reason: text({ error: 'Reason must be text' }).trim().max(500, 'Reason is too long').optional(),
+  }),
+);
+export type ShopRequestDecision = z.infer<typeof shopRequestDecisionSchema>;
+export const tradeResultSchema = z.object({
+  kind: z.enum(['purchase', 'sale']),
+  message: z.string(),
+  quantity: z.number().int(),
+  unit_price_cp: z.number().int(),
+  total_price_cp: z.number().int(),
+  /** Coins handed over (purchase) and given back as change, or the coins received (sale). */
+  paid: purseSchema,
+  change: purseSchema,
+  received: purseSchema,
+  item_instances: z.array(itemInstanceSchema),
+  transaction_ids: z.array(z.string()),
+  /** Who paid: the buyer's container or the party stash (issue 10 §8). */
+  payment_source: z.enum(paymentSources).optional(),
+  /** Set when the purchase is above the shop's approval threshold and waits for the GM (HTTP 202). */
+  request: shopRequestSchema.nullable().optional(),
+});
+export type TradeResult = z.infer<typeof tradeResultSchema>;
+
+export const restockScheduleSchema = z.object({
+  shop_instance_id: z.string(),
+  restock_days: z.number().int().nullable(),
+  label: z.string(),
+  next_restock_at: z.string().nullable(),
+  last_restock_at: z.string().nullable(),
+});
+export type RestockSchedule = z.infer<typeof restockScheduleSchema>;
+
+export const restockResultSchema = z.object({
+  shop_instance_id: z.string(),
+  added: z.array(z.object({ item_template_id: z.string(), name: z.string(), quantity: z.number().int() })),
+  next_restock_at: z.string().nullable(),
+});
+
+export const restockStatusSchema = z.object({
+  shop_template_id: z.string(),
+  default_restock_days: z.number().int().nullable(),
+  label: z.string(),
+  items: z.array(
+    z.object({
+      shop_item_id: z.string(),
+      item_template_id: z.string(),
+      name: z.string(),
+      quantity: z.number().int(),
+      restock_quantity: z.number().int(),
+    }),
+  ),
+  /** Shops deployed from it in the caller's parties. */
+  instances: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      party_id: z.string(),
+      restock_days: z.number().int().nullable(),
+      next_restock_at: z.string().nullable(),
+    }),
+  ),
+});
+
+export const shopContainerSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  items_count: z.number().int(),
+  owner: z.object({ type: z.literal('shop_instance'), id: z.string(), name: z.string() }),
+});
+
+export const shopSalesResponseSchema = z.object({
+  status: z.literal('success'),
+  data: z.object({ transactions: z.array(transactionSchema) }),
+  meta: pageMetaSchema,
+});
+
+export const shopRequestResultSchema = z.object({
+  request: shopRequestSchema,
+  /** The completed purchase, on approval. */
+  trade: tradeResultSchema.nullable(),
+});
+export type ShopRequestResult = z.infer<typeof shopRequestResultSchema>;
