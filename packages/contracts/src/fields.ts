@@ -37,9 +37,12 @@ export function text(params?: StringParams) {
   return z.string(params).refine(isSafeText, { message: fieldMessages.unsafeText });
 }
 
-/** Every id of a request (path, query or body): a uuid, as every table's primary key is. */
+/**
+ * Every id of a request (path, query or body): a uuid, as every table's primary key is. Lower-cased, as
+ * PostgreSQL prints uuids, so two spellings of one id compare equal everywhere the services compare ids.
+ */
 export function entityId(message: string = fieldMessages.invalidId) {
-  return z.uuid({ error: message });
+  return z.uuid({ error: message }).transform((id) => id.toLowerCase());
 }
 
 export function isEntityId(value: unknown): value is string {

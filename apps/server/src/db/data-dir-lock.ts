@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export class DataDirLockedError extends Error {}
@@ -93,9 +93,21 @@ export function lockDataDir(dataDir: string, onTakeover: (message: string) => vo
   const self: LockHolder = { pid: process.pid, bootId: bootId(), startTime: processStartTime(process.pid) };
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const fd = openSync(lockPath, 'wx', 0o644);
-      writeSync(fd, JSON.stringify({ pid: self.pid, boot_id: self.bootId, start_time: self.startTime }));
-      closeSync(fd);
+      // Written whole to a file of this process's own, then linked into place: link() fails if the lock
+      // exists, and a rival never sees a lock file that is still empty.
+      const draft = `${lockPath}.${self.pid}.tmp`;
+      writeFileSync(
+        draft,
+        JSON.stringify({ pid: self.pid, boot_id: self.bootId, start_time: self.startTime }),
+        {
+          mode: 0o644,
+        },
+      );
+      try {
+        linkSync(draft, lockPath);
+      } finally {
+        rmSync(draft, { force: true });
+      }
       let released = false;
       return () => {
         if (released) return;

@@ -69,9 +69,13 @@ describe('deleting a container into itself (review F3)', () => {
       quantity: 7,
     });
     const rowsBefore = await ledgerCount();
+    // Every spelling of the same id is the same container: upper case must not slip past the check.
     for (const url of [
       `/containers/${pouch}?destination_container_id=${pouch}`,
+      `/containers/${pouch}?destination_container_id=${pouch.toUpperCase()}`,
+      `/containers/${pouch.toUpperCase()}?destination_container_id=${pouch}`,
       `/characters/${character.id}/containers/${pouch}?destination_container_id=${pouch}`,
+      `/characters/${character.id}/containers/${pouch}?destination_container_id=${pouch.toUpperCase()}`,
     ]) {
       const refused = await call('DELETE', url, player);
       expect(refused.statusCode).toBe(422);
@@ -81,6 +85,15 @@ describe('deleting a container into itself (review F3)', () => {
         details: [{ field: 'destination_container_id', message: inventoryMessages.destinationIsSelf }],
       });
     }
+    const [rope7] = await stacks(pouch);
+    const intoItself = await call('POST', '/containers/transfer', player, {
+      item_instance_id: rope7?.id,
+      source_container_id: pouch,
+      target_container_id: pouch.toUpperCase(),
+      quantity: 7,
+    });
+    expect(intoItself.statusCode).toBeGreaterThanOrEqual(400);
+    expect(intoItself.statusCode).toBeLessThan(500);
     expect(await ctx.database.db.select().from(containers).where(eq(containers.id, pouch))).toHaveLength(1);
     expect((await stacks(pouch)).map((s) => s.quantity)).toEqual([7]);
     expect(await ledgerCount()).toBe(rowsBefore);
