@@ -42,7 +42,16 @@ const characterActions = new Set(['character_assigned', 'character_removed', 'ch
 const partyActions = new Set(['party_updated', 'party_update', 'notes_updated']);
 const presenceActions = new Set(['presence_update', 'presence_changed']);
 /** spec/02 §7: a shop was deployed, changed (stock, prices, open) or closed. */
-const shopActions = new Set(['shop_deployed', 'shop_updated', 'shop_closed']);
+const shopActions = new Set([
+  'shop_deployed',
+  'shop_updated',
+  'shop_closed',
+  // Issue 10 §8: a purchase waiting for approval was made or decided (its held goods left the shelf).
+  'shop_request_created',
+  'shop_request_approved',
+  'shop_request_declined',
+  'shop_request_cancelled',
+]);
 
 export function isInventoryAction(action: string): boolean {
   return inventoryActions.has(action);

@@ -1,5 +1,6 @@
 import {
   type PageMeta,
+  type PaymentSource,
   type PriceQuote,
   pageMetaSchema,
   priceQuoteSchema,
@@ -485,6 +486,8 @@ export interface PurchaseRequest {
   quantity: number;
   characterId: string;
   containerId: string;
+  /** Issue 10 §8: "party" pays from the party stash, where the shop allows it; purchases only. */
+  paymentSource?: PaymentSource;
 }
 
 /** The caller shows the spec/02 §8 messages itself, so the client's own error toast is off. */
@@ -497,6 +500,7 @@ export async function purchase(request: PurchaseRequest): Promise<TradeResult> {
         quantity: request.quantity,
         buyer_character_id: request.characterId,
         buyer_container_id: request.containerId,
+        payment_source: request.paymentSource ?? 'character',
       },
     },
     schema: tradeResultSchema,

@@ -49,14 +49,21 @@ export function useTrade(options: { onSuccess?: (result: TradeResult) => void } 
   return useMutation({
     mutationFn: (request: TradeRequest) => (request.side === 'buy' ? purchase(request) : sell(request)),
     onSuccess: (result, request) => {
-      toast.success(tradeSummary(result, request.name));
+      // Above the shop's approval limit: nothing was paid yet, the goods wait for the GM (HTTP 202).
+      if (result.request) toast.info(`${shopMessages.requestCreated} ${result.quantity} × ${request.name}.`);
+      else toast.success(tradeSummary(result, request.name));
       options.onSuccess?.(result);
     },
     onError: (error, request) => toast.error(tradeErrorMessage(error, request.side)),
-    onSettled: async (_result, _error, request) => {
+    onSettled: async (result, _error, request) => {
       await Promise.all([
         invalidateShop(queryClient, request.shopId),
-        invalidateContainers(queryClient, [request.containerId]),
+        invalidateContainers(
+          queryClient,
+          [request.containerId, result?.request?.payer_container_id ?? null].filter(
+            (id): id is string => id !== null,
+          ),
+        ),
       ]);
     },
   });

@@ -42,6 +42,11 @@ export function ShopManagePanel({ shop }: { shop: ShopInstance }) {
   const [buyModifier, setBuyModifier] = useState<number | string>(shop.buy_modifier);
   const [sellModifier, setSellModifier] = useState<number | string>(shop.sell_modifier);
   const [restockDays, setRestockDays] = useState<number | string>(shop.restock_days ?? 0);
+  const [partyFund, setPartyFund] = useState(shop.party_fund_allowed ?? false);
+  // Shown in gold pieces, kept in copper (DESIGN §4); empty: every purchase completes at once.
+  const [thresholdGp, setThresholdGp] = useState<number | string>(
+    shop.approval_threshold_cp == null ? '' : shop.approval_threshold_cp / 100,
+  );
   const [deleting, setDeleting] = useState(false);
   const schedule = useQuery(restockScheduleQuery(shop.id));
 
@@ -84,6 +89,8 @@ export function ShopManagePanel({ shop }: { shop: ShopInstance }) {
       buy_modifier: Number(buyModifier),
       sell_modifier: Number(sellModifier),
       restock_days: Number(restockDays) || null,
+      party_fund_allowed: partyFund,
+      approval_threshold_cp: thresholdGp === '' ? null : Math.max(0, Math.round(Number(thresholdGp) * 100)),
     });
   const nextRestock = schedule.data?.next_restock_at
     ? new Date(schedule.data.next_restock_at).toLocaleString()
@@ -113,7 +120,7 @@ export function ShopManagePanel({ shop }: { shop: ShopInstance }) {
         >
           <Stack gap="sm">
             <Title order={3} size="h5">
-              Prices and restock
+              Prices, payment and restock
             </Title>
             <TextInput
               label="Shop name"
@@ -153,6 +160,26 @@ export function ShopManagePanel({ shop }: { shop: ShopInstance }) {
                 onChange={setSellModifier}
               />
             </SimpleGrid>
+            <Title order={4} size="h6" mt="xs">
+              Paying and approvals
+            </Title>
+            <Switch
+              label="Players may pay from the party fund"
+              description="A purchase can be paid with the party stash's coins; the ledger says so."
+              checked={partyFund}
+              onChange={(event) => setPartyFund(event.currentTarget.checked)}
+            />
+            <NumberInput
+              label="Ask me to approve purchases above (gp)"
+              description="Leave empty to let every purchase complete at once. Above it, the goods are held until you decide."
+              min={0}
+              max={9000}
+              decimalScale={2}
+              allowNegative={false}
+              value={thresholdGp}
+              onChange={setThresholdGp}
+              data-testid="approval-threshold"
+            />
             {update.isError ? (
               <Alert color="red" variant="light" role="alert">
                 {errorText(update.error)}

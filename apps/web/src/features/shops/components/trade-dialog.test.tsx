@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
 import { failure, mockFetch, success } from '../../../test/fixtures';
 import { buildItem, renderWithProviders } from '../../inventory/test/inventory-fixtures';
+import { buildShopInstance, buildShopRequest } from '../test/shop-fixtures';
 import { TradeDialog, type TradeOffer } from './trade-dialog';
 
 const offer: TradeOffer = {
@@ -43,9 +44,10 @@ function quote(side: 'buy' | 'sell', quantity: number, unit: number) {
 const purse = (gp: number) => ({ cp: 0, sp: 0, ep: 0, gp, pp: 0 });
 
 /** The shop at the network boundary: quotes at 5 cp an arrow, 3 gp in the buyer's purse. */
-function mockShop(purchase: () => Response) {
+function mockShop(purchase: () => Response, shop = buildShopInstance()) {
   return mockFetch(({ url, init }) => {
     const { pathname, searchParams } = new URL(url, 'http://test');
+    if (init.method !== 'POST' && pathname === '/api/v1/shop_instances/shop-1') return success(shop);
     if (pathname.includes('/calculate_buy_price/'))
       return quote('buy', Number(searchParams.get('quantity')), 5);
     if (pathname.includes('/calculate_sell_price/'))
@@ -109,6 +111,7 @@ describe('TradeDialog', () => {
         quantity: 20,
         buyer_character_id: 'character-1',
         buyer_container_id: 'container-1',
+        payment_source: 'character',
       },
     });
     expect(useUiStore.getState().toasts.at(-1)).toMatchObject({
@@ -165,5 +168,57 @@ describe('TradeDialog', () => {
     expect(within(dialog).queryByRole('textbox', { name: /Quantity/ })).not.toBeInTheDocument();
     expect(await within(dialog).findByRole('button', { name: 'Sell for 2 cp' })).toBeEnabled();
     expect(within(dialog).queryByText('Your coins')).not.toBeInTheDocument();
+  }, 20_000);
+
+  it('pays from the party fund where the shop allows it, and says when the GM must approve first', async () => {
+    const request = buildShopRequest({ quantity: 30, total_price_cp: 150, payment_source: 'party' });
+    const fetchMock = mockShop(
+      () =>
+        success({
+          kind: 'purchase',
+          message: 'Your purchase is waiting for the GM’s approval.',
+          quantity: 30,
+          unit_price_cp: 5,
+          total_price_cp: 150,
+          paid: purse(0),
+          change: purse(0),
+          received: purse(0),
+          item_instances: [],
+          transaction_ids: [],
+          payment_source: 'party',
+          request,
+        }),
+      buildShopInstance({ party_fund_allowed: true, approval_threshold_cp: 100 }),
+    );
+    const onClose = vi.fn();
+    const user = userEvent.setup();
+    renderWithProviders(<TradeDialog offer={offer} onClose={onClose} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Buy Arrow' });
+    await user.click(await within(dialog).findByText('Party fund'));
+    expect(within(dialog).getByTestId('trade-party-fund')).toBeInTheDocument();
+    // The party pays, so my own purse is neither shown nor checked.
+    expect(within(dialog).queryByText('Your coins')).not.toBeInTheDocument();
+    expect(within(dialog).queryByTestId('trade-needs-approval')).not.toBeInTheDocument();
+
+    fireEvent.change(within(dialog).getByRole('textbox', { name: /Quantity/ }), { target: { value: '30' } });
+    expect(await within(dialog).findByTestId('trade-needs-approval')).toHaveTextContent(
+      'Over 1 gp: this purchase waits for the GM',
+    );
+    await user.click(await within(dialog).findByRole('button', { name: 'Ask to buy for 1 gp 5 sp' }));
+    await vi.waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(purchaseBody(fetchMock).purchase).toMatchObject({ quantity: 30, payment_source: 'party' });
+    // Nothing was paid yet: the toast says it waits, not that it is bought.
+    expect(useUiStore.getState().toasts.at(-1)).toMatchObject({
+      kind: 'info',
+      message: 'Your purchase is waiting for the GM’s approval. 30 × Arrow.',
+    });
+  }, 20_000);
+
+  it('offers no party fund where the shop does not allow it', async () => {
+    mockShop(() => failure(500, 'INTERNAL_SERVER_ERROR', 'boom'));
+    renderWithProviders(<TradeDialog offer={offer} onClose={() => undefined} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Buy Arrow' });
+    await within(dialog).findByText('3 gp');
+    expect(within(dialog).queryByText('Party fund')).not.toBeInTheDocument();
   }, 20_000);
 });

@@ -1,5 +1,16 @@
-import { emptyPurse, formatCopper, planPayment } from '@haversack/contracts';
-import { Alert, Button, Group, Modal, NumberInput, Paper, Stack, Text } from '@mantine/core';
+import { emptyPurse, formatCopper, type PaymentSource, planPayment } from '@haversack/contracts';
+import {
+  Alert,
+  Button,
+  Group,
+  Input,
+  Modal,
+  NumberInput,
+  Paper,
+  SegmentedControl,
+  Stack,
+  Text,
+} from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -7,7 +18,7 @@ import { UpgradePrompt } from '../../../components/upgrade-prompt';
 import { isApiError } from '../../../lib/http-client';
 import { isPlanRefusal } from '../../../lib/upgrade-link';
 import { containerCoinsQuery } from '../../inventory/api/inventory-api';
-import { priceQuoteQuery, tradeErrorMessage } from '../api/shops-api';
+import { priceQuoteQuery, shopInstanceQuery, tradeErrorMessage } from '../api/shops-api';
 import { formatPurse, type TradeRequest, useTrade } from '../api/use-trade';
 
 /** One buy or sell to confirm: the item, who trades, and a price to show until the server's quote arrives. */
@@ -38,11 +49,13 @@ const QUOTE_DEBOUNCE_MS = 250;
 export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onClose: () => void }) {
   const [shown, setShown] = useState<TradeOffer | null>(offer);
   const [quantity, setQuantity] = useState<number | string>(1);
+  const [paymentSource, setPaymentSource] = useState<PaymentSource>('character');
   const trade = useTrade({ onSuccess: onClose });
   useEffect(() => {
     if (offer) {
       setShown(offer);
       setQuantity(1);
+      setPaymentSource('character');
       trade.reset();
     }
   }, [offer, trade.reset]);
@@ -53,12 +66,20 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
     ...priceQuoteQuery(shown?.shopId ?? '', shown?.side ?? 'buy', shown?.itemId ?? '', debounced),
     enabled: offer !== null && shown !== null,
   });
+  // The shop is in the cache already (the list that offered this trade shows it): its payment rules.
+  const shop = useQuery({
+    ...shopInstanceQuery(shown?.shopId ?? ''),
+    enabled: offer !== null && shown !== null,
+  });
   const coins = useQuery({
     ...containerCoinsQuery(shown?.containerId ?? ''),
     enabled: offer !== null && shown?.side === 'buy',
   });
   if (!shown) return null;
   const buying = shown.side === 'buy';
+  const partyFundAllowed = buying && shop.data?.party_fund_allowed === true;
+  const fromParty = partyFundAllowed && paymentSource === 'party';
+  const thresholdCp = buying ? (shop.data?.approval_threshold_cp ?? null) : null;
   const settled = quote.data && quote.data.quantity === amount;
   const unitCp = settled && quote.data ? quote.data.unit_price_cp : shown.unitCp;
   const totalCp =
@@ -67,7 +88,8 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
       : shown.unitCp === null
         ? null
         : shown.unitCp * (valid ? amount : 1);
-  const purse = buying && coins.data ? { ...emptyPurse(), ...coins.data } : null;
+  const purse = buying && !fromParty && coins.data ? { ...emptyPurse(), ...coins.data } : null;
+  const needsApproval = thresholdCp !== null && totalCp !== null && totalCp > thresholdCp;
   const plan = purse && totalCp !== null ? planPayment(purse, totalCp) : null;
   const price = (cp: number | null) => (cp === null ? 'Checking…' : formatCopper(cp));
   const failure = trade.error;
@@ -82,6 +104,7 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
       quantity: amount,
       characterId: shown.characterId,
       containerId: shown.containerId,
+      ...(buying ? { paymentSource: fromParty ? 'party' : 'character' } : {}),
     };
     trade.mutate(request);
   };
@@ -121,6 +144,24 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
               error={valid ? undefined : 'Enter a whole number in range'}
             />
           ) : null}
+          {partyFundAllowed ? (
+            <Stack gap={4}>
+              <Input.Label labelElement="div" id="trade-payment-label">
+                Pay with
+              </Input.Label>
+              <SegmentedControl
+                aria-labelledby="trade-payment-label"
+                value={paymentSource}
+                onChange={(value) => setPaymentSource(value === 'party' ? 'party' : 'character')}
+                data={[
+                  { value: 'character', label: 'My coins' },
+                  { value: 'party', label: 'Party fund' },
+                ]}
+                fullWidth
+                data-testid="trade-payment-source"
+              />
+            </Stack>
+          ) : null}
           <Paper withBorder p="sm" data-testid="trade-price">
             <Stack gap={4}>
               <Group justify="space-between">
@@ -135,6 +176,17 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
                   {price(totalCp)}
                 </Text>
               </Group>
+              {fromParty ? (
+                <Text size="xs" c="dimmed" data-testid="trade-party-fund">
+                  Paid from the party stash's coins; the goods go into your container.
+                </Text>
+              ) : null}
+              {needsApproval && thresholdCp !== null ? (
+                <Text size="xs" c="orange.8" data-testid="trade-needs-approval">
+                  Over {formatCopper(thresholdCp)}: this purchase waits for the GM's approval. The goods are
+                  held for you and nothing is paid until then.
+                </Text>
+              ) : null}
               {quote.isError ? (
                 <Text size="xs" c="dimmed">
                   The shop's price could not be checked; the shop settles the final price.
@@ -181,7 +233,9 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
                 ? buying
                   ? 'Buy'
                   : 'Sell'
-                : `${buying ? 'Buy' : 'Sell'} for ${formatCopper(totalCp)}`}
+                : needsApproval
+                  ? `Ask to buy for ${formatCopper(totalCp)}`
+                  : `${buying ? 'Buy' : 'Sell'} for ${formatCopper(totalCp)}`}
             </Button>
           </Group>
         </Stack>

@@ -2,6 +2,7 @@ import { shopMessages } from '@haversack/contracts';
 import {
   Alert,
   Anchor,
+  Badge,
   Breadcrumbs,
   Group,
   Skeleton,
@@ -28,6 +29,8 @@ import {
 } from '../components/shop-badges';
 import { displayLocation } from '../components/shop-filters';
 import { ShopManagePanel } from '../components/shop-manage-panel';
+import { ShopRequestsPanel } from '../components/shop-requests-panel';
+import { ShopSalesLog } from '../components/shop-sales-log';
 import { SellList, ShopStockList, TraderPanel } from '../components/shop-trading';
 import { TradeDialog, type TradeOffer } from '../components/trade-dialog';
 import { useTrader } from '../hooks/use-trader';
@@ -120,6 +123,21 @@ export function ShopInstancePage() {
         <Tabs.List>
           <Tabs.Tab value="buy">Buy</Tabs.Tab>
           {shop.can_trade ? <Tabs.Tab value="sell">Sell</Tabs.Tab> : null}
+          {shop.can_trade || shop.can_manage ? (
+            <Tabs.Tab
+              value="requests"
+              rightSection={
+                (shop.pending_requests_count ?? 0) > 0 ? (
+                  <Badge size="xs" circle aria-label={`${shop.pending_requests_count} waiting`}>
+                    {shop.pending_requests_count}
+                  </Badge>
+                ) : null
+              }
+            >
+              Requests
+            </Tabs.Tab>
+          ) : null}
+          {shop.can_manage ? <Tabs.Tab value="sales">Sales log</Tabs.Tab> : null}
           {shop.can_manage ? <Tabs.Tab value="manage">Manage</Tabs.Tab> : null}
         </Tabs.List>
         <Tabs.Panel value="buy" pt="md">
@@ -128,6 +146,16 @@ export function ShopInstancePage() {
         {shop.can_trade ? (
           <Tabs.Panel value="sell" pt="md">
             <SellList shop={shop} trader={trader} onSell={setOffer} />
+          </Tabs.Panel>
+        ) : null}
+        {shop.can_trade || shop.can_manage ? (
+          <Tabs.Panel value="requests" pt="md">
+            <ShopRequestsPanel shopId={shop.id} />
+          </Tabs.Panel>
+        ) : null}
+        {shop.can_manage ? (
+          <Tabs.Panel value="sales" pt="md">
+            <ShopSalesLog shopId={shop.id} />
           </Tabs.Panel>
         ) : null}
         {shop.can_manage ? (

@@ -1,4 +1,4 @@
-import type { ShopInstance, ShopStockItem, ShopTemplate } from '@haversack/contracts';
+import type { ShopInstance, ShopRequest, ShopStockItem, ShopTemplate } from '@haversack/contracts';
 import { buildItem } from '../../inventory/test/inventory-fixtures';
 
 const now = '2026-01-01T00:00:00.000Z';
@@ -85,6 +85,36 @@ export function buildShopInstance(overrides: Partial<ShopInstance> = {}): ShopIn
     items_count: 1,
     can_manage: false,
     can_trade: true,
+    created_at: now,
+    updated_at: now,
+    ...overrides,
+  };
+}
+
+/** A purchase waiting for the GM's approval (issue 10 §8). */
+export function buildShopRequest(overrides: Partial<ShopRequest> = {}): ShopRequest {
+  return {
+    id: 'request-1',
+    shop_instance_id: 'shop-1',
+    party_id: 'party-1',
+    status: 'pending',
+    requester: { id: 'user-2', name: 'pip' },
+    character: { id: 'character-1', name: 'Pip Thistledown' },
+    buyer_container_id: 'container-1',
+    payment_source: 'character',
+    payer_container_id: 'container-1',
+    hold_container_id: 'hold-1',
+    item_template_id: 'template-1',
+    item_name: 'Longsword',
+    quantity: 1,
+    unit_price_cp: 1500,
+    total_price_cp: 1500,
+    formatted: '15 gp',
+    decided_by: null,
+    decided_at: null,
+    reason: '',
+    can_decide: true,
+    can_cancel: false,
     created_at: now,
     updated_at: now,
     ...overrides,

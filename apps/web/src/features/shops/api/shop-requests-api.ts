@@ -1,0 +1,47 @@
+import {
+  type ShopRequest,
+  type ShopRequestResult,
+  shopRequestResultSchema,
+  shopRequestSchema,
+} from '@haversack/contracts';
+import { queryOptions } from '@tanstack/react-query';
+import { z } from 'zod';
+import { API_V1, apiRequest } from '../../../lib/http-client';
+import { SHOP_INSTANCE_STALE_MS, shopKeys } from './shops-api';
+
+/** Under the shop's own key, so a shop event (request made, approved, declined) refreshes it with the shop. */
+export const shopRequestKeys = {
+  pending: (shopId: string) => [...shopKeys.instance(shopId), 'requests', 'pending'] as const,
+};
+
+/** Issue 10 §8: the purchases waiting for approval: all of them for the GM and managers, my own otherwise. */
+export function pendingRequestsQuery(shopId: string) {
+  return queryOptions({
+    queryKey: shopRequestKeys.pending(shopId),
+    queryFn: async ({ signal }): Promise<ShopRequest[]> =>
+      (
+        await apiRequest(`${API_V1}/shop_instances/${shopId}/requests?status=pending`, {
+          schema: z.array(shopRequestSchema),
+          signal,
+          toast: false,
+        })
+      ).data,
+    staleTime: SHOP_INSTANCE_STALE_MS,
+  });
+}
+
+export type RequestDecision = 'approve' | 'decline' | 'cancel';
+
+/** Approve or decline (GM and managers), or cancel (who asked); the caller shows the outcome. */
+export async function decideRequest(
+  requestId: string,
+  decision: RequestDecision,
+): Promise<ShopRequestResult> {
+  const { data } = await apiRequest(`${API_V1}/shop_requests/${requestId}/${decision}`, {
+    method: 'POST',
+    ...(decision === 'approve' ? {} : { body: {} }),
+    schema: shopRequestResultSchema,
+    toast: false,
+  });
+  return data;
+}

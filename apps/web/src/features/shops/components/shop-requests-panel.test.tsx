@@ -1,0 +1,75 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { useUiStore } from '../../../stores/ui-store';
+import { failure, mockFetch, success } from '../../../test/fixtures';
+import { renderWithProviders } from '../../inventory/test/inventory-fixtures';
+import { buildShopRequest } from '../test/shop-fixtures';
+import { ShopRequestsPanel } from './shop-requests-panel';
+
+describe('ShopRequestsPanel', () => {
+  it('lets the GM approve a waiting purchase, then shows the list again from the server', async () => {
+    let pending = [buildShopRequest({ payment_source: 'party' })];
+    const fetchMock = mockFetch(({ url, init }) => {
+      const { pathname, searchParams } = new URL(url, 'http://test');
+      if (pathname === '/api/v1/shop_instances/shop-1/requests' && searchParams.get('status') === 'pending')
+        return success(pending);
+      if (init.method === 'POST' && pathname === '/api/v1/shop_requests/request-1/approve') {
+        const request = { ...buildShopRequest(), status: 'approved' as const };
+        pending = [];
+        return success({ request, trade: null });
+      }
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<ShopRequestsPanel shopId="shop-1" />);
+    const card = await screen.findByTestId('shop-request');
+    expect(card).toHaveTextContent('1 × Longsword');
+    expect(card).toHaveTextContent('Pip Thistledown (pip)');
+    expect(card).toHaveTextContent('15 gp');
+    expect(within(card).getByText('Party fund')).toBeInTheDocument();
+    expect(within(card).queryByRole('button', { name: /Cancel request/ })).not.toBeInTheDocument();
+
+    await user.click(within(card).getByRole('button', { name: 'Approve 1 × Longsword for Pip Thistledown' }));
+    expect(await screen.findByTestId('requests-empty')).toHaveTextContent('No purchases waiting');
+    expect(
+      fetchMock.mock.calls.some(
+        ([url, init]) => init?.method === 'POST' && String(url).endsWith('/shop_requests/request-1/approve'),
+      ),
+    ).toBe(true);
+    expect(useUiStore.getState().toasts.at(-1)).toMatchObject({
+      kind: 'success',
+      message: 'Purchase approved: 1 × Longsword',
+    });
+  }, 20_000);
+
+  it('lets who asked cancel, and says why when the server refuses', async () => {
+    mockFetch(({ url, init }) => {
+      const { pathname } = new URL(url, 'http://test');
+      if (pathname === '/api/v1/shop_instances/shop-1/requests')
+        return success([buildShopRequest({ can_decide: false, can_cancel: true })]);
+      if (init.method === 'POST' && pathname === '/api/v1/shop_requests/request-1/cancel')
+        return failure(409, 'CONFLICT', 'This request has already been approved.');
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<ShopRequestsPanel shopId="shop-1" />);
+    const card = await screen.findByTestId('shop-request');
+    expect(within(card).queryByRole('button', { name: /Approve/ })).not.toBeInTheDocument();
+    await user.click(within(card).getByRole('button', { name: 'Cancel request for 1 × Longsword' }));
+    await vi.waitFor(() =>
+      expect(useUiStore.getState().toasts.at(-1)).toMatchObject({
+        kind: 'error',
+        message: 'This request has already been approved.',
+      }),
+    );
+  }, 20_000);
+
+  it('shows an error with a retry when the requests cannot be loaded', async () => {
+    mockFetch(() => failure(500, 'INTERNAL_SERVER_ERROR', 'boom'));
+    renderWithProviders(<ShopRequestsPanel shopId="shop-1" />);
+    expect(await screen.findByTestId('error-panel', {}, { timeout: 10_000 })).toHaveTextContent(
+      'Could not load purchase requests',
+    );
+  }, 20_000);
+});

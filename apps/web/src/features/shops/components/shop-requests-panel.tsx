@@ -1,0 +1,143 @@
+import { type ShopRequest, shopMessages } from '@haversack/contracts';
+import { Badge, Button, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { EmptyState } from '../../../components/empty-state';
+import { ErrorPanel } from '../../../components/error-panel';
+import { isApiError } from '../../../lib/http-client';
+import { toast } from '../../../lib/toast';
+import { absoluteTime, relativeTime } from '../../activity/lib/relative-time';
+import { invalidateContainers } from '../../inventory/api/inventory-api';
+import { decideRequest, pendingRequestsQuery, type RequestDecision } from '../api/shop-requests-api';
+import { invalidateShop } from '../api/shops-api';
+
+const decisionToasts: Record<RequestDecision, string> = {
+  approve: shopMessages.requestApproved,
+  decline: shopMessages.requestDeclined,
+  cancel: shopMessages.requestCancelled,
+};
+
+/**
+ * Issue 10 §8, shopping while the GM is away: the purchases above the shop's approval threshold, waiting
+ * with their goods held. The GM and managers approve (coins and goods move then) or decline; who asked may
+ * cancel. The list follows the party live, so a decision made elsewhere shows at once.
+ */
+export function ShopRequestsPanel({ shopId }: { shopId: string }) {
+  const queryClient = useQueryClient();
+  const query = useQuery(pendingRequestsQuery(shopId));
+  const decide = useMutation({
+    mutationFn: ({ request, decision }: { request: ShopRequest; decision: RequestDecision }) =>
+      decideRequest(request.id, decision),
+    onSuccess: (_result, { request, decision }) =>
+      toast.success(`${decisionToasts[decision]}: ${request.quantity} × ${request.item_name}`),
+    onError: (error) =>
+      toast.error(
+        isApiError(error) ? (error.serverMessage ?? error.message) : 'The request could not be updated.',
+      ),
+    onSettled: async (_result, _error, { request }) => {
+      await Promise.all([
+        invalidateShop(queryClient, shopId),
+        invalidateContainers(
+          queryClient,
+          [request.buyer_container_id, request.payer_container_id].filter((id): id is string => id !== null),
+        ),
+      ]);
+    },
+  });
+
+  if (query.isPending) {
+    return (
+      <Stack gap="sm" aria-busy="true" aria-label="Loading purchase requests">
+        <Skeleton height={72} />
+        <Skeleton height={72} />
+      </Stack>
+    );
+  }
+  if (query.isError) {
+    return (
+      <ErrorPanel
+        title="Could not load purchase requests"
+        message="Check your connection and try again."
+        onRetry={() => void query.refetch()}
+      />
+    );
+  }
+  if (query.data.length === 0) {
+    return (
+      <EmptyState
+        headingOrder={3}
+        title="No purchases waiting"
+        message="Purchases above the shop's approval limit wait here for the GM."
+        testId="requests-empty"
+      />
+    );
+  }
+  const busy = (request: ShopRequest, decision: RequestDecision) =>
+    decide.isPending && decide.variables?.request.id === request.id && decide.variables.decision === decision;
+  return (
+    <Stack gap="sm" data-testid="shop-requests">
+      {query.data.map((request) => (
+        <Paper key={request.id} withBorder p="sm" data-testid="shop-request">
+          <Stack gap={6}>
+            <Group justify="space-between" align="flex-start" gap="xs" wrap="nowrap">
+              <Stack gap={2} style={{ minWidth: 0 }}>
+                <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+                  {request.quantity} × {request.item_name}
+                </Text>
+                <Text size="sm" c="dimmed">
+                  {request.character.name} ({request.requester.name}) ·{' '}
+                  <span title={absoluteTime(request.created_at)}>{relativeTime(request.created_at)}</span>
+                </Text>
+              </Stack>
+              <Stack gap={4} align="flex-end">
+                <Text fw={700}>{request.formatted}</Text>
+                {request.payment_source === 'party' ? (
+                  <Badge variant="light" color="grape" size="sm">
+                    Party fund
+                  </Badge>
+                ) : null}
+              </Stack>
+            </Group>
+            <Group justify="flex-end" gap="xs">
+              {request.can_cancel ? (
+                <Button
+                  size="xs"
+                  variant="default"
+                  loading={busy(request, 'cancel')}
+                  disabled={decide.isPending}
+                  onClick={() => decide.mutate({ request, decision: 'cancel' })}
+                  aria-label={`Cancel request for ${request.quantity} × ${request.item_name}`}
+                >
+                  Cancel request
+                </Button>
+              ) : null}
+              {request.can_decide ? (
+                <>
+                  <Button
+                    size="xs"
+                    variant="light"
+                    color="red"
+                    loading={busy(request, 'decline')}
+                    disabled={decide.isPending}
+                    onClick={() => decide.mutate({ request, decision: 'decline' })}
+                    aria-label={`Decline ${request.quantity} × ${request.item_name} for ${request.character.name}`}
+                  >
+                    Decline
+                  </Button>
+                  <Button
+                    size="xs"
+                    loading={busy(request, 'approve')}
+                    disabled={decide.isPending}
+                    onClick={() => decide.mutate({ request, decision: 'approve' })}
+                    aria-label={`Approve ${request.quantity} × ${request.item_name} for ${request.character.name}`}
+                  >
+                    Approve
+                  </Button>
+                </>
+              ) : null}
+            </Group>
+          </Stack>
+        </Paper>
+      ))}
+    </Stack>
+  );
+}

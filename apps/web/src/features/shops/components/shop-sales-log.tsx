@@ -1,0 +1,89 @@
+import { formatCopper } from '@haversack/contracts';
+import { Badge, Group, Pagination, Paper, Skeleton, Stack, Text } from '@mantine/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { EmptyState } from '../../../components/empty-state';
+import { ErrorPanel } from '../../../components/error-panel';
+import { absoluteTime, relativeTime } from '../../activity/lib/relative-time';
+import { shopSalesQuery } from '../api/shops-api';
+
+/** Issue 10 §8: who bought or sold what at this shop, for how much, read from the ledger (GM and managers). */
+export function ShopSalesLog({ shopId }: { shopId: string }) {
+  const [page, setPage] = useState(1);
+  const query = useQuery({ ...shopSalesQuery(shopId, page), placeholderData: keepPreviousData });
+
+  if (query.isPending) {
+    return (
+      <Stack gap="xs" aria-busy="true" aria-label="Loading the sales log">
+        <Skeleton height={48} />
+        <Skeleton height={48} />
+        <Skeleton height={48} />
+      </Stack>
+    );
+  }
+  if (query.isError) {
+    return (
+      <ErrorPanel
+        title="Could not load the sales log"
+        message="Check your connection and try again."
+        onRetry={() => void query.refetch()}
+      />
+    );
+  }
+  const { transactions, meta } = query.data;
+  if (transactions.length === 0) {
+    return (
+      <EmptyState
+        headingOrder={3}
+        title="No sales yet"
+        message="Every purchase and sale at this shop appears here, with who traded and for how much."
+        testId="sales-empty"
+      />
+    );
+  }
+  return (
+    <Stack gap="sm" data-testid="shop-sales">
+      {transactions.map((row) => (
+        <Paper key={row.id} withBorder p="sm" data-testid="shop-sale">
+          <Group justify="space-between" align="flex-start" gap="xs" wrap="nowrap">
+            <Stack gap={2} style={{ minWidth: 0 }}>
+              <Group gap={6}>
+                <Badge
+                  size="sm"
+                  variant="light"
+                  color={row.transaction_type === 'purchase' ? 'blue' : 'teal'}
+                >
+                  {row.transaction_type === 'purchase' ? 'Bought' : 'Sold'}
+                </Badge>
+                <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+                  {row.quantity ?? 1} × {row.transactable_data.name ?? 'Item'}
+                </Text>
+              </Group>
+              <Text size="sm" c="dimmed">
+                {row.actor_data.name ?? 'Someone'} ·{' '}
+                <span title={absoluteTime(row.transaction_date)}>{relativeTime(row.transaction_date)}</span>
+              </Text>
+            </Stack>
+            <Text fw={700}>{row.amount !== null ? formatCopper(row.amount) : '—'}</Text>
+          </Group>
+        </Paper>
+      ))}
+      {meta.total_pages > 1 ? (
+        <Group justify="space-between" gap="sm">
+          <Text size="sm" c="dimmed">
+            {meta.total_count} trades
+          </Text>
+          <Pagination
+            total={meta.total_pages}
+            value={page}
+            onChange={setPage}
+            siblings={1}
+            boundaries={1}
+            size="sm"
+            aria-label="Sales log pages"
+          />
+        </Group>
+      ) : null}
+    </Stack>
+  );
+}
