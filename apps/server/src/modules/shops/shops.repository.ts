@@ -298,6 +298,20 @@ export const shopsRepository = {
     return row;
   },
 
+  /**
+   * The same lock for a background job that already holds its job row: it must not wait for a shop
+   * whose transaction (an update, a restock, a delete) will next wait for that job row, or the two
+   * deadlock. If the shop is busy this throws (55P03), the job rolls back and runs again shortly.
+   */
+  async lockInstanceNoWait(db: Executor, id: string): Promise<ShopInstanceRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(shopInstances)
+      .where(eq(shopInstances.id, id))
+      .for('update', { noWait: true });
+    return row;
+  },
+
   async listInstances(
     db: Executor,
     f: {

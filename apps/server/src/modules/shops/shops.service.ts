@@ -193,6 +193,8 @@ export class ShopsService {
     );
     deps.jobs.register(RESTOCK_JOB, async (tx, job, afterCommit) => {
       const shopId = typeof job.payload.shop_instance_id === 'string' ? job.payload.shop_instance_id : '';
+      // Shop row before anything else waits on it, without waiting (see lockInstanceNoWait).
+      await repo.lockInstanceNoWait(tx, shopId);
       const events: DomainEvent[] = [];
       const next = await this.#restock(
         tx,
@@ -916,7 +918,7 @@ export class ShopsService {
 
   async restockSchedule(userId: string, id: string) {
     const shop = await this.getInstance(userId, id);
-    const row = await repo.lockInstance(this.db, id);
+    const row = (await repo.instance(this.db, id))?.shop;
     return {
       shop_instance_id: id,
       restock_days: shop.restock_days,
@@ -955,6 +957,11 @@ export class ShopsService {
     const party = await partiesRepository.findParty(tx, shop.partyId);
     const container = await repo.containerOf(tx, shop.id);
     if (!party || !container) return null;
+    const now = this.deps.now();
+    const next = shop.restockDays ? new Date(now.getTime() + shop.restockDays * DAY_MS) : null;
+    // An archived party is read-only for everyone, the scheduler too: its shops keep their schedule and
+    // start restocking again once the party is unarchived.
+    if (party.isArchived) return next;
     await inventoryRepository.lockContainers(tx, [container.id]);
     const context = this.#shopContext(shop, container, party);
     const who = actor?.username ?? 'Scheduled restock';
@@ -988,8 +995,6 @@ export class ShopsService {
       );
       added.push({ item_template_id: template.id, name: template.name, quantity: missing });
     }
-    const now = this.deps.now();
-    const next = shop.restockDays ? new Date(now.getTime() + shop.restockDays * DAY_MS) : null;
     await repo.updateInstance(tx, shop.id, { lastRestockAt: now, nextRestockAt: next });
     emit(this.#shopEvent(shop, 'shop_updated', actor, `${shop.name} was restocked`));
     return next;

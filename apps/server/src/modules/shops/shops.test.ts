@@ -572,6 +572,62 @@ describe('restock', () => {
     }
   });
 
+  it('never answers 500 when the GM changes or restocks a shop while its scheduled restock runs', async () => {
+    const w = await world({ stock: 4 });
+    const before = clock;
+    try {
+      for (let round = 0; round < 6; round++) {
+        const schedule = body<{ next_restock_at: string }>(
+          await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}/restock_schedule`, w.gm),
+        ).data;
+        clock = new Date(new Date(schedule.next_restock_at).getTime() + 1000);
+        // The job locks its row then the shop; these lock the shop then rewrite the job row.
+        const [, changed, restocked] = await Promise.all([
+          ctx.app.services.jobs.runDue(),
+          callApi(ctx, 'PATCH', `/shop_instances/${w.shop.id}`, w.gm, {
+            shop_instance: { restock_days: 2 + (round % 2) },
+          }),
+          callApi(ctx, 'POST', `/shop_instances/${w.shop.id}/restock`, w.gm),
+        ]);
+        expect(changed.statusCode).toBe(200);
+        expect(restocked.statusCode).toBe(200);
+      }
+      // Whatever ran first, the shelf is at its level, never above it.
+      const shop = body<ShopInstance>(await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}`, w.gm)).data;
+      expect(shop.container.item_instances.reduce((n, i) => n + i.quantity, 0)).toBe(4);
+    } finally {
+      clock = before;
+    }
+  });
+
+  it('leaves an archived party’s shop as it is, and keeps its schedule', async () => {
+    const w = await world({ stock: 4 });
+    await giveCoins(w.player, w.heroBag, 'gp', 10);
+    await callApi(ctx, 'POST', `/shop_instances/${w.shop.id}/purchase`, w.player, {
+      purchase: {
+        item_instance_id: w.stack.id,
+        quantity: 3,
+        buyer_character_id: w.hero.id,
+        buyer_container_id: w.heroBag,
+      },
+    });
+    const schedule = body<{ next_restock_at: string }>(
+      await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}/restock_schedule`, w.gm),
+    ).data;
+    expect((await callApi(ctx, 'POST', `/parties/${w.party.id}/archive`, w.gm)).statusCode).toBe(200);
+    const before = clock;
+    clock = new Date(new Date(schedule.next_restock_at).getTime() + 1000);
+    try {
+      await ctx.app.services.jobs.runDue();
+      const shop = body<ShopInstance>(await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}`, w.gm)).data;
+      expect(shop.container.item_instances.reduce((n, i) => n + i.quantity, 0)).toBe(1);
+      const job = await ctx.app.services.jobs.find(ctx.database.db, `shop_restock:${w.shop.id}`);
+      expect(job?.runAt.getTime()).toBeGreaterThan(clock.getTime());
+    } finally {
+      clock = before;
+    }
+  });
+
   it('restocks by hand for the GM, and stocks an item of theirs with its own price', async () => {
     const w = await world({ stock: 2 });
     const gmHero = await createCharacter(ctx, w.gm, { partyId: w.party.id, maxWeight: null, maxSlots: null });
