@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { failure, jsonResponse, mockFetch } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
-import { buildShopTemplate } from '../../shops/test/shop-fixtures';
+import { buildShopInstance, buildShopTemplate } from '../../shops/test/shop-fixtures';
 import { buildTier, buildUsage, unbuiltMention } from '../../subscription/subscription-fixtures';
 import { MyContentPage } from './my-content-page';
 
@@ -23,6 +23,8 @@ describe('MyContentPage', () => {
           data: {
             ...buildUsage(buildTier('tier_1')),
             shop_templates: { used: 1, limit: 10 },
+            shop_instances: { used: 1, limit: 5 },
+            shop_deployments_monthly: { used: 2, limit: 10 },
           },
         });
       if (path.endsWith('/shop_templates'))
@@ -30,6 +32,17 @@ describe('MyContentPage', () => {
           status: 'success',
           data: [buildShopTemplate({ id: 'shop-1', name: 'The Prancing Pony' })],
           meta: page(1),
+        });
+      if (path.endsWith('/shop_instances'))
+        return jsonResponse(200, {
+          status: 'success',
+          data: {
+            instances: [
+              buildShopInstance({ can_manage: true }),
+              buildShopInstance({ id: 'shop-2', name: 'Not mine', can_manage: false }),
+            ],
+          },
+          meta: page(2),
         });
       return jsonResponse(200, { status: 'success', data: [], meta: page(0) });
     });
@@ -47,7 +60,20 @@ describe('MyContentPage', () => {
     expect(screen.getAllByRole('region').map((region) => region.getAttribute('aria-labelledby'))).toEqual([
       'my-item-templates',
       'my-shop-templates',
+      'my-shop-instances',
     ]);
+    // The shops I run, with both shop limits of the plan.
+    const deployed = section('Deployed shops');
+    expect(
+      await within(deployed).findByRole('link', {
+        name: 'The Wayfarer’s General Store (The Lantern Bearers)',
+      }),
+    ).toHaveAttribute('href', '/shops/instances/shop-1');
+    expect(within(deployed).queryByText(/Not mine/)).not.toBeInTheDocument();
+    expect(within(deployed).getByTestId('content-limit')).toHaveTextContent('1 of 5');
+    expect(within(deployed).getByTestId('content-note')).toHaveTextContent(
+      '2 of 10 deployments used this month.',
+    );
     const mention = unbuiltMention();
     if (mention) expect(document.body).not.toHaveTextContent(mention);
     const shopCall = fetchMock.mock.calls

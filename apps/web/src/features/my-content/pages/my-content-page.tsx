@@ -6,7 +6,12 @@ import { ErrorPanel } from '../../../components/error-panel';
 import { API_V1, apiRequest } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { myTemplatesQuery } from '../../items/api/item-templates-api';
-import { defaultShopTemplateFilters, shopTemplatesQuery } from '../../shops/api/shops-api';
+import {
+  defaultShopInstanceFilters,
+  defaultShopTemplateFilters,
+  shopInstancesQuery,
+  shopTemplatesQuery,
+} from '../../shops/api/shops-api';
 
 /** The only source of this page's cache key. */
 const usageQuery = () =>
@@ -45,6 +50,8 @@ interface ContentSectionProps {
   title: string;
   usage: { used: number; limit: number | null } | undefined;
   usageFailed: boolean;
+  /** A second count against the plan, said in words (e.g. deployments this month). */
+  note?: string;
   viewAllTo: string;
   newLabel: string;
   newTo: string;
@@ -79,6 +86,11 @@ function ContentSection(props: ContentSectionProps) {
         {props.usageFailed ? (
           <Text size="sm" c="dimmed">
             Your plan's limits could not be loaded.
+          </Text>
+        ) : null}
+        {props.note ? (
+          <Text size="sm" c="dimmed" data-testid="content-note">
+            {props.note}
           </Text>
         ) : null}
         {query.isPending ? (
@@ -116,6 +128,8 @@ export function MyContentPage() {
   const usage = useQuery(usageQuery());
   const itemTemplates = useQuery(myTemplatesQuery({ search: '', page: 1 }));
   const shopTemplates = useQuery(shopTemplatesQuery({ ...defaultShopTemplateFilters, mine: true }));
+  const shopInstances = useQuery(shopInstancesQuery({ ...defaultShopInstanceFilters, perPage: 50 }));
+  const monthly = usage.data?.shop_deployments_monthly;
   return (
     <Stack gap="lg">
       <Stack gap={4}>
@@ -155,6 +169,32 @@ export function MyContentPage() {
           name: template.name,
           to: `/shops/templates/${template.id}`,
         }))}
+      />
+      <ContentSection
+        id="my-shop-instances"
+        title="Deployed shops"
+        usage={usage.data?.shop_instances}
+        usageFailed={usage.isError}
+        note={
+          monthly
+            ? monthly.limit === null
+              ? `${monthly.used} deployed this month (unlimited).`
+              : `${monthly.used} of ${monthly.limit} deployments used this month.`
+            : undefined
+        }
+        viewAllTo="/shops/instances"
+        newLabel="Deploy a Shop"
+        newTo="/shops"
+        emptyText="You run no shop in any party yet."
+        errorTitle="Unable to Load Shops"
+        query={shopInstances}
+        links={(shopInstances.data?.instances ?? [])
+          .filter((shop) => shop.can_manage)
+          .map((shop) => ({
+            id: shop.id,
+            name: `${shop.name} (${shop.party.name})`,
+            to: `/shops/instances/${shop.id}`,
+          }))}
       />
     </Stack>
   );
