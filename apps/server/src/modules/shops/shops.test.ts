@@ -289,6 +289,44 @@ describe('deploying shops', () => {
   });
 });
 
+describe('shop limits of a paid plan', () => {
+  it('holds open shops and monthly deployments to the plan, even when deploys race', async () => {
+    const gm = await createUser(ctx);
+    await upgrade(ctx, gm, 'tier_1'); // 5 open shops, 10 deployments a month
+    const party = await createParty(ctx, gm);
+    const template = body<ShopTemplate>(
+      await callApi(ctx, 'POST', '/shop_templates', gm, { shop_template: { name: 'Stall' } }),
+    ).data;
+    const deploy = () =>
+      callApi(ctx, 'POST', '/shop_instances', gm, {
+        shop_instance: { shop_template_id: template.id, party_id: party.id },
+      });
+    const raced = await Promise.all(Array.from({ length: 7 }, deploy));
+    expect(raced.filter((r) => r.statusCode === 201)).toHaveLength(5);
+    const refused = raced.filter((r) => r.statusCode !== 201);
+    expect(refused.map((r) => [r.statusCode, body(r).error?.code])).toEqual([
+      [403, 'LIMIT_EXCEEDED'],
+      [403, 'LIMIT_EXCEEDED'],
+    ]);
+    const open = raced.filter((r) => r.statusCode === 201).map((r) => body<ShopInstance>(r).data.id);
+    // Closing one frees an open-shop slot, but each deployment still counts against the month.
+    for (let month = 5; month < 10; month++) {
+      const gone = open.pop();
+      expect((await callApi(ctx, 'DELETE', `/shop_instances/${gone}`, gm)).statusCode).toBe(204);
+      const again = await deploy();
+      expect(again.statusCode).toBe(201);
+      open.push(body<ShopInstance>(again).data.id);
+    }
+    expect((await callApi(ctx, 'DELETE', `/shop_instances/${open.pop()}`, gm)).statusCode).toBe(204);
+    const overMonth = await deploy();
+    expect(overMonth.statusCode).toBe(403);
+    expect(body(overMonth).error?.code).toBe('LIMIT_EXCEEDED');
+    const usage = await ctx.app.services.entitlements.usage(ctx.database.db, gm.user.id);
+    expect(usage.shop_instances.used).toBe(4);
+    expect(usage.shop_deployments_monthly.used).toBe(10);
+  });
+});
+
 describe('trading', () => {
   it('buys with change in the largest coins, writes the ledger, and sells back', async () => {
     const w = await world();
