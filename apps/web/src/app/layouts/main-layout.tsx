@@ -7,6 +7,7 @@ import { Brand } from '../../components/brand';
 import { pageSkipLinksId } from '../../components/page-skip-link';
 import { ThemeToggle } from '../../components/theme-toggle';
 import { useUpdatePreferences } from '../../features/preferences/api/preferences-api';
+import { DemoBillingBadge } from '../../features/subscription/components/demo-billing-badge';
 import { useAuthStore } from '../../stores/auth-store';
 import { useUiStore } from '../../stores/ui-store';
 import { adminEntry, isNavItemActive, mainNavigation } from './navigation';
@@ -79,6 +80,7 @@ export function MainLayout() {
             <Brand to="/dashboard" />
           </Group>
           <Group gap="sm" wrap="nowrap">
+            <DemoBillingBadge visibleFrom="sm" />
             {navigation.state === 'loading' ? <Loader size="xs" aria-label="Loading page" /> : null}
             <ThemeToggle onToggle={(theme) => updatePreferences.mutate({ theme })} />
             <UserMenu />
@@ -103,6 +105,9 @@ export function MainLayout() {
               />
             );
           })}
+        </AppShell.Section>
+        <AppShell.Section hiddenFrom="sm" p="xs">
+          <DemoBillingBadge />
         </AppShell.Section>
       </AppShell.Navbar>
 
