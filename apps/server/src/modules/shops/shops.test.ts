@@ -15,6 +15,7 @@ import {
   upgrade,
 } from '../../test/factories.js';
 import { buildTestApp, callApi, json, type TestContext } from '../../test/helper.js';
+import { systemShops } from './shops.catalogue.js';
 
 let ctx: TestContext;
 // Real time: the ledger's dates come from the database, and monthly usage counts them in the clock's month.
@@ -101,6 +102,13 @@ describe('shop templates', () => {
     );
     const general = names.find((t) => t.shop_type === 'general');
     expect(general?.shop_items?.find((i) => i.item_template.name === 'Backpack')?.buy_price_cp).toBe(200);
+    // Every item of every seeded shop is in the SRD catalogue: the seed skips a name it cannot find.
+    for (const shop of systemShops) {
+      const seeded = names.find((t) => t.name === shop.name);
+      expect(seeded?.shop_items?.map((i) => i.item_template.name).sort(), shop.name).toEqual(
+        shop.items.map((i) => i.srd).sort(),
+      );
+    }
   });
 
   it('refuses template creation on the free plan and validates the shop form', async () => {
