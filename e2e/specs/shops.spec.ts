@@ -252,6 +252,15 @@ test('a GM deploys the General Store; a player on a phone buys and sells with ch
   await expect(stockRow(player.page, 'Backpack')).toBeVisible();
   await expect(panel.getByTestId('my-coins')).toHaveText('Your coins: 8 gp 2 sp');
   await checkPage(player.page, 'shops-workspace-tab');
+  // Selling from the workspace on a phone, where there is no second panel to drag to: Sell, then an arrow.
+  await panel.getByTestId('workspace-shop-side').getByText('Sell').tap();
+  const arrowToSell = panel.locator('[data-testid="sell-item"][data-item-name="Arrow"]');
+  await arrowToSell.getByRole('button', { name: 'Sell Arrow' }).tap();
+  const sellArrow = player.page.getByRole('dialog', { name: 'Sell Arrow' });
+  await sellArrow.getByRole('button', { name: /^Sell for / }).tap();
+  await expect(player.page.getByTestId('toast-success').last()).toContainText('Sale complete: 1 × Arrow for 2 cp.');
+  await expect(stockRow(gm.page, 'Arrow').getByTestId('stock-quantity')).toHaveText('181 in stock');
+  await checkPage(player.page, 'shops-workspace-sell');
 
   // The GM's screens: the running shop (with Manage), the party tab, the instances, the template pages.
   await gm.page.getByRole('tab', { name: 'Manage' }).click();
@@ -267,6 +276,45 @@ test('a GM deploys the General Store; a player on a phone buys and sells with ch
   await gm.page.getByRole('tab', { name: 'Buy' }).click();
   await expect(stockRow(gm.page, 'Abacus').getByTestId('stock-price')).toHaveText('4 gp 5 sp');
   await expect(stockRow(gm.page, 'Abacus').getByText('Shop price')).toBeVisible();
+
+  // Shopping while the GM is away: above 1 gp a purchase waits for approval, with the goods held.
+  await gm.page.getByRole('tab', { name: 'Manage' }).click();
+  await gm.page.getByRole('switch', { name: /pay from the party fund/ }).check();
+  await gm.page.getByRole('textbox', { name: /Ask me to approve purchases above/ }).fill('1');
+  await gm.page.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(gm.page.getByTestId('toast-success').last()).toContainText('Shop updated successfully!');
+  await gm.page.getByRole('tab', { name: /Requests/ }).click();
+  await expect(gm.page.getByTestId('requests-empty')).toBeVisible();
+
+  await player.page.goto(shopUrl);
+  // 8 gp 2 sp, and 2 cp for the arrow sold from the workspace.
+  await expect(player.page.getByTestId('my-coins')).toHaveText('Your coins: 8 gp 2 sp 2 cp');
+  await stockRow(player.page, 'Backpack').getByRole('button', { name: 'Buy Backpack' }).tap();
+  const askBackpack = player.page.getByRole('dialog', { name: 'Buy Backpack' });
+  await expect(askBackpack.getByTestId('trade-needs-approval')).toContainText('waits for the GM');
+  await expect(askBackpack.getByTestId('trade-payment-source')).toBeVisible();
+  await askBackpack.getByRole('button', { name: 'Ask to buy for 1 gp 8 sp' }).tap();
+  await expect(player.page.getByTestId('toast-info').last()).toContainText(
+    'Your purchase is waiting for the GM’s approval. 1 × Backpack.',
+  );
+  // Nothing paid yet; the backpack is held off the shelf, on both screens.
+  await expect(player.page.getByTestId('my-coins')).toHaveText('Your coins: 8 gp 2 sp 2 cp');
+  await expect(stockRow(player.page, 'Backpack').getByTestId('stock-quantity')).toHaveText('8 in stock');
+
+  // The GM's Requests tab shows it live; approving takes the coins.
+  const waiting = gm.page.getByTestId('shop-request');
+  await expect(waiting).toContainText('1 × Backpack');
+  await checkPage(gm.page, 'shops-instance-gm-requests');
+  await waiting.getByRole('button', { name: /^Approve 1 × Backpack/ }).click();
+  await expect(gm.page.getByTestId('toast-success').last()).toContainText('Purchase approved: 1 × Backpack');
+  await expect(gm.page.getByTestId('requests-empty')).toBeVisible();
+  // 1 gp 8 sp, paid with 2 gp and 2 sp back, on the player's open screen.
+  await expect(player.page.getByTestId('my-coins')).toHaveText('Your coins: 6 gp 4 sp 2 cp');
+  await gm.page.getByRole('tab', { name: 'Sales log' }).click();
+  await expect(gm.page.getByTestId('shop-sale').first()).toBeVisible();
+  await expect(gm.page.getByTestId('shop-sales')).toContainText('Backpack');
+  await expect(gm.page.getByTestId('shop-sales')).toContainText('Dagger');
+  await checkPage(gm.page, 'shops-instance-gm-sales');
   await gm.page.goto(`/parties/${party.id}`);
   await gm.page.getByRole('tab', { name: 'Shops' }).click();
   await expect(gm.page.getByRole('heading', { name: 'Party Shops (1)' })).toBeVisible();

@@ -89,7 +89,9 @@ export function ShopRequestsPanel({ shopId }: { shopId: string }) {
                 </Text>
               </Stack>
               <Stack gap={4} align="flex-end">
-                <Text fw={700}>{request.formatted}</Text>
+                <Text fw={700} style={{ whiteSpace: 'nowrap' }}>
+                  {request.formatted}
+                </Text>
                 {request.payment_source === 'party' ? (
                   <Badge variant="light" color="grape" size="sm">
                     Party fund

@@ -51,7 +51,7 @@ export function ShopSalesLog({ shopId }: { shopId: string }) {
                 <Badge
                   size="sm"
                   variant="light"
-                  color={row.transaction_type === 'purchase' ? 'blue' : 'teal'}
+                  color={row.transaction_type === 'purchase' ? 'indigo' : 'grape'}
                 >
                   {row.transaction_type === 'purchase' ? 'Bought' : 'Sold'}
                 </Badge>
@@ -60,11 +60,16 @@ export function ShopSalesLog({ shopId }: { shopId: string }) {
                 </Text>
               </Group>
               <Text size="sm" c="dimmed">
-                {row.actor_data.name ?? 'Someone'} ·{' '}
-                <span title={absoluteTime(row.transaction_date)}>{relativeTime(row.transaction_date)}</span>
+                {/* The character who traded, and who acted (the GM, for an approved request). */}
+                {[row.target_data.name, row.actor_data.name && `by ${row.actor_data.name}`]
+                  .filter(Boolean)
+                  .join(' · ')}{' '}
+                · <span title={absoluteTime(row.transaction_date)}>{relativeTime(row.transaction_date)}</span>
               </Text>
             </Stack>
-            <Text fw={700}>{row.amount !== null ? formatCopper(row.amount) : '—'}</Text>
+            <Text fw={700} style={{ whiteSpace: 'nowrap' }}>
+              {row.amount !== null ? formatCopper(row.amount) : '—'}
+            </Text>
           </Group>
         </Paper>
       ))}

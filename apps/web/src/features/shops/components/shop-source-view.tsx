@@ -1,15 +1,27 @@
 import { useDraggable } from '@dnd-kit/core';
 import { formatCopper, type ShopInstance, type ShopStockItem, shopMessages } from '@haversack/contracts';
-import { Alert, Anchor, Button, Center, Group, Paper, Select, Skeleton, Stack, Text } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Center,
+  Group,
+  Paper,
+  SegmentedControl,
+  Select,
+  Skeleton,
+  Stack,
+  Text,
+} from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
 import { useDragId } from '../../../lib/drag-id';
 import { partyShopsQuery, shopInstanceQuery } from '../api/shops-api';
 import { useTrader } from '../hooks/use-trader';
 import { DiscountBadge, OpenBadge } from './shop-badges';
-import { shelfLines, TraderPanel, tradeBlocker } from './shop-trading';
+import { SellList, shelfLines, TraderPanel, tradeBlocker } from './shop-trading';
 import type { TradeOffer } from './trade-dialog';
 
 /** What a dragged shop item carries (dnd-kit `data`); the workspace buys it when it lands on a container. */
@@ -120,6 +132,9 @@ function ShopShelf({
   onTrade: (offer: TradeOffer) => void;
 }) {
   const blocked = tradeBlocker(shop, trader);
+  // On a phone there is no second panel to drag from: selling happens here, from the chosen container.
+  const [side, setSide] = useState<'buy' | 'sell'>('buy');
+  const selling = shop.can_trade && side === 'sell';
   return (
     <Stack gap="sm">
       <Group gap={6}>
@@ -130,6 +145,19 @@ function ShopShelf({
         </Anchor>
       </Group>
       {shop.can_trade ? <TraderPanel trader={trader} /> : null}
+      {shop.can_trade ? (
+        <SegmentedControl
+          aria-label="Buy or sell"
+          value={side}
+          onChange={(value) => setSide(value === 'sell' ? 'sell' : 'buy')}
+          data={[
+            { value: 'buy', label: 'Buy' },
+            { value: 'sell', label: 'Sell' },
+          ]}
+          fullWidth
+          data-testid="workspace-shop-side"
+        />
+      ) : null}
       {blocked ? (
         <Alert variant="light" color={shop.is_active ? 'blue' : 'red'}>
           {blocked}
@@ -139,7 +167,9 @@ function ShopShelf({
           Drag an item onto your container to buy it; drop your items here to sell them.
         </Text>
       ) : null}
-      {shop.container.item_instances.length === 0 ? (
+      {selling ? (
+        <SellList shop={shop} trader={trader} onSell={onTrade} />
+      ) : shop.container.item_instances.length === 0 ? (
         <Center py="xl">
           <Text c="dimmed">No items found</Text>
         </Center>
