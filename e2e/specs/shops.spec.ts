@@ -258,7 +258,9 @@ test('a GM deploys the General Store; a player on a phone buys and sells with ch
   await arrowToSell.getByRole('button', { name: 'Sell Arrow' }).tap();
   const sellArrow = player.page.getByRole('dialog', { name: 'Sell Arrow' });
   await sellArrow.getByRole('button', { name: /^Sell for / }).tap();
-  await expect(player.page.getByTestId('toast-success').last()).toContainText('Sale complete: 1 × Arrow for 2 cp.');
+  await expect(player.page.getByTestId('toast-success').last()).toContainText(
+    'Sale complete: 1 × Arrow for 2 cp.',
+  );
   await expect(stockRow(gm.page, 'Arrow').getByTestId('stock-quantity')).toHaveText('181 in stock');
   await checkPage(player.page, 'shops-workspace-sell');
 
