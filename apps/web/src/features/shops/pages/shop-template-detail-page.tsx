@@ -38,6 +38,7 @@ import {
   StockBadge,
 } from '../components/shop-badges';
 import { displayLocation } from '../components/shop-filters';
+import { TemplateDeployments } from '../components/template-deployments';
 
 /** A signed-in user rates a public template of someone else 1 to 5, once, and may change it. */
 function RateTemplate({ template }: { template: ShopTemplate }) {
@@ -239,6 +240,7 @@ export function ShopTemplateDetailPage() {
           )}
         </Stack>
       </Paper>
+      <TemplateDeployments templateId={template.id} />
       <Anchor component={Link} to="/shops">
         Back to Shops
       </Anchor>
