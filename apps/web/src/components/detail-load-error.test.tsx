@@ -48,4 +48,17 @@ describe('DetailLoadError', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Try Again' }));
     expect(onRetry).toHaveBeenCalledOnce();
   });
+
+  it('says not found, not "check your input", for a malformed id in the address', async () => {
+    renderError(
+      new ApiError({
+        code: 'VALIDATION_ERROR',
+        status: 422,
+        message: 'Please check your input',
+        details: [{ field: 'id', message: 'Must be a valid id' }],
+      }),
+    );
+    expect(await screen.findByRole('heading', { level: 1 })).toHaveTextContent('Container Not Found');
+    expect(screen.queryByText('Please check your input')).not.toBeInTheDocument();
+  });
 });

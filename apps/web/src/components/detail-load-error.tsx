@@ -17,7 +17,8 @@ interface DetailLoadErrorProps {
 
 /**
  * A detail page that could not load its record: "<Subject> Not Found" with the spec's sentence for a 404
- * (which is also what a record hidden from this user answers), otherwise the error panel with Try Again.
+ * (which is also what a record hidden from this user answers) or an id that is not one, otherwise the
+ * error panel with Try Again.
  */
 export function DetailLoadError({
   error,
@@ -27,7 +28,11 @@ export function DetailLoadError({
   notFoundText,
   back,
 }: DetailLoadErrorProps) {
-  const notFound = isApiError(error) && error.status === 404;
+  // A malformed id in the address (a mistyped or cut-off link) names nothing, as far as the reader goes.
+  const notFound =
+    isApiError(error) &&
+    (error.status === 404 ||
+      (error.code === 'VALIDATION_ERROR' && error.details.some((detail) => detail.field === 'id')));
   return (
     <Stack gap="md" maw={640}>
       <Title order={1}>{notFound ? `${subject} Not Found` : heading}</Title>
