@@ -210,10 +210,14 @@ export class AccountsService {
       });
     const user = await this.#deps.db.transaction(async (tx) => {
       const stored = await repo.lockEmailToken(tx, hashToken(token), 'email_verification');
-      if (!stored || stored.usedAt || stored.expiresAt <= now) throw invalid();
+      if (!stored) throw invalid();
       const user = await repo.findUserById(tx, stored.userId);
       // A link mailed to an address the user has since changed proves nothing about the new one.
       if (!user || user.email.toLowerCase() !== stored.email.toLowerCase()) throw invalid();
+      // Following the same link again (a second click, another device) finds the address verified: it says
+      // so rather than "failed". It changes nothing, so it reveals nothing the link did not already prove.
+      if (stored.usedAt && user.emailVerifiedAt) return user;
+      if (stored.usedAt || stored.expiresAt <= now) throw invalid();
       await repo.markEmailTokenUsed(tx, stored.id, now);
       return user.emailVerifiedAt ? user : repo.updateUser(tx, user.id, { emailVerifiedAt: now });
     });

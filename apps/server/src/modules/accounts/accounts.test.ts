@@ -1,5 +1,7 @@
 import { authMessages, passwordMessages } from '@haversack/contracts';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../db/schema/accounts.js';
 import { createUser, defaultPassword } from '../../test/factories.js';
 import { buildTestApp, json, linkFromMail, readMails, type TestContext } from '../../test/helper.js';
 
@@ -342,7 +344,7 @@ describe('password recovery', () => {
 });
 
 describe('email verification', () => {
-  it('verifies with the mailed token once', async () => {
+  it('verifies with the mailed token, and following it again says the address is verified', async () => {
     const user = await createUser(ctx);
     const token = new URL(await linkFromMail(ctx, user.user.email, 'verify-email')).searchParams.get('token');
     const verified = await post('/api/v1/auth/verify_email', { token });
@@ -351,7 +353,14 @@ describe('email verification', () => {
     const me = await ctx.app.inject({ url: '/api/v1/auth/me', headers: user.auth });
     expect(json<Envelope>(me).data.user?.email_verified).toBe(true);
     const again = await post('/api/v1/auth/verify_email', { token });
-    expect(again.statusCode).toBe(400);
+    expect(again.statusCode).toBe(200);
+    expect(json<Envelope>(again).data.user).toMatchObject({ email_verified: true });
+    // A used link whose account changed address since is not proof of anything: refused.
+    await ctx.database.db
+      .update(users)
+      .set({ email: `moved-${user.user.email}`, emailVerifiedAt: null })
+      .where(eq(users.id, user.user.id));
+    expect((await post('/api/v1/auth/verify_email', { token })).statusCode).toBe(400);
   });
 
   it('resends a link to the signed-in user and says the same for strangers', async () => {
