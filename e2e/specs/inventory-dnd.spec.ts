@@ -150,9 +150,11 @@ test.describe('desktop with a touch screen', () => {
     await page.getByText('Dual', { exact: true }).click();
     const left = page.getByTestId('panel-left');
     const right = page.getByTestId('panel-right');
-    // As the review did: the second panel first shows the first panel's container, then its Source
-    // select picks another. Before the fix, the first panel's tiles no longer dragged at all.
-    await right.getByRole('tab', { name: 'Containers' }).click();
+    // The second panel opens on the next container, not on the Market's long list (issue 12).
+    await expect(right.getByRole('combobox', { name: 'Source' })).toHaveValue(/^Saddlebag /);
+    // As the review did: the second panel's Source select picks a container (the first panel's, then
+    // another). Before the fix, the first panel's tiles no longer dragged at all.
+    await pickSource(page, right, 'Backpack');
     await expect(right.getByRole('button', { name: 'Longsword, quantity 1' })).toBeVisible();
     await pickSource(page, right, 'Saddlebag');
     await expect(right.getByRole('button', { name: 'Lantern, hooded, quantity 1' })).toBeVisible();

@@ -61,3 +61,18 @@ export function asDragPayload(data: unknown): DragPayload | null {
 export function asDropZone(data: unknown): DropZone | null {
   return data && typeof data === 'object' && 'side' in data && 'kind' in data ? (data as DropZone) : null;
 }
+
+/**
+ * What the second panel opens on (issue 12): the next container to move things into, not the Market's
+ * long list. The party stash first, when there is one and it is not the first panel's; then the next
+ * container I can act on; the Market only when there is no other container.
+ */
+export function secondPanel(containers: Container[], firstId: string | null): PanelState {
+  const others = containers.filter((c) => c.id !== firstId);
+  const next =
+    others.find((c) => c.owner.type === 'party' && c.can_act) ??
+    others.find((c) => c.can_act) ??
+    others[0] ??
+    null;
+  return next ? { tab: 'container', containerId: next.id } : { tab: 'market', containerId: firstId };
+}

@@ -359,7 +359,8 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
         owner={createOwner}
         onClose={() => setCreating(false)}
         onCreated={(containerId) => {
-          if (viewMode === 'dual') setPanel('right')({ tab: 'container', containerId });
+          // Show the new container at once: in the second panel, or in the only one.
+          setPanel(viewMode === 'dual' ? 'right' : 'left')({ tab: 'container', containerId });
         }}
       />
       <QuantityDialog request={quantityRequest} onClose={() => setQuantityRequest(null)} />

@@ -6,6 +6,7 @@ import { FeatureUpgradePrompt } from '../../../components/upgrade-prompt';
 import { partyCharactersQuery } from '../../characters/api/characters-api';
 import { type ContainerOwner, partyCollaborationQuery } from '../api/inventory-api';
 import { useOwnerContainers } from '../hooks/use-owner-containers';
+import { secondPanel } from '../workspace-types';
 import { InventoryWorkspace } from './inventory-workspace';
 
 export const partyInventoryUnavailable =
@@ -54,7 +55,7 @@ export function PartyInventory({ party }: { party: Pick<Party, 'id' | 'name'> })
         titleOrder={2}
         containers={sources.containers}
         initialLeft={{ tab: 'container', containerId: first?.id ?? null }}
-        initialRight={{ tab: 'market', containerId: first?.id ?? null }}
+        initialRight={secondPanel(sources.containers, first?.id ?? null)}
         initialView="dual"
         inParty
         partyId={party.id}

@@ -10,6 +10,7 @@ import { type ContainerOwner, containerQuery } from '../api/inventory-api';
 import { InventoryWorkspace } from '../components/inventory-workspace';
 import { WorkspaceSkeleton } from '../components/workspace-skeleton';
 import { useOwnerContainers } from '../hooks/use-owner-containers';
+import { secondPanel } from '../workspace-types';
 
 /**
  * The sources a container's workspace offers: its owner's containers, the party stash of the character's
@@ -82,7 +83,7 @@ export function ContainerPage() {
         title={`${ownerName}'s Inventory`}
         containers={containers}
         initialLeft={{ tab: 'container', containerId: current.id }}
-        initialRight={{ tab: 'market', containerId: current.id }}
+        initialRight={secondPanel(containers, current.id)}
         inParty={inParty}
         partyId={partyId}
         createOwner={current.can_act ? { type: current.owner.type, id: current.owner.id } : null}
