@@ -55,4 +55,20 @@ describe('PartyInventory', () => {
     expect(await screen.findByRole('heading', { name: 'Party Inventory' })).toBeInTheDocument();
     expect(screen.queryByTestId('upgrade-prompt')).not.toBeInTheDocument();
   });
+
+  it('offers to create a character in this party to someone without one', async () => {
+    mockFetch(({ url }) =>
+      new URL(url, 'http://test').pathname === '/api/v1/characters'
+        ? jsonResponse(200, { status: 'success', data: [], meta: pageMeta(0, 100) })
+        : failure(404, 'RESOURCE_NOT_FOUND', 'none'),
+    );
+    renderWithProviders(<PartyInventory party={party} />);
+    expect(await screen.findByTestId('party-inventory-unavailable')).toHaveTextContent(
+      'You must have a character in the party',
+    );
+    expect(screen.getByRole('link', { name: 'Create a character in this party' })).toHaveAttribute(
+      'href',
+      `/characters/new?party_id=${party.id}`,
+    );
+  });
 });

@@ -1,6 +1,7 @@
 import type { Party } from '@haversack/contracts';
-import { Center, Paper, Stack, Text } from '@mantine/core';
+import { Button, Center, Paper, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
 import { Spinner } from '../../../components/loading';
 import { FeatureUpgradePrompt } from '../../../components/upgrade-prompt';
 import { partyCharactersQuery } from '../../characters/api/characters-api';
@@ -39,7 +40,15 @@ export function PartyInventory({ party }: { party: Pick<Party, 'id' | 'name'> })
   if (mine.length === 0 || sources.isError) {
     return (
       <Paper withBorder p="lg" data-testid="party-inventory-unavailable">
-        <Text ta="center">{partyInventoryUnavailable}</Text>
+        <Stack gap="sm" align="center">
+          <Text ta="center">{partyInventoryUnavailable}</Text>
+          {/* The way forward (issue 12): a GM or player without a character here makes one for this party. */}
+          {mine.length === 0 && characters.isSuccess ? (
+            <Button component={Link} to={`/characters/new?party_id=${party.id}`}>
+              Create a character in this party
+            </Button>
+          ) : null}
+        </Stack>
       </Paper>
     );
   }
