@@ -6,6 +6,7 @@ import { UpgradePrompt } from '../../../components/upgrade-prompt';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
 import { partyKeys } from '../../parties/api/parties-api';
+import { PlanLimitHint } from '../../subscription/components/plan-limit-hint';
 import { characterKeys, createCharacter } from '../api/characters-api';
 import { CharacterForm, characterFormDefaults } from '../components/character-form';
 
@@ -23,6 +24,7 @@ export function CharacterCreatePage() {
       <Stack gap={4}>
         <Title order={1}>New Character</Title>
         <Text c="dimmed">Create a character; an inventory comes with it.</Text>
+        <PlanLimitHint resource="characters" />
       </Stack>
       <UpgradePrompt error={refusal} />
       <Paper withBorder p="lg">

@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
+import { PlanLimitHint } from '../../subscription/components/plan-limit-hint';
 import { createItemTemplate, itemTemplateKeys } from '../api/item-templates-api';
 import { TemplateForm, templateFormValues } from '../components/template-form';
 
@@ -16,6 +17,7 @@ export function ItemCreatePage() {
       <Stack gap={4}>
         <Title order={1}>New Item</Title>
         <Text c="dimmed">An item template: add it to containers as often as you like.</Text>
+        <PlanLimitHint resource="item_templates" />
       </Stack>
       <TemplateForm
         initial={templateFormValues()}

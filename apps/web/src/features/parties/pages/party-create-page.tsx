@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router';
 import { UpgradePrompt } from '../../../components/upgrade-prompt';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
+import { PlanLimitHint } from '../../subscription/components/plan-limit-hint';
 import { createParty, partyKeys } from '../api/parties-api';
 import { PartyForm } from '../components/party-form';
 
@@ -20,6 +21,7 @@ export function PartyCreatePage() {
       <Stack gap={4}>
         <Title order={1}>Create Party</Title>
         <Text c="dimmed">Start a party, then share its join code with your players.</Text>
+        <PlanLimitHint resource="parties_created" />
       </Stack>
       <UpgradePrompt error={refusal} />
       <Paper withBorder p="lg">

@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
+import { PlanLimitHint } from '../../subscription/components/plan-limit-hint';
 import { createShopTemplate, shopKeys } from '../api/shops-api';
 import { ShopTemplateForm, shopTemplateFormValues } from '../components/shop-template-form';
 
@@ -17,6 +18,7 @@ export function ShopTemplateCreatePage() {
       <Stack gap={4}>
         <Title order={1}>New Shop</Title>
         <Text c="dimmed">A shop template: stock it with items, then deploy it to any of your parties.</Text>
+        <PlanLimitHint resource="shop_templates" />
       </Stack>
       <ShopTemplateForm
         initial={shopTemplateFormValues()}

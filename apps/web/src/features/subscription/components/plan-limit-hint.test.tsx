@@ -1,0 +1,35 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { mockFetch, success } from '../../../test/fixtures';
+import { renderWithProviders } from '../../inventory/test/inventory-fixtures';
+import { buildCurrentSubscription } from '../subscription-fixtures';
+import { PlanLimitHint } from './plan-limit-hint';
+
+function renderHint(tier: 'tier_free' | 'tier_3', characters: number) {
+  mockFetch(() => success(buildCurrentSubscription({ tier, used: { characters } })));
+  renderWithProviders(<PlanLimitHint resource="characters" />);
+}
+
+describe('PlanLimitHint', () => {
+  it('says "1 of 1 character used" before the form, with the way to upgrade when full', async () => {
+    renderHint('tier_free', 1);
+    const hint = await screen.findByTestId('plan-limit-hint');
+    expect(hint).toHaveTextContent('1 of 1 character used: your plan has no room for another.');
+    expect(screen.getByRole('link', { name: 'See upgrade options' })).toHaveAttribute(
+      'href',
+      '/subscription/upgrade?resource=characters',
+    );
+  });
+
+  it('counts quietly while there is room', async () => {
+    renderHint('tier_free', 0);
+    expect(await screen.findByTestId('plan-limit-hint')).toHaveTextContent('0 of 1 character used');
+    expect(screen.queryByRole('link', { name: 'See upgrade options' })).not.toBeInTheDocument();
+  });
+
+  it('says nothing on an unlimited plan', async () => {
+    renderHint('tier_3', 40);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(screen.queryByTestId('plan-limit-hint')).not.toBeInTheDocument();
+  });
+});

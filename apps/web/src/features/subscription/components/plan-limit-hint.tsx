@@ -1,0 +1,32 @@
+import { type UsageResource, usageResourceLabels } from '@haversack/contracts';
+import { Anchor, Group, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { upgradeLinkLabel } from '../../../lib/upgrade-link';
+import { currentSubscriptionQueryOptions } from '../api/subscription-api';
+
+/**
+ * Issue 12: a plan's limit before the form, not only after a refused submit: "1 of 1 characters used",
+ * with the way to upgrade once the limit is reached. Says nothing for an unlimited plan or while loading.
+ */
+export function PlanLimitHint({ resource }: { resource: UsageResource }) {
+  const current = useQuery(currentSubscriptionQueryOptions());
+  const entry = current.data?.usage[resource];
+  if (!entry || entry.limit === null) return null;
+  const { used, limit } = entry;
+  const noun = usageResourceLabels[resource];
+  const full = used >= limit;
+  return (
+    <Group gap="xs" data-testid="plan-limit-hint" data-full={full}>
+      <Text size="sm" c={full ? 'red.8' : 'dimmed'} fw={full ? 600 : undefined}>
+        {`${used} of ${limit} ${limit === 1 ? noun.one : noun.many} used`}
+        {full ? ': your plan has no room for another.' : ''}
+      </Text>
+      {full ? (
+        <Anchor component={Link} to={`/subscription/upgrade?${new URLSearchParams({ resource })}`} size="sm">
+          {upgradeLinkLabel}
+        </Anchor>
+      ) : null}
+    </Group>
+  );
+}
