@@ -22,6 +22,8 @@ import { itemsRoutes } from './modules/items/items.routes.js';
 import { ItemsService } from './modules/items/items.service.js';
 import { ledgerRoutes } from './modules/ledger/ledger.routes.js';
 import { LedgerService } from './modules/ledger/ledger.service.js';
+import { lootRoutes } from './modules/loot/loot.routes.js';
+import { LootService } from './modules/loot/loot.service.js';
 import { partiesRoutes } from './modules/parties/parties.routes.js';
 import { PartiesService } from './modules/parties/parties.service.js';
 import { PatronagesService } from './modules/parties/patronages.service.js';
@@ -79,6 +81,7 @@ export interface AppServices {
   items: ItemsService;
   ledger: LedgerService;
   shops: ShopsService;
+  loot: LootService;
   jobs: JobQueue;
 }
 
@@ -171,6 +174,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     characters: new CharactersService(database.db, entitlements, events),
     inventory,
     shops: new ShopsService(database.db, { entitlements, events, moves: inventory.moves, jobs, now }),
+    loot: new LootService(database.db, { entitlements, events, moves: inventory.moves, now }),
     jobs,
     items: new ItemsService(database.db, entitlements, now),
     ledger: new LedgerService(database.db),
@@ -230,6 +234,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(itemsRoutes, { items: services.items });
       await api.register(ledgerRoutes, { ledger: services.ledger });
       await api.register(shopsRoutes, { shops: services.shops });
+      await api.register(lootRoutes, { loot: services.loot });
       await api.register(stripeWebhookRoutes, {
         stripe: billing instanceof StripeBilling ? billing : undefined,
         webhooks: new StripeWebhookService(database.db),

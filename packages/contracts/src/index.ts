@@ -7,6 +7,7 @@ export * from './fields.js';
 export * from './health.js';
 export * from './inventory.js';
 export * from './items.js';
+export * from './loot.js';
 export * from './parties.js';
 export * from './preferences.js';
 export * from './shops.js';

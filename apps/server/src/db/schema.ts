@@ -3,6 +3,8 @@ import * as characters from './schema/characters.js';
 import * as inventory from './schema/inventory.js';
 import * as items from './schema/items.js';
 import * as jobs from './schema/jobs.js';
+import * as loot from './schema/loot.js';
+import * as lootItems from './schema/loot-items.js';
 import * as parties from './schema/parties.js';
 import * as shopItems from './schema/shop-items.js';
 import * as shopRequests from './schema/shop-requests.js';
@@ -20,6 +22,8 @@ export const schema = {
   ...shops,
   ...shopItems,
   ...shopRequests,
+  ...loot,
+  ...lootItems,
   ...jobs,
 };
 export type Schema = typeof schema;

@@ -1,4 +1,5 @@
 import { ItemsService } from '../modules/items/items.service.js';
+import { LootService } from '../modules/loot/loot.service.js';
 import { ShopsService } from '../modules/shops/shops.service.js';
 import { subscriptionsRepository } from '../modules/subscriptions/subscriptions.repository.js';
 import type { Database } from './client.js';
@@ -11,5 +12,7 @@ export async function seedDatabase(db: Database): Promise<void> {
     await ItemsService.seedCatalogue(tx);
     // Public system shops built from that catalogue (issue 10).
     await ShopsService.seedCatalogue(tx);
+    // Public system loot built from the same catalogue and the coins (issue 11).
+    await LootService.seedCatalogue(tx);
   });
 }

@@ -6,10 +6,12 @@ import { users } from '../db/schema/accounts.js';
 import { characters } from '../db/schema/characters.js';
 import { containers, transactions } from '../db/schema/inventory.js';
 import { itemInstances, itemTemplates } from '../db/schema/items.js';
+import { lootInstances, lootTemplates } from '../db/schema/loot.js';
 import { parties, partyInvitations, partyMemberships } from '../db/schema/parties.js';
 import { defaultAuthRateLimits, scaleRateLimits } from '../plugins/rate-limit.js';
 import {
   createCharacter,
+  createLootTemplate,
   createParty,
   createTemplate,
   createUser,
@@ -69,6 +71,9 @@ interface World {
   invitationId: string;
   patronageId: string;
   transactionId: string;
+  lootTemplateId: string;
+  lootItemId: string;
+  lootInstanceId: string;
 }
 
 const unknownId = '3f2b8c1e-9a4d-4e7f-8b6a-1c2d3e4f5a6b';
@@ -124,6 +129,13 @@ async function createWorld(): Promise<World> {
   const patronage = await services.patronages
     .create(owner.user.id, { beneficiary_id: member.user.id, party_id: party.id, granted_tier: 'tier_1' })
     .catch(() => undefined);
+  // Revealed loot of the party, so loot calls reach past "not found" to their rules.
+  const lootTemplate = await createLootTemplate(ctx, owner, [
+    { item_template_id: template.id, quantity: 3 },
+    { currency: 'gp', quantity: 5 },
+  ]);
+  const loot = await services.loot.deploy(actor, { loot_template_id: lootTemplate.id, party_id: party.id });
+  await services.loot.reveal(actor, loot.id);
   const [transaction] = await ctx.database.db
     .select({ id: transactions.id })
     .from(transactions)
@@ -142,6 +154,9 @@ async function createWorld(): Promise<World> {
     invitationId: invitation.id,
     patronageId: patronage?.id ?? unknownId,
     transactionId: transaction?.id ?? unknownId,
+    lootTemplateId: lootTemplate.id,
+    lootItemId: lootTemplate.loot_items?.[0]?.id ?? unknownId,
+    lootInstanceId: loot.id,
   };
 }
 
@@ -211,8 +226,15 @@ async function intact(world: World): Promise<boolean> {
         .from(partyInvitations)
         .where(and(eq(partyInvitations.id, world.invitationId), eq(partyInvitations.status, 'pending'))),
     ),
+    count(db.select({ n }).from(lootTemplates).where(eq(lootTemplates.id, world.lootTemplateId))),
+    count(
+      db
+        .select({ n })
+        .from(lootInstances)
+        .where(and(eq(lootInstances.id, world.lootInstanceId), isNull(lootInstances.deletedAt))),
+    ),
   ]);
-  return checks.join() === [1, 1, 1, 3, 2, 1, 1].join();
+  return checks.join() === [1, 1, 1, 3, 2, 1, 1, 1, 1].join();
 }
 
 function samplesFor(world: World): Samples {
@@ -225,6 +247,8 @@ function samplesFor(world: World): Samples {
     transactions: world.transactionId,
     patronages: world.patronageId,
     invitations: world.invitationId,
+    loot_templates: world.lootTemplateId,
+    loot_instances: world.lootInstanceId,
   };
   const byName: Record<string, string> = {
     partyId: world.partyId,
@@ -233,6 +257,8 @@ function samplesFor(world: World): Samples {
     containerId: world.bagId,
     userId: member.user.id,
     invitationId: world.invitationId,
+    // /loot_templates/{id}/loot_items/{itemId}
+    itemId: world.lootItemId,
   };
   const ids: Record<string, string> = {
     party_id: world.partyId,
@@ -246,6 +272,7 @@ function samplesFor(world: World): Samples {
     item_instance_id: world.instanceId,
     target_instance_id: world.otherInstanceId,
     item_template_id: world.templateId,
+    loot_template_id: world.lootTemplateId,
     beneficiary_id: member.user.id,
   };
   let sequence = 0;

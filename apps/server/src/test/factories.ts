@@ -152,3 +152,50 @@ export async function createCharacter(
     },
   );
 }
+
+export type LootLine =
+  | { item_template_id: string; quantity: number }
+  | { currency: 'cp' | 'sp' | 'ep' | 'gp' | 'pp'; quantity: number };
+
+/** A loot template of the user with the given lines; upgrades the user when their plan allows none. */
+export async function createLootTemplate(
+  ctx: TestContext,
+  owner: SignedInUser,
+  lines: LootLine[],
+  overrides: { name?: string; visibility?: 'private' | 'unlisted' | 'public' } = {},
+) {
+  const check = await ctx.app.services.entitlements.checkLimit(
+    ctx.database.db,
+    owner.user.id,
+    'loot_templates',
+  );
+  if (!check.allowed) await upgrade(ctx, owner, 'tier_3');
+  const actor = { id: owner.user.id, username: owner.user.username };
+  const template = await ctx.app.services.loot.createTemplate(actor, {
+    name: overrides.name ?? `Loot ${randomBytes(3).toString('hex')}`,
+    description: '',
+    source_type: 'custom',
+    source: '',
+    tag_list: [],
+    visibility: overrides.visibility ?? 'private',
+  });
+  for (const line of lines) await ctx.app.services.loot.addItem(actor, template.id, line);
+  return ctx.app.services.loot.getTemplate(owner.user.id, template.id);
+}
+
+/** Deploys a loot template into the GM's party (hidden, as every deployment starts). */
+export async function deployLoot(
+  ctx: TestContext,
+  gm: SignedInUser,
+  partyId: string,
+  templateId: string,
+  overrides: { name?: string; reveal?: boolean } = {},
+) {
+  const actor = { id: gm.user.id, username: gm.user.username };
+  const loot = await ctx.app.services.loot.deploy(actor, {
+    loot_template_id: templateId,
+    party_id: partyId,
+    ...(overrides.name ? { name: overrides.name } : {}),
+  });
+  return overrides.reveal ? ctx.app.services.loot.reveal(actor, loot.id) : loot;
+}

@@ -14,6 +14,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
 import { characters } from './characters.js';
+import { lootInstances } from './loot.js';
 import { parties } from './parties.js';
 import { shopInstances } from './shops.js';
 
@@ -28,6 +29,8 @@ export const containers = pgTable(
     partyId: uuid('party_id').references(() => parties.id, { onDelete: 'cascade' }),
     /** A shop's stock (DESIGN §4); reached only through the shop's own routes. */
     shopInstanceId: uuid('shop_instance_id').references(() => shopInstances.id, { onDelete: 'cascade' }),
+    /** A loot instance's contents (DESIGN §4); reached only through the loot's own routes. */
+    lootInstanceId: uuid('loot_instance_id').references(() => lootInstances.id, { onDelete: 'cascade' }),
     isPrimary: boolean('is_primary').notNull().default(false),
     maxWeight: numeric('max_weight', { precision: 10, scale: 2, mode: 'number' }),
     maxSlots: integer('max_slots'),
@@ -38,7 +41,11 @@ export const containers = pgTable(
     index('containers_character_idx').on(t.characterId),
     index('containers_party_idx').on(t.partyId),
     index('containers_shop_instance_idx').on(t.shopInstanceId),
-    check('containers_one_owner', sql`num_nonnulls(${t.characterId}, ${t.partyId}, ${t.shopInstanceId}) = 1`),
+    index('containers_loot_instance_idx').on(t.lootInstanceId),
+    check(
+      'containers_one_owner',
+      sql`num_nonnulls(${t.characterId}, ${t.partyId}, ${t.shopInstanceId}, ${t.lootInstanceId}) = 1`,
+    ),
   ],
 );
 
@@ -72,6 +79,12 @@ export const transactions = pgTable(
     summary: text('summary').notNull(),
     notes: text('notes'),
     details: jsonb('details').$type<Record<string, unknown>>(),
+    /**
+     * The loot instance a row is about (no foreign key: the row outlives it). Rows about loot that is
+     * hidden now, or that were written while it was hidden (`gm_only`), are shown to the party's GMs only.
+     */
+    lootInstanceId: uuid('loot_instance_id'),
+    gmOnly: boolean('gm_only').notNull().default(false),
     transactionDate: timestamp('transaction_date', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -80,5 +93,6 @@ export const transactions = pgTable(
     index('transactions_actor_date_idx').on(t.actorId, t.transactionDate),
     index('transactions_source_idx').on(t.sourceContainerId),
     index('transactions_destination_idx').on(t.destinationContainerId),
+    index('transactions_loot_instance_idx').on(t.lootInstanceId),
   ],
 );

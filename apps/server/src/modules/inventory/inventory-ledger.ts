@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/client.js';
-import { ledgerRepository } from '../ledger/ledger.repository.js';
+import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
 import { inventoryRepository as repo } from './inventory.repository.js';
 
 export interface LedgerActor {
@@ -9,7 +9,8 @@ export interface LedgerActor {
 
 /**
  * Destroys everything in the given containers, writing one ledger row per stack, so that replaying the
- * ledger still empties them (a character or party deleted with its gear).
+ * ledger still empties them (a character or party deleted with its gear). `extra` is added to every row
+ * (loot marks its rows with the loot instance and whether only the GM may read them).
  */
 export async function destroyContainerContents(
   tx: Executor,
@@ -17,6 +18,7 @@ export async function destroyContainerContents(
   actor: LedgerActor,
   transactionType: 'character_deletion' | 'container_deletion' | 'delete',
   context: { partyId: string | null; characterId: string | null; targetName: string | null },
+  extra: Pick<LedgerEntry, 'lootInstanceId' | 'gmOnly' | 'details'> = {},
 ) {
   for (const containerId of containerIds) {
     const stacks = await repo.allInstances(tx, containerId);
@@ -44,6 +46,7 @@ export async function destroyContainerContents(
           sourceContainerId: containerId,
           sourceName: container?.name ?? null,
           summary: `${actor.username} destroyed ${instance.quantity} × ${name} with ${container?.name ?? 'a container'}`,
+          ...extra,
         };
       }),
     );

@@ -1,8 +1,10 @@
 import type { LedgerTransaction, TransactionListQuery } from '@haversack/contracts';
-import { and, count, desc, eq, gte, lt, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { characters } from '../../db/schema/characters.js';
 import { transactions } from '../../db/schema/inventory.js';
+import { lootInstances } from '../../db/schema/loot.js';
+import { partyMemberships } from '../../db/schema/parties.js';
 import { AppError } from '../../lib/app-error.js';
 import { partiesRepository } from '../parties/parties.repository.js';
 
@@ -18,6 +20,18 @@ const moneyTypes: ReadonlySet<string> = new Set(['purchase', 'sale', 'currency_c
 function money(row: Row): { amount: number | null; currency: 'cp' | null } {
   if (row.amountCp === null || !moneyTypes.has(row.transactionType)) return { amount: null, currency: null };
   return { amount: row.amountCp, currency: 'cp' };
+}
+
+/**
+ * spec/02 §6 "Non-GMs see only revealed loot", in the ledger too: a row about a loot that is hidden now,
+ * or that was written while it was hidden (`gm_only`: its deployment, its deletion), is for the GMs of
+ * the row's party only. Rows about no loot are untouched.
+ */
+const lootRowPublic = sql`(${transactions.lootInstanceId} is null or (not ${transactions.gmOnly} and not exists (select 1 from ${lootInstances} li where li.id = ${transactions.lootInstanceId} and not li.is_revealed)))`;
+
+/** The same rule for a reader whose role differs from row to row (a character's ledger, one row). */
+function lootRowVisibleTo(userId: string): SQL {
+  return sql`(${lootRowPublic} or exists (select 1 from ${partyMemberships} m where m.party_id = ${transactions.partyId} and m.user_id = ${userId} and m.role = 'gm'))`;
 }
 
 export function toTransactionJson(row: Row): LedgerTransaction {
@@ -85,14 +99,23 @@ export class LedgerService {
   constructor(private readonly db: Database) {}
 
   async forParty(userId: string, partyId: string, query: TransactionListQuery) {
-    if (!(await partiesRepository.membership(this.db, partyId, userId)))
-      throw AppError.notFound('Party not found.');
-    return this.#list(eq(transactions.partyId, partyId), query);
+    return this.#list(await this.#partyScope(userId, partyId), query);
   }
 
   async forCharacter(userId: string, characterId: string, query: TransactionListQuery) {
     await this.#assertCharacterVisible(userId, characterId);
-    return this.#list(eq(transactions.characterId, characterId), query);
+    return this.#list(
+      sql`${eq(transactions.characterId, characterId)} and ${lootRowVisibleTo(userId)}`,
+      query,
+    );
+  }
+
+  /** A party's rows a member may read: all of them for its GMs, none about hidden loot for the others. */
+  async #partyScope(userId: string, partyId: string): Promise<SQL> {
+    const membership = await partiesRepository.membership(this.db, partyId, userId);
+    if (!membership) throw AppError.notFound('Party not found.');
+    const party = eq(transactions.partyId, partyId);
+    return membership.role === 'gm' ? party : sql`${party} and ${lootRowPublic}`;
   }
 
   async one(userId: string, id: string): Promise<LedgerTransaction> {
@@ -103,19 +126,28 @@ export class LedgerService {
       (row.partyId !== null && Boolean(await partiesRepository.membership(this.db, row.partyId, userId))) ||
       (row.characterId !== null && (await this.#characterVisible(userId, row.characterId)));
     if (!visible) throw AppError.notFound('Transaction not found.');
+    if (row.lootInstanceId !== null) {
+      const [allowed] = await this.db
+        .select({ id: transactions.id })
+        .from(transactions)
+        .where(and(eq(transactions.id, id), lootRowVisibleTo(userId)))
+        .limit(1);
+      if (!allowed) throw AppError.notFound('Transaction not found.');
+    }
     return toTransactionJson(row);
   }
 
   /** Checks access first, then streams (see #csv). */
   async exportForParty(userId: string, partyId: string, query: TransactionListQuery) {
-    if (!(await partiesRepository.membership(this.db, partyId, userId)))
-      throw AppError.notFound('Party not found.');
-    return this.#csv(eq(transactions.partyId, partyId), query);
+    return this.#csv(await this.#partyScope(userId, partyId), query);
   }
 
   async exportForCharacter(userId: string, characterId: string, query: TransactionListQuery) {
     await this.#assertCharacterVisible(userId, characterId);
-    return this.#csv(eq(transactions.characterId, characterId), query);
+    return this.#csv(
+      sql`${eq(transactions.characterId, characterId)} and ${lootRowVisibleTo(userId)}`,
+      query,
+    );
   }
 
   /**

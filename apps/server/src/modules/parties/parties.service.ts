@@ -16,6 +16,7 @@ import type { EventBus } from '../../realtime/event-bus.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
 import { inventoryRepository } from '../inventory/inventory.repository.js';
 import { destroyContainerContents } from '../inventory/inventory-ledger.js';
+import { lootRepository } from '../loot/loot.repository.js';
 import { shopsRepository } from '../shops/shops.repository.js';
 import type { EntitlementService } from '../subscriptions/entitlements.service.js';
 import { generateJoinCode, isWellFormedJoinCode } from './join-codes.js';
@@ -144,11 +145,12 @@ export class PartiesService {
         throw new AppError('FORBIDDEN', 'Only the party’s creator can delete it.');
       // The party's own containers and their contents go with it, in the ledger; characters keep theirs.
       const stash = await inventoryRepository.listForOwner(tx, { partyId: party.id });
-      // Its shops' stock goes too (the shop rows and containers cascade with the party).
+      // Its shops' stock and its loot go too (their rows and containers cascade with the party).
       const shopStock = await shopsRepository.shopContainerIdsOfParty(tx, party.id);
+      const loot = await lootRepository.lootContainerIdsOfParty(tx, party.id);
       await destroyContainerContents(
         tx,
-        [...stash.map((c) => c.id), ...shopStock],
+        [...stash.map((c) => c.id), ...shopStock, ...loot],
         actor,
         'container_deletion',
         { partyId: party.id, characterId: null, targetName: party.name },

@@ -1,0 +1,205 @@
+import { type Currency, copperPer, currencies, distributionModes, purseValueCp } from '@haversack/contracts';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { evenShares, type PlanStack, planDistribution, seededRandom } from './loot-distribution.js';
+
+/** A loot's stacks: items of a few kinds (some kinds split over several stacks) and coins. */
+const lootArbitrary = fc
+  .array(
+    fc.oneof(
+      fc.record({
+        kind: fc.constantFrom('sword', 'arrow', 'gem', 'potion', 'unique-1', 'unique-2'),
+        quantity: fc.integer({ min: 1, max: 500 }),
+        unitValueCp: fc.integer({ min: 0, max: 100_000 }),
+        coin: fc.constant<Currency | null>(null),
+      }),
+      fc.constantFrom(...currencies).chain((coin) =>
+        fc.record({
+          kind: fc.constant(`coin:${coin}`),
+          quantity: fc.integer({ min: 1, max: 5_000 }),
+          unitValueCp: fc.constant(copperPer[coin]),
+          coin: fc.constant<Currency | null>(coin),
+        }),
+      ),
+    ),
+    { maxLength: 12 },
+  )
+  .map((stacks): PlanStack[] => stacks.map((s, i) => ({ ...s, id: `stack-${i}` })));
+
+const recipientsArbitrary = fc.integer({ min: 1, max: 7 });
+
+describe('evenShares', () => {
+  it('shares a total to the unit, differing by at most one, remainder dealt from the start', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 1_000_000 }),
+        fc.integer({ min: 1, max: 9 }),
+        fc.nat(20),
+        (total, n, start) => {
+          const shares = evenShares(total, n, start % n);
+          expect(shares.reduce((a, b) => a + b, 0)).toBe(total);
+          expect(Math.max(...shares) - Math.min(...shares)).toBeLessThanOrEqual(1);
+          if (total % n !== 0) expect(shares[start % n]).toBe(Math.ceil(total / n));
+        },
+      ),
+    );
+  });
+});
+
+describe('planDistribution', () => {
+  it('creates and loses no item and no copper, in every mode', () => {
+    fc.assert(
+      fc.property(
+        lootArbitrary,
+        recipientsArbitrary,
+        fc.constantFrom(...distributionModes),
+        fc.nat(),
+        (stacks, n, mode, seed) => {
+          const plan = planDistribution(stacks, n, mode, seededRandom(seed));
+          const given = new Map<string, number>();
+          for (const a of plan.allocations) {
+            expect(a.quantity).toBeGreaterThan(0);
+            expect(a.recipient).toBeGreaterThanOrEqual(0);
+            expect(a.recipient).toBeLessThan(n);
+            given.set(a.stackId, (given.get(a.stackId) ?? 0) + a.quantity);
+          }
+          for (const s of stacks) {
+            // In an even split coins are shared by value (plan.coins); otherwise every stack goes whole or split.
+            if (mode === 'even' && s.coin) expect(given.has(s.id)).toBe(false);
+            else expect(given.get(s.id)).toBe(s.quantity);
+          }
+          const pool = { cp: 0, sp: 0, ep: 0, gp: 0, pp: 0 };
+          for (const s of stacks) if (s.coin) pool[s.coin] += s.quantity;
+          if (mode !== 'even' || purseValueCp(pool) === 0) {
+            expect(plan.coins).toBeNull();
+            return;
+          }
+          const coins = plan.coins;
+          if (!coins) throw new Error('an even split of coins has a coin plan');
+          expect(coins.shares).toHaveLength(n);
+          // The conversion is value for value and takes only coins that are there.
+          expect(purseValueCp(coins.take)).toBe(purseValueCp(coins.make));
+          for (const c of currencies) {
+            expect(coins.take[c]).toBeGreaterThanOrEqual(0);
+            expect(coins.take[c]).toBeLessThanOrEqual(pool[c]);
+            expect(coins.make[c]).toBeGreaterThanOrEqual(0);
+            // Every coin after the conversion goes to someone, and no more than are there.
+            const handedOut = coins.shares.reduce((sum, share) => sum + share[c], 0);
+            expect(handedOut).toBe(pool[c] - coins.take[c] + coins.make[c]);
+          }
+          expect(coins.shares.reduce((sum, share) => sum + purseValueCp(share), 0)).toBe(purseValueCp(pool));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('even: every kind and the coins differ by at most one unit (one copper) between characters', () => {
+    fc.assert(
+      fc.property(lootArbitrary, recipientsArbitrary, (stacks, n) => {
+        const plan = planDistribution(stacks, n, 'even', () => 0);
+        const kindOf = new Map(stacks.map((s) => [s.id, s.kind]));
+        const perKind = new Map<string, number[]>();
+        for (const s of stacks)
+          if (!s.coin)
+            perKind.set(
+              s.kind,
+              Array.from({ length: n }, () => 0),
+            );
+        for (const a of plan.allocations) {
+          const row = perKind.get(kindOf.get(a.stackId) ?? '');
+          if (!row) throw new Error('an allocation of an unknown stack');
+          row[a.recipient] = (row[a.recipient] ?? 0) + a.quantity;
+        }
+        for (const row of perKind.values())
+          expect(Math.max(...row) - Math.min(...row)).toBeLessThanOrEqual(1);
+        if (plan.coins) {
+          const values = plan.coins.shares.map(purseValueCp);
+          expect(Math.max(...values) - Math.min(...values)).toBeLessThanOrEqual(1);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('even: remainders go round in turn, so the extra units are spread over everyone', () => {
+    const stacks: PlanStack[] = ['a', 'b', 'c'].map((kind, i) => ({
+      id: `s${i}`,
+      kind,
+      quantity: 1,
+      unitValueCp: 100,
+      coin: null,
+    }));
+    const plan = planDistribution(stacks, 3, 'even', () => 0);
+    expect(plan.allocations.map((a) => a.recipient).sort()).toEqual([0, 1, 2]);
+  });
+
+  it('even: a gold piece shared three ways is changed down to the copper', () => {
+    const plan = planDistribution(
+      [{ id: 'gp', kind: 'coin:gp', quantity: 1, unitValueCp: 100, coin: 'gp' }],
+      3,
+      'even',
+      () => 0,
+    );
+    expect(plan.coins?.shares.map(purseValueCp)).toEqual([34, 33, 33]);
+    expect(plan.coins?.take).toEqual({ cp: 0, sp: 0, ep: 0, gp: 1, pp: 0 });
+    expect(purseValueCp(plan.coins?.make ?? { cp: 0, sp: 0, ep: 0, gp: 0, pp: 0 })).toBe(100);
+    // Coins that already divide evenly are not changed at all.
+    const even = planDistribution(
+      [{ id: 'gp', kind: 'coin:gp', quantity: 6, unitValueCp: 100, coin: 'gp' }],
+      3,
+      'even',
+      () => 0,
+    );
+    expect(even.coins?.take).toEqual({ cp: 0, sp: 0, ep: 0, gp: 0, pp: 0 });
+    expect(even.coins?.shares.map((s) => s.gp)).toEqual([2, 2, 2]);
+  });
+
+  it('by_value: whole stacks, each to whoever has the least so far, so no one ends more than one stack behind', () => {
+    fc.assert(
+      fc.property(lootArbitrary, recipientsArbitrary, (stacks, n) => {
+        const plan = planDistribution(stacks, n, 'by_value', () => 0);
+        const received = Array.from({ length: n }, () => 0);
+        const byId = new Map(stacks.map((s) => [s.id, s]));
+        let previousValue = Number.POSITIVE_INFINITY;
+        for (const a of plan.allocations) {
+          const stack = byId.get(a.stackId);
+          if (!stack) throw new Error('an allocation of an unknown stack');
+          expect(a.quantity).toBe(stack.quantity);
+          const value = stack.quantity * stack.unitValueCp;
+          // Most valuable first, each to someone who had the least at that moment.
+          expect(value).toBeLessThanOrEqual(previousValue);
+          previousValue = value;
+          expect(received[a.recipient]).toBe(Math.min(...received));
+          received[a.recipient] = (received[a.recipient] ?? 0) + value;
+        }
+        const largest = Math.max(0, ...stacks.map((s) => s.quantity * s.unitValueCp));
+        expect(Math.max(...received) - Math.min(...received)).toBeLessThanOrEqual(largest);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('random: whole stacks, the same draw for the same seed, and every character can be drawn', () => {
+    fc.assert(
+      fc.property(lootArbitrary, recipientsArbitrary, fc.nat(), (stacks, n, seed) => {
+        const first = planDistribution(stacks, n, 'random', seededRandom(seed));
+        const again = planDistribution(stacks, n, 'random', seededRandom(seed));
+        expect(again).toEqual(first);
+        for (const a of first.allocations)
+          expect(a.quantity).toBe(stacks.find((s) => s.id === a.stackId)?.quantity);
+      }),
+    );
+    const many: PlanStack[] = Array.from({ length: 200 }, (_, i) => ({
+      id: `s${i}`,
+      kind: `k${i}`,
+      quantity: 1,
+      unitValueCp: 1,
+      coin: null,
+    }));
+    const drawn = new Set(
+      planDistribution(many, 4, 'random', seededRandom(7)).allocations.map((a) => a.recipient),
+    );
+    expect([...drawn].sort()).toEqual([0, 1, 2, 3]);
+  });
+});

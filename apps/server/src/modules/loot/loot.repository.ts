@@ -1,0 +1,447 @@
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { users } from '../../db/schema/accounts.js';
+import { characters } from '../../db/schema/characters.js';
+import { containers, transactions } from '../../db/schema/inventory.js';
+import { itemInstances, itemTemplates } from '../../db/schema/items.js';
+import { lootInstances, lootTemplates } from '../../db/schema/loot.js';
+import { lootTemplateItems } from '../../db/schema/loot-items.js';
+import { parties } from '../../db/schema/parties.js';
+import { templateColumns } from '../items/items.repository.js';
+
+export type LootTemplateRow = typeof lootTemplates.$inferSelect;
+export type LootTemplateInsert = typeof lootTemplates.$inferInsert;
+export type LootItemRow = typeof lootTemplateItems.$inferSelect;
+export type LootInstanceRow = typeof lootInstances.$inferSelect;
+
+export interface LootTemplateView {
+  template: LootTemplateRow;
+  creatorName: string | null;
+  itemsCount: number;
+  totalValueCp: number;
+}
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+const copperOf = (currency: SQL | typeof itemTemplates.currency) =>
+  sql`case ${currency} when 'pp' then 1000 when 'gp' then 100 when 'ep' then 50 when 'sp' then 10 else 1 end`;
+
+const itemsCount = sql<number>`(select count(*) from ${lootTemplateItems} i where i.loot_template_id = ${lootTemplates.id})::int`;
+// What the whole template is worth, in copper (DESIGN §4: money in copper, never floats).
+const totalValueCp = sql<string>`(select coalesce(sum(i.quantity * t.base_value * ${copperOf(sql`t.currency`)}), 0) from ${lootTemplateItems} i join ${itemTemplates} t on t.id = i.item_template_id where i.loot_template_id = ${lootTemplates.id})`;
+
+function templateView(db: Executor) {
+  return db
+    .select({ template: lootTemplates, creatorName: users.username, itemsCount, totalValueCp })
+    .from(lootTemplates)
+    .leftJoin(users, eq(users.id, lootTemplates.creatorId));
+}
+
+function toView(row: {
+  template: LootTemplateRow;
+  creatorName: string | null;
+  itemsCount: number;
+  totalValueCp: string | number;
+}): LootTemplateView {
+  return {
+    template: row.template,
+    creatorName: row.creatorName,
+    itemsCount: Number(row.itemsCount),
+    totalValueCp: Number(row.totalValueCp),
+  };
+}
+
+export interface TemplateListFilter {
+  userId: string;
+  visibility?: 'private' | 'unlisted' | 'public';
+  mine?: boolean;
+  creatorId?: string;
+  search?: string;
+  sourceType?: string;
+  tags?: string[];
+  sort: 'name' | 'created_at' | 'updated_at' | 'value';
+  direction: 'asc' | 'desc';
+  page: number;
+  perPage: number;
+}
+
+/** Rows that are loot of a party: the stock of a loot instance. */
+const isLootContainer = isNotNull(containers.lootInstanceId);
+
+export const lootRepository = {
+  // ---- templates --------------------------------------------------------------------------------------
+
+  async templateView(db: Executor, id: string): Promise<LootTemplateView | undefined> {
+    const [row] = await templateView(db).where(eq(lootTemplates.id, id)).limit(1);
+    return row ? toView(row) : undefined;
+  },
+
+  async lockTemplate(db: Executor, id: string): Promise<LootTemplateRow | undefined> {
+    const [row] = await db.select().from(lootTemplates).where(eq(lootTemplates.id, id)).for('update');
+    return row;
+  },
+
+  async listTemplates(db: Executor, f: TemplateListFilter) {
+    const conditions: (SQL | undefined)[] = [];
+    // What a user may list: their own templates and public ones; unlisted templates of others only by id.
+    const mine = eq(lootTemplates.creatorId, f.userId);
+    if (f.mine) conditions.push(mine);
+    if (f.visibility === 'public') conditions.push(eq(lootTemplates.visibility, 'public'));
+    else if (f.visibility) conditions.push(and(mine, eq(lootTemplates.visibility, f.visibility)));
+    else conditions.push(or(mine, eq(lootTemplates.visibility, 'public')));
+    if (f.creatorId) conditions.push(eq(lootTemplates.creatorId, f.creatorId));
+    if (f.search) {
+      const pattern = `%${escapeLike(f.search)}%`;
+      conditions.push(
+        sql`(${lootTemplates.name} ilike ${pattern} or ${lootTemplates.description} ilike ${pattern} or ${lootTemplates.source} ilike ${pattern} or exists (select 1 from unnest(${lootTemplates.tags}) t where t ilike ${pattern}))`,
+      );
+    }
+    if (f.sourceType) conditions.push(sql`${lootTemplates.sourceType} = ${f.sourceType}`);
+    for (const tag of f.tags ?? []) conditions.push(sql`${tag} = any(${lootTemplates.tags})`);
+    const where = and(...conditions);
+    const dir = f.direction === 'desc' ? desc : asc;
+    const order: SQL = {
+      name: dir(sql`lower(${lootTemplates.name})`),
+      created_at: dir(lootTemplates.createdAt),
+      updated_at: dir(lootTemplates.updatedAt),
+      value: dir(totalValueCp),
+    }[f.sort];
+    const [total] = await db.select({ n: count() }).from(lootTemplates).where(where);
+    const rows = await templateView(db)
+      .where(where)
+      .orderBy(order, asc(lootTemplates.id))
+      .limit(f.perPage)
+      .offset((f.page - 1) * f.perPage);
+    return { rows: rows.map(toView), total: total?.n ?? 0 };
+  },
+
+  async insertTemplate(db: Executor, values: LootTemplateInsert): Promise<LootTemplateRow> {
+    const [row] = await db.insert(lootTemplates).values(values).returning();
+    if (!row) throw new Error('insert loot_templates returned nothing');
+    return row;
+  },
+
+  async updateTemplate(db: Executor, id: string, changes: Partial<LootTemplateInsert>) {
+    await db
+      .update(lootTemplates)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(eq(lootTemplates.id, id));
+  },
+
+  async deleteTemplate(db: Executor, id: string) {
+    await db.delete(lootTemplates).where(eq(lootTemplates.id, id));
+  },
+
+  async countTemplatesOf(db: Executor, userId: string): Promise<number> {
+    const [row] = await db
+      .select({ n: count() })
+      .from(lootTemplates)
+      .where(eq(lootTemplates.creatorId, userId));
+    return row?.n ?? 0;
+  },
+
+  /** System loot by key, to upsert the seed. */
+  async systemTemplateIds(db: Executor): Promise<Map<string, string>> {
+    const rows = await db
+      .select({ id: lootTemplates.id, key: lootTemplates.systemKey })
+      .from(lootTemplates)
+      .where(isNotNull(lootTemplates.systemKey));
+    return new Map(rows.flatMap((r) => (r.key ? [[r.key, r.id] as const] : [])));
+  },
+
+  async itemTemplatesBySystemKey(db: Executor, keys: string[]): Promise<Map<string, string>> {
+    if (keys.length === 0) return new Map();
+    const rows = await db
+      .select({ id: itemTemplates.id, key: itemTemplates.systemKey })
+      .from(itemTemplates)
+      .where(inArray(itemTemplates.systemKey, keys));
+    return new Map(rows.flatMap((r) => (r.key ? [[r.key, r.id] as const] : [])));
+  },
+
+  // ---- loot items -------------------------------------------------------------------------------------
+
+  async lootItems(db: Executor, templateIds: string[]) {
+    if (templateIds.length === 0) return [];
+    return db
+      .select({ item: lootTemplateItems, template: templateColumns, creatorName: users.username })
+      .from(lootTemplateItems)
+      .innerJoin(itemTemplates, eq(itemTemplates.id, lootTemplateItems.itemTemplateId))
+      .leftJoin(users, eq(users.id, itemTemplates.creatorId))
+      .where(inArray(lootTemplateItems.lootTemplateId, templateIds))
+      .orderBy(asc(itemTemplates.name), asc(lootTemplateItems.id));
+  },
+
+  async lootItem(db: Executor, templateId: string, itemId: string): Promise<LootItemRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(lootTemplateItems)
+      .where(and(eq(lootTemplateItems.id, itemId), eq(lootTemplateItems.lootTemplateId, templateId)))
+      .limit(1);
+    return row;
+  },
+
+  async lootItemByItemTemplate(db: Executor, templateId: string, itemTemplateId: string) {
+    const [row] = await db
+      .select()
+      .from(lootTemplateItems)
+      .where(
+        and(
+          eq(lootTemplateItems.lootTemplateId, templateId),
+          eq(lootTemplateItems.itemTemplateId, itemTemplateId),
+        ),
+      )
+      .limit(1);
+    return row;
+  },
+
+  async countLootItems(db: Executor, templateId: string): Promise<number> {
+    const [row] = await db
+      .select({ n: count() })
+      .from(lootTemplateItems)
+      .where(eq(lootTemplateItems.lootTemplateId, templateId));
+    return row?.n ?? 0;
+  },
+
+  async insertLootItem(db: Executor, values: typeof lootTemplateItems.$inferInsert): Promise<LootItemRow> {
+    const [row] = await db.insert(lootTemplateItems).values(values).returning();
+    if (!row) throw new Error('insert loot_template_items returned nothing');
+    return row;
+  },
+
+  async updateLootItem(db: Executor, id: string, quantity: number) {
+    await db
+      .update(lootTemplateItems)
+      .set({ quantity, updatedAt: new Date() })
+      .where(eq(lootTemplateItems.id, id));
+  },
+
+  async deleteLootItem(db: Executor, id: string) {
+    await db.delete(lootTemplateItems).where(eq(lootTemplateItems.id, id));
+  },
+
+  async replaceSystemLootItems(
+    db: Executor,
+    templateId: string,
+    items: { itemTemplateId: string; quantity: number }[],
+  ) {
+    await db.delete(lootTemplateItems).where(eq(lootTemplateItems.lootTemplateId, templateId));
+    if (items.length === 0) return;
+    await db.insert(lootTemplateItems).values(items.map((i) => ({ ...i, lootTemplateId: templateId })));
+  },
+
+  async copyLootItems(db: Executor, fromTemplateId: string, toTemplateId: string) {
+    await db.execute(sql`
+      insert into ${lootTemplateItems} (loot_template_id, item_template_id, quantity)
+      select ${toTemplateId}, item_template_id, quantity
+      from ${lootTemplateItems} where loot_template_id = ${fromTemplateId}`);
+  },
+
+  // ---- instances --------------------------------------------------------------------------------------
+
+  async instance(db: Executor, id: string) {
+    const [row] = await db
+      .select({ loot: lootInstances, partyName: parties.name, templateName: lootTemplates.name })
+      .from(lootInstances)
+      .innerJoin(parties, eq(parties.id, lootInstances.partyId))
+      .leftJoin(lootTemplates, eq(lootTemplates.id, lootInstances.lootTemplateId))
+      .where(and(eq(lootInstances.id, id), isNull(lootInstances.deletedAt)))
+      .limit(1);
+    return row;
+  },
+
+  /** Locks the loot row: every change of its contents or its state takes this lock first. */
+  async lockInstance(db: Executor, id: string): Promise<LootInstanceRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(lootInstances)
+      .where(and(eq(lootInstances.id, id), isNull(lootInstances.deletedAt)))
+      .for('update');
+    return row;
+  },
+
+  /** A party's loot, newest first; `revealedOnly` for everyone but the GM (spec/02 §6). */
+  async listInstances(
+    db: Executor,
+    f: {
+      partyId: string;
+      revealedOnly: boolean;
+      isRevealed?: boolean;
+      search?: string;
+      page: number;
+      perPage: number;
+    },
+  ) {
+    const conditions: (SQL | undefined)[] = [
+      eq(lootInstances.partyId, f.partyId),
+      isNull(lootInstances.deletedAt),
+    ];
+    if (f.revealedOnly) conditions.push(eq(lootInstances.isRevealed, true));
+    if (f.isRevealed !== undefined) conditions.push(eq(lootInstances.isRevealed, f.isRevealed));
+    if (f.search) {
+      const pattern = `%${escapeLike(f.search)}%`;
+      conditions.push(
+        sql`(${lootInstances.name} ilike ${pattern} or ${lootInstances.description} ilike ${pattern} or ${lootInstances.source} ilike ${pattern} or ${lootInstances.instanceData}->>'location_name' ilike ${pattern})`,
+      );
+    }
+    const where = and(...conditions);
+    const [total] = await db.select({ n: count() }).from(lootInstances).where(where);
+    const rows = await db
+      .select({ id: lootInstances.id })
+      .from(lootInstances)
+      .where(where)
+      .orderBy(desc(lootInstances.createdAt), desc(lootInstances.id))
+      .limit(f.perPage)
+      .offset((f.page - 1) * f.perPage);
+    return { ids: rows.map((r) => r.id), total: total?.n ?? 0 };
+  },
+
+  async insertInstance(db: Executor, values: typeof lootInstances.$inferInsert): Promise<LootInstanceRow> {
+    const [row] = await db.insert(lootInstances).values(values).returning();
+    if (!row) throw new Error('insert loot_instances returned nothing');
+    return row;
+  },
+
+  async updateInstance(db: Executor, id: string, changes: Partial<typeof lootInstances.$inferInsert>) {
+    await db
+      .update(lootInstances)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(eq(lootInstances.id, id));
+  },
+
+  /** Kept as a tombstone: the ledger's visibility rule still reads whether it was hidden (schema/loot.ts). */
+  async markDeleted(db: Executor, id: string, at: Date) {
+    await db.update(lootInstances).set({ deletedAt: at, updatedAt: at }).where(eq(lootInstances.id, id));
+  },
+
+  /** Live loot the user deployed (the `loot_instances` limit). */
+  async countInstancesOf(db: Executor, userId: string): Promise<number> {
+    const [row] = await db
+      .select({ n: count() })
+      .from(lootInstances)
+      .where(and(eq(lootInstances.createdBy, userId), isNull(lootInstances.deletedAt)));
+    return row?.n ?? 0;
+  },
+
+  /** Deployments this month, from the ledger, so deleting loot does not give a deployment back. */
+  async countDeployments(db: Executor, userId: string, month: { start: Date; end: Date }): Promise<number> {
+    const [row] = await db
+      .select({ n: count() })
+      .from(transactions)
+      .where(
+        and(
+          eq(transactions.actorId, userId),
+          eq(transactions.transactionType, 'container_creation'),
+          sql`${transactions.details}->>'reason' = 'loot_deployment'`,
+          gte(transactions.transactionDate, month.start),
+          lt(transactions.transactionDate, month.end),
+        ),
+      );
+    return row?.n ?? 0;
+  },
+
+  // ---- contents ---------------------------------------------------------------------------------------
+
+  async containerOf(db: Executor, lootInstanceId: string) {
+    const [row] = await db
+      .select()
+      .from(containers)
+      .where(eq(containers.lootInstanceId, lootInstanceId))
+      .limit(1);
+    return row;
+  },
+
+  /** The stacks with their templates, in a fixed order (so a seeded random draw repeats exactly). */
+  async stacks(db: Executor, containerId: string) {
+    return db
+      .select({ instance: itemInstances, template: itemTemplates })
+      .from(itemInstances)
+      .innerJoin(itemTemplates, eq(itemTemplates.id, itemInstances.itemTemplateId))
+      .where(eq(itemInstances.containerId, containerId))
+      .orderBy(asc(itemTemplates.name), asc(itemInstances.createdAt), asc(itemInstances.id));
+  },
+
+  /** Loot containers of a party, so deleting the party destroys their contents through the ledger first. */
+  async lootContainerIdsOfParty(db: Executor, partyId: string): Promise<string[]> {
+    const rows = await db
+      .select({ id: containers.id })
+      .from(containers)
+      .innerJoin(lootInstances, eq(lootInstances.id, containers.lootInstanceId))
+      .where(and(eq(lootInstances.partyId, partyId), isLootContainer));
+    return rows.map((r) => r.id);
+  },
+
+  /** The characters that took, claimed or were dealt something from each loot, from the ledger. */
+  async claimedBy(db: Executor, lootIds: string[]): Promise<Map<string, { id: string; name: string }[]>> {
+    if (lootIds.length === 0) return new Map();
+    const rows = await db
+      .selectDistinct({
+        lootId: transactions.lootInstanceId,
+        characterId: transactions.characterId,
+        name: transactions.targetName,
+      })
+      .from(transactions)
+      .where(
+        and(
+          inArray(transactions.lootInstanceId, lootIds),
+          inArray(transactions.transactionType, ['loot', 'loot_distribution']),
+          isNotNull(transactions.characterId),
+        ),
+      );
+    const byLoot = new Map<string, { id: string; name: string }[]>();
+    for (const r of rows) {
+      if (!r.lootId || !r.characterId) continue;
+      const list = byLoot.get(r.lootId) ?? [];
+      if (!list.some((c) => c.id === r.characterId)) list.push({ id: r.characterId, name: r.name ?? '' });
+      byLoot.set(r.lootId, list);
+    }
+    for (const list of byLoot.values()) list.sort((a, b) => a.name.localeCompare(b.name));
+    return byLoot;
+  },
+
+  /** The characters a distribution names, with their main container (null if they have none). */
+  async recipients(db: Executor, characterIds: string[]) {
+    if (characterIds.length === 0) return [];
+    return db
+      .select({
+        id: characters.id,
+        name: characters.name,
+        partyId: characters.partyId,
+        containerId: containers.id,
+      })
+      .from(characters)
+      .leftJoin(containers, and(eq(containers.characterId, characters.id), eq(containers.isPrimary, true)))
+      .where(inArray(characters.id, characterIds));
+  },
+
+  /** Whether this stack of the loot was already taken or dealt (so a late claim hears why it is gone). */
+  async stackWasTaken(db: Executor, lootId: string, stackId: string): Promise<boolean> {
+    const [row] = await db
+      .select({ id: transactions.id })
+      .from(transactions)
+      .where(
+        and(
+          eq(transactions.lootInstanceId, lootId),
+          inArray(transactions.transactionType, ['loot', 'loot_distribution']),
+          sql`${transactions.details}->>'source_item_instance_id' = ${stackId}`,
+        ),
+      )
+      .limit(1);
+    return Boolean(row);
+  },
+};

@@ -1,0 +1,1145 @@
+import { randomInt } from 'node:crypto';
+import {
+  coinOfSystemKey,
+  copperPer,
+  copperValue,
+  currencies,
+  formatCopper,
+  type LootClaim,
+  type LootDistribute,
+  type LootDistribution,
+  type LootInstance,
+  type LootInstanceCreate,
+  type LootInstanceListQuery,
+  type LootInstanceUpdate,
+  type LootItem,
+  type LootItemForm,
+  type LootTake,
+  type LootTakeResult,
+  type LootTemplate,
+  type LootTemplateForm,
+  type LootTemplateListQuery,
+  type LootTemplateUpdate,
+  lootMessages,
+  lootSourceTypeNames,
+  MAX_LOOT_ITEMS,
+  MAX_STACK_QUANTITY,
+  type Purse,
+  partyMessages,
+  purseValueCp,
+} from '@haversack/contracts';
+import type { Database, Executor } from '../../db/client.js';
+import { AppError } from '../../lib/app-error.js';
+import type { EventBus } from '../../realtime/event-bus.js';
+import type { DomainEvent } from '../../realtime/events.js';
+import { templateFacts, toInstanceJson } from '../inventory/inventory.json.js';
+import { type ContainerContext, inventoryRepository } from '../inventory/inventory.repository.js';
+import type { InventoryMoves } from '../inventory/inventory.service.js';
+import { destroyContainerContents, type LedgerActor } from '../inventory/inventory-ledger.js';
+import { effectiveFacts, hasOverrides } from '../inventory/inventory-rules.js';
+import { toTemplateJson } from '../items/items.service.js';
+import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
+import { partiesRepository } from '../parties/parties.repository.js';
+import type { EntitlementService } from '../subscriptions/entitlements.service.js';
+import { systemLoot, systemLootItemKey } from './loot.catalogue.js';
+import * as policy from './loot.policy.js';
+import { type LootInstanceRow, type LootTemplateView, lootRepository as repo } from './loot.repository.js';
+import { type PlanStack, planDistribution, seededRandom } from './loot-distribution.js';
+
+type Record_ = (entries: LedgerEntry[]) => Promise<string[]>;
+type Emit = (event: DomainEvent) => void;
+type LootAction =
+  | 'loot_deployed'
+  | 'loot_updated'
+  | 'loot_revealed'
+  | 'loot_hidden'
+  | 'loot_deleted'
+  | 'loot_taken'
+  | 'loot_claimed'
+  | 'loot_distributed';
+type PartyRow = NonNullable<Awaited<ReturnType<typeof partiesRepository.findParty>>>;
+
+const COPY_SUFFIX = ' (Copy)';
+
+/** Thrown to roll a preview's transaction back once it has answered (nothing it did is kept). */
+class PreviewRollback extends Error {
+  constructor(readonly result: LootDistribution) {
+    super('loot distribution preview');
+  }
+}
+
+function pageMeta(page: number, perPage: number, total: number) {
+  return {
+    current_page: page,
+    per_page: perPage,
+    total_count: total,
+    total_pages: Math.max(1, Math.ceil(total / perPage)),
+  };
+}
+
+function toLootTemplateJson(view: LootTemplateView, userId: string, items?: LootItem[]): LootTemplate {
+  const t = view.template;
+  return {
+    id: t.id,
+    name: t.name,
+    description: t.description,
+    source_type: t.sourceType,
+    source_type_name: lootSourceTypeNames[t.sourceType],
+    source: t.source,
+    tag_list: t.tags,
+    visibility: t.visibility,
+    items_count: view.itemsCount,
+    total_value_cp: view.totalValueCp,
+    ...(items ? { loot_items: items } : {}),
+    creator_id: t.creatorId,
+    creator_name: view.creatorName,
+    is_system: t.systemKey !== null,
+    is_owner: t.creatorId !== null && t.creatorId === userId,
+    created_at: t.createdAt.toISOString(),
+    updated_at: t.updatedAt.toISOString(),
+  };
+}
+
+/** Form fields → columns, for create and update alike. */
+function templateColumns(form: Partial<LootTemplateForm>) {
+  return {
+    ...(form.name !== undefined ? { name: form.name } : {}),
+    ...(form.description !== undefined ? { description: form.description } : {}),
+    ...(form.source_type !== undefined ? { sourceType: form.source_type } : {}),
+    ...(form.source !== undefined ? { source: form.source } : {}),
+    ...(form.tag_list !== undefined ? { tags: form.tag_list } : {}),
+    ...(form.visibility !== undefined ? { visibility: form.visibility } : {}),
+  };
+}
+
+/** Rows about a loot carry it, and are the GM's alone while it is hidden (spec/02 §6). */
+function lootTag(loot: Pick<LootInstanceRow, 'id' | 'isRevealed'>) {
+  return { lootInstanceId: loot.id, gmOnly: !loot.isRevealed };
+}
+
+/**
+ * Loot templates, loot deployed into parties, taking, claiming and distributing (issue 11). Every change
+ * of a deployed loot runs in one transaction that locks the loot row first, then the containers in id
+ * order, and writes its ledger rows; events are published after the commit, hidden loot's to the GM only.
+ */
+export class LootService {
+  constructor(
+    private readonly db: Database,
+    private readonly deps: {
+      entitlements: EntitlementService;
+      events: EventBus;
+      moves: InventoryMoves;
+      now: () => Date;
+    },
+  ) {
+    const { entitlements } = deps;
+    entitlements.registerUsageCounter('loot_templates', (db, userId) => repo.countTemplatesOf(db, userId));
+    entitlements.registerUsageCounter('loot_instances', (db, userId) => repo.countInstancesOf(db, userId));
+    entitlements.registerUsageCounter('loot_deployments_monthly', (db, userId, window) =>
+      repo.countDeployments(db, userId, window.month),
+    );
+  }
+
+  /** Upserts the system loot by key (idempotent, like the item catalogue), after the item catalogue. */
+  static async seedCatalogue(tx: Executor): Promise<number> {
+    const existing = await repo.systemTemplateIds(tx);
+    const itemIds = await repo.itemTemplatesBySystemKey(
+      tx,
+      systemLoot.flatMap((l) => l.items.map(systemLootItemKey)),
+    );
+    for (const loot of systemLoot) {
+      const values = {
+        name: loot.name,
+        description: loot.description,
+        sourceType: loot.sourceType,
+        source: loot.source,
+        tags: loot.tags,
+        visibility: 'public' as const,
+        systemKey: loot.systemKey,
+        creatorId: null,
+      };
+      let id = existing.get(loot.systemKey);
+      if (id) await repo.updateTemplate(tx, id, values);
+      else id = (await repo.insertTemplate(tx, values)).id;
+      const items = loot.items.flatMap((item) => {
+        const itemTemplateId = itemIds.get(systemLootItemKey(item));
+        return itemTemplateId ? [{ itemTemplateId, quantity: item.quantity }] : [];
+      });
+      await repo.replaceSystemLootItems(tx, id, items);
+    }
+    return systemLoot.length;
+  }
+
+  // ---- plumbing ---------------------------------------------------------------------------------------
+
+  /** Loot rows are never announced as plain inventory events: their own events say who may hear them. */
+  #transaction<T>(work: (tx: Executor, record: Record_, emit: Emit) => Promise<T>): Promise<T> {
+    return this.deps.events.inTransaction(this.db, (tx, emit) =>
+      work(tx, (entries) => ledgerRepository.recordReturningIds(tx, entries), emit),
+    );
+  }
+
+  #lootEvent(
+    loot: Pick<LootInstanceRow, 'id' | 'partyId'>,
+    action: LootAction,
+    actor: LedgerActor,
+    summary: string,
+    options: { gmOnly: boolean; ids?: Record<string, string | null> },
+  ): DomainEvent {
+    return {
+      channel: 'PartyInventoryChannel',
+      partyId: loot.partyId,
+      action,
+      actor: { id: actor.id, name: actor.username },
+      summary,
+      ids: { loot_instance_id: loot.id, ...options.ids },
+      ...(options.gmOnly ? { gmOnly: true } : {}),
+    };
+  }
+
+  async #partyAccess(db: Executor, userId: string, partyId: string) {
+    const party = await partiesRepository.findParty(db, partyId);
+    const membership = party ? await partiesRepository.membership(db, partyId, userId) : undefined;
+    const hasCharacter = membership
+      ? await inventoryRepository.userHasCharacterInParty(db, userId, partyId)
+      : false;
+    return { party, access: policy.lootAccess(membership, hasCharacter) };
+  }
+
+  #lootContext(loot: LootInstanceRow, container: ContainerContext['container'], party: PartyRow) {
+    return {
+      container,
+      character: null,
+      // Loot has no capacity limits (its container has none), whatever the party's style.
+      party: {
+        id: loot.partyId,
+        name: party.name,
+        encumbranceStyle: 'none',
+        gameMasterId: party.gameMasterId,
+        isArchived: party.isArchived,
+      },
+      ownerName: loot.name,
+    } satisfies ContainerContext;
+  }
+
+  /** Locks the loot and answers who the user is to it (404 for outsiders, and for non-GMs while hidden). */
+  async #lockLoot(tx: Executor, userId: string, lootId: string) {
+    const loot = await repo.lockInstance(tx, lootId);
+    if (!loot) throw AppError.notFound(lootMessages.instanceNotFound);
+    const { party, access } = await this.#partyAccess(tx, userId, loot.partyId);
+    if (!party || !policy.canSee(access, loot)) throw AppError.notFound(lootMessages.instanceNotFound);
+    const container = await repo.containerOf(tx, loot.id);
+    if (!container) throw new AppError('INTERNAL_SERVER_ERROR', `loot ${loot.id} has no container`);
+    return { loot, party, access, container };
+  }
+
+  // ---- templates --------------------------------------------------------------------------------------
+
+  async #readableTemplate(db: Executor, userId: string, id: string): Promise<LootTemplateView> {
+    const view = await repo.templateView(db, id);
+    if (!view || !policy.canReadTemplate(view.template, userId))
+      throw AppError.notFound(lootMessages.templateNotFound);
+    return view;
+  }
+
+  async #lootItemsJson(db: Executor, userId: string, templateIds: string[]) {
+    const rows = await repo.lootItems(db, templateIds);
+    const byTemplate = new Map<string, LootItem[]>();
+    for (const row of rows) {
+      const value = copperValue(row.template.baseValue, row.template.currency);
+      const item: LootItem = {
+        id: row.item.id,
+        loot_template_id: row.item.lootTemplateId,
+        item_template_id: row.item.itemTemplateId,
+        item_template: toTemplateJson({ template: row.template, creatorName: row.creatorName }, userId),
+        quantity: row.item.quantity,
+        coin: coinOfSystemKey(row.template.systemKey),
+        value_cp: value,
+        total_value_cp: value * row.item.quantity,
+      };
+      byTemplate.set(row.item.lootTemplateId, [...(byTemplate.get(row.item.lootTemplateId) ?? []), item]);
+    }
+    return byTemplate;
+  }
+
+  async listTemplates(userId: string, query: LootTemplateListQuery) {
+    const { rows, total } = await repo.listTemplates(this.db, {
+      userId,
+      page: query.page,
+      perPage: query.per_page,
+      sort: query.sort,
+      direction: query.direction,
+      ...(query.visibility ? { visibility: query.visibility } : {}),
+      ...(query.mine ? { mine: true } : {}),
+      ...(query.creator_id ? { creatorId: query.creator_id } : {}),
+      ...(query.search && query.search !== '*' ? { search: query.search } : {}),
+      ...(query.source_type ? { sourceType: query.source_type } : {}),
+      ...(query.tags.length ? { tags: query.tags } : {}),
+    });
+    const ids = rows.map((r) => r.template.id);
+    const items = query.include?.includes('loot_items')
+      ? await this.#lootItemsJson(this.db, userId, ids)
+      : undefined;
+    return {
+      data: rows.map((r) =>
+        toLootTemplateJson(r, userId, items ? (items.get(r.template.id) ?? []) : undefined),
+      ),
+      meta: pageMeta(query.page, query.per_page, total),
+    };
+  }
+
+  async getTemplate(userId: string, id: string): Promise<LootTemplate> {
+    const view = await this.#readableTemplate(this.db, userId, id);
+    const items = await this.#lootItemsJson(this.db, userId, [id]);
+    return toLootTemplateJson(view, userId, items.get(id) ?? []);
+  }
+
+  async createTemplate(actor: LedgerActor, form: LootTemplateForm): Promise<LootTemplate> {
+    const id = await this.db.transaction(async (tx) => {
+      await this.deps.entitlements.requireLimit(tx, actor.id, 'loot_templates');
+      return (
+        await repo.insertTemplate(tx, { ...templateColumns(form), name: form.name, creatorId: actor.id })
+      ).id;
+    });
+    return this.getTemplate(actor.id, id);
+  }
+
+  async #ownedTemplate(tx: Executor, userId: string, id: string) {
+    const template = await repo.lockTemplate(tx, id);
+    if (!template || !policy.canReadTemplate(template, userId))
+      throw AppError.notFound(lootMessages.templateNotFound);
+    policy.assertTemplateOwner(template, userId);
+    return template;
+  }
+
+  async updateTemplate(actor: LedgerActor, id: string, changes: LootTemplateUpdate): Promise<LootTemplate> {
+    await this.db.transaction(async (tx) => {
+      await this.#ownedTemplate(tx, actor.id, id);
+      await repo.updateTemplate(tx, id, templateColumns(changes));
+    });
+    return this.getTemplate(actor.id, id);
+  }
+
+  /** Deployed loot stays: it was stocked from the template when it was deployed. */
+  async deleteTemplate(actor: LedgerActor, id: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await this.#ownedTemplate(tx, actor.id, id);
+      await repo.deleteTemplate(tx, id);
+    });
+  }
+
+  /** A private copy of a template the user can read (the catalogue's included); counts as a template. */
+  async duplicateTemplate(actor: LedgerActor, id: string): Promise<LootTemplate> {
+    const newId = await this.db.transaction(async (tx) => {
+      const source = await this.#readableTemplate(tx, actor.id, id);
+      await this.deps.entitlements.requireLimit(tx, actor.id, 'loot_templates');
+      const t = source.template;
+      const copy = await repo.insertTemplate(tx, {
+        name: `${t.name.slice(0, 99 - COPY_SUFFIX.length)}${COPY_SUFFIX}`,
+        description: t.description,
+        sourceType: t.sourceType,
+        source: t.source,
+        tags: t.tags,
+        visibility: 'private',
+        creatorId: actor.id,
+      });
+      await repo.copyLootItems(tx, t.id, copy.id);
+      return copy.id;
+    });
+    return this.getTemplate(actor.id, newId);
+  }
+
+  async lootItems(userId: string, id: string): Promise<LootItem[]> {
+    return (await this.getTemplate(userId, id)).loot_items ?? [];
+  }
+
+  /** Adding an item (or a coin) already on the list adds to its quantity instead of listing it twice. */
+  async addItem(actor: LedgerActor, id: string, form: LootItemForm): Promise<LootItem> {
+    const itemId = await this.db.transaction(async (tx) => {
+      await this.#ownedTemplate(tx, actor.id, id);
+      let itemTemplateId: string;
+      if (form.currency) {
+        itemTemplateId = (await this.deps.moves.coin(tx, form.currency)).id;
+      } else {
+        const item = await inventoryRepository.template(tx, form.item_template_id ?? '');
+        const readable =
+          item && !item.deletedAt && (item.visibility !== 'private' || item.creatorId === actor.id);
+        if (!item || !readable) {
+          throw AppError.validation([{ field: 'item_template_id', message: lootMessages.itemDoesNotExist }]);
+        }
+        itemTemplateId = item.id;
+      }
+      const existing = await repo.lootItemByItemTemplate(tx, id, itemTemplateId);
+      let rowId: string;
+      if (existing) {
+        const quantity = existing.quantity + form.quantity;
+        if (quantity > MAX_STACK_QUANTITY) {
+          throw AppError.validation([{ field: 'quantity', message: 'Quantity can be at most 10,000,000' }]);
+        }
+        await repo.updateLootItem(tx, existing.id, quantity);
+        rowId = existing.id;
+      } else {
+        if ((await repo.countLootItems(tx, id)) >= MAX_LOOT_ITEMS) {
+          throw AppError.validation([{ field: 'item_template_id', message: lootMessages.tooManyItems }]);
+        }
+        rowId = (
+          await repo.insertLootItem(tx, { lootTemplateId: id, itemTemplateId, quantity: form.quantity })
+        ).id;
+      }
+      await repo.updateTemplate(tx, id, {});
+      return rowId;
+    });
+    return this.#oneLootItem(actor.id, id, itemId);
+  }
+
+  async updateItem(actor: LedgerActor, id: string, itemId: string, quantity: number): Promise<LootItem> {
+    await this.db.transaction(async (tx) => {
+      await this.#ownedTemplate(tx, actor.id, id);
+      if (!(await repo.lootItem(tx, id, itemId))) throw AppError.notFound(lootMessages.lootItemNotFound);
+      await repo.updateLootItem(tx, itemId, quantity);
+      await repo.updateTemplate(tx, id, {});
+    });
+    return this.#oneLootItem(actor.id, id, itemId);
+  }
+
+  async removeItem(actor: LedgerActor, id: string, itemId: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await this.#ownedTemplate(tx, actor.id, id);
+      if (!(await repo.lootItem(tx, id, itemId))) throw AppError.notFound(lootMessages.lootItemNotFound);
+      await repo.deleteLootItem(tx, itemId);
+      await repo.updateTemplate(tx, id, {});
+    });
+  }
+
+  async #oneLootItem(userId: string, templateId: string, itemId: string): Promise<LootItem> {
+    const item = (await this.lootItems(userId, templateId)).find((i) => i.id === itemId);
+    if (!item) throw AppError.notFound(lootMessages.lootItemNotFound);
+    return item;
+  }
+
+  // ---- instances --------------------------------------------------------------------------------------
+
+  async #instanceJson(
+    db: Executor,
+    userId: string,
+    lootId: string,
+    known?: { access: policy.LootAccess },
+  ): Promise<LootInstance> {
+    const row = await repo.instance(db, lootId);
+    if (!row) throw AppError.notFound(lootMessages.instanceNotFound);
+    const access = known?.access ?? (await this.#partyAccess(db, userId, row.loot.partyId)).access;
+    if (!policy.canSee(access, row.loot)) throw AppError.notFound(lootMessages.instanceNotFound);
+    const container = await repo.containerOf(db, lootId);
+    const stacks = container ? await repo.stacks(db, container.id) : [];
+    const claimedBy = (await repo.claimedBy(db, [lootId])).get(lootId) ?? [];
+    const l = row.loot;
+    const items = stacks.map((s) => toInstanceJson(s.instance, s.template));
+    return {
+      id: l.id,
+      loot_template_id: l.lootTemplateId,
+      loot_template:
+        l.lootTemplateId && row.templateName ? { id: l.lootTemplateId, name: row.templateName } : null,
+      party_id: l.partyId,
+      party: { id: l.partyId, name: row.partyName },
+      name: l.name,
+      description: l.description,
+      source: l.source,
+      source_type: l.sourceType,
+      is_revealed: l.isRevealed,
+      revealed_at: l.revealedAt?.toISOString() ?? null,
+      instance_data: { location_name: l.instanceData.location_name ?? null },
+      claimed_by: claimedBy,
+      distributed_at: l.distributedAt?.toISOString() ?? null,
+      distribution_mode: l.distributionMode,
+      container: { id: container?.id ?? '', name: container?.name ?? '', item_instances: items },
+      items_count: items.length,
+      total_value_cp: items.reduce((sum, i) => sum + i.value_cp * i.quantity, 0),
+      can_manage: access.isGm,
+      can_take: access.canTake && l.isRevealed,
+      created_at: l.createdAt.toISOString(),
+      updated_at: l.updatedAt.toISOString(),
+    };
+  }
+
+  async getInstance(userId: string, id: string): Promise<LootInstance> {
+    return this.#instanceJson(this.db, userId, id);
+  }
+
+  /** spec/02 §7 GET parties/{id}/loot_instances: every loot for the GM, revealed loot for the others. */
+  async listForParty(userId: string, partyId: string, query: LootInstanceListQuery) {
+    const { party, access } = await this.#partyAccess(this.db, userId, partyId);
+    if (!party || !access.isMember) throw AppError.notFound('Party not found.');
+    const { ids, total } = await repo.listInstances(this.db, {
+      partyId,
+      revealedOnly: !access.isGm,
+      page: query.page,
+      perPage: query.per_page,
+      ...(query.is_revealed !== undefined ? { isRevealed: query.is_revealed } : {}),
+      ...(query.search ? { search: query.search } : {}),
+    });
+    const data = await Promise.all(ids.map((id) => this.#instanceJson(this.db, userId, id, { access })));
+    return { data, meta: pageMeta(query.page, query.per_page, total) };
+  }
+
+  /** Deploys a template into a party (the GM): hidden, with its own container stocked through the ledger. */
+  async deploy(actor: LedgerActor, input: LootInstanceCreate): Promise<LootInstance> {
+    const id = await this.#transaction(async (tx, record, emit) => {
+      const { party, access } = await this.#partyAccess(tx, actor.id, input.party_id);
+      if (!party || !access.isMember) throw AppError.notFound('Party not found.');
+      if (!access.isGm) throw new AppError('FORBIDDEN', lootMessages.gmOnly);
+      if (party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);
+      const view = await repo.templateView(tx, input.loot_template_id);
+      if (!view || !policy.canReadTemplate(view.template, actor.id)) {
+        throw AppError.validation([
+          { field: 'loot_instance.loot_template_id', message: lootMessages.templateNotFound },
+        ]);
+      }
+      const context = { partyId: party.id };
+      await this.deps.entitlements.requireLimit(tx, actor.id, 'loot_instances', 1, context);
+      await this.deps.entitlements.requireLimit(tx, actor.id, 'loot_deployments_monthly', 1, context);
+      const t = view.template;
+      const locationName =
+        input.location_name !== undefined
+          ? input.location_name
+          : (input.instance_data?.location_name ?? null);
+      const loot = await repo.insertInstance(tx, {
+        partyId: party.id,
+        lootTemplateId: t.id,
+        name: input.name ?? t.name,
+        description: input.description ?? t.description,
+        source: input.source ?? t.source,
+        sourceType: t.sourceType,
+        instanceData: { location_name: locationName || null },
+        isRevealed: false,
+        createdBy: actor.id,
+      });
+      const container = await inventoryRepository.insertContainer(tx, {
+        name: `${loot.name} loot`,
+        lootInstanceId: loot.id,
+        isPrimary: true,
+      });
+      const tag = lootTag(loot);
+      await record([
+        {
+          transactionType: 'container_creation',
+          partyId: party.id,
+          actorId: actor.id,
+          actorName: actor.username,
+          targetName: loot.name,
+          destinationContainerId: container.id,
+          destinationName: container.name,
+          details: { reason: 'loot_deployment', loot_instance_id: loot.id, loot_template_id: t.id },
+          summary: `${actor.username} deployed ${loot.name}`,
+          ...tag,
+        },
+      ]);
+      const lootContext = this.#lootContext(loot, container, party);
+      for (const { item } of await repo.lootItems(tx, [t.id])) {
+        const template = await inventoryRepository.template(tx, item.itemTemplateId);
+        if (!template) continue;
+        const created = await this.deps.moves.place(
+          tx,
+          lootContext,
+          template,
+          item.quantity,
+          {},
+          '',
+          template.weight,
+        );
+        await record([
+          {
+            transactionType: 'item_creation',
+            partyId: party.id,
+            actorId: actor.id,
+            actorName: actor.username,
+            targetName: loot.name,
+            itemTemplateId: template.id,
+            itemInstanceId: created[0] ?? null,
+            itemName: template.name,
+            quantity: item.quantity,
+            destinationContainerId: container.id,
+            destinationName: container.name,
+            details: { reason: 'loot_deployment', loot_instance_id: loot.id },
+            summary: `${loot.name} holds ${item.quantity} × ${template.name}`,
+            ...tag,
+          },
+        ]);
+      }
+      // Hidden on deploy: only the GM hears of it (spec/02 §6).
+      emit(
+        this.#lootEvent(loot, 'loot_deployed', actor, `${actor.username} deployed ${loot.name}`, {
+          gmOnly: true,
+        }),
+      );
+      return loot.id;
+    });
+    return this.getInstance(actor.id, id);
+  }
+
+  /** Edits, reveals (is_revealed true) or hides (is_revealed false) a loot: the GM only. */
+  async updateInstance(actor: LedgerActor, id: string, changes: LootInstanceUpdate): Promise<LootInstance> {
+    await this.#transaction(async (tx, _record, emit) => {
+      const { loot, party, access } = await this.#lockLoot(tx, actor.id, id);
+      policy.assertGm(access, loot);
+      if (party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);
+      const locationName =
+        changes.location_name !== undefined ? changes.location_name : changes.instance_data?.location_name;
+      const revealing = changes.is_revealed === true && !loot.isRevealed;
+      const hiding = changes.is_revealed === false && loot.isRevealed;
+      const edited =
+        changes.name !== undefined ||
+        changes.description !== undefined ||
+        changes.source !== undefined ||
+        locationName !== undefined;
+      await repo.updateInstance(tx, id, {
+        ...(changes.name !== undefined ? { name: changes.name } : {}),
+        ...(changes.description !== undefined ? { description: changes.description } : {}),
+        ...(changes.source !== undefined ? { source: changes.source } : {}),
+        ...(locationName !== undefined
+          ? { instanceData: { ...loot.instanceData, location_name: locationName || null } }
+          : {}),
+        ...(revealing ? { isRevealed: true, revealedAt: this.deps.now() } : {}),
+        ...(hiding ? { isRevealed: false, revealedAt: null } : {}),
+      });
+      const name = changes.name ?? loot.name;
+      const hiddenNow = hiding || (!loot.isRevealed && !revealing);
+      if (edited) {
+        emit(
+          this.#lootEvent(loot, 'loot_updated', actor, `${actor.username} updated ${name}`, {
+            gmOnly: hiddenNow,
+          }),
+        );
+      }
+      if (revealing) {
+        emit(
+          this.#lootEvent(loot, 'loot_revealed', actor, `${actor.username} revealed ${name}`, {
+            gmOnly: false,
+          }),
+        );
+      }
+      if (hiding) {
+        // The party is told only that it went (the id it already knew), so its screens drop it.
+        emit(this.#lootEvent(loot, 'loot_hidden', actor, lootMessages.hidden, { gmOnly: false }));
+      }
+    });
+    return this.getInstance(actor.id, id);
+  }
+
+  async reveal(actor: LedgerActor, id: string): Promise<LootInstance> {
+    return this.updateInstance(actor, id, { is_revealed: true });
+  }
+
+  /** The contents go with the loot, one `delete` ledger row per stack. */
+  async deleteInstance(actor: LedgerActor, id: string): Promise<void> {
+    await this.#transaction(async (tx, record, emit) => {
+      const { loot, party, access, container } = await this.#lockLoot(tx, actor.id, id);
+      policy.assertGm(access, loot);
+      if (party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);
+      const tag = lootTag(loot);
+      const details = { reason: 'loot_deletion', loot_instance_id: loot.id };
+      await destroyContainerContents(
+        tx,
+        [container.id],
+        actor,
+        'delete',
+        { partyId: loot.partyId, characterId: null, targetName: loot.name },
+        { ...tag, details },
+      );
+      await record([
+        {
+          transactionType: 'container_deletion',
+          partyId: loot.partyId,
+          actorId: actor.id,
+          actorName: actor.username,
+          targetName: loot.name,
+          sourceContainerId: container.id,
+          sourceName: container.name,
+          details,
+          summary: `${actor.username} removed ${loot.name} and what was left in it`,
+          ...tag,
+        },
+      ]);
+      await inventoryRepository.deleteContainer(tx, container.id);
+      await repo.markDeleted(tx, id, this.deps.now());
+      emit(
+        this.#lootEvent(loot, 'loot_deleted', actor, `${actor.username} removed ${loot.name}`, {
+          gmOnly: !loot.isRevealed,
+        }),
+      );
+    });
+  }
+
+  // ---- taking and claiming ----------------------------------------------------------------------------
+
+  /** A stack of this loot, locked; a stack already taken says so (409), anything else is not here (404). */
+  async #lootStack(tx: Executor, loot: LootInstanceRow, containerId: string, stackId: string) {
+    const stack = await inventoryRepository.lockInstance(tx, stackId);
+    if (stack && stack.containerId === containerId) return stack;
+    if (await repo.stackWasTaken(tx, loot.id, stackId))
+      throw new AppError('CONFLICT', lootMessages.alreadyTaken);
+    throw AppError.notFound(lootMessages.notInLoot);
+  }
+
+  /**
+   * Moves `quantity` of a loot stack into a character's container and writes its `loot` row. The caller
+   * has locked the loot, both containers and authorised the actor.
+   */
+  async #takeInto(
+    tx: Executor,
+    record: Record_,
+    emit: Emit,
+    args: {
+      kind: 'take' | 'claim';
+      actor: LedgerActor;
+      loot: LootInstanceRow;
+      lootContainer: ContainerContext['container'];
+      target: ContainerContext;
+      stackId: string;
+      quantity: number;
+    },
+  ) {
+    const { actor, loot, lootContainer, target } = args;
+    await this.deps.moves.countAction(tx, actor.id, 'party', loot.partyId);
+    const moved = await this.deps.moves.moveStack(tx, args.stackId, target, args.quantity);
+    const verb = args.kind === 'claim' ? 'claimed' : 'took';
+    const summary = `${actor.username} ${verb} ${args.quantity} × ${moved.facts.name} from ${loot.name} for ${target.ownerName}`;
+    const transactionIds = await record([
+      {
+        transactionType: 'loot',
+        partyId: loot.partyId,
+        characterId: target.character?.id ?? null,
+        actorId: actor.id,
+        actorName: actor.username,
+        targetName: target.ownerName,
+        scope: 'party',
+        itemTemplateId: moved.template.id,
+        itemInstanceId: moved.targetIds[0] ?? null,
+        itemName: moved.facts.name,
+        quantity: args.quantity,
+        sourceContainerId: lootContainer.id,
+        sourceName: `${lootContainer.name} (${loot.name})`,
+        destinationContainerId: target.container.id,
+        destinationName: `${target.container.name} (${target.ownerName})`,
+        details: {
+          reason: args.kind,
+          loot_instance_id: loot.id,
+          source_item_instance_id: args.stackId,
+        },
+        summary,
+        ...lootTag(loot),
+      },
+    ]);
+    emit(
+      this.#lootEvent(loot, args.kind === 'claim' ? 'loot_claimed' : 'loot_taken', actor, summary, {
+        gmOnly: false,
+        ids: {
+          item_instance_id: args.stackId,
+          destination_container_id: target.container.id,
+          character_id: target.character?.id ?? null,
+        },
+      }),
+    );
+    return { targetIds: moved.targetIds, transactionIds };
+  }
+
+  async #takeResult(
+    kind: 'take' | 'claim',
+    lootId: string,
+    quantity: number,
+    r: { targetIds: string[]; transactionIds: string[] },
+  ): Promise<LootTakeResult> {
+    const rows = await inventoryRepository.instancesWithTemplates(this.db, r.targetIds);
+    return {
+      kind,
+      message: kind === 'claim' ? lootMessages.claimed : lootMessages.taken,
+      loot_instance_id: lootId,
+      quantity,
+      item_instances: rows.map((row) => toInstanceJson(row.instance, row.template)),
+      transaction_ids: r.transactionIds,
+    };
+  }
+
+  /** spec/02 §4 loot to container (take): part or all of a stack into a container of my character. */
+  async take(actor: LedgerActor, id: string, input: LootTake): Promise<LootTakeResult> {
+    let quantity = 0;
+    const result = await this.#transaction(async (tx, record, emit) => {
+      const { loot, party, access, container } = await this.#lockLoot(tx, actor.id, id);
+      policy.assertCanTake(access, loot);
+      if (party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);
+      // Every container of the move at once, in id order, so takes never deadlock with other moves.
+      await inventoryRepository.lockContainers(tx, [container.id, input.target_container_id]);
+      const target = await inventoryRepository.context(tx, input.target_container_id);
+      const owner = target?.character;
+      if (
+        !target ||
+        !owner ||
+        owner.partyId !== loot.partyId ||
+        (owner.userId !== actor.id && !access.isGm)
+      ) {
+        throw AppError.validation([
+          { field: 'target_container_id', message: lootMessages.containerNotCharacters },
+        ]);
+      }
+      const stack = await this.#lootStack(tx, loot, container.id, input.item_instance_id);
+      quantity = input.quantity ?? stack.quantity;
+      if (quantity > stack.quantity) {
+        const message = lootMessages.onlyLeft(stack.quantity);
+        throw new AppError('CONFLICT', message, { details: [{ field: 'quantity', message }] });
+      }
+      return this.#takeInto(tx, record, emit, {
+        kind: 'take',
+        actor,
+        loot,
+        lootContainer: container,
+        target,
+        stackId: stack.id,
+        quantity,
+      });
+    });
+    return this.#takeResult('take', id, quantity, result);
+  }
+
+  /** spec/02 §3 Claim: a whole stack to a character (into its main container). */
+  async claim(actor: LedgerActor, id: string, input: LootClaim): Promise<LootTakeResult> {
+    let quantity = 0;
+    const result = await this.#transaction(async (tx, record, emit) => {
+      const { loot, party, access, container } = await this.#lockLoot(tx, actor.id, id);
+      policy.assertCanTake(access, loot);
+      if (party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);
+      const [recipient] = await repo.recipients(tx, [input.character_id]);
+      const wrong = () =>
+        AppError.validation([
+          {
+            field: 'claim.character_id',
+            message: access.isGm ? lootMessages.characterNotInParty : lootMessages.notYourCharacter,
+          },
+        ]);
+      if (!recipient?.containerId || recipient.partyId !== loot.partyId) throw wrong();
+      await inventoryRepository.lockContainers(tx, [container.id, recipient.containerId]);
+      const target = await inventoryRepository.context(tx, recipient.containerId);
+      const owner = target?.character;
+      if (!target || !owner || owner.partyId !== loot.partyId || (owner.userId !== actor.id && !access.isGm))
+        throw wrong();
+      const stack = await this.#lootStack(tx, loot, container.id, input.item_instance_id);
+      quantity = stack.quantity;
+      return this.#takeInto(tx, record, emit, {
+        kind: 'claim',
+        actor,
+        loot,
+        lootContainer: container,
+        target,
+        stackId: stack.id,
+        quantity,
+      });
+    });
+    return this.#takeResult('claim', id, quantity, result);
+  }
+
+  // ---- distribution -----------------------------------------------------------------------------------
+
+  /**
+   * spec/02 §3 Distribute (DESIGN §4 modes). A preview runs the very same distribution in a transaction
+   * that is then rolled back, so it answers exactly what confirming would do, overflow to the stash
+   * included; a random draw is repeated by sending the preview's seed back.
+   */
+  async distribute(actor: LedgerActor, id: string, input: LootDistribute): Promise<LootDistribution> {
+    const seed = input.seed ?? randomInt(2_147_483_647);
+    if (input.preview) {
+      try {
+        await this.db.transaction(async (tx) => {
+          const result = await this.#distribute(
+            tx,
+            (entries) => ledgerRepository.recordReturningIds(tx, entries),
+            () => {},
+            actor,
+            id,
+            input,
+            seed,
+          );
+          throw new PreviewRollback({ ...result, preview: true, transaction_ids: [] });
+        });
+      } catch (error) {
+        if (error instanceof PreviewRollback) return error.result;
+        throw error;
+      }
+      throw new AppError('INTERNAL_SERVER_ERROR', 'a preview finished without an answer');
+    }
+    return this.#transaction((tx, record, emit) =>
+      this.#distribute(tx, record, emit, actor, id, input, seed),
+    );
+  }
+
+  async #distribute(
+    tx: Executor,
+    record: Record_,
+    emit: Emit,
+    actor: LedgerActor,
+    id: string,
+    input: LootDistribute,
+    seed: number,
+  ): Promise<LootDistribution> {
+    const { loot, party, access, container } = await this.#lockLoot(tx, actor.id, id);
+    policy.assertGm(access, loot);
+    if (party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);
+    await this.deps.entitlements.requireFeature(tx, actor.id, 'loot_distribution', { partyId: loot.partyId });
+    if (loot.distributedAt) throw new AppError('ALREADY_DISTRIBUTED', lootMessages.alreadyDistributed);
+    if (!loot.isRevealed) throw new AppError('CONFLICT', lootMessages.revealBeforeDistributing);
+    const found = await repo.recipients(tx, input.character_ids);
+    const recipients = input.character_ids.map((cid) => found.find((r) => r.id === cid));
+    if (recipients.some((r) => !r || r.partyId !== loot.partyId)) {
+      throw AppError.validation([
+        { field: 'distribute.character_ids', message: lootMessages.characterNotInParty },
+      ]);
+    }
+    const [stash] = await inventoryRepository.listForOwner(tx, { partyId: loot.partyId });
+    await inventoryRepository.lockContainers(tx, [
+      container.id,
+      ...recipients.flatMap((r) => (r?.containerId ? [r.containerId] : [])),
+      ...(stash ? [stash.id] : []),
+    ]);
+    const stacks = await repo.stacks(tx, container.id);
+    if (stacks.length === 0) throw new AppError('CONFLICT', lootMessages.nothingToDistribute);
+
+    const planStacks: PlanStack[] = stacks.map(({ instance, template }) => {
+      const plain = !hasOverrides(instance.instanceData);
+      return {
+        id: instance.id,
+        kind: plain ? `template:${template.id}` : `stack:${instance.id}`,
+        quantity: instance.quantity,
+        unitValueCp: effectiveFacts(templateFacts(template), instance.instanceData).valueCp,
+        coin: plain ? coinOfSystemKey(template.systemKey) : null,
+      };
+    });
+    const totalValueCp = planStacks.reduce((sum, s) => sum + s.quantity * s.unitValueCp, 0);
+    const plan = planDistribution(planStacks, recipients.length, input.distribution_mode, seededRandom(seed));
+    // One distribution is one inventory action of the GM (DESIGN §5), like one purchase.
+    await this.deps.moves.countAction(tx, actor.id, 'party', loot.partyId);
+
+    const lootContext = this.#lootContext(loot, container, party);
+    const stashContext = stash ? await inventoryRepository.context(tx, stash.id) : undefined;
+    const targets = await Promise.all(
+      recipients.map(async (r) =>
+        r?.containerId ? await inventoryRepository.context(tx, r.containerId) : undefined,
+      ),
+    );
+    const shares: LootDistribution['recipients'] = recipients.map((r) => ({
+      character_id: r?.id ?? '',
+      name: r?.name ?? '',
+      value_cp: 0,
+      items: [],
+    }));
+    const rows: string[] = [];
+    let first = true;
+    let overflow = false;
+    const details = { reason: 'loot_distribution', loot_instance_id: loot.id, mode: input.distribution_mode };
+    const summaryOf = (quantity: number, name: string, to: string) =>
+      `${actor.username} gave ${quantity} × ${name} from ${loot.name} to ${to}`;
+
+    /** One move of the distribution: to the character, or to the stash when the character's is full. */
+    const deal = async (stackId: string, index: number, quantity: number) => {
+      const character = recipients[index];
+      const share = shares[index];
+      if (!character || !share) return;
+      const own = targets[index];
+      let destination: ContainerContext | undefined = own;
+      let moved: Awaited<ReturnType<InventoryMoves['moveStack']>> | undefined;
+      if (own) {
+        try {
+          moved = await this.deps.moves.moveStack(tx, stackId, own, quantity);
+        } catch (error) {
+          // The capacity check refuses before anything is written, so the same move can go to the stash.
+          if (!(error instanceof AppError) || error.code !== 'CAPACITY_EXCEEDED') throw error;
+        }
+      }
+      if (!moved) {
+        if (!stashContext) {
+          throw new AppError('CAPACITY_EXCEEDED', lootMessages.noStashForOverflow(character.name), {
+            details: [
+              { field: 'distribute.character_ids', message: lootMessages.noStashForOverflow(character.name) },
+            ],
+          });
+        }
+        destination = stashContext;
+        moved = await this.deps.moves.moveStack(tx, stackId, stashContext, quantity);
+        overflow = true;
+      }
+      if (!destination) return;
+      const toStash = destination === stashContext;
+      const ids = await record([
+        {
+          transactionType: 'loot_distribution',
+          partyId: loot.partyId,
+          characterId: toStash ? null : character.id,
+          actorId: actor.id,
+          actorName: actor.username,
+          targetName: toStash ? destination.ownerName : character.name,
+          // One distribution counts one action: only its first row carries the scope.
+          scope: first ? 'party' : null,
+          itemTemplateId: moved.template.id,
+          itemInstanceId: moved.targetIds[0] ?? null,
+          itemName: moved.facts.name,
+          quantity,
+          sourceContainerId: container.id,
+          sourceName: `${container.name} (${loot.name})`,
+          destinationContainerId: destination.container.id,
+          destinationName: `${destination.container.name} (${destination.ownerName})`,
+          details: {
+            ...details,
+            for_character_id: character.id,
+            destination: toStash ? 'party_stash' : 'character',
+            source_item_instance_id: stackId,
+          },
+          summary: summaryOf(
+            quantity,
+            moved.facts.name,
+            toStash ? `${character.name} (party stash)` : character.name,
+          ),
+          ...lootTag(loot),
+        },
+      ]);
+      first = false;
+      rows.push(...ids);
+      const value = moved.facts.valueCp * quantity;
+      share.value_cp += value;
+      const same = share.items.find(
+        (i) =>
+          i.item_template_id === moved.template.id &&
+          i.container_id === destination.container.id &&
+          i.name === moved.facts.name,
+      );
+      if (same) {
+        same.quantity += quantity;
+        same.value_cp += value;
+      } else {
+        share.items.push({
+          item_template_id: moved.template.id,
+          name: moved.facts.name,
+          quantity,
+          value_cp: value,
+          coin: hasOverrides(moved.instance.instanceData) ? null : coinOfSystemKey(moved.template.systemKey),
+          destination: toStash ? 'party_stash' : 'character',
+          container_id: destination.container.id,
+          container_name: destination.container.name,
+        });
+      }
+    };
+
+    // An even split of coins first changes what must be changed, inside the loot, value for value.
+    let conversion: LootDistribution['conversion'] = null;
+    if (plan.coins && purseValueCp(plan.coins.take) > 0) {
+      conversion = { taken: plan.coins.take, made: plan.coins.make };
+      rows.push(
+        ...(await this.#convertCoins(tx, record, actor, loot, lootContext, plan.coins.take, plan.coins.make)),
+      );
+    }
+    for (const a of plan.allocations) await deal(a.stackId, a.recipient, a.quantity);
+    for (const [index, purse] of (plan.coins?.shares ?? []).entries()) {
+      for (const currency of currencies) {
+        let owed = purse[currency];
+        if (owed === 0) continue;
+        const coin = await this.deps.moves.coin(tx, currency);
+        const coinStacks = (await inventoryRepository.plainStacks(tx, container.id, coin.id)).filter(
+          (s) => !hasOverrides(s.instanceData),
+        );
+        for (const s of coinStacks) {
+          if (owed === 0) break;
+          const give = Math.min(owed, s.quantity);
+          await deal(s.id, index, give);
+          owed -= give;
+        }
+        if (owed > 0) throw new AppError('INTERNAL_SERVER_ERROR', `the loot ran out of ${currency}`);
+      }
+    }
+
+    const now = this.deps.now();
+    await repo.updateInstance(tx, loot.id, { distributedAt: now, distributionMode: input.distribution_mode });
+    emit(
+      this.#lootEvent(loot, 'loot_distributed', actor, `${actor.username} distributed ${loot.name}`, {
+        gmOnly: false,
+        ids: { mode: input.distribution_mode },
+      }),
+    );
+    return {
+      loot_instance_id: loot.id,
+      preview: false,
+      distribution_mode: input.distribution_mode,
+      seed,
+      recipients: shares,
+      conversion,
+      overflow,
+      total_value_cp: totalValueCp,
+      transaction_ids: rows,
+    };
+  }
+
+  /**
+   * Changes coins inside the loot (DESIGN §4 "change made down to copper"): `take` leaves it and `make`
+   * enters it, of equal value, one `currency_conversion` row per denomination either way.
+   */
+  async #convertCoins(
+    tx: Executor,
+    record: Record_,
+    actor: LedgerActor,
+    loot: LootInstanceRow,
+    lootContext: ContainerContext,
+    take: Purse,
+    make: Purse,
+  ): Promise<string[]> {
+    const container = lootContext.container;
+    const summary = `${actor.username} changed ${formatCopper(purseValueCp(take))} of coins in ${loot.name} to share them evenly`;
+    const base = {
+      transactionType: 'currency_conversion',
+      partyId: loot.partyId,
+      actorId: actor.id,
+      actorName: actor.username,
+      targetName: loot.name,
+      currency: 'cp',
+      details: { reason: 'loot_distribution', loot_instance_id: loot.id },
+      summary,
+      ...lootTag(loot),
+    } satisfies Partial<LedgerEntry>;
+    const entries: LedgerEntry[] = [];
+    for (const currency of currencies) {
+      let left = take[currency];
+      if (left === 0) continue;
+      const coin = await this.deps.moves.coin(tx, currency);
+      const coinStacks = (await inventoryRepository.plainStacks(tx, container.id, coin.id)).filter(
+        (s) => !hasOverrides(s.instanceData),
+      );
+      for (const s of coinStacks) {
+        if (left === 0) break;
+        const out = Math.min(left, s.quantity);
+        if (out === s.quantity) await inventoryRepository.deleteInstance(tx, s.id);
+        else await inventoryRepository.updateInstance(tx, s.id, { quantity: s.quantity - out });
+        left -= out;
+      }
+      if (left > 0) throw new AppError('INTERNAL_SERVER_ERROR', `the loot has too few ${currency} to change`);
+      entries.push({
+        ...base,
+        itemTemplateId: coin.id,
+        itemName: coin.name,
+        quantity: take[currency],
+        amountCp: take[currency] * copperPer[currency],
+        sourceContainerId: container.id,
+        sourceName: `${container.name} (${loot.name})`,
+      });
+    }
+    for (const currency of currencies) {
+      const n = make[currency];
+      if (n === 0) continue;
+      const coin = await this.deps.moves.coin(tx, currency);
+      const ids = await this.deps.moves.place(tx, lootContext, coin, n, {}, '', coin.weight);
+      entries.push({
+        ...base,
+        itemTemplateId: coin.id,
+        itemInstanceId: ids[0] ?? null,
+        itemName: coin.name,
+        quantity: n,
+        amountCp: n * copperPer[currency],
+        destinationContainerId: container.id,
+        destinationName: `${container.name} (${loot.name})`,
+      });
+    }
+    return record(entries);
+  }
+}

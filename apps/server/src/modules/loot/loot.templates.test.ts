@@ -1,0 +1,327 @@
+import type { LootItem, LootTemplate } from '@haversack/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  coinTemplate,
+  createLootTemplate,
+  createTemplate,
+  createUser,
+  type SignedInUser,
+  upgrade,
+} from '../../test/factories.js';
+import { buildTestApp, callApi, type TestContext } from '../../test/helper.js';
+import { systemLoot } from './loot.catalogue.js';
+
+let ctx: TestContext;
+
+beforeAll(async () => {
+  ctx = await buildTestApp();
+});
+afterAll(async () => ctx.close());
+
+type Envelope<T> = {
+  status: string;
+  data: T;
+  message?: string;
+  meta?: { total_count: number; total_pages: number; current_page: number; per_page: number };
+  error?: { code: string; message: string; status: number; details?: { field: string; message: string }[] };
+};
+const body = <T>(response: { json(): unknown }) => response.json() as Envelope<T>;
+
+async function paidUser(): Promise<SignedInUser> {
+  const user = await createUser(ctx);
+  await upgrade(ctx, user, 'tier_1');
+  return user;
+}
+
+describe('the seeded loot catalogue', () => {
+  it('lists the public system loot to a new user, every item and coin resolved from the catalogue', async () => {
+    const user = await createUser(ctx);
+    const res = await callApi(
+      ctx,
+      'GET',
+      '/loot_templates?visibility=public&include=loot_items&per_page=100',
+      user,
+    );
+    expect(res.statusCode).toBe(200);
+    const system = body<LootTemplate[]>(res).data.filter((t) => t.is_system);
+    expect(system.map((t) => t.name).sort()).toEqual(systemLoot.map((l) => l.name).sort());
+    for (const loot of systemLoot) {
+      const seeded = system.find((t) => t.name === loot.name);
+      // The seed skips a line it cannot find: every line of the code must be there, with its quantity.
+      expect(seeded?.loot_items?.length, loot.name).toBe(loot.items.length);
+      for (const line of loot.items) {
+        const found = seeded?.loot_items?.find((i) =>
+          'coin' in line ? i.coin === line.coin : i.item_template.name === line.srd,
+        );
+        expect(found?.quantity, `${loot.name}: ${JSON.stringify(line)}`).toBe(line.quantity);
+      }
+    }
+    const hoard = system.find((t) => t.name === 'Dragon’s Hoard');
+    expect(hoard).toMatchObject({
+      source_type: 'hoard',
+      source_type_name: 'Treasure Hoard',
+      creator_id: null,
+    });
+    // 12,000 gp + 600 pp + 3,000 sp and the items' own worth.
+    expect(hoard?.total_value_cp).toBeGreaterThan(12_000 * 100 + 600 * 1000 + 3_000 * 10);
+  });
+
+  it('cannot be changed by anyone, and duplicates into a private copy that counts against the plan', async () => {
+    const user = await paidUser();
+    const [goblin] = body<LootTemplate[]>(
+      await callApi(ctx, 'GET', '/loot_templates?visibility=public&search=goblin', user),
+    ).data;
+    if (!goblin) throw new Error('the goblin’s pouch is seeded');
+    const patched = await callApi(ctx, 'PATCH', `/loot_templates/${goblin.id}`, user, {
+      loot_template: { name: 'Mine now' },
+    });
+    expect(patched.statusCode).toBe(403);
+    expect(body(patched).error?.message).toBe(
+      'Catalogue loot cannot be changed. Duplicate it to make your own version.',
+    );
+    expect((await callApi(ctx, 'DELETE', `/loot_templates/${goblin.id}`, user)).statusCode).toBe(403);
+    expect(
+      (
+        await callApi(ctx, 'POST', `/loot_templates/${goblin.id}/loot_items`, user, {
+          currency: 'gp',
+          quantity: 1,
+        })
+      ).statusCode,
+    ).toBe(403);
+    const copy = await callApi(ctx, 'POST', `/loot_templates/${goblin.id}/duplicate`, user);
+    expect(copy.statusCode).toBe(201);
+    expect(body<LootTemplate>(copy)).toMatchObject({
+      message: 'Loot template duplicated',
+      data: { name: 'Goblin’s Pouch (Copy)', visibility: 'private', is_owner: true, is_system: false },
+    });
+    expect(body<LootTemplate>(copy).data.loot_items?.length).toBe(goblin.items_count);
+    const usage = await ctx.app.services.entitlements.usage(ctx.database.db, user.user.id);
+    expect(usage.loot_templates).toEqual({ used: 1, limit: 10 });
+  });
+});
+
+describe('loot templates', () => {
+  it('refuses the free plan (loot_templates 0) and validates the form with 422 in the envelope', async () => {
+    const free = await createUser(ctx);
+    const refused = await callApi(ctx, 'POST', '/loot_templates', free, { loot_template: { name: 'Nope' } });
+    expect(refused.statusCode).toBe(403);
+    expect(body(refused).error).toMatchObject({ code: 'LIMIT_EXCEEDED', status: 403 });
+    const [goblin] = body<LootTemplate[]>(
+      await callApi(ctx, 'GET', '/loot_templates?visibility=public&search=goblin', free),
+    ).data;
+    expect((await callApi(ctx, 'POST', `/loot_templates/${goblin?.id}/duplicate`, free)).statusCode).toBe(
+      403,
+    );
+    await upgrade(ctx, free, 'tier_1');
+    for (const [payload, field] of [
+      [{ loot_template: { name: '' } }, 'loot_template.name'],
+      [{ loot_template: { name: 'x'.repeat(100) } }, 'loot_template.name'],
+      [{ loot_template: { name: 'Ok', source_type: 'dragon' } }, 'loot_template.source_type'],
+      [{ loot_template: { name: 'Ok', visibility: 'everyone' } }, 'loot_template.visibility'],
+      [{ loot_template: { name: 'Bad\u0000name' } }, 'loot_template.name'],
+      [{ name: 'Not wrapped' }, 'loot_template'],
+    ] as const) {
+      const res = await callApi(ctx, 'POST', '/loot_templates', free, payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(422);
+      expect(body(res).error?.code).toBe('VALIDATION_ERROR');
+      expect(body(res).error?.details?.map((d) => d.field)).toContain(field);
+    }
+    const bad = await callApi(ctx, 'POST', '/loot_templates', free, { loot_template: { name: '' } });
+    expect(body(bad).error?.details?.[0]?.message).toBe('Loot name is required');
+    const usage = await ctx.app.services.entitlements.usage(ctx.database.db, free.user.id);
+    expect(usage.loot_templates.used).toBe(0);
+  });
+
+  it('creates, reads, filters, sorts, pages, updates and deletes; others see only what is public', async () => {
+    const owner = await paidUser();
+    const other = await paidUser();
+    const created = await callApi(ctx, 'POST', '/loot_templates', owner, {
+      loot_template: {
+        name: 'Orc Warband',
+        description: 'Axes and teeth',
+        source_type: 'encounter',
+        source: 'Orcs',
+        tag_list: 'Orc, orc, Camp',
+      },
+    });
+    expect(created.statusCode).toBe(201);
+    const orc = body<LootTemplate>(created).data;
+    expect(body(created).message).toBe('Loot template created successfully');
+    expect(orc).toMatchObject({
+      tag_list: ['orc', 'camp'],
+      visibility: 'private',
+      source_type_name: 'Encounter',
+      items_count: 0,
+      total_value_cp: 0,
+      is_owner: true,
+      loot_items: [],
+    });
+    // Private: it does not exist for anyone else.
+    expect((await callApi(ctx, 'GET', `/loot_templates/${orc.id}`, other)).statusCode).toBe(404);
+    expect((await callApi(ctx, 'GET', `/loot_templates/${orc.id}/loot_items`, other)).statusCode).toBe(404);
+    expect(
+      (await callApi(ctx, 'PATCH', `/loot_templates/${orc.id}`, other, { loot_template: { name: 'Mine' } }))
+        .statusCode,
+    ).toBe(404);
+    expect((await callApi(ctx, 'POST', `/loot_templates/${orc.id}/duplicate`, other)).statusCode).toBe(404);
+
+    const rope = await createTemplate(ctx, { name: 'Rope', baseValue: 1, currency: 'gp', stackSize: 0 });
+    await callApi(ctx, 'POST', `/loot_templates/${orc.id}/loot_items`, owner, {
+      loot_item: { item_template_id: rope.id, quantity: 3 },
+    });
+    const second = await createLootTemplate(ctx, owner, [{ currency: 'pp', quantity: 2 }], {
+      name: 'Another Find',
+      visibility: 'unlisted',
+    });
+    const updated = await callApi(ctx, 'PUT', `/loot_templates/${orc.id}`, owner, {
+      loot_template: { visibility: 'public', description: 'Axes, teeth and a purse' },
+    });
+    expect(updated.statusCode).toBe(200);
+    expect(body<LootTemplate>(updated).data).toMatchObject({ visibility: 'public', total_value_cp: 300 });
+    // Public now: others read it but may not change it.
+    expect((await callApi(ctx, 'GET', `/loot_templates/${orc.id}`, other)).statusCode).toBe(200);
+    const refused = await callApi(ctx, 'PATCH', `/loot_templates/${orc.id}`, other, {
+      loot_template: { name: 'Mine' },
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(body(refused).error?.message).toBe('Only the creator of this loot template can change it.');
+    // Unlisted: readable by id, listed for its owner only.
+    expect((await callApi(ctx, 'GET', `/loot_templates/${second.id}`, other)).statusCode).toBe(200);
+
+    const list = async (user: SignedInUser, query: string) =>
+      body<LootTemplate[]>(await callApi(ctx, 'GET', `/loot_templates?${query}`, user));
+    expect((await list(owner, 'mine=true')).data.map((t) => t.name)).toEqual(['Another Find', 'Orc Warband']);
+    expect((await list(other, 'mine=true')).data).toEqual([]);
+    expect((await list(other, `creator_id=${owner.user.id}`)).data.map((t) => t.id)).toEqual([orc.id]);
+    expect(
+      (await list(owner, `creator_id=${owner.user.id}&visibility=unlisted`)).data.map((t) => t.id),
+    ).toEqual([second.id]);
+    expect((await list(other, 'visibility=unlisted')).data).toEqual([]);
+    expect((await list(other, 'tag=ORC&source_type=encounter')).data.map((t) => t.id)).toEqual([orc.id]);
+    expect((await list(other, 'filters[tag]=camp&search=warband')).data.map((t) => t.id)).toEqual([orc.id]);
+    expect((await list(other, 'tag=orc&source_type=hoard')).data).toEqual([]);
+    const byValue = await list(owner, `creator_id=${owner.user.id}&sort_by=value&sort_order=desc`);
+    expect(byValue.data.map((t) => t.total_value_cp)).toEqual([2000, 300]);
+    const paged = await list(owner, `creator_id=${owner.user.id}&sort=name&direction=desc&per_page=1&page=2`);
+    expect(paged.data.map((t) => t.name)).toEqual(['Another Find']);
+    expect(paged.meta).toEqual({ current_page: 2, per_page: 1, total_count: 2, total_pages: 2 });
+    for (const query of [
+      'per_page=0',
+      'sort=rating',
+      'source_type=dragon',
+      'creator_id=nobody',
+      'include=everything',
+    ]) {
+      const res = await callApi(ctx, 'GET', `/loot_templates?${query}`, owner);
+      expect(res.statusCode, query).toBe(422);
+      expect(body(res).error?.code).toBe('VALIDATION_ERROR');
+    }
+
+    expect((await callApi(ctx, 'DELETE', `/loot_templates/${orc.id}`, other)).statusCode).toBe(403);
+    expect((await callApi(ctx, 'DELETE', `/loot_templates/${orc.id}`, owner)).statusCode).toBe(204);
+    expect((await callApi(ctx, 'GET', `/loot_templates/${orc.id}`, owner)).statusCode).toBe(404);
+    const usage = await ctx.app.services.entitlements.usage(ctx.database.db, owner.user.id);
+    expect(usage.loot_templates.used).toBe(1);
+  });
+
+  it('holds loot items: items and coins, again adds up, changes and removes them; bad input is 422', async () => {
+    const owner = await paidUser();
+    const stranger = await paidUser();
+    const template = await createLootTemplate(ctx, owner, []);
+    const sword = await createTemplate(ctx, { name: 'Sword', baseValue: 15, currency: 'gp', stackSize: 1 });
+    const privateGem = await createTemplate(ctx, {
+      name: 'Secret gem',
+      visibility: 'private',
+      creatorId: stranger.user.id,
+    });
+    const gold = await coinTemplate(ctx, 'gp');
+    const add = (payload: unknown, user = owner) =>
+      callApi(ctx, 'POST', `/loot_templates/${template.id}/loot_items`, user, payload);
+
+    const first = await add({ item_template_id: sword.id, quantity: 2 });
+    expect(first.statusCode).toBe(201);
+    const swordLine = body<LootItem>(first).data;
+    expect(swordLine).toMatchObject({ quantity: 2, coin: null, value_cp: 1500, total_value_cp: 3000 });
+    const coins = body<LootItem>(await add({ loot_item: { currency: 'gp', quantity: 50 } })).data;
+    expect(coins).toMatchObject({
+      item_template_id: gold.id,
+      coin: 'gp',
+      quantity: 50,
+      total_value_cp: 5000,
+    });
+    expect(body<LootItem>(await add({ currency: 'gp', quantity: 25 })).data).toMatchObject({
+      id: coins.id,
+      quantity: 75,
+    });
+    for (const [payload, field] of [
+      [{ quantity: 1 }, 'item_template_id'],
+      [{ item_template_id: sword.id, currency: 'gp' }, 'item_template_id'],
+      [{ currency: 'doubloons' }, 'currency'],
+      [{ item_template_id: sword.id, quantity: 0 }, 'quantity'],
+      [{ item_template_id: sword.id, quantity: 1.5 }, 'quantity'],
+      [{ item_template_id: sword.id, quantity: 10_000_001 }, 'quantity'],
+      [{ item_template_id: 'not-an-id' }, 'item_template_id'],
+      [{ item_template_id: privateGem.id }, 'item_template_id'],
+    ] as const) {
+      const res = await add(payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(422);
+      expect(body(res).error?.details?.map((d) => d.field)).toContain(field);
+    }
+    expect((await add({ currency: 'gp', quantity: 1 }, stranger)).statusCode).toBe(404);
+
+    const items = body<LootItem[]>(
+      await callApi(ctx, 'GET', `/loot_templates/${template.id}/loot_items`, owner),
+    ).data;
+    expect(items.map((i) => [i.item_template.name, i.quantity])).toEqual([
+      ['Gold piece', 75],
+      ['Sword', 2],
+    ]);
+    const changed = await callApi(
+      ctx,
+      'PATCH',
+      `/loot_templates/${template.id}/loot_items/${swordLine.id}`,
+      owner,
+      {
+        loot_item: { quantity: 4 },
+      },
+    );
+    expect(body<LootItem>(changed).data.quantity).toBe(4);
+    expect(
+      (
+        await callApi(ctx, 'PATCH', `/loot_templates/${template.id}/loot_items/${swordLine.id}`, owner, {
+          quantity: -1,
+        })
+      ).statusCode,
+    ).toBe(422);
+    expect(
+      (
+        await callApi(ctx, 'PATCH', `/loot_templates/${template.id}/loot_items/${swordLine.id}`, stranger, {
+          quantity: 9,
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect(
+      (await callApi(ctx, 'DELETE', `/loot_templates/${template.id}/loot_items/${swordLine.id}`, owner))
+        .statusCode,
+    ).toBe(204);
+    expect(
+      (await callApi(ctx, 'DELETE', `/loot_templates/${template.id}/loot_items/${swordLine.id}`, owner))
+        .statusCode,
+    ).toBe(404);
+    const detail = body<LootTemplate>(
+      await callApi(ctx, 'GET', `/loot_templates/${template.id}`, owner),
+    ).data;
+    expect(detail).toMatchObject({ items_count: 1, total_value_cp: 7500 });
+  });
+
+  it('answers 401 without a token and 404 for ids that are not loot templates', async () => {
+    const user = await paidUser();
+    expect((await callApi(ctx, 'GET', '/loot_templates')).statusCode).toBe(401);
+    const missing = await callApi(ctx, 'GET', '/loot_templates/3f2b8c1e-9a4d-4e7f-8b6a-1c2d3e4f5a6b', user);
+    expect(body(missing).error).toMatchObject({
+      code: 'RESOURCE_NOT_FOUND',
+      message: 'Loot template not found.',
+    });
+    expect((await callApi(ctx, 'GET', '/loot_templates/nope', user)).statusCode).toBe(422);
+  });
+});

@@ -1,0 +1,450 @@
+import { z } from 'zod';
+import { pageMetaSchema } from './envelope.js';
+import { entityId, text } from './fields.js';
+import { currencies, itemInstanceSchema, MAX_STACK_QUANTITY } from './inventory.js';
+import { itemTemplateSchema, normaliseTags, templateVisibilities } from './items.js';
+import { unwrapFilters } from './parties.js';
+
+// ---------------------------------------------------------------------------------------------------
+// Words of the spec (spec/02 §2 party Loot tab, §4, §6, §8 loot toasts), then ours
+// ---------------------------------------------------------------------------------------------------
+
+export const lootMessages = {
+  partyLootHeading: 'Party Loot',
+  partyLootSubtitle: 'Manage loot instances for your party.',
+  browseTemplates: 'Browse Loot Templates',
+  deployTemplate: 'Deploy Loot Template',
+  noPartyLoot: 'No loot instances in this party yet',
+  hiddenBadge: 'Hidden',
+  notRevealed: 'This loot has not been revealed yet',
+  viewContents: 'View Loot Contents',
+  revealTitle: 'Reveal to players',
+  hideTitle: 'Hide from players',
+  confirmDelete: 'Are you sure you want to delete this loot instance? This cannot be undone.',
+  deployed: 'Loot deployed to party',
+  revealed: 'Loot revealed to party',
+  hidden: 'Loot hidden from party',
+  deleted: 'Loot instance deleted',
+  claimed: 'Item claimed successfully',
+  distributed: 'Loot distributed successfully',
+  deployFailed: 'Failed to deploy loot',
+  revealFailed: 'Failed to reveal loot',
+  hideFailed: 'Failed to hide loot',
+  deleteFailed: 'Failed to delete loot instance',
+  claimFailed: 'Failed to claim item',
+  distributeFailed: 'Failed to distribute loot',
+  alreadyDistributed: 'This loot has already been distributed.',
+  // Ours (the spec leaves them open).
+  nameRequired: 'Loot name is required',
+  nameTooLong: 'Loot name must be less than 100 characters',
+  templateNotFound: 'Loot template not found.',
+  instanceNotFound: 'Loot not found.',
+  lootItemNotFound: 'Loot item not found.',
+  notOwner: 'Only the creator of this loot template can change it.',
+  systemTemplate: 'Catalogue loot cannot be changed. Duplicate it to make your own version.',
+  created: 'Loot template created successfully',
+  templateUpdated: 'Loot template updated successfully',
+  duplicated: 'Loot template duplicated',
+  updated: 'Loot updated',
+  taken: 'Item taken successfully',
+  previewed: 'This is who would get what. Nothing has moved yet.',
+  gmOnly: 'Only the GM can do this.',
+  cannotTake: 'You need a character in this party to take loot.',
+  notInLoot: 'That item is not in this loot.',
+  alreadyTaken: 'Someone has already taken that item.',
+  onlyLeft: (n: number) => `Only ${n} left in this loot.`,
+  characterNotInParty: 'Choose a character in this party.',
+  notYourCharacter: 'Choose one of your characters in this party.',
+  containerNotCharacters: 'Choose a container of one of your characters in this party.',
+  nothingToDistribute: 'There is nothing left in this loot to distribute.',
+  revealBeforeDistributing: 'Reveal this loot to the party before distributing it.',
+  noStashForOverflow: (name: string) =>
+    `${name} has no room for this and the party has no stash to take it instead.`,
+  itemOrCoins: 'Choose an item or a kind of coin',
+  itemDoesNotExist: 'That item does not exist.',
+  tooManyItems: 'A loot template holds at most 200 different items',
+  archivedParty: 'This party is archived: its loot is read-only.',
+} as const;
+
+/** What kind of find a loot template is (our list; spec/02 §3 names the `source_type` filter only). */
+export const lootSourceTypes = ['monster', 'hoard', 'container', 'quest', 'encounter', 'custom'] as const;
+export type LootSourceType = (typeof lootSourceTypes)[number];
+export const lootSourceTypeNames: Record<LootSourceType, string> = {
+  monster: 'Monster',
+  hoard: 'Treasure Hoard',
+  container: 'Chest or Container',
+  quest: 'Quest Reward',
+  encounter: 'Encounter',
+  custom: 'Custom',
+};
+
+/** DESIGN §4 distribution modes. */
+export const distributionModes = ['even', 'by_value', 'random'] as const;
+export type DistributionMode = (typeof distributionModes)[number];
+
+/** The most different items (lines) one loot template holds. */
+export const MAX_LOOT_ITEMS = 200;
+/** The most characters one distribution shares among. */
+export const MAX_DISTRIBUTION_RECIPIENTS = 50;
+
+// ---------------------------------------------------------------------------------------------------
+// Inputs
+// ---------------------------------------------------------------------------------------------------
+
+const numeric = (schema: z.ZodNumber) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v), schema);
+
+const shortText = (max: number) => text({ error: 'Must be text' }).trim().max(max);
+
+const booleanQuery = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
+  .transform((v) => v === true || v === 'true' || v === '1');
+
+const lootName = text({ error: lootMessages.nameRequired })
+  .trim()
+  .min(1, lootMessages.nameRequired)
+  .max(99, lootMessages.nameTooLong);
+
+const tagList = z
+  .union([z.array(text().max(60, 'A tag can be at most 60 characters')).max(30), text().max(2000)], {
+    error: 'Tags must be a list of words or a comma-separated string',
+  })
+  .transform(normaliseTags)
+  .pipe(z.array(z.string().max(60, 'A tag can be at most 60 characters')).max(30, 'At most 30 tags'));
+
+const lootQuantity = numeric(
+  z
+    .number({ error: 'Quantity must be a number' })
+    .int('Quantity must be a whole number')
+    .min(1, 'Quantity must be at least 1')
+    .max(MAX_STACK_QUANTITY, 'Quantity can be at most 10,000,000'),
+);
+
+const wrapped = <T extends z.ZodType>(key: string, schema: T) =>
+  z.preprocess(
+    (body) =>
+      body && typeof body === 'object' && key in body ? (body as Record<string, unknown>)[key] : body,
+    schema,
+  );
+
+const lootTemplateFields = {
+  name: lootName,
+  description: shortText(5000),
+  source_type: z.enum(lootSourceTypes, { error: 'Choose a source type' }),
+  /** Who or what carried it ("Goblin boss"); deployed loot starts with it as its `source`. */
+  source: shortText(100),
+  tag_list: tagList,
+  visibility: z.enum(templateVisibilities, { error: 'Visibility must be private, unlisted or public' }),
+};
+
+/** spec/02 §7 POST loot_templates {loot_template}. */
+export const lootTemplateFormSchema = z.object({
+  name: lootTemplateFields.name,
+  description: lootTemplateFields.description.default(''),
+  source_type: lootTemplateFields.source_type.default('custom'),
+  source: lootTemplateFields.source.default(''),
+  tag_list: lootTemplateFields.tag_list.default([]),
+  visibility: lootTemplateFields.visibility.default('private'),
+});
+export type LootTemplateForm = z.infer<typeof lootTemplateFormSchema>;
+export const lootTemplateCreateBodySchema = z.object({ loot_template: lootTemplateFormSchema });
+
+export const lootTemplateUpdateSchema = z.object({
+  name: lootTemplateFields.name.optional(),
+  description: lootTemplateFields.description.optional(),
+  source_type: lootTemplateFields.source_type.optional(),
+  source: lootTemplateFields.source.optional(),
+  tag_list: lootTemplateFields.tag_list.optional(),
+  visibility: lootTemplateFields.visibility.optional(),
+});
+export type LootTemplateUpdate = z.infer<typeof lootTemplateUpdateSchema>;
+export const lootTemplateUpdateBodySchema = z.object({ loot_template: lootTemplateUpdateSchema });
+
+/**
+ * A loot item: an item template with a quantity, or a number of coins of one denomination (the seeded
+ * coin templates, DESIGN §4). Exactly one of `item_template_id` and `currency`.
+ */
+export const lootItemFormSchema = z
+  .object({
+    item_template_id: entityId('Choose an item').optional(),
+    currency: z.enum(currencies, { error: 'Currency must be one of cp, sp, ep, gp or pp' }).optional(),
+    quantity: lootQuantity.default(1),
+  })
+  .superRefine((value, ctx) => {
+    if ((value.item_template_id === undefined) === (value.currency === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['item_template_id'], message: lootMessages.itemOrCoins });
+    }
+  });
+export type LootItemForm = z.infer<typeof lootItemFormSchema>;
+/** Accepts {loot_item: {...}} or the fields bare. */
+export const lootItemCreateBodySchema = wrapped('loot_item', lootItemFormSchema);
+export const lootItemUpdateSchema = z.object({ quantity: lootQuantity });
+export const lootItemUpdateBodySchema = wrapped('loot_item', lootItemUpdateSchema);
+
+const instanceDataInput = z.object({ location_name: shortText(100).nullable().optional() }).strip();
+
+/** spec/02 §7 POST loot_instances {loot_instance: loot_template_id plus party fields}. Always hidden at first. */
+export const lootInstanceCreateSchema = z.object({
+  loot_template_id: entityId('Choose a loot template'),
+  party_id: entityId('Choose a party'),
+  name: lootName.optional(),
+  description: shortText(5000).optional(),
+  source: shortText(100).optional(),
+  /** spec/02 §2: shown from instance_data; accepted bare or inside instance_data. */
+  location_name: shortText(100).nullable().optional(),
+  instance_data: instanceDataInput.optional(),
+});
+export type LootInstanceCreate = z.infer<typeof lootInstanceCreateSchema>;
+export const lootInstanceCreateBodySchema = z.object({ loot_instance: lootInstanceCreateSchema });
+
+/** spec/02 §4: hiding is PATCH is_revealed false. */
+export const lootInstanceUpdateSchema = z.object({
+  name: lootName.optional(),
+  description: shortText(5000).optional(),
+  source: shortText(100).optional(),
+  location_name: shortText(100).nullable().optional(),
+  instance_data: instanceDataInput.optional(),
+  is_revealed: z.boolean({ error: 'is_revealed must be true or false' }).optional(),
+});
+export type LootInstanceUpdate = z.infer<typeof lootInstanceUpdateSchema>;
+export const lootInstanceUpdateBodySchema = z.object({ loot_instance: lootInstanceUpdateSchema });
+
+/** spec/02 §3 Claim: a whole stack to a character (its main container). */
+export const lootClaimSchema = z.object({
+  item_instance_id: entityId('Choose an item'),
+  character_id: entityId('Choose a character'),
+});
+export type LootClaim = z.infer<typeof lootClaimSchema>;
+export const lootClaimBodySchema = z.object({ claim: lootClaimSchema });
+
+/** spec/02 §7 take {item_instance_id, target_container_id, quantity}: bare, or wrapped as {take}. */
+export const lootTakeSchema = z.object({
+  item_instance_id: entityId('Choose an item'),
+  target_container_id: entityId('Please select a destination'),
+  quantity: lootQuantity.optional(),
+});
+export type LootTake = z.infer<typeof lootTakeSchema>;
+export const lootTakeBodySchema = wrapped('take', lootTakeSchema);
+
+/** spec/02 §3 Distribute: character_ids, distribution_mode; `preview` answers without moving anything. */
+export const lootDistributeSchema = z.object({
+  character_ids: z
+    .array(entityId('Choose characters of this party'), { error: 'Choose the characters to share with' })
+    .min(1, 'Choose at least one character')
+    .max(MAX_DISTRIBUTION_RECIPIENTS, 'Share among at most 50 characters')
+    .refine((ids) => new Set(ids).size === ids.length, 'Choose each character once'),
+  distribution_mode: z
+    .enum(distributionModes, { error: 'Distribution mode must be even, by_value or random' })
+    .default('even'),
+  preview: z.boolean({ error: 'preview must be true or false' }).default(false),
+  /** Makes `random` repeatable: a preview's seed, sent back, gives the same draw. */
+  seed: numeric(
+    z
+      .number({ error: 'Seed must be a number' })
+      .int('Seed must be a whole number')
+      .min(0, 'Seed cannot be negative')
+      .max(2_147_483_647, 'Seed must be below 2^31'),
+  ).optional(),
+});
+export type LootDistribute = z.infer<typeof lootDistributeSchema>;
+export const lootDistributeBodySchema = z.object({ distribute: lootDistributeSchema });
+
+// ---------------------------------------------------------------------------------------------------
+// Queries
+// ---------------------------------------------------------------------------------------------------
+
+export const lootSortKeys = ['name', 'created_at', 'updated_at', 'value'] as const;
+const includeQuery = z
+  .union([text().max(200), z.array(text().max(50)).max(10)])
+  .transform((v) =>
+    (typeof v === 'string' ? v.split(',') : v).map((s) => s.trim()).filter((s) => s.length > 0),
+  )
+  .pipe(z.array(z.enum(['loot_items'], { error: 'include takes loot_items' })));
+const tagsQuery = z
+  .union([text().max(1000), z.array(text().max(60)).max(20)], { error: 'Tags must be comma-separated' })
+  .transform(normaliseTags);
+
+/**
+ * spec/02 §7 GET loot_templates: filters visibility, tag, source_type, creator_id; sort; pagination.
+ * Without `visibility`: my templates and every public one. `sort`/`direction` and `sort_by`/`sort_order`
+ * are synonyms; default name ascending.
+ */
+export const lootTemplateListQuerySchema = z.preprocess(
+  unwrapFilters,
+  z
+    .object({
+      page: numeric(z.number().int().min(1)).default(1),
+      per_page: numeric(z.number().int().min(1).max(100)).default(20),
+      search: shortText(200).optional(),
+      visibility: z
+        .enum(templateVisibilities, { error: 'Visibility must be private, unlisted or public' })
+        .optional(),
+      tag: tagsQuery.optional(),
+      tags: tagsQuery.optional(),
+      source_type: z.enum(lootSourceTypes, { error: 'Unknown source type' }).optional(),
+      creator_id: entityId('creator_id must be a user id').optional(),
+      mine: booleanQuery.optional(),
+      sort: z.enum(lootSortKeys).optional(),
+      sort_by: z.enum(lootSortKeys).optional(),
+      direction: z.enum(['asc', 'desc']).optional(),
+      sort_order: z.enum(['asc', 'desc']).optional(),
+      include: includeQuery.optional(),
+    })
+    .transform(({ sort, sort_by, direction, sort_order, tag, tags, ...rest }) => ({
+      ...rest,
+      tags: [...new Set([...(tag ?? []), ...(tags ?? [])])],
+      sort: sort_by ?? sort ?? ('name' as const),
+      direction: sort_order ?? direction ?? ('asc' as const),
+    })),
+);
+export type LootTemplateListQuery = z.infer<typeof lootTemplateListQuerySchema>;
+
+/** GET parties/{id}/loot_instances: the GM sees every one, other members only revealed ones. */
+export const lootInstanceListQuerySchema = z.preprocess(
+  unwrapFilters,
+  z.object({
+    page: numeric(z.number().int().min(1)).default(1),
+    per_page: numeric(z.number().int().min(1).max(100)).default(20),
+    search: shortText(200).optional(),
+    is_revealed: booleanQuery.optional(),
+  }),
+);
+export type LootInstanceListQuery = z.infer<typeof lootInstanceListQuerySchema>;
+
+// ---------------------------------------------------------------------------------------------------
+// Output
+// ---------------------------------------------------------------------------------------------------
+
+export const lootItemSchema = z.object({
+  id: z.string(),
+  loot_template_id: z.string(),
+  item_template_id: z.string(),
+  item_template: itemTemplateSchema,
+  quantity: z.number().int(),
+  /** Which of the seeded coins this line is, else null. */
+  coin: z.enum(currencies).nullable(),
+  value_cp: z.number().int(),
+  total_value_cp: z.number().int(),
+});
+export type LootItem = z.infer<typeof lootItemSchema>;
+
+export const lootTemplateSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  source_type: z.enum(lootSourceTypes),
+  source_type_name: z.string(),
+  source: z.string(),
+  tag_list: z.array(z.string()),
+  visibility: z.enum(templateVisibilities),
+  items_count: z.number().int(),
+  total_value_cp: z.number().int(),
+  /** With include=loot_items, and always on the detail. */
+  loot_items: z.array(lootItemSchema).optional(),
+  creator_id: z.string().nullable(),
+  creator_name: z.string().nullable(),
+  is_system: z.boolean(),
+  is_owner: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type LootTemplate = z.infer<typeof lootTemplateSchema>;
+
+export const lootTemplateListResponseSchema = z.object({
+  status: z.literal('success'),
+  data: z.array(lootTemplateSchema),
+  meta: pageMetaSchema,
+  message: z.string().optional(),
+});
+
+const named = z.object({ id: z.string(), name: z.string() });
+
+/** spec/02 §3 Loot instance. */
+export const lootInstanceSchema = z.object({
+  id: z.string(),
+  loot_template_id: z.string().nullable(),
+  loot_template: named.nullable(),
+  party_id: z.string(),
+  party: named,
+  name: z.string(),
+  description: z.string(),
+  source: z.string(),
+  source_type: z.enum(lootSourceTypes),
+  is_revealed: z.boolean(),
+  revealed_at: z.string().nullable(),
+  instance_data: z.object({ location_name: z.string().nullable() }),
+  /** The characters that have claimed, taken or been dealt something from it, from the ledger. */
+  claimed_by: z.array(named),
+  distributed_at: z.string().nullable(),
+  distribution_mode: z.enum(distributionModes).nullable(),
+  container: z.object({ id: z.string(), name: z.string(), item_instances: z.array(itemInstanceSchema) }),
+  items_count: z.number().int(),
+  total_value_cp: z.number().int(),
+  /** The GM: reveal, hide, edit, distribute, delete. */
+  can_manage: z.boolean(),
+  /** Members with a character (not observers), on revealed loot: take and claim. */
+  can_take: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type LootInstance = z.infer<typeof lootInstanceSchema>;
+
+export const lootInstanceListResponseSchema = z.object({
+  status: z.literal('success'),
+  data: z.array(lootInstanceSchema),
+  meta: pageMetaSchema,
+});
+
+export const lootTakeResultSchema = z.object({
+  kind: z.enum(['take', 'claim']),
+  message: z.string(),
+  loot_instance_id: z.string(),
+  quantity: z.number().int(),
+  /** The stacks the items arrived in. */
+  item_instances: z.array(itemInstanceSchema),
+  transaction_ids: z.array(z.string()),
+});
+export type LootTakeResult = z.infer<typeof lootTakeResultSchema>;
+
+const purse = z.object({
+  cp: z.number().int(),
+  sp: z.number().int(),
+  ep: z.number().int(),
+  gp: z.number().int(),
+  pp: z.number().int(),
+});
+
+export const lootDistributionSchema = z.object({
+  loot_instance_id: z.string(),
+  preview: z.boolean(),
+  distribution_mode: z.enum(distributionModes),
+  /** Send it back with the confirmation to get the same random draw. */
+  seed: z.number().int(),
+  recipients: z.array(
+    z.object({
+      character_id: z.string(),
+      name: z.string(),
+      value_cp: z.number().int(),
+      items: z.array(
+        z.object({
+          item_template_id: z.string(),
+          name: z.string(),
+          quantity: z.number().int(),
+          value_cp: z.number().int(),
+          coin: z.enum(currencies).nullable(),
+          /** The character's container, or the party stash when theirs is full. */
+          destination: z.enum(['character', 'party_stash']),
+          container_id: z.string(),
+          container_name: z.string(),
+        }),
+      ),
+    }),
+  ),
+  /** Coins changed inside the loot so that an even split comes out to the copper. */
+  conversion: z.object({ taken: purse, made: purse }).nullable(),
+  /** True when anything goes to the party stash because a character's container is full. */
+  overflow: z.boolean(),
+  total_value_cp: z.number().int(),
+  transaction_ids: z.array(z.string()),
+});
+export type LootDistribution = z.infer<typeof lootDistributionSchema>;
