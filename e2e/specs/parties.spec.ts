@@ -63,6 +63,15 @@ test('a GM shares a party code, a player joins and brings a character, the GM re
   await expect(dialog).toBeHidden();
   await checkPage(gm.page, 'party-detail-overview');
 
+  // On a phone the party's tabs stay on one row: they scroll sideways instead of wrapping.
+  await gm.page.setViewportSize({ width: 375, height: 812 });
+  const tabTops = await gm.page
+    .getByRole('tab')
+    .evaluateAll((tabs) => tabs.map((tab) => Math.round(tab.getBoundingClientRect().top)));
+  expect(tabTops.length).toBeGreaterThan(5);
+  expect(new Set(tabTops).size).toBe(1);
+  await gm.page.setViewportSize({ width: 1280, height: 800 });
+
   await gm.page.goto('/parties');
   await expect(gm.page.getByTestId('party-card')).toHaveCount(1);
   await expect(gm.page.getByTestId('party-card').getByText('GM')).toBeVisible();

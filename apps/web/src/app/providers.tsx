@@ -19,7 +19,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
   const phone = useMediaQuery('(max-width: 47.99em)');
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} forceColorScheme={colorScheme}>
-      <Notifications position="top-right" limit={phone ? 2 : 5} zIndex={250} />
+      <Notifications className="haversack-toasts" position="top-right" limit={phone ? 2 : 5} zIndex={250} />
       <QueryClientProvider client={queryClient}>
         <ModalsProvider>
           <SessionManager />

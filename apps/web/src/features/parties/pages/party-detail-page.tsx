@@ -184,7 +184,8 @@ function MemberView({ party }: { party: Party }) {
       ) : null}
 
       <Tabs value={tab} onChange={(value) => value && setTab(value as PartyTab)} keepMounted={false}>
-        <Tabs.List>
+        {/* One row on a phone too: the tabs scroll sideways instead of wrapping onto a second row. */}
+        <Tabs.List className="haversack-tab-row">
           {tabs.map((value) => (
             <Tabs.Tab key={value} value={value}>
               {tabLabels[value]}
