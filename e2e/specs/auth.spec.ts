@@ -125,3 +125,16 @@ test('unknown pages show the not-found page', async ({ page }) => {
   await expect(page.getByTestId('not-found')).toBeVisible();
   await expectAccessible(page, 'not found');
 });
+
+test('the public pages never scroll sideways on a 375 px phone', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  for (const path of ['/home', '/about', '/login', '/register', '/forgot-password']) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+    const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      clientWidth: document.documentElement.clientWidth,
+    }));
+    expect(scrollWidth, `${path} is ${scrollWidth} px wide`).toBeLessThanOrEqual(clientWidth);
+  }
+});

@@ -20,7 +20,8 @@ export function AboutPage() {
           edition.
         </Text>
         {/* CC-BY-4.0 attribution required by SRD 5.1: keep this statement word for word. */}
-        <Text component="blockquote">
+        {/* The long addresses break anywhere, so a phone never scrolls sideways. */}
+        <Text component="blockquote" style={{ overflowWrap: 'anywhere' }}>
           This work includes material taken from the System Reference Document 5.1 ("SRD 5.1") by Wizards of
           the Coast LLC and available at{' '}
           <Anchor href="https://dnd.wizards.com/resources/systems-reference-document">
