@@ -171,14 +171,14 @@ test('a GM deploys the General Store; a player on a phone buys and sells with ch
   await expect(player.page.getByTestId('toast-success')).toContainText(
     'Purchase complete: 1 × Backpack for 1 gp 8 sp. Paid 2 gp, change 2 sp.',
   );
+  await expect(buyBackpack).toBeHidden();
   // On the phone the toast opens below the header, not over the menu and the account button.
   const headerBottom = await player.page
-    .locator('header')
+    .locator('header.mantine-AppShell-header')
     .evaluate((header) => header.getBoundingClientRect().bottom);
   expect((await player.page.getByTestId('toast-success').boundingBox())?.y ?? 0).toBeGreaterThanOrEqual(
     headerBottom,
   );
-  await expect(buyBackpack).toBeHidden();
   await expect(player.page.getByTestId('my-coins')).toHaveText('Your coins: 8 gp 2 sp');
 
   // The GM's open screen follows without a reload.
