@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import helmet from '@fastify/helmet';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
@@ -48,7 +48,7 @@ import {
 } from './plugins/error-handler.js';
 import { inputGuardPlugin } from './plugins/input-guard.js';
 import { type AuthRateLimits, defaultAuthRateLimits, rateLimitPlugin } from './plugins/rate-limit.js';
-import { webAppPlugin } from './plugins/web-app.js';
+import { isStaticAssetRequest, webAppPlugin } from './plugins/web-app.js';
 import { InProcessBroadcaster, RedisBroadcaster } from './realtime/broadcaster.js';
 import { cablePlugin, defaultCableLimits } from './realtime/cable-server.js';
 import { EventBus } from './realtime/event-bus.js';
@@ -104,6 +104,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       : deps.logger
         ? { loggerInstance: redactingLogger(deps.logger) }
         : { logger: loggerOptions(config.logLevel) }),
+    logController: new LogController({ disableRequestLogging: isStaticAssetRequest }),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     requestIdHeader: false,

@@ -46,6 +46,7 @@ const envSchema = z.object({
   DISCORD_CLIENT_ID: optionalString,
   DISCORD_CLIENT_SECRET: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: optionalString.pipe(z.enum(['pretty', 'json']).optional()),
   TRUST_PROXY: trustProxySchema.optional(),
   WEB_DIST_DIR: optionalString,
   CABLE_CONNECTIONS_PER_USER: z.coerce.number().int().min(1).max(100_000).default(12),
@@ -71,6 +72,8 @@ export interface Config {
   discordClientId: string | undefined;
   discordClientSecret: string | undefined;
   logLevel: Env['LOG_LEVEL'];
+  /** Unset: readable lines on a terminal in development, JSON otherwise (lib/log-format.ts). */
+  logFormat: 'pretty' | 'json' | undefined;
   trustProxy: boolean | string[];
   webDistDir: string | undefined;
   cableConnectionsPerUser: number;
@@ -105,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     discordClientId: e.DISCORD_CLIENT_ID,
     discordClientSecret: e.DISCORD_CLIENT_SECRET,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     trustProxy: e.TRUST_PROXY ?? false,
     webDistDir: e.WEB_DIST_DIR,
     cableConnectionsPerUser: e.CABLE_CONNECTIONS_PER_USER,

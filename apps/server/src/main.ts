@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { type DatabaseHandle, openPglite, openPostgres } from './db/client.js';
 import { DataDirLockedError, lockDataDir } from './db/data-dir-lock.js';
 import { seedDatabase } from './db/seed.js';
+import { prettyLines, resolveLogFormat } from './lib/log-format.js';
 import { LogDestination, loggerOptions } from './lib/logger.js';
 import { MailQueue } from './lib/mail-queue.js';
 import { createMailer } from './lib/mailer.js';
@@ -25,7 +26,13 @@ async function main() {
     throw error;
   }
   const logDestination = new LogDestination(1);
-  const log = pino(loggerOptions(config.logLevel), logDestination);
+  const pretty =
+    resolveLogFormat(config.logFormat, { isTty: Boolean(process.stdout.isTTY), nodeEnv: config.nodeEnv }) ===
+    'pretty';
+  const log = pino(
+    loggerOptions(config.logLevel),
+    pretty ? prettyLines(logDestination, Boolean(process.stdout.isTTY)) : logDestination,
+  );
   // process.exit waits for every write pending in libuv's thread pool: with the log stuck on a pipe that
   // nobody reads it would never return. Then only a signal ends the process, and SIGTERM's default action
   // (our handler removed) does it at once; SIGKILL if even that returned.
@@ -61,6 +68,8 @@ async function main() {
       from: config.mailFrom,
       dataDir,
       log,
+      // Someone reading the terminal gets the mailed link on a line of its own (never in JSON logs).
+      ...(pretty ? { showLink: (line: string) => logDestination.write(`${line}\n`) } : {}),
     }),
     log,
   );

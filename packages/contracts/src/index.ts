@@ -12,3 +12,4 @@ export * from './parties.js';
 export * from './preferences.js';
 export * from './shops.js';
 export * from './subscriptions.js';
+export * from './wealth.js';

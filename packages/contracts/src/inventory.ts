@@ -23,7 +23,34 @@ export const inventoryMessages = {
   stackTooLarge: 'A stack can hold at most 10,000,000 items',
   tooManyStacks: 'That would make more than 1,000 new stacks at once: add or move fewer',
   destinationIsSelf: 'Choose another container for its items: this one is being deleted',
+  attunementLimit: 'A character can be attuned to at most 3 items. End an attunement first.',
+  notAttunable: 'This item does not require attunement.',
+  attuneOnCharacter: 'Only a character attunes to an item: move it into a character’s container first.',
+  giveFromCharacter: 'Only a character’s items can be given: take it out of the stash first.',
+  giveRecipientRequired: 'Choose a character to give it to',
+  giveToOtherCharacter: 'Choose another character: this one already has it',
+  giveOutsideParty: 'You can only give items to characters of the same party.',
+  giveAsObserver: 'Observers cannot give items.',
 } as const;
+
+/** SRD 5.1 "Attunement": a creature can be attuned to no more than three magic items at a time. */
+export const MAX_ATTUNED_ITEMS = 3;
+
+/**
+ * Whether a character may attune to an item of this template (docs/decisions.md, "Attunement"): the SRD
+ * says so in `requires_attunement`; a template that does not say (a homebrew one) counts when it is
+ * magic: it has a rarity or the tag `magic` or `attunement`.
+ */
+export function isAttunable(template: {
+  metadata: Record<string, unknown>;
+  tags: readonly string[];
+}): boolean {
+  const requires = template.metadata.requires_attunement;
+  if (typeof requires === 'boolean') return requires;
+  const rarity = template.metadata.rarity;
+  if (typeof rarity === 'string' && rarity.trim() !== '') return true;
+  return template.tags.some((tag) => tag === 'magic' || tag === 'attunement');
+}
 
 /**
  * The most items one request adds, moves or sets, and the most one stack ever holds (stack_size 0 means
@@ -199,6 +226,12 @@ export const itemInstanceUpdateBodySchema = z.object({
 export type ItemInstanceUpdate = z.infer<typeof itemInstanceUpdateBodySchema>['item_instance'];
 
 export const splitBodySchema = z.object({ quantity });
+/** POST item_instances/{id}/give: into that character's primary container; the whole stack by default. */
+export const giveBodySchema = z.object({
+  character_id: entityId(inventoryMessages.giveRecipientRequired),
+  quantity: quantity.optional(),
+});
+export type GiveBody = z.infer<typeof giveBodySchema>;
 export const mergeBodySchema = z.object({
   target_instance_id: entityId('Choose a stack to merge with'),
 });

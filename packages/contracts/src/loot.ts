@@ -448,3 +448,19 @@ export const lootDistributionSchema = z.object({
   transaction_ids: z.array(z.string()),
 });
 export type LootDistribution = z.infer<typeof lootDistributionSchema>;
+
+/**
+ * Issue 11 §8 GET parties/{id}/loot_summary: what each character of the party has received from loot so
+ * far (takes, claims, distributions and shares of split sales), every character listed, 0 included.
+ */
+export const lootSummaryEntrySchema = z.object({
+  character_id: z.string(),
+  name: z.string(),
+  /** Copper: items at their value when received, coins at their value. */
+  value_cp: z.number().int(),
+  /** Items received from loot, coins not counted. */
+  items_count: z.number().int(),
+});
+export type LootSummaryEntry = z.infer<typeof lootSummaryEntrySchema>;
+export const lootSummarySchema = z.array(lootSummaryEntrySchema);
+export type LootSummary = z.infer<typeof lootSummarySchema>;

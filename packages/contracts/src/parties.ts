@@ -8,6 +8,9 @@ export const joinPermissions = ['full', 'limited', 'restricted'] as const;
 export type JoinPermission = (typeof joinPermissions)[number];
 export const encumbranceStyles = ['weight', 'slots', 'both', 'none'] as const;
 export type EncumbranceStyle = (typeof encumbranceStyles)[number];
+/** Who may add items from the marketplace to the party's containers and its characters' (issue 12). */
+export const itemConjuringRules = ['free', 'gm_only'] as const;
+export type ItemConjuringRule = (typeof itemConjuringRules)[number];
 
 /** spec/02 §3 Game system options. */
 export const gameSystemOptions = ['D&D 5e', 'Pathfinder 1e', 'Pathfinder 2e', 'D&D 3.5e', 'Other'] as const;
@@ -41,6 +44,7 @@ export const partyMessages = {
   inviteeMember: 'That user is already a member of this party.',
   invitationGone: 'This invitation is no longer open.',
   inviteTarget: 'Enter a username or an email address',
+  conjuringGmOnly: 'Only the GM can add items from the marketplace in this party.',
 } as const;
 
 const trimmed = (max: number) => text().trim().max(max);
@@ -55,6 +59,7 @@ export const partyFormSchema = z.object({
   setting: trimmed(200).default(''),
   join_permission: z.enum(joinPermissions).default('limited'),
   encumbrance_style: z.enum(encumbranceStyles).default('both'),
+  item_conjuring: z.enum(itemConjuringRules).default('free'),
   is_public: z.boolean().default(false),
 });
 export type PartyForm = z.infer<typeof partyFormSchema>;
@@ -67,6 +72,7 @@ export const partyUpdateBodySchema = z.object({
     setting: trimmed(200).optional(),
     join_permission: z.enum(joinPermissions).optional(),
     encumbrance_style: z.enum(encumbranceStyles).optional(),
+    item_conjuring: z.enum(itemConjuringRules).optional(),
     is_public: z.boolean().optional(),
     is_archived: z.boolean().optional(),
   }),
@@ -81,6 +87,7 @@ export const partySchema = z.object({
   setting: z.string(),
   join_permission: z.enum(joinPermissions),
   encumbrance_style: z.enum(encumbranceStyles),
+  item_conjuring: z.enum(itemConjuringRules),
   join_code: z.string().nullable(),
   is_public: z.boolean(),
   is_archived: z.boolean(),

@@ -1,12 +1,14 @@
 import { z } from 'zod';
 
-/** spec/01 §3 Preferences, with their defaults. */
+/**
+ * spec/01 §3 Preferences, with their defaults. Issue 12: diceRollAnimation is gone (nothing in Haversack rolls
+ * dice; a stored value is ignored) and sound effects start off (docs/decisions.md).
+ */
 export const preferencesSchema = z.object({
   theme: z.enum(['light', 'dark']),
   compactView: z.boolean(),
   notificationsEnabled: z.boolean(),
   soundEffects: z.boolean(),
-  diceRollAnimation: z.boolean(),
 });
 export type Preferences = z.infer<typeof preferencesSchema>;
 
@@ -14,8 +16,7 @@ export const defaultPreferences: Preferences = {
   theme: 'light',
   compactView: false,
   notificationsEnabled: true,
-  soundEffects: true,
-  diceRollAnimation: true,
+  soundEffects: false,
 };
 
 /** PUT /users/preferences takes any subset; unknown keys are dropped, wrong types refused. */

@@ -523,24 +523,42 @@ export const purchaseSchema = z
 export type Purchase = z.infer<typeof purchaseSchema>;
 export const purchaseBodySchema = z.object({ purchase: purchaseSchema });
 
+/** Issue 11 §8: the proceeds of one sale are shared among at most this many characters. */
+export const MAX_SALE_SPLIT = 50;
+
 export const sellSchema = z
   .object({
     item_instance_id: entityId('Choose an item'),
     quantity: tradeQuantity.default(1),
-    seller_character_id: entityId('Choose a character'),
+    /** Required, except for the GM's split sale from the party stash (no character sells then). */
+    seller_character_id: entityId('Choose a character').optional(),
     seller_container_id: entityId('Choose the source container').optional(),
     source_container_id: entityId('Choose the source container').optional(),
+    /**
+     * Issue 11 §8 (the GM only): the proceeds are shared evenly among these characters of the party, each
+     * share paid into the character's main container, instead of landing with the seller.
+     */
+    split_among: z
+      .array(entityId('Choose characters of this party'), { error: 'Choose the characters to share with' })
+      .min(1, 'Choose at least one character')
+      .max(MAX_SALE_SPLIT, `Share among at most ${MAX_SALE_SPLIT} characters`)
+      .refine((ids) => new Set(ids).size === ids.length, 'Choose each character once')
+      .optional(),
   })
   .transform(({ source_container_id, ...rest }, ctx) => {
     const container = rest.seller_container_id ?? source_container_id;
+    const noSeller = !rest.seller_character_id && !rest.split_among;
+    if (noSeller) {
+      ctx.addIssue({ code: 'custom', path: ['seller_character_id'], message: 'Choose a character' });
+    }
     if (!container) {
       ctx.addIssue({
         code: 'custom',
         path: ['seller_container_id'],
         message: 'Choose the source container',
       });
-      return z.NEVER;
     }
+    if (noSeller || !container) return z.NEVER;
     return { ...rest, seller_container_id: container };
   });
 export type Sell = z.infer<typeof sellSchema>;

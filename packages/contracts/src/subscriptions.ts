@@ -92,7 +92,7 @@ export const liveOfferings: Record<Offering, boolean> = {
   parties: true,
   patronage: true,
   shops: true,
-  loot: false,
+  loot: true,
   ai: false,
   api: false,
   custom_branding: false,

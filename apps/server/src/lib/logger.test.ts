@@ -150,6 +150,18 @@ describe('log redaction', () => {
     for (const secret of secrets) expect(output).not.toContain(secret);
   });
 
+  it('writes no request lines for the web app’s files, and keeps those of the API (issue 12)', async () => {
+    const before = output.length;
+    await fetch(`${base}/assets/index-Bx12.js`);
+    await fetch(`${base}/favicon.ico`);
+    await fetch(`${base}/api/v1/health`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const lines = output.slice(before);
+    expect(lines).toContain('/api/v1/health');
+    expect(lines).not.toContain('/assets/index-Bx12.js');
+    expect(lines).not.toContain('/favicon.ico');
+  });
+
   it('redacts secret query values however the key is spelled, and reset-link paths', () => {
     expect(redactUrl('/cable?token=abc.def&x=1')).toBe('/cable?token=[Redacted]&x=1');
     expect(redactUrl('/cable?x=1&%74oken=abc')).toBe('/cable?x=1&%74oken=[Redacted]');

@@ -26,6 +26,12 @@ export function createMailer(options: {
   from: string;
   dataDir: string;
   log: Logger;
+  /**
+   * Issue 12: with no mail server, a developer at a terminal needs the link (to verify an account) and
+   * should not have to dig it out of an .eml file. Only the file transport calls this, and main.ts passes
+   * it only for the readable terminal format, so JSON logs never carry a link.
+   */
+  showLink?: (line: string) => void;
 }): Mailer {
   if (options.smtpUrl) {
     const transport: Transporter = nodemailer.createTransport(options.smtpUrl);
@@ -63,7 +69,13 @@ export function createMailer(options: {
       await writeFile(file, info.message as Buffer);
       // The file's path, not the link: a log line must not carry a reset or undo token.
       options.log.info({ to: message.to, subject: message.subject, file }, 'mail written to file');
+      if (message.link && options.showLink) options.showLink(mailedLinkLine(message));
     },
     close: () => transport.close(),
   };
+}
+
+/** "Verify your email address — link for a@b.c: http://…", on a line of its own. */
+export function mailedLinkLine(message: Pick<MailMessage, 'to' | 'subject' | 'link'>): string {
+  return `${message.subject} — link for ${message.to}: ${message.link ?? ''}`;
 }

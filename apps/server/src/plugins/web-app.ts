@@ -12,6 +12,16 @@ function isApiPath(url: string): boolean {
 }
 
 /**
+ * A request for a file of the built web app (the bundle under /assets/, the favicon, icons, the
+ * manifest): it gets no request log lines, so a page load is one line, not twenty (issue 12).
+ */
+export function isStaticAssetRequest(request: { method: string; url: string }): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  const url = request.url.split('?')[0] ?? '/';
+  return !isApiPath(url) && (url.startsWith('/assets/') || path.posix.extname(url) !== '');
+}
+
+/**
  * Serves the built web app with SPA fallback: a browser asking for /parties/42 gets index.html and the
  * client router takes over. API paths never fall back: an unknown API route is a 404 in the envelope.
  */

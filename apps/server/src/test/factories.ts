@@ -49,6 +49,7 @@ export async function createParty(ctx: TestContext, gm: SignedInUser, overrides:
     setting: '',
     join_permission: 'full',
     encumbrance_style: 'both',
+    item_conjuring: 'free',
     is_public: false,
     ...overrides,
   });

@@ -19,6 +19,10 @@ export const parties = pgTable(
     encumbranceStyle: text('encumbrance_style', { enum: ['weight', 'slots', 'both', 'none'] })
       .notNull()
       .default('both'),
+    // Issue 12: 'gm_only' keeps players from creating items (and coins) from the marketplace.
+    itemConjuring: text('item_conjuring', { enum: ['free', 'gm_only'] })
+      .notNull()
+      .default('free'),
     joinCode: text('join_code'),
     isPublic: boolean('is_public').notNull().default(false),
     isArchived: boolean('is_archived').notNull().default(false),

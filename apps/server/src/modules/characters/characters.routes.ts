@@ -3,8 +3,10 @@ import {
   characterListQuerySchema,
   characterSchema,
   characterUpdateBodySchema,
+  characterWealthSchema,
   entityId,
   listEnvelope,
+  partyWealthSchema,
   successEnvelope,
 } from '@haversack/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -14,6 +16,7 @@ import { requireAuth } from '../../plugins/auth.js';
 import type { CharactersService } from './characters.service.js';
 
 const params = z.object({ id: entityId('Character not found.') });
+const partyParams = z.object({ id: entityId('Party not found.') });
 const actor = (request: FastifyRequest) => {
   const { user } = requireAuth(request);
   return { id: user.id, username: user.username };
@@ -66,6 +69,36 @@ export async function charactersRoutes(app: FastifyInstance, options: { characte
     async (request) => ({
       status: 'success' as const,
       data: await characters.get(actor(request).id, request.params.id),
+    }),
+  );
+  r.get(
+    '/characters/:id/wealth',
+    {
+      schema: {
+        tags,
+        summary: 'A character’s purse (coins in all its containers), wealth and load (issue 12)',
+        params,
+        response: { 200: successEnvelope(characterWealthSchema) },
+      },
+    },
+    async (request) => ({
+      status: 'success' as const,
+      data: await characters.wealth(actor(request).id, request.params.id),
+    }),
+  );
+  r.get(
+    '/parties/:id/wealth',
+    {
+      schema: {
+        tags,
+        summary: 'Load, wealth and encumbrance of every character of a party, its stash and total (members)',
+        params: partyParams,
+        response: { 200: successEnvelope(partyWealthSchema) },
+      },
+    },
+    async (request) => ({
+      status: 'success' as const,
+      data: await characters.partyWealth(actor(request).id, request.params.id),
     }),
   );
   r.patch(

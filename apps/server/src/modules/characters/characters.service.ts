@@ -3,7 +3,9 @@ import {
   type CharacterForm,
   type CharacterListQuery,
   type CharacterUpdate,
+  type CharacterWealth,
   characterMessages,
+  type PartyWealth,
 } from '@haversack/contracts';
 import { and, eq } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.js';
@@ -15,6 +17,8 @@ import { destroyContainerContents } from '../inventory/inventory-ledger.js';
 import { ledgerRepository } from '../ledger/ledger.repository.js';
 import { partiesRepository } from '../parties/parties.repository.js';
 import type { EntitlementService } from '../subscriptions/entitlements.service.js';
+import { addSums, toCharacterWealthJson, toHoldingJson } from './character-wealth.js';
+import { emptySums, characterWealthRepository as wealthRepo } from './character-wealth.repository.js';
 import * as policy from './characters.policy.js';
 import {
   type CharacterRow,
@@ -113,6 +117,52 @@ export class CharactersService {
     policy.assertReadable(view?.character, userId, member);
     if (!view) throw AppError.notFound('Character not found.');
     return toCharacterJson(view, userId);
+  }
+
+  /**
+   * Issue 12 §4 GET characters/{id}/wealth: the purse, wealth and load of a character, read by whoever may
+   * read the character (its player and the members of its party).
+   */
+  async wealth(userId: string, id: string): Promise<CharacterWealth> {
+    const view = await repo.view(this.db, id);
+    const party = view?.character.partyId
+      ? await partiesRepository.findParty(this.db, view.character.partyId)
+      : undefined;
+    const member = party ? Boolean(await partiesRepository.membership(this.db, party.id, userId)) : false;
+    policy.assertReadable(view?.character, userId, member);
+    if (!view) throw AppError.notFound('Character not found.');
+    const c = view.character;
+    const sums = await wealthRepo.forCharacter(this.db, id);
+    return toCharacterWealthJson(
+      { id: c.id, name: c.name, userId: c.userId, playerName: view.playerName, maxWeight: c.maxWeight },
+      sums,
+      party?.encumbranceStyle ?? null,
+      userId,
+    );
+  }
+
+  /**
+   * Issue 12 §7 GET parties/{id}/wealth: every character of the party, the party's stash and the total, for
+   * any member (party members may already look at each other's containers); 404 for everyone else.
+   */
+  async partyWealth(userId: string, partyId: string): Promise<PartyWealth> {
+    const party = await partiesRepository.findParty(this.db, partyId);
+    const member = party ? await partiesRepository.membership(this.db, partyId, userId) : undefined;
+    if (!party || !member) throw AppError.notFound('Party not found.');
+    const [people, sums, hasStash] = await Promise.all([
+      wealthRepo.partyCharacters(this.db, partyId),
+      wealthRepo.forParty(this.db, partyId),
+      wealthRepo.partyHasContainers(this.db, partyId),
+    ]);
+    const characterSums = people.map((c) => sums.get(c.id) ?? emptySums());
+    const stashSums = sums.get(null) ?? emptySums();
+    return {
+      characters: people.map((c, i) =>
+        toCharacterWealthJson(c, characterSums[i] ?? emptySums(), party.encumbranceStyle, userId),
+      ),
+      stash: hasStash ? toHoldingJson(stashSums) : null,
+      totals: toHoldingJson(addSums([...characterSums, stashSums])),
+    };
   }
 
   /** spec/02 §5 defaults; DESIGN §4: the primary container is made in the same transaction. */

@@ -34,6 +34,18 @@ export function eventFromLedger(entry: LedgerEntry): DomainEvent | null {
       source_container_id: entry.sourceContainerId ?? null,
       destination_container_id: entry.destinationContainerId ?? null,
       character_id: entry.characterId ?? null,
+      ...recipientIds(entry.details),
     },
   };
+}
+
+/** A gift (InventoryService.give) also names its receiver, so that their screens refresh and tell them. */
+function recipientIds(details: LedgerEntry['details']): Record<string, string> {
+  const keys = ['recipient_character_id', 'recipient_user_id', 'recipient_notice'] as const;
+  const ids: Record<string, string> = {};
+  for (const key of keys) {
+    const value = details?.[key];
+    if (typeof value === 'string') ids[key] = value;
+  }
+  return ids;
 }

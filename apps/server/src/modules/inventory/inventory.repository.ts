@@ -10,8 +10,8 @@ export type InstanceRow = typeof itemInstances.$inferSelect;
 export type TemplateRow = typeof itemTemplates.$inferSelect;
 
 /** Per-unit weight and copper value of a stack, honouring its overrides (DESIGN §4), as SQL. */
-const unitWeight = sql<number>`coalesce((${itemInstances.instanceData}->>'weight_override')::numeric, ${itemTemplates.weight})`;
-const unitValueCp = sql<number>`coalesce((${itemInstances.instanceData}->>'value_override')::numeric, ${itemTemplates.baseValue}) * case coalesce(${itemInstances.instanceData}->>'currency_override', ${itemTemplates.currency}) when 'pp' then 1000 when 'gp' then 100 when 'ep' then 50 when 'sp' then 10 else 1 end`;
+export const unitWeight = sql<number>`coalesce((${itemInstances.instanceData}->>'weight_override')::numeric, ${itemTemplates.weight})`;
+export const unitValueCp = sql<number>`coalesce((${itemInstances.instanceData}->>'value_override')::numeric, ${itemTemplates.baseValue}) * case coalesce(${itemInstances.instanceData}->>'currency_override', ${itemTemplates.currency}) when 'pp' then 1000 when 'gp' then 100 when 'ep' then 50 when 'sp' then 10 else 1 end`;
 
 export interface ContainerContext {
   container: ContainerRow;
@@ -267,5 +267,71 @@ export const inventoryRepository = {
       .where(and(eq(characters.userId, userId), eq(characters.partyId, partyId)))
       .limit(1);
     return Boolean(row);
+  },
+
+  /**
+   * Locks a character's row: attuning and giving take it first (before any container), so that two
+   * attunements of the same character are decided one after the other.
+   */
+  async lockCharacter(db: Executor, characterId: string) {
+    const [row] = await db
+      .select({
+        id: characters.id,
+        name: characters.name,
+        userId: characters.userId,
+        partyId: characters.partyId,
+      })
+      .from(characters)
+      .where(eq(characters.id, characterId))
+      .for('update');
+    return row;
+  },
+
+  /** How many items a character is attuned to, over all its containers (a stack of n counts n). */
+  async attunedCount(db: Executor, characterId: string, exceptInstanceId?: string): Promise<number> {
+    const [row] = await db
+      .select({ n: sql<string>`coalesce(sum(${itemInstances.quantity}), 0)` })
+      .from(itemInstances)
+      .innerJoin(containers, eq(containers.id, itemInstances.containerId))
+      .where(
+        and(
+          eq(containers.characterId, characterId),
+          sql`(${itemInstances.instanceData}->>'is_attuned')::boolean is true`,
+          exceptInstanceId ? sql`${itemInstances.id} <> ${exceptInstanceId}` : undefined,
+        ),
+      );
+    return Number(row?.n ?? 0);
+  },
+
+  async character(db: Executor, characterId: string) {
+    const [row] = await db
+      .select({
+        id: characters.id,
+        name: characters.name,
+        userId: characters.userId,
+        partyId: characters.partyId,
+      })
+      .from(characters)
+      .where(eq(characters.id, characterId))
+      .limit(1);
+    return row;
+  },
+
+  async containerCharacterId(db: Executor, containerId: string): Promise<string | null | undefined> {
+    const [row] = await db
+      .select({ characterId: containers.characterId })
+      .from(containers)
+      .where(eq(containers.id, containerId))
+      .limit(1);
+    return row?.characterId;
+  },
+
+  async primaryContainerId(db: Executor, characterId: string): Promise<string | undefined> {
+    const [row] = await db
+      .select({ id: containers.id })
+      .from(containers)
+      .where(and(eq(containers.characterId, characterId), eq(containers.isPrimary, true)))
+      .limit(1);
+    return row?.id;
   },
 };

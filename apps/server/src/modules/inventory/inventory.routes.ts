@@ -9,6 +9,7 @@ import {
   currencyConversionBodySchema,
   deleteContainerQuerySchema,
   entityId,
+  giveBodySchema,
   inventoryMessages,
   itemInstanceCreateBodySchema,
   itemInstanceSchema,
@@ -327,5 +328,21 @@ export async function inventoryRoutes(app: FastifyInstance, options: { inventory
     },
     async (request) =>
       ok(await inventory.merge(actor(request), request.params.id, request.body.target_instance_id)),
+  );
+  r.post(
+    '/item_instances/:id/give',
+    {
+      schema: {
+        tags,
+        summary: 'Give (part of) a stack to another character of the party, into its primary container',
+        params: instanceParams,
+        body: giveBodySchema,
+        response: { 200: successEnvelope(transferResultSchema) },
+      },
+    },
+    async (request) => {
+      const result = await inventory.give(actor(request), request.params.id, request.body);
+      return ok(result, result.message);
+    },
   );
 }

@@ -5,10 +5,13 @@ import {
   type Currency,
   coinSystemKey,
   copperPer,
+  type GiveBody,
   type InstanceData,
   type ItemInstance,
   type ItemInstanceUpdate,
   inventoryMessages,
+  isAttunable,
+  MAX_ATTUNED_ITEMS,
   MAX_NEW_STACKS,
   MAX_STACK_QUANTITY,
 } from '@haversack/contracts';
@@ -22,6 +25,7 @@ import type { EventBus } from '../../realtime/event-bus.js';
 import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
 import { partiesRepository } from '../parties/parties.repository.js';
 import type { EntitlementService } from '../subscriptions/entitlements.service.js';
+import { assertMayConjure } from './conjuring-policy.js';
 import { templateFacts, toContainerJson, toInstanceJson } from './inventory.json.js';
 import * as policy from './inventory.policy.js';
 import {
@@ -37,8 +41,10 @@ import {
   effectiveFacts,
   enforcedLimits,
   hasOverrides,
+  keepsOwnStack,
   planConversion,
   planStacking,
+  withoutPersonalState,
 } from './inventory-rules.js';
 
 /** The inventory's moves that shops and loot share (see `InventoryService.moves`). */
@@ -317,8 +323,10 @@ export class InventoryService {
       await repo.lockContainers(tx, [input.container_id]);
       const target = await this.#locate(tx, actor.id, input.container_id);
       policy.assertCanAct(target.access);
+      await assertMayConjure(tx, actor.id, target.context);
       const template = await this.#readableTemplate(tx, actor.id, input.item_template_id);
-      const instanceData = input.instance_data ?? {};
+      // Attuning is its own step (updateInstance), where the limit of three is checked.
+      const { is_attuned: _attuned, ...instanceData } = input.instance_data ?? {};
       const facts = effectiveFacts(templateFacts(template), instanceData);
       const created = await this.#place(
         tx,
@@ -353,6 +361,12 @@ export class InventoryService {
     changes: ItemInstanceUpdate,
   ): Promise<ItemInstance> {
     await this.#transaction(async (tx, record) => {
+      // Attuning (or growing an attuned stack) locks the character first, before its container, so that
+      // two racing attunements are counted one after the other.
+      if (changes.instance_data?.is_attuned === true || changes.quantity !== undefined) {
+        const owner = await this.#owningCharacterId(tx, instanceId);
+        if (owner) await repo.lockCharacter(tx, owner);
+      }
       const { instance, template, located } = await this.#lockInstanceForAct(tx, actor.id, instanceId);
       const instanceData: Record<string, unknown> = {
         ...instance.instanceData,
@@ -363,6 +377,8 @@ export class InventoryService {
       }
       for (const [key, value] of Object.entries(instanceData)) if (value === null) delete instanceData[key];
       const quantity = changes.quantity ?? instance.quantity;
+      // A bigger stack is new items too (gold from nothing), so the party's conjuring rule applies.
+      if (quantity > instance.quantity) await assertMayConjure(tx, actor.id, located.context);
       if (template.stackSize > 0 && quantity > template.stackSize) {
         throw AppError.validation([
           {
@@ -371,6 +387,12 @@ export class InventoryService {
           },
         ]);
       }
+      await this.#assertAttunementAllowed(
+        tx,
+        { instance, template, context: located.context },
+        instanceData,
+        quantity,
+      );
       const before = effectiveFacts(templateFacts(template), instance.instanceData);
       const after = effectiveFacts(templateFacts(template), instanceData);
       const addedWeight = after.weight * quantity - before.weight * instance.quantity;
@@ -559,6 +581,87 @@ export class InventoryService {
     };
   }
 
+  /**
+   * Issue 12 §8: a character hands a stack (or part of it) to another character of its party, into that
+   * character's primary container. The giver needs to act on the item; the receiver's consent is not asked,
+   * as at the table. Observers give nothing; an archived party is read-only.
+   */
+  async give(actor: LedgerActor, instanceId: string, input: GiveBody) {
+    const result = await this.#transaction(async (tx, record) => {
+      const peek = await repo.instance(tx, instanceId);
+      if (!peek) throw AppError.notFound('Item not found.');
+      const recipient = await repo.character(tx, input.character_id);
+      const recipientRefusal = (message: string) =>
+        AppError.validation([{ field: 'character_id', message }], message);
+      if (!recipient) throw recipientRefusal('Character not found.');
+      const targetId = await repo.primaryContainerId(tx, recipient.id);
+      if (!targetId) throw recipientRefusal('Character not found.');
+      await repo.lockContainers(tx, [peek.containerId, targetId]);
+      const instance = await repo.lockInstance(tx, instanceId);
+      if (!instance || instance.containerId !== peek.containerId) {
+        throw new AppError('CONFLICT', 'This item moved while you were changing it. Refresh and try again.');
+      }
+      const source = await this.#locate(tx, actor.id, instance.containerId);
+      if (!source.access.canRead) throw AppError.notFound('Item not found.');
+      policy.assertCanAct(source.access);
+      const giver = source.context.character;
+      const party = source.context.party;
+      if (!giver) throw recipientRefusal(inventoryMessages.giveFromCharacter);
+      if (!party || recipient.partyId !== party.id)
+        throw recipientRefusal(inventoryMessages.giveOutsideParty);
+      const membership = await partiesRepository.membership(tx, party.id, actor.id);
+      if (membership?.role === 'observer') throw new AppError('FORBIDDEN', inventoryMessages.giveAsObserver);
+      if (recipient.id === giver.id) throw recipientRefusal(inventoryMessages.giveToOtherCharacter);
+      const quantity = input.quantity ?? instance.quantity;
+      if (quantity > instance.quantity) {
+        throw AppError.validation([{ field: 'quantity', message: inventoryMessages.quantityTooLarge }]);
+      }
+      const target = await repo.context(tx, targetId);
+      if (!target) throw recipientRefusal('Character not found.');
+      const { template, facts, targetIds, sourceLeft } = await this.#moveStack(
+        tx,
+        instance.id,
+        target,
+        quantity,
+      );
+      await this.#countAction(tx, actor.id, 'personal', party.id);
+      const given = `${quantity} × ${facts.name}`;
+      const transactionIds = await record({
+        transactionType: 'character_to_character_transfer',
+        partyId: party.id,
+        characterId: giver.id,
+        actorId: actor.id,
+        actorName: actor.username,
+        targetName: recipient.name,
+        itemTemplateId: template.id,
+        itemInstanceId: targetIds[0] ?? null,
+        itemName: facts.name,
+        quantity,
+        sourceContainerId: instance.containerId,
+        sourceName: `${source.context.container.name} (${giver.name})`,
+        destinationContainerId: targetId,
+        destinationName: `${target.container.name} (${recipient.name})`,
+        scope: 'personal',
+        summary: `${giver.name} gave ${given} to ${recipient.name}`,
+        // The receiver's screens refresh that character's containers and say who gave what (inventory-events).
+        details: {
+          recipient_character_id: recipient.id,
+          recipient_user_id: recipient.userId,
+          recipient_notice: `${giver.name} gave you ${given}`,
+        },
+      });
+      return { moved: quantity, sourceLeft, targetIds, transactionIds };
+    });
+    return {
+      success: true as const,
+      message: inventoryMessages.transferred,
+      moved: result.moved,
+      source_instance: result.sourceLeft ? await this.#instanceJson(this.db, instanceId) : null,
+      target_instances: await Promise.all(result.targetIds.map((id) => this.#instanceJson(this.db, id))),
+      transaction_ids: result.transactionIds,
+    };
+  }
+
   /** Converts coins inside one container, e.g. 100 cp → 1 gp (issue 5 item 4). */
   async convertCurrency(
     actor: LedgerActor,
@@ -705,12 +808,17 @@ export class InventoryService {
     const template = await repo.template(tx, instance.itemTemplateId);
     if (!template) throw AppError.notFound('Item not found.');
     const facts = effectiveFacts(templateFacts(template), instance.instanceData);
+    const sourceCharacterId = await this.#owningCharacterId(tx, instance.id);
+    const instanceData =
+      sourceCharacterId === target.container.characterId
+        ? instance.instanceData
+        : withoutPersonalState(instance.instanceData);
     const targetIds = await this.#place(
       tx,
       target,
       template,
       quantity,
-      instance.instanceData,
+      instanceData,
       instance.notes,
       facts.weight,
     );
@@ -734,11 +842,11 @@ export class InventoryService {
     unitWeight: number,
     weightOverride?: number,
   ): Promise<string[]> {
-    const unique = hasOverrides(instanceData);
+    const unique = keepsOwnStack(instanceData);
     const existing = unique
       ? []
       : (await repo.plainStacks(tx, context.container.id, template.id)).filter(
-          (s) => !hasOverrides(s.instanceData),
+          (s) => !keepsOwnStack(s.instanceData),
         );
     const plan = unique
       ? {
@@ -840,6 +948,35 @@ export class InventoryService {
       targetName: context.ownerName,
       scope,
     };
+  }
+
+  /** The character whose container holds the stack, if a character's. */
+  async #owningCharacterId(tx: Executor, instanceId: string): Promise<string | null> {
+    const instance = await repo.instance(tx, instanceId);
+    if (!instance) return null;
+    return (await repo.containerCharacterId(tx, instance.containerId)) ?? null;
+  }
+
+  /**
+   * SRD "Attunement": only an item that requires it, only by a character, and no more than three at a time
+   * (a stack of n counts n). The caller holds the character's lock (updateInstance), so this count is final.
+   */
+  async #assertAttunementAllowed(
+    tx: Executor,
+    current: { instance: InstanceRow; template: TemplateRow; context: ContainerContext },
+    instanceData: Record<string, unknown>,
+    quantity: number,
+  ) {
+    if (instanceData.is_attuned !== true) return;
+    const wasAttuned = current.instance.instanceData.is_attuned === true;
+    if (wasAttuned && quantity <= current.instance.quantity) return;
+    const refuse = (message: string) =>
+      AppError.validation([{ field: 'item_instance.instance_data.is_attuned', message }], message);
+    if (!wasAttuned && !isAttunable(current.template)) throw refuse(inventoryMessages.notAttunable);
+    const character = current.context.character;
+    if (!character) throw refuse(inventoryMessages.attuneOnCharacter);
+    const others = await repo.attunedCount(tx, character.id, current.instance.id);
+    if (others + quantity > MAX_ATTUNED_ITEMS) throw refuse(inventoryMessages.attunementLimit);
   }
 
   async #lockInstanceForAct(tx: Executor, userId: string, instanceId: string) {

@@ -94,12 +94,14 @@ describe('CSV export of the ledger', () => {
       'To Location',
       'Notes',
     ]);
-    expect(table).toHaveLength(2_501);
-    expect(table[1]?.[5]).toBe('2500');
+    // The header, the creation of the party's Party Stash (the newest row) and the 2,500 transfers.
+    expect(table).toHaveLength(2_502);
+    expect(table[1]?.[9]).toBe('Party Stash');
+    expect(table[2]?.[5]).toBe('2500');
     const first = table.find((r) => r[4] === 'Sword, "Sting"');
     expect(first).toBeDefined();
     expect(table.find((r) => r[5] === '2')?.[10]).toBe(`'=HYPERLINK("x")`);
-    expect(new Set(table.slice(1).map((r) => r[5])).size).toBe(2_500);
+    expect(new Set(table.slice(2).map((r) => r[5])).size).toBe(2_500);
   });
 
   it('applies the filters and refuses strangers', async () => {

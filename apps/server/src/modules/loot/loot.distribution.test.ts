@@ -68,14 +68,15 @@ async function world(options: Options = {}) {
     players.push(player);
     heroes.push(await createCharacter(ctx, player, { partyId: party.id, maxWeight, maxSlots: null }));
   }
-  const stash =
-    options.stash === false
-      ? null
-      : await ctx.app.services.inventory.createContainer(
-          { id: gm.user.id, username: gm.user.username },
-          { partyId: party.id },
-          { name: 'Party Stash', description: '', max_weight: null, max_slots: null },
-        );
+  // A new party comes with its Party Stash (issue 12); `stash: false` deletes it.
+  const [created] = await ctx.app.services.inventory.listContainers(gm.user.id, { partyId: party.id });
+  if (!created) throw new Error('a new party has a stash');
+  if (options.stash === false)
+    await ctx.app.services.inventory.deleteContainer(
+      { id: gm.user.id, username: gm.user.username },
+      created.id,
+    );
+  const stash = options.stash === false ? null : created;
   const things: Things = {
     rope: await createTemplate(ctx, { name: 'Rope', baseValue: 1, currency: 'gp', stackSize: 0, weight: 10 }),
     arrow: await createTemplate(ctx, {

@@ -1,3 +1,4 @@
+import { copperPer } from '@haversack/contracts';
 import {
   and,
   asc,
@@ -443,5 +444,57 @@ export const lootRepository = {
       )
       .limit(1);
     return Boolean(row);
+  },
+  /**
+   * Issue 11 §8 "Loot received": per character of the party, the value of what the ledger says they
+   * received from loot (`loot` and `loot_distribution` rows; a share that overflowed to the stash counts
+   * for the character it was dealt to) and from split sales (`sale` payment rows marked `split_share`).
+   * Rows about hidden loot never count, as in the party's ledger. Coins count at their value; items_count
+   * counts the items that are not coins.
+   */
+  async receivedSummary(db: Executor, partyId: string) {
+    const party = await db
+      .select({ id: characters.id, name: characters.name })
+      .from(characters)
+      .where(eq(characters.partyId, partyId))
+      .orderBy(asc(characters.name), asc(characters.id));
+    if (party.length === 0) return [];
+    const recipient = sql<string>`coalesce(${transactions.characterId}::text, ${transactions.details}->>'for_character_id')`;
+    const whens = Object.entries(copperPer)
+      .map(([currency, cp]) => `when '${currency}' then ${cp}`)
+      .join(' ');
+    const perUnitCp = sql`case ${itemTemplates.currency} ${sql.raw(whens)} else 0 end`;
+    const isLoot = inArray(transactions.transactionType, ['loot', 'loot_distribution']);
+    const isCoin = sql`coalesce(${itemTemplates.systemKey}, '') like 'coin:%'`;
+    const rows = await db
+      .select({
+        characterId: recipient,
+        valueCp: sql<string>`coalesce(sum(case when ${isLoot} then coalesce((${transactions.details}->>'value_cp')::bigint, ${transactions.quantity} * ${itemTemplates.baseValue} * ${perUnitCp}) else ${transactions.amountCp} end), 0)`,
+        items: sql<string>`coalesce(sum(case when ${isLoot} and not ${isCoin} then ${transactions.quantity} else 0 end), 0)`,
+      })
+      .from(transactions)
+      .leftJoin(itemTemplates, eq(itemTemplates.id, transactions.itemTemplateId))
+      .where(
+        and(
+          eq(transactions.partyId, partyId),
+          or(
+            and(
+              isLoot,
+              sql`not ${transactions.gmOnly}`,
+              sql`not exists (select 1 from ${lootInstances} li where li.id = ${transactions.lootInstanceId} and not li.is_revealed)`,
+            ),
+            and(
+              eq(transactions.transactionType, 'sale'),
+              sql`${transactions.details}->>'split_share' = 'true'`,
+            ),
+          ),
+        ),
+      )
+      .groupBy(recipient);
+    const byCharacter = new Map(rows.map((r) => [r.characterId, r]));
+    return party.map((c) => {
+      const row = byCharacter.get(c.id);
+      return { id: c.id, name: c.name, valueCp: Number(row?.valueCp ?? 0), items: Number(row?.items ?? 0) };
+    });
   },
 };

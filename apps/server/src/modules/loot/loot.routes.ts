@@ -12,6 +12,7 @@ import {
   lootItemSchema,
   lootItemUpdateBodySchema,
   lootMessages,
+  lootSummarySchema,
   lootTakeBodySchema,
   lootTakeResultSchema,
   lootTemplateCreateBodySchema,
@@ -212,6 +213,19 @@ export async function lootRoutes(app: FastifyInstance, options: { loot: LootServ
       status: 'success' as const,
       ...(await loot.listForParty(actor(request).id, request.params.id, request.query)),
     }),
+  );
+  r.get(
+    '/parties/:id/loot_summary',
+    {
+      schema: {
+        tags,
+        summary:
+          'What each character of the party has received from loot so far, split sale shares included (members)',
+        params: partyParams,
+        response: { 200: successEnvelope(lootSummarySchema) },
+      },
+    },
+    async (request) => ok(await loot.summary(actor(request).id, request.params.id)),
   );
   r.post(
     '/loot_instances',

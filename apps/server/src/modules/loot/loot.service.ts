@@ -14,6 +14,7 @@ import {
   type LootInstanceUpdate,
   type LootItem,
   type LootItemForm,
+  type LootSummary,
   type LootTake,
   type LootTakeResult,
   type LootTemplate,
@@ -481,6 +482,19 @@ export class LootService {
     return { data, meta: pageMeta(query.page, query.per_page, total) };
   }
 
+  /** Issue 11 §8 GET parties/{id}/loot_summary: what each character has received from loot so far. */
+  async summary(userId: string, partyId: string): Promise<LootSummary> {
+    const { party, access } = await this.#partyAccess(this.db, userId, partyId);
+    if (!party || !access.isMember) throw AppError.notFound('Party not found.');
+    const rows = await repo.receivedSummary(this.db, partyId);
+    return rows.map((r) => ({
+      character_id: r.id,
+      name: r.name,
+      value_cp: r.valueCp,
+      items_count: r.items,
+    }));
+  }
+
   /** Deploys a template into a party (the GM): hidden, with its own container stocked through the ledger. */
   async deploy(actor: LedgerActor, input: LootInstanceCreate): Promise<LootInstance> {
     const id = await this.#transaction(async (tx, record, emit) => {
@@ -724,6 +738,8 @@ export class LootService {
           reason: args.kind,
           loot_instance_id: loot.id,
           source_item_instance_id: args.stackId,
+          // What it was worth when received (overrides included), for the Loot received summary.
+          value_cp: moved.facts.valueCp * args.quantity,
         },
         summary,
         ...lootTag(loot),
@@ -988,6 +1004,7 @@ export class LootService {
             for_character_id: character.id,
             destination: toStash ? 'party_stash' : 'character',
             source_item_instance_id: stackId,
+            value_cp: moved.facts.valueCp * quantity,
           },
           summary: summaryOf(
             quantity,

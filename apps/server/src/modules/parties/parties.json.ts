@@ -18,6 +18,7 @@ export function toPartyJson(
     setting: party.setting,
     join_permission: party.joinPermission,
     encumbrance_style: party.encumbranceStyle,
+    item_conjuring: party.itemConjuring,
     join_code: showJoinCode ? party.joinCode : null,
     is_public: party.isPublic,
     is_archived: party.isArchived,

@@ -16,6 +16,7 @@ import type { EventBus } from '../../realtime/event-bus.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
 import { inventoryRepository } from '../inventory/inventory.repository.js';
 import { destroyContainerContents } from '../inventory/inventory-ledger.js';
+import { ledgerRepository } from '../ledger/ledger.repository.js';
 import { lootRepository } from '../loot/loot.repository.js';
 import { shopsRepository } from '../shops/shops.repository.js';
 import type { EntitlementService } from '../subscriptions/entitlements.service.js';
@@ -23,6 +24,9 @@ import { generateJoinCode, isWellFormedJoinCode } from './join-codes.js';
 import { toInvitationJson, toMemberJson, toPartyJson, toPreviewJson } from './parties.json.js';
 import * as policy from './parties.policy.js';
 import { type MembershipRow, type PartyRow, partiesRepository as repo } from './parties.repository.js';
+
+/** The container every new party starts with (issue 12). */
+export const PARTY_STASH_NAME = 'Party Stash';
 
 /** What leaving a party ends elsewhere (patronages), so the parties service need not know the details. */
 export type MemberLeftHook = (tx: Executor, partyId: string, userId: string) => Promise<void>;
@@ -98,14 +102,37 @@ export class PartiesService {
         setting: form.setting,
         joinPermission: form.join_permission,
         encumbranceStyle: form.encumbrance_style,
+        itemConjuring: form.item_conjuring,
         isPublic: form.is_public,
         joinCode,
         gameMasterId: userId,
       });
       await repo.insertMembership(tx, { partyId: party.id, userId, role: 'gm' });
+      await this.#createStash(tx, party, userId);
       return party;
     });
     return this.get(userId, party.id);
+  }
+
+  /** Issue 12: a new party starts with a stash for what the group shares (loot overflows into it too). */
+  async #createStash(tx: Executor, party: PartyRow, userId: string): Promise<void> {
+    const stash = await inventoryRepository.insertContainer(tx, {
+      name: PARTY_STASH_NAME,
+      partyId: party.id,
+    });
+    const actorName = (await accountsRepository.findUserById(tx, userId))?.username ?? 'The Game Master';
+    await ledgerRepository.record(tx, {
+      transactionType: 'container_creation',
+      partyId: party.id,
+      characterId: null,
+      actorId: userId,
+      actorName,
+      targetName: party.name,
+      destinationContainerId: stash.id,
+      destinationName: stash.name,
+      scope: 'party',
+      summary: `${actorName} created ${stash.name} for ${party.name}`,
+    });
   }
 
   async update(userId: string, partyId: string, changes: PartyUpdate): Promise<Party> {
@@ -125,6 +152,7 @@ export class PartiesService {
         ...(changes.setting !== undefined ? { setting: changes.setting } : {}),
         ...(changes.join_permission !== undefined ? { joinPermission: changes.join_permission } : {}),
         ...(changes.encumbrance_style !== undefined ? { encumbranceStyle: changes.encumbrance_style } : {}),
+        ...(changes.item_conjuring !== undefined ? { itemConjuring: changes.item_conjuring } : {}),
         ...(changes.is_public !== undefined ? { isPublic: changes.is_public } : {}),
         ...(changes.is_archived !== undefined ? { isArchived: changes.is_archived } : {}),
         joinCode,

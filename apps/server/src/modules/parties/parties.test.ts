@@ -1,5 +1,7 @@
 import { joinCodeAlphabet, partyMessages } from '@haversack/contracts';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { transactions } from '../../db/schema/inventory.js';
 import { createMember, createParty, createUser, type SignedInUser, upgrade } from '../../test/factories.js';
 import { type ApiMethod, buildTestApp, callApi, type TestContext } from '../../test/helper.js';
 
@@ -46,6 +48,24 @@ describe('creating and reading parties', () => {
     });
     expect(String(party.join_code)).toMatch(new RegExp(`^[${joinCodeAlphabet}]{8}$`));
     expect(String(party.join_code)).not.toMatch(/[01OI]/);
+  });
+
+  it('starts the party with a Party Stash, created in the ledger (issue 12)', async () => {
+    const { gm, party } = await gmWithParty();
+    const containers = body(await call('GET', `/parties/${party.id}/containers`, gm)).data;
+    expect(containers).toHaveLength(1);
+    expect(containers[0]).toMatchObject({ name: 'Party Stash', party_id: party.id, character_id: null });
+    const ledger = await ctx.database.db
+      .select()
+      .from(transactions)
+      .where(and(eq(transactions.partyId, party.id), eq(transactions.transactionType, 'container_creation')));
+    expect(ledger).toHaveLength(1);
+    expect(ledger[0]).toMatchObject({ destinationName: 'Party Stash', actorId: gm.user.id, scope: 'party' });
+  });
+
+  it('keeps players free to add items unless the GM says otherwise (issue 12)', async () => {
+    const { party } = await gmWithParty();
+    expect(party.item_conjuring).toBe('free');
   });
 
   it('validates the form with the spec message', async () => {

@@ -27,13 +27,30 @@ describe('/users/preferences', () => {
         payload: { preferences } as object,
       });
     await put({ theme: 'dark', unknownKey: 1 });
-    const response = await put({ soundEffects: false });
+    const response = await put({ soundEffects: true });
     expect(response.json()).toEqual({
       status: 'success',
-      data: { preferences: { ...defaultPreferences, theme: 'dark', soundEffects: false } },
+      data: { preferences: { ...defaultPreferences, theme: 'dark', soundEffects: true } },
     });
     const read = await ctx.app.inject({ url: '/users/preferences', headers: user.auth });
     expect(read.json()).not.toHaveProperty('data.preferences.unknownKey');
+  });
+
+  it('no longer has dice animation (issue 12): a value sent is dropped', async () => {
+    const user = await createUser(ctx);
+    const response = await ctx.app.inject({
+      method: 'PUT',
+      url: '/users/preferences',
+      headers: user.auth,
+      payload: { preferences: { diceRollAnimation: false, compactView: true } },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      status: 'success',
+      data: { preferences: { ...defaultPreferences, compactView: true } },
+    });
+    expect(Object.keys(defaultPreferences)).not.toContain('diceRollAnimation');
+    expect(defaultPreferences.soundEffects).toBe(false);
   });
 
   it('refuses wrong types and changes nothing', async () => {

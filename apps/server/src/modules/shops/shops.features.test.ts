@@ -86,11 +86,9 @@ async function world(options: { stock?: number; shop?: Record<string, unknown> }
   const party = await createParty(ctx, gm, { encumbrance_style: 'none' });
   const player = await createMember(ctx, party, 'player');
   const hero = await createCharacter(ctx, player, { partyId: party.id, maxWeight: null, maxSlots: null });
-  const stash = await ctx.app.services.inventory.createContainer(
-    actorOf(gm),
-    { partyId: party.id },
-    { name: 'Party stash', description: '', max_weight: null, max_slots: null },
-  );
+  // Every new party comes with its Party Stash (issue 12).
+  const [stash] = await ctx.app.services.inventory.listContainers(gm.user.id, { partyId: party.id });
+  if (!stash) throw new Error('a new party has a stash');
   const rope = await createTemplate(ctx, { name: 'Rope', baseValue: 1, currency: 'gp', stackSize: 0 });
   const template = body<ShopTemplate>(
     await callApi(ctx, 'POST', '/shop_templates', gm, { shop_template: { name: 'Ropewalk' } }),

@@ -60,11 +60,9 @@ beforeAll(async () => {
     const hero = await createCharacter(ctx, user, { partyId, maxWeight: null, maxSlots: null });
     traders.push({ user, heroId: hero.id, bag: hero.primary_container_id ?? '' });
   }
-  const stash = await ctx.app.services.inventory.createContainer(
-    { id: gm.user.id, username: gm.user.username },
-    { partyId },
-    { name: 'Stash', description: '', max_weight: null, max_slots: null },
-  );
+  // Every new party comes with its Party Stash (issue 12): the party fund pays from it.
+  const [stash] = await ctx.app.services.inventory.listContainers(gm.user.id, { partyId });
+  if (!stash) throw new Error('a new party has a stash');
   stashId = stash.id;
   const rope = await createTemplate(ctx, { name: 'Rope', baseValue: 1, currency: 'gp', stackSize: 0 });
   const arrow = await createTemplate(ctx, { name: 'Arrow', baseValue: 1, currency: 'sp', stackSize: 20 });

@@ -40,6 +40,7 @@ import type { JobQueue } from '../../jobs/job-queue.js';
 import { AppError } from '../../lib/app-error.js';
 import type { EventBus } from '../../realtime/event-bus.js';
 import type { DomainEvent } from '../../realtime/events.js';
+import { charactersRepository } from '../characters/characters.repository.js';
 import { templateFacts, toInstanceJson } from '../inventory/inventory.json.js';
 import { containerAccess } from '../inventory/inventory.policy.js';
 import { type ContainerContext, inventoryRepository } from '../inventory/inventory.repository.js';
@@ -52,6 +53,7 @@ import { toTemplateJson } from '../items/items.service.js';
 import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
 import { partiesRepository } from '../parties/parties.repository.js';
 import type { EntitlementService } from '../subscriptions/entitlements.service.js';
+import { splitProceeds } from './sale-split.js';
 import { systemShopItemKey, systemShops } from './shops.catalogue.js';
 import * as policy from './shops.policy.js';
 import {
@@ -97,6 +99,9 @@ const RESTOCK_JOB = 'shop_restock';
 const restockKey = (shopId: string) => `shop_restock:${shopId}`;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const COPY_SUFFIX = ' (Copy)';
+/** Issue 11 §8: split sales (docs/decisions.md "Splitting the proceeds of a sale"). */
+const SPLIT_GM_ONLY = 'Only the GM can split the proceeds of a sale.';
+const SPLIT_NOT_IN_PARTY = 'Choose characters of this party.';
 
 function pageMeta(page: number, perPage: number, total: number) {
   return {
@@ -1012,10 +1017,13 @@ export class ShopsService {
     containerId: string,
     field: 'buyer' | 'seller',
     alsoLock: string[] = [],
+    /** The GM's split sale (issue 11 §8) may sell from a stash of the shop's party. */
+    allowPartyStash = false,
   ) {
     // Every container of the trade at once, in id order, so trades never deadlock with other moves.
     await inventoryRepository.lockContainers(tx, [shopContainerId, containerId, ...alsoLock]);
     const context = await inventoryRepository.context(tx, containerId);
+    if (allowPartyStash && context && context.container.partyId === shop.partyId) return context;
     const owner = context?.character;
     if (!owner || owner.userId !== userId || owner.partyId !== shop.partyId || owner.id !== characterId) {
       // One answer whatever was wrong, so nobody learns about other people's characters or containers.
@@ -1663,20 +1671,50 @@ export class ShopsService {
     await inventoryRepository.deleteContainer(tx, hold.id);
   }
 
+  /**
+   * Who shares the proceeds of a split sale (issue 11 §8): characters of the shop's party, in the order
+   * given, each with the container their share is paid into (their main one).
+   */
+  async #splitRecipients(tx: Executor, shop: ShopInstanceRow, ids: string[]) {
+    const refuse = () =>
+      AppError.validation([{ field: 'split_among', message: SPLIT_NOT_IN_PARTY }], SPLIT_NOT_IN_PARTY);
+    const recipients: { id: string; name: string; containerId: string }[] = [];
+    for (const characterId of ids) {
+      const character = await charactersRepository.find(tx, characterId);
+      if (!character || character.partyId !== shop.partyId) throw refuse();
+      const [main] = await inventoryRepository.listForOwner(tx, { characterId });
+      if (!main) {
+        const message = `${character.name} has no container to receive coins.`;
+        throw AppError.validation([{ field: 'split_among', message }], message);
+      }
+      recipients.push({ id: character.id, name: character.name, containerId: main.id });
+    }
+    return recipients;
+  }
+
   async sell(actor: LedgerActor, id: string, input: Sell): Promise<TradeResult> {
+    let message: string = shopMessages.sold;
     const result = await this.#transaction(async (tx, record, emit) => {
       const { shop, party, access, container } = await this.#lockShop(tx, actor.id, id);
-      policy.assertCanTrade(access);
+      const splitAmong = input.split_among;
+      if (splitAmong) {
+        // Only the party's GM shares the proceeds; they need no character of their own to do it.
+        const membership = await partiesRepository.membership(tx, shop.partyId, actor.id);
+        if (membership?.role !== 'gm') throw new AppError('FORBIDDEN', SPLIT_GM_ONLY);
+      } else policy.assertCanTrade(access);
       if (party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);
       if (!shop.isActive) throw new AppError('SHOP_CLOSED', shopMessages.shopClosed);
+      const recipients = splitAmong ? await this.#splitRecipients(tx, shop, splitAmong) : [];
       const seller = await this.#traderSide(
         tx,
         actor.id,
         shop,
         container.id,
-        input.seller_character_id,
+        input.seller_character_id ?? '',
         input.seller_container_id,
         'seller',
+        recipients.map((r) => r.containerId),
+        splitAmong !== undefined,
       );
       const stack = await inventoryRepository.lockInstance(tx, input.item_instance_id);
       if (!stack || stack.containerId !== seller.container.id)
@@ -1694,7 +1732,6 @@ export class ShopsService {
       await this.deps.moves.countAction(tx, actor.id, 'party', shop.partyId);
       const shopContext = this.#shopContext(shop, container, party);
       const moved = await this.deps.moves.moveStack(tx, stack.id, shopContext, input.quantity);
-      const received = makeChange(total);
       const base = {
         partyId: shop.partyId,
         characterId: seller.character?.id ?? null,
@@ -1702,7 +1739,14 @@ export class ShopsService {
         actorName: actor.username,
         targetName: shop.name,
       };
-      const summary = `${actor.username} sold ${input.quantity} × ${facts.name} to ${shop.name} for ${formatCopper(total)}`;
+      // Shares in copper, the remainder dealt one each in list order: they always add up to the total.
+      const shares = splitAmong ? splitProceeds(total, recipients.length) : [];
+      const parts = recipients.map((r, i) => `${r.name} (${formatCopper(shares[i]?.cp ?? 0)})`);
+      const splitText =
+        parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? '');
+      const sold = `${actor.username} sold ${input.quantity} × ${facts.name} to ${shop.name} for ${formatCopper(total)}`;
+      const summary = splitAmong ? `${sold}, split among ${splitText}` : sold;
+      if (splitAmong) message = `${shopMessages.sold}: ${formatCopper(total)} split among ${splitText}.`;
       const rows: LedgerEntry[] = [
         {
           ...base,
@@ -1718,30 +1762,70 @@ export class ShopsService {
           sourceName: `${seller.container.name} (${seller.ownerName})`,
           destinationContainerId: container.id,
           destinationName: `${container.name} (${shop.name})`,
-          details: { shop_instance_id: shop.id, unit_price_cp: sell },
+          details: {
+            shop_instance_id: shop.id,
+            unit_price_cp: sell,
+            ...(splitAmong ? { split_among: recipients.map((r) => r.id) } : {}),
+          },
           summary,
         },
       ];
-      for (const currency of currencies) {
-        const n = received[currency];
-        if (n === 0) continue;
-        const coin = await this.deps.moves.coin(tx, currency);
-        const ids = await this.deps.moves.place(tx, seller, coin, n, {}, '', coin.weight);
-        rows.push({
-          ...base,
-          transactionType: 'sale',
-          itemTemplateId: coin.id,
-          itemInstanceId: ids[0] ?? null,
-          itemName: coin.name,
-          quantity: n,
-          amountCp: n * copperPer[currency],
-          currency: 'cp',
-          sourceName: shop.name,
-          destinationContainerId: seller.container.id,
-          destinationName: seller.container.name,
-          details: { role: 'payment', shop_instance_id: shop.id },
-          summary,
-        });
+      // Who is paid: the seller's container, or each character's main container for their share.
+      const payees: {
+        context: ContainerContext;
+        characterId: string | null;
+        name: string | null;
+        cp: number;
+        coins: Purse;
+      }[] = splitAmong
+        ? []
+        : [
+            {
+              context: seller,
+              characterId: seller.character?.id ?? null,
+              name: null,
+              cp: total,
+              coins: makeChange(total),
+            },
+          ];
+      for (const [i, r] of recipients.entries()) {
+        const context = await inventoryRepository.context(tx, r.containerId);
+        if (!context) throw AppError.notFound('Container not found.');
+        const share = shares[i] ?? { cp: 0, coins: emptyPurse() };
+        payees.push({ context, characterId: r.id, name: r.name, ...share });
+      }
+      const received = emptyPurse();
+      for (const payee of payees) {
+        const coins = payee.coins;
+        for (const currency of currencies) {
+          const n = coins[currency];
+          if (n === 0) continue;
+          received[currency] += n;
+          const coin = await this.deps.moves.coin(tx, currency);
+          const ids = await this.deps.moves.place(tx, payee.context, coin, n, {}, '', coin.weight);
+          rows.push({
+            ...base,
+            characterId: payee.characterId,
+            transactionType: 'sale',
+            itemTemplateId: coin.id,
+            itemInstanceId: ids[0] ?? null,
+            itemName: coin.name,
+            quantity: n,
+            amountCp: n * copperPer[currency],
+            currency: 'cp',
+            sourceName: shop.name,
+            destinationContainerId: payee.context.container.id,
+            destinationName: payee.name
+              ? `${payee.context.container.name} (${payee.name})`
+              : payee.context.container.name,
+            details: {
+              role: 'payment',
+              shop_instance_id: shop.id,
+              ...(splitAmong ? { split_share: true, share_cp: payee.cp } : {}),
+            },
+            summary,
+          });
+        }
       }
       const transactionIds = await record(rows, false);
       emit(
@@ -1749,6 +1833,8 @@ export class ShopsService {
           item_instance_id: stack.id,
           source_container_id: seller.container.id,
           character_id: seller.character?.id ?? null,
+          // The shares land in other characters' containers: the party's screens refresh them all.
+          ...(splitAmong ? { split_sale: 'true' } : {}),
         }),
       );
       return {
@@ -1762,7 +1848,7 @@ export class ShopsService {
         transactionIds,
       };
     });
-    return this.#tradeResult(result, input.quantity, shopMessages.sold);
+    return this.#tradeResult(result, input.quantity, message);
   }
 
   async #tradeResult(

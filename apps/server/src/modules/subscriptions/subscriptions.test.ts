@@ -52,7 +52,7 @@ const post = async (url: string, user: SignedInUser | undefined, payload?: unkno
   });
 const body = (response: { json(): unknown }) => response.json() as Body;
 
-/** Every feature, limit and usage key that is not live here: loot, AI, the API, branding, support. */
+/** Every feature, limit and usage key that is not live here: AI, the API, branding, support. */
 const unbuilt: string[] = [
   ...featureKeys.filter((key) => !liveFeatureKeys.includes(key)),
   ...limitKeys.filter((key) => !liveLimitKeys.includes(key)),
@@ -100,13 +100,28 @@ describe('tiers', () => {
         if (!liveFeatureKeys.includes(feature as FeatureKey)) expect(tier.description).not.toMatch(word);
       }
     }
-    // The live set is what this server has built; loot, AI, the API, branding and support are not yet.
+    // The live set is what this server has built; AI, the API, branding and support are not yet.
     expect(liveFeatureKeys).toEqual(
-      expect.arrayContaining(['party_collaboration', 'patronage_system', 'shops_deployment']),
+      expect.arrayContaining([
+        'party_collaboration',
+        'patronage_system',
+        'shops_deployment',
+        'loot_distribution',
+      ]),
     );
     expect(liveLimitKeys).toEqual(
-      expect.arrayContaining(['shop_templates', 'shop_instances', 'shop_deployments_monthly']),
+      expect.arrayContaining([
+        'shop_templates',
+        'shop_instances',
+        'shop_deployments_monthly',
+        'loot_templates',
+        'loot_instances',
+        'loot_deployments_monthly',
+      ]),
     );
+    expect(liveFeatureKeys).not.toContain('ai_tools');
+    // The plans say what is sold: loot is named once it is live.
+    expect(tiers.find((tier) => tier.description.match(/\bloot\b/i))).toBeDefined();
   });
 
   it('presents only live limits, features and usage in the plan, the comparison and the effective tier', async () => {

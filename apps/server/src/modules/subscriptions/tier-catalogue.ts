@@ -69,7 +69,7 @@ export const tierCatalogue: TierDefinition[] = [
     identifier: 'tier_1',
     name: 'Adventurer',
     description:
-      'A small table: a few characters and parties, a shared party stash, and shops for your game.',
+      'A small table: a few characters and parties, a shared party stash, and shops and loot for your game.',
     rank: 1,
     priceCents: 500,
     limits: {
@@ -115,7 +115,7 @@ export const tierCatalogue: TierDefinition[] = [
   {
     identifier: 'tier_3',
     name: 'Legend',
-    description: 'No limits on characters, parties, inventory actions or shops.',
+    description: 'No limits on characters, parties, inventory actions, shops or loot.',
     rank: 3,
     priceCents: 2_000,
     limits: {

@@ -1,0 +1,1 @@
+ALTER TABLE "parties" ADD COLUMN "item_conjuring" text DEFAULT 'free' NOT NULL;

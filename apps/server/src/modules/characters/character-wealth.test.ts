@@ -1,0 +1,251 @@
+import type { CharacterWealth, PartyWealth } from '@haversack/contracts';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { containers } from '../../db/schema/inventory.js';
+import { itemInstances } from '../../db/schema/items.js';
+import {
+  coinTemplate,
+  createCharacter,
+  createLootTemplate,
+  createMember,
+  createParty,
+  createTemplate,
+  createUser,
+  deployLoot,
+  type SignedInUser,
+  upgrade,
+} from '../../test/factories.js';
+import { buildTestApp, callApi, type TestContext } from '../../test/helper.js';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await buildTestApp();
+});
+afterAll(async () => ctx.close());
+
+const get = async <T>(url: string, user: SignedInUser) => {
+  const response = await callApi(ctx, 'GET', url, user);
+  return { status: response.statusCode, data: (response.json() as { data: T }).data };
+};
+
+async function addContainer(owner: { characterId?: string; partyId?: string }, name = 'Pouch') {
+  const [row] = await ctx.database.db
+    .insert(containers)
+    .values({ name, ...owner })
+    .returning();
+  if (!row) throw new Error('no container');
+  return row.id;
+}
+
+async function put(
+  containerId: string,
+  templateId: string,
+  quantity: number,
+  instanceData: Record<string, unknown> = {},
+) {
+  await ctx.database.db
+    .insert(itemInstances)
+    .values({ containerId, itemTemplateId: templateId, quantity, instanceData });
+}
+
+async function primaryOf(characterId: string) {
+  const [row] = await ctx.database.db
+    .select()
+    .from(containers)
+    .where(eq(containers.characterId, characterId));
+  if (!row) throw new Error('no primary container');
+  return row.id;
+}
+
+describe('character wealth (issue 12 §4)', () => {
+  it('counts coins and items across every container of the character, overrides included', async () => {
+    const player = await createUser(ctx);
+    const hero = await createCharacter(ctx, player, { name: 'Aria', maxWeight: 60 });
+    const backpack = await primaryOf(hero.id);
+    const pouch = await addContainer({ characterId: hero.id });
+    const [gp, sp, cp, pp] = await Promise.all([
+      coinTemplate(ctx, 'gp'),
+      coinTemplate(ctx, 'sp'),
+      coinTemplate(ctx, 'cp'),
+      coinTemplate(ctx, 'pp'),
+    ]);
+    // Named like a coin but not a seeded one: counted as an item, never as coins.
+    const fakeGold = await createTemplate(ctx, {
+      name: 'Gold piece',
+      baseValue: 1,
+      currency: 'cp',
+      weight: 0,
+    });
+    const sword = await createTemplate(ctx, { name: 'Longsword', baseValue: 15, currency: 'gp', weight: 3 });
+    await put(backpack, gp.id, 12);
+    await put(pouch, gp.id, 3);
+    await put(pouch, sp.id, 7);
+    await put(backpack, cp.id, 50);
+    await put(pouch, pp.id, 1);
+    await put(backpack, fakeGold.id, 4);
+    await put(backpack, sword.id, 2);
+    // One sword is special: 1 pp and 10 lb (instance overrides).
+    await put(pouch, sword.id, 1, { value_override: 1, currency_override: 'pp', weight_override: 10 });
+
+    const { status, data } = await get<CharacterWealth>(`/characters/${hero.id}/wealth`, player);
+    expect(status).toBe(200);
+    expect(data.coins).toEqual({ cp: 50, sp: 7, ep: 0, gp: 15, pp: 1 });
+    expect(data.coins_value_cp).toBe(50 + 70 + 1500 + 1000);
+    expect(data.items_value_cp).toBe(4 + 2 * 1500 + 1000);
+    expect(data.total_value_cp).toBe(data.coins_value_cp + data.items_value_cp);
+    // 73 coins at 0.02 lb, two swords at 3 lb, one at 10 lb.
+    expect(data.carried_weight).toBe(17.5);
+    expect(data).toMatchObject({
+      character_id: hero.id,
+      name: 'Aria',
+      player_name: player.user.username,
+      is_owner: true,
+      max_weight: 60,
+      weight_tracked: true,
+      // 17.46 lb of 60: under a third.
+      encumbrance: 'unencumbered',
+    });
+  });
+
+  it('reads the SRD variant thresholds from max_weight, and says nothing when there is no limit', async () => {
+    const player = await createUser(ctx);
+    await upgrade(ctx, player, 'tier_3');
+    const anvil = await createTemplate(ctx, { weight: 1, baseValue: 0 });
+    const levels: Record<number, string> = { 10: 'unencumbered', 11: 'encumbered', 21: 'heavily_encumbered' };
+    for (const [pounds, level] of Object.entries(levels)) {
+      const hero = await createCharacter(ctx, player, { maxWeight: 30 });
+      await put(await primaryOf(hero.id), anvil.id, Number(pounds));
+      expect((await get<CharacterWealth>(`/characters/${hero.id}/wealth`, player)).data.encumbrance).toBe(
+        level,
+      );
+    }
+    const over = await createCharacter(ctx, player, { maxWeight: 30 });
+    await put(await primaryOf(over.id), anvil.id, 31);
+    expect((await get<CharacterWealth>(`/characters/${over.id}/wealth`, player)).data).toMatchObject({
+      encumbrance: 'over_capacity',
+      carried_weight: 31,
+    });
+    const unlimited = await createCharacter(ctx, player, { maxWeight: null });
+    await put(await primaryOf(unlimited.id), anvil.id, 500);
+    expect((await get<CharacterWealth>(`/characters/${unlimited.id}/wealth`, player)).data).toMatchObject({
+      max_weight: null,
+      encumbrance: null,
+      carried_weight: 500,
+    });
+  });
+
+  it('is an empty purse for a character with nothing', async () => {
+    const player = await createUser(ctx);
+    const hero = await createCharacter(ctx, player);
+    const { data } = await get<CharacterWealth>(`/characters/${hero.id}/wealth`, player);
+    expect(data).toMatchObject({
+      coins: { cp: 0, sp: 0, ep: 0, gp: 0, pp: 0 },
+      total_value_cp: 0,
+      carried_weight: 0,
+      encumbrance: 'unencumbered',
+    });
+  });
+
+  it('is read by the player and party members; anyone else hears 404', async () => {
+    const gm = await createUser(ctx);
+    const party = await createParty(ctx, gm);
+    const player = await createMember(ctx, party, 'player');
+    const observer = await createMember(ctx, party, 'observer');
+    const stranger = await createUser(ctx);
+    const hero = await createCharacter(ctx, player, { partyId: party.id });
+    expect((await get(`/characters/${hero.id}/wealth`, gm)).status).toBe(200);
+    expect((await get<CharacterWealth>(`/characters/${hero.id}/wealth`, observer)).data.is_owner).toBe(false);
+    expect((await get(`/characters/${hero.id}/wealth`, stranger)).status).toBe(404);
+    expect((await get(`/characters/00000000-0000-4000-8000-000000000000/wealth`, player)).status).toBe(404);
+  });
+});
+
+describe('party wealth (issue 12 §7)', () => {
+  it('lists every character, the stash and the total; hidden loot never counts', async () => {
+    const gm = await createUser(ctx);
+    await upgrade(ctx, gm, 'tier_3');
+    const party = await createParty(ctx, gm);
+    const player = await createMember(ctx, party, 'player');
+    const [gp, sp] = await Promise.all([coinTemplate(ctx, 'gp'), coinTemplate(ctx, 'sp')]);
+    const rope = await createTemplate(ctx, { name: 'Rope', baseValue: 1, currency: 'gp', weight: 10 });
+    const bram = await createCharacter(ctx, player, { name: 'Bram', partyId: party.id, maxWeight: 30 });
+    const cora = await createCharacter(ctx, gm, { name: 'Cora', partyId: party.id, maxWeight: 100 });
+    const loner = await createCharacter(ctx, player, { name: 'Outsider' });
+    await put(await primaryOf(bram.id), gp.id, 10);
+    await put(await addContainer({ characterId: bram.id }, 'Saddlebag'), rope.id, 2);
+    await put(await primaryOf(cora.id), sp.id, 25);
+    await put(await primaryOf(loner.id), gp.id, 1000);
+    const stash = await addContainer({ partyId: party.id }, 'Party Stash');
+    await put(stash, gp.id, 100);
+    await put(stash, rope.id, 1);
+    const hoard = await createLootTemplate(ctx, gm, [{ currency: 'gp', quantity: 5000 }]);
+    await deployLoot(ctx, gm, party.id, hoard.id);
+
+    const { status, data } = await get<PartyWealth>(`/parties/${party.id}/wealth`, gm);
+    expect(status).toBe(200);
+    expect(data.characters.map((c) => c.name)).toEqual(['Bram', 'Cora']);
+    const [b, c] = data.characters;
+    expect(b).toMatchObject({
+      player_name: player.user.username,
+      is_owner: false,
+      coins: { gp: 10 },
+      coins_value_cp: 1000,
+      items_value_cp: 200,
+      total_value_cp: 1200,
+      carried_weight: 20.2,
+      max_weight: 30,
+      encumbrance: 'heavily_encumbered',
+    });
+    expect(c).toMatchObject({
+      is_owner: true,
+      coins: { sp: 25 },
+      total_value_cp: 250,
+      encumbrance: 'unencumbered',
+    });
+    expect(data.stash).toMatchObject({ coins: { gp: 100 }, total_value_cp: 10_100, carried_weight: 12 });
+    expect(data.totals).toMatchObject({
+      coins: { cp: 0, sp: 25, ep: 0, gp: 110, pp: 0 },
+      coins_value_cp: 11_250,
+      items_value_cp: 300,
+      total_value_cp: 11_550,
+    });
+  });
+
+  it('follows the party’s encumbrance style', async () => {
+    const gm = await createUser(ctx);
+    const party = await createParty(ctx, gm, { encumbrance_style: 'slots' });
+    const hero = await createCharacter(ctx, gm, { partyId: party.id, maxWeight: 10 });
+    const boulder = await createTemplate(ctx, { weight: 50 });
+    await put(await primaryOf(hero.id), boulder.id, 1);
+    const { data } = await get<PartyWealth>(`/parties/${party.id}/wealth`, gm);
+    expect(data.characters[0]).toMatchObject({
+      weight_tracked: false,
+      encumbrance: null,
+      carried_weight: 50,
+    });
+  });
+
+  it('is for members only, and says so for a party with no characters', async () => {
+    const gm = await createUser(ctx);
+    const party = await createParty(ctx, gm, { is_public: true });
+    const observer = await createMember(ctx, party, 'observer');
+    const stranger = await createUser(ctx);
+    await ctx.database.db.delete(containers).where(eq(containers.partyId, party.id));
+    const { status, data } = await get<PartyWealth>(`/parties/${party.id}/wealth`, observer);
+    expect(status).toBe(200);
+    expect(data).toEqual({
+      characters: [],
+      stash: null,
+      totals: {
+        coins: { cp: 0, sp: 0, ep: 0, gp: 0, pp: 0 },
+        coins_value_cp: 0,
+        items_value_cp: 0,
+        total_value_cp: 0,
+        carried_weight: 0,
+      },
+    });
+    // A public party is visible to strangers, its members' wealth is not.
+    expect((await get(`/parties/${party.id}/wealth`, stranger)).status).toBe(404);
+    expect((await get(`/parties/00000000-0000-4000-8000-000000000000/wealth`, gm)).status).toBe(404);
+  });
+});

@@ -1,0 +1,54 @@
+import {
+  type CharacterWealth,
+  type EncumbranceStyle,
+  encumbranceOf,
+  type Holding,
+  purseValueCp,
+  roundWeight,
+} from '@haversack/contracts';
+import { emptySums, type HoldingSums, type WealthCharacterRow } from './character-wealth.repository.js';
+
+export function toHoldingJson(sums: HoldingSums): Holding {
+  const coinsValueCp = purseValueCp(sums.coins);
+  return {
+    coins: { ...sums.coins },
+    coins_value_cp: coinsValueCp,
+    items_value_cp: sums.itemsValueCp,
+    total_value_cp: coinsValueCp + sums.itemsValueCp,
+    carried_weight: roundWeight(sums.weight),
+  };
+}
+
+/** DESIGN §4: a party's encumbrance style decides whether weight counts; a character outside a party uses both. */
+export function toCharacterWealthJson(
+  character: WealthCharacterRow,
+  sums: HoldingSums,
+  style: EncumbranceStyle | null,
+  viewerId: string,
+): CharacterWealth {
+  const maxWeight = character.maxWeight === null || character.maxWeight <= 0 ? null : character.maxWeight;
+  const holding = toHoldingJson(sums);
+  return {
+    character_id: character.id,
+    name: character.name,
+    user_id: character.userId,
+    player_name: character.playerName,
+    is_owner: character.userId === viewerId,
+    ...holding,
+    max_weight: maxWeight,
+    weight_tracked: style !== 'slots' && style !== 'none',
+    encumbrance: encumbranceOf(sums.weight, maxWeight, style),
+  };
+}
+
+/** Adds holdings up (the party's total row). */
+export function addSums(all: HoldingSums[]): HoldingSums {
+  return all.reduce((total, sums) => {
+    for (const coin of Object.keys(total.coins) as (keyof HoldingSums['coins'])[]) {
+      total.coins[coin] += sums.coins[coin];
+    }
+    total.itemsValueCp += sums.itemsValueCp;
+    total.weight += sums.weight;
+    return total;
+  }, emptySums());
+}

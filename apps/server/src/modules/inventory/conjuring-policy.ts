@@ -1,0 +1,31 @@
+import { partyMessages } from '@haversack/contracts';
+import { eq } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { parties } from '../../db/schema/parties.js';
+import { AppError } from '../../lib/app-error.js';
+import { partiesRepository } from '../parties/parties.repository.js';
+import type { ContainerContext } from './inventory.repository.js';
+
+/**
+ * Issue 12 party rule: when a party's `item_conjuring` is 'gm_only', only its Game Master creates items
+ * from nothing (marketplace adds, or raising a stack's quantity) in the party's containers and its
+ * characters'. A character outside any party is its owner's business. Loot, shops and transfers move or
+ * pay for what already exists, so they do not pass here.
+ */
+export async function assertMayConjure(
+  db: Executor,
+  actorId: string,
+  context: Pick<ContainerContext, 'party'>,
+): Promise<void> {
+  const party = context.party;
+  if (!party || party.gameMasterId === actorId) return;
+  const [row] = await db
+    .select({ rule: parties.itemConjuring })
+    .from(parties)
+    .where(eq(parties.id, party.id))
+    .limit(1);
+  if (row?.rule !== 'gm_only') return;
+  const membership = await partiesRepository.membership(db, party.id, actorId);
+  if (membership?.role === 'gm') return;
+  throw new AppError('FORBIDDEN', partyMessages.conjuringGmOnly);
+}

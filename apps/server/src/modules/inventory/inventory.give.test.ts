@@ -1,0 +1,182 @@
+import { inventoryMessages, partyMessages } from '@haversack/contracts';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { transactions } from '../../db/schema/inventory.js';
+import type { DomainEvent } from '../../realtime/events.js';
+import {
+  createCharacter,
+  createMember,
+  createParty,
+  createTemplate,
+  createUser,
+  type SignedInUser,
+  upgrade,
+} from '../../test/factories.js';
+import { type ApiMethod, buildTestApp, callApi, type TestContext } from '../../test/helper.js';
+
+interface Stack {
+  id: string;
+  name: string;
+  quantity: number;
+  instance_data: Record<string, unknown>;
+}
+interface Body {
+  data: Stack & Stack[] & { moved: number; transaction_ids: string[] };
+  error: { code: string; message: string; details?: { field: string; message: string }[] };
+}
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await buildTestApp();
+});
+afterAll(async () => ctx.close());
+
+const call = (method: ApiMethod, url: string, user?: SignedInUser, payload?: unknown) =>
+  callApi(ctx, method, url, user, payload);
+const body = (response: { json(): unknown }) => response.json() as Body;
+
+/** A party with two players, Pip (holding 5 ropes) and Brom, each with a character. */
+async function partyOfTwo() {
+  const gm = await createUser(ctx);
+  await upgrade(ctx, gm, 'tier_3');
+  const party = await createParty(ctx, gm);
+  const pipPlayer = await createMember(ctx, party, 'player');
+  const bromPlayer = await createMember(ctx, party, 'player');
+  const pip = await createCharacter(ctx, pipPlayer, { name: 'Pip', partyId: party.id });
+  const brom = await createCharacter(ctx, bromPlayer, { name: 'Brom', partyId: party.id });
+  const rope = await createTemplate(ctx, { name: 'Rope', stackSize: 0 });
+  const added = await call('POST', '/item_instances', pipPlayer, {
+    item_template_id: rope.id,
+    container_id: pip.primary_container_id,
+    quantity: 5,
+  });
+  const ropeId = String(body(added).data[0]?.id);
+  return { gm, party, pipPlayer, bromPlayer, pip, brom, rope, ropeId };
+}
+
+const give = (user: SignedInUser, itemId: string, payload: unknown) =>
+  call('POST', `/item_instances/${itemId}/give`, user, payload);
+
+async function itemsIn(user: SignedInUser, containerId: unknown): Promise<Stack[]> {
+  return body(await call('GET', `/containers/${String(containerId)}/items?per_page=100`, user)).data;
+}
+
+describe('giving an item to another character of the party (issue 12 §8)', () => {
+  it("moves it into the receiver's primary container, writes the ledger and tells the receiver", async () => {
+    const { pipPlayer, bromPlayer, pip, brom, ropeId, party } = await partyOfTwo();
+    const publish = vi.spyOn(ctx.app.services.events, 'publish');
+
+    const response = await give(pipPlayer, ropeId, { character_id: brom.id, quantity: 2 });
+    expect(response.statusCode).toBe(200);
+    expect(body(response).data.moved).toBe(2);
+    expect((await itemsIn(pipPlayer, pip.primary_container_id)).map((s) => s.quantity)).toEqual([3]);
+    expect((await itemsIn(bromPlayer, brom.primary_container_id)).map((s) => [s.name, s.quantity])).toEqual([
+      ['Rope', 2],
+    ]);
+
+    const [row] = await ctx.database.db
+      .select()
+      .from(transactions)
+      .where(eq(transactions.id, String(body(response).data.transaction_ids[0])));
+    expect(row).toMatchObject({
+      transactionType: 'character_to_character_transfer',
+      partyId: party.id,
+      characterId: pip.id,
+      targetName: 'Brom',
+      quantity: 2,
+      sourceContainerId: pip.primary_container_id,
+      destinationContainerId: brom.primary_container_id,
+      summary: 'Pip gave 2 × Rope to Brom',
+    });
+
+    const events = publish.mock.calls.flatMap(([batch]) => batch as DomainEvent[]);
+    publish.mockRestore();
+    const moved = events.find((e) => e.partyId === party.id && e.action === 'item_moved');
+    expect(moved?.ids).toMatchObject({
+      destination_container_id: brom.primary_container_id,
+      recipient_character_id: brom.id,
+      recipient_user_id: bromPlayer.user.id,
+      recipient_notice: 'Pip gave you 2 × Rope',
+    });
+  });
+
+  it('gives the whole stack by default, and the receiver is neither wearing nor attuned to it', async () => {
+    const { pipPlayer, bromPlayer, pip, brom } = await partyOfTwo();
+    const cloak = await createTemplate(ctx, {
+      name: 'Cloak of Protection',
+      metadata: { rarity: 'uncommon', requires_attunement: true },
+    });
+    const [added] = body(
+      await call('POST', '/item_instances', pipPlayer, {
+        item_template_id: cloak.id,
+        container_id: pip.primary_container_id,
+      }),
+    ).data;
+    await call('PATCH', `/item_instances/${added?.id}`, pipPlayer, {
+      item_instance: { instance_data: { is_attuned: true, is_equipped: true } },
+    });
+    expect((await give(pipPlayer, String(added?.id), { character_id: brom.id })).statusCode).toBe(200);
+    const received = (await itemsIn(bromPlayer, brom.primary_container_id)).find(
+      (s) => s.name === cloak.name,
+    );
+    expect(received?.quantity).toBe(1);
+    expect(received?.instance_data.is_attuned).toBeUndefined();
+    expect(received?.instance_data.is_equipped).toBeUndefined();
+  });
+
+  it('refuses characters outside the party, itself, too many, and other people’s items, changing nothing', async () => {
+    const { pipPlayer, bromPlayer, pip, brom, ropeId } = await partyOfTwo();
+    const outsider = await createCharacter(ctx, await createUser(ctx), { name: 'Stranger' });
+    const loner = await createCharacter(ctx, pipPlayer, { name: 'Pip’s other hero' });
+
+    const outside = await give(pipPlayer, ropeId, { character_id: outsider.id });
+    expect(outside.statusCode).toBe(422);
+    expect(body(outside).error.message).toBe(inventoryMessages.giveOutsideParty);
+    const unparty = await give(pipPlayer, ropeId, { character_id: loner.id });
+    expect(body(unparty).error.message).toBe(inventoryMessages.giveOutsideParty);
+
+    const self = await give(pipPlayer, ropeId, { character_id: pip.id });
+    expect(self.statusCode).toBe(422);
+    expect(body(self).error.message).toBe(inventoryMessages.giveToOtherCharacter);
+
+    const tooMany = await give(pipPlayer, ropeId, { character_id: brom.id, quantity: 6 });
+    expect(tooMany.statusCode).toBe(422);
+    expect(body(tooMany).error.details).toEqual([
+      { field: 'quantity', message: inventoryMessages.quantityTooLarge },
+    ]);
+
+    const missing = await give(pipPlayer, ropeId, {});
+    expect(missing.statusCode).toBe(422);
+    expect(body(missing).error.details?.[0]).toMatchObject({
+      field: 'character_id',
+      message: inventoryMessages.giveRecipientRequired,
+    });
+
+    // Brom may look at Pip's backpack but not hand its rope to himself.
+    expect((await give(bromPlayer, ropeId, { character_id: brom.id })).statusCode).toBe(403);
+    expect((await give(await createUser(ctx), ropeId, { character_id: brom.id })).statusCode).toBe(404);
+
+    expect((await itemsIn(pipPlayer, pip.primary_container_id)).map((s) => s.quantity)).toEqual([5]);
+    expect(await itemsIn(bromPlayer, brom.primary_container_id)).toEqual([]);
+  });
+
+  it('refuses an observer and an archived party', async () => {
+    const { gm, party, pipPlayer, brom, ropeId, rope } = await partyOfTwo();
+    const observer = await createMember(ctx, party, 'observer');
+    const watcher = await createCharacter(ctx, observer, { name: 'Watcher', partyId: party.id });
+    const [held] = body(
+      await call('POST', '/item_instances', observer, {
+        item_template_id: rope.id,
+        container_id: watcher.primary_container_id,
+      }),
+    ).data;
+    const fromObserver = await give(observer, String(held?.id), { character_id: brom.id });
+    expect(fromObserver.statusCode).toBe(403);
+    expect(body(fromObserver).error.message).toBe(inventoryMessages.giveAsObserver);
+
+    expect((await call('POST', `/parties/${party.id}/archive`, gm)).statusCode).toBe(200);
+    const archived = await give(pipPlayer, ropeId, { character_id: brom.id });
+    expect(archived.statusCode).toBe(403);
+    expect(body(archived).error.message).toBe(partyMessages.archived);
+  });
+});
