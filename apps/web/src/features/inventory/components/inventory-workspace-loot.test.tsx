@@ -1,0 +1,260 @@
+import { type LootInstance, lootMessages } from '@haversack/contracts';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { useUiStore } from '../../../stores/ui-store';
+import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
+import { buildCharacter, pageMeta } from '../../../test/party-fixtures';
+import { buildLootInstance } from '../../loot/test/loot-fixtures';
+import { buildContainer, renderWithProviders } from '../test/inventory-fixtures';
+import { joinPartyForShopsMessage } from './inventory-panel';
+import { InventoryWorkspace } from './inventory-workspace';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const partyId = 'party-1';
+const hero = buildCharacter({ id: 'character-1', is_owner: true, party_id: partyId });
+const backpack = buildContainer();
+const stash = buildContainer({
+  id: 'container-9',
+  name: 'Party Stash',
+  is_primary: false,
+  character_id: null,
+  party_id: partyId,
+  owner: { type: 'party', id: partyId, name: 'The Copper Lanterns' },
+});
+/** Revealed loot a player may take from: 2 longswords (the fixture's stack). */
+const hoard = buildLootInstance({ is_revealed: true, can_manage: false, can_take: true });
+
+const takeResult = (quantity: number) =>
+  success({
+    kind: 'take',
+    message: lootMessages.taken,
+    loot_instance_id: hoard.id,
+    quantity,
+    item_instances: [],
+    transaction_ids: ['transaction-1'],
+  });
+
+/** The party's loot, its characters and the take at the network boundary. */
+function lootServer(loot: LootInstance, take: () => Response = () => takeResult(1)) {
+  return mockFetch(({ url, init }) => {
+    const { pathname } = new URL(url, 'http://test');
+    if (pathname === `/api/v1/parties/${partyId}/loot_instances`) {
+      return jsonResponse(200, { status: 'success', data: [loot], meta: pageMeta(1, 100) });
+    }
+    if (pathname === `/api/v1/loot_instances/${loot.id}` && init.method !== 'POST') return success(loot);
+    if (pathname === '/api/v1/characters') {
+      return jsonResponse(200, { status: 'success', data: [hero], meta: pageMeta(1, 100) });
+    }
+    if (init.method === 'POST' && pathname === `/api/v1/loot_instances/${loot.id}/take`) return take();
+    return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+  });
+}
+
+function renderWorkspace(partyOf: string | null = partyId, leftTab: 'loot' | 'container' = 'loot') {
+  return renderWithProviders(
+    <InventoryWorkspace
+      title="Party Inventory"
+      containers={[backpack, stash]}
+      initialLeft={{ tab: leftTab, containerId: backpack.id }}
+      initialRight={{ tab: 'container', containerId: stash.id }}
+      inParty={partyOf !== null}
+      partyId={partyOf}
+      createOwner={null}
+    />,
+  );
+}
+
+const takeCalls = (fetchMock: ReturnType<typeof mockFetch>) =>
+  fetchMock.mock.calls
+    .filter(([url, init]) => init?.method === 'POST' && String(url).endsWith('/take'))
+    .map(([url, init]) => ({ url: String(url), body: JSON.parse(String(init?.body)) }));
+
+const inputValue = (element: HTMLElement) => (element as HTMLInputElement).value;
+const lastToast = () => useUiStore.getState().toasts.at(-1);
+
+describe('InventoryWorkspace Loot tab (issue 11)', { timeout: 20_000 }, () => {
+  it('takes part of a loot stack from the item modal: Take instead of edit, split and destroy', async () => {
+    const fetchMock = lootServer(hoard);
+    renderWorkspace();
+    const user = userEvent.setup();
+
+    await user.click(await screen.findByRole('button', { name: 'Longsword, quantity 2' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Longsword ×2' });
+    expect(within(dialog).getByText('From Goblin Boss Hoard')).toBeInTheDocument();
+    for (const name of ['Edit', 'Split', 'Destroy', 'Transfer']) {
+      expect(within(dialog).queryByRole('button', { name })).not.toBeInTheDocument();
+    }
+    // Only my character's containers, never the party stash.
+    const into = within(dialog).getByRole('combobox', { name: 'Take into' });
+    await waitFor(() => expect(inputValue(into)).toMatch(/^Backpack \(Aria\)/));
+    await user.click(into);
+    expect(screen.queryByRole('option', { name: /Party Stash/ })).not.toBeInTheDocument();
+    await user.keyboard('{Escape}');
+
+    const quantity = within(dialog).getByRole('textbox', { name: 'Quantity' });
+    expect(quantity).toHaveValue('2');
+    await user.clear(quantity);
+    await user.type(quantity, '1');
+    await user.click(within(dialog).getByRole('button', { name: 'Take' }));
+
+    await waitFor(() =>
+      expect(lastToast()).toMatchObject({ kind: 'success', message: 'Item taken successfully' }),
+    );
+    expect(takeCalls(fetchMock)).toEqual([
+      {
+        url: `/api/v1/loot_instances/${hoard.id}/take`,
+        body: { item_instance_id: 'loot-stack-1', target_container_id: backpack.id, quantity: 1 },
+      },
+    ]);
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Longsword ×2' })).not.toBeInTheDocument(),
+    );
+  });
+
+  it('shows the server’s reason when the take is refused, and keeps the modal open', async () => {
+    lootServer(hoard, () => failure(409, 'CONFLICT', lootMessages.alreadyTaken));
+    renderWorkspace();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Longsword, quantity 2' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Longsword ×2' });
+    await waitFor(() =>
+      expect(inputValue(within(dialog).getByRole('combobox', { name: 'Take into' }))).toMatch(/^Backpack/),
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Take' }));
+    await waitFor(() =>
+      expect(lastToast()).toMatchObject({ kind: 'error', message: lootMessages.alreadyTaken }),
+    );
+    expect(screen.getByRole('dialog', { name: 'Longsword ×2' })).toBeInTheDocument();
+  });
+
+  it('names the refused field’s reason (a container that is not my character’s)', async () => {
+    const reason = lootMessages.containerNotCharacters;
+    lootServer(hoard, () =>
+      failure(422, 'VALIDATION_ERROR', 'Validation failed', [
+        { field: 'target_container_id', message: reason },
+      ]),
+    );
+    renderWorkspace();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Longsword, quantity 2' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Longsword ×2' });
+    await waitFor(() =>
+      expect(inputValue(within(dialog).getByRole('combobox', { name: 'Take into' }))).toMatch(/^Backpack/),
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Take' }));
+    await waitFor(() => expect(lastToast()).toMatchObject({ kind: 'error', message: reason }));
+  });
+
+  it('takes with "Take to...", asking how many of the stack (all by default)', async () => {
+    const fetchMock = lootServer(hoard, () => takeResult(2));
+    renderWorkspace();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Take Longsword to...' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Backpack (Aria)' }));
+    const prompt = await screen.findByRole('dialog', { name: 'Take Longsword' });
+    expect(within(prompt).getByText('How many of 2 go to Backpack?')).toBeInTheDocument();
+    expect(within(prompt).getByRole('textbox', { name: 'Quantity' })).toHaveValue('2');
+    await user.click(within(prompt).getByRole('button', { name: 'Take' }));
+    await waitFor(() => expect(lastToast()).toMatchObject({ kind: 'success', message: lootMessages.taken }));
+    expect(takeCalls(fetchMock)).toEqual([
+      {
+        url: `/api/v1/loot_instances/${hoard.id}/take`,
+        body: { item_instance_id: 'loot-stack-1', target_container_id: backpack.id, quantity: 2 },
+      },
+    ]);
+  });
+
+  it('offers no Take on the GM’s hidden loot, and says why', async () => {
+    const hidden = buildLootInstance({ can_take: true });
+    const fetchMock = lootServer(hidden);
+    renderWorkspace();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Longsword, quantity 2' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Longsword ×2' });
+    expect(within(dialog).getByTestId('loot-take-blocked')).toHaveTextContent(lootMessages.notRevealed);
+    expect(within(dialog).queryByRole('button', { name: 'Take' })).not.toBeInTheDocument();
+    expect(takeCalls(fetchMock)).toEqual([]);
+  });
+
+  describe('on a phone', () => {
+    const width = window.innerWidth;
+    afterEach(() => {
+      window.innerWidth = width;
+    });
+
+    async function chooseBackpack(user: ReturnType<typeof userEvent.setup>) {
+      await user.click(screen.getByRole('combobox', { name: 'Destination' }));
+      await user.click(await screen.findByRole('option', { name: /^Backpack/ }));
+    }
+
+    it('does not offer the container on screen as the queue’s destination', async () => {
+      window.innerWidth = 375;
+      lootServer(hoard);
+      renderWorkspace(partyId, 'container');
+      const user = userEvent.setup();
+      await user.click(await screen.findByRole('combobox', { name: 'Destination' }));
+      const options = (await screen.findAllByRole('option')).map((o) => o.textContent ?? '');
+      expect(options.some((o) => o.startsWith('Party Stash'))).toBe(true);
+      expect(options.some((o) => o.startsWith('Backpack'))).toBe(false);
+    });
+
+    it('queues a loot stack from its bottom sheet and takes it when the queue is processed', async () => {
+      window.innerWidth = 375;
+      const fetchMock = lootServer(hoard, () => takeResult(2));
+      renderWorkspace();
+      const user = userEvent.setup();
+      await user.click(await screen.findByRole('button', { name: 'Longsword, quantity 2' }));
+      const sheet = await screen.findByRole('dialog', { name: 'Longsword ×2' });
+      await user.click(within(sheet).getByRole('button', { name: 'Add to Queue' }));
+      const queue = screen.getByTestId('transfer-queue');
+      expect(within(queue).getByText('Longsword ×2')).toBeInTheDocument();
+
+      await chooseBackpack(user);
+      await user.click(within(queue).getByRole('button', { name: 'Process Queue' }));
+      await waitFor(() =>
+        expect(lastToast()).toMatchObject({ kind: 'success', message: lootMessages.taken }),
+      );
+      expect(takeCalls(fetchMock)).toEqual([
+        {
+          url: `/api/v1/loot_instances/${hoard.id}/take`,
+          body: { item_instance_id: 'loot-stack-1', target_container_id: backpack.id, quantity: 2 },
+        },
+      ]);
+    });
+
+    it('takes a loot stack on a swipe right (Quick Transfer), asking how many first', async () => {
+      window.innerWidth = 375;
+      const fetchMock = lootServer(hoard, () => takeResult(2));
+      renderWorkspace();
+      const user = userEvent.setup();
+      const tile = await screen.findByRole('button', { name: 'Longsword, quantity 2' });
+      await chooseBackpack(user);
+      fireEvent.pointerDown(tile, { clientX: 10, clientY: 10 });
+      fireEvent.pointerUp(tile, { clientX: 120, clientY: 12 });
+      const prompt = await screen.findByRole('dialog', { name: 'Take Longsword' });
+      expect(within(prompt).getByRole('textbox', { name: 'Quantity' })).toHaveValue('2');
+      expect(takeCalls(fetchMock)).toEqual([]);
+      await user.click(within(prompt).getByRole('button', { name: 'Take' }));
+      await waitFor(() =>
+        expect(lastToast()).toMatchObject({ kind: 'success', message: lootMessages.taken }),
+      );
+      expect(takeCalls(fetchMock)).toEqual([
+        {
+          url: `/api/v1/loot_instances/${hoard.id}/take`,
+          body: { item_instance_id: 'loot-stack-1', target_container_id: backpack.id, quantity: 2 },
+        },
+      ]);
+    });
+  });
+
+  it('needs a party for loot', async () => {
+    mockFetch(() => failure(404, 'RESOURCE_NOT_FOUND', 'none'));
+    renderWorkspace(null);
+    expect(await screen.findByTestId('join-party-for-sources')).toHaveTextContent(joinPartyForShopsMessage);
+  });
+});

@@ -1,0 +1,120 @@
+import type { Container, ItemInstance } from '@haversack/contracts';
+import { Alert, Button, Divider, Group, NumberInput, Select, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { useTakeLoot } from '../../loot/hooks/use-take-loot';
+import type { LootSource } from '../workspace-types';
+import { sourceOptionLabel } from './container-source-select';
+import { ItemFacts } from './item-facts';
+
+/**
+ * A loot stack's sheet or modal: what it is, and Take (into one of my characters' containers, as many as
+ * I choose, all by default) instead of edit, split and destroy. Loot nobody may take from says why.
+ */
+export function LootItemBody({
+  item,
+  loot,
+  destinations,
+  onAddToQueue,
+  onClose,
+}: {
+  item: ItemInstance;
+  loot: LootSource;
+  destinations: Container[];
+  onAddToQueue?: () => void;
+  onClose: () => void;
+}) {
+  return (
+    <Stack gap="md">
+      <Text size="sm" c="dimmed">
+        From {loot.lootName}
+      </Text>
+      <ItemFacts item={item} />
+      <Divider />
+      {loot.blocked ? (
+        <Alert variant="light" color="blue" data-testid="loot-take-blocked">
+          {loot.blocked}
+        </Alert>
+      ) : (
+        <TakeLootForm item={item} loot={loot} destinations={destinations} onDone={onClose} />
+      )}
+      {onAddToQueue && !loot.blocked ? (
+        <Group>
+          <Button variant="light" onClick={onAddToQueue}>
+            Add to Queue
+          </Button>
+        </Group>
+      ) : null}
+    </Stack>
+  );
+}
+
+/** POST loot_instances/{id}/take: where to, and how many (the whole stack by default). */
+export function TakeLootForm({
+  item,
+  loot,
+  destinations,
+  onDone,
+}: {
+  item: ItemInstance;
+  loot: LootSource;
+  destinations: Container[];
+  onDone: () => void;
+}) {
+  const primary = destinations.find((c) => c.is_primary) ?? destinations[0] ?? null;
+  const [target, setTarget] = useState<string | null>(primary?.id ?? null);
+  const [quantity, setQuantity] = useState<number | string>(item.quantity);
+  const take = useTakeLoot({ onSuccess: onDone });
+  const amount = typeof quantity === 'number' ? quantity : Number.parseInt(quantity, 10);
+  const validAmount = Number.isInteger(amount) && amount >= 1 && amount <= item.quantity;
+  const submit = () => {
+    if (!target || !validAmount) return;
+    take.mutate({
+      lootId: loot.lootId,
+      partyId: loot.partyId,
+      itemInstanceId: item.id,
+      targetContainerId: target,
+      quantity: amount,
+    });
+  };
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
+      <Stack gap="sm">
+        <Select
+          label="Take into"
+          placeholder="Choose a container"
+          data={destinations.map((c) => ({ value: c.id, label: sourceOptionLabel(c) }))}
+          value={target}
+          onChange={setTarget}
+          allowDeselect={false}
+          comboboxProps={{ withinPortal: true }}
+          nothingFoundMessage="No containers"
+          disabled={take.isPending}
+        />
+        {item.quantity > 1 ? (
+          <NumberInput
+            label="Quantity"
+            value={quantity}
+            onChange={setQuantity}
+            min={1}
+            max={item.quantity}
+            allowDecimal={false}
+            allowNegative={false}
+            description={`1 to ${item.quantity}`}
+            error={validAmount ? undefined : 'Enter a whole number in range'}
+            disabled={take.isPending}
+          />
+        ) : null}
+        <Group justify="flex-end">
+          <Button type="submit" disabled={!target || !validAmount} loading={take.isPending}>
+            Take
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,80 @@
+import { inventoryMessages } from '@haversack/contracts';
+import { describe, expect, it } from 'vitest';
+import type { DraggedShopItem } from '../shops/components/shop-source-view';
+import { planDrop } from './drop-plan';
+import type { DraggedItem, DraggedLootItem, DraggedTemplate, DropZone } from './workspace-types';
+
+const myItem: DraggedItem = {
+  kind: 'item',
+  itemId: 'item-1',
+  containerId: 'backpack',
+  quantity: 20,
+  name: 'Arrow',
+};
+const template: DraggedTemplate = { kind: 'template', templateId: 'template-1', templateName: 'Rope' };
+const lootItem: DraggedLootItem = {
+  kind: 'loot-item',
+  lootId: 'loot-1',
+  lootName: 'Goblin Boss Hoard',
+  partyId: 'party-1',
+  blocked: null,
+  itemId: 'loot-stack-1',
+  name: 'Longsword',
+  quantity: 2,
+};
+const shopItem: DraggedShopItem = {
+  kind: 'shop-item',
+  shopId: 'shop-1',
+  shopName: 'General Store',
+  itemId: 'stock-1',
+  name: 'Rope',
+  quantity: 5,
+  unitCp: 100,
+};
+
+const containerZone: DropZone = { side: 'right', kind: 'container', containerId: 'quiver' };
+const lootZone: DropZone = { side: 'right', kind: 'loot', containerId: 'quiver', lootId: 'loot-2' };
+const shopZone: DropZone = { side: 'right', kind: 'shop', containerId: 'quiver', shopId: 'shop-1' };
+const marketZone: DropZone = { side: 'right', kind: 'marketplace', containerId: 'quiver' };
+
+describe('planDrop (spec/02 §4 allowed transfers)', () => {
+  it('takes a loot stack dropped on a container', () => {
+    expect(planDrop(lootItem, containerZone)).toEqual({
+      kind: 'take',
+      item: lootItem,
+      containerId: 'quiver',
+    });
+  });
+
+  it.each([
+    ['a container item on loot', myItem, lootZone, 'Unsupported transfer type: container to loot'],
+    ['loot on another loot', lootItem, lootZone, 'Unsupported transfer type: loot to loot'],
+    ['loot on a shop', lootItem, shopZone, 'Unsupported transfer type: loot to shop'],
+    ['loot on the marketplace', lootItem, marketZone, 'Unsupported transfer type: loot to marketplace'],
+    ['a shop item on loot', shopItem, lootZone, 'Unsupported transfer type: shop to loot'],
+    ['a marketplace item on loot', template, lootZone, 'Unsupported transfer type: marketplace to loot'],
+  ])('refuses %s', (_what, dragged, zone, message) => {
+    expect(planDrop(dragged, zone)).toEqual({ kind: 'refuse', message });
+  });
+
+  it('does nothing when a loot stack is dropped back on its own loot, or nowhere', () => {
+    expect(planDrop(lootItem, { ...lootZone, lootId: 'loot-1' })).toEqual({ kind: 'none' });
+    expect(planDrop(lootItem, undefined)).toEqual({ kind: 'none' });
+  });
+
+  it('keeps the other transfers as they were', () => {
+    expect(planDrop(myItem, containerZone)).toEqual({
+      kind: 'transfer',
+      item: myItem,
+      containerId: 'quiver',
+    });
+    expect(planDrop(myItem, { ...containerZone, containerId: 'backpack' })).toEqual({ kind: 'none' });
+    expect(planDrop(myItem, shopZone)).toEqual({ kind: 'sell', item: myItem, shopId: 'shop-1' });
+    expect(planDrop(template, containerZone)).toEqual({ kind: 'add', template, containerId: 'quiver' });
+    expect(planDrop(shopItem, containerZone)).toEqual({ kind: 'buy', item: shopItem, containerId: 'quiver' });
+    expect(planDrop(myItem, { ...containerZone, containerId: null })).toEqual({
+      kind: 'refuse',
+      message: inventoryMessages.transferFailed,
+    });
+  });
+});

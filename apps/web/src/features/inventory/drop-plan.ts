@@ -1,0 +1,62 @@
+import { inventoryMessages } from '@haversack/contracts';
+import { type DraggedShopItem, isDraggedShopItem } from '../shops/components/shop-source-view';
+import { unsupportedTransfer } from './api/transfer-messages';
+import {
+  asDragPayload,
+  asDropZone,
+  type DraggedItem,
+  type DraggedLootItem,
+  type DraggedTemplate,
+  isDraggedLootItem,
+} from './workspace-types';
+
+/** What a drop in the workspace means (spec/02 §4 allowed transfers), before anything is asked or sent. */
+export type DropPlan =
+  | { kind: 'none' }
+  | { kind: 'refuse'; message: string }
+  /** Loot → container: a take. */
+  | { kind: 'take'; item: DraggedLootItem; containerId: string | null }
+  /** Shop → container: a purchase. */
+  | { kind: 'buy'; item: DraggedShopItem; containerId: string | null }
+  /** Container → shop: a sale. */
+  | { kind: 'sell'; item: DraggedItem; shopId: string }
+  /** Marketplace → container: a new stack from the template. */
+  | { kind: 'add'; template: DraggedTemplate; containerId: string }
+  /** Container → container: a move. */
+  | { kind: 'transfer'; item: DraggedItem; containerId: string };
+
+/**
+ * Reads a drop: what was dragged (dnd-kit's `active.data`) and where it landed (`over.data`). Refusals carry
+ * the spec's "Unsupported transfer type: {from} to {to}"; dropping a thing back where it came from is
+ * nothing.
+ */
+export function planDrop(dragged: unknown, over: unknown): DropPlan {
+  const zone = asDropZone(over);
+  if (!zone) return { kind: 'none' };
+  if (isDraggedLootItem(dragged)) {
+    if (zone.kind === 'loot' && zone.lootId === dragged.lootId) return { kind: 'none' };
+    const refused = unsupportedTransfer('loot', zone.kind);
+    return refused
+      ? { kind: 'refuse', message: refused }
+      : { kind: 'take', item: dragged, containerId: zone.containerId };
+  }
+  if (isDraggedShopItem(dragged)) {
+    const refused = unsupportedTransfer('shop', zone.kind);
+    return refused
+      ? { kind: 'refuse', message: refused }
+      : { kind: 'buy', item: dragged, containerId: zone.containerId };
+  }
+  const payload = asDragPayload(dragged);
+  if (!payload) return { kind: 'none' };
+  const refused = unsupportedTransfer(payload.kind === 'item' ? 'container' : 'marketplace', zone.kind);
+  if (refused) return { kind: 'refuse', message: refused };
+  if (zone.kind === 'shop' && payload.kind === 'item') {
+    return zone.shopId ? { kind: 'sell', item: payload, shopId: zone.shopId } : { kind: 'none' };
+  }
+  if (zone.kind !== 'container') return { kind: 'none' };
+  if (!zone.containerId) return { kind: 'refuse', message: inventoryMessages.transferFailed };
+  if (payload.kind === 'template') return { kind: 'add', template: payload, containerId: zone.containerId };
+  // Dropping back where it came from is not a transfer (spec/02 §4 refuses the same container).
+  if (zone.containerId === payload.containerId) return { kind: 'none' };
+  return { kind: 'transfer', item: payload, containerId: zone.containerId };
+}

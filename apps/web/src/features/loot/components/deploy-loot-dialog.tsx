@@ -1,0 +1,189 @@
+import { type LootTemplate, lootMessages, type Party } from '@haversack/contracts';
+import { Alert, Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { Spinner } from '../../../components/loading';
+import { UpgradePrompt } from '../../../components/upgrade-prompt';
+import { isApiError } from '../../../lib/http-client';
+import { toast } from '../../../lib/toast';
+import { isPlanRefusal } from '../../../lib/upgrade-link';
+import { myActivePartiesQuery } from '../../parties/api/parties-api';
+import { deployLoot, invalidateLoot, lootErrorMessage } from '../api/loot-api';
+
+export const noGmParties = 'You are not the GM of any active party.';
+
+/** spec/02 §6: only the GM of a party deploys loot into it (managers are not GMs here); archived parties are read-only. */
+export function isLootGmParty(party: Party): boolean {
+  return party.user_role === 'gm' && !party.is_archived;
+}
+
+/** The parties I may deploy loot into (shares the cache of the party pickers). */
+export function useLootGmParties(enabled = true) {
+  const parties = useQuery({ ...myActivePartiesQuery(), enabled });
+  return { ...parties, gmParties: (parties.data?.parties ?? []).filter(isLootGmParty) };
+}
+
+/** The party detail page opens on its Loot tab from this address. */
+export const partyLootPath = (partyId: string) => `/parties/${partyId}?tab=loot`;
+
+/**
+ * Deploy a loot template into a party where I am the GM (spec/02 §7 POST loot_instances): the loot starts
+ * hidden, named and sourced as the template unless changed here. A used-up plan limit shows the upgrade
+ * prompt in place as well as the toast.
+ */
+export function DeployLootDialog({
+  template,
+  initialPartyId = null,
+  onClose,
+}: {
+  template: LootTemplate | null;
+  /** Preselected (the party Loot tab's "Deploy Loot Template" link carries it). */
+  initialPartyId?: string | null;
+  onClose: () => void;
+}) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const parties = useLootGmParties(template !== null);
+  const gmParties = parties.gmParties;
+  const [partyId, setPartyId] = useState<string | null>(null);
+  const [name, setName] = useState('');
+  const [source, setSource] = useState('');
+  const [location, setLocation] = useState('');
+
+  const deploy = useMutation({
+    mutationFn: () => {
+      if (!template || !partyId) throw new Error('Choose a party');
+      const location_name = location.trim();
+      return deployLoot({
+        loot_template_id: template.id,
+        party_id: partyId,
+        ...(name.trim() ? { name: name.trim() } : {}),
+        source: source.trim(),
+        ...(location_name ? { location_name } : {}),
+      });
+    },
+    onSuccess: async (loot) => {
+      toast.success(lootMessages.deployed);
+      await invalidateLoot(queryClient, loot.party_id, loot.id);
+      onClose();
+      navigate(partyLootPath(loot.party_id));
+    },
+    onError: (error) => toast.error(lootErrorMessage(error, lootMessages.deployFailed)),
+  });
+
+  // Each opening starts from the template's own name and source.
+  useEffect(() => {
+    if (template) {
+      setName(template.name);
+      setSource(template.source);
+      setLocation('');
+      setPartyId(null);
+      deploy.reset();
+    }
+  }, [template, deploy.reset]);
+
+  // The party asked for (when I am its GM), else the only one I run.
+  useEffect(() => {
+    if (partyId || gmParties.length === 0) return;
+    const wanted = gmParties.find((p) => p.id === initialPartyId);
+    if (wanted) setPartyId(wanted.id);
+    else if (gmParties.length === 1) setPartyId(gmParties[0]?.id ?? null);
+  }, [partyId, gmParties, initialPartyId]);
+
+  const error = deploy.error;
+  const refusal = error && isApiError(error) && isPlanRefusal(error);
+  const nameError =
+    error && isApiError(error) ? error.details.find((d) => d.field.endsWith('name'))?.message : undefined;
+
+  return (
+    <Modal
+      opened={template !== null}
+      onClose={onClose}
+      title={template ? `Deploy ${template.name}` : 'Deploy loot'}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+      centered
+    >
+      {parties.isPending ? (
+        <Spinner label="Loading your parties" />
+      ) : parties.isError ? (
+        <Alert color="red" variant="light" role="alert" title="Unable to load your parties">
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">{lootErrorMessage(parties.error, 'Your parties could not be loaded.')}</Text>
+            <Button variant="outline" color="red" size="xs" onClick={() => void parties.refetch()}>
+              Try Again
+            </Button>
+          </Stack>
+        </Alert>
+      ) : gmParties.length === 0 ? (
+        <Stack gap="sm">
+          <Text size="sm">{noGmParties}</Text>
+          <Text size="sm" c="dimmed">
+            Only the GM of a party can deploy loot into it.
+          </Text>
+          <Group justify="flex-end">
+            <Button component={Link} to="/parties/new" variant="light" onClick={onClose}>
+              Create a Party
+            </Button>
+          </Group>
+        </Stack>
+      ) : (
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            deploy.mutate();
+          }}
+        >
+          <Stack gap="md">
+            <Select
+              label="Party"
+              placeholder="Choose a party"
+              data={gmParties.map((p) => ({ value: p.id, label: p.name }))}
+              value={partyId}
+              onChange={setPartyId}
+              allowDeselect={false}
+              required
+              comboboxProps={{ withinPortal: true }}
+            />
+            <TextInput
+              label="Loot name"
+              description="Defaults to the template's name"
+              value={name}
+              onChange={(event) => setName(event.currentTarget.value)}
+              maxLength={99}
+              error={nameError}
+            />
+            <TextInput
+              label="Source"
+              description="Who or what carried it"
+              placeholder="e.g., Goblin boss"
+              value={source}
+              onChange={(event) => setSource(event.currentTarget.value)}
+              maxLength={100}
+            />
+            <TextInput
+              label="Location"
+              description="Where the party finds it (optional)"
+              placeholder="e.g., The throne room"
+              value={location}
+              onChange={(event) => setLocation(event.currentTarget.value)}
+              maxLength={100}
+            />
+            <Text size="xs" c="dimmed">
+              The loot starts hidden: reveal it to the party when they find it.
+            </Text>
+            {refusal ? <UpgradePrompt error={error} /> : null}
+            <Group justify="flex-end" gap="sm">
+              <Button variant="default" onClick={onClose}>
+                Cancel
+              </Button>
+              <Button type="submit" loading={deploy.isPending} disabled={!partyId}>
+                Deploy Loot
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,269 @@
+import type { LootDistribution } from '@haversack/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { useUiStore } from '../../../stores/ui-store';
+import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
+import { buildCharacter, pageMeta } from '../../../test/party-fixtures';
+import { renderWithProviders } from '../../inventory/test/inventory-fixtures';
+import { buildLootInstance } from '../test/loot-fixtures';
+import { DistributeLootDialog } from './distribute-loot-dialog';
+
+const loot = buildLootInstance({ id: 'loot-1', name: 'Dragon Hoard', is_revealed: true });
+const party = [
+  buildCharacter({ id: 'ch-aria', name: 'Aria', party_id: 'party-1' }),
+  buildCharacter({ id: 'ch-bram', name: 'Bram', party_id: 'party-1', is_owner: false }),
+  buildCharacter({ id: 'ch-cass', name: 'Cass', party_id: 'party-1', is_owner: false }),
+];
+
+const purse = (coins: Partial<Record<'cp' | 'sp' | 'ep' | 'gp' | 'pp', number>>) => ({
+  cp: 0,
+  sp: 0,
+  ep: 0,
+  gp: 0,
+  pp: 0,
+  ...coins,
+});
+
+function distribution(overrides: Partial<LootDistribution> = {}): LootDistribution {
+  return {
+    loot_instance_id: 'loot-1',
+    preview: true,
+    distribution_mode: 'even',
+    seed: 424242,
+    recipients: [
+      {
+        character_id: 'ch-aria',
+        name: 'Aria',
+        value_cp: 1550,
+        items: [
+          {
+            item_template_id: 'tpl-sword',
+            name: 'Longsword',
+            quantity: 1,
+            value_cp: 1500,
+            coin: null,
+            destination: 'character',
+            container_id: 'c-aria',
+            container_name: 'Backpack',
+          },
+          {
+            item_template_id: 'coin-sp',
+            name: 'Silver Piece',
+            quantity: 5,
+            value_cp: 50,
+            coin: 'sp',
+            destination: 'character',
+            container_id: 'c-aria',
+            container_name: 'Backpack',
+          },
+        ],
+      },
+      {
+        character_id: 'ch-bram',
+        name: 'Bram',
+        value_cp: 1550,
+        items: [
+          {
+            item_template_id: 'tpl-sword',
+            name: 'Longsword',
+            quantity: 1,
+            value_cp: 1500,
+            coin: null,
+            destination: 'party_stash',
+            container_id: 'c-stash',
+            container_name: 'Party Stash',
+          },
+          {
+            item_template_id: 'coin-sp',
+            name: 'Silver Piece',
+            quantity: 5,
+            value_cp: 50,
+            coin: 'sp',
+            destination: 'character',
+            container_id: 'c-bram',
+            container_name: 'Sack',
+          },
+        ],
+      },
+    ],
+    conversion: { taken: purse({ gp: 1 }), made: purse({ sp: 10 }) },
+    overflow: true,
+    total_value_cp: 3100,
+    transaction_ids: [],
+    ...overrides,
+  };
+}
+
+interface DistributeBody {
+  distribute: { character_ids: string[]; distribution_mode: string; preview: boolean; seed?: number };
+}
+
+/** The party's characters and the distribute endpoint at the network boundary. */
+function mockParty(distribute: (body: DistributeBody) => Response) {
+  return mockFetch(({ url, init }) => {
+    const { pathname, searchParams } = new URL(url, 'http://test');
+    if (pathname === '/api/v1/characters' && searchParams.get('party_id') === 'party-1') {
+      return jsonResponse(200, { status: 'success', data: party, meta: pageMeta(party.length, 100) });
+    }
+    if (init.method === 'POST' && pathname === '/api/v1/loot_instances/loot-1/distribute') {
+      return distribute(JSON.parse(String(init.body)) as DistributeBody);
+    }
+    return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+  });
+}
+
+const distributeBodies = (fetchMock: ReturnType<typeof mockFetch>) =>
+  fetchMock.mock.calls
+    .filter(([url, init]) => init?.method === 'POST' && String(url).endsWith('/distribute'))
+    .map(([, init]) => JSON.parse(String(init?.body)) as DistributeBody);
+
+function renderDialog(onClose = vi.fn()) {
+  renderWithProviders(<DistributeLootDialog loot={loot} opened onClose={onClose} />);
+  return onClose;
+}
+
+describe('DistributeLootDialog', () => {
+  it('previews who gets what, the stash overflow and the coin change, before anything moves', async () => {
+    const user = userEvent.setup();
+    const fetchMock = mockParty((body) =>
+      success(distribution({ distribution_mode: body.distribute.distribution_mode as 'even' })),
+    );
+    renderDialog();
+    const dialog = await screen.findByRole('dialog', { name: 'Distribute Dragon Hoard' });
+    // Every character of the party is chosen at first; Even split is the mode.
+    for (const name of ['Aria', 'Bram', 'Cass']) {
+      expect(await within(dialog).findByRole('checkbox', { name })).toBeChecked();
+    }
+    expect(within(dialog).getByRole('radio', { name: /Even split/ })).toBeChecked();
+    expect(within(dialog).queryByRole('button', { name: 'Confirm distribution' })).not.toBeInTheDocument();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Preview' }));
+    const preview = await within(dialog).findByTestId('distribution-preview');
+    expect(distributeBodies(fetchMock)).toEqual([
+      {
+        distribute: {
+          character_ids: ['ch-aria', 'ch-bram', 'ch-cass'],
+          distribution_mode: 'even',
+          preview: true,
+        },
+      },
+    ]);
+    expect(
+      within(preview).getByText('This is who would get what. Nothing has moved yet.'),
+    ).toBeInTheDocument();
+    expect(within(preview).getByTestId('distribution-conversion')).toHaveTextContent(
+      'Coins changed first to share evenly: 1 gp into 10 sp.',
+    );
+    const [aria, bram] = within(preview).getAllByTestId('distribution-recipient') as HTMLElement[];
+    expect(within(aria as HTMLElement).getByText('Aria')).toBeInTheDocument();
+    expect(within(aria as HTMLElement).getByTestId('recipient-value')).toHaveTextContent('15 gp 5 sp');
+    expect(within(aria as HTMLElement).getByText('1 × Longsword')).toBeInTheDocument();
+    expect(within(aria as HTMLElement).getByText('5 × Silver Piece')).toBeInTheDocument();
+    expect(within(aria as HTMLElement).queryByTestId('stash-overflow')).not.toBeInTheDocument();
+    expect(within(bram as HTMLElement).getByTestId('stash-overflow')).toHaveTextContent(
+      'Goes to the party stash: no room',
+    );
+  });
+
+  it('confirms with preview false and the preview’s seed, then says so and closes', async () => {
+    const user = userEvent.setup();
+    const fetchMock = mockParty((body) =>
+      success(
+        distribution({
+          distribution_mode: 'random',
+          preview: body.distribute.preview,
+          transaction_ids: body.distribute.preview ? [] : ['tx-1'],
+        }),
+      ),
+    );
+    const onClose = renderDialog();
+    const dialog = await screen.findByRole('dialog');
+    await user.click(await within(dialog).findByRole('checkbox', { name: 'Cass' }));
+    await user.click(within(dialog).getByRole('radio', { name: /Random/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Preview' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Confirm distribution' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(distributeBodies(fetchMock)).toEqual([
+      { distribute: { character_ids: ['ch-aria', 'ch-bram'], distribution_mode: 'random', preview: true } },
+      {
+        distribute: {
+          character_ids: ['ch-aria', 'ch-bram'],
+          distribution_mode: 'random',
+          preview: false,
+          seed: 424242,
+        },
+      },
+    ]);
+    expect(useUiStore.getState().toasts.at(-1)).toMatchObject({
+      kind: 'success',
+      message: 'Loot distributed successfully',
+    });
+  });
+
+  it('drops the preview when the characters or the mode change', async () => {
+    const user = userEvent.setup();
+    mockParty(() => success(distribution()));
+    renderDialog();
+    const dialog = await screen.findByRole('dialog');
+    await user.click(await within(dialog).findByRole('button', { name: 'Preview' }));
+    expect(await within(dialog).findByTestId('distribution-preview')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('radio', { name: /By value/ }));
+    expect(within(dialog).queryByTestId('distribution-preview')).not.toBeInTheDocument();
+    expect(within(dialog).queryByRole('button', { name: 'Confirm distribution' })).not.toBeInTheDocument();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Preview' }));
+    expect(await within(dialog).findByTestId('distribution-preview')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Aria' }));
+    expect(within(dialog).queryByTestId('distribution-preview')).not.toBeInTheDocument();
+  });
+
+  it('says the loot was already distributed when the confirmation comes too late', async () => {
+    const user = userEvent.setup();
+    const onClose = vi.fn();
+    mockParty((body) =>
+      body.distribute.preview
+        ? success(distribution())
+        : failure(409, 'ALREADY_DISTRIBUTED', 'Loot already distributed'),
+    );
+    renderDialog(onClose);
+    const dialog = await screen.findByRole('dialog');
+    await user.click(await within(dialog).findByRole('button', { name: 'Preview' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Confirm distribution' }));
+    expect(await within(dialog).findByTestId('distribute-error')).toHaveTextContent(
+      'This loot has already been distributed.',
+    );
+    expect(useUiStore.getState().toasts.at(-1)).toMatchObject({
+      kind: 'error',
+      message: 'This loot has already been distributed.',
+    });
+    expect(onClose).not.toHaveBeenCalled();
+  });
+
+  it('explains a Free plan’s refusal with the way to upgrade', async () => {
+    const user = userEvent.setup();
+    const refusal = 'Loot distribution is not included in your Free plan. Upgrade to use it.';
+    mockParty(() =>
+      jsonResponse(403, {
+        status: 'error',
+        error: {
+          type: 'error',
+          code: 'FEATURE_NOT_AVAILABLE',
+          message: refusal,
+          status: 403,
+          details: [{ field: 'loot_distribution', message: refusal, feature: 'loot_distribution' }],
+        },
+      }),
+    );
+    renderDialog();
+    const dialog = await screen.findByRole('dialog');
+    await user.click(await within(dialog).findByRole('button', { name: 'Preview' }));
+    const prompt = await within(dialog).findByTestId('upgrade-prompt');
+    expect(prompt).toHaveTextContent(refusal);
+    expect(within(prompt).getByRole('link', { name: 'See upgrade options' })).toHaveAttribute(
+      'href',
+      '/subscription/upgrade?feature=loot_distribution',
+    );
+    expect(within(dialog).queryByTestId('distribution-preview')).not.toBeInTheDocument();
+  });
+});

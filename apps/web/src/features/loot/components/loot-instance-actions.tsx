@@ -1,0 +1,127 @@
+import { type LootInstance, lootMessages } from '@haversack/contracts';
+import { Button, Group } from '@mantine/core';
+import { IconEye, IconEyeOff, IconTrash } from '@tabler/icons-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { toast } from '../../../lib/toast';
+import { transactionKeys } from '../../activity/api/transactions-api';
+import {
+  deleteLootInstance,
+  hideLoot,
+  invalidateLoot,
+  lootErrorMessage,
+  lootKeys,
+  revealLoot,
+} from '../api/loot-api';
+
+type ManagedLoot = Pick<LootInstance, 'id' | 'party_id' | 'name' | 'is_revealed'>;
+
+/**
+ * The GM's reveal, hide and delete of one loot (spec/02 §2, §8), with the spec's toasts. The loot and the
+ * party's list are refreshed whether it worked or not: a refusal may mean someone changed it meanwhile.
+ */
+export function useLootManagement(loot: ManagedLoot, options: { onDeleted?: () => void } = {}) {
+  const queryClient = useQueryClient();
+  const refresh = () => invalidateLoot(queryClient, loot.party_id, loot.id);
+  const reveal = useMutation({
+    mutationFn: () => revealLoot(loot.id),
+    onSuccess: () => toast.success(lootMessages.revealed),
+    onError: (error) => toast.error(lootErrorMessage(error, lootMessages.revealFailed)),
+    onSettled: refresh,
+  });
+  const hide = useMutation({
+    mutationFn: () => hideLoot(loot.id),
+    onSuccess: () => toast.success(lootMessages.hidden),
+    onError: (error) => toast.error(lootErrorMessage(error, lootMessages.hideFailed)),
+    onSettled: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: () => deleteLootInstance(loot.id),
+    onSuccess: async () => {
+      toast.success(lootMessages.deleted);
+      options.onDeleted?.();
+      queryClient.removeQueries({ queryKey: lootKeys.instance(loot.id) });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: lootKeys.partyLoot(loot.party_id) }),
+        queryClient.invalidateQueries({ queryKey: transactionKeys.party(loot.party_id) }),
+      ]);
+    },
+    onError: async (error) => {
+      toast.error(lootErrorMessage(error, lootMessages.deleteFailed));
+      await refresh();
+    },
+  });
+  return { reveal, hide, remove };
+}
+
+/**
+ * Reveal (or Hide) and Delete, for the GM, on a loot card and on the loot's page; Delete asks first.
+ * `children` go between them (the page's Edit and Distribute).
+ */
+export function LootManageActions({
+  loot,
+  onDeleted,
+  size = 'xs',
+  children,
+}: {
+  loot: ManagedLoot;
+  onDeleted?: () => void;
+  size?: 'xs' | 'sm';
+  children?: ReactNode;
+}) {
+  const { reveal, hide, remove } = useLootManagement(loot, { onDeleted });
+  const [confirming, setConfirming] = useState(false);
+  const busy = reveal.isPending || hide.isPending || remove.isPending;
+  return (
+    <Group gap="xs" data-testid="loot-manage-actions">
+      {loot.is_revealed ? (
+        <Button
+          size={size}
+          variant="light"
+          color="gray"
+          leftSection={<IconEyeOff size={16} aria-hidden="true" />}
+          title={lootMessages.hideTitle}
+          loading={hide.isPending}
+          disabled={busy && !hide.isPending}
+          onClick={() => hide.mutate()}
+        >
+          Hide
+        </Button>
+      ) : (
+        <Button
+          size={size}
+          variant="light"
+          leftSection={<IconEye size={16} aria-hidden="true" />}
+          title={lootMessages.revealTitle}
+          loading={reveal.isPending}
+          disabled={busy && !reveal.isPending}
+          onClick={() => reveal.mutate()}
+        >
+          Reveal
+        </Button>
+      )}
+      {children}
+      <Button
+        size={size}
+        variant="light"
+        color="red"
+        leftSection={<IconTrash size={16} aria-hidden="true" />}
+        title="Delete this loot and everything in it"
+        disabled={busy}
+        onClick={() => setConfirming(true)}
+      >
+        Delete
+      </Button>
+      <ConfirmDialog
+        opened={confirming}
+        title={`Delete ${loot.name}?`}
+        message={lootMessages.confirmDelete}
+        confirmLabel="Delete"
+        loading={remove.isPending}
+        onClose={() => setConfirming(false)}
+        onConfirm={() => remove.mutate(undefined, { onSettled: () => setConfirming(false) })}
+      />
+    </Group>
+  );
+}

@@ -1,0 +1,67 @@
+import { type Currency, currencies, type DistributionMode, type LootInstance } from '@haversack/contracts';
+
+/** DESIGN §4 distribution modes, as the GM chooses them. */
+export const distributionModeLabels: Record<DistributionMode, string> = {
+  even: 'Even split',
+  by_value: 'By value',
+  random: 'Random',
+};
+
+/** One line each on what a mode does (DESIGN §4). */
+export const distributionModeHelp: Record<DistributionMode, string> = {
+  even: 'Every stack is split evenly; what is left over is dealt in turn, and coins are changed to share out.',
+  by_value: 'Whole stacks, each to the character who has received the least value so far.',
+  random: 'Whole stacks, each to a character chosen at random.',
+};
+
+const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
+
+/** "Mar 5, 2026"; empty for no date or one the browser cannot read. */
+export function formatLootDate(iso: string | null): string {
+  if (!iso) return '';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '' : dateFormat.format(date);
+}
+
+/** "Distributed · Even split · Mar 5, 2026" for a loot that was shared out; null before that. */
+export function distributedLine(loot: Pick<LootInstance, 'distributed_at' | 'distribution_mode'>) {
+  if (!loot.distributed_at) return null;
+  return [
+    'Distributed',
+    loot.distribution_mode ? distributionModeLabels[loot.distribution_mode] : null,
+    formatLootDate(loot.distributed_at),
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
+const largestFirst: Currency[] = [...currencies].reverse();
+
+/** "2 gp 5 sp" for a handful of coins; "no coins" when empty. */
+export function formatCoins(purse: Partial<Record<Currency, number>>): string {
+  const parts = largestFirst.filter((c) => (purse[c] ?? 0) > 0).map((c) => `${purse[c]} ${c}`);
+  return parts.length > 0 ? parts.join(' ') : 'no coins';
+}
+
+/** "1 item", "3 items". */
+export function itemsCountLabel(count: number): string {
+  return `${count} ${count === 1 ? 'item' : 'items'}`;
+}
+
+/**
+ * A share's worth to the copper, counted in gold as players do: "15 gp 5 sp", "7 sp 3 cp", "0 cp". A
+ * distribution's shares differ by coppers, so gp alone (formatStackValue) would hide what it is about.
+ */
+export function formatShareValue(copper: number): string {
+  if (copper <= 0) return '0 cp';
+  const gp = Math.floor(copper / 100);
+  const sp = Math.floor((copper % 100) / 10);
+  const cp = copper % 10;
+  return [
+    gp > 0 ? `${gp.toLocaleString('en-US')} gp` : '',
+    sp > 0 ? `${sp} sp` : '',
+    cp > 0 ? `${cp} cp` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+}

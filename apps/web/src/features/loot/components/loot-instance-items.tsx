@@ -1,0 +1,108 @@
+import { formatStackValue, type ItemInstance, type LootInstance } from '@haversack/contracts';
+import { Button, Center, Group, Paper, Stack, Text } from '@mantine/core';
+import { IconCoins } from '@tabler/icons-react';
+import type { LootPick } from './take-loot-dialog';
+
+/**
+ * What a loot holds, one row per stack: name, quantity and worth. Members who may take get Take (part or
+ * all, into a container they choose) and Claim (the whole stack to a character) on each row.
+ */
+export function LootInstanceItems({
+  loot,
+  canTake,
+  disabled,
+  onPick,
+}: {
+  loot: LootInstance;
+  /** Show Take and Claim (a member with a character in the party, on revealed loot). */
+  canTake: boolean;
+  /** Shown but not yet usable (my characters are still loading). */
+  disabled: boolean;
+  onPick: (pick: LootPick) => void;
+}) {
+  const items = loot.container.item_instances;
+  if (items.length === 0) {
+    return (
+      <Center py="xl" data-testid="loot-empty">
+        <Text c="dimmed">
+          {loot.distributed_at
+            ? 'Everything in this loot has been shared out.'
+            : 'Nothing is left in this loot.'}
+        </Text>
+      </Center>
+    );
+  }
+  return (
+    <Stack
+      gap={6}
+      component="ul"
+      data-testid="loot-contents"
+      style={{ listStyle: 'none', margin: 0, padding: 0 }}
+    >
+      {items.map((item) => (
+        <li key={item.id}>
+          <LootItemRow item={item} canTake={canTake} disabled={disabled} onPick={onPick} />
+        </li>
+      ))}
+    </Stack>
+  );
+}
+
+function LootItemRow({
+  item,
+  canTake,
+  disabled,
+  onPick,
+}: {
+  item: ItemInstance;
+  canTake: boolean;
+  disabled: boolean;
+  onPick: (pick: LootPick) => void;
+}) {
+  // The SRD gives magic items no price: "Unpriced", not "0 gp" (as the item's own page says).
+  const unpriced = item.item_template.metadata.priced === false;
+  return (
+    <Paper withBorder p="xs" data-testid="loot-stack" data-item-name={item.name}>
+      <Group justify="space-between" gap="xs" wrap="wrap">
+        <Group gap="xs" wrap="nowrap" style={{ minWidth: 0, flex: '1 1 180px' }}>
+          {item.item_template.coin ? <IconCoins size={18} aria-hidden="true" /> : null}
+          <Stack gap={0} style={{ minWidth: 0 }}>
+            <Text fw={600} size="sm" style={{ overflowWrap: 'anywhere' }}>
+              {item.name}
+            </Text>
+            <Text size="xs" c="dimmed" data-testid="loot-stack-facts">
+              Quantity {item.quantity.toLocaleString('en-US')}
+              {unpriced ? '' : ` · ${formatStackValue(item.value_cp)} each`}
+            </Text>
+          </Stack>
+        </Group>
+        <Group gap="xs" wrap="nowrap" ml="auto">
+          <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }} data-testid="loot-stack-value">
+            {unpriced ? 'Unpriced' : formatStackValue(item.value_cp * item.quantity)}
+          </Text>
+          {canTake ? (
+            <>
+              <Button
+                size="sm"
+                variant="light"
+                disabled={disabled}
+                onClick={() => onPick({ kind: 'take', item })}
+                aria-label={`Take ${item.name}`}
+              >
+                Take
+              </Button>
+              <Button
+                size="sm"
+                disabled={disabled}
+                onClick={() => onPick({ kind: 'claim', item })}
+                aria-label={`Claim ${item.name}`}
+              >
+                Claim
+              </Button>
+            </>
+          ) : null}
+        </Group>
+      </Group>
+    </Paper>
+  );
+}

@@ -1,0 +1,75 @@
+import { formatStackValue, type LootItem } from '@haversack/contracts';
+import { Center, Group, Table, Text } from '@mantine/core';
+import { IconCoins } from '@tabler/icons-react';
+
+/** A coin line reads as a purse does ("250 gp"); any other line by its item's name. */
+export function lootItemLabel(item: LootItem): string {
+  return item.coin ? `${item.quantity.toLocaleString('en-US')} ${item.coin}` : item.item_template.name;
+}
+
+/** The name a control of this line is read out by ("Quantity of Longsword", "Remove gp coins"). */
+export function lootItemName(item: LootItem): string {
+  return item.coin ? `${item.coin} coins` : item.item_template.name;
+}
+
+export function lootItemsTotalCp(items: readonly LootItem[]): number {
+  return items.reduce((sum, item) => sum + item.total_value_cp, 0);
+}
+
+/** Read-only: what a loot template holds, each line's worth, and the whole. */
+export function LootItemList({ items, totalValueCp }: { items: readonly LootItem[]; totalValueCp?: number }) {
+  if (items.length === 0) {
+    return (
+      <Center py="md">
+        <Text c="dimmed" size="sm">
+          This loot template has no items yet.
+        </Text>
+      </Center>
+    );
+  }
+  return (
+    <Table.ScrollContainer minWidth={360}>
+      <Table striped data-testid="loot-items">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Item</Table.Th>
+            <Table.Th ta="right">Quantity</Table.Th>
+            <Table.Th ta="right">Value each</Table.Th>
+            <Table.Th ta="right">Value</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {items.map((item) => (
+            <Table.Tr key={item.id} data-testid="loot-item">
+              <Table.Td>
+                {item.coin ? (
+                  <Group gap={6} wrap="nowrap">
+                    <IconCoins size={16} aria-hidden="true" />
+                    <Text size="sm" fw={600}>
+                      {lootItemLabel(item)}
+                    </Text>
+                  </Group>
+                ) : (
+                  lootItemLabel(item)
+                )}
+              </Table.Td>
+              <Table.Td ta="right">{item.quantity.toLocaleString('en-US')}</Table.Td>
+              <Table.Td ta="right">{formatStackValue(item.value_cp)}</Table.Td>
+              <Table.Td ta="right">{formatStackValue(item.total_value_cp)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+        <Table.Tfoot>
+          <Table.Tr>
+            <Table.Th scope="row" colSpan={3}>
+              Total value
+            </Table.Th>
+            <Table.Th ta="right" data-testid="loot-total-value">
+              {formatStackValue(totalValueCp ?? lootItemsTotalCp(items))}
+            </Table.Th>
+          </Table.Tr>
+        </Table.Tfoot>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}

@@ -1,0 +1,226 @@
+import { lootMessages } from '@haversack/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { useUiStore } from '../../../stores/ui-store';
+import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
+import { pageMeta } from '../../../test/party-fixtures';
+import { renderWithProviders } from '../../inventory/test/inventory-fixtures';
+import { buildLootInstance } from '../test/loot-fixtures';
+import { PartyLootTab } from './party-loot-tab';
+
+type Loot = ReturnType<typeof buildLootInstance>;
+
+const hiddenHoard = buildLootInstance({
+  id: 'loot-1',
+  name: 'Goblin Boss Hoard',
+  source: 'Goblin boss',
+  instance_data: { location_name: 'Under the throne' },
+});
+const revealedChest = buildLootInstance({
+  id: 'loot-2',
+  name: 'Dusty Chest',
+  description: 'A chest full of cobwebs.',
+  source: 'Crypt',
+  is_revealed: true,
+  revealed_at: '2026-01-02T00:00:00.000Z',
+  items_count: 3,
+  total_value_cp: 4500,
+  distributed_at: '2026-03-05T12:00:00.000Z',
+  distribution_mode: 'by_value',
+});
+
+function list(instances: Loot[]) {
+  return jsonResponse(200, {
+    status: 'success',
+    data: instances,
+    meta: pageMeta(instances.length, 100),
+  });
+}
+
+/** The party's loot at the network boundary; `actions` answers reveal, hide (PATCH) and delete. */
+function mockLoot(instances: Loot[], actions: (url: string, method: string) => Response | null = () => null) {
+  return mockFetch(({ url, init }) => {
+    const { pathname } = new URL(url, 'http://test');
+    const method = init.method ?? 'GET';
+    const answer = actions(pathname, method);
+    if (answer) return answer;
+    if (method === 'GET' && pathname === '/api/v1/parties/party-1/loot_instances') return list(instances);
+    return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${method} ${pathname}`);
+  });
+}
+
+const cardOf = (name: string) =>
+  screen
+    .getAllByTestId('loot-card')
+    .find((card) => within(card).queryByRole('heading', { name })) as HTMLElement;
+
+const lastToast = () => useUiStore.getState().toasts.at(-1);
+
+describe('PartyLootTab', () => {
+  it('shows the GM every loot, hidden ones badged, with source, location, contents and the way in', async () => {
+    const fetchMock = mockLoot([hiddenHoard, revealedChest]);
+    renderWithProviders(<PartyLootTab partyId="party-1" isGm />);
+    expect(screen.getByRole('heading', { name: 'Party Loot' })).toBeInTheDocument();
+    expect(screen.getByText('Manage loot instances for your party.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Browse Loot Templates' })).toHaveAttribute(
+      'href',
+      '/loot/templates?party_id=party-1',
+    );
+    expect(screen.getByTestId('loot-skeletons')).toBeInTheDocument();
+
+    const hoard = await waitFor(() => cardOf('Goblin Boss Hoard'));
+    const url = new URL(String(fetchMock.mock.calls[0]?.[0]), 'http://test');
+    expect(url.pathname).toBe('/api/v1/parties/party-1/loot_instances');
+    expect(within(hoard).getByText('Hidden')).toBeInTheDocument();
+    expect(within(hoard).getByText('What the goblin boss kept under his throne.')).toBeInTheDocument();
+    expect(within(hoard).getByText('Goblin boss')).toBeInTheDocument();
+    expect(within(hoard).getByText('Under the throne')).toBeInTheDocument();
+    expect(within(hoard).getByTestId('loot-card-contents')).toHaveTextContent('1 item · 30 gp');
+    expect(within(hoard).getByRole('link', { name: /View Loot Contents/ })).toHaveAttribute(
+      'href',
+      '/loot/instances/loot-1',
+    );
+    expect(within(hoard).getByRole('button', { name: 'Reveal' })).toHaveAttribute(
+      'title',
+      'Reveal to players',
+    );
+    expect(within(hoard).queryByRole('button', { name: 'Hide' })).not.toBeInTheDocument();
+
+    const chest = cardOf('Dusty Chest');
+    expect(within(chest).queryByText('Hidden')).not.toBeInTheDocument();
+    expect(within(chest).getByRole('button', { name: 'Hide' })).toHaveAttribute('title', 'Hide from players');
+    expect(within(chest).getByTestId('loot-distributed')).toHaveTextContent(
+      'Distributed · By value · Mar 5, 2026',
+    );
+  });
+
+  it('gives players no GM controls, and veils a hidden loot it is sent', async () => {
+    const playerChest = { ...revealedChest, can_manage: false, can_take: true };
+    const veiled = { ...hiddenHoard, can_manage: false };
+    mockLoot([playerChest, veiled]);
+    renderWithProviders(<PartyLootTab partyId="party-1" isGm={false} />);
+    const chest = await waitFor(() => cardOf('Dusty Chest'));
+    expect(screen.queryByRole('link', { name: 'Browse Loot Templates' })).not.toBeInTheDocument();
+    expect(within(chest).getByRole('link', { name: /View Loot Contents/ })).toBeInTheDocument();
+    expect(within(chest).queryByRole('button', { name: 'Hide' })).not.toBeInTheDocument();
+    expect(within(chest).queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
+
+    const hoard = cardOf('Goblin Boss Hoard');
+    expect(within(hoard).getByText('This loot has not been revealed yet')).toBeInTheDocument();
+    expect(within(hoard).queryByText('Under the throne')).not.toBeInTheDocument();
+    expect(within(hoard).queryByRole('link', { name: /View Loot Contents/ })).not.toBeInTheDocument();
+  });
+
+  it('reveals a hidden loot and says so', async () => {
+    const user = userEvent.setup();
+    const fetchMock = mockLoot([hiddenHoard], (pathname, method) =>
+      method === 'POST' && pathname === '/api/v1/loot_instances/loot-1/reveal'
+        ? success({ ...hiddenHoard, is_revealed: true })
+        : null,
+    );
+    renderWithProviders(<PartyLootTab partyId="party-1" isGm />);
+    await user.click(await screen.findByRole('button', { name: 'Reveal' }));
+    await waitFor(() =>
+      expect(lastToast()).toMatchObject({ kind: 'success', message: 'Loot revealed to party' }),
+    );
+    expect(
+      fetchMock.mock.calls.some(
+        ([url, init]) => init?.method === 'POST' && String(url).endsWith('/loot_instances/loot-1/reveal'),
+      ),
+    ).toBe(true);
+  });
+
+  it('hides a revealed loot with PATCH is_revealed false, and shows the server’s refusal', async () => {
+    const user = userEvent.setup();
+    let refuse = false;
+    const fetchMock = mockLoot([revealedChest], (pathname, method) => {
+      if (method !== 'PATCH' || pathname !== '/api/v1/loot_instances/loot-2') return null;
+      return refuse
+        ? failure(403, 'FORBIDDEN', 'This party is archived: its loot is read-only.')
+        : success({ ...revealedChest, is_revealed: false });
+    });
+    renderWithProviders(<PartyLootTab partyId="party-1" isGm />);
+    await user.click(await screen.findByRole('button', { name: 'Hide' }));
+    await waitFor(() =>
+      expect(lastToast()).toMatchObject({ kind: 'success', message: 'Loot hidden from party' }),
+    );
+    const patch = fetchMock.mock.calls.find(([, init]) => init?.method === 'PATCH');
+    expect(JSON.parse(String(patch?.[1]?.body))).toEqual({ loot_instance: { is_revealed: false } });
+
+    refuse = true;
+    await user.click(await screen.findByRole('button', { name: 'Hide' }));
+    await waitFor(() =>
+      expect(lastToast()).toMatchObject({
+        kind: 'error',
+        message: 'This party is archived: its loot is read-only.',
+      }),
+    );
+  });
+
+  it('falls back to "Failed to reveal loot" when the failure carries no message of the server', async () => {
+    const user = userEvent.setup();
+    mockLoot([hiddenHoard], (pathname, method) =>
+      method === 'POST' && pathname.endsWith('/reveal') ? new Response('oops', { status: 502 }) : null,
+    );
+    renderWithProviders(<PartyLootTab partyId="party-1" isGm />);
+    await user.click(await screen.findByRole('button', { name: 'Reveal' }));
+    await waitFor(() =>
+      expect(lastToast()).toMatchObject({ kind: 'error', message: lootMessages.revealFailed }),
+    );
+  });
+
+  it('asks before deleting, then deletes and says so', async () => {
+    const user = userEvent.setup();
+    let deleted = false;
+    const fetchMock = mockLoot([hiddenHoard], (pathname, method) => {
+      if (method === 'DELETE' && pathname === '/api/v1/loot_instances/loot-1') {
+        deleted = true;
+        return new Response(null, { status: 204 });
+      }
+      if (deleted && method === 'GET') return list([]);
+      return null;
+    });
+    renderWithProviders(<PartyLootTab partyId="party-1" isGm />);
+    await user.click(await screen.findByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(
+      within(dialog).getByText('Are you sure you want to delete this loot instance? This cannot be undone.'),
+    ).toBeInTheDocument();
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'DELETE')).toBe(false);
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() =>
+      expect(lastToast()).toMatchObject({ kind: 'success', message: 'Loot instance deleted' }),
+    );
+    expect(await screen.findByText(lootMessages.noPartyLoot)).toBeInTheDocument();
+  });
+
+  it('offers the GM "Deploy Loot Template" on an empty tab, and players only the sentence', async () => {
+    mockLoot([]);
+    const { unmount } = renderWithProviders(<PartyLootTab partyId="party-1" isGm />);
+    const empty = await screen.findByTestId('empty-state');
+    expect(within(empty).getByText('No loot instances in this party yet')).toBeInTheDocument();
+    expect(within(empty).getByRole('link', { name: 'Deploy Loot Template' })).toHaveAttribute(
+      'href',
+      '/loot/templates?party_id=party-1',
+    );
+    unmount();
+
+    renderWithProviders(<PartyLootTab partyId="party-1" isGm={false} />);
+    const playerView = await screen.findByTestId('empty-state');
+    expect(within(playerView).getByText('No loot instances in this party yet')).toBeInTheDocument();
+    expect(within(playerView).queryByRole('link', { name: 'Deploy Loot Template' })).not.toBeInTheDocument();
+  });
+
+  it('shows an error with Try Again that loads the loot again', async () => {
+    const user = userEvent.setup();
+    let fail = true;
+    mockFetch(() => (fail ? failure(403, 'FORBIDDEN', 'Access forbidden') : list([revealedChest])));
+    renderWithProviders(<PartyLootTab partyId="party-1" isGm />);
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('Unable to Load Loot')).toBeInTheDocument();
+    fail = false;
+    await user.click(within(alert).getByRole('button', { name: 'Try Again' }));
+    expect(await screen.findByRole('heading', { name: 'Dusty Chest' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,207 @@
+import { formatStackValue, type ItemInstance, type LootTakeResult, lootMessages } from '@haversack/contracts';
+import { Alert, Button, Group, Modal, NumberInput, Select, Stack, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { isApiError } from '../../../lib/http-client';
+import { toast } from '../../../lib/toast';
+import { transactionKeys } from '../../activity/api/transactions-api';
+import { invalidateContainers } from '../../inventory/api/inventory-api';
+import { claimLoot, invalidateLoot, lootErrorMessage, takeLoot } from '../api/loot-api';
+import { containerLabel, type LootTaker } from './loot-instance-taker';
+
+/** What a member asked to do with one stack of the loot. */
+export interface LootPick {
+  kind: 'take' | 'claim';
+  item: ItemInstance;
+}
+
+type TakeInput =
+  | { kind: 'take'; itemId: string; containerId: string; quantity: number }
+  | { kind: 'claim'; itemId: string; characterId: string };
+
+/**
+ * Why a take or claim was refused: a refused field names its reason ("Only 2 left in this loot.", "Choose
+ * a container of one of your characters in this party."), anything else the server's message or the
+ * spec's "Failed to claim item".
+ */
+function takeFailure(error: unknown): string {
+  const detail = isApiError(error) ? error.details[0]?.message : undefined;
+  return detail ?? lootErrorMessage(error, lootMessages.claimFailed);
+}
+
+/** POST take or claim with the spec's toasts; refreshes the loot, the receiving container and the ledger. */
+function useTakeLoot(loot: { id: string; party_id: string }, onDone: () => void) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: TakeInput): Promise<LootTakeResult> =>
+      input.kind === 'take'
+        ? takeLoot({
+            lootId: loot.id,
+            itemInstanceId: input.itemId,
+            targetContainerId: input.containerId,
+            quantity: input.quantity,
+          })
+        : claimLoot(loot.id, input.itemId, input.characterId),
+    onSuccess: (result) => {
+      toast.success(result.kind === 'claim' ? lootMessages.claimed : lootMessages.taken);
+      onDone();
+    },
+    onError: (error) => toast.error(takeFailure(error)),
+    onSettled: async (result, _error, input) => {
+      const received = result?.item_instances.map((item) => item.container_id) ?? [];
+      await Promise.all([
+        invalidateLoot(queryClient, loot.party_id, loot.id),
+        invalidateContainers(
+          queryClient,
+          input.kind === 'take' ? [input.containerId, ...received] : received,
+        ),
+        queryClient.invalidateQueries({ queryKey: transactionKeys.party(loot.party_id) }),
+      ]);
+    },
+  });
+}
+
+/**
+ * Take part or all of a stack into one of my characters' containers, or Claim the whole stack for one of
+ * my characters (it goes into the character's main container). Two taps on a phone: Take on the list,
+ * then the button here.
+ */
+export function TakeLootDialog({
+  loot,
+  pick,
+  taker,
+  onClose,
+}: {
+  loot: { id: string; party_id: string };
+  pick: LootPick | null;
+  taker: LootTaker;
+  onClose: () => void;
+}) {
+  const phone = useMediaQuery('(max-width: 47.99em)');
+  // Kept while the dialog closes so its content does not vanish mid-transition.
+  const [shown, setShown] = useState<LootPick | null>(pick);
+  const [quantity, setQuantity] = useState<number | string>(1);
+  const [containerId, setContainerId] = useState<string | null>(null);
+  const [characterId, setCharacterId] = useState<string | null>(null);
+  const mutation = useTakeLoot(loot, onClose);
+  const { reset } = mutation;
+
+  useEffect(() => {
+    if (!pick) return;
+    setShown(pick);
+    setQuantity(pick.item.quantity);
+    setContainerId(null);
+    setCharacterId(null);
+    reset();
+  }, [pick, reset]);
+
+  if (!shown) return null;
+  const { item, kind } = shown;
+  const max = item.quantity;
+  const amount = typeof quantity === 'number' ? quantity : Number.parseInt(quantity, 10);
+  const validAmount = Number.isInteger(amount) && amount >= 1 && amount <= max;
+  const firstCharacter = taker.characters[0];
+  const defaultContainer =
+    taker.containers.find((c) => c.is_primary && c.owner.id === firstCharacter?.id) ??
+    taker.containers[0] ??
+    null;
+  const container = taker.containers.find((c) => c.id === containerId) ?? defaultContainer;
+  const character = taker.characters.find((c) => c.id === characterId) ?? firstCharacter ?? null;
+  const ready = kind === 'take' ? validAmount && container !== null : character !== null;
+
+  const submit = () => {
+    if (!ready || mutation.isPending) return;
+    if (kind === 'take' && container) {
+      mutation.mutate({ kind: 'take', itemId: item.id, containerId: container.id, quantity: amount });
+    } else if (kind === 'claim' && character) {
+      mutation.mutate({ kind: 'claim', itemId: item.id, characterId: character.id });
+    }
+  };
+
+  return (
+    <Modal
+      opened={pick !== null}
+      onClose={onClose}
+      title={kind === 'take' ? `Take ${item.name}` : `Claim ${item.name}`}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+      fullScreen={phone === true}
+      centered
+    >
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit();
+        }}
+        noValidate
+      >
+        <Stack gap="md">
+          <Text size="sm">
+            {max} in this loot, worth {formatStackValue(item.value_cp)} each.
+          </Text>
+          {kind === 'take' ? (
+            <>
+              {max > 1 ? (
+                <NumberInput
+                  label="Quantity"
+                  value={quantity}
+                  onChange={setQuantity}
+                  min={1}
+                  max={max}
+                  allowDecimal={false}
+                  allowNegative={false}
+                  description={`1 to ${max}`}
+                  error={validAmount ? undefined : `Enter a whole number from 1 to ${max}`}
+                />
+              ) : null}
+              <Select
+                label="Put it in"
+                placeholder="Choose a container"
+                data={taker.containers.map((c) => ({ value: c.id, label: containerLabel(c) }))}
+                value={container?.id ?? null}
+                onChange={setContainerId}
+                allowDeselect={false}
+                comboboxProps={{ withinPortal: true }}
+                nothingFoundMessage="None of your characters in this party has a container"
+                error={taker.isPending || container ? undefined : lootMessages.containerNotCharacters}
+              />
+            </>
+          ) : (
+            <>
+              <Select
+                label="Claim for"
+                placeholder="Choose a character"
+                data={taker.characters.map((c) => ({ value: c.id, label: c.name }))}
+                value={character?.id ?? null}
+                onChange={setCharacterId}
+                allowDeselect={false}
+                comboboxProps={{ withinPortal: true }}
+                error={taker.isPending || character ? undefined : lootMessages.notYourCharacter}
+              />
+              <Text size="xs" c="dimmed">
+                The whole stack goes into the character's main container.
+              </Text>
+            </>
+          )}
+          {mutation.error ? (
+            <Alert color="red" variant="light" role="alert" data-testid="take-error">
+              {takeFailure(mutation.error)}
+            </Alert>
+          ) : null}
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={!ready} loading={mutation.isPending} data-autofocus>
+              {kind === 'take'
+                ? `Take ${validAmount ? amount : ''}`.trim()
+                : character
+                  ? `Claim for ${character.name}`
+                  : 'Claim'}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,66 @@
+import { type Container, type LootTakeResult, lootMessages } from '@haversack/contracts';
+import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { isApiError } from '../../../lib/http-client';
+import { toast } from '../../../lib/toast';
+import { transactionKeys } from '../../activity/api/transactions-api';
+import { partyCharactersQuery } from '../../characters/api/characters-api';
+import { invalidateContainers } from '../../inventory/api/inventory-api';
+import { invalidateLoot, lootErrorMessage, type TakeRequest, takeLoot } from '../api/loot-api';
+
+/**
+ * Why a take failed, as the user should read it: a refused destination or quantity names the field's reason
+ * ("Choose a container of one of your characters in this party.", "Only 2 left in this loot."), anything
+ * else the server's message or "Failed to claim item" (spec/02 §8).
+ */
+export function takeErrorMessage(error: unknown): string {
+  if (isApiError(error) && error.details[0]?.message) return error.details[0].message;
+  return lootErrorMessage(error, lootMessages.claimFailed);
+}
+
+export interface TakeLootRequest extends TakeRequest {
+  /** The loot's party: its list of loot is refreshed too. */
+  partyId: string;
+}
+
+/**
+ * After a take, whatever happened: the loot (and the party's list of loot), the container it went to and
+ * the party's ledger.
+ */
+export async function afterTake(queryClient: QueryClient, request: Omit<TakeLootRequest, 'itemInstanceId'>) {
+  await Promise.all([
+    invalidateLoot(queryClient, request.partyId, request.lootId),
+    invalidateContainers(queryClient, [request.targetContainerId]),
+    queryClient.invalidateQueries({ queryKey: transactionKeys.party(request.partyId) }),
+  ]);
+}
+
+/**
+ * POST loot_instances/{id}/take: part or all of a stack into a container of one of my characters in the
+ * party, with the "Item taken successfully" toast or the reason it was refused.
+ */
+export function useTakeLoot(options: { onSuccess?: (result: LootTakeResult) => void } = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (request: TakeLootRequest) => takeLoot(request),
+    onSuccess: (result) => {
+      toast.success(lootMessages.taken);
+      options.onSuccess?.(result);
+    },
+    onError: (error) => toast.error(takeErrorMessage(error)),
+    // A refusal may mean someone else took it first: refresh either way.
+    onSettled: (_result, _error, request) => afterTake(queryClient, request),
+  });
+}
+
+/**
+ * Where loot of a party may go (spec/02 §4 loot to container): the containers I can act on of the
+ * party's characters, never the party stash. Until the party's characters are known, every character
+ * container I can act on (the server refuses the others with its reason).
+ */
+export function useLootDestinations(partyId: string | null, containers: Container[]): Container[] {
+  const characters = useQuery({ ...partyCharactersQuery(partyId ?? ''), enabled: partyId !== null });
+  const inParty = characters.data ? new Set(characters.data.characters.map((c) => c.id)) : null;
+  return containers.filter(
+    (c) => c.can_act && c.character_id !== null && (inParty === null || inParty.has(c.character_id ?? '')),
+  );
+}

@@ -1,0 +1,329 @@
+import type { LootInstance } from '@haversack/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { useUiStore } from '../../../stores/ui-store';
+import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
+import { buildCharacter, pageMeta } from '../../../test/party-fixtures';
+import { renderRoutes } from '../../../test/render';
+import { buildContainer, buildItem } from '../../inventory/test/inventory-fixtures';
+import { buildLootInstance } from '../test/loot-fixtures';
+import { LootInstancePage } from './loot-instance-page';
+
+const gold = buildItem({
+  id: 'loot-stack-gp',
+  name: 'Gold Piece',
+  displayName: 'Gold Piece (50)',
+  quantity: 50,
+  value: 1,
+  value_cp: 100,
+  currency: 'gp',
+  item_template_id: 'coin-gp',
+  item_template: { name: 'Gold Piece', stack_size: 0, tags: ['currency'], metadata: {}, coin: 'gp' },
+  container_id: 'loot-container-1',
+});
+
+const base = buildLootInstance();
+const sword = base.container.item_instances[0];
+
+/** Revealed loot as a player with a character sees it: two longswords and 50 gp. */
+const playerLoot = buildLootInstance({
+  is_revealed: true,
+  revealed_at: '2026-01-02T00:00:00.000Z',
+  instance_data: { location_name: 'Under the throne' },
+  claimed_by: [{ id: 'ch-bram', name: 'Bram' }],
+  container: { ...base.container, item_instances: [...(sword ? [sword] : []), gold] },
+  items_count: 2,
+  total_value_cp: 8000,
+  can_manage: false,
+  can_take: true,
+});
+
+const characters = [
+  buildCharacter({ id: 'ch-aria', name: 'Aria', party_id: 'party-1', primary_container_id: 'c-pack' }),
+  buildCharacter({ id: 'ch-bram', name: 'Bram', party_id: 'party-1', is_owner: false, user_id: 'user-2' }),
+];
+const ariaContainers = [
+  buildContainer({
+    id: 'c-pack',
+    name: 'Backpack',
+    owner: { type: 'character', id: 'ch-aria', name: 'Aria' },
+    character_id: 'ch-aria',
+    party_id: 'party-1',
+  }),
+  buildContainer({
+    id: 'c-sack',
+    name: 'Sack',
+    is_primary: false,
+    owner: { type: 'character', id: 'ch-aria', name: 'Aria' },
+    character_id: 'ch-aria',
+    party_id: 'party-1',
+  }),
+];
+
+type Handler = (pathname: string, method: string, body: unknown) => Response | null;
+
+/** The loot, the party's characters and Aria's containers at the network boundary. */
+function mockLootPage(loot: LootInstance | Response, extra: Handler = () => null) {
+  return mockFetch(({ url, init }) => {
+    const { pathname, searchParams } = new URL(url, 'http://test');
+    const method = init.method ?? 'GET';
+    const answer = extra(pathname, method, init.body ? JSON.parse(String(init.body)) : undefined);
+    if (answer) return answer;
+    if (method === 'GET' && pathname === '/api/v1/loot_instances/loot-1') {
+      return loot instanceof Response ? loot.clone() : success(loot);
+    }
+    if (pathname === '/api/v1/characters' && searchParams.get('party_id') === 'party-1') {
+      return jsonResponse(200, {
+        status: 'success',
+        data: characters,
+        meta: pageMeta(characters.length, 100),
+      });
+    }
+    if (pathname === '/api/v1/characters/ch-aria/containers') return success(ariaContainers);
+    return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${method} ${pathname}`);
+  });
+}
+
+function renderPage() {
+  return renderRoutes(
+    [
+      { path: '/loot/instances/:id', element: <LootInstancePage /> },
+      { path: '/parties/:id', element: <p>Party page</p> },
+    ],
+    '/loot/instances/loot-1',
+  );
+}
+
+const bodiesTo = (fetchMock: ReturnType<typeof mockFetch>, suffix: string, method = 'POST') =>
+  fetchMock.mock.calls
+    .filter(
+      ([url, init]) =>
+        init?.method === method && new URL(String(url), 'http://test').pathname.endsWith(suffix),
+    )
+    .map(([, init]) => JSON.parse(String(init?.body)));
+
+const lastToast = () => useUiStore.getState().toasts.at(-1);
+
+/** Take and Claim wait for my characters and their containers (three requests in a row). */
+const buttonReady = (name: string) =>
+  waitFor(() => expect(screen.getByRole('button', { name })).toBeEnabled(), { timeout: 5_000 });
+
+// A shared, busy machine: typing into the edit form and the chained requests can take a few seconds.
+describe('LootInstancePage', { timeout: 20_000 }, () => {
+  it('shows the loot: name, party, source, location, description, who claimed, and its items', async () => {
+    mockLootPage(playerLoot);
+    renderPage();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Goblin Boss Hoard' })).toBeInTheDocument();
+    expect(screen.queryByTestId('loot-hidden-badge')).not.toBeInTheDocument();
+    expect(screen.getAllByRole('link', { name: 'The Copper Lanterns' })[0]).toHaveAttribute(
+      'href',
+      '/parties/party-1',
+    );
+    expect(screen.getByText('Goblin boss')).toBeInTheDocument();
+    expect(screen.getByText('Under the throne')).toBeInTheDocument();
+    expect(screen.getByText('What the goblin boss kept under his throne.')).toBeInTheDocument();
+    expect(screen.getByTestId('loot-claimed-by')).toHaveTextContent('Claimed by: Bram');
+    const stacks = screen.getAllByTestId('loot-stack');
+    expect(stacks.map((s) => s.getAttribute('data-item-name'))).toEqual(['Longsword', 'Gold Piece']);
+    expect(within(stacks[1] as HTMLElement).getByTestId('loot-stack-facts')).toHaveTextContent(
+      'Quantity 50 · 1 gp each',
+    );
+    expect(within(stacks[1] as HTMLElement).getByTestId('loot-stack-value')).toHaveTextContent('50 gp');
+    // A player has no GM controls.
+    expect(screen.queryByTestId('loot-gm-panel')).not.toBeInTheDocument();
+    await buttonReady('Take Gold Piece');
+  });
+
+  it('takes part of a stack into the container I choose', async () => {
+    const user = userEvent.setup();
+    const fetchMock = mockLootPage(playerLoot, (pathname, method) =>
+      method === 'POST' && pathname === '/api/v1/loot_instances/loot-1/take'
+        ? success({
+            kind: 'take',
+            message: 'Item taken successfully',
+            loot_instance_id: 'loot-1',
+            quantity: 20,
+            item_instances: [buildItem({ id: 'new-gold', container_id: 'c-sack', quantity: 20 })],
+            transaction_ids: ['tx-1'],
+          })
+        : null,
+    );
+    renderPage();
+    await buttonReady('Take Gold Piece');
+    await user.click(screen.getByRole('button', { name: 'Take Gold Piece' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Take Gold Piece' });
+    const quantity = within(dialog).getByRole('textbox', { name: 'Quantity' });
+    // All of the stack by default.
+    expect(quantity).toHaveValue('50');
+    await user.clear(quantity);
+    await user.type(quantity, '20');
+    const destination = within(dialog).getByRole('combobox', { name: 'Put it in' });
+    expect(destination).toHaveValue('Backpack (Aria)');
+    await user.click(destination);
+    await user.click(await screen.findByRole('option', { name: 'Sack (Aria)' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Take 20' }));
+    await waitFor(() =>
+      expect(lastToast()).toMatchObject({ kind: 'success', message: 'Item taken successfully' }),
+    );
+    expect(bodiesTo(fetchMock, '/take')).toEqual([
+      { item_instance_id: 'loot-stack-gp', target_container_id: 'c-sack', quantity: 20 },
+    ]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('shows why a take was refused, in the server’s words', async () => {
+    const user = userEvent.setup();
+    mockLootPage(playerLoot, (pathname, method) =>
+      method === 'POST' && pathname.endsWith('/take')
+        ? failure(409, 'CONFLICT', 'Only 10 left in this loot.', [
+            { field: 'quantity', message: 'Only 10 left in this loot.' },
+          ])
+        : null,
+    );
+    renderPage();
+    await buttonReady('Take Gold Piece');
+    await user.click(screen.getByRole('button', { name: 'Take Gold Piece' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('button', { name: 'Take 50' }));
+    expect(await within(dialog).findByTestId('take-error')).toHaveTextContent('Only 10 left in this loot.');
+    expect(lastToast()).toMatchObject({ kind: 'error', message: 'Only 10 left in this loot.' });
+  });
+
+  it('claims a whole stack for one of my characters (never someone else’s)', async () => {
+    const user = userEvent.setup();
+    const fetchMock = mockLootPage(playerLoot, (pathname, method) =>
+      method === 'POST' && pathname === '/api/v1/loot_instances/loot-1/claim'
+        ? success({
+            kind: 'claim',
+            message: 'Item claimed successfully',
+            loot_instance_id: 'loot-1',
+            quantity: 2,
+            item_instances: [buildItem({ id: 'new-sword', container_id: 'c-pack', quantity: 2 })],
+            transaction_ids: ['tx-2'],
+          })
+        : null,
+    );
+    renderPage();
+    await buttonReady('Claim Longsword');
+    await user.click(screen.getByRole('button', { name: 'Claim Longsword' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Claim Longsword' });
+    const claimFor = within(dialog).getByRole('combobox', { name: 'Claim for' });
+    expect(claimFor).toHaveValue('Aria');
+    await user.click(claimFor);
+    expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual(['Aria']);
+    await user.click(screen.getByRole('option', { name: 'Aria' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Claim for Aria' }));
+    await waitFor(() =>
+      expect(lastToast()).toMatchObject({ kind: 'success', message: 'Item claimed successfully' }),
+    );
+    expect(bodiesTo(fetchMock, '/claim')).toEqual([
+      { claim: { item_instance_id: 'loot-stack-1', character_id: 'ch-aria' } },
+    ]);
+  });
+
+  it('tells an observer (no character) they cannot take, with no Take or Claim', async () => {
+    mockLootPage({ ...playerLoot, can_take: false });
+    renderPage();
+    expect(await screen.findByTestId('cannot-take')).toHaveTextContent(
+      'You need a character in this party to take loot.',
+    );
+    expect(screen.queryByRole('button', { name: /^Take / })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Claim / })).not.toBeInTheDocument();
+  });
+
+  it('gives the GM Reveal, Edit, Delete, and Distribute once the loot is revealed', async () => {
+    const user = userEvent.setup();
+    let revealed = false;
+    const fetchMock = mockLootPage(buildLootInstance(), (pathname, method) => {
+      if (method === 'POST' && pathname === '/api/v1/loot_instances/loot-1/reveal') {
+        revealed = true;
+        return success(buildLootInstance({ is_revealed: true }));
+      }
+      if (method === 'GET' && pathname === '/api/v1/loot_instances/loot-1' && revealed) {
+        return success(buildLootInstance({ is_revealed: true }));
+      }
+      return null;
+    });
+    renderPage();
+    const panel = await screen.findByTestId('loot-gm-panel');
+    expect(screen.getByTestId('loot-hidden-badge')).toHaveTextContent('Hidden');
+    expect(within(panel).getByRole('button', { name: 'Distribute' })).toBeDisabled();
+    expect(
+      within(panel).getByText('Reveal this loot to the party before distributing it.'),
+    ).toBeInTheDocument();
+    await user.click(within(panel).getByRole('button', { name: 'Reveal' }));
+    await waitFor(() =>
+      expect(lastToast()).toMatchObject({ kind: 'success', message: 'Loot revealed to party' }),
+    );
+    expect(await within(panel).findByRole('button', { name: 'Hide' })).toBeInTheDocument();
+    expect(within(panel).getByRole('button', { name: 'Distribute' })).toBeEnabled();
+    expect(
+      fetchMock.mock.calls.some(([url, init]) => init?.method === 'POST' && String(url).endsWith('/reveal')),
+    ).toBe(true);
+
+    await user.click(within(panel).getByRole('button', { name: 'Distribute' }));
+    expect(await screen.findByRole('dialog', { name: 'Distribute Goblin Boss Hoard' })).toBeInTheDocument();
+  });
+
+  it('lets the GM rename the loot and say where it lies', async () => {
+    const user = userEvent.setup();
+    const fetchMock = mockLootPage(buildLootInstance(), (pathname, method, body) =>
+      method === 'PATCH' && pathname === '/api/v1/loot_instances/loot-1'
+        ? success(
+            buildLootInstance({ name: (body as { loot_instance: { name: string } }).loot_instance.name }),
+          )
+        : null,
+    );
+    renderPage();
+    const panel = await screen.findByTestId('loot-gm-panel');
+    await user.click(within(panel).getByRole('button', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Goblin Boss Hoard' });
+    const name = within(dialog).getByRole('textbox', { name: /Name/ });
+    await user.clear(name);
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('Loot name is required')).toBeInTheDocument();
+    expect(bodiesTo(fetchMock, '/loot_instances/loot-1', 'PATCH')).toEqual([]);
+
+    await user.type(name, 'Throne Room Hoard');
+    await user.type(within(dialog).getByRole('textbox', { name: 'Location' }), 'Behind the throne');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(lastToast()).toMatchObject({ kind: 'success', message: 'Loot updated' }));
+    expect(bodiesTo(fetchMock, '/loot_instances/loot-1', 'PATCH')).toEqual([
+      {
+        loot_instance: {
+          name: 'Throne Room Hoard',
+          description: 'What the goblin boss kept under his throne.',
+          source: 'Goblin boss',
+          location_name: 'Behind the throne',
+        },
+      },
+    ]);
+  });
+
+  it('deletes the loot after asking, and goes back to the party', async () => {
+    const user = userEvent.setup();
+    mockLootPage(buildLootInstance(), (pathname, method) =>
+      method === 'DELETE' && pathname === '/api/v1/loot_instances/loot-1'
+        ? new Response(null, { status: 204 })
+        : null,
+    );
+    renderPage();
+    const panel = await screen.findByTestId('loot-gm-panel');
+    await user.click(within(panel).getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(
+      within(dialog).getByText('Are you sure you want to delete this loot instance? This cannot be undone.'),
+    ).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Party page')).toBeInTheDocument();
+    expect(lastToast()).toMatchObject({ kind: 'success', message: 'Loot instance deleted' });
+  });
+
+  it('says "Loot Not Found" for a loot that is gone or still hidden from me', async () => {
+    mockLootPage(failure(404, 'RESOURCE_NOT_FOUND', 'Loot not found.'));
+    renderPage();
+    expect(await screen.findByRole('heading', { name: 'Loot Not Found' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to Parties' })).toHaveAttribute('href', '/parties');
+  });
+});

@@ -1,0 +1,194 @@
+import { formatStackValue, type LootInstance, lootMessages } from '@haversack/contracts';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Breadcrumbs,
+  Button,
+  Group,
+  Paper,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { IconArrowsSplit, IconPencil } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { DetailLoadError } from '../../../components/detail-load-error';
+import { usePageTitle } from '../../../lib/page-title';
+import { RealtimeIndicator } from '../../realtime/components/realtime-indicator';
+import { usePartyChannels } from '../../realtime/hooks/use-party-channels';
+import { lootInstanceQuery } from '../api/loot-api';
+import { DistributeLootDialog } from '../components/distribute-loot-dialog';
+import { HiddenBadge, LootFacts } from '../components/loot-card';
+import { LootEditDialog } from '../components/loot-edit-dialog';
+import { LootManageActions } from '../components/loot-instance-actions';
+import { distributedLine, itemsCountLabel } from '../components/loot-instance-format';
+import { LootInstanceItems } from '../components/loot-instance-items';
+import { useLootTaker } from '../components/loot-instance-taker';
+import { type LootPick, TakeLootDialog } from '../components/take-loot-dialog';
+
+/** Why the GM cannot distribute this loot (yet), or null when they can. */
+function distributeBlocker(loot: LootInstance): string | null {
+  if (loot.distributed_at) return lootMessages.alreadyDistributed;
+  if (!loot.is_revealed) return lootMessages.revealBeforeDistributing;
+  if (loot.container.item_instances.length === 0) return lootMessages.nothingToDistribute;
+  return null;
+}
+
+/**
+ * /loot/instances/{id}: one loot of a party. Members who may take see its contents with Take and Claim;
+ * the GM also reveals, hides, edits, distributes and deletes it. The page follows the party live, so an
+ * item taken by someone else leaves the list at once (and a loot hidden or deleted meanwhile is gone).
+ */
+export function LootInstancePage() {
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const query = useQuery(lootInstanceQuery(id));
+  const loot = query.data;
+  usePageTitle(loot?.name ?? 'Loot');
+  const realtime = usePartyChannels(loot?.party_id ?? null);
+  const taker = useLootTaker(loot?.can_take ? loot.party_id : null);
+  const [pick, setPick] = useState<LootPick | null>(null);
+  const [editing, setEditing] = useState(false);
+  const [distributing, setDistributing] = useState(false);
+
+  if (query.isPending) {
+    return (
+      <Stack gap="md" aria-busy="true">
+        <Title order={1}>
+          <VisuallyHidden>Loading loot</VisuallyHidden>
+        </Title>
+        <Skeleton height={32} width={240} />
+        <Skeleton height={16} width={320} />
+        <Skeleton height={200} />
+      </Stack>
+    );
+  }
+  if (query.isError || !loot) {
+    return (
+      <DetailLoadError
+        error={query.error ?? new Error(lootMessages.instanceNotFound)}
+        onRetry={() => void query.refetch()}
+        subject="Loot"
+        notFoundText="The loot might not exist, or it has not been revealed to you yet."
+        back={{ href: '/parties', label: 'Back to Parties' }}
+      />
+    );
+  }
+
+  const blocker = distributeBlocker(loot);
+  const distributed = distributedLine(loot);
+  const hasCharacter = !taker.isPending && taker.characters.length > 0;
+  return (
+    <Stack gap="md" maw={960}>
+      <Breadcrumbs>
+        <Anchor component={Link} to="/parties" size="sm">
+          Parties
+        </Anchor>
+        <Anchor component={Link} to={`/parties/${loot.party_id}`} size="sm">
+          {loot.party.name}
+        </Anchor>
+      </Breadcrumbs>
+      <Stack gap={6}>
+        <Group gap="sm" align="center">
+          <Title order={1} style={{ overflowWrap: 'anywhere' }}>
+            {loot.name}
+          </Title>
+          {loot.is_revealed ? null : <HiddenBadge />}
+          {distributed ? (
+            <Badge color="teal" variant="light" data-testid="loot-distributed" style={{ maxWidth: '100%' }}>
+              {distributed}
+            </Badge>
+          ) : null}
+        </Group>
+        <Text size="sm" c="dimmed">
+          In{' '}
+          <Anchor component={Link} to={`/parties/${loot.party_id}`} size="sm">
+            {loot.party.name}
+          </Anchor>{' '}
+          · {itemsCountLabel(loot.items_count)} · {formatStackValue(loot.total_value_cp)}
+        </Text>
+        <LootFacts loot={loot} />
+        {loot.description ? <Text size="sm">{loot.description}</Text> : null}
+        {loot.claimed_by.length > 0 ? (
+          <Text size="sm" data-testid="loot-claimed-by">
+            <Text span fw={600} size="sm">
+              Claimed by:
+            </Text>{' '}
+            {loot.claimed_by.map((c) => c.name).join(', ')}
+          </Text>
+        ) : null}
+        <RealtimeIndicator status={realtime.status} />
+      </Stack>
+
+      {loot.can_manage ? (
+        <Paper withBorder p="sm" data-testid="loot-gm-panel">
+          <Stack gap="xs">
+            <LootManageActions
+              loot={loot}
+              size="sm"
+              onDeleted={() => navigate(`/parties/${loot.party_id}`, { replace: true })}
+            >
+              <Button
+                size="sm"
+                variant="light"
+                color="gray"
+                leftSection={<IconPencil size={16} aria-hidden="true" />}
+                onClick={() => setEditing(true)}
+              >
+                Edit
+              </Button>
+              <Button
+                size="sm"
+                leftSection={<IconArrowsSplit size={16} aria-hidden="true" />}
+                onClick={() => setDistributing(true)}
+                disabled={blocker !== null}
+                aria-describedby={blocker ? 'loot-distribute-blocker' : undefined}
+              >
+                Distribute
+              </Button>
+            </LootManageActions>
+            {blocker ? (
+              <Text size="xs" c="dimmed" id="loot-distribute-blocker">
+                {blocker}
+              </Text>
+            ) : null}
+            {loot.is_revealed ? null : (
+              <Text size="xs" c="dimmed">
+                Players cannot see this loot until you reveal it.
+              </Text>
+            )}
+          </Stack>
+        </Paper>
+      ) : null}
+
+      {loot.is_revealed && (!loot.can_take || (!taker.isPending && !hasCharacter)) ? (
+        <Alert variant="light" color="blue" data-testid="cannot-take">
+          {lootMessages.cannotTake}
+        </Alert>
+      ) : null}
+
+      <Stack gap="xs">
+        <Title order={2} size="h3">
+          Contents
+        </Title>
+        <LootInstanceItems
+          loot={loot}
+          canTake={loot.can_take && (taker.isPending || hasCharacter)}
+          disabled={taker.isPending}
+          onPick={setPick}
+        />
+      </Stack>
+
+      <TakeLootDialog loot={loot} pick={pick} taker={taker} onClose={() => setPick(null)} />
+      {editing ? <LootEditDialog loot={loot} opened onClose={() => setEditing(false)} /> : null}
+      {distributing ? (
+        <DistributeLootDialog loot={loot} opened onClose={() => setDistributing(false)} />
+      ) : null}
+    </Stack>
+  );
+}

@@ -1,0 +1,201 @@
+import { type LootItem, lootMessages, MAX_LOOT_ITEMS } from '@haversack/contracts';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { useUiStore } from '../../../stores/ui-store';
+import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
+import { pageMeta } from '../../../test/party-fixtures';
+import { renderRoutes } from '../../../test/render';
+import {
+  buildCoinLootItem,
+  buildLootItem,
+  buildLootItemTemplate,
+  buildLootTemplate,
+} from '../test/loot-fixtures';
+import { LootTemplateInventoryPage } from './loot-template-inventory-page';
+
+const routes = [
+  { path: '/loot/templates/:id/inventory', element: <LootTemplateInventoryPage /> },
+  { path: '/loot/templates/:id', element: <p>Template detail</p> },
+];
+
+const rope = buildLootItemTemplate({ id: 'rope', name: 'Hempen Rope', base_value: 1, value_cp: 100 });
+const goldCoin = buildLootItemTemplate({ id: 'coin-gp', name: 'Gold Piece', is_currency: true });
+
+function serve(items: LootItem[], template = buildLootTemplate({ loot_items: items })) {
+  return mockFetch(({ url, init }) => {
+    if (url.includes('/search/items')) {
+      return jsonResponse(200, { status: 'success', data: [rope, goldCoin], meta: pageMeta(2, 50) });
+    }
+    if (url.endsWith('/loot_items') && init.method === 'POST') {
+      const body = JSON.parse(String(init.body)).loot_item;
+      return success(
+        body.currency
+          ? buildCoinLootItem(body.currency, body.quantity)
+          : buildLootItem({ id: 'new-line', item_template: rope, quantity: body.quantity }),
+        201,
+      );
+    }
+    if (url.includes('/loot_items/') && init.method === 'PATCH') {
+      return success(buildLootItem({ quantity: JSON.parse(String(init.body)).loot_item.quantity }));
+    }
+    if (url.includes('/loot_items/') && init.method === 'DELETE') return new Response(null, { status: 204 });
+    if (url.endsWith('/duplicate')) return success({ ...template, id: 'copy-1', is_owner: true }, 201);
+    if (url.includes('/loot_templates/')) return success(template);
+    return failure(404, 'NOT_FOUND', 'Not found');
+  });
+}
+
+const writes = (fetchMock: ReturnType<typeof mockFetch>) =>
+  fetchMock.mock.calls
+    .filter(([, init]) => (init?.method ?? 'GET') !== 'GET')
+    .map(([url, init]) => ({
+      url: String(url),
+      method: init?.method,
+      body: init?.body ? JSON.parse(String(init.body)) : undefined,
+    }));
+
+// Typing into Mantine's inputs is slow under happy-dom on a busy machine.
+describe('LootTemplateInventoryPage', { timeout: 20_000 }, () => {
+  it('adds an item of the catalogue with its quantity', async () => {
+    const fetchMock = serve([]);
+    const user = userEvent.setup();
+    renderRoutes(routes, '/loot/templates/loot-template-1/inventory');
+    const form = await screen.findByRole('region', { name: 'Add an item' });
+    expect(
+      screen.getByText('This loot template has no items yet. Add an item or some coins above.'),
+    ).toBeVisible();
+    await user.click(within(form).getByRole('combobox', { name: 'Item' }));
+    // Coins have their own form: the catalogue's coin templates are not offered here.
+    expect(await screen.findByRole('option', { name: 'Hempen Rope · 1 gp' })).toBeInTheDocument();
+    expect(screen.queryByRole('option', { name: /Gold Piece/ })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('option', { name: 'Hempen Rope · 1 gp' }));
+    const quantity = within(form).getByRole('textbox', { name: 'Quantity' });
+    await user.clear(quantity);
+    await user.type(quantity, '3');
+    await user.click(within(form).getByRole('button', { name: 'Add Item' }));
+
+    await vi.waitFor(() =>
+      expect(writes(fetchMock)).toContainEqual({
+        url: '/api/v1/loot_templates/loot-template-1/loot_items',
+        method: 'POST',
+        body: { loot_item: { item_template_id: 'rope', quantity: 3 } },
+      }),
+    );
+    expect(useUiStore.getState().toasts.at(-1)).toMatchObject({
+      kind: 'success',
+      message: 'Hempen Rope added to the loot',
+    });
+  });
+
+  it('asks for an item before adding one', async () => {
+    const fetchMock = serve([]);
+    const user = userEvent.setup();
+    renderRoutes(routes, '/loot/templates/loot-template-1/inventory');
+    const form = await screen.findByRole('region', { name: 'Add an item' });
+    await user.click(within(form).getByRole('button', { name: 'Add Item' }));
+    expect(await within(form).findByText('Choose an item')).toBeInTheDocument();
+    expect(writes(fetchMock)).toHaveLength(0);
+  });
+
+  it('adds coins of the chosen kind', async () => {
+    const fetchMock = serve([]);
+    const user = userEvent.setup();
+    renderRoutes(routes, '/loot/templates/loot-template-1/inventory');
+    const form = await screen.findByRole('region', { name: 'Add coins' });
+    await user.click(within(form).getByRole('combobox', { name: 'Coin' }));
+    await user.click(await screen.findByRole('option', { name: 'Platinum (pp)' }));
+    await user.type(within(form).getByRole('textbox', { name: 'Amount' }), '250');
+    await user.click(within(form).getByRole('button', { name: 'Add Coins' }));
+    await vi.waitFor(() =>
+      expect(writes(fetchMock)).toContainEqual({
+        url: '/api/v1/loot_templates/loot-template-1/loot_items',
+        method: 'POST',
+        body: { loot_item: { currency: 'pp', quantity: 250 } },
+      }),
+    );
+    expect(useUiStore.getState().toasts.at(-1)).toMatchObject({ message: '250 pp added to the loot' });
+  });
+
+  it('changes a line’s quantity in place and removes a line', async () => {
+    const fetchMock = serve([buildLootItem({ id: 'line-1', quantity: 2 }), buildCoinLootItem('gp', 250)]);
+    const user = userEvent.setup();
+    renderRoutes(routes, '/loot/templates/loot-template-1/inventory');
+    const quantity = await screen.findByRole('textbox', { name: 'Quantity of Longsword' });
+    const save = screen.getByRole('button', { name: 'Save quantity of Longsword' });
+    expect(save).toBeDisabled();
+    await user.clear(quantity);
+    await user.type(quantity, '5{Enter}');
+    await vi.waitFor(() =>
+      expect(writes(fetchMock)).toContainEqual({
+        url: '/api/v1/loot_templates/loot-template-1/loot_items/line-1',
+        method: 'PATCH',
+        body: { loot_item: { quantity: 5 } },
+      }),
+    );
+    expect(useUiStore.getState().toasts.at(-1)).toMatchObject({ message: lootMessages.updated });
+
+    await user.click(screen.getByRole('button', { name: 'Remove gp coins' }));
+    await vi.waitFor(() =>
+      expect(writes(fetchMock)).toContainEqual({
+        url: '/api/v1/loot_templates/loot-template-1/loot_items/loot-item-gp',
+        method: 'DELETE',
+        body: undefined,
+      }),
+    );
+    expect(useUiStore.getState().toasts.at(-1)).toMatchObject({ message: '250 gp removed from the loot' });
+  });
+
+  it('shows the server’s reason when an item cannot be added', async () => {
+    mockFetch(({ url, init }) => {
+      if (url.endsWith('/loot_items') && init.method === 'POST') {
+        return failure(422, 'VALIDATION_ERROR', 'Validation failed', [
+          { field: 'item_template_id', message: lootMessages.tooManyItems },
+        ]);
+      }
+      return success(buildLootTemplate({ loot_items: [] }));
+    });
+    const user = userEvent.setup();
+    renderRoutes(routes, '/loot/templates/loot-template-1/inventory');
+    const form = await screen.findByRole('region', { name: 'Add coins' });
+    await user.type(within(form).getByRole('textbox', { name: 'Amount' }), '10');
+    await user.click(within(form).getByRole('button', { name: 'Add Coins' }));
+    expect(await within(form).findByRole('alert')).toHaveTextContent(lootMessages.tooManyItems);
+  });
+
+  it('warns when the template holds the most lines it can', async () => {
+    const lines = [buildLootItem(), buildCoinLootItem('gp', 250)];
+    serve(lines, buildLootTemplate({ loot_items: lines, items_count: MAX_LOOT_ITEMS }));
+    renderRoutes(routes, '/loot/templates/loot-template-1/inventory');
+    expect(await screen.findByTestId('loot-items-limit')).toHaveTextContent(lootMessages.tooManyItems);
+    expect(screen.getByTestId('loot-items-count')).toHaveTextContent(
+      `${MAX_LOOT_ITEMS} of ${MAX_LOOT_ITEMS} lines`,
+    );
+  });
+
+  it('shows a catalogue template read-only, with Duplicate', async () => {
+    const fetchMock = serve(
+      [buildCoinLootItem('gp', 250)],
+      buildLootTemplate({
+        is_system: true,
+        is_owner: false,
+        visibility: 'public',
+        loot_items: [buildCoinLootItem('gp', 250)],
+      }),
+    );
+    const user = userEvent.setup();
+    const { router } = renderRoutes(routes, '/loot/templates/loot-template-1/inventory');
+    const notice = await screen.findByTestId('read-only-notice');
+    expect(notice).toHaveTextContent(lootMessages.systemTemplate);
+    expect(screen.queryByRole('region', { name: 'Add an item' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Remove/ })).not.toBeInTheDocument();
+    expect(within(screen.getByTestId('loot-items')).getByTestId('loot-item')).toHaveTextContent('250 gp');
+    await user.click(within(notice).getByRole('button', { name: 'Duplicate' }));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/loot/templates/copy-1'));
+    expect(writes(fetchMock)).toContainEqual({
+      url: '/api/v1/loot_templates/loot-template-1/duplicate',
+      method: 'POST',
+      body: undefined,
+    });
+  });
+});

@@ -1,0 +1,206 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { failure, jsonResponse, mockFetch } from '../../../test/fixtures';
+import { buildParty, pageMeta } from '../../../test/party-fixtures';
+import { renderRoutes } from '../../../test/render';
+import { buildLootTemplate } from '../test/loot-fixtures';
+import { LootTemplatesPage } from './loot-templates-page';
+
+const routes = [{ path: '/loot/templates', element: <LootTemplatesPage /> }];
+
+const listPage = (templates: unknown[], total = templates.length) =>
+  jsonResponse(200, { status: 'success', data: templates, meta: pageMeta(total, 12) });
+
+const listCalls = (fetchMock: ReturnType<typeof mockFetch>) =>
+  fetchMock.mock.calls.filter(([url]) => String(url).includes('/loot_templates?'));
+
+const lastListQuery = (fetchMock: ReturnType<typeof mockFetch>) =>
+  Object.fromEntries(new URL(String(listCalls(fetchMock).at(-1)?.[0]), 'http://test').searchParams);
+
+// Mantine's inputs are slow under happy-dom on a busy machine.
+describe('LootTemplatesPage', { timeout: 30_000 }, () => {
+  it('shows skeleton cards while the templates load', async () => {
+    mockFetch(() => new Promise<Response>(() => undefined));
+    renderRoutes(routes, '/loot/templates');
+    expect(await screen.findByTestId('loot-template-skeletons')).toBeInTheDocument();
+    expect(screen.getAllByTestId('loot-template-skeleton')).toHaveLength(6);
+  });
+
+  it('says it could not load the templates, and Try Again asks again', async () => {
+    let calls = 0;
+    const fetchMock = mockFetch(() => {
+      calls += 1;
+      return calls <= 2
+        ? failure(500, 'INTERNAL_SERVER_ERROR', 'boom')
+        : listPage([buildLootTemplate({ name: 'Dragon Hoard' })]);
+    });
+    const user = userEvent.setup();
+    renderRoutes(routes, '/loot/templates');
+    const panel = await screen.findByRole('alert', {}, { timeout: 10_000 });
+    expect(within(panel).getByText('Unable to Load Loot Templates')).toBeInTheDocument();
+    await user.click(within(panel).getByRole('button', { name: 'Try Again' }));
+    expect(await screen.findByRole('heading', { name: 'Dragon Hoard' })).toBeInTheDocument();
+    expect(listCalls(fetchMock).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('says nothing matches, with Clear Filters and New Loot Template', async () => {
+    mockFetch(() => listPage([]));
+    renderRoutes(routes, '/loot/templates');
+    const empty = await screen.findByTestId('empty-state');
+    expect(within(empty).getByText('No Loot Templates Found')).toBeInTheDocument();
+    expect(within(empty).getByRole('button', { name: 'Clear Filters' })).toBeInTheDocument();
+    expect(within(empty).getByRole('link', { name: 'New Loot Template' })).toHaveAttribute(
+      'href',
+      '/loot/templates/new',
+    );
+  });
+
+  it('asks name ascending by default, then by source type, visibility and only mine', async () => {
+    const fetchMock = mockFetch(() => listPage([]));
+    const user = userEvent.setup();
+    renderRoutes(routes, '/loot/templates');
+    await screen.findByTestId('empty-state');
+    expect(lastListQuery(fetchMock)).toMatchObject({
+      sort_by: 'name',
+      sort_order: 'asc',
+      page: '1',
+      per_page: '12',
+    });
+    expect(lastListQuery(fetchMock).mine).toBeUndefined();
+
+    await user.click(screen.getByRole('combobox', { name: 'Source type' }));
+    await user.click(await screen.findByRole('option', { name: 'Monster' }));
+    await vi.waitFor(() => expect(lastListQuery(fetchMock).source_type).toBe('monster'));
+
+    await user.click(screen.getByRole('combobox', { name: 'Visibility' }));
+    await user.click(await screen.findByRole('option', { name: 'Public' }));
+    await user.click(screen.getByRole('switch', { name: 'Only mine' }));
+    await vi.waitFor(() =>
+      expect(lastListQuery(fetchMock)).toMatchObject({
+        source_type: 'monster',
+        visibility: 'public',
+        mine: 'true',
+      }),
+    );
+
+    await user.click(
+      within(screen.getByTestId('empty-state')).getByRole('button', { name: 'Clear Filters' }),
+    );
+    await vi.waitFor(() => expect(screen.getByRole('combobox', { name: 'Source type' })).toHaveValue(''));
+    expect(screen.getByRole('switch', { name: 'Only mine' })).not.toBeChecked();
+  });
+
+  it('sorts by total value, descending', async () => {
+    const fetchMock = mockFetch(() => listPage([]));
+    const user = userEvent.setup();
+    renderRoutes(routes, '/loot/templates');
+    await screen.findByTestId('empty-state');
+    await user.click(screen.getByRole('combobox', { name: 'Sort by' }));
+    await user.click(await screen.findByRole('option', { name: 'Total value' }));
+    await user.click(screen.getByRole('combobox', { name: 'Order' }));
+    await user.click(await screen.findByRole('option', { name: 'Descending' }));
+    await vi.waitFor(() =>
+      expect(lastListQuery(fetchMock)).toMatchObject({ sort_by: 'value', sort_order: 'desc' }),
+    );
+  });
+
+  it('sends a tag and the search text', async () => {
+    const fetchMock = mockFetch(() => listPage([]));
+    const user = userEvent.setup();
+    renderRoutes(routes, '/loot/templates');
+    await screen.findByTestId('empty-state');
+    await user.type(screen.getByLabelText('Tags', { selector: 'input' }), 'goblin{Enter}');
+    await vi.waitFor(() => expect(lastListQuery(fetchMock).tag).toBe('goblin'));
+    await user.click(screen.getByRole('textbox', { name: 'Search loot templates' }));
+    await user.paste('dragon');
+    await vi.waitFor(() =>
+      expect(lastListQuery(fetchMock)).toMatchObject({ search: 'dragon', tag: 'goblin', page: '1' }),
+    );
+  });
+
+  it('shows each card’s kind, source, item count, worth, tags and badges, and pages', async () => {
+    const fetchMock = mockFetch(() =>
+      listPage(
+        [
+          buildLootTemplate({
+            id: 'mine',
+            name: 'Goblin Boss Hoard',
+            source: 'Goblin boss',
+            items_count: 3,
+            total_value_cp: 25_050,
+            tag_list: ['goblin', 'cave', 'early', 'tier-1'],
+            visibility: 'unlisted',
+          }),
+          buildLootTemplate({
+            id: 'catalogue',
+            name: 'Dragon Hoard',
+            source_type: 'hoard',
+            source_type_name: 'Treasure Hoard',
+            source: '',
+            items_count: 1,
+            total_value_cp: 50,
+            tag_list: [],
+            visibility: 'public',
+            is_system: true,
+            is_owner: false,
+            creator_id: null,
+            creator_name: null,
+          }),
+        ],
+        30,
+      ),
+    );
+    const user = userEvent.setup();
+    renderRoutes(routes, '/loot/templates');
+    const cards = await screen.findAllByTestId('loot-template-card');
+    const [mine, catalogue] = cards as [HTMLElement, HTMLElement];
+    expect(within(mine).getByRole('heading', { name: 'Goblin Boss Hoard' })).toBeInTheDocument();
+    expect(within(mine).getByText('Monster')).toBeInTheDocument();
+    expect(within(mine).getByText('Goblin boss')).toBeInTheDocument();
+    expect(within(mine).getByText('3 items')).toBeInTheDocument();
+    expect(within(mine).getByTestId('loot-template-value')).toHaveTextContent('250 gp');
+    expect(within(mine).getByTestId('visibility-badge')).toHaveTextContent('Unlisted');
+    expect(within(mine).queryByTestId('catalogue-badge')).not.toBeInTheDocument();
+    expect(within(within(mine).getByTestId('loot-tags')).getByText('+1 more')).toBeInTheDocument();
+    expect(within(mine).getByRole('link', { name: 'View Goblin Boss Hoard' })).toHaveAttribute(
+      'href',
+      '/loot/templates/mine',
+    );
+
+    expect(within(catalogue).getByText('Treasure Hoard')).toBeInTheDocument();
+    expect(within(catalogue).getByTestId('catalogue-badge')).toHaveTextContent('Catalogue');
+    expect(within(catalogue).queryByTestId('visibility-badge')).not.toBeInTheDocument();
+    expect(within(catalogue).getByText('1 item')).toBeInTheDocument();
+    expect(within(catalogue).getByTestId('loot-template-value')).toHaveTextContent('5 sp');
+
+    await user.click(screen.getByRole('button', { name: 'Page 2' }));
+    await vi.waitFor(() => expect(lastListQuery(fetchMock).page).toBe('2'));
+  });
+
+  it('from a party’s Loot tab, names the party and deploys into it', async () => {
+    const party = buildParty({ id: 'party-9', name: 'The Copper Lanterns', user_role: 'gm', is_gm: true });
+    const fetchMock = mockFetch(({ url }) => {
+      if (url.includes('/parties?')) {
+        return jsonResponse(200, { status: 'success', data: [party], meta: pageMeta(1, 100) });
+      }
+      if (url.includes('/loot_instances')) return failure(500, 'INTERNAL_SERVER_ERROR', 'not in this test');
+      return listPage([buildLootTemplate({ id: 't-1', name: 'Goblin Boss Hoard' })]);
+    });
+    const user = userEvent.setup();
+    renderRoutes(routes, '/loot/templates?party_id=party-9');
+    expect(await screen.findByTestId('deploy-target-hint')).toHaveTextContent(
+      'Choose a template to deploy to The Copper Lanterns',
+    );
+    expect(screen.getByRole('link', { name: 'View Goblin Boss Hoard' })).toHaveAttribute(
+      'href',
+      '/loot/templates/t-1?party_id=party-9',
+    );
+    await user.click(screen.getByRole('button', { name: 'Deploy Goblin Boss Hoard' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Deploy Goblin Boss Hoard' });
+    await vi.waitFor(() =>
+      expect(within(dialog).getByRole('combobox', { name: 'Party' })).toHaveValue('The Copper Lanterns'),
+    );
+    expect(listCalls(fetchMock).length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,160 @@
+import type { LootTemplate } from '@haversack/contracts';
+import { Alert, Anchor, Button, Group, Pagination, Stack, Text, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconAlertTriangle, IconInfoCircle, IconPlus } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { EmptyState } from '../../../components/empty-state';
+import { usePageTitle } from '../../../lib/page-title';
+import { defaultLootTemplateFilters, type LootTemplateFilters, lootTemplatesQuery } from '../api/loot-api';
+import { DeployLootDialog, partyLootPath, useLootGmParties } from '../components/deploy-loot-dialog';
+import {
+  LootTemplateCard,
+  LootTemplateCardSkeletons,
+  LootTemplateGrid,
+} from '../components/loot-template-card';
+import { LootTemplateFiltersForm } from '../components/loot-template-filters';
+
+const SEARCH_DEBOUNCE_MS = 300;
+
+/** The party the GM came from (the party Loot tab's "Deploy Loot Template" link), when it is one they run. */
+function useDeployTarget(partyId: string | null) {
+  const parties = useLootGmParties(partyId !== null);
+  return partyId ? (parties.gmParties.find((p) => p.id === partyId) ?? null) : null;
+}
+
+/**
+ * /loot/templates: my loot templates and every public one (the catalogue's included), with filters, sort
+ * and pages; each card deploys. From a party's Loot tab (?party_id=) it says which party it deploys to.
+ */
+export function LootTemplatesPage() {
+  usePageTitle('Loot Templates');
+  const [searchParams] = useSearchParams();
+  const partyId = searchParams.get('party_id');
+  const target = useDeployTarget(partyId);
+  const [filters, setFilters] = useState<LootTemplateFilters>(defaultLootTemplateFilters);
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
+  const [deploying, setDeploying] = useState<LootTemplate | null>(null);
+  useEffect(() => {
+    setFilters((current) =>
+      current.search === debounced ? current : { ...current, search: debounced, page: 1 },
+    );
+  }, [debounced]);
+  const query = useQuery(lootTemplatesQuery(filters));
+  const clear = () => {
+    setSearch('');
+    setFilters(defaultLootTemplateFilters);
+  };
+  const detailHref = (template: LootTemplate) =>
+    `/loot/templates/${template.id}${target ? `?${new URLSearchParams({ party_id: target.id })}` : ''}`;
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-end">
+        <Stack gap={4}>
+          <Title order={1}>Loot Templates</Title>
+          <Text c="dimmed">
+            Treasure ready to drop: fill a template once, deploy it to any party you run.
+          </Text>
+        </Stack>
+        <Button
+          component={Link}
+          to="/loot/templates/new"
+          leftSection={<IconPlus size={16} aria-hidden="true" />}
+        >
+          New Loot Template
+        </Button>
+      </Group>
+      {target ? (
+        <Alert
+          variant="light"
+          color="blue"
+          icon={<IconInfoCircle aria-hidden="true" />}
+          data-testid="deploy-target-hint"
+        >
+          <Group justify="space-between" gap="xs">
+            <Text size="sm">Choose a template to deploy to {target.name}</Text>
+            <Anchor component={Link} to={partyLootPath(target.id)} size="sm" c="inherit" fw={600}>
+              Back to {target.name}
+            </Anchor>
+          </Group>
+        </Alert>
+      ) : null}
+      <LootTemplateFiltersForm
+        filters={filters}
+        search={search}
+        onSearchChange={setSearch}
+        onChange={(change) => setFilters((current) => ({ ...current, ...change, page: 1 }))}
+        onClear={clear}
+      />
+      {query.isPending ? (
+        <LootTemplateCardSkeletons />
+      ) : query.isError ? (
+        <Alert
+          color="red"
+          variant="light"
+          title="Unable to Load Loot Templates"
+          icon={<IconAlertTriangle aria-hidden="true" />}
+          role="alert"
+          data-testid="error-panel"
+        >
+          <Stack gap="sm" align="flex-start">
+            <Text size="sm">An unexpected error occurred while loading loot templates.</Text>
+            <Button
+              variant="outline"
+              color="red"
+              size="xs"
+              onClick={() => void query.refetch()}
+              loading={query.isFetching}
+            >
+              Try Again
+            </Button>
+          </Stack>
+        </Alert>
+      ) : query.data.templates.length === 0 ? (
+        <EmptyState
+          title="No Loot Templates Found"
+          message="No loot template matches these filters. Clear them, or make a template of your own."
+          action={
+            <Group gap="sm" justify="center">
+              <Button variant="light" onClick={clear}>
+                Clear Filters
+              </Button>
+              <Button component={Link} to="/loot/templates/new" variant="default">
+                New Loot Template
+              </Button>
+            </Group>
+          }
+        />
+      ) : (
+        <>
+          <LootTemplateGrid>
+            {query.data.templates.map((template) => (
+              <LootTemplateCard
+                key={template.id}
+                template={template}
+                href={detailHref(template)}
+                onDeploy={setDeploying}
+              />
+            ))}
+          </LootTemplateGrid>
+          {query.data.meta.total_pages > 1 ? (
+            <Pagination
+              value={filters.page}
+              onChange={(page) => setFilters((current) => ({ ...current, page }))}
+              total={query.data.meta.total_pages}
+              style={{ alignSelf: 'center' }}
+            />
+          ) : null}
+        </>
+      )}
+      <DeployLootDialog
+        template={deploying}
+        initialPartyId={target?.id ?? partyId}
+        onClose={() => setDeploying(null)}
+      />
+    </Stack>
+  );
+}

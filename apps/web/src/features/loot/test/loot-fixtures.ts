@@ -1,0 +1,161 @@
+import type { ItemTemplate, LootInstance, LootItem, LootTemplate } from '@haversack/contracts';
+import { buildItem } from '../../inventory/test/inventory-fixtures';
+
+const now = '2026-01-01T00:00:00.000Z';
+
+/** An item template as the server sends it inside a loot item; override what the test is about. */
+export function buildLootItemTemplate(overrides: Partial<ItemTemplate> = {}): ItemTemplate {
+  return {
+    id: 'item-template-1',
+    name: 'Longsword',
+    description: 'A versatile martial blade.',
+    weight: 3,
+    base_value: 15,
+    currency: 'gp',
+    value_cp: 1500,
+    visibility: 'public',
+    stack_size: 1,
+    stackable: false,
+    metadata: {},
+    tags: ['weapon'],
+    category: 'weapon',
+    is_currency: false,
+    rating: null,
+    creator_id: null,
+    creator_name: null,
+    is_system: true,
+    is_owner: false,
+    created_at: now,
+    updated_at: now,
+    ...overrides,
+  };
+}
+
+/** A loot item (a line of a loot template): by default 2 longswords worth 15 gp each. */
+export function buildLootItem(overrides: Partial<LootItem> = {}): LootItem {
+  const itemTemplate = overrides.item_template ?? buildLootItemTemplate();
+  const quantity = overrides.quantity ?? 2;
+  const valueCp = overrides.value_cp ?? itemTemplate.value_cp;
+  return {
+    id: 'loot-item-1',
+    loot_template_id: 'loot-template-1',
+    item_template_id: itemTemplate.id,
+    item_template: itemTemplate,
+    quantity,
+    coin: null,
+    value_cp: valueCp,
+    total_value_cp: valueCp * quantity,
+    ...overrides,
+  };
+}
+
+/** A loot line of coins, e.g. buildCoinLootItem('gp', 250) is "250 gp". */
+export function buildCoinLootItem(
+  currency: NonNullable<LootItem['coin']>,
+  quantity: number,
+  overrides: Partial<LootItem> = {},
+): LootItem {
+  const valueCp = { cp: 1, sp: 10, ep: 50, gp: 100, pp: 1000 }[currency];
+  const names = {
+    cp: 'Copper Piece',
+    sp: 'Silver Piece',
+    ep: 'Electrum Piece',
+    gp: 'Gold Piece',
+    pp: 'Platinum Piece',
+  };
+  return buildLootItem({
+    id: `loot-item-${currency}`,
+    item_template: buildLootItemTemplate({
+      id: `coin-${currency}`,
+      name: names[currency],
+      description: '',
+      weight: 0.02,
+      base_value: 1,
+      currency,
+      value_cp: valueCp,
+      stack_size: 0,
+      stackable: true,
+      tags: ['currency'],
+      category: 'currency',
+      is_currency: true,
+    }),
+    coin: currency,
+    quantity,
+    value_cp: valueCp,
+    total_value_cp: valueCp * quantity,
+    ...overrides,
+  });
+}
+
+/** A loot template as the server sends it; by default one of mine, private, with no items loaded. */
+export function buildLootTemplate(overrides: Partial<LootTemplate> = {}): LootTemplate {
+  return {
+    id: 'loot-template-1',
+    name: 'Goblin Boss Hoard',
+    description: 'What the goblin boss kept under his throne.',
+    source_type: 'monster',
+    source_type_name: 'Monster',
+    source: 'Goblin boss',
+    tag_list: ['goblin'],
+    visibility: 'private',
+    items_count: 2,
+    total_value_cp: 3000,
+    creator_id: 'user-1',
+    creator_name: 'ranger',
+    is_system: false,
+    is_owner: true,
+    created_at: now,
+    updated_at: now,
+    ...overrides,
+  };
+}
+
+/** Loot deployed to a party; by default hidden, managed by me (the GM), holding 2 longswords. */
+export function buildLootInstance(overrides: Partial<LootInstance> = {}): LootInstance {
+  return {
+    id: 'loot-1',
+    loot_template_id: 'loot-template-1',
+    loot_template: { id: 'loot-template-1', name: 'Goblin Boss Hoard' },
+    party_id: 'party-1',
+    party: { id: 'party-1', name: 'The Copper Lanterns' },
+    name: 'Goblin Boss Hoard',
+    description: 'What the goblin boss kept under his throne.',
+    source: 'Goblin boss',
+    source_type: 'monster',
+    is_revealed: false,
+    revealed_at: null,
+    instance_data: { location_name: null },
+    claimed_by: [],
+    distributed_at: null,
+    distribution_mode: null,
+    container: {
+      id: 'loot-container-1',
+      name: 'Goblin Boss Hoard',
+      item_instances: [
+        buildItem({
+          id: 'loot-stack-1',
+          name: 'Longsword',
+          displayName: 'Longsword (2)',
+          quantity: 2,
+          weight: 3,
+          totalWeight: 6,
+          value: 15,
+          value_cp: 1500,
+          totalValue: 30,
+          currency: 'gp',
+          tags: ['weapon'],
+          item_template_id: 'item-template-1',
+          item_template: { name: 'Longsword', stack_size: 1, tags: ['weapon'], metadata: {}, coin: null },
+          container_id: 'loot-container-1',
+        }),
+      ],
+    },
+    items_count: 1,
+    total_value_cp: 3000,
+    can_manage: true,
+    can_take: false,
+    created_at: now,
+    updated_at: now,
+    ...overrides,
+  };
+}
