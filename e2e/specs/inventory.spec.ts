@@ -186,9 +186,9 @@ test('a player moves part of a stack into the party stash in dual view; the part
   const party = await api<{ id: string; join_code: string }>(gmPage, 'POST', '/parties', {
     party: { name: 'The Silver Lantern' },
   });
-  const stash = await api<{ id: string }>(gmPage, 'POST', `/parties/${party.id}/containers`, {
-    container: { name: 'Party Stash' },
-  });
+  // Every new party comes with its Party Stash.
+  const [stash] = await api<{ id: string; name: string }[]>(gmPage, 'GET', `/parties/${party.id}/containers`);
+  if (stash?.name !== 'Party Stash') throw new Error('a new party has its Party Stash');
   await api(page, 'POST', '/parties/join', { join_code: party.join_code, role_request: 'player' });
   const character = await api<{ id: string; primary_container_id: string }>(page, 'POST', '/characters', {
     character: { name: 'Bryn Ashdown', party_id: party.id, max_weight: 50, max_slots: 20 },

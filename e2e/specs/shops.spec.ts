@@ -106,9 +106,13 @@ test('a GM deploys the General Store; a player on a phone buys and sells with ch
   await addItem(player.page, character.primary_container_id, 'Gold piece', 10);
   await addItem(player.page, character.primary_container_id, 'Dagger', 1);
   // The GM keeps an abacus in the party stash, to put on the shelf later.
-  const stash = await api<{ id: string }>(gm.page, 'POST', `/parties/${party.id}/containers`, {
-    container: { name: 'Party Stash' },
-  });
+  // Every new party comes with its Party Stash.
+  const [stash] = await api<{ id: string; name: string }[]>(
+    gm.page,
+    'GET',
+    `/parties/${party.id}/containers`,
+  );
+  if (stash?.name !== 'Party Stash') throw new Error('a new party has its Party Stash');
   await addItem(gm.page, stash.id, 'Abacus', 1);
 
   // Before anything is deployed: the party's Shops tab and the instances page say so.

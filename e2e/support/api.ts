@@ -1,7 +1,12 @@
 import { expect, type Page } from '@playwright/test';
 
 /** Call the API as the page's signed-in user (the token the app keeps in localStorage). */
-export async function api<T>(page: Page, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+export async function api<T>(
+  page: Page,
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  path: string,
+  body?: unknown,
+): Promise<T> {
   const token = await page.evaluate(() => window.localStorage.getItem('auth_token'));
   const response = await page.request.fetch(`/api/v1${path}`, {
     method,

@@ -32,21 +32,28 @@ export async function touchDrag(page: Page, from: { x: number; y: number }, dx: 
  * centre, so a sideways swipe stays inside the element's width.
  */
 export async function swipe(page: Page, locator: Locator, dx: number, dy = 0) {
-  // Away from sticky bars and fixed headers, which would take the touch instead.
-  await locator.evaluate((element) => element.scrollIntoView({ block: 'center', behavior: 'instant' }));
   let start = { x: 0, y: 0 };
+  let previousY: number | null = null;
   await expect
     .poll(
       async () => {
+        // Away from sticky bars and fixed headers, which would take the touch instead. A fling left by
+        // an earlier vertical drag may still be scrolling the page: place the row again on every try and
+        // start only once it stays where it is.
+        await locator.evaluate((element) => element.scrollIntoView({ block: 'center', behavior: 'instant' }));
+        await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve(null))));
         const box = await locator.boundingBox();
         if (!box) return false;
+        const settled = previousY === box.y;
+        previousY = box.y;
         start = { x: box.x + box.width / 2 - dx / 2, y: box.y + box.height / 2 };
-        return locator.evaluate(
+        const free = await locator.evaluate(
           (element, point) => element.contains(document.elementFromPoint(point.x, point.y)),
           start,
         );
+        return settled && free;
       },
-      { message: 'the swipe starts on the element, with nothing over it' },
+      { message: 'the swipe starts on the element, with nothing over it', intervals: [100, 100, 250] },
     )
     .toBe(true);
   await touchDrag(page, start, dx, dy);

@@ -4,14 +4,14 @@ import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { PreferencesThemeSync } from '../features/preferences/components/preferences-theme-sync';
+import { PreferencesEffects } from '../features/preferences/components/preferences-effects';
 import { queryClient } from '../lib/query-client';
 import { useUiStore } from '../stores/ui-store';
 import { SessionManager } from './session-manager';
 import { cssVariablesResolver, theme } from './theme';
 
 export function AppProviders({ children }: { children: ReactNode }) {
-  // The UI store owns the scheme (dark by default, the user's preference once signed in).
+  // The UI store owns the scheme: the one last used in this browser (dark at first), the same signed in or out.
   const colorScheme = useUiStore((state) => state.theme);
   // Toasts sit over the top of a phone screen (title, breadcrumbs): show fewer at once there. They stack
   // above modals (z-index 200) but under dropdowns (300), so a list that opens upwards on a phone (the
@@ -23,7 +23,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
       <QueryClientProvider client={queryClient}>
         <ModalsProvider>
           <SessionManager />
-          <PreferencesThemeSync />
+          <PreferencesEffects />
           {children}
         </ModalsProvider>
       </QueryClientProvider>

@@ -262,12 +262,30 @@ export const routes: RouteObject[] = [
                 import('../features/shops/pages/shop-template-edit-page').then((m) => m.ShopTemplateEditPage),
               ),
 
-              notAvailable('loot/templates', 'Loot templates', 'Loot templates are'),
-              notAvailable('loot/templates/new', 'New loot template', 'Creating loot templates is'),
-              notAvailable('loot/templates/:id', 'Loot template', 'Loot templates are'),
-              notAvailable('loot/templates/:id/edit', 'Edit loot template', 'Editing loot templates is'),
-              notAvailable('loot/templates/:id/inventory', 'Loot template inventory', 'Loot inventories are'),
-              notAvailable('loot/instances/:id', 'Loot', 'Loot instances are'),
+              lazyPage('loot/templates', 'Loot templates', () =>
+                import('../features/loot/pages/loot-templates-page').then((m) => m.LootTemplatesPage),
+              ),
+              lazyPage('loot/templates/new', 'New loot template', () =>
+                import('../features/loot/pages/loot-template-create-page').then(
+                  (m) => m.LootTemplateCreatePage,
+                ),
+              ),
+              lazyPage('loot/templates/:id', 'Loot template', () =>
+                import('../features/loot/pages/loot-template-detail-page').then(
+                  (m) => m.LootTemplateDetailPage,
+                ),
+              ),
+              lazyPage('loot/templates/:id/edit', 'Edit loot template', () =>
+                import('../features/loot/pages/loot-template-edit-page').then((m) => m.LootTemplateEditPage),
+              ),
+              lazyPage('loot/templates/:id/inventory', 'Loot template inventory', () =>
+                import('../features/loot/pages/loot-template-inventory-page').then(
+                  (m) => m.LootTemplateInventoryPage,
+                ),
+              ),
+              lazyPage('loot/instances/:id', 'Loot', () =>
+                import('../features/loot/pages/loot-instance-page').then((m) => m.LootInstancePage),
+              ),
 
               lazyPage('subscription', 'Subscription', () =>
                 import('../features/subscription/pages/subscription-page').then((m) => m.SubscriptionPage),

@@ -23,7 +23,8 @@ export function UpgradePrompt({ error }: { error: unknown }) {
     >
       <Stack gap="xs" align="flex-start">
         <Text size="sm">{planRefusalMessage(error)}</Text>
-        <Anchor component={Link} to={upgradePath} size="sm" fw={600}>
+        {/* The alert's own text colour: the theme's link violet is unreadable on the dark yellow alert. */}
+        <Anchor component={Link} to={upgradePath} size="sm" fw={600} c="inherit" underline="always">
           {upgradeLinkLabel}
         </Anchor>
       </Stack>
@@ -51,6 +52,8 @@ export function FeatureUpgradePrompt({ feature, children }: { feature: FeatureKe
           to={`/subscription/upgrade?${new URLSearchParams({ feature })}`}
           size="sm"
           fw={600}
+          c="inherit"
+          underline="always"
         >
           {upgradeLinkLabel}
         </Anchor>

@@ -16,6 +16,8 @@ export async function loginRequest(credentials: LoginBody): Promise<AuthSession>
     body: credentials,
     schema: authSessionSchema,
     auth: false,
+    // The sign-in form shows the refusal in its banner: no second copy in a toast (issue 12).
+    toast: false,
   });
   return data;
 }
@@ -26,6 +28,8 @@ export async function registerRequest(registration: Registration): Promise<AuthS
     body: { user: registration },
     schema: authSessionSchema,
     auth: false,
+    // The sign-up form shows the refusal on its fields or in its banner.
+    toast: false,
   });
   return data;
 }

@@ -48,7 +48,8 @@ export function showToast(
 }
 
 export const toast = {
-  success: (message: string, duration?: number) => showToast('success', message, duration),
+  success: (message: string, duration?: number, action?: ToastAction) =>
+    showToast('success', message, duration, action),
   error: (message: string, duration?: number, action?: ToastAction) =>
     showToast('error', message, duration, action),
   info: (message: string, duration?: number) => showToast('info', message, duration),

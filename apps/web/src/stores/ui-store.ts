@@ -1,5 +1,6 @@
 import { TOAST_DEFAULT_MS } from '@haversack/contracts';
 import { create } from 'zustand';
+import { readStoredTheme, storeTheme } from '../lib/theme-storage';
 
 export type ThemeName = 'light' | 'dark';
 export type ToastKind = 'success' | 'error' | 'info' | 'warning';
@@ -30,19 +31,28 @@ interface UiState {
 }
 
 /**
- * spec/01 §2 UI state. Defaults: sidebar open, dark theme. Nothing is persisted (spec/01 §4: the whitelist
- * of persisted keys is empty), so this is a plain store without the persist middleware.
+ * spec/01 §2 UI state. Defaults: sidebar open, dark theme. The store itself is not persisted (spec/01 §4:
+ * the whitelist of persisted keys is empty); only the theme is remembered, under a key of its own, so that
+ * it stays as the user left it across visits, sign-in and sign-out (issue 12, docs/decisions.md).
  */
 export const useUiStore = create<UiState>()((set) => ({
   sidebarOpen: true,
-  theme: 'dark',
+  theme: readStoredTheme() ?? 'dark',
   toasts: [],
   activeTab: null,
   mobileMenuOpen: false,
   setSidebarOpen: (sidebarOpen) => set({ sidebarOpen }),
   toggleSidebar: () => set((state) => ({ sidebarOpen: !state.sidebarOpen })),
-  setTheme: (theme) => set({ theme }),
-  toggleTheme: () => set((state) => ({ theme: state.theme === 'dark' ? 'light' : 'dark' })),
+  setTheme: (theme) => {
+    storeTheme(theme);
+    set({ theme });
+  },
+  toggleTheme: () =>
+    set((state) => {
+      const theme = state.theme === 'dark' ? 'light' : 'dark';
+      storeTheme(theme);
+      return { theme };
+    }),
   addToast: (toast) =>
     set((state) => ({ toasts: [...state.toasts, { duration: TOAST_DEFAULT_MS, ...toast }] })),
   removeToast: (id) => set((state) => ({ toasts: state.toasts.filter((toast) => toast.id !== id) })),

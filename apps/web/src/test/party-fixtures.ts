@@ -12,6 +12,7 @@ export function buildParty(overrides: Partial<Party> = {}): Party {
     setting: 'Waterdeep',
     join_permission: 'limited',
     encumbrance_style: 'both',
+    item_conjuring: 'free',
     join_code: 'ABCD2345',
     is_public: false,
     is_archived: false,

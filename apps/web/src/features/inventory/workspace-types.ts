@@ -1,4 +1,4 @@
-import type { Container } from '@haversack/contracts';
+import type { Container, ItemInstance } from '@haversack/contracts';
 
 /** spec/02 §2 tabs of a workspace panel. */
 export type PanelTab = 'container' | 'shop' | 'loot' | 'market';
@@ -12,6 +12,8 @@ export interface PanelState {
   containerId: string | null;
   /** The shop the Shop tab shows (issue 10). */
   shopId?: string | null;
+  /** The loot the Loot tab shows (issue 11). */
+  lootId?: string | null;
 }
 
 /** Tab labels: short in one column, the spec's long names in the two-column workspace. */
@@ -41,6 +43,32 @@ export interface DraggedTemplate {
 }
 export type DragPayload = DraggedItem | DraggedTemplate;
 
+/** Where a stack shown on the Loot tab comes from, and what taking it needs (issue 11). */
+export interface LootSource {
+  lootId: string;
+  lootName: string;
+  partyId: string;
+  /** Why nothing may be taken from it (hidden, no character in the party), else null. */
+  blocked: string | null;
+}
+
+/** A loot stack being dragged: it is taken (POST loot_instances/{id}/take) when it lands on a container. */
+export interface DraggedLootItem extends LootSource {
+  kind: 'loot-item';
+  itemId: string;
+  name: string;
+  quantity: number;
+}
+
+export function isDraggedLootItem(data: unknown): data is DraggedLootItem {
+  return (
+    !!data && typeof data === 'object' && 'kind' in data && data.kind === 'loot-item' && 'lootId' in data
+  );
+}
+
+/** A stack in the transfer queue: one of my items, or a loot stack waiting to be taken. */
+export type QueuedItem = ItemInstance & { loot?: LootSource };
+
 /** Data of a drop zone: a panel showing a container, or the marketplace. */
 export interface DropZone {
   side: PanelSide;
@@ -48,6 +76,8 @@ export interface DropZone {
   kind: 'container' | 'marketplace' | 'shop' | 'loot';
   /** On the Shop tab: the shop an item dropped here is sold to. */
   shopId?: string | null;
+  /** On the Loot tab: the loot it shows (a stack dropped back on it is no transfer). */
+  lootId?: string | null;
 }
 
 /** dnd-kit carries `data` untyped; these read it back only when it has the shape the workspace put in. */

@@ -1,9 +1,11 @@
+import { defaultPreferences } from '@haversack/contracts';
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { toast } from '../../lib/toast';
 import { useAuthStore } from '../../stores/auth-store';
 import { buildUser } from '../../test/fixtures';
 import { inventoryKeys } from '../inventory/api/inventory-api';
+import { preferencesKeys } from '../preferences/api/preferences-api';
 import {
   acquirePartyChannels,
   CONNECT_TIMEOUT_MS,
@@ -89,6 +91,27 @@ describe('party channels', () => {
       online_users: [{ id: 'user-pip', username: 'Pip' }],
     });
     expect(partyRealtimeState('p-events').onlineUsers).toEqual([{ id: 'user-pip', username: 'Pip' }]);
+  });
+
+  it('keeps the notices quiet when the Notifications preference is off, and still refreshes', () => {
+    const queryClient = new QueryClient();
+    queryClient.setQueryData(preferencesKeys.all, { ...defaultPreferences, notificationsEnabled: false });
+    const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
+    const info = vi.spyOn(toast, 'info');
+    release = acquirePartyChannels('p-quiet', queryClient);
+    confirmBoth('p-quiet');
+    const change = {
+      action: 'item_added',
+      actor: { id: 'user-pip', name: 'Pip' },
+      ids: { destination_container_id: 'c-1' },
+    };
+    channel('p-quiet', 'PartyInventoryChannel').received(change);
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: inventoryKeys.container('c-1'), exact: false });
+    expect(info).not.toHaveBeenCalled();
+
+    queryClient.setQueryData(preferencesKeys.all, { ...defaultPreferences, notificationsEnabled: true });
+    channel('p-quiet', 'PartyInventoryChannel').received(change);
+    expect(info).toHaveBeenCalledWith('Pip updated inventory', 3_000);
   });
 
   it('says "Failed to connect to real-time updates" for 5 s when the channels are not confirmed in time', () => {

@@ -4,6 +4,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { getConsumer, onConsumerChange } from '../../lib/cable';
 import { toast } from '../../lib/toast';
 import { useAuthStore } from '../../stores/auth-store';
+import { currentPreferences } from '../preferences/lib/current-preferences';
 import {
   type Invalidation,
   invalidationsFor,
@@ -92,8 +93,10 @@ function receive(entry: Entry, data: unknown): void {
   if (isPresenceAction(message.action) && message.online_users)
     setState(entry, { onlineUsers: message.online_users });
   invalidate(entry, invalidationsFor(message, entry.partyId));
+  // The Notifications preference turns these notices off; the data still refreshes.
   const notice = noticeFor(message, useAuthStore.getState().user?.id ?? null);
-  if (notice) toast.info(notice.message, notice.duration);
+  if (notice && currentPreferences(entry.queryClient).notificationsEnabled)
+    toast.info(notice.message, notice.duration);
 }
 
 /** Subscribe the entry's two channels on a consumer; callbacks of an earlier consumer are ignored from now on. */

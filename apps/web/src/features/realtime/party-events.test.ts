@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { transactionKeys } from '../activity/api/transactions-api';
 import { characterKeys } from '../characters/api/characters-api';
+import { wealthKeys } from '../characters/api/wealth-api';
 import { inventoryKeys } from '../inventory/api/inventory-api';
+import { lootKeys } from '../loot/api/loot-api';
 import { partyKeys } from '../parties/api/parties-api';
 import { shopKeys } from '../shops/api/shops-api';
-import { invalidationsFor, noticeFor, type PartyMessage } from './party-events';
+import { invalidationsFor, noticeFor, type PartyMessage, resyncInvalidations } from './party-events';
 
 const me = 'user-me';
 const pip = { id: 'user-pip', name: 'Pip' };
@@ -70,12 +72,32 @@ describe('invalidationsFor', () => {
     expect(keys).toContainEqual({ queryKey: transactionKeys.character('ch-1') });
   });
 
+  it('refreshes every container, ledger and the loot received after a split sale, and not after a plain one', () => {
+    const ids = { shop_instance_id: 'shop-1', source_container_id: 'c-gm', character_id: 'ch-gm' };
+    const plain = keysOf(message({ action: 'item_traded', ids }));
+    const split = keysOf(message({ action: 'item_traded', ids: { ...ids, split_sale: 'true' } }));
+    for (const key of [inventoryKeys.all, transactionKeys.all, lootKeys.summary('p1')]) {
+      expect(split).toContainEqual({ queryKey: key });
+      expect(plain).not.toContainEqual({ queryKey: key });
+    }
+  });
+
+  it('refreshes the party’s and the character’s wealth after an inventory change (issue 12)', () => {
+    const keys = keysOf(message({ action: 'item_moved', ids: { character_id: 'ch-1' } }));
+    const covers = (key: readonly unknown[]) =>
+      keys.some(({ queryKey, exact }) => !exact && queryKey.every((part, i) => part === key[i]));
+    expect(covers(wealthKeys.party('p1'))).toBe(true);
+    expect(covers(wealthKeys.character('ch-1'))).toBe(true);
+    expect(covers(wealthKeys.character('ch-other'))).toBe(false);
+  });
+
   it('refreshes the party, its members and characters for membership events', () => {
     for (const action of ['member_added', 'member_removed', 'member_role_changed']) {
       expect(keysOf(message({ action, actor: null }))).toEqual([
         { queryKey: partyKeys.detail('p1'), exact: true },
         { queryKey: partyKeys.members('p1') },
         { queryKey: characterKeys.party('p1') },
+        { queryKey: wealthKeys.party('p1') },
       ]);
     }
   });
@@ -91,7 +113,69 @@ describe('invalidationsFor', () => {
       { queryKey: partyKeys.detail('p1'), exact: true },
       { queryKey: characterKeys.party('p1') },
       { queryKey: characterKeys.detail('ch-2') },
+      { queryKey: wealthKeys.party('p1') },
+      { queryKey: wealthKeys.character('ch-2') },
     ]);
+  });
+
+  it('refreshes the loot and the party’s Loot tab for loot events that move nothing', () => {
+    for (const action of ['loot_deployed', 'loot_updated', 'loot_revealed', 'loot_hidden']) {
+      expect(keysOf(message({ action, ids: { loot_instance_id: 'loot-1' } }))).toEqual([
+        { queryKey: lootKeys.instance('loot-1') },
+        { queryKey: lootKeys.partyLoot('p1') },
+      ]);
+    }
+    // Without an id only the tab can be refreshed.
+    expect(keysOf(message({ action: 'loot_revealed', ids: {} }))).toEqual([
+      { queryKey: lootKeys.partyLoot('p1') },
+    ]);
+  });
+
+  it('refreshes the party ledger too when a loot is deleted with its contents', () => {
+    expect(keysOf(message({ action: 'loot_deleted', ids: { loot_instance_id: 'loot-1' } }))).toEqual([
+      { queryKey: lootKeys.instance('loot-1') },
+      { queryKey: lootKeys.partyLoot('p1') },
+      { queryKey: transactionKeys.party('p1') },
+    ]);
+  });
+
+  it('refreshes the receiving container, its character and the ledgers after a take or a claim', () => {
+    for (const action of ['loot_taken', 'loot_claimed']) {
+      const taken = message({
+        action,
+        ids: {
+          loot_instance_id: 'loot-1',
+          item_instance_id: 'stack-1',
+          destination_container_id: 'c-pack',
+          character_id: 'ch-1',
+        },
+      });
+      expect(keysOf(taken)).toEqual([
+        { queryKey: lootKeys.instance('loot-1') },
+        { queryKey: lootKeys.partyLoot('p1') },
+        { queryKey: inventoryKeys.container('c-pack') },
+        { queryKey: inventoryKeys.owner({ type: 'character', id: 'ch-1' }) },
+        { queryKey: transactionKeys.party('p1') },
+        { queryKey: transactionKeys.character('ch-1') },
+      ]);
+    }
+  });
+
+  it('refreshes every container and ledger after a distribution, which names no recipients', () => {
+    const distributed = message({
+      action: 'loot_distributed',
+      ids: { loot_instance_id: 'loot-1', mode: 'even' },
+    });
+    expect(keysOf(distributed)).toEqual([
+      { queryKey: lootKeys.instance('loot-1') },
+      { queryKey: lootKeys.partyLoot('p1') },
+      { queryKey: inventoryKeys.all },
+      { queryKey: transactionKeys.all },
+    ]);
+  });
+
+  it('refetches every loot after a reconnection', () => {
+    expect(resyncInvalidations('p1')).toContainEqual({ queryKey: lootKeys.instances() });
   });
 
   it('refreshes nothing for presence, test_connection or an unknown action', () => {
@@ -106,6 +190,27 @@ describe('noticeFor', () => {
     expect(noticeFor(message({ action: 'item_moved' }), me)).toEqual({
       message: 'Pip updated inventory',
       duration: 3_000,
+    });
+  });
+
+  it('tells the receiver of a gift who gave what, and refreshes the receiving character (issue 12 §8)', () => {
+    const gift = message({
+      action: 'item_moved',
+      ids: {
+        character_id: 'c-pip',
+        destination_container_id: 'bag-brom',
+        recipient_character_id: 'c-brom',
+        recipient_user_id: me,
+        recipient_notice: 'Pip gave you 2 × Rope',
+      },
+    });
+    expect(noticeFor(gift, me)).toEqual({ message: 'Pip gave you 2 × Rope', duration: 3_000 });
+    expect(noticeFor(gift, 'user-someone-else')).toEqual({
+      message: 'Pip updated inventory',
+      duration: 3_000,
+    });
+    expect(keysOf(gift)).toContainEqual({
+      queryKey: inventoryKeys.owner({ type: 'character', id: 'c-brom' }),
     });
   });
 
@@ -135,6 +240,17 @@ describe('noticeFor', () => {
     expect(
       noticeFor(message({ action: 'presence_changed', change_type: 'joined', user_id: me, actor: null }), me),
     ).toBeNull();
+  });
+
+  it('tells me what someone else did with loot, in the server’s words', () => {
+    expect(noticeFor(message({ action: 'loot_revealed', summary: 'Pip revealed Goblin Hoard' }), me)).toEqual(
+      { message: 'Pip revealed Goblin Hoard', duration: 3_000 },
+    );
+    expect(noticeFor(message({ action: 'loot_taken', summary: undefined }), me)).toEqual({
+      message: 'Pip updated loot',
+      duration: 3_000,
+    });
+    expect(noticeFor(message({ action: 'loot_claimed', actor: { id: me, name: 'Me' } }), me)).toBeNull();
   });
 
   it('makes no notice for membership or party events', () => {

@@ -2,7 +2,9 @@ import type { QueryKey } from '@tanstack/react-query';
 import { z } from 'zod';
 import { transactionKeys } from '../activity/api/transactions-api';
 import { characterKeys } from '../characters/api/characters-api';
+import { wealthKeys } from '../characters/api/wealth-api';
 import { inventoryKeys } from '../inventory/api/inventory-api';
+import { lootKeys } from '../loot/api/loot-api';
 import { partyKeys } from '../parties/api/parties-api';
 import { shopKeys } from '../shops/api/shops-api';
 
@@ -53,6 +55,21 @@ const shopActions = new Set([
   'shop_request_cancelled',
 ]);
 
+/**
+ * spec/02 §6 loot events (PartyInventoryChannel): deployed, edited, revealed, hidden, deleted, and items
+ * taken, claimed or distributed out of it. Each names its loot in `ids.loot_instance_id`.
+ */
+const lootActions = new Set([
+  'loot_deployed',
+  'loot_updated',
+  'loot_revealed',
+  'loot_hidden',
+  'loot_deleted',
+  'loot_taken',
+  'loot_claimed',
+  'loot_distributed',
+]);
+
 export function isInventoryAction(action: string): boolean {
   return inventoryActions.has(action);
 }
@@ -78,6 +95,7 @@ const idOf = (message: PartyMessage, key: string): string | null => message.ids?
 export function invalidationsFor(message: PartyMessage, partyId: string): Invalidation[] {
   const { action } = message;
   const characterId = idOf(message, 'character_id');
+  const recipientId = idOf(message, 'recipient_character_id');
   const shopId = idOf(message, 'shop_instance_id');
   // A shop event (or a trade at one) refreshes that shop and the lists of the party's shops.
   const shops: Invalidation[] =
@@ -89,6 +107,7 @@ export function invalidationsFor(message: PartyMessage, partyId: string): Invali
         ]
       : [];
   if (shopActions.has(action)) return shops;
+  if (lootActions.has(action)) return lootInvalidations(message, partyId);
   if (inventoryActions.has(action)) {
     const containers = [
       ...new Set(
@@ -101,9 +120,19 @@ export function invalidationsFor(message: PartyMessage, partyId: string): Invali
       ...containers.map((id) => ({ queryKey: inventoryKeys.container(id) })),
       { queryKey: inventoryKeys.owner({ type: 'party', id: partyId }) },
       ...(characterId ? [{ queryKey: inventoryKeys.owner({ type: 'character', id: characterId }) }] : []),
+      // Issue 12 §8: a gift also changes the receiving character's containers.
+      ...(recipientId ? [{ queryKey: inventoryKeys.owner({ type: 'character', id: recipientId }) }] : []),
       { queryKey: transactionKeys.party(partyId) },
       ...(characterId ? [{ queryKey: transactionKeys.character(characterId) }] : []),
       ...shops,
+      // Issue 11 §8: a split sale pays several characters, which the event does not name one by one.
+      ...(idOf(message, 'split_sale')
+        ? [
+            { queryKey: inventoryKeys.all },
+            { queryKey: transactionKeys.all },
+            { queryKey: lootKeys.summary(partyId) },
+          ]
+        : []),
     ];
   }
   if (membershipActions.has(action)) {
@@ -111,6 +140,8 @@ export function invalidationsFor(message: PartyMessage, partyId: string): Invali
       { queryKey: partyKeys.detail(partyId), exact: true },
       { queryKey: partyKeys.members(partyId) },
       { queryKey: characterKeys.party(partyId) },
+      // Issue 12 §7: a member who leaves takes their characters out of the party's wealth table.
+      { queryKey: wealthKeys.party(partyId) },
     ];
   }
   if (characterActions.has(action)) {
@@ -118,12 +149,46 @@ export function invalidationsFor(message: PartyMessage, partyId: string): Invali
       { queryKey: partyKeys.detail(partyId), exact: true },
       { queryKey: characterKeys.party(partyId) },
       ...(characterId ? [{ queryKey: characterKeys.detail(characterId) }] : []),
+      // Issue 12 §4, §7: a character joining, leaving or changing its max weight changes the loads shown.
+      { queryKey: wealthKeys.party(partyId) },
+      ...(characterId ? [{ queryKey: wealthKeys.character(characterId) }] : []),
     ];
   }
   if (partyActions.has(action)) return [{ queryKey: partyKeys.detail(partyId), exact: true }];
   if (action === 'party_activity') return [{ queryKey: transactionKeys.party(partyId) }];
   // Presence and test_connection change no cached data.
   return [];
+}
+
+/**
+ * A loot event refreshes that loot and the party's Loot tab. A take or a claim also refreshes the container
+ * that received the items, its character's containers and the ledgers, as an inventory move does. A
+ * distribution names no recipients (any character of the party, or the stash when one was full), so every
+ * container and ledger on screen is refreshed.
+ */
+function lootInvalidations(message: PartyMessage, partyId: string): Invalidation[] {
+  const lootId = idOf(message, 'loot_instance_id');
+  const characterId = idOf(message, 'character_id');
+  const destination = idOf(message, 'destination_container_id');
+  const loot: Invalidation[] = [
+    ...(lootId ? [{ queryKey: lootKeys.instance(lootId) }] : []),
+    { queryKey: lootKeys.partyLoot(partyId) },
+  ];
+  if (message.action === 'loot_taken' || message.action === 'loot_claimed') {
+    return [
+      ...loot,
+      ...(destination ? [{ queryKey: inventoryKeys.container(destination) }] : []),
+      ...(characterId ? [{ queryKey: inventoryKeys.owner({ type: 'character', id: characterId }) }] : []),
+      { queryKey: transactionKeys.party(partyId) },
+      ...(characterId ? [{ queryKey: transactionKeys.character(characterId) }] : []),
+    ];
+  }
+  if (message.action === 'loot_distributed') {
+    return [...loot, { queryKey: inventoryKeys.all }, { queryKey: transactionKeys.all }];
+  }
+  // Deleting a loot writes `delete` rows to the party's ledger.
+  if (message.action === 'loot_deleted') return [...loot, { queryKey: transactionKeys.party(partyId) }];
+  return loot;
 }
 
 /** After a reconnection events may have been missed: everything the party page shows is refetched. */
@@ -134,6 +199,7 @@ export function resyncInvalidations(partyId: string): Invalidation[] {
     { queryKey: inventoryKeys.all },
     { queryKey: transactionKeys.party(partyId) },
     { queryKey: shopKeys.instances() },
+    { queryKey: lootKeys.instances() },
   ];
 }
 
@@ -148,13 +214,25 @@ export interface Notice {
 
 /**
  * spec/02 §8 real-time notices, for other people's changes only: "{name} updated inventory" for inventory
- * actions, and "{name} joined/left the party" (User when the name is unknown) for presence changes. Presence
+ * actions, the server's sentence for loot ("Pip revealed Goblin Hoard"; "{name} updated loot" without one), and "{name} joined/left the party" (User when the name is unknown) for presence changes. Presence
  * is announced on both channels; only PartyChannel's copy (`presence_changed`) makes a notice, so it shows once.
  */
 export function noticeFor(message: PartyMessage, myUserId: string | null): Notice | null {
   if (inventoryActions.has(message.action)) {
     if (!message.actor || message.actor.id === myUserId) return null;
+    // Issue 12 §8: the receiver of a gift is told who gave what ("Pip gave you 2 × Rope").
+    const gift = idOf(message, 'recipient_notice');
+    if (gift && myUserId !== null && idOf(message, 'recipient_user_id') === myUserId) {
+      return { message: gift, duration: INVENTORY_NOTICE_MS };
+    }
     return { message: `${message.actor.name || 'Someone'} updated inventory`, duration: INVENTORY_NOTICE_MS };
+  }
+  if (lootActions.has(message.action)) {
+    if (!message.actor || message.actor.id === myUserId) return null;
+    return {
+      message: message.summary || `${message.actor.name || 'Someone'} updated loot`,
+      duration: INVENTORY_NOTICE_MS,
+    };
   }
   if (message.action === 'presence_changed') {
     const who = message.user_id ?? message.actor?.id ?? null;

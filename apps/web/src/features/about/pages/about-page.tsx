@@ -34,6 +34,15 @@ export function AboutPage() {
           </Anchor>
           .
         </Text>
+        {/* CC BY 3.0 asks for the author, the title, the licence and a link to each. */}
+        <Text style={{ overflowWrap: 'anywhere' }}>
+          Item icons are from <Anchor href="https://game-icons.net">Game Icons</Anchor> by Lorc, Delapouite
+          and contributors, used under the{' '}
+          <Anchor href="https://creativecommons.org/licenses/by/3.0/">
+            Creative Commons Attribution 3.0 Unported License
+          </Anchor>
+          .
+        </Text>
       </Stack>
     </Stack>
   );

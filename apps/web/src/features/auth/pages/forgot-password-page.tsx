@@ -1,9 +1,4 @@
-import {
-  authMessages,
-  forgotPasswordBodySchema,
-  TOAST_DEFAULT_MS,
-  TOAST_ERROR_MS,
-} from '@haversack/contracts';
+import { authMessages, forgotPasswordBodySchema, TOAST_DEFAULT_MS } from '@haversack/contracts';
 import { Alert, Anchor, Button, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconMailCheck } from '@tabler/icons-react';
@@ -37,8 +32,8 @@ export function ForgotPasswordPage() {
       toast.success('Password reset instructions sent to your email.', TOAST_DEFAULT_MS);
       setSent(true);
     } catch (error) {
+      // The banner says it once; spec/01 §8's extra toast made it twice (issue 12, docs/decisions.md).
       setBannerError((isApiError(error) && error.serverMessage) || forgotFailureBanner);
-      toast.error('Failed to process password reset request.', TOAST_ERROR_MS);
     }
   };
 

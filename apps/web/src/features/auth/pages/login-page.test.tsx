@@ -1,3 +1,4 @@
+import { Notifications } from '@mantine/notifications';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { type RouteObject, useLocation } from 'react-router';
@@ -41,6 +42,7 @@ describe('LoginPage', () => {
     renderLogin();
     expect(screen.getByRole('heading', { level: 1, name: 'Sign in' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Sign up' })).toHaveAttribute('href', '/register');
+    expect(screen.getByRole('link', { name: 'See what it does' })).toHaveAttribute('href', '/home');
     expect(screen.getByRole('link', { name: 'Forgot password?' })).toHaveAttribute(
       'href',
       '/forgot-password',
@@ -58,13 +60,28 @@ describe('LoginPage', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
-  it('shows the server error in a banner (and the catalogue toast) and stays on the page', async () => {
+  it('shows the server error once, in the banner and not in a toast as well, and stays on the page', async () => {
     const toastError = vi.spyOn(toast, 'error');
     mockFetch(() => failure(401, 'INVALID_CREDENTIALS', 'Invalid email or password'));
-    renderLogin();
+    useAuthStore.setState({ isInitializing: false });
+    renderRoutes(
+      [
+        {
+          path: '/login',
+          element: (
+            <>
+              <Notifications />
+              <LoginPage />
+            </>
+          ),
+        },
+      ],
+      '/login',
+    );
     await fillAndSubmit('ranger@example.com', 'WrongPass1');
     expect(await screen.findByTestId('login-error')).toHaveTextContent('Invalid email or password.');
-    expect(toastError).toHaveBeenCalledWith('Invalid email or password.');
+    expect(toastError).not.toHaveBeenCalled();
+    expect(screen.getAllByText('Invalid email or password.')).toHaveLength(1);
     expect(useAuthStore.getState().isAuthenticated).toBe(false);
     expect(tokenStorage.getAccessToken()).toBeNull();
   });

@@ -88,6 +88,12 @@ export function LoginPage() {
           Sign up
         </Anchor>
       </Text>
+      <Text size="sm" ta="center">
+        New to Haversack?{' '}
+        <Anchor component={Link} to="/home">
+          See what it does
+        </Anchor>
+      </Text>
     </Stack>
   );
 }

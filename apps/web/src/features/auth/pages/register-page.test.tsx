@@ -1,7 +1,8 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { RouteObject } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { toast } from '../../../lib/toast';
 import { tokenStorage } from '../../../lib/token-storage';
 import { useAuthStore } from '../../../stores/auth-store';
 import { buildTokens, buildUser, failure, mockFetch, success } from '../../../test/fixtures';
@@ -50,6 +51,20 @@ describe('RegisterPage', () => {
     expect(await screen.findByText('Email has already been taken')).toBeInTheDocument();
     expect(screen.getByLabelText(/^Email/)).toHaveAttribute('aria-invalid', 'true');
     expect(useAuthStore.getState().isAuthenticated).toBe(false);
+  });
+
+  it('shows a refusal naming no field once, in the banner and not in a toast as well', async () => {
+    const toastError = vi.spyOn(toast, 'error');
+    mockFetch(() => failure(429, 'RATE_LIMITED', 'Too many requests, retry in 60 s'));
+    renderRoutes(routes, '/register');
+    await fillForm({
+      email: 'new@example.com',
+      username: 'ranger',
+      password: 'Secret123',
+      confirmation: 'Secret123',
+    });
+    expect(await screen.findByText('Too many requests. Please wait a moment.')).toBeInTheDocument();
+    expect(toastError).not.toHaveBeenCalled();
   });
 
   it('registers, ends signed in and goes to the dashboard', async () => {

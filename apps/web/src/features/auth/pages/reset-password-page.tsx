@@ -3,7 +3,6 @@ import {
   RESET_REDIRECT_DELAY_MS,
   resetPasswordFieldsSchema,
   TOAST_DEFAULT_MS,
-  TOAST_ERROR_MS,
 } from '@haversack/contracts';
 import { Alert, Anchor, Button, Loader, PasswordInput, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
@@ -65,8 +64,8 @@ export function ResetPasswordPage() {
     } catch (error) {
       const fieldErrors = serverFieldErrors(error, ['password', 'password_confirmation']);
       if (fieldErrors) form.setErrors(fieldErrors);
+      // The banner says it once; spec/01 §8's extra toast made it twice (issue 12, docs/decisions.md).
       setBannerError((isApiError(error) && error.serverMessage) || resetFailureBanner);
-      toast.error('Failed to reset password.', TOAST_ERROR_MS);
     }
   };
 

@@ -23,6 +23,7 @@ import { toast } from '../../../lib/toast';
 import { TransactionHistory } from '../../activity/components/transaction-history';
 import { usePartyChannels } from '../../realtime/hooks/use-party-channels';
 import { characterKeys, characterQuery, deleteCharacter } from '../api/characters-api';
+import { CharacterWealthPanel } from '../components/character-wealth';
 
 function Stat({ label, value }: { label: string; value: string }) {
   return (
@@ -123,6 +124,8 @@ export function CharacterDetailPage() {
         <Stat label="Max slots" value={capacity(character.max_slots)} />
         <Stat label="Party" value={character.party_name ?? 'None'} />
       </SimpleGrid>
+
+      <CharacterWealthPanel characterId={character.id} />
 
       <SimpleGrid cols={{ base: 1, md: character.image_url ? 2 : 1 }} spacing="md">
         <Paper withBorder p="md" component="section" aria-labelledby="party-heading">

@@ -4,6 +4,7 @@ import {
   type Currency,
   checkFeatureResultSchema,
   containerSchema,
+  copperPer,
   type ItemInstance,
   type ItemInstanceUpdate,
   itemInstanceSchema,
@@ -104,6 +105,26 @@ export function itemFilterParams(filters: ItemFilters, params = new URLSearchPar
   if (filters.minValue !== null) params.set('min_value', String(filters.minValue));
   if (filters.maxValue !== null) params.set('max_value', String(filters.maxValue));
   return params;
+}
+
+/**
+ * The same filters applied to stacks already loaded (a loot's stacks come with the loot): the name, its
+ * override or the notes contain the search text; the rarity matches; the unit value (gp) is in range.
+ */
+export function matchesItemFilters(item: ItemInstance, filters: ItemFilters): boolean {
+  const search = filters.search.trim().toLowerCase();
+  if (search) {
+    // The stack's name is its override when it has one.
+    const texts = [item.item_template.name, item.name, item.notes ?? ''];
+    if (!texts.some((text) => text.toLowerCase().includes(search))) return false;
+  }
+  if (filters.rarity) {
+    const rarity = item.item_template.metadata.rarity;
+    if (typeof rarity !== 'string' || rarity.toLowerCase() !== filters.rarity.toLowerCase()) return false;
+  }
+  if (filters.minValue !== null && item.value_cp < Math.round(filters.minValue * copperPer.gp)) return false;
+  if (filters.maxValue !== null && item.value_cp > Math.round(filters.maxValue * copperPer.gp)) return false;
+  return true;
 }
 
 export function containerItemsQuery(id: string, filters: ItemFilters) {

@@ -18,8 +18,8 @@ export function transferErrorMessage(error: unknown): string {
 }
 
 /**
- * spec/02 §4 allowed transfers. The workspace carries out container → container and marketplace →
- * container; shops and loot arrive with their own issue.
+ * spec/02 §4 allowed transfers: anything into a container (a move, a purchase, a take, an item from the
+ * marketplace) and container → shop (a sale). Everything else is refused with its own message.
  */
 export function unsupportedTransfer(from: SourceKind, to: SourceKind): string | null {
   if (to === 'container') return null;

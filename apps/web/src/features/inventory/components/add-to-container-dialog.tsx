@@ -1,9 +1,10 @@
-import type { ItemTemplate } from '@haversack/contracts';
+import { type ItemTemplate, partyMessages } from '@haversack/contracts';
 import { Alert, Button, Group, Modal, NumberInput, Select, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { myCharactersQuery } from '../../characters/api/characters-api';
+import { useConjuringRefusal } from '../hooks/use-conjuring-refusal';
 import { useAddFromMarket } from '../hooks/use-inventory-actions';
 import { useOwnerContainers } from '../hooks/use-owner-containers';
 import { sourceOptionLabel } from './container-source-select';
@@ -20,6 +21,8 @@ export function AddToContainerDialog({
   const owners = (characters.data?.characters ?? []).map((c) => ({ type: 'character' as const, id: c.id }));
   const sources = useOwnerContainers(owners);
   const containers = sources.containers.filter((c) => c.can_act);
+  const refusal = useConjuringRefusal(containers);
+  const allowed = containers.filter((c) => refusal(c) === null);
   const [target, setTarget] = useState<string | null>(null);
   const [quantity, setQuantity] = useState<number | string>(1);
   const add = useAddFromMarket();
@@ -27,8 +30,9 @@ export function AddToContainerDialog({
     if (template) setQuantity(1);
   }, [template]);
   useEffect(() => {
-    if (target === null && containers[0]) setTarget(containers[0].id);
-  }, [target, containers]);
+    // A container the party's rule closes (known once its party has loaded) gives way to an open one.
+    if (target === null || !allowed.some((c) => c.id === target)) setTarget(allowed[0]?.id ?? null);
+  }, [target, allowed]);
   const amount = typeof quantity === 'number' ? quantity : Number.parseInt(quantity, 10);
   const valid = target !== null && Number.isInteger(amount) && amount >= 1;
   const loading = characters.isPending || (owners.length > 0 && sources.isPending);
@@ -61,7 +65,12 @@ export function AddToContainerDialog({
             <Select
               label="Container"
               placeholder={loading ? 'Loading your containers...' : 'Please select a destination'}
-              data={containers.map((c) => ({ value: c.id, label: sourceOptionLabel(c) }))}
+              data={containers.map((c) => ({
+                value: c.id,
+                label: refusal(c) ? `${sourceOptionLabel(c)} (GM only)` : sourceOptionLabel(c),
+                disabled: refusal(c) !== null,
+              }))}
+              description={allowed.length < containers.length ? partyMessages.conjuringGmOnly : undefined}
               value={target}
               onChange={setTarget}
               disabled={loading}

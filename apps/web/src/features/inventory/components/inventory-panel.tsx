@@ -1,10 +1,20 @@
 import { useDroppable } from '@dnd-kit/core';
 import type { Container, ItemInstance, ItemTemplate } from '@haversack/contracts';
 import { Paper, Tabs, Text } from '@mantine/core';
+import { LootSourceView } from '../../loot/components/loot-source-view';
 import { ShopSourceView } from '../../shops/components/shop-source-view';
 import type { TradeOffer } from '../../shops/components/trade-dialog';
 import type { ItemFilters } from '../api/inventory-api';
-import type { DropZone, LayoutMode, PanelSide, PanelState, PanelTab, ViewMode } from '../workspace-types';
+import type {
+  DropZone,
+  LayoutMode,
+  LootSource,
+  PanelSide,
+  PanelState,
+  PanelTab,
+  QueuedItem,
+  ViewMode,
+} from '../workspace-types';
 import { tabLabels } from '../workspace-types';
 import { ContainerView } from './container-view';
 import { MarketBrowser } from './market-browser';
@@ -26,7 +36,7 @@ export interface InventoryPanelProps {
   viewMode: ViewMode;
   containers: Container[];
   inParty: boolean;
-  /** The party whose shops the Shop tab offers (issue 10); null outside a party. */
+  /** The party whose shops and loot the Shop and Loot tabs offer (issues 10, 11); null outside a party. */
   partyId: string | null;
   filters: ItemFilters;
   layout: LayoutMode;
@@ -35,22 +45,25 @@ export interface InventoryPanelProps {
   /** Where the Market adds by default: the other panel's container in dual view, else this one's. */
   marketTargetId: string | null;
   onOpen: (item: ItemInstance) => void;
-  onQuickTransfer: (item: ItemInstance) => void;
-  onAddToQueue: (item: ItemInstance) => void;
+  onQuickTransfer: (item: QueuedItem) => void;
+  onAddToQueue: (item: QueuedItem) => void;
   onAddTemplate: (template: ItemTemplate, containerId: string) => void;
   /** "Move to..." on the item tiles (issue 12): the containers an item may go to, and the move. */
   moveDestinations: Container[];
   onMoveTo: (item: ItemInstance, containerId: string) => void;
   onTrade: (offer: TradeOffer) => void;
+  /** The Loot tab (issue 11): where loot may be taken, a loot stack's sheet, and "Take to...". */
+  lootDestinations: Container[];
+  onOpenLoot: (item: ItemInstance, source: LootSource) => void;
+  onTakeLoot: (item: ItemInstance, source: LootSource, containerId: string) => void;
 }
 
-function ShopsAndLoot({ inParty, subject }: { inParty: boolean; subject: 'Shops' | 'Loot' }) {
+/** spec/02 §2: shops and loot need a party. */
+function JoinParty() {
   return (
-    <Paper withBorder p="lg">
+    <Paper withBorder p="lg" data-testid="join-party-for-sources">
       <Text c="dimmed" size="sm" ta="center">
-        {inParty
-          ? `${subject} arrive with their feature, which is still being built.`
-          : joinPartyForShopsMessage}
+        {joinPartyForShopsMessage}
       </Text>
     </Paper>
   );
@@ -64,6 +77,7 @@ export function InventoryPanel(props: InventoryPanelProps) {
     containerId: state.containerId,
     kind: zoneKinds[state.tab],
     shopId: state.shopId ?? null,
+    lootId: state.lootId ?? null,
   };
   const drop = useDroppable({ id: `panel:${side}`, data: zone });
   const labels = tabLabels[props.viewMode];
@@ -119,11 +133,28 @@ export function InventoryPanel(props: InventoryPanelProps) {
               onTrade={props.onTrade}
             />
           ) : (
-            <ShopsAndLoot inParty={props.inParty} subject="Shops" />
+            <JoinParty />
           )}
         </Tabs.Panel>
         <Tabs.Panel value="loot">
-          <ShopsAndLoot inParty={props.inParty} subject="Loot" />
+          {props.partyId ? (
+            <LootSourceView
+              partyId={props.partyId}
+              lootId={state.lootId ?? null}
+              onSelect={(lootId) => props.onChange({ ...state, lootId })}
+              filters={props.filters}
+              layout={props.layout}
+              draggable={props.draggable}
+              swipeable={props.swipeable}
+              destinations={props.lootDestinations}
+              onOpen={props.onOpenLoot}
+              onQuickTransfer={props.onQuickTransfer}
+              onAddToQueue={props.onAddToQueue}
+              onTake={props.onTakeLoot}
+            />
+          ) : (
+            <JoinParty />
+          )}
         </Tabs.Panel>
         <Tabs.Panel value="market">
           <MarketBrowser

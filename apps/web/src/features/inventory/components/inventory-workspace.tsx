@@ -10,29 +10,33 @@ import {
   useSensors,
 } from '@dnd-kit/core';
 import type { Container, ItemInstance, ItemTemplate, ShopInstance } from '@haversack/contracts';
-import { inventoryMessages, shopMessages } from '@haversack/contracts';
+import { lootMessages, shopMessages } from '@haversack/contracts';
 import { Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { PageSkipLink } from '../../../components/page-skip-link';
 import { toast } from '../../../lib/toast';
+import { useLootDestinations, useTakeLoot } from '../../loot/hooks/use-take-loot';
 import { shopKeys } from '../../shops/api/shops-api';
 import { type DraggedShopItem, isDraggedShopItem } from '../../shops/components/shop-source-view';
 import { TradeDialog, type TradeOffer } from '../../shops/components/trade-dialog';
 import type { ContainerOwner, ItemFilters } from '../api/inventory-api';
 import { itemInstanceQuery } from '../api/inventory-api';
-import { unsupportedTransfer } from '../api/transfer-messages';
 import { panelCollision, panelJumpCoordinates, TOUCH_DRAG_DELAY_MS, TOUCH_DRAG_TOLERANCE_PX } from '../dnd';
+import { planDrop } from '../drop-plan';
 import { useDeviceClass } from '../hooks/use-device-class';
 import { useAddFromMarket, useTransferItem } from '../hooks/use-inventory-actions';
 import { useTransferQueue } from '../hooks/use-transfer-queue';
 import {
   asDragPayload,
-  asDropZone,
+  type DraggedLootItem,
   type DragPayload,
+  isDraggedLootItem,
   type LayoutMode,
+  type LootSource,
   type PanelSide,
   type PanelState,
+  type QueuedItem,
   type ViewMode,
 } from '../workspace-types';
 import { CreateContainerDialog } from './create-container-dialog';
@@ -51,20 +55,30 @@ export interface InventoryWorkspaceProps {
   initialRight: PanelState;
   initialView?: ViewMode;
   inParty: boolean;
-  /** The party whose shops the Shop tab offers (issue 10). */
+  /** The party whose shops and loot the Shop and Loot tabs offer (issues 10, 11). */
   partyId?: string | null;
   /** Where the add-container button creates containers; null: the owner of the first panel's container. */
   createOwner: ContainerOwner | null;
 }
 
-/** The item the detail modal shows, kept fresh from the cache while it is open. */
+/**
+ * The item the detail modal shows, kept fresh from the cache while it is open. A loot stack comes with its
+ * loot (the Loot tab's data is its fresh copy).
+ */
 function useOpenItem() {
-  const [opened, setOpened] = useState<ItemInstance | null>(null);
+  const [opened, setOpened] = useState<{ item: ItemInstance; loot: LootSource | null } | null>(null);
+  const mine = opened !== null && opened.loot === null;
   const query = useQuery({
-    ...itemInstanceQuery(opened?.container_id ?? '', opened?.id ?? ''),
-    enabled: opened !== null,
+    ...itemInstanceQuery(opened?.item.container_id ?? '', opened?.item.id ?? ''),
+    enabled: mine,
   });
-  return { item: opened ? (query.data ?? opened) : null, open: setOpened, close: () => setOpened(null) };
+  return {
+    item: opened ? ((mine ? query.data : undefined) ?? opened.item) : null,
+    loot: opened?.loot ?? null,
+    open: (item: ItemInstance) => setOpened({ item, loot: null }),
+    openLoot: (item: ItemInstance, loot: LootSource) => setOpened({ item, loot }),
+    close: () => setOpened(null),
+  };
 }
 
 /**
@@ -95,13 +109,15 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
   });
   const [creating, setCreating] = useState(false);
   const [quantityRequest, setQuantityRequest] = useState<QuantityRequest | null>(null);
-  const [dragging, setDragging] = useState<DragPayload | DraggedShopItem | null>(null);
+  const [dragging, setDragging] = useState<DragPayload | DraggedShopItem | DraggedLootItem | null>(null);
   const [tradeOffer, setTradeOffer] = useState<TradeOffer | null>(null);
   const queryClient = useQueryClient();
   const detail = useOpenItem();
   const queue = useTransferQueue();
   const transfer = useTransferItem();
   const addFromMarket = useAddFromMarket();
+  const takeLoot = useTakeLoot();
+  const lootDestinations = useLootDestinations(props.partyId ?? null, props.containers);
   const sensors = useSensors(
     // A mouse drags once it has moved 8 px (a click still opens the item). A finger drags after a press
     // and hold, so a finger that moves at once still scrolls the page (the tiles keep touch panning).
@@ -213,49 +229,104 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
     });
   };
 
+  /**
+   * Loot → one of my characters' containers: a take (issue 11), asking how many of a stack first (all by
+   * default). Loot nobody may take from, or a container that is not a character's in the party, says why.
+   */
+  const askTake = (
+    item: { itemId: string; name: string; quantity: number },
+    loot: LootSource,
+    containerId: string | null,
+  ) => {
+    if (loot.blocked) {
+      toast.error(loot.blocked);
+      return;
+    }
+    const target = lootDestinations.find((c) => c.id === containerId);
+    if (!target) {
+      toast.error(
+        lootDestinations.length === 0 ? lootMessages.cannotTake : lootMessages.containerNotCharacters,
+      );
+      return;
+    }
+    const run = (quantity: number) =>
+      takeLoot.mutate({
+        lootId: loot.lootId,
+        partyId: loot.partyId,
+        itemInstanceId: item.itemId,
+        targetContainerId: target.id,
+        quantity,
+      });
+    if (item.quantity <= 1) return run(1);
+    setQuantityRequest({
+      title: `Take ${item.name}`,
+      message: `How many of ${item.quantity} go to ${target.name}?`,
+      confirmLabel: 'Take',
+      max: item.quantity,
+      initial: item.quantity,
+      onConfirm: run,
+    });
+  };
+
+  /**
+   * Swipe right (Quick Transfer): a single item goes at once; for a stack, how many is asked first (all by
+   * default). The toast that follows offers Undo.
+   */
+  const askQuickTransfer = (item: QueuedItem) => {
+    const destination = queue.destination;
+    if (item.quantity <= 1 || item.loot?.blocked || !destination) {
+      void queue.quickTransfer(item);
+      return;
+    }
+    const target = byId.get(destination)?.name ?? 'the destination';
+    setQuantityRequest({
+      title: `${item.loot ? 'Take' : 'Move'} ${item.name}`,
+      message: `How many of ${item.quantity} go to ${target}?`,
+      confirmLabel: item.loot ? 'Take' : 'Transfer',
+      max: item.quantity,
+      initial: item.quantity,
+      onConfirm: (quantity) => void queue.quickTransfer({ ...item, quantity }),
+    });
+  };
+
   const onDragStart = (event: DragStartEvent) => {
     const data = event.active.data.current;
-    setDragging(isDraggedShopItem(data) ? data : asDragPayload(data));
+    setDragging(isDraggedShopItem(data) ? data : isDraggedLootItem(data) ? data : asDragPayload(data));
   };
   const onDragEnd = ({ active, over }: DragEndEvent) => {
     setDragging(null);
-    const data = active.data.current;
-    const zone = asDropZone(over?.data.current);
-    if (isDraggedShopItem(data)) {
-      if (!zone) return;
-      const refused = unsupportedTransfer('shop', zone.kind);
-      if (refused) toast.error(refused);
-      else askBuy(data, zone.containerId);
-      return;
+    const plan = planDrop(active.data.current, over?.data.current);
+    switch (plan.kind) {
+      case 'refuse':
+        toast.error(plan.message);
+        return;
+      case 'take':
+        askTake(plan.item, plan.item, plan.containerId);
+        return;
+      case 'buy':
+        askBuy(plan.item, plan.containerId);
+        return;
+      case 'sell':
+        askSell(plan.item, plan.shopId);
+        return;
+      case 'add':
+        askAdd({ id: plan.template.templateId, name: plan.template.templateName }, plan.containerId);
+        return;
+      case 'transfer':
+        askTransfer(plan.item, plan.containerId);
+        return;
+      case 'none':
+        return;
     }
-    const payload = asDragPayload(data);
-    if (!payload || !zone) return;
-    const from = payload.kind === 'item' ? 'container' : 'marketplace';
-    const refused = unsupportedTransfer(from, zone.kind);
-    if (refused) {
-      toast.error(refused);
-      return;
-    }
-    if (zone.kind === 'shop' && payload.kind === 'item') {
-      if (zone.shopId) askSell(payload, zone.shopId);
-      return;
-    }
-    if (zone.kind !== 'container') {
-      toast.info('Loot arrives with its feature.');
-      return;
-    }
-    if (!zone.containerId) {
-      toast.error(inventoryMessages.transferFailed);
-      return;
-    }
-    if (payload.kind === 'template') {
-      askAdd({ id: payload.templateId, name: payload.templateName }, zone.containerId);
-      return;
-    }
-    // Dropping back where it came from is not a transfer (spec/02 §4 refuses the same container).
-    if (zone.containerId === payload.containerId) return;
-    askTransfer(payload, zone.containerId);
   };
+
+  // The container on screen is where the queued items come from: it is not offered as their destination.
+  const shownSource =
+    viewMode === 'single' && panels.left.tab === 'container' ? panels.left.containerId : null;
+  const queueDestinations = props.containers.filter((c) => c.id !== shownSource);
+  useEffect(() => {
+    if (shownSource !== null && queue.destination === shownSource) queue.choose(null);
+  }, [shownSource, queue.destination, queue.choose]);
 
   const panelProps = (side: PanelSide) => ({
     side,
@@ -271,7 +342,7 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
     swipeable: touch,
     marketTargetId: marketTarget(side),
     onOpen: detail.open,
-    onQuickTransfer: (item: ItemInstance) => void queue.quickTransfer(item),
+    onQuickTransfer: askQuickTransfer,
     onAddToQueue: queue.add,
     onAddTemplate: (template: ItemTemplate, containerId: string) => askAdd(template, containerId),
     moveDestinations: props.containers.filter((c) => c.can_act),
@@ -281,9 +352,13 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
         targetId,
       ),
     onTrade: setTradeOffer,
+    lootDestinations,
+    onOpenLoot: detail.openLoot,
+    onTakeLoot: (item: ItemInstance, loot: LootSource, containerId: string) =>
+      askTake({ itemId: item.id, name: item.name, quantity: item.quantity }, loot, containerId),
   });
 
-  const detailContainer = detail.item ? byId.get(detail.item.container_id) : undefined;
+  const detailContainer = detail.item && !detail.loot ? byId.get(detail.item.container_id) : undefined;
   const root = useRef<HTMLDivElement>(null);
   // "Skip to items": the first panel's item grid (its one Tab stop), else that panel's first control.
   const focusItems = () => {
@@ -338,16 +413,18 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
           ) : null}
         </DragOverlay>
       </DndContext>
-      {touch ? <TransferQueueBar queue={queue} containers={props.containers} /> : null}
+      {touch ? <TransferQueueBar queue={queue} containers={queueDestinations} /> : null}
       <ItemDetail
         item={detail.item}
+        loot={detail.loot}
         device={device}
         canAct={detailContainer?.can_act ?? false}
         destinations={props.containers}
+        lootDestinations={lootDestinations}
         onAddToQueue={
           touch
             ? (item) => {
-                queue.add(item);
+                queue.add(detail.loot ? { ...item, loot: detail.loot } : item);
                 detail.close();
               }
             : undefined

@@ -7,7 +7,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { ErrorPanel } from '../../../components/error-panel';
 import { containerItemsQuery, type ItemFilters } from '../api/inventory-api';
-import type { LayoutMode } from '../workspace-types';
+import type { DraggedItem, DraggedLootItem, LayoutMode } from '../workspace-types';
 import { ItemTile } from './item-tile';
 
 /** Lists longer than this are virtualised (DESIGN §1). */
@@ -36,12 +36,33 @@ export interface ItemCollectionProps {
   onMoveTo?: (item: ItemInstance, containerId: string) => void;
 }
 
+/** The grid itself, whatever holds the items: a container's pages, or a loot's stacks. */
+export interface ItemGridProps extends Omit<ItemCollectionProps, 'containerId' | 'filters'> {
+  items: ItemInstance[];
+  /** What dragging a tile carries; by default the stack as one of my items. */
+  dragDataOf?: (item: ItemInstance) => DraggedItem | DraggedLootItem;
+  /** "Move to..." for my items, "Take to..." for loot. */
+  moveVerb?: 'Move' | 'Take';
+}
+
 /** The keys of the item grid, told with every tile: only those that do something here. */
-export function itemGridHelp({ draggable, movable }: { draggable: boolean; movable: boolean }): string {
+export function itemGridHelp({
+  draggable,
+  movable,
+  moveVerb = 'Move',
+}: {
+  draggable: boolean;
+  movable: boolean;
+  moveVerb?: 'Move' | 'Take';
+}): string {
   return [
     'Arrow keys, Home and End move between items. Enter opens an item',
     draggable ? ', Space picks it up to drag' : '',
-    movable ? ', M moves it to another container' : '',
+    movable
+      ? moveVerb === 'Take'
+        ? ', M takes it into one of your containers'
+        : ', M moves it to another container'
+      : '',
     '.',
   ].join('');
 }
@@ -148,25 +169,55 @@ function LoadingTiles({ columns }: { columns: number }) {
 
 /** The items of one container: loading, error, empty, grid or list, more pages, virtualised when long. */
 export function ItemCollection(props: ItemCollectionProps) {
-  const { ref, width } = useElementSize();
   const query = useInfiniteQuery(containerItemsQuery(props.containerId, props.filters));
-  const columns = props.layout === 'list' ? 1 : gridColumns(width || 600);
   const items = query.data?.pages.flatMap((page) => page.items) ?? [];
+  const { containerId: _containerId, filters: _filters, ...gridProps } = props;
+  return (
+    <Stack gap="sm">
+      <ItemGrid
+        {...gridProps}
+        items={items}
+        pending={query.isPending}
+        error={
+          query.isError ? (
+            <ErrorPanel
+              title="Error loading items"
+              message="The items of this container could not be loaded."
+              onRetry={() => void query.refetch()}
+            />
+          ) : null
+        }
+      />
+      {query.hasNextPage ? (
+        <Button
+          variant="subtle"
+          onClick={() => void query.fetchNextPage()}
+          loading={query.isFetchingNextPage}
+          style={{ alignSelf: 'center' }}
+        >
+          Load more items
+        </Button>
+      ) : null}
+    </Stack>
+  );
+}
+
+/**
+ * Stacks as a grid or a list: loading tiles, an error, "No items found", or the tiles with their keyboard
+ * model (one Tab stop, arrows between tiles), virtualised when long.
+ */
+export function ItemGrid(props: ItemGridProps & { pending?: boolean; error?: React.ReactNode }) {
+  const { ref, width } = useElementSize();
+  const { items, pending = false, error = null } = props;
+  const columns = props.layout === 'list' ? 1 : gridColumns(width || 600);
   const virtual = items.length > VIRTUALISE_OVER;
   const scrollTo = useRef<(index: number) => void>(undefined);
   const { listRef, onKeyDown, roving } = useRovingTiles(items, columns, (index) => scrollTo.current?.(index));
   const [keyboardInside, setKeyboardInside] = useState(false);
 
   let content: React.ReactNode;
-  if (query.isPending) content = <LoadingTiles columns={columns} />;
-  else if (query.isError)
-    content = (
-      <ErrorPanel
-        title="Error loading items"
-        message="The items of this container could not be loaded."
-        onRetry={() => void query.refetch()}
-      />
-    );
+  if (pending) content = <LoadingTiles columns={columns} />;
+  else if (error) content = error;
   else if (items.length === 0)
     content = (
       <Center py="xl" data-testid="items-empty">
@@ -189,10 +240,10 @@ export function ItemCollection(props: ItemCollectionProps) {
         ))}
       </SimpleGrid>
     );
-  const grid = !query.isPending && !query.isError && items.length > 0;
+  const grid = !pending && !error && items.length > 0;
 
   return (
-    <Stack gap="sm" ref={ref}>
+    <Box ref={ref}>
       {grid ? (
         // biome-ignore lint/a11y/noStaticElementInteractions: the tiles inside take the keys; this only routes arrows
         <div
@@ -208,31 +259,27 @@ export function ItemCollection(props: ItemCollectionProps) {
           <GridHelp
             id={roving.helpId}
             shown={keyboardInside}
-            text={itemGridHelp({ draggable: props.draggable, movable: props.onMoveTo !== undefined })}
+            text={itemGridHelp({
+              draggable: props.draggable,
+              movable: props.onMoveTo !== undefined,
+              moveVerb: props.moveVerb,
+            })}
           />
         </div>
       ) : (
         content
       )}
-      {query.hasNextPage ? (
-        <Button
-          variant="subtle"
-          onClick={() => void query.fetchNextPage()}
-          loading={query.isFetchingNextPage}
-          style={{ alignSelf: 'center' }}
-        >
-          Load more items
-        </Button>
-      ) : null}
-    </Stack>
+    </Box>
   );
 }
 
-function Tile(props: ItemCollectionProps & { item: ItemInstance; roving: Roving }) {
+function Tile(props: ItemGridProps & { item: ItemInstance; roving: Roving }) {
   const { item, roving, onMoveTo } = props;
   return (
     <ItemTile
       item={item}
+      dragData={props.dragDataOf?.(item)}
+      moveVerb={props.moveVerb}
       layout={props.layout}
       draggable={props.draggable}
       tabIndex={roving.tabIndexOf(item)}
@@ -254,7 +301,7 @@ function Tile(props: ItemCollectionProps & { item: ItemInstance; roving: Roving 
 }
 
 function VirtualItems(
-  props: ItemCollectionProps & {
+  props: ItemGridProps & {
     items: ItemInstance[];
     columns: number;
     roving: Roving;

@@ -7,7 +7,10 @@ import { hasOverrides, mergeTargetsQuery } from '../api/inventory-api';
 import { useDestroyItem } from '../hooks/use-inventory-actions';
 import { CloneTemplateForm } from './clone-template-form';
 import { EditItemForm } from './edit-item-form';
+import { GiveItemForm } from './give-item-dialog';
 import { ItemFacts } from './item-facts';
+import { ItemStatusSwitches } from './item-status-switches';
+import { actingCharacterOf } from './item-tile';
 import { MergeItemForm } from './merge-item-form';
 import { MoveItemForm } from './move-item-form';
 import { SplitItemForm } from './split-item-form';
@@ -16,13 +19,14 @@ import { SplitItemForm } from './split-item-form';
 export const destroyConfirmation =
   'Are you sure you want to destroy this item? This action cannot be undone.';
 
-type Mode = 'view' | 'edit' | 'split' | 'merge' | 'move' | 'clone';
+type Mode = 'view' | 'edit' | 'split' | 'merge' | 'move' | 'clone' | 'give';
 const modeTitles: Record<Exclude<Mode, 'view'>, string> = {
   edit: 'Edit item',
   split: 'Split stack',
   merge: 'Merge with another stack',
   move: 'Transfer',
   clone: 'Clone to template',
+  give: 'Give to...',
 };
 
 export function ItemDetailBody({
@@ -47,9 +51,12 @@ export function ItemDetailBody({
   const stacks = useQuery({ ...mergeTargetsQuery(item), enabled: mergeable });
   const mergeTargets = (stacks.data ?? []).filter((stack) => stack.id !== item.id);
   const back = () => setMode('view');
+  // Equip, attune and give belong to a character's own items, in a container the user may change.
+  const ownerCharacterId = canAct ? actingCharacterOf(item, destinations) : null;
   return (
     <Stack gap="md">
       <ItemFacts item={item} />
+      {ownerCharacterId && mode === 'view' ? <ItemStatusSwitches item={item} /> : null}
       {canAct ? <Divider /> : null}
       {canAct && mode === 'view' ? (
         <Group gap="xs">
@@ -59,6 +66,11 @@ export function ItemDetailBody({
           <Button variant="light" onClick={() => setMode('move')}>
             Transfer
           </Button>
+          {ownerCharacterId ? (
+            <Button variant="light" onClick={() => setMode('give')}>
+              Give to...
+            </Button>
+          ) : null}
           {item.quantity > 1 ? (
             <Button variant="light" onClick={() => setMode('split')}>
               Split
@@ -92,6 +104,9 @@ export function ItemDetailBody({
           {mode === 'merge' ? <MergeItemForm item={item} targets={mergeTargets} onDone={onClose} /> : null}
           {mode === 'move' ? <MoveItemForm item={item} destinations={destinations} onDone={onClose} /> : null}
           {mode === 'clone' ? <CloneTemplateForm item={item} onDone={back} /> : null}
+          {mode === 'give' && ownerCharacterId ? (
+            <GiveItemForm item={item} ownerCharacterId={ownerCharacterId} onDone={onClose} />
+          ) : null}
         </Stack>
       ) : null}
       <ConfirmDialog

@@ -2,7 +2,9 @@ import type { Container, ItemInstance } from '@haversack/contracts';
 import { Box, Drawer, Modal } from '@mantine/core';
 import { useRef } from 'react';
 import type { DeviceClass } from '../hooks/use-device-class';
+import type { LootSource } from '../workspace-types';
 import { ItemDetailBody } from './item-detail-body';
+import { LootItemBody } from './take-loot-form';
 
 /** spec/02 §9: a 50 px downward swipe closes the bottom sheet. */
 export const SHEET_SWIPE_PX = 50;
@@ -27,24 +29,42 @@ function SheetHandle({ onSwipeDown }: { onSwipeDown: () => void }) {
   );
 }
 
-/** The item detail modal on desktop, a bottom sheet (Drawer at the bottom) on phones and tablets. */
+/**
+ * The item detail modal on desktop, a bottom sheet (Drawer at the bottom) on phones and tablets. A loot
+ * stack's offers Take instead of edit, split and destroy.
+ */
 export function ItemDetail({
   item,
+  loot = null,
   device,
   canAct,
   destinations,
+  lootDestinations = [],
   onAddToQueue,
   onClose,
 }: {
   item: ItemInstance | null;
+  /** Set when the item is a stack of a loot (the Loot tab). */
+  loot?: LootSource | null;
   device: DeviceClass;
   canAct: boolean;
   destinations: Container[];
+  /** Where a loot stack may be taken. */
+  lootDestinations?: Container[];
   onAddToQueue?: (item: ItemInstance) => void;
   onClose: () => void;
 }) {
   const title = item ? `${item.name}${item.quantity > 1 ? ` ×${item.quantity}` : ''}` : '';
-  const body = item ? (
+  const body = !item ? null : loot ? (
+    <LootItemBody
+      key={item.id}
+      item={item}
+      loot={loot}
+      destinations={lootDestinations}
+      onAddToQueue={onAddToQueue ? () => onAddToQueue(item) : undefined}
+      onClose={onClose}
+    />
+  ) : (
     <ItemDetailBody
       key={item.id}
       item={item}
@@ -53,7 +73,7 @@ export function ItemDetail({
       onAddToQueue={onAddToQueue ? () => onAddToQueue(item) : undefined}
       onClose={onClose}
     />
-  ) : null;
+  );
   if (device === 'desktop') {
     return (
       <Modal

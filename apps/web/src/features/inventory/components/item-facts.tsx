@@ -1,5 +1,7 @@
 import { formatStackValue, type ItemInstance } from '@haversack/contracts';
 import { Badge, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { itemIcon, rarityOf, tagLabels } from '../lib/item-look';
+import { GameIcon, ItemStatusBadges, RarityBadge } from './item-look';
 
 function Fact({ label, value }: { label: string; value: string }) {
   return (
@@ -14,10 +16,16 @@ function Fact({ label, value }: { label: string; value: string }) {
 
 /** spec/02 §3: totalWeight in lbs with one decimal; totals in whole gp, small change in sp or cp. */
 export function ItemFacts({ item }: { item: ItemInstance }) {
-  const rarity = item.item_template.metadata.rarity;
+  const rarity = rarityOf(item.item_template.metadata);
+  const tags = tagLabels(item.tags);
   const description = item.instance_data.description_override;
   return (
     <Stack gap="sm">
+      <Group gap="xs">
+        <GameIcon name={itemIcon(item.item_template)} size={32} />
+        {rarity ? <RarityBadge rarity={rarity} size="md" /> : null}
+        <ItemStatusBadges item={item} size="md" />
+      </Group>
       <SimpleGrid cols={{ base: 2, xs: 3 }} spacing="sm">
         <Fact label="Quantity" value={String(item.quantity)} />
         <Fact label="Weight each" value={`${item.weight} lb`} />
@@ -30,11 +38,10 @@ export function ItemFacts({ item }: { item: ItemInstance }) {
         />
       </SimpleGrid>
       {typeof description === 'string' && description ? <Text size="sm">{description}</Text> : null}
-      {item.tags.length > 0 || typeof rarity === 'string' ? (
-        <Group gap={6}>
-          {typeof rarity === 'string' ? <Badge variant="light">{rarity}</Badge> : null}
-          {item.tags.map((tag) => (
-            <Badge key={tag} variant="outline" color="gray">
+      {tags.length > 0 ? (
+        <Group gap={6} role="group" aria-label="Tags">
+          {tags.map((tag) => (
+            <Badge key={tag} variant="outline" color="gray" tt="none">
               {tag}
             </Badge>
           ))}

@@ -1,10 +1,19 @@
 import { DndContext, KeyboardSensor, useSensor, useSensors } from '@dnd-kit/core';
+import { inventoryMessages } from '@haversack/contracts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { describe, expect, it, vi } from 'vitest';
-import { buildItem, renderWithProviders } from '../test/inventory-fixtures';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { toast } from '../../../lib/toast';
+import { failure, mockFetch } from '../../../test/fixtures';
+import { rarityColours } from '../lib/item-look';
+import { buildContainer, buildItem, renderWithProviders } from '../test/inventory-fixtures';
 import { ItemTile } from './item-tile';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
 
 function renderTile(item = buildItem(), layout: 'grid' | 'list' = 'grid') {
   renderWithProviders(
@@ -60,5 +69,118 @@ describe('ItemTile dragging', () => {
     first.getByRole('button', { name: 'Longsword, quantity 1' }).focus();
     await user.keyboard(' ');
     expect(onDragStart).toHaveBeenCalledTimes(1);
+  });
+});
+
+const ring = buildItem({
+  name: 'Ring of Protection',
+  quantity: 1,
+  tags: ['ring', 'magic', 'attunement', 'category:ring'],
+  item_template: {
+    name: 'Ring of Protection',
+    stack_size: 1,
+    tags: ['ring', 'magic', 'attunement', 'category:ring'],
+    metadata: { rarity: 'rare', requires_attunement: true, category: 'ring' },
+    coin: null,
+  },
+});
+
+describe('ItemTile looks (issue 12 §6)', () => {
+  it('shows the category icon and the rarity in its colour', () => {
+    renderTile(ring);
+    const tile = screen.getByRole('button', { name: 'Ring of Protection, quantity 1' });
+    expect(tile.querySelector('svg[data-icon]')?.getAttribute('data-icon')).toBe('diamond-ring');
+    const rarity = screen.getByText('Rare').closest('[data-rarity]');
+    expect(rarity?.getAttribute('data-rarity')).toBe('rare');
+    expect(rarity?.getAttribute('style')).toContain(rarityColours.rare.light);
+  });
+
+  it('gives an item of no known category a bag', () => {
+    renderTile(
+      buildItem({ item_template: { name: 'Thing', stack_size: 1, tags: [], metadata: {}, coin: null } }),
+    );
+    expect(document.querySelector('svg[data-icon]')?.getAttribute('data-icon')).toBe('swap-bag');
+  });
+});
+
+describe('ItemTile equipment (issue 12 §5)', () => {
+  it('shows Equipped and Attuned badges and says so to a screen reader', () => {
+    renderTile({ ...ring, instance_data: { is_equipped: true, is_attuned: true } });
+    expect(screen.getByText('Equipped')).toBeInTheDocument();
+    expect(screen.getByText('Attuned')).toBeInTheDocument();
+    expect(
+      screen.getByRole('button', { name: 'Ring of Protection, quantity 1, equipped, attuned' }),
+    ).toBeInTheDocument();
+  });
+
+  function renderWithActions(item = ring) {
+    const backpack = buildContainer({ id: item.container_id });
+    renderWithProviders(
+      <DndContext>
+        <ItemTile
+          item={item}
+          layout="grid"
+          draggable={false}
+          onOpen={vi.fn()}
+          destinations={[backpack, buildContainer({ id: 'pouch', name: 'Pouch', is_primary: false })]}
+          onMoveTo={vi.fn()}
+        />
+      </DndContext>,
+    );
+  }
+
+  it('attunes from the tile menu and shows the limit when a fourth is refused', async () => {
+    const fetchMock = mockFetch(() =>
+      failure(422, 'VALIDATION_ERROR', inventoryMessages.attunementLimit, [
+        { field: 'item_instance.instance_data.is_attuned', message: inventoryMessages.attunementLimit },
+      ]),
+    );
+    const toastError = vi.spyOn(toast, 'error');
+    const user = userEvent.setup();
+    renderWithActions();
+    await user.click(screen.getByRole('button', { name: 'More actions for Ring of Protection' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Attune' }));
+    await vi.waitFor(() => expect(toastError).toHaveBeenCalledWith(inventoryMessages.attunementLimit));
+    const [url, init] = fetchMock.mock.calls[0] ?? [];
+    expect(String(url)).toBe('/api/v1/item_instances/item-1');
+    expect(JSON.parse(String(init?.body))).toEqual({
+      item_instance: { instance_data: { is_attuned: true } },
+    });
+  });
+
+  it('offers no Attune for an item that does not require it, but Equip and Give to...', async () => {
+    const user = userEvent.setup();
+    renderWithActions(
+      buildItem({
+        name: 'Rope',
+        item_template: {
+          name: 'Rope',
+          stack_size: 1,
+          tags: [],
+          metadata: { requires_attunement: false },
+          coin: null,
+        },
+      }),
+    );
+    await user.click(screen.getByRole('button', { name: 'More actions for Rope' }));
+    const items = (await screen.findAllByRole('menuitem')).map((item) => item.textContent);
+    expect(items).toEqual(['Equip', 'Give to...']);
+  });
+
+  it('has no such menu for a container the user may not change', () => {
+    renderWithProviders(
+      <DndContext>
+        <ItemTile
+          item={ring}
+          layout="grid"
+          draggable={false}
+          onOpen={vi.fn()}
+          destinations={[buildContainer({ can_act: false })]}
+        />
+      </DndContext>,
+    );
+    expect(
+      screen.queryByRole('button', { name: 'More actions for Ring of Protection' }),
+    ).not.toBeInTheDocument();
   });
 });

@@ -1,11 +1,15 @@
 import { useDraggable } from '@dnd-kit/core';
-import { type Container, formatStackValue, type ItemInstance } from '@haversack/contracts';
+import { type Container, formatStackValue, type ItemInstance, isAttunable } from '@haversack/contracts';
 import { ActionIcon, Badge, Box, Group, Menu, Paper, Stack, Text } from '@mantine/core';
-import { IconArrowsTransferUp } from '@tabler/icons-react';
+import { IconArrowsTransferUp, IconDots } from '@tabler/icons-react';
 import { type FocusEvent, type KeyboardEvent, useRef, useState } from 'react';
 import { dragHandleStyle, useDragId } from '../dnd';
+import { isAttuned, isEquipped, useItemStatus } from '../hooks/use-item-status';
 import { useSwipe } from '../hooks/use-swipe';
-import { containerLabel, type DraggedItem, type LayoutMode } from '../workspace-types';
+import { itemIcon, rarityOf } from '../lib/item-look';
+import { containerLabel, type DraggedItem, type DraggedLootItem, type LayoutMode } from '../workspace-types';
+import { GiveItemDialog } from './give-item-dialog';
+import { GameIcon, ItemStatusBadges, RarityBadge } from './item-look';
 
 /** The keys on a tile that open its "Move to..." menu (besides its button). */
 export const moveMenuKeys = 'M Shift+F10 ContextMenu';
@@ -29,11 +33,19 @@ export interface ItemTileProps {
   onFocus?: (event: FocusEvent<HTMLDivElement>) => void;
   /** Id of the keyboard help the grid shows (read with the tile). */
   describedBy?: string;
+  /** What a drag carries; by default the stack as one of my items (a loot stack says where it comes from). */
+  dragData?: DraggedItem | DraggedLootItem;
+  /** The menu's verb: "Move to..." for my items, "Take to..." for a loot stack. */
+  moveVerb?: 'Move' | 'Take';
 }
 
-function rarityOf(item: ItemInstance): string | null {
-  const rarity = item.item_template.metadata.rarity;
-  return typeof rarity === 'string' && rarity !== '' ? rarity : null;
+/**
+ * The character that owns the item's container, when the user may change it: only then do Equip, Attune
+ * and "Give to..." make sense.
+ */
+export function actingCharacterOf(item: ItemInstance, containers: readonly Container[]): string | null {
+  const source = containers.find((c) => c.id === item.container_id);
+  return source?.can_act && source.character_id ? source.character_id : null;
 }
 
 /** One stack in a container, as a grid card or a list row, with its "Move to..." menu. */
@@ -48,8 +60,10 @@ export function ItemTile({
   tabIndex = 0,
   onFocus,
   describedBy,
+  dragData,
+  moveVerb = 'Move',
 }: ItemTileProps) {
-  const payload: DraggedItem = {
+  const payload: DraggedItem | DraggedLootItem = dragData ?? {
     kind: 'item',
     itemId: item.id,
     containerId: item.container_id,
@@ -66,8 +80,12 @@ export function ItemTile({
   const tileRef = useRef<HTMLDivElement | null>(null);
   const targets = onMoveTo ? destinations.filter((c) => c.id !== item.container_id) : [];
   const canMove = targets.length > 0;
-  const rarity = rarityOf(item);
-  const label = `${item.name}, quantity ${item.quantity}`;
+  const rarity = rarityOf(item.item_template.metadata);
+  const icon = itemIcon(item.item_template);
+  const ownerCharacterId = onMoveTo ? actingCharacterOf(item, destinations) : null;
+  const [giving, setGiving] = useState(false);
+  const status = [isEquipped(item) ? 'equipped' : null, isAttuned(item) ? 'attuned' : null].filter(Boolean);
+  const label = `${item.name}, quantity ${item.quantity}${status.length ? `, ${status.join(', ')}` : ''}`;
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     // Enter opens the item; Space starts a keyboard drag (dnd-kit's sensor, configured in the workspace);
@@ -96,7 +114,8 @@ export function ItemTile({
     undefined;
   // Room for the menu button, drawn over a card's corner (a list row has it beside the row, out of the
   // way of a swipe).
-  const menuRoom = canMove && layout === 'grid' ? 36 : undefined;
+  const buttons = (canMove ? 1 : 0) + (ownerCharacterId ? 1 : 0);
+  const menuRoom = buttons > 0 && layout === 'grid' ? buttons * 32 + 4 : undefined;
   const list = layout === 'list';
 
   return (
@@ -145,10 +164,13 @@ export function ItemTile({
       >
         {layout === 'grid' ? (
           <Stack gap={4}>
-            <Group justify="space-between" gap={4} wrap="nowrap">
-              <Text fw={600} size="sm" lineClamp={2}>
-                {item.name}
-              </Text>
+            <Group justify="space-between" gap={4} wrap="nowrap" align="flex-start">
+              <Group gap={6} wrap="nowrap" miw={0}>
+                <GameIcon name={icon} size={22} />
+                <Text fw={600} size="sm" lineClamp={2}>
+                  {item.name}
+                </Text>
+              </Group>
               <Badge variant="light" size="sm" style={{ flexShrink: 0 }}>
                 ×{item.quantity}
               </Badge>
@@ -156,22 +178,28 @@ export function ItemTile({
             <Text size="xs" c="dimmed" pr={menuRoom}>
               {item.totalWeight.toFixed(1)} lb · {formatStackValue(item.value_cp * item.quantity)}
             </Text>
-            {rarity ? (
-              <Text size="xs" c="dimmed" tt="capitalize" pr={menuRoom}>
-                {rarity}
-              </Text>
+            {rarity || status.length > 0 ? (
+              <Group gap={4} pr={menuRoom}>
+                {rarity ? <RarityBadge rarity={rarity} size="xs" /> : null}
+                <ItemStatusBadges item={item} size="xs" />
+              </Group>
             ) : null}
           </Stack>
         ) : (
-          <Group justify="space-between" gap="xs" wrap="nowrap">
-            <Text fw={600} size="sm" truncate>
-              {item.name}
-            </Text>
-            <Group gap="xs" wrap="nowrap">
-              <Text size="xs" c="dimmed">
+          // On a narrow row the facts move below the name: neither "Longsw…" nor "×…".
+          <Group justify="space-between" gap={4} wrap="wrap">
+            <Group gap={6} wrap="nowrap" miw={0} style={{ flex: '1 1 9rem' }}>
+              <GameIcon name={icon} size={18} />
+              <Text fw={600} size="sm" style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+                {item.name}
+              </Text>
+              <ItemStatusBadges item={item} size="xs" />
+            </Group>
+            <Group gap="xs" wrap="nowrap" ml="auto" style={{ flexShrink: 0 }}>
+              <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
                 {item.totalWeight.toFixed(1)} lb · {formatStackValue(item.value_cp * item.quantity)}
               </Text>
-              <Badge variant="light" size="sm">
+              <Badge variant="light" size="sm" style={{ flexShrink: 0 }}>
                 ×{item.quantity}
               </Badge>
             </Group>
@@ -199,15 +227,16 @@ export function ItemTile({
               color="gray"
               size={list ? 'lg' : 'md'}
               tabIndex={-1}
-              aria-label={`Move ${item.name} to...`}
+              aria-label={`${moveVerb} ${item.name} to...`}
               data-testid="item-move-menu"
               {...(list ? { style: { flexShrink: 0 } } : { pos: 'absolute' as const, right: 6, bottom: 6 })}
+              {...(!list && ownerCharacterId ? { right: 38 } : {})}
             >
               <IconArrowsTransferUp size={16} aria-hidden="true" />
             </ActionIcon>
           </Menu.Target>
           <Menu.Dropdown>
-            <Menu.Label>Move to...</Menu.Label>
+            <Menu.Label>{moveVerb} to...</Menu.Label>
             {targets.map((container, index) => (
               <Menu.Item
                 key={container.id}
@@ -220,6 +249,66 @@ export function ItemTile({
           </Menu.Dropdown>
         </Menu>
       ) : null}
+      {ownerCharacterId ? (
+        <ItemActionsMenu
+          item={item}
+          list={list}
+          onGive={() => setGiving(true)}
+          onClosed={() => tileRef.current?.focus()}
+        />
+      ) : null}
+      {ownerCharacterId && giving ? (
+        <GiveItemDialog
+          item={item}
+          ownerCharacterId={ownerCharacterId}
+          opened={giving}
+          onClose={() => setGiving(false)}
+        />
+      ) : null}
     </Box>
+  );
+}
+
+/** Equip, attune and "Give to..." without opening the item (the dialog offers them too). */
+function ItemActionsMenu({
+  item,
+  list,
+  onGive,
+  onClosed,
+}: {
+  item: ItemInstance;
+  list: boolean;
+  onGive: () => void;
+  onClosed: () => void;
+}) {
+  const status = useItemStatus(item);
+  const attuned = isAttuned(item);
+  return (
+    <Menu position="bottom-end" withinPortal returnFocus={false} onClose={onClosed}>
+      <Menu.Target>
+        <ActionIcon
+          variant="subtle"
+          color="gray"
+          size={list ? 'lg' : 'md'}
+          tabIndex={-1}
+          aria-label={`More actions for ${item.name}`}
+          data-testid="item-actions-menu"
+          {...(list ? { style: { flexShrink: 0 } } : { pos: 'absolute' as const, right: 6, bottom: 6 })}
+        >
+          <IconDots size={16} aria-hidden="true" />
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item onClick={() => status.mutate({ is_equipped: !isEquipped(item) })}>
+          {isEquipped(item) ? 'Unequip' : 'Equip'}
+        </Menu.Item>
+        {attuned || isAttunable(item.item_template) ? (
+          <Menu.Item onClick={() => status.mutate({ is_attuned: !attuned })}>
+            {attuned ? 'End attunement' : 'Attune'}
+          </Menu.Item>
+        ) : null}
+        <Menu.Item onClick={onGive}>Give to...</Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
   );
 }

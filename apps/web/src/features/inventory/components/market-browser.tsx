@@ -21,6 +21,8 @@ import { ErrorPanel } from '../../../components/error-panel';
 import { marketplaceQuery } from '../../items/api/item-templates-api';
 import { templatePrice } from '../../items/components/template-summary';
 import { dragHandleStyle, useDragId } from '../dnd';
+import { useConjuringRefusal } from '../hooks/use-conjuring-refusal';
+import { tagLabel } from '../lib/item-look';
 import type { DraggedTemplate } from '../workspace-types';
 import { sourceOptionLabel } from './container-source-select';
 
@@ -71,8 +73,8 @@ function TemplateRow({
         </Stack>
         <Group gap={6} wrap="nowrap">
           {template.category ? (
-            <Badge variant="light" size="sm" visibleFrom="xs">
-              {template.category}
+            <Badge variant="light" size="sm" visibleFrom="xs" tt="none">
+              {tagLabel(template.category)}
             </Badge>
           ) : null}
           <Button size="xs" onClick={onAdd} disabled={!canAdd} aria-label={`Add ${template.name}`}>
@@ -103,8 +105,12 @@ export function MarketBrowser({
   const [debounced] = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
   const [page, setPage] = useState(1);
   const targets = containers.filter((c) => c.can_act);
-  const [target, setTarget] = useState<string | null>(defaultTargetId);
+  const refusal = useConjuringRefusal(targets);
+  const [picked, setTarget] = useState<string | null>(defaultTargetId);
   useEffect(() => setTarget(defaultTargetId), [defaultTargetId]);
+  const pickedContainer = targets.find((c) => c.id === picked);
+  const targetRefusal = pickedContainer ? refusal(pickedContainer) : null;
+  const target = targetRefusal ? null : picked;
   const query = useQuery(
     marketplaceQuery({
       search: debounced,
@@ -132,7 +138,12 @@ export function MarketBrowser({
         />
         <Select
           label="Add to"
-          data={targets.map((c) => ({ value: c.id, label: sourceOptionLabel(c) }))}
+          data={targets.map((c) => ({
+            value: c.id,
+            label: refusal(c) ? `${sourceOptionLabel(c)} (GM only)` : sourceOptionLabel(c),
+            disabled: refusal(c) !== null,
+          }))}
+          error={targetRefusal ?? undefined}
           value={target}
           onChange={setTarget}
           placeholder="Please select a destination"

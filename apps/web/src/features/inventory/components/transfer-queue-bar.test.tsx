@@ -1,10 +1,13 @@
-import type { ItemInstance } from '@haversack/contracts';
+import { lootMessages } from '@haversack/contracts';
 import { Button } from '@mantine/core';
+import { Notifications, notifications } from '@mantine/notifications';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { jsonResponse, mockFetch } from '../../../test/fixtures';
+import { useUiStore } from '../../../stores/ui-store';
+import { failure, jsonResponse, mockFetch } from '../../../test/fixtures';
 import { selectDestinationMessage, useTransferQueue } from '../hooks/use-transfer-queue';
 import { buildContainer, buildItem, renderWithProviders } from '../test/inventory-fixtures';
+import type { QueuedItem } from '../workspace-types';
 import { TransferQueueBar } from './transfer-queue-bar';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -14,12 +17,14 @@ const quiver = buildContainer({ id: 'container-2', name: 'Quiver', is_primary: f
 const arrows = buildItem();
 const sword = buildItem({ id: 'item-2', name: 'Longsword', quantity: 1 });
 
-function Harness({ items }: { items: ItemInstance[] }) {
+function Harness({ items, withToasts = false }: { items: QueuedItem[]; withToasts?: boolean }) {
   const queue = useTransferQueue();
   return (
     <>
       <Button onClick={() => items.forEach(queue.add)}>Queue all</Button>
+      <Button onClick={() => items[0] && void queue.quickTransfer(items[0])}>Quick transfer first</Button>
       <TransferQueueBar queue={queue} containers={[backpack, quiver]} />
+      {withToasts ? <Notifications /> : null}
     </>
   );
 }
@@ -104,5 +109,138 @@ describe('TransferQueueBar', () => {
     expect(screen.queryByText('Arrow ×20')).not.toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Clear' }));
     expect(screen.queryByText('Longsword ×1')).not.toBeInTheDocument();
+  });
+
+  it('offers Undo after a quick transfer, which moves the units back as a transfer of their own', async () => {
+    const bodies: Record<string, unknown>[] = [];
+    mockFetch(({ init }) => {
+      if (init.method !== 'POST') return jsonResponse(200, { status: 'success', data: [] });
+      const body = JSON.parse(String(init.body)) as Record<string, unknown>;
+      bodies.push(body);
+      // 20 arrows arrive in the quiver, merged into a stack that already held 5.
+      return jsonResponse(200, {
+        status: 'success',
+        data: {
+          success: true,
+          message: 'Item transferred successfully',
+          moved: body.quantity,
+          source_instance: null,
+          target_instances:
+            body.target_container_id === 'container-2'
+              ? [buildItem({ id: 'quiver-arrows', quantity: 25, container_id: 'container-2' })]
+              : [],
+          transaction_ids: [],
+        },
+      });
+    });
+    // Toasts of the tests before are still in Mantine's queue (nothing drew them): start clean.
+    notifications.clean();
+    renderWithProviders(<Harness items={[arrows]} withToasts />);
+    fireEvent.click(screen.getByRole('combobox', { name: 'Destination' }));
+    fireEvent.click(await screen.findByRole('option', { name: /^Quiver/ }));
+    fireEvent.click(screen.getByRole('button', { name: 'Quick transfer first' }));
+    await waitFor(() => expect(bodies).toHaveLength(1));
+    fireEvent.click(await screen.findByRole('button', { name: 'Undo' }, { timeout: 5_000 }));
+    await waitFor(() => expect(bodies).toHaveLength(2));
+    expect(bodies[1]).toEqual({
+      item_instance_id: 'quiver-arrows',
+      source_container_id: 'container-2',
+      target_container_id: arrows.container_id,
+      quantity: 20,
+    });
+    await waitFor(() =>
+      expect(useUiStore.getState().toasts.map((t) => t.message)).toContain('Transfer undone'),
+    );
+  });
+
+  describe('loot stacks (issue 11)', { timeout: 20_000 }, () => {
+    const goblinLoot = { lootId: 'loot-1', lootName: 'Goblin Boss Hoard', partyId: 'party-1', blocked: null };
+    const lootSword: QueuedItem = {
+      ...buildItem({ id: 'loot-stack-1', name: 'Longsword', quantity: 2, container_id: 'loot-container-1' }),
+      loot: goblinLoot,
+    };
+    const takeResult = () =>
+      jsonResponse(200, {
+        status: 'success',
+        data: {
+          kind: 'take',
+          message: lootMessages.taken,
+          loot_instance_id: 'loot-1',
+          quantity: 2,
+          item_instances: [],
+          transaction_ids: [],
+        },
+      });
+    const posts = (fetchMock: ReturnType<typeof mockFetch>) =>
+      fetchMock.mock.calls
+        .filter(([, init]) => init?.method === 'POST')
+        .map(([url, init]) => ({ url: String(url), body: JSON.parse(String(init?.body)) }));
+
+    async function chooseQuiver() {
+      fireEvent.click(screen.getByRole('combobox', { name: 'Destination' }));
+      fireEvent.click(await screen.findByRole('option', { name: /^Quiver/ }));
+    }
+
+    it('takes a queued loot stack, the whole of it, and moves my items as before', async () => {
+      const fetchMock = mockFetch(({ url, init }) => {
+        if (init.method !== 'POST') return jsonResponse(200, { status: 'success', data: [] });
+        return url.includes('/loot_instances/') ? takeResult() : transferResult();
+      });
+      renderWithProviders(<Harness items={[lootSword, sword]} />);
+      fireEvent.click(screen.getByRole('button', { name: 'Queue all' }));
+      await chooseQuiver();
+      fireEvent.click(screen.getByRole('button', { name: 'Process Queue' }));
+
+      await waitFor(() => expect(screen.queryByText('Longsword ×2')).not.toBeInTheDocument());
+      expect(posts(fetchMock)).toEqual([
+        {
+          url: '/api/v1/loot_instances/loot-1/take',
+          body: { item_instance_id: 'loot-stack-1', target_container_id: 'container-2', quantity: 2 },
+        },
+        {
+          url: '/api/v1/containers/transfer',
+          body: expect.objectContaining({ item_instance_id: 'item-2', target_container_id: 'container-2' }),
+        },
+      ]);
+      const toasts = useUiStore.getState().toasts.map((t) => t.message);
+      expect(toasts).toContain(lootMessages.taken);
+      expect(toasts).toContain('Item transferred successfully');
+    });
+
+    it('takes a loot stack on a swipe right (Quick Transfer), and shows the server’s refusal', async () => {
+      const fetchMock = mockFetch(({ init }) =>
+        init.method === 'POST'
+          ? failure(409, 'CONFLICT', lootMessages.alreadyTaken)
+          : jsonResponse(200, { status: 'success', data: [] }),
+      );
+      renderWithProviders(<Harness items={[lootSword]} />);
+      await chooseQuiver();
+      fireEvent.click(screen.getByRole('button', { name: 'Quick transfer first' }));
+      await waitFor(() =>
+        expect(useUiStore.getState().toasts.at(-1)).toMatchObject({
+          kind: 'error',
+          message: lootMessages.alreadyTaken,
+        }),
+      );
+      expect(posts(fetchMock)).toEqual([
+        {
+          url: '/api/v1/loot_instances/loot-1/take',
+          body: { item_instance_id: 'loot-stack-1', target_container_id: 'container-2', quantity: 2 },
+        },
+      ]);
+    });
+
+    it('does not queue loot nobody may take from', () => {
+      const fetchMock = mockFetch(() => transferResult());
+      const hidden = { ...lootSword, loot: { ...goblinLoot, blocked: lootMessages.notRevealed } };
+      renderWithProviders(<Harness items={[hidden]} />);
+      fireEvent.click(screen.getByRole('button', { name: 'Queue all' }));
+      expect(screen.queryByText('Longsword ×2')).not.toBeInTheDocument();
+      expect(useUiStore.getState().toasts.at(-1)).toMatchObject({
+        kind: 'error',
+        message: lootMessages.notRevealed,
+      });
+      expect(fetchMock).not.toHaveBeenCalled();
+    });
   });
 });

@@ -44,7 +44,9 @@ export function TransferQueueBar({ queue, containers }: { queue: TransferQueue; 
           value={queue.destination}
           onChange={queue.choose}
           error={queue.error ?? undefined}
-          comboboxProps={{ withinPortal: true }}
+          // The bar is sticky at the bottom of a scrolling page: floating-ui can judge it detached for a
+          // frame after a swipe and would hide the open list, so keep it shown and open it upwards.
+          comboboxProps={{ withinPortal: true, hideDetached: false, position: 'top' }}
           disabled={busy}
         />
         {hasItems ? (

@@ -1,9 +1,12 @@
-import { type ItemInstance, inventoryMessages } from '@haversack/contracts';
-import { useQueryClient } from '@tanstack/react-query';
+import { inventoryMessages, lootMessages } from '@haversack/contracts';
+import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { toast } from '../../../lib/toast';
+import { takeLoot } from '../../loot/api/loot-api';
+import { afterTake, takeErrorMessage } from '../../loot/hooks/use-take-loot';
 import { invalidateContainers, transferItem } from '../api/inventory-api';
 import { transferErrorMessage } from '../api/transfer-messages';
+import type { QueuedItem } from '../workspace-types';
 
 /** spec/02 §5: the queue refuses to run without a destination. */
 export const selectDestinationMessage = 'Please select a destination';
@@ -13,18 +16,82 @@ export interface QueueProgress {
   total: number;
 }
 
+/** An Undo needs time to be reached: the quick transfer's toast stays longer than a plain success. */
+export const UNDO_TOAST_MS = 6_000;
+export const transferUndone = 'Transfer undone';
+
+/**
+ * Undo of a quick transfer: the moved units go back from the stacks they arrived in to the container they
+ * left, as transfers of their own (so the ledger shows both moves).
+ */
+async function moveBack(result: Awaited<ReturnType<typeof transferItem>>, sourceContainerId: string) {
+  let left = result.moved;
+  for (const arrived of result.target_instances) {
+    if (left <= 0) break;
+    const quantity = Math.min(left, arrived.quantity);
+    await transferItem({
+      itemInstanceId: arrived.id,
+      sourceContainerId: arrived.container_id,
+      targetContainerId: sourceContainerId,
+      quantity,
+    });
+    left -= quantity;
+  }
+}
+
+/** "3 items taken successfully" after a queue took several loot stacks. */
+export function takenMessage(count: number): string {
+  return count === 1 ? lootMessages.taken : `${count} items taken successfully`;
+}
+
+/** One queued stack to the destination: a move for my items, a take for a loot stack (spec/02 §4). */
+function send(item: QueuedItem, destination: string) {
+  if (item.loot) {
+    return takeLoot({
+      lootId: item.loot.lootId,
+      itemInstanceId: item.id,
+      targetContainerId: destination,
+      quantity: item.quantity,
+    });
+  }
+  return transferItem({
+    itemInstanceId: item.id,
+    sourceContainerId: item.container_id,
+    targetContainerId: destination,
+    quantity: item.quantity,
+  });
+}
+
+/** What a queued stack's change touched: the containers, and the loot it came from (with its ledger). */
+async function refresh(queryClient: QueryClient, items: QueuedItem[], destination: string) {
+  const loot = new Map(items.flatMap((item) => (item.loot ? [[item.loot.lootId, item.loot.partyId]] : [])));
+  await Promise.all([
+    invalidateContainers(queryClient, [
+      destination,
+      ...items.filter((item) => !item.loot).map((item) => item.container_id),
+    ]),
+    ...[...loot].map(([lootId, partyId]) =>
+      afterTake(queryClient, { lootId, partyId, targetContainerId: destination }),
+    ),
+  ]);
+}
+
 /**
  * spec/02 §2 transfer queue (phones and tablets): items wait with their whole stack; processing moves each
- * one in turn to the destination, then empties the queue.
+ * one in turn to the destination (a loot stack is taken), then empties the queue.
  */
 export function useTransferQueue() {
   const queryClient = useQueryClient();
-  const [items, setItems] = useState<ItemInstance[]>([]);
+  const [items, setItems] = useState<QueuedItem[]>([]);
   const [destination, setDestination] = useState<string | null>(null);
   const [progress, setProgress] = useState<QueueProgress | null>(null);
   const [error, setError] = useState<string | null>(null);
 
-  const add = useCallback((item: ItemInstance) => {
+  const add = useCallback((item: QueuedItem) => {
+    if (item.loot?.blocked) {
+      toast.error(item.loot.blocked);
+      return;
+    }
     setItems((queued) => (queued.some((q) => q.id === item.id) ? queued : [...queued, item]));
     toast.info(`${item.name} added to the queue`);
   }, []);
@@ -38,26 +105,48 @@ export function useTransferQueue() {
     setError(null);
   }, []);
 
-  /** Quick Transfer (swipe right): the whole stack to the queue's destination at once. */
+  /** Quick Transfer (swipe right): the whole stack to the queue's destination at once (loot: taken). */
   const quickTransfer = useCallback(
-    async (item: ItemInstance) => {
+    async (item: QueuedItem) => {
+      if (item.loot?.blocked) {
+        toast.error(item.loot.blocked);
+        return;
+      }
       if (!destination) {
         setError(selectDestinationMessage);
         toast.error(selectDestinationMessage);
         return;
       }
       try {
-        const result = await transferItem({
-          itemInstanceId: item.id,
-          sourceContainerId: item.container_id,
-          targetContainerId: destination,
-          quantity: item.quantity,
-        });
-        toast.success(result.message || inventoryMessages.transferred);
+        if (item.loot) {
+          await send(item, destination);
+          toast.success(lootMessages.taken);
+        } else {
+          const result = await transferItem({
+            itemInstanceId: item.id,
+            sourceContainerId: item.container_id,
+            targetContainerId: destination,
+            quantity: item.quantity,
+          });
+          const undo = async () => {
+            try {
+              await moveBack(result, item.container_id);
+              toast.info(transferUndone);
+            } catch (cause) {
+              toast.error(transferErrorMessage(cause));
+            } finally {
+              await refresh(queryClient, [item], destination);
+            }
+          };
+          toast.success(result.message || inventoryMessages.transferred, UNDO_TOAST_MS, {
+            label: 'Undo',
+            onClick: () => void undo(),
+          });
+        }
       } catch (cause) {
-        toast.error(transferErrorMessage(cause));
+        toast.error(item.loot ? takeErrorMessage(cause) : transferErrorMessage(cause));
       } finally {
-        await invalidateContainers(queryClient, [item.container_id, destination]);
+        await refresh(queryClient, [item], destination);
       }
     },
     [destination, queryClient],
@@ -70,31 +159,28 @@ export function useTransferQueue() {
       return;
     }
     const batch = items.filter((item) => item.container_id !== destination);
-    const touched = new Set<string>([destination]);
     let moved = 0;
+    let taken = 0;
     setProgress({ done: 0, total: batch.length });
     // One after another: each transfer locks its stack on the server, and the order is the queue's.
     for (const [index, item] of batch.entries()) {
-      touched.add(item.container_id);
       try {
-        await transferItem({
-          itemInstanceId: item.id,
-          sourceContainerId: item.container_id,
-          targetContainerId: destination,
-          quantity: item.quantity,
-        });
-        moved += 1;
+        await send(item, destination);
+        if (item.loot) taken += 1;
+        else moved += 1;
       } catch (cause) {
-        toast.error(`${item.name}: ${transferErrorMessage(cause)}`);
+        const reason = item.loot ? takeErrorMessage(cause) : transferErrorMessage(cause);
+        toast.error(`${item.name}: ${reason}`);
       }
       setProgress({ done: index + 1, total: batch.length });
     }
     if (moved > 0) {
       toast.success(moved === 1 ? inventoryMessages.transferred : `${moved} items transferred successfully`);
     }
+    if (taken > 0) toast.success(takenMessage(taken));
     setItems([]);
     setProgress(null);
-    await invalidateContainers(queryClient, [...touched]);
+    await refresh(queryClient, batch, destination);
   }, [destination, items, queryClient]);
 
   return { items, destination, progress, error, add, remove, clear, choose, quickTransfer, process };

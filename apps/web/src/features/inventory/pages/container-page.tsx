@@ -5,6 +5,7 @@ import { Link, useParams } from 'react-router';
 import { DetailLoadError } from '../../../components/detail-load-error';
 import { usePageTitle } from '../../../lib/page-title';
 import { characterQuery, myCharactersQuery } from '../../characters/api/characters-api';
+import { CharacterWealthStrip } from '../../characters/components/character-wealth';
 import { usePartyChannels } from '../../realtime/hooks/use-party-channels';
 import { type ContainerOwner, containerQuery } from '../api/inventory-api';
 import { InventoryWorkspace } from '../components/inventory-workspace';
@@ -78,6 +79,8 @@ export function ContainerPage() {
         </Anchor>
         <Text size="sm">Inventory</Text>
       </Breadcrumbs>
+      {/* Issue 12 §4: the character's purse, wealth and load across all its containers. */}
+      {current.owner.type === 'character' ? <CharacterWealthStrip characterId={current.owner.id} /> : null}
       <InventoryWorkspace
         key={current.id}
         title={`${ownerName}'s Inventory`}

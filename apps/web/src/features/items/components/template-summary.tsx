@@ -1,12 +1,13 @@
 import type { ItemTemplate } from '@haversack/contracts';
 import { Text } from '@mantine/core';
+import { tagLabel } from '../../inventory/lib/item-look';
 
 /** "15 gp"; the SRD gives some items no price (a Sun Blade), and those say so rather than "0 gp". */
 export function templatePrice(template: Pick<ItemTemplate, 'base_value' | 'currency' | 'metadata'>): string {
   return template.metadata.priced === false ? 'Unpriced' : `${template.base_value} ${template.currency}`;
 }
 
-/** "3 lb · 15 gp · stacks of 20 · martial". */
+/** "3 lb · 15 gp · stacks of 20 · Weapon". */
 export function templateSummary(template: ItemTemplate): string {
   const stack =
     template.stack_size === 0
@@ -14,7 +15,12 @@ export function templateSummary(template: ItemTemplate): string {
       : template.stack_size > 1
         ? `stacks of ${template.stack_size}`
         : null;
-  return [`${template.weight} lb`, templatePrice(template), stack, template.category]
+  return [
+    `${template.weight} lb`,
+    templatePrice(template),
+    stack,
+    template.category ? tagLabel(template.category) : null,
+  ]
     .filter(Boolean)
     .join(' · ');
 }

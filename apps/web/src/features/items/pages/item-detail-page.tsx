@@ -19,6 +19,8 @@ import { DetailLoadError } from '../../../components/detail-load-error';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
 import { AddToContainerDialog } from '../../inventory/components/add-to-container-dialog';
+import { RarityBadge } from '../../inventory/components/item-look';
+import { rarityOf, tagLabel, tagLabels } from '../../inventory/lib/item-look';
 import {
   deleteItemTemplate,
   duplicateItemTemplate,
@@ -88,7 +90,7 @@ export function ItemDetailPage() {
     );
   }
   const template = query.data;
-  const rarity = typeof template.metadata.rarity === 'string' ? template.metadata.rarity : null;
+  const rarity = rarityOf(template.metadata);
   return (
     <Stack gap="lg" maw={900}>
       <Group justify="space-between" align="flex-start">
@@ -98,7 +100,7 @@ export function ItemDetailPage() {
           </Title>
           <Group gap={6}>
             <Badge variant="light">{template.visibility}</Badge>
-            {rarity ? <Badge variant="outline">{rarity}</Badge> : null}
+            {rarity ? <RarityBadge rarity={rarity} size="md" /> : null}
             {template.is_system ? <Badge color="gray">Catalogue</Badge> : null}
           </Group>
           <Text size="sm" c="dimmed">
@@ -130,12 +132,12 @@ export function ItemDetailPage() {
           label="Stack size"
           value={template.stack_size === 0 ? 'Unlimited' : String(template.stack_size)}
         />
-        <Fact label="Category" value={template.category ?? '—'} />
+        <Fact label="Category" value={template.category ? tagLabel(template.category) : '—'} />
       </SimpleGrid>
       {template.tags.length > 0 ? (
         <Group gap={6} aria-label="Tags">
-          {template.tags.map((tag) => (
-            <Badge key={tag} variant="outline" color="gray">
+          {tagLabels(template.tags).map((tag) => (
+            <Badge key={tag} variant="outline" color="gray" tt="none">
               {tag}
             </Badge>
           ))}

@@ -2,6 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { failure, jsonResponse, mockFetch } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
+import { buildLootTemplate } from '../../loot/test/loot-fixtures';
 import { buildShopInstance, buildShopTemplate } from '../../shops/test/shop-fixtures';
 import { buildTier, buildUsage, unbuiltMention } from '../../subscription/subscription-fixtures';
 import { MyContentPage } from './my-content-page';
@@ -25,12 +26,21 @@ describe('MyContentPage', () => {
             shop_templates: { used: 1, limit: 10 },
             shop_instances: { used: 1, limit: 5 },
             shop_deployments_monthly: { used: 2, limit: 10 },
+            loot_templates: { used: 1, limit: 10 },
+            loot_instances: { used: 3, limit: 10 },
+            loot_deployments_monthly: { used: 4, limit: 10 },
           },
         });
       if (path.endsWith('/shop_templates'))
         return jsonResponse(200, {
           status: 'success',
           data: [buildShopTemplate({ id: 'shop-1', name: 'The Prancing Pony' })],
+          meta: page(1),
+        });
+      if (path.endsWith('/loot_templates'))
+        return jsonResponse(200, {
+          status: 'success',
+          data: [buildLootTemplate({ id: 'loot-1', name: 'Goblin pouch', is_owner: true })],
           meta: page(1),
         });
       if (path.endsWith('/shop_instances'))
@@ -56,12 +66,22 @@ describe('MyContentPage', () => {
     expect(
       within(section('Item templates')).getByText('You have not made any item templates yet.'),
     ).toBeVisible();
-    // Nothing this server does not offer yet (loot templates) has a section.
+    // Every kind of content this server offers has a section, loot included.
     expect(screen.getAllByRole('region').map((region) => region.getAttribute('aria-labelledby'))).toEqual([
       'my-item-templates',
       'my-shop-templates',
       'my-shop-instances',
+      'my-loot-templates',
     ]);
+    const loot = section('Loot templates');
+    expect(await within(loot).findByRole('link', { name: 'Goblin pouch' })).toHaveAttribute(
+      'href',
+      '/loot/templates/loot-1',
+    );
+    expect(within(loot).getByTestId('content-limit')).toHaveTextContent('1 of 10');
+    expect(within(loot).getByTestId('content-note')).toHaveTextContent(
+      '3 of 10 loot deployed in your parties; 4 of 10 deployments used this month.',
+    );
     // The shops I run, with both shop limits of the plan.
     const deployed = section('Deployed shops');
     expect(

@@ -6,6 +6,7 @@ import { ErrorPanel } from '../../../components/error-panel';
 import { API_V1, apiRequest } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { myTemplatesQuery } from '../../items/api/item-templates-api';
+import { defaultLootTemplateFilters, lootTemplatesQuery } from '../../loot/api/loot-api';
 import {
   defaultShopInstanceFilters,
   defaultShopTemplateFilters,
@@ -121,7 +122,7 @@ function ContentSection(props: ContentSectionProps) {
 
 /**
  * /my-content: everything I authored, with counts against my plan's limits. Only content this server offers
- * has a section (loot templates get theirs with the loot feature).
+ * has a section.
  */
 export function MyContentPage() {
   usePageTitle('My Content');
@@ -129,7 +130,10 @@ export function MyContentPage() {
   const itemTemplates = useQuery(myTemplatesQuery({ search: '', page: 1 }));
   const shopTemplates = useQuery(shopTemplatesQuery({ ...defaultShopTemplateFilters, mine: true }));
   const shopInstances = useQuery(shopInstancesQuery({ ...defaultShopInstanceFilters, perPage: 50 }));
+  const lootTemplates = useQuery(lootTemplatesQuery({ ...defaultLootTemplateFilters, mine: true }, 50));
   const monthly = usage.data?.shop_deployments_monthly;
+  const lootInstances = usage.data?.loot_instances;
+  const lootMonthly = usage.data?.loot_deployments_monthly;
   return (
     <Stack gap="lg">
       <Stack gap={4}>
@@ -196,6 +200,40 @@ export function MyContentPage() {
             to: `/shops/instances/${shop.id}`,
           }))}
       />
+      <ContentSection
+        id="my-loot-templates"
+        title="Loot templates"
+        usage={usage.data?.loot_templates}
+        usageFailed={usage.isError}
+        note={lootUsageNote(lootInstances, lootMonthly)}
+        viewAllTo="/loot/templates?mine=true"
+        newLabel="New Loot"
+        newTo="/loot/templates/new"
+        emptyText="You have not made any loot templates yet."
+        errorTitle="Unable to Load Loot"
+        query={lootTemplates}
+        links={(lootTemplates.data?.templates ?? []).map((template) => ({
+          id: template.id,
+          name: template.name,
+          to: `/loot/templates/${template.id}`,
+        }))}
+      />
     </Stack>
   );
+}
+
+type Count = { used: number; limit: number | null } | undefined;
+
+/** The two other loot limits of the plan in words: loot kept in parties, and deployments this month. */
+function lootUsageNote(instances: Count, monthly: Count): string | undefined {
+  if (!instances || !monthly) return undefined;
+  const kept =
+    instances.limit === null
+      ? `${instances.used} loot deployed in your parties (unlimited)`
+      : `${instances.used} of ${instances.limit} loot deployed in your parties`;
+  const month =
+    monthly.limit === null
+      ? `${monthly.used} deployed this month (unlimited).`
+      : `${monthly.used} of ${monthly.limit} deployments used this month.`;
+  return `${kept}; ${month}`;
 }

@@ -6,6 +6,7 @@ import { failure, mockFetch, success } from '../../../test/fixtures';
 import { buildParty } from '../../../test/party-fixtures';
 import { renderRoutes } from '../../../test/render';
 import { PartyCreatePage } from '../pages/party-create-page';
+import { PartyEditPage } from '../pages/party-edit-page';
 
 const routes = [
   { path: '/parties/new', element: <PartyCreatePage /> },
@@ -77,8 +78,41 @@ describe('Party form', () => {
         setting: '',
         join_permission: 'limited',
         encumbrance_style: 'both',
+        item_conjuring: 'free',
         is_public: false,
       },
     });
+  });
+});
+
+describe('Edit Party: who adds items from the marketplace (issue 12)', () => {
+  const editRoutes = [
+    { path: '/parties/:id/edit', element: <PartyEditPage /> },
+    { path: '/parties/:id', element: <p>Party page</p> },
+  ];
+
+  it('shows the party’s rule and saves the GM’s change', async () => {
+    const party = buildParty({ id: 'party-3', is_gm: true, user_role: 'gm', item_conjuring: 'free' });
+    const fetchMock = mockFetch(({ init }) =>
+      init.method === 'PATCH' ? success({ ...party, item_conjuring: 'gm_only' }) : success(party),
+    );
+    const { router } = renderRoutes(editRoutes, '/parties/party-3/edit');
+    const rule = await screen.findByRole('switch', { name: /Only the GM adds items from the marketplace/ });
+    expect(rule).not.toBeChecked();
+    const user = userEvent.setup();
+    await user.click(rule);
+    expect(rule).toBeChecked();
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/parties/party-3'));
+    const patch = fetchMock.mock.calls.find(([, init]) => init?.method === 'PATCH');
+    expect(JSON.parse(String(patch?.[1]?.body)).party).toMatchObject({ item_conjuring: 'gm_only' });
+  });
+
+  it('starts switched on for a GM-only party', async () => {
+    mockFetch(() => success(buildParty({ is_gm: true, user_role: 'gm', item_conjuring: 'gm_only' })));
+    renderRoutes(editRoutes, '/parties/party-1/edit');
+    expect(
+      await screen.findByRole('switch', { name: /Only the GM adds items from the marketplace/ }),
+    ).toBeChecked();
   });
 });

@@ -18,6 +18,7 @@ export const partyFormDefaults: PartyFormValues = {
   setting: '',
   join_permission: 'limited',
   encumbrance_style: 'both',
+  item_conjuring: 'free',
   is_public: false,
 };
 
@@ -117,6 +118,14 @@ export function PartyForm({
           data={encumbranceStyles.map((value) => ({ value, label: encumbranceLabels[value] }))}
           allowDeselect={false}
           {...form.getInputProps('encumbrance_style')}
+        />
+        <Switch
+          label="Only the GM adds items from the marketplace"
+          description="When on, players cannot create items or coins from nothing: the GM hands them out."
+          checked={form.values.item_conjuring === 'gm_only'}
+          onChange={(event) =>
+            form.setFieldValue('item_conjuring', event.currentTarget.checked ? 'gm_only' : 'free')
+          }
         />
         <Switch
           label="Public party"

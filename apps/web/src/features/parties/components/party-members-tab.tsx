@@ -70,11 +70,12 @@ export function PartyMembersTab({ party }: { party: Party }) {
           {query.data.map((member) => (
             <Card key={member.id} withBorder padding="md" data-testid="member-card">
               <Stack gap="xs">
-                <Group justify="space-between" wrap="nowrap">
-                  <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+                {/* A long name pushes the role below it rather than cutting "Game Master" short. */}
+                <Group justify="space-between" wrap="wrap" gap="xs">
+                  <Text fw={600} style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
                     {member.user.username}
                   </Text>
-                  <Badge variant="light" color="violet">
+                  <Badge variant="light" color="violet" style={{ flexShrink: 0, overflow: 'visible' }}>
                     {roleLabels[member.role]}
                   </Badge>
                 </Group>

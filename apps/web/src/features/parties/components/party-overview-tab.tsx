@@ -6,6 +6,7 @@ import { TextSkeleton } from '../../../components/loading';
 import { partyMembersQuery } from '../api/parties-api';
 import { InvitationBox } from './invitation-box';
 import { PartyAdminActions } from './party-admin-actions';
+import { PartyWealthSection } from './party-wealth-table';
 import { PatronagePanel } from './patronage-panel';
 
 const encumbranceLabels: Record<Party['encumbrance_style'], string> = {
@@ -52,6 +53,8 @@ export function PartyOverviewTab({
         <Stat label="Encumbrance" value={encumbranceLabels[party.encumbrance_style]} />
         <Stat label="Join access" value={joinAccessLabels[party.join_permission]} />
       </SimpleGrid>
+
+      <PartyWealthSection partyId={party.id} isGm={party.is_gm} />
 
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
         <Stack gap="md">

@@ -22,6 +22,7 @@ import { useCurrentUser } from '../../../stores/auth-store';
 import { ACTIVITY_TAB_PER_PAGE } from '../../activity/api/transactions-api';
 import { TransactionHistory } from '../../activity/components/transaction-history';
 import { PartyInventory } from '../../inventory/components/party-inventory';
+import { PartyLootTab } from '../../loot/components/party-loot-tab';
 import { OnlineUsers } from '../../realtime/components/online-users';
 import { RealtimeIndicator } from '../../realtime/components/realtime-indicator';
 import { usePartyChannels } from '../../realtime/hooks/use-party-channels';
@@ -33,7 +34,6 @@ import { PartyMembersTab } from '../components/party-members-tab';
 import { PartyOverviewTab } from '../components/party-overview-tab';
 import { PartyRoleBadge } from '../components/party-role-badge';
 import { ShareJoinCodeDialog } from '../components/share-join-code-dialog';
-import { UpcomingTabPanel } from '../components/upcoming-tab-panel';
 import { WelcomePanel } from '../components/welcome-panel';
 
 const tabs = ['overview', 'members', 'characters', 'inventory', 'shops', 'loot', 'activity'] as const;
@@ -134,7 +134,11 @@ function PublicPreview({ party }: { party: Party }) {
 function MemberView({ party }: { party: Party }) {
   const [searchParams, setSearchParams] = useSearchParams();
   const [welcome, setWelcome] = useState(searchParams.get('welcome') === 'true');
-  const [tab, setTab] = useState<PartyTab>('overview');
+  // A link may open a tab directly (?tab=loot after deploying loot); anything else opens the overview.
+  const [tab, setTab] = useState<PartyTab>(() => {
+    const asked = searchParams.get('tab');
+    return (tabs as readonly string[]).includes(asked ?? '') ? (asked as PartyTab) : 'overview';
+  });
   const [sharing, setSharing] = useState(false);
   // Issue 6: every tab of the party stays live.
   const realtime = usePartyChannels(party.id);
@@ -215,7 +219,7 @@ function MemberView({ party }: { party: Party }) {
           />
         </Tabs.Panel>
         <Tabs.Panel value="loot" pt="md">
-          <UpcomingTabPanel title="Party Loot" feature="loot" />
+          <PartyLootTab partyId={party.id} isGm={party.user_role === 'gm'} archived={party.is_archived} />
         </Tabs.Panel>
         <Tabs.Panel value="activity" pt="md">
           {/* spec/02 §2: the party's latest 50 changes, with filters. */}

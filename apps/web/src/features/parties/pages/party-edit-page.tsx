@@ -48,6 +48,7 @@ export function PartyEditPage() {
               setting: query.data.setting,
               join_permission: query.data.join_permission,
               encumbrance_style: query.data.encumbrance_style,
+              item_conjuring: query.data.item_conjuring,
               is_public: query.data.is_public,
             }}
             submitLabel="Save Changes"

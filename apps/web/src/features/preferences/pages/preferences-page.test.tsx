@@ -2,7 +2,9 @@ import { defaultPreferences } from '@haversack/contracts';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { THEME_STORAGE_KEY } from '../../../lib/theme-storage';
 import { toast } from '../../../lib/toast';
+import { useUiStore } from '../../../stores/ui-store';
 import { failure, mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { PreferencesPage } from './preferences-page';
@@ -19,12 +21,41 @@ describe('PreferencesPage', () => {
     renderRoutes(routes, '/profile/preferences');
     const compact = await screen.findByRole('switch', { name: /Compact view/ });
     expect(compact).not.toBeChecked();
-    expect(screen.getByRole('radio', { name: 'Light' })).toBeChecked();
     await userEvent.setup().click(compact);
     await vi.waitFor(() => expect(screen.getByRole('switch', { name: /Compact view/ })).toBeChecked());
     const put = fetchMock.mock.calls.find(([, init]) => init?.method === 'PUT');
     expect(String(put?.[0])).toBe('/users/preferences');
     expect(JSON.parse(String(put?.[1]?.body))).toEqual({ preferences: { compactView: true } });
+  });
+
+  it('shows the theme in use and switches it at once, remembering it in this browser', async () => {
+    useUiStore.getState().setTheme('dark');
+    const fetchMock = mockFetch(({ init }) =>
+      init.method === 'PUT'
+        ? success({ preferences: { ...defaultPreferences, theme: 'light' } })
+        : success({ preferences: { ...defaultPreferences, theme: 'light' } }),
+    );
+    renderRoutes(routes, '/profile/preferences');
+    const dark = await screen.findByRole('radio', { name: 'Dark' });
+    expect(dark).toBeChecked();
+    await userEvent.setup().click(screen.getByRole('radio', { name: 'Light' }));
+    expect(useUiStore.getState().theme).toBe('light');
+    expect(window.localStorage.getItem(THEME_STORAGE_KEY)).toBe('light');
+    await vi.waitFor(() =>
+      expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'PUT')).toBe(true),
+    );
+  });
+
+  it('offers only preferences that do something: no dice animation', async () => {
+    mockFetch(() => success({ preferences: defaultPreferences }));
+    renderRoutes(routes, '/profile/preferences');
+    expect(await screen.findByRole('switch', { name: /Compact view/ })).toBeInTheDocument();
+    expect(screen.getAllByRole('switch').map((s) => s.getAttribute('data-testid'))).toEqual([
+      'preference-compactView',
+      'preference-notificationsEnabled',
+      'preference-soundEffects',
+    ]);
+    expect(screen.queryByText(/dice/i)).not.toBeInTheDocument();
   });
 
   it('rolls back and toasts "Failed to update preferences" when the save fails', async () => {
@@ -37,7 +68,7 @@ describe('PreferencesPage', () => {
     renderRoutes(routes, '/profile/preferences');
     await userEvent.setup().click(await screen.findByRole('switch', { name: /Sound effects/ }));
     await vi.waitFor(() => expect(toastError).toHaveBeenCalledWith('Failed to update preferences'));
-    expect(screen.getByRole('switch', { name: /Sound effects/ })).toBeChecked();
+    expect(screen.getByRole('switch', { name: /Sound effects/ })).not.toBeChecked();
   });
 
   it('toasts "Failed to fetch preferences" when they cannot be loaded', async () => {

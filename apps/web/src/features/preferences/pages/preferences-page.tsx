@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
 import { usePageTitle } from '../../../lib/page-title';
+import { useUiStore } from '../../../stores/ui-store';
 import { preferencesQueryOptions, useUpdatePreferences } from '../api/preferences-api';
 
 type SwitchKey = Exclude<keyof Preferences, 'theme'>;
@@ -15,13 +16,12 @@ const switches: { key: SwitchKey; label: string; description: string }[] = [
   {
     key: 'notificationsEnabled',
     label: 'Notifications',
-    description: 'Receive notifications about your parties and trades.',
+    description: 'Show a notice when someone in your party changes an inventory, takes loot or comes online.',
   },
-  { key: 'soundEffects', label: 'Sound effects', description: 'Play sounds for dice rolls and trades.' },
   {
-    key: 'diceRollAnimation',
-    label: 'Dice roll animation',
-    description: 'Animate dice when they are rolled.',
+    key: 'soundEffects',
+    label: 'Sound effects',
+    description: 'Play a short chime when a transfer, a purchase, a sale or taking loot succeeds.',
   },
 ];
 
@@ -29,6 +29,9 @@ export function PreferencesPage() {
   usePageTitle('Preferences');
   const preferences = useQuery(preferencesQueryOptions());
   const update = useUpdatePreferences();
+  // The theme shown is the one in use in this browser; choosing one here switches it and saves it.
+  const theme = useUiStore((state) => state.theme);
+  const setTheme = useUiStore((state) => state.setTheme);
   // The control answers in the same frame as the click; the cache catches up when the save settles.
   const [pending, setPending] = useState<Partial<Preferences>>({});
   const save = (change: Partial<Preferences>) => {
@@ -59,8 +62,12 @@ export function PreferencesPage() {
               </Title>
               <Radio.Group
                 label="Theme"
-                value={shown.theme}
-                onChange={(value) => save({ theme: value === 'light' ? 'light' : 'dark' })}
+                value={theme}
+                onChange={(value) => {
+                  const next = value === 'light' ? 'light' : 'dark';
+                  setTheme(next);
+                  save({ theme: next });
+                }}
                 data-testid="preference-theme"
               >
                 <Group gap="lg" mt="xs">

@@ -57,7 +57,7 @@ export function ProfilePage() {
             Preferences
           </Title>
           <Text size="sm" c="dimmed">
-            Theme, compact view, notifications, sound effects and dice animation.
+            Theme, compact view, notifications and sound effects.
           </Text>
           <Anchor component={Link} to="/profile/preferences">
             Edit preferences

@@ -509,7 +509,13 @@ export async function purchase(request: PurchaseRequest): Promise<TradeResult> {
   return data;
 }
 
-export type SellRequest = PurchaseRequest;
+export interface SellRequest extends PurchaseRequest {
+  /**
+   * Issue 11 §8 (the party's GM only): share the proceeds evenly among these characters of the party
+   * instead of paying the seller; the server's message says how it was split.
+   */
+  splitAmong?: string[];
+}
 
 export async function sell(request: SellRequest): Promise<TradeResult> {
   const { data } = await apiRequest(`${API_V1}/shop_instances/${request.shopId}/sell`, {
@@ -520,6 +526,7 @@ export async function sell(request: SellRequest): Promise<TradeResult> {
         quantity: request.quantity,
         seller_character_id: request.characterId,
         seller_container_id: request.containerId,
+        ...(request.splitAmong ? { split_among: request.splitAmong } : {}),
       },
     },
     schema: tradeResultSchema,

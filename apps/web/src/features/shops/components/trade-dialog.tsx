@@ -20,6 +20,7 @@ import { isPlanRefusal } from '../../../lib/upgrade-link';
 import { containerCoinsQuery } from '../../inventory/api/inventory-api';
 import { priceQuoteQuery, shopInstanceQuery, tradeErrorMessage } from '../api/shops-api';
 import { formatPurse, type TradeRequest, useTrade } from '../api/use-trade';
+import { SplitProceedsField, splitErrorMessage, useSplitProceeds, useSplitSale } from './trade-dialog-split';
 
 /** One buy or sell to confirm: the item, who trades, and a price to show until the server's quote arrives. */
 export interface TradeOffer {
@@ -51,24 +52,30 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
   const [quantity, setQuantity] = useState<number | string>(1);
   const [paymentSource, setPaymentSource] = useState<PaymentSource>('character');
   const trade = useTrade({ onSuccess: onClose });
+  // The shop is in the cache already (the list that offered this trade shows it): its payment rules.
+  const shop = useQuery({
+    ...shopInstanceQuery(shown?.shopId ?? ''),
+    enabled: offer !== null && shown !== null,
+  });
+  const partyId = shop.data?.party_id ?? null;
+  // Issue 11 §8: the party's GM may share a sale's proceeds among the party's characters.
+  const split = useSplitProceeds(partyId, offer !== null && shown?.side === 'sell');
+  const splitSale = useSplitSale({ partyId, onSuccess: onClose });
   useEffect(() => {
     if (offer) {
       setShown(offer);
       setQuantity(1);
       setPaymentSource('character');
       trade.reset();
+      splitSale.reset();
+      split.reset();
     }
-  }, [offer, trade.reset]);
+  }, [offer, trade.reset, splitSale.reset, split.reset]);
   const amount = typeof quantity === 'number' ? quantity : Number.parseInt(quantity, 10);
   const valid = Number.isInteger(amount) && amount >= 1 && amount <= (shown?.max ?? 1);
   const [debounced] = useDebouncedValue(valid ? amount : 1, QUOTE_DEBOUNCE_MS);
   const quote = useQuery({
     ...priceQuoteQuery(shown?.shopId ?? '', shown?.side ?? 'buy', shown?.itemId ?? '', debounced),
-    enabled: offer !== null && shown !== null,
-  });
-  // The shop is in the cache already (the list that offered this trade shows it): its payment rules.
-  const shop = useQuery({
-    ...shopInstanceQuery(shown?.shopId ?? ''),
     enabled: offer !== null && shown !== null,
   });
   const coins = useQuery({
@@ -92,10 +99,23 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
   const needsApproval = thresholdCp !== null && totalCp !== null && totalCp > thresholdCp;
   const plan = purse && totalCp !== null ? planPayment(purse, totalCp) : null;
   const price = (cp: number | null) => (cp === null ? 'Checking…' : formatCopper(cp));
-  const failure = trade.error;
+  const splitting = !buying && split.on;
+  const failure = splitting ? splitSale.error : trade.error;
+  const pending = trade.isPending || splitSale.isPending;
 
   const confirm = () => {
-    if (!valid || trade.isPending) return;
+    if (!valid || pending || (splitting && split.blocked)) return;
+    if (splitting) {
+      splitSale.mutate({
+        shopId: shown.shopId,
+        itemInstanceId: shown.itemId,
+        quantity: amount,
+        characterId: shown.characterId,
+        containerId: shown.containerId,
+        splitAmong: split.chosen.map((c) => c.id),
+      });
+      return;
+    }
     const request: TradeRequest = {
       side: shown.side,
       name: shown.name,
@@ -171,7 +191,9 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
                 </Text>
               </Group>
               <Group justify="space-between">
-                <Text size="sm">{buying ? 'Total to pay' : 'You receive'}</Text>
+                <Text size="sm">
+                  {buying ? 'Total to pay' : splitting ? 'The characters receive' : 'You receive'}
+                </Text>
                 <Text size="lg" fw={700} data-testid="trade-total">
                   {price(totalCp)}
                 </Text>
@@ -212,11 +234,12 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
               ) : null}
             </Stack>
           </Paper>
+          {buying ? null : <SplitProceedsField split={split} totalCp={totalCp} />}
           {failure && isApiError(failure) && isPlanRefusal(failure) ? (
             <UpgradePrompt error={failure} />
           ) : failure ? (
             <Alert color="red" variant="light" role="alert" data-testid="trade-error">
-              {tradeErrorMessage(failure, shown.side)}
+              {splitting ? splitErrorMessage(failure) : tradeErrorMessage(failure, shown.side)}
             </Alert>
           ) : null}
           <Group justify="flex-end" gap="sm">
@@ -225,8 +248,8 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
             </Button>
             <Button
               type="submit"
-              disabled={!valid || (totalCp === null && !quote.isError)}
-              loading={trade.isPending}
+              disabled={!valid || (totalCp === null && !quote.isError) || (splitting && split.blocked)}
+              loading={pending}
               data-autofocus
             >
               {totalCp === null
@@ -235,7 +258,9 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
                   : 'Sell'
                 : needsApproval
                   ? `Ask to buy for ${formatCopper(totalCp)}`
-                  : `${buying ? 'Buy' : 'Sell'} for ${formatCopper(totalCp)}`}
+                  : splitting
+                    ? `Sell and split ${formatCopper(totalCp)}`
+                    : `${buying ? 'Buy' : 'Sell'} for ${formatCopper(totalCp)}`}
             </Button>
           </Group>
         </Stack>

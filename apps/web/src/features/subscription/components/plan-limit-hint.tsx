@@ -1,5 +1,5 @@
 import { type UsageResource, usageResourceLabels } from '@haversack/contracts';
-import { Anchor, Group, Text } from '@mantine/core';
+import { Anchor, Group, Text, useComputedColorScheme } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { upgradeLinkLabel } from '../../../lib/upgrade-link';
@@ -11,6 +11,8 @@ import { currentSubscriptionQueryOptions } from '../api/subscription-api';
  */
 export function PlanLimitHint({ resource }: { resource: UsageResource }) {
   const current = useQuery(currentSubscriptionQueryOptions());
+  // Readable on a dark modal as on a light page: the shades differ by theme.
+  const dark = useComputedColorScheme('light') === 'dark';
   const entry = current.data?.usage[resource];
   if (!entry || entry.limit === null) return null;
   const { used, limit } = entry;
@@ -18,12 +20,17 @@ export function PlanLimitHint({ resource }: { resource: UsageResource }) {
   const full = used >= limit;
   return (
     <Group gap="xs" data-testid="plan-limit-hint" data-full={full}>
-      <Text size="sm" c={full ? 'red.8' : 'dimmed'} fw={full ? 600 : undefined}>
+      <Text size="sm" c={full ? (dark ? 'red.3' : 'red.8') : 'dimmed'} fw={full ? 600 : undefined}>
         {`${used} of ${limit} ${limit === 1 ? noun.one : noun.many} used`}
         {full ? ': your plan has no room for another.' : ''}
       </Text>
       {full ? (
-        <Anchor component={Link} to={`/subscription/upgrade?${new URLSearchParams({ resource })}`} size="sm">
+        <Anchor
+          component={Link}
+          to={`/subscription/upgrade?${new URLSearchParams({ resource })}`}
+          size="sm"
+          c={dark ? 'violet.3' : 'violet.8'}
+        >
           {upgradeLinkLabel}
         </Anchor>
       ) : null}

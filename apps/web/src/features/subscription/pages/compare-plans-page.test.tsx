@@ -36,7 +36,7 @@ describe('ComparePlansPage', () => {
     expect(screen.getByRole('rowheader', { name: 'Shop templates' })).toBeInTheDocument();
   });
 
-  it('sells no unbuilt feature or limit even when the plans carry them (loot, AI, API, branding, support)', async () => {
+  it('sells no unbuilt feature or limit even when the plans carry them (AI, API, branding, support)', async () => {
     mockSubscriptionServer({
       tiers: buildStoredTiers(),
       current: buildCurrentSubscription({ stored: true }),

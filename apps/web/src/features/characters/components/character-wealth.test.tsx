@@ -1,0 +1,116 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { failure, mockFetch, success } from '../../../test/fixtures';
+import { renderWithProviders } from '../../inventory/test/inventory-fixtures';
+import { buildCharacterWealth } from '../test/wealth-fixtures';
+import { CharacterWealthPanel, CharacterWealthStrip, purseLabel } from './character-wealth';
+
+const rich = buildCharacterWealth({
+  coins: { cp: 50, sp: 7, ep: 0, gp: 1_215, pp: 1 },
+  coins_value_cp: 50 + 70 + 121_500 + 1_000,
+  items_value_cp: 4_004,
+  total_value_cp: 126_624,
+  carried_weight: 45.5,
+  max_weight: 60,
+  encumbrance: 'heavily_encumbered',
+});
+
+function mockWealth(answer: () => Response) {
+  return mockFetch(({ url }) => {
+    const { pathname } = new URL(url, 'http://test');
+    if (pathname === '/api/v1/characters/char-1/wealth') return answer();
+    return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+  });
+}
+
+describe('purseLabel', () => {
+  it('names the coins largest first, thousands grouped, and says Empty for none', () => {
+    expect(purseLabel(rich.coins)).toBe('1 pp 1,215 gp 7 sp 50 cp');
+    expect(purseLabel({ cp: 0, sp: 0, ep: 0, gp: 0, pp: 0 })).toBe('Empty');
+  });
+});
+
+describe('CharacterWealthPanel', () => {
+  it('shows the purse, the wealth in gp with coins and items, and the load with its encumbrance', async () => {
+    mockWealth(() => success(rich));
+    renderWithProviders(<CharacterWealthPanel characterId="char-1" />);
+    const panel = screen.getByRole('region', { name: 'Purse and load' });
+    expect(within(panel).getByTestId('character-wealth-loading')).toBeInTheDocument();
+
+    const coins = await within(panel).findByRole('list', { name: 'Coins' });
+    expect(
+      within(coins)
+        .getAllByRole('listitem')
+        .map((li) => li.getAttribute('aria-label')),
+    ).toEqual(['1 platinum', '1,215 gold', '0 electrum', '7 silver', '50 copper']);
+    expect(within(panel).getByTestId('wealth-total-value')).toHaveTextContent('1,266 gp');
+    expect(within(panel).getByText('Coins 1,226 gp · Items 40 gp')).toBeInTheDocument();
+    expect(within(panel).getByTestId('load-amount')).toHaveTextContent('45.5 / 60 lb');
+    expect(within(panel).getByTestId('encumbrance-badge')).toHaveTextContent('Heavily encumbered');
+    expect(within(panel).getByText(/Speed drops by 20 feet/)).toBeInTheDocument();
+    const bar = within(panel).getByRole('progressbar', { name: /^Load: / });
+    expect(bar).toHaveAttribute('aria-valuenow', '75.8');
+  });
+
+  it('says there is no limit or that the party does not track weight, without a bar', async () => {
+    mockWealth(() =>
+      success(buildCharacterWealth({ max_weight: null, encumbrance: null, carried_weight: 12 })),
+    );
+    const { unmount } = renderWithProviders(<CharacterWealthPanel characterId="char-1" />);
+    expect(await screen.findByTestId('encumbrance-badge')).toHaveTextContent('No weight limit');
+    expect(screen.getByTestId('load-amount')).toHaveTextContent('12 lb');
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+    // An empty purse still shows its five coins, and wealth below a gold piece is not "0 gp".
+    expect(screen.getAllByRole('listitem')).toHaveLength(5);
+    expect(screen.getByTestId('wealth-total-value')).toHaveTextContent('0 gp');
+    unmount();
+
+    mockWealth(() =>
+      success(buildCharacterWealth({ weight_tracked: false, encumbrance: null, total_value_cp: 50 })),
+    );
+    renderWithProviders(<CharacterWealthPanel characterId="char-1" />);
+    expect(await screen.findByTestId('encumbrance-badge')).toHaveTextContent('Weight not tracked');
+    expect(screen.getByTestId('wealth-total-value')).toHaveTextContent('5 sp');
+  });
+
+  it('shows an error with Try Again, then the wealth once the server answers', async () => {
+    let calls = 0;
+    mockWealth(() => {
+      calls += 1;
+      return calls === 1 ? failure(403, 'FORBIDDEN', 'No.') : success(rich);
+    });
+    renderWithProviders(<CharacterWealthPanel characterId="char-1" />);
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('Unable to Load Wealth')).toBeInTheDocument();
+    await userEvent.click(within(alert).getByRole('button', { name: 'Try Again' }));
+    expect(await screen.findByTestId('wealth-total-value')).toHaveTextContent('1,266 gp');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+});
+
+describe('CharacterWealthStrip', () => {
+  it('sums up the purse, the wealth and the load in one line', async () => {
+    mockWealth(() => success(rich));
+    renderWithProviders(<CharacterWealthStrip characterId="char-1" />);
+    expect(screen.getByTestId('wealth-strip-loading')).toBeInTheDocument();
+    const strip = await screen.findByTestId('wealth-strip');
+    expect(within(strip).getByTestId('wealth-strip-purse')).toHaveTextContent('1 pp 1,215 gp 7 sp 50 cp');
+    expect(strip).toHaveTextContent('Wealth 1,266 gp');
+    expect(strip).toHaveTextContent('Load 45.5 / 60 lb');
+    expect(within(strip).getByTestId('encumbrance-badge')).toHaveTextContent('Heavily encumbered');
+  });
+
+  it('says when the wealth could not be loaded and retries on demand', async () => {
+    let calls = 0;
+    mockWealth(() => {
+      calls += 1;
+      return calls === 1 ? failure(404, 'RESOURCE_NOT_FOUND', 'Character not found.') : success(rich);
+    });
+    renderWithProviders(<CharacterWealthStrip characterId="char-1" />);
+    const error = await screen.findByTestId('wealth-strip-error');
+    expect(error).toHaveTextContent('Wealth could not be loaded.');
+    await userEvent.click(within(error).getByRole('button', { name: 'Try Again' }));
+    expect(await screen.findByTestId('wealth-strip')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,186 @@
+import { type CharacterWealth, type Currency, formatStackValue, type Purse } from '@haversack/contracts';
+import { Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
+import { ErrorPanel } from '../../../components/error-panel';
+import { characterWealthQuery } from '../api/wealth-api';
+import { EncumbranceBadge, LoadMeter, loadLabel } from './load-meter';
+
+/** Largest first, as players count a purse. */
+const purseOrder: Currency[] = ['pp', 'gp', 'ep', 'sp', 'cp'];
+const coinNames: Record<Currency, string> = {
+  pp: 'platinum',
+  gp: 'gold',
+  ep: 'electrum',
+  sp: 'silver',
+  cp: 'copper',
+};
+
+/** "1 pp 15 gp 7 sp" (thousands grouped, empty coins left out); "Empty" for no coins at all. */
+export function purseLabel(coins: Purse): string {
+  const parts = purseOrder
+    .filter((coin) => coins[coin] > 0)
+    .map((coin) => `${coins[coin].toLocaleString('en-US')} ${coin}`);
+  return parts.length > 0 ? parts.join(' ') : 'Empty';
+}
+
+/** The five coins of a purse, each with its count (0 dimmed, so the purse always reads the same way). */
+export function PurseCoins({ coins }: { coins: Purse }) {
+  return (
+    <SimpleGrid cols={5} spacing={6} component="ul" p={0} m={0} aria-label="Coins" data-testid="purse-coins">
+      {purseOrder.map((coin) => (
+        <Paper
+          key={coin}
+          component="li"
+          withBorder
+          px={4}
+          py={6}
+          ta="center"
+          style={{ listStyle: 'none', minWidth: 0 }}
+          data-testid={`purse-${coin}`}
+          aria-label={`${coins[coin].toLocaleString('en-US')} ${coinNames[coin]}`}
+        >
+          <Text
+            fw={700}
+            size="sm"
+            c={coins[coin] === 0 ? 'dimmed' : undefined}
+            style={{ overflowWrap: 'anywhere' }}
+          >
+            {coins[coin].toLocaleString('en-US')}
+          </Text>
+          <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+            {coin}
+          </Text>
+        </Paper>
+      ))}
+    </SimpleGrid>
+  );
+}
+
+function WealthBlocks({ wealth }: { wealth: CharacterWealth }) {
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
+      <Stack gap={6} data-testid="wealth-purse">
+        <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
+          Purse
+        </Text>
+        <PurseCoins coins={wealth.coins} />
+      </Stack>
+      <Stack gap={2} data-testid="wealth-total">
+        <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
+          Wealth
+        </Text>
+        <Text fw={700} fz="xl" data-testid="wealth-total-value">
+          {formatStackValue(wealth.total_value_cp)}
+        </Text>
+        <Text size="xs" c="dimmed">
+          Coins {formatStackValue(wealth.coins_value_cp)} · Items {formatStackValue(wealth.items_value_cp)}
+        </Text>
+      </Stack>
+      <Stack gap={6} data-testid="wealth-load">
+        <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
+          Load
+        </Text>
+        <LoadMeter load={wealth} showEffect />
+      </Stack>
+    </SimpleGrid>
+  );
+}
+
+/**
+ * Issue 12 §4 on the character page: the purse (coins across every container), the total wealth in gp
+ * (items and coins) and the character-wide load against its max weight.
+ */
+export function CharacterWealthPanel({ characterId }: { characterId: string }) {
+  const query = useQuery(characterWealthQuery(characterId));
+  const headingId = useId();
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby={headingId} data-testid="character-wealth">
+      <Stack gap="sm">
+        <Title order={2} size="h4" id={headingId}>
+          Purse and load
+        </Title>
+        {query.isPending ? (
+          <SimpleGrid
+            cols={{ base: 1, sm: 3 }}
+            spacing="md"
+            aria-busy="true"
+            data-testid="character-wealth-loading"
+          >
+            {[0, 1, 2].map((i) => (
+              <Stack key={i} gap={6}>
+                <Skeleton height={12} width={60} />
+                <Skeleton height={36} />
+              </Stack>
+            ))}
+          </SimpleGrid>
+        ) : query.isError ? (
+          <ErrorPanel
+            title="Unable to Load Wealth"
+            message="Failed to count this character's coins and load. Please try again."
+            onRetry={() => void query.refetch()}
+          />
+        ) : (
+          <WealthBlocks wealth={query.data} />
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+/**
+ * Issue 12 §4 in the inventory header: one line with the purse's worth, the total wealth and the load.
+ * Quiet while loading and on failure (the workspace below has its own states); a retry link on failure.
+ */
+export function CharacterWealthStrip({ characterId }: { characterId: string }) {
+  const query = useQuery(characterWealthQuery(characterId));
+  if (query.isPending) return <Skeleton height={20} width={260} data-testid="wealth-strip-loading" />;
+  if (query.isError) {
+    return (
+      <Text size="sm" c="dimmed" data-testid="wealth-strip-error">
+        Wealth could not be loaded.{' '}
+        <Text
+          component="button"
+          type="button"
+          size="sm"
+          c="blue"
+          td="underline"
+          style={{ background: 'none', border: 0, padding: 0, cursor: 'pointer' }}
+          onClick={() => void query.refetch()}
+        >
+          Try Again
+        </Text>
+      </Text>
+    );
+  }
+  const wealth = query.data;
+  return (
+    <Group gap="md" wrap="wrap" data-testid="wealth-strip" aria-label="Purse, wealth and load">
+      <Text size="sm">
+        <Text span c="dimmed">
+          Purse{' '}
+        </Text>
+        <Text span fw={600} data-testid="wealth-strip-purse">
+          {purseLabel(wealth.coins)}
+        </Text>
+      </Text>
+      <Text size="sm">
+        <Text span c="dimmed">
+          Wealth{' '}
+        </Text>
+        <Text span fw={600}>
+          {formatStackValue(wealth.total_value_cp)}
+        </Text>
+      </Text>
+      <Text size="sm">
+        <Text span c="dimmed">
+          Load{' '}
+        </Text>
+        <Text span fw={600}>
+          {loadLabel(wealth)}
+        </Text>
+      </Text>
+      <EncumbranceBadge load={wealth} />
+    </Group>
+  );
+}

@@ -1,0 +1,97 @@
+import {
+  type CharacterWealth,
+  type EncumbranceLevel,
+  encumbranceEffects,
+  encumbranceLabels,
+} from '@haversack/contracts';
+import { Badge, Group, Progress, Stack, Text } from '@mantine/core';
+import { percentUsed } from '../../../components/capacity-bar';
+
+export const encumbranceColors: Record<EncumbranceLevel, string> = {
+  unencumbered: 'teal',
+  encumbered: 'yellow',
+  heavily_encumbered: 'orange',
+  over_capacity: 'red',
+};
+
+/** Filled badges whose text (black or white, picked by contrast) stays readable in both themes. */
+const encumbranceBadgeColors: Record<EncumbranceLevel, string> = {
+  unencumbered: 'teal.9',
+  encumbered: 'yellow.5',
+  heavily_encumbered: 'orange.6',
+  over_capacity: 'red.9',
+};
+
+type Load = Pick<CharacterWealth, 'carried_weight' | 'max_weight' | 'encumbrance' | 'weight_tracked'>;
+
+/** "17.5 / 60 lb", or "17.5 lb" without a limit. */
+export function loadLabel(load: Pick<Load, 'carried_weight' | 'max_weight'>): string {
+  const carried = load.carried_weight.toLocaleString('en-US');
+  return load.max_weight === null
+    ? `${carried} lb`
+    : `${carried} / ${load.max_weight.toLocaleString('en-US')} lb`;
+}
+
+/** What the badge says: the SRD level, or why there is none. */
+export function encumbranceText(load: Pick<Load, 'max_weight' | 'encumbrance' | 'weight_tracked'>): string {
+  if (load.encumbrance) return encumbranceLabels[load.encumbrance];
+  if (!load.weight_tracked) return 'Weight not tracked';
+  return 'No weight limit';
+}
+
+export function EncumbranceBadge({ load }: { load: Load }) {
+  return (
+    <Badge
+      variant="filled"
+      autoContrast
+      color={load.encumbrance ? encumbranceBadgeColors[load.encumbrance] : 'gray.7'}
+      data-testid="encumbrance-badge"
+      data-level={load.encumbrance ?? 'none'}
+      style={{ flexShrink: 0 }}
+    >
+      {encumbranceText(load)}
+    </Badge>
+  );
+}
+
+/**
+ * A character's load against its `max_weight`: a bar coloured by the SRD encumbrance level, the weights,
+ * and the level. `name` makes the bar's label unique when several are on screen (the party table).
+ */
+export function LoadMeter({
+  load,
+  name,
+  showEffect = false,
+}: {
+  load: Load;
+  name?: string;
+  showEffect?: boolean;
+}) {
+  const percent = percentUsed(load.carried_weight, load.max_weight);
+  const color = load.encumbrance ? encumbranceColors[load.encumbrance] : 'gray';
+  const label = name ? `Load of ${name}` : 'Load';
+  return (
+    <Stack gap={4} data-testid="load-meter">
+      <Group justify="space-between" gap="xs" wrap="wrap">
+        <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }} data-testid="load-amount">
+          {loadLabel(load)}
+        </Text>
+        <EncumbranceBadge load={load} />
+      </Group>
+      {percent === null ? null : (
+        <Progress
+          value={percent}
+          color={color}
+          size="sm"
+          // Mantine puts these on the bar's wrapper, where aria-valuetext is not allowed: the label says it all.
+          aria-label={`${label}: ${loadLabel(load)}, ${encumbranceText(load)}`}
+        />
+      )}
+      {showEffect && load.encumbrance && load.encumbrance !== 'unencumbered' ? (
+        <Text size="xs" c="dimmed">
+          {encumbranceEffects[load.encumbrance]}
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}

@@ -1,0 +1,125 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { failure, mockFetch, success } from '../../../test/fixtures';
+import { buildItem, renderWithProviders } from '../test/inventory-fixtures';
+import { GiveItemForm } from './give-item-dialog';
+
+afterEach(() => vi.unstubAllGlobals());
+
+function character(id: string, name: string, overrides: Record<string, unknown> = {}) {
+  return {
+    id,
+    user_id: `user-${id}`,
+    player_name: null,
+    name,
+    race: '',
+    character_class: '',
+    level: 1,
+    notes: '',
+    image_url: '',
+    max_weight: 50,
+    max_slots: 20,
+    party_id: 'party-1',
+    party_name: 'The Company',
+    primary_container_id: `bag-${id}`,
+    is_owner: false,
+    created_at: '2026-01-01T00:00:00.000Z',
+    updated_at: '2026-01-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+const pip = character('pip', 'Pip', { is_owner: true });
+const party = [
+  pip,
+  character('brom', 'Brom', { player_name: 'Sam' }),
+  character('alt', 'Pip’s alt', { is_owner: true }),
+];
+
+function serve(give: () => Response) {
+  return mockFetch(({ url }) => {
+    if (url.includes('/give')) return give();
+    if (url.includes('/characters/pip')) return success(pip);
+    if (url.includes('/characters?')) {
+      return new Response(
+        JSON.stringify({
+          status: 'success',
+          data: party,
+          meta: { current_page: 1, total_pages: 1, total_count: 3, per_page: 100 },
+        }),
+        { status: 200, headers: { 'Content-Type': 'application/json' } },
+      );
+    }
+    return success([]);
+  });
+}
+
+describe('GiveItemForm (issue 12 §8)', () => {
+  it('offers the party’s other players’ characters and sends the character and quantity', async () => {
+    const fetchMock = serve(() =>
+      success({
+        success: true,
+        message: 'Item transferred successfully',
+        moved: 2,
+        source_instance: null,
+        target_instances: [],
+        transaction_ids: ['t1'],
+      }),
+    );
+    const onDone = vi.fn();
+    const user = userEvent.setup();
+    renderWithProviders(
+      <GiveItemForm item={buildItem({ name: 'Rope', quantity: 5 })} ownerCharacterId="pip" onDone={onDone} />,
+    );
+
+    await user.click(await screen.findByRole('combobox', { name: 'Give to' }));
+    const options = await screen.findAllByRole('option');
+    expect(options.map((o) => o.textContent)).toEqual(['Brom (Sam)']);
+    await user.click(options[0] as HTMLElement);
+    fireEvent.change(screen.getByRole('textbox', { name: 'Quantity' }), { target: { value: '2' } });
+    await user.click(screen.getByRole('button', { name: 'Give' }));
+
+    await waitFor(() => expect(onDone).toHaveBeenCalled());
+    const call = fetchMock.mock.calls.find(([url]) => String(url).includes('/give'));
+    expect(String(call?.[0])).toBe('/api/v1/item_instances/item-1/give');
+    expect(call?.[1]?.method).toBe('POST');
+    expect(JSON.parse(String(call?.[1]?.body))).toEqual({ character_id: 'brom', quantity: 2 });
+  });
+
+  it('refuses more than the stack, and shows the server’s refusal in the form', async () => {
+    serve(() => failure(403, 'FORBIDDEN', 'Observers cannot give items.'));
+    const user = userEvent.setup();
+    renderWithProviders(
+      <GiveItemForm
+        item={buildItem({ name: 'Rope', quantity: 5 })}
+        ownerCharacterId="pip"
+        onDone={vi.fn()}
+      />,
+    );
+    await user.click(await screen.findByRole('combobox', { name: 'Give to' }));
+    await user.click((await screen.findAllByRole('option'))[0] as HTMLElement);
+    const quantity = screen.getByRole('textbox', { name: 'Quantity' });
+    fireEvent.change(quantity, { target: { value: '6' } });
+    expect(screen.getByRole('button', { name: 'Give' })).toBeDisabled();
+    fireEvent.change(quantity, { target: { value: '1' } });
+    await user.click(screen.getByRole('button', { name: 'Give' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Observers cannot give items.');
+  });
+
+  it('says so when nobody else in the party has a character', async () => {
+    mockFetch(({ url }) => {
+      if (url.includes('/characters/pip')) return success(pip);
+      return new Response(
+        JSON.stringify({
+          status: 'success',
+          data: [pip],
+          meta: { current_page: 1, total_pages: 1, total_count: 1, per_page: 100 },
+        }),
+        { status: 200, headers: { 'Content-Type': 'application/json' } },
+      );
+    });
+    renderWithProviders(<GiveItemForm item={buildItem()} ownerCharacterId="pip" onDone={vi.fn()} />);
+    expect(await screen.findByText('Nobody else in the party has a character yet.')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,165 @@
+import type { ItemInstance } from '@haversack/contracts';
+import { Alert, Button, Group, Modal, NumberInput, Select, Skeleton, Stack, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { characterQuery, partyCharactersQuery } from '../../characters/api/characters-api';
+import { refusalMessage } from '../api/transfer-messages';
+import { useGiveItem } from '../hooks/use-item-status';
+
+export const giveFailed = 'Failed to give item';
+
+/**
+ * "Give to...": choose a character of the party (not one of mine) and how many; the items go into that
+ * character's primary container (issue 12 §8).
+ */
+export function GiveItemForm({
+  item,
+  ownerCharacterId,
+  onDone,
+}: {
+  item: ItemInstance;
+  /** The character whose container holds the item. */
+  ownerCharacterId: string;
+  onDone: () => void;
+}) {
+  const owner = useQuery(characterQuery(ownerCharacterId));
+  const partyId = owner.data?.party_id ?? null;
+  const party = useQuery({ ...partyCharactersQuery(partyId ?? ''), enabled: partyId !== null });
+  const [recipientId, setRecipientId] = useState<string | null>(null);
+  const [amount, setAmount] = useState<number | string>(item.quantity);
+  const give = useGiveItem(item);
+
+  if (owner.isPending || (partyId !== null && party.isPending)) {
+    return (
+      <Stack gap="sm" aria-busy="true" aria-label="Loading the party's characters">
+        <Skeleton h={36} />
+        <Skeleton h={36} />
+      </Stack>
+    );
+  }
+  if (owner.isError || party.isError) {
+    return (
+      <Alert color="red" title="Could not load the party's characters">
+        <Group gap="sm">
+          <Text size="sm">Check your connection and try again.</Text>
+          <Button
+            size="xs"
+            variant="light"
+            onClick={() => {
+              void owner.refetch();
+              if (partyId) void party.refetch();
+            }}
+          >
+            Try Again
+          </Button>
+        </Group>
+      </Alert>
+    );
+  }
+  const recipients = (party.data?.characters ?? []).filter(
+    (character) => !character.is_owner && character.id !== ownerCharacterId,
+  );
+  if (partyId === null || recipients.length === 0) {
+    return (
+      <Stack gap="sm">
+        <Text size="sm">
+          {partyId === null
+            ? 'This character is not in a party, so there is nobody to give it to.'
+            : 'Nobody else in the party has a character yet.'}
+        </Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onDone}>
+            Close
+          </Button>
+        </Group>
+      </Stack>
+    );
+  }
+
+  const quantity = typeof amount === 'number' ? amount : Number.parseInt(amount, 10);
+  const validQuantity = Number.isInteger(quantity) && quantity >= 1 && quantity <= item.quantity;
+  const recipient = recipients.find((character) => character.id === recipientId) ?? null;
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!recipient || !validQuantity) return;
+        give.mutate(
+          {
+            characterId: recipient.id,
+            characterName: recipient.name,
+            containerId: recipient.primary_container_id,
+            quantity,
+          },
+          { onSuccess: onDone },
+        );
+      }}
+    >
+      <Stack gap="sm">
+        <Select
+          label="Give to"
+          placeholder="Choose a character"
+          data={recipients.map((character) => ({
+            value: character.id,
+            label: character.player_name ? `${character.name} (${character.player_name})` : character.name,
+          }))}
+          value={recipientId}
+          onChange={setRecipientId}
+          comboboxProps={{ withinPortal: true }}
+          allowDeselect={false}
+        />
+        {item.quantity > 1 ? (
+          <NumberInput
+            label="Quantity"
+            value={amount}
+            onChange={setAmount}
+            min={1}
+            max={item.quantity}
+            allowDecimal={false}
+            allowNegative={false}
+            description={`1 to ${item.quantity}`}
+            error={validQuantity ? undefined : `Choose between 1 and ${item.quantity}`}
+          />
+        ) : null}
+        {give.isError ? (
+          <Alert color="red" role="alert">
+            {refusalMessage(give.error, giveFailed)}
+          </Alert>
+        ) : null}
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onDone}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={!recipient || !validQuantity} loading={give.isPending}>
+            Give
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** The same form in its own dialog, for the tile's menu. */
+export function GiveItemDialog({
+  item,
+  ownerCharacterId,
+  opened,
+  onClose,
+}: {
+  item: ItemInstance;
+  ownerCharacterId: string;
+  opened: boolean;
+  onClose: () => void;
+}) {
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={`Give ${item.name}`}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+      centered
+    >
+      {opened ? <GiveItemForm item={item} ownerCharacterId={ownerCharacterId} onDone={onClose} /> : null}
+    </Modal>
+  );
+}

@@ -1,0 +1,30 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { buildItem, renderWithProviders } from '../test/inventory-fixtures';
+import { ItemFacts } from './item-facts';
+
+describe('ItemFacts (issue 12 §6)', () => {
+  it('names tags as people read them, each once, never as slugs or "category:" tags', () => {
+    const tags = ['adventuring-gear', 'category:adventuring-gear', 'standard-gear', 'consumable'];
+    renderWithProviders(
+      <ItemFacts
+        item={buildItem({
+          tags,
+          item_template: { name: 'Rope', stack_size: 1, tags, metadata: { rarity: 'very rare' }, coin: null },
+        })}
+      />,
+    );
+    const group = screen.getByRole('group', { name: 'Tags' });
+    expect(
+      within(group)
+        .getAllByText(/./)
+        .map((node) => node.textContent),
+    ).toEqual(['Adventuring gear', 'Standard gear', 'Consumable']);
+    expect(screen.queryByText(/category:/i)).not.toBeInTheDocument();
+    expect(screen.getByText('Very rare').closest('[data-rarity]')).toHaveAttribute(
+      'data-rarity',
+      'very rare',
+    );
+    expect(document.querySelector('svg[data-icon]')).toHaveAttribute('data-icon', 'knapsack');
+  });
+});

@@ -1,0 +1,163 @@
+import type { PartyWealth } from '@haversack/contracts';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { failure, mockFetch, success } from '../../../test/fixtures';
+import { buildCharacterWealth, buildHolding } from '../../characters/test/wealth-fixtures';
+import { renderWithProviders } from '../../inventory/test/inventory-fixtures';
+import { PartyWealthSection } from './party-wealth-table';
+
+const wealth: PartyWealth = {
+  characters: [
+    buildCharacterWealth({
+      character_id: 'c-bram',
+      name: 'Bram',
+      player_name: 'bram_player',
+      is_owner: false,
+      coins: { cp: 0, sp: 0, ep: 0, gp: 10, pp: 0 },
+      coins_value_cp: 1_000,
+      items_value_cp: 200,
+      total_value_cp: 1_200,
+      carried_weight: 20.2,
+      max_weight: 30,
+      encumbrance: 'heavily_encumbered',
+    }),
+    buildCharacterWealth({
+      character_id: 'c-cora',
+      name: 'Cora',
+      player_name: 'me',
+      is_owner: true,
+      coins: { cp: 0, sp: 25, ep: 0, gp: 0, pp: 0 },
+      coins_value_cp: 250,
+      total_value_cp: 250,
+      carried_weight: 0.5,
+      max_weight: 100,
+      encumbrance: 'unencumbered',
+    }),
+  ],
+  stash: buildHolding({
+    coins: { cp: 0, sp: 0, ep: 0, gp: 100, pp: 0 },
+    coins_value_cp: 10_000,
+    items_value_cp: 100,
+    total_value_cp: 10_100,
+    carried_weight: 12,
+  }),
+  totals: buildHolding({
+    coins: { cp: 0, sp: 25, ep: 0, gp: 110, pp: 0 },
+    coins_value_cp: 11_250,
+    items_value_cp: 300,
+    total_value_cp: 11_550,
+    carried_weight: 32.7,
+  }),
+};
+
+function mockWealth(answer: () => Response) {
+  return mockFetch(({ url }) => {
+    const { pathname } = new URL(url, 'http://test');
+    if (pathname === '/api/v1/parties/party-1/wealth') return answer();
+    return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+  });
+}
+
+const rowByName = (table: HTMLElement, name: string) =>
+  within(table)
+    .getByRole('rowheader', { name: new RegExp(name) })
+    .closest('tr') as HTMLElement;
+
+describe('PartyWealthSection', () => {
+  it('shows the GM every character’s purse, wealth, load and encumbrance, the stash and the total', async () => {
+    mockWealth(() => success(wealth));
+    renderWithProviders(<PartyWealthSection partyId="party-1" isGm />);
+    const section = screen.getByRole('region', { name: 'Party load and wealth' });
+    expect(within(section).getByTestId('party-wealth-loading')).toBeInTheDocument();
+
+    const table = await within(section).findByRole('table');
+    // On a phone the table scrolls sideways in its own box, which the keyboard can reach.
+    expect(within(section).getByRole('region', { name: /Every character's coins/ })).toHaveAttribute(
+      'tabindex',
+      '0',
+    );
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Character', 'Purse', 'Wealth', 'Load and encumbrance']);
+    const bram = rowByName(table, 'Bram');
+    expect(within(bram).getByRole('link', { name: 'Bram' })).toHaveAttribute('href', '/characters/c-bram');
+    expect(within(bram).getByText('bram_player')).toBeInTheDocument();
+    expect(within(bram).getByTestId('wealth-row-purse')).toHaveTextContent('10 gp');
+    expect(within(bram).getByTestId('wealth-row-value')).toHaveTextContent('12 gp');
+    expect(within(bram).getByTestId('load-amount')).toHaveTextContent('20.2 / 30 lb');
+    expect(within(bram).getByTestId('encumbrance-badge')).toHaveTextContent('Heavily encumbered');
+    expect(
+      within(bram).getByRole('progressbar', { name: /^Load of Bram: 20.2 \/ 30 lb, Heavily encumbered/ }),
+    ).toHaveAttribute('aria-valuenow', '67.3');
+    const cora = rowByName(table, 'Cora');
+    expect(within(cora).getByTestId('wealth-row-purse')).toHaveTextContent('25 sp');
+    expect(within(cora).getByTestId('wealth-row-value')).toHaveTextContent('2 gp');
+    expect(within(cora).getByTestId('encumbrance-badge')).toHaveTextContent('Unencumbered');
+
+    const stash = within(table).getByTestId('wealth-stash-row');
+    expect(stash).toHaveTextContent('Party stash');
+    expect(within(stash).getByTestId('wealth-row-value')).toHaveTextContent('101 gp');
+    expect(stash).toHaveTextContent('12 lb');
+    const total = within(table).getByTestId('wealth-total-row');
+    expect(total).toHaveTextContent('Party total');
+    expect(within(total).getByTestId('wealth-row-purse')).toHaveTextContent('110 gp 25 sp');
+    expect(within(total).getByTestId('wealth-row-value')).toHaveTextContent('115 gp');
+    expect(total).toHaveTextContent('32.7 lb');
+  });
+
+  it('shows a player only their own characters, without the stash or the total', async () => {
+    mockWealth(() => success(wealth));
+    renderWithProviders(<PartyWealthSection partyId="party-1" isGm={false} />);
+    const section = screen.getByRole('region', { name: 'Your purse and load' });
+    const table = await within(section).findByRole('table');
+    expect(
+      within(table)
+        .getAllByTestId('wealth-row')
+        .map((r) => r.dataset.characterId),
+    ).toEqual(['c-cora']);
+    expect(within(table).queryByText('Bram')).not.toBeInTheDocument();
+    expect(within(table).queryByTestId('wealth-stash-row')).not.toBeInTheDocument();
+    expect(within(table).queryByTestId('wealth-total-row')).not.toBeInTheDocument();
+  });
+
+  it('says so when there is nothing to show, for the GM and for a player without a character', async () => {
+    mockWealth(() => success({ characters: [], stash: null, totals: buildHolding() }));
+    const { unmount } = renderWithProviders(<PartyWealthSection partyId="party-1" isGm />);
+    expect(await screen.findByTestId('party-wealth-empty')).toHaveTextContent(
+      'No characters in this party yet.',
+    );
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    unmount();
+
+    mockWealth(() => success({ ...wealth, characters: wealth.characters.filter((c) => !c.is_owner) }));
+    renderWithProviders(<PartyWealthSection partyId="party-1" isGm={false} />);
+    expect(await screen.findByTestId('party-wealth-empty')).toHaveTextContent(
+      'You have no character in this party yet.',
+    );
+  });
+
+  it('keeps the stash and the total for a GM whose party has a stash but no characters', async () => {
+    mockWealth(() => success({ ...wealth, characters: [] }));
+    renderWithProviders(<PartyWealthSection partyId="party-1" isGm />);
+    const table = await screen.findByRole('table');
+    expect(within(table).queryAllByTestId('wealth-row')).toHaveLength(0);
+    expect(within(table).getByTestId('wealth-stash-row')).toBeInTheDocument();
+  });
+
+  it('shows an error with Try Again, and the table once the server answers', async () => {
+    let calls = 0;
+    mockWealth(() => {
+      calls += 1;
+      return calls === 1 ? failure(403, 'FORBIDDEN', 'No.') : success(wealth);
+    });
+    renderWithProviders(<PartyWealthSection partyId="party-1" isGm />);
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('Unable to Load Party Wealth')).toBeInTheDocument();
+    await userEvent.click(within(alert).getByRole('button', { name: 'Try Again' }));
+    expect(await screen.findByRole('table')).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,167 @@
+import { type CharacterWealth, formatStackValue, type Holding } from '@haversack/contracts';
+import { Anchor, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
+import { Link } from 'react-router';
+import { ErrorPanel } from '../../../components/error-panel';
+import { partyWealthQuery } from '../../characters/api/wealth-api';
+import { purseLabel } from '../../characters/components/character-wealth';
+import { LoadMeter } from '../../characters/components/load-meter';
+
+/** Wide enough for the load bars; narrower screens scroll the table sideways inside its own box. */
+const TABLE_MIN_WIDTH = 640;
+
+function WealthCells({ holding }: { holding: Holding }) {
+  return (
+    <>
+      <Table.Td data-testid="wealth-row-purse">{purseLabel(holding.coins)}</Table.Td>
+      <Table.Td>
+        <Text size="sm" fw={600} data-testid="wealth-row-value">
+          {formatStackValue(holding.total_value_cp)}
+        </Text>
+        <Text size="xs" c="dimmed">
+          Items {formatStackValue(holding.items_value_cp)}
+        </Text>
+      </Table.Td>
+    </>
+  );
+}
+
+function CharacterRow({ character }: { character: CharacterWealth }) {
+  return (
+    <Table.Tr data-testid="wealth-row" data-character-id={character.character_id}>
+      <Table.Th scope="row" fw={400}>
+        <Anchor component={Link} to={`/characters/${character.character_id}`} fw={600} size="sm">
+          {character.name}
+        </Anchor>
+        <Text size="xs" c="dimmed">
+          {character.player_name ?? 'Unknown player'}
+        </Text>
+      </Table.Th>
+      <WealthCells holding={character} />
+      <Table.Td miw={200}>
+        <LoadMeter load={character} name={character.name} />
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** A row for what is not a character's: the party stash, and the party's total. */
+function HoldingRow({ label, holding, testId }: { label: string; holding: Holding; testId: string }) {
+  return (
+    <Table.Tr data-testid={testId}>
+      <Table.Th scope="row">{label}</Table.Th>
+      <WealthCells holding={holding} />
+      <Table.Td>
+        <Text size="sm" fw={600}>
+          {holding.carried_weight.toLocaleString('en-US')} lb
+        </Text>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+function WealthTable({
+  characters,
+  stash,
+  totals,
+  caption,
+}: {
+  characters: CharacterWealth[];
+  stash: Holding | null;
+  totals: Holding | null;
+  caption: string;
+}) {
+  return (
+    // Focusable, so a keyboard user can scroll it sideways on a phone (WCAG 2.1.1).
+    <Table.ScrollContainer
+      minWidth={TABLE_MIN_WIDTH}
+      type="native"
+      tabIndex={0}
+      role="region"
+      aria-label={caption}
+    >
+      <Table verticalSpacing="sm" striped highlightOnHover data-testid="party-wealth-table">
+        <Table.Caption>{caption}</Table.Caption>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col">Character</Table.Th>
+            <Table.Th scope="col">Purse</Table.Th>
+            <Table.Th scope="col">Wealth</Table.Th>
+            <Table.Th scope="col">Load and encumbrance</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {characters.map((character) => (
+            <CharacterRow key={character.character_id} character={character} />
+          ))}
+          {stash ? <HoldingRow label="Party stash" holding={stash} testId="wealth-stash-row" /> : null}
+        </Table.Tbody>
+        {totals ? (
+          <Table.Tfoot>
+            <HoldingRow label="Party total" holding={totals} testId="wealth-total-row" />
+          </Table.Tfoot>
+        ) : null}
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/**
+ * Issue 12 §7 on the party overview. The GM sees one table of every character's purse, wealth, load and
+ * encumbrance, the party stash and the party's total; a player sees the same for their own characters.
+ */
+export function PartyWealthSection({ partyId, isGm }: { partyId: string; isGm: boolean }) {
+  const query = useQuery(partyWealthQuery(partyId));
+  const headingId = useId();
+  const title = isGm ? 'Party load and wealth' : 'Your purse and load';
+  const rows = isGm
+    ? (query.data?.characters ?? [])
+    : (query.data?.characters ?? []).filter((c) => c.is_owner);
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby={headingId} data-testid="party-wealth">
+      <Stack gap="sm">
+        <Title order={2} size="h4" id={headingId}>
+          {title}
+        </Title>
+        {query.isPending ? (
+          <Stack gap="xs" aria-busy="true" data-testid="party-wealth-loading">
+            {[0, 1, 2].map((i) => (
+              <Skeleton key={i} height={36} />
+            ))}
+          </Stack>
+        ) : query.isError ? (
+          <ErrorPanel
+            title="Unable to Load Party Wealth"
+            message="Failed to count the party's coins and loads. Please try again."
+            onRetry={() => void query.refetch()}
+          />
+        ) : isGm ? (
+          query.data.characters.length === 0 && query.data.stash === null ? (
+            <Text size="sm" c="dimmed" data-testid="party-wealth-empty">
+              No characters in this party yet. Their purses and loads appear here.
+            </Text>
+          ) : (
+            <WealthTable
+              characters={rows}
+              stash={query.data.stash}
+              totals={query.data.totals}
+              caption="Every character's coins, wealth in gp and load against their max weight."
+            />
+          )
+        ) : rows.length === 0 ? (
+          <Text size="sm" c="dimmed" data-testid="party-wealth-empty">
+            You have no character in this party yet. Your characters' purses and loads appear here.
+          </Text>
+        ) : (
+          <WealthTable
+            characters={rows}
+            stash={null}
+            totals={null}
+            caption="Your characters' coins, wealth in gp and load against their max weight."
+          />
+        )}
+      </Stack>
+    </Paper>
+  );
+}
