@@ -32,8 +32,9 @@ export default defineConfig({
     chunkSizeWarningLimit: 600,
     rolldownOptions: {
       output: {
-        // React, Mantine and zod are needed by every page: keep them in stable, separately cached chunks.
-        // Everything else splits naturally along the lazy routes.
+        // React and the router are needed by every page and change rarely: keep them in one stable,
+        // separately cached chunk. Everything else, Mantine included, splits along the lazy routes, so
+        // the first load carries only the components its page uses (issue 13 §1).
         codeSplitting: {
           groups: [
             {
@@ -41,12 +42,6 @@ export default defineConfig({
               test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/,
               priority: 2,
             },
-            {
-              name: 'mantine',
-              test: /node_modules[\\/](@mantine|@floating-ui|react-remove-scroll)/,
-              priority: 1,
-            },
-            { name: 'zod', test: /node_modules[\\/]zod[\\/]/, priority: 1 },
           ],
         },
       },

@@ -34,6 +34,8 @@ export const webAppPlugin = fp(
         root: distDir,
         wildcard: true,
         index: ['index.html'],
+        // The build writes .br and .gz copies (apps/web/scripts/precompress.mjs): send those as they are.
+        preCompressed: true,
         setHeaders: (res, filePath) => {
           // Vite fingerprints everything under assets/; index.html must always be revalidated.
           if (filePath.includes(`${path.sep}assets${path.sep}`)) {

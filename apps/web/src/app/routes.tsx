@@ -8,8 +8,6 @@ import { GuestRoute } from './guards/guest-route';
 import { ProtectedRoute } from './guards/protected-route';
 import { initializingLabel, RootRedirect } from './guards/root-redirect';
 import { AuthLayout } from './layouts/auth-layout';
-import { BasicLayout } from './layouts/basic-layout';
-import { MainLayout } from './layouts/main-layout';
 import { NotFoundPage } from './pages/not-found-page';
 import { RouterErrorPage } from './pages/router-error-page';
 
@@ -119,7 +117,8 @@ export const routes: RouteObject[] = [
 
       // Basic layout: no sign-in needed.
       {
-        element: <BasicLayout />,
+        // Layouts other than the sign-in one load on demand, so /login carries only what /login needs.
+        lazy: async () => ({ Component: (await import('./layouts/basic-layout')).BasicLayout }),
         children: [
           lazyPage('home', 'Home', () => import('../features/home/pages/home-page').then((m) => m.HomePage)),
           lazyPage('about', 'About', () =>
@@ -138,7 +137,7 @@ export const routes: RouteObject[] = [
         element: <ProtectedRoute />,
         children: [
           {
-            element: <MainLayout />,
+            lazy: async () => ({ Component: (await import('./layouts/main-layout')).MainLayout }),
             children: [
               lazyPage('dashboard', 'Dashboard', () =>
                 import('../features/dashboard/pages/dashboard-page').then((m) => m.DashboardPage),

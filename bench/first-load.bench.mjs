@@ -1,0 +1,98 @@
+// What a phone downloads to show /login the first time (issue 13 §1).
+//
+// A Haversack server runs in its own process (the built app, PGlite in a temp dir). Debian's Chromium
+// opens /login with an empty cache, and the DevTools protocol counts, per resource type, the bytes that
+// crossed the wire (encodedDataLength: compressed body and headers) and the bytes the page got after
+// decoding. The decoded size is the baseline of the same run: the ratio says what compression saves,
+// and the transferred sizes are the figures the issue sets goals for (≤ 150 KB JS, ≤ 60 KB CSS).
+//
+// Run: npm run build && node bench/first-load.bench.mjs [path ...]   (default path: /login)
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+const paths = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['/login'];
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const probe = createServer();
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+
+async function startServer() {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haversack-bench-'));
+  const child = spawn(process.execPath, ['apps/server/dist/main.js'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`${base}/api/v1/health`)).ok) break;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    base,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function measure(browser, url) {
+  const context = await browser.newContext({ viewport: { width: 375, height: 812 }, isMobile: true });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  const types = new Map();
+  const decoded = new Map();
+  const transferred = new Map();
+  cdp.on('Network.responseReceived', ({ requestId, type }) => types.set(requestId, type));
+  cdp.on('Network.dataReceived', ({ requestId, dataLength }) =>
+    decoded.set(requestId, (decoded.get(requestId) ?? 0) + dataLength),
+  );
+  cdp.on('Network.loadingFinished', ({ requestId, encodedDataLength }) =>
+    transferred.set(requestId, encodedDataLength),
+  );
+  await page.goto(url, { waitUntil: 'networkidle' });
+  await context.close();
+  const totals = {};
+  for (const [requestId, type] of types) {
+    totals[type] ??= { requests: 0, transferred: 0, decoded: 0 };
+    const row = totals[type];
+    row.requests += 1;
+    row.transferred += transferred.get(requestId) ?? 0;
+    row.decoded += decoded.get(requestId) ?? 0;
+  }
+  return totals;
+}
+
+const kb = (bytes) => (bytes / 1000).toFixed(1);
+const server = await startServer();
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+try {
+  for (const pagePath of paths) {
+    const totals = await measure(browser, `${server.base}${pagePath}`);
+    console.log(`\n### ${pagePath}\n`);
+    console.log('| type | requests | transferred (KB) | decoded (KB) | transferred / decoded |');
+    console.log('|---|---:|---:|---:|---:|');
+    for (const [type, row] of Object.entries(totals).sort()) {
+      const ratio = row.decoded > 0 ? (row.transferred / row.decoded).toFixed(2) : '–';
+      console.log(`| ${type} | ${row.requests} | ${kb(row.transferred)} | ${kb(row.decoded)} | ${ratio} |`);
+    }
+  }
+} finally {
+  await browser.close();
+  await server.stop();
+}
