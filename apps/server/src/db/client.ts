@@ -29,12 +29,17 @@ export interface DatabaseHandle {
 
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
+const PGLITE_SHARED_BUFFERS = '32MB';
+
 export async function openPglite(options: {
   dataDir?: string;
   loadDataDir?: Blob | File;
 }): Promise<DatabaseHandle> {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const client = await PGlite.create({
+    // PGlite runs inside this process: Postgres' default 128 MB of shared buffers would double the
+    // server's resident memory for a catalogue and inventories that fit in a few MB (issue 13 §6).
+    postgresqlconf: `shared_buffers = ${PGLITE_SHARED_BUFFERS}`,
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
   });

@@ -6,6 +6,7 @@ import * as jobs from './schema/jobs.js';
 import * as loot from './schema/loot.js';
 import * as lootItems from './schema/loot-items.js';
 import * as parties from './schema/parties.js';
+import * as seedStateSchema from './schema/seed-state.js';
 import * as shopItems from './schema/shop-items.js';
 import * as shopRequests from './schema/shop-requests.js';
 import * as shops from './schema/shops.js';
@@ -25,5 +26,6 @@ export const schema = {
   ...loot,
   ...lootItems,
   ...jobs,
+  ...seedStateSchema,
 };
 export type Schema = typeof schema;

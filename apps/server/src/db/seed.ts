@@ -1,12 +1,47 @@
+import { createHash } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import { systemTemplates } from '../modules/items/items.catalogue.js';
 import { ItemsService } from '../modules/items/items.service.js';
+import { systemLoot } from '../modules/loot/loot.catalogue.js';
 import { LootService } from '../modules/loot/loot.service.js';
+import { systemShops } from '../modules/shops/shops.catalogue.js';
 import { ShopsService } from '../modules/shops/shops.service.js';
 import { subscriptionsRepository } from '../modules/subscriptions/subscriptions.repository.js';
+import { tierCatalogue } from '../modules/subscriptions/tier-catalogue.js';
 import type { Database } from './client.js';
+import { seedState } from './schema/seed-state.js';
 
-/** Seed data every start loads idempotently, after the migrations. */
-export async function seedDatabase(db: Database): Promise<void> {
-  await db.transaction(async (tx) => {
+/** Bump when the seeding code changes what it writes from the same inputs. */
+const SEED_CODE_VERSION = 1;
+const CATALOGUE = 'catalogue';
+
+/** A hash of everything the seed writes from: equal fingerprints mean the seed would change nothing. */
+export function seedFingerprint(): string {
+  const inputs = {
+    version: SEED_CODE_VERSION,
+    tiers: tierCatalogue,
+    items: systemTemplates(),
+    shops: systemShops,
+    loot: systemLoot,
+  };
+  return createHash('sha256').update(JSON.stringify(inputs)).digest('hex');
+}
+
+/**
+ * Seed data loaded idempotently after the migrations. A start whose seed inputs match what the last
+ * seed recorded skips it (issue 13 §6: restarts cost no catalogue upsert); `force` runs it anyway, to
+ * repair rows edited by hand.
+ */
+export async function seedDatabase(
+  db: Database,
+  options: { force?: boolean } = {},
+): Promise<'seeded' | 'unchanged'> {
+  const fingerprint = seedFingerprint();
+  return db.transaction(async (tx) => {
+    // One seeder at a time: a second process starting at once waits, then finds the work done.
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('haversack:seed'))`);
+    const [recorded] = await tx.select().from(seedState).where(eq(seedState.name, CATALOGUE));
+    if (!options.force && recorded?.fingerprint === fingerprint) return 'unchanged';
     await subscriptionsRepository.seedTiers(tx);
     // DESIGN §4 coins and the SRD 5.1 catalogue (issue 5).
     await ItemsService.seedCatalogue(tx);
@@ -14,5 +49,10 @@ export async function seedDatabase(db: Database): Promise<void> {
     await ShopsService.seedCatalogue(tx);
     // Public system loot built from the same catalogue and the coins (issue 11).
     await LootService.seedCatalogue(tx);
+    await tx
+      .insert(seedState)
+      .values({ name: CATALOGUE, fingerprint })
+      .onConflictDoUpdate({ target: seedState.name, set: { fingerprint, seededAt: sql`now()` } });
+    return 'seeded';
   });
 }
