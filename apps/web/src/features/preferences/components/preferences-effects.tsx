@@ -3,7 +3,6 @@ import { useEffect } from 'react';
 import { useAuthStore } from '../../../stores/auth-store';
 import { useUiStore } from '../../../stores/ui-store';
 import { preferencesQueryOptions } from '../api/preferences-api';
-import { isExchangeMessage, playExchangeChime } from '../lib/exchange-sound';
 
 /** The attribute global.css keys the compact density on. */
 export const DENSITY_ATTRIBUTE = 'data-haversack-density';
@@ -28,11 +27,22 @@ export function PreferencesEffects() {
 
   useEffect(() => {
     if (!sound) return;
-    return useUiStore.subscribe((state, previous) => {
-      const added = state.toasts.filter((toast) => !previous.toasts.some((old) => old.id === toast.id));
-      if (added.some((toast) => toast.kind === 'success' && isExchangeMessage(toast.message)))
-        playExchangeChime();
+    // Loaded only for those who turned sound on: it knows every exchange message, which would otherwise
+    // bring the shop, loot and inventory contracts into every first load (issue 13 §1).
+    let unsubscribe: (() => void) | undefined;
+    let cancelled = false;
+    void import('../lib/exchange-sound').then(({ isExchangeMessage, playExchangeChime }) => {
+      if (cancelled) return;
+      unsubscribe = useUiStore.subscribe((state, previous) => {
+        const added = state.toasts.filter((toast) => !previous.toasts.some((old) => old.id === toast.id));
+        if (added.some((toast) => toast.kind === 'success' && isExchangeMessage(toast.message)))
+          playExchangeChime();
+      });
     });
+    return () => {
+      cancelled = true;
+      unsubscribe?.();
+    };
   }, [sound]);
 
   return null;
