@@ -28,6 +28,7 @@ import { lootRoutes } from './modules/loot/loot.routes.js';
 import { LootService } from './modules/loot/loot.service.js';
 import { partiesRoutes } from './modules/parties/parties.routes.js';
 import { PartiesService } from './modules/parties/parties.service.js';
+import { PartyNotesService } from './modules/parties/party-notes.service.js';
 import { PatronagesService } from './modules/parties/patronages.service.js';
 import { preferencesRoutes } from './modules/preferences/preferences.routes.js';
 import { PreferencesService } from './modules/preferences/preferences.service.js';
@@ -78,6 +79,7 @@ export interface AppServices {
   events: EventBus;
   parties: PartiesService;
   patronages: PatronagesService;
+  partyNotes: PartyNotesService;
   characters: CharactersService;
   inventory: InventoryService;
   items: ItemsService;
@@ -173,7 +175,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     subscriptions,
     events,
     parties: new PartiesService({ db: database.db, entitlements, events }),
-    patronages: new PatronagesService(database.db, entitlements),
+    patronages: new PatronagesService(database.db, entitlements, events),
+    partyNotes: new PartyNotesService(database.db, events),
     characters: new CharactersService(database.db, entitlements, events),
     inventory,
     shops: new ShopsService(database.db, { entitlements, events, moves: inventory.moves, jobs, now }),
@@ -186,6 +189,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   subscriptions.setPatronageLister((db, userId) => services.patronages.lister(db, userId));
   subscriptions.setCharacterPartyResolver((db, userId, characterId) =>
     services.characters.visibleParty(db, userId, characterId),
+  );
+  services.characters.setContainerLister((userId, characterIds) =>
+    inventory.containersOfCharacters(userId, characterIds),
   );
   app.decorate('services', services);
 
@@ -238,7 +244,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(healthRoutes, { database });
       await api.register(accountsRoutes, { accounts: services.accounts });
       await api.register(subscriptionsRoutes, { subscriptions });
-      await api.register(partiesRoutes, { parties: services.parties, patronages: services.patronages });
+      await api.register(partiesRoutes, {
+        parties: services.parties,
+        patronages: services.patronages,
+        notes: services.partyNotes,
+      });
       await api.register(charactersRoutes, { characters: services.characters });
       await api.register(inventoryRoutes, { inventory: services.inventory });
       await api.register(itemsRoutes, { items: services.items });

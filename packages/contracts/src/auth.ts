@@ -123,6 +123,17 @@ export type AuthSession = z.infer<typeof authSessionSchema>;
 
 export const meSchema = z.object({ user: userSchema });
 
+/**
+ * GET /auth/verify (spec/01 §7 names the path, not its use; docs/decisions.md): checks the bearer access
+ * token and says whose it is and until when. An invalid, expired or ended token is the usual 401.
+ */
+export const tokenVerificationSchema = z.object({
+  valid: z.literal(true),
+  expires_at: z.string(),
+  user: userSchema,
+});
+export type TokenVerification = z.infer<typeof tokenVerificationSchema>;
+
 export const profileUpdateBodySchema = z.object({
   user: z.object({
     username: usernameSchema.optional(),

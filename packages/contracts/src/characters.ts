@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { entityId, text } from './fields.js';
+import { containerSchema } from './inventory.js';
+import { directionParam, includeParam, sortParam } from './list-params.js';
 import { unwrapFilters } from './parties.js';
 
 export const characterMessages = {
@@ -78,6 +80,19 @@ export const characterSchema = z.object({
 });
 export type Character = z.infer<typeof characterSchema>;
 
+/** spec/01 §3 `sort` keys of the character list; without `sort`, by name. */
+export const characterSortKeys = [
+  'name',
+  'level',
+  'race',
+  'character_class',
+  'created_at',
+  'updated_at',
+] as const;
+export type CharacterSortKey = (typeof characterSortKeys)[number];
+/** spec/01 §3 `include` of the character list: `containers` embeds each character's containers. */
+export const characterIncludes = ['containers'] as const;
+
 export const characterListQuerySchema = z.preprocess(
   unwrapFilters,
   z.object({
@@ -89,6 +104,15 @@ export const characterListQuerySchema = z.preprocess(
     min_level: z.coerce.number().int().min(1).max(30).optional(),
     max_level: z.coerce.number().int().min(1).max(30).optional(),
     party_id: entityId('Party not found.').optional(),
+    sort: sortParam(characterSortKeys).optional(),
+    direction: directionParam.optional(),
+    include: includeParam(characterIncludes).optional(),
   }),
 );
 export type CharacterListQuery = z.infer<typeof characterListQuerySchema>;
+
+/** A character of the list; `containers` is there with `include=containers`. */
+export const characterListItemSchema = characterSchema.extend({
+  containers: z.array(containerSchema).optional(),
+});
+export type CharacterListItem = z.infer<typeof characterListItemSchema>;

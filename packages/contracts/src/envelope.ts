@@ -27,6 +27,22 @@ export type ApiErrorBody = z.infer<typeof apiErrorSchema>;
 export const errorEnvelopeSchema = z.object({ status: z.literal('error'), error: apiErrorSchema });
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 
+/**
+ * Routes whose failures carry a spec key beside the envelope (the server's error handler adds them from
+ * the route's `errorShape`): spec/02 §8 "failures return success false with an errors list" for
+ * transfers, and spec/01 §7 "the forgot and reset screens read the failure text from a field named error
+ * in the response data" for password recovery.
+ */
+export const errorShapes = ['transfer', 'password_recovery'] as const;
+export type ErrorShape = (typeof errorShapes)[number];
+export const transferErrorEnvelopeSchema = errorEnvelopeSchema.extend({
+  success: z.literal(false),
+  errors: z.array(z.string()),
+});
+export const passwordRecoveryErrorEnvelopeSchema = errorEnvelopeSchema.extend({
+  data: z.object({ error: z.string() }),
+});
+
 export const pageMetaSchema = z.object({
   current_page: z.number().int(),
   total_pages: z.number().int(),

@@ -23,6 +23,7 @@ export const inventoryMessages = {
   stackTooLarge: 'A stack can hold at most 10,000,000 items',
   tooManyStacks: 'That would make more than 1,000 new stacks at once: add or move fewer',
   destinationIsSelf: 'Choose another container for its items: this one is being deleted',
+  containerOwnerRequired: 'Give the container one owner: a character_id or a party_id',
   attunementLimit: 'A character can be attuned to at most 3 items. End an attunement first.',
   notAttunable: 'This item does not require attunement.',
   attuneOnCharacter: 'Only a character attunes to an item: move it into a character’s container first.',
@@ -108,6 +109,27 @@ export const containerFormSchema = z.object({
 });
 export type ContainerForm = z.infer<typeof containerFormSchema>;
 export const containerCreateBodySchema = z.object({ container: containerFormSchema });
+/**
+ * POST /containers (spec/02 §7 container CRUD at the containers paths): the form plus its owner, exactly
+ * one of a character and a party, as under characters/{id}/containers and parties/{id}/containers.
+ */
+export const containerCreateWithOwnerBodySchema = z.object({
+  container: containerFormSchema
+    .extend({
+      character_id: entityId('Character not found.').optional(),
+      party_id: entityId('Party not found.').optional(),
+    })
+    .superRefine((form, ctx) => {
+      if ((form.character_id === undefined) === (form.party_id === undefined)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['character_id'],
+          message: inventoryMessages.containerOwnerRequired,
+        });
+      }
+    }),
+});
+export type ContainerCreateWithOwner = z.infer<typeof containerCreateWithOwnerBodySchema>['container'];
 export const containerUpdateBodySchema = z.object({ container: containerFormSchema.partial() });
 
 export const capacitySchema = z.object({
@@ -283,6 +305,42 @@ export const containerItemsResponseSchema = z.object({
   meta: pageMetaSchema,
 });
 
+/**
+ * GET /containers and GET /item_instances: whose containers. Without a filter, those of the caller's
+ * characters and of the parties they belong to; `character_id` narrows to one character's, `party_id` to
+ * one party's own and its characters'.
+ */
+const containerScopeFilters = {
+  character_id: entityId('Character not found.').optional(),
+  party_id: entityId('Party not found.').optional(),
+};
+
+export const containerListQuerySchema = z.preprocess(
+  unwrapFilters,
+  z.object({
+    page: z.coerce.number().int().min(1).default(1),
+    per_page: z.coerce.number().int().min(1).max(100).default(20),
+    ...containerScopeFilters,
+  }),
+);
+export type ContainerListQuery = z.infer<typeof containerListQuerySchema>;
+
+/** GET /item_instances: the filters of containers/{id}/items (spec/02 §7), over one or many containers. */
+export const itemInstanceListQuerySchema = z.preprocess(
+  unwrapFilters,
+  z.object({
+    page: z.coerce.number().int().min(1).default(1),
+    per_page: z.coerce.number().int().min(1).max(500).default(20),
+    search: text().trim().max(200).optional(),
+    rarity: text().trim().max(40).optional(),
+    min_value: z.coerce.number().min(0).max(1_000_000_000).optional(),
+    max_value: z.coerce.number().min(0).max(1_000_000_000).optional(),
+    container_id: entityId('Container not found.').optional(),
+    ...containerScopeFilters,
+  }),
+);
+export type ItemInstanceListQuery = z.infer<typeof itemInstanceListQuerySchema>;
+
 export const deleteContainerQuerySchema = z.object({ destination_container_id: entityId().optional() });
 
 export const transactionTypes = [
@@ -346,4 +404,53 @@ export const transactionListResponseSchema = z.object({
   status: z.literal('success'),
   data: z.object({ transactions: z.array(transactionSchema) }),
   meta: pageMetaSchema,
+});
+
+export const manualEntryMessages = {
+  notesRequired: 'Say what happened',
+  gmOnly: 'Only the GM can add entries to the party’s ledger.',
+  containerOutsideParty: 'Choose a container of this party or of one of its characters',
+  kind: 'kind must be note, spend or receive',
+  recorded: 'Entry added to the party’s ledger.',
+} as const;
+
+const manualEntryBase = {
+  party_id: entityId('Party not found.'),
+  notes: text({ error: manualEntryMessages.notesRequired })
+    .trim()
+    .min(1, manualEntryMessages.notesRequired)
+    .max(500, 'Notes can be at most 500 characters'),
+};
+const manualEntryCoins = {
+  ...manualEntryBase,
+  container_id: entityId('Choose a container'),
+  amount: z.coerce
+    .number({ error: 'Amount must be a number' })
+    .int('Amount must be a whole number')
+    .min(1, 'Amount must be at least 1')
+    .max(MAX_STACK_QUANTITY, 'Amount can be at most 10,000,000'),
+  currency: z.enum(currencies).default('gp'),
+};
+
+/**
+ * POST /transactions (spec/02 §7, body not shown; docs/decisions.md "Manual ledger entries"): the GM
+ * writes what happened at the table into the party's ledger. `note` changes nothing; `spend` takes coins
+ * worth `amount` `currency` from a container (change back in the largest coins); `receive` puts that many
+ * coins into it. Every row is an `adjust` row.
+ */
+export const manualTransactionSchema = z.discriminatedUnion(
+  'kind',
+  [
+    z.object({ kind: z.literal('note'), ...manualEntryBase }),
+    z.object({ kind: z.literal('spend'), ...manualEntryCoins }),
+    z.object({ kind: z.literal('receive'), ...manualEntryCoins }),
+  ],
+  { error: manualEntryMessages.kind },
+);
+export type ManualTransaction = z.infer<typeof manualTransactionSchema>;
+export const manualTransactionBodySchema = z.object({ transaction: manualTransactionSchema });
+export const manualTransactionResponseSchema = z.object({
+  status: z.literal('success'),
+  data: z.object({ transactions: z.array(transactionSchema) }),
+  message: z.string().optional(),
 });

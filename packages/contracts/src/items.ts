@@ -317,3 +317,12 @@ export const itemTemplateListResponseSchema = z.object({
   meta: pageMetaSchema,
   message: z.string().optional(),
 });
+
+/**
+ * spec/02 §7 GET search/items "returns templates and pagination": those keys beside the envelope's own
+ * `data` and `meta` (DESIGN §3), holding the same page, so clients of either shape read it.
+ */
+export const itemSearchResponseSchema = itemTemplateListResponseSchema.extend({
+  templates: z.array(itemTemplateSchema),
+  pagination: pageMetaSchema,
+});

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageMetaSchema } from './envelope.js';
 import { entityId, text } from './fields.js';
+import { directionParam, includeParam, sortParam } from './list-params.js';
 
 export const partyRoles = ['gm', 'manager', 'player', 'observer'] as const;
 export type PartyRole = (typeof partyRoles)[number];
@@ -96,7 +97,8 @@ export const partySchema = z.object({
   character_count: z.number().int(),
   gm_name: z.string().nullable(),
   game_master_id: z.string(),
-  user_role: z.enum(partyRoles).nullable(),
+  /** spec/02 §3: `observer` (the default) for someone who is not a member; `is_member` tells them apart. */
+  user_role: z.enum(partyRoles),
   is_gm: z.boolean(),
   is_member: z.boolean(),
   created_at: z.string(),
@@ -117,6 +119,12 @@ export const partyPreviewSchema = z.object({
   is_member: z.boolean(),
 });
 export type PartyPreview = z.infer<typeof partyPreviewSchema>;
+
+/** spec/01 §3 `sort` keys of the party list; without `sort`, archived last and most recently changed first. */
+export const partySortKeys = ['name', 'created_at', 'updated_at', 'game_system', 'member_count'] as const;
+export type PartySortKey = (typeof partySortKeys)[number];
+/** spec/01 §3 `include` of the party list: `members` embeds each party's member list (members only). */
+export const partyIncludes = ['members'] as const;
 
 const booleanQuery = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
@@ -145,15 +153,12 @@ export const partyListQuerySchema = z.preprocess(
     is_archived: booleanQuery.optional(),
     visibility: z.enum(['public']).optional(),
     game_system: text().trim().max(60).optional(),
+    sort: sortParam(partySortKeys).optional(),
+    direction: directionParam.optional(),
+    include: includeParam(partyIncludes).optional(),
   }),
 );
 export type PartyListQuery = z.infer<typeof partyListQuerySchema>;
-
-export const partyListResponseSchema = z.object({
-  status: z.literal('success'),
-  data: z.array(partySchema),
-  meta: pageMetaSchema,
-});
 
 export const memberSchema = z.object({
   id: z.string(),
@@ -166,6 +171,16 @@ export const memberSchema = z.object({
   ),
 });
 export type PartyMember = z.infer<typeof memberSchema>;
+
+/** A party of the list; `members` is there with `include=members`, for the parties the caller belongs to. */
+export const partyListItemSchema = partySchema.extend({ members: z.array(memberSchema).optional() });
+export type PartyListItem = z.infer<typeof partyListItemSchema>;
+
+export const partyListResponseSchema = z.object({
+  status: z.literal('success'),
+  data: z.array(partyListItemSchema),
+  meta: pageMetaSchema,
+});
 
 export const roleChangeBodySchema = z.object({
   party_membership: z.object({ role: z.enum(['manager', 'player', 'observer']) }),

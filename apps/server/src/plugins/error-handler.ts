@@ -1,10 +1,23 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { type ErrorCode, type ErrorEnvelope, errorCatalogue, type FieldError } from '@haversack/contracts';
+import {
+  type ErrorCode,
+  type ErrorEnvelope,
+  type ErrorShape,
+  errorCatalogue,
+  type FieldError,
+} from '@haversack/contracts';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../lib/app-error.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The spec keys this route's failures carry beside the envelope (see `withErrorShape`). */
+    errorShape?: ErrorShape;
+  }
+}
 
 export function errorEnvelope(
   code: ErrorCode,
@@ -22,6 +35,28 @@ export function errorEnvelope(
       status,
     },
   };
+}
+
+/**
+ * The spec's own failure keys, added beside the envelope for the routes that declare them, so one handler
+ * answers every failure of those routes alike (validation, authentication, rules, rate limits):
+ * spec/02 §8 transfers "return success false with an errors list"; spec/01 §7 the forgot and reset
+ * screens "read the failure text from a field named error in the response data".
+ */
+export function withErrorShape(envelope: ErrorEnvelope, shape: ErrorShape | undefined) {
+  switch (shape) {
+    case 'transfer': {
+      // The specific reasons when there are some (per field), else the one message.
+      const details = (envelope.error.details ?? []).map((d) => d.message);
+      const errors = details.length > 0 ? [...new Set(details)] : [envelope.error.message];
+      return { ...envelope, success: false as const, errors };
+    }
+    case 'password_recovery':
+      // The screens show this one line in their banner: the first field's reason says most.
+      return { ...envelope, data: { error: envelope.error.details?.[0]?.message ?? envelope.error.message } };
+    default:
+      return envelope;
+  }
 }
 
 /** Fastify's own 4xx errors (parsers, limits) carry codes; give each a message a person understands. */
@@ -137,29 +172,34 @@ function zodDetails(error: FastifyError): FieldError[] {
 export const errorHandlerPlugin = fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      // Errors raised before routing (a 404, a framework error) may come without a route config.
+      const shape = request.routeOptions?.config?.errorShape;
       if (error instanceof AppError) {
         if (error.status >= 500) request.log.error({ err: error }, 'service error');
         for (const [name, value] of Object.entries(error.headers ?? {})) reply.header(name, value);
         return reply
           .status(error.status)
-          .send(errorEnvelope(error.code, error.message, error.status, error.details));
+          .send(withErrorShape(errorEnvelope(error.code, error.message, error.status, error.details), shape));
       }
       if (hasZodFastifySchemaValidationErrors(error)) {
         const status = errorCatalogue.VALIDATION_ERROR.status;
         return reply
           .status(status)
           .send(
-            errorEnvelope(
-              'VALIDATION_ERROR',
-              errorCatalogue.VALIDATION_ERROR.message,
-              status,
-              zodDetails(error),
+            withErrorShape(
+              errorEnvelope(
+                'VALIDATION_ERROR',
+                errorCatalogue.VALIDATION_ERROR.message,
+                status,
+                zodDetails(error),
+              ),
+              shape,
             ),
           );
       }
       const { code, message, status } = envelopeOf(error);
       if (status >= 500) request.log.error({ err: error }, 'unhandled error');
-      return reply.status(status).send(errorEnvelope(code, message, status));
+      return reply.status(status).send(withErrorShape(errorEnvelope(code, message, status), shape));
     });
   },
   { name: 'error-handler' },

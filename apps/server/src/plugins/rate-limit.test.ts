@@ -191,6 +191,29 @@ describe('auth rate limits', () => {
     expect((await login(ctx.app, 'd@example.com', '10.0.0.2')).statusCode).toBe(401);
   });
 
+  it('gives registration its own per-email budget, apart from forgot-password’s (issue 14)', async () => {
+    ctx = await buildTestApp({ rateLimits: { registerPerEmail: 2, forgotPerEmail: 1 } });
+    const register = (email: string, n: number) =>
+      currentApp().inject({
+        method: 'POST',
+        url: '/api/v1/auth/register',
+        payload: {
+          user: { email, username: `twin_${n}`, password: 'Dragons1', password_confirmation: 'Dragons1' },
+        },
+      });
+    const forgot = () =>
+      currentApp().inject({
+        method: 'POST',
+        url: '/api/v1/auth/forgot_password',
+        payload: { email: 'twin@example.com' },
+      });
+    expect((await forgot()).statusCode).toBe(200);
+    expect((await register('twin@example.com', 1)).statusCode).toBe(201);
+    expect((await register('TWIN@example.com', 2)).statusCode).toBe(422);
+    expectLimited(await register(' twin@example.com', 3));
+    expect((await register('other@example.com', 4)).statusCode).toBe(201);
+  });
+
   it('limits forgot-password per email and reset per token', async () => {
     ctx = await buildTestApp({ rateLimits: { forgotPerEmail: 1, resetPerToken: 1 } });
     const forgot = () =>

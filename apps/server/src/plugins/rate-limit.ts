@@ -29,6 +29,8 @@ export interface AuthRateLimits {
   joinCodePerUser: number;
   joinCodePerIp: number;
   registerPerIp: number;
+  /** Sign-ups naming one email (spec conformance, issue 14): its own budget, not the forgot-password one. */
+  registerPerEmail: number;
   forgotPerIp: number;
   forgotPerEmail: number;
   resetPerIp: number;
@@ -48,6 +50,7 @@ export const defaultAuthRateLimits: AuthRateLimits = {
   joinCodePerUser: 30,
   joinCodePerIp: 60,
   registerPerIp: 20,
+  registerPerEmail: 5,
   forgotPerIp: 20,
   forgotPerEmail: 5,
   resetPerIp: 20,

@@ -7,6 +7,7 @@ import WebSocket from 'ws';
 import { errorHandlerPlugin } from '../plugins/error-handler.js';
 import { consumerFor, subscribe } from '../test/cable-client.js';
 import {
+  coinTemplate,
   createCharacter,
   createMember,
   createParty,
@@ -286,6 +287,120 @@ async function signIn(user: SignedInUser) {
   const session = json<{ data: { token: string; refresh_token: string } }>(response).data;
   return { ...session, auth: { authorization: `Bearer ${session.token}` } };
 }
+
+describe('the PartyChannel messages of spec/02 §7 (issue 14)', () => {
+  it('sums up one operation in one inventory_updated and one party_activity, with the rows on the inventory channel', async () => {
+    const { gm, party, player, stash } = await partyWithStash();
+    // One socket for both channels, so that messages arrive in the order they were sent.
+    const socket = consumer(gm);
+    const members = subscribe(socket, 'PartyChannel', party.id);
+    const rows = subscribe(socket, 'PartyInventoryChannel', party.id);
+    await Promise.all([members.connected, rows.connected]);
+    await coinTemplate(ctx, 'sp');
+    const cp = await coinTemplate(ctx, 'cp');
+    const who = { id: player.user.id, username: player.user.username };
+    await ctx.app.services.inventory.createInstance(who, {
+      item_template_id: cp.id,
+      container_id: stash.id,
+      quantity: 20,
+    });
+    await ctx.app.services.inventory.convertCurrency(who, stash.id, { from: 'cp', to: 'sp', quantity: 20 });
+    const summary = `${player.user.username} converted 20 cp into 2 sp in Stash`;
+    // A later change, so that everything the conversion sent has arrived when it does.
+    await ctx.app.services.partyNotes.update(who, party.id, { notes: 'done', version: 0 });
+    await members.next((m) => m.action === 'notes_updated');
+
+    expect(rows.messages.filter((m) => m.summary === summary).map((m) => m.action)).toEqual([
+      'item_updated',
+      'item_updated',
+    ]);
+    const told = members.messages.filter((m) => m.summary === summary);
+    expect(told.map((m) => m.action).sort()).toEqual(['inventory_updated', 'party_activity']);
+    for (const message of told)
+      expect(message).toMatchObject({
+        party_id: party.id,
+        actor: { id: player.user.id, name: player.user.username },
+      });
+    // The adding before it was announced the same way, once.
+    expect(
+      members.messages.filter(
+        (m) =>
+          m.action === 'inventory_updated' &&
+          m.summary === `${player.user.username} added 20 × Copper piece to Stash`,
+      ),
+    ).toHaveLength(1);
+  });
+
+  it('tells a gift’s receiver on inventory_updated, and the activity of a new character on party_activity', async () => {
+    const { gm, party, player, hero } = await partyWithStash();
+    const channel = subscribe(consumer(player), 'PartyChannel', party.id);
+    await channel.connected;
+    const gmHero = await createCharacter(ctx, gm, { partyId: party.id, name: 'Brom' });
+    expect(await channel.next((m) => m.action === 'party_activity')).toMatchObject({
+      summary: `${gm.user.username} created Brom`,
+      ids: { character_id: gmHero.id },
+    });
+    const rope = await createTemplate(ctx, { name: 'Rope', weight: 1 });
+    const gmActor = { id: gm.user.id, username: gm.user.username };
+    const [stack] = await ctx.app.services.inventory.createInstance(gmActor, {
+      item_template_id: rope.id,
+      container_id: gmHero.primary_container_id ?? '',
+      quantity: 2,
+    });
+    await ctx.app.services.inventory.give(gmActor, stack?.id ?? '', { character_id: hero.id, quantity: 1 });
+    expect(
+      await channel.next(
+        (m) => m.action === 'inventory_updated' && m.summary === `Brom gave 1 × Rope to ${hero.name}`,
+      ),
+    ).toMatchObject({
+      ids: {
+        character_id: gmHero.id,
+        recipient_character_id: hero.id,
+        recipient_user_id: player.user.id,
+        recipient_notice: 'Brom gave you 1 × Rope',
+      },
+    });
+  });
+
+  it('sends notes_updated to every member when the notes are saved', async () => {
+    const { gm, party, player } = await partyWithStash();
+    const channel = subscribe(consumer(gm), 'PartyChannel', party.id);
+    await channel.connected;
+    const saved = await callApi(ctx, 'PATCH', `/parties/${party.id}/notes`, player, {
+      party_notes: { notes: 'Meet at the Yawning Portal', version: 0 },
+    });
+    expect(saved.statusCode).toBe(200);
+    expect(await channel.next((m) => m.action === 'notes_updated')).toMatchObject({
+      party_id: party.id,
+      actor: { id: player.user.id, name: player.user.username },
+      summary: `${player.user.username} updated the party notes`,
+    });
+  });
+
+  it('sends party_update when a sponsorship starts or ends in the party, and party_updated for edits', async () => {
+    const { gm, party, player } = await partyWithStash();
+    const channel = subscribe(consumer(player), 'PartyChannel', party.id);
+    await channel.connected;
+    const patronage = await ctx.app.services.patronages.create(gm.user.id, {
+      beneficiary_id: player.user.id,
+      party_id: party.id,
+    });
+    expect(await channel.next((m) => m.action === 'party_update')).toMatchObject({
+      actor: { id: gm.user.id, name: gm.user.username },
+      summary: `${gm.user.username} started a sponsorship`,
+      ids: { patron_id: gm.user.id, beneficiary_id: player.user.id },
+    });
+    await ctx.app.services.patronages.revoke(player.user.id, patronage.id);
+    expect(await channel.next((m) => m.action === 'party_update')).toMatchObject({
+      actor: { id: player.user.id },
+      summary: `${player.user.username} ended a sponsorship`,
+    });
+    await ctx.app.services.parties.update(gm.user.id, party.id, { setting: 'Waterdeep' });
+    expect(await channel.next((m) => m.action === 'party_updated')).toMatchObject({
+      summary: `${gm.user.username} updated the party`,
+    });
+  });
+});
 
 describe('a socket ends with its session (review F2)', () => {
   it('closes at logout, and only the socket of the session that logged out', async () => {

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Executor } from '../db/client.js';
 import type { Broadcaster } from './broadcaster.js';
 import { type DomainEvent, SESSIONS_STREAM, type SessionsEndedMessage, streamName } from './events.js';
+import { inventorySummaries } from './party-summaries.js';
 
 /**
  * Services publish domain events through this bus only after their transaction commits (never for a
@@ -13,8 +14,12 @@ export class EventBus {
     private readonly log: FastifyBaseLogger,
   ) {}
 
+  /**
+   * Publishes what one committed operation emitted, followed by one PartyChannel `inventory_updated` per
+   * party whose inventory it changed (party-summaries.ts): call it once per operation.
+   */
   publish(events: DomainEvent[]): void {
-    for (const event of events) {
+    for (const event of [...events, ...inventorySummaries(events)]) {
       const { channel, partyId, ...payload } = event;
       this.broadcaster
         .publish(streamName(channel, partyId), { ...payload, party_id: partyId })

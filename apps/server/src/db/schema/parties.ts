@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
 import { subscriptionTiers } from './subscriptions.js';
 
@@ -29,6 +29,12 @@ export const parties = pgTable(
     gameMasterId: uuid('game_master_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    // Issue 14: the party's shared notes (spec/02 §7 notes_updated). The version goes up by one on every
+    // save, so that a save based on an older version is refused instead of silently overwriting it.
+    notes: text('notes').notNull().default(''),
+    notesVersion: integer('notes_version').notNull().default(0),
+    notesUpdatedAt: timestamp('notes_updated_at', { withTimezone: true }),
+    notesUpdatedById: uuid('notes_updated_by_id').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -15,13 +15,14 @@ import {
   resendVerificationBodySchema,
   resetPasswordBodySchema,
   successEnvelope,
+  tokenVerificationSchema,
   userSchema,
   verifyEmailBodySchema,
 } from '@haversack/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireAuth } from '../../plugins/auth.js';
+import { bearerToken, requireAuth } from '../../plugins/auth.js';
 import { bodyString } from '../../plugins/rate-limit.js';
 import type { AccountsService, ClientInfo } from './accounts.service.js';
 
@@ -54,7 +55,7 @@ export async function accountsRoutes(app: FastifyInstance, options: { accounts: 
     '/auth/register',
     {
       config: perIp(limits.registerPerIp),
-      preHandler: [app.limitByKey('register-email', limits.forgotPerEmail, nestedEmail)],
+      preHandler: [app.limitByKey('register-email', limits.registerPerEmail, nestedEmail)],
       schema: {
         tags: ['auth'],
         summary: 'Create an account and sign in',
@@ -126,10 +127,25 @@ export async function accountsRoutes(app: FastifyInstance, options: { accounts: 
     }),
   );
 
+  r.get(
+    '/auth/verify',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Check the bearer access token: whose it is and until when (401 when it is not valid)',
+        response: { 200: successEnvelope(tokenVerificationSchema) },
+      },
+    },
+    async (request) => ({
+      status: 'success' as const,
+      data: await accounts.verifyAccessToken(bearerToken(request)),
+    }),
+  );
+
   r.post(
     '/auth/forgot_password',
     {
-      config: perIp(limits.forgotPerIp),
+      config: { ...perIp(limits.forgotPerIp), errorShape: 'password_recovery' },
       preHandler: [app.limitByKey('forgot-email', limits.forgotPerEmail, (req) => bodyString(req, 'email'))],
       schema: {
         tags: ['auth'],
@@ -151,7 +167,7 @@ export async function accountsRoutes(app: FastifyInstance, options: { accounts: 
   r.post(
     '/auth/reset_password',
     {
-      config: perIp(limits.resetPerIp),
+      config: { ...perIp(limits.resetPerIp), errorShape: 'password_recovery' },
       preHandler: [app.limitByKey('reset-token', limits.resetPerToken, (req) => bodyString(req, 'token'))],
       schema: {
         tags: ['auth'],

@@ -9,6 +9,7 @@ import {
   type ProfileUpdateBody,
   REFRESH_TOKEN_TTL_S,
   type Registration,
+  type TokenVerification,
   type User,
 } from '@haversack/contracts';
 import type { Database, Executor } from '../../db/client.js';
@@ -153,6 +154,17 @@ export class AccountsService {
     if (!found) throw new AppError('INVALID_TOKEN');
     if (found.revokedAt) throw new AppError('REVOKED_TOKEN');
     return { user: found.user, sessionId: claims.sessionId };
+  }
+
+  /**
+   * GET /auth/verify: the bearer access token checked as every protected call checks it (signature,
+   * expiry, live session), answered with its user and expiry instead of a resource.
+   */
+  async verifyAccessToken(token: string | undefined): Promise<TokenVerification> {
+    if (!token) throw new AppError('UNAUTHORIZED');
+    const claims = await this.#deps.accessTokens.verify(token);
+    const { user } = await this.authenticate(claims);
+    return { valid: true, expires_at: claims.expiresAt.toISOString(), user: await this.userJson(user) };
   }
 
   me(auth: AuthenticatedUser): Promise<User> {

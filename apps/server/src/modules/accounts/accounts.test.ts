@@ -250,7 +250,74 @@ describe('tokens', () => {
   });
 });
 
+describe('GET /api/v1/auth/verify (spec/01 §7, issue 14)', () => {
+  const verify = (headers: Record<string, string> = {}) =>
+    ctx.app.inject({ url: '/api/v1/auth/verify', headers });
+
+  it('says whose the access token is and until when', async () => {
+    const user = await createUser(ctx);
+    const response = await verify(user.auth);
+    expect(response.statusCode).toBe(200);
+    expect(json<Envelope>(response).data).toEqual({
+      valid: true,
+      expires_at: user.expires_at,
+      user: user.user,
+    });
+  });
+
+  it('answers 401 with the reason for a missing, malformed, expired or ended token', async () => {
+    expect(json<Envelope>(await verify()).error.code).toBe('UNAUTHORIZED');
+    expect(json<Envelope>(await verify({ authorization: 'Bearer not.a.token' })).error.code).toBe(
+      'INVALID_TOKEN',
+    );
+    clockOffsetMs = -31 * 24 * 3600_000;
+    const old = await createUser(ctx);
+    clockOffsetMs = 0;
+    const expired = await verify(old.auth);
+    expect(expired.statusCode).toBe(401);
+    expect(json<Envelope>(expired).error.code).toBe('EXPIRED_TOKEN');
+    const user = await createUser(ctx);
+    await ctx.app.inject({ method: 'DELETE', url: '/api/v1/auth/logout', headers: user.auth });
+    expect(json<Envelope>(await verify(user.auth)).error.code).toBe('REVOKED_TOKEN');
+  });
+});
+
 describe('password recovery', () => {
+  it('carries every failure’s text in data.error, which the forgot and reset screens read (spec/01 §7)', async () => {
+    const unknown = await post('/api/v1/auth/reset_password', {
+      token: 'y'.repeat(43),
+      password: 'NewSecret9',
+      password_confirmation: 'NewSecret9',
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(json(unknown)).toMatchObject({
+      status: 'error',
+      error: { code: 'BAD_REQUEST', message: authMessages.resetTokenInvalid },
+      data: { error: authMessages.resetTokenInvalid },
+    });
+    const mismatch = await post('/api/v1/auth/reset_password', {
+      token: 'abc',
+      password: 'NewSecret9',
+      password_confirmation: 'NewSecret8',
+    });
+    expect(json(mismatch)).toMatchObject({
+      error: { code: 'VALIDATION_ERROR' },
+      data: { error: 'Passwords do not match' },
+    });
+    const badEmail = await post('/api/v1/auth/forgot_password', { email: 'nope' });
+    expect(json(badEmail)).toMatchObject({ data: { error: 'Please enter a valid email address' } });
+    // Successes and other calls are unchanged.
+    const sent = await post('/api/v1/auth/forgot_password', { email: 'nobody@example.com' });
+    expect(json(sent)).toEqual({
+      status: 'success',
+      data: { message: authMessages.forgotPasswordSent },
+      message: authMessages.forgotPasswordSent,
+    });
+    expect(
+      json(await post('/api/v1/auth/login', { email: 'nobody@example.com', password: 'x' })),
+    ).not.toHaveProperty('data');
+  });
+
   it('answers the same for known and unknown emails and mails only the known one', async () => {
     const user = await createUser(ctx);
     const known = await post('/api/v1/auth/forgot_password', { email: user.user.email });

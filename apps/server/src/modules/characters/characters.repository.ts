@@ -1,4 +1,5 @@
-import { and, asc, count, eq, gte, ilike, lte, or, type SQL } from 'drizzle-orm';
+import type { CharacterSortKey, SortDirection } from '@haversack/contracts';
+import { type AnyColumn, and, asc, count, desc, eq, gte, ilike, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { users } from '../../db/schema/accounts.js';
 import { characters } from '../../db/schema/characters.js';
@@ -40,8 +41,28 @@ export interface CharacterFilter {
   minLevel?: number;
   maxLevel?: number;
   partyId?: string;
+  sort?: CharacterSortKey;
+  direction?: SortDirection;
   page: number;
   perPage: number;
+}
+
+const sortColumns = {
+  name: sql`lower(${characters.name})`,
+  level: characters.level,
+  race: sql`lower(${characters.race})`,
+  character_class: sql`lower(${characters.characterClass})`,
+  created_at: characters.createdAt,
+  updated_at: characters.updatedAt,
+} satisfies Record<CharacterSortKey, unknown>;
+
+/** spec/01 §3 sort and direction (ascending unless told); by name without `sort`; the id breaks ties. */
+function characterOrder(filter: CharacterFilter): SQL[] {
+  const column: SQL | AnyColumn = filter.sort ? sortColumns[filter.sort] : characters.name;
+  const ordered = filter.direction === 'desc' ? desc(column) : asc(column);
+  return filter.sort && filter.sort !== 'name'
+    ? [ordered, asc(characters.name), asc(characters.id)]
+    : [ordered, asc(characters.id)];
 }
 
 export const charactersRepository = {
@@ -104,7 +125,7 @@ export const charactersRepository = {
     const [total] = await db.select({ n: count() }).from(characters).where(where);
     const rows = await viewQuery(db)
       .where(where)
-      .orderBy(asc(characters.name), asc(characters.id))
+      .orderBy(...characterOrder(filter))
       .limit(filter.perPage)
       .offset((filter.page - 1) * filter.perPage);
     return { rows, total: total?.n ?? 0 };

@@ -1,5 +1,6 @@
 import {
   characterCreateBodySchema,
+  characterListItemSchema,
   characterListQuerySchema,
   characterSchema,
   characterUpdateBodySchema,
@@ -36,7 +37,7 @@ export async function charactersRoutes(app: FastifyInstance, options: { characte
         tags,
         summary: 'My characters, or a party’s (party_id)',
         querystring: characterListQuerySchema,
-        response: { 200: listEnvelope(characterSchema) },
+        response: { 200: listEnvelope(characterListItemSchema) },
       },
     },
     async (request) => ({

@@ -1,9 +1,11 @@
 import {
   type Character,
   type CharacterForm,
+  type CharacterListItem,
   type CharacterListQuery,
   type CharacterUpdate,
   type CharacterWealth,
+  type Container,
   characterMessages,
   type PartyWealth,
 } from '@haversack/contracts';
@@ -14,7 +16,8 @@ import { AppError } from '../../lib/app-error.js';
 import type { EventBus } from '../../realtime/event-bus.js';
 import { containersRepository } from '../containers/containers.repository.js';
 import { destroyContainerContents } from '../inventory/inventory-ledger.js';
-import { ledgerRepository } from '../ledger/ledger.repository.js';
+import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
+import { partyActivityEvents } from '../ledger/ledger-events.js';
 import { partiesRepository } from '../parties/parties.repository.js';
 import type { EntitlementService } from '../subscriptions/entitlements.service.js';
 import { addSums, toCharacterWealthJson, toHoldingJson } from './character-wealth.js';
@@ -56,6 +59,12 @@ interface Actor {
   username: string;
 }
 
+/** Containers of characters the user may read, by character id (InventoryService.containersOfCharacters). */
+export type CharacterContainerLister = (
+  userId: string,
+  characterIds: string[],
+) => Promise<Map<string, Container[]>>;
+
 export class CharactersService {
   constructor(
     private readonly db: Database,
@@ -63,6 +72,13 @@ export class CharactersService {
     private readonly events: EventBus,
   ) {
     entitlements.registerUsageCounter('characters', (db, userId) => repo.countOwnedBy(db, userId));
+  }
+
+  #containerLister: CharacterContainerLister | undefined;
+
+  /** The inventory lists containers (`include=containers`); set once when the app is built. */
+  setContainerLister(lister: CharacterContainerLister): void {
+    this.#containerLister = lister;
   }
 
   async list(userId: string, query: CharacterListQuery) {
@@ -79,9 +95,19 @@ export class CharactersService {
       ...(query.min_level !== undefined ? { minLevel: query.min_level } : {}),
       ...(query.max_level !== undefined ? { maxLevel: query.max_level } : {}),
       ...(query.party_id ? { partyId: query.party_id } : {}),
+      ...(query.sort ? { sort: query.sort } : {}),
+      ...(query.direction ? { direction: query.direction } : {}),
     });
+    const list: CharacterListItem[] = rows.map((row) => toCharacterJson(row, userId));
+    // spec/01 §3 include=containers: every listed character is one the caller may read.
+    const containersOf = query.include?.includes('containers')
+      ? await this.#containerLister?.(
+          userId,
+          list.map((character) => character.id),
+        )
+      : undefined;
     return {
-      data: rows.map((row) => toCharacterJson(row, userId)),
+      data: containersOf ? list.map((c) => ({ ...c, containers: containersOf.get(c.id) ?? [] })) : list,
       meta: {
         current_page: query.page,
         per_page: query.per_page,
@@ -167,7 +193,7 @@ export class CharactersService {
 
   /** spec/02 §5 defaults; DESIGN §4: the primary container is made in the same transaction. */
   async create(actor: Actor, form: CharacterForm): Promise<Character> {
-    const id = await this.db.transaction(async (tx) => {
+    const created = await this.db.transaction(async (tx) => {
       const partyId = form.party_id ? await this.#assertAssignable(tx, actor.id, form.party_id) : null;
       // A patronage in the target party may lift the limit (DESIGN §5).
       await this.entitlements.requireLimit(tx, actor.id, 'characters', 1, partyId ? { partyId } : {});
@@ -197,7 +223,7 @@ export class CharactersService {
         actorName: actor.username,
         targetName: character.name,
       };
-      await ledgerRepository.record(tx, [
+      const rows: LedgerEntry[] = [
         {
           ...base,
           transactionType: 'character_creation',
@@ -210,8 +236,9 @@ export class CharactersService {
           destinationName: container.name,
           summary: `${actor.username} created ${container.name} for ${character.name}`,
         },
-      ]);
-      return character.id;
+      ];
+      await ledgerRepository.record(tx, rows);
+      return { id: character.id, rows };
     });
     if (form.party_id)
       this.#announce(
@@ -219,9 +246,10 @@ export class CharactersService {
         actor,
         'character_assigned',
         `${actor.username} brought ${form.name} into the party`,
-        id,
+        created.id,
+        created.rows,
       );
-    return this.get(actor.id, id);
+    return this.get(actor.id, created.id);
   }
 
   async update(actor: Actor, id: string, changes: CharacterUpdate): Promise<Character> {
@@ -300,7 +328,7 @@ export class CharactersService {
         'character_deletion',
         { partyId: character.partyId, characterId: character.id, targetName: character.name },
       );
-      await ledgerRepository.record(tx, [
+      const rows: LedgerEntry[] = [
         ...owned.map((container) => ({
           ...base,
           transactionType: 'container_deletion',
@@ -313,15 +341,34 @@ export class CharactersService {
           transactionType: 'character_deletion',
           summary: `${actor.username} deleted ${character.name}`,
         },
-      ]);
+      ];
+      await ledgerRepository.record(tx, rows);
       await repo.delete(tx, id);
-      return character;
+      return { character, rows };
     });
-    if (gone.partyId)
-      this.#announce(gone.partyId, actor, 'character_removed', `${actor.username} deleted ${gone.name}`, id);
+    if (gone.character.partyId)
+      this.#announce(
+        gone.character.partyId,
+        actor,
+        'character_removed',
+        `${actor.username} deleted ${gone.character.name}`,
+        id,
+        gone.rows,
+      );
   }
 
-  #announce(partyId: string, actor: Actor, action: string, summary: string, characterId: string) {
+  /**
+   * spec/02 §7 PartyChannel, after the commit; with the ledger rows the change wrote to the party, which the
+   * Activity tab is told about too (`party_activity`).
+   */
+  #announce(
+    partyId: string,
+    actor: Actor,
+    action: string,
+    summary: string,
+    characterId: string,
+    activity: LedgerEntry[] = [],
+  ) {
     this.events.publish([
       {
         channel: 'PartyChannel',
@@ -331,6 +378,7 @@ export class CharactersService {
         summary,
         ids: { character_id: characterId },
       },
+      ...partyActivityEvents(activity),
     ]);
   }
 

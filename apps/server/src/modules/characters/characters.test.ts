@@ -215,3 +215,93 @@ describe('characters', () => {
     expect(responses.filter((r) => r.statusCode === 403)).toHaveLength(3);
   });
 });
+
+describe('list parameters sort, direction and include (spec/01 §3, issue 14)', () => {
+  async function company() {
+    const player = await createUser(ctx);
+    await upgrade(ctx, player, 'tier_3');
+    const make = async (name: string, race: string, level: number) =>
+      body(await call('POST', '/characters', player, { character: { name, race, level } })).data;
+    const legolas = await make('Legolas', 'Elf', 10);
+    const gimli = await make('gimli', 'Dwarf', 9);
+    const tauriel = await make('Tauriel', 'Elf', 4);
+    return { player, legolas, gimli, tauriel };
+  }
+  const names = (response: { json(): unknown }) => body(response).data.map((c) => c.name);
+
+  it('sorts by the named key, ascending unless told, names regardless of case', async () => {
+    const { player } = await company();
+    expect(names(await call('GET', '/characters?sort=name', player))).toEqual([
+      'gimli',
+      'Legolas',
+      'Tauriel',
+    ]);
+    expect(names(await call('GET', '/characters?sort=level&direction=desc', player))).toEqual([
+      'Legolas',
+      'gimli',
+      'Tauriel',
+    ]);
+    expect(names(await call('GET', '/characters?sort=level', player))).toEqual([
+      'Tauriel',
+      'gimli',
+      'Legolas',
+    ]);
+    // Ties on the key fall back to the name.
+    expect(names(await call('GET', '/characters?sort=race&direction=desc', player))).toEqual([
+      'Legolas',
+      'Tauriel',
+      'gimli',
+    ]);
+    expect(names(await call('GET', '/characters?sort=created_at&per_page=1&page=2', player))).toEqual([
+      'gimli',
+    ]);
+  });
+
+  it('embeds each character’s containers with include=containers, main container first', async () => {
+    const { player, legolas, gimli } = await company();
+    const quiver = body(
+      await call('POST', `/characters/${legolas.id}/containers`, player, {
+        container: { name: 'Quiver', max_slots: 2 },
+      }),
+    ).data;
+    const listed = await call('GET', '/characters?sort=name&include=containers', player);
+    expect(listed.statusCode).toBe(200);
+    const containersOf = (name: string) =>
+      body(listed).data.find((c) => c.name === name)?.containers as Record<string, unknown>[] | undefined;
+    expect(containersOf('Legolas')?.map((c) => c.id)).toEqual([legolas.primary_container_id, quiver.id]);
+    expect(containersOf('gimli')?.map((c) => c.id)).toEqual([gimli.primary_container_id]);
+    // The same container JSON as GET containers/{id}.
+    const direct = body(await call('GET', `/containers/${quiver.id}`, player)).data;
+    expect(containersOf('Legolas')?.[1]).toEqual(direct);
+    expect(body(await call('GET', '/characters', player)).data[0]).not.toHaveProperty('containers');
+  });
+
+  it('shows party members the containers of a party’s characters, changeable only by their owner or the GM', async () => {
+    const gm = await createUser(ctx);
+    await upgrade(ctx, gm, 'tier_3');
+    const party = await createParty(ctx, gm);
+    const player = await createMember(ctx, party, 'player');
+    await call('POST', '/characters', player, { character: { name: 'Pip', party_id: party.id } });
+    const canAct = async (user: SignedInUser) => {
+      const [pip] = body(await call('GET', `/characters?party_id=${party.id}&include=containers`, user)).data;
+      return (pip?.containers as { can_act: boolean }[] | undefined)?.map((c) => c.can_act);
+    };
+    const other = await createMember(ctx, party, 'player');
+    expect(await canAct(gm)).toEqual([true]);
+    expect(await canAct(player)).toEqual([true]);
+    expect(await canAct(other)).toEqual([false]);
+  });
+
+  it('refuses unknown sort keys, directions and includes with a VALIDATION_ERROR naming them', async () => {
+    const player = await createUser(ctx);
+    for (const [query, field] of [
+      ['sort=notes', 'sort'],
+      ['direction=sideways', 'direction'],
+      ['include=inventory', 'include'],
+    ] as const) {
+      const response = await call('GET', `/characters?${query}`, player);
+      expect(response.statusCode, query).toBe(422);
+      expect(body(response).error.details?.map((d) => d.field)).toEqual([field]);
+    }
+  });
+});

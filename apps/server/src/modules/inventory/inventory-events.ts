@@ -4,12 +4,16 @@ import type { LedgerEntry } from '../ledger/ledger.repository.js';
 /** spec/02 §7 PartyInventoryChannel actions, by ledger transaction type. */
 const actionByType: Record<string, string> = {
   item_creation: 'item_added',
+  create: 'item_added',
   item_destruction: 'item_removed',
+  delete: 'item_removed',
   character_deletion: 'item_removed',
   transfer: 'item_moved',
   character_to_character_transfer: 'item_moved',
   character_to_party_transfer: 'item_moved',
   party_to_character_transfer: 'item_moved',
+  party_deposit: 'item_moved',
+  party_withdraw: 'item_moved',
   adjust: 'item_updated',
   split: 'item_updated',
   merge: 'item_updated',
@@ -21,6 +25,9 @@ const actionByType: Record<string, string> = {
 /** The real-time event a ledger row announces to its party, if it concerns one. */
 export function eventFromLedger(entry: LedgerEntry): DomainEvent | null {
   if (!entry.partyId) return null;
+  // A row naming no item and no container (a GM's note in the ledger) changed no inventory: the party hears
+  // of it as activity only (ledger-events.ts).
+  if (!entry.itemTemplateId && !entry.sourceContainerId && !entry.destinationContainerId) return null;
   const action = actionByType[entry.transactionType] ?? 'party_inventory_updated';
   return {
     channel: 'PartyInventoryChannel',

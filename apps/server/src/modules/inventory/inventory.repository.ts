@@ -1,9 +1,9 @@
-import { and, asc, count, eq, ilike, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { characters } from '../../db/schema/characters.js';
 import { containers } from '../../db/schema/inventory.js';
 import { itemInstances, itemTemplates } from '../../db/schema/items.js';
-import { parties } from '../../db/schema/parties.js';
+import { parties, partyMemberships } from '../../db/schema/parties.js';
 
 export type ContainerRow = typeof containers.$inferSelect;
 export type InstanceRow = typeof itemInstances.$inferSelect;
@@ -36,6 +36,41 @@ export interface ContainerUsage {
 
 function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * Whose containers a list covers (GET /containers, GET /item_instances). The service checks that the
+ * user may read the character or the party first; without either, the user's own characters' containers
+ * and those of the parties they belong to. Shop and loot containers are never in it.
+ */
+export interface ContainerScope {
+  userId: string;
+  characterId?: string;
+  partyId?: string;
+  containerId?: string;
+}
+
+export function containerScopeCondition(scope: ContainerScope): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [];
+  if (scope.containerId) conditions.push(eq(containers.id, scope.containerId));
+  if (scope.characterId) conditions.push(eq(containers.characterId, scope.characterId));
+  if (scope.partyId) {
+    conditions.push(
+      or(
+        eq(containers.partyId, scope.partyId),
+        sql`${containers.characterId} in (select c.id from ${characters} c where c.party_id = ${scope.partyId})`,
+      ),
+    );
+  }
+  if (!scope.containerId && !scope.characterId && !scope.partyId) {
+    conditions.push(
+      or(
+        sql`${containers.characterId} in (select c.id from ${characters} c where c.user_id = ${scope.userId})`,
+        sql`${containers.partyId} in (select m.party_id from ${partyMemberships} m where m.user_id = ${scope.userId})`,
+      ),
+    );
+  }
+  return and(...conditions);
 }
 
 export const inventoryRepository = {
@@ -93,6 +128,99 @@ export const inventoryRepository = {
       party: party ?? null,
       ownerName: character?.name ?? party?.name ?? '',
     };
+  },
+
+  /** `context` for many containers in one query (lists of containers). */
+  async contexts(db: Executor, containerIds: string[]): Promise<Map<string, ContainerContext>> {
+    if (containerIds.length === 0) return new Map();
+    const rows = await db
+      .select({
+        container: containers,
+        characterId: characters.id,
+        characterName: characters.name,
+        characterUserId: characters.userId,
+        characterPartyId: characters.partyId,
+        partyId: parties.id,
+        partyName: parties.name,
+        encumbranceStyle: parties.encumbranceStyle,
+        gameMasterId: parties.gameMasterId,
+        isArchived: parties.isArchived,
+      })
+      .from(containers)
+      .leftJoin(characters, eq(characters.id, containers.characterId))
+      .leftJoin(parties, sql`${parties.id} = coalesce(${containers.partyId}, ${characters.partyId})`)
+      .where(inArray(containers.id, containerIds));
+    const contexts = new Map<string, ContainerContext>();
+    for (const row of rows) {
+      const character =
+        row.characterId && row.characterName !== null && row.characterUserId
+          ? {
+              id: row.characterId,
+              name: row.characterName,
+              userId: row.characterUserId,
+              partyId: row.characterPartyId,
+            }
+          : null;
+      const party =
+        row.partyId && row.partyName !== null && row.encumbranceStyle && row.gameMasterId
+          ? {
+              id: row.partyId,
+              name: row.partyName,
+              encumbranceStyle: row.encumbranceStyle,
+              gameMasterId: row.gameMasterId,
+              isArchived: row.isArchived ?? false,
+            }
+          : null;
+      contexts.set(row.container.id, {
+        container: row.container,
+        character,
+        party,
+        ownerName: character?.name ?? party?.name ?? '',
+      });
+    }
+    return contexts;
+  },
+
+  /** A page of the containers in a scope: characters' first (by name, main container first), then parties'. */
+  async listInScope(db: Executor, scope: ContainerScope, page: { page: number; perPage: number }) {
+    const where = containerScopeCondition(scope);
+    const [total] = await db.select({ n: count() }).from(containers).where(where);
+    const rows = await db
+      .select({ id: containers.id })
+      .from(containers)
+      .leftJoin(characters, eq(characters.id, containers.characterId))
+      .leftJoin(parties, eq(parties.id, containers.partyId))
+      .where(where)
+      .orderBy(
+        sql`${containers.characterId} is null`,
+        sql`lower(coalesce(${characters.name}, ${parties.name}))`,
+        sql`${containers.isPrimary} desc`,
+        asc(containers.createdAt),
+        asc(containers.id),
+      )
+      .limit(page.perPage)
+      .offset((page.page - 1) * page.perPage);
+    return { ids: rows.map((r) => r.id), total: total?.n ?? 0 };
+  },
+
+  /** The containers of several characters, each character's main container first. */
+  async listForCharacters(db: Executor, characterIds: string[]): Promise<ContainerRow[]> {
+    if (characterIds.length === 0) return [];
+    return db
+      .select()
+      .from(containers)
+      .where(inArray(containers.characterId, characterIds))
+      .orderBy(sql`${containers.isPrimary} desc`, asc(containers.createdAt), asc(containers.id));
+  },
+
+  /** Which of these parties the user has a character in (who may act on a party's own containers). */
+  async partiesWithCharacterOf(db: Executor, userId: string, partyIds: string[]): Promise<Set<string>> {
+    if (partyIds.length === 0) return new Set();
+    const rows = await db
+      .selectDistinct({ partyId: characters.partyId })
+      .from(characters)
+      .where(and(eq(characters.userId, userId), inArray(characters.partyId, partyIds)));
+    return new Set(rows.flatMap((r) => (r.partyId ? [r.partyId] : [])));
   },
 
   async usage(db: Executor, containerIds: string[]): Promise<Map<string, ContainerUsage>> {
@@ -217,9 +345,10 @@ export const inventoryRepository = {
     await db.delete(itemInstances).where(eq(itemInstances.id, id));
   },
 
+  /** Items of one container, or of every container of a scope (GET /item_instances). */
   async listItems(
     db: Executor,
-    containerId: string,
+    scope: string | ContainerScope,
     filter: {
       search?: string;
       rarity?: string;
@@ -229,7 +358,11 @@ export const inventoryRepository = {
       perPage: number;
     },
   ) {
-    const conditions: (SQL | undefined)[] = [eq(itemInstances.containerId, containerId)];
+    const conditions: (SQL | undefined)[] = [
+      typeof scope === 'string'
+        ? eq(itemInstances.containerId, scope)
+        : sql`${itemInstances.containerId} in (select ${containers.id} from ${containers} where ${containerScopeCondition(scope)})`,
+    ];
     if (filter.search) {
       const pattern = `%${escapeLike(filter.search)}%`;
       conditions.push(

@@ -2,8 +2,10 @@ import {
   capacitySchema,
   characterTransferBodySchema,
   containerCreateBodySchema,
+  containerCreateWithOwnerBodySchema,
   containerItemsQuerySchema,
   containerItemsResponseSchema,
+  containerListQuerySchema,
   containerSchema,
   containerUpdateBodySchema,
   currencyConversionBodySchema,
@@ -12,8 +14,13 @@ import {
   giveBodySchema,
   inventoryMessages,
   itemInstanceCreateBodySchema,
+  itemInstanceListQuerySchema,
   itemInstanceSchema,
   itemInstanceUpdateBodySchema,
+  listEnvelope,
+  manualEntryMessages,
+  manualTransactionBodySchema,
+  manualTransactionResponseSchema,
   mergeBodySchema,
   splitBodySchema,
   successEnvelope,
@@ -37,6 +44,9 @@ const actor = (request: FastifyRequest) => {
   return { id: user.id, username: user.username };
 };
 const uuid = (what: string) => entityId(`${what} not found.`);
+
+/** spec/02 §8: a failed transfer also answers `success: false` with an `errors` list (error handler). */
+const transferErrors = { errorShape: 'transfer' } as const;
 
 /** spec/02 §7 Containers and items, and the containers of characters and parties. */
 export async function inventoryRoutes(app: FastifyInstance, options: { inventory: InventoryService }) {
@@ -128,6 +138,36 @@ export async function inventoryRoutes(app: FastifyInstance, options: { inventory
     );
   }
 
+  // spec/02 §7 "container CRUD at containers paths": the list and the create of that CRUD (issue 14).
+  r.get(
+    '/containers',
+    {
+      schema: {
+        tags,
+        summary: 'Containers I may see: of my characters and parties, or of a character_id or a party_id',
+        querystring: containerListQuerySchema,
+        response: { 200: listEnvelope(containerSchema) },
+      },
+    },
+    async (request) => ({
+      status: 'success' as const,
+      ...(await inventory.listVisibleContainers(actor(request).id, request.query)),
+    }),
+  );
+  r.post(
+    '/containers',
+    {
+      schema: {
+        tags,
+        summary: 'Create a container for a character or a party (container.character_id or party_id)',
+        body: containerCreateWithOwnerBodySchema,
+        response: { 201: successEnvelope(containerSchema) },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(ok(await inventory.createContainerFor(actor(request), request.body.container))),
+  );
+
   const containerParams = z.object({ id: uuid('Container') });
   r.get(
     '/containers/:id',
@@ -218,6 +258,7 @@ export async function inventoryRoutes(app: FastifyInstance, options: { inventory
   r.post(
     '/containers/transfer',
     {
+      config: transferErrors,
       schema: {
         tags,
         summary: 'Move items between containers',
@@ -233,6 +274,7 @@ export async function inventoryRoutes(app: FastifyInstance, options: { inventory
   r.post(
     '/characters/:id/transfer_item',
     {
+      config: transferErrors,
       schema: {
         tags,
         summary: 'Move items from one of a character’s containers',
@@ -255,6 +297,22 @@ export async function inventoryRoutes(app: FastifyInstance, options: { inventory
   );
 
   const instanceParams = z.object({ id: uuid('Item') });
+  r.get(
+    '/item_instances',
+    {
+      schema: {
+        tags,
+        summary:
+          'Item stacks across containers: container_id, character_id or party_id, and the item filters',
+        querystring: itemInstanceListQuerySchema,
+        response: { 200: containerItemsResponseSchema },
+      },
+    },
+    async (request) => ({
+      status: 'success' as const,
+      ...(await inventory.listItemInstances(actor(request).id, request.query)),
+    }),
+  );
   r.post(
     '/item_instances',
     {
@@ -332,6 +390,7 @@ export async function inventoryRoutes(app: FastifyInstance, options: { inventory
   r.post(
     '/item_instances/:id/give',
     {
+      config: transferErrors,
       schema: {
         tags,
         summary: 'Give (part of) a stack to another character of the party, into its primary container',
@@ -343,6 +402,24 @@ export async function inventoryRoutes(app: FastifyInstance, options: { inventory
     async (request) => {
       const result = await inventory.give(actor(request), request.params.id, request.body);
       return ok(result, result.message);
+    },
+  );
+
+  // spec/02 §7 POST transactions (body not shown): the GM's manual entries. The ledger module reads the
+  // ledger; writing coins into it is an inventory change, so it lives here.
+  r.post(
+    '/transactions',
+    {
+      schema: {
+        tags: ['transactions'],
+        summary: 'A manual ledger entry by the GM: a note, or coins spent from or received into a container',
+        body: manualTransactionBodySchema,
+        response: { 201: manualTransactionResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const transactions = await inventory.recordManualEntry(actor(request), request.body.transaction);
+      return reply.status(201).send(ok({ transactions }, manualEntryMessages.recorded));
     },
   );
 }

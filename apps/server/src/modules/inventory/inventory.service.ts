@@ -1,19 +1,31 @@
 import {
   type Container,
+  type ContainerCreateWithOwner,
   type ContainerForm,
   type ContainerItemsQuery,
+  type ContainerListQuery,
   type Currency,
   coinSystemKey,
   copperPer,
+  currencies,
+  emptyPurse,
+  formatCopper,
   type GiveBody,
   type InstanceData,
   type ItemInstance,
+  type ItemInstanceListQuery,
   type ItemInstanceUpdate,
   inventoryMessages,
   isAttunable,
+  type LedgerTransaction,
   MAX_ATTUNED_ITEMS,
   MAX_NEW_STACKS,
   MAX_STACK_QUANTITY,
+  type ManualTransaction,
+  manualEntryMessages,
+  planPayment,
+  shopMessages,
+  type TransactionType,
 } from '@haversack/contracts';
 import { and, count, eq, gte, isNotNull, lt } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.js';
@@ -23,6 +35,8 @@ import { itemTemplates } from '../../db/schema/items.js';
 import { AppError } from '../../lib/app-error.js';
 import type { EventBus } from '../../realtime/event-bus.js';
 import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
+import { toTransactionJson } from '../ledger/ledger.service.js';
+import { partyActivityEvents } from '../ledger/ledger-events.js';
 import { partiesRepository } from '../parties/parties.repository.js';
 import type { EntitlementService } from '../subscriptions/entitlements.service.js';
 import { assertMayConjure } from './conjuring-policy.js';
@@ -30,6 +44,7 @@ import { templateFacts, toContainerJson, toInstanceJson } from './inventory.json
 import * as policy from './inventory.policy.js';
 import {
   type ContainerContext,
+  type ContainerScope,
   type InstanceRow,
   inventoryRepository as repo,
   type TemplateRow,
@@ -93,13 +108,23 @@ interface Addition {
   slots: number;
 }
 
-/** spec/02 §3 transaction types for a move between two owners. */
-function transferType(from: ContainerContext, to: ContainerContext): string {
+/**
+ * spec/02 §3 transaction types for a move between two owners (docs/decisions.md, issue 14). A character
+ * putting into the party's containers (the stash) is a `party_deposit`, and taking out of them a
+ * `party_withdraw`, when the one moving is that character's player; the same moves made on someone else's
+ * character (the GM, who acts on every container of the party) are `character_to_party_transfer` and
+ * `party_to_character_transfer`.
+ */
+function transferType(from: ContainerContext, to: ContainerContext, actorId: string): TransactionType {
   if (from.character && to.character) {
     return from.character.id === to.character.id ? 'transfer' : 'character_to_character_transfer';
   }
-  if (from.character && !to.character) return 'character_to_party_transfer';
-  if (!from.character && to.character) return 'party_to_character_transfer';
+  if (from.character && !to.character) {
+    return from.character.userId === actorId ? 'party_deposit' : 'character_to_party_transfer';
+  }
+  if (!from.character && to.character) {
+    return to.character.userId === actorId ? 'party_withdraw' : 'party_to_character_transfer';
+  }
   return 'transfer';
 }
 
@@ -138,17 +163,21 @@ export class InventoryService {
    * only after the commit.
    */
   #transaction<T>(work: (tx: Executor, record: RecordLedger) => Promise<T>): Promise<T> {
-    return this.events.inTransaction(this.db, (tx, emit) =>
-      work(tx, async (entries) => {
+    return this.events.inTransaction(this.db, async (tx, emit) => {
+      const written: LedgerEntry[] = [];
+      const result = await work(tx, async (entries) => {
         const rows = Array.isArray(entries) ? entries : [entries];
         const ids = await ledgerRepository.recordReturningIds(tx, rows);
+        written.push(...rows);
         for (const row of rows) {
           const event = eventFromLedger(row);
           if (event) emit(event);
         }
         return ids;
-      }),
-    );
+      });
+      for (const event of partyActivityEvents(written)) emit(event);
+      return result;
+    });
   }
 
   /**
@@ -279,14 +308,7 @@ export class InventoryService {
   async items(userId: string, containerId: string, query: ContainerItemsQuery) {
     const located = await this.#locate(this.db, userId, containerId);
     policy.assertCanRead(located.access);
-    const { rows, total } = await repo.listItems(this.db, containerId, {
-      page: query.page,
-      perPage: query.per_page,
-      ...(query.search ? { search: query.search } : {}),
-      ...(query.rarity ? { rarity: query.rarity } : {}),
-      ...(query.min_value !== undefined ? { minValueCp: Math.round(query.min_value * copperPer.gp) } : {}),
-      ...(query.max_value !== undefined ? { maxValueCp: Math.round(query.max_value * copperPer.gp) } : {}),
-    });
+    const { rows, total } = await repo.listItems(this.db, containerId, itemFilter(query));
     return {
       data: rows.map((r) => toInstanceJson(r.instance, r.template)),
       meta: {
@@ -296,6 +318,248 @@ export class InventoryService {
         total_pages: Math.max(1, Math.ceil(total / query.per_page)),
       },
     };
+  }
+
+  // ---- lists across containers (spec/02 §7 GET containers, GET item_instances; issue 14) ---------------
+
+  /** GET /containers: a page of the containers the user may read, of a character, a party, or their own. */
+  async listVisibleContainers(userId: string, query: ContainerListQuery) {
+    const scope = await this.#readableScope(userId, query);
+    const { ids, total } = await repo.listInScope(this.db, scope, {
+      page: query.page,
+      perPage: query.per_page,
+    });
+    const byId = await this.#containersJson(this.db, userId, ids);
+    return {
+      data: ids.flatMap((id) => byId.get(id) ?? []),
+      meta: listMeta(query.page, query.per_page, total),
+    };
+  }
+
+  /** POST /containers: the owner comes in the body; the rules are those of the owner's own path. */
+  async createContainerFor(actor: LedgerActor, input: ContainerCreateWithOwner): Promise<Container> {
+    const { character_id, party_id, ...form } = input;
+    if (character_id) return this.createContainer(actor, { characterId: character_id }, form);
+    if (party_id) return this.createContainer(actor, { partyId: party_id }, form);
+    throw AppError.validation([
+      { field: 'container.character_id', message: inventoryMessages.containerOwnerRequired },
+    ]);
+  }
+
+  /**
+   * The containers of characters the caller already may read (GET characters?include=containers), by
+   * character, each character's main container first; a handful of queries whatever their number.
+   */
+  async containersOfCharacters(userId: string, characterIds: string[]): Promise<Map<string, Container[]>> {
+    const rows = await repo.listForCharacters(this.db, characterIds);
+    const byId = await this.#containersJson(
+      this.db,
+      userId,
+      rows.map((row) => row.id),
+    );
+    const lists = new Map<string, Container[]>(characterIds.map((id) => [id, []]));
+    for (const row of rows) {
+      const json = byId.get(row.id);
+      if (json && row.characterId) lists.get(row.characterId)?.push(json);
+    }
+    return lists;
+  }
+
+  /** GET /item_instances: the filters of containers/{id}/items, over every container of the scope. */
+  async listItemInstances(userId: string, query: ItemInstanceListQuery) {
+    const scope = await this.#readableScope(userId, query);
+    const { rows, total } = await repo.listItems(this.db, scope, itemFilter(query));
+    return {
+      data: rows.map((r) => toInstanceJson(r.instance, r.template)),
+      meta: listMeta(query.page, query.per_page, total),
+    };
+  }
+
+  /** The filters of a list, checked: a container, a character or a party the user may not read is 404. */
+  async #readableScope(
+    userId: string,
+    filter: {
+      container_id?: string | undefined;
+      character_id?: string | undefined;
+      party_id?: string | undefined;
+    },
+  ): Promise<ContainerScope> {
+    if (filter.container_id) {
+      policy.assertCanRead((await this.#locate(this.db, userId, filter.container_id)).access);
+    }
+    if (filter.character_id) {
+      const character = await repo.character(this.db, filter.character_id);
+      const readable =
+        character &&
+        (character.userId === userId ||
+          (character.partyId !== null &&
+            Boolean(await partiesRepository.membership(this.db, character.partyId, userId))));
+      if (!readable) throw AppError.notFound('Character not found.');
+    }
+    if (filter.party_id && !(await partiesRepository.membership(this.db, filter.party_id, userId))) {
+      throw AppError.notFound('Party not found.');
+    }
+    return {
+      userId,
+      ...(filter.container_id ? { containerId: filter.container_id } : {}),
+      ...(filter.character_id ? { characterId: filter.character_id } : {}),
+      ...(filter.party_id ? { partyId: filter.party_id } : {}),
+    };
+  }
+
+  /** Container JSON for many containers at once, each with the user's own `can_act`. */
+  async #containersJson(db: Executor, userId: string, ids: string[]): Promise<Map<string, Container>> {
+    const contexts = await repo.contexts(db, ids);
+    const partyIds = [...new Set([...contexts.values()].flatMap((c) => (c.party ? [c.party.id] : [])))];
+    const [memberships, withCharacter, usage] = await Promise.all([
+      partiesRepository.memberships(db, userId, partyIds),
+      repo.partiesWithCharacterOf(db, userId, partyIds),
+      repo.usage(db, ids),
+    ]);
+    const json = new Map<string, Container>();
+    for (const [id, context] of contexts) {
+      const partyId = context.party?.id;
+      const access = policy.containerAccess(
+        context,
+        userId,
+        partyId ? memberships.get(partyId) : undefined,
+        partyId ? withCharacter.has(partyId) : false,
+      );
+      json.set(id, toContainerJson(context, usage.get(id), access.canAct && !access.archived));
+    }
+    return json;
+  }
+
+  // ---- manual ledger entries (spec/02 §7 POST transactions; issue 14) ----------------------------------
+
+  /**
+   * The GM writes what happened at the table into the party's ledger (docs/decisions.md, "Manual ledger
+   * entries"): a note alone, or coins spent from or received into a container of the party or of one of
+   * its characters, with change back in the largest coins. Every row is an `adjust` row; the coin rows
+   * move coins like any other row, so replaying the ledger still gives every container.
+   */
+  async recordManualEntry(actor: LedgerActor, input: ManualTransaction): Promise<LedgerTransaction[]> {
+    const ids = await this.#transaction(async (tx, record) => {
+      const party = await partiesRepository.findParty(tx, input.party_id);
+      const membership = party ? await partiesRepository.membership(tx, input.party_id, actor.id) : undefined;
+      if (!party || !membership) throw AppError.notFound('Party not found.');
+      if (membership.role !== 'gm') throw new AppError('FORBIDDEN', manualEntryMessages.gmOnly);
+      policy.assertPartyNotArchived(party.isArchived);
+      if (input.kind === 'note') {
+        return record({
+          transactionType: 'adjust',
+          partyId: party.id,
+          actorId: actor.id,
+          actorName: actor.username,
+          targetName: party.name,
+          notes: input.notes,
+          details: { manual: 'note' },
+          summary: `${actor.username} noted: ${input.notes}`,
+        });
+      }
+      await repo.lockContainers(tx, [input.container_id]);
+      const located = await this.#locate(tx, actor.id, input.container_id);
+      if (!located.access.canRead || located.context.party?.id !== party.id) {
+        throw AppError.validation([
+          { field: 'transaction.container_id', message: manualEntryMessages.containerOutsideParty },
+        ]);
+      }
+      policy.assertCanAct(located.access);
+      const scope = this.#scope(located.context);
+      await this.#countAction(tx, actor.id, scope, party.id);
+      const container = located.context.container;
+      const amount = `${input.amount} ${input.currency}`;
+      const base = {
+        ...this.#base(actor, located.context, scope),
+        transactionType: 'adjust',
+        notes: input.notes,
+        details: { manual: input.kind },
+      };
+      const rows: LedgerEntry[] = [];
+      if (input.kind === 'receive') {
+        const coin = await this.#coin(tx, input.currency);
+        const created = await this.#place(tx, located.context, coin, input.amount, {}, '', coin.weight);
+        const summary = `${actor.username} added ${amount} to ${container.name}: ${input.notes}`;
+        rows.push({
+          ...base,
+          itemTemplateId: coin.id,
+          itemInstanceId: created[0] ?? null,
+          itemName: coin.name,
+          quantity: input.amount,
+          destinationContainerId: container.id,
+          destinationName: container.name,
+          summary,
+        });
+      } else {
+        const summary = `${actor.username} spent ${amount} from ${container.name}: ${input.notes}`;
+        const purse = emptyPurse();
+        const stacks = new Map<Currency, InstanceRow[]>();
+        const coins = new Map<Currency, TemplateRow>();
+        for (const currency of currencies) {
+          const coin = await this.#coin(tx, currency);
+          const plain = (await repo.plainStacks(tx, container.id, coin.id)).filter(
+            (s) => !hasOverrides(s.instanceData),
+          );
+          coins.set(currency, coin);
+          stacks.set(currency, plain);
+          purse[currency] = plain.reduce((sum, s) => sum + s.quantity, 0);
+        }
+        const plan = planPayment(purse, input.amount * copperPer[input.currency]);
+        if (!plan.ok) {
+          const message = shopMessages.insufficientFunds(plan.missingCp);
+          throw new AppError('INSUFFICIENT_FUNDS', message, {
+            details: [{ field: 'transaction.amount', message }],
+          });
+        }
+        for (const currency of currencies) {
+          const coin = coins.get(currency);
+          if (!coin || plan.pay[currency] === 0) continue;
+          let left = plan.pay[currency];
+          for (const s of stacks.get(currency) ?? []) {
+            if (left === 0) break;
+            const take = Math.min(s.quantity, left);
+            if (take === s.quantity) await repo.deleteInstance(tx, s.id);
+            else await repo.updateInstance(tx, s.id, { quantity: s.quantity - take });
+            left -= take;
+          }
+          rows.push({
+            ...base,
+            itemTemplateId: coin.id,
+            itemName: coin.name,
+            quantity: plan.pay[currency],
+            sourceContainerId: container.id,
+            sourceName: container.name,
+            summary,
+          });
+        }
+        for (const currency of currencies) {
+          const coin = coins.get(currency);
+          if (!coin || plan.change[currency] === 0) continue;
+          const created = await this.#place(
+            tx,
+            located.context,
+            coin,
+            plan.change[currency],
+            {},
+            '',
+            coin.weight,
+          );
+          rows.push({
+            ...base,
+            itemTemplateId: coin.id,
+            itemInstanceId: created[0] ?? null,
+            itemName: coin.name,
+            quantity: plan.change[currency],
+            destinationContainerId: container.id,
+            destinationName: container.name,
+            summary: `${summary} (${formatCopper(plan.changeCp)} back as change)`,
+          });
+        }
+      }
+      // One entry is one inventory action (DESIGN §5): only its first row counts, as with a purchase.
+      return record(rows.map((row, i) => (i === 0 ? row : { ...row, scope: null })));
+    });
+    return (await ledgerRepository.byIds(this.db, ids)).map(toTransactionJson);
   }
 
   // ---- item instances ---------------------------------------------------------------------------------
@@ -777,7 +1041,7 @@ export class InventoryService {
     const partyId = target.context.party?.id ?? source.context.party?.id ?? null;
     await this.#countAction(tx, actor.id, scope, partyId);
     const entry: LedgerEntry = {
-      transactionType: transferType(source.context, target.context),
+      transactionType: transferType(source.context, target.context, actor.id),
       partyId,
       characterId: source.context.character?.id ?? target.context.character?.id ?? null,
       actorId: actor.id,
@@ -1098,6 +1362,35 @@ export class InventoryService {
     if (!row) throw AppError.notFound('Item not found.');
     return toInstanceJson(row.instance, row.template);
   }
+}
+
+/** DESIGN §3 paging meta of a list. */
+function listMeta(page: number, perPage: number, total: number) {
+  return {
+    current_page: page,
+    per_page: perPage,
+    total_count: total,
+    total_pages: Math.max(1, Math.ceil(total / perPage)),
+  };
+}
+
+/** The item filters of spec/02 §7 containers/{id}/items, values in gp turned into copper. */
+function itemFilter(query: {
+  page: number;
+  per_page: number;
+  search?: string | undefined;
+  rarity?: string | undefined;
+  min_value?: number | undefined;
+  max_value?: number | undefined;
+}) {
+  return {
+    page: query.page,
+    perPage: query.per_page,
+    ...(query.search ? { search: query.search } : {}),
+    ...(query.rarity ? { rarity: query.rarity } : {}),
+    ...(query.min_value !== undefined ? { minValueCp: Math.round(query.min_value * copperPer.gp) } : {}),
+    ...(query.max_value !== undefined ? { maxValueCp: Math.round(query.max_value * copperPer.gp) } : {}),
+  };
 }
 
 /** A stack past MAX_STACK_QUANTITY could be worth more copper than a JS number holds exactly. */

@@ -370,7 +370,7 @@ describe('transfers', () => {
     });
   });
 
-  it('names character-to-party moves and checks both ends', async () => {
+  it('names deposits, withdrawals and the GM’s moves between characters and the party, and checks both ends', async () => {
     const gm = await createUser(ctx);
     await upgrade(ctx, gm, 'tier_3');
     const party = await createParty(ctx, gm);
@@ -400,9 +400,38 @@ describe('transfers', () => {
       to_container_id: stashId,
     });
     expect(deposit.statusCode).toBe(200);
-    const partyLedger = body(await call('GET', `/transactions/party/${party.id}`, gm)).data
-      .transactions as unknown as { transaction_type: string }[];
-    expect(partyLedger.map((t) => t.transaction_type)).toContain('character_to_party_transfer');
+    // Issue 14: the player putting into and taking out of the stash deposits and withdraws (spec/02 §3);
+    // the GM moving someone else's character's things is a transfer between character and party.
+    // The gem is a new stack wherever it arrives.
+    let gemId = String((body(deposit).data.target_instances as unknown as { id: string }[])[0]?.id);
+    const move = async (user: SignedInUser, from: string, to: string) => {
+      const moved = await call('POST', '/containers/transfer', user, {
+        item_instance_id: gemId,
+        source_container_id: from,
+        target_container_id: to,
+      });
+      expect(moved.statusCode).toBe(200);
+      gemId = String((body(moved).data.target_instances as unknown as { id: string }[])[0]?.id);
+    };
+    await move(player, stashId, backpack);
+    await move(gm, backpack, stashId);
+    await move(gm, stashId, backpack);
+    const partyLedger = body(await call('GET', `/transactions/party/${party.id}?per_page=50`, gm)).data
+      .transactions as unknown as { transaction_type: string; actor_data: { id: string } }[];
+    const moves = partyLedger
+      .filter((t) => t.transaction_type.includes('party'))
+      .map((t) => [t.transaction_type, t.actor_data.id])
+      .reverse();
+    expect(moves).toEqual([
+      ['party_deposit', player.user.id],
+      ['party_withdraw', player.user.id],
+      ['character_to_party_transfer', gm.user.id],
+      ['party_to_character_transfer', gm.user.id],
+    ]);
+    const filtered = body(
+      await call('GET', `/transactions/character/${character.id}?transaction_type=party_deposit`, player),
+    );
+    expect(filtered.meta?.total_count).toBe(1);
     expect((await call('GET', `/transactions/party/${party.id}`, outsider)).statusCode).toBe(404);
   });
 });

@@ -1,6 +1,7 @@
 import {
   entityId,
   itemSearchQuerySchema,
+  itemSearchResponseSchema,
   itemTemplateCreateBodySchema,
   itemTemplateListQuerySchema,
   itemTemplateListResponseSchema,
@@ -131,12 +132,13 @@ export async function itemsRoutes(app: FastifyInstance, options: { items: ItemsS
         tags,
         summary: 'Search public item templates (the marketplace)',
         querystring: itemSearchQuerySchema,
-        response: { 200: itemTemplateListResponseSchema },
+        response: { 200: itemSearchResponseSchema },
       },
     },
-    async (request) => ({
-      status: 'success' as const,
-      ...(await items.search(actor(request).id, request.query)),
-    }),
+    async (request) => {
+      const page = await items.search(actor(request).id, request.query);
+      // spec/02 §7 "returns templates and pagination", beside the envelope's data and meta (DESIGN §3).
+      return { status: 'success' as const, ...page, templates: page.data, pagination: page.meta };
+    },
   );
 }

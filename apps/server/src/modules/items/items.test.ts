@@ -519,6 +519,25 @@ describe('item templates API', () => {
 });
 
 describe('search/items', () => {
+  it('also answers the spec’s templates and pagination keys, holding the same page (issue 14)', async () => {
+    const user = await createUser(ctx);
+    const response = await call('GET', '/search/items?search=sword&per_page=5&page=2', user);
+    expect(response.statusCode).toBe(200);
+    const page = response.json() as {
+      data: ItemTemplate[];
+      meta: Record<string, number>;
+      templates: ItemTemplate[];
+      pagination: Record<string, number>;
+    };
+    expect(page.data).toHaveLength(5);
+    expect(page.templates).toEqual(page.data);
+    expect(page.pagination).toEqual(page.meta);
+    expect(page.pagination).toMatchObject({ current_page: 2, per_page: 5 });
+    // The templates list keeps its own shape.
+    expect(response.json()).toHaveProperty('status', 'success');
+    expect((await call('GET', '/item_templates', user)).json()).not.toHaveProperty('templates');
+  });
+
   it('ranks the exact name first and finds partial words', async () => {
     const user = await createUser(ctx);
     const exact = await search(user, 'search=longsword');

@@ -1,3 +1,4 @@
+import { inArray } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { transactions } from '../../db/schema/inventory.js';
 
@@ -9,6 +10,14 @@ export const ledgerRepository = {
     const rows = Array.isArray(entries) ? entries : [entries];
     if (rows.length === 0) return;
     await db.insert(transactions).values(rows);
+  },
+
+  /** Rows by id, in the order of the ids given (a use case answering with the rows it wrote). */
+  async byIds(db: Executor, ids: string[]) {
+    if (ids.length === 0) return [];
+    const rows = await db.select().from(transactions).where(inArray(transactions.id, ids));
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
   },
 
   async recordReturningIds(db: Executor, entries: LedgerEntry[]): Promise<string[]> {

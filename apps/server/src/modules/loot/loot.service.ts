@@ -40,6 +40,7 @@ import { destroyContainerContents, type LedgerActor } from '../inventory/invento
 import { effectiveFacts, hasOverrides } from '../inventory/inventory-rules.js';
 import { toTemplateJson } from '../items/items.service.js';
 import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
+import { partyActivityEvents } from '../ledger/ledger-events.js';
 import { partiesRepository } from '../parties/parties.repository.js';
 import type { EntitlementService } from '../subscriptions/entitlements.service.js';
 import { systemLoot, systemLootItemKey } from './loot.catalogue.js';
@@ -175,9 +176,20 @@ export class LootService {
 
   /** Loot rows are never announced as plain inventory events: their own events say who may hear them. */
   #transaction<T>(work: (tx: Executor, record: Record_, emit: Emit) => Promise<T>): Promise<T> {
-    return this.deps.events.inTransaction(this.db, (tx, emit) =>
-      work(tx, (entries) => ledgerRepository.recordReturningIds(tx, entries), emit),
-    );
+    return this.deps.events.inTransaction(this.db, async (tx, emit) => {
+      const written: LedgerEntry[] = [];
+      const result = await work(
+        tx,
+        (entries) => {
+          written.push(...entries);
+          return ledgerRepository.recordReturningIds(tx, entries);
+        },
+        emit,
+      );
+      // The activity log refreshes too; rows of hidden loot are announced to the GMs only.
+      for (const event of partyActivityEvents(written)) emit(event);
+      return result;
+    });
   }
 
   #lootEvent(
@@ -562,7 +574,7 @@ export class LootService {
         );
         await record([
           {
-            transactionType: 'item_creation',
+            transactionType: 'create',
             partyId: party.id,
             actorId: actor.id,
             actorName: actor.username,

@@ -155,9 +155,9 @@ describe('deploying loot', () => {
       .where(eq(transactions.lootInstanceId, w.loot.id));
     expect(rows.map((r) => r.transactionType).sort()).toEqual([
       'container_creation',
-      'item_creation',
-      'item_creation',
-      'item_creation',
+      'create',
+      'create',
+      'create',
     ]);
     expect(
       rows.every((r) => r.gmOnly && r.partyId === w.party.id && r.actorName === w.gm.user.username),
@@ -446,9 +446,9 @@ describe('the ledger keeps hidden loot from non-GMs', () => {
     const deployment = gmView.data.transactions.filter(mentionsLoot);
     expect(deployment.map((t) => t.transaction_type).sort()).toEqual([
       'container_creation',
-      'item_creation',
-      'item_creation',
-      'item_creation',
+      'create',
+      'create',
+      'create',
     ]);
     for (const user of [w.manager, w.player, w.observer]) {
       const seen = await partyLedger(w, user);

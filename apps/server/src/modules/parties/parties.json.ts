@@ -27,7 +27,8 @@ export function toPartyJson(
     character_count: c.characterCount,
     gm_name: c.gmName,
     game_master_id: party.gameMasterId,
-    user_role: membership?.role ?? null,
+    // spec/02 §3 user_role "default observer": a non-member looks on; is_member tells the two apart.
+    user_role: membership?.role ?? 'observer',
     is_gm: membership?.role === 'gm',
     is_member: Boolean(membership),
     created_at: party.createdAt.toISOString(),

@@ -1,4 +1,18 @@
-import { and, asc, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
+import type { PartySortKey, SortDirection } from '@haversack/contracts';
+import {
+  type AnyColumn,
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  ilike,
+  inArray,
+  ne,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { users } from '../../db/schema/accounts.js';
 import { characters } from '../../db/schema/characters.js';
@@ -33,8 +47,62 @@ export interface PartyListFilter {
   role?: MembershipRow['role'];
   isArchived?: boolean;
   gameSystem?: string;
+  sort?: PartySortKey;
+  direction?: SortDirection;
   page: number;
   perPage: number;
+}
+
+const sortColumns = {
+  name: sql`lower(${parties.name})`,
+  created_at: parties.createdAt,
+  updated_at: parties.updatedAt,
+  game_system: sql`lower(${parties.gameSystem})`,
+  member_count: memberCount,
+} satisfies Record<PartySortKey, unknown>;
+
+/**
+ * spec/01 §3 sort and direction. Without `sort`: archived last, most recently changed first, and
+ * `direction` turns the date round. The id breaks ties, so pages never overlap.
+ */
+function partyOrder(filter: PartyListFilter): SQL[] {
+  const by = (column: SQL | AnyColumn, direction: SortDirection) =>
+    direction === 'desc' ? desc(column) : asc(column);
+  if (!filter.sort) {
+    return [asc(parties.isArchived), by(parties.updatedAt, filter.direction ?? 'desc'), asc(parties.id)];
+  }
+  return [by(sortColumns[filter.sort], filter.direction ?? 'asc'), asc(parties.id)];
+}
+
+/** Members of the parties with their characters in the party, GM first, then by joining date. */
+async function memberRows(db: Executor, partyIds: string[]) {
+  const rows = await db
+    .select({ membership: partyMemberships, username: users.username, email: users.email })
+    .from(partyMemberships)
+    .innerJoin(users, eq(users.id, partyMemberships.userId))
+    .where(inArray(partyMemberships.partyId, partyIds))
+    .orderBy(
+      sql`case ${partyMemberships.role} when 'gm' then 0 when 'manager' then 1 when 'player' then 2 else 3 end`,
+      asc(partyMemberships.createdAt),
+    );
+  const partyCharacters = await db
+    .select({
+      id: characters.id,
+      name: characters.name,
+      userId: characters.userId,
+      partyId: characters.partyId,
+      primaryContainerId: containers.id,
+    })
+    .from(characters)
+    .leftJoin(containers, and(eq(containers.characterId, characters.id), eq(containers.isPrimary, true)))
+    .where(inArray(characters.partyId, partyIds))
+    .orderBy(asc(characters.name));
+  return rows.map((row) => ({
+    ...row,
+    characters: partyCharacters
+      .filter((c) => c.userId === row.membership.userId && c.partyId === row.membership.partyId)
+      .map(({ partyId: _partyId, ...c }) => c),
+  }));
 }
 
 export const partiesRepository = {
@@ -145,7 +213,7 @@ export const partiesRepository = {
       .select()
       .from(parties)
       .where(where)
-      .orderBy(asc(parties.isArchived), desc(parties.updatedAt), asc(parties.id))
+      .orderBy(...partyOrder(filter))
       .limit(filter.perPage)
       .offset((filter.page - 1) * filter.perPage);
     return { rows, total: totalRow?.total ?? 0 };
@@ -182,30 +250,19 @@ export const partiesRepository = {
   },
 
   async members(db: Executor, partyId: string) {
-    const rows = await db
-      .select({ membership: partyMemberships, username: users.username, email: users.email })
-      .from(partyMemberships)
-      .innerJoin(users, eq(users.id, partyMemberships.userId))
-      .where(eq(partyMemberships.partyId, partyId))
-      .orderBy(
-        sql`case ${partyMemberships.role} when 'gm' then 0 when 'manager' then 1 when 'player' then 2 else 3 end`,
-        asc(partyMemberships.createdAt),
-      );
-    const partyCharacters = await db
-      .select({
-        id: characters.id,
-        name: characters.name,
-        userId: characters.userId,
-        primaryContainerId: containers.id,
-      })
-      .from(characters)
-      .leftJoin(containers, and(eq(containers.characterId, characters.id), eq(containers.isPrimary, true)))
-      .where(eq(characters.partyId, partyId))
-      .orderBy(asc(characters.name));
-    return rows.map((row) => ({
-      ...row,
-      characters: partyCharacters.filter((c) => c.userId === row.membership.userId),
-    }));
+    return (await this.membersOf(db, [partyId])).get(partyId) ?? [];
+  },
+
+  /** The member lists of several parties in two queries (the party list's `include=members`). */
+  async membersOf(db: Executor, partyIds: string[]) {
+    const lists = new Map<string, Awaited<ReturnType<typeof memberRows>>>();
+    if (partyIds.length === 0) return lists;
+    for (const row of await memberRows(db, partyIds)) {
+      const list = lists.get(row.membership.partyId) ?? [];
+      list.push(row);
+      lists.set(row.membership.partyId, list);
+    }
+    return lists;
   },
 
   /** Characters leave a party with their player. */

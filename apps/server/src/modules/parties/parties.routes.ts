@@ -8,6 +8,9 @@ import {
   partyCreateBodySchema,
   partyListQuerySchema,
   partyListResponseSchema,
+  partyNotesMessages,
+  partyNotesSchema,
+  partyNotesUpdateBodySchema,
   partyPreviewSchema,
   partySchema,
   partyUpdateBodySchema,
@@ -22,6 +25,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../plugins/auth.js';
 import type { PartiesService } from './parties.service.js';
+import type { PartyNotesService } from './party-notes.service.js';
 import type { PatronagesService } from './patronages.service.js';
 
 const ok = <T>(data: T, message?: string) => ({
@@ -37,9 +41,9 @@ const uid = (request: FastifyRequest) => requireAuth(request).user.id;
 /** spec/02 §7 Parties, invitations and spec/01 §7 Patronage. */
 export async function partiesRoutes(
   app: FastifyInstance,
-  options: { parties: PartiesService; patronages: PatronagesService },
+  options: { parties: PartiesService; patronages: PatronagesService; notes: PartyNotesService },
 ) {
-  const { parties, patronages } = options;
+  const { parties, patronages, notes } = options;
   app.addHook('onRequest', app.authenticate);
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['parties'];
@@ -160,6 +164,40 @@ export async function partiesRoutes(
       async (request) => ok(await parties.setArchived(uid(request), request.params.id, archived)),
     );
   }
+  // Issue 14: the party's shared notes (spec/02 §7 PartyChannel notes_updated).
+  r.get(
+    '/parties/:id/notes',
+    {
+      schema: {
+        tags,
+        summary: 'The party’s shared notes (members)',
+        params: partyParams,
+        response: { 200: successEnvelope(partyNotesSchema) },
+      },
+    },
+    async (request) => ok(await notes.get(uid(request), request.params.id)),
+  );
+  r.patch(
+    '/parties/:id/notes',
+    {
+      schema: {
+        tags,
+        summary: 'Save the party’s notes (members but observers); 409 when someone saved in between',
+        params: partyParams,
+        body: partyNotesUpdateBodySchema,
+        response: { 200: successEnvelope(partyNotesSchema) },
+      },
+    },
+    async (request) => {
+      const { user } = requireAuth(request);
+      const saved = await notes.update(
+        { id: user.id, username: user.username },
+        request.params.id,
+        request.body.party_notes,
+      );
+      return ok(saved, partyNotesMessages.saved);
+    },
+  );
   r.get(
     '/parties/:id/members',
     {

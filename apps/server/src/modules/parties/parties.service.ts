@@ -2,6 +2,7 @@ import {
   type Party,
   type PartyForm,
   type PartyInvitation,
+  type PartyListItem,
   type PartyListQuery,
   type PartyMember,
   type PartyPreview,
@@ -69,8 +70,11 @@ export class PartiesService {
       ...(query.role ? { role: query.role } : {}),
       ...(query.is_archived !== undefined ? { isArchived: query.is_archived } : {}),
       ...(query.game_system ? { gameSystem: query.game_system } : {}),
+      ...(query.sort ? { sort: query.sort } : {}),
+      ...(query.direction ? { direction: query.direction } : {}),
     });
-    const data = await this.#toJson(this.#db, userId, rows);
+    const parties = await this.#toJson(this.#db, userId, rows);
+    const data = query.include?.includes('members') ? await this.#withMembers(userId, parties) : parties;
     return {
       data,
       meta: {
@@ -80,6 +84,25 @@ export class PartiesService {
         total_pages: Math.max(1, Math.ceil(total / query.per_page)),
       },
     };
+  }
+
+  /**
+   * spec/01 §3 `include=members`: each party's member list, as GET parties/{id}/members shows it, for the
+   * parties the caller belongs to (a public party they have not joined keeps its members to itself).
+   */
+  async #withMembers(userId: string, parties: Party[]): Promise<PartyListItem[]> {
+    const lists = await repo.membersOf(
+      this.#db,
+      parties.filter((party) => party.is_member).map((party) => party.id),
+    );
+    return parties.map((party) => {
+      const list = party.is_member ? lists.get(party.id) : undefined;
+      if (!list) return party;
+      const members = list.map((row) =>
+        toMemberJson(row, party.user_role === 'gm' || row.membership.userId === userId),
+      );
+      return { ...party, members };
+    });
   }
 
   async get(userId: string, partyId: string): Promise<Party> {

@@ -105,12 +105,16 @@ describe('creating and reading parties', () => {
     expect((await call('GET', `/parties/${party.id}`, stranger)).statusCode).toBe(404);
     const preview = await call('GET', `/parties/${open.id}`, stranger);
     expect(preview.statusCode).toBe(200);
+    // spec/02 §3 user_role "default observer" (issue 14): a non-member looks on, is_member says so.
     expect(body(preview).data).toMatchObject({
       description: 'Open table',
       is_member: false,
+      is_gm: false,
       join_code: null,
-      user_role: null,
+      user_role: 'observer',
     });
+    const discovered = await call('GET', `/parties?visibility=public&search=${open.name}`, stranger);
+    expect(body(discovered).data[0]).toMatchObject({ id: open.id, user_role: 'observer', is_member: false });
     expect((await call('GET', `/parties/${party.id}`)).statusCode).toBe(401);
     expect((await call('GET', '/parties/not-a-uuid', stranger)).statusCode).toBe(422);
   });
@@ -150,6 +154,89 @@ describe('creating and reading parties', () => {
       stranger,
     );
     expect(body(pf).data.map((p) => p.name)).toEqual([`${tag} Raiders`]);
+  });
+});
+
+describe('list parameters sort, direction and include (spec/01 §3, issue 14)', () => {
+  async function threeParties() {
+    const gm = await createUser(ctx);
+    await upgrade(ctx, gm, 'tier_3');
+    // Made in this order, so "most recently changed first" (the default) is Caravan, Abbey, Bastion.
+    const bastion = await createParty(ctx, gm, { name: 'Bastion', game_system: 'Pathfinder 2e' });
+    const abbey = await createParty(ctx, gm, { name: 'abbey', game_system: 'D&D 5e' });
+    const caravan = await createParty(ctx, gm, { name: 'Caravan', game_system: 'Other' });
+    return { gm, bastion, abbey, caravan };
+  }
+  const names = (response: { json(): unknown }) => body(response).data.map((p) => p.name);
+
+  it('sorts by the named key, ascending unless told, and keeps its default without one', async () => {
+    const { gm, bastion } = await threeParties();
+    await createMember(ctx, bastion, 'player');
+    await createMember(ctx, bastion, 'player');
+    expect(names(await call('GET', '/parties', gm))).toEqual(['Caravan', 'abbey', 'Bastion']);
+    expect(names(await call('GET', '/parties?sort=name', gm))).toEqual(['abbey', 'Bastion', 'Caravan']);
+    expect(names(await call('GET', '/parties?sort=name&direction=desc', gm))).toEqual([
+      'Caravan',
+      'Bastion',
+      'abbey',
+    ]);
+    expect(names(await call('GET', '/parties?sort=created_at', gm))).toEqual(['Bastion', 'abbey', 'Caravan']);
+    expect(names(await call('GET', '/parties?direction=asc', gm))).toEqual(['Bastion', 'abbey', 'Caravan']);
+    expect(names(await call('GET', '/parties?sort=member_count&direction=desc', gm))[0]).toBe('Bastion');
+    expect(names(await call('GET', '/parties?sort=game_system', gm))).toEqual([
+      'abbey',
+      'Caravan',
+      'Bastion',
+    ]);
+    // Paging follows the order.
+    const second = await call('GET', '/parties?sort=name&per_page=2&page=2', gm);
+    expect(names(second)).toEqual(['Caravan']);
+  });
+
+  it('embeds members with include=members, as the member list shows them, and only for members', async () => {
+    const { gm, bastion } = await threeParties();
+    const player = await createMember(ctx, bastion, 'player');
+    const listed = await call('GET', '/parties?sort=name&include=members', gm);
+    expect(listed.statusCode).toBe(200);
+    const withMembers = body(listed).data.find((p) => p.id === bastion.id) as { members: unknown[] };
+    const direct = body(await call('GET', `/parties/${bastion.id}/members`, gm)).data;
+    expect(withMembers.members).toEqual(direct);
+    expect(withMembers.members).toHaveLength(2);
+    // The player sees their own email and not the GM's, as in GET parties/{id}/members.
+    const asPlayer = body(await call('GET', '/parties?include=members', player)).data[0] as {
+      members: { user_id: string; user: { email: string | null } }[];
+    };
+    const emails = Object.fromEntries(asPlayer.members.map((m) => [m.user_id, m.user.email]));
+    expect(emails).toEqual({ [gm.user.id]: null, [player.user.id]: player.user.email });
+    // Without include, no members key; a public party the caller has not joined keeps its members.
+    expect(body(await call('GET', '/parties', gm)).data[0]).not.toHaveProperty('members');
+    const { party: open } = await gmWithParty({ is_public: true, name: `Open ${Date.now()}` });
+    const stranger = await createUser(ctx);
+    const publicList = await call(
+      'GET',
+      `/parties?visibility=public&search=${open.name}&include=members`,
+      stranger,
+    );
+    expect(body(publicList).data[0]).toMatchObject({ id: open.id });
+    expect(body(publicList).data[0]).not.toHaveProperty('members');
+  });
+
+  it('refuses unknown sort keys, directions and includes with a VALIDATION_ERROR naming them', async () => {
+    const gm = await createUser(ctx);
+    for (const [query, field] of [
+      ['sort=join_code', 'sort'],
+      ['sort=name&direction=up', 'direction'],
+      ['include=members,secrets', 'include'],
+    ] as const) {
+      const response = await call('GET', `/parties?${query}`, gm);
+      expect(response.statusCode, query).toBe(422);
+      expect(body(response).error.code).toBe('VALIDATION_ERROR');
+      expect(body(response).error.details?.map((d) => d.field)).toEqual([field]);
+    }
+    expect(body(await call('GET', '/parties?sort=bogus', gm)).error.details?.[0]?.message).toBe(
+      'sort must be one of: name, created_at, updated_at, game_system, member_count',
+    );
+    expect((await call('GET', '/parties?sort=name')).statusCode).toBe(401);
   });
 });
 

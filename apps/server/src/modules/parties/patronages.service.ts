@@ -2,6 +2,8 @@ import { type Patronage, type TierIdentifier, tierIdentifiers } from '@haversack
 import type { Database, Executor } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
+import type { EventBus } from '../../realtime/event-bus.js';
+import { accountsRepository } from '../accounts/accounts.repository.js';
 import { rankOf } from '../subscriptions/entitlement-rules.js';
 import type { EntitlementService } from '../subscriptions/entitlements.service.js';
 import { subscriptionsRepository } from '../subscriptions/subscriptions.repository.js';
@@ -41,6 +43,7 @@ export class PatronagesService {
   constructor(
     private readonly db: Database,
     private readonly entitlements: EntitlementService,
+    private readonly events: EventBus,
   ) {
     entitlements.setPatronageSource((db, userId, partyId) => this.grantedTier(db, userId, partyId));
   }
@@ -94,6 +97,7 @@ export class PatronagesService {
       });
     const [row] = (await repo.listDetailed(this.db, { patronId })).filter((r) => r.patronage.id === id);
     if (!row) throw AppError.notFound('Patronage not found.');
+    this.#announce(row.patronage, { id: patronId, name: row.patronName }, true);
     return toPatronageJson(row);
   }
 
@@ -141,13 +145,40 @@ export class PatronagesService {
   }
 
   async revoke(userId: string, id: string): Promise<void> {
-    await this.db.transaction(async (tx) => {
+    const ended = await this.db.transaction(async (tx) => {
       const row = await repo.find(tx, id, { lock: true });
       if (!row) throw AppError.notFound('Patronage not found.');
       if (row.patronId !== userId && row.beneficiaryId !== userId)
         throw new AppError('FORBIDDEN', messages.notYours);
+      if (!row.active) return null;
       await repo.end(tx, row.id, row.patronId === userId ? 'revoked' : 'declined');
+      return row;
     });
+    if (!ended) return;
+    const actor = await accountsRepository.findUserById(this.db, userId);
+    this.#announce(ended, { id: userId, name: actor?.username ?? 'Someone' }, false);
+  }
+
+  /**
+   * spec/02 §7 PartyChannel `party_update`: what the party gives a member changed without the party itself
+   * being edited (that is `party_updated`). Told after the commit; the party page refreshes the party and
+   * the patronage panel.
+   */
+  #announce(
+    patronage: { partyId: string; patronId: string; beneficiaryId: string },
+    actor: { id: string; name: string },
+    started: boolean,
+  ) {
+    this.events.publish([
+      {
+        channel: 'PartyChannel',
+        partyId: patronage.partyId,
+        action: 'party_update',
+        actor,
+        summary: `${actor.name} ${started ? 'started' : 'ended'} a sponsorship`,
+        ids: { patron_id: patronage.patronId, beneficiary_id: patronage.beneficiaryId },
+      },
+    ]);
   }
 
   /** Registered with the parties service: leaving a party ends the patronages of that member there. */

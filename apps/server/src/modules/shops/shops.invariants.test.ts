@@ -204,7 +204,8 @@ async function ledgerMoney() {
   let received = 0;
   for (const r of rows) {
     const amount = r.amount ?? 0;
-    if (r.type === 'item_creation' && r.key?.startsWith('coin:'))
+    // Coins made from nothing: added from the marketplace, or stocked by a shop (`create`, issue 14).
+    if ((r.type === 'item_creation' || r.type === 'create') && r.key?.startsWith('coin:'))
       created += (r.quantity ?? 0) * (copper[r.key.slice(5)] ?? 0);
     if (r.type === 'purchase' && r.role === null) purchases += amount;
     if (r.type === 'purchase' && r.role === 'payment') paid += amount;

@@ -51,6 +51,7 @@ import { destroyContainerContents } from '../inventory/inventory-ledger.js';
 import { effectiveFacts, hasOverrides } from '../inventory/inventory-rules.js';
 import { toTemplateJson } from '../items/items.service.js';
 import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
+import { partyActivityEvents } from '../ledger/ledger-events.js';
 import { partiesRepository } from '../parties/parties.repository.js';
 import type { EntitlementService } from '../subscriptions/entitlements.service.js';
 import { splitProceeds } from './sale-split.js';
@@ -201,14 +202,15 @@ export class ShopsService {
       // Shop row before anything else waits on it, without waiting (see lockInstanceNoWait).
       await repo.lockInstanceNoWait(tx, shopId);
       const events: DomainEvent[] = [];
+      const written: LedgerEntry[] = [];
       const next = await this.#restock(
         tx,
-        this.#recorder(tx, (e) => events.push(e)),
+        this.#recorder(tx, (e) => events.push(e), written),
         null,
         shopId,
         (e) => events.push(e),
       );
-      afterCommit(() => deps.events.publish(events));
+      afterCommit(() => deps.events.publish([...events, ...partyActivityEvents(written)]));
       return next ?? undefined;
     });
   }
@@ -258,9 +260,11 @@ export class ShopsService {
 
   // ---- plumbing ---------------------------------------------------------------------------------------
 
-  #recorder(tx: Executor, emit: Emit): Record_ {
+  /** Records ledger rows, keeps them in `written` (for `party_activity`) and announces them unless told not to. */
+  #recorder(tx: Executor, emit: Emit, written: LedgerEntry[]): Record_ {
     return async (entries, announce = true) => {
       const ids = await ledgerRepository.recordReturningIds(tx, entries);
+      written.push(...entries);
       if (announce) {
         for (const entry of entries) {
           const event = eventFromLedger(entry);
@@ -272,7 +276,12 @@ export class ShopsService {
   }
 
   #transaction<T>(work: (tx: Executor, record: Record_, emit: Emit) => Promise<T>): Promise<T> {
-    return this.deps.events.inTransaction(this.db, (tx, emit) => work(tx, this.#recorder(tx, emit), emit));
+    return this.deps.events.inTransaction(this.db, async (tx, emit) => {
+      const written: LedgerEntry[] = [];
+      const result = await work(tx, this.#recorder(tx, emit, written), emit);
+      for (const event of partyActivityEvents(written)) emit(event);
+      return result;
+    });
   }
 
   #shopEvent(
@@ -782,7 +791,7 @@ export class ShopsService {
         await record(
           [
             {
-              transactionType: 'item_creation',
+              transactionType: 'create',
               partyId: party.id,
               actorId: actor.id,
               actorName: actor.username,
@@ -947,7 +956,7 @@ export class ShopsService {
 
   /**
    * Tops every line of the shop's restock plan up to its level (never removes anything), writes one
-   * `item_creation` row per line topped up, and returns when the next restock is due.
+   * `create` row per line topped up, and returns when the next restock is due.
    */
   async #restock(
     tx: Executor,
@@ -981,7 +990,7 @@ export class ShopsService {
       await record(
         [
           {
-            transactionType: 'item_creation',
+            transactionType: 'create',
             partyId: shop.partyId,
             actorId: actor?.id ?? null,
             actorName: actor?.username ?? null,

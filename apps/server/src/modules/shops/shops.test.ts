@@ -611,7 +611,8 @@ describe('restock', () => {
           ),
         );
       expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatchObject({ quantity: 3, actorId: null });
+      // spec/02 §3 `create`: goods a shop makes for itself (issue 14); `delete` when the shop goes.
+      expect(rows[0]).toMatchObject({ quantity: 3, actorId: null, transactionType: 'create' });
       expect(await ctx.app.services.jobs.runDue()).toBe(0);
     } finally {
       clock = before;
@@ -708,5 +709,14 @@ describe('restock', () => {
         ),
       );
     expect(destroyed.map((r) => r.itemName).sort()).toEqual(['Old sword', 'Rope']);
+    // Its opening stock was a `create` (issue 14), as a person's marketplace additions are `item_creation`.
+    const opened = await ctx.database.db
+      .select()
+      .from(transactions)
+      .where(eq(transactions.destinationContainerId, w.shop.container.id));
+    expect(
+      opened.filter((r) => r.itemName === 'Rope').map((r) => [r.transactionType, r.quantity]),
+    ).toContainEqual(['create', 2]);
+    expect(opened.some((r) => r.transactionType === 'item_creation')).toBe(false);
   });
 });
