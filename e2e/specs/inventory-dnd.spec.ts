@@ -2,6 +2,7 @@ import { expect, type Locator, type Page, test } from '@playwright/test';
 import { expectAccessible } from '../support/a11y';
 import { AccountPages, newAccount } from '../support/accounts';
 import { api, findTemplate } from '../support/api';
+import { expectInventoryOf } from '../support/inventory';
 import { settleAnimations, settleWorkspaceLayout } from '../support/settle';
 
 /**
@@ -146,7 +147,7 @@ test.describe('desktop with a touch screen', () => {
     await addItem(page, saddlebag.id, 'Lantern, hooded', 1);
 
     await page.goto(`/containers/${character.primary_container_id}`);
-    await expect(page.getByRole('heading', { level: 1, name: "Tamsin Reed's Inventory" })).toBeVisible();
+    await expectInventoryOf(page, 'Tamsin Reed');
     await page.getByText('Dual', { exact: true }).click();
     const left = page.getByTestId('panel-left');
     const right = page.getByTestId('panel-right');
@@ -186,7 +187,7 @@ test.describe('desktop with a touch screen', () => {
 
     // The first panel's Source select picks the Chest; the lantern goes there with the mouse.
     await pickSource(page, left, 'Chest');
-    await expect(left.getByText('No items found')).toBeVisible();
+    await expect(left.getByText('No items found.')).toBeVisible();
     await mouseDrag(page, right.getByRole('button', { name: 'Lantern, hooded, quantity 1' }), left);
     await expect(left.getByRole('button', { name: 'Lantern, hooded, quantity 1' })).toBeVisible();
 

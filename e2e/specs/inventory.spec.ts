@@ -2,6 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { expectAccessible } from '../support/a11y';
 import { AccountPages, newAccount } from '../support/accounts';
 import { api, findTemplate, upgradeTo } from '../support/api';
+import { expectInventoryOf } from '../support/inventory';
 import { screenshotBothWidths } from '../support/screenshots';
 
 async function checkPage(page: Page, name: string, screenshot = true) {
@@ -33,10 +34,10 @@ test('a player fills an inventory from the marketplace, moves arrows into a quiv
 
   // The character's inventory, single view, starting empty.
   await page.goto(`/containers/${character.primary_container_id}`);
-  await expect(page.getByRole('heading', { level: 1, name: "Aria Swiftarrow's Inventory" })).toBeVisible();
-  await expect(page.getByText('No items found')).toBeVisible();
+  await expectInventoryOf(page, 'Aria Swiftarrow');
+  await expect(page.getByText('No items found.')).toBeVisible();
   const weight = page.getByTestId('capacity-weight');
-  await expect(weight).toContainText('0 / 50 lb');
+  await expect(weight).toContainText('0 / 50 lbs');
 
   // Ctrl+F opens the search box; Escape closes it.
   await page.keyboard.press('Control+f');
@@ -52,8 +53,8 @@ test('a player fills an inventory from the marketplace, moves arrows into a quiv
   await expect(page.getByRole('button', { name: 'Arrow, quantity 20' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Arrow, quantity 10' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Longsword, quantity 1' })).toBeVisible();
-  // 30 × 0.05 lb + 3 lb: the bar moved.
-  await expect(weight).toContainText('4.5 / 50 lb');
+  // 30 × 0.05 lbs + 3 lbs: the bar moved.
+  await expect(weight).toContainText('4.5 / 50 lbs');
   await checkPage(page, 'inventory-single');
 
   // Dual view; a new Quiver opens in the second panel.
@@ -67,7 +68,7 @@ test('a player fills an inventory from the marketplace, moves arrows into a quiv
   await create.getByRole('button', { name: 'Create Container' }).click();
   await expect(create).toBeHidden();
   const right = page.getByTestId('panel-right');
-  await expect(right.getByText('No items found')).toBeVisible();
+  await expect(right.getByText('No items found.')).toBeVisible();
 
   // Keyboard drag: Space picks the stack up, Right jumps to the other panel, Space drops it.
   const arrows = page.getByTestId('panel-left').getByRole('button', { name: 'Arrow, quantity 20' });
@@ -152,7 +153,7 @@ test('a player fills an inventory from the marketplace, moves arrows into a quiv
 
   await page.goto('/items/new');
   await page.getByRole('textbox', { name: 'Name' }).fill('Elven Rope');
-  await page.getByRole('textbox', { name: 'Weight (lb)' }).fill('1.5');
+  await page.getByRole('textbox', { name: 'Weight (lbs)' }).fill('1.5');
   await page.getByRole('textbox', { name: 'Base value' }).fill('12');
   await page.getByRole('textbox', { name: 'Tags' }).fill('gear, rope');
   await checkPage(page, 'item-new');
@@ -249,7 +250,8 @@ test('a player moves part of a stack into the party stash in dual view; the part
     'GET',
     `/transactions/party/${party.id}?per_page=100`,
   );
-  const moved = ledger.transactions.filter((t) => t.transaction_type === 'character_to_party_transfer');
+  // The player putting their own character's arrows into the stash is a deposit (spec/02 §3, issue 14).
+  const moved = ledger.transactions.filter((t) => t.transaction_type === 'party_deposit');
   expect(moved).toHaveLength(1);
   expect(moved[0]?.quantity).toBe(5);
   expect(ledger.transactions.map((t) => t.transaction_type)).toContain('currency_conversion');

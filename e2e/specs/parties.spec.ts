@@ -145,7 +145,11 @@ test('a GM shares a party code, a player joins and brings a character, the GM re
   const prompt = player.page.getByTestId('upgrade-prompt');
   await expect(prompt).toBeVisible();
   await expectAccessible(player.page, 'character limit');
+  // The refused form still holds the name typed: leaving it asks first (spec/01 §8 "You have unsaved changes.").
   await prompt.getByRole('link').click();
+  const leave = player.page.getByRole('dialog', { name: 'Leave this page?' });
+  await expect(leave).toContainText('You have unsaved changes.');
+  await leave.getByRole('button', { name: 'Leave anyway' }).click();
   await expect(player.page).toHaveURL(/\/subscription\/upgrade\?resource=characters$/);
   await player.page.getByRole('button', { name: /^Upgrade to Adventurer/ }).click();
   await expect(player.page).toHaveURL(/\/subscription\/success/);

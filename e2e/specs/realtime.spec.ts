@@ -133,3 +133,57 @@ test('a GM watches a player change the party stash live, then exports the activi
     await toggle.click();
   }
 });
+
+test('the party notes: a player saves, the GM sees them live with the editor, and a stale save is refused', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const gm = await person(browser, 'gmnotes');
+  const player = await person(browser, 'scribe');
+  const party = await api<{ id: string; join_code: string }>(gm.page, 'POST', '/parties', {
+    party: { name: 'Notes Party', join_permission: 'limited' },
+  });
+  await api(player.page, 'POST', '/parties/join', { join_code: party.join_code, role_request: 'player' });
+
+  // Both open the Overview tab, where the notes card is.
+  for (const { page } of [gm, player]) {
+    await page.goto(`/parties/${party.id}`);
+    await expect(page.getByText('Real-time updates active')).toBeVisible();
+  }
+  const notesOf = (page: Page) => page.getByRole('region', { name: 'Party notes' });
+  const fieldOf = (page: Page) => notesOf(page).getByRole('textbox', { name: 'Notes for the whole party' });
+  await expect(notesOf(gm.page).getByText('Not edited yet')).toBeVisible();
+
+  // The player writes and saves; the GM's card shows the text and who wrote it, without a reload.
+  await fieldOf(player.page).fill('The innkeeper owes us 30 gp.');
+  await notesOf(player.page).getByRole('button', { name: 'Save notes' }).click();
+  await expect(player.page.getByText('Notes saved')).toBeVisible();
+  await expect(fieldOf(gm.page)).toHaveValue('The innkeeper owes us 30 gp.');
+  await expect(notesOf(gm.page).getByTestId('party-notes-editor')).toContainText(
+    `Last edited by ${player.account.username}`,
+  );
+
+  // The GM starts editing; the player saves again meanwhile: the GM is told and keeps their text.
+  await fieldOf(gm.page).fill('The innkeeper owes us 30 gp. He lies.');
+  await fieldOf(player.page).fill('Paid in full.');
+  await notesOf(player.page).getByRole('button', { name: 'Save notes' }).click();
+  const warning = notesOf(gm.page).getByRole('alert');
+  await expect(warning).toContainText(`${player.account.username} saved new notes while you were editing.`);
+  await expect(fieldOf(gm.page)).toHaveValue('The innkeeper owes us 30 gp. He lies.');
+  await expect(notesOf(gm.page).getByRole('button', { name: 'Save notes' })).toBeDisabled();
+
+  // The card at rest, on a phone and a desktop, in both themes.
+  for (let round = 0; round < 2; round += 1) {
+    const toggle = gm.page.getByTestId('theme-toggle');
+    const theme = (await toggle.getAttribute('aria-label'))?.includes('to dark') ? 'light' : 'dark';
+    await gm.page.mouse.move(0, 0);
+    await expectAccessible(gm.page, `party notes (${theme})`);
+    await screenshotBothWidths(gm.page, `party-notes-${theme}`);
+    await toggle.click();
+  }
+
+  // Keeping their own: the GM saves over the player’s notes knowingly.
+  await warning.getByRole('button', { name: 'Keep mine' }).click();
+  await notesOf(gm.page).getByRole('button', { name: 'Save notes' }).click();
+  await expect(fieldOf(player.page)).toHaveValue('The innkeeper owes us 30 gp. He lies.');
+});

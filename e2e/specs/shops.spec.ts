@@ -4,6 +4,7 @@ import { type Browser, expect, type Locator, type Page, test } from '@playwright
 import { expectAccessible } from '../support/a11y';
 import { AccountPages, type NewAccount, newAccount } from '../support/accounts';
 import { api, findTemplate, upgradeTo } from '../support/api';
+import { expectInventoryOf } from '../support/inventory';
 import { screenshotBothWidths, screenshotDir } from '../support/screenshots';
 import { settleAnimations } from '../support/settle';
 
@@ -435,7 +436,7 @@ test('at a desktop, a player drags from the shop into their pack to buy and onto
 
   const page = player.page;
   await page.goto(`/containers/${character.primary_container_id}`);
-  await expect(page.getByRole('heading', { level: 1, name: "Orin Vale's Inventory" })).toBeVisible();
+  await expectInventoryOf(page, 'Orin Vale');
   await page.getByText('Dual', { exact: true }).click();
   const left = page.getByTestId('panel-left');
   const right = page.getByTestId('panel-right');

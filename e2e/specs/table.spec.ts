@@ -2,6 +2,7 @@ import { type Browser, expect, type Page, test } from '@playwright/test';
 import { expectAccessible } from '../support/a11y';
 import { AccountPages, newAccount } from '../support/accounts';
 import { api, findTemplate, upgradeTo } from '../support/api';
+import { expectInventoryOf } from '../support/inventory';
 import { screenshotBothWidths } from '../support/screenshots';
 
 interface Character {
@@ -85,7 +86,7 @@ test('at the table: purse and load, attunement, giving live, the GM’s party ta
   // Item 4: the purse and the load in the inventory header.
   await player.goto(`/containers/${vex.primary_container_id}`);
   await expect(player.getByText('40 gp 15 sp').first()).toBeVisible();
-  await expect(player.getByRole('heading', { name: "Vex Nightwhisper's Inventory" })).toBeVisible();
+  await expectInventoryOf(player, 'Vex Nightwhisper');
 
   // Item 5: attune to three items from the tile menu; the fourth is refused with the SRD rule.
   for (const name of ['Amulet of Health', 'Cloak of Protection', 'Ring of Protection']) {
@@ -104,7 +105,7 @@ test('at the table: purse and load, attunement, giving live, the GM’s party ta
 
   // Item 8: the player gives a rope to the GM's character; the GM's open inventory shows it live.
   await gm.goto(`/containers/${aldric.primary_container_id}`);
-  await expect(gm.getByRole('heading', { name: "Brother Aldric's Inventory" })).toBeVisible();
+  await expectInventoryOf(gm, 'Brother Aldric');
   await player.getByRole('button', { name: 'More actions for Rope, hempen (50 feet)' }).tap();
   await player.getByRole('menuitem', { name: 'Give to...' }).tap();
   const give = player.getByRole('dialog', { name: 'Give Rope, hempen (50 feet)' });

@@ -3,6 +3,7 @@ import { Outlet, type RouteObject, ScrollRestoration } from 'react-router';
 import { FullPageLoader } from '../components/loading';
 import { NotAvailable } from '../components/not-available';
 import { PageError } from '../components/page-error';
+import { UnsavedChangesGuard } from '../components/unsaved-changes-guard';
 import { AdminRoute } from './guards/admin-route';
 import { GuestRoute } from './guards/guest-route';
 import { ProtectedRoute } from './guards/protected-route';
@@ -47,6 +48,7 @@ function RootLayout() {
     <>
       <Outlet />
       <ScrollRestoration />
+      <UnsavedChangesGuard />
     </>
   );
 }

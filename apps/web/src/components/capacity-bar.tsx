@@ -1,5 +1,6 @@
 import type { Capacity } from '@haversack/contracts';
 import { Group, Progress, Stack, Text } from '@mantine/core';
+import { formatWeight } from '../lib/weight';
 
 /** spec/02 §9: bars turn to the warning colour at 75 % and to the error colour at 90 %. */
 export const CAPACITY_WARNING_PERCENT = 75;
@@ -27,18 +28,19 @@ function Meter({
   label,
   used,
   max,
-  unit,
+  format,
   fullMessage,
 }: {
   label: string;
   used: number;
   max: number | null;
-  unit: string;
+  /** "4.5 / 50 lbs", "12 lbs" without a limit. */
+  format: (used: number, max?: number) => string;
   fullMessage: string;
 }) {
   const percent = percentUsed(used, max);
   const level = percent === null ? 'ok' : capacityLevel(percent);
-  const amount = max === null || max <= 0 ? `${used}${unit} (unlimited)` : `${used} / ${max}${unit}`;
+  const amount = max === null || max <= 0 ? `${format(used)} (unlimited)` : format(used, max);
   return (
     <Stack gap={4} data-testid={`capacity-${label.toLowerCase()}`} data-level={level}>
       <Group justify="space-between" gap="xs" wrap="nowrap">
@@ -74,7 +76,7 @@ export function CapacityBar({ capacity }: { capacity: Capacity }) {
           label="Weight"
           used={capacity.used}
           max={capacity.max}
-          unit=" lb"
+          format={(lbs, of) => formatWeight(lbs, { of })}
           fullMessage={weightFullMessage}
         />
       ) : null}
@@ -83,7 +85,7 @@ export function CapacityBar({ capacity }: { capacity: Capacity }) {
           label="Slots"
           used={capacity.slots_used}
           max={capacity.slots_max}
-          unit=""
+          format={(slots, of) => (of === undefined ? String(slots) : `${slots} / ${of}`)}
           fullMessage={slotsFullMessage}
         />
       ) : null}

@@ -1,6 +1,9 @@
 import { Paper, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 
+/** spec/02 §2: the empty item text, with its full stop, wherever a list of items finds none. */
+export const noItemsFound = 'No items found.';
+
 /** A panel for a list with nothing in it: a heading, a sentence and the next step. */
 export function EmptyState({
   title,

@@ -1,6 +1,7 @@
 import { Anchor, Paper, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { usePageTitle } from '../lib/page-title';
+import { generalMessages } from '../lib/toast';
 
 interface NotAvailableProps {
   /** The page's name, used for its title and heading: "Characters". */
@@ -12,8 +13,9 @@ interface NotAvailableProps {
 }
 
 /**
- * An honest placeholder for a section whose features are not built yet: no fake content.
- * "Characters are not available yet — this part of Haversack is still being built."
+ * An honest placeholder for a section whose features are not built yet: no fake content. These pages are
+ * the app's only announcements (the Discord pages, the admin sections the menu lists), so they are where
+ * spec/01 §8's "This feature is coming soon!" is said, and nowhere else.
  */
 export function NotAvailable({
   title,
@@ -26,6 +28,7 @@ export function NotAvailable({
       <Title order={1}>{title}</Title>
       <Paper withBorder p="lg" data-testid="not-available">
         <Stack gap="sm">
+          <Text fw={600}>{generalMessages.comingSoon}</Text>
           <Text>{subject} not available yet — this part of Haversack is still being built.</Text>
           <Anchor component={Link} to={backTo.href}>
             {backTo.label}

@@ -2,6 +2,7 @@ import type { FormErrors } from '@mantine/form';
 import { schemaResolver } from '@mantine/form';
 import type { z } from 'zod';
 import { isApiError } from './http-client';
+import { generalMessages, toast } from './toast';
 
 /**
  * Validate a Mantine form with a contracts schema (zod 4 is a Standard Schema). Synchronous, so the first
@@ -36,4 +37,24 @@ export function markInvalidFields({
   inputProps: { error?: unknown };
 }): Record<string, unknown> {
   return inputProps.error ? { 'aria-invalid': true } : {};
+}
+
+const isBlank = (value: unknown) =>
+  value === null ||
+  value === undefined ||
+  (typeof value === 'string' && value.trim() === '') ||
+  (Array.isArray(value) && value.length === 0);
+
+/**
+ * spec/01 §8 "Please fill in all required fields.": a submit refused while a required field is blank says
+ * so once, beside each field's own message. Pass as the second argument of `form.onSubmit`; `required`
+ * may depend on the values (the current password only when the email changes).
+ */
+export function toastMissingRequired<Values>(
+  required: readonly (keyof Values & string)[] | ((values: Values) => readonly (keyof Values & string)[]),
+): (errors: FormErrors, values: Values) => void {
+  return (_errors, values) => {
+    const fields = typeof required === 'function' ? required(values) : required;
+    if (fields.some((field) => isBlank(values[field]))) toast.error(generalMessages.requiredFields);
+  };
 }

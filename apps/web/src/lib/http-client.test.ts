@@ -2,7 +2,7 @@ import { errorCatalogue } from '@haversack/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { authHeaderOf, buildTokens, failure, jsonResponse, mockFetch, success } from '../test/fixtures';
-import { API_V1, ApiError, apiRequest } from './http-client';
+import { API_V1, ApiError, apiRequest, toastUnexplainedFailure } from './http-client';
 import { onSessionExpired } from './session-events';
 import { toast } from './toast';
 import { tokenStorage } from './token-storage';
@@ -86,6 +86,24 @@ describe('apiRequest: errors', () => {
     toastError.mockClear();
     await caught(apiRequest(`${API_V1}/auth/login`, { method: 'POST', body: {}, toast: false }));
     expect(toastError).not.toHaveBeenCalled();
+  });
+
+  it('shows and toasts the server message for codes outside spec/01 §8’s eleven (issue 14)', async () => {
+    const toastError = vi.spyOn(toast, 'error');
+    const invitedTwice = 'That user already has an open invitation to this party.';
+    mockFetch(() => failure(409, 'CONFLICT', invitedTwice));
+    const error = await caught(apiRequest(`${API_V1}/parties/p-1/invitations`, { method: 'POST', body: {} }));
+    expect(error).toMatchObject({ code: 'CONFLICT', status: 409, message: invitedTwice });
+    expect(toastError).toHaveBeenCalledWith(invitedTwice);
+
+    mockFetch(() => failure(422, 'CAPACITY_EXCEEDED', 'Adding this would exceed the weight limit'));
+    const full = await caught(apiRequest(`${API_V1}/containers/transfer`, { toast: false }));
+    expect(full.message).toBe('Adding this would exceed the weight limit');
+
+    // The eleven keep the catalogue's words whatever the server said.
+    mockFetch(() => failure(403, 'FORBIDDEN', 'not yours'));
+    const forbidden = await caught(apiRequest(`${API_V1}/parties/p-1`, { toast: false }));
+    expect(forbidden.message).toBe(errorCatalogue.FORBIDDEN.message);
   });
 
   it('shows the server message for codes outside the catalogue', async () => {
@@ -238,5 +256,15 @@ describe('apiRequest: refresh on 401', () => {
     await caught(apiRequest(`${API_V1}/auth/logout`, { method: 'DELETE', toast: false }));
     expect(fetchMock).toHaveBeenCalledTimes(2);
     expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith('/auth/refresh'))).toBe(false);
+  });
+});
+
+describe('toastUnexplainedFailure (spec/01 §8 general toasts)', () => {
+  it('toasts the general message only for a failure the API did not explain', () => {
+    const toastError = vi.spyOn(toast, 'error');
+    toastUnexplainedFailure(new ApiError({ code: 'FORBIDDEN', status: 403, message: 'no' }), 'Failed');
+    expect(toastError).not.toHaveBeenCalled();
+    toastUnexplainedFailure(new TypeError('x is undefined'), 'Failed to delete. Please try again.');
+    expect(toastError).toHaveBeenCalledWith('Failed to delete. Please try again.');
   });
 });

@@ -1,6 +1,7 @@
 import {
   authTokensSchema,
   codeForBareStatus,
+  type ErrorCode,
   errorCatalogue,
   errorEnvelopeSchema,
   type FieldError,
@@ -65,9 +66,30 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
-/** Build the error for a code: catalogue codes show the catalogue message, others the server's. */
+/**
+ * spec/01 §8: the eleven codes whose message the client shows from the catalogue. "Any other code shows
+ * the server message": the domain codes the catalogue also lists (CONFLICT, CAPACITY_EXCEEDED, ...) keep
+ * their entry for the status and the toast flag, but the server's words say what actually happened
+ * ("Already invited to this party").
+ */
+const catalogueMessageCodes: ReadonlySet<string> = new Set<ErrorCode>([
+  'VALIDATION_ERROR',
+  'RESOURCE_NOT_FOUND',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'BAD_REQUEST',
+  'INTERNAL_SERVER_ERROR',
+  'INVALID_CREDENTIALS',
+  'EXPIRED_TOKEN',
+  'REVOKED_TOKEN',
+  'RATE_LIMITED',
+  'NETWORK_ERROR',
+]);
+
+/** Build the error for a code: the eleven codes show the catalogue message, others the server's. */
 function errorFor(code: string, status: number, rawMessage: string, extra: Partial<ApiError> = {}): ApiError {
-  const message = isErrorCode(code) ? errorCatalogue[code].message : rawMessage;
+  const message =
+    isErrorCode(code) && catalogueMessageCodes.has(code) ? errorCatalogue[code].message : rawMessage;
   return new ApiError({
     code,
     status,
@@ -145,6 +167,16 @@ function toastError(error: ApiError): void {
   } else {
     toast.error(error.message);
   }
+}
+
+/**
+ * spec/01 §8 "Failed to save. Please try again." / "Failed to delete. Please try again.": for a failure
+ * nothing else explains. An API refusal already has its words (the client's toast of the catalogue or
+ * server message, or the form's alert and fields); anything else (a failure outside the API) gets the
+ * general one.
+ */
+export function toastUnexplainedFailure(error: unknown, message: string): void {
+  if (!isApiError(error)) toast.error(message);
 }
 
 function unknownError(cause: unknown): ApiError {

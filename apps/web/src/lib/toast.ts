@@ -3,6 +3,7 @@ import {
   TOAST_ERROR_MS,
   TOAST_SESSION_EXPIRED_MS,
   TOAST_SUCCESS_MS,
+  TOAST_TIP_MS,
 } from '@haversack/contracts';
 import { notifications } from '@mantine/notifications';
 import { createElement } from 'react';
@@ -17,10 +18,19 @@ const defaultDurations: Record<ToastKind, number> = {
   warning: TOAST_DEFAULT_MS,
 };
 
+/** spec/01 §8 general toasts: the messages any screen may show. */
+export const generalMessages = {
+  requiredFields: 'Please fill in all required fields.',
+  saveFailed: 'Failed to save. Please try again.',
+  deleteFailed: 'Failed to delete. Please try again.',
+  unsavedChanges: 'You have unsaved changes.',
+  comingSoon: 'This feature is coming soon!',
+} as const;
+
 let sequence = 0;
 
 /**
- * Show a toast (spec/01 §9 durations: default 5 s, success 3 s, error 5 s). The UI store keeps the list of
+ * Show a toast (spec/01 §9 durations: default 5 s, success 3 s, error 5 s, tip and confirm 6 s). The UI store keeps the list of
  * live toasts; Mantine notifications draws them. An action adds a link below the message.
  */
 export function showToast(
@@ -54,6 +64,12 @@ export const toast = {
     showToast('error', message, duration, action),
   info: (message: string, duration?: number) => showToast('info', message, duration),
   warning: (message: string, duration?: number) => showToast('warning', message, duration),
+  /**
+   * spec/01 §9: a toast that offers a choice (Undo after a quick transfer) stays 6 s, the tip and confirm
+   * duration, long enough to reach its action.
+   */
+  confirm: (kind: ToastKind, message: string, action: ToastAction) =>
+    showToast(kind, message, TOAST_TIP_MS, action),
   /** spec/01 §8: the session-expired toast stays 7 s. */
   sessionExpired: (message: string) => showToast('warning', message, TOAST_SESSION_EXPIRED_MS),
 };

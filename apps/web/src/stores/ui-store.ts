@@ -17,7 +17,6 @@ interface UiState {
   sidebarOpen: boolean;
   theme: ThemeName;
   toasts: Toast[];
-  activeTab: string | null;
   mobileMenuOpen: boolean;
   setSidebarOpen: (open: boolean) => void;
   toggleSidebar: () => void;
@@ -25,7 +24,6 @@ interface UiState {
   toggleTheme: () => void;
   addToast: (toast: Omit<Toast, 'duration'> & { duration?: number }) => void;
   removeToast: (id: string) => void;
-  setActiveTab: (tab: string | null) => void;
   setMobileMenuOpen: (open: boolean) => void;
   toggleMobileMenu: () => void;
 }
@@ -33,13 +31,14 @@ interface UiState {
 /**
  * spec/01 §2 UI state. Defaults: sidebar open, dark theme. The store itself is not persisted (spec/01 §4:
  * the whitelist of persisted keys is empty); only the theme is remembered, under a key of its own, so that
- * it stays as the user left it across visits, sign-in and sign-out (issue 12, docs/decisions.md).
+ * it stays as the user left it across visits, sign-in and sign-out (issue 12, docs/decisions.md). The active
+ * tab is not kept here: each set of tabs keeps its own (the party page opens the one its ?tab= link names,
+ * each workspace panel has its own), so one app-wide value would serve none of them (issue 14).
  */
 export const useUiStore = create<UiState>()((set) => ({
   sidebarOpen: true,
   theme: readStoredTheme() ?? 'dark',
   toasts: [],
-  activeTab: null,
   mobileMenuOpen: false,
   setSidebarOpen: (sidebarOpen) => set({ sidebarOpen }),
   toggleSidebar: () => set((state) => ({ sidebarOpen: !state.sidebarOpen })),
@@ -56,7 +55,6 @@ export const useUiStore = create<UiState>()((set) => ({
   addToast: (toast) =>
     set((state) => ({ toasts: [...state.toasts, { duration: TOAST_DEFAULT_MS, ...toast }] })),
   removeToast: (id) => set((state) => ({ toasts: state.toasts.filter((toast) => toast.id !== id) })),
-  setActiveTab: (activeTab) => set({ activeTab }),
   setMobileMenuOpen: (mobileMenuOpen) => set({ mobileMenuOpen }),
   toggleMobileMenu: () => set((state) => ({ mobileMenuOpen: !state.mobileMenuOpen })),
 }));

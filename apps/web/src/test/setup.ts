@@ -2,7 +2,6 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { initialAuthState, useAuthStore } from '../stores/auth-store';
-import { useModalStore } from '../stores/modal-store';
 import { useUiStore } from '../stores/ui-store';
 
 // Mantine reads media queries and observes element sizes; happy-dom provides neither.
@@ -35,13 +34,11 @@ Object.defineProperty(globalThis, 'ResizeObserver', { writable: true, value: win
 window.HTMLElement.prototype.scrollIntoView = function scrollIntoView() {};
 
 const uiInitial = useUiStore.getState();
-const modalInitial = useModalStore.getState();
 
 beforeEach(() => {
   window.localStorage.clear();
   useAuthStore.setState(initialAuthState, true);
   useUiStore.setState(uiInitial, true);
-  useModalStore.setState(modalInitial, true);
 });
 
 afterEach(() => {

@@ -5,6 +5,7 @@ import { toast } from '../../lib/toast';
 import { useAuthStore } from '../../stores/auth-store';
 import { buildUser } from '../../test/fixtures';
 import { inventoryKeys } from '../inventory/api/inventory-api';
+import { partyKeys } from '../parties/api/parties-api';
 import { preferencesKeys } from '../preferences/api/preferences-api';
 import {
   acquirePartyChannels,
@@ -73,16 +74,22 @@ describe('party channels', () => {
     expect(partyRealtimeState('p-events').status).toBe('connected');
 
     const inventory = channel('p-events', 'PartyInventoryChannel');
-    inventory.received({
-      action: 'item_added',
-      actor: { id: 'user-pip', name: 'Pip' },
-      ids: { destination_container_id: 'c-1' },
-    });
+    const party = channel('p-events', 'PartyChannel');
+    const pip = { id: 'user-pip', name: 'Pip' };
+    inventory.received({ action: 'item_added', actor: pip, ids: { destination_container_id: 'c-1' } });
     expect(invalidate).toHaveBeenCalledWith({ queryKey: inventoryKeys.container('c-1'), exact: false });
+    // Issue 14: the row refreshes; PartyChannel's one summary of the change tells.
+    expect(info).not.toHaveBeenCalled();
+    party.received({ action: 'inventory_updated', actor: pip, ids: { character_id: null } });
     expect(info).toHaveBeenCalledWith('Pip updated inventory', 3_000);
+    expect(info).toHaveBeenCalledTimes(1);
 
     info.mockClear();
-    inventory.received({ action: 'item_added', actor: { id: 'user-me', name: 'Me' }, ids: {} });
+    party.received({ action: 'inventory_updated', actor: { id: 'user-me', name: 'Me' }, ids: {} });
+    expect(info).not.toHaveBeenCalled();
+
+    party.received({ action: 'notes_updated', actor: pip });
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: partyKeys.notes('p-events'), exact: false });
     expect(info).not.toHaveBeenCalled();
 
     inventory.received({
@@ -101,16 +108,19 @@ describe('party channels', () => {
     release = acquirePartyChannels('p-quiet', queryClient);
     confirmBoth('p-quiet');
     const change = {
-      action: 'item_added',
+      action: 'inventory_updated',
       actor: { id: 'user-pip', name: 'Pip' },
-      ids: { destination_container_id: 'c-1' },
+      ids: { character_id: 'ch-1' },
     };
-    channel('p-quiet', 'PartyInventoryChannel').received(change);
-    expect(invalidate).toHaveBeenCalledWith({ queryKey: inventoryKeys.container('c-1'), exact: false });
+    channel('p-quiet', 'PartyChannel').received(change);
+    expect(invalidate).toHaveBeenCalledWith({
+      queryKey: inventoryKeys.owner({ type: 'character', id: 'ch-1' }),
+      exact: false,
+    });
     expect(info).not.toHaveBeenCalled();
 
     queryClient.setQueryData(preferencesKeys.all, { ...defaultPreferences, notificationsEnabled: true });
-    channel('p-quiet', 'PartyInventoryChannel').received(change);
+    channel('p-quiet', 'PartyChannel').received(change);
     expect(info).toHaveBeenCalledWith('Pip updated inventory', 3_000);
   });
 

@@ -108,6 +108,52 @@ describe('invalidationsFor', () => {
     ]);
   });
 
+  it('refreshes the party and its patronage panel for party_update (issue 14)', () => {
+    expect(keysOf(message({ action: 'party_update', ids: { beneficiary_id: 'u-2' } }))).toEqual([
+      { queryKey: partyKeys.detail('p1'), exact: true },
+      { queryKey: partyKeys.eligible('p1') },
+    ]);
+  });
+
+  it('refreshes the shared notes alone for notes_updated (issue 14)', () => {
+    expect(keysOf(message({ action: 'notes_updated' }))).toEqual([{ queryKey: partyKeys.notes('p1') }]);
+    // A party edit leaves the notes alone, and the notes leave the party alone.
+    expect(keysOf(message({ action: 'party_updated' }))).not.toContainEqual({
+      queryKey: partyKeys.notes('p1'),
+    });
+  });
+
+  it('refreshes the party’s and the named characters’ containers and load for inventory_updated (issue 14)', () => {
+    expect(
+      keysOf(
+        message({
+          action: 'inventory_updated',
+          ids: { character_id: 'ch-1', recipient_character_id: 'ch-2' },
+        }),
+      ),
+    ).toEqual([
+      { queryKey: inventoryKeys.owner({ type: 'party', id: 'p1' }) },
+      { queryKey: inventoryKeys.owner({ type: 'character', id: 'ch-1' }) },
+      { queryKey: inventoryKeys.owner({ type: 'character', id: 'ch-2' }) },
+    ]);
+  });
+
+  it('refreshes the party ledger and the character’s, or every character’s, for party_activity (issue 14)', () => {
+    expect(keysOf(message({ action: 'party_activity', ids: { character_id: 'ch-1' } }))).toEqual([
+      { queryKey: transactionKeys.party('p1') },
+      { queryKey: transactionKeys.character('ch-1') },
+    ]);
+    const several = keysOf(message({ action: 'party_activity', ids: { character_id: null } }));
+    expect(several).toEqual([
+      { queryKey: transactionKeys.party('p1') },
+      { queryKey: transactionKeys.characters() },
+    ]);
+    const covers = (key: readonly unknown[]) =>
+      several.some(({ queryKey }) => queryKey.every((part, i) => part === key[i]));
+    expect(covers(transactionKeys.character('ch-9'))).toBe(true);
+    expect(covers(transactionKeys.party('p2'))).toBe(false);
+  });
+
   it('refreshes the party characters and the character for character events', () => {
     expect(keysOf(message({ action: 'character_updated', ids: { character_id: 'ch-2' } }))).toEqual([
       { queryKey: partyKeys.detail('p1'), exact: true },
@@ -186,16 +232,25 @@ describe('invalidationsFor', () => {
 });
 
 describe('noticeFor', () => {
-  it('tells me "{name} updated inventory" for 3 s when someone else changes it', () => {
-    expect(noticeFor(message({ action: 'item_moved' }), me)).toEqual({
+  it('tells me "{name} updated inventory" for 3 s, once per change, when someone else changes it', () => {
+    expect(noticeFor(message({ action: 'inventory_updated' }), me)).toEqual({
       message: 'Pip updated inventory',
       duration: 3_000,
     });
+    // Issue 14: the inventory channel's rows (two for a coin conversion) refresh without a notice each.
+    for (const action of [
+      'item_added',
+      'item_moved',
+      'item_updated',
+      'item_traded',
+      'party_inventory_updated',
+    ])
+      expect(noticeFor(message({ action }), me)).toBeNull();
   });
 
   it('tells the receiver of a gift who gave what, and refreshes the receiving character (issue 12 §8)', () => {
     const gift = message({
-      action: 'item_moved',
+      action: 'inventory_updated',
       ids: {
         character_id: 'c-pip',
         destination_container_id: 'bag-brom',
@@ -215,8 +270,9 @@ describe('noticeFor', () => {
   });
 
   it('says nothing about my own changes, or changes without an actor', () => {
-    expect(noticeFor(message({ actor: { id: me, name: 'Me' } }), me)).toBeNull();
-    expect(noticeFor(message({ actor: null }), me)).toBeNull();
+    const change = { action: 'inventory_updated' };
+    expect(noticeFor(message({ ...change, actor: { id: me, name: 'Me' } }), me)).toBeNull();
+    expect(noticeFor(message({ ...change, actor: null }), me)).toBeNull();
   });
 
   it('announces others joining and leaving for 2 s, on PartyChannel only', () => {
@@ -253,8 +309,8 @@ describe('noticeFor', () => {
     expect(noticeFor(message({ action: 'loot_claimed', actor: { id: me, name: 'Me' } }), me)).toBeNull();
   });
 
-  it('makes no notice for membership or party events', () => {
-    expect(noticeFor(message({ action: 'member_added' }), me)).toBeNull();
-    expect(noticeFor(message({ action: 'party_updated' }), me)).toBeNull();
+  it('makes no notice for membership, party, notes or activity events', () => {
+    for (const action of ['member_added', 'party_updated', 'party_update', 'notes_updated', 'party_activity'])
+      expect(noticeFor(message({ action }), me)).toBeNull();
   });
 });

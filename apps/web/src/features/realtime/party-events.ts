@@ -29,7 +29,7 @@ export const partyMessageSchema = z.object({
 });
 export type PartyMessage = z.infer<typeof partyMessageSchema>;
 
-/** spec/02 §7: the inventory actions of PartyInventoryChannel (and PartyChannel's inventory_updated). */
+/** spec/02 §7: the inventory actions of PartyInventoryChannel, one per ledger row. */
 const inventoryActions = new Set([
   'item_added',
   'item_removed',
@@ -37,11 +37,9 @@ const inventoryActions = new Set([
   'item_updated',
   'item_traded',
   'party_inventory_updated',
-  'inventory_updated',
 ]);
 const membershipActions = new Set(['member_added', 'member_removed', 'member_role_changed']);
 const characterActions = new Set(['character_assigned', 'character_removed', 'character_updated']);
-const partyActions = new Set(['party_updated', 'party_update', 'notes_updated']);
 const presenceActions = new Set(['presence_update', 'presence_changed']);
 /** spec/02 §7: a shop was deployed, changed (stock, prices, open) or closed. */
 const shopActions = new Set([
@@ -71,7 +69,7 @@ const lootActions = new Set([
 ]);
 
 export function isInventoryAction(action: string): boolean {
-  return inventoryActions.has(action);
+  return inventoryActions.has(action) || action === 'inventory_updated';
 }
 
 export function isPresenceAction(action: string): boolean {
@@ -154,8 +152,29 @@ export function invalidationsFor(message: PartyMessage, partyId: string): Invali
       ...(characterId ? [{ queryKey: wealthKeys.character(characterId) }] : []),
     ];
   }
-  if (partyActions.has(action)) return [{ queryKey: partyKeys.detail(partyId), exact: true }];
-  if (action === 'party_activity') return [{ queryKey: transactionKeys.party(partyId) }];
+  // Issue 14: PartyChannel's own messages (the server's realtime/party-summaries.ts, ledger-events.ts).
+  if (action === 'inventory_updated') {
+    // One per change: the party's containers and load, and those of the characters it names.
+    return [
+      { queryKey: inventoryKeys.owner({ type: 'party', id: partyId }) },
+      ...(characterId ? [{ queryKey: inventoryKeys.owner({ type: 'character', id: characterId }) }] : []),
+      ...(recipientId ? [{ queryKey: inventoryKeys.owner({ type: 'character', id: recipientId }) }] : []),
+    ];
+  }
+  if (action === 'party_activity') {
+    // New rows in the party's ledger; a change of several characters names none, so all their ledgers.
+    return [
+      { queryKey: transactionKeys.party(partyId) },
+      { queryKey: characterId ? transactionKeys.character(characterId) : transactionKeys.characters() },
+    ];
+  }
+  // The party itself was edited (settings, archive, join code).
+  if (action === 'party_updated') return [{ queryKey: partyKeys.detail(partyId), exact: true }];
+  // What the party gives a member changed (a sponsorship started or ended).
+  if (action === 'party_update') {
+    return [{ queryKey: partyKeys.detail(partyId), exact: true }, { queryKey: partyKeys.eligible(partyId) }];
+  }
+  if (action === 'notes_updated') return [{ queryKey: partyKeys.notes(partyId) }];
   // Presence and test_connection change no cached data.
   return [];
 }
@@ -213,12 +232,14 @@ export interface Notice {
 }
 
 /**
- * spec/02 §8 real-time notices, for other people's changes only: "{name} updated inventory" for inventory
- * actions, the server's sentence for loot ("Pip revealed Goblin Hoard"; "{name} updated loot" without one), and "{name} joined/left the party" (User when the name is unknown) for presence changes. Presence
+ * spec/02 §8 real-time notices, for other people's changes only: "{name} updated inventory" once per
+ * inventory change (PartyChannel `inventory_updated`), the server's sentence for loot ("Pip revealed Goblin Hoard"; "{name} updated loot" without one), and "{name} joined/left the party" (User when the name is unknown) for presence changes. Presence
  * is announced on both channels; only PartyChannel's copy (`presence_changed`) makes a notice, so it shows once.
  */
 export function noticeFor(message: PartyMessage, myUserId: string | null): Notice | null {
-  if (inventoryActions.has(message.action)) {
+  // Issue 14: told once per change, from PartyChannel's summary, however many rows the change wrote (the
+  // inventory channel's rows refresh the containers silently).
+  if (message.action === 'inventory_updated') {
     if (!message.actor || message.actor.id === myUserId) return null;
     // Issue 12 §8: the receiver of a gift is told who gave what ("Pip gave you 2 × Rope").
     const gift = idOf(message, 'recipient_notice');

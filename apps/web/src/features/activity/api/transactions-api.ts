@@ -44,6 +44,8 @@ export const transactionKeys = {
   scope: (scope: HistoryScope) => [...transactionKeys.all, scope.kind, scope.id] as const,
   party: (partyId: string) => transactionKeys.scope({ kind: 'party', id: partyId }),
   character: (characterId: string) => transactionKeys.scope({ kind: 'character', id: characterId }),
+  /** Every character's ledger (a party change that concerned several characters). */
+  characters: () => [...transactionKeys.all, 'character'] as const,
   list: (scope: HistoryScope, filters: HistoryFilters) => [...transactionKeys.scope(scope), filters] as const,
 };
 

@@ -1,20 +1,25 @@
 import { type TransactionType, transactionTypes } from '@haversack/contracts';
 import { isTransactionType } from '../api/transactions-api';
 
-/** Readable names for the ledger's transaction types (contracts `transactionTypes`). */
+/**
+ * Readable names for the ledger's transaction types (contracts `transactionTypes`, every one of which the
+ * server writes: docs/decisions.md, issue 14), distinct so that the type filter never offers two alike.
+ */
 const labels: Record<TransactionType, string> = {
   purchase: 'Purchase',
   sale: 'Sale',
   transfer: 'Transfer',
   character_to_character_transfer: 'Character to character',
-  character_to_party_transfer: 'Character to party',
-  party_to_character_transfer: 'Party to character',
+  // The GM moving another player's character's things; a player's own moves are deposits and withdrawals.
+  character_to_party_transfer: 'Character to party (GM)',
+  party_to_character_transfer: 'Party to character (GM)',
   party_deposit: 'Party deposit',
   party_withdraw: 'Party withdrawal',
   loot: 'Loot',
   loot_distribution: 'Loot distribution',
-  create: 'Create',
-  delete: 'Delete',
+  // Goods a shop or a loot makes for itself (deployment, restock), and those gone with it when deleted.
+  create: 'Shop or loot stock created',
+  delete: 'Shop or loot stock removed',
   adjust: 'Adjustment',
   split: 'Split',
   merge: 'Merge',

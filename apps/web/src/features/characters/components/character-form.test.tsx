@@ -1,9 +1,10 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { useUiStore } from '../../../stores/ui-store';
 import { jsonResponse, mockFetch } from '../../../test/fixtures';
 import { buildParty, pageMeta } from '../../../test/party-fixtures';
-import { renderRoutes } from '../../../test/render';
+import { renderRoutes, withUnsavedChangesGuard } from '../../../test/render';
 import { CharacterForm } from './character-form';
 
 const TOTAL_PARTIES = 112;
@@ -41,5 +42,59 @@ describe('CharacterForm party picker', () => {
     const options = await screen.findAllByRole('option', { hidden: true });
     expect(options).toHaveLength(TOTAL_PARTIES);
     expect(screen.getByRole('option', { name: 'Party 111', hidden: true })).toBeInTheDocument();
+  });
+});
+
+describe('CharacterForm and the general toasts (spec/01 §8)', { timeout: 30_000 }, () => {
+  function renderForm(onSubmit: () => Promise<void> = async () => {}) {
+    mockFetch(() => jsonResponse(200, { status: 'success', data: [], meta: pageMeta(0, 100) }));
+    return renderRoutes(
+      withUnsavedChangesGuard([
+        {
+          path: '/characters/new',
+          element: <CharacterForm submitLabel="Create" onSubmit={onSubmit} onCancel={() => {}} />,
+        },
+      ]),
+      '/characters/new',
+    );
+  }
+
+  it('toasts "Please fill in all required fields." when the name is blank', async () => {
+    const user = userEvent.setup();
+    const onSubmit = vi.fn().mockResolvedValue(undefined);
+    renderForm(onSubmit);
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    await vi.waitFor(() =>
+      expect(useUiStore.getState().toasts.at(-1)).toMatchObject({
+        kind: 'error',
+        message: 'Please fill in all required fields.',
+      }),
+    );
+    expect(onSubmit).not.toHaveBeenCalled();
+  });
+
+  it('toasts "Failed to save. Please try again." for a failure the API did not explain', async () => {
+    const user = userEvent.setup();
+    renderForm(vi.fn().mockRejectedValue(new TypeError('navigate is not a function')));
+    await user.click(screen.getByRole('textbox', { name: 'Name' }));
+    await user.paste('Aria Swiftwind');
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    await vi.waitFor(() =>
+      expect(useUiStore.getState().toasts.at(-1)).toMatchObject({
+        kind: 'error',
+        message: 'Failed to save. Please try again.',
+      }),
+    );
+  });
+
+  it('asks before leaving with a name typed: "You have unsaved changes."', async () => {
+    const user = userEvent.setup();
+    renderForm();
+    await user.click(screen.getByRole('textbox', { name: 'Name' }));
+    await user.paste('Aria Swiftwind');
+    await user.click(screen.getByRole('link', { name: 'Elsewhere' }));
+    expect(await screen.findByRole('dialog', { name: 'Leave this page?' })).toHaveTextContent(
+      'You have unsaved changes.',
+    );
   });
 });

@@ -17,8 +17,11 @@ import {
 import { useForm } from '@mantine/form';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { markInvalidFields, serverFieldErrors, validateWith } from '../../../lib/forms';
-import { isApiError } from '../../../lib/http-client';
+import { markInvalidFields, serverFieldErrors, toastMissingRequired, validateWith } from '../../../lib/forms';
+import { isApiError, toastUnexplainedFailure } from '../../../lib/http-client';
+import { generalMessages } from '../../../lib/toast';
+import { useUnsavedChanges } from '../../../lib/unsaved-changes';
+import { weightLabel } from '../../../lib/weight';
 import { myActivePartiesQuery } from '../../parties/api/parties-api';
 
 /** spec/02 §5 Character create defaults. */
@@ -60,6 +63,7 @@ export function CharacterForm({
     validate: validateWith(characterFormSchema),
     enhanceGetInputProps: markInvalidFields,
   });
+  const leaveWithoutAsking = useUnsavedChanges(form.isDirty);
 
   const partyOptions = (parties.data?.parties ?? []).map((party) => ({ value: party.id, label: party.name }));
   // A preselected party (?party_id) may not be in the first page of my parties: keep it selectable.
@@ -73,18 +77,25 @@ export function CharacterForm({
   const handleSubmit = async (values: CharacterFormValues) => {
     setFormError(null);
     try {
-      await onSubmit(values);
+      await leaveWithoutAsking(() => onSubmit(values));
     } catch (error) {
       const fieldErrors = serverFieldErrors(error, fields, 'character.');
       if (fieldErrors) form.setErrors(fieldErrors);
       else if (isApiError(error) && error.code === 'VALIDATION_ERROR')
         setFormError(error.serverMessage ?? error.message);
-      else onOtherError?.(error);
+      else {
+        toastUnexplainedFailure(error, generalMessages.saveFailed);
+        onOtherError?.(error);
+      }
     }
   };
 
   return (
-    <form onSubmit={form.onSubmit(handleSubmit)} noValidate aria-label="Character details">
+    <form
+      onSubmit={form.onSubmit(handleSubmit, toastMissingRequired<CharacterFormValues>(['name']))}
+      noValidate
+      aria-label="Character details"
+    >
       <Stack gap="md">
         {formError ? (
           <Alert color="red" variant="light">
@@ -104,7 +115,7 @@ export function CharacterForm({
         </SimpleGrid>
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
           <NumberInput
-            label="Max weight (lbs)"
+            label={weightLabel('Max weight')}
             description="Empty or 0 means unlimited"
             min={0}
             {...form.getInputProps('max_weight')}
@@ -138,7 +149,7 @@ export function CharacterForm({
         />
         <Textarea label="Notes" rows={4} maxLength={5000} {...form.getInputProps('notes')} />
         <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onCancel}>
+          <Button variant="default" onClick={() => void leaveWithoutAsking(onCancel)}>
             Cancel
           </Button>
           <Button type="submit" loading={form.submitting}>

@@ -46,7 +46,7 @@ describe('CharacterWealthPanel', () => {
     ).toEqual(['1 platinum', '1,215 gold', '0 electrum', '7 silver', '50 copper']);
     expect(within(panel).getByTestId('wealth-total-value')).toHaveTextContent('1,266 gp');
     expect(within(panel).getByText('Coins 1,226 gp · Items 40 gp')).toBeInTheDocument();
-    expect(within(panel).getByTestId('load-amount')).toHaveTextContent('45.5 / 60 lb');
+    expect(within(panel).getByTestId('load-amount')).toHaveTextContent('45.5 / 60 lbs');
     expect(within(panel).getByTestId('encumbrance-badge')).toHaveTextContent('Heavily encumbered');
     expect(within(panel).getByText(/Speed drops by 20 feet/)).toBeInTheDocument();
     const bar = within(panel).getByRole('progressbar', { name: /^Load: / });
@@ -59,7 +59,7 @@ describe('CharacterWealthPanel', () => {
     );
     const { unmount } = renderWithProviders(<CharacterWealthPanel characterId="char-1" />);
     expect(await screen.findByTestId('encumbrance-badge')).toHaveTextContent('No weight limit');
-    expect(screen.getByTestId('load-amount')).toHaveTextContent('12 lb');
+    expect(screen.getByTestId('load-amount')).toHaveTextContent('12 lbs');
     expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
     // An empty purse still shows its five coins, and wealth below a gold piece is not "0 gp".
     expect(screen.getAllByRole('listitem')).toHaveLength(5);
@@ -97,7 +97,7 @@ describe('CharacterWealthStrip', () => {
     const strip = await screen.findByTestId('wealth-strip');
     expect(within(strip).getByTestId('wealth-strip-purse')).toHaveTextContent('1 pp 1,215 gp 7 sp 50 cp');
     expect(strip).toHaveTextContent('Wealth 1,266 gp');
-    expect(strip).toHaveTextContent('Load 45.5 / 60 lb');
+    expect(strip).toHaveTextContent('Load 45.5 / 60 lbs');
     expect(within(strip).getByTestId('encumbrance-badge')).toHaveTextContent('Heavily encumbered');
   });
 

@@ -6,6 +6,7 @@ import {
 } from '@haversack/contracts';
 import { Badge, Group, Progress, Stack, Text } from '@mantine/core';
 import { percentUsed } from '../../../components/capacity-bar';
+import { formatWeight } from '../../../lib/weight';
 
 export const encumbranceColors: Record<EncumbranceLevel, string> = {
   unencumbered: 'teal',
@@ -24,12 +25,11 @@ const encumbranceBadgeColors: Record<EncumbranceLevel, string> = {
 
 type Load = Pick<CharacterWealth, 'carried_weight' | 'max_weight' | 'encumbrance' | 'weight_tracked'>;
 
-/** "17.5 / 60 lb", or "17.5 lb" without a limit. */
+/** "17.5 / 60 lbs", or "17.5 lbs" without a limit. */
 export function loadLabel(load: Pick<Load, 'carried_weight' | 'max_weight'>): string {
-  const carried = load.carried_weight.toLocaleString('en-US');
   return load.max_weight === null
-    ? `${carried} lb`
-    : `${carried} / ${load.max_weight.toLocaleString('en-US')} lb`;
+    ? formatWeight(load.carried_weight)
+    : formatWeight(load.carried_weight, { of: load.max_weight });
 }
 
 /** What the badge says: the SRD level, or why there is none. */

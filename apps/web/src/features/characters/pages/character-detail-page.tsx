@@ -18,8 +18,10 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { DetailLoadError } from '../../../components/detail-load-error';
 import { TextSkeleton } from '../../../components/loading';
+import { toastUnexplainedFailure } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
-import { toast } from '../../../lib/toast';
+import { generalMessages, toast } from '../../../lib/toast';
+import { formatWeight } from '../../../lib/weight';
 import { TransactionHistory } from '../../activity/components/transaction-history';
 import { usePartyChannels } from '../../realtime/hooks/use-party-channels';
 import { characterKeys, characterQuery, deleteCharacter } from '../api/characters-api';
@@ -38,8 +40,8 @@ function Stat({ label, value }: { label: string; value: string }) {
   );
 }
 
-const capacity = (value: number | null, unit = '') =>
-  value === null || value === 0 ? 'Unlimited' : `${value}${unit}`;
+const unlimited = (value: number | null, shown: (value: number) => string) =>
+  value === null || value === 0 ? 'Unlimited' : shown(value);
 
 /** /characters/{id}: stats, party, inventory link; edit and delete for the owner. */
 export function CharacterDetailPage() {
@@ -59,6 +61,7 @@ export function CharacterDetailPage() {
       await queryClient.invalidateQueries({ queryKey: characterKeys.all });
       navigate('/characters');
     },
+    onError: (error) => toastUnexplainedFailure(error, generalMessages.deleteFailed),
   });
 
   if (query.isPending) {
@@ -120,8 +123,8 @@ export function CharacterDetailPage() {
 
       <SimpleGrid cols={{ base: 2, md: 4 }} spacing="md">
         <Stat label="Level" value={String(character.level)} />
-        <Stat label="Max weight" value={capacity(character.max_weight, ' lbs')} />
-        <Stat label="Max slots" value={capacity(character.max_slots)} />
+        <Stat label="Max weight" value={unlimited(character.max_weight, formatWeight)} />
+        <Stat label="Max slots" value={unlimited(character.max_slots, String)} />
         <Stat label="Party" value={character.party_name ?? 'None'} />
       </SimpleGrid>
 

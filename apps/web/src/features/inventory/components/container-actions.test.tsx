@@ -129,7 +129,7 @@ describe('Delete container', () => {
   it('is not offered for the primary container', async () => {
     serve(backpack, [], () => undefined);
     renderView(backpack);
-    expect(await screen.findByText('No items found')).toBeInTheDocument();
+    expect(await screen.findByText('No items found.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Delete container' })).not.toBeInTheDocument();
   });
 

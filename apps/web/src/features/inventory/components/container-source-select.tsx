@@ -1,13 +1,14 @@
 import type { Container } from '@haversack/contracts';
 import { Select } from '@mantine/core';
 import { percentUsed } from '../../../components/capacity-bar';
+import { formatWeight } from '../../../lib/weight';
 import { containerLabel } from '../workspace-types';
 
 /** "Quiver (Aria) · 45% full · 2/20 slots" (spec/02 §2: percent full and slot counts). */
 export function sourceOptionLabel(container: Container): string {
   const { capacity } = container;
   const percent = percentUsed(capacity.used, capacity.max);
-  const full = percent === null ? `${capacity.used} lb` : `${Math.round(percent)}% full`;
+  const full = percent === null ? formatWeight(capacity.used) : `${Math.round(percent)}% full`;
   const slots =
     capacity.slots_max === null
       ? `${capacity.slots_used} slots`

@@ -5,7 +5,7 @@ import { serverFieldErrors } from '../../../lib/forms';
 import { toast } from '../../../lib/toast';
 import { type ContainerOwner, createContainer, invalidateContainers } from '../api/inventory-api';
 
-/** spec/02 §5: the workspace dialog starts at 100 lb and 20 slots. */
+/** spec/02 §5: the workspace dialog starts at 100 lbs and 20 slots. */
 export const NEW_CONTAINER_MAX_WEIGHT = 100;
 export const NEW_CONTAINER_MAX_SLOTS = 20;
 

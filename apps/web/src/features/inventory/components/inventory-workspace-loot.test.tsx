@@ -58,7 +58,7 @@ function lootServer(loot: LootInstance, take: () => Response = () => takeResult(
 function renderWorkspace(partyOf: string | null = partyId, leftTab: 'loot' | 'container' = 'loot') {
   return renderWithProviders(
     <InventoryWorkspace
-      title="Party Inventory"
+      owner="The Lamplighters"
       containers={[backpack, stash]}
       initialLeft={{ tab: leftTab, containerId: backpack.id }}
       initialRight={{ tab: 'container', containerId: stash.id }}

@@ -13,7 +13,7 @@ import type { Container, ItemInstance, ItemTemplate, ShopInstance } from '@haver
 import { lootMessages, shopMessages } from '@haversack/contracts';
 import { Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { PageSkipLink } from '../../../components/page-skip-link';
 import { toast } from '../../../lib/toast';
 import { useLootDestinations, useTakeLoot } from '../../loot/hooks/use-take-loot';
@@ -47,8 +47,13 @@ import { TransferQueueBar } from './transfer-queue-bar';
 import { WorkspaceTopBar } from './workspace-top-bar';
 
 export interface InventoryWorkspaceProps {
-  title: string;
+  /** Whose inventory this is (a character's or a party's name): the subtitle of "Inventory Management". */
+  owner: string;
   titleOrder?: 1 | 2;
+  /** The top bar's optional back button (spec/02 §2). */
+  back?: { href: string; label: string };
+  /** Shown under the top bar: a character's purse and load (issue 12 §4). */
+  summary?: ReactNode;
   /** Every container the panels may show (the owner's, the party stash, my other characters'). */
   containers: Container[];
   initialLeft: PanelState;
@@ -374,7 +379,8 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
     <Stack ref={root} gap="md" data-testid="inventory-workspace" data-view={viewMode} data-device={device}>
       <PageSkipLink onActivate={focusItems}>Skip to items</PageSkipLink>
       <WorkspaceTopBar
-        title={props.title}
+        owner={props.owner}
+        back={props.back}
         titleOrder={props.titleOrder ?? 1}
         wide={wide}
         searchOpen={searchOpen}
@@ -390,6 +396,7 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
         canCreate={createOwner !== null}
         onCreateContainer={() => setCreating(true)}
       />
+      {props.summary}
       <DndContext
         sensors={sensors}
         collisionDetection={panelCollision}

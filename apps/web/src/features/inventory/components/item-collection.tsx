@@ -5,6 +5,7 @@ import { useElementSize } from '@mantine/hooks';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { noItemsFound } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import { containerItemsQuery, type ItemFilters } from '../api/inventory-api';
 import type { DraggedItem, DraggedLootItem, LayoutMode } from '../workspace-types';
@@ -12,7 +13,6 @@ import { ItemTile } from './item-tile';
 
 /** Lists longer than this are virtualised (DESIGN §1). */
 export const VIRTUALISE_OVER = 200;
-export const noItemsMessage = 'No items found';
 
 /** spec/02 §2: 2 to 5 columns by the panel's width. */
 export function gridColumns(width: number): number {
@@ -203,7 +203,7 @@ export function ItemCollection(props: ItemCollectionProps) {
 }
 
 /**
- * Stacks as a grid or a list: loading tiles, an error, "No items found", or the tiles with their keyboard
+ * Stacks as a grid or a list: loading tiles, an error, "No items found.", or the tiles with their keyboard
  * model (one Tab stop, arrows between tiles), virtualised when long.
  */
 export function ItemGrid(props: ItemGridProps & { pending?: boolean; error?: React.ReactNode }) {
@@ -221,7 +221,7 @@ export function ItemGrid(props: ItemGridProps & { pending?: boolean; error?: Rea
   else if (items.length === 0)
     content = (
       <Center py="xl" data-testid="items-empty">
-        <Text c="dimmed">{noItemsMessage}</Text>
+        <Text c="dimmed">{noItemsFound}</Text>
       </Center>
     );
   else if (virtual)

@@ -1,5 +1,6 @@
 import { formatStackValue, type ItemInstance } from '@haversack/contracts';
 import { Badge, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { formatWeight } from '../../../lib/weight';
 import { itemIcon, rarityOf, tagLabels } from '../lib/item-look';
 import { GameIcon, ItemStatusBadges, RarityBadge } from './item-look';
 
@@ -28,8 +29,8 @@ export function ItemFacts({ item }: { item: ItemInstance }) {
       </Group>
       <SimpleGrid cols={{ base: 2, xs: 3 }} spacing="sm">
         <Fact label="Quantity" value={String(item.quantity)} />
-        <Fact label="Weight each" value={`${item.weight} lb`} />
-        <Fact label="Total weight" value={`${item.totalWeight.toFixed(1)} lb`} />
+        <Fact label="Weight each" value={formatWeight(item.weight)} />
+        <Fact label="Total weight" value={formatWeight(item.totalWeight, { decimals: 1 })} />
         <Fact label="Value each" value={`${item.value} ${item.currency}`} />
         <Fact label="Total value" value={formatStackValue(item.value_cp * item.quantity)} />
         <Fact

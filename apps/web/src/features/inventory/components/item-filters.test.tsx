@@ -15,7 +15,7 @@ function Harness() {
   return (
     <>
       <WorkspaceTopBar
-        title="Inventory"
+        owner="Aria"
         titleOrder={1}
         wide
         searchOpen={open}
@@ -63,7 +63,7 @@ describe('item filters (rarity and value range next to the search)', () => {
   it('offers the six rarities and sends the chosen filters to GET containers/{id}/items', async () => {
     const fetchMock = mockFetch(() => emptyPage());
     renderWithProviders(<Harness />);
-    await screen.findByText('No items found');
+    await screen.findByText('No items found.');
     fireEvent.click(screen.getByRole('combobox', { name: 'Rarity' }));
     expect((await screen.findAllByRole('option')).map((o) => o.textContent?.toLowerCase())).toEqual([
       ...rarities,
@@ -98,7 +98,7 @@ describe('item filters (rarity and value range next to the search)', () => {
         : emptyPage(),
     );
     renderWithProviders(<Harness />);
-    await screen.findByText('No items found');
+    await screen.findByText('No items found.');
     fireEvent.change(screen.getByRole('textbox', { name: 'Minimum value (gp)' }), { target: { value: '5' } });
     expect(await screen.findByText('Error loading items')).toBeInTheDocument();
   });

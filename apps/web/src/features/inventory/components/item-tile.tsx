@@ -3,6 +3,7 @@ import { type Container, formatStackValue, type ItemInstance, isAttunable } from
 import { ActionIcon, Badge, Box, Group, Menu, Paper, Stack, Text } from '@mantine/core';
 import { IconArrowsTransferUp, IconDots } from '@tabler/icons-react';
 import { type FocusEvent, type KeyboardEvent, useRef, useState } from 'react';
+import { formatWeight } from '../../../lib/weight';
 import { dragHandleStyle, useDragId } from '../dnd';
 import { isAttuned, isEquipped, useItemStatus } from '../hooks/use-item-status';
 import { useSwipe } from '../hooks/use-swipe';
@@ -176,7 +177,8 @@ export function ItemTile({
               </Badge>
             </Group>
             <Text size="xs" c="dimmed" pr={menuRoom}>
-              {item.totalWeight.toFixed(1)} lb · {formatStackValue(item.value_cp * item.quantity)}
+              {formatWeight(item.totalWeight, { decimals: 1 })} ·{' '}
+              {formatStackValue(item.value_cp * item.quantity)}
             </Text>
             {rarity || status.length > 0 ? (
               <Group gap={4} pr={menuRoom}>
@@ -197,7 +199,8 @@ export function ItemTile({
             </Group>
             <Group gap="xs" wrap="nowrap" ml="auto" style={{ flexShrink: 0 }}>
               <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-                {item.totalWeight.toFixed(1)} lb · {formatStackValue(item.value_cp * item.quantity)}
+                {formatWeight(item.totalWeight, { decimals: 1 })} ·{' '}
+                {formatStackValue(item.value_cp * item.quantity)}
               </Text>
               <Badge variant="light" size="sm" style={{ flexShrink: 0 }}>
                 ×{item.quantity}

@@ -17,7 +17,9 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { noItemsFound } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
+import { formatWeight } from '../../../lib/weight';
 import { marketplaceQuery } from '../../items/api/item-templates-api';
 import { templatePrice } from '../../items/components/template-summary';
 import { dragHandleStyle, useDragId } from '../dnd';
@@ -63,7 +65,7 @@ function TemplateRow({
             {template.name}
           </Text>
           <Text size="xs" c="dimmed">
-            {template.weight} lb · {templatePrice(template)}
+            {formatWeight(template.weight)} · {templatePrice(template)}
             {template.stack_size === 0
               ? ' · stacks'
               : template.stack_size > 1
@@ -165,7 +167,7 @@ export function MarketBrowser({
         />
       ) : query.data.templates.length === 0 ? (
         <Center py="xl">
-          <Text c="dimmed">No items found</Text>
+          <Text c="dimmed">{noItemsFound}</Text>
         </Center>
       ) : (
         <Stack gap={6} data-testid="market-results">

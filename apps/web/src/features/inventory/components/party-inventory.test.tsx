@@ -52,7 +52,9 @@ describe('PartyInventory', () => {
   it('shows no prompt when the plan in this party includes it', async () => {
     partyServer(true);
     renderWithProviders(<PartyInventory party={party} />);
-    expect(await screen.findByRole('heading', { name: 'Party Inventory' })).toBeInTheDocument();
+    // spec/02 §2: the workspace is "Inventory Management", the party's name below it.
+    const heading = await screen.findByRole('heading', { name: 'Inventory Management' });
+    expect(heading).toHaveAccessibleDescription(party.name);
     expect(screen.queryByTestId('upgrade-prompt')).not.toBeInTheDocument();
   });
 

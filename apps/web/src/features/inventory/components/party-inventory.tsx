@@ -60,7 +60,7 @@ export function PartyInventory({ party }: { party: Pick<Party, 'id' | 'name'> })
         <FeatureUpgradePrompt feature="party_collaboration">{partyCollaborationMissing}</FeatureUpgradePrompt>
       ) : null}
       <InventoryWorkspace
-        title="Party Inventory"
+        owner={party.name}
         titleOrder={2}
         containers={sources.containers}
         initialLeft={{ tab: 'container', containerId: first?.id ?? null }}

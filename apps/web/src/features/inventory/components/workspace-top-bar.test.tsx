@@ -4,12 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { renderWithProviders } from '../test/inventory-fixtures';
 import { WorkspaceTopBar } from './workspace-top-bar';
 
-function Harness() {
+function Harness({ back }: { back?: { href: string; label: string } }) {
   const [open, setOpen] = useState(false);
   const [search, setSearch] = useState('');
   return (
     <WorkspaceTopBar
-      title="Inventory"
+      owner="Nim Quickfingers"
+      back={back}
       titleOrder={1}
       wide
       searchOpen={open}
@@ -45,5 +46,25 @@ describe('WorkspaceTopBar search', () => {
 
     fireEvent.keyDown(document.documentElement, { key: 'f', code: 'KeyF', metaKey: true });
     expect(screen.getByPlaceholderText('Search items...')).toBeInTheDocument();
+  });
+});
+
+describe('WorkspaceTopBar title (spec/02 §2)', () => {
+  it('is "Inventory Management", with the owner as its subtitle and an optional back button', () => {
+    const { unmount } = renderWithProviders(
+      <Harness back={{ href: '/characters/c-1', label: 'Back to Nim Quickfingers' }} />,
+    );
+    const heading = screen.getByRole('heading', { level: 1, name: 'Inventory Management' });
+    expect(heading).toHaveAccessibleDescription('Nim Quickfingers');
+    expect(screen.getByTestId('workspace-owner')).toHaveTextContent('Nim Quickfingers');
+    expect(screen.getByRole('link', { name: 'Back to Nim Quickfingers' })).toHaveAttribute(
+      'href',
+      '/characters/c-1',
+    );
+    unmount();
+
+    renderWithProviders(<Harness />);
+    expect(screen.getByRole('heading', { level: 1, name: 'Inventory Management' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /^Back to/ })).not.toBeInTheDocument();
   });
 });

@@ -6,13 +6,16 @@ import {
   NumberInput,
   SegmentedControl,
   Select,
+  Stack,
+  Text,
   TextInput,
   Title,
   Tooltip,
 } from '@mantine/core';
-import { useHotkeys } from '@mantine/hooks';
-import { IconPlus, IconSearch } from '@tabler/icons-react';
+import { useHotkeys, useId } from '@mantine/hooks';
+import { IconArrowLeft, IconPlus, IconSearch } from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
+import { Link } from 'react-router';
 import type { ItemFilters } from '../api/inventory-api';
 import type { LayoutMode, ViewMode } from '../workspace-types';
 
@@ -30,9 +33,15 @@ function toGp(value: number | string): number | null {
   return Number.isFinite(n) && n >= 0 ? n : null;
 }
 
+/** spec/02 §2: the inventory screen's title; whose inventory it is shows below it. */
+export const workspaceTitle = 'Inventory Management';
+
 export interface WorkspaceTopBarProps {
-  title: string;
+  /** Whose inventory: a character's or a party's name, the title's subtitle. */
+  owner: string;
   titleOrder: 1 | 2;
+  /** spec/02 §2 "optional back or menu button": the page the workspace was opened from. */
+  back?: { href: string; label: string };
   wide: boolean;
   searchOpen: boolean;
   onSearchOpenChange: (open: boolean) => void;
@@ -50,11 +59,13 @@ export interface WorkspaceTopBarProps {
 }
 
 /**
- * spec/02 §2 top bar: title, search toggle (Ctrl/Cmd+F opens it, Escape closes it), single/dual and
- * grid/list toggles on wide screens, and the add-container button.
+ * spec/02 §2 top bar: an optional back button, the title "Inventory Management" with the owner below it,
+ * search toggle (Ctrl/Cmd+F opens it, Escape closes it), single/dual and grid/list toggles on wide screens,
+ * and the add-container button. (The menu button is the main layout's own, on phones.)
  */
 export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
   const input = useRef<HTMLInputElement>(null);
+  const ownerId = useId();
   const { onSearchOpenChange } = props;
   // The browser's own find is replaced inside the workspace, as the spec asks.
   useHotkeys([['mod+F', () => onSearchOpenChange(true)]]);
@@ -75,9 +86,34 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
   return (
     <>
       <Group justify="space-between" gap="sm" wrap="wrap">
-        <Title order={props.titleOrder} size={props.titleOrder === 1 ? 'h2' : 'h3'}>
-          {props.title}
-        </Title>
+        <Group gap="xs" wrap="nowrap" miw={0}>
+          {props.back ? (
+            <Tooltip label={props.back.label}>
+              <ActionIcon
+                component={Link}
+                to={props.back.href}
+                variant="default"
+                size="lg"
+                aria-label={props.back.label}
+              >
+                <IconArrowLeft size={18} aria-hidden="true" />
+              </ActionIcon>
+            </Tooltip>
+          ) : null}
+          <Stack gap={0} miw={0}>
+            {/* The owner is the heading's description: a screen reader hears whose inventory it is. */}
+            <Title
+              order={props.titleOrder}
+              size={props.titleOrder === 1 ? 'h2' : 'h3'}
+              aria-describedby={ownerId}
+            >
+              {workspaceTitle}
+            </Title>
+            <Text id={ownerId} size="sm" c="dimmed" truncate data-testid="workspace-owner">
+              {props.owner}
+            </Text>
+          </Stack>
+        </Group>
         <Group gap="xs" wrap="wrap">
           <Tooltip label="Search items (Ctrl/Cmd+F)">
             <ActionIcon

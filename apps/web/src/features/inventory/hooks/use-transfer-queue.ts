@@ -16,8 +16,6 @@ export interface QueueProgress {
   total: number;
 }
 
-/** An Undo needs time to be reached: the quick transfer's toast stays longer than a plain success. */
-export const UNDO_TOAST_MS = 6_000;
 export const transferUndone = 'Transfer undone';
 
 /**
@@ -138,7 +136,8 @@ export function useTransferQueue() {
               await refresh(queryClient, [item], destination);
             }
           };
-          toast.success(result.message || inventoryMessages.transferred, UNDO_TOAST_MS, {
+          // A confirm toast (spec/01 §9: 6 s): the Undo needs time to be reached.
+          toast.confirm('success', result.message || inventoryMessages.transferred, {
             label: 'Undo',
             onClick: () => void undo(),
           });

@@ -1,7 +1,6 @@
 import type { Container } from '@haversack/contracts';
-import { Anchor, Breadcrumbs, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { DetailLoadError } from '../../../components/detail-load-error';
 import { usePageTitle } from '../../../lib/page-title';
 import { characterQuery, myCharactersQuery } from '../../characters/api/characters-api';
@@ -72,25 +71,20 @@ export function ContainerPage() {
   const ownerLink =
     current.owner.type === 'character' ? `/characters/${current.owner.id}` : `/parties/${current.owner.id}`;
   return (
-    <Stack gap="sm">
-      <Breadcrumbs>
-        <Anchor component={Link} to={ownerLink} size="sm">
-          {ownerName}
-        </Anchor>
-        <Text size="sm">Inventory</Text>
-      </Breadcrumbs>
-      {/* Issue 12 §4: the character's purse, wealth and load across all its containers. */}
-      {current.owner.type === 'character' ? <CharacterWealthStrip characterId={current.owner.id} /> : null}
-      <InventoryWorkspace
-        key={current.id}
-        title={`${ownerName}'s Inventory`}
-        containers={containers}
-        initialLeft={{ tab: 'container', containerId: current.id }}
-        initialRight={secondPanel(containers, current.id)}
-        inParty={inParty}
-        partyId={partyId}
-        createOwner={current.can_act ? { type: current.owner.type, id: current.owner.id } : null}
-      />
-    </Stack>
+    <InventoryWorkspace
+      key={current.id}
+      owner={ownerName}
+      back={{ href: ownerLink, label: `Back to ${ownerName}` }}
+      // Issue 12 §4: the character's purse, wealth and load across all its containers, under the title.
+      summary={
+        current.owner.type === 'character' ? <CharacterWealthStrip characterId={current.owner.id} /> : null
+      }
+      containers={containers}
+      initialLeft={{ tab: 'container', containerId: current.id }}
+      initialRight={secondPanel(containers, current.id)}
+      inParty={inParty}
+      partyId={partyId}
+      createOwner={current.can_act ? { type: current.owner.type, id: current.owner.id } : null}
+    />
   );
 }

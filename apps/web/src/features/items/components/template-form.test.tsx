@@ -2,7 +2,8 @@ import { MAX_ITEM_VALUE, MAX_STACK_QUANTITY } from '@haversack/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { renderRoutes } from '../../../test/render';
+import { useUiStore } from '../../../stores/ui-store';
+import { renderRoutes, withUnsavedChangesGuard } from '../../../test/render';
 import { TemplateForm, templateFormValues } from './template-form';
 
 // jsdom has no FontFaceSet; Mantine's autosizing description box listens to it.
@@ -43,4 +44,51 @@ describe('TemplateForm', () => {
       stack_size: MAX_STACK_QUANTITY,
     });
   }, 30_000);
+});
+
+describe('TemplateForm and the general toasts (spec/01 §8)', { timeout: 30_000 }, () => {
+  function renderForm(onSubmit = vi.fn().mockResolvedValue(undefined)) {
+    renderRoutes(
+      withUnsavedChangesGuard([
+        {
+          path: '/items/new',
+          element: (
+            <TemplateForm
+              initial={templateFormValues()}
+              submitLabel="Create"
+              onSubmit={onSubmit}
+              onCancel={() => {}}
+            />
+          ),
+        },
+      ]),
+      '/items/new',
+    );
+    return onSubmit;
+  }
+
+  it('toasts "Please fill in all required fields." when the name is blank', async () => {
+    const user = userEvent.setup();
+    const onSubmit = renderForm();
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    await waitFor(() =>
+      expect(useUiStore.getState().toasts.at(-1)).toMatchObject({
+        kind: 'error',
+        message: 'Please fill in all required fields.',
+      }),
+    );
+    expect(onSubmit).not.toHaveBeenCalled();
+  });
+
+  it('labels the weight in lbs, and asks before leaving with changes', async () => {
+    const user = userEvent.setup();
+    renderForm();
+    expect(screen.getByRole('textbox', { name: 'Weight (lbs)' })).toBeInTheDocument();
+    await user.click(screen.getByRole('textbox', { name: 'Name' }));
+    await user.paste('Elven Rope');
+    await user.click(screen.getByRole('link', { name: 'Elsewhere' }));
+    expect(await screen.findByRole('dialog', { name: 'Leave this page?' })).toHaveTextContent(
+      'You have unsaved changes.',
+    );
+  });
 });

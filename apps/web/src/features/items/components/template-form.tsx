@@ -7,7 +7,11 @@ import {
 } from '@haversack/contracts';
 import { Button, Group, NumberInput, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { serverFieldErrors } from '../../../lib/forms';
+import { serverFieldErrors, toastMissingRequired } from '../../../lib/forms';
+import { isApiError, toastUnexplainedFailure } from '../../../lib/http-client';
+import { generalMessages } from '../../../lib/toast';
+import { useUnsavedChanges } from '../../../lib/unsaved-changes';
+import { weightLabel } from '../../../lib/weight';
 import type { ItemTemplateInput } from '../api/item-templates-api';
 
 export const rarities = ['common', 'uncommon', 'rare', 'very rare', 'legendary', 'artifact'] as const;
@@ -94,32 +98,41 @@ export function TemplateForm({
       stack_size: (size) => (Number(size) >= 0 ? null : 'Stack size cannot be negative (0 means unlimited)'),
     },
   });
-  const submit = form.onSubmit(async (values) => {
-    try {
-      await onSubmit(toInput(values));
-    } catch (error) {
-      const errors = serverFieldErrors(
-        error,
-        [...fields, 'metadata.rarity', 'metadata.category'],
-        'item_template.',
-      );
-      if (errors) {
-        form.setErrors({
-          ...errors,
-          rarity: errors['metadata.rarity'],
-          category: errors['metadata.category'],
-        });
+  const leaveWithoutAsking = useUnsavedChanges(form.isDirty);
+  const submit = form.onSubmit(
+    async (values) => {
+      try {
+        await leaveWithoutAsking(() => onSubmit(toInput(values)));
+      } catch (error) {
+        const errors = serverFieldErrors(
+          error,
+          [...fields, 'metadata.rarity', 'metadata.category'],
+          'item_template.',
+        );
+        if (errors) {
+          form.setErrors({
+            ...errors,
+            rarity: errors['metadata.rarity'],
+            category: errors['metadata.category'],
+          });
+        } else if (isApiError(error) && error.code === 'VALIDATION_ERROR') {
+          // Not toasted by the client (spec/01 §8) and on no field of this form: the form's own alert says it.
+          form.setErrors({ form: error.serverMessage ?? error.message });
+        } else {
+          toastUnexplainedFailure(error, generalMessages.saveFailed);
+        }
       }
-    }
-  });
+    },
+    toastMissingRequired<TemplateFormValues>(['name']),
+  );
   return (
-    <form onSubmit={submit}>
+    <form onSubmit={submit} noValidate>
       <Stack gap="md">
         <TextInput label="Name" required {...form.getInputProps('name')} />
         <Textarea label="Description" autosize minRows={3} {...form.getInputProps('description')} />
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
           <NumberInput
-            label="Weight (lb)"
+            label={weightLabel('Weight')}
             min={0}
             step={0.01}
             decimalScale={2}
@@ -178,7 +191,7 @@ export function TemplateForm({
         </SimpleGrid>
         {form.errors.form ? <div role="alert">{form.errors.form}</div> : null}
         <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onCancel}>
+          <Button variant="default" onClick={() => void leaveWithoutAsking(onCancel)}>
             Cancel
           </Button>
           <Button type="submit" loading={form.submitting}>

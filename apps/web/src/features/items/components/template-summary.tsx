@@ -1,5 +1,6 @@
 import type { ItemTemplate } from '@haversack/contracts';
 import { Text } from '@mantine/core';
+import { formatWeight } from '../../../lib/weight';
 import { tagLabel } from '../../inventory/lib/item-look';
 
 /** "15 gp"; the SRD gives some items no price (a Sun Blade), and those say so rather than "0 gp". */
@@ -7,7 +8,7 @@ export function templatePrice(template: Pick<ItemTemplate, 'base_value' | 'curre
   return template.metadata.priced === false ? 'Unpriced' : `${template.base_value} ${template.currency}`;
 }
 
-/** "3 lb · 15 gp · stacks of 20 · Weapon". */
+/** "3 lbs · 15 gp · stacks of 20 · Weapon". */
 export function templateSummary(template: ItemTemplate): string {
   const stack =
     template.stack_size === 0
@@ -16,7 +17,7 @@ export function templateSummary(template: ItemTemplate): string {
         ? `stacks of ${template.stack_size}`
         : null;
   return [
-    `${template.weight} lb`,
+    formatWeight(template.weight),
     templatePrice(template),
     stack,
     template.category ? tagLabel(template.category) : null,

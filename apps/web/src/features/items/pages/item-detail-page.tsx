@@ -16,8 +16,10 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { DetailLoadError } from '../../../components/detail-load-error';
+import { toastUnexplainedFailure } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
-import { toast } from '../../../lib/toast';
+import { generalMessages, toast } from '../../../lib/toast';
+import { formatWeight } from '../../../lib/weight';
 import { AddToContainerDialog } from '../../inventory/components/add-to-container-dialog';
 import { RarityBadge } from '../../inventory/components/item-look';
 import { rarityOf, tagLabel, tagLabels } from '../../inventory/lib/item-look';
@@ -65,6 +67,7 @@ export function ItemDetailPage() {
       await queryClient.invalidateQueries({ queryKey: itemTemplateKeys.all });
       navigate('/items');
     },
+    onError: (error) => toastUnexplainedFailure(error, generalMessages.deleteFailed),
   });
 
   if (query.isPending) {
@@ -126,7 +129,7 @@ export function ItemDetailPage() {
       </Group>
       {template.description ? <Text style={{ whiteSpace: 'pre-wrap' }}>{template.description}</Text> : null}
       <SimpleGrid cols={{ base: 2, sm: 4 }}>
-        <Fact label="Weight" value={`${template.weight} lb`} />
+        <Fact label="Weight" value={formatWeight(template.weight)} />
         <Fact label="Value" value={templatePrice(template)} />
         <Fact
           label="Stack size"

@@ -17,7 +17,7 @@ import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { EmptyState } from '../../../components/empty-state';
+import { EmptyState, noItemsFound } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import { usePageTitle } from '../../../lib/page-title';
 import { myTemplatesQuery } from '../api/item-templates-api';
@@ -74,7 +74,7 @@ export function ItemListPage() {
         />
       ) : query.data.templates.length === 0 ? (
         <EmptyState
-          title={debounced ? 'No items found' : 'No items yet'}
+          title={debounced ? noItemsFound : 'No items yet'}
           message={
             debounced
               ? 'No template of yours matches that search.'

@@ -22,8 +22,9 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconCoins } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { noItemsFound } from '../../../components/empty-state';
 import { isApiError } from '../../../lib/http-client';
-import { toast } from '../../../lib/toast';
+import { generalMessages, toast } from '../../../lib/toast';
 import { marketplaceQuery } from '../../items/api/item-templates-api';
 import { templatePrice } from '../../items/components/template-summary';
 import {
@@ -36,7 +37,6 @@ import {
 } from '../api/loot-api';
 import { lootItemLabel, lootItemName } from './loot-item-list';
 
-const saveFailed = 'Failed to save. Please try again.';
 const SEARCH_DEBOUNCE_MS = 300;
 
 const coinNames: Record<Currency, string> = {
@@ -50,7 +50,7 @@ const coinNames: Record<Currency, string> = {
 /** A field's complaint (VALIDATION_ERROR details) first, else the server's sentence, else ours. */
 function errorText(error: unknown): string {
   if (isApiError(error) && error.details[0]) return error.details[0].message;
-  return lootErrorMessage(error, saveFailed);
+  return lootErrorMessage(error, generalMessages.saveFailed);
 }
 
 /** A whole number from 1 to the largest stack, or null. */
@@ -142,7 +142,7 @@ export function AddLootItemForm({
             value={itemTemplateId}
             onChange={setItemTemplateId}
             filter={({ options: all }) => all}
-            nothingFoundMessage={catalogue.isFetching ? 'Searching…' : 'No items found'}
+            nothingFoundMessage={catalogue.isFetching ? 'Searching…' : noItemsFound}
             comboboxProps={{ withinPortal: true }}
             error={touched && !itemTemplateId ? 'Choose an item' : undefined}
             disabled={disabled}

@@ -5,7 +5,6 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { type ItemFilters, noItemFilters } from '../../inventory/api/inventory-api';
-import { noItemsMessage } from '../../inventory/components/item-collection';
 import { buildContainer, buildItem, renderWithProviders } from '../../inventory/test/inventory-fixtures';
 import { buildLootInstance } from '../test/loot-fixtures';
 import {
@@ -162,10 +161,10 @@ describe('LootSourceView', { timeout: 20_000 }, () => {
     expect(screen.queryByRole('combobox', { name: 'Loot' })).not.toBeInTheDocument();
   });
 
-  it('says "No items found" for a loot with nothing left in it', async () => {
+  it('says "No items found." for a loot with nothing left in it', async () => {
     lootServer([chest]);
     renderView({ lootId: chest.id });
-    expect(await screen.findByTestId('items-empty')).toHaveTextContent(noItemsMessage);
+    expect(await screen.findByTestId('items-empty')).toHaveTextContent(/^No items found\.$/);
   });
 
   it('shows the GM’s hidden loot marked Hidden, and nothing may be taken from it', async () => {

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
-import { renderRoutes } from '../../../test/render';
+import { renderRoutes, withUnsavedChangesGuard } from '../../../test/render';
 import { LootTemplateCreatePage } from '../pages/loot-template-create-page';
 import { LootTemplateEditPage } from '../pages/loot-template-edit-page';
 import { buildLootTemplate } from '../test/loot-fixtures';
@@ -172,5 +172,31 @@ describe('LootTemplateForm', { timeout: 30_000 }, () => {
     renderRoutes(routes, '/loot/templates/sys/edit');
     expect(await screen.findByText(lootMessages.systemTemplate)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Save Changes' })).not.toBeInTheDocument();
+  });
+
+  it('toasts "Please fill in all required fields." and asks before leaving an edited template', async () => {
+    serve(() => success(buildLootTemplate({ id: 'lt-1', name: 'Goblin Boss Hoard' })));
+    const user = userEvent.setup();
+    const { router } = renderRoutes(withUnsavedChangesGuard(routes), '/loot/templates/lt-1/edit');
+    const name = await screen.findByRole('textbox', { name: 'Name' });
+
+    // Untouched, the page is left freely; edited, leaving asks.
+    await user.click(screen.getByRole('link', { name: 'Elsewhere' }));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/elsewhere'));
+    await router.navigate('/loot/templates/lt-1/edit');
+    await user.clear(await screen.findByRole('textbox', { name: 'Name' }));
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText(lootMessages.nameRequired)).toBeInTheDocument();
+    expect(useUiStore.getState().toasts.at(-1)).toMatchObject({
+      kind: 'error',
+      message: 'Please fill in all required fields.',
+    });
+    expect(name).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('link', { name: 'Elsewhere' }));
+    expect(await screen.findByRole('dialog', { name: 'Leave this page?' })).toHaveTextContent(
+      'You have unsaved changes.',
+    );
+    expect(router.state.location.pathname).toBe('/loot/templates/lt-1/edit');
   });
 });

@@ -18,8 +18,10 @@ import {
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { UpgradePrompt } from '../../../components/upgrade-prompt';
-import { markInvalidFields, serverFieldErrors, validateWith } from '../../../lib/forms';
-import { isApiError } from '../../../lib/http-client';
+import { markInvalidFields, serverFieldErrors, toastMissingRequired, validateWith } from '../../../lib/forms';
+import { type ApiError, isApiError, toastUnexplainedFailure } from '../../../lib/http-client';
+import { generalMessages } from '../../../lib/toast';
+import { useUnsavedChanges } from '../../../lib/unsaved-changes';
 import { isPlanRefusal } from '../../../lib/upgrade-link';
 import type { LootTemplateInput } from '../api/loot-api';
 import { lootSourceTypeOptions, lootVisibilityOptions } from './loot-template-filters';
@@ -77,17 +79,22 @@ export function LootTemplateForm({
     validate: validateWith(lootTemplateFormSchema),
     enhanceGetInputProps: markInvalidFields,
   });
-  const [failure, setFailure] = useState<unknown>(null);
-  const submit = form.onSubmit(async (values) => {
-    setFailure(null);
-    try {
-      await onSubmit(toInput(values));
-    } catch (error) {
-      const errors = serverFieldErrors(error, fields, 'loot_template.');
-      if (errors) form.setErrors(errors);
-      else setFailure(error);
-    }
-  });
+  const [failure, setFailure] = useState<ApiError | null>(null);
+  const leaveWithoutAsking = useUnsavedChanges(form.isDirty);
+  const submit = form.onSubmit(
+    async (values) => {
+      setFailure(null);
+      try {
+        await leaveWithoutAsking(() => onSubmit(toInput(values)));
+      } catch (error) {
+        const errors = serverFieldErrors(error, fields, 'loot_template.');
+        if (errors) form.setErrors(errors);
+        else if (isApiError(error)) setFailure(error);
+        else toastUnexplainedFailure(error, generalMessages.saveFailed);
+      }
+    },
+    toastMissingRequired<LootTemplateFormValues>(['name']),
+  );
   return (
     <form onSubmit={submit} noValidate aria-label="Loot template">
       <Stack gap="md">
@@ -135,17 +142,15 @@ export function LootTemplateForm({
             {...form.getInputProps('visibility')}
           />
         </SimpleGrid>
-        {failure && isApiError(failure) && isPlanRefusal(failure) ? (
+        {failure && isPlanRefusal(failure) ? (
           <UpgradePrompt error={failure} />
         ) : failure ? (
           <Alert color="red" variant="light" role="alert">
-            {isApiError(failure)
-              ? (failure.details[0]?.message ?? failure.serverMessage ?? failure.message)
-              : 'Failed to save. Please try again.'}
+            {failure.details[0]?.message ?? failure.serverMessage ?? failure.message}
           </Alert>
         ) : null}
         <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onCancel}>
+          <Button variant="default" onClick={() => void leaveWithoutAsking(onCancel)}>
             Cancel
           </Button>
           <Button type="submit" loading={form.submitting}>

@@ -19,9 +19,10 @@ import { IconAdjustmentsHorizontal, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { EmptyState } from '../../../components/empty-state';
+import { EmptyState, noItemsFound } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import { usePageTitle } from '../../../lib/page-title';
+import { weightLabel } from '../../../lib/weight';
 import { AddToContainerDialog } from '../../inventory/components/add-to-container-dialog';
 import { type MarketplaceFilters, marketplaceQuery } from '../../items/api/item-templates-api';
 import { TemplateSummary } from '../../items/components/template-summary';
@@ -107,8 +108,18 @@ export function MarketplacePage() {
             <NumberInput label="Max value (gp)" min={0} value={maxValue} onChange={change(setMaxValue)} />
           </Group>
           <Group grow gap="xs" align="flex-start" display={showMoreFilters ? undefined : 'none'}>
-            <NumberInput label="Min weight (lb)" min={0} value={minWeight} onChange={change(setMinWeight)} />
-            <NumberInput label="Max weight (lb)" min={0} value={maxWeight} onChange={change(setMaxWeight)} />
+            <NumberInput
+              label={weightLabel('Min weight')}
+              min={0}
+              value={minWeight}
+              onChange={change(setMinWeight)}
+            />
+            <NumberInput
+              label={weightLabel('Max weight')}
+              min={0}
+              value={maxWeight}
+              onChange={change(setMaxWeight)}
+            />
           </Group>
         </SimpleGrid>
       </Paper>
@@ -126,7 +137,7 @@ export function MarketplacePage() {
           onRetry={() => void query.refetch()}
         />
       ) : query.data.templates.length === 0 ? (
-        <EmptyState title="No items found" message="Try other words or wider filters." />
+        <EmptyState title={noItemsFound} message="Try other words or wider filters." />
       ) : (
         <Stack gap="md">
           <Text size="sm" c="dimmed" role="status">

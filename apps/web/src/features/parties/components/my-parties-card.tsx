@@ -29,7 +29,7 @@ export function MyPartiesCard() {
           <Anchor component={Link} to={`/parties/${party.id}`} size="sm" style={{ overflowWrap: 'anywhere' }}>
             {party.name}
           </Anchor>
-          <PartyRoleBadge role={party.user_role} />
+          <PartyRoleBadge party={party} />
         </>
       )}
     />

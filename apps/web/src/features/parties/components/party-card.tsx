@@ -19,7 +19,7 @@ export function PartyCard({ party, onDelete }: { party: Party; onDelete: (party:
                 Archived
               </Badge>
             ) : null}
-            <PartyRoleBadge role={party.user_role} />
+            <PartyRoleBadge party={party} />
           </Group>
         </Group>
         <Text size="sm" c="dimmed" lineClamp={2} mih="2.6em">

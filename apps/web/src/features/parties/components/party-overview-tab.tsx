@@ -6,6 +6,7 @@ import { TextSkeleton } from '../../../components/loading';
 import { partyMembersQuery } from '../api/parties-api';
 import { InvitationBox } from './invitation-box';
 import { PartyAdminActions } from './party-admin-actions';
+import { PartyNotesCard } from './party-notes-card';
 import { PartyWealthSection } from './party-wealth-table';
 import { PatronagePanel } from './patronage-panel';
 
@@ -120,6 +121,7 @@ export function PartyOverviewTab({
         </Stack>
 
         <Stack gap="md">
+          {party.is_member ? <PartyNotesCard partyId={party.id} /> : null}
           <Paper withBorder p="md" component="section" aria-labelledby="settings-heading">
             <Stack gap="xs">
               <Title order={2} size="h4" id="settings-heading">

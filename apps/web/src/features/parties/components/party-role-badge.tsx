@@ -1,4 +1,4 @@
-import type { PartyRole } from '@haversack/contracts';
+import type { Party, PartyRole } from '@haversack/contracts';
 import { Badge } from '@mantine/core';
 
 const roleColors: Record<PartyRole, string> = {
@@ -8,9 +8,13 @@ const roleColors: Record<PartyRole, string> = {
   observer: 'violet',
 };
 
-/** spec/02 §2: a GM badge, or the capitalised role. */
-export function PartyRoleBadge({ role }: { role: PartyRole | null }) {
-  if (!role) return null;
+/**
+ * spec/02 §2: a GM badge, or the capitalised role. A non-member's `user_role` is `observer` (spec/02 §3
+ * default), so nobody looking at a public party they have not joined is labelled a member.
+ */
+export function PartyRoleBadge({ party }: { party: Pick<Party, 'user_role' | 'is_member'> }) {
+  if (!party.is_member) return null;
+  const role: PartyRole = party.user_role;
   const label = role === 'gm' ? 'GM' : role.charAt(0).toUpperCase() + role.slice(1);
   return (
     <Badge color={roleColors[role]} variant="light" data-testid="party-role-badge">

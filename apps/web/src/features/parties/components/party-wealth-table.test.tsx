@@ -87,10 +87,10 @@ describe('PartyWealthSection', () => {
     expect(within(bram).getByText('bram_player')).toBeInTheDocument();
     expect(within(bram).getByTestId('wealth-row-purse')).toHaveTextContent('10 gp');
     expect(within(bram).getByTestId('wealth-row-value')).toHaveTextContent('12 gp');
-    expect(within(bram).getByTestId('load-amount')).toHaveTextContent('20.2 / 30 lb');
+    expect(within(bram).getByTestId('load-amount')).toHaveTextContent('20.2 / 30 lbs');
     expect(within(bram).getByTestId('encumbrance-badge')).toHaveTextContent('Heavily encumbered');
     expect(
-      within(bram).getByRole('progressbar', { name: /^Load of Bram: 20.2 \/ 30 lb, Heavily encumbered/ }),
+      within(bram).getByRole('progressbar', { name: /^Load of Bram: 20.2 \/ 30 lbs, Heavily encumbered/ }),
     ).toHaveAttribute('aria-valuenow', '67.3');
     const cora = rowByName(table, 'Cora');
     expect(within(cora).getByTestId('wealth-row-purse')).toHaveTextContent('25 sp');
@@ -100,12 +100,12 @@ describe('PartyWealthSection', () => {
     const stash = within(table).getByTestId('wealth-stash-row');
     expect(stash).toHaveTextContent('Party stash');
     expect(within(stash).getByTestId('wealth-row-value')).toHaveTextContent('101 gp');
-    expect(stash).toHaveTextContent('12 lb');
+    expect(stash).toHaveTextContent('12 lbs');
     const total = within(table).getByTestId('wealth-total-row');
     expect(total).toHaveTextContent('Party total');
     expect(within(total).getByTestId('wealth-row-purse')).toHaveTextContent('110 gp 25 sp');
     expect(within(total).getByTestId('wealth-row-value')).toHaveTextContent('115 gp');
-    expect(total).toHaveTextContent('32.7 lb');
+    expect(total).toHaveTextContent('32.7 lbs');
   });
 
   it('shows a player only their own characters, without the stash or the total', async () => {

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Link } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
+import { formatWeight } from '../../../lib/weight';
 import { partyWealthQuery } from '../../characters/api/wealth-api';
 import { purseLabel } from '../../characters/components/character-wealth';
 import { LoadMeter } from '../../characters/components/load-meter';
@@ -54,7 +55,7 @@ function HoldingRow({ label, holding, testId }: { label: string; holding: Holdin
       <WealthCells holding={holding} />
       <Table.Td>
         <Text size="sm" fw={600}>
-          {holding.carried_weight.toLocaleString('en-US')} lb
+          {formatWeight(holding.carried_weight)}
         </Text>
       </Table.Td>
     </Table.Tr>

@@ -98,7 +98,7 @@ function PartyHeader({ party, actions, live }: { party: Party; actions?: ReactNo
           <Title order={1} style={{ overflowWrap: 'anywhere' }}>
             {party.name}
           </Title>
-          <PartyRoleBadge role={party.user_role} />
+          <PartyRoleBadge party={party} />
           {party.is_archived ? (
             <Badge color="gray" variant="outline">
               Archived

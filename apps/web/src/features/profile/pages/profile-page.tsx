@@ -23,11 +23,12 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { z } from 'zod';
 import { ResendVerificationButton } from '../../../components/resend-verification-button';
-import { markInvalidFields, serverFieldErrors, validateWith } from '../../../lib/forms';
-import { isApiError } from '../../../lib/http-client';
+import { markInvalidFields, serverFieldErrors, toastMissingRequired, validateWith } from '../../../lib/forms';
+import { isApiError, toastUnexplainedFailure } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { updateSessionUser } from '../../../lib/session';
-import { toast } from '../../../lib/toast';
+import { generalMessages, toast } from '../../../lib/toast';
+import { useUnsavedChanges } from '../../../lib/unsaved-changes';
 import { useCurrentUser } from '../../../stores/auth-store';
 import { changePassword, updateProfile } from '../api/profile-api';
 
@@ -77,8 +78,12 @@ function AccountDetails() {
     validate: validateWith(accountSchema),
     enhanceGetInputProps: markInvalidFields,
   });
+  useUnsavedChanges(form.isDirty);
   if (!user) return null;
-  const emailChanging = form.values.email.trim().toLowerCase() !== user.email.toLowerCase();
+  const changesEmail = (email: string) => email.trim().toLowerCase() !== user.email.toLowerCase();
+  const emailChanging = changesEmail(form.values.email);
+  const required = (values: AccountFields): (keyof AccountFields)[] =>
+    changesEmail(values.email) ? ['username', 'email', 'current_password'] : ['username', 'email'];
 
   const handleSubmit = async (values: AccountFields) => {
     setFormError(null);
@@ -103,12 +108,17 @@ function AccountDetails() {
       const fieldErrors = serverFieldErrors(error, ['username', 'email', 'current_password'], 'user.');
       if (fieldErrors) form.setErrors(fieldErrors);
       else if (isApiError(error) && !error.toastable) setFormError(error.message);
+      else toastUnexplainedFailure(error, generalMessages.saveFailed);
     }
   };
 
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="account-heading">
-      <form onSubmit={form.onSubmit(handleSubmit)} noValidate aria-labelledby="account-heading">
+      <form
+        onSubmit={form.onSubmit(handleSubmit, toastMissingRequired(required))}
+        noValidate
+        aria-labelledby="account-heading"
+      >
         <Stack gap="md">
           <Title order={2} size="h4" id="account-heading">
             Account details
@@ -176,6 +186,7 @@ function ChangePassword() {
     validate: validateWith(passwordChangeFieldsSchema),
     enhanceGetInputProps: markInvalidFields,
   });
+  useUnsavedChanges(form.isDirty);
 
   const handleSubmit = async (values: PasswordChangeBody) => {
     setFormError(null);
@@ -187,12 +198,20 @@ function ChangePassword() {
       const fieldErrors = serverFieldErrors(error, ['current_password', 'password', 'password_confirmation']);
       if (fieldErrors) form.setErrors(fieldErrors);
       else if (isApiError(error) && !error.toastable) setFormError(error.message);
+      else toastUnexplainedFailure(error, generalMessages.saveFailed);
     }
   };
 
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="password-heading">
-      <form onSubmit={form.onSubmit(handleSubmit)} noValidate aria-labelledby="password-heading">
+      <form
+        onSubmit={form.onSubmit(
+          handleSubmit,
+          toastMissingRequired<PasswordChangeBody>(['current_password', 'password', 'password_confirmation']),
+        )}
+        noValidate
+        aria-labelledby="password-heading"
+      >
         <Stack gap="md">
           <Title order={2} size="h4" id="password-heading">
             Change Password

@@ -17,7 +17,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { isApiError } from '../../../lib/http-client';
-import { toast } from '../../../lib/toast';
+import { generalMessages, toast } from '../../../lib/toast';
 import {
   deleteShopInstance,
   invalidateShop,
@@ -29,7 +29,7 @@ import {
 import { StockShopForm } from './stock-shop-form';
 
 function errorText(error: unknown): string {
-  if (!isApiError(error)) return 'Failed to save. Please try again.';
+  if (!isApiError(error)) return generalMessages.saveFailed;
   return error.details[0]?.message ?? error.serverMessage ?? error.message;
 }
 

@@ -16,6 +16,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
+import { noItemsFound } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import { useDragId } from '../../../lib/drag-id';
 import { partyShopsQuery, shopInstanceQuery } from '../api/shops-api';
@@ -171,7 +172,7 @@ function ShopShelf({
         <SellList shop={shop} trader={trader} onSell={onTrade} />
       ) : shop.container.item_instances.length === 0 ? (
         <Center py="xl">
-          <Text c="dimmed">No items found</Text>
+          <Text c="dimmed">{noItemsFound}</Text>
         </Center>
       ) : (
         <Stack gap={6} data-testid="workspace-shop-stock">

@@ -22,8 +22,10 @@ import {
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { UpgradePrompt } from '../../../components/upgrade-prompt';
-import { serverFieldErrors } from '../../../lib/forms';
-import { isApiError } from '../../../lib/http-client';
+import { serverFieldErrors, toastMissingRequired } from '../../../lib/forms';
+import { type ApiError, isApiError, toastUnexplainedFailure } from '../../../lib/http-client';
+import { generalMessages } from '../../../lib/toast';
+import { useUnsavedChanges } from '../../../lib/unsaved-changes';
 import { isPlanRefusal } from '../../../lib/upgrade-link';
 import type { ShopTemplateInput } from '../api/shops-api';
 import { locationOptions, shopTypeOptions } from './shop-filters';
@@ -114,17 +116,22 @@ export function ShopTemplateForm({
       sell_modifier: modifierRule(shopMessages.sellModifierRange),
     },
   });
-  const [failure, setFailure] = useState<unknown>(null);
-  const submit = form.onSubmit(async (values) => {
-    setFailure(null);
-    try {
-      await onSubmit(toInput(values));
-    } catch (error) {
-      const errors = serverFieldErrors(error, fields, 'shop_template.');
-      if (errors) form.setErrors(errors);
-      else setFailure(error);
-    }
-  });
+  const [failure, setFailure] = useState<ApiError | null>(null);
+  const leaveWithoutAsking = useUnsavedChanges(form.isDirty);
+  const submit = form.onSubmit(
+    async (values) => {
+      setFailure(null);
+      try {
+        await leaveWithoutAsking(() => onSubmit(toInput(values)));
+      } catch (error) {
+        const errors = serverFieldErrors(error, fields, 'shop_template.');
+        if (errors) form.setErrors(errors);
+        else if (isApiError(error)) setFailure(error);
+        else toastUnexplainedFailure(error, generalMessages.saveFailed);
+      }
+    },
+    toastMissingRequired<ShopTemplateFormValues>(['name']),
+  );
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="md">
@@ -203,17 +210,15 @@ export function ShopTemplateForm({
             {...form.getInputProps('visibility')}
           />
         </SimpleGrid>
-        {failure && isApiError(failure) && isPlanRefusal(failure) ? (
+        {failure && isPlanRefusal(failure) ? (
           <UpgradePrompt error={failure} />
         ) : failure ? (
           <Alert color="red" variant="light" role="alert">
-            {isApiError(failure)
-              ? (failure.serverMessage ?? failure.message)
-              : 'Failed to save. Please try again.'}
+            {failure.serverMessage ?? failure.message}
           </Alert>
         ) : null}
         <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onCancel}>
+          <Button variant="default" onClick={() => void leaveWithoutAsking(onCancel)}>
             Cancel
           </Button>
           <Button type="submit" loading={form.submitting}>

@@ -13,6 +13,7 @@ import {
 } from '@mantine/core';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { noItemsFound } from '../../../components/empty-state';
 import { isApiError } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
 import { partyCharactersQuery } from '../../characters/api/characters-api';
@@ -114,7 +115,7 @@ export function StockShopForm({ shop }: { shop: ShopInstance }) {
                     setQuantity(1);
                   }}
                   searchable
-                  nothingFoundMessage="No items"
+                  nothingFoundMessage={noItemsFound}
                   comboboxProps={{ withinPortal: true }}
                 />
                 <NumberInput

@@ -20,8 +20,9 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { DetailLoadError } from '../../../components/detail-load-error';
+import { toastUnexplainedFailure } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
-import { toast } from '../../../lib/toast';
+import { generalMessages, toast } from '../../../lib/toast';
 import {
   cloneShopTemplate,
   deleteShopTemplate,
@@ -107,6 +108,7 @@ export function ShopTemplateDetailPage() {
       await queryClient.invalidateQueries({ queryKey: shopKeys.templates() });
       navigate('/shops/templates');
     },
+    onError: (error) => toastUnexplainedFailure(error, generalMessages.deleteFailed),
   });
 
   if (query.isPending) {

@@ -20,9 +20,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { DetailLoadError } from '../../../components/detail-load-error';
+import { noItemsFound } from '../../../components/empty-state';
 import { isApiError } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
-import { toast } from '../../../lib/toast';
+import { generalMessages, toast } from '../../../lib/toast';
 import { marketplaceQuery } from '../../items/api/item-templates-api';
 import { addShopItem, removeShopItem, shopKeys, shopTemplateQuery, updateShopItem } from '../api/shops-api';
 
@@ -35,7 +36,7 @@ function gpToCp(value: number | string): number | null {
 const cpToGp = (cp: number | null): number | string => (cp === null ? '' : cp / 100);
 
 function errorText(error: unknown): string {
-  if (!isApiError(error)) return 'Failed to save. Please try again.';
+  if (!isApiError(error)) return generalMessages.saveFailed;
   return error.details[0]?.message ?? error.serverMessage ?? error.message;
 }
 
@@ -194,7 +195,7 @@ function AddShopItemForm({ templateId }: { templateId: string }) {
             value={itemTemplateId}
             onChange={setItemTemplateId}
             filter={({ options: all }) => all}
-            nothingFoundMessage={catalogue.isFetching ? 'Searching…' : 'No items found'}
+            nothingFoundMessage={catalogue.isFetching ? 'Searching…' : noItemsFound}
             comboboxProps={{ withinPortal: true }}
             required
           />

@@ -1,0 +1,186 @@
+import { PARTY_NOTES_MAX_LENGTH, type PartyNotesUpdate, partyNotesMessages } from '@haversack/contracts';
+import { Alert, Button, Group, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
+import { IconAlertTriangle, IconUsers } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { TextSkeleton } from '../../../components/loading';
+import { isApiError } from '../../../lib/http-client';
+import { toast } from '../../../lib/toast';
+import { partyKeys } from '../api/parties-api';
+import { partyNotesQuery, savePartyNotes } from '../api/party-notes-api';
+
+export const notesLoadFailedMessage = 'The party notes could not be loaded.';
+export const notesEmptyMessage =
+  'No notes yet. Quests, debts, names and plans written here are shared with the whole party.';
+export const notesReadOnlyMessage = 'You can read these notes but not change them.';
+
+const editedAt = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** The text an error gives the person saving: the server's own sentence where there is one. */
+function saveErrorText(error: Error): string {
+  if (!isApiError(error)) return 'Failed to save. Please try again.';
+  return error.details[0]?.message ?? error.serverMessage ?? error.message;
+}
+
+/**
+ * Issue 14: the party's shared notes, which the GM and the players edit together. Another member's save
+ * arrives live (PartyChannel `notes_updated` refetches the query): it replaces what is shown unless this
+ * member is editing, in which case they are told and choose between their text and the other one. A save
+ * names the version it started from, so an edit is never overwritten without the person knowing
+ * (docs/decisions.md, issue 14).
+ */
+export function PartyNotesCard({ partyId }: { partyId: string }) {
+  const queryClient = useQueryClient();
+  const query = useQuery(partyNotesQuery(partyId));
+  // null while this member has not changed anything: the card then shows the latest saved notes.
+  const [draft, setDraft] = useState<string | null>(null);
+  // The version the draft started from, sent with the save.
+  const [baseVersion, setBaseVersion] = useState(0);
+  const [conflict, setConflict] = useState<string | null>(null);
+
+  const save = useMutation({
+    mutationFn: (update: PartyNotesUpdate) => savePartyNotes(partyId, update),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(partyKeys.notes(partyId), saved);
+      setDraft(null);
+      setConflict(null);
+      toast.success(partyNotesMessages.saved);
+    },
+    onError: (error) => {
+      if (isApiError(error) && error.code === 'CONFLICT') {
+        setConflict(error.serverMessage ?? error.message);
+        void queryClient.invalidateQueries({ queryKey: partyKeys.notes(partyId) });
+      }
+    },
+  });
+
+  const headingId = `party-notes-heading-${partyId}`;
+  const notes = query.data;
+  const text = draft ?? notes?.notes ?? '';
+  const editing = draft !== null;
+  // Someone else saved since this member started editing: told live, before they try to save.
+  const overtaken = editing && notes !== undefined && notes.version !== baseVersion;
+  const otherEditor = notes?.updated_by?.username ?? 'Someone';
+
+  const takeTheirs = () => {
+    setDraft(null);
+    setConflict(null);
+    save.reset();
+  };
+  const keepMine = () => {
+    if (notes) setBaseVersion(notes.version);
+    setConflict(null);
+    save.reset();
+  };
+
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby={headingId} data-testid="party-notes">
+      <Stack gap="sm">
+        <Title order={2} size="h4" id={headingId}>
+          Party notes
+        </Title>
+        {query.isPending ? (
+          <div aria-busy="true">
+            <TextSkeleton lines={3} />
+          </div>
+        ) : query.isError ? (
+          <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden="true" />} role="alert">
+            <Stack gap="xs" align="flex-start">
+              <Text size="sm">{notesLoadFailedMessage}</Text>
+              <Button variant="outline" color="red" size="xs" onClick={() => void query.refetch()}>
+                Try Again
+              </Button>
+            </Stack>
+          </Alert>
+        ) : (
+          <>
+            <Text size="xs" c="dimmed" data-testid="party-notes-editor">
+              {query.data.updated_by && query.data.updated_at
+                ? `Last edited by ${query.data.updated_by.username}, ${editedAt.format(new Date(query.data.updated_at))}`
+                : 'Not edited yet'}
+            </Text>
+
+            {query.data.can_edit ? (
+              <>
+                {conflict || overtaken ? (
+                  <Alert
+                    color="yellow"
+                    variant="light"
+                    icon={<IconUsers aria-hidden="true" />}
+                    role="alert"
+                    title="The notes changed while you were editing"
+                  >
+                    <Stack gap="xs" align="flex-start">
+                      <Text size="sm">
+                        {conflict ?? `${otherEditor} saved new notes while you were editing.`}
+                      </Text>
+                      <Group gap="xs">
+                        <Button size="xs" variant="default" onClick={takeTheirs}>
+                          Use their version
+                        </Button>
+                        <Button size="xs" variant="light" onClick={keepMine} disabled={query.isFetching}>
+                          Keep mine
+                        </Button>
+                      </Group>
+                    </Stack>
+                  </Alert>
+                ) : null}
+                <Textarea
+                  label="Notes for the whole party"
+                  placeholder="Quests, debts, names and plans…"
+                  value={text}
+                  onChange={(event) => {
+                    if (!editing) setBaseVersion(query.data.version);
+                    setDraft(event.currentTarget.value);
+                  }}
+                  rows={8}
+                  maxLength={PARTY_NOTES_MAX_LENGTH}
+                  description={!editing && query.data.notes === '' ? notesEmptyMessage : undefined}
+                  error={save.isError && !conflict ? saveErrorText(save.error) : undefined}
+                />
+                <Group justify="space-between" gap="xs" wrap="wrap">
+                  <Text size="xs" c="dimmed" aria-live="polite">
+                    {`${text.length.toLocaleString('en-US')} / ${PARTY_NOTES_MAX_LENGTH.toLocaleString('en-US')} characters`}
+                  </Text>
+                  <Group gap="xs">
+                    <Button
+                      size="sm"
+                      variant="default"
+                      disabled={!editing || save.isPending}
+                      onClick={takeTheirs}
+                    >
+                      Discard changes
+                    </Button>
+                    <Button
+                      size="sm"
+                      loading={save.isPending}
+                      disabled={!editing || draft === query.data.notes || overtaken || conflict !== null}
+                      onClick={() => save.mutate({ notes: text, version: baseVersion })}
+                    >
+                      Save notes
+                    </Button>
+                  </Group>
+                </Group>
+              </>
+            ) : (
+              <>
+                {query.data.notes ? (
+                  <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                    {query.data.notes}
+                  </Text>
+                ) : (
+                  <Text size="sm" c="dimmed">
+                    {notesEmptyMessage}
+                  </Text>
+                )}
+                <Text size="xs" c="dimmed">
+                  {notesReadOnlyMessage}
+                </Text>
+              </>
+            )}
+          </>
+        )}
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,67 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { useAuthStore } from '../../../stores/auth-store';
+import { useUiStore } from '../../../stores/ui-store';
+import { buildUser, mockFetch, success } from '../../../test/fixtures';
+import { renderRoutes, withUnsavedChangesGuard } from '../../../test/render';
+import { ProfilePage } from './profile-page';
+
+function renderProfile() {
+  const user = buildUser();
+  useAuthStore.setState({ isAuthenticated: true, isInitializing: false, user });
+  return renderRoutes(withUnsavedChangesGuard([{ path: '/profile', element: <ProfilePage /> }]), '/profile');
+}
+
+const leaveDialog = () => screen.findByRole('dialog', { name: 'Leave this page?' });
+
+describe('ProfilePage and the general toasts (spec/01 §8)', { timeout: 30_000 }, () => {
+  it('asks before leaving changed details, and no longer once they are saved', async () => {
+    mockFetch(() => success({ user: buildUser({ username: 'strider' }) }));
+    const user = userEvent.setup();
+    const { router } = renderProfile();
+    const username = screen.getByRole('textbox', { name: 'Username' });
+    await user.clear(username);
+    await user.paste('strider');
+
+    await user.click(screen.getByRole('link', { name: 'Elsewhere' }));
+    const dialog = await leaveDialog();
+    expect(dialog).toHaveTextContent('You have unsaved changes.');
+    await user.click(within(dialog).getByRole('button', { name: 'Stay on page' }));
+
+    await user.click(screen.getByTestId('profile-save'));
+    await vi.waitFor(() =>
+      expect(useUiStore.getState().toasts.at(-1)).toMatchObject({ message: 'Profile updated successfully!' }),
+    );
+    await user.click(screen.getByRole('link', { name: 'Elsewhere' }));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/elsewhere'));
+  });
+
+  it('toasts "Please fill in all required fields." for a blank username or password field', async () => {
+    const fetchMock = mockFetch(() => success({}));
+    const user = userEvent.setup();
+    renderProfile();
+    await user.clear(screen.getByRole('textbox', { name: 'Username' }));
+    await user.click(screen.getByTestId('profile-save'));
+    expect(useUiStore.getState().toasts.at(-1)).toMatchObject({
+      kind: 'error',
+      message: 'Please fill in all required fields.',
+    });
+
+    useUiStore.setState({ toasts: [] });
+    await user.click(screen.getByTestId('password-change-submit'));
+    expect(useUiStore.getState().toasts.at(-1)).toMatchObject({
+      message: 'Please fill in all required fields.',
+    });
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('asks before leaving a half-typed password change', async () => {
+    const user = userEvent.setup();
+    renderProfile();
+    await user.click(screen.getByTestId('password-current'));
+    await user.paste('Secret123');
+    await user.click(screen.getByRole('link', { name: 'Elsewhere' }));
+    expect(await leaveDialog()).toHaveTextContent('You have unsaved changes.');
+  });
+});

@@ -1,0 +1,24 @@
+import { describe, expect, it, vi } from 'vitest';
+import { useUiStore } from '../stores/ui-store';
+import { generalMessages, toast } from './toast';
+
+describe('toasts (spec/01 §8, §9)', () => {
+  it('keeps a confirm toast, one that offers a choice, 6 s', () => {
+    toast.confirm('success', 'Item transferred successfully', { label: 'Undo', onClick: vi.fn() });
+    expect(useUiStore.getState().toasts.at(-1)).toMatchObject({
+      kind: 'success',
+      message: 'Item transferred successfully',
+      duration: 6_000,
+    });
+  });
+
+  it('has the spec’s general messages, word for word', () => {
+    expect(generalMessages).toEqual({
+      requiredFields: 'Please fill in all required fields.',
+      saveFailed: 'Failed to save. Please try again.',
+      deleteFailed: 'Failed to delete. Please try again.',
+      unsavedChanges: 'You have unsaved changes.',
+      comingSoon: 'This feature is coming soon!',
+    });
+  });
+});

@@ -1,0 +1,37 @@
+import { useCallback, useEffect, useRef } from 'react';
+
+/**
+ * The forms on screen that would lose changes if the user left now. React Router allows one blocker per
+ * router, so forms register here and one guard (components/unsaved-changes-guard.tsx) asks for them all.
+ */
+const unsavedForms = new Set<() => boolean>();
+
+export function hasUnsavedChanges(): boolean {
+  for (const isDirty of unsavedForms) if (isDirty()) return true;
+  return false;
+}
+
+/**
+ * spec/01 §8 "You have unsaved changes.": registers a form whose changes leaving the page would lose.
+ * `isDirty` is read when the user tries to leave (pass `form.isDirty`). Run the save, and Cancel, through
+ * the returned function: while it runs the form does not hold the user back, so a save that ends by
+ * navigating away (to the created character) and an explicit Cancel are not asked about.
+ */
+export function useUnsavedChanges(isDirty: () => boolean): <T>(leave: () => T | Promise<T>) => Promise<T> {
+  const leaving = useRef(false);
+  useEffect(() => {
+    const check = () => !leaving.current && isDirty();
+    unsavedForms.add(check);
+    return () => {
+      unsavedForms.delete(check);
+    };
+  }, [isDirty]);
+  return useCallback(async <T>(leave: () => T | Promise<T>) => {
+    leaving.current = true;
+    try {
+      return await leave();
+    } finally {
+      leaving.current = false;
+    }
+  }, []);
+}
