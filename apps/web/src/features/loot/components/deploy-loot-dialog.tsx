@@ -1,14 +1,14 @@
 import { type LootTemplate, lootMessages, type Party } from '@haversack/contracts';
-import { Alert, Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
-import { Spinner } from '../../../components/loading';
+import { useNavigate } from 'react-router';
 import { UpgradePrompt } from '../../../components/upgrade-prompt';
 import { isApiError } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
 import { isPlanRefusal } from '../../../lib/upgrade-link';
 import { myActivePartiesQuery } from '../../parties/api/parties-api';
+import { DeployPartyGate, DeployPartySelect } from '../../parties/components/deploy-party-gate';
 import { deployLoot, invalidateLoot, lootErrorMessage } from '../api/loot-api';
 
 export const noGmParties = 'You are not the GM of any active party.';
@@ -104,30 +104,13 @@ export function DeployLootDialog({
       closeButtonProps={{ 'aria-label': 'Close' }}
       centered
     >
-      {parties.isPending ? (
-        <Spinner label="Loading your parties" />
-      ) : parties.isError ? (
-        <Alert color="red" variant="light" role="alert" title="Unable to load your parties">
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{lootErrorMessage(parties.error, 'Your parties could not be loaded.')}</Text>
-            <Button variant="outline" color="red" size="xs" onClick={() => void parties.refetch()}>
-              Try Again
-            </Button>
-          </Stack>
-        </Alert>
-      ) : gmParties.length === 0 ? (
-        <Stack gap="sm">
-          <Text size="sm">{noGmParties}</Text>
-          <Text size="sm" c="dimmed">
-            Only the GM of a party can deploy loot into it.
-          </Text>
-          <Group justify="flex-end">
-            <Button component={Link} to="/parties/new" variant="light" onClick={onClose}>
-              Create a Party
-            </Button>
-          </Group>
-        </Stack>
-      ) : (
+      <DeployPartyGate
+        parties={parties}
+        eligible={gmParties}
+        noneText={noGmParties}
+        whoMayDeploy="Only the GM of a party can deploy loot into it."
+        onClose={onClose}
+      >
         <form
           onSubmit={(event) => {
             event.preventDefault();
@@ -135,16 +118,7 @@ export function DeployLootDialog({
           }}
         >
           <Stack gap="md">
-            <Select
-              label="Party"
-              placeholder="Choose a party"
-              data={gmParties.map((p) => ({ value: p.id, label: p.name }))}
-              value={partyId}
-              onChange={setPartyId}
-              allowDeselect={false}
-              required
-              comboboxProps={{ withinPortal: true }}
-            />
+            <DeployPartySelect parties={gmParties} value={partyId} onChange={setPartyId} />
             <TextInput
               label="Loot name"
               description="Defaults to the template's name"
@@ -183,7 +157,7 @@ export function DeployLootDialog({
             </Group>
           </Stack>
         </form>
-      )}
+      </DeployPartyGate>
     </Modal>
   );
 }

@@ -1,14 +1,14 @@
 import { type ShopTemplate, shopMessages } from '@haversack/contracts';
-import { Alert, Button, Group, Modal, NumberInput, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, NumberInput, Stack, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
-import { Spinner } from '../../../components/loading';
+import { useNavigate } from 'react-router';
 import { UpgradePrompt } from '../../../components/upgrade-prompt';
 import { isApiError } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
 import { isPlanRefusal } from '../../../lib/upgrade-link';
 import { myActivePartiesQuery } from '../../parties/api/parties-api';
+import { DeployPartyGate, DeployPartySelect } from '../../parties/components/deploy-party-gate';
 import { deployShop, invalidateShop } from '../api/shops-api';
 
 export const noManagedParties = 'You are not the GM or a manager of any active party.';
@@ -76,21 +76,13 @@ export function DeployShopDialog({
       closeButtonProps={{ 'aria-label': 'Close' }}
       centered
     >
-      {parties.isPending ? (
-        <Spinner label="Loading your parties" />
-      ) : managed.length === 0 ? (
-        <Stack gap="sm">
-          <Text size="sm">{noManagedParties}</Text>
-          <Text size="sm" c="dimmed">
-            Only the GM or a manager of a party can deploy a shop into it.
-          </Text>
-          <Group justify="flex-end">
-            <Button component={Link} to="/parties/new" variant="light" onClick={onClose}>
-              Create a Party
-            </Button>
-          </Group>
-        </Stack>
-      ) : (
+      <DeployPartyGate
+        parties={parties}
+        eligible={managed}
+        noneText={noManagedParties}
+        whoMayDeploy="Only the GM or a manager of a party can deploy a shop into it."
+        onClose={onClose}
+      >
         <form
           onSubmit={(event) => {
             event.preventDefault();
@@ -98,16 +90,7 @@ export function DeployShopDialog({
           }}
         >
           <Stack gap="md">
-            <Select
-              label="Party"
-              placeholder="Choose a party"
-              data={managed.map((p) => ({ value: p.id, label: p.name }))}
-              value={partyId}
-              onChange={setPartyId}
-              allowDeselect={false}
-              required
-              comboboxProps={{ withinPortal: true }}
-            />
+            <DeployPartySelect parties={managed} value={partyId} onChange={setPartyId} />
             <TextInput
               label="Shop name"
               description="Defaults to the template's name"
@@ -139,7 +122,7 @@ export function DeployShopDialog({
             </Group>
           </Stack>
         </form>
-      )}
+      </DeployPartyGate>
     </Modal>
   );
 }

@@ -1,0 +1,90 @@
+import type { Party } from '@haversack/contracts';
+import { Alert, Button, Group, Select, Stack, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { Spinner } from '../../../components/loading';
+import { isApiError } from '../../../lib/http-client';
+
+interface PartiesLoad {
+  isPending: boolean;
+  isError: boolean;
+  error: unknown;
+  refetch: () => unknown;
+}
+
+/**
+ * What a deploy dialog (a shop, loot) shows before its form: my parties loading, their load failing with
+ * a retry, or no party I may deploy into with the way to make one. Once there is one, the form.
+ */
+export function DeployPartyGate({
+  parties,
+  eligible,
+  noneText,
+  whoMayDeploy,
+  onClose,
+  children,
+}: {
+  parties: PartiesLoad;
+  eligible: Party[];
+  noneText: string;
+  whoMayDeploy: string;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  if (parties.isPending) return <Spinner label="Loading your parties" />;
+  if (parties.isError) {
+    const error = parties.error;
+    return (
+      <Alert color="red" variant="light" role="alert" title="Unable to load your parties">
+        <Stack gap="xs" align="flex-start">
+          <Text size="sm">
+            {(isApiError(error) ? error.serverMessage : null) ?? 'Your parties could not be loaded.'}
+          </Text>
+          <Button variant="outline" color="red" size="xs" onClick={() => void parties.refetch()}>
+            Try Again
+          </Button>
+        </Stack>
+      </Alert>
+    );
+  }
+  if (eligible.length === 0) {
+    return (
+      <Stack gap="sm">
+        <Text size="sm">{noneText}</Text>
+        <Text size="sm" c="dimmed">
+          {whoMayDeploy}
+        </Text>
+        <Group justify="flex-end">
+          <Button component={Link} to="/parties/new" variant="light" onClick={onClose}>
+            Create a Party
+          </Button>
+        </Group>
+      </Stack>
+    );
+  }
+  return children;
+}
+
+/** The party a deploy dialog deploys into, among those I may deploy into. */
+export function DeployPartySelect({
+  parties,
+  value,
+  onChange,
+}: {
+  parties: Party[];
+  value: string | null;
+  onChange: (partyId: string | null) => void;
+}) {
+  return (
+    <Select
+      label="Party"
+      placeholder="Choose a party"
+      data={parties.map((p) => ({ value: p.id, label: p.name }))}
+      value={value}
+      onChange={onChange}
+      allowDeselect={false}
+      required
+      comboboxProps={{ withinPortal: true }}
+    />
+  );
+}

@@ -1,0 +1,56 @@
+import type { Party } from '@haversack/contracts';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { failure, jsonResponse, mockFetch } from '../../../test/fixtures';
+import { buildParty, pageMeta } from '../../../test/party-fixtures';
+import { renderRoutes } from '../../../test/render';
+import { buildShopTemplate } from '../test/shop-fixtures';
+import { DeployShopDialog, noManagedParties } from './deploy-shop-dialog';
+
+const template = buildShopTemplate({ id: 'st-1', name: 'General Store' });
+
+function renderDialog() {
+  return renderRoutes(
+    [{ path: '/shops', element: <DeployShopDialog template={template} onClose={() => {}} /> }],
+    '/shops',
+  );
+}
+
+function serve(answer: () => Response) {
+  return mockFetch(({ url }) =>
+    url.includes('/parties?') ? answer() : failure(404, 'NOT_FOUND', 'Not found'),
+  );
+}
+
+const listOf = (parties: Party[]) => () =>
+  jsonResponse(200, { status: 'success', data: parties, meta: pageMeta(parties.length, 100) });
+
+describe('DeployShopDialog', () => {
+  it('says why my parties did not load and loads them again on Try Again', async () => {
+    let calls = 0;
+    serve(() => {
+      calls += 1;
+      return calls === 1
+        ? failure(403, 'FORBIDDEN', 'Your session cannot list parties right now.')
+        : listOf([buildParty({ id: 'p-1', name: 'Lanterns', user_role: 'manager' })])();
+    });
+    const user = userEvent.setup();
+    renderDialog();
+    const dialog = await screen.findByRole('dialog', { name: 'Deploy General Store' });
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert).toHaveTextContent('Unable to load your parties');
+    expect(alert).toHaveTextContent('Your session cannot list parties right now.');
+    expect(within(dialog).queryByText(noManagedParties)).not.toBeInTheDocument();
+    await user.click(within(alert).getByRole('button', { name: 'Try Again' }));
+    await user.click(await within(dialog).findByRole('combobox', { name: 'Party' }));
+    expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual(['Lanterns']);
+  });
+
+  it('offers to create a party when I manage none', async () => {
+    serve(listOf([buildParty({ user_role: 'player' })]));
+    renderDialog();
+    expect(await screen.findByText(noManagedParties)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Create a Party' })).toHaveAttribute('href', '/parties/new');
+  });
+});
