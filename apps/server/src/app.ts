@@ -10,6 +10,7 @@ import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { JobQueue } from './jobs/job-queue.js';
 import { AppError } from './lib/app-error.js';
+import { withChangeSource } from './lib/change-source.js';
 import { loggerOptions, redactingLogger } from './lib/logger.js';
 import type { MailQueue } from './lib/mail-queue.js';
 import { AccessTokens } from './modules/accounts/access-tokens.js';
@@ -128,6 +129,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Graceful shutdown: requests in flight when close() starts still finish, but their keep-alive
   // connections must not hold the server open afterwards, and new requests on them are turned away.
   let closing = false;
+  // DESIGN §4: every request's changes come from the web unless its authentication says otherwise
+  // (lib/change-source.ts). Callback style, so the rest of the request runs inside the context.
+  app.addHook('onRequest', (_request, _reply, done) => withChangeSource('web', done));
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     if (closing) throw new AppError('SERVICE_UNAVAILABLE');

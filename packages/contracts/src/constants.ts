@@ -41,3 +41,7 @@ export const ACCESS_TOKEN_TTL_S = 15 * 60;
 export const REFRESH_TOKEN_TTL_S = 30 * 24 * 60 * 60;
 export const PASSWORD_RESET_TTL_S = 60 * 60;
 export const EMAIL_VERIFICATION_TTL_S = 7 * 24 * 60 * 60;
+
+/** DESIGN §4: where a change came from, on every ledger row and real-time event. */
+export const changeSources = ['web', 'discord', 'api', 'admin', 'system'] as const;
+export type ChangeSource = (typeof changeSources)[number];

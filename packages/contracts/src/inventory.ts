@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { changeSources } from './constants.js';
 import { pageMetaSchema } from './envelope.js';
 import { entityId, text } from './fields.js';
 import { unwrapFilters } from './parties.js';
@@ -386,6 +387,8 @@ export const transactionSchema = z.object({
   destination_location_data: named,
   party_id: z.string().nullable(),
   character_id: z.string().nullable(),
+  /** DESIGN §4: web, discord, api, admin or system. */
+  source: z.enum(changeSources),
 });
 export type LedgerTransaction = z.infer<typeof transactionSchema>;
 

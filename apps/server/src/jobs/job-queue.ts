@@ -2,6 +2,7 @@ import { asc, eq, lte } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Executor } from '../db/client.js';
 import { jobs } from '../db/schema/jobs.js';
+import { withChangeSource } from '../lib/change-source.js';
 
 export type JobRow = typeof jobs.$inferSelect;
 /**
@@ -65,6 +66,11 @@ export class JobQueue {
 
   /** Runs every job due now, one transaction each; returns how many ran. */
   async runDue(limit = 100): Promise<number> {
+    // DESIGN §4: what a scheduled job changes comes from the system, not from whoever scheduled it.
+    return withChangeSource('system', () => this.#runDueNow(limit));
+  }
+
+  async #runDueNow(limit: number): Promise<number> {
     let ran = 0;
     while (ran < limit) {
       const outcome = await this.#runOne();

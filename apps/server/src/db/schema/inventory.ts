@@ -1,3 +1,4 @@
+import type { ChangeSource } from '@haversack/contracts';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -85,6 +86,8 @@ export const transactions = pgTable(
      */
     lootInstanceId: uuid('loot_instance_id'),
     gmOnly: boolean('gm_only').notNull().default(false),
+    /** DESIGN §4: where the change came from (lib/change-source.ts): web, discord, api, admin or system. */
+    source: text('source').$type<ChangeSource>().notNull().default('web'),
     transactionDate: timestamp('transaction_date', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

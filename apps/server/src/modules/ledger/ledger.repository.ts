@@ -1,15 +1,21 @@
 import { inArray } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { transactions } from '../../db/schema/inventory.js';
+import { currentChangeSource } from '../../lib/change-source.js';
 
 export type LedgerEntry = typeof transactions.$inferInsert;
+
+/** Every row says where its change came from (DESIGN §4), unless the use case named it already. */
+function withSource(entry: LedgerEntry): LedgerEntry {
+  return entry.source ? entry : { ...entry, source: currentChangeSource() };
+}
 
 /** The only writer of the ledger: always inside the caller's transaction, with name snapshots. */
 export const ledgerRepository = {
   async record(db: Executor, entries: LedgerEntry | LedgerEntry[]) {
     const rows = Array.isArray(entries) ? entries : [entries];
     if (rows.length === 0) return;
-    await db.insert(transactions).values(rows);
+    await db.insert(transactions).values(rows.map(withSource));
   },
 
   /** Rows by id, in the order of the ids given (a use case answering with the rows it wrote). */
@@ -22,7 +28,10 @@ export const ledgerRepository = {
 
   async recordReturningIds(db: Executor, entries: LedgerEntry[]): Promise<string[]> {
     if (entries.length === 0) return [];
-    const rows = await db.insert(transactions).values(entries).returning({ id: transactions.id });
+    const rows = await db
+      .insert(transactions)
+      .values(entries.map(withSource))
+      .returning({ id: transactions.id });
     return rows.map((r) => r.id);
   },
 };

@@ -50,6 +50,7 @@ export function toTransactionJson(row: Row): LedgerTransaction {
     destination_location_data: { id: row.destinationContainerId, name: row.destinationName },
     party_id: row.partyId,
     character_id: row.characterId,
+    source: row.source,
   };
 }
 

@@ -25,6 +25,7 @@ function buildTransaction(overrides: Partial<LedgerTransaction> = {}): LedgerTra
     destination_location_data: { id: 'c-1', name: 'Party Stash' },
     party_id: 'party-1',
     character_id: null,
+    source: 'web',
     ...overrides,
   };
 }

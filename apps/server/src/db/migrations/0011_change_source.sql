@@ -1,0 +1,1 @@
+ALTER TABLE "transactions" ADD COLUMN "source" text DEFAULT 'web' NOT NULL;
