@@ -16,6 +16,8 @@ import type { MailQueue } from './lib/mail-queue.js';
 import { AccessTokens } from './modules/accounts/access-tokens.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
+import { apiTokensRoutes } from './modules/api-tokens/api-tokens.routes.js';
+import { ApiTokensService } from './modules/api-tokens/api-tokens.service.js';
 import { charactersRoutes } from './modules/characters/characters.routes.js';
 import { CharactersService } from './modules/characters/characters.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -74,6 +76,7 @@ export interface AppDeps {
 export interface AppServices {
   accounts: AccountsService;
   accessTokens: AccessTokens;
+  apiTokens: ApiTokensService;
   preferences: PreferencesService;
   entitlements: EntitlementService;
   subscriptions: SubscriptionsService;
@@ -174,6 +177,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       sessions: events,
       now,
     }),
+    apiTokens: new ApiTokensService(database.db, entitlements, now),
     preferences: new PreferencesService(database.db),
     entitlements,
     subscriptions,
@@ -231,7 +235,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(redisBroadcaster ? { redis: redisBroadcaster.redis } : {}),
   });
   await app.register(apiDocsPlugin);
-  await app.register(authPlugin, { accessTokens, accounts: services.accounts });
+  await app.register(authPlugin, {
+    accessTokens,
+    accounts: services.accounts,
+    apiTokens: services.apiTokens,
+  });
 
   await app.register(cablePlugin, {
     db: database.db,
@@ -247,6 +255,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     async (api) => {
       await api.register(healthRoutes, { database });
       await api.register(accountsRoutes, { accounts: services.accounts });
+      await api.register(apiTokensRoutes, { apiTokens: services.apiTokens });
       await api.register(subscriptionsRoutes, { subscriptions });
       await api.register(partiesRoutes, {
         parties: services.parties,

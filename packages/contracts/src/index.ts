@@ -1,3 +1,4 @@
+export * from './api-tokens.js';
 export * from './auth.js';
 export * from './characters.js';
 export * from './constants.js';
@@ -12,6 +13,7 @@ export * from './loot.js';
 export * from './parties.js';
 export * from './party-notes.js';
 export * from './preferences.js';
+export * from './shares.js';
 export * from './shops.js';
 export * from './subscriptions.js';
 export * from './wealth.js';

@@ -1,4 +1,5 @@
 import * as accounts from './schema/accounts.js';
+import * as apiTokens from './schema/api-tokens.js';
 import * as characters from './schema/characters.js';
 import * as inventory from './schema/inventory.js';
 import * as items from './schema/items.js';
@@ -7,6 +8,7 @@ import * as loot from './schema/loot.js';
 import * as lootItems from './schema/loot-items.js';
 import * as parties from './schema/parties.js';
 import * as seedStateSchema from './schema/seed-state.js';
+import * as shares from './schema/shares.js';
 import * as shopItems from './schema/shop-items.js';
 import * as shopRequests from './schema/shop-requests.js';
 import * as shops from './schema/shops.js';
@@ -27,5 +29,7 @@ export const schema = {
   ...lootItems,
   ...jobs,
   ...seedStateSchema,
+  ...apiTokens,
+  ...shares,
 };
 export type Schema = typeof schema;

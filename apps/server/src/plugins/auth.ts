@@ -1,8 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error.js';
+import { markChangeSource } from '../lib/change-source.js';
 import type { AccessTokens } from '../modules/accounts/access-tokens.js';
-import type { AccountsService, AuthenticatedUser } from '../modules/accounts/accounts.service.js';
+import type {
+  AccountsService,
+  AuthenticatedUser,
+  SessionUser,
+} from '../modules/accounts/accounts.service.js';
+import { type ApiTokensService, isApiTokenSecret } from '../modules/api-tokens/api-tokens.service.js';
+import { assertApiTokenMayCall } from './api-token-access.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -24,25 +31,39 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
-/** Authenticates once per route prefix (STYLE: "authorise once, then per action"). */
+/**
+ * Authenticates once per route prefix (STYLE: "authorise once, then per action"). A bearer token is
+ * either a session's short-lived access token (a JWT) or a personal API token (`hvk_...`, issue 16 §5),
+ * which answers to the same rules plus its scope, and marks what the request changes as coming from the API.
+ */
 export const authPlugin = fp(
-  async (app: FastifyInstance, options: { accessTokens: AccessTokens; accounts: AccountsService }) => {
+  async (
+    app: FastifyInstance,
+    options: { accessTokens: AccessTokens; accounts: AccountsService; apiTokens: ApiTokensService },
+  ) => {
     app.decorateRequest('auth', null);
 
-    const resolve = async (token: string) =>
-      options.accounts.authenticate(await options.accessTokens.verify(token));
+    const resolve = async (token: string, request: FastifyRequest): Promise<AuthenticatedUser> => {
+      if (isApiTokenSecret(token)) {
+        const auth = await options.apiTokens.authenticate(token);
+        assertApiTokenMayCall(request, auth.apiToken);
+        markChangeSource('api');
+        return auth;
+      }
+      return options.accounts.authenticate(await options.accessTokens.verify(token));
+    };
 
     app.decorate('authenticate', async (request: FastifyRequest) => {
       const token = bearerToken(request);
       if (!token) throw new AppError('UNAUTHORIZED');
-      request.auth = await resolve(token);
+      request.auth = await resolve(token, request);
     });
 
     app.decorate('identify', async (request: FastifyRequest) => {
       const token = bearerToken(request);
       if (!token) return;
       try {
-        request.auth = await resolve(token);
+        request.auth = await resolve(token, request);
       } catch {
         request.auth = null;
       }
@@ -55,4 +76,11 @@ export const authPlugin = fp(
 export function requireAuth(request: FastifyRequest): AuthenticatedUser {
   if (!request.auth) throw new AppError('UNAUTHORIZED');
   return request.auth;
+}
+
+/** The signed-in session of a route that only a person at the web app may call (never an API token). */
+export function requireSession(request: FastifyRequest): SessionUser {
+  const auth = requireAuth(request);
+  if (auth.apiToken) throw new AppError('FORBIDDEN');
+  return auth;
 }

@@ -22,7 +22,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { bearerToken, requireAuth } from '../../plugins/auth.js';
+import { bearerToken, requireAuth, requireSession } from '../../plugins/auth.js';
 import { bodyString } from '../../plugins/rate-limit.js';
 import type { AccountsService, ClientInfo } from './accounts.service.js';
 
@@ -110,7 +110,7 @@ export async function accountsRoutes(app: FastifyInstance, options: { accounts: 
     '/auth/logout',
     { onRequest: app.authenticate, schema: { tags: ['auth'], summary: 'End this session' } },
     async (request, reply) => {
-      await accounts.logout(requireAuth(request).sessionId);
+      await accounts.logout(requireSession(request).sessionId);
       return reply.status(204).send();
     },
   );
@@ -260,7 +260,7 @@ export async function accountsRoutes(app: FastifyInstance, options: { accounts: 
       },
     },
     async (request) => {
-      const user = await accounts.updateProfile(requireAuth(request), request.body.user);
+      const user = await accounts.updateProfile(requireSession(request), request.body.user);
       return { status: 'success' as const, data: { user }, message: authMessages.profileUpdated };
     },
   );
@@ -297,7 +297,7 @@ export async function accountsRoutes(app: FastifyInstance, options: { accounts: 
       },
     },
     async (request) => {
-      await accounts.changePassword(requireAuth(request), request.body);
+      await accounts.changePassword(requireSession(request), request.body);
       return {
         status: 'success' as const,
         data: { message: authMessages.passwordChanged },

@@ -17,6 +17,7 @@ import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { MailQueue } from '../../lib/mail-queue.js';
 import { hashToken, randomToken } from '../../lib/secrets.js';
+import type { ApiTokenCredential } from '../api-tokens/api-tokens.service.js';
 import type { AccessTokens } from './access-tokens.js';
 import { emailChangedMail, passwordResetMail, verificationMail } from './accounts.mail.js';
 import { type EmailTokenPurpose, accountsRepository as repo, type UserRow } from './accounts.repository.js';
@@ -28,10 +29,21 @@ export interface ClientInfo {
   userAgent?: string;
 }
 
-export interface AuthenticatedUser {
+/** Signed in at the web app (or another client of the sign-in API): a live session. */
+export interface SessionUser {
   user: UserRow;
   sessionId: string;
+  apiToken?: undefined;
 }
+
+/** Issue 16 §5: a personal API token; it has no session. */
+export interface ApiTokenUser {
+  user: UserRow;
+  sessionId?: undefined;
+  apiToken: ApiTokenCredential;
+}
+
+export type AuthenticatedUser = SessionUser | ApiTokenUser;
 
 /** What accounts need of the subscriptions module: a free plan for newcomers, the plan for the user JSON. */
 export interface SubscriptionSummaries {
@@ -149,7 +161,7 @@ export class AccountsService {
   }
 
   /** The access token's session must still be live: logout and password resets end it at once. */
-  async authenticate(claims: { userId: string; sessionId: string }): Promise<AuthenticatedUser> {
+  async authenticate(claims: { userId: string; sessionId: string }): Promise<SessionUser> {
     const found = await repo.findActiveSessionUser(this.#deps.db, claims.sessionId, claims.userId);
     if (!found) throw new AppError('INVALID_TOKEN');
     if (found.revokedAt) throw new AppError('REVOKED_TOKEN');
@@ -252,7 +264,7 @@ export class AccountsService {
    * another mailbox), ends every other session, mails the new address to verify it and the old one an
    * undo link (revertEmailChange).
    */
-  async updateProfile(auth: AuthenticatedUser, changes: ProfileUpdateBody['user']): Promise<User> {
+  async updateProfile(auth: SessionUser, changes: ProfileUpdateBody['user']): Promise<User> {
     const current = auth.user;
     const previousEmail = current.email;
     const emailChanged =
@@ -358,7 +370,7 @@ export class AccountsService {
   }
 
   /** Changing the password keeps this sign-in and ends every other one. */
-  async changePassword(auth: AuthenticatedUser, input: PasswordChangeBody): Promise<void> {
+  async changePassword(auth: SessionUser, input: PasswordChangeBody): Promise<void> {
     await this.#assertCurrentPassword(auth.user, input.current_password);
     const passwordHash = await hashPassword(input.password);
     const ended = await this.#deps.db.transaction(async (tx) => {

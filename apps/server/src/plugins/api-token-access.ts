@@ -1,0 +1,53 @@
+import { apiTokenMessages } from '@haversack/contracts';
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../lib/app-error.js';
+import type { ApiTokenCredential } from '../modules/api-tokens/api-tokens.service.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Only a signed-in person may call this route; an API token is refused with 403 (issue 16 §5). */
+    sessionOnly?: boolean;
+  }
+}
+
+/**
+ * Calls no API token may make, whatever its scope (issue 16 §5): the admin area, managing API tokens (a
+ * token cannot mint tokens), the account's security (sign-in, sign-out, password, email, linked accounts)
+ * and billing. Written as route patterns so that routes of other modules are covered without each one
+ * remembering a flag; a route may also say `config: { sessionOnly: true }`.
+ */
+const sessionOnlyPrefixes = ['/api/v1/admin', '/api/v1/users/me/api_tokens', '/api/v1/users/me/discord'];
+const sessionOnlyRoutes = new Set([
+  'PATCH /api/v1/users/me',
+  'PUT /api/v1/users/me/password',
+  'POST /api/v1/subscription/checkout',
+  'POST /api/v1/subscription/cancel',
+  'POST /api/v1/subscription/reactivate',
+  'POST /api/v1/subscription/billing_portal',
+]);
+
+const readMethods = new Set(['GET', 'HEAD']);
+
+function isSessionOnly(request: FastifyRequest): boolean {
+  if (request.routeOptions.config.sessionOnly) return true;
+  const pattern = request.routeOptions.url ?? request.url.split('?')[0] ?? '';
+  if (sessionOnlyPrefixes.some((prefix) => pattern === prefix || pattern.startsWith(`${prefix}/`)))
+    return true;
+  // Every call under /auth but the read-only ones (GET /auth/me, /auth/verify) concerns the sign-in itself.
+  if (pattern.startsWith('/api/v1/auth/') && !readMethods.has(request.method)) return true;
+  return sessionOnlyRoutes.has(`${request.method} ${pattern}`);
+}
+
+/** Throws 403 when the request may not be made with this API token. */
+export function assertApiTokenMayCall(request: FastifyRequest, credential: ApiTokenCredential): void {
+  if (isSessionOnly(request)) {
+    throw new AppError('FORBIDDEN', apiTokenMessages.sessionOnly, {
+      details: [{ field: 'authorization', message: apiTokenMessages.sessionOnly }],
+    });
+  }
+  if (credential.scope === 'read' && !readMethods.has(request.method)) {
+    throw new AppError('FORBIDDEN', apiTokenMessages.readOnly, {
+      details: [{ field: 'authorization', message: apiTokenMessages.readOnly }],
+    });
+  }
+}
