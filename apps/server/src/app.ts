@@ -35,6 +35,9 @@ import { PartyNotesService } from './modules/parties/party-notes.service.js';
 import { PatronagesService } from './modules/parties/patronages.service.js';
 import { preferencesRoutes } from './modules/preferences/preferences.routes.js';
 import { PreferencesService } from './modules/preferences/preferences.service.js';
+import { sharePageRoutes } from './modules/shares/share-page.js';
+import { sharesRoutes } from './modules/shares/shares.routes.js';
+import { SharesService } from './modules/shares/shares.service.js';
 import { shopsRoutes } from './modules/shops/shops.routes.js';
 import { ShopsService } from './modules/shops/shops.service.js';
 import { createBillingProvider } from './modules/subscriptions/billing-setup.js';
@@ -90,6 +93,7 @@ export interface AppServices {
   ledger: LedgerService;
   shops: ShopsService;
   loot: LootService;
+  shares: SharesService;
   jobs: JobQueue;
 }
 
@@ -166,6 +170,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const inventory = new InventoryService(database.db, entitlements, events);
   // DESIGN §10: background work (scheduled restock) on the durable queue; main.ts starts polling it.
   const jobs = new JobQueue(database.db, now, app.log);
+  const characters = new CharactersService(database.db, entitlements, events);
+  const shops = new ShopsService(database.db, { entitlements, events, moves: inventory.moves, jobs, now });
+  const loot = new LootService(database.db, { entitlements, events, moves: inventory.moves, now });
   const services: AppServices = {
     accessTokens,
     accounts: new AccountsService({
@@ -185,10 +192,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     parties: new PartiesService({ db: database.db, entitlements, events }),
     patronages: new PatronagesService(database.db, entitlements, events),
     partyNotes: new PartyNotesService(database.db, events),
-    characters: new CharactersService(database.db, entitlements, events),
+    characters,
     inventory,
-    shops: new ShopsService(database.db, { entitlements, events, moves: inventory.moves, jobs, now }),
-    loot: new LootService(database.db, { entitlements, events, moves: inventory.moves, now }),
+    shops,
+    loot,
+    shares: new SharesService(database.db, {
+      characters,
+      inventory,
+      loot,
+      shops,
+      appUrl: config.appUrl,
+      now,
+    }),
     jobs,
     items: new ItemsService(database.db, entitlements, now),
     ledger: new LedgerService(database.db),
@@ -268,6 +283,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(ledgerRoutes, { ledger: services.ledger });
       await api.register(shopsRoutes, { shops: services.shops });
       await api.register(lootRoutes, { loot: services.loot });
+      await api.register(sharesRoutes, { shares: services.shares, appUrl: config.appUrl });
       await api.register(stripeWebhookRoutes, {
         stripe: billing instanceof StripeBilling ? billing : undefined,
         webhooks: new StripeWebhookService(database.db),
@@ -277,6 +293,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   await app.register(preferencesRoutes, { preferences: services.preferences });
 
-  await app.register(webAppPlugin, { distDir: config.webDistDir ?? defaultWebDist });
+  const webDistDir = config.webDistDir ?? defaultWebDist;
+  // Before the web app's catch-all: share pages carry their own unfurl tags (issue 16 §3).
+  await app.register(sharePageRoutes, {
+    shares: services.shares,
+    appUrl: config.appUrl,
+    distDir: webDistDir,
+  });
+  await app.register(webAppPlugin, { distDir: webDistDir });
   return app;
 }

@@ -1,0 +1,117 @@
+import {
+  type Character,
+  copperToGp,
+  type ItemInstance,
+  type LootInstance,
+  roundWeight,
+  type SharedItem,
+  type SharedSnapshot,
+  type SharedTotals,
+  type ShopInstance,
+} from '@haversack/contracts';
+
+/** Each shared container shows at most this many stacks; the rest are counted in `more_items`. */
+export const SHARED_ITEMS_PER_SECTION = 500;
+
+/** One stack as a stranger may see it: names and numbers, never an id, a note or another owner. */
+export function sharedItem(instance: ItemInstance, priceCp: number | null = null): SharedItem {
+  return {
+    name: instance.name,
+    quantity: instance.quantity,
+    weight: instance.weight,
+    total_weight: roundWeight(instance.weight * instance.quantity),
+    value_cp: instance.value_cp,
+    total_value_cp: instance.value_cp * instance.quantity,
+    price_cp: priceCp,
+    is_coin: instance.item_template.coin !== null,
+  };
+}
+
+export function totalsOf(items: SharedItem[]): SharedTotals {
+  return {
+    items_count: items.filter((item) => !item.is_coin).reduce((sum, item) => sum + item.quantity, 0),
+    total_weight: roundWeight(items.reduce((sum, item) => sum + item.weight * item.quantity, 0)),
+    total_value_cp: items.reduce((sum, item) => sum + item.total_value_cp, 0),
+  };
+}
+
+const count = (n: number, one: string, many: string) =>
+  `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+const lbs = (weight: number) => `${weight.toLocaleString('en-US')} lbs`;
+const gp = (copper: number) => `${copperToGp(copper).toLocaleString('en-US')} gp`;
+
+/** The preview line: "Thorin's inventory: 23 items, 41 lbs, 152 gp". */
+export function summaryLine(title: string, totals: SharedTotals): string {
+  return `${title}: ${count(totals.items_count, 'item', 'items')}, ${lbs(totals.total_weight)}, ${gp(totals.total_value_cp)}`;
+}
+
+interface Section<T extends ItemInstance> {
+  name: string;
+  items: T[];
+  /** How many stacks the container holds, of which `items` may be the first page. */
+  total: number;
+}
+
+function sections<T extends ItemInstance>(list: Section<T>[], price?: (item: T) => number) {
+  return list.map((section) => ({
+    name: section.name,
+    items: section.items
+      .slice(0, SHARED_ITEMS_PER_SECTION)
+      .map((item) => sharedItem(item, price ? price(item) : null)),
+    more_items: Math.max(0, section.total - Math.min(section.items.length, SHARED_ITEMS_PER_SECTION)),
+  }));
+}
+
+export function characterSnapshot(character: Character, containers: Section<ItemInstance>[]): SharedSnapshot {
+  const shown = sections(containers);
+  const totals = totalsOf(shown.flatMap((section) => section.items));
+  const title = `${character.name}'s inventory`;
+  const subtitle = [`Level ${character.level}`, character.race, character.character_class]
+    .filter((part) => part.trim() !== '')
+    .join(' ');
+  return {
+    kind: 'character',
+    title,
+    summary: summaryLine(title, totals),
+    name: character.name,
+    subtitle,
+    totals,
+    sections: shown,
+  };
+}
+
+export function lootSnapshot(loot: LootInstance): SharedSnapshot {
+  const items = loot.container.item_instances;
+  const shown = sections([{ name: loot.name, items, total: items.length }]);
+  const totals = totalsOf(shown.flatMap((section) => section.items));
+  return {
+    kind: 'loot',
+    title: loot.name,
+    summary: summaryLine(loot.name, totals),
+    name: loot.name,
+    description: loot.description,
+    location: loot.instance_data.location_name ?? '',
+    totals,
+    sections: shown,
+  };
+}
+
+export function shopSnapshot(shop: ShopInstance): SharedSnapshot {
+  const items = shop.container.item_instances;
+  const shown = sections([{ name: shop.name, items, total: items.length }], (item) => item.buy_price_cp);
+  const totals = totalsOf(shown.flatMap((section) => section.items));
+  const where = [shop.shop_type_name, shop.location].filter((part) => part.trim() !== '').join(', ');
+  const title = shop.name;
+  return {
+    kind: 'shop',
+    title,
+    summary: `${title}${where ? ` (${where})` : ''}: ${count(totals.items_count, 'item', 'items')} for sale${shop.is_active ? '' : ', closed'}`,
+    name: shop.name,
+    description: shop.description,
+    shop_type_name: shop.shop_type_name,
+    location: shop.location,
+    is_open: shop.is_active,
+    totals,
+    sections: shown,
+  };
+}

@@ -1,0 +1,98 @@
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { characters } from '../../db/schema/characters.js';
+import { lootInstances } from '../../db/schema/loot.js';
+import { shareLinks } from '../../db/schema/shares.js';
+import { shopInstances } from '../../db/schema/shops.js';
+
+export type ShareLinkRow = typeof shareLinks.$inferSelect;
+export type ShareTarget =
+  | { kind: 'character'; id: string }
+  | { kind: 'loot'; id: string }
+  | { kind: 'shop'; id: string };
+
+const targetColumn = {
+  character: shareLinks.characterId,
+  loot: shareLinks.lootInstanceId,
+  shop: shareLinks.shopInstanceId,
+} as const;
+
+export function targetOf(row: ShareLinkRow): ShareTarget | undefined {
+  if (row.kind === 'character' && row.characterId) return { kind: 'character', id: row.characterId };
+  if (row.kind === 'loot' && row.lootInstanceId) return { kind: 'loot', id: row.lootInstanceId };
+  if (row.kind === 'shop' && row.shopInstanceId) return { kind: 'shop', id: row.shopInstanceId };
+  return undefined;
+}
+
+/** Issue 16 §3: share links and the names of what they point at. */
+export const sharesRepository = {
+  async findActiveByCode(db: Executor, code: string): Promise<ShareLinkRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(shareLinks)
+      .where(and(eq(shareLinks.code, code), isNull(shareLinks.revokedAt)))
+      .limit(1);
+    return row;
+  },
+
+  /** The user's live link to this target, so that sharing twice hands out the same link. */
+  async findActiveForTarget(
+    db: Executor,
+    userId: string,
+    target: ShareTarget,
+  ): Promise<ShareLinkRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(shareLinks)
+      .where(
+        and(
+          eq(shareLinks.userId, userId),
+          eq(targetColumn[target.kind], target.id),
+          isNull(shareLinks.revokedAt),
+        ),
+      )
+      .limit(1);
+    return row;
+  },
+
+  async insert(db: Executor, values: { code: string; userId: string; target: ShareTarget; at: Date }) {
+    const [row] = await db
+      .insert(shareLinks)
+      .values({
+        code: values.code,
+        userId: values.userId,
+        kind: values.target.kind,
+        characterId: values.target.kind === 'character' ? values.target.id : null,
+        lootInstanceId: values.target.kind === 'loot' ? values.target.id : null,
+        shopInstanceId: values.target.kind === 'shop' ? values.target.id : null,
+        createdAt: values.at,
+      })
+      .returning();
+    if (!row) throw new Error('insert share_links returned nothing');
+    return row;
+  },
+
+  /** The user's live links, newest first, with the current name of what each points at. */
+  async listActive(db: Executor, userId: string) {
+    return db
+      .select({
+        link: shareLinks,
+        targetName: sql<string>`coalesce(${characters.name}, ${lootInstances.name}, ${shopInstances.name}, '')`,
+      })
+      .from(shareLinks)
+      .leftJoin(characters, eq(characters.id, shareLinks.characterId))
+      .leftJoin(lootInstances, eq(lootInstances.id, shareLinks.lootInstanceId))
+      .leftJoin(shopInstances, eq(shopInstances.id, shareLinks.shopInstanceId))
+      .where(and(eq(shareLinks.userId, userId), isNull(shareLinks.revokedAt)))
+      .orderBy(desc(shareLinks.createdAt), desc(shareLinks.id));
+  },
+
+  async revoke(db: Executor, userId: string, id: string, at: Date): Promise<ShareLinkRow | undefined> {
+    const [row] = await db
+      .update(shareLinks)
+      .set({ revokedAt: at })
+      .where(and(eq(shareLinks.id, id), eq(shareLinks.userId, userId), isNull(shareLinks.revokedAt)))
+      .returning();
+    return row;
+  },
+};

@@ -1,0 +1,107 @@
+import {
+  entityId,
+  oembedQuerySchema,
+  oembedResponseSchema,
+  shareCreateBodySchema,
+  sharedSnapshotSchema,
+  shareLinkSchema,
+  successEnvelope,
+} from '@haversack/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireAuth } from '../../plugins/auth.js';
+import { oembedFor } from './share-page.js';
+import type { SharesService } from './shares.service.js';
+
+/** Public reads are throttled per address: codes are unguessable, but scraping one should cost. */
+const publicRead = { rateLimit: { max: 120, timeWindow: 60_000 } };
+const shareCode = z.string().max(64);
+
+/** Issue 16 §3: share links (members create, owners list and revoke, anyone with the code reads). */
+export async function sharesRoutes(app: FastifyInstance, options: { shares: SharesService; appUrl: string }) {
+  const { shares, appUrl } = options;
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['shares'];
+
+  r.post(
+    '/shares',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary:
+          'Share a character’s inventory, a revealed loot or a shop (201; 200 with the same link when it is already shared)',
+        body: shareCreateBodySchema,
+        response: { 200: successEnvelope(shareLinkSchema), 201: successEnvelope(shareLinkSchema) },
+      },
+    },
+    async (request, reply) => {
+      const { share, created } = await shares.create(requireAuth(request).user.id, request.body.share);
+      return reply.status(created ? 201 : 200).send({ status: 'success', data: share });
+    },
+  );
+
+  r.get(
+    '/users/me/shares',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary: 'My share links that are not revoked, newest first',
+        response: { 200: successEnvelope(z.array(shareLinkSchema)) },
+      },
+    },
+    async (request) => ({
+      status: 'success' as const,
+      data: await shares.listMine(requireAuth(request).user.id),
+    }),
+  );
+
+  r.delete(
+    '/shares/:id',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary: 'Revoke one of my share links: its page becomes not found at once',
+        params: z.object({ id: entityId('Share link not found') }),
+      },
+    },
+    async (request, reply) => {
+      await shares.revoke(requireAuth(request).user.id, request.params.id);
+      return reply.status(204).send();
+    },
+  );
+
+  r.get(
+    '/shares/:id',
+    {
+      config: publicRead,
+      schema: {
+        tags,
+        summary: 'Read what a share code shows (public, no sign-in); 404 when unknown or revoked',
+        security: [],
+        params: z.object({ id: shareCode.describe('the share code') }),
+        response: { 200: successEnvelope(sharedSnapshotSchema) },
+      },
+    },
+    async (request) => ({ status: 'success' as const, data: await shares.snapshot(request.params.id) }),
+  );
+
+  r.get(
+    '/oembed',
+    {
+      config: publicRead,
+      schema: {
+        tags,
+        summary:
+          'oEmbed for a share link (https://oembed.com): answered in oEmbed’s own format, not the envelope',
+        security: [],
+        querystring: oembedQuerySchema,
+        response: { 200: oembedResponseSchema },
+      },
+    },
+    async (request) => oembedFor(shares, appUrl, request.query.url),
+  );
+}

@@ -1,0 +1,282 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { SharedSnapshot, ShareLink, ShopInstance, ShopTemplate } from '@haversack/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  coinTemplate,
+  createCharacter,
+  createLootTemplate,
+  createMember,
+  createParty,
+  createTemplate,
+  createUser,
+  deployLoot,
+  type SignedInUser,
+  upgrade,
+} from '../../test/factories.js';
+import { buildTestApp, callApi, type TestContext } from '../../test/helper.js';
+
+let ctx: TestContext;
+let webDir: string;
+
+beforeAll(async () => {
+  // A built web app stand-in: the share page is its index.html with the unfurl tags added.
+  webDir = mkdtempSync(path.join(os.tmpdir(), 'haversack-share-web-'));
+  writeFileSync(
+    path.join(webDir, 'index.html'),
+    '<!doctype html><html><head><meta charset="UTF-8" /><meta name="description" content="Haversack app" /><title>Haversack</title></head><body><div id="root"></div></body></html>',
+  );
+  writeFileSync(path.join(webDir, 'og-image.png'), 'png');
+  ctx = await buildTestApp({ env: { WEB_DIST_DIR: webDir } });
+});
+afterAll(async () => {
+  await ctx.close();
+  rmSync(webDir, { recursive: true, force: true });
+});
+
+type Envelope<T> = { status: string; data: T; error?: { code: string; message: string } };
+const body = <T>(response: { json(): unknown }) => response.json() as Envelope<T>;
+const actorOf = (u: SignedInUser) => ({ id: u.user.id, username: u.user.username });
+const uuidPattern = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+
+async function share(user: SignedInUser, kind: 'character' | 'loot' | 'shop', targetId: string) {
+  return callApi(ctx, 'POST', '/shares', user, { share: { kind, target_id: targetId } });
+}
+async function shareOk(user: SignedInUser, kind: 'character' | 'loot' | 'shop', targetId: string) {
+  const response = await share(user, kind, targetId);
+  expect([200, 201], response.body).toContain(response.statusCode);
+  return body<ShareLink>(response).data;
+}
+const readShare = (code: string) => callApi(ctx, 'GET', `/shares/${code}`);
+
+async function give(owner: SignedInUser, containerId: string, templateId: string, quantity: number) {
+  await ctx.app.services.inventory.createInstance(actorOf(owner), {
+    item_template_id: templateId,
+    container_id: containerId,
+    quantity,
+  });
+}
+
+/** Thorin, with rope, a lantern and 152 gp, in a party with a second player and an outsider nearby. */
+async function thorinsParty(name = 'Thorin') {
+  const gm = await createUser(ctx);
+  await upgrade(ctx, gm, 'tier_3');
+  const party = await createParty(ctx, gm);
+  const player = await createMember(ctx, party, 'player');
+  const friend = await createMember(ctx, party, 'player');
+  const outsider = await createUser(ctx);
+  const thorin = await createCharacter(ctx, player, {
+    name,
+    partyId: party.id,
+    maxWeight: null,
+    maxSlots: null,
+  });
+  const secretHero = await createCharacter(ctx, player, { name: 'Secret Alt' });
+  const bag = String(thorin.primary_container_id);
+  const rope = await createTemplate(ctx, { name: 'Hempen rope', weight: 10, baseValue: 1, stackSize: 0 });
+  const lantern = await createTemplate(ctx, { name: 'Lantern', weight: 2, baseValue: 5 });
+  const hidden = await createTemplate(ctx, { name: 'Alt-only dagger' });
+  await give(player, bag, rope.id, 2);
+  await give(player, bag, lantern.id, 1);
+  await give(player, bag, (await coinTemplate(ctx, 'gp')).id, 152);
+  await give(player, String(secretHero.primary_container_id), hidden.id, 1);
+  return { gm, party, player, friend, outsider, thorin, secretHero };
+}
+
+describe('share links (issue 16 §3)', () => {
+  it('shares a character’s inventory read-only with anyone who has the code, and nothing more', async () => {
+    const { player, thorin } = await thorinsParty();
+    const created = await share(player, 'character', thorin.id);
+    expect(created.statusCode).toBe(201);
+    const link = body<ShareLink>(created).data;
+    expect(link).toMatchObject({ kind: 'character', target_id: thorin.id, target_name: 'Thorin' });
+    expect(link.code).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(link.url).toBe(`${ctx.config.appUrl}/discord/share/${link.code}`);
+    // Sharing again hands out the same link.
+    const again = await share(player, 'character', thorin.id);
+    expect(again.statusCode).toBe(200);
+    expect(body<ShareLink>(again).data.code).toBe(link.code);
+
+    const response = await readShare(link.code);
+    expect(response.statusCode).toBe(200);
+    const snapshot = body<SharedSnapshot>(response).data;
+    expect(snapshot).toMatchObject({
+      kind: 'character',
+      title: "Thorin's inventory",
+      totals: { items_count: 3, total_value_cp: 2 * 100 + 500 + 152 * 100 },
+    });
+    expect(snapshot.summary).toBe("Thorin's inventory: 3 items, 25 lbs, 159 gp");
+    const items = snapshot.sections.flatMap((section) => section.items);
+    expect(items.map((item) => [item.name, item.quantity]).sort()).toEqual([
+      ['Gold piece', 152],
+      ['Hempen rope', 2],
+      ['Lantern', 1],
+    ]);
+    const raw = response.body;
+    expect(raw).not.toMatch(uuidPattern);
+    expect(raw).not.toContain(player.user.email);
+    expect(raw).not.toContain(player.user.username);
+    expect(raw).not.toContain('Alt-only dagger');
+  });
+
+  it('lets a party member share another member’s character, and nobody outside the party', async () => {
+    const { friend, outsider, thorin, gm } = await thorinsParty();
+    expect((await share(friend, 'character', thorin.id)).statusCode).toBe(201);
+    expect((await share(gm, 'character', thorin.id)).statusCode).toBe(201);
+    const refused = await share(outsider, 'character', thorin.id);
+    expect(refused.statusCode).toBe(404);
+    expect(body<ShareLink[]>(await callApi(ctx, 'GET', '/users/me/shares', outsider)).data).toEqual([]);
+    expect(
+      (
+        await callApi(ctx, 'POST', '/shares', undefined, {
+          share: { kind: 'character', target_id: thorin.id },
+        })
+      ).statusCode,
+    ).toBe(401);
+    expect((await share(friend, 'character', 'not-an-id')).statusCode).toBe(422);
+  });
+
+  it('shares revealed loot only, and stops showing it when the GM hides it again', async () => {
+    const { gm, party, player } = await thorinsParty();
+    const gem = await createTemplate(ctx, { name: 'Ruby', baseValue: 50, weight: 0 });
+    const template = await createLootTemplate(ctx, gm, [{ item_template_id: gem.id, quantity: 3 }]);
+    const hoard = await deployLoot(ctx, gm, party.id, template.id, { name: 'Goblin Hoard' });
+    // Hidden: players cannot see it, the GM may not share it yet.
+    expect((await share(player, 'loot', hoard.id)).statusCode).toBe(404);
+    const early = await share(gm, 'loot', hoard.id);
+    expect(early.statusCode).toBe(422);
+    await ctx.app.services.loot.reveal(actorOf(gm), hoard.id);
+    const link = await shareOk(player, 'loot', hoard.id);
+    const shown = body<SharedSnapshot>(await readShare(link.code)).data;
+    expect(shown).toMatchObject({
+      kind: 'loot',
+      title: 'Goblin Hoard',
+      totals: { items_count: 3, total_value_cp: 15000 },
+    });
+    expect(shown.summary).toBe('Goblin Hoard: 3 items, 0 lbs, 150 gp');
+
+    await ctx.app.services.loot.updateInstance(actorOf(gm), hoard.id, { is_revealed: false });
+    expect((await readShare(link.code)).statusCode).toBe(404);
+    const gmLink = await shareOk(gm, 'loot', hoard.id).catch(() => undefined);
+    expect(gmLink).toBeUndefined();
+    const page = await ctx.app.inject({ method: 'GET', url: `/discord/share/${link.code}` });
+    expect(page.statusCode).toBe(404);
+    expect(page.body).not.toContain('Ruby');
+  });
+
+  it('shares a shop with its prices', async () => {
+    const { gm, party, player } = await thorinsParty();
+    const rope = await createTemplate(ctx, { name: 'Silk rope', baseValue: 10, weight: 5, stackSize: 0 });
+    const template = body<ShopTemplate>(
+      await callApi(ctx, 'POST', '/shop_templates', gm, {
+        shop_template: { name: 'Rusty Anvil', visibility: 'private' },
+      }),
+    ).data;
+    await callApi(ctx, 'POST', `/shop_templates/${template.id}/add_item`, gm, {
+      shop_item: { item_template_id: rope.id, quantity: 4, price_cp: 1234 },
+    });
+    const shop = body<ShopInstance>(
+      await callApi(ctx, 'POST', '/shop_instances', gm, {
+        shop_instance: { shop_template_id: template.id, party_id: party.id },
+      }),
+    ).data;
+    const link = await shareOk(player, 'shop', shop.id);
+    const snapshot = body<SharedSnapshot>(await readShare(link.code)).data;
+    expect(snapshot).toMatchObject({ kind: 'shop', title: 'Rusty Anvil', is_open: true });
+    expect(snapshot.sections[0]?.items).toEqual([
+      expect.objectContaining({ name: 'Silk rope', quantity: 4, price_cp: 1234 }),
+    ]);
+    expect(JSON.stringify(snapshot)).not.toMatch(uuidPattern);
+  });
+
+  it('lists my links and revokes them; a revoked or unknown code is 404', async () => {
+    const { player, friend, thorin } = await thorinsParty();
+    const link = await shareOk(player, 'character', thorin.id);
+    const mine = body<ShareLink[]>(await callApi(ctx, 'GET', '/users/me/shares', player)).data;
+    expect(mine.map((s) => s.code)).toEqual([link.code]);
+    // Someone else cannot revoke it.
+    expect((await callApi(ctx, 'DELETE', `/shares/${link.id}`, friend)).statusCode).toBe(404);
+    expect((await readShare(link.code)).statusCode).toBe(200);
+    expect((await callApi(ctx, 'DELETE', `/shares/${link.id}`, player)).statusCode).toBe(204);
+    const gone = await readShare(link.code);
+    expect(gone.statusCode).toBe(404);
+    expect(body(gone).error?.code).toBe('RESOURCE_NOT_FOUND');
+    expect(body<ShareLink[]>(await callApi(ctx, 'GET', '/users/me/shares', player)).data).toEqual([]);
+    expect((await callApi(ctx, 'DELETE', `/shares/${link.id}`, player)).statusCode).toBe(404);
+    expect((await readShare('AAAAAAAAAAAAAAAAAAAAAA')).statusCode).toBe(404);
+    // Sharing again after a revocation makes a new code.
+    const fresh = await shareOk(player, 'character', thorin.id);
+    expect(fresh.code).not.toBe(link.code);
+  });
+
+  it('stops showing a character once the one who shared it leaves the party', async () => {
+    const { friend, party, thorin } = await thorinsParty();
+    const link = await shareOk(friend, 'character', thorin.id);
+    expect((await readShare(link.code)).statusCode).toBe(200);
+    await callApi(ctx, 'DELETE', `/parties/${party.id}/leave`, friend);
+    expect((await readShare(link.code)).statusCode).toBe(404);
+  });
+
+  it('serves the share page with Open Graph, Twitter and oEmbed tags, escaped', async () => {
+    const { player, thorin } = await thorinsParty('<script>alert("x")</script> & "Thorin"');
+    const link = await shareOk(player, 'character', thorin.id);
+    const page = await ctx.app.inject({ method: 'GET', url: `/discord/share/${link.code}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    const html = page.body;
+    expect(html).not.toContain('<script>alert');
+    expect(html).toContain(
+      '<meta property="og:title" content="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &quot;Thorin&quot;&#39;s inventory" />',
+    );
+    expect(html).toContain('<meta property="og:description" content="&lt;script&gt;');
+    expect(html).toContain('3 items, 25 lbs, 159 gp');
+    expect(html).toContain(
+      `<meta property="og:url" content="${ctx.config.appUrl}/discord/share/${link.code}" />`,
+    );
+    expect(html).toContain('<meta property="og:type" content="website" />');
+    expect(html).toContain('<meta property="og:site_name" content="Haversack" />');
+    expect(html).toContain(`<meta property="og:image" content="${ctx.config.appUrl}/og-image.png" />`);
+    expect(html).toContain('<meta name="twitter:card" content="summary_large_image" />');
+    expect(html).toContain('<title>&lt;script&gt;');
+    // The app's own description gives way to the share's; the app still boots from the same page.
+    expect(html).not.toContain('Haversack app');
+    expect(html).toContain('<div id="root"></div>');
+    const oembedHref = /<link rel="alternate" type="application\/json\+oembed" href="([^"]+)"/.exec(
+      html,
+    )?.[1];
+    expect(oembedHref).toBeDefined();
+    const oembedUrl = new URL((oembedHref ?? '').replace(/&amp;/g, '&'));
+    const oembed = await ctx.app.inject({ method: 'GET', url: `${oembedUrl.pathname}${oembedUrl.search}` });
+    expect(oembed.statusCode).toBe(200);
+    expect(oembed.json()).toMatchObject({
+      version: '1.0',
+      type: 'link',
+      provider_name: 'Haversack',
+      title: `<script>alert("x")</script> & "Thorin"'s inventory: 3 items, 25 lbs, 159 gp`,
+    });
+  });
+
+  it('answers a not-found page and oEmbed 404 for an unknown or revoked code', async () => {
+    const { player, thorin } = await thorinsParty();
+    const link = await shareOk(player, 'character', thorin.id);
+    await callApi(ctx, 'DELETE', `/shares/${link.id}`, player);
+    for (const code of [link.code, 'unknown-code']) {
+      const page = await ctx.app.inject({ method: 'GET', url: `/discord/share/${code}` });
+      expect(page.statusCode).toBe(404);
+      expect(page.body).toContain('<meta property="og:title" content="Share link not found" />');
+      expect(page.body).not.toContain('Thorin');
+      const oembed = await callApi(
+        ctx,
+        'GET',
+        `/oembed?url=${encodeURIComponent(`${ctx.config.appUrl}/discord/share/${code}`)}`,
+      );
+      expect(oembed.statusCode).toBe(404);
+    }
+    expect((await callApi(ctx, 'GET', '/oembed?url=not-a-url')).statusCode).toBe(404);
+    expect(
+      (await callApi(ctx, 'GET', `/oembed?url=${encodeURIComponent(`${ctx.config.appUrl}/characters`)}`))
+        .statusCode,
+    ).toBe(404);
+  });
+});
