@@ -130,7 +130,10 @@ export const routes: RouteObject[] = [
             import('../features/diagnostics/pages/diagnostics-page').then((m) => m.DiagnosticsPage),
           ),
           notAvailable('discord', 'Discord', 'The Discord bot integration is'),
-          notAvailable('discord/share/:shareCode', 'Discord share', 'Discord share links are'),
+          // Issue 16 §3: a shared inventory, loot or shop, read-only, signed in or not.
+          lazyPage('discord/share/:shareCode', 'Shared', () =>
+            import('../features/shares/pages/share-page').then((m) => m.SharePage),
+          ),
         ],
       },
 

@@ -100,6 +100,26 @@ describe('party channels', () => {
     expect(partyRealtimeState('p-events').onlineUsers).toEqual([{ id: 'user-pip', username: 'Pip' }]);
   });
 
+  it('says where a change came from, in the words of spec/02 §8', () => {
+    const queryClient = new QueryClient();
+    const info = vi.spyOn(toast, 'info');
+    release = acquirePartyChannels('p-sources', queryClient);
+    confirmBoth('p-sources');
+    const party = channel('p-sources', 'PartyChannel');
+    const pip = { id: 'user-pip', name: 'Pip' };
+    const expected = [
+      ['web', 'Pip updated inventory'],
+      ['discord', 'Pip updated inventory via Discord'],
+      ['api', 'Pip updated inventory via API'],
+      ['admin', 'Admin Pip updated inventory'],
+    ] as const;
+    for (const [source, notice] of expected) {
+      info.mockClear();
+      party.received({ action: 'inventory_updated', actor: pip, ids: {}, source });
+      expect(info, source).toHaveBeenCalledWith(notice, 3_000);
+    }
+  });
+
   it('keeps the notices quiet when the Notifications preference is off, and still refreshes', () => {
     const queryClient = new QueryClient();
     queryClient.setQueryData(preferencesKeys.all, { ...defaultPreferences, notificationsEnabled: false });

@@ -248,6 +248,18 @@ describe('noticeFor', () => {
       expect(noticeFor(message({ action }), me)).toBeNull();
   });
 
+  it('names the source of the change: via Discord, via API, Admin (spec/02 §8)', () => {
+    const notice = (source?: string) =>
+      noticeFor(message({ action: 'inventory_updated', ...(source ? { source } : {}) }), me)?.message;
+    expect(notice('discord')).toBe('Pip updated inventory via Discord');
+    expect(notice('api')).toBe('Pip updated inventory via API');
+    expect(notice('admin')).toBe('Admin Pip updated inventory');
+    expect(notice('web')).toBe('Pip updated inventory');
+    expect(notice()).toBe('Pip updated inventory');
+    // A source this client does not know reads as the web.
+    expect(notice('something_new')).toBe('Pip updated inventory');
+  });
+
   it('tells the receiver of a gift who gave what, and refreshes the receiving character (issue 12 §8)', () => {
     const gift = message({
       action: 'inventory_updated',

@@ -26,6 +26,8 @@ export const partyMessageSchema = z.object({
   user_id: z.string().optional(),
   online_users: z.array(onlineUserSchema).optional(),
   change_type: z.string().optional(),
+  /** DESIGN §4: where the change came from (web, discord, api, admin, system); older servers send none. */
+  source: z.string().optional(),
 });
 export type PartyMessage = z.infer<typeof partyMessageSchema>;
 
@@ -236,6 +238,17 @@ export interface Notice {
  * inventory change (PartyChannel `inventory_updated`), the server's sentence for loot ("Pip revealed Goblin Hoard"; "{name} updated loot" without one), and "{name} joined/left the party" (User when the name is unknown) for presence changes. Presence
  * is announced on both channels; only PartyChannel's copy (`presence_changed`) makes a notice, so it shows once.
  */
+/**
+ * spec/02 §8: "{name} updated inventory via Discord", "{name} updated inventory via API", "Admin {name}
+ * updated inventory", else "{name} updated inventory", from the event's `source`.
+ */
+export function inventoryNotice(name: string, source: string | undefined): string {
+  if (source === 'discord') return `${name} updated inventory via Discord`;
+  if (source === 'api') return `${name} updated inventory via API`;
+  if (source === 'admin') return `Admin ${name} updated inventory`;
+  return `${name} updated inventory`;
+}
+
 export function noticeFor(message: PartyMessage, myUserId: string | null): Notice | null {
   // Issue 14: told once per change, from PartyChannel's summary, however many rows the change wrote (the
   // inventory channel's rows refresh the containers silently).
@@ -246,7 +259,7 @@ export function noticeFor(message: PartyMessage, myUserId: string | null): Notic
     if (gift && myUserId !== null && idOf(message, 'recipient_user_id') === myUserId) {
       return { message: gift, duration: INVENTORY_NOTICE_MS };
     }
-    return { message: `${message.actor.name || 'Someone'} updated inventory`, duration: INVENTORY_NOTICE_MS };
+    return { message: inventoryNotice(message.actor.name || 'Someone', message.source), duration: INVENTORY_NOTICE_MS };
   }
   if (lootActions.has(message.action)) {
     if (!message.actor || message.actor.id === myUserId) return null;

@@ -24,6 +24,7 @@ import { generalMessages, toast } from '../../../lib/toast';
 import { formatWeight } from '../../../lib/weight';
 import { TransactionHistory } from '../../activity/components/transaction-history';
 import { usePartyChannels } from '../../realtime/hooks/use-party-channels';
+import { ShareButton } from '../../shares/components/share-button';
 import { characterKeys, characterQuery, deleteCharacter } from '../api/characters-api';
 import { CharacterWealthPanel } from '../components/character-wealth';
 
@@ -103,6 +104,11 @@ export function CharacterDetailPage() {
           <Text size="sm">Played by {character.player_name ?? 'Unknown'}</Text>
         </Stack>
         <Group gap="sm">
+          <ShareButton
+            kind="character"
+            targetId={character.id}
+            targetName={`${character.name}'s inventory`}
+          />
           {character.primary_container_id ? (
             <Button component={Link} to={`/containers/${character.primary_container_id}`}>
               View Inventory

@@ -21,6 +21,7 @@ import { DetailLoadError } from '../../../components/detail-load-error';
 import { usePageTitle } from '../../../lib/page-title';
 import { RealtimeIndicator } from '../../realtime/components/realtime-indicator';
 import { usePartyChannels } from '../../realtime/hooks/use-party-channels';
+import { ShareButton } from '../../shares/components/share-button';
 import { lootInstanceQuery } from '../api/loot-api';
 import { DistributeLootDialog } from '../components/distribute-loot-dialog';
 import { HiddenBadge, LootFacts } from '../components/loot-card';
@@ -99,6 +100,8 @@ export function LootInstancePage() {
             {loot.name}
           </Title>
           {loot.is_revealed ? null : <HiddenBadge />}
+          {/* Issue 16 §3: only revealed loot may be shown outside the party. */}
+          {loot.is_revealed ? <ShareButton kind="loot" targetId={loot.id} targetName={loot.name} /> : null}
           {distributed ? (
             <Badge color="teal" variant="light" data-testid="loot-distributed" style={{ maxWidth: '100%' }}>
               {distributed}

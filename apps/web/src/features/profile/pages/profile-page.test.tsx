@@ -53,10 +53,13 @@ describe('ProfilePage and the general toasts (spec/01 §8)', { timeout: 30_000 }
     expect(useUiStore.getState().toasts.at(-1)).toMatchObject({
       message: 'Please fill in all required fields.',
     });
-    expect(fetchMock).not.toHaveBeenCalled();
+    // Only the lists of the page's other sections (API tokens, shared links, the plan) were read.
+    const writes = fetchMock.mock.calls.filter(([, init]) => (init?.method ?? 'GET') !== 'GET');
+    expect(writes).toEqual([]);
   });
 
   it('asks before leaving a half-typed password change', async () => {
+    mockFetch(() => success([]));
     const user = userEvent.setup();
     renderProfile();
     await user.click(screen.getByTestId('password-current'));

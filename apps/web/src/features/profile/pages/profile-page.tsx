@@ -30,7 +30,9 @@ import { updateSessionUser } from '../../../lib/session';
 import { generalMessages, toast } from '../../../lib/toast';
 import { useUnsavedChanges } from '../../../lib/unsaved-changes';
 import { useCurrentUser } from '../../../stores/auth-store';
+import { SharedLinksSection } from '../../shares/components/shared-links-section';
 import { changePassword, updateProfile } from '../api/profile-api';
+import { ApiTokensSection } from '../components/api-tokens-section';
 
 // The current password is asked for only when the email changes (the server refuses the change without it).
 const accountSchema = z.object({
@@ -48,10 +50,12 @@ export function ProfilePage() {
     <Stack gap="lg" maw={720}>
       <Stack gap={4}>
         <Title order={1}>Profile</Title>
-        <Text c="dimmed">Your account details and password.</Text>
+        <Text c="dimmed">Your account details, password, API tokens and shared links.</Text>
       </Stack>
       <AccountDetails />
       <ChangePassword />
+      <ApiTokensSection />
+      <SharedLinksSection />
       <Paper withBorder p="lg" component="section" aria-labelledby="preferences-link-heading">
         <Stack gap="xs">
           <Title order={2} size="h4" id="preferences-link-heading">

@@ -19,6 +19,7 @@ import { DetailLoadError } from '../../../components/detail-load-error';
 import { usePageTitle } from '../../../lib/page-title';
 import { RealtimeIndicator } from '../../realtime/components/realtime-indicator';
 import { usePartyChannels } from '../../realtime/hooks/use-party-channels';
+import { ShareButton } from '../../shares/components/share-button';
 import { shopInstanceQuery } from '../api/shops-api';
 import {
   DiscountBadge,
@@ -89,6 +90,7 @@ export function ShopInstancePage() {
           </Title>
           <OpenBadge active={shop.is_active} />
           <DiscountBadge rate={shop.discount_rate} />
+          <ShareButton kind="shop" targetId={shop.id} targetName={shop.name} />
         </Group>
         <Group gap={6}>
           <ShopTypeBadge type={shop.shop_type} />

@@ -1,0 +1,15 @@
+import { copperToGp } from '@haversack/contracts';
+
+/** "152 gp", "7 sp 3 cp", "0 gp": worth counted in gold as players do, down to the copper below 1 gp. */
+export function formatCopperValue(copper: number): string {
+  if (copper >= 100) return `${copperToGp(copper).toLocaleString('en-US')} gp`;
+  if (copper <= 0) return '0 gp';
+  const sp = Math.floor(copper / 10);
+  const cp = copper % 10;
+  return [sp > 0 ? `${sp} sp` : '', cp > 0 ? `${cp} cp` : ''].filter(Boolean).join(' ');
+}
+
+/** "1 item", "23 items". */
+export function itemsLabel(count: number): string {
+  return `${count.toLocaleString('en-US')} ${count === 1 ? 'item' : 'items'}`;
+}

@@ -1,0 +1,127 @@
+import { type ShareLink, shareKindLabels } from '@haversack/contracts';
+import { Anchor, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { useClipboard } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { ErrorPanel } from '../../../components/error-panel';
+import { TextSkeleton } from '../../../components/loading';
+import { toast } from '../../../lib/toast';
+import { COPY_INDICATOR_MS } from '../../parties/components/copy-message';
+import { mySharesQuery, useRevokeShare } from '../api/shares-api';
+
+const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
+
+/** Issue 16 §3: the profile's list of the share links I made, each with copy and revoke. */
+export function SharedLinksSection() {
+  const shares = useQuery(mySharesQuery());
+  const revoke = useRevokeShare();
+  const [revoking, setRevoking] = useState<ShareLink | null>(null);
+
+  const confirmRevoke = () => {
+    if (!revoking) return;
+    revoke.mutate(revoking.id, {
+      onSuccess: () => {
+        toast.success('Share link revoked');
+        setRevoking(null);
+      },
+    });
+  };
+
+  return (
+    <Paper withBorder p="lg" component="section" aria-labelledby="shared-links-heading">
+      <Stack gap="md">
+        <Stack gap={4}>
+          <Title order={2} size="h4" id="shared-links-heading">
+            Shared links
+          </Title>
+          <Text size="sm" c="dimmed">
+            Links you made with Share on a character, a loot or a shop. Anyone with a link can view it,
+            read-only, until you revoke it.
+          </Text>
+        </Stack>
+        {shares.isPending ? (
+          <TextSkeleton lines={3} />
+        ) : shares.isError ? (
+          <ErrorPanel
+            title="Could not load your shared links"
+            message="Please try again."
+            onRetry={() => void shares.refetch()}
+          />
+        ) : shares.data.length === 0 ? (
+          <Text size="sm" c="dimmed" data-testid="shared-links-empty">
+            You have not shared anything yet.
+          </Text>
+        ) : (
+          <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+            {shares.data.map((link) => (
+              <SharedLinkRow key={link.id} link={link} onRevoke={() => setRevoking(link)} />
+            ))}
+          </Stack>
+        )}
+      </Stack>
+      <ConfirmDialog
+        opened={revoking !== null}
+        title="Revoke share link?"
+        message={`The link to “${revoking?.target_name ?? ''}” will stop working at once for everyone who has it.`}
+        confirmLabel="Revoke"
+        onConfirm={confirmRevoke}
+        onClose={() => setRevoking(null)}
+        loading={revoke.isPending}
+      />
+    </Paper>
+  );
+}
+
+function SharedLinkRow({ link, onRevoke }: { link: ShareLink; onRevoke: () => void }) {
+  const clipboard = useClipboard({ timeout: COPY_INDICATOR_MS });
+  return (
+    <Paper component="li" withBorder p="sm" data-testid="shared-link">
+      <Group justify="space-between" align="flex-start" gap="sm" wrap="wrap">
+        <Stack gap={2} style={{ minWidth: 0, flex: '1 1 220px' }}>
+          <Group gap="xs">
+            <Badge variant="light" size="sm">
+              {shareKindLabels[link.kind]}
+            </Badge>
+            <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+              {link.target_name}
+            </Text>
+          </Group>
+          <Anchor
+            href={link.url}
+            target="_blank"
+            rel="noopener"
+            size="sm"
+            style={{ overflowWrap: 'anywhere' }}
+          >
+            {link.url}
+          </Anchor>
+          <Text size="xs" c="dimmed">
+            Shared {dateFormat.format(new Date(link.created_at))}
+          </Text>
+        </Stack>
+        <Group gap="xs">
+          <Button
+            size="compact-sm"
+            variant="light"
+            onClick={() => clipboard.copy(link.url)}
+            aria-label={
+              clipboard.copied ? `Link to ${link.target_name} copied` : `Copy link to ${link.target_name}`
+            }
+          >
+            {clipboard.copied ? 'Copied!' : 'Copy'}
+          </Button>
+          <Button
+            size="compact-sm"
+            variant="light"
+            color="red.9"
+            onClick={onRevoke}
+            aria-label={`Revoke link to ${link.target_name}`}
+          >
+            Revoke
+          </Button>
+        </Group>
+      </Group>
+    </Paper>
+  );
+}
