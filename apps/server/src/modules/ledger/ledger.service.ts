@@ -66,6 +66,8 @@ export const csvColumns = [
   'From Location',
   'To Location',
   'Notes',
+  // Issue 16 §6: after the spec's eleven columns (spec/02 §9), where the change came from.
+  'Source',
 ];
 
 function csvField(value: string | number | null): string {
@@ -90,6 +92,7 @@ function toCsvLine(row: Row): string {
     row.sourceName,
     row.destinationName,
     row.notes,
+    row.source,
   ]
     .map(csvField)
     .join(',')}\r\n`;

@@ -259,7 +259,10 @@ export function noticeFor(message: PartyMessage, myUserId: string | null): Notic
     if (gift && myUserId !== null && idOf(message, 'recipient_user_id') === myUserId) {
       return { message: gift, duration: INVENTORY_NOTICE_MS };
     }
-    return { message: inventoryNotice(message.actor.name || 'Someone', message.source), duration: INVENTORY_NOTICE_MS };
+    return {
+      message: inventoryNotice(message.actor.name || 'Someone', message.source),
+      duration: INVENTORY_NOTICE_MS,
+    };
   }
   if (lootActions.has(message.action)) {
     if (!message.actor || message.actor.id === myUserId) return null;

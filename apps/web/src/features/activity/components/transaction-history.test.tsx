@@ -93,6 +93,27 @@ describe('TransactionHistory', () => {
     );
   });
 
+  it('marks rows made via Discord, via the API, by an admin or automatically, and not those from the web', async () => {
+    mockFetch(() =>
+      listResponse([
+        buildTransaction({ id: 't-web', transaction_summary: 'From the web', source: 'web' }),
+        buildTransaction({ id: 't-discord', transaction_summary: 'From Discord', source: 'discord' }),
+        buildTransaction({ id: 't-api', transaction_summary: 'From a script', source: 'api' }),
+        buildTransaction({ id: 't-admin', transaction_summary: 'From an admin', source: 'admin' }),
+        buildTransaction({ id: 't-system', transaction_summary: 'Restocked', source: 'system' }),
+      ]),
+    );
+    renderHistory();
+    const rowOf = async (summary: string) => (await screen.findByText(summary)).closest('li');
+    const badge = async (summary: string) =>
+      (await rowOf(summary))?.querySelector('[data-testid="history-source"]')?.textContent ?? null;
+    expect(await badge('From the web')).toBeNull();
+    expect(await badge('From Discord')).toBe('via Discord');
+    expect(await badge('From a script')).toBe('via API');
+    expect(await badge('From an admin')).toBe('by Admin');
+    expect(await badge('Restocked')).toBe('Automatic');
+  });
+
   it('shows the empty state and no Export CSV when there is nothing to export', async () => {
     mockFetch(() => listResponse([], 0));
     renderHistory();

@@ -32,7 +32,7 @@ import {
   transactionsQuery,
 } from '../api/transactions-api';
 import { absoluteTime, relativeTime } from '../lib/relative-time';
-import { transactionTypeLabel, transactionTypeOptions } from '../lib/transaction-labels';
+import { changeSourceLabel, transactionTypeLabel, transactionTypeOptions } from '../lib/transaction-labels';
 
 export const exportFailedMessage = 'Failed to export transactions';
 
@@ -229,6 +229,7 @@ function HistorySkeleton() {
 function TransactionRow({ transaction, now }: { transaction: LedgerTransaction; now: Date }) {
   const from = transaction.source_location_data.name;
   const to = transaction.destination_location_data.name;
+  const sourceLabel = changeSourceLabel(transaction.source);
   const details = [
     transaction.actor_data.name ? `by ${transaction.actor_data.name}` : null,
     transaction.quantity !== null ? `×${transaction.quantity}` : null,
@@ -245,6 +246,11 @@ function TransactionRow({ transaction, now }: { transaction: LedgerTransaction; 
             <Badge variant="light" size="sm" radius="sm">
               {transactionTypeLabel(transaction.transaction_type)}
             </Badge>
+            {sourceLabel ? (
+              <Badge variant="outline" color="grape" size="sm" radius="sm" data-testid="history-source">
+                {sourceLabel}
+              </Badge>
+            ) : null}
             <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
               {transaction.transaction_summary}
             </Text>

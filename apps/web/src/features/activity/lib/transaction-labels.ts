@@ -1,4 +1,4 @@
-import { type TransactionType, transactionTypes } from '@haversack/contracts';
+import { type ChangeSource, type TransactionType, transactionTypes } from '@haversack/contracts';
 import { isTransactionType } from '../api/transactions-api';
 
 /**
@@ -43,3 +43,19 @@ export const transactionTypeOptions = [
   { value: 'all', label: 'All types' },
   ...transactionTypes.map((type) => ({ value: type, label: labels[type] })),
 ];
+
+/**
+ * Issue 16 §6: where a ledger row came from, shown as a badge on rows that did not come from the web app
+ * (the common case needs no label).
+ */
+const sourceLabels: Record<ChangeSource, string | null> = {
+  web: null,
+  discord: 'via Discord',
+  api: 'via API',
+  admin: 'by Admin',
+  system: 'Automatic',
+};
+
+export function changeSourceLabel(source: ChangeSource): string | null {
+  return sourceLabels[source];
+}
