@@ -1,0 +1,71 @@
+import type { SharedSnapshot } from '@haversack/contracts';
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { failure, mockFetch, success } from '../../../test/fixtures';
+import { renderRoutes } from '../../../test/render';
+import { SharePage } from './share-page';
+
+const snapshot: SharedSnapshot = {
+  kind: 'character',
+  title: "Thorin's inventory",
+  summary: "Thorin's inventory: 3 items, 24 lbs, 1,154 gp",
+  name: 'Thorin',
+  subtitle: 'Level 5 Dwarf Fighter',
+  totals: { items_count: 3, total_weight: 24.04, total_value_cp: 115_400 },
+  sections: [
+    {
+      name: 'Backpack',
+      more_items: 0,
+      items: [
+        {
+          name: 'Spyglass',
+          quantity: 1,
+          weight: 1,
+          total_weight: 1,
+          value_cp: 100_000,
+          total_value_cp: 100_000,
+          price_cp: null,
+          is_coin: false,
+        },
+      ],
+    },
+  ],
+};
+
+function renderShare(code = 'abc') {
+  return renderRoutes(
+    [{ path: '/discord/share/:shareCode', element: <SharePage /> }],
+    `/discord/share/${code}`,
+  );
+}
+
+describe('SharePage (issue 16 §3)', () => {
+  it('shows what was shared, read-only, with its totals', async () => {
+    const fetchMock = mockFetch(() => success(snapshot));
+    renderShare('code-1');
+    expect(await screen.findByRole('heading', { level: 1, name: "Thorin's inventory" })).toBeInTheDocument();
+    expect(screen.getByText('Level 5 Dwarf Fighter')).toBeInTheDocument();
+    expect(screen.getByRole('cell', { name: 'Spyglass' })).toBeInTheDocument();
+    expect(screen.getByText('1,154 gp')).toBeInTheDocument();
+    expect(screen.getByText('Read-only')).toBeInTheDocument();
+    expect(String(fetchMock.mock.calls[0]?.[0])).toContain('/api/v1/shares/code-1');
+  });
+
+  it('says clearly when the link is unknown or revoked', async () => {
+    mockFetch(() =>
+      failure(404, 'RESOURCE_NOT_FOUND', 'This share link does not exist or has been revoked.'),
+    );
+    renderShare();
+    expect(await screen.findByRole('heading', { name: 'Share link not found' })).toBeInTheDocument();
+    expect(screen.getByText('This share link does not exist or has been revoked.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to Haversack' })).toHaveAttribute('href', '/home');
+  });
+
+  it('offers to try again when the server fails', async () => {
+    mockFetch(() => failure(500, 'INTERNAL_SERVER_ERROR', 'boom'));
+    renderShare();
+    // One retry first (a server error may pass), then the error panel.
+    expect(await screen.findByText('Could not load this share', {}, { timeout: 5_000 })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Try Again' })).toBeInTheDocument();
+  });
+});
