@@ -94,7 +94,7 @@ export const liveOfferings: Record<Offering, boolean> = {
   shops: true,
   loot: true,
   ai: false,
-  api: false,
+  api: true,
   custom_branding: false,
   premium_support: false,
 };
