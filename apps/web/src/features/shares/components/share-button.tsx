@@ -1,4 +1,4 @@
-import { type ShareKind, shareKindLabels } from '@haversack/contracts';
+import type { ShareKind } from '@haversack/contracts';
 import { Alert, Anchor, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconShare } from '@tabler/icons-react';
@@ -85,8 +85,8 @@ function ShareDialogBody({
   return (
     <Stack gap="md" data-testid="share-dialog">
       <Text size="sm">
-        Anyone with this link can see {shareKindLabels[kind].toLowerCase()} “{link.target_name}”, read-only,
-        without signing in. Paste it in Discord or any chat to show a preview.
+        Anyone with this link can see “{link.target_name}” read-only, without signing in. Paste it in Discord
+        or any chat to show a preview.
       </Text>
       <CopyMessage label="Share link" text={link.url} />
       <Text size="sm" c="dimmed">

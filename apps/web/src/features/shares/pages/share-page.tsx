@@ -131,9 +131,13 @@ function SharedView({ snapshot }: { snapshot: SharedSnapshot }) {
                       // biome-ignore lint/suspicious/noArrayIndexKey: a snapshot has no ids (by design) and never reorders.
                       <Table.Tr key={`${item.name}-${row}`}>
                         <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.name}</Table.Td>
-                        <Table.Td ta="right">{item.quantity.toLocaleString('en-US')}</Table.Td>
-                        <Table.Td ta="right">{formatWeight(item.total_weight)}</Table.Td>
-                        <Table.Td ta="right">
+                        <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                          {item.quantity.toLocaleString('en-US')}
+                        </Table.Td>
+                        <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                          {formatWeight(item.total_weight)}
+                        </Table.Td>
+                        <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
                           {formatCopperValue(
                             isShop && item.price_cp !== null ? item.price_cp : item.total_value_cp,
                           )}
@@ -165,7 +169,7 @@ function Stat({ label, value }: { label: string; value: string }) {
       <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
         {label}
       </Text>
-      <Text fw={700} size="lg">
+      <Text fw={700} fz={{ base: 'md', sm: 'lg' }}>
         {value}
       </Text>
     </Paper>
