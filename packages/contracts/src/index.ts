@@ -1,6 +1,7 @@
 export * from './auth.js';
 export * from './characters.js';
 export * from './constants.js';
+export * from './discord.js';
 export * from './envelope.js';
 export * from './errors.js';
 export * from './fields.js';

@@ -1,5 +1,6 @@
 import * as accounts from './schema/accounts.js';
 import * as characters from './schema/characters.js';
+import * as discord from './schema/discord.js';
 import * as inventory from './schema/inventory.js';
 import * as items from './schema/items.js';
 import * as jobs from './schema/jobs.js';
@@ -26,6 +27,7 @@ export const schema = {
   ...loot,
   ...lootItems,
   ...jobs,
+  ...discord,
   ...seedStateSchema,
 };
 export type Schema = typeof schema;
