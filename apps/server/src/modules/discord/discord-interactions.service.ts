@@ -175,10 +175,7 @@ export class DiscordInteractionsService {
     const { guildId, channelId } = this.#channel(interaction);
     const wanted = String(option(interaction, 'party') ?? '').trim();
     if (!wanted) throw new CommandRefusal('Say which party: /bind party:<join code or name>.');
-    const mine = await this.#deps.parties.list(
-      user.id,
-      partyListQuerySchema.parse({ member: true, per_page: 100 }),
-    );
+    const mine = await this.#deps.parties.list(user.id, partyListQuerySchema.parse({ per_page: 100 }));
     const matches = mine.data.filter(
       (party) =>
         (party.join_code !== null && sameName(party.join_code, wanted)) || sameName(party.name, wanted),
@@ -325,7 +322,7 @@ function itemLines(items: ItemInstance[]): string {
   const lines: string[] = [];
   let length = 0;
   for (const [index, item] of items.entries()) {
-    const line = `• ${plain(item.displayName || item.name)} × ${item.quantity}`;
+    const line = `• ${plain(item.name)} × ${item.quantity}`;
     if (length + line.length + 40 > MAX_EMBED_DESCRIPTION) {
       lines.push(`…and ${items.length - index} more`);
       break;
