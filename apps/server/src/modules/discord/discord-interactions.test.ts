@@ -43,7 +43,10 @@ afterAll(async () => ctx.close());
 const GUILD = '800000000000000001';
 let nextChannel = 900_000;
 let nextDiscordId = 700_000;
-const newChannel = () => String((nextChannel += 1));
+const newChannel = () => {
+  nextChannel += 1;
+  return String(nextChannel);
+};
 
 function signedRequest(rawBody: string, options: { key?: KeyObject; timestamp?: string } = {}) {
   const timestamp = options.timestamp ?? String(Math.floor(Date.now() / 1000));
@@ -62,7 +65,8 @@ function signedRequest(rawBody: string, options: { key?: KeyObject; timestamp?: 
 
 /** Links a new Discord id to the user, as the OAuth flow would (its own tests cover the flow). */
 async function linkDiscord(user: SignedInUser): Promise<string> {
-  const discordUserId = String((nextDiscordId += 1));
+  nextDiscordId += 1;
+  const discordUserId = String(nextDiscordId);
   await discordRepository.insertAccount(ctx.database.db, {
     userId: user.user.id,
     discordUserId,
