@@ -123,14 +123,16 @@ export async function discordAccountsRoutes(app: FastifyInstance, options: Optio
       },
     },
     async (request, reply) => {
-      // One use per flow, success or not: the cookie goes whatever the outcome.
-      reply.header('set-cookie', clearedStateCookieHeader(secure));
       const result = await discord.callback(
         request.body,
         readCookie(request.headers.cookie, OAUTH_STATE_COOKIE),
         request.auth,
         clientInfo(request),
       );
+      // A finished flow's cookie goes. After a refusal it stays until it expires: the web client retries
+      // a 401 once after refreshing its access token, and that retry needs it (the code is single use at
+      // Discord anyway, so a replay gets nowhere).
+      reply.header('set-cookie', clearedStateCookieHeader(secure));
       return { status: 'success' as const, data: result };
     },
   );

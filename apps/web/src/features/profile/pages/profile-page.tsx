@@ -30,6 +30,7 @@ import { updateSessionUser } from '../../../lib/session';
 import { generalMessages, toast } from '../../../lib/toast';
 import { useUnsavedChanges } from '../../../lib/unsaved-changes';
 import { useCurrentUser } from '../../../stores/auth-store';
+import { DiscordLinkSection } from '../../discord/components/discord-link-section';
 import { changePassword, updateProfile } from '../api/profile-api';
 
 // The current password is asked for only when the email changes (the server refuses the change without it).
@@ -52,6 +53,7 @@ export function ProfilePage() {
       </Stack>
       <AccountDetails />
       <ChangePassword />
+      <DiscordLinkSection />
       <Paper withBorder p="lg" component="section" aria-labelledby="preferences-link-heading">
         <Stack gap="xs">
           <Title order={2} size="h4" id="preferences-link-heading">
