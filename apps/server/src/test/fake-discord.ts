@@ -36,14 +36,20 @@ export class FakeDiscord {
   #server: Server | undefined;
   baseUrl = '';
 
-  async start(): Promise<this> {
+  /**
+   * Who consents when a browser opens the authorize page (end-to-end tests): the stand-in sends the
+   * browser straight back to the redirect URI with a code and the state, or with error=access_denied.
+   */
+  browserConsent: FakeDiscordUser | 'deny' | undefined;
+
+  async start(port = 0): Promise<this> {
     this.#server = createServer((request, response) => {
       void this.#handle(request, response).catch(() => {
         response.statusCode = 500;
         response.end();
       });
     });
-    await new Promise<void>((resolve) => this.#server?.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.#server?.listen(port, '127.0.0.1', resolve));
     this.baseUrl = `http://127.0.0.1:${portOf(this.#server)}`;
     return this;
   }
@@ -71,6 +77,25 @@ export class FakeDiscord {
       response.writeHead(status, { 'content-type': 'application/json' });
       response.end(JSON.stringify(payload));
     };
+    if (request.method === 'GET' && url.pathname === '/oauth2/authorize') {
+      const back = new URL(url.searchParams.get('redirect_uri') ?? '');
+      const consent = this.browserConsent;
+      if (!consent || consent === 'deny') {
+        back.searchParams.set('error', 'access_denied');
+        back.searchParams.set(
+          'error_description',
+          'The resource owner or authorization server denied the request',
+        );
+        back.searchParams.set('state', url.searchParams.get('state') ?? '');
+      } else {
+        const { code, state } = this.consent(url.toString(), consent);
+        back.searchParams.set('code', code);
+        back.searchParams.set('state', state);
+      }
+      response.writeHead(302, { location: back.toString() });
+      response.end();
+      return;
+    }
     if (request.method === 'POST' && url.pathname === '/api/oauth2/token') {
       const form = new URLSearchParams(body);
       const expected = `Basic ${Buffer.from(`${this.clientId}:${this.clientSecret}`).toString('base64')}`;

@@ -3,12 +3,11 @@ import { Alert, Anchor, Button, Group, Loader, Stack, Text, Title } from '@manti
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { isApiError } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { adoptSession } from '../../../lib/session';
 import { toast } from '../../../lib/toast';
 import { useAuthStore } from '../../../stores/auth-store';
-import { discordKeys, finishDiscord } from '../../discord/api/discord-api';
+import { discordFailureMessage, discordKeys, finishDiscord } from '../../discord/api/discord-api';
 
 /** What Discord (or our own start link) put in the query instead of a code. */
 function messageForError(error: string): string {
@@ -61,7 +60,7 @@ export function DiscordCallbackPage() {
     finishDiscord(code, state).then(finished, (error: unknown) => {
       setOutcome({
         kind: 'failed',
-        message: isApiError(error) ? error.message : 'Signing in with Discord failed. Please try again.',
+        message: discordFailureMessage(error, 'Signing in with Discord failed. Please try again.'),
       });
     });
   }, [searchParams, navigate, queryClient]);

@@ -8,7 +8,7 @@ import {
   discordStartResultSchema,
 } from '@haversack/contracts';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { API_V1, apiRequest } from '../../../lib/http-client';
+import { API_V1, apiRequest, isApiError } from '../../../lib/http-client';
 
 export const discordKeys = {
   providers: ['auth-providers'] as const,
@@ -78,4 +78,9 @@ export function useUnlinkDiscord() {
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: discordKeys.link }),
   });
+}
+
+/** The server's own words for a refused Discord call (they say what to do), else the fallback. */
+export function discordFailureMessage(error: unknown, fallback: string): string {
+  return (isApiError(error) && (error.serverMessage || error.message)) || fallback;
 }

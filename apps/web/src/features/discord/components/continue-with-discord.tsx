@@ -1,8 +1,7 @@
 import { Alert, Button, Divider, Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { isApiError } from '../../../lib/http-client';
-import { authProvidersQueryOptions, startDiscord } from '../api/discord-api';
+import { authProvidersQueryOptions, discordFailureMessage, startDiscord } from '../api/discord-api';
 
 /**
  * Issue 16 §1: "Continue with Discord" on /login and /register, only when this server is configured for
@@ -20,7 +19,7 @@ export function ContinueWithDiscord() {
     try {
       await startDiscord('login');
     } catch (failure) {
-      setError(isApiError(failure) ? failure.message : 'Discord sign-in could not start. Please try again.');
+      setError(discordFailureMessage(failure, 'Discord sign-in could not start. Please try again.'));
       setStarting(false);
     }
   };

@@ -3,10 +3,10 @@ import { Alert, Anchor, Button, Group, Paper, Skeleton, Stack, Text, Title } fro
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
-import { isApiError } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
 import {
   authProvidersQueryOptions,
+  discordFailureMessage,
   discordLinkQueryOptions,
   startDiscord,
   useUnlinkDiscord,
@@ -27,7 +27,7 @@ export function DiscordLinkSection() {
     try {
       await startDiscord('link');
     } catch (failure) {
-      setError(isApiError(failure) ? failure.message : 'Linking Discord could not start. Please try again.');
+      setError(discordFailureMessage(failure, 'Linking Discord could not start. Please try again.'));
       setStarting(false);
     }
   };
@@ -37,7 +37,7 @@ export function DiscordLinkSection() {
     unlink.mutate(undefined, {
       onSuccess: () => toast.success(discordMessages.unlinked),
       onError: (failure) =>
-        setError(isApiError(failure) ? failure.message : 'Unlinking Discord failed. Please try again.'),
+        setError(discordFailureMessage(failure, 'Unlinking Discord failed. Please try again.')),
     });
   };
 

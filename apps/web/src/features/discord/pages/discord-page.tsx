@@ -10,17 +10,20 @@ import {
   Paper,
   Skeleton,
   Stack,
-  Table,
   Text,
   Title,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
-import { isApiError } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { useAuthStore } from '../../../stores/auth-store';
-import { authProvidersQueryOptions, discordLinkQueryOptions, startDiscord } from '../api/discord-api';
+import {
+  authProvidersQueryOptions,
+  discordFailureMessage,
+  discordLinkQueryOptions,
+  startDiscord,
+} from '../api/discord-api';
 
 const commands = [
   { usage: '/bind party:<join code or name>', who: 'GM', what: 'Binds the channel to a party you run.' },
@@ -80,7 +83,17 @@ function InviteStep({ discord }: { discord: AuthProviders['discord'] | undefined
       <Text>Add the Haversack app to your Discord server (you need the Manage Server permission there).</Text>
       {discord?.invite_url ? (
         <Group>
-          <Button component="a" href={discord.invite_url} target="_blank" rel="noreferrer" variant="default">
+          <Button
+            component="a"
+            href={discord.invite_url}
+            target="_blank"
+            rel="noreferrer"
+            variant="default"
+            h="auto"
+            py={8}
+            // The label wraps on a phone instead of running off the screen.
+            styles={{ label: { whiteSpace: 'normal', textAlign: 'center' } }}
+          >
             Add Haversack to a Discord server
           </Button>
         </Group>
@@ -105,7 +118,7 @@ function LinkStep({ signInEnabled }: { signInEnabled: boolean }) {
     try {
       await startDiscord('link');
     } catch (failure) {
-      setError(isApiError(failure) ? failure.message : 'Linking Discord could not start. Please try again.');
+      setError(discordFailureMessage(failure, 'Linking Discord could not start. Please try again.'));
       setStarting(false);
     }
   };
@@ -220,28 +233,22 @@ export function DiscordPage() {
           <Title order={2} size="h4" id="discord-commands-heading">
             Commands
           </Title>
-          <Table.ScrollContainer minWidth={480}>
-            <Table verticalSpacing="xs">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">Command</Table.Th>
-                  <Table.Th scope="col">Who</Table.Th>
-                  <Table.Th scope="col">What it does</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {commands.map((command) => (
-                  <Table.Tr key={command.usage}>
-                    <Table.Td>
-                      <Code>{command.usage}</Code>
-                    </Table.Td>
-                    <Table.Td>{command.who}</Table.Td>
-                    <Table.Td>{command.what}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          {/* A list rather than a table: it reads the same on a phone, with nothing to scroll sideways. */}
+          <Stack gap="sm" component="dl" m={0}>
+            {commands.map((command) => (
+              <Stack gap={2} key={command.usage}>
+                <Text component="dt" fw={600} style={{ overflowWrap: 'anywhere' }}>
+                  <Code>{command.usage}</Code>
+                </Text>
+                <Text component="dd" m={0} size="sm">
+                  <Badge variant="outline" size="sm" mr={6}>
+                    {command.who}
+                  </Badge>
+                  {command.what}
+                </Text>
+              </Stack>
+            ))}
+          </Stack>
           <Text size="sm" c="dimmed">
             Answers about your own inventory and every refusal are shown only to you; a give is announced to
             the channel.
