@@ -72,8 +72,8 @@ export async function discordAccountsRoutes(app: FastifyInstance, options: Optio
     {
       config: perIp(app.authRateLimits.loginPerIp),
       schema: {
-        tags: ['auth'],
-        summary: 'Redirect to Discord to sign in (sets the short-lived state cookie)',
+        // A browser navigation answered with a redirect, not a JSON call: kept out of the API document.
+        hide: true,
         querystring: discordStartQuerySchema,
       },
     },

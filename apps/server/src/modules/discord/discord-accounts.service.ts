@@ -44,7 +44,7 @@ export class DiscordAccountsService {
   }
 
   #oauth(): DiscordOAuth {
-    if (!this.#deps.oauth) throw new AppError('SERVICE_UNAVAILABLE', discordMessages.notConfigured);
+    if (!this.#deps.oauth) throw AppError.notFound(discordMessages.notConfigured);
     return this.#deps.oauth;
   }
 

@@ -115,7 +115,7 @@ describe('GET /auth/providers', () => {
       const providers = await callApi(bare, 'GET', '/auth/providers');
       expect(body(providers).data.discord).toMatchObject({ sign_in: false, invite_url: null });
       const started = await callApi(bare, 'POST', '/auth/discord/start', undefined, { mode: 'login' });
-      expect(started.statusCode).toBe(503);
+      expect(started.statusCode).toBe(404);
       expect(body(started).error.message).toBe(discordMessages.notConfigured);
       const redirected = await bare.app.inject({ method: 'GET', url: '/api/v1/auth/discord/start' });
       expect(redirected.statusCode).toBe(302);
