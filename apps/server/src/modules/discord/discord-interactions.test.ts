@@ -1,9 +1,10 @@
 import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import { inventoryMessages } from '@haversack/contracts';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { discordChannelBindings } from '../../db/schema/discord.js';
 import { transactions } from '../../db/schema/inventory.js';
+import { currentChangeSource } from '../../lib/change-source.js';
 import {
   createCharacter,
   createLootTemplate,
@@ -299,6 +300,41 @@ describe('/give', () => {
     expect((items.json() as { data: { name: string; quantity: number }[] }).data).toEqual([
       expect.objectContaining({ name: 'Rope', quantity: 2 }),
     ]);
+  });
+
+  it('tells the party in real time that the change came from Discord', async () => {
+    const { ids, channelId } = await boundTable();
+    const events = ctx.app.services.events;
+    const publish = events.publish.bind(events);
+    const sources: string[] = [];
+    // The event bus stamps each event with the source current when it publishes (event-bus.ts).
+    const spy = vi.spyOn(events, 'publish').mockImplementation((batch) => {
+      sources.push(currentChangeSource());
+      publish(batch);
+    });
+    try {
+      expect((await give(ids.pip, channelId, 'Rope', 1, 'Brom')).data.content).toContain('gave 1 × Rope');
+    } finally {
+      spy.mockRestore();
+    }
+    expect(sources.length).toBeGreaterThan(0);
+    expect(sources.every((source) => source === 'discord')).toBe(true);
+  });
+
+  it('gives each rope once when the same give arrives three times at once', async () => {
+    const { ids, channelId, pipPlayer, bromPlayer, pip, brom } = await boundTable();
+    const answers = await Promise.all([1, 2, 3].map(() => give(ids.pip, channelId, 'Rope', 2, 'Brom')));
+    const given = answers.filter((answer) => answer.data.content.includes('gave 2 × Rope'));
+    expect(given).toHaveLength(2);
+    expect(answers.filter((answer) => answer.data.flags === 64)).toHaveLength(1);
+    const ropes = async (user: SignedInUser, containerId: string | null) => {
+      const items = await callApi(ctx, 'GET', `/containers/${containerId}/items?per_page=100`, user);
+      return (items.json() as { data: { name: string; quantity: number }[] }).data
+        .filter((item) => item.name === 'Rope')
+        .reduce((sum, item) => sum + item.quantity, 0);
+    };
+    expect(await ropes(pipPlayer, pip.primary_container_id)).toBe(1);
+    expect(await ropes(bromPlayer, brom.primary_container_id)).toBe(4);
   });
 
   it('refuses what does not fit, as the web does, and changes nothing', async () => {
