@@ -13,6 +13,9 @@ if (!process.env.E2E_DATA_DIR) {
 process.env.E2E_PORT ??= String(7100 + Math.floor(Math.random() * 800));
 const port = Number(process.env.E2E_PORT);
 const baseURL = `http://127.0.0.1:${port}`;
+// The Discord stand-in (apps/server/src/test/fake-discord.ts) that e2e/specs/discord.spec.ts starts: the
+// server signs in with "Discord" there, never on the network. Other specs never reach it.
+process.env.E2E_DISCORD_PORT ??= String(port + 1000);
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export default defineConfig({
@@ -66,6 +69,9 @@ export default defineConfig({
       RATE_LIMIT_SCALE: '20',
       // The specs upgrade through the demo checkout, as the quick start does.
       BILLING_PROVIDER: 'local',
+      DISCORD_CLIENT_ID: 'fake-client-id',
+      DISCORD_CLIENT_SECRET: 'fake-client-secret',
+      DISCORD_API_BASE_URL: `http://127.0.0.1:${process.env.E2E_DISCORD_PORT}`,
     },
   },
 });

@@ -20,6 +20,12 @@ import { apiTokensRoutes } from './modules/api-tokens/api-tokens.routes.js';
 import { ApiTokensService } from './modules/api-tokens/api-tokens.service.js';
 import { charactersRoutes } from './modules/characters/characters.routes.js';
 import { CharactersService } from './modules/characters/characters.service.js';
+import { discordAccountsRoutes } from './modules/discord/discord-accounts.routes.js';
+import { DiscordAccountsService } from './modules/discord/discord-accounts.service.js';
+import { discordInteractionsRoutes } from './modules/discord/discord-interactions.routes.js';
+import { DiscordInteractionsService } from './modules/discord/discord-interactions.service.js';
+import { DiscordOAuth } from './modules/discord/discord-oauth.js';
+import { OAuthStateCookies } from './modules/discord/discord-oauth-state.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { inventoryRoutes } from './modules/inventory/inventory.routes.js';
 import { InventoryService } from './modules/inventory/inventory.service.js';
@@ -95,6 +101,8 @@ export interface AppServices {
   loot: LootService;
   shares: SharesService;
   jobs: JobQueue;
+  discordAccounts: DiscordAccountsService;
+  discordInteractions: DiscordInteractionsService;
 }
 
 declare module 'fastify' {
@@ -170,26 +178,28 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const inventory = new InventoryService(database.db, entitlements, events);
   // DESIGN §10: background work (scheduled restock) on the durable queue; main.ts starts polling it.
   const jobs = new JobQueue(database.db, now, app.log);
+  const accounts = new AccountsService({
+    db: database.db,
+    accessTokens,
+    mail: deps.mail,
+    appUrl: config.appUrl,
+    subscriptions,
+    sessions: events,
+    now,
+  });
+  const parties = new PartiesService({ db: database.db, entitlements, events });
   const characters = new CharactersService(database.db, entitlements, events);
   const shops = new ShopsService(database.db, { entitlements, events, moves: inventory.moves, jobs, now });
   const loot = new LootService(database.db, { entitlements, events, moves: inventory.moves, now });
   const services: AppServices = {
     accessTokens,
-    accounts: new AccountsService({
-      db: database.db,
-      accessTokens,
-      mail: deps.mail,
-      appUrl: config.appUrl,
-      subscriptions,
-      sessions: events,
-      now,
-    }),
+    accounts,
     apiTokens: new ApiTokensService(database.db, entitlements, now),
     preferences: new PreferencesService(database.db),
     entitlements,
     subscriptions,
     events,
-    parties: new PartiesService({ db: database.db, entitlements, events }),
+    parties,
     patronages: new PatronagesService(database.db, entitlements, events),
     partyNotes: new PartyNotesService(database.db, events),
     characters,
@@ -207,6 +217,30 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     jobs,
     items: new ItemsService(database.db, entitlements, now),
     ledger: new LedgerService(database.db),
+    // Issue 16: sign in with Discord when both OAuth settings are there; slash commands with the public key.
+    discordAccounts: new DiscordAccountsService({
+      db: database.db,
+      accounts,
+      oauth:
+        config.discordClientId && config.discordClientSecret
+          ? new DiscordOAuth({
+              clientId: config.discordClientId,
+              clientSecret: config.discordClientSecret,
+              redirectUri: `${config.appUrl}/auth/discord/callback`,
+              baseUrl: config.discordApiBaseUrl,
+            })
+          : undefined,
+      states: new OAuthStateCookies(deps.jwtSecret, now),
+    }),
+    discordInteractions: new DiscordInteractionsService({
+      db: database.db,
+      parties,
+      characters,
+      inventory,
+      loot,
+      appUrl: config.appUrl,
+      log: app.log,
+    }),
   };
   services.parties.onMemberLeft((tx, partyId, userId) => services.patronages.memberLeft(tx, partyId, userId));
   subscriptions.setPatronageLister((db, userId) => services.patronages.lister(db, userId));
@@ -284,6 +318,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(shopsRoutes, { shops: services.shops });
       await api.register(lootRoutes, { loot: services.loot });
       await api.register(sharesRoutes, { shares: services.shares, appUrl: config.appUrl });
+      await api.register(discordAccountsRoutes, {
+        discord: services.discordAccounts,
+        appUrl: config.appUrl,
+        interactionsEnabled: config.discordPublicKey !== undefined,
+        clientId: config.discordClientId,
+      });
+      await api.register(discordInteractionsRoutes, {
+        interactions: services.discordInteractions,
+        publicKey: config.discordPublicKey,
+        now,
+      });
       await api.register(stripeWebhookRoutes, {
         stripe: billing instanceof StripeBilling ? billing : undefined,
         webhooks: new StripeWebhookService(database.db),

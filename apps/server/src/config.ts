@@ -45,6 +45,16 @@ const envSchema = z.object({
   BILLING_PROVIDER: optionalString.pipe(z.enum(['stripe', 'local']).optional()),
   DISCORD_CLIENT_ID: optionalString,
   DISCORD_CLIENT_SECRET: optionalString,
+  // Hex of the application's Ed25519 public key (Discord developer portal, General Information).
+  DISCORD_PUBLIC_KEY: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, 'must be the 64 hex characters of the Discord public key')
+      .optional(),
+  ),
+  DISCORD_BOT_TOKEN: optionalString,
+  // Tests point every Discord call (OAuth, the API) at a local stand-in; no network here.
+  DISCORD_API_BASE_URL: optionalUrl.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: optionalString.pipe(z.enum(['pretty', 'json']).optional()),
   TRUST_PROXY: trustProxySchema.optional(),
@@ -71,6 +81,10 @@ export interface Config {
   billingProvider: 'stripe' | 'local' | undefined;
   discordClientId: string | undefined;
   discordClientSecret: string | undefined;
+  discordPublicKey: string | undefined;
+  discordBotToken: string | undefined;
+  /** Origin of Discord's OAuth pages and API, without a trailing slash: https://discord.com unless overridden. */
+  discordApiBaseUrl: string;
   logLevel: Env['LOG_LEVEL'];
   /** Unset: readable lines on a terminal in development, JSON otherwise (lib/log-format.ts). */
   logFormat: 'pretty' | 'json' | undefined;
@@ -107,6 +121,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     billingProvider: e.BILLING_PROVIDER,
     discordClientId: e.DISCORD_CLIENT_ID,
     discordClientSecret: e.DISCORD_CLIENT_SECRET,
+    discordPublicKey: e.DISCORD_PUBLIC_KEY?.toLowerCase(),
+    discordBotToken: e.DISCORD_BOT_TOKEN,
+    discordApiBaseUrl: (e.DISCORD_API_BASE_URL ?? 'https://discord.com').replace(/\/+$/, ''),
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     trustProxy: e.TRUST_PROXY ?? false,

@@ -2,6 +2,7 @@ export * from './api-tokens.js';
 export * from './auth.js';
 export * from './characters.js';
 export * from './constants.js';
+export * from './discord.js';
 export * from './envelope.js';
 export * from './errors.js';
 export * from './fields.js';

@@ -1,6 +1,7 @@
 import * as accounts from './schema/accounts.js';
 import * as apiTokens from './schema/api-tokens.js';
 import * as characters from './schema/characters.js';
+import * as discord from './schema/discord.js';
 import * as inventory from './schema/inventory.js';
 import * as items from './schema/items.js';
 import * as jobs from './schema/jobs.js';
@@ -28,6 +29,7 @@ export const schema = {
   ...loot,
   ...lootItems,
   ...jobs,
+  ...discord,
   ...seedStateSchema,
   ...apiTokens,
   ...shares,

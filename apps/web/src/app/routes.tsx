@@ -94,9 +94,6 @@ export const routes: RouteObject[] = [
               lazyPage('reset-password', 'Reset password', () =>
                 import('../features/auth/pages/reset-password-page').then((m) => m.ResetPasswordPage),
               ),
-              lazyPage('auth/discord/callback', 'Discord sign-in', () =>
-                import('../features/auth/pages/discord-callback-page').then((m) => m.DiscordCallbackPage),
-              ),
             ],
           },
         ],
@@ -114,6 +111,11 @@ export const routes: RouteObject[] = [
           lazyPage('undo-email-change', 'Undo email change', () =>
             import('../features/auth/pages/undo-email-change-page').then((m) => m.UndoEmailChangePage),
           ),
+          // Issue 16: Discord sends people back here after signing in (signed out) and after linking
+          // Discord from the profile (signed in), so the page is not guest-only.
+          lazyPage('auth/discord/callback', 'Discord sign-in', () =>
+            import('../features/auth/pages/discord-callback-page').then((m) => m.DiscordCallbackPage),
+          ),
         ],
       },
 
@@ -129,7 +131,9 @@ export const routes: RouteObject[] = [
           lazyPage('diagnostics', 'Diagnostics', () =>
             import('../features/diagnostics/pages/diagnostics-page').then((m) => m.DiagnosticsPage),
           ),
-          notAvailable('discord', 'Discord', 'The Discord bot integration is'),
+          lazyPage('discord', 'Discord', () =>
+            import('../features/discord/pages/discord-page').then((m) => m.DiscordPage),
+          ),
           // Issue 16 §3: a shared inventory, loot or shop, read-only, signed in or not.
           lazyPage('discord/share/:shareCode', 'Shared', () =>
             import('../features/shares/pages/share-page').then((m) => m.SharePage),

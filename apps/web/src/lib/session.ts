@@ -1,4 +1,10 @@
-import { type LoginBody, type Registration, TOKEN_REFRESH_BUFFER_MS, type User } from '@haversack/contracts';
+import {
+  type AuthSession,
+  type LoginBody,
+  type Registration,
+  TOKEN_REFRESH_BUFFER_MS,
+  type User,
+} from '@haversack/contracts';
 import { useAuthStore } from '../stores/auth-store';
 import { loginRequest, logoutRequest, meRequest, registerRequest } from './auth-api';
 import { cableNeedsFreshToken } from './cable';
@@ -108,6 +114,17 @@ export async function signOut(): Promise<void> {
     queryClient.clear();
     setSignedOut();
   }
+}
+
+/**
+ * Issue 16 §1: a session obtained another way (signing in with Discord) is stored exactly as a password
+ * sign-in's. Whatever the previous account had cached goes.
+ */
+export function adoptSession(session: AuthSession): User {
+  queryClient.clear();
+  tokenStorage.setTokens(session);
+  setSignedIn(session.user);
+  return session.user;
 }
 
 /** Replace the signed-in user after a profile change or e-mail verification. */

@@ -1,4 +1,4 @@
-import type { AuthTokens, User } from '@haversack/contracts';
+import type { AuthProviders, AuthTokens, DiscordLink, User } from '@haversack/contracts';
 import { vi } from 'vitest';
 
 /** A user as the server sends it; override what the test is about. */
@@ -56,12 +56,39 @@ export function failure(
 type Handler = (request: { url: string; init: RequestInit }) => Response | Promise<Response>;
 
 /** Stub the network boundary: `fetch` answers from a handler; calls are recorded for assertions. */
-export function mockFetch(handler: Handler) {
+export function mockFetch(
+  handler: Handler,
+  options: { providers?: AuthProviders; discordLink?: DiscordLink } = {},
+) {
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) =>
     handler({ url: String(input), init }),
   );
-  vi.stubGlobal('fetch', fetchMock);
+  // The sign-in and profile screens ask which providers the server offers and who is linked (issue 16);
+  // those answers are set here and kept out of the recorded calls, so a test sees only the calls its
+  // screen makes for what it tests.
+  const providers = options.providers ?? buildProviders();
+  const discordLink = options.discordLink ?? { account: null, has_password: true };
+  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = String(input);
+    if (url.endsWith('/api/v1/auth/providers')) return success(providers);
+    if (url.endsWith('/api/v1/users/me/discord') && (init.method ?? 'GET') === 'GET')
+      return success(discordLink);
+    return fetchMock(input, init);
+  });
   return fetchMock;
+}
+
+/** A server's providers answer; by default one without Discord. */
+export function buildProviders(discord: Partial<AuthProviders['discord']> = {}): AuthProviders {
+  return {
+    discord: {
+      sign_in: false,
+      interactions: false,
+      invite_url: null,
+      interactions_url: 'http://localhost:3000/api/v1/discord/interactions',
+      ...discord,
+    },
+  };
 }
 
 export function authHeaderOf(init: RequestInit | undefined): string | undefined {

@@ -13,7 +13,8 @@ export const users = pgTable(
     email: text('email').notNull(),
     username: text('username').notNull(),
     displayName: text('display_name'),
-    passwordHash: text('password_hash').notNull(),
+    // Null for an account created through Discord until its owner sets a password (password reset).
+    passwordHash: text('password_hash'),
     admin: boolean('admin').notNull().default(false),
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     preferences: jsonb('preferences').$type<Record<string, unknown>>().notNull().default({}),

@@ -128,6 +128,81 @@ export class AccountsService {
   }
 
   /**
+   * Issue 16 §1: a session for a user who proved who they are with another provider (a linked Discord
+   * account), shaped as the password sign-in answers, so the web app stores it the same way.
+   */
+  async signInVerified(user: UserRow, client: ClientInfo): Promise<AuthSession> {
+    const tokens = await this.#deps.db.transaction((tx) => this.#startSession(tx, user.id, client));
+    return { ...tokens, user: await this.userJson(user) };
+  }
+
+  /**
+   * Issue 16 §1: an account created through another provider (Discord). It has no password until its
+   * owner sets one with a reset link; its email counts as verified only when the provider says so (else a
+   * verification link is mailed, as on registration). `attach` runs in the same transaction (it links the
+   * provider's account), so a refusal there leaves no half-made account. The username is the wanted one
+   * made valid and unique.
+   */
+  async registerExternal(
+    input: { email: string; wantedUsername: string; emailVerified: boolean; emailTakenMessage: string },
+    client: ClientInfo,
+    attach: (tx: Executor, user: UserRow) => Promise<void>,
+  ): Promise<AuthSession> {
+    const verificationToken = randomToken();
+    const user = await this.#deps.db.transaction(async (tx) => {
+      if ((await repo.emailOrUsernameTaken(tx, { email: input.email })).email) {
+        // Never merged into the existing account: the provider's word about an address is not a password.
+        throw new AppError('CONFLICT', input.emailTakenMessage, {
+          details: [{ field: 'email', message: authMessages.emailTaken }],
+        });
+      }
+      const username = await this.#freeUsername(tx, input.wantedUsername);
+      const user = await repo.insertUser(tx, {
+        email: input.email,
+        username,
+        passwordHash: null,
+        ...(input.emailVerified ? { emailVerifiedAt: this.#now() } : {}),
+      });
+      if (!input.emailVerified) {
+        await this.#storeEmailToken(
+          tx,
+          user,
+          'email_verification',
+          verificationToken,
+          EMAIL_VERIFICATION_TTL_S,
+        );
+      }
+      await attach(tx, user);
+      return user;
+    });
+    if (!input.emailVerified) {
+      this.#deps.mail.enqueue(
+        verificationMail(user.email, user.username, this.#link('verify-email', verificationToken)),
+      );
+    }
+    return this.signInVerified(user, client);
+  }
+
+  /** A username our rules accept (3-30 of A-Z a-z 0-9 _ -), made unique with a short suffix when taken. */
+  async #freeUsername(db: Executor, wanted: string): Promise<string> {
+    const cleaned = wanted
+      .replace(/[^A-Za-z0-9_-]+/g, '_')
+      .replace(/^_+|_+$/g, '')
+      .slice(0, 24);
+    const base = cleaned.length >= 3 ? cleaned : `player${cleaned ? `_${cleaned}` : ''}`;
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const candidate =
+        attempt === 0
+          ? base
+          : `${base}_${randomToken()
+              .replace(/[^A-Za-z0-9]/g, '')
+              .slice(0, 4)}`;
+      if (!(await repo.emailOrUsernameTaken(db, { username: candidate })).username) return candidate;
+    }
+    throw new AppError('CONFLICT', authMessages.usernameTaken);
+  }
+
+  /**
    * Rotates the refresh token. A token presented twice means it was stolen or replayed: the whole family
    * (the session) is revoked, and both the thief and the owner must sign in again.
    */

@@ -1,12 +1,12 @@
 import { Notifications } from '@mantine/notifications';
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { type RouteObject, useLocation } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { toast } from '../../../lib/toast';
 import { tokenStorage } from '../../../lib/token-storage';
 import { useAuthStore } from '../../../stores/auth-store';
-import { buildTokens, buildUser, failure, mockFetch, success } from '../../../test/fixtures';
+import { buildProviders, buildTokens, buildUser, failure, mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { LoginPage } from './login-page';
 
@@ -106,5 +106,18 @@ describe('LoginPage', () => {
     renderLogin('/login?redirect=https%3A%2F%2Fevil.example%2F');
     await fillAndSubmit('ranger@example.com', 'Secret123');
     expect(await screen.findByTestId('where')).toHaveTextContent(/^\/dashboard$/);
+  });
+
+  it('offers "Continue with Discord" only when the server is configured for it (issue 16)', async () => {
+    mockFetch(() => success({}), { providers: buildProviders({ sign_in: true }) });
+    const { unmount } = renderLogin();
+    expect(await screen.findByRole('button', { name: 'Continue with Discord' })).toBeInTheDocument();
+    unmount();
+
+    mockFetch(() => success({}));
+    const { queryClient } = renderLogin();
+    // Once the providers answer (without Discord) is in, there is still no button.
+    await waitFor(() => expect(queryClient.getQueryState(['auth-providers'])?.status).toBe('success'));
+    expect(screen.queryByRole('button', { name: 'Continue with Discord' })).not.toBeInTheDocument();
   });
 });

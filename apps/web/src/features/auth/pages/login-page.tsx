@@ -8,6 +8,7 @@ import { isApiError } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { safeRedirectTarget } from '../../../lib/redirect';
 import { signIn } from '../../../lib/session';
+import { ContinueWithDiscord } from '../../discord/components/continue-with-discord';
 
 const loginFields = ['email', 'password'] as const;
 
@@ -82,6 +83,7 @@ export function LoginPage() {
           </Button>
         </Stack>
       </form>
+      <ContinueWithDiscord />
       <Text size="sm" ta="center">
         Don&apos;t have an account?{' '}
         <Anchor component={Link} to={registerHref}>

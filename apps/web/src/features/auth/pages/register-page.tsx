@@ -9,6 +9,7 @@ import { usePageTitle } from '../../../lib/page-title';
 import { safeRedirectTarget } from '../../../lib/redirect';
 import { signUp } from '../../../lib/session';
 import { toast } from '../../../lib/toast';
+import { ContinueWithDiscord } from '../../discord/components/continue-with-discord';
 
 const registrationFields = ['email', 'username', 'password', 'password_confirmation'] as const;
 
@@ -96,6 +97,7 @@ export function RegisterPage() {
           </Button>
         </Stack>
       </form>
+      <ContinueWithDiscord />
       <Text size="sm" ta="center">
         Already have an account?{' '}
         <Anchor component={Link} to={loginHref}>

@@ -30,6 +30,7 @@ import { updateSessionUser } from '../../../lib/session';
 import { generalMessages, toast } from '../../../lib/toast';
 import { useUnsavedChanges } from '../../../lib/unsaved-changes';
 import { useCurrentUser } from '../../../stores/auth-store';
+import { DiscordLinkSection } from '../../discord/components/discord-link-section';
 import { SharedLinksSection } from '../../shares/components/shared-links-section';
 import { changePassword, updateProfile } from '../api/profile-api';
 import { ApiTokensSection } from '../components/api-tokens-section';
@@ -56,6 +57,7 @@ export function ProfilePage() {
       <ChangePassword />
       <ApiTokensSection />
       <SharedLinksSection />
+      <DiscordLinkSection />
       <Paper withBorder p="lg" component="section" aria-labelledby="preferences-link-heading">
         <Stack gap="xs">
           <Title order={2} size="h4" id="preferences-link-heading">

@@ -1,0 +1,59 @@
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../../lib/app-error.js';
+import type { DiscordInteractionsService } from './discord-interactions.service.js';
+import { interactionSchema } from './discord-interactions.service.js';
+import { discordPublicKey, isSignedByDiscord } from './discord-signature.js';
+
+/**
+ * POST /api/v1/discord/interactions: Discord's HTTP interactions endpoint (issue 16 §2). The signature
+ * covers the exact bytes Discord sent, so this scope (its own encapsulated plugin) keeps JSON bodies raw.
+ * A request that is not signed with the application's key is 401, as Discord's endpoint check expects.
+ */
+export async function discordInteractionsRoutes(
+  app: FastifyInstance,
+  options: { interactions: DiscordInteractionsService; publicKey: string | undefined; now: () => Date },
+) {
+  const key = options.publicKey ? discordPublicKey(options.publicKey) : undefined;
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
+    done(null, body),
+  );
+
+  app.post(
+    '/discord/interactions',
+    {
+      schema: {
+        tags: ['discord'],
+        summary: 'Discord slash commands (signed by Discord with Ed25519)',
+        security: [],
+      },
+    },
+    async (request) => {
+      if (!key) throw AppError.notFound('Discord commands are not configured on this server.');
+      const raw = request.body;
+      if (!Buffer.isBuffer(raw)) throw new AppError('UNAUTHORIZED', 'Invalid request signature.');
+      const header = (name: string) => {
+        const value = request.headers[name];
+        return typeof value === 'string' ? value : undefined;
+      };
+      const signed = isSignedByDiscord(
+        key,
+        { signature: header('x-signature-ed25519'), timestamp: header('x-signature-timestamp') },
+        raw,
+        options.now(),
+      );
+      if (!signed) throw new AppError('UNAUTHORIZED', 'Invalid request signature.');
+      let payload: unknown;
+      try {
+        payload = JSON.parse(raw.toString('utf8'));
+      } catch {
+        throw new AppError('BAD_REQUEST', 'The interaction is not JSON.');
+      }
+      const interaction = interactionSchema.safeParse(payload);
+      if (!interaction.success)
+        throw new AppError('BAD_REQUEST', 'The interaction is not one Discord sends.');
+      // Discord reads the bare interaction response, not Haversack's envelope.
+      return options.interactions.handle(interaction.data);
+    },
+  );
+}

@@ -1,0 +1,334 @@
+import {
+  type Character,
+  characterListQuerySchema,
+  type ItemInstance,
+  itemInstanceListQuerySchema,
+  lootInstanceListQuerySchema,
+  type Party,
+  partyListQuerySchema,
+} from '@haversack/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import { z } from 'zod';
+import type { Database } from '../../db/client.js';
+import { AppError } from '../../lib/app-error.js';
+import { withChangeSource } from '../../lib/change-source.js';
+import type { UserRow } from '../accounts/accounts.repository.js';
+import type { CharactersService } from '../characters/characters.service.js';
+import type { InventoryService } from '../inventory/inventory.service.js';
+import type { LootService } from '../loot/loot.service.js';
+import type { PartiesService } from '../parties/parties.service.js';
+import { discordRepository as repo } from './discord.repository.js';
+
+/** Discord's interaction types and response types used here. */
+const PING = 1;
+const APPLICATION_COMMAND = 2;
+const PONG = 1;
+const CHANNEL_MESSAGE_WITH_SOURCE = 4;
+/** Message flag: only the person who ran the command sees the answer. */
+const EPHEMERAL = 64;
+/** Discord's limits on one message. */
+const MAX_EMBEDS = 10;
+const MAX_EMBED_DESCRIPTION = 4000;
+const HAVERSACK_COLOR = 0xb7791f;
+
+const optionSchema = z.object({ name: z.string(), value: z.union([z.string(), z.number(), z.boolean()]) });
+const discordUserSchema = z.object({ id: z.string(), username: z.string().optional() });
+
+/** The part of an interaction (Discord's payload) that the commands read; the rest is ignored. */
+export const interactionSchema = z.object({
+  type: z.number().int(),
+  guild_id: z.string().optional(),
+  channel_id: z.string().optional(),
+  member: z.object({ user: discordUserSchema }).optional(),
+  user: discordUserSchema.optional(),
+  data: z.object({ name: z.string(), options: z.array(optionSchema).optional() }).optional(),
+});
+export type Interaction = z.infer<typeof interactionSchema>;
+
+interface Embed {
+  title: string;
+  description: string;
+  url?: string;
+  color: number;
+}
+
+export type InteractionResponse =
+  | { type: typeof PONG }
+  | {
+      type: typeof CHANNEL_MESSAGE_WITH_SOURCE;
+      data: { content?: string; embeds?: Embed[]; flags?: number; allowed_mentions: { parse: [] } };
+    };
+
+/** A refusal the person who ran the command reads (only they see it). */
+class CommandRefusal extends Error {}
+
+const reply = (
+  content: string,
+  options: { embeds?: Embed[]; public?: boolean } = {},
+): InteractionResponse => ({
+  type: CHANNEL_MESSAGE_WITH_SOURCE,
+  data: {
+    content,
+    ...(options.embeds ? { embeds: options.embeds } : {}),
+    ...(options.public ? {} : { flags: EPHEMERAL }),
+    // Names typed by players never ping anyone.
+    allowed_mentions: { parse: [] },
+  },
+});
+
+const sameName = (a: string, b: string) => a.trim().toLocaleLowerCase() === b.trim().toLocaleLowerCase();
+
+/** Discord renders markdown: names typed by players are shown as typed. */
+const plain = (text: string) => text.replace(/([\\*_`~|>[\]()#-])/g, '\\$1');
+
+interface Deps {
+  db: Database;
+  parties: PartiesService;
+  characters: CharactersService;
+  inventory: InventoryService;
+  loot: LootService;
+  appUrl: string;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * Issue 16 §2: the slash commands. Each one acts as the Haversack user linked to the Discord user who ran
+ * it, through the same services and rules as the web app, and every change is marked as coming from
+ * Discord (ledger rows and real-time notices).
+ */
+export class DiscordInteractionsService {
+  readonly #deps: Deps;
+
+  constructor(deps: Deps) {
+    this.#deps = deps;
+  }
+
+  async handle(interaction: Interaction): Promise<InteractionResponse> {
+    if (interaction.type === PING) return { type: PONG };
+    if (interaction.type !== APPLICATION_COMMAND || !interaction.data) {
+      return reply('Haversack only answers its slash commands.');
+    }
+    const { data } = interaction;
+    return withChangeSource('discord', async () => {
+      try {
+        return await this.#run(data.name, interaction);
+      } catch (error) {
+        if (error instanceof CommandRefusal) return reply(error.message);
+        if (error instanceof AppError) return reply(error.details?.[0]?.message ?? error.message);
+        this.#deps.log.error({ err: error, command: data.name }, 'discord command failed');
+        return reply('Something went wrong on Haversack. Please try again.');
+      }
+    });
+  }
+
+  async #run(command: string, interaction: Interaction): Promise<InteractionResponse> {
+    const user = await this.#linkedUser(interaction);
+    switch (command) {
+      case 'bind':
+        return this.#bind(user, interaction);
+      case 'unbind':
+        return this.#unbind(user, interaction);
+      case 'inventory':
+        return this.#inventory(user, await this.#boundParty(user, interaction));
+      case 'give':
+        return this.#give(user, await this.#boundParty(user, interaction), interaction);
+      case 'loot':
+        return this.#loot(user, await this.#boundParty(user, interaction));
+      default:
+        return reply(`Haversack has no /${plain(command)} command.`);
+    }
+  }
+
+  async #linkedUser(interaction: Interaction): Promise<UserRow> {
+    const discordUser = interaction.member?.user ?? interaction.user;
+    const linked = discordUser ? await repo.userOfDiscordId(this.#deps.db, discordUser.id) : undefined;
+    if (!linked) {
+      throw new CommandRefusal(
+        `Link your Discord account to Haversack first: open ${this.#deps.appUrl}/profile and choose "Link Discord".`,
+      );
+    }
+    return linked.user;
+  }
+
+  #channel(interaction: Interaction): { guildId: string; channelId: string } {
+    if (!interaction.guild_id || !interaction.channel_id) {
+      throw new CommandRefusal('Use this command in a channel of a Discord server, not in a direct message.');
+    }
+    return { guildId: interaction.guild_id, channelId: interaction.channel_id };
+  }
+
+  /** The party bound to the channel, which the user must belong to. */
+  async #boundParty(user: UserRow, interaction: Interaction): Promise<Party> {
+    const { channelId } = this.#channel(interaction);
+    const binding = await repo.bindingOfChannel(this.#deps.db, channelId);
+    if (!binding) {
+      throw new CommandRefusal(
+        "This channel is not bound to a party. The GM can bind it with /bind and the party's join code.",
+      );
+    }
+    const membership = await this.#deps.parties.membership(this.#deps.db, binding.partyId, user.id);
+    if (!membership) throw new CommandRefusal('You are not a member of the party bound to this channel.');
+    return this.#deps.parties.get(user.id, binding.partyId);
+  }
+
+  async #bind(user: UserRow, interaction: Interaction): Promise<InteractionResponse> {
+    const { guildId, channelId } = this.#channel(interaction);
+    const wanted = String(option(interaction, 'party') ?? '').trim();
+    if (!wanted) throw new CommandRefusal('Say which party: /bind party:<join code or name>.');
+    const mine = await this.#deps.parties.list(user.id, partyListQuerySchema.parse({ per_page: 100 }));
+    const matches = mine.data.filter(
+      (party) =>
+        (party.join_code !== null && sameName(party.join_code, wanted)) || sameName(party.name, wanted),
+    );
+    const run = matches.filter((party) => party.is_gm);
+    if (run.length === 0) {
+      throw new CommandRefusal(
+        matches.length > 0
+          ? `Only the GM of ${plain(matches[0]?.name ?? wanted)} can bind a channel to it.`
+          : `You have no party called or with the join code "${plain(wanted)}".`,
+      );
+    }
+    if (run.length > 1) {
+      throw new CommandRefusal(
+        `Several of your parties are called "${plain(wanted)}": use the join code instead.`,
+      );
+    }
+    const [party] = run;
+    if (!party) throw new CommandRefusal(`You have no party called "${plain(wanted)}".`);
+    const current = await repo.bindingOfChannel(this.#deps.db, channelId);
+    // A channel bound by one GM is not taken over by another: only the GM of its party may move it.
+    if (current && current.partyId !== party.id) {
+      const role = (await this.#deps.parties.membership(this.#deps.db, current.partyId, user.id))?.role;
+      if (role !== 'gm') {
+        throw new CommandRefusal(
+          "This channel is bound to another party. Only that party's GM can unbind it or bind it elsewhere.",
+        );
+      }
+    }
+    await repo.bindChannel(this.#deps.db, { guildId, channelId, partyId: party.id, boundBy: user.id });
+    return reply(
+      `This channel is now bound to **${plain(party.name)}**. Members who linked Discord to Haversack can use /inventory, /give and /loot here.`,
+      { public: true },
+    );
+  }
+
+  async #unbind(user: UserRow, interaction: Interaction): Promise<InteractionResponse> {
+    const { channelId } = this.#channel(interaction);
+    const current = await repo.bindingOfChannel(this.#deps.db, channelId);
+    if (!current) throw new CommandRefusal('This channel is not bound to a party.');
+    const role = (await this.#deps.parties.membership(this.#deps.db, current.partyId, user.id))?.role;
+    if (role !== 'gm') throw new CommandRefusal("Only the GM of this channel's party can unbind it.");
+    await repo.unbindChannel(this.#deps.db, channelId);
+    return reply('This channel is no longer bound to a party.', { public: true });
+  }
+
+  async #myCharacters(user: UserRow, party: Party): Promise<Character[]> {
+    const characters = await this.#partyCharacters(user, party);
+    const mine = characters.filter((character) => character.is_owner);
+    if (mine.length === 0) throw new CommandRefusal(`You have no character in ${plain(party.name)}.`);
+    return mine;
+  }
+
+  async #partyCharacters(user: UserRow, party: Party): Promise<Character[]> {
+    const query = characterListQuerySchema.parse({ party_id: party.id, per_page: 100 });
+    return (await this.#deps.characters.list(user.id, query)).data;
+  }
+
+  async #itemsOf(user: UserRow, character: Character): Promise<ItemInstance[]> {
+    const query = itemInstanceListQuerySchema.parse({ character_id: character.id, per_page: 500 });
+    return (await this.#deps.inventory.listItemInstances(user.id, query)).data;
+  }
+
+  async #inventory(user: UserRow, party: Party): Promise<InteractionResponse> {
+    const characters = (await this.#myCharacters(user, party)).slice(0, MAX_EMBEDS);
+    const embeds = await Promise.all(
+      characters.map(async (character) => ({
+        title: character.name,
+        url: `${this.#deps.appUrl}/characters/${character.id}`,
+        description: itemLines(await this.#itemsOf(user, character)) || 'No items.',
+        color: HAVERSACK_COLOR,
+      })),
+    );
+    return reply(`Your inventory in **${plain(party.name)}**`, { embeds });
+  }
+
+  async #give(user: UserRow, party: Party, interaction: Interaction): Promise<InteractionResponse> {
+    const itemName = String(option(interaction, 'item') ?? '').trim();
+    const quantity = Number(option(interaction, 'quantity'));
+    const recipientName = String(option(interaction, 'character') ?? '').trim();
+    if (!itemName || !recipientName)
+      throw new CommandRefusal('Say what to give and to whom: /give item quantity character.');
+    if (!Number.isInteger(quantity) || quantity < 1)
+      throw new CommandRefusal('The quantity must be a whole number of 1 or more.');
+
+    const recipients = (await this.#partyCharacters(user, party)).filter((c) =>
+      sameName(c.name, recipientName),
+    );
+    if (recipients.length === 0) {
+      throw new CommandRefusal(`No character called "${plain(recipientName)}" in ${plain(party.name)}.`);
+    }
+    if (recipients.length > 1) {
+      throw new CommandRefusal(
+        `Several characters are called "${plain(recipientName)}": give it from the web app.`,
+      );
+    }
+    const [recipient] = recipients;
+
+    // The stacks of that name among my characters, the first with enough in it chosen first.
+    const stacks: { character: Character; item: ItemInstance }[] = [];
+    for (const character of await this.#myCharacters(user, party)) {
+      for (const item of await this.#itemsOf(user, character)) {
+        if (sameName(item.name, itemName) || sameName(item.displayName, itemName))
+          stacks.push({ character, item });
+      }
+    }
+    const chosen = stacks.find((stack) => stack.item.quantity >= quantity) ?? stacks[0];
+    if (!chosen || !recipient) {
+      throw new CommandRefusal(`None of your characters in ${plain(party.name)} has "${plain(itemName)}".`);
+    }
+    // The web's own use case: permissions, capacity, monthly action limits and the ledger all apply.
+    const result = await this.#deps.inventory.give({ id: user.id, username: user.username }, chosen.item.id, {
+      character_id: recipient.id,
+      quantity,
+    });
+    return reply(
+      `**${plain(chosen.character.name)}** gave ${result.moved} × ${plain(chosen.item.name)} to **${plain(recipient.name)}**.`,
+      { public: true },
+    );
+  }
+
+  async #loot(user: UserRow, party: Party): Promise<InteractionResponse> {
+    // Hidden loot never reaches a channel, not even when the GM asks: everyone in the channel may read it.
+    const query = lootInstanceListQuerySchema.parse({ is_revealed: 'true', per_page: MAX_EMBEDS });
+    const { data } = await this.#deps.loot.listForParty(user.id, party.id, query);
+    const revealed = data.filter((loot) => loot.is_revealed);
+    if (revealed.length === 0) return reply(`No revealed loot in **${plain(party.name)}**.`);
+    const embeds = revealed.map((loot) => ({
+      title: loot.name,
+      url: `${this.#deps.appUrl}/loot/instances/${loot.id}`,
+      description: itemLines(loot.container.item_instances) || 'Nothing left.',
+      color: HAVERSACK_COLOR,
+    }));
+    return reply(`Revealed loot in **${plain(party.name)}**`, { embeds });
+  }
+}
+
+function option(interaction: Interaction, name: string): string | number | boolean | undefined {
+  return interaction.data?.options?.find((o) => o.name === name)?.value;
+}
+
+/** One line per stack, cut to what an embed holds. */
+function itemLines(items: ItemInstance[]): string {
+  const lines: string[] = [];
+  let length = 0;
+  for (const [index, item] of items.entries()) {
+    const line = `• ${plain(item.name)} × ${item.quantity}`;
+    if (length + line.length + 40 > MAX_EMBED_DESCRIPTION) {
+      lines.push(`…and ${items.length - index} more`);
+      break;
+    }
+    lines.push(line);
+    length += line.length + 1;
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,398 @@
+import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import { inventoryMessages } from '@haversack/contracts';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { discordChannelBindings } from '../../db/schema/discord.js';
+import { transactions } from '../../db/schema/inventory.js';
+import { currentChangeSource } from '../../lib/change-source.js';
+import {
+  createCharacter,
+  createLootTemplate,
+  createMember,
+  createParty,
+  createTemplate,
+  createUser,
+  deployLoot,
+  type SignedInUser,
+  upgrade,
+} from '../../test/factories.js';
+import { buildTestApp, callApi, type TestContext } from '../../test/helper.js';
+import { discordRepository } from './discord.repository.js';
+
+interface InteractionAnswer {
+  type: number;
+  data: {
+    content: string;
+    flags?: number;
+    embeds?: { title: string; description: string; url: string }[];
+    allowed_mentions: { parse: string[] };
+  };
+}
+
+let ctx: TestContext;
+let privateKey: KeyObject;
+
+beforeAll(async () => {
+  const pair = generateKeyPairSync('ed25519');
+  privateKey = pair.privateKey;
+  // Discord shows the public key as the hex of its 32 raw bytes: the tail of the SPKI encoding.
+  const publicKeyHex = pair.publicKey.export({ format: 'der', type: 'spki' }).subarray(-32).toString('hex');
+  ctx = await buildTestApp({ env: { DISCORD_PUBLIC_KEY: publicKeyHex } });
+});
+afterAll(async () => ctx.close());
+
+const GUILD = '800000000000000001';
+let nextChannel = 900_000;
+let nextDiscordId = 700_000;
+const newChannel = () => {
+  nextChannel += 1;
+  return String(nextChannel);
+};
+
+function signedRequest(rawBody: string, options: { key?: KeyObject; timestamp?: string } = {}) {
+  const timestamp = options.timestamp ?? String(Math.floor(Date.now() / 1000));
+  const signature = sign(null, Buffer.from(timestamp + rawBody), options.key ?? privateKey).toString('hex');
+  return ctx.app.inject({
+    method: 'POST',
+    url: '/api/v1/discord/interactions',
+    headers: {
+      'content-type': 'application/json',
+      'x-signature-ed25519': signature,
+      'x-signature-timestamp': timestamp,
+    },
+    payload: rawBody,
+  });
+}
+
+/** Links a new Discord id to the user, as the OAuth flow would (its own tests cover the flow). */
+async function linkDiscord(user: SignedInUser): Promise<string> {
+  nextDiscordId += 1;
+  const discordUserId = String(nextDiscordId);
+  await discordRepository.insertAccount(ctx.database.db, {
+    userId: user.user.id,
+    discordUserId,
+    discordUsername: user.user.username,
+  });
+  return discordUserId;
+}
+
+type Option = { name: string; type: number; value: string | number };
+
+async function command(
+  discordUserId: string,
+  name: string,
+  options: Option[] = [],
+  where: { channelId?: string; guildId?: string | null } = {},
+): Promise<InteractionAnswer> {
+  const guildId = where.guildId === undefined ? GUILD : where.guildId;
+  const payload = {
+    id: '1',
+    application_id: '2',
+    type: 2,
+    token: 'interaction-token',
+    version: 1,
+    data: { id: '3', name, type: 1, options },
+    channel_id: where.channelId ?? newChannel(),
+    ...(guildId
+      ? { guild_id: guildId, member: { user: { id: discordUserId, username: 'someone' }, roles: [] } }
+      : { user: { id: discordUserId, username: 'someone' } }),
+  };
+  const response = await signedRequest(JSON.stringify(payload));
+  expect(response.statusCode).toBe(200);
+  return response.json() as InteractionAnswer;
+}
+
+const text = (value: string): Option => ({ name: '', type: 3, value });
+const bind = (id: string, party: string, channelId: string) =>
+  command(id, 'bind', [{ ...text(party), name: 'party' }], { channelId });
+const give = (id: string, channelId: string, item: string, quantity: number, character: string) =>
+  command(
+    id,
+    'give',
+    [
+      { name: 'item', type: 3, value: item },
+      { name: 'quantity', type: 4, value: quantity },
+      { name: 'character', type: 3, value: character },
+    ],
+    { channelId },
+  );
+
+/** A party whose channel is bound, with Pip (5 ropes and an anvil) and Brom (small pack), all linked. */
+async function boundTable() {
+  const gm = await createUser(ctx);
+  await upgrade(ctx, gm, 'tier_3');
+  const party = await createParty(ctx, gm, { name: `Table ${nextChannel}` });
+  const pipPlayer = await createMember(ctx, party, 'player');
+  const bromPlayer = await createMember(ctx, party, 'player');
+  const pip = await createCharacter(ctx, pipPlayer, { name: 'Pip', partyId: party.id, maxWeight: null });
+  const brom = await createCharacter(ctx, bromPlayer, { name: 'Brom', partyId: party.id, maxWeight: 20 });
+  const rope = await createTemplate(ctx, { name: 'Rope', stackSize: 0, weight: 1 });
+  const anvil = await createTemplate(ctx, { name: 'Anvil', weight: 100 });
+  for (const [template, quantity] of [
+    [rope, 5],
+    [anvil, 1],
+  ] as const) {
+    const added = await callApi(ctx, 'POST', '/item_instances', pipPlayer, {
+      item_template_id: template.id,
+      container_id: pip.primary_container_id,
+      quantity,
+    });
+    expect(added.statusCode).toBe(201);
+  }
+  const ids = {
+    gm: await linkDiscord(gm),
+    pip: await linkDiscord(pipPlayer),
+    brom: await linkDiscord(bromPlayer),
+  };
+  const channelId = newChannel();
+  const bound = await bind(ids.gm, String(party.join_code), channelId);
+  expect(bound.data.content).toContain('now bound to');
+  return { gm, party, pipPlayer, bromPlayer, pip, brom, ids, channelId };
+}
+
+describe('the signature of Discord interactions', () => {
+  it('answers a signed PING with PONG', async () => {
+    const response = await signedRequest(
+      JSON.stringify({ type: 1, id: '1', application_id: '2', token: 't', version: 1 }),
+    );
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ type: 1 });
+  });
+
+  it('refuses a request signed with another key, a tampered body, no signature or an old timestamp with 401', async () => {
+    const ping = JSON.stringify({ type: 1 });
+    const otherKey = generateKeyPairSync('ed25519').privateKey;
+    expect((await signedRequest(ping, { key: otherKey })).statusCode).toBe(401);
+
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const signature = sign(null, Buffer.from(timestamp + ping), privateKey).toString('hex');
+    const tampered = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/discord/interactions',
+      headers: {
+        'content-type': 'application/json',
+        'x-signature-ed25519': signature,
+        'x-signature-timestamp': timestamp,
+      },
+      payload: JSON.stringify({ type: 2 }),
+    });
+    expect(tampered.statusCode).toBe(401);
+    expect(tampered.json()).toMatchObject({ status: 'error', error: { code: 'UNAUTHORIZED' } });
+
+    const unsigned = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/discord/interactions',
+      headers: { 'content-type': 'application/json' },
+      payload: ping,
+    });
+    expect(unsigned.statusCode).toBe(401);
+
+    const old = String(Math.floor(Date.now() / 1000) - 3600);
+    expect((await signedRequest(ping, { timestamp: old })).statusCode).toBe(401);
+  });
+
+  it('is 404 on a server without DISCORD_PUBLIC_KEY', async () => {
+    const bare = await buildTestApp();
+    try {
+      const response = await bare.app.inject({
+        method: 'POST',
+        url: '/api/v1/discord/interactions',
+        headers: { 'content-type': 'application/json' },
+        payload: '{"type":1}',
+      });
+      expect(response.statusCode).toBe(404);
+    } finally {
+      await bare.close();
+    }
+  });
+});
+
+describe('/bind', () => {
+  it('binds the channel for the GM of the party, by join code or by name', async () => {
+    const { party, ids, channelId } = await boundTable();
+    const [row] = await ctx.database.db
+      .select()
+      .from(discordChannelBindings)
+      .where(eq(discordChannelBindings.channelId, channelId));
+    expect(row).toMatchObject({ partyId: party.id, guildId: GUILD });
+
+    const byName = newChannel();
+    const answer = await bind(ids.gm, party.name.toUpperCase(), byName);
+    expect(answer.data.content).toContain(party.name);
+    expect(answer.data.flags).toBeUndefined();
+  });
+
+  it('refuses a member who is not the GM, an unknown party, a direct message and an unlinked user', async () => {
+    const { party, ids, channelId } = await boundTable();
+    const notGm = await bind(ids.pip, String(party.join_code), newChannel());
+    expect(notGm.data.content).toBe(`Only the GM of ${party.name} can bind a channel to it.`);
+    expect(notGm.data.flags).toBe(64);
+
+    const unknown = await bind(ids.gm, 'no-such-party', newChannel());
+    expect(unknown.data.content).toContain('You have no party called');
+
+    const direct = await command(ids.gm, 'bind', [{ name: 'party', type: 3, value: party.name }], {
+      guildId: null,
+    });
+    expect(direct.data.content).toContain('not in a direct message');
+
+    const stranger = await command('1', 'bind', [{ name: 'party', type: 3, value: party.name }], {
+      channelId,
+    });
+    expect(stranger.data.content).toContain('Link your Discord account to Haversack first');
+    expect(stranger.data.flags).toBe(64);
+  });
+
+  it("does not let another party's GM take over a bound channel", async () => {
+    const { channelId } = await boundTable();
+    const rival = await createUser(ctx);
+    const rivalParty = await createParty(ctx, rival);
+    const answer = await bind(await linkDiscord(rival), String(rivalParty.join_code), channelId);
+    expect(answer.data.content).toContain('bound to another party');
+  });
+});
+
+describe('/inventory', () => {
+  it("shows my character's items as an embed only I see", async () => {
+    const { ids, channelId, pip } = await boundTable();
+    const answer = await command(ids.pip, 'inventory', [], { channelId });
+    expect(answer.type).toBe(4);
+    expect(answer.data.flags).toBe(64);
+    expect(answer.data.embeds).toHaveLength(1);
+    expect(answer.data.embeds?.[0]).toMatchObject({
+      title: 'Pip',
+      url: `http://haversack.test/characters/${pip.id}`,
+    });
+    expect(answer.data.embeds?.[0]?.description).toContain('Rope × 5');
+    expect(answer.data.embeds?.[0]?.description).toContain('Anvil × 1');
+  });
+
+  it('says so in an unbound channel, to a GM without a character, and to someone outside the party', async () => {
+    const { ids, channelId } = await boundTable();
+    const unbound = await command(ids.pip, 'inventory', [], { channelId: newChannel() });
+    expect(unbound.data.content).toContain('not bound to a party');
+    const gm = await command(ids.gm, 'inventory', [], { channelId });
+    expect(gm.data.content).toContain('You have no character in');
+    const outsider = await command(await linkDiscord(await createUser(ctx)), 'inventory', [], { channelId });
+    expect(outsider.data.content).toBe('You are not a member of the party bound to this channel.');
+  });
+});
+
+describe('/give', () => {
+  it('gives through the same rules as the web and writes ledger rows marked as from Discord', async () => {
+    const { ids, channelId, pipPlayer, bromPlayer, brom } = await boundTable();
+    const answer = await give(ids.pip, channelId, 'rope', 2, 'brom');
+    expect(answer.data.content).toBe('**Pip** gave 2 × Rope to **Brom**.');
+
+    const rows = await ctx.database.db
+      .select()
+      .from(transactions)
+      .where(
+        and(
+          eq(transactions.actorId, pipPlayer.user.id),
+          eq(transactions.transactionType, 'character_to_character_transfer'),
+        ),
+      );
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((row) => row.source === 'discord')).toBe(true);
+
+    const items = await callApi(ctx, 'GET', `/containers/${brom.primary_container_id}/items`, bromPlayer);
+    expect((items.json() as { data: { name: string; quantity: number }[] }).data).toEqual([
+      expect.objectContaining({ name: 'Rope', quantity: 2 }),
+    ]);
+  });
+
+  it('tells the party in real time that the change came from Discord', async () => {
+    const { ids, channelId } = await boundTable();
+    const events = ctx.app.services.events;
+    const publish = events.publish.bind(events);
+    const sources: string[] = [];
+    // The event bus stamps each event with the source current when it publishes (event-bus.ts).
+    const spy = vi.spyOn(events, 'publish').mockImplementation((batch) => {
+      sources.push(currentChangeSource());
+      publish(batch);
+    });
+    try {
+      expect((await give(ids.pip, channelId, 'Rope', 1, 'Brom')).data.content).toContain('gave 1 × Rope');
+    } finally {
+      spy.mockRestore();
+    }
+    expect(sources.length).toBeGreaterThan(0);
+    expect(sources.every((source) => source === 'discord')).toBe(true);
+  });
+
+  it('gives each rope once when the same give arrives three times at once', async () => {
+    const { ids, channelId, pipPlayer, bromPlayer, pip, brom } = await boundTable();
+    const answers = await Promise.all([1, 2, 3].map(() => give(ids.pip, channelId, 'Rope', 2, 'Brom')));
+    const given = answers.filter((answer) => answer.data.content.includes('gave 2 × Rope'));
+    expect(given).toHaveLength(2);
+    expect(answers.filter((answer) => answer.data.flags === 64)).toHaveLength(1);
+    const ropes = async (user: SignedInUser, containerId: string | null) => {
+      const items = await callApi(ctx, 'GET', `/containers/${containerId}/items?per_page=100`, user);
+      return (items.json() as { data: { name: string; quantity: number }[] }).data
+        .filter((item) => item.name === 'Rope')
+        .reduce((sum, item) => sum + item.quantity, 0);
+    };
+    expect(await ropes(pipPlayer, pip.primary_container_id)).toBe(1);
+    expect(await ropes(bromPlayer, brom.primary_container_id)).toBe(4);
+  });
+
+  it('refuses what does not fit, as the web does, and changes nothing', async () => {
+    const { ids, channelId, pipPlayer, brom } = await boundTable();
+    const before = await ctx.database.db
+      .select()
+      .from(transactions)
+      .where(eq(transactions.actorId, pipPlayer.user.id));
+    const answer = await give(ids.pip, channelId, 'Anvil', 1, 'Brom');
+    expect(answer.data.flags).toBe(64);
+    expect(answer.data.content).toBe(inventoryMessages.weightExceeded);
+    const after = await ctx.database.db
+      .select()
+      .from(transactions)
+      .where(eq(transactions.actorId, pipPlayer.user.id));
+    expect(after).toHaveLength(before.length);
+    expect(brom.id).toBeTruthy();
+  });
+
+  it('refuses too many, an unknown item, an unknown character and giving to myself', async () => {
+    const { ids, channelId } = await boundTable();
+    expect((await give(ids.pip, channelId, 'Rope', 9, 'Brom')).data.content).toBe(
+      inventoryMessages.quantityTooLarge,
+    );
+    expect((await give(ids.pip, channelId, 'Lute', 1, 'Brom')).data.content).toContain(
+      'None of your characters',
+    );
+    expect((await give(ids.pip, channelId, 'Rope', 1, 'Nobody')).data.content).toContain(
+      'No character called',
+    );
+    expect((await give(ids.pip, channelId, 'Rope', 1, 'Pip')).data.content).toBe(
+      inventoryMessages.giveToOtherCharacter,
+    );
+    // Brom has no rope: nobody gives what another player's character holds.
+    expect((await give(ids.brom, channelId, 'Rope', 1, 'Pip')).data.content).toContain(
+      'None of your characters',
+    );
+  });
+});
+
+describe('/loot', () => {
+  it('lists the revealed loot of the bound party, never the hidden one, even for the GM', async () => {
+    const { gm, party, ids, channelId } = await boundTable();
+    const gem = await createTemplate(ctx, { name: 'Ruby', stackSize: 0 });
+    const template = await createLootTemplate(ctx, gm, [{ item_template_id: gem.id, quantity: 3 }]);
+    await deployLoot(ctx, gm, party.id, template.id, { name: 'Dragon hoard', reveal: true });
+    await deployLoot(ctx, gm, party.id, template.id, { name: 'Secret stash' });
+
+    for (const id of [ids.pip, ids.gm]) {
+      const answer = await command(id, 'loot', [], { channelId });
+      expect(answer.data.embeds?.map((e) => e.title)).toEqual(['Dragon hoard']);
+      expect(answer.data.embeds?.[0]?.description).toContain('Ruby × 3');
+      expect(JSON.stringify(answer)).not.toContain('Secret stash');
+    }
+  });
+
+  it('says when there is none', async () => {
+    const { ids, channelId } = await boundTable();
+    expect((await command(ids.pip, 'loot', [], { channelId })).data.content).toContain('No revealed loot');
+  });
+});
