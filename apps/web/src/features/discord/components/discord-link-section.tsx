@@ -86,6 +86,17 @@ export function DiscordLinkSection() {
         </Group>
       </Stack>
     );
+  } else if (providers.isError) {
+    body = (
+      <Group gap="sm">
+        <Text size="sm" c="red">
+          Could not check whether Discord is set up on this server.
+        </Text>
+        <Button size="xs" variant="default" onClick={() => void providers.refetch()}>
+          Try again
+        </Button>
+      </Group>
+    );
   } else if (!signInEnabled) {
     body = (
       <Text size="sm" c="dimmed">
