@@ -86,7 +86,8 @@ async function startHaversack() {
     output += chunk.toString();
   });
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
+  // Up to 2 minutes: the machine is shared, and a first start on PGlite runs initdb and the seed.
+  for (let i = 0; i < 1200; i++) {
     try {
       if ((await fetch(`${base}/api/v1/health`)).ok) break;
     } catch {}
