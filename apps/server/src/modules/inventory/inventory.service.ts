@@ -1184,7 +1184,14 @@ export class InventoryService {
    */
   async #countAction(tx: Executor, userId: string, scope: 'personal' | 'party', partyId: string | null) {
     if (scope === 'party' && partyId) {
-      await this.entitlements.requireFeature(tx, userId, 'party_collaboration', { partyId });
+      await this.entitlements.requireFeatureAndLimit(
+        tx,
+        userId,
+        'party_collaboration',
+        'inventory_actions_party_monthly',
+        { partyId },
+      );
+      return;
     }
     await this.#countAllowance(tx, userId, scope, partyId);
   }
