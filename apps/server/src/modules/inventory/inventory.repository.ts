@@ -73,6 +73,19 @@ export function containerScopeCondition(scope: ContainerScope): SQL | undefined 
   return and(...conditions);
 }
 
+/** The template columns of an instance's JSON (inventory.json.ts InstanceTemplate). */
+const instanceTemplateColumns = {
+  id: itemTemplates.id,
+  name: itemTemplates.name,
+  weight: itemTemplates.weight,
+  baseValue: itemTemplates.baseValue,
+  currency: itemTemplates.currency,
+  stackSize: itemTemplates.stackSize,
+  tags: itemTemplates.tags,
+  metadata: itemTemplates.metadata,
+  systemKey: itemTemplates.systemKey,
+};
+
 type MembershipRole = (typeof partyMemberships.$inferSelect)['role'];
 
 const contextColumns = {
@@ -430,13 +443,13 @@ export const inventoryRepository = {
     if (filter.minValueCp !== undefined) conditions.push(sql`${unitValueCp} >= ${filter.minValueCp}`);
     if (filter.maxValueCp !== undefined) conditions.push(sql`${unitValueCp} <= ${filter.maxValueCp}`);
     const where = and(...conditions);
-    const [total] = await db
-      .select({ n: count() })
-      .from(itemInstances)
-      .innerJoin(itemTemplates, eq(itemTemplates.id, itemInstances.itemTemplateId))
-      .where(where);
-    const rows = await db
-      .select({ instance: itemInstances, template: itemTemplates })
+    // The page and the total in one statement; only a page past the end needs a second one for the total.
+    const page = await db
+      .select({
+        instance: itemInstances,
+        template: instanceTemplateColumns,
+        total: sql<number>`count(*) over ()`,
+      })
       .from(itemInstances)
       .innerJoin(itemTemplates, eq(itemTemplates.id, itemInstances.itemTemplateId))
       .where(where)
@@ -446,6 +459,13 @@ export const inventoryRepository = {
       )
       .limit(filter.perPage)
       .offset((filter.page - 1) * filter.perPage);
+    const rows = page.map(({ instance, template }) => ({ instance, template }));
+    if (page.length > 0 || filter.page === 1) return { rows, total: Number(page[0]?.total ?? 0) };
+    const [total] = await db
+      .select({ n: count() })
+      .from(itemInstances)
+      .innerJoin(itemTemplates, eq(itemTemplates.id, itemInstances.itemTemplateId))
+      .where(where);
     return { rows, total: total?.n ?? 0 };
   },
 

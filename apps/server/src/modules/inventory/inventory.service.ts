@@ -307,7 +307,8 @@ export class InventoryService {
   }
 
   async items(userId: string, containerId: string, query: ContainerItemsQuery) {
-    const located = await this.#locate(this.db, userId, containerId);
+    const located = (await this.#locateMany(this.db, userId, [containerId])).get(containerId);
+    if (!located) throw AppError.notFound('Container not found.');
     policy.assertCanRead(located.access);
     const { rows, total } = await repo.listItems(this.db, containerId, itemFilter(query));
     return {
