@@ -17,6 +17,8 @@ const benches = [
     ['--import', 'tsx', '--conditions=development', 'bench/search-items.bench.mjs'],
   ],
   ['cable-broadcast', 'Real-time fan-out', ['bench/cable-broadcast.bench.mjs']],
+  ['transfer', 'Item transfers on PostgreSQL', ['bench/transfer.bench.mjs']],
+  ['container-read', 'Container read, 200 items, on PostgreSQL', ['bench/container-read.bench.mjs']],
 ];
 
 const onlyAt = process.argv.indexOf('--only');

@@ -64,17 +64,23 @@ async function admin(sql) {
 
 async function startServer() {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', path.join(here, 'lib/count-queries.mjs'), serverMain], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATABASE_URL: databaseUrl,
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_SCALE: '1000',
-      BILLING_PROVIDER: 'local',
+  // BENCH_SERVER_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server, for instance.
+  const nodeArgs = process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, '--import', path.join(here, 'lib/count-queries.mjs'), serverMain],
+    {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        DATABASE_URL: databaseUrl,
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_SCALE: '1000',
+        BILLING_PROVIDER: 'local',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  );
   let output = '';
   child.stdout.on('data', (chunk) => {
     output += chunk.toString();
