@@ -126,6 +126,8 @@ export const cablePlugin = fp(
         await new Promise<void>((resolve) => this.websocketServer.close(() => resolve()));
       },
       options: {
+        // No compression: a frame shared by thousands of sockets would be deflated once per socket.
+        perMessageDeflate: false,
         maxPayload: limits.maxMessageBytes,
         handleProtocols: (protocols) => (protocols.has(CABLE_PROTOCOL) ? CABLE_PROTOCOL : false),
       },
