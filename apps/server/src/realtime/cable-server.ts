@@ -15,6 +15,8 @@ import type { OnlineUser, Presence } from './presence.js';
 
 export const CABLE_PROTOCOL = 'actioncable-v1-json';
 const PING_INTERVAL_MS = 3_000;
+/** ws sends a Buffer as a binary frame unless told otherwise; Action Cable clients expect text. */
+const TEXT_FRAME = { binary: false } as const;
 
 export interface CableLimits {
   connectionsPerUser: number;
@@ -62,6 +64,7 @@ function parseIdentifier(identifier: string): ParsedIdentifier | undefined {
 }
 
 interface Subscription {
+  connection: Connection;
   /** As the client sent it: Action Cable echoes it in every message, so the client can route them. */
   identifier: string;
   channel: ChannelName;
@@ -123,6 +126,8 @@ export const cablePlugin = fp(
         await new Promise<void>((resolve) => this.websocketServer.close(() => resolve()));
       },
       options: {
+        // No compression: a frame shared by thousands of sockets would be deflated once per socket.
+        perMessageDeflate: false,
         maxPayload: limits.maxMessageBytes,
         handleProtocols: (protocols) => (protocols.has(CABLE_PROTOCOL) ? CABLE_PROTOCOL : false),
       },
@@ -130,6 +135,10 @@ export const cablePlugin = fp(
 
     const send = (socket: WebSocket, message: unknown) => {
       if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+    };
+    /** A frame serialised once and shared by many sockets: sent as text, as Action Cable expects. */
+    const sendFrame = (socket: WebSocket, frame: Buffer) => {
+      if (socket.readyState === socket.OPEN) socket.send(frame, TEXT_FRAME);
     };
     const disconnect = (socket: WebSocket, reason: string, reconnect: boolean) => {
       send(socket, { type: 'disconnect', reason, reconnect });
@@ -217,28 +226,75 @@ export const cablePlugin = fp(
         for (const connection of [...(bySession.get(sessionId) ?? [])]) end(connection, false);
     });
 
-    const deliver = (connection: Connection, subscription: Subscription, message: BroadcastMessage) => {
-      // Checked per message, so not one is delivered after the token expires, even before the sweep.
-      if (expired(connection)) return;
-      if (message.userId === connection.user.id) {
-        // A member removed from the party loses every subscription to it at once.
-        if (message.action === 'member_removed') {
-          for (const [key, sub] of [...connection.subscriptions])
-            if (sub.partyId === subscription.partyId) drop(connection, key, true);
-          return;
-        }
-        const role = message.ids?.role;
-        if (message.action === 'member_role_changed' && typeof role === 'string') {
-          for (const sub of connection.subscriptions.values())
-            if (sub.partyId === subscription.partyId) sub.role = role;
-        }
+    /**
+     * The subscriptions of this process per stream, with the one broadcaster handler that feeds them all:
+     * a broadcast is serialised once per stream (and identifier spelling), not once per socket.
+     */
+    const streams = new Map<string, { subscriptions: Set<Subscription>; stop: () => void }>();
+
+    const follow = (stream: string, subscription: Subscription) => {
+      let entry = streams.get(stream);
+      if (!entry) {
+        const subscriptions = new Set<Subscription>();
+        entry = {
+          subscriptions,
+          stop: options.broadcaster.subscribe(stream, (message) =>
+            fanOut(subscriptions, message as BroadcastMessage),
+          ),
+        };
+        streams.set(stream, entry);
       }
-      if (message.gmOnly && subscription.role !== 'gm') return;
-      const { gmOnly: _gmOnly, userId, ...payload } = message;
-      send(connection.socket, {
-        identifier: subscription.identifier,
-        message: { ...payload, ...(userId ? { user_id: userId } : {}) },
-      });
+      entry.subscriptions.add(subscription);
+      const followed = entry;
+      return () => {
+        followed.subscriptions.delete(subscription);
+        if (followed.subscriptions.size === 0 && streams.get(stream) === followed) {
+          streams.delete(stream);
+          followed.stop();
+        }
+      };
+    };
+
+    /** What a member's own event does to their subscriptions; answers false when it ends them. */
+    const applyToMember = (subscription: Subscription, message: BroadcastMessage) => {
+      const { connection } = subscription;
+      // A member removed from the party loses every subscription to it at once.
+      if (message.action === 'member_removed') {
+        for (const [key, sub] of [...connection.subscriptions])
+          if (sub.partyId === subscription.partyId) drop(connection, key, true);
+        return false;
+      }
+      const role = message.ids?.role;
+      if (message.action === 'member_role_changed' && typeof role === 'string') {
+        for (const sub of connection.subscriptions.values())
+          if (sub.partyId === subscription.partyId) sub.role = role;
+      }
+      return true;
+    };
+
+    const fanOut = (subscriptions: Set<Subscription>, message: BroadcastMessage) => {
+      const { gmOnly, userId, ...payload } = message;
+      const body = JSON.stringify(userId ? { ...payload, user_id: userId } : payload);
+      // Clients of the official library all spell the identifier the same way: usually one entry.
+      const frames = new Map<string, Buffer>();
+      const now = Date.now();
+      // The live set: a subscription dropped on the way (its member removed, its token expired) is skipped.
+      for (const subscription of subscriptions) {
+        const { connection } = subscription;
+        // Checked per message, so not one is delivered after the token expires, even before the sweep.
+        if (now >= connection.expiresAt) {
+          end(connection, true);
+          continue;
+        }
+        if (userId === connection.user.id && !applyToMember(subscription, message)) continue;
+        if (gmOnly && subscription.role !== 'gm') continue;
+        let frame = frames.get(subscription.identifier);
+        if (!frame) {
+          frame = Buffer.from(`{"identifier":${JSON.stringify(subscription.identifier)},"message":${body}}`);
+          frames.set(subscription.identifier, frame);
+        }
+        sendFrame(connection.socket, frame);
+      }
     };
 
     const subscribeLimiter = new FixedWindowLimiter(limits.subscribesPer10s, 10_000);
@@ -259,6 +315,7 @@ export const cablePlugin = fp(
       if (!parsed || existing) return reject();
       if (connection.subscriptions.size >= limits.subscriptionsPerConnection) return reject();
       const subscription: Subscription = {
+        connection,
         identifier,
         channel: parsed.channel,
         partyId: parsed.partyId,
@@ -279,10 +336,7 @@ export const cablePlugin = fp(
       if (!stillWanted()) return;
       if (!membership) return drop(connection, parsed.key, true);
       subscription.role = membership.role;
-      subscription.stop = options.broadcaster.subscribe(
-        streamName(parsed.channel, parsed.partyId),
-        (message) => deliver(connection, subscription, message as BroadcastMessage),
-      );
+      subscription.stop = follow(streamName(parsed.channel, parsed.partyId), subscription);
       send(connection.socket, { identifier, type: 'confirm_subscription' });
       if (parsed.channel === 'PartyChannel')
         await announcePresence(parsed.partyId, connection.user, 'joined');
@@ -386,8 +440,8 @@ export const cablePlugin = fp(
 
     // One sweep for pings and expiry, rather than a timer per connection: idle sockets cost no timers.
     pinger = setInterval(() => {
-      const message = { type: 'ping', message: Math.floor(Date.now() / 1000) };
-      for (const connection of connections) if (!expired(connection)) send(connection.socket, message);
+      const frame = Buffer.from(JSON.stringify({ type: 'ping', message: Math.floor(Date.now() / 1000) }));
+      for (const connection of connections) if (!expired(connection)) sendFrame(connection.socket, frame);
     }, PING_INTERVAL_MS);
     pinger.unref();
   },

@@ -94,6 +94,8 @@ export const transactions = pgTable(
     index('transactions_party_date_idx').on(t.partyId, t.transactionDate),
     index('transactions_character_date_idx').on(t.characterId, t.transactionDate),
     index('transactions_actor_date_idx').on(t.actorId, t.transactionDate),
+    // The monthly allowance counts one actor's rows of one scope in one month (inventory.service.ts).
+    index('transactions_actor_scope_date_idx').on(t.actorId, t.scope, t.transactionDate),
     index('transactions_source_idx').on(t.sourceContainerId),
     index('transactions_destination_idx').on(t.destinationContainerId),
     index('transactions_loot_instance_idx').on(t.lootInstanceId),

@@ -9,7 +9,13 @@ import {
 import type { ContainerContext, ContainerUsage, InstanceRow, TemplateRow } from './inventory.repository.js';
 import { effectiveFacts, enforcedLimits, limitOf } from './inventory-rules.js';
 
-export function templateFacts(template: TemplateRow) {
+/** The template columns an instance's JSON uses (lists read only these: no description, no search vector). */
+export type InstanceTemplate = Pick<
+  TemplateRow,
+  'id' | 'name' | 'weight' | 'baseValue' | 'currency' | 'stackSize' | 'tags' | 'metadata' | 'systemKey'
+>;
+
+export function templateFacts(template: InstanceTemplate) {
   return {
     name: template.name,
     weight: template.weight,
@@ -19,7 +25,7 @@ export function templateFacts(template: TemplateRow) {
   };
 }
 
-export function toInstanceJson(instance: InstanceRow, template: TemplateRow): ItemInstance {
+export function toInstanceJson(instance: InstanceRow, template: InstanceTemplate): ItemInstance {
   const facts = effectiveFacts(templateFacts(template), instance.instanceData);
   return {
     id: instance.id,

@@ -73,16 +73,82 @@ export function containerScopeCondition(scope: ContainerScope): SQL | undefined 
   return and(...conditions);
 }
 
+/** The template columns of an instance's JSON (inventory.json.ts InstanceTemplate). */
+const instanceTemplateColumns = {
+  id: itemTemplates.id,
+  name: itemTemplates.name,
+  weight: itemTemplates.weight,
+  baseValue: itemTemplates.baseValue,
+  currency: itemTemplates.currency,
+  stackSize: itemTemplates.stackSize,
+  tags: itemTemplates.tags,
+  metadata: itemTemplates.metadata,
+  systemKey: itemTemplates.systemKey,
+};
+
+type MembershipRole = (typeof partyMemberships.$inferSelect)['role'];
+
+const contextColumns = {
+  container: containers,
+  characterId: characters.id,
+  characterName: characters.name,
+  characterUserId: characters.userId,
+  characterPartyId: characters.partyId,
+  partyId: parties.id,
+  partyName: parties.name,
+  encumbranceStyle: parties.encumbranceStyle,
+  gameMasterId: parties.gameMasterId,
+  isArchived: parties.isArchived,
+};
+
+interface ContextRow {
+  container: ContainerRow;
+  characterId: string | null;
+  characterName: string | null;
+  characterUserId: string | null;
+  characterPartyId: string | null;
+  partyId: string | null;
+  partyName: string | null;
+  encumbranceStyle: 'weight' | 'slots' | 'both' | 'none' | null;
+  gameMasterId: string | null;
+  isArchived: boolean | null;
+}
+
+function toContext(row: ContextRow): ContainerContext {
+  const character =
+    row.characterId && row.characterName !== null && row.characterUserId
+      ? {
+          id: row.characterId,
+          name: row.characterName,
+          userId: row.characterUserId,
+          partyId: row.characterPartyId,
+        }
+      : null;
+  const party =
+    row.partyId && row.partyName !== null && row.encumbranceStyle && row.gameMasterId
+      ? {
+          id: row.partyId,
+          name: row.partyName,
+          encumbranceStyle: row.encumbranceStyle,
+          gameMasterId: row.gameMasterId,
+          isArchived: row.isArchived ?? false,
+        }
+      : null;
+  return { container: row.container, character, party, ownerName: character?.name ?? party?.name ?? '' };
+}
+
 export const inventoryRepository = {
   /** Locks containers in id order, so two operations on the same pair never deadlock. */
   async lockContainers(db: Executor, ids: string[]): Promise<ContainerRow[]> {
     const unique = [...new Set(ids)].sort();
-    const rows: ContainerRow[] = [];
-    for (const id of unique) {
-      const [row] = await db.select().from(containers).where(eq(containers.id, id)).for('update');
-      if (row) rows.push(row);
-    }
-    return rows;
+    if (unique.length === 0) return [];
+    // One statement: the rows are sorted before they are locked, so the locks are taken in id order too.
+    return db
+      .select()
+      .from(containers)
+      .where(inArray(containers.id, unique))
+      .orderBy(asc(containers.id))
+      .for('update');
   },
 
   async context(db: Executor, containerId: string): Promise<ContainerContext | undefined> {
@@ -134,51 +200,40 @@ export const inventoryRepository = {
   async contexts(db: Executor, containerIds: string[]): Promise<Map<string, ContainerContext>> {
     if (containerIds.length === 0) return new Map();
     const rows = await db
+      .select(contextColumns)
+      .from(containers)
+      .leftJoin(characters, eq(characters.id, containers.characterId))
+      .leftJoin(parties, sql`${parties.id} = coalesce(${containers.partyId}, ${characters.partyId})`)
+      .where(inArray(containers.id, containerIds));
+    return new Map(rows.map((row) => [row.container.id, toContext(row)]));
+  },
+
+  /**
+   * `contexts` with what the policy needs to know of one user in each container's party (their role, and
+   * whether they have a character there), still in one query: a transfer locates both its containers so.
+   */
+  async contextsForUser(
+    db: Executor,
+    userId: string,
+    containerIds: string[],
+  ): Promise<Map<string, { context: ContainerContext; role: MembershipRole | null; hasCharacter: boolean }>> {
+    if (containerIds.length === 0) return new Map();
+    const rows = await db
       .select({
-        container: containers,
-        characterId: characters.id,
-        characterName: characters.name,
-        characterUserId: characters.userId,
-        characterPartyId: characters.partyId,
-        partyId: parties.id,
-        partyName: parties.name,
-        encumbranceStyle: parties.encumbranceStyle,
-        gameMasterId: parties.gameMasterId,
-        isArchived: parties.isArchived,
+        ...contextColumns,
+        role: sql<MembershipRole | null>`(select m.role from ${partyMemberships} m where m.party_id = ${parties.id} and m.user_id = ${userId})`,
+        hasCharacter: sql<boolean>`exists (select 1 from ${characters} c where c.party_id = ${parties.id} and c.user_id = ${userId})`,
       })
       .from(containers)
       .leftJoin(characters, eq(characters.id, containers.characterId))
       .leftJoin(parties, sql`${parties.id} = coalesce(${containers.partyId}, ${characters.partyId})`)
       .where(inArray(containers.id, containerIds));
-    const contexts = new Map<string, ContainerContext>();
-    for (const row of rows) {
-      const character =
-        row.characterId && row.characterName !== null && row.characterUserId
-          ? {
-              id: row.characterId,
-              name: row.characterName,
-              userId: row.characterUserId,
-              partyId: row.characterPartyId,
-            }
-          : null;
-      const party =
-        row.partyId && row.partyName !== null && row.encumbranceStyle && row.gameMasterId
-          ? {
-              id: row.partyId,
-              name: row.partyName,
-              encumbranceStyle: row.encumbranceStyle,
-              gameMasterId: row.gameMasterId,
-              isArchived: row.isArchived ?? false,
-            }
-          : null;
-      contexts.set(row.container.id, {
-        container: row.container,
-        character,
-        party,
-        ownerName: character?.name ?? party?.name ?? '',
-      });
-    }
-    return contexts;
+    return new Map(
+      rows.map((row) => [
+        row.container.id,
+        { context: toContext(row), role: row.role, hasCharacter: row.hasCharacter },
+      ]),
+    );
   },
 
   /** A page of the containers in a scope: characters' first (by name, main container first), then parties'. */
@@ -287,6 +342,20 @@ export const inventoryRepository = {
     return row;
   },
 
+  /** A stack locked (not its template), with its template, in one statement. */
+  async lockInstanceWithTemplate(
+    db: Executor,
+    id: string,
+  ): Promise<{ instance: InstanceRow; template: TemplateRow } | undefined> {
+    const [row] = await db
+      .select({ instance: itemInstances, template: itemTemplates })
+      .from(itemInstances)
+      .innerJoin(itemTemplates, eq(itemTemplates.id, itemInstances.itemTemplateId))
+      .where(eq(itemInstances.id, id))
+      .for('update', { of: itemInstances });
+    return row;
+  },
+
   async lockInstance(db: Executor, id: string): Promise<InstanceRow | undefined> {
     const [row] = await db.select().from(itemInstances).where(eq(itemInstances.id, id)).for('update');
     return row;
@@ -374,13 +443,13 @@ export const inventoryRepository = {
     if (filter.minValueCp !== undefined) conditions.push(sql`${unitValueCp} >= ${filter.minValueCp}`);
     if (filter.maxValueCp !== undefined) conditions.push(sql`${unitValueCp} <= ${filter.maxValueCp}`);
     const where = and(...conditions);
-    const [total] = await db
-      .select({ n: count() })
-      .from(itemInstances)
-      .innerJoin(itemTemplates, eq(itemTemplates.id, itemInstances.itemTemplateId))
-      .where(where);
-    const rows = await db
-      .select({ instance: itemInstances, template: itemTemplates })
+    // The page and the total in one statement; only a page past the end needs a second one for the total.
+    const page = await db
+      .select({
+        instance: itemInstances,
+        template: instanceTemplateColumns,
+        total: sql<number>`count(*) over ()`,
+      })
       .from(itemInstances)
       .innerJoin(itemTemplates, eq(itemTemplates.id, itemInstances.itemTemplateId))
       .where(where)
@@ -390,6 +459,13 @@ export const inventoryRepository = {
       )
       .limit(filter.perPage)
       .offset((filter.page - 1) * filter.perPage);
+    const rows = page.map(({ instance, template }) => ({ instance, template }));
+    if (page.length > 0 || filter.page === 1) return { rows, total: Number(page[0]?.total ?? 0) };
+    const [total] = await db
+      .select({ n: count() })
+      .from(itemInstances)
+      .innerJoin(itemTemplates, eq(itemTemplates.id, itemInstances.itemTemplateId))
+      .where(where);
     return { rows, total: total?.n ?? 0 };
   },
 

@@ -31,6 +31,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
+import { typedJsonResponse } from '../../lib/typed-json-response.js';
 import { requireAuth } from '../../plugins/auth.js';
 import type { InventoryService } from './inventory.service.js';
 
@@ -229,6 +230,7 @@ export async function inventoryRoutes(app: FastifyInstance, options: { inventory
   r.get(
     '/containers/:id/items',
     {
+      ...typedJsonResponse,
       schema: {
         tags,
         summary: 'Items in a container',

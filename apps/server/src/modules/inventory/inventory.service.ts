@@ -57,6 +57,7 @@ import {
   enforcedLimits,
   hasOverrides,
   keepsOwnStack,
+  limitOf,
   planConversion,
   planStacking,
   withoutPersonalState,
@@ -280,7 +281,7 @@ export class InventoryService {
       if (stacks.length > 0) {
         if (!destinationId) throw new AppError('CONFLICT', inventoryMessages.containerNotEmpty);
         for (const stack of stacks) {
-          await this.#moveWithin(tx, record, actor, stack.id, containerId, destinationId, stack.quantity);
+          await this.#moveWithin(tx, record, actor, stack, containerId, destinationId, stack.quantity);
         }
       }
       const scope = context.character ? 'personal' : 'party';
@@ -306,7 +307,8 @@ export class InventoryService {
   }
 
   async items(userId: string, containerId: string, query: ContainerItemsQuery) {
-    const located = await this.#locate(this.db, userId, containerId);
+    const located = (await this.#locateMany(this.db, userId, [containerId])).get(containerId);
+    if (!located) throw AppError.notFound('Container not found.');
     policy.assertCanRead(located.access);
     const { rows, total } = await repo.listItems(this.db, containerId, itemFilter(query));
     return {
@@ -814,9 +816,10 @@ export class InventoryService {
     }
     const result = await this.#transaction(async (tx, record) => {
       await repo.lockContainers(tx, [input.source_container_id, input.target_container_id]);
-      const instance = await repo.lockInstance(tx, input.item_instance_id);
-      if (!instance || instance.containerId !== input.source_container_id)
+      const locked = await repo.lockInstanceWithTemplate(tx, input.item_instance_id);
+      if (!locked || locked.instance.containerId !== input.source_container_id)
         throw AppError.notFound('Item not found in that container.');
+      const { instance, template } = locked;
       const quantity = input.quantity ?? instance.quantity;
       if (quantity > instance.quantity) {
         throw AppError.validation([{ field: 'quantity', message: inventoryMessages.quantityTooLarge }]);
@@ -825,22 +828,28 @@ export class InventoryService {
         tx,
         record,
         actor,
-        instance.id,
+        instance,
         input.source_container_id,
         input.target_container_id,
         quantity,
+        template,
       );
     });
-    const sourceInstance = result.sourceLeft
-      ? await this.#instanceJson(this.db, input.item_instance_id)
-      : null;
-    const targetInstances = await Promise.all(result.targetIds.map((id) => this.#instanceJson(this.db, id)));
+    const json = await this.#instancesJson(this.db, [
+      ...(result.sourceLeft ? [input.item_instance_id] : []),
+      ...result.targetIds,
+    ]);
+    const found = (id: string) => {
+      const instance = json.get(id);
+      if (!instance) throw AppError.notFound('Item not found.');
+      return instance;
+    };
     return {
       success: true as const,
       message: inventoryMessages.transferred,
       moved: result.moved,
-      source_instance: sourceInstance,
-      target_instances: targetInstances,
+      source_instance: result.sourceLeft ? found(input.item_instance_id) : null,
+      target_instances: result.targetIds.map(found),
       transaction_ids: result.transactionIds,
     };
   }
@@ -1013,10 +1022,12 @@ export class InventoryService {
     tx: Executor,
     record: RecordLedger,
     actor: LedgerActor,
-    instanceId: string,
+    instance: InstanceRow,
     sourceId: string,
     targetId: string,
     quantity: number,
+    /** The stack's template, when the caller read it with the stack. */
+    knownTemplate?: TemplateRow,
   ) {
     // Topping up a stack from itself and then deleting it would lose the items with no ledger row.
     if (sourceId === targetId) {
@@ -1025,15 +1036,20 @@ export class InventoryService {
         inventoryMessages.sameContainer,
       );
     }
-    const source = await this.#locate(tx, actor.id, sourceId);
-    const target = await this.#locate(tx, actor.id, targetId);
+    const located = await this.#locateMany(tx, actor.id, [sourceId, targetId]);
+    const source = located.get(sourceId);
+    if (!source) throw AppError.notFound('Container not found.');
+    const target = located.get(targetId);
+    if (!target) throw AppError.notFound('Container not found.');
     policy.assertCanAct(source.access);
     policy.assertCanAct(target.access);
+    // The stack is locked in the source container by the caller: its owner is the source's character.
     const { template, facts, targetIds, sourceLeft } = await this.#moveStack(
       tx,
-      instanceId,
+      instance.id,
       target.context,
       quantity,
+      { instance, sourceCharacterId: source.context.container.characterId, template: knownTemplate },
     );
 
     const partyInvolved = !source.context.character || !target.context.character;
@@ -1066,13 +1082,22 @@ export class InventoryService {
    * Moves `quantity` of a locked stack into a locked container (capacity, stacking), leaving the source
    * stack smaller or gone. No access check and no ledger row: the caller does both.
    */
-  async #moveStack(tx: Executor, instanceId: string, target: ContainerContext, quantity: number) {
-    const instance = await repo.lockInstance(tx, instanceId);
+  async #moveStack(
+    tx: Executor,
+    instanceId: string,
+    target: ContainerContext,
+    quantity: number,
+    /** The stack as the caller already locked it, and the character owning its container. */
+    locked?: { instance: InstanceRow; sourceCharacterId: string | null; template?: TemplateRow | undefined },
+  ) {
+    const instance = locked?.instance ?? (await repo.lockInstance(tx, instanceId));
     if (!instance) throw AppError.notFound('Item not found.');
-    const template = await repo.template(tx, instance.itemTemplateId);
+    const template = locked?.template ?? (await repo.template(tx, instance.itemTemplateId));
     if (!template) throw AppError.notFound('Item not found.');
     const facts = effectiveFacts(templateFacts(template), instance.instanceData);
-    const sourceCharacterId = await this.#owningCharacterId(tx, instance.id);
+    const sourceCharacterId = locked
+      ? locked.sourceCharacterId
+      : await this.#owningCharacterId(tx, instance.id);
     const instanceData =
       sourceCharacterId === target.container.characterId
         ? instance.instanceData
@@ -1154,6 +1179,12 @@ export class InventoryService {
   }
 
   async #assertFits(tx: Executor, context: ContainerContext, addition: Addition) {
+    const enforces = enforcedLimits(context.party?.encumbranceStyle ?? null);
+    const weightChecked =
+      enforces.weight && limitOf(context.container.maxWeight) !== null && addition.weight > 0;
+    const slotsChecked = enforces.slots && limitOf(context.container.maxSlots) !== null && addition.slots > 0;
+    // Nothing could be refused (no enforced limit, or nothing added): no need to sum the container.
+    if (!weightChecked && !slotsChecked) return;
     const usage = (await repo.usage(tx, [context.container.id])).get(context.container.id) ?? {
       weight: 0,
       slots: 0,
@@ -1166,7 +1197,7 @@ export class InventoryService {
       usedSlots: usage.slots,
       addWeight: addition.weight,
       addSlots: addition.slots,
-      enforces: enforcedLimits(context.party?.encumbranceStyle ?? null),
+      enforces,
     });
     if (refusal) {
       throw new AppError('CAPACITY_EXCEEDED', refusal, {
@@ -1184,7 +1215,14 @@ export class InventoryService {
    */
   async #countAction(tx: Executor, userId: string, scope: 'personal' | 'party', partyId: string | null) {
     if (scope === 'party' && partyId) {
-      await this.entitlements.requireFeature(tx, userId, 'party_collaboration', { partyId });
+      await this.entitlements.requireFeatureAndLimit(
+        tx,
+        userId,
+        'party_collaboration',
+        'inventory_actions_party_monthly',
+        { partyId },
+      );
+      return;
     }
     await this.#countAllowance(tx, userId, scope, partyId);
   }
@@ -1257,6 +1295,20 @@ export class InventoryService {
     const template = await repo.template(tx, instance.itemTemplateId);
     if (!template) throw AppError.notFound('Item not found.');
     return { instance, template, located };
+  }
+
+  /** #locate for several containers in one query, whatever their number. */
+  async #locateMany(db: Executor, userId: string, containerIds: string[]): Promise<Map<string, Located>> {
+    const found = await repo.contextsForUser(db, userId, containerIds);
+    const located = new Map<string, Located>();
+    for (const [id, { context, role, hasCharacter }] of found) {
+      const membership = context.party && role ? { role } : undefined;
+      located.set(id, {
+        context,
+        access: policy.containerAccess(context, userId, membership, Boolean(membership) && hasCharacter),
+      });
+    }
+    return located;
   }
 
   async #locate(db: Executor, userId: string, containerId: string): Promise<Located> {
@@ -1355,6 +1407,12 @@ export class InventoryService {
     const located = known ?? (await this.#locate(db, userId, containerId));
     const usage = (await repo.usage(db, [containerId])).get(containerId);
     return toContainerJson(located.context, usage, located.access.canAct && !located.access.archived);
+  }
+
+  /** Instance JSON for several stacks in one query, by id. */
+  async #instancesJson(db: Executor, instanceIds: string[]): Promise<Map<string, ItemInstance>> {
+    const rows = await repo.instancesWithTemplates(db, [...new Set(instanceIds)]);
+    return new Map(rows.map((row) => [row.instance.id, toInstanceJson(row.instance, row.template)]));
   }
 
   async #instanceJson(db: Executor, instanceId: string): Promise<ItemInstance> {

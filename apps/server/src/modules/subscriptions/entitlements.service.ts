@@ -96,12 +96,7 @@ export class EntitlementService {
 
   async requireFeature(db: Executor, userId: string, feature: FeatureKey, context: EntitlementContext = {}) {
     const { allowed, tier } = await this.checkFeature(db, userId, feature, context);
-    if (!allowed) {
-      const message = featureUnavailableMessage(tier.name, feature);
-      throw new AppError('FEATURE_NOT_AVAILABLE', message, {
-        details: [{ field: feature, message, feature }],
-      });
-    }
+    if (!allowed) throw featureRefusal(tier.name, feature);
   }
 
   async countUsage(db: Executor, userId: string, resource: UsageResource, context: EntitlementContext = {}) {
@@ -135,7 +130,8 @@ export class EntitlementService {
 
   /**
    * Call inside the transaction of the gated action, before its insert: the advisory lock makes a second
-   * racing request wait until the first commits, then count what the first created.
+   * concurrent action of the same user wait until the first commits, so the count it sees is final. An
+   * unlimited tier has nothing to count: neither the lock nor the count runs.
    */
   async requireLimit(
     tx: Executor,
@@ -144,12 +140,42 @@ export class EntitlementService {
     count = 1,
     context: EntitlementContext = {},
   ): Promise<void> {
+    const { tier } = await this.effectiveTier(tx, userId, context);
+    await this.#requireWithinLimit(tx, userId, tier, resource, count, context);
+  }
+
+  /**
+   * requireFeature and requireLimit for one action, with the tier looked up once (the inventory checks
+   * both on every party action).
+   */
+  async requireFeatureAndLimit(
+    tx: Executor,
+    userId: string,
+    feature: FeatureKey,
+    resource: UsageResource,
+    context: EntitlementContext = {},
+  ): Promise<void> {
+    const { tier } = await this.effectiveTier(tx, userId, context);
+    if (!featureAllowed(tier.features, feature)) throw featureRefusal(tier.name, feature);
+    await this.#requireWithinLimit(tx, userId, tier, resource, 1, context);
+  }
+
+  async #requireWithinLimit(
+    tx: Executor,
+    userId: string,
+    tier: TierRow,
+    resource: UsageResource,
+    count: number,
+    context: EntitlementContext,
+  ) {
+    const limit = tier.limits[usageResourceLimit[resource]] ?? null;
+    if (limit === null) return;
     await repo.lockEntitlement(tx, userId, resource);
-    const check = await this.checkLimit(tx, userId, resource, count, context);
-    if (!check.allowed) {
-      const message = limitExceededMessage(check.tier.name, resource, check.limit ?? 0);
+    const used = await this.countUsage(tx, userId, resource, context);
+    if (!limitAllows(limit, used, count)) {
+      const message = limitExceededMessage(tier.name, resource, limit);
       throw new AppError('LIMIT_EXCEEDED', message, {
-        details: [{ field: resource, message, resource, limit: check.limit, used: check.used }],
+        details: [{ field: resource, message, resource, limit, used }],
       });
     }
   }
@@ -170,4 +196,9 @@ export class EntitlementService {
     if (!free) throw new Error('tier_free is not seeded');
     return free;
   }
+}
+
+function featureRefusal(tierName: string, feature: FeatureKey): AppError {
+  const message = featureUnavailableMessage(tierName, feature);
+  return new AppError('FEATURE_NOT_AVAILABLE', message, { details: [{ field: feature, message, feature }] });
 }

@@ -1,0 +1,1 @@
+CREATE INDEX "transactions_actor_scope_date_idx" ON "transactions" USING btree ("actor_id","scope","transaction_date");

@@ -1,0 +1,21 @@
+// Preloaded into a bench's server (`node --import ./bench/lib/count-queries.mjs ...`): counts every
+// statement the server sends through node-postgres, and prints `QUERY_COUNT <n>` on SIGWINCH, so that a
+// bench can tell how many statements one request costs. No effect on what the statements do.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const require = createRequire(path.resolve('apps/server/package.json'));
+const pg = require('pg');
+let statements = 0;
+/** BENCH_LOG_STATEMENTS=1 also prints each statement on stderr (to see where a request spends). */
+const logging = process.env.BENCH_LOG_STATEMENTS === '1';
+const query = pg.Client.prototype.query;
+pg.Client.prototype.query = function countedQuery(...args) {
+  statements += 1;
+  if (logging) {
+    const text = typeof args[0] === 'string' ? args[0] : args[0]?.text;
+    console.error(`SQL ${String(text).replace(/\s+/g, ' ').slice(0, 160)}`);
+  }
+  return query.apply(this, args);
+};
+process.on('SIGWINCH', () => console.log(`QUERY_COUNT ${statements}`));

@@ -1,0 +1,278 @@
+// Item transfers with their ledger rows on PostgreSQL (issue 13 item 2).
+//
+// Creates a fresh database on the PostgreSQL at BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/
+// postgres), starts the built server on it (its statements counted by bench/lib/count-queries.mjs), and
+// sets up one GM with `concurrency` pairs of party containers, a stack of gold in the first of each.
+// Then, in rounds interleaved with the baseline:
+// - transfers: `concurrency` workers each moving 1 gp from one container of its pair to the other
+//   through POST /api/v1/containers/transfer (HTTP keep-alive), for `seconds`;
+// - the bare loop: the same number of workers each running BEGIN; UPDATE one row; INSERT one ledger
+//   row; COMMIT through node-postgres on the same database, for the same time.
+// It reports transfers per second as a share of the bare loop's transactions per second (median of the
+// rounds), the statements the server sent per transfer, and checks that nothing was lost: the gold in
+// every container still adds up, each container's content equals its ledger replayed, and every
+// transfer answered 200 has its ledger row. The database is dropped at the end.
+//
+// Run: npm run build && node bench/transfer.bench.mjs [--rounds 3] [--seconds 5] [--concurrency 4]
+//   [--server apps/server/dist/main.js]
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { reportResult } from './lib/bench-result.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const argument = (name, fallback) => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at === -1 ? fallback : process.argv[at + 1];
+};
+const rounds = Number(argument('rounds', 3));
+const seconds = Number(argument('seconds', 5));
+const concurrency = Number(argument('concurrency', 4));
+const serverMain = argument('server', 'apps/server/dist/main.js');
+const adminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const databaseName = `haversack_bench_transfer_${process.pid}`;
+const databaseUrl = (() => {
+  const url = new URL(adminUrl);
+  url.pathname = `/${databaseName}`;
+  return url.toString();
+})();
+const startingGold = 1_000_000;
+const goal = 0.4;
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const freePort = () =>
+  new Promise((resolve) => {
+    const probe = createServer();
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+
+async function admin(sql) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+async function startServer() {
+  const port = await freePort();
+  // BENCH_SERVER_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server, for instance.
+  const nodeArgs = process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, '--import', path.join(here, 'lib/count-queries.mjs'), serverMain],
+    {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        DATABASE_URL: databaseUrl,
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_SCALE: '1000',
+        BILLING_PROVIDER: 'local',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let output = '';
+  child.stdout.on('data', (chunk) => {
+    output += chunk.toString();
+  });
+  const base = `http://127.0.0.1:${port}`;
+  // Up to 2 minutes: the machine is shared, and a first start on PGlite runs initdb and the seed.
+  for (let i = 0; i < 1200; i++) {
+    try {
+      if ((await fetch(`${base}/api/v1/health`)).ok) break;
+    } catch {}
+    await sleep(100);
+  }
+  const statements = async () => {
+    const before = output.length;
+    child.kill('SIGWINCH');
+    for (let i = 0; i < 250 && !output.slice(before).includes('QUERY_COUNT'); i++) await sleep(10);
+    return Number(/QUERY_COUNT (\d+)/.exec(output.slice(before))?.[1] ?? Number.NaN);
+  };
+  const stop = async () => {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.on('exit', r));
+  };
+  return { base, statements, stop };
+}
+
+async function api(base, method, url, token, body) {
+  const response = await fetch(`${base}/api/v1${url}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const json = await response.json();
+  if (!response.ok) throw new Error(`${method} ${url}: ${JSON.stringify(json)}`);
+  return json.data;
+}
+
+/** Runs `work` in `concurrency` loops for `seconds`; answers completed operations per second. */
+async function saturate(work) {
+  const deadline = performance.now() + seconds * 1000;
+  let done = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async (_, worker) => {
+      while (performance.now() < deadline) {
+        await work(worker);
+        done += 1;
+      }
+    }),
+  );
+  return done / ((performance.now() - started) / 1000);
+}
+
+await admin(`drop database if exists ${databaseName}`);
+await admin(`create database ${databaseName}`);
+const server = await startServer();
+const bare = new pg.Pool({ connectionString: databaseUrl, max: concurrency });
+try {
+  const gm = await api(server.base, 'POST', '/auth/register', null, {
+    user: {
+      email: 'bench@example.com',
+      username: 'bench_gm',
+      password: 'Benchmark1',
+      password_confirmation: 'Benchmark1',
+    },
+  });
+  await api(server.base, 'POST', '/subscription/checkout', gm.token, { tier_id: 'tier_3' });
+  const party = await api(server.base, 'POST', '/parties', gm.token, {
+    party: { name: 'Bench party', encumbrance_style: 'none' },
+  });
+  const [gold] = await api(server.base, 'GET', '/search/items?search=gold%20piece&per_page=1', gm.token);
+  const pairs = [];
+  for (let i = 0; i < concurrency; i++) {
+    const make = async (name) =>
+      (await api(server.base, 'POST', `/parties/${party.id}/containers`, gm.token, { container: { name } }))
+        .id;
+    const from = await make(`Chest ${i} A`);
+    const to = await make(`Chest ${i} B`);
+    const [stack] = await api(server.base, 'POST', '/item_instances', gm.token, {
+      item_template_id: gold.id,
+      container_id: from,
+      quantity: startingGold,
+    });
+    pairs.push({ from, to, instance: stack.id });
+  }
+
+  await bare.query(
+    'create table bench_stock (id int primary key, quantity int not null); create table bench_ledger (id bigserial primary key, stock_id int not null, quantity int not null, created_at timestamptz not null default now())',
+  );
+  await bare.query('insert into bench_stock select g, 1000000 from generate_series(0, $1) g', [concurrency]);
+
+  let transfers = 0;
+  const transferOnce = async (worker) => {
+    const pair = pairs[worker];
+    const response = await fetch(`${server.base}/api/v1/containers/transfer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${gm.token}` },
+      body: JSON.stringify({
+        item_instance_id: pair.instance,
+        source_container_id: pair.from,
+        target_container_id: pair.to,
+        quantity: 1,
+      }),
+    });
+    const body = await response.text();
+    if (response.status !== 200) throw new Error(`transfer answered ${response.status}: ${body}`);
+    transfers += 1;
+  };
+  const bareOnce = async (worker) => {
+    const client = await bare.connect();
+    try {
+      await client.query('begin');
+      await client.query('update bench_stock set quantity = quantity - 1 where id = $1', [worker]);
+      await client.query('insert into bench_ledger (stock_id, quantity) values ($1, 1)', [worker]);
+      await client.query('commit');
+    } finally {
+      client.release();
+    }
+  };
+
+  // Warm up both (JIT, connections, plans).
+  for (let i = 0; i < 20; i++) {
+    await transferOnce(i % concurrency);
+    await bareOnce(i % concurrency);
+  }
+  const results = [];
+  let statementsBefore = await server.statements();
+  const transfersBefore = transfers;
+  for (let r = 0; r < rounds; r++) {
+    const bareRate = await saturate(bareOnce);
+    const transferRate = await saturate(transferOnce);
+    results.push({ bareRate, transferRate, share: transferRate / bareRate });
+    console.log(
+      `round ${r + 1}: transfers ${transferRate.toFixed(1)}/s, bare loop ${bareRate.toFixed(1)}/s, ${(100 * (transferRate / bareRate)).toFixed(1)} %`,
+    );
+  }
+  const statementsPerTransfer =
+    ((await server.statements()) - statementsBefore) / (transfers - transfersBefore);
+  statementsBefore = 0;
+
+  // Nothing lost: the gold adds up, each container equals its ledger replayed, one ledger row per transfer.
+  const check = new pg.Client({ connectionString: databaseUrl });
+  await check.connect();
+  const containerIds = pairs.flatMap((p) => [p.from, p.to]);
+  const { rows } = await check.query(
+    `select c.id,
+            coalesce((select sum(i.quantity) from item_instances i where i.container_id = c.id), 0)::bigint as held,
+            coalesce((select sum(t.quantity) from transactions t where t.destination_container_id = c.id and t.item_template_id = $2), 0)::bigint
+          - coalesce((select sum(t.quantity) from transactions t where t.source_container_id = c.id and t.item_template_id = $2), 0)::bigint as replayed
+       from containers c where c.id = any($1)`,
+    [containerIds, gold.id],
+  );
+  const { rows: ledger } = await check.query(
+    `select count(*)::int as n from transactions where source_container_id = any($1) and destination_container_id = any($1)`,
+    [containerIds],
+  );
+  await check.end();
+  const held = rows.reduce((sum, r) => sum + Number(r.held), 0);
+  const mismatched = rows.filter((r) => Number(r.held) !== Number(r.replayed));
+  const intact = held === startingGold * concurrency && mismatched.length === 0 && ledger[0].n === transfers;
+  console.log(
+    `\nnothing lost: ${intact} (gold held ${held} of ${startingGold * concurrency}; ${mismatched.length} containers differ from their ledger; ${ledger[0].n} ledger rows for ${transfers} transfers)`,
+  );
+  console.log(
+    `statements per transfer (server, auth included): ${statementsPerTransfer.toFixed(1)}; bare loop: 4`,
+  );
+  const shares = results.map((r) => r.share);
+  console.log(
+    `share of the bare loop, ${rounds} rounds: median ${(100 * median(shares)).toFixed(1)} % (${(100 * Math.min(...shares)).toFixed(1)}–${(100 * Math.max(...shares)).toFixed(1)} %), concurrency ${concurrency}, ${seconds} s each`,
+  );
+  const middle = results.find((r) => r.share === median(shares));
+  reportResult({
+    bench: 'transfer',
+    measure: `transfers/s with ledger rows, PostgreSQL (median of ${rounds})`,
+    figure: middle.transferRate,
+    unit: '/s',
+    baseline: middle.bareRate,
+    baselineLabel: 'bare pg UPDATE+INSERT transactions/s',
+    goal: '≥ 40 % of the bare loop, nothing lost',
+    met: middle.share >= goal && intact,
+  });
+  reportResult({
+    bench: 'transfer',
+    measure: 'SQL statements per transfer',
+    figure: statementsPerTransfer,
+    unit: 'statements',
+    baseline: 4,
+    baselineLabel: 'bare loop (BEGIN, UPDATE, INSERT, COMMIT)',
+    met: null,
+  });
+  if (!intact) process.exitCode = 1;
+} finally {
+  await bare.end();
+  await server.stop();
+  await admin(`drop database if exists ${databaseName}`);
+}
