@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { reportResult } from './lib/bench-result.mjs';
 
 const restarts = Number(process.argv[process.argv.indexOf('--restarts') + 1]) || 3;
 const idleSeconds = 5;
@@ -73,3 +74,39 @@ for (const [name, row] of rows) {
     `| ${name} | ${row.ms.toFixed(0)} | ${(row.ms / baseline.ms).toFixed(1)} | ${row.atReady.toFixed(0)} | ${row.idle.toFixed(0)} |`,
   );
 }
+
+const first = rows[0][1];
+const restartRows = rows.slice(1).map(([, row]) => row);
+const slowestRestart = restartRows.reduce((a, b) => (b.ms > a.ms ? b : a), restartRows[0] ?? first);
+const idleMb = Math.max(...rows.map(([, row]) => row.idle));
+const bareLabel = 'bare Node HTTP server';
+reportResult({
+  bench: 'start',
+  measure: 'first start on an empty DATA_DIR',
+  figure: first.ms,
+  unit: 'ms',
+  baseline: baseline.ms,
+  baselineLabel: bareLabel,
+  goal: '≤ 8000 ms',
+  met: first.ms <= 8000,
+});
+reportResult({
+  bench: 'start',
+  measure: 'restart (slowest)',
+  figure: slowestRestart.ms,
+  unit: 'ms',
+  baseline: baseline.ms,
+  baselineLabel: bareLabel,
+  goal: '≤ 1500 ms',
+  met: slowestRestart.ms <= 1500,
+});
+reportResult({
+  bench: 'start',
+  measure: `resident memory after ${idleSeconds} idle seconds (largest)`,
+  figure: idleMb,
+  unit: 'MB',
+  baseline: baseline.idle,
+  baselineLabel: bareLabel,
+  goal: '≤ 250 MB',
+  met: idleMb <= 250,
+});
