@@ -38,12 +38,17 @@ export async function startServer(
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  for (let i = 0; i < 600; i++) {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  let ready = false;
+  for (let i = 0; i < 1200 && !ready; i++) {
     try {
-      if ((await fetch(`${base}/api/v1/health`)).ok) break;
+      ready = (await fetch(`${base}/api/v1/health`)).ok;
     } catch {}
-    await new Promise((r) => setTimeout(r, 100));
+    if (!ready) await Promise.race([new Promise((r) => setTimeout(r, 100)), exited]);
+    if (child.exitCode !== null)
+      throw new Error(`the server exited with ${child.exitCode} before it answered`);
   }
+  if (!ready) throw new Error('the server did not answer /api/v1/health within 120 s');
   return {
     base,
     dataDir,

@@ -75,6 +75,8 @@ export function itemGridHelp({
 interface Roving {
   tabIndexOf: (item: ItemInstance) => 0 | -1;
   onFocusItem: (item: ItemInstance) => void;
+  /** The virtualised list draws rows on its own: after each, the tile waiting for the focus takes it. */
+  focusPending: () => void;
   helpId: string;
 }
 
@@ -97,18 +99,22 @@ function useRovingTiles(items: ItemInstance[], columns: number, scrollToIndex?: 
       `[data-item-id="${CSS.escape(id)}"] [data-testid="item-tile"]`,
     );
 
+  /** Focuses the tile the keyboard asked for once it is drawn (a virtualised row scrolled in late). */
+  const focusPending = () => {
+    if (!pendingFocus.current) return;
+    const tile = tileOf(pendingFocus.current);
+    if (tile) {
+      pendingFocus.current = null;
+      tile.focus();
+    }
+  };
+
   useEffect(() => {
     // A focused tile that leaves (its item moved away) hands the focus to its neighbour.
     if (activeId !== null && found < 0 && currentId && document.activeElement === document.body) {
       pendingFocus.current = currentId;
     }
-    if (pendingFocus.current) {
-      const tile = tileOf(pendingFocus.current);
-      if (tile) {
-        pendingFocus.current = null;
-        tile.focus();
-      }
-    }
+    focusPending();
   });
 
   const focusIndex = (index: number) => {
@@ -144,6 +150,7 @@ function useRovingTiles(items: ItemInstance[], columns: number, scrollToIndex?: 
   const roving: Roving = {
     tabIndexOf: (item) => (item.id === currentId ? 0 : -1),
     onFocusItem: (item) => setActiveId(item.id),
+    focusPending,
     helpId,
   };
   return { listRef, onKeyDown, roving };
@@ -188,7 +195,7 @@ export function ItemCollection(props: ItemCollectionProps) {
     placeholderData: (previous, previousQuery) =>
       previousQuery?.queryKey[2] === containerId ? previous : undefined,
   });
-  const loaded = query.data?.pages.flatMap((page) => page.items) ?? [];
+  const loaded = uniqueById(query.data?.pages.flatMap((page) => page.items) ?? []);
   const settled = !query.isPlaceholderData && sameFilters(serverFilters, props.filters);
   const items = settled ? loaded : loaded.filter((item) => matchesItemFilters(item, props.filters));
   const total = query.data?.pages[0]?.meta.total_count ?? 0;
@@ -217,6 +224,15 @@ export function ItemCollection(props: ItemCollectionProps) {
       }
     />
   );
+}
+
+/**
+ * Pages are slices by offset: an item added or moved while scrolling can shift one into the next page
+ * too. It is shown once.
+ */
+function uniqueById(items: ItemInstance[]): ItemInstance[] {
+  const seen = new Set<string>();
+  return items.filter((item) => !seen.has(item.id) && Boolean(seen.add(item.id)));
 }
 
 /** The filters once typing rested for {@link CONTAINER_SEARCH_DEBOUNCE_MS}; no filter at all at once. */
@@ -482,6 +498,7 @@ function VirtualItems(
   useEffect(() => {
     if (nearEnd && more && !more.loading) more.load();
   }, [nearEnd, more]);
+  useEffect(() => props.roving.focusPending());
   // Arrows may move the focus to a tile not drawn yet: scroll its row in first.
   props.scrollTo.current = (index) => virtualizer.scrollToIndex(Math.floor(index / columns));
   return (
