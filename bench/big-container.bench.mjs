@@ -305,11 +305,21 @@ try {
   });
   reportResult({
     bench,
-    measure: 'keystroke in search → matching tiles drawn (median)',
+    measure: `keystroke in search → matching tiles drawn (median of ${keys.narrowed.length})`,
     figure: median(keys.narrowed),
     unit: 'ms',
     baseline: median(keys.echo),
     baselineLabel: 'keystroke echoed in the same box',
+    goal: '≤ 100 ms',
+    met: median(keys.narrowed) <= 100,
+  });
+  reportResult({
+    bench,
+    measure: `keystroke in search → matching tiles drawn (slowest of ${keys.narrowed.length})`,
+    figure: Math.max(...keys.narrowed),
+    unit: 'ms',
+    baseline: Math.max(...keys.echo),
+    baselineLabel: 'slowest keystroke echoed',
     goal: '≤ 100 ms',
     met: Math.max(...keys.narrowed) <= 100,
   });

@@ -6,7 +6,7 @@
 // Lighthouse opens that profile without clearing its storage.
 //
 // Run: npm run build && node bench/lighthouse.bench.mjs
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import os from 'node:os';
@@ -19,11 +19,12 @@ const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const work = mkdtempSync(path.join(os.tmpdir(), 'haversack-lighthouse-'));
 
 /** Runs the Lighthouse CLI (mobile preset, performance only) and returns its score (0–100) and metrics. */
-function lighthouse(url, name, profileDir) {
+async function lighthouse(url, name, profileDir) {
   const output = path.join(work, `${name}.json`);
   const flags = ['--headless=new', '--no-sandbox', '--disable-gpu'];
   if (profileDir) flags.push(`--user-data-dir=${profileDir}`);
-  const run = spawnSync(
+  // Asynchronous: the bare baseline page is served from this very process.
+  const child = spawn(
     process.execPath,
     [
       'node_modules/lighthouse/cli/index.js',
@@ -35,9 +36,12 @@ function lighthouse(url, name, profileDir) {
       ...(profileDir ? ['--disable-storage-reset'] : []),
       '--quiet',
     ],
-    { env: { ...process.env, CHROME_PATH: chromePath }, stdio: 'inherit', timeout: 240_000 },
+    { env: { ...process.env, CHROME_PATH: chromePath }, stdio: 'inherit' },
   );
-  if (run.status !== 0) throw new Error(`lighthouse ${url} exited ${run.status}`);
+  const timer = setTimeout(() => child.kill('SIGTERM'), 240_000);
+  const status = await new Promise((resolve) => child.once('exit', resolve));
+  clearTimeout(timer);
+  if (status !== 0) throw new Error(`lighthouse ${url} exited ${status}`);
   const report = JSON.parse(readFileSync(output, 'utf8'));
   const metric = (id) => report.audits[id]?.numericValue ?? Number.NaN;
   return {
@@ -100,9 +104,9 @@ try {
   await page.waitForURL(/\/dashboard$/);
   await browser.close();
 
-  const baseline = lighthouse(bare.url, 'bare');
-  const login = lighthouse(`${server.base}/login`, 'login');
-  const inventory = lighthouse(
+  const baseline = await lighthouse(bare.url, 'bare');
+  const login = await lighthouse(`${server.base}/login`, 'login');
+  const inventory = await lighthouse(
     `${server.base}/containers/${character.primary_container_id}`,
     'inventory',
     profile,
