@@ -10,6 +10,7 @@ import { parseResults } from './lib/bench-result.mjs';
 const benches = [
   ['first-load', 'What /login downloads', ['bench/first-load.bench.mjs', '/login', '/home']],
   ['big-container', 'A container with 5,000 items', ['bench/big-container.bench.mjs']],
+  ['lighthouse', 'Lighthouse mobile performance', ['bench/lighthouse.bench.mjs']],
   ['start', 'Start on the embedded database', ['bench/start.bench.mjs']],
   [
     'search-items',

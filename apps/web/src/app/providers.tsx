@@ -1,12 +1,12 @@
 import { MantineProvider } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { ModalsProvider } from '@mantine/modals';
-import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { PreferencesEffects } from '../features/preferences/components/preferences-effects';
 import { queryClient } from '../lib/query-client';
 import { useUiStore } from '../stores/ui-store';
+import { DeferredNotifications } from './deferred-notifications';
 import { SessionManager } from './session-manager';
 import { cssVariablesResolver, theme } from './theme';
 
@@ -19,7 +19,12 @@ export function AppProviders({ children }: { children: ReactNode }) {
   const phone = useMediaQuery('(max-width: 47.99em)');
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} forceColorScheme={colorScheme}>
-      <Notifications className="haversack-toasts" position="top-right" limit={phone ? 2 : 5} zIndex={250} />
+      <DeferredNotifications
+        className="haversack-toasts"
+        position="top-right"
+        limit={phone ? 2 : 5}
+        zIndex={250}
+      />
       <QueryClientProvider client={queryClient}>
         <ModalsProvider>
           <SessionManager />

@@ -1,12 +1,15 @@
 import {
-  Anchor,
+  type AnchorProps,
   type CSSVariablesResolver,
   createTheme,
-  Pagination,
-  PasswordInput,
-  Select,
-  TextInput,
+  type PaginationProps,
+  type PasswordInputProps,
+  type TextInputProps,
 } from '@mantine/core';
+
+// The components are configured by name with plain objects, not `Select.extend(...)`: importing a
+// component here would put it (Select pulls Combobox, ScrollArea, Popover and floating-ui) in the first
+// load of every page, /login included (issue 13 §1).
 
 /**
  * Colours are chosen for WCAG AA contrast in both schemes: violet-7 under white button text (5.5:1),
@@ -22,21 +25,21 @@ export const theme = createTheme({
   headings: { fontWeight: '700' },
   components: {
     // Links are told apart from text by more than colour (WCAG 1.4.1, axe link-in-text-block).
-    Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
+    Anchor: { defaultProps: { underline: 'always' } satisfies Partial<AnchorProps> },
     // Every field of our forms is required, so an asterisk carries no information; the inputs keep
     // `required` for assistive technology, and labels stay exactly "Email", "Password", ...
-    TextInput: TextInput.extend({ defaultProps: { withAsterisk: false } }),
-    PasswordInput: PasswordInput.extend({ defaultProps: { withAsterisk: false } }),
+    TextInput: { defaultProps: { withAsterisk: false } satisfies Partial<TextInputProps> },
+    PasswordInput: { defaultProps: { withAsterisk: false } satisfies Partial<PasswordInputProps> },
     // Long choices ("Backpack (Nim Quickfingers) · 21% full · 3/20 slots") end in an ellipsis on a phone
     // instead of being cut mid-word.
-    Select: Select.extend({ styles: { input: { textOverflow: 'ellipsis' } } }),
+    Select: { styles: { input: { textOverflow: 'ellipsis' } } },
     // Every pager's arrows and numbers get names ("next page", "Page 3"): axe button-name.
-    Pagination: Pagination.extend({
+    Pagination: {
       defaultProps: {
         getControlProps: (control) => ({ 'aria-label': `${control} page` }),
         getItemProps: (page) => ({ 'aria-label': `Page ${page}` }),
-      },
-    }),
+      } satisfies Partial<PaginationProps>,
+    },
   },
 });
 

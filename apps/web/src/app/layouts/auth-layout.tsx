@@ -2,7 +2,7 @@ import { Box, Container, Group, Paper } from '@mantine/core';
 import { Outlet } from 'react-router';
 import { Brand } from '../../components/brand';
 import { SiteFooter } from '../../components/site-footer';
-import { ThemeToggle } from '../../components/theme-toggle';
+import { ThemeToggleButton } from '../../components/theme-toggle-button';
 
 /** The public authentication layout: a narrow card for sign-in, registration and password recovery. */
 export function AuthLayout() {
@@ -10,7 +10,7 @@ export function AuthLayout() {
     <Box mih="100vh" style={{ display: 'flex', flexDirection: 'column' }}>
       <Group component="header" justify="space-between" px="md" py="sm">
         <Brand />
-        <ThemeToggle />
+        <ThemeToggleButton withTitle />
       </Group>
       <Container component="main" size={460} w="100%" px="md" py="xl" style={{ flex: 1 }}>
         <Paper withBorder shadow="sm" p={{ base: 'md', sm: 'xl' }} radius="md">

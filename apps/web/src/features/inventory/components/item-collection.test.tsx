@@ -1,6 +1,7 @@
 import { DndContext } from '@dnd-kit/core';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch } from '../../../test/fixtures';
 import { noItemFilters } from '../api/inventory-api';
@@ -139,5 +140,57 @@ describe('ItemCollection keyboard', () => {
     renderCollection({ destinations: undefined, onMoveTo: undefined });
     await screen.findByRole('button', { name: 'Arrow, quantity 1' });
     expect(screen.queryByRole('button', { name: /^Move .* to\.\.\.$/ })).not.toBeInTheDocument();
+  });
+});
+
+describe('ItemCollection search', () => {
+  function SearchHarness() {
+    const [search, setSearch] = useState('');
+    return (
+      <DndContext>
+        <input aria-label="Search" value={search} onChange={(event) => setSearch(event.target.value)} />
+        <ItemCollection
+          containerId={backpack.id}
+          filters={{ ...noItemFilters, search }}
+          layout="grid"
+          draggable={false}
+          swipeable={false}
+          onOpen={vi.fn()}
+          onQuickTransfer={vi.fn()}
+          onAddToQueue={vi.fn()}
+        />
+      </DndContext>
+    );
+  }
+
+  it('narrows the loaded items at once, and asks the server once typing rests', async () => {
+    const fetchMock = mockFetch(({ url }) => {
+      const search = new URL(url, 'http://localhost').searchParams.get('search');
+      const found = search ? items.filter((item) => item.name.toLowerCase().includes(search)) : items;
+      return jsonResponse(200, {
+        status: 'success',
+        data: found,
+        meta: { current_page: 1, total_pages: 1, total_count: found.length, per_page: 20 },
+      });
+    });
+    renderWithProviders(<SearchHarness />);
+    await screen.findByRole('button', { name: 'Arrow, quantity 1' });
+    const searches = () => fetchMock.mock.calls.filter(([url]) => String(url).includes('search='));
+
+    fireEvent.change(screen.getByRole('textbox', { name: 'Search' }), { target: { value: 'd' } });
+    fireEvent.change(screen.getByRole('textbox', { name: 'Search' }), { target: { value: 'da' } });
+    // The same render: only Dagger is left, and the server has not been asked yet.
+    expect(screen.getAllByTestId('item-tile').map((t) => t.getAttribute('aria-label'))).toEqual([
+      'Dagger, quantity 1',
+    ]);
+    expect(searches()).toHaveLength(0);
+    // Once typing rests, one request for what was typed last.
+    await waitFor(() => expect(searches()).toHaveLength(1));
+    expect(String(searches()[0]?.[0])).toContain('search=da');
+    expect(screen.getAllByTestId('item-tile')).toHaveLength(1);
+
+    // Clearing the search shows every item again at once.
+    fireEvent.change(screen.getByRole('textbox', { name: 'Search' }), { target: { value: '' } });
+    expect(await screen.findAllByTestId('item-tile')).toHaveLength(items.length);
   });
 });

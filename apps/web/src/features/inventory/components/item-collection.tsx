@@ -1,18 +1,22 @@
 import { useDndContext } from '@dnd-kit/core';
 import type { Container, ItemInstance } from '@haversack/contracts';
-import { Box, Button, Center, SimpleGrid, Skeleton, Stack, Text, VisuallyHidden } from '@mantine/core';
+import { Box, Center, SimpleGrid, Skeleton, Text, VisuallyHidden } from '@mantine/core';
 import { useElementSize } from '@mantine/hooks';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { type KeyboardEvent, memo, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { noItemsFound } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
-import { containerItemsQuery, type ItemFilters } from '../api/inventory-api';
+import { containerItemsQuery, type ItemFilters, matchesItemFilters } from '../api/inventory-api';
 import type { DraggedItem, DraggedLootItem, LayoutMode } from '../workspace-types';
 import { ItemTile } from './item-tile';
 
-/** Lists longer than this are virtualised (DESIGN §1). */
-export const VIRTUALISE_OVER = 200;
+/**
+ * Lists longer than this are virtualised (DESIGN §1): only the rows in view (and a few around them) are
+ * in the DOM. A container counts by what the server holds, so the list does not change its kind while
+ * pages come in.
+ */
+export const VIRTUALISE_OVER = 60;
 
 /** spec/02 §2: 2 to 5 columns by the panel's width. */
 export function gridColumns(width: number): number {
@@ -71,6 +75,8 @@ export function itemGridHelp({
 interface Roving {
   tabIndexOf: (item: ItemInstance) => 0 | -1;
   onFocusItem: (item: ItemInstance) => void;
+  /** The virtualised list draws rows on its own: after each, the tile waiting for the focus takes it. */
+  focusPending: () => void;
   helpId: string;
 }
 
@@ -93,18 +99,22 @@ function useRovingTiles(items: ItemInstance[], columns: number, scrollToIndex?: 
       `[data-item-id="${CSS.escape(id)}"] [data-testid="item-tile"]`,
     );
 
+  /** Focuses the tile the keyboard asked for once it is drawn (a virtualised row scrolled in late). */
+  const focusPending = () => {
+    if (!pendingFocus.current) return;
+    const tile = tileOf(pendingFocus.current);
+    if (tile) {
+      pendingFocus.current = null;
+      tile.focus();
+    }
+  };
+
   useEffect(() => {
     // A focused tile that leaves (its item moved away) hands the focus to its neighbour.
     if (activeId !== null && found < 0 && currentId && document.activeElement === document.body) {
       pendingFocus.current = currentId;
     }
-    if (pendingFocus.current) {
-      const tile = tileOf(pendingFocus.current);
-      if (tile) {
-        pendingFocus.current = null;
-        tile.focus();
-      }
-    }
+    focusPending();
   });
 
   const focusIndex = (index: number) => {
@@ -140,6 +150,7 @@ function useRovingTiles(items: ItemInstance[], columns: number, scrollToIndex?: 
   const roving: Roving = {
     tabIndexOf: (item) => (item.id === currentId ? 0 : -1),
     onFocusItem: (item) => setActiveId(item.id),
+    focusPending,
     helpId,
   };
   return { listRef, onKeyDown, roving };
@@ -167,53 +178,121 @@ function LoadingTiles({ columns }: { columns: number }) {
   );
 }
 
-/** The items of one container: loading, error, empty, grid or list, more pages, virtualised when long. */
+/** How long typing rests before the server is asked; the loaded items are filtered at once meanwhile. */
+export const CONTAINER_SEARCH_DEBOUNCE_MS = 150;
+
+/**
+ * The items of one container: loading, error, empty, grid or list, virtualised when long, the next page
+ * loaded as the list nears its end. The filters go to the server once typing rests; until then the
+ * items already shown are narrowed here, so each keystroke updates the list in the same frame.
+ */
 export function ItemCollection(props: ItemCollectionProps) {
-  const query = useInfiniteQuery(containerItemsQuery(props.containerId, props.filters));
-  const items = query.data?.pages.flatMap((page) => page.items) ?? [];
+  const serverFilters = useRestingFilters(props.filters);
+  const containerId = props.containerId;
+  const query = useInfiniteQuery({
+    ...containerItemsQuery(containerId, serverFilters),
+    // While other filters load, keep this container's items on screen (narrowed below), not skeletons.
+    placeholderData: (previous, previousQuery) =>
+      previousQuery?.queryKey[2] === containerId ? previous : undefined,
+  });
+  const loaded = uniqueById(query.data?.pages.flatMap((page) => page.items) ?? []);
+  const settled = !query.isPlaceholderData && sameFilters(serverFilters, props.filters);
+  const items = settled ? loaded : loaded.filter((item) => matchesItemFilters(item, props.filters));
+  const total = query.data?.pages[0]?.meta.total_count ?? 0;
   const { containerId: _containerId, filters: _filters, ...gridProps } = props;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
+  const loadMore = useCallback(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
   return (
-    <Stack gap="sm">
-      <ItemGrid
-        {...gridProps}
-        items={items}
-        pending={query.isPending}
-        error={
-          query.isError ? (
-            <ErrorPanel
-              title="Error loading items"
-              message="The items of this container could not be loaded."
-              onRetry={() => void query.refetch()}
-            />
-          ) : null
-        }
-      />
-      {query.hasNextPage ? (
-        <Button
-          variant="subtle"
-          onClick={() => void query.fetchNextPage()}
-          loading={query.isFetchingNextPage}
-          style={{ alignSelf: 'center' }}
-        >
-          Load more items
-        </Button>
-      ) : null}
-    </Stack>
+    <ItemGrid
+      {...gridProps}
+      items={items}
+      // Nothing loaded matches yet but the server holds more: it is still looking, not empty.
+      pending={query.isPending || (!settled && items.length === 0 && hasNextPage)}
+      virtualise={total > VIRTUALISE_OVER || items.length > VIRTUALISE_OVER}
+      more={settled && hasNextPage ? { loading: isFetchingNextPage, load: loadMore } : undefined}
+      totalCount={settled ? total : undefined}
+      error={
+        query.isError ? (
+          <ErrorPanel
+            title="Error loading items"
+            message="The items of this container could not be loaded."
+            onRetry={() => void query.refetch()}
+          />
+        ) : null
+      }
+    />
   );
+}
+
+/**
+ * Pages are slices by offset: an item added or moved while scrolling can shift one into the next page
+ * too. It is shown once.
+ */
+function uniqueById(items: ItemInstance[]): ItemInstance[] {
+  const seen = new Set<string>();
+  return items.filter((item) => !seen.has(item.id) && Boolean(seen.add(item.id)));
+}
+
+/** The filters once typing rested for {@link CONTAINER_SEARCH_DEBOUNCE_MS}; no filter at all at once. */
+function useRestingFilters(filters: ItemFilters): ItemFilters {
+  const [resting, setResting] = useState(filters);
+  const latest = useRef(filters);
+  latest.current = filters;
+  const key = filterKey(filters);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the key stands for the filters' values
+  useEffect(() => {
+    if (isUnfiltered(latest.current)) {
+      setResting(latest.current);
+      return;
+    }
+    const timer = setTimeout(() => setResting(latest.current), CONTAINER_SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [key]);
+  return isUnfiltered(filters) ? filters : resting;
+}
+
+const filterKey = (f: ItemFilters) => [f.search.trim(), f.rarity, f.minValue, f.maxValue].join('\u0000');
+const sameFilters = (a: ItemFilters, b: ItemFilters) => filterKey(a) === filterKey(b);
+
+function isUnfiltered(filters: ItemFilters): boolean {
+  return !filters.search.trim() && !filters.rarity && filters.minValue === null && filters.maxValue === null;
+}
+
+/** More items the server has: loaded as the list nears its end. */
+export interface MoreItems {
+  loading: boolean;
+  load: () => void;
 }
 
 /**
  * Stacks as a grid or a list: loading tiles, an error, "No items found.", or the tiles with their keyboard
  * model (one Tab stop, arrows between tiles), virtualised when long.
  */
-export function ItemGrid(props: ItemGridProps & { pending?: boolean; error?: React.ReactNode }) {
+export function ItemGrid(
+  props: ItemGridProps & {
+    pending?: boolean;
+    error?: React.ReactNode;
+    /** Virtualise whatever the length (a container the server says is long); by default when long. */
+    virtualise?: boolean;
+    more?: MoreItems;
+    /** How many items there are in all, when more than the loaded ones (told to screen readers). */
+    totalCount?: number;
+  },
+) {
   const { ref, width } = useElementSize();
-  const { items, pending = false, error = null } = props;
+  const { items, pending = false, error = null, more } = props;
   const columns = props.layout === 'list' ? 1 : gridColumns(width || 600);
-  const virtual = items.length > VIRTUALISE_OVER;
+  const virtual = props.virtualise ?? items.length > VIRTUALISE_OVER;
+  // A short list that is not virtualised simply loads its few remaining pages.
+  const loadRest = !virtual && more !== undefined && !more.loading ? more.load : undefined;
+  useEffect(() => loadRest?.(), [loadRest]);
   const scrollTo = useRef<(index: number) => void>(undefined);
   const { listRef, onKeyDown, roving } = useRovingTiles(items, columns, (index) => scrollTo.current?.(index));
   const [keyboardInside, setKeyboardInside] = useState(false);
+  const handlers = useTileHandlers(props, roving);
+  const shared = tileProps(props, handlers, roving.helpId);
 
   let content: React.ReactNode;
   if (pending) content = <LoadingTiles columns={columns} />;
@@ -225,7 +304,18 @@ export function ItemGrid(props: ItemGridProps & { pending?: boolean; error?: Rea
       </Center>
     );
   else if (virtual)
-    content = <VirtualItems {...props} items={items} columns={columns} roving={roving} scrollTo={scrollTo} />;
+    content = (
+      <VirtualItems
+        {...props}
+        items={items}
+        columns={columns}
+        roving={roving}
+        shared={shared}
+        scrollTo={scrollTo}
+        more={more}
+        totalCount={props.totalCount}
+      />
+    );
   else
     content = (
       <SimpleGrid
@@ -236,7 +326,7 @@ export function ItemGrid(props: ItemGridProps & { pending?: boolean; error?: Rea
         aria-label="Items"
       >
         {items.map((item) => (
-          <Tile key={item.id} {...props} item={item} roving={roving} />
+          <Tile key={item.id} {...shared} item={item} tabIndex={roving.tabIndexOf(item)} />
         ))}
       </SimpleGrid>
     );
@@ -273,53 +363,144 @@ export function ItemGrid(props: ItemGridProps & { pending?: boolean; error?: Rea
   );
 }
 
-function Tile(props: ItemGridProps & { item: ItemInstance; roving: Roving }) {
-  const { item, roving, onMoveTo } = props;
-  return (
-    <ItemTile
-      item={item}
-      dragData={props.dragDataOf?.(item)}
-      moveVerb={props.moveVerb}
-      layout={props.layout}
-      draggable={props.draggable}
-      tabIndex={roving.tabIndexOf(item)}
-      onFocus={() => roving.onFocusItem(item)}
-      describedBy={roving.helpId}
-      destinations={props.destinations}
-      onMoveTo={onMoveTo ? (containerId) => onMoveTo(item, containerId) : undefined}
-      swipe={
-        props.swipeable
-          ? {
-              onQuickTransfer: () => props.onQuickTransfer(item),
-              onAddToQueue: () => props.onAddToQueue(item),
-            }
-          : undefined
-      }
-      onOpen={() => props.onOpen(item)}
-    />
-  );
+/** What a tile does, read when it happens: the tiles need not draw again when a parent's callbacks change. */
+type TileHandlers = Pick<
+  ItemGridProps,
+  'onOpen' | 'onQuickTransfer' | 'onAddToQueue' | 'onMoveTo' | 'dragDataOf'
+> & { onFocusItem: (item: ItemInstance) => void };
+
+function useTileHandlers(props: ItemGridProps, roving: Roving): React.RefObject<TileHandlers> {
+  const handlers = useRef<TileHandlers>({ ...props, onFocusItem: roving.onFocusItem });
+  handlers.current = {
+    onOpen: props.onOpen,
+    onQuickTransfer: props.onQuickTransfer,
+    onAddToQueue: props.onAddToQueue,
+    onMoveTo: props.onMoveTo,
+    dragDataOf: props.dragDataOf,
+    onFocusItem: roving.onFocusItem,
+  };
+  return handlers;
 }
+
+interface TileProps {
+  item: ItemInstance;
+  layout: LayoutMode;
+  draggable: boolean;
+  swipeable: boolean;
+  movable: boolean;
+  moveVerb?: 'Move' | 'Take';
+  destinations?: Container[];
+  tabIndex: 0 | -1;
+  helpId: string;
+  /** In a virtualised list: the tile's place (from 1) and how many items there are. */
+  index?: number;
+  of?: number;
+  handlers: React.RefObject<TileHandlers>;
+}
+
+const sameDestinations = (a?: Container[], b?: Container[]) =>
+  a === b || (a !== undefined && b !== undefined && a.map((c) => c.id).join() === b.map((c) => c.id).join());
+
+/**
+ * One tile of the grid, drawn again only when what it shows changes: typing in the search or a page
+ * coming in redraws the grid, not every tile in it.
+ */
+const Tile = memo(
+  function Tile(props: TileProps) {
+    const { item, handlers } = props;
+    return (
+      <ItemTile
+        item={item}
+        position={
+          props.index !== undefined && props.of !== undefined
+            ? { index: props.index, of: props.of }
+            : undefined
+        }
+        dragData={handlers.current.dragDataOf?.(item)}
+        moveVerb={props.moveVerb}
+        layout={props.layout}
+        draggable={props.draggable}
+        tabIndex={props.tabIndex}
+        onFocus={() => handlers.current.onFocusItem(item)}
+        describedBy={props.helpId}
+        destinations={props.destinations}
+        onMoveTo={props.movable ? (containerId) => handlers.current.onMoveTo?.(item, containerId) : undefined}
+        swipe={
+          props.swipeable
+            ? {
+                onQuickTransfer: () => handlers.current.onQuickTransfer(item),
+                onAddToQueue: () => handlers.current.onAddToQueue(item),
+              }
+            : undefined
+        }
+        onOpen={() => handlers.current.onOpen(item)}
+      />
+    );
+  },
+  (before, after) =>
+    before.item === after.item &&
+    before.layout === after.layout &&
+    before.draggable === after.draggable &&
+    before.swipeable === after.swipeable &&
+    before.movable === after.movable &&
+    before.moveVerb === after.moveVerb &&
+    before.tabIndex === after.tabIndex &&
+    before.helpId === after.helpId &&
+    before.index === after.index &&
+    before.of === after.of &&
+    before.handlers === after.handlers &&
+    sameDestinations(before.destinations, after.destinations),
+);
+
+/** The props every tile of a grid shares. */
+function tileProps(props: ItemGridProps, handlers: React.RefObject<TileHandlers>, helpId: string) {
+  return {
+    layout: props.layout,
+    draggable: props.draggable,
+    swipeable: props.swipeable,
+    movable: props.onMoveTo !== undefined,
+    moveVerb: props.moveVerb,
+    destinations: props.destinations,
+    helpId,
+    handlers,
+  };
+}
+
+/** Rows of tiles from this many rows before the end on, the next page is asked for. */
+const LOAD_AHEAD_ROWS = 8;
 
 function VirtualItems(
   props: ItemGridProps & {
     items: ItemInstance[];
     columns: number;
     roving: Roving;
+    shared: ReturnType<typeof tileProps>;
     scrollTo: React.RefObject<((index: number) => void) | undefined>;
+    more?: MoreItems;
+    totalCount?: number;
   },
 ) {
   const parent = useRef<HTMLDivElement>(null);
+  const { more, columns } = props;
   const rows: ItemInstance[][] = [];
-  for (let i = 0; i < props.items.length; i += props.columns)
-    rows.push(props.items.slice(i, i + props.columns));
+  for (let i = 0; i < props.items.length; i += columns) rows.push(props.items.slice(i, i + columns));
   const virtualizer = useVirtualizer({
-    count: rows.length,
+    // One more row while the server has more: the loading row at the end.
+    count: rows.length + (more ? 1 : 0),
     getScrollElement: () => parent.current,
     estimateSize: () => (props.layout === 'grid' ? 92 : 50),
-    overscan: 6,
+    overscan: 2,
   });
+  const virtualRows = virtualizer.getVirtualItems();
+  const lastDrawn = virtualRows.at(-1)?.index ?? 0;
+  // Scrolling (or the keyboard) near the end of what is loaded asks for the next page.
+  const nearEnd = more !== undefined && lastDrawn >= rows.length - LOAD_AHEAD_ROWS;
+  useEffect(() => {
+    if (nearEnd && more && !more.loading) more.load();
+  }, [nearEnd, more]);
+  useEffect(() => props.roving.focusPending());
   // Arrows may move the focus to a tile not drawn yet: scroll its row in first.
-  props.scrollTo.current = (index) => virtualizer.scrollToIndex(Math.floor(index / props.columns));
+  props.scrollTo.current = (index) => virtualizer.scrollToIndex(Math.floor(index / columns));
   return (
     <Box
       ref={parent}
@@ -329,9 +510,10 @@ function VirtualItems(
       data-virtualised="true"
       role="list"
       aria-label="Items"
+      aria-busy={more?.loading ?? false}
     >
       <Box h={virtualizer.getTotalSize()} pos="relative" role="presentation">
-        {virtualizer.getVirtualItems().map((row) => (
+        {virtualRows.map((row) => (
           <Box
             key={row.key}
             ref={virtualizer.measureElement}
@@ -344,11 +526,26 @@ function VirtualItems(
             style={{ transform: `translateY(${row.start}px)` }}
             role="presentation"
           >
-            <SimpleGrid cols={props.columns} spacing="sm" role="presentation">
-              {(rows[row.index] ?? []).map((item) => (
-                <Tile key={item.id} {...props} item={item} roving={props.roving} />
-              ))}
-            </SimpleGrid>
+            {row.index < rows.length ? (
+              <SimpleGrid cols={columns} spacing="sm" role="presentation">
+                {(rows[row.index] ?? []).map((item, column) => (
+                  <Tile
+                    key={item.id}
+                    {...props.shared}
+                    item={item}
+                    tabIndex={props.roving.tabIndexOf(item)}
+                    index={row.index * columns + column + 1}
+                    of={props.totalCount ?? props.items.length}
+                  />
+                ))}
+              </SimpleGrid>
+            ) : (
+              <Skeleton
+                height={props.layout === 'grid' ? 80 : 44}
+                radius="sm"
+                data-testid="items-loading-more"
+              />
+            )}
           </Box>
         ))}
       </Box>

@@ -38,6 +38,8 @@ export interface ItemTileProps {
   dragData?: DraggedItem | DraggedLootItem;
   /** The menu's verb: "Move to..." for my items, "Take to..." for a loot stack. */
   moveVerb?: 'Move' | 'Take';
+  /** In a virtualised list: the tile's place (from 1) and the list's size, told to screen readers. */
+  position?: { index: number; of: number };
 }
 
 /**
@@ -63,6 +65,7 @@ export function ItemTile({
   describedBy,
   dragData,
   moveVerb = 'Move',
+  position,
 }: ItemTileProps) {
   const payload: DraggedItem | DraggedLootItem = dragData ?? {
     kind: 'item',
@@ -123,6 +126,8 @@ export function ItemTile({
     <Box
       pos="relative"
       role="listitem"
+      aria-posinset={position?.index}
+      aria-setsize={position?.of}
       data-testid="item-tile-cell"
       data-item-id={item.id}
       miw={0}
