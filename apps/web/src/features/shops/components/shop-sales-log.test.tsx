@@ -23,6 +23,7 @@ function row(type: 'purchase' | 'sale', item: string, quantity: number, amount: 
     destination_location_data: named(null),
     party_id: 'party-1',
     character_id: 'character-1',
+    source: 'web',
   };
 }
 
