@@ -1,4 +1,5 @@
 import * as accounts from './schema/accounts.js';
+import * as admin from './schema/admin.js';
 import * as characters from './schema/characters.js';
 import * as inventory from './schema/inventory.js';
 import * as items from './schema/items.js';
@@ -15,6 +16,7 @@ import * as subscriptions from './schema/subscriptions.js';
 /** Every table, for drizzle's relational queries. drizzle-kit reads schema/*.ts directly. */
 export const schema = {
   ...accounts,
+  ...admin,
   ...subscriptions,
   ...parties,
   ...characters,
