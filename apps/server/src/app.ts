@@ -16,6 +16,10 @@ import type { MailQueue } from './lib/mail-queue.js';
 import { AccessTokens } from './modules/accounts/access-tokens.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
+import { type AdminRoute, adminPlugin } from './modules/admin/admin.plugin.js';
+import { AdminSessionsService } from './modules/admin/admin-sessions.service.js';
+import { AuditLog } from './modules/admin/audit-log.js';
+import { AuditLogsService } from './modules/admin/audit-logs.service.js';
 import { charactersRoutes } from './modules/characters/characters.routes.js';
 import { CharactersService } from './modules/characters/characters.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -88,6 +92,12 @@ export interface AppServices {
   shops: ShopsService;
   loot: LootService;
   jobs: JobQueue;
+  /** DESIGN §10: the append-only audit log every admin module writes to. */
+  audit: AuditLog;
+  adminSessions: AdminSessionsService;
+  auditLogs: AuditLogsService;
+  /** Every route under /api/v1/admin with what it demands (filled at registration; read by the tests). */
+  adminRoutes: AdminRoute[];
 }
 
 declare module 'fastify' {
@@ -163,6 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const inventory = new InventoryService(database.db, entitlements, events);
   // DESIGN §10: background work (scheduled restock) on the durable queue; main.ts starts polling it.
   const jobs = new JobQueue(database.db, now, app.log);
+  const audit = new AuditLog();
   const services: AppServices = {
     accessTokens,
     accounts: new AccountsService({
@@ -188,6 +199,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     jobs,
     items: new ItemsService(database.db, entitlements, now),
     ledger: new LedgerService(database.db),
+    audit,
+    adminSessions: new AdminSessionsService({ db: database.db, audit, now }),
+    auditLogs: new AuditLogsService({ db: database.db, audit }),
+    adminRoutes: [],
   };
   services.parties.onMemberLeft((tx, partyId, userId) => services.patronages.memberLeft(tx, partyId, userId));
   subscriptions.setPatronageLister((db, userId) => services.patronages.lister(db, userId));
@@ -259,6 +274,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(ledgerRoutes, { ledger: services.ledger });
       await api.register(shopsRoutes, { shops: services.shops });
       await api.register(lootRoutes, { loot: services.loot });
+      await api.register(adminPlugin, {
+        prefix: '/admin',
+        db: database.db,
+        audit,
+        sessions: services.adminSessions,
+        auditLogs: services.auditLogs,
+        routes: services.adminRoutes,
+      });
       await api.register(stripeWebhookRoutes, {
         stripe: billing instanceof StripeBilling ? billing : undefined,
         webhooks: new StripeWebhookService(database.db),

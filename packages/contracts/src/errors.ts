@@ -124,6 +124,12 @@ export const errorCatalogue = {
     message: 'This loot has already been distributed.',
     toast: true,
   },
+  ADMIN_SESSION_EXPIRED: {
+    status: 401,
+    type: 'admin_session_error',
+    message: 'Your admin session has expired. Open the admin area again.',
+    toast: false,
+  },
   SERVICE_UNAVAILABLE: {
     status: 503,
     type: 'server_error',
