@@ -17,9 +17,15 @@ import { AccessTokens } from './modules/accounts/access-tokens.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
 import { type AdminRoute, adminPlugin } from './modules/admin/admin.plugin.js';
+import { AdminOperationsService } from './modules/admin/admin-operations.service.js';
 import { AdminSessionsService } from './modules/admin/admin-sessions.service.js';
+import { AdminStatsService } from './modules/admin/admin-stats.service.js';
+import { AnnouncementsService } from './modules/admin/announcements.service.js';
 import { AuditLog } from './modules/admin/audit-log.js';
 import { AuditLogsService } from './modules/admin/audit-logs.service.js';
+import { announcementsRoutes } from './modules/admin/communications.routes.js';
+import { reportsRoutes } from './modules/admin/moderation.routes.js';
+import { ModerationService } from './modules/admin/moderation.service.js';
 import { charactersRoutes } from './modules/characters/characters.routes.js';
 import { CharactersService } from './modules/characters/characters.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -96,6 +102,13 @@ export interface AppServices {
   audit: AuditLog;
   adminSessions: AdminSessionsService;
   auditLogs: AuditLogsService;
+  /** Issue 15: the admin pages' services (the reports and banners every user reaches too). */
+  backOffice: {
+    stats: AdminStatsService;
+    moderation: ModerationService;
+    announcements: AnnouncementsService;
+    operations: AdminOperationsService;
+  };
   /** Every route under /api/v1/admin with what it demands (filled at registration; read by the tests). */
   adminRoutes: AdminRoute[];
 }
@@ -202,6 +215,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     audit,
     adminSessions: new AdminSessionsService({ db: database.db, audit, now }),
     auditLogs: new AuditLogsService({ db: database.db, audit }),
+    backOffice: {
+      stats: new AdminStatsService({ db: database.db, now }),
+      moderation: new ModerationService({ db: database.db, audit, now }),
+      announcements: new AnnouncementsService({ db: database.db, audit, now }),
+      operations: new AdminOperationsService({ db: database.db, audit, jobs, mail: deps.mail, now }),
+    },
     adminRoutes: [],
   };
   services.parties.onMemberLeft((tx, partyId, userId) => services.patronages.memberLeft(tx, partyId, userId));
@@ -280,8 +299,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         audit,
         sessions: services.adminSessions,
         auditLogs: services.auditLogs,
+        backOffice: services.backOffice,
         routes: services.adminRoutes,
       });
+      await api.register(reportsRoutes, { moderation: services.backOffice.moderation });
+      await api.register(announcementsRoutes, { announcements: services.backOffice.announcements });
       await api.register(stripeWebhookRoutes, {
         stripe: billing instanceof StripeBilling ? billing : undefined,
         webhooks: new StripeWebhookService(database.db),

@@ -1,5 +1,6 @@
 export * from './admin.js';
 export * from './auth.js';
+export * from './back-office.js';
 export * from './characters.js';
 export * from './constants.js';
 export * from './envelope.js';

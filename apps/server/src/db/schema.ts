@@ -1,5 +1,6 @@
 import * as accounts from './schema/accounts.js';
 import * as admin from './schema/admin.js';
+import * as backOffice from './schema/back-office.js';
 import * as characters from './schema/characters.js';
 import * as inventory from './schema/inventory.js';
 import * as items from './schema/items.js';
@@ -17,6 +18,7 @@ import * as subscriptions from './schema/subscriptions.js';
 export const schema = {
   ...accounts,
   ...admin,
+  ...backOffice,
   ...subscriptions,
   ...parties,
   ...characters,

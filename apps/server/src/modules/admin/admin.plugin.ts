@@ -1,17 +1,32 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/client.js';
 import { type AdminAccess, createAdminGuard } from './admin-guard.js';
+import type { AdminOperationsService } from './admin-operations.service.js';
 import { adminSessionsRoutes } from './admin-sessions.routes.js';
 import type { AdminSessionsService } from './admin-sessions.service.js';
+import { adminStatsRoutes } from './admin-stats.routes.js';
+import type { AdminStatsService } from './admin-stats.service.js';
+import type { AnnouncementsService } from './announcements.service.js';
 import type { AuditLog } from './audit-log.js';
 import { auditLogsRoutes } from './audit-logs.routes.js';
 import type { AuditLogsService } from './audit-logs.service.js';
+import { bulkOperationsRoutes } from './bulk-operations.routes.js';
+import { communicationsAdminRoutes } from './communications.routes.js';
+import { moderationAdminRoutes } from './moderation.routes.js';
+import type { ModerationService } from './moderation.service.js';
 
 export interface AdminPluginOptions {
   db: Database;
   audit: AuditLog;
   sessions: AdminSessionsService;
   auditLogs: AuditLogsService;
+  /** Issue 15 pages: dashboard, analytics, financial, moderation, communications, bulk operations. */
+  backOffice: {
+    stats: AdminStatsService;
+    moderation: ModerationService;
+    announcements: AnnouncementsService;
+    operations: AdminOperationsService;
+  };
   /** Filled with every admin route as it is registered: the tests walk it to prove each one is guarded. */
   routes?: AdminRoute[];
 }
@@ -40,4 +55,9 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
 
   await app.register(adminSessionsRoutes, { sessions: options.sessions });
   await app.register(auditLogsRoutes, { auditLogs: options.auditLogs });
+  const { stats, moderation, announcements, operations } = options.backOffice;
+  await app.register(adminStatsRoutes, { stats });
+  await app.register(moderationAdminRoutes, { moderation });
+  await app.register(communicationsAdminRoutes, { announcements, operations });
+  await app.register(bulkOperationsRoutes, { operations });
 }
