@@ -21,6 +21,7 @@ export async function announcementsRoutes(
   app: FastifyInstance,
   options: { announcements: AnnouncementsService },
 ) {
+  app.addHook('onRequest', app.authenticate);
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
     '/announcements',

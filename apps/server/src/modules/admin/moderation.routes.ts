@@ -20,6 +20,7 @@ const reportParams = z.object({ id: entityId() });
 
 /** POST /api/v1/reports: any signed-in user reports public content (registered outside the admin prefix). */
 export async function reportsRoutes(app: FastifyInstance, options: { moderation: ModerationService }) {
+  app.addHook('onRequest', app.authenticate);
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.post(
     '/reports',
