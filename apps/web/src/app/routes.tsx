@@ -323,7 +323,9 @@ export const routes: RouteObject[] = [
               adminPage(undefined, 'Dashboard'),
               adminPage('dashboard', 'Dashboard'),
               adminPage('analytics', 'Analytics'),
-              adminPage('audit', 'Audit Logs'),
+              lazyPage('audit', 'Admin Audit Logs', () =>
+                import('../features/admin/pages/audit-logs-page').then((m) => m.AuditLogsPage),
+              ),
               adminPage('users', 'Users'),
               adminPage('moderation', 'Moderation'),
               adminPage('financial', 'Financial'),
