@@ -270,7 +270,7 @@ describe('apiRequest: an expired admin session', () => {
     );
     expect([error.code, error.status]).toEqual(['ADMIN_SESSION_EXPIRED', 401]);
     expect(fetchMock).toHaveBeenCalledTimes(1);
-    expect((fetchMock.mock.calls[0]?.[1]?.headers as Record<string, string>)['X-Admin-Session']).toBe('s1');
+    expect(fetchMock.mock.calls[0]?.[1]?.headers).toMatchObject({ 'X-Admin-Session': 's1' });
     expect(tokenStorage.getRefreshToken()).toBe('refresh-old');
   });
 });
