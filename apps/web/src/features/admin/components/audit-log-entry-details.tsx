@@ -25,7 +25,13 @@ export function AuditLogEntryDetails({
   onClose: () => void;
 }) {
   return (
-    <Modal opened={entry !== null} onClose={onClose} title="Audit entry" size="lg">
+    <Modal
+      opened={entry !== null}
+      onClose={onClose}
+      title="Audit entry"
+      size="lg"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       {entry ? (
         <Stack gap="sm">
           <Text>
