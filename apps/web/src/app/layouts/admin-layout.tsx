@@ -93,9 +93,16 @@ export function AdminLayout() {
               onClick={() => void exitAdminMode()}
               variant="default"
               size="compact-sm"
+              aria-label="Exit Admin Mode"
               leftSection={<IconDoorExit size={16} aria-hidden="true" />}
             >
-              Exit Admin Mode
+              {/* A phone has room for the badge, the initial and a short label only. */}
+              <Box component="span" visibleFrom="xs">
+                Exit Admin Mode
+              </Box>
+              <Box component="span" hiddenFrom="xs">
+                Exit
+              </Box>
             </Button>
           </Group>
         </Group>

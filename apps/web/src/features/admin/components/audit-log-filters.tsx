@@ -1,5 +1,7 @@
 import type { AuditLogFilter } from '@haversack/contracts';
-import { Button, Group, Paper, Select, SimpleGrid, TextInput } from '@mantine/core';
+import { Button, Collapse, Group, Paper, Select, SimpleGrid, TextInput } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { IconFilter } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { auditLogActionsQueryOptions } from '../api/audit-logs-api';
@@ -26,6 +28,10 @@ export function AuditLogFilters({
   // The URL is the source of truth: back and forward buttons refill the form.
   useEffect(() => setDraft({ ...empty, ...value }), [value]);
   const actions = useQuery(auditLogActionsQueryOptions());
+  // On a phone the six fields would push the log off the screen: they fold behind a button.
+  const isPhone = useMediaQuery('(max-width: 47.99em)') ?? false;
+  const [shown, { toggle }] = useDisclosure(false);
+  const active = Object.values(value).filter(Boolean).length;
 
   const set = (key: keyof AuditLogFilter) => (next: string) => setDraft((d) => ({ ...d, [key]: next }));
   const submit = (event: FormEvent) => {
@@ -37,8 +43,8 @@ export function AuditLogFilters({
     onApply(filter);
   };
 
-  return (
-    <Paper withBorder p="md" component="form" onSubmit={submit} aria-label="Filter the audit log">
+  const fields = (
+    <>
       <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="sm">
         <TextInput
           label="Actor"
@@ -97,6 +103,30 @@ export function AuditLogFilters({
           Clear
         </Button>
       </Group>
+    </>
+  );
+
+  return (
+    <Paper withBorder p="md" component="form" onSubmit={submit} aria-label="Filter the audit log">
+      {isPhone ? (
+        <>
+          <Button
+            variant="default"
+            fullWidth
+            leftSection={<IconFilter size={16} aria-hidden="true" />}
+            onClick={toggle}
+            aria-expanded={shown}
+            aria-controls="audit-log-filter-fields"
+          >
+            {active > 0 ? `Filters (${active})` : 'Filters'}
+          </Button>
+          <Collapse expanded={shown} id="audit-log-filter-fields" pt={shown ? 'md' : 0}>
+            {fields}
+          </Collapse>
+        </>
+      ) : (
+        fields
+      )}
     </Paper>
   );
 }

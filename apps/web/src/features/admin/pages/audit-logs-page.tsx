@@ -170,8 +170,8 @@ export function AuditLogsPage() {
                     <Table.Tr key={entry.id} data-testid="audit-log-entry">
                       <Table.Td style={{ whiteSpace: 'nowrap' }}>{adminDateTime(entry.created_at)}</Table.Td>
                       <Table.Td style={{ overflowWrap: 'anywhere' }}>{auditActorLabel(entry)}</Table.Td>
-                      <Table.Td>
-                        <Badge color={auditActionColor(entry.action)} variant="light">
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                        <Badge color={auditActionColor(entry.action)} variant="light" maw="none">
                           {auditActionLabel(entry.action)}
                         </Badge>
                       </Table.Td>
