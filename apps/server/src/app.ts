@@ -18,6 +18,7 @@ import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
 import { type AdminRoute, adminPlugin } from './modules/admin/admin.plugin.js';
 import { AdminSessionsService } from './modules/admin/admin-sessions.service.js';
+import { AdminUsersService } from './modules/admin/admin-users.service.js';
 import { AuditLog } from './modules/admin/audit-log.js';
 import { AuditLogsService } from './modules/admin/audit-logs.service.js';
 import { charactersRoutes } from './modules/characters/characters.routes.js';
@@ -96,6 +97,7 @@ export interface AppServices {
   audit: AuditLog;
   adminSessions: AdminSessionsService;
   auditLogs: AuditLogsService;
+  adminUsers: AdminUsersService;
   /** Every route under /api/v1/admin with what it demands (filled at registration; read by the tests). */
   adminRoutes: AdminRoute[];
 }
@@ -174,17 +176,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // DESIGN §10: background work (scheduled restock) on the durable queue; main.ts starts polling it.
   const jobs = new JobQueue(database.db, now, app.log);
   const audit = new AuditLog();
+  const accounts = new AccountsService({
+    db: database.db,
+    accessTokens,
+    mail: deps.mail,
+    appUrl: config.appUrl,
+    subscriptions,
+    sessions: events,
+    now,
+  });
   const services: AppServices = {
     accessTokens,
-    accounts: new AccountsService({
-      db: database.db,
-      accessTokens,
-      mail: deps.mail,
-      appUrl: config.appUrl,
-      subscriptions,
-      sessions: events,
-      now,
-    }),
+    accounts,
     preferences: new PreferencesService(database.db),
     entitlements,
     subscriptions,
@@ -203,6 +206,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     adminSessions: new AdminSessionsService({ db: database.db, audit, now }),
     auditLogs: new AuditLogsService({ db: database.db, audit }),
     adminRoutes: [],
+    adminUsers: new AdminUsersService({
+      db: database.db,
+      audit,
+      accounts,
+      subscriptions,
+      sessions: events,
+      now,
+    }),
   };
   services.parties.onMemberLeft((tx, partyId, userId) => services.patronages.memberLeft(tx, partyId, userId));
   subscriptions.setPatronageLister((db, userId) => services.patronages.lister(db, userId));
@@ -280,6 +291,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         audit,
         sessions: services.adminSessions,
         auditLogs: services.auditLogs,
+        users: services.adminUsers,
         routes: services.adminRoutes,
       });
       await api.register(stripeWebhookRoutes, {

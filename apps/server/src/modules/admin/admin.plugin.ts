@@ -3,6 +3,8 @@ import type { Database } from '../../db/client.js';
 import { type AdminAccess, createAdminGuard } from './admin-guard.js';
 import { adminSessionsRoutes } from './admin-sessions.routes.js';
 import type { AdminSessionsService } from './admin-sessions.service.js';
+import { adminUsersRoutes } from './admin-users.routes.js';
+import type { AdminUsersService } from './admin-users.service.js';
 import type { AuditLog } from './audit-log.js';
 import { auditLogsRoutes } from './audit-logs.routes.js';
 import type { AuditLogsService } from './audit-logs.service.js';
@@ -12,6 +14,7 @@ export interface AdminPluginOptions {
   audit: AuditLog;
   sessions: AdminSessionsService;
   auditLogs: AuditLogsService;
+  users: AdminUsersService;
   /** Filled with every admin route as it is registered: the tests walk it to prove each one is guarded. */
   routes?: AdminRoute[];
 }
@@ -40,4 +43,5 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
 
   await app.register(adminSessionsRoutes, { sessions: options.sessions });
   await app.register(auditLogsRoutes, { auditLogs: options.auditLogs });
+  await app.register(adminUsersRoutes, { users: options.users });
 }
