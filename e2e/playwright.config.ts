@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { e2eAdmin } from './support/admin';
 
 // One fresh data directory per run, shared with the workers through the environment: the server writes
 // its PGlite database and its .eml mails there, and the tests read the mails back.
@@ -48,7 +49,8 @@ export default defineConfig({
     { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } },
   ],
   webServer: {
-    command: 'node apps/server/dist/main.js',
+    // The fresh database gets one admin first (`npm run admin -- create`), then the server starts on it.
+    command: `node apps/server/dist/cli/admin.js create ${e2eAdmin.email} ${e2eAdmin.username} && exec node apps/server/dist/main.js`,
     cwd: path.resolve(import.meta.dirname, '..'),
     url: `${baseURL}/api/v1/health`,
     reuseExistingServer: false,
@@ -66,6 +68,7 @@ export default defineConfig({
       RATE_LIMIT_SCALE: '20',
       // The specs upgrade through the demo checkout, as the quick start does.
       BILLING_PROVIDER: 'local',
+      ADMIN_PASSWORD: e2eAdmin.password,
     },
   },
 });

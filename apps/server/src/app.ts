@@ -20,6 +20,7 @@ import { type AdminRoute, adminPlugin } from './modules/admin/admin.plugin.js';
 import { AdminOperationsService } from './modules/admin/admin-operations.service.js';
 import { AdminSessionsService } from './modules/admin/admin-sessions.service.js';
 import { AdminStatsService } from './modules/admin/admin-stats.service.js';
+import { AdminUsersService } from './modules/admin/admin-users.service.js';
 import { AnnouncementsService } from './modules/admin/announcements.service.js';
 import { AuditLog } from './modules/admin/audit-log.js';
 import { AuditLogsService } from './modules/admin/audit-logs.service.js';
@@ -109,6 +110,7 @@ export interface AppServices {
     announcements: AnnouncementsService;
     operations: AdminOperationsService;
   };
+  adminUsers: AdminUsersService;
   /** Every route under /api/v1/admin with what it demands (filled at registration; read by the tests). */
   adminRoutes: AdminRoute[];
 }
@@ -187,17 +189,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // DESIGN §10: background work (scheduled restock) on the durable queue; main.ts starts polling it.
   const jobs = new JobQueue(database.db, now, app.log);
   const audit = new AuditLog();
+  const accounts = new AccountsService({
+    db: database.db,
+    accessTokens,
+    mail: deps.mail,
+    appUrl: config.appUrl,
+    subscriptions,
+    sessions: events,
+    now,
+  });
   const services: AppServices = {
     accessTokens,
-    accounts: new AccountsService({
-      db: database.db,
-      accessTokens,
-      mail: deps.mail,
-      appUrl: config.appUrl,
-      subscriptions,
-      sessions: events,
-      now,
-    }),
+    accounts,
     preferences: new PreferencesService(database.db),
     entitlements,
     subscriptions,
@@ -222,6 +225,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       operations: new AdminOperationsService({ db: database.db, audit, jobs, mail: deps.mail, now }),
     },
     adminRoutes: [],
+    adminUsers: new AdminUsersService({
+      db: database.db,
+      audit,
+      accounts,
+      subscriptions,
+      sessions: events,
+      now,
+    }),
   };
   services.parties.onMemberLeft((tx, partyId, userId) => services.patronages.memberLeft(tx, partyId, userId));
   subscriptions.setPatronageLister((db, userId) => services.patronages.lister(db, userId));
@@ -300,6 +311,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         sessions: services.adminSessions,
         auditLogs: services.auditLogs,
         backOffice: services.backOffice,
+        users: services.adminUsers,
         routes: services.adminRoutes,
       });
       await api.register(reportsRoutes, { moderation: services.backOffice.moderation });

@@ -75,3 +75,87 @@ export type AuditLogQuery = z.infer<typeof auditLogQuerySchema>;
 export const AUDIT_EXPORT_MAX_ROWS = 10_000;
 
 export const auditLogActionsSchema = z.object({ actions: z.array(z.string()) });
+
+/** Users (issue 15): the back office's list, a user's whole picture, and what staff may do to them. */
+export const adminUserStatuses = ['active', 'suspended'] as const;
+
+export const adminUserQuerySchema = z.object({
+  search: text().trim().max(200).optional(),
+  tier: z
+    .enum(['tier_free', 'tier_1', 'tier_2', 'tier_3'], { error: 'tier must be a plan identifier' })
+    .optional(),
+  status: z.enum(adminUserStatuses, { error: 'status must be active or suspended' }).optional(),
+  admin: z.enum(['true', 'false'], { error: 'admin must be true or false' }).optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  per_page: z.coerce.number().int().min(1).max(100).default(25),
+});
+export type AdminUserQuery = z.infer<typeof adminUserQuerySchema>;
+
+export const adminUserSummarySchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  username: z.string(),
+  admin: z.boolean(),
+  tier: z.string(),
+  subscription_status: z.string(),
+  email_verified: z.boolean(),
+  suspended_at: z.string().nullable(),
+  suspended_reason: z.string().nullable(),
+  created_at: z.string(),
+  last_seen_at: z.string().nullable(),
+});
+export type AdminUserSummary = z.infer<typeof adminUserSummarySchema>;
+
+export const adminUserDetailSchema = z.object({
+  user: adminUserSummarySchema,
+  subscription: z.object({
+    tier: z.string(),
+    tier_name: z.string(),
+    status: z.string(),
+    provider: z.string().nullable(),
+    current_period_end: z.string().nullable(),
+    cancel_at_period_end: z.boolean(),
+  }),
+  parties: z.array(
+    z.object({ id: z.string(), name: z.string(), role: z.string(), is_archived: z.boolean() }),
+  ),
+  characters: z.array(z.object({ id: z.string(), name: z.string(), party_id: z.string().nullable() })),
+  sessions: z.array(
+    z.object({
+      id: z.string(),
+      created_at: z.string(),
+      last_used_at: z.string(),
+      ip_address: z.string().nullable(),
+      user_agent: z.string().nullable(),
+      revoked_at: z.string().nullable(),
+      revoked_reason: z.string().nullable(),
+    }),
+  ),
+  recent_transactions: z.array(
+    z.object({
+      id: z.string(),
+      transaction_type: z.string(),
+      summary: z.string(),
+      source: z.string(),
+      transaction_date: z.string(),
+    }),
+  ),
+});
+export type AdminUserDetail = z.infer<typeof adminUserDetailSchema>;
+
+export const adminSuspendBodySchema = z.object({
+  reason: text().trim().min(1, 'Say why the account is suspended').max(500),
+});
+export type AdminSuspendBody = z.infer<typeof adminSuspendBodySchema>;
+
+export const adminGrantTierBodySchema = z.object({
+  tier_id: z.enum(['tier_free', 'tier_1', 'tier_2', 'tier_3'], {
+    error: 'tier_id must be a plan identifier',
+  }),
+  reason: text().trim().min(1, 'Say why the plan is granted').max(500),
+});
+export type AdminGrantTierBody = z.infer<typeof adminGrantTierBodySchema>;
+
+/** Sign-in refused for a suspended account (ours; the spec does not name it). */
+export const accountSuspendedMessage =
+  'This account has been suspended. Contact support if you think this is a mistake.';

@@ -124,6 +124,12 @@ export const errorCatalogue = {
     message: 'This loot has already been distributed.',
     toast: true,
   },
+  ACCOUNT_SUSPENDED: {
+    status: 403,
+    type: 'authentication_error',
+    message: 'This account has been suspended. Contact support if you think this is a mistake.',
+    toast: true,
+  },
   ADMIN_SESSION_EXPIRED: {
     status: 401,
     type: 'admin_session_error',

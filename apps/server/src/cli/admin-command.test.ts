@@ -133,6 +133,40 @@ describe('npm run admin', () => {
     expect((await run(['grant', 'not-an-address'], target.env)).code).toBe(2);
   });
 
+  it('creates a verified admin account with a password from ADMIN_PASSWORD or stdin, never from argv', async () => {
+    const created = await run(['create', 'Owner@example.com', 'owner'], {
+      ...target.env,
+      ADMIN_PASSWORD: 'Sup3rSecret',
+    });
+    expect(created).toMatchObject({ code: 0, out: 'Owner@example.com (owner) is created and is an admin.' });
+    const owner = await adminFlagOf('Owner@example.com');
+    expect(owner.admin).toBe(true);
+    expect(owner.audit.map((entry) => entry.action)).toEqual(['admin_granted']);
+
+    const out: string[] = [];
+    const fromStdin = await runAdminCommand(
+      ['create', 'second@example.com', 'second', '--password-stdin'],
+      target.env,
+      { out: (line) => out.push(line), err: (line) => out.push(line) },
+      async () => 'An0therSecret\n',
+    );
+    expect([fromStdin, out]).toEqual([0, ['second@example.com (second) is created and is an admin.']]);
+
+    expect(await run(['create', 'third@example.com', 'third'], target.env)).toMatchObject({
+      code: 2,
+      err: 'haversack admin: give the password in ADMIN_PASSWORD or with --password-stdin',
+    });
+    expect(
+      await run(['create', 'third@example.com', 'third'], { ...target.env, ADMIN_PASSWORD: 'short' }),
+    ).toMatchObject({ code: 2 });
+    expect(
+      await run(['create', 'owner@example.com', 'other'], { ...target.env, ADMIN_PASSWORD: 'Sup3rSecret' }),
+    ).toMatchObject({
+      code: 1,
+      err: 'haversack admin: An account already has the e-mail owner@example.com.',
+    });
+  });
+
   // The lock exists only for PGlite: PostgreSQL serves the server and the command side by side.
   if (postgres === null)
     it('refuses with one line while the server holds the PGlite directory', async () => {

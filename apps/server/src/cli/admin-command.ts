@@ -1,8 +1,14 @@
 import path from 'node:path';
+import { emailSchema, passwordSchema, usernameSchema } from '@haversack/contracts';
 import { ConfigError, loadConfig } from '../config.js';
 import { type DatabaseHandle, openPglite, openPostgres } from '../db/client.js';
 import { DataDirLockedError, lockDataDir } from '../db/data-dir-lock.js';
-import { listAdmins, setAdminFlag, UnknownAccountError } from '../modules/admin/admin-flag.js';
+import {
+  createAdminAccount,
+  listAdmins,
+  setAdminFlag,
+  UnknownAccountError,
+} from '../modules/admin/admin-flag.js';
 
 /**
  * `npm run admin -- grant EMAIL | revoke EMAIL | list`: the one way to make (or unmake) an admin
@@ -14,6 +20,8 @@ export const adminUsage = [
   '  grant EMAIL    give the account with this e-mail the admin flag',
   '  revoke EMAIL   take the admin flag away (its admin sessions end at once)',
   '  list           list the admins',
+  '  create EMAIL USERNAME [--password-stdin]',
+  '                 create a verified admin account; the password comes from ADMIN_PASSWORD or stdin',
 ].join('\n');
 
 export interface CommandOutput {
@@ -21,11 +29,30 @@ export interface CommandOutput {
   err(line: string): void;
 }
 
-type Parsed = { command: 'grant' | 'revoke'; email: string } | { command: 'list' } | { error: string };
+type Parsed =
+  | { command: 'grant' | 'revoke'; email: string }
+  | { command: 'list' }
+  | { command: 'create'; email: string; username: string; passwordFromStdin: boolean }
+  | { error: string };
 
 function parse(args: string[]): Parsed {
   const [command, email, ...rest] = args;
   if (command === 'list' && email === undefined) return { command };
+  if (command === 'create') {
+    const [username, flag, ...extra] = rest;
+    if (!email || !username || extra.length > 0 || (flag !== undefined && flag !== '--password-stdin'))
+      return { error: 'usage: create EMAIL USERNAME [--password-stdin]' };
+    const checkedEmail = emailSchema.safeParse(email);
+    if (!checkedEmail.success) return { error: `"${email}" is not an e-mail address.` };
+    const checkedName = usernameSchema.safeParse(username);
+    if (!checkedName.success) return { error: checkedName.error.issues[0]?.message ?? 'bad username' };
+    return {
+      command,
+      email: checkedEmail.data,
+      username: checkedName.data,
+      passwordFromStdin: flag !== undefined,
+    };
+  }
   if ((command === 'grant' || command === 'revoke') && email && rest.length === 0) {
     if (!/^[^\s@]+@[^\s@]+$/.test(email)) return { error: `"${email}" is not an e-mail address.` };
     return { command, email };
@@ -71,17 +98,32 @@ async function openDatabase(
   }
 }
 
-/** Runs the command; returns the process exit code. */
+/** Runs the command; returns the process exit code. `readStdin` answers what was piped in. */
 export async function runAdminCommand(
   args: string[],
   env: NodeJS.ProcessEnv,
   output: CommandOutput,
+  readStdin: () => Promise<string> = async () => '',
 ): Promise<number> {
   const parsed = parse(args);
   if ('error' in parsed) {
     output.err(`haversack admin: ${parsed.error}`);
     output.err(adminUsage);
     return 2;
+  }
+  let password = '';
+  if (parsed.command === 'create') {
+    // Never from the command line: it would stay in the shell history and show in `ps`.
+    password = parsed.passwordFromStdin
+      ? (await readStdin()).replace(/\r?\n$/, '')
+      : (env.ADMIN_PASSWORD ?? '');
+    const checked = passwordSchema.safeParse(password);
+    if (!checked.success) {
+      output.err(
+        `haversack admin: ${password ? checked.error.issues[0]?.message : 'give the password in ADMIN_PASSWORD or with --password-stdin'}`,
+      );
+      return 2;
+    }
   }
   const opened = await openDatabase(env);
   if ('error' in opened) {
@@ -96,6 +138,15 @@ export async function runAdminCommand(
       const admins = await listAdmins(database.db);
       if (admins.length === 0) output.out('No admins yet. Make one with: npm run admin -- grant EMAIL');
       for (const admin of admins) output.out(`${admin.email}\t${admin.username}\t${admin.id}`);
+      return 0;
+    }
+    if (parsed.command === 'create') {
+      const account = await createAdminAccount(database.db, {
+        email: parsed.email,
+        username: parsed.username,
+        password,
+      });
+      output.out(`${account.email} (${account.username}) is created and is an admin.`);
       return 0;
     }
     const grant = parsed.command === 'grant';

@@ -331,7 +331,9 @@ export const routes: RouteObject[] = [
               lazyPage('analytics', 'Admin Analytics', () =>
                 import('../features/admin/pages/analytics-page').then((m) => m.AnalyticsPage),
               ),
-              adminPage('audit', 'Audit Logs'),
+              lazyPage('audit', 'Admin Audit Logs', () =>
+                import('../features/admin/pages/audit-logs-page').then((m) => m.AuditLogsPage),
+              ),
               adminPage('users', 'Users'),
               lazyPage('moderation', 'Admin Moderation', () =>
                 import('../features/admin/pages/moderation-page').then((m) => m.ModerationPage),

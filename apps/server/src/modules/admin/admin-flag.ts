@@ -1,4 +1,6 @@
 import type { Database } from '../../db/client.js';
+import { accountsRepository } from '../accounts/accounts.repository.js';
+import { hashPassword } from '../accounts/passwords.js';
 import { adminSessionsRepository } from './admin-sessions.repository.js';
 import { adminUsersRepository } from './admin-users.repository.js';
 import { AuditLog } from './audit-log.js';
@@ -15,6 +17,7 @@ export interface AdminAccount {
   createdAt: Date;
 }
 
+/** A refusal the command explains in one line (no such account, address taken). */
 export class UnknownAccountError extends Error {}
 
 export async function setAdminFlag(
@@ -51,4 +54,39 @@ export async function setAdminFlag(
 
 export function listAdmins(db: Database): Promise<AdminAccount[]> {
   return adminUsersRepository.listAdmins(db);
+}
+
+/**
+ * Bootstraps a site (or a test run): a new, verified account that is an admin from the start, as
+ * `tootctl accounts create --role Owner` does for Mastodon. The operator vouches for the address.
+ */
+export async function createAdminAccount(
+  db: Database,
+  input: { email: string; username: string; password: string },
+  now: Date = new Date(),
+): Promise<AdminAccount> {
+  const passwordHash = await hashPassword(input.password);
+  return db.transaction(async (tx) => {
+    const taken = await accountsRepository.emailOrUsernameTaken(tx, input);
+    if (taken.email) throw new UnknownAccountError(`An account already has the e-mail ${input.email}.`);
+    if (taken.username)
+      throw new UnknownAccountError(`An account already has the username ${input.username}.`);
+    const user = await accountsRepository.insertUser(tx, {
+      email: input.email,
+      username: input.username,
+      passwordHash,
+      admin: true,
+      emailVerifiedAt: now,
+    });
+    await new AuditLog().record(tx, {
+      actorId: null,
+      action: 'admin_granted',
+      targetType: 'user',
+      targetId: user.id,
+      before: null,
+      after: { admin: true },
+      details: { via: 'command', email: user.email, created: true },
+    });
+    return { id: user.id, email: user.email, username: user.username, createdAt: user.createdAt };
+  });
 }

@@ -6,6 +6,8 @@ import { adminSessionsRoutes } from './admin-sessions.routes.js';
 import type { AdminSessionsService } from './admin-sessions.service.js';
 import { adminStatsRoutes } from './admin-stats.routes.js';
 import type { AdminStatsService } from './admin-stats.service.js';
+import { adminUsersRoutes } from './admin-users.routes.js';
+import type { AdminUsersService } from './admin-users.service.js';
 import type { AnnouncementsService } from './announcements.service.js';
 import type { AuditLog } from './audit-log.js';
 import { auditLogsRoutes } from './audit-logs.routes.js';
@@ -27,6 +29,7 @@ export interface AdminPluginOptions {
     announcements: AnnouncementsService;
     operations: AdminOperationsService;
   };
+  users: AdminUsersService;
   /** Filled with every admin route as it is registered: the tests walk it to prove each one is guarded. */
   routes?: AdminRoute[];
 }
@@ -60,4 +63,5 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
   await app.register(moderationAdminRoutes, { moderation });
   await app.register(communicationsAdminRoutes, { announcements, operations });
   await app.register(bulkOperationsRoutes, { operations });
+  await app.register(adminUsersRoutes, { users: options.users });
 }
