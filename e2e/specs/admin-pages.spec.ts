@@ -84,6 +84,6 @@ test('the dashboard, analytics, financial and moderation pages show their figure
   await page.goto('/admin');
   await expect(page.getByText('Users', { exact: true }).first()).toBeVisible();
   await page.goto('/admin/analytics');
-  await page.getByRole('radio', { name: 'By week' }).check({ force: true });
+  await page.getByText('By week', { exact: true }).click();
   await expect(page.getByRole('columnheader', { name: 'Week of' })).toBeVisible();
 });

@@ -206,6 +206,7 @@ function AnnouncementsSection() {
                 onClick={() => remove.mutate(a.id)}
                 loading={remove.isPending && remove.variables === a.id}
                 aria-label={`Delete announcement ${a.title}`}
+                style={{ flexShrink: 0 }}
               >
                 Delete
               </Button>
