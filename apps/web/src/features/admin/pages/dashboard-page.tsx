@@ -10,6 +10,9 @@ import { AdminPageHeader } from '../components/admin-page-header';
 import { StatCard } from '../components/stat-card';
 
 const tierColors = ['gray.5', 'blue.5', 'violet.5', 'orange.5'];
+const tierColor = (i: number) => tierColors[i % tierColors.length] ?? 'gray.5';
+/** The donut's colour of a tier as a CSS variable, for the legend's swatch. */
+const swatchColor = (i: number) => `var(--mantine-color-${tierColor(i).replace('.', '-')})`;
 
 /** Issue 15 Dashboard (/admin, /admin/dashboard): how the site is doing at a glance. */
 export function DashboardPage() {
@@ -98,14 +101,17 @@ export function DashboardPage() {
                       data={query.data.subscriptions_by_tier.map((t, i) => ({
                         name: t.name,
                         value: t.count,
-                        color: tierColors[i % tierColors.length] ?? 'gray.5',
+                        color: tierColor(i),
                       }))}
                       chartLabel={query.data.users.total}
                     />
                     <Stack gap={4} w="100%">
-                      {query.data.subscriptions_by_tier.map((t) => (
+                      {query.data.subscriptions_by_tier.map((t, i) => (
                         <Group key={t.tier} justify="space-between">
-                          <Text size="sm">{t.name}</Text>
+                          <Group gap="xs">
+                            <ColorSwatch size={12} color={swatchColor(i)} aria-hidden="true" />
+                            <Text size="sm">{t.name}</Text>
+                          </Group>
                           <Text size="sm" fw={600}>
                             {t.count.toLocaleString()}
                           </Text>
