@@ -19,10 +19,12 @@ export function ReportButton({
   targetType,
   targetId,
   targetName,
+  size = 'sm',
 }: {
   targetType: ReportTargetType;
   targetId: string;
   targetName: string;
+  size?: 'xs' | 'sm';
 }) {
   const [opened, setOpened] = useState(false);
   const [reason, setReason] = useState('');
@@ -44,6 +46,8 @@ export function ReportButton({
       <Button
         variant="subtle"
         color="gray"
+        size={size}
+        aria-label={`Report ${nouns[targetType]} ${targetName}`}
         leftSection={<IconFlag size={16} aria-hidden="true" />}
         onClick={() => setOpened(true)}
       >
