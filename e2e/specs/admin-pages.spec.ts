@@ -87,3 +87,51 @@ test('the dashboard, analytics, financial and moderation pages show their figure
   await page.getByText('By week', { exact: true }).click();
   await expect(page.getByRole('columnheader', { name: 'Week of' })).toBeVisible();
 });
+
+test('a user reports a public party, and staff unpublish it from the moderation queue', async ({ page }) => {
+  const accounts = new AccountPages(page);
+  const owner = newAccount('owner');
+  await accounts.register(owner);
+  const token = await page.evaluate(() => window.localStorage.getItem('auth_token'));
+  const partyName = `Public Table ${Date.now()}`;
+  const created = await page.request.post('/api/v1/parties', {
+    headers: { Authorization: `Bearer ${token}` },
+    data: {
+      party: {
+        name: partyName,
+        description: 'Everyone welcome',
+        game_system: 'D&D 5e',
+        setting: '',
+        join_permission: 'full',
+        encumbrance_style: 'both',
+        item_conjuring: 'free',
+        is_public: true,
+      },
+    },
+  });
+  expect(created.status()).toBe(201);
+  const partyId: string = (await created.json()).data.id;
+  await accounts.signOut();
+
+  const reporter = newAccount('reporter');
+  await accounts.register(reporter);
+  await page.goto(`/parties/join?preview=${partyId}`);
+  await page.getByRole('button', { name: `Report party ${partyName}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Report party: ${partyName}` });
+  await dialog.getByLabel('Why are you reporting this?').fill('Spam links in the description');
+  await expectAccessible(page, 'report dialog');
+  await dialog.getByRole('button', { name: 'Send Report' }).click();
+  await expect(page.getByText('Thank you. The staff will look at your report.')).toBeVisible();
+  await accounts.signOut();
+
+  await signInAsAdmin(page);
+  await page.goto('/admin/moderation');
+  const card = page.getByTestId('report-card').filter({ hasText: partyName });
+  await expect(card).toContainText('Spam links in the description');
+  await expect(card).toContainText(owner.email);
+  await screenshotBothWidths(page, 'admin-moderation-queue');
+  await card.getByRole('button', { name: 'Unpublish' }).click();
+  await expect(page.getByTestId('report-card').filter({ hasText: partyName })).toHaveCount(0);
+  await page.getByText('Unpublished', { exact: true }).click();
+  await expect(page.getByTestId('report-card').filter({ hasText: partyName })).toContainText('unpublished');
+});

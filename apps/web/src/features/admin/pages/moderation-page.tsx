@@ -148,7 +148,7 @@ function ReportCard({ report }: { report: AdminReport }) {
                 Dismiss
               </Button>
               <Button
-                color="red"
+                color="red.9"
                 size="sm"
                 loading={act.isPending && act.variables === 'unpublish'}
                 disabled={act.isPending || !report.target_public}

@@ -81,7 +81,7 @@ export function ReportButton({
               <Button variant="default" onClick={() => setOpened(false)}>
                 Cancel
               </Button>
-              <Button type="submit" color="red" loading={send.isPending} disabled={reason.trim() === ''}>
+              <Button type="submit" color="red.9" loading={send.isPending} disabled={reason.trim() === ''}>
                 Send Report
               </Button>
             </Group>
