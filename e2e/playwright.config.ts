@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { e2eAdmin } from './support/admin';
 
 // One fresh data directory per run, shared with the workers through the environment: the server writes
 // its PGlite database and its .eml mails there, and the tests read the mails back.
@@ -51,7 +52,8 @@ export default defineConfig({
     { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } },
   ],
   webServer: {
-    command: 'node apps/server/dist/main.js',
+    // The fresh database gets one admin first (`npm run admin -- create`), then the server starts on it.
+    command: `node apps/server/dist/cli/admin.js create ${e2eAdmin.email} ${e2eAdmin.username} && exec node apps/server/dist/main.js`,
     cwd: path.resolve(import.meta.dirname, '..'),
     url: `${baseURL}/api/v1/health`,
     reuseExistingServer: false,
@@ -72,6 +74,7 @@ export default defineConfig({
       DISCORD_CLIENT_ID: 'fake-client-id',
       DISCORD_CLIENT_SECRET: 'fake-client-secret',
       DISCORD_API_BASE_URL: `http://127.0.0.1:${process.env.E2E_DISCORD_PORT}`,
+      ADMIN_PASSWORD: e2eAdmin.password,
     },
   },
 });

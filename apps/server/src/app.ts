@@ -16,6 +16,17 @@ import type { MailQueue } from './lib/mail-queue.js';
 import { AccessTokens } from './modules/accounts/access-tokens.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
+import { type AdminRoute, adminPlugin } from './modules/admin/admin.plugin.js';
+import { AdminOperationsService } from './modules/admin/admin-operations.service.js';
+import { AdminSessionsService } from './modules/admin/admin-sessions.service.js';
+import { AdminStatsService } from './modules/admin/admin-stats.service.js';
+import { AdminUsersService } from './modules/admin/admin-users.service.js';
+import { AnnouncementsService } from './modules/admin/announcements.service.js';
+import { AuditLog } from './modules/admin/audit-log.js';
+import { AuditLogsService } from './modules/admin/audit-logs.service.js';
+import { announcementsRoutes } from './modules/admin/communications.routes.js';
+import { reportsRoutes } from './modules/admin/moderation.routes.js';
+import { ModerationService } from './modules/admin/moderation.service.js';
 import { apiTokensRoutes } from './modules/api-tokens/api-tokens.routes.js';
 import { ApiTokensService } from './modules/api-tokens/api-tokens.service.js';
 import { charactersRoutes } from './modules/characters/characters.routes.js';
@@ -103,6 +114,20 @@ export interface AppServices {
   jobs: JobQueue;
   discordAccounts: DiscordAccountsService;
   discordInteractions: DiscordInteractionsService;
+  /** DESIGN §10: the append-only audit log every admin module writes to. */
+  audit: AuditLog;
+  adminSessions: AdminSessionsService;
+  auditLogs: AuditLogsService;
+  /** Issue 15: the admin pages' services (the reports and banners every user reaches too). */
+  backOffice: {
+    stats: AdminStatsService;
+    moderation: ModerationService;
+    announcements: AnnouncementsService;
+    operations: AdminOperationsService;
+  };
+  adminUsers: AdminUsersService;
+  /** Every route under /api/v1/admin with what it demands (filled at registration; read by the tests). */
+  adminRoutes: AdminRoute[];
 }
 
 declare module 'fastify' {
@@ -178,6 +203,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const inventory = new InventoryService(database.db, entitlements, events);
   // DESIGN §10: background work (scheduled restock) on the durable queue; main.ts starts polling it.
   const jobs = new JobQueue(database.db, now, app.log);
+  const audit = new AuditLog();
   const accounts = new AccountsService({
     db: database.db,
     accessTokens,
@@ -240,6 +266,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       loot,
       appUrl: config.appUrl,
       log: app.log,
+    }),
+    audit,
+    adminSessions: new AdminSessionsService({ db: database.db, audit, now }),
+    auditLogs: new AuditLogsService({ db: database.db, audit }),
+    backOffice: {
+      stats: new AdminStatsService({ db: database.db, now }),
+      moderation: new ModerationService({ db: database.db, audit, now }),
+      announcements: new AnnouncementsService({ db: database.db, audit, now }),
+      operations: new AdminOperationsService({ db: database.db, audit, jobs, mail: deps.mail, now }),
+    },
+    adminRoutes: [],
+    adminUsers: new AdminUsersService({
+      db: database.db,
+      audit,
+      accounts,
+      subscriptions,
+      sessions: events,
+      now,
     }),
   };
   services.parties.onMemberLeft((tx, partyId, userId) => services.patronages.memberLeft(tx, partyId, userId));
@@ -329,6 +373,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         publicKey: config.discordPublicKey,
         now,
       });
+      await api.register(adminPlugin, {
+        prefix: '/admin',
+        db: database.db,
+        audit,
+        sessions: services.adminSessions,
+        auditLogs: services.auditLogs,
+        backOffice: services.backOffice,
+        users: services.adminUsers,
+        routes: services.adminRoutes,
+      });
+      await api.register(reportsRoutes, { moderation: services.backOffice.moderation });
+      await api.register(announcementsRoutes, { announcements: services.backOffice.announcements });
       await api.register(stripeWebhookRoutes, {
         stripe: billing instanceof StripeBilling ? billing : undefined,
         webhooks: new StripeWebhookService(database.db),

@@ -124,6 +124,18 @@ export const errorCatalogue = {
     message: 'This loot has already been distributed.',
     toast: true,
   },
+  ACCOUNT_SUSPENDED: {
+    status: 403,
+    type: 'authentication_error',
+    message: 'This account has been suspended. Contact support if you think this is a mistake.',
+    toast: true,
+  },
+  ADMIN_SESSION_EXPIRED: {
+    status: 401,
+    type: 'admin_session_error',
+    message: 'Your admin session has expired. Open the admin area again.',
+    toast: false,
+  },
   SERVICE_UNAVAILABLE: {
     status: 503,
     type: 'server_error',

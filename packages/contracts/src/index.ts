@@ -1,5 +1,7 @@
+export * from './admin.js';
 export * from './api-tokens.js';
 export * from './auth.js';
+export * from './back-office.js';
 export * from './characters.js';
 export * from './constants.js';
 export * from './discord.js';

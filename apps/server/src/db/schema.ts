@@ -1,5 +1,7 @@
 import * as accounts from './schema/accounts.js';
+import * as admin from './schema/admin.js';
 import * as apiTokens from './schema/api-tokens.js';
+import * as backOffice from './schema/back-office.js';
 import * as characters from './schema/characters.js';
 import * as discord from './schema/discord.js';
 import * as inventory from './schema/inventory.js';
@@ -18,6 +20,8 @@ import * as subscriptions from './schema/subscriptions.js';
 /** Every table, for drizzle's relational queries. drizzle-kit reads schema/*.ts directly. */
 export const schema = {
   ...accounts,
+  ...admin,
+  ...backOffice,
   ...subscriptions,
   ...parties,
   ...characters,

@@ -22,6 +22,11 @@ export class MailQueue {
     this.#pending.add(sending);
   }
 
+  /** Sends now and waits: a background job (mass mail) counts only what it handed over. */
+  async sendNow(message: MailMessage): Promise<void> {
+    await this.mailer.send(message);
+  }
+
   async drain(): Promise<void> {
     while (this.#pending.size > 0) await Promise.all([...this.#pending]);
   }

@@ -43,6 +43,12 @@ function adminPage(path: string | undefined, title: string): RouteObject {
   );
 }
 
+function adminDashboard(path: string | undefined): RouteObject {
+  return lazyPage(path, 'Admin Dashboard', () =>
+    import('../features/admin/pages/dashboard-page').then((m) => m.DashboardPage),
+  );
+}
+
 function RootLayout() {
   return (
     <>
@@ -327,15 +333,27 @@ export const routes: RouteObject[] = [
             },
             HydrateFallback: AdminLoader,
             children: [
-              adminPage(undefined, 'Dashboard'),
-              adminPage('dashboard', 'Dashboard'),
-              adminPage('analytics', 'Analytics'),
-              adminPage('audit', 'Audit Logs'),
+              adminDashboard(undefined),
+              adminDashboard('dashboard'),
+              lazyPage('analytics', 'Admin Analytics', () =>
+                import('../features/admin/pages/analytics-page').then((m) => m.AnalyticsPage),
+              ),
+              lazyPage('audit', 'Admin Audit Logs', () =>
+                import('../features/admin/pages/audit-logs-page').then((m) => m.AuditLogsPage),
+              ),
               adminPage('users', 'Users'),
-              adminPage('moderation', 'Moderation'),
-              adminPage('financial', 'Financial'),
-              adminPage('bulk-operations', 'Bulk Operations'),
-              adminPage('communications', 'Communications'),
+              lazyPage('moderation', 'Admin Moderation', () =>
+                import('../features/admin/pages/moderation-page').then((m) => m.ModerationPage),
+              ),
+              lazyPage('financial', 'Admin Financial', () =>
+                import('../features/admin/pages/financial-page').then((m) => m.FinancialPage),
+              ),
+              lazyPage('bulk-operations', 'Admin Bulk Operations', () =>
+                import('../features/admin/pages/bulk-operations-page').then((m) => m.BulkOperationsPage),
+              ),
+              lazyPage('communications', 'Admin Communications', () =>
+                import('../features/admin/pages/communications-page').then((m) => m.CommunicationsPage),
+              ),
               adminPage('system-health', 'System Health'),
               adminPage('reports', 'Reports'),
               adminPage('monitoring', 'Monitoring'),

@@ -259,6 +259,22 @@ describe('apiRequest: refresh on 401', () => {
   });
 });
 
+describe('apiRequest: an expired admin session', () => {
+  it('is answered as it is, without refreshing the access token, and sends the extra headers', async () => {
+    signInStorage();
+    const fetchMock = mockFetch(() =>
+      failure(401, 'ADMIN_SESSION_EXPIRED', 'Your admin session has expired.'),
+    );
+    const error = await caught(
+      apiRequest(`${API_V1}/admin/sessions/verify`, { toast: false, headers: { 'X-Admin-Session': 's1' } }),
+    );
+    expect([error.code, error.status]).toEqual(['ADMIN_SESSION_EXPIRED', 401]);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(fetchMock.mock.calls[0]?.[1]?.headers).toMatchObject({ 'X-Admin-Session': 's1' });
+    expect(tokenStorage.getRefreshToken()).toBe('refresh-old');
+  });
+});
+
 describe('toastUnexplainedFailure (spec/01 §8 general toasts)', () => {
   it('toasts the general message only for a failure the API did not explain', () => {
     const toastError = vi.spyOn(toast, 'error');

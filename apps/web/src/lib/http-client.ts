@@ -110,6 +110,8 @@ export interface RequestOptions {
   toast?: boolean;
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** Extra request headers (the admin area's X-Admin-Session). */
+  headers?: Record<string, string>;
 }
 
 export interface ApiResponse<T> {
@@ -188,9 +190,15 @@ function unknownError(cause: unknown): ApiError {
   });
 }
 
-async function send(path: string, options: RequestOptions, isRetry: boolean): Promise<ApiResponse<unknown>> {
+/** The response of a request, after one refresh-and-retry on a 401 (spec/01 §4). */
+async function fetchAuthorized(
+  path: string,
+  options: RequestOptions,
+  accept: string,
+  isRetry: boolean,
+): Promise<{ response: Response; body?: unknown }> {
   const token = options.auth === false ? null : tokenStorage.getAccessToken();
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { ...options.headers, Accept: accept };
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
 
@@ -203,15 +211,27 @@ async function send(path: string, options: RequestOptions, isRetry: boolean): Pr
   });
 
   if (response.status === 401 && token && !isRetry && !noRefreshPaths.has(path)) {
+    const body = await readJson(response);
+    // An expired admin session is not an expired sign-in: refreshing the access token would not help.
+    if (errorEnvelopeSchema.safeParse(body).data?.error.code === 'ADMIN_SESSION_EXPIRED') {
+      return { response, body };
+    }
     // Another caller may have refreshed while this request was in flight: then just retry with the new token.
     const current = tokenStorage.getAccessToken();
     const refreshed = current !== null && current !== token ? true : await refreshSession();
-    if (refreshed) return send(path, options, true);
+    if (refreshed) return fetchAuthorized(path, options, accept, true);
+    return { response, body };
   }
+  return { response };
+}
+
+async function send(path: string, options: RequestOptions, isRetry: boolean): Promise<ApiResponse<unknown>> {
+  const fetched = await fetchAuthorized(path, options, 'application/json', isRetry);
+  const { response } = fetched;
 
   if (response.status === 204) return { data: undefined };
 
-  const body = await readJson(response);
+  const body = 'body' in fetched ? fetched.body : await readJson(response);
   if (!response.ok) throw errorFromResponse(response.status, body);
 
   const envelope = successEnvelopeSchema.safeParse(body);
@@ -224,6 +244,30 @@ async function send(path: string, options: RequestOptions, isRetry: boolean): Pr
   }
   const { data, meta, message } = envelope.data;
   return { data, meta, message };
+}
+
+/**
+ * Download a file the API answers (a CSV export) with the same authentication, refresh and errors as
+ * `apiRequest`; answers the file and the name the server suggests.
+ */
+export async function apiDownload(
+  path: string,
+  options: RequestOptions = {},
+): Promise<{ blob: Blob; filename: string | null; headers: Headers }> {
+  try {
+    const fetched = await fetchAuthorized(path, options, '*/*', false);
+    const { response } = fetched;
+    if (!response.ok) {
+      throw errorFromResponse(response.status, 'body' in fetched ? fetched.body : await readJson(response));
+    }
+    const disposition = response.headers.get('content-disposition') ?? '';
+    const filename = /filename="([^"]+)"/.exec(disposition)?.[1] ?? null;
+    return { blob: await response.blob(), filename, headers: response.headers };
+  } catch (error) {
+    const apiError = isApiError(error) ? error : unknownError(error);
+    if (options.toast !== false && apiError.toastable) toastError(apiError);
+    throw apiError;
+  }
 }
 
 interface FetchInit {

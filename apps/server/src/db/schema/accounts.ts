@@ -19,6 +19,9 @@ export const users = pgTable(
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     preferences: jsonb('preferences').$type<Record<string, unknown>>().notNull().default({}),
     tierUpgradedAt: timestamp('tier_upgraded_at', { withTimezone: true }),
+    /** Set by an admin: a suspended user cannot sign in and every session of theirs has ended. */
+    suspendedAt: timestamp('suspended_at', { withTimezone: true }),
+    suspendedReason: text('suspended_reason'),
     ...timestamps,
   },
   (t) => [

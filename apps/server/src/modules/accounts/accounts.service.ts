@@ -123,6 +123,8 @@ export class AccountsService {
     const user = await repo.findUserByEmail(this.#deps.db, email);
     const valid = user ? await verifyPassword(user.passwordHash, password) : await verifyDecoy(password);
     if (!user || !valid) throw new AppError('INVALID_CREDENTIALS');
+    // Said only to someone who knows the password: a guesser learns nothing about the account.
+    if (user.suspendedAt) throw new AppError('ACCOUNT_SUSPENDED');
     const tokens = await this.#deps.db.transaction((tx) => this.#startSession(tx, user.id, client));
     return { ...tokens, user: await this.userJson(user) };
   }
@@ -239,7 +241,8 @@ export class AccountsService {
   async authenticate(claims: { userId: string; sessionId: string }): Promise<SessionUser> {
     const found = await repo.findActiveSessionUser(this.#deps.db, claims.sessionId, claims.userId);
     if (!found) throw new AppError('INVALID_TOKEN');
-    if (found.revokedAt) throw new AppError('REVOKED_TOKEN');
+    // A suspension ends every session too; this also covers a token checked in the same instant.
+    if (found.revokedAt || found.user.suspendedAt) throw new AppError('REVOKED_TOKEN');
     return { user: found.user, sessionId: claims.sessionId };
   }
 

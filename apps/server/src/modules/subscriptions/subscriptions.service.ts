@@ -351,6 +351,42 @@ export class SubscriptionsService {
     };
   }
 
+  /**
+   * Issue 15: staff put a user on a plan without payment (a comp, a refund, a prize), inside the admin's
+   * transaction so that the audit entry and the change stand or fall together. No billing provider and no
+   * period end: the plan holds until staff or the user change it.
+   */
+  async grantTier(
+    tx: Executor,
+    userId: string,
+    tierIdentifier: string,
+  ): Promise<{ before: { tier: string; status: string }; after: { tier: string; status: string } }> {
+    let found = await repo.findByUser(tx, userId, { lock: true });
+    if (!found) {
+      await repo.insertFree(tx, userId);
+      found = await repo.findByUser(tx, userId, { lock: true });
+    }
+    const tier = await repo.findTier(tx, tierIdentifier);
+    if (!found || !tier)
+      throw AppError.validation([{ field: 'tier_id', message: `Unknown plan: ${tierIdentifier}` }]);
+    const now = this.#now();
+    await repo.update(tx, found.subscription.id, {
+      tierId: tier.id,
+      status: 'active',
+      provider: null,
+      currentPeriodStart: now,
+      currentPeriodEnd: null,
+      cancelAtPeriodEnd: false,
+      cancelReason: null,
+      cancelledAt: null,
+    });
+    if (rankOf(tier.identifier) > rankOf(found.tier.identifier)) await repo.markTierUpgraded(tx, userId, now);
+    return {
+      before: { tier: found.tier.identifier, status: found.subscription.status },
+      after: { tier: tier.identifier, status: 'active' },
+    };
+  }
+
   async #applyLocalCheckout(userId: string, tier: TierRow) {
     const now = this.#now();
     await this.#deps.db.transaction(async (tx) => {

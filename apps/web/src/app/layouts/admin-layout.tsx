@@ -15,6 +15,7 @@ import { IconDoorExit } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { ThemeToggle } from '../../components/theme-toggle';
+import { exitAdminMode } from '../../features/admin/api/admin-session-api';
 import { AdminSessionGuard } from '../../features/admin/components/admin-session-guard';
 import { displayNameOf, useCurrentUser } from '../../stores/auth-store';
 import { adminNavigation, isNavItemActive } from './navigation';
@@ -88,11 +89,20 @@ export function AdminLayout() {
             <Button
               component={Link}
               to="/dashboard"
+              // Ends the admin session on the server; the link leaves at once whatever the answer.
+              onClick={() => void exitAdminMode()}
               variant="default"
               size="compact-sm"
+              aria-label="Exit Admin Mode"
               leftSection={<IconDoorExit size={16} aria-hidden="true" />}
             >
-              Exit Admin Mode
+              {/* A phone has room for the badge, the initial and a short label only. */}
+              <Box component="span" visibleFrom="xs">
+                Exit Admin Mode
+              </Box>
+              <Box component="span" hiddenFrom="xs">
+                Exit
+              </Box>
             </Button>
           </Group>
         </Group>

@@ -6,6 +6,7 @@ import { Link, Outlet, useLocation, useNavigation } from 'react-router';
 import { Brand } from '../../components/brand';
 import { pageSkipLinksId } from '../../components/page-skip-link';
 import { ThemeToggle } from '../../components/theme-toggle';
+import { AnnouncementBanners } from '../../features/announcements/components/announcement-banners';
 import { useUpdatePreferences } from '../../features/preferences/api/preferences-api';
 import { DemoBillingBadge } from '../../features/subscription/components/demo-billing-badge';
 import { useAuthStore } from '../../stores/auth-store';
@@ -112,6 +113,7 @@ export function MainLayout() {
       </AppShell.Navbar>
 
       <AppShell.Main id="main-content" tabIndex={-1}>
+        <AnnouncementBanners />
         <Outlet />
       </AppShell.Main>
     </AppShell>

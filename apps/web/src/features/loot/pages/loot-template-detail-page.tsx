@@ -18,6 +18,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { DetailLoadError } from '../../../components/detail-load-error';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
+import { ReportButton } from '../../moderation/components/report-button';
 import { deleteLootTemplate, lootErrorMessage, lootKeys, lootTemplateQuery } from '../api/loot-api';
 import { DeployLootDialog } from '../components/deploy-loot-dialog';
 import { LootItemList } from '../components/loot-item-list';
@@ -106,6 +107,9 @@ export function LootTemplateDetailPage() {
           >
             Duplicate
           </Button>
+          {template.visibility === 'public' && !template.is_owner && !template.is_system ? (
+            <ReportButton targetType="loot_template" targetId={template.id} targetName={template.name} />
+          ) : null}
           {canChange ? (
             <>
               <Button component={Link} to={`/loot/templates/${template.id}/edit`} variant="default">

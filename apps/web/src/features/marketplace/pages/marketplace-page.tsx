@@ -26,6 +26,7 @@ import { weightLabel } from '../../../lib/weight';
 import { AddToContainerDialog } from '../../inventory/components/add-to-container-dialog';
 import { type MarketplaceFilters, marketplaceQuery } from '../../items/api/item-templates-api';
 import { TemplateSummary } from '../../items/components/template-summary';
+import { ReportButton } from '../../moderation/components/report-button';
 
 type NumberField = number | string;
 const toNumber = (value: NumberField): number | null =>
@@ -160,15 +161,24 @@ export function MarketplacePage() {
                     </Group>
                     <TemplateSummary template={template} />
                   </Stack>
-                  <Button
-                    size="xs"
-                    variant="light"
-                    onClick={() => setAdding(template)}
-                    aria-label={`Add ${template.name} to my container`}
-                    style={{ alignSelf: 'flex-start' }}
-                  >
-                    Add to my container
-                  </Button>
+                  <Group justify="space-between" gap="xs">
+                    <Button
+                      size="xs"
+                      variant="light"
+                      onClick={() => setAdding(template)}
+                      aria-label={`Add ${template.name} to my container`}
+                    >
+                      Add to my container
+                    </Button>
+                    {template.visibility === 'public' && !template.is_owner && !template.is_system ? (
+                      <ReportButton
+                        size="xs"
+                        targetType="item_template"
+                        targetId={template.id}
+                        targetName={template.name}
+                      />
+                    ) : null}
+                  </Group>
                 </Stack>
               </Paper>
             ))}

@@ -9,6 +9,7 @@ import { UpgradePrompt } from '../../../components/upgrade-prompt';
 import { isApiError } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
+import { ReportButton } from '../../moderation/components/report-button';
 import { joinParty, type PreviewTarget, partyKeys, partyPreviewQuery } from '../api/parties-api';
 import { JoinPreviewCard } from '../components/join-preview-card';
 
@@ -157,6 +158,11 @@ export function PartyJoinPage() {
         </Alert>
       ) : previewed ? (
         <JoinPreviewCard preview={previewed} />
+      ) : null}
+      {target !== null && 'id' in target && previewed && !previewed.is_member ? (
+        <Group justify="flex-end">
+          <ReportButton targetType="party" targetId={target.id} targetName={previewed.name} />
+        </Group>
       ) : null}
       {target !== null && 'id' in target && previewed && !previewed.is_member ? (
         <Text size="sm" c="dimmed">

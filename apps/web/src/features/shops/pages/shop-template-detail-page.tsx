@@ -23,6 +23,7 @@ import { DetailLoadError } from '../../../components/detail-load-error';
 import { toastUnexplainedFailure } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { generalMessages, toast } from '../../../lib/toast';
+import { ReportButton } from '../../moderation/components/report-button';
 import {
   cloneShopTemplate,
   deleteShopTemplate,
@@ -158,6 +159,9 @@ export function ShopTemplateDetailPage() {
           <Button variant="default" onClick={() => clone.mutate()} loading={clone.isPending}>
             Clone
           </Button>
+          {template.visibility === 'public' && !template.is_owner && !template.is_system ? (
+            <ReportButton targetType="shop_template" targetId={template.id} targetName={template.name} />
+          ) : null}
           {template.is_owner ? (
             <>
               <Button component={Link} to={`/shops/templates/${template.id}/edit`} variant="default">

@@ -1,0 +1,194 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type DatabaseHandle, openPglite, openPostgres } from '../db/client.js';
+import { processStartTime } from '../db/data-dir-lock.js';
+import { users } from '../db/schema/accounts.js';
+import { auditLogs } from '../db/schema/admin.js';
+import { runAdminCommand } from './admin-command.js';
+
+/**
+ * The command works on the database the server would use: PGlite in DATA_DIR by default, PostgreSQL
+ * when TEST_DATABASE_URL (and so DATABASE_URL) is set.
+ */
+const postgres = inject('postgresTemplate');
+
+interface Target {
+  env: NodeJS.ProcessEnv;
+  open(): Promise<DatabaseHandle>;
+  cleanup(): Promise<void>;
+}
+
+async function prepareTarget(): Promise<Target> {
+  if (postgres) {
+    const name = `haversack_cli_${randomBytes(5).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: postgres.url });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${postgres.database}`);
+    await admin.end();
+    const url = new URL(postgres.url);
+    url.pathname = `/${name}`;
+    return {
+      env: { DATABASE_URL: url.toString(), LOG_LEVEL: 'silent' },
+      open: () => openPostgres(url.toString(), { max: 1 }),
+      cleanup: async () => {
+        const dropper = new pg.Client({ connectionString: postgres.url });
+        await dropper.connect();
+        await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await dropper.end();
+      },
+    };
+  }
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haversack-cli-'));
+  const pgliteDir = path.join(dataDir, 'pglite');
+  // The migrated template, unpacked where the server keeps its database.
+  const first = await openPglite({
+    dataDir: pgliteDir,
+    loadDataDir: new Blob([readFileSync(inject('pgliteTemplatePath'))]),
+  });
+  await first.close();
+  return {
+    env: { DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+    open: () => openPglite({ dataDir: pgliteDir }),
+    cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
+  };
+}
+
+async function run(args: string[], env: NodeJS.ProcessEnv) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runAdminCommand(args, env, {
+    out: (line) => out.push(line),
+    err: (line) => err.push(line),
+  });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+describe('npm run admin', () => {
+  let target: Target;
+  const email = 'Alice@Example.com';
+
+  beforeAll(async () => {
+    target = await prepareTarget();
+    const db = await target.open();
+    await db.db.insert(users).values({ email, username: 'alice', passwordHash: 'x' });
+    await db.db.insert(users).values({ email: 'bob@example.com', username: 'bob', passwordHash: 'x' });
+    await db.close();
+  });
+  afterAll(async () => target.cleanup());
+
+  async function adminFlagOf(address: string) {
+    const db = await target.open();
+    try {
+      const [row] = await db.db.select().from(users).where(eq(users.email, address));
+      const audit = row ? await db.db.select().from(auditLogs).where(eq(auditLogs.targetId, row.id)) : [];
+      return { admin: row?.admin, audit };
+    } finally {
+      await db.close();
+    }
+  }
+
+  it('grants the flag by e-mail (any case), lists admins, and revokes it, auditing each change', async () => {
+    expect(await run(['list'], target.env)).toMatchObject({
+      code: 0,
+      out: expect.stringMatching(/No admins/),
+    });
+
+    const granted = await run(['grant', 'alice@example.COM'], target.env);
+    expect(granted).toMatchObject({ code: 0, out: 'Alice@Example.com is now an admin.' });
+    expect((await adminFlagOf(email)).admin).toBe(true);
+
+    const again = await run(['grant', email], target.env);
+    expect(again.out).toMatch(/already an admin; nothing changed/);
+
+    const listed = await run(['list'], target.env);
+    expect(listed.out).toContain('Alice@Example.com\talice');
+    expect(listed.out).not.toContain('bob@example.com');
+
+    expect(await run(['revoke', email], target.env)).toMatchObject({ code: 0 });
+    const after = await adminFlagOf(email);
+    expect(after.admin).toBe(false);
+    expect(after.audit.map((entry) => [entry.action, entry.before, entry.after])).toEqual(
+      expect.arrayContaining([
+        ['admin_granted', { admin: false }, { admin: true }],
+        ['admin_revoked', { admin: true }, { admin: false }],
+      ]),
+    );
+    expect(after.audit).toHaveLength(2);
+  });
+
+  it('says so when no account has the e-mail, and explains its usage', async () => {
+    expect(await run(['grant', 'nobody@example.com'], target.env)).toMatchObject({
+      code: 1,
+      err: 'haversack admin: No account has the e-mail nobody@example.com.',
+    });
+    const bad = await run(['promote', email], target.env);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/usage: npm run admin -- <command>/);
+    expect((await run(['grant', 'not-an-address'], target.env)).code).toBe(2);
+  });
+
+  it('creates a verified admin account with a password from ADMIN_PASSWORD or stdin, never from argv', async () => {
+    const created = await run(['create', 'Owner@example.com', 'owner'], {
+      ...target.env,
+      ADMIN_PASSWORD: 'Sup3rSecret',
+    });
+    expect(created).toMatchObject({ code: 0, out: 'Owner@example.com (owner) is created and is an admin.' });
+    const owner = await adminFlagOf('Owner@example.com');
+    expect(owner.admin).toBe(true);
+    expect(owner.audit.map((entry) => entry.action)).toEqual(['admin_granted']);
+
+    const out: string[] = [];
+    const fromStdin = await runAdminCommand(
+      ['create', 'second@example.com', 'second', '--password-stdin'],
+      target.env,
+      { out: (line) => out.push(line), err: (line) => out.push(line) },
+      async () => 'An0therSecret\n',
+    );
+    expect([fromStdin, out]).toEqual([0, ['second@example.com (second) is created and is an admin.']]);
+
+    expect(await run(['create', 'third@example.com', 'third'], target.env)).toMatchObject({
+      code: 2,
+      err: 'haversack admin: give the password in ADMIN_PASSWORD or with --password-stdin',
+    });
+    expect(
+      await run(['create', 'third@example.com', 'third'], { ...target.env, ADMIN_PASSWORD: 'short' }),
+    ).toMatchObject({ code: 2 });
+    expect(
+      await run(['create', 'owner@example.com', 'other'], { ...target.env, ADMIN_PASSWORD: 'Sup3rSecret' }),
+    ).toMatchObject({
+      code: 1,
+      err: 'haversack admin: An account already has the e-mail owner@example.com.',
+    });
+  });
+
+  // The lock exists only for PGlite: PostgreSQL serves the server and the command side by side.
+  if (postgres === null)
+    it('refuses with one line while the server holds the PGlite directory', async () => {
+      const dataDir = target.env.DATA_DIR ?? '';
+      // A live Node process standing in for the server, named in the lock file as the server names itself.
+      const server: ChildProcess = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+      try {
+        const pid = server.pid ?? 0;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        writeFileSync(
+          path.join(dataDir, 'haversack.pid'),
+          JSON.stringify({ pid, boot_id: null, start_time: processStartTime(pid) }),
+        );
+        const refused = await run(['grant', email], target.env);
+        expect(refused.code).toBe(1);
+        expect(refused.err).toBe(
+          `haversack admin: the Haversack server (pid ${pid}) is using ${path.resolve(dataDir)}: stop it, run this command, then start the server again.`,
+        );
+        expect((await adminFlagOf(email)).admin).toBe(false);
+      } finally {
+        server.kill();
+        rmSync(path.join(dataDir, 'haversack.pid'), { force: true });
+      }
+    });
+});

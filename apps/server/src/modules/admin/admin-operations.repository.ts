@@ -1,0 +1,116 @@
+import type { TemplateBulkFilter, UserBulkFilter } from '@haversack/contracts';
+import { and, asc, count, desc, eq, gt, gte, ilike, isNotNull, isNull, lt, type SQL, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { users } from '../../db/schema/accounts.js';
+import { adminOperations } from '../../db/schema/back-office.js';
+import { itemTemplates } from '../../db/schema/items.js';
+import { lootTemplates } from '../../db/schema/loot.js';
+import { shopTemplates } from '../../db/schema/shops.js';
+import { subscriptions, subscriptionTiers } from '../../db/schema/subscriptions.js';
+
+export type AdminOperationRow = typeof adminOperations.$inferSelect;
+export type NewAdminOperationRow = typeof adminOperations.$inferInsert;
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+const tierOfUser = sql<string>`(select t.identifier from ${subscriptions} s join ${subscriptionTiers} t
+  on t.id = s.tier_id where s.user_id = ${users.id})`;
+
+/** The users a bulk operation or a mass mail acts on: signed up before a day, or on or after one. */
+function userConditions(filter: UserBulkFilter): SQL | undefined {
+  return and(
+    filter.tier ? sql`${tierOfUser} = ${filter.tier}` : undefined,
+    filter.status === 'suspended' ? isNotNull(users.suspendedAt) : undefined,
+    filter.status === 'active' ? isNull(users.suspendedAt) : undefined,
+    filter.signed_up_before
+      ? lt(users.createdAt, new Date(`${filter.signed_up_before}T00:00:00Z`))
+      : undefined,
+    filter.signed_up_after
+      ? gte(users.createdAt, new Date(`${filter.signed_up_after}T00:00:00Z`))
+      : undefined,
+    filter.email_contains ? ilike(users.email, `%${escapeLike(filter.email_contains)}%`) : undefined,
+  );
+}
+
+const templateTables = {
+  item_template: itemTemplates,
+  shop_template: shopTemplates,
+  loot_template: lootTemplates,
+};
+
+/** Public templates of one kind, optionally of one owner (a user id or part of the owner's e-mail). */
+function templateConditions(filter: TemplateBulkFilter) {
+  const table = templateTables[filter.kind];
+  const owner = filter.owner
+    ? /^[0-9a-f-]{36}$/i.test(filter.owner)
+      ? eq(table.creatorId, filter.owner.toLowerCase())
+      : sql`${table.creatorId} in (select id from ${users} where ${ilike(users.email, `%${escapeLike(filter.owner)}%`)})`
+    : undefined;
+  const live = filter.kind === 'item_template' ? isNull(itemTemplates.deletedAt) : undefined;
+  return { table, where: and(eq(table.visibility, 'public'), owner, live) };
+}
+
+export const adminOperationsRepository = {
+  async insert(db: Executor, row: NewAdminOperationRow): Promise<AdminOperationRow> {
+    const [inserted] = await db.insert(adminOperations).values(row).returning();
+    if (!inserted) throw new Error('insert admin_operations returned nothing');
+    return inserted;
+  },
+
+  async find(db: Executor, id: string, options: { lock?: boolean } = {}) {
+    const query = db.select().from(adminOperations).where(eq(adminOperations.id, id)).limit(1);
+    const [row] = options.lock ? await query.for('update') : await query;
+    return row;
+  },
+
+  async listRecent(db: Executor, kinds: AdminOperationRow['kind'][], limit: number) {
+    return db
+      .select()
+      .from(adminOperations)
+      .where(
+        sql`${adminOperations.kind} in (${sql.join(
+          kinds.map((k) => sql`${k}`),
+          sql`, `,
+        )})`,
+      )
+      .orderBy(desc(adminOperations.createdAt))
+      .limit(limit);
+  },
+
+  async update(db: Executor, id: string, changes: Partial<NewAdminOperationRow>) {
+    await db.update(adminOperations).set(changes).where(eq(adminOperations.id, id));
+  },
+
+  async countUsers(db: Executor, filter: UserBulkFilter): Promise<number> {
+    const [row] = await db.select({ total: count() }).from(users).where(userConditions(filter));
+    return row?.total ?? 0;
+  },
+
+  /** The next batch after `cursor`, in id order, so a restarted job carries on where it stopped. */
+  async usersAfter(db: Executor, filter: UserBulkFilter, cursor: string | null, limit: number) {
+    return db
+      .select({ id: users.id, email: users.email, username: users.username, displayName: users.displayName })
+      .from(users)
+      .where(and(userConditions(filter), cursor ? gt(users.id, cursor) : undefined))
+      .orderBy(asc(users.id))
+      .limit(limit);
+  },
+
+  async countTemplates(db: Executor, filter: TemplateBulkFilter): Promise<number> {
+    const { table, where } = templateConditions(filter);
+    const [row] = await db.select({ total: count() }).from(table).where(where);
+    return row?.total ?? 0;
+  },
+
+  async templatesAfter(db: Executor, filter: TemplateBulkFilter, cursor: string | null, limit: number) {
+    const { table, where } = templateConditions(filter);
+    return db
+      .select({ id: table.id })
+      .from(table)
+      .where(and(where, cursor ? gt(table.id, cursor) : undefined))
+      .orderBy(asc(table.id))
+      .limit(limit);
+  },
+};

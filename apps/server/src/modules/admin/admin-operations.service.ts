@@ -1,0 +1,257 @@
+import {
+  type AdminOperation,
+  type MassMailBody,
+  massMailAudiences,
+  type TierIdentifier,
+  templateBulkFilterSchema,
+  tierIdentifiers,
+  tierRank,
+  type UserBulkFilter,
+  userBulkFilterSchema,
+} from '@haversack/contracts';
+import { z } from 'zod';
+import type { Database, Executor } from '../../db/client.js';
+import type { JobQueue, JobRow } from '../../jobs/job-queue.js';
+import { AppError } from '../../lib/app-error.js';
+import type { MailQueue } from '../../lib/mail-queue.js';
+import { subscriptionsRepository } from '../subscriptions/subscriptions.repository.js';
+import { type AdminCaller, auditActor } from './admin-guard.js';
+import { type AdminOperationRow, adminOperationsRepository as repo } from './admin-operations.repository.js';
+import type { AuditEntry, AuditLog } from './audit-log.js';
+import { contentTargetsRepository } from './content-targets.repository.js';
+
+export const ADMIN_OPERATION_JOB = 'admin_operation';
+/** Rows per job run: each batch is one transaction, so progress moves and a crash loses one batch. */
+export const ADMIN_OPERATION_BATCH = 25;
+const RECENT_SHOWN = 20;
+
+/** What each kind of operation stores in `params` (checked again when a job reads it back). */
+const operationParamsSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('mass_mail'),
+    audience: z.enum(massMailAudiences),
+    subject: z.string(),
+    body: z.string(),
+  }),
+  z.object({
+    kind: z.literal('bulk_users'),
+    filter: userBulkFilterSchema,
+    action: z.literal('change_tier'),
+    tier: z.enum(tierIdentifiers),
+  }),
+  z.object({
+    kind: z.literal('bulk_templates'),
+    filter: templateBulkFilterSchema,
+    action: z.literal('unpublish'),
+  }),
+]);
+export type OperationParams = z.infer<typeof operationParamsSchema>;
+
+const ranks = new Map<string, number>(Object.entries(tierRank));
+
+export function toOperationJson(row: AdminOperationRow): AdminOperation {
+  return {
+    id: row.id,
+    kind: row.kind,
+    status: row.status,
+    total: row.total,
+    processed: row.processed,
+    changed: row.changed,
+    params: row.params,
+    actor_email: row.actorEmail,
+    last_error: row.lastError,
+    created_at: row.createdAt.toISOString(),
+    finished_at: row.finishedAt?.toISOString() ?? null,
+  };
+}
+
+function mailFilter(audience: MassMailBody['audience']): UserBulkFilter {
+  return audience === 'all' ? { status: 'active' } : { status: 'active', tier: audience };
+}
+
+function htmlOf(text: string): string {
+  const escaped = text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return `<p>${escaped.replace(/\n\n+/g, '</p><p>').replace(/\n/g, '<br>')}</p>`;
+}
+
+/**
+ * Issue 15: mass mail and bulk operations run in the background on the durable job queue, one batch of
+ * ADMIN_OPERATION_BATCH per job run; the row in admin_operations holds the cursor and the progress the
+ * pages poll, so a restarted server carries on from the last committed batch.
+ */
+export class AdminOperationsService {
+  readonly #db: Database;
+  readonly #audit: AuditLog;
+  readonly #jobs: JobQueue;
+  readonly #mail: MailQueue;
+  readonly #now: () => Date;
+
+  constructor(deps: { db: Database; audit: AuditLog; jobs: JobQueue; mail: MailQueue; now: () => Date }) {
+    this.#db = deps.db;
+    this.#audit = deps.audit;
+    this.#jobs = deps.jobs;
+    this.#mail = deps.mail;
+    this.#now = deps.now;
+    deps.jobs.register(ADMIN_OPERATION_JOB, (tx, job) => this.#runBatch(tx, job));
+  }
+
+  async preview(params: OperationParams): Promise<number> {
+    return this.#count(this.#db, params);
+  }
+
+  /** Counts what it will act on, records the start (audited) and queues the first batch, in one transaction. */
+  async start(caller: AdminCaller, params: OperationParams): Promise<AdminOperation> {
+    return this.#db.transaction(async (tx) => {
+      const total = await this.#count(tx, params);
+      const actor = auditActor(caller);
+      const row = await repo.insert(tx, {
+        kind: params.kind,
+        params,
+        total,
+        actorId: actor.actorId,
+        actorEmail: actor.actorEmail ?? null,
+        actorIp: actor.ip ?? null,
+        actorUserAgent: actor.userAgent ?? null,
+      });
+      await this.#audit.record(tx, {
+        ...actor,
+        action: params.kind === 'mass_mail' ? 'mass_mail_started' : 'bulk_operation_started',
+        targetType: 'admin_operation',
+        targetId: row.id,
+        after: { total },
+        details: { ...params },
+      });
+      await this.#jobs.schedule(tx, {
+        kind: ADMIN_OPERATION_JOB,
+        key: `${ADMIN_OPERATION_JOB}:${row.id}`,
+        runAt: this.#now(),
+        payload: { operation_id: row.id },
+      });
+      return toOperationJson(row);
+    });
+  }
+
+  async get(id: string): Promise<AdminOperation> {
+    const row = await repo.find(this.#db, id);
+    if (!row) throw AppError.notFound('That operation could not be found.');
+    return toOperationJson(row);
+  }
+
+  async recent(kinds: AdminOperationRow['kind'][]): Promise<AdminOperation[]> {
+    return (await repo.listRecent(this.#db, kinds, RECENT_SHOWN)).map(toOperationJson);
+  }
+
+  async #count(db: Executor, params: OperationParams): Promise<number> {
+    if (params.kind === 'mass_mail') return repo.countUsers(db, mailFilter(params.audience));
+    if (params.kind === 'bulk_users') return repo.countUsers(db, params.filter);
+    return repo.countTemplates(db, params.filter);
+  }
+
+  /** One batch; answers `now` to be run again at once while rows remain, nothing when finished. */
+  async #runBatch(tx: Executor, job: JobRow): Promise<Date | undefined> {
+    const id = job.payload.operation_id;
+    if (typeof id !== 'string') return undefined;
+    const operation = await repo.find(tx, id, { lock: true });
+    if (!operation || operation.status === 'done' || operation.status === 'failed') return undefined;
+    const params = operationParamsSchema.parse(operation.params);
+    const actor: Pick<AuditEntry, 'actorId' | 'actorEmail' | 'ip' | 'userAgent'> = {
+      actorId: operation.actorId,
+      actorEmail: operation.actorEmail,
+      ip: operation.actorIp,
+      userAgent: operation.actorUserAgent,
+    };
+    const { handled, changed, last } = await this.#batch(tx, operation, params, actor);
+    const finished = handled < ADMIN_OPERATION_BATCH;
+    const now = this.#now();
+    await repo.update(tx, operation.id, {
+      status: finished ? 'done' : 'running',
+      processed: operation.processed + handled,
+      changed: operation.changed + changed,
+      cursor: last ?? operation.cursor,
+      ...(finished ? { finishedAt: now } : {}),
+    });
+    return finished ? undefined : now;
+  }
+
+  async #batch(
+    tx: Executor,
+    operation: AdminOperationRow,
+    params: OperationParams,
+    actor: Pick<AuditEntry, 'actorId' | 'actorEmail' | 'ip' | 'userAgent'>,
+  ): Promise<{ handled: number; changed: number; last: string | undefined }> {
+    if (params.kind === 'bulk_templates') {
+      const rows = await repo.templatesAfter(tx, params.filter, operation.cursor, ADMIN_OPERATION_BATCH);
+      let changed = 0;
+      for (const { id } of rows) {
+        const before = await contentTargetsRepository.makePrivate(tx, params.filter.kind, id);
+        if (!before) continue;
+        changed += 1;
+        await this.#audit.record(tx, {
+          ...actor,
+          action: 'content_unpublished',
+          targetType: params.filter.kind,
+          targetId: id,
+          before: { visibility: before.visibility },
+          after: { visibility: 'private' },
+          details: { operation_id: operation.id, name: before.name, owner_id: before.ownerId },
+        });
+      }
+      return { handled: rows.length, changed, last: rows.at(-1)?.id };
+    }
+
+    const filter = params.kind === 'mass_mail' ? mailFilter(params.audience) : params.filter;
+    const rows = await repo.usersAfter(tx, filter, operation.cursor, ADMIN_OPERATION_BATCH);
+    let changed = 0;
+    for (const user of rows) {
+      if (params.kind === 'mass_mail') {
+        // Sent before the batch commits: a crash mid-batch may send a mail twice, never skip one.
+        await this.#mail.sendNow({
+          to: user.email,
+          subject: params.subject,
+          text: params.body,
+          html: htmlOf(params.body),
+        });
+        changed += 1;
+      } else if (await this.#changeTier(tx, user.id, params.tier, actor, operation.id)) {
+        changed += 1;
+      }
+    }
+    return { handled: rows.length, changed, last: rows.at(-1)?.id };
+  }
+
+  /** Puts the user on `tier` without payment (a local subscription with no period end); audited. */
+  async #changeTier(
+    tx: Executor,
+    userId: string,
+    tier: TierIdentifier,
+    actor: Pick<AuditEntry, 'actorId' | 'actorEmail' | 'ip' | 'userAgent'>,
+    operationId: string,
+  ): Promise<boolean> {
+    const found = await subscriptionsRepository.findByUser(tx, userId, { lock: true });
+    const target = await subscriptionsRepository.findTier(tx, tier);
+    if (!found || !target || found.tier.identifier === tier) return false;
+    const now = this.#now();
+    await subscriptionsRepository.update(tx, found.subscription.id, {
+      tierId: target.id,
+      status: 'active',
+      provider: 'local',
+      currentPeriodStart: now,
+      currentPeriodEnd: null,
+      cancelAtPeriodEnd: false,
+      cancelReason: null,
+      cancelledAt: null,
+    });
+    if ((ranks.get(tier) ?? 0) > (ranks.get(found.tier.identifier) ?? 0))
+      await subscriptionsRepository.markTierUpgraded(tx, userId, now);
+    await this.#audit.record(tx, {
+      ...actor,
+      action: 'user_tier_changed',
+      targetType: 'user',
+      targetId: userId,
+      before: { tier: found.tier.identifier, status: found.subscription.status },
+      after: { tier, status: 'active' },
+      details: { operation_id: operationId, without_payment: true },
+    });
+    return true;
+  }
+}

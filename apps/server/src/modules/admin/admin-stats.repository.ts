@@ -1,0 +1,252 @@
+import { type SQL, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Executor } from '../../db/client.js';
+import { countValue, queryRows } from './sql-rows.js';
+
+/** A UTC date range, both ends inclusive, bucketed by day or week (weeks start on Monday, ISO). */
+export interface SeriesRange {
+  from: string;
+  to: string;
+  unit: 'day' | 'week';
+}
+
+/** Ledger types that are shop or loot activity; every other item or currency row is an inventory action. */
+export const SHOP_TYPES = ['purchase', 'sale'];
+export const LOOT_TYPES = ['loot', 'loot_distribution'];
+const NOT_INVENTORY_TYPES = [
+  'character_creation',
+  'character_deletion',
+  'container_creation',
+  'container_deletion',
+];
+
+function textList(values: string[]): SQL {
+  return sql.join(
+    values.map((value) => sql`${value}`),
+    sql`, `,
+  );
+}
+
+/**
+ * docs/decisions.md: a user is active in a period when they signed in (a sign-in was created or used)
+ * or wrote a ledger row in it. The sign-in's last use is all the history a session keeps, so a period
+ * counts the users whose last activity of one of these kinds falls in it; ledger rows fill in the rest.
+ */
+const activityEvents = sql`
+  select user_id::text as who, created_at as at from auth_sessions
+  union all select user_id::text, last_used_at from auth_sessions
+  union all select actor_id::text, transaction_date from transactions where actor_id is not null`;
+
+/** Events of each series: `who` (for distinct counts) and `at` (timestamptz). One query per series. */
+export const seriesEvents = {
+  signups: { events: sql`select id::text as who, created_at as at from users`, distinct: false },
+  active_users: { events: activityEvents, distinct: true },
+  inventory_actions: {
+    events: sql`select id::text as who, transaction_date as at from transactions
+      where transaction_type not in (${textList(NOT_INVENTORY_TYPES)})
+        and transaction_type not in (${textList([...SHOP_TYPES, ...LOOT_TYPES])})`,
+    distinct: false,
+  },
+  shop_activity: {
+    events: sql`select id::text as who, transaction_date as at from transactions
+      where transaction_type in (${textList(SHOP_TYPES)})`,
+    distinct: false,
+  },
+  loot_activity: {
+    events: sql`select id::text as who, transaction_date as at from transactions
+      where transaction_type in (${textList(LOOT_TYPES)})`,
+    distinct: false,
+  },
+  // A user keeps only the time of their latest upgrade, and a subscription the time of its cancellation.
+  upgrades: {
+    events: sql`select id::text as who, tier_upgraded_at as at from users where tier_upgraded_at is not null`,
+    distinct: false,
+  },
+  cancellations: {
+    events: sql`select id::text as who, cancelled_at as at from subscriptions where cancelled_at is not null`,
+    distinct: false,
+  },
+} satisfies Record<string, { events: SQL; distinct: boolean }>;
+
+const pointRow = z.object({ period: z.string(), value: countValue });
+
+export const adminStatsRepository = {
+  /** One bucket per day or week of the range, zero where nothing happened (generate_series). */
+  async series(
+    db: Executor,
+    range: SeriesRange,
+    source: { events: SQL; distinct: boolean },
+  ): Promise<{ period: string; value: number }[]> {
+    const step = `1 ${range.unit}`;
+    const counted = source.distinct ? sql`count(distinct ev.who)` : sql`count(ev.who)`;
+    return queryRows(
+      db,
+      sql`
+        with ev as (
+          select who, (at at time zone 'UTC') as at from (${source.events}) as raw
+          where at >= (${range.from}::date - interval '7 days')
+            and at < (${range.to}::date + interval '1 day')
+        )
+        select to_char(g.period, 'YYYY-MM-DD') as period, ${counted}::int as value
+        from generate_series(
+          date_trunc(${range.unit}, ${range.from}::date::timestamp),
+          ${range.to}::date::timestamp,
+          ${step}::interval
+        ) as g(period)
+        left join ev on ev.at >= g.period and ev.at < g.period + ${step}::interval
+        group by g.period
+        order by g.period`,
+      pointRow,
+    );
+  },
+
+  async userCounts(db: Executor, now: Date) {
+    const [row] = await queryRows(
+      db,
+      sql`
+        select
+          count(*)::int as total,
+          count(*) filter (where created_at >= ${now.toISOString()}::timestamptz - interval '7 days')::int as new_7d,
+          count(*) filter (where created_at >= ${now.toISOString()}::timestamptz - interval '30 days')::int as new_30d,
+          (select count(distinct who)::int from (${activityEvents}) a
+            where at >= ${now.toISOString()}::timestamptz - interval '7 days') as active_7d,
+          (select count(distinct who)::int from (${activityEvents}) a
+            where at >= ${now.toISOString()}::timestamptz - interval '30 days') as active_30d
+        from users`,
+      z.object({
+        total: countValue,
+        new_7d: countValue,
+        new_30d: countValue,
+        active_7d: countValue,
+        active_30d: countValue,
+      }),
+    );
+    if (!row) throw new Error('user counts answered no row');
+    return row;
+  },
+
+  async contentCounts(db: Executor) {
+    const [row] = await queryRows(
+      db,
+      sql`
+        select
+          (select count(*)::int from parties) as parties,
+          (select count(*)::int from characters) as characters,
+          (select count(*)::int from item_templates where system_key is null and deleted_at is null)
+            as item_templates,
+          (select count(*)::int from item_instances) as item_stacks`,
+      z.object({
+        parties: countValue,
+        characters: countValue,
+        item_templates: countValue,
+        item_stacks: countValue,
+      }),
+    );
+    if (!row) throw new Error('content counts answered no row');
+    return row;
+  },
+
+  /** Every tier, with how many users are on it now (any status). */
+  async subscriptionsByTier(db: Executor) {
+    return queryRows(
+      db,
+      sql`
+        select t.identifier as tier, t.name, count(s.id)::int as count
+        from subscription_tiers t left join subscriptions s on s.tier_id = t.id
+        group by t.identifier, t.name, t.rank order by t.rank`,
+      z.object({ tier: z.string(), name: z.string(), count: countValue }),
+    );
+  },
+
+  async subscriptionsByTierAndStatus(db: Executor) {
+    return queryRows(
+      db,
+      sql`
+        select t.identifier as tier, t.name, s.status, count(*)::int as count
+        from subscriptions s join subscription_tiers t on t.id = s.tier_id
+        group by t.identifier, t.name, t.rank, s.status order by t.rank, s.status`,
+      z.object({ tier: z.string(), name: z.string(), status: z.string(), count: countValue }),
+    );
+  },
+
+  /**
+   * docs/decisions.md: monthly revenue is estimated from tier prices × the paid subscriptions that were
+   * running in each month (the billing events log keeps no amounts). A paid subscription runs from the
+   * user's latest upgrade (or its creation) until its cancellation took effect; its current tier is used.
+   */
+  async monthlyRevenue(db: Executor, now: Date, months: number) {
+    return queryRows(
+      db,
+      sql`
+        with paid as (
+          select coalesce(u.tier_upgraded_at, s.created_at) as started,
+                 case when s.status = 'cancelled' then coalesce(s.cancelled_at, s.updated_at) end as ended,
+                 t.price_cents, t.currency
+          from subscriptions s
+          join subscription_tiers t on t.id = s.tier_id
+          join users u on u.id = s.user_id
+          where t.price_cents > 0
+        ), months as (
+          select g.month from generate_series(
+            date_trunc('month', (${now.toISOString()}::timestamptz at time zone 'UTC')) - ${`${months - 1} months`}::interval,
+            date_trunc('month', (${now.toISOString()}::timestamptz at time zone 'UTC')),
+            '1 month'::interval
+          ) as g(month)
+        )
+        select to_char(m.month, 'YYYY-MM') as month,
+               count(p.price_cents)::int as paid_subscriptions,
+               coalesce(sum(p.price_cents), 0)::int as revenue_cents,
+               coalesce(min(p.currency), 'usd') as currency
+        from months m
+        left join paid p on (p.started at time zone 'UTC') < m.month + interval '1 month'
+          and (p.ended is null or (p.ended at time zone 'UTC') >= m.month)
+        group by m.month order by m.month`,
+      z.object({
+        month: z.string(),
+        paid_subscriptions: countValue,
+        revenue_cents: countValue,
+        currency: z.string(),
+      }),
+    );
+  },
+
+  async cancellations(db: Executor, limit: number) {
+    return queryRows(
+      db,
+      sql`
+        select u.id::text as user_id, u.email, t.identifier as tier, s.cancel_reason as reason,
+               to_char(s.cancelled_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as cancelled_at,
+               s.cancel_at_period_end
+        from subscriptions s
+        join users u on u.id = s.user_id
+        join subscription_tiers t on t.id = s.tier_id
+        where s.cancelled_at is not null
+        order by s.cancelled_at desc limit ${limit}`,
+      z.object({
+        user_id: z.string(),
+        email: z.string(),
+        tier: z.string(),
+        reason: z.string().nullable(),
+        cancelled_at: z.string(),
+        cancel_at_period_end: z.boolean(),
+      }),
+    );
+  },
+
+  async billingEvents(db: Executor, page: { limit: number; offset: number }) {
+    const rows = await queryRows(
+      db,
+      sql`
+        select id, provider, type,
+               to_char(received_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as received_at
+        from billing_events order by received_at desc, id limit ${page.limit} offset ${page.offset}`,
+      z.object({ id: z.string(), provider: z.string(), type: z.string(), received_at: z.string() }),
+    );
+    const [total] = await queryRows(
+      db,
+      sql`select count(*)::int as total from billing_events`,
+      z.object({ total: countValue }),
+    );
+    return { rows, total: total?.total ?? 0 };
+  },
+};

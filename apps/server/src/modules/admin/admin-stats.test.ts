@@ -1,0 +1,159 @@
+import type { AdminAnalytics, AdminDashboard, AdminFinancial, BillingEvent } from '@haversack/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { billingEvents } from '../../db/schema/subscriptions.js';
+import { createAdmin, type SignedInAdmin } from '../../test/admin.js';
+import { createParty, createUser, upgrade } from '../../test/factories.js';
+import { buildTestApp, callApi, json, type TestContext } from '../../test/helper.js';
+
+let ctx: TestContext;
+let admin: SignedInAdmin;
+const today = new Date().toISOString().slice(0, 10);
+
+beforeAll(async () => {
+  ctx = await buildTestApp();
+  admin = await createAdmin(ctx);
+});
+afterAll(async () => ctx.close());
+
+const get = <T>(url: string) =>
+  callApi(ctx, 'GET', url, admin.adminAuth).then((r) => {
+    expect(r.statusCode, r.body).toBe(200);
+    return json<{ data: T; meta?: { total_count: number; total_pages: number } }>(r);
+  });
+
+describe('GET /admin/stats/dashboard', () => {
+  it('counts users, new and active ones, content, and subscriptions by tier', async () => {
+    const before = (await get<AdminDashboard>('/admin/stats/dashboard')).data;
+    const gm = await createUser(ctx);
+    await createParty(ctx, gm);
+    await upgrade(ctx, gm, 'tier_2');
+    const after = (await get<AdminDashboard>('/admin/stats/dashboard')).data;
+
+    expect(after.users.total).toBe(before.users.total + 1);
+    expect(after.users.new_7d).toBe(before.users.new_7d + 1);
+    expect(after.users.new_30d).toBe(before.users.new_30d + 1);
+    // Registering signs in: the new user is active.
+    expect(after.users.active_7d).toBe(before.users.active_7d + 1);
+    expect(after.parties).toBe(before.parties + 1);
+    expect(after.inventory_actions_per_day).toHaveLength(30);
+    expect(after.inventory_actions_per_day.at(-1)?.date).toBe(today);
+    const tier2 = (d: AdminDashboard) => d.subscriptions_by_tier.find((t) => t.tier === 'tier_2')?.count ?? 0;
+    expect(tier2(after)).toBe(tier2(before) + 1);
+    expect(after.subscriptions_by_tier.map((t) => t.tier)).toEqual([
+      'tier_free',
+      'tier_1',
+      'tier_2',
+      'tier_3',
+    ]);
+  });
+});
+
+describe('GET /admin/stats/analytics', () => {
+  it('answers one bucket per day of the range with every series, zero where nothing happened', async () => {
+    const from = new Date(Date.now() - 6 * 86_400_000).toISOString().slice(0, 10);
+    const before = (await get<AdminAnalytics>(`/admin/stats/analytics?from=${from}&to=${today}`)).data;
+    expect(before.points.map((p) => p.period)).toHaveLength(7);
+    expect(before.points[0]?.period).toBe(from);
+
+    const user = await createUser(ctx);
+    await upgrade(ctx, user, 'tier_1');
+    await ctx.app.services.subscriptions.cancel(user.user.id, {
+      reason: 'Too pricey',
+      cancel_at_period_end: false,
+    });
+    const after = (await get<AdminAnalytics>(`/admin/stats/analytics?from=${from}&to=${today}`)).data;
+    const last = after.points.at(-1);
+    const lastBefore = before.points.at(-1);
+    expect(last?.signups).toBe((lastBefore?.signups ?? 0) + 1);
+    expect(last?.active_users).toBe((lastBefore?.active_users ?? 0) + 1);
+    expect(last?.upgrades).toBe((lastBefore?.upgrades ?? 0) + 1);
+    expect(last?.cancellations).toBe((lastBefore?.cancellations ?? 0) + 1);
+    expect(after.points[0]?.signups).toBe(before.points[0]?.signups);
+  });
+
+  it('buckets by ISO week, each starting on a Monday', async () => {
+    const { data } = await get<AdminAnalytics>(
+      '/admin/stats/analytics?from=2026-01-01&to=2026-01-31&granularity=week',
+    );
+    expect(data.points.map((p) => p.period)).toEqual([
+      '2025-12-29',
+      '2026-01-05',
+      '2026-01-12',
+      '2026-01-19',
+      '2026-01-26',
+    ]);
+  });
+
+  it('refuses a reversed or too long range with 422', async () => {
+    const reversed = await callApi(
+      ctx,
+      'GET',
+      '/admin/stats/analytics?from=2026-02-01&to=2026-01-01',
+      admin.adminAuth,
+    );
+    expect(reversed.statusCode).toBe(422);
+    const long = await callApi(
+      ctx,
+      'GET',
+      '/admin/stats/analytics?from=2020-01-01&to=2026-01-01',
+      admin.adminAuth,
+    );
+    expect(long.statusCode).toBe(422);
+    const week = await callApi(
+      ctx,
+      'GET',
+      '/admin/stats/analytics?from=2026-01-01&to=2026-01-02&granularity=month',
+      admin.adminAuth,
+    );
+    expect(week.statusCode).toBe(422);
+  });
+});
+
+describe('GET /admin/financial', () => {
+  it('shows subscriptions by tier and status, this month revenue and cancellations with their reasons', async () => {
+    const before = (await get<AdminFinancial>('/admin/financial')).data;
+    const payer = await createUser(ctx);
+    await upgrade(ctx, payer, 'tier_3');
+    const quitter = await createUser(ctx);
+    await upgrade(ctx, quitter, 'tier_1');
+    await ctx.app.services.subscriptions.cancel(quitter.user.id, {
+      reason: 'Our group disbanded',
+      cancel_at_period_end: true,
+    });
+    const { data } = await get<AdminFinancial>('/admin/financial');
+
+    const count = (d: AdminFinancial, tier: string, status: string) =>
+      d.by_tier_status.find((r) => r.tier === tier && r.status === status)?.count ?? 0;
+    expect(count(data, 'tier_3', 'active')).toBe(count(before, 'tier_3', 'active') + 1);
+    expect(data.monthly_revenue).toHaveLength(12);
+    const thisMonth = data.monthly_revenue.at(-1);
+    const thisMonthBefore = before.monthly_revenue.at(-1);
+    expect(thisMonth?.month).toBe(today.slice(0, 7));
+    expect(thisMonth?.paid_subscriptions).toBe((thisMonthBefore?.paid_subscriptions ?? 0) + 2);
+    expect(thisMonth?.revenue_cents).toBeGreaterThan(thisMonthBefore?.revenue_cents ?? 0);
+    expect(data.cancellations[0]).toMatchObject({
+      email: quitter.user.email,
+      tier: 'tier_1',
+      reason: 'Our group disbanded',
+      cancel_at_period_end: true,
+    });
+  });
+
+  it('pages the billing events log, newest first', async () => {
+    const at = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 0, minutes));
+    await ctx.database.db.insert(billingEvents).values(
+      Array.from({ length: 3 }, (_, i) => ({
+        id: `evt_${i}`,
+        provider: 'stripe',
+        type: 'invoice.paid',
+        receivedAt: at(i),
+      })),
+    );
+    const first = await get<BillingEvent[]>('/admin/financial/billing_events?per_page=2');
+    expect(first.data.map((e) => e.id)).toEqual(['evt_2', 'evt_1']);
+    expect(first.meta).toMatchObject({ total_count: 3, total_pages: 2 });
+    const second = await get<BillingEvent[]>('/admin/financial/billing_events?per_page=2&page=2');
+    expect(second.data.map((e) => e.id)).toEqual(['evt_0']);
+    expect(second.data[0]?.received_at).toBe('2026-01-01T00:00:00Z');
+  });
+});

@@ -1,0 +1,227 @@
+import type {
+  AdminGrantTierBody,
+  AdminUserDetail,
+  AdminUserQuery,
+  AdminUserSummary,
+  PageMeta,
+} from '@haversack/contracts';
+import type { Database } from '../../db/client.js';
+import { AppError } from '../../lib/app-error.js';
+import { accountsRepository } from '../accounts/accounts.repository.js';
+import type { AccountsService, SessionEndListener } from '../accounts/accounts.service.js';
+import { subscriptionsRepository } from '../subscriptions/subscriptions.repository.js';
+import type { SubscriptionsService } from '../subscriptions/subscriptions.service.js';
+import { type AdminCaller, auditActor } from './admin-guard.js';
+import { adminSessionsRepository } from './admin-sessions.repository.js';
+import { adminUserListRepository, type UserRow } from './admin-users.repository.js';
+import type { AuditLog } from './audit-log.js';
+
+interface Deps {
+  db: Database;
+  audit: AuditLog;
+  accounts: AccountsService;
+  subscriptions: SubscriptionsService;
+  sessions: SessionEndListener;
+  now: () => Date;
+}
+
+type SummaryRow = { user: UserRow; tier: string; status: string; lastSeenAt: Date | string | null };
+
+function iso(value: Date | string | null): string | null {
+  if (value === null) return null;
+  return (typeof value === 'string' ? new Date(value) : value).toISOString();
+}
+
+function toSummary(row: SummaryRow): AdminUserSummary {
+  return {
+    id: row.user.id,
+    email: row.user.email,
+    username: row.user.username,
+    admin: row.user.admin,
+    tier: row.tier,
+    subscription_status: row.status,
+    email_verified: row.user.emailVerifiedAt !== null,
+    suspended_at: iso(row.user.suspendedAt),
+    suspended_reason: row.user.suspendedReason,
+    created_at: row.user.createdAt.toISOString(),
+    last_seen_at: iso(row.lastSeenAt),
+  };
+}
+
+const notFound = () => AppError.notFound('No such user.');
+
+/** Issue 15, Users: find people, see their whole picture, and help or restrain them; every act audited. */
+export class AdminUsersService {
+  readonly #deps: Deps;
+
+  constructor(deps: Deps) {
+    this.#deps = deps;
+  }
+
+  async list(query: AdminUserQuery): Promise<{ users: AdminUserSummary[]; meta: PageMeta }> {
+    const { rows, total } = await adminUserListRepository.list(
+      this.#deps.db,
+      {
+        ...(query.search ? { search: query.search } : {}),
+        ...(query.tier ? { tier: query.tier } : {}),
+        ...(query.status ? { status: query.status } : {}),
+        ...(query.admin ? { admin: query.admin === 'true' } : {}),
+      },
+      { limit: query.per_page, offset: (query.page - 1) * query.per_page },
+    );
+    return {
+      users: rows.map(toSummary),
+      meta: {
+        current_page: query.page,
+        per_page: query.per_page,
+        total_count: total,
+        total_pages: Math.max(1, Math.ceil(total / query.per_page)),
+      },
+    };
+  }
+
+  async detail(userId: string): Promise<AdminUserDetail> {
+    const db = this.#deps.db;
+    const summary = await adminUserListRepository.summary(db, userId);
+    if (!summary) throw notFound();
+    const [subscription, parties, characters, sessions, transactions] = await Promise.all([
+      subscriptionsRepository.findByUser(db, userId),
+      adminUserListRepository.parties(db, userId),
+      adminUserListRepository.characters(db, userId),
+      adminUserListRepository.sessions(db, userId, 20),
+      adminUserListRepository.recentTransactions(db, userId, 20),
+    ]);
+    return {
+      user: toSummary(summary),
+      subscription: {
+        tier: subscription?.tier.identifier ?? 'tier_free',
+        tier_name: subscription?.tier.name ?? 'Free',
+        status: subscription?.subscription.status ?? 'active',
+        provider: subscription?.subscription.provider ?? null,
+        current_period_end: subscription?.subscription.currentPeriodEnd?.toISOString() ?? null,
+        cancel_at_period_end: subscription?.subscription.cancelAtPeriodEnd ?? false,
+      },
+      parties: parties.map((p) => ({ id: p.id, name: p.name, role: p.role, is_archived: p.isArchived })),
+      characters: characters.map((c) => ({ id: c.id, name: c.name, party_id: c.partyId })),
+      sessions: sessions.map((s) => ({
+        id: s.id,
+        created_at: s.createdAt.toISOString(),
+        last_used_at: s.lastUsedAt.toISOString(),
+        ip_address: s.ipAddress,
+        user_agent: s.userAgent,
+        revoked_at: s.revokedAt?.toISOString() ?? null,
+        revoked_reason: s.revokedReason,
+      })),
+      recent_transactions: transactions.map((t) => ({
+        id: t.id,
+        transaction_type: t.transactionType,
+        summary: t.summary,
+        source: t.source,
+        transaction_date: t.transactionDate.toISOString(),
+      })),
+    };
+  }
+
+  /**
+   * A suspended user cannot sign in, and every session of theirs ends at once: their tokens stop
+   * working and their open sockets close in every process (the same path as logout).
+   */
+  async suspend(caller: AdminCaller, userId: string, reason: string): Promise<AdminUserDetail> {
+    if (userId === caller.user.id) throw new AppError('FORBIDDEN', 'You cannot suspend your own account.');
+    const now = this.#deps.now();
+    const ended = await this.#deps.db.transaction(async (tx) => {
+      const user = await adminUserListRepository.lockUser(tx, userId);
+      if (!user) throw notFound();
+      if (user.suspendedAt) throw new AppError('CONFLICT', 'This account is already suspended.');
+      await adminUserListRepository.setSuspension(tx, userId, { suspendedAt: now, suspendedReason: reason });
+      const sessionIds = await accountsRepository.revokeUserSessions(tx, userId, 'suspended');
+      await adminSessionsRepository.endAllOfUser(tx, userId, 'suspended', now);
+      await this.#deps.audit.record(tx, {
+        ...auditActor(caller),
+        action: 'user_suspended',
+        targetType: 'user',
+        targetId: userId,
+        before: { suspended_at: null },
+        after: { suspended_at: now.toISOString(), suspended_reason: reason },
+        details: { email: user.email, sessions_ended: sessionIds.length },
+      });
+      return sessionIds;
+    });
+    if (ended.length > 0) this.#deps.sessions.sessionsEnded(userId, ended);
+    return this.detail(userId);
+  }
+
+  async unsuspend(caller: AdminCaller, userId: string): Promise<AdminUserDetail> {
+    await this.#deps.db.transaction(async (tx) => {
+      const user = await adminUserListRepository.lockUser(tx, userId);
+      if (!user) throw notFound();
+      if (!user.suspendedAt) throw new AppError('CONFLICT', 'This account is not suspended.');
+      await adminUserListRepository.setSuspension(tx, userId, { suspendedAt: null, suspendedReason: null });
+      await this.#deps.audit.record(tx, {
+        ...auditActor(caller),
+        action: 'user_unsuspended',
+        targetType: 'user',
+        targetId: userId,
+        before: { suspended_at: user.suspendedAt.toISOString(), suspended_reason: user.suspendedReason },
+        after: { suspended_at: null },
+        details: { email: user.email },
+      });
+    });
+    return this.detail(userId);
+  }
+
+  /** Signs the user out everywhere (a lost phone, a shared computer). */
+  async revokeSessions(caller: AdminCaller, userId: string): Promise<AdminUserDetail> {
+    const ended = await this.#deps.db.transaction(async (tx) => {
+      const user = await adminUserListRepository.lockUser(tx, userId);
+      if (!user) throw notFound();
+      // An admin revoking their own sessions keeps the one they are using.
+      const except = userId === caller.user.id ? { except: caller.sessionId } : {};
+      const sessionIds = await accountsRepository.revokeUserSessions(tx, userId, 'revoked_by_admin', except);
+      await this.#deps.audit.record(tx, {
+        ...auditActor(caller),
+        action: 'user_sessions_revoked',
+        targetType: 'user',
+        targetId: userId,
+        before: { open_sessions: sessionIds.length },
+        after: { open_sessions: 0 },
+        details: { email: user.email, session_ids: sessionIds },
+      });
+      return sessionIds;
+    });
+    if (ended.length > 0) this.#deps.sessions.sessionsEnded(userId, ended);
+    return this.detail(userId);
+  }
+
+  async grantTier(caller: AdminCaller, userId: string, body: AdminGrantTierBody): Promise<AdminUserDetail> {
+    await this.#deps.db.transaction(async (tx) => {
+      const user = await adminUserListRepository.lockUser(tx, userId);
+      if (!user) throw notFound();
+      const change = await this.#deps.subscriptions.grantTier(tx, userId, body.tier_id);
+      await this.#deps.audit.record(tx, {
+        ...auditActor(caller),
+        action: 'user_tier_granted',
+        targetType: 'user',
+        targetId: userId,
+        before: change.before,
+        after: change.after,
+        details: { email: user.email, reason: body.reason, payment: 'none' },
+      });
+    });
+    return this.detail(userId);
+  }
+
+  /** Mails the user the same reset link "Forgot password?" would. */
+  async sendPasswordReset(caller: AdminCaller, userId: string): Promise<void> {
+    const user = await accountsRepository.findUserById(this.#deps.db, userId);
+    if (!user) throw notFound();
+    await this.#deps.accounts.forgotPassword(user.email);
+    await this.#deps.audit.record(this.#deps.db, {
+      ...auditActor(caller),
+      action: 'user_password_reset_sent',
+      targetType: 'user',
+      targetId: userId,
+      details: { email: user.email },
+    });
+  }
+}

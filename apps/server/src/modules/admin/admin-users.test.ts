@@ -1,0 +1,211 @@
+import { ADMIN_SESSION_HEADER } from '@haversack/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createAdmin, type SignedInAdmin } from '../../test/admin.js';
+import { createCharacter, createParty, createUser, type SignedInUser } from '../../test/factories.js';
+import { buildTestApp, callApi, json, linkFromMail, type TestContext } from '../../test/helper.js';
+import { auditLogRepository } from './audit-log.repository.js';
+
+let ctx: TestContext;
+let admin: SignedInAdmin;
+let baseUrl: string;
+
+beforeAll(async () => {
+  ctx = await buildTestApp();
+  await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = ctx.app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  baseUrl = `http://127.0.0.1:${address.port}`;
+  admin = await createAdmin(ctx);
+});
+afterAll(async () => ctx.close());
+
+const codeOf = (response: { json(): unknown }) => (response.json() as { error: { code: string } }).error.code;
+const asAdmin = (method: 'GET' | 'POST', url: string, body?: unknown) =>
+  callApi(ctx, method, url, admin.adminAuth, body);
+
+async function login(user: SignedInUser) {
+  return callApi(ctx, 'POST', '/auth/login', undefined, { email: user.user.email, password: user.password });
+}
+
+/** A raw /cable socket that records its frames, as a browser tab of the user would hold it open. */
+function openCable(token: string) {
+  const frames: Record<string, unknown>[] = [];
+  const socket = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/cable?token=${encodeURIComponent(token)}`, [
+    'actioncable-v1-json',
+  ]);
+  const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+  const welcomed = new Promise<void>((resolve) =>
+    socket.on('message', (data) => {
+      const frame = JSON.parse(String(data)) as Record<string, unknown>;
+      frames.push(frame);
+      if (frame.type === 'welcome') resolve();
+    }),
+  );
+  return { frames, closed, welcomed, socket };
+}
+
+describe('admin users: list and detail', () => {
+  it('searches by e-mail or username and filters by plan, status and admin flag', async () => {
+    const marker = `finder${Date.now()}`;
+    const alice = await createUser(ctx, { email: `${marker}-alice@example.com` });
+    await createUser(ctx, { username: `${marker}_bob` });
+    await asAdmin('POST', `/admin/users/${alice.user.id}/tier`, {
+      tier_id: 'tier_2',
+      reason: 'contest prize',
+    });
+
+    const found = json<{ data: { email: string; tier: string }[]; meta: { total_count: number } }>(
+      await asAdmin('GET', `/admin/users?search=${marker}`),
+    );
+    expect(found.meta.total_count).toBe(2);
+    const onTier2 = json<{ data: { id: string }[] }>(
+      await asAdmin('GET', `/admin/users?search=${marker}&tier=tier_2`),
+    );
+    expect(onTier2.data.map((u) => u.id)).toEqual([alice.user.id]);
+    const admins = json<{ data: { id: string }[] }>(await asAdmin('GET', '/admin/users?admin=true'));
+    expect(admins.data.map((u) => u.id)).toContain(admin.user.id);
+    expect(admins.data.map((u) => u.id)).not.toContain(alice.user.id);
+    expect((await asAdmin('GET', '/admin/users?tier=tier_9')).statusCode).toBe(422);
+  });
+
+  it("shows a user's parties, characters, subscription, sessions and recent ledger", async () => {
+    const gm = await createUser(ctx);
+    const party = await createParty(ctx, gm, { name: 'The Lantern Bearers' });
+    await createCharacter(ctx, gm, { name: 'Orla' });
+    const response = await asAdmin('GET', `/admin/users/${gm.user.id}`);
+    expect(response.statusCode).toBe(200);
+    const detail = json<{ data: Record<string, unknown> }>(response).data;
+    expect(detail).toMatchObject({
+      user: { id: gm.user.id, email: gm.user.email, suspended_at: null },
+      subscription: { tier: 'tier_free' },
+      parties: [{ id: party.id, name: 'The Lantern Bearers', role: 'gm' }],
+      characters: [{ name: 'Orla' }],
+    });
+    expect((detail.sessions as unknown[]).length).toBeGreaterThan(0);
+    expect((await asAdmin('GET', '/admin/users/00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+  });
+});
+
+describe('suspending a user', () => {
+  it('refuses their sign-in, ends their sessions and their open cable connection at once, and is audited', async () => {
+    const player = await createUser(ctx);
+    const other = json<{ data: { token: string; refresh_token: string } }>(await login(player)).data;
+    const cable = openCable(player.token);
+    await cable.welcomed;
+
+    const suspended = await asAdmin('POST', `/admin/users/${player.user.id}/suspend`, { reason: 'spam' });
+    expect(suspended.statusCode).toBe(200);
+    expect(
+      json<{ data: { user: { suspended_at: string | null } } }>(suspended).data.user.suspended_at,
+    ).not.toBeNull();
+
+    await cable.closed;
+    expect(cable.frames).toContainEqual(
+      expect.objectContaining({ type: 'disconnect', reason: 'unauthorized' }),
+    );
+
+    const me = await callApi(ctx, 'GET', '/auth/me', player);
+    expect([me.statusCode, codeOf(me)]).toEqual([401, 'REVOKED_TOKEN']);
+    const refreshed = await callApi(ctx, 'POST', '/auth/refresh', undefined, {
+      refresh_token: other.refresh_token,
+    });
+    expect(refreshed.statusCode).toBe(401);
+    const signIn = await login(player);
+    expect([signIn.statusCode, codeOf(signIn)]).toEqual([403, 'ACCOUNT_SUSPENDED']);
+    expect((signIn.json() as { error: { message: string } }).error.message).toBe(
+      'This account has been suspended. Contact support if you think this is a mistake.',
+    );
+    // A wrong password still says only that the credentials are wrong.
+    const guess = await callApi(ctx, 'POST', '/auth/login', undefined, {
+      email: player.user.email,
+      password: 'Wrong1234',
+    });
+    expect(codeOf(guess)).toBe('INVALID_CREDENTIALS');
+
+    const [entry] = (await auditLogRepository.forSubject(ctx.database.db, player.user.id)).filter(
+      (e) => e.action === 'user_suspended',
+    );
+    expect(entry).toMatchObject({
+      actorId: admin.user.id,
+      targetType: 'user',
+      targetId: player.user.id,
+      before: { suspended_at: null },
+      after: { suspended_reason: 'spam' },
+    });
+    expect(entry?.details).toMatchObject({ sessions_ended: 2 });
+
+    const again = await asAdmin('POST', `/admin/users/${player.user.id}/suspend`, { reason: 'spam' });
+    expect(again.statusCode).toBe(409);
+
+    const lifted = await asAdmin('POST', `/admin/users/${player.user.id}/unsuspend`);
+    expect(lifted.statusCode).toBe(200);
+    expect((await login(player)).statusCode).toBe(200);
+  });
+
+  it('refuses an admin suspending themselves, and a suspension without a reason', async () => {
+    const self = await asAdmin('POST', `/admin/users/${admin.user.id}/suspend`, { reason: 'oops' });
+    expect([self.statusCode, codeOf(self)]).toEqual([403, 'FORBIDDEN']);
+    const player = await createUser(ctx);
+    const noReason = await asAdmin('POST', `/admin/users/${player.user.id}/suspend`, { reason: ' ' });
+    expect(noReason.statusCode).toBe(422);
+    expect((await callApi(ctx, 'GET', '/auth/me', player)).statusCode).toBe(200);
+  });
+
+  it('ends a suspended admin’s admin session too', async () => {
+    const otherAdmin = await createAdmin(ctx);
+    await asAdmin('POST', `/admin/users/${otherAdmin.user.id}/suspend`, { reason: 'compromised' });
+    const verify = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/v1/admin/sessions/verify',
+      headers: { ...otherAdmin.auth, [ADMIN_SESSION_HEADER]: otherAdmin.adminSessionToken },
+    });
+    expect(verify.statusCode).toBe(401);
+  });
+});
+
+describe('helping a user', () => {
+  it('revokes every session of theirs', async () => {
+    const player = await createUser(ctx);
+    const response = await asAdmin('POST', `/admin/users/${player.user.id}/revoke_sessions`);
+    expect(response.statusCode).toBe(200);
+    expect((await callApi(ctx, 'GET', '/auth/me', player)).statusCode).toBe(401);
+    expect((await login(player)).statusCode).toBe(200);
+    const actions = (await auditLogRepository.forSubject(ctx.database.db, player.user.id)).map(
+      (e) => e.action,
+    );
+    expect(actions).toContain('user_sessions_revoked');
+  });
+
+  it('grants a plan without payment, recorded in the subscription and the audit log', async () => {
+    const player = await createUser(ctx);
+    const granted = await asAdmin('POST', `/admin/users/${player.user.id}/tier`, {
+      tier_id: 'tier_3',
+      reason: 'community moderator',
+    });
+    expect(granted.statusCode).toBe(200);
+    expect(json<{ data: { subscription: unknown } }>(granted).data.subscription).toMatchObject({
+      tier: 'tier_3',
+      status: 'active',
+      provider: null,
+      current_period_end: null,
+    });
+    const current = await callApi(ctx, 'GET', '/subscription/current', player);
+    expect(JSON.stringify(current.json())).toContain('tier_3');
+    const [entry] = (await auditLogRepository.forSubject(ctx.database.db, player.user.id)).filter(
+      (e) => e.action === 'user_tier_granted',
+    );
+    expect(entry).toMatchObject({
+      before: { tier: 'tier_free' },
+      after: { tier: 'tier_3', status: 'active' },
+      details: expect.objectContaining({ reason: 'community moderator', payment: 'none' }),
+    });
+  });
+
+  it('mails a password reset link', async () => {
+    const player = await createUser(ctx);
+    const response = await asAdmin('POST', `/admin/users/${player.user.id}/password_reset`);
+    expect(response.statusCode).toBe(200);
+    expect(await linkFromMail(ctx, player.user.email, 'reset-password')).toMatch(/reset-password\//);
+  });
+});

@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify';
+import type { Database } from '../../db/client.js';
+import { type AdminAccess, createAdminGuard } from './admin-guard.js';
+import type { AdminOperationsService } from './admin-operations.service.js';
+import { adminSessionsRoutes } from './admin-sessions.routes.js';
+import type { AdminSessionsService } from './admin-sessions.service.js';
+import { adminStatsRoutes } from './admin-stats.routes.js';
+import type { AdminStatsService } from './admin-stats.service.js';
+import { adminUsersRoutes } from './admin-users.routes.js';
+import type { AdminUsersService } from './admin-users.service.js';
+import type { AnnouncementsService } from './announcements.service.js';
+import type { AuditLog } from './audit-log.js';
+import { auditLogsRoutes } from './audit-logs.routes.js';
+import type { AuditLogsService } from './audit-logs.service.js';
+import { bulkOperationsRoutes } from './bulk-operations.routes.js';
+import { communicationsAdminRoutes } from './communications.routes.js';
+import { moderationAdminRoutes } from './moderation.routes.js';
+import type { ModerationService } from './moderation.service.js';
+
+export interface AdminPluginOptions {
+  db: Database;
+  audit: AuditLog;
+  sessions: AdminSessionsService;
+  auditLogs: AuditLogsService;
+  /** Issue 15 pages: dashboard, analytics, financial, moderation, communications, bulk operations. */
+  backOffice: {
+    stats: AdminStatsService;
+    moderation: ModerationService;
+    announcements: AnnouncementsService;
+    operations: AdminOperationsService;
+  };
+  users: AdminUsersService;
+  /** Filled with every admin route as it is registered: the tests walk it to prove each one is guarded. */
+  routes?: AdminRoute[];
+}
+
+export interface AdminRoute {
+  method: string;
+  url: string;
+  access: AdminAccess;
+}
+
+/**
+ * Everything under /api/v1/admin. The guard (admin-guard.ts) runs on every route registered here, in
+ * this plugin or any plugin it registers: a new admin module adds one `app.register` line below (see
+ * README.md in this folder).
+ */
+export async function adminPlugin(app: FastifyInstance, options: AdminPluginOptions) {
+  app.decorateRequest('adminSession', null);
+  app.addHook('onRequest', createAdminGuard(app, options));
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (method === 'HEAD') continue;
+      options.routes?.push({ method, url: route.url, access: route.config?.adminAccess ?? 'admin_session' });
+    }
+  });
+
+  await app.register(adminSessionsRoutes, { sessions: options.sessions });
+  await app.register(auditLogsRoutes, { auditLogs: options.auditLogs });
+  const { stats, moderation, announcements, operations } = options.backOffice;
+  await app.register(adminStatsRoutes, { stats });
+  await app.register(moderationAdminRoutes, { moderation });
+  await app.register(communicationsAdminRoutes, { announcements, operations });
+  await app.register(bulkOperationsRoutes, { operations });
+  await app.register(adminUsersRoutes, { users: options.users });
+}

@@ -1,0 +1,89 @@
+import { and, count, desc, eq, gte, ilike, lt, or, type SQL, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { auditLogs } from '../../db/schema/admin.js';
+
+export type AuditLogRow = typeof auditLogs.$inferSelect;
+export type NewAuditLogRow = typeof auditLogs.$inferInsert;
+
+export interface AuditLogFilter {
+  /** An actor's id, or part of the e-mail they had at the time. */
+  actor?: string;
+  action?: string;
+  targetType?: string;
+  targetId?: string;
+  from?: Date;
+  /** Exclusive. */
+  to?: Date;
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function whereOf(filter: AuditLogFilter): SQL | undefined {
+  const actor = filter.actor?.trim();
+  return and(
+    actor
+      ? uuidPattern.test(actor)
+        ? eq(auditLogs.actorId, actor)
+        : ilike(auditLogs.actorEmail, likePattern(actor))
+      : undefined,
+    filter.action ? eq(auditLogs.action, filter.action) : undefined,
+    filter.targetType ? eq(auditLogs.targetType, filter.targetType) : undefined,
+    filter.targetId ? eq(auditLogs.targetId, filter.targetId) : undefined,
+    filter.from ? gte(auditLogs.createdAt, filter.from) : undefined,
+    filter.to ? lt(auditLogs.createdAt, filter.to) : undefined,
+  );
+}
+
+/**
+ * The only place that builds audit log queries. Append-only by construction: there is an insert and
+ * there are reads, nothing else (and the database refuses UPDATE and DELETE, migration 0012).
+ */
+export const auditLogRepository = {
+  async insert(db: Executor, row: NewAuditLogRow): Promise<AuditLogRow> {
+    const [inserted] = await db.insert(auditLogs).values(row).returning();
+    if (!inserted) throw new Error('insert audit_logs returned nothing');
+    return inserted;
+  },
+
+  async list(
+    db: Executor,
+    filter: AuditLogFilter,
+    page: { limit: number; offset: number },
+  ): Promise<{ rows: AuditLogRow[]; total: number }> {
+    const where = whereOf(filter);
+    const [rows, totals] = await Promise.all([
+      db
+        .select()
+        .from(auditLogs)
+        .where(where)
+        .orderBy(desc(auditLogs.createdAt), desc(auditLogs.id))
+        .limit(page.limit)
+        .offset(page.offset),
+      db.select({ total: count() }).from(auditLogs).where(where),
+    ]);
+    return { rows, total: totals[0]?.total ?? 0 };
+  },
+
+  /** The actions seen so far, for the filter's choices. */
+  async actions(db: Executor): Promise<string[]> {
+    const rows = await db
+      .selectDistinct({ action: auditLogs.action })
+      .from(auditLogs)
+      .orderBy(auditLogs.action)
+      .limit(500);
+    return rows.map((row) => row.action);
+  },
+
+  /** Test and support helper: entries naming one target or actor, newest first. */
+  async forSubject(db: Executor, id: string): Promise<AuditLogRow[]> {
+    return db
+      .select()
+      .from(auditLogs)
+      .where(or(eq(auditLogs.actorId, id), eq(auditLogs.targetId, id)))
+      .orderBy(desc(auditLogs.createdAt), sql`${auditLogs.id} desc`);
+  },
+};

@@ -1,0 +1,143 @@
+import type { AdminOperation } from '@haversack/contracts';
+import { and, count, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLogs } from '../../db/schema/admin.js';
+import { itemTemplates } from '../../db/schema/items.js';
+import { JobQueue } from '../../jobs/job-queue.js';
+import { createAdmin, type SignedInAdmin } from '../../test/admin.js';
+import { createTemplate, createUser, type SignedInUser } from '../../test/factories.js';
+import { buildTestApp, callApi, json, type TestContext } from '../../test/helper.js';
+import { subscriptionsRepository } from '../subscriptions/subscriptions.repository.js';
+import { ADMIN_OPERATION_BATCH, AdminOperationsService } from './admin-operations.service.js';
+import { auditLogRepository } from './audit-log.repository.js';
+
+let ctx: TestContext;
+let admin: SignedInAdmin;
+
+beforeAll(async () => {
+  ctx = await buildTestApp();
+  admin = await createAdmin(ctx);
+});
+afterAll(async () => ctx.close());
+
+async function tierOf(user: SignedInUser): Promise<string> {
+  const found = await subscriptionsRepository.findByUser(ctx.database.db, user.user.id);
+  return found?.tier.identifier ?? 'none';
+}
+
+function firstOf(users: SignedInUser[]): SignedInUser {
+  const [first] = users;
+  if (!first) throw new Error('no users');
+  return first;
+}
+
+const preview = (body: unknown) =>
+  callApi(ctx, 'POST', '/admin/bulk_operations/preview', admin.adminAuth, body);
+
+describe('bulk operations on users', () => {
+  it('counts a dry run without changing anything, then changes the tier in the background, auditing each change', async () => {
+    const tag = `bulk${Date.now()}`;
+    const users = await Promise.all(
+      Array.from({ length: ADMIN_OPERATION_BATCH + 3 }, (_, i) =>
+        createUser(ctx, { email: `${tag}-${i}@example.com` }),
+      ),
+    );
+    const outsider = await createUser(ctx);
+    const body = {
+      target: 'users',
+      filter: { email_contains: tag, tier: 'tier_free' },
+      action: 'change_tier',
+      tier: 'tier_2',
+    };
+
+    const dry = await preview(body);
+    expect(dry.statusCode, dry.body).toBe(200);
+    expect(json<{ data: { count: number } }>(dry).data.count).toBe(users.length);
+    expect(await tierOf(firstOf(users))).toBe('tier_free');
+    // Filters narrow it: nobody of the tag signed up before 2000.
+    const none = await preview({ ...body, filter: { ...body.filter, signed_up_before: '2000-01-01' } });
+    expect(json<{ data: { count: number } }>(none).data.count).toBe(0);
+
+    const started = await callApi(ctx, 'POST', '/admin/bulk_operations', admin.adminAuth, body);
+    expect(started.statusCode, started.body).toBe(202);
+    const operation = json<{ data: AdminOperation }>(started).data;
+    expect(operation).toMatchObject({ kind: 'bulk_users', total: users.length, processed: 0 });
+
+    await ctx.app.services.jobs.runDue();
+    const done = json<{ data: AdminOperation }>(
+      await callApi(ctx, 'GET', `/admin/operations/${operation.id}`, admin.adminAuth),
+    ).data;
+    expect(done).toMatchObject({ status: 'done', processed: users.length, changed: users.length });
+    for (const user of users) expect(await tierOf(user)).toBe('tier_2');
+    expect(await tierOf(outsider)).toBe('tier_free');
+
+    const [entry] = await auditLogRepository.forSubject(ctx.database.db, firstOf(users).user.id);
+    expect(entry).toMatchObject({
+      action: 'user_tier_changed',
+      actorId: admin.user.id,
+      before: { tier: 'tier_free' },
+      after: { tier: 'tier_2' },
+      details: { operation_id: operation.id },
+    });
+    const [perChange] = await ctx.database.db
+      .select({ n: count() })
+      .from(auditLogs)
+      .where(
+        and(
+          eq(auditLogs.action, 'user_tier_changed'),
+          sql`${auditLogs.details}->>'operation_id' = ${operation.id}`,
+        ),
+      );
+    expect(perChange?.n).toBe(users.length);
+  });
+
+  it('refuses suspension and unknown actions with 422 (the admin branch owns suspension)', async () => {
+    const response = await preview({ target: 'users', filter: {}, action: 'suspend' });
+    expect(response.statusCode).toBe(422);
+  });
+});
+
+describe('bulk operations on templates', () => {
+  it('unpublishes an owner public templates, survives a restart mid-way, and keeps them for the owner', async () => {
+    const owner = await createUser(ctx);
+    const templates = [];
+    for (let i = 0; i < ADMIN_OPERATION_BATCH + 1; i += 1)
+      templates.push(await createTemplate(ctx, { creatorId: owner.user.id, visibility: 'public' }));
+    const privateOne = await createTemplate(ctx, { creatorId: owner.user.id, visibility: 'private' });
+    const body = {
+      target: 'templates',
+      filter: { kind: 'item_template', owner: owner.user.email },
+      action: 'unpublish',
+    };
+    expect(json<{ data: { count: number } }>(await preview(body)).data.count).toBe(templates.length);
+
+    const started = await callApi(ctx, 'POST', '/admin/bulk_operations', admin.adminAuth, body);
+    const operation = json<{ data: AdminOperation }>(started).data;
+    // One batch in this process, then it "dies"; a fresh process's queue picks the job up.
+    expect(await ctx.app.services.jobs.runDue(1)).toBe(1);
+    const restarted = new JobQueue(ctx.database.db, () => new Date());
+    new AdminOperationsService({
+      db: ctx.database.db,
+      audit: ctx.app.services.audit,
+      jobs: restarted,
+      mail: ctx.mail,
+      now: () => new Date(),
+    });
+    expect(await restarted.runDue()).toBe(1);
+
+    const done = await ctx.app.services.backOffice.operations.get(operation.id);
+    expect(done).toMatchObject({ status: 'done', processed: templates.length, changed: templates.length });
+    const rows = await ctx.database.db
+      .select()
+      .from(itemTemplates)
+      .where(eq(itemTemplates.creatorId, owner.user.id));
+    expect(rows).toHaveLength(templates.length + 1);
+    expect(rows.every((row) => row.visibility === 'private')).toBe(true);
+    expect(rows.find((row) => row.id === privateOne.id)).toBeDefined();
+    for (const template of templates) {
+      const entries = await auditLogRepository.forSubject(ctx.database.db, template.id);
+      expect(entries.map((e) => e.action)).toEqual(['content_unpublished']);
+    }
+    expect(await auditLogRepository.forSubject(ctx.database.db, privateOne.id)).toEqual([]);
+  });
+});

@@ -1,0 +1,143 @@
+import type { AdminOperation, Announcement } from '@haversack/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAdmin, type SignedInAdmin } from '../../test/admin.js';
+import { createUser, type SignedInUser, upgrade } from '../../test/factories.js';
+import { buildTestApp, callApi, json, readMails, type TestContext } from '../../test/helper.js';
+import { ADMIN_OPERATION_BATCH } from './admin-operations.service.js';
+import { auditLogRepository } from './audit-log.repository.js';
+
+let ctx: TestContext;
+let admin: SignedInAdmin;
+let clockOffsetMs = 0;
+const HOUR = 3_600_000;
+
+beforeAll(async () => {
+  ctx = await buildTestApp({ now: () => new Date(Date.now() + clockOffsetMs) });
+  admin = await createAdmin(ctx);
+});
+afterAll(async () => ctx.close());
+
+const iso = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();
+
+async function announce(body: Record<string, unknown>): Promise<Announcement> {
+  const response = await callApi(ctx, 'POST', '/admin/announcements', admin.adminAuth, body);
+  expect(response.statusCode, response.body).toBe(201);
+  return json<{ data: Announcement }>(response).data;
+}
+
+async function bannersOf(user: SignedInUser): Promise<string[]> {
+  const response = await callApi(ctx, 'GET', '/announcements', user);
+  expect(response.statusCode, response.body).toBe(200);
+  return json<{ data: Announcement[] }>(response).data.map((a) => a.title);
+}
+
+describe('announcements', () => {
+  it('shows a banner to every user within its window only, until each user dismisses it', async () => {
+    const now = await announce({
+      title: 'Maintenance tonight',
+      body: 'Down 22:00-23:00',
+      level: 'warning',
+      starts_at: iso(-HOUR),
+      ends_at: iso(HOUR),
+    });
+    await announce({ title: 'Future news', starts_at: iso(2 * HOUR) });
+    await announce({ title: 'Old news', starts_at: iso(-3 * HOUR), ends_at: iso(-2 * HOUR) });
+    const alice = await createUser(ctx);
+    const bob = await createUser(ctx);
+    expect(await bannersOf(alice)).toEqual(['Maintenance tonight']);
+
+    const dismissed = await callApi(ctx, 'POST', `/announcements/${now.id}/dismiss`, alice);
+    expect(dismissed.statusCode).toBe(204);
+    expect(await bannersOf(alice)).toEqual([]);
+    expect(await bannersOf(bob)).toEqual(['Maintenance tonight']);
+
+    clockOffsetMs = 2.5 * HOUR;
+    try {
+      expect(await bannersOf(bob)).toEqual(['Future news']);
+    } finally {
+      clockOffsetMs = 0;
+    }
+    const [entry] = await auditLogRepository.forSubject(ctx.database.db, now.id);
+    expect(entry).toMatchObject({
+      action: 'announcement_created',
+      actorId: admin.user.id,
+      after: { title: 'Maintenance tonight', level: 'warning' },
+    });
+  });
+
+  it('refuses an end before the start (422) and anonymous readers (401); deletes with an audit entry', async () => {
+    const bad = await callApi(ctx, 'POST', '/admin/announcements', admin.adminAuth, {
+      title: 'x',
+      starts_at: iso(HOUR),
+      ends_at: iso(0),
+    });
+    expect(bad.statusCode).toBe(422);
+    expect((await callApi(ctx, 'GET', '/announcements')).statusCode).toBe(401);
+    const gone = await announce({ title: 'Soon gone', starts_at: iso(-HOUR) });
+    const removed = await callApi(ctx, 'DELETE', `/admin/announcements/${gone.id}`, admin.adminAuth);
+    expect(removed.statusCode).toBe(204);
+    const user = await createUser(ctx);
+    expect(await bannersOf(user)).not.toContain('Soon gone');
+    const [entry] = await auditLogRepository.forSubject(ctx.database.db, gone.id);
+    expect(entry).toMatchObject({ action: 'announcement_deleted', before: { title: 'Soon gone' } });
+  });
+});
+
+describe('mass mail', () => {
+  it('mails one tier in batches in the background, with progress, into DATA_DIR/mail', async () => {
+    const readers = await Promise.all(
+      Array.from({ length: ADMIN_OPERATION_BATCH + 2 }, () => createUser(ctx)),
+    );
+    for (const reader of readers) await upgrade(ctx, reader, 'tier_1');
+    const others = await createUser(ctx);
+
+    const started = await callApi(ctx, 'POST', '/admin/mass_mails', admin.adminAuth, {
+      audience: 'tier_1',
+      subject: 'New features for Adventurers',
+      body: 'Hello!\n\nShops now restock on their own.',
+    });
+    expect(started.statusCode, started.body).toBe(202);
+    const operation = json<{ data: AdminOperation }>(started).data;
+    expect(operation).toMatchObject({
+      kind: 'mass_mail',
+      status: 'queued',
+      total: readers.length,
+      processed: 0,
+    });
+
+    const progress = async () => {
+      const response = await callApi(ctx, 'GET', `/admin/operations/${operation.id}`, admin.adminAuth);
+      return json<{ data: AdminOperation }>(response).data;
+    };
+    expect(await ctx.app.services.jobs.runDue(1)).toBe(1);
+    expect(await progress()).toMatchObject({ status: 'running', processed: ADMIN_OPERATION_BATCH });
+    await ctx.app.services.jobs.runDue();
+    expect(await progress()).toMatchObject({
+      status: 'done',
+      processed: readers.length,
+      changed: readers.length,
+    });
+
+    const mails = (await readMails(ctx)).filter((m) => m.subject === 'New features for Adventurers');
+    expect(mails.map((m) => m.to.toLowerCase()).sort()).toEqual(
+      readers.map((r) => r.user.email.toLowerCase()).sort(),
+    );
+    expect(mails.some((m) => m.to.toLowerCase() === others.user.email.toLowerCase())).toBe(false);
+    expect(mails[0]?.raw).toContain('Shops now restock on their own.');
+
+    const [entry] = await auditLogRepository.forSubject(ctx.database.db, operation.id);
+    expect(entry).toMatchObject({ action: 'mass_mail_started', after: { total: readers.length } });
+    const listed = await callApi(ctx, 'GET', '/admin/mass_mails', admin.adminAuth);
+    expect(json<{ data: AdminOperation[] }>(listed).data[0]?.id).toBe(operation.id);
+  });
+
+  it('refuses an unknown audience with 422 and queues nothing', async () => {
+    const response = await callApi(ctx, 'POST', '/admin/mass_mails', admin.adminAuth, {
+      audience: 'tier_9',
+      subject: 's',
+      body: 'b',
+    });
+    expect(response.statusCode).toBe(422);
+    expect(await ctx.app.services.jobs.runDue()).toBe(0);
+  });
+});

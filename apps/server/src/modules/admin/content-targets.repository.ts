@@ -1,0 +1,77 @@
+import type { ReportTargetType } from '@haversack/contracts';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { users } from '../../db/schema/accounts.js';
+import { itemTemplates } from '../../db/schema/items.js';
+import { lootTemplates } from '../../db/schema/loot.js';
+import { parties } from '../../db/schema/parties.js';
+import { shopTemplates } from '../../db/schema/shops.js';
+
+/** What moderation needs to know about a piece of user content. */
+export interface ContentTarget {
+  type: ReportTargetType;
+  id: string;
+  name: string;
+  ownerId: string | null;
+  ownerEmail: string | null;
+  /** Templates: their visibility; parties: 'public' or 'private' from the public flag. */
+  visibility: string;
+  isPublic: boolean;
+}
+
+const templateTables = {
+  item_template: itemTemplates,
+  shop_template: shopTemplates,
+  loot_template: lootTemplates,
+} as const;
+
+/**
+ * The public item, shop and loot templates and public parties staff moderate: looked up, and made
+ * private (the owner keeps it; only the public stops seeing it).
+ */
+export const contentTargetsRepository = {
+  async find(db: Executor, type: ReportTargetType, id: string): Promise<ContentTarget | undefined> {
+    if (type === 'party') {
+      const [row] = await db
+        .select({
+          name: parties.name,
+          ownerId: parties.gameMasterId,
+          ownerEmail: users.email,
+          isPublic: parties.isPublic,
+        })
+        .from(parties)
+        .leftJoin(users, eq(users.id, parties.gameMasterId))
+        .where(eq(parties.id, id))
+        .limit(1);
+      return row && { type, id, ...row, visibility: row.isPublic ? 'public' : 'private' };
+    }
+    const table = templateTables[type];
+    const deleted = type === 'item_template' ? isNull(itemTemplates.deletedAt) : undefined;
+    const [row] = await db
+      .select({
+        name: table.name,
+        ownerId: table.creatorId,
+        ownerEmail: users.email,
+        visibility: table.visibility,
+      })
+      .from(table)
+      .leftJoin(users, eq(users.id, table.creatorId))
+      .where(and(eq(table.id, id), deleted))
+      .limit(1);
+    return row && { type, id, ...row, isPublic: row.visibility === 'public' };
+  },
+
+  /** Takes it out of public view; answers what it was, or undefined when it is gone. */
+  async makePrivate(tx: Executor, type: ReportTargetType, id: string): Promise<ContentTarget | undefined> {
+    const before = await contentTargetsRepository.find(tx, type, id);
+    if (!before) return undefined;
+    const now = new Date();
+    if (type === 'party') {
+      await tx.update(parties).set({ isPublic: false, updatedAt: now }).where(eq(parties.id, id));
+    } else {
+      const table = templateTables[type];
+      await tx.update(table).set({ visibility: 'private', updatedAt: now }).where(eq(table.id, id));
+    }
+    return before;
+  },
+};

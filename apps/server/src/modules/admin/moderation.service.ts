@@ -1,0 +1,139 @@
+import type { AdminReport, CreateReportBody, PageMeta, Report } from '@haversack/contracts';
+import type { Database } from '../../db/client.js';
+import { AppError } from '../../lib/app-error.js';
+import type { AuthenticatedUser } from '../accounts/accounts.service.js';
+import { type AdminCaller, auditActor } from './admin-guard.js';
+import type { AuditLog } from './audit-log.js';
+import { contentTargetsRepository } from './content-targets.repository.js';
+import { type ContentReportRow, moderationRepository } from './moderation.repository.js';
+
+function toReportJson(row: ContentReportRow): Report {
+  return {
+    id: row.id,
+    target_type: row.targetType,
+    target_id: row.targetId,
+    reason: row.reason,
+    status: row.status,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+/** Issue 15 Moderation: anyone signed in reports public content; staff dismiss or unpublish. */
+export class ModerationService {
+  readonly #db: Database;
+  readonly #audit: AuditLog;
+  readonly #now: () => Date;
+
+  constructor(deps: { db: Database; audit: AuditLog; now: () => Date }) {
+    this.#db = deps.db;
+    this.#audit = deps.audit;
+    this.#now = deps.now;
+  }
+
+  /** Only public content can be reported (what is private is nobody else's to see). */
+  async report(auth: AuthenticatedUser, body: CreateReportBody): Promise<Report> {
+    const target = await contentTargetsRepository.find(this.#db, body.target_type, body.target_id);
+    if (!target?.isPublic) throw AppError.notFound();
+    const row = await moderationRepository.insertOpen(this.#db, {
+      reporterId: auth.user.id,
+      targetType: body.target_type,
+      targetId: body.target_id,
+      reason: body.reason,
+    });
+    if (!row) throw new AppError('CONFLICT', 'You have already reported this; staff will look at it.');
+    return toReportJson(row);
+  }
+
+  async list(
+    status: ContentReportRow['status'],
+    page: number,
+    perPage: number,
+  ): Promise<{ reports: AdminReport[]; meta: PageMeta }> {
+    const { rows, total } = await moderationRepository.list(this.#db, status, {
+      limit: perPage,
+      offset: (page - 1) * perPage,
+    });
+    const reports = await Promise.all(
+      rows.map(async ({ report, reporterEmail, openOnTarget }) => {
+        const target = await contentTargetsRepository.find(this.#db, report.targetType, report.targetId);
+        return {
+          ...toReportJson(report),
+          reporter_email: reporterEmail,
+          target_name: target?.name ?? null,
+          target_owner_email: target?.ownerEmail ?? null,
+          target_public: target?.isPublic ?? false,
+          open_reports_on_target: openOnTarget,
+          resolved_at: report.resolvedAt?.toISOString() ?? null,
+        };
+      }),
+    );
+    return {
+      reports,
+      meta: {
+        current_page: page,
+        per_page: perPage,
+        total_count: total,
+        total_pages: Math.max(1, Math.ceil(total / perPage)),
+      },
+    };
+  }
+
+  async dismiss(caller: AdminCaller, reportId: string): Promise<Report> {
+    return this.#db.transaction(async (tx) => {
+      const report = await moderationRepository.findForUpdate(tx, reportId);
+      if (!report) throw AppError.notFound('That report could not be found.');
+      if (report.status !== 'open') throw new AppError('CONFLICT', 'That report has already been handled.');
+      const now = this.#now();
+      await moderationRepository.resolve(tx, [report.id], 'dismissed', caller.user.id, now);
+      await this.#audit.record(tx, {
+        ...auditActor(caller),
+        action: 'report_dismissed',
+        targetType: 'content_report',
+        targetId: report.id,
+        before: { status: 'open' },
+        after: { status: 'dismissed' },
+        details: { content_type: report.targetType, content_id: report.targetId, reason: report.reason },
+      });
+      return toReportJson({ ...report, status: 'dismissed', resolvedAt: now });
+    });
+  }
+
+  /**
+   * Makes the reported content private (the owner keeps it) and closes every open report on it; the
+   * audit entry names the content with its visibility before and after.
+   */
+  async unpublish(caller: AdminCaller, reportId: string): Promise<Report> {
+    return this.#db.transaction(async (tx) => {
+      const report = await moderationRepository.findForUpdate(tx, reportId);
+      if (!report) throw AppError.notFound('That report could not be found.');
+      if (report.status !== 'open') throw new AppError('CONFLICT', 'That report has already been handled.');
+      const before = await contentTargetsRepository.makePrivate(tx, report.targetType, report.targetId);
+      if (!before) throw AppError.notFound('The reported content no longer exists; dismiss the report.');
+      const open = await moderationRepository.openOnTarget(tx, report.targetType, report.targetId);
+      const now = this.#now();
+      await moderationRepository.resolve(
+        tx,
+        open.map((r) => r.id),
+        'unpublished',
+        caller.user.id,
+        now,
+      );
+      await this.#audit.record(tx, {
+        ...auditActor(caller),
+        action: 'content_unpublished',
+        targetType: report.targetType,
+        targetId: report.targetId,
+        before:
+          report.targetType === 'party' ? { is_public: before.isPublic } : { visibility: before.visibility },
+        after: report.targetType === 'party' ? { is_public: false } : { visibility: 'private' },
+        details: {
+          report_id: report.id,
+          reports_closed: open.length,
+          name: before.name,
+          owner_id: before.ownerId,
+        },
+      });
+      return toReportJson({ ...report, status: 'unpublished', resolvedAt: now });
+    });
+  }
+}

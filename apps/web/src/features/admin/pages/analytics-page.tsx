@@ -1,0 +1,170 @@
+import '@mantine/charts/styles.css';
+import { analyticsSeriesKeys } from '@haversack/contracts';
+import { LineChart } from '@mantine/charts';
+import {
+  Card,
+  Group,
+  SegmentedControl,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Table,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { EmptyState } from '../../../components/empty-state';
+import { ErrorPanel } from '../../../components/error-panel';
+import { usePageTitle } from '../../../lib/page-title';
+import { adminAnalyticsQuery } from '../api/admin-stats-api';
+import { AdminPageHeader } from '../components/admin-page-header';
+
+const DAY_MS = 86_400_000;
+const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+
+type SeriesKey = (typeof analyticsSeriesKeys)[number];
+
+const labels: Record<SeriesKey, string> = {
+  signups: 'Sign-ups',
+  active_users: 'Active users',
+  inventory_actions: 'Inventory actions',
+  shop_activity: 'Shop activity',
+  loot_activity: 'Loot activity',
+  upgrades: 'Upgrades',
+  cancellations: 'Cancellations',
+};
+
+const charts: { title: string; series: { name: SeriesKey; color: string }[] }[] = [
+  {
+    title: 'Users',
+    series: [
+      { name: 'signups', color: 'blue.6' },
+      { name: 'active_users', color: 'teal.6' },
+    ],
+  },
+  {
+    title: 'Activity',
+    series: [
+      { name: 'inventory_actions', color: 'violet.6' },
+      { name: 'shop_activity', color: 'orange.6' },
+      { name: 'loot_activity', color: 'yellow.7' },
+    ],
+  },
+  {
+    title: 'Subscriptions',
+    series: [
+      { name: 'upgrades', color: 'green.6' },
+      { name: 'cancellations', color: 'red.6' },
+    ],
+  },
+];
+
+/** Issue 15 Analytics (/admin/analytics): time series over a chosen range, by day or week. */
+export function AnalyticsPage() {
+  usePageTitle('Admin Analytics');
+  const today = new Date();
+  const [from, setFrom] = useState(isoDay(new Date(today.getTime() - 29 * DAY_MS)));
+  const [to, setTo] = useState(isoDay(today));
+  const [granularity, setGranularity] = useState<'day' | 'week'>('day');
+  const valid = /^\d{4}-\d{2}-\d{2}$/.test(from) && /^\d{4}-\d{2}-\d{2}$/.test(to) && from <= to;
+  const query = useQuery({ ...adminAnalyticsQuery(from, to, granularity), enabled: valid });
+
+  return (
+    <Stack gap="lg">
+      <AdminPageHeader
+        title="Analytics"
+        description="Sign-ups, activity and subscriptions over time (UTC)."
+      />
+      <Group gap="md" align="flex-end" wrap="wrap">
+        <TextInput
+          type="date"
+          label="From"
+          value={from}
+          onChange={(e) => setFrom(e.currentTarget.value)}
+          w={{ base: '100%', xs: 170 }}
+        />
+        <TextInput
+          type="date"
+          label="To"
+          value={to}
+          onChange={(e) => setTo(e.currentTarget.value)}
+          error={valid ? undefined : 'Choose a start on or before the end'}
+          w={{ base: '100%', xs: 170 }}
+        />
+        <SegmentedControl
+          aria-label="Granularity"
+          value={granularity}
+          onChange={(value) => setGranularity(value === 'week' ? 'week' : 'day')}
+          data={[
+            { value: 'day', label: 'By day' },
+            { value: 'week', label: 'By week' },
+          ]}
+        />
+      </Group>
+
+      {!valid ? null : query.isPending ? (
+        <Stack gap="md" aria-busy="true" aria-label="Loading analytics">
+          <Skeleton h={260} radius="md" />
+          <Skeleton h={260} radius="md" />
+        </Stack>
+      ) : query.isError ? (
+        <ErrorPanel
+          title="Failed to Load Analytics"
+          message="Unable to fetch the time series. A range may span at most a year."
+          onRetry={() => void query.refetch()}
+        />
+      ) : query.data.points.length === 0 ? (
+        <EmptyState title="No Data" message="Nothing happened in this range." />
+      ) : (
+        <>
+          <SimpleGrid cols={{ base: 1, lg: 3 }} spacing="md">
+            {charts.map((chart) => (
+              <Card key={chart.title} withBorder padding="md">
+                <Title order={2} size="h4" mb="sm">
+                  {chart.title}
+                </Title>
+                <LineChart
+                  h={220}
+                  data={query.data.points}
+                  dataKey="period"
+                  withLegend
+                  curveType="monotone"
+                  series={chart.series.map((s) => ({ name: s.name, color: s.color, label: labels[s.name] }))}
+                />
+              </Card>
+            ))}
+          </SimpleGrid>
+          <Card withBorder padding={0}>
+            <Table.ScrollContainer minWidth={760}>
+              <Table striped highlightOnHover>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{granularity === 'week' ? 'Week of' : 'Day'}</Table.Th>
+                    {analyticsSeriesKeys.map((key) => (
+                      <Table.Th key={key} ta="right">
+                        {labels[key]}
+                      </Table.Th>
+                    ))}
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {query.data.points.map((point) => (
+                    <Table.Tr key={point.period}>
+                      <Table.Td>{point.period}</Table.Td>
+                      {analyticsSeriesKeys.map((key) => (
+                        <Table.Td key={key} ta="right">
+                          {point[key].toLocaleString()}
+                        </Table.Td>
+                      ))}
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          </Card>
+        </>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,272 @@
+import { type BulkOperationBody, templateKinds, tierIdentifiers } from '@haversack/contracts';
+import {
+  Alert,
+  Button,
+  Card,
+  Group,
+  SegmentedControl,
+  Select,
+  Skeleton,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { EmptyState } from '../../../components/empty-state';
+import { ErrorPanel } from '../../../components/error-panel';
+import { isApiError } from '../../../lib/http-client';
+import { usePageTitle } from '../../../lib/page-title';
+import {
+  bulkOperationsKeys,
+  previewBulkOperation,
+  recentBulkOperationsQuery,
+  startBulkOperation,
+} from '../api/bulk-operations-api';
+import { AdminPageHeader } from '../components/admin-page-header';
+import { OperationProgress } from '../components/operation-progress';
+
+const tierLabels: Record<(typeof tierIdentifiers)[number], string> = {
+  tier_free: 'Free',
+  tier_1: 'Tier 1',
+  tier_2: 'Tier 2',
+  tier_3: 'Tier 3',
+};
+const kindLabels: Record<(typeof templateKinds)[number], string> = {
+  item_template: 'Item templates',
+  shop_template: 'Shop templates',
+  loot_template: 'Loot templates',
+};
+
+const pickTier = (value: string | null) => tierIdentifiers.find((t) => t === value);
+
+function describe(operation: { kind: string; params: Record<string, unknown> }): string {
+  if (operation.kind === 'bulk_users') return `Change tier to ${String(operation.params.tier)}`;
+  return 'Unpublish templates';
+}
+
+/**
+ * Issue 15 Bulk operations (/admin/bulk-operations): a filtered set of users (change tier) or public
+ * templates (unpublish); a dry-run count first, then a background job with progress.
+ */
+export function BulkOperationsPage() {
+  usePageTitle('Admin Bulk Operations');
+  const queryClient = useQueryClient();
+  const [target, setTarget] = useState<'users' | 'templates'>('users');
+  const [tier, setTier] = useState<string | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  const [before, setBefore] = useState('');
+  const [after, setAfter] = useState('');
+  const [email, setEmail] = useState('');
+  const [newTier, setNewTier] = useState<string | null>('tier_1');
+  const [kind, setKind] = useState<(typeof templateKinds)[number]>('item_template');
+  const [owner, setOwner] = useState('');
+  const [count, setCount] = useState<number | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const recent = useQuery(recentBulkOperationsQuery());
+
+  const body = (): BulkOperationBody =>
+    target === 'users'
+      ? {
+          target,
+          action: 'change_tier',
+          tier: pickTier(newTier) ?? 'tier_free',
+          filter: {
+            ...(pickTier(tier) ? { tier: pickTier(tier) } : {}),
+            ...(status === 'active' || status === 'suspended' ? { status } : {}),
+            ...(before ? { signed_up_before: before } : {}),
+            ...(after ? { signed_up_after: after } : {}),
+            ...(email.trim() ? { email_contains: email.trim() } : {}),
+          },
+        }
+      : { target, action: 'unpublish', filter: { kind, ...(owner.trim() ? { owner: owner.trim() } : {}) } };
+
+  const reset = () => setCount(null);
+  const preview = useMutation({ mutationFn: () => previewBulkOperation(body()), onSuccess: setCount });
+  const start = useMutation({
+    mutationFn: () => startBulkOperation(body()),
+    onSuccess: () => {
+      setConfirming(false);
+      setCount(null);
+      void queryClient.invalidateQueries({ queryKey: bulkOperationsKeys.recent });
+    },
+  });
+  const error = preview.error ?? start.error;
+
+  return (
+    <Stack gap="lg">
+      <AdminPageHeader
+        title="Bulk Operations"
+        description="Act on many users or templates at once. Count first; the change then runs in the background, one audit entry per change."
+      />
+      <Card withBorder padding="md">
+        <Stack gap="md">
+          <SegmentedControl
+            aria-label="Act on"
+            value={target}
+            onChange={(value) => {
+              setTarget(value === 'templates' ? 'templates' : 'users');
+              reset();
+            }}
+            data={[
+              { value: 'users', label: 'Users' },
+              { value: 'templates', label: 'Templates' },
+            ]}
+            style={{ alignSelf: 'flex-start' }}
+          />
+          {target === 'users' ? (
+            <>
+              <Group gap="sm" align="flex-end" wrap="wrap" onChange={reset}>
+                <Select
+                  label="Tier"
+                  placeholder="Any tier"
+                  value={tier}
+                  onChange={(v) => {
+                    setTier(v);
+                    reset();
+                  }}
+                  data={tierIdentifiers.map((t) => ({ value: t, label: tierLabels[t] }))}
+                  clearable
+                  w={{ base: '100%', xs: 160 }}
+                />
+                <Select
+                  label="Status"
+                  placeholder="Any status"
+                  value={status}
+                  onChange={(v) => {
+                    setStatus(v);
+                    reset();
+                  }}
+                  data={[
+                    { value: 'active', label: 'Active' },
+                    { value: 'suspended', label: 'Suspended' },
+                  ]}
+                  clearable
+                  w={{ base: '100%', xs: 160 }}
+                />
+                <TextInput
+                  type="date"
+                  label="Signed up on or after"
+                  value={after}
+                  onChange={(e) => setAfter(e.currentTarget.value)}
+                  w={{ base: '100%', xs: 180 }}
+                />
+                <TextInput
+                  type="date"
+                  label="Signed up before"
+                  value={before}
+                  onChange={(e) => setBefore(e.currentTarget.value)}
+                  w={{ base: '100%', xs: 180 }}
+                />
+                <TextInput
+                  label="E-mail contains"
+                  value={email}
+                  onChange={(e) => setEmail(e.currentTarget.value)}
+                  w={{ base: '100%', xs: 220 }}
+                />
+              </Group>
+              <Select
+                label="Change their tier to (without payment)"
+                value={newTier}
+                onChange={(v) => {
+                  setNewTier(v);
+                  reset();
+                }}
+                data={tierIdentifiers.map((t) => ({ value: t, label: tierLabels[t] }))}
+                allowDeselect={false}
+                w={{ base: '100%', xs: 260 }}
+              />
+            </>
+          ) : (
+            <Group gap="sm" align="flex-end" wrap="wrap" onChange={reset}>
+              <Select
+                label="Public templates of kind"
+                value={kind}
+                onChange={(v) => {
+                  setKind(templateKinds.find((k) => k === v) ?? 'item_template');
+                  reset();
+                }}
+                data={templateKinds.map((k) => ({ value: k, label: kindLabels[k] }))}
+                allowDeselect={false}
+                w={{ base: '100%', xs: 200 }}
+              />
+              <TextInput
+                label="Owner (e-mail or id)"
+                value={owner}
+                onChange={(e) => setOwner(e.currentTarget.value)}
+                w={{ base: '100%', xs: 260 }}
+              />
+              <Text size="sm" c="dimmed">
+                Action: unpublish (make private; owners keep them).
+              </Text>
+            </Group>
+          )}
+          {error ? (
+            <Alert color="red">
+              {isApiError(error)
+                ? error.details.map((d) => d.message).join(' ') || error.message
+                : 'Something went wrong.'}
+            </Alert>
+          ) : null}
+          <Group gap="sm">
+            <Button variant="default" onClick={() => preview.mutate()} loading={preview.isPending}>
+              Count Matches (Dry Run)
+            </Button>
+            <Button onClick={() => setConfirming(true)} disabled={count === null || count === 0}>
+              Run Operation
+            </Button>
+            {count !== null ? (
+              <Text size="sm" data-testid="bulk-preview-count">
+                {count.toLocaleString()} {target === 'users' ? 'users' : 'templates'} match.
+              </Text>
+            ) : null}
+          </Group>
+        </Stack>
+      </Card>
+
+      <ConfirmDialog
+        opened={confirming}
+        onClose={() => setConfirming(false)}
+        onConfirm={() => start.mutate()}
+        title="Run Bulk Operation"
+        message={`This will ${target === 'users' ? `move ${count ?? 0} users to ${tierLabels[pickTier(newTier) ?? 'tier_free']}` : `unpublish ${count ?? 0} ${kindLabels[kind].toLowerCase()}`}. Continue?`}
+        confirmLabel="Run"
+        loading={start.isPending}
+      />
+
+      <Card withBorder padding="md">
+        <Title order={2} size="h4" mb="sm">
+          Recent operations
+        </Title>
+        {recent.isPending ? (
+          <Skeleton h={60} aria-label="Loading operations" />
+        ) : recent.isError ? (
+          <ErrorPanel
+            title="Failed to Load Operations"
+            message="Unable to fetch recent operations."
+            onRetry={() => void recent.refetch()}
+          />
+        ) : recent.data.length === 0 ? (
+          <EmptyState title="No Operations" message="No bulk operation has been run yet." />
+        ) : (
+          <Stack gap="md">
+            {recent.data.map((operation) => (
+              <Stack key={operation.id} gap={4}>
+                <Text size="sm" fw={600}>
+                  {describe(operation)} · started by {operation.actor_email ?? 'unknown'} on{' '}
+                  {new Date(operation.created_at).toLocaleString()}
+                </Text>
+                <OperationProgress
+                  operation={operation}
+                  verb={operation.kind === 'bulk_users' ? 'users done' : 'templates done'}
+                />
+              </Stack>
+            ))}
+          </Stack>
+        )}
+      </Card>
+    </Stack>
+  );
+}

@@ -1,0 +1,308 @@
+import { type Announcement, massMailAudiences } from '@haversack/contracts';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Select,
+  Skeleton,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { EmptyState } from '../../../components/empty-state';
+import { ErrorPanel } from '../../../components/error-panel';
+import { isApiError } from '../../../lib/http-client';
+import { usePageTitle } from '../../../lib/page-title';
+import { toast } from '../../../lib/toast';
+import {
+  adminAnnouncementsQuery,
+  communicationsKeys,
+  createAnnouncement,
+  deleteAnnouncement,
+  massMailsQuery,
+  sendMassMail,
+} from '../api/communications-api';
+import { AdminPageHeader } from '../components/admin-page-header';
+import { OperationProgress } from '../components/operation-progress';
+
+const audienceLabels: Record<(typeof massMailAudiences)[number], string> = {
+  all: 'All users',
+  tier_free: 'Free tier',
+  tier_1: 'Tier 1',
+  tier_2: 'Tier 2',
+  tier_3: 'Tier 3',
+};
+
+/** `YYYY-MM-DDTHH:mm` in local time, for a datetime-local input. */
+function localInput(date: Date): string {
+  const shifted = new Date(date.getTime() - date.getTimezoneOffset() * 60_000);
+  return shifted.toISOString().slice(0, 16);
+}
+
+function errorText(error: unknown): string | null {
+  if (!error) return null;
+  if (isApiError(error)) return error.details.map((d) => d.message).join(' ') || error.message;
+  return 'Something went wrong. Please try again.';
+}
+
+/** Issue 15 Communications (/admin/communications): banners in the app, and e-mail to users. */
+export function CommunicationsPage() {
+  usePageTitle('Admin Communications');
+  return (
+    <Stack gap="lg">
+      <AdminPageHeader
+        title="Communications"
+        description="Announce things in the app, or e-mail all users or one tier."
+      />
+      <AnnouncementsSection />
+      <MassMailSection />
+    </Stack>
+  );
+}
+
+function AnnouncementsSection() {
+  const queryClient = useQueryClient();
+  const list = useQuery(adminAnnouncementsQuery());
+  const [title, setTitle] = useState('');
+  const [body, setBody] = useState('');
+  const [level, setLevel] = useState<Announcement['level']>('info');
+  const [startsAt, setStartsAt] = useState(() => localInput(new Date()));
+  const [endsAt, setEndsAt] = useState('');
+  const create = useMutation({
+    mutationFn: () =>
+      createAnnouncement({
+        title,
+        body,
+        level,
+        starts_at: new Date(startsAt).toISOString(),
+        ends_at: endsAt ? new Date(endsAt).toISOString() : null,
+      }),
+    onSuccess: () => {
+      toast.success('Announcement published.');
+      setTitle('');
+      setBody('');
+      setEndsAt('');
+      void queryClient.invalidateQueries({ queryKey: communicationsKeys.announcements });
+      void queryClient.invalidateQueries({ queryKey: ['announcements'] });
+    },
+  });
+  const remove = useMutation({
+    mutationFn: deleteAnnouncement,
+    onSuccess: () => {
+      toast.success('Announcement deleted.');
+      void queryClient.invalidateQueries({ queryKey: communicationsKeys.announcements });
+    },
+  });
+
+  return (
+    <Card withBorder padding="md">
+      <Title order={2} size="h3" mb="sm">
+        Announcements
+      </Title>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          create.mutate();
+        }}
+      >
+        <Stack gap="sm">
+          <TextInput
+            label="Title"
+            required
+            value={title}
+            onChange={(e) => setTitle(e.currentTarget.value)}
+            maxLength={120}
+          />
+          <Textarea
+            label="Message"
+            value={body}
+            onChange={(e) => setBody(e.currentTarget.value)}
+            autosize
+            minRows={2}
+            maxLength={2000}
+          />
+          <Group gap="sm" align="flex-end" wrap="wrap">
+            <Select
+              label="Level"
+              value={level}
+              onChange={(value) => setLevel(value === 'warning' || value === 'critical' ? value : 'info')}
+              data={[
+                { value: 'info', label: 'Info' },
+                { value: 'warning', label: 'Warning' },
+                { value: 'critical', label: 'Critical' },
+              ]}
+              allowDeselect={false}
+              w={{ base: '100%', xs: 140 }}
+            />
+            <TextInput
+              type="datetime-local"
+              label="Starts"
+              required
+              value={startsAt}
+              onChange={(e) => setStartsAt(e.currentTarget.value)}
+              w={{ base: '100%', xs: 220 }}
+            />
+            <TextInput
+              type="datetime-local"
+              label="Ends (optional)"
+              value={endsAt}
+              onChange={(e) => setEndsAt(e.currentTarget.value)}
+              w={{ base: '100%', xs: 220 }}
+            />
+          </Group>
+          {create.error ? <Alert color="red">{errorText(create.error)}</Alert> : null}
+          <Group>
+            <Button type="submit" loading={create.isPending}>
+              Publish Announcement
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+
+      <Title order={3} size="h4" mt="lg" mb="sm">
+        Published
+      </Title>
+      {list.isPending ? (
+        <Skeleton h={80} aria-label="Loading announcements" />
+      ) : list.isError ? (
+        <ErrorPanel
+          title="Failed to Load Announcements"
+          message="Unable to fetch the announcements."
+          onRetry={() => void list.refetch()}
+        />
+      ) : list.data.length === 0 ? (
+        <EmptyState title="No Announcements" message="Publish one above; it shows as a banner in the app." />
+      ) : (
+        <Stack gap="xs">
+          {list.data.map((a) => (
+            <Group key={a.id} justify="space-between" wrap="nowrap" gap="sm" data-testid="announcement-row">
+              <Stack gap={0} style={{ minWidth: 0 }}>
+                <Group gap="xs">
+                  <Badge
+                    variant="light"
+                    color={a.level === 'critical' ? 'red' : a.level === 'warning' ? 'yellow' : 'blue'}
+                  >
+                    {a.level}
+                  </Badge>
+                  <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+                    {a.title}
+                  </Text>
+                </Group>
+                <Text size="xs" c="dimmed">
+                  {new Date(a.starts_at).toLocaleString()} –{' '}
+                  {a.ends_at ? new Date(a.ends_at).toLocaleString() : 'until deleted'}
+                </Text>
+              </Stack>
+              <Button
+                variant="subtle"
+                color="red"
+                size="xs"
+                onClick={() => remove.mutate(a.id)}
+                loading={remove.isPending && remove.variables === a.id}
+                aria-label={`Delete announcement ${a.title}`}
+                style={{ flexShrink: 0 }}
+              >
+                Delete
+              </Button>
+            </Group>
+          ))}
+        </Stack>
+      )}
+    </Card>
+  );
+}
+
+function MassMailSection() {
+  const queryClient = useQueryClient();
+  const recent = useQuery(massMailsQuery());
+  const [audience, setAudience] = useState<(typeof massMailAudiences)[number]>('all');
+  const [subject, setSubject] = useState('');
+  const [body, setBody] = useState('');
+  const send = useMutation({
+    mutationFn: () => sendMassMail({ audience, subject, body }),
+    onSuccess: () => {
+      toast.success('Mail queued; it is sent in the background.');
+      setSubject('');
+      setBody('');
+      void queryClient.invalidateQueries({ queryKey: communicationsKeys.massMails });
+    },
+  });
+
+  return (
+    <Card withBorder padding="md">
+      <Title order={2} size="h3" mb="sm">
+        E-mail users
+      </Title>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          send.mutate();
+        }}
+      >
+        <Stack gap="sm">
+          <Select
+            label="Send to"
+            value={audience}
+            onChange={(value) => setAudience(massMailAudiences.find((a) => a === value) ?? 'all')}
+            data={massMailAudiences.map((a) => ({ value: a, label: audienceLabels[a] }))}
+            allowDeselect={false}
+            w={{ base: '100%', xs: 220 }}
+          />
+          <TextInput
+            label="Subject"
+            required
+            value={subject}
+            onChange={(e) => setSubject(e.currentTarget.value)}
+            maxLength={200}
+          />
+          <Textarea
+            label="Message"
+            required
+            value={body}
+            onChange={(e) => setBody(e.currentTarget.value)}
+            autosize
+            minRows={4}
+          />
+          {send.error ? <Alert color="red">{errorText(send.error)}</Alert> : null}
+          <Group>
+            <Button type="submit" loading={send.isPending}>
+              Send E-mail
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+      <Title order={3} size="h4" mt="lg" mb="sm">
+        Recent mailings
+      </Title>
+      {recent.isPending ? (
+        <Skeleton h={60} aria-label="Loading mailings" />
+      ) : recent.isError ? (
+        <ErrorPanel
+          title="Failed to Load Mailings"
+          message="Unable to fetch recent mailings."
+          onRetry={() => void recent.refetch()}
+        />
+      ) : recent.data.length === 0 ? (
+        <EmptyState title="No Mailings" message="No e-mail has been sent to users from here yet." />
+      ) : (
+        <Stack gap="md">
+          {recent.data.map((operation) => (
+            <Stack key={operation.id} gap={4}>
+              <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
+                {typeof operation.params.subject === 'string' ? operation.params.subject : 'Mail'} ·{' '}
+                {audienceLabels[massMailAudiences.find((a) => a === operation.params.audience) ?? 'all']}
+              </Text>
+              <OperationProgress operation={operation} verb="mails sent" />
+            </Stack>
+          ))}
+        </Stack>
+      )}
+    </Card>
+  );
+}

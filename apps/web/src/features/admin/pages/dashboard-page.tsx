@@ -1,0 +1,130 @@
+import '@mantine/charts/styles.css';
+import { BarChart, DonutChart } from '@mantine/charts';
+import { Card, ColorSwatch, Grid, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { EmptyState } from '../../../components/empty-state';
+import { ErrorPanel } from '../../../components/error-panel';
+import { usePageTitle } from '../../../lib/page-title';
+import { adminDashboardQuery } from '../api/admin-stats-api';
+import { AdminPageHeader } from '../components/admin-page-header';
+import { StatCard } from '../components/stat-card';
+
+const tierColors = ['gray.5', 'blue.5', 'violet.5', 'orange.5'];
+const tierColor = (i: number) => tierColors[i % tierColors.length] ?? 'gray.5';
+/** The donut's colour of a tier as a CSS variable, for the legend's swatch. */
+const swatchColor = (i: number) => `var(--mantine-color-${tierColor(i).replace('.', '-')})`;
+
+/** Issue 15 Dashboard (/admin, /admin/dashboard): how the site is doing at a glance. */
+export function DashboardPage() {
+  usePageTitle('Admin Dashboard');
+  const query = useQuery(adminDashboardQuery());
+
+  return (
+    <Stack gap="lg">
+      <AdminPageHeader title="Dashboard" description="Users, content and activity across the site." />
+      {query.isPending ? (
+        <SimpleGrid cols={{ base: 2, md: 4 }} spacing="md" aria-busy="true" aria-label="Loading dashboard">
+          {Array.from({ length: 8 }, (_, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity
+            <Skeleton key={i} h={88} radius="md" />
+          ))}
+        </SimpleGrid>
+      ) : query.isError ? (
+        <ErrorPanel
+          title="Failed to Load Dashboard"
+          message="Unable to fetch the site statistics."
+          onRetry={() => void query.refetch()}
+        />
+      ) : (
+        <>
+          <SimpleGrid cols={{ base: 2, md: 4 }} spacing="md">
+            <StatCard label="Users" value={query.data.users.total} />
+            <StatCard
+              label="New users (7 days)"
+              value={query.data.users.new_7d}
+              hint={`${query.data.users.new_30d} in 30 days`}
+            />
+            <StatCard
+              label="Active users (7 days)"
+              value={query.data.users.active_7d}
+              hint={`${query.data.users.active_30d} in 30 days`}
+            />
+            <StatCard label="Parties" value={query.data.parties} />
+            <StatCard label="Characters" value={query.data.characters} />
+            <StatCard label="Item templates" value={query.data.item_templates} hint="Made by users" />
+            <StatCard label="Item stacks" value={query.data.item_stacks} hint="In inventories" />
+            <StatCard
+              label="Paid subscriptions"
+              value={query.data.subscriptions_by_tier
+                .filter((t) => t.tier !== 'tier_free')
+                .reduce((sum, t) => sum + t.count, 0)}
+            />
+          </SimpleGrid>
+          <Grid gap="md">
+            <Grid.Col span={{ base: 12, lg: 8 }}>
+              <Card withBorder padding="md" h="100%">
+                <Title order={2} size="h4" mb="sm">
+                  Inventory actions per day (30 days)
+                </Title>
+                {query.data.inventory_actions_per_day.every((d) => d.count === 0) ? (
+                  <EmptyState
+                    title="No Inventory Actions"
+                    message="Nobody moved, added or removed items in the last 30 days."
+                  />
+                ) : (
+                  <BarChart
+                    h={260}
+                    data={query.data.inventory_actions_per_day.map((d) => ({
+                      date: d.date.slice(5),
+                      count: d.count,
+                    }))}
+                    dataKey="date"
+                    series={[{ name: 'count', label: 'Inventory actions', color: 'violet.6' }]}
+                    tickLine="y"
+                  />
+                )}
+              </Card>
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, lg: 4 }}>
+              <Card withBorder padding="md" h="100%">
+                <Title order={2} size="h4" mb="sm">
+                  Subscriptions by tier
+                </Title>
+                {query.data.subscriptions_by_tier.every((t) => t.count === 0) ? (
+                  <EmptyState title="No Subscriptions" message="No user has a subscription yet." />
+                ) : (
+                  <Stack align="center" gap="sm">
+                    <DonutChart
+                      size={180}
+                      thickness={28}
+                      withTooltip
+                      data={query.data.subscriptions_by_tier.map((t, i) => ({
+                        name: t.name,
+                        value: t.count,
+                        color: tierColor(i),
+                      }))}
+                      chartLabel={query.data.users.total}
+                    />
+                    <Stack gap={4} w="100%">
+                      {query.data.subscriptions_by_tier.map((t, i) => (
+                        <Group key={t.tier} justify="space-between">
+                          <Group gap="xs">
+                            <ColorSwatch size={12} color={swatchColor(i)} aria-hidden="true" />
+                            <Text size="sm">{t.name}</Text>
+                          </Group>
+                          <Text size="sm" fw={600}>
+                            {t.count.toLocaleString()}
+                          </Text>
+                        </Group>
+                      ))}
+                    </Stack>
+                  </Stack>
+                )}
+              </Card>
+            </Grid.Col>
+          </Grid>
+        </>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,90 @@
+import { expect, type Page, test } from '@playwright/test';
+import { expectAccessible } from '../support/a11y';
+import { AccountPages, newAccount } from '../support/accounts';
+import { e2eAdmin } from '../support/admin';
+import { screenshotBothWidths } from '../support/screenshots';
+
+/** Ends the tab's admin session on the server behind the page's back, as an expiry would. */
+async function endAdminSessionBehindThePage(page: Page) {
+  const { token, adminSession } = await page.evaluate(() => ({
+    token: window.localStorage.getItem('auth_token'),
+    adminSession: window.sessionStorage.getItem('haversack_admin_session'),
+  }));
+  const response = await page.request.fetch('/api/v1/admin/sessions/current', {
+    method: 'DELETE',
+    headers: { Authorization: `Bearer ${token}`, 'X-Admin-Session': adminSession ?? '' },
+  });
+  expect(response.status()).toBe(204);
+}
+
+test('a non-admin opening /admin lands on the dashboard, and the admin sees the attempt in the audit log', async ({
+  page,
+}) => {
+  const accounts = new AccountPages(page);
+  const player = newAccount('snoop');
+  await accounts.register(player);
+
+  await page.goto('/admin/users');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await accounts.signOut();
+
+  await accounts.signIn(e2eAdmin.email, e2eAdmin.password);
+  await page.goto('/admin/audit');
+  await expect(page.getByTestId('admin-mode-badge')).toHaveText('ADMIN MODE');
+  await expect(page.getByTestId('admin-email')).toHaveText(e2eAdmin.email);
+  await expect(page.getByRole('heading', { name: 'Audit Logs', level: 1 })).toBeVisible();
+
+  await page.getByLabel('Actor').fill(player.email);
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await expect(page).toHaveURL(new RegExp(`actor=${encodeURIComponent(player.email)}`));
+  const entries = page.getByTestId('audit-log-entry');
+  await expect(entries).toHaveCount(1);
+  await expect(entries.first()).toContainText('Refused admin access');
+  await expect(entries.first()).toContainText(player.email);
+  await entries.first().getByRole('button', { name: 'Details' }).click();
+  await expect(page.getByRole('dialog', { name: 'Audit entry' })).toContainText('"path": "/admin/users"');
+  await expectAccessible(page, 'audit entry details');
+  await page.keyboard.press('Escape');
+
+  // The CSV export holds what the filters show.
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^haversack-audit-log-\d{4}-\d{2}-\d{2}\.csv$/);
+
+  await page.getByRole('button', { name: 'Clear' }).click();
+  await expect(page).toHaveURL(/\/admin\/audit$/);
+  await expect(entries.first()).toBeVisible();
+  await expectAccessible(page, 'audit logs');
+  await screenshotBothWidths(page, 'admin-audit-logs');
+
+  await page.getByLabel('Actor').fill('nobody-at-all@example.com');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await expect(page.getByRole('heading', { name: 'No audit entries' })).toBeVisible();
+  await screenshotBothWidths(page, 'admin-audit-logs-empty');
+});
+
+test('an admin session that ends shows the expired card; Exit Admin Mode leaves for the dashboard', async ({
+  page,
+}) => {
+  const accounts = new AccountPages(page);
+  await accounts.signIn(e2eAdmin.email, e2eAdmin.password);
+  await page.goto('/admin/audit');
+  await expect(page.getByRole('heading', { name: 'Audit Logs', level: 1 })).toBeVisible();
+
+  await endAdminSessionBehindThePage(page);
+  // The next admin call is refused as expired: the card replaces the page.
+  await page.getByLabel('Actor').fill('someone');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await expect(page.getByRole('heading', { name: 'Admin Session Expired' })).toBeVisible();
+  await expectAccessible(page, 'admin session expired');
+  await screenshotBothWidths(page, 'admin-session-expired');
+  await page.getByRole('link', { name: 'Return to Dashboard' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  // Entering again starts a new admin session.
+  await page.goto('/admin/audit');
+  await expect(page.getByRole('heading', { name: 'Audit Logs', level: 1 })).toBeVisible();
+  await page.getByRole('link', { name: 'Exit Admin Mode' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+});

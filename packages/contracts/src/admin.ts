@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import { text } from './fields.js';
+
+/** DESIGN §10: the admin session travels in this header, beside the bearer access token. */
+export const ADMIN_SESSION_HEADER = 'X-Admin-Session';
+/** An admin session lasts this long after its last admin call (ours: the spec leaves it open). */
+export const ADMIN_SESSION_TTL_S = 30 * 60;
+
+/** spec/01 §6: what a refused visit to /admin posts, and the one action anyone signed in may post. */
+export const UNAUTHORIZED_ADMIN_ACCESS_ATTEMPT = 'unauthorized_admin_access_attempt';
+
+export const adminSessionSchema = z.object({
+  token: z.string(),
+  expires_at: z.string(),
+});
+export type AdminSession = z.infer<typeof adminSessionSchema>;
+
+/** spec/01 §7 GET /admin/sessions/verify: valid, and until when (an invalid session is a 401). */
+export const adminSessionVerificationSchema = z.object({
+  valid: z.literal(true),
+  expires_at: z.string(),
+});
+export type AdminSessionVerification = z.infer<typeof adminSessionVerificationSchema>;
+
+/** spec/01 §7 POST /admin/audit_logs with action and path. */
+export const auditAttemptBodySchema = z.object({
+  action: z.literal(UNAUTHORIZED_ADMIN_ACCESS_ATTEMPT, {
+    error: `action must be ${UNAUTHORIZED_ADMIN_ACCESS_ATTEMPT}`,
+  }),
+  path: text().trim().min(1).max(2000),
+});
+export type AuditAttemptBody = z.infer<typeof auditAttemptBodySchema>;
+
+export const auditLogEntrySchema = z.object({
+  id: z.string(),
+  actor_id: z.string().nullable(),
+  actor_email: z.string().nullable(),
+  action: z.string(),
+  target_type: z.string().nullable(),
+  target_id: z.string().nullable(),
+  before: z.record(z.string(), z.unknown()).nullable(),
+  after: z.record(z.string(), z.unknown()).nullable(),
+  details: z.record(z.string(), z.unknown()),
+  ip_address: z.string().nullable(),
+  user_agent: z.string().nullable(),
+  created_at: z.string(),
+});
+export type AuditLogEntry = z.infer<typeof auditLogEntrySchema>;
+
+const dateTimeParam = (name: string) =>
+  z.iso
+    .datetime({ offset: true, error: `${name} must be an ISO-8601 date and time` })
+    .or(z.iso.date({ error: `${name} must be a date (YYYY-MM-DD) or an ISO-8601 date and time` }));
+
+/** Filters of the audit log: actor (id or part of the e-mail), action, target, a date range. */
+export const auditLogFilterSchema = z.object({
+  actor: text().trim().max(320).optional(),
+  action: text().trim().max(100).optional(),
+  target_type: text().trim().max(50).optional(),
+  target_id: text().trim().max(100).optional(),
+  /** Inclusive; a bare date means its start (UTC). */
+  from: dateTimeParam('from').optional(),
+  /** Inclusive; a bare date means the whole of that day (UTC). */
+  to: dateTimeParam('to').optional(),
+});
+export type AuditLogFilter = z.infer<typeof auditLogFilterSchema>;
+
+export const auditLogQuerySchema = auditLogFilterSchema.extend({
+  page: z.coerce.number().int().min(1).default(1),
+  per_page: z.coerce.number().int().min(1).max(100).default(50),
+});
+export type AuditLogQuery = z.infer<typeof auditLogQuerySchema>;
+
+/** The most rows one CSV export holds; narrow the filters for more. */
+export const AUDIT_EXPORT_MAX_ROWS = 10_000;
+
+export const auditLogActionsSchema = z.object({ actions: z.array(z.string()) });
+
+/** Users (issue 15): the back office's list, a user's whole picture, and what staff may do to them. */
+export const adminUserStatuses = ['active', 'suspended'] as const;
+
+export const adminUserQuerySchema = z.object({
+  search: text().trim().max(200).optional(),
+  tier: z
+    .enum(['tier_free', 'tier_1', 'tier_2', 'tier_3'], { error: 'tier must be a plan identifier' })
+    .optional(),
+  status: z.enum(adminUserStatuses, { error: 'status must be active or suspended' }).optional(),
+  admin: z.enum(['true', 'false'], { error: 'admin must be true or false' }).optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  per_page: z.coerce.number().int().min(1).max(100).default(25),
+});
+export type AdminUserQuery = z.infer<typeof adminUserQuerySchema>;
+
+export const adminUserSummarySchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  username: z.string(),
+  admin: z.boolean(),
+  tier: z.string(),
+  subscription_status: z.string(),
+  email_verified: z.boolean(),
+  suspended_at: z.string().nullable(),
+  suspended_reason: z.string().nullable(),
+  created_at: z.string(),
+  last_seen_at: z.string().nullable(),
+});
+export type AdminUserSummary = z.infer<typeof adminUserSummarySchema>;
+
+export const adminUserDetailSchema = z.object({
+  user: adminUserSummarySchema,
+  subscription: z.object({
+    tier: z.string(),
+    tier_name: z.string(),
+    status: z.string(),
+    provider: z.string().nullable(),
+    current_period_end: z.string().nullable(),
+    cancel_at_period_end: z.boolean(),
+  }),
+  parties: z.array(
+    z.object({ id: z.string(), name: z.string(), role: z.string(), is_archived: z.boolean() }),
+  ),
+  characters: z.array(z.object({ id: z.string(), name: z.string(), party_id: z.string().nullable() })),
+  sessions: z.array(
+    z.object({
+      id: z.string(),
+      created_at: z.string(),
+      last_used_at: z.string(),
+      ip_address: z.string().nullable(),
+      user_agent: z.string().nullable(),
+      revoked_at: z.string().nullable(),
+      revoked_reason: z.string().nullable(),
+    }),
+  ),
+  recent_transactions: z.array(
+    z.object({
+      id: z.string(),
+      transaction_type: z.string(),
+      summary: z.string(),
+      source: z.string(),
+      transaction_date: z.string(),
+    }),
+  ),
+});
+export type AdminUserDetail = z.infer<typeof adminUserDetailSchema>;
+
+export const adminSuspendBodySchema = z.object({
+  reason: text().trim().min(1, 'Say why the account is suspended').max(500),
+});
+export type AdminSuspendBody = z.infer<typeof adminSuspendBodySchema>;
+
+export const adminGrantTierBodySchema = z.object({
+  tier_id: z.enum(['tier_free', 'tier_1', 'tier_2', 'tier_3'], {
+    error: 'tier_id must be a plan identifier',
+  }),
+  reason: text().trim().min(1, 'Say why the plan is granted').max(500),
+});
+export type AdminGrantTierBody = z.infer<typeof adminGrantTierBodySchema>;
+
+/** Sign-in refused for a suspended account (ours; the spec does not name it). */
+export const accountSuspendedMessage =
+  'This account has been suspended. Contact support if you think this is a mistake.';
