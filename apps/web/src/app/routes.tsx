@@ -326,7 +326,12 @@ export const routes: RouteObject[] = [
               lazyPage('audit', 'Admin Audit Logs', () =>
                 import('../features/admin/pages/audit-logs-page').then((m) => m.AuditLogsPage),
               ),
-              adminPage('users', 'Users'),
+              lazyPage('users', 'Admin Users', () =>
+                import('../features/admin/pages/admin-users-page').then((m) => m.AdminUsersPage),
+              ),
+              lazyPage('users/:id', 'Admin User', () =>
+                import('../features/admin/pages/admin-user-detail-page').then((m) => m.AdminUserDetailPage),
+              ),
               adminPage('moderation', 'Moderation'),
               adminPage('financial', 'Financial'),
               adminPage('bulk-operations', 'Bulk Operations'),
