@@ -144,11 +144,11 @@ export function AdminUserDetailPage() {
 
       <Group gap="sm" wrap="wrap">
         {user.suspended_at ? (
-          <Button color="green" onClick={() => act.mutate('unsuspend')} loading={act.isPending}>
+          <Button color="green.9" onClick={() => act.mutate('unsuspend')} loading={act.isPending}>
             Unsuspend
           </Button>
         ) : (
-          <Button color="red" onClick={() => setDialog('suspend')} disabled={isSelf}>
+          <Button color="red.9" onClick={() => setDialog('suspend')} disabled={isSelf}>
             Suspend
           </Button>
         )}
@@ -291,7 +291,7 @@ export function AdminUserDetailPage() {
               Cancel
             </Button>
             <Button
-              color="red"
+              color="red.9"
               onClick={() => act.mutate('suspend')}
               loading={act.isPending}
               disabled={!reason.trim()}
@@ -314,7 +314,7 @@ export function AdminUserDetailPage() {
             <Button variant="default" onClick={() => setDialog(null)}>
               Cancel
             </Button>
-            <Button color="red" onClick={() => act.mutate('revoke')} loading={act.isPending}>
+            <Button color="red.9" onClick={() => act.mutate('revoke')} loading={act.isPending}>
               Revoke sessions
             </Button>
           </Group>
