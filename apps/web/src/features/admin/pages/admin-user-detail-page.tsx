@@ -127,7 +127,7 @@ export function AdminUserDetailPage() {
         ← All users
       </Anchor>
       <Stack gap={4}>
-        <Title order={1} style={{ overflowWrap: 'anywhere' }}>
+        <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
           {user.email}
         </Title>
         <Text c="dimmed" size="sm">
