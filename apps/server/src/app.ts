@@ -21,6 +21,9 @@ import { AdminSessionsService } from './modules/admin/admin-sessions.service.js'
 import { AdminUsersService } from './modules/admin/admin-users.service.js';
 import { AuditLog } from './modules/admin/audit-log.js';
 import { AuditLogsService } from './modules/admin/audit-logs.service.js';
+import { createSiteSettingsHook } from './modules/admin/site-settings.hook.js';
+import { siteSettingsPublicRoutes } from './modules/admin/site-settings.routes.js';
+import { SiteSettingsService } from './modules/admin/site-settings.service.js';
 import { charactersRoutes } from './modules/characters/characters.routes.js';
 import { CharactersService } from './modules/characters/characters.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -98,6 +101,7 @@ export interface AppServices {
   adminSessions: AdminSessionsService;
   auditLogs: AuditLogsService;
   adminUsers: AdminUsersService;
+  siteSettings: SiteSettingsService;
   /** Every route under /api/v1/admin with what it demands (filled at registration; read by the tests). */
   adminRoutes: AdminRoute[];
 }
@@ -205,6 +209,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     audit,
     adminSessions: new AdminSessionsService({ db: database.db, audit, now }),
     auditLogs: new AuditLogsService({ db: database.db, audit }),
+    siteSettings: new SiteSettingsService({ db: database.db, audit, now }),
     adminRoutes: [],
     adminUsers: new AdminUsersService({
       db: database.db,
@@ -258,6 +263,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(apiDocsPlugin);
   await app.register(authPlugin, { accessTokens, accounts: services.accounts });
+  // Issue 15: maintenance mode and closed registration, before any route runs.
+  app.addHook(
+    'onRequest',
+    createSiteSettingsHook({ settings: services.siteSettings, accessTokens, accounts: services.accounts }),
+  );
 
   await app.register(cablePlugin, {
     db: database.db,
@@ -272,6 +282,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       await api.register(healthRoutes, { database });
+      await api.register(siteSettingsPublicRoutes, { settings: services.siteSettings });
       await api.register(accountsRoutes, { accounts: services.accounts });
       await api.register(subscriptionsRoutes, { subscriptions });
       await api.register(partiesRoutes, {
@@ -292,6 +303,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         sessions: services.adminSessions,
         auditLogs: services.auditLogs,
         users: services.adminUsers,
+        settings: services.siteSettings,
         routes: services.adminRoutes,
       });
       await api.register(stripeWebhookRoutes, {

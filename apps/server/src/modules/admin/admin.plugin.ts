@@ -8,6 +8,8 @@ import type { AdminUsersService } from './admin-users.service.js';
 import type { AuditLog } from './audit-log.js';
 import { auditLogsRoutes } from './audit-logs.routes.js';
 import type { AuditLogsService } from './audit-logs.service.js';
+import { siteSettingsAdminRoutes } from './site-settings.routes.js';
+import type { SiteSettingsService } from './site-settings.service.js';
 
 export interface AdminPluginOptions {
   db: Database;
@@ -15,6 +17,7 @@ export interface AdminPluginOptions {
   sessions: AdminSessionsService;
   auditLogs: AuditLogsService;
   users: AdminUsersService;
+  settings: SiteSettingsService;
   /** Filled with every admin route as it is registered: the tests walk it to prove each one is guarded. */
   routes?: AdminRoute[];
 }
@@ -44,4 +47,5 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
   await app.register(adminSessionsRoutes, { sessions: options.sessions });
   await app.register(auditLogsRoutes, { auditLogs: options.auditLogs });
   await app.register(adminUsersRoutes, { users: options.users });
+  await app.register(siteSettingsAdminRoutes, { settings: options.settings });
 }
