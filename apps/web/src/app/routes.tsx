@@ -339,7 +339,9 @@ export const routes: RouteObject[] = [
               adminPage('system-health', 'System Health'),
               adminPage('reports', 'Reports'),
               adminPage('monitoring', 'Monitoring'),
-              adminPage('settings', 'Settings'),
+              lazyPage('settings', 'Admin Settings', () =>
+                import('../features/admin/pages/admin-settings-page').then((m) => m.AdminSettingsPage),
+              ),
             ],
           },
         ],
