@@ -139,3 +139,23 @@ test('an admin suspends a user: their open session is cut off and they cannot si
   await page.goto(`/admin/audit?action=user_suspended`);
   await expect(page.getByTestId('audit-log-entry').first()).toContainText(e2eAdmin.email);
 });
+
+test('maintenance mode, switched on in Settings, shows its banner to everyone', async ({ page }) => {
+  const accounts = new AccountPages(page);
+  await accounts.signIn(e2eAdmin.email, e2eAdmin.password);
+  await page.goto('/admin/settings');
+  const maintenance = page.getByRole('switch', { name: 'Maintenance mode' });
+  await expect(maintenance).not.toBeChecked();
+  await expectAccessible(page, 'admin settings');
+  await screenshotBothWidths(page, 'admin-settings');
+  await maintenance.click();
+  await expect(maintenance).toBeChecked();
+  try {
+    await page.getByRole('link', { name: 'Exit Admin Mode' }).click();
+    await expect(page.getByTestId('maintenance-banner')).toContainText('System is in maintenance mode.');
+  } finally {
+    await page.goto('/admin/settings');
+    await page.getByRole('switch', { name: 'Maintenance mode' }).click();
+    await expect(page.getByRole('switch', { name: 'Maintenance mode' })).not.toBeChecked();
+  }
+});

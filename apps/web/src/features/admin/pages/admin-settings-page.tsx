@@ -57,7 +57,7 @@ export function AdminSettingsPage() {
             <Switch
               size="md"
               label="Open registration"
-              description="When off, nobody can create a new account; /register says so."
+              description="When off, nobody can create a new account: signing up is refused with a message saying registration is closed."
               checked={query.data.registration_open}
               disabled={save.isPending}
               onChange={(event) => save.mutate({ registration_open: event.currentTarget.checked })}
