@@ -2,6 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { expectAccessible } from '../support/a11y';
 import { AccountPages, newAccount } from '../support/accounts';
 import { e2eAdmin } from '../support/admin';
+import { api } from '../support/api';
 import { screenshotBothWidths } from '../support/screenshots';
 
 /** Ends the tab's admin session on the server behind the page's back, as an expiry would. */
@@ -87,4 +88,74 @@ test('an admin session that ends shows the expired card; Exit Admin Mode leaves 
   await expect(page.getByRole('heading', { name: 'Audit Logs', level: 1 })).toBeVisible();
   await page.getByRole('link', { name: 'Exit Admin Mode' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
+});
+
+test('an admin suspends a user: their open session is cut off and they cannot sign in again', async ({
+  page,
+  browser,
+}) => {
+  // The player, on a device of their own, with a party page open (a live cable connection).
+  const playerContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const playerPage = await playerContext.newPage();
+  const playerAccounts = new AccountPages(playerPage);
+  const player = newAccount('rowdy');
+  await playerAccounts.register(player);
+  const party = await api<{ id: string }>(playerPage, 'POST', '/parties', {
+    party: { name: 'The Night Owls' },
+  });
+  await playerPage.goto(`/parties/${party.id}`);
+  await expect(playerPage.getByText('Real-time updates active')).toBeVisible();
+
+  const accounts = new AccountPages(page);
+  await accounts.signIn(e2eAdmin.email, e2eAdmin.password);
+  await page.goto('/admin/users');
+  await expect(page.getByRole('heading', { name: 'Users', level: 1 })).toBeVisible();
+  await page.getByLabel('Search', { exact: true }).fill(player.email);
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(page.getByTestId('admin-user-row')).toHaveCount(1);
+  await expectAccessible(page, 'admin users');
+  await screenshotBothWidths(page, 'admin-users');
+  await page.getByRole('link', { name: player.email }).click();
+  await expect(page.getByRole('heading', { name: player.email, level: 1 })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Parties' })).toContainText('The Night Owls');
+  await expectAccessible(page, 'admin user detail');
+  await screenshotBothWidths(page, 'admin-user-detail');
+
+  await page.getByRole('button', { name: 'Suspend' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Suspend this account' });
+  await dialog.getByLabel('Reason').fill('Spamming the marketplace');
+  await dialog.getByRole('button', { name: 'Suspend account' }).click();
+  await expect(page.getByTestId('suspension-note')).toContainText('Spamming the marketplace');
+
+  // The player's open page loses its session at once: the socket is closed and the app signs them out.
+  await expect(playerPage).toHaveURL(/\/login/, { timeout: 15_000 });
+  await playerAccounts.fillSignIn(player.email, player.password);
+  await expect(playerPage.getByTestId('login-error')).toContainText(
+    'This account has been suspended. Contact support if you think this is a mistake.',
+  );
+  await playerContext.close();
+
+  // The suspension is in the audit log with what changed.
+  await page.goto(`/admin/audit?action=user_suspended`);
+  await expect(page.getByTestId('audit-log-entry').first()).toContainText(e2eAdmin.email);
+});
+
+test('maintenance mode, switched on in Settings, shows its banner to everyone', async ({ page }) => {
+  const accounts = new AccountPages(page);
+  await accounts.signIn(e2eAdmin.email, e2eAdmin.password);
+  await page.goto('/admin/settings');
+  const maintenance = page.getByRole('switch', { name: 'Maintenance mode' });
+  await expect(maintenance).not.toBeChecked();
+  await expectAccessible(page, 'admin settings');
+  await screenshotBothWidths(page, 'admin-settings');
+  await maintenance.click();
+  await expect(maintenance).toBeChecked();
+  try {
+    await page.getByRole('link', { name: 'Exit Admin Mode' }).click();
+    await expect(page.getByTestId('maintenance-banner')).toContainText('System is in maintenance mode.');
+  } finally {
+    await page.goto('/admin/settings');
+    await page.getByRole('switch', { name: 'Maintenance mode' }).click();
+    await expect(page.getByRole('switch', { name: 'Maintenance mode' })).not.toBeChecked();
+  }
 });

@@ -27,6 +27,9 @@ import { AuditLogsService } from './modules/admin/audit-logs.service.js';
 import { announcementsRoutes } from './modules/admin/communications.routes.js';
 import { reportsRoutes } from './modules/admin/moderation.routes.js';
 import { ModerationService } from './modules/admin/moderation.service.js';
+import { createSiteSettingsHook } from './modules/admin/site-settings.hook.js';
+import { siteSettingsPublicRoutes } from './modules/admin/site-settings.routes.js';
+import { SiteSettingsService } from './modules/admin/site-settings.service.js';
 import { apiTokensRoutes } from './modules/api-tokens/api-tokens.routes.js';
 import { ApiTokensService } from './modules/api-tokens/api-tokens.service.js';
 import { charactersRoutes } from './modules/characters/characters.routes.js';
@@ -126,6 +129,7 @@ export interface AppServices {
     operations: AdminOperationsService;
   };
   adminUsers: AdminUsersService;
+  siteSettings: SiteSettingsService;
   /** Every route under /api/v1/admin with what it demands (filled at registration; read by the tests). */
   adminRoutes: AdminRoute[];
 }
@@ -276,6 +280,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       announcements: new AnnouncementsService({ db: database.db, audit, now }),
       operations: new AdminOperationsService({ db: database.db, audit, jobs, mail: deps.mail, now }),
     },
+    siteSettings: new SiteSettingsService({ db: database.db, audit, now }),
     adminRoutes: [],
     adminUsers: new AdminUsersService({
       db: database.db,
@@ -333,6 +338,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     accounts: services.accounts,
     apiTokens: services.apiTokens,
   });
+  // Issue 15: maintenance mode and closed registration, before any route runs.
+  app.addHook(
+    'onRequest',
+    createSiteSettingsHook({ settings: services.siteSettings, accessTokens, accounts: services.accounts }),
+  );
 
   await app.register(cablePlugin, {
     db: database.db,
@@ -347,6 +357,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       await api.register(healthRoutes, { database });
+      await api.register(siteSettingsPublicRoutes, { settings: services.siteSettings });
       await api.register(accountsRoutes, { accounts: services.accounts });
       await api.register(apiTokensRoutes, { apiTokens: services.apiTokens });
       await api.register(subscriptionsRoutes, { subscriptions });
@@ -381,6 +392,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         auditLogs: services.auditLogs,
         backOffice: services.backOffice,
         users: services.adminUsers,
+        settings: services.siteSettings,
         routes: services.adminRoutes,
       });
       await api.register(reportsRoutes, { moderation: services.backOffice.moderation });

@@ -159,3 +159,15 @@ export type AdminGrantTierBody = z.infer<typeof adminGrantTierBodySchema>;
 /** Sign-in refused for a suspended account (ours; the spec does not name it). */
 export const accountSuspendedMessage =
   'This account has been suspended. Contact support if you think this is a mistake.';
+
+/** Settings (issue 15): site-wide switches staff set at /admin/settings. */
+export const siteSettingsSchema = z.object({
+  maintenance_mode: z.boolean(),
+  registration_open: z.boolean(),
+});
+export type SiteSettings = z.infer<typeof siteSettingsSchema>;
+export const siteSettingsUpdateSchema = z.object({ settings: siteSettingsSchema.partial() });
+export type SiteSettingsUpdate = z.infer<typeof siteSettingsUpdateSchema>;
+/** spec/01 §8 general toast, and the message of the 503 writes get during maintenance. */
+export const maintenanceModeMessage = 'System is in maintenance mode.';
+export const registrationClosedMessage = 'Registration is closed: new accounts cannot be created right now.';

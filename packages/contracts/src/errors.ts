@@ -130,6 +130,18 @@ export const errorCatalogue = {
     message: 'This account has been suspended. Contact support if you think this is a mistake.',
     toast: true,
   },
+  MAINTENANCE_MODE: {
+    status: 503,
+    type: 'server_error',
+    message: 'System is in maintenance mode.',
+    toast: true,
+  },
+  REGISTRATION_CLOSED: {
+    status: 403,
+    type: 'authorization_error',
+    message: 'Registration is closed: new accounts cannot be created right now.',
+    toast: true,
+  },
   ADMIN_SESSION_EXPIRED: {
     status: 401,
     type: 'admin_session_error',

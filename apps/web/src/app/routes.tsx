@@ -341,7 +341,12 @@ export const routes: RouteObject[] = [
               lazyPage('audit', 'Admin Audit Logs', () =>
                 import('../features/admin/pages/audit-logs-page').then((m) => m.AuditLogsPage),
               ),
-              adminPage('users', 'Users'),
+              lazyPage('users', 'Admin Users', () =>
+                import('../features/admin/pages/admin-users-page').then((m) => m.AdminUsersPage),
+              ),
+              lazyPage('users/:id', 'Admin User', () =>
+                import('../features/admin/pages/admin-user-detail-page').then((m) => m.AdminUserDetailPage),
+              ),
               lazyPage('moderation', 'Admin Moderation', () =>
                 import('../features/admin/pages/moderation-page').then((m) => m.ModerationPage),
               ),
@@ -357,7 +362,9 @@ export const routes: RouteObject[] = [
               adminPage('system-health', 'System Health'),
               adminPage('reports', 'Reports'),
               adminPage('monitoring', 'Monitoring'),
-              adminPage('settings', 'Settings'),
+              lazyPage('settings', 'Admin Settings', () =>
+                import('../features/admin/pages/admin-settings-page').then((m) => m.AdminSettingsPage),
+              ),
             ],
           },
         ],

@@ -16,6 +16,8 @@ import { bulkOperationsRoutes } from './bulk-operations.routes.js';
 import { communicationsAdminRoutes } from './communications.routes.js';
 import { moderationAdminRoutes } from './moderation.routes.js';
 import type { ModerationService } from './moderation.service.js';
+import { siteSettingsAdminRoutes } from './site-settings.routes.js';
+import type { SiteSettingsService } from './site-settings.service.js';
 
 export interface AdminPluginOptions {
   db: Database;
@@ -30,6 +32,7 @@ export interface AdminPluginOptions {
     operations: AdminOperationsService;
   };
   users: AdminUsersService;
+  settings: SiteSettingsService;
   /** Filled with every admin route as it is registered: the tests walk it to prove each one is guarded. */
   routes?: AdminRoute[];
 }
@@ -64,4 +67,5 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
   await app.register(communicationsAdminRoutes, { announcements, operations });
   await app.register(bulkOperationsRoutes, { operations });
   await app.register(adminUsersRoutes, { users: options.users });
+  await app.register(siteSettingsAdminRoutes, { settings: options.settings });
 }

@@ -4,6 +4,7 @@ import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand } from '@tab
 import { useEffect } from 'react';
 import { Link, Outlet, useLocation, useNavigation } from 'react-router';
 import { Brand } from '../../components/brand';
+import { MaintenanceBanner } from '../../components/maintenance-banner';
 import { pageSkipLinksId } from '../../components/page-skip-link';
 import { ThemeToggle } from '../../components/theme-toggle';
 import { AnnouncementBanners } from '../../features/announcements/components/announcement-banners';
@@ -113,6 +114,7 @@ export function MainLayout() {
       </AppShell.Navbar>
 
       <AppShell.Main id="main-content" tabIndex={-1}>
+        <MaintenanceBanner />
         <AnnouncementBanners />
         <Outlet />
       </AppShell.Main>

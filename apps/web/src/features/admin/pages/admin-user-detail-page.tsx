@@ -1,0 +1,363 @@
+import { type AdminUserDetail, adminGrantTierBodySchema } from '@haversack/contracts';
+import {
+  Anchor,
+  Button,
+  Card,
+  Group,
+  Modal,
+  Select,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  Textarea,
+  Title,
+} from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { ErrorPanel } from '../../../components/error-panel';
+import { toast } from '../../../lib/toast';
+import { useCurrentUser } from '../../../stores/auth-store';
+import { adminUserActions, adminUserQueryOptions } from '../api/admin-users-api';
+import { adminDateTime } from '../lib/format';
+import { UserStatusBadges } from './admin-users-page';
+
+const tierOptions = [
+  { value: 'tier_free', label: 'Free' },
+  { value: 'tier_1', label: 'Adventurer' },
+  { value: 'tier_2', label: 'Hero' },
+  { value: 'tier_3', label: 'Legend' },
+];
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Card withBorder padding="md" component="section" aria-label={title}>
+      <Title order={2} size="h4" mb="sm">
+        {title}
+      </Title>
+      {children}
+    </Card>
+  );
+}
+
+type Dialog = 'suspend' | 'tier' | 'revoke' | null;
+
+/** Issue 15, a user's whole picture and what staff may do: suspend, sign out, comp a plan, reset. */
+export function AdminUserDetailPage() {
+  const { id = '' } = useParams();
+  const me = useCurrentUser();
+  const queryClient = useQueryClient();
+  const query = useQuery(adminUserQueryOptions(id));
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [reason, setReason] = useState('');
+  const [tier, setTier] = useState<string | null>(null);
+
+  const settle = (detail: AdminUserDetail, message: string) => {
+    queryClient.setQueryData(adminUserQueryOptions(id).queryKey, detail);
+    void queryClient.invalidateQueries({ queryKey: ['admin', 'users', 'list'] });
+    setDialog(null);
+    setReason('');
+    toast.success(message);
+  };
+  const act = useMutation({
+    mutationFn: async (action: 'suspend' | 'unsuspend' | 'revoke' | 'tier' | 'reset') => {
+      switch (action) {
+        case 'suspend':
+          return {
+            detail: (await adminUserActions.suspend(id, reason)).data,
+            message: 'The account is suspended.',
+          };
+        case 'unsuspend':
+          return {
+            detail: (await adminUserActions.unsuspend(id)).data,
+            message: 'The suspension is lifted.',
+          };
+        case 'revoke':
+          return {
+            detail: (await adminUserActions.revokeSessions(id)).data,
+            message: 'Every session of this user has ended.',
+          };
+        case 'tier': {
+          const chosen = adminGrantTierBodySchema.shape.tier_id.safeParse(tier);
+          if (!chosen.success) throw new Error('Choose a plan');
+          return {
+            detail: (await adminUserActions.grantTier(id, { tier_id: chosen.data, reason })).data,
+            message: 'The plan is granted.',
+          };
+        }
+        case 'reset':
+          await adminUserActions.sendPasswordReset(id);
+          return { detail: null, message: 'A password reset link is on its way to the user.' };
+      }
+    },
+    onSuccess: ({ detail, message }) => {
+      if (detail) settle(detail, message);
+      else toast.success(message);
+    },
+  });
+
+  if (query.isPending)
+    return (
+      <Stack gap="sm" aria-busy="true">
+        <Text role="status" c="dimmed">
+          Loading the user...
+        </Text>
+        <Skeleton height={120} />
+        <Skeleton height={200} />
+      </Stack>
+    );
+  if (query.isError)
+    return (
+      <ErrorPanel
+        title="This user could not be loaded"
+        message={query.error.message}
+        onRetry={() => void query.refetch()}
+      />
+    );
+
+  const detail = query.data;
+  const { user } = detail;
+  const isSelf = me?.id === user.id;
+
+  return (
+    <Stack gap="md">
+      <Anchor component={Link} to="/admin/users" size="sm">
+        ← All users
+      </Anchor>
+      <Stack gap={4}>
+        <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
+          {user.email}
+        </Title>
+        <Text c="dimmed" size="sm">
+          {user.username} · joined {adminDateTime(user.created_at)} ·{' '}
+          {user.email_verified ? 'e-mail verified' : 'e-mail not verified'}
+        </Text>
+        <UserStatusBadges user={user} />
+        {user.suspended_at ? (
+          <Text size="sm" c="red" data-testid="suspension-note">
+            Suspended {adminDateTime(user.suspended_at)}: {user.suspended_reason}
+          </Text>
+        ) : null}
+      </Stack>
+
+      <Group gap="sm" wrap="wrap">
+        {user.suspended_at ? (
+          <Button color="green.9" onClick={() => act.mutate('unsuspend')} loading={act.isPending}>
+            Unsuspend
+          </Button>
+        ) : (
+          <Button color="red.9" onClick={() => setDialog('suspend')} disabled={isSelf}>
+            Suspend
+          </Button>
+        )}
+        <Button variant="default" onClick={() => setDialog('revoke')}>
+          Revoke sessions
+        </Button>
+        <Button variant="default" onClick={() => setDialog('tier')}>
+          Grant plan
+        </Button>
+        <Button variant="default" onClick={() => act.mutate('reset')} loading={act.isPending}>
+          Send password reset
+        </Button>
+      </Group>
+      {isSelf ? (
+        <Text size="sm" c="dimmed">
+          You cannot suspend your own account.
+        </Text>
+      ) : null}
+
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+        <Section title="Subscription">
+          <Text>
+            {detail.subscription.tier_name} · {detail.subscription.status}
+          </Text>
+          <Text size="sm" c="dimmed">
+            {detail.subscription.provider
+              ? `Billed through ${detail.subscription.provider}`
+              : detail.subscription.tier === 'tier_free'
+                ? 'No payment'
+                : 'Granted by staff, no payment'}
+            {detail.subscription.current_period_end
+              ? ` · period ends ${adminDateTime(detail.subscription.current_period_end)}`
+              : ''}
+            {detail.subscription.cancel_at_period_end ? ' · cancels at period end' : ''}
+          </Text>
+        </Section>
+        <Section title="Parties">
+          {detail.parties.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              In no party.
+            </Text>
+          ) : (
+            <Stack gap={4}>
+              {detail.parties.map((party) => (
+                <Text key={party.id} size="sm">
+                  {party.name} · {party.role}
+                  {party.is_archived ? ' · archived' : ''}
+                </Text>
+              ))}
+            </Stack>
+          )}
+        </Section>
+        <Section title="Characters">
+          {detail.characters.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              No characters.
+            </Text>
+          ) : (
+            <Stack gap={4}>
+              {detail.characters.map((character) => (
+                <Text key={character.id} size="sm">
+                  {character.name}
+                </Text>
+              ))}
+            </Stack>
+          )}
+        </Section>
+        <Section title="Recent ledger">
+          {detail.recent_transactions.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              No inventory changes yet.
+            </Text>
+          ) : (
+            <Stack gap={4}>
+              {detail.recent_transactions.map((row) => (
+                <Text key={row.id} size="sm">
+                  {adminDateTime(row.transaction_date)} · {row.summary}
+                  {row.source !== 'web' ? ` (${row.source})` : ''}
+                </Text>
+              ))}
+            </Stack>
+          )}
+        </Section>
+      </SimpleGrid>
+
+      <Section title="Sessions">
+        {detail.sessions.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            Never signed in.
+          </Text>
+        ) : (
+          <Table.ScrollContainer minWidth={560}>
+            <Table>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Started</Table.Th>
+                  <Table.Th>Last used</Table.Th>
+                  <Table.Th>Address</Table.Th>
+                  <Table.Th>State</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {detail.sessions.map((session) => (
+                  <Table.Tr key={session.id}>
+                    <Table.Td>{adminDateTime(session.created_at)}</Table.Td>
+                    <Table.Td>{adminDateTime(session.last_used_at)}</Table.Td>
+                    <Table.Td>{session.ip_address ?? '—'}</Table.Td>
+                    <Table.Td>
+                      {session.revoked_at ? `Ended (${session.revoked_reason ?? 'ended'})` : 'Open'}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Section>
+
+      <Modal
+        opened={dialog === 'suspend'}
+        onClose={() => setDialog(null)}
+        title="Suspend this account"
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
+        <Stack gap="sm">
+          <Text size="sm">
+            {user.email} will be signed out everywhere at once and cannot sign in until the suspension is
+            lifted.
+          </Text>
+          <Textarea
+            label="Reason"
+            required
+            value={reason}
+            onChange={(e) => setReason(e.currentTarget.value)}
+            autosize
+            minRows={2}
+          />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setDialog(null)}>
+              Cancel
+            </Button>
+            <Button
+              color="red.9"
+              onClick={() => act.mutate('suspend')}
+              loading={act.isPending}
+              disabled={!reason.trim()}
+            >
+              Suspend account
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+
+      <Modal
+        opened={dialog === 'revoke'}
+        onClose={() => setDialog(null)}
+        title="Revoke every session"
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
+        <Stack gap="sm">
+          <Text size="sm">{user.email} will be signed out on every device. They can sign in again.</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setDialog(null)}>
+              Cancel
+            </Button>
+            <Button color="red.9" onClick={() => act.mutate('revoke')} loading={act.isPending}>
+              Revoke sessions
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+
+      <Modal
+        opened={dialog === 'tier'}
+        onClose={() => setDialog(null)}
+        title="Grant a plan without payment"
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
+        <Stack gap="sm">
+          <Select
+            label="Plan"
+            data={tierOptions}
+            value={tier}
+            onChange={setTier}
+            required
+            comboboxProps={{ withinPortal: true }}
+          />
+          <Textarea
+            label="Reason"
+            required
+            value={reason}
+            onChange={(e) => setReason(e.currentTarget.value)}
+            autosize
+            minRows={2}
+          />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setDialog(null)}>
+              Cancel
+            </Button>
+            <Button
+              onClick={() => act.mutate('tier')}
+              loading={act.isPending}
+              disabled={!tier || !reason.trim()}
+            >
+              Grant plan
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}
