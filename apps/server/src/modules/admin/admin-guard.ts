@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { markChangeSource } from '../../lib/change-source.js';
-import { requireAuth } from '../../plugins/auth.js';
+import { requireAuth, requireSession } from '../../plugins/auth.js';
 import type { UserRow } from '../accounts/accounts.repository.js';
 import type { ActiveAdminSession, AdminSessionsService, RequestOrigin } from './admin-sessions.service.js';
 import type { AuditEntry, AuditLog } from './audit-log.js';
@@ -42,7 +42,7 @@ export interface AdminCaller {
 
 /** Inside a route behind the guard (`admin_session`): who is acting. */
 export function requireAdmin(request: FastifyRequest): AdminCaller {
-  const auth = requireAuth(request);
+  const auth = requireSession(request);
   if (!auth.user.admin || !request.adminSession) throw new AppError('FORBIDDEN');
   return { ...auth, adminSession: request.adminSession, origin: requestOrigin(request) };
 }
@@ -79,6 +79,8 @@ export function createAdminGuard(
     await app.authenticate(request);
     const auth = requireAuth(request);
     if (access === 'signed_in') return;
+    // A personal API token never acts as an admin (plugins/api-token-access.ts refuses it first as well).
+    if (auth.apiToken) throw new AppError('FORBIDDEN');
     if (!auth.user.admin) {
       const origin = requestOrigin(request);
       await deps.audit.record(deps.db, {

@@ -1,7 +1,7 @@
 import { adminSessionSchema, adminSessionVerificationSchema, successEnvelope } from '@haversack/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { requireAuth } from '../../plugins/auth.js';
+import { requireSession } from '../../plugins/auth.js';
 import { requestOrigin, requireAdmin } from './admin-guard.js';
 import type { AdminSessionsService } from './admin-sessions.service.js';
 
@@ -21,7 +21,7 @@ export async function adminSessionsRoutes(app: FastifyInstance, options: { sessi
       },
     },
     async (request, reply) => {
-      const session = await sessions.start(requireAuth(request), requestOrigin(request));
+      const session = await sessions.start(requireSession(request), requestOrigin(request));
       return reply.status(201).send({ status: 'success', data: session });
     },
   );
@@ -53,7 +53,7 @@ export async function adminSessionsRoutes(app: FastifyInstance, options: { sessi
     },
     async (request, reply) => {
       const caller = requireAdmin(request);
-      await sessions.end(requireAuth(request), caller.adminSession, caller.origin);
+      await sessions.end(requireSession(request), caller.adminSession, caller.origin);
       return reply.status(204).send();
     },
   );

@@ -2,7 +2,7 @@ import { ADMIN_SESSION_TTL_S, type AdminSession } from '@haversack/contracts';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { hashToken, randomToken } from '../../lib/secrets.js';
-import type { AuthenticatedUser } from '../accounts/accounts.service.js';
+import type { SessionUser } from '../accounts/accounts.service.js';
 import { adminSessionsRepository } from './admin-sessions.repository.js';
 import type { AuditLog } from './audit-log.js';
 
@@ -36,7 +36,7 @@ export class AdminSessionsService {
   }
 
   /** The caller must already be known as an admin (the guard checks the flag). */
-  async start(auth: AuthenticatedUser, origin: RequestOrigin): Promise<AdminSession> {
+  async start(auth: SessionUser, origin: RequestOrigin): Promise<AdminSession> {
     const now = this.#now();
     const token = randomToken();
     const expiresAt = new Date(now.getTime() + ADMIN_SESSION_TTL_S * 1000);
@@ -66,7 +66,7 @@ export class AdminSessionsService {
    * the call counts as activity; the periodic verify does not, so an idle tab still expires.
    */
   async resolve(
-    auth: AuthenticatedUser,
+    auth: SessionUser,
     token: string | undefined,
     options: { extend: boolean },
   ): Promise<ActiveAdminSession> {
@@ -89,7 +89,7 @@ export class AdminSessionsService {
   }
 
   /** Exit Admin Mode. */
-  async end(auth: AuthenticatedUser, session: ActiveAdminSession, origin: RequestOrigin): Promise<void> {
+  async end(auth: SessionUser, session: ActiveAdminSession, origin: RequestOrigin): Promise<void> {
     await this.#db.transaction(async (tx) => {
       const ended = await adminSessionsRepository.end(tx, session.id, 'exit', this.#now());
       if (!ended) return;
