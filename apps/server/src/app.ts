@@ -30,6 +30,7 @@ import { ModerationService } from './modules/admin/moderation.service.js';
 import { createSiteSettingsHook } from './modules/admin/site-settings.hook.js';
 import { siteSettingsPublicRoutes } from './modules/admin/site-settings.routes.js';
 import { SiteSettingsService } from './modules/admin/site-settings.service.js';
+import { SystemHealthService } from './modules/admin/system-health.service.js';
 import { apiTokensRoutes } from './modules/api-tokens/api-tokens.routes.js';
 import { ApiTokensService } from './modules/api-tokens/api-tokens.service.js';
 import { charactersRoutes } from './modules/characters/characters.routes.js';
@@ -62,6 +63,7 @@ import { shopsRoutes } from './modules/shops/shops.routes.js';
 import { ShopsService } from './modules/shops/shops.service.js';
 import { createBillingProvider } from './modules/subscriptions/billing-setup.js';
 import { EntitlementService } from './modules/subscriptions/entitlements.service.js';
+import { LocalBilling } from './modules/subscriptions/local-billing.js';
 import { StripeBilling, type StripeOptions } from './modules/subscriptions/stripe-billing.js';
 import { stripeWebhookRoutes } from './modules/subscriptions/stripe-webhooks.routes.js';
 import { StripeWebhookService } from './modules/subscriptions/stripe-webhooks.service.js';
@@ -127,6 +129,7 @@ export interface AppServices {
     moderation: ModerationService;
     announcements: AnnouncementsService;
     operations: AdminOperationsService;
+    systemHealth: SystemHealthService;
   };
   adminUsers: AdminUsersService;
   siteSettings: SiteSettingsService;
@@ -279,6 +282,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       moderation: new ModerationService({ db: database.db, audit, now }),
       announcements: new AnnouncementsService({ db: database.db, audit, now }),
       operations: new AdminOperationsService({ db: database.db, audit, jobs, mail: deps.mail, now }),
+      systemHealth: new SystemHealthService({
+        db: database.db,
+        audit,
+        now,
+        databaseEngine: database.kind,
+        ...(redisBroadcaster ? { redis: redisBroadcaster.redis } : {}),
+        mailTransport: config.smtpUrl ? 'smtp' : 'file',
+        billingProvider:
+          billing instanceof StripeBilling ? 'stripe' : billing instanceof LocalBilling ? 'local' : 'none',
+        cable: () => app.cableStats(),
+      }),
     },
     siteSettings: new SiteSettingsService({ db: database.db, audit, now }),
     adminRoutes: [],

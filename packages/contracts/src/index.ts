@@ -19,4 +19,5 @@ export * from './preferences.js';
 export * from './shares.js';
 export * from './shops.js';
 export * from './subscriptions.js';
+export * from './system-health.js';
 export * from './wealth.js';

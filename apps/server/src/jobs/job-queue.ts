@@ -1,10 +1,66 @@
-import { asc, eq, lte } from 'drizzle-orm';
+import { and, asc, count, eq, gt, isNotNull, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Executor } from '../db/client.js';
 import { jobs } from '../db/schema/jobs.js';
 import { withChangeSource } from '../lib/change-source.js';
 
 export type JobRow = typeof jobs.$inferSelect;
+
+/** The Background Jobs page's three lists; a job is in exactly one of them. */
+export type JobListStatus = 'queued' | 'scheduled' | 'failed';
+
+/** Failed: tried at least once and the last try threw (it waits for its next retry, or an admin's). */
+const failedJob = and(gt(jobs.attempts, 0), isNotNull(jobs.lastError));
+const notFailed = or(eq(jobs.attempts, 0), isNull(jobs.lastError));
+
+function jobStatusFilter(status: JobListStatus, now: Date): SQL | undefined {
+  if (status === 'failed') return failedJob;
+  if (status === 'queued') return and(notFailed, lte(jobs.runAt, now));
+  return and(notFailed, gt(jobs.runAt, now));
+}
+
+/** What the admin back office reads and does to the queue (issue 15, System Health and Background Jobs). */
+export const jobsRepository = {
+  async counts(db: Executor, now: Date): Promise<Record<JobListStatus, number>> {
+    const [row] = await db
+      .select({
+        queued: sql<number>`count(*) filter (where ${jobStatusFilter('queued', now)})`.mapWith(Number),
+        scheduled: sql<number>`count(*) filter (where ${jobStatusFilter('scheduled', now)})`.mapWith(Number),
+        failed: sql<number>`count(*) filter (where ${failedJob})`.mapWith(Number),
+      })
+      .from(jobs);
+    return { queued: row?.queued ?? 0, scheduled: row?.scheduled ?? 0, failed: row?.failed ?? 0 };
+  },
+
+  /** Oldest run_at first: the job that should have run longest ago leads. */
+  async list(
+    db: Executor,
+    status: JobListStatus,
+    now: Date,
+    page: { limit: number; offset: number },
+  ): Promise<{ rows: JobRow[]; total: number }> {
+    const where = jobStatusFilter(status, now);
+    const rows = await db
+      .select()
+      .from(jobs)
+      .where(where)
+      .orderBy(asc(jobs.runAt), asc(jobs.id))
+      .limit(page.limit)
+      .offset(page.offset);
+    const [total] = await db.select({ n: count() }).from(jobs).where(where);
+    return { rows, total: total?.n ?? 0 };
+  },
+
+  /** Locks the job so a retry and a worker claiming it do not cross. */
+  async findForUpdate(tx: Executor, id: string): Promise<JobRow | undefined> {
+    const [row] = await tx.select().from(jobs).where(eq(jobs.id, id)).limit(1).for('update');
+    return row;
+  },
+
+  async moveRunAt(tx: Executor, id: string, runAt: Date): Promise<void> {
+    await tx.update(jobs).set({ runAt }).where(eq(jobs.id, id));
+  },
+};
 /**
  * Runs inside the transaction that claimed the job; throwing rolls the work back and retries later.
  * Returning a date runs the same job again then (a recurring restock); otherwise the job is done.

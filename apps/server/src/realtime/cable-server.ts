@@ -13,6 +13,18 @@ import type { Broadcaster } from './broadcaster.js';
 import { type ChannelName, SESSIONS_STREAM, type SessionsEndedMessage, streamName } from './events.js';
 import type { OnlineUser, Presence } from './presence.js';
 
+/** This process's open sockets and the streams they follow (each stream counted once). */
+export interface CableStats {
+  connections: number;
+  streams: number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    cableStats(): CableStats;
+  }
+}
+
 export const CABLE_PROTOCOL = 'actioncable-v1-json';
 const PING_INTERVAL_MS = 3_000;
 /** ws sends a Buffer as a binary frame unless told otherwise; Action Cable clients expect text. */
@@ -437,6 +449,9 @@ export const cablePlugin = fp(
       send(socket, { type: 'welcome' });
       for (const raw of early) await onCommand(connection, raw);
     });
+
+    // The System Health page (issue 15) reads how busy this process's cable is.
+    app.decorate('cableStats', (): CableStats => ({ connections: connections.size, streams: streams.size }));
 
     // One sweep for pings and expiry, rather than a timer per connection: idle sockets cost no timers.
     pinger = setInterval(() => {

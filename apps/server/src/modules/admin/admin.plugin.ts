@@ -18,6 +18,8 @@ import { moderationAdminRoutes } from './moderation.routes.js';
 import type { ModerationService } from './moderation.service.js';
 import { siteSettingsAdminRoutes } from './site-settings.routes.js';
 import type { SiteSettingsService } from './site-settings.service.js';
+import { systemHealthAdminRoutes } from './system-health.routes.js';
+import type { SystemHealthService } from './system-health.service.js';
 
 export interface AdminPluginOptions {
   db: Database;
@@ -30,6 +32,7 @@ export interface AdminPluginOptions {
     moderation: ModerationService;
     announcements: AnnouncementsService;
     operations: AdminOperationsService;
+    systemHealth: SystemHealthService;
   };
   users: AdminUsersService;
   settings: SiteSettingsService;
@@ -61,11 +64,12 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
 
   await app.register(adminSessionsRoutes, { sessions: options.sessions });
   await app.register(auditLogsRoutes, { auditLogs: options.auditLogs });
-  const { stats, moderation, announcements, operations } = options.backOffice;
+  const { stats, moderation, announcements, operations, systemHealth } = options.backOffice;
   await app.register(adminStatsRoutes, { stats });
   await app.register(moderationAdminRoutes, { moderation });
   await app.register(communicationsAdminRoutes, { announcements, operations });
   await app.register(bulkOperationsRoutes, { operations });
   await app.register(adminUsersRoutes, { users: options.users });
   await app.register(siteSettingsAdminRoutes, { settings: options.settings });
+  await app.register(systemHealthAdminRoutes, { systemHealth });
 }
