@@ -43,6 +43,9 @@ function adminPage(path: string | undefined, title: string): RouteObject {
   );
 }
 
+const systemHealthPage = () =>
+  import('../features/admin/pages/system-health-page').then((m) => m.SystemHealthPage);
+
 function adminDashboard(path: string | undefined): RouteObject {
   return lazyPage(path, 'Admin Dashboard', () =>
     import('../features/admin/pages/dashboard-page').then((m) => m.DashboardPage),
@@ -359,9 +362,12 @@ export const routes: RouteObject[] = [
               lazyPage('communications', 'Admin Communications', () =>
                 import('../features/admin/pages/communications-page').then((m) => m.CommunicationsPage),
               ),
-              adminPage('system-health', 'System Health'),
+              lazyPage('system-health', 'Admin System Health', systemHealthPage),
+              lazyPage('monitoring', 'Admin Monitoring', systemHealthPage),
+              lazyPage('jobs', 'Admin Background Jobs', () =>
+                import('../features/admin/pages/background-jobs-page').then((m) => m.BackgroundJobsPage),
+              ),
               adminPage('reports', 'Reports'),
-              adminPage('monitoring', 'Monitoring'),
               lazyPage('settings', 'Admin Settings', () =>
                 import('../features/admin/pages/admin-settings-page').then((m) => m.AdminSettingsPage),
               ),
