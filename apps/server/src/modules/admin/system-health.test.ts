@@ -172,3 +172,48 @@ describe('POST /admin/jobs/:id/retry', () => {
     expect(listed?.run_at).toBe(job.runAt.toISOString());
   });
 });
+
+describe('a retried job', () => {
+  it('runs at the next poll and leaves the queue when it succeeds', async () => {
+    let runs = 0;
+    ctx.app.services.jobs.register('test_retry', async () => {
+      runs += 1;
+      return undefined;
+    });
+    const [job] = await ctx.database.db
+      .insert(jobs)
+      .values({
+        kind: 'test_retry',
+        key: 'retry-runs',
+        runAt: new Date(Date.now() + HOUR),
+        attempts: 2,
+        lastError: 'boom',
+      })
+      .returning();
+    if (!job) throw new Error('job not inserted');
+    await ctx.app.services.jobs.runDue();
+    expect(runs).toBe(0);
+
+    const response = await callApi(ctx, 'POST', `/admin/jobs/${job.id}/retry`, admin.adminAuth);
+    expect(response.statusCode, response.body).toBe(200);
+    await ctx.app.services.jobs.runDue();
+    expect(runs).toBe(1);
+    expect(await ctx.app.services.jobs.find(ctx.database.db, job.key)).toBeUndefined();
+  });
+});
+
+describe('GET /admin/system_health with SMTP and without billing', () => {
+  it('reports the configured mail transport and billing provider', async () => {
+    const other = await buildTestApp({ env: { SMTP_URL: 'smtp://127.0.0.1:2525', BILLING_PROVIDER: '' } });
+    try {
+      const otherAdmin = await createAdmin(other);
+      const response = await callApi(other, 'GET', '/admin/system_health', otherAdmin.adminAuth);
+      expect(response.statusCode, response.body).toBe(200);
+      const data = json<{ data: SystemHealth }>(response).data;
+      expect(data.mail).toEqual({ status: 'ok', transport: 'smtp' });
+      expect(data.billing).toEqual({ status: 'warn', provider: 'none' });
+    } finally {
+      await other.close();
+    }
+  });
+});
