@@ -37,9 +37,9 @@ function HealthCard({
   children: ReactNode;
 }) {
   return (
-    <Card withBorder padding="md" data-testid="health-card" aria-labelledby={`health-${title}`}>
+    <Card withBorder padding="md" data-testid="health-card">
       <Group justify="space-between" wrap="nowrap" gap="xs" mb="xs">
-        <Title order={2} size="h4" id={`health-${title}`}>
+        <Title order={2} size="h4">
           {title}
         </Title>
         <HealthBadge status={status} />
