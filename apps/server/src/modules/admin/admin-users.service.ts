@@ -15,10 +15,10 @@ import { destroyParty } from '../parties/party-destruction.js';
 import { subscriptionsRepository } from '../subscriptions/subscriptions.repository.js';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.js';
 import { type AdminCaller, auditActor } from './admin-guard.js';
-import { adminSessionsRepository } from './admin-sessions.repository.js';
 import { adminUserDeletionRepository as deletion } from './admin-user-deletion.repository.js';
 import { adminUserListRepository, type UserRow } from './admin-users.repository.js';
 import type { AuditLog } from './audit-log.js';
+import { suspendLockedUser } from './user-suspension.js';
 
 interface Deps {
   db: Database;
@@ -137,17 +137,11 @@ export class AdminUsersService {
       const user = await adminUserListRepository.lockUser(tx, userId);
       if (!user) throw notFound();
       if (user.suspendedAt) throw new AppError('CONFLICT', 'This account is already suspended.');
-      await adminUserListRepository.setSuspension(tx, userId, { suspendedAt: now, suspendedReason: reason });
-      const sessionIds = await accountsRepository.revokeUserSessions(tx, userId, 'suspended');
-      await adminSessionsRepository.endAllOfUser(tx, userId, 'suspended', now);
-      await this.#deps.audit.record(tx, {
-        ...auditActor(caller),
-        action: 'user_suspended',
-        targetType: 'user',
-        targetId: userId,
-        before: { suspended_at: null },
-        after: { suspended_at: now.toISOString(), suspended_reason: reason },
-        details: { email: user.email, sessions_ended: sessionIds.length },
+      const sessionIds = await suspendLockedUser(tx, this.#deps.audit, {
+        actor: auditActor(caller),
+        user,
+        reason,
+        now,
       });
       return sessionIds;
     });
