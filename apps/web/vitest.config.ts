@@ -18,5 +18,8 @@ export default defineProject({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: [fileURLToPath(new URL('./src/test/setup.ts', import.meta.url))],
     restoreMocks: true,
+    // Typing whole forms through user-event takes seconds on a busy 2-core machine; 5 s timed tests out that
+    // had nothing wrong with them. A broken assertion still fails at once.
+    testTimeout: 20_000,
   },
 });

@@ -281,7 +281,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       stats: new AdminStatsService({ db: database.db, now }),
       moderation: new ModerationService({ db: database.db, audit, now }),
       announcements: new AnnouncementsService({ db: database.db, audit, now }),
-      operations: new AdminOperationsService({ db: database.db, audit, jobs, mail: deps.mail, now }),
+      operations: new AdminOperationsService({
+        db: database.db,
+        audit,
+        jobs,
+        mail: deps.mail,
+        sessions: events,
+        now,
+      }),
       systemHealth: new SystemHealthService({
         db: database.db,
         audit,

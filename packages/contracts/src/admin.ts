@@ -148,6 +148,22 @@ export const adminSuspendBodySchema = z.object({
 });
 export type AdminSuspendBody = z.infer<typeof adminSuspendBodySchema>;
 
+/** Deleting an account cannot be undone: the admin types the user's e-mail to confirm it. */
+export const adminDeleteUserBodySchema = z.object({
+  confirm_email: text().trim().min(1, 'Type the user’s e-mail to confirm').max(320),
+});
+export type AdminDeleteUserBody = z.infer<typeof adminDeleteUserBodySchema>;
+
+export const adminDeletedUserSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  parties_handed_over: z.array(z.object({ id: z.string(), name: z.string(), new_gm_id: z.string() })),
+  parties_deleted: z.array(z.object({ id: z.string(), name: z.string() })),
+  characters_deleted: z.number().int(),
+  templates_kept: z.number().int(),
+});
+export type AdminDeletedUser = z.infer<typeof adminDeletedUserSchema>;
+
 export const adminGrantTierBodySchema = z.object({
   tier_id: z.enum(['tier_free', 'tier_1', 'tier_2', 'tier_3'], {
     error: 'tier_id must be a plan identifier',

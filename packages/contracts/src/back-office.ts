@@ -235,12 +235,19 @@ export const templateBulkFilterSchema = z.object({
 });
 export type TemplateBulkFilter = z.infer<typeof templateBulkFilterSchema>;
 
-export const bulkOperationBodySchema = z.discriminatedUnion('target', [
+export const bulkOperationBodySchema = z.discriminatedUnion('action', [
   z.object({
     target: z.literal('users'),
     filter: userBulkFilterSchema,
     action: z.literal('change_tier'),
     tier: z.enum(tierIdentifiers, { error: 'Choose the new tier' }),
+  }),
+  /** Suspends every matching user who is neither an admin nor suspended already (the dry run counts those). */
+  z.object({
+    target: z.literal('users'),
+    filter: userBulkFilterSchema,
+    action: z.literal('suspend'),
+    reason: text().trim().min(1, 'Say why the accounts are suspended').max(500),
   }),
   z.object({
     target: z.literal('templates'),

@@ -34,6 +34,15 @@ function userConditions(filter: UserBulkFilter): SQL | undefined {
   );
 }
 
+/** `suspendable`: only those a bulk suspension acts on, neither admins nor already suspended. */
+export interface UserScope {
+  suspendable?: boolean;
+}
+
+function scopeConditions(options: UserScope): SQL | undefined {
+  return options.suspendable ? and(eq(users.admin, false), isNull(users.suspendedAt)) : undefined;
+}
+
 const templateTables = {
   item_template: itemTemplates,
   shop_template: shopTemplates,
@@ -83,17 +92,26 @@ export const adminOperationsRepository = {
     await db.update(adminOperations).set(changes).where(eq(adminOperations.id, id));
   },
 
-  async countUsers(db: Executor, filter: UserBulkFilter): Promise<number> {
-    const [row] = await db.select({ total: count() }).from(users).where(userConditions(filter));
+  async countUsers(db: Executor, filter: UserBulkFilter, options: UserScope = {}): Promise<number> {
+    const [row] = await db
+      .select({ total: count() })
+      .from(users)
+      .where(and(userConditions(filter), scopeConditions(options)));
     return row?.total ?? 0;
   },
 
   /** The next batch after `cursor`, in id order, so a restarted job carries on where it stopped. */
-  async usersAfter(db: Executor, filter: UserBulkFilter, cursor: string | null, limit: number) {
+  async usersAfter(
+    db: Executor,
+    filter: UserBulkFilter,
+    cursor: string | null,
+    limit: number,
+    options: UserScope = {},
+  ) {
     return db
       .select({ id: users.id, email: users.email, username: users.username, displayName: users.displayName })
       .from(users)
-      .where(and(userConditions(filter), cursor ? gt(users.id, cursor) : undefined))
+      .where(and(userConditions(filter), scopeConditions(options), cursor ? gt(users.id, cursor) : undefined))
       .orderBy(asc(users.id))
       .limit(limit);
   },

@@ -14,11 +14,14 @@ import type { Database, Executor } from '../../db/client.js';
 import type { JobQueue, JobRow } from '../../jobs/job-queue.js';
 import { AppError } from '../../lib/app-error.js';
 import type { MailQueue } from '../../lib/mail-queue.js';
+import type { SessionEndListener } from '../accounts/accounts.service.js';
 import { subscriptionsRepository } from '../subscriptions/subscriptions.repository.js';
 import { type AdminCaller, auditActor } from './admin-guard.js';
 import { type AdminOperationRow, adminOperationsRepository as repo } from './admin-operations.repository.js';
+import { adminUserListRepository } from './admin-users.repository.js';
 import type { AuditEntry, AuditLog } from './audit-log.js';
 import { contentTargetsRepository } from './content-targets.repository.js';
+import { suspendLockedUser } from './user-suspension.js';
 
 export const ADMIN_OPERATION_JOB = 'admin_operation';
 /** Rows per job run: each batch is one transaction, so progress moves and a crash loses one batch. */
@@ -26,7 +29,7 @@ export const ADMIN_OPERATION_BATCH = 25;
 const RECENT_SHOWN = 20;
 
 /** What each kind of operation stores in `params` (checked again when a job reads it back). */
-const operationParamsSchema = z.discriminatedUnion('kind', [
+const operationParamsSchema = z.union([
   z.object({
     kind: z.literal('mass_mail'),
     audience: z.enum(massMailAudiences),
@@ -38,6 +41,12 @@ const operationParamsSchema = z.discriminatedUnion('kind', [
     filter: userBulkFilterSchema,
     action: z.literal('change_tier'),
     tier: z.enum(tierIdentifiers),
+  }),
+  z.object({
+    kind: z.literal('bulk_users'),
+    filter: userBulkFilterSchema,
+    action: z.literal('suspend'),
+    reason: z.string(),
   }),
   z.object({
     kind: z.literal('bulk_templates'),
@@ -85,14 +94,23 @@ export class AdminOperationsService {
   readonly #jobs: JobQueue;
   readonly #mail: MailQueue;
   readonly #now: () => Date;
+  readonly #sessions: SessionEndListener;
 
-  constructor(deps: { db: Database; audit: AuditLog; jobs: JobQueue; mail: MailQueue; now: () => Date }) {
+  constructor(deps: {
+    db: Database;
+    audit: AuditLog;
+    jobs: JobQueue;
+    mail: MailQueue;
+    sessions: SessionEndListener;
+    now: () => Date;
+  }) {
     this.#db = deps.db;
+    this.#sessions = deps.sessions;
     this.#audit = deps.audit;
     this.#jobs = deps.jobs;
     this.#mail = deps.mail;
     this.#now = deps.now;
-    deps.jobs.register(ADMIN_OPERATION_JOB, (tx, job) => this.#runBatch(tx, job));
+    deps.jobs.register(ADMIN_OPERATION_JOB, (tx, job, afterCommit) => this.#runBatch(tx, job, afterCommit));
   }
 
   async preview(params: OperationParams): Promise<number> {
@@ -143,12 +161,17 @@ export class AdminOperationsService {
 
   async #count(db: Executor, params: OperationParams): Promise<number> {
     if (params.kind === 'mass_mail') return repo.countUsers(db, mailFilter(params.audience));
-    if (params.kind === 'bulk_users') return repo.countUsers(db, params.filter);
+    if (params.kind === 'bulk_users')
+      return repo.countUsers(db, params.filter, { suspendable: params.action === 'suspend' });
     return repo.countTemplates(db, params.filter);
   }
 
   /** One batch; answers `now` to be run again at once while rows remain, nothing when finished. */
-  async #runBatch(tx: Executor, job: JobRow): Promise<Date | undefined> {
+  async #runBatch(
+    tx: Executor,
+    job: JobRow,
+    afterCommit: (fn: () => void) => void,
+  ): Promise<Date | undefined> {
     const id = job.payload.operation_id;
     if (typeof id !== 'string') return undefined;
     const operation = await repo.find(tx, id, { lock: true });
@@ -160,7 +183,7 @@ export class AdminOperationsService {
       ip: operation.actorIp,
       userAgent: operation.actorUserAgent,
     };
-    const { handled, changed, last } = await this.#batch(tx, operation, params, actor);
+    const { handled, changed, last } = await this.#batch(tx, operation, params, actor, afterCommit);
     const finished = handled < ADMIN_OPERATION_BATCH;
     const now = this.#now();
     await repo.update(tx, operation.id, {
@@ -178,6 +201,7 @@ export class AdminOperationsService {
     operation: AdminOperationRow,
     params: OperationParams,
     actor: Pick<AuditEntry, 'actorId' | 'actorEmail' | 'ip' | 'userAgent'>,
+    afterCommit: (fn: () => void) => void,
   ): Promise<{ handled: number; changed: number; last: string | undefined }> {
     if (params.kind === 'bulk_templates') {
       const rows = await repo.templatesAfter(tx, params.filter, operation.cursor, ADMIN_OPERATION_BATCH);
@@ -200,7 +224,10 @@ export class AdminOperationsService {
     }
 
     const filter = params.kind === 'mass_mail' ? mailFilter(params.audience) : params.filter;
-    const rows = await repo.usersAfter(tx, filter, operation.cursor, ADMIN_OPERATION_BATCH);
+    const suspending = params.kind === 'bulk_users' && params.action === 'suspend';
+    const rows = await repo.usersAfter(tx, filter, operation.cursor, ADMIN_OPERATION_BATCH, {
+      suspendable: suspending,
+    });
     let changed = 0;
     for (const user of rows) {
       if (params.kind === 'mass_mail') {
@@ -212,11 +239,38 @@ export class AdminOperationsService {
           html: htmlOf(params.body),
         });
         changed += 1;
+      } else if (params.action === 'suspend') {
+        if (await this.#suspend(tx, user.id, params.reason, actor, operation.id, afterCommit)) changed += 1;
       } else if (await this.#changeTier(tx, user.id, params.tier, actor, operation.id)) {
         changed += 1;
       }
     }
     return { handled: rows.length, changed, last: rows.at(-1)?.id };
+  }
+
+  /**
+   * The Users page's suspension, for one user of the batch: admins are never suspended (checked again
+   * under the lock, as the flag may have changed since the count); sockets close after the commit.
+   */
+  async #suspend(
+    tx: Executor,
+    userId: string,
+    reason: string,
+    actor: Pick<AuditEntry, 'actorId' | 'actorEmail' | 'ip' | 'userAgent'>,
+    operationId: string,
+    afterCommit: (fn: () => void) => void,
+  ): Promise<boolean> {
+    const user = await adminUserListRepository.lockUser(tx, userId);
+    if (!user || user.admin || user.suspendedAt || user.id === actor.actorId) return false;
+    const ended = await suspendLockedUser(tx, this.#audit, {
+      actor,
+      user,
+      reason,
+      now: this.#now(),
+      details: { operation_id: operationId },
+    });
+    if (ended.length > 0) afterCommit(() => this.#sessions.sessionsEnded(userId, ended));
+    return true;
   }
 
   /** Puts the user on `tier` without payment (a local subscription with no period end); audited. */

@@ -1,4 +1,6 @@
 import {
+  adminDeletedUserSchema,
+  adminDeleteUserBodySchema,
   adminGrantTierBodySchema,
   adminSuspendBodySchema,
   adminUserDetailSchema,
@@ -118,6 +120,25 @@ export async function adminUsersRoutes(app: FastifyInstance, options: { users: A
       status: 'success' as const,
       data: await users.grantTier(requireAdmin(request), request.params.id, request.body),
       message: 'The plan is granted.',
+    }),
+  );
+
+  r.delete(
+    '/users/:id',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Delete the account for good (confirmed with its e-mail): parties handed over, characters deleted',
+        params: userParams,
+        body: adminDeleteUserBodySchema,
+        response: { 200: successEnvelope(adminDeletedUserSchema) },
+      },
+    },
+    async (request) => ({
+      status: 'success' as const,
+      data: await users.deleteAccount(requireAdmin(request), request.params.id, request.body.confirm_email),
+      message: 'The account is deleted.',
     }),
   );
 

@@ -12,9 +12,14 @@ import { requireAdmin } from './admin-guard.js';
 import type { AdminOperationsService, OperationParams } from './admin-operations.service.js';
 
 function paramsOf(body: BulkOperationBody): OperationParams {
-  return body.target === 'users'
-    ? { kind: 'bulk_users', filter: body.filter, action: body.action, tier: body.tier }
-    : { kind: 'bulk_templates', filter: body.filter, action: body.action };
+  switch (body.action) {
+    case 'change_tier':
+      return { kind: 'bulk_users', filter: body.filter, action: body.action, tier: body.tier };
+    case 'suspend':
+      return { kind: 'bulk_users', filter: body.filter, action: body.action, reason: body.reason };
+    case 'unpublish':
+      return { kind: 'bulk_templates', filter: body.filter, action: body.action };
+  }
 }
 
 /** The Bulk Operations page: a dry-run count, then a background job with progress (under /api/v1/admin). */

@@ -1,6 +1,7 @@
 import type { AdminOperation } from '@haversack/contracts';
 import { and, count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users as usersTable } from '../../db/schema/accounts.js';
 import { auditLogs } from '../../db/schema/admin.js';
 import { itemTemplates } from '../../db/schema/items.js';
 import { JobQueue } from '../../jobs/job-queue.js';
@@ -91,9 +92,67 @@ describe('bulk operations on users', () => {
     expect(perChange?.n).toBe(users.length);
   });
 
-  it('refuses suspension and unknown actions with 422 (the admin branch owns suspension)', async () => {
-    const response = await preview({ target: 'users', filter: {}, action: 'suspend' });
-    expect(response.statusCode).toBe(422);
+  it('suspends the matching users in the background, never an admin, ending their sessions, one audit entry each', async () => {
+    const tag = `bulksus${Date.now()}`;
+    const users = await Promise.all(
+      Array.from({ length: ADMIN_OPERATION_BATCH + 2 }, (_, i) =>
+        createUser(ctx, { email: `${tag}-${i}@example.com` }),
+      ),
+    );
+    const staff = await createAdmin(ctx, { email: `${tag}-staff@example.com` });
+    const already = await createUser(ctx, { email: `${tag}-already@example.com` });
+    await callApi(ctx, 'POST', `/admin/users/${already.user.id}/suspend`, admin.adminAuth, {
+      reason: 'earlier',
+    });
+    const outsider = await createUser(ctx);
+    const body = { target: 'users', filter: { email_contains: tag }, action: 'suspend', reason: 'spam wave' };
+
+    // The dry run counts only those it will suspend: not the admin, not the one suspended already.
+    const dry = await preview(body);
+    expect(dry.statusCode, dry.body).toBe(200);
+    expect(json<{ data: { count: number } }>(dry).data.count).toBe(users.length);
+    expect((await callApi(ctx, 'GET', '/auth/me', firstOf(users))).statusCode).toBe(200);
+
+    const started = await callApi(ctx, 'POST', '/admin/bulk_operations', admin.adminAuth, body);
+    expect(started.statusCode, started.body).toBe(202);
+    const operation = json<{ data: AdminOperation }>(started).data;
+    expect(operation).toMatchObject({ kind: 'bulk_users', total: users.length });
+    await ctx.app.services.jobs.runDue();
+    expect(await ctx.app.services.backOffice.operations.get(operation.id)).toMatchObject({
+      status: 'done',
+      processed: users.length,
+      changed: users.length,
+    });
+
+    const rows = await ctx.database.db
+      .select({ id: usersTable.id, suspendedAt: usersTable.suspendedAt, reason: usersTable.suspendedReason })
+      .from(usersTable)
+      .where(sql`${usersTable.email} like ${`${tag}-%`}`);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    for (const user of users) expect(byId.get(user.user.id)?.reason).toBe('spam wave');
+    expect(byId.get(staff.user.id)?.suspendedAt).toBeNull();
+    expect(byId.get(already.user.id)?.reason).toBe('earlier');
+    expect((await callApi(ctx, 'GET', '/auth/me', firstOf(users))).statusCode).toBe(401);
+    expect((await callApi(ctx, 'GET', '/auth/me', outsider)).statusCode).toBe(200);
+    expect((await callApi(ctx, 'GET', '/admin/users', staff.adminAuth)).statusCode).toBe(200);
+
+    const [perChange] = await ctx.database.db
+      .select({ n: count() })
+      .from(auditLogs)
+      .where(
+        and(
+          eq(auditLogs.action, 'user_suspended'),
+          sql`${auditLogs.details}->>'operation_id' = ${operation.id}`,
+        ),
+      );
+    expect(perChange?.n).toBe(users.length);
+  });
+
+  it('refuses a suspension without a reason and unknown actions with 422', async () => {
+    const noReason = await preview({ target: 'users', filter: {}, action: 'suspend' });
+    expect(noReason.statusCode).toBe(422);
+    const unknown = await preview({ target: 'users', filter: {}, action: 'delete' });
+    expect(unknown.statusCode).toBe(422);
   });
 });
 
@@ -121,6 +180,7 @@ describe('bulk operations on templates', () => {
       audit: ctx.app.services.audit,
       jobs: restarted,
       mail: ctx.mail,
+      sessions: { sessionsEnded: () => {} },
       now: () => new Date(),
     });
     expect(await restarted.runDue()).toBe(1);

@@ -15,11 +15,11 @@ import { containers } from '../../db/schema/inventory.js';
 import { AppError } from '../../lib/app-error.js';
 import type { EventBus } from '../../realtime/event-bus.js';
 import { containersRepository } from '../containers/containers.repository.js';
-import { destroyContainerContents } from '../inventory/inventory-ledger.js';
 import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
 import { partyActivityEvents } from '../ledger/ledger-events.js';
 import { partiesRepository } from '../parties/parties.repository.js';
 import type { EntitlementService } from '../subscriptions/entitlements.service.js';
+import { destroyCharacter } from './character-destruction.js';
 import { addSums, toCharacterWealthJson, toHoldingJson } from './character-wealth.js';
 import { emptySums, characterWealthRepository as wealthRepo } from './character-wealth.repository.js';
 import * as policy from './characters.policy.js';
@@ -312,38 +312,7 @@ export class CharactersService {
   async delete(actor: Actor, id: string): Promise<void> {
     const gone = await this.db.transaction(async (tx) => {
       const character = await this.#ownedForUpdate(tx, actor.id, id);
-      const owned = await containersRepository.listForCharacter(tx, id);
-      const base = {
-        partyId: character.partyId,
-        characterId: character.id,
-        actorId: actor.id,
-        actorName: actor.username,
-        targetName: character.name,
-      };
-      // Its gear goes with it, one ledger row per stack, so replaying the ledger empties its containers.
-      await destroyContainerContents(
-        tx,
-        owned.map((c) => c.id),
-        actor,
-        'character_deletion',
-        { partyId: character.partyId, characterId: character.id, targetName: character.name },
-      );
-      const rows: LedgerEntry[] = [
-        ...owned.map((container) => ({
-          ...base,
-          transactionType: 'container_deletion',
-          sourceContainerId: container.id,
-          sourceName: container.name,
-          summary: `${actor.username} deleted ${container.name} of ${character.name}`,
-        })),
-        {
-          ...base,
-          transactionType: 'character_deletion',
-          summary: `${actor.username} deleted ${character.name}`,
-        },
-      ];
-      await ledgerRepository.record(tx, rows);
-      await repo.delete(tx, id);
+      const rows = await destroyCharacter(tx, character, actor);
       return { character, rows };
     });
     if (gone.character.partyId)

@@ -16,15 +16,13 @@ import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { EventBus } from '../../realtime/event-bus.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
 import { inventoryRepository } from '../inventory/inventory.repository.js';
-import { destroyContainerContents } from '../inventory/inventory-ledger.js';
 import { ledgerRepository } from '../ledger/ledger.repository.js';
-import { lootRepository } from '../loot/loot.repository.js';
-import { shopsRepository } from '../shops/shops.repository.js';
 import type { EntitlementService } from '../subscriptions/entitlements.service.js';
 import { generateJoinCode, isWellFormedJoinCode } from './join-codes.js';
 import { toInvitationJson, toMemberJson, toPartyJson, toPreviewJson } from './parties.json.js';
 import * as policy from './parties.policy.js';
 import { type MembershipRow, type PartyRow, partiesRepository as repo } from './parties.repository.js';
+import { destroyParty } from './party-destruction.js';
 
 /** The container every new party starts with (issue 12). */
 export const PARTY_STASH_NAME = 'Party Stash';
@@ -194,19 +192,7 @@ export class PartiesService {
       const { party } = await this.#gmContext(tx, partyId, actor.id);
       if (party.gameMasterId !== actor.id)
         throw new AppError('FORBIDDEN', 'Only the party’s creator can delete it.');
-      // The party's own containers and their contents go with it, in the ledger; characters keep theirs.
-      const stash = await inventoryRepository.listForOwner(tx, { partyId: party.id });
-      // Its shops' stock and its loot go too (their rows and containers cascade with the party).
-      const shopStock = await shopsRepository.shopContainerIdsOfParty(tx, party.id);
-      const loot = await lootRepository.lootContainerIdsOfParty(tx, party.id);
-      await destroyContainerContents(
-        tx,
-        [...stash.map((c) => c.id), ...shopStock, ...loot],
-        actor,
-        'container_deletion',
-        { partyId: party.id, characterId: null, targetName: party.name },
-      );
-      await repo.deleteParty(tx, party.id);
+      await destroyParty(tx, party, actor);
     });
   }
 

@@ -1,6 +1,7 @@
 import {
   type AdminGrantTierBody,
   type AdminUserQuery,
+  adminDeletedUserSchema,
   adminUserDetailSchema,
   adminUserSummarySchema,
   pageMetaSchema,
@@ -59,6 +60,14 @@ export const adminUserActions = {
   unsuspend: (userId: string) => detailCall(userId, 'unsuspend'),
   revokeSessions: (userId: string) => detailCall(userId, 'revoke_sessions'),
   grantTier: (userId: string, body: AdminGrantTierBody) => detailCall(userId, 'tier', body),
+  /** Deletes the account for good; the admin confirms by typing the user's e-mail. */
+  deleteAccount: (userId: string, confirmEmail: string) =>
+    adminRequest(`${API_V1}/admin/users/${userId}`, {
+      method: 'DELETE',
+      body: { confirm_email: confirmEmail },
+      schema: adminDeletedUserSchema,
+      toast: false,
+    }),
   sendPasswordReset: (userId: string) =>
     adminRequest(`${API_V1}/admin/users/${userId}/password_reset`, { method: 'POST' }),
 };

@@ -21,6 +21,7 @@ import { ErrorPanel } from '../../../components/error-panel';
 import { toast } from '../../../lib/toast';
 import { useCurrentUser } from '../../../stores/auth-store';
 import { adminUserActions, adminUserQueryOptions } from '../api/admin-users-api';
+import { DeleteAccountDialog } from '../components/delete-account-dialog';
 import { adminDateTime } from '../lib/format';
 import { UserStatusBadges } from './admin-users-page';
 
@@ -42,7 +43,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-type Dialog = 'suspend' | 'tier' | 'revoke' | null;
+type Dialog = 'suspend' | 'tier' | 'revoke' | 'delete' | null;
 
 /** Issue 15, a user's whole picture and what staff may do: suspend, sign out, comp a plan, reset. */
 export function AdminUserDetailPage() {
@@ -161,10 +162,22 @@ export function AdminUserDetailPage() {
         <Button variant="default" onClick={() => act.mutate('reset')} loading={act.isPending}>
           Send password reset
         </Button>
+        <Button
+          color="red.9"
+          variant="outline"
+          onClick={() => setDialog('delete')}
+          disabled={isSelf || user.admin}
+        >
+          Delete account
+        </Button>
       </Group>
       {isSelf ? (
         <Text size="sm" c="dimmed">
-          You cannot suspend your own account.
+          You cannot suspend or delete your own account.
+        </Text>
+      ) : user.admin ? (
+        <Text size="sm" c="dimmed">
+          An admin's account cannot be deleted: revoke the admin flag first.
         </Text>
       ) : null}
 
@@ -266,6 +279,8 @@ export function AdminUserDetailPage() {
           </Table.ScrollContainer>
         )}
       </Section>
+
+      <DeleteAccountDialog opened={dialog === 'delete'} onClose={() => setDialog(null)} user={user} />
 
       <Modal
         opened={dialog === 'suspend'}

@@ -1,4 +1,9 @@
-import { type BulkOperationBody, templateKinds, tierIdentifiers } from '@haversack/contracts';
+import {
+  type BulkOperationBody,
+  templateKinds,
+  tierIdentifiers,
+  type UserBulkFilter,
+} from '@haversack/contracts';
 import {
   Alert,
   Button,
@@ -9,6 +14,7 @@ import {
   Skeleton,
   Stack,
   Text,
+  Textarea,
   TextInput,
   Title,
 } from '@mantine/core';
@@ -43,7 +49,10 @@ const kindLabels: Record<(typeof templateKinds)[number], string> = {
 const pickTier = (value: string | null) => tierIdentifiers.find((t) => t === value);
 
 function describe(operation: { kind: string; params: Record<string, unknown> }): string {
-  if (operation.kind === 'bulk_users') return `Change tier to ${String(operation.params.tier)}`;
+  if (operation.kind === 'bulk_users')
+    return operation.params.action === 'suspend'
+      ? `Suspend users (${String(operation.params.reason)})`
+      : `Change tier to ${String(operation.params.tier)}`;
   return 'Unpublish templates';
 }
 
@@ -60,28 +69,39 @@ export function BulkOperationsPage() {
   const [before, setBefore] = useState('');
   const [after, setAfter] = useState('');
   const [email, setEmail] = useState('');
+  const [userAction, setUserAction] = useState<'change_tier' | 'suspend'>('change_tier');
   const [newTier, setNewTier] = useState<string | null>('tier_1');
+  const [reason, setReason] = useState('');
   const [kind, setKind] = useState<(typeof templateKinds)[number]>('item_template');
   const [owner, setOwner] = useState('');
   const [count, setCount] = useState<number | null>(null);
   const [confirming, setConfirming] = useState(false);
   const recent = useQuery(recentBulkOperationsQuery());
 
-  const body = (): BulkOperationBody =>
-    target === 'users'
-      ? {
-          target,
-          action: 'change_tier',
-          tier: pickTier(newTier) ?? 'tier_free',
-          filter: {
-            ...(pickTier(tier) ? { tier: pickTier(tier) } : {}),
-            ...(status === 'active' || status === 'suspended' ? { status } : {}),
-            ...(before ? { signed_up_before: before } : {}),
-            ...(after ? { signed_up_after: after } : {}),
-            ...(email.trim() ? { email_contains: email.trim() } : {}),
-          },
-        }
-      : { target, action: 'unpublish', filter: { kind, ...(owner.trim() ? { owner: owner.trim() } : {}) } };
+  const userFilter = (): UserBulkFilter => ({
+    ...(pickTier(tier) ? { tier: pickTier(tier) } : {}),
+    ...(status === 'active' || status === 'suspended' ? { status } : {}),
+    ...(before ? { signed_up_before: before } : {}),
+    ...(after ? { signed_up_after: after } : {}),
+    ...(email.trim() ? { email_contains: email.trim() } : {}),
+  });
+  const body = (): BulkOperationBody => {
+    if (target === 'templates')
+      return {
+        target,
+        action: 'unpublish',
+        filter: { kind, ...(owner.trim() ? { owner: owner.trim() } : {}) },
+      };
+    return userAction === 'suspend'
+      ? { target, action: 'suspend', reason: reason.trim(), filter: userFilter() }
+      : { target, action: 'change_tier', tier: pickTier(newTier) ?? 'tier_free', filter: userFilter() };
+  };
+  const confirmation =
+    target === 'templates'
+      ? `unpublish ${count ?? 0} ${kindLabels[kind].toLowerCase()}`
+      : userAction === 'suspend'
+        ? `suspend ${count ?? 0} users and sign them out at once (admins are never suspended)`
+        : `move ${count ?? 0} users to ${tierLabels[pickTier(newTier) ?? 'tier_free']}`;
 
   const reset = () => setCount(null);
   const preview = useMutation({ mutationFn: () => previewBulkOperation(body()), onSuccess: setCount });
@@ -167,17 +187,42 @@ export function BulkOperationsPage() {
                   w={{ base: '100%', xs: 220 }}
                 />
               </Group>
-              <Select
-                label="Change their tier to (without payment)"
-                value={newTier}
-                onChange={(v) => {
-                  setNewTier(v);
+              <SegmentedControl
+                aria-label="Action"
+                value={userAction}
+                onChange={(value) => {
+                  setUserAction(value === 'suspend' ? 'suspend' : 'change_tier');
                   reset();
                 }}
-                data={tierIdentifiers.map((t) => ({ value: t, label: tierLabels[t] }))}
-                allowDeselect={false}
-                w={{ base: '100%', xs: 260 }}
+                data={[
+                  { value: 'change_tier', label: 'Change tier' },
+                  { value: 'suspend', label: 'Suspend' },
+                ]}
+                style={{ alignSelf: 'flex-start' }}
               />
+              {userAction === 'suspend' ? (
+                <Textarea
+                  label="Reason for the suspension"
+                  description="Admins and users already suspended are left out of the count and the run."
+                  required
+                  value={reason}
+                  onChange={(e) => setReason(e.currentTarget.value)}
+                  rows={2}
+                  w={{ base: '100%', sm: 480 }}
+                />
+              ) : (
+                <Select
+                  label="Change their tier to (without payment)"
+                  value={newTier}
+                  onChange={(v) => {
+                    setNewTier(v);
+                    reset();
+                  }}
+                  data={tierIdentifiers.map((t) => ({ value: t, label: tierLabels[t] }))}
+                  allowDeselect={false}
+                  w={{ base: '100%', xs: 260 }}
+                />
+              )}
             </>
           ) : (
             <Group gap="sm" align="flex-end" wrap="wrap" onChange={reset}>
@@ -231,7 +276,7 @@ export function BulkOperationsPage() {
         onClose={() => setConfirming(false)}
         onConfirm={() => start.mutate()}
         title="Run Bulk Operation"
-        message={`This will ${target === 'users' ? `move ${count ?? 0} users to ${tierLabels[pickTier(newTier) ?? 'tier_free']}` : `unpublish ${count ?? 0} ${kindLabels[kind].toLowerCase()}`}. Continue?`}
+        message={`This will ${confirmation}. Continue?`}
         confirmLabel="Run"
         loading={start.isPending}
       />

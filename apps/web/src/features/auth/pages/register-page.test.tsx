@@ -32,7 +32,7 @@ describe('RegisterPage', () => {
     expect(screen.getByText('Username must be 3 to 30 characters')).toBeInTheDocument();
     expect(screen.getByText('Password must contain at least one uppercase letter')).toBeInTheDocument();
     expect(screen.getByText('Passwords do not match')).toBeInTheDocument();
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(fetchMock.mock.calls.some(([url]) => String(url).includes('/auth/'))).toBe(false);
   });
 
   it('puts server field errors (user.<field>) on the matching fields', async () => {
@@ -78,7 +78,8 @@ describe('RegisterPage', () => {
       confirmation: 'Secret123',
     });
     expect(await screen.findByText('Dashboard screen')).toBeInTheDocument();
-    expect(JSON.parse(String(fetchMock.mock.calls[0]?.[1]?.body))).toEqual({
+    const registration = fetchMock.mock.calls.find(([url]) => String(url).endsWith('/auth/register'));
+    expect(JSON.parse(String(registration?.[1]?.body))).toEqual({
       user: {
         email: 'new@example.com',
         username: 'newbie',
@@ -88,5 +89,26 @@ describe('RegisterPage', () => {
     });
     expect(tokenStorage.getAccessToken()).toBe('reg-token');
     expect(useAuthStore.getState()).toMatchObject({ isAuthenticated: true, user });
+  });
+
+  it('says in advance that registration is closed, instead of the form', async () => {
+    mockFetch(({ url }) =>
+      url.endsWith('/site_settings')
+        ? success({ maintenance_mode: false, registration_open: false })
+        : failure(500, 'INTERNAL_ERROR', 'unexpected call'),
+    );
+    renderRoutes(routes, '/register');
+    expect(await screen.findByTestId('registration-closed')).toHaveTextContent(
+      'Registration is closed: new accounts cannot be created right now.',
+    );
+    expect(screen.queryByRole('button', { name: 'Create Account' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Sign in' })).toBeInTheDocument();
+  });
+
+  it('shows the form when registration is open', async () => {
+    mockFetch(() => success({ maintenance_mode: false, registration_open: true }));
+    renderRoutes(routes, '/register');
+    expect(await screen.findByRole('button', { name: 'Create Account' })).toBeInTheDocument();
+    expect(screen.queryByTestId('registration-closed')).not.toBeInTheDocument();
   });
 });

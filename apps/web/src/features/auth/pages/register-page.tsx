@@ -1,8 +1,10 @@
-import { type Registration, registrationSchema } from '@haversack/contracts';
+import { type Registration, registrationClosedMessage, registrationSchema } from '@haversack/contracts';
 import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { siteSettingsQueryOptions } from '../../../components/maintenance-banner';
 import { markInvalidFields, serverFieldErrors, validateWith } from '../../../lib/forms';
 import { isApiError } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
@@ -19,6 +21,10 @@ export function RegisterPage() {
   const navigate = useNavigate();
   const [formError, setFormError] = useState<string | null>(null);
   const redirect = searchParams.get('redirect');
+  // Staff may close registration (Admin Settings): say so up front instead of refusing a filled-in form.
+  // Until the switch is known, or if it cannot be read, the form shows and the server has the last word.
+  const settings = useQuery(siteSettingsQueryOptions());
+  const closed = settings.data?.registration_open === false;
 
   const form = useForm<Registration>({
     mode: 'controlled',
@@ -54,50 +60,56 @@ export function RegisterPage() {
           Keep your characters, parties and inventories in one place.
         </Text>
       </Stack>
-      <form onSubmit={form.onSubmit(handleSubmit)} noValidate aria-label="Create account">
-        <Stack gap="md">
-          {formError ? (
-            <Alert color="red" variant="light" data-testid="register-error">
-              {formError}
-            </Alert>
-          ) : null}
-          <TextInput
-            label="Email"
-            type="email"
-            autoComplete="email"
-            required
-            data-testid="register-email"
-            {...form.getInputProps('email')}
-          />
-          <TextInput
-            label="Username"
-            autoComplete="username"
-            required
-            description="3 to 30 letters, digits, _ or -"
-            data-testid="register-username"
-            {...form.getInputProps('username')}
-          />
-          <PasswordInput
-            label="Password"
-            autoComplete="new-password"
-            required
-            description="At least 8 characters, with an uppercase letter, a lowercase letter and a number"
-            data-testid="register-password"
-            {...form.getInputProps('password')}
-          />
-          <PasswordInput
-            label="Confirm Password"
-            autoComplete="new-password"
-            required
-            data-testid="register-password-confirmation"
-            {...form.getInputProps('password_confirmation')}
-          />
-          <Button type="submit" fullWidth loading={form.submitting} data-testid="register-submit">
-            Create Account
-          </Button>
-        </Stack>
-      </form>
-      <ContinueWithDiscord />
+      {closed ? (
+        <Alert color="yellow" variant="light" role="status" data-testid="registration-closed">
+          {registrationClosedMessage}
+        </Alert>
+      ) : (
+        <form onSubmit={form.onSubmit(handleSubmit)} noValidate aria-label="Create account">
+          <Stack gap="md">
+            {formError ? (
+              <Alert color="red" variant="light" data-testid="register-error">
+                {formError}
+              </Alert>
+            ) : null}
+            <TextInput
+              label="Email"
+              type="email"
+              autoComplete="email"
+              required
+              data-testid="register-email"
+              {...form.getInputProps('email')}
+            />
+            <TextInput
+              label="Username"
+              autoComplete="username"
+              required
+              description="3 to 30 letters, digits, _ or -"
+              data-testid="register-username"
+              {...form.getInputProps('username')}
+            />
+            <PasswordInput
+              label="Password"
+              autoComplete="new-password"
+              required
+              description="At least 8 characters, with an uppercase letter, a lowercase letter and a number"
+              data-testid="register-password"
+              {...form.getInputProps('password')}
+            />
+            <PasswordInput
+              label="Confirm Password"
+              autoComplete="new-password"
+              required
+              data-testid="register-password-confirmation"
+              {...form.getInputProps('password_confirmation')}
+            />
+            <Button type="submit" fullWidth loading={form.submitting} data-testid="register-submit">
+              Create Account
+            </Button>
+          </Stack>
+        </form>
+      )}
+      {closed ? null : <ContinueWithDiscord />}
       <Text size="sm" ta="center">
         Already have an account?{' '}
         <Anchor component={Link} to={loginHref}>

@@ -1,0 +1,83 @@
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { users } from '../../db/schema/accounts.js';
+import { characters } from '../../db/schema/characters.js';
+import { lootTemplates } from '../../db/schema/loot.js';
+import { parties, partyMemberships } from '../../db/schema/parties.js';
+import { shopTemplates } from '../../db/schema/shops.js';
+
+/** The queries of deleting an account (admin-users.service.ts deleteAccount). */
+export const adminUserDeletionRepository = {
+  async partiesRunBy(db: Executor, userId: string) {
+    return db
+      .select()
+      .from(parties)
+      .where(eq(parties.gameMasterId, userId))
+      .orderBy(asc(parties.createdAt))
+      .for('update');
+  },
+
+  /**
+   * Who takes a party over from its departing GM: its managers before its players before its observers,
+   * the longest-standing first. None when the GM was alone.
+   */
+  async successor(db: Executor, partyId: string, departingUserId: string) {
+    const [row] = await db
+      .select({ membershipId: partyMemberships.id, userId: partyMemberships.userId })
+      .from(partyMemberships)
+      .where(and(eq(partyMemberships.partyId, partyId), ne(partyMemberships.userId, departingUserId)))
+      .orderBy(
+        sql`case ${partyMemberships.role} when 'gm' then 0 when 'manager' then 1 when 'player' then 2 else 3 end`,
+        asc(partyMemberships.createdAt),
+        asc(partyMemberships.id),
+      )
+      .limit(1)
+      .for('update');
+    return row;
+  },
+
+  async handOver(db: Executor, partyId: string, successor: { membershipId: string; userId: string }) {
+    await db
+      .update(partyMemberships)
+      .set({ role: 'gm' })
+      .where(eq(partyMemberships.id, successor.membershipId));
+    await db
+      .update(parties)
+      .set({ gameMasterId: successor.userId, updatedAt: new Date() })
+      .where(eq(parties.id, partyId));
+  },
+
+  async charactersOf(db: Executor, userId: string) {
+    return db
+      .select()
+      .from(characters)
+      .where(eq(characters.userId, userId))
+      .orderBy(asc(characters.createdAt))
+      .for('update');
+  },
+
+  /**
+   * Shop and loot templates others can find outlive their author, ownerless (the foreign key would
+   * otherwise delete them with the user); private ones go with the account.
+   */
+  async keepSharedTemplates(db: Executor, userId: string): Promise<number> {
+    const shared = inArray(shopTemplates.visibility, ['public', 'unlisted']);
+    const shops = await db
+      .update(shopTemplates)
+      .set({ creatorId: null })
+      .where(and(eq(shopTemplates.creatorId, userId), shared))
+      .returning({ id: shopTemplates.id });
+    const loot = await db
+      .update(lootTemplates)
+      .set({ creatorId: null })
+      .where(
+        and(eq(lootTemplates.creatorId, userId), inArray(lootTemplates.visibility, ['public', 'unlisted'])),
+      )
+      .returning({ id: lootTemplates.id });
+    return shops.length + loot.length;
+  },
+
+  async deleteUser(db: Executor, userId: string) {
+    await db.delete(users).where(eq(users.id, userId));
+  },
+};
