@@ -18,6 +18,7 @@ import { itemTemplates } from '../apps/server/src/db/schema/items.ts';
 import { seedDatabase } from '../apps/server/src/db/seed.ts';
 import { MailQueue } from '../apps/server/src/lib/mail-queue.ts';
 import { createMailer } from '../apps/server/src/lib/mailer.ts';
+import { reportResult } from './lib/bench-result.mjs';
 
 const { values: args } = parseArgs({
   options: { templates: { type: 'string', default: '10000' }, rounds: { type: 'string', default: '200' } },
@@ -185,6 +186,20 @@ for (const name of Object.keys(cases)) {
   console.log(
     `| search/items ${name} | ${totals[name]} | ${m.toFixed(2)} | ${percentile(samples[name], 95).toFixed(2)} | ${(m / baseline).toFixed(1)} |`,
   );
+}
+// Issue 13 §3: each search's median against the health request's, for npm run bench's table.
+for (const name of Object.keys(cases)) {
+  const m = median(samples[name]);
+  reportResult({
+    bench: 'search-items',
+    measure: `search/items ${name}, median`,
+    figure: m,
+    unit: 'ms',
+    baseline,
+    baselineLabel: 'GET /api/v1/health, median',
+    goal: '≤ 5 × health',
+    met: m / baseline <= 5,
+  });
 }
 
 await app.close();
