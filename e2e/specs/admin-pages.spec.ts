@@ -37,6 +37,14 @@ test('an admin publishes an announcement that another user sees as a banner and 
   await page.reload();
   await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
   await expect(page.getByTestId('announcement-banner').filter({ hasText: title })).toHaveCount(0);
+
+  // Every spec shares one server: take the banner down so it shows on no one else's pages.
+  await page.goto('/dashboard');
+  await accounts.signOut();
+  await signInAsAdmin(page);
+  await page.goto('/admin/communications');
+  await page.getByRole('button', { name: `Delete announcement ${title}` }).click();
+  await expect(page.getByTestId('announcement-row').filter({ hasText: title })).toHaveCount(0);
 });
 
 test('an admin changes the tier of a filtered set of users after a dry run, and watches the progress', async ({

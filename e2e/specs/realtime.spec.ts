@@ -114,7 +114,7 @@ test('a GM watches a player change the party stash live, then exports the activi
   const path = await download.path();
   const rows = parseCsv((await readFile(path, 'utf8')).replace(/^\uFEFF/, ''));
   expect(rows[0]?.join(',')).toBe(
-    'Date,Type,Actor,Target,Item,Quantity,Amount,Currency,From Location,To Location,Notes',
+    'Date,Type,Actor,Target,Item,Quantity,Amount,Currency,From Location,To Location,Notes,Source',
   );
   const ropeRow = rows.find((row) => row[4] === rope.name);
   expect(ropeRow, 'a CSV row for the rope').toBeDefined();

@@ -164,7 +164,6 @@ export function AdminUserDetailPage() {
         </Button>
         <Button
           color="red.9"
-          variant="outline"
           onClick={() => setDialog('delete')}
           disabled={isSelf || user.admin}
         >
