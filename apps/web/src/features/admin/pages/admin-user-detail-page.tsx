@@ -162,11 +162,7 @@ export function AdminUserDetailPage() {
         <Button variant="default" onClick={() => act.mutate('reset')} loading={act.isPending}>
           Send password reset
         </Button>
-        <Button
-          color="red.9"
-          onClick={() => setDialog('delete')}
-          disabled={isSelf || user.admin}
-        >
+        <Button color="red.9" onClick={() => setDialog('delete')} disabled={isSelf || user.admin}>
           Delete account
         </Button>
       </Group>
