@@ -42,7 +42,8 @@ const sameFrames = (a: readonly Buffer[], b: readonly Buffer[]) =>
  * of a socket keep their order, and `flush` writes a socket's queue before anything else is sent to it.
  */
 export class Outbox {
-  readonly #pending = new Map<WebSocket, Buffer[]>();
+  /** One frame, or several in order: most sockets have one at a time, and need no array for it. */
+  readonly #pending = new Map<WebSocket, Buffer | Buffer[]>();
   #scheduled = false;
   /** The last joined write, reused by the next socket that has the same frames queued (the usual case). */
   #lastFrames: Buffer[] = [];
@@ -54,12 +55,12 @@ export class Outbox {
   /** Queues a frame built by `textFrame`; it is written on a coming turn, after those queued before it. */
   push(socket: WebSocket, frame: Buffer) {
     if (socket.readyState !== socket.OPEN) return;
-    const frames = this.#pending.get(socket);
-    if (frames) frames.push(frame);
-    else {
-      this.#pending.set(socket, [frame]);
+    const queued = this.#pending.get(socket);
+    if (queued === undefined) {
+      this.#pending.set(socket, frame);
       this.#schedule();
-    }
+    } else if (Array.isArray(queued)) queued.push(frame);
+    else this.#pending.set(socket, [queued, frame]);
   }
 
   /** Writes the socket's queue now: call before sending it anything another way. */
@@ -98,11 +99,11 @@ export class Outbox {
     }
   };
 
-  #write(socket: WebSocket, frames: Buffer[]) {
+  #write(socket: WebSocket, frames: Buffer | Buffer[]) {
     const stream = transport(socket);
     if (socket.readyState !== socket.OPEN || !stream || stream.destroyed) return;
-    if (frames.length === 1) {
-      stream.write(frames[0]);
+    if (!Array.isArray(frames)) {
+      stream.write(frames);
       return;
     }
     if (!this.#lastJoined || !sameFrames(frames, this.#lastFrames)) {
