@@ -11,6 +11,7 @@ import type { AccountsService } from '../modules/accounts/accounts.service.js';
 import { partiesRepository } from '../modules/parties/parties.repository.js';
 import type { Broadcaster } from './broadcaster.js';
 import { type ChannelName, SESSIONS_STREAM, type SessionsEndedMessage, streamName } from './events.js';
+import { Outbox, textFrame } from './outbox.js';
 import type { OnlineUser, Presence } from './presence.js';
 
 /** This process's open sockets and the streams they follow (each stream counted once). */
@@ -27,8 +28,6 @@ declare module 'fastify' {
 
 export const CABLE_PROTOCOL = 'actioncable-v1-json';
 const PING_INTERVAL_MS = 3_000;
-/** ws sends a Buffer as a binary frame unless told otherwise; Action Cable clients expect text. */
-const TEXT_FRAME = { binary: false } as const;
 
 export interface CableLimits {
   connectionsPerUser: number;
@@ -145,12 +144,13 @@ export const cablePlugin = fp(
       },
     });
 
+    /** Broadcasts and pings: frames built once and shared by many sockets, written in slices. */
+    const outbox = new Outbox();
+    /** A message for this socket alone, after whatever the outbox holds for it. */
     const send = (socket: WebSocket, message: unknown) => {
-      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
-    };
-    /** A frame serialised once and shared by many sockets: sent as text, as Action Cable expects. */
-    const sendFrame = (socket: WebSocket, frame: Buffer) => {
-      if (socket.readyState === socket.OPEN) socket.send(frame, TEXT_FRAME);
+      if (socket.readyState !== socket.OPEN) return;
+      outbox.flush(socket);
+      socket.send(JSON.stringify(message));
     };
     const disconnect = (socket: WebSocket, reason: string, reconnect: boolean) => {
       send(socket, { type: 'disconnect', reason, reconnect });
@@ -302,10 +302,10 @@ export const cablePlugin = fp(
         if (gmOnly && subscription.role !== 'gm') continue;
         let frame = frames.get(subscription.identifier);
         if (!frame) {
-          frame = Buffer.from(`{"identifier":${JSON.stringify(subscription.identifier)},"message":${body}}`);
+          frame = textFrame(`{"identifier":${JSON.stringify(subscription.identifier)},"message":${body}}`);
           frames.set(subscription.identifier, frame);
         }
-        sendFrame(connection.socket, frame);
+        outbox.push(connection.socket, frame);
       }
     };
 
@@ -455,8 +455,8 @@ export const cablePlugin = fp(
 
     // One sweep for pings and expiry, rather than a timer per connection: idle sockets cost no timers.
     pinger = setInterval(() => {
-      const frame = Buffer.from(JSON.stringify({ type: 'ping', message: Math.floor(Date.now() / 1000) }));
-      for (const connection of connections) if (!expired(connection)) sendFrame(connection.socket, frame);
+      const frame = textFrame(JSON.stringify({ type: 'ping', message: Math.floor(Date.now() / 1000) }));
+      for (const connection of connections) if (!expired(connection)) outbox.push(connection.socket, frame);
     }, PING_INTERVAL_MS);
     pinger.unref();
   },
