@@ -3,7 +3,7 @@
 // after a few idle seconds. The baseline of the same run is a bare Node HTTP server answering its first
 // request, started the same way.
 //
-// Run: npm run build && node bench/start.bench.mjs [--restarts 3]
+// Run: npm run build && node bench/start.bench.mjs [--restarts 3] [--server apps/server/dist/main.js]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -11,7 +11,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { reportResult } from './lib/bench-result.mjs';
 
-const restarts = Number(process.argv[process.argv.indexOf('--restarts') + 1]) || 3;
+const argument = (name, fallback) => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at === -1 ? fallback : process.argv[at + 1];
+};
+const restarts = Number(argument('restarts', 3));
+// Another build to compare with, e.g. the commit before a change kept aside.
+const server = argument('server', 'apps/server/dist/main.js');
 const idleSeconds = 5;
 
 const freePort = () =>
@@ -58,9 +64,9 @@ const bare = [
 const baseline = await timeStart(bare, {}, '/');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haversack-start-'));
 const env = { DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
-const rows = [['first start', await timeStart(['apps/server/dist/main.js'], env, '/api/v1/health')]];
+const rows = [['first start', await timeStart([server], env, '/api/v1/health')]];
 for (let i = 1; i <= restarts; i++) {
-  rows.push([`restart ${i}`, await timeStart(['apps/server/dist/main.js'], env, '/api/v1/health')]);
+  rows.push([`restart ${i}`, await timeStart([server], env, '/api/v1/health')]);
 }
 rmSync(dataDir, { recursive: true, force: true });
 
