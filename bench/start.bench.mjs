@@ -34,6 +34,17 @@ const residentMb = (pid) => {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024;
 };
 
+/**
+ * CPU time the process and its reaped children used (ms, /proc/PID/stat fields 14–17): unlike the wall
+ * time, it hardly grows when other processes share the machine.
+ */
+const cpuMs = (pid) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = fields.slice(11, 15).reduce((sum, field) => sum + Number(field), 0);
+  return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
+};
+
 const loadRequests = Number(argument('requests', 400));
 const loadConcurrency = 8;
 const searches = [
@@ -97,13 +108,14 @@ async function timeStart(args, env, urlPath, load) {
     await new Promise((r) => setTimeout(r, 20));
   }
   const ms = performance.now() - started;
+  const cpu = cpuMs(child.pid);
   const atReady = residentMb(child.pid);
   await new Promise((r) => setTimeout(r, idleSeconds * 1000));
   const idle = residentMb(child.pid);
   const loaded = load ? await load(`http://127.0.0.1:${port}`, child.pid) : undefined;
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
-  return { ms, atReady, idle, loaded };
+  return { ms, cpu, atReady, idle, loaded };
 }
 
 const bare = [
@@ -123,13 +135,15 @@ const loaded = rows.at(-1)[1].loaded;
 rmSync(dataDir, { recursive: true, force: true });
 
 console.log(
-  `bare Node HTTP server: ready in ${baseline.ms.toFixed(0)} ms, ${baseline.idle.toFixed(0)} MB resident\n`,
+  `bare Node HTTP server: ready in ${baseline.ms.toFixed(0)} ms (CPU ${baseline.cpu.toFixed(0)} ms), ${baseline.idle.toFixed(0)} MB resident\n`,
 );
-console.log('| start | ready (ms) | × bare | resident when ready (MB) | resident idle (MB) |');
-console.log('|---|---:|---:|---:|---:|');
+console.log(
+  '| start | ready (ms) | × bare | CPU until ready (ms) | resident when ready (MB) | resident idle (MB) |',
+);
+console.log('|---|---:|---:|---:|---:|---:|');
 for (const [name, row] of rows) {
   console.log(
-    `| ${name} | ${row.ms.toFixed(0)} | ${(row.ms / baseline.ms).toFixed(1)} | ${row.atReady.toFixed(0)} | ${row.idle.toFixed(0)} |`,
+    `| ${name} | ${row.ms.toFixed(0)} | ${(row.ms / baseline.ms).toFixed(1)} | ${row.cpu.toFixed(0)} | ${row.atReady.toFixed(0)} | ${row.idle.toFixed(0)} |`,
   );
 }
 
