@@ -1,9 +1,9 @@
 // Start on the embedded database (issue 13 §6): the first start on an empty DATA_DIR (initdb, the
-// migrations, the seed), restarts on that directory, and the resident memory once health answers and
-// after a few idle seconds. The baseline of the same run is a bare Node HTTP server answering its first
-// request, started the same way.
+// migrations, the seed), restarts on that directory, and the resident memory once health answers, after
+// a few idle seconds, and on the last restart under a burst of item searches. The baseline of the same
+// run is a bare Node HTTP server answering its first request, started the same way.
 //
-// Run: npm run build && node bench/start.bench.mjs [--restarts 3]
+// Run: npm run build && node bench/start.bench.mjs [--restarts 3] [--requests 400] [--server apps/server/dist/main.js]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -11,7 +11,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { reportResult } from './lib/bench-result.mjs';
 
-const restarts = Number(process.argv[process.argv.indexOf('--restarts') + 1]) || 3;
+const argument = (name, fallback) => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at === -1 ? fallback : process.argv[at + 1];
+};
+const restarts = Number(argument('restarts', 3));
+// Another build to compare with, e.g. the commit before a change kept aside.
+const server = argument('server', 'apps/server/dist/main.js');
 const idleSeconds = 5;
 
 const freePort = () =>
@@ -28,8 +34,67 @@ const residentMb = (pid) => {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024;
 };
 
-/** Starts `args`, waits until `url` answers, measures, and stops it. */
-async function timeStart(args, env, urlPath) {
+/**
+ * CPU time the process and its reaped children used (ms, /proc/PID/stat fields 14–17): unlike the wall
+ * time, it hardly grows when other processes share the machine.
+ */
+const cpuMs = (pid) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = fields.slice(11, 15).reduce((sum, field) => sum + Number(field), 0);
+  return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
+};
+
+const loadRequests = Number(argument('requests', 400));
+const loadConcurrency = 8;
+const searches = [
+  '/api/v1/search/items?search=sword',
+  '/api/v1/search/items?search=long',
+  '/api/v1/search/items?search=*&page=5',
+  '/api/v1/search/items?min_value=10&max_value=20&max_weight=5&per_page=50',
+  '/api/v1/search/items?search=dragon&sort=value&direction=desc',
+  '/api/v1/item_templates?visibility=public',
+];
+
+/**
+ * A burst of API requests (item searches and the catalogue, 8 at a time, as one signed-in user) while
+ * sampling the resident memory: its largest value under load, then after the idle seconds.
+ */
+async function burst(base, pid) {
+  const password = 'Benchmark1';
+  const registered = await fetch(`${base}/api/v1/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      user: { email: 'burst@example.com', username: 'burst', password, password_confirmation: password },
+    }),
+  });
+  if (!registered.ok) throw new Error(`register: ${registered.status} ${await registered.text()}`);
+  const { token } = (await registered.json()).data;
+  let peak = residentMb(pid);
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, residentMb(pid));
+  }, 50);
+  let next = 0;
+  const worker = async () => {
+    while (next < loadRequests) {
+      const url = searches[next++ % searches.length];
+      const response = await fetch(`${base}${url}`, { headers: { authorization: `Bearer ${token}` } });
+      if (!response.ok) throw new Error(`${url}: ${response.status}`);
+      await response.arrayBuffer();
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: loadConcurrency }, worker));
+  const loadMs = performance.now() - started;
+  clearInterval(sampler);
+  peak = Math.max(peak, residentMb(pid));
+  await new Promise((r) => setTimeout(r, idleSeconds * 1000));
+  return { loadMs, peak, after: residentMb(pid) };
+}
+
+/** Starts `args`, waits until `url` answers, measures (with `load` once idle, if given), and stops it. */
+async function timeStart(args, env, urlPath, load) {
   const port = await freePort();
   const started = performance.now();
   const child = spawn(process.execPath, args, {
@@ -43,12 +108,14 @@ async function timeStart(args, env, urlPath) {
     await new Promise((r) => setTimeout(r, 20));
   }
   const ms = performance.now() - started;
+  const cpu = cpuMs(child.pid);
   const atReady = residentMb(child.pid);
   await new Promise((r) => setTimeout(r, idleSeconds * 1000));
   const idle = residentMb(child.pid);
+  const loaded = load ? await load(`http://127.0.0.1:${port}`, child.pid) : undefined;
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
-  return { ms, atReady, idle };
+  return { ms, cpu, atReady, idle, loaded };
 }
 
 const bare = [
@@ -58,22 +125,32 @@ const bare = [
 const baseline = await timeStart(bare, {}, '/');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haversack-start-'));
 const env = { DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
-const rows = [['first start', await timeStart(['apps/server/dist/main.js'], env, '/api/v1/health')]];
+const rows = [['first start', await timeStart([server], env, '/api/v1/health')]];
 for (let i = 1; i <= restarts; i++) {
-  rows.push([`restart ${i}`, await timeStart(['apps/server/dist/main.js'], env, '/api/v1/health')]);
+  // The last restart also serves a burst of requests: the memory under load.
+  const load = i === restarts ? burst : undefined;
+  rows.push([`restart ${i}`, await timeStart([server], env, '/api/v1/health', load)]);
 }
+const loaded = rows.at(-1)[1].loaded;
 rmSync(dataDir, { recursive: true, force: true });
 
 console.log(
-  `bare Node HTTP server: ready in ${baseline.ms.toFixed(0)} ms, ${baseline.idle.toFixed(0)} MB resident\n`,
+  `bare Node HTTP server: ready in ${baseline.ms.toFixed(0)} ms (CPU ${baseline.cpu.toFixed(0)} ms), ${baseline.idle.toFixed(0)} MB resident\n`,
 );
-console.log('| start | ready (ms) | × bare | resident when ready (MB) | resident idle (MB) |');
-console.log('|---|---:|---:|---:|---:|');
+console.log(
+  '| start | ready (ms) | × bare | CPU until ready (ms) | resident when ready (MB) | resident idle (MB) |',
+);
+console.log('|---|---:|---:|---:|---:|---:|');
 for (const [name, row] of rows) {
   console.log(
-    `| ${name} | ${row.ms.toFixed(0)} | ${(row.ms / baseline.ms).toFixed(1)} | ${row.atReady.toFixed(0)} | ${row.idle.toFixed(0)} |`,
+    `| ${name} | ${row.ms.toFixed(0)} | ${(row.ms / baseline.ms).toFixed(1)} | ${row.cpu.toFixed(0)} | ${row.atReady.toFixed(0)} | ${row.idle.toFixed(0)} |`,
   );
 }
+
+console.log(
+  `\nunder load (restart ${restarts}, ${loadRequests} item searches, ${loadConcurrency} at a time, ${loaded.loadMs.toFixed(0)} ms): ` +
+    `largest resident ${loaded.peak.toFixed(0)} MB, ${loaded.after.toFixed(0)} MB after ${idleSeconds} idle seconds`,
+);
 
 const first = rows[0][1];
 const restartRows = rows.slice(1).map(([, row]) => row);
@@ -109,4 +186,20 @@ reportResult({
   baselineLabel: bareLabel,
   goal: '≤ 250 MB',
   met: idleMb <= 250,
+});
+reportResult({
+  bench: 'start',
+  measure: `resident memory under load (largest, ${loadRequests} item searches)`,
+  figure: loaded.peak,
+  unit: 'MB',
+  baseline: baseline.idle,
+  baselineLabel: bareLabel,
+});
+reportResult({
+  bench: 'start',
+  measure: `resident memory ${idleSeconds} idle seconds after that load`,
+  figure: loaded.after,
+  unit: 'MB',
+  baseline: baseline.idle,
+  baselineLabel: bareLabel,
 });

@@ -2,9 +2,9 @@ import path from 'node:path';
 import pino from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { type DatabaseHandle, openPglite, openPostgres } from './db/client.js';
+import { type DatabaseHandle, openPostgres } from './db/client.js';
 import { DataDirLockedError, lockDataDir } from './db/data-dir-lock.js';
-import { seedDatabase } from './db/seed.js';
+import { compilePgliteForSmallMemory, openPreparedPglite, prepareDatabase } from './db/prepare.js';
 import { prettyLines, resolveLogFormat } from './lib/log-format.js';
 import { LogDestination, loggerOptions } from './lib/logger.js';
 import { MailQueue } from './lib/mail-queue.js';
@@ -53,14 +53,16 @@ async function main() {
       database = await openPostgres(config.databaseUrl);
     } else {
       releaseLock = lockDataDir(dataDir, (message) => log.warn(message));
-      database = await openPglite({ dataDir: path.join(dataDir, 'pglite') });
+      compilePgliteForSmallMemory();
+      // Migrated and seeded, by a child process when there is work to do (issue 13 §6).
+      database = await openPreparedPglite(path.join(dataDir, 'pglite'));
     }
   } catch (error) {
     if (error instanceof DataDirLockedError) fail(error.message);
+    releaseLock();
     fail(`cannot open the database: ${(error as Error).message}`);
   }
-  await database.migrate();
-  await seedDatabase(database.db);
+  if (database.kind === 'postgres') await prepareDatabase(database);
 
   const mail = new MailQueue(
     createMailer({

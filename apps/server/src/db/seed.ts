@@ -8,15 +8,23 @@ import { systemShops } from '../modules/shops/shops.catalogue.js';
 import { ShopsService } from '../modules/shops/shops.service.js';
 import { subscriptionsRepository } from '../modules/subscriptions/subscriptions.repository.js';
 import { tierCatalogue } from '../modules/subscriptions/tier-catalogue.js';
-import type { Database } from './client.js';
+import type { Database, Executor } from './client.js';
 import { seedState } from './schema/seed-state.js';
 
 /** Bump when the seeding code changes what it writes from the same inputs. */
 const SEED_CODE_VERSION = 1;
 const CATALOGUE = 'catalogue';
 
+let cachedFingerprint: string | undefined;
+
 /** A hash of everything the seed writes from: equal fingerprints mean the seed would change nothing. */
 export function seedFingerprint(): string {
+  // The inputs are constants of this build: hash the 578 catalogue items once per process.
+  cachedFingerprint ??= computeFingerprint();
+  return cachedFingerprint;
+}
+
+function computeFingerprint(): string {
   const inputs = {
     version: SEED_CODE_VERSION,
     tiers: tierCatalogue,
@@ -25,6 +33,15 @@ export function seedFingerprint(): string {
     loot: systemLoot,
   };
   return createHash('sha256').update(JSON.stringify(inputs)).digest('hex');
+}
+
+/** Whether the last seed recorded this build's fingerprint, i.e. seedDatabase would skip. */
+export async function isSeedCurrent(db: Executor): Promise<boolean> {
+  const [recorded] = await db
+    .select({ fingerprint: seedState.fingerprint })
+    .from(seedState)
+    .where(eq(seedState.name, CATALOGUE));
+  return recorded?.fingerprint === seedFingerprint();
 }
 
 /**

@@ -1,0 +1,30 @@
+// The child process of openPreparedPglite (prepare.ts): initdb on an empty directory, the migrations and
+// the seed, on the PGlite directory given as its argument; then it exits and its memory goes with it.
+import { openPglite } from './client.js';
+import { compilePgliteForSmallMemory, prepareDatabase } from './prepare.js';
+
+// The server that started this process holds the DATA_DIR lock: without it, stop rather than write on.
+process.on('disconnect', () => process.exit(1));
+
+async function prepare(dataDir: string) {
+  compilePgliteForSmallMemory();
+  const database = await openPglite({ dataDir });
+  try {
+    await prepareDatabase(database);
+  } finally {
+    await database.close();
+  }
+}
+
+const dataDir = process.argv[2];
+if (!dataDir) {
+  process.stderr.write('usage: prepare-pglite <PGlite data directory>\n');
+  process.exit(2);
+}
+prepare(dataDir).then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,104 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { count, sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openTestDatabase } from '../test/helper.js';
+import { type DatabaseHandle, openPglite } from './client.js';
+import { needsPreparation, openPreparedPglite, prepareInChild } from './prepare.js';
+import { itemTemplates } from './schema/items.js';
+import { seedState } from './schema/seed-state.js';
+import { seedFingerprint } from './seed.js';
+
+// issue 13 §6: a restart with nothing to migrate or seed does neither.
+describe('whether a start has work to do', () => {
+  let database: DatabaseHandle;
+  beforeEach(async () => {
+    database = await openTestDatabase();
+  });
+  afterEach(async () => {
+    await database.close();
+  });
+
+  it('has none on a migrated and seeded database', async () => {
+    expect(await needsPreparation(database.db)).toBe(false);
+  });
+
+  it('has some when the last migration is not recorded as applied', async () => {
+    await database.db.execute(
+      sql`DELETE FROM drizzle.__drizzle_migrations
+          WHERE created_at = (SELECT max(created_at) FROM drizzle.__drizzle_migrations)`,
+    );
+    expect(await needsPreparation(database.db)).toBe(true);
+  });
+
+  it('has some when the seed data changed since the last seed', async () => {
+    await database.db.update(seedState).set({ fingerprint: 'an older catalogue' });
+    expect(await needsPreparation(database.db)).toBe(true);
+    await database.db.delete(seedState);
+    expect(await needsPreparation(database.db)).toBe(true);
+  });
+
+  it('has some on a database never migrated', async () => {
+    const empty = await openPglite({});
+    try {
+      expect(await needsPreparation(empty.db)).toBe(true);
+    } finally {
+      await empty.close();
+    }
+  });
+});
+
+describe('opening the server’s PGlite', () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haversack-prepare-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  const pgliteDir = path.join(dataDir, 'pglite');
+  let children = 0;
+  const countingChild = (dir: string) => {
+    children += 1;
+    return prepareInChild(dir);
+  };
+
+  it('prepares an empty directory in a child process, and a restart with nothing to do in none', async () => {
+    const first = await openPreparedPglite(pgliteDir, { prepare: countingChild });
+    try {
+      expect(children).toBe(1);
+      const [{ templates } = { templates: 0 }] = await first.db
+        .select({ templates: count() })
+        .from(itemTemplates);
+      expect(templates).toBeGreaterThan(500);
+      const [recorded] = await first.db.select().from(seedState);
+      expect(recorded?.fingerprint).toBe(seedFingerprint());
+      expect(await needsPreparation(first.db)).toBe(false);
+      // A seed that changed since: the next start seeds again.
+      await first.db.update(seedState).set({ fingerprint: 'an older catalogue' });
+    } finally {
+      await first.close();
+    }
+
+    const second = await openPreparedPglite(pgliteDir, { prepare: countingChild });
+    try {
+      expect(children).toBe(2);
+      const [recorded] = await second.db.select().from(seedState);
+      expect(recorded?.fingerprint).toBe(seedFingerprint());
+    } finally {
+      await second.close();
+    }
+
+    const third = await openPreparedPglite(pgliteDir, { prepare: countingChild });
+    try {
+      expect(children).toBe(2);
+      expect(await needsPreparation(third.db)).toBe(false);
+    } finally {
+      await third.close();
+    }
+  }, 300_000);
+
+  it('fails with the child’s reason when the directory cannot be prepared', async () => {
+    const notADirectory = path.join(dataDir, 'a-file');
+    writeFileSync(notADirectory, 'not a database');
+    await expect(openPreparedPglite(path.join(notADirectory, 'pglite'))).rejects.toThrow(
+      /preparing the database failed \(exit code 1\): .*ENOTDIR/s,
+    );
+  }, 60_000);
+});
