@@ -5,8 +5,8 @@
 // crossed the wire (encodedDataLength: compressed body and headers) and the bytes the page got after
 // decoding. The decoded size is the baseline of the same run: the ratio says what compression saves,
 // and the transferred sizes are the figures the issue sets goals for (≤ 150 KB JS, ≤ 60 KB CSS).
-// Chromium asks a plain http:// origin for gzip only; the last column sums the brotli copies that a
-// browser on HTTPS receives instead.
+// Chromium counts 127.0.0.1 as a secure origin and asks it for brotli too, so "transferred" is brotli
+// bodies plus headers; the gzip column sums the .gz copies that a browser asking for gzip only receives.
 //
 // Run: npm run build && node bench/first-load.bench.mjs [path ...]   (default path: /login)
 import { existsSync, statSync } from 'node:fs';
@@ -19,9 +19,9 @@ const paths = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['/logi
 
 const distDir = path.resolve('apps/web/dist');
 
-/** What an HTTPS browser, which asks for brotli, gets for a file: its .br copy, else what came. */
-function brotliSize(urlPath, transferredBytes) {
-  const copy = urlPath ? path.join(distDir, `${urlPath}.br`) : '';
+/** The body a browser asking for `encoding` gets for a file: its .br or .gz copy, else what came. */
+function copySize(urlPath, encoding, transferredBytes) {
+  const copy = urlPath ? path.join(distDir, `${urlPath}.${encoding}`) : '';
   return copy && existsSync(copy) ? statSync(copy).size : transferredBytes;
 }
 
@@ -49,10 +49,11 @@ async function measure(browser, url) {
   await context.close();
   const totals = {};
   for (const [requestId, type] of types) {
-    totals[type] ??= { requests: 0, transferred: 0, decoded: 0, brotli: 0 };
+    totals[type] ??= { requests: 0, transferred: 0, decoded: 0, brotli: 0, gzip: 0 };
     const row = totals[type];
     row.requests += 1;
-    row.brotli += brotliSize(urls.get(requestId), transferred.get(requestId) ?? 0);
+    row.brotli += copySize(urls.get(requestId), 'br', transferred.get(requestId) ?? 0);
+    row.gzip += copySize(urls.get(requestId), 'gz', transferred.get(requestId) ?? 0);
     row.transferred += transferred.get(requestId) ?? 0;
     row.decoded += decoded.get(requestId) ?? 0;
   }
@@ -67,31 +68,42 @@ try {
     const totals = await measure(browser, `${server.base}${pagePath}`);
     console.log(`\n### ${pagePath}\n`);
     console.log(
-      '| type | requests | transferred (KB) | decoded (KB) | transferred / decoded | brotli bodies (KB) |',
+      '| type | requests | transferred (KB) | decoded (KB) | transferred / decoded | brotli bodies (KB) | gzip bodies (KB) |',
     );
-    console.log('|---|---:|---:|---:|---:|---:|');
+    console.log('|---|---:|---:|---:|---:|---:|---:|');
     for (const [type, row] of Object.entries(totals).sort()) {
       const ratio = row.decoded > 0 ? (row.transferred / row.decoded).toFixed(2) : '–';
       console.log(
-        `| ${type} | ${row.requests} | ${kb(row.transferred)} | ${kb(row.decoded)} | ${ratio} | ${kb(row.brotli)} |`,
+        `| ${type} | ${row.requests} | ${kb(row.transferred)} | ${kb(row.decoded)} | ${ratio} | ${kb(row.brotli)} | ${kb(row.gzip)} |`,
       );
     }
     for (const [type, label, goalKb] of [
       ['Script', 'JS', 150],
       ['Stylesheet', 'CSS', 60],
     ]) {
-      const row = totals[type] ?? { transferred: 0, decoded: 0 };
+      const row = totals[type] ?? { transferred: 0, decoded: 0, gzip: 0 };
       // The issue's goals are for /login; other pages are reported without one.
       const hasGoal = pagePath === '/login';
       reportResult({
         bench: 'first-load',
-        measure: `${pagePath} ${label} transferred (gzip)`,
+        measure: `${pagePath} ${label} transferred (brotli, as Chromium takes it)`,
         figure: row.transferred / 1000,
         unit: 'KB',
         baseline: row.decoded / 1000,
         baselineLabel: 'decoded',
         goal: hasGoal ? `≤ ${goalKb} KB` : '',
         met: hasGoal ? row.transferred / 1000 <= goalKb : null,
+      });
+      // The same files for a browser that asks for gzip only (bodies, without headers).
+      reportResult({
+        bench: 'first-load',
+        measure: `${pagePath} ${label} gzip bodies (a gzip-only browser)`,
+        figure: row.gzip / 1000,
+        unit: 'KB',
+        baseline: row.decoded / 1000,
+        baselineLabel: 'decoded',
+        goal: hasGoal ? `≤ ${goalKb} KB` : '',
+        met: hasGoal ? row.gzip / 1000 <= goalKb : null,
       });
     }
   }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fieldMessages, isSafeText, unpairedSurrogate } from './text-rules.js';
 
 /**
  * The building blocks every request schema uses for text, ids and free JSON, so that one rule holds at
@@ -12,20 +13,7 @@ export const MAX_JSON_FIELD_DEPTH = 16;
 /** A whole request body nests at most this deep; the server's JSON parser refuses deeper bodies unread. */
 export const MAX_JSON_BODY_DEPTH = 64;
 
-export const fieldMessages = {
-  unsafeText: 'Text cannot contain the NUL character or an unpaired UTF-16 surrogate',
-  invalidId: 'Must be a valid id',
-  tooDeep: (max: number) => `Nested too deeply (at most ${max} levels)`,
-  tooLarge: (max: number) => `Too large (at most ${max.toLocaleString('en-US')} characters as JSON)`,
-} as const;
-
-// A high surrogate not followed by a low one, or a low surrogate not preceded by a high one.
-const unpairedSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/** True when the string holds no NUL character and no unpaired surrogate. */
-export function isSafeText(value: string): boolean {
-  return !value.includes('\u0000') && !unpairedSurrogate.test(value);
-}
+export { fieldMessages, isSafeText } from './text-rules.js';
 
 type StringParams = Parameters<typeof z.string>[0];
 

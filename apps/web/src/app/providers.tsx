@@ -1,14 +1,29 @@
 import { MantineProvider } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { ModalsProvider } from '@mantine/modals';
 import { QueryClientProvider } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
-import { PreferencesEffects } from '../features/preferences/components/preferences-effects';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { queryClient } from '../lib/query-client';
 import { useUiStore } from '../stores/ui-store';
 import { DeferredNotifications } from './deferred-notifications';
-import { SessionManager } from './session-manager';
+import { SessionManager, useHasBeenSignedIn } from './session-manager';
 import { cssVariablesResolver, theme } from './theme';
+
+// Signed out, the preferences do nothing: their effects (and the preferences contract) load with the
+// first sign-in, so /login does not carry them (issue 13 §1).
+const PreferencesEffects = lazy(() =>
+  import('../features/preferences/components/preferences-effects').then((m) => ({
+    default: m.PreferencesEffects,
+  })),
+);
+
+function SignedInEffects() {
+  if (!useHasBeenSignedIn()) return null;
+  return (
+    <Suspense fallback={null}>
+      <PreferencesEffects />
+    </Suspense>
+  );
+}
 
 export function AppProviders({ children }: { children: ReactNode }) {
   // The UI store owns the scheme: the one last used in this browser (dark at first), the same signed in or out.
@@ -26,11 +41,9 @@ export function AppProviders({ children }: { children: ReactNode }) {
         zIndex={250}
       />
       <QueryClientProvider client={queryClient}>
-        <ModalsProvider>
-          <SessionManager />
-          <PreferencesEffects />
-          {children}
-        </ModalsProvider>
+        <SessionManager />
+        <SignedInEffects />
+        {children}
       </QueryClientProvider>
     </MantineProvider>
   );

@@ -3,6 +3,7 @@ import { Outlet, type RouteObject, ScrollRestoration } from 'react-router';
 import { FullPageLoader } from '../components/loading';
 import { PageError } from '../components/page-error';
 import { UnsavedChangesGuard } from '../components/unsaved-changes-guard';
+import { LoginPage } from '../features/auth/pages/login-page';
 import { AdminRoute } from './guards/admin-route';
 import { GuestRoute } from './guards/guest-route';
 import { ProtectedRoute } from './guards/protected-route';
@@ -68,9 +69,9 @@ export const routes: RouteObject[] = [
           {
             element: <AuthLayout />,
             children: [
-              lazyPage('login', 'Sign in', () =>
-                import('../features/auth/pages/login-page').then((m) => m.LoginPage),
-              ),
+              // The sign-in page is where a phone arrives first: it comes with the first load (one request,
+              // no round trip after the app starts; issue 13 §1). The other pages load on demand.
+              { path: 'login', Component: LoginPage, errorElement: <PageError pageName="Sign in" /> },
               lazyPage('register', 'Create account', () =>
                 import('../features/auth/pages/register-page').then((m) => m.RegisterPage),
               ),

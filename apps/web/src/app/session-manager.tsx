@@ -1,7 +1,6 @@
 import { INACTIVITY_TIMEOUT_MS, TOKEN_CHECK_INTERVAL_MS } from '@haversack/contracts';
 import { useIdle } from '@mantine/hooks';
-import { useEffect } from 'react';
-import { startCable } from '../lib/cable';
+import { useEffect, useState } from 'react';
 import { initializeSession, refreshIfExpiring, signOut } from '../lib/session';
 import { onSessionExpired } from '../lib/session-events';
 import { useAuthStore } from '../stores/auth-store';
@@ -20,18 +19,46 @@ const activityEvents: (keyof DocumentEventMap)[] = [
 ];
 
 /**
+ * True from the first time this tab is signed in, and from then on (signed out again included): what only
+ * a signed-in user needs (the real-time client, the preferences) loads then, and once loaded it follows
+ * the session itself (issue 13 §1: /login does not carry it).
+ */
+export function useHasBeenSignedIn(): boolean {
+  const isAuthenticated = useAuthStore((state) => state.isAuthenticated);
+  const [signedInOnce, setSignedInOnce] = useState(isAuthenticated);
+  if (isAuthenticated && !signedInOnce) setSignedInOnce(true);
+  return signedInOnce || isAuthenticated;
+}
+
+/**
  * The session lifecycle of spec/01 §4: start-up, the periodic token check (now and every 60 s), logout on
  * the session-expired event, logout after 30 minutes of inactivity, and the real-time socket.
  */
 export function SessionManager() {
   const isAuthenticated = useAuthStore((state) => state.isAuthenticated);
+  const cableNeeded = useHasBeenSignedIn();
 
   useEffect(() => {
     void initializeSession();
   }, []);
 
-  // spec/01 §4: the real-time socket follows the session (created at login, rebuilt on refresh, closed at logout).
-  useEffect(() => startCable(), []);
+  // spec/01 §4: the real-time socket follows the session (created at login, rebuilt on refresh, closed at
+  // logout). Its client loads at the first sign-in and from then on follows the session by itself.
+  useEffect(() => {
+    if (!cableNeeded) return;
+    let stop: (() => void) | undefined;
+    let cancelled = false;
+    import('../lib/cable')
+      .then(({ startCable }) => {
+        if (!cancelled) stop = startCable();
+      })
+      // A client that could not load leaves the pages without live updates; they still load and save.
+      .catch(() => undefined);
+    return () => {
+      cancelled = true;
+      stop?.();
+    };
+  }, [cableNeeded]);
 
   useEffect(() => {
     if (!isAuthenticated) return;

@@ -5,6 +5,8 @@ interface ConfirmDialogProps {
   title: string;
   message: string;
   confirmLabel: string;
+  /** The button that calls the action off (default "Cancel"). */
+  cancelLabel?: string;
   onConfirm: () => void;
   onClose: () => void;
   loading?: boolean;
@@ -18,6 +20,7 @@ export function ConfirmDialog({
   title,
   message,
   confirmLabel,
+  cancelLabel = 'Cancel',
   onConfirm,
   onClose,
   loading = false,
@@ -35,7 +38,7 @@ export function ConfirmDialog({
         <Text size="sm">{message}</Text>
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onClose} disabled={loading}>
-            Cancel
+            {cancelLabel}
           </Button>
           {/* red.9: white on Mantine's default red is about 3.7:1, under WCAG AA. */}
           <Button color={danger ? 'red.9' : undefined} onClick={onConfirm} loading={loading}>

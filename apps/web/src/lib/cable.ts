@@ -5,6 +5,7 @@ import {
 } from '@haversack/contracts';
 import { Connection, ConnectionMonitor, type Consumer, createConsumer } from '@rails/actioncable';
 import { useAuthStore } from '../stores/auth-store';
+import { registerCableTokenCheck } from './cable-status';
 import { refreshSession } from './http-client';
 import { onAccessTokenChange, tokenStorage } from './token-storage';
 
@@ -124,6 +125,7 @@ async function renewToken(entry: CurrentCable): Promise<void> {
 export function cableNeedsFreshToken(): boolean {
   return current?.unauthorized === true && !current.renewing;
 }
+registerCableTokenCheck(cableNeedsFreshToken);
 
 function retire(consumer: Consumer, afterMs: number): void {
   const close = () => {

@@ -1,8 +1,8 @@
-import { errorCatalogue } from '@haversack/contracts';
+import { errorCatalogue, errorEnvelopeSchema } from '@haversack/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { authHeaderOf, buildTokens, failure, jsonResponse, mockFetch, success } from '../test/fixtures';
-import { API_V1, ApiError, apiRequest, toastUnexplainedFailure } from './http-client';
+import { API_V1, ApiError, apiRequest, readErrorEnvelope, toastUnexplainedFailure } from './http-client';
 import { onSessionExpired } from './session-events';
 import { toast } from './toast';
 import { tokenStorage } from './token-storage';
@@ -50,6 +50,71 @@ describe('apiRequest: envelopes', () => {
   it('answers a 204 with no data', async () => {
     mockFetch(() => new Response(null, { status: 204 }));
     await expect(apiRequest(`${API_V1}/items/1`, { method: 'DELETE' })).resolves.toEqual({ data: undefined });
+  });
+
+  it('sends the request without waiting for a schema still loading, and validates with it', async () => {
+    const fetchMock = mockFetch(() => success({ name: 'Rope' }));
+    let schemaLoaded: (schema: typeof itemSchema) => void = () => undefined;
+    const loading = new Promise<typeof itemSchema>((resolve) => {
+      schemaLoaded = resolve;
+    });
+    const request = apiRequest(`${API_V1}/items/1`, { schema: loading });
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+    schemaLoaded(itemSchema);
+    await expect(request).resolves.toMatchObject({ data: { name: 'Rope' } });
+
+    mockFetch(() => success({ title: 'not a name' }));
+    const refused = await caught(
+      apiRequest(`${API_V1}/items/1`, { schema: Promise.resolve(itemSchema), toast: false }),
+    );
+    expect(refused.code).toBe('INVALID_RESPONSE');
+  });
+
+  it('reports the request’s own failure when its schema could not load either', async () => {
+    mockFetch(() => failure(404, 'RESOURCE_NOT_FOUND', 'no such item'));
+    const unhandled = vi.fn();
+    process.on('unhandledRejection', unhandled);
+    try {
+      const error = await caught(
+        apiRequest(`${API_V1}/items/1`, { schema: Promise.reject(new Error('offline')), toast: false }),
+      );
+      expect(error.code).toBe('RESOURCE_NOT_FOUND');
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(unhandled).not.toHaveBeenCalled();
+    } finally {
+      process.off('unhandledRejection', unhandled);
+    }
+  });
+
+  it('reads error envelopes as the contracts’ errorEnvelopeSchema does, without zod', () => {
+    const error = { type: 'error', code: 'LIMIT_EXCEEDED', message: 'Too many', status: 403 };
+    const detail = { field: 'characters', message: 'Limit', resource: 'characters', limit: 1, used: 1 };
+    const bodies: unknown[] = [
+      { status: 'error', error },
+      { status: 'error', error: { ...error, details: [detail, { field: 'name', message: 'Bad' }] } },
+      { status: 'error', error: { ...error, details: [{ ...detail, limit: null, extra: true }] }, more: 1 },
+      { status: 'error', error: { ...error, details: [{ ...detail, limit: '1' }] } },
+      { status: 'error', error: { ...error, details: [{ field: 'name' }] } },
+      { status: 'error', error: { ...error, details: {} } },
+      { status: 'error', error: { ...error, status: 403.5 } },
+      { status: 'error', error: { ...error, status: '403' } },
+      { status: 'error', error: { ...error, code: undefined } },
+      { status: 'error', error: { ...error, type: 1 } },
+      { status: 'error', error: { ...error, used: Number.NaN } },
+      { status: 'error', error: { ...error, details: [{ ...detail, used: Number.POSITIVE_INFINITY }] } },
+      { status: 'success', error },
+      { status: 'error', error: [] },
+      { status: 'error' },
+      [],
+      null,
+      'error',
+    ];
+    for (const body of bodies) {
+      const bySchema = errorEnvelopeSchema.safeParse(body);
+      expect(readErrorEnvelope(body), JSON.stringify(body)).toEqual(
+        bySchema.success ? bySchema.data.error : null,
+      );
+    }
   });
 
   it('refuses data that does not match the schema', async () => {
@@ -243,7 +308,7 @@ describe('apiRequest: refresh on 401', () => {
     expect(fetchMock).toHaveBeenCalledTimes(2);
     expect(tokenStorage.getAccessToken()).toBeNull();
     expect(tokenStorage.getRefreshToken()).toBeNull();
-    expect(tokenStorage.getUser()).toBeNull();
+    expect(await tokenStorage.getUser()).toBeNull();
     expect(window.localStorage.getItem('token_expires_at')).toBeNull();
     expect(sessionExpiredToast).toHaveBeenCalledWith(errorCatalogue.EXPIRED_TOKEN.message);
     expect(listener).toHaveBeenCalledTimes(1);

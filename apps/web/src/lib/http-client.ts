@@ -1,14 +1,13 @@
 import {
-  authTokensSchema,
+  type ApiErrorBody,
   codeForBareStatus,
   type ErrorCode,
   errorCatalogue,
-  errorEnvelopeSchema,
   type FieldError,
   HTTP_TIMEOUT_MS,
   isErrorCode,
 } from '@haversack/contracts';
-import { z } from 'zod';
+import { authSchema } from './auth-schemas-loader';
 import { emitSessionExpired } from './session-events';
 import { toast } from './toast';
 import { tokenStorage } from './token-storage';
@@ -120,31 +119,81 @@ export interface ApiResponse<T> {
   message?: string;
 }
 
-const successEnvelopeSchema = z.object({
-  status: z.literal('success'),
-  data: z.unknown(),
-  meta: z.unknown().optional(),
-  message: z.string().optional(),
-});
+// The envelopes are read by hand, not with the contracts' zod schemas: the client makes requests without
+// loading zod, so /login does not carry it (issue 13 §1). http-client.test.ts holds these readers to the
+// contracts' errorEnvelopeSchema.
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isOptional = (value: unknown, check: (value: unknown) => boolean) =>
+  value === undefined || check(value);
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+
+/** The success envelope of DESIGN §3: `{ status: 'success', data, meta?, message? }`, or null. */
+function readSuccessEnvelope(body: unknown): ApiResponse<unknown> | null {
+  if (!isRecord(body) || body.status !== 'success' || !isOptional(body.message, isString)) return null;
+  return { data: body.data, meta: body.meta, message: body.message as string | undefined };
+}
+
+function readFieldError(value: unknown): FieldError | null {
+  if (!isRecord(value) || !isString(value.field) || !isString(value.message)) return null;
+  const { resource, feature, limit, used } = value;
+  if (!isOptional(resource, isString) || !isOptional(feature, isString) || !isOptional(used, isNumber))
+    return null;
+  if (!isOptional(limit, (v) => v === null || isNumber(v))) return null;
+  const detail: FieldError = { field: value.field, message: value.message };
+  if (resource !== undefined) detail.resource = resource as string;
+  if (feature !== undefined) detail.feature = feature as string;
+  if (limit !== undefined) detail.limit = limit as number | null;
+  if (used !== undefined) detail.used = used as number;
+  return detail;
+}
+
+/** The error of an error envelope (`{ status: 'error', error: {...} }`, DESIGN §3), or null. */
+export function readErrorEnvelope(body: unknown): ApiErrorBody | null {
+  if (!isRecord(body) || body.status !== 'error' || !isRecord(body.error)) return null;
+  const { type, code, message, details, status } = body.error;
+  if (!isString(type) || !isString(code) || !isString(message)) return null;
+  if (typeof status !== 'number' || !Number.isSafeInteger(status)) return null;
+  const error: ApiErrorBody = { type, code, message, status };
+  if (details === undefined) return error;
+  if (!Array.isArray(details)) return null;
+  const read = details.map(readFieldError);
+  if (read.some((detail) => detail === null)) return null;
+  error.details = read as FieldError[];
+  return error;
+}
+
+/**
+ * What apiRequest validates an answer's `data` with: a contracts schema (zod), or any reader with the same
+ * `safeParse` (the sign-in page's, which do without zod).
+ */
+export interface AnswerSchema<T> {
+  safeParse(data: unknown): { success: true; data: T } | { success: false; error: unknown };
+}
 
 /**
  * Call the API. Parses the envelope, validates `data` with `schema`, and turns every failure into an
  * ApiError. A 401 on a non-auth request refreshes the session once (shared by concurrent callers) and
- * retries the request once.
+ * retries the request once. The schema may be a promise (its chunk still loading): the request does not
+ * wait for it, only the validation does.
  */
-export function apiRequest<S extends z.ZodType>(
+export function apiRequest<T>(
   path: string,
-  options: RequestOptions & { schema: S },
-): Promise<ApiResponse<z.output<S>>>;
+  options: RequestOptions & { schema: AnswerSchema<T> | PromiseLike<AnswerSchema<T>> },
+): Promise<ApiResponse<T>>;
 export function apiRequest(path: string, options?: RequestOptions): Promise<ApiResponse<unknown>>;
 export async function apiRequest(
   path: string,
-  options: RequestOptions & { schema?: z.ZodType } = {},
+  options: RequestOptions & { schema?: AnswerSchema<unknown> | PromiseLike<AnswerSchema<unknown>> } = {},
 ): Promise<ApiResponse<unknown>> {
+  const schema = options.schema === undefined ? undefined : Promise.resolve(options.schema);
+  // Failing before the answer comes, the request reports its own error; the schema's is then not news.
+  schema?.catch(() => undefined);
   try {
     const response = await send(path, options, false);
-    if (!options.schema) return response;
-    const parsed = options.schema.safeParse(response.data);
+    if (!schema) return response;
+    const parsed = (await schema).safeParse(response.data);
     if (!parsed.success) {
       throw new ApiError({
         code: 'INVALID_RESPONSE',
@@ -213,7 +262,7 @@ async function fetchAuthorized(
   if (response.status === 401 && token && !isRetry && !noRefreshPaths.has(path)) {
     const body = await readJson(response);
     // An expired admin session is not an expired sign-in: refreshing the access token would not help.
-    if (errorEnvelopeSchema.safeParse(body).data?.error.code === 'ADMIN_SESSION_EXPIRED') {
+    if (readErrorEnvelope(body)?.code === 'ADMIN_SESSION_EXPIRED') {
       return { response, body };
     }
     // Another caller may have refreshed while this request was in flight: then just retry with the new token.
@@ -234,16 +283,15 @@ async function send(path: string, options: RequestOptions, isRetry: boolean): Pr
   const body = 'body' in fetched ? fetched.body : await readJson(response);
   if (!response.ok) throw errorFromResponse(response.status, body);
 
-  const envelope = successEnvelopeSchema.safeParse(body);
-  if (!envelope.success) {
+  const envelope = readSuccessEnvelope(body);
+  if (!envelope) {
     throw new ApiError({
       code: 'INVALID_RESPONSE',
       status: response.status,
       message: 'The server sent an unexpected response. Please try again later.',
     });
   }
-  const { data, meta, message } = envelope.data;
-  return { data, meta, message };
+  return envelope;
 }
 
 /**
@@ -324,9 +372,9 @@ async function readJson(response: Response): Promise<unknown> {
 }
 
 function errorFromResponse(status: number, body: unknown): ApiError {
-  const envelope = errorEnvelopeSchema.safeParse(body);
-  if (envelope.success) {
-    const { code, message, details, type } = envelope.data.error;
+  const envelope = readErrorEnvelope(body);
+  if (envelope) {
+    const { code, message, details, type } = envelope;
     return errorFor(code, status, message, { details: details ?? [], type, serverMessage: message });
   }
   // spec/01 §8: an answer without an envelope is named by its status alone.
@@ -370,7 +418,7 @@ async function exchangeRefreshToken(refreshTokenSeen: string | null): Promise<bo
     const { data } = await apiRequest(`${API_V1}/auth/refresh`, {
       method: 'POST',
       body: { refresh_token: refreshToken },
-      schema: authTokensSchema,
+      schema: authSchema((schemas) => schemas.authTokensSchema),
       auth: false,
       toast: false,
     });

@@ -7,7 +7,7 @@ import {
 } from '@haversack/contracts';
 import { useAuthStore } from '../stores/auth-store';
 import { loginRequest, logoutRequest, meRequest, registerRequest } from './auth-api';
-import { cableNeedsFreshToken } from './cable';
+import { cableNeedsFreshToken } from './cable-status';
 import { isApiError, refreshSession } from './http-client';
 import { queryClient } from './query-client';
 import { tokenExpiresWithin, tokenStorage } from './token-storage';

@@ -1,4 +1,5 @@
-import { type AuthTokens, type User, userSchema } from '@haversack/contracts';
+import type { AuthTokens, User } from '@haversack/contracts';
+import { loadAuthSchemas } from './auth-schemas-loader';
 
 /** spec/01 §3: the session lives in local browser storage under these keys. */
 export const storageKeys = {
@@ -70,9 +71,11 @@ export const tokenStorage = {
     write(storageKeys.expiresAt, tokens.expires_at);
     notifyTokenChange();
   },
-  getUser(): User | null {
+  /** The stored user, validated (the schema, with zod, loads on demand: issue 13 §1). */
+  async getUser(): Promise<User | null> {
     const raw = read(storageKeys.user);
     if (!raw) return null;
+    const { userSchema } = await loadAuthSchemas();
     try {
       const parsed = userSchema.safeParse(JSON.parse(raw));
       return parsed.success ? parsed.data : null;

@@ -6,6 +6,11 @@ import { useCallback, useEffect, useRef } from 'react';
  */
 const unsavedForms = new Set<() => boolean>();
 
+/** The dialog that asks before leaving; loaded with the first form that registers, so it is there when asked. */
+export function loadUnsavedChangesDialog() {
+  return import('../components/confirm-dialog');
+}
+
 export function hasUnsavedChanges(): boolean {
   for (const isDirty of unsavedForms) if (isDirty()) return true;
   return false;
@@ -22,6 +27,7 @@ export function useUnsavedChanges(isDirty: () => boolean): <T>(leave: () => T | 
   useEffect(() => {
     const check = () => !leaving.current && isDirty();
     unsavedForms.add(check);
+    loadUnsavedChangesDialog().catch(() => undefined);
     return () => {
       unsavedForms.delete(check);
     };

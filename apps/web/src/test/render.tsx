@@ -1,5 +1,4 @@
 import { MantineProvider } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { createMemoryRouter, Link, Outlet, type RouteObject, RouterProvider } from 'react-router';
@@ -9,7 +8,7 @@ import { createQueryClient } from '../lib/query-client';
 
 /**
  * Render routes in a memory router inside the app's providers (the app's theme; Mantine in test mode: no
- * transitions; the modal system).
+ * transitions).
  */
 export function renderRoutes(routes: RouteObject[], initialEntry: string) {
   const router = createMemoryRouter(routes, { initialEntries: [initialEntry] });
@@ -17,9 +16,7 @@ export function renderRoutes(routes: RouteObject[], initialEntry: string) {
   const view = render(
     <MantineProvider env="test" theme={theme}>
       <QueryClientProvider client={queryClient}>
-        <ModalsProvider>
-          <RouterProvider router={router} />
-        </ModalsProvider>
+        <RouterProvider router={router} />
       </QueryClientProvider>
     </MantineProvider>,
   );

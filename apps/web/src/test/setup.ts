@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
+import { loadAuthSchemas } from '../lib/auth-schemas-loader';
 import { initialAuthState, useAuthStore } from '../stores/auth-store';
 import { useUiStore } from '../stores/ui-store';
 
@@ -32,6 +33,10 @@ if (!('ResizeObserver' in window)) {
 Object.defineProperty(globalThis, 'ResizeObserver', { writable: true, value: window.ResizeObserver });
 
 window.HTMLElement.prototype.scrollIntoView = function scrollIntoView() {};
+
+// The app loads the session's schemas on demand (a chunk of their own, issue 13 §1); a test on fake timers
+// cannot wait for a module to load, so they are in before any test starts, as after the first sign-in.
+await loadAuthSchemas();
 
 const uiInitial = useUiStore.getState();
 

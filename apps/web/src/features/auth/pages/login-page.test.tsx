@@ -97,7 +97,7 @@ describe('LoginPage', () => {
       password: 'Secret123',
     });
     expect(tokenStorage.getAccessToken()).toBe('fresh-token');
-    expect(tokenStorage.getUser()).toEqual(user);
+    expect(await tokenStorage.getUser()).toEqual(user);
     expect(useAuthStore.getState()).toMatchObject({ isAuthenticated: true, user });
   });
 

@@ -1,14 +1,19 @@
-import { type LoginBody, loginBodySchema } from '@haversack/contracts';
+import type { LoginBody } from '@haversack/contracts';
 import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { markInvalidFields, serverFieldErrors, validateWith } from '../../../lib/forms';
+import { loadAuthSchemas } from '../../../lib/auth-schemas-loader';
+import { markInvalidFields, serverFieldErrors } from '../../../lib/forms';
 import { isApiError } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { safeRedirectTarget } from '../../../lib/redirect';
 import { signIn } from '../../../lib/session';
 import { ContinueWithDiscord } from '../../discord/components/continue-with-discord';
+import { validateLogin } from '../lib/validate-login';
+
+/** Someone is using the form: fetch the schemas that check the answer to signing in (issue 13 §1). */
+const preloadSignIn = () => void loadAuthSchemas().catch(() => undefined);
 
 const loginFields = ['email', 'password'] as const;
 
@@ -22,7 +27,7 @@ export function LoginPage() {
   const form = useForm<LoginBody>({
     mode: 'controlled',
     initialValues: { email: '', password: '' },
-    validate: validateWith(loginBodySchema),
+    validate: validateLogin,
     enhanceGetInputProps: markInvalidFields,
   });
 
@@ -51,7 +56,13 @@ export function LoginPage() {
           Welcome back to Haversack.
         </Text>
       </Stack>
-      <form onSubmit={form.onSubmit(handleSubmit)} noValidate aria-label="Sign in">
+      <form
+        onSubmit={form.onSubmit(handleSubmit)}
+        onFocus={preloadSignIn}
+        onPointerDown={preloadSignIn}
+        noValidate
+        aria-label="Sign in"
+      >
         <Stack gap="md">
           {formError ? (
             <Alert color="red" variant="light" data-testid="login-error">

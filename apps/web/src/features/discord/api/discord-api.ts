@@ -1,5 +1,4 @@
 import {
-  authProvidersSchema,
   type DiscordCallbackResult,
   type DiscordLink,
   type DiscordMode,
@@ -8,29 +7,11 @@ import {
   discordStartResultSchema,
 } from '@haversack/contracts';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { API_V1, apiRequest, isApiError } from '../../../lib/http-client';
+import { API_V1, apiRequest } from '../../../lib/http-client';
+import { discordKeys } from './discord-sign-in';
 
-export const discordKeys = {
-  providers: ['auth-providers'] as const,
-  link: ['discord-link'] as const,
-};
-
-/** What this server is configured for (issue 16 §1, §4): the Discord button and the /discord steps. */
-export function authProvidersQueryOptions() {
-  return queryOptions({
-    queryKey: discordKeys.providers,
-    queryFn: async () => {
-      const { data } = await apiRequest(`${API_V1}/auth/providers`, {
-        schema: authProvidersSchema,
-        auth: false,
-        toast: false,
-      });
-      return data;
-    },
-    // Configuration changes only with a restart.
-    staleTime: 5 * 60_000,
-  });
-}
+// The providers answer and the failure wording live in discord-sign-in.ts (no zod, for /login).
+export { authProvidersQueryOptions, discordFailureMessage, discordKeys } from './discord-sign-in';
 
 export function discordLinkQueryOptions() {
   return queryOptions({
@@ -78,9 +59,4 @@ export function useUnlinkDiscord() {
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: discordKeys.link }),
   });
-}
-
-/** The server's own words for a refused Discord call (they say what to do), else the fallback. */
-export function discordFailureMessage(error: unknown, fallback: string): string {
-  return (isApiError(error) && (error.serverMessage || error.message)) || fallback;
 }

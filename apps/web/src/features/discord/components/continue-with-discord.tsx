@@ -1,7 +1,7 @@
 import { Alert, Button, Divider, Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { authProvidersQueryOptions, discordFailureMessage, startDiscord } from '../api/discord-api';
+import { authProvidersQueryOptions, discordFailureMessage } from '../api/discord-sign-in';
 
 /**
  * Issue 16 §1: "Continue with Discord" on /login and /register, only when this server is configured for
@@ -17,6 +17,8 @@ export function ContinueWithDiscord() {
     setError(null);
     setStarting(true);
     try {
+      // The rest of the Discord client loads with the click: /login does not carry it (issue 13 §1).
+      const { startDiscord } = await import('../api/discord-api');
       await startDiscord('login');
     } catch (failure) {
       setError(discordFailureMessage(failure, 'Discord sign-in could not start. Please try again.'));
