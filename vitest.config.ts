@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import web, { mockingFiles } from './apps/web/vitest.config.ts';
 
 /**
  * Files that take minutes, not seconds: they start first, so that neither worker is left with one of
@@ -28,7 +29,16 @@ class LongFilesFirst extends BaseSequencer {
 
 export default defineConfig({
   test: {
-    projects: ['packages/contracts', 'apps/server', 'apps/web'],
+    projects: [
+      'packages/contracts',
+      'apps/server',
+      'apps/web',
+      // The web files that mock modules, each in a fresh worker (see apps/web/vitest.config.ts).
+      {
+        ...web,
+        test: { ...web.test, name: 'web-mocked', isolate: true, include: mockingFiles, exclude: [] },
+      },
+    ],
     // Each server test file gets its own database; two workers keep a 2-core machine busy without thrashing.
     maxWorkers: 2,
     sequence: { sequencer: LongFilesFirst },
