@@ -1,5 +1,28 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineProject } from 'vitest/config';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+/**
+ * The PostgreSQL pass runs the files that reach the test database: they clone the template through
+ * the helper (`buildTestApp`, `openTestDatabase`) or `inject` it themselves. The other files (pure
+ * rules, config, the PGlite-only process tests in main.test.ts) run the very same code on either pass,
+ * so they run once, in the PGlite pass, instead of twice.
+ */
+function engineIndependentFiles(): string[] {
+  const files = readdirSync(path.join(root, 'src'), { recursive: true, encoding: 'utf8' }).filter((file) =>
+    file.endsWith('.test.ts'),
+  );
+  return files
+    .filter(
+      (file) =>
+        !/test\/helper\.js|(?<![.\w])inject\(/.test(readFileSync(path.join(root, 'src', file), 'utf8')),
+    )
+    .map((file) => `src/${file.split(path.sep).join('/')}`);
+}
 
 export default defineProject({
   resolve: {
@@ -14,10 +37,17 @@ export default defineProject({
     environment: 'node',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // The scale-out test needs PostgreSQL and Redis: it runs in the PostgreSQL pass (TEST_DATABASE_URL).
-    exclude: process.env.TEST_DATABASE_URL
-      ? ['**/node_modules/**']
+    exclude: onPostgres
+      ? [
+          '**/node_modules/**',
+          ...engineIndependentFiles().filter((file) => !file.endsWith('.pg-redis.test.ts')),
+        ]
       : ['**/node_modules/**', 'src/**/*.pg-redis.test.ts'],
     globalSetup: ['./src/test/global-setup.ts'],
+    // A fresh process per file spent more CPU importing Fastify, drizzle and PGlite than most files spend
+    // testing. Each file still builds its own app on its own cloned database and closes it; the server
+    // keeps no module state that a file could leak into the next one.
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

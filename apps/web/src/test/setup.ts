@@ -1,9 +1,13 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { loadAuthSchemas } from '../lib/auth-schemas-loader';
 import { initialAuthState, useAuthStore } from '../stores/auth-store';
 import { useUiStore } from '../stores/ui-store';
+
+// findBy*/waitFor give up after 1 s by default: on a busy 2-core machine a modal or a lazy page can take
+// longer than that to appear. They still resolve as soon as the element is there.
+configure({ asyncUtilTimeout: 5_000 });
 
 // Mantine reads media queries and observes element sizes; happy-dom provides neither.
 if (!window.matchMedia) {
