@@ -2,7 +2,7 @@ import { useDraggable } from '@dnd-kit/core';
 import { type Container, formatStackValue, type ItemInstance, isAttunable } from '@haversack/contracts';
 import { ActionIcon, Badge, Box, Group, Menu, Paper, Stack, Text } from '@mantine/core';
 import { IconArrowsTransferUp, IconDots } from '@tabler/icons-react';
-import { type FocusEvent, type KeyboardEvent, useRef, useState } from 'react';
+import { type FocusEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { formatWeight } from '../../../lib/weight';
 import { dragHandleStyle, useDragId } from '../dnd';
 import { isAttuned, isEquipped, useItemStatus } from '../hooks/use-item-status';
@@ -81,12 +81,21 @@ export function ItemTile({
     onSwipeRight: () => swipe?.onQuickTransfer(),
   });
   const [menuOpen, setMenuOpen] = useState(false);
-  const [menuUsed, setMenuUsed] = useState(false);
-  const menuMounted = menuUsed || menuOpen;
+  const [menuMounted, setMenuMounted] = useState(false);
+  const [openOnMount, setOpenOnMount] = useState(false);
+  // The menu is mounted closed first and opened once mounted, as a menu that was there all along opens.
   const openMoveMenu = () => {
-    setMenuUsed(true);
-    setMenuOpen(true);
+    if (menuMounted) setMenuOpen(true);
+    else {
+      setMenuMounted(true);
+      setOpenOnMount(true);
+    }
   };
+  useEffect(() => {
+    if (!openOnMount) return;
+    setOpenOnMount(false);
+    setMenuOpen(true);
+  }, [openOnMount]);
   const tileRef = useRef<HTMLDivElement | null>(null);
   const targets = onMoveTo ? destinations.filter((c) => c.id !== item.container_id) : [];
   const canMove = targets.length > 0;
@@ -165,7 +174,11 @@ export function ItemTile({
         aria-describedby={describedByIds}
         aria-keyshortcuts={canMove ? moveMenuKeys : undefined}
         onKeyDown={onKeyDown}
-        onFocus={onFocus}
+        onFocus={(event) => {
+          // A focused tile may be asked for its menu from the keyboard (M): have it ready, closed.
+          if (canMove && !menuMounted) setMenuMounted(true);
+          onFocus?.(event);
+        }}
         onContextMenu={(event) => {
           // The context-menu key (and Shift+F10) opens "Move to..." instead of the browser's menu.
           if (canMove && event.button !== 2) event.preventDefault();
@@ -341,8 +354,18 @@ function ItemActionsMenuMounted({
 }) {
   const status = useItemStatus(item);
   const attuned = isAttuned(item);
+  // Mounted by the first press: drawn closed, then opened, as a menu that was there all along opens.
+  const [opened, setOpened] = useState(false);
+  useEffect(() => setOpened(true), []);
   return (
-    <Menu defaultOpened position="bottom-end" withinPortal returnFocus={false} onClose={onClosed}>
+    <Menu
+      opened={opened}
+      onChange={setOpened}
+      position="bottom-end"
+      withinPortal
+      returnFocus={false}
+      onClose={onClosed}
+    >
       <Menu.Target>
         <ActionIcon {...actionsButtonProps(item, list)}>
           <IconDots size={16} aria-hidden="true" />
