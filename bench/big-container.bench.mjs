@@ -7,12 +7,13 @@
 // baseline of the same run:
 // - the DOM nodes of the big container's page, at the top and at its end, against the empty container's;
 // - the time to the first tiles against the time the empty container takes to say "No items found.";
-// - that scrolling the list (mouse wheel) reaches "Item 5000", and how long it takes;
+// - that scrolling the list (mouse wheel; on a phone, the list's own scrolling) reaches "Item 5000", and how long it takes;
 // - the time from a keystroke in the search box to the list showing matching items (the loaded ones are
 //   narrowed at once) and from the last keystroke to the server's full answer, against a keystroke in the
 //   same search box on the empty container (where React only echoes the character).
 //
 // Run: npm run build && node bench/big-container.bench.mjs [--items 5000] [--rounds 3] [--screenshots DIR]
+//        [--phone]  (a 375 × 812 touch phone instead of a 1280 × 800 desktop; the list layout)
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -27,6 +28,11 @@ const argument = (name, fallback) => {
 const itemCount = Number(argument('items', 5000));
 const rounds = Number(argument('rounds', 3));
 const screenshotDir = argument('screenshots', null);
+const phone = process.argv.includes('--phone');
+const device = phone
+  ? { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true }
+  : { viewport: { width: 1280, height: 800 } };
+const deviceLabel = phone ? 'a phone at 375 × 812' : 'Chromium at 1280 × 800';
 const nameOf = (n) => `Item ${String(n).padStart(4, '0')}`;
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
@@ -138,7 +144,9 @@ async function scrollToEnd(page) {
   let most = 0;
   let mostTiles = 0;
   for (let i = 0; i < 4000 && !(await last.isVisible()); i++) {
-    await page.mouse.wheel(0, 2000);
+    // A phone has no wheel: its list is scrolled as a finger's fling would, 2,000 px at a time.
+    if (phone) await list.evaluate((element) => element.scrollBy(0, 2000));
+    else await page.mouse.wheel(0, 2000);
     await page.waitForTimeout(16);
     if (i % 20 === 0) {
       most = Math.max(most, await domNodes(page));
@@ -186,7 +194,7 @@ try {
   const keys = { echo: [], narrowed: [], answered: [] };
   let reachedAll = true;
   for (let round = 0; round < rounds; round++) {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const context = await browser.newContext(device);
     const page = await context.newPage();
     await page.goto(`${server.base}/login`);
     await page.getByLabel('Email', { exact: true }).fill(email);
@@ -213,7 +221,9 @@ try {
     samples.topTiles = await tilesDrawn(page);
     if (screenshotDir && round === 0) {
       mkdirSync(screenshotDir, { recursive: true });
-      await page.screenshot({ path: path.join(screenshotDir, 'big-container-grid-1280.png') });
+      await page.screenshot({
+        path: path.join(screenshotDir, phone ? 'big-container-list-375.png' : 'big-container-grid-1280.png'),
+      });
     }
     const scrolled = await scrollToEnd(page);
     reachedAll &&= scrolled.reached;
@@ -235,7 +245,7 @@ try {
   const emptyNodes = median(samples.emptyNodes);
   const endNodes = Math.max(...samples.endNodes);
   console.log(
-    `\n${itemCount} items, ${rounds} rounds, Chromium at 1280 × 800, ${samples.topTiles} tiles drawn at the top\n`,
+    `\n${itemCount} items, ${rounds} rounds, ${deviceLabel}, ${samples.topTiles} tiles drawn at the top\n`,
   );
   console.log('| measure | median | baseline (median) | ratio |');
   console.log('|---|---:|---:|---:|');
@@ -256,10 +266,11 @@ try {
   );
 
   const bench = 'big-container';
+  const on = phone ? ', phone' : '';
   // Virtualised: the tiles drawn do not grow with the items, only the rows in view and a few around.
   reportResult({
     bench,
-    measure: 'tiles in the DOM (most, scrolling to the end)',
+    measure: `tiles in the DOM (most, scrolling to the end)${on}`,
     figure: samples.mostTiles,
     unit: 'tiles',
     baseline: itemCount,
@@ -269,7 +280,7 @@ try {
   });
   reportResult({
     bench,
-    measure: 'DOM nodes of the page (most, scrolling to the end)',
+    measure: `DOM nodes of the page (most, scrolling to the end)${on}`,
     figure: endNodes,
     unit: 'nodes',
     baseline: emptyNodes,
@@ -277,7 +288,7 @@ try {
   });
   reportResult({
     bench,
-    measure: 'scrolling reaches the last item',
+    measure: `scrolling reaches the last item${on}`,
     figure: reachedAll ? itemCount : 0,
     unit: 'items',
     baseline: itemCount,
@@ -287,7 +298,7 @@ try {
   });
   reportResult({
     bench,
-    measure: 'time to the first tiles',
+    measure: `time to the first tiles${on}`,
     figure: median(samples.firstTilesMs),
     unit: 'ms',
     baseline: median(samples.emptyMs),
@@ -297,7 +308,7 @@ try {
   });
   reportResult({
     bench,
-    measure: 'time to scroll to the last item',
+    measure: `time to scroll to the last item${on}`,
     figure: median(samples.scrollMs),
     unit: 'ms',
     baseline: median(samples.emptyMs),
@@ -305,7 +316,7 @@ try {
   });
   reportResult({
     bench,
-    measure: `keystroke in search → matching tiles drawn (median of ${keys.narrowed.length})`,
+    measure: `keystroke in search → matching tiles drawn (median of ${keys.narrowed.length})${on}`,
     figure: median(keys.narrowed),
     unit: 'ms',
     baseline: median(keys.echo),
@@ -315,7 +326,7 @@ try {
   });
   reportResult({
     bench,
-    measure: `keystroke in search → matching tiles drawn (slowest of ${keys.narrowed.length})`,
+    measure: `keystroke in search → matching tiles drawn (slowest of ${keys.narrowed.length})${on}`,
     figure: Math.max(...keys.narrowed),
     unit: 'ms',
     baseline: Math.max(...keys.echo),
@@ -325,7 +336,7 @@ try {
   });
   reportResult({
     bench,
-    measure: "last keystroke → server's full answer drawn (median)",
+    measure: `last keystroke → server's full answer drawn (median)${on}`,
     figure: median(keys.answered),
     unit: 'ms',
     baseline: median(keys.echo),

@@ -5,9 +5,11 @@
 // The inventory page needs a session: Playwright signs in once in a Chromium profile directory, and
 // Lighthouse opens that profile without clearing its storage.
 //
-// Run: npm run build && node bench/lighthouse.bench.mjs
+// Run: npm run build && node bench/lighthouse.bench.mjs [--report DIR] [--only login|inventory]
+// --report keeps Lighthouse's JSON reports (diagnostics such as mainthread-work-breakdown, bootup-time and
+// long-tasks) in DIR; --only scores one of the two pages (the bare baseline is always scored).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +19,12 @@ import { api, freePort, startServer } from './lib/server.mjs';
 
 const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const work = mkdtempSync(path.join(os.tmpdir(), 'haversack-lighthouse-'));
+const argument = (name) => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at === -1 ? null : process.argv[at + 1];
+};
+const reportDir = argument('report');
+const only = argument('only');
 
 /** Runs the Lighthouse CLI (mobile preset, performance only) and returns its score (0–100) and metrics. */
 async function lighthouse(url, name, profileDir) {
@@ -42,6 +50,10 @@ async function lighthouse(url, name, profileDir) {
   const status = await new Promise((resolve) => child.once('exit', resolve));
   clearTimeout(timer);
   if (status !== 0) throw new Error(`lighthouse ${url} exited ${status}`);
+  if (reportDir) {
+    mkdirSync(reportDir, { recursive: true });
+    copyFileSync(output, path.join(reportDir, `${name}.json`));
+  }
   const report = JSON.parse(readFileSync(output, 'utf8'));
   const metric = (id) => report.audits[id]?.numericValue ?? Number.NaN;
   return {
@@ -105,13 +117,13 @@ try {
   await browser.close();
 
   const baseline = await lighthouse(bare.url, 'bare');
-  const login = await lighthouse(`${server.base}/login`, 'login');
-  const inventory = await lighthouse(
-    `${server.base}/containers/${character.primary_container_id}`,
-    'inventory',
-    profile,
-  );
-  if (!inventory.url.includes('/containers/'))
+  const skipped = { score: Number.NaN, fcp: Number.NaN, lcp: Number.NaN, tbt: Number.NaN };
+  const login = only === 'inventory' ? skipped : await lighthouse(`${server.base}/login`, 'login');
+  const inventory =
+    only === 'login'
+      ? skipped
+      : await lighthouse(`${server.base}/containers/${character.primary_container_id}`, 'inventory', profile);
+  if (only !== 'login' && !inventory.url.includes('/containers/'))
     throw new Error(`the inventory page was not reached (ended at ${inventory.url})`);
 
   console.log('\n| page | score | FCP ms | LCP ms | TBT ms |');
@@ -127,6 +139,7 @@ try {
     ['Lighthouse mobile performance, /login', login, 95],
     ['Lighthouse mobile performance, inventory page', inventory, 85],
   ]) {
+    if (Number.isNaN(result.score)) continue;
     reportResult({
       bench: 'lighthouse',
       measure,

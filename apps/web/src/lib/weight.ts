@@ -10,11 +10,19 @@ interface WeightFormat {
   of?: number;
 }
 
+/** One formatter per number of decimals: `toLocaleString` with options builds a new one on every call. */
+const formatters = new Map<number | undefined, Intl.NumberFormat>();
+
 function amount(lbs: number, decimals: number | undefined): string {
-  return lbs.toLocaleString('en-US', {
-    minimumFractionDigits: decimals ?? 0,
-    maximumFractionDigits: decimals ?? 2,
-  });
+  let formatter = formatters.get(decimals);
+  if (!formatter) {
+    formatter = new Intl.NumberFormat('en-US', {
+      minimumFractionDigits: decimals ?? 0,
+      maximumFractionDigits: decimals ?? 2,
+    });
+    formatters.set(decimals, formatter);
+  }
+  return formatter.format(lbs);
 }
 
 /** The one weight formatter: "0.02 lbs", "1,250 lbs", "3.0 lbs" with one decimal, "17.5 / 60 lbs". */

@@ -421,34 +421,42 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
         </DragOverlay>
       </DndContext>
       {touch ? <TransferQueueBar queue={queue} containers={queueDestinations} /> : null}
-      <ItemDetail
-        item={detail.item}
-        loot={detail.loot}
-        device={device}
-        canAct={detailContainer?.can_act ?? false}
-        destinations={props.containers}
-        lootDestinations={lootDestinations}
-        onAddToQueue={
-          touch
-            ? (item) => {
-                queue.add(detail.loot ? { ...item, loot: detail.loot } : item);
-                detail.close();
-              }
-            : undefined
-        }
-        onClose={detail.close}
-      />
-      <CreateContainerDialog
-        opened={creating}
-        owner={createOwner}
-        onClose={() => setCreating(false)}
-        onCreated={(containerId) => {
-          // Show the new container at once: in the second panel, or in the only one.
-          setPanel(viewMode === 'dual' ? 'right' : 'left')({ tab: 'container', containerId });
-        }}
-      />
-      <QuantityDialog request={quantityRequest} onClose={() => setQuantityRequest(null)} />
-      <TradeDialog offer={tradeOffer} onClose={() => setTradeOffer(null)} />
+      {/* The dialogs are mounted while open only: closed Mantine modals still run their hooks on every
+          render of the workspace (issue 13 §1). */}
+      {detail.item ? (
+        <ItemDetail
+          item={detail.item}
+          loot={detail.loot}
+          device={device}
+          canAct={detailContainer?.can_act ?? false}
+          destinations={props.containers}
+          lootDestinations={lootDestinations}
+          onAddToQueue={
+            touch
+              ? (item) => {
+                  queue.add(detail.loot ? { ...item, loot: detail.loot } : item);
+                  detail.close();
+                }
+              : undefined
+          }
+          onClose={detail.close}
+        />
+      ) : null}
+      {creating ? (
+        <CreateContainerDialog
+          opened={creating}
+          owner={createOwner}
+          onClose={() => setCreating(false)}
+          onCreated={(containerId) => {
+            // Show the new container at once: in the second panel, or in the only one.
+            setPanel(viewMode === 'dual' ? 'right' : 'left')({ tab: 'container', containerId });
+          }}
+        />
+      ) : null}
+      {quantityRequest ? (
+        <QuantityDialog request={quantityRequest} onClose={() => setQuantityRequest(null)} />
+      ) : null}
+      {tradeOffer ? <TradeDialog offer={tradeOffer} onClose={() => setTradeOffer(null)} /> : null}
     </Stack>
   );
 }

@@ -167,6 +167,24 @@ describe('ItemTile equipment (issue 12 §5)', () => {
     expect(items).toEqual(['Equip', 'Give to...']);
   });
 
+  it('draws its menus on their first use only, and opens them on that first press', async () => {
+    const user = userEvent.setup();
+    renderWithActions();
+    const more = screen.getByRole('button', { name: 'More actions for Ring of Protection' });
+    const move = screen.getByRole('button', { name: 'Move Ring of Protection to...' });
+    for (const button of [more, move]) {
+      expect(button).toHaveAttribute('aria-haspopup', 'menu');
+      expect(button).toHaveAttribute('aria-expanded', 'false');
+    }
+    expect(screen.queryByRole('menu')).not.toBeInTheDocument();
+    await user.click(move);
+    expect(await screen.findByRole('menuitem', { name: /Pouch/ })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Move Ring of Protection to...' })).toHaveAttribute(
+      'aria-expanded',
+      'true',
+    );
+  });
+
   it('has no such menu for a container the user may not change', () => {
     renderWithProviders(
       <DndContext>

@@ -2,7 +2,7 @@ import { useDraggable } from '@dnd-kit/core';
 import { type Container, formatStackValue, type ItemInstance, isAttunable } from '@haversack/contracts';
 import { ActionIcon, Badge, Box, Group, Menu, Paper, Stack, Text } from '@mantine/core';
 import { IconArrowsTransferUp, IconDots } from '@tabler/icons-react';
-import { type FocusEvent, type KeyboardEvent, useRef, useState } from 'react';
+import { type FocusEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { formatWeight } from '../../../lib/weight';
 import { dragHandleStyle, useDragId } from '../dnd';
 import { isAttuned, isEquipped, useItemStatus } from '../hooks/use-item-status';
@@ -81,6 +81,21 @@ export function ItemTile({
     onSwipeRight: () => swipe?.onQuickTransfer(),
   });
   const [menuOpen, setMenuOpen] = useState(false);
+  const [menuMounted, setMenuMounted] = useState(false);
+  const [openOnMount, setOpenOnMount] = useState(false);
+  // The menu is mounted closed first and opened once mounted, as a menu that was there all along opens.
+  const openMoveMenu = () => {
+    if (menuMounted) setMenuOpen(true);
+    else {
+      setMenuMounted(true);
+      setOpenOnMount(true);
+    }
+  };
+  useEffect(() => {
+    if (!openOnMount) return;
+    setOpenOnMount(false);
+    setMenuOpen(true);
+  }, [openOnMount]);
   const tileRef = useRef<HTMLDivElement | null>(null);
   const targets = onMoveTo ? destinations.filter((c) => c.id !== item.container_id) : [];
   const canMove = targets.length > 0;
@@ -105,7 +120,7 @@ export function ItemTile({
       (event.key.toLowerCase() === 'm' && !event.ctrlKey && !event.metaKey && !event.altKey);
     if (menuKey && canMove) {
       event.preventDefault();
-      setMenuOpen(true);
+      openMoveMenu();
       return;
     }
     drag.listeners?.onKeyDown?.(event);
@@ -121,6 +136,16 @@ export function ItemTile({
   const buttons = (canMove ? 1 : 0) + (ownerCharacterId ? 1 : 0);
   const menuRoom = buttons > 0 && layout === 'grid' ? buttons * 32 + 4 : undefined;
   const list = layout === 'list';
+  const moveButtonProps = {
+    variant: 'subtle',
+    color: 'gray',
+    size: list ? 'lg' : 'md',
+    tabIndex: -1,
+    'aria-label': `${moveVerb} ${item.name} to...`,
+    'data-testid': 'item-move-menu',
+    ...(list ? { style: { flexShrink: 0 } } : { pos: 'absolute' as const, right: 6, bottom: 6 }),
+    ...(!list && ownerCharacterId ? { right: 38 } : {}),
+  } as const;
 
   return (
     <Box
@@ -149,7 +174,11 @@ export function ItemTile({
         aria-describedby={describedByIds}
         aria-keyshortcuts={canMove ? moveMenuKeys : undefined}
         onKeyDown={onKeyDown}
-        onFocus={onFocus}
+        onFocus={(event) => {
+          // A focused tile may be asked for its menu from the keyboard (M): have it ready, closed.
+          if (canMove && !menuMounted) setMenuMounted(true);
+          onFocus?.(event);
+        }}
         onContextMenu={(event) => {
           // The context-menu key (and Shift+F10) opens "Move to..." instead of the browser's menu.
           if (canMove && event.button !== 2) event.preventDefault();
@@ -214,7 +243,14 @@ export function ItemTile({
           </Group>
         )}
       </Paper>
-      {canMove ? (
+      {canMove && !menuMounted ? (
+        // The menu itself is mounted when first opened: a closed Mantine menu per tile costs its popover's
+        // hooks on every tile drawn (issue 13 §1, §5).
+        <ActionIcon {...moveButtonProps} aria-haspopup="menu" aria-expanded={false} onClick={openMoveMenu}>
+          <IconArrowsTransferUp size={16} aria-hidden="true" />
+        </ActionIcon>
+      ) : null}
+      {canMove && menuMounted ? (
         <Menu
           opened={menuOpen}
           onChange={setMenuOpen}
@@ -230,16 +266,7 @@ export function ItemTile({
           }}
         >
           <Menu.Target>
-            <ActionIcon
-              variant="subtle"
-              color="gray"
-              size={list ? 'lg' : 'md'}
-              tabIndex={-1}
-              aria-label={`${moveVerb} ${item.name} to...`}
-              data-testid="item-move-menu"
-              {...(list ? { style: { flexShrink: 0 } } : { pos: 'absolute' as const, right: 6, bottom: 6 })}
-              {...(!list && ownerCharacterId ? { right: 38 } : {})}
-            >
+            <ActionIcon {...moveButtonProps}>
               <IconArrowsTransferUp size={16} aria-hidden="true" />
             </ActionIcon>
           </Menu.Target>
@@ -277,8 +304,44 @@ export function ItemTile({
   );
 }
 
-/** Equip, attune and "Give to..." without opening the item (the dialog offers them too). */
-function ItemActionsMenu({
+/** The "More actions" button's look, the same before and after its menu is mounted. */
+function actionsButtonProps(item: ItemInstance, list: boolean) {
+  return {
+    variant: 'subtle',
+    color: 'gray',
+    size: list ? 'lg' : 'md',
+    tabIndex: -1,
+    'aria-label': `More actions for ${item.name}`,
+    'data-testid': 'item-actions-menu',
+    ...(list ? { style: { flexShrink: 0 } } : { pos: 'absolute' as const, right: 6, bottom: 6 }),
+  } as const;
+}
+
+/**
+ * Equip, attune and "Give to..." without opening the item (the dialog offers them too). The menu (and its
+ * status mutation) is mounted on the first click: until then the tile draws only its button.
+ */
+function ItemActionsMenu(props: {
+  item: ItemInstance;
+  list: boolean;
+  onGive: () => void;
+  onClosed: () => void;
+}) {
+  const [used, setUsed] = useState(false);
+  if (used) return <ItemActionsMenuMounted {...props} />;
+  return (
+    <ActionIcon
+      {...actionsButtonProps(props.item, props.list)}
+      aria-haspopup="menu"
+      aria-expanded={false}
+      onClick={() => setUsed(true)}
+    >
+      <IconDots size={16} aria-hidden="true" />
+    </ActionIcon>
+  );
+}
+
+function ItemActionsMenuMounted({
   item,
   list,
   onGive,
@@ -291,18 +354,20 @@ function ItemActionsMenu({
 }) {
   const status = useItemStatus(item);
   const attuned = isAttuned(item);
+  // Mounted by the first press: drawn closed, then opened, as a menu that was there all along opens.
+  const [opened, setOpened] = useState(false);
+  useEffect(() => setOpened(true), []);
   return (
-    <Menu position="bottom-end" withinPortal returnFocus={false} onClose={onClosed}>
+    <Menu
+      opened={opened}
+      onChange={setOpened}
+      position="bottom-end"
+      withinPortal
+      returnFocus={false}
+      onClose={onClosed}
+    >
       <Menu.Target>
-        <ActionIcon
-          variant="subtle"
-          color="gray"
-          size={list ? 'lg' : 'md'}
-          tabIndex={-1}
-          aria-label={`More actions for ${item.name}`}
-          data-testid="item-actions-menu"
-          {...(list ? { style: { flexShrink: 0 } } : { pos: 'absolute' as const, right: 6, bottom: 6 })}
-        >
+        <ActionIcon {...actionsButtonProps(item, list)}>
           <IconDots size={16} aria-hidden="true" />
         </ActionIcon>
       </Menu.Target>

@@ -1,4 +1,4 @@
-import { useDebouncedValue, useViewportSize } from '@mantine/hooks';
+import { useEffect, useState } from 'react';
 
 /** spec/02 §9 breakpoints: mobile under 768 px, tablet under 1024 px; resizes settle for 150 ms. */
 export const MOBILE_MAX_WIDTH = 768;
@@ -13,10 +13,31 @@ export function deviceClassFor(width: number): DeviceClass {
   return 'desktop';
 }
 
+const currentClass = (): DeviceClass =>
+  deviceClassFor(typeof window === 'undefined' ? TABLET_MAX_WIDTH : window.innerWidth);
+
+/**
+ * The device class of the window's width, measured at once and again once a resize settled. Only a change
+ * of class draws the caller again: the workspace is not redrawn for the first measurement or for a resize
+ * within one class (issue 13 §1).
+ */
 export function useDeviceClass(): DeviceClass {
-  const { width } = useViewportSize();
-  const [settled] = useDebouncedValue(width, RESIZE_DEBOUNCE_MS);
-  // Before the first measurement (width 0) assume a desktop rather than flash the phone layout.
-  const measured = settled || width || (typeof window === 'undefined' ? TABLET_MAX_WIDTH : window.innerWidth);
-  return deviceClassFor(measured);
+  const [device, setDevice] = useState(currentClass);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const settle = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => setDevice(currentClass()), RESIZE_DEBOUNCE_MS);
+    };
+    // The width may have changed between the first render and this effect.
+    setDevice(currentClass());
+    window.addEventListener('resize', settle, { passive: true });
+    window.addEventListener('orientationchange', settle, { passive: true });
+    return () => {
+      clearTimeout(timer);
+      window.removeEventListener('resize', settle);
+      window.removeEventListener('orientationchange', settle);
+    };
+  }, []);
+  return device;
 }

@@ -1,0 +1,52 @@
+import { act, renderHook } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RESIZE_DEBOUNCE_MS, useDeviceClass } from './use-device-class';
+
+describe('useDeviceClass', () => {
+  const width = window.innerWidth;
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => {
+    vi.useRealTimers();
+    window.innerWidth = width;
+  });
+
+  const resizeTo = (next: number) => {
+    window.innerWidth = next;
+    window.dispatchEvent(new Event('resize'));
+  };
+
+  it('knows the class at the first render and draws no second time for it', () => {
+    window.innerWidth = 375;
+    let renders = 0;
+    const { result } = renderHook(() => {
+      renders += 1;
+      return useDeviceClass();
+    });
+    expect(result.current).toBe('mobile');
+    act(() => vi.advanceTimersByTime(RESIZE_DEBOUNCE_MS * 2));
+    expect(renders).toBe(1);
+  });
+
+  it('follows a resize once it settled, and only when the class changes', () => {
+    window.innerWidth = 1280;
+    let renders = 0;
+    const { result } = renderHook(() => {
+      renders += 1;
+      return useDeviceClass();
+    });
+    act(() => resizeTo(1200));
+    act(() => vi.advanceTimersByTime(RESIZE_DEBOUNCE_MS));
+    expect(result.current).toBe('desktop');
+    expect(renders).toBe(1);
+
+    act(() => resizeTo(900));
+    act(() => vi.advanceTimersByTime(RESIZE_DEBOUNCE_MS - 1));
+    expect(result.current).toBe('desktop');
+    act(() => vi.advanceTimersByTime(1));
+    expect(result.current).toBe('tablet');
+
+    act(() => resizeTo(375));
+    act(() => vi.advanceTimersByTime(RESIZE_DEBOUNCE_MS));
+    expect(result.current).toBe('mobile');
+  });
+});
