@@ -1456,12 +1456,6 @@ export class InventoryService {
     return toContainerJson(located.context, usage, located.access.canAct && !located.access.archived);
   }
 
-  /** Instance JSON for several stacks in one query, by id. */
-  async #instancesJson(db: Executor, instanceIds: string[]): Promise<Map<string, ItemInstance>> {
-    const rows = await repo.instancesWithTemplates(db, [...new Set(instanceIds)]);
-    return new Map(rows.map((row) => [row.instance.id, toInstanceJson(row.instance, row.template)]));
-  }
-
   async #instanceJson(db: Executor, instanceId: string): Promise<ItemInstance> {
     const [row] = await repo.instancesWithTemplates(db, [instanceId]);
     if (!row) throw AppError.notFound('Item not found.');

@@ -1,4 +1,4 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { users } from '../../db/schema/accounts.js';
 import { billingEvents, subscriptions, subscriptionTiers } from '../../db/schema/subscriptions.js';
@@ -70,6 +70,17 @@ export const subscriptionsRepository = {
       .where(eq(subscriptions.userId, userId))
       .limit(1);
     const [row] = options.lock ? await query.for('update', { of: subscriptions }) : await query;
+    return row;
+  },
+
+  /** `findByUser` with one more answer of the caller's, a yes/no about the user, read in the same statement. */
+  async findByUserWith(db: Executor, userId: string, probe: SQL<boolean>) {
+    const [row] = await db
+      .select({ subscription: subscriptions, tier: subscriptionTiers, probe: sql<boolean>`${probe}` })
+      .from(subscriptions)
+      .innerJoin(subscriptionTiers, eq(subscriptionTiers.id, subscriptions.tierId))
+      .where(eq(subscriptions.userId, userId))
+      .limit(1);
     return row;
   },
 
