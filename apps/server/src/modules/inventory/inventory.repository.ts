@@ -4,6 +4,7 @@ import { characters } from '../../db/schema/characters.js';
 import { containers } from '../../db/schema/inventory.js';
 import { itemInstances, itemTemplates } from '../../db/schema/items.js';
 import { parties, partyMemberships } from '../../db/schema/parties.js';
+import { statementName } from '../../db/statements.js';
 
 export type ContainerRow = typeof containers.$inferSelect;
 export type InstanceRow = typeof itemInstances.$inferSelect;
@@ -258,7 +259,9 @@ export const inventoryRepository = {
       .leftJoin(parties, sql`${parties.id} = coalesce(${containers.partyId}, ${characters.partyId})`)
       .where(inArray(containers.id, unique))
       .orderBy(asc(containers.id))
-      .for('update', { of: containers });
+      .for('update', { of: containers })
+      .prepare(statementName('inventory_lock_contexts', unique.length))
+      .execute();
     return new Map(
       rows.map((row) => [
         row.container.id,
@@ -420,7 +423,9 @@ export const inventoryRepository = {
         ),
       )
       .orderBy(asc(itemInstances.createdAt), asc(itemInstances.id))
-      .for('update', { of: itemInstances });
+      .for('update', { of: itemInstances })
+      .prepare(statementName('inventory_lock_move'))
+      .execute();
     const moved = rows.find((row) => row.instance.id === id);
     if (!moved) return undefined;
     return {
@@ -445,7 +450,9 @@ export const inventoryRepository = {
       .set({ quantity: sql`v.quantity`, updatedAt: new Date() })
       .from(sql`(values ${values}) as v(id, quantity)`)
       .where(sql`${itemInstances.id} = v.id`)
-      .returning(getTableColumns(itemInstances));
+      .returning(getTableColumns(itemInstances))
+      .prepare(statementName('inventory_set_quantities', changes.length))
+      .execute();
   },
 
   async lockInstance(db: Executor, id: string): Promise<InstanceRow | undefined> {

@@ -2,6 +2,7 @@ import { asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { users } from '../../db/schema/accounts.js';
 import { billingEvents, subscriptions, subscriptionTiers } from '../../db/schema/subscriptions.js';
+import { statementName } from '../../db/statements.js';
 import { tierCatalogue } from './tier-catalogue.js';
 
 export type TierRow = typeof subscriptionTiers.$inferSelect;
@@ -69,7 +70,9 @@ export const subscriptionsRepository = {
       .innerJoin(subscriptionTiers, eq(subscriptionTiers.id, subscriptions.tierId))
       .where(eq(subscriptions.userId, userId))
       .limit(1);
-    const [row] = options.lock ? await query.for('update', { of: subscriptions }) : await query;
+    const [row] = options.lock
+      ? await query.for('update', { of: subscriptions })
+      : await query.prepare(statementName('subscriptions_by_user')).execute();
     return row;
   },
 
@@ -80,7 +83,10 @@ export const subscriptionsRepository = {
       .from(subscriptions)
       .innerJoin(subscriptionTiers, eq(subscriptionTiers.id, subscriptions.tierId))
       .where(eq(subscriptions.userId, userId))
-      .limit(1);
+      .limit(1)
+      // One probe is registered (the patronages'), so this name stands for one text.
+      .prepare(statementName('subscriptions_by_user_with_probe'))
+      .execute();
     return row;
   },
 
