@@ -15,7 +15,8 @@
 //
 // Run: npm run build && node bench/transfer.bench.mjs [--rounds 3] [--seconds 5] [--concurrency 4]
 //   [--server apps/server/dist/main.js]
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,17 +94,22 @@ async function startServer() {
     } catch {}
     await sleep(100);
   }
-  const statements = async () => {
+  /** The statements the server sent so far, and its CPU time so far in µs. */
+  const counters = async () => {
     const before = output.length;
     child.kill('SIGWINCH');
-    for (let i = 0; i < 250 && !output.slice(before).includes('QUERY_COUNT'); i++) await sleep(10);
-    return Number(/QUERY_COUNT (\d+)/.exec(output.slice(before))?.[1] ?? Number.NaN);
+    for (let i = 0; i < 250 && !/CPU_US \d+/.test(output.slice(before)); i++) await sleep(10);
+    const line = output.slice(before);
+    return {
+      statements: Number(/QUERY_COUNT (\d+)/.exec(line)?.[1] ?? Number.NaN),
+      cpuUs: Number(/CPU_US (\d+)/.exec(line)?.[1] ?? Number.NaN),
+    };
   };
   const stop = async () => {
     child.kill('SIGTERM');
     await new Promise((r) => child.on('exit', r));
   };
-  return { base, statements, stop };
+  return { base, counters, stop };
 }
 
 async function api(base, method, url, token, body) {
@@ -116,6 +122,24 @@ async function api(base, method, url, token, body) {
   if (!response.ok) throw new Error(`${method} ${url}: ${JSON.stringify(json)}`);
   return json.data;
 }
+
+/**
+ * CPU time (µs) the database's backends used so far: /proc of each backend connected to the bench's
+ * database (PostgreSQL on this machine). During the transfers only the server's connections work.
+ */
+async function databaseCpuUs(client) {
+  const { rows } = await client.query('select pid from pg_stat_activity where datname = $1', [databaseName]);
+  let ticks = 0;
+  for (const { pid } of rows) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+    } catch {}
+  }
+  return (ticks * 1_000_000) / clockTicks;
+}
+const clockTicks = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 
 /** Runs `work` in `concurrency` loops for `seconds`; answers completed operations per second. */
 async function saturate(work) {
@@ -206,19 +230,29 @@ try {
     await bareOnce(i % concurrency);
   }
   const results = [];
-  let statementsBefore = await server.statements();
+  const probe = new pg.Client({ connectionString: adminUrl });
+  await probe.connect();
+  const countersBefore = await server.counters();
   const transfersBefore = transfers;
+  let databaseCpu = 0;
   for (let r = 0; r < rounds; r++) {
     const bareRate = await saturate(bareOnce);
+    // The database's CPU counts only over the transfers (the bare loop's connections are idle then).
+    const databaseCpuBefore = await databaseCpuUs(probe);
     const transferRate = await saturate(transferOnce);
+    databaseCpu += (await databaseCpuUs(probe)) - databaseCpuBefore;
     results.push({ bareRate, transferRate, share: transferRate / bareRate });
     console.log(
       `round ${r + 1}: transfers ${transferRate.toFixed(1)}/s, bare loop ${bareRate.toFixed(1)}/s, ${(100 * (transferRate / bareRate)).toFixed(1)} %`,
     );
   }
-  const statementsPerTransfer =
-    ((await server.statements()) - statementsBefore) / (transfers - transfersBefore);
-  statementsBefore = 0;
+  const countersAfter = await server.counters();
+  await probe.end();
+  const measured = transfers - transfersBefore;
+  const statementsPerTransfer = (countersAfter.statements - countersBefore.statements) / measured;
+  // The server's CPU over the rounds is spent on the transfers (it idles during the bare loop).
+  const serverCpuMs = (countersAfter.cpuUs - countersBefore.cpuUs) / 1000 / measured;
+  const databaseCpuMs = databaseCpu / 1000 / measured;
 
   // Nothing lost: the gold adds up, each container equals its ledger replayed, one ledger row per transfer.
   const check = new pg.Client({ connectionString: databaseUrl });
@@ -246,6 +280,9 @@ try {
   console.log(
     `statements per transfer (server, auth included): ${statementsPerTransfer.toFixed(1)}; bare loop: 4`,
   );
+  console.log(
+    `CPU per transfer: server ${serverCpuMs.toFixed(2)} ms, database ${databaseCpuMs.toFixed(2)} ms (backends of the bench's database)`,
+  );
   const shares = results.map((r) => r.share);
   console.log(
     `share of the bare loop, ${rounds} rounds: median ${(100 * median(shares)).toFixed(1)} % (${(100 * Math.min(...shares)).toFixed(1)}–${(100 * Math.max(...shares)).toFixed(1)} %), concurrency ${concurrency}, ${seconds} s each`,
@@ -268,6 +305,15 @@ try {
     unit: 'statements',
     baseline: 4,
     baselineLabel: 'bare loop (BEGIN, UPDATE, INSERT, COMMIT)',
+    met: null,
+  });
+  reportResult({
+    bench: 'transfer',
+    measure: 'server CPU per transfer',
+    figure: serverCpuMs,
+    unit: 'ms',
+    baseline: databaseCpuMs,
+    baselineLabel: 'database CPU per transfer',
     met: null,
   });
   if (!intact) process.exitCode = 1;

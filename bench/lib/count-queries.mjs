@@ -1,6 +1,6 @@
 // Preloaded into a bench's server (`node --import ./bench/lib/count-queries.mjs ...`): counts every
 // statement the server sends through node-postgres, and prints `QUERY_COUNT <n>` on SIGWINCH, so that a
-// bench can tell how many statements one request costs. No effect on what the statements do.
+// bench can tell how many statements (and how much CPU) one request costs. No effect on what the statements do.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -18,4 +18,8 @@ pg.Client.prototype.query = function countedQuery(...args) {
   }
   return query.apply(this, args);
 };
-process.on('SIGWINCH', () => console.log(`QUERY_COUNT ${statements}`));
+// The process's CPU time so far (user + system, µs) on the same line, for a bench's CPU per request.
+process.on('SIGWINCH', () => {
+  const cpu = process.cpuUsage();
+  console.log(`QUERY_COUNT ${statements} CPU_US ${cpu.user + cpu.system}`);
+});

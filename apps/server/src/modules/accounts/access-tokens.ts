@@ -1,3 +1,4 @@
+import { webcrypto } from 'node:crypto';
 import { ACCESS_TOKEN_TTL_S, isEntityId } from '@haversack/contracts';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { AppError } from '../../lib/app-error.js';
@@ -9,13 +10,26 @@ export interface AccessClaims {
 
 /** Short-lived HS256 access tokens (DESIGN §1); the session they name is checked on every request. */
 export class AccessTokens {
-  readonly #key: Uint8Array;
+  readonly #secret: Uint8Array;
+  /** The secret imported once: jose would import a raw key again on every verification. */
+  #cryptoKey: Promise<webcrypto.CryptoKey> | undefined;
 
   constructor(
     secret: string,
     private readonly ttlSeconds = ACCESS_TOKEN_TTL_S,
   ) {
-    this.#key = new TextEncoder().encode(secret);
+    this.#secret = new TextEncoder().encode(secret);
+  }
+
+  #key(): Promise<webcrypto.CryptoKey> {
+    this.#cryptoKey ??= webcrypto.subtle.importKey(
+      'raw',
+      this.#secret,
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign', 'verify'],
+    );
+    return this.#cryptoKey;
   }
 
   async issue(claims: AccessClaims, now = new Date()): Promise<{ token: string; expiresAt: Date }> {
@@ -27,14 +41,17 @@ export class AccessTokens {
       .setIssuedAt(issuedAt)
       .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
       .setIssuer('haversack')
-      .sign(this.#key);
+      .sign(await this.#key());
     return { token, expiresAt };
   }
 
   /** Throws EXPIRED_TOKEN for an expired token and INVALID_TOKEN for anything else wrong with it. */
   async verify(token: string): Promise<AccessClaims & { expiresAt: Date }> {
     try {
-      const { payload } = await jwtVerify(token, this.#key, { algorithms: ['HS256'], issuer: 'haversack' });
+      const { payload } = await jwtVerify(token, await this.#key(), {
+        algorithms: ['HS256'],
+        issuer: 'haversack',
+      });
       // Both name rows by their uuid: anything else (even correctly signed) would reach the database as a
       // malformed uuid, so it is an invalid token here, for the API and /cable alike.
       if (!isEntityId(payload.sub) || !isEntityId(payload.sid) || typeof payload.exp !== 'number')

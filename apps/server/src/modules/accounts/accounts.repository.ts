@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { authSessions, emailTokens, refreshTokens, users } from '../../db/schema/accounts.js';
+import { statementName } from '../../db/statements.js';
 
 export type UserRow = typeof users.$inferSelect;
 export type EmailTokenPurpose = (typeof emailTokens.$inferSelect)['purpose'];
@@ -68,7 +69,10 @@ export const accountsRepository = {
       .from(authSessions)
       .innerJoin(users, eq(users.id, authSessions.userId))
       .where(and(eq(authSessions.id, sessionId), eq(authSessions.userId, userId)))
-      .limit(1);
+      .limit(1)
+      // Every authenticated request runs it: prepared once per connection (db/statements.ts).
+      .prepare(statementName('accounts_session_user'))
+      .execute();
     return row;
   },
 

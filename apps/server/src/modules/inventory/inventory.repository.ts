@@ -1,9 +1,10 @@
-import { and, asc, count, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { characters } from '../../db/schema/characters.js';
 import { containers } from '../../db/schema/inventory.js';
 import { itemInstances, itemTemplates } from '../../db/schema/items.js';
 import { parties, partyMemberships } from '../../db/schema/parties.js';
+import { statementName } from '../../db/statements.js';
 
 export type ContainerRow = typeof containers.$inferSelect;
 export type InstanceRow = typeof itemInstances.$inferSelect;
@@ -236,6 +237,39 @@ export const inventoryRepository = {
     );
   },
 
+  /**
+   * `lockContainers` and `contextsForUser` in one statement: the containers are locked in id order (the
+   * rows are sorted before they are locked), their characters and parties read with them.
+   */
+  async lockContextsForUser(
+    db: Executor,
+    userId: string,
+    containerIds: string[],
+  ): Promise<Map<string, { context: ContainerContext; role: MembershipRole | null; hasCharacter: boolean }>> {
+    const unique = [...new Set(containerIds)].sort();
+    if (unique.length === 0) return new Map();
+    const rows = await db
+      .select({
+        ...contextColumns,
+        role: sql<MembershipRole | null>`(select m.role from ${partyMemberships} m where m.party_id = ${parties.id} and m.user_id = ${userId})`,
+        hasCharacter: sql<boolean>`exists (select 1 from ${characters} c where c.party_id = ${parties.id} and c.user_id = ${userId})`,
+      })
+      .from(containers)
+      .leftJoin(characters, eq(characters.id, containers.characterId))
+      .leftJoin(parties, sql`${parties.id} = coalesce(${containers.partyId}, ${characters.partyId})`)
+      .where(inArray(containers.id, unique))
+      .orderBy(asc(containers.id))
+      .for('update', { of: containers })
+      .prepare(statementName('inventory_lock_contexts', unique.length))
+      .execute();
+    return new Map(
+      rows.map((row) => [
+        row.container.id,
+        { context: toContext(row), role: row.role, hasCharacter: row.hasCharacter },
+      ]),
+    );
+  },
+
   /** A page of the containers in a scope: characters' first (by name, main container first), then parties'. */
   async listInScope(db: Executor, scope: ContainerScope, page: { page: number; perPage: number }) {
     const where = containerScopeCondition(scope);
@@ -354,6 +388,71 @@ export const inventoryRepository = {
       .where(eq(itemInstances.id, id))
       .for('update', { of: itemInstances });
     return row;
+  },
+
+  /**
+   * What a move reads, in one statement: the stack locked with its template and the character owning its
+   * container, and the stacks of the same template already in the target container (locked too, for
+   * topping up, oldest first). The caller holds both containers' locks.
+   */
+  async lockMove(
+    db: Executor,
+    id: string,
+    targetContainerId: string,
+  ): Promise<
+    | {
+        instance: InstanceRow;
+        template: TemplateRow;
+        sourceCharacterId: string | null;
+        targetStacks: InstanceRow[];
+      }
+    | undefined
+  > {
+    const rows = await db
+      .select({ instance: itemInstances, template: itemTemplates, characterId: containers.characterId })
+      .from(itemInstances)
+      .innerJoin(itemTemplates, eq(itemTemplates.id, itemInstances.itemTemplateId))
+      .innerJoin(containers, eq(containers.id, itemInstances.containerId))
+      .where(
+        or(
+          eq(itemInstances.id, id),
+          and(
+            eq(itemInstances.containerId, targetContainerId),
+            sql`${itemInstances.itemTemplateId} = (select s.item_template_id from ${itemInstances} s where s.id = ${id})`,
+          ),
+        ),
+      )
+      .orderBy(asc(itemInstances.createdAt), asc(itemInstances.id))
+      .for('update', { of: itemInstances })
+      .prepare(statementName('inventory_lock_move'))
+      .execute();
+    const moved = rows.find((row) => row.instance.id === id);
+    if (!moved) return undefined;
+    return {
+      instance: moved.instance,
+      template: moved.template,
+      sourceCharacterId: moved.characterId,
+      targetStacks: rows
+        .filter((row) => row.instance.id !== id && row.instance.containerId === targetContainerId)
+        .map((row) => row.instance),
+    };
+  },
+
+  /** Sets the quantity of several stacks in one statement; answers the rows as updated. */
+  async setQuantities(db: Executor, changes: { id: string; quantity: number }[]): Promise<InstanceRow[]> {
+    if (changes.length === 0) return [];
+    const values = sql.join(
+      changes.map((c) => sql`(${c.id}::uuid, ${c.quantity}::integer)`),
+      sql`, `,
+    );
+    return db
+      .update(itemInstances)
+      .set({ quantity: sql`v.quantity`, updatedAt: new Date() })
+      .from(sql`(values ${values}) as v(id, quantity)`)
+      .where(sql`${itemInstances.id} = v.id`)
+      .returning(getTableColumns(itemInstances))
+      .prepare(statementName('inventory_set_quantities', changes.length))
+      .execute();
   },
 
   async lockInstance(db: Executor, id: string): Promise<InstanceRow | undefined> {

@@ -98,6 +98,16 @@ export interface InventoryMoves {
 type Owner = { characterId: string } | { partyId: string };
 type RecordLedger = (entries: LedgerEntry | LedgerEntry[]) => Promise<string[]>;
 
+/** A move's stack as its caller locked it, and what else it read with it (`inventoryRepository.lockMove`). */
+interface MoveReads {
+  instance: InstanceRow;
+  /** The character owning the stack's container, if a character's. */
+  sourceCharacterId: string | null;
+  template?: TemplateRow | undefined;
+  /** The target container's stacks of the same template, locked. */
+  targetStacks?: InstanceRow[] | undefined;
+}
+
 interface Located {
   context: ContainerContext;
   access: policy.ContainerAccess;
@@ -815,34 +825,35 @@ export class InventoryService {
       );
     }
     const result = await this.#transaction(async (tx, record) => {
-      await repo.lockContainers(tx, [input.source_container_id, input.target_container_id]);
-      const locked = await repo.lockInstanceWithTemplate(tx, input.item_instance_id);
-      if (!locked || locked.instance.containerId !== input.source_container_id)
+      // Both containers locked and located in one statement, then the stack and the target's stacks of
+      // its template locked in another: the move itself needs no further read.
+      const located = await this.#lockAndLocate(tx, actor.id, [
+        input.source_container_id,
+        input.target_container_id,
+      ]);
+      const reads = await repo.lockMove(tx, input.item_instance_id, input.target_container_id);
+      if (!reads || reads.instance.containerId !== input.source_container_id)
         throw AppError.notFound('Item not found in that container.');
-      const { instance, template } = locked;
-      const quantity = input.quantity ?? instance.quantity;
-      if (quantity > instance.quantity) {
+      const quantity = input.quantity ?? reads.instance.quantity;
+      if (quantity > reads.instance.quantity) {
         throw AppError.validation([{ field: 'quantity', message: inventoryMessages.quantityTooLarge }]);
       }
       return this.#moveWithin(
         tx,
         record,
         actor,
-        instance,
+        reads.instance,
         input.source_container_id,
         input.target_container_id,
         quantity,
-        template,
+        { reads, located },
       );
     });
-    const json = await this.#instancesJson(this.db, [
-      ...(result.sourceLeft ? [input.item_instance_id] : []),
-      ...result.targetIds,
-    ]);
+    // The answer is built from the rows the move wrote (RETURNING), not read again after the commit.
     const found = (id: string) => {
-      const instance = json.get(id);
-      if (!instance) throw AppError.notFound('Item not found.');
-      return instance;
+      const row = result.rows.get(id);
+      if (!row) throw AppError.notFound('Item not found.');
+      return toInstanceJson(row, result.template);
     };
     return {
       success: true as const,
@@ -1026,8 +1037,8 @@ export class InventoryService {
     sourceId: string,
     targetId: string,
     quantity: number,
-    /** The stack's template, when the caller read it with the stack. */
-    knownTemplate?: TemplateRow,
+    /** What the caller already read under its locks: the move's rows and both containers located. */
+    known: { reads?: MoveReads; located?: Map<string, Located> } = {},
   ) {
     // Topping up a stack from itself and then deleting it would lose the items with no ledger row.
     if (sourceId === targetId) {
@@ -1036,7 +1047,7 @@ export class InventoryService {
         inventoryMessages.sameContainer,
       );
     }
-    const located = await this.#locateMany(tx, actor.id, [sourceId, targetId]);
+    const located = known.located ?? (await this.#locateMany(tx, actor.id, [sourceId, targetId]));
     const source = located.get(sourceId);
     if (!source) throw AppError.notFound('Container not found.');
     const target = located.get(targetId);
@@ -1044,12 +1055,12 @@ export class InventoryService {
     policy.assertCanAct(source.access);
     policy.assertCanAct(target.access);
     // The stack is locked in the source container by the caller: its owner is the source's character.
-    const { template, facts, targetIds, sourceLeft } = await this.#moveStack(
+    const { template, facts, targetIds, sourceLeft, rows } = await this.#moveStack(
       tx,
       instance.id,
       target.context,
       quantity,
-      { instance, sourceCharacterId: source.context.container.characterId, template: knownTemplate },
+      known.reads ?? { instance, sourceCharacterId: source.context.container.characterId },
     );
 
     const partyInvolved = !source.context.character || !target.context.character;
@@ -1075,7 +1086,7 @@ export class InventoryService {
       summary: `${actor.username} moved ${quantity} × ${facts.name} from ${source.context.container.name} to ${target.context.container.name}`,
     };
     const transactionIds = await record(entry);
-    return { moved: quantity, sourceLeft, targetIds, transactionIds };
+    return { moved: quantity, sourceLeft, targetIds, transactionIds, rows, template };
   }
 
   /**
@@ -1087,22 +1098,22 @@ export class InventoryService {
     instanceId: string,
     target: ContainerContext,
     quantity: number,
-    /** The stack as the caller already locked it, and the character owning its container. */
-    locked?: { instance: InstanceRow; sourceCharacterId: string | null; template?: TemplateRow | undefined },
+    /** The stack as the caller already locked it (and what else it read with it). */
+    locked?: MoveReads,
   ) {
-    const instance = locked?.instance ?? (await repo.lockInstance(tx, instanceId));
-    if (!instance) throw AppError.notFound('Item not found.');
-    const template = locked?.template ?? (await repo.template(tx, instance.itemTemplateId));
+    const reads = locked ?? (await repo.lockMove(tx, instanceId, target.container.id));
+    if (!reads) throw AppError.notFound('Item not found.');
+    const { instance, sourceCharacterId } = reads;
+    const template = reads.template ?? (await repo.template(tx, instance.itemTemplateId));
     if (!template) throw AppError.notFound('Item not found.');
     const facts = effectiveFacts(templateFacts(template), instance.instanceData);
-    const sourceCharacterId = locked
-      ? locked.sourceCharacterId
-      : await this.#owningCharacterId(tx, instance.id);
     const instanceData =
       sourceCharacterId === target.container.characterId
         ? instance.instanceData
         : withoutPersonalState(instance.instanceData);
-    const targetIds = await this.#place(
+    const sourceLeft = quantity < instance.quantity;
+    // What stays of the source stack is written with the target's top-ups, in one statement.
+    const placed = await this.#placeRows(
       tx,
       target,
       template,
@@ -1110,11 +1121,14 @@ export class InventoryService {
       instanceData,
       instance.notes,
       facts.weight,
+      undefined,
+      {
+        existing: reads.targetStacks,
+        alongside: sourceLeft ? [{ id: instance.id, quantity: instance.quantity - quantity }] : [],
+      },
     );
-    const sourceLeft = quantity < instance.quantity;
-    if (sourceLeft) await repo.updateInstance(tx, instance.id, { quantity: instance.quantity - quantity });
-    else await repo.deleteInstance(tx, instance.id);
-    return { instance, template, facts, targetIds, sourceLeft };
+    if (!sourceLeft) await repo.deleteInstance(tx, instance.id);
+    return { instance, template, facts, targetIds: placed.ids, sourceLeft, rows: placed.rows };
   }
 
   /**
@@ -1131,10 +1145,31 @@ export class InventoryService {
     unitWeight: number,
     weightOverride?: number,
   ): Promise<string[]> {
+    return (
+      await this.#placeRows(tx, context, template, quantity, instanceData, notes, unitWeight, weightOverride)
+    ).ids;
+  }
+
+  /**
+   * `#place`, answering the rows it wrote too. `existing` are the container's stacks of the template when
+   * the caller locked them already; `alongside` are other stacks' new quantities, written in the same
+   * statement as the top-ups.
+   */
+  async #placeRows(
+    tx: Executor,
+    context: ContainerContext,
+    template: TemplateRow,
+    quantity: number,
+    instanceData: Record<string, unknown>,
+    notes: string,
+    unitWeight: number,
+    weightOverride?: number,
+    extra: { existing?: InstanceRow[] | undefined; alongside?: { id: string; quantity: number }[] } = {},
+  ): Promise<{ ids: string[]; rows: Map<string, InstanceRow> }> {
     const unique = keepsOwnStack(instanceData);
     const existing = unique
       ? []
-      : (await repo.plainStacks(tx, context.container.id, template.id)).filter(
+      : (extra.existing ?? (await repo.plainStacks(tx, context.container.id, template.id))).filter(
           (s) => !keepsOwnStack(s.instanceData),
         );
     const plan = unique
@@ -1159,12 +1194,15 @@ export class InventoryService {
       slots: plan.newStacks.length,
     });
     const ids: string[] = [];
+    const changes: { id: string; quantity: number }[] = [];
     for (const topUp of plan.topUps) {
       const stack = existing.find((s) => s.id === topUp.id);
       if (!stack) continue;
-      await repo.updateInstance(tx, stack.id, { quantity: stack.quantity + topUp.add });
+      changes.push({ id: stack.id, quantity: stack.quantity + topUp.add });
       ids.push(stack.id);
     }
+    const updated = await repo.setQuantities(tx, [...changes, ...(extra.alongside ?? [])]);
+    const rows = new Map(updated.map((row) => [row.id, row]));
     for (const size of plan.newStacks) {
       const created = await repo.insertInstance(tx, {
         containerId: context.container.id,
@@ -1174,8 +1212,9 @@ export class InventoryService {
         notes,
       });
       ids.push(created.id);
+      rows.set(created.id, created);
     }
-    return ids;
+    return { ids, rows };
   }
 
   async #assertFits(tx: Executor, context: ContainerContext, addition: Addition) {
@@ -1297,9 +1336,17 @@ export class InventoryService {
     return { instance, template, located };
   }
 
+  /** Locks containers (in id order) and locates them for the user, in one statement. */
+  async #lockAndLocate(tx: Executor, userId: string, containerIds: string[]): Promise<Map<string, Located>> {
+    return this.#toLocated(userId, await repo.lockContextsForUser(tx, userId, containerIds));
+  }
+
   /** #locate for several containers in one query, whatever their number. */
   async #locateMany(db: Executor, userId: string, containerIds: string[]): Promise<Map<string, Located>> {
-    const found = await repo.contextsForUser(db, userId, containerIds);
+    return this.#toLocated(userId, await repo.contextsForUser(db, userId, containerIds));
+  }
+
+  #toLocated(userId: string, found: Awaited<ReturnType<typeof repo.contextsForUser>>): Map<string, Located> {
     const located = new Map<string, Located>();
     for (const [id, { context, role, hasCharacter }] of found) {
       const membership = context.party && role ? { role } : undefined;
@@ -1407,12 +1454,6 @@ export class InventoryService {
     const located = known ?? (await this.#locate(db, userId, containerId));
     const usage = (await repo.usage(db, [containerId])).get(containerId);
     return toContainerJson(located.context, usage, located.access.canAct && !located.access.archived);
-  }
-
-  /** Instance JSON for several stacks in one query, by id. */
-  async #instancesJson(db: Executor, instanceIds: string[]): Promise<Map<string, ItemInstance>> {
-    const rows = await repo.instancesWithTemplates(db, [...new Set(instanceIds)]);
-    return new Map(rows.map((row) => [row.instance.id, toInstanceJson(row.instance, row.template)]));
   }
 
   async #instanceJson(db: Executor, instanceId: string): Promise<ItemInstance> {

@@ -1,6 +1,7 @@
 import { inArray } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { transactions } from '../../db/schema/inventory.js';
+import { statementName } from '../../db/statements.js';
 import { currentChangeSource } from '../../lib/change-source.js';
 
 export type LedgerEntry = typeof transactions.$inferInsert;
@@ -28,10 +29,22 @@ export const ledgerRepository = {
 
   async recordReturningIds(db: Executor, entries: LedgerEntry[]): Promise<string[]> {
     if (entries.length === 0) return [];
+    const values = entries.map(withSource);
+    // The statement's text depends on which columns each row sets (the others are `default`).
+    const shape = values
+      .map((row) =>
+        Object.keys(row)
+          .filter((key) => row[key as keyof LedgerEntry] !== undefined)
+          .sort()
+          .join(','),
+      )
+      .join('|');
     const rows = await db
       .insert(transactions)
-      .values(entries.map(withSource))
-      .returning({ id: transactions.id });
+      .values(values)
+      .returning({ id: transactions.id })
+      .prepare(statementName('ledger_insert', shape))
+      .execute();
     return rows.map((r) => r.id);
   },
 };

@@ -45,7 +45,10 @@ export class PatronagesService {
     private readonly entitlements: EntitlementService,
     private readonly events: EventBus,
   ) {
-    entitlements.setPatronageSource((db, userId, partyId) => this.grantedTier(db, userId, partyId));
+    entitlements.setPatronageSource(
+      (db, userId, partyId) => this.grantedTier(db, userId, partyId),
+      (userId, partyId) => repo.activeProbe(userId, partyId),
+    );
   }
 
   async grantedTier(db: Executor, userId: string, partyId: string): Promise<string | undefined> {

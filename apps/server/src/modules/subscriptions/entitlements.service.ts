@@ -7,6 +7,7 @@ import {
   usageResourceLimit,
   usageResources,
 } from '@haversack/contracts';
+import type { SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import {
@@ -33,6 +34,12 @@ export type UsageCounter = (
 /** The tier an active patronage grants the user inside one party, if any (the parties module). */
 export type PatronageSource = (db: Executor, userId: string, partyId: string) => Promise<string | undefined>;
 
+/**
+ * Whether the user may hold a patronage in the party, as SQL: read with the user's own subscription so
+ * that the patronage source is asked only when there is one (most actions of most users have none).
+ */
+export type PatronageProbe = (userId: string, partyId: string) => SQL<boolean>;
+
 export interface LimitCheck {
   allowed: boolean;
   resource: UsageResource;
@@ -49,6 +56,7 @@ export interface LimitCheck {
 export class EntitlementService {
   readonly #counters = new Map<UsageResource, UsageCounter>();
   #patronage: PatronageSource | undefined;
+  #patronageProbe: PatronageProbe | undefined;
 
   constructor(private readonly now: () => Date = () => new Date()) {}
 
@@ -56,14 +64,22 @@ export class EntitlementService {
     this.#counters.set(resource, counter);
   }
 
-  setPatronageSource(source: PatronageSource): void {
+  setPatronageSource(source: PatronageSource, probe?: PatronageProbe): void {
     this.#patronage = source;
+    this.#patronageProbe = probe;
   }
 
   /** The user's own tier: a subscription cancelled at period end counts as Free once the period closes. */
   async ownTier(db: Executor, userId: string): Promise<TierRow> {
-    const row = await repo.findByUser(db, userId);
-    if (!row) return this.#freeTier(db);
+    return (await this.#ownTier(db, userId)).tier;
+  }
+
+  /** `ownTier`, and whether a patronage in `partyId` may exist (always yes without a probe). */
+  async #ownTier(db: Executor, userId: string, partyId?: string) {
+    const probe = partyId && this.#patronageProbe ? this.#patronageProbe(userId, partyId) : undefined;
+    const row = probe ? await repo.findByUserWith(db, userId, probe) : await repo.findByUser(db, userId);
+    const mayHavePatronage = !row || !probe || !('probe' in row) || row.probe !== false;
+    if (!row) return { tier: await this.#freeTier(db), mayHavePatronage };
     const lapsed = hasLapsed(
       {
         tierIdentifier: row.tier.identifier,
@@ -73,7 +89,7 @@ export class EntitlementService {
       },
       this.now(),
     );
-    return lapsed ? this.#freeTier(db) : row.tier;
+    return { tier: lapsed ? await this.#freeTier(db) : row.tier, mayHavePatronage };
   }
 
   async effectiveTier(
@@ -81,8 +97,10 @@ export class EntitlementService {
     userId: string,
     context: EntitlementContext = {},
   ): Promise<{ tier: TierRow; source: 'subscription' | 'patronage' }> {
-    const own = await this.ownTier(db, userId);
-    if (!context.partyId || !this.#patronage) return { tier: own, source: 'subscription' };
+    if (!context.partyId || !this.#patronage)
+      return { tier: await this.ownTier(db, userId), source: 'subscription' };
+    const { tier: own, mayHavePatronage } = await this.#ownTier(db, userId, context.partyId);
+    if (!mayHavePatronage) return { tier: own, source: 'subscription' };
     const grantedIdentifier = await this.#patronage(db, userId, context.partyId);
     const granted = grantedIdentifier ? await repo.findTier(db, grantedIdentifier) : undefined;
     const tier = higherTier(own, granted);

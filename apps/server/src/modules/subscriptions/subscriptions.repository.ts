@@ -1,7 +1,8 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { users } from '../../db/schema/accounts.js';
 import { billingEvents, subscriptions, subscriptionTiers } from '../../db/schema/subscriptions.js';
+import { statementName } from '../../db/statements.js';
 import { tierCatalogue } from './tier-catalogue.js';
 
 export type TierRow = typeof subscriptionTiers.$inferSelect;
@@ -69,7 +70,23 @@ export const subscriptionsRepository = {
       .innerJoin(subscriptionTiers, eq(subscriptionTiers.id, subscriptions.tierId))
       .where(eq(subscriptions.userId, userId))
       .limit(1);
-    const [row] = options.lock ? await query.for('update', { of: subscriptions }) : await query;
+    const [row] = options.lock
+      ? await query.for('update', { of: subscriptions })
+      : await query.prepare(statementName('subscriptions_by_user')).execute();
+    return row;
+  },
+
+  /** `findByUser` with one more answer of the caller's, a yes/no about the user, read in the same statement. */
+  async findByUserWith(db: Executor, userId: string, probe: SQL<boolean>) {
+    const [row] = await db
+      .select({ subscription: subscriptions, tier: subscriptionTiers, probe: sql<boolean>`${probe}` })
+      .from(subscriptions)
+      .innerJoin(subscriptionTiers, eq(subscriptionTiers.id, subscriptions.tierId))
+      .where(eq(subscriptions.userId, userId))
+      .limit(1)
+      // One probe is registered (the patronages'), so this name stands for one text.
+      .prepare(statementName('subscriptions_by_user_with_probe'))
+      .execute();
     return row;
   },
 
