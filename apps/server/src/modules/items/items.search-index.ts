@@ -547,57 +547,42 @@ export class TemplateSearchIndex {
   #answer(filter: SearchFilter, query: QueryNode | undefined): { rows: ItemTemplateView[]; total: number } {
     const entries = this.#entries;
     const termLower = filter.term?.toLowerCase();
-    const marks = query ? this.#matching(query) : undefined;
-    const tags = filter.tags && filter.tags.length > 0 ? filter.tags : undefined;
-    const category = filter.category;
-    const categoryTag = category !== undefined ? `category:${category}` : undefined;
-    const { rarity, minValueCp, maxValueCp, minWeight, maxWeight } = filter;
-    const filtered =
-      termLower !== undefined ||
-      tags !== undefined ||
-      category !== undefined ||
-      rarity !== undefined ||
-      minValueCp !== undefined ||
-      maxValueCp !== undefined ||
-      minWeight !== undefined ||
-      maxWeight !== undefined;
-    const accepts = (index: number): boolean => {
-      const entry = entryAt(entries, index);
-      const t = entry.view.template;
-      if (termLower !== undefined && !marks?.[index] && !entry.nameLower.includes(termLower)) return false;
-      if (tags) for (const tag of tags) if (!entry.tags.has(tag)) return false;
-      if (categoryTag !== undefined && !entry.tags.has(categoryTag)) {
-        if (jsonText(t.metadata.category)?.toLowerCase() !== category) return false;
-      }
-      if (rarity !== undefined && jsonText(t.metadata.rarity)?.toLowerCase() !== rarity) return false;
-      if (minValueCp !== undefined && !(entry.valueCp >= minValueCp)) return false;
-      if (maxValueCp !== undefined && !(entry.valueCp <= maxValueCp)) return false;
-      if (minWeight !== undefined && !(t.weight >= minWeight)) return false;
-      if (maxWeight !== undefined && !(t.weight <= maxWeight)) return false;
-      return true;
+    const criteria: Criteria = {
+      termLower,
+      marks: query ? this.#matching(query) : undefined,
+      tags: filter.tags && filter.tags.length > 0 ? filter.tags : undefined,
+      category: filter.category,
+      categoryTag: filter.category !== undefined ? `category:${filter.category}` : undefined,
+      rarity: filter.rarity,
+      minValueCp: filter.minValueCp,
+      maxValueCp: filter.maxValueCp,
+      minWeight: filter.minWeight,
+      maxWeight: filter.maxWeight,
+      other: false,
     };
+    criteria.other =
+      criteria.tags !== undefined ||
+      criteria.category !== undefined ||
+      criteria.rarity !== undefined ||
+      criteria.minValueCp !== undefined ||
+      criteria.maxValueCp !== undefined ||
+      criteria.minWeight !== undefined ||
+      criteria.maxWeight !== undefined;
     const offset = (filter.page - 1) * filter.perPage;
     const end = offset + filter.perPage;
 
     if (filter.sort === 'relevance' && termLower !== undefined) {
-      const term = termLower;
       const operands = query ? rankOperands(query) : [];
-      const scored: { index: number; score: number }[] = [];
       // In name order, so that the stable sort below breaks ties by name, then id.
-      for (const index of this.#order('name:asc')) {
-        if (!accepts(index)) continue;
+      const found = accepted(entries, this.#order('name:asc'), criteria);
+      const scored = found.map((index) => {
         const entry = entryAt(entries, index);
         const rank = query ? tsRank(entry, query, operands) : 0;
+        const name = entry.nameLower;
         const bonus =
-          entry.nameLower === term
-            ? 2
-            : entry.nameLower.startsWith(term)
-              ? 1
-              : entry.nameLower.includes(term)
-                ? 0.5
-                : 0;
-        scored.push({ index, score: rank + bonus });
-      }
+          name === termLower ? 2 : name.startsWith(termLower) ? 1 : name.includes(termLower) ? 0.5 : 0;
+        return { index, score: rank + bonus };
+      });
       const sign = filter.direction === 'desc' ? -1 : 1;
       scored.sort((a, b) => sign * (a.score - b.score));
       return {
@@ -607,18 +592,57 @@ export class TemplateSearchIndex {
     }
     const key: SortKey = filter.sort === 'relevance' ? 'name' : filter.sort;
     const order = this.#order(`${key}:${filter.direction}`);
-    if (!filtered) {
-      // Browsing everything: the page is a slice of the precomputed order.
-      const page = Array.from(order.subarray(offset, end), (index) => entryAt(entries, index).view);
-      return { rows: page, total: order.length };
-    }
-    const rows: ItemTemplateView[] = [];
-    let total = 0;
-    for (const index of order) {
-      if (!accepts(index)) continue;
-      if (total >= offset && total < end) rows.push(entryAt(entries, index).view);
-      total++;
-    }
-    return { rows, total };
+    // Browsing everything: the page is a slice of the precomputed order.
+    const found = termLower !== undefined || criteria.other ? accepted(entries, order, criteria) : order;
+    return {
+      rows: Array.from(found.slice(offset, end), (index) => entryAt(entries, index).view),
+      total: found.length,
+    };
   }
+}
+
+interface Criteria {
+  termLower: string | undefined;
+  marks: Uint8Array | undefined;
+  tags: string[] | undefined;
+  category: string | undefined;
+  categoryTag: string | undefined;
+  rarity: string | undefined;
+  minValueCp: number | undefined;
+  maxValueCp: number | undefined;
+  minWeight: number | undefined;
+  maxWeight: number | undefined;
+  /** Any criterion besides the term. */
+  other: boolean;
+}
+
+/** The entries, in `order`, that match the term (vector or part of the name) and every filter. */
+function accepted(entries: Entry[], order: Int32Array, c: Criteria): number[] {
+  const found: number[] = [];
+  const term = c.termLower;
+  const marks = c.marks;
+  for (let k = 0; k < order.length; k++) {
+    const index = order[k] ?? 0;
+    const entry = entries[index];
+    if (entry === undefined) continue;
+    if (term !== undefined && !(marks !== undefined && marks[index] === 1) && !entry.nameLower.includes(term))
+      continue;
+    if (c.other && !passesFilters(entry, c)) continue;
+    found.push(index);
+  }
+  return found;
+}
+
+function passesFilters(entry: Entry, c: Criteria): boolean {
+  const t = entry.view.template;
+  if (c.tags) for (const tag of c.tags) if (!entry.tags.has(tag)) return false;
+  if (c.categoryTag !== undefined && !entry.tags.has(c.categoryTag)) {
+    if (jsonText(t.metadata.category)?.toLowerCase() !== c.category) return false;
+  }
+  if (c.rarity !== undefined && jsonText(t.metadata.rarity)?.toLowerCase() !== c.rarity) return false;
+  if (c.minValueCp !== undefined && !(entry.valueCp >= c.minValueCp)) return false;
+  if (c.maxValueCp !== undefined && !(entry.valueCp <= c.maxValueCp)) return false;
+  if (c.minWeight !== undefined && !(t.weight >= c.minWeight)) return false;
+  if (c.maxWeight !== undefined && !(t.weight <= c.maxWeight)) return false;
+  return true;
 }
