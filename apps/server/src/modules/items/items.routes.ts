@@ -14,6 +14,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { typedJsonResponse } from '../../lib/typed-json-response.js';
 import { requireAuth } from '../../plugins/auth.js';
 import type { ItemsService } from './items.service.js';
 
@@ -128,6 +129,8 @@ export async function itemsRoutes(app: FastifyInstance, options: { items: ItemsS
   r.get(
     '/search/items',
     {
+      // Issue 13 §3: toTemplateJson builds each row to the contract's type; zod does not walk them again.
+      ...typedJsonResponse,
       schema: {
         tags,
         summary: 'Search public item templates (the marketplace)',

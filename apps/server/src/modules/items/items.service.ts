@@ -24,6 +24,7 @@ import {
   type ListScope,
   itemsRepository as repo,
 } from './items.repository.js';
+import { TemplateSearchIndex } from './items.search-index.js';
 
 /** Name of a duplicate: "{name} (Copy)", kept within the 200 characters a name may have. */
 const COPY_SUFFIX = ' (Copy)';
@@ -72,12 +73,15 @@ interface Actor {
 
 /** spec/02 §7 Item templates and search/items; the seeded catalogue of DESIGN §4. */
 export class ItemsService {
+  readonly #searchIndex: TemplateSearchIndex;
+
   constructor(
     private readonly db: Database,
     private readonly entitlements: EntitlementService,
     private readonly now: () => Date = () => new Date(),
   ) {
     entitlements.registerUsageCounter('item_templates', (db, userId) => repo.countOwnedBy(db, userId));
+    this.#searchIndex = new TemplateSearchIndex(db);
   }
 
   /** Idempotent: run at every start; an unchanged catalogue writes nothing. Returns rows written. */
@@ -110,7 +114,7 @@ export class ItemsService {
     // `*` (the spec's default) and an empty box both mean everything.
     const term = query.search.replace(/\*+$/, '').trim() || undefined;
     const sort = query.sort ?? (term ? 'relevance' : 'name');
-    const { rows, total } = await repo.search(this.db, {
+    const { rows, total } = await this.#searchIndex.search({
       sort,
       direction: query.direction ?? (sort === 'relevance' ? 'desc' : 'asc'),
       page: query.page,

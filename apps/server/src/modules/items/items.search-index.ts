@@ -1,0 +1,690 @@
+import { copperPer } from '@haversack/contracts';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { users } from '../../db/schema/accounts.js';
+import { itemTemplates } from '../../db/schema/items.js';
+import {
+  type ItemTemplateView,
+  itemsRepository,
+  type SearchFilter,
+  templateColumns,
+} from './items.repository.js';
+
+/**
+ * Issue 13 §3: search/items over the public catalogue from memory (docs/decisions.md). PGlite scans
+ * 10,000 templates in tens of milliseconds whatever the index, so each process keeps the public templates,
+ * their search vectors and an inverted index, and answers a search with ONE statement: it reads the
+ * generation counter that a trigger bumps whenever a public template changes (any writer, any process),
+ * and has PostgreSQL parse the term into its tsquery, so that stemming and stop words stay PostgreSQL's.
+ * The match (`@@`), ts_rank and the ordering are PostgreSQL's, reproduced here; a query this evaluator
+ * does not know (an operator inside a phrase) goes to the SQL search instead.
+ */
+
+/** A position in a search vector: position * 4 + weight (D 0, C 1, B 2, A 3). */
+type Positions = number[];
+
+interface Entry {
+  view: ItemTemplateView;
+  nameLower: string;
+  valueCp: number;
+  tags: Set<string>;
+  /** Lexemes in PostgreSQL's order (byte order), and their positions. */
+  lexemes: string[];
+  vector: Map<string, Positions>;
+}
+
+type QueryNode =
+  | { kind: 'operand'; lexeme: string; prefix: boolean; weights: number }
+  | { kind: 'not'; child: QueryNode }
+  | { kind: 'and' | 'or'; left: QueryNode; right: QueryNode }
+  | { kind: 'phrase'; left: QueryNode; right: QueryNode; distance: number };
+
+class Unsupported extends Error {}
+
+const WEIGHTS = [0.1, 0.2, 0.4, 1.0].map(Math.fround);
+const f = Math.fround;
+
+/** list[index], for indices that the loops keep in range. */
+function at<T>(list: ArrayLike<T>, index: number): T {
+  const value = list[index];
+  if (value === undefined) throw new RangeError(`index ${index} out of range`);
+  return value;
+}
+
+/** entries[index], monomorphic for the hot loops. */
+function entryAt(entries: Entry[], index: number): Entry {
+  const entry = entries[index];
+  if (entry === undefined) throw new RangeError(`entry ${index} out of range`);
+  return entry;
+}
+
+function byteOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Parses a tsvector's text form: 'lexeme':1A,5 'other':2. */
+export function parseTsvector(text: string): Map<string, Positions> {
+  const vector = new Map<string, Positions>();
+  let i = 0;
+  while (i < text.length) {
+    if (text[i] !== "'") {
+      i++;
+      continue;
+    }
+    let lexeme = '';
+    i++;
+    while (i < text.length) {
+      const c = text[i];
+      if (c === "'" && text[i + 1] === "'") {
+        lexeme += "'";
+        i += 2;
+      } else if (c === '\\') {
+        lexeme += text[i + 1] ?? '';
+        i += 2;
+      } else if (c === "'") {
+        i++;
+        break;
+      } else {
+        lexeme += c;
+        i++;
+      }
+    }
+    const positions: Positions = [];
+    if (text[i] === ':') {
+      i++;
+      while (i < text.length && text[i] !== ' ') {
+        let n = 0;
+        while (i < text.length && text.charAt(i) >= '0' && text.charAt(i) <= '9')
+          n = n * 10 + Number(text[i++]);
+        let weight = 0;
+        const letter = text[i];
+        if (letter === 'A' || letter === 'B' || letter === 'C' || letter === 'D') {
+          weight = 'DCBA'.indexOf(letter);
+          i++;
+        }
+        positions.push(n * 4 + weight);
+        if (text[i] === ',') i++;
+      }
+    }
+    vector.set(lexeme, positions);
+  }
+  return vector;
+}
+
+/** Parses a tsquery's text form ('a' & !'b' | 'c':*A <-> 'd'); undefined for the empty query. */
+export function parseTsquery(text: string): QueryNode | undefined {
+  const tokens: (string | QueryNode)[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const c = text.charAt(i);
+    if (c === ' ') {
+      i++;
+    } else if (c === "'") {
+      let lexeme = '';
+      i++;
+      while (i < text.length) {
+        const d = text[i];
+        if (d === "'" && text[i + 1] === "'") {
+          lexeme += "'";
+          i += 2;
+        } else if (d === '\\') {
+          lexeme += text[i + 1] ?? '';
+          i += 2;
+        } else if (d === "'") {
+          i++;
+          break;
+        } else {
+          lexeme += d;
+          i++;
+        }
+      }
+      let prefix = false;
+      let weights = 0;
+      if (text[i] === ':') {
+        i++;
+        while (i < text.length && /[*ABCDabcd]/.test(text.charAt(i))) {
+          const m = text.charAt(i).toUpperCase();
+          if (m === '*') prefix = true;
+          else weights |= 1 << 'DCBA'.indexOf(m);
+          i++;
+        }
+      }
+      tokens.push({ kind: 'operand', lexeme, prefix, weights });
+    } else if (c === '<') {
+      const end = text.indexOf('>', i);
+      tokens.push(text.slice(i, end + 1));
+      i = end + 1;
+    } else {
+      tokens.push(c);
+      i++;
+    }
+  }
+  if (tokens.length === 0) return undefined;
+  let at = 0;
+  const precedence = (token: string | QueryNode | undefined): number => {
+    if (token === '|') return 1;
+    if (token === '&') return 2;
+    if (typeof token === 'string' && token.startsWith('<')) return 3;
+    return 0;
+  };
+  const primary = (): QueryNode => {
+    const token = tokens[at++];
+    if (token === '!') return { kind: 'not', child: primary() };
+    if (token === '(') {
+      const inner = expression(1);
+      if (tokens[at++] !== ')') throw new Unsupported('unbalanced tsquery');
+      return inner;
+    }
+    if (token === undefined || typeof token === 'string') throw new Unsupported(`tsquery ${text}`);
+    return token;
+  };
+  const expression = (min: number): QueryNode => {
+    let left = primary();
+    for (;;) {
+      const op = tokens[at];
+      const p = precedence(op);
+      if (p === 0 || p < min || typeof op !== 'string') return left;
+      at++;
+      const right = expression(p + 1);
+      if (op === '|' || op === '&') left = { kind: op === '|' ? 'or' : 'and', left, right };
+      else {
+        const distance = op === '<->' ? 1 : Number(op.slice(1, -1));
+        left = { kind: 'phrase', left, right, distance };
+      }
+    }
+  };
+  const node = expression(1);
+  if (at !== tokens.length) throw new Unsupported(`tsquery ${text}`);
+  return node;
+}
+
+/** The position lists of an entry's lexemes that an operand names (one, or every one it prefixes). */
+function operandPositions(entry: Entry, operand: { lexeme: string; prefix: boolean }): Positions[] {
+  if (!operand.prefix) {
+    const positions = entry.vector.get(operand.lexeme);
+    return positions ? [positions] : [];
+  }
+  const found: Positions[] = [];
+  for (const lexeme of entry.lexemes)
+    if (lexeme.startsWith(operand.lexeme)) found.push(entry.vector.get(lexeme) ?? []);
+  return found;
+}
+
+function weightMatches(positions: Positions, weights: number): boolean {
+  if (weights === 0) return true;
+  for (const p of positions) if (weights & (1 << (p & 3))) return true;
+  return false;
+}
+
+interface PhraseMatch {
+  pos: number;
+  width: number;
+}
+
+/** TS_phrase_execute for operands and nested phrases: where (end, width) the phrase occurs. */
+function phraseMatches(node: QueryNode, entry: Entry): PhraseMatch[] {
+  if (node.kind === 'operand') {
+    const matches: PhraseMatch[] = [];
+    for (const positions of operandPositions(entry, node))
+      for (const p of positions)
+        if (node.weights === 0 || node.weights & (1 << (p & 3))) matches.push({ pos: p >> 2, width: 0 });
+    return matches;
+  }
+  if (node.kind !== 'phrase') throw new Unsupported(`${node.kind} inside a phrase`);
+  const left = phraseMatches(node.left, entry);
+  if (left.length === 0) return [];
+  const right = phraseMatches(node.right, entry);
+  const matches: PhraseMatch[] = [];
+  for (const r of right) {
+    const l = left.find((m) => m.pos === r.pos - r.width - node.distance);
+    if (l) matches.push({ pos: r.pos, width: r.width + node.distance + l.width });
+  }
+  return matches;
+}
+
+function checkPhrases(node: QueryNode): void {
+  if (node.kind === 'phrase') {
+    const walk = (n: QueryNode): void => {
+      if (n.kind === 'operand') return;
+      if (n.kind !== 'phrase') throw new Unsupported(`${n.kind} inside a phrase`);
+      walk(n.left);
+      walk(n.right);
+    };
+    walk(node);
+  } else if (node.kind === 'not') checkPhrases(node.child);
+  else if (node.kind === 'and' || node.kind === 'or') {
+    checkPhrases(node.left);
+    checkPhrases(node.right);
+  }
+}
+
+/** The operands in PostgreSQL's storage order (operator, right, left), sorted and made unique. */
+function rankOperands(node: QueryNode): { lexeme: string; prefix: boolean }[] {
+  const items: { lexeme: string; prefix: boolean }[] = [];
+  const walk = (n: QueryNode): void => {
+    if (n.kind === 'operand') items.push(n);
+    else if (n.kind === 'not') walk(n.child);
+    else {
+      walk(n.right);
+      walk(n.left);
+    }
+  };
+  walk(node);
+  const sorted = items.map((item, i) => ({ item, i }));
+  // qsort_arg sorts fewer than 7 items by insertion (stable); JavaScript's sort is stable too.
+  sorted.sort((a, b) => byteOrder(a.item.lexeme, b.item.lexeme) || a.i - b.i);
+  const unique: { lexeme: string; prefix: boolean }[] = [];
+  for (const { item } of sorted) if (unique.at(-1)?.lexeme !== item.lexeme) unique.push(item);
+  return unique;
+}
+
+function wpos(p: number): number {
+  return WEIGHTS[p & 3] ?? 0;
+}
+
+/** tsrank.c calc_rank_or. */
+function rankOr(entry: Entry, operands: { lexeme: string; prefix: boolean }[]): number {
+  let res = 0;
+  for (const operand of operands) {
+    for (const positions of operandPositions(entry, operand)) {
+      let resj = 0;
+      let wjm = -1;
+      let jm = 0;
+      for (let j = 0; j < positions.length; j++) {
+        const w = wpos(positions[j] ?? 0);
+        resj = f(resj + f(w / ((j + 1) * (j + 1))));
+        if (w > wjm) {
+          wjm = w;
+          jm = j;
+        }
+      }
+      res = f(res + f(f(wjm + resj) - f(wjm / ((jm + 1) * (jm + 1)))) / 1.64493406685);
+    }
+  }
+  return operands.length > 0 ? f(res / operands.length) : res;
+}
+
+function wordDistance(distance: number): number {
+  if (distance > 100) return f(1e-30);
+  return f(1.0 / (1.005 + 0.05 * Math.exp(f(distance) / 1.5 - 2)));
+}
+
+/** tsrank.c calc_rank_and. */
+function rankAnd(entry: Entry, operands: { lexeme: string; prefix: boolean }[]): number {
+  if (operands.length < 2) return rankOr(entry, operands);
+  const pos: (Positions | undefined)[] = new Array(operands.length);
+  let res = -1;
+  for (const [i, operand] of operands.entries()) {
+    for (const positions of operandPositions(entry, operand)) {
+      pos[i] = positions;
+      for (let k = 0; k < i; k++) {
+        const other = pos[k];
+        if (!other) continue;
+        for (const l of positions) {
+          for (const p of other) {
+            const distance = Math.abs((l >> 2) - (p >> 2));
+            if (distance === 0) continue;
+            const curw = f(Math.sqrt(f(f(wpos(l) * wpos(p)) * wordDistance(distance))));
+            res = res < 0 ? curw : f(1.0 - (1.0 - res) * (1.0 - curw));
+          }
+        }
+      }
+    }
+  }
+  return res;
+}
+
+/** ts_rank(vector, query) with the default weights and no normalisation. */
+function tsRank(entry: Entry, query: QueryNode, operands: { lexeme: string; prefix: boolean }[]): number {
+  if (entry.vector.size === 0 || operands.length === 0) return 0;
+  const res =
+    query.kind === 'and' || query.kind === 'phrase' ? rankAnd(entry, operands) : rankOr(entry, operands);
+  return res < 0 ? f(1e-20) : res;
+}
+
+/** `->>` of a jsonb value, as PostgreSQL prints it. */
+function jsonText(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value);
+}
+
+type SortKey = 'name' | 'value' | 'weight';
+
+export class TemplateSearchIndex {
+  #generation: string | undefined;
+  #loading: Promise<void> | undefined;
+  #entries: Entry[] = [];
+  /** Every public template's index in #entries, in each order a search can ask for. */
+  #orders = new Map<string, Int32Array>();
+  /** lexeme → the entries holding it; lexemes sorted for prefixes. */
+  #postings = new Map<string, number[]>();
+  #lexemes: string[] = [];
+  /** Every lower-case name in name order, joined by newlines, and where each starts. */
+  #names = '';
+  #nameStarts = new Int32Array(0);
+
+  constructor(private readonly db: Executor) {}
+
+  async search(filter: SearchFilter): Promise<{ rows: ItemTemplateView[]; total: number }> {
+    const term = filter.term;
+    const words = term ? (term.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) : [];
+    const prefixes = words.map((word) => `${word}:*A`).join(' & ');
+    const query = !term
+      ? sql`null::text`
+      : prefixes
+        ? sql`(websearch_to_tsquery('english', ${term}) || to_tsquery('simple', ${prefixes}))::text`
+        : sql`websearch_to_tsquery('english', ${term})::text`;
+    const result = await this.db.execute<{ generation: string; query: string | null }>(
+      sql`select n::text as generation, ${query} as query from item_template_generation where id = 1`,
+    );
+    const row = (result as unknown as { rows: { generation: string; query: string | null }[] }).rows[0];
+    if (!row) return itemsRepository.search(this.db, filter);
+    let parsed: QueryNode | undefined;
+    try {
+      parsed = row.query ? parseTsquery(row.query) : undefined;
+      if (parsed) checkPhrases(parsed);
+    } catch (error) {
+      if (error instanceof Unsupported) return itemsRepository.search(this.db, filter);
+      throw error;
+    }
+    if (row.generation !== this.#generation) await this.#reload(row.generation);
+    return this.#answer(filter, parsed);
+  }
+
+  #reload(generation: string): Promise<void> {
+    // One load at a time; a search that arrives meanwhile waits for it (and may load again if newer).
+    const previous = this.#loading ?? Promise.resolve();
+    const next = previous.then(async () => {
+      if (this.#generation !== undefined && BigInt(this.#generation) >= BigInt(generation)) return;
+      await this.#load();
+    });
+    this.#loading = next.finally(() => {
+      if (this.#loading === next) this.#loading = undefined;
+    });
+    return next;
+  }
+
+  async #load(): Promise<void> {
+    // The generation is read before the rows: a write that lands between them bumps it past what we
+    // record, so the next search loads again; an index is never older than the generation it carries.
+    const counter = await this.db.execute(
+      sql`select n::text as generation from item_template_generation where id = 1`,
+    );
+    const generation = (counter as unknown as { rows: { generation: string }[] }).rows[0]?.generation;
+    const rows = await this.db
+      .select({
+        template: templateColumns,
+        creatorName: users.username,
+        vector: sql<string>`${itemTemplates.searchVector}::text`,
+      })
+      .from(itemTemplates)
+      .leftJoin(users, eq(users.id, itemTemplates.creatorId))
+      .where(and(isNull(itemTemplates.deletedAt), eq(itemTemplates.visibility, 'public')));
+    const entries: Entry[] = rows.map(({ template, creatorName, vector }) => {
+      const parsed = parseTsvector(vector ?? '');
+      return {
+        view: { template, creatorName },
+        nameLower: template.name.toLowerCase(),
+        valueCp: template.baseValue * (copperPer[template.currency] ?? 1),
+        tags: new Set(template.tags),
+        lexemes: [...parsed.keys()].sort(byteOrder),
+        vector: parsed,
+      };
+    });
+    const byName = (a: Entry, b: Entry) =>
+      byteOrder(a.nameLower, b.nameLower) || byteOrder(a.view.template.id, b.view.template.id);
+    const order = (compare: (a: number, b: number) => number) => {
+      const indices = Int32Array.from(entries.keys());
+      return indices.sort(compare);
+    };
+    const nameOrder = order((a, b) => byName(at(entries, a), at(entries, b)));
+    const rankOf = new Int32Array(entries.length);
+    nameOrder.forEach((entry, position) => {
+      rankOf[entry] = position;
+    });
+    const orders = new Map<string, Int32Array>();
+    orders.set('name:asc', nameOrder);
+    orders.set(
+      'name:desc',
+      order(
+        (a, b) =>
+          byteOrder(at(entries, b).nameLower, at(entries, a).nameLower) ||
+          byteOrder(at(entries, a).view.template.id, at(entries, b).view.template.id),
+      ),
+    );
+    for (const [key, value] of [
+      ['value', (e: Entry) => e.valueCp],
+      ['weight', (e: Entry) => e.view.template.weight],
+    ] as const) {
+      orders.set(
+        `${key}:asc`,
+        order((a, b) => value(at(entries, a)) - value(at(entries, b)) || at(rankOf, a) - at(rankOf, b)),
+      );
+      orders.set(
+        `${key}:desc`,
+        order((a, b) => value(at(entries, b)) - value(at(entries, a)) || at(rankOf, a) - at(rankOf, b)),
+      );
+    }
+    const postings = new Map<string, number[]>();
+    entries.forEach((entry, index) => {
+      for (const lexeme of entry.lexemes) {
+        const list = postings.get(lexeme);
+        if (list) list.push(index);
+        else postings.set(lexeme, [index]);
+      }
+    });
+    const starts = new Int32Array(entries.length);
+    let offset = 0;
+    nameOrder.forEach((index, k) => {
+      starts[k] = offset;
+      offset += entryAt(entries, index).nameLower.length + 1;
+    });
+    this.#names = Array.from(nameOrder, (index) => entryAt(entries, index).nameLower).join('\n');
+    this.#nameStarts = starts;
+    this.#entries = entries;
+    this.#orders = orders;
+    this.#postings = postings;
+    this.#lexemes = [...postings.keys()].sort(byteOrder);
+    this.#generation = generation;
+  }
+
+  /** The entries whose vector matches the query (search_vector @@ query). */
+  #matching(node: QueryNode): Uint8Array {
+    const n = this.#entries.length;
+    switch (node.kind) {
+      case 'operand': {
+        const marks = new Uint8Array(n);
+        const lexemes = node.prefix ? this.#lexemesWithPrefix(node.lexeme) : [node.lexeme];
+        for (const lexeme of lexemes) {
+          for (const index of this.#postings.get(lexeme) ?? []) {
+            if (marks[index]) continue;
+            const positions = entryAt(this.#entries, index).vector.get(lexeme) ?? [];
+            if (weightMatches(positions, node.weights)) marks[index] = 1;
+          }
+        }
+        return marks;
+      }
+      case 'not': {
+        const marks = this.#matching(node.child);
+        for (let i = 0; i < n; i++) marks[i] = marks[i] ? 0 : 1;
+        return marks;
+      }
+      case 'and':
+      case 'or': {
+        const left = this.#matching(node.left);
+        const right = this.#matching(node.right);
+        for (let i = 0; i < n; i++)
+          left[i] = node.kind === 'and' ? (left[i] ?? 0) & (right[i] ?? 0) : (left[i] ?? 0) | (right[i] ?? 0);
+        return left;
+      }
+      case 'phrase': {
+        const left = this.#matching(node.left);
+        const right = this.#matching(node.right);
+        for (let i = 0; i < n; i++)
+          left[i] =
+            (left[i] ?? 0) & (right[i] ?? 0) && phraseMatches(node, entryAt(this.#entries, i)).length > 0
+              ? 1
+              : 0;
+        return left;
+      }
+    }
+  }
+
+  /** The entries a term matches: its tsquery (`@@`) or a part of the name (`name ilike %term%`). */
+  #termMarks(query: QueryNode | undefined, term: string): Uint8Array {
+    const marks = query ? this.#matching(query) : new Uint8Array(this.#entries.length);
+    const entries = this.#entries;
+    if (term.includes('\n')) {
+      entries.forEach((entry, index) => {
+        if (entry.nameLower.includes(term)) marks[index] = 1;
+      });
+      return marks;
+    }
+    // One native scan of all names instead of one includes() per template.
+    const names = this.#names;
+    const starts = this.#nameStarts;
+    const order = this.#order('name:asc');
+    let from = 0;
+    for (;;) {
+      const found = names.indexOf(term, from);
+      if (found < 0) break;
+      let low = 0;
+      let high = starts.length;
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        if ((starts[middle] ?? 0) <= found) low = middle + 1;
+        else high = middle;
+      }
+      const k = low - 1;
+      marks[order[k] ?? 0] = 1;
+      from = k + 1 < starts.length ? (starts[k + 1] ?? names.length) : names.length;
+    }
+    return marks;
+  }
+
+  #order(key: string): Int32Array {
+    const order = this.#orders.get(key);
+    if (!order) throw new Error(`no ${key} order`);
+    return order;
+  }
+
+  #lexemesWithPrefix(prefix: string): string[] {
+    const lexemes = this.#lexemes;
+    let low = 0;
+    let high = lexemes.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (at(lexemes, middle) < prefix) low = middle + 1;
+      else high = middle;
+    }
+    const found: string[] = [];
+    for (let i = low; i < lexemes.length; i++) {
+      const lexeme = lexemes[i] ?? '';
+      if (!lexeme.startsWith(prefix)) break;
+      found.push(lexeme);
+    }
+    return found;
+  }
+
+  #answer(filter: SearchFilter, query: QueryNode | undefined): { rows: ItemTemplateView[]; total: number } {
+    const entries = this.#entries;
+    const termLower = filter.term?.toLowerCase();
+    const criteria: Criteria = {
+      termLower,
+      marks: termLower !== undefined ? this.#termMarks(query, termLower) : undefined,
+      tags: filter.tags && filter.tags.length > 0 ? filter.tags : undefined,
+      category: filter.category,
+      categoryTag: filter.category !== undefined ? `category:${filter.category}` : undefined,
+      rarity: filter.rarity,
+      minValueCp: filter.minValueCp,
+      maxValueCp: filter.maxValueCp,
+      minWeight: filter.minWeight,
+      maxWeight: filter.maxWeight,
+      other: false,
+    };
+    criteria.other =
+      criteria.tags !== undefined ||
+      criteria.category !== undefined ||
+      criteria.rarity !== undefined ||
+      criteria.minValueCp !== undefined ||
+      criteria.maxValueCp !== undefined ||
+      criteria.minWeight !== undefined ||
+      criteria.maxWeight !== undefined;
+    const offset = (filter.page - 1) * filter.perPage;
+    const end = offset + filter.perPage;
+
+    if (filter.sort === 'relevance' && termLower !== undefined) {
+      const operands = query ? rankOperands(query) : [];
+      // In name order, so that the stable sort below breaks ties by name, then id.
+      const found = accepted(entries, this.#order('name:asc'), criteria);
+      const scored = found.map((index) => {
+        const entry = entryAt(entries, index);
+        const rank = query ? tsRank(entry, query, operands) : 0;
+        const name = entry.nameLower;
+        const bonus =
+          name === termLower ? 2 : name.startsWith(termLower) ? 1 : name.includes(termLower) ? 0.5 : 0;
+        return { index, score: rank + bonus };
+      });
+      const sign = filter.direction === 'desc' ? -1 : 1;
+      scored.sort((a, b) => sign * (a.score - b.score));
+      return {
+        rows: scored.slice(offset, end).map(({ index }) => entryAt(entries, index).view),
+        total: scored.length,
+      };
+    }
+    const key: SortKey = filter.sort === 'relevance' ? 'name' : filter.sort;
+    const order = this.#order(`${key}:${filter.direction}`);
+    // Browsing everything: the page is a slice of the precomputed order.
+    const found = termLower !== undefined || criteria.other ? accepted(entries, order, criteria) : order;
+    return {
+      rows: Array.from(found.slice(offset, end), (index) => entryAt(entries, index).view),
+      total: found.length,
+    };
+  }
+}
+
+interface Criteria {
+  termLower: string | undefined;
+  marks: Uint8Array | undefined;
+  tags: string[] | undefined;
+  category: string | undefined;
+  categoryTag: string | undefined;
+  rarity: string | undefined;
+  minValueCp: number | undefined;
+  maxValueCp: number | undefined;
+  minWeight: number | undefined;
+  maxWeight: number | undefined;
+  /** Any criterion besides the term. */
+  other: boolean;
+}
+
+/** The entries, in `order`, that match the term (vector or part of the name) and every filter. */
+function accepted(entries: Entry[], order: Int32Array, c: Criteria): number[] {
+  const found: number[] = [];
+  const term = c.termLower;
+  const marks = c.marks;
+  for (let k = 0; k < order.length; k++) {
+    const index = order[k] ?? 0;
+    const entry = entries[index];
+    if (entry === undefined) continue;
+    if (term !== undefined && marks?.[index] !== 1) continue;
+    if (c.other && !passesFilters(entry, c)) continue;
+    found.push(index);
+  }
+  return found;
+}
+
+function passesFilters(entry: Entry, c: Criteria): boolean {
+  const t = entry.view.template;
+  if (c.tags) for (const tag of c.tags) if (!entry.tags.has(tag)) return false;
+  if (c.categoryTag !== undefined && !entry.tags.has(c.categoryTag)) {
+    if (jsonText(t.metadata.category)?.toLowerCase() !== c.category) return false;
+  }
+  if (c.rarity !== undefined && jsonText(t.metadata.rarity)?.toLowerCase() !== c.rarity) return false;
+  if (c.minValueCp !== undefined && !(entry.valueCp >= c.minValueCp)) return false;
+  if (c.maxValueCp !== undefined && !(entry.valueCp <= c.maxValueCp)) return false;
+  if (c.minWeight !== undefined && !(t.weight >= c.minWeight)) return false;
+  if (c.maxWeight !== undefined && !(t.weight <= c.maxWeight)) return false;
+  return true;
+}
