@@ -19,7 +19,8 @@ describe('validateLogin', () => {
         { email: '', password: text },
       ]),
     ];
-    for (const values of cases) expect(validateLogin(values), JSON.stringify(values)).toEqual(bySchema(values));
+    for (const values of cases)
+      expect(validateLogin(values), JSON.stringify(values)).toEqual(bySchema(values));
   });
 
   it('names the required fields and passes a filled form', () => {
