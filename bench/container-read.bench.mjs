@@ -11,6 +11,7 @@
 // Run: npm run build && node bench/container-read.bench.mjs [--rounds 3] [--seconds 5] [--concurrency 8]
 //   [--server apps/server/dist/main.js]
 import { spawn } from 'node:child_process';
+import { get } from 'node:http';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -81,13 +82,18 @@ function startProcess(args, env) {
 
 async function startHaversack() {
   const port = await freePort();
-  const server = startProcess(['--import', path.join(here, 'lib/count-queries.mjs'), serverMain], {
-    PORT: String(port),
-    DATABASE_URL: databaseUrl,
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_SCALE: '1000',
-    BILLING_PROVIDER: 'local',
-  });
+  // BENCH_SERVER_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server, for instance.
+  const nodeArgs = process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? [];
+  const server = startProcess(
+    [...nodeArgs, '--import', path.join(here, 'lib/count-queries.mjs'), serverMain],
+    {
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_SCALE: '1000',
+      BILLING_PROVIDER: 'local',
+    },
+  );
   const base = `http://127.0.0.1:${port}`;
   // Up to 2 minutes on a busy machine.
   for (let i = 0; i < 1200; i++) {
@@ -203,6 +209,36 @@ try {
   const first = await api(haversack.base, 'GET', path200, gm.token);
   if (first.length !== items) throw new Error(`expected ${items} items, read ${first.length}`);
 
+  // What goes over the wire: fetch (undici) asks for `gzip, deflate` by default on http (and decodes the
+  // answer itself, so node:http counts the bytes); the bare server never compresses.
+  const onTheWire = (encoding) =>
+    new Promise((resolve, reject) => {
+      const url = new URL(`${haversack.base}/api/v1${path200}`);
+      get(
+        url,
+        { headers: { authorization: `Bearer ${gm.token}`, 'accept-encoding': encoding } },
+        (response) => {
+          let bytes = 0;
+          response.on('data', (chunk) => {
+            bytes += chunk.length;
+          });
+          response.on('end', () =>
+            resolve({ encoding: response.headers['content-encoding'] ?? 'identity', bytes }),
+          );
+        },
+      ).on('error', reject);
+    });
+  const plain = await onTheWire('identity');
+  const wire = await onTheWire('gzip, deflate');
+  console.log(
+    `answer: ${plain.bytes} bytes; to fetch's default accept-encoding (gzip, deflate): ${wire.encoding}, ${wire.bytes} bytes`,
+  );
+  if (process.env.BENCH_SAVE_ANSWER) {
+    const response = await fetch(`${haversack.base}/api/v1${path200}`, {
+      headers: { authorization: `Bearer ${gm.token}`, 'accept-encoding': 'identity' },
+    });
+    (await import('node:fs')).writeFileSync(process.env.BENCH_SAVE_ANSWER, await response.text());
+  }
   for (let i = 0; i < 50; i++) await Promise.all([readHaversack(), readBare()]);
   const before = await haversack.statements();
   await readHaversack();

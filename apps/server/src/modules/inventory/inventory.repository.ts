@@ -228,7 +228,10 @@ export const inventoryRepository = {
       .from(containers)
       .leftJoin(characters, eq(characters.id, containers.characterId))
       .leftJoin(parties, sql`${parties.id} = coalesce(${containers.partyId}, ${characters.partyId})`)
-      .where(inArray(containers.id, containerIds));
+      .where(inArray(containers.id, containerIds))
+      // Every container read locates its container so: prepared once per connection (db/statements.ts).
+      .prepare(statementName('inventory_contexts_for_user', containerIds.length))
+      .execute();
     return new Map(
       rows.map((row) => [
         row.container.id,
@@ -543,7 +546,7 @@ export const inventoryRepository = {
     if (filter.maxValueCp !== undefined) conditions.push(sql`${unitValueCp} <= ${filter.maxValueCp}`);
     const where = and(...conditions);
     // The page and the total in one statement; only a page past the end needs a second one for the total.
-    const page = await db
+    const query = db
       .select({
         instance: itemInstances,
         template: instanceTemplateColumns,
@@ -558,6 +561,22 @@ export const inventoryRepository = {
       )
       .limit(filter.perPage)
       .offset((filter.page - 1) * filter.perPage);
+    // One container's items (GET containers/{id}/items) is the hot list: its statement is named by which
+    // filters it has and whether it skips rows (drizzle leaves `offset 0` out), the only parts of its text
+    // that vary (db/statements.ts). A scope's condition varies more; it stays unnamed.
+    const page =
+      typeof scope === 'string'
+        ? await query
+            .prepare(
+              statementName(
+                'inventory_container_items',
+                [filter.search, filter.rarity, filter.minValueCp, filter.maxValueCp, filter.page > 1]
+                  .map((part) => (part === undefined || part === false ? '0' : '1'))
+                  .join(''),
+              ),
+            )
+            .execute()
+        : await query;
     const rows = page.map(({ instance, template }) => ({ instance, template }));
     if (page.length > 0 || filter.page === 1) return { rows, total: Number(page[0]?.total ?? 0) };
     const [total] = await db

@@ -317,10 +317,15 @@ export class InventoryService {
   }
 
   async items(userId: string, containerId: string, query: ContainerItemsQuery) {
-    const located = (await this.#locateMany(this.db, userId, [containerId])).get(containerId);
+    // The container is located and its page read at once (two connections, one round trip's wait); the
+    // page is only answered once the access check passes, so a container the user may not read shows nothing.
+    const [found, { rows, total }] = await Promise.all([
+      this.#locateMany(this.db, userId, [containerId]),
+      repo.listItems(this.db, containerId, itemFilter(query)),
+    ]);
+    const located = found.get(containerId);
     if (!located) throw AppError.notFound('Container not found.');
     policy.assertCanRead(located.access);
-    const { rows, total } = await repo.listItems(this.db, containerId, itemFilter(query));
     return {
       data: rows.map((r) => toInstanceJson(r.instance, r.template)),
       meta: {

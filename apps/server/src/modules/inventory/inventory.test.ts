@@ -226,6 +226,50 @@ describe('containers', () => {
   });
 });
 
+describe('the items of a container', () => {
+  it('filters and pages, each filter alone, together, and again in another order', async () => {
+    const { player, backpack } = await playerWithCharacter();
+    const names = ['Lantern', 'Lamp oil', 'Rope', 'Rations'];
+    for (const [i, name] of names.entries()) {
+      const template = await createTemplate(ctx, {
+        name,
+        baseValue: (i + 1) * 10,
+        metadata: { rarity: i % 2 === 0 ? 'common' : 'rare' },
+      });
+      const added = await call('POST', '/item_instances', player, {
+        item_template_id: template.id,
+        container_id: backpack,
+      });
+      expect(added.statusCode).toBe(201);
+    }
+    const list = async (query: string) => {
+      const response = await call('GET', `/containers/${backpack}/items?${query}`, player);
+      expect(response.statusCode, query).toBe(200);
+      const answer = body(response);
+      return { names: answer.data.map((i) => String(i.name)), total: answer.meta?.total_count };
+    };
+    // On PostgreSQL each shape of the query is its own prepared statement (db/statements.ts): asking the
+    // shapes in turn, and the first again, checks that no two shapes share a name.
+    for (let round = 0; round < 2; round++) {
+      expect(await list('per_page=10')).toEqual({
+        names: ['Lamp oil', 'Lantern', 'Rations', 'Rope'],
+        total: 4,
+      });
+      expect(await list('per_page=2&page=2')).toEqual({ names: ['Rations', 'Rope'], total: 4 });
+      expect(await list('per_page=2&page=3')).toEqual({ names: [], total: 4 });
+      expect(await list('search=la')).toEqual({ names: ['Lamp oil', 'Lantern'], total: 2 });
+      expect(await list('rarity=rare')).toEqual({ names: ['Lamp oil', 'Rations'], total: 2 });
+      expect(await list('min_value=25')).toEqual({ names: ['Rations', 'Rope'], total: 2 });
+      expect(await list('max_value=25')).toEqual({ names: ['Lamp oil', 'Lantern'], total: 2 });
+      expect(await list('search=r&rarity=common&min_value=25&max_value=35')).toEqual({
+        names: ['Rope'],
+        total: 1,
+      });
+      expect(await list('search=a&per_page=1&page=2')).toEqual({ names: ['Lantern'], total: 3 });
+    }
+  });
+});
+
 describe('who may act', () => {
   it('applies DESIGN §4 to party and character containers', async () => {
     const gm = await createUser(ctx);
