@@ -210,12 +210,6 @@ function operandPositions(entry: Entry, operand: { lexeme: string; prefix: boole
   return found;
 }
 
-function weightMatches(positions: Positions, weights: number): boolean {
-  if (weights === 0) return true;
-  for (const p of positions) if (weights & (1 << (p & 3))) return true;
-  return false;
-}
-
 interface PhraseMatch {
   pos: number;
   width: number;
@@ -286,20 +280,7 @@ function wpos(p: number): number {
 function rankOr(entry: Entry, operands: { lexeme: string; prefix: boolean }[]): number {
   let res = 0;
   for (const operand of operands) {
-    for (const positions of operandPositions(entry, operand)) {
-      let resj = 0;
-      let wjm = -1;
-      let jm = 0;
-      for (let j = 0; j < positions.length; j++) {
-        const w = wpos(positions[j] ?? 0);
-        resj = f(resj + f(w / ((j + 1) * (j + 1))));
-        if (w > wjm) {
-          wjm = w;
-          jm = j;
-        }
-      }
-      res = f(res + f(f(wjm + resj) - f(wjm / ((jm + 1) * (jm + 1)))) / 1.64493406685);
-    }
+    for (const positions of operandPositions(entry, operand)) res = f(res + rankOrTerm(positions));
   }
   return operands.length > 0 ? f(res / operands.length) : res;
 }
@@ -351,6 +332,30 @@ function jsonText(value: unknown): string | undefined {
 
 type SortKey = 'name' | 'value' | 'weight';
 
+/** The entries holding one lexeme, with their positions and the weights they carry (a 1 << weight mask). */
+interface Posting {
+  entries: Int32Array;
+  weights: Uint8Array;
+  positions: Positions[];
+}
+
+/** calc_rank_or's share of one lexeme's positions, before the division by the operand count. */
+function rankOrTerm(positions: Positions): number {
+  let resj = 0;
+  let wjm = -1;
+  let jm = 0;
+  for (let j = 0; j < positions.length; j++) {
+    const w = wpos(positions[j] ?? 0);
+    resj = f(resj + f(w / ((j + 1) * (j + 1))));
+    if (w > wjm) {
+      wjm = w;
+      jm = j;
+    }
+  }
+  // Not rounded: tsrank.c adds the double quotient to its float4 sum, which rounds the sum.
+  return f(f(wjm + resj) - f(wjm / ((jm + 1) * (jm + 1)))) / 1.64493406685;
+}
+
 export class TemplateSearchIndex {
   #generation: string | undefined;
   #loading: Promise<void> | undefined;
@@ -358,7 +363,8 @@ export class TemplateSearchIndex {
   /** Every public template's index in #entries, in each order a search can ask for. */
   #orders = new Map<string, Int32Array>();
   /** lexeme → the entries holding it; lexemes sorted for prefixes. */
-  #postings = new Map<string, number[]>();
+  #postings = new Map<string, Posting>();
+  #columns: Columns = { valueCp: new Float64Array(0), weight: new Float64Array(0) };
   #lexemes: string[] = [];
   /** Every lower-case name in name order, joined by newlines, and where each starts. */
   #names = '';
@@ -466,14 +472,24 @@ export class TemplateSearchIndex {
         order((a, b) => value(at(entries, b)) - value(at(entries, a)) || at(rankOf, a) - at(rankOf, b)),
       );
     }
-    const postings = new Map<string, number[]>();
+    const lists = new Map<string, number[]>();
     entries.forEach((entry, index) => {
       for (const lexeme of entry.lexemes) {
-        const list = postings.get(lexeme);
+        const list = lists.get(lexeme);
         if (list) list.push(index);
-        else postings.set(lexeme, [index]);
+        else lists.set(lexeme, [index]);
       }
     });
+    const postings = new Map<string, Posting>();
+    for (const [lexeme, list] of lists) {
+      const positions = list.map((index) => entryAt(entries, index).vector.get(lexeme) ?? []);
+      const weights = Uint8Array.from(positions, (list) => {
+        let mask = 0;
+        for (const p of list) mask |= 1 << (p & 3);
+        return mask;
+      });
+      postings.set(lexeme, { entries: Int32Array.from(list), weights, positions });
+    }
     const starts = new Int32Array(entries.length);
     let offset = 0;
     nameOrder.forEach((index, k) => {
@@ -483,6 +499,10 @@ export class TemplateSearchIndex {
     this.#names = Array.from(nameOrder, (index) => entryAt(entries, index).nameLower).join('\n');
     this.#nameStarts = starts;
     this.#entries = entries;
+    this.#columns = {
+      valueCp: Float64Array.from(entries, (entry) => entry.valueCp),
+      weight: Float64Array.from(entries, (entry) => entry.view.template.weight),
+    };
     this.#orders = orders;
     this.#postings = postings;
     this.#lexemes = [...postings.keys()].sort(byteOrder);
@@ -496,12 +516,13 @@ export class TemplateSearchIndex {
       case 'operand': {
         const marks = new Uint8Array(n);
         const lexemes = node.prefix ? this.#lexemesWithPrefix(node.lexeme) : [node.lexeme];
+        const wanted = node.weights;
         for (const lexeme of lexemes) {
-          for (const index of this.#postings.get(lexeme) ?? []) {
-            if (marks[index]) continue;
-            const positions = entryAt(this.#entries, index).vector.get(lexeme) ?? [];
-            if (weightMatches(positions, node.weights)) marks[index] = 1;
-          }
+          const posting = this.#postings.get(lexeme);
+          if (!posting) continue;
+          const { entries, weights } = posting;
+          for (let i = 0; i < entries.length; i++)
+            if (wanted === 0 || (weights[i] ?? 0) & wanted) marks[entries[i] ?? 0] = 1;
         }
         return marks;
       }
@@ -510,22 +531,25 @@ export class TemplateSearchIndex {
         for (let i = 0; i < n; i++) marks[i] = marks[i] ? 0 : 1;
         return marks;
       }
-      case 'and':
+      case 'and': {
+        const left = this.#matching(node.left);
+        const right = this.#matching(node.right);
+        for (let i = 0; i < n; i++) left[i] = (left[i] ?? 0) & (right[i] ?? 0);
+        return left;
+      }
       case 'or': {
         const left = this.#matching(node.left);
         const right = this.#matching(node.right);
-        for (let i = 0; i < n; i++)
-          left[i] = node.kind === 'and' ? (left[i] ?? 0) & (right[i] ?? 0) : (left[i] ?? 0) | (right[i] ?? 0);
+        for (let i = 0; i < n; i++) left[i] = (left[i] ?? 0) | (right[i] ?? 0);
         return left;
       }
       case 'phrase': {
         const left = this.#matching(node.left);
         const right = this.#matching(node.right);
         for (let i = 0; i < n; i++)
-          left[i] =
-            (left[i] ?? 0) & (right[i] ?? 0) && phraseMatches(node, entryAt(this.#entries, i)).length > 0
-              ? 1
-              : 0;
+          if (left[i] && right[i])
+            left[i] = phraseMatches(node, entryAt(this.#entries, i)).length > 0 ? 1 : 0;
+          else left[i] = 0;
         return left;
       }
     }
@@ -561,6 +585,27 @@ export class TemplateSearchIndex {
       from = k + 1 < starts.length ? (starts[k + 1] ?? names.length) : names.length;
     }
     return marks;
+  }
+
+  /** ts_rank of every entry for a query that calc_rank_or ranks (tsRank's other branch), by entry. */
+  #ranksOr(operands: { lexeme: string; prefix: boolean }[]): Float32Array {
+    // A Float32Array rounds each sum to float4, as tsrank.c's `res` does.
+    const ranks = new Float32Array(this.#entries.length);
+    if (operands.length === 0) return ranks;
+    for (const operand of operands) {
+      const lexemes = operand.prefix ? this.#lexemesWithPrefix(operand.lexeme) : [operand.lexeme];
+      for (const lexeme of lexemes) {
+        const posting = this.#postings.get(lexeme);
+        if (!posting) continue;
+        const { entries, positions } = posting;
+        for (let i = 0; i < entries.length; i++) {
+          const index = entries[i] ?? 0;
+          ranks[index] = (ranks[index] ?? 0) + rankOrTerm(at(positions, i));
+        }
+      }
+    }
+    for (let i = 0; i < ranks.length; i++) ranks[i] = (ranks[i] ?? 0) / operands.length;
+    return ranks;
   }
 
   #order(key: string): Int32Array {
@@ -617,31 +662,45 @@ export class TemplateSearchIndex {
     if (filter.sort === 'relevance' && termLower !== undefined) {
       const operands = query ? rankOperands(query) : [];
       // In name order, so that the stable sort below breaks ties by name, then id.
-      const found = accepted(entries, this.#order('name:asc'), criteria);
-      const scored = found.map((index) => {
+      const found = accepted(entries, this.#columns, this.#order('name:asc'), criteria);
+      // calc_rank_or walks the postings of the operands' lexemes once for every entry at a time.
+      const ranks =
+        query && query.kind !== 'and' && query.kind !== 'phrase' ? this.#ranksOr(operands) : undefined;
+      const scores = new Float64Array(found.length);
+      found.forEach((index, k) => {
         const entry = entryAt(entries, index);
-        const rank = query ? tsRank(entry, query, operands) : 0;
+        const rank = ranks ? (ranks[index] ?? 0) : query ? tsRank(entry, query, operands) : 0;
         const name = entry.nameLower;
         const bonus =
           name === termLower ? 2 : name.startsWith(termLower) ? 1 : name.includes(termLower) ? 0.5 : 0;
-        return { index, score: rank + bonus };
+        scores[k] = rank + bonus;
       });
       const sign = filter.direction === 'desc' ? -1 : 1;
-      scored.sort((a, b) => sign * (a.score - b.score));
+      // Positions in `found`: ties keep name order, as a stable sort would.
+      const ranked = Int32Array.from(found.keys()).sort(
+        (a, b) => sign * ((scores[a] ?? 0) - (scores[b] ?? 0)) || a - b,
+      );
       return {
-        rows: scored.slice(offset, end).map(({ index }) => entryAt(entries, index).view),
-        total: scored.length,
+        rows: Array.from(ranked.subarray(offset, end), (k) => entryAt(entries, found[k] ?? 0).view),
+        total: found.length,
       };
     }
     const key: SortKey = filter.sort === 'relevance' ? 'name' : filter.sort;
     const order = this.#order(`${key}:${filter.direction}`);
     // Browsing everything: the page is a slice of the precomputed order.
-    const found = termLower !== undefined || criteria.other ? accepted(entries, order, criteria) : order;
+    const found =
+      termLower !== undefined || criteria.other ? accepted(entries, this.#columns, order, criteria) : order;
     return {
       rows: Array.from(found.slice(offset, end), (index) => entryAt(entries, index).view),
       total: found.length,
     };
   }
+}
+
+/** Every entry's value in copper and weight, by entry index. */
+interface Columns {
+  valueCp: Float64Array;
+  weight: Float64Array;
 }
 
 interface Criteria {
@@ -660,31 +719,38 @@ interface Criteria {
 }
 
 /** The entries, in `order`, that match the term (vector or part of the name) and every filter. */
-function accepted(entries: Entry[], order: Int32Array, c: Criteria): number[] {
+function accepted(entries: Entry[], columns: Columns, order: Int32Array, c: Criteria): number[] {
   const found: number[] = [];
-  const term = c.termLower;
-  const marks = c.marks;
+  // A term always comes with its marks; no entry matches a term without them.
+  const term = c.termLower !== undefined;
+  const marks = c.marks ?? new Uint8Array(0);
+  const { valueCp, weight } = columns;
+  const { minValueCp, maxValueCp, minWeight, maxWeight } = c;
+  const labels = c.tags !== undefined || c.categoryTag !== undefined || c.rarity !== undefined;
   for (let k = 0; k < order.length; k++) {
     const index = order[k] ?? 0;
-    const entry = entries[index];
-    if (entry === undefined) continue;
-    if (term !== undefined && marks?.[index] !== 1) continue;
-    if (c.other && !passesFilters(entry, c)) continue;
+    if (term && marks[index] !== 1) continue;
+    // The numeric filters read typed columns (one load each) before any entry object.
+    if (minValueCp !== undefined && !((valueCp[index] ?? Number.NaN) >= minValueCp)) continue;
+    if (maxValueCp !== undefined && !((valueCp[index] ?? Number.NaN) <= maxValueCp)) continue;
+    if (minWeight !== undefined && !((weight[index] ?? Number.NaN) >= minWeight)) continue;
+    if (maxWeight !== undefined && !((weight[index] ?? Number.NaN) <= maxWeight)) continue;
+    if (labels) {
+      const entry = entries[index];
+      if (entry === undefined || !passesLabels(entry, c)) continue;
+    }
     found.push(index);
   }
   return found;
 }
 
-function passesFilters(entry: Entry, c: Criteria): boolean {
+/** The tag, category and rarity filters. */
+function passesLabels(entry: Entry, c: Criteria): boolean {
   const t = entry.view.template;
   if (c.tags) for (const tag of c.tags) if (!entry.tags.has(tag)) return false;
   if (c.categoryTag !== undefined && !entry.tags.has(c.categoryTag)) {
     if (jsonText(t.metadata.category)?.toLowerCase() !== c.category) return false;
   }
   if (c.rarity !== undefined && jsonText(t.metadata.rarity)?.toLowerCase() !== c.rarity) return false;
-  if (c.minValueCp !== undefined && !(entry.valueCp >= c.minValueCp)) return false;
-  if (c.maxValueCp !== undefined && !(entry.valueCp <= c.maxValueCp)) return false;
-  if (c.minWeight !== undefined && !(t.weight >= c.minWeight)) return false;
-  if (c.maxWeight !== undefined && !(t.weight <= c.maxWeight)) return false;
   return true;
 }
