@@ -332,6 +332,9 @@ function jsonText(value: unknown): string | undefined {
 
 type SortKey = 'name' | 'value' | 'weight';
 
+/** The mark of an entry whose lower-case name holds the term. */
+const NAME_MATCH = 2;
+
 /** The entries holding one lexeme, with their positions and the weights they carry (a 1 << weight mask). */
 interface Posting {
   entries: Int32Array;
@@ -555,13 +558,16 @@ export class TemplateSearchIndex {
     }
   }
 
-  /** The entries a term matches: its tsquery (`@@`) or a part of the name (`name ilike %term%`). */
+  /**
+   * The entries a term matches: its tsquery (`@@`, bit 1) or a part of the name (`name ilike %term%`,
+   * NAME_MATCH), 0 for neither.
+   */
   #termMarks(query: QueryNode | undefined, term: string): Uint8Array {
     const marks = query ? this.#matching(query) : new Uint8Array(this.#entries.length);
     const entries = this.#entries;
     if (term.includes('\n')) {
       entries.forEach((entry, index) => {
-        if (entry.nameLower.includes(term)) marks[index] = 1;
+        if (entry.nameLower.includes(term)) marks[index] = (marks[index] ?? 0) | NAME_MATCH;
       });
       return marks;
     }
@@ -581,7 +587,8 @@ export class TemplateSearchIndex {
         else high = middle;
       }
       const k = low - 1;
-      marks[order[k] ?? 0] = 1;
+      const index = order[k] ?? 0;
+      marks[index] = (marks[index] ?? 0) | NAME_MATCH;
       from = k + 1 < starts.length ? (starts[k + 1] ?? names.length) : names.length;
     }
     return marks;
@@ -667,19 +674,25 @@ export class TemplateSearchIndex {
       const ranks =
         query && query.kind !== 'and' && query.kind !== 'phrase' ? this.#ranksOr(operands) : undefined;
       const scores = new Float64Array(found.length);
-      found.forEach((index, k) => {
+      const marks = criteria.marks ?? new Uint8Array(0);
+      for (let k = 0; k < found.length; k++) {
+        const index = found[k] ?? 0;
         const entry = entryAt(entries, index);
         const rank = ranks ? (ranks[index] ?? 0) : query ? tsRank(entry, query, operands) : 0;
         const name = entry.nameLower;
+        // Only a name that holds the term (NAME_MATCH) can equal it or start with it.
         const bonus =
-          name === termLower ? 2 : name.startsWith(termLower) ? 1 : name.includes(termLower) ? 0.5 : 0;
+          ((marks[index] ?? 0) & NAME_MATCH) === 0
+            ? 0
+            : name === termLower
+              ? 2
+              : name.startsWith(termLower)
+                ? 1
+                : 0.5;
         scores[k] = rank + bonus;
-      });
-      const sign = filter.direction === 'desc' ? -1 : 1;
+      }
       // Positions in `found`: ties keep name order, as a stable sort would.
-      const ranked = Int32Array.from(found.keys()).sort(
-        (a, b) => sign * ((scores[a] ?? 0) - (scores[b] ?? 0)) || a - b,
-      );
+      const ranked = topPositions(scores, filter.direction === 'desc' ? -1 : 1, end);
       return {
         rows: Array.from(ranked.subarray(offset, end), (k) => entryAt(entries, found[k] ?? 0).view),
         total: found.length,
@@ -695,6 +708,34 @@ export class TemplateSearchIndex {
       total: found.length,
     };
   }
+}
+
+/**
+ * The positions 0..scores.length-1 ordered by score (sign -1: descending), ties by position, cut to the
+ * first `count`: a bounded insertion for a page near the top, a full sort otherwise.
+ */
+export function topPositions(scores: Float64Array, sign: number, count: number): Int32Array {
+  const n = scores.length;
+  if (count <= 0) return new Int32Array(0);
+  const before = (a: number, b: number) => sign * ((scores[a] ?? 0) - (scores[b] ?? 0)) < 0;
+  if (count > 256 || count * 8 > n) {
+    const all = Int32Array.from({ length: n }, (_, k) => k);
+    all.sort((a, b) => sign * ((scores[a] ?? 0) - (scores[b] ?? 0)) || a - b);
+    return all.subarray(0, Math.min(count, n));
+  }
+  const best = new Int32Array(count);
+  let size = 0;
+  for (let k = 0; k < n; k++) {
+    // k is after every kept position, so it goes before one only on a strictly better score.
+    if (size === count && !before(k, best[size - 1] ?? 0)) continue;
+    let at = size === count ? size - 1 : size++;
+    while (at > 0 && before(k, best[at - 1] ?? 0)) {
+      best[at] = best[at - 1] ?? 0;
+      at--;
+    }
+    best[at] = k;
+  }
+  return best.subarray(0, size);
 }
 
 /** Every entry's value in copper and weight, by entry index. */
@@ -729,7 +770,7 @@ function accepted(entries: Entry[], columns: Columns, order: Int32Array, c: Crit
   const labels = c.tags !== undefined || c.categoryTag !== undefined || c.rarity !== undefined;
   for (let k = 0; k < order.length; k++) {
     const index = order[k] ?? 0;
-    if (term && marks[index] !== 1) continue;
+    if (term && marks[index] === 0) continue;
     // The numeric filters read typed columns (one load each) before any entry object.
     if (minValueCp !== undefined && !((valueCp[index] ?? Number.NaN) >= minValueCp)) continue;
     if (maxValueCp !== undefined && !((valueCp[index] ?? Number.NaN) <= maxValueCp)) continue;
