@@ -365,6 +365,8 @@ export class TemplateSearchIndex {
   #generation: string | undefined;
   /** term → PostgreSQL's tsquery text for it (null: no query), at most 1,000 terms. */
   #queries = new Map<string, string | null>();
+  /** tag → #tagMarks, for the loaded entries. */
+  #tags = new Map<string, Uint8Array>();
   #loading: Promise<void> | undefined;
   #entries: Entry[] = [];
   /** Every public template's index in #entries, in each order a search can ask for. */
@@ -525,6 +527,7 @@ export class TemplateSearchIndex {
     this.#names = Array.from(nameOrder, (index) => entryAt(entries, index).nameLower).join('\n');
     this.#nameStarts = starts;
     this.#entries = entries;
+    this.#tags = new Map();
     this.#columns = {
       valueCp: Float64Array.from(entries, (entry) => entry.valueCp),
       weight: Float64Array.from(entries, (entry) => entry.view.template.weight),
@@ -638,6 +641,16 @@ export class TemplateSearchIndex {
     return ranks;
   }
 
+  /** 1 for the entries carrying the tag; kept per loaded generation. */
+  #tagMarks(tag: string): Uint8Array {
+    const known = this.#tags.get(tag);
+    if (known) return known;
+    const marks = Uint8Array.from(this.#entries, (entry) => (entry.tags.has(tag) ? 1 : 0));
+    if (this.#tags.size >= 256) this.#tags.clear();
+    this.#tags.set(tag, marks);
+    return marks;
+  }
+
   #order(key: string): Int32Array {
     const order = this.#orders.get(key);
     if (!order) throw new Error(`no ${key} order`);
@@ -669,6 +682,7 @@ export class TemplateSearchIndex {
       termLower,
       marks: termLower !== undefined ? this.#termMarks(query, termLower) : undefined,
       tags: filter.tags && filter.tags.length > 0 ? filter.tags : undefined,
+      tagMarks: (filter.tags ?? []).map((tag) => this.#tagMarks(tag)),
       category: filter.category,
       categoryTag: filter.category !== undefined ? `category:${filter.category}` : undefined,
       rarity: filter.rarity,
@@ -771,6 +785,8 @@ interface Criteria {
   termLower: string | undefined;
   marks: Uint8Array | undefined;
   tags: string[] | undefined;
+  /** For each tag asked for, 1 for the entries that carry it. */
+  tagMarks: Uint8Array[];
   category: string | undefined;
   categoryTag: string | undefined;
   rarity: string | undefined;
@@ -790,8 +806,9 @@ function accepted(entries: Entry[], columns: Columns, order: Int32Array, c: Crit
   const marks = c.marks ?? new Uint8Array(0);
   const { valueCp, weight } = columns;
   const { minValueCp, maxValueCp, minWeight, maxWeight } = c;
-  const labels = c.tags !== undefined || c.categoryTag !== undefined || c.rarity !== undefined;
-  for (let k = 0; k < order.length; k++) {
+  const tagMarks = c.tagMarks;
+  const labels = c.categoryTag !== undefined || c.rarity !== undefined;
+  next: for (let k = 0; k < order.length; k++) {
     const index = order[k] ?? 0;
     if (term && marks[index] === 0) continue;
     // The numeric filters read typed columns (one load each) before any entry object.
@@ -799,6 +816,7 @@ function accepted(entries: Entry[], columns: Columns, order: Int32Array, c: Crit
     if (maxValueCp !== undefined && !((valueCp[index] ?? Number.NaN) <= maxValueCp)) continue;
     if (minWeight !== undefined && !((weight[index] ?? Number.NaN) >= minWeight)) continue;
     if (maxWeight !== undefined && !((weight[index] ?? Number.NaN) <= maxWeight)) continue;
+    for (const marks of tagMarks) if (marks[index] !== 1) continue next;
     if (labels) {
       const entry = entries[index];
       if (entry === undefined || !passesLabels(entry, c)) continue;
@@ -808,10 +826,9 @@ function accepted(entries: Entry[], columns: Columns, order: Int32Array, c: Crit
   return found;
 }
 
-/** The tag, category and rarity filters. */
+/** The category and rarity filters (the tags are in tagMarks). */
 function passesLabels(entry: Entry, c: Criteria): boolean {
   const t = entry.view.template;
-  if (c.tags) for (const tag of c.tags) if (!entry.tags.has(tag)) return false;
   if (c.categoryTag !== undefined && !entry.tags.has(c.categoryTag)) {
     if (jsonText(t.metadata.category)?.toLowerCase() !== c.category) return false;
   }
