@@ -210,12 +210,6 @@ function operandPositions(entry: Entry, operand: { lexeme: string; prefix: boole
   return found;
 }
 
-function weightMatches(positions: Positions, weights: number): boolean {
-  if (weights === 0) return true;
-  for (const p of positions) if (weights & (1 << (p & 3))) return true;
-  return false;
-}
-
 interface PhraseMatch {
   pos: number;
   width: number;
@@ -286,20 +280,7 @@ function wpos(p: number): number {
 function rankOr(entry: Entry, operands: { lexeme: string; prefix: boolean }[]): number {
   let res = 0;
   for (const operand of operands) {
-    for (const positions of operandPositions(entry, operand)) {
-      let resj = 0;
-      let wjm = -1;
-      let jm = 0;
-      for (let j = 0; j < positions.length; j++) {
-        const w = wpos(positions[j] ?? 0);
-        resj = f(resj + f(w / ((j + 1) * (j + 1))));
-        if (w > wjm) {
-          wjm = w;
-          jm = j;
-        }
-      }
-      res = f(res + f(f(wjm + resj) - f(wjm / ((jm + 1) * (jm + 1)))) / 1.64493406685);
-    }
+    for (const positions of operandPositions(entry, operand)) res = f(res + rankOrTerm(positions));
   }
   return operands.length > 0 ? f(res / operands.length) : res;
 }
@@ -351,14 +332,48 @@ function jsonText(value: unknown): string | undefined {
 
 type SortKey = 'name' | 'value' | 'weight';
 
+const GENERATION = sql`select n::text as generation from item_template_generation where id = 1`;
+
+/** The mark of an entry whose lower-case name holds the term. */
+const NAME_MATCH = 2;
+
+/** The entries holding one lexeme, with their positions and the weights they carry (a 1 << weight mask). */
+interface Posting {
+  entries: Int32Array;
+  weights: Uint8Array;
+  positions: Positions[];
+}
+
+/** calc_rank_or's share of one lexeme's positions, before the division by the operand count. */
+function rankOrTerm(positions: Positions): number {
+  let resj = 0;
+  let wjm = -1;
+  let jm = 0;
+  for (let j = 0; j < positions.length; j++) {
+    const w = wpos(positions[j] ?? 0);
+    resj = f(resj + f(w / ((j + 1) * (j + 1))));
+    if (w > wjm) {
+      wjm = w;
+      jm = j;
+    }
+  }
+  // Not rounded: tsrank.c adds the double quotient to its float4 sum, which rounds the sum.
+  return f(f(wjm + resj) - f(wjm / ((jm + 1) * (jm + 1)))) / 1.64493406685;
+}
+
 export class TemplateSearchIndex {
   #generation: string | undefined;
+  /** term → PostgreSQL's tsquery text for it (null: no query), at most 1,000 terms. */
+  #queries = new Map<string, string | null>();
+  /** tag → #tagMarks, for the loaded entries. */
+  #tags = new Map<string, Uint8Array>();
   #loading: Promise<void> | undefined;
   #entries: Entry[] = [];
   /** Every public template's index in #entries, in each order a search can ask for. */
   #orders = new Map<string, Int32Array>();
   /** lexeme → the entries holding it; lexemes sorted for prefixes. */
-  #postings = new Map<string, number[]>();
+  #postings = new Map<string, Posting>();
+  #columns: Columns = { valueCp: new Float64Array(0), weight: new Float64Array(0) };
   #lexemes: string[] = [];
   /** Every lower-case name in name order, joined by newlines, and where each starts. */
   #names = '';
@@ -368,6 +383,13 @@ export class TemplateSearchIndex {
 
   async search(filter: SearchFilter): Promise<{ rows: ItemTemplateView[]; total: number }> {
     const term = filter.term;
+    // PostgreSQL's parse of a term depends on the term only: a repeated term reads just the counter.
+    const known = term === undefined ? null : this.#queries.get(term);
+    if (known !== undefined) {
+      const counter = await this.db.execute(GENERATION);
+      const generation = (counter as unknown as { rows: { generation: string }[] }).rows[0]?.generation;
+      if (generation !== undefined) return this.#searchParsed(filter, generation, known);
+    }
     const words = term ? (term.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) : [];
     const prefixes = words.map((word) => `${word}:*A`).join(' & ');
     const query = !term
@@ -380,15 +402,27 @@ export class TemplateSearchIndex {
     );
     const row = (result as unknown as { rows: { generation: string; query: string | null }[] }).rows[0];
     if (!row) return itemsRepository.search(this.db, filter);
+    if (term !== undefined) {
+      if (this.#queries.size >= 1000) this.#queries.clear();
+      this.#queries.set(term, row.query);
+    }
+    return this.#searchParsed(filter, row.generation, row.query);
+  }
+
+  async #searchParsed(
+    filter: SearchFilter,
+    generation: string,
+    queryText: string | null,
+  ): Promise<{ rows: ItemTemplateView[]; total: number }> {
     let parsed: QueryNode | undefined;
     try {
-      parsed = row.query ? parseTsquery(row.query) : undefined;
+      parsed = queryText ? parseTsquery(queryText) : undefined;
       if (parsed) checkPhrases(parsed);
     } catch (error) {
       if (error instanceof Unsupported) return itemsRepository.search(this.db, filter);
       throw error;
     }
-    if (row.generation !== this.#generation) await this.#reload(row.generation);
+    if (generation !== this.#generation) await this.#reload(generation);
     return this.#answer(filter, parsed);
   }
 
@@ -466,14 +500,24 @@ export class TemplateSearchIndex {
         order((a, b) => value(at(entries, b)) - value(at(entries, a)) || at(rankOf, a) - at(rankOf, b)),
       );
     }
-    const postings = new Map<string, number[]>();
+    const lists = new Map<string, number[]>();
     entries.forEach((entry, index) => {
       for (const lexeme of entry.lexemes) {
-        const list = postings.get(lexeme);
+        const list = lists.get(lexeme);
         if (list) list.push(index);
-        else postings.set(lexeme, [index]);
+        else lists.set(lexeme, [index]);
       }
     });
+    const postings = new Map<string, Posting>();
+    for (const [lexeme, list] of lists) {
+      const positions = list.map((index) => entryAt(entries, index).vector.get(lexeme) ?? []);
+      const weights = Uint8Array.from(positions, (list) => {
+        let mask = 0;
+        for (const p of list) mask |= 1 << (p & 3);
+        return mask;
+      });
+      postings.set(lexeme, { entries: Int32Array.from(list), weights, positions });
+    }
     const starts = new Int32Array(entries.length);
     let offset = 0;
     nameOrder.forEach((index, k) => {
@@ -483,6 +527,11 @@ export class TemplateSearchIndex {
     this.#names = Array.from(nameOrder, (index) => entryAt(entries, index).nameLower).join('\n');
     this.#nameStarts = starts;
     this.#entries = entries;
+    this.#tags = new Map();
+    this.#columns = {
+      valueCp: Float64Array.from(entries, (entry) => entry.valueCp),
+      weight: Float64Array.from(entries, (entry) => entry.view.template.weight),
+    };
     this.#orders = orders;
     this.#postings = postings;
     this.#lexemes = [...postings.keys()].sort(byteOrder);
@@ -496,12 +545,13 @@ export class TemplateSearchIndex {
       case 'operand': {
         const marks = new Uint8Array(n);
         const lexemes = node.prefix ? this.#lexemesWithPrefix(node.lexeme) : [node.lexeme];
+        const wanted = node.weights;
         for (const lexeme of lexemes) {
-          for (const index of this.#postings.get(lexeme) ?? []) {
-            if (marks[index]) continue;
-            const positions = entryAt(this.#entries, index).vector.get(lexeme) ?? [];
-            if (weightMatches(positions, node.weights)) marks[index] = 1;
-          }
+          const posting = this.#postings.get(lexeme);
+          if (!posting) continue;
+          const { entries, weights } = posting;
+          for (let i = 0; i < entries.length; i++)
+            if (wanted === 0 || (weights[i] ?? 0) & wanted) marks[entries[i] ?? 0] = 1;
         }
         return marks;
       }
@@ -510,34 +560,40 @@ export class TemplateSearchIndex {
         for (let i = 0; i < n; i++) marks[i] = marks[i] ? 0 : 1;
         return marks;
       }
-      case 'and':
+      case 'and': {
+        const left = this.#matching(node.left);
+        const right = this.#matching(node.right);
+        for (let i = 0; i < n; i++) left[i] = (left[i] ?? 0) & (right[i] ?? 0);
+        return left;
+      }
       case 'or': {
         const left = this.#matching(node.left);
         const right = this.#matching(node.right);
-        for (let i = 0; i < n; i++)
-          left[i] = node.kind === 'and' ? (left[i] ?? 0) & (right[i] ?? 0) : (left[i] ?? 0) | (right[i] ?? 0);
+        for (let i = 0; i < n; i++) left[i] = (left[i] ?? 0) | (right[i] ?? 0);
         return left;
       }
       case 'phrase': {
         const left = this.#matching(node.left);
         const right = this.#matching(node.right);
         for (let i = 0; i < n; i++)
-          left[i] =
-            (left[i] ?? 0) & (right[i] ?? 0) && phraseMatches(node, entryAt(this.#entries, i)).length > 0
-              ? 1
-              : 0;
+          if (left[i] && right[i])
+            left[i] = phraseMatches(node, entryAt(this.#entries, i)).length > 0 ? 1 : 0;
+          else left[i] = 0;
         return left;
       }
     }
   }
 
-  /** The entries a term matches: its tsquery (`@@`) or a part of the name (`name ilike %term%`). */
+  /**
+   * The entries a term matches: its tsquery (`@@`, bit 1) or a part of the name (`name ilike %term%`,
+   * NAME_MATCH), 0 for neither.
+   */
   #termMarks(query: QueryNode | undefined, term: string): Uint8Array {
     const marks = query ? this.#matching(query) : new Uint8Array(this.#entries.length);
     const entries = this.#entries;
     if (term.includes('\n')) {
       entries.forEach((entry, index) => {
-        if (entry.nameLower.includes(term)) marks[index] = 1;
+        if (entry.nameLower.includes(term)) marks[index] = (marks[index] ?? 0) | NAME_MATCH;
       });
       return marks;
     }
@@ -557,9 +613,41 @@ export class TemplateSearchIndex {
         else high = middle;
       }
       const k = low - 1;
-      marks[order[k] ?? 0] = 1;
+      const index = order[k] ?? 0;
+      marks[index] = (marks[index] ?? 0) | NAME_MATCH;
       from = k + 1 < starts.length ? (starts[k + 1] ?? names.length) : names.length;
     }
+    return marks;
+  }
+
+  /** ts_rank of every entry for a query that calc_rank_or ranks (tsRank's other branch), by entry. */
+  #ranksOr(operands: { lexeme: string; prefix: boolean }[]): Float32Array {
+    // A Float32Array rounds each sum to float4, as tsrank.c's `res` does.
+    const ranks = new Float32Array(this.#entries.length);
+    if (operands.length === 0) return ranks;
+    for (const operand of operands) {
+      const lexemes = operand.prefix ? this.#lexemesWithPrefix(operand.lexeme) : [operand.lexeme];
+      for (const lexeme of lexemes) {
+        const posting = this.#postings.get(lexeme);
+        if (!posting) continue;
+        const { entries, positions } = posting;
+        for (let i = 0; i < entries.length; i++) {
+          const index = entries[i] ?? 0;
+          ranks[index] = (ranks[index] ?? 0) + rankOrTerm(at(positions, i));
+        }
+      }
+    }
+    for (let i = 0; i < ranks.length; i++) ranks[i] = (ranks[i] ?? 0) / operands.length;
+    return ranks;
+  }
+
+  /** 1 for the entries carrying the tag; kept per loaded generation. */
+  #tagMarks(tag: string): Uint8Array {
+    const known = this.#tags.get(tag);
+    if (known) return known;
+    const marks = Uint8Array.from(this.#entries, (entry) => (entry.tags.has(tag) ? 1 : 0));
+    if (this.#tags.size >= 256) this.#tags.clear();
+    this.#tags.set(tag, marks);
     return marks;
   }
 
@@ -594,6 +682,7 @@ export class TemplateSearchIndex {
       termLower,
       marks: termLower !== undefined ? this.#termMarks(query, termLower) : undefined,
       tags: filter.tags && filter.tags.length > 0 ? filter.tags : undefined,
+      tagMarks: (filter.tags ?? []).map((tag) => this.#tagMarks(tag)),
       category: filter.category,
       categoryTag: filter.category !== undefined ? `category:${filter.category}` : undefined,
       rarity: filter.rarity,
@@ -617,26 +706,40 @@ export class TemplateSearchIndex {
     if (filter.sort === 'relevance' && termLower !== undefined) {
       const operands = query ? rankOperands(query) : [];
       // In name order, so that the stable sort below breaks ties by name, then id.
-      const found = accepted(entries, this.#order('name:asc'), criteria);
-      const scored = found.map((index) => {
+      const found = accepted(entries, this.#columns, this.#order('name:asc'), criteria);
+      // calc_rank_or walks the postings of the operands' lexemes once for every entry at a time.
+      const ranks =
+        query && query.kind !== 'and' && query.kind !== 'phrase' ? this.#ranksOr(operands) : undefined;
+      const scores = new Float64Array(found.length);
+      const marks = criteria.marks ?? new Uint8Array(0);
+      for (let k = 0; k < found.length; k++) {
+        const index = found[k] ?? 0;
         const entry = entryAt(entries, index);
-        const rank = query ? tsRank(entry, query, operands) : 0;
+        const rank = ranks ? (ranks[index] ?? 0) : query ? tsRank(entry, query, operands) : 0;
         const name = entry.nameLower;
+        // Only a name that holds the term (NAME_MATCH) can equal it or start with it.
         const bonus =
-          name === termLower ? 2 : name.startsWith(termLower) ? 1 : name.includes(termLower) ? 0.5 : 0;
-        return { index, score: rank + bonus };
-      });
-      const sign = filter.direction === 'desc' ? -1 : 1;
-      scored.sort((a, b) => sign * (a.score - b.score));
+          ((marks[index] ?? 0) & NAME_MATCH) === 0
+            ? 0
+            : name === termLower
+              ? 2
+              : name.startsWith(termLower)
+                ? 1
+                : 0.5;
+        scores[k] = rank + bonus;
+      }
+      // Positions in `found`: ties keep name order, as a stable sort would.
+      const ranked = topPositions(scores, filter.direction === 'desc' ? -1 : 1, end);
       return {
-        rows: scored.slice(offset, end).map(({ index }) => entryAt(entries, index).view),
-        total: scored.length,
+        rows: Array.from(ranked.subarray(offset, end), (k) => entryAt(entries, found[k] ?? 0).view),
+        total: found.length,
       };
     }
     const key: SortKey = filter.sort === 'relevance' ? 'name' : filter.sort;
     const order = this.#order(`${key}:${filter.direction}`);
     // Browsing everything: the page is a slice of the precomputed order.
-    const found = termLower !== undefined || criteria.other ? accepted(entries, order, criteria) : order;
+    const found =
+      termLower !== undefined || criteria.other ? accepted(entries, this.#columns, order, criteria) : order;
     return {
       rows: Array.from(found.slice(offset, end), (index) => entryAt(entries, index).view),
       total: found.length,
@@ -644,10 +747,46 @@ export class TemplateSearchIndex {
   }
 }
 
+/**
+ * The positions 0..scores.length-1 ordered by score (sign -1: descending), ties by position, cut to the
+ * first `count`: a bounded insertion for a page near the top, a full sort otherwise.
+ */
+export function topPositions(scores: Float64Array, sign: number, count: number): Int32Array {
+  const n = scores.length;
+  if (count <= 0) return new Int32Array(0);
+  const before = (a: number, b: number) => sign * ((scores[a] ?? 0) - (scores[b] ?? 0)) < 0;
+  if (count > 256 || count * 8 > n) {
+    const all = Int32Array.from({ length: n }, (_, k) => k);
+    all.sort((a, b) => sign * ((scores[a] ?? 0) - (scores[b] ?? 0)) || a - b);
+    return all.subarray(0, Math.min(count, n));
+  }
+  const best = new Int32Array(count);
+  let size = 0;
+  for (let k = 0; k < n; k++) {
+    // k is after every kept position, so it goes before one only on a strictly better score.
+    if (size === count && !before(k, best[size - 1] ?? 0)) continue;
+    let at = size === count ? size - 1 : size++;
+    while (at > 0 && before(k, best[at - 1] ?? 0)) {
+      best[at] = best[at - 1] ?? 0;
+      at--;
+    }
+    best[at] = k;
+  }
+  return best.subarray(0, size);
+}
+
+/** Every entry's value in copper and weight, by entry index. */
+interface Columns {
+  valueCp: Float64Array;
+  weight: Float64Array;
+}
+
 interface Criteria {
   termLower: string | undefined;
   marks: Uint8Array | undefined;
   tags: string[] | undefined;
+  /** For each tag asked for, 1 for the entries that carry it. */
+  tagMarks: Uint8Array[];
   category: string | undefined;
   categoryTag: string | undefined;
   rarity: string | undefined;
@@ -660,31 +799,39 @@ interface Criteria {
 }
 
 /** The entries, in `order`, that match the term (vector or part of the name) and every filter. */
-function accepted(entries: Entry[], order: Int32Array, c: Criteria): number[] {
+function accepted(entries: Entry[], columns: Columns, order: Int32Array, c: Criteria): number[] {
   const found: number[] = [];
-  const term = c.termLower;
-  const marks = c.marks;
-  for (let k = 0; k < order.length; k++) {
+  // A term always comes with its marks; no entry matches a term without them.
+  const term = c.termLower !== undefined;
+  const marks = c.marks ?? new Uint8Array(0);
+  const { valueCp, weight } = columns;
+  const { minValueCp, maxValueCp, minWeight, maxWeight } = c;
+  const tagMarks = c.tagMarks;
+  const labels = c.categoryTag !== undefined || c.rarity !== undefined;
+  next: for (let k = 0; k < order.length; k++) {
     const index = order[k] ?? 0;
-    const entry = entries[index];
-    if (entry === undefined) continue;
-    if (term !== undefined && marks?.[index] !== 1) continue;
-    if (c.other && !passesFilters(entry, c)) continue;
+    if (term && marks[index] === 0) continue;
+    // The numeric filters read typed columns (one load each) before any entry object.
+    if (minValueCp !== undefined && !((valueCp[index] ?? Number.NaN) >= minValueCp)) continue;
+    if (maxValueCp !== undefined && !((valueCp[index] ?? Number.NaN) <= maxValueCp)) continue;
+    if (minWeight !== undefined && !((weight[index] ?? Number.NaN) >= minWeight)) continue;
+    if (maxWeight !== undefined && !((weight[index] ?? Number.NaN) <= maxWeight)) continue;
+    for (const marks of tagMarks) if (marks[index] !== 1) continue next;
+    if (labels) {
+      const entry = entries[index];
+      if (entry === undefined || !passesLabels(entry, c)) continue;
+    }
     found.push(index);
   }
   return found;
 }
 
-function passesFilters(entry: Entry, c: Criteria): boolean {
+/** The category and rarity filters (the tags are in tagMarks). */
+function passesLabels(entry: Entry, c: Criteria): boolean {
   const t = entry.view.template;
-  if (c.tags) for (const tag of c.tags) if (!entry.tags.has(tag)) return false;
   if (c.categoryTag !== undefined && !entry.tags.has(c.categoryTag)) {
     if (jsonText(t.metadata.category)?.toLowerCase() !== c.category) return false;
   }
   if (c.rarity !== undefined && jsonText(t.metadata.rarity)?.toLowerCase() !== c.rarity) return false;
-  if (c.minValueCp !== undefined && !(entry.valueCp >= c.minValueCp)) return false;
-  if (c.maxValueCp !== undefined && !(entry.valueCp <= c.maxValueCp)) return false;
-  if (c.minWeight !== undefined && !(t.weight >= c.minWeight)) return false;
-  if (c.maxWeight !== undefined && !(t.weight <= c.maxWeight)) return false;
   return true;
 }
