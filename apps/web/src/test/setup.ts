@@ -1,4 +1,5 @@
 import '@testing-library/jest-dom/vitest';
+import { notifications } from '@mantine/notifications';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { loadAuthSchemas } from '../lib/auth-schemas-loader';
@@ -52,6 +53,10 @@ beforeEach(() => {
 
 afterEach(() => {
   cleanup();
+  // Test files share a worker (isolate: false): a toast left in Mantine's store would be drawn by the next
+  // file's <Notifications />.
+  notifications.clean();
+  notifications.cleanQueue();
   vi.useRealTimers();
   vi.unstubAllGlobals();
 });
