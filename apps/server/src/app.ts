@@ -16,6 +16,7 @@ import type { MailQueue } from './lib/mail-queue.js';
 import { AccessTokens } from './modules/accounts/access-tokens.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
+import { startSessionCache } from './modules/accounts/session-cache.js';
 import { type AdminRoute, adminPlugin } from './modules/admin/admin.plugin.js';
 import { AdminOperationsService } from './modules/admin/admin-operations.service.js';
 import { AdminSessionsService } from './modules/admin/admin-sessions.service.js';
@@ -211,6 +212,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // DESIGN §10: background work (scheduled restock) on the durable queue; main.ts starts polling it.
   const jobs = new JobQueue(database.db, now, app.log);
   const audit = new AuditLog();
+  const sessionCache = await startSessionCache(app, database);
   const accounts = new AccountsService({
     db: database.db,
     accessTokens,
@@ -218,6 +220,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     appUrl: config.appUrl,
     subscriptions,
     sessions: events,
+    sessionCache,
     now,
   });
   const parties = new PartiesService({ db: database.db, entitlements, events });

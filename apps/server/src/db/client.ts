@@ -10,6 +10,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { type Schema, schema } from './schema.js';
+import { trackUserWrites } from './user-writes.js';
 
 /** The one database type every repository takes: PGlite and node-postgres share the Postgres dialect. */
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
@@ -25,6 +26,15 @@ export interface DatabaseHandle {
   close(): Promise<void>;
   /** PGlite only: the whole data directory as a tarball, to clone test databases from. */
   dump?: () => Promise<Blob>;
+  /**
+   * Hears NOTIFY on `channel` (on its own connection for PostgreSQL, reconnecting after a loss).
+   * `onState(true)` once listening, `onState(false)` whenever notifications may be missed. Resolves to stop.
+   */
+  listen?(
+    channel: string,
+    onMessage: (payload: string) => void,
+    onState: (listening: boolean) => void,
+  ): Promise<() => Promise<void>>;
 }
 
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -44,6 +54,7 @@ export async function openPglite(options: {
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
   });
   const db = drizzlePglite(client, { schema }) as unknown as Database;
+  trackUserWrites(db);
   return {
     db,
     kind: 'pglite',
@@ -57,6 +68,15 @@ export async function openPglite(options: {
       if (!client.closed) await client.close();
     },
     dump: () => client.dumpDataDir('none'),
+    // One connection in this process: a notification is delivered before the statement that sent it returns.
+    listen: async (channel, onMessage, onState) => {
+      const unlisten = await client.listen(channel, onMessage);
+      onState(true);
+      return async () => {
+        onState(false);
+        if (!client.closed) await unlisten();
+      };
+    },
   };
 }
 
@@ -66,6 +86,7 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
   pool.on('error', () => {});
   const nodeDb = drizzleNodePg(pool, { schema });
   const db = nodeDb as unknown as Database;
+  trackUserWrites(db);
   await db.execute(sql`select 1`);
   let closed = false;
   return {
@@ -90,5 +111,63 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
       closed = true;
       await pool.end();
     },
+    listen: (channel, onMessage, onState) => listenOnPostgres(url, channel, onMessage, onState),
+  };
+}
+
+const RELISTEN_DELAY_MS = 1_000;
+
+/** LISTEN on a connection of its own (a pooled one would be handed to others), reconnecting while wanted. */
+async function listenOnPostgres(
+  url: string,
+  channel: string,
+  onMessage: (payload: string) => void,
+  onState: (listening: boolean) => void,
+): Promise<() => Promise<void>> {
+  let stopped = false;
+  let current: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const lost = (client: pg.Client) => {
+    if (current === client) {
+      current = undefined;
+      onState(false);
+    }
+    client.end().catch(() => {});
+    if (stopped || retry) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      void connect();
+    }, RELISTEN_DELAY_MS);
+    retry.unref();
+  };
+  const connect = async () => {
+    const client = new pg.Client({ connectionString: url });
+    client.on('notification', (message) => {
+      if (message.channel === channel) onMessage(message.payload ?? '');
+    });
+    client.on('error', () => lost(client));
+    client.on('end', () => lost(client));
+    try {
+      await client.connect();
+      await client.query(`LISTEN "${channel.replaceAll('"', '""')}"`);
+    } catch {
+      lost(client);
+      return;
+    }
+    if (stopped) {
+      await client.end().catch(() => {});
+      return;
+    }
+    current = client;
+    onState(true);
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const client = current;
+    current = undefined;
+    onState(false);
+    await client?.end().catch(() => {});
   };
 }

@@ -2,6 +2,7 @@ import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { authSessions, emailTokens, refreshTokens, users } from '../../db/schema/accounts.js';
 import { statementName } from '../../db/statements.js';
+import { userWritten } from '../../db/user-writes.js';
 
 export type UserRow = typeof users.$inferSelect;
 export type EmailTokenPurpose = (typeof emailTokens.$inferSelect)['purpose'];
@@ -53,6 +54,7 @@ export const accountsRepository = {
       .where(eq(users.id, id))
       .returning();
     if (!row) throw new Error(`user ${id} vanished during update`);
+    userWritten(id);
     return row;
   },
 
@@ -107,6 +109,7 @@ export const accountsRepository = {
       .set({ revokedAt: at, revokedReason: reason })
       .where(and(eq(authSessions.id, sessionId), isNull(authSessions.revokedAt)))
       .returning({ id: authSessions.id, userId: authSessions.userId });
+    if (row) userWritten(row.userId);
     return row;
   },
 
@@ -128,6 +131,7 @@ export const accountsRepository = {
         ),
       )
       .returning({ id: authSessions.id });
+    if (rows.length > 0) userWritten(userId);
     return rows.map((row) => row.id);
   },
 

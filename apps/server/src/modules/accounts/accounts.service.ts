@@ -22,6 +22,7 @@ import type { AccessTokens } from './access-tokens.js';
 import { emailChangedMail, passwordResetMail, verificationMail } from './accounts.mail.js';
 import { type EmailTokenPurpose, accountsRepository as repo, type UserRow } from './accounts.repository.js';
 import { hashPassword, verifyDecoy, verifyPassword } from './passwords.js';
+import type { SessionCache } from './session-cache.js';
 import { toUserJson } from './user-json.js';
 
 export interface ClientInfo {
@@ -66,6 +67,8 @@ interface Deps {
   appUrl: string;
   subscriptions: SubscriptionSummaries;
   sessions: SessionEndListener;
+  /** Absent: every request reads its session (as scripts and some tests want). */
+  sessionCache?: SessionCache;
   now?: () => Date;
 }
 
@@ -237,9 +240,19 @@ export class AccountsService {
     if (ended) this.#sessionsEnded(ended.userId, [ended.id]);
   }
 
-  /** The access token's session must still be live: logout and password resets end it at once. */
+  /**
+   * The access token's session must still be live: logout and password resets end it at once. A live
+   * session is remembered for a few seconds (session-cache.ts), forgotten as soon as anything ends it.
+   */
   async authenticate(claims: { userId: string; sessionId: string }): Promise<SessionUser> {
-    const found = await repo.findActiveSessionUser(this.#deps.db, claims.sessionId, claims.userId);
+    const cache = this.#deps.sessionCache;
+    const cached = cache?.get(claims.sessionId, claims.userId);
+    if (cached) return { user: cached, sessionId: claims.sessionId };
+    const read = async () => {
+      const row = await repo.findActiveSessionUser(this.#deps.db, claims.sessionId, claims.userId);
+      return row && { ...row, live: !row.revokedAt && !row.user.suspendedAt };
+    };
+    const found = await (cache ? cache.load(claims.sessionId, claims.userId, read) : read());
     if (!found) throw new AppError('INVALID_TOKEN');
     // A suspension ends every session too; this also covers a token checked in the same instant.
     if (found.revokedAt || found.user.suspendedAt) throw new AppError('REVOKED_TOKEN');

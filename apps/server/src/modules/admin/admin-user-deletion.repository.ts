@@ -5,6 +5,7 @@ import { characters } from '../../db/schema/characters.js';
 import { lootTemplates } from '../../db/schema/loot.js';
 import { parties, partyMemberships } from '../../db/schema/parties.js';
 import { shopTemplates } from '../../db/schema/shops.js';
+import { userWritten } from '../../db/user-writes.js';
 
 /** The queries of deleting an account (admin-users.service.ts deleteAccount). */
 export const adminUserDeletionRepository = {
@@ -79,5 +80,6 @@ export const adminUserDeletionRepository = {
 
   async deleteUser(db: Executor, userId: string) {
     await db.delete(users).where(eq(users.id, userId));
+    userWritten(userId);
   },
 };

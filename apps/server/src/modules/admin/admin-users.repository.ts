@@ -5,6 +5,7 @@ import { characters } from '../../db/schema/characters.js';
 import { transactions } from '../../db/schema/inventory.js';
 import { parties, partyMemberships } from '../../db/schema/parties.js';
 import { subscriptions, subscriptionTiers } from '../../db/schema/subscriptions.js';
+import { userWritten } from '../../db/user-writes.js';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -22,6 +23,7 @@ export const adminUsersRepository = {
 
   async setAdmin(db: Executor, userId: string, admin: boolean, at: Date): Promise<void> {
     await db.update(users).set({ admin, updatedAt: at }).where(eq(users.id, userId));
+    userWritten(userId);
   },
 
   async listAdmins(db: Executor) {
@@ -117,6 +119,7 @@ export const adminUserListRepository = {
       .update(users)
       .set({ ...values, updatedAt: new Date() })
       .where(eq(users.id, userId));
+    userWritten(userId);
   },
 
   async parties(db: Executor, userId: string) {

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { users } from '../../db/schema/accounts.js';
+import { userWritten } from '../../db/user-writes.js';
 
 export const preferencesRepository = {
   async read(db: Executor, userId: string): Promise<Record<string, unknown> | undefined> {
@@ -24,6 +25,7 @@ export const preferencesRepository = {
       .where(eq(users.id, userId))
       .returning({ preferences: users.preferences });
     if (!row) throw new Error(`user ${userId} vanished while saving preferences`);
+    userWritten(userId);
     return row.preferences;
   },
 };

@@ -3,6 +3,7 @@ import type { Executor } from '../../db/client.js';
 import { users } from '../../db/schema/accounts.js';
 import { billingEvents, subscriptions, subscriptionTiers } from '../../db/schema/subscriptions.js';
 import { statementName } from '../../db/statements.js';
+import { userWritten } from '../../db/user-writes.js';
 import { tierCatalogue } from './tier-catalogue.js';
 
 export type TierRow = typeof subscriptionTiers.$inferSelect;
@@ -122,6 +123,7 @@ export const subscriptionsRepository = {
 
   async markTierUpgraded(db: Executor, userId: string, at: Date) {
     await db.update(users).set({ tierUpgradedAt: at }).where(eq(users.id, userId));
+    userWritten(userId);
   },
 
   /** True when the event is new; false when it was already applied (a replay). */
