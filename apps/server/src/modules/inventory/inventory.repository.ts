@@ -1,5 +1,20 @@
-import { and, asc, count, eq, getTableColumns, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import {
+  and,
+  asc,
+  type Column,
+  count,
+  eq,
+  fillPlaceholders,
+  getTableColumns,
+  ilike,
+  inArray,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import { type ArrayStatement, decodeColumn, queryArrays } from '../../db/array-rows.js';
+import type { Database, Executor } from '../../db/client.js';
 import { characters } from '../../db/schema/characters.js';
 import { containers } from '../../db/schema/inventory.js';
 import { itemInstances, itemTemplates } from '../../db/schema/items.js';
@@ -86,6 +101,105 @@ const instanceTemplateColumns = {
   metadata: itemTemplates.metadata,
   systemKey: itemTemplates.systemKey,
 };
+
+// ---- one container's page of items (GET containers/{id}/items), the hot list (issue 13 §3) ------------
+
+type InstanceTemplateRow = Pick<TemplateRow, keyof typeof instanceTemplateColumns>;
+
+interface ItemFilter {
+  search?: string;
+  rarity?: string;
+  minValueCp?: number;
+  maxValueCp?: number;
+  page: number;
+  perPage: number;
+}
+
+const pageInstanceFields = Object.entries(getTableColumns(itemInstances));
+const pageTemplateFields = Object.entries(instanceTemplateColumns);
+/** The page's statement for each set of filters, built once with placeholders (its text never varies). */
+const containerPageStatements = new Map<string, ArrayStatement & { params: unknown[] }>();
+
+function isDatabase(db: Executor): db is Database {
+  return '$client' in db;
+}
+
+function containerPageStatement(db: Database, filter: ItemFilter) {
+  const shape = [filter.search, filter.rarity, filter.minValueCp, filter.maxValueCp]
+    .map((part) => (part === undefined ? '0' : '1'))
+    .join('');
+  const known = containerPageStatements.get(shape);
+  if (known) return known;
+  const pattern = sql.placeholder('pattern');
+  const conditions: SQL[] = [eq(itemInstances.containerId, sql.placeholder('containerId'))];
+  if (filter.search !== undefined)
+    conditions.push(
+      sql`(${itemTemplates.name} ilike ${pattern} or ${itemInstances.instanceData}->>'name_override' ilike ${pattern} or ${itemInstances.notes} ilike ${pattern})`,
+    );
+  if (filter.rarity !== undefined)
+    conditions.push(sql`${itemTemplates.metadata}->>'rarity' ilike ${sql.placeholder('rarity')}`);
+  if (filter.minValueCp !== undefined)
+    conditions.push(sql`${unitValueCp} >= ${sql.placeholder('minValueCp')}`);
+  if (filter.maxValueCp !== undefined)
+    conditions.push(sql`${unitValueCp} <= ${sql.placeholder('maxValueCp')}`);
+  // Flat and in a fixed order: the row arrays are read by position.
+  const selection: Record<string, PgColumn | SQL> = {};
+  for (const [key, column] of pageInstanceFields) selection[`i_${key}`] = column;
+  for (const [key, column] of pageTemplateFields) selection[`t_${key}`] = column;
+  selection.total = sql<number>`count(*) over ()`;
+  const built = db
+    .select(selection)
+    .from(itemInstances)
+    .innerJoin(itemTemplates, eq(itemTemplates.id, itemInstances.itemTemplateId))
+    .where(and(...conditions))
+    .orderBy(
+      asc(sql`coalesce(${itemInstances.instanceData}->>'name_override', ${itemTemplates.name})`),
+      asc(itemInstances.createdAt),
+    )
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .toSQL();
+  const statement = {
+    name: statementName('inventory_container_page', shape),
+    text: built.sql,
+    params: built.params,
+  };
+  containerPageStatements.set(shape, statement);
+  return statement;
+}
+
+/**
+ * The page and its total in one named statement, its rows decoded by the columns themselves (exactly as
+ * drizzle's select would) without drizzle building the query and walking its selection per request.
+ */
+async function containerPage(db: Database, containerId: string, filter: ItemFilter) {
+  const statement = containerPageStatement(db, filter);
+  const params = fillPlaceholders(statement.params, {
+    containerId,
+    pattern: filter.search === undefined ? undefined : `%${escapeLike(filter.search)}%`,
+    rarity: filter.rarity === undefined ? undefined : escapeLike(filter.rarity),
+    minValueCp: filter.minValueCp,
+    maxValueCp: filter.maxValueCp,
+    limit: filter.perPage,
+    offset: (filter.page - 1) * filter.perPage,
+  });
+  const values = await queryArrays(db, statement, params);
+  const instanceCount = pageInstanceFields.length;
+  const rows = values.map((row) => {
+    const instance: Record<string, unknown> = {};
+    for (let i = 0; i < instanceCount; i++) {
+      const [key, column] = pageInstanceFields[i] as [string, Column];
+      instance[key] = decodeColumn(column, row[i]);
+    }
+    const template: Record<string, unknown> = {};
+    for (let i = 0; i < pageTemplateFields.length; i++) {
+      const [key, column] = pageTemplateFields[i] as [string, Column];
+      template[key] = decodeColumn(column, row[instanceCount + i]);
+    }
+    return { instance: instance as InstanceRow, template: template as InstanceTemplateRow };
+  });
+  return { rows, total: Number(values[0]?.at(-1) ?? 0) };
+}
 
 type MembershipRole = (typeof partyMemberships.$inferSelect)['role'];
 
@@ -545,6 +659,16 @@ export const inventoryRepository = {
     if (filter.minValueCp !== undefined) conditions.push(sql`${unitValueCp} >= ${filter.minValueCp}`);
     if (filter.maxValueCp !== undefined) conditions.push(sql`${unitValueCp} <= ${filter.maxValueCp}`);
     const where = and(...conditions);
+    if (typeof scope === 'string' && isDatabase(db)) {
+      const page = await containerPage(db, scope, filter);
+      if (page.rows.length > 0 || filter.page === 1) return page;
+      const [total] = await db
+        .select({ n: count() })
+        .from(itemInstances)
+        .innerJoin(itemTemplates, eq(itemTemplates.id, itemInstances.itemTemplateId))
+        .where(where);
+      return { rows: page.rows, total: total?.n ?? 0 };
+    }
     // The page and the total in one statement; only a page past the end needs a second one for the total.
     const query = db
       .select({

@@ -2,6 +2,7 @@ import { inventoryMessages } from '@haversack/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transactions } from '../../db/schema/inventory.js';
+import { itemInstances } from '../../db/schema/items.js';
 import {
   coinTemplate,
   createCharacter,
@@ -13,6 +14,7 @@ import {
   upgrade,
 } from '../../test/factories.js';
 import { type ApiMethod, buildTestApp, callApi, type TestContext } from '../../test/helper.js';
+import { inventoryRepository } from './inventory.repository.js';
 
 interface Body {
   data: Record<string, unknown> & Record<string, unknown>[];
@@ -266,6 +268,42 @@ describe('the items of a container', () => {
         total: 1,
       });
       expect(await list('search=a&per_page=1&page=2')).toEqual({ names: ['Lantern'], total: 3 });
+    }
+  });
+
+  it('reads a page outside drizzle’s select exactly as drizzle’s select reads it', async () => {
+    const { backpack } = await playerWithCharacter();
+    for (const [i, name] of ['Lantern', 'Lamp oil', 'Rope'].entries()) {
+      const template = await createTemplate(ctx, {
+        name,
+        weight: 1.25 * (i + 1),
+        baseValue: (i + 1) * 10,
+        tags: ['gear', `tag ${i}`],
+        metadata: { rarity: i === 1 ? 'rare' : 'common' },
+      });
+      await ctx.database.db.insert(itemInstances).values({
+        containerId: backpack,
+        itemTemplateId: template.id,
+        quantity: 3_000_000_000 + i,
+        notes: i === 0 ? 'dented' : '',
+        isIdentified: i !== 2,
+        instanceData: i === 0 ? { name_override: 'Lamp of Ages', value_override: 7 } : {},
+      });
+    }
+    const filters = [
+      { page: 1, perPage: 10 },
+      { page: 2, perPage: 2 },
+      { page: 1, perPage: 10, search: 'la', rarity: 'common', minValueCp: 5, maxValueCp: 5_000 },
+    ];
+    for (const filter of filters) {
+      // The fast path runs on the database itself; inside a transaction the page is drizzle's select.
+      const fast = await inventoryRepository.listItems(ctx.database.db, backpack, filter);
+      const drizzle = await ctx.database.db.transaction((tx) =>
+        inventoryRepository.listItems(tx, backpack, filter),
+      );
+      expect(fast.rows.length, JSON.stringify(filter)).toBeGreaterThan(0);
+      expect(fast).toEqual(drizzle);
+      expect(fast.rows[0]?.instance.createdAt).toBeInstanceOf(Date);
     }
   });
 });
