@@ -11,6 +11,7 @@
 // Run: npm run build && node bench/container-read.bench.mjs [--rounds 3] [--seconds 5] [--concurrency 8]
 //   [--server apps/server/dist/main.js]
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -41,6 +42,15 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 const percentile = (values, p) => {
   const sorted = Float64Array.from(values).sort();
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+};
+/** A process's CPU time so far (user + system, ms), from /proc: a measure that survives a busy machine. */
+const cpuMs = (pid) => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
 };
 const freePort = () =>
   new Promise((resolve) => {
@@ -108,7 +118,7 @@ async function startHaversack() {
     for (let i = 0; i < 250 && !server.output().slice(before).includes('QUERY_COUNT'); i++) await sleep(10);
     return Number(/QUERY_COUNT (\d+)/.exec(server.output().slice(before))?.[1] ?? Number.NaN);
   };
-  return { base, statements, stop: server.stop };
+  return { base, statements, pid: server.child.pid, stop: server.stop };
 }
 
 async function startBare() {
@@ -117,7 +127,7 @@ async function startBare() {
   });
   for (let i = 0; i < 600 && !server.output().includes('port'); i++) await sleep(100);
   const { port } = JSON.parse(server.output().split('\n')[0]);
-  return { base: `http://127.0.0.1:${port}`, stop: server.stop };
+  return { base: `http://127.0.0.1:${port}`, pid: server.child.pid, stop: server.stop };
 }
 
 async function api(base, method, url, token, body) {
@@ -131,8 +141,9 @@ async function api(base, method, url, token, body) {
   return json.data;
 }
 
-/** Closed loop: `concurrency` clients back to back for `seconds`; requests per second. */
-async function peak(read) {
+/** Closed loop: `concurrency` clients back to back for `seconds`; requests per second (and CPU per request). */
+async function peak(read, pid) {
+  const cpuBefore = cpuMs(pid);
   const deadline = performance.now() + seconds * 1000;
   let done = 0;
   const started = performance.now();
@@ -144,7 +155,8 @@ async function peak(read) {
       }
     }),
   );
-  return done / ((performance.now() - started) / 1000);
+  const rate = done / ((performance.now() - started) / 1000);
+  return { rate, cpuPerRequest: (cpuMs(pid) - cpuBefore) / done };
 }
 
 /** Open loop: one request every 1/rate s for `seconds`, each timed from when it was due. */
@@ -246,19 +258,26 @@ try {
 
   const results = [];
   for (let r = 0; r < rounds; r++) {
-    const barePeak = await peak(readBare);
-    const haversackPeak = await peak(readHaversack);
+    const { rate: barePeak, cpuPerRequest: bareCpu } = await peak(readBare, bare.pid);
+    const { rate: haversackPeak, cpuPerRequest: haversackCpu } = await peak(readHaversack, haversack.pid);
     const loaded = await atRate(readHaversack, 0.7 * haversackPeak);
-    results.push({ barePeak, haversackPeak, share: haversackPeak / barePeak, ...loaded });
+    results.push({
+      barePeak,
+      haversackPeak,
+      share: haversackPeak / barePeak,
+      haversackCpu,
+      bareCpu,
+      ...loaded,
+    });
     console.log(
-      `round ${r + 1}: Haversack ${haversackPeak.toFixed(0)}/s, bare ${barePeak.toFixed(0)}/s (${(100 * (haversackPeak / barePeak)).toFixed(1)} %); at 70 % of peak p50 ${loaded.p50.toFixed(1)} ms, p99 ${loaded.p99.toFixed(1)} ms`,
+      `round ${r + 1}: Haversack ${haversackPeak.toFixed(0)}/s, bare ${barePeak.toFixed(0)}/s (${(100 * (haversackPeak / barePeak)).toFixed(1)} %); at 70 % of peak p50 ${loaded.p50.toFixed(1)} ms, p99 ${loaded.p99.toFixed(1)} ms; server CPU per read ${haversackCpu.toFixed(2)} ms (bare ${bareCpu.toFixed(2)} ms)`,
     );
   }
   const shares = results.map((r) => r.share);
   const middle = results.find((r) => r.share === median(shares));
   const p99 = median(results.map((r) => r.p99));
   console.log(
-    `\nshare of bare: median ${(100 * median(shares)).toFixed(1)} % (${(100 * Math.min(...shares)).toFixed(1)}–${(100 * Math.max(...shares)).toFixed(1)} %); p99 at 70 % of peak: median ${p99.toFixed(1)} ms; statements per read: ${statementsPerRead} (bare: 1)`,
+    `\nshare of bare: median ${(100 * median(shares)).toFixed(1)} % (${(100 * Math.min(...shares)).toFixed(1)}–${(100 * Math.max(...shares)).toFixed(1)} %); p99 at 70 % of peak: median ${p99.toFixed(1)} ms; statements per read: ${statementsPerRead} (bare: 1); server CPU per read: median ${median(results.map((r) => r.haversackCpu)).toFixed(2)} ms (bare ${median(results.map((r) => r.bareCpu)).toFixed(2)} ms)`,
   );
   reportResult({
     bench: 'container-read',
