@@ -428,12 +428,16 @@ export const cablePlugin = fp(
         released: false,
       };
       // Registered before the session is looked up: a session ended before the lookup fails it, and one
-      // ended after it finds this connection by its session id. Either way the socket closes.
+      // ended after it finds this connection by its session id. Either way the socket closes. The lookup
+      // reads the database (not the session cache, which another process's revocation reaches a few
+      // milliseconds after its sessions_ended message may have come and gone).
       register(connection);
       socket.on('close', () => release(connection));
       if (socket.readyState !== socket.OPEN) return release(connection);
       try {
-        connection.user.username = (await options.accounts.authenticate(claims)).user.username;
+        connection.user.username = (
+          await options.accounts.authenticate(claims, { fresh: true })
+        ).user.username;
       } catch {
         return end(connection, false);
       }

@@ -244,8 +244,12 @@ export class AccountsService {
    * The access token's session must still be live: logout and password resets end it at once. A live
    * session is remembered for a few seconds (session-cache.ts), forgotten as soon as anything ends it.
    */
-  async authenticate(claims: { userId: string; sessionId: string }): Promise<SessionUser> {
-    const cache = this.#deps.sessionCache;
+  async authenticate(
+    claims: { userId: string; sessionId: string },
+    options: { fresh?: boolean } = {},
+  ): Promise<SessionUser> {
+    // `fresh`: read from the database whatever is remembered, for what outlives the request (a socket).
+    const cache = options.fresh ? undefined : this.#deps.sessionCache;
     const cached = cache?.get(claims.sessionId, claims.userId);
     if (cached) return { user: cached, sessionId: claims.sessionId };
     const read = async () => {

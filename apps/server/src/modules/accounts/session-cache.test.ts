@@ -268,6 +268,22 @@ describe('authenticated requests with the session cache', () => {
     }
   });
 
+  it('reads the database for a fresh lookup (a socket), whatever is remembered', async () => {
+    const user = await createUser(ctx);
+    const claims = { userId: user.user.id, sessionId: sessionIdOf(user) };
+    expect((await me(ctx.app, user)).statusCode).toBe(200);
+    // Plain SQL, which this deaf instance does not hear: only a read of the database sees it.
+    await ctx.database.db
+      .update(authSessions)
+      .set({ revokedAt: new Date(), revokedReason: 'logout' })
+      .where(eq(authSessions.id, claims.sessionId));
+    await expect(ctx.app.services.accounts.authenticate(claims, { fresh: true })).rejects.toMatchObject({
+      code: 'REVOKED_TOKEN',
+    });
+    // The remembered session is what the next request would use until the notification or the age limit.
+    expect((await ctx.app.services.accounts.authenticate(claims)).sessionId).toBe(claims.sessionId);
+  });
+
   it('hears a user written outside any transaction as settled at once', async () => {
     const user = await createUser(ctx);
     expect((await me(ctx.app, user)).statusCode).toBe(200);
