@@ -1,8 +1,9 @@
 import { inArray } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { directRows } from '../../db/direct.js';
 import { transactions } from '../../db/schema/inventory.js';
-import { statementName } from '../../db/statements.js';
 import { currentChangeSource } from '../../lib/change-source.js';
+import { LEDGER_INSERT_BATCH, ledgerInsertStatement, ledgerInsertValues } from './ledger-insert.js';
 
 export type LedgerEntry = typeof transactions.$inferInsert;
 
@@ -29,22 +30,15 @@ export const ledgerRepository = {
 
   async recordReturningIds(db: Executor, entries: LedgerEntry[]): Promise<string[]> {
     if (entries.length === 0) return [];
-    const values = entries.map(withSource);
-    // The statement's text depends on which columns each row sets (the others are `default`).
-    const shape = values
-      .map((row) =>
-        Object.keys(row)
-          .filter((key) => row[key as keyof LedgerEntry] !== undefined)
-          .sort()
-          .join(','),
-      )
-      .join('|');
-    const rows = await db
-      .insert(transactions)
-      .values(values)
-      .returning({ id: transactions.id })
-      .prepare(statementName('ledger_insert', shape))
-      .execute();
-    return rows.map((r) => r.id);
+    // Every inventory action writes its rows here: the statement is written once per number of rows
+    // (ledger-insert.ts), not built by drizzle on every call.
+    const ids: string[] = [];
+    // Batches keep the number of statement shapes (and of parameters) bounded.
+    for (let at = 0; at < entries.length; at += LEDGER_INSERT_BATCH) {
+      const batch = entries.slice(at, at + LEDGER_INSERT_BATCH).map(withSource);
+      const rows = await directRows(db, ledgerInsertStatement(batch.length), ledgerInsertValues(batch));
+      for (const row of rows) ids.push(row[0] as string);
+    }
+    return ids;
   },
 };
