@@ -7,7 +7,6 @@ import {
   usageResourceLimit,
   usageResources,
 } from '@haversack/contracts';
-import type { SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import {
@@ -35,10 +34,11 @@ export type UsageCounter = (
 export type PatronageSource = (db: Executor, userId: string, partyId: string) => Promise<string | undefined>;
 
 /**
- * Whether the user may hold a patronage in the party, as SQL: read with the user's own subscription so
- * that the patronage source is asked only when there is one (most actions of most users have none).
+ * Whether the user ($1) may hold a patronage in the party ($2), as SQL text: read with the user's own
+ * subscription so that the patronage source is asked only when there is one (most actions of most users
+ * have none). Text, not drizzle SQL: the read is written once (subscriptions.statements.ts).
  */
-export type PatronageProbe = (userId: string, partyId: string) => SQL<boolean>;
+export type PatronageProbe = string;
 
 export interface LimitCheck {
   allowed: boolean;
@@ -76,8 +76,11 @@ export class EntitlementService {
 
   /** `ownTier`, and whether a patronage in `partyId` may exist (always yes without a probe). */
   async #ownTier(db: Executor, userId: string, partyId?: string) {
-    const probe = partyId && this.#patronageProbe ? this.#patronageProbe(userId, partyId) : undefined;
-    const row = probe ? await repo.findByUserWith(db, userId, probe) : await repo.findByUser(db, userId);
+    const probe = partyId && this.#patronageProbe ? this.#patronageProbe : undefined;
+    const row =
+      partyId && probe
+        ? await repo.findByUserWith(db, userId, partyId, probe)
+        : await repo.findByUser(db, userId);
     const mayHavePatronage = !row || !probe || !('probe' in row) || row.probe !== false;
     if (!row) return { tier: await this.#freeTier(db), mayHavePatronage };
     const lapsed = hasLapsed(
