@@ -6,6 +6,7 @@ import { containers } from '../../db/schema/inventory.js';
 import { itemInstances, itemTemplates } from '../../db/schema/items.js';
 import { parties, partyMemberships } from '../../db/schema/parties.js';
 import { statementName } from '../../db/statements.js';
+import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
 import {
   deleteInstanceStatement,
   insertInstanceStatement,
@@ -434,6 +435,20 @@ export const inventoryRepository = {
       changes.map((c) => c.quantity),
     ]);
     return rows.map((row) => instanceAt(row));
+  },
+
+  /** `setQuantities` and one ledger row in one statement (a transfer's writes): the rows and the row's id. */
+  async setQuantitiesRecording(
+    db: Executor,
+    changes: { id: string; quantity: number }[],
+    entry: LedgerEntry,
+  ): Promise<{ id: string; rows: InstanceRow[] }> {
+    const { id, rows } = await ledgerRepository.recordAlongside(db, entry, setQuantitiesStatement, [
+      new Date().toISOString(),
+      changes.map((c) => c.id),
+      changes.map((c) => c.quantity),
+    ]);
+    return { id, rows: rows.map((row) => instanceAt(row)) };
   },
 
   async lockInstance(db: Executor, id: string): Promise<InstanceRow | undefined> {

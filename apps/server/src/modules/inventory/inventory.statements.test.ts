@@ -162,4 +162,42 @@ describe('the statements of a move', () => {
       .where(inArray(transactions.id, ids));
     expect(n).toBe(2);
   });
+
+  it('write new quantities and the move’s ledger row in one statement', async () => {
+    const { gm, party, moved, waiting, stash } = await setUp();
+    const entry = {
+      transactionType: 'transfer',
+      partyId: party.id,
+      actorId: gm.user.id,
+      itemInstanceId: waiting.id,
+      quantity: 4,
+      destinationContainerId: stash.id,
+      summary: 'moved 4',
+    };
+    const written = await ctx.database.db.transaction((tx) =>
+      repo.setQuantitiesRecording(
+        tx,
+        [
+          { id: moved.id, quantity: 8 },
+          { id: waiting.id, quantity: 7 },
+        ],
+        entry,
+      ),
+    );
+    const reread = await ctx.database.db
+      .select()
+      .from(itemInstances)
+      .where(inArray(itemInstances.id, [moved.id, waiting.id]));
+    const byId = (rows: { id: string }[]) => [...rows].sort((a, b) => a.id.localeCompare(b.id));
+    expect(byId(written.rows)).toEqual(byId(reread));
+    expect(reread.map((row) => row.quantity).sort()).toEqual([7, 8]);
+    const [row] = await ledgerRepository.byIds(ctx.database.db, [written.id]);
+    expect(row).toMatchObject({ ...entry, source: 'web', gmOnly: false });
+    // Nothing to update: the ledger row would go unwritten, so the statement refuses.
+    await expect(
+      ctx.database.db.transaction((tx) =>
+        repo.setQuantitiesRecording(tx, [{ id: '00000000-0000-4000-8000-000000000000', quantity: 1 }], entry),
+      ),
+    ).rejects.toThrow(/ledger row went unwritten/);
+  });
 });

@@ -42,20 +42,22 @@ const statements = new Map<number, DirectStatement>();
 export function ledgerInsertStatement(count: number): DirectStatement {
   const known = statements.get(count);
   if (known) return known;
+  const statement = { name: `ledger_insert_direct_${count}`, text: ledgerInsertText(count, 1) };
+  statements.set(count, statement);
+  return statement;
+}
+
+/** The insert's text, its parameters numbered from `first`: another statement may own the ones before. */
+export function ledgerInsertText(count: number, first: number): string {
   const rows = Array.from({ length: count }, (_, row) => {
     const values = columns.map((column, at) => {
-      const parameter = `$${row * columns.length + at + 1}::${column.cast}`;
+      const parameter = `$${first + row * columns.length + at}::${column.cast}`;
       return column.fallback ? `coalesce(${parameter}, ${column.fallback})` : parameter;
     });
     return `(${values.join(', ')})`;
   });
   // PostgreSQL answers RETURNING rows of a multi-row VALUES insert in the order of the rows (as drizzle's).
-  const statement = {
-    name: `ledger_insert_direct_${count}`,
-    text: `insert into transactions (${columns.map((c) => c.name).join(', ')}) values ${rows.join(', ')} returning id`,
-  };
-  statements.set(count, statement);
-  return statement;
+  return `insert into transactions (${columns.map((c) => c.name).join(', ')}) values ${rows.join(', ')} returning id`;
 }
 
 /** The values of `ledgerInsertStatement(entries.length)`, row after row. */
