@@ -262,11 +262,13 @@ export const inventoryRepository = {
     db: Executor,
     userId: string,
     containerIds: string[],
+    /** One more column of the caller's, about the user ($1) and each container's party (`p.id`). */
+    extraColumn?: string,
   ): Promise<Map<string, LocatedRow>> {
     const unique = [...new Set(containerIds)].sort();
     if (unique.length === 0) return new Map();
     // Every transfer starts here: written once as SQL (inventory.statements.ts), not built per call.
-    const rows = await directRows(db, lockContextsStatement, [userId, unique]);
+    const rows = await directRows(db, lockContextsStatement(extraColumn), [userId, unique]);
     const located = new Map<string, LocatedRow>();
     for (const row of rows) {
       const found = locatedFrom(row);

@@ -38,7 +38,7 @@ import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.
 import { toTransactionJson } from '../ledger/ledger.service.js';
 import { partyActivityEvents } from '../ledger/ledger-events.js';
 import { partiesRepository } from '../parties/parties.repository.js';
-import type { EntitlementService } from '../subscriptions/entitlements.service.js';
+import type { EntitlementService, SubscriptionRead } from '../subscriptions/entitlements.service.js';
 import { assertMayConjure } from './conjuring-policy.js';
 import { templateFacts, toContainerJson, toInstanceJson } from './inventory.json.js';
 import * as policy from './inventory.policy.js';
@@ -128,6 +128,8 @@ interface MoveReads {
 interface Located {
   context: ContainerContext;
   access: policy.ContainerAccess;
+  /** The user's subscription as read with the lock, for the container's party (`#lockAndLocate`). */
+  subscription?: SubscriptionRead;
 }
 
 /** What a move or creation adds to a container, for the capacity check. */
@@ -1103,7 +1105,10 @@ export class InventoryService {
       {
         record,
         entry: async ({ stackId, template, name }) => {
-          await this.#countAction(tx, actor.id, scope, partyId);
+          // The subscription read with the lock for the party the action counts in (either container's
+          // when neither has one: the read then asks about no party).
+          const read = target.context.party?.id === partyId ? target.subscription : source.subscription;
+          await this.#countAction(tx, actor.id, scope, partyId, read);
           return {
             transactionType: transferType(source.context, target.context, actor.id),
             partyId,
@@ -1331,27 +1336,40 @@ export class InventoryService {
    * Shops and loot count through `moves` without it: their trades have features of their own
    * (decisions.md, "What each feature flag gates").
    */
-  async #countAction(tx: Executor, userId: string, scope: 'personal' | 'party', partyId: string | null) {
+  /** `read`: the user's subscription as already read in this transaction for `partyId`, if it was. */
+  async #countAction(
+    tx: Executor,
+    userId: string,
+    scope: 'personal' | 'party',
+    partyId: string | null,
+    read?: SubscriptionRead,
+  ) {
     if (scope === 'party' && partyId) {
       await this.entitlements.requireFeatureAndLimit(
         tx,
         userId,
         'party_collaboration',
         'inventory_actions_party_monthly',
-        { partyId },
+        { partyId, ...(read ? { read } : {}) },
       );
       return;
     }
-    await this.#countAllowance(tx, userId, scope, partyId);
+    await this.#countAllowance(tx, userId, scope, partyId, read);
   }
 
-  async #countAllowance(tx: Executor, userId: string, scope: 'personal' | 'party', partyId: string | null) {
+  async #countAllowance(
+    tx: Executor,
+    userId: string,
+    scope: 'personal' | 'party',
+    partyId: string | null,
+    read?: SubscriptionRead,
+  ) {
     await this.entitlements.requireLimit(
       tx,
       userId,
       scope === 'party' ? 'inventory_actions_party_monthly' : 'inventory_actions_personal_monthly',
       1,
-      partyId ? { partyId } : {},
+      { ...(partyId ? { partyId } : {}), ...(read ? { read } : {}) },
     );
   }
 
@@ -1417,7 +1435,20 @@ export class InventoryService {
 
   /** Locks containers (in id order) and locates them for the user, in one statement. */
   async #lockAndLocate(tx: Executor, userId: string, containerIds: string[]): Promise<Map<string, Located>> {
-    return this.#toLocated(userId, await repo.lockContextsForUser(tx, userId, containerIds));
+    // The user's subscription rides with the lock, read for each container's party: the allowance
+    // check of the action then sends no statement of its own to know the tier.
+    const found = await repo.lockContextsForUser(
+      tx,
+      userId,
+      containerIds,
+      this.entitlements.subscriptionReadSql('$1', 'p.id'),
+    );
+    const located = this.#toLocated(userId, found);
+    for (const [id, row] of found) {
+      const place = located.get(id);
+      if (place) place.subscription = this.entitlements.readSubscription(row.extra);
+    }
+    return located;
   }
 
   /** #locate for several containers in one query, whatever their number. */

@@ -5,6 +5,7 @@ import { itemInstances, itemTemplates } from '../../db/schema/items.js';
 import { createCharacter, createParty, createTemplate, createUser } from '../../test/factories.js';
 import { buildTestApp, type TestContext } from '../../test/helper.js';
 import { ledgerRepository } from '../ledger/ledger.repository.js';
+import { subscriptionsRepository } from '../subscriptions/subscriptions.repository.js';
 import { inventoryRepository as repo } from './inventory.repository.js';
 
 // The hot statements of a move are written as SQL and mapped by hand (inventory.statements.ts): they must
@@ -50,11 +51,23 @@ describe('the statements of a move', () => {
   it('locate and lock containers as the drizzle read locates them', async () => {
     const { gm, backpack, stash } = await setUp();
     await ctx.database.db.transaction(async (tx) => {
-      const locked = await repo.lockContextsForUser(tx, gm.user.id, [stash.id, backpack.id]);
+      const entitlements = ctx.app.services.entitlements;
+      const locked = await repo.lockContextsForUser(
+        tx,
+        gm.user.id,
+        [stash.id, backpack.id],
+        entitlements.subscriptionReadSql('$1', 'p.id'),
+      );
       const read = await repo.contextsForUser(tx, gm.user.id, [backpack.id, stash.id]);
       expect([...locked.keys()]).toEqual([backpack.id, stash.id].sort());
-      expect(locked.get(backpack.id)).toEqual(read.get(backpack.id));
-      expect(locked.get(stash.id)).toEqual(read.get(stash.id));
+      const { extra, ...backpackRow } = locked.get(backpack.id) ?? {};
+      expect(backpackRow).toEqual(read.get(backpack.id));
+      const { extra: stashExtra, ...stashRow } = locked.get(stash.id) ?? {};
+      expect(stashRow).toEqual(read.get(stash.id));
+      // The caller's extra column: here the user's subscription as the entitlements read it.
+      const subscription = await subscriptionsRepository.findByUser(tx, gm.user.id);
+      expect(entitlements.readSubscription(extra).row).toEqual({ ...subscription, probe: false });
+      expect(entitlements.readSubscription(stashExtra).row).toEqual({ ...subscription, probe: false });
       expect(locked.get(backpack.id)?.context.container.maxWeight).toBe(12.5);
       expect(locked.get(stash.id)?.role).toBe('gm');
     });

@@ -6,6 +6,7 @@ import {
   toNumber,
   toNumberOrNull,
 } from '../../db/direct.js';
+import { statementName } from '../../db/statements.js';
 import type { ContainerContext, ContainerRow, InstanceRow, TemplateRow } from './inventory.repository.js';
 
 /**
@@ -79,25 +80,38 @@ function containerAt(row: DirectRow, at: number): ContainerRow {
   };
 }
 
+const lockContextsStatements = new Map<string, DirectStatement>();
+
 /**
  * `inventoryRepository.lockContextsForUser`: containers locked in id order (sorted before they are
- * locked), each with its character, its party and the user's role and character in that party.
+ * locked), each with its character, its party and the user's role and character in that party, and
+ * `extra`, one more column of the caller's about the user ($1) and the container's party (`p.id`).
  * $1 the user, $2 the container ids.
  */
-export const lockContextsStatement: DirectStatement = {
-  name: 'inventory_lock_contexts_direct',
-  text: `select ${containerColumns('c')},
+export function lockContextsStatement(extra = 'null'): DirectStatement {
+  let statement = lockContextsStatements.get(extra);
+  if (!statement) {
+    statement = {
+      name: statementName('inventory_lock_contexts_direct', extra),
+      text: lockContextsText(extra),
+    };
+    lockContextsStatements.set(extra, statement);
+  }
+  return statement;
+}
+
+const lockContextsText = (extra: string) => `select ${containerColumns('c')},
        ch.id, ch.name, ch.user_id, ch.party_id,
        p.id, p.name, p.encumbrance_style, p.game_master_id, p.is_archived,
        (select m.role from party_memberships m where m.party_id = p.id and m.user_id = $1),
-       exists (select 1 from characters pc where pc.party_id = p.id and pc.user_id = $1)
+       exists (select 1 from characters pc where pc.party_id = p.id and pc.user_id = $1),
+       ${extra}
   from containers c
   left join characters ch on ch.id = c.character_id
   left join parties p on p.id = coalesce(c.party_id, ch.party_id)
  where c.id = any($2::uuid[])
  order by c.id
-   for update of c`,
-};
+   for update of c`;
 
 export type MembershipRole = 'gm' | 'manager' | 'player' | 'observer';
 
@@ -105,6 +119,8 @@ export interface LocatedRow {
   context: ContainerContext;
   role: MembershipRole | null;
   hasCharacter: boolean;
+  /** The answer of the caller's extra column, if it asked for one. */
+  extra?: unknown;
 }
 
 /** A row of `lockContextsStatement`, as `toContext` makes it of drizzle's row. */
@@ -143,6 +159,7 @@ export function locatedFrom(row: DirectRow): LocatedRow {
     context: { container, character, party, ownerName: character?.name ?? party?.name ?? '' },
     role: row[at] as MembershipRole | null,
     hasCharacter: row[at + 1] as boolean,
+    extra: row[at + 2],
   };
 }
 

@@ -38,9 +38,12 @@ export const patronagesRepository = {
     return row;
   },
 
-  /** Whether the user ($1) holds an active patronage in the party ($2), as SQL text (the entitlements' probe). */
-  activeProbe:
-    'exists (select 1 from patronages p where p.party_id = $2 and p.beneficiary_id = $1 and p.active)',
+  /**
+   * Whether the user holds an active patronage in the party, as SQL text (the entitlements' probe), given
+   * the SQL expressions of the user's and the party's ids (parameters, or a column of the caller's).
+   */
+  activeProbe: (user: string, party: string) =>
+    `exists (select 1 from patronages pat where pat.party_id = ${party} and pat.beneficiary_id = ${user} and pat.active)`,
 
   async end(db: Executor, id: string, reason: string) {
     await db

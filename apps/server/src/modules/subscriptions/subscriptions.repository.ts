@@ -87,9 +87,14 @@ export const subscriptionsRepository = {
 
   /**
    * `findByUser` with one more answer of the caller's, a yes/no about the user in a party, read in the same
-   * statement: `probe` is SQL text about the user ($1) and the party ($2).
+   * statement: `probe` gives SQL text about the user and the party from their SQL expressions.
    */
-  async findByUserWith(db: Executor, userId: string, partyId: string, probe: string) {
+  async findByUserWith(
+    db: Executor,
+    userId: string,
+    partyId: string,
+    probe: (user: string, party: string) => string,
+  ) {
     const [row] = await directRows(db, subscriptionByUserWithStatement(probe), [userId, partyId]);
     return row ? { ...subscriptionWithTierFrom(row), probe: probeFrom(row) } : undefined;
   },

@@ -36,7 +36,12 @@ describe('the subscription read written once', () => {
       patronagesRepository.activeProbe,
     );
     expect(row).toEqual({ ...(await repo.findByUser(ctx.database.db, gm.user.id)), probe: false });
-    const yes = await repo.findByUserWith(ctx.database.db, gm.user.id, party.id, '$2::uuid is not null');
+    const yes = await repo.findByUserWith(
+      ctx.database.db,
+      gm.user.id,
+      party.id,
+      (_user, party) => `${party}::uuid is not null`,
+    );
     expect(yes?.probe).toBe(true);
   });
 });

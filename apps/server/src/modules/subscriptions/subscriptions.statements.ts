@@ -26,15 +26,17 @@ export const subscriptionByUserStatement: DirectStatement = {
   text: byUser(''),
 };
 
-const withProbe = new Map<string, DirectStatement>();
+type Probe = (user: string, party: string) => string;
+const withProbe = new Map<Probe, DirectStatement>();
 
-/** $1 the user, $2 the party of the probe: its text is a yes/no about them (the entitlements' probe). */
-export function subscriptionByUserWithStatement(probe: string): DirectStatement {
+/** $1 the user, $2 the party of the probe, a yes/no about them (the entitlements' probe). */
+export function subscriptionByUserWithStatement(probe: Probe): DirectStatement {
   let statement = withProbe.get(probe);
   if (!statement) {
+    const text = probe('$1', '$2');
     statement = {
-      name: statementName('subscriptions_by_user_with_direct', probe),
-      text: byUser(`, (${probe})`),
+      name: statementName('subscriptions_by_user_with_direct', text),
+      text: byUser(`, (${text})`),
     };
     withProbe.set(probe, statement);
   }
@@ -81,4 +83,26 @@ export function subscriptionWithTierFrom(row: DirectRow): { subscription: Subscr
 /** The probe's answer, after the subscription's and the tier's columns. */
 export function probeFrom(row: DirectRow): boolean {
   return row[SUBSCRIPTION_WIDTH + TIER_WIDTH] as boolean;
+}
+
+/**
+ * The same read as one column of a caller's statement: a JSON array of the subscription's and the tier's
+ * columns and the probe's answer (false without a probe), or null when the user has no subscription.
+ */
+export function subscriptionReadColumn(user: string, party: string, probe: Probe | undefined): string {
+  return `(select json_build_array(${subscriptionColumns}, ${tierColumns}, ${probe ? probe(user, party) : 'false'})
+   from subscriptions s join subscription_tiers t on t.id = s.tier_id
+  where s.user_id = ${user} limit 1)`;
+}
+
+/** What `subscriptionReadColumn` answered: the row `findByUserWith` would have. */
+export interface SubscriptionRead {
+  row: (ReturnType<typeof subscriptionWithTierFrom> & { probe: boolean }) | undefined;
+}
+
+/** JSON has no dates: the timestamps come back as text, turned into dates by the mapper's `toDate`. */
+export function subscriptionReadFrom(answer: unknown): SubscriptionRead {
+  if (answer === null || answer === undefined) return { row: undefined };
+  const row = (typeof answer === 'string' ? JSON.parse(answer) : answer) as unknown[];
+  return { row: { ...subscriptionWithTierFrom(row), probe: probeFrom(row) } };
 }
