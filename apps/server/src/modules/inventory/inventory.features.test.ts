@@ -1,4 +1,7 @@
+import { limitExceededMessage } from '@haversack/contracts';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { transactions } from '../../db/schema/inventory.js';
 import {
   createCharacter,
   createMember,
@@ -47,6 +50,7 @@ async function partyWithStash() {
     stashRopeId: String(inStash?.id),
     player,
     backpack: String(character.primary_container_id),
+    characterId: character.id,
   };
 }
 
@@ -126,5 +130,74 @@ describe('party_collaboration (spec/01 §3: not in Free)', () => {
     expectFeatureRefused(
       await call('POST', '/item_instances', player, { item_template_id: rope.id, container_id: stashId }),
     );
+  });
+
+  // A transfer reads the user's subscription with its lock (inventory.service #lockAndLocate): the same
+  // decisions as the entitlements' own read, patronage included.
+  it('moves into the stash through a patronage, and not once it ended', async () => {
+    const { gm, party, stashId, rope, player, backpack } = await partyWithStash();
+    const [mine] = body(
+      await call('POST', '/item_instances', player, { item_template_id: rope.id, container_id: backpack }),
+    ).data;
+    const deposit = () =>
+      call('POST', '/containers/transfer', player, {
+        item_instance_id: mine?.id,
+        source_container_id: backpack,
+        target_container_id: stashId,
+      });
+    const granted = await call('POST', '/patronages', gm, {
+      beneficiary_id: player.user.id,
+      party_id: party.id,
+    });
+    expect(granted.statusCode).toBe(201);
+    await call('DELETE', `/patronages/${body(granted).data.id}`, gm);
+    expectFeatureRefused(await deposit());
+    const again = await call('POST', '/patronages', gm, {
+      beneficiary_id: player.user.id,
+      party_id: party.id,
+    });
+    expect(again.statusCode).toBe(201);
+    expect((await deposit()).statusCode).toBe(200);
+  });
+
+  it('refuses a transfer past the monthly allowance of the plan, moving nothing', async () => {
+    const { party, rope, player, backpack, characterId } = await partyWithStash();
+    const pouch = String(
+      body(
+        await call('POST', `/characters/${characterId}/containers`, player, {
+          container: { name: 'Pouch' },
+        }),
+      ).data.id,
+    );
+    const [mine] = body(
+      await call('POST', '/item_instances', player, { item_template_id: rope.id, container_id: backpack }),
+    ).data;
+    // Free allows 100 personal actions a month: the month's count is the ledger's.
+    const used = await ctx.database.db.$count(
+      transactions,
+      and(eq(transactions.actorId, player.user.id), eq(transactions.scope, 'personal')),
+    );
+    await ctx.database.db.insert(transactions).values(
+      Array.from({ length: 100 - used }, () => ({
+        transactionType: 'adjust',
+        partyId: party.id,
+        actorId: player.user.id,
+        scope: 'personal' as const,
+        summary: 'filler',
+      })),
+    );
+    const refused = await call('POST', '/containers/transfer', player, {
+      item_instance_id: mine?.id,
+      source_container_id: backpack,
+      target_container_id: pouch,
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(body(refused).error).toMatchObject({
+      code: 'LIMIT_EXCEEDED',
+      message: limitExceededMessage('Free', 'inventory_actions_personal_monthly', 100),
+    });
+    const left = body(await call('GET', `/containers/${backpack}/items`, player)).data;
+    expect(left.map((item) => item.id)).toContain(mine?.id);
+    expect(body(await call('GET', `/containers/${pouch}/items`, player)).data).toEqual([]);
   });
 });

@@ -13,17 +13,30 @@ import {
   sql,
 } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { type ArrayStatement, decodeColumn, queryArrays } from '../../db/array-rows.js';
 import type { Database, Executor } from '../../db/client.js';
+import { type DirectStatement, decodeColumn, directRows } from '../../db/direct.js';
 import { characters } from '../../db/schema/characters.js';
 import { containers } from '../../db/schema/inventory.js';
 import { itemInstances, itemTemplates } from '../../db/schema/items.js';
 import { parties, partyMemberships } from '../../db/schema/parties.js';
 import { statementName } from '../../db/statements.js';
+import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
+import {
+  deleteInstanceStatement,
+  insertInstanceStatement,
+  instanceAt,
+  type LocatedRow,
+  locatedFrom,
+  lockContextsStatement,
+  lockMoveStatement,
+  moveRowFrom,
+  setQuantitiesStatement,
+} from './inventory.statements.js';
 
 export type ContainerRow = typeof containers.$inferSelect;
 export type InstanceRow = typeof itemInstances.$inferSelect;
-export type TemplateRow = typeof itemTemplates.$inferSelect;
+/** A template as the inventory reads it: everything but the search vector, which only the search reads. */
+export type TemplateRow = Omit<typeof itemTemplates.$inferSelect, 'searchVector'>;
 
 /** Per-unit weight and copper value of a stack, honouring its overrides (DESIGN §4), as SQL. */
 export const unitWeight = sql<number>`coalesce((${itemInstances.instanceData}->>'weight_override')::numeric, ${itemTemplates.weight})`;
@@ -118,7 +131,7 @@ interface ItemFilter {
 const pageInstanceFields = Object.entries(getTableColumns(itemInstances));
 const pageTemplateFields = Object.entries(instanceTemplateColumns);
 /** The page's statement for each set of filters, built once with placeholders (its text never varies). */
-const containerPageStatements = new Map<string, ArrayStatement & { params: unknown[] }>();
+const containerPageStatements = new Map<string, DirectStatement & { params: unknown[] }>();
 
 function isDatabase(db: Executor): db is Database {
   return '$client' in db;
@@ -183,7 +196,7 @@ async function containerPage(db: Database, containerId: string, filter: ItemFilt
     limit: filter.perPage,
     offset: (filter.page - 1) * filter.perPage,
   });
-  const values = await queryArrays(db, statement, params);
+  const values = await directRows(db, statement, params, { forColumns: true });
   const instanceCount = pageInstanceFields.length;
   const rows = values.map((row) => {
     const instance: Record<string, unknown> = {};
@@ -362,29 +375,19 @@ export const inventoryRepository = {
     db: Executor,
     userId: string,
     containerIds: string[],
-  ): Promise<Map<string, { context: ContainerContext; role: MembershipRole | null; hasCharacter: boolean }>> {
+    /** One more column of the caller's, about the user ($1) and each container's party (`p.id`). */
+    extraColumn?: string,
+  ): Promise<Map<string, LocatedRow>> {
     const unique = [...new Set(containerIds)].sort();
     if (unique.length === 0) return new Map();
-    const rows = await db
-      .select({
-        ...contextColumns,
-        role: sql<MembershipRole | null>`(select m.role from ${partyMemberships} m where m.party_id = ${parties.id} and m.user_id = ${userId})`,
-        hasCharacter: sql<boolean>`exists (select 1 from ${characters} c where c.party_id = ${parties.id} and c.user_id = ${userId})`,
-      })
-      .from(containers)
-      .leftJoin(characters, eq(characters.id, containers.characterId))
-      .leftJoin(parties, sql`${parties.id} = coalesce(${containers.partyId}, ${characters.partyId})`)
-      .where(inArray(containers.id, unique))
-      .orderBy(asc(containers.id))
-      .for('update', { of: containers })
-      .prepare(statementName('inventory_lock_contexts', unique.length))
-      .execute();
-    return new Map(
-      rows.map((row) => [
-        row.container.id,
-        { context: toContext(row), role: row.role, hasCharacter: row.hasCharacter },
-      ]),
-    );
+    // Every transfer starts here: written once as SQL (inventory.statements.ts), not built per call.
+    const rows = await directRows(db, lockContextsStatement(extraColumn), [userId, unique]);
+    const located = new Map<string, LocatedRow>();
+    for (const row of rows) {
+      const found = locatedFrom(row);
+      located.set(found.context.container.id, found);
+    }
+    return located;
   },
 
   /** A page of the containers in a scope: characters' first (by name, main container first), then parties'. */
@@ -525,24 +528,7 @@ export const inventoryRepository = {
       }
     | undefined
   > {
-    const rows = await db
-      .select({ instance: itemInstances, template: itemTemplates, characterId: containers.characterId })
-      .from(itemInstances)
-      .innerJoin(itemTemplates, eq(itemTemplates.id, itemInstances.itemTemplateId))
-      .innerJoin(containers, eq(containers.id, itemInstances.containerId))
-      .where(
-        or(
-          eq(itemInstances.id, id),
-          and(
-            eq(itemInstances.containerId, targetContainerId),
-            sql`${itemInstances.itemTemplateId} = (select s.item_template_id from ${itemInstances} s where s.id = ${id})`,
-          ),
-        ),
-      )
-      .orderBy(asc(itemInstances.createdAt), asc(itemInstances.id))
-      .for('update', { of: itemInstances })
-      .prepare(statementName('inventory_lock_move'))
-      .execute();
+    const rows = (await directRows(db, lockMoveStatement, [id, targetContainerId])).map(moveRowFrom);
     const moved = rows.find((row) => row.instance.id === id);
     if (!moved) return undefined;
     return {
@@ -558,18 +544,26 @@ export const inventoryRepository = {
   /** Sets the quantity of several stacks in one statement; answers the rows as updated. */
   async setQuantities(db: Executor, changes: { id: string; quantity: number }[]): Promise<InstanceRow[]> {
     if (changes.length === 0) return [];
-    const values = sql.join(
-      changes.map((c) => sql`(${c.id}::uuid, ${c.quantity}::integer)`),
-      sql`, `,
-    );
-    return db
-      .update(itemInstances)
-      .set({ quantity: sql`v.quantity`, updatedAt: new Date() })
-      .from(sql`(values ${values}) as v(id, quantity)`)
-      .where(sql`${itemInstances.id} = v.id`)
-      .returning(getTableColumns(itemInstances))
-      .prepare(statementName('inventory_set_quantities', changes.length))
-      .execute();
+    const rows = await directRows(db, setQuantitiesStatement, [
+      new Date().toISOString(),
+      changes.map((c) => c.id),
+      changes.map((c) => c.quantity),
+    ]);
+    return rows.map((row) => instanceAt(row));
+  },
+
+  /** `setQuantities` and one ledger row in one statement (a transfer's writes): the rows and the row's id. */
+  async setQuantitiesRecording(
+    db: Executor,
+    changes: { id: string; quantity: number }[],
+    entry: LedgerEntry,
+  ): Promise<{ id: string; rows: InstanceRow[] }> {
+    const { id, rows } = await ledgerRepository.recordAlongside(db, entry, setQuantitiesStatement, [
+      new Date().toISOString(),
+      changes.map((c) => c.id),
+      changes.map((c) => c.quantity),
+    ]);
+    return { id, rows: rows.map((row) => instanceAt(row)) };
   },
 
   async lockInstance(db: Executor, id: string): Promise<InstanceRow | undefined> {
@@ -607,6 +601,20 @@ export const inventoryRepository = {
   },
 
   async insertInstance(db: Executor, values: typeof itemInstances.$inferInsert): Promise<InstanceRow> {
+    // What moves and placements set goes through the statement written once; anything else (an id or a
+    // time chosen by the caller) through drizzle.
+    if (values.id === undefined && values.createdAt === undefined && values.updatedAt === undefined) {
+      const [created] = await directRows(db, insertInstanceStatement, [
+        values.containerId,
+        values.itemTemplateId,
+        values.quantity,
+        values.instanceData === undefined ? null : JSON.stringify(values.instanceData),
+        values.notes ?? null,
+        values.isIdentified ?? null,
+      ]);
+      if (!created) throw new Error('insert item_instances returned nothing');
+      return instanceAt(created);
+    }
     const [row] = await db.insert(itemInstances).values(values).returning();
     if (!row) throw new Error('insert item_instances returned nothing');
     return row;
@@ -627,7 +635,7 @@ export const inventoryRepository = {
   },
 
   async deleteInstance(db: Executor, id: string) {
-    await db.delete(itemInstances).where(eq(itemInstances.id, id));
+    await directRows(db, deleteInstanceStatement, [id]);
   },
 
   /** Items of one container, or of every container of a scope (GET /item_instances). */

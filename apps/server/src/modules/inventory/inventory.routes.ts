@@ -261,6 +261,9 @@ export async function inventoryRoutes(app: FastifyInstance, options: { inventory
     '/containers/transfer',
     {
       config: transferErrors,
+      // The answer is built by typed mappers (toInstanceJson): stringified once, without zod walking it
+      // (issue 13 §2; inventory.test.ts holds the answer to the contract's schema).
+      ...typedJsonResponse,
       schema: {
         tags,
         summary: 'Move items between containers',
@@ -277,6 +280,7 @@ export async function inventoryRoutes(app: FastifyInstance, options: { inventory
     '/characters/:id/transfer_item',
     {
       config: transferErrors,
+      ...typedJsonResponse,
       schema: {
         tags,
         summary: 'Move items from one of a character’s containers',

@@ -38,7 +38,7 @@ import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.
 import { toTransactionJson } from '../ledger/ledger.service.js';
 import { partyActivityEvents } from '../ledger/ledger-events.js';
 import { partiesRepository } from '../parties/parties.repository.js';
-import type { EntitlementService } from '../subscriptions/entitlements.service.js';
+import type { EntitlementService, SubscriptionRead } from '../subscriptions/entitlements.service.js';
 import { assertMayConjure } from './conjuring-policy.js';
 import { templateFacts, toContainerJson, toInstanceJson } from './inventory.json.js';
 import * as policy from './inventory.policy.js';
@@ -96,7 +96,24 @@ export interface InventoryMoves {
 }
 
 type Owner = { characterId: string } | { partyId: string };
-type RecordLedger = (entries: LedgerEntry | LedgerEntry[]) => Promise<string[]>;
+type RecordLedger = ((entries: LedgerEntry | LedgerEntry[]) => Promise<string[]>) & {
+  /** One row written in the same statement as new stack quantities (one round trip); the stacks as written. */
+  withQuantities(
+    entry: LedgerEntry,
+    changes: { id: string; quantity: number }[],
+  ): Promise<{ id: string; rows: InstanceRow[] }>;
+};
+
+/**
+ * A move's ledger row, made once the move is planned and checked, and before it writes anything: it may
+ * then go in the same statement as the move's writes. `stackId` is the first stack receiving items.
+ * Making it may refuse the move (the allowance), so it is asked for before the writes, after the checks.
+ */
+type MoveLedger = (moved: {
+  stackId: string | null;
+  template: TemplateRow;
+  name: string;
+}) => Promise<LedgerEntry>;
 
 /** A move's stack as its caller locked it, and what else it read with it (`inventoryRepository.lockMove`). */
 interface MoveReads {
@@ -111,6 +128,8 @@ interface MoveReads {
 interface Located {
   context: ContainerContext;
   access: policy.ContainerAccess;
+  /** The user's subscription as read with the lock, for the container's party (`#lockAndLocate`). */
+  subscription?: SubscriptionRead;
 }
 
 /** What a move or creation adds to a container, for the capacity check. */
@@ -176,16 +195,29 @@ export class InventoryService {
   #transaction<T>(work: (tx: Executor, record: RecordLedger) => Promise<T>): Promise<T> {
     return this.events.inTransaction(this.db, async (tx, emit) => {
       const written: LedgerEntry[] = [];
-      const result = await work(tx, async (entries) => {
-        const rows = Array.isArray(entries) ? entries : [entries];
-        const ids = await ledgerRepository.recordReturningIds(tx, rows);
+      const noted = (rows: LedgerEntry[]) => {
         written.push(...rows);
         for (const row of rows) {
           const event = eventFromLedger(row);
           if (event) emit(event);
         }
-        return ids;
-      });
+      };
+      const record: RecordLedger = Object.assign(
+        async (entries: LedgerEntry | LedgerEntry[]) => {
+          const rows = Array.isArray(entries) ? entries : [entries];
+          const ids = await ledgerRepository.recordReturningIds(tx, rows);
+          noted(rows);
+          return ids;
+        },
+        {
+          withQuantities: async (entry: LedgerEntry, changes: { id: string; quantity: number }[]) => {
+            const written = await repo.setQuantitiesRecording(tx, changes, entry);
+            noted([entry]);
+            return written;
+          },
+        },
+      );
+      const result = await work(tx, record);
       for (const event of partyActivityEvents(written)) emit(event);
       return result;
     });
@@ -1059,44 +1091,52 @@ export class InventoryService {
     if (!target) throw AppError.notFound('Container not found.');
     policy.assertCanAct(source.access);
     policy.assertCanAct(target.access);
+    const partyInvolved = !source.context.character || !target.context.character;
+    const scope = partyInvolved ? 'party' : 'personal';
+    const partyId = target.context.party?.id ?? source.context.party?.id ?? null;
     // The stack is locked in the source container by the caller: its owner is the source's character.
-    const { template, facts, targetIds, sourceLeft, rows } = await this.#moveStack(
+    // Its ledger row is made (and the allowance counted) once the move is checked, before it writes.
+    const { template, targetIds, sourceLeft, rows, transactionIds } = await this.#moveStack(
       tx,
       instance.id,
       target.context,
       quantity,
       known.reads ?? { instance, sourceCharacterId: source.context.container.characterId },
+      {
+        record,
+        entry: async ({ stackId, template, name }) => {
+          // The subscription read with the lock for the party the action counts in (either container's
+          // when neither has one: the read then asks about no party).
+          const read = target.context.party?.id === partyId ? target.subscription : source.subscription;
+          await this.#countAction(tx, actor.id, scope, partyId, read);
+          return {
+            transactionType: transferType(source.context, target.context, actor.id),
+            partyId,
+            characterId: source.context.character?.id ?? target.context.character?.id ?? null,
+            actorId: actor.id,
+            actorName: actor.username,
+            targetName: target.context.ownerName,
+            itemTemplateId: template.id,
+            itemInstanceId: stackId,
+            itemName: name,
+            quantity,
+            sourceContainerId: sourceId,
+            sourceName: `${source.context.container.name} (${source.context.ownerName})`,
+            destinationContainerId: targetId,
+            destinationName: `${target.context.container.name} (${target.context.ownerName})`,
+            scope,
+            summary: `${actor.username} moved ${quantity} × ${name} from ${source.context.container.name} to ${target.context.container.name}`,
+          };
+        },
+      },
     );
-
-    const partyInvolved = !source.context.character || !target.context.character;
-    const scope = partyInvolved ? 'party' : 'personal';
-    const partyId = target.context.party?.id ?? source.context.party?.id ?? null;
-    await this.#countAction(tx, actor.id, scope, partyId);
-    const entry: LedgerEntry = {
-      transactionType: transferType(source.context, target.context, actor.id),
-      partyId,
-      characterId: source.context.character?.id ?? target.context.character?.id ?? null,
-      actorId: actor.id,
-      actorName: actor.username,
-      targetName: target.context.ownerName,
-      itemTemplateId: template.id,
-      itemInstanceId: targetIds[0] ?? null,
-      itemName: facts.name,
-      quantity,
-      sourceContainerId: sourceId,
-      sourceName: `${source.context.container.name} (${source.context.ownerName})`,
-      destinationContainerId: targetId,
-      destinationName: `${target.context.container.name} (${target.context.ownerName})`,
-      scope,
-      summary: `${actor.username} moved ${quantity} × ${facts.name} from ${source.context.container.name} to ${target.context.container.name}`,
-    };
-    const transactionIds = await record(entry);
     return { moved: quantity, sourceLeft, targetIds, transactionIds, rows, template };
   }
 
   /**
    * Moves `quantity` of a locked stack into a locked container (capacity, stacking), leaving the source
-   * stack smaller or gone. No access check and no ledger row: the caller does both.
+   * stack smaller or gone. No access check: the caller does it, and writes the ledger row, or hands
+   * `ledger` to have it written with the move's writes.
    */
   async #moveStack(
     tx: Executor,
@@ -1105,6 +1145,8 @@ export class InventoryService {
     quantity: number,
     /** The stack as the caller already locked it (and what else it read with it). */
     locked?: MoveReads,
+    /** The move's ledger row, when the caller writes it with the move (transfers). */
+    ledger?: { record: RecordLedger; entry: MoveLedger },
   ) {
     const reads = locked ?? (await repo.lockMove(tx, instanceId, target.container.id));
     if (!reads) throw AppError.notFound('Item not found.');
@@ -1130,10 +1172,26 @@ export class InventoryService {
       {
         existing: reads.targetStacks,
         alongside: sourceLeft ? [{ id: instance.id, quantity: instance.quantity - quantity }] : [],
+        ...(ledger
+          ? {
+              ledger: {
+                record: ledger.record,
+                entry: (stackId: string | null) => ledger.entry({ stackId, template, name: facts.name }),
+              },
+            }
+          : {}),
       },
     );
     if (!sourceLeft) await repo.deleteInstance(tx, instance.id);
-    return { instance, template, facts, targetIds: placed.ids, sourceLeft, rows: placed.rows };
+    return {
+      instance,
+      template,
+      facts,
+      targetIds: placed.ids,
+      sourceLeft,
+      rows: placed.rows,
+      transactionIds: placed.transactionIds,
+    };
   }
 
   /**
@@ -1158,7 +1216,8 @@ export class InventoryService {
   /**
    * `#place`, answering the rows it wrote too. `existing` are the container's stacks of the template when
    * the caller locked them already; `alongside` are other stacks' new quantities, written in the same
-   * statement as the top-ups.
+   * statement as the top-ups. `ledger` makes the placement's ledger row once it is checked: with the
+   * top-ups when there are some (one statement), after the new stacks otherwise (their ids name it).
    */
   async #placeRows(
     tx: Executor,
@@ -1169,8 +1228,12 @@ export class InventoryService {
     notes: string,
     unitWeight: number,
     weightOverride?: number,
-    extra: { existing?: InstanceRow[] | undefined; alongside?: { id: string; quantity: number }[] } = {},
-  ): Promise<{ ids: string[]; rows: Map<string, InstanceRow> }> {
+    extra: {
+      existing?: InstanceRow[] | undefined;
+      alongside?: { id: string; quantity: number }[];
+      ledger?: { record: RecordLedger; entry: (stackId: string | null) => Promise<LedgerEntry> };
+    } = {},
+  ): Promise<{ ids: string[]; rows: Map<string, InstanceRow>; transactionIds: string[] }> {
     const unique = keepsOwnStack(instanceData);
     const existing = unique
       ? []
@@ -1206,7 +1269,20 @@ export class InventoryService {
       changes.push({ id: stack.id, quantity: stack.quantity + topUp.add });
       ids.push(stack.id);
     }
-    const updated = await repo.setQuantities(tx, [...changes, ...(extra.alongside ?? [])]);
+    const quantities = [...changes, ...(extra.alongside ?? [])];
+    let transactionIds: string[] = [];
+    let updated: InstanceRow[];
+    const firstTopUp = ids[0];
+    if (extra.ledger && firstTopUp !== undefined) {
+      const written = await extra.ledger.record.withQuantities(
+        await extra.ledger.entry(firstTopUp),
+        quantities,
+      );
+      updated = written.rows;
+      transactionIds = [written.id];
+    } else {
+      updated = await repo.setQuantities(tx, quantities);
+    }
     const rows = new Map(updated.map((row) => [row.id, row]));
     for (const size of plan.newStacks) {
       const created = await repo.insertInstance(tx, {
@@ -1219,7 +1295,10 @@ export class InventoryService {
       ids.push(created.id);
       rows.set(created.id, created);
     }
-    return { ids, rows };
+    if (extra.ledger && transactionIds.length === 0) {
+      transactionIds = await extra.ledger.record(await extra.ledger.entry(ids[0] ?? null));
+    }
+    return { ids, rows, transactionIds };
   }
 
   async #assertFits(tx: Executor, context: ContainerContext, addition: Addition) {
@@ -1257,27 +1336,40 @@ export class InventoryService {
    * Shops and loot count through `moves` without it: their trades have features of their own
    * (decisions.md, "What each feature flag gates").
    */
-  async #countAction(tx: Executor, userId: string, scope: 'personal' | 'party', partyId: string | null) {
+  /** `read`: the user's subscription as already read in this transaction for `partyId`, if it was. */
+  async #countAction(
+    tx: Executor,
+    userId: string,
+    scope: 'personal' | 'party',
+    partyId: string | null,
+    read?: SubscriptionRead,
+  ) {
     if (scope === 'party' && partyId) {
       await this.entitlements.requireFeatureAndLimit(
         tx,
         userId,
         'party_collaboration',
         'inventory_actions_party_monthly',
-        { partyId },
+        { partyId, ...(read ? { read } : {}) },
       );
       return;
     }
-    await this.#countAllowance(tx, userId, scope, partyId);
+    await this.#countAllowance(tx, userId, scope, partyId, read);
   }
 
-  async #countAllowance(tx: Executor, userId: string, scope: 'personal' | 'party', partyId: string | null) {
+  async #countAllowance(
+    tx: Executor,
+    userId: string,
+    scope: 'personal' | 'party',
+    partyId: string | null,
+    read?: SubscriptionRead,
+  ) {
     await this.entitlements.requireLimit(
       tx,
       userId,
       scope === 'party' ? 'inventory_actions_party_monthly' : 'inventory_actions_personal_monthly',
       1,
-      partyId ? { partyId } : {},
+      { ...(partyId ? { partyId } : {}), ...(read ? { read } : {}) },
     );
   }
 
@@ -1343,7 +1435,20 @@ export class InventoryService {
 
   /** Locks containers (in id order) and locates them for the user, in one statement. */
   async #lockAndLocate(tx: Executor, userId: string, containerIds: string[]): Promise<Map<string, Located>> {
-    return this.#toLocated(userId, await repo.lockContextsForUser(tx, userId, containerIds));
+    // The user's subscription rides with the lock, read for each container's party: the allowance
+    // check of the action then sends no statement of its own to know the tier.
+    const found = await repo.lockContextsForUser(
+      tx,
+      userId,
+      containerIds,
+      this.entitlements.subscriptionReadSql('$1', 'p.id'),
+    );
+    const located = this.#toLocated(userId, found);
+    for (const [id, row] of found) {
+      const place = located.get(id);
+      if (place) place.subscription = this.entitlements.readSubscription(row.extra);
+    }
+    return located;
   }
 
   /** #locate for several containers in one query, whatever their number. */

@@ -1,4 +1,4 @@
-import { inventoryMessages } from '@haversack/contracts';
+import { inventoryMessages, successEnvelope, transferResultSchema } from '@haversack/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transactions } from '../../db/schema/inventory.js';
@@ -32,6 +32,11 @@ afterAll(async () => ctx.close());
 const call = (method: ApiMethod, url: string, user?: SignedInUser, payload?: unknown) =>
   callApi(ctx, method, url, user, payload);
 const body = (response: { json(): unknown }) => response.json() as Body;
+/** A transfer's answer is stringified without zod (typedJsonResponse): it must still be the contract's. */
+const expectTransferAnswer = (response: { json(): unknown }) => {
+  const answer = response.json();
+  expect(successEnvelope(transferResultSchema).strict().parse(answer)).toEqual(answer);
+};
 
 async function items(user: SignedInUser, containerId: string) {
   const list = body(await call('GET', `/containers/${containerId}/items?per_page=100`, user)).data;
@@ -388,6 +393,7 @@ describe('transfers', () => {
     expect(moved.statusCode).toBe(200);
     expect(body(moved).message).toBe('Item transferred successfully');
     expect(body(moved).data).toMatchObject({ success: true, moved: 8, source_instance: { quantity: 12 } });
+    expectTransferAnswer(moved);
     expect((await items(player, quiver)).map((i) => i.quantity).sort((a, b) => a - b)).toEqual([3, 20]);
     const [entry] = body(
       await call('GET', `/transactions/character/${character.id}?transaction_type=transfer`, player),
@@ -482,6 +488,7 @@ describe('transfers', () => {
       to_container_id: stashId,
     });
     expect(deposit.statusCode).toBe(200);
+    expectTransferAnswer(deposit);
     // Issue 14: the player putting into and taking out of the stash deposits and withdraws (spec/02 §3);
     // the GM moving someone else's character's things is a transfer between character and party.
     // The gem is a new stack wherever it arrives.

@@ -1,4 +1,4 @@
-import { aliasedTable, and, desc, eq, or, type SQL, sql } from 'drizzle-orm';
+import { aliasedTable, and, desc, eq, or } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { users } from '../../db/schema/accounts.js';
 import { parties, patronages } from '../../db/schema/parties.js';
@@ -38,10 +38,12 @@ export const patronagesRepository = {
     return row;
   },
 
-  /** Whether the user holds an active patronage in the party, as SQL (the entitlements' probe). */
-  activeProbe(beneficiaryId: string, partyId: string): SQL<boolean> {
-    return sql<boolean>`exists (select 1 from ${patronages} p where p.party_id = ${partyId} and p.beneficiary_id = ${beneficiaryId} and p.active)`;
-  },
+  /**
+   * Whether the user holds an active patronage in the party, as SQL text (the entitlements' probe), given
+   * the SQL expressions of the user's and the party's ids (parameters, or a column of the caller's).
+   */
+  activeProbe: (user: string, party: string) =>
+    `exists (select 1 from patronages pat where pat.party_id = ${party} and pat.beneficiary_id = ${user} and pat.active)`,
 
   async end(db: Executor, id: string, reason: string) {
     await db

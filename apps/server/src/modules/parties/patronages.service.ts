@@ -47,7 +47,7 @@ export class PatronagesService {
   ) {
     entitlements.setPatronageSource(
       (db, userId, partyId) => this.grantedTier(db, userId, partyId),
-      (userId, partyId) => repo.activeProbe(userId, partyId),
+      repo.activeProbe,
     );
   }
 

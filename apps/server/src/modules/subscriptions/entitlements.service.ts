@@ -7,7 +7,6 @@ import {
   usageResourceLimit,
   usageResources,
 } from '@haversack/contracts';
-import type { SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import {
@@ -19,9 +18,21 @@ import {
   remaining,
 } from './entitlement-rules.js';
 import { subscriptionsRepository as repo, type TierRow } from './subscriptions.repository.js';
+import {
+  type SubscriptionRead,
+  subscriptionReadColumn,
+  subscriptionReadFrom,
+} from './subscriptions.statements.js';
+
+export type { SubscriptionRead } from './subscriptions.statements.js';
 
 export interface EntitlementContext {
   partyId?: string;
+  /**
+   * The user's subscription as a caller's statement already read it in this transaction, for this user
+   * and party (`subscriptionReadSql`): the check then sends no statement of its own to know the tier.
+   */
+  read?: SubscriptionRead;
 }
 
 /** Counts what a user has used of one resource, from the data itself (see registerUsageCounter). */
@@ -35,10 +46,12 @@ export type UsageCounter = (
 export type PatronageSource = (db: Executor, userId: string, partyId: string) => Promise<string | undefined>;
 
 /**
- * Whether the user may hold a patronage in the party, as SQL: read with the user's own subscription so
- * that the patronage source is asked only when there is one (most actions of most users have none).
+ * Whether the user may hold a patronage in the party, as SQL text given the SQL expressions of their ids:
+ * read with the user's own subscription so that the patronage source is asked only when there is one
+ * (most actions of most users have none). Text, not drizzle SQL: the read is written once
+ * (subscriptions.statements.ts), or rides with a caller's statement (`subscriptionReadSql`).
  */
-export type PatronageProbe = (userId: string, partyId: string) => SQL<boolean>;
+export type PatronageProbe = (user: string, party: string) => string;
 
 export interface LimitCheck {
   allowed: boolean;
@@ -74,10 +87,27 @@ export class EntitlementService {
     return (await this.#ownTier(db, userId)).tier;
   }
 
+  /**
+   * SQL text of one column reading the user's subscription, its tier and the patronage probe, for a
+   * caller's statement to carry (issue 13 §2: one round trip less per action); `user` and `party` are SQL
+   * expressions of their ids. Its answer goes back in the context as `read: readSubscription(answer)`.
+   */
+  subscriptionReadSql(user: string, party: string): string {
+    return subscriptionReadColumn(user, party, this.#patronageProbe);
+  }
+
+  readSubscription(answer: unknown): SubscriptionRead {
+    return subscriptionReadFrom(answer);
+  }
+
   /** `ownTier`, and whether a patronage in `partyId` may exist (always yes without a probe). */
-  async #ownTier(db: Executor, userId: string, partyId?: string) {
-    const probe = partyId && this.#patronageProbe ? this.#patronageProbe(userId, partyId) : undefined;
-    const row = probe ? await repo.findByUserWith(db, userId, probe) : await repo.findByUser(db, userId);
+  async #ownTier(db: Executor, userId: string, partyId?: string, read?: SubscriptionRead) {
+    const probe = partyId && this.#patronageProbe ? this.#patronageProbe : undefined;
+    const row = read
+      ? read.row
+      : partyId && probe
+        ? await repo.findByUserWith(db, userId, partyId, probe)
+        : await repo.findByUser(db, userId);
     const mayHavePatronage = !row || !probe || !('probe' in row) || row.probe !== false;
     if (!row) return { tier: await this.#freeTier(db), mayHavePatronage };
     const lapsed = hasLapsed(
@@ -98,8 +128,11 @@ export class EntitlementService {
     context: EntitlementContext = {},
   ): Promise<{ tier: TierRow; source: 'subscription' | 'patronage' }> {
     if (!context.partyId || !this.#patronage)
-      return { tier: await this.ownTier(db, userId), source: 'subscription' };
-    const { tier: own, mayHavePatronage } = await this.#ownTier(db, userId, context.partyId);
+      return {
+        tier: (await this.#ownTier(db, userId, undefined, context.read)).tier,
+        source: 'subscription',
+      };
+    const { tier: own, mayHavePatronage } = await this.#ownTier(db, userId, context.partyId, context.read);
     if (!mayHavePatronage) return { tier: own, source: 'subscription' };
     const grantedIdentifier = await this.#patronage(db, userId, context.partyId);
     const granted = grantedIdentifier ? await repo.findTier(db, grantedIdentifier) : undefined;

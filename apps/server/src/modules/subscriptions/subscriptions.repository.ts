@@ -1,9 +1,15 @@
-import { asc, eq, type SQL, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { directRows } from '../../db/direct.js';
 import { users } from '../../db/schema/accounts.js';
 import { billingEvents, subscriptions, subscriptionTiers } from '../../db/schema/subscriptions.js';
-import { statementName } from '../../db/statements.js';
 import { userWritten } from '../../db/user-writes.js';
+import {
+  probeFrom,
+  subscriptionByUserStatement,
+  subscriptionByUserWithStatement,
+  subscriptionWithTierFrom,
+} from './subscriptions.statements.js';
 import { tierCatalogue } from './tier-catalogue.js';
 
 export type TierRow = typeof subscriptionTiers.$inferSelect;
@@ -65,30 +71,33 @@ export const subscriptionsRepository = {
   },
 
   async findByUser(db: Executor, userId: string, options: { lock?: boolean } = {}) {
-    const query = db
-      .select({ subscription: subscriptions, tier: subscriptionTiers })
-      .from(subscriptions)
-      .innerJoin(subscriptionTiers, eq(subscriptionTiers.id, subscriptions.tierId))
-      .where(eq(subscriptions.userId, userId))
-      .limit(1);
-    const [row] = options.lock
-      ? await query.for('update', { of: subscriptions })
-      : await query.prepare(statementName('subscriptions_by_user')).execute();
-    return row;
+    if (options.lock) {
+      const [row] = await db
+        .select({ subscription: subscriptions, tier: subscriptionTiers })
+        .from(subscriptions)
+        .innerJoin(subscriptionTiers, eq(subscriptionTiers.id, subscriptions.tierId))
+        .where(eq(subscriptions.userId, userId))
+        .limit(1)
+        .for('update', { of: subscriptions });
+      return row;
+    }
+    // Every counted action reads it: written once as SQL (subscriptions.statements.ts).
+    const [row] = await directRows(db, subscriptionByUserStatement, [userId]);
+    return row ? subscriptionWithTierFrom(row) : undefined;
   },
 
-  /** `findByUser` with one more answer of the caller's, a yes/no about the user, read in the same statement. */
-  async findByUserWith(db: Executor, userId: string, probe: SQL<boolean>) {
-    const [row] = await db
-      .select({ subscription: subscriptions, tier: subscriptionTiers, probe: sql<boolean>`${probe}` })
-      .from(subscriptions)
-      .innerJoin(subscriptionTiers, eq(subscriptionTiers.id, subscriptions.tierId))
-      .where(eq(subscriptions.userId, userId))
-      .limit(1)
-      // One probe is registered (the patronages'), so this name stands for one text.
-      .prepare(statementName('subscriptions_by_user_with_probe'))
-      .execute();
-    return row;
+  /**
+   * `findByUser` with one more answer of the caller's, a yes/no about the user in a party, read in the same
+   * statement: `probe` gives SQL text about the user and the party from their SQL expressions.
+   */
+  async findByUserWith(
+    db: Executor,
+    userId: string,
+    partyId: string,
+    probe: (user: string, party: string) => string,
+  ) {
+    const [row] = await directRows(db, subscriptionByUserWithStatement(probe), [userId, partyId]);
+    return row ? { ...subscriptionWithTierFrom(row), probe: probeFrom(row) } : undefined;
   },
 
   async findByProviderSubscription(db: Executor, providerSubscriptionId: string) {
