@@ -642,14 +642,7 @@ export const inventoryRepository = {
   async listItems(
     db: Executor,
     scope: string | ContainerScope,
-    filter: {
-      search?: string;
-      rarity?: string;
-      minValueCp?: number;
-      maxValueCp?: number;
-      page: number;
-      perPage: number;
-    },
+    filter: ItemFilter,
   ) {
     const conditions: (SQL | undefined)[] = [
       typeof scope === 'string'
