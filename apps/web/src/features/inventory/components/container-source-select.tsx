@@ -37,7 +37,9 @@ export function ContainerSourceSelect({
       }}
       allowDeselect={false}
       placeholder="Choose a container"
-      comboboxProps={{ withinPortal: true }}
+      // The list is drawn when it opens, not kept hidden in the page: a hidden list is still positioned as
+      // the panel mounts, which forces a style and layout pass on a phone (issue 13 §1).
+      comboboxProps={{ withinPortal: true, keepMounted: false }}
       nothingFoundMessage="No containers"
     />
   );
