@@ -39,6 +39,17 @@ function setSignedOut(error: string | null = null): void {
 }
 
 let initializing: Promise<void> | null = null;
+/** The start-up run begun before React mounted, until the session manager takes it over. */
+let startedEarly: Promise<void> | null = null;
+
+/**
+ * Starts the session's start-up as the app's code loads, before React draws anything: the current-user
+ * request then travels while the first render runs, instead of after it (issue 13 §1). The session
+ * manager's own start-up call takes this run over instead of starting another.
+ */
+export function startSessionEarly(): void {
+  startedEarly ??= initializeSession();
+}
 
 /**
  * spec/01 §4 session startup: no access token means logged out; a token that is expired or within 120 s of
@@ -46,6 +57,11 @@ let initializing: Promise<void> | null = null;
  * with the error kept.
  */
 export function initializeSession(): Promise<void> {
+  if (startedEarly) {
+    const run = startedEarly;
+    startedEarly = null;
+    return run;
+  }
   // Start-up may be requested twice (React StrictMode runs effects twice in development): share one run.
   initializing ??= runInitialization().finally(() => {
     initializing = null;
