@@ -9,7 +9,7 @@ import { useAuthStore } from '../stores/auth-store';
 import { loginRequest, logoutRequest, meRequest, registerRequest } from './auth-api';
 import { cableNeedsFreshToken } from './cable-status';
 import { isApiError, refreshSession } from './http-client';
-import { queryClient } from './query-client';
+import { loadedQueryClient } from './query-client-loader';
 import { tokenExpiresWithin, tokenStorage } from './token-storage';
 
 function errorMessage(error: unknown): string {
@@ -127,7 +127,7 @@ export async function signOut(): Promise<void> {
     // The local session ends regardless: a server that cannot be reached must not keep anyone signed in.
   } finally {
     tokenStorage.clear();
-    queryClient.clear();
+    loadedQueryClient()?.clear();
     setSignedOut();
   }
 }
@@ -137,7 +137,7 @@ export async function signOut(): Promise<void> {
  * sign-in's. Whatever the previous account had cached goes.
  */
 export function adoptSession(session: AuthSession): User {
-  queryClient.clear();
+  loadedQueryClient()?.clear();
   tokenStorage.setTokens(session);
   setSignedIn(session.user);
   return session.user;
