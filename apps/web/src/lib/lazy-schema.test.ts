@@ -49,6 +49,9 @@ describe('the lazy schemas build plugin', () => {
       "export const messages = { required: 'Required' } as const;",
       'export const kinds = [1, 2] as const;',
       'const count = z.number().int();',
+      'const imageUrl = text().trim().max(2000);',
+      'export const kindNames = Object.keys(kinds);',
+      "export const sortedSchema = ['a'] as const;",
       'export const itemSchema = z.object({ count });',
       'export const itemListSchema = z.array(itemSchema);',
       'export const sameSchema = itemSchema;',
@@ -56,7 +59,12 @@ describe('the lazy schemas build plugin', () => {
       'export function helper() { return 1; }',
     ].join('\n');
     const wrapped = lazySchemaRanges(code).map(([start, end]) => code.slice(start, end));
-    expect(wrapped).toEqual(['z.number().int()', 'z.object({ count })', 'z.array(itemSchema)']);
+    expect(wrapped).toEqual([
+      'z.number().int()',
+      'text().trim().max(2000)',
+      'z.object({ count })',
+      'z.array(itemSchema)',
+    ]);
     const lazy = makeSchemasLazy(code, '/lazy-schema.ts') ?? '';
     expect(lazy).toContain('export const itemSchema = __lazySchema(() => z.object({ count }));');
     expect(lazy).toContain('export const sameSchema = itemSchema;');
