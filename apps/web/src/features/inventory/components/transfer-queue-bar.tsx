@@ -45,10 +45,8 @@ export function TransferQueueBar({ queue, containers }: { queue: TransferQueue; 
           onChange={queue.choose}
           error={queue.error ?? undefined}
           // The bar is sticky at the bottom of a scrolling page: floating-ui can judge it detached for a
-          // frame after a swipe and would hide the open list, so keep it shown and open it upwards. The list
-          // is drawn when it opens: kept hidden in the page, it is positioned as the bar mounts, which forces
-          // a style and layout pass on a phone (issue 13 §1).
-          comboboxProps={{ withinPortal: true, hideDetached: false, position: 'top', keepMounted: false }}
+          // frame after a swipe and would hide the open list, so keep it shown and open it upwards.
+          comboboxProps={{ withinPortal: true, hideDetached: false, position: 'top' }}
           disabled={busy}
         />
         {hasItems ? (
