@@ -37,9 +37,7 @@ export function ContainerSourceSelect({
       }}
       allowDeselect={false}
       placeholder="Choose a container"
-      // The list is drawn when it opens, not kept hidden in the page: a hidden list is still positioned as
-      // the panel mounts, which forces a style and layout pass on a phone (issue 13 §1).
-      comboboxProps={{ withinPortal: true, keepMounted: false }}
+      comboboxProps={{ withinPortal: true }}
       nothingFoundMessage="No containers"
     />
   );
