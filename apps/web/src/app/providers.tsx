@@ -1,8 +1,8 @@
 import { MantineProvider } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { lazy, type ReactNode, Suspense } from 'react';
-import { queryClient } from '../lib/query-client';
+import { QueryClientContext } from '@tanstack/react-query';
+import { lazy, type ReactNode, Suspense, useEffect, useSyncExternalStore } from 'react';
+import { loadedQueryClient, subscribeToQueryClient, withQueryClient } from '../lib/query-client-loader';
 import { useUiStore } from '../stores/ui-store';
 import { DeferredNotifications } from './deferred-notifications';
 import { SessionManager, useHasBeenSignedIn } from './session-manager';
@@ -11,10 +11,25 @@ import { cssVariablesResolver, theme } from './theme';
 // Signed out, the preferences do nothing: their effects (and the preferences contract) load with the
 // first sign-in, so /login does not carry them (issue 13 §1).
 const PreferencesEffects = lazy(() =>
-  import('../features/preferences/components/preferences-effects').then((m) => ({
+  withQueryClient(() => import('../features/preferences/components/preferences-effects')).then((m) => ({
     default: m.PreferencesEffects,
   })),
 );
+
+/**
+ * What QueryClientProvider does, for a client that loads after the first screen (lib/query-client-loader):
+ * the same context, so nothing below is drawn again when the client arrives, and the client mounted
+ * (window focus and reconnection) while it is in use.
+ */
+function LazyQueryClientProvider({ children }: { children: ReactNode }) {
+  const client = useSyncExternalStore(subscribeToQueryClient, loadedQueryClient, loadedQueryClient);
+  useEffect(() => {
+    if (!client) return;
+    client.mount();
+    return () => client.unmount();
+  }, [client]);
+  return <QueryClientContext.Provider value={client ?? undefined}>{children}</QueryClientContext.Provider>;
+}
 
 function SignedInEffects() {
   if (!useHasBeenSignedIn()) return null;
@@ -40,11 +55,11 @@ export function AppProviders({ children }: { children: ReactNode }) {
         limit={phone ? 2 : 5}
         zIndex={250}
       />
-      <QueryClientProvider client={queryClient}>
+      <LazyQueryClientProvider>
         <SessionManager />
         <SignedInEffects />
         {children}
-      </QueryClientProvider>
+      </LazyQueryClientProvider>
     </MantineProvider>
   );
 }

@@ -4,6 +4,7 @@ import { FullPageLoader } from '../components/loading';
 import { PageError } from '../components/page-error';
 import { UnsavedChangesGuard } from '../components/unsaved-changes-guard';
 import { LoginPage } from '../features/auth/pages/login-page';
+import { withQueryClient } from '../lib/query-client-loader';
 import { AdminRoute } from './guards/admin-route';
 import { GuestRoute } from './guards/guest-route';
 import { ProtectedRoute } from './guards/protected-route';
@@ -20,7 +21,8 @@ function lazyPage(
 ): RouteObject {
   return {
     ...(path === undefined ? { index: true } : { path }),
-    lazy: async () => ({ Component: await load() }),
+    // Pages draw with TanStack Query's client in place (it is not part of /login's first load).
+    lazy: async () => ({ Component: await withQueryClient(load) }),
     errorElement: <PageError pageName={pageName} />,
   };
 }
@@ -113,7 +115,9 @@ export const routes: RouteObject[] = [
       // Basic layout: no sign-in needed.
       {
         // Layouts other than the sign-in one load on demand, so /login carries only what /login needs.
-        lazy: async () => ({ Component: (await import('./layouts/basic-layout')).BasicLayout }),
+        lazy: async () => ({
+          Component: (await withQueryClient(() => import('./layouts/basic-layout'))).BasicLayout,
+        }),
         children: [
           lazyPage('home', 'Home', () => import('../features/home/pages/home-page').then((m) => m.HomePage)),
           lazyPage('about', 'About', () =>
@@ -137,7 +141,9 @@ export const routes: RouteObject[] = [
         element: <ProtectedRoute />,
         children: [
           {
-            lazy: async () => ({ Component: (await import('./layouts/main-layout')).MainLayout }),
+            lazy: async () => ({
+              Component: (await withQueryClient(() => import('./layouts/main-layout'))).MainLayout,
+            }),
             children: [
               lazyPage('dashboard', 'Dashboard', () =>
                 import('../features/dashboard/pages/dashboard-page').then((m) => m.DashboardPage),
@@ -313,7 +319,7 @@ export const routes: RouteObject[] = [
         children: [
           {
             lazy: async () => {
-              const { AdminLayout } = await import('./layouts/admin-layout');
+              const { AdminLayout } = await withQueryClient(() => import('./layouts/admin-layout'));
               return { Component: AdminLayout };
             },
             HydrateFallback: AdminLoader,

@@ -1,10 +1,30 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { useAuthStore } from '../stores/auth-store';
 import { authHeaderOf, buildTokens, buildUser, failure, mockFetch, success } from '../test/fixtures';
-import { initializeSession, signOut } from './session';
+import { initializeSession, signOut, startSessionEarly } from './session';
 import { tokenStorage } from './token-storage';
 
 describe('initializeSession (spec/01 §4 start-up)', () => {
+  it('started before React mounts, is taken over by the session manager: the user is asked for once', async () => {
+    tokenStorage.setTokens(buildTokens());
+    const user = buildUser();
+    let answer: (response: Response) => void = () => undefined;
+    const fetchMock = mockFetch(() => new Promise<Response>((resolve) => (answer = resolve)));
+    startSessionEarly();
+    expect(useAuthStore.getState().isInitializing).toBe(true);
+    // The session manager mounts while the request is still travelling, and again once it has ended.
+    const takenOver = initializeSession();
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+    answer(success({ user }));
+    await takenOver;
+    expect(useAuthStore.getState()).toMatchObject({ isAuthenticated: true, isInitializing: false, user });
+    expect(fetchMock.mock.calls.map(([url]) => String(url))).toEqual(['/api/v1/auth/me']);
+    // Taken over once: a later start-up (a remount) asks again, as before.
+    fetchMock.mockImplementation(async () => success({ user }));
+    await initializeSession();
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+
   it('without a token is signed out at once, without calling the server', async () => {
     const fetchMock = mockFetch(() => success({}));
     await initializeSession();

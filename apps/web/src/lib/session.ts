@@ -9,7 +9,7 @@ import { useAuthStore } from '../stores/auth-store';
 import { loginRequest, logoutRequest, meRequest, registerRequest } from './auth-api';
 import { cableNeedsFreshToken } from './cable-status';
 import { isApiError, refreshSession } from './http-client';
-import { queryClient } from './query-client';
+import { loadedQueryClient } from './query-client-loader';
 import { tokenExpiresWithin, tokenStorage } from './token-storage';
 
 function errorMessage(error: unknown): string {
@@ -39,6 +39,17 @@ function setSignedOut(error: string | null = null): void {
 }
 
 let initializing: Promise<void> | null = null;
+/** The start-up run begun before React mounted, until the session manager takes it over. */
+let startedEarly: Promise<void> | null = null;
+
+/**
+ * Starts the session's start-up as the app's code loads, before React draws anything: the current-user
+ * request then travels while the first render runs, instead of after it (issue 13 §1). The session
+ * manager's own start-up call takes this run over instead of starting another.
+ */
+export function startSessionEarly(): void {
+  startedEarly ??= initializeSession();
+}
 
 /**
  * spec/01 §4 session startup: no access token means logged out; a token that is expired or within 120 s of
@@ -46,6 +57,11 @@ let initializing: Promise<void> | null = null;
  * with the error kept.
  */
 export function initializeSession(): Promise<void> {
+  if (startedEarly) {
+    const run = startedEarly;
+    startedEarly = null;
+    return run;
+  }
   // Start-up may be requested twice (React StrictMode runs effects twice in development): share one run.
   initializing ??= runInitialization().finally(() => {
     initializing = null;
@@ -111,7 +127,7 @@ export async function signOut(): Promise<void> {
     // The local session ends regardless: a server that cannot be reached must not keep anyone signed in.
   } finally {
     tokenStorage.clear();
-    queryClient.clear();
+    loadedQueryClient()?.clear();
     setSignedOut();
   }
 }
@@ -121,7 +137,7 @@ export async function signOut(): Promise<void> {
  * sign-in's. Whatever the previous account had cached goes.
  */
 export function adoptSession(session: AuthSession): User {
-  queryClient.clear();
+  loadedQueryClient()?.clear();
   tokenStorage.setTokens(session);
   setSignedIn(session.user);
   return session.user;

@@ -34,18 +34,21 @@ export const authProvidersReader: AnswerSchema<AuthProviders> = {
   },
 };
 
+/** GET auth/providers, read without zod. */
+export async function fetchAuthProviders(): Promise<AuthProviders> {
+  const { data } = await apiRequest(`${API_V1}/auth/providers`, {
+    schema: authProvidersReader,
+    auth: false,
+    toast: false,
+  });
+  return data;
+}
+
 /** What this server is configured for (issue 16 §1, §4): the Discord button and the /discord steps. */
 export function authProvidersQueryOptions() {
   return queryOptions({
     queryKey: discordKeys.providers,
-    queryFn: async () => {
-      const { data } = await apiRequest(`${API_V1}/auth/providers`, {
-        schema: authProvidersReader,
-        auth: false,
-        toast: false,
-      });
-      return data;
-    },
+    queryFn: fetchAuthProviders,
     // Configuration changes only with a restart.
     staleTime: 5 * 60_000,
   });

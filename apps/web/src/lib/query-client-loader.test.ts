@@ -1,0 +1,25 @@
+import { describe, expect, it, vi } from 'vitest';
+import { queryClient } from './query-client';
+import {
+  loadedQueryClient,
+  loadQueryClient,
+  subscribeToQueryClient,
+  withQueryClient,
+} from './query-client-loader';
+
+describe('the lazily loaded query client (issue 13 §1)', () => {
+  it('loads the one app client once, tells its subscribers, and lets lazy parts wait for it', async () => {
+    const listener = vi.fn();
+    const unsubscribe = subscribeToQueryClient(listener);
+    const first = loadQueryClient();
+    expect(loadQueryClient()).toBe(first);
+    expect(await first).toBe(queryClient);
+    expect(loadedQueryClient()).toBe(queryClient);
+    expect(listener).toHaveBeenCalledTimes(1);
+    unsubscribe();
+
+    const page = await withQueryClient(async () => 'the page');
+    expect(page).toBe('the page');
+    expect(loadedQueryClient()).toBe(queryClient);
+  });
+});
