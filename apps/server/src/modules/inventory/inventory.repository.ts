@@ -639,11 +639,7 @@ export const inventoryRepository = {
   },
 
   /** Items of one container, or of every container of a scope (GET /item_instances). */
-  async listItems(
-    db: Executor,
-    scope: string | ContainerScope,
-    filter: ItemFilter,
-  ) {
+  async listItems(db: Executor, scope: string | ContainerScope, filter: ItemFilter) {
     const conditions: (SQL | undefined)[] = [
       typeof scope === 'string'
         ? eq(itemInstances.containerId, scope)
