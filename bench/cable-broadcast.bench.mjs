@@ -26,6 +26,7 @@ import { fileURLToPath } from 'node:url';
 import * as ActionCable from '@rails/actioncable';
 import { WebSocket } from 'ws';
 import { reportResult } from './lib/bench-result.mjs';
+import { serverNodeFlags } from './lib/server-command.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const argument = (name, fallback) => {
@@ -82,7 +83,7 @@ async function startHaversack() {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haversack-bench-'));
   const child = spawnWithFds(
-    ['--expose-gc', serverMain],
+    [...serverNodeFlags(), '--expose-gc', serverMain],
     {
       PORT: String(port),
       DATA_DIR: dataDir,

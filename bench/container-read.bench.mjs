@@ -18,6 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { reportResult } from './lib/bench-result.mjs';
+import { serverNodeFlags } from './lib/server-command.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const argument = (name, fallback) => {
@@ -95,7 +96,7 @@ async function startHaversack() {
   // BENCH_SERVER_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server, for instance.
   const nodeArgs = process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? [];
   const server = startProcess(
-    [...nodeArgs, '--import', path.join(here, 'lib/count-queries.mjs'), serverMain],
+    [...serverNodeFlags(), ...nodeArgs, '--import', path.join(here, 'lib/count-queries.mjs'), serverMain],
     {
       PORT: String(port),
       DATABASE_URL: databaseUrl,

@@ -10,6 +10,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { reportResult } from './lib/bench-result.mjs';
+import { serverNodeFlags } from './lib/server-command.mjs';
 
 const argument = (name, fallback) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -125,11 +126,11 @@ const bare = [
 const baseline = await timeStart(bare, {}, '/');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haversack-start-'));
 const env = { DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
-const rows = [['first start', await timeStart([server], env, '/api/v1/health')]];
+const rows = [['first start', await timeStart([...serverNodeFlags(), server], env, '/api/v1/health')]];
 for (let i = 1; i <= restarts; i++) {
   // The last restart also serves a burst of requests: the memory under load.
   const load = i === restarts ? burst : undefined;
-  rows.push([`restart ${i}`, await timeStart([server], env, '/api/v1/health', load)]);
+  rows.push([`restart ${i}`, await timeStart([...serverNodeFlags(), server], env, '/api/v1/health', load)]);
 }
 const loaded = rows.at(-1)[1].loaded;
 rmSync(dataDir, { recursive: true, force: true });

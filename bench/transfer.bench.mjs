@@ -22,6 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { reportResult } from './lib/bench-result.mjs';
+import { serverNodeFlags } from './lib/server-command.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const argument = (name, fallback) => {
@@ -69,7 +70,7 @@ async function startServer() {
   const nodeArgs = process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? [];
   const child = spawn(
     process.execPath,
-    [...nodeArgs, '--import', path.join(here, 'lib/count-queries.mjs'), serverMain],
+    [...serverNodeFlags(), ...nodeArgs, '--import', path.join(here, 'lib/count-queries.mjs'), serverMain],
     {
       env: {
         ...process.env,

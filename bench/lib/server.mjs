@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { serverNodeFlags } from './server-command.mjs';
 
 export const freePort = () =>
   new Promise((resolve) => {
@@ -25,7 +26,7 @@ export async function startServer(
 ) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['apps/server/dist/main.js'], {
+  const child = spawn(process.execPath, [...serverNodeFlags(), 'apps/server/dist/main.js'], {
     env: {
       ...process.env,
       PORT: String(port),
