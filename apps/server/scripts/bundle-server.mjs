@@ -1,0 +1,84 @@
+// Bundles the compiled server (dist/main.js and everything it imports) into dist/main.js itself, so that a
+// start loads one file instead of some 1,400 modules: resolving, reading and compiling them one by one was
+// about half of a restart on the embedded database (issue 13 §6, docs/decisions.md "One file to start").
+//
+// Runs after tsc, which rewrites dist/main.js on every build. The rest of dist/ stays as tsc wrote it: the
+// first start's preparation runs dist/db/prepare-pglite.js in a child process, and the files the server
+// reads at run time (migrations, the SRD catalogue) stay where the modules that read them were.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const dist = fileURLToPath(new URL('../dist/', import.meta.url));
+const entry = path.join(dist, 'main.js');
+const marker = '// haversack: bundled server';
+
+/**
+ * Packages left to Node's own loader, each because it finds files next to its own modules at run time
+ * (WebAssembly and data, a native addon, worker scripts, static files, its own package.json), which a
+ * bundle would move away from them.
+ */
+const external = [
+  '@electric-sql/pglite', // postgres.wasm and its data bundle, loaded next to its modules
+  '@node-rs/argon2', // native addon
+  'pino', // its transports run worker scripts by path
+  'pino-pretty',
+  'thread-stream',
+  '@fastify/swagger', // reads its package.json through __dirname
+  '@fastify/swagger-ui', // serves the files of its own static folder
+  'ioredis', // names __dirname in its friendly error stacks
+  'pg-native', // optional, not installed
+];
+
+if ((await readFile(entry, 'utf8')).startsWith(marker)) {
+  throw new Error('dist/main.js is already bundled: run the whole build (tsc first), not this step alone');
+}
+
+/**
+ * A module of dist/ that finds a file relative to itself (`new URL('./data/…', import.meta.url)`) keeps
+ * finding it once inlined into dist/main.js: its own address is rebuilt from the bundle's.
+ */
+const keepOwnAddress = {
+  name: 'keep-own-address',
+  setup(builder) {
+    builder.onLoad({ filter: /\.js$/ }, async (args) => {
+      if (!args.path.startsWith(dist)) return undefined;
+      const text = await readFile(args.path, 'utf8');
+      if (!text.includes('import.meta.url')) return { contents: text, loader: 'js' };
+      const own = `./${path.relative(dist, args.path)}`;
+      return {
+        contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(own)}, import.meta.url).href`),
+        loader: 'js',
+      };
+    });
+  },
+};
+
+const result = await build({
+  entryPoints: [entry],
+  outfile: entry,
+  allowOverwrite: true,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  external,
+  sourcemap: 'linked',
+  metafile: true,
+  logLevel: 'warning',
+  // The CommonJS packages inside an ES module still call require() for Node's own modules.
+  banner: {
+    js: `${marker}\nimport { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);`,
+  },
+  plugins: [keepOwnAddress],
+});
+
+// __dirname and __filename don't exist in an ES module: a bundled package naming them would fail (or
+// quietly misbehave) only when that code runs. Such a package belongs in `external`.
+const bundled = await readFile(entry, 'utf8');
+const stray = [...bundled.matchAll(/\b__(dirname|filename)\b/g)].length;
+if (stray > 0) {
+  throw new Error(`the bundle names __dirname or __filename ${stray} time(s): leave that package external`);
+}
+console.log(`bundled ${Object.keys(result.metafile.inputs).length} modules into dist/main.js`);
