@@ -195,7 +195,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const now = deps.now ?? (() => new Date());
   // DESIGN §6: fan-out through Redis when REDIS_URL is set, in-process otherwise.
-  const redisBroadcaster = config.redisUrl ? new RedisBroadcaster(config.redisUrl, app.log) : undefined;
+  const redisBroadcaster = config.redisUrl
+    ? await RedisBroadcaster.connect(config.redisUrl, app.log)
+    : undefined;
   const broadcaster = redisBroadcaster ?? new InProcessBroadcaster();
   const presence = redisBroadcaster ? new RedisPresence(redisBroadcaster.redis) : new InProcessPresence();
   const events = new EventBus(broadcaster, app.log);

@@ -31,7 +31,7 @@ async function main() {
     'pretty';
   const log = pino(
     loggerOptions(config.logLevel),
-    pretty ? prettyLines(logDestination, Boolean(process.stdout.isTTY)) : logDestination,
+    pretty ? await prettyLines(logDestination, Boolean(process.stdout.isTTY)) : logDestination,
   );
   // process.exit waits for every write pending in libuv's thread pool: with the log stuck on a pipe that
   // nobody reads it would never return. Then only a signal ends the process, and SIGTERM's default action

@@ -2,13 +2,9 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { sql } from 'drizzle-orm';
-import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
-import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import pg from 'pg';
 import { type Schema, schema } from './schema.js';
 import { trackUserWrites } from './user-writes.js';
 
@@ -80,94 +76,11 @@ export async function openPglite(options: {
   };
 }
 
+/**
+ * The database at a PostgreSQL URL (several processes, DESIGN §8). node-postgres is loaded only then: a
+ * server on its embedded database never pays for loading it at start (issue 13 §6).
+ */
 export async function openPostgres(url: string, options: { max?: number } = {}): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
-  // An idle client that loses its connection must not crash the process; the pool replaces it.
-  pool.on('error', () => {});
-  const nodeDb = drizzleNodePg(pool, { schema });
-  const db = nodeDb as unknown as Database;
-  trackUserWrites(db);
-  await db.execute(sql`select 1`);
-  let closed = false;
-  return {
-    db,
-    kind: 'postgres',
-    migrate: async () => {
-      // Several processes may start at once against one database: one migrates, the others wait.
-      const client = await pool.connect();
-      try {
-        await client.query('select pg_advisory_lock(7342001)');
-        await migrateNodePg(drizzleNodePg(client, { schema }), { migrationsFolder });
-      } finally {
-        await client.query('select pg_advisory_unlock(7342001)').catch(() => {});
-        client.release();
-      }
-    },
-    ping: async () => {
-      await db.execute(sql`select 1`);
-    },
-    close: async () => {
-      if (closed) return;
-      closed = true;
-      await pool.end();
-    },
-    listen: (channel, onMessage, onState) => listenOnPostgres(url, channel, onMessage, onState),
-  };
-}
-
-const RELISTEN_DELAY_MS = 1_000;
-
-/** LISTEN on a connection of its own (a pooled one would be handed to others), reconnecting while wanted. */
-async function listenOnPostgres(
-  url: string,
-  channel: string,
-  onMessage: (payload: string) => void,
-  onState: (listening: boolean) => void,
-): Promise<() => Promise<void>> {
-  let stopped = false;
-  let current: pg.Client | undefined;
-  let retry: NodeJS.Timeout | undefined;
-  const lost = (client: pg.Client) => {
-    if (current === client) {
-      current = undefined;
-      onState(false);
-    }
-    client.end().catch(() => {});
-    if (stopped || retry) return;
-    retry = setTimeout(() => {
-      retry = undefined;
-      void connect();
-    }, RELISTEN_DELAY_MS);
-    retry.unref();
-  };
-  const connect = async () => {
-    const client = new pg.Client({ connectionString: url });
-    client.on('notification', (message) => {
-      if (message.channel === channel) onMessage(message.payload ?? '');
-    });
-    client.on('error', () => lost(client));
-    client.on('end', () => lost(client));
-    try {
-      await client.connect();
-      await client.query(`LISTEN "${channel.replaceAll('"', '""')}"`);
-    } catch {
-      lost(client);
-      return;
-    }
-    if (stopped) {
-      await client.end().catch(() => {});
-      return;
-    }
-    current = client;
-    onState(true);
-  };
-  await connect();
-  return async () => {
-    stopped = true;
-    clearTimeout(retry);
-    const client = current;
-    current = undefined;
-    onState(false);
-    await client?.end().catch(() => {});
-  };
+  const { openPostgresPool } = await import('./postgres.js');
+  return openPostgresPool(url, options);
 }

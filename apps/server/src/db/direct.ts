@@ -1,14 +1,26 @@
 import type { Column } from 'drizzle-orm';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Executor } from './client.js';
 
 /** Timestamps, dates and intervals as PostgreSQL wrote them, as drizzle's columns expect to map them. */
 const RAW_TYPE_IDS = [1082, 1083, 1114, 1182, 1184, 1185, 1186, 1187, 1115, 1231];
-const rawTypes = {
-  getTypeParser: (typeId: number, format?: 'text' | 'binary') =>
-    RAW_TYPE_IDS.includes(typeId) ? (value: string) => value : pg.types.getTypeParser(typeId, format),
-};
 const rawParsers = Object.fromEntries(RAW_TYPE_IDS.map((id) => [id, (value: string) => value]));
+
+/**
+ * node-postgres, once the server runs on PostgreSQL (db/postgres.ts hands it over as it loads): until
+ * then no client can be one of its, and a server on PGlite never loads it.
+ */
+let postgres: { driver: typeof pg; rawTypes: pg.CustomTypesConfig } | undefined;
+
+export function usePostgresDriver(driver: typeof pg) {
+  postgres = {
+    driver,
+    rawTypes: {
+      getTypeParser: (typeId: number, format?: 'text' | 'binary') =>
+        RAW_TYPE_IDS.includes(typeId) ? (value: string) => value : driver.types.getTypeParser(typeId, format),
+    },
+  };
+}
 
 /**
  * A statement of a hot path written once as SQL text (issue 13 §2): run straight on the driver, it skips
@@ -51,13 +63,13 @@ export async function directRows(
   options: DirectOptions = {},
 ) {
   const client = driverOf(db);
-  if (client instanceof pg.Pool || client instanceof pg.Client) {
+  if (postgres && (client instanceof postgres.driver.Pool || client instanceof postgres.driver.Client)) {
     const result = await client.query<unknown[]>({
       name: statement.name,
       text: statement.text,
       values,
       rowMode: 'array',
-      ...(options.forColumns ? { types: rawTypes } : {}),
+      ...(options.forColumns ? { types: postgres.rawTypes } : {}),
     });
     return result.rows as DirectRow[];
   }

@@ -37,9 +37,9 @@ describe('log format (issue 12)', () => {
     expect(resolveLogFormat('pretty', { isTty: false, nodeEnv: 'production' })).toBe('pretty');
   });
 
-  it('prints a readable line, still redacted', () => {
+  it('prints a readable line, still redacted', async () => {
     const { lines, sink } = collector();
-    const log = pino(loggerOptions('info'), prettyLines(sink, false));
+    const log = pino(loggerOptions('info'), await prettyLines(sink, false));
     log.info({ token: 'secret-token-value', to: 'a@b.c' }, 'server listening');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^\[\d\d:\d\d:\d\d\] INFO: server listening/);

@@ -1,5 +1,3 @@
-import PinoPretty from 'pino-pretty';
-
 export type LogFormat = 'pretty' | 'json';
 
 /**
@@ -21,9 +19,11 @@ interface LineSink {
 
 /**
  * Turns each JSON line pino writes into a readable one before it reaches `sink`. The lines were redacted
- * before they were formatted, so the pretty output carries no more than the JSON would.
+ * before they were formatted, so the pretty output carries no more than the JSON would. pino-pretty is
+ * loaded only here: a server writing JSON never pays for it at start (issue 13 §6).
  */
-export function prettyLines(sink: LineSink, colorize: boolean): LineSink {
+export async function prettyLines(sink: LineSink, colorize: boolean): Promise<LineSink> {
+  const { default: PinoPretty } = await import('pino-pretty');
   const prettify = PinoPretty.prettyFactory({
     colorize,
     translateTime: 'SYS:HH:MM:ss',

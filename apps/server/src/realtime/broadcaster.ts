@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 type Handler = (message: unknown) => void;
 
@@ -67,9 +67,19 @@ export class RedisBroadcaster implements Broadcaster {
   readonly #prefix = 'haversack:stream:';
   readonly origin = randomUUID();
 
-  constructor(url: string, log: FastifyBaseLogger) {
-    this.#publisher = new Redis(url, { maxRetriesPerRequest: 3, lazyConnect: false });
-    this.#subscriber = new Redis(url, { maxRetriesPerRequest: null });
+  /** ioredis is loaded only when REDIS_URL is set: a single process never pays for it at start. */
+  static async connect(url: string, log: FastifyBaseLogger) {
+    const { Redis } = await import('ioredis');
+    return new RedisBroadcaster(
+      new Redis(url, { maxRetriesPerRequest: 3, lazyConnect: false }),
+      new Redis(url, { maxRetriesPerRequest: null }),
+      log,
+    );
+  }
+
+  private constructor(publisher: Redis, subscriber: Redis, log: FastifyBaseLogger) {
+    this.#publisher = publisher;
+    this.#subscriber = subscriber;
     for (const client of [this.#publisher, this.#subscriber]) {
       client.on('error', (error) => log.warn({ err: error }, 'redis connection problem'));
     }
