@@ -80,10 +80,7 @@ describe('pipelinedTransaction', () => {
   it('rolls back when one of the statements sent together fails, whichever answers first', async () => {
     await expect(
       pipelinedTransaction(database.db, async (tx) => {
-        await Promise.all([
-          directRows(tx, insert, ['together', 0]),
-          directRows(tx, insert, ['together', 1]),
-        ]);
+        await Promise.all([directRows(tx, insert, ['together', 0]), directRows(tx, insert, ['together', 1])]);
       }),
     ).rejects.toThrow(/check constraint/);
     expect(await count('together')).toBe(0);
@@ -100,5 +97,19 @@ describe('pipelinedTransaction', () => {
     );
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(10);
     expect(await count('many')).toBe(20);
+  });
+
+  it('plans its statements generically when asked, for that transaction only (PostgreSQL)', async () => {
+    const mode = async (db: Parameters<typeof directRows>[0]) =>
+      (
+        await directRows(db, { name: 'pipelined_probe_mode', text: 'select current_setting($1)' }, [
+          'plan_cache_mode',
+        ])
+      )[0]?.[0];
+    const inside = await pipelinedTransaction(database.db, (tx) => mode(tx), { genericPlans: true });
+    // PGlite runs drizzle's own transaction, which leaves the setting alone.
+    expect(inside).toBe(database.kind === 'postgres' ? 'force_generic_plan' : 'auto');
+    expect(await pipelinedTransaction(database.db, (tx) => mode(tx))).toBe('auto');
+    expect(await mode(database.db)).toBe('auto');
   });
 });

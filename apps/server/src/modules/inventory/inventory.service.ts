@@ -29,7 +29,7 @@ import {
 } from '@haversack/contracts';
 import { and, count, eq, gte, isNotNull, lt } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.js';
-import { pipelinedTransaction } from '../../db/pipelined-transaction.js';
+import { type PipelinedOptions, pipelinedTransaction } from '../../db/pipelined-transaction.js';
 import { characters } from '../../db/schema/characters.js';
 import { transactions } from '../../db/schema/inventory.js';
 import { itemTemplates } from '../../db/schema/items.js';
@@ -197,16 +197,21 @@ export class InventoryService {
    * Every action's transaction, with fewer round trips on PostgreSQL (db/pipelined-transaction.ts): its
    * BEGIN rides with the first statements.
    */
-  readonly #transactions = {
-    transaction: <T>(work: (tx: Executor) => Promise<T>) => pipelinedTransaction(this.db, work),
-  };
+  #transactions(options: PipelinedOptions) {
+    return {
+      transaction: <T>(work: (tx: Executor) => Promise<T>) => pipelinedTransaction(this.db, work, options),
+    };
+  }
 
   /**
    * One transaction whose ledger rows also become real-time events for the party they concern, published
    * only after the commit.
    */
-  #transaction<T>(work: (tx: Executor, record: RecordLedger) => Promise<T>): Promise<T> {
-    return this.events.inTransaction(this.#transactions, async (tx, emit) => {
+  #transaction<T>(
+    work: (tx: Executor, record: RecordLedger) => Promise<T>,
+    options: PipelinedOptions = {},
+  ): Promise<T> {
+    return this.events.inTransaction(this.#transactions(options), async (tx, emit) => {
       const written: LedgerEntry[] = [];
       const noted = (rows: LedgerEntry[]) => {
         written.push(...rows);
@@ -878,32 +883,36 @@ export class InventoryService {
         inventoryMessages.sameContainer,
       );
     }
-    const result = await this.#transaction(async (tx, record) => {
-      // Both containers locked and located in one statement, then the stack and the target's stacks of
-      // its template locked in another: the move itself needs no further read. The two are sent together
-      // (with the BEGIN, db/pipelined-transaction.ts) and run in that order, containers first.
-      const [located, reads] = await Promise.all([
-        this.#lockAndLocate(tx, actor.id, [input.source_container_id, input.target_container_id]),
-        repo.lockMove(tx, input.item_instance_id, input.target_container_id),
-      ]);
-      if (!reads || reads.instance.containerId !== input.source_container_id)
-        throw AppError.notFound('Item not found in that container.');
-      const quantity = input.quantity ?? reads.instance.quantity;
-      if (quantity > reads.instance.quantity) {
-        throw AppError.validation([{ field: 'quantity', message: inventoryMessages.quantityTooLarge }]);
-      }
-      return this.#moveWithin(
-        tx,
-        record,
-        actor,
-        reads.instance,
-        input.source_container_id,
-        input.target_container_id,
-        quantity,
-        // The move's write is the transaction's last statement: its COMMIT goes along.
-        { reads, located, endsTransaction: true },
-      );
-    });
+    const result = await this.#transaction(
+      async (tx, record) => {
+        // Both containers locked and located in one statement, then the stack and the target's stacks of
+        // its template locked in another: the move itself needs no further read. The two are sent together
+        // (with the BEGIN, db/pipelined-transaction.ts) and run in that order, containers first.
+        const [located, reads] = await Promise.all([
+          this.#lockAndLocate(tx, actor.id, [input.source_container_id, input.target_container_id]),
+          repo.lockMove(tx, input.item_instance_id, input.target_container_id),
+        ]);
+        if (!reads || reads.instance.containerId !== input.source_container_id)
+          throw AppError.notFound('Item not found in that container.');
+        const quantity = input.quantity ?? reads.instance.quantity;
+        if (quantity > reads.instance.quantity) {
+          throw AppError.validation([{ field: 'quantity', message: inventoryMessages.quantityTooLarge }]);
+        }
+        return this.#moveWithin(
+          tx,
+          record,
+          actor,
+          reads.instance,
+          input.source_container_id,
+          input.target_container_id,
+          quantity,
+          // The move's write is the transaction's last statement: its COMMIT goes along.
+          { reads, located, endsTransaction: true },
+        );
+        // Its statements are written once (inventory.statements.ts): planned once per connection.
+      },
+      { genericPlans: true },
+    );
     // The answer is built from the rows the move wrote (RETURNING), not read again after the commit.
     const found = (id: string) => {
       const row = result.rows.get(id);
