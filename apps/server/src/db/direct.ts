@@ -1,6 +1,7 @@
 import type { Column } from 'drizzle-orm';
 import type pg from 'pg';
 import type { Executor } from './client.js';
+import { sendCommittingWith } from './pipelined-transaction.js';
 
 /** Timestamps, dates and intervals as PostgreSQL wrote them, as drizzle's columns expect to map them. */
 const RAW_TYPE_IDS = [1082, 1083, 1114, 1182, 1184, 1185, 1186, 1187, 1115, 1231];
@@ -50,6 +51,11 @@ interface DirectOptions {
    * (`decodeColumn`) rather than by hand.
    */
   forColumns?: boolean;
+  /**
+   * The statement is its transaction's last: in a pipelined transaction (db/pipelined-transaction.ts) the
+   * COMMIT goes out with it, one round trip for both. Nothing may be sent on the transaction after it.
+   */
+  commits?: boolean;
 }
 
 /**
@@ -64,13 +70,16 @@ export async function directRows(
 ) {
   const client = driverOf(db);
   if (postgres && (client instanceof postgres.driver.Pool || client instanceof postgres.driver.Client)) {
-    const result = await client.query<unknown[]>({
-      name: statement.name,
-      text: statement.text,
-      values,
-      rowMode: 'array',
-      ...(options.forColumns ? { types: postgres.rawTypes } : {}),
-    });
+    const types = postgres.rawTypes;
+    const send = () =>
+      client.query<unknown[]>({
+        name: statement.name,
+        text: statement.text,
+        values,
+        rowMode: 'array',
+        ...(options.forColumns ? { types } : {}),
+      });
+    const result = await (options.commits ? sendCommittingWith(client, send) : send());
     return result.rows as DirectRow[];
   }
   const result = await (client as PgliteLike).query(statement.text, values, {

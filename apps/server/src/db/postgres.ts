@@ -4,11 +4,14 @@ import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { type Database, type DatabaseHandle, migrationsFolder } from './client.js';
 import { usePostgresDriver } from './direct.js';
+import { usePipelinedTransactions } from './pipelined-transaction.js';
+import { pipelinedOnPostgres, sendCommittingWith } from './postgres-pipeline.js';
 import { schema } from './schema.js';
 import { trackUserWrites } from './user-writes.js';
 
 // Loaded by `openPostgres` (db/client.ts) only when the server runs on PostgreSQL.
 usePostgresDriver(pg);
+usePipelinedTransactions({ pipelined: pipelinedOnPostgres, sendCommittingWith });
 
 export async function openPostgresPool(url: string, options: { max?: number } = {}): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });

@@ -49,16 +49,23 @@ export function userWritten(userId: string): void {
  */
 export function trackUserWrites(db: Database): void {
   const transaction = db.transaction.bind(db);
-  db.transaction = ((work, config) => {
-    if (scopes.getStore()?.open) return transaction(work, config);
-    const scope: WriteScope = { open: true, users: new Set() };
-    return scopes.run(scope, async () => {
-      try {
-        return await transaction(work, config);
-      } finally {
-        scope.open = false;
-        for (const userId of scope.users) for (const listener of listeners) listener.settled(userId);
-      }
-    });
-  }) as Database['transaction'];
+  db.transaction = ((work, config) =>
+    inWriteScope(() => transaction(work, config))) as Database['transaction'];
+}
+
+/**
+ * Runs a transaction of the database as a write scope (a runner of its own, db/pipelined-transaction.ts,
+ * as `trackUserWrites` does for drizzle's): one inside another belongs to the outer scope.
+ */
+export function inWriteScope<T>(transaction: () => Promise<T>): Promise<T> {
+  if (scopes.getStore()?.open) return transaction();
+  const scope: WriteScope = { open: true, users: new Set() };
+  return scopes.run(scope, async () => {
+    try {
+      return await transaction();
+    } finally {
+      scope.open = false;
+      for (const userId of scope.users) for (const listener of listeners) listener.settled(userId);
+    }
+  });
 }

@@ -552,17 +552,23 @@ export const inventoryRepository = {
     return rows.map((row) => instanceAt(row));
   },
 
-  /** `setQuantities` and one ledger row in one statement (a transfer's writes): the rows and the row's id. */
+  /**
+   * `setQuantities` and one ledger row in one statement (a transfer's writes): the rows and the row's id.
+   * `commits`: the statement is the transaction's last (db/direct.ts).
+   */
   async setQuantitiesRecording(
     db: Executor,
     changes: { id: string; quantity: number }[],
     entry: LedgerEntry,
+    options: { commits?: boolean } = {},
   ): Promise<{ id: string; rows: InstanceRow[] }> {
-    const { id, rows } = await ledgerRepository.recordAlongside(db, entry, setQuantitiesStatement, [
-      new Date().toISOString(),
-      changes.map((c) => c.id),
-      changes.map((c) => c.quantity),
-    ]);
+    const { id, rows } = await ledgerRepository.recordAlongside(
+      db,
+      entry,
+      setQuantitiesStatement,
+      [new Date().toISOString(), changes.map((c) => c.id), changes.map((c) => c.quantity)],
+      options,
+    );
     return { id, rows: rows.map((row) => instanceAt(row)) };
   },
 

@@ -29,6 +29,7 @@ import {
 } from '@haversack/contracts';
 import { and, count, eq, gte, isNotNull, lt } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.js';
+import { type PipelinedOptions, pipelinedTransaction } from '../../db/pipelined-transaction.js';
 import { characters } from '../../db/schema/characters.js';
 import { transactions } from '../../db/schema/inventory.js';
 import { itemTemplates } from '../../db/schema/items.js';
@@ -97,10 +98,14 @@ export interface InventoryMoves {
 
 type Owner = { characterId: string } | { partyId: string };
 type RecordLedger = ((entries: LedgerEntry | LedgerEntry[]) => Promise<string[]>) & {
-  /** One row written in the same statement as new stack quantities (one round trip); the stacks as written. */
+  /**
+   * One row written in the same statement as new stack quantities (one round trip); the stacks as written.
+   * `commits`: the statement is the transaction's last, its COMMIT may go along (db/direct.ts).
+   */
   withQuantities(
     entry: LedgerEntry,
     changes: { id: string; quantity: number }[],
+    options?: { commits?: boolean },
   ): Promise<{ id: string; rows: InstanceRow[] }>;
 };
 
@@ -189,11 +194,24 @@ export class InventoryService {
   }
 
   /**
+   * Every action's transaction, with fewer round trips on PostgreSQL (db/pipelined-transaction.ts): its
+   * BEGIN rides with the first statements.
+   */
+  #transactions(options: PipelinedOptions) {
+    return {
+      transaction: <T>(work: (tx: Executor) => Promise<T>) => pipelinedTransaction(this.db, work, options),
+    };
+  }
+
+  /**
    * One transaction whose ledger rows also become real-time events for the party they concern, published
    * only after the commit.
    */
-  #transaction<T>(work: (tx: Executor, record: RecordLedger) => Promise<T>): Promise<T> {
-    return this.events.inTransaction(this.db, async (tx, emit) => {
+  #transaction<T>(
+    work: (tx: Executor, record: RecordLedger) => Promise<T>,
+    options: PipelinedOptions = {},
+  ): Promise<T> {
+    return this.events.inTransaction(this.#transactions(options), async (tx, emit) => {
       const written: LedgerEntry[] = [];
       const noted = (rows: LedgerEntry[]) => {
         written.push(...rows);
@@ -210,8 +228,12 @@ export class InventoryService {
           return ids;
         },
         {
-          withQuantities: async (entry: LedgerEntry, changes: { id: string; quantity: number }[]) => {
-            const written = await repo.setQuantitiesRecording(tx, changes, entry);
+          withQuantities: async (
+            entry: LedgerEntry,
+            changes: { id: string; quantity: number }[],
+            options?: { commits?: boolean },
+          ) => {
+            const written = await repo.setQuantitiesRecording(tx, changes, entry, options);
             noted([entry]);
             return written;
           },
@@ -861,31 +883,36 @@ export class InventoryService {
         inventoryMessages.sameContainer,
       );
     }
-    const result = await this.#transaction(async (tx, record) => {
-      // Both containers locked and located in one statement, then the stack and the target's stacks of
-      // its template locked in another: the move itself needs no further read.
-      const located = await this.#lockAndLocate(tx, actor.id, [
-        input.source_container_id,
-        input.target_container_id,
-      ]);
-      const reads = await repo.lockMove(tx, input.item_instance_id, input.target_container_id);
-      if (!reads || reads.instance.containerId !== input.source_container_id)
-        throw AppError.notFound('Item not found in that container.');
-      const quantity = input.quantity ?? reads.instance.quantity;
-      if (quantity > reads.instance.quantity) {
-        throw AppError.validation([{ field: 'quantity', message: inventoryMessages.quantityTooLarge }]);
-      }
-      return this.#moveWithin(
-        tx,
-        record,
-        actor,
-        reads.instance,
-        input.source_container_id,
-        input.target_container_id,
-        quantity,
-        { reads, located },
-      );
-    });
+    const result = await this.#transaction(
+      async (tx, record) => {
+        // Both containers locked and located in one statement, then the stack and the target's stacks of
+        // its template locked in another: the move itself needs no further read. The two are sent together
+        // (with the BEGIN, db/pipelined-transaction.ts) and run in that order, containers first.
+        const [located, reads] = await Promise.all([
+          this.#lockAndLocate(tx, actor.id, [input.source_container_id, input.target_container_id]),
+          repo.lockMove(tx, input.item_instance_id, input.target_container_id),
+        ]);
+        if (!reads || reads.instance.containerId !== input.source_container_id)
+          throw AppError.notFound('Item not found in that container.');
+        const quantity = input.quantity ?? reads.instance.quantity;
+        if (quantity > reads.instance.quantity) {
+          throw AppError.validation([{ field: 'quantity', message: inventoryMessages.quantityTooLarge }]);
+        }
+        return this.#moveWithin(
+          tx,
+          record,
+          actor,
+          reads.instance,
+          input.source_container_id,
+          input.target_container_id,
+          quantity,
+          // The move's write is the transaction's last statement: its COMMIT goes along.
+          { reads, located, endsTransaction: true },
+        );
+        // Its statements are written once (inventory.statements.ts): planned once per connection.
+      },
+      { genericPlans: true },
+    );
     // The answer is built from the rows the move wrote (RETURNING), not read again after the commit.
     const found = (id: string) => {
       const row = result.rows.get(id);
@@ -1074,8 +1101,11 @@ export class InventoryService {
     sourceId: string,
     targetId: string,
     quantity: number,
-    /** What the caller already read under its locks: the move's rows and both containers located. */
-    known: { reads?: MoveReads; located?: Map<string, Located> } = {},
+    /**
+     * What the caller already read under its locks: the move's rows and both containers located; and
+     * `endsTransaction` when the move is the last thing its transaction does.
+     */
+    known: { reads?: MoveReads; located?: Map<string, Located>; endsTransaction?: boolean } = {},
   ) {
     // Topping up a stack from itself and then deleting it would lose the items with no ledger row.
     if (sourceId === targetId) {
@@ -1104,6 +1134,7 @@ export class InventoryService {
       known.reads ?? { instance, sourceCharacterId: source.context.container.characterId },
       {
         record,
+        endsTransaction: known.endsTransaction ?? false,
         entry: async ({ stackId, template, name }) => {
           // The subscription read with the lock for the party the action counts in (either container's
           // when neither has one: the read then asks about no party).
@@ -1145,8 +1176,11 @@ export class InventoryService {
     quantity: number,
     /** The stack as the caller already locked it (and what else it read with it). */
     locked?: MoveReads,
-    /** The move's ledger row, when the caller writes it with the move (transfers). */
-    ledger?: { record: RecordLedger; entry: MoveLedger },
+    /**
+     * The move's ledger row, when the caller writes it with the move (transfers); `endsTransaction` when
+     * the move is the last thing its transaction does.
+     */
+    ledger?: { record: RecordLedger; entry: MoveLedger; endsTransaction?: boolean },
   ) {
     const reads = locked ?? (await repo.lockMove(tx, instanceId, target.container.id));
     if (!reads) throw AppError.notFound('Item not found.');
@@ -1177,6 +1211,8 @@ export class InventoryService {
               ledger: {
                 record: ledger.record,
                 entry: (stackId: string | null) => ledger.entry({ stackId, template, name: facts.name }),
+                // The source stack emptied is deleted after the placement: that statement is then the last.
+                endsTransaction: (ledger.endsTransaction ?? false) && sourceLeft,
               },
             }
           : {}),
@@ -1231,7 +1267,12 @@ export class InventoryService {
     extra: {
       existing?: InstanceRow[] | undefined;
       alongside?: { id: string; quantity: number }[];
-      ledger?: { record: RecordLedger; entry: (stackId: string | null) => Promise<LedgerEntry> };
+      ledger?: {
+        record: RecordLedger;
+        entry: (stackId: string | null) => Promise<LedgerEntry>;
+        /** The placement is the last thing its transaction does. */
+        endsTransaction?: boolean;
+      };
     } = {},
   ): Promise<{ ids: string[]; rows: Map<string, InstanceRow>; transactionIds: string[] }> {
     const unique = keepsOwnStack(instanceData);
@@ -1274,9 +1315,13 @@ export class InventoryService {
     let updated: InstanceRow[];
     const firstTopUp = ids[0];
     if (extra.ledger && firstTopUp !== undefined) {
+      // With no new stack to insert after it, this statement is the transaction's last.
       const written = await extra.ledger.record.withQuantities(
         await extra.ledger.entry(firstTopUp),
         quantities,
+        {
+          commits: (extra.ledger.endsTransaction ?? false) && plan.newStacks.length === 0,
+        },
       );
       updated = written.rows;
       transactionIds = [written.id];

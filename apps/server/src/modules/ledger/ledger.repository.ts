@@ -50,18 +50,22 @@ export const ledgerRepository = {
   /**
    * One row written in the same statement as another change of the caller's (issue 13 §2: one round trip
    * less per action). `write` is a data-modifying statement with RETURNING that answers at least one row;
-   * its rows are answered as it returns them, with the ledger row's id.
+   * its rows are answered as it returns them, with the ledger row's id. `commits`: the statement is the
+   * transaction's last (db/direct.ts).
    */
   async recordAlongside(
     db: Executor,
     entry: LedgerEntry,
     write: DirectStatement,
     values: unknown[],
+    options: { commits?: boolean } = {},
   ): Promise<{ id: string; rows: DirectRow[] }> {
-    const rows = await directRows(db, alongside(write, values.length), [
-      ...values,
-      ...ledgerInsertValues([withSource(entry)]),
-    ]);
+    const rows = await directRows(
+      db,
+      alongside(write, values.length),
+      [...values, ...ledgerInsertValues([withSource(entry)])],
+      options,
+    );
     const id = rows[0]?.at(-1);
     if (typeof id !== 'string')
       throw new Error(`${write.name} answered no row: the ledger row went unwritten`);
