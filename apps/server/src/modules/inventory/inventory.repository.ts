@@ -9,6 +9,7 @@ import {
   ilike,
   inArray,
   or,
+  type Placeholder,
   type SQL,
   sql,
 } from 'drizzle-orm';
@@ -117,6 +118,17 @@ const instanceTemplateColumns = {
 
 // ---- one container's page of items (GET containers/{id}/items), the hot list (issue 13 §3) ------------
 
+/**
+ * A fingerprint of everything a container's page of items is built from: which stacks it holds and the
+ * row version (xmin, the transaction that wrote it) of each stack and of each stack's template. Any
+ * write to one of those rows, by any path, writes a new row version with a new xmin, and a stack moving
+ * in or out changes the set, so the fingerprint changes in the very statement that reads it. (xmin stays
+ * as written when a row is frozen since PostgreSQL 9.4, so a vacuum does not change it either.)
+ */
+export function itemsFingerprint(containerId: SQL | PgColumn | Placeholder) {
+  return sql<string>`(select md5(coalesce(string_agg(fi.id::text || ':' || fi.xmin::text || ':' || ft.xmin::text, ',' order by fi.id), '')) from ${itemInstances} fi join ${itemTemplates} ft on ft.id = fi.item_template_id where fi.container_id = ${containerId})`;
+}
+
 type InstanceTemplateRow = Pick<TemplateRow, keyof typeof instanceTemplateColumns>;
 
 interface ItemFilter {
@@ -160,6 +172,8 @@ function containerPageStatement(db: Database, filter: ItemFilter) {
   for (const [key, column] of pageInstanceFields) selection[`i_${key}`] = column;
   for (const [key, column] of pageTemplateFields) selection[`t_${key}`] = column;
   selection.total = sql<number>`count(*) over ()`;
+  // Read with the rows (one snapshot): a page cached under it is exactly the page of that fingerprint.
+  selection.fingerprint = itemsFingerprint(sql.placeholder('containerId'));
   const built = db
     .select(selection)
     .from(itemInstances)
@@ -211,7 +225,13 @@ async function containerPage(db: Database, containerId: string, filter: ItemFilt
     }
     return { instance: instance as InstanceRow, template: template as InstanceTemplateRow };
   });
-  return { rows, total: Number(values[0]?.at(-1) ?? 0) };
+  const first = values[0];
+  return {
+    rows,
+    total: Number(first?.at(-2) ?? 0),
+    /** The fingerprint of the data the rows were read from (none when the page is empty). */
+    fingerprint: first ? String(first.at(-1)) : undefined,
+  };
 }
 
 type MembershipRole = (typeof partyMemberships.$inferSelect)['role'];
@@ -365,6 +385,40 @@ export const inventoryRepository = {
         { context: toContext(row), role: row.role, hasCharacter: row.hasCharacter },
       ]),
     );
+  },
+
+  /**
+   * `contextsForUser` of one container and the fingerprint of its items (`itemsFingerprint`), in one
+   * statement: a container read checks access and learns whether its cached page is still current at once.
+   */
+  async contextForItems(
+    db: Executor,
+    userId: string,
+    containerId: string,
+  ): Promise<
+    | { context: ContainerContext; role: MembershipRole | null; hasCharacter: boolean; fingerprint: string }
+    | undefined
+  > {
+    const [row] = await db
+      .select({
+        ...contextColumns,
+        role: sql<MembershipRole | null>`(select m.role from ${partyMemberships} m where m.party_id = ${parties.id} and m.user_id = ${userId})`,
+        hasCharacter: sql<boolean>`exists (select 1 from ${characters} c where c.party_id = ${parties.id} and c.user_id = ${userId})`,
+        fingerprint: itemsFingerprint(containers.id),
+      })
+      .from(containers)
+      .leftJoin(characters, eq(characters.id, containers.characterId))
+      .leftJoin(parties, sql`${parties.id} = coalesce(${containers.partyId}, ${characters.partyId})`)
+      .where(eq(containers.id, containerId))
+      .prepare('inventory_context_for_items')
+      .execute();
+    if (!row) return undefined;
+    return {
+      context: toContext(row),
+      role: row.role,
+      hasCharacter: row.hasCharacter,
+      fingerprint: row.fingerprint,
+    };
   },
 
   /**
@@ -664,7 +718,7 @@ export const inventoryRepository = {
         .from(itemInstances)
         .innerJoin(itemTemplates, eq(itemTemplates.id, itemInstances.itemTemplateId))
         .where(where);
-      return { rows: page.rows, total: total?.n ?? 0 };
+      return { rows: page.rows, total: total?.n ?? 0, fingerprint: undefined };
     }
     // The page and the total in one statement; only a page past the end needs a second one for the total.
     const query = db
@@ -672,6 +726,8 @@ export const inventoryRepository = {
         instance: itemInstances,
         template: instanceTemplateColumns,
         total: sql<number>`count(*) over ()`,
+        // As the page outside drizzle reads it (`containerPage`); a scope's page is never kept.
+        fingerprint: typeof scope === 'string' ? itemsFingerprint(sql`${scope}`) : sql<null>`null`,
       })
       .from(itemInstances)
       .innerJoin(itemTemplates, eq(itemTemplates.id, itemInstances.itemTemplateId))
@@ -699,13 +755,14 @@ export const inventoryRepository = {
             .execute()
         : await query;
     const rows = page.map(({ instance, template }) => ({ instance, template }));
-    if (page.length > 0 || filter.page === 1) return { rows, total: Number(page[0]?.total ?? 0) };
+    if (page.length > 0 || filter.page === 1)
+      return { rows, total: Number(page[0]?.total ?? 0), fingerprint: page[0]?.fingerprint ?? undefined };
     const [total] = await db
       .select({ n: count() })
       .from(itemInstances)
       .innerJoin(itemTemplates, eq(itemTemplates.id, itemInstances.itemTemplateId))
       .where(where);
-    return { rows, total: total?.n ?? 0 };
+    return { rows, total: total?.n ?? 0, fingerprint: undefined };
   },
 
   async userHasCharacterInParty(db: Executor, userId: string, partyId: string): Promise<boolean> {

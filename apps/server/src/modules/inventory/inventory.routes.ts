@@ -31,6 +31,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
+import { apiCompression } from '../../lib/compression.js';
 import { typedJsonResponse } from '../../lib/typed-json-response.js';
 import { requireAuth } from '../../plugins/auth.js';
 import type { InventoryService } from './inventory.service.js';
@@ -231,6 +232,10 @@ export async function inventoryRoutes(app: FastifyInstance, options: { inventory
     '/containers/:id/items',
     {
       ...typedJsonResponse,
+      // The answer is one Buffer already (often 150 KB): compressed in one call rather than through a
+      // zlib stream, whose chunks and threadpool round trips cost the event loop more than the compression
+      // itself (issue 13 §3: about 1.4 ms per 200-item read, against 0.5 ms for gzip in one call).
+      compress: { ...apiCompression, syncThreshold: 1024 * 1024 },
       schema: {
         tags,
         summary: 'Items in a container',
@@ -239,10 +244,12 @@ export async function inventoryRoutes(app: FastifyInstance, options: { inventory
         response: { 200: containerItemsResponseSchema },
       },
     },
-    async (request) => ({
-      status: 'success' as const,
-      ...(await inventory.items(actor(request).id, request.params.id, request.query)),
-    }),
+    async (request, reply) => {
+      const body = await inventory.itemsJson(actor(request).id, request.params.id, request.query);
+      // The contract's answer already serialized (inventory.service.ts itemsJson), which the reply's type
+      // cannot follow: sent as it is (a JSON type and bytes skip the serializer), compressed as any answer.
+      return reply.type('application/json; charset=utf-8').send(body as never);
+    },
   );
   r.post(
     '/containers/:id/convert_currency',

@@ -33,6 +33,7 @@ import { characters } from '../../db/schema/characters.js';
 import { transactions } from '../../db/schema/inventory.js';
 import { itemTemplates } from '../../db/schema/items.js';
 import { AppError } from '../../lib/app-error.js';
+import { FingerprintedCache } from '../../lib/fingerprinted-cache.js';
 import type { EventBus } from '../../realtime/event-bus.js';
 import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
 import { toTransactionJson } from '../ledger/ledger.service.js';
@@ -40,7 +41,7 @@ import { partyActivityEvents } from '../ledger/ledger-events.js';
 import { partiesRepository } from '../parties/parties.repository.js';
 import type { EntitlementService, SubscriptionRead } from '../subscriptions/entitlements.service.js';
 import { assertMayConjure } from './conjuring-policy.js';
-import { templateFacts, toContainerJson, toInstanceJson } from './inventory.json.js';
+import { type InstanceTemplate, templateFacts, toContainerJson, toInstanceJson } from './inventory.json.js';
 import * as policy from './inventory.policy.js';
 import {
   type ContainerContext,
@@ -163,11 +164,17 @@ function transferType(from: ContainerContext, to: ContainerContext, actorId: str
  * transaction that locks the containers it touches (in id order) and writes its ledger rows.
  */
 export class InventoryService {
+  /** Container pages already serialized, by container and query (`itemsJson`); empty until read. */
+  readonly #pages: FingerprintedCache | undefined;
+
   constructor(
     private readonly db: Database,
     private readonly entitlements: EntitlementService,
     private readonly events: EventBus,
+    options: { pageCacheBytes?: number } = {},
   ) {
+    const pageCacheBytes = options.pageCacheBytes ?? defaultPageCacheBytes;
+    this.#pages = pageCacheBytes > 0 ? new FingerprintedCache(pageCacheBytes) : undefined;
     const countActions =
       (scope: 'personal' | 'party') =>
       async (db: Executor, userId: string, window: { month: { start: Date; end: Date } }) => {
@@ -358,15 +365,38 @@ export class InventoryService {
     const located = found.get(containerId);
     if (!located) throw AppError.notFound('Container not found.');
     policy.assertCanRead(located.access);
-    return {
-      data: rows.map((r) => toInstanceJson(r.instance, r.template)),
-      meta: {
-        current_page: query.page,
-        per_page: query.per_page,
-        total_count: total,
-        total_pages: Math.max(1, Math.ceil(total / query.per_page)),
-      },
-    };
+    return itemsPage(rows, total, query);
+  }
+
+  /**
+   * `items`' answer (with its `status`), serialized: the hot read (issue 13 §3). Access is checked on every
+   * read, in the statement that also reads the fingerprint of the container's items; a page built from
+   * data of that same fingerprint is answered as it was serialized then, byte for byte, without reading
+   * the page or building its JSON again. The page's JSON holds nothing of the viewer (inventory.json.ts
+   * toInstanceJson), so one page serves everyone allowed to read the container.
+   */
+  async itemsJson(userId: string, containerId: string, query: ContainerItemsQuery): Promise<Buffer> {
+    const found = await repo.contextForItems(this.db, userId, containerId);
+    if (!found) throw AppError.notFound('Container not found.');
+    const { context, role, hasCharacter, fingerprint } = found;
+    const membership = context.party && role ? { role } : undefined;
+    policy.assertCanRead(
+      policy.containerAccess(context, userId, membership, Boolean(membership) && hasCharacter),
+    );
+    const key = pageKey(containerId, query);
+    const cached = this.#pages?.get(key, fingerprint);
+    if (cached) return cached;
+    const {
+      rows,
+      total,
+      fingerprint: readFrom,
+    } = await repo.listItems(this.db, containerId, itemFilter(query));
+    // What the route answered when it stringified `items` (routes: typedJsonResponse), key for key.
+    const body = Buffer.from(JSON.stringify({ status: 'success', ...itemsPage(rows, total, query) }));
+    // Kept under the fingerprint of the snapshot the rows came from (a write between the two statements
+    // only means the page is newer than the access statement's fingerprint, and is kept under its own).
+    if (readFrom !== undefined) this.#pages?.set(key, readFrom, body);
+    return body;
   }
 
   // ---- lists across containers (spec/02 §7 GET containers, GET item_instances; issue 14) ---------------
@@ -1584,6 +1614,39 @@ function listMeta(page: number, perPage: number, total: number) {
 }
 
 /** The item filters of spec/02 §7 containers/{id}/items, values in gp turned into copper. */
+/** 32 MB of serialized container pages per process unless configured (CONTAINER_PAGE_CACHE_MB). */
+const defaultPageCacheBytes = 32 * 1024 * 1024;
+
+/** The page of `items`: its stacks' JSON and where the page stands. */
+function itemsPage(
+  rows: { instance: InstanceRow; template: InstanceTemplate }[],
+  total: number,
+  query: ContainerItemsQuery,
+) {
+  return {
+    data: rows.map((r) => toInstanceJson(r.instance, r.template)),
+    meta: {
+      current_page: query.page,
+      per_page: query.per_page,
+      total_count: total,
+      total_pages: Math.max(1, Math.ceil(total / query.per_page)),
+    },
+  };
+}
+
+/** A container's page of items, by everything of the query that shapes it. */
+function pageKey(containerId: string, query: ContainerItemsQuery): string {
+  return JSON.stringify([
+    containerId,
+    query.page,
+    query.per_page,
+    query.search ?? null,
+    query.rarity ?? null,
+    query.min_value ?? null,
+    query.max_value ?? null,
+  ]);
+}
+
 function itemFilter(query: {
   page: number;
   per_page: number;
