@@ -23,7 +23,9 @@ import { parties, partyMemberships } from '../../db/schema/parties.js';
 import { statementName } from '../../db/statements.js';
 import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
 import {
+  contextForItemsStatement,
   deleteInstanceStatement,
+  ITEMS_FINGERPRINT_OF,
   insertInstanceStatement,
   instanceAt,
   type LocatedRow,
@@ -118,15 +120,9 @@ const instanceTemplateColumns = {
 
 // ---- one container's page of items (GET containers/{id}/items), the hot list (issue 13 §3) ------------
 
-/**
- * A fingerprint of everything a container's page of items is built from: which stacks it holds and the
- * row version (xmin, the transaction that wrote it) of each stack and of each stack's template. Any
- * write to one of those rows, by any path, writes a new row version with a new xmin, and a stack moving
- * in or out changes the set, so the fingerprint changes in the very statement that reads it. (xmin stays
- * as written when a row is frozen since PostgreSQL 9.4, so a vacuum does not change it either.)
- */
+/** `ITEMS_FINGERPRINT_OF` (inventory.statements.ts) of a container, in a statement drizzle builds. */
 export function itemsFingerprint(containerId: SQL | PgColumn | Placeholder) {
-  return sql<string>`(select md5(coalesce(string_agg(fi.id::text || ':' || fi.xmin::text || ':' || ft.xmin::text, ',' order by fi.id), '')) from ${itemInstances} fi join ${itemTemplates} ft on ft.id = fi.item_template_id where fi.container_id = ${containerId})`;
+  return sql<string>`${sql.raw(ITEMS_FINGERPRINT_OF)} ${containerId})`;
 }
 
 type InstanceTemplateRow = Pick<TemplateRow, keyof typeof instanceTemplateColumns>;
@@ -391,34 +387,12 @@ export const inventoryRepository = {
    * `contextsForUser` of one container and the fingerprint of its items (`itemsFingerprint`), in one
    * statement: a container read checks access and learns whether its cached page is still current at once.
    */
-  async contextForItems(
-    db: Executor,
-    userId: string,
-    containerId: string,
-  ): Promise<
-    | { context: ContainerContext; role: MembershipRole | null; hasCharacter: boolean; fingerprint: string }
-    | undefined
-  > {
-    const [row] = await db
-      .select({
-        ...contextColumns,
-        role: sql<MembershipRole | null>`(select m.role from ${partyMemberships} m where m.party_id = ${parties.id} and m.user_id = ${userId})`,
-        hasCharacter: sql<boolean>`exists (select 1 from ${characters} c where c.party_id = ${parties.id} and c.user_id = ${userId})`,
-        fingerprint: itemsFingerprint(containers.id),
-      })
-      .from(containers)
-      .leftJoin(characters, eq(characters.id, containers.characterId))
-      .leftJoin(parties, sql`${parties.id} = coalesce(${containers.partyId}, ${characters.partyId})`)
-      .where(eq(containers.id, containerId))
-      .prepare('inventory_context_for_items')
-      .execute();
+  async contextForItems(db: Executor, userId: string, containerId: string) {
+    // Every container read starts here: written once as SQL (inventory.statements.ts), not built per call.
+    const [row] = await directRows(db, contextForItemsStatement, [userId, [containerId]]);
     if (!row) return undefined;
-    return {
-      context: toContext(row),
-      role: row.role,
-      hasCharacter: row.hasCharacter,
-      fingerprint: row.fingerprint,
-    };
+    const { context, role, hasCharacter, extra } = locatedFrom(row);
+    return { context, role, hasCharacter, fingerprint: String(extra) };
   },
 
   /**

@@ -64,6 +64,21 @@ import {
   withoutPersonalState,
 } from './inventory-rules.js';
 
+/** A container's page of items as answered (`InventoryService.itemsJson`). */
+export interface ContainerPage {
+  /** The answer, serialized. */
+  readonly body: Buffer;
+  /** The body as compressed for an `accept-encoding` header, once answered so (kept pages only). */
+  readonly encoded: Map<string, EncodedPage>;
+}
+
+/** A body as the compression plugin answered it, with the headers it set. */
+export interface EncodedPage {
+  bytes: Buffer;
+  contentEncoding: string;
+  vary: string;
+}
+
 /** The inventory's moves that shops and loot share (see `InventoryService.moves`). */
 export interface InventoryMoves {
   moveStack(
@@ -165,7 +180,9 @@ function transferType(from: ContainerContext, to: ContainerContext, actorId: str
  */
 export class InventoryService {
   /** Container pages already serialized, by container and query (`itemsJson`); empty until read. */
-  readonly #pages: FingerprintedCache | undefined;
+  readonly #pages: FingerprintedCache<ContainerPage> | undefined;
+  /** Where each kept page is kept, for `keepEncodedPage`. */
+  readonly #kept = new WeakMap<ContainerPage, { key: string; fingerprint: string }>();
 
   constructor(
     private readonly db: Database,
@@ -375,7 +392,7 @@ export class InventoryService {
    * the page or building its JSON again. The page's JSON holds nothing of the viewer (inventory.json.ts
    * toInstanceJson), so one page serves everyone allowed to read the container.
    */
-  async itemsJson(userId: string, containerId: string, query: ContainerItemsQuery): Promise<Buffer> {
+  async itemsJson(userId: string, containerId: string, query: ContainerItemsQuery): Promise<ContainerPage> {
     const found = await repo.contextForItems(this.db, userId, containerId);
     if (!found) throw AppError.notFound('Container not found.');
     const { context, role, hasCharacter, fingerprint } = found;
@@ -393,10 +410,26 @@ export class InventoryService {
     } = await repo.listItems(this.db, containerId, itemFilter(query));
     // What the route answered when it stringified `items` (routes: typedJsonResponse), key for key.
     const body = Buffer.from(JSON.stringify({ status: 'success', ...itemsPage(rows, total, query) }));
+    const page: ContainerPage = { body, encoded: new Map() };
     // Kept under the fingerprint of the snapshot the rows came from (a write between the two statements
     // only means the page is newer than the access statement's fingerprint, and is kept under its own).
-    if (readFrom !== undefined) this.#pages?.set(key, readFrom, body);
-    return body;
+    if (readFrom !== undefined && this.#pages) {
+      this.#pages.set(key, readFrom, page, body.length);
+      this.#kept.set(page, { key, fingerprint: readFrom });
+    }
+    return page;
+  }
+
+  /**
+   * Keeps a page's body as compressed for one `accept-encoding` (the route hands over what the
+   * compression plugin answered), counted in the cache's bytes; at most a few encodings per page.
+   */
+  keepEncodedPage(page: ContainerPage, acceptEncoding: string, encoded: EncodedPage) {
+    const kept = this.#kept.get(page);
+    if (!kept || page.encoded.has(acceptEncoding) || page.encoded.size >= 4) return;
+    if (this.#pages?.grow(kept.key, kept.fingerprint, encoded.bytes.length)) {
+      page.encoded.set(acceptEncoding, encoded);
+    }
   }
 
   // ---- lists across containers (spec/02 §7 GET containers, GET item_instances; issue 14) ---------------

@@ -73,6 +73,21 @@ describe('the statements of a move', () => {
     });
   });
 
+  it('locate a container for its items as the drizzle read locates it, with the fingerprint of its items', async () => {
+    const { gm, backpack, stash } = await setUp();
+    const db = ctx.database.db;
+    const read = await repo.contextsForUser(db, gm.user.id, [backpack.id, stash.id]);
+    for (const container of [backpack, stash]) {
+      const { fingerprint, ...located } = (await repo.contextForItems(db, gm.user.id, container.id)) ?? {};
+      expect(located).toEqual(read.get(container.id));
+      // The same fingerprint as the page's own statement reads with the rows.
+      const page = await repo.listItems(db, container.id, { page: 1, perPage: 20 });
+      expect(fingerprint).toMatch(/^[0-9a-f]{32}$/);
+      expect(fingerprint).toBe(page.fingerprint);
+    }
+    expect(await repo.contextForItems(db, gm.user.id, crypto.randomUUID())).toBeUndefined();
+  });
+
   it('lock the moved stack and the target’s stacks of its template, with the template, as drizzle reads them', async () => {
     const { backpack, stash, moved, waiting, template } = await setUp();
     await ctx.database.db.transaction(async (tx) => {
