@@ -304,6 +304,43 @@ describe('container pages kept serialized (issue 13 §3)', () => {
   });
 });
 
+describe('CONTAINER_PAGE_CACHE_MB=0', () => {
+  it('keeps no page and answers the same bytes', async () => {
+    const uncached = await buildTestApp({ env: { CONTAINER_PAGE_CACHE_MB: '0' } });
+    try {
+      const player = await createUser(uncached);
+      const character = await createCharacter(uncached, player);
+      const backpack = String(character.primary_container_id);
+      const rope = await createTemplate(uncached, { name: 'Rope', tags: ['gear'] });
+      for (let i = 0; i < 12; i++) {
+        await uncached.database.db
+          .insert(itemInstances)
+          .values({ containerId: backpack, itemTemplateId: rope.id, quantity: i + 1, notes: `coil ${i}` });
+      }
+      const query = containerItemsQuerySchema.parse({ per_page: '100' });
+      const afresh = JSON.stringify({
+        status: 'success',
+        ...(await uncached.app.services.inventory.items(player.user.id, backpack, query)),
+      });
+      expect(Buffer.byteLength(afresh)).toBeGreaterThan(1024);
+      for (let i = 0; i < 2; i++) {
+        const answer = await uncached.app.inject({
+          method: 'GET',
+          url: `/api/v1/containers/${backpack}/items?per_page=100`,
+          headers: { ...player.auth, 'accept-encoding': 'gzip' },
+        });
+        expect(answer.headers['content-encoding']).toBe('gzip');
+        expect(gunzipSync(answer.rawPayload).toString()).toBe(afresh);
+      }
+      const page = await uncached.app.services.inventory.itemsJson(player.user.id, backpack, query);
+      expect(page.body.toString()).toBe(afresh);
+      expect(page.encoded.size).toBe(0);
+    } finally {
+      await uncached.close();
+    }
+  });
+});
+
 describe('FingerprintedCache', () => {
   const bytes = (n: number) => Buffer.alloc(n, 1);
   const keep = (cache: FingerprintedCache<Buffer>, key: string, fingerprint: string, n: number) =>
