@@ -175,6 +175,14 @@ describe('container pages kept serialized (issue 13 §3)', () => {
     );
     expect([...kept.encoded.keys()]).toEqual(['gzip', 'gzip, deflate, br']);
     expect(gunzipSync(kept.encoded.get('gzip')?.bytes ?? Buffer.alloc(0)).equals(kept.body)).toBe(true);
+    // A search's pages are answered afresh, never kept (each keystroke is another query).
+    await expectCurrent(player, backpack, { search: 'a' });
+    const searched = await ctx.app.services.inventory.itemsJson(
+      player.user.id,
+      backpack,
+      containerItemsQuerySchema.parse({ per_page: '100', search: 'a' }),
+    );
+    expect(searched.encoded.size).toBe(0);
     expect(everything.data.map((s) => s.name)).toEqual(
       expect.arrayContaining(['Lamp of Ages', 'Lantern', 'Ring of Warmth', 'Arrow']),
     );

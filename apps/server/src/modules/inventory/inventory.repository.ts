@@ -9,7 +9,6 @@ import {
   ilike,
   inArray,
   or,
-  type Placeholder,
   type SQL,
   sql,
 } from 'drizzle-orm';
@@ -25,7 +24,6 @@ import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.
 import {
   contextForItemsStatement,
   deleteInstanceStatement,
-  ITEMS_FINGERPRINT_OF,
   insertInstanceStatement,
   instanceAt,
   type LocatedRow,
@@ -120,11 +118,6 @@ const instanceTemplateColumns = {
 
 // ---- one container's page of items (GET containers/{id}/items), the hot list (issue 13 §3) ------------
 
-/** `ITEMS_FINGERPRINT_OF` (inventory.statements.ts) of a container, in a statement drizzle builds. */
-export function itemsFingerprint(containerId: SQL | PgColumn | Placeholder) {
-  return sql<string>`${sql.raw(ITEMS_FINGERPRINT_OF)} ${containerId})`;
-}
-
 type InstanceTemplateRow = Pick<TemplateRow, keyof typeof instanceTemplateColumns>;
 
 interface ItemFilter {
@@ -168,8 +161,6 @@ function containerPageStatement(db: Database, filter: ItemFilter) {
   for (const [key, column] of pageInstanceFields) selection[`i_${key}`] = column;
   for (const [key, column] of pageTemplateFields) selection[`t_${key}`] = column;
   selection.total = sql<number>`count(*) over ()`;
-  // Read with the rows (one snapshot): a page cached under it is exactly the page of that fingerprint.
-  selection.fingerprint = itemsFingerprint(sql.placeholder('containerId'));
   const built = db
     .select(selection)
     .from(itemInstances)
@@ -221,13 +212,7 @@ async function containerPage(db: Database, containerId: string, filter: ItemFilt
     }
     return { instance: instance as InstanceRow, template: template as InstanceTemplateRow };
   });
-  const first = values[0];
-  return {
-    rows,
-    total: Number(first?.at(-2) ?? 0),
-    /** The fingerprint of the data the rows were read from (none when the page is empty). */
-    fingerprint: first ? String(first.at(-1)) : undefined,
-  };
+  return { rows, total: Number(values[0]?.at(-1) ?? 0) };
 }
 
 type MembershipRole = (typeof partyMemberships.$inferSelect)['role'];
@@ -384,15 +369,15 @@ export const inventoryRepository = {
   },
 
   /**
-   * `contextsForUser` of one container and the fingerprint of its items (`itemsFingerprint`), in one
-   * statement: a container read checks access and learns whether its cached page is still current at once.
+   * `contextsForUser` of one container, in a statement written once as SQL (every container read starts
+   * here), with the fingerprint of its items when asked (`ITEMS_FINGERPRINT_OF`, inventory.statements.ts):
+   * a container read checks access and learns whether its kept page is still current at once.
    */
-  async contextForItems(db: Executor, userId: string, containerId: string) {
-    // Every container read starts here: written once as SQL (inventory.statements.ts), not built per call.
-    const [row] = await directRows(db, contextForItemsStatement, [userId, [containerId]]);
+  async contextForItems(db: Executor, userId: string, containerId: string, withFingerprint: boolean) {
+    const [row] = await directRows(db, contextForItemsStatement(withFingerprint), [userId, [containerId]]);
     if (!row) return undefined;
     const { context, role, hasCharacter, extra } = locatedFrom(row);
-    return { context, role, hasCharacter, fingerprint: String(extra) };
+    return { context, role, hasCharacter, fingerprint: withFingerprint ? String(extra) : undefined };
   },
 
   /**
@@ -692,7 +677,7 @@ export const inventoryRepository = {
         .from(itemInstances)
         .innerJoin(itemTemplates, eq(itemTemplates.id, itemInstances.itemTemplateId))
         .where(where);
-      return { rows: page.rows, total: total?.n ?? 0, fingerprint: undefined };
+      return { rows: page.rows, total: total?.n ?? 0 };
     }
     // The page and the total in one statement; only a page past the end needs a second one for the total.
     const query = db
@@ -700,8 +685,6 @@ export const inventoryRepository = {
         instance: itemInstances,
         template: instanceTemplateColumns,
         total: sql<number>`count(*) over ()`,
-        // As the page outside drizzle reads it (`containerPage`); a scope's page is never kept.
-        fingerprint: typeof scope === 'string' ? itemsFingerprint(sql`${scope}`) : sql<null>`null`,
       })
       .from(itemInstances)
       .innerJoin(itemTemplates, eq(itemTemplates.id, itemInstances.itemTemplateId))
@@ -729,14 +712,13 @@ export const inventoryRepository = {
             .execute()
         : await query;
     const rows = page.map(({ instance, template }) => ({ instance, template }));
-    if (page.length > 0 || filter.page === 1)
-      return { rows, total: Number(page[0]?.total ?? 0), fingerprint: page[0]?.fingerprint ?? undefined };
+    if (page.length > 0 || filter.page === 1) return { rows, total: Number(page[0]?.total ?? 0) };
     const [total] = await db
       .select({ n: count() })
       .from(itemInstances)
       .innerJoin(itemTemplates, eq(itemTemplates.id, itemInstances.itemTemplateId))
       .where(where);
-    return { rows, total: total?.n ?? 0, fingerprint: undefined };
+    return { rows, total: total?.n ?? 0 };
   },
 
   async userHasCharacterInParty(db: Executor, userId: string, partyId: string): Promise<boolean> {

@@ -114,11 +114,20 @@ export const ITEMS_FINGERPRINT_OF = `(select md5(coalesce(string_agg(fi.id::text
 
 /**
  * `inventoryRepository.contextForItems`: `lockContextsStatement`'s columns for one container, unlocked,
- * with the fingerprint of its items as the extra column. $1 the user, $2 the container (in an array).
+ * with the fingerprint of its items as the extra column, or none. $1 the user, $2 the container (in an
+ * array).
  */
-export const contextForItemsStatement: DirectStatement = {
+export function contextForItemsStatement(withFingerprint: boolean): DirectStatement {
+  return withFingerprint ? contextWithFingerprintStatement : contextStatement;
+}
+
+const contextWithFingerprintStatement: DirectStatement = {
   name: 'inventory_context_for_items_direct',
   text: contextsText(`${ITEMS_FINGERPRINT_OF} c.id)`, false),
+};
+const contextStatement: DirectStatement = {
+  name: 'inventory_context_direct',
+  text: contextsText('null', false),
 };
 
 function contextsText(extra: string, lock = true) {
