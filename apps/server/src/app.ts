@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { constants as zlibConstants } from 'node:zlib';
 import compress from '@fastify/compress';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -10,6 +9,7 @@ import type { DatabaseHandle } from './db/client.js';
 import { JobQueue } from './jobs/job-queue.js';
 import { AppError } from './lib/app-error.js';
 import { withChangeSource } from './lib/change-source.js';
+import { apiCompression } from './lib/compression.js';
 import { loggerOptions, redactingLogger } from './lib/logger.js';
 import type { MailQueue } from './lib/mail-queue.js';
 import { AccessTokens } from './modules/accounts/access-tokens.js';
@@ -212,7 +212,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     appUrl: config.appUrl,
     now,
   });
-  const inventory = new InventoryService(database.db, entitlements, events);
+  const inventory = new InventoryService(database.db, entitlements, events, {
+    pageCacheBytes: config.containerPageCacheBytes,
+  });
   // DESIGN §10: background work (scheduled restock) on the durable queue; main.ts starts polling it.
   const jobs = new JobQueue(database.db, now, app.log);
   const audit = new AuditLog();
@@ -331,16 +333,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // External plugins.
   await app.register(securityHeadersPlugin, securityHeaderOptions);
-  // API answers above 1 KiB go out compressed for clients that ask. Brotli at a low quality costs little
-  // CPU per request; the web app's files are precompressed at build and pass through untouched. gzip (what
-  // fetch asks for over plain http, and some proxies) at level 1: a 200-item container read (150 KB) takes
-  // 0.5 ms instead of level 6's 1.1 ms, for 23 KB instead of 18 KB on the wire (review 2026-11-23).
-  await app.register(compress, {
-    threshold: 1024,
-    encodings: ['br', 'gzip'],
-    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
-    zlibOptions: { level: zlibConstants.Z_BEST_SPEED },
-  });
+  await app.register(compress, apiCompression);
   await app.register(errorHandlerPlugin);
   await app.register(inputGuardPlugin);
   await app.register(rateLimitPlugin, {

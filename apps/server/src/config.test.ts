@@ -20,6 +20,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 10.0.0.2' }).trustProxy).toEqual(['10.0.0.1', '10.0.0.2']);
   });
 
+  it('reads CONTAINER_PAGE_CACHE_MB in megabytes, 32 unless set, 0 to keep no pages', () => {
+    expect(loadConfig({}).containerPageCacheBytes).toBe(32 * 1024 * 1024);
+    expect(loadConfig({ CONTAINER_PAGE_CACHE_MB: '0' }).containerPageCacheBytes).toBe(0);
+    expect(loadConfig({ CONTAINER_PAGE_CACHE_MB: '8' }).containerPageCacheBytes).toBe(8 * 1024 * 1024);
+    expect(() => loadConfig({ CONTAINER_PAGE_CACHE_MB: '-1' })).toThrow(/CONTAINER_PAGE_CACHE_MB/);
+  });
+
   it('stops with one clear line on a bad value', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/^Invalid configuration: PORT /);

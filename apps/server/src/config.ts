@@ -61,6 +61,8 @@ const envSchema = z.object({
   WEB_DIST_DIR: optionalString,
   CABLE_CONNECTIONS_PER_USER: z.coerce.number().int().min(1).max(100_000).default(12),
   SHUTDOWN_TIMEOUT: z.coerce.number().int().min(1).max(3600).default(15),
+  // Serialized container pages kept per process (issue 13 §3); 0 turns the cache off.
+  CONTAINER_PAGE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(32),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -93,6 +95,8 @@ export interface Config {
   cableConnectionsPerUser: number;
   /** Seconds a SIGTERM may take before the process ends anyway. */
   shutdownTimeoutS: number;
+  /** Bytes of serialized container pages one process may keep (0: none). */
+  containerPageCacheBytes: number;
 }
 
 export class ConfigError extends Error {}
@@ -130,5 +134,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDistDir: e.WEB_DIST_DIR,
     cableConnectionsPerUser: e.CABLE_CONNECTIONS_PER_USER,
     shutdownTimeoutS: e.SHUTDOWN_TIMEOUT,
+    containerPageCacheBytes: e.CONTAINER_PAGE_CACHE_MB * 1024 * 1024,
   };
 }

@@ -22,6 +22,7 @@ import { parties, partyMemberships } from '../../db/schema/parties.js';
 import { statementName } from '../../db/statements.js';
 import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
 import {
+  contextForItemsStatement,
   deleteInstanceStatement,
   insertInstanceStatement,
   instanceAt,
@@ -365,6 +366,18 @@ export const inventoryRepository = {
         { context: toContext(row), role: row.role, hasCharacter: row.hasCharacter },
       ]),
     );
+  },
+
+  /**
+   * `contextsForUser` of one container, in a statement written once as SQL (every container read starts
+   * here), with the fingerprint of its items when asked (`ITEMS_FINGERPRINT_OF`, inventory.statements.ts):
+   * a container read checks access and learns whether its kept page is still current at once.
+   */
+  async contextForItems(db: Executor, userId: string, containerId: string, withFingerprint: boolean) {
+    const [row] = await directRows(db, contextForItemsStatement(withFingerprint), [userId, [containerId]]);
+    if (!row) return undefined;
+    const { context, role, hasCharacter, extra } = locatedFrom(row);
+    return { context, role, hasCharacter, fingerprint: withFingerprint ? String(extra) : undefined };
   },
 
   /**

@@ -27,13 +27,14 @@ import {
   transferBodySchema,
   transferResultSchema,
 } from '@haversack/contracts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onSendHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
+import { apiCompression } from '../../lib/compression.js';
 import { typedJsonResponse } from '../../lib/typed-json-response.js';
 import { requireAuth } from '../../plugins/auth.js';
-import type { InventoryService } from './inventory.service.js';
+import type { ContainerPage, InventoryService } from './inventory.service.js';
 
 const ok = <T>(data: T, message?: string) => ({
   status: 'success' as const,
@@ -53,6 +54,37 @@ const transferErrors = { errorShape: 'transfer' } as const;
 export async function inventoryRoutes(app: FastifyInstance, options: { inventory: InventoryService }) {
   const { inventory } = options;
   app.addHook('onRequest', app.authenticate);
+  // A container's page is compressed once per accept-encoding and fingerprint, not once per read: after
+  // the compression plugin's onSend (added to each route by its onRoute hook, which runs before this
+  // plugin's own), what it answered is kept with the page (inventory.service.ts keepEncodedPage).
+  const pagesBeingEncoded = new WeakMap<FastifyRequest, ContainerPage>();
+  const keepEncoded: onSendHookHandler = (request, reply, payload, done) => {
+    const page = pagesBeingEncoded.get(request);
+    const contentEncoding = reply.getHeader('content-encoding');
+    const vary = reply.getHeader('vary');
+    if (
+      page &&
+      Buffer.isBuffer(payload) &&
+      payload !== page.body &&
+      typeof contentEncoding === 'string' &&
+      typeof vary === 'string'
+    ) {
+      inventory.keepEncodedPage(page, request.headers['accept-encoding'] ?? '', {
+        bytes: payload,
+        contentEncoding,
+        vary,
+      });
+    }
+    done(null, payload);
+  };
+  app.addHook('onRoute', (route) => {
+    if (route.method === 'GET' && route.url.endsWith('/containers/:id/items')) {
+      route.onSend = [
+        ...(Array.isArray(route.onSend) ? route.onSend : route.onSend ? [route.onSend] : []),
+        keepEncoded,
+      ];
+    }
+  });
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['inventory'];
 
@@ -231,6 +263,10 @@ export async function inventoryRoutes(app: FastifyInstance, options: { inventory
     '/containers/:id/items',
     {
       ...typedJsonResponse,
+      // The answer is one Buffer already (often 150 KB): compressed in one call rather than through a
+      // zlib stream, whose chunks and threadpool round trips cost the event loop more than the compression
+      // itself (issue 13 §3: about 1.4 ms per 200-item read, against 0.5 ms for gzip in one call).
+      compress: { ...apiCompression, syncThreshold: 1024 * 1024 },
       schema: {
         tags,
         summary: 'Items in a container',
@@ -239,10 +275,23 @@ export async function inventoryRoutes(app: FastifyInstance, options: { inventory
         response: { 200: containerItemsResponseSchema },
       },
     },
-    async (request) => ({
-      status: 'success' as const,
-      ...(await inventory.items(actor(request).id, request.params.id, request.query)),
-    }),
+    async (request, reply) => {
+      const page = await inventory.itemsJson(actor(request).id, request.params.id, request.query);
+      // The contract's answer already serialized (inventory.service.ts itemsJson), which the reply's type
+      // cannot follow: sent as it is (a JSON type and bytes skip the serializer).
+      reply.type('application/json; charset=utf-8');
+      const encoded = page.encoded.get(request.headers['accept-encoding'] ?? '');
+      if (encoded) {
+        // As the compression plugin answered this same accept-encoding for this same body; it passes an
+        // answer whose encoding is set through untouched.
+        return reply
+          .header('content-encoding', encoded.contentEncoding)
+          .header('vary', encoded.vary)
+          .send(encoded.bytes as never);
+      }
+      pagesBeingEncoded.set(request, page);
+      return reply.send(page.body as never);
+    },
   );
   r.post(
     '/containers/:id/convert_currency',

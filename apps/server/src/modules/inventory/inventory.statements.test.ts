@@ -73,6 +73,40 @@ describe('the statements of a move', () => {
     });
   });
 
+  it('locate a container for its items as the drizzle read locates it, with the fingerprint of its items', async () => {
+    const { gm, backpack, stash, template, moved } = await setUp();
+    const db = ctx.database.db;
+    const fingerprints = async () => {
+      const read = await repo.contextsForUser(db, gm.user.id, [backpack.id, stash.id]);
+      const answers = [];
+      for (const container of [backpack, stash]) {
+        const { fingerprint, ...located } =
+          (await repo.contextForItems(db, gm.user.id, container.id, true)) ?? {};
+        expect(located).toEqual(read.get(container.id));
+        const { fingerprint: none, ...alone } =
+          (await repo.contextForItems(db, gm.user.id, container.id, false)) ?? {};
+        expect(alone).toEqual(read.get(container.id));
+        expect(none).toBeUndefined();
+        expect(fingerprint).toMatch(/^[0-9a-f]{32}$/);
+        answers.push(fingerprint);
+      }
+      return answers;
+    };
+    const [backpackFirst, stashFirst] = await fingerprints();
+    expect(await fingerprints()).toEqual([backpackFirst, stashFirst]);
+    // A stack of the backpack rewritten: the backpack's changes, the stash's does not.
+    await repo.updateInstance(db, moved.id, { notes: 'blunt' });
+    const [backpackSecond, stashSecond] = await fingerprints();
+    expect(backpackSecond).not.toBe(backpackFirst);
+    expect(stashSecond).toBe(stashFirst);
+    // Their shared template rewritten: both change.
+    await db.update(itemTemplates).set({ weight: 0.1 }).where(eq(itemTemplates.id, template.id));
+    const [backpackThird, stashThird] = await fingerprints();
+    expect(backpackThird).not.toBe(backpackSecond);
+    expect(stashThird).not.toBe(stashSecond);
+    expect(await repo.contextForItems(db, gm.user.id, crypto.randomUUID(), true)).toBeUndefined();
+  });
+
   it('lock the moved stack and the target’s stacks of its template, with the template, as drizzle reads them', async () => {
     const { backpack, stash, moved, waiting, template } = await setUp();
     await ctx.database.db.transaction(async (tx) => {

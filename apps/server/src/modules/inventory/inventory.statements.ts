@@ -93,14 +93,45 @@ export function lockContextsStatement(extra = 'null'): DirectStatement {
   if (!statement) {
     statement = {
       name: statementName('inventory_lock_contexts_direct', extra),
-      text: lockContextsText(extra),
+      text: contextsText(extra),
     };
     lockContextsStatements.set(extra, statement);
   }
   return statement;
 }
 
-const lockContextsText = (extra: string) => `select ${containerColumns('c')},
+/**
+ * A fingerprint of everything a container's page of items is built from, up to the container's id (the
+ * caller closes it: `${ITEMS_FINGERPRINT_OF} c.id)`): which stacks it holds and the row version (xmin, the
+ * transaction that wrote the row) of each stack and of each stack's template. Any write to one of those
+ * rows, by any path, writes a new row version with a new xmin, and a stack moving in or out changes the
+ * set, so the fingerprint changes in the very statement that reads it. (xmin stays as written when a row
+ * is frozen since PostgreSQL 9.4, so a vacuum does not change it either.)
+ */
+export const ITEMS_FINGERPRINT_OF = `(select md5(coalesce(string_agg(fi.id::text || ':' || fi.xmin::text || ':' || ft.xmin::text, ',' order by fi.id), ''))
+     from item_instances fi join item_templates ft on ft.id = fi.item_template_id
+    where fi.container_id =`;
+
+/**
+ * `inventoryRepository.contextForItems`: `lockContextsStatement`'s columns for one container, unlocked,
+ * with the fingerprint of its items as the extra column, or none. $1 the user, $2 the container (in an
+ * array).
+ */
+export function contextForItemsStatement(withFingerprint: boolean): DirectStatement {
+  return withFingerprint ? contextWithFingerprintStatement : contextStatement;
+}
+
+const contextWithFingerprintStatement: DirectStatement = {
+  name: 'inventory_context_for_items_direct',
+  text: contextsText(`${ITEMS_FINGERPRINT_OF} c.id)`, false),
+};
+const contextStatement: DirectStatement = {
+  name: 'inventory_context_direct',
+  text: contextsText('null', false),
+};
+
+function contextsText(extra: string, lock = true) {
+  return `select ${containerColumns('c')},
        ch.id, ch.name, ch.user_id, ch.party_id,
        p.id, p.name, p.encumbrance_style, p.game_master_id, p.is_archived,
        (select m.role from party_memberships m where m.party_id = p.id and m.user_id = $1),
@@ -110,8 +141,8 @@ const lockContextsText = (extra: string) => `select ${containerColumns('c')},
   left join characters ch on ch.id = c.character_id
   left join parties p on p.id = coalesce(c.party_id, ch.party_id)
  where c.id = any($2::uuid[])
- order by c.id
-   for update of c`;
+ order by c.id${lock ? '\n   for update of c' : ''}`;
+}
 
 export type MembershipRole = 'gm' | 'manager' | 'player' | 'observer';
 
