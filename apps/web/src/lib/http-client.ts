@@ -326,9 +326,24 @@ interface FetchInit {
   timeoutMs: number;
 }
 
+/**
+ * Where the browser has `scheduler.yield` (Chromium), a request starts in a short task of its own, ahead of
+ * the tasks already queued: starting one (fetch, its AbortController and timer) costs a phone several
+ * milliseconds, and the requests a screen's queries make as it mounts all ran inside the React commit that
+ * mounted it, one long task blocking input (issue 13 §1). Elsewhere the request starts at once, as before.
+ */
+function requestTurn(): Promise<void> | undefined {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  return scheduler?.yield?.();
+}
+
 /** spec/01 §7: requests time out after 10 s; a timeout or a dropped connection is a NETWORK_ERROR. */
 async function fetchWithTimeout(url: string, init: FetchInit): Promise<Response> {
+  const turn = requestTurn();
+  if (turn) await turn;
   const controller = new AbortController();
+  // A caller that gave up while the request waited for its turn: fetch fails at once, as an abort.
+  if (init.signal?.aborted) controller.abort();
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
