@@ -8,6 +8,7 @@ import {
   isErrorCode,
 } from '@haversack/contracts';
 import { authSchema } from './auth-schemas-loader';
+import { browserTurn } from './browser-turn';
 import { emitSessionExpired } from './session-events';
 import { toast } from './toast';
 import { tokenStorage } from './token-storage';
@@ -326,20 +327,10 @@ interface FetchInit {
   timeoutMs: number;
 }
 
-/**
- * Where the browser has `scheduler.yield` (Chromium), a request starts in a short task of its own, ahead of
- * the tasks already queued: starting one (fetch, its AbortController and timer) costs a phone several
- * milliseconds, and the requests a screen's queries make as it mounts all ran inside the React commit that
- * mounted it, one long task blocking input (issue 13 §1). Elsewhere the request starts at once, as before.
- */
-function requestTurn(): Promise<void> | undefined {
-  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
-  return scheduler?.yield?.();
-}
-
 /** spec/01 §7: requests time out after 10 s; a timeout or a dropped connection is a NETWORK_ERROR. */
 async function fetchWithTimeout(url: string, init: FetchInit): Promise<Response> {
-  const turn = requestTurn();
+  // Its own task (see browserTurn): the queries of a screen that mounts start their requests in React's commit.
+  const turn = browserTurn();
   if (turn) await turn;
   const controller = new AbortController();
   // A caller that gave up while the request waited for its turn: fetch fails at once, as an abort.
