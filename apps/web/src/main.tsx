@@ -3,7 +3,7 @@ import '@mantine/notifications/styles.css';
 import './app/global.css';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app/app';
+import { App, createAppRouter } from './app/app';
 import { startSessionEarly } from './lib/session';
 
 const container = document.getElementById('root');
@@ -12,14 +12,25 @@ if (!container) throw new Error('The page has no #root element to mount Haversac
 // The current user is asked for now, while React draws the first screen (issue 13 §1).
 startSessionEarly();
 
-// The first render is a transition: React draws it in slices of a few milliseconds between which the
-// browser stays free (a phone's main thread is not blocked for the whole start-up; issue 13 §1). Until it
-// commits, the page shows index.html's painted name.
-const root = createRoot(container);
-startTransition(() => {
-  root.render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
-});
+/** Lets the browser run what waits (input, painting) before the next step of the start-up. */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+// The start-up runs as three tasks rather than one long one that blocks a phone's main thread (issue 13 §1):
+// this module's evaluation, the router's creation (it matches the URL and starts the page's lazy loads), and
+// the first render, a transition that React draws in slices of a few milliseconds between which the
+// browser stays free. Until it commits, the page shows index.html's painted name.
+async function start(root: HTMLElement) {
+  await nextTask();
+  const router = createAppRouter();
+  await nextTask();
+  const reactRoot = createRoot(root);
+  startTransition(() => {
+    reactRoot.render(
+      <StrictMode>
+        <App router={router} />
+      </StrictMode>,
+    );
+  });
+}
+
+void start(container);

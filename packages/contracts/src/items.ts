@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { pageMetaSchema } from './envelope.js';
 import { checkJsonField, text } from './fields.js';
 import { type Currency, copperPer, currencies, MAX_ITEM_VALUE, MAX_STACK_QUANTITY } from './inventory.js';
+import { formatEnUs } from './numbers.js';
 import { unwrapFilters } from './parties.js';
 
 export const itemTemplateMessages = {
@@ -59,7 +60,7 @@ export function gpToCopper(gp: number): number {
  */
 export function formatGp(copper: number): string {
   const gp = Math.floor(copper / copperPer.gp);
-  return `${gp.toLocaleString('en-US')} gp`;
+  return `${formatEnUs(gp)} gp`;
 }
 
 /**

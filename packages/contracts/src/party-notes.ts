@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { text } from './fields.js';
+import { formatEnUs } from './numbers.js';
 
 /**
  * Issue 14: a party's shared notes (spec/02 §7 PartyChannel `notes_updated`), which the GM and the players
@@ -8,7 +9,7 @@ import { text } from './fields.js';
 export const PARTY_NOTES_MAX_LENGTH = 10_000;
 
 export const partyNotesMessages = {
-  tooLong: `Notes can be at most ${PARTY_NOTES_MAX_LENGTH.toLocaleString('en-US')} characters.`,
+  tooLong: `Notes can be at most ${formatEnUs(PARTY_NOTES_MAX_LENGTH)} characters.`,
   /** A save based on an older version: someone else saved in between (docs/decisions.md, issue 14). */
   conflict: (editor: string) =>
     `${editor} saved the notes while you were editing. Your text is still here: look at their version, then save again.`,

@@ -46,7 +46,9 @@ export function AppProviders({ children }: { children: ReactNode }) {
   // Toasts sit over the top of a phone screen (title, breadcrumbs): show fewer at once there. They stack
   // above modals (z-index 200) but under dropdowns (300), so a list that opens upwards on a phone (the
   // transfer queue's Destination) is never hidden behind the toast that asked for it.
-  const phone = useMediaQuery('(max-width: 47.99em)');
+  // Known at the first render (no server rendering here): measured in an effect, a phone would draw the
+  // whole app a second time, synchronously, right after its first screen (issue 13 §1).
+  const phone = useMediaQuery('(max-width: 47.99em)', undefined, { getInitialValueInEffect: false });
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} forceColorScheme={colorScheme}>
       <DeferredNotifications

@@ -225,6 +225,59 @@ describe('apiRequest: errors', () => {
   });
 });
 
+describe('apiRequest: a turn of its own (issue 13 §1)', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  /** A browser's scheduler.yield, resolved by the test. */
+  function stubSchedulerYield() {
+    const turns: (() => void)[] = [];
+    vi.stubGlobal('scheduler', {
+      yield: () => new Promise<void>((resolve) => turns.push(resolve)),
+    });
+    return turns;
+  }
+
+  it('starts the request once the browser gives it a turn, where it can (scheduler.yield)', async () => {
+    const turns = stubSchedulerYield();
+    const fetchMock = mockFetch(() => jsonResponse(200, { status: 'success', data: { name: 'Rope' } }));
+    const pending = apiRequest(`${API_V1}/items/1`, { schema: itemSchema });
+    await vi.waitFor(() => expect(turns).toHaveLength(1));
+    expect(fetchMock).not.toHaveBeenCalled();
+    turns[0]?.();
+    await expect(pending).resolves.toMatchObject({ data: { name: 'Rope' } });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('fails as an abort does during the request when the caller gave up while it waited', async () => {
+    // An abort while the request travels, without a turn to wait for: what the caller sees today.
+    mockFetch(
+      ({ init }) =>
+        new Promise<Response>((_resolve, reject) => {
+          if (init.signal?.aborted) reject(new DOMException('Aborted', 'AbortError'));
+          init.signal?.addEventListener('abort', () => reject(new DOMException('Aborted', 'AbortError')));
+        }),
+    );
+    const during = new AbortController();
+    const travelling = caught(apiRequest(`${API_V1}/items/1`, { signal: during.signal, toast: false }));
+    await Promise.resolve();
+    during.abort();
+    const expected = await travelling;
+    expect(expected.code).not.toBe('NETWORK_ERROR');
+
+    const turns = stubSchedulerYield();
+    const waiting = new AbortController();
+    const pending = caught(apiRequest(`${API_V1}/items/1`, { signal: waiting.signal, toast: false }));
+    await vi.waitFor(() => expect(turns).toHaveLength(1));
+    waiting.abort();
+    turns[0]?.();
+    const error = await pending;
+    expect({ code: error.code, message: error.message }).toEqual({
+      code: expected.code,
+      message: expected.message,
+    });
+  });
+});
+
 describe('apiRequest: refresh on 401', () => {
   const newTokens = buildTokens({ token: 'access-new', refresh_token: 'refresh-new' });
 

@@ -8,6 +8,7 @@ import {
   isErrorCode,
 } from '@haversack/contracts';
 import { authSchema } from './auth-schemas-loader';
+import { browserTurn } from './browser-turn';
 import { emitSessionExpired } from './session-events';
 import { toast } from './toast';
 import { tokenStorage } from './token-storage';
@@ -328,7 +329,12 @@ interface FetchInit {
 
 /** spec/01 §7: requests time out after 10 s; a timeout or a dropped connection is a NETWORK_ERROR. */
 async function fetchWithTimeout(url: string, init: FetchInit): Promise<Response> {
+  // Its own task (see browserTurn): the queries of a screen that mounts start their requests in React's commit.
+  const turn = browserTurn();
+  if (turn) await turn;
   const controller = new AbortController();
+  // A caller that gave up while the request waited for its turn: fetch fails at once, as an abort.
+  if (init.signal?.aborted) controller.abort();
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;

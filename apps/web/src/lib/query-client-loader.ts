@@ -1,4 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
+import { browserTurn } from './browser-turn';
 
 /**
  * TanStack Query's client (spec/01 §9) loads with the first page that asks the API through it, not with
@@ -37,6 +38,10 @@ export function subscribeToQueryClient(listener: () => void): () => void {
 
 /** Waits for the client, then loads `load`: a lazy part that uses queries draws with the client in place. */
 export async function withQueryClient<T>(load: () => Promise<T>): Promise<T> {
+  // Its own task where the browser can yield: the router starts every lazy route of the first page in the
+  // task that creates it, and starting a module load (its preload links) costs a phone milliseconds.
+  const turn = browserTurn();
+  if (turn) await turn;
   const [loaded] = await Promise.all([load(), loadQueryClient()]);
   return loaded;
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_WEIGHT_UNIT } from '@haversack/contracts';
+import { DEFAULT_WEIGHT_UNIT, formatEnUs } from '@haversack/contracts';
 
 /** spec/01 §9, spec/02 §9: weight is in lbs, everywhere it is shown. */
 export const WEIGHT_UNIT = DEFAULT_WEIGHT_UNIT;
@@ -10,19 +10,9 @@ interface WeightFormat {
   of?: number;
 }
 
-/** One formatter per number of decimals: `toLocaleString` with options builds a new one on every call. */
-const formatters = new Map<number | undefined, Intl.NumberFormat>();
-
+/** "1,250", "0.02", "3.0": en-US digits without Intl (formatEnUs: Intl's first use is slow on a phone). */
 function amount(lbs: number, decimals: number | undefined): string {
-  let formatter = formatters.get(decimals);
-  if (!formatter) {
-    formatter = new Intl.NumberFormat('en-US', {
-      minimumFractionDigits: decimals ?? 0,
-      maximumFractionDigits: decimals ?? 2,
-    });
-    formatters.set(decimals, formatter);
-  }
-  return formatter.format(lbs);
+  return formatEnUs(lbs, decimals ?? 0, decimals ?? 2);
 }
 
 /** The one weight formatter: "0.02 lbs", "1,250 lbs", "3.0 lbs" with one decimal, "17.5 / 60 lbs". */

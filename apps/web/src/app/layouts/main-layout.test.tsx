@@ -1,13 +1,30 @@
-import { screen } from '@testing-library/react';
+import { fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildTiers } from '../../features/subscription/subscription-fixtures';
 import { useUiStore } from '../../stores/ui-store';
 import { jsonResponse, mockFetch } from '../../test/fixtures';
 import { renderRoutes } from '../../test/render';
 import { MainLayout } from './main-layout';
 
-afterEach(() => useUiStore.setState({ sidebarOpen: true }));
+afterEach(() => {
+  useUiStore.setState({ sidebarOpen: true, mobileMenuOpen: false });
+  vi.unstubAllGlobals();
+});
+
+/** A phone's window: the layout's `(max-width: 47.99em)` query matches. */
+function stubPhoneWidth() {
+  vi.stubGlobal('matchMedia', (query: string) => ({
+    matches: query.includes('max-width: 47.99em'),
+    media: query,
+    onchange: null,
+    addListener: () => undefined,
+    removeListener: () => undefined,
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+    dispatchEvent: () => false,
+  }));
+}
 
 function mockTiers(provider: 'local' | 'stripe' | 'none') {
   mockFetch(({ url }) =>
@@ -62,4 +79,32 @@ describe('MainLayout', () => {
       }
     },
   );
+
+  it("draws a phone's navigation when its menu first opens, and keeps it drawn", async () => {
+    stubPhoneWidth();
+    mockTiers('none');
+    renderRoutes(
+      [{ path: '/', element: <MainLayout />, children: [{ index: true, element: <p>Home</p> }] }],
+      '/',
+    );
+    // The burger is shown below the sm breakpoint only (CSS), which this test window is not.
+    const menuButton = await screen.findByTestId('mobile-menu-button');
+    expect(menuButton).toHaveAttribute('aria-label', 'Open navigation');
+    expect(screen.queryByText('Characters')).not.toBeInTheDocument();
+
+    fireEvent.click(menuButton);
+    expect(screen.getByRole('link', { name: 'Characters' })).toHaveAttribute('href', '/characters');
+    fireEvent.click(screen.getByTestId('mobile-menu-button'));
+    expect(useUiStore.getState().mobileMenuOpen).toBe(false);
+    expect(screen.getByText('Characters')).toBeInTheDocument();
+  });
+
+  it('draws the navigation at once on a wide screen', async () => {
+    mockTiers('none');
+    renderRoutes(
+      [{ path: '/', element: <MainLayout />, children: [{ index: true, element: <p>Home</p> }] }],
+      '/',
+    );
+    expect(await screen.findByRole('link', { name: 'Characters' })).toHaveAttribute('href', '/characters');
+  });
 });

@@ -1,7 +1,7 @@
 import { ActionIcon, Anchor, AppShell, Burger, Group, Loader, NavLink, ScrollArea } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand } from '@tabler/icons-react';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, Outlet, useLocation, useNavigation } from 'react-router';
 import { Brand } from '../../components/brand';
 import { MaintenanceBanner } from '../../components/maintenance-banner';
@@ -12,7 +12,7 @@ import { useUpdatePreferences } from '../../features/preferences/api/preferences
 import { DemoBillingBadge } from '../../features/subscription/components/demo-billing-badge';
 import { useAuthStore } from '../../stores/auth-store';
 import { useUiStore } from '../../stores/ui-store';
-import { adminEntry, isNavItemActive, mainNavigation } from './navigation';
+import { adminEntry, isNavItemActive, mainNavigation, type NavItem } from './navigation';
 import { UserMenu } from './user-menu';
 
 /** The signed-in shell: header, a side navigation (a drawer-like menu below the sm breakpoint), content. */
@@ -27,8 +27,14 @@ export function MainLayout() {
   const navigation = useNavigation();
   const updatePreferences = useUpdatePreferences();
   // A collapsed navbar only slides off-screen: make it inert so keyboard users do not tab into it.
-  const isMobile = useMediaQuery('(max-width: 47.99em)') ?? false;
+  // Known at the first render, so a phone does not draw the shell twice as the page starts (issue 13 §1).
+  const isMobile = useMediaQuery('(max-width: 47.99em)', undefined, { getInitialValueInEffect: false });
   const navbarHidden = isMobile ? !mobileMenuOpen : !sidebarOpen;
+  // On a phone the menu starts closed, off-screen and inert: its links are drawn when it first opens, not as
+  // the page starts, where they cost the first screen a render and a style and layout pass (issue 13 §1).
+  const [menuOpenedOnce, setMenuOpenedOnce] = useState(false);
+  if (mobileMenuOpen && !menuOpenedOnce) setMenuOpenedOnce(true);
+  const navbarDrawn = !isMobile || menuOpenedOnce;
 
   // A chosen destination closes the mobile menu.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every path change by design
@@ -91,26 +97,7 @@ export function MainLayout() {
       </AppShell.Header>
 
       <AppShell.Navbar p="xs" id="main-navigation" aria-label="Main" inert={navbarHidden}>
-        <AppShell.Section grow component={ScrollArea}>
-          {items.map((item) => {
-            const Icon = item.icon;
-            const active = isNavItemActive(item, pathname);
-            return (
-              <NavLink
-                key={item.href}
-                component={Link}
-                to={item.href}
-                label={item.label}
-                leftSection={<Icon size={18} aria-hidden="true" />}
-                active={active}
-                aria-current={active ? 'page' : undefined}
-              />
-            );
-          })}
-        </AppShell.Section>
-        <AppShell.Section hiddenFrom="sm" p="xs">
-          <DemoBillingBadge />
-        </AppShell.Section>
+        {navbarDrawn ? <NavbarContent items={items} pathname={pathname} /> : null}
       </AppShell.Navbar>
 
       <AppShell.Main id="main-content" tabIndex={-1}>
@@ -119,5 +106,33 @@ export function MainLayout() {
         <Outlet />
       </AppShell.Main>
     </AppShell>
+  );
+}
+
+/** The navigation's links and, on a phone, the demo-billing badge. */
+function NavbarContent({ items, pathname }: { items: NavItem[]; pathname: string }) {
+  return (
+    <>
+      <AppShell.Section grow component={ScrollArea}>
+        {items.map((item) => {
+          const Icon = item.icon;
+          const active = isNavItemActive(item, pathname);
+          return (
+            <NavLink
+              key={item.href}
+              component={Link}
+              to={item.href}
+              label={item.label}
+              leftSection={<Icon size={18} aria-hidden="true" />}
+              active={active}
+              aria-current={active ? 'page' : undefined}
+            />
+          );
+        })}
+      </AppShell.Section>
+      <AppShell.Section hiddenFrom="sm" p="xs">
+        <DemoBillingBadge />
+      </AppShell.Section>
+    </>
   );
 }

@@ -1,4 +1,10 @@
-import { type CharacterWealth, type Currency, formatStackValue, type Purse } from '@haversack/contracts';
+import {
+  type CharacterWealth,
+  type Currency,
+  formatEnUs,
+  formatStackValue,
+  type Purse,
+} from '@haversack/contracts';
 import { Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
@@ -20,7 +26,7 @@ const coinNames: Record<Currency, string> = {
 export function purseLabel(coins: Purse): string {
   const parts = purseOrder
     .filter((coin) => coins[coin] > 0)
-    .map((coin) => `${coins[coin].toLocaleString('en-US')} ${coin}`);
+    .map((coin) => `${formatEnUs(coins[coin])} ${coin}`);
   return parts.length > 0 ? parts.join(' ') : 'Empty';
 }
 
@@ -38,7 +44,7 @@ export function PurseCoins({ coins }: { coins: Purse }) {
           ta="center"
           style={{ listStyle: 'none', minWidth: 0 }}
           data-testid={`purse-${coin}`}
-          aria-label={`${coins[coin].toLocaleString('en-US')} ${coinNames[coin]}`}
+          aria-label={`${formatEnUs(coins[coin])} ${coinNames[coin]}`}
         >
           <Text
             fw={700}
@@ -46,7 +52,7 @@ export function PurseCoins({ coins }: { coins: Purse }) {
             c={coins[coin] === 0 ? 'dimmed' : undefined}
             style={{ overflowWrap: 'anywhere' }}
           >
-            {coins[coin].toLocaleString('en-US')}
+            {formatEnUs(coins[coin])}
           </Text>
           <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
             {coin}

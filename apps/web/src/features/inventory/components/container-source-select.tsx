@@ -1,6 +1,7 @@
 import type { Container } from '@haversack/contracts';
 import { Select } from '@mantine/core';
 import { percentUsed } from '../../../components/capacity-bar';
+import { useOptionsOnFirstUse } from '../../../lib/use-options-on-first-use';
 import { formatWeight } from '../../../lib/weight';
 import { containerLabel } from '../workspace-types';
 
@@ -27,8 +28,10 @@ export function ContainerSourceSelect({
   onChange: (containerId: string) => void;
   label?: string;
 }) {
+  const { keepMounted, ...firstUse } = useOptionsOnFirstUse();
   return (
     <Select
+      {...firstUse}
       label={label}
       data={containers.map((c) => ({ value: c.id, label: sourceOptionLabel(c) }))}
       value={value}
@@ -37,7 +40,7 @@ export function ContainerSourceSelect({
       }}
       allowDeselect={false}
       placeholder="Choose a container"
-      comboboxProps={{ withinPortal: true }}
+      comboboxProps={{ withinPortal: true, keepMounted }}
       nothingFoundMessage="No containers"
     />
   );

@@ -1,6 +1,7 @@
 import type { Container } from '@haversack/contracts';
 import { ActionIcon, Badge, Button, Group, Paper, Progress, Select, Stack, Text } from '@mantine/core';
 import { IconX } from '@tabler/icons-react';
+import { useOptionsOnFirstUse } from '../../../lib/use-options-on-first-use';
 import type { TransferQueue } from '../hooks/use-transfer-queue';
 import { sourceOptionLabel } from './container-source-select';
 
@@ -11,6 +12,7 @@ import { sourceOptionLabel } from './container-source-select';
 export function TransferQueueBar({ queue, containers }: { queue: TransferQueue; containers: Container[] }) {
   const busy = queue.progress !== null;
   const hasItems = queue.items.length > 0;
+  const { keepMounted, ...destinationFirstUse } = useOptionsOnFirstUse();
   return (
     <Paper
       withBorder
@@ -36,6 +38,7 @@ export function TransferQueueBar({ queue, containers }: { queue: TransferQueue; 
           </Text>
         </Group>
         <Select
+          {...destinationFirstUse}
           label="Destination"
           placeholder="Choose where items go"
           data={containers
@@ -46,7 +49,7 @@ export function TransferQueueBar({ queue, containers }: { queue: TransferQueue; 
           error={queue.error ?? undefined}
           // The bar is sticky at the bottom of a scrolling page: floating-ui can judge it detached for a
           // frame after a swipe and would hide the open list, so keep it shown and open it upwards.
-          comboboxProps={{ withinPortal: true, hideDetached: false, position: 'top' }}
+          comboboxProps={{ withinPortal: true, hideDetached: false, position: 'top', keepMounted }}
           disabled={busy}
         />
         {hasItems ? (

@@ -29,11 +29,14 @@ export function useDeviceClass(): DeviceClass {
       clearTimeout(timer);
       timer = setTimeout(() => setDevice(currentClass()), RESIZE_DEBOUNCE_MS);
     };
-    // The width may have changed between the first render and this effect.
-    setDevice(currentClass());
+    // The width may have changed between the first render and this effect. It is read in the next frame,
+    // not here: reading the window's width lays out the page, and here that would lengthen the commit that
+    // just drew the workspace instead of using the layout the frame does anyway (issue 13 §1).
+    const frame = requestAnimationFrame(() => setDevice(currentClass()));
     window.addEventListener('resize', settle, { passive: true });
     window.addEventListener('orientationchange', settle, { passive: true });
     return () => {
+      cancelAnimationFrame(frame);
       clearTimeout(timer);
       window.removeEventListener('resize', settle);
       window.removeEventListener('orientationchange', settle);

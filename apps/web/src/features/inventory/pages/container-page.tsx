@@ -1,6 +1,6 @@
 import type { Container } from '@haversack/contracts';
 import { usePrefetchInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { useDeferredValue } from 'react';
+import { memo, useDeferredValue } from 'react';
 import { useParams } from 'react-router';
 import { DetailLoadError } from '../../../components/detail-load-error';
 import { usePageTitle } from '../../../lib/page-title';
@@ -78,27 +78,61 @@ export function ContainerPage() {
     );
   }
 
-  const current = container.data;
-  const containers = sources.containers.some((c) => c.id === current.id)
-    ? sources.containers
-    : [current, ...sources.containers];
-  const ownerLink =
-    current.owner.type === 'character' ? `/characters/${current.owner.id}` : `/parties/${current.owner.id}`;
   return (
-    <InventoryWorkspace
-      key={current.id}
-      owner={ownerName}
-      back={{ href: ownerLink, label: `Back to ${ownerName}` }}
-      // Issue 12 §4: the character's purse, wealth and load across all its containers, under the title.
-      summary={
-        current.owner.type === 'character' ? <CharacterWealthStrip characterId={current.owner.id} /> : null
-      }
-      containers={containers}
-      initialLeft={{ tab: 'container', containerId: current.id }}
-      initialRight={secondPanel(containers, current.id)}
+    <LoadedWorkspace
+      current={container.data}
+      sources={sources.containers}
+      ownerName={ownerName}
       inParty={inParty}
       partyId={partyId}
-      createOwner={current.can_act ? { type: current.owner.type, id: current.owner.id } : null}
     />
   );
 }
+
+interface LoadedWorkspaceProps {
+  current: Container;
+  sources: Container[];
+  ownerName: string;
+  inParty: boolean;
+  partyId: string | null;
+}
+
+const sameContainers = (a: Container[], b: Container[]) =>
+  a.length === b.length && a.every((container, i) => container === b[i]);
+
+/**
+ * The workspace of a loaded container. The page draws again whenever one of its queries settles (each a
+ * synchronous render, as React Query's store updates are), often with the same answers: the workspace is
+ * drawn again only when what it shows changed (the queries keep unchanged answers as the same objects),
+ * not for each of those renders (issue 13 §1).
+ */
+const LoadedWorkspace = memo(
+  function LoadedWorkspace({ current, sources, ownerName, inParty, partyId }: LoadedWorkspaceProps) {
+    const containers = sources.some((c) => c.id === current.id) ? sources : [current, ...sources];
+    const ownerLink =
+      current.owner.type === 'character' ? `/characters/${current.owner.id}` : `/parties/${current.owner.id}`;
+    return (
+      <InventoryWorkspace
+        key={current.id}
+        owner={ownerName}
+        back={{ href: ownerLink, label: `Back to ${ownerName}` }}
+        // Issue 12 §4: the character's purse, wealth and load across all its containers, under the title.
+        summary={
+          current.owner.type === 'character' ? <CharacterWealthStrip characterId={current.owner.id} /> : null
+        }
+        containers={containers}
+        initialLeft={{ tab: 'container', containerId: current.id }}
+        initialRight={secondPanel(containers, current.id)}
+        inParty={inParty}
+        partyId={partyId}
+        createOwner={current.can_act ? { type: current.owner.type, id: current.owner.id } : null}
+      />
+    );
+  },
+  (before, after) =>
+    before.current === after.current &&
+    sameContainers(before.sources, after.sources) &&
+    before.ownerName === after.ownerName &&
+    before.inParty === after.inParty &&
+    before.partyId === after.partyId,
+);
