@@ -84,6 +84,18 @@ test('a player fills an inventory from the marketplace, moves arrows into a quiv
   await expect(page.getByText('Item transferred successfully')).toBeVisible();
   await expect(right.getByRole('button', { name: 'Arrow, quantity 20' })).toBeVisible();
   await checkPage(page, 'inventory-dual');
+  // A name wider than its tile ("Longsword") wraps whole instead of "Long…", and every tile of the row
+  // keeps its buttons inside it, whatever height its neighbours take.
+  const leftTiles = page.getByTestId('panel-left').getByTestId('item-tile-cell');
+  const longName = leftTiles.getByTestId('item-tile').getByText('Longsword', { exact: true });
+  expect(
+    await longName.evaluate((el) => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight),
+  ).toBe(true);
+  for (const cell of await leftTiles.all()) {
+    const tile = await cell.getByTestId('item-tile').boundingBox();
+    const more = await cell.getByRole('button', { name: /^More actions for / }).boundingBox();
+    expect(tile && more && more.y + more.height <= tile.y + tile.height + 1).toBe(true);
+  }
 
   // Split the quiver's stack in the item modal (default: half).
   await right.getByRole('button', { name: 'Arrow, quantity 20' }).click();

@@ -193,6 +193,8 @@ export function ItemTile({
           transform,
           opacity: drag.isDragging ? 0.5 : 1,
           flex: list ? 1 : undefined,
+          // Tiles of a grid row share its height, so the buttons at the cell's foot stay inside each one.
+          height: list ? undefined : '100%',
           minWidth: 0,
           touchAction: swipe ? 'pan-y' : draggable ? dragHandleStyle.touchAction : undefined,
         }}
@@ -202,7 +204,9 @@ export function ItemTile({
             <Group justify="space-between" gap={4} wrap="nowrap" align="flex-start">
               <Group gap={6} wrap="nowrap" miw={0}>
                 <GameIcon name={icon} size={22} />
-                <Text fw={600} size="sm" lineClamp={2}>
+                {/* A one-word name wider than the tile ("Longsword") breaks inside the word rather
+                    than showing as "Long…": the name is what a player looks for. */}
+                <Text fw={600} size="sm" lineClamp={2} style={{ overflowWrap: 'anywhere' }}>
                   {item.name}
                 </Text>
               </Group>
