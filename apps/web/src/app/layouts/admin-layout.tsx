@@ -1,15 +1,4 @@
-import {
-  AppShell,
-  Avatar,
-  Badge,
-  Box,
-  Burger,
-  Button,
-  Group,
-  NavLink,
-  ScrollArea,
-  Text,
-} from '@mantine/core';
+import { AppShell, Avatar, Badge, Box, Burger, Button, Group, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconDoorExit } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
@@ -18,7 +7,8 @@ import { ThemeToggle } from '../../components/theme-toggle';
 import { exitAdminMode } from '../../features/admin/api/admin-session-api';
 import { AdminSessionGuard } from '../../features/admin/components/admin-session-guard';
 import { displayNameOf, useCurrentUser } from '../../stores/auth-store';
-import { adminNavigation, isNavItemActive } from './navigation';
+import { NavLinks } from './nav-links';
+import { adminNavigation } from './navigation';
 
 /**
  * spec/01 §2 admin area: the admin bar (e-mail, initial of the username, ADMIN MODE badge, Exit Admin Mode
@@ -108,23 +98,7 @@ export function AdminLayout() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" id="admin-navigation" aria-label="Admin" inert={isMobile && !menuOpen}>
-        <AppShell.Section grow component={ScrollArea}>
-          {adminNavigation.map((item) => {
-            const Icon = item.icon;
-            const active = isNavItemActive(item, pathname, true);
-            return (
-              <NavLink
-                key={item.href}
-                component={Link}
-                to={item.href}
-                label={item.label}
-                leftSection={<Icon size={18} aria-hidden="true" />}
-                active={active}
-                aria-current={active ? 'page' : undefined}
-              />
-            );
-          })}
-        </AppShell.Section>
+        <NavLinks items={adminNavigation} pathname={pathname} exact />
       </AppShell.Navbar>
       <AppShell.Main>
         <AdminSessionGuard>

@@ -1,8 +1,8 @@
-import { ActionIcon, Anchor, AppShell, Burger, Group, Loader, NavLink, ScrollArea } from '@mantine/core';
+import { ActionIcon, Anchor, AppShell, Burger, Group, Loader } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
-import { Link, Outlet, useLocation, useNavigation } from 'react-router';
+import { Outlet, useLocation, useNavigation } from 'react-router';
 import { Brand } from '../../components/brand';
 import { MaintenanceBanner } from '../../components/maintenance-banner';
 import { pageSkipLinksId } from '../../components/page-skip-link';
@@ -12,7 +12,8 @@ import { useUpdatePreferences } from '../../features/preferences/api/preferences
 import { DemoBillingBadge } from '../../features/subscription/components/demo-billing-badge';
 import { useAuthStore } from '../../stores/auth-store';
 import { useUiStore } from '../../stores/ui-store';
-import { adminEntry, isNavItemActive, mainNavigation, type NavItem } from './navigation';
+import { NavLinks } from './nav-links';
+import { adminEntry, mainNavigation, type NavItem } from './navigation';
 import { UserMenu } from './user-menu';
 
 /** The signed-in shell: header, a side navigation (a drawer-like menu below the sm breakpoint), content. */
@@ -113,23 +114,7 @@ export function MainLayout() {
 function NavbarContent({ items, pathname }: { items: NavItem[]; pathname: string }) {
   return (
     <>
-      <AppShell.Section grow component={ScrollArea}>
-        {items.map((item) => {
-          const Icon = item.icon;
-          const active = isNavItemActive(item, pathname);
-          return (
-            <NavLink
-              key={item.href}
-              component={Link}
-              to={item.href}
-              label={item.label}
-              leftSection={<Icon size={18} aria-hidden="true" />}
-              active={active}
-              aria-current={active ? 'page' : undefined}
-            />
-          );
-        })}
-      </AppShell.Section>
+      <NavLinks items={items} pathname={pathname} />
       <AppShell.Section hiddenFrom="sm" p="xs">
         <DemoBillingBadge />
       </AppShell.Section>

@@ -1,0 +1,34 @@
+import { AppShell, NavLink, ScrollArea } from '@mantine/core';
+import { Link } from 'react-router';
+import { isNavItemActive, type NavItem } from './navigation';
+
+/** A layout's navigation links, the current page marked (`exact`: only its own address counts). */
+export function NavLinks({
+  items,
+  pathname,
+  exact = false,
+}: {
+  items: NavItem[];
+  pathname: string;
+  exact?: boolean;
+}) {
+  return (
+    <AppShell.Section grow component={ScrollArea}>
+      {items.map((item) => {
+        const Icon = item.icon;
+        const active = isNavItemActive(item, pathname, exact);
+        return (
+          <NavLink
+            key={item.href}
+            component={Link}
+            to={item.href}
+            label={item.label}
+            leftSection={<Icon size={18} aria-hidden="true" />}
+            active={active}
+            aria-current={active ? 'page' : undefined}
+          />
+        );
+      })}
+    </AppShell.Section>
+  );
+}
