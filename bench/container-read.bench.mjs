@@ -18,6 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { reportResult } from './lib/bench-result.mjs';
+import { loadClient } from './lib/http-load.mjs';
 import { serverNodeFlags } from './lib/server-command.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -142,6 +143,15 @@ async function api(base, method, url, token, body) {
   return json.data;
 }
 
+/**
+ * CPU time (ms) the database's backends used so far: /proc of each backend connected to the bench's
+ * database (PostgreSQL on this machine). During Haversack's peak only its connections work.
+ */
+async function databaseCpuMs(client) {
+  const { rows } = await client.query('select pid from pg_stat_activity where datname = $1', [databaseName]);
+  return rows.reduce((sum, { pid }) => sum + (cpuMs(pid) || 0), 0);
+}
+
 /** Closed loop: `concurrency` clients back to back for `seconds`; requests per second (and CPU per request). */
 async function peak(read, pid) {
   const cpuBefore = cpuMs(pid);
@@ -218,16 +228,20 @@ try {
     });
   }
   const path200 = `/containers/${chest.id}/items?per_page=${items}`;
+  // The load: keep-alive node:http clients that read each answer to its last byte without decoding it
+  // (bench/lib/http-load.mjs says why), asking for what fetch asks for. Enough sockets that the open loop
+  // never waits for one (a request due while all are busy would be timed from when it was due anyway).
+  const haversackClient = loadClient(haversack.base, { sockets: 64 });
+  const bareClient = loadClient(bare.base, { sockets: 64 });
   const readHaversack = async () => {
-    const response = await fetch(`${haversack.base}/api/v1${path200}`, {
+    const answer = await haversackClient.send('GET', `/api/v1${path200}`, {
       headers: { authorization: `Bearer ${gm.token}` },
     });
-    const body = await response.text();
-    if (response.status !== 200) throw new Error(`read answered ${response.status}: ${body}`);
+    if (answer.status !== 200) throw new Error(`read answered ${answer.status}: ${answer.body}`);
   };
   const readBare = async () => {
-    const response = await fetch(`${bare.base}${path200}`);
-    await response.text();
+    const answer = await bareClient.send('GET', path200);
+    if (answer.status !== 200) throw new Error(`bare read answered ${answer.status}: ${answer.body}`);
   };
   const first = await api(haversack.base, 'GET', path200, gm.token);
   if (first.length !== items) throw new Error(`expected ${items} items, read ${first.length}`);
@@ -268,9 +282,13 @@ try {
   const statementsPerRead = (await haversack.statements()) - before;
 
   const results = [];
+  const probe = new pg.Client({ connectionString: adminUrl });
+  await probe.connect();
   for (let r = 0; r < rounds; r++) {
     const { rate: barePeak, cpuPerRequest: bareCpu } = await peak(readBare, bare.pid);
+    const databaseBefore = await databaseCpuMs(probe);
     const { rate: haversackPeak, cpuPerRequest: haversackCpu } = await peak(readHaversack, haversack.pid);
+    const databaseCpu = ((await databaseCpuMs(probe)) - databaseBefore) / (haversackPeak * seconds);
     const loaded = await atRate(readHaversack, 0.7 * haversackPeak);
     results.push({
       barePeak,
@@ -278,12 +296,16 @@ try {
       share: haversackPeak / barePeak,
       haversackCpu,
       bareCpu,
+      databaseCpu,
       ...loaded,
     });
     console.log(
-      `round ${r + 1}: Haversack ${haversackPeak.toFixed(0)}/s, bare ${barePeak.toFixed(0)}/s (${(100 * (haversackPeak / barePeak)).toFixed(1)} %); at 70 % of peak p50 ${loaded.p50.toFixed(1)} ms, p99 ${loaded.p99.toFixed(1)} ms; server CPU per read ${haversackCpu.toFixed(2)} ms (bare ${bareCpu.toFixed(2)} ms); bench client busy ${(100 * loaded.clientBusy).toFixed(0)} % of a core at 70 %`,
+      `round ${r + 1}: Haversack ${haversackPeak.toFixed(0)}/s, bare ${barePeak.toFixed(0)}/s (${(100 * (haversackPeak / barePeak)).toFixed(1)} %); at 70 % of peak p50 ${loaded.p50.toFixed(1)} ms, p99 ${loaded.p99.toFixed(1)} ms; server CPU per read ${haversackCpu.toFixed(2)} ms (bare ${bareCpu.toFixed(2)} ms), database ${databaseCpu.toFixed(2)} ms; bench client busy ${(100 * loaded.clientBusy).toFixed(0)} % of a core at 70 %`,
     );
   }
+  await probe.end();
+  haversackClient.close();
+  bareClient.close();
   const shares = results.map((r) => r.share);
   const middle = results.find((r) => r.share === median(shares));
   const p99 = median(results.map((r) => r.p99));

@@ -5,7 +5,7 @@
 // sets up one GM with `concurrency` pairs of party containers, a stack of gold in the first of each.
 // Then, in rounds interleaved with the baseline:
 // - transfers: `concurrency` workers each moving 1 gp from one container of its pair to the other
-//   through POST /api/v1/containers/transfer (HTTP keep-alive), for `seconds`;
+//   through POST /api/v1/containers/transfer (HTTP keep-alive, bench/lib/http-load.mjs), for `seconds`;
 // - the bare loop: the same number of workers each running BEGIN; UPDATE one row; INSERT one ledger
 //   row; COMMIT through node-postgres on the same database, for the same time.
 // It reports transfers per second as a share of the bare loop's transactions per second (median of the
@@ -22,6 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { reportResult } from './lib/bench-result.mjs';
+import { loadClient } from './lib/http-load.mjs';
 import { serverNodeFlags } from './lib/server-command.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -196,21 +197,24 @@ try {
   );
   await bare.query('insert into bench_stock select g, 1000000 from generate_series(0, $1) g', [concurrency]);
 
+  // The load: keep-alive node:http clients that read each answer to its last byte without decoding it
+  // (bench/lib/http-load.mjs says why), asking for what fetch asks for; each worker sends its own body.
+  const client = loadClient(server.base, { sockets: concurrency });
+  const bodies = pairs.map((pair) =>
+    JSON.stringify({
+      item_instance_id: pair.instance,
+      source_container_id: pair.from,
+      target_container_id: pair.to,
+      quantity: 1,
+    }),
+  );
   let transfers = 0;
   const transferOnce = async (worker) => {
-    const pair = pairs[worker];
-    const response = await fetch(`${server.base}/api/v1/containers/transfer`, {
-      method: 'POST',
+    const answer = await client.send('POST', '/api/v1/containers/transfer', {
       headers: { 'content-type': 'application/json', authorization: `Bearer ${gm.token}` },
-      body: JSON.stringify({
-        item_instance_id: pair.instance,
-        source_container_id: pair.from,
-        target_container_id: pair.to,
-        quantity: 1,
-      }),
+      body: bodies[worker],
     });
-    const body = await response.text();
-    if (response.status !== 200) throw new Error(`transfer answered ${response.status}: ${body}`);
+    if (answer.status !== 200) throw new Error(`transfer answered ${answer.status}: ${answer.body}`);
     transfers += 1;
   };
   const bareOnce = async (worker) => {
@@ -225,23 +229,28 @@ try {
     }
   };
 
-  // Warm up both (JIT, connections, plans).
-  for (let i = 0; i < 20; i++) {
-    await transferOnce(i % concurrency);
-    await bareOnce(i % concurrency);
-  }
+  // Warm up both (JIT, connections, plans) for as long as one round, so that no round measures a cold
+  // process: with a few transfers only, the first round ran at 60–80 % of the others.
+  await saturate(transferOnce);
+  await saturate(bareOnce);
   const results = [];
   const probe = new pg.Client({ connectionString: adminUrl });
   await probe.connect();
   const countersBefore = await server.counters();
   const transfersBefore = transfers;
   let databaseCpu = 0;
+  /** The bench process's own CPU per transfer in each round (the load generator, for the record). */
+  const clientCpuMs = [];
   for (let r = 0; r < rounds; r++) {
     const bareRate = await saturate(bareOnce);
     // The database's CPU counts only over the transfers (the bare loop's connections are idle then).
     const databaseCpuBefore = await databaseCpuUs(probe);
+    const clientCpuBefore = process.cpuUsage();
+    const transfersAtStart = transfers;
     const transferRate = await saturate(transferOnce);
     databaseCpu += (await databaseCpuUs(probe)) - databaseCpuBefore;
+    const clientCpu = process.cpuUsage(clientCpuBefore);
+    clientCpuMs.push((clientCpu.user + clientCpu.system) / 1000 / (transfers - transfersAtStart));
     results.push({ bareRate, transferRate, share: transferRate / bareRate });
     console.log(
       `round ${r + 1}: transfers ${transferRate.toFixed(1)}/s, bare loop ${bareRate.toFixed(1)}/s, ${(100 * (transferRate / bareRate)).toFixed(1)} %`,
@@ -282,7 +291,7 @@ try {
     `statements per transfer (server, auth included): ${statementsPerTransfer.toFixed(1)}; bare loop: 4`,
   );
   console.log(
-    `CPU per transfer: server ${serverCpuMs.toFixed(2)} ms, database ${databaseCpuMs.toFixed(2)} ms (backends of the bench's database)`,
+    `CPU per transfer: server ${serverCpuMs.toFixed(2)} ms, database ${databaseCpuMs.toFixed(2)} ms (backends of the bench's database), the bench's client ${median(clientCpuMs).toFixed(2)} ms`,
   );
   const shares = results.map((r) => r.share);
   console.log(
@@ -318,6 +327,7 @@ try {
     met: null,
   });
   if (!intact) process.exitCode = 1;
+  client.close();
 } finally {
   await bare.end();
   await server.stop();
