@@ -6,7 +6,9 @@
 // (bench/lib/bare-container-server.mjs). One party container gets 200 stacks of 200 templates. Then,
 // 3 rounds interleaved: each server's peak (requests per second with `concurrency` keep-alive clients
 // for `seconds`), and Haversack's latency at 70 % of its own peak (requests sent at a fixed rate,
-// open loop), reporting p50/p99. The database is dropped at the end.
+// open loop, each timed from when it was due to its answer's last byte), reporting p50/p99. The load is
+// bench/lib/http-load.mjs (keep-alive node:http, answers counted, not decoded). The database is dropped
+// at the end.
 //
 // Run: npm run build && node bench/container-read.bench.mjs [--rounds 3] [--seconds 5] [--concurrency 8]
 //   [--server apps/server/dist/main.js]
@@ -246,8 +248,8 @@ try {
   const first = await api(haversack.base, 'GET', path200, gm.token);
   if (first.length !== items) throw new Error(`expected ${items} items, read ${first.length}`);
 
-  // What goes over the wire: fetch (undici) asks for `gzip, deflate` by default on http (and decodes the
-  // answer itself, so node:http counts the bytes); the bare server never compresses.
+  // What goes over the wire: the load asks for `gzip, deflate`, as fetch (undici) does by default on
+  // http; node:http counts the bytes as sent. The bare server never compresses.
   const onTheWire = (encoding) =>
     new Promise((resolve, reject) => {
       const url = new URL(`${haversack.base}/api/v1${path200}`);
