@@ -1576,15 +1576,16 @@ export class InventoryService {
     return located;
   }
 
+  /** The container with the user's access to it, in one statement (its party, role and character). */
   async #locate(db: Executor, userId: string, containerId: string): Promise<Located> {
-    const context = await repo.context(db, containerId);
-    if (!context) throw AppError.notFound('Container not found.');
-    const membership = context.party
-      ? await partiesRepository.membership(db, context.party.id, userId)
-      : undefined;
-    const hasCharacter =
-      context.party && membership ? await repo.userHasCharacterInParty(db, userId, context.party.id) : false;
-    return { context, access: policy.containerAccess(context, userId, membership, hasCharacter) };
+    const found = await repo.contextForItems(db, userId, containerId, false);
+    if (!found) throw AppError.notFound('Container not found.');
+    const { context, role, hasCharacter } = found;
+    const membership = context.party && role ? { role } : undefined;
+    return {
+      context,
+      access: policy.containerAccess(context, userId, membership, Boolean(membership) && hasCharacter),
+    };
   }
 
   #assertOwnedBy(context: ContainerContext, owner: Owner | undefined) {
