@@ -374,7 +374,7 @@ export const inventoryRepository = {
    * a container read checks access and learns whether its kept page is still current at once.
    */
   async contextForItems(db: Executor, userId: string, containerId: string, withFingerprint: boolean) {
-    const [row] = await directRows(db, contextForItemsStatement(withFingerprint), [userId, [containerId]]);
+    const [row] = await directRows(db, contextForItemsStatement(withFingerprint), [userId, containerId]);
     if (!row) return undefined;
     const { context, role, hasCharacter, extra } = locatedFrom(row);
     return { context, role, hasCharacter, fingerprint: withFingerprint ? String(extra) : undefined };
