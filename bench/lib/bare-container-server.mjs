@@ -7,7 +7,11 @@ import pg from 'pg';
 
 // The same pool settings as Haversack's (apps/server/src/db/postgres.ts): 10 connections kept 5 minutes
 // when idle, so that neither server reconnects between the bench's phases.
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10, idleTimeoutMillis: 5 * 60_000 });
+const pool = new pg.Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: 10,
+  idleTimeoutMillis: 5 * 60_000,
+});
 const app = Fastify({ logger: false });
 app.get('/containers/:id/items', async (request) => {
   const perPage = Number(request.query.per_page ?? 20);
