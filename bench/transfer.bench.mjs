@@ -11,13 +11,16 @@
 // It reports transfers per second as a share of the bare loop's transactions per second (median of the
 // rounds), the statements the server sent per transfer, and checks that nothing was lost: the gold in
 // every container still adds up, each container's content equals its ledger replayed, and every
-// transfer answered 200 has its ledger row. The database is dropped at the end.
+// transfer answered 200 has its ledger row. It also prints the CPU per operation of both loops (server,
+// PostgreSQL's backends, this process as their client) and the transfers/s that the transfer's CPU
+// allows on this machine's cores. The database is dropped at the end.
 //
 // Run: npm run build && node bench/transfer.bench.mjs [--rounds 3] [--seconds 5] [--concurrency 4]
 //   [--server apps/server/dist/main.js]
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -209,6 +212,7 @@ try {
     }),
   );
   let transfers = 0;
+  let bareDone = 0;
   const transferOnce = async (worker) => {
     const answer = await client.send('POST', '/api/v1/containers/transfer', {
       headers: { 'content-type': 'application/json', authorization: `Bearer ${gm.token}` },
@@ -224,6 +228,7 @@ try {
       await client.query('update bench_stock set quantity = quantity - 1 where id = $1', [worker]);
       await client.query('insert into bench_ledger (stock_id, quantity) values ($1, 1)', [worker]);
       await client.query('commit');
+      bareDone += 1;
     } finally {
       client.release();
     }
@@ -241,8 +246,19 @@ try {
   let databaseCpu = 0;
   /** The bench process's own CPU per transfer in each round (the load generator, for the record). */
   const clientCpuMs = [];
+  /** The bare loop's CPU per transaction in each round: its backends, and this process (its client). */
+  const bareCpuMs = [];
   for (let r = 0; r < rounds; r++) {
+    const bareDatabaseBefore = await databaseCpuUs(probe);
+    const bareClientBefore = process.cpuUsage();
+    const bareDoneBefore = bareDone;
     const bareRate = await saturate(bareOnce);
+    const bareClient = process.cpuUsage(bareClientBefore);
+    const bareCount = bareDone - bareDoneBefore;
+    bareCpuMs.push({
+      database: ((await databaseCpuUs(probe)) - bareDatabaseBefore) / 1000 / bareCount,
+      client: (bareClient.user + bareClient.system) / 1000 / bareCount,
+    });
     // The database's CPU counts only over the transfers (the bare loop's connections are idle then).
     const databaseCpuBefore = await databaseCpuUs(probe);
     const clientCpuBefore = process.cpuUsage();
@@ -292,6 +308,16 @@ try {
   );
   console.log(
     `CPU per transfer: server ${serverCpuMs.toFixed(2)} ms, database ${databaseCpuMs.toFixed(2)} ms (backends of the bench's database), the bench's client ${median(clientCpuMs).toFixed(2)} ms`,
+  );
+  // What the CPU allows: the server, PostgreSQL and this client share the machine's cores, so transfers/s
+  // cannot pass cores / (all CPU per transfer), however the waits are arranged. The bare loop, with a
+  // fraction of that CPU per operation, is bound by its round trips instead.
+  const bareDatabaseMs = median(bareCpuMs.map((c) => c.database));
+  const bareClientMs = median(bareCpuMs.map((c) => c.client));
+  const transferTotalMs = serverCpuMs + databaseCpuMs + median(clientCpuMs);
+  const cpuBound = (1000 * availableParallelism()) / transferTotalMs;
+  console.log(
+    `CPU per bare transaction: database ${bareDatabaseMs.toFixed(2)} ms, its client (node-postgres, this process) ${bareClientMs.toFixed(2)} ms, ${(bareDatabaseMs + bareClientMs).toFixed(2)} ms in all against the transfer's ${transferTotalMs.toFixed(2)} ms; on ${availableParallelism()} cores that CPU allows at most ${cpuBound.toFixed(0)} transfers/s, ${((100 * cpuBound) / median(results.map((r) => r.bareRate))).toFixed(1)} % of the bare loop's median`,
   );
   const shares = results.map((r) => r.share);
   console.log(
