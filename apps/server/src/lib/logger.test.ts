@@ -11,7 +11,7 @@ import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
 import { openTestDatabase } from '../test/helper.js';
-import { redactUrl } from './logger.js';
+import { censorSecrets, loggerOptions, redactingLogger, redactUrl } from './logger.js';
 import { MailQueue } from './mail-queue.js';
 import { createMailer } from './mailer.js';
 
@@ -168,5 +168,91 @@ describe('log redaction', () => {
     expect(redactUrl('/verify-email?TOKEN=abc')).toBe('/verify-email?TOKEN=[Redacted]');
     expect(redactUrl('/reset-password/abc?x=1')).toBe('/reset-password/[Redacted]?x=1');
     expect(redactUrl('/api/v1/parties?search=token')).toBe('/api/v1/parties?search=token');
+  });
+});
+
+describe('secret fields in log lines', () => {
+  const linesOf = (write: (log: pino.Logger) => void, wrap = false) => {
+    let written = '';
+    const into = new Writable({
+      write(chunk, _encoding, callback) {
+        written += chunk.toString();
+        callback();
+      },
+    });
+    const root = wrap ? pino({ level: 'info' }, into) : pino(loggerOptions('info'), into);
+    write(wrap ? (redactingLogger(root) as pino.Logger) : root);
+    return written
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  };
+
+  it('censors them at the top and the next two levels, whatever their case', () => {
+    const [line] = linesOf((log) =>
+      log.info(
+        {
+          password: 'top-secret',
+          body: { token: 'second-level', user: { Password: 'third-level', name: 'Ann' } },
+          headers: { Authorization: 'Bearer abc', 'set-cookie': ['sid=1'], accept: 'json' },
+        },
+        'signed in',
+      ),
+    );
+    expect(line).toMatchObject({
+      password: '[Redacted]',
+      body: { token: '[Redacted]', user: { Password: '[Redacted]', name: 'Ann' } },
+      headers: { Authorization: '[Redacted]', 'set-cookie': '[Redacted]', accept: 'json' },
+      msg: 'signed in',
+    });
+  });
+
+  it('censors through a logger handed to the app, and in the bindings of its children', () => {
+    const lines = linesOf((log) => {
+      log.info({ user: { current_password: 'hunter22' } }, 'changed');
+      const child = log.child({ session: { refresh_token: 'r-123' }, reqId: 'req-1' });
+      child.warn('bound');
+      child.child({ access_token: 'a-456' }).warn('bound twice');
+    }, true);
+    expect(lines[0]).toMatchObject({ user: { current_password: '[Redacted]' } });
+    expect(lines[1]).toMatchObject({
+      session: { refresh_token: '[Redacted]' },
+      reqId: 'req-1',
+      msg: 'bound',
+    });
+    expect(lines[2]).toMatchObject({ access_token: '[Redacted]', reqId: 'req-1', msg: 'bound twice' });
+    for (const secret of ['hunter22', 'r-123', 'a-456']) expect(JSON.stringify(lines)).not.toContain(secret);
+  });
+
+  it('keeps an error an error, its secret properties censored', () => {
+    const error = Object.assign(new Error('refused'), { details: { token: 't-1' }, code: 'E1' });
+    const [line] = linesOf((log) => log.error({ err: error }, 'failed'));
+    expect(line?.err).toMatchObject({
+      type: 'Error',
+      message: 'refused',
+      code: 'E1',
+      details: { token: '[Redacted]' },
+    });
+    expect(String((line?.err as { stack?: string } | undefined)?.stack)).toContain('refused');
+    expect(error.details.token).toBe('t-1');
+  });
+
+  it('copies only along the way to a secret and never changes what it is given', () => {
+    const shared = { name: 'kept' };
+    const given = { body: { password: 'p', other: shared }, list: [{ token: 'x' }, { id: 1 }] };
+    const censored = censorSecrets(given);
+    expect(censored).toEqual({
+      body: { password: '[Redacted]', other: shared },
+      list: [{ token: '[Redacted]' }, { id: 1 }],
+    });
+    expect(censored.body.other).toBe(shared);
+    expect(censored.list[1]).toBe(given.list[1]);
+    expect(given.body.password).toBe('p');
+    const clean = { a: { b: { c: 1 } } };
+    expect(censorSecrets(clean)).toBe(clean);
+    // Three levels, as pino's paths were (`password`, `*.password`, `*.*.password`); arrays count as one.
+    expect(censorSecrets({ a: { b: { c: { password: 'deep' } } } })).toEqual({
+      a: { b: { c: { password: 'deep' } } },
+    });
   });
 });
