@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
@@ -18,6 +18,11 @@ const baseURL = `http://127.0.0.1:${port}`;
 // server signs in with "Discord" there, never on the network. Other specs never reach it.
 process.env.E2E_DISCORD_PORT ??= String(port + 1000);
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// The server runs as `npm start` runs it, with the same Node flags (the young generation's size, no
+// pretenuring: docs/decisions.md), but without npm in between the server and the runner's signals.
+const startCommand: string = JSON.parse(
+  readFileSync(path.resolve(import.meta.dirname, '../package.json'), 'utf8'),
+).scripts.start;
 
 export default defineConfig({
   testDir: './specs',
@@ -53,7 +58,7 @@ export default defineConfig({
   ],
   webServer: {
     // The fresh database gets one admin first (`npm run admin -- create`), then the server starts on it.
-    command: `node apps/server/dist/cli/admin.js create ${e2eAdmin.email} ${e2eAdmin.username} && exec node apps/server/dist/main.js`,
+    command: `node apps/server/dist/cli/admin.js create ${e2eAdmin.email} ${e2eAdmin.username} && exec ${startCommand}`,
     cwd: path.resolve(import.meta.dirname, '..'),
     url: `${baseURL}/api/v1/health`,
     reuseExistingServer: false,
