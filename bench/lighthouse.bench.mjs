@@ -31,25 +31,32 @@ async function lighthouse(url, name, profileDir) {
   const output = path.join(work, `${name}.json`);
   const flags = ['--headless=new', '--no-sandbox', '--disable-gpu'];
   if (profileDir) flags.push(`--user-data-dir=${profileDir}`);
-  // Asynchronous: the bare baseline page is served from this very process.
-  const child = spawn(
-    process.execPath,
-    [
-      'node_modules/lighthouse/cli/index.js',
-      url,
-      '--only-categories=performance',
-      '--output=json',
-      `--output-path=${output}`,
-      `--chrome-flags=${flags.join(' ')}`,
-      ...(profileDir ? ['--disable-storage-reset'] : []),
-      '--quiet',
-    ],
-    { env: { ...process.env, CHROME_PATH: chromePath }, stdio: 'inherit' },
-  );
-  const timer = setTimeout(() => child.kill('SIGTERM'), 240_000);
-  const status = await new Promise((resolve) => child.once('exit', resolve));
-  clearTimeout(timer);
-  if (status !== 0) throw new Error(`lighthouse ${url} exited ${status}`);
+  // Lighthouse sometimes fails to record Chromium's trace ("NO_NAVSTART … Please run Lighthouse again"):
+  // a failed run is run again, up to 3 times in all. A run that ends gives its score, whatever it is.
+  const attempts = 3;
+  for (let attempt = 1; ; attempt++) {
+    // Asynchronous: the bare baseline page is served from this very process.
+    const child = spawn(
+      process.execPath,
+      [
+        'node_modules/lighthouse/cli/index.js',
+        url,
+        '--only-categories=performance',
+        '--output=json',
+        `--output-path=${output}`,
+        `--chrome-flags=${flags.join(' ')}`,
+        ...(profileDir ? ['--disable-storage-reset'] : []),
+        '--quiet',
+      ],
+      { env: { ...process.env, CHROME_PATH: chromePath }, stdio: 'inherit' },
+    );
+    const timer = setTimeout(() => child.kill('SIGTERM'), 240_000);
+    const status = await new Promise((resolve) => child.once('exit', resolve));
+    clearTimeout(timer);
+    if (status === 0) break;
+    if (attempt === attempts) throw new Error(`lighthouse ${url} exited ${status}, ${attempts} times`);
+    console.log(`lighthouse ${url} exited ${status} (attempt ${attempt} of ${attempts}): running it again`);
+  }
   if (reportDir) {
     mkdirSync(reportDir, { recursive: true });
     copyFileSync(output, path.join(reportDir, `${name}.json`));
