@@ -89,13 +89,15 @@ test('at the table: purse and load, attunement, giving live, the GM’s party ta
   await expectInventoryOf(player, 'Vex Nightwhisper');
 
   // Item 5: attune to three items from the tile menu; the fourth is refused with the SRD rule.
+  // Each menu is gone before the next opens: a closing menu, its item now "End attunement", would match too.
   for (const name of ['Amulet of Health', 'Cloak of Protection', 'Ring of Protection']) {
     await player.getByRole('button', { name: `More actions for ${name}` }).tap();
-    await player.getByRole('menuitem', { name: 'Attune' }).tap();
+    await player.getByRole('menuitem', { name: 'Attune', exact: true }).tap();
     await expect(player.getByTestId('toast-success').last()).toContainText(`Attuned to ${name}`);
+    await expect(player.getByRole('menu')).toHaveCount(0);
   }
   await player.getByRole('button', { name: 'More actions for Boots of Speed' }).tap();
-  await player.getByRole('menuitem', { name: 'Attune' }).tap();
+  await player.getByRole('menuitem', { name: 'Attune', exact: true }).tap();
   await expect(player.getByTestId('toast-error').last()).toContainText(
     'A character can be attuned to at most 3 items. End an attunement first.',
   );
