@@ -30,15 +30,16 @@ const serializedKeys = new Set(['req', 'res']);
 
 /**
  * `value` with every secret field within `depth` levels replaced by the censor (arrays count as a level,
- * as in pino's paths), copied only along the way to a secret: the caller's objects are never changed, and
- * a value without secrets is answered as it is. A copy keeps its prototype and its other properties (an
- * error stays an error, with its message and stack).
+ * as in pino's paths; the values of `notSearched` keys at the top are left as they are), copied only
+ * along the way to a secret: the caller's objects are never changed, and a value without secrets is
+ * answered as it is. A copy keeps its prototype and its other properties (an error stays an error, with
+ * its message and stack).
  *
  * This replaces pino's `redact` with wildcard paths (`*.password`, `*.*.password`): @pinojs/redact parses
  * every path again on every value of every line and of every per-request child logger, which cost about
  * 30 µs of a 140 µs request at the default level (bench/README.md, transfers, seventh pass).
  */
-export function censorSecrets<T>(value: T, depth = CENSOR_DEPTH): T {
+export function censorSecrets<T>(value: T, depth = CENSOR_DEPTH, notSearched?: ReadonlySet<string>): T {
   if (depth <= 0 || value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return value;
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
@@ -54,7 +55,11 @@ export function censorSecrets<T>(value: T, depth = CENSOR_DEPTH): T {
   let replaced: Map<string, unknown> | undefined;
   for (const key of Object.keys(value)) {
     const item = (value as Record<string, unknown>)[key];
-    const censored = secretFields.has(key.toLowerCase()) ? CENSOR : censorSecrets(item, depth - 1);
+    const censored = secretFields.has(key.toLowerCase())
+      ? CENSOR
+      : notSearched?.has(key)
+        ? item
+        : censorSecrets(item, depth - 1);
     if (censored !== item) {
       replaced ??= new Map();
       replaced.set(key, censored);
@@ -68,22 +73,9 @@ export function censorSecrets<T>(value: T, depth = CENSOR_DEPTH): T {
   return Object.create(Object.getPrototypeOf(value), descriptors) as T;
 }
 
-/** pino's `formatters.log`: the merge object of a line, its secrets censored. */
+/** pino's `formatters.log`: a line's merge object censored, `req` and `res` left to their serializers. */
 function censorLogObject<T extends object>(object: T): T {
-  let copy: Record<string, unknown> | undefined;
-  for (const key of Object.keys(object)) {
-    const item = (object as Record<string, unknown>)[key];
-    const censored = secretFields.has(key.toLowerCase())
-      ? CENSOR
-      : serializedKeys.has(key)
-        ? item
-        : censorSecrets(item, CENSOR_DEPTH - 1);
-    if (censored !== item) {
-      copy ??= { ...(object as Record<string, unknown>) };
-      copy[key] = censored;
-    }
-  }
-  return (copy as T | undefined) ?? object;
+  return censorSecrets(object, CENSOR_DEPTH, serializedKeys);
 }
 
 /**
