@@ -7,16 +7,22 @@
 // - transfers: `concurrency` workers each moving 1 gp from one container of its pair to the other
 //   through POST /api/v1/containers/transfer (HTTP keep-alive, bench/lib/http-load.mjs), for `seconds`;
 // - the bare loop: the same number of workers each running BEGIN; UPDATE one row; INSERT one ledger
-//   row; COMMIT through node-postgres on the same database, for the same time.
+//   row; COMMIT through node-postgres on the same PostgreSQL (a database of its own), for the same time.
 // It reports transfers per second as a share of the bare loop's transactions per second (median of the
 // rounds), the statements the server sent per transfer, and checks that nothing was lost: the gold in
 // every container still adds up, each container's content equals its ledger replayed, and every
 // transfer answered 200 has its ledger row. It also prints the CPU per operation of both loops (server,
 // PostgreSQL's backends, this process as their client) and the transfers/s that the transfer's CPU
-// allows on this machine's cores. The database is dropped at the end.
+// allows on this machine's cores. The databases are dropped at the end.
 //
 // Run: npm run build && node bench/transfer.bench.mjs [--rounds 3] [--seconds 5] [--concurrency 4]
-//   [--server apps/server/dist/main.js]
+//   [--server apps/server/dist/main.js] [--compare other/dist/main.js]
+//
+// --compare starts a second build (a copy of another commit's apps/server/dist, say) on a database of its
+// own, set up the same way, and runs its transfers in the same rounds, the two builds taking turns to go
+// first: it prints each build's share and the second's transfers/s over the first's in each round. On a
+// machine whose speed drifts from run to run, that paired ratio tells two builds apart where separate runs
+// cannot.
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -38,12 +44,12 @@ const seconds = Number(argument('seconds', 5));
 const concurrency = Number(argument('concurrency', 4));
 const serverMain = argument('server', 'apps/server/dist/main.js');
 const adminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const databaseName = `haversack_bench_transfer_${process.pid}`;
-const databaseUrl = (() => {
+const compareMain = argument('compare', null);
+const databaseUrlOf = (name) => {
   const url = new URL(adminUrl);
-  url.pathname = `/${databaseName}`;
+  url.pathname = `/${name}`;
   return url.toString();
-})();
+};
 const startingGold = 1_000_000;
 const goal = 0.4;
 
@@ -68,13 +74,13 @@ async function admin(sql) {
   }
 }
 
-async function startServer() {
+async function startServer(main, databaseUrl) {
   const port = await freePort();
   // BENCH_SERVER_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server, for instance.
   const nodeArgs = process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? [];
   const child = spawn(
     process.execPath,
-    [...serverNodeFlags(), ...nodeArgs, '--import', path.join(here, 'lib/count-queries.mjs'), serverMain],
+    [...serverNodeFlags(), ...nodeArgs, '--import', path.join(here, 'lib/count-queries.mjs'), main],
     {
       env: {
         ...process.env,
@@ -129,10 +135,10 @@ async function api(base, method, url, token, body) {
 }
 
 /**
- * CPU time (µs) the database's backends used so far: /proc of each backend connected to the bench's
- * database (PostgreSQL on this machine). During the transfers only the server's connections work.
+ * CPU time (µs) the backends of one of the bench's databases used so far: /proc of each backend connected
+ * to it (PostgreSQL on this machine). During the transfers only the server's connections work.
  */
-async function databaseCpuUs(client) {
+async function databaseCpuUs(client, databaseName) {
   const { rows } = await client.query('select pid from pg_stat_activity where datname = $1', [databaseName]);
   let ticks = 0;
   for (const { pid } of rows) {
@@ -162,11 +168,15 @@ async function saturate(work) {
   return done / ((performance.now() - started) / 1000);
 }
 
-await admin(`drop database if exists ${databaseName}`);
-await admin(`create database ${databaseName}`);
-const server = await startServer();
-const bare = new pg.Pool({ connectionString: databaseUrl, max: concurrency });
-try {
+/**
+ * A build of the server on a fresh database of its own, with one GM and `concurrency` pairs of party
+ * containers, a stack of gold in the first of each: `transferOnce(worker)` moves 1 gp within a pair.
+ */
+async function prepareSide(label, main, databaseName) {
+  const databaseUrl = databaseUrlOf(databaseName);
+  await admin(`drop database if exists ${databaseName}`);
+  await admin(`create database ${databaseName}`);
+  const server = await startServer(main, databaseUrl);
   const gm = await api(server.base, 'POST', '/auth/register', null, {
     user: {
       email: 'bench@example.com',
@@ -194,12 +204,6 @@ try {
     });
     pairs.push({ from, to, instance: stack.id });
   }
-
-  await bare.query(
-    'create table bench_stock (id int primary key, quantity int not null); create table bench_ledger (id bigserial primary key, stock_id int not null, quantity int not null, created_at timestamptz not null default now())',
-  );
-  await bare.query('insert into bench_stock select g, 1000000 from generate_series(0, $1) g', [concurrency]);
-
   // The load: keep-alive node:http clients that read each answer to its last byte without decoding it
   // (bench/lib/http-load.mjs says why), asking for what fetch asks for; each worker sends its own body.
   const client = loadClient(server.base, { sockets: concurrency });
@@ -211,16 +215,83 @@ try {
       quantity: 1,
     }),
   );
-  let transfers = 0;
-  let bareDone = 0;
-  const transferOnce = async (worker) => {
-    const answer = await client.send('POST', '/api/v1/containers/transfer', {
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${gm.token}` },
-      body: bodies[worker],
-    });
-    if (answer.status !== 200) throw new Error(`transfer answered ${answer.status}: ${answer.body}`);
-    transfers += 1;
+  const side = {
+    label,
+    databaseName,
+    databaseUrl,
+    server,
+    transfers: 0,
+    transferOnce: async (worker) => {
+      const answer = await client.send('POST', '/api/v1/containers/transfer', {
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${gm.token}` },
+        body: bodies[worker],
+      });
+      if (answer.status !== 200) throw new Error(`transfer answered ${answer.status}: ${answer.body}`);
+      side.transfers += 1;
+    },
+    /** Nothing lost: the gold adds up, each container equals its ledger replayed, one ledger row per transfer. */
+    verify: async () => {
+      const check = new pg.Client({ connectionString: databaseUrl });
+      await check.connect();
+      const containerIds = pairs.flatMap((p) => [p.from, p.to]);
+      const { rows } = await check.query(
+        `select c.id,
+                coalesce((select sum(i.quantity) from item_instances i where i.container_id = c.id), 0)::bigint as held,
+                coalesce((select sum(t.quantity) from transactions t where t.destination_container_id = c.id and t.item_template_id = $2), 0)::bigint
+              - coalesce((select sum(t.quantity) from transactions t where t.source_container_id = c.id and t.item_template_id = $2), 0)::bigint as replayed
+           from containers c where c.id = any($1)`,
+        [containerIds, gold.id],
+      );
+      const { rows: ledger } = await check.query(
+        `select count(*)::int as n from transactions where source_container_id = any($1) and destination_container_id = any($1)`,
+        [containerIds],
+      );
+      await check.end();
+      const held = rows.reduce((sum, r) => sum + Number(r.held), 0);
+      const mismatched = rows.filter((r) => Number(r.held) !== Number(r.replayed));
+      const intact =
+        held === startingGold * concurrency && mismatched.length === 0 && ledger[0].n === side.transfers;
+      return {
+        intact,
+        summary: `gold held ${held} of ${startingGold * concurrency}; ${mismatched.length} containers differ from their ledger; ${ledger[0].n} ledger rows for ${side.transfers} transfers`,
+      };
+    },
+    stop: async () => {
+      client.close();
+      await server.stop();
+      await admin(`drop database if exists ${databaseName}`);
+    },
   };
+  return side;
+}
+
+const sides = [];
+let bare;
+let bareDatabaseCreated;
+try {
+  sides.push(await prepareSide('this build', serverMain, `haversack_bench_transfer_${process.pid}`));
+  if (compareMain) {
+    sides.push(await prepareSide('compared build', compareMain, `haversack_bench_transfer_${process.pid}_b`));
+  }
+  const [main] = sides;
+  // The bare loop on a database of its own: the builds' databases then differ only in their build.
+  const bareDatabase = `haversack_bench_transfer_${process.pid}_bare`;
+  await admin(`drop database if exists ${bareDatabase}`);
+  await admin(`create database ${bareDatabase}`);
+  bareDatabaseCreated = bareDatabase;
+  // Its connections stay open while the transfers run (node-postgres closes idle ones after 10 s): a
+  // backend that left would take the CPU it had spent out of the sum of the database's backends.
+  bare = new pg.Pool({
+    connectionString: databaseUrlOf(bareDatabase),
+    max: concurrency,
+    idleTimeoutMillis: 0,
+  });
+  await bare.query(
+    'create table bench_stock (id int primary key, quantity int not null); create table bench_ledger (id bigserial primary key, stock_id int not null, quantity int not null, created_at timestamptz not null default now())',
+  );
+  await bare.query('insert into bench_stock select g, 1000000 from generate_series(0, $1) g', [concurrency]);
+
+  let bareDone = 0;
   const bareOnce = async (worker) => {
     const client = await bare.connect();
     try {
@@ -236,94 +307,103 @@ try {
 
   // Warm up both (JIT, connections, plans) for as long as one round, so that no round measures a cold
   // process: with a few transfers only, the first round ran at 60–80 % of the others.
-  await saturate(transferOnce);
+  for (const side of sides) await saturate(side.transferOnce);
   await saturate(bareOnce);
-  const results = [];
   const probe = new pg.Client({ connectionString: adminUrl });
   await probe.connect();
-  const countersBefore = await server.counters();
-  const transfersBefore = transfers;
-  let databaseCpu = 0;
-  /** The bench process's own CPU per transfer in each round (the load generator, for the record). */
-  const clientCpuMs = [];
+  for (const side of sides) {
+    side.countersBefore = await side.server.counters();
+    side.transfersBefore = side.transfers;
+    side.databaseCpu = 0;
+    /** The bench process's own CPU per transfer in each round (the load generator, for the record). */
+    side.clientCpuMs = [];
+    side.results = [];
+  }
   /** The bare loop's CPU per transaction in each round: its backends, and this process (its client). */
   const bareCpuMs = [];
+  /** With --compare: the compared build's transfers/s over this build's, round by round. */
+  const paired = [];
   for (let r = 0; r < rounds; r++) {
-    const bareDatabaseBefore = await databaseCpuUs(probe);
+    const bareDatabaseBefore = await databaseCpuUs(probe, bareDatabase);
     const bareClientBefore = process.cpuUsage();
     const bareDoneBefore = bareDone;
     const bareRate = await saturate(bareOnce);
     const bareClient = process.cpuUsage(bareClientBefore);
     const bareCount = bareDone - bareDoneBefore;
     bareCpuMs.push({
-      database: ((await databaseCpuUs(probe)) - bareDatabaseBefore) / 1000 / bareCount,
+      database: ((await databaseCpuUs(probe, bareDatabase)) - bareDatabaseBefore) / 1000 / bareCount,
       client: (bareClient.user + bareClient.system) / 1000 / bareCount,
     });
-    // The database's CPU counts only over the transfers (the bare loop's connections are idle then).
-    const databaseCpuBefore = await databaseCpuUs(probe);
-    const clientCpuBefore = process.cpuUsage();
-    const transfersAtStart = transfers;
-    const transferRate = await saturate(transferOnce);
-    databaseCpu += (await databaseCpuUs(probe)) - databaseCpuBefore;
-    const clientCpu = process.cpuUsage(clientCpuBefore);
-    clientCpuMs.push((clientCpu.user + clientCpu.system) / 1000 / (transfers - transfersAtStart));
-    results.push({ bareRate, transferRate, share: transferRate / bareRate });
+    // The builds take turns to go first, so that neither always follows the bare loop.
+    const order = r % 2 === 0 ? sides : [...sides].reverse();
+    for (const side of order) {
+      // The CPU of this build's database's backends, over its transfers only.
+      const databaseCpuBefore = await databaseCpuUs(probe, side.databaseName);
+      const clientCpuBefore = process.cpuUsage();
+      const transfersAtStart = side.transfers;
+      const transferRate = await saturate(side.transferOnce);
+      side.databaseCpu += (await databaseCpuUs(probe, side.databaseName)) - databaseCpuBefore;
+      const clientCpu = process.cpuUsage(clientCpuBefore);
+      side.clientCpuMs.push((clientCpu.user + clientCpu.system) / 1000 / (side.transfers - transfersAtStart));
+      side.results.push({ bareRate, transferRate, share: transferRate / bareRate });
+    }
+    const [first, second] = sides;
+    const line = (side) =>
+      `transfers ${side.results[r].transferRate.toFixed(1)}/s, bare loop ${bareRate.toFixed(1)}/s, ${(100 * side.results[r].share).toFixed(1)} %`;
+    if (second) {
+      paired.push(second.results[r].transferRate / first.results[r].transferRate);
+      console.log(
+        `round ${r + 1}: this build ${line(first)}; compared build ${line(second)}; compared / this ${paired[r].toFixed(3)}`,
+      );
+    } else {
+      console.log(`round ${r + 1}: ${line(first)}`);
+    }
+  }
+  await probe.end();
+  let allIntact = true;
+  for (const side of sides) {
+    const countersAfter = await side.server.counters();
+    const measured = side.transfers - side.transfersBefore;
+    side.statementsPerTransfer = (countersAfter.statements - side.countersBefore.statements) / measured;
+    // The server's CPU over the rounds is spent on the transfers (it idles during the bare loop).
+    side.serverCpuMs = (countersAfter.cpuUs - side.countersBefore.cpuUs) / 1000 / measured;
+    side.databaseCpuMs = side.databaseCpu / 1000 / measured;
+    const { intact, summary } = await side.verify();
+    side.intact = intact;
+    allIntact &&= intact;
+    const of = sides.length > 1 ? ` (${side.label})` : '';
+    console.log(`\nnothing lost${of}: ${intact} (${summary})`);
     console.log(
-      `round ${r + 1}: transfers ${transferRate.toFixed(1)}/s, bare loop ${bareRate.toFixed(1)}/s, ${(100 * (transferRate / bareRate)).toFixed(1)} %`,
+      `statements per transfer (server, auth included)${of}: ${side.statementsPerTransfer.toFixed(1)}; bare loop: 4`,
+    );
+    console.log(
+      `CPU per transfer${of}: server ${side.serverCpuMs.toFixed(2)} ms, database ${side.databaseCpuMs.toFixed(2)} ms (backends of the bench's database), the bench's client ${median(side.clientCpuMs).toFixed(2)} ms`,
     );
   }
-  const countersAfter = await server.counters();
-  await probe.end();
-  const measured = transfers - transfersBefore;
-  const statementsPerTransfer = (countersAfter.statements - countersBefore.statements) / measured;
-  // The server's CPU over the rounds is spent on the transfers (it idles during the bare loop).
-  const serverCpuMs = (countersAfter.cpuUs - countersBefore.cpuUs) / 1000 / measured;
-  const databaseCpuMs = databaseCpu / 1000 / measured;
-
-  // Nothing lost: the gold adds up, each container equals its ledger replayed, one ledger row per transfer.
-  const check = new pg.Client({ connectionString: databaseUrl });
-  await check.connect();
-  const containerIds = pairs.flatMap((p) => [p.from, p.to]);
-  const { rows } = await check.query(
-    `select c.id,
-            coalesce((select sum(i.quantity) from item_instances i where i.container_id = c.id), 0)::bigint as held,
-            coalesce((select sum(t.quantity) from transactions t where t.destination_container_id = c.id and t.item_template_id = $2), 0)::bigint
-          - coalesce((select sum(t.quantity) from transactions t where t.source_container_id = c.id and t.item_template_id = $2), 0)::bigint as replayed
-       from containers c where c.id = any($1)`,
-    [containerIds, gold.id],
-  );
-  const { rows: ledger } = await check.query(
-    `select count(*)::int as n from transactions where source_container_id = any($1) and destination_container_id = any($1)`,
-    [containerIds],
-  );
-  await check.end();
-  const held = rows.reduce((sum, r) => sum + Number(r.held), 0);
-  const mismatched = rows.filter((r) => Number(r.held) !== Number(r.replayed));
-  const intact = held === startingGold * concurrency && mismatched.length === 0 && ledger[0].n === transfers;
-  console.log(
-    `\nnothing lost: ${intact} (gold held ${held} of ${startingGold * concurrency}; ${mismatched.length} containers differ from their ledger; ${ledger[0].n} ledger rows for ${transfers} transfers)`,
-  );
-  console.log(
-    `statements per transfer (server, auth included): ${statementsPerTransfer.toFixed(1)}; bare loop: 4`,
-  );
-  console.log(
-    `CPU per transfer: server ${serverCpuMs.toFixed(2)} ms, database ${databaseCpuMs.toFixed(2)} ms (backends of the bench's database), the bench's client ${median(clientCpuMs).toFixed(2)} ms`,
-  );
   // What the CPU allows: the server, PostgreSQL and this client share the machine's cores, so transfers/s
   // cannot pass cores / (all CPU per transfer), however the waits are arranged. The bare loop, with a
   // fraction of that CPU per operation, is bound by its round trips instead.
   const bareDatabaseMs = median(bareCpuMs.map((c) => c.database));
   const bareClientMs = median(bareCpuMs.map((c) => c.client));
-  const transferTotalMs = serverCpuMs + databaseCpuMs + median(clientCpuMs);
+  const transferTotalMs = main.serverCpuMs + main.databaseCpuMs + median(main.clientCpuMs);
   const cpuBound = (1000 * availableParallelism()) / transferTotalMs;
   console.log(
-    `CPU per bare transaction: database ${bareDatabaseMs.toFixed(2)} ms, its client (node-postgres, this process) ${bareClientMs.toFixed(2)} ms, ${(bareDatabaseMs + bareClientMs).toFixed(2)} ms in all against the transfer's ${transferTotalMs.toFixed(2)} ms; on ${availableParallelism()} cores that CPU allows at most ${cpuBound.toFixed(0)} transfers/s, ${((100 * cpuBound) / median(results.map((r) => r.bareRate))).toFixed(1)} % of the bare loop's median`,
+    `CPU per bare transaction: database ${bareDatabaseMs.toFixed(2)} ms, its client (node-postgres, this process) ${bareClientMs.toFixed(2)} ms, ${(bareDatabaseMs + bareClientMs).toFixed(2)} ms in all against the transfer's ${transferTotalMs.toFixed(2)} ms; on ${availableParallelism()} cores that CPU allows at most ${cpuBound.toFixed(0)} transfers/s, ${((100 * cpuBound) / median(main.results.map((r) => r.bareRate))).toFixed(1)} % of the bare loop's median`,
   );
-  const shares = results.map((r) => r.share);
-  console.log(
-    `share of the bare loop, ${rounds} rounds: median ${(100 * median(shares)).toFixed(1)} % (${(100 * Math.min(...shares)).toFixed(1)}–${(100 * Math.max(...shares)).toFixed(1)} %), concurrency ${concurrency}, ${seconds} s each`,
-  );
-  const middle = results.find((r) => r.share === median(shares));
+  for (const side of sides) {
+    const shares = side.results.map((r) => r.share);
+    const of = sides.length > 1 ? ` (${side.label})` : '';
+    console.log(
+      `share of the bare loop${of}, ${rounds} rounds: median ${(100 * median(shares)).toFixed(1)} % (${(100 * Math.min(...shares)).toFixed(1)}–${(100 * Math.max(...shares)).toFixed(1)} %), concurrency ${concurrency}, ${seconds} s each`,
+    );
+  }
+  if (paired.length > 0) {
+    console.log(
+      `compared build / this build, transfers/s in the same round: median ${median(paired).toFixed(3)} (${paired.map((p) => p.toFixed(3)).join(', ')})`,
+    );
+  }
+  const shares = main.results.map((r) => r.share);
+  const middle = main.results.find((r) => r.share === median(shares));
   reportResult({
     bench: 'transfer',
     measure: `transfers/s with ledger rows, PostgreSQL (median of ${rounds})`,
@@ -332,12 +412,12 @@ try {
     baseline: middle.bareRate,
     baselineLabel: 'bare pg UPDATE+INSERT transactions/s',
     goal: '≥ 40 % of the bare loop, nothing lost',
-    met: middle.share >= goal && intact,
+    met: middle.share >= goal && main.intact,
   });
   reportResult({
     bench: 'transfer',
     measure: 'SQL statements per transfer',
-    figure: statementsPerTransfer,
+    figure: main.statementsPerTransfer,
     unit: 'statements',
     baseline: 4,
     baselineLabel: 'bare loop (BEGIN, UPDATE, INSERT, COMMIT)',
@@ -346,16 +426,15 @@ try {
   reportResult({
     bench: 'transfer',
     measure: 'server CPU per transfer',
-    figure: serverCpuMs,
+    figure: main.serverCpuMs,
     unit: 'ms',
-    baseline: databaseCpuMs,
+    baseline: main.databaseCpuMs,
     baselineLabel: 'database CPU per transfer',
     met: null,
   });
-  if (!intact) process.exitCode = 1;
-  client.close();
+  if (!allIntact) process.exitCode = 1;
 } finally {
-  await bare.end();
-  await server.stop();
-  await admin(`drop database if exists ${databaseName}`);
+  await bare?.end();
+  for (const side of sides) await side.stop();
+  if (bareDatabaseCreated) await admin(`drop database if exists ${bareDatabaseCreated}`);
 }
