@@ -177,6 +177,7 @@ async function prepareSide(label, main, databaseName) {
   await admin(`drop database if exists ${databaseName}`);
   await admin(`create database ${databaseName}`);
   const server = await startServer(main, databaseUrl);
+  stops.push(() => server.stop());
   const gm = await api(server.base, 'POST', '/auth/register', null, {
     user: {
       email: 'bench@example.com',
@@ -207,6 +208,7 @@ async function prepareSide(label, main, databaseName) {
   // The load: keep-alive node:http clients that read each answer to its last byte without decoding it
   // (bench/lib/http-load.mjs says why), asking for what fetch asks for; each worker sends its own body.
   const client = loadClient(server.base, { sockets: concurrency });
+  stops.push(() => client.close());
   const bodies = pairs.map((pair) =>
     JSON.stringify({
       item_instance_id: pair.instance,
@@ -256,29 +258,26 @@ async function prepareSide(label, main, databaseName) {
         summary: `gold held ${held} of ${startingGold * concurrency}; ${mismatched.length} containers differ from their ledger; ${ledger[0].n} ledger rows for ${side.transfers} transfers`,
       };
     },
-    stop: async () => {
-      client.close();
-      await server.stop();
-      await admin(`drop database if exists ${databaseName}`);
-    },
   };
   return side;
 }
 
+/** What to stop at the end, whatever happened: the servers started and their load clients. */
+const stops = [];
+const databaseNames = [
+  `haversack_bench_transfer_${process.pid}`,
+  `haversack_bench_transfer_${process.pid}_b`,
+];
+// The bare loop on a database of its own: the builds' databases then differ only in their build.
+const bareDatabase = `haversack_bench_transfer_${process.pid}_bare`;
 const sides = [];
 let bare;
-let bareDatabaseCreated;
 try {
-  sides.push(await prepareSide('this build', serverMain, `haversack_bench_transfer_${process.pid}`));
-  if (compareMain) {
-    sides.push(await prepareSide('compared build', compareMain, `haversack_bench_transfer_${process.pid}_b`));
-  }
+  sides.push(await prepareSide('this build', serverMain, databaseNames[0]));
+  if (compareMain) sides.push(await prepareSide('compared build', compareMain, databaseNames[1]));
   const [main] = sides;
-  // The bare loop on a database of its own: the builds' databases then differ only in their build.
-  const bareDatabase = `haversack_bench_transfer_${process.pid}_bare`;
   await admin(`drop database if exists ${bareDatabase}`);
   await admin(`create database ${bareDatabase}`);
-  bareDatabaseCreated = bareDatabase;
   // Its connections stay open while the transfers run (node-postgres closes idle ones after 10 s): a
   // backend that left would take the CPU it had spent out of the sum of the database's backends.
   bare = new pg.Pool({
@@ -435,6 +434,6 @@ try {
   if (!allIntact) process.exitCode = 1;
 } finally {
   await bare?.end();
-  for (const side of sides) await side.stop();
-  if (bareDatabaseCreated) await admin(`drop database if exists ${bareDatabaseCreated}`);
+  for (const stop of stops.reverse()) await stop();
+  for (const name of [...databaseNames, bareDatabase]) await admin(`drop database if exists ${name}`);
 }
