@@ -615,6 +615,24 @@ export const inventoryRepository = {
     return rows;
   },
 
+  /** `plainStacks` of several templates at once (a purse's five coins), oldest first, in one statement. */
+  async stacksOfTemplates(db: Executor, containerId: string, templateIds: string[]): Promise<InstanceRow[]> {
+    if (templateIds.length === 0) return [];
+    return db
+      .select()
+      .from(itemInstances)
+      .where(
+        and(eq(itemInstances.containerId, containerId), inArray(itemInstances.itemTemplateId, templateIds)),
+      )
+      .orderBy(asc(itemInstances.createdAt), asc(itemInstances.id))
+      .for('update');
+  },
+
+  /** The seeded coin templates with these system keys (`coinSystemKey`), in one statement. */
+  async templatesBySystemKey(db: Executor, systemKeys: string[]): Promise<TemplateRow[]> {
+    return db.select().from(itemTemplates).where(inArray(itemTemplates.systemKey, systemKeys));
+  },
+
   async allInstances(db: Executor, containerId: string): Promise<InstanceRow[]> {
     return db.select().from(itemInstances).where(eq(itemInstances.containerId, containerId)).for('update');
   },

@@ -110,6 +110,17 @@ export interface InventoryMoves {
     partyId: string | null,
   ): Promise<void>;
   coin(tx: Executor, currency: Currency): Promise<TemplateRow>;
+  purse(tx: Executor, containerId: string): Promise<ContainerPurse>;
+}
+
+/**
+ * A container's coins: each coin's template, its plain stacks (no overrides; locked, oldest first) and
+ * what they hold, as a payment plans it (`planPayment`).
+ */
+export interface ContainerPurse {
+  purse: Record<Currency, number>;
+  stacks: Record<Currency, InstanceRow[]>;
+  coins: Record<Currency, TemplateRow>;
 }
 
 type Owner = { characterId: string } | { partyId: string };
@@ -280,6 +291,7 @@ export class InventoryService {
       this.#place(tx, target, template, quantity, instanceData, notes, unitWeight),
     countAction: (tx, userId, scope, partyId) => this.#countAllowance(tx, userId, scope, partyId),
     coin: (tx, currency) => this.#coin(tx, currency),
+    purse: (tx, containerId) => this.#purse(tx, containerId),
   };
 
   // ---- containers -------------------------------------------------------------------------------------
@@ -626,18 +638,7 @@ export class InventoryService {
         });
       } else {
         const summary = `${actor.username} spent ${amount} from ${container.name}: ${input.notes}`;
-        const purse = emptyPurse();
-        const stacks = new Map<Currency, InstanceRow[]>();
-        const coins = new Map<Currency, TemplateRow>();
-        for (const currency of currencies) {
-          const coin = await this.#coin(tx, currency);
-          const plain = (await repo.plainStacks(tx, container.id, coin.id)).filter(
-            (s) => !hasOverrides(s.instanceData),
-          );
-          coins.set(currency, coin);
-          stacks.set(currency, plain);
-          purse[currency] = plain.reduce((sum, s) => sum + s.quantity, 0);
-        }
+        const { purse, stacks, coins } = await this.#purse(tx, container.id);
         const plan = planPayment(purse, input.amount * copperPer[input.currency]);
         if (!plan.ok) {
           const message = shopMessages.insufficientFunds(plan.missingCp);
@@ -646,10 +647,10 @@ export class InventoryService {
           });
         }
         for (const currency of currencies) {
-          const coin = coins.get(currency);
-          if (!coin || plan.pay[currency] === 0) continue;
+          const coin = coins[currency];
+          if (plan.pay[currency] === 0) continue;
           let left = plan.pay[currency];
-          for (const s of stacks.get(currency) ?? []) {
+          for (const s of stacks[currency]) {
             if (left === 0) break;
             const take = Math.min(s.quantity, left);
             if (take === s.quantity) await repo.deleteInstance(tx, s.id);
@@ -667,8 +668,8 @@ export class InventoryService {
           });
         }
         for (const currency of currencies) {
-          const coin = coins.get(currency);
-          if (!coin || plan.change[currency] === 0) continue;
+          const coin = coins[currency];
+          if (plan.change[currency] === 0) continue;
           const created = await this.#place(
             tx,
             located.context,
@@ -1652,6 +1653,33 @@ export class InventoryService {
     if (!template || !readable)
       throw AppError.validation([{ field: 'item_template_id', message: 'That item does not exist.' }]);
     return template;
+  }
+
+  /** Two statements for the five coins (the coins, then their stacks), not two for each. */
+  async #purse(tx: Executor, containerId: string): Promise<ContainerPurse> {
+    const coins = await this.#coins(tx);
+    const currencyOf = new Map(currencies.map((currency) => [coins[currency].id, currency]));
+    const stacks: ContainerPurse['stacks'] = { cp: [], sp: [], ep: [], gp: [], pp: [] };
+    const held = await repo.stacksOfTemplates(tx, containerId, [...currencyOf.keys()]);
+    for (const stack of held) {
+      const currency = currencyOf.get(stack.itemTemplateId);
+      if (currency && !hasOverrides(stack.instanceData)) stacks[currency].push(stack);
+    }
+    const purse = emptyPurse();
+    for (const currency of currencies)
+      purse[currency] = stacks[currency].reduce((sum, s) => sum + s.quantity, 0);
+    return { purse, stacks, coins };
+  }
+
+  async #coins(tx: Executor): Promise<Record<Currency, TemplateRow>> {
+    const rows = await repo.templatesBySystemKey(tx, currencies.map(coinSystemKey));
+    const coins = {} as Record<Currency, TemplateRow>;
+    for (const currency of currencies) {
+      const coin = rows.find((row) => row.systemKey === coinSystemKey(currency));
+      if (!coin) throw new AppError('INTERNAL_SERVER_ERROR', `The ${currency} coin is not seeded.`);
+      coins[currency] = coin;
+    }
+    return coins;
   }
 
   async #coin(tx: Executor, currency: Currency): Promise<TemplateRow> {

@@ -23,6 +23,7 @@ import { lootInstances, lootTemplates } from '../../db/schema/loot.js';
 import { lootTemplateItems } from '../../db/schema/loot-items.js';
 import { parties } from '../../db/schema/parties.js';
 import { templateColumns } from '../items/items.repository.js';
+import { partyAccessColumns } from '../parties/parties.repository.js';
 
 export type LootTemplateRow = typeof lootTemplates.$inferSelect;
 export type LootTemplateInsert = typeof lootTemplates.$inferInsert;
@@ -273,6 +274,26 @@ export const lootRepository = {
       .from(lootInstances)
       .where(and(eq(lootInstances.id, id), isNull(lootInstances.deletedAt)))
       .for('update');
+    return row;
+  },
+
+  /**
+   * `lockInstance` with what a take or an edit of the loot reads next, in one statement (issue 13 §2): its
+   * party, the user's role there and whether they play a character in it, and the loot's container.
+   */
+  async lockInstanceForUser(db: Executor, userId: string, id: string) {
+    const [row] = await db
+      .select({
+        loot: lootInstances,
+        ...partyAccessColumns(lootInstances.partyId, userId),
+        container: containers,
+      })
+      .from(lootInstances)
+      .leftJoin(parties, eq(parties.id, lootInstances.partyId))
+      .leftJoin(containers, eq(containers.lootInstanceId, lootInstances.id))
+      .where(and(eq(lootInstances.id, id), isNull(lootInstances.deletedAt)))
+      .limit(1)
+      .for('update', { of: lootInstances });
     return row;
   },
 

@@ -219,7 +219,11 @@ export class LootService {
     return { party, access: policy.lootAccess(membership, hasCharacter) };
   }
 
-  #lootContext(loot: LootInstanceRow, container: ContainerContext['container'], party: PartyRow) {
+  #lootContext(
+    loot: LootInstanceRow,
+    container: ContainerContext['container'],
+    party: Pick<PartyRow, 'name' | 'gameMasterId' | 'isArchived'>,
+  ) {
     return {
       container,
       character: null,
@@ -237,11 +241,11 @@ export class LootService {
 
   /** Locks the loot and answers who the user is to it (404 for outsiders, and for non-GMs while hidden). */
   async #lockLoot(tx: Executor, userId: string, lootId: string) {
-    const loot = await repo.lockInstance(tx, lootId);
-    if (!loot) throw AppError.notFound(lootMessages.instanceNotFound);
-    const { party, access } = await this.#partyAccess(tx, userId, loot.partyId);
+    const locked = await repo.lockInstanceForUser(tx, userId, lootId);
+    if (!locked) throw AppError.notFound(lootMessages.instanceNotFound);
+    const { loot, party, role, hasCharacter, container } = locked;
+    const access = policy.lootAccess(role ? { role } : undefined, hasCharacter);
     if (!party || !policy.canSee(access, loot)) throw AppError.notFound(lootMessages.instanceNotFound);
-    const container = await repo.containerOf(tx, loot.id);
     if (!container) throw new AppError('INTERNAL_SERVER_ERROR', `loot ${loot.id} has no container`);
     return { loot, party, access, container };
   }
@@ -795,8 +799,11 @@ export class LootService {
       policy.assertCanTake(access, loot);
       if (party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);
       // Every container of the move at once, in id order, so takes never deadlock with other moves.
-      await inventoryRepository.lockContainers(tx, [container.id, input.target_container_id]);
-      const target = await inventoryRepository.context(tx, input.target_container_id);
+      const located = await inventoryRepository.lockContextsForUser(tx, actor.id, [
+        container.id,
+        input.target_container_id,
+      ]);
+      const target = located.get(input.target_container_id)?.context;
       const owner = target?.character;
       if (
         !target ||
@@ -843,8 +850,11 @@ export class LootService {
           },
         ]);
       if (!recipient?.containerId || recipient.partyId !== loot.partyId) throw wrong();
-      await inventoryRepository.lockContainers(tx, [container.id, recipient.containerId]);
-      const target = await inventoryRepository.context(tx, recipient.containerId);
+      const located = await inventoryRepository.lockContextsForUser(tx, actor.id, [
+        container.id,
+        recipient.containerId,
+      ]);
+      const target = located.get(recipient.containerId)?.context;
       const owner = target?.character;
       if (!target || !owner || owner.partyId !== loot.partyId || (owner.userId !== actor.id && !access.isGm))
         throw wrong();

@@ -105,6 +105,21 @@ async function memberRows(db: Executor, partyIds: string[]) {
   }));
 }
 
+/**
+ * What a lock of a party's shop or loot reads in its own statement (issue 13 §2): the party's name, GM and
+ * archived flag, the user's role there and whether they play a character in it. The caller joins `parties`
+ * on `partyId`.
+ */
+export function partyAccessColumns(partyId: AnyColumn, userId: string) {
+  return {
+    party: { name: parties.name, gameMasterId: parties.gameMasterId, isArchived: parties.isArchived },
+    role: sql<
+      MembershipRow['role'] | null
+    >`(select m.role from party_memberships m where m.party_id = ${partyId} and m.user_id = ${userId})`,
+    hasCharacter: sql<boolean>`exists (select 1 from characters pc where pc.party_id = ${partyId} and pc.user_id = ${userId})`,
+  };
+}
+
 export const partiesRepository = {
   async insertParty(db: Executor, values: typeof parties.$inferInsert): Promise<PartyRow> {
     const [row] = await db.insert(parties).values(values).returning();

@@ -8,6 +8,7 @@ import { shopTemplateItems } from '../../db/schema/shop-items.js';
 import { shopRequests } from '../../db/schema/shop-requests.js';
 import { shopInstances, shopTemplateRatings, shopTemplates } from '../../db/schema/shops.js';
 import { templateColumns } from '../items/items.repository.js';
+import { partyAccessColumns } from '../parties/parties.repository.js';
 
 export type ShopTemplateRow = typeof shopTemplates.$inferSelect;
 export type ShopTemplateInsert = typeof shopTemplates.$inferInsert;
@@ -295,6 +296,29 @@ export const shopsRepository = {
   /** Locks the shop row: every change of its stock, prices or settings takes this lock first. */
   async lockInstance(db: Executor, id: string): Promise<ShopInstanceRow | undefined> {
     const [row] = await db.select().from(shopInstances).where(eq(shopInstances.id, id)).for('update');
+    return row;
+  },
+
+  /**
+   * `lockInstance` with what a trade or an edit of the shop reads next, in one statement (issue 13 §2): its
+   * party, the user's role there and whether they play a character in it, and the shop's container.
+   */
+  async lockInstanceForUser(db: Executor, userId: string, id: string) {
+    const [row] = await db
+      .select({
+        shop: shopInstances,
+        ...partyAccessColumns(shopInstances.partyId, userId),
+        container: containers,
+      })
+      .from(shopInstances)
+      .leftJoin(parties, eq(parties.id, shopInstances.partyId))
+      .leftJoin(
+        containers,
+        and(eq(containers.shopInstanceId, shopInstances.id), eq(containers.isPrimary, true)),
+      )
+      .where(eq(shopInstances.id, id))
+      .limit(1)
+      .for('update', { of: shopInstances });
     return row;
   },
 

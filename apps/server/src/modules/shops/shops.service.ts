@@ -48,7 +48,7 @@ import type { InventoryMoves } from '../inventory/inventory.service.js';
 import { eventFromLedger } from '../inventory/inventory-events.js';
 import type { LedgerActor } from '../inventory/inventory-ledger.js';
 import { destroyContainerContents } from '../inventory/inventory-ledger.js';
-import { effectiveFacts, hasOverrides } from '../inventory/inventory-rules.js';
+import { effectiveFacts } from '../inventory/inventory-rules.js';
 import { toTemplateJson } from '../items/items.service.js';
 import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
 import { partyActivityEvents } from '../ledger/ledger-events.js';
@@ -827,11 +827,11 @@ export class ShopsService {
 
   /** Locks the shop and answers who the user is to it (404 for outsiders). */
   async #lockShop(tx: Executor, userId: string, shopId: string) {
-    const shop = await repo.lockInstance(tx, shopId);
-    if (!shop) throw AppError.notFound(shopMessages.instanceNotFound);
-    const { party, access } = await this.#partyAccess(tx, userId, shop.partyId);
+    const locked = await repo.lockInstanceForUser(tx, userId, shopId);
+    if (!locked) throw AppError.notFound(shopMessages.instanceNotFound);
+    const { shop, party, role, hasCharacter, container } = locked;
+    const access = policy.shopAccess(role ? { role } : undefined, hasCharacter);
     if (!party || !access.canRead) throw AppError.notFound(shopMessages.instanceNotFound);
-    const container = await repo.containerOf(tx, shop.id);
     if (!container) throw new AppError('INTERNAL_SERVER_ERROR', `shop ${shop.id} has no container`);
     return { shop, party, access, container };
   }
@@ -1029,9 +1029,14 @@ export class ShopsService {
     /** The GM's split sale (issue 11 §8) may sell from a stash of the shop's party. */
     allowPartyStash = false,
   ) {
-    // Every container of the trade at once, in id order, so trades never deadlock with other moves.
-    await inventoryRepository.lockContainers(tx, [shopContainerId, containerId, ...alsoLock]);
-    const context = await inventoryRepository.context(tx, containerId);
+    // Every container of the trade at once, in id order, so trades never deadlock with other moves; the
+    // trader's container located in the same statement.
+    const located = await inventoryRepository.lockContextsForUser(tx, userId, [
+      shopContainerId,
+      containerId,
+      ...alsoLock,
+    ]);
+    const context = located.get(containerId)?.context;
     if (allowPartyStash && context && context.container.partyId === shop.partyId) return context;
     const owner = context?.character;
     if (!owner || owner.userId !== userId || owner.partyId !== shop.partyId || owner.id !== characterId) {
@@ -1046,26 +1051,8 @@ export class ShopsService {
     return context;
   }
 
-  async #purse(tx: Executor, containerId: string) {
-    const purse = emptyPurse();
-    const stacks: Record<Currency, { id: string; quantity: number }[]> = {
-      cp: [],
-      sp: [],
-      ep: [],
-      gp: [],
-      pp: [],
-    };
-    const coins = {} as Record<Currency, Awaited<ReturnType<InventoryMoves['coin']>>>;
-    for (const currency of currencies) {
-      const coin = await this.deps.moves.coin(tx, currency);
-      coins[currency] = coin;
-      const plain = (await inventoryRepository.plainStacks(tx, containerId, coin.id)).filter(
-        (s) => !hasOverrides(s.instanceData),
-      );
-      stacks[currency] = plain;
-      purse[currency] = plain.reduce((sum, s) => sum + s.quantity, 0);
-    }
-    return { purse, stacks, coins };
+  #purse(tx: Executor, containerId: string) {
+    return this.deps.moves.purse(tx, containerId);
   }
 
   async #quote(
@@ -1296,10 +1283,10 @@ export class ShopsService {
         payerId ? [payerId] : [],
       );
       const payer = payerId ? await this.#payerContext(tx, payerId) : buyer;
-      const stack = await inventoryRepository.lockInstance(tx, input.item_instance_id);
-      if (!stack || stack.containerId !== container.id) throw AppError.notFound(shopMessages.notInShop);
-      const template = await inventoryRepository.template(tx, stack.itemTemplateId);
-      if (!template) throw AppError.notFound(shopMessages.notInShop);
+      const locked = await inventoryRepository.lockInstanceWithTemplate(tx, input.item_instance_id);
+      if (!locked || locked.instance.containerId !== container.id)
+        throw AppError.notFound(shopMessages.notInShop);
+      const { instance: stack, template } = locked;
       if (input.quantity > stack.quantity) {
         throw new AppError('ITEM_OUT_OF_STOCK', `Only ${stack.quantity} left in stock.`, {
           details: [{ field: 'quantity', message: `Only ${stack.quantity} left in stock.` }],
@@ -1531,10 +1518,15 @@ export class ShopsService {
       const payerId = request.paymentSource === 'party' ? request.payerContainerId : request.buyerContainerId;
       if (!request.buyerContainerId || !request.characterId || !hold || !payerId)
         throw new AppError('VALIDATION_ERROR', shopMessages.requestBuyerGone);
-      await inventoryRepository.lockContainers(tx, [container.id, hold, request.buyerContainerId, payerId]);
-      const buyer = await inventoryRepository.context(tx, request.buyerContainerId);
-      const payer = await inventoryRepository.context(tx, payerId);
-      const holdContext = await inventoryRepository.context(tx, hold);
+      const located = await inventoryRepository.lockContextsForUser(tx, actor.id, [
+        container.id,
+        hold,
+        request.buyerContainerId,
+        payerId,
+      ]);
+      const buyer = located.get(request.buyerContainerId)?.context;
+      const payer = located.get(payerId)?.context;
+      const holdContext = located.get(hold)?.context;
       if (!buyer || buyer.character?.id !== request.characterId || !payer || !holdContext)
         throw new AppError('VALIDATION_ERROR', shopMessages.requestBuyerGone);
       const stacks = await inventoryRepository.allInstances(tx, hold);
@@ -1725,11 +1717,10 @@ export class ShopsService {
         recipients.map((r) => r.containerId),
         splitAmong !== undefined,
       );
-      const stack = await inventoryRepository.lockInstance(tx, input.item_instance_id);
-      if (!stack || stack.containerId !== seller.container.id)
+      const locked = await inventoryRepository.lockInstanceWithTemplate(tx, input.item_instance_id);
+      if (!locked || locked.instance.containerId !== seller.container.id)
         throw AppError.notFound('Item not found in that container.');
-      const template = await inventoryRepository.template(tx, stack.itemTemplateId);
-      if (!template) throw AppError.notFound('Item not found in that container.');
+      const { instance: stack, template } = locked;
       if (template.tags.includes('currency')) {
         throw AppError.validation([{ field: 'item_instance_id', message: shopMessages.currencyNotSold }]);
       }
@@ -1896,16 +1887,15 @@ export class ShopsService {
       const { shop, party, access, container } = await this.#lockShop(tx, actor.id, id);
       policy.assertCanManage(access);
       if (party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);
-      await inventoryRepository.lockContainers(tx, [container.id, input.source_container_id]);
-      const source = await inventoryRepository.context(tx, input.source_container_id);
-      if (!source) throw AppError.notFound('Container not found.');
-      const membership = source.party
-        ? await partiesRepository.membership(tx, source.party.id, actor.id)
-        : undefined;
-      const hasCharacter = source.party
-        ? await inventoryRepository.userHasCharacterInParty(tx, actor.id, source.party.id)
-        : false;
-      const sourceAccess = containerAccess(source, actor.id, membership, hasCharacter);
+      const located = await inventoryRepository.lockContextsForUser(tx, actor.id, [
+        container.id,
+        input.source_container_id,
+      ]);
+      const sourceRow = located.get(input.source_container_id);
+      if (!sourceRow) throw AppError.notFound('Container not found.');
+      // The user's role and character in the container's party came with it.
+      const { context: source, role, hasCharacter } = sourceRow;
+      const sourceAccess = containerAccess(source, actor.id, role ? { role } : undefined, hasCharacter);
       if (!sourceAccess.canRead) throw AppError.notFound('Container not found.');
       if (!sourceAccess.canAct)
         throw new AppError('FORBIDDEN', 'You can look at this container but not change it.');
