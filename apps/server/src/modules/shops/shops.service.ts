@@ -1051,10 +1051,6 @@ export class ShopsService {
     return context;
   }
 
-  #purse(tx: Executor, containerId: string) {
-    return this.deps.moves.purse(tx, containerId);
-  }
-
   async #quote(
     shop: ShopInstanceRow,
     template: Parameters<typeof templateFacts>[0],
@@ -1139,7 +1135,7 @@ export class ShopsService {
   ) {
     const { actor, shop, buyer, payer, source } = args;
     const total = args.unit * args.quantity;
-    const { purse, stacks, coins } = await this.#purse(tx, payer.container.id);
+    const { purse, stacks, coins } = await this.deps.moves.purse(tx, payer.container.id);
     const plan = planPayment(purse, total);
     if (!plan.ok) {
       throw this.#insufficient(
@@ -1297,7 +1293,7 @@ export class ShopsService {
       await this.deps.moves.countAction(tx, actor.id, 'party', shop.partyId);
       // Above the threshold, a player's purchase waits for the GM (issue 10 §8); the GM's team buys at once.
       if (shop.approvalThresholdCp !== null && total > shop.approvalThresholdCp && !access.canManage) {
-        const plan = planPayment((await this.#purse(tx, payer.container.id)).purse, total);
+        const plan = planPayment((await this.deps.moves.purse(tx, payer.container.id)).purse, total);
         if (!plan.ok) {
           throw this.#insufficient(
             total,
