@@ -1037,7 +1037,7 @@ export class ShopsService {
       ...alsoLock,
     ]);
     const context = located.get(containerId)?.context;
-    if (allowPartyStash && context && context.container.partyId === shop.partyId) return context;
+    if (allowPartyStash && context && context.container.partyId === shop.partyId) return { context, located };
     const owner = context?.character;
     if (!owner || owner.userId !== userId || owner.partyId !== shop.partyId || owner.id !== characterId) {
       // One answer whatever was wrong, so nobody learns about other people's characters or containers.
@@ -1048,7 +1048,8 @@ export class ShopsService {
           : { field: `${field}_character_id`, message: shopMessages.characterNotInParty },
       ]);
     }
-    return context;
+    // `located` holds the other containers locked with it (`alsoLock`), already located.
+    return { context, located };
   }
 
   async #quote(
@@ -1075,25 +1076,23 @@ export class ShopsService {
    */
   async #partyPayerId(tx: Executor, shop: ShopInstanceRow, requested: string | undefined): Promise<string> {
     if (!shop.partyFundAllowed) throw new AppError('FORBIDDEN', shopMessages.partyFundNotAllowed);
-    const stashes = await inventoryRepository.listForOwner(tx, { partyId: shop.partyId });
-    if (requested === undefined) {
-      const first = stashes[0];
-      if (!first) {
-        throw AppError.validation([{ field: 'payer_container_id', message: shopMessages.partyFundNoStash }]);
-      }
-      return first.id;
+    // A stash named by the buyer is checked once locked with the trade's containers (#payerContext).
+    if (requested !== undefined) return requested;
+    const [first] = await inventoryRepository.listForOwner(tx, { partyId: shop.partyId });
+    if (!first) {
+      throw AppError.validation([{ field: 'payer_container_id', message: shopMessages.partyFundNoStash }]);
     }
-    if (!stashes.some((c) => c.id === requested)) {
-      throw AppError.validation([
-        { field: 'payer_container_id', message: shopMessages.partyFundWrongContainer },
-      ]);
-    }
-    return requested;
+    return first.id;
   }
 
-  async #payerContext(tx: Executor, containerId: string): Promise<ContainerContext> {
-    const context = await inventoryRepository.context(tx, containerId);
-    if (!context?.container.partyId) {
+  /** The party stash that pays, as the trader's lock located it: a container of the shop's party. */
+  #payerContext(
+    shop: ShopInstanceRow,
+    located: Map<string, { context: ContainerContext }>,
+    containerId: string,
+  ): ContainerContext {
+    const context = located.get(containerId)?.context;
+    if (!context || context.container.partyId !== shop.partyId) {
       throw AppError.validation([
         { field: 'payer_container_id', message: shopMessages.partyFundWrongContainer },
       ]);
@@ -1268,7 +1267,7 @@ export class ShopsService {
       const paymentSource = input.payment_source ?? 'character';
       const payerId =
         paymentSource === 'party' ? await this.#partyPayerId(tx, shop, input.payer_container_id) : null;
-      const buyer = await this.#traderSide(
+      const { context: buyer, located } = await this.#traderSide(
         tx,
         actor.id,
         shop,
@@ -1278,7 +1277,7 @@ export class ShopsService {
         'buyer',
         payerId ? [payerId] : [],
       );
-      const payer = payerId ? await this.#payerContext(tx, payerId) : buyer;
+      const payer = payerId ? this.#payerContext(shop, located, payerId) : buyer;
       const locked = await inventoryRepository.lockInstanceWithTemplate(tx, input.item_instance_id);
       if (!locked || locked.instance.containerId !== container.id)
         throw AppError.notFound(shopMessages.notInShop);
@@ -1702,7 +1701,7 @@ export class ShopsService {
       if (party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);
       if (!shop.isActive) throw new AppError('SHOP_CLOSED', shopMessages.shopClosed);
       const recipients = splitAmong ? await this.#splitRecipients(tx, shop, splitAmong) : [];
-      const seller = await this.#traderSide(
+      const { context: seller, located } = await this.#traderSide(
         tx,
         actor.id,
         shop,
@@ -1785,7 +1784,8 @@ export class ShopsService {
             },
           ];
       for (const [i, r] of recipients.entries()) {
-        const context = await inventoryRepository.context(tx, r.containerId);
+        // Each recipient's container was locked and located with the seller's.
+        const context = located.get(r.containerId)?.context;
         if (!context) throw AppError.notFound('Container not found.');
         const share = shares[i] ?? { cp: 0, coins: emptyPurse() };
         payees.push({ context, characterId: r.id, name: r.name, ...share });
