@@ -36,13 +36,14 @@ export default defineProject({
     name: 'server',
     environment: 'node',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    // The scale-out test needs PostgreSQL and Redis: it runs in the PostgreSQL pass (TEST_DATABASE_URL).
+    // The scale-out test needs PostgreSQL and Redis, and the statement counts node-postgres (`*.pg.test.ts`):
+    // they run in the PostgreSQL pass (TEST_DATABASE_URL) only.
     exclude: onPostgres
       ? [
           '**/node_modules/**',
           ...engineIndependentFiles().filter((file) => !file.endsWith('.pg-redis.test.ts')),
         ]
-      : ['**/node_modules/**', 'src/**/*.pg-redis.test.ts'],
+      : ['**/node_modules/**', 'src/**/*.pg-redis.test.ts', 'src/**/*.pg.test.ts'],
     globalSetup: ['./src/test/global-setup.ts'],
     // A fresh process per file spent more CPU importing Fastify, drizzle and PGlite than most files spend
     // testing. Each file still builds its own app on its own cloned database and closes it; the server
