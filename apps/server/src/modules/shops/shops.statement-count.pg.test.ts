@@ -11,7 +11,7 @@ import {
   upgrade,
 } from '../../test/factories.js';
 import { buildTestApp, callApi, type TestContext } from '../../test/helper.js';
-import { countStatements } from '../../test/statement-counter.js';
+import { statementsOfSecondRequest } from '../../test/statement-counter.js';
 
 /**
  * Issue 13 §2, "do the same for purchases": the statements a purchase and a sale send, counted on the
@@ -72,24 +72,14 @@ const purchase = (extra: Record<string, unknown> = {}) =>
     },
   });
 
-/** Sends `request` twice and answers the statements of the second, once its answer is checked. */
-async function secondOfTwo(request: () => Promise<{ statusCode: number; body: string }>) {
-  const first = await request();
-  expect(first.statusCode, first.body).toBe(200);
-  const { result, statements } = await countStatements(request);
-  expect(result.statusCode, result.body).toBe(200);
-  expect(statements).toBeGreaterThan(0);
-  return statements;
-}
-
 describe('the statements of a trade', () => {
   it('sends at most 15 statements for a purchase paid by the buyer', async () => {
-    const statements = await secondOfTwo(() => purchase());
+    const { statements } = await statementsOfSecondRequest(() => purchase());
     expect(statements).toBeLessThanOrEqual(15);
   });
 
   it('sends at most 15 statements for a purchase paid from the party stash', async () => {
-    const statements = await secondOfTwo(() =>
+    const { statements } = await statementsOfSecondRequest(() =>
       purchase({ payment_source: 'party', payer_container_id: stashId }),
     );
     expect(statements).toBeLessThanOrEqual(15);
@@ -98,7 +88,7 @@ describe('the statements of a trade', () => {
   it('sends at most 15 statements for a sale', async () => {
     const bought = (await purchase({ quantity: 2 })).json().data as TradeResult;
     const rope = bought.item_instances[0];
-    const statements = await secondOfTwo(() =>
+    const { statements } = await statementsOfSecondRequest(() =>
       callApi(ctx, 'POST', `/shop_instances/${shopId}/sell`, player, {
         sell: {
           item_instance_id: rope?.id,
