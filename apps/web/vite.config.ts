@@ -2,13 +2,14 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { lazySchemasPlugin } from './scripts/lazy-schemas-plugin.mjs';
+import { mantineStylesPlugin } from './scripts/mantine-styles-plugin.mjs';
 
 // The API server the dev server proxies to; HAVERSACK_API_ORIGIN overrides it (e.g. a second server for e2e).
 const serverOrigin = process.env.HAVERSACK_API_ORIGIN ?? 'http://127.0.0.1:3000';
 
 export default defineConfig({
   // The contracts' schemas are built on first use in the browser (scripts/lazy-schemas-plugin.mjs).
-  plugins: [react(), lazySchemasPlugin()],
+  plugins: [react(), lazySchemasPlugin(), mantineStylesPlugin()],
   resolve: {
     // Build from the contracts' source: one copy of the schemas, no stale dist in dev.
     alias: {

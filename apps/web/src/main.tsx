@@ -1,4 +1,5 @@
-import '@mantine/core/styles.css';
+// The styles of the Mantine components the app uses, in styles.css's order (scripts/mantine-styles-plugin.mjs).
+import 'virtual:mantine-styles';
 import '@mantine/notifications/styles.css';
 import './app/global.css';
 import { StrictMode, startTransition } from 'react';
