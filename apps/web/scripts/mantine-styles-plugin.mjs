@@ -7,7 +7,7 @@
 // every one the other Mantine packages the app imports (notifications, charts) take from it, followed
 // through Mantine's own modules, so that a Select brings the Input, Combobox, Popover and ScrollArea it is
 // built from. The files are imported in the order they have in styles.css, so the cascade is the same.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,15 +27,11 @@ function mantinePackageDir(name) {
   return dir;
 }
 
-function filesUnder(dir, keep) {
-  const found = [];
-  for (const entry of readdirSync(dir)) {
-    const file = path.join(dir, entry);
-    if (statSync(file).isDirectory()) found.push(...filesUnder(file, keep));
-    else if (keep(entry)) found.push(file);
-  }
-  return found;
-}
+/** The files under `dir` whose names `keep` accepts (directories' names end in no extension it keeps). */
+const filesUnder = (dir, keep) =>
+  readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => keep(path.basename(file)))
+    .map((file) => path.join(dir, file));
 
 /** The names an `import { … } from '<source>'` list brings as values (types have no styles). */
 function importedNames(code, source) {
