@@ -18,6 +18,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { chromium } from 'playwright-core';
+import { ensureChromium } from '../scripts/ensure-chromium.mjs';
 import { reportResult } from './lib/bench-result.mjs';
 import { api, startServer } from './lib/server.mjs';
 
@@ -188,7 +189,7 @@ const { email, password, hoard, empty } = await seed(seeding.base);
 await seeding.stop({ keep: true });
 await copyStacks(seeding.dataDir, hoard.id);
 const server = await startServer(env, seeding.dataDir);
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const browser = await chromium.launch({ executablePath: ensureChromium(), args: ['--no-sandbox'] });
 try {
   const samples = { emptyMs: [], firstTilesMs: [], emptyNodes: [], topNodes: [], endNodes: [], scrollMs: [] };
   const keys = { echo: [], narrowed: [], answered: [] };

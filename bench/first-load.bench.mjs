@@ -12,6 +12,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { ensureChromium } from '../scripts/ensure-chromium.mjs';
 import { reportResult } from './lib/bench-result.mjs';
 import { startServer } from './lib/server.mjs';
 
@@ -62,7 +63,7 @@ async function measure(browser, url) {
 
 const kb = (bytes) => (bytes / 1000).toFixed(1);
 const server = await startServer();
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const browser = await chromium.launch({ executablePath: ensureChromium(), args: ['--no-sandbox'] });
 try {
   for (const pagePath of paths) {
     const totals = await measure(browser, `${server.base}${pagePath}`);

@@ -14,10 +14,12 @@ import { createServer } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { ensureChromium } from '../scripts/ensure-chromium.mjs';
 import { reportResult } from './lib/bench-result.mjs';
 import { api, freePort, startServer } from './lib/server.mjs';
 
-const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+// Debian's Chromium, installed as the tests install it (scripts/ensure-chromium.mjs) when it is missing.
+const chromePath = process.env.CHROME_PATH ?? ensureChromium();
 const work = mkdtempSync(path.join(os.tmpdir(), 'haversack-lighthouse-'));
 const argument = (name) => {
   const at = process.argv.indexOf(`--${name}`);
