@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 
 export interface MailMessage {
@@ -33,11 +33,12 @@ export function createMailer(options: {
    */
   showLink?: (line: string) => void;
 }): Mailer {
-  if (options.smtpUrl) {
-    const transport: Transporter = nodemailer.createTransport(options.smtpUrl);
+  const { smtpUrl } = options;
+  if (smtpUrl) {
+    const transport = lazyTransport((nodemailer) => nodemailer.createTransport(smtpUrl));
     return {
       async send(message) {
-        await transport.sendMail({
+        await (await transport.get()).sendMail({
           from: options.from,
           to: message.to,
           subject: message.subject,
@@ -46,11 +47,13 @@ export function createMailer(options: {
         });
         options.log.info({ to: message.to, subject: message.subject }, 'mail sent');
       },
-      close: () => transport.close(),
+      close: transport.close,
     };
   }
   const mailDir = path.join(options.dataDir, 'mail');
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const transport = lazyTransport((nodemailer) =>
+    nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+  );
   let sequence = 0;
   return {
     async send(message) {
@@ -58,7 +61,7 @@ export function createMailer(options: {
       sequence += 1;
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const file = path.join(mailDir, `${stamp}-${String(sequence).padStart(6, '0')}.eml`);
-      const info = await transport.sendMail({
+      const info = await (await transport.get()).sendMail({
         from: options.from,
         to: message.to,
         subject: message.subject,
@@ -71,7 +74,24 @@ export function createMailer(options: {
       options.log.info({ to: message.to, subject: message.subject, file }, 'mail written to file');
       if (message.link && options.showLink) options.showLink(mailedLinkLine(message));
     },
-    close: () => transport.close(),
+    close: transport.close,
+  };
+}
+
+/**
+ * nodemailer is loaded with the first mail rather than at start: most starts send none, and its modules
+ * were some 30 ms of a restart on the embedded database (issue 13 §6).
+ */
+function lazyTransport(create: (nodemailer: typeof import('nodemailer').default) => Transporter) {
+  let transport: Promise<Transporter> | undefined;
+  return {
+    get: () => {
+      transport ??= import('nodemailer').then((loaded) => create(loaded.default));
+      return transport;
+    },
+    close: () => {
+      void transport?.then((loaded) => loaded.close());
+    },
   };
 }
 
