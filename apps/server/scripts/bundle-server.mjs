@@ -7,7 +7,7 @@
 // reads at run time (migrations, the SRD catalogue) stay where the modules that read them were.
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
@@ -65,6 +65,10 @@ for (const name of await readdir(dist)) {
   if (name.startsWith(chunkPrefix)) await rm(path.join(dist, name));
 }
 
+// The seed's fingerprint is a constant of this build (db/seed.ts): computed once here, from the modules tsc
+// has just written, rather than on every start.
+const { computeSeedFingerprint } = await import(pathToFileURL(path.join(dist, 'db', 'seed.js')).href);
+
 const result = await build({
   entryPoints: [entry],
   outdir: dist,
@@ -85,6 +89,7 @@ const result = await build({
     js: `${marker}\nimport { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);`,
   },
   plugins: [keepOwnAddress],
+  define: { __HAVERSACK_SEED_FINGERPRINT__: JSON.stringify(computeSeedFingerprint()) },
 });
 
 // __dirname and __filename don't exist in an ES module: a bundled package naming them would fail (or
