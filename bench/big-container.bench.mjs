@@ -183,13 +183,15 @@ async function copyStacks(dataDir, containerId) {
   console.log(`copied to ${itemCount} stacks in SQL in ${Math.round(performance.now() - started)} ms`);
 }
 
+// The browser first: a server started before a launch that fails would be left running (Playwright's browser
+// ends with this process, the server does not).
+const browser = await chromium.launch({ executablePath: ensureChromium(), args: ['--no-sandbox'] });
 const env = { RATE_LIMIT_SCALE: '100' };
 const seeding = await startServer(env);
 const { email, password, hoard, empty } = await seed(seeding.base);
 await seeding.stop({ keep: true });
 await copyStacks(seeding.dataDir, hoard.id);
 const server = await startServer(env, seeding.dataDir);
-const browser = await chromium.launch({ executablePath: ensureChromium(), args: ['--no-sandbox'] });
 try {
   const samples = { emptyMs: [], firstTilesMs: [], emptyNodes: [], topNodes: [], endNodes: [], scrollMs: [] };
   const keys = { echo: [], narrowed: [], answered: [] };

@@ -62,8 +62,10 @@ async function measure(browser, url) {
 }
 
 const kb = (bytes) => (bytes / 1000).toFixed(1);
-const server = await startServer();
+// The browser first: a server started before a launch that fails would be left running (Playwright's browser
+// ends with this process, the server does not).
 const browser = await chromium.launch({ executablePath: ensureChromium(), args: ['--no-sandbox'] });
+const server = await startServer();
 try {
   for (const pagePath of paths) {
     const totals = await measure(browser, `${server.base}${pagePath}`);
