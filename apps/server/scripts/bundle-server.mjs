@@ -58,6 +58,27 @@ const keepOwnAddress = {
   },
 };
 
+/**
+ * zod re-exports its ~50 message locales as `z.locales`, so a bundle keeps all of them (358 KB of dist/main.js,
+ * compiled at every start) although the server only speaks English, which zod registers by importing
+ * `locales/en.js` itself. The namespace keeps that one locale.
+ */
+const englishOnlyZod = {
+  name: 'english-only-zod',
+  setup(builder) {
+    builder.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
+        ? { path: path.join(path.dirname(args.importer), '../locales/en.js'), namespace: 'zod-english' }
+        : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: 'zod-english' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: path.dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
 // What a dynamic import loads only when used (the PostgreSQL driver, Stripe's SDK) goes in chunks of its own
 // next to main.js; a build removes the previous build's.
 const chunkPrefix = 'bundle-';
@@ -88,7 +109,7 @@ const result = await build({
   banner: {
     js: `${marker}\nimport { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);`,
   },
-  plugins: [keepOwnAddress],
+  plugins: [keepOwnAddress, englishOnlyZod],
   define: { __HAVERSACK_SEED_FINGERPRINT__: JSON.stringify(computeSeedFingerprint()) },
 });
 
@@ -101,6 +122,29 @@ for (const output of outputs) {
     throw new Error(`${output} names __dirname or __filename ${stray} time(s): leave that package external`);
   }
 }
+// What a start compiles: dist/main.js and the chunks it imports statically. What is loaded only when used
+// must stay out of it, or every start (and every idle server's memory) pays for it again.
+const startFiles = new Set();
+const visit = (output) => {
+  if (startFiles.has(output)) return;
+  startFiles.add(output);
+  for (const { path: imported, kind } of result.metafile.outputs[output].imports) {
+    if (kind === 'import-statement' && imported in result.metafile.outputs) visit(imported);
+  }
+};
+visit(outputs.find((file) => path.resolve(file) === entry));
+const keptOutOfStart = [
+  [/node_modules\/stripe\//, "Stripe's SDK (billing-setup.ts imports it only when a key is set)"],
+  [/node_modules\/nodemailer\//, 'nodemailer (mailer.ts loads it with the first mail)'],
+  [/node_modules\/zod\/v4\/locales\/(?!en\.js)/, "zod's locales other than English (englishOnlyZod)"],
+];
+for (const file of startFiles) {
+  for (const input of Object.keys(result.metafile.outputs[file].inputs)) {
+    const rule = keptOutOfStart.find(([pattern]) => pattern.test(input));
+    if (rule) throw new Error(`${file} holds ${input}: ${rule[1]} must stay out of what a start loads`);
+  }
+}
+const startBytes = [...startFiles].reduce((sum, file) => sum + result.metafile.outputs[file].bytes, 0);
 console.log(
-  `bundled ${Object.keys(result.metafile.inputs).length} modules into dist/main.js and ${outputs.length - 1} chunks`,
+  `bundled ${Object.keys(result.metafile.inputs).length} modules into dist/main.js and ${outputs.length - 1} chunks; a start loads ${startFiles.size} files, ${(startBytes / 1024 / 1024).toFixed(2)} MB`,
 );

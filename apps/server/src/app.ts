@@ -63,8 +63,7 @@ import { shopsRoutes } from './modules/shops/shops.routes.js';
 import { ShopsService } from './modules/shops/shops.service.js';
 import { createBillingProvider } from './modules/subscriptions/billing-setup.js';
 import { EntitlementService } from './modules/subscriptions/entitlements.service.js';
-import { LocalBilling } from './modules/subscriptions/local-billing.js';
-import { StripeBilling, type StripeOptions } from './modules/subscriptions/stripe-billing.js';
+import type { StripeBilling, StripeOptions } from './modules/subscriptions/stripe-billing.js';
 import { stripeWebhookRoutes } from './modules/subscriptions/stripe-webhooks.routes.js';
 import { StripeWebhookService } from './modules/subscriptions/stripe-webhooks.service.js';
 import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes.js';
@@ -203,7 +202,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const events = new EventBus(broadcaster, app.log);
   app.addHook('onClose', async () => broadcaster.close());
   const accessTokens = new AccessTokens(deps.jwtSecret);
-  const billing = createBillingProvider(config, deps.stripeApi);
+  const billing = await createBillingProvider(config, deps.stripeApi);
   const entitlements = new EntitlementService(now);
   const subscriptions = new SubscriptionsService({
     db: database.db,
@@ -305,8 +304,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         databaseEngine: database.kind,
         ...(redisBroadcaster ? { redis: redisBroadcaster.redis } : {}),
         mailTransport: config.smtpUrl ? 'smtp' : 'file',
-        billingProvider:
-          billing instanceof StripeBilling ? 'stripe' : billing instanceof LocalBilling ? 'local' : 'none',
+        billingProvider: billing.name,
         cable: () => app.cableStats(),
       }),
     },
@@ -406,7 +404,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(reportsRoutes, { moderation: services.backOffice.moderation });
       await api.register(announcementsRoutes, { announcements: services.backOffice.announcements });
       await api.register(stripeWebhookRoutes, {
-        stripe: billing instanceof StripeBilling ? billing : undefined,
+        stripe: billing.name === 'stripe' ? (billing as StripeBilling) : undefined,
         webhooks: new StripeWebhookService(database.db),
       });
     },

@@ -2,28 +2,29 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../config.js';
 import { createBillingProvider } from './billing-setup.js';
 
-const providerFor = (env: Record<string, string>) => createBillingProvider(loadConfig(env)).name;
+const providerFor = async (env: Record<string, string>) =>
+  (await createBillingProvider(loadConfig(env))).name;
 
 describe('createBillingProvider (DESIGN §7)', () => {
-  it('gives nothing away on a plain start: no NODE_ENV, no Stripe key, no BILLING_PROVIDER', () => {
-    expect(providerFor({})).toBe('none');
-    expect(providerFor({ NODE_ENV: 'development' })).toBe('none');
-    expect(providerFor({ NODE_ENV: 'test' })).toBe('none');
-    expect(providerFor({ NODE_ENV: 'production' })).toBe('none');
-    expect(providerFor({ BILLING_PROVIDER: '' })).toBe('none');
-    expect(providerFor({ BILLING_PROVIDER: 'stripe' })).toBe('none');
+  it('gives nothing away on a plain start: no NODE_ENV, no Stripe key, no BILLING_PROVIDER', async () => {
+    expect(await providerFor({})).toBe('none');
+    expect(await providerFor({ NODE_ENV: 'development' })).toBe('none');
+    expect(await providerFor({ NODE_ENV: 'test' })).toBe('none');
+    expect(await providerFor({ NODE_ENV: 'production' })).toBe('none');
+    expect(await providerFor({ BILLING_PROVIDER: '' })).toBe('none');
+    expect(await providerFor({ BILLING_PROVIDER: 'stripe' })).toBe('none');
   });
 
-  it('turns on free upgrades only when BILLING_PROVIDER=local says so', () => {
-    expect(providerFor({ BILLING_PROVIDER: 'local' })).toBe('local');
-    expect(providerFor({ NODE_ENV: 'production', BILLING_PROVIDER: 'local' })).toBe('local');
+  it('turns on free upgrades only when BILLING_PROVIDER=local says so', async () => {
+    expect(await providerFor({ BILLING_PROVIDER: 'local' })).toBe('local');
+    expect(await providerFor({ NODE_ENV: 'production', BILLING_PROVIDER: 'local' })).toBe('local');
   });
 
-  it('charges through Stripe when a key is set', () => {
-    expect(providerFor({ STRIPE_SECRET_KEY: 'sk_test_x' })).toBe('stripe');
-    expect(providerFor({ STRIPE_SECRET_KEY: 'sk_test_x', BILLING_PROVIDER: 'stripe' })).toBe('stripe');
+  it('charges through Stripe when a key is set', async () => {
+    expect(await providerFor({ STRIPE_SECRET_KEY: 'sk_test_x' })).toBe('stripe');
+    expect(await providerFor({ STRIPE_SECRET_KEY: 'sk_test_x', BILLING_PROVIDER: 'stripe' })).toBe('stripe');
     // The quick start's `local` left in the environment must not switch real billing off.
-    expect(providerFor({ STRIPE_SECRET_KEY: 'sk_test_x', BILLING_PROVIDER: 'local' })).toBe('stripe');
+    expect(await providerFor({ STRIPE_SECRET_KEY: 'sk_test_x', BILLING_PROVIDER: 'local' })).toBe('stripe');
   });
 
   it('stops start-up on an unknown provider', () => {
