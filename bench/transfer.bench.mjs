@@ -16,7 +16,12 @@
 // allows on this machine's cores. The databases are dropped at the end.
 //
 // Run: npm run build && node bench/transfer.bench.mjs [--rounds 3] [--seconds 5] [--concurrency 4]
-//   [--server apps/server/dist/main.js] [--compare other/dist/main.js]
+//   [--server apps/server/dist/main.js] [--compare other/dist/main.js] [--no-ceiling]
+//
+// It also measures a ceiling, in the same rounds: the statements of this build's transfers, captured as the
+// server sends them, replayed on containers of their own behind a bare node:http server
+// (bench/lib/transfer-replay-server.mjs), so that the run shows what share of the bare loop the transfer's
+// database work allows with no JavaScript of Haversack's around it. `--no-ceiling` leaves it out.
 //
 // --compare starts a second build (a copy of another commit's apps/server/dist, say) on a database of its
 // own, set up the same way, and runs its transfers in the same rounds, the two builds taking turns to go
@@ -24,9 +29,9 @@
 // machine whose speed drifts from run to run, that paired ratio tells two builds apart where separate runs
 // cannot.
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -45,6 +50,7 @@ const concurrency = Number(argument('concurrency', 4));
 const serverMain = argument('server', 'apps/server/dist/main.js');
 const adminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const compareMain = argument('compare', null);
+const withCeiling = !process.argv.includes('--no-ceiling');
 const databaseUrlOf = (name) => {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
@@ -74,7 +80,7 @@ async function admin(sql) {
   }
 }
 
-async function startServer(main, databaseUrl) {
+async function startServer(main, databaseUrl, { captureFile } = {}) {
   const port = await freePort();
   // BENCH_SERVER_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server, for instance.
   const nodeArgs = process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? [];
@@ -89,6 +95,7 @@ async function startServer(main, databaseUrl) {
         LOG_LEVEL: 'warn',
         RATE_LIMIT_SCALE: '1000',
         BILLING_PROVIDER: 'local',
+        ...(captureFile ? { BENCH_CAPTURE_FILE: captureFile } : {}),
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
@@ -116,11 +123,31 @@ async function startServer(main, databaseUrl) {
       cpuUs: Number(/CPU_US (\d+)/.exec(line)?.[1] ?? Number.NaN),
     };
   };
+  /** The statements the server sends while `work` runs, as count-queries.mjs writes them to `captureFile`. */
+  const capture = async (work) => {
+    const toggle = async (on) => {
+      const before = output.length;
+      child.kill('SIGUSR2');
+      for (let i = 0; i < 250 && !output.slice(before).includes(`CAPTURING ${on}`); i++) await sleep(10);
+      if (!output.slice(before).includes(`CAPTURING ${on}`))
+        throw new Error(`the server did not ${on ? 'start' : 'stop'} capturing its statements`);
+    };
+    await toggle(true);
+    try {
+      await work();
+    } finally {
+      await toggle(false);
+    }
+    return readFileSync(captureFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+  };
   const stop = async () => {
     child.kill('SIGTERM');
     await new Promise((r) => child.on('exit', r));
   };
-  return { base, counters, stop };
+  return { base, counters, capture, stop };
 }
 
 async function api(base, method, url, token, body) {
@@ -172,11 +199,11 @@ async function saturate(work) {
  * A build of the server on a fresh database of its own, with one GM and `concurrency` pairs of party
  * containers, a stack of gold in the first of each: `transferOnce(worker)` moves 1 gp within a pair.
  */
-async function prepareSide(label, main, databaseName) {
+async function prepareSide(label, main, databaseName, { captureFile } = {}) {
   const databaseUrl = databaseUrlOf(databaseName);
   await admin(`drop database if exists ${databaseName}`);
   await admin(`create database ${databaseName}`);
-  const server = await startServer(main, databaseUrl);
+  const server = await startServer(main, databaseUrl, { captureFile });
   stops.push(() => server.stop());
   const gm = await api(server.base, 'POST', '/auth/register', null, {
     user: {
@@ -191,37 +218,52 @@ async function prepareSide(label, main, databaseName) {
     party: { name: 'Bench party', encumbrance_style: 'none' },
   });
   const [gold] = await api(server.base, 'GET', '/search/items?search=gold%20piece&per_page=1', gm.token);
-  const pairs = [];
-  for (let i = 0; i < concurrency; i++) {
-    const make = async (name) =>
-      (await api(server.base, 'POST', `/parties/${party.id}/containers`, gm.token, { container: { name } }))
-        .id;
-    const from = await make(`Chest ${i} A`);
-    const to = await make(`Chest ${i} B`);
-    const [stack] = await api(server.base, 'POST', '/item_instances', gm.token, {
-      item_template_id: gold.id,
-      container_id: from,
-      quantity: startingGold,
-    });
-    pairs.push({ from, to, instance: stack.id });
-  }
+  /** `concurrency` pairs of party containers, the first of each with a stack of gold. */
+  const makePairs = async (prefix) => {
+    const made = [];
+    for (let i = 0; i < concurrency; i++) {
+      const make = async (name) =>
+        (await api(server.base, 'POST', `/parties/${party.id}/containers`, gm.token, { container: { name } }))
+          .id;
+      const from = await make(`${prefix} ${i} A`);
+      const to = await make(`${prefix} ${i} B`);
+      const [stack] = await api(server.base, 'POST', '/item_instances', gm.token, {
+        item_template_id: gold.id,
+        container_id: from,
+        quantity: startingGold,
+      });
+      made.push({ from, to, instance: stack.id });
+    }
+    return made;
+  };
+  const pairs = await makePairs('Chest');
   // The load: keep-alive node:http clients that read each answer to its last byte without decoding it
   // (bench/lib/http-load.mjs says why), asking for what fetch asks for; each worker sends its own body.
   const client = loadClient(server.base, { sockets: concurrency });
   stops.push(() => client.close());
-  const bodies = pairs.map((pair) =>
+  const bodyOf = (pair) =>
     JSON.stringify({
       item_instance_id: pair.instance,
       source_container_id: pair.from,
       target_container_id: pair.to,
       quantity: 1,
-    }),
-  );
+    });
+  const bodies = pairs.map(bodyOf);
+  /** One transfer of 1 gp within `pair`, outside the measured ones (for the ceiling's capture). */
+  const transferWithin = async (pair) => {
+    const answer = await client.send('POST', '/api/v1/containers/transfer', {
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${gm.token}` },
+      body: bodyOf(pair),
+    });
+    if (answer.status !== 200) throw new Error(`transfer answered ${answer.status}: ${answer.body}`);
+  };
   const side = {
     label,
     databaseName,
     databaseUrl,
     server,
+    makePairs,
+    transferWithin,
     transfers: 0,
     transferOnce: async (worker) => {
       const answer = await client.send('POST', '/api/v1/containers/transfer', {
@@ -262,6 +304,64 @@ async function prepareSide(label, main, databaseName) {
   return side;
 }
 
+/**
+ * The ceiling (see the top of this file): `concurrency` more pairs on `side`'s server, one transfer in each
+ * (so that the target's stack exists, as in the measured transfers), then one more in each with the
+ * server's statements captured, replayed by bench/lib/transfer-replay-server.mjs on the same database.
+ */
+async function prepareCeiling(side, captureFile) {
+  const pairs = await side.makePairs('Ceiling');
+  for (const pair of pairs) await side.transferWithin(pair);
+  const statements = await side.server.capture(async () => {
+    for (const pair of pairs) await side.transferWithin(pair);
+  });
+  const transfers = [];
+  for (let at = 0; at < statements.length; at++) {
+    if (statements[at].text.startsWith('begin')) transfers.push(statements.slice(at, at + 5));
+  }
+  const shapes = transfers.map((t) => t.map((statement) => /^\w+/.exec(statement.text)?.[0]).join(' '));
+  if (
+    transfers.length !== concurrency ||
+    shapes.some((shape) => shape !== 'begin select select with commit')
+  ) {
+    throw new Error(`a transfer's statements were not the five the replay knows: ${shapes.join('; ')}`);
+  }
+  const statementsFile = `${captureFile}.transfers.json`;
+  writeFileSync(statementsFile, JSON.stringify(transfers));
+  const child = spawn(
+    process.execPath,
+    [...serverNodeFlags(), path.join(here, 'lib/transfer-replay-server.mjs'), statementsFile],
+    { env: { ...process.env, DATABASE_URL: side.databaseUrl }, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let output = '';
+  child.stdout.on('data', (chunk) => {
+    output += chunk.toString();
+  });
+  for (let i = 0; i < 500 && !/"port":\d+/.test(output); i++) await sleep(10);
+  const port = JSON.parse(output.split('\n')[0]).port;
+  const client = loadClient(`http://127.0.0.1:${port}`, { sockets: concurrency });
+  stops.push(async () => {
+    client.close();
+    child.kill('SIGTERM');
+    await new Promise((r) => child.on('exit', r));
+  });
+  const ceiling = {
+    results: [],
+    replayOnce: async (worker) => {
+      const answer = await client.send('POST', `/${worker}`, { body: '', keepBody: true });
+      if (answer.status !== 200) throw new Error(`the replay answered ${answer.status}: ${answer.body}`);
+    },
+    /** The replay server's CPU time so far, in µs. */
+    cpuUs: async () => {
+      const before = output.length;
+      child.kill('SIGWINCH');
+      for (let i = 0; i < 250 && !/CPU_US \d+/.test(output.slice(before)); i++) await sleep(10);
+      return Number(/CPU_US (\d+)/.exec(output.slice(before))?.[1] ?? Number.NaN);
+    },
+  };
+  return ceiling;
+}
+
 /** What to stop at the end, whatever happened: the servers started and their load clients. */
 const stops = [];
 const databaseNames = [
@@ -272,10 +372,17 @@ const databaseNames = [
 const bareDatabase = `haversack_bench_transfer_${process.pid}_bare`;
 const sides = [];
 let bare;
+// Where the server writes the statements it sends while the ceiling's transfers are captured.
+const captureDirectory = mkdtempSync(path.join(tmpdir(), 'haversack-bench-transfer-'));
+let ceiling = null;
 try {
-  sides.push(await prepareSide('this build', serverMain, databaseNames[0]));
+  const captureFile = path.join(captureDirectory, 'statements.jsonl');
+  sides.push(
+    await prepareSide('this build', serverMain, databaseNames[0], withCeiling ? { captureFile } : {}),
+  );
   if (compareMain) sides.push(await prepareSide('compared build', compareMain, databaseNames[1]));
   const [main] = sides;
+  if (withCeiling) ceiling = await prepareCeiling(main, captureFile);
   await admin(`drop database if exists ${bareDatabase}`);
   await admin(`create database ${bareDatabase}`);
   // Its connections stay open while the transfers run (node-postgres closes idle ones after 10 s): a
@@ -307,6 +414,7 @@ try {
   // Warm up both (JIT, connections, plans) for as long as one round, so that no round measures a cold
   // process: with a few transfers only, the first round ran at 60–80 % of the others.
   for (const side of sides) await saturate(side.transferOnce);
+  if (ceiling) await saturate(ceiling.replayOnce);
   await saturate(bareOnce);
   const probe = new pg.Client({ connectionString: adminUrl });
   await probe.connect();
@@ -346,6 +454,20 @@ try {
       side.clientCpuMs.push((clientCpu.user + clientCpu.system) / 1000 / (side.transfers - transfersAtStart));
       side.results.push({ bareRate, transferRate, share: transferRate / bareRate });
     }
+    if (ceiling) {
+      const cpuBefore = await ceiling.cpuUs();
+      let replayed = 0;
+      const replayRate = await saturate(async (worker) => {
+        await ceiling.replayOnce(worker);
+        replayed += 1;
+      });
+      ceiling.results.push({
+        bareRate,
+        replayRate,
+        share: replayRate / bareRate,
+        serverCpuMs: ((await ceiling.cpuUs()) - cpuBefore) / 1000 / replayed,
+      });
+    }
     const [first, second] = sides;
     const line = (side) =>
       `transfers ${side.results[r].transferRate.toFixed(1)}/s, bare loop ${bareRate.toFixed(1)}/s, ${(100 * side.results[r].share).toFixed(1)} %`;
@@ -356,6 +478,12 @@ try {
       );
     } else {
       console.log(`round ${r + 1}: ${line(first)}`);
+    }
+    if (ceiling) {
+      const { replayRate, share } = ceiling.results[r];
+      console.log(
+        `  its statements replayed behind a bare node:http server: ${replayRate.toFixed(1)}/s, ${(100 * share).toFixed(1)} % of the bare loop`,
+      );
     }
   }
   await probe.end();
@@ -396,6 +524,12 @@ try {
       `share of the bare loop${of}, ${rounds} rounds: median ${(100 * median(shares)).toFixed(1)} % (${(100 * Math.min(...shares)).toFixed(1)}–${(100 * Math.max(...shares)).toFixed(1)} %), concurrency ${concurrency}, ${seconds} s each`,
     );
   }
+  if (ceiling) {
+    const shares = ceiling.results.map((r) => r.share);
+    console.log(
+      `the same statements replayed behind a bare node:http server (the ceiling), ${rounds} rounds: median ${(100 * median(shares)).toFixed(1)} % of the bare loop (${(100 * Math.min(...shares)).toFixed(1)}–${(100 * Math.max(...shares)).toFixed(1)} %), its server's CPU ${median(ceiling.results.map((r) => r.serverCpuMs)).toFixed(2)} ms per transfer; this build's transfers reach ${(100 * median(main.results.map((r, i) => r.transferRate / ceiling.results[i].replayRate))).toFixed(1)} % of the ceiling (median of the rounds)`,
+    );
+  }
   if (paired.length > 0) {
     console.log(
       `compared build / this build, transfers/s in the same round: median ${median(paired).toFixed(3)} (${paired.map((p) => p.toFixed(3)).join(', ')})`,
@@ -431,9 +565,23 @@ try {
     baselineLabel: 'database CPU per transfer',
     met: null,
   });
+  if (ceiling) {
+    const ceilingShares = ceiling.results.map((r) => r.share);
+    const ceilingMiddle = ceiling.results.find((r) => r.share === median(ceilingShares));
+    reportResult({
+      bench: 'transfer',
+      measure: `the transfer's own statements replayed behind a bare node:http server, /s (median of ${rounds})`,
+      figure: ceilingMiddle.replayRate,
+      unit: '/s',
+      baseline: ceilingMiddle.bareRate,
+      baselineLabel: 'bare pg UPDATE+INSERT transactions/s',
+      met: null,
+    });
+  }
   if (!allIntact) process.exitCode = 1;
 } finally {
   await bare?.end();
   for (const stop of stops.reverse()) await stop();
   for (const name of [...databaseNames, bareDatabase]) await admin(`drop database if exists ${name}`);
+  rmSync(captureDirectory, { recursive: true, force: true });
 }
