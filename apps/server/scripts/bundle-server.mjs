@@ -138,10 +138,20 @@ const keptOutOfStart = [
   [/node_modules\/nodemailer\//, 'nodemailer (mailer.ts loads it with the first mail)'],
   [/node_modules\/zod\/v4\/locales\/(?!en\.js)/, "zod's locales other than English (englishOnlyZod)"],
 ];
+// Packages left to Node's loader (`external`) that a start must not load either.
+const externalsKeptOutOfStart = [
+  [/^@fastify\/swagger(-ui)?$/, 'The API documentation (plugins/api-docs.ts builds it on its first request)'],
+];
 for (const file of startFiles) {
   for (const input of Object.keys(result.metafile.outputs[file].inputs)) {
     const rule = keptOutOfStart.find(([pattern]) => pattern.test(input));
     if (rule) throw new Error(`${file} holds ${input}: ${rule[1]} must stay out of what a start loads`);
+  }
+  for (const { path: imported, kind, external: isExternal } of result.metafile.outputs[file].imports) {
+    const rule = externalsKeptOutOfStart.find(([pattern]) => pattern.test(imported));
+    if (isExternal && kind === 'import-statement' && rule) {
+      throw new Error(`${file} imports ${imported}: ${rule[1]} must stay out of what a start loads`);
+    }
   }
 }
 const startBytes = [...startFiles].reduce((sum, file) => sum + result.metafile.outputs[file].bytes, 0);

@@ -145,6 +145,7 @@ declare module 'fastify' {
 
 const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 const requestIdPattern = /^[A-Za-z0-9._-]{1,64}$/;
+const routerOptions = { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH };
 
 /** DESIGN §2: plugins external → app → modules. Tests build this same app on a fresh database. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -164,7 +165,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
     },
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    routerOptions,
     // Errors raised before any route runs are answered in the envelope too (plugins/error-handler.ts).
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
@@ -338,7 +339,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     limits: deps.rateLimits ?? defaultAuthRateLimits,
     ...(redisBroadcaster ? { redis: redisBroadcaster.redis } : {}),
   });
-  await app.register(apiDocsPlugin);
+  await app.register(apiDocsPlugin, { routerOptions });
   await app.register(authPlugin, {
     accessTokens,
     accounts: services.accounts,

@@ -53,7 +53,7 @@ beforeAll(async () => {
   // The top plan: no limit or missing feature stops a request before the code worth reaching.
   // The generated document never uses $ref objects, which openapi-types' Document allows everywhere; the
   // generator reads it through its own narrower interface.
-  operations = operationsOf(ctx.app.swagger() as unknown as OpenApiDocument);
+  operations = operationsOf((await ctx.app.inject({ url: '/api/docs/json' })).json<OpenApiDocument>());
 }, 120_000);
 afterAll(async () => ctx.close());
 

@@ -1,8 +1,13 @@
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  type RouteOptions,
+} from 'fastify';
 import fp from 'fastify-plugin';
-import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 
 const apiDescription = `Inventory, parties, shops and loot for tabletop role-playing groups.
 
@@ -26,40 +31,123 @@ shown once. Send it on every request:
 - Revoke a token on the same profile page at any time; its last use is shown to the minute.
 `;
 
-/** OpenAPI generated from the routes' zod schemas, browsable at /api/docs. */
-export const apiDocsPlugin = fp(
-  async (app: FastifyInstance) => {
-    await app.register(swagger, {
-      openapi: {
-        openapi: '3.1.0',
-        info: {
-          title: 'Haversack API',
-          description: apiDescription,
-          version: '1.0.0',
+const swaggerOptions: FastifyDynamicSwaggerOptions = {
+  openapi: {
+    openapi: '3.1.0',
+    info: {
+      title: 'Haversack API',
+      description: apiDescription,
+      version: '1.0.0',
+    },
+    components: {
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'The access token of a signed-in session (POST /api/v1/auth/login), valid 15 minutes.',
         },
-        components: {
-          securitySchemes: {
-            bearerAuth: {
-              type: 'http',
-              scheme: 'bearer',
-              bearerFormat: 'JWT',
-              description:
-                'The access token of a signed-in session (POST /api/v1/auth/login), valid 15 minutes.',
-            },
-            apiToken: {
-              type: 'http',
-              scheme: 'bearer',
-              bearerFormat: 'hvk_...',
-              description:
-                'A personal API token created on the profile page (plans with API access). Send it as `Authorization: Bearer hvk_...`.',
-            },
-          },
+        apiToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'hvk_...',
+          description:
+            'A personal API token created on the profile page (plans with API access). Send it as `Authorization: Bearer hvk_...`.',
         },
-        security: [{ bearerAuth: [] }, { apiToken: [] }],
       },
-      transform: jsonSchemaTransform,
+    },
+    security: [{ bearerAuth: [] }, { apiToken: [] }],
+  },
+  transform: jsonSchemaTransform,
+};
+
+const docsPrefix = '/api/docs';
+
+/** What the document is made of: a route as the app declared it, without its handler and hooks. */
+type DocumentedRoute = Pick<RouteOptions, 'method' | 'url' | 'schema' | 'config' | 'constraints'>;
+
+export interface ApiDocsOptions {
+  /** The app's own router options, so that the document's routes match as the app's do. */
+  routerOptions: FastifyServerOptions['routerOptions'];
+}
+
+/** Headers of the documentation app's answer that belong to its own connection, not to the app's. */
+const ownHeaders = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date']);
+
+/**
+ * OpenAPI generated from the routes' zod schemas, browsable at /api/docs, made on its first request.
+ *
+ * Loading @fastify/swagger, @fastify/swagger-ui and what they bring (yaml, a second @fastify/static) was
+ * about a seventh of every restart (issue 13 §6; bench/README.md "Start on the embedded database"), for a
+ * page few requests ever reach. So the app only notes each route it declares, as @fastify/swagger's own
+ * hook would (HEAD routes left out), and the first request under /api/docs builds a Fastify instance of
+ * the documentation's own: the same two plugins, registered as before, and every noted route declared again
+ * with its schema and no handler of its own. Requests under /api/docs are answered by that instance
+ * (`inject`), through the app's own hooks (security headers, compression, logging); a path it does not know
+ * is the app's own 404.
+ */
+export const apiDocsPlugin = fp<ApiDocsOptions>(
+  async (app, { routerOptions }) => {
+    const routes: DocumentedRoute[] = [];
+    app.addHook('onRoute', (route) => {
+      if (route.method === 'HEAD' || route.url.startsWith(docsPrefix)) return;
+      const { method, url, schema, config, constraints } = route;
+      routes.push({ method, url, schema, config, constraints });
     });
-    await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+    let documentation: Promise<FastifyInstance> | undefined;
+    const documentationApp = () => {
+      documentation ??= documentationFor(routes, routerOptions).catch((error: unknown) => {
+        documentation = undefined;
+        throw error;
+      });
+      return documentation;
+    };
+    app.addHook('onClose', async () => {
+      const built = await documentation?.catch(() => undefined);
+      await built?.close();
+    });
+
+    const answer = async (request: FastifyRequest, reply: FastifyReply) => {
+      const {
+        'accept-encoding': _encoding,
+        host: _host,
+        connection: _connection,
+        ...headers
+      } = request.headers;
+      // A HEAD request runs this GET handler too, and Fastify leaves the body out.
+      const answered = await (await documentationApp()).inject({ method: 'GET', url: request.url, headers });
+      if (answered.statusCode === 404) return reply.callNotFound();
+      reply.code(answered.statusCode);
+      for (const [name, value] of Object.entries(answered.headers)) {
+        if (value !== undefined && !ownHeaders.has(name)) reply.header(name, value);
+      }
+      // A redirect has no body, and no content type to give it.
+      return answered.rawPayload.length > 0 ? reply.send(answered.rawPayload) : reply.send();
+    };
+    app.get(docsPrefix, answer);
+    app.get(`${docsPrefix}/*`, answer);
   },
   { name: 'api-docs' },
 );
+
+async function documentationFor(
+  routes: DocumentedRoute[],
+  routerOptions: ApiDocsOptions['routerOptions'],
+): Promise<FastifyInstance> {
+  const [{ default: swagger }, { default: swaggerUi }] = await Promise.all([
+    import('@fastify/swagger'),
+    import('@fastify/swagger-ui'),
+  ]);
+  const docs = Fastify({ logger: false, ...(routerOptions ? { routerOptions } : {}) });
+  docs.setValidatorCompiler(validatorCompiler);
+  docs.setSerializerCompiler(serializerCompiler);
+  await docs.register(swagger, swaggerOptions);
+  await docs.register(swaggerUi, { routePrefix: docsPrefix, staticCSP: true });
+  // Only a path under /api/docs that is none of the documentation's own reaches a described route (the web
+  // app's catch-all): the app answers it with its own 404.
+  const notHere = (_request: FastifyRequest, reply: FastifyReply) => reply.callNotFound();
+  for (const route of routes) docs.route({ ...route, handler: notHere });
+  await docs.ready();
+  return docs;
+}

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, json, type TestContext } from '../test/helper.js';
+
+interface OpenApiDocument {
+  openapi: string;
+  paths: Record<string, Record<string, { requestBody?: unknown; responses?: Record<string, unknown> }>>;
+}
+
+// issue 13 §6: the documentation is made on its first request, by an app of its own, and answered through
+// the app's hooks as if the app served it itself.
+describe('the API documentation, made on its first request', () => {
+  let ctx: TestContext;
+
+  beforeAll(async () => {
+    ctx = await buildTestApp();
+  });
+  afterAll(async () => ctx?.close());
+
+  it('describes the routes the app declared, and only those', async () => {
+    // Three at once, as a browser opening the page would: one documentation app answers them all.
+    const [first, ...others] = await Promise.all(
+      [1, 2, 3].map(() => ctx.app.inject({ url: '/api/docs/json' })),
+    );
+    for (const answer of [first, ...others]) expect(answer?.statusCode).toBe(200);
+    expect(others.map((answer) => answer.body)).toEqual([first?.body, first?.body]);
+    const doc = json<OpenApiDocument>(first as NonNullable<typeof first>);
+    expect(doc.openapi).toBe('3.1.0');
+    const transfer = doc.paths['/api/v1/containers/transfer'];
+    expect(Object.keys(transfer ?? {})).toEqual(['post']);
+    expect(transfer?.post?.requestBody).toBeDefined();
+    expect(Object.keys(transfer?.post?.responses ?? {})).toContain('200');
+    // GET routes are described once, without the HEAD routes Fastify adds to them.
+    expect(Object.keys(doc.paths['/api/v1/health'] ?? {})).toEqual(['get']);
+    expect(Object.keys(doc.paths).filter((path) => path.startsWith('/api/docs'))).toEqual([]);
+  });
+
+  it('serves the browsable page with the security headers of the app and the CSP of the page', async () => {
+    const page = await ctx.app.inject({ url: '/api/docs/' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.body).toContain('swagger-initializer.js');
+    expect(page.headers['content-security-policy']).toContain('validator.swagger.io');
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    expect(page.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+
+    const redirect = await ctx.app.inject({ url: '/api/docs/static/index.html' });
+    expect(redirect.statusCode).toBe(302);
+    expect(redirect.headers.location).toBe('/api/docs/');
+    expect(redirect.headers['content-type']).toBeUndefined();
+    expect(redirect.body).toBe('');
+  });
+
+  it('answers a conditional request for a file it has not changed with 304', async () => {
+    const first = await ctx.app.inject({ url: '/api/docs/static/swagger-ui.css' });
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['content-type']).toBe('text/css; charset=utf-8');
+    const etag = first.headers.etag;
+    expect(etag).toEqual(expect.any(String));
+    const again = await ctx.app.inject({
+      url: '/api/docs/static/swagger-ui.css',
+      headers: { 'if-none-match': String(etag) },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+  });
+
+  it('answers HEAD without a body, and a path it does not know with the app’s own 404', async () => {
+    const head = await ctx.app.inject({ method: 'HEAD', url: '/api/docs/json' });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(head.body).toBe('');
+
+    const unknown = await ctx.app.inject({ url: '/api/docs/no-such-page' });
+    expect(unknown.statusCode).toBe(404);
+    expect(json<{ status: string; error: { code: string } }>(unknown)).toMatchObject({
+      status: 'error',
+      error: { code: 'RESOURCE_NOT_FOUND' },
+    });
+
+    const posted = await ctx.app.inject({ method: 'POST', url: '/api/docs/json' });
+    expect(posted.statusCode).toBe(404);
+  });
+});
