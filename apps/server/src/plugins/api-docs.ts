@@ -78,8 +78,8 @@ const ownHeaders = new Set(['content-length', 'transfer-encoding', 'connection',
  * OpenAPI generated from the routes' zod schemas, browsable at /api/docs, made on its first request.
  *
  * Loading @fastify/swagger, @fastify/swagger-ui and what they bring (yaml, a second @fastify/static) was
- * about a seventh of every restart (issue 13 §6; bench/README.md "Start on the embedded database"), for a
- * page few requests ever reach. So the app only notes each route it declares, as @fastify/swagger's own
+ * about 6 % of every restart's time and CPU (issue 13 §6; bench/README.md "Start on the embedded database"),
+ * for a page few requests ever reach. So the app only notes each route it declares, as @fastify/swagger's own
  * hook would (HEAD routes left out), and the first request under /api/docs builds a Fastify instance of
  * the documentation's own: the same two plugins, registered as before, and every noted route declared again
  * with its schema and no handler of its own. Requests under /api/docs are answered by that instance
