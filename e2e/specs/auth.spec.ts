@@ -138,3 +138,30 @@ test('the public pages never scroll sideways on a 375 px phone', async ({ page }
     expect(scrollWidth, `${path} is ${scrollWidth} px wide`).toBeLessThanOrEqual(clientWidth);
   }
 });
+
+test("a visitor's landing page loads what it draws, not the signed-in app's parts", async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  await page.goto('/home');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+    'Haversack: the inventory your whole table shares',
+  );
+  // TanStack Query, the API's contracts and Mantine's overlays are for the pages that ask the API
+  // (issue 13 §1): with them, a phone's first load of /home was 272 KB of JavaScript, without 157 KB.
+  const chunk = (name: string) => scripts.filter((url) => url.startsWith(`/assets/${name}-`));
+  expect(chunk('home-page')).toHaveLength(1);
+  for (const name of ['query-client', 'contracts', 'app-common', 'mantine-overlays'])
+    expect(chunk(name), `/home loaded ${name}: ${scripts.join(', ')}`).toEqual([]);
+
+  // The theme switch of the public pages names itself without Mantine's Tooltip.
+  const toggle = page.getByRole('button', { name: 'Switch to light theme' });
+  await expect(toggle).toHaveAttribute('title', 'Switch to light theme');
+  await toggle.click();
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'light');
+
+  // The way in still works from there: the sign-up page, which asks the API, loads what it needs.
+  await page.getByRole('link', { name: 'Create an account' }).first().click();
+  await expect(page.getByLabel('Email', { exact: true })).toBeVisible();
+});

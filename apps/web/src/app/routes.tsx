@@ -13,16 +13,20 @@ import { AuthLayout } from './layouts/auth-layout';
 import { NotFoundPage } from './pages/not-found-page';
 import { RouterErrorPage } from './pages/router-error-page';
 
-/** A route whose page is loaded on demand; a failed load shows the page-level error panel (spec/01 §2). */
+/**
+ * A route whose page is loaded on demand; a failed load shows the page-level error panel (spec/01 §2).
+ * Pages draw with TanStack Query's client in place (it is not part of /login's first load); a page that
+ * asks the API nothing says `{ queries: false }` and loads without it.
+ */
 function lazyPage(
   path: string | undefined,
   pageName: string,
   load: () => Promise<ComponentType>,
+  { queries = true }: { queries?: boolean } = {},
 ): RouteObject {
   return {
     ...(path === undefined ? { index: true } : { path }),
-    // Pages draw with TanStack Query's client in place (it is not part of /login's first load).
-    lazy: async () => ({ Component: await withQueryClient(load) }),
+    lazy: async () => ({ Component: await (queries ? withQueryClient(load) : load()) }),
     errorElement: <PageError pageName={pageName} />,
   };
 }
@@ -114,12 +118,14 @@ export const routes: RouteObject[] = [
 
       // Basic layout: no sign-in needed.
       {
-        // Layouts other than the sign-in one load on demand, so /login carries only what /login needs.
-        lazy: async () => ({
-          Component: (await withQueryClient(() => import('./layouts/basic-layout'))).BasicLayout,
-        }),
+        // Layouts other than the sign-in one load on demand, so /login carries only what /login needs. This
+        // one asks the API nothing, nor does the landing page: a visitor's first load of /home carries
+        // neither TanStack Query nor the API's contracts (its pages that ask the API wait for them).
+        lazy: async () => ({ Component: (await import('./layouts/basic-layout')).BasicLayout }),
         children: [
-          lazyPage('home', 'Home', () => import('../features/home/pages/home-page').then((m) => m.HomePage)),
+          lazyPage('home', 'Home', () => import('../features/home/pages/home-page').then((m) => m.HomePage), {
+            queries: false,
+          }),
           lazyPage('about', 'About', () =>
             import('../features/about/pages/about-page').then((m) => m.AboutPage),
           ),

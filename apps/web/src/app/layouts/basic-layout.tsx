@@ -2,7 +2,7 @@ import { Anchor, Box, Container, Group } from '@mantine/core';
 import { Link, Outlet } from 'react-router';
 import { Brand } from '../../components/brand';
 import { SiteFooter } from '../../components/site-footer';
-import { ThemeToggle } from '../../components/theme-toggle';
+import { ThemeToggleButton } from '../../components/theme-toggle-button';
 import { useAuthStore } from '../../stores/auth-store';
 
 /** The basic layout: public pages that need no sign-in (about, home, diagnostics, share links). */
@@ -22,7 +22,7 @@ export function BasicLayout() {
               Sign in
             </Anchor>
           )}
-          <ThemeToggle />
+          <ThemeToggleButton withTitle />
         </Group>
       </Group>
       <Container component="main" size="md" w="100%" px="md" py="xl" style={{ flex: 1 }}>
