@@ -143,7 +143,10 @@ async function documentationFor(
   docs.setValidatorCompiler(validatorCompiler);
   docs.setSerializerCompiler(serializerCompiler);
   await docs.register(swagger, swaggerOptions);
-  await docs.register(swaggerUi, { routePrefix: docsPrefix, staticCSP: true });
+  // No policy of the page's own (`staticCSP`): the app's applies (plugins/security-headers.ts). swagger-ui's
+  // asks browsers to upgrade every request to https, which left the page blank on a server reached over
+  // plain http on a LAN, and refuses the inline styles swagger-ui sets as it draws.
+  await docs.register(swaggerUi, { routePrefix: docsPrefix });
   // Only a path under /api/docs that is none of the documentation's own reaches a described route (the web
   // app's catch-all): the app answers it with its own 404.
   const notHere = (_request: FastifyRequest, reply: FastifyReply) => reply.callNotFound();
