@@ -62,6 +62,39 @@ async function checkDialog(page: Page, dialog: Locator, name: string) {
   });
 }
 
+test('copy buttons copy on a server reached over plain http, where the page has no Clipboard API', async ({
+  browser,
+}) => {
+  const player = await signedUp(browser, 'lanhost');
+  // A phone at http://192.168.1.20:3000 (the group's own server on the table's Wi-Fi) is not a secure
+  // context: browsers give such a page no navigator.clipboard.
+  await player.addInitScript(() => {
+    delete (Navigator.prototype as { clipboard?: unknown }).clipboard;
+    Object.defineProperty(window, 'isSecureContext', { value: false });
+  });
+  const character = await api<Character>(player, 'POST', '/characters', { character: { name: 'Nim' } });
+  await player.goto(`/characters/${character.id}`);
+  expect(
+    await player.evaluate(() => ({ secure: window.isSecureContext, api: 'clipboard' in navigator })),
+  ).toEqual({ secure: false, api: false });
+
+  await player.getByRole('button', { name: 'Share' }).click();
+  const dialog = player.getByRole('dialog', { name: "Share Nim's inventory" });
+  const url = (await dialog.locator('pre').textContent())?.trim() ?? '';
+  expect(url).toMatch(/\/discord\/share\//);
+  await dialog.getByRole('button', { name: 'Copy Share link' }).click();
+  const copied = dialog.getByRole('button', { name: 'Share link copied' });
+  await expect(copied).toBeVisible();
+  await expect(copied).toBeFocused();
+  await expect(dialog.getByText('Failed to copy to clipboard')).toHaveCount(0);
+
+  // Another page of the same browser, which has the API, reads what was copied.
+  const reader = await player.context().newPage();
+  await reader.goto('/home');
+  expect(await reader.evaluate(() => navigator.clipboard.readText())).toBe(url);
+  await player.context().close();
+});
+
 test('a player shares a character, a stranger opens the link signed out, and revoking it ends the page', async ({
   browser,
   request,

@@ -1,13 +1,13 @@
 import { Button, Code, Group, Stack, Text, VisuallyHidden } from '@mantine/core';
-import { useClipboard } from '@mantine/hooks';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
+import { useCopyToClipboard } from '../../../lib/clipboard';
 
 /** spec/02 §9: the copy confirmation lasts 2 s. */
 export const COPY_INDICATOR_MS = 2_000;
 
 /** One copyable text with its own indicator (spec/02 §2 Share Party Join Code). */
 export function CopyMessage({ label, text }: { label: string; text: string }) {
-  const clipboard = useClipboard({ timeout: COPY_INDICATOR_MS });
+  const clipboard = useCopyToClipboard({ timeout: COPY_INDICATOR_MS });
   return (
     <Stack gap={4}>
       <Group justify="space-between" gap="xs">

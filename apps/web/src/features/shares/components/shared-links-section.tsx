@@ -1,11 +1,11 @@
 import { type ShareLink, shareKindLabels } from '@haversack/contracts';
 import { Anchor, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { useClipboard } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
+import { useCopyToClipboard } from '../../../lib/clipboard';
 import { toast } from '../../../lib/toast';
 import { COPY_INDICATOR_MS } from '../../parties/components/copy-message';
 import { mySharesQuery, useRevokeShare } from '../api/shares-api';
@@ -74,7 +74,7 @@ export function SharedLinksSection() {
 }
 
 function SharedLinkRow({ link, onRevoke }: { link: ShareLink; onRevoke: () => void }) {
-  const clipboard = useClipboard({ timeout: COPY_INDICATOR_MS });
+  const clipboard = useCopyToClipboard({ timeout: COPY_INDICATOR_MS });
   return (
     <Paper component="li" withBorder p="sm" data-testid="shared-link">
       <Group justify="space-between" align="flex-start" gap="sm" wrap="wrap">
