@@ -155,6 +155,20 @@ test("a visitor's landing page loads what it draws, not the signed-in app's part
   for (const name of ['query-client', 'contracts', 'app-common', 'mantine-overlays'])
     expect(chunk(name), `/home loaded ${name}: ${scripts.join(', ')}`).toEqual([]);
 
+  // The real screens (lossless WebP) decode at their full size.
+  const screens = page.getByRole('figure').getByRole('img');
+  await expect(screens).toHaveCount(3);
+  for (const screen of await screens.all()) {
+    await screen.scrollIntoViewIfNeeded();
+    await expect
+      .poll(() =>
+        screen.evaluate(
+          (img: HTMLImageElement) => img.complete && img.naturalWidth === Number(img.getAttribute('width')),
+        ),
+      )
+      .toBe(true);
+  }
+
   // The theme switch of the public pages names itself without Mantine's Tooltip.
   const toggle = page.getByRole('button', { name: 'Switch to light theme' });
   await expect(toggle).toHaveAttribute('title', 'Switch to light theme');

@@ -8,17 +8,17 @@ interface Screenshot {
   caption: string;
 }
 
-/** Real screens of Haversack, taken by the end-to-end tests (public/landing). */
+/** Real screens of Haversack, taken by the end-to-end tests (public/landing; lossless WebP, a third of the PNGs). */
 const wide: Screenshot[] = [
   {
-    src: '/landing/party-desktop.png',
+    src: '/landing/party-desktop.webp',
     width: 1280,
     height: 800,
     alt: 'A party page on a desktop: the Loot tab shows a hidden chest of six items worth 1,215 gp, with Reveal and Delete buttons, and two members online with real-time updates active.',
     caption: 'The game master’s view of a party, with who is online.',
   },
   {
-    src: '/landing/loot-distribution-desktop.png',
+    src: '/landing/loot-distribution-desktop.webp',
     width: 1280,
     height: 800,
     alt: 'The Distribute dialog for a sunken chest: three characters ticked, an even split chosen, and a preview of what each character would receive before anything moves.',
@@ -27,7 +27,7 @@ const wide: Screenshot[] = [
 ];
 
 const phone: Screenshot = {
-  src: '/landing/inventory-phone.png',
+  src: '/landing/inventory-phone.webp',
   width: 375,
   height: 877,
   alt: 'A character’s inventory on a phone: the loot of a sunken chest listed with weights, values and quantities, and a transfer queue at the bottom.',

@@ -1,9 +1,14 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { useAuthStore } from '../../../stores/auth-store';
 import { buildUser } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { HomePage } from './home-page';
+
+const publicDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../public');
 
 describe('the landing page at /home', () => {
   it('says what Haversack does, shows real screens and offers the way in', async () => {
@@ -14,7 +19,10 @@ describe('the landing page at /home', () => {
     const shots = screen.getAllByRole('img');
     expect(shots.length).toBeGreaterThanOrEqual(3);
     for (const shot of shots) {
-      expect(shot.getAttribute('src')).toMatch(/^\/landing\/.+\.png$/);
+      // Lossless WebP (a third of the PNGs they were), shipped from public/.
+      const src = shot.getAttribute('src') ?? '';
+      expect(src).toMatch(/^\/landing\/.+\.webp$/);
+      expect(existsSync(path.join(publicDir, src))).toBe(true);
       expect(shot).toHaveAttribute('loading', 'lazy');
       expect(shot.getAttribute('alt')?.length).toBeGreaterThan(20);
       expect(shot).toHaveAttribute('width');
