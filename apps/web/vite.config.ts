@@ -8,8 +8,27 @@ import { mantineStylesPlugin } from './scripts/mantine-styles-plugin.mjs';
 const serverOrigin = process.env.HAVERSACK_API_ORIGIN ?? 'http://127.0.0.1:3000';
 
 /** Mantine's components that draw in a layer, scroll, or carry a big input: public pages use none of them. */
-const mantineOverlays =
-  'AppShell|Autocomplete|Combobox|Drawer|Menu|Modal|ModalBase|MultiSelect|NumberInput|Pagination|Popover|Portal|ScrollArea|Select|Table|TagsInput|Tooltip';
+const mantineOverlays = new Set([
+  'AppShell',
+  'Autocomplete',
+  'Combobox',
+  'Drawer',
+  'Menu',
+  'Modal',
+  'ModalBase',
+  'MultiSelect',
+  'NumberInput',
+  'Pagination',
+  'Popover',
+  'Portal',
+  'ScrollArea',
+  'Select',
+  'Table',
+  'TagsInput',
+  'Tooltip',
+]);
+const isMantineOverlay = (id: string) =>
+  mantineOverlays.has(/@mantine[\\/]core[\\/]esm[\\/]components[\\/]([^\\/]+)[\\/]/.exec(id)?.[1] ?? '');
 
 export default defineConfig({
   // The contracts' schemas are built on first use in the browser (scripts/lazy-schemas-plugin.mjs).
@@ -62,9 +81,9 @@ export default defineConfig({
             // own helpers go with the first group (higher priority), so that it never imports the second.
             {
               name: 'mantine',
-              test: new RegExp(
-                `node_modules[\\\\/](@mantine[\\\\/]hooks|@tabler[\\\\/]icons-react|@mantine[\\\\/]core(?![\\\\/]esm[\\\\/]components[\\\\/](${mantineOverlays})[\\\\/]))[\\\\/]`,
-              ),
+              test: (id) =>
+                /node_modules[\\/](@mantine[\\/](core|hooks)|@tabler[\\/]icons-react)[\\/]/.test(id) &&
+                !isMantineOverlay(id),
               priority: 1,
             },
             {
