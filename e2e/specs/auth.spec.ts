@@ -179,3 +179,51 @@ test("a visitor's landing page loads what it draws, not the signed-in app's part
   await page.getByRole('link', { name: 'Create an account' }).first().click();
   await expect(page.getByLabel('Email', { exact: true })).toBeVisible();
 });
+
+test('two tabs on a server reached over plain http refresh their shared session once, and both stay signed in', async ({
+  browser,
+}) => {
+  // A laptop or phone at http://192.168.1.20:3000 is not a secure context, so it has no Web Locks API. Its
+  // tabs share the tokens in localStorage, and refresh tokens rotate on every use: two tabs that both spent
+  // the same one would look like a stolen token to the server, which ends the session everywhere.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addInitScript(() => {
+    delete (Navigator.prototype as { locks?: unknown }).locks;
+    Object.defineProperty(window, 'isSecureContext', { value: false });
+  });
+  const first = await context.newPage();
+  await new AccountPages(first).register(newAccount('twotabs'));
+  const second = await context.newPage();
+  await second.goto('/dashboard');
+  await expect(second.getByRole('heading', { level: 1 })).toBeVisible();
+  expect(await second.evaluate(() => 'locks' in navigator)).toBe(false);
+
+  // Both tabs wake with the access token about to expire (a laptop's lid opened after an hour, say). Each
+  // refresh is held on its way for a second, so the two tabs' refreshes are due at the same moment.
+  let refreshes = 0;
+  await context.route('**/api/v1/auth/refresh', async (route) => {
+    refreshes += 1;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await route.continue();
+  });
+  await first.evaluate(() =>
+    localStorage.setItem('token_expires_at', new Date(Date.now() - 1_000).toISOString()),
+  );
+  await Promise.all([first.reload(), second.reload()]);
+
+  for (const tab of [first, second]) {
+    await expect(tab).toHaveURL(/\/dashboard$/);
+    await expect(tab.getByRole('heading', { level: 1 })).toBeVisible();
+  }
+  await expect
+    .poll(() => first.evaluate(() => Date.parse(localStorage.getItem('token_expires_at') ?? '')))
+    .toBeGreaterThan(Date.now());
+  expect(refreshes).toBe(1);
+  // The session the one refresh made still works in both tabs.
+  for (const tab of [first, second]) {
+    await tab.reload();
+    await expect(tab.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(tab).toHaveURL(/\/dashboard$/);
+  }
+  await context.close();
+});

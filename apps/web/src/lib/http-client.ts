@@ -10,6 +10,7 @@ import {
 import { authSchema } from './auth-schemas-loader';
 import { browserTurn } from './browser-turn';
 import { emitSessionExpired } from './session-events';
+import { withTabLock } from './tab-lock';
 import { toast } from './toast';
 import { tokenStorage } from './token-storage';
 import { planRefusalMessage, upgradeLinkLabel, upgradePathFor } from './upgrade-link';
@@ -405,12 +406,14 @@ export function refreshSession(): Promise<boolean> {
 
 async function runRefresh(): Promise<boolean> {
   const refreshTokenSeen = tokenStorage.getRefreshToken();
-  // Tabs share localStorage: the Web Locks API keeps two tabs from spending the same refresh token (which the
-  // server would treat as reuse and answer by ending the session). Inside the lock, a refresh token that
-  // changed meanwhile means another tab has already refreshed.
-  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
-  const exchange = () => exchangeRefreshToken(refreshTokenSeen);
-  return locks ? locks.request('haversack-token-refresh', exchange) : exchange();
+  // Tabs share localStorage: a lock across tabs keeps two of them from spending the same refresh token (which
+  // the server would treat as reuse and answer by ending the session). Inside the lock, a refresh token that
+  // changed meanwhile means another tab has already refreshed. The lease outlasts the exchange's timeout.
+  return withTabLock(
+    'haversack-token-refresh',
+    () => exchangeRefreshToken(refreshTokenSeen),
+    HTTP_TIMEOUT_MS + 5_000,
+  );
 }
 
 async function exchangeRefreshToken(refreshTokenSeen: string | null): Promise<boolean> {
