@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { type DatabaseHandle, openPostgres } from './db/client.js';
 import { DataDirLockedError, lockDataDir } from './db/data-dir-lock.js';
 import { compilePgliteForSmallMemory, openPreparedPglite, prepareDatabase } from './db/prepare.js';
+import { appUrlAdvice } from './lib/app-url-advice.js';
 import { prettyLines, resolveLogFormat } from './lib/log-format.js';
 import { LogDestination, loggerOptions } from './lib/logger.js';
 import { MailQueue } from './lib/mail-queue.js';
@@ -137,6 +138,8 @@ async function main() {
   // Scheduled restocks and other background jobs (DESIGN §10); every process polls, each job runs once.
   app.services.jobs.start(15_000);
   log.info(`Haversack is ready at ${config.appUrl} (database: ${database.kind})`);
+  const advice = appUrlAdvice(config);
+  if (advice) log.warn(advice);
 }
 
 void main();

@@ -1,0 +1,53 @@
+import type { NetworkInterfaceInfo } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { appUrlAdvice } from './app-url-advice.js';
+
+function ipv4(address: string, internal = false): NetworkInterfaceInfo {
+  return {
+    address,
+    netmask: '255.255.255.0',
+    family: 'IPv4',
+    mac: '00:00:00:00:00:00',
+    internal,
+    cidr: null,
+  };
+}
+
+const laptop = { lo: [ipv4('127.0.0.1', true)], wlan0: [ipv4('192.168.1.20')], eth0: [ipv4('10.0.0.5')] };
+
+describe('appUrlAdvice', () => {
+  it('says which APP_URL to set when other machines can connect but the links name localhost', () => {
+    expect(appUrlAdvice({ host: '0.0.0.0', port: 3000, appUrl: 'http://localhost:3000' }, laptop)).toBe(
+      'APP_URL is http://localhost:3000, which other machines cannot open: share links, mailed links and ' +
+        'billing returns will point there. Set APP_URL=http://192.168.1.20:3000 (this machine is reachable at ' +
+        'http://192.168.1.20:3000, http://10.0.0.5:3000).',
+    );
+    expect(appUrlAdvice({ host: '::', port: 8080, appUrl: 'http://127.0.0.1:8080' }, laptop)).toContain(
+      'Set APP_URL=http://192.168.1.20:8080',
+    );
+  });
+
+  it('names a placeholder when the machine has no network address', () => {
+    expect(
+      appUrlAdvice(
+        { host: '0.0.0.0', port: 3000, appUrl: 'http://localhost:3000' },
+        { lo: [ipv4('127.0.0.1', true)] },
+      ),
+    ).toContain("Set APP_URL=http://<this machine's address>:3000.");
+  });
+
+  it('stays quiet when only this machine can connect, or when APP_URL names a reachable address', () => {
+    expect(
+      appUrlAdvice({ host: '127.0.0.1', port: 3000, appUrl: 'http://localhost:3000' }, laptop),
+    ).toBeNull();
+    expect(
+      appUrlAdvice({ host: 'localhost', port: 3000, appUrl: 'http://localhost:3000' }, laptop),
+    ).toBeNull();
+    expect(
+      appUrlAdvice({ host: '0.0.0.0', port: 3000, appUrl: 'http://192.168.1.20:3000' }, laptop),
+    ).toBeNull();
+    expect(
+      appUrlAdvice({ host: '0.0.0.0', port: 3000, appUrl: 'https://haversack.example.com' }, laptop),
+    ).toBeNull();
+  });
+});
