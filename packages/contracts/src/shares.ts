@@ -18,6 +18,7 @@ export function sharePath(code: string): string {
 export const shareMessages = {
   notFound: 'This share link does not exist or has been revoked.',
   hiddenLoot: 'Reveal this loot to the party before sharing it.',
+  notYourCharacter: "Only the character's player can share its inventory.",
 } as const;
 
 export const shareCreateBodySchema = z.object({

@@ -31,7 +31,7 @@ export async function sharesRoutes(app: FastifyInstance, options: { shares: Shar
       schema: {
         tags,
         summary:
-          'Share a character’s inventory, a revealed loot or a shop (201; 200 with the same link when it is already shared)',
+          'Share your own character’s inventory, a revealed loot or a shop (201; 200 with the same link when it is already shared; 403 for another player’s character)',
         body: shareCreateBodySchema,
         response: { 200: successEnvelope(shareLinkSchema), 201: successEnvelope(shareLinkSchema) },
       },

@@ -39,8 +39,8 @@ const shareNotFound = () => new AppError('RESOURCE_NOT_FOUND', shareMessages.not
 /**
  * Issue 16 §3: share links. A link is read through the eyes of the member who made it, with that
  * member's rights as they are now: the snapshot never shows more than its maker may see, and a maker who
- * leaves the party (or loses the character) takes the link's contents with them. Hidden loot is never
- * shown, even when its GM made the link.
+ * leaves the party (or loses the character) takes the link's contents with them. Only a character's own
+ * player shares it. Hidden loot is never shown, even when its GM made the link.
  */
 export class SharesService {
   constructor(
@@ -50,7 +50,8 @@ export class SharesService {
 
   async create(userId: string, input: ShareCreate): Promise<{ share: ShareLink; created: boolean }> {
     const target: ShareTarget = { kind: input.kind, id: input.target_id };
-    // Reading it as the user is the authorisation: whoever may see the thing may share it.
+    // Reading it as the user is the authorisation: whoever may see a shop or revealed loot may share it; a
+    // character, only its player.
     const targetName = await this.#visibleName(userId, target);
     const existing = await repo.findActiveForTarget(this.db, userId, target);
     if (existing) return { share: this.#toJson(existing, targetName), created: false };
@@ -85,6 +86,9 @@ export class SharesService {
     const { characters, inventory, loot, shops } = this.deps;
     if (target.kind === 'character') {
       const character = await characters.get(makerId, target.id);
+      // A link to a character that changed hands (or was made by another member before only players could
+      // share their own) shows nothing.
+      if (character.user_id !== makerId) throw shareNotFound();
       const containers = await inventory.listContainers(makerId, { characterId: target.id });
       const sections = await Promise.all(
         containers.map(async (container) => {
@@ -107,7 +111,13 @@ export class SharesService {
   }
 
   async #visibleName(userId: string, target: ShareTarget): Promise<string> {
-    if (target.kind === 'character') return (await this.deps.characters.get(userId, target.id)).name;
+    if (target.kind === 'character') {
+      // A character's inventory is its player's to publish: other members may see it in the party, but a
+      // public link to it would be out of its player's sight and reach (they could neither list nor revoke it).
+      const character = await this.deps.characters.get(userId, target.id);
+      if (character.user_id !== userId) throw new AppError('FORBIDDEN', shareMessages.notYourCharacter);
+      return character.name;
+    }
     if (target.kind === 'loot') {
       const instance = await this.deps.loot.getInstance(userId, target.id);
       if (!instance.is_revealed) {

@@ -16,6 +16,7 @@ import {
   upgrade,
 } from '../../test/factories.js';
 import { buildTestApp, callApi, type TestContext } from '../../test/helper.js';
+import { sharesRepository } from './shares.repository.js';
 
 let ctx: TestContext;
 let webDir: string;
@@ -120,10 +121,17 @@ describe('share links (issue 16 §3)', () => {
     expect(raw).not.toContain('Alt-only dagger');
   });
 
-  it('lets a party member share another member’s character, and nobody outside the party', async () => {
+  it('lets only its player share a character: the party sees it but may not publish it', async () => {
     const { friend, outsider, thorin, gm } = await thorinsParty();
-    expect((await share(friend, 'character', thorin.id)).statusCode).toBe(201);
-    expect((await share(gm, 'character', thorin.id)).statusCode).toBe(201);
+    for (const member of [friend, gm]) {
+      const refused = await share(member, 'character', thorin.id);
+      expect(refused.statusCode).toBe(403);
+      expect(body(refused).error).toMatchObject({
+        code: 'FORBIDDEN',
+        message: "Only the character's player can share its inventory.",
+      });
+      expect(body<ShareLink[]>(await callApi(ctx, 'GET', '/users/me/shares', member)).data).toEqual([]);
+    }
     const refused = await share(outsider, 'character', thorin.id);
     expect(refused.statusCode).toBe(404);
     expect(body<ShareLink[]>(await callApi(ctx, 'GET', '/users/me/shares', outsider)).data).toEqual([]);
@@ -209,12 +217,37 @@ describe('share links (issue 16 §3)', () => {
     expect(fresh.code).not.toBe(link.code);
   });
 
-  it('stops showing a character once the one who shared it leaves the party', async () => {
-    const { friend, party, thorin } = await thorinsParty();
-    const link = await shareOk(friend, 'character', thorin.id);
+  it('stops showing loot once the one who shared it leaves the party', async () => {
+    const { gm, friend, party } = await thorinsParty();
+    const gem = await createTemplate(ctx, { name: 'Opal', baseValue: 20, weight: 0 });
+    const template = await createLootTemplate(ctx, gm, [{ item_template_id: gem.id, quantity: 1 }]);
+    const hoard = await deployLoot(ctx, gm, party.id, template.id, { name: 'Crypt Cache' });
+    await ctx.app.services.loot.reveal(actorOf(gm), hoard.id);
+    const link = await shareOk(friend, 'loot', hoard.id);
     expect((await readShare(link.code)).statusCode).toBe(200);
     await callApi(ctx, 'DELETE', `/parties/${party.id}/leave`, friend);
     expect((await readShare(link.code)).statusCode).toBe(404);
+  });
+
+  it('shows nothing through a character link its player did not make', async () => {
+    // Links other members made before only players could share their own characters.
+    const { friend, player, thorin } = await thorinsParty();
+    const target = { kind: 'character' as const, id: thorin.id };
+    const at = new Date();
+    await sharesRepository.insert(ctx.database.db, {
+      code: 'FriendMadeThisLink000A',
+      userId: friend.user.id,
+      target,
+      at,
+    });
+    expect((await readShare('FriendMadeThisLink000A')).statusCode).toBe(404);
+    await sharesRepository.insert(ctx.database.db, {
+      code: 'PlayerMadeThisLink000A',
+      userId: player.user.id,
+      target,
+      at,
+    });
+    expect((await readShare('PlayerMadeThisLink000A')).statusCode).toBe(200);
   });
 
   it('serves the share page with Open Graph, Twitter and oEmbed tags, escaped', async () => {

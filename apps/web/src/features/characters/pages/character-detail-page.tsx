@@ -104,11 +104,13 @@ export function CharacterDetailPage() {
           <Text size="sm">Played by {character.player_name ?? 'Unknown'}</Text>
         </Stack>
         <Group gap="sm">
-          <ShareButton
-            kind="character"
-            targetId={character.id}
-            targetName={`${character.name}'s inventory`}
-          />
+          {character.is_owner ? (
+            <ShareButton
+              kind="character"
+              targetId={character.id}
+              targetName={`${character.name}'s inventory`}
+            />
+          ) : null}
           {character.primary_container_id ? (
             <Button component={Link} to={`/containers/${character.primary_container_id}`}>
               View Inventory

@@ -1,0 +1,35 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { failure, mockFetch, success } from '../../../test/fixtures';
+import { buildCharacter } from '../../../test/party-fixtures';
+import { renderRoutes } from '../../../test/render';
+import { CharacterDetailPage } from './character-detail-page';
+
+function renderCharacter(isOwner: boolean) {
+  const character = buildCharacter({ id: 'ch-thorin', name: 'Thorin', is_owner: isOwner });
+  mockFetch(({ url }) => {
+    const { pathname } = new URL(url, 'http://test');
+    if (pathname === '/api/v1/characters/ch-thorin') return success(character);
+    return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+  });
+  renderRoutes([{ path: '/characters/:id', element: <CharacterDetailPage /> }], '/characters/ch-thorin');
+}
+
+describe('CharacterDetailPage', () => {
+  it('offers its player to share, edit and delete the character', async () => {
+    renderCharacter(true);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Thorin' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Share' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Edit' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Delete' })).toBeInTheDocument();
+  });
+
+  it("shows another member's character without Share, Edit or Delete: only its player may publish it", async () => {
+    renderCharacter(false);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Thorin' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'View Inventory' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Share' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Edit' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
+  });
+});
