@@ -3,7 +3,14 @@ import { errorEnvelopeSchema, fieldMessages, MAX_JSON_BODY_DEPTH } from '@havers
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createCharacter, createParty, createUser, type SignedInUser, upgrade } from './test/factories.js';
+import {
+  createCharacter,
+  createParty,
+  createTemplate,
+  createUser,
+  type SignedInUser,
+  upgrade,
+} from './test/factories.js';
 import { buildTestApp, type TestContext } from './test/helper.js';
 
 /** issue 9 item 5: bad input answers a 4xx in the envelope, never a 500 or Fastify's own body. */
@@ -117,6 +124,55 @@ describe('ids that are not uuids', () => {
       ),
       'id',
     );
+  });
+});
+
+describe('numbers of the wrong type', () => {
+  it('refuses booleans, arrays and numbers spelled as hex, exponent or padded text, and changes nothing', async () => {
+    const character = await createCharacter(ctx, user);
+    const template = await createTemplate(ctx, { name: 'Whetstone', stackSize: 0 });
+    const wrong = [true, [5], '0x10', '1e3', ' 7 ', ''];
+    for (const quantity of wrong) {
+      refusedField(
+        await jsonPost(
+          '/item_instances',
+          JSON.stringify({
+            item_template_id: template.id,
+            container_id: character.primary_container_id,
+            quantity,
+          }),
+        ),
+        'quantity',
+      );
+      refusedField(
+        await jsonPost(
+          '/item_templates',
+          JSON.stringify({ item_template: { name: 'Odd', base_value: quantity } }),
+        ),
+        'item_template.base_value',
+      );
+      refusedField(
+        await jsonPost('/characters', JSON.stringify({ character: { name: 'Odd', level: quantity } })),
+        'character.level',
+      );
+    }
+    refusedField(await get('/parties?page=0x2'), 'page');
+    refusedField(await get('/characters?min_level=1e1'), 'min_level');
+    const items = await get(`/containers/${character.primary_container_id}/items`);
+    expect(items.json().data).toEqual([]);
+    const characters = await get('/characters?per_page=100');
+    expect(characters.json().data.map((c: { name: string }) => c.name)).not.toContain('Odd');
+    // The digits a form field holds are still taken.
+    const created = await jsonPost(
+      '/item_instances',
+      JSON.stringify({
+        item_template_id: template.id,
+        container_id: character.primary_container_id,
+        quantity: '3',
+      }),
+    );
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json().data.map((stack: { quantity: number }) => stack.quantity)).toEqual([3]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { text } from './fields.js';
+import { numberInput, text } from './fields.js';
 
 /** DESIGN §10: the admin session travels in this header, beside the bearer access token. */
 export const ADMIN_SESSION_HEADER = 'X-Admin-Session';
@@ -66,8 +66,8 @@ export const auditLogFilterSchema = z.object({
 export type AuditLogFilter = z.infer<typeof auditLogFilterSchema>;
 
 export const auditLogQuerySchema = auditLogFilterSchema.extend({
-  page: z.coerce.number().int().min(1).default(1),
-  per_page: z.coerce.number().int().min(1).max(100).default(50),
+  page: numberInput(z.number().int().min(1)).default(1),
+  per_page: numberInput(z.number().int().min(1).max(100)).default(50),
 });
 export type AuditLogQuery = z.infer<typeof auditLogQuerySchema>;
 
@@ -86,8 +86,8 @@ export const adminUserQuerySchema = z.object({
     .optional(),
   status: z.enum(adminUserStatuses, { error: 'status must be active or suspended' }).optional(),
   admin: z.enum(['true', 'false'], { error: 'admin must be true or false' }).optional(),
-  page: z.coerce.number().int().min(1).default(1),
-  per_page: z.coerce.number().int().min(1).max(100).default(25),
+  page: numberInput(z.number().int().min(1)).default(1),
+  per_page: numberInput(z.number().int().min(1).max(100)).default(25),
 });
 export type AdminUserQuery = z.infer<typeof adminUserQuerySchema>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { entityId, text } from './fields.js';
+import { entityId, numberInput, text } from './fields.js';
 import { tierIdentifiers } from './subscriptions.js';
 
 // Issue 15: the contents of the admin pages (dashboard, analytics, financial, moderation,
@@ -102,8 +102,8 @@ export const billingEventSchema = z.object({
 export type BillingEvent = z.infer<typeof billingEventSchema>;
 
 export const pageQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  per_page: z.coerce.number().int().min(1).max(100).default(25),
+  page: numberInput(z.number().int().min(1)).default(1),
+  per_page: numberInput(z.number().int().min(1).max(100)).default(25),
 });
 
 // ---- Moderation -------------------------------------------------------------------------------------

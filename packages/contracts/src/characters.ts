@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { entityId, text } from './fields.js';
+import { entityId, numberInput, text } from './fields.js';
 import { containerSchema } from './inventory.js';
 import { directionParam, includeParam, sortParam } from './list-params.js';
 import { unwrapFilters } from './parties.js';
@@ -36,20 +36,19 @@ export const characterFormSchema = z.object({
     .max(100),
   race: text().trim().max(60).default(''),
   character_class: text().trim().max(60).default(''),
-  level: z.coerce
-    .number()
-    .int('Level must be a whole number')
-    .min(1, 'Level must be at least 1')
-    .max(30, 'Level must be at most 30')
-    .default(1),
+  level: numberInput(
+    z
+      .number({ error: 'Level must be a whole number' })
+      .int('Level must be a whole number')
+      .min(1, 'Level must be at least 1')
+      .max(30, 'Level must be at most 30'),
+  ).default(1),
   notes: text().max(5000).default(''),
   image_url: imageUrl.default(''),
-  max_weight: z.coerce.number().min(0, 'Max weight cannot be negative').max(100_000).nullable().default(50),
-  max_slots: z.coerce
-    .number()
-    .int()
-    .min(0, 'Max slots cannot be negative')
-    .max(10_000)
+  max_weight: numberInput(z.number().min(0, 'Max weight cannot be negative').max(100_000))
+    .nullable()
+    .default(50),
+  max_slots: numberInput(z.number().int().min(0, 'Max slots cannot be negative').max(10_000))
     .nullable()
     .default(20),
   party_id: entityId('Choose a party from the list').nullable().optional(),
@@ -96,13 +95,13 @@ export const characterIncludes = ['containers'] as const;
 export const characterListQuerySchema = z.preprocess(
   unwrapFilters,
   z.object({
-    page: z.coerce.number().int().min(1).default(1),
-    per_page: z.coerce.number().int().min(1).max(100).default(10),
+    page: numberInput(z.number().int().min(1)).default(1),
+    per_page: numberInput(z.number().int().min(1).max(100)).default(10),
     search: text().trim().max(200).optional(),
     race: text().trim().max(60).optional(),
     character_class: text().trim().max(60).optional(),
-    min_level: z.coerce.number().int().min(1).max(30).optional(),
-    max_level: z.coerce.number().int().min(1).max(30).optional(),
+    min_level: numberInput(z.number().int().min(1).max(30)).optional(),
+    max_level: numberInput(z.number().int().min(1).max(30)).optional(),
     party_id: entityId('Party not found.').optional(),
     sort: sortParam(characterSortKeys).optional(),
     direction: directionParam.optional(),

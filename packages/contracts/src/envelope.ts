@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { text } from './fields.js';
+import { numberInput, text } from './fields.js';
 
 /**
  * One problem with a request. Entitlement refusals also name the resource or feature, its limit and its
@@ -78,8 +78,8 @@ export const messageEnvelopeSchema = z.object({
 
 /** spec/01 §3: page, per_page, sort, direction, search. */
 export const listQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  per_page: z.coerce.number().int().min(1).max(100).default(20),
+  page: numberInput(z.number().int().min(1)).default(1),
+  per_page: numberInput(z.number().int().min(1).max(100)).default(20),
   sort: text().max(50).optional(),
   direction: z.enum(['asc', 'desc']).optional(),
   search: text().max(200).optional(),

@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { loginBodySchema } from './auth.js';
 import { characterFormSchema } from './characters.js';
-import { entityId, fieldMessages, findUnsafeJson, isSafeText, MAX_JSON_FIELD_DEPTH, text } from './fields.js';
+import {
+  entityId,
+  fieldMessages,
+  findUnsafeJson,
+  isSafeText,
+  MAX_JSON_FIELD_DEPTH,
+  numberInput,
+  text,
+} from './fields.js';
+import { itemInstanceCreateSchema } from './inventory.js';
 import { itemTemplateMetadataSchema } from './items.js';
 import { patronageCreateBodySchema, previewQuerySchema } from './parties.js';
 
@@ -42,6 +52,55 @@ describe('entityId()', () => {
     expect(
       issues(patronageCreateBodySchema.safeParse({ beneficiary_id: 'x', party_id: 'y' })).map((i) => i.path),
     ).toEqual(['beneficiary_id', 'party_id']);
+  });
+});
+
+describe('numberInput()', () => {
+  const whole = numberInput(z.number().int().min(1));
+
+  it('takes numbers, and the plain decimal digits a form field or a query string holds', () => {
+    expect(whole.parse(7)).toBe(7);
+    expect(whole.parse('7')).toBe(7);
+    expect(whole.parse('0012')).toBe(12);
+    expect(numberInput(z.number()).parse('-2.5')).toBe(-2.5);
+  });
+
+  it('refuses every other type and spelling instead of converting it (DESIGN §3)', () => {
+    for (const wrong of [
+      true,
+      false,
+      [5],
+      {},
+      null,
+      '',
+      ' 7 ',
+      '7 ',
+      '0x10',
+      '1e3',
+      '+5',
+      '.5',
+      '5.',
+      'Infinity',
+      '1_000',
+    ]) {
+      expect(whole.safeParse(wrong).success, JSON.stringify(wrong)).toBe(false);
+    }
+  });
+
+  it('holds for the request schemas that take numbers', () => {
+    const body = {
+      item_template_id: '6f1c1c1e-3f5d-4a59-9f57-0d7f2f1b8a11',
+      container_id: '6f1c1c1e-3f5d-4a59-9f57-0d7f2f1b8a12',
+    };
+    expect(itemInstanceCreateSchema.parse({ ...body, quantity: '3' }).quantity).toBe(3);
+    for (const quantity of [true, [2], '0x10', '1e3', ' 7 ']) {
+      const result = itemInstanceCreateSchema.safeParse({ ...body, quantity });
+      expect(result.success, JSON.stringify(quantity)).toBe(false);
+      expect(result.error?.issues[0]?.path).toEqual(['quantity']);
+    }
+    expect(characterFormSchema.safeParse({ name: 'Nim', level: true }).error?.issues[0]?.message).toBe(
+      'Level must be a whole number',
+    );
   });
 });
 

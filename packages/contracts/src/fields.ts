@@ -33,6 +33,21 @@ export function entityId(message: string = fieldMessages.invalidId) {
   return z.uuid({ error: message }).transform((id) => id.toLowerCase());
 }
 
+/** A number as a form field or a query string holds it: plain decimal digits, no spaces, hex or exponent. */
+const decimalDigits = /^-?\d+(\.\d+)?$/;
+
+/**
+ * Every number of a request (body or query): JSON clients send numbers, forms and query strings send the
+ * digits as text ("12", "2.5"). Anything else is the wrong type (DESIGN §3) and fails `schema`: booleans,
+ * arrays, "0x10", "1e3", " 7 ".
+ */
+export function numberInput<T extends z.ZodType>(schema: T) {
+  return z.preprocess(
+    (value) => (typeof value === 'string' && decimalDigits.test(value) ? Number(value) : value),
+    schema,
+  );
+}
+
 export function isEntityId(value: unknown): value is string {
   return entityId().safeParse(value).success;
 }

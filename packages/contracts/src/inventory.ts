@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { changeSources } from './constants.js';
 import { pageMetaSchema } from './envelope.js';
-import { entityId, text } from './fields.js';
+import { entityId, numberInput, text } from './fields.js';
 import { unwrapFilters } from './parties.js';
 
 export const inventoryMessages = {
@@ -93,7 +93,7 @@ export function roundWeight(lbs: number): number {
 const nullableCapacity = (max: number, label: string) =>
   z.preprocess(
     (v) => (v === '' || v === undefined ? null : v),
-    z.coerce.number().min(0, `${label} cannot be negative`).max(max).nullable(),
+    numberInput(z.number().min(0, `${label} cannot be negative`).max(max)).nullable(),
   );
 
 export const containerFormSchema = z.object({
@@ -168,19 +168,15 @@ export const instanceDataSchema = z
   .object({
     name_override: text().trim().max(200).nullable().optional(),
     description_override: text().max(5000).nullable().optional(),
-    weight_override: z.coerce.number().min(0).max(100_000).nullable().optional(),
-    value_override: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .max(MAX_ITEM_VALUE, 'Value can be at most 900,000')
+    weight_override: numberInput(z.number().min(0).max(100_000)).nullable().optional(),
+    value_override: numberInput(z.number().int().min(0).max(MAX_ITEM_VALUE, 'Value can be at most 900,000'))
       .nullable()
       .optional(),
     currency_override: z.enum(currencies).nullable().optional(),
     is_equipped: z.boolean().optional(),
     is_attuned: z.boolean().optional(),
     quality: text().trim().max(60).nullable().optional(),
-    durability: z.coerce.number().int().min(0).max(100).nullable().optional(),
+    durability: numberInput(z.number().int().min(0).max(100)).nullable().optional(),
   })
   .strip();
 export type InstanceData = z.infer<typeof instanceDataSchema>;
@@ -215,11 +211,13 @@ export const itemInstanceSchema = z.object({
 });
 export type ItemInstance = z.infer<typeof itemInstanceSchema>;
 
-const quantity = z.coerce
-  .number()
-  .int('Quantity must be a whole number')
-  .min(1, 'Quantity must be at least 1')
-  .max(MAX_STACK_QUANTITY, 'Quantity can be at most 10,000,000');
+const quantity = numberInput(
+  z
+    .number({ error: 'Quantity must be a whole number' })
+    .int('Quantity must be a whole number')
+    .min(1, 'Quantity must be at least 1')
+    .max(MAX_STACK_QUANTITY, 'Quantity can be at most 10,000,000'),
+);
 
 export const itemInstanceCreateSchema = z.object({
   item_template_id: entityId('Choose an item'),
@@ -291,12 +289,12 @@ export const currencyConversionBodySchema = z.object({
 export const containerItemsQuerySchema = z.preprocess(
   unwrapFilters,
   z.object({
-    page: z.coerce.number().int().min(1).default(1),
-    per_page: z.coerce.number().int().min(1).max(500).default(20),
+    page: numberInput(z.number().int().min(1)).default(1),
+    per_page: numberInput(z.number().int().min(1).max(500)).default(20),
     search: text().trim().max(200).optional(),
     rarity: text().trim().max(40).optional(),
-    min_value: z.coerce.number().min(0).max(1_000_000_000).optional(),
-    max_value: z.coerce.number().min(0).max(1_000_000_000).optional(),
+    min_value: numberInput(z.number().min(0).max(1_000_000_000)).optional(),
+    max_value: numberInput(z.number().min(0).max(1_000_000_000)).optional(),
   }),
 );
 export type ContainerItemsQuery = z.infer<typeof containerItemsQuerySchema>;
@@ -319,8 +317,8 @@ const containerScopeFilters = {
 export const containerListQuerySchema = z.preprocess(
   unwrapFilters,
   z.object({
-    page: z.coerce.number().int().min(1).default(1),
-    per_page: z.coerce.number().int().min(1).max(100).default(20),
+    page: numberInput(z.number().int().min(1)).default(1),
+    per_page: numberInput(z.number().int().min(1).max(100)).default(20),
     ...containerScopeFilters,
   }),
 );
@@ -330,12 +328,12 @@ export type ContainerListQuery = z.infer<typeof containerListQuerySchema>;
 export const itemInstanceListQuerySchema = z.preprocess(
   unwrapFilters,
   z.object({
-    page: z.coerce.number().int().min(1).default(1),
-    per_page: z.coerce.number().int().min(1).max(500).default(20),
+    page: numberInput(z.number().int().min(1)).default(1),
+    per_page: numberInput(z.number().int().min(1).max(500)).default(20),
     search: text().trim().max(200).optional(),
     rarity: text().trim().max(40).optional(),
-    min_value: z.coerce.number().min(0).max(1_000_000_000).optional(),
-    max_value: z.coerce.number().min(0).max(1_000_000_000).optional(),
+    min_value: numberInput(z.number().min(0).max(1_000_000_000)).optional(),
+    max_value: numberInput(z.number().min(0).max(1_000_000_000)).optional(),
     container_id: entityId('Container not found.').optional(),
     ...containerScopeFilters,
   }),
@@ -395,8 +393,8 @@ export type LedgerTransaction = z.infer<typeof transactionSchema>;
 export const transactionListQuerySchema = z.preprocess(
   unwrapFilters,
   z.object({
-    page: z.coerce.number().int().min(1).default(1),
-    per_page: z.coerce.number().int().min(1).max(200).default(20),
+    page: numberInput(z.number().int().min(1)).default(1),
+    per_page: numberInput(z.number().int().min(1).max(200)).default(20),
     transaction_type: z.enum(transactionTypes).optional(),
     start_date: z.iso.date({ error: 'start_date must be YYYY-MM-DD' }).optional(),
     end_date: z.iso.date({ error: 'end_date must be YYYY-MM-DD' }).optional(),
@@ -427,11 +425,13 @@ const manualEntryBase = {
 const manualEntryCoins = {
   ...manualEntryBase,
   container_id: entityId('Choose a container'),
-  amount: z.coerce
-    .number({ error: 'Amount must be a number' })
-    .int('Amount must be a whole number')
-    .min(1, 'Amount must be at least 1')
-    .max(MAX_STACK_QUANTITY, 'Amount can be at most 10,000,000'),
+  amount: numberInput(
+    z
+      .number({ error: 'Amount must be a number' })
+      .int('Amount must be a whole number')
+      .min(1, 'Amount must be at least 1')
+      .max(MAX_STACK_QUANTITY, 'Amount can be at most 10,000,000'),
+  ),
   currency: z.enum(currencies).default('gp'),
 };
 

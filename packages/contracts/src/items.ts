@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageMetaSchema } from './envelope.js';
-import { checkJsonField, text } from './fields.js';
+import { checkJsonField, numberInput, text } from './fields.js';
 import { type Currency, copperPer, currencies, MAX_ITEM_VALUE, MAX_STACK_QUANTITY } from './inventory.js';
 import { formatEnUs } from './numbers.js';
 import { unwrapFilters } from './parties.js';
@@ -77,10 +77,6 @@ export function formatStackValue(copper: number): string {
 // Inputs
 // ---------------------------------------------------------------------------------------------------
 
-/** Forms send numbers as strings; JSON clients send numbers. Booleans, objects and "abc" are refused. */
-const numeric = (schema: z.ZodNumber) =>
-  z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v), schema);
-
 /** spec/02 §3 "metadata (currency default gold)": the names of the coins are accepted for the codes. */
 const currencyNames: Record<string, Currency> = {
   copper: 'cp',
@@ -129,13 +125,13 @@ const templateFields = {
     .min(1, itemTemplateMessages.nameRequired)
     .max(200, 'Template name must be at most 200 characters'),
   description: text({ error: 'Description must be text' }).max(10_000),
-  weight: numeric(
+  weight: numberInput(
     z
       .number({ error: 'Weight must be a number' })
       .min(0, 'Weight cannot be negative')
       .max(100_000, 'Weight must be at most 100000'),
   ),
-  base_value: numeric(
+  base_value: numberInput(
     z
       .number({ error: 'Value must be a number' })
       .int('Value must be a whole number')
@@ -144,7 +140,7 @@ const templateFields = {
   ),
   currency: currencyInput,
   visibility: z.enum(templateVisibilities, { error: 'Visibility must be private, unlisted or public' }),
-  stack_size: numeric(
+  stack_size: numberInput(
     z
       .number({ error: 'Stack size must be a number' })
       .int('Stack size must be a whole number')
@@ -241,8 +237,8 @@ export type ItemTemplateTag = z.infer<typeof itemTemplateTagSchema>;
 // Queries
 // ---------------------------------------------------------------------------------------------------
 
-const gpFilter = numeric(z.number({ error: 'Value must be a number (gp)' }).min(0).max(1_000_000_000));
-const weightFilter = numeric(z.number({ error: 'Weight must be a number' }).min(0).max(1_000_000));
+const gpFilter = numberInput(z.number({ error: 'Value must be a number (gp)' }).min(0).max(1_000_000_000));
+const weightFilter = numberInput(z.number({ error: 'Weight must be a number' }).min(0).max(1_000_000));
 const queryText = (max: number) => text({ error: 'Must be text' }).trim().max(max);
 const idFilter = text()
   .trim()
@@ -257,8 +253,8 @@ const idFilter = text()
 export const itemTemplateListQuerySchema = z.preprocess(
   unwrapFilters,
   z.object({
-    page: numeric(z.number().int().min(1)).default(1),
-    per_page: numeric(z.number().int().min(1).max(100)).default(20),
+    page: numberInput(z.number().int().min(1)).default(1),
+    per_page: numberInput(z.number().int().min(1).max(100)).default(20),
     search: queryText(200).optional(),
     tag: queryText(60)
       .transform((t) => t.toLowerCase())
@@ -272,7 +268,7 @@ export const itemTemplateListQuerySchema = z.preprocess(
       .enum(templateVisibilities, { error: 'Visibility must be private, unlisted or public' })
       .optional(),
     creator_id: idFilter.optional(),
-    min_rating: numeric(z.number().min(0).max(5)).optional(),
+    min_rating: numberInput(z.number().min(0).max(5)).optional(),
     sort: z.enum(['name', 'value', 'weight', 'rating', 'created_at', 'updated_at']).default('name'),
     direction: z.enum(['asc', 'desc']).optional(),
   }),
@@ -291,8 +287,8 @@ export const itemSearchQuerySchema = z.preprocess(
   unwrapFilters,
   z.object({
     search: queryText(200).default('*'),
-    page: numeric(z.number().int().min(1)).default(1),
-    per_page: numeric(z.number().int().min(1).max(50)).default(20),
+    page: numberInput(z.number().int().min(1)).default(1),
+    per_page: numberInput(z.number().int().min(1).max(50)).default(20),
     visibility: z.enum(['public'], { error: itemTemplateMessages.searchPublicOnly }).default('public'),
     tags: tagsQuery.optional(),
     category: queryText(60)

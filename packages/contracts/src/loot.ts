@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageMetaSchema } from './envelope.js';
-import { entityId, text } from './fields.js';
+import { entityId, numberInput, text } from './fields.js';
 import { currencies, itemInstanceSchema, MAX_STACK_QUANTITY } from './inventory.js';
 import { itemTemplateSchema, normaliseTags, templateVisibilities } from './items.js';
 import { unwrapFilters } from './parties.js';
@@ -91,9 +91,6 @@ export const MAX_DISTRIBUTION_RECIPIENTS = 50;
 // Inputs
 // ---------------------------------------------------------------------------------------------------
 
-const numeric = (schema: z.ZodNumber) =>
-  z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v), schema);
-
 const shortText = (max: number) => text({ error: 'Must be text' }).trim().max(max);
 
 const booleanQuery = z
@@ -112,7 +109,7 @@ const tagList = z
   .transform(normaliseTags)
   .pipe(z.array(z.string().max(60, 'A tag can be at most 60 characters')).max(30, 'At most 30 tags'));
 
-const lootQuantity = numeric(
+const lootQuantity = numberInput(
   z
     .number({ error: 'Quantity must be a number' })
     .int('Quantity must be a whole number')
@@ -238,7 +235,7 @@ export const lootDistributeSchema = z.object({
     .default('even'),
   preview: z.boolean({ error: 'preview must be true or false' }).default(false),
   /** Makes `random` repeatable: a preview's seed, sent back, gives the same draw. */
-  seed: numeric(
+  seed: numberInput(
     z
       .number({ error: 'Seed must be a number' })
       .int('Seed must be a whole number')
@@ -273,8 +270,8 @@ export const lootTemplateListQuerySchema = z.preprocess(
   unwrapFilters,
   z
     .object({
-      page: numeric(z.number().int().min(1)).default(1),
-      per_page: numeric(z.number().int().min(1).max(100)).default(20),
+      page: numberInput(z.number().int().min(1)).default(1),
+      per_page: numberInput(z.number().int().min(1).max(100)).default(20),
       search: shortText(200).optional(),
       visibility: z
         .enum(templateVisibilities, { error: 'Visibility must be private, unlisted or public' })
@@ -303,8 +300,8 @@ export type LootTemplateListQuery = z.infer<typeof lootTemplateListQuerySchema>;
 export const lootInstanceListQuerySchema = z.preprocess(
   unwrapFilters,
   z.object({
-    page: numeric(z.number().int().min(1)).default(1),
-    per_page: numeric(z.number().int().min(1).max(100)).default(20),
+    page: numberInput(z.number().int().min(1)).default(1),
+    per_page: numberInput(z.number().int().min(1).max(100)).default(20),
     search: shortText(200).optional(),
     is_revealed: booleanQuery.optional(),
   }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageMetaSchema } from './envelope.js';
-import { entityId, text } from './fields.js';
+import { entityId, numberInput, text } from './fields.js';
 import { directionParam, includeParam, sortParam } from './list-params.js';
 
 export const partyRoles = ['gm', 'manager', 'player', 'observer'] as const;
@@ -144,8 +144,8 @@ export function unwrapFilters(query: unknown): unknown {
 export const partyListQuerySchema = z.preprocess(
   unwrapFilters,
   z.object({
-    page: z.coerce.number().int().min(1).default(1),
-    per_page: z.coerce.number().int().min(1).max(100).default(10),
+    page: numberInput(z.number().int().min(1)).default(1),
+    per_page: numberInput(z.number().int().min(1).max(100)).default(10),
     search: text().trim().max(200).optional(),
     owned: booleanQuery.optional(),
     member: booleanQuery.optional(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageMetaSchema } from './envelope.js';
-import { entityId, text } from './fields.js';
+import { entityId, numberInput, text } from './fields.js';
 import {
   type Currency,
   copperPer,
@@ -301,11 +301,8 @@ export function formatCopper(copper: number): string {
 // Inputs
 // ---------------------------------------------------------------------------------------------------
 
-const numeric = (schema: z.ZodNumber) =>
-  z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v), schema);
-
 const modifier = (message: string) =>
-  numeric(z.number({ error: message }).min(0, message).max(10, message).multipleOf(0.0001, message));
+  numberInput(z.number({ error: message }).min(0, message).max(10, message).multipleOf(0.0001, message));
 
 const shortText = (max: number) => text({ error: 'Must be text' }).trim().max(max);
 
@@ -329,7 +326,7 @@ const tagList = z
   .transform(normaliseShopTags)
   .pipe(z.array(z.string().max(60, 'A tag can be at most 60 characters')).max(30, 'At most 30 tags'));
 
-const restockDays = numeric(
+const restockDays = numberInput(
   z
     .number({ error: 'Restock days must be a number' })
     .int('Restock days must be a whole number')
@@ -337,7 +334,7 @@ const restockDays = numeric(
     .max(365, 'Restock days must be at most 365'),
 );
 
-const copperAmount = numeric(
+const copperAmount = numberInput(
   z
     .number({ error: 'Price must be a number of copper pieces' })
     .int('Price must be a whole number of copper pieces')
@@ -346,7 +343,7 @@ const copperAmount = numeric(
     .max(MAX_ITEM_VALUE * copperPer.pp, 'A price can be at most 900,000 pp'),
 );
 
-const stockQuantity = numeric(
+const stockQuantity = numberInput(
   z
     .number({ error: 'Quantity must be a number' })
     .int('Quantity must be a whole number')
@@ -354,7 +351,7 @@ const stockQuantity = numeric(
     .max(100_000, 'Quantity must be at most 100000'),
 );
 
-const tradeQuantity = numeric(
+const tradeQuantity = numberInput(
   z
     .number({ error: 'Quantity must be a number' })
     .int('Quantity must be a whole number')
@@ -440,7 +437,7 @@ export const shopItemUpdateBodySchema = wrapped('shop_item', shopItemUpdateSchem
 export const shopRatingBodySchema = wrapped(
   'shop_rating',
   z.object({
-    rating: numeric(
+    rating: numberInput(
       z
         .number({ error: 'Rating must be a number from 1 to 5' })
         .int('Rating must be a whole number from 1 to 5')
@@ -450,7 +447,7 @@ export const shopRatingBodySchema = wrapped(
   }),
 );
 
-const discountRate = numeric(
+const discountRate = numberInput(
   z
     .number({ error: 'Discount must be a number from 0 to 1' })
     .min(0, 'Discount must be from 0 to 1')
@@ -603,12 +600,12 @@ export const shopTemplateListQuerySchema = z.preprocess(
   unwrapFilters,
   z
     .object({
-      page: numeric(z.number().int().min(1)).default(1),
-      per_page: numeric(z.number().int().min(1).max(100)).default(20),
+      page: numberInput(z.number().int().min(1)).default(1),
+      per_page: numberInput(z.number().int().min(1).max(100)).default(20),
       search: shortText(200).optional(),
       shop_type: z.enum(shopTypes, { error: 'Unknown shop type' }).optional(),
       location: shortText(100).optional(),
-      min_rating: numeric(z.number().min(0).max(5)).optional(),
+      min_rating: numberInput(z.number().min(0).max(5)).optional(),
       visibility: z
         .enum(templateVisibilities, { error: 'Visibility must be private, unlisted or public' })
         .optional(),
@@ -635,8 +632,8 @@ export type ShopTemplateListQuery = z.infer<typeof shopTemplateListQuerySchema>;
 export const shopInstanceListQuerySchema = z.preprocess(
   unwrapFilters,
   z.object({
-    page: numeric(z.number().int().min(1)).default(1),
-    per_page: numeric(z.number().int().min(1).max(100)).default(20),
+    page: numberInput(z.number().int().min(1)).default(1),
+    per_page: numberInput(z.number().int().min(1).max(100)).default(20),
     search: shortText(200).optional(),
     shop_type: z.enum(shopTypes, { error: 'Unknown shop type' }).optional(),
     location: shortText(100).optional(),
@@ -650,8 +647,8 @@ export const shopInstanceListQuerySchema = z.preprocess(
 export type ShopInstanceListQuery = z.infer<typeof shopInstanceListQuerySchema>;
 
 export const shopSalesQuerySchema = z.object({
-  page: numeric(z.number().int().min(1)).default(1),
-  per_page: numeric(z.number().int().min(1).max(200)).default(50),
+  page: numberInput(z.number().int().min(1)).default(1),
+  per_page: numberInput(z.number().int().min(1).max(200)).default(50),
 });
 
 // ---------------------------------------------------------------------------------------------------

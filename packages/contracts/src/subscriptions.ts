@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { entityId, text } from './fields.js';
+import { entityId, numberInput, text } from './fields.js';
 import { tierIdentifiers, type UsageResource } from './plans.js';
 
 // The plans' vocabulary lives in plans.ts (no zod, for the web client's first load); it is part of this contract.
@@ -67,7 +67,7 @@ export const inventoryUsageSchema = z.object({ personal: usageEntrySchema, party
 
 export const checkLimitBodySchema = z.object({
   resource: text().min(1).max(64),
-  count: z.coerce.number().int().min(1).max(100_000).default(1),
+  count: numberInput(z.number().int().min(1).max(100_000)).default(1),
   party_id: entityId().optional(),
 });
 export const checkLimitResultSchema = z.object({
