@@ -227,3 +227,31 @@ test('two tabs on a server reached over plain http refresh their shared session 
   }
   await context.close();
 });
+
+test('a toast that cannot load its component while the network is down leaves the page as it was, and shows once back online', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  // The toasts' component is a chunk of its own, loaded on demand: here every fetch of it fails, as when the
+  // server went away before the page needed it.
+  let offline = true;
+  await context.route('**/assets/toasts-component-*.js', (route) =>
+    offline ? route.abort() : route.continue(),
+  );
+  await new AccountPages(page).register(newAccount('offline'));
+  await page.goto('/profile');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await page.getByTestId('profile-save').click();
+  await page.waitForTimeout(1_000);
+  // Nothing went blank: the page is still drawn and usable.
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByTestId('profile-save')).toBeVisible();
+  await expect(page.getByText('Nothing to save: your details are unchanged.')).toHaveCount(0);
+
+  offline = false;
+  await page.evaluate(() => window.dispatchEvent(new Event('online')));
+  await expect(page.getByText('Nothing to save: your details are unchanged.')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await context.close();
+});

@@ -1,7 +1,8 @@
 import { MantineProvider } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { QueryClientContext } from '@tanstack/react-query';
-import { lazy, type ReactNode, Suspense, useEffect, useSyncExternalStore } from 'react';
+import { type ReactNode, useEffect, useSyncExternalStore } from 'react';
+import { deferredComponent } from '../components/deferred-component';
 import { loadedQueryClient, subscribeToQueryClient, withQueryClient } from '../lib/query-client-loader';
 import { useUiStore } from '../stores/ui-store';
 import { DeferredNotifications } from './deferred-notifications';
@@ -10,10 +11,10 @@ import { cssVariablesResolver, theme } from './theme';
 
 // Signed out, the preferences do nothing: their effects (and the preferences contract) load with the
 // first sign-in, so /login does not carry them (issue 13 §1).
-const PreferencesEffects = lazy(() =>
-  withQueryClient(() => import('../features/preferences/components/preferences-effects')).then((m) => ({
-    default: m.PreferencesEffects,
-  })),
+const PreferencesEffects = deferredComponent(() =>
+  withQueryClient(() => import('../features/preferences/components/preferences-effects')).then(
+    (m) => m.PreferencesEffects,
+  ),
 );
 
 /**
@@ -33,11 +34,7 @@ function LazyQueryClientProvider({ children }: { children: ReactNode }) {
 
 function SignedInEffects() {
   if (!useHasBeenSignedIn()) return null;
-  return (
-    <Suspense fallback={null}>
-      <PreferencesEffects />
-    </Suspense>
-  );
+  return <PreferencesEffects />;
 }
 
 export function AppProviders({ children }: { children: ReactNode }) {

@@ -12,6 +12,7 @@ import { useUpdatePreferences } from '../../features/preferences/api/preferences
 import { DemoBillingBadge } from '../../features/subscription/components/demo-billing-badge';
 import { useAuthStore } from '../../stores/auth-store';
 import { useUiStore } from '../../stores/ui-store';
+import { Notifications } from '../deferred-notifications';
 import { NavLinks } from './nav-links';
 import { adminEntry, mainNavigation, type NavItem } from './navigation';
 import { UserMenu } from './user-menu';
@@ -42,6 +43,18 @@ export function MainLayout() {
   useEffect(() => {
     setMobileMenuOpen(false);
   }, [pathname, setMobileMenuOpen]);
+
+  // Signed in, the toasts' component loads at the first idle moment rather than with the first toast: the
+  // toast that says the server cannot be reached is needed when the network is already gone.
+  useEffect(() => {
+    const preload = () => void Notifications.preload().catch(() => undefined);
+    if (typeof window.requestIdleCallback !== 'function') {
+      const timer = setTimeout(preload, 2_000);
+      return () => clearTimeout(timer);
+    }
+    const idle = window.requestIdleCallback(preload, { timeout: 5_000 });
+    return () => window.cancelIdleCallback(idle);
+  }, []);
 
   const items = isAdmin ? [...mainNavigation, adminEntry] : mainNavigation;
 
