@@ -110,3 +110,20 @@ test('an upgrade link that names nothing known leads to the comparison', async (
   await page.getByRole('link', { name: 'Compare all plans' }).click();
   await expect(page).toHaveURL(/\/subscription\/compare$/);
 });
+
+test('an upgrade with demo billing stays on the address the app was opened at, signed in', async ({
+  browser,
+  baseURL,
+}) => {
+  // The server's APP_URL is http://127.0.0.1:PORT; a player who opened it as http://localhost:PORT (or a
+  // phone at the laptop's LAN address) has their session in that origin's storage only.
+  const otherAddress = String(baseURL).replace('127.0.0.1', 'localhost');
+  const context = await browser.newContext({ baseURL: otherAddress, viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await new AccountPages(page).register(newAccount('elsewhere'));
+  await page.goto('/subscription/upgrade?tier=tier_2');
+  await page.getByRole('button', { name: /^Upgrade to Hero/ }).click();
+  await expect(page).toHaveURL(new RegExp(`^${otherAddress}/subscription/success\\?session_id=local_`));
+  await expect(page.getByTestId('success-plan')).toContainText('You are on the Hero plan');
+  await context.close();
+});

@@ -3,15 +3,20 @@ import { subscriptionMessages } from '@haversack/contracts';
 import { AppError } from '../../lib/app-error.js';
 import type { BillingProvider } from './billing-provider.js';
 
-function withQuery(url: string, name: string, value: string): string {
+/**
+ * The return page as a path on this app, carrying `name=value`. Demo billing never leaves the app, so its
+ * answer names no origin: the browser stays on the address it is using, with its session (a page opened at
+ * http://127.0.0.1:3000 sent to APP_URL's http://localhost:3000 would be signed out there).
+ */
+function appPathWithQuery(url: string, name: string, value: string): string {
   const parsed = new URL(url);
   parsed.searchParams.set(name, value);
-  return parsed.toString();
+  return `${parsed.pathname}${parsed.search}${parsed.hash}`;
 }
 
 /**
  * Demo billing, only with BILLING_PROVIDER=local: checkout completes at once and says so on screen ("Local
- * billing: no payment is taken"). The answer is the return URL carrying the session id, as a provider's
+ * billing: no payment is taken"). The answer is the return page carrying the session id, as a provider's
  * redirect would be.
  */
 export class LocalBilling implements BillingProvider {
@@ -19,11 +24,11 @@ export class LocalBilling implements BillingProvider {
 
   async startCheckout(request: { successUrl: string }) {
     const sessionId = `local_${randomBytes(12).toString('hex')}`;
-    return { url: withQuery(request.successUrl, 'session_id', sessionId), sessionId, completed: true };
+    return { url: appPathWithQuery(request.successUrl, 'session_id', sessionId), sessionId, completed: true };
   }
 
   async portalUrl(input: { returnUrl: string }) {
-    return withQuery(input.returnUrl, 'portal', 'local');
+    return appPathWithQuery(input.returnUrl, 'portal', 'local');
   }
 
   async cancel() {}

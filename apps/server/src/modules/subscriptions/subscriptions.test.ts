@@ -337,8 +337,14 @@ describe('upgrade, cancel and reactivate with local billing', () => {
     const { data, message } = body(response);
     expect(message).toBe('Local billing: no payment is taken');
     expect(String(data.session_id)).toMatch(/^local_/);
-    expect(data.checkout_url).toBe(
-      `http://haversack.test/subscription/success?session_id=${data.session_id}`,
+    // A path on this app, not APP_URL's origin: the browser stays on the address it uses, with its session.
+    expect(data.checkout_url).toBe(`/subscription/success?session_id=${data.session_id}`);
+    const absolute = await post('/api/v1/subscription/checkout', await createUser(ctx), {
+      tier_id: 'tier_1',
+      return_url: 'http://haversack.test/subscription/success?from=plans',
+    });
+    expect(body(absolute).data.checkout_url).toMatch(
+      /^\/subscription\/success\?from=plans&session_id=local_/,
     );
     const current = body(await get('/api/v1/subscription/current', user)).data;
     expect(current.subscription).toMatchObject({ tier: 'tier_2', status: 'active', provider: 'local' });
@@ -445,7 +451,7 @@ describe('upgrade, cancel and reactivate with local billing', () => {
   it('opens the local billing portal on this app', async () => {
     const user = await createUser(ctx);
     const response = await post('/api/v1/subscription/billing_portal', user, { return_url: '/subscription' });
-    expect(body(response).data).toEqual({ portal_url: 'http://haversack.test/subscription?portal=local' });
+    expect(body(response).data).toEqual({ portal_url: '/subscription?portal=local' });
   });
 });
 
