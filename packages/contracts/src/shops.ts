@@ -10,6 +10,7 @@ import {
   transactionSchema,
 } from './inventory.js';
 import { itemTemplateSchema, templateVisibilities } from './items.js';
+import { formatEnUs } from './numbers.js';
 import { unwrapFilters } from './parties.js';
 
 // ---------------------------------------------------------------------------------------------------
@@ -287,13 +288,21 @@ export function planPayment(purse: Purse, priceCp: number): PaymentPlan {
   return { ok: true, pay, paidCp, changeCp, change: makeChange(changeCp) };
 }
 
-/** "1 gp 5 sp 3 cp"; "0 cp" for nothing. */
+/**
+ * A price or an amount as the SRD's equipment tables write them, in gold, silver and copper: 1234 cp →
+ * "12 gp 3 sp 4 cp", 150000 cp → "1,500 gp"; "0 cp" for nothing. No platinum, so that prices read at a
+ * glance against each other and against a purse counted in gp ("7 pp 5 gp" for chain mail did not).
+ */
 export function formatCopper(copper: number): string {
   if (copper === 0) return '0 cp';
-  const purse = makeChange(copper);
-  return largestFirst
-    .filter((c) => purse[c] > 0)
-    .map((c) => `${purse[c]} ${c}`)
+  const parts: [number, Currency][] = [
+    [Math.floor(copper / copperPer.gp), 'gp'],
+    [Math.floor((copper % copperPer.gp) / copperPer.sp), 'sp'],
+    [copper % copperPer.sp, 'cp'],
+  ];
+  return parts
+    .filter(([count]) => count > 0)
+    .map(([count, coin]) => `${formatEnUs(count)} ${coin}`)
     .join(' ');
 }
 

@@ -45,7 +45,9 @@ describe('paying and change', () => {
   it('gives change in the largest coins, without electrum', () => {
     expect(makeChange(1234)).toEqual({ pp: 1, gp: 2, ep: 0, sp: 3, cp: 4 });
     expect(makeChange(50)).toEqual({ pp: 0, gp: 0, ep: 0, sp: 5, cp: 0 });
-    expect(formatCopper(1234)).toBe('1 pp 2 gp 3 sp 4 cp');
+    expect(formatCopper(1234)).toBe('12 gp 3 sp 4 cp');
+    expect(formatCopper(150_000)).toBe('1,500 gp');
+    expect(formatCopper(7_500)).toBe('75 gp');
     expect(formatCopper(0)).toBe('0 cp');
   });
 

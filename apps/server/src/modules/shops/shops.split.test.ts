@@ -142,7 +142,7 @@ describe('splitting the proceeds of a sale', () => {
     // The coins the party received, all shares together.
     expect(trade.data.received).toEqual({ pp: 0, gp: 9, ep: 0, sp: 9, cp: 11 });
     expect(trade.message).toBe(
-      'Sale complete: 1 pp 1 cp split among Aria (3 gp 3 sp 4 cp), Bram (3 gp 3 sp 4 cp) and Cole (3 gp 3 sp 3 cp).',
+      'Sale complete: 10 gp 1 cp split among Aria (3 gp 3 sp 4 cp), Bram (3 gp 3 sp 4 cp) and Cole (3 gp 3 sp 3 cp).',
     );
     expect(trade.data.message).toBe(trade.message);
     expect(await Promise.all(w.bags.map(coinsIn))).toEqual([334, 334, 333]);

@@ -39,7 +39,7 @@ const purse = (over: Partial<Record<'cp' | 'sp' | 'ep' | 'gp' | 'pp', number>> =
   ...over,
 });
 
-const splitMessage = 'Sale complete: 1 pp 1 cp split among Aria (5 gp 1 cp) and Bram (5 gp).';
+const splitMessage = 'Sale complete: 10 gp 1 cp split among Aria (5 gp 1 cp) and Bram (5 gp).';
 
 function mockShop(options: { gm?: boolean; sell?: () => Response; characters?: () => Response } = {}) {
   return mockFetch(({ url, init }) => {
@@ -139,7 +139,7 @@ describe('TradeDialog: split the proceeds', () => {
         .getAllByTestId('trade-split-share')
         .map((s) => s.textContent),
     ).toEqual(['5 gp 1 cp', '5 gp', '—']);
-    await user.click(within(dialog).getByRole('button', { name: 'Sell and split 1 pp 1 cp' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Sell and split 10 gp 1 cp' }));
     await vi.waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(sellBody(fetchMock)).toEqual({
       sell: {
@@ -183,15 +183,15 @@ describe('TradeDialog: split the proceeds', () => {
       await user.click(await within(dialog).findByRole('checkbox', { name }));
     }
     expect(within(dialog).getByText('Choose at least one character')).toBeInTheDocument();
-    expect(within(dialog).getByRole('button', { name: 'Sell and split 1 pp 1 cp' })).toBeDisabled();
+    expect(within(dialog).getByRole('button', { name: 'Sell and split 10 gp 1 cp' })).toBeDisabled();
 
     await user.click(toggle);
-    await user.click(within(dialog).getByRole('button', { name: 'Sell for 1 pp 1 cp' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Sell for 10 gp 1 cp' }));
     await vi.waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(sellBody(fetchMock).sell).not.toHaveProperty('split_among');
     expect(useUiStore.getState().toasts.at(-1)).toMatchObject({
       kind: 'success',
-      message: 'Sale complete: 1 × Gem for 1 pp 1 cp.',
+      message: 'Sale complete: 1 × Gem for 10 gp 1 cp.',
     });
   }, 20_000);
 
@@ -203,7 +203,7 @@ describe('TradeDialog: split the proceeds', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Sell Gem' });
     await user.click(await within(dialog).findByRole('switch', { name: /Split the proceeds/ }));
     await within(dialog).findAllByRole('checkbox');
-    await user.click(within(dialog).getByRole('button', { name: 'Sell and split 1 pp 1 cp' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Sell and split 10 gp 1 cp' }));
     expect(await within(dialog).findByTestId('trade-error')).toHaveTextContent(
       'Only the GM can split the proceeds of a sale.',
     );
@@ -240,7 +240,7 @@ describe('TradeDialog: split the proceeds', () => {
     const fetchMock = mockShop({ gm: false });
     const { unmount } = renderWithProviders(<TradeDialog offer={offer} onClose={() => undefined} />);
     const dialog = await screen.findByRole('dialog', { name: 'Sell Gem' });
-    expect(await within(dialog).findByRole('button', { name: 'Sell for 1 pp 1 cp' })).toBeEnabled();
+    expect(await within(dialog).findByRole('button', { name: 'Sell for 10 gp 1 cp' })).toBeEnabled();
     // Once the party has answered (a player here), still no switch.
     await vi.waitFor(() =>
       expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith('/parties/party-1'))).toBe(true),
