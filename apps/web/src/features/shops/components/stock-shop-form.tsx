@@ -1,4 +1,4 @@
-import { type ShopInstance, shopMessages } from '@haversack/contracts';
+import { formatCopper, formatEnUs, type ShopInstance, shopMessages } from '@haversack/contracts';
 import {
   Alert,
   Button,
@@ -29,6 +29,29 @@ function gpToCp(value: number | string): number | null {
 }
 
 /**
+ * A shop has one price per item (DESIGN §4: `prices` by template), so what is already on the shelf sells at
+ * the price the new units bring, or keeps its own when none is typed: said before the GM commits to it.
+ */
+function samePriceHint(
+  shop: ShopInstance,
+  templateId: string,
+  name: string,
+  priceCp: number | null,
+): string | null {
+  const shelved = shop.container.item_instances.filter((stack) => stack.item_template_id === templateId);
+  const count = shelved.reduce((sum, stack) => sum + stack.quantity, 0);
+  if (count === 0) return null;
+  const current = shelved[0];
+  if (priceCp !== null) {
+    return `One price for every ${name} in this shop: the ${formatEnUs(count)} already on the shelf will sell at this price too.`;
+  }
+  if (current?.has_own_price) {
+    return `${name} has a price of its own in this shop (players pay ${formatCopper(current.buy_price_cp)} each); the new ones sell at it too.`;
+  }
+  return null;
+}
+
+/**
  * GM and managers put an item of theirs (the party stash, or their own character's) on the shop's shelf,
  * optionally at a price of its own (spec/02 §3 Stock payload: item_id, source_container_id, quantity, price).
  */
@@ -52,6 +75,9 @@ export function StockShopForm({ shop }: { shop: ShopInstance }) {
   const item = wares.find((i) => i.id === itemId) ?? null;
   const [quantity, setQuantity] = useState<number | string>(1);
   const [price, setPrice] = useState<number | string>('');
+  const priceHint = item
+    ? samePriceHint(shop, item.item_template_id, item.item_template.name, gpToCp(price))
+    : null;
   const stock = useMutation({
     mutationFn: () => {
       if (!item || !source) throw new Error('Choose an item');
@@ -137,6 +163,11 @@ export function StockShopForm({ shop }: { shop: ShopInstance }) {
                   onChange={setPrice}
                 />
               </SimpleGrid>
+              {priceHint ? (
+                <Text size="sm" c="dimmed" data-testid="stock-price-hint">
+                  {priceHint}
+                </Text>
+              ) : null}
               {stock.isError ? (
                 <Alert color="red" variant="light" role="alert">
                   {isApiError(stock.error)

@@ -1,0 +1,81 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
+import { pageMeta } from '../../../test/party-fixtures';
+import { buildContainer, buildItem, renderWithProviders } from '../../inventory/test/inventory-fixtures';
+import { buildShopInstance, buildStockItem } from '../test/shop-fixtures';
+import { StockShopForm } from './stock-shop-form';
+
+const longsword = { name: 'Longsword', stack_size: 1, tags: [], metadata: {}, coin: null };
+const stash = buildContainer({
+  id: 'stash-1',
+  name: 'Party Stash',
+  owner: { type: 'party', id: 'party-1', name: 'The Lantern Bearers' },
+  party_id: 'party-1',
+});
+const spare = buildItem({
+  id: 'spare-sword',
+  name: 'Longsword',
+  quantity: 1,
+  item_template_id: 'tpl-longsword',
+  item_template: longsword,
+  container_id: 'stash-1',
+});
+
+function shopWith(hasOwnPrice: boolean) {
+  const shelved = buildStockItem({
+    id: 'shelf-sword',
+    name: 'Longsword',
+    quantity: 5,
+    item_template_id: 'tpl-longsword',
+    item_template: longsword,
+    buy_price_cp: 1500,
+    has_own_price: hasOwnPrice,
+  });
+  return buildShopInstance({
+    can_manage: true,
+    container: { id: 'shop-container-1', name: 'Shop stock', item_instances: [shelved] },
+  });
+}
+
+function mockSources() {
+  mockFetch(({ url }) => {
+    const { pathname } = new URL(url, 'http://test');
+    if (pathname === '/api/v1/characters')
+      return jsonResponse(200, { status: 'success', data: [], meta: pageMeta(0, 100) });
+    if (pathname === '/api/v1/parties/party-1/containers') return success([stash]);
+    if (pathname === '/api/v1/containers/stash-1/items')
+      return jsonResponse(200, { status: 'success', data: [spare], meta: pageMeta(1, 20) });
+    return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+  });
+}
+
+async function chooseTheSpareSword() {
+  const user = userEvent.setup();
+  await user.click(await screen.findByRole('combobox', { name: 'Item' }));
+  await user.click(await screen.findByRole('option', { name: 'Longsword ×1' }));
+  return user;
+}
+
+describe('StockShopForm', () => {
+  it('says before stocking that a price of its own re-prices what is already on the shelf', async () => {
+    mockSources();
+    renderWithProviders(<StockShopForm shop={shopWith(false)} />);
+    const user = await chooseTheSpareSword();
+    expect(screen.queryByTestId('stock-price-hint')).not.toBeInTheDocument();
+    await user.type(screen.getByRole('textbox', { name: 'Own price (gp)' }), '20');
+    expect(screen.getByTestId('stock-price-hint')).toHaveTextContent(
+      'One price for every Longsword in this shop: the 5 already on the shelf will sell at this price too.',
+    );
+  });
+
+  it('says the new units take the price the shelf already has', async () => {
+    mockSources();
+    renderWithProviders(<StockShopForm shop={shopWith(true)} />);
+    await chooseTheSpareSword();
+    expect(screen.getByTestId('stock-price-hint')).toHaveTextContent(
+      'Longsword has a price of its own in this shop (players pay 15 gp each); the new ones sell at it too.',
+    );
+  });
+});
