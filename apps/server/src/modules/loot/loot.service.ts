@@ -469,7 +469,8 @@ export class LootService {
       distributed_at: l.distributedAt?.toISOString() ?? null,
       distribution_mode: l.distributionMode,
       container: { id: container?.id ?? '', name: container?.name ?? '', item_instances: items },
-      items_count: items.length,
+      // Kinds of items, as a template counts its lines (non-stacking items are a stack each).
+      items_count: new Set(items.map((i) => i.item_template_id)).size,
       total_value_cp: items.reduce((sum, i) => sum + i.value_cp * i.quantity, 0),
       can_manage: access.isGm,
       can_take: access.canTake && l.isRevealed,

@@ -3,8 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   coinTemplate,
   createLootTemplate,
+  createParty,
   createTemplate,
   createUser,
+  deployLoot,
   type SignedInUser,
   upgrade,
 } from '../../test/factories.js';
@@ -312,6 +314,22 @@ describe('loot templates', () => {
       await callApi(ctx, 'GET', `/loot_templates/${template.id}`, owner),
     ).data;
     expect(detail).toMatchObject({ items_count: 1, total_value_cp: 7500 });
+  });
+
+  it('counts a deployed loot’s items as its template counts them: kinds, not stacks', async () => {
+    const gm = await paidUser();
+    const party = await createParty(ctx, gm);
+    const dagger = await createTemplate(ctx, { name: 'Dagger', stackSize: 1 });
+    const arrows = await createTemplate(ctx, { name: 'Arrow', stackSize: 0 });
+    const template = await createLootTemplate(ctx, gm, [
+      { item_template_id: dagger.id, quantity: 3 },
+      { item_template_id: arrows.id, quantity: 20 },
+    ]);
+    const loot = await deployLoot(ctx, gm, party.id, template.id);
+    // Three daggers do not stack: four stacks, two kinds of items.
+    expect(loot.container.item_instances).toHaveLength(4);
+    expect(template.items_count).toBe(2);
+    expect(loot.items_count).toBe(2);
   });
 
   it('answers 401 without a token and 404 for ids that are not loot templates', async () => {

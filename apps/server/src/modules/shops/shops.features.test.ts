@@ -107,6 +107,28 @@ async function world(options: { stock?: number; shop?: Record<string, unknown> }
 }
 type World = Awaited<ReturnType<typeof world>>;
 
+describe('item counts', () => {
+  it('counts a deployed shop’s goods as its template counts them: kinds, not stacks', async () => {
+    const w = await world();
+    const sword = await createTemplate(ctx, { name: 'Longsword', baseValue: 15, stackSize: 1 });
+    await callApi(ctx, 'POST', `/shop_templates/${w.template.id}/add_item`, w.gm, {
+      shop_item: { item_template_id: sword.id, quantity: 5 },
+    });
+    const template = body<ShopTemplate>(
+      await callApi(ctx, 'GET', `/shop_templates/${w.template.id}`, w.gm),
+    ).data;
+    const deployed = body<ShopInstance>(
+      await callApi(ctx, 'POST', '/shop_instances', w.gm, {
+        shop_instance: { shop_template_id: w.template.id, party_id: w.party.id },
+      }),
+    ).data;
+    // Five longswords do not stack: six stacks on the shelf, two kinds of goods.
+    expect(deployed.container.item_instances).toHaveLength(6);
+    expect(template.items_count).toBe(2);
+    expect(deployed.items_count).toBe(2);
+  });
+});
+
 function buy(w: World, quantity: number, extra: Record<string, unknown> = {}, who = w.player, hero = w.hero) {
   return callApi(ctx, 'POST', `/shop_instances/${w.shop.id}/purchase`, who, {
     purchase: {

@@ -652,7 +652,8 @@ export class ShopsService {
         name: container?.name ?? '',
         item_instances: stock.map((r) => this.#stockItem(s, r.instance, r.template)),
       },
-      items_count: stock.length,
+      // Kinds of goods, as a template counts its lines: five longswords are five stacks but one item on sale.
+      items_count: new Set(stock.map((r) => r.template.id)).size,
       can_manage: access.canManage,
       can_trade: access.canTrade,
       party_fund_allowed: s.partyFundAllowed,
