@@ -1,18 +1,29 @@
 import { Badge } from '@mantine/core';
+import { useState } from 'react';
 import type { RealtimeStatus } from '../party-channels';
 
 export const realtimeActiveLabel = 'Real-time updates active';
+export const realtimePausedLabel = 'Reconnecting: live updates paused';
 
 /**
- * spec/02 §7: "Real-time updates active" while the party's channels are connected. The live region stays in
- * the page so that screen readers hear the badge come and go.
+ * spec/02 §7: "Real-time updates active" while the party's channels are connected. Once they have been, a
+ * lost connection says so until it is back, rather than the badge just going away (at the table, a phone
+ * that lost the Wi-Fi should not look up to date). The first connection shows nothing while it is made.
+ * The live region stays in the page so that screen readers hear the badge come and go.
  */
 export function RealtimeIndicator({ status }: { status: RealtimeStatus }) {
+  const [wasConnected, setWasConnected] = useState(false);
+  if (status === 'connected' && !wasConnected) setWasConnected(true);
+  const paused = wasConnected && (status === 'connecting' || status === 'failed');
   return (
     <div role="status" aria-live="polite" style={{ display: 'contents' }}>
       {status === 'connected' ? (
         <Badge color="teal" variant="dot" radius="sm" tt="none" data-testid="realtime-indicator">
           {realtimeActiveLabel}
+        </Badge>
+      ) : paused ? (
+        <Badge color="yellow" variant="dot" radius="sm" tt="none" data-testid="realtime-paused">
+          {realtimePausedLabel}
         </Badge>
       ) : null}
     </div>

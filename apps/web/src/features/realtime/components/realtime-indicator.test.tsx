@@ -1,0 +1,41 @@
+import { MantineProvider } from '@mantine/core';
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { RealtimeStatus } from '../party-channels';
+import { RealtimeIndicator, realtimeActiveLabel, realtimePausedLabel } from './realtime-indicator';
+
+function renderStatus(status: RealtimeStatus) {
+  const view = render(
+    <MantineProvider>
+      <RealtimeIndicator status={status} />
+    </MantineProvider>,
+  );
+  return (next: RealtimeStatus) =>
+    view.rerender(
+      <MantineProvider>
+        <RealtimeIndicator status={next} />
+      </MantineProvider>,
+    );
+}
+
+describe('RealtimeIndicator', () => {
+  it('shows nothing while the first connection is made, then that updates are live', () => {
+    const update = renderStatus('connecting');
+    expect(screen.getByRole('status')).toBeEmptyDOMElement();
+    update('connected');
+    expect(screen.getByRole('status')).toHaveTextContent(realtimeActiveLabel);
+  });
+
+  it('says live updates are paused when a connection it had is lost, until it is back', () => {
+    const update = renderStatus('connected');
+    update('connecting');
+    expect(screen.getByRole('status')).toHaveTextContent(realtimePausedLabel);
+    expect(screen.queryByText(realtimeActiveLabel)).not.toBeInTheDocument();
+    update('failed');
+    expect(screen.getByRole('status')).toHaveTextContent(realtimePausedLabel);
+    update('connected');
+    expect(screen.getByRole('status')).toHaveTextContent(realtimeActiveLabel);
+    update('idle');
+    expect(screen.getByRole('status')).toBeEmptyDOMElement();
+  });
+});
