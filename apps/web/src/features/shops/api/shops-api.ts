@@ -24,7 +24,7 @@ import {
   tradeResultSchema,
   transactionSchema,
 } from '@haversack/contracts';
-import { keepPreviousData, type QueryClient, queryOptions } from '@tanstack/react-query';
+import { keepPreviousData, matchQuery, type QueryClient, queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
 import { API_V1, apiRequest, isApiError } from '../../../lib/http-client';
 
@@ -96,8 +96,9 @@ export const shopKeys = {
   instanceList: (filters: ShopInstanceFilters) => [...shopKeys.instances(), 'list', filters] as const,
   partyShops: (partyId: string) => [...shopKeys.instances(), 'party', partyId] as const,
   instance: (id: string) => [...shopKeys.instances(), 'detail', id] as const,
+  quotes: (shopId: string) => [...shopKeys.instance(shopId), 'quote'] as const,
   quote: (shopId: string, side: 'buy' | 'sell', itemId: string, quantity: number) =>
-    [...shopKeys.instance(shopId), 'quote', side, itemId, quantity] as const,
+    [...shopKeys.quotes(shopId), side, itemId, quantity] as const,
   restockSchedule: (shopId: string) => [...shopKeys.instance(shopId), 'restock-schedule'] as const,
   sales: (shopId: string, page: number) => [...shopKeys.instance(shopId), 'sales', page] as const,
 };
@@ -561,10 +562,23 @@ export function tradeErrorMessage(error: unknown, side: 'buy' | 'sell'): string 
   }
 }
 
-/** After a shop changed: the shop itself and every list that shows it. */
+/**
+ * After a shop changed: the shop itself and every list that shows it. Its price quotes are only marked
+ * stale, to be asked again when a trade dialog next shows one: refetched now, the quote of a stack that
+ * just sold out would ask for a stack that is gone (a 404 after buying the last one).
+ */
 export async function invalidateShop(queryClient: QueryClient, shopId: string | null) {
+  const quotes = { queryKey: shopKeys.quotes(shopId ?? '') };
   await Promise.all([
-    ...(shopId ? [queryClient.invalidateQueries({ queryKey: shopKeys.instance(shopId) })] : []),
+    ...(shopId
+      ? [
+          queryClient.invalidateQueries({
+            queryKey: shopKeys.instance(shopId),
+            predicate: (query) => !matchQuery(quotes, query),
+          }),
+          queryClient.invalidateQueries({ ...quotes, refetchType: 'none' }),
+        ]
+      : []),
     queryClient.invalidateQueries({ queryKey: [...shopKeys.instances(), 'list'] }),
     queryClient.invalidateQueries({ queryKey: [...shopKeys.instances(), 'party'] }),
   ]);
