@@ -29,7 +29,14 @@ export const theme = createTheme({
     // Every field of our forms is required, so an asterisk carries no information; the inputs keep
     // `required` for assistive technology, and labels stay exactly "Email", "Password", ...
     TextInput: { defaultProps: { withAsterisk: false } satisfies Partial<TextInputProps> },
-    PasswordInput: { defaultProps: { withAsterisk: false } satisfies Partial<PasswordInputProps> },
+    // The show/hide switch is in the Tab order (Mantine leaves it out), so that keyboard users can check
+    // what they typed too; it says whether the password is shown (aria-pressed).
+    PasswordInput: {
+      defaultProps: {
+        withAsterisk: false,
+        visibilityToggleFocusable: true,
+      } satisfies Partial<PasswordInputProps>,
+    },
     // Long choices ("Backpack (Nim Quickfingers) · 21% full · 3/20 slots") end in an ellipsis on a phone
     // instead of being cut mid-word.
     Select: { styles: { input: { textOverflow: 'ellipsis' } } },

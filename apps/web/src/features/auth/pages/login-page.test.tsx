@@ -38,6 +38,21 @@ async function fillAndSubmit(email: string, password: string) {
 }
 
 describe('LoginPage', () => {
+  it('lets the keyboard reach the password’s show/hide switch and use it', async () => {
+    mockFetch(() => success(buildProviders()));
+    renderLogin();
+    const user = userEvent.setup();
+    const password = screen.getByLabelText(/^Password/);
+    await user.type(password, 'Secret123');
+    await user.tab();
+    const toggle = screen.getByRole('button', { name: 'Toggle password visibility' });
+    expect(toggle).toHaveFocus();
+    expect(password).toHaveAttribute('type', 'password');
+    await user.keyboard(' ');
+    expect(password).toHaveAttribute('type', 'text');
+    expect(toggle).toHaveAttribute('aria-pressed', 'true');
+  });
+
   it('has the links e2e journeys use and names the tab', () => {
     renderLogin();
     expect(screen.getByRole('heading', { level: 1, name: 'Sign in' })).toBeInTheDocument();
