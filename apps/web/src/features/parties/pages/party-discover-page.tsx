@@ -54,7 +54,7 @@ export function PartyDiscoverPage() {
           leftSection={<IconSearch size={16} aria-hidden="true" />}
           value={search}
           onChange={(event) => setSearch(event.currentTarget.value)}
-          w={{ base: '100%', sm: 340 }}
+          w={{ base: '100%', sm: 380 }}
         />
         <Select
           label="Game system"

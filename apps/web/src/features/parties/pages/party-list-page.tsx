@@ -61,7 +61,7 @@ export function PartyListPage() {
             setSearch(event.currentTarget.value);
             setPage(1);
           }}
-          w={{ base: '100%', sm: 340 }}
+          w={{ base: '100%', sm: 380 }}
         />
         <Switch
           label="Show Archived"
