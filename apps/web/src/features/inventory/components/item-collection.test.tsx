@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch } from '../../../test/fixtures';
 import { noItemFilters } from '../api/inventory-api';
 import { buildContainer, buildItem, renderWithProviders } from '../test/inventory-fixtures';
-import { ItemCollection, type ItemCollectionProps } from './item-collection';
+import { gridColumns, ItemCollection, type ItemCollectionProps, MIN_TILE_WIDTH } from './item-collection';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -42,7 +42,7 @@ function renderCollection(overrides: Partial<ItemCollectionProps> = {}) {
   const props: ItemCollectionProps = {
     containerId: backpack.id,
     filters: noItemFilters,
-    // In jsdom the grid has no width: it draws the default 3 columns.
+    // In jsdom the grid has no width: it draws the columns of a 600 px panel (2).
     layout: 'grid',
     draggable: true,
     swipeable: false,
@@ -65,6 +65,21 @@ function renderCollection(overrides: Partial<ItemCollectionProps> = {}) {
 
 const tile = (name: string) => screen.getByRole('button', { name: `${name}, quantity 1` });
 
+describe('gridColumns', () => {
+  it('gives each card room for whole words: 2 columns in a two-panel half at 1280 px, up to 5', () => {
+    // One panel of the two-panel workspace at 1280 px is about 460 px wide inside.
+    expect(gridColumns(460)).toBe(2);
+    expect(gridColumns(300)).toBe(2);
+    // The single panel at 1280 px.
+    expect(gridColumns(975)).toBe(4);
+    expect(gridColumns(1400)).toBe(5);
+    for (const width of [300, 460, 700, 975, 1100, 2000]) {
+      const columns = gridColumns(width);
+      if (columns > 2) expect((width - (columns - 1) * 12) / columns).toBeGreaterThanOrEqual(MIN_TILE_WIDTH);
+    }
+  });
+});
+
 describe('ItemCollection keyboard', () => {
   it('is one Tab stop; arrows, Home and End move between the tiles and the Tab stop follows', {
     timeout: 15_000,
@@ -80,12 +95,14 @@ describe('ItemCollection keyboard', () => {
     expect(tile('Arrow')).toHaveFocus();
     await user.keyboard('{ArrowRight}');
     expect(tile('Bedroll')).toHaveFocus();
-    // Three columns: Down goes to the tile below.
+    // Two columns: Down goes to the tile below, and from the last full row to the last tile.
+    await user.keyboard('{ArrowDown}');
+    expect(tile('Dagger')).toHaveFocus();
     await user.keyboard('{ArrowDown}');
     expect(tile('Torch')).toHaveFocus();
     await user.keyboard('{ArrowDown}');
     expect(tile('Torch')).toHaveFocus();
-    await user.keyboard('{ArrowUp}{ArrowLeft}');
+    await user.keyboard('{ArrowUp}{ArrowUp}');
     expect(tile('Arrow')).toHaveFocus();
     await user.keyboard('{ArrowLeft}');
     expect(tile('Arrow')).toHaveFocus();

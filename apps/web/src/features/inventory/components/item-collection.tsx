@@ -18,12 +18,18 @@ import { ItemTile } from './item-tile';
  */
 export const VIRTUALISE_OVER = 60;
 
-/** spec/02 §2: 2 to 5 columns by the panel's width. */
+/**
+ * The narrowest a grid card may be: its icon, a two-line name of ordinary words, and the quantity with
+ * the facts beside the card's two buttons. Narrower cards broke names inside words ("Dagge / r").
+ */
+export const MIN_TILE_WIDTH = 200;
+/** The grid's gap (Mantine's `sm` spacing). */
+const TILE_GAP = 12;
+
+/** spec/02 §2: 2 to 5 columns by the panel's width, as many as fit cards of {@link MIN_TILE_WIDTH}. */
 export function gridColumns(width: number): number {
-  if (width >= 900) return 5;
-  if (width >= 680) return 4;
-  if (width >= 460) return 3;
-  return 2;
+  const fit = Math.floor((width + TILE_GAP) / (MIN_TILE_WIDTH + TILE_GAP));
+  return Math.min(5, Math.max(2, fit));
 }
 
 export interface ItemCollectionProps {

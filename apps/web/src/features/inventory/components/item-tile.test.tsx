@@ -29,6 +29,18 @@ describe('ItemTile', () => {
     expect(screen.getByText('6.0 lbs · 30 gp')).toBeInTheDocument();
   });
 
+  it("gives a card's name its whole width: the quantity sits with the facts, the full name in its tooltip", () => {
+    renderTile(buildItem({ name: 'Rations (1 day)', quantity: 5, totalWeight: 10, value_cp: 250 }));
+    const name = screen.getByTestId('item-tile-name');
+    expect(name).toHaveTextContent(/^Rations \(1 day\)$/);
+    expect(name).toHaveAttribute('title', 'Rations (1 day)');
+    // Breaking at any letter let the name shrink to a letter's width beside the badge ("Ration / s").
+    expect(name.style.overflowWrap).toBe('break-word');
+    const facts = screen.getByTestId('item-tile-facts');
+    expect(within(facts).getByText('×5')).toBeInTheDocument();
+    expect(within(facts).getByText('10.0 lbs · 12 gp')).toBeInTheDocument();
+  });
+
   it('shows small change in silver or copper, never 0 gp', () => {
     renderTile(buildItem({ name: 'Arrow', quantity: 10, totalWeight: 0.5, value_cp: 1 }), 'list');
     expect(screen.getByText('0.5 lbs · 1 sp')).toBeInTheDocument();

@@ -201,23 +201,31 @@ export function ItemTile({
       >
         {layout === 'grid' ? (
           <Stack gap={4}>
-            <Group justify="space-between" gap={4} wrap="nowrap" align="flex-start">
-              <Group gap={6} wrap="nowrap" miw={0}>
-                <GameIcon name={icon} size={22} />
-                {/* A one-word name wider than the tile ("Longsword") breaks inside the word rather
-                    than showing as "Long…": the name is what a player looks for. */}
-                <Text fw={600} size="sm" lineClamp={2} style={{ overflowWrap: 'anywhere' }}>
-                  {item.name}
-                </Text>
-              </Group>
+            <Group gap={6} wrap="nowrap" align="flex-start">
+              <GameIcon name={icon} size={22} />
+              {/* The name has the card's whole width (the quantity sits with the facts below): it wraps
+                  between words, one longer than two lines ends in an ellipsis; only a word wider than the card
+                  itself breaks. The full name is the tile's label and its tooltip. */}
+              <Text
+                fw={600}
+                size="sm"
+                lineClamp={2}
+                title={item.name}
+                data-testid="item-tile-name"
+                style={{ minWidth: 0, overflowWrap: 'break-word' }}
+              >
+                {item.name}
+              </Text>
+            </Group>
+            <Group gap={6} wrap="wrap" pr={menuRoom} data-testid="item-tile-facts">
               <Badge variant="light" size="sm" style={{ flexShrink: 0 }}>
                 ×{item.quantity}
               </Badge>
+              <Text size="xs" c="dimmed">
+                {formatWeight(item.totalWeight, { decimals: 1 })} ·{' '}
+                {formatStackValue(item.value_cp * item.quantity)}
+              </Text>
             </Group>
-            <Text size="xs" c="dimmed" pr={menuRoom}>
-              {formatWeight(item.totalWeight, { decimals: 1 })} ·{' '}
-              {formatStackValue(item.value_cp * item.quantity)}
-            </Text>
             {rarity || status.length > 0 ? (
               <Group gap={4} pr={menuRoom}>
                 {rarity ? <RarityBadge rarity={rarity} size="xs" /> : null}
