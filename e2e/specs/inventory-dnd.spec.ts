@@ -176,13 +176,26 @@ test.describe('desktop with a touch screen', () => {
     );
     await expect(right.getByRole('button', { name: 'Dagger, quantity 1' })).toBeVisible();
 
-    // The keyboard: Space picks the item up, Right jumps to the other panel, Space drops it.
-    await left.getByRole('button', { name: 'Torch, quantity 1' }).focus();
+    // The keyboard: Space picks the item up, Right jumps to the other panel, Space drops it; Escape
+    // puts it back. A screen reader hears each step with the item's and the container's names, not
+    // dnd-kit's ids.
+    const heard = page.locator('[id^="DndLiveRegion"]');
+    const torch = left.getByRole('button', { name: 'Torch, quantity 1' });
+    await expect(torch).toHaveAccessibleDescription(/To pick up an item, press Space\./);
+    await torch.focus();
+    await page.keyboard.press('Space');
+    await expect(page.getByText('Torch ×1', { exact: true })).toBeVisible();
+    await expect(heard).toHaveText('Torch is over Backpack (Tamsin Reed).');
+    await page.keyboard.press('Escape');
+    await expect(heard).toHaveText('Moving Torch was cancelled.');
+    await torch.focus();
     await page.keyboard.press('Space');
     await expect(page.getByText('Torch ×1', { exact: true })).toBeVisible();
     await page.keyboard.press('ArrowRight');
     await expect(right).toHaveAttribute('data-drop-over', 'true');
+    await expect(heard).toHaveText('Torch is over Saddlebag (Tamsin Reed).');
     await page.keyboard.press('Space');
+    await expect(heard).toHaveText('Torch was dropped on Saddlebag (Tamsin Reed).');
     await expect(right.getByRole('button', { name: 'Torch, quantity 1' })).toBeVisible();
 
     // The first panel's Source select picks the Chest; the lantern goes there with the mouse.

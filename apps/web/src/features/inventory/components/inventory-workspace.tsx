@@ -9,13 +9,14 @@ import {
   useSensor,
   useSensors,
 } from '@dnd-kit/core';
-import type { Container, ItemInstance, ItemTemplate, ShopInstance } from '@haversack/contracts';
+import type { Container, ItemInstance, ItemTemplate, LootInstance, ShopInstance } from '@haversack/contracts';
 import { lootMessages, shopMessages } from '@haversack/contracts';
 import { Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { PageSkipLink } from '../../../components/page-skip-link';
 import { toast } from '../../../lib/toast';
+import { lootKeys } from '../../loot/api/loot-api';
 import { useLootDestinations, useTakeLoot } from '../../loot/hooks/use-take-loot';
 import { shopKeys } from '../../shops/api/shops-api';
 import { type DraggedShopItem, isDraggedShopItem } from '../../shops/components/shop-source-view';
@@ -23,14 +24,17 @@ import { TradeDialog, type TradeOffer } from '../../shops/components/trade-dialo
 import type { ContainerOwner, ItemFilters } from '../api/inventory-api';
 import { itemInstanceQuery } from '../api/inventory-api';
 import { panelCollision, panelJumpCoordinates, TOUCH_DRAG_DELAY_MS, TOUCH_DRAG_TOLERANCE_PX } from '../dnd';
+import { dragAnnouncements, dragInstructions } from '../drag-announcements';
 import { planDrop } from '../drop-plan';
 import { useDeviceClass } from '../hooks/use-device-class';
 import { useAddFromMarket, useTransferItem } from '../hooks/use-inventory-actions';
 import { useTransferQueue } from '../hooks/use-transfer-queue';
 import {
   asDragPayload,
+  containerLabel,
   type DraggedLootItem,
   type DragPayload,
+  type DropZone,
   isDraggedLootItem,
   type LayoutMode,
   type LootSource,
@@ -294,6 +298,29 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
     });
   };
 
+  /** A drop zone as a screen reader hears it during a keyboard drag: what the panel shows. */
+  const zoneName = (zone: DropZone): string => {
+    const panel = zone.side === 'left' ? 'the first panel' : 'the second panel';
+    switch (zone.kind) {
+      case 'marketplace':
+        return 'the Marketplace';
+      case 'shop':
+        return (
+          (zone.shopId && queryClient.getQueryData<ShopInstance>(shopKeys.instance(zone.shopId))?.name) ||
+          panel
+        );
+      case 'loot':
+        return (
+          (zone.lootId && queryClient.getQueryData<LootInstance>(lootKeys.instance(zone.lootId))?.name) ||
+          panel
+        );
+      case 'container': {
+        const container = zone.containerId ? byId.get(zone.containerId) : undefined;
+        return container ? containerLabel(container) : panel;
+      }
+    }
+  };
+
   const onDragStart = (event: DragStartEvent) => {
     const data = event.active.data.current;
     setDragging(isDraggedShopItem(data) ? data : isDraggedLootItem(data) ? data : asDragPayload(data));
@@ -403,6 +430,10 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
         onDragStart={onDragStart}
         onDragEnd={onDragEnd}
         onDragCancel={() => setDragging(null)}
+        accessibility={{
+          announcements: dragAnnouncements(zoneName),
+          screenReaderInstructions: dragInstructions,
+        }}
       >
         <SimpleGrid cols={viewMode === 'dual' ? 2 : 1} spacing="md">
           <InventoryPanel {...panelProps('left')} />
