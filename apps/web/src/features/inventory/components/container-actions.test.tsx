@@ -74,6 +74,9 @@ function renderView(container: Container, onSelect = vi.fn()) {
   return onSelect;
 }
 
+const checks = (fetchMock: ReturnType<typeof mockFetch>) =>
+  fetchMock.mock.calls.filter(([url]) => String(url) === '/api/v1/subscription/check_feature');
+
 const posts = (fetchMock: ReturnType<typeof mockFetch>, method: string) =>
   fetchMock.mock.calls.filter(([, init]) => init?.method === method);
 
@@ -129,6 +132,47 @@ describe('Delete container', () => {
   it('is not offered for the primary container', async () => {
     serve(backpack, [], () => undefined);
     renderView(backpack);
+    expect(await screen.findByText('No items found.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Delete container' })).not.toBeInTheDocument();
+  });
+
+  it("is not offered on a party's only container while it holds items (nowhere for them to go)", async () => {
+    // The reviewer's case: a player on the Party Stash, which holds items and has no other party container.
+    const stash = { ...otherOwners, items_count: 3 };
+    serve(stash, [copper], () => undefined);
+    renderView(stash);
+    expect(await screen.findByRole('button', { name: 'Copper piece, quantity 150' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Delete container' })).not.toBeInTheDocument();
+  });
+
+  it('is offered on an empty party stash to a member who may act on it, as the server allows', async () => {
+    const stash = { ...otherOwners, items_count: 0 };
+    serve(stash, [], (url) =>
+      url === '/api/v1/subscription/check_feature'
+        ? success({ allowed: true, feature: 'party_collaboration' })
+        : undefined,
+    );
+    renderView(stash);
+    expect(await screen.findByRole('button', { name: 'Delete container' })).toBeInTheDocument();
+  });
+
+  it("is not offered on a party's container to a member whose plan lacks party collaboration", async () => {
+    const stash = { ...otherOwners, items_count: 0 };
+    const fetchMock = serve(stash, [], (url) =>
+      url === '/api/v1/subscription/check_feature'
+        ? success({ allowed: false, feature: 'party_collaboration' })
+        : undefined,
+    );
+    renderView(stash);
+    await waitFor(() => expect(checks(fetchMock)).toHaveLength(1));
+    expect(await screen.findByText('No items found.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Delete container' })).not.toBeInTheDocument();
+  });
+
+  it('is not offered to a member who may only look', async () => {
+    const stash = { ...otherOwners, items_count: 0, can_act: false };
+    serve(stash, [], () => undefined);
+    renderView(stash);
     expect(await screen.findByText('No items found.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Delete container' })).not.toBeInTheDocument();
   });

@@ -6,7 +6,12 @@ import { useState } from 'react';
 import { useMatch, useNavigate } from 'react-router';
 import { CapacityBar } from '../../../components/capacity-bar';
 import { ErrorPanel } from '../../../components/error-panel';
-import { containerCoinsQuery, containerQuery, type ItemFilters } from '../api/inventory-api';
+import {
+  containerCoinsQuery,
+  containerQuery,
+  type ItemFilters,
+  partyCollaborationQuery,
+} from '../api/inventory-api';
 import type { LayoutMode } from '../workspace-types';
 import { ContainerSourceSelect } from './container-source-select';
 import { ConvertCurrencyDialog } from './convert-currency-dialog';
@@ -92,7 +97,7 @@ function afterDeletion(container: Container, containers: Container[]): string | 
   );
 }
 
-/** Convert coins (when the container holds coins) and Delete container (not the primary one). */
+/** Convert coins (when the container holds coins) and Delete container (when the server would allow it). */
 function ContainerActions({
   container,
   containers,
@@ -109,7 +114,21 @@ function ContainerActions({
   const coins = useQuery({ ...containerCoinsQuery(container.id), enabled: container.can_act });
   const heldCoins = coins.data ?? {};
   const hasCoins = Object.values(heldCoins).some((n) => n > 0);
-  const canDelete = container.can_act && !container.is_primary;
+  const partyOwned = container.owner.type === 'party';
+  // Deleting a party's container is a party action: it needs party collaboration (decisions.md). The
+  // button waits for the answer rather than show and vanish.
+  const collaboration = useQuery({
+    ...partyCollaborationQuery(container.owner.id),
+    enabled: partyOwned && container.can_act,
+  });
+  // The server's rule (inventory.service deleteContainer): a member who may act on it, not a primary
+  // container, and its items need another container of the same owner to go to. A party's only stash
+  // that holds items cannot go, whoever asks: no button that opens a dialog whose delete stays disabled.
+  const canDelete =
+    container.can_act &&
+    !container.is_primary &&
+    (!partyOwned || collaboration.data === true) &&
+    (container.items_count === 0 || deletionDestinations(container, containers).length > 0);
   if (!container.can_act || (!hasCoins && !canDelete)) return null;
   return (
     <Group gap="xs" justify="flex-end">
