@@ -44,6 +44,21 @@ function transferResult() {
 }
 
 describe('TransferQueueBar', () => {
+  it('covers no item while empty: it sticks to the bottom only with items queued or a refusal to show', async () => {
+    mockFetch(() => transferResult());
+    renderWithProviders(<Harness items={[arrows]} />);
+    const bar = screen.getByRole('region', { name: 'Transfer queue' });
+    expect(bar).not.toHaveStyle({ position: 'sticky' });
+    fireEvent.click(screen.getByRole('button', { name: 'Queue all' }));
+    await waitFor(() => expect(bar).toHaveStyle({ position: 'sticky', bottom: '0px' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Clear' }));
+    await waitFor(() => expect(bar).not.toHaveStyle({ position: 'sticky' }));
+    // A swipe right without a destination: the bar comes up to say why.
+    fireEvent.click(screen.getByRole('button', { name: 'Quick transfer first' }));
+    expect(await screen.findByText(selectDestinationMessage)).toBeInTheDocument();
+    expect(bar).toHaveStyle({ position: 'sticky' });
+  });
+
   it('refuses to process without a destination', async () => {
     const fetchMock = mockFetch(() => transferResult());
     renderWithProviders(<Harness items={[arrows]} />);

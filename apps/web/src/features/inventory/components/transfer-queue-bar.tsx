@@ -7,20 +7,23 @@ import { sourceOptionLabel } from './container-source-select';
 
 /**
  * spec/02 §2 transfer queue bar: destination, queued items, remove, clear and process. It sticks to the
- * bottom of a phone screen, so an empty queue keeps only what a swipe right needs: the destination.
+ * bottom of a phone screen only while it has something to act on (queued items, a run, a refusal such
+ * as a swipe right without a destination); an empty queue sits after the items, so it covers none of
+ * them.
  */
 export function TransferQueueBar({ queue, containers }: { queue: TransferQueue; containers: Container[] }) {
   const busy = queue.progress !== null;
   const hasItems = queue.items.length > 0;
+  const floating = hasItems || busy || queue.error !== null;
   const { keepMounted, ...destinationFirstUse } = useOptionsOnFirstUse();
   return (
     <Paper
       withBorder
-      shadow="md"
+      shadow={floating ? 'md' : undefined}
       p="sm"
-      pos="sticky"
-      bottom={0}
-      style={{ zIndex: 5 }}
+      pos={floating ? 'sticky' : undefined}
+      bottom={floating ? 0 : undefined}
+      style={floating ? { zIndex: 5 } : undefined}
       component="section"
       aria-label="Transfer queue"
       data-testid="transfer-queue"
