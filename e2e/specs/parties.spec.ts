@@ -85,7 +85,9 @@ test('a GM shares a party code, a player joins and brings a character, the GM re
   await checkPage(player.page, 'party-discover');
   await player.page.getByRole('link', { name: 'Join with Code' }).click();
   await expect(player.page).toHaveURL(/\/parties\/join$/);
-  await player.page.getByRole('textbox', { name: 'Join Code' }).fill(joinCode.toLowerCase());
+  // Pasted as a chat message may carry it: a leading space, a dash, lower case. The whole code must survive.
+  const pastedCode = ` ${joinCode.slice(0, 4)}-${joinCode.slice(4)}`.toLowerCase();
+  await player.page.getByRole('textbox', { name: 'Join Code' }).fill(pastedCode);
   await expect(player.page.getByRole('textbox', { name: 'Join Code' })).toHaveValue(joinCode);
   await expect(player.page.getByText('Join code format looks good')).toBeVisible();
   await expect(player.page.getByTestId('join-preview')).toContainText(partyName);

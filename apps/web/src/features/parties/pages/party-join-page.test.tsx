@@ -39,6 +39,32 @@ describe('PartyJoinPage', () => {
     expect(screen.getByRole('button', { name: 'Join Party' })).toBeEnabled();
   });
 
+  it.each([
+    [' 3fxqltlc', '3FXQLTLC'],
+    ['3fxq-ltlc', '3FXQLTLC'],
+    ['3FXQ\u00a0LTLC\n', '3FXQLTLC'],
+  ])('keeps the whole code when %j is pasted, separators and all', async (pasted, expected) => {
+    const fetchMock = mockFetch(() => success(buildPreview()));
+    const user = userEvent.setup();
+    renderRoutes(routes, '/parties/join');
+    await user.click(codeInput());
+    await user.paste(pasted);
+    expect(codeInput()).toHaveValue(expected);
+    expect(screen.getByText('Join code format looks good')).toBeInTheDocument();
+    await vi.waitFor(
+      () => expect(previewCalls(fetchMock)).toEqual([`/api/v1/parties/preview?join_code=${expected}`]),
+      { timeout: 2_000 },
+    );
+  });
+
+  it('still stops a typed code at 8 characters', async () => {
+    mockFetch(() => success(buildPreview()));
+    const user = userEvent.setup();
+    renderRoutes(routes, '/parties/join');
+    await user.type(codeInput(), 'abcd2345xyz');
+    expect(codeInput()).toHaveValue('ABCD2345');
+  });
+
   it('previews only from 6 characters and only after a 500 ms pause', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const fetchMock = mockFetch(() => success(buildPreview({ name: 'Night Watch' })));

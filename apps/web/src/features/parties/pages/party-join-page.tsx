@@ -18,7 +18,10 @@ export const JOIN_CODE_MIN = 6;
 export const JOIN_CODE_MAX = 8;
 export const PREVIEW_DEBOUNCE_MS = 500;
 
-/** spec/02 §5: uppercased, only A–Z and 0–9 kept, at most 8. */
+/**
+ * spec/02 §5: uppercased, only A–Z and 0–9 kept, at most 8. The limit applies after the clean-up so a
+ * pasted " 3fxq-ltlc" keeps all eight characters of its code.
+ */
 export function normaliseJoinCode(raw: string): string {
   return raw
     .toUpperCase()
@@ -100,7 +103,8 @@ export function PartyJoinPage() {
               label="Join Code"
               placeholder="e.g. ABCD2345"
               value={code}
-              maxLength={JOIN_CODE_MAX}
+              // No native maxLength: the browser would cut a pasted code, separators included, before
+              // normaliseJoinCode removes them; the normaliser holds the field to 8 characters instead.
               autoComplete="off"
               autoCapitalize="characters"
               spellCheck={false}
