@@ -1,6 +1,7 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { expectAccessible } from '../support/a11y';
 import { AccountPages, type NewAccount, newAccount } from '../support/accounts';
+import { api } from '../support/api';
 import { screenshotBothWidths } from '../support/screenshots';
 
 async function signedUp(browser: Browser, prefix: string): Promise<{ page: Page; account: NewAccount }> {
@@ -160,4 +161,55 @@ test('a GM shares a party code, a player joins and brings a character, the GM re
   await player.page.getByRole('button', { name: 'Create Character' }).click();
   await expect(player.page).toHaveURL(/\/characters\/[0-9a-f-]{36}$/);
   await expect(player.page.getByRole('heading', { level: 1, name: 'Bram Stoutarm' })).toBeVisible();
+});
+
+test('on a phone the party tabs scroll sideways, show that more wait past the edge, and keep the chosen tab in view', async ({
+  browser,
+}) => {
+  const gm = await signedUp(browser, 'tabs');
+  const party = await api<{ id: string }>(gm.page, 'POST', '/parties', {
+    party: { name: `Narrow Road ${Date.now() % 10_000}` },
+  });
+  await gm.page.setViewportSize({ width: 375, height: 812 });
+  const tab = (name: string) => gm.page.getByRole('tab', { name });
+  // Whole, give or take the fraction of a pixel a scrolled row can end on.
+  const shown = { ratio: 0.99 };
+  const scrollLeft = gm.page.getByRole('button', { name: 'Scroll left' });
+  const scrollRight = gm.page.getByRole('button', { name: 'Scroll right' });
+  const pageScrollsSideways = () =>
+    gm.page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+
+  // A link to the loot tab, next to last, lands at the end of the row with that tab in view, and the fading
+  // arrow at the start says the first tabs wait past the edge.
+  await gm.page.goto(`/parties/${party.id}?tab=loot`);
+  await expect(tab('Loot')).toHaveAttribute('aria-selected', 'true');
+  await expect(tab('Loot')).toBeInViewport(shown);
+  await expect(tab('Overview')).not.toBeInViewport(shown);
+  await expect(scrollLeft).toHaveCSS('opacity', '1');
+  await expect(scrollRight).toHaveCSS('opacity', '0');
+  expect(await pageScrollsSideways()).toBe(false);
+
+  // Back to the start with the arrow (a step at a time): the first tab shows and the arrows swap.
+  await expect(async () => {
+    await scrollLeft.click();
+    await expect(tab('Overview')).toBeInViewport({ ...shown, timeout: 1_000 });
+  }).toPass();
+  await expect(scrollLeft).toHaveCSS('opacity', '0');
+  await expect(scrollRight).toHaveCSS('opacity', '1');
+
+  // Choosing a tab by keyboard (Overview, left arrow, wraps to Activity) brings the chosen one into view.
+  await tab('Overview').click();
+  await gm.page.keyboard.press('ArrowLeft');
+  await expect(tab('Activity')).toHaveAttribute('aria-selected', 'true');
+  await expect(tab('Activity')).toBeInViewport(shown);
+  expect(await pageScrollsSideways()).toBe(false);
+  await checkPage(gm.page, 'party-detail-tabs-phone');
+
+  // A desktop has room for every tab: no arrows.
+  await gm.page.setViewportSize({ width: 1280, height: 800 });
+  for (const name of ['Overview', 'Members', 'Characters', 'Inventory', 'Shops', 'Loot', 'Activity']) {
+    await expect(tab(name)).toBeInViewport(shown);
+  }
+  await expect(scrollLeft).toHaveCSS('opacity', '0');
+  await expect(scrollRight).toHaveCSS('opacity', '0');
 });

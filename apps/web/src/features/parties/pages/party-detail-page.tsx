@@ -17,6 +17,7 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
+import { ScrollingTabsList } from '../../../components/scrolling-tabs-list';
 import { usePageTitle } from '../../../lib/page-title';
 import { useCurrentUser } from '../../../stores/auth-store';
 import { ACTIVITY_TAB_PER_PAGE } from '../../activity/api/transactions-api';
@@ -188,14 +189,13 @@ function MemberView({ party }: { party: Party }) {
       ) : null}
 
       <Tabs value={tab} onChange={(value) => value && setTab(value as PartyTab)} keepMounted={false}>
-        {/* One row on a phone too: the tabs scroll sideways instead of wrapping onto a second row. */}
-        <Tabs.List className="haversack-tab-row">
+        <ScrollingTabsList selected={tab}>
           {tabs.map((value) => (
             <Tabs.Tab key={value} value={value}>
               {tabLabels[value]}
             </Tabs.Tab>
           ))}
-        </Tabs.List>
+        </ScrollingTabsList>
         <Tabs.Panel value="overview" pt="md">
           <PartyOverviewTab
             party={party}
