@@ -29,6 +29,13 @@ declare module 'fastify' {
 export const CABLE_PROTOCOL = 'actioncable-v1-json';
 const PING_INTERVAL_MS = 3_000;
 
+/**
+ * A member whose last PartyChannel subscription ends stays online this long. A page reload, a move to a
+ * screen without the party's channels and back, or a dropped connection returns within it and finds the
+ * member still counted, so the others see neither "left the party" nor "joined the party" for it.
+ */
+export const PRESENCE_LEAVE_GRACE_MS = 5_000;
+
 export interface CableLimits {
   connectionsPerUser: number;
   maxMessageBytes: number;
@@ -119,20 +126,28 @@ export const cablePlugin = fp(
       broadcaster: Broadcaster;
       presence: Presence;
       limits?: CableLimits;
+      presenceLeaveGraceMs?: number;
     },
   ) => {
     const limits = options.limits ?? defaultCableLimits;
+    const presenceLeaveGraceMs = options.presenceLeaveGraceMs ?? PRESENCE_LEAVE_GRACE_MS;
     const connections = new Set<Connection>();
     const perUser = new Map<string, number>();
     const bySession = new Map<string, Set<Connection>>();
 
     let pinger: NodeJS.Timeout | undefined;
     let stopSessions: (() => void) | undefined;
+    let closing = false;
+    /** Leaves waiting out their grace, each of which runs at once when called. */
+    const pendingLeaves = new Set<() => void>();
     await app.register(websocket, {
       // Shutdown: tell every client to come back (to another process, or this one once it restarts).
       preClose: async function closeCable(this: FastifyInstance) {
         if (pinger) clearInterval(pinger);
         stopSessions?.();
+        // Nobody comes back to a process that is stopping: its members go offline now, not after a grace.
+        closing = true;
+        for (const leaveNow of [...pendingLeaves]) leaveNow();
         for (const connection of [...connections]) disconnect(connection.socket, 'server_restart', true);
         await new Promise<void>((resolve) => this.websocketServer.close(() => resolve()));
       },
@@ -179,6 +194,18 @@ export const cablePlugin = fp(
       });
     };
 
+    const leaveAfterGrace = (partyId: string, user: OnlineUser) => {
+      if (closing) return void announcePresence(partyId, user, 'left');
+      const leaveNow = () => {
+        clearTimeout(timer);
+        pendingLeaves.delete(leaveNow);
+        void announcePresence(partyId, user, 'left');
+      };
+      const timer = setTimeout(leaveNow, presenceLeaveGraceMs);
+      timer.unref();
+      pendingLeaves.add(leaveNow);
+    };
+
     const register = (connection: Connection) => {
       connections.add(connection);
       perUser.set(connection.user.id, (perUser.get(connection.user.id) ?? 0) + 1);
@@ -196,9 +223,11 @@ export const cablePlugin = fp(
       // Still being checked: nothing to stop, and the check sees the key gone and gives up.
       if (!subscription.stop) return;
       subscription.stop();
-      // Presence counts a connection once per party, on its PartyChannel subscription.
-      if (subscription.channel === 'PartyChannel')
-        void announcePresence(subscription.partyId, connection.user, 'left');
+      // Presence counts a connection once per party, on its PartyChannel subscription. A member removed
+      // from the party (told with a rejection) is not coming back: offline at once.
+      if (subscription.channel !== 'PartyChannel') return;
+      if (notify) void announcePresence(subscription.partyId, connection.user, 'left');
+      else leaveAfterGrace(subscription.partyId, connection.user);
     };
 
     /** Forgets the connection and stops its feeds; safe to call twice (on disconnect, then on close). */

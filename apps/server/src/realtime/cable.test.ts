@@ -18,7 +18,7 @@ import {
 } from '../test/factories.js';
 import { buildTestApp, callApi, json, linkFromMail, type TestContext } from '../test/helper.js';
 import { InProcessBroadcaster } from './broadcaster.js';
-import { cablePlugin, defaultCableLimits } from './cable-server.js';
+import { cablePlugin, defaultCableLimits, PRESENCE_LEAVE_GRACE_MS } from './cable-server.js';
 import { InProcessPresence } from './presence.js';
 
 let ctx: TestContext;
@@ -206,7 +206,8 @@ describe('party channels with the official client', () => {
     await subscribe(tabTwo, 'PartyChannel', party.id).connected;
     tabOne.disconnect();
     tabTwo.disconnect();
-    // Only the last tab closing takes the player offline: one "left", and no second "joined" before it.
+    // Only the last tab closing takes the player offline, once the grace has passed: one "left", and no
+    // second "joined" before it.
     const next = await watcher.next((m) => m.action === 'presence_changed' && m.user_id === player.user.id);
     expect(next).toMatchObject({ change_type: 'left' });
     expect((next.online_users as { id: string }[]).map((u) => u.id)).toEqual([gm.user.id]);
@@ -218,9 +219,16 @@ describe('party channels with the official client', () => {
     await channel.connected;
     const members = subscribe(consumer(player), 'PartyChannel', party.id);
     await members.connected;
+    const watcher = subscribe(consumer(gm), 'PartyChannel', party.id);
+    await watcher.connected;
     await ctx.app.services.parties.removeMember(gm.user.id, party.id, player.user.id);
     await channel.rejected;
     await members.rejected;
+    // Not coming back: offline at once, without the grace a reload gets.
+    const removedAt = Date.now();
+    const left = await watcher.next((m) => m.action === 'presence_changed' && m.user_id === player.user.id);
+    expect(left).toMatchObject({ change_type: 'left' });
+    expect(Date.now() - removedAt).toBeLessThan(PRESENCE_LEAVE_GRACE_MS / 2);
   });
 
   it('announces membership and character changes on PartyChannel', async () => {
@@ -631,6 +639,71 @@ describe('a bounded number of subscriptions per connection', () => {
     await again;
     expect(replies.get(last)).toBe('confirm_subscription');
     socket.close();
+  });
+});
+
+describe('presence outlives a quick re-subscription', () => {
+  const graceMs = 1_000;
+  let cable: FastifyInstance;
+  let cableBase: string;
+
+  beforeAll(async () => {
+    cable = Fastify({ logger: false });
+    await cable.register(errorHandlerPlugin);
+    await cable.register(cablePlugin, {
+      db: ctx.database.db,
+      accessTokens: ctx.app.services.accessTokens,
+      accounts: ctx.app.services.accounts,
+      broadcaster: new InProcessBroadcaster(),
+      presence: new InProcessPresence(),
+      presenceLeaveGraceMs: graceMs,
+    });
+    await cable.listen({ port: 0, host: '127.0.0.1' });
+    cableBase = `http://127.0.0.1:${(cable.server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => cable.close());
+
+  function consumerHere(user: SignedInUser) {
+    const created = consumerFor(cableBase, user.token);
+    consumers.push(created);
+    return created;
+  }
+  const presenceOf = (user: SignedInUser) => (m: Record<string, unknown>) =>
+    m.action === 'presence_changed' && m.user_id === user.user.id;
+
+  it('tells the others nothing when a member reloads the page or moves between screens, and "left" once they stay away', async () => {
+    const gm = await createUser(ctx);
+    const party = await createParty(ctx, gm);
+    const player = await createMember(ctx, party, 'player');
+    const latecomer = await createMember(ctx, party, 'player');
+    const watcher = subscribe(consumerHere(gm), 'PartyChannel', party.id);
+    await watcher.connected;
+    const firstPage = consumerHere(player);
+    await subscribe(firstPage, 'PartyChannel', party.id).connected;
+    expect(await watcher.next(presenceOf(player))).toMatchObject({ change_type: 'joined' });
+
+    // A reload: the page's socket closes and the next page opens another.
+    firstPage.disconnect();
+    const nextPage = consumerHere(player);
+    const onNextPage = subscribe(nextPage, 'PartyChannel', party.id);
+    await onNextPage.connected;
+    // A screen without the party's channels and back: unsubscribed and subscribed again on one socket.
+    onNextPage.unsubscribe();
+    await subscribe(nextPage, 'PartyChannel', party.id).connected;
+    // Whatever the player's comings and goings announced reaches the watcher before the latecomer's join.
+    await subscribe(consumerHere(latecomer), 'PartyChannel', party.id).connected;
+    await watcher.next(presenceOf(latecomer));
+    expect(watcher.messages.filter(presenceOf(player))).toEqual([]);
+
+    // Gone for good: "left", but only once the grace has passed.
+    const leftAt = Date.now();
+    nextPage.disconnect();
+    const left = await watcher.next(presenceOf(player));
+    expect(left).toMatchObject({ change_type: 'left' });
+    expect(Date.now() - leftAt).toBeGreaterThanOrEqual(graceMs - 50);
+    expect((left.online_users as { id: string }[]).map((u) => u.id).sort()).toEqual(
+      [gm.user.id, latecomer.user.id].sort(),
+    );
   });
 });
 
