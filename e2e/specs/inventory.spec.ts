@@ -4,6 +4,7 @@ import { AccountPages, newAccount } from '../support/accounts';
 import { api, findTemplate, upgradeTo } from '../support/api';
 import { expectInventoryOf } from '../support/inventory';
 import { screenshotBothWidths } from '../support/screenshots';
+import { settleAnimations } from '../support/settle';
 
 async function checkPage(page: Page, name: string, screenshot = true) {
   await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
@@ -267,4 +268,46 @@ test('a player moves part of a stack into the party stash in dual view; the part
   expect(moved).toHaveLength(1);
   expect(moved[0]?.quantity).toBe(5);
   expect(ledger.transactions.map((t) => t.transaction_type)).toContain('currency_conversion');
+});
+
+test('a Free player moving into the party stash is told what the plan lacks, with the way to upgrade', async ({
+  browser,
+}) => {
+  const gmPage = await (await browser.newContext()).newPage();
+  await new AccountPages(gmPage).register(newAccount('gm'));
+  const page = await (await browser.newContext()).newPage();
+  await new AccountPages(page).register(newAccount('free'));
+  const party = await api<{ id: string; join_code: string }>(gmPage, 'POST', '/parties', {
+    party: { name: 'The Tin Cup' },
+  });
+  await api(page, 'POST', '/parties/join', { join_code: party.join_code, role_request: 'player' });
+  const character = await api<{ primary_container_id: string }>(page, 'POST', '/characters', {
+    character: { name: 'Wren Alder', party_id: party.id },
+  });
+  const arrow = await findTemplate(page, 'Arrow');
+  await api(page, 'POST', '/item_instances', {
+    item_template_id: arrow.id,
+    container_id: character.primary_container_id,
+    quantity: 20,
+  });
+  const refusal = 'Party collaboration is not included in your Free plan. Upgrade to use it.';
+
+  await page.goto(`/containers/${character.primary_container_id}`);
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: width === 375 ? 812 : 800 });
+    await page.getByRole('button', { name: 'Move Arrow to...' }).click();
+    await page.getByRole('menuitem', { name: /^Party Stash/ }).click();
+    await page
+      .getByRole('dialog', { name: 'Move Arrow' })
+      .getByRole('textbox', { name: 'Quantity' })
+      .fill('5');
+    await page.keyboard.press('Enter');
+    const toast = page.getByRole('alert').filter({ hasText: refusal });
+    await expect(toast.getByRole('link', { name: 'See upgrade options' })).toBeVisible();
+    await settleAnimations(page);
+    await page.screenshot({ path: `e2e/.output/screenshots/inventory-plan-refusal-${width}.png` });
+    if (width === 1280) await toast.getByRole('link', { name: 'See upgrade options' }).click();
+    else await toast.getByRole('button').click();
+  }
+  await expect(page).toHaveURL(/\/subscription\/upgrade\?feature=party_collaboration$/);
 });

@@ -1,5 +1,7 @@
 import { inventoryMessages, unsupportedTransferMessage } from '@haversack/contracts';
 import { isApiError } from '../../../lib/http-client';
+import { toast } from '../../../lib/toast';
+import { upgradeLinkLabel, upgradePathFor } from '../../../lib/upgrade-link';
 
 /** spec/02 §8: a non-API failure of a transfer. */
 export const unexpectedTransferError = 'An unexpected error occurred during item transfer.';
@@ -15,6 +17,16 @@ export function transferErrorMessage(error: unknown): string {
   if (!isApiError(error)) return unexpectedTransferError;
   if (error.code === 'NETWORK_ERROR' || error.code === 'UNKNOWN_ERROR') return unexpectedTransferError;
   return error.serverMessage ?? error.message ?? inventoryMessages.transferFailed;
+}
+
+/**
+ * The toast for a failed transfer: `message` (by default the one above). A plan refusal, such as a Free plan
+ * moving into the party stash without party_collaboration, also links to the upgrade that lifts it, as the
+ * client's own refusal toasts do (issue 3); transfers answer their refusals themselves, so they would not.
+ */
+export function toastTransferFailure(error: unknown, message = transferErrorMessage(error)): void {
+  const upgradePath = isApiError(error) ? upgradePathFor(error) : null;
+  toast.error(message, undefined, upgradePath ? { label: upgradeLinkLabel, href: upgradePath } : undefined);
 }
 
 /**

@@ -19,7 +19,7 @@ import {
   transferItem,
   updateItem,
 } from '../api/inventory-api';
-import { refusalMessage, transferErrorMessage } from '../api/transfer-messages';
+import { refusalMessage, toastTransferFailure } from '../api/transfer-messages';
 
 export const mergeFailed = 'Failed to merge stacks';
 export const conversionFailed = 'Failed to convert coins';
@@ -33,7 +33,7 @@ export function useTransferItem(options: { quiet?: boolean } = {}) {
     onSuccess: (result) => {
       if (!options.quiet) toast.success(result.message || inventoryMessages.transferred);
     },
-    onError: (error) => toast.error(transferErrorMessage(error)),
+    onError: (error) => toastTransferFailure(error),
     onSettled: (_result, _error, request) =>
       invalidateContainers(queryClient, [request.sourceContainerId, request.targetContainerId]),
   });
@@ -53,7 +53,7 @@ export function useAddFromMarket() {
     mutationFn: (request: AddFromMarketRequest) =>
       addFromTemplate(request.templateId, request.containerId, request.quantity),
     onSuccess: (_stacks, request) => toast.success(`Added ${request.quantity} × ${request.templateName}`),
-    onError: (error) => toast.error(transferErrorMessage(error)),
+    onError: (error) => toastTransferFailure(error),
     onSettled: (_stacks, _error, request) => invalidateContainers(queryClient, [request.containerId]),
   });
 }

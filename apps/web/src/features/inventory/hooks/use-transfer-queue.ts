@@ -5,7 +5,7 @@ import { toast } from '../../../lib/toast';
 import { takeLoot } from '../../loot/api/loot-api';
 import { afterTake, takeErrorMessage } from '../../loot/hooks/use-take-loot';
 import { invalidateContainers, transferItem } from '../api/inventory-api';
-import { transferErrorMessage } from '../api/transfer-messages';
+import { toastTransferFailure, transferErrorMessage } from '../api/transfer-messages';
 import type { QueuedItem } from '../workspace-types';
 
 /** spec/02 §5: the queue refuses to run without a destination. */
@@ -131,7 +131,7 @@ export function useTransferQueue() {
               await moveBack(result, item.container_id);
               toast.info(transferUndone);
             } catch (cause) {
-              toast.error(transferErrorMessage(cause));
+              toastTransferFailure(cause);
             } finally {
               await refresh(queryClient, [item], destination);
             }
@@ -143,7 +143,7 @@ export function useTransferQueue() {
           });
         }
       } catch (cause) {
-        toast.error(item.loot ? takeErrorMessage(cause) : transferErrorMessage(cause));
+        toastTransferFailure(cause, item.loot ? takeErrorMessage(cause) : undefined);
       } finally {
         await refresh(queryClient, [item], destination);
       }
@@ -169,7 +169,7 @@ export function useTransferQueue() {
         else moved += 1;
       } catch (cause) {
         const reason = item.loot ? takeErrorMessage(cause) : transferErrorMessage(cause);
-        toast.error(`${item.name}: ${reason}`);
+        toastTransferFailure(cause, `${item.name}: ${reason}`);
       }
       setProgress({ done: index + 1, total: batch.length });
     }

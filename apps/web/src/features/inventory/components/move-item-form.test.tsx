@@ -1,0 +1,60 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { toast } from '../../../lib/toast';
+import { failure, jsonResponse, mockFetch } from '../../../test/fixtures';
+import { buildContainer, buildItem, renderWithProviders } from '../test/inventory-fixtures';
+import { MoveItemForm } from './move-item-form';
+
+afterEach(() => vi.restoreAllMocks());
+
+const refusal = 'Party collaboration is not included in your Free plan. Upgrade to use it.';
+const stash = buildContainer({
+  id: 'stash-1',
+  name: 'Party Stash',
+  owner: { type: 'party', id: 'party-1', name: 'The Silver Lantern' },
+  character_id: null,
+  party_id: 'party-1',
+  is_primary: false,
+});
+
+function moveIntoStash() {
+  renderWithProviders(
+    <MoveItemForm item={buildItem({ quantity: 3 })} destinations={[stash]} onDone={() => undefined} />,
+  );
+  fireEvent.click(screen.getByRole('button', { name: 'Transfer' }));
+}
+
+describe('MoveItemForm', () => {
+  it('a plan refusal says what the plan lacks and links to the upgrade for it', async () => {
+    const toastError = vi.spyOn(toast, 'error');
+    mockFetch(() =>
+      jsonResponse(403, {
+        status: 'error',
+        error: {
+          type: 'feature_not_available',
+          code: 'FEATURE_NOT_AVAILABLE',
+          message: refusal,
+          status: 403,
+          details: [{ field: 'party_collaboration', message: refusal, feature: 'party_collaboration' }],
+        },
+      }),
+    );
+    moveIntoStash();
+    await waitFor(() =>
+      expect(toastError).toHaveBeenCalledWith(refusal, undefined, {
+        label: 'See upgrade options',
+        href: '/subscription/upgrade?feature=party_collaboration',
+      }),
+    );
+  });
+
+  it("any other refusal shows the server's reason without a link", async () => {
+    const toastError = vi.spyOn(toast, 'error');
+    mockFetch(() => failure(422, 'CAPACITY_EXCEEDED', 'Item(s) would exceed weight limit'));
+    moveIntoStash();
+    await waitFor(() => expect(toastError).toHaveBeenCalledTimes(1));
+    const [message, , action] = toastError.mock.calls[0] ?? [];
+    expect(message).toBe('Item(s) would exceed weight limit');
+    expect(action).toBeUndefined();
+  });
+});
