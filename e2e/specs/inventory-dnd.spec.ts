@@ -315,3 +315,29 @@ test('a keyboard user reaches the items in a few keys, sees where the focus is, 
       'Dagger ×1: Backpack (Tamsin Reed) → Saddlebag (Tamsin Reed)',
     ]);
 });
+
+test('dialogs of the inventory give the keyboard focus back to the button or item that opened them', async ({
+  page,
+}) => {
+  const { character } = await setUp(page, 'refocus');
+  await addItem(page, character.primary_container_id, 'Torch', 5);
+  await page.goto(`/containers/${character.primary_container_id}`);
+  const torch = page.getByRole('button', { name: 'Torch, quantity 5' });
+  await expect(torch).toBeVisible();
+
+  const newContainer = page.getByRole('button', { name: 'New Container' });
+  await newContainer.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog', { name: 'Create New Container' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog', { name: 'Create New Container' })).toHaveCount(0);
+  await expect(newContainer).toBeFocused();
+
+  await torch.focus();
+  await page.keyboard.press('Enter');
+  const details = page.getByRole('dialog', { name: /Torch/ });
+  await expect(details).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(details).toHaveCount(0);
+  await expect(torch).toBeFocused();
+});

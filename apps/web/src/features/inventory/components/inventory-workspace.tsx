@@ -12,6 +12,7 @@ import {
 import type { Container, ItemInstance, ItemTemplate, LootInstance, ShopInstance } from '@haversack/contracts';
 import { lootMessages, shopMessages } from '@haversack/contracts';
 import { Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { useFocusReturn } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { PageSkipLink } from '../../../components/page-skip-link';
@@ -122,6 +123,13 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
   const [tradeOffer, setTradeOffer] = useState<TradeOffer | null>(null);
   const queryClient = useQueryClient();
   const detail = useOpenItem();
+  // These dialogs are drawn only while open, so they unmount as they close, before Mantine's Modal can give
+  // the keyboard's focus back: the workspace, which stays, gives it back to the button or item that opened
+  // them (otherwise it fell to the top of the page).
+  useFocusReturn({ opened: creating });
+  useFocusReturn({ opened: quantityRequest !== null });
+  useFocusReturn({ opened: tradeOffer !== null });
+  useFocusReturn({ opened: detail.item !== null });
   const queue = useTransferQueue();
   const transfer = useTransferItem();
   const addFromMarket = useAddFromMarket();
