@@ -16,6 +16,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { DetailLoadError } from '../../../components/detail-load-error';
+import { ScrollingTabsList } from '../../../components/scrolling-tabs-list';
 import { usePageTitle } from '../../../lib/page-title';
 import { RealtimeIndicator } from '../../realtime/components/realtime-indicator';
 import { usePartyChannels } from '../../realtime/hooks/use-party-channels';
@@ -122,7 +123,7 @@ export function ShopInstancePage() {
         </Alert>
       )}
       <Tabs value={tab} onChange={(value) => value && setTab(value)} keepMounted={false}>
-        <Tabs.List>
+        <ScrollingTabsList selected={tab}>
           <Tabs.Tab value="buy">Buy</Tabs.Tab>
           {shop.can_trade ? <Tabs.Tab value="sell">Sell</Tabs.Tab> : null}
           {shop.can_trade || shop.can_manage ? (
@@ -141,7 +142,7 @@ export function ShopInstancePage() {
           ) : null}
           {shop.can_manage ? <Tabs.Tab value="sales">Sales log</Tabs.Tab> : null}
           {shop.can_manage ? <Tabs.Tab value="manage">Manage</Tabs.Tab> : null}
-        </Tabs.List>
+        </ScrollingTabsList>
         <Tabs.Panel value="buy" pt="md">
           <ShopStockList shop={shop} trader={trader} onBuy={setOffer} />
         </Tabs.Panel>
