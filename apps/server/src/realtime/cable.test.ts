@@ -18,7 +18,12 @@ import {
 } from '../test/factories.js';
 import { buildTestApp, callApi, json, linkFromMail, type TestContext } from '../test/helper.js';
 import { InProcessBroadcaster } from './broadcaster.js';
-import { cablePlugin, defaultCableLimits, PRESENCE_LEAVE_GRACE_MS } from './cable-server.js';
+import {
+  type CableLimits,
+  cablePlugin,
+  defaultCableLimits,
+  PRESENCE_LEAVE_GRACE_MS,
+} from './cable-server.js';
 import { InProcessPresence } from './presence.js';
 
 let ctx: TestContext;
@@ -578,23 +583,32 @@ describe('subscriptions are keyed by channel and party (review F7)', () => {
   });
 });
 
+/** The cable alone on a server of its own, on the test app's database and services, with `options` on top. */
+async function startCableServer(options: { limits?: CableLimits; presenceLeaveGraceMs?: number }) {
+  const cable = Fastify({ logger: false });
+  await cable.register(errorHandlerPlugin);
+  await cable.register(cablePlugin, {
+    db: ctx.database.db,
+    accessTokens: ctx.app.services.accessTokens,
+    accounts: ctx.app.services.accounts,
+    broadcaster: new InProcessBroadcaster(),
+    presence: new InProcessPresence(),
+    ...options,
+  });
+  await cable.listen({ port: 0, host: '127.0.0.1' });
+  return { cable, port: (cable.server.address() as AddressInfo).port };
+}
+
 describe('a bounded number of subscriptions per connection', () => {
   let cable: FastifyInstance;
   let cableUrl: string;
 
   beforeAll(async () => {
-    cable = Fastify({ logger: false });
-    await cable.register(errorHandlerPlugin);
-    await cable.register(cablePlugin, {
-      db: ctx.database.db,
-      accessTokens: ctx.app.services.accessTokens,
-      accounts: ctx.app.services.accounts,
-      broadcaster: new InProcessBroadcaster(),
-      presence: new InProcessPresence(),
+    let port: number;
+    ({ cable, port } = await startCableServer({
       limits: { ...defaultCableLimits, subscriptionsPerConnection: 3, subscribesPer10s: 100 },
-    });
-    await cable.listen({ port: 0, host: '127.0.0.1' });
-    cableUrl = `ws://127.0.0.1:${(cable.server.address() as AddressInfo).port}/cable`;
+    }));
+    cableUrl = `ws://127.0.0.1:${port}/cable`;
   });
   afterAll(() => cable.close());
 
@@ -648,18 +662,9 @@ describe('presence outlives a quick re-subscription', () => {
   let cableBase: string;
 
   beforeAll(async () => {
-    cable = Fastify({ logger: false });
-    await cable.register(errorHandlerPlugin);
-    await cable.register(cablePlugin, {
-      db: ctx.database.db,
-      accessTokens: ctx.app.services.accessTokens,
-      accounts: ctx.app.services.accounts,
-      broadcaster: new InProcessBroadcaster(),
-      presence: new InProcessPresence(),
-      presenceLeaveGraceMs: graceMs,
-    });
-    await cable.listen({ port: 0, host: '127.0.0.1' });
-    cableBase = `http://127.0.0.1:${(cable.server.address() as AddressInfo).port}`;
+    let port: number;
+    ({ cable, port } = await startCableServer({ presenceLeaveGraceMs: graceMs }));
+    cableBase = `http://127.0.0.1:${port}`;
   });
   afterAll(() => cable.close());
 
