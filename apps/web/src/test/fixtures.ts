@@ -45,7 +45,7 @@ export function failure(
   status: number,
   code: string,
   message: string,
-  details?: { field: string; message: string }[],
+  details?: ({ field: string; message: string } & Record<string, string>)[],
 ): Response {
   return jsonResponse(status, {
     status: 'error',

@@ -26,7 +26,8 @@ export function transferErrorMessage(error: unknown): string {
  */
 export function toastTransferFailure(error: unknown, message = transferErrorMessage(error)): void {
   const upgradePath = isApiError(error) ? upgradePathFor(error) : null;
-  toast.error(message, undefined, upgradePath ? { label: upgradeLinkLabel, href: upgradePath } : undefined);
+  if (upgradePath) toast.error(message, undefined, { label: upgradeLinkLabel, href: upgradePath });
+  else toast.error(message);
 }
 
 /**
@@ -47,4 +48,9 @@ export function refusalMessage(error: unknown, fallback: string): string {
   if (!isApiError(error)) return fallback;
   if (error.code === 'NETWORK_ERROR' || error.code === 'UNKNOWN_ERROR') return error.message || fallback;
   return error.details[0]?.message ?? error.serverMessage ?? (error.message || fallback);
+}
+
+/** The toast for a refused inventory action: its reason, and the upgrade link when a plan refused it. */
+export function toastRefusal(error: unknown, fallback: string): void {
+  toastTransferFailure(error, refusalMessage(error, fallback));
 }

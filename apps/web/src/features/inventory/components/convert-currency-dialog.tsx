@@ -1,9 +1,9 @@
 import { type Currency, currencies } from '@haversack/contracts';
-import { Alert, Button, Group, Modal, NumberInput, Select, Stack, Text } from '@mantine/core';
+import { Button, Group, Modal, NumberInput, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { coinNames } from '../api/inventory-api';
-import { refusalMessage } from '../api/transfer-messages';
 import { conversionFailed, useConvertCurrency } from '../hooks/use-inventory-actions';
+import { RefusalAlert } from './refusal-alert';
 
 const coinOptions = currencies.map((c) => ({ value: c, label: `${coinNames[c]} (${c})` }));
 
@@ -102,11 +102,7 @@ export function ConvertCurrencyDialog({
             allowNegative={false}
             error={validAmount ? undefined : 'Quantity must be a whole number of at least 1'}
           />
-          {convert.isError ? (
-            <Alert color="red" variant="light" role="alert">
-              {refusalMessage(convert.error, conversionFailed)}
-            </Alert>
-          ) : null}
+          {convert.isError ? <RefusalAlert error={convert.error} fallback={conversionFailed} /> : null}
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={close}>
               Cancel

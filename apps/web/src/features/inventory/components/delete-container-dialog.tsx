@@ -1,9 +1,9 @@
 import type { Container } from '@haversack/contracts';
-import { Alert, Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
+import { Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { refusalMessage } from '../api/transfer-messages';
 import { deleteContainerFailed, useDeleteContainer } from '../hooks/use-inventory-actions';
 import { sourceOptionLabel } from './container-source-select';
+import { RefusalAlert } from './refusal-alert';
 
 /** Where a deleted container's items may go: another container of the same owner the user can act on. */
 export function deletionDestinations(container: Container, containers: Container[]): Container[] {
@@ -71,11 +71,7 @@ export function DeleteContainerDialog({
             error={destinations.length === 0 ? 'There is no other container to take its items' : undefined}
           />
         ) : null}
-        {remove.isError ? (
-          <Alert color="red" variant="light" role="alert">
-            {refusalMessage(remove.error, deleteContainerFailed)}
-          </Alert>
-        ) : null}
+        {remove.isError ? <RefusalAlert error={remove.error} fallback={deleteContainerFailed} /> : null}
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={close} disabled={remove.isPending}>
             Cancel

@@ -3,8 +3,8 @@ import { Alert, Button, Group, Modal, NumberInput, Select, Skeleton, Stack, Text
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { characterQuery, partyCharactersQuery } from '../../characters/api/characters-api';
-import { refusalMessage } from '../api/transfer-messages';
 import { useGiveItem } from '../hooks/use-item-status';
+import { RefusalAlert } from './refusal-alert';
 
 export const giveFailed = 'Failed to give item';
 
@@ -121,11 +121,7 @@ export function GiveItemForm({
             error={validQuantity ? undefined : `Choose between 1 and ${item.quantity}`}
           />
         ) : null}
-        {give.isError ? (
-          <Alert color="red" role="alert">
-            {refusalMessage(give.error, giveFailed)}
-          </Alert>
-        ) : null}
+        {give.isError ? <RefusalAlert error={give.error} fallback={giveFailed} /> : null}
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onDone}>
             Cancel

@@ -70,6 +70,28 @@ describe('Merge with another stack', () => {
     expect(toastError).toHaveBeenCalledWith(inventoryMessages.mergeDifferent);
   });
 
+  it('a plan refusal says what the plan lacks and links to the upgrade, in the form and in the toast', async () => {
+    const refusal = 'Party collaboration is not included in your Free plan.';
+    mockFetch(({ init }) =>
+      init.method === 'POST'
+        ? failure(403, 'FEATURE_NOT_AVAILABLE', refusal, [
+            { field: 'party_collaboration', message: refusal, feature: 'party_collaboration' },
+          ])
+        : stacksResponse(),
+    );
+    const toastError = vi.spyOn(toast, 'error');
+    renderBody();
+    fireEvent.click(await screen.findByRole('button', { name: 'Merge with another stack' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Merge Stacks' }));
+    const upgrade = await screen.findByRole('link', { name: 'See upgrade options' });
+    expect(upgrade).toHaveAttribute('href', '/subscription/upgrade?feature=party_collaboration');
+    expect(screen.getByTestId('upgrade-prompt')).toHaveTextContent(refusal);
+    expect(toastError).toHaveBeenCalledWith(refusal, undefined, {
+      label: 'See upgrade options',
+      href: '/subscription/upgrade?feature=party_collaboration',
+    });
+  });
+
   it('is not offered when no other plain stack of the item is there, nor for a stack with overrides', async () => {
     const fetchMock = mockFetch(() => stacksResponse([arrows, elvenArrows, sword]));
     renderBody();

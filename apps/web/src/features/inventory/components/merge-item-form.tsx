@@ -1,8 +1,8 @@
 import type { ItemInstance } from '@haversack/contracts';
-import { Alert, Button, Group, Select, Stack, Text } from '@mantine/core';
+import { Button, Group, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { refusalMessage } from '../api/transfer-messages';
 import { mergeFailed, useMergeItem } from '../hooks/use-inventory-actions';
+import { RefusalAlert } from './refusal-alert';
 
 /** "Arrow ×12" for the merge target select. */
 export function stackLabel(stack: ItemInstance): string {
@@ -43,11 +43,7 @@ export function MergeItemForm({
           nothingFoundMessage="No other stack"
           comboboxProps={{ withinPortal: true }}
         />
-        {merge.isError ? (
-          <Alert color="red" variant="light" role="alert">
-            {refusalMessage(merge.error, mergeFailed)}
-          </Alert>
-        ) : null}
+        {merge.isError ? <RefusalAlert error={merge.error} fallback={mergeFailed} /> : null}
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onDone}>
             Cancel

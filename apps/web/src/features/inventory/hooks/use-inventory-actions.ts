@@ -19,7 +19,7 @@ import {
   transferItem,
   updateItem,
 } from '../api/inventory-api';
-import { refusalMessage, toastTransferFailure } from '../api/transfer-messages';
+import { toastRefusal, toastTransferFailure } from '../api/transfer-messages';
 
 export const mergeFailed = 'Failed to merge stacks';
 export const conversionFailed = 'Failed to convert coins';
@@ -93,7 +93,7 @@ export function useMergeItem(item: ItemInstance) {
   return useMutation({
     mutationFn: (targetInstanceId: string) => mergeItem(item.id, targetInstanceId),
     onSuccess: (merged) => toast.success(`Stacks merged: ${merged.name} ×${merged.quantity}`),
-    onError: (error) => toast.error(refusalMessage(error, mergeFailed)),
+    onError: (error) => toastRefusal(error, mergeFailed),
     onSettled: () => invalidateContainers(queryClient, [item.container_id]),
   });
 }
@@ -105,7 +105,7 @@ export function useConvertCurrency(containerId: string) {
     mutationFn: (request: ConversionRequest) => convertCurrency(containerId, request),
     onSuccess: (_container, request) =>
       toast.success(`Coins converted from ${request.from} to ${request.to}`),
-    onError: (error) => toast.error(refusalMessage(error, conversionFailed)),
+    onError: (error) => toastRefusal(error, conversionFailed),
     onSettled: () => invalidateContainers(queryClient, [containerId]),
   });
 }
@@ -122,6 +122,6 @@ export function useDeleteContainer(container: Container) {
       toast.success(`Container "${container.name}" deleted`);
       await invalidateContainers(queryClient, destination ? [destination] : []);
     },
-    onError: (error) => toast.error(refusalMessage(error, deleteContainerFailed)),
+    onError: (error) => toastRefusal(error, deleteContainerFailed),
   });
 }

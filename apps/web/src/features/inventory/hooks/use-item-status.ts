@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from '../../../lib/toast';
 import { invalidateContainers } from '../api/inventory-api';
 import { giveItem, type ItemStatusChange, setItemStatus } from '../api/item-status-api';
-import { refusalMessage } from '../api/transfer-messages';
+import { toastRefusal } from '../api/transfer-messages';
 
 export const statusFailed = 'Failed to update item';
 
@@ -31,7 +31,7 @@ export function useItemStatus(item: ItemInstance) {
   return useMutation({
     mutationFn: (change: ItemStatusChange) => setItemStatus(item.id, change),
     onSuccess: (_updated, change) => toast.success(statusToast(item, change)),
-    onError: (error) => toast.error(refusalMessage(error, statusFailed)),
+    onError: (error) => toastRefusal(error, statusFailed),
     onSettled: () => invalidateContainers(queryClient, [item.container_id]),
   });
 }
