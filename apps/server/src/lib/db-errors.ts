@@ -7,3 +7,16 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   }
   return false;
 }
+
+/**
+ * PostgreSQL ended the transaction because it waited on another in a cycle (40P01, deadlock) or could not
+ * serialise it (40001). Nothing was written: the request can be made again as it was.
+ */
+export function isTransactionConflict(error: unknown): boolean {
+  for (let current: unknown = error, depth = 0; current && depth < 4; depth++) {
+    const candidate = current as { code?: unknown; cause?: unknown };
+    if (candidate.code === '40P01' || candidate.code === '40001') return true;
+    current = candidate.cause;
+  }
+  return false;
+}

@@ -11,6 +11,7 @@ import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, Fast
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../lib/app-error.js';
+import { isTransactionConflict } from '../lib/db-errors.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -196,6 +197,13 @@ export const errorHandlerPlugin = fp(
               shape,
             ),
           );
+      }
+      if (isTransactionConflict(error)) {
+        // Two transactions waited on each other and PostgreSQL ended this one: nothing was written, and
+        // the same request may succeed now. Locks are taken in one order to make this rare, not impossible.
+        request.log.warn({ err: error }, 'transaction conflict');
+        const { status, message } = errorCatalogue.CONFLICT;
+        return reply.status(status).send(withErrorShape(errorEnvelope('CONFLICT', message, status), shape));
       }
       const { code, message, status } = envelopeOf(error);
       if (status >= 500) request.log.error({ err: error }, 'unhandled error');

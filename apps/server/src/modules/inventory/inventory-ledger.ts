@@ -20,10 +20,13 @@ export async function destroyContainerContents(
   context: { partyId: string | null; characterId: string | null; targetName: string | null },
   extra: Pick<LedgerEntry, 'lootInstanceId' | 'gmOnly' | 'details'> = {},
 ) {
+  // All locked, in id order, before any stack is read: a stack moved in meanwhile would otherwise be
+  // missed, and its container could not be deleted after.
+  const locked = new Map((await repo.lockContainers(tx, containerIds)).map((c) => [c.id, c]));
   for (const containerId of containerIds) {
     const stacks = await repo.allInstances(tx, containerId);
     if (stacks.length === 0) continue;
-    const [container] = await repo.lockContainers(tx, [containerId]);
+    const container = locked.get(containerId);
     const withTemplates = await repo.instancesWithTemplates(
       tx,
       stacks.map((s) => s.id),

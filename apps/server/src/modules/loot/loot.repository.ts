@@ -277,6 +277,16 @@ export const lootRepository = {
     return row;
   },
 
+  /** Locks every loot of a party in id order, hidden and deleted ones too (its deletion: see party-destruction.ts). */
+  async lockInstancesOfParty(db: Executor, partyId: string): Promise<void> {
+    await db
+      .select({ id: lootInstances.id })
+      .from(lootInstances)
+      .where(eq(lootInstances.partyId, partyId))
+      .orderBy(asc(lootInstances.id))
+      .for('update');
+  },
+
   /**
    * `lockInstance` with what a take or an edit of the loot reads next, in one statement (issue 13 §2): its
    * party, the user's role there and whether they play a character in it, and the loot's container.

@@ -22,7 +22,7 @@ import { generateJoinCode, isWellFormedJoinCode } from './join-codes.js';
 import { toInvitationJson, toMemberJson, toPartyJson, toPreviewJson } from './parties.json.js';
 import * as policy from './parties.policy.js';
 import { type MembershipRow, type PartyRow, partiesRepository as repo } from './parties.repository.js';
-import { destroyParty } from './party-destruction.js';
+import { destroyParty, lockPartyHoldings } from './party-destruction.js';
 
 /** The container every new party starts with (issue 12). */
 export const PARTY_STASH_NAME = 'Party Stash';
@@ -189,9 +189,12 @@ export class PartiesService {
 
   async delete(actor: { id: string; username: string }, partyId: string): Promise<void> {
     await this.#db.transaction(async (tx) => {
-      const { party } = await this.#gmContext(tx, partyId, actor.id);
-      if (party.gameMasterId !== actor.id)
+      // Refused before anything is locked; then what it destroys, in the order trades and takes lock it.
+      const checked = await this.#gmContext(tx, partyId, actor.id, { lock: false });
+      if (checked.party.gameMasterId !== actor.id)
         throw new AppError('FORBIDDEN', 'Only the party’s creator can delete it.');
+      await lockPartyHoldings(tx, partyId);
+      const { party } = await this.#gmContext(tx, partyId, actor.id);
       await destroyParty(tx, party, actor);
     });
   }
@@ -425,8 +428,8 @@ export class PartiesService {
     for (const hook of this.#memberLeftHooks) await hook(tx, partyId, member.userId);
   }
 
-  async #gmContext(tx: Executor, partyId: string, userId: string) {
-    const party = await repo.findParty(tx, partyId, { lock: true });
+  async #gmContext(tx: Executor, partyId: string, userId: string, options = { lock: true }) {
+    const party = await repo.findParty(tx, partyId, options);
     const membership = party ? await repo.membership(tx, partyId, userId) : undefined;
     policy.assertVisible(party, membership);
     policy.assertMember(party, membership);

@@ -11,15 +11,29 @@ import { type PartyRow, partiesRepository } from './parties.repository.js';
  * characters keep their gear and simply leave the party.
  */
 export async function destroyParty(tx: Executor, party: PartyRow, actor: LedgerActor): Promise<void> {
-  const stash = await inventoryRepository.listForOwner(tx, { partyId: party.id });
-  const shopStock = await shopsRepository.shopContainerIdsOfParty(tx, party.id);
-  const loot = await lootRepository.lootContainerIdsOfParty(tx, party.id);
-  await destroyContainerContents(
-    tx,
-    [...stash.map((c) => c.id), ...shopStock, ...loot],
-    actor,
-    'container_deletion',
-    { partyId: party.id, characterId: null, targetName: party.name },
-  );
+  await destroyContainerContents(tx, await partyContainerIds(tx, party.id), actor, 'container_deletion', {
+    partyId: party.id,
+    characterId: null,
+    targetName: party.name,
+  });
   await partiesRepository.deleteParty(tx, party.id);
+}
+
+/**
+ * Locks what a party's deletion destroys, in the order the operations on them take their locks: its shops,
+ * then its loot, then all their containers and its own, in id order. A purchase or a take holds its shop's
+ * or loot's row and then waits for the containers; a deletion holding the containers and then deleting
+ * that row (the party's rows cascade) would wait for it in turn, and PostgreSQL would end one of the two.
+ */
+export async function lockPartyHoldings(tx: Executor, partyId: string): Promise<void> {
+  await shopsRepository.lockInstancesOfParty(tx, partyId);
+  await lootRepository.lockInstancesOfParty(tx, partyId);
+  await inventoryRepository.lockContainers(tx, await partyContainerIds(tx, partyId));
+}
+
+async function partyContainerIds(tx: Executor, partyId: string): Promise<string[]> {
+  const stash = await inventoryRepository.listForOwner(tx, { partyId });
+  const shopStock = await shopsRepository.shopContainerIdsOfParty(tx, partyId);
+  const loot = await lootRepository.lootContainerIdsOfParty(tx, partyId);
+  return [...stash.map((c) => c.id), ...shopStock, ...loot];
 }

@@ -299,6 +299,16 @@ export const shopsRepository = {
     return row;
   },
 
+  /** Locks every shop of a party in id order (its deletion: see party-destruction.ts). */
+  async lockInstancesOfParty(db: Executor, partyId: string): Promise<void> {
+    await db
+      .select({ id: shopInstances.id })
+      .from(shopInstances)
+      .where(eq(shopInstances.partyId, partyId))
+      .orderBy(asc(shopInstances.id))
+      .for('update');
+  },
+
   /**
    * `lockInstance` with what a trade or an edit of the shop reads next, in one statement (issue 13 §2): its
    * party, the user's role there and whether they play a character in it, and the shop's container.
