@@ -12,7 +12,7 @@ declare module '@tanstack/react-query' {
   }
 }
 
-/** spec/01 §9: fresh 5 min, kept 10 min, 1 retry, no refetch on window focus. */
+/** spec/01 §9: fresh 5 min, kept 10 min, 1 retry, no refetch on window focus; changes never wait offline. */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     queryCache: new QueryCache({
@@ -29,7 +29,10 @@ export function createQueryClient(): QueryClient {
           failureCount < QUERY_RETRY && !(isApiError(error) && error.status >= 400 && error.status < 500),
         refetchOnWindowFocus: false,
       },
-      mutations: { retry: false },
+      // A change is made now or refused now: offline, TanStack's default would hold it and send it once the
+      // browser is back online, long after the player cancelled or left the dialog (a purchase paid twice).
+      // Sent at once, it fails as a NETWORK_ERROR ("check your connection") and changes nothing.
+      mutations: { retry: false, networkMode: 'always' },
     },
   });
 }
