@@ -118,7 +118,9 @@ describe('deleting an owner while its items move', () => {
       ]);
       expectNoFailure(responses);
       // What reached the stash stays there: the deletion destroys only what is still in the bag.
-      const moved = responses.filter((r) => r.statusCode === 200 && r.json().data?.moved !== undefined).length;
+      const moved = responses.filter(
+        (r) => r.statusCode === 200 && r.json().data?.moved !== undefined,
+      ).length;
       expect((await quantityIn(stashId)) - inStashBefore).toBe(moved);
       const { held, destroyed } = await itemsAccountedFor();
       expect(held + destroyed).toBe(made);

@@ -1,4 +1,4 @@
-import { inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { type DirectRow, type DirectStatement, directRows } from '../../db/direct.js';
 import { transactions } from '../../db/schema/inventory.js';
@@ -23,6 +23,22 @@ export const ledgerRepository = {
     const rows = Array.isArray(entries) ? entries : [entries];
     if (rows.length === 0) return;
     await db.insert(transactions).values(rows.map(withSource));
+  },
+
+  /** Whether a purchase took (the last of) this stack out of this shop container. */
+  async soldFrom(db: Executor, shopContainerId: string, itemInstanceId: string): Promise<boolean> {
+    const [row] = await db
+      .select({ id: transactions.id })
+      .from(transactions)
+      .where(
+        and(
+          eq(transactions.sourceContainerId, shopContainerId),
+          eq(transactions.transactionType, 'purchase'),
+          sql`${transactions.details} @> ${JSON.stringify({ source_instance_ids: [itemInstanceId] })}::jsonb`,
+        ),
+      )
+      .limit(1);
+    return row !== undefined;
   },
 
   /** Rows by id, in the order of the ids given (a use case answering with the rows it wrote). */

@@ -1185,7 +1185,8 @@ export class ShopsService {
         sourceName: payer.container.name,
         destinationName: shop.name,
         details: { role: 'payment', ...shared },
-        summary,
+        // Each coin row says what it is, so the Activity list does not read as several purchases.
+        summary: `${actor.username} paid ${plan.pay[currency]} × ${coins[currency].name} to ${shop.name} for ${args.quantity} × ${args.itemName}`,
       });
     }
     for (const currency of currencies) {
@@ -1206,7 +1207,7 @@ export class ShopsService {
         destinationContainerId: payer.container.id,
         destinationName: payer.container.name,
         details: { role: 'change', ...shared },
-        summary,
+        summary: `${actor.username} got ${n} × ${coin.name} in change from ${shop.name}`,
       });
     }
     const targetIds: string[] = [];
@@ -1229,7 +1230,8 @@ export class ShopsService {
       sourceName: `${source.name} (${shop.name})`,
       destinationContainerId: buyer.container.id,
       destinationName: `${buyer.container.name} (${buyer.ownerName})`,
-      details: { ...shared, unit_price_cp: args.unit },
+      // The stacks bought from: a buyer too late for the last of one is told it sold out (purchase).
+      details: { ...shared, unit_price_cp: args.unit, source_instance_ids: args.stacks.map((s) => s.id) },
       summary,
     };
     const transactionIds = await record([itemRow, ...coinRows], false);
@@ -1280,8 +1282,15 @@ export class ShopsService {
       );
       const payer = payerId ? this.#payerContext(shop, located, payerId) : buyer;
       const locked = await inventoryRepository.lockInstanceWithTemplate(tx, input.item_instance_id);
-      if (!locked || locked.instance.containerId !== container.id)
+      if (!locked || locked.instance.containerId !== container.id) {
+        // Someone bought the last of it since this buyer saw the shop: sold out, not "not for sale".
+        if (await ledgerRepository.soldFrom(tx, container.id, input.item_instance_id)) {
+          throw new AppError('ITEM_OUT_OF_STOCK', shopMessages.outOfStock, {
+            details: [{ field: 'item_instance_id', message: shopMessages.outOfStock }],
+          });
+        }
         throw AppError.notFound(shopMessages.notInShop);
+      }
       const { instance: stack, template } = locked;
       if (input.quantity > stack.quantity) {
         throw new AppError('ITEM_OUT_OF_STOCK', `Only ${stack.quantity} left in stock.`, {
@@ -1820,7 +1829,7 @@ export class ShopsService {
               shop_instance_id: shop.id,
               ...(splitAmong ? { split_share: true, share_cp: payee.cp } : {}),
             },
-            summary,
+            summary: `${payee.name ?? seller.ownerName} received ${n} × ${coin.name} from ${shop.name} for ${input.quantity} × ${facts.name}`,
           });
         }
       }

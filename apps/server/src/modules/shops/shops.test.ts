@@ -383,6 +383,13 @@ describe('trading', () => {
         ['Silver piece', 3, 30],
       ]),
     );
+    // One purchase reads as one in the Activity list: the coin rows say they are the payment and the change.
+    const name = w.player.user.username;
+    expect(mine.map((r) => r.summary).sort()).toEqual([
+      `${name} bought 2 × Rope from ${w.shop.name} for 1 gp 7 sp`,
+      `${name} got 3 × Silver piece in change from ${w.shop.name}`,
+      `${name} paid 2 × Gold piece to ${w.shop.name} for 2 × Rope`,
+    ]);
     const shop = body<ShopInstance>(await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}`, w.player)).data;
     expect(shop.container.item_instances[0]?.quantity).toBe(3);
 
@@ -401,6 +408,19 @@ describe('trading', () => {
     expect(sold.statusCode).toBe(200);
     expect(body<TradeResult>(sold).data).toMatchObject({ total_price_cp: 50, received: { sp: 5 } });
     expect(await purse(w.heroBag)).toEqual({ gp: 1, sp: 8, cp: 5 });
+    const saleRows = await ctx.database.db
+      .select()
+      .from(transactions)
+      .where(eq(transactions.transactionType, 'sale'));
+    expect(
+      saleRows
+        .filter((r) => r.partyId === w.party.id)
+        .map((r) => r.summary)
+        .sort(),
+    ).toEqual([
+      `${w.hero.name} received 5 × Silver piece from ${w.shop.name} for 1 × Rope`,
+      `${name} sold 1 × Rope to ${w.shop.name} for 5 sp`,
+    ]);
     const log = await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}/sales`, w.gm);
     expect(
       body<{ transactions: { transaction_type: string }[] }>(log).data.transactions.map(
@@ -441,6 +461,31 @@ describe('trading', () => {
       purchase: { item_instance_id: w.stack.id, quantity: 0, buyer_character_id: 'x' },
     });
     expect(bad.statusCode).toBe(422);
+  });
+
+  it('answers ITEM_OUT_OF_STOCK to a buyer who was too late for the last unit, 404 to a stack never sold here', async () => {
+    const w = await world({ price: 100, stock: 1 });
+    await giveCoins(w.player, w.heroBag, 'gp', 5);
+    const buy = (itemInstanceId: string) =>
+      callApi(ctx, 'POST', `/shop_instances/${w.shop.id}/purchase`, w.player, {
+        purchase: {
+          item_instance_id: itemInstanceId,
+          quantity: 1,
+          buyer_character_id: w.hero.id,
+          buyer_container_id: w.heroBag,
+        },
+      });
+    const first = await buy(w.stack.id);
+    expect(first.statusCode, first.body).toBe(200);
+    const late = await buy(w.stack.id);
+    expect(late.statusCode).toBe(409);
+    expect(body(late).error).toMatchObject({
+      code: 'ITEM_OUT_OF_STOCK',
+      message: 'This item is out of stock.',
+    });
+    const never = await buy('00000000-0000-4000-8000-000000000000');
+    expect(never.statusCode).toBe(404);
+    expect(body(never).error?.message).toBe('That item is not for sale in this shop.');
   });
 
   it('lets players and managers with a character trade; observers and others may not', async () => {
@@ -524,7 +569,10 @@ describe('trading', () => {
         },
       }),
     ]);
-    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 404]);
+    // The loser is told it sold out (409 ITEM_OUT_OF_STOCK), not that the item was never for sale.
+    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
+    const loser = a.statusCode === 409 ? a : b;
+    expect(body(loser).error?.code).toBe('ITEM_OUT_OF_STOCK');
     const wallets = [await purse(w.heroBag), await purse(rivalBag)];
     expect(wallets.map((p) => p.gp ?? 0).sort()).toEqual([0, 1]);
     const ropes = await ctx.database.db
