@@ -40,6 +40,8 @@ export interface CableLimits {
   connectionsPerUser: number;
   maxMessageBytes: number;
   subscribesPer10s: number;
+  /** Commands of any kind one connection may send in 10 s; past it the connection is closed. */
+  commandsPer10s: number;
   /** Subscriptions one connection may hold at once, those still being checked included. */
   subscriptionsPerConnection: number;
 }
@@ -47,6 +49,8 @@ export const defaultCableLimits: CableLimits = {
   connectionsPerUser: 12,
   maxMessageBytes: 16 * 1024,
   subscribesPer10s: 30,
+  // The official client sends a subscribe and an unsubscribe per screen, and a test_connection when asked.
+  commandsPer10s: 200,
   subscriptionsPerConnection: 50,
 };
 
@@ -339,6 +343,7 @@ export const cablePlugin = fp(
     };
 
     const subscribeLimiter = new FixedWindowLimiter(limits.subscribesPer10s, 10_000);
+    const commandLimiter = new FixedWindowLimiter(limits.commandsPer10s, 10_000);
 
     const subscribe = async (connection: Connection, identifier: string) => {
       const parsed = parseIdentifier(identifier);
@@ -401,6 +406,12 @@ export const cablePlugin = fp(
 
     const onCommand = async (connection: Connection, raw: string) => {
       if (connection.released || expired(connection)) return;
+      // Each command is parsed and most are answered: a client sending thousands would hold the event loop
+      // from every other connection and request. No real client comes near the budget, so it is cut off.
+      if (commandLimiter.hit(connection.id) !== undefined) {
+        disconnect(connection.socket, 'invalid_request', false);
+        return release(connection);
+      }
       let command: z.infer<typeof commandSchema>;
       try {
         command = commandSchema.parse(JSON.parse(raw));

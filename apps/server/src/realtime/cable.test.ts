@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { ACCESS_TOKEN_TTL_S } from '@haversack/contracts';
 import type * as ActionCable from '@rails/actioncable';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { errorHandlerPlugin } from '../plugins/error-handler.js';
 import { consumerFor, subscribe } from '../test/cable-client.js';
@@ -653,6 +653,46 @@ describe('a bounded number of subscriptions per connection', () => {
     await again;
     expect(replies.get(last)).toBe('confirm_subscription');
     socket.close();
+  });
+});
+
+describe('a bounded number of commands per connection', () => {
+  let cable: FastifyInstance;
+  let cableUrl: string;
+
+  beforeAll(async () => {
+    let port: number;
+    ({ cable, port } = await startCableServer({ limits: { ...defaultCableLimits, commandsPer10s: 20 } }));
+    cableUrl = `ws://127.0.0.1:${port}/cable`;
+  });
+  afterAll(() => cable.close());
+
+  it('answers commands up to the budget, then closes a connection that floods, without inviting it back', async () => {
+    const gm = await createUser(ctx);
+    await upgrade(ctx, gm, 'tier_3');
+    const party = await createParty(ctx, gm);
+    const identifier = JSON.stringify({ channel: 'PartyChannel', party_id: party.id });
+    const socket = new WebSocket(`${cableUrl}?token=${gm.token}`, ['actioncable-v1-json']);
+    const frames: { type?: string; reason?: string; reconnect?: boolean; message?: { action?: string } }[] =
+      [];
+    socket.on('message', (data: Buffer) => frames.push(JSON.parse(data.toString())));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    await new Promise((resolve) => socket.once('open', resolve));
+    socket.send(JSON.stringify({ command: 'subscribe', identifier }));
+    await vi.waitFor(() => expect(frames.some((f) => f.type === 'confirm_subscription')).toBe(true));
+    const ping = JSON.stringify({
+      command: 'message',
+      identifier,
+      data: JSON.stringify({ action: 'test_connection' }),
+    });
+    for (let i = 0; i < 19; i++) socket.send(ping);
+    await vi.waitFor(() =>
+      expect(frames.filter((f) => f.message?.action === 'test_connection')).toHaveLength(19),
+    );
+    for (let i = 0; i < 500; i++) socket.send(ping);
+    await closed;
+    expect(frames.filter((f) => f.message?.action === 'test_connection')).toHaveLength(19);
+    expect(frames.at(-1)).toEqual({ type: 'disconnect', reason: 'invalid_request', reconnect: false });
   });
 });
 
