@@ -317,6 +317,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       accounts,
       subscriptions,
       sessions: events,
+      events,
       now,
     }),
   };

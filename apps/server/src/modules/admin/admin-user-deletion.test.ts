@@ -8,6 +8,7 @@ import { itemInstances } from '../../db/schema/items.js';
 import { lootTemplates } from '../../db/schema/loot.js';
 import { parties, partyMemberships } from '../../db/schema/parties.js';
 import { createAdmin, type SignedInAdmin } from '../../test/admin.js';
+import { consumerFor, subscribe } from '../../test/cable-client.js';
 import {
   createCharacter,
   createLootTemplate,
@@ -15,6 +16,7 @@ import {
   createParty,
   createTemplate,
   createUser,
+  deployLoot,
   type SignedInUser,
   upgrade,
 } from '../../test/factories.js';
@@ -208,6 +210,32 @@ describe('deleting an account', () => {
       password: victim.password,
     });
     expect(signIn.statusCode).toBe(401);
+  });
+
+  it('tells the party at once who its new GM is, whose open screens then hear the GM-only events', async () => {
+    const gm = await createUser(ctx);
+    await upgrade(ctx, gm, 'tier_3');
+    const party = await createParty(ctx, gm);
+    const manager = await createMember(ctx, party, 'manager');
+    await upgrade(ctx, manager, 'tier_3');
+    const consumer = consumerFor(baseUrl, manager.token);
+    try {
+      const feed = subscribe(consumer, 'PartyInventoryChannel', party.id);
+      await feed.connected;
+      expect((await deleteUser(gm, gm.user.email)).statusCode).toBe(200);
+      expect(await feed.next((m) => m.action === 'member_role_changed')).toMatchObject({
+        user_id: manager.user.id,
+        ids: { role: 'gm' },
+      });
+      // Hidden loot is told to the party's GMs only: the new GM hears it on the socket already open.
+      const template = await createLootTemplate(ctx, manager, []);
+      const loot = await deployLoot(ctx, manager, party.id, template.id);
+      expect(await feed.next((m) => m.action === 'loot_deployed')).toMatchObject({
+        ids: expect.objectContaining({ loot_instance_id: loot.id }),
+      });
+    } finally {
+      consumer.disconnect();
+    }
   });
 
   it('refuses a wrong confirmation, the admin themself and another admin, changing nothing', async () => {

@@ -8,6 +8,7 @@ import type {
 } from '@haversack/contracts';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
+import type { EventBus } from '../../realtime/event-bus.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
 import type { AccountsService, SessionEndListener } from '../accounts/accounts.service.js';
 import { destroyCharacter } from '../characters/character-destruction.js';
@@ -26,6 +27,8 @@ interface Deps {
   accounts: AccountsService;
   subscriptions: SubscriptionsService;
   sessions: SessionEndListener;
+  /** Tells the parties a deleted account leaves behind who runs them now. */
+  events: Pick<EventBus, 'publish'>;
   now: () => Date;
 }
 
@@ -283,6 +286,22 @@ export class AdminUsersService {
       };
     });
     if (result.sessionIds.length > 0) this.#deps.sessions.sessionsEnded(userId, result.sessionIds);
+    // The new GM's open screens must gain the GM's view (hidden loot, say) at once, and every member's
+    // list of members must change, as when a GM changes a member's role.
+    const actor = { id: caller.user.id, name: caller.user.username };
+    this.#deps.events.publish(
+      result.deleted.parties_handed_over.flatMap(({ id: partyId, name, new_gm_id }) =>
+        (['PartyChannel', 'PartyInventoryChannel'] as const).map((channel) => ({
+          channel,
+          partyId,
+          action: 'member_role_changed',
+          actor,
+          summary: `${name} has a new GM: its GM's account was deleted`,
+          userId: new_gm_id,
+          ids: { role: 'gm' },
+        })),
+      ),
+    );
     return result.deleted;
   }
 
