@@ -199,7 +199,8 @@ export const usageResourceLabels: Record<UsageResource, { one: string; many: str
   item_templates: { one: 'item template', many: 'item templates', action: 'create more' },
   shop_templates: { one: 'shop template', many: 'shop templates', action: 'create more' },
   loot_templates: { one: 'loot template', many: 'loot templates', action: 'create more' },
-  shop_instances: { one: 'open shop', many: 'open shops', action: 'open more' },
+  // Closed shops keep their stock and count until deleted: "open" would promise what the limit does not.
+  shop_instances: { one: 'deployed shop', many: 'deployed shops', action: 'deploy more' },
   loot_instances: { one: 'loot instance', many: 'loot instances', action: 'deploy more' },
 };
 

@@ -298,9 +298,9 @@ describe('deploying shops', () => {
 });
 
 describe('shop limits of a paid plan', () => {
-  it('holds open shops and monthly deployments to the plan, even when deploys race', async () => {
+  it('holds deployed shops and monthly deployments to the plan, even when deploys race', async () => {
     const gm = await createUser(ctx);
-    await upgrade(ctx, gm, 'tier_1'); // 5 open shops, 10 deployments a month
+    await upgrade(ctx, gm, 'tier_1'); // 5 deployed shops, 10 deployments a month
     const party = await createParty(ctx, gm);
     const template = body<ShopTemplate>(
       await callApi(ctx, 'POST', '/shop_templates', gm, { shop_template: { name: 'Stall' } }),
@@ -316,8 +316,12 @@ describe('shop limits of a paid plan', () => {
       [403, 'LIMIT_EXCEEDED'],
       [403, 'LIMIT_EXCEEDED'],
     ]);
+    expect(body(refused[0] as (typeof refused)[number]).error?.message).toBe(
+      'Your Adventurer plan allows 5 deployed shops. Upgrade to deploy more.',
+    );
     const open = raced.filter((r) => r.statusCode === 201).map((r) => body<ShopInstance>(r).data.id);
-    // Closing one frees an open-shop slot, but each deployment still counts against the month.
+    // Deleting one frees a slot (a closed shop keeps its stock and its slot), but each deployment still
+    // counts against the month.
     for (let month = 5; month < 10; month++) {
       const gone = open.pop();
       expect((await callApi(ctx, 'DELETE', `/shop_instances/${gone}`, gm)).statusCode).toBe(204);

@@ -19,7 +19,7 @@ export const limitLabels: Record<LimitKey, string> = {
   item_templates: 'Item templates',
   shop_templates: 'Shop templates',
   loot_templates: 'Loot templates',
-  shop_instances: 'Open shops',
+  shop_instances: 'Deployed shops',
   loot_instances: 'Loot instances',
 };
 
