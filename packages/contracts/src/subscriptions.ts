@@ -122,6 +122,22 @@ export const cancelBodySchema = z.object({
 export const billingPortalBodySchema = z.object({ return_url: text().max(2000).optional() });
 export const billingPortalResultSchema = z.object({ portal_url: z.string() });
 
+/**
+ * A paid plan staff gave without payment (admin "grant"): no provider and no period, so it holds until
+ * changed, costs nothing, and a cancellation ends it at once (there is no period to run out).
+ */
+export function isGrantedPlan(subscription: {
+  tier: string;
+  provider: string | null;
+  current_period_end: string | null;
+}): boolean {
+  return (
+    subscription.tier !== 'tier_free' &&
+    subscription.provider === null &&
+    subscription.current_period_end === null
+  );
+}
+
 export const subscriptionMessages = {
   localBilling: 'Local billing: no payment is taken',
   noCheckoutUrl: 'No checkout URL or session ID received',

@@ -178,7 +178,7 @@ export async function subscriptionsRoutes(
         const subscription = await service.cancel(userId(request), request.body);
         return ok(
           subscription,
-          request.body.cancel_at_period_end
+          subscription.cancel_at_period_end
             ? subscriptionMessages.cancelled
             : subscriptionMessages.cancelledNow,
         );

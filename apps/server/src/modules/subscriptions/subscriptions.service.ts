@@ -2,6 +2,7 @@ import {
   type CurrentSubscription,
   type FeatureKey,
   isFeatureKey,
+  isGrantedPlan,
   isUsageResource,
   limitExceededMessage,
   liveFeatureKeys,
@@ -247,13 +248,18 @@ export class SubscriptionsService {
     const { subscription, tier } = await this.#current(db, userId);
     if (tier.identifier === 'tier_free')
       throw new AppError('BAD_REQUEST', subscriptionMessages.nothingToCancel);
-    await this.#deps.billing.cancel({
-      providerSubscriptionId: subscription.providerSubscriptionId,
-      atPeriodEnd: input.cancel_at_period_end,
-      reason: input.reason ?? null,
-    });
+    // A plan staff gave has no period to run out: "at the end of the period" would mean never.
+    const granted = isGrantedPlan(toSubscriptionJson(subscription, tier, this.billingProvider));
+    const atPeriodEnd = input.cancel_at_period_end && !granted;
+    if (!granted) {
+      await this.#deps.billing.cancel({
+        providerSubscriptionId: subscription.providerSubscriptionId,
+        atPeriodEnd,
+        reason: input.reason ?? null,
+      });
+    }
     const now = this.#now();
-    const changes = input.cancel_at_period_end
+    const changes = atPeriodEnd
       ? { cancelAtPeriodEnd: true, cancelReason: input.reason ?? null, cancelledAt: now }
       : await this.#downgradeChanges(db, input.reason ?? null, now);
     const updated = await repo.update(db, subscription.id, changes);

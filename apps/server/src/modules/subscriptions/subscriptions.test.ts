@@ -432,6 +432,22 @@ describe('upgrade, cancel and reactivate with local billing', () => {
     expect(body(response).data).toMatchObject({ tier: 'tier_free', status: 'cancelled' });
   });
 
+  it('ends a plan staff gave at once when its holder cancels it, since it has no period to run out', async () => {
+    const user = await createUser(ctx);
+    await ctx.database.db.transaction((tx) =>
+      ctx.app.services.subscriptions.grantTier(tx, user.user.id, 'tier_3'),
+    );
+    const granted = body(await get('/api/v1/subscription/current', user)).data.subscription;
+    expect(granted).toMatchObject({ tier: 'tier_3', provider: null, current_period_end: null });
+    const response = await post('/api/v1/subscription/cancel', user, { cancel_at_period_end: true });
+    expect(response.statusCode).toBe(200);
+    expect(body(response).data).toMatchObject({ tier: 'tier_free', cancel_at_period_end: false });
+    expect(body(response).message).toBe('Your subscription has ended. You are on the Free plan.');
+    expect(body(await get('/api/v1/subscription/current', user)).data.subscription).toMatchObject({
+      tier: 'tier_free',
+    });
+  });
+
   it('renews a local subscription whose period has passed', async () => {
     const user = await createUser(ctx);
     await post('/api/v1/subscription/checkout', user, { tier_id: 'tier_1' });

@@ -173,8 +173,13 @@ export function useCancelSubscription() {
       });
       return data;
     },
-    onSuccess: async () => {
-      toast.success(subscriptionMessages.cancelled);
+    // A plan staff gave ends at once (it has no period): the toast says which happened.
+    onSuccess: async (subscription) => {
+      toast.success(
+        subscription.cancel_at_period_end
+          ? subscriptionMessages.cancelled
+          : subscriptionMessages.cancelledNow,
+      );
       await refresh();
     },
   });

@@ -10,6 +10,8 @@ interface CancelSubscriptionModalProps {
   planName: string;
   /** "March 5, 2026": when the paid plan stops. */
   periodEnd: string;
+  /** A plan staff gave: it has no period, so cancelling ends it at once. */
+  endsNow?: boolean;
 }
 
 /** Asks why, then cancels at the end of the period (spec/01 §4); the plan stays until then. */
@@ -18,6 +20,7 @@ export function CancelSubscriptionModal({
   onClose,
   planName,
   periodEnd,
+  endsNow = false,
 }: CancelSubscriptionModalProps) {
   const [reason, setReason] = useState('');
   const cancel = useCancelSubscription();
@@ -46,8 +49,9 @@ export function CancelSubscriptionModal({
     >
       <Stack gap="md">
         <Text size="sm">
-          You keep the {planName} plan until {periodEnd || 'the end of the current period'}; after that you
-          move to the Free plan. You can reactivate at any time before then.
+          {endsNow
+            ? `The ${planName} plan was given to you by the site’s staff, so it has no period to run out: you move to the Free plan at once.`
+            : `You keep the ${planName} plan until ${periodEnd || 'the end of the current period'}; after that you move to the Free plan. You can reactivate at any time before then.`}
         </Text>
         <Textarea
           label="Why are you cancelling?"

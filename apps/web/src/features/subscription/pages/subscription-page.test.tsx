@@ -77,7 +77,10 @@ describe('SubscriptionPage', () => {
     const fetchMock = mockFetch(({ url, init }) => {
       if (url.endsWith('/subscription/cancel') && init.method === 'POST') {
         cancelled = true;
-        return success(buildCurrentSubscription({ tier: 'tier_1' }).subscription);
+        return success(
+          buildCurrentSubscription({ tier: 'tier_1', subscription: { cancel_at_period_end: true } })
+            .subscription,
+        );
       }
       if (url.endsWith('/subscription/current')) {
         return success(
@@ -101,6 +104,41 @@ describe('SubscriptionPage', () => {
     });
     expect(await screen.findByTestId('plan-ends')).toHaveTextContent('Ends on April 1, 2026');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('says a plan staff gave costs nothing and holds until changed, and that cancelling it ends it at once', async () => {
+    const toastSuccess = vi.spyOn(toast, 'success');
+    let cancelled = false;
+    const granted = { provider: null, current_period_end: null };
+    mockFetch(({ url, init }) => {
+      if (url.endsWith('/subscription/cancel') && init.method === 'POST') {
+        cancelled = true;
+        return success(buildCurrentSubscription({ tier: 'tier_free' }).subscription);
+      }
+      if (url.endsWith('/subscription/current')) {
+        return success(
+          cancelled
+            ? buildCurrentSubscription({ tier: 'tier_free' })
+            : buildCurrentSubscription({ tier: 'tier_3', subscription: granted }),
+        );
+      }
+      return failure(404, 'RESOURCE_NOT_FOUND', 'not faked');
+    });
+    renderRoutes(routes, '/subscription');
+    const user = userEvent.setup();
+
+    expect(await screen.findByTestId('plan-name')).toHaveTextContent('Legend');
+    expect(screen.getByText('Given by staff: no charge')).toBeInTheDocument();
+    expect(screen.queryByText('$20/month')).not.toBeInTheDocument();
+    expect(screen.getByTestId('plan-renewal')).toHaveTextContent(
+      'It holds until the site’s staff change it, or until you cancel it.',
+    );
+    await user.click(screen.getByRole('button', { name: 'Cancel subscription' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel subscription' });
+    expect(dialog).toHaveTextContent('you move to the Free plan at once');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel subscription' }));
+    await vi.waitFor(() => expect(toastSuccess).toHaveBeenCalledWith(subscriptionMessages.cancelledNow));
+    expect(await screen.findByTestId('plan-name')).toHaveTextContent('Free');
   });
 
   it('reactivates a cancelled plan and refetches it', async () => {

@@ -1,5 +1,6 @@
 import {
   type CurrentSubscription,
+  isGrantedPlan,
   liveUsageResources,
   type TierIdentifier,
   tierIdentifiers,
@@ -122,6 +123,7 @@ function CurrentPlanCard({ subscription: payload }: { subscription: CurrentSubsc
   const periodEnd = formatDate(subscription.current_period_end);
   const nextTier = tierIdentifiers[tier.rank + 1];
   const hasStripe = subscription.billing_provider === 'stripe';
+  const granted = isGrantedPlan(subscription);
 
   const manageBilling = hasStripe ? (
     <Button variant="default" onClick={() => billingPortal.mutate()} loading={billingPortal.isPending}>
@@ -149,7 +151,7 @@ function CurrentPlanCard({ subscription: payload }: { subscription: CurrentSubsc
               </Title>
               <PlanStatusBadge status={subscription.status} />
             </Group>
-            <Text fw={600}>{formatPricePerMonth(tier)}</Text>
+            <Text fw={600}>{granted ? grantedPlanPrice : formatPricePerMonth(tier)}</Text>
           </Stack>
         </Group>
 
@@ -214,6 +216,7 @@ function CurrentPlanCard({ subscription: payload }: { subscription: CurrentSubsc
         onClose={cancelModal.close}
         planName={tier.name}
         periodEnd={periodEnd}
+        endsNow={granted}
       />
     </Card>
   );
@@ -225,5 +228,9 @@ function planRenewalText({ subscription, tier }: CurrentSubscription, periodEnd:
       ? 'Your paid plan has ended; you are on the Free plan. Upgrade at any time.'
       : 'The Free plan costs nothing and never expires.';
   }
+  if (isGrantedPlan(subscription)) return grantedPlanRenewal;
   return periodEnd ? `Renews on ${periodEnd}` : 'Renews every month.';
 }
+
+const grantedPlanPrice = 'Given by staff: no charge';
+const grantedPlanRenewal = 'It holds until the site’s staff change it, or until you cancel it.';
