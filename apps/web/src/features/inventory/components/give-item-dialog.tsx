@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { characterQuery, partyCharactersQuery } from '../../characters/api/characters-api';
 import { useGiveItem } from '../hooks/use-item-status';
+import { sheetComboboxProps } from '../lib/sheet-combobox';
 import { RefusalAlert } from './refusal-alert';
 
 export const giveFailed = 'Failed to give item';
@@ -105,7 +106,7 @@ export function GiveItemForm({
           }))}
           value={recipientId}
           onChange={setRecipientId}
-          comboboxProps={{ withinPortal: true }}
+          comboboxProps={sheetComboboxProps}
           allowDeselect={false}
         />
         {item.quantity > 1 ? (

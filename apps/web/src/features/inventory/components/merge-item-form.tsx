@@ -2,6 +2,7 @@ import type { ItemInstance } from '@haversack/contracts';
 import { Button, Group, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { mergeFailed, useMergeItem } from '../hooks/use-inventory-actions';
+import { sheetComboboxProps } from '../lib/sheet-combobox';
 import { RefusalAlert } from './refusal-alert';
 
 /** "Arrow ×12" for the merge target select. */
@@ -41,7 +42,7 @@ export function MergeItemForm({
           allowDeselect={false}
           placeholder="Choose a stack"
           nothingFoundMessage="No other stack"
-          comboboxProps={{ withinPortal: true }}
+          comboboxProps={sheetComboboxProps}
         />
         {merge.isError ? <RefusalAlert error={merge.error} fallback={mergeFailed} /> : null}
         <Group justify="flex-end" gap="sm">

@@ -2,6 +2,7 @@ import type { Container, ItemInstance } from '@haversack/contracts';
 import { Button, Group, NumberInput, Select, Stack } from '@mantine/core';
 import { useState } from 'react';
 import { useTransferItem } from '../hooks/use-inventory-actions';
+import { sheetComboboxProps } from '../lib/sheet-combobox';
 import { sourceOptionLabel } from './container-source-select';
 
 /** Moves some or all of a stack into another container (the same transfer as a drag). */
@@ -45,7 +46,7 @@ export function MoveItemForm({
           allowDeselect={false}
           placeholder="Please select a destination"
           nothingFoundMessage="No other container"
-          comboboxProps={{ withinPortal: true }}
+          comboboxProps={sheetComboboxProps}
         />
         <NumberInput
           label="Quantity to move"

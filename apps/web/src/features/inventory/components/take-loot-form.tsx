@@ -2,6 +2,7 @@ import type { Container, ItemInstance } from '@haversack/contracts';
 import { Alert, Button, Divider, Group, NumberInput, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTakeLoot } from '../../loot/hooks/use-take-loot';
+import { sheetComboboxProps } from '../lib/sheet-combobox';
 import type { LootSource } from '../workspace-types';
 import { sourceOptionLabel } from './container-source-select';
 import { ItemFacts } from './item-facts';
@@ -91,7 +92,7 @@ export function TakeLootForm({
           value={target}
           onChange={setTarget}
           allowDeselect={false}
-          comboboxProps={{ withinPortal: true }}
+          comboboxProps={sheetComboboxProps}
           nothingFoundMessage="No containers"
           disabled={take.isPending}
         />
