@@ -376,13 +376,24 @@ export async function destroyItem(id: string): Promise<void> {
 
 /**
  * Refresh exactly what a change touched: each container (with its capacity and items) and the owner lists
- * that show how full it is.
+ * that show how full it is. `goneItemIds` are the stacks the change took out of those containers (given
+ * or moved whole, merged away, destroyed): their detail, which the item sheet still shows until the change
+ * closes it, is dropped rather than refetched, since GET item_instances/{id} could only answer 404 now.
+ * Dropped before the party's live event about the same change arrives, it is not refetched by that either.
  */
-export async function invalidateContainers(queryClient: QueryClient, containerIds: readonly string[]) {
+export async function invalidateContainers(
+  queryClient: QueryClient,
+  containerIds: readonly string[],
+  goneItemIds: readonly string[] = [],
+) {
+  const ids = [...new Set(containerIds)];
+  for (const id of ids) {
+    for (const item of goneItemIds) {
+      queryClient.removeQueries({ queryKey: inventoryKeys.instance(id, item), exact: true });
+    }
+  }
   await Promise.all([
-    ...[...new Set(containerIds)].map((id) =>
-      queryClient.invalidateQueries({ queryKey: inventoryKeys.container(id) }),
-    ),
+    ...ids.map((id) => queryClient.invalidateQueries({ queryKey: inventoryKeys.container(id) })),
     queryClient.invalidateQueries({ queryKey: inventoryKeys.owners() }),
   ]);
 }

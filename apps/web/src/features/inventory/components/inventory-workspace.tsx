@@ -13,7 +13,7 @@ import type { Container, ItemInstance, ItemTemplate, LootInstance, ShopInstance 
 import { lootMessages, shopMessages } from '@haversack/contracts';
 import { Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useFocusReturn } from '@mantine/hooks';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { PageSkipLink } from '../../../components/page-skip-link';
 import { toast } from '../../../lib/toast';
@@ -23,12 +23,12 @@ import { shopKeys } from '../../shops/api/shops-api';
 import { type DraggedShopItem, isDraggedShopItem } from '../../shops/components/shop-source-view';
 import { TradeDialog, type TradeOffer } from '../../shops/components/trade-dialog';
 import type { ContainerOwner, ItemFilters } from '../api/inventory-api';
-import { itemInstanceQuery } from '../api/inventory-api';
 import { panelCollision, panelJumpCoordinates, TOUCH_DRAG_DELAY_MS, TOUCH_DRAG_TOLERANCE_PX } from '../dnd';
 import { dragAnnouncements, dragInstructions } from '../drag-announcements';
 import { planDrop } from '../drop-plan';
 import { useDeviceClass } from '../hooks/use-device-class';
 import { useAddFromMarket, useTransferItem } from '../hooks/use-inventory-actions';
+import { useOpenItem } from '../hooks/use-open-item';
 import { useTransferQueue } from '../hooks/use-transfer-queue';
 import {
   asDragPayload,
@@ -69,26 +69,6 @@ export interface InventoryWorkspaceProps {
   partyId?: string | null;
   /** Where the add-container button creates containers; null: the owner of the first panel's container. */
   createOwner: ContainerOwner | null;
-}
-
-/**
- * The item the detail modal shows, kept fresh from the cache while it is open. A loot stack comes with its
- * loot (the Loot tab's data is its fresh copy).
- */
-function useOpenItem() {
-  const [opened, setOpened] = useState<{ item: ItemInstance; loot: LootSource | null } | null>(null);
-  const mine = opened !== null && opened.loot === null;
-  const query = useQuery({
-    ...itemInstanceQuery(opened?.item.container_id ?? '', opened?.item.id ?? ''),
-    enabled: mine,
-  });
-  return {
-    item: opened ? ((mine ? query.data : undefined) ?? opened.item) : null,
-    loot: opened?.loot ?? null,
-    open: (item: ItemInstance) => setOpened({ item, loot: null }),
-    openLoot: (item: ItemInstance, loot: LootSource) => setOpened({ item, loot }),
-    close: () => setOpened(null),
-  };
 }
 
 /**

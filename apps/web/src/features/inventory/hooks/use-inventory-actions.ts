@@ -34,8 +34,12 @@ export function useTransferItem(options: { quiet?: boolean } = {}) {
       if (!options.quiet) toast.success(result.message || inventoryMessages.transferred);
     },
     onError: (error) => toastTransferFailure(error),
-    onSettled: (_result, _error, request) =>
-      invalidateContainers(queryClient, [request.sourceContainerId, request.targetContainerId]),
+    onSettled: (result, _error, request) =>
+      invalidateContainers(
+        queryClient,
+        [request.sourceContainerId, request.targetContainerId],
+        result?.source_instance === null ? [request.itemInstanceId] : [],
+      ),
   });
 }
 
@@ -83,7 +87,8 @@ export function useDestroyItem(item: ItemInstance) {
   return useMutation({
     mutationFn: () => destroyItem(item.id),
     onSuccess: () => toast.success(`${item.name} destroyed`),
-    onSettled: () => invalidateContainers(queryClient, [item.container_id]),
+    onSettled: (_result, error) =>
+      invalidateContainers(queryClient, [item.container_id], error ? [] : [item.id]),
   });
 }
 
@@ -94,7 +99,9 @@ export function useMergeItem(item: ItemInstance) {
     mutationFn: (targetInstanceId: string) => mergeItem(item.id, targetInstanceId),
     onSuccess: (merged) => toast.success(`Stacks merged: ${merged.name} ×${merged.quantity}`),
     onError: (error) => toastRefusal(error, mergeFailed),
-    onSettled: () => invalidateContainers(queryClient, [item.container_id]),
+    // This stack joins the target and is gone.
+    onSettled: (_merged, error) =>
+      invalidateContainers(queryClient, [item.container_id], error ? [] : [item.id]),
   });
 }
 

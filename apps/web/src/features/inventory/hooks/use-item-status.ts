@@ -52,10 +52,12 @@ export function useGiveItem(item: ItemInstance) {
       giveItem(item.id, { character_id: request.characterId, quantity: request.quantity }),
     onSuccess: (_result, request) =>
       toast.success(`You gave ${request.quantity} × ${item.name} to ${request.characterName}`),
-    onSettled: (_result, _error, request) =>
+    onSettled: (result, _error, request) =>
       invalidateContainers(
         queryClient,
         [item.container_id, request.containerId].filter((id): id is string => id !== null),
+        // The whole stack was given: it is no longer this character's to look at.
+        result?.source_instance === null ? [item.id] : [],
       ),
   });
 }

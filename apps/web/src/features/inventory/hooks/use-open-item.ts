@@ -1,0 +1,36 @@
+import type { ItemInstance } from '@haversack/contracts';
+import { hashKey, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { itemInstanceQuery } from '../api/inventory-api';
+import type { LootSource } from '../workspace-types';
+
+/**
+ * The item the detail modal shows, kept fresh from the cache while it is open. A loot stack comes with its
+ * loot (the Loot tab's data is its fresh copy).
+ */
+export function useOpenItem() {
+  const queryClient = useQueryClient();
+  const [opened, setOpened] = useState<{ item: ItemInstance; loot: LootSource | null } | null>(null);
+  const mine = opened !== null && opened.loot === null;
+  const options = itemInstanceQuery(opened?.item.container_id ?? '', opened?.item.id ?? '');
+  // A change that took the stack away (a gift, a move of the whole stack, a merge, a destroy) drops its
+  // entry (invalidateContainers). The sheet stays open until that change closes it, and drawn again
+  // meanwhile it would ask for the stack afresh, only to get a 404: a dropped entry stays unasked.
+  const gone = useRef<string | null>(null);
+  const hash = hashKey(options.queryKey);
+  useEffect(
+    () =>
+      queryClient.getQueryCache().subscribe((event) => {
+        if (event.type === 'removed' && event.query.queryHash === hash) gone.current = hash;
+      }),
+    [queryClient, hash],
+  );
+  const query = useQuery({ ...options, enabled: mine && gone.current !== hash });
+  return {
+    item: opened ? ((mine ? query.data : undefined) ?? opened.item) : null,
+    loot: opened?.loot ?? null,
+    open: (item: ItemInstance) => setOpened({ item, loot: null }),
+    openLoot: (item: ItemInstance, loot: LootSource) => setOpened({ item, loot }),
+    close: () => setOpened(null),
+  };
+}
