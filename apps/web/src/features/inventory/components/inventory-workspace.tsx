@@ -19,6 +19,7 @@ import { PageSkipLink } from '../../../components/page-skip-link';
 import { toast } from '../../../lib/toast';
 import { lootKeys } from '../../loot/api/loot-api';
 import { useLootDestinations, useTakeLoot } from '../../loot/hooks/use-take-loot';
+import { PartyRealtimeIndicator } from '../../realtime/components/party-realtime-indicator';
 import { shopKeys } from '../../shops/api/shops-api';
 import { type DraggedShopItem, isDraggedShopItem } from '../../shops/components/shop-source-view';
 import { TradeDialog, type TradeOffer } from '../../shops/components/trade-dialog';
@@ -410,6 +411,7 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
         onLayoutChange={setLayout}
         canCreate={createOwner !== null}
         onCreateContainer={() => setCreating(true)}
+        status={props.partyId ? <PartyRealtimeIndicator partyId={props.partyId} /> : null}
       />
       {props.summary}
       <DndContext

@@ -14,7 +14,7 @@ import {
 } from '@mantine/core';
 import { useHotkeys, useId } from '@mantine/hooks';
 import { IconArrowLeft, IconPlus, IconSearch } from '@tabler/icons-react';
-import { useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import type { ItemFilters } from '../api/inventory-api';
 import type { LayoutMode, ViewMode } from '../workspace-types';
@@ -56,6 +56,8 @@ export interface WorkspaceTopBarProps {
   onLayoutChange: (layout: LayoutMode) => void;
   canCreate: boolean;
   onCreateContainer: () => void;
+  /** Under the owner: whether the party's live updates reach this screen (the realtime indicator). */
+  status?: ReactNode;
 }
 
 /**
@@ -112,6 +114,7 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
             <Text id={ownerId} size="sm" c="dimmed" truncate data-testid="workspace-owner">
               {props.owner}
             </Text>
+            {props.status ? <Group mt={4}>{props.status}</Group> : null}
           </Stack>
         </Group>
         <Group gap="xs" wrap="wrap">

@@ -1,6 +1,6 @@
 import { MantineProvider } from '@mantine/core';
-import { render, screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RealtimeStatus } from '../party-channels';
 import { RealtimeIndicator, realtimeActiveLabel, realtimePausedLabel } from './realtime-indicator';
 
@@ -17,6 +17,8 @@ function renderStatus(status: RealtimeStatus) {
       </MantineProvider>,
     );
 }
+
+afterEach(() => vi.restoreAllMocks());
 
 describe('RealtimeIndicator', () => {
   it('shows nothing while the first connection is made, then that updates are live', () => {
@@ -37,5 +39,23 @@ describe('RealtimeIndicator', () => {
     expect(screen.getByRole('status')).toHaveTextContent(realtimeActiveLabel);
     update('idle');
     expect(screen.getByRole('status')).toBeEmptyDOMElement();
+  });
+
+  it('says live updates are paused as soon as the browser goes offline, before the socket notices', () => {
+    const onLine = vi.spyOn(window.navigator, 'onLine', 'get');
+    const update = renderStatus('connected');
+    onLine.mockReturnValue(false);
+    act(() => {
+      window.dispatchEvent(new Event('offline'));
+    });
+    expect(screen.getByRole('status')).toHaveTextContent(realtimePausedLabel);
+    update('connecting');
+    expect(screen.getByRole('status')).toHaveTextContent(realtimePausedLabel);
+    onLine.mockReturnValue(true);
+    act(() => {
+      window.dispatchEvent(new Event('online'));
+    });
+    update('connected');
+    expect(screen.getByRole('status')).toHaveTextContent(realtimeActiveLabel);
   });
 });

@@ -1,4 +1,5 @@
 import { Badge } from '@mantine/core';
+import { useNetwork } from '@mantine/hooks';
 import { useState } from 'react';
 import type { RealtimeStatus } from '../party-channels';
 
@@ -10,14 +11,22 @@ export const realtimePausedLabel = 'Reconnecting: live updates paused';
  * lost connection says so until it is back, rather than the badge just going away (at the table, a phone
  * that lost the Wi-Fi should not look up to date). The first connection shows nothing while it is made.
  * The live region stays in the page so that screen readers hear the badge come and go.
+ *
+ * The browser saying it is offline (the `offline` event, `navigator.onLine`) pauses it at once: the socket
+ * itself notices a dead network only when its pings stop (the stale threshold, 6 s, then a reconnection
+ * attempt), and until then it still looked connected. A socket that drops while online is told as before.
  */
 export function RealtimeIndicator({ status }: { status: RealtimeStatus }) {
+  const network = useNetwork();
+  const online = network.online && navigator.onLine;
   const [wasConnected, setWasConnected] = useState(false);
   if (status === 'connected' && !wasConnected) setWasConnected(true);
-  const paused = wasConnected && (status === 'connecting' || status === 'failed');
+  const live = status === 'connected' && online;
+  const paused =
+    wasConnected && !live && (status === 'connected' || status === 'connecting' || status === 'failed');
   return (
     <div role="status" aria-live="polite" style={{ display: 'contents' }}>
-      {status === 'connected' ? (
+      {live ? (
         <Badge color="teal" variant="dot" radius="sm" tt="none" data-testid="realtime-indicator">
           {realtimeActiveLabel}
         </Badge>

@@ -1,0 +1,10 @@
+import { usePartyChannels } from '../hooks/use-party-channels';
+import { RealtimeIndicator } from './realtime-indicator';
+
+/**
+ * The realtime indicator of a party, for a screen that does not hold the party's channels itself: the
+ * subscription is shared, so this only reads its status.
+ */
+export function PartyRealtimeIndicator({ partyId }: { partyId: string }) {
+  return <RealtimeIndicator status={usePartyChannels(partyId).status} />;
+}
