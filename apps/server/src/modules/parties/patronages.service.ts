@@ -54,12 +54,28 @@ export class PatronagesService {
   async grantedTier(db: Executor, userId: string, partyId: string): Promise<string | undefined> {
     const active = await repo.activeFor(db, partyId, userId);
     if (!active) return undefined;
-    const patronTier = await this.entitlements.ownTier(db, active.patronage.patronId);
-    if (rankOf(patronTier.identifier) < rankOf(active.tierIdentifier)) {
-      await repo.end(db, active.patronage.id, 'patron_downgraded');
-      return undefined;
-    }
-    return active.tierIdentifier;
+    return (await this.#stillHeld(db, active)) ? active.tierIdentifier : undefined;
+  }
+
+  /**
+   * Whether the patron's own plan still reaches the grant; a grant it no longer reaches ends now, as it is
+   * read (the patron's plan may have lapsed or been changed since, and nothing else would notice).
+   */
+  async #stillHeld(
+    db: Executor,
+    grant: { patronage: { id: string; patronId: string }; tierIdentifier: string },
+  ): Promise<boolean> {
+    const patronTier = await this.entitlements.ownTier(db, grant.patronage.patronId);
+    if (rankOf(patronTier.identifier) >= rankOf(grant.tierIdentifier)) return true;
+    await repo.end(db, grant.patronage.id, 'patron_downgraded');
+    return false;
+  }
+
+  /** The active grants of a listing, those whose patron's plan dropped below them ended on the way. */
+  async #listActive(db: Executor, filter: { patronId: string } | { beneficiaryId: string }) {
+    const rows = await repo.listDetailed(db, { ...filter, activeOnly: true });
+    const held = await Promise.all(rows.map((row) => this.#stillHeld(db, row)));
+    return rows.filter((_, i) => held[i]).map(toPatronageJson);
   }
 
   async create(patronId: string, input: { beneficiary_id: string; party_id: string; granted_tier?: string }) {
@@ -105,21 +121,19 @@ export class PatronagesService {
   }
 
   async granted(userId: string): Promise<Patronage[]> {
-    return (await repo.listDetailed(this.db, { patronId: userId, activeOnly: true })).map(toPatronageJson);
+    return this.#listActive(this.db, { patronId: userId });
   }
 
   async received(userId: string): Promise<Patronage[]> {
-    return (await repo.listDetailed(this.db, { beneficiaryId: userId, activeOnly: true })).map(
-      toPatronageJson,
-    );
+    return this.#listActive(this.db, { beneficiaryId: userId });
   }
 
   async lister(db: Executor, userId: string) {
     const [granted, received] = await Promise.all([
-      repo.listDetailed(db, { patronId: userId, activeOnly: true }),
-      repo.listDetailed(db, { beneficiaryId: userId, activeOnly: true }),
+      this.#listActive(db, { patronId: userId }),
+      this.#listActive(db, { beneficiaryId: userId }),
     ]);
-    return { granted: granted.map(toPatronageJson), received: received.map(toPatronageJson) };
+    return { granted, received };
   }
 
   /** Members of a party the caller may sponsor, with their own plan and whether someone already does. */

@@ -130,6 +130,19 @@ describe('patronage', () => {
     expect(body(await call('GET', '/patronages/received', second)).data).toHaveLength(0);
   });
 
+  it('lists no grant the patron’s plan no longer reaches, even before anything else has checked it', async () => {
+    const { patron, party, player } = await setup();
+    await call('POST', '/patronages', patron, { beneficiary_id: player.user.id, party_id: party.id });
+    await call('POST', '/subscription/cancel', patron, { cancel_at_period_end: false, reason: 'Downgrade' });
+    // Read first by the listings themselves: each ends the grant rather than show it as active.
+    expect(body(await call('GET', '/patronages/received', player)).data).toHaveLength(0);
+    expect(body(await call('GET', '/patronages', patron)).data).toHaveLength(0);
+    const current = body(await call('GET', '/subscription/current', patron)).data as unknown as {
+      patronages: { granted: unknown[] };
+    };
+    expect(current.patronages.granted).toHaveLength(0);
+  });
+
   it('lets a sponsored free player create more characters in the party', async () => {
     const { patron, party, player } = await setup();
     await call('POST', '/patronages', patron, { beneficiary_id: player.user.id, party_id: party.id });
