@@ -149,6 +149,11 @@ export function nextItemPageParam(loaded: number): ItemPageParam {
   return { page: Math.floor(loaded / perPage) + 1, perPage };
 }
 
+/** Whether the container has items past this page. */
+export function hasMoreItems(last: ItemPage): boolean {
+  return last.meta.current_page < last.meta.total_pages && last.end < last.meta.total_count;
+}
+
 export function containerItemsQuery(id: string, filters: ItemFilters) {
   return infiniteQueryOptions({
     queryKey: inventoryKeys.items(id, filters),
@@ -177,10 +182,7 @@ export function containerItemsQuery(id: string, filters: ItemFilters) {
       };
     },
     initialPageParam: { page: 1, perPage: CONTAINER_ITEMS_PER_PAGE } as ItemPageParam,
-    getNextPageParam: (last) =>
-      last.meta.current_page < last.meta.total_pages && last.end < last.meta.total_count
-        ? nextItemPageParam(last.end)
-        : undefined,
+    getNextPageParam: (last) => (hasMoreItems(last) ? nextItemPageParam(last.end) : undefined),
     staleTime: CONTAINERS_STALE_MS,
   });
 }

@@ -1,12 +1,13 @@
 import { inventoryMessages, lootMessages } from '@haversack/contracts';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { toast } from '../../../lib/toast';
 import { takeLoot } from '../../loot/api/loot-api';
 import { afterTake, takeErrorMessage } from '../../loot/hooks/use-take-loot';
 import { invalidateContainers, transferItem } from '../api/inventory-api';
 import { toastTransferFailure, transferErrorMessage } from '../api/transfer-messages';
 import type { QueuedItem } from '../workspace-types';
+import { settleQueue } from './settle-queue';
 
 /** spec/02 §5: the queue refuses to run without a destination. */
 export const selectDestinationMessage = 'Please select a destination';
@@ -84,6 +85,17 @@ export function useTransferQueue() {
   const [destination, setDestination] = useState<string | null>(null);
   const [progress, setProgress] = useState<QueueProgress | null>(null);
   const [error, setError] = useState<string | null>(null);
+
+  // Each fresh list of a container (a refetch after any change, the live events' included) settles what
+  // waits in the queue, so it never offers a stack that is gone or more of one than is left.
+  useEffect(
+    () =>
+      queryClient.getQueryCache().subscribe((event) => {
+        if (event.type === 'updated' && event.action.type === 'success')
+          setItems((queued) => (queued.length === 0 ? queued : settleQueue(queryClient, queued)));
+      }),
+    [queryClient],
+  );
 
   const add = useCallback((item: QueuedItem) => {
     if (item.loot?.blocked) {
