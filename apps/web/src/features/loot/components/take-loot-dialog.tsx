@@ -1,4 +1,10 @@
-import { formatStackValue, type ItemInstance, type LootTakeResult, lootMessages } from '@haversack/contracts';
+import {
+  formatStackValue,
+  type ItemInstance,
+  type LootInstance,
+  type LootTakeResult,
+  lootMessages,
+} from '@haversack/contracts';
 import { Alert, Button, Group, Modal, NumberInput, Select, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -30,7 +36,10 @@ function takeFailure(error: unknown): string {
   return detail ?? lootErrorMessage(error, lootMessages.claimFailed);
 }
 
-/** POST take or claim with the spec's toasts; refreshes the loot, the receiving container and the ledger. */
+/**
+ * POST take or claim with the spec's success toasts; refreshes the loot, the receiving container and the
+ * ledger. A refusal is not toasted: the dialog shows it (docs/decisions.md: an error shows once).
+ */
 function useTakeLoot(loot: { id: string; party_id: string }, onDone: () => void) {
   const queryClient = useQueryClient();
   return useMutation({
@@ -47,7 +56,6 @@ function useTakeLoot(loot: { id: string; party_id: string }, onDone: () => void)
       toast.success(result.kind === 'claim' ? lootMessages.claimed : lootMessages.taken);
       onDone();
     },
-    onError: (error) => toast.error(takeFailure(error)),
     onSettled: async (result, _error, input) => {
       const received = result?.item_instances.map((item) => item.container_id) ?? [];
       await Promise.all([
@@ -73,7 +81,7 @@ export function TakeLootDialog({
   taker,
   onClose,
 }: {
-  loot: { id: string; party_id: string };
+  loot: Pick<LootInstance, 'id' | 'party_id' | 'container'>;
   pick: LootPick | null;
   taker: LootTaker;
   onClose: () => void;
@@ -96,8 +104,21 @@ export function TakeLootDialog({
     reset();
   }, [pick, reset]);
 
+  // The stack as the loot has it now: someone else may take part of it, or all of it, while this is open
+  // (a live event or our own refused request refreshes the loot).
+  const live = pick ? loot.container.item_instances.find((i) => i.id === pick.item.id) : undefined;
+  const gone = pick !== null && live === undefined && !mutation.isPending;
+  const failure = mutation.error;
+  useEffect(() => {
+    if (!gone) return;
+    // Nothing left to take: close, and say why once (the dialog that would have shown it is gone).
+    toast.error(failure ? takeFailure(failure) : lootMessages.alreadyTaken);
+    onClose();
+  }, [gone, failure, onClose]);
+
   if (!shown) return null;
-  const { item, kind } = shown;
+  const { kind } = shown;
+  const item = live ?? shown.item;
   const max = item.quantity;
   const amount = typeof quantity === 'number' ? quantity : Number.parseInt(quantity, 10);
   const validAmount = Number.isInteger(amount) && amount >= 1 && amount <= max;

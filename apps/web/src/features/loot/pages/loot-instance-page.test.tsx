@@ -7,6 +7,7 @@ import { failure, jsonResponse, mockFetch, success } from '../../../test/fixture
 import { buildCharacter, pageMeta } from '../../../test/party-fixtures';
 import { renderRoutes } from '../../../test/render';
 import { buildContainer, buildItem } from '../../inventory/test/inventory-fixtures';
+import { lootKeys } from '../api/loot-api';
 import { buildLootInstance } from '../test/loot-fixtures';
 import { LootInstancePage } from './loot-instance-page';
 
@@ -187,7 +188,61 @@ describe('LootInstancePage', { timeout: 20_000 }, () => {
     const dialog = await screen.findByRole('dialog');
     await user.click(within(dialog).getByRole('button', { name: 'Take 50' }));
     expect(await within(dialog).findByTestId('take-error')).toHaveTextContent('Only 10 left in this loot.');
-    expect(lastToast()).toMatchObject({ kind: 'error', message: 'Only 10 left in this loot.' });
+    // An error shows once: in the dialog, not in a toast as well.
+    expect(useUiStore.getState().toasts.map((t) => t.message)).not.toContain('Only 10 left in this loot.');
+  });
+
+  it('closes a claim lost to someone else and says so once', async () => {
+    const user = userEvent.setup();
+    let taken = false;
+    const withoutSword = { ...playerLoot, container: { ...playerLoot.container, item_instances: [gold] } };
+    mockLootPage(playerLoot, (pathname, method) => {
+      if (method === 'POST' && pathname.endsWith('/claim')) {
+        taken = true;
+        return failure(409, 'CONFLICT', 'Someone has already taken that item.');
+      }
+      if (method === 'GET' && pathname === '/api/v1/loot_instances/loot-1' && taken)
+        return success(withoutSword);
+      return null;
+    });
+    renderPage();
+    await buttonReady('Claim Longsword');
+    await user.click(screen.getByRole('button', { name: 'Claim Longsword' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Claim Longsword' });
+    await user.click(within(dialog).getByRole('button', { name: 'Claim for Aria' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(
+      useUiStore.getState().toasts.filter((t) => t.message === 'Someone has already taken that item.'),
+    ).toMatchObject([{ kind: 'error' }]);
+    expect(screen.getAllByTestId('loot-stack').map((s) => s.getAttribute('data-item-name'))).toEqual([
+      'Gold Piece',
+    ]);
+  });
+
+  it('follows the stack while the dialog is open: fewer left, then none', async () => {
+    const user = userEvent.setup();
+    let left: number | null = null;
+    mockLootPage(playerLoot, (pathname, method) => {
+      if (method !== 'GET' || pathname !== '/api/v1/loot_instances/loot-1' || left === null) return null;
+      const items = left > 0 ? [{ ...gold, quantity: left }] : [];
+      return success({ ...playerLoot, container: { ...playerLoot.container, item_instances: items } });
+    });
+    const { queryClient } = renderPage();
+    await buttonReady('Take Gold Piece');
+    await user.click(screen.getByRole('button', { name: 'Take Gold Piece' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Take Gold Piece' });
+    expect(within(dialog).getByText(/^50 in this loot/)).toBeInTheDocument();
+    // Someone else takes 30 (a live event refreshes the loot).
+    left = 20;
+    await queryClient.invalidateQueries({ queryKey: lootKeys.instance('loot-1') });
+    expect(await within(dialog).findByText(/^20 in this loot/)).toBeInTheDocument();
+    expect(within(dialog).getByText('Enter a whole number from 1 to 20')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: /^Take/ })).toBeDisabled();
+    // Then the rest.
+    left = 0;
+    await queryClient.invalidateQueries({ queryKey: lootKeys.instance('loot-1') });
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(lastToast()).toMatchObject({ kind: 'error', message: 'Someone has already taken that item.' });
   });
 
   it('claims a whole stack for one of my characters (never someone else’s)', async () => {

@@ -15,7 +15,7 @@ import {
 } from '@mantine/core';
 import { IconArrowsSplit, IconPencil } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { DetailLoadError } from '../../../components/detail-load-error';
 import { usePageTitle } from '../../../lib/page-title';
@@ -54,6 +54,7 @@ export function LootInstancePage() {
   const realtime = usePartyChannels(loot?.party_id ?? null);
   const taker = useLootTaker(loot?.can_take ? loot.party_id : null);
   const [pick, setPick] = useState<LootPick | null>(null);
+  const closeTake = useCallback(() => setPick(null), []);
   const [editing, setEditing] = useState(false);
   const [distributing, setDistributing] = useState(false);
 
@@ -187,7 +188,7 @@ export function LootInstancePage() {
         />
       </Stack>
 
-      <TakeLootDialog loot={loot} pick={pick} taker={taker} onClose={() => setPick(null)} />
+      <TakeLootDialog loot={loot} pick={pick} taker={taker} onClose={closeTake} />
       {editing ? <LootEditDialog loot={loot} opened onClose={() => setEditing(false)} /> : null}
       {distributing ? (
         <DistributeLootDialog loot={loot} opened onClose={() => setDistributing(false)} />

@@ -9,14 +9,7 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from '../../../lib/toast';
 import { invalidateContainers } from '../../inventory/api/inventory-api';
-import {
-  invalidateShop,
-  type PurchaseRequest,
-  purchase,
-  type SellRequest,
-  sell,
-  tradeErrorMessage,
-} from './shops-api';
+import { invalidateShop, type PurchaseRequest, purchase, type SellRequest, sell } from './shops-api';
 
 const largestFirst: Currency[] = [...currencies].reverse();
 
@@ -41,8 +34,9 @@ export function tradeSummary(result: TradeResult, name: string): string {
 export type TradeRequest = (PurchaseRequest | SellRequest) & { side: 'buy' | 'sell'; name: string };
 
 /**
- * POST purchase or sell with the spec/02 §8 messages; refreshes the shop and the trader's container either
- * way (a refusal may mean the stock moved under us).
+ * POST purchase or sell with the spec/02 §8 success messages; refreshes the shop and the trader's container
+ * either way (a refusal may mean the stock moved under us). A refusal is not toasted: the trade dialog
+ * shows it (docs/decisions.md: an error shows once).
  */
 export function useTrade(options: { onSuccess?: (result: TradeResult) => void } = {}) {
   const queryClient = useQueryClient();
@@ -54,7 +48,6 @@ export function useTrade(options: { onSuccess?: (result: TradeResult) => void } 
       else toast.success(tradeSummary(result, request.name));
       options.onSuccess?.(result);
     },
-    onError: (error, request) => toast.error(tradeErrorMessage(error, request.side)),
     onSettled: async (result, _error, request) => {
       await Promise.all([
         invalidateShop(queryClient, request.shopId),

@@ -69,7 +69,7 @@ export interface ShelfLine {
 export function shelfLines(stock: readonly ShopStockItem[]): ShelfLine[] {
   const lines = new Map<string, ShelfLine>();
   for (const item of stock) {
-    const key = `${item.item_template_id}:${item.name}:${item.buy_price_cp}`;
+    const key = shelfKey(item);
     const line = lines.get(key);
     if (!line) lines.set(key, { key, item, inStock: item.quantity });
     else {
@@ -78,6 +78,11 @@ export function shelfLines(stock: readonly ShopStockItem[]): ShelfLine[] {
     }
   }
   return [...lines.values()];
+}
+
+/** The shelf line a stack sits on: one item at one price. */
+export function shelfKey(item: ShopStockItem): string {
+  return `${item.item_template_id}:${item.name}:${item.buy_price_cp}`;
 }
 
 /** Why the Buy buttons are off, if they are. */

@@ -121,7 +121,8 @@ export function splitErrorMessage(error: unknown): string {
 }
 
 /**
- * POST sell with split_among: the toast is the server's sentence saying who got what. Coins landed in
+ * POST sell with split_among: the toast is the server's sentence saying who got what (a refusal shows in
+ * the dialog only). Coins landed in
  * several characters' containers, so every container on screen, the ledgers and the party's Loot
  * received are refreshed.
  */
@@ -133,7 +134,6 @@ export function useSplitSale(options: { partyId: string | null; onSuccess: (resu
       toast.success(result.message);
       options.onSuccess(result);
     },
-    onError: (error) => toast.error(splitErrorMessage(error)),
     onSettled: async (_result, _error, request) => {
       await Promise.all([
         invalidateShop(queryClient, request.shopId),

@@ -1,10 +1,12 @@
+import type { ShopInstance } from '@haversack/contracts';
 import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
 import { failure, mockFetch, success } from '../../../test/fixtures';
 import { buildItem, renderWithProviders } from '../../inventory/test/inventory-fixtures';
-import { buildShopInstance, buildShopRequest } from '../test/shop-fixtures';
+import { shopKeys } from '../api/shops-api';
+import { buildShopInstance, buildShopRequest, buildStockItem } from '../test/shop-fixtures';
 import { TradeDialog, type TradeOffer } from './trade-dialog';
 
 const offer: TradeOffer = {
@@ -43,11 +45,19 @@ function quote(side: 'buy' | 'sell', quantity: number, unit: number) {
 
 const purse = (gp: number) => ({ cp: 0, sp: 0, ep: 0, gp, pp: 0 });
 
+/** The shop with `quantity` arrows left in the offered stack (none: it is gone). */
+const arrowShop = (quantity: number, overrides: Parameters<typeof buildShopInstance>[0] = {}) => {
+  const shop = buildShopInstance(overrides);
+  const arrows = quantity > 0 ? [buildStockItem({ name: 'Arrow', quantity, buy_price_cp: 5 })] : [];
+  return { ...shop, container: { ...shop.container, item_instances: arrows } };
+};
+
 /** The shop at the network boundary: quotes at 5 cp an arrow, 3 gp in the buyer's purse. */
-function mockShop(purchase: () => Response, shop = buildShopInstance()) {
+function mockShop(purchase: () => Response, shop: ShopInstance | (() => ShopInstance) = arrowShop(60)) {
   return mockFetch(({ url, init }) => {
     const { pathname, searchParams } = new URL(url, 'http://test');
-    if (init.method !== 'POST' && pathname === '/api/v1/shop_instances/shop-1') return success(shop);
+    if (init.method !== 'POST' && pathname === '/api/v1/shop_instances/shop-1')
+      return success(typeof shop === 'function' ? shop() : shop);
     if (pathname.includes('/calculate_buy_price/'))
       return quote('buy', Number(searchParams.get('quantity')), 5);
     if (pathname.includes('/calculate_sell_price/'))
@@ -64,6 +74,11 @@ const purchaseBody = (fetchMock: ReturnType<typeof mockFetch>) => {
   );
   return call?.[1]?.body === undefined ? undefined : JSON.parse(String(call[1].body));
 };
+
+const outOfStockToasts = () =>
+  useUiStore
+    .getState()
+    .toasts.filter((t) => t.kind === 'error' && t.message === 'This item is out of stock.');
 
 describe('TradeDialog', () => {
   it('shows the shop’s price, my coins and my change before I confirm, then buys that many', async () => {
@@ -121,7 +136,7 @@ describe('TradeDialog', () => {
   }, 20_000);
 
   it('warns when my coins do not cover the total', async () => {
-    mockShop(() => failure(500, 'INTERNAL_SERVER_ERROR', 'boom'));
+    mockShop(() => failure(500, 'INTERNAL_SERVER_ERROR', 'boom'), arrowShop(100));
     renderWithProviders(<TradeDialog offer={{ ...offer, max: 100 }} onClose={() => undefined} />);
     const dialog = await screen.findByRole('dialog', { name: 'Buy Arrow' });
     await within(dialog).findByText('3 gp');
@@ -144,7 +159,7 @@ describe('TradeDialog', () => {
     ['FORBIDDEN', 403, 'You cannot do that', 'The purchase could not be completed. Please try again.'],
     ['INTERNAL_SERVER_ERROR', 500, 'boom', 'The purchase could not be completed. Please try again.'],
   ])(
-    'a refused purchase (%s) says why in the dialog and in a toast',
+    'a refused purchase (%s) says why in the dialog, once',
     async (code, status, serverMessage, shown) => {
       mockShop(() => failure(status, code, serverMessage));
       const onClose = vi.fn();
@@ -153,11 +168,52 @@ describe('TradeDialog', () => {
       const dialog = await screen.findByRole('dialog', { name: 'Buy Arrow' });
       await user.click(await within(dialog).findByRole('button', { name: 'Buy for 5 cp' }));
       expect(await within(dialog).findByTestId('trade-error')).toHaveTextContent(shown);
-      expect(useUiStore.getState().toasts.some((t) => t.kind === 'error' && t.message === shown)).toBe(true);
+      // An error shows once: in the dialog, not in a toast as well.
+      expect(useUiStore.getState().toasts.map((t) => t.message)).not.toContain(shown);
       expect(onClose).not.toHaveBeenCalled();
     },
     20_000,
   );
+
+  it('follows the stack while open: fewer in stock, then none, which closes it and says so once', async () => {
+    let left = 60;
+    const onClose = vi.fn();
+    mockShop(
+      () => failure(500, 'INTERNAL_SERVER_ERROR', 'boom'),
+      () => arrowShop(left),
+    );
+    const { queryClient: client } = renderWithProviders(<TradeDialog offer={offer} onClose={onClose} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Buy Arrow' });
+    expect(await within(dialog).findByText('General Store has 60 in stock.')).toBeInTheDocument();
+    // Another player buys 59 (a live event refreshes the shop).
+    left = 1;
+    await client.invalidateQueries({ queryKey: shopKeys.instance('shop-1') });
+    expect(await within(dialog).findByText('General Store has 1 in stock.')).toBeInTheDocument();
+    expect(within(dialog).queryByRole('textbox', { name: /Quantity/ })).not.toBeInTheDocument();
+    // And then the last one.
+    left = 0;
+    await client.invalidateQueries({ queryKey: shopKeys.instance('shop-1') });
+    await vi.waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(outOfStockToasts()).toHaveLength(1);
+  }, 20_000);
+
+  it('closes a purchase lost to another buyer and says why once', async () => {
+    let bought = false;
+    const onClose = vi.fn();
+    const user = userEvent.setup();
+    mockShop(
+      () => {
+        bought = true;
+        return failure(422, 'ITEM_OUT_OF_STOCK', 'This item is out of stock.');
+      },
+      () => arrowShop(bought ? 0 : 1),
+    );
+    renderWithProviders(<TradeDialog offer={{ ...offer, max: 1 }} onClose={onClose} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Buy Arrow' });
+    await user.click(await within(dialog).findByRole('button', { name: 'Buy for 5 cp' }));
+    await vi.waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
+    expect(outOfStockToasts()).toHaveLength(1);
+  }, 20_000);
 
   it('a sale waits for the shop’s price before it can be confirmed', async () => {
     mockShop(() => failure(500, 'INTERNAL_SERVER_ERROR', 'boom'));
@@ -188,7 +244,7 @@ describe('TradeDialog', () => {
           payment_source: 'party',
           request,
         }),
-      buildShopInstance({ party_fund_allowed: true, approval_threshold_cp: 100 }),
+      arrowShop(60, { party_fund_allowed: true, approval_threshold_cp: 100 }),
     );
     const onClose = vi.fn();
     const user = userEvent.setup();

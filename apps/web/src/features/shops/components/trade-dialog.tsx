@@ -1,4 +1,11 @@
-import { emptyPurse, formatCopper, type PaymentSource, planPayment } from '@haversack/contracts';
+import {
+  emptyPurse,
+  formatCopper,
+  type PaymentSource,
+  planPayment,
+  type ShopStockItem,
+  shopMessages,
+} from '@haversack/contracts';
 import {
   Alert,
   Button,
@@ -16,10 +23,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { UpgradePrompt } from '../../../components/upgrade-prompt';
 import { isApiError } from '../../../lib/http-client';
+import { toast } from '../../../lib/toast';
 import { isPlanRefusal } from '../../../lib/upgrade-link';
 import { containerCoinsQuery } from '../../inventory/api/inventory-api';
 import { priceQuoteQuery, shopInstanceQuery, tradeErrorMessage } from '../api/shops-api';
 import { formatPurse, type TradeRequest, useTrade } from '../api/use-trade';
+import { shelfKey } from './shop-trading';
 import { SplitProceedsField, splitErrorMessage, useSplitProceeds, useSplitSale } from './trade-dialog-split';
 
 /** One buy or sell to confirm: the item, who trades, and a price to show until the server's quote arrives. */
@@ -41,6 +50,17 @@ export interface TradeOffer {
 }
 
 const QUOTE_DEBOUNCE_MS = 250;
+
+/**
+ * The stack on offer as the shop has it now (another buyer may take some or all of it while the dialog is
+ * open): how many of it may be bought and how many of its shelf line are left; null once it is gone.
+ */
+function liveStock(stock: readonly ShopStockItem[], itemId: string): { max: number; inStock: number } | null {
+  const stack = stock.find((item) => item.id === itemId);
+  if (!stack) return null;
+  const line = stock.filter((item) => shelfKey(item) === shelfKey(stack));
+  return { max: stack.quantity, inStock: line.reduce((sum, item) => sum + item.quantity, 0) };
+}
 
 /**
  * The price before I confirm (issue 10): quantity, the server's total for it (calculate_buy_price /
@@ -71,19 +91,34 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
       split.reset();
     }
   }, [offer, trade.reset, splitSale.reset, split.reset]);
+  // Undefined while unknown (a sale, or the shop not loaded yet), null once the stack is gone.
+  const live =
+    offer !== null && shown?.side === 'buy' && shop.data
+      ? liveStock(shop.data.container.item_instances, shown.itemId)
+      : undefined;
+  const max = live?.max ?? shown?.max ?? 1;
   const amount = typeof quantity === 'number' ? quantity : Number.parseInt(quantity, 10);
-  const valid = Number.isInteger(amount) && amount >= 1 && amount <= (shown?.max ?? 1);
+  const valid = Number.isInteger(amount) && amount >= 1 && amount <= max;
   const [debounced] = useDebouncedValue(valid ? amount : 1, QUOTE_DEBOUNCE_MS);
   const quote = useQuery({
     ...priceQuoteQuery(shown?.shopId ?? '', shown?.side ?? 'buy', shown?.itemId ?? '', debounced),
-    enabled: offer !== null && shown !== null,
+    enabled: offer !== null && shown !== null && live !== null,
   });
+  const gone = live === null && !trade.isPending;
+  const refusal = trade.error;
+  useEffect(() => {
+    if (!gone) return;
+    // Nothing left to buy: close, and say why once (the dialog that would have shown it is gone).
+    toast.error(refusal ? tradeErrorMessage(refusal, 'buy') : shopMessages.outOfStock);
+    onClose();
+  }, [gone, refusal, onClose]);
   const coins = useQuery({
     ...containerCoinsQuery(shown?.containerId ?? ''),
     enabled: offer !== null && shown?.side === 'buy',
   });
   if (!shown) return null;
   const buying = shown.side === 'buy';
+  const inStock = live?.inStock ?? shown.inStock ?? max;
   const partyFundAllowed = buying && shop.data?.party_fund_allowed === true;
   const fromParty = partyFundAllowed && paymentSource === 'party';
   const thresholdCp = buying ? (shop.data?.approval_threshold_cp ?? null) : null;
@@ -146,21 +181,19 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
         <Stack gap="md">
           <Text size="sm">
             {buying
-              ? `${shown.shopName} has ${shown.inStock ?? shown.max} in stock${
-                  (shown.inStock ?? shown.max) > shown.max ? `; up to ${shown.max} at a time` : ''
-                }.`
-              : `You have ${shown.max}. ${shown.shopName} pays for each.`}
+              ? `${shown.shopName} has ${inStock} in stock${inStock > max ? `; up to ${max} at a time` : ''}.`
+              : `You have ${max}. ${shown.shopName} pays for each.`}
           </Text>
-          {shown.max > 1 ? (
+          {max > 1 ? (
             <NumberInput
               label="Quantity"
               value={quantity}
               onChange={setQuantity}
               min={1}
-              max={shown.max}
+              max={max}
               allowDecimal={false}
               allowNegative={false}
-              description={`1 to ${shown.max}`}
+              description={`1 to ${max}`}
               error={valid ? undefined : 'Enter a whole number in range'}
             />
           ) : null}

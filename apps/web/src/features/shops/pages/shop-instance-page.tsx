@@ -13,7 +13,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { DetailLoadError } from '../../../components/detail-load-error';
 import { ScrollingTabsList } from '../../../components/scrolling-tabs-list';
@@ -50,6 +50,7 @@ export function ShopInstancePage() {
   const realtime = usePartyChannels(shop?.party_id ?? null);
   const trader = useTrader(shop?.can_trade ? shop.party_id : null);
   const [offer, setOffer] = useState<TradeOffer | null>(null);
+  const closeTrade = useCallback(() => setOffer(null), []);
   const [tab, setTab] = useState<string>('buy');
 
   if (query.isPending) {
@@ -167,7 +168,7 @@ export function ShopInstancePage() {
           </Tabs.Panel>
         ) : null}
       </Tabs>
-      <TradeDialog offer={offer} onClose={() => setOffer(null)} />
+      <TradeDialog offer={offer} onClose={closeTrade} />
     </Stack>
   );
 }
