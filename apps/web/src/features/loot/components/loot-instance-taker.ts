@@ -6,11 +6,13 @@ import { useOwnerContainers } from '../../inventory/hooks/use-owner-containers';
 /**
  * Who takes from a party's loot: my characters in that party and the containers they can carry into
  * (DESIGN §4: a take goes into a container of one of my characters in the party; a claim into the
- * character's main container). Nothing is fetched while `partyId` is null (the user cannot take).
+ * character's main container). The GM may take and claim for any character of the party (the loot
+ * policy's `canTake`, docs/decisions.md Loot; managers may not), so `forAnyCharacter` offers them all.
+ * Nothing is fetched while `partyId` is null (the user cannot take).
  */
-export function useLootTaker(partyId: string | null) {
+export function useLootTaker(partyId: string | null, { forAnyCharacter = false } = {}) {
   const characters = useQuery({ ...partyCharactersQuery(partyId ?? ''), enabled: partyId !== null });
-  const mine: Character[] = (characters.data?.characters ?? []).filter((c) => c.is_owner);
+  const mine: Character[] = (characters.data?.characters ?? []).filter((c) => forAnyCharacter || c.is_owner);
   const sources = useOwnerContainers(mine.map((c) => ({ type: 'character' as const, id: c.id })));
   const containers: Container[] = sources.containers.filter((c) => c.owner.type === 'character' && c.can_act);
   return {

@@ -277,6 +277,84 @@ describe('LootInstancePage', { timeout: 20_000 }, () => {
     ]);
   });
 
+  it('lets a GM with no character of their own claim for a player’s character', async () => {
+    const user = userEvent.setup();
+    // As the GM reads the party: nobody's character is theirs.
+    const theirs = characters.map((c) => ({
+      ...c,
+      is_owner: false,
+      user_id: `user-${c.name.toLowerCase()}`,
+    }));
+    const bramPack = buildContainer({
+      id: 'c-bram',
+      name: 'Pack',
+      owner: { type: 'character', id: 'ch-bram', name: 'Bram' },
+      character_id: 'ch-bram',
+      party_id: 'party-1',
+    });
+    const fetchMock = mockLootPage(
+      { ...playerLoot, can_manage: true, can_take: true },
+      (pathname, method) => {
+        if (pathname === '/api/v1/characters' && method === 'GET')
+          return jsonResponse(200, { status: 'success', data: theirs, meta: pageMeta(theirs.length, 100) });
+        if (pathname === '/api/v1/characters/ch-bram/containers') return success([bramPack]);
+        if (method === 'POST' && pathname === '/api/v1/loot_instances/loot-1/claim')
+          return success({
+            kind: 'claim',
+            message: 'Item claimed successfully',
+            loot_instance_id: 'loot-1',
+            quantity: 2,
+            item_instances: [buildItem({ id: 'new-sword', container_id: 'c-bram', quantity: 2 })],
+            transaction_ids: ['tx-3'],
+          });
+        return null;
+      },
+    );
+    renderPage();
+    await buttonReady('Claim Longsword');
+    expect(screen.queryByTestId('cannot-take')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Claim Longsword' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Claim Longsword' });
+    await user.click(within(dialog).getByRole('combobox', { name: 'Claim for' }));
+    expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual(['Aria', 'Bram']);
+    await user.click(screen.getByRole('option', { name: 'Bram' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Claim for Bram' }));
+    await waitFor(() =>
+      expect(lastToast()).toMatchObject({ kind: 'success', message: 'Item claimed successfully' }),
+    );
+    expect(bodiesTo(fetchMock, '/claim')).toEqual([
+      { claim: { item_instance_id: 'loot-stack-1', character_id: 'ch-bram' } },
+    ]);
+  });
+
+  it('lets a GM take into the containers of any character of the party', async () => {
+    const user = userEvent.setup();
+    const theirs = characters.map((c) => ({ ...c, is_owner: false }));
+    const bramPack = buildContainer({
+      id: 'c-bram',
+      name: 'Pack',
+      owner: { type: 'character', id: 'ch-bram', name: 'Bram' },
+      character_id: 'ch-bram',
+      party_id: 'party-1',
+    });
+    mockLootPage({ ...playerLoot, can_manage: true }, (pathname, method) => {
+      if (pathname === '/api/v1/characters' && method === 'GET')
+        return jsonResponse(200, { status: 'success', data: theirs, meta: pageMeta(theirs.length, 100) });
+      if (pathname === '/api/v1/characters/ch-bram/containers') return success([bramPack]);
+      return null;
+    });
+    renderPage();
+    await buttonReady('Take Gold Piece');
+    await user.click(screen.getByRole('button', { name: 'Take Gold Piece' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Take Gold Piece' });
+    await user.click(within(dialog).getByRole('combobox', { name: 'Put it in' }));
+    expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual([
+      'Backpack (Aria)',
+      'Sack (Aria)',
+      'Pack (Bram)',
+    ]);
+  });
+
   it('tells an observer (no character) they cannot take, with no Take or Claim', async () => {
     mockLootPage({ ...playerLoot, can_take: false });
     renderPage();

@@ -52,7 +52,8 @@ export function LootInstancePage() {
   const loot = query.data;
   usePageTitle(loot?.name ?? 'Loot');
   const realtime = usePartyChannels(loot?.party_id ?? null);
-  const taker = useLootTaker(loot?.can_take ? loot.party_id : null);
+  // `can_manage` is the party's GM, whom the server lets take and claim for every character of the party.
+  const taker = useLootTaker(loot?.can_take ? loot.party_id : null, { forAnyCharacter: loot?.can_manage });
   const [pick, setPick] = useState<LootPick | null>(null);
   const closeTake = useCallback(() => setPick(null), []);
   const [editing, setEditing] = useState(false);
