@@ -12,6 +12,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { ErrorPanel } from '../../../components/error-panel';
 import { containerItemsQuery, noItemFilters } from '../../inventory/api/inventory-api';
 import { formatPurse } from '../api/use-trade';
+import { type BuyButtonFocus, useStockFocus } from '../hooks/use-stock-focus';
 import type { Trader } from '../hooks/use-trader';
 import type { TradeOffer } from './trade-dialog';
 
@@ -96,28 +97,36 @@ export function tradeBlocker(shop: ShopInstance, trader: Trader): string | null 
 export function ShopStockList({
   shop,
   trader,
+  tradeOpen,
   onBuy,
 }: {
   shop: ShopInstance;
   trader: Trader;
+  /** The trade dialog is open: once it closes, focus comes back to the row that opened it. */
+  tradeOpen: boolean;
   onBuy: (offer: TradeOffer) => void;
 }) {
   const stock = shelfLines(shop.container.item_instances);
   const blocked = tradeBlocker(shop, trader);
+  const focus = useStockFocus(
+    stock.map((line) => line.key),
+    tradeOpen,
+  );
   if (stock.length === 0) {
     return (
-      <Center py="xl" data-testid="shop-stock-empty">
+      <Center py="xl" data-testid="shop-stock-empty" ref={focus.list} tabIndex={-1}>
         <Text c="dimmed">This shop has nothing for sale right now.</Text>
       </Center>
     );
   }
   return (
-    <Stack gap={6} data-testid="shop-stock">
-      {stock.map(({ key, item, inStock }) => (
+    <Stack gap={6} data-testid="shop-stock" ref={focus.list} tabIndex={-1}>
+      {stock.map(({ key, item, inStock }, index) => (
         <StockRow
           key={key}
           item={item}
           inStock={inStock}
+          buyButton={focus.buyButton(key, index)}
           disabled={blocked !== null || item.quantity < 1}
           onBuy={() => {
             if (!trader.container || !trader.characterId) return;
@@ -143,11 +152,14 @@ export function ShopStockList({
 function StockRow({
   item,
   inStock,
+  buyButton,
   disabled,
   onBuy,
 }: {
   item: ShopStockItem;
   inStock: number;
+  /** Ties the Buy button to the list's focus keeping. */
+  buyButton: BuyButtonFocus;
   disabled: boolean;
   onBuy: () => void;
 }) {
@@ -173,7 +185,13 @@ function StockRow({
           <Text size="sm" fw={600} data-testid="stock-price" style={{ whiteSpace: 'nowrap' }}>
             {formatCopper(item.buy_price_cp)}
           </Text>
-          <Button size="sm" onClick={onBuy} disabled={disabled} aria-label={`Buy ${item.name}`}>
+          <Button
+            size="sm"
+            {...buyButton}
+            onClick={onBuy}
+            disabled={disabled}
+            aria-label={`Buy ${item.name}`}
+          >
             Buy
           </Button>
         </Group>

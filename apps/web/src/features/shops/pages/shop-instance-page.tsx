@@ -145,7 +145,7 @@ export function ShopInstancePage() {
           {shop.can_manage ? <Tabs.Tab value="manage">Manage</Tabs.Tab> : null}
         </ScrollingTabsList>
         <Tabs.Panel value="buy" pt="md">
-          <ShopStockList shop={shop} trader={trader} onBuy={setOffer} />
+          <ShopStockList shop={shop} trader={trader} tradeOpen={offer !== null} onBuy={setOffer} />
         </Tabs.Panel>
         {shop.can_trade ? (
           <Tabs.Panel value="sell" pt="md">

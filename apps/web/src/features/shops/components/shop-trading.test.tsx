@@ -1,0 +1,132 @@
+import type { ShopInstance } from '@haversack/contracts';
+import { MantineProvider } from '@mantine/core';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ReactNode } from 'react';
+import { describe, expect, it, vi } from 'vitest';
+import { theme } from '../../../app/theme';
+import { buildContainer } from '../../inventory/test/inventory-fixtures';
+import type { Trader } from '../hooks/use-trader';
+import { buildShopInstance, buildStockItem } from '../test/shop-fixtures';
+import { ShopStockList } from './shop-trading';
+
+const pack = buildContainer({ id: 'c-pack', owner: { type: 'character', id: 'ch-aria', name: 'Aria' } });
+const trader: Trader = {
+  isPending: false,
+  hasCharacter: true,
+  containers: [pack],
+  container: pack,
+  characterId: 'ch-aria',
+  choose: () => undefined,
+  coins: null,
+  coinsPending: false,
+};
+
+/** The shop with one stack of each named item (a Sack does not stack: it is one of one). */
+function shopWith(...names: string[]): ShopInstance {
+  const shop = buildShopInstance();
+  const stock = names.map((name, index) =>
+    buildStockItem({ id: `stock-${name}`, name, item_template_id: `template-${name}`, quantity: 1 + index }),
+  );
+  return { ...shop, container: { ...shop.container, item_instances: stock } };
+}
+
+const wrapper = ({ children }: { children: ReactNode }) => (
+  <MantineProvider env="test" theme={theme}>
+    {children}
+  </MantineProvider>
+);
+
+describe('ShopStockList', () => {
+  it('keeps focus in the list when the row that had it is bought out', async () => {
+    const user = userEvent.setup();
+    const onBuy = vi.fn();
+    const view = render(
+      <ShopStockList
+        shop={shopWith('Arrow', 'Sack', 'Rope')}
+        trader={trader}
+        tradeOpen={false}
+        onBuy={onBuy}
+      />,
+      {
+        wrapper,
+      },
+    );
+    await user.click(screen.getByRole('button', { name: 'Buy Sack' }));
+    expect(onBuy).toHaveBeenCalledWith(expect.objectContaining({ itemId: 'stock-Sack' }));
+    expect(screen.getByRole('button', { name: 'Buy Sack' })).toHaveFocus();
+
+    // A stack still there keeps its focus.
+    view.rerender(
+      <ShopStockList
+        shop={shopWith('Arrow', 'Sack', 'Rope')}
+        trader={trader}
+        tradeOpen={false}
+        onBuy={onBuy}
+      />,
+    );
+    expect(screen.getByRole('button', { name: 'Buy Sack' })).toHaveFocus();
+
+    // The last Sack is gone: the Buy button now in its place.
+    view.rerender(
+      <ShopStockList shop={shopWith('Arrow', 'Rope')} trader={trader} tradeOpen={false} onBuy={onBuy} />,
+    );
+    expect(screen.getByRole('button', { name: 'Buy Rope' })).toHaveFocus();
+
+    // The last row: the one before it.
+    view.rerender(<ShopStockList shop={shopWith('Arrow')} trader={trader} tradeOpen={false} onBuy={onBuy} />);
+    expect(screen.getByRole('button', { name: 'Buy Arrow' })).toHaveFocus();
+
+    // Nothing left: the list's empty state.
+    view.rerender(<ShopStockList shop={shopWith()} trader={trader} tradeOpen={false} onBuy={onBuy} />);
+    expect(screen.getByTestId('shop-stock-empty')).toHaveFocus();
+  });
+
+  it('brings focus back from the trade dialog to the row that opened it, or the next one', async () => {
+    const user = userEvent.setup();
+    const list = (open: boolean, ...names: string[]) => (
+      <ShopStockList shop={shopWith(...names)} trader={trader} tradeOpen={open} onBuy={() => undefined} />
+    );
+    const view = render(list(false, 'Arrow', 'Sack', 'Rope'), { wrapper });
+    await user.click(screen.getByRole('button', { name: 'Buy Arrow' }));
+    // The dialog takes focus, and its button loses it while the purchase is under way.
+    view.rerender(list(true, 'Arrow', 'Sack', 'Rope'));
+    screen.getByRole('button', { name: 'Buy Arrow' }).blur();
+    view.rerender(list(false, 'Arrow', 'Sack', 'Rope'));
+    expect(screen.getByRole('button', { name: 'Buy Arrow' })).toHaveFocus();
+
+    // The last Sack bought: the row is gone by the time the dialog closes.
+    await user.click(screen.getByRole('button', { name: 'Buy Sack' }));
+    view.rerender(list(true, 'Arrow', 'Sack', 'Rope'));
+    screen.getByRole('button', { name: 'Buy Sack' }).blur();
+    view.rerender(list(true, 'Arrow', 'Rope'));
+    expect(document.body).toHaveFocus();
+    view.rerender(list(false, 'Arrow', 'Rope'));
+    expect(screen.getByRole('button', { name: 'Buy Rope' })).toHaveFocus();
+  });
+
+  it('leaves focus alone when the user moved it elsewhere', async () => {
+    const user = userEvent.setup();
+    const view = render(
+      <>
+        <button type="button">Elsewhere</button>
+        <ShopStockList
+          shop={shopWith('Arrow', 'Sack')}
+          trader={trader}
+          tradeOpen={false}
+          onBuy={() => undefined}
+        />
+      </>,
+      { wrapper },
+    );
+    await user.click(screen.getByRole('button', { name: 'Buy Sack' }));
+    await user.click(screen.getByRole('button', { name: 'Elsewhere' }));
+    view.rerender(
+      <>
+        <button type="button">Elsewhere</button>
+        <ShopStockList shop={shopWith('Arrow')} trader={trader} tradeOpen={false} onBuy={() => undefined} />
+      </>,
+    );
+    expect(screen.getByRole('button', { name: 'Elsewhere' })).toHaveFocus();
+  });
+});
