@@ -4,7 +4,7 @@ import { createQueryClient } from '../../../lib/query-client';
 import { invalidateShop, shopKeys } from './shops-api';
 
 describe('invalidateShop', () => {
-  it('refetches the shop now but only marks its price quotes stale (the stack quoted may be gone)', async () => {
+  it('refetches the shop now but never its price quotes (the stack quoted may be gone)', async () => {
     const queryClient = createQueryClient();
     const shopFetch = vi.fn(async () => ({ id: 'shop-1' }));
     const quoteFetch = vi.fn(async () => ({ total_price_cp: 1500 }));
@@ -23,6 +23,11 @@ describe('invalidateShop', () => {
     expect(shopFetch).toHaveBeenCalledTimes(2);
     expect(quoteFetch).toHaveBeenCalledTimes(1);
     expect(queryClient.getQueryState(quoteKey)?.isInvalidated).toBe(true);
+
+    // A live event refreshes the shop by its key (realtime/party-events.ts): its quotes are not asked again.
+    await queryClient.invalidateQueries({ queryKey: shopKeys.instance('shop-1') });
+    expect(shopFetch).toHaveBeenCalledTimes(3);
+    expect(quoteFetch).toHaveBeenCalledTimes(1);
     stopShop();
     stopQuote();
   });

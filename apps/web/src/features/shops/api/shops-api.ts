@@ -24,7 +24,7 @@ import {
   tradeResultSchema,
   transactionSchema,
 } from '@haversack/contracts';
-import { keepPreviousData, matchQuery, type QueryClient, queryOptions } from '@tanstack/react-query';
+import { keepPreviousData, type QueryClient, queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
 import { API_V1, apiRequest, isApiError } from '../../../lib/http-client';
 
@@ -96,7 +96,12 @@ export const shopKeys = {
   instanceList: (filters: ShopInstanceFilters) => [...shopKeys.instances(), 'list', filters] as const,
   partyShops: (partyId: string) => [...shopKeys.instances(), 'party', partyId] as const,
   instance: (id: string) => [...shopKeys.instances(), 'detail', id] as const,
-  quotes: (shopId: string) => [...shopKeys.instance(shopId), 'quote'] as const,
+  /**
+   * Not under the shop's own key: whatever refreshes the shop (a trade here, a live event) would otherwise
+   * ask again for the price of a stack that may just have been bought out or sold (a 404). The trade
+   * dialog asks again itself once the refreshed shop still has its stack.
+   */
+  quotes: (shopId: string) => [...shopKeys.all, 'quotes', shopId] as const,
   quote: (shopId: string, side: 'buy' | 'sell', itemId: string, quantity: number) =>
     [...shopKeys.quotes(shopId), side, itemId, quantity] as const,
   restockSchedule: (shopId: string) => [...shopKeys.instance(shopId), 'restock-schedule'] as const,
@@ -568,15 +573,11 @@ export function tradeErrorMessage(error: unknown, side: 'buy' | 'sell'): string 
  * just sold out would ask for a stack that is gone (a 404 after buying the last one).
  */
 export async function invalidateShop(queryClient: QueryClient, shopId: string | null) {
-  const quotes = { queryKey: shopKeys.quotes(shopId ?? '') };
   await Promise.all([
     ...(shopId
       ? [
-          queryClient.invalidateQueries({
-            queryKey: shopKeys.instance(shopId),
-            predicate: (query) => !matchQuery(quotes, query),
-          }),
-          queryClient.invalidateQueries({ ...quotes, refetchType: 'none' }),
+          queryClient.invalidateQueries({ queryKey: shopKeys.instance(shopId) }),
+          queryClient.invalidateQueries({ queryKey: shopKeys.quotes(shopId), refetchType: 'none' }),
         ]
       : []),
     queryClient.invalidateQueries({ queryKey: [...shopKeys.instances(), 'list'] }),

@@ -75,6 +75,9 @@ const purchaseBody = (fetchMock: ReturnType<typeof mockFetch>) => {
   return call?.[1]?.body === undefined ? undefined : JSON.parse(String(call[1].body));
 };
 
+const quotesAsked = (fetchMock: ReturnType<typeof mockFetch>) =>
+  fetchMock.mock.calls.filter(([url]) => String(url).includes('/calculate_buy_price/')).length;
+
 const outOfStockToasts = () =>
   useUiStore
     .getState()
@@ -178,22 +181,26 @@ describe('TradeDialog', () => {
   it('follows the stack while open: fewer in stock, then none, which closes it and says so once', async () => {
     let left = 60;
     const onClose = vi.fn();
-    mockShop(
+    const fetchMock = mockShop(
       () => failure(500, 'INTERNAL_SERVER_ERROR', 'boom'),
       () => arrowShop(left),
     );
     const { queryClient: client } = renderWithProviders(<TradeDialog offer={offer} onClose={onClose} />);
     const dialog = await screen.findByRole('dialog', { name: 'Buy Arrow' });
     expect(await within(dialog).findByText('General Store has 60 in stock.')).toBeInTheDocument();
-    // Another player buys 59 (a live event refreshes the shop).
+    await within(dialog).findByRole('button', { name: 'Buy for 5 cp' });
+    expect(quotesAsked(fetchMock)).toBe(1);
+    // Another player buys 59 (a live event refreshes the shop): its price is asked again.
     left = 1;
     await client.invalidateQueries({ queryKey: shopKeys.instance('shop-1') });
     expect(await within(dialog).findByText('General Store has 1 in stock.')).toBeInTheDocument();
     expect(within(dialog).queryByRole('textbox', { name: /Quantity/ })).not.toBeInTheDocument();
-    // And then the last one.
+    await vi.waitFor(() => expect(quotesAsked(fetchMock)).toBe(2));
+    // And then the last one: nobody asks the price of a stack that is gone.
     left = 0;
     await client.invalidateQueries({ queryKey: shopKeys.instance('shop-1') });
     await vi.waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(quotesAsked(fetchMock)).toBe(2);
     expect(outOfStockToasts()).toHaveLength(1);
   }, 20_000);
 

@@ -100,10 +100,20 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
   const amount = typeof quantity === 'number' ? quantity : Number.parseInt(quantity, 10);
   const valid = Number.isInteger(amount) && amount >= 1 && amount <= max;
   const [debounced] = useDebouncedValue(valid ? amount : 1, QUOTE_DEBOUNCE_MS);
+  // Only while open, and never for a stack that is gone.
+  const quoteWanted = offer !== null && shown !== null && live !== null;
   const quote = useQuery({
     ...priceQuoteQuery(shown?.shopId ?? '', shown?.side ?? 'buy', shown?.itemId ?? '', debounced),
-    enabled: offer !== null && shown !== null && live !== null,
+    enabled: quoteWanted,
   });
+  // The shop was refreshed after this price was given (a live event, a refused trade) and still has the
+  // stack: ask its price again.
+  const { refetch: refetchQuote } = quote;
+  const quoteOutdated =
+    quoteWanted && quote.isSuccess && !quote.isFetching && shop.dataUpdatedAt > quote.dataUpdatedAt;
+  useEffect(() => {
+    if (quoteOutdated) void refetchQuote();
+  }, [quoteOutdated, refetchQuote]);
   const gone = live === null && !trade.isPending;
   const refusal = trade.error;
   useEffect(() => {
