@@ -11,6 +11,7 @@ import {
   acquirePartyChannels,
   CONNECT_TIMEOUT_MS,
   connectFailedMessage,
+  expectPartyExit,
   partyRealtimeState,
   removedFromPartyMessage,
 } from './party-channels';
@@ -173,5 +174,24 @@ describe('party channels', () => {
     expect(warning).toHaveBeenCalledWith(removedFromPartyMessage);
     expect(error).toHaveBeenCalledTimes(1);
     release = releaseRemoved;
+  });
+
+  it('says nothing of the refusal when the user left the party themselves', () => {
+    const warning = vi.spyOn(toast, 'warning');
+    release = acquirePartyChannels('p-left', new QueryClient());
+    confirmBoth('p-left');
+    expectPartyExit('p-left');
+    channel('p-left', 'PartyChannel').rejected();
+    channel('p-left', 'PartyInventoryChannel').rejected();
+    expect(partyRealtimeState('p-left').status).toBe('removed');
+    expect(warning).not.toHaveBeenCalled();
+    release();
+
+    // A leave that failed is undone: a removal by the GM afterwards is news again.
+    release = acquirePartyChannels('p-stayed', new QueryClient());
+    confirmBoth('p-stayed');
+    expectPartyExit('p-stayed')();
+    channel('p-stayed', 'PartyChannel').rejected();
+    expect(warning).toHaveBeenCalledWith(removedFromPartyMessage);
   });
 });

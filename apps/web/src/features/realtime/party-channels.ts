@@ -49,6 +49,8 @@ interface Entry {
   everConfirmed: Set<PartyChannelName>;
   /** The socket dropped after being up: events may have been missed, so refetch on return. */
   missedEvents: boolean;
+  /** The user is leaving this party themselves: the refusal of its channels that follows is no news. */
+  leaving: boolean;
   failureShown: boolean;
   connectTimer: ReturnType<typeof setTimeout> | undefined;
   releaseTimer: ReturnType<typeof setTimeout> | undefined;
@@ -147,7 +149,7 @@ function attach(entry: Entry, consumer: Consumer | null): void {
           if (entry.everConfirmed.has(channel)) {
             if (entry.state.status !== 'removed') {
               setState(entry, { status: 'removed' });
-              toast.warning(removedFromPartyMessage);
+              if (!entry.leaving) toast.warning(removedFromPartyMessage);
             }
           } else fail(entry);
         },
@@ -194,6 +196,7 @@ export function acquirePartyChannels(partyId: string, queryClient: QueryClient):
       confirmed: new Set(),
       everConfirmed: new Set(),
       missedEvents: false,
+      leaving: false,
       failureShown: false,
       connectTimer: undefined,
       releaseTimer: undefined,
@@ -214,6 +217,19 @@ export function acquirePartyChannels(partyId: string, queryClient: QueryClient):
     held.releaseTimer = setTimeout(() => {
       if (held.refs === 0) teardown(held);
     }, RELEASE_GRACE_MS);
+  };
+}
+
+/**
+ * The user is about to leave this party: the server then refuses its channels, which must not read as
+ * "You are no longer a member of this party." on top of "You left …". Returns the undo, for a leave that
+ * failed. Called before the request, as the refusal may arrive before its answer.
+ */
+export function expectPartyExit(partyId: string): () => void {
+  const entry = entries.get(partyId);
+  if (entry) entry.leaving = true;
+  return () => {
+    if (entry) entry.leaving = false;
   };
 }
 

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { toast } from '../../../lib/toast';
+import { expectPartyExit } from '../../realtime/party-channels';
 import { leaveParty, partyKeys } from '../api/parties-api';
 
 /** Non-GM members may leave; the GM hands the party over or deletes it instead (spec/02 §4). */
@@ -13,7 +14,10 @@ export function LeavePartyButton({ party }: { party: Party }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const mutation = useMutation({
+    // Leaving closes the party's live channels: that is no "You are no longer a member" news to the leaver.
+    onMutate: () => ({ undoExit: expectPartyExit(party.id) }),
     mutationFn: () => leaveParty(party.id),
+    onError: (_error, _variables, context) => context?.undoExit(),
     onSuccess: async () => {
       toast.success(`You left ${party.name}`);
       queryClient.removeQueries({ queryKey: partyKeys.detail(party.id) });
