@@ -39,22 +39,43 @@ export function LootInstanceItems({
       data-testid="loot-contents"
       style={{ listStyle: 'none', margin: 0, padding: 0 }}
     >
-      {items.map((item) => (
+      {items.map((item, index) => (
         <li key={item.id}>
-          <LootItemRow item={item} canTake={canTake} disabled={disabled} onPick={onPick} />
+          <LootItemRow
+            item={item}
+            label={stackLabel(items, index)}
+            canTake={canTake}
+            disabled={disabled}
+            onPick={onPick}
+          />
         </li>
       ))}
     </Stack>
   );
 }
 
+/**
+ * What a row's Take and Claim name: the item, and where several stacks share its name (each Shortsword is
+ * a stack of its own) which of them it is, so no two buttons read the same ("Take Shortsword, 2 of 3").
+ */
+function stackLabel(items: readonly ItemInstance[], index: number): string {
+  const item = items[index];
+  if (!item) return '';
+  const namesakes = items.filter((other) => other.name === item.name);
+  if (namesakes.length < 2) return item.name;
+  return `${item.name}, ${namesakes.indexOf(item) + 1} of ${namesakes.length}`;
+}
+
 function LootItemRow({
   item,
+  label,
   canTake,
   disabled,
   onPick,
 }: {
   item: ItemInstance;
+  /** The item's name, told apart from its namesakes in the list. */
+  label: string;
   canTake: boolean;
   disabled: boolean;
   onPick: (pick: LootPick) => void;
@@ -87,7 +108,7 @@ function LootItemRow({
                 variant="light"
                 disabled={disabled}
                 onClick={() => onPick({ kind: 'take', item })}
-                aria-label={`Take ${item.name}`}
+                aria-label={`Take ${label}`}
               >
                 Take
               </Button>
@@ -95,7 +116,7 @@ function LootItemRow({
                 size="sm"
                 disabled={disabled}
                 onClick={() => onPick({ kind: 'claim', item })}
-                aria-label={`Claim ${item.name}`}
+                aria-label={`Claim ${label}`}
               >
                 Claim
               </Button>

@@ -136,6 +136,31 @@ describe('LootInstancePage', { timeout: 20_000 }, () => {
     await buttonReady('Take Gold Piece');
   });
 
+  it('tells apart the Take and Claim of stacks that share a name', async () => {
+    const manacles = (id: string) =>
+      buildItem({
+        id,
+        name: 'Manacles',
+        displayName: 'Manacles',
+        quantity: 1,
+        container_id: 'loot-container-1',
+      });
+    mockLootPage({
+      ...playerLoot,
+      container: {
+        ...playerLoot.container,
+        item_instances: [manacles('m-1'), ...(sword ? [sword] : []), manacles('m-2')],
+      },
+    });
+    renderPage();
+    await buttonReady('Take Manacles, 1 of 2');
+    expect(screen.getByRole('button', { name: 'Take Manacles, 2 of 2' })).toHaveTextContent(/^Take$/);
+    expect(screen.getByRole('button', { name: 'Claim Manacles, 1 of 2' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Claim Manacles, 2 of 2' })).toHaveTextContent(/^Claim$/);
+    // A stack alone under its name keeps the plain name.
+    expect(screen.getByRole('button', { name: 'Take Longsword' })).toBeInTheDocument();
+  });
+
   it('takes part of a stack into the container I choose', async () => {
     const user = userEvent.setup();
     const fetchMock = mockLootPage(playerLoot, (pathname, method) =>

@@ -100,7 +100,13 @@ export function PartyMembersTab({ party }: { party: Party }) {
                           roleMutation.mutate({ userId: member.user_id, role: value as AssignableRole });
                       }}
                     />
-                    <Button size="xs" variant="light" color="red" onClick={() => setToRemove(member)}>
+                    <Button
+                      size="xs"
+                      variant="light"
+                      color="red"
+                      onClick={() => setToRemove(member)}
+                      aria-label={`Remove ${member.user.username}`}
+                    >
                       Remove
                     </Button>
                   </Group>
