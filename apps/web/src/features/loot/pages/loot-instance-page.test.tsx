@@ -1,7 +1,7 @@
 import type { LootInstance } from '@haversack/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { buildCharacter, pageMeta } from '../../../test/party-fixtures';
@@ -111,6 +111,11 @@ const buttonReady = (name: string) =>
   waitFor(() => expect(screen.getByRole('button', { name })).toBeEnabled(), { timeout: 5_000 });
 
 // A shared, busy machine: typing into the edit form and the chained requests can take a few seconds.
+
+// The UI store keeps toasts for the whole run (no toasts component here to close them, files share modules):
+// a test counting them starts with none.
+beforeEach(() => useUiStore.setState({ toasts: [] }));
+
 describe('LootInstancePage', { timeout: 20_000 }, () => {
   it('shows the loot: name, party, source, location, description, who claimed, and its items', async () => {
     mockLootPage(playerLoot);

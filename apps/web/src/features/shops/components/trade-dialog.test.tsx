@@ -1,7 +1,7 @@
 import type { ShopInstance } from '@haversack/contracts';
 import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
 import { failure, mockFetch, success } from '../../../test/fixtures';
 import { buildItem, renderWithProviders } from '../../inventory/test/inventory-fixtures';
@@ -82,6 +82,10 @@ const outOfStockToasts = () =>
   useUiStore
     .getState()
     .toasts.filter((t) => t.kind === 'error' && t.message === 'This item is out of stock.');
+
+// The UI store keeps toasts for the whole run (no toasts component here to close them, files share modules):
+// a test counting them starts with none.
+beforeEach(() => useUiStore.setState({ toasts: [] }));
 
 describe('TradeDialog', () => {
   it('shows the shop’s price, my coins and my change before I confirm, then buys that many', async () => {
