@@ -41,7 +41,7 @@ export default defineProject({
     exclude: onPostgres
       ? [
           '**/node_modules/**',
-          ...engineIndependentFiles().filter((file) => !file.endsWith('.pg-redis.test.ts')),
+          ...engineIndependentFiles().filter((file) => !/\.pg(-redis)?\.test\.ts$/.test(file)),
         ]
       : ['**/node_modules/**', 'src/**/*.pg-redis.test.ts', 'src/**/*.pg.test.ts'],
     globalSetup: ['./src/test/global-setup.ts'],

@@ -1,20 +1,58 @@
+import { compile as compileProxyTrust } from '@fastify/proxy-addr';
 import { z } from 'zod';
 
 /**
  * DESIGN §7: every setting comes from the environment, parsed once at start-up. A bad value stops the
  * process with one clear line (see main.ts), never with a stack trace.
  */
+const trustProxyMessage =
+  'must be true, false or a comma-separated list of proxy addresses or CIDR ranges (e.g. 10.0.0.1, 10.0.0.0/8, loopback)';
+
 const trustProxySchema = z
   .string()
   .trim()
-  .transform((value): boolean | string[] => {
-    if (value === '' || value === 'false') return false;
+  .transform((value, ctx): boolean | string[] => {
+    if (value === 'false') return false;
     if (value === 'true') return true;
-    return value
+    const list = value
       .split(',')
       .map((part) => part.trim())
       .filter(Boolean);
+    // Fastify hands the list to proxy-addr when it builds the app: the same check here refuses a bad entry
+    // with one line instead of a stack trace from buildApp. A bare number is refused too: meant as a hop
+    // count (which Fastify would not honour: it trusts no proxy when given a number), proxy-addr would
+    // read it as an address ("1" as 0.0.0.1).
+    for (const entry of list) {
+      if (/^\d+$/.test(entry)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${trustProxyMessage}; hop counts such as "${entry}" are not supported`,
+        });
+        return z.NEVER;
+      }
+      try {
+        compileProxyTrust(entry);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: `${trustProxyMessage}; "${entry}" is none of these` });
+        return z.NEVER;
+      }
+    }
+    return list;
   });
+
+function urlWithScheme(schemes: string[], example: string) {
+  const protocol = new RegExp(`^(${schemes.join('|')})$`);
+  return z
+    .string()
+    .trim()
+    .pipe(
+      z.url({
+        protocol,
+        error: `must be a URL starting with ${schemes.map((s) => `${s}:`).join(' or ')} (e.g. ${example})`,
+      }),
+    )
+    .optional();
+}
 
 const optionalUrl = z
   .string()
@@ -33,7 +71,10 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().trim().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().trim().min(1).default('./data'),
-  DATABASE_URL: optionalUrl.optional(),
+  DATABASE_URL: urlWithScheme(
+    ['postgres', 'postgresql'],
+    'postgres://user:password@localhost:5432/haversack',
+  ),
   REDIS_URL: optionalUrl.optional(),
   APP_URL: optionalUrl.optional(),
   JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),

@@ -1,5 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -65,6 +65,43 @@ describe('the server process', () => {
     expect(await server.exited).toBe(1);
     expect(server.output().trim()).toMatch(/^haversack: Invalid configuration: PORT .+$/);
   });
+
+  it.each([
+    [
+      { TRUST_PROXY: 'yes' },
+      /^haversack: Invalid configuration: TRUST_PROXY must be true, false or .+"yes" is none of these$/,
+    ],
+  ])('refuses %o with one line, leaving DATA_DIR unlocked', async (env, line) => {
+    const server = startServer(env);
+    expect(await server.exited).toBe(1);
+    expect(server.output().trim()).toMatch(line);
+    expect(existsSync(path.join(dataDir, 'haversack.pid'))).toBe(false);
+  });
+
+  it('says why the database cannot be opened, in one line without the password', async () => {
+    const closedPort = await freePort();
+    const server = startServer({
+      DATABASE_URL: `postgres://haversack:s3cret@127.0.0.1:${closedPort}/x?password=s3cret`,
+    });
+    expect(await server.exited).toBe(1);
+    expect(server.output().trim()).toBe(
+      `haversack: cannot open the database at postgres://haversack:***@127.0.0.1:${closedPort}/x?password=***: connect ECONNREFUSED 127.0.0.1:${closedPort}`,
+    );
+  });
+
+  it('stops with one line and releases DATA_DIR when the start fails after taking it', async () => {
+    const ownDir = mkdtempSync(path.join(os.tmpdir(), 'haversack-main-'));
+    try {
+      // The generated JWT secret cannot be read: building the app fails after the lock was taken.
+      mkdirSync(path.join(ownDir, 'jwt-secret'));
+      const server = startServer({ PORT: String(await freePort()), DATA_DIR: ownDir });
+      expect(await server.exited).toBe(1);
+      expect(server.output().trim()).toMatch(/^haversack: cannot start: EISDIR: .+$/);
+      expect(existsSync(path.join(ownDir, 'haversack.pid'))).toBe(false);
+    } finally {
+      rmSync(ownDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('finishes in-flight requests on SIGTERM, closes the database and releases DATA_DIR', async () => {
     const port = await freePort();

@@ -14,8 +14,31 @@ import { loadOrCreateJwtSecret } from './lib/secrets.js';
 import { defaultAuthRateLimits, scaleRateLimits } from './plugins/rate-limit.js';
 
 function fail(message: string): never {
-  process.stderr.write(`haversack: ${message}\n`);
+  // One line, whatever the message held (a driver's error may span several).
+  process.stderr.write(`haversack: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
   process.exit(1);
+}
+
+/**
+ * What went wrong, in the words of whoever found it: drizzle wraps a driver's error in "Failed query: …"
+ * with the real reason as its cause, and a refused connection to a name with several addresses is an
+ * AggregateError without a message of its own.
+ */
+function reasonOf(error: unknown): string {
+  let current = error;
+  while (current instanceof Error && current.cause instanceof Error) current = current.cause;
+  if (current instanceof AggregateError && !current.message) {
+    return current.errors.map((inner) => reasonOf(inner)).join('; ');
+  }
+  return current instanceof Error ? current.message || current.name : String(current);
+}
+
+/** The URL to name in a message: never its password, in the authority or in the query. */
+function withoutPassword(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  if (parsed.searchParams.has('password')) parsed.searchParams.set('password', '***');
+  return parsed.toString();
 }
 
 async function main() {
@@ -34,6 +57,8 @@ async function main() {
     loggerOptions(config.logLevel),
     pretty ? await prettyLines(logDestination, Boolean(process.stdout.isTTY)) : logDestination,
   );
+  const dataDir = path.resolve(config.dataDir);
+  let releaseLock = () => {};
   // process.exit waits for every write pending in libuv's thread pool: with the log stuck on a pipe that
   // nobody reads it would never return. Then only a signal ends the process, and SIGTERM's default action
   // (our handler removed) does it at once; SIGKILL if even that returned.
@@ -45,10 +70,19 @@ async function main() {
     }
     process.exit(code);
   };
-  const dataDir = path.resolve(config.dataDir);
 
-  let releaseLock = () => {};
-  let database: DatabaseHandle;
+  // Whatever stops the start (the database, the app, the port) ends the process with one line, after
+  // releasing DATA_DIR and closing what was opened.
+  let database: DatabaseHandle | undefined;
+  let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  const failStart = async (message: string, error: unknown): Promise<never> => {
+    log.debug({ err: error }, 'start failed');
+    await app?.close().catch(() => {});
+    await database?.close().catch(() => {});
+    releaseLock();
+    fail(message);
+  };
+
   try {
     if (config.databaseUrl) {
       database = await openPostgres(config.databaseUrl);
@@ -58,12 +92,12 @@ async function main() {
       // Migrated and seeded, by a child process when there is work to do (issue 13 §6).
       database = await openPreparedPglite(path.join(dataDir, 'pglite'));
     }
+    if (database.kind === 'postgres') await prepareDatabase(database);
   } catch (error) {
     if (error instanceof DataDirLockedError) fail(error.message);
-    releaseLock();
-    fail(`cannot open the database: ${(error as Error).message}`);
+    const where = config.databaseUrl ? ` at ${withoutPassword(config.databaseUrl)}` : ` in ${dataDir}`;
+    return failStart(`cannot open the database${where}: ${reasonOf(error)}`, error);
   }
-  if (database.kind === 'postgres') await prepareDatabase(database);
 
   const mail = new MailQueue(
     createMailer({
@@ -77,14 +111,19 @@ async function main() {
     log,
   );
   const scale = Number(process.env.RATE_LIMIT_SCALE ?? '1');
-  const app = await buildApp({
-    config,
-    database,
-    mail,
-    jwtSecret: config.jwtSecret ?? loadOrCreateJwtSecret(dataDir),
-    logger: log,
-    rateLimits: scaleRateLimits(defaultAuthRateLimits, Number.isFinite(scale) && scale > 0 ? scale : 1),
-  });
+  try {
+    app = await buildApp({
+      config,
+      database,
+      mail,
+      jwtSecret: config.jwtSecret ?? loadOrCreateJwtSecret(dataDir),
+      logger: log,
+      rateLimits: scaleRateLimits(defaultAuthRateLimits, Number.isFinite(scale) && scale > 0 ? scale : 1),
+    });
+  } catch (error) {
+    return failStart(`cannot start: ${reasonOf(error)}`, error);
+  }
+  const running = { app, database };
 
   let closing = false;
   const shutdownMs = config.shutdownTimeoutS * 1000;
@@ -105,10 +144,10 @@ async function main() {
     }, shutdownMs - flushAllowanceMs);
     let code = 0;
     try {
-      await app.close();
+      await running.app.close();
       await mail.drain();
       mail.close();
-      await database.close();
+      await running.database.close();
     } catch (error) {
       log.error({ err: error }, 'shutdown failed');
       code = 1;
@@ -129,15 +168,13 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   try {
-    await app.listen({ port: config.port, host: config.host });
+    await running.app.listen({ port: config.port, host: config.host });
   } catch (error) {
-    releaseLock();
-    await database.close();
-    fail(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
+    return failStart(`cannot listen on ${config.host}:${config.port}: ${reasonOf(error)}`, error);
   }
   // Scheduled restocks and other background jobs (DESIGN §10); every process polls, each job runs once.
-  app.services.jobs.start(15_000);
-  log.info(`Haversack is ready at ${config.appUrl} (database: ${database.kind})`);
+  running.app.services.jobs.start(15_000);
+  log.info(`Haversack is ready at ${config.appUrl} (database: ${running.database.kind})`);
   const advice = appUrlAdvice(config);
   if (advice) log.warn(advice);
 }

@@ -1,0 +1,52 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+// Runs in the PostgreSQL pass (TEST_DATABASE_URL, see vitest.config.ts): what the server says when the
+// database it is pointed at refuses it.
+const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+async function startWith(databaseUrl: string): Promise<{ code: number; stderr: string }> {
+  try {
+    await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--conditions=development', 'src/main.ts'],
+      {
+        cwd: serverDir,
+        env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: databaseUrl, PORT: '1' },
+        timeout: 30_000,
+      },
+    );
+    return { code: 0, stderr: '' };
+  } catch (error) {
+    const { code, stderr } = error as { code: number; stderr: string };
+    return { code, stderr };
+  }
+}
+
+describe('the server on a PostgreSQL that refuses it', () => {
+  it('names the missing database in one line, without the password', async () => {
+    const url = new URL(adminUrl);
+    url.password = 's3cret';
+    url.pathname = '/haversack_no_such_database';
+    const { code, stderr } = await startWith(url.toString());
+    expect(code).toBe(1);
+    expect(stderr).not.toContain('s3cret');
+    expect(stderr).toMatch(
+      /^haversack: cannot open the database at postgres:\/\/[^\n]*:\*\*\*@[^\n]*: database "haversack_no_such_database" does not exist\n$/,
+    );
+  }, 60_000);
+
+  it('names the missing role in one line', async () => {
+    const url = new URL(adminUrl);
+    url.username = 'haversack_no_such_role';
+    const { code, stderr } = await startWith(url.toString());
+    expect(code).toBe(1);
+    expect(stderr).toMatch(
+      /^haversack: cannot open the database at .+: role "haversack_no_such_role" does not exist\n$/,
+    );
+  }, 60_000);
+});
