@@ -44,6 +44,100 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads numbers as plain decimal digits, and an empty variable as unset', () => {
+    expect(loadConfig({ PORT: '8080' }).port).toBe(8080);
+    expect(loadConfig({ PORT: '' })).toMatchObject({ port: 3000, appUrl: 'http://localhost:3000' });
+    expect(loadConfig({ PORT: '  ', SHUTDOWN_TIMEOUT: '', HOST: '', MAIL_FROM: '' })).toMatchObject({
+      port: 3000,
+      shutdownTimeoutS: 15,
+      host: '127.0.0.1',
+      mailFrom: 'Haversack <no-reply@haversack.local>',
+    });
+    for (const port of ['0x10', '1e3', '0', '80.5', '-80', '65536', ' 80 1']) {
+      expect(() => loadConfig({ PORT: port }), port).toThrow(
+        'Invalid configuration: PORT must be a whole number from 1 to 65535',
+      );
+    }
+    expect(() => loadConfig({ CABLE_CONNECTIONS_PER_USER: '0x10' })).toThrow(
+      'Invalid configuration: CABLE_CONNECTIONS_PER_USER must be a whole number from 1 to 100000',
+    );
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT: '1e1' })).toThrow(
+      'Invalid configuration: SHUTDOWN_TIMEOUT must be a whole number from 1 to 3600',
+    );
+    expect(() => loadConfig({ CONTAINER_PAGE_CACHE_MB: '0x10' })).toThrow(
+      'Invalid configuration: CONTAINER_PAGE_CACHE_MB must be a whole number from 0 to 4096',
+    );
+  });
+
+  it('reads RATE_LIMIT_SCALE as a positive number', () => {
+    expect(loadConfig({}).rateLimitScale).toBe(1);
+    expect(loadConfig({ RATE_LIMIT_SCALE: '20' }).rateLimitScale).toBe(20);
+    expect(loadConfig({ RATE_LIMIT_SCALE: '0.5' }).rateLimitScale).toBe(0.5);
+    for (const value of ['abc', '-5', '0', '1e3']) {
+      expect(() => loadConfig({ RATE_LIMIT_SCALE: value }), value).toThrow(
+        'Invalid configuration: RATE_LIMIT_SCALE must be a positive number (e.g. 1, 0.5, 20)',
+      );
+    }
+  });
+
+  it('refuses URLs of schemes the Redis, SMTP and Stripe clients cannot use', () => {
+    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379/7' }).redisUrl).toBe('redis://127.0.0.1:6379/7');
+    expect(loadConfig({ REDIS_URL: 'rediss://:pw@cache.example.com' }).redisUrl).toBe(
+      'rediss://:pw@cache.example.com',
+    );
+    expect(() => loadConfig({ REDIS_URL: 'http://example.com' })).toThrow(
+      'Invalid configuration: REDIS_URL must be a URL starting with redis: or rediss: (e.g. redis://localhost:6379)',
+    );
+    expect(loadConfig({ SMTP_URL: 'smtps://user:pass@smtp.example.com' }).smtpUrl).toBe(
+      'smtps://user:pass@smtp.example.com',
+    );
+    expect(loadConfig({ SMTP_URL: 'smtp://127.0.0.1:2525' }).smtpUrl).toBe('smtp://127.0.0.1:2525');
+    expect(() => loadConfig({ SMTP_URL: 'http://x' })).toThrow(
+      'Invalid configuration: SMTP_URL must be a URL starting with smtp: or smtps: (e.g. smtps://user:pass@smtp.example.com)',
+    );
+    expect(loadConfig({ STRIPE_SECRET_KEY: 'sk_live_abc' }).stripeSecretKey).toBe('sk_live_abc');
+    expect(loadConfig({ STRIPE_SECRET_KEY: 'rk_test_abc' }).stripeSecretKey).toBe('rk_test_abc');
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'garbage' })).toThrow(
+      "Invalid configuration: STRIPE_SECRET_KEY must be a Stripe secret or restricted key (sk_… or rk_…, from Stripe's API keys page)",
+    );
+  });
+
+  it('takes MAIL_FROM as an address, alone or with a name', () => {
+    expect(loadConfig({ MAIL_FROM: 'no-reply@example.com' }).mailFrom).toBe('no-reply@example.com');
+    expect(loadConfig({ MAIL_FROM: '"Haversack, Inc." <no-reply@example.com>' }).mailFrom).toBe(
+      '"Haversack, Inc." <no-reply@example.com>',
+    );
+    for (const value of ['notanaddress', 'Haversack', 'Haversack <>', 'a@b c@d']) {
+      expect(() => loadConfig({ MAIL_FROM: value }), value).toThrow(
+        /^Invalid configuration: MAIL_FROM must be an e-mail address, alone or as Name <address>/,
+      );
+    }
+  });
+
+  it('takes the Discord client id and secret together or not at all', () => {
+    expect(loadConfig({ DISCORD_CLIENT_ID: 'id', DISCORD_CLIENT_SECRET: 'secret' })).toMatchObject({
+      discordClientId: 'id',
+      discordClientSecret: 'secret',
+    });
+    expect(() => loadConfig({ DISCORD_CLIENT_ID: 'id' })).toThrow(
+      'Invalid configuration: DISCORD_CLIENT_SECRET must be set with DISCORD_CLIENT_ID (both or neither)',
+    );
+    expect(() => loadConfig({ DISCORD_CLIENT_SECRET: 'secret' })).toThrow(
+      'Invalid configuration: DISCORD_CLIENT_ID must be set with DISCORD_CLIENT_SECRET (both or neither)',
+    );
+    // npm run discord:register registers the commands with the id and the bot token alone.
+    expect(loadConfig({ DISCORD_CLIENT_ID: 'id' }, { discordClientIdAlone: true }).discordClientId).toBe(
+      'id',
+    );
+  });
+
+  it('reads CONTAINER_PAGE_CACHE_MB in megabytes, 32 unless set, 0 to keep no pages', () => {
+    expect(loadConfig({}).containerPageCacheBytes).toBe(32 * 1024 * 1024);
+    expect(loadConfig({ CONTAINER_PAGE_CACHE_MB: '0' }).containerPageCacheBytes).toBe(0);
+    expect(loadConfig({ CONTAINER_PAGE_CACHE_MB: '8' }).containerPageCacheBytes).toBe(8 * 1024 * 1024);
+    expect(() => loadConfig({ CONTAINER_PAGE_CACHE_MB: '-1' })).toThrow(/CONTAINER_PAGE_CACHE_MB/);
+  });
+
   it('stops with one clear line on a bad value', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/^Invalid configuration: PORT /);

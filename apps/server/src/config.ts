@@ -1,9 +1,11 @@
 import { compile as compileProxyTrust } from '@fastify/proxy-addr';
+import { numberInput } from '@haversack/contracts';
 import { z } from 'zod';
 
 /**
  * DESIGN §7: every setting comes from the environment, parsed once at start-up. A bad value stops the
- * process with one clear line (see main.ts), never with a stack trace.
+ * process with one clear line (see main.ts), never with a stack trace. A variable set to nothing (`PORT=`
+ * in an env file) or to spaces reads as unset: its default applies.
  */
 const trustProxyMessage =
   'must be true, false or a comma-separated list of proxy addresses or CIDR ranges (e.g. 10.0.0.1, 10.0.0.0/8, loopback)';
@@ -40,6 +42,18 @@ const trustProxySchema = z
     return list;
   });
 
+/** A whole number as the environment holds it: plain decimal digits, like a number in a request body. */
+function wholeNumber(min: number, max: number) {
+  const message = `must be a whole number from ${min} to ${max}`;
+  return numberInput(
+    z
+      .number({ error: message })
+      .int({ error: message })
+      .min(min, { error: message })
+      .max(max, { error: message }),
+  );
+}
+
 function urlWithScheme(schemes: string[], example: string) {
   const protocol = new RegExp(`^(${schemes.join('|')})$`);
   return z
@@ -53,6 +67,9 @@ function urlWithScheme(schemes: string[], example: string) {
     )
     .optional();
 }
+
+/** `addr@host` or `Name <addr@host>`, as nodemailer reads a sender. */
+const mailbox = /^(?:[^<>]*<\s*[^\s<>@]+@[^\s<>@]+\s*>|[^\s<>@]+@[^\s<>@]+)$/;
 
 const optionalUrl = z
   .string()
@@ -68,19 +85,37 @@ const optionalString = z
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  // Port 0 would listen on a random port while every link said :0.
+  PORT: wholeNumber(1, 65535).default(3000),
   HOST: z.string().trim().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().trim().min(1).default('./data'),
   DATABASE_URL: urlWithScheme(
     ['postgres', 'postgresql'],
     'postgres://user:password@localhost:5432/haversack',
   ),
-  REDIS_URL: optionalUrl.optional(),
+  // ioredis reads only these two schemes as URLs; anything else becomes a host name that never resolves.
+  REDIS_URL: urlWithScheme(['redis', 'rediss'], 'redis://localhost:6379'),
   APP_URL: optionalUrl.optional(),
   JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
-  SMTP_URL: optionalUrl.optional(),
-  MAIL_FROM: z.string().trim().min(3).default('Haversack <no-reply@haversack.local>'),
-  STRIPE_SECRET_KEY: optionalString,
+  // The schemes nodemailer's SMTP transport takes from a URL.
+  SMTP_URL: urlWithScheme(['smtp', 'smtps'], 'smtps://user:pass@smtp.example.com'),
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .regex(
+      mailbox,
+      'must be an e-mail address, alone or as Name <address> (e.g. Haversack <no-reply@example.com>)',
+    )
+    .default('Haversack <no-reply@haversack.local>'),
+  STRIPE_SECRET_KEY: optionalString.pipe(
+    z
+      .string()
+      .regex(
+        /^(sk|rk)_\S+$/,
+        "must be a Stripe secret or restricted key (sk_… or rk_…, from Stripe's API keys page)",
+      )
+      .optional(),
+  ),
   STRIPE_WEBHOOK_SECRET: optionalString,
   // Empty reads as unset, like the other optional settings (`BILLING_PROVIDER=` in an env file).
   BILLING_PROVIDER: optionalString.pipe(z.enum(['stripe', 'local']).optional()),
@@ -100,10 +135,16 @@ const envSchema = z.object({
   LOG_FORMAT: optionalString.pipe(z.enum(['pretty', 'json']).optional()),
   TRUST_PROXY: trustProxySchema.optional(),
   WEB_DIST_DIR: optionalString,
-  CABLE_CONNECTIONS_PER_USER: z.coerce.number().int().min(1).max(100_000).default(12),
-  SHUTDOWN_TIMEOUT: z.coerce.number().int().min(1).max(3600).default(15),
+  CABLE_CONNECTIONS_PER_USER: wholeNumber(1, 100_000).default(12),
+  SHUTDOWN_TIMEOUT: wholeNumber(1, 3600).default(15),
   // Serialized container pages kept per process (issue 13 §3); 0 turns the cache off.
-  CONTAINER_PAGE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(32),
+  CONTAINER_PAGE_CACHE_MB: wholeNumber(0, 4096).default(32),
+  // Multiplies the per-address budgets of sign-in, registration and the like (tests and benches raise it).
+  RATE_LIMIT_SCALE: numberInput(
+    z.number({ error: 'must be a positive number (e.g. 1, 0.5, 20)' }).positive({
+      error: 'must be a positive number (e.g. 1, 0.5, 20)',
+    }),
+  ).default(1),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -138,18 +179,41 @@ export interface Config {
   shutdownTimeoutS: number;
   /** Bytes of serialized container pages one process may keep (0: none). */
   containerPageCacheBytes: number;
+  /** Multiplies the per-address rate limits of sign-in, registration and recovery (RATE_LIMIT_SCALE). */
+  rateLimitScale: number;
 }
 
 export class ConfigError extends Error {}
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = envSchema.safeParse(env);
+export interface LoadConfigOptions {
+  /**
+   * `npm run discord:register` needs DISCORD_CLIENT_ID (with the bot token) but not the OAuth secret that
+   * the server's sign-in needs; only that command sets this.
+   */
+  discordClientIdAlone?: boolean;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadConfigOptions = {}): Config {
+  const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value?.trim()));
+  const parsed = envSchema.safeParse(given);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const name = issue?.path.join('.') ?? 'environment';
     throw new ConfigError(`Invalid configuration: ${name} ${issue?.message ?? 'is invalid'}`);
   }
   const e = parsed.data;
+  // Discord sign-in (and linking accounts, which every slash command needs) takes both; one alone is a
+  // mistake that would otherwise show no Discord button and no error.
+  if (e.DISCORD_CLIENT_SECRET && !e.DISCORD_CLIENT_ID) {
+    throw new ConfigError(
+      'Invalid configuration: DISCORD_CLIENT_ID must be set with DISCORD_CLIENT_SECRET (both or neither)',
+    );
+  }
+  if (e.DISCORD_CLIENT_ID && !e.DISCORD_CLIENT_SECRET && !options.discordClientIdAlone) {
+    throw new ConfigError(
+      'Invalid configuration: DISCORD_CLIENT_SECRET must be set with DISCORD_CLIENT_ID (both or neither)',
+    );
+  }
   return {
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
@@ -176,5 +240,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cableConnectionsPerUser: e.CABLE_CONNECTIONS_PER_USER,
     shutdownTimeoutS: e.SHUTDOWN_TIMEOUT,
     containerPageCacheBytes: e.CONTAINER_PAGE_CACHE_MB * 1024 * 1024,
+    rateLimitScale: e.RATE_LIMIT_SCALE,
   };
 }

@@ -71,6 +71,10 @@ describe('the server process', () => {
       { TRUST_PROXY: 'yes' },
       /^haversack: Invalid configuration: TRUST_PROXY must be true, false or .+"yes" is none of these$/,
     ],
+    [
+      { RATE_LIMIT_SCALE: 'abc' },
+      /^haversack: Invalid configuration: RATE_LIMIT_SCALE must be a positive number .+$/,
+    ],
   ])('refuses %o with one line, leaving DATA_DIR unlocked', async (env, line) => {
     const server = startServer(env);
     expect(await server.exited).toBe(1);

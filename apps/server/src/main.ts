@@ -110,7 +110,6 @@ async function main() {
     }),
     log,
   );
-  const scale = Number(process.env.RATE_LIMIT_SCALE ?? '1');
   try {
     app = await buildApp({
       config,
@@ -118,7 +117,7 @@ async function main() {
       mail,
       jwtSecret: config.jwtSecret ?? loadOrCreateJwtSecret(dataDir),
       logger: log,
-      rateLimits: scaleRateLimits(defaultAuthRateLimits, Number.isFinite(scale) && scale > 0 ? scale : 1),
+      rateLimits: scaleRateLimits(defaultAuthRateLimits, config.rateLimitScale),
     });
   } catch (error) {
     return failStart(`cannot start: ${reasonOf(error)}`, error);

@@ -9,7 +9,7 @@ import { registerDiscordCommands } from '../modules/discord/discord-commands.js'
 async function main(): Promise<number> {
   let config: ReturnType<typeof loadConfig>;
   try {
-    config = loadConfig();
+    config = loadConfig(process.env, { discordClientIdAlone: true });
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
