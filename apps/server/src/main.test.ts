@@ -1,6 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -177,4 +177,49 @@ describe('the server process', () => {
       rmSync(ownDir, { recursive: true, force: true });
     }
   }, 90_000);
+
+  it('releases DATA_DIR when SHUTDOWN_TIMEOUT runs out', async () => {
+    const ownDir = mkdtempSync(path.join(os.tmpdir(), 'haversack-main-'));
+    const port = await freePort();
+    const server = startServer({ PORT: String(port), DATA_DIR: ownDir, SHUTDOWN_TIMEOUT: '2' });
+    let socket: Socket | undefined;
+    try {
+      await server.waitFor(/Haversack is ready/);
+      // A request whose body never finishes arriving keeps the server from closing.
+      socket = connect(port, '127.0.0.1');
+      socket.write(
+        'POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
+      );
+      await server.waitFor(/incoming request/);
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(1);
+      expect(server.output()).toMatch(/shutdown took longer than 2 s; exiting/);
+      expect(existsSync(path.join(ownDir, 'haversack.pid'))).toBe(false);
+    } finally {
+      socket?.destroy();
+      server.child.kill('SIGKILL');
+      rmSync(ownDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('stops at once on SIGTERM while Redis is unreachable', async () => {
+    const port = await freePort();
+    const server = startServer({
+      PORT: String(port),
+      REDIS_URL: `redis://127.0.0.1:${await freePort()}/7`,
+      SHUTDOWN_TIMEOUT: '10',
+    });
+    try {
+      await server.waitFor(/Haversack is ready/);
+      await server.waitFor(/redis connection problem/);
+      const started = Date.now();
+      server.child.kill('SIGTERM');
+      expect(await server.exited, server.output()).toBe(0);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(server.output()).toMatch(/"msg":"stopped"/);
+      expect(existsSync(path.join(dataDir, 'haversack.pid'))).toBe(false);
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+  }, 60_000);
 });

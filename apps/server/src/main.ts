@@ -61,8 +61,10 @@ async function main() {
   let releaseLock = () => {};
   // process.exit waits for every write pending in libuv's thread pool: with the log stuck on a pipe that
   // nobody reads it would never return. Then only a signal ends the process, and SIGTERM's default action
-  // (our handler removed) does it at once; SIGKILL if even that returned.
+  // (our handler removed) does it at once; SIGKILL if even that returned. The lock goes first: a process
+  // that ends holds no files, and the next start must not find it held.
   const exitNow = (code: number): never => {
+    releaseLock();
     if (logDestination.busy) {
       process.removeAllListeners('SIGTERM');
       process.kill(process.pid, 'SIGTERM');

@@ -111,6 +111,14 @@ export class RedisBroadcaster implements Broadcaster {
   }
 
   async close() {
-    await Promise.allSettled([this.#subscriber.quit(), this.#publisher.quit()]);
+    // QUIT is a command: a client that is not connected (Redis unreachable, reconnecting for ever) queues
+    // it until it reconnects, and a shutdown would wait out SHUTDOWN_TIMEOUT. Such a client has nothing
+    // in flight to finish, so it is cut; a connected one still gets its replies first.
+    await Promise.allSettled(
+      [this.#subscriber, this.#publisher].map(async (client) => {
+        if (client.status === 'ready') await client.quit();
+        else client.disconnect();
+      }),
+    );
   }
 }
