@@ -1,6 +1,7 @@
 import type { ShopInstance } from '@haversack/contracts';
 import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
 import { failure, mockFetch, success } from '../../../test/fixtures';
@@ -206,6 +207,44 @@ describe('TradeDialog', () => {
     await vi.waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(quotesAsked(fetchMock)).toBe(2);
     expect(outOfStockToasts()).toHaveLength(1);
+  }, 20_000);
+
+  it('opens the next offer even when the last trade bought out the stack it was for', async () => {
+    const onClose = vi.fn();
+    // The shop now holds only the second stack: the first (a backpack, say) was the one just bought.
+    const next = buildStockItem({ id: 'stock-2', name: 'Arrow', quantity: 20, buy_price_cp: 5 });
+    const shop = buildShopInstance();
+    mockShop(
+      () => failure(500, 'INTERNAL_SERVER_ERROR', 'boom'),
+      () => ({ ...shop, container: { ...shop.container, item_instances: [next] } }),
+    );
+    const offers = [
+      { ...offer, itemId: 'stock-gone', name: 'Backpack', max: 1 },
+      null,
+      { ...offer, itemId: 'stock-2', max: 20 },
+    ];
+    function Harness() {
+      const [step, setStep] = useState(0);
+      return (
+        <>
+          <button type="button" onClick={() => setStep((n) => n + 1)}>
+            next offer
+          </button>
+          <TradeDialog offer={offers[step] ?? null} onClose={onClose} />
+        </>
+      );
+    }
+    renderWithProviders(<Harness />);
+    await screen.findByRole('dialog', { name: 'Buy Backpack' });
+    await vi.waitFor(() => expect(screen.getByText('Buy for 5 cp')).toBeInTheDocument());
+    fireEvent.click(screen.getByText('next offer'));
+    onClose.mockClear();
+    useUiStore.setState({ toasts: [] });
+    fireEvent.click(screen.getByText('next offer'));
+    const dialog = await screen.findByRole('dialog', { name: 'Buy Arrow' });
+    expect(await within(dialog).findByRole('button', { name: 'Buy for 5 cp' })).toBeEnabled();
+    expect(onClose).not.toHaveBeenCalled();
+    expect(outOfStockToasts()).toHaveLength(0);
   }, 20_000);
 
   it('closes a purchase lost to another buyer and says why once', async () => {

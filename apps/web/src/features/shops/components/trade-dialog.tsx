@@ -91,9 +91,11 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
       split.reset();
     }
   }, [offer, trade.reset, splitSale.reset, split.reset]);
-  // Undefined while unknown (a sale, or the shop not loaded yet), null once the stack is gone.
+  // Undefined while unknown (a sale, the shop not loaded yet, or the render before `shown` takes a new
+  // offer, when it still names the last trade's stack, which that trade may have bought out), null once the
+  // stack is gone.
   const live =
-    offer !== null && shown?.side === 'buy' && shop.data
+    offer !== null && shown === offer && shown.side === 'buy' && shop.data
       ? liveStock(shop.data.container.item_instances, shown.itemId)
       : undefined;
   const max = live?.max ?? shown?.max ?? 1;
