@@ -64,17 +64,31 @@ export class PatronagesService {
   async #stillHeld(
     db: Executor,
     grant: { patronage: { id: string; patronId: string }; tierIdentifier: string },
+    patronTier: Promise<{ identifier: string }> = this.entitlements.ownTier(db, grant.patronage.patronId),
   ): Promise<boolean> {
-    const patronTier = await this.entitlements.ownTier(db, grant.patronage.patronId);
-    if (rankOf(patronTier.identifier) >= rankOf(grant.tierIdentifier)) return true;
+    if (rankOf((await patronTier).identifier) >= rankOf(grant.tierIdentifier)) return true;
     await repo.end(db, grant.patronage.id, 'patron_downgraded');
     return false;
   }
 
-  /** The active grants of a listing, those whose patron's plan dropped below them ended on the way. */
+  /**
+   * The active grants of a listing, those whose patron's plan dropped below them ended on the way. Each
+   * patron's plan is read once per listing: every grant of "granted" has the same patron.
+   */
   async #listActive(db: Executor, filter: { patronId: string } | { beneficiaryId: string }) {
     const rows = await repo.listDetailed(db, { ...filter, activeOnly: true });
-    const held = await Promise.all(rows.map((row) => this.#stillHeld(db, row)));
+    const patronTiers = new Map<string, Promise<{ identifier: string }>>();
+    const patronTier = (patronId: string) => {
+      let tier = patronTiers.get(patronId);
+      if (!tier) {
+        tier = this.entitlements.ownTier(db, patronId);
+        patronTiers.set(patronId, tier);
+      }
+      return tier;
+    };
+    const held = await Promise.all(
+      rows.map((row) => this.#stillHeld(db, row, patronTier(row.patronage.patronId))),
+    );
     return rows.filter((_, i) => held[i]).map(toPatronageJson);
   }
 

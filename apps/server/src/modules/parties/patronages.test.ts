@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMember, createParty, createUser, type SignedInUser, upgrade } from '../../test/factories.js';
 import { buildTestApp, type TestContext } from '../../test/helper.js';
 
@@ -141,6 +141,23 @@ describe('patronage', () => {
       patronages: { granted: unknown[] };
     };
     expect(current.patronages.granted).toHaveLength(0);
+  });
+
+  it('reads the patron’s plan once for a listing of all their grants', async () => {
+    const { patron, party, player } = await setup();
+    const second = await createMember(ctx, party, 'player');
+    const third = await createMember(ctx, party, 'player');
+    for (const beneficiary of [player, second, third]) {
+      await call('POST', '/patronages', patron, { beneficiary_id: beneficiary.user.id, party_id: party.id });
+    }
+    const ownTier = vi.spyOn(ctx.app.services.entitlements, 'ownTier');
+    try {
+      const granted = body(await call('GET', '/patronages', patron)).data;
+      expect(granted).toHaveLength(3);
+      expect(ownTier.mock.calls.filter(([, userId]) => userId === patron.user.id)).toHaveLength(1);
+    } finally {
+      ownTier.mockRestore();
+    }
   });
 
   it('lets a sponsored free player create more characters in the party', async () => {
