@@ -22,7 +22,7 @@ import { useDragId } from '../../../lib/drag-id';
 import { partyShopsQuery, shopInstanceQuery } from '../api/shops-api';
 import { useTrader } from '../hooks/use-trader';
 import { DiscountBadge, OpenBadge } from './shop-badges';
-import { SellList, shelfLines, TraderPanel, tradeBlocker } from './shop-trading';
+import { SellList, shelfLines, TraderPanel, tradeBlocker, traderLoading } from './shop-trading';
 import type { TradeOffer } from './trade-dialog';
 
 /** What a dragged shop item carries (dnd-kit `data`); the workspace buys it when it lands on a container. */
@@ -159,7 +159,8 @@ function ShopShelf({
           data-testid="workspace-shop-side"
         />
       ) : null}
-      {blocked ? (
+      {/* While my containers load, the trader panel above already says so. */}
+      {blocked && blocked !== traderLoading ? (
         <Alert variant="light" color={shop.is_active ? 'blue' : 'red'}>
           {blocked}
         </Alert>

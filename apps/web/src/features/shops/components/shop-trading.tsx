@@ -6,7 +6,19 @@ import {
   sellPriceCp,
   shopMessages,
 } from '@haversack/contracts';
-import { Alert, Badge, Button, Center, Group, Paper, Select, Skeleton, Stack, Text } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Center,
+  Group,
+  Loader,
+  Paper,
+  Select,
+  Skeleton,
+  Stack,
+  Text,
+} from '@mantine/core';
 import { IconCoins } from '@tabler/icons-react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { ErrorPanel } from '../../../components/error-panel';
@@ -22,9 +34,23 @@ function traderLabel(container: Trader['containers'][number]): string {
     : container.name;
 }
 
+/** Why the Buy and Sell buttons are off while my characters and their containers load. */
+export const traderLoading = 'Loading your containers…';
+
 /** "Shopping as": the container I pay from and carry into, and the coins in it. */
 export function TraderPanel({ trader }: { trader: Trader }) {
-  if (trader.isPending) return <Skeleton height={64} />;
+  if (trader.isPending) {
+    return (
+      <Paper withBorder p="sm" mih={64} data-testid="trader-loading" aria-busy="true">
+        <Group gap="xs" wrap="nowrap" role="status">
+          <Loader size="xs" aria-hidden="true" />
+          <Text size="sm" c="dimmed">
+            {traderLoading}
+          </Text>
+        </Group>
+      </Paper>
+    );
+  }
   if (!trader.hasCharacter || !trader.container) {
     return (
       <Alert variant="light" color="blue" data-testid="cannot-trade">
@@ -89,7 +115,10 @@ export function shelfKey(item: ShopStockItem): string {
 /** Why the Buy buttons are off, if they are. */
 export function tradeBlocker(shop: ShopInstance, trader: Trader): string | null {
   if (!shop.is_active) return shopMessages.shopClosed;
-  if (!shop.can_trade || (!trader.isPending && !trader.container)) return shopMessages.cannotTrade;
+  if (!shop.can_trade) return shopMessages.cannotTrade;
+  // Until my containers arrive there is nothing to pay from or carry into: a trade begun now would go nowhere.
+  if (trader.isPending) return traderLoading;
+  if (!trader.container) return shopMessages.cannotTrade;
   return null;
 }
 
