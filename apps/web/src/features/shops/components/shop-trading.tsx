@@ -24,7 +24,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { ErrorPanel } from '../../../components/error-panel';
 import { containerItemsQuery, noItemFilters } from '../../inventory/api/inventory-api';
 import { formatPurse } from '../api/use-trade';
-import { type BuyButtonFocus, useStockFocus } from '../hooks/use-stock-focus';
+import { type TradeButtonFocus, useStockFocus } from '../hooks/use-stock-focus';
 import type { Trader } from '../hooks/use-trader';
 import type { TradeOffer } from './trade-dialog';
 
@@ -155,7 +155,7 @@ export function ShopStockList({
           key={key}
           item={item}
           inStock={inStock}
-          buyButton={focus.buyButton(key, index)}
+          tradeButton={focus.tradeButton(key, index)}
           disabled={blocked !== null || item.quantity < 1}
           onBuy={() => {
             if (!trader.container || !trader.characterId) return;
@@ -181,14 +181,14 @@ export function ShopStockList({
 function StockRow({
   item,
   inStock,
-  buyButton,
+  tradeButton,
   disabled,
   onBuy,
 }: {
   item: ShopStockItem;
   inStock: number;
   /** Ties the Buy button to the list's focus keeping. */
-  buyButton: BuyButtonFocus;
+  tradeButton: TradeButtonFocus;
   disabled: boolean;
   onBuy: () => void;
 }) {
@@ -216,7 +216,7 @@ function StockRow({
           </Text>
           <Button
             size="sm"
-            {...buyButton}
+            {...tradeButton}
             onClick={onBuy}
             disabled={disabled}
             aria-label={`Buy ${item.name}`}
@@ -233,10 +233,17 @@ function StockRow({
 export function SellList({
   shop,
   trader,
+  tradeOpen = false,
   onSell,
 }: {
   shop: ShopInstance;
   trader: Trader;
+  /**
+   * The trade dialog is open: once it closes, focus comes back to the row that opened it. The workspace's
+   * Shop tab leaves it out (the workspace returns focus from its dialog itself); a sold row that took focus
+   * with it still hands it on.
+   */
+  tradeOpen?: boolean;
   onSell: (offer: TradeOffer) => void;
 }) {
   const containerId = trader.container?.id ?? '';
@@ -245,6 +252,13 @@ export function SellList({
     enabled: trader.container !== null,
   });
   const blocked = tradeBlocker(shop, trader);
+  const items = (query.data?.pages ?? [])
+    .flatMap((page) => page.items)
+    .filter((item) => !item.item_template.coin);
+  const focus = useStockFocus(
+    items.map((item) => item.id),
+    tradeOpen,
+  );
   if (!trader.container) return null;
   if (query.isPending) return <Skeleton height={96} />;
   if (query.isError) {
@@ -256,20 +270,20 @@ export function SellList({
       />
     );
   }
-  const items = query.data.pages.flatMap((page) => page.items).filter((item) => !item.item_template.coin);
   if (items.length === 0) {
     return (
-      <Center py="xl">
+      <Center py="xl" data-testid="sell-list-empty" ref={focus.list} tabIndex={-1}>
         <Text c="dimmed">Nothing to sell in {trader.container.name}.</Text>
       </Center>
     );
   }
   return (
-    <Stack gap={6} data-testid="sell-list">
-      {items.map((item) => (
+    <Stack gap={6} data-testid="sell-list" ref={focus.list} tabIndex={-1}>
+      {items.map((item, index) => (
         <SellRow
           key={item.id}
           item={item}
+          tradeButton={focus.tradeButton(item.id, index)}
           priceCp={sellPriceCp({ valueCp: item.value_cp, sellModifier: shop.sell_modifier })}
           disabled={blocked !== null}
           onSell={(unitCp) => {
@@ -305,11 +319,14 @@ export function SellList({
 function SellRow({
   item,
   priceCp,
+  tradeButton,
   disabled,
   onSell,
 }: {
   item: ItemInstance;
   priceCp: number;
+  /** Ties the Sell button to the list's focus keeping. */
+  tradeButton: TradeButtonFocus;
   disabled: boolean;
   onSell: (unitCp: number) => void;
 }) {
@@ -331,6 +348,7 @@ function SellRow({
           <Button
             size="sm"
             variant="light"
+            {...tradeButton}
             onClick={() => onSell(priceCp)}
             disabled={disabled}
             aria-label={`Sell ${item.name}`}

@@ -1,17 +1,18 @@
 import { useLayoutEffect, useRef } from 'react';
 
-/** What a row's Buy button takes to keep focus in the list. */
-export interface BuyButtonFocus {
+/** What a row's Buy or Sell button takes to keep focus in the list. */
+export interface TradeButtonFocus {
   ref: (button: HTMLButtonElement | null) => void;
   onFocus: () => void;
 }
 
 /**
- * Keeps keyboard focus in the shop's stock list (WCAG 2.4.3). When the trade dialog closes, focus goes back
- * to the Buy button that opened it: Mantine's own return finds nothing to focus once the dialog's button was
- * disabled mid-purchase. When that row is gone (the last Sack was bought, and a Sack does not stack), then
- * or later, focus goes to the Buy button now in its place, else the one before, else the list itself,
- * instead of falling to the page.
+ * Keeps keyboard focus in a list of stacks to trade (WCAG 2.4.3): the shop's stock with its Buy buttons, or
+ * my items with their Sell buttons. When the trade dialog closes, focus goes back to the button that opened
+ * it: Mantine's own return finds nothing to focus once the dialog's button was disabled mid-trade, or was
+ * removed with its row. When that row is gone (the last Sack was bought, a whole stack was sold), then or
+ * later, focus goes to the button now in its place, else the one before, else the list itself, instead of
+ * falling to the page.
  */
 export function useStockFocus(keys: readonly string[], tradeOpen: boolean) {
   const buttons = useRef(new Map<string, HTMLButtonElement>());
@@ -36,8 +37,8 @@ export function useStockFocus(keys: readonly string[], tradeOpen: boolean) {
 
   return {
     list,
-    /** Props of the Buy button of the row `key` at `index`. */
-    buyButton: (key: string, index: number): BuyButtonFocus => ({
+    /** Props of the Buy or Sell button of the row `key` at `index`. */
+    tradeButton: (key: string, index: number): TradeButtonFocus => ({
       ref: (button: HTMLButtonElement | null) => {
         if (button) buttons.current.set(key, button);
         else buttons.current.delete(key);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { buildCharacter, pageMeta } from '../../../test/party-fixtures';
 import { renderRoutes } from '../../../test/render';
-import { buildContainer } from '../../inventory/test/inventory-fixtures';
+import { buildContainer, buildItem } from '../../inventory/test/inventory-fixtures';
 import { buildShopInstance, buildStockItem } from '../test/shop-fixtures';
 import { ShopInstancePage } from './shop-instance-page';
 
@@ -28,6 +28,39 @@ const backpack = buildContainer({
   party_id: 'party-1',
 });
 
+/** What Aria carries to sell: a dagger and a torch, one stack each (the shop pays half their value). */
+const dagger = buildItem({
+  id: 'item-dagger',
+  name: 'Dagger',
+  quantity: 1,
+  value_cp: 200,
+  container_id: 'c-pack',
+});
+const torch = buildItem({
+  id: 'item-torch',
+  name: 'Torch',
+  quantity: 1,
+  value_cp: 2,
+  container_id: 'c-pack',
+});
+
+const itemsPage = (items: ReturnType<typeof buildItem>[]) =>
+  jsonResponse(200, { status: 'success', data: items, meta: pageMeta(items.length, 100) });
+
+const sale = (item: ReturnType<typeof buildItem>) =>
+  success({
+    kind: 'sale',
+    message: 'Sale complete',
+    quantity: 1,
+    unit_price_cp: item.value_cp / 2,
+    total_price_cp: item.value_cp / 2,
+    paid: { cp: 0, sp: 0, ep: 0, gp: 0, pp: 0 },
+    change: { cp: 0, sp: 0, ep: 0, gp: 0, pp: 0 },
+    received: { cp: 0, sp: 0, ep: 0, gp: 1, pp: 0 },
+    item_instances: [],
+    transaction_ids: ['ledger-1'],
+  });
+
 type Handler = (pathname: string, method: string) => Response | Promise<Response> | null;
 
 /** The shop, Aria (my character in its party) and her backpack at the network boundary. */
@@ -42,9 +75,7 @@ function mockShopPage(extra: Handler = () => null) {
       return jsonResponse(200, { status: 'success', data: [aria], meta: pageMeta(1, 100) });
     }
     if (pathname === '/api/v1/characters/ch-aria/containers') return success([backpack]);
-    if (pathname === '/api/v1/containers/c-pack/items') {
-      return jsonResponse(200, { status: 'success', data: [], meta: pageMeta(0, 100) });
-    }
+    if (pathname === '/api/v1/containers/c-pack/items') return itemsPage([]);
     return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${method} ${pathname}`);
   });
 }
@@ -85,5 +116,53 @@ describe('ShopInstancePage', { timeout: 20_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Buy Arrow' }));
     const dialog = await screen.findByRole('dialog', { name: 'Buy Arrow' });
     expect(within(dialog).getByText(/has 20 in stock/)).toBeInTheDocument();
+  });
+
+  it('keeps focus in my items after a sale takes a whole stack away', async () => {
+    const user = userEvent.setup();
+    let carried = [dagger, torch];
+    mockShopPage((pathname, method) => {
+      if (pathname === '/api/v1/containers/c-pack/items') return itemsPage(carried);
+      if (pathname.includes('/calculate_sell_price/')) {
+        const item = pathname.includes(dagger.id) ? dagger : torch;
+        return success({
+          item_instance_id: item.id,
+          name: item.name,
+          quantity: 1,
+          unit_price_cp: item.value_cp / 2,
+          total_price_cp: item.value_cp / 2,
+          formatted: '',
+          has_own_price: false,
+          discount_rate: 0,
+          modifier: 0.5,
+        });
+      }
+      if (method === 'POST' && pathname === '/api/v1/shop_instances/shop-1/sell') {
+        const sold = carried[0] ?? dagger;
+        carried = carried.slice(1);
+        return sale(sold);
+      }
+      return null;
+    });
+    renderPage();
+    await user.click(await screen.findByRole('tab', { name: 'Sell' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Sell Dagger' })).toBeEnabled());
+
+    // The whole dagger goes: focus moves to the Sell button now in its place.
+    await user.click(screen.getByRole('button', { name: 'Sell Dagger' }));
+    const sellDagger = await screen.findByRole('dialog', { name: 'Sell Dagger' });
+    await user.click(await within(sellDagger).findByRole('button', { name: 'Sell for 1 gp' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() =>
+      expect(screen.queryByRole('button', { name: 'Sell Dagger' })).not.toBeInTheDocument(),
+    );
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Sell Torch' })).toHaveFocus());
+
+    // The last stack goes: the list, now empty, keeps it.
+    await user.click(screen.getByRole('button', { name: 'Sell Torch' }));
+    const sellTorch = await screen.findByRole('dialog', { name: 'Sell Torch' });
+    await user.click(await within(sellTorch).findByRole('button', { name: /^Sell for/ }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.getByTestId('sell-list-empty')).toHaveFocus());
   });
 });

@@ -149,7 +149,7 @@ export function ShopInstancePage() {
         </Tabs.Panel>
         {shop.can_trade ? (
           <Tabs.Panel value="sell" pt="md">
-            <SellList shop={shop} trader={trader} onSell={setOffer} />
+            <SellList shop={shop} trader={trader} tradeOpen={offer !== null} onSell={setOffer} />
           </Tabs.Panel>
         ) : null}
         {shop.can_trade || shop.can_manage ? (
