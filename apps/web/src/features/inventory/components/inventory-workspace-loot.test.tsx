@@ -1,7 +1,7 @@
 import { type LootInstance, lootMessages } from '@haversack/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { buildCharacter, pageMeta } from '../../../test/party-fixtures';
@@ -14,6 +14,10 @@ afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
+
+// The UI store keeps toasts for the whole run (no toasts component here to close them, files share modules):
+// a test counting them starts with none.
+beforeEach(() => useUiStore.setState({ toasts: [] }));
 
 const partyId = 'party-1';
 const hero = buildCharacter({ id: 'character-1', is_owner: true, party_id: partyId });
@@ -76,6 +80,11 @@ const takeCalls = (fetchMock: ReturnType<typeof mockFetch>) =>
 
 const inputValue = (element: HTMLElement) => (element as HTMLInputElement).value;
 const lastToast = () => useUiStore.getState().toasts.at(-1);
+const errorToasts = () =>
+  useUiStore
+    .getState()
+    .toasts.filter((t) => t.kind === 'error')
+    .map((t) => t.message);
 
 describe('InventoryWorkspace Loot tab (issue 11)', { timeout: 20_000 }, () => {
   it('takes part of a loot stack from the item modal: Take instead of edit, split and destroy', async () => {
@@ -126,9 +135,9 @@ describe('InventoryWorkspace Loot tab (issue 11)', { timeout: 20_000 }, () => {
       expect(inputValue(within(dialog).getByRole('combobox', { name: 'Take into' }))).toMatch(/^Backpack/),
     );
     await user.click(within(dialog).getByRole('button', { name: 'Take' }));
-    await waitFor(() =>
-      expect(lastToast()).toMatchObject({ kind: 'error', message: lootMessages.alreadyTaken }),
-    );
+    expect(await within(dialog).findByTestId('take-error')).toHaveTextContent(lootMessages.alreadyTaken);
+    // An error shows once: in the modal, not in a toast as well.
+    expect(errorToasts()).toEqual([]);
     expect(screen.getByRole('dialog', { name: 'Longsword ×2' })).toBeInTheDocument();
   });
 
@@ -147,7 +156,20 @@ describe('InventoryWorkspace Loot tab (issue 11)', { timeout: 20_000 }, () => {
       expect(inputValue(within(dialog).getByRole('combobox', { name: 'Take into' }))).toMatch(/^Backpack/),
     );
     await user.click(within(dialog).getByRole('button', { name: 'Take' }));
-    await waitFor(() => expect(lastToast()).toMatchObject({ kind: 'error', message: reason }));
+    expect(await within(dialog).findByTestId('take-error')).toHaveTextContent(reason);
+    expect(errorToasts()).toEqual([]);
+  });
+
+  it('toasts a refused take that no dialog is left to show ("Take to...")', async () => {
+    lootServer(hoard, () => failure(409, 'CONFLICT', lootMessages.alreadyTaken));
+    renderWorkspace();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Take Longsword to...' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Backpack (Aria)' }));
+    const prompt = await screen.findByRole('dialog', { name: 'Take Longsword' });
+    await user.click(within(prompt).getByRole('button', { name: 'Take' }));
+    await waitFor(() => expect(errorToasts()).toEqual([lootMessages.alreadyTaken]));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
   it('takes with "Take to...", asking how many of the stack (all by default)', async () => {

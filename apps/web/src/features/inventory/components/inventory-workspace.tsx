@@ -18,7 +18,7 @@ import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { PageSkipLink } from '../../../components/page-skip-link';
 import { toast } from '../../../lib/toast';
 import { lootKeys } from '../../loot/api/loot-api';
-import { useLootDestinations, useTakeLoot } from '../../loot/hooks/use-take-loot';
+import { takeErrorMessage, useLootDestinations, useTakeLoot } from '../../loot/hooks/use-take-loot';
 import { PartyRealtimeIndicator } from '../../realtime/components/party-realtime-indicator';
 import { shopKeys } from '../../shops/api/shops-api';
 import { type DraggedShopItem, isDraggedShopItem } from '../../shops/components/shop-source-view';
@@ -247,14 +247,18 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
       );
       return;
     }
+    // No dialog is left open to show a refusal (the prompt closed as it confirmed): a toast says it.
     const run = (quantity: number) =>
-      takeLoot.mutate({
-        lootId: loot.lootId,
-        partyId: loot.partyId,
-        itemInstanceId: item.itemId,
-        targetContainerId: target.id,
-        quantity,
-      });
+      takeLoot.mutate(
+        {
+          lootId: loot.lootId,
+          partyId: loot.partyId,
+          itemInstanceId: item.itemId,
+          targetContainerId: target.id,
+          quantity,
+        },
+        { onError: (error) => toast.error(takeErrorMessage(error)) },
+      );
     if (item.quantity <= 1) return run(1);
     setQuantityRequest({
       title: `Take ${item.name}`,

@@ -1,7 +1,7 @@
 import type { Container, ItemInstance } from '@haversack/contracts';
 import { Alert, Button, Divider, Group, NumberInput, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { useTakeLoot } from '../../loot/hooks/use-take-loot';
+import { takeErrorMessage, useTakeLoot } from '../../loot/hooks/use-take-loot';
 import { sheetComboboxProps } from '../lib/sheet-combobox';
 import type { LootSource } from '../workspace-types';
 import { sourceOptionLabel } from './container-source-select';
@@ -49,7 +49,10 @@ export function LootItemBody({
   );
 }
 
-/** POST loot_instances/{id}/take: where to, and how many (the whole stack by default). */
+/**
+ * POST loot_instances/{id}/take: where to, and how many (the whole stack by default). A refusal shows here,
+ * once, and not as a toast as well.
+ */
 export function TakeLootForm({
   item,
   loot,
@@ -109,6 +112,11 @@ export function TakeLootForm({
             error={validAmount ? undefined : 'Enter a whole number in range'}
             disabled={take.isPending}
           />
+        ) : null}
+        {take.error ? (
+          <Alert color="red" variant="light" role="alert" data-testid="take-error">
+            {takeErrorMessage(take.error)}
+          </Alert>
         ) : null}
         <Group justify="flex-end">
           <Button type="submit" disabled={!target || !validAmount} loading={take.isPending}>

@@ -36,7 +36,9 @@ export async function afterTake(queryClient: QueryClient, request: Omit<TakeLoot
 
 /**
  * POST loot_instances/{id}/take: part or all of a stack into a container of one of my characters in the
- * party, with the "Item taken successfully" toast or the reason it was refused.
+ * party, with the "Item taken successfully" toast. A refusal is not toasted here: a form shows it (the
+ * item's Take form), and a take with no form left open to show it (a drop, the quantity prompt) toasts it
+ * in its own `mutate` call (docs/decisions.md: an error shows once).
  */
 export function useTakeLoot(options: { onSuccess?: (result: LootTakeResult) => void } = {}) {
   const queryClient = useQueryClient();
@@ -46,7 +48,6 @@ export function useTakeLoot(options: { onSuccess?: (result: LootTakeResult) => v
       toast.success(lootMessages.taken);
       options.onSuccess?.(result);
     },
-    onError: (error) => toast.error(takeErrorMessage(error)),
     // A refusal may mean someone else took it first: refresh either way.
     onSettled: (_result, _error, request) => afterTake(queryClient, request),
   });
