@@ -1,11 +1,10 @@
 import { MantineProvider } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { QueryClientContext } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useSyncExternalStore } from 'react';
 import { deferredComponent } from '../components/deferred-component';
 import { loadedQueryClient, subscribeToQueryClient, withQueryClient } from '../lib/query-client-loader';
 import { useUiStore } from '../stores/ui-store';
-import { DeferredNotifications } from './deferred-notifications';
+import { AppToasts } from './app-toasts';
 import { SessionManager, useHasBeenSignedIn } from './session-manager';
 import { cssVariablesResolver, theme } from './theme';
 
@@ -40,20 +39,9 @@ function SignedInEffects() {
 export function AppProviders({ children }: { children: ReactNode }) {
   // The UI store owns the scheme: the one last used in this browser (dark at first), the same signed in or out.
   const colorScheme = useUiStore((state) => state.theme);
-  // Toasts sit over the top of a phone screen (title, breadcrumbs): show fewer at once there. They stack
-  // above modals (z-index 200) but under dropdowns (300), so a list that opens upwards on a phone (the
-  // transfer queue's Destination) is never hidden behind the toast that asked for it.
-  // Known at the first render (no server rendering here): measured in an effect, a phone would draw the
-  // whole app a second time, synchronously, right after its first screen (issue 13 §1).
-  const phone = useMediaQuery('(max-width: 47.99em)', undefined, { getInitialValueInEffect: false });
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} forceColorScheme={colorScheme}>
-      <DeferredNotifications
-        className="haversack-toasts"
-        position="top-right"
-        limit={phone ? 2 : 5}
-        zIndex={250}
-      />
+      <AppToasts />
       <LazyQueryClientProvider>
         <SessionManager />
         <SignedInEffects />

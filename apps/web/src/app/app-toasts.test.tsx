@@ -1,0 +1,44 @@
+import { MantineProvider } from '@mantine/core';
+import { render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { toast } from '../lib/toast';
+import { AppToasts } from './app-toasts';
+import { theme } from './theme';
+
+/** happy-dom's own window API: its media queries answer to this viewport (setting innerWidth moves none). */
+interface HappyDomWindow {
+  happyDOM: { setViewport(viewport: { width: number; height: number }): void };
+}
+const isHappyDom = (candidate: object): candidate is HappyDomWindow => 'happyDOM' in candidate;
+
+function setViewport(width: number, height: number) {
+  if (!isHappyDom(window)) throw new Error('These tests need happy-dom’s viewport.');
+  window.happyDOM.setViewport({ width, height });
+}
+
+// Test files share a worker: the next one gets the viewport this one started with.
+const initial = { width: window.innerWidth, height: window.innerHeight };
+afterEach(() => setViewport(initial.width, initial.height));
+
+/** The corner a toast shown at this window size opens in. */
+async function cornerAt(width: number, height: number): Promise<string | null | undefined> {
+  setViewport(width, height);
+  render(
+    <MantineProvider env="test" theme={theme}>
+      <AppToasts />
+    </MantineProvider>,
+  );
+  toast.success('Item moved successfully');
+  const shown = await screen.findByTestId('toast-success');
+  return shown.closest('[data-position]')?.getAttribute('data-position');
+}
+
+describe('AppToasts', () => {
+  it('opens toasts at the bottom right of a desktop, away from the page header’s buttons', async () => {
+    expect(await cornerAt(1280, 800)).toBe('bottom-right');
+  });
+
+  it('opens toasts at the top of a phone, below the header and clear of the transfer queue bar', async () => {
+    expect(await cornerAt(375, 812)).toBe('top-right');
+  });
+});
