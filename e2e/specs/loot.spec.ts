@@ -1,11 +1,9 @@
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
-import { expectAccessible } from '../support/a11y';
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { expectAccessible, expectDialogAccessible } from '../support/a11y';
 import { AccountPages, type NewAccount, newAccount } from '../support/accounts';
 import { api, upgradeTo } from '../support/api';
 import { screenshotBothWidths, screenshotDir } from '../support/screenshots';
-import { settleAnimations } from '../support/settle';
 
 interface Character {
   id: string;
@@ -53,24 +51,6 @@ async function checkPage(page: Page, name: string, bothWidths = true) {
   await page.mouse.move(0, 0);
   await expectAccessible(page, name);
   if (bothWidths) await screenshotBothWidths(page, name);
-}
-
-/** A dialog on its own: the page behind it is dimmed, so only the dialog is checked and pictured. */
-async function checkDialog(page: Page, dialog: Locator, name: string) {
-  await settleAnimations(page);
-  await page.mouse.move(0, 0);
-  const results = await new AxeBuilder({ page })
-    .include('[role="dialog"]')
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  const serious = results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-  expect(serious, `axe on ${name}`).toEqual([]);
-  await expect(dialog).toBeVisible();
-  await page.screenshot({
-    path: path.join(screenshotDir, `${name}-${page.viewportSize()?.width ?? 1280}.png`),
-  });
 }
 
 async function carried(page: Page, character: Character): Promise<Stack[]> {
@@ -135,7 +115,7 @@ test('a GM deploys a hoard hidden, reveals it live, a phone player takes a potio
   const deploy = gm.page.getByRole('dialog', { name: `Deploy ${CHEST}` });
   await expect(deploy.getByRole('combobox', { name: 'Party' })).toHaveValue('The Drowned Coast');
   await deploy.getByRole('textbox', { name: 'Location' }).fill('The drowned chapel');
-  await checkDialog(gm.page, deploy, 'loot-deploy-dialog');
+  await expectDialogAccessible(gm.page, deploy, 'loot-deploy-dialog');
   await deploy.getByRole('button', { name: 'Deploy Loot' }).click();
   await expect(gm.page.getByTestId('toast-success')).toContainText('Loot deployed to party');
   await expect(gm.page).toHaveURL(new RegExp(`/parties/${party.id}\\?tab=loot`));
@@ -169,7 +149,7 @@ test('a GM deploys a hoard hidden, reveals it live, a phone player takes a potio
   await player.page.getByRole('button', { name: 'Take Potion of Healing' }).tap();
   const take = player.page.getByRole('dialog', { name: 'Take Potion of Healing' });
   await take.getByRole('textbox', { name: 'Quantity' }).fill('1');
-  await checkDialog(player.page, take, 'loot-take-dialog');
+  await expectDialogAccessible(player.page, take, 'loot-take-dialog');
   await take.getByRole('button', { name: 'Take 1' }).tap();
   await expect(player.page.getByTestId('toast-success')).toContainText('Item taken successfully');
   await expect(take).toBeHidden();
@@ -195,7 +175,7 @@ test('a GM deploys a hoard hidden, reveals it live, a phone player takes a potio
   await share.getByRole('radio', { name: /Even split/ }).check();
   await share.getByRole('button', { name: 'Preview' }).click();
   await expect(share.getByTestId('distribution-recipient')).toHaveCount(3);
-  await checkDialog(gm.page, share, 'loot-distribute-preview');
+  await expectDialogAccessible(gm.page, share, 'loot-distribute-preview');
   await share.getByRole('button', { name: 'Confirm distribution' }).click();
   await expect(gm.page.getByTestId('toast-success').last()).toContainText('Loot distributed successfully');
 

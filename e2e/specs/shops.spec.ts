@@ -1,12 +1,10 @@
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
-import { expectAccessible } from '../support/a11y';
+import { expectAccessible, expectDialogAccessible } from '../support/a11y';
 import { AccountPages, type NewAccount, newAccount } from '../support/accounts';
 import { api, findTemplate, upgradeTo } from '../support/api';
 import { expectInventoryOf } from '../support/inventory';
 import { screenshotBothWidths, screenshotDir } from '../support/screenshots';
-import { settleAnimations } from '../support/settle';
 
 interface Character {
   id: string;
@@ -62,27 +60,6 @@ async function checkPage(page: Page, name: string, bothWidths = true) {
   await page.mouse.move(0, 0);
   await expectAccessible(page, name);
   if (bothWidths) await screenshotBothWidths(page, name);
-}
-
-/**
- * A dialog checked on its own: while it is open the page behind is dimmed by the overlay and out of reach
- * (focus stays in the dialog), so axe's contrast verdicts on the dimmed page say nothing about it.
- */
-async function expectDialogAccessible(page: Page, dialog: Locator, name: string) {
-  await settleAnimations(page);
-  await page.mouse.move(0, 0);
-  const results = await new AxeBuilder({ page })
-    .include('[role="dialog"]')
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  const serious = results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-  expect(serious, `axe on ${name}`).toEqual([]);
-  await expect(dialog).toBeVisible();
-  await page.screenshot({
-    path: path.join(screenshotDir, `${name}-${page.viewportSize()?.width ?? 1280}.png`),
-  });
 }
 
 const stockRow = (page: Page, name: string): Locator =>
