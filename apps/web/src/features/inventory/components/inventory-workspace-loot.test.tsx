@@ -43,10 +43,17 @@ const takeResult = (quantity: number) =>
     transaction_ids: ['transaction-1'],
   });
 
-/** The party's loot, its characters and the take at the network boundary. */
-function lootServer(loot: LootInstance, take: () => Response = () => takeResult(1)) {
+/**
+ * The party's loot, its characters and the take at the network boundary. The loot may be a function, to
+ * answer as the loot is now (someone else took from it).
+ */
+function lootServer(
+  current: LootInstance | (() => LootInstance),
+  take: () => Response = () => takeResult(1),
+) {
   return mockFetch(({ url, init }) => {
     const { pathname } = new URL(url, 'http://test');
+    const loot = typeof current === 'function' ? current() : current;
     if (pathname === `/api/v1/parties/${partyId}/loot_instances`) {
       return jsonResponse(200, { status: 'success', data: [loot], meta: pageMeta(1, 100) });
     }
@@ -139,6 +146,41 @@ describe('InventoryWorkspace Loot tab (issue 11)', { timeout: 20_000 }, () => {
     // An error shows once: in the modal, not in a toast as well.
     expect(errorToasts()).toEqual([]);
     expect(screen.getByRole('dialog', { name: 'Longsword ×2' })).toBeInTheDocument();
+  });
+
+  it('brings the quantity down to what is left after a take refused for too many, to take again', async () => {
+    const stackOf = (quantity: number): LootInstance => {
+      const [stack] = hoard.container.item_instances;
+      if (!stack) throw new Error('The hoard fixture has a stack');
+      return { ...hoard, container: { ...hoard.container, item_instances: [{ ...stack, quantity }] } };
+    };
+    let left = 3;
+    const fetchMock = lootServer(
+      () => stackOf(left),
+      () => {
+        if (takeCalls(fetchMock).length > 1) return takeResult(2);
+        // Someone else took 1 first: the refusal refreshes the loot, which has 2 left.
+        left = 2;
+        return failure(409, 'CONFLICT', 'Only 2 left in this loot.', [
+          { field: 'quantity', message: 'Only 2 left in this loot.' },
+        ]);
+      },
+    );
+    renderWorkspace();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Longsword, quantity 3' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Longsword ×3' });
+    await waitFor(() =>
+      expect(inputValue(within(dialog).getByRole('combobox', { name: 'Take into' }))).toMatch(/^Backpack/),
+    );
+    expect(within(dialog).getByRole('textbox', { name: 'Quantity' })).toHaveValue('3');
+    await user.click(within(dialog).getByRole('button', { name: 'Take' }));
+    expect(await within(dialog).findByTestId('take-error')).toHaveTextContent('Only 2 left in this loot.');
+    await waitFor(() => expect(within(dialog).getByText('1 to 2')).toBeInTheDocument());
+    expect(within(dialog).getByRole('textbox', { name: 'Quantity' })).toHaveValue('2');
+    await user.click(within(dialog).getByRole('button', { name: 'Take' }));
+    await waitFor(() => expect(lastToast()).toMatchObject({ kind: 'success', message: lootMessages.taken }));
+    expect(takeCalls(fetchMock).map((call) => call.body.quantity)).toEqual([3, 2]);
   });
 
   it('names the refused field’s reason (a container that is not my character’s)', async () => {

@@ -1,7 +1,7 @@
 import type { Container, ItemInstance } from '@haversack/contracts';
 import { Alert, Button, Divider, Group, NumberInput, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { takeErrorMessage, useTakeLoot } from '../../loot/hooks/use-take-loot';
+import { takeErrorMessage, useTakeLoot, useTakeQuantity } from '../../loot/hooks/use-take-loot';
 import { sheetComboboxProps } from '../lib/sheet-combobox';
 import type { LootSource } from '../workspace-types';
 import { sourceOptionLabel } from './container-source-select';
@@ -66,10 +66,9 @@ export function TakeLootForm({
 }) {
   const primary = destinations.find((c) => c.is_primary) ?? destinations[0] ?? null;
   const [target, setTarget] = useState<string | null>(primary?.id ?? null);
-  const [quantity, setQuantity] = useState<number | string>(item.quantity);
+  // `item` is the stack as the loot has it now (useOpenItem), so the quantity follows it.
+  const { quantity, setQuantity, amount, valid: validAmount } = useTakeQuantity(item.quantity);
   const take = useTakeLoot({ onSuccess: onDone });
-  const amount = typeof quantity === 'number' ? quantity : Number.parseInt(quantity, 10);
-  const validAmount = Number.isInteger(amount) && amount >= 1 && amount <= item.quantity;
   const submit = () => {
     if (!target || !validAmount) return;
     take.mutate({

@@ -1,6 +1,7 @@
 import type { ItemInstance } from '@haversack/contracts';
 import { hashKey, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { lootInstanceQuery } from '../../loot/api/loot-api';
 import { itemInstanceQuery } from '../api/inventory-api';
 import type { LootSource } from '../workspace-types';
 
@@ -26,8 +27,16 @@ export function useOpenItem() {
     [queryClient, hash],
   );
   const query = useQuery({ ...options, enabled: mine && gone.current !== hash });
+  // A loot stack as its loot has it now: the Loot tab's query, refreshed by a live event or a refused take.
+  const lootId = opened?.loot?.lootId ?? null;
+  const itemId = opened?.item.id;
+  const lootStack = useQuery({
+    ...lootInstanceQuery(lootId ?? ''),
+    enabled: lootId !== null,
+    select: (loot) => loot.container.item_instances.find((item) => item.id === itemId),
+  });
   return {
-    item: opened ? ((mine ? query.data : undefined) ?? opened.item) : null,
+    item: opened ? ((mine ? query.data : lootStack.data) ?? opened.item) : null,
     loot: opened?.loot ?? null,
     open: (item: ItemInstance) => setOpened({ item, loot: null }),
     openLoot: (item: ItemInstance, loot: LootSource) => setOpened({ item, loot }),

@@ -14,6 +14,7 @@ import { toast } from '../../../lib/toast';
 import { transactionKeys } from '../../activity/api/transactions-api';
 import { invalidateContainers } from '../../inventory/api/inventory-api';
 import { claimLoot, invalidateLoot, lootErrorMessage, takeLoot } from '../api/loot-api';
+import { useTakeQuantity } from '../hooks/use-take-loot';
 import { containerLabel, type LootTaker } from './loot-instance-taker';
 
 /** What a member asked to do with one stack of the loot. */
@@ -89,7 +90,12 @@ export function TakeLootDialog({
   const phone = useMediaQuery('(max-width: 47.99em)');
   // Kept while the dialog closes so its content does not vanish mid-transition.
   const [shown, setShown] = useState<LootPick | null>(pick);
-  const [quantity, setQuantity] = useState<number | string>(1);
+  // The stack as the loot has it now: someone else may take part of it, or all of it, while this is open
+  // (a live event or our own refused request refreshes the loot). The quantity follows it.
+  const live = pick ? loot.container.item_instances.find((i) => i.id === pick.item.id) : undefined;
+  const item = live ?? shown?.item;
+  const max = item?.quantity ?? 1;
+  const { quantity, setQuantity, amount, valid: validAmount } = useTakeQuantity(max);
   const [containerId, setContainerId] = useState<string | null>(null);
   const [characterId, setCharacterId] = useState<string | null>(null);
   const mutation = useTakeLoot(loot, onClose);
@@ -102,11 +108,8 @@ export function TakeLootDialog({
     setContainerId(null);
     setCharacterId(null);
     reset();
-  }, [pick, reset]);
+  }, [pick, reset, setQuantity]);
 
-  // The stack as the loot has it now: someone else may take part of it, or all of it, while this is open
-  // (a live event or our own refused request refreshes the loot).
-  const live = pick ? loot.container.item_instances.find((i) => i.id === pick.item.id) : undefined;
   const gone = pick !== null && live === undefined && !mutation.isPending;
   const failure = mutation.error;
   useEffect(() => {
@@ -116,12 +119,8 @@ export function TakeLootDialog({
     onClose();
   }, [gone, failure, onClose]);
 
-  if (!shown) return null;
+  if (!shown || !item) return null;
   const { kind } = shown;
-  const item = live ?? shown.item;
-  const max = item.quantity;
-  const amount = typeof quantity === 'number' ? quantity : Number.parseInt(quantity, 10);
-  const validAmount = Number.isInteger(amount) && amount >= 1 && amount <= max;
   const firstCharacter = taker.characters[0];
   const defaultContainer =
     taker.containers.find((c) => c.is_primary && c.owner.id === firstCharacter?.id) ??

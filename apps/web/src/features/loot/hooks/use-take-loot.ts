@@ -1,5 +1,6 @@
 import { type Container, type LootTakeResult, lootMessages } from '@haversack/contracts';
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { isApiError } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
 import { transactionKeys } from '../../activity/api/transactions-api';
@@ -15,6 +16,25 @@ import { invalidateLoot, lootErrorMessage, type TakeRequest, takeLoot } from '..
 export function takeErrorMessage(error: unknown): string {
   if (isApiError(error) && error.details[0]?.message) return error.details[0].message;
   return lootErrorMessage(error, lootMessages.claimFailed);
+}
+
+/**
+ * How many of a stack to take: all of it at first. The stack may shrink while the form is open (someone
+ * else took part of it: a live event, or our own take refused with "Only 1 left in this loot.", refreshes
+ * the loot), and a number above what is left then comes down to it, so that Take works again at once.
+ * A number typed above the stack stays as typed, with its error.
+ */
+export function useTakeQuantity(left: number) {
+  const [quantity, setQuantity] = useState<number | string>(left);
+  const amount = typeof quantity === 'number' ? quantity : Number.parseInt(quantity, 10);
+  // Adjusted while rendering, not in an effect: the form never shows the old number against the new size.
+  const [seenLeft, setSeenLeft] = useState(left);
+  if (left !== seenLeft) {
+    setSeenLeft(left);
+    if (amount > left) setQuantity(left);
+  }
+  const valid = Number.isInteger(amount) && amount >= 1 && amount <= left;
+  return { quantity, setQuantity, amount, valid };
 }
 
 export interface TakeLootRequest extends TakeRequest {

@@ -106,6 +106,15 @@ const bodiesTo = (fetchMock: ReturnType<typeof mockFetch>, suffix: string, metho
 
 const lastToast = () => useUiStore.getState().toasts.at(-1);
 
+const takeResultOf = (quantity: number) => ({
+  kind: 'take',
+  message: 'Item taken successfully',
+  loot_instance_id: 'loot-1',
+  quantity,
+  item_instances: [buildItem({ id: 'new-gold', container_id: 'c-pack', quantity })],
+  transaction_ids: ['tx-1'],
+});
+
 /** Take and Claim wait for my characters and their containers (three requests in a row). */
 const buttonReady = (name: string) =>
   waitFor(() => expect(screen.getByRole('button', { name })).toBeEnabled(), { timeout: 5_000 });
@@ -222,6 +231,41 @@ describe('LootInstancePage', { timeout: 20_000 }, () => {
     expect(useUiStore.getState().toasts.map((t) => t.message)).not.toContain('Only 10 left in this loot.');
   });
 
+  it('brings the quantity down to what is left after a take refused for too many, to take again', async () => {
+    const user = userEvent.setup();
+    let refused = false;
+    const fetchMock = mockLootPage(playerLoot, (pathname, method) => {
+      if (method === 'POST' && pathname.endsWith('/take')) {
+        if (refused) return success(takeResultOf(10));
+        refused = true;
+        return failure(409, 'CONFLICT', 'Only 10 left in this loot.', [
+          { field: 'quantity', message: 'Only 10 left in this loot.' },
+        ]);
+      }
+      // Someone else took 40 meanwhile: the loot the refusal refreshes has 10 left.
+      if (method === 'GET' && pathname === '/api/v1/loot_instances/loot-1' && refused) {
+        const items = [{ ...gold, quantity: 10 }];
+        return success({ ...playerLoot, container: { ...playerLoot.container, item_instances: items } });
+      }
+      return null;
+    });
+    renderPage();
+    await buttonReady('Take Gold Piece');
+    await user.click(screen.getByRole('button', { name: 'Take Gold Piece' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Take Gold Piece' });
+    await user.click(within(dialog).getByRole('button', { name: 'Take 50' }));
+    expect(await within(dialog).findByTestId('take-error')).toHaveTextContent('Only 10 left in this loot.');
+    expect(await within(dialog).findByText(/^10 in this loot/)).toBeInTheDocument();
+    const quantity = within(dialog).getByRole('textbox', { name: 'Quantity' });
+    expect(quantity).toHaveValue('10');
+    expect(within(dialog).getByText('1 to 10')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Take 10' }));
+    await waitFor(() =>
+      expect(lastToast()).toMatchObject({ kind: 'success', message: 'Item taken successfully' }),
+    );
+    expect(bodiesTo(fetchMock, '/take').map((body) => body.quantity)).toEqual([50, 10]);
+  });
+
   it('closes a claim lost to someone else and says so once', async () => {
     const user = userEvent.setup();
     let taken = false;
@@ -266,8 +310,10 @@ describe('LootInstancePage', { timeout: 20_000 }, () => {
     left = 20;
     await queryClient.invalidateQueries({ queryKey: lootKeys.instance('loot-1') });
     expect(await within(dialog).findByText(/^20 in this loot/)).toBeInTheDocument();
-    expect(within(dialog).getByText('Enter a whole number from 1 to 20')).toBeInTheDocument();
-    expect(within(dialog).getByRole('button', { name: /^Take/ })).toBeDisabled();
+    // The whole stack it offered comes down to what is left, ready to take.
+    expect(within(dialog).getByRole('textbox', { name: 'Quantity' })).toHaveValue('20');
+    expect(within(dialog).getByText('1 to 20')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Take 20' })).toBeEnabled();
     // Then the rest.
     left = 0;
     await queryClient.invalidateQueries({ queryKey: lootKeys.instance('loot-1') });
