@@ -9,12 +9,11 @@ import { Alert, Button, Group, Modal, NumberInput, Select, Stack, Text } from '@
 import { useMediaQuery } from '@mantine/hooks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { isApiError } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
 import { transactionKeys } from '../../activity/api/transactions-api';
 import { invalidateContainers } from '../../inventory/api/inventory-api';
-import { claimLoot, invalidateLoot, lootErrorMessage, takeLoot } from '../api/loot-api';
-import { useTakeQuantity } from '../hooks/use-take-loot';
+import { claimLoot, invalidateLoot, takeLoot } from '../api/loot-api';
+import { takeErrorMessage, useTakeQuantity } from '../hooks/use-take-loot';
 import { containerLabel, type LootTaker } from './loot-instance-taker';
 
 /** What a member asked to do with one stack of the loot. */
@@ -26,16 +25,6 @@ export interface LootPick {
 type TakeInput =
   | { kind: 'take'; itemId: string; containerId: string; quantity: number }
   | { kind: 'claim'; itemId: string; characterId: string };
-
-/**
- * Why a take or claim was refused: a refused field names its reason ("Only 2 left in this loot.", "Choose
- * a container of one of your characters in this party."), anything else the server's message or the
- * spec's "Failed to claim item".
- */
-function takeFailure(error: unknown): string {
-  const detail = isApiError(error) ? error.details[0]?.message : undefined;
-  return detail ?? lootErrorMessage(error, lootMessages.claimFailed);
-}
 
 /**
  * POST take or claim with the spec's success toasts; refreshes the loot, the receiving container and the
@@ -115,7 +104,7 @@ export function TakeLootDialog({
   useEffect(() => {
     if (!gone) return;
     // Nothing left to take: close, and say why once (the dialog that would have shown it is gone).
-    toast.error(failure ? takeFailure(failure) : lootMessages.alreadyTaken);
+    toast.error(failure ? takeErrorMessage(failure) : lootMessages.alreadyTaken);
     onClose();
   }, [gone, failure, onClose]);
 
@@ -205,7 +194,7 @@ export function TakeLootDialog({
           )}
           {mutation.error ? (
             <Alert color="red" variant="light" role="alert" data-testid="take-error">
-              {takeFailure(mutation.error)}
+              {takeErrorMessage(mutation.error)}
             </Alert>
           ) : null}
           <Group justify="flex-end" gap="sm">

@@ -9,9 +9,9 @@ import { invalidateContainers } from '../../inventory/api/inventory-api';
 import { invalidateLoot, lootErrorMessage, type TakeRequest, takeLoot } from '../api/loot-api';
 
 /**
- * Why a take failed, as the user should read it: a refused destination or quantity names the field's reason
- * ("Choose a container of one of your characters in this party.", "Only 2 left in this loot."), anything
- * else the server's message or "Failed to claim item" (spec/02 §8).
+ * Why a take or claim failed, as the user should read it: a refused destination or quantity names the
+ * field's reason ("Choose a container of one of your characters in this party.", "Only 2 left in this
+ * loot."), anything else the server's message or "Failed to claim item" (spec/02 §8).
  */
 export function takeErrorMessage(error: unknown): string {
   if (isApiError(error) && error.details[0]?.message) return error.details[0].message;
