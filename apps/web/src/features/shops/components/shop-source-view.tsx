@@ -133,6 +133,10 @@ function ShopShelf({
   onTrade: (offer: TradeOffer) => void;
 }) {
   const blocked = tradeBlocker(shop, trader);
+  // Why Buy is off, unless the trader panel above says so already: my containers are loading, or I have
+  // no character in the party to trade with (said where "Pay from and carry into" goes, as on the shop page).
+  const notice =
+    shop.can_trade && (blocked === traderLoading || blocked === shopMessages.cannotTrade) ? null : blocked;
   // On a phone there is no second panel to drag from: selling happens here, from the chosen container.
   const [side, setSide] = useState<'buy' | 'sell'>('buy');
   const selling = shop.can_trade && side === 'sell';
@@ -159,12 +163,11 @@ function ShopShelf({
           data-testid="workspace-shop-side"
         />
       ) : null}
-      {/* While my containers load, the trader panel above already says so. */}
-      {blocked && blocked !== traderLoading ? (
+      {notice ? (
         <Alert variant="light" color={shop.is_active ? 'blue' : 'red'}>
-          {blocked}
+          {notice}
         </Alert>
-      ) : draggable ? (
+      ) : draggable && blocked !== shopMessages.cannotTrade ? (
         <Text size="xs" c="dimmed">
           Drag an item onto your container to buy it; drop your items here to sell them.
         </Text>

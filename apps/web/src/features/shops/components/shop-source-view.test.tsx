@@ -1,0 +1,45 @@
+import { shopMessages } from '@haversack/contracts';
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
+import { pageMeta } from '../../../test/party-fixtures';
+import { renderWithProviders } from '../../inventory/test/inventory-fixtures';
+import { buildShopInstance } from '../test/shop-fixtures';
+import { ShopSourceView } from './shop-source-view';
+
+const shop = buildShopInstance();
+
+/** The party's one shop and its characters, none of them mine, at the network boundary. */
+function shopServer() {
+  return mockFetch(({ url }) => {
+    const { pathname } = new URL(url, 'http://test');
+    if (pathname === '/api/v1/shop_instances') {
+      return jsonResponse(200, { status: 'success', data: { instances: [shop] }, meta: pageMeta(1, 100) });
+    }
+    if (pathname === `/api/v1/shop_instances/${shop.id}`) return success(shop);
+    if (pathname === '/api/v1/characters') {
+      return jsonResponse(200, { status: 'success', data: [], meta: pageMeta(0, 100) });
+    }
+    return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+  });
+}
+
+describe('ShopSourceView (the workspace’s Shop tab)', () => {
+  it('says once that trading needs a character in the party', async () => {
+    shopServer();
+    renderWithProviders(
+      <ShopSourceView
+        partyId={shop.party_id}
+        shopId={shop.id}
+        onSelect={() => undefined}
+        draggable
+        onTrade={() => undefined}
+      />,
+    );
+    expect(await screen.findByTestId('cannot-trade')).toHaveTextContent(shopMessages.cannotTrade);
+    await waitFor(() => expect(screen.getByRole('button', { name: /^Buy / })).toBeDisabled());
+    expect(screen.getAllByText(shopMessages.cannotTrade)).toHaveLength(1);
+    // Nothing to drag into either: no hint to drag.
+    expect(screen.queryByText(/^Drag an item onto your container/)).not.toBeInTheDocument();
+  });
+});
