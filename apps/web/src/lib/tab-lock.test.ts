@@ -1,7 +1,6 @@
+import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { withTabLock } from './tab-lock';
-
-const key = 'haversack-lock:test';
+import { LEASE_DATABASE, LEASE_STORE, type Lease, withTabLock } from './tab-lock';
 
 function deferred() {
   let resolve!: () => void;
@@ -11,15 +10,34 @@ function deferred() {
   return { promise, resolve };
 }
 
+/** The leases as another tab would find them (each call opens the database as a tab would). */
+function leaseStore<T>(use: (store: IDBObjectStore) => IDBRequest<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const open = indexedDB.open(LEASE_DATABASE, 1);
+    open.onupgradeneeded = () => open.result.createObjectStore(LEASE_STORE);
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const database = open.result;
+      const transaction = database.transaction(LEASE_STORE, 'readwrite');
+      const request = use(transaction.objectStore(LEASE_STORE));
+      transaction.oncomplete = () => {
+        database.close();
+        resolve(request.result);
+      };
+      transaction.onerror = () => reject(transaction.error);
+    };
+  });
+}
+const readLease = () => leaseStore((store) => store.get('test') as IDBRequest<Lease | undefined>);
+const writeLease = (lease: Lease) => leaseStore((store) => store.put(lease, 'test'));
+
 describe('withTabLock without the Web Locks API (a page served over plain http)', () => {
   beforeEach(() => {
     vi.stubGlobal('navigator', { ...navigator, locks: undefined });
-    localStorage.clear();
+    // A fresh browser profile for each test: tabs of one origin share its IndexedDB.
+    vi.stubGlobal('indexedDB', new IDBFactory());
   });
-  afterEach(() => {
-    vi.unstubAllGlobals();
-    localStorage.clear();
-  });
+  afterEach(() => vi.unstubAllGlobals());
 
   it('runs one holder at a time, in turn, and frees the lease after each', async () => {
     const events: string[] = [];
@@ -46,15 +64,34 @@ describe('withTabLock without the Web Locks API (a page served over plain http)'
     // The second waits as long as the first holds the lease.
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(events).toEqual(['first in']);
-    expect(JSON.parse(localStorage.getItem(key) ?? 'null')).toMatchObject({ until: expect.any(Number) });
+    expect(await readLease()).toMatchObject({ until: expect.any(Number) });
     firstMayFinish.resolve();
     await expect(Promise.all([first, second])).resolves.toEqual([1, 2]);
     expect(events).toEqual(['first in', 'first out', 'second in']);
-    expect(localStorage.getItem(key)).toBeNull();
+    expect(await readLease()).toBeUndefined();
+  });
+
+  it('never lets two of many tabs asking at the same instant hold it at once', async () => {
+    let holders = 0;
+    let most = 0;
+    const tab = () =>
+      withTabLock(
+        'test',
+        async () => {
+          holders += 1;
+          most = Math.max(most, holders);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          holders -= 1;
+        },
+        10_000,
+      );
+    await Promise.all(Array.from({ length: 8 }, tab));
+    expect(most).toBe(1);
+    expect(await readLease()).toBeUndefined();
   });
 
   it("waits for another tab's live lease and takes over one that ran out", async () => {
-    localStorage.setItem(key, JSON.stringify({ owner: 'other-tab', until: Date.now() + 500 }));
+    await writeLease({ owner: 'other-tab', until: Date.now() + 500 });
     const started = Date.now();
     let ranAt = 0;
     await withTabLock(
@@ -65,10 +102,10 @@ describe('withTabLock without the Web Locks API (a page served over plain http)'
       10_000,
     );
     expect(ranAt - started).toBeGreaterThanOrEqual(450);
-    expect(localStorage.getItem(key)).toBeNull();
+    expect(await readLease()).toBeUndefined();
 
     // A tab that closed while holding the lease never frees it: its lease running out does.
-    localStorage.setItem(key, JSON.stringify({ owner: 'closed-tab', until: Date.now() - 1 }));
+    await writeLease({ owner: 'closed-tab', until: Date.now() - 1 });
     await expect(withTabLock('test', async () => 'ran', 10_000)).resolves.toBe('ran');
   });
 
@@ -82,18 +119,23 @@ describe('withTabLock without the Web Locks API (a page served over plain http)'
         10_000,
       ),
     ).rejects.toThrow('refused');
-    expect(localStorage.getItem(key)).toBeNull();
+    expect(await readLease()).toBeUndefined();
   });
 
   it('does not free a lease another tab took over after ours ran out', async () => {
     await withTabLock(
       'test',
       async () => {
-        localStorage.setItem(key, JSON.stringify({ owner: 'other-tab', until: Date.now() + 10_000 }));
+        await writeLease({ owner: 'other-tab', until: Date.now() + 10_000 });
       },
       10_000,
     );
-    expect(JSON.parse(localStorage.getItem(key) ?? 'null')).toMatchObject({ owner: 'other-tab' });
+    expect(await readLease()).toMatchObject({ owner: 'other-tab' });
+  });
+
+  it('runs the work unlocked where the browser keeps no IndexedDB', async () => {
+    vi.stubGlobal('indexedDB', undefined);
+    await expect(withTabLock('test', async () => 'ran', 10_000)).resolves.toBe('ran');
   });
 });
 
@@ -103,8 +145,9 @@ describe('withTabLock with the Web Locks API', () => {
   it('asks the browser for the lock by name and writes no lease', async () => {
     const request = vi.fn((_name: string, work: () => Promise<unknown>) => work());
     vi.stubGlobal('navigator', { ...navigator, locks: { request } });
+    vi.stubGlobal('indexedDB', new IDBFactory());
     await expect(withTabLock('test', async () => 'ran', 10_000)).resolves.toBe('ran');
     expect(request).toHaveBeenCalledWith('test', expect.any(Function));
-    expect(localStorage.getItem(key)).toBeNull();
+    expect(await readLease()).toBeUndefined();
   });
 });

@@ -3,74 +3,98 @@
  *
  * The Web Locks API does this where it exists. Browsers give it only to secure contexts, and a group's own
  * server on the table's Wi-Fi (http://192.168.1.20:3000) is not one, so there the tabs take turns through a
- * lease in localStorage instead: a tab writes its claim, waits for other tabs' writes to reach it, and
- * holds the lock only if its claim is still the one stored. A tab closed while holding it frees it when the
- * lease runs out.
+ * lease in IndexedDB instead, which every browser has on plain http too. A tab claims the lease in a
+ * read-write transaction that reads it and writes its own only if it is free; the browser runs such
+ * transactions on one store one after the other, across tabs, so two tabs can never both find it free.
+ * (A lease in localStorage could not promise that: a write reaches the other tabs' processes some time
+ * later, and on a busy machine two tabs each took the lease before seeing the other's.) A tab closed while
+ * holding it frees it when the lease runs out.
  */
 export async function withTabLock<T>(name: string, work: () => Promise<T>, leaseMs: number): Promise<T> {
   const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
   if (locks) return locks.request(name, work);
-  const release = await acquireLease(`haversack-lock:${name}`, leaseMs);
+  const release = await acquireLease(name, leaseMs);
   try {
     return await work();
   } finally {
-    release();
+    await release();
   }
 }
 
-/** How long a claim waits for another tab's write to the same key to arrive (storage events cross processes). */
-const SETTLE_MS = 100;
+export const LEASE_DATABASE = 'haversack-tab-locks';
+export const LEASE_STORE = 'leases';
 
-interface Lease {
+export interface Lease {
   owner: string;
   until: number;
 }
 
-async function acquireLease(key: string, leaseMs: number): Promise<() => void> {
+/** How long a tab waits before asking again for a lease another tab holds. */
+const RETRY_MS = 100;
+
+async function acquireLease(name: string, leaseMs: number): Promise<() => Promise<void>> {
+  const database = await openLeases();
+  // Without IndexedDB (storage turned off) there is no storage for other tabs to share tokens through either.
+  if (!database) return async () => {};
   const owner = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-  const ours = () => readLease(key)?.owner === owner;
   for (;;) {
-    const held = readLease(key);
-    if (!held || held.until <= Date.now()) {
-      if (!writeLease(key, { owner, until: Date.now() + leaseMs })) return () => {};
-      await sleep(SETTLE_MS);
-      if (ours()) {
-        return () => {
-          if (ours()) removeLease(key);
-        };
-      }
+    const claimed = await inLeaseStore<boolean>(database, (store, done) => {
+      const read = store.get(name);
+      read.onsuccess = () => {
+        const held = read.result as Lease | undefined;
+        if (held && held.until > Date.now()) return done(false);
+        store.put({ owner, until: Date.now() + leaseMs } satisfies Lease, name);
+        done(true);
+      };
+    }).catch(() => null);
+    // A store that fails to answer shares nothing either: the work runs unlocked rather than never.
+    if (claimed === null) return async () => database.close();
+    if (claimed) break;
+    await sleep(RETRY_MS / 2 + Math.random() * RETRY_MS);
+  }
+  return async () => {
+    // Ours only: a lease that ran out may have gone to another tab meanwhile.
+    await inLeaseStore(database, (store, done) => {
+      const read = store.get(name);
+      read.onsuccess = () => {
+        if ((read.result as Lease | undefined)?.owner === owner) store.delete(name);
+        done(undefined);
+      };
+    }).catch(() => undefined);
+    database.close();
+  };
+}
+
+function openLeases(): Promise<IDBDatabase | null> {
+  return new Promise((resolve) => {
+    let request: IDBOpenDBRequest;
+    try {
+      request = indexedDB.open(LEASE_DATABASE, 1);
+    } catch {
+      return resolve(null);
     }
-    await sleep(SETTLE_MS / 2 + Math.random() * SETTLE_MS);
-  }
+    request.onupgradeneeded = () => request.result.createObjectStore(LEASE_STORE);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => resolve(null);
+    request.onblocked = () => resolve(null);
+  });
 }
 
-function readLease(key: string): Lease | null {
-  try {
-    const value: unknown = JSON.parse(window.localStorage.getItem(key) ?? 'null');
-    if (typeof value !== 'object' || value === null) return null;
-    const { owner, until } = value as Partial<Lease>;
-    return typeof owner === 'string' && typeof until === 'number' ? { owner, until } : null;
-  } catch {
-    return null;
-  }
-}
-
-/** False when storage is unavailable (disabled, private mode): there are then no other tabs to share it with. */
-function writeLease(key: string, lease: Lease): boolean {
-  try {
-    window.localStorage.setItem(key, JSON.stringify(lease));
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function removeLease(key: string): void {
-  try {
-    window.localStorage.removeItem(key);
-  } catch {
-    // Nothing to remove when storage is unavailable.
-  }
+/** One read-write transaction on the leases; its answer counts once the transaction has committed. */
+function inLeaseStore<T>(
+  database: IDBDatabase,
+  body: (store: IDBObjectStore, done: (answer: T) => void) => void,
+): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const transaction = database.transaction(LEASE_STORE, 'readwrite');
+    let answer: T;
+    body(transaction.objectStore(LEASE_STORE), (value) => {
+      answer = value;
+    });
+    transaction.oncomplete = () => resolve(answer);
+    transaction.onerror = () => reject(transaction.error);
+    transaction.onabort = () => reject(transaction.error);
+  });
 }
 
 function sleep(ms: number): Promise<void> {
