@@ -41,5 +41,8 @@ describe('ShopSourceView (the workspace’s Shop tab)', () => {
     expect(screen.getAllByText(shopMessages.cannotTrade)).toHaveLength(1);
     // Nothing to drag into either: no hint to drag.
     expect(screen.queryByText(/^Drag an item onto your container/)).not.toBeInTheDocument();
+    // Nor anything to sell from: the Buy or Sell switch stays away.
+    expect(screen.queryByRole('radiogroup', { name: 'Buy or sell' })).not.toBeInTheDocument();
+    expect(screen.queryByTestId('workspace-shop-side')).not.toBeInTheDocument();
   });
 });

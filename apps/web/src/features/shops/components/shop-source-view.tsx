@@ -138,8 +138,10 @@ function ShopShelf({
   const notice =
     shop.can_trade && (blocked === traderLoading || blocked === shopMessages.cannotTrade) ? null : blocked;
   // On a phone there is no second panel to drag from: selling happens here, from the chosen container.
+  // Without a character of mine in the party there is nothing to sell from, so no Sell side either.
   const [side, setSide] = useState<'buy' | 'sell'>('buy');
-  const selling = shop.can_trade && side === 'sell';
+  const canSell = shop.can_trade && trader.hasCharacter;
+  const selling = canSell && side === 'sell';
   return (
     <Stack gap="sm">
       <Group gap={6}>
@@ -150,7 +152,7 @@ function ShopShelf({
         </Anchor>
       </Group>
       {shop.can_trade ? <TraderPanel trader={trader} /> : null}
-      {shop.can_trade ? (
+      {canSell ? (
         <SegmentedControl
           aria-label="Buy or sell"
           value={side}
