@@ -183,6 +183,30 @@ describe('InventoryWorkspace Loot tab (issue 11)', { timeout: 20_000 }, () => {
     expect(takeCalls(fetchMock).map((call) => call.body.quantity)).toEqual([3, 2]);
   });
 
+  it('closes the modal with the reason, once, when the stack was taken whole meanwhile', async () => {
+    let taken = false;
+    lootServer(
+      () => (taken ? { ...hoard, container: { ...hoard.container, item_instances: [] } } : hoard),
+      () => {
+        // Someone else took the whole stack first: the refusal refreshes the loot, which no longer has it.
+        taken = true;
+        return failure(409, 'CONFLICT', lootMessages.alreadyTaken);
+      },
+    );
+    renderWorkspace();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Longsword, quantity 2' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Longsword ×2' });
+    await waitFor(() =>
+      expect(inputValue(within(dialog).getByRole('combobox', { name: 'Take into' }))).toMatch(/^Backpack/),
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Take' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Longsword ×2' })).not.toBeInTheDocument(),
+    );
+    expect(errorToasts()).toEqual([lootMessages.alreadyTaken]);
+  });
+
   it('names the refused field’s reason (a container that is not my character’s)', async () => {
     const reason = lootMessages.containerNotCharacters;
     lootServer(hoard, () =>

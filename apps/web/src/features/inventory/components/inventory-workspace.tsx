@@ -452,6 +452,7 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
         <ItemDetail
           item={detail.item}
           loot={detail.loot}
+          lootGone={detail.lootGone}
           device={device}
           canAct={detailContainer?.can_act ?? false}
           destinations={props.containers}

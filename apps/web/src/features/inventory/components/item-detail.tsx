@@ -36,6 +36,7 @@ function SheetHandle({ onSwipeDown }: { onSwipeDown: () => void }) {
 export function ItemDetail({
   item,
   loot = null,
+  lootGone = false,
   device,
   canAct,
   destinations,
@@ -46,6 +47,8 @@ export function ItemDetail({
   item: ItemInstance | null;
   /** Set when the item is a stack of a loot (the Loot tab). */
   loot?: LootSource | null;
+  /** The loot stack has left its loot since it was opened. */
+  lootGone?: boolean;
   device: DeviceClass;
   canAct: boolean;
   destinations: Container[];
@@ -60,6 +63,7 @@ export function ItemDetail({
       key={item.id}
       item={item}
       loot={loot}
+      gone={lootGone}
       destinations={lootDestinations}
       onAddToQueue={onAddToQueue ? () => onAddToQueue(item) : undefined}
       onClose={onClose}

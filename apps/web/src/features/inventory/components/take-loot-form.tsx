@@ -1,7 +1,12 @@
 import type { Container, ItemInstance } from '@haversack/contracts';
 import { Alert, Button, Divider, Group, NumberInput, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { takeErrorMessage, useTakeLoot, useTakeQuantity } from '../../loot/hooks/use-take-loot';
+import {
+  takeErrorMessage,
+  useCloseWhenTaken,
+  useTakeLoot,
+  useTakeQuantity,
+} from '../../loot/hooks/use-take-loot';
 import { sheetComboboxProps } from '../lib/sheet-combobox';
 import type { LootSource } from '../workspace-types';
 import { sourceOptionLabel } from './container-source-select';
@@ -14,12 +19,15 @@ import { ItemFacts } from './item-facts';
 export function LootItemBody({
   item,
   loot,
+  gone = false,
   destinations,
   onAddToQueue,
   onClose,
 }: {
   item: ItemInstance;
   loot: LootSource;
+  /** The stack has left the loot since this opened. */
+  gone?: boolean;
   destinations: Container[];
   onAddToQueue?: () => void;
   onClose: () => void;
@@ -36,7 +44,7 @@ export function LootItemBody({
           {loot.blocked}
         </Alert>
       ) : (
-        <TakeLootForm item={item} loot={loot} destinations={destinations} onDone={onClose} />
+        <TakeLootForm item={item} loot={loot} gone={gone} destinations={destinations} onDone={onClose} />
       )}
       {onAddToQueue && !loot.blocked ? (
         <Group>
@@ -51,16 +59,19 @@ export function LootItemBody({
 
 /**
  * POST loot_instances/{id}/take: where to, and how many (the whole stack by default). A refusal shows here,
- * once, and not as a toast as well.
+ * once, and not as a toast as well; a stack taken whole meanwhile closes the form with the reason as a toast.
  */
 export function TakeLootForm({
   item,
   loot,
+  gone = false,
   destinations,
   onDone,
 }: {
   item: ItemInstance;
   loot: LootSource;
+  /** The stack has left the loot: the form closes and says why. */
+  gone?: boolean;
   destinations: Container[];
   onDone: () => void;
 }) {
@@ -69,6 +80,7 @@ export function TakeLootForm({
   // `item` is the stack as the loot has it now (useOpenItem), so the quantity follows it.
   const { quantity, setQuantity, amount, valid: validAmount } = useTakeQuantity(item.quantity);
   const take = useTakeLoot({ onSuccess: onDone });
+  useCloseWhenTaken(gone && !take.isPending, take.error, onDone);
   const submit = () => {
     if (!target || !validAmount) return;
     take.mutate({

@@ -38,6 +38,8 @@ export function useOpenItem() {
   return {
     item: opened ? ((mine ? query.data : lootStack.data) ?? opened.item) : null,
     loot: opened?.loot ?? null,
+    /** The loot stack is no longer in its loot: taken whole, by someone else or by a take of ours. */
+    lootGone: lootId !== null && lootStack.isSuccess && lootStack.data === undefined,
     open: (item: ItemInstance) => setOpened({ item, loot: null }),
     openLoot: (item: ItemInstance, loot: LootSource) => setOpened({ item, loot }),
     close: () => setOpened(null),

@@ -13,7 +13,7 @@ import { toast } from '../../../lib/toast';
 import { transactionKeys } from '../../activity/api/transactions-api';
 import { invalidateContainers } from '../../inventory/api/inventory-api';
 import { claimLoot, invalidateLoot, takeLoot } from '../api/loot-api';
-import { takeErrorMessage, useTakeQuantity } from '../hooks/use-take-loot';
+import { takeErrorMessage, useCloseWhenTaken, useTakeQuantity } from '../hooks/use-take-loot';
 import { containerLabel, type LootTaker } from './loot-instance-taker';
 
 /** What a member asked to do with one stack of the loot. */
@@ -100,13 +100,7 @@ export function TakeLootDialog({
   }, [pick, reset, setQuantity]);
 
   const gone = pick !== null && live === undefined && !mutation.isPending;
-  const failure = mutation.error;
-  useEffect(() => {
-    if (!gone) return;
-    // Nothing left to take: close, and say why once (the dialog that would have shown it is gone).
-    toast.error(failure ? takeErrorMessage(failure) : lootMessages.alreadyTaken);
-    onClose();
-  }, [gone, failure, onClose]);
+  useCloseWhenTaken(gone, mutation.error, onClose);
 
   if (!shown || !item) return null;
   const { kind } = shown;

@@ -1,6 +1,6 @@
 import { type Container, type LootTakeResult, lootMessages } from '@haversack/contracts';
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { isApiError } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
 import { transactionKeys } from '../../activity/api/transactions-api';
@@ -35,6 +35,19 @@ export function useTakeQuantity(left: number) {
   }
   const valid = Number.isInteger(amount) && amount >= 1 && amount <= left;
   return { quantity, setQuantity, amount, valid };
+}
+
+/**
+ * A take form whose stack left the loot (someone else took all of it, or our refused take refreshed the
+ * loot and it was gone) closes, and says why once: the form that would have shown it is gone. Not while
+ * our own take is in flight: its live event may empty the stack before its answer arrives.
+ */
+export function useCloseWhenTaken(gone: boolean, failure: unknown, onClose: () => void) {
+  useEffect(() => {
+    if (!gone) return;
+    toast.error(failure ? takeErrorMessage(failure) : lootMessages.alreadyTaken);
+    onClose();
+  }, [gone, failure, onClose]);
 }
 
 export interface TakeLootRequest extends TakeRequest {
