@@ -6,6 +6,7 @@ import { api, findTemplate } from '../support/api';
 import { expectInventoryOf } from '../support/inventory';
 import { screenshotBothWidths, screenshotDir } from '../support/screenshots';
 import { settleAnimations } from '../support/settle';
+import { dismissToasts } from '../support/toasts';
 import { swipe } from '../support/touch';
 
 interface Character {
@@ -70,17 +71,9 @@ async function openWorkspace(page: Page, containerId: string, owner: string, dev
   await expect(page.getByTestId('inventory-workspace')).toHaveAttribute('data-device', device);
 }
 
-/**
- * Toasts close on their own after 3 to 5 s. One that starts fading out while axe runs fails colour
- * contrast, and toasts cover the top of a phone screen: wait until they have gone.
- */
-async function toastsGone(page: Page) {
-  await expect(page.locator('[data-testid^="toast-"]')).toHaveCount(0);
-}
-
 /** Axe judges a control under the pointer by its hover colours; check a dialog at rest. */
 async function checkDialog(page: Page, name: string) {
-  await toastsGone(page);
+  await dismissToasts(page);
   await page.mouse.move(0, 0);
   await expectAccessible(page, name);
   await page.screenshot({ path: path.join(screenshotDir, `${name}-1280.png`) });
@@ -130,7 +123,7 @@ test.describe('on a phone', () => {
     await expect(page.getByTestId('toast-info')).toHaveText('Longsword added to the queue');
     await expect(queued).toHaveCount(1);
     await expect(page.getByRole('dialog')).toHaveCount(0);
-    await toastsGone(page);
+    await dismissToasts(page);
     // The phone screen as a player sees it, from the top: header, source, first rows, the queue bar.
     await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
@@ -187,7 +180,7 @@ test.describe('on a phone', () => {
     await list.getByRole('combobox', { name: 'Source' }).click();
     await page.getByRole('option', { name: /^Belt Pouch/ }).click();
     await expect(list.getByRole('button', { name: 'Dagger, quantity 1' })).toBeVisible();
-    await toastsGone(page);
+    await dismissToasts(page);
     await settleAnimations(page);
     await page.screenshot({ path: path.join(screenshotDir, 'inventory-phone-belt-pouch-375.png') });
 
@@ -310,7 +303,7 @@ test.describe('on a desktop', () => {
     await expect(page.getByRole('option', { name: /^Chest/ })).toHaveCount(0);
     await page.keyboard.press('Escape');
     await expect(page.getByRole('option', { name: /^Saddlebag/ })).toBeHidden();
-    await toastsGone(page);
+    await dismissToasts(page);
     await page.mouse.move(0, 0);
     await expectAccessible(page, 'inventory-after-delete');
     await screenshotBothWidths(page, 'inventory-after-delete');

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { expectAccessible, expectDialogAccessible } from '../support/a11y';
+import { checkPage, expectDialogAccessible } from '../support/a11y';
 import { AccountPages, type NewAccount, newAccount } from '../support/accounts';
 import { api, upgradeTo } from '../support/api';
-import { screenshotBothWidths, screenshotDir } from '../support/screenshots';
+import { screenshotDir } from '../support/screenshots';
 
 interface Character {
   id: string;
@@ -40,17 +40,6 @@ async function person(
   const account = newAccount(prefix);
   await new AccountPages(page).register(account);
   return { page, account };
-}
-
-async function toastsGone(page: Page) {
-  await expect(page.locator('[data-testid^="toast-"]')).toHaveCount(0, { timeout: 15_000 });
-}
-
-async function checkPage(page: Page, name: string, bothWidths = true) {
-  await toastsGone(page);
-  await page.mouse.move(0, 0);
-  await expectAccessible(page, name);
-  if (bothWidths) await screenshotBothWidths(page, name);
 }
 
 async function carried(page: Page, character: Character): Promise<Stack[]> {
@@ -135,13 +124,13 @@ test('a GM deploys a hoard hidden, reveals it live, a phone player takes a potio
   const playerCard = player.page.getByTestId('loot-card').filter({ hasText: CHEST });
   await expect(playerCard).toBeVisible({ timeout: 15_000 });
   await expect(playerCard.getByTestId('loot-hidden-badge')).toHaveCount(0);
-  await checkPage(player.page, 'loot-party-tab-player', false);
+  await checkPage(player.page, 'loot-party-tab-player', { bothWidths: false });
   await player.page.screenshot({ path: path.join(screenshotDir, 'loot-party-tab-player-375.png') });
 
   // On the phone the player takes one of the two potions into their pack.
   await playerCard.getByRole('link', { name: `View Loot Contents: ${CHEST}` }).tap();
   await expect(player.page.getByRole('heading', { level: 1, name: CHEST })).toBeVisible();
-  await checkPage(player.page, 'loot-instance-player', false);
+  await checkPage(player.page, 'loot-instance-player', { bothWidths: false });
   await player.page.screenshot({
     path: path.join(screenshotDir, 'loot-instance-player-375.png'),
     fullPage: true,
@@ -234,7 +223,7 @@ test('a GM writes a loot template and fills it with an item and coins', async ({
   await gm.page.getByRole('button', { name: /Create/ }).click();
   await expect(gm.page.getByTestId('toast-success')).toContainText('Loot template created successfully');
   await expect(gm.page).toHaveURL(/\/loot\/templates\/[^/]+\/inventory$/);
-  await checkPage(gm.page, 'loot-template-inventory-empty', false);
+  await checkPage(gm.page, 'loot-template-inventory-empty', { bothWidths: false });
 
   // A greataxe from the catalogue, and 250 gp.
   const item = gm.page.getByRole('combobox', { name: 'Item' });

@@ -1,8 +1,7 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { expectAccessible, expectDialogAccessible } from '../support/a11y';
+import { checkPage, expectDialogAccessible } from '../support/a11y';
 import { AccountPages, newAccount } from '../support/accounts';
 import { api, findTemplate, upgradeTo } from '../support/api';
-import { screenshotBothWidths } from '../support/screenshots';
 
 interface Character {
   id: string;
@@ -27,17 +26,6 @@ async function addItem(page: Page, containerId: string, name: string, quantity: 
     container_id: containerId,
     quantity,
   });
-}
-
-async function toastsGone(page: Page) {
-  await expect(page.locator('[data-testid^="toast-"]')).toHaveCount(0, { timeout: 15_000 });
-}
-
-async function checkPage(page: Page, name: string) {
-  await toastsGone(page);
-  await page.mouse.move(0, 0);
-  await expectAccessible(page, name);
-  await screenshotBothWidths(page, name);
 }
 
 test('copy buttons copy on a server reached over plain http, where the page has no Clipboard API', async ({

@@ -1,10 +1,11 @@
 import path from 'node:path';
 import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
-import { expectAccessible, expectDialogAccessible } from '../support/a11y';
+import { checkPage, expectAccessible, expectDialogAccessible } from '../support/a11y';
 import { AccountPages, type NewAccount, newAccount } from '../support/accounts';
 import { api, findTemplate, upgradeTo } from '../support/api';
 import { expectInventoryOf } from '../support/inventory';
-import { screenshotBothWidths, screenshotDir } from '../support/screenshots';
+import { screenshotDir } from '../support/screenshots';
+import { dismissToasts } from '../support/toasts';
 
 interface Character {
   id: string;
@@ -48,18 +49,6 @@ async function addItem(page: Page, containerId: string, name: string, quantity: 
     container_id: containerId,
     quantity,
   });
-}
-
-/** Toasts cover the top of a phone screen and fade while axe runs: wait until they have gone. */
-async function toastsGone(page: Page) {
-  await expect(page.locator('[data-testid^="toast-"]')).toHaveCount(0, { timeout: 15_000 });
-}
-
-async function checkPage(page: Page, name: string, bothWidths = true) {
-  await toastsGone(page);
-  await page.mouse.move(0, 0);
-  await expectAccessible(page, name);
-  if (bothWidths) await screenshotBothWidths(page, name);
 }
 
 const stockRow = (page: Page, name: string): Locator =>
@@ -140,7 +129,7 @@ test('a GM deploys the General Store; a player on a phone buys and sells with ch
   await player.page.goto(shopUrl);
   await expect(player.page.getByRole('heading', { level: 1, name: GENERAL_STORE })).toBeVisible();
   await expect(player.page.getByTestId('my-coins')).toHaveText('Your coins: 10 gp');
-  await checkPage(player.page, 'shops-instance-player', false);
+  await checkPage(player.page, 'shops-instance-player', { bothWidths: false });
   await player.page.screenshot({
     path: path.join(screenshotDir, 'shops-instance-player-375.png'),
     fullPage: true,
@@ -189,7 +178,7 @@ test('a GM deploys the General Store; a player on a phone buys and sells with ch
   await expect(player.page.getByTestId('my-coins')).toHaveText('Your coins: 8 gp 2 sp');
   await expect(stockRow(gm.page, 'Dagger').getByTestId('stock-quantity')).toHaveText('11 in stock');
   await expect(dagger).toBeHidden();
-  await checkPage(player.page, 'shops-instance-player-sell', false);
+  await checkPage(player.page, 'shops-instance-player-sell', { bothWidths: false });
   await player.page.screenshot({
     path: path.join(screenshotDir, 'shops-instance-player-sell-375.png'),
     fullPage: true,
@@ -450,7 +439,7 @@ test('at a desktop, a player drags from the shop into their pack to buy and onto
   await expect(page.getByTestId('toast-success').last()).toContainText('Sale complete: 1 × Dagger for 1 gp.');
   await expect(left.getByRole('button', { name: 'Dagger, quantity 1' })).toBeHidden();
   await expect(right.getByTestId('my-coins')).toHaveText('Your coins: 9 gp');
-  await toastsGone(page);
+  await dismissToasts(page);
   await page.mouse.move(0, 0);
   await expectAccessible(page, 'shops-workspace-dual');
   await page.screenshot({ path: path.join(screenshotDir, 'shops-workspace-dual-1280.png'), fullPage: true });

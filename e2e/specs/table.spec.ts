@@ -4,6 +4,7 @@ import { AccountPages, newAccount } from '../support/accounts';
 import { api, findTemplate, upgradeTo } from '../support/api';
 import { expectInventoryOf } from '../support/inventory';
 import { screenshotBothWidths } from '../support/screenshots';
+import { dismissToasts } from '../support/toasts';
 
 interface Character {
   id: string;
@@ -38,10 +39,6 @@ async function addItem(page: Page, containerId: string, name: string, quantity: 
     container_id: containerId,
     quantity,
   });
-}
-
-async function toastsGone(page: Page) {
-  await expect(page.locator('[data-testid^="toast-"]')).toHaveCount(0, { timeout: 15_000 });
 }
 
 /** Calls the API without failing the test on a refusal: its status and envelope. */
@@ -101,7 +98,7 @@ test('at the table: purse and load, attunement, giving live, the GM’s party ta
   await expect(player.getByTestId('toast-error').last()).toContainText(
     'A character can be attuned to at most 3 items. End an attunement first.',
   );
-  await toastsGone(player);
+  await dismissToasts(player);
   await expectAccessible(player, 'table-inventory-attuned');
   await screenshotBothWidths(player, 'table-inventory-attuned');
 
@@ -138,7 +135,7 @@ test('at the table: purse and load, attunement, giving live, the GM’s party ta
   await expect(table.getByRole('row', { name: /Vex Nightwhisper/ })).toContainText('40 gp 15 sp');
   await expect(table.getByRole('row', { name: /Brother Aldric/ })).toBeVisible();
   await expect(table.getByRole('row', { name: /Party total/ })).toContainText('40 gp 15 sp');
-  await toastsGone(gm);
+  await dismissToasts(gm);
   await expectAccessible(gm, 'table-party-overview');
   await screenshotBothWidths(gm, 'table-party-overview');
 

@@ -1,8 +1,9 @@
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page } from '@playwright/test';
-import { screenshotDir } from './screenshots';
+import { screenshotBothWidths, screenshotDir } from './screenshots';
 import { settleAnimations } from './settle';
+import { dismissToasts } from './toasts';
 
 async function seriousViolations(page: Page, within?: string): Promise<string[]> {
   // Legacy mode runs axe in the page itself: the default opens a blank page for every check to merge the
@@ -49,4 +50,15 @@ export async function expectDialogAccessible(page: Page, dialog: Locator, name: 
   await page.screenshot({
     path: path.join(screenshotDir, `${name}-${page.viewportSize()?.width ?? 1280}.png`),
   });
+}
+
+/**
+ * A page checked and pictured as a user finds it: no toasts over it, the pointer off its buttons, axe's
+ * verdict, and a full-page screenshot at phone and desktop widths (unless `bothWidths` is false).
+ */
+export async function checkPage(page: Page, name: string, { bothWidths = true } = {}) {
+  await dismissToasts(page);
+  await page.mouse.move(0, 0);
+  await expectAccessible(page, name);
+  if (bothWidths) await screenshotBothWidths(page, name);
 }
