@@ -1,7 +1,7 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { expectAccessible } from '../support/a11y';
 import { AccountPages, newAccount } from '../support/accounts';
-import { api, findTemplate } from '../support/api';
+import { addItem, api } from '../support/api';
 import { expectInventoryOf } from '../support/inventory';
 import { settleAnimations, settleWorkspaceLayout } from '../support/settle';
 
@@ -27,15 +27,6 @@ interface LedgerEntry {
   transactable_data: { name: string | null };
   source_location_data: { id: string | null; name: string | null };
   destination_location_data: { id: string | null; name: string | null };
-}
-
-async function addItem(page: Page, containerId: string, name: string, quantity: number) {
-  const template = await findTemplate(page, name);
-  await api(page, 'POST', '/item_instances', {
-    item_template_id: template.id,
-    container_id: containerId,
-    quantity,
-  });
 }
 
 /** The character's transfers, oldest first, as "name ×quantity: source → destination". */

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { expectAccessible } from '../support/a11y';
 import { AccountPages, newAccount } from '../support/accounts';
-import { api, findTemplate } from '../support/api';
+import { addItem, api } from '../support/api';
 import { expectInventoryOf } from '../support/inventory';
 import { screenshotBothWidths, screenshotDir } from '../support/screenshots';
 import { settleAnimations } from '../support/settle';
@@ -29,15 +29,6 @@ interface LedgerEntry {
   transactable_data: { name: string | null };
   source_location_data: { id: string | null; name: string | null };
   destination_location_data: { id: string | null; name: string | null };
-}
-
-async function addItem(page: Page, containerId: string, name: string, quantity: number) {
-  const template = await findTemplate(page, name);
-  return api<Stack[]>(page, 'POST', '/item_instances', {
-    item_template_id: template.id,
-    container_id: containerId,
-    quantity,
-  });
 }
 
 async function ledger(page: Page, characterId: string, type: string) {
@@ -212,7 +203,7 @@ test.describe('on a desktop', () => {
     const chest = await newContainer(page, character.id, 'Chest');
     const saddlebag = await newContainer(page, character.id, 'Saddlebag');
     // Two stacks of arrows in the chest: 10 added, then 4 split off (one POST would make one stack).
-    const [arrows] = await addItem(page, chest.id, 'Arrow', 10);
+    const [arrows] = await addItem<Stack[]>(page, chest.id, 'Arrow', 10);
     if (!arrows) throw new Error('no arrow stack was created');
     await api(page, 'POST', `/item_instances/${arrows.id}/split`, { quantity: 4 });
     await addItem(page, chest.id, 'Copper piece', 250);

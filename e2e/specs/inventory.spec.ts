@@ -1,18 +1,9 @@
 import { expect, type Page, test } from '@playwright/test';
-import { expectAccessible } from '../support/a11y';
+import { checkPage } from '../support/a11y';
 import { AccountPages, newAccount } from '../support/accounts';
 import { api, findTemplate, upgradeTo } from '../support/api';
 import { expectInventoryOf } from '../support/inventory';
-import { screenshotBothWidths } from '../support/screenshots';
 import { settleAnimations } from '../support/settle';
-
-async function checkPage(page: Page, name: string, screenshot = true) {
-  await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
-  // Axe judges a control under the pointer by its hover colours; check the page at rest.
-  await page.mouse.move(0, 0);
-  await expectAccessible(page, name);
-  if (screenshot) await screenshotBothWidths(page, name);
-}
 
 async function addFromMarket(page: Page, search: string, quantity: number) {
   const panel = page.getByTestId('panel-left');

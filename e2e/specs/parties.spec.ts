@@ -1,8 +1,7 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { expectAccessible } from '../support/a11y';
+import { checkPage, expectAccessible } from '../support/a11y';
 import { AccountPages, type NewAccount, newAccount } from '../support/accounts';
 import { api } from '../support/api';
-import { screenshotBothWidths } from '../support/screenshots';
 
 async function signedUp(browser: Browser, prefix: string): Promise<{ page: Page; account: NewAccount }> {
   const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
@@ -10,13 +9,6 @@ async function signedUp(browser: Browser, prefix: string): Promise<{ page: Page;
   const account = newAccount(prefix);
   await new AccountPages(page).register(account);
   return { page, account };
-}
-
-/** Checks a page (axe) and keeps its screenshots at 375 px and 1280 px. */
-async function checkPage(page: Page, name: string, screenshot = true) {
-  await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
-  await expectAccessible(page, name);
-  if (screenshot) await screenshotBothWidths(page, name);
 }
 
 test('a GM shares a party code, a player joins and brings a character, the GM re-roles the player; the free limit leads to an upgrade', async ({
@@ -29,7 +21,7 @@ test('a GM shares a party code, a player joins and brings a character, the GM re
   const gm = await signedUp(browser, 'gm');
   await gm.page.goto('/parties');
   await expect(gm.page.getByText('No parties joined')).toBeVisible();
-  await checkPage(gm.page, 'party-list-empty', false);
+  await checkPage(gm.page, 'party-list-empty', { bothWidths: false });
   await gm.page.getByRole('link', { name: 'Create Party' }).click();
   await expect(gm.page).toHaveURL(/\/parties\/new$/);
   await gm.page.getByRole('textbox', { name: 'Party Name' }).fill('ab');

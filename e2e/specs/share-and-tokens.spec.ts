@@ -1,7 +1,7 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { checkPage, expectDialogAccessible } from '../support/a11y';
 import { AccountPages, newAccount } from '../support/accounts';
-import { api, findTemplate, upgradeTo } from '../support/api';
+import { addItem, api, upgradeTo } from '../support/api';
 
 interface Character {
   id: string;
@@ -17,15 +17,6 @@ async function signedUp(browser: Browser, prefix: string): Promise<Page> {
   const page = await context.newPage();
   await new AccountPages(page).register(newAccount(prefix));
   return page;
-}
-
-async function addItem(page: Page, containerId: string, name: string, quantity: number) {
-  const template = await findTemplate(page, name);
-  await api(page, 'POST', '/item_instances', {
-    item_template_id: template.id,
-    container_id: containerId,
-    quantity,
-  });
 }
 
 test('copy buttons copy on a server reached over plain http, where the page has no Clipboard API', async ({

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
 import { checkPage, expectAccessible, expectDialogAccessible } from '../support/a11y';
 import { AccountPages, type NewAccount, newAccount } from '../support/accounts';
-import { api, findTemplate, upgradeTo } from '../support/api';
+import { addItem, api, upgradeTo } from '../support/api';
 import { expectInventoryOf } from '../support/inventory';
 import { screenshotDir } from '../support/screenshots';
 import { dismissToasts } from '../support/toasts';
@@ -40,15 +40,6 @@ async function person(
   const account = newAccount(prefix);
   await new AccountPages(page).register(account);
   return { page, account };
-}
-
-async function addItem(page: Page, containerId: string, name: string, quantity: number) {
-  const template = await findTemplate(page, name);
-  await api(page, 'POST', '/item_instances', {
-    item_template_id: template.id,
-    container_id: containerId,
-    quantity,
-  });
 }
 
 const stockRow = (page: Page, name: string): Locator =>

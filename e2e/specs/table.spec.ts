@@ -1,7 +1,7 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { expectAccessible } from '../support/a11y';
 import { AccountPages, newAccount } from '../support/accounts';
-import { api, findTemplate, upgradeTo } from '../support/api';
+import { addItem, api, findTemplate, upgradeTo } from '../support/api';
 import { expectInventoryOf } from '../support/inventory';
 import { screenshotBothWidths } from '../support/screenshots';
 import { dismissToasts } from '../support/toasts';
@@ -30,15 +30,6 @@ async function person(browser: Browser, prefix: string, device: 'desktop' | 'pho
   const page = await context.newPage();
   await new AccountPages(page).register(newAccount(prefix));
   return page;
-}
-
-async function addItem(page: Page, containerId: string, name: string, quantity: number) {
-  const template = await findTemplate(page, name);
-  await api(page, 'POST', '/item_instances', {
-    item_template_id: template.id,
-    container_id: containerId,
-    quantity,
-  });
 }
 
 /** Calls the API without failing the test on a refusal: its status and envelope. */

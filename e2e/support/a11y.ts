@@ -53,10 +53,12 @@ export async function expectDialogAccessible(page: Page, dialog: Locator, name: 
 }
 
 /**
- * A page checked and pictured as a user finds it: no toasts over it, the pointer off its buttons, axe's
- * verdict, and a full-page screenshot at phone and desktop widths (unless `bothWidths` is false).
+ * A page checked and pictured as a user finds it: one title (h1), no toasts over it, the pointer off its
+ * buttons, axe's verdict, and a full-page screenshot at phone and desktop widths (unless `bothWidths`
+ * is false).
  */
 export async function checkPage(page: Page, name: string, { bothWidths = true } = {}) {
+  await expect(page.getByRole('heading', { level: 1 }), `one h1 on ${name}`).toHaveCount(1);
   await dismissToasts(page);
   await page.mouse.move(0, 0);
   await expectAccessible(page, name);

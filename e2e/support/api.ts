@@ -29,6 +29,21 @@ export async function findTemplate(page: Page, name: string): Promise<{ id: stri
   return template;
 }
 
+/** Puts `quantity` of a catalogue item into a container through the API; answers the stacks made. */
+export async function addItem<T = unknown>(
+  page: Page,
+  containerId: string,
+  name: string,
+  quantity: number,
+): Promise<T> {
+  const template = await findTemplate(page, name);
+  return api<T>(page, 'POST', '/item_instances', {
+    item_template_id: template.id,
+    container_id: containerId,
+    quantity,
+  });
+}
+
 /**
  * Puts the page's user on a paid plan through the demo checkout (the e2e server runs with
  * BILLING_PROVIDER=local): acting on a party's stash needs party_collaboration, which Free lacks.
