@@ -1,7 +1,7 @@
 import type { PartyWealth } from '@haversack/contracts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { failure, mockFetch, success } from '../../../test/fixtures';
 import { buildCharacterWealth, buildHolding } from '../../characters/test/wealth-fixtures';
 import { renderWithProviders } from '../../inventory/test/inventory-fixtures';
@@ -58,6 +58,19 @@ function mockWealth(answer: () => Response) {
     return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
   });
 }
+
+/** happy-dom's own window API: its media queries answer to this viewport (setting innerWidth moves none). */
+interface HappyDomWindow {
+  happyDOM: { setViewport(viewport: { width: number; height: number }): void };
+}
+const isHappyDom = (candidate: object): candidate is HappyDomWindow => 'happyDOM' in candidate;
+function setViewport(width: number, height: number) {
+  if (!isHappyDom(window)) throw new Error('These tests need happy-dom’s viewport.');
+  window.happyDOM.setViewport({ width, height });
+}
+// Test files share a worker: the next one gets the viewport this one started with.
+const initial = { width: window.innerWidth, height: window.innerHeight };
+afterEach(() => setViewport(initial.width, initial.height));
 
 const rowByName = (table: HTMLElement, name: string) =>
   within(table)
@@ -159,5 +172,49 @@ describe('PartyWealthSection', () => {
     await userEvent.click(within(alert).getByRole('button', { name: 'Try Again' }));
     expect(await screen.findByRole('table')).toBeInTheDocument();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('on a phone shows a card per character, then the stash and the total, with nothing to scroll sideways', async () => {
+    setViewport(375, 812);
+    mockWealth(() => success(wealth));
+    renderWithProviders(<PartyWealthSection partyId="party-1" isGm />);
+    const section = screen.getByRole('region', { name: 'Party load and wealth' });
+    const list = await within(section).findByRole('list', { name: /Every character's coins/ });
+    expect(within(section).queryByRole('table')).not.toBeInTheDocument();
+
+    const cards = within(list).getAllByRole('listitem');
+    expect(cards.map((card) => card.dataset.testid)).toEqual([
+      'wealth-row',
+      'wealth-row',
+      'wealth-stash-row',
+      'wealth-total-row',
+    ]);
+    const [bram, cora, stash, total] = cards as [HTMLElement, HTMLElement, HTMLElement, HTMLElement];
+    expect(within(bram).getByRole('link', { name: 'Bram' })).toHaveAttribute('href', '/characters/c-bram');
+    expect(within(bram).getByText('bram_player')).toBeInTheDocument();
+    expect(within(bram).getByTestId('wealth-row-purse')).toHaveTextContent('10 gp');
+    expect(within(bram).getByTestId('wealth-row-value')).toHaveTextContent('12 gp');
+    expect(within(bram).getByTestId('encumbrance-badge')).toHaveTextContent('Heavily encumbered');
+    expect(
+      within(bram).getByRole('progressbar', { name: /^Load of Bram: 20.2 \/ 30 lbs, Heavily encumbered/ }),
+    ).toBeInTheDocument();
+    expect(within(cora).getByTestId('wealth-row-purse')).toHaveTextContent('25 sp');
+    expect(within(stash).getByTestId('wealth-row-value')).toHaveTextContent('101 gp');
+    expect(stash).toHaveTextContent('12 lbs');
+    expect(within(total).getByTestId('wealth-row-purse')).toHaveTextContent('110 gp 25 sp');
+    expect(within(total).getByTestId('wealth-row-value')).toHaveTextContent('115 gp');
+    expect(total).toHaveTextContent('32.7 lbs');
+  });
+
+  it('on a phone shows a player their own characters only', async () => {
+    setViewport(375, 812);
+    mockWealth(() => success(wealth));
+    renderWithProviders(<PartyWealthSection partyId="party-1" isGm={false} />);
+    const list = await screen.findByRole('list', { name: /Your characters' coins/ });
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((card) => card.dataset.characterId),
+    ).toEqual(['c-cora']);
   });
 });

@@ -1,5 +1,6 @@
 import { type CharacterWealth, formatStackValue, type Holding } from '@haversack/contracts';
 import { Anchor, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Link } from 'react-router';
@@ -8,8 +9,9 @@ import { formatWeight } from '../../../lib/weight';
 import { partyWealthQuery } from '../../characters/api/wealth-api';
 import { purseLabel } from '../../characters/components/character-wealth';
 import { LoadMeter } from '../../characters/components/load-meter';
+import { PartyWealthList } from './party-wealth-list';
 
-/** Wide enough for the load bars; narrower screens scroll the table sideways inside its own box. */
+/** Wide enough for the load bars; a tablet's narrower column scrolls the table sideways in its own box. */
 const TABLE_MIN_WIDTH = 640;
 
 function WealthCells({ holding }: { holding: Holding }) {
@@ -62,17 +64,14 @@ function HoldingRow({ label, holding, testId }: { label: string; holding: Holdin
   );
 }
 
-function WealthTable({
-  characters,
-  stash,
-  totals,
-  caption,
-}: {
+interface WealthViewProps {
   characters: CharacterWealth[];
   stash: Holding | null;
   totals: Holding | null;
   caption: string;
-}) {
+}
+
+function WealthTable({ characters, stash, totals, caption }: WealthViewProps) {
   return (
     // Focusable, so a keyboard user can scroll it sideways on a phone (WCAG 2.1.1).
     <Table.ScrollContainer
@@ -106,6 +105,13 @@ function WealthTable({
       </Table>
     </Table.ScrollContainer>
   );
+}
+
+/** A table from tablets up; cards on a phone (spec/02 §9's mobile), where four columns do not fit. */
+function WealthView(props: WealthViewProps) {
+  // Known at the first render, as the app's other layout switches (app-toasts.tsx).
+  const phone = useMediaQuery('(max-width: 47.99em)', undefined, { getInitialValueInEffect: false });
+  return phone ? <PartyWealthList {...props} /> : <WealthTable {...props} />;
 }
 
 /**
@@ -143,7 +149,7 @@ export function PartyWealthSection({ partyId, isGm }: { partyId: string; isGm: b
               No characters in this party yet. Their purses and loads appear here.
             </Text>
           ) : (
-            <WealthTable
+            <WealthView
               characters={rows}
               stash={query.data.stash}
               totals={query.data.totals}
@@ -155,7 +161,7 @@ export function PartyWealthSection({ partyId, isGm }: { partyId: string; isGm: b
             You have no character in this party yet. Your characters' purses and loads appear here.
           </Text>
         ) : (
-          <WealthTable
+          <WealthView
             characters={rows}
             stash={null}
             totals={null}

@@ -1,0 +1,127 @@
+import { type CharacterWealth, formatStackValue, type Holding } from '@haversack/contracts';
+import { Anchor, Group, Paper, Stack, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { formatWeight } from '../../../lib/weight';
+import { purseLabel } from '../../characters/components/character-wealth';
+import { LoadMeter } from '../../characters/components/load-meter';
+
+/** One card: who (or what) on the left, its wealth on the right, then its purse and its load. */
+function WealthCard({
+  who,
+  holding,
+  load,
+  testId,
+  characterId,
+}: {
+  who: ReactNode;
+  holding: Holding;
+  load: ReactNode;
+  testId: string;
+  characterId?: string;
+}) {
+  return (
+    <Paper component="li" withBorder p="sm" data-testid={testId} data-character-id={characterId}>
+      <Stack gap={6}>
+        <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
+          <div style={{ minWidth: 0 }}>{who}</div>
+          <div style={{ textAlign: 'right', flexShrink: 0 }}>
+            <Text size="sm" fw={700} data-testid="wealth-row-value">
+              {formatStackValue(holding.total_value_cp)}
+            </Text>
+            <Text size="xs" c="dimmed">
+              Items {formatStackValue(holding.items_value_cp)}
+            </Text>
+          </div>
+        </Group>
+        <Text size="sm">
+          <Text span size="xs" c="dimmed" tt="uppercase" fw={600} mr={6}>
+            Purse
+          </Text>
+          <span data-testid="wealth-row-purse">{purseLabel(holding.coins)}</span>
+        </Text>
+        {load}
+      </Stack>
+    </Paper>
+  );
+}
+
+function CarriedWeight({ holding }: { holding: Holding }) {
+  return (
+    <Text size="sm">
+      <Text span size="xs" c="dimmed" tt="uppercase" fw={600} mr={6}>
+        Weight
+      </Text>
+      {formatWeight(holding.carried_weight)}
+    </Text>
+  );
+}
+
+/**
+ * The party table on a phone: a card per character, then the stash and the total, so the wealth and the
+ * load are on screen without scrolling sideways. Same figures and test ids as the table.
+ */
+export function PartyWealthList({
+  characters,
+  stash,
+  totals,
+  caption,
+}: {
+  characters: CharacterWealth[];
+  stash: Holding | null;
+  totals: Holding | null;
+  caption: string;
+}) {
+  return (
+    <Stack gap="xs">
+      <Text size="xs" c="dimmed">
+        {caption}
+      </Text>
+      <Stack component="ul" gap="xs" p={0} m={0} aria-label={caption} data-testid="party-wealth-list">
+        {characters.map((character) => (
+          <WealthCard
+            key={character.character_id}
+            testId="wealth-row"
+            characterId={character.character_id}
+            holding={character}
+            who={
+              <>
+                <Anchor component={Link} to={`/characters/${character.character_id}`} fw={600} size="sm">
+                  {character.name}
+                </Anchor>
+                <Text size="xs" c="dimmed" truncate>
+                  {character.player_name ?? 'Unknown player'}
+                </Text>
+              </>
+            }
+            load={<LoadMeter load={character} name={character.name} />}
+          />
+        ))}
+        {stash ? (
+          <WealthCard
+            testId="wealth-stash-row"
+            holding={stash}
+            who={
+              <Text size="sm" fw={600}>
+                Party stash
+              </Text>
+            }
+            load={<CarriedWeight holding={stash} />}
+          />
+        ) : null}
+        {totals ? (
+          <WealthCard
+            testId="wealth-total-row"
+            holding={totals}
+            who={
+              <Text size="sm" fw={700}>
+                Party total
+              </Text>
+            }
+            load={<CarriedWeight holding={totals} />}
+          />
+        ) : null}
+      </Stack>
+    </Stack>
+  );
+}
