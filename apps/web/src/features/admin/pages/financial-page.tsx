@@ -107,13 +107,14 @@ export function FinancialPage() {
             {query.data.by_tier_status.length === 0 ? (
               <EmptyState title="No Subscriptions" message="No user has a subscription yet." />
             ) : (
-              <Table.ScrollContainer minWidth={360}>
+              // Three short columns fit a phone's card (~310 px) without scrolling sideways.
+              <Table.ScrollContainer minWidth={280}>
                 <Table>
                   <Table.Thead>
                     <Table.Tr>
                       <Table.Th>Tier</Table.Th>
                       <Table.Th>Status</Table.Th>
-                      <Table.Th ta="right">Subscriptions</Table.Th>
+                      <Table.Th ta="right">Count</Table.Th>
                     </Table.Tr>
                   </Table.Thead>
                   <Table.Tbody>
