@@ -89,6 +89,12 @@ export const transactions = pgTable(
     /** DESIGN §4: where the change came from (lib/change-source.ts): web, discord, api, admin or system. */
     source: text('source').$type<ChangeSource>().notNull().default('web'),
     transactionDate: timestamp('transaction_date', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The order rows were written in. The rows of one database transaction share its `transaction_date`
+     * (now() is the transaction's start), so without it a purchase's payment, change and goods, or a new
+     * character and its backpack, would list in the random order of their ids.
+     */
+    writeOrder: bigint('write_order', { mode: 'number' }).notNull().generatedByDefaultAsIdentity(),
   },
   (t) => [
     index('transactions_party_date_idx').on(t.partyId, t.transactionDate),

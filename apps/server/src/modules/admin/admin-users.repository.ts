@@ -6,6 +6,7 @@ import { transactions } from '../../db/schema/inventory.js';
 import { parties, partyMemberships } from '../../db/schema/parties.js';
 import { subscriptions, subscriptionTiers } from '../../db/schema/subscriptions.js';
 import { userWritten } from '../../db/user-writes.js';
+import { ledgerNewestFirst } from '../ledger/ledger.repository.js';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -164,7 +165,7 @@ export const adminUserListRepository = {
       })
       .from(transactions)
       .where(eq(transactions.actorId, userId))
-      .orderBy(desc(transactions.transactionDate))
+      .orderBy(...ledgerNewestFirst)
       .limit(limit);
   },
 };

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { type DirectRow, type DirectStatement, directRows } from '../../db/direct.js';
 import { transactions } from '../../db/schema/inventory.js';
@@ -11,6 +11,9 @@ import {
 } from './ledger-insert.js';
 
 export type LedgerEntry = typeof transactions.$inferInsert;
+
+/** Newest first, and the rows one database transaction wrote (one date) in the reverse of their writing. */
+export const ledgerNewestFirst = [desc(transactions.transactionDate), desc(transactions.writeOrder)];
 
 /** Every row says where its change came from (DESIGN §4), unless the use case named it already. */
 function withSource(entry: LedgerEntry): LedgerEntry {

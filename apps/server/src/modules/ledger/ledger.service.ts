@@ -1,5 +1,5 @@
 import type { LedgerTransaction, TransactionListQuery } from '@haversack/contracts';
-import { and, count, desc, eq, gte, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, gte, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { characters } from '../../db/schema/characters.js';
 import { transactions } from '../../db/schema/inventory.js';
@@ -7,6 +7,7 @@ import { lootInstances } from '../../db/schema/loot.js';
 import { partyMemberships } from '../../db/schema/parties.js';
 import { AppError } from '../../lib/app-error.js';
 import { partiesRepository } from '../parties/parties.repository.js';
+import { ledgerNewestFirst } from './ledger.repository.js';
 
 type Row = typeof transactions.$inferSelect;
 
@@ -161,7 +162,7 @@ export class LedgerService {
   async *#csv(scope: SQL, query: TransactionListQuery): AsyncGenerator<string> {
     yield `${csvColumns.join(',')}\r\n`;
     const filters = this.#filters(scope, query);
-    let cursor: { date: Date; id: string } | undefined;
+    let cursor: { date: Date; writeOrder: number } | undefined;
     for (;;) {
       const page = await this.db
         .select()
@@ -172,18 +173,21 @@ export class LedgerService {
             cursor
               ? or(
                   lt(transactions.transactionDate, cursor.date),
-                  and(eq(transactions.transactionDate, cursor.date), lt(transactions.id, cursor.id)),
+                  and(
+                    eq(transactions.transactionDate, cursor.date),
+                    lt(transactions.writeOrder, cursor.writeOrder),
+                  ),
                 )
               : undefined,
           ),
         )
-        .orderBy(desc(transactions.transactionDate), desc(transactions.id))
+        .orderBy(...ledgerNewestFirst)
         .limit(1_000);
       if (page.length === 0) return;
       yield page.map(toCsvLine).join('');
       const last = page[page.length - 1];
       if (!last || page.length < 1_000) return;
-      cursor = { date: last.transactionDate, id: last.id };
+      cursor = { date: last.transactionDate, writeOrder: last.writeOrder };
     }
   }
 
@@ -216,7 +220,7 @@ export class LedgerService {
       .select()
       .from(transactions)
       .where(where)
-      .orderBy(desc(transactions.transactionDate), desc(transactions.id))
+      .orderBy(...ledgerNewestFirst)
       .limit(query.per_page)
       .offset((query.page - 1) * query.per_page);
     const totalCount = total?.n ?? 0;

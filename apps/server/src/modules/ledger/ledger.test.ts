@@ -106,6 +106,47 @@ describe('CSV export of the ledger', () => {
     expect(new Set(table.slice(2).map((r) => r[5])).size).toBe(2_500);
   });
 
+  it('lists the rows of one database transaction, which share its date, in the reverse of their writing', async () => {
+    const gm = await createUser(ctx);
+    await upgrade(ctx, gm, 'tier_3');
+    const party = await createParty(ctx, gm);
+    // One date for all, as now() gives every row of one transaction; more rows than a CSV page (1,000).
+    const sameInstant = new Date(Date.now() + 60_000);
+    const rows = Array.from({ length: 1_200 }, (_, i) => ({
+      transactionType: 'transfer',
+      partyId: party.id,
+      actorId: gm.user.id,
+      actorName: gm.user.username,
+      itemName: `Arrow ${i}`,
+      quantity: 1,
+      summary: `row ${i}`,
+      transactionDate: sameInstant,
+    }));
+    await ctx.database.db.transaction(async (tx) => {
+      for (let i = 0; i < rows.length; i += 400) await tx.insert(transactions).values(rows.slice(i, i + 400));
+    });
+    const written = rows.map((row) => row.itemName);
+    const newestFirst = [...written].reverse();
+
+    const listed = await ctx.app.inject({
+      url: `/api/v1/transactions/party/${party.id}?per_page=20&page=2`,
+      headers: gm.auth,
+    });
+    const page = (listed.json() as { data: { transactions: { transactable_data: { name: string } }[] } })
+      .data;
+    expect(page.transactions.map((t) => t.transactable_data.name)).toEqual(newestFirst.slice(20, 40));
+
+    const exported = await ctx.app.inject({
+      url: `/api/v1/transactions/party/${party.id}/export.csv`,
+      headers: gm.auth,
+    });
+    const items = parseCsv(exported.body)
+      .slice(1)
+      .map((row) => row[4])
+      .filter((name) => name?.startsWith('Arrow '));
+    expect(items).toEqual(newestFirst);
+  });
+
   it('applies the filters and refuses strangers', async () => {
     const gm = await createUser(ctx);
     const party = await createParty(ctx, gm);

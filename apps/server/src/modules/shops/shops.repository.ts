@@ -8,6 +8,7 @@ import { shopTemplateItems } from '../../db/schema/shop-items.js';
 import { shopRequests } from '../../db/schema/shop-requests.js';
 import { shopInstances, shopTemplateRatings, shopTemplates } from '../../db/schema/shops.js';
 import { templateColumns } from '../items/items.repository.js';
+import { ledgerNewestFirst } from '../ledger/ledger.repository.js';
 import { partyAccessColumns } from '../parties/parties.repository.js';
 
 export type ShopTemplateRow = typeof shopTemplates.$inferSelect;
@@ -496,7 +497,7 @@ export const shopsRepository = {
       .select()
       .from(transactions)
       .where(where)
-      .orderBy(desc(transactions.transactionDate), desc(transactions.id))
+      .orderBy(...ledgerNewestFirst)
       .limit(perPage)
       .offset((page - 1) * perPage);
     return { rows, total: total?.n ?? 0 };
