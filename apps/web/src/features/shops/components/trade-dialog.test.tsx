@@ -276,6 +276,27 @@ describe('TradeDialog', () => {
     expect(within(dialog).queryByText('Your coins')).not.toBeInTheDocument();
   }, 20_000);
 
+  it('says so before I sell something the shop pays nothing for', async () => {
+    mockFetch(({ url }) => {
+      const { pathname, searchParams } = new URL(url, 'http://test');
+      if (pathname === '/api/v1/shop_instances/shop-1') return success(arrowShop(60));
+      if (pathname.includes('/calculate_sell_price/'))
+        return quote('sell', Number(searchParams.get('quantity')), 0);
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+    });
+    renderWithProviders(
+      <TradeDialog
+        offer={{ ...offer, side: 'sell', name: 'Torch', max: 3, unitCp: null }}
+        onClose={() => undefined}
+      />,
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Sell Torch' });
+    expect(await within(dialog).findByTestId('trade-worthless')).toHaveTextContent(
+      'General Store pays less than 1 cp each for this: you would receive nothing for it.',
+    );
+    expect(within(dialog).getByRole('button', { name: 'Sell for 0 cp' })).toBeEnabled();
+  }, 20_000);
+
   it('pays from the party fund where the shop allows it, and says when the GM must approve first', async () => {
     const request = buildShopRequest({ quantity: 30, total_price_cp: 150, payment_source: 'party' });
     const fetchMock = mockShop(

@@ -254,6 +254,12 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
                   held for you and nothing is paid until then.
                 </Text>
               ) : null}
+              {!buying && unitCp === 0 && settled ? (
+                // DESIGN §4 rounds a sale down per piece: a torch (1 cp) at half price fetches nothing.
+                <Text size="xs" c="orange.8" data-testid="trade-worthless">
+                  {shown.shopName} pays less than 1 cp each for this: you would receive nothing for it.
+                </Text>
+              ) : null}
               {quote.isError ? (
                 <Text size="xs" c="dimmed">
                   The shop's price could not be checked; the shop settles the final price.
