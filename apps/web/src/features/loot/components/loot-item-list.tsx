@@ -1,5 +1,6 @@
 import { formatStackValue, type LootItem } from '@haversack/contracts';
 import { Center, Group, Table, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconCoins } from '@tabler/icons-react';
 
 /** A coin line reads as a purse does ("250 gp"); any other line by its item's name. */
@@ -16,8 +17,16 @@ export function lootItemsTotalCp(items: readonly LootItem[]): number {
   return items.reduce((sum, item) => sum + item.total_value_cp, 0);
 }
 
-/** Read-only: what a loot template holds, each line's worth, and the whole. */
+/** The SRD gives magic items no price: "Unpriced", not "0 gp" (as the item's own page says). */
+const isUnpriced = (item: LootItem) => item.item_template.metadata.priced === false;
+
+/**
+ * Read-only: what a loot template holds, each line's worth, and the whole. On a phone the price of one
+ * goes under the item's name, so the three columns left fit the screen without scrolling sideways.
+ */
 export function LootItemList({ items, totalValueCp }: { items: readonly LootItem[]; totalValueCp?: number }) {
+  // Known at the first render, as the app's other layout switches (app-toasts.tsx).
+  const phone = useMediaQuery('(max-width: 47.99em)', undefined, { getInitialValueInEffect: false });
   if (items.length === 0) {
     return (
       <Center py="md">
@@ -28,45 +37,60 @@ export function LootItemList({ items, totalValueCp }: { items: readonly LootItem
     );
   }
   return (
-    <Table.ScrollContainer minWidth={360}>
+    <Table.ScrollContainer minWidth={phone ? 280 : 360}>
       <Table striped data-testid="loot-items">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Item</Table.Th>
             <Table.Th ta="right">Quantity</Table.Th>
-            <Table.Th ta="right">Value each</Table.Th>
+            {phone ? null : <Table.Th ta="right">Value each</Table.Th>}
             <Table.Th ta="right">Value</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {items.map((item) => (
-            <Table.Tr key={item.id} data-testid="loot-item">
-              <Table.Td>
-                {item.coin ? (
-                  <Group gap={6} wrap="nowrap">
-                    <IconCoins size={16} aria-hidden="true" />
-                    <Text size="sm" fw={600}>
-                      {lootItemLabel(item)}
+          {items.map((item) => {
+            const unpriced = isUnpriced(item);
+            const each = unpriced ? 'Unpriced' : formatStackValue(item.value_cp);
+            return (
+              <Table.Tr key={item.id} data-testid="loot-item">
+                <Table.Td>
+                  {item.coin ? (
+                    <Group gap={6} wrap="nowrap">
+                      <IconCoins size={16} aria-hidden="true" />
+                      <Text size="sm" fw={600}>
+                        {lootItemLabel(item)}
+                      </Text>
+                    </Group>
+                  ) : (
+                    lootItemLabel(item)
+                  )}
+                  {phone && !unpriced ? (
+                    <Text size="xs" c="dimmed" data-testid="loot-item-each">
+                      {each} each
                     </Text>
-                  </Group>
-                ) : (
-                  lootItemLabel(item)
+                  ) : null}
+                </Table.Td>
+                <Table.Td ta="right">{item.quantity.toLocaleString('en-US')}</Table.Td>
+                {phone ? null : (
+                  <Table.Td ta="right" data-testid="loot-item-each">
+                    {each}
+                  </Table.Td>
                 )}
-              </Table.Td>
-              <Table.Td ta="right">{item.quantity.toLocaleString('en-US')}</Table.Td>
-              <Table.Td ta="right">{formatStackValue(item.value_cp)}</Table.Td>
-              <Table.Td ta="right">{formatStackValue(item.total_value_cp)}</Table.Td>
-            </Table.Tr>
-          ))}
+                <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }} data-testid="loot-item-value">
+                  {unpriced ? 'Unpriced' : formatStackValue(item.total_value_cp)}
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
         </Table.Tbody>
         <Table.Tfoot>
           <Table.Tr>
-            <Table.Th scope="row" colSpan={3}>
+            <Table.Th scope="row" colSpan={phone ? 2 : 3}>
               Total value
             </Table.Th>
-            <Table.Th ta="right" data-testid="loot-total-value">
+            <Table.Td ta="right" fw={700} style={{ whiteSpace: 'nowrap' }} data-testid="loot-total-value">
               {formatStackValue(totalValueCp ?? lootItemsTotalCp(items))}
-            </Table.Th>
+            </Table.Td>
           </Table.Tr>
         </Table.Tfoot>
       </Table>

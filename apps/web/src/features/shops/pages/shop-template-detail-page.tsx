@@ -1,4 +1,4 @@
-import { formatCopper, type ShopTemplate, shopMessages } from '@haversack/contracts';
+import { type ShopTemplate, shopMessages } from '@haversack/contracts';
 import {
   ActionIcon,
   Anchor,
@@ -9,7 +9,6 @@ import {
   Paper,
   Skeleton,
   Stack,
-  Table,
   Text,
   Title,
   VisuallyHidden,
@@ -41,6 +40,7 @@ import {
 } from '../components/shop-badges';
 import { displayLocation } from '../components/shop-filters';
 import { TemplateDeployments } from '../components/template-deployments';
+import { TemplateWaresTable } from '../components/template-wares-table';
 
 /** A signed-in user rates a public template of someone else 1 to 5, once, and may change it. */
 function RateTemplate({ template }: { template: ShopTemplate }) {
@@ -218,31 +218,7 @@ export function ShopTemplateDetailPage() {
               </Text>
             </Center>
           ) : (
-            <Table.ScrollContainer minWidth={420}>
-              <Table striped data-testid="template-items">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Item</Table.Th>
-                    <Table.Th ta="right">Quantity</Table.Th>
-                    <Table.Th ta="right">Price</Table.Th>
-                    <Table.Th ta="right">Restocks to</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {items.map((item) => (
-                    <Table.Tr key={item.id}>
-                      <Table.Td>{item.item_template.name}</Table.Td>
-                      <Table.Td ta="right">{item.quantity}</Table.Td>
-                      <Table.Td ta="right">
-                        {formatCopper(item.buy_price_cp)}
-                        {item.price_cp !== null ? ' (own price)' : ''}
-                      </Table.Td>
-                      <Table.Td ta="right">{item.restock_quantity ?? item.quantity}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <TemplateWaresTable items={items} />
           )}
         </Stack>
       </Paper>

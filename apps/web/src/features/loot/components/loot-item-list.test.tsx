@@ -1,0 +1,65 @@
+import { screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { renderWithProviders } from '../../inventory/test/inventory-fixtures';
+import { buildCoinLootItem, buildLootItem, buildLootItemTemplate } from '../test/loot-fixtures';
+import { LootItemList } from './loot-item-list';
+
+/** happy-dom's own window API: its media queries answer to this viewport (setting innerWidth moves none). */
+interface HappyDomWindow {
+  happyDOM: { setViewport(viewport: { width: number; height: number }): void };
+}
+const isHappyDom = (candidate: object): candidate is HappyDomWindow => 'happyDOM' in candidate;
+function setViewport(width: number, height: number) {
+  if (!isHappyDom(window)) throw new Error('These tests need happy-dom’s viewport.');
+  window.happyDOM.setViewport({ width, height });
+}
+// Test files share a worker: the next one gets the viewport this one started with.
+const initial = { width: window.innerWidth, height: window.innerHeight };
+afterEach(() => setViewport(initial.width, initial.height));
+
+const potion = buildLootItem({
+  id: 'loot-item-potion',
+  quantity: 2,
+  value_cp: 0,
+  item_template: buildLootItemTemplate({
+    id: 'potion',
+    name: 'Potion of Healing',
+    base_value: 0,
+    value_cp: 0,
+    metadata: { priced: false },
+  }),
+});
+const items = [buildLootItem({ quantity: 2 }), potion, buildCoinLootItem('gp', 250)];
+
+const headers = () => screen.getAllByRole('columnheader').map((header) => header.textContent);
+const rowOf = (name: string) =>
+  screen.getAllByTestId('loot-item').find((row) => row.textContent?.includes(name)) as HTMLElement;
+
+describe('LootItemList', () => {
+  it('lists each line’s price and worth on a desktop, and "Unpriced" where the SRD gives none', () => {
+    setViewport(1280, 800);
+    renderWithProviders(<LootItemList items={items} totalValueCp={28_000} />);
+    expect(headers()).toEqual(['Item', 'Quantity', 'Value each', 'Value']);
+    const sword = rowOf('Longsword');
+    expect(within(sword).getByTestId('loot-item-each')).toHaveTextContent('15 gp');
+    expect(within(sword).getByTestId('loot-item-value')).toHaveTextContent('30 gp');
+    const unpriced = rowOf('Potion of Healing');
+    expect(within(unpriced).getByTestId('loot-item-each')).toHaveTextContent('Unpriced');
+    expect(within(unpriced).getByTestId('loot-item-value')).toHaveTextContent('Unpriced');
+    expect(screen.getByTestId('loot-total-value')).toHaveTextContent('280 gp');
+  });
+
+  it('fits three columns on a phone: the price of one goes under the item’s name', () => {
+    setViewport(375, 812);
+    renderWithProviders(<LootItemList items={items} totalValueCp={28_000} />);
+    expect(headers()).toEqual(['Item', 'Quantity', 'Value']);
+    const sword = rowOf('Longsword');
+    expect(within(sword).getAllByRole('cell')).toHaveLength(3);
+    expect(within(sword).getByTestId('loot-item-each')).toHaveTextContent('15 gp each');
+    expect(within(sword).getByTestId('loot-item-value')).toHaveTextContent('30 gp');
+    const unpriced = rowOf('Potion of Healing');
+    expect(within(unpriced).queryByTestId('loot-item-each')).not.toBeInTheDocument();
+    expect(within(unpriced).getByTestId('loot-item-value')).toHaveTextContent('Unpriced');
+    expect(screen.getByRole('rowheader', { name: 'Total value' })).toHaveAttribute('colspan', '2');
+  });
+});
