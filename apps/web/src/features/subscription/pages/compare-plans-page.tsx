@@ -180,7 +180,7 @@ function FeatureMark({ included }: { included: boolean }) {
 }
 
 /**
- * Every limit and feature this server offers (the live ones: nothing unbuilt is sold); on a phone the table scrolls sideways rather than squeezing four columns. */
+ * Every limit and feature this server offers (the live ones: nothing unbuilt is sold); on a phone the table scrolls sideways rather than squeezing four columns, its row headers staying in view. */
 function PlanTable({ tiers, currentTier }: { tiers: Tier[]; currentTier: Tier }) {
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby="plan-details-heading">
@@ -196,7 +196,13 @@ function PlanTable({ tiers, currentTier }: { tiers: Tier[]; currentTier: Tier })
           role="region"
           aria-labelledby="plan-details-heading"
         >
-          <Table striped highlightOnHover verticalSpacing="xs" data-testid="plan-table">
+          <Table
+            striped
+            highlightOnHover
+            verticalSpacing="xs"
+            className="haversack-sticky-first-column"
+            data-testid="plan-table"
+          >
             <Table.Thead>
               <Table.Tr>
                 <Table.Th scope="col">
