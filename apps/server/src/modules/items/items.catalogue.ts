@@ -89,7 +89,18 @@ const bundles: Record<string, { name: string; count: number }> = {
   'Sling bullet': { name: 'Sling bullets (20)', count: 20 },
 };
 
-export function srdTemplate(record: SrdRecord): SystemTemplate {
+/**
+ * Prices the SRD gives that the upstream record lacks (data/LICENSE-NOTICE.md, "Potion of Healing"): the
+ * adventuring-gear table sells a potion of healing at 50 gp and ½ lb, but upstream keeps only the magic
+ * item, unpriced. Unpriced, a shop would buy it back for nothing and a hoard would leave it out of its worth.
+ */
+const srdGearPrices: Record<string, { cost: NonNullable<SrdRecord['cost']>; weight: number }> = {
+  'Potion of Healing': { cost: { amount: 50, currency: 'gp' }, weight: 0.5 },
+};
+
+export function srdTemplate(upstream: SrdRecord): SystemTemplate {
+  const gearPrice = upstream.cost === null ? srdGearPrices[upstream.name] : undefined;
+  const record = gearPrice ? { ...upstream, ...gearPrice } : upstream;
   const bundle = bundles[record.name];
   const tags = [...new Set([...record.tags, `${CATEGORY_TAG_PREFIX}${record.category}`])];
   const metadata: Record<string, unknown> = {

@@ -59,7 +59,7 @@ describe('the seeded catalogue', () => {
     expect(system.filter((t) => t.metadata.source === 'SRD 5.1')).toHaveLength(578);
   });
 
-  it('maps SRD records: cost, weight, tags, metadata, unpriced items and the sling bullet bundle', async () => {
+  it('maps SRD records: cost, weight, tags, metadata, unpriced items, the gear-table potion and the sling bullet bundle', async () => {
     const byKey = async (key: string) => {
       const [row] = await ctx.database.db
         .select()
@@ -100,6 +100,14 @@ describe('the seeded catalogue', () => {
       weight: 1.5,
       stackSize: 0,
       metadata: expect.objectContaining({ bundle_size: 20 }),
+    });
+    // Upstream keeps only the magic item; the SRD's adventuring-gear table sells it at 50 gp and ½ lb.
+    expect(await byKey('srd:potion-of-healing')).toMatchObject({
+      name: 'Potion of Healing',
+      baseValue: 50,
+      currency: 'gp',
+      weight: 0.5,
+      metadata: expect.objectContaining({ rarity: 'common', priced: true }),
     });
     const vorpal = await byKey('srd:vorpal-sword');
     expect(vorpal?.metadata).toMatchObject({ rarity: 'legendary', requires_attunement: true, priced: false });
