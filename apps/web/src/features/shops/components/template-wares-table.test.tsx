@@ -1,8 +1,7 @@
-import type { ShopItem } from '@haversack/contracts';
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderWithProviders } from '../../inventory/test/inventory-fixtures';
-import { buildLootItemTemplate } from '../../loot/test/loot-fixtures';
+import { buildShopItem } from '../test/shop-fixtures';
 import { TemplateWaresTable } from './template-wares-table';
 
 /** happy-dom's own window API: its media queries answer to this viewport (setting innerWidth moves none). */
@@ -18,27 +17,10 @@ function setViewport(width: number, height: number) {
 const initial = { width: window.innerWidth, height: window.innerHeight };
 afterEach(() => setViewport(initial.width, initial.height));
 
-function ware(
-  name: string,
-  quantity: number,
-  restock: number | null,
-  buyCp: number,
-  ownCp: number | null = null,
-) {
-  const template = buildLootItemTemplate({ id: `template-${name}`, name });
-  return {
-    id: `ware-${name}`,
-    shop_template_id: 'shop-template-1',
-    item_template_id: template.id,
-    item_template: template,
-    quantity,
-    price_cp: ownCp,
-    restock_quantity: restock,
-    buy_price_cp: buyCp,
-    sell_price_cp: Math.floor(buyCp / 2),
-  } satisfies ShopItem;
-}
-const wares = [ware('Arrow', 200, null, 5), ware('Lantern, hooded', 5, 8, 500, 500)];
+const wares = [
+  buildShopItem('Arrow', { quantity: 200, buy_price_cp: 5 }),
+  buildShopItem('Lantern, hooded', { quantity: 5, restock_quantity: 8, buy_price_cp: 500, price_cp: 500 }),
+];
 
 const headers = () => screen.getAllByRole('columnheader').map((header) => header.textContent);
 const rowOf = (name: string) =>

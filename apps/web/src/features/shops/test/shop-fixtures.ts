@@ -1,5 +1,6 @@
-import type { ShopInstance, ShopRequest, ShopStockItem, ShopTemplate } from '@haversack/contracts';
+import type { ShopInstance, ShopItem, ShopRequest, ShopStockItem, ShopTemplate } from '@haversack/contracts';
 import { buildItem } from '../../inventory/test/inventory-fixtures';
+import { buildLootItemTemplate } from '../../loot/test/loot-fixtures';
 
 const now = '2026-01-01T00:00:00.000Z';
 
@@ -37,6 +38,23 @@ export function buildShopTemplate(overrides: Partial<ShopTemplate> = {}): ShopTe
     is_owner: false,
     created_at: now,
     updated_at: now,
+    ...overrides,
+  };
+}
+
+/** A ware of a shop template: `name` from the catalogue, at `buyCp` a piece. */
+export function buildShopItem(name: string, overrides: Partial<ShopItem> = {}): ShopItem {
+  const template = buildLootItemTemplate({ id: `template-${name}`, name });
+  return {
+    id: `ware-${name}`,
+    shop_template_id: 'shop-template-1',
+    item_template_id: template.id,
+    item_template: template,
+    quantity: 10,
+    price_cp: null,
+    restock_quantity: null,
+    buy_price_cp: 200,
+    sell_price_cp: 100,
     ...overrides,
   };
 }

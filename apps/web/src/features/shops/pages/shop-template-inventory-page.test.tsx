@@ -1,0 +1,73 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { failure, mockFetch, success } from '../../../test/fixtures';
+import { renderRoutes } from '../../../test/render';
+import { buildShopItem, buildShopTemplate } from '../test/shop-fixtures';
+import { ShopTemplateInventoryPage } from './shop-template-inventory-page';
+
+const arrow = buildShopItem('Arrow', { quantity: 200, buy_price_cp: 5, sell_price_cp: 2 });
+const backpack = buildShopItem('Backpack', { quantity: 10, restock_quantity: 12 });
+const template = buildShopTemplate({ is_owner: true, is_system: false, shop_items: [arrow, backpack] });
+
+function serve() {
+  return mockFetch(({ url, init }) => {
+    const { pathname } = new URL(url, 'http://test');
+    if (
+      init.method === 'PATCH' &&
+      pathname === `/api/v1/shop_templates/${template.id}/shop_items/${arrow.id}`
+    )
+      return success({ ...arrow, ...JSON.parse(String(init.body)).shop_item });
+    if (pathname === `/api/v1/shop_templates/${template.id}`) return success(template);
+    if (pathname === '/api/v1/search/items') return success([]);
+    return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+  });
+}
+
+const rowOf = (name: string) =>
+  screen.getAllByTestId('shop-item-row').find((row) => row.textContent?.includes(name)) as HTMLElement;
+
+describe('ShopTemplateInventoryPage', () => {
+  it('offers Save on a ware only once one of its fields differs, and sends what changed', async () => {
+    const fetchMock = serve();
+    renderRoutes(
+      [{ path: '/shops/templates/:id/inventory', element: <ShopTemplateInventoryPage /> }],
+      `/shops/templates/${template.id}/inventory`,
+    );
+    await screen.findByRole('heading', { level: 1, name: /Inventory/ });
+    const saveArrow = within(rowOf('Arrow')).getByRole('button', { name: 'Save Arrow' });
+    const saveBackpack = within(rowOf('Backpack')).getByRole('button', { name: 'Save Backpack' });
+    expect(saveArrow).toBeDisabled();
+    expect(saveBackpack).toBeDisabled();
+    expect(
+      within(rowOf('Backpack')).getByRole('textbox', { name: 'Restock quantity of Backpack' }),
+    ).toHaveValue('12');
+
+    const user = userEvent.setup();
+    const quantity = within(rowOf('Arrow')).getByRole('textbox', { name: 'Quantity of Arrow' });
+    await user.clear(quantity);
+    await user.type(quantity, '150');
+    expect(saveArrow).toBeEnabled();
+    expect(saveBackpack).toBeDisabled();
+    // Typed back to what the shop holds: nothing to save again.
+    await user.clear(quantity);
+    await user.type(quantity, '200');
+    expect(saveArrow).toBeDisabled();
+
+    await user.clear(quantity);
+    await user.type(quantity, '150');
+    await user.type(
+      within(rowOf('Arrow')).getByRole('textbox', { name: 'Own price of Arrow in gp' }),
+      '0.07',
+    );
+    await user.click(saveArrow);
+    const patch = await vi.waitFor(() => {
+      const call = fetchMock.mock.calls.find(([, init]) => init?.method === 'PATCH');
+      if (!call) throw new Error('no PATCH yet');
+      return call;
+    });
+    expect(JSON.parse(String(patch[1]?.body))).toEqual({
+      shop_item: { quantity: 150, price_cp: 7, restock_quantity: null },
+    });
+  });
+});
