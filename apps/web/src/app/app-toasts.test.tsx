@@ -1,24 +1,12 @@
 import { MantineProvider } from '@mantine/core';
 import { render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { toast } from '../lib/toast';
+import { restoreViewportAfterEach, setViewport } from '../test/viewport';
 import { AppToasts } from './app-toasts';
 import { theme } from './theme';
 
-/** happy-dom's own window API: its media queries answer to this viewport (setting innerWidth moves none). */
-interface HappyDomWindow {
-  happyDOM: { setViewport(viewport: { width: number; height: number }): void };
-}
-const isHappyDom = (candidate: object): candidate is HappyDomWindow => 'happyDOM' in candidate;
-
-function setViewport(width: number, height: number) {
-  if (!isHappyDom(window)) throw new Error('These tests need happy-dom’s viewport.');
-  window.happyDOM.setViewport({ width, height });
-}
-
-// Test files share a worker: the next one gets the viewport this one started with.
-const initial = { width: window.innerWidth, height: window.innerHeight };
-afterEach(() => setViewport(initial.width, initial.height));
+restoreViewportAfterEach();
 
 /** The corner a toast shown at this window size opens in. */
 async function cornerAt(width: number, height: number): Promise<string | null | undefined> {

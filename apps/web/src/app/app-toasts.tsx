@@ -1,4 +1,5 @@
 import { useMediaQuery } from '@mantine/hooks';
+import { usePhone } from '../lib/use-phone';
 import { DeferredNotifications } from './deferred-notifications';
 
 /**
@@ -12,7 +13,7 @@ import { DeferredNotifications } from './deferred-notifications';
 export function AppToasts() {
   // Known at the first render (no server rendering here): measured in an effect, a phone would draw the
   // whole app a second time, synchronously, right after its first screen (issue 13 §1).
-  const phone = useMediaQuery('(max-width: 47.99em)', undefined, { getInitialValueInEffect: false });
+  const phone = usePhone();
   const desktop = useMediaQuery('(min-width: 64em)', undefined, { getInitialValueInEffect: false });
   return (
     <DeferredNotifications

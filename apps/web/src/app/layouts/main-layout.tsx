@@ -1,5 +1,4 @@
 import { ActionIcon, Anchor, AppShell, Burger, Group, Loader } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Outlet, useLocation, useNavigation } from 'react-router';
@@ -10,6 +9,7 @@ import { ThemeToggle } from '../../components/theme-toggle';
 import { AnnouncementBanners } from '../../features/announcements/components/announcement-banners';
 import { useUpdatePreferences } from '../../features/preferences/api/preferences-api';
 import { DemoBillingBadge } from '../../features/subscription/components/demo-billing-badge';
+import { usePhone } from '../../lib/use-phone';
 import { useAuthStore } from '../../stores/auth-store';
 import { useUiStore } from '../../stores/ui-store';
 import { Notifications } from '../deferred-notifications';
@@ -30,7 +30,7 @@ export function MainLayout() {
   const updatePreferences = useUpdatePreferences();
   // A collapsed navbar only slides off-screen: make it inert so keyboard users do not tab into it.
   // Known at the first render, so a phone does not draw the shell twice as the page starts (issue 13 §1).
-  const isMobile = useMediaQuery('(max-width: 47.99em)', undefined, { getInitialValueInEffect: false });
+  const isMobile = usePhone();
   const navbarHidden = isMobile ? !mobileMenuOpen : !sidebarOpen;
   // On a phone the menu starts closed, off-screen and inert: its links are drawn when it first opens, not as
   // the page starts, where they cost the first screen a render and a style and layout pass (issue 13 §1).

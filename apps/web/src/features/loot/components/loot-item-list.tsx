@@ -1,7 +1,7 @@
 import { formatStackValue, type LootItem } from '@haversack/contracts';
 import { Center, Group, Table, Text } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { IconCoins } from '@tabler/icons-react';
+import { usePhone } from '../../../lib/use-phone';
 
 /** A coin line reads as a purse does ("250 gp"); any other line by its item's name. */
 export function lootItemLabel(item: LootItem): string {
@@ -25,8 +25,7 @@ const isUnpriced = (item: LootItem) => item.item_template.metadata.priced === fa
  * goes under the item's name, so the three columns left fit the screen without scrolling sideways.
  */
 export function LootItemList({ items, totalValueCp }: { items: readonly LootItem[]; totalValueCp?: number }) {
-  // Known at the first render, as the app's other layout switches (app-toasts.tsx).
-  const phone = useMediaQuery('(max-width: 47.99em)', undefined, { getInitialValueInEffect: false });
+  const phone = usePhone();
   if (items.length === 0) {
     return (
       <Center py="md">

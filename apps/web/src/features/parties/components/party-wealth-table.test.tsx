@@ -1,8 +1,9 @@
 import type { PartyWealth } from '@haversack/contracts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { failure, mockFetch, success } from '../../../test/fixtures';
+import { restoreViewportAfterEach, setViewport } from '../../../test/viewport';
 import { buildCharacterWealth, buildHolding } from '../../characters/test/wealth-fixtures';
 import { renderWithProviders } from '../../inventory/test/inventory-fixtures';
 import { PartyWealthSection } from './party-wealth-table';
@@ -59,18 +60,7 @@ function mockWealth(answer: () => Response) {
   });
 }
 
-/** happy-dom's own window API: its media queries answer to this viewport (setting innerWidth moves none). */
-interface HappyDomWindow {
-  happyDOM: { setViewport(viewport: { width: number; height: number }): void };
-}
-const isHappyDom = (candidate: object): candidate is HappyDomWindow => 'happyDOM' in candidate;
-function setViewport(width: number, height: number) {
-  if (!isHappyDom(window)) throw new Error('These tests need happy-dom’s viewport.');
-  window.happyDOM.setViewport({ width, height });
-}
-// Test files share a worker: the next one gets the viewport this one started with.
-const initial = { width: window.innerWidth, height: window.innerHeight };
-afterEach(() => setViewport(initial.width, initial.height));
+restoreViewportAfterEach();
 
 const rowByName = (table: HTMLElement, name: string) =>
   within(table)

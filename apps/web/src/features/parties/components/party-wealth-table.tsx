@@ -1,10 +1,10 @@
 import { type CharacterWealth, formatStackValue, type Holding } from '@haversack/contracts';
 import { Anchor, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Link } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
+import { usePhone } from '../../../lib/use-phone';
 import { formatWeight } from '../../../lib/weight';
 import { partyWealthQuery } from '../../characters/api/wealth-api';
 import { purseLabel } from '../../characters/components/character-wealth';
@@ -109,8 +109,7 @@ function WealthTable({ characters, stash, totals, caption }: WealthViewProps) {
 
 /** A table from tablets up; cards on a phone (spec/02 §9's mobile), where four columns do not fit. */
 function WealthView(props: WealthViewProps) {
-  // Known at the first render, as the app's other layout switches (app-toasts.tsx).
-  const phone = useMediaQuery('(max-width: 47.99em)', undefined, { getInitialValueInEffect: false });
+  const phone = usePhone();
   return phone ? <PartyWealthList {...props} /> : <WealthTable {...props} />;
 }
 

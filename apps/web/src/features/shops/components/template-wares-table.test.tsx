@@ -1,21 +1,11 @@
 import { screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { restoreViewportAfterEach, setViewport } from '../../../test/viewport';
 import { renderWithProviders } from '../../inventory/test/inventory-fixtures';
 import { buildShopItem } from '../test/shop-fixtures';
 import { TemplateWaresTable } from './template-wares-table';
 
-/** happy-dom's own window API: its media queries answer to this viewport (setting innerWidth moves none). */
-interface HappyDomWindow {
-  happyDOM: { setViewport(viewport: { width: number; height: number }): void };
-}
-const isHappyDom = (candidate: object): candidate is HappyDomWindow => 'happyDOM' in candidate;
-function setViewport(width: number, height: number) {
-  if (!isHappyDom(window)) throw new Error('These tests need happy-dom’s viewport.');
-  window.happyDOM.setViewport({ width, height });
-}
-// Test files share a worker: the next one gets the viewport this one started with.
-const initial = { width: window.innerWidth, height: window.innerHeight };
-afterEach(() => setViewport(initial.width, initial.height));
+restoreViewportAfterEach();
 
 const wares = [
   buildShopItem('Arrow', { quantity: 200, buy_price_cp: 5 }),

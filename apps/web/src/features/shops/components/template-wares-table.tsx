@@ -1,14 +1,13 @@
 import { formatCopper, type ShopItem } from '@haversack/contracts';
 import { Table, Text } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { usePhone } from '../../../lib/use-phone';
 
 /**
  * What a shop template stocks: quantity, price and what a restock brings it back to. On a phone the
  * restock goes under the quantity, and only where it differs, so three columns fit without scrolling.
  */
 export function TemplateWaresTable({ items }: { items: readonly ShopItem[] }) {
-  // Known at the first render, as the app's other layout switches (app-toasts.tsx).
-  const phone = useMediaQuery('(max-width: 47.99em)', undefined, { getInitialValueInEffect: false });
+  const phone = usePhone();
   return (
     <Table.ScrollContainer minWidth={phone ? 280 : 420}>
       <Table striped data-testid="template-items">

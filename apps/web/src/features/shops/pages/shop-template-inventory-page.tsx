@@ -15,7 +15,7 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
+import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
@@ -24,6 +24,7 @@ import { noItemsFound } from '../../../components/empty-state';
 import { isApiError } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { generalMessages, toast } from '../../../lib/toast';
+import { usePhone } from '../../../lib/use-phone';
 import { marketplaceQuery } from '../../items/api/item-templates-api';
 import { addShopItem, removeShopItem, shopKeys, shopTemplateQuery, updateShopItem } from '../api/shops-api';
 
@@ -42,8 +43,7 @@ function errorText(error: unknown): string {
 
 function ShopItemRow({ templateId, item }: { templateId: string; item: ShopItem }) {
   const queryClient = useQueryClient();
-  // Known at the first render, as the app's other layout switches (app-toasts.tsx).
-  const phone = useMediaQuery('(max-width: 47.99em)', undefined, { getInitialValueInEffect: false });
+  const phone = usePhone();
   const [quantity, setQuantity] = useState<number | string>(item.quantity);
   const [price, setPrice] = useState<number | string>(cpToGp(item.price_cp));
   const [restock, setRestock] = useState<number | string>(item.restock_quantity ?? '');

@@ -1,0 +1,21 @@
+import { afterEach } from 'vitest';
+
+/** happy-dom's own window API: its media queries answer to this viewport (setting innerWidth moves none). */
+interface HappyDomWindow {
+  happyDOM: { setViewport(viewport: { width: number; height: number }): void };
+}
+const isHappyDom = (candidate: object): candidate is HappyDomWindow => 'happyDOM' in candidate;
+
+export function setViewport(width: number, height: number) {
+  if (!isHappyDom(window)) throw new Error('These tests need happy-dom’s viewport.');
+  window.happyDOM.setViewport({ width, height });
+}
+
+/**
+ * Puts the viewport back after each test of the calling file: test files share a worker, and the next one
+ * expects the viewport this one started with.
+ */
+export function restoreViewportAfterEach() {
+  const initial = { width: window.innerWidth, height: window.innerHeight };
+  afterEach(() => setViewport(initial.width, initial.height));
+}
