@@ -1,10 +1,11 @@
-import { type CharacterWealth, formatStackValue, type Holding } from '@haversack/contracts';
+import type { CharacterWealth, Holding } from '@haversack/contracts';
 import { Anchor, Group, Paper, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { formatWeight } from '../../../lib/weight';
 import { purseLabel } from '../../characters/components/character-wealth';
 import { LoadMeter } from '../../characters/components/load-meter';
+import { HoldingWorth } from './holding-worth';
 
 /** One card: who (or what) on the left, its wealth on the right, then its purse and its load. */
 function WealthCard({
@@ -26,12 +27,7 @@ function WealthCard({
         <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
           <div style={{ minWidth: 0 }}>{who}</div>
           <div style={{ textAlign: 'right', flexShrink: 0 }}>
-            <Text size="sm" fw={700} data-testid="wealth-row-value">
-              {formatStackValue(holding.total_value_cp)}
-            </Text>
-            <Text size="xs" c="dimmed">
-              Items {formatStackValue(holding.items_value_cp)}
-            </Text>
+            <HoldingWorth holding={holding} />
           </div>
         </Group>
         <Text size="sm">

@@ -1,4 +1,4 @@
-import { type CharacterWealth, formatStackValue, type Holding } from '@haversack/contracts';
+import type { CharacterWealth, Holding } from '@haversack/contracts';
 import { Anchor, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
@@ -9,6 +9,7 @@ import { formatWeight } from '../../../lib/weight';
 import { partyWealthQuery } from '../../characters/api/wealth-api';
 import { purseLabel } from '../../characters/components/character-wealth';
 import { LoadMeter } from '../../characters/components/load-meter';
+import { HoldingWorth } from './holding-worth';
 import { PartyWealthList } from './party-wealth-list';
 
 /** Wide enough for the load bars; a tablet's narrower column scrolls the table sideways in its own box. */
@@ -19,12 +20,7 @@ function WealthCells({ holding }: { holding: Holding }) {
     <>
       <Table.Td data-testid="wealth-row-purse">{purseLabel(holding.coins)}</Table.Td>
       <Table.Td>
-        <Text size="sm" fw={600} data-testid="wealth-row-value">
-          {formatStackValue(holding.total_value_cp)}
-        </Text>
-        <Text size="xs" c="dimmed">
-          Items {formatStackValue(holding.items_value_cp)}
-        </Text>
+        <HoldingWorth holding={holding} />
       </Table.Td>
     </>
   );
