@@ -262,25 +262,28 @@ test('a GM deploys the General Store; a player on a phone buys and sells with ch
   await expect(player.page.getByTestId('my-coins')).toHaveText('Your coins: 8 gp 2 sp 2 cp');
   await stockRow(player.page, 'Backpack').getByRole('button', { name: 'Buy Backpack' }).tap();
   const askBackpack = player.page.getByRole('dialog', { name: 'Buy Backpack' });
+  // Backpacks do not stack: two of the shelf's nine, each a stack of its own, in one purchase.
+  await expect(askBackpack).toContainText(`${GENERAL_STORE} has 9 in stock.`);
+  await askBackpack.getByRole('textbox', { name: /Quantity/ }).fill('2');
   await expect(askBackpack.getByTestId('trade-needs-approval')).toContainText('waits for the GM');
   await expect(askBackpack.getByTestId('trade-payment-source')).toBeVisible();
-  await askBackpack.getByRole('button', { name: 'Ask to buy for 1 gp 8 sp' }).tap();
+  await askBackpack.getByRole('button', { name: 'Ask to buy for 3 gp 6 sp' }).tap();
   await expect(player.page.getByTestId('toast-info').last()).toContainText(
-    'Your purchase is waiting for the GM’s approval. 1 × Backpack.',
+    'Your purchase is waiting for the GM’s approval. 2 × Backpack.',
   );
-  // Nothing paid yet; the backpack is held off the shelf, on both screens.
+  // Nothing paid yet; the backpacks are held off the shelf, on both screens.
   await expect(player.page.getByTestId('my-coins')).toHaveText('Your coins: 8 gp 2 sp 2 cp');
-  await expect(stockRow(player.page, 'Backpack').getByTestId('stock-quantity')).toHaveText('8 in stock');
+  await expect(stockRow(player.page, 'Backpack').getByTestId('stock-quantity')).toHaveText('7 in stock');
 
   // The GM's Requests tab shows it live; approving takes the coins.
   const waiting = gm.page.getByTestId('shop-request');
-  await expect(waiting).toContainText('1 × Backpack');
+  await expect(waiting).toContainText('2 × Backpack');
   await checkPage(gm.page, 'shops-instance-gm-requests');
-  await waiting.getByRole('button', { name: /^Approve 1 × Backpack/ }).click();
-  await expect(gm.page.getByTestId('toast-success').last()).toContainText('Purchase approved: 1 × Backpack');
+  await waiting.getByRole('button', { name: /^Approve 2 × Backpack/ }).click();
+  await expect(gm.page.getByTestId('toast-success').last()).toContainText('Purchase approved: 2 × Backpack');
   await expect(gm.page.getByTestId('requests-empty')).toBeVisible();
-  // 1 gp 8 sp, paid with 2 gp and 2 sp back, on the player's open screen.
-  await expect(player.page.getByTestId('my-coins')).toHaveText('Your coins: 6 gp 4 sp 2 cp');
+  // 3 gp 6 sp, paid with 4 gp and 4 sp back, on the player's open screen.
+  await expect(player.page.getByTestId('my-coins')).toHaveText('Your coins: 4 gp 6 sp 2 cp');
   await gm.page.getByRole('tab', { name: 'Sales log' }).click();
   await expect(gm.page.getByTestId('shop-sale').first()).toBeVisible();
   await expect(gm.page.getByTestId('shop-sales')).toContainText('Backpack');

@@ -28,10 +28,21 @@ export const ledgerRepository = {
     await db.insert(transactions).values(rows.map(withSource));
   },
 
-  /** Whether a purchase took (the last of) this stack out of this shop container. */
-  async soldFrom(db: Executor, shopContainerId: string, itemInstanceId: string): Promise<boolean> {
+  /**
+   * The newest purchase that took (the last of) this stack out of this shop container: what it was and at
+   * what price each, so a buyer too late for that stack can be offered the rest of its shelf line.
+   */
+  async soldFrom(
+    db: Executor,
+    shopContainerId: string,
+    itemInstanceId: string,
+  ): Promise<{ itemTemplateId: string | null; itemName: string | null; details: unknown } | undefined> {
     const [row] = await db
-      .select({ id: transactions.id })
+      .select({
+        itemTemplateId: transactions.itemTemplateId,
+        itemName: transactions.itemName,
+        details: transactions.details,
+      })
       .from(transactions)
       .where(
         and(
@@ -40,8 +51,9 @@ export const ledgerRepository = {
           sql`${transactions.details} @> ${JSON.stringify({ source_instance_ids: [itemInstanceId] })}::jsonb`,
         ),
       )
+      .orderBy(...ledgerNewestFirst)
       .limit(1);
-    return row !== undefined;
+    return row;
   },
 
   /** Rows by id, in the order of the ids given (a use case answering with the rows it wrote). */

@@ -422,7 +422,7 @@ describe('trading invariants', () => {
     expect(tally.approved + tally.released).toBeGreaterThan(0);
   });
 
-  it('two players racing for a held stack and its approval never oversell', async () => {
+  it('two players racing for a whole shelf line, held, and its approval never oversell', async () => {
     const [a, b] = traders as [(typeof traders)[number], (typeof traders)[number]];
     const gold = await coinTemplate(ctx, 'gp');
     await ctx.app.services.inventory.createInstance(
@@ -432,7 +432,10 @@ describe('trading invariants', () => {
     await callApi(ctx, 'POST', `/shop_instances/${shopId}/restock`, gm);
     const ropes = (await stacksIn(shopContainer)).find((s) => s.instance.quantity >= 2 && s.key === null);
     if (!ropes) throw new Error('no stack to race for');
-    const available = ropes.instance.quantity;
+    // The whole shelf line: a buyer too late for the named stack is sold the rest of its line instead.
+    const available = (await stacksIn(shopContainer))
+      .filter((s) => s.instance.itemTemplateId === ropes.instance.itemTemplateId)
+      .reduce((n, s) => n + s.instance.quantity, 0);
     const ask = (t: typeof a) =>
       callApi(ctx, 'POST', `/shop_instances/${shopId}/purchase`, t.user, {
         purchase: {
@@ -445,7 +448,7 @@ describe('trading invariants', () => {
       });
     const results = await Promise.all([ask(a), ask(b)]);
     const codes = results.map((r) => r.statusCode).sort();
-    // One gets the whole stack (at once or as a request); the other finds it gone.
+    // One gets the whole line (at once or as a request); the other finds it gone.
     expect(codes.filter((c) => c === 200 || c === 202)).toHaveLength(1);
     expect(codes.every((c) => c < 500)).toBe(true);
     const won = results.find((r) => r.statusCode === 202);

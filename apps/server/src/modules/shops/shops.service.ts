@@ -43,7 +43,11 @@ import type { DomainEvent } from '../../realtime/events.js';
 import { charactersRepository } from '../characters/characters.repository.js';
 import { templateFacts, toInstanceJson } from '../inventory/inventory.json.js';
 import { containerAccess } from '../inventory/inventory.policy.js';
-import { type ContainerContext, inventoryRepository } from '../inventory/inventory.repository.js';
+import {
+  type ContainerContext,
+  inventoryRepository,
+  type TemplateRow,
+} from '../inventory/inventory.repository.js';
 import type { InventoryMoves } from '../inventory/inventory.service.js';
 import { eventFromLedger } from '../inventory/inventory-events.js';
 import type { LedgerActor } from '../inventory/inventory-ledger.js';
@@ -1072,6 +1076,61 @@ export class ShopsService {
   }
 
   /**
+   * The stacks a purchase takes: `quantity` of the shelf line the named stack sits on (one item at one
+   * price, as the shop page groups it: daggers, which do not stack, sit there as one stack each), the named
+   * stack first, then the line's others oldest first. A buyer too late for the named stack (bought out since
+   * they saw the shop) gets the rest of its line at the price that stack sold for. The caller holds the
+   * shop container's lock, so the line cannot change underneath; its stacks are locked here.
+   */
+  async #shelfStock(
+    tx: Executor,
+    shop: ShopInstanceRow,
+    containerId: string,
+    itemInstanceId: string,
+    quantity: number,
+  ) {
+    const locked = await inventoryRepository.lockInstanceWithTemplate(tx, itemInstanceId);
+    const named = locked && locked.instance.containerId === containerId ? locked : undefined;
+    let line: { template: TemplateRow; name: string; buy: number };
+    if (named) {
+      const { facts, buy } = await this.#quote(shop, named.template, named.instance.instanceData);
+      line = { template: named.template, name: facts.name, buy };
+    } else {
+      // Gone since this buyer saw the shop: sold out, not "not for sale", unless its line has more.
+      const sale = await ledgerRepository.soldFrom(tx, containerId, itemInstanceId);
+      const template = sale?.itemTemplateId
+        ? await inventoryRepository.template(tx, sale.itemTemplateId)
+        : undefined;
+      const unit = (sale?.details as { unit_price_cp?: unknown } | null)?.unit_price_cp;
+      if (!sale || !template || typeof unit !== 'number') throw AppError.notFound(shopMessages.notInShop);
+      line = { template, name: sale.itemName ?? template.name, buy: unit };
+    }
+    const stacks: { id: string; quantity: number }[] = [];
+    let inLine = 0;
+    const take = (id: string, available: number) => {
+      const n = Math.min(available, quantity - Math.min(inLine, quantity));
+      if (n > 0) stacks.push({ id, quantity: n });
+      inLine += available;
+    };
+    if (named) take(named.instance.id, named.instance.quantity);
+    // Only a purchase larger than the named stack reads the rest of the line (most buy from one stack).
+    if (!named || quantity > named.instance.quantity) {
+      for (const other of await inventoryRepository.plainStacks(tx, containerId, line.template.id)) {
+        if (other.id === named?.instance.id) continue;
+        const { facts, buy } = await this.#quote(shop, line.template, other.instanceData);
+        if (facts.name === line.name && buy === line.buy) take(other.id, other.quantity);
+      }
+    }
+    if (inLine < quantity) {
+      const message = inLine === 0 ? shopMessages.outOfStock : `Only ${inLine} left in stock.`;
+      throw new AppError('ITEM_OUT_OF_STOCK', message, {
+        details: [{ field: inLine === 0 ? 'item_instance_id' : 'quantity', message }],
+      });
+    }
+    return { ...line, stacks };
+  }
+
+  /**
    * The party stash that pays for a purchase (issue 10 §8): only where the GM allows it, and only a stash
    * of this shop's party (the party's first one when none is named).
    */
@@ -1281,23 +1340,13 @@ export class ShopsService {
         payerId ? [payerId] : [],
       );
       const payer = payerId ? this.#payerContext(shop, located, payerId) : buyer;
-      const locked = await inventoryRepository.lockInstanceWithTemplate(tx, input.item_instance_id);
-      if (!locked || locked.instance.containerId !== container.id) {
-        // Someone bought the last of it since this buyer saw the shop: sold out, not "not for sale".
-        if (await ledgerRepository.soldFrom(tx, container.id, input.item_instance_id)) {
-          throw new AppError('ITEM_OUT_OF_STOCK', shopMessages.outOfStock, {
-            details: [{ field: 'item_instance_id', message: shopMessages.outOfStock }],
-          });
-        }
-        throw AppError.notFound(shopMessages.notInShop);
-      }
-      const { instance: stack, template } = locked;
-      if (input.quantity > stack.quantity) {
-        throw new AppError('ITEM_OUT_OF_STOCK', `Only ${stack.quantity} left in stock.`, {
-          details: [{ field: 'quantity', message: `Only ${stack.quantity} left in stock.` }],
-        });
-      }
-      const { facts, buy } = await this.#quote(shop, template, stack.instanceData);
+      const { template, name, buy, stacks } = await this.#shelfStock(
+        tx,
+        shop,
+        container.id,
+        input.item_instance_id,
+        input.quantity,
+      );
       const total = buy * input.quantity;
       await this.deps.moves.countAction(tx, actor.id, 'party', shop.partyId);
       // Above the threshold, a player's purchase waits for the GM (issue 10 §8); the GM's team buys at once.
@@ -1318,9 +1367,9 @@ export class ShopsService {
           buyer,
           payer,
           paymentSource,
-          stackId: stack.id,
+          stacks,
           templateId: template.id,
-          itemName: facts.name,
+          itemName: name,
           quantity: input.quantity,
           unit: buy,
         });
@@ -1330,12 +1379,12 @@ export class ShopsService {
         actor,
         shop,
         source: container,
-        stacks: [{ id: stack.id, quantity: input.quantity }],
+        stacks,
         buyer,
         payer,
         paymentSource,
         templateId: template.id,
-        itemName: facts.name,
+        itemName: name,
         quantity: input.quantity,
         unit: buy,
         scope: 'party',
@@ -1381,7 +1430,7 @@ export class ShopsService {
       buyer: ContainerContext;
       payer: ContainerContext;
       paymentSource: PaymentSource;
-      stackId: string;
+      stacks: { id: string; quantity: number }[];
       templateId: string;
       itemName: string;
       quantity: number;
@@ -1412,12 +1461,12 @@ export class ShopsService {
       unitPriceCp: args.unit,
       totalPriceCp: total,
     });
-    const moved = await this.deps.moves.moveStack(
-      tx,
-      args.stackId,
-      this.#shopContext(shop, hold, args.party),
-      args.quantity,
-    );
+    const holdContext = this.#shopContext(shop, hold, args.party);
+    const heldIds: string[] = [];
+    for (const stack of args.stacks) {
+      const moved = await this.deps.moves.moveStack(tx, stack.id, holdContext, stack.quantity);
+      heldIds.push(...moved.targetIds);
+    }
     const details = { reason: 'shop_request', shop_instance_id: shop.id, shop_request_id: request.id };
     const summary = `${actor.username} asked to buy ${args.quantity} × ${args.itemName} from ${shop.name} for ${formatCopper(total)}`;
     await record(
@@ -1443,7 +1492,7 @@ export class ShopsService {
           // The buyer's one inventory action for this purchase (DESIGN §5); approval counts no other.
           scope: 'party',
           itemTemplateId: args.templateId,
-          itemInstanceId: moved.targetIds[0] ?? null,
+          itemInstanceId: heldIds[0] ?? null,
           itemName: args.itemName,
           quantity: args.quantity,
           sourceContainerId: container.id,

@@ -55,7 +55,7 @@ async function purse(containerId: string) {
 }
 
 /** A GM on a paid plan with a party, a player with a character, a shop template with items. */
-async function world(options: { price?: number; stock?: number } = {}) {
+async function world(options: { price?: number; stock?: number; stackSize?: number } = {}) {
   const gm = await createUser(ctx);
   await upgrade(ctx, gm, 'tier_1');
   const party = await createParty(ctx, gm, { encumbrance_style: 'none' });
@@ -65,7 +65,7 @@ async function world(options: { price?: number; stock?: number } = {}) {
     name: 'Rope',
     baseValue: 1,
     currency: 'gp',
-    stackSize: 0,
+    stackSize: options.stackSize ?? 0,
     weight: 10,
   });
   const template = body<ShopTemplate>(
@@ -623,6 +623,125 @@ describe('trading', () => {
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     const total = ((await purse(w.heroBag)).gp ?? 0) + ((await purse(rivalBag)).gp ?? 0);
     expect(total).toBe(18);
+  });
+});
+
+describe('buying along a shelf line', () => {
+  /** A shop shelving 3 ropes that do not stack: three stacks of one on one line at one price. */
+  async function shelf() {
+    const w = await world({ stock: 3, stackSize: 1, price: 100 });
+    const ids = w.shop.container.item_instances.map((i) => i.id);
+    expect(w.shop.container.item_instances.map((i) => i.quantity)).toEqual([1, 1, 1]);
+    const buy = (who: SignedInUser, characterId: string, bag: string, itemId: string, quantity: number) =>
+      callApi(ctx, 'POST', `/shop_instances/${w.shop.id}/purchase`, who, {
+        purchase: {
+          item_instance_id: itemId,
+          quantity,
+          buyer_character_id: characterId,
+          buyer_container_id: bag,
+        },
+      });
+    const ropesIn = async (containerId: string) =>
+      (
+        await ctx.database.db
+          .select({ quantity: itemInstances.quantity })
+          .from(itemInstances)
+          .where(and(eq(itemInstances.containerId, containerId), eq(itemInstances.itemTemplateId, w.rope.id)))
+      ).reduce((n, r) => n + r.quantity, 0);
+    return { ...w, ids, buy, ropesIn };
+  }
+
+  it('buys several non-stacking items in one purchase with one item row, and never more than the line holds', async () => {
+    const w = await shelf();
+    await giveCoins(w.player, w.heroBag, 'gp', 5);
+    const [first = ''] = w.ids;
+    const tooMany = await w.buy(w.player, w.hero.id, w.heroBag, first, 4);
+    expect(tooMany.statusCode).toBe(409);
+    expect(body(tooMany).error).toMatchObject({
+      code: 'ITEM_OUT_OF_STOCK',
+      message: 'Only 3 left in stock.',
+    });
+    expect(await w.ropesIn(w.shop.container.id)).toBe(3);
+    expect(await purse(w.heroBag)).toEqual({ gp: 5 });
+
+    const bought = await w.buy(w.player, w.hero.id, w.heroBag, first, 3);
+    expect(bought.statusCode, bought.body).toBe(200);
+    expect(body<TradeResult>(bought).data).toMatchObject({ quantity: 3, total_price_cp: 300 });
+    expect(await w.ropesIn(w.heroBag)).toBe(3);
+    expect(await w.ropesIn(w.shop.container.id)).toBe(0);
+    expect(await purse(w.heroBag)).toEqual({ gp: 2 });
+    const rows = await ctx.database.db
+      .select()
+      .from(transactions)
+      .where(and(eq(transactions.itemTemplateId, w.rope.id), eq(transactions.transactionType, 'purchase')));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ quantity: 3, amountCp: 300 });
+    const details = rows[0]?.details as { source_instance_ids?: string[] } | undefined;
+    expect(details?.source_instance_ids?.sort()).toEqual([...w.ids].sort());
+  });
+
+  it('sells a buyer too late for the stack they chose the rest of its line, and sold out once it is empty', async () => {
+    const w = await shelf();
+    await giveCoins(w.player, w.heroBag, 'gp', 5);
+    const [first = ''] = w.ids;
+    expect((await w.buy(w.player, w.hero.id, w.heroBag, first, 1)).statusCode).toBe(200);
+    // The page still names the first rope: the two left on its line are sold instead.
+    const late = await w.buy(w.player, w.hero.id, w.heroBag, first, 2);
+    expect(late.statusCode, late.body).toBe(200);
+    expect(await w.ropesIn(w.heroBag)).toBe(3);
+    const gone = await w.buy(w.player, w.hero.id, w.heroBag, first, 1);
+    expect(gone.statusCode).toBe(409);
+    expect(body(gone).error).toMatchObject({
+      code: 'ITEM_OUT_OF_STOCK',
+      message: 'This item is out of stock.',
+    });
+    expect(await purse(w.heroBag)).toEqual({ gp: 2 });
+  });
+
+  it('three players racing for the same rope on a line of three each get one; a fourth is told it sold out', async () => {
+    const w = await shelf();
+    const buyers = [{ user: w.player, heroId: w.hero.id, bag: w.heroBag }];
+    for (let i = 0; i < 3; i++) {
+      const user = await createMember(ctx, w.party, 'player');
+      const hero = await createCharacter(ctx, user, { partyId: w.party.id, maxWeight: null, maxSlots: null });
+      buyers.push({ user, heroId: hero.id, bag: hero.primary_container_id ?? '' });
+    }
+    for (const b of buyers) await giveCoins(b.user, b.bag, 'gp', 1);
+    const [first = ''] = w.ids;
+    const results = await Promise.all(buyers.map((b) => w.buy(b.user, b.heroId, b.bag, first, 1)));
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 200, 200, 409]);
+    const held = await Promise.all(buyers.map((b) => w.ropesIn(b.bag)));
+    const paid = await Promise.all(buyers.map(async (b) => (await purse(b.bag)).gp ?? 0));
+    // Each winner holds one rope and paid for it; the loser kept their coin.
+    expect(held.map((n, i) => n + (paid[i] ?? 0))).toEqual([1, 1, 1, 1]);
+    expect(await w.ropesIn(w.shop.container.id)).toBe(0);
+  });
+
+  it('holds a whole line for the GM’s approval and puts it back on the shelf when declined', async () => {
+    const w = await shelf();
+    await giveCoins(w.player, w.heroBag, 'gp', 5);
+    await callApi(ctx, 'PATCH', `/shop_instances/${w.shop.id}`, w.gm, {
+      shop_instance: { approval_threshold_cp: 150 },
+    });
+    const [first = ''] = w.ids;
+    const asked = await w.buy(w.player, w.hero.id, w.heroBag, first, 3);
+    expect(asked.statusCode, asked.body).toBe(202);
+    const request = body<{ request: { id: string; quantity: number } }>(asked).data.request;
+    expect(request.quantity).toBe(3);
+    expect(await w.ropesIn(w.shop.container.id)).toBe(0);
+    const declined = await callApi(ctx, 'POST', `/shop_requests/${request.id}/decline`, w.gm, {});
+    expect(declined.statusCode, declined.body).toBe(200);
+    expect(await w.ropesIn(w.shop.container.id)).toBe(3);
+    // Back on the shelf as new stacks: the shop page shows their ids.
+    const shelved = body<ShopInstance>(await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}`, w.player));
+    const [back = ''] = shelved.data.container.item_instances.map((i) => i.id);
+    const again = await w.buy(w.player, w.hero.id, w.heroBag, back, 3);
+    expect(again.statusCode).toBe(202);
+    const id = body<{ request: { id: string } }>(again).data.request.id;
+    const approved = await callApi(ctx, 'POST', `/shop_requests/${id}/approve`, w.gm, {});
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(await w.ropesIn(w.heroBag)).toBe(3);
+    expect(await purse(w.heroBag)).toEqual({ gp: 2 });
   });
 });
 

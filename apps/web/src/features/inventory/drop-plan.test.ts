@@ -29,6 +29,7 @@ const shopItem: DraggedShopItem = {
   itemId: 'stock-1',
   name: 'Rope',
   quantity: 5,
+  shelf: 'rope:Rope:100',
   unitCp: 100,
 };
 

@@ -195,6 +195,7 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
       shopId: item.shopId,
       shopName: item.shopName,
       itemId: item.itemId,
+      shelf: item.shelf,
       name: item.name,
       max: item.quantity,
       unitCp: item.unitCp,

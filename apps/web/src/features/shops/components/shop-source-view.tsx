@@ -22,7 +22,7 @@ import { useDragId } from '../../../lib/drag-id';
 import { partyShopsQuery, shopInstanceQuery } from '../api/shops-api';
 import { useTrader } from '../hooks/use-trader';
 import { DiscountBadge, OpenBadge } from './shop-badges';
-import { SellList, shelfLines, TraderPanel, tradeBlocker, traderLoading } from './shop-trading';
+import { SellList, shelfKey, shelfLines, TraderPanel, tradeBlocker, traderLoading } from './shop-trading';
 import type { TradeOffer } from './trade-dialog';
 
 /** What a dragged shop item carries (dnd-kit `data`); the workspace buys it when it lands on a container. */
@@ -32,7 +32,10 @@ export interface DraggedShopItem {
   shopName: string;
   itemId: string;
   name: string;
+  /** How many its shelf line holds: one purchase may take them all. */
   quantity: number;
+  /** Its shelf line (`shelfKey`), from which the purchase is made if this stack sells out meanwhile. */
+  shelf: string;
   unitCp: number;
 }
 
@@ -197,9 +200,9 @@ function ShopShelf({
                   shopId: shop.id,
                   shopName: shop.name,
                   itemId: item.id,
+                  shelf: shelfKey(item),
                   name: item.name,
-                  max: item.quantity,
-                  inStock,
+                  max: inStock,
                   unitCp: item.buy_price_cp,
                   characterId: trader.characterId,
                   containerId: trader.container.id,
@@ -234,7 +237,8 @@ function ShelfRow({
     shopName: shop.name,
     itemId: item.id,
     name: item.name,
-    quantity: item.quantity,
+    quantity: inStock,
+    shelf: shelfKey(item),
     unitCp: item.buy_price_cp,
   };
   const drag = useDraggable({ id: useDragId(`shop-item:${item.id}`), data: payload, disabled: !draggable });

@@ -90,8 +90,8 @@ export interface ShelfLine {
 
 /**
  * Items that do not stack (a backpack) sit in the shop as one instance each, and stackable ones in stacks of
- * their stack size: the shelf shows one line per item and price with the total in stock. A purchase takes
- * from the line's largest stack, so at most that many are bought at once.
+ * their stack size: the shelf shows one line per item and price with the total in stock. A purchase names
+ * the line's largest stack and may take the whole line (the server takes the rest from its other stacks).
  */
 export function shelfLines(stock: readonly ShopStockItem[]): ShelfLine[] {
   const lines = new Map<string, ShelfLine>();
@@ -164,9 +164,9 @@ export function ShopStockList({
               shopId: shop.id,
               shopName: shop.name,
               itemId: item.id,
+              shelf: key,
               name: item.name,
-              max: item.quantity,
-              inStock,
+              max: inStock,
               unitCp: item.buy_price_cp,
               characterId: trader.characterId,
               containerId: trader.container.id,

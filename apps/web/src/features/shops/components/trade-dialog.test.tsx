@@ -209,6 +209,42 @@ describe('TradeDialog', () => {
     expect(outOfStockToasts()).toHaveLength(1);
   }, 20_000);
 
+  it('buys along a shelf line of items that do not stack, and follows the line when my dagger sells', async () => {
+    const daggers = (ids: string[]) => {
+      const shop = buildShopInstance();
+      const stock = ids.map((id) => buildStockItem({ id, name: 'Dagger', quantity: 1, buy_price_cp: 5 }));
+      return { ...shop, container: { ...shop.container, item_instances: stock } };
+    };
+    let onShelf = ['dagger-1', 'dagger-2', 'dagger-3'];
+    const fetchMock = mockShop(
+      () => failure(500, 'INTERNAL_SERVER_ERROR', 'boom'),
+      () => daggers(onShelf),
+    );
+    const user = userEvent.setup();
+    const dagger = { ...offer, itemId: 'dagger-1', shelf: 'template-1:Dagger:5', name: 'Dagger', max: 3 };
+    const { queryClient: client } = renderWithProviders(
+      <TradeDialog offer={dagger} onClose={() => undefined} />,
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Buy Dagger' });
+    expect(await within(dialog).findByText('General Store has 3 in stock.')).toBeInTheDocument();
+    const quantity = within(dialog).getByRole('textbox', { name: /Quantity/ });
+    expect(within(dialog).getByText('1 to 3')).toBeInTheDocument();
+    // Another player buys the dagger this dialog was opened on: the two left on its line stay on offer.
+    onShelf = ['dagger-2', 'dagger-3'];
+    await client.invalidateQueries({ queryKey: shopKeys.instance('shop-1') });
+    expect(await within(dialog).findByText('General Store has 2 in stock.')).toBeInTheDocument();
+    fireEvent.change(quantity, { target: { value: '2' } });
+    await user.click(await within(dialog).findByRole('button', { name: 'Buy for 1 sp' }));
+    await vi.waitFor(() => expect(purchaseBody(fetchMock)).toBeDefined());
+    expect(purchaseBody(fetchMock).purchase).toMatchObject({ item_instance_id: 'dagger-2', quantity: 2 });
+    // Its price is asked of the dagger still there, not of the one that is gone.
+    await vi.waitFor(() =>
+      expect(fetchMock.mock.calls.some(([url]) => String(url).includes('calculate_buy_price/dagger-2'))).toBe(
+        true,
+      ),
+    );
+  }, 20_000);
+
   it('opens the next offer even when the last trade bought out the stack it was for', async () => {
     const onClose = vi.fn();
     // The shop now holds only the second stack: the first (a backpack, say) was the one just bought.

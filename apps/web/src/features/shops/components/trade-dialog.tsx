@@ -37,11 +37,11 @@ export interface TradeOffer {
   shopId: string;
   shopName: string;
   itemId: string;
+  /** A purchase's shelf line (`shelfKey`): one purchase may take all of it, across its stacks. */
+  shelf?: string;
   name: string;
-  /** How many can change hands at once (the shop's stack, or my stack). */
+  /** How many can change hands at once (the shop's shelf line, or my stack). */
   max: number;
-  /** The shop's whole stock of this item, when it is spread over several stacks. */
-  inStock?: number;
   /** The price of one as the list shows it, in copper; null: wait for the shop's quote. */
   unitCp: number | null;
   characterId: string;
@@ -52,14 +52,23 @@ export interface TradeOffer {
 const QUOTE_DEBOUNCE_MS = 250;
 
 /**
- * The stack on offer as the shop has it now (another buyer may take some or all of it while the dialog is
- * open): how many of it may be bought and how many of its shelf line are left; null once it is gone.
+ * The shelf line on offer as the shop has it now (another buyer may take some or all of it while the dialog
+ * is open): a stack of it to name in the purchase (the offered one while it lasts) and how many the line
+ * holds, which one purchase may take; null once the line is sold out.
  */
-function liveStock(stock: readonly ShopStockItem[], itemId: string): { max: number; inStock: number } | null {
-  const stack = stock.find((item) => item.id === itemId);
-  if (!stack) return null;
-  const line = stock.filter((item) => shelfKey(item) === shelfKey(stack));
-  return { max: stack.quantity, inStock: line.reduce((sum, item) => sum + item.quantity, 0) };
+export function liveShelf(
+  stock: readonly ShopStockItem[],
+  itemId: string,
+  shelf: string | undefined,
+): { itemId: string; inStock: number } | null {
+  const offered = stock.find((item) => item.id === itemId);
+  const key = offered ? shelfKey(offered) : shelf;
+  const line = key === undefined ? [] : stock.filter((item) => shelfKey(item) === key);
+  const named =
+    offered ??
+    line.reduce<ShopStockItem | undefined>((a, b) => (a && a.quantity >= b.quantity ? a : b), undefined);
+  if (!named) return null;
+  return { itemId: named.id, inStock: line.reduce((sum, item) => sum + item.quantity, 0) };
 }
 
 /**
@@ -96,16 +105,18 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
   // stack is gone.
   const live =
     offer !== null && shown === offer && shown.side === 'buy' && shop.data
-      ? liveStock(shop.data.container.item_instances, shown.itemId)
+      ? liveShelf(shop.data.container.item_instances, shown.itemId, shown.shelf)
       : undefined;
-  const max = live?.max ?? shown?.max ?? 1;
+  const max = live?.inStock ?? shown?.max ?? 1;
+  // The stack the purchase names: the offered one, or another of its line once that one sold out.
+  const itemId = live?.itemId ?? shown?.itemId ?? '';
   const amount = typeof quantity === 'number' ? quantity : Number.parseInt(quantity, 10);
   const valid = Number.isInteger(amount) && amount >= 1 && amount <= max;
   const [debounced] = useDebouncedValue(valid ? amount : 1, QUOTE_DEBOUNCE_MS);
   // Only while open, and never for a stack that is gone.
   const quoteWanted = offer !== null && shown !== null && live !== null;
   const quote = useQuery({
-    ...priceQuoteQuery(shown?.shopId ?? '', shown?.side ?? 'buy', shown?.itemId ?? '', debounced),
+    ...priceQuoteQuery(shown?.shopId ?? '', shown?.side ?? 'buy', itemId, debounced),
     enabled: quoteWanted,
   });
   // The shop was refreshed after this price was given (a live event, a refused trade) and still has the
@@ -130,7 +141,6 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
   });
   if (!shown) return null;
   const buying = shown.side === 'buy';
-  const inStock = live?.inStock ?? shown.inStock ?? max;
   const partyFundAllowed = buying && shop.data?.party_fund_allowed === true;
   const fromParty = partyFundAllowed && paymentSource === 'party';
   const thresholdCp = buying ? (shop.data?.approval_threshold_cp ?? null) : null;
@@ -155,7 +165,7 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
     if (splitting) {
       splitSale.mutate({
         shopId: shown.shopId,
-        itemInstanceId: shown.itemId,
+        itemInstanceId: itemId,
         quantity: amount,
         characterId: shown.characterId,
         containerId: shown.containerId,
@@ -167,7 +177,7 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
       side: shown.side,
       name: shown.name,
       shopId: shown.shopId,
-      itemInstanceId: shown.itemId,
+      itemInstanceId: itemId,
       quantity: amount,
       characterId: shown.characterId,
       containerId: shown.containerId,
@@ -193,7 +203,7 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
         <Stack gap="md">
           <Text size="sm">
             {buying
-              ? `${shown.shopName} has ${inStock} in stock${inStock > max ? `; up to ${max} at a time` : ''}.`
+              ? `${shown.shopName} has ${max} in stock.`
               : `You have ${max}. ${shown.shopName} pays for each.`}
           </Text>
           {max > 1 ? (
