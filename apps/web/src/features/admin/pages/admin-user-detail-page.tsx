@@ -9,7 +9,6 @@ import {
   SimpleGrid,
   Skeleton,
   Stack,
-  Table,
   Text,
   Textarea,
   Title,
@@ -21,6 +20,7 @@ import { ErrorPanel } from '../../../components/error-panel';
 import { toast } from '../../../lib/toast';
 import { useCurrentUser } from '../../../stores/auth-store';
 import { adminUserActions, adminUserQueryOptions } from '../api/admin-users-api';
+import { AdminSessions } from '../components/admin-sessions';
 import { DeleteAccountDialog } from '../components/delete-account-dialog';
 import { adminDateTime } from '../lib/format';
 import { UserStatusBadges } from './admin-users-page';
@@ -243,36 +243,7 @@ export function AdminUserDetailPage() {
       </SimpleGrid>
 
       <Section title="Sessions">
-        {detail.sessions.length === 0 ? (
-          <Text size="sm" c="dimmed">
-            Never signed in.
-          </Text>
-        ) : (
-          <Table.ScrollContainer minWidth={560}>
-            <Table>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Started</Table.Th>
-                  <Table.Th>Last used</Table.Th>
-                  <Table.Th>Address</Table.Th>
-                  <Table.Th>State</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {detail.sessions.map((session) => (
-                  <Table.Tr key={session.id}>
-                    <Table.Td>{adminDateTime(session.created_at)}</Table.Td>
-                    <Table.Td>{adminDateTime(session.last_used_at)}</Table.Td>
-                    <Table.Td>{session.ip_address ?? '—'}</Table.Td>
-                    <Table.Td>
-                      {session.revoked_at ? `Ended (${session.revoked_reason ?? 'ended'})` : 'Open'}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
+        <AdminSessions sessions={detail.sessions} />
       </Section>
 
       <DeleteAccountDialog opened={dialog === 'delete'} onClose={() => setDialog(null)} user={user} />

@@ -137,7 +137,8 @@ export function AnalyticsPage() {
           </SimpleGrid>
           <Card withBorder padding={0}>
             <Table.ScrollContainer minWidth={760}>
-              <Table striped highlightOnHover>
+              {/* A phone scrolls the figures sideways under the day they belong to. */}
+              <Table striped highlightOnHover className="haversack-sticky-first-column">
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>{granularity === 'week' ? 'Week of' : 'Day'}</Table.Th>
