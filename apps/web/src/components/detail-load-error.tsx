@@ -1,6 +1,6 @@
 import { Anchor, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { isApiError } from '../lib/http-client';
+import { isRecordNotFound } from '../lib/http-client';
 import { ErrorPanel } from './error-panel';
 
 interface DetailLoadErrorProps {
@@ -28,11 +28,7 @@ export function DetailLoadError({
   notFoundText,
   back,
 }: DetailLoadErrorProps) {
-  // A malformed id in the address (a mistyped or cut-off link) names nothing, as far as the reader goes.
-  const notFound =
-    isApiError(error) &&
-    (error.status === 404 ||
-      (error.code === 'VALIDATION_ERROR' && error.details.some((detail) => detail.field === 'id')));
+  const notFound = isRecordNotFound(error);
   return (
     <Stack gap="md" maw={640}>
       <Title order={1}>{notFound ? `${subject} Not Found` : heading}</Title>

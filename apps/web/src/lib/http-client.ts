@@ -68,6 +68,18 @@ export function isApiError(error: unknown): error is ApiError {
 }
 
 /**
+ * The record a page asked for by its id is not there for this user: a 404 (which is also what a record
+ * hidden from them answers), or an id in the address that is not one (a mistyped or cut-off link).
+ */
+export function isRecordNotFound(error: unknown): boolean {
+  return (
+    isApiError(error) &&
+    (error.status === 404 ||
+      (error.code === 'VALIDATION_ERROR' && error.details.some((detail) => detail.field === 'id')))
+  );
+}
+
+/**
  * spec/01 §8: the eleven codes whose message the client shows from the catalogue. "Any other code shows
  * the server message": the domain codes the catalogue also lists (CONFLICT, CAPACITY_EXCEEDED, ...) keep
  * their entry for the status and the toast flag, but the server's words say what actually happened

@@ -15,7 +15,7 @@ import {
 } from '@haversack/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
-import { API_V1, apiRequest, isApiError } from '../../../lib/http-client';
+import { API_V1, apiRequest } from '../../../lib/http-client';
 
 /** spec/02 §9: party 30 s fresh, party preview 5 min. */
 const PARTY_STALE_MS = 30_000;
@@ -383,8 +383,4 @@ export async function sponsorMember(partyId: string, beneficiaryId: string): Pro
 
 export async function endPatronage(patronageId: string): Promise<void> {
   await apiRequest(`${API_V1}/patronages/${patronageId}`, { method: 'DELETE' });
-}
-
-export function isNotFound(error: unknown): boolean {
-  return isApiError(error) && error.status === 404;
 }

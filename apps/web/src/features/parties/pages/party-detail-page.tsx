@@ -18,19 +18,20 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
 import { ScrollingTabsList } from '../../../components/scrolling-tabs-list';
+import { isRecordNotFound } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { useCurrentUser } from '../../../stores/auth-store';
 import { ACTIVITY_TAB_PER_PAGE } from '../../activity/api/transactions-api';
 import { TransactionHistory } from '../../activity/components/transaction-history';
-import { PartyInventory } from '../../inventory/components/party-inventory';
 import { PartyLootTab } from '../../loot/components/party-loot-tab';
 import { OnlineUsers } from '../../realtime/components/online-users';
 import { RealtimeIndicator } from '../../realtime/components/realtime-indicator';
 import { usePartyChannels } from '../../realtime/hooks/use-party-channels';
 import { PartyShopsTab } from '../../shops/components/party-shops-tab';
-import { isNotFound, partyQuery } from '../api/parties-api';
+import { partyQuery } from '../api/parties-api';
 import { PartyCharactersTab } from '../components/party-characters-tab';
 import { PartyFacts } from '../components/party-facts';
+import { PartyInventoryTab } from '../components/party-inventory-tab';
 import { PartyMembersTab } from '../components/party-members-tab';
 import { PartyOverviewTab } from '../components/party-overview-tab';
 import { PartyRoleBadge } from '../components/party-role-badge';
@@ -67,7 +68,8 @@ export function PartyDetailPage() {
     );
   }
   if (query.isError) {
-    return isNotFound(query.error) ? (
+    // No such party for this user, or `/parties/not-an-id`: "Party Not Found" rather than Try Again.
+    return isRecordNotFound(query.error) ? (
       <Stack gap="md" maw={640}>
         <Title order={1}>Party Not Found</Title>
         <Text>The party might not exist or you may not have permission to view it.</Text>
@@ -210,7 +212,7 @@ function MemberView({ party }: { party: Party }) {
           <PartyCharactersTab party={party} />
         </Tabs.Panel>
         <Tabs.Panel value="inventory" pt="md">
-          <PartyInventory party={party} />
+          <PartyInventoryTab party={party} />
         </Tabs.Panel>
         <Tabs.Panel value="shops" pt="md">
           <PartyShopsTab
