@@ -548,7 +548,8 @@ export const saleFailed = 'The sale could not be completed. Please try again.';
 
 /**
  * spec/02 §8: INSUFFICIENT_FUNDS, ITEM_OUT_OF_STOCK and SHOP_CLOSED give their own messages (the server's
- * sentence says how much is missing or how many are left); every other failure a generic one.
+ * sentence says how much is missing or how many are left), and so does a container without room for the
+ * goods; every other failure a generic one.
  */
 export function tradeErrorMessage(error: unknown, side: 'buy' | 'sell'): string {
   const generic = side === 'buy' ? purchaseFailed : saleFailed;
@@ -562,6 +563,10 @@ export function tradeErrorMessage(error: unknown, side: 'buy' | 'sell'): string 
         : shopMessages.outOfStock;
     case 'SHOP_CLOSED':
       return shopMessages.shopClosed;
+    // Not among spec/02's three, but "try again" would never help: the container has no room for it
+    // (spec/01 §8 shows such a domain code's own message).
+    case 'CAPACITY_EXCEEDED':
+      return error.serverMessage ?? error.message;
     default:
       return generic;
   }

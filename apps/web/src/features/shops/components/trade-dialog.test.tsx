@@ -143,7 +143,7 @@ describe('TradeDialog', () => {
     });
   }, 20_000);
 
-  it('warns when my coins do not cover the total', async () => {
+  it('warns when my coins do not cover the total, and offers no purchase until they do', async () => {
     mockShop(() => failure(500, 'INTERNAL_SERVER_ERROR', 'boom'), arrowShop(100));
     renderWithProviders(<TradeDialog offer={{ ...offer, max: 100 }} onClose={() => undefined} />);
     const dialog = await screen.findByRole('dialog', { name: 'Buy Arrow' });
@@ -153,6 +153,10 @@ describe('TradeDialog', () => {
     expect(await within(dialog).findByTestId('trade-short')).toHaveTextContent(
       'Not enough coins: 5 cp more is needed.',
     );
+    // Nothing to send that the shop would not refuse; one arrow fewer is affordable again.
+    expect(await within(dialog).findByRole('button', { name: 'Buy for 3 gp 5 cp' })).toBeDisabled();
+    fireEvent.change(within(dialog).getByRole('textbox', { name: /Quantity/ }), { target: { value: '60' } });
+    expect(await within(dialog).findByRole('button', { name: 'Buy for 3 gp' })).toBeEnabled();
   }, 20_000);
 
   it.each([
@@ -164,6 +168,12 @@ describe('TradeDialog', () => {
     ],
     ['ITEM_OUT_OF_STOCK', 409, 'Only 2 left in stock.', 'This item is out of stock. Only 2 left in stock.'],
     ['SHOP_CLOSED', 409, 'This shop is closed.', 'This shop is closed.'],
+    [
+      'CAPACITY_EXCEEDED',
+      422,
+      'Item(s) would exceed weight limit',
+      'Item(s) would exceed weight limit',
+    ],
     ['FORBIDDEN', 403, 'You cannot do that', 'The purchase could not be completed. Please try again.'],
     ['INTERNAL_SERVER_ERROR', 500, 'boom', 'The purchase could not be completed. Please try again.'],
   ])(

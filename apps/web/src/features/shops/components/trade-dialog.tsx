@@ -309,7 +309,13 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
             </Button>
             <Button
               type="submit"
-              disabled={!valid || (totalCp === null && !quote.isError) || (splitting && split.blocked)}
+              disabled={
+                !valid ||
+                (totalCp === null && !quote.isError) ||
+                (splitting && split.blocked) ||
+                // My coins, counted here, do not cover it: the shop would only refuse.
+                plan?.ok === false
+              }
               loading={pending}
               data-autofocus
             >
