@@ -164,6 +164,11 @@ describe('DistributeLootDialog', () => {
     expect(within(bram as HTMLElement).getByTestId('stash-overflow')).toHaveTextContent(
       'Goes to the party stash: no room',
     );
+    // Bram's 15 gp 5 sp share is only 5 sp in his sack: the figure says where the rest goes.
+    expect(within(bram as HTMLElement).getByTestId('recipient-stash-value')).toHaveTextContent(
+      '15 gp of it goes to the party stash.',
+    );
+    expect(within(aria as HTMLElement).queryByTestId('recipient-stash-value')).not.toBeInTheDocument();
   });
 
   it('confirms with preview false and the preview’s seed, then says so and closes', async () => {

@@ -84,6 +84,7 @@ function DistributionPreview({ result }: { result: LootDistribution }) {
                 {formatShareValue(recipient.value_cp)}
               </Text>
             </Group>
+            <StashShare items={recipient.items} />
             {recipient.items.length === 0 ? (
               <Text size="sm" c="dimmed">
                 Nothing this time.
@@ -128,6 +129,19 @@ function DistributionPreview({ result }: { result: LootDistribution }) {
         </Text>
       </Group>
     </Stack>
+  );
+}
+
+/** How much of a recipient's share waits in the party stash (no room with them), so the figure adds up. */
+function StashShare({ items }: { items: LootDistribution['recipients'][number]['items'] }) {
+  const stashed = items
+    .filter((item) => item.destination === 'party_stash')
+    .reduce((sum, item) => sum + item.value_cp, 0);
+  if (stashed === 0) return null;
+  return (
+    <Text size="xs" c="dimmed" data-testid="recipient-stash-value">
+      {formatShareValue(stashed)} of it goes to the party stash.
+    </Text>
   );
 }
 
