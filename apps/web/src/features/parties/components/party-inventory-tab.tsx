@@ -1,0 +1,110 @@
+import type { Container, Party } from '@haversack/contracts';
+import { Badge, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
+import { Link } from 'react-router';
+import { CapacityBar } from '../../../components/capacity-bar';
+import { ErrorPanel } from '../../../components/error-panel';
+import { isApiError } from '../../../lib/http-client';
+import { partyCharactersQuery } from '../../characters/api/characters-api';
+import { ownerContainersQuery } from '../../inventory/api/inventory-api';
+import { PartyInventory } from '../../inventory/components/party-inventory';
+import { PartyCardSkeletons } from './party-card-skeletons';
+
+/**
+ * spec/02 §2 party Inventory tab. With a character of mine in the party it is the inventory workspace
+ * (the stash on one side). Without one, the spec's notice and its way forward stay, and the party's
+ * containers are listed under them: every member may read them (inventory.policy containerAccess), and a
+ * GM without a character must still reach the stash that loot distribution fills with what nobody takes.
+ */
+export function PartyInventoryTab({ party }: { party: Pick<Party, 'id' | 'name'> }) {
+  // The same query (and cache entry) PartyInventory reads, so this asks the server nothing more.
+  const characters = useQuery(partyCharactersQuery(party.id));
+  const hasCharacter = (characters.data?.characters ?? []).some((c) => c.is_owner);
+  return (
+    <Stack gap="md">
+      <PartyInventory party={party} />
+      {characters.isSuccess && !hasCharacter ? <PartyContainersSection partyId={party.id} /> : null}
+    </Stack>
+  );
+}
+
+/** A list the user may not read answers 403 or 404: then there is nothing to offer, not an error. */
+const unreadable = (error: unknown) => isApiError(error) && (error.status === 403 || error.status === 404);
+
+function PartyContainersSection({ partyId }: { partyId: string }) {
+  const headingId = useId();
+  const containers = useQuery(ownerContainersQuery({ type: 'party', id: partyId }));
+  if (containers.isError && unreadable(containers.error)) return null;
+  return (
+    <Stack gap="sm" component="section" aria-labelledby={headingId} data-testid="party-containers">
+      <Stack gap={2}>
+        <Title order={2} size="h4" id={headingId}>
+          Party containers
+        </Title>
+        <Text size="sm" c="dimmed">
+          You can open the party's containers without a character of your own.
+        </Text>
+      </Stack>
+      {containers.isPending ? (
+        <PartyCardSkeletons count={1} />
+      ) : containers.isError ? (
+        <ErrorPanel
+          title="Error loading the party's containers"
+          message="The party's containers could not be loaded."
+          onRetry={() => void containers.refetch()}
+        />
+      ) : containers.data.length === 0 ? (
+        <Text size="sm">This party has no containers yet.</Text>
+      ) : (
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
+          {containers.data.map((container) => (
+            <PartyContainerCard key={container.id} container={container} />
+          ))}
+        </SimpleGrid>
+      )}
+    </Stack>
+  );
+}
+
+const itemsLabel = (count: number) => (count === 1 ? '1 item' : `${count.toLocaleString('en-US')} items`);
+
+function PartyContainerCard({ container }: { container: Container }) {
+  return (
+    <Card withBorder padding="lg" data-testid="party-container-card">
+      <Stack gap="sm" h="100%">
+        <Group justify="space-between" align="flex-start" gap="xs" wrap="nowrap">
+          <Title order={3} size="h5" style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
+            {container.name}
+          </Title>
+          {container.can_act ? null : (
+            <Badge variant="light" color="gray" style={{ flexShrink: 0 }}>
+              View only
+            </Badge>
+          )}
+        </Group>
+        <Text size="sm" c="dimmed" data-testid="party-container-facts">
+          {itemsLabel(container.items_count)} · {container.total_value_gp.toLocaleString('en-US')} gp
+        </Text>
+        {/* The same weight and slot meters the workspace shows above a container's items. */}
+        <CapacityBar capacity={container.capacity} />
+        <Group mt="auto" pt="xs">
+          {/* A long container name wraps inside the button rather than pushing past a phone's edge. */}
+          <Button
+            component={Link}
+            to={`/containers/${container.id}`}
+            variant="light"
+            size="sm"
+            h="auto"
+            mih={36}
+            py={6}
+            maw="100%"
+            styles={{ label: { whiteSpace: 'normal', overflowWrap: 'anywhere', textAlign: 'left' } }}
+          >
+            Open {container.name}
+          </Button>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
