@@ -12,7 +12,7 @@ if (!('fonts' in document)) {
 }
 
 describe('TemplateForm', () => {
-  it('keeps the value and the stack size within what the server accepts', async () => {
+  it('refuses a value or stack size above what the server accepts, saying so, and sends one within it', async () => {
     const onSubmit = vi.fn().mockResolvedValue(undefined);
     renderRoutes(
       [
@@ -37,6 +37,16 @@ describe('TemplateForm', () => {
     const stackSize = screen.getByLabelText('Stack size');
     await user.clear(stackSize);
     await user.type(stackSize, '99999999');
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    // Refused with the limit said, never cut down to it without a word.
+    expect(await screen.findByText('Value can be at most 900,000')).toBeInTheDocument();
+    expect(screen.getByText('Stack size can be at most 10,000,000')).toBeInTheDocument();
+    expect(onSubmit).not.toHaveBeenCalled();
+    await user.clear(value);
+    await user.type(value, String(MAX_ITEM_VALUE));
+    expect(value).toHaveValue('900,000');
+    await user.clear(stackSize);
+    await user.type(stackSize, String(MAX_STACK_QUANTITY));
     await user.click(screen.getByRole('button', { name: 'Create' }));
     await waitFor(() => expect(onSubmit).toHaveBeenCalled());
     expect(onSubmit.mock.calls[0]?.[0]).toMatchObject({

@@ -95,7 +95,17 @@ export function TemplateForm({
     initialValues: initial,
     validate: {
       name: (name) => (name.trim() === '' ? 'Template name is required' : null),
-      stack_size: (size) => (Number(size) >= 0 ? null : 'Stack size cannot be negative (0 means unlimited)'),
+      // The contract's own words, said before sending: a value above the limit is refused, not quietly cut.
+      base_value: (value) =>
+        Number(value) > MAX_ITEM_VALUE
+          ? `Value can be at most ${MAX_ITEM_VALUE.toLocaleString('en-US')}`
+          : null,
+      stack_size: (size) =>
+        Number(size) < 0
+          ? 'Stack size cannot be negative (0 means unlimited)'
+          : Number(size) > MAX_STACK_QUANTITY
+            ? `Stack size can be at most ${MAX_STACK_QUANTITY.toLocaleString('en-US')}`
+            : null,
     },
   });
   const leaveWithoutAsking = useUnsavedChanges(form.isDirty);
@@ -142,6 +152,8 @@ export function TemplateForm({
             label="Base value"
             min={0}
             max={MAX_ITEM_VALUE}
+            clampBehavior="none"
+            thousandSeparator=","
             allowDecimal={false}
             {...form.getInputProps('base_value')}
           />
@@ -168,6 +180,8 @@ export function TemplateForm({
             description="0 = unlimited"
             min={0}
             max={MAX_STACK_QUANTITY}
+            clampBehavior="none"
+            thousandSeparator=","
             allowDecimal={false}
             allowNegative={false}
             {...form.getInputProps('stack_size')}

@@ -5,7 +5,9 @@ import { tagLabel } from '../../inventory/lib/item-look';
 
 /** "15 gp"; the SRD gives some items no price (a Sun Blade), and those say so rather than "0 gp". */
 export function templatePrice(template: Pick<ItemTemplate, 'base_value' | 'currency' | 'metadata'>): string {
-  return template.metadata.priced === false ? 'Unpriced' : `${template.base_value} ${template.currency}`;
+  return template.metadata.priced === false
+    ? 'Unpriced'
+    : `${template.base_value.toLocaleString('en-US')} ${template.currency}`;
 }
 
 /** "3 lbs · 15 gp · stacks of 20 · Weapon". */
