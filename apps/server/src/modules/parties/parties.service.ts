@@ -151,7 +151,9 @@ export class PartiesService {
       targetName: party.name,
       destinationContainerId: stash.id,
       destinationName: stash.name,
-      scope: 'party',
+      // Made with the party, not by an action of the GM's: like a new character's backpack, it counts
+      // toward no monthly allowance (a new GM's usage would read 1 of 200 before they did anything).
+      scope: null,
       summary: `${actorName} created ${stash.name} for ${party.name}`,
     });
   }
