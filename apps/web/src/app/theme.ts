@@ -40,6 +40,13 @@ export const theme = createTheme({
     // Long choices ("Backpack (Nim Quickfingers) · 21% full · 3/20 slots") end in an ellipsis on a phone
     // instead of being cut mid-word.
     Select: { styles: { input: { textOverflow: 'ellipsis' } } },
+    // A long party name in a trail ("Shops / The Fellowship of …") wraps instead of widening the page.
+    Breadcrumbs: {
+      styles: {
+        root: { flexWrap: 'wrap', rowGap: 4 },
+        breadcrumb: { whiteSpace: 'normal', overflowWrap: 'anywhere', minWidth: 0, lineHeight: 1.4 },
+      },
+    },
     // Every pager's arrows and numbers get names ("next page", "Page 3"): axe button-name.
     Pagination: {
       defaultProps: {

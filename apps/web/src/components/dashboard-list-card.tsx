@@ -69,7 +69,9 @@ export function DashboardListCard<T>({
         ) : (
           <Stack gap={6}>
             {items.slice(0, shown).map((item) => (
-              <Group key={itemKey(item)} justify="space-between" wrap="nowrap">
+              // A long name and its details share a line while they fit; otherwise the details go below,
+              // never squeezing the name into a column of broken words.
+              <Group key={itemKey(item)} justify="space-between" gap="sm" style={{ rowGap: 0 }}>
                 {renderItem(item)}
               </Group>
             ))}

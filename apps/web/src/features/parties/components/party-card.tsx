@@ -13,7 +13,8 @@ export function PartyCard({ party, onDelete }: { party: Party; onDelete: (party:
           <Title order={2} size="h4" style={{ overflowWrap: 'anywhere' }}>
             {party.name}
           </Title>
-          <Group gap={4} wrap="nowrap">
+          {/* The badges keep their words; the name beside them wraps instead. */}
+          <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
             {party.is_archived ? (
               <Badge color="gray" variant="outline">
                 Archived

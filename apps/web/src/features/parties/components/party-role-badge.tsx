@@ -17,7 +17,8 @@ export function PartyRoleBadge({ party }: { party: Pick<Party, 'user_role' | 'is
   const role: PartyRole = party.user_role;
   const label = role === 'gm' ? 'GM' : role.charAt(0).toUpperCase() + role.slice(1);
   return (
-    <Badge color={roleColors[role]} variant="light" data-testid="party-role-badge">
+    // Beside a long party name the badge keeps its whole word instead of shrinking to "PL…".
+    <Badge color={roleColors[role]} variant="light" data-testid="party-role-badge" style={{ flexShrink: 0 }}>
       {label}
     </Badge>
   );
