@@ -1,16 +1,20 @@
 import { formatStackValue, type ItemInstance, type LootInstance } from '@haversack/contracts';
 import { Button, Center, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconCoins } from '@tabler/icons-react';
+import { type TradeButtonFocus, useStockFocus } from '../../../lib/use-stock-focus';
 import type { LootPick } from './take-loot-dialog';
 
 /**
  * What a loot holds, one row per stack: name, quantity and worth. Members who may take get Take (part or
- * all, into a container they choose) and Claim (the whole stack to a character) on each row.
+ * all, into a container they choose) and Claim (the whole stack to a character) on each row. Focus stays
+ * in the list when the take dialog closes (WCAG 2.4.3): back on the button that opened it, or, once its
+ * stack has left the loot, on the same button of the row in its place, else the list.
  */
 export function LootInstanceItems({
   loot,
   canTake,
   disabled,
+  takeOpen,
   onPick,
 }: {
   loot: LootInstance;
@@ -18,12 +22,18 @@ export function LootInstanceItems({
   canTake: boolean;
   /** Shown but not yet usable (my characters are still loading). */
   disabled: boolean;
+  /** The take dialog is open: once it closes, focus comes back to the row that opened it. */
+  takeOpen: boolean;
   onPick: (pick: LootPick) => void;
 }) {
   const items = loot.container.item_instances;
+  const focus = useStockFocus(
+    items.map((item) => item.id),
+    takeOpen,
+  );
   if (items.length === 0) {
     return (
-      <Center py="xl" data-testid="loot-empty">
+      <Center py="xl" data-testid="loot-empty" ref={focus.list} tabIndex={-1}>
         <Text c="dimmed">
           {loot.distributed_at
             ? 'Everything in this loot has been shared out.'
@@ -37,6 +47,8 @@ export function LootInstanceItems({
       gap={6}
       component="ul"
       data-testid="loot-contents"
+      ref={focus.list}
+      tabIndex={-1}
       style={{ listStyle: 'none', margin: 0, padding: 0 }}
     >
       {items.map((item, index) => (
@@ -46,6 +58,8 @@ export function LootInstanceItems({
             label={stackLabel(items, index)}
             canTake={canTake}
             disabled={disabled}
+            takeButton={focus.tradeButton(item.id, index, 'take')}
+            claimButton={focus.tradeButton(item.id, index, 'claim')}
             onPick={onPick}
           />
         </li>
@@ -71,6 +85,8 @@ function LootItemRow({
   label,
   canTake,
   disabled,
+  takeButton,
+  claimButton,
   onPick,
 }: {
   item: ItemInstance;
@@ -78,6 +94,9 @@ function LootItemRow({
   label: string;
   canTake: boolean;
   disabled: boolean;
+  /** Tie the Take and Claim buttons to the list's focus keeping. */
+  takeButton: TradeButtonFocus;
+  claimButton: TradeButtonFocus;
   onPick: (pick: LootPick) => void;
 }) {
   // The SRD gives magic items no price: "Unpriced", not "0 gp" (as the item's own page says).
@@ -106,6 +125,7 @@ function LootItemRow({
               <Button
                 size="sm"
                 variant="light"
+                {...takeButton}
                 disabled={disabled}
                 onClick={() => onPick({ kind: 'take', item })}
                 aria-label={`Take ${label}`}
@@ -114,6 +134,7 @@ function LootItemRow({
               </Button>
               <Button
                 size="sm"
+                {...claimButton}
                 disabled={disabled}
                 onClick={() => onPick({ kind: 'claim', item })}
                 aria-label={`Claim ${label}`}

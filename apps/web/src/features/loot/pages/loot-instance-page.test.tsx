@@ -353,6 +353,40 @@ describe('LootInstancePage', { timeout: 20_000 }, () => {
     ]);
   });
 
+  it('hands keyboard focus to the next row’s Claim once a claimed stack leaves the list', async () => {
+    const user = userEvent.setup();
+    let claimed = false;
+    const withoutSword = { ...playerLoot, container: { ...playerLoot.container, item_instances: [gold] } };
+    mockLootPage(playerLoot, (pathname, method) => {
+      if (method === 'POST' && pathname === '/api/v1/loot_instances/loot-1/claim') {
+        claimed = true;
+        return success({
+          kind: 'claim',
+          message: 'Item claimed successfully',
+          loot_instance_id: 'loot-1',
+          quantity: 2,
+          item_instances: [buildItem({ id: 'new-sword', container_id: 'c-pack', quantity: 2 })],
+          transaction_ids: ['tx-2'],
+        });
+      }
+      if (method === 'GET' && pathname === '/api/v1/loot_instances/loot-1' && claimed)
+        return success(withoutSword);
+      return null;
+    });
+    renderPage();
+    await buttonReady('Claim Longsword');
+    // The row's Claim has focus as it opens the dialog (a click focuses it, as Tab would).
+    await user.click(screen.getByRole('button', { name: 'Claim Longsword' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Claim Longsword' });
+    await user.click(within(dialog).getByRole('button', { name: 'Claim for Aria' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() =>
+      expect(screen.queryByRole('button', { name: 'Claim Longsword' })).not.toBeInTheDocument(),
+    );
+    // Not the page: the next Tab goes on from the list, not from the top.
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Claim Gold Piece' })).toHaveFocus());
+  });
+
   it('lets a GM with no character of their own claim for a player’s character', async () => {
     const user = userEvent.setup();
     // As the GM reads the party: nobody's character is theirs.

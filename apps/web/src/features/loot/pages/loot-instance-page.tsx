@@ -185,6 +185,7 @@ export function LootInstancePage() {
           loot={loot}
           canTake={loot.can_take && (taker.isPending || hasCharacter)}
           disabled={taker.isPending}
+          takeOpen={pick !== null}
           onPick={setPick}
         />
       </Stack>

@@ -22,9 +22,9 @@ import {
 import { IconCoins } from '@tabler/icons-react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { ErrorPanel } from '../../../components/error-panel';
+import { type TradeButtonFocus, useStockFocus } from '../../../lib/use-stock-focus';
 import { containerItemsQuery, noItemFilters } from '../../inventory/api/inventory-api';
 import { formatPurse } from '../api/use-trade';
-import { type TradeButtonFocus, useStockFocus } from '../hooks/use-stock-focus';
 import type { Trader } from '../hooks/use-trader';
 import type { TradeOffer } from './trade-dialog';
 
