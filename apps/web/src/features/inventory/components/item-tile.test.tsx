@@ -1,11 +1,11 @@
 import { DndContext, KeyboardSensor, useSensor, useSensors } from '@dnd-kit/core';
 import { inventoryMessages } from '@haversack/contracts';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toast } from '../../../lib/toast';
-import { failure, mockFetch } from '../../../test/fixtures';
+import { failure, mockFetch, success } from '../../../test/fixtures';
 import { rarityColours } from '../lib/item-look';
 import { buildContainer, buildItem, renderWithProviders } from '../test/inventory-fixtures';
 import { ItemTile } from './item-tile';
@@ -212,5 +212,77 @@ describe('ItemTile equipment (issue 12 §5)', () => {
     expect(
       screen.queryByRole('button', { name: 'More actions for Ring of Protection' }),
     ).not.toBeInTheDocument();
+  });
+
+  describe('Move to... into a party stash', () => {
+    const stash = buildContainer({
+      id: 'stash-1',
+      name: 'Party Stash',
+      owner: { type: 'party', id: 'party-1', name: 'The Silver Lantern' },
+      character_id: null,
+      party_id: 'party-1',
+      is_primary: false,
+    });
+    const pouch = buildContainer({ id: 'pouch', name: 'Pouch', is_primary: false });
+
+    /** My ring with the move menu open; check_feature answers `allowed` for the party. */
+    async function openMoveMenu(allowed: boolean, item = ring) {
+      const fetchMock = mockFetch(({ url, init }) =>
+        url === '/api/v1/subscription/check_feature' && init.method === 'POST'
+          ? success({ allowed, feature: 'party_collaboration' })
+          : failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`),
+      );
+      const onMoveTo = vi.fn();
+      const user = userEvent.setup();
+      renderWithProviders(
+        <DndContext>
+          <ItemTile
+            item={item}
+            layout="grid"
+            draggable={false}
+            onOpen={vi.fn()}
+            destinations={[buildContainer({ id: ring.container_id }), pouch, stash]}
+            onMoveTo={onMoveTo}
+          />
+        </DndContext>,
+      );
+      await user.click(screen.getByRole('button', { name: `Move ${item.name} to...` }));
+      await screen.findByRole('menu');
+      return { fetchMock, onMoveTo, user };
+    }
+
+    it('shows the stash disabled, with why and the way to upgrade, when my plan lacks party collaboration', async () => {
+      const { fetchMock, onMoveTo, user } = await openMoveMenu(false);
+      const stashItem = await screen.findByRole('menuitem', { name: /Party Stash/ });
+      await waitFor(() => expect(stashItem).toBeDisabled());
+      expect(stashItem).toHaveTextContent('Party collaboration is not included in your plan');
+      expect(screen.getByRole('menuitem', { name: /Pouch/ })).toBeEnabled();
+      expect(screen.getByRole('menuitem', { name: 'See upgrade options' })).toHaveAttribute(
+        'href',
+        '/subscription/upgrade?feature=party_collaboration',
+      );
+      await user.click(stashItem);
+      expect(onMoveTo).not.toHaveBeenCalled();
+      expect(JSON.parse(String(fetchMock.mock.calls[0]?.[1]?.body))).toEqual({
+        feature: 'party_collaboration',
+        party_id: 'party-1',
+      });
+    });
+
+    it('offers the stash when my plan (or a patron’s) includes party collaboration', async () => {
+      const { fetchMock, onMoveTo, user } = await openMoveMenu(true);
+      await waitFor(() => expect(fetchMock).toHaveBeenCalled());
+      const stashItem = screen.getByRole('menuitem', { name: /Party Stash/ });
+      expect(stashItem).toBeEnabled();
+      expect(screen.queryByRole('menuitem', { name: 'See upgrade options' })).not.toBeInTheDocument();
+      await user.click(stashItem);
+      expect(onMoveTo).toHaveBeenCalledWith('stash-1');
+    });
+
+    it('locks every move out of the stash too, as the server refuses those as well', async () => {
+      await openMoveMenu(false, { ...ring, container_id: 'stash-1' });
+      await waitFor(() => expect(screen.getByRole('menuitem', { name: /Pouch/ })).toBeDisabled());
+      expect(screen.getByRole('menuitem', { name: /Backpack/ })).toBeDisabled();
+    });
   });
 });

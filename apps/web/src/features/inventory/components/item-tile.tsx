@@ -1,11 +1,18 @@
 import { useDraggable } from '@dnd-kit/core';
 import { type Container, formatStackValue, type ItemInstance, isAttunable } from '@haversack/contracts';
 import { ActionIcon, Badge, Box, Group, Menu, Paper, Stack, Text } from '@mantine/core';
-import { IconArrowsTransferUp, IconDots } from '@tabler/icons-react';
-import { type FocusEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { IconArrowsTransferUp, IconDots, IconLock } from '@tabler/icons-react';
+import { type FocusEvent, type KeyboardEvent, type ReactElement, useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { upgradeLinkLabel } from '../../../lib/upgrade-link';
 import { formatWeight } from '../../../lib/weight';
 import { dragHandleStyle, useDragId } from '../dnd';
 import { isAttuned, isEquipped, useItemStatus } from '../hooks/use-item-status';
+import {
+  partyCollaborationLocked,
+  partyCollaborationUpgradePath,
+  usePlanLockedContainers,
+} from '../hooks/use-plan-locked-containers';
 import { useSwipe } from '../hooks/use-swipe';
 import { itemIcon, rarityOf } from '../lib/item-look';
 import { containerLabel, type DraggedItem, type DraggedLootItem, type LayoutMode } from '../workspace-types';
@@ -263,38 +270,26 @@ export function ItemTile({
         </ActionIcon>
       ) : null}
       {canMove && menuMounted ? (
-        <Menu
+        <MoveToMenu
+          item={item}
+          targets={targets}
+          destinations={destinations}
+          moveVerb={moveVerb}
           opened={menuOpen}
           onChange={setMenuOpen}
-          position="bottom-end"
-          withinPortal
-          withInitialFocusPlaceholder={false}
-          returnFocus={false}
+          button={
+            <ActionIcon {...moveButtonProps}>
+              <IconArrowsTransferUp size={16} aria-hidden="true" />
+            </ActionIcon>
+          }
+          onMoveTo={(containerId) => onMoveTo?.(containerId)}
           onClose={() => {
             // Back to the tile from the menu (an item chosen, Escape), not away from where a click went.
             const focused = document.activeElement;
             if (!focused || focused === document.body || focused.closest('[data-menu-dropdown]'))
               tileRef.current?.focus();
           }}
-        >
-          <Menu.Target>
-            <ActionIcon {...moveButtonProps}>
-              <IconArrowsTransferUp size={16} aria-hidden="true" />
-            </ActionIcon>
-          </Menu.Target>
-          <Menu.Dropdown>
-            <Menu.Label>{moveVerb} to...</Menu.Label>
-            {targets.map((container, index) => (
-              <Menu.Item
-                key={container.id}
-                data-autofocus={index === 0 ? true : undefined}
-                onClick={() => onMoveTo?.(container.id)}
-              >
-                {containerLabel(container)}
-              </Menu.Item>
-            ))}
-          </Menu.Dropdown>
-        </Menu>
+        />
       ) : null}
       {ownerCharacterId ? (
         <ItemActionsMenu
@@ -313,6 +308,82 @@ export function ItemTile({
         />
       ) : null}
     </Box>
+  );
+}
+
+/**
+ * "Move to...": the containers the item may go to. A move the user's plan would have refused (into or out
+ * of a party's stash without party collaboration, spec/01 §3) is shown disabled with why, and the way to
+ * the upgrade, rather than offered and answered with a 403. Mounted with the menu only, so its plan
+ * question is asked for a tile about to be moved, not for every tile drawn (issue 13 §1).
+ */
+function MoveToMenu({
+  item,
+  targets,
+  destinations,
+  moveVerb,
+  opened,
+  onChange,
+  button,
+  onMoveTo,
+  onClose,
+}: {
+  item: ItemInstance;
+  targets: Container[];
+  destinations: Container[];
+  moveVerb: 'Move' | 'Take';
+  opened: boolean;
+  onChange: (opened: boolean) => void;
+  /** The "Move to..." button, as the tile drew it before the menu was mounted. */
+  button: ReactElement;
+  onMoveTo: (containerId: string) => void;
+  onClose: () => void;
+}) {
+  const locked = usePlanLockedContainers(destinations);
+  const isLocked = (container: Container) => locked.has(container.id) || locked.has(item.container_id);
+  const firstOpen = targets.find((container) => !isLocked(container));
+  return (
+    <Menu
+      opened={opened}
+      onChange={onChange}
+      position="bottom-end"
+      withinPortal
+      withInitialFocusPlaceholder={false}
+      returnFocus={false}
+      onClose={onClose}
+    >
+      <Menu.Target>{button}</Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>{moveVerb} to...</Menu.Label>
+        {targets.map((container) => {
+          const lockedTarget = isLocked(container);
+          return (
+            <Menu.Item
+              key={container.id}
+              data-autofocus={container === firstOpen ? true : undefined}
+              disabled={lockedTarget}
+              leftSection={lockedTarget ? <IconLock size={14} aria-hidden="true" /> : undefined}
+              onClick={() => onMoveTo(container.id)}
+            >
+              {containerLabel(container)}
+              {lockedTarget ? (
+                <Text span display="block" size="xs" c="dimmed">
+                  {partyCollaborationLocked}
+                </Text>
+              ) : null}
+            </Menu.Item>
+          );
+        })}
+        {targets.some(isLocked) ? (
+          <>
+            <Menu.Divider />
+            <Menu.Item component={Link} to={partyCollaborationUpgradePath}>
+              {upgradeLinkLabel}
+            </Menu.Item>
+          </>
+        ) : null}
+      </Menu.Dropdown>
+    </Menu>
   );
 }
 

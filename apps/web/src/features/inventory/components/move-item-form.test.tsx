@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toast } from '../../../lib/toast';
-import { failure, jsonResponse, mockFetch } from '../../../test/fixtures';
+import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { buildContainer, buildItem, renderWithProviders } from '../test/inventory-fixtures';
 import { MoveItemForm } from './move-item-form';
 
@@ -56,5 +56,23 @@ describe('MoveItemForm', () => {
     const [message, , action] = toastError.mock.calls[0] ?? [];
     expect(message).toBe('Item(s) would exceed weight limit');
     expect(action).toBeUndefined();
+  });
+
+  it('lists the party stash disabled, with why, when my plan lacks party collaboration, and never sends there', async () => {
+    const fetchMock = mockFetch(({ url }) =>
+      url === '/api/v1/subscription/check_feature'
+        ? success({ allowed: false, feature: 'party_collaboration' })
+        : failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`),
+    );
+    renderWithProviders(
+      <MoveItemForm item={buildItem({ quantity: 3 })} destinations={[stash]} onDone={() => undefined} />,
+    );
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Transfer' })).toBeDisabled());
+    fireEvent.click(screen.getByRole('combobox', { name: 'Destination' }));
+    const option = await screen.findByRole('option', { name: /Party Stash/ });
+    expect(option).toHaveTextContent('Party collaboration is not included in your plan');
+    expect(option).toHaveAttribute('aria-disabled', 'true');
+    fireEvent.click(screen.getByRole('button', { name: 'Transfer' }));
+    expect(fetchMock.mock.calls.map(([url]) => String(url))).toEqual(['/api/v1/subscription/check_feature']);
   });
 });

@@ -2,10 +2,15 @@ import type { Container, ItemInstance } from '@haversack/contracts';
 import { Button, Group, NumberInput, Select, Stack } from '@mantine/core';
 import { useState } from 'react';
 import { useTransferItem } from '../hooks/use-inventory-actions';
+import { partyCollaborationLocked, usePlanLockedContainers } from '../hooks/use-plan-locked-containers';
 import { sheetComboboxProps } from '../lib/sheet-combobox';
 import { sourceOptionLabel } from './container-source-select';
 
-/** Moves some or all of a stack into another container (the same transfer as a drag). */
+/**
+ * Moves some or all of a stack into another container (the same transfer as a drag). A destination the
+ * user's plan would refuse (a party's stash without party collaboration, spec/01 §3) is listed disabled,
+ * with why, and never chosen for them.
+ */
 export function MoveItemForm({
   item,
   destinations,
@@ -16,7 +21,12 @@ export function MoveItemForm({
   onDone: () => void;
 }) {
   const choices = destinations.filter((c) => c.id !== item.container_id && c.can_act);
-  const [target, setTarget] = useState<string | null>(choices[0]?.id ?? null);
+  const locked = usePlanLockedContainers(destinations);
+  const isLocked = (c: Container) => locked.has(c.id) || locked.has(item.container_id);
+  // The plan's answer may come after the form opened: a locked choice, even the first, is never kept.
+  const [chosen, setTarget] = useState<string | null>(null);
+  const target =
+    choices.find((c) => c.id === chosen && !isLocked(c))?.id ?? choices.find((c) => !isLocked(c))?.id ?? null;
   const [quantity, setQuantity] = useState<number | string>(item.quantity);
   const transfer = useTransferItem();
   const amount = typeof quantity === 'number' ? quantity : Number.parseInt(quantity, 10);
@@ -40,7 +50,15 @@ export function MoveItemForm({
       <Stack gap="sm">
         <Select
           label="Destination"
-          data={choices.map((c) => ({ value: c.id, label: sourceOptionLabel(c) }))}
+          data={choices.map((c) =>
+            isLocked(c)
+              ? {
+                  value: c.id,
+                  label: `${sourceOptionLabel(c)} · ${partyCollaborationLocked}`,
+                  disabled: true,
+                }
+              : { value: c.id, label: sourceOptionLabel(c) },
+          )}
           value={target}
           onChange={setTarget}
           allowDeselect={false}
