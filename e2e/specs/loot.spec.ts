@@ -212,6 +212,9 @@ test('a GM writes a loot template and fills it with an item and coins', async ({
   test.setTimeout(180_000);
   const gm = await person(browser, 'lootauthor', 'desktop');
   await upgradeTo(gm.page, 'tier_1');
+  // `/loot` typed by hand lands where the sidebar's Loot link goes.
+  await gm.page.goto('/loot');
+  await expect(gm.page).toHaveURL(/\/loot\/templates$/);
 
   await gm.page.goto('/loot/templates/new');
   await expect(gm.page.getByRole('heading', { level: 1 })).toBeVisible();

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { Outlet, type RouteObject, ScrollRestoration } from 'react-router';
+import { Outlet, type RouteObject, redirect, ScrollRestoration } from 'react-router';
 import { FullPageLoader } from '../components/loading';
 import { PageError } from '../components/page-error';
 import { UnsavedChangesGuard } from '../components/unsaved-changes-guard';
@@ -273,6 +273,8 @@ export const routes: RouteObject[] = [
                 import('../features/shops/pages/shop-template-edit-page').then((m) => m.ShopTemplateEditPage),
               ),
 
+              // `/shops` is a page of its own; `/loot`, typed by hand, goes where the sidebar's Loot does.
+              { path: 'loot', loader: () => redirect('/loot/templates') },
               lazyPage('loot/templates', 'Loot templates', () =>
                 import('../features/loot/pages/loot-templates-page').then((m) => m.LootTemplatesPage),
               ),
