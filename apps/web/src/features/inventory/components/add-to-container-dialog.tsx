@@ -4,12 +4,18 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { myCharactersQuery } from '../../characters/api/characters-api';
+import { myActivePartiesQuery } from '../../parties/api/parties-api';
+import type { ContainerOwner } from '../api/inventory-api';
 import { useConjuringRefusal } from '../hooks/use-conjuring-refusal';
 import { useAddFromMarket } from '../hooks/use-inventory-actions';
 import { useOwnerContainers } from '../hooks/use-owner-containers';
+import { partyCollaborationLocked, usePlanLockedContainers } from '../hooks/use-plan-locked-containers';
 import { sourceOptionLabel } from './container-source-select';
 
-/** "Add to my container": one of my characters' containers and a quantity (spec/02 §2 marketplace). */
+/**
+ * "Add to my container": one of my characters' containers, or a party stash I may fill (a GM without a
+ * character keeps the party's things there), and a quantity (spec/02 §2 marketplace).
+ */
 export function AddToContainerDialog({
   template,
   onClose,
@@ -18,10 +24,19 @@ export function AddToContainerDialog({
   onClose: () => void;
 }) {
   const characters = useQuery({ ...myCharactersQuery(), enabled: template !== null });
-  const owners = (characters.data?.characters ?? []).map((c) => ({ type: 'character' as const, id: c.id }));
+  const parties = useQuery({ ...myActivePartiesQuery(), enabled: template !== null });
+  const owners: ContainerOwner[] = [
+    ...(characters.data?.characters ?? []).map((c) => ({ type: 'character' as const, id: c.id })),
+    ...(parties.data?.parties ?? [])
+      .filter((p) => p.is_member)
+      .map((p) => ({ type: 'party' as const, id: p.id })),
+  ];
   const sources = useOwnerContainers(owners);
   const containers = sources.containers.filter((c) => c.can_act);
-  const refusal = useConjuringRefusal(containers);
+  const conjuringRefusal = useConjuringRefusal(containers);
+  const planLocked = usePlanLockedContainers(containers);
+  const refusal = (c: (typeof containers)[number]) =>
+    planLocked.has(c.id) ? partyCollaborationLocked : conjuringRefusal(c);
   const allowed = containers.filter((c) => refusal(c) === null);
   const [target, setTarget] = useState<string | null>(null);
   const [quantity, setQuantity] = useState<number | string>(1);
@@ -35,7 +50,7 @@ export function AddToContainerDialog({
   }, [target, allowed]);
   const amount = typeof quantity === 'number' ? quantity : Number.parseInt(quantity, 10);
   const valid = target !== null && Number.isInteger(amount) && amount >= 1;
-  const loading = characters.isPending || (owners.length > 0 && sources.isPending);
+  const loading = characters.isPending || parties.isPending || (owners.length > 0 && sources.isPending);
   return (
     <Modal
       opened={template !== null}
@@ -67,10 +82,20 @@ export function AddToContainerDialog({
               placeholder={loading ? 'Loading your containers...' : 'Please select a destination'}
               data={containers.map((c) => ({
                 value: c.id,
-                label: refusal(c) ? `${sourceOptionLabel(c)} (GM only)` : sourceOptionLabel(c),
+                label: planLocked.has(c.id)
+                  ? `${sourceOptionLabel(c)} (paid plans)`
+                  : refusal(c)
+                    ? `${sourceOptionLabel(c)} (GM only)`
+                    : sourceOptionLabel(c),
                 disabled: refusal(c) !== null,
               }))}
-              description={allowed.length < containers.length ? partyMessages.conjuringGmOnly : undefined}
+              description={
+                containers.some((c) => planLocked.has(c.id))
+                  ? `${partyCollaborationLocked}: a party’s stash is out of reach.`
+                  : allowed.length < containers.length
+                    ? partyMessages.conjuringGmOnly
+                    : undefined
+              }
               value={target}
               onChange={setTarget}
               disabled={loading}
