@@ -48,7 +48,7 @@ test('the longest names a user may choose fit a phone: username, party, characte
   await upgradeTo(page, 'tier_1');
   const partyName = 'The Fellowship of the Extremely Long Party Name That Goes On And On Around The Ring';
   const party = await api<{ id: string }>(page, 'POST', '/parties', { party: { name: partyName } });
-  await api(page, 'POST', '/characters', {
+  const character = await api<{ id: string }>(page, 'POST', '/characters', {
     character: { name: 'Vexanderalathiel Nightwhisperingshadow', party_id: party.id },
   });
   const [store] = await api<{ id: string }[]>(page, 'GET', '/shop_templates?search=Wayfarer');
@@ -72,6 +72,12 @@ test('the longest names a user may choose fit a phone: username, party, characte
   await page.goto(`/parties/${party.id}`);
   await expect(page.getByRole('heading', { level: 1, name: partyName })).toBeVisible();
   await expectNoSidewaysScroll(page, 'party');
+
+  await page.goto(`/characters/${character.id}`);
+  await expect(
+    page.getByRole('heading', { level: 1, name: 'Vexanderalathiel Nightwhisperingshadow' }),
+  ).toBeVisible();
+  await expectNoSidewaysScroll(page, 'character');
 
   await page.goto(`/shops/instances/${shop.id}`);
   await expect(page.getByRole('link', { name: partyName })).toBeVisible();

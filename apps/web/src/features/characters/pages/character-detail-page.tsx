@@ -28,13 +28,20 @@ import { ShareButton } from '../../shares/components/share-button';
 import { characterKeys, characterQuery, deleteCharacter } from '../api/characters-api';
 import { CharacterWealthPanel } from '../components/character-wealth';
 
-function Stat({ label, value }: { label: string; value: string }) {
+/** A figure in a card; a name (the party's) may take two lines, then ends in an ellipsis with its whole self in a title. */
+function Stat({ label, value, lineClamp }: { label: string; value: string; lineClamp?: number }) {
   return (
     <Paper withBorder p="md">
       <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
         {label}
       </Text>
-      <Text fw={700} fz="lg">
+      <Text
+        fw={700}
+        fz="lg"
+        lineClamp={lineClamp}
+        title={lineClamp ? value : undefined}
+        style={{ overflowWrap: 'anywhere' }}
+      >
         {value}
       </Text>
     </Paper>
@@ -133,7 +140,8 @@ export function CharacterDetailPage() {
         <Stat label="Level" value={String(character.level)} />
         <Stat label="Max weight" value={unlimited(character.max_weight, formatWeight)} />
         <Stat label="Max slots" value={unlimited(character.max_slots, String)} />
-        <Stat label="Party" value={character.party_name ?? 'None'} />
+        {/* The party's whole name is in the Party card below, as a link. */}
+        <Stat label="Party" value={character.party_name ?? 'None'} lineClamp={2} />
       </SimpleGrid>
 
       <CharacterWealthPanel characterId={character.id} />
