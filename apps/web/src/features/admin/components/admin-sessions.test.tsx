@@ -33,12 +33,11 @@ describe('AdminSessions', () => {
     setViewport(1280, 800);
     renderWithProviders(<AdminSessions sessions={sessions} />);
     const table = screen.getByRole('table');
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
-      'Started',
-      'Last used',
-      'Address',
-      'State',
-    ]);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Started', 'Last used', 'Address', 'State']);
     const rows = within(table).getAllByTestId('admin-session');
     expect(rows[0]).toHaveTextContent('2001:db8:85a3::8a2e:370:7334');
     expect(rows[0]).toHaveTextContent('Open');

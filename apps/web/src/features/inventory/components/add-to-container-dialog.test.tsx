@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { mockFetch, success } from '../../../test/fixtures';
 import { buildCharacter, buildParty } from '../../../test/party-fixtures';
-import { buildContainer, renderWithProviders } from '../test/inventory-fixtures';
+import { buildContainer, buildPartyStash, renderWithProviders } from '../test/inventory-fixtures';
 import { AddToContainerDialog } from './add-to-container-dialog';
 
 const rope = { id: 'template-rope', name: 'Rope' };
@@ -78,14 +78,7 @@ describe('Add to container: the party rule for conjuring items (issue 12)', () =
 });
 
 describe('Add to container: a party stash (the GM without a character keeps things there)', () => {
-  const stash = buildContainer({
-    id: 'stash-1',
-    name: 'Party Stash',
-    character_id: null,
-    party_id: 'party-1',
-    owner: { type: 'party', id: 'party-1', name: 'The Copper Road' },
-    can_act: true,
-  });
+  const stash = buildPartyStash({ id: 'party-1', name: 'The Copper Road' });
 
   function serveGm(collaboration: boolean) {
     return mockFetch(({ url, init }) => {

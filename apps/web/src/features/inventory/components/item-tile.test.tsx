@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toast } from '../../../lib/toast';
 import { failure, mockFetch, success } from '../../../test/fixtures';
 import { rarityColours } from '../lib/item-look';
-import { buildContainer, buildItem, renderWithProviders } from '../test/inventory-fixtures';
+import { buildContainer, buildItem, buildPartyStash, renderWithProviders } from '../test/inventory-fixtures';
 import { ItemTile } from './item-tile';
 
 afterEach(() => {
@@ -215,14 +215,7 @@ describe('ItemTile equipment (issue 12 §5)', () => {
   });
 
   describe('Move to... into a party stash', () => {
-    const stash = buildContainer({
-      id: 'stash-1',
-      name: 'Party Stash',
-      owner: { type: 'party', id: 'party-1', name: 'The Silver Lantern' },
-      character_id: null,
-      party_id: 'party-1',
-      is_primary: false,
-    });
+    const stash = buildPartyStash({ id: 'party-1', name: 'The Silver Lantern' });
     const pouch = buildContainer({ id: 'pouch', name: 'Pouch', is_primary: false });
 
     /** My ring with the move menu open; check_feature answers `allowed` for the party. */

@@ -2,20 +2,13 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toast } from '../../../lib/toast';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
-import { buildContainer, buildItem, renderWithProviders } from '../test/inventory-fixtures';
+import { buildItem, buildPartyStash, renderWithProviders } from '../test/inventory-fixtures';
 import { MoveItemForm } from './move-item-form';
 
 afterEach(() => vi.restoreAllMocks());
 
 const refusal = 'Party collaboration is not included in your Free plan. Upgrade to use it.';
-const stash = buildContainer({
-  id: 'stash-1',
-  name: 'Party Stash',
-  owner: { type: 'party', id: 'party-1', name: 'The Silver Lantern' },
-  character_id: null,
-  party_id: 'party-1',
-  is_primary: false,
-});
+const stash = buildPartyStash({ id: 'party-1', name: 'The Silver Lantern' });
 
 function moveIntoStash() {
   renderWithProviders(

@@ -58,6 +58,22 @@ export function buildContainer(overrides: Partial<Container> = {}): Container {
   };
 }
 
+/** A party's stash: a container the party owns, no character's. */
+export function buildPartyStash(
+  party: { id: string; name: string },
+  overrides: Partial<Container> = {},
+): Container {
+  return buildContainer({
+    id: 'stash-1',
+    name: 'Party Stash',
+    owner: { type: 'party', id: party.id, name: party.name },
+    character_id: null,
+    party_id: party.id,
+    is_primary: false,
+    ...overrides,
+  });
+}
+
 /** Render inside the app's providers (Mantine in test mode, a query client, a router). */
 export function renderWithProviders(ui: ReactNode) {
   const queryClient = createQueryClient();

@@ -4,22 +4,21 @@ import { describe, expect, it } from 'vitest';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { buildCharacter, pageMeta } from '../../../test/party-fixtures';
 import { partyInventoryUnavailable } from '../../inventory/components/party-inventory';
-import { buildContainer, renderWithProviders } from '../../inventory/test/inventory-fixtures';
+import {
+  buildContainer,
+  buildPartyStash,
+  renderWithProviders,
+} from '../../inventory/test/inventory-fixtures';
 import { PartyInventoryTab } from './party-inventory-tab';
 
 const party = { id: '00000000-0000-4000-8000-0000000000aa', name: 'The Silver Lantern' };
-const stash = buildContainer({
+const stash = buildPartyStash(party, {
   id: '00000000-0000-4000-8000-0000000000d1',
-  name: 'Party Stash',
   items_count: 3,
   total_value_gp: 120,
   current_weight: 12,
   capacity: { used: 12, max: 100, slots_used: 3, slots_max: null, enforces: { weight: true, slots: false } },
-  owner: { type: 'party', id: party.id, name: party.name },
   is_primary: true,
-  character_id: null,
-  party_id: party.id,
-  can_act: true,
 });
 /** Someone else's character: the party has characters, just none of mine. */
 const theirs = buildCharacter({ id: 'character-theirs', is_owner: false, party_id: party.id });

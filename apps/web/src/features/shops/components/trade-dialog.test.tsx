@@ -168,12 +168,7 @@ describe('TradeDialog', () => {
     ],
     ['ITEM_OUT_OF_STOCK', 409, 'Only 2 left in stock.', 'This item is out of stock. Only 2 left in stock.'],
     ['SHOP_CLOSED', 409, 'This shop is closed.', 'This shop is closed.'],
-    [
-      'CAPACITY_EXCEEDED',
-      422,
-      'Item(s) would exceed weight limit',
-      'Item(s) would exceed weight limit',
-    ],
+    ['CAPACITY_EXCEEDED', 422, 'Item(s) would exceed weight limit', 'Item(s) would exceed weight limit'],
     ['FORBIDDEN', 403, 'You cannot do that', 'The purchase could not be completed. Please try again.'],
     ['INTERNAL_SERVER_ERROR', 500, 'boom', 'The purchase could not be completed. Please try again.'],
   ])(
