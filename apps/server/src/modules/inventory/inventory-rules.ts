@@ -8,38 +8,8 @@ export interface TemplateFacts {
   stackSize: number;
 }
 
-const overrideKeys = [
-  'name_override',
-  'description_override',
-  'weight_override',
-  'value_override',
-  'currency_override',
-];
-
-/** A stack with any override is unique: it never merges with plain stacks of its template (DESIGN §4). */
-export function hasOverrides(instanceData: Record<string, unknown>): boolean {
-  return overrideKeys.some(
-    (key) => instanceData[key] !== undefined && instanceData[key] !== null && instanceData[key] !== '',
-  );
-}
-
-/** Equipment and attunement belong to one character's own items: such a stack keeps to itself too. */
-const personalKeys = ['is_equipped', 'is_attuned'];
-
-/**
- * A stack that never takes in (or tops up) other stacks when items arrive: one with overrides, or one that
- * is equipped or attuned (else a second ring would slip into an attuned one, past the attunement limit).
- */
-export function keepsOwnStack(instanceData: Record<string, unknown>): boolean {
-  return hasOverrides(instanceData) || personalKeys.some((key) => instanceData[key] === true);
-}
-
-/** What a stack keeps when it changes hands: a new owner is neither wearing it nor attuned to it. */
-export function withoutPersonalState(instanceData: Record<string, unknown>): Record<string, unknown> {
-  const rest = { ...instanceData };
-  for (const key of personalKeys) delete rest[key];
-  return rest;
-}
+// The stacking rules live in the contracts, where the client reads the same ones.
+export { hasOverrides, keepsOwnStack, withoutPersonalState } from '@haversack/contracts';
 
 /** DESIGN §4: effective name, weight and value are the instance's overrides where present. */
 export function effectiveFacts(template: TemplateFacts, instanceData: Record<string, unknown>) {

@@ -5,6 +5,7 @@ import {
   currencies,
   emptyPurse,
   formatCopper,
+  inventoryMessages,
   makeChange,
   type PaymentSource,
   type PriceQuote,
@@ -29,6 +30,7 @@ import {
   type ShopTemplateListQuery,
   type ShopTemplateUpdate,
   type Stock,
+  sellLineKey,
   sellPriceCp,
   shopMessages,
   shopTypeNames,
@@ -45,6 +47,7 @@ import { templateFacts, toInstanceJson } from '../inventory/inventory.json.js';
 import { containerAccess } from '../inventory/inventory.policy.js';
 import {
   type ContainerContext,
+  type InstanceRow,
   inventoryRepository,
   type TemplateRow,
 } from '../inventory/inventory.repository.js';
@@ -1778,14 +1781,17 @@ export class ShopsService {
       if (template.tags.includes('currency')) {
         throw AppError.validation([{ field: 'item_instance_id', message: shopMessages.currencyNotSold }]);
       }
-      if (input.quantity > stack.quantity) {
-        throw AppError.validation([{ field: 'quantity', message: 'There are not that many in the stack' }]);
-      }
+      const sold = await this.#sellLine(tx, seller.container.id, stack, input.quantity);
       const { facts, sell } = await this.#quote(shop, template, stack.instanceData);
       const total = sell * input.quantity;
       await this.deps.moves.countAction(tx, actor.id, 'party', shop.partyId);
       const shopContext = this.#shopContext(shop, container, party);
-      const moved = await this.deps.moves.moveStack(tx, stack.id, shopContext, input.quantity);
+      const targetIds: string[] = [];
+      for (const part of sold) {
+        targetIds.push(
+          ...(await this.deps.moves.moveStack(tx, part.id, shopContext, part.quantity)).targetIds,
+        );
+      }
       const base = {
         partyId: shop.partyId,
         characterId: seller.character?.id ?? null,
@@ -1798,8 +1804,8 @@ export class ShopsService {
       const parts = recipients.map((r, i) => `${r.name} (${formatCopper(shares[i]?.cp ?? 0)})`);
       const splitText =
         parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? '');
-      const sold = `${actor.username} sold ${input.quantity} × ${facts.name} to ${shop.name} for ${formatCopper(total)}`;
-      const summary = splitAmong ? `${sold}, split among ${splitText}` : sold;
+      const soldText = `${actor.username} sold ${input.quantity} × ${facts.name} to ${shop.name} for ${formatCopper(total)}`;
+      const summary = splitAmong ? `${soldText}, split among ${splitText}` : soldText;
       if (splitAmong) message = `${shopMessages.sold}: ${formatCopper(total)} split among ${splitText}.`;
       const rows: LedgerEntry[] = [
         {
@@ -1807,7 +1813,7 @@ export class ShopsService {
           transactionType: 'sale',
           scope: 'party',
           itemTemplateId: template.id,
-          itemInstanceId: moved.targetIds[0] ?? null,
+          itemInstanceId: targetIds[0] ?? null,
           itemName: facts.name,
           quantity: input.quantity,
           amountCp: total,
@@ -1899,11 +1905,41 @@ export class ShopsService {
         paid: emptyPurse(),
         change: emptyPurse(),
         received,
-        targetIds: moved.targetIds,
+        targetIds,
         transactionIds,
       };
     });
     return this.#tradeResult(result, input.quantity, message);
+  }
+
+  /**
+   * The stacks a sale takes: `quantity` of the seller's line the named stack is on (`sellLineKey`: plain
+   * stacks of its template with the same notes, so three daggers, a stack each, sell in one sale), the
+   * named stack first, then the others oldest first. The caller holds the seller's container lock; the
+   * stacks are locked here. A stack that keeps to itself (renamed, equipped) sells only from itself.
+   */
+  async #sellLine(tx: Executor, containerId: string, named: InstanceRow, quantity: number) {
+    if (quantity <= named.quantity) return [{ id: named.id, quantity }];
+    const key = sellLineKey(named);
+    const others = key
+      ? (await inventoryRepository.plainStacks(tx, containerId, named.itemTemplateId)).filter(
+          (other) => other.id !== named.id && sellLineKey(other) === key,
+        )
+      : [];
+    const parts = [{ id: named.id, quantity: named.quantity }];
+    let left = quantity - named.quantity;
+    for (const other of others) {
+      if (left === 0) break;
+      const take = Math.min(other.quantity, left);
+      parts.push({ id: other.id, quantity: take });
+      left -= take;
+    }
+    if (left > 0) {
+      const have = quantity - left;
+      const message = have === named.quantity ? inventoryMessages.quantityTooLarge : `You have only ${have}.`;
+      throw AppError.validation([{ field: 'quantity', message }]);
+    }
+    return parts;
   }
 
   async #tradeResult(

@@ -891,3 +891,88 @@ describe('restock', () => {
     expect(opened.some((r) => r.transactionType === 'item_creation')).toBe(false);
   });
 });
+
+describe('selling along a line of the seller’s items', () => {
+  /** A player holding 3 ropes that do not stack (three stacks of one) beside a shop that buys them. */
+  async function seller() {
+    const w = await world({ stock: 1, stackSize: 1, price: 100 });
+    const made = await ctx.app.services.inventory.createInstance(actorOf(w.player), {
+      item_template_id: w.rope.id,
+      container_id: w.heroBag,
+      quantity: 3,
+    });
+    const ids = made.map((i) => i.id);
+    expect(made.map((i) => i.quantity)).toEqual([1, 1, 1]);
+    const sell = (
+      itemId: string,
+      quantity: number,
+      who = w.player,
+      characterId = w.hero.id,
+      bag = w.heroBag,
+    ) =>
+      callApi(ctx, 'POST', `/shop_instances/${w.shop.id}/sell`, who, {
+        sell: {
+          item_instance_id: itemId,
+          quantity,
+          seller_character_id: characterId,
+          seller_container_id: bag,
+        },
+      });
+    const ropesIn = async (containerId: string) =>
+      (
+        await ctx.database.db
+          .select({ quantity: itemInstances.quantity })
+          .from(itemInstances)
+          .where(and(eq(itemInstances.containerId, containerId), eq(itemInstances.itemTemplateId, w.rope.id)))
+      ).reduce((n, r) => n + r.quantity, 0);
+    return { ...w, ids, sell, ropesIn };
+  }
+
+  it('sells three items that do not stack in one sale with one row, and never more than the line holds', async () => {
+    const w = await seller();
+    const [first = ''] = w.ids;
+    const tooMany = await w.sell(first, 4);
+    expect(tooMany.statusCode).toBe(422);
+    expect(JSON.stringify(body(tooMany).error)).toContain('You have only 3.');
+    expect(await w.ropesIn(w.heroBag)).toBe(3);
+
+    const sold = await w.sell(first, 3);
+    expect(sold.statusCode, sold.body).toBe(200);
+    // Rope is worth 1 gp; the shop pays half: 5 sp each.
+    expect(body<TradeResult>(sold).data).toMatchObject({ quantity: 3, total_price_cp: 150 });
+    expect(await w.ropesIn(w.heroBag)).toBe(0);
+    expect(await w.ropesIn(w.shop.container.id)).toBe(4);
+    expect(await purse(w.heroBag)).toEqual({ gp: 1, sp: 5 });
+    const rows = await ctx.database.db
+      .select()
+      .from(transactions)
+      .where(and(eq(transactions.itemTemplateId, w.rope.id), eq(transactions.transactionType, 'sale')));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ quantity: 3, amountCp: 150 });
+  });
+
+  it('leaves a rope that keeps to itself (equipped) out of the line', async () => {
+    const w = await seller();
+    const [first = '', , last = ''] = w.ids;
+    await ctx.database.db
+      .update(itemInstances)
+      .set({ instanceData: { is_equipped: true } })
+      .where(eq(itemInstances.id, last));
+    expect(JSON.stringify(body(await w.sell(first, 3)).error)).toContain('You have only 2.');
+    expect((await w.sell(first, 2)).statusCode).toBe(200);
+    expect(await w.ropesIn(w.heroBag)).toBe(1);
+    // The equipped one sells only from itself.
+    expect((await w.sell(last, 2)).statusCode).toBe(422);
+  });
+
+  it('two sales racing for the same line never sell more than it holds, nor pay twice', async () => {
+    const w = await seller();
+    const [first = ''] = w.ids;
+    const results = await Promise.all([w.sell(first, 2), w.sell(first, 2)]);
+    // The second finds the rope it named already sold: not found in that container, nothing moves.
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 404]);
+    expect(await w.ropesIn(w.heroBag)).toBe(1);
+    expect(await w.ropesIn(w.shop.container.id)).toBe(3);
+    expect(await purse(w.heroBag)).toEqual({ gp: 1 });
+  });
+});

@@ -7,6 +7,7 @@ import {
   copperPer,
   type ItemInstance,
   type ItemInstanceUpdate,
+  hasOverrides as instanceDataHasOverrides,
   itemInstanceSchema,
   type PageMeta,
   pageMetaSchema,
@@ -248,20 +249,9 @@ export function containerCoinsQuery(containerId: string) {
   });
 }
 
-const overrideKeys = [
-  'name_override',
-  'description_override',
-  'weight_override',
-  'value_override',
-  'currency_override',
-] as const;
-
 /** A stack with a name, description, weight, value or currency of its own cannot merge or convert. */
 export function hasOverrides(item: ItemInstance): boolean {
-  return overrideKeys.some((key) => {
-    const value = item.instance_data[key];
-    return value !== undefined && value !== null && value !== '';
-  });
+  return instanceDataHasOverrides(item.instance_data);
 }
 
 /** Other stacks of the same template, without overrides, in the same container: what a stack may merge with. */

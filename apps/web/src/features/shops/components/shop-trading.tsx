@@ -3,6 +3,7 @@ import {
   type ItemInstance,
   type ShopInstance,
   type ShopStockItem,
+  sellLineKey,
   sellPriceCp,
   shopMessages,
 } from '@haversack/contracts';
@@ -101,6 +102,33 @@ export function shelfLines(stock: readonly ShopStockItem[]): ShelfLine[] {
     if (!line) lines.set(key, { key, item, inStock: item.quantity });
     else {
       line.inStock += item.quantity;
+      if (item.quantity > line.item.quantity) line.item = item;
+    }
+  }
+  return [...lines.values()];
+}
+
+/**
+ * My items as a shop buys them: one line per kind (`sellLineKey`: three daggers, a stack each, are one line
+ * of 3; a renamed or equipped one is a line of its own), named by its largest stack; a sale of more than
+ * that stack takes the rest from the line's others.
+ */
+export function sellLines(
+  items: readonly ItemInstance[],
+): { key: string; item: ItemInstance; quantity: number }[] {
+  const lines = new Map<string, { key: string; item: ItemInstance; quantity: number }>();
+  for (const item of items) {
+    const key =
+      sellLineKey({
+        itemTemplateId: item.item_template_id,
+        instanceData: item.instance_data,
+        notes: item.notes,
+        isIdentified: item.is_identified,
+      }) ?? `stack:${item.id}`;
+    const line = lines.get(key);
+    if (!line) lines.set(key, { key, item, quantity: item.quantity });
+    else {
+      line.quantity += item.quantity;
       if (item.quantity > line.item.quantity) line.item = item;
     }
   }
@@ -252,11 +280,11 @@ export function SellList({
     enabled: trader.container !== null,
   });
   const blocked = tradeBlocker(shop, trader);
-  const items = (query.data?.pages ?? [])
-    .flatMap((page) => page.items)
-    .filter((item) => !item.item_template.coin);
+  const lines = sellLines(
+    (query.data?.pages ?? []).flatMap((page) => page.items).filter((item) => !item.item_template.coin),
+  );
   const focus = useStockFocus(
-    items.map((item) => item.id),
+    lines.map((line) => line.key),
     tradeOpen,
   );
   if (!trader.container) return null;
@@ -270,7 +298,7 @@ export function SellList({
       />
     );
   }
-  if (items.length === 0) {
+  if (lines.length === 0) {
     return (
       <Center py="xl" data-testid="sell-list-empty" ref={focus.list} tabIndex={-1}>
         <Text c="dimmed">Nothing to sell in {trader.container.name}.</Text>
@@ -279,11 +307,12 @@ export function SellList({
   }
   return (
     <Stack gap={6} data-testid="sell-list" ref={focus.list} tabIndex={-1}>
-      {items.map((item, index) => (
+      {lines.map(({ key, item, quantity }, index) => (
         <SellRow
-          key={item.id}
+          key={key}
           item={item}
-          tradeButton={focus.tradeButton(item.id, index)}
+          quantity={quantity}
+          tradeButton={focus.tradeButton(key, index)}
           priceCp={sellPriceCp({ valueCp: item.value_cp, sellModifier: shop.sell_modifier })}
           disabled={blocked !== null}
           onSell={(unitCp) => {
@@ -294,7 +323,7 @@ export function SellList({
               shopName: shop.name,
               itemId: item.id,
               name: item.name,
-              max: item.quantity,
+              max: quantity,
               unitCp,
               characterId: trader.characterId,
               containerId: item.container_id,
@@ -318,12 +347,15 @@ export function SellList({
 
 function SellRow({
   item,
+  quantity,
   priceCp,
   tradeButton,
   disabled,
   onSell,
 }: {
   item: ItemInstance;
+  /** How many its line holds (several stacks of an item that does not stack). */
+  quantity: number;
   priceCp: number;
   /** Ties the Sell button to the list's focus keeping. */
   tradeButton: TradeButtonFocus;
@@ -338,7 +370,7 @@ function SellRow({
             {item.name}
           </Text>
           <Text size="xs" c="dimmed">
-            You have {item.quantity}
+            You have {quantity}
           </Text>
         </Stack>
         <Group gap="xs" wrap="nowrap">

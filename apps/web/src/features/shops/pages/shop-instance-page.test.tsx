@@ -32,6 +32,7 @@ const backpack = buildContainer({
 const dagger = buildItem({
   id: 'item-dagger',
   name: 'Dagger',
+  item_template_id: 'template-dagger',
   quantity: 1,
   value_cp: 200,
   container_id: 'c-pack',
@@ -39,6 +40,7 @@ const dagger = buildItem({
 const torch = buildItem({
   id: 'item-torch',
   name: 'Torch',
+  item_template_id: 'template-torch',
   quantity: 1,
   value_cp: 2,
   container_id: 'c-pack',
@@ -164,5 +166,57 @@ describe('ShopInstancePage', { timeout: 20_000 }, () => {
     await user.click(await within(sellTorch).findByRole('button', { name: /^Sell for/ }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     await waitFor(() => expect(screen.getByTestId('sell-list-empty')).toHaveFocus());
+  });
+});
+
+describe('ShopInstancePage: selling several of an item that does not stack', () => {
+  it('lists three daggers, a stack each, as one line of 3 and sells them in one sale', async () => {
+    const daggers = ['a', 'b', 'c'].map((id) => ({ ...dagger, id: `item-dagger-${id}` }));
+    const equipped = { ...dagger, id: 'item-dagger-worn', instance_data: { is_equipped: true } };
+    const fetchMock = mockShopPage((pathname, method) => {
+      if (pathname === '/api/v1/containers/c-pack/items') return itemsPage([...daggers, equipped, torch]);
+      if (method === 'GET' && pathname.includes('/calculate_sell_price/'))
+        return success({
+          item_instance_id: 'item-dagger-a',
+          name: 'Dagger',
+          quantity: 3,
+          unit_price_cp: 100,
+          total_price_cp: 300,
+          formatted: '',
+          has_own_price: false,
+          discount_rate: 0,
+          modifier: 0.5,
+        });
+      if (method === 'POST' && pathname === '/api/v1/shop_instances/shop-1/sell') return sale(dagger);
+      return null;
+    });
+    const user = userEvent.setup();
+    renderPage();
+    await user.click(await screen.findByRole('tab', { name: 'Sell' }));
+    const rows = await screen.findAllByTestId('sell-item');
+    // The worn dagger is a line of its own: the shop never buys it along with the others.
+    expect(rows.map((row) => row.textContent)).toEqual([
+      expect.stringContaining('You have 3'),
+      expect.stringContaining('You have 1'),
+      expect.stringContaining('Torch'),
+    ]);
+    await waitFor(() => expect(screen.getAllByRole('button', { name: 'Sell Dagger' })[0]).toBeEnabled());
+    await user.click(screen.getAllByRole('button', { name: 'Sell Dagger' })[0] as HTMLElement);
+    const dialog = await screen.findByRole('dialog', { name: 'Sell Dagger' });
+    expect(within(dialog).getByText(/You have 3\./)).toBeInTheDocument();
+    await user.clear(within(dialog).getByRole('textbox', { name: /Quantity/ }));
+    await user.type(within(dialog).getByRole('textbox', { name: /Quantity/ }), '3');
+    await user.click(await within(dialog).findByRole('button', { name: 'Sell for 3 gp' }));
+    await waitFor(() =>
+      expect(
+        fetchMock.mock.calls.some(
+          ([url, init]) =>
+            init?.method === 'POST' &&
+            String(url).endsWith('/sell') &&
+            String(init.body).includes('"quantity":3') &&
+            String(init.body).includes('"item_instance_id":"item-dagger-a"'),
+        ),
+      ).toBe(true),
+    );
   });
 });
