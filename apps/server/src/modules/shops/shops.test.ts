@@ -54,6 +54,15 @@ async function purse(containerId: string) {
   return Object.fromEntries(rows.map((r) => [r.key.slice(5), Number(r.n)]));
 }
 
+/** How many of a template a container holds, over all its stacks. */
+async function heldIn(containerId: string, templateId: string) {
+  const rows = await ctx.database.db
+    .select({ quantity: itemInstances.quantity })
+    .from(itemInstances)
+    .where(and(eq(itemInstances.containerId, containerId), eq(itemInstances.itemTemplateId, templateId)));
+  return rows.reduce((n, r) => n + r.quantity, 0);
+}
+
 /** A GM on a paid plan with a party, a player with a character, a shop template with items. */
 async function world(options: { price?: number; stock?: number; stackSize?: number } = {}) {
   const gm = await createUser(ctx);
@@ -641,13 +650,7 @@ describe('buying along a shelf line', () => {
           buyer_container_id: bag,
         },
       });
-    const ropesIn = async (containerId: string) =>
-      (
-        await ctx.database.db
-          .select({ quantity: itemInstances.quantity })
-          .from(itemInstances)
-          .where(and(eq(itemInstances.containerId, containerId), eq(itemInstances.itemTemplateId, w.rope.id)))
-      ).reduce((n, r) => n + r.quantity, 0);
+    const ropesIn = (containerId: string) => heldIn(containerId, w.rope.id);
     return { ...w, ids, buy, ropesIn };
   }
 
@@ -918,13 +921,7 @@ describe('selling along a line of the seller’s items', () => {
           seller_container_id: bag,
         },
       });
-    const ropesIn = async (containerId: string) =>
-      (
-        await ctx.database.db
-          .select({ quantity: itemInstances.quantity })
-          .from(itemInstances)
-          .where(and(eq(itemInstances.containerId, containerId), eq(itemInstances.itemTemplateId, w.rope.id)))
-      ).reduce((n, r) => n + r.quantity, 0);
+    const ropesIn = (containerId: string) => heldIn(containerId, w.rope.id);
     return { ...w, ids, sell, ropesIn };
   }
 
