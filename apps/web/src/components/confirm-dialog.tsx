@@ -1,4 +1,5 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { useEffect, useRef } from 'react';
 
 interface ConfirmDialogProps {
   opened: boolean;
@@ -14,7 +15,12 @@ interface ConfirmDialogProps {
   danger?: boolean;
 }
 
-/** A confirmation before an action that cannot be taken back. */
+/**
+ * A confirmation before an action that cannot be taken back. It confirms once: a double click or a second
+ * Enter lands before `loading` has drawn the button busy, and would send the action twice (a success
+ * toast, then "not found" for the same delete). Once the action has settled with the dialog still open
+ * (it failed, say), or when the dialog opens again, it may be confirmed again.
+ */
 export function ConfirmDialog({
   opened,
   title,
@@ -26,6 +32,20 @@ export function ConfirmDialog({
   loading = false,
   danger = true,
 }: ConfirmDialogProps) {
+  const confirmed = useRef(false);
+  const wasLoading = useRef(loading);
+  useEffect(() => {
+    if (opened) confirmed.current = false;
+  }, [opened]);
+  useEffect(() => {
+    if (wasLoading.current && !loading) confirmed.current = false;
+    wasLoading.current = loading;
+  }, [loading]);
+  const confirm = () => {
+    if (confirmed.current || loading) return;
+    confirmed.current = true;
+    onConfirm();
+  };
   return (
     <Modal
       opened={opened}
@@ -41,7 +61,7 @@ export function ConfirmDialog({
             {cancelLabel}
           </Button>
           {/* red.9: white on Mantine's default red is about 3.7:1, under WCAG AA. */}
-          <Button color={danger ? 'red.9' : undefined} onClick={onConfirm} loading={loading}>
+          <Button color={danger ? 'red.9' : undefined} onClick={confirm} loading={loading}>
             {confirmLabel}
           </Button>
         </Group>

@@ -100,6 +100,22 @@ describe('Convert coins', () => {
     expect(JSON.parse(String(init?.body))).toEqual({ from: 'cp', to: 'sp' });
   });
 
+  it('converts once on a double click on Convert', async () => {
+    const fetchMock = serve(pouch, [copper], (_url, init) =>
+      init.method === 'POST' ? success(pouch) : undefined,
+    );
+    renderView(pouch);
+    fireEvent.click(await screen.findByRole('button', { name: 'Convert coins' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Convert coins' });
+    const convert = within(dialog).getByRole('button', { name: 'Convert' });
+    fireEvent.click(convert);
+    fireEvent.click(convert);
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Convert coins' })).not.toBeInTheDocument(),
+    );
+    expect(posts(fetchMock, 'POST')).toHaveLength(1);
+  });
+
   it("sends the quantity when given and shows the server's 422 message", async () => {
     const fetchMock = serve(pouch, [copper], (_url, init) =>
       init.method === 'POST'

@@ -1,6 +1,7 @@
 import { type Currency, currencies } from '@haversack/contracts';
 import { Button, Group, Modal, NumberInput, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
+import { useSingleFlight } from '../../../lib/use-single-flight';
 import { coinNames } from '../api/inventory-api';
 import { conversionFailed, useConvertCurrency } from '../hooks/use-inventory-actions';
 import { RefusalAlert } from './refusal-alert';
@@ -37,6 +38,7 @@ export function ConvertCurrencyDialog({
   const [to, setTo] = useState<Currency>(initialTo);
   const [quantity, setQuantity] = useState<number | string>('');
   const convert = useConvertCurrency(containerId);
+  const once = useSingleFlight();
   const amount = quantity === '' ? undefined : Number(quantity);
   const validAmount = amount === undefined || (Number.isInteger(amount) && amount >= 1);
   const valid = from !== to && validAmount;
@@ -58,9 +60,12 @@ export function ConvertCurrencyDialog({
         onSubmit={(event) => {
           event.preventDefault();
           if (!valid) return;
-          convert.mutate(amount === undefined ? { from, to } : { from, to, quantity: amount }, {
-            onSuccess: close,
-          });
+          once((settled) =>
+            convert.mutate(amount === undefined ? { from, to } : { from, to, quantity: amount }, {
+              onSuccess: close,
+              onSettled: settled,
+            }),
+          );
         }}
       >
         <Stack gap="md">

@@ -1,6 +1,7 @@
 import type { Container } from '@haversack/contracts';
 import { Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
+import { useSingleFlight } from '../../../lib/use-single-flight';
 import { deleteContainerFailed, useDeleteContainer } from '../hooks/use-inventory-actions';
 import { sourceOptionLabel } from './container-source-select';
 import { RefusalAlert } from './refusal-alert';
@@ -39,6 +40,7 @@ export function DeleteContainerDialog({
     destinations.find((c) => c.is_primary)?.id ?? destinations[0]?.id ?? null,
   );
   const remove = useDeleteContainer(container);
+  const once = useSingleFlight();
   const close = () => {
     remove.reset();
     onClose();
@@ -81,12 +83,15 @@ export function DeleteContainerDialog({
             disabled={!ready}
             loading={remove.isPending}
             onClick={() =>
-              remove.mutate(holdsItems ? destination : null, {
-                onSuccess: () => {
-                  onClose();
-                  onDeleted();
-                },
-              })
+              once((settled) =>
+                remove.mutate(holdsItems ? destination : null, {
+                  onSuccess: () => {
+                    onClose();
+                    onDeleted();
+                  },
+                  onSettled: settled,
+                }),
+              )
             }
           >
             Delete Container

@@ -7,6 +7,7 @@ import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
+import { useSingleFlight } from '../../../lib/use-single-flight';
 import { acceptInvitation, declineInvitation, myInvitationsQuery, partyKeys } from '../api/parties-api';
 
 /** /notifications: the party invitations waiting for my answer. */
@@ -32,6 +33,8 @@ export function NotificationsPage() {
     },
   });
   const busy = accept.isPending || decline.isPending;
+  // Accept and Decline share one flight: a double click joins once, and never both accepts and declines.
+  const once = useSingleFlight();
 
   return (
     <Stack gap="lg" maw={800}>
@@ -70,7 +73,7 @@ export function NotificationsPage() {
                     size="sm"
                     loading={accept.isPending && accept.variables === invitation.id}
                     disabled={busy}
-                    onClick={() => accept.mutate(invitation.id)}
+                    onClick={() => once((settled) => accept.mutate(invitation.id, { onSettled: settled }))}
                   >
                     Accept
                   </Button>
@@ -79,7 +82,7 @@ export function NotificationsPage() {
                     variant="default"
                     loading={decline.isPending && decline.variables === invitation.id}
                     disabled={busy}
-                    onClick={() => decline.mutate(invitation.id)}
+                    onClick={() => once((settled) => decline.mutate(invitation.id, { onSettled: settled }))}
                   >
                     Decline
                   </Button>

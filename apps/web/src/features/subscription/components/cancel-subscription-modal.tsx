@@ -1,5 +1,6 @@
 import { Alert, Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { useState } from 'react';
+import { useSingleFlight } from '../../../lib/use-single-flight';
 import { subscriptionErrorMessage, useCancelSubscription } from '../api/subscription-api';
 
 const REASON_MAX_LENGTH = 1000;
@@ -24,6 +25,7 @@ export function CancelSubscriptionModal({
 }: CancelSubscriptionModalProps) {
   const [reason, setReason] = useState('');
   const cancel = useCancelSubscription();
+  const once = useSingleFlight();
 
   const close = () => {
     cancel.reset();
@@ -31,12 +33,15 @@ export function CancelSubscriptionModal({
   };
 
   const confirm = () => {
-    cancel.mutate(reason, {
-      onSuccess: () => {
-        setReason('');
-        onClose();
-      },
-    });
+    once((settled) =>
+      cancel.mutate(reason, {
+        onSuccess: () => {
+          setReason('');
+          onClose();
+        },
+        onSettled: settled,
+      }),
+    );
   };
 
   return (
