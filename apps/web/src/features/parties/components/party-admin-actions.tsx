@@ -38,7 +38,7 @@ export function PartyAdminActions({ party }: { party: Party }) {
           <Button component={Link} to={`/parties/${party.id}/edit`} variant="default" size="sm">
             Edit Party
           </Button>
-          {party.join_permission !== 'restricted' ? (
+          {party.join_permission !== 'restricted' && !party.is_archived ? (
             <Button variant="default" size="sm" onClick={() => setConfirmRegenerate(true)}>
               Generate New Code
             </Button>

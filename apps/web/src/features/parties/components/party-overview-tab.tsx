@@ -65,9 +65,12 @@ export function PartyOverviewTab({
                 Quick actions
               </Title>
               <Group gap="sm">
-                <Button component={Link} to={`/characters/new?party_id=${party.id}`} size="sm">
-                  Create a Character
-                </Button>
+                {/* An archived party is read-only: no new character joins it. */}
+                {party.is_archived ? null : (
+                  <Button component={Link} to={`/characters/new?party_id=${party.id}`} size="sm">
+                    Create a Character
+                  </Button>
+                )}
                 <Button variant="default" size="sm" onClick={onShowCharacters}>
                   View Characters
                 </Button>
@@ -75,7 +78,7 @@ export function PartyOverviewTab({
             </Stack>
           </Paper>
 
-          {party.join_code && party.join_permission !== 'restricted' ? (
+          {party.join_code && party.join_permission !== 'restricted' && !party.is_archived ? (
             <Paper withBorder p="md" component="section" aria-labelledby="join-code-heading">
               <Stack gap="sm">
                 <Title order={2} size="h4" id="join-code-heading">

@@ -161,7 +161,8 @@ function MemberView({ party }: { party: Party }) {
     }
   }, [searchParams, setSearchParams]);
 
-  const canShare = party.join_code !== null && party.join_permission !== 'restricted';
+  // An archived party takes nobody in (its code answers "no party matches"): nothing to share.
+  const canShare = !party.is_archived && party.join_code !== null && party.join_permission !== 'restricted';
 
   return (
     <Stack gap="lg">
