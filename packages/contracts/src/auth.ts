@@ -16,7 +16,32 @@ export const emailMessage = 'Please enter a valid email address';
 export const usernameMessages = {
   length: 'Username must be 3 to 30 characters',
   characters: 'Username may contain only letters, digits, _ and -',
+  reserved: 'This username is reserved. Please choose another.',
 } as const;
+
+/**
+ * Names a player could pass off as the site's staff in a party's activity and on shared pages. Only
+ * sign-up and profile changes refuse them; an operator may still create such an account (`npm run admin`).
+ */
+const reservedUsernames = new Set([
+  'admin',
+  'administrator',
+  'root',
+  'staff',
+  'support',
+  'moderator',
+  'mod',
+  'system',
+  'haversack',
+  'official',
+  'security',
+  'billing',
+  'help',
+]);
+
+export function isReservedUsername(username: string): boolean {
+  return reservedUsernames.has(username.trim().toLowerCase().replace(/[-_]+/g, ''));
+}
 
 export const passwordSchema = text({ error: passwordMessages.length })
   .max(200, 'Password must be at most 200 characters')
@@ -39,6 +64,12 @@ export const usernameSchema = text({ error: usernameMessages.length })
   .max(30, usernameMessages.length)
   .regex(/^[A-Za-z0-9_-]+$/, usernameMessages.characters);
 
+/** A username a person picks for themselves: the rules above, and none of the reserved names. */
+const chosenUsernameSchema = usernameSchema.refine(
+  (name) => !isReservedUsername(name),
+  usernameMessages.reserved,
+);
+
 /** Attach "Passwords do not match" to the confirmation field, as spec/01 §5 says. */
 function withConfirmation<T extends z.ZodType<{ password: string; password_confirmation: string }>>(
   schema: T,
@@ -52,7 +83,7 @@ function withConfirmation<T extends z.ZodType<{ password: string; password_confi
 export const registrationSchema = withConfirmation(
   z.object({
     email: emailSchema,
-    username: usernameSchema,
+    username: chosenUsernameSchema,
     password: passwordSchema,
     password_confirmation: text({ error: passwordMessages.mismatch }),
   }),
@@ -136,7 +167,7 @@ export type TokenVerification = z.infer<typeof tokenVerificationSchema>;
 
 export const profileUpdateBodySchema = z.object({
   user: z.object({
-    username: usernameSchema.optional(),
+    username: chosenUsernameSchema.optional(),
     email: emailSchema.optional(),
     /** Required when the email changes: a stolen access token alone must not move the account away. */
     current_password: text({ error: 'Current password is required' }).max(200).optional(),

@@ -4,6 +4,7 @@ import {
   authMessages,
   EMAIL_VERIFICATION_TTL_S,
   type FieldError,
+  isReservedUsername,
   PASSWORD_RESET_TTL_S,
   type PasswordChangeBody,
   type ProfileUpdateBody,
@@ -194,7 +195,9 @@ export class AccountsService {
       .replace(/[^A-Za-z0-9_-]+/g, '_')
       .replace(/^_+|_+$/g, '')
       .slice(0, 24);
-    const base = cleaned.length >= 3 ? cleaned : `player${cleaned ? `_${cleaned}` : ''}`;
+    // A Discord name like "Admin" is no more a staff name here than one typed at sign-up.
+    const base =
+      cleaned.length >= 3 && !isReservedUsername(cleaned) ? cleaned : `player${cleaned ? `_${cleaned}` : ''}`;
     for (let attempt = 0; attempt < 8; attempt++) {
       const candidate =
         attempt === 0

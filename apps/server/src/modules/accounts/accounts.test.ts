@@ -108,6 +108,29 @@ describe('POST /api/v1/auth/register', () => {
     }
   });
 
+  it('refuses the names of staff (admin, Support, mod_erator...), which a player could pass off as the site’s', async () => {
+    for (const username of [
+      'admin',
+      'Admin',
+      'ADMINISTRATOR',
+      'support',
+      'mod_erator',
+      'system',
+      'haversack',
+    ]) {
+      const response = await post('/api/v1/auth/register', registration({ username }));
+      expect(response.statusCode, username).toBe(422);
+      expect(json<Envelope>(response).error.details?.[0]).toMatchObject({
+        field: 'user.username',
+        message: 'This username is reserved. Please choose another.',
+      });
+    }
+    // A name that only contains one is anyone's.
+    expect((await post('/api/v1/auth/register', registration({ username: 'admiral_zed' }))).statusCode).toBe(
+      201,
+    );
+  });
+
   it('treats email and username as taken ignoring case', async () => {
     const first = registration();
     await post('/api/v1/auth/register', first);

@@ -210,6 +210,10 @@ describe('authenticated requests with the session cache', () => {
     const patched = await callApi(ctx, 'PATCH', '/users/me', user, { user: { username } });
     expect(patched.statusCode).toBe(200);
     expect((await me(ctx.app, user)).json().data.user.username).toBe(username);
+    // Not to a staff name, though: refused, and the name stays.
+    const staff = await callApi(ctx, 'PATCH', '/users/me', user, { user: { username: 'Admin' } });
+    expect(staff.statusCode).toBe(422);
+    expect((await me(ctx.app, user)).json().data.user.username).toBe(username);
   });
 
   it('keeps nothing read while a revocation is not committed, and refuses once it is', async () => {

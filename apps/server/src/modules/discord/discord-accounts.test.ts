@@ -196,6 +196,12 @@ describe('signing in with Discord', () => {
     expect(username.startsWith(`${taken.user.username}_`)).toBe(true);
   });
 
+  it('gives a Discord user named like staff ("Admin") a player’s name instead', async () => {
+    const response = await signInWithDiscord(discordUser({ username: 'Admin' }));
+    expect(response.statusCode).toBe(200);
+    expect(body(response).data.session.user.username).toMatch(/^player_Admin/);
+  });
+
   it('keeps an email Discord has not verified unverified, and mails a verification link', async () => {
     const who = discordUser({ verified: false });
     const response = await signInWithDiscord(who);

@@ -8,7 +8,7 @@ import { PartyOverviewTab } from './party-overview-tab';
 
 /** An archived party is read-only: what the server would refuse is not offered. */
 describe('an archived party', () => {
-  const live = buildParty({ is_gm: true, user_role: 'gm', join_code: 'ABCD2345', join_permission: 'open' });
+  const live = buildParty({ is_gm: true, user_role: 'gm', join_code: 'ABCD2345', join_permission: 'full' });
   const archived = { ...live, is_archived: true };
 
   it('offers the GM no new join code, only Unarchive', () => {
