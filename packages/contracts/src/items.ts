@@ -239,7 +239,8 @@ export type ItemTemplateTag = z.infer<typeof itemTemplateTagSchema>;
 
 const gpFilter = numberInput(z.number({ error: 'Value must be a number (gp)' }).min(0).max(1_000_000_000));
 const weightFilter = numberInput(z.number({ error: 'Weight must be a number' }).min(0).max(1_000_000));
-const queryText = (max: number) => text({ error: 'Must be text' }).trim().max(max);
+const queryText = (max: number) =>
+  text({ error: 'Must be text' }).trim().max(max, `Must be at most ${max} characters`);
 const idFilter = text()
   .trim()
   .regex(/^(system|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i, {

@@ -91,7 +91,8 @@ export const MAX_DISTRIBUTION_RECIPIENTS = 50;
 // Inputs
 // ---------------------------------------------------------------------------------------------------
 
-const shortText = (max: number) => text({ error: 'Must be text' }).trim().max(max);
+const shortText = (max: number) =>
+  text({ error: 'Must be text' }).trim().max(max, `Must be at most ${max} characters`);
 
 const booleanQuery = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])

@@ -313,7 +313,8 @@ export function formatCopper(copper: number): string {
 const modifier = (message: string) =>
   numberInput(z.number({ error: message }).min(0, message).max(10, message).multipleOf(0.0001, message));
 
-const shortText = (max: number) => text({ error: 'Must be text' }).trim().max(max);
+const shortText = (max: number) =>
+  text({ error: 'Must be text' }).trim().max(max, `Must be at most ${max} characters`);
 
 /** spec/02 §2 shop tags: kept as written, trimmed, unique regardless of case. */
 export function normaliseShopTags(input: string | readonly string[]): string[] {

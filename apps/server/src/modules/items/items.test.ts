@@ -372,6 +372,16 @@ describe('item templates API', () => {
     }
   });
 
+  it('says a search is too long, not that it is not text', async () => {
+    const me = await createUser(ctx);
+    const response = await call('GET', `/search/items?search=${'a'.repeat(201)}`, me);
+    expect(response.statusCode).toBe(422);
+    expect(body(response).error.details?.[0]).toMatchObject({
+      field: 'search',
+      message: 'Must be at most 200 characters',
+    });
+  });
+
   it('updates with PUT and PATCH for the owner only; others who can see it get 403, else 404', async () => {
     const owner = await createUser(ctx);
     const other = await createUser(ctx);

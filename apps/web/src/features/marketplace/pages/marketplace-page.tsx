@@ -80,6 +80,8 @@ export function MarketplacePage() {
           <TextInput
             label="Search"
             placeholder="Search items..."
+            // The search answers at most 200 characters; more would only turn the list into an error.
+            maxLength={200}
             leftSection={<IconSearch size={16} aria-hidden="true" />}
             value={search}
             onChange={(event) => change(setSearch)(event.currentTarget.value)}
