@@ -275,6 +275,16 @@ export async function createContainer(owner: ContainerOwner, container: Containe
   return data;
 }
 
+/** PATCH containers/{id}: its name, description and limits (spec/02 §7 container CRUD). */
+export async function updateContainer(containerId: string, container: ContainerForm): Promise<Container> {
+  const { data } = await apiRequest(`${API_V1}/containers/${containerId}`, {
+    method: 'PATCH',
+    body: { container },
+    schema: containerSchema,
+  });
+  return data;
+}
+
 export interface TransferRequest {
   itemInstanceId: string;
   sourceContainerId: string;

@@ -80,6 +80,30 @@ const checks = (fetchMock: ReturnType<typeof mockFetch>) =>
 const posts = (fetchMock: ReturnType<typeof mockFetch>, method: string) =>
   fetchMock.mock.calls.filter(([, init]) => init?.method === method);
 
+describe('Edit container', () => {
+  it('changes the name, description and limits of a container (PATCH), an empty limit meaning none', async () => {
+    const fetchMock = serve(pouch, [copper], (url, init) =>
+      init.method === 'PATCH' && url === '/api/v1/containers/container-2'
+        ? success({ ...pouch, name: 'Coin Purse', max_slots: null })
+        : undefined,
+    );
+    renderView(pouch);
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit container' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Belt Pouch' });
+    const name = within(dialog).getByRole('textbox', { name: /Container Name/ });
+    expect(name).toHaveValue('Belt Pouch');
+    fireEvent.change(name, { target: { value: 'Coin Purse' } });
+    fireEvent.change(within(dialog).getByRole('textbox', { name: /Max Slots/ }), { target: { value: '' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save Container' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    const [, init] = posts(fetchMock, 'PATCH')[0] ?? [];
+    expect(JSON.parse(String(init?.body))).toEqual({
+      container: { name: 'Coin Purse', description: '', max_weight: 50, max_slots: null },
+    });
+    expect(posts(fetchMock, 'PATCH')).toHaveLength(1);
+  });
+});
+
 describe('Convert coins', () => {
   it('is offered when the container holds coins and sends from, to and no quantity by default', async () => {
     const fetchMock = serve(pouch, [copper], (_url, init) =>

@@ -1,6 +1,6 @@
 import type { Container, ItemInstance } from '@haversack/contracts';
 import { Alert, Button, Group, Skeleton, Stack } from '@mantine/core';
-import { IconCoins, IconTrash } from '@tabler/icons-react';
+import { IconCoins, IconPencil, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useMatch, useNavigate } from 'react-router';
@@ -15,6 +15,7 @@ import {
 import type { LayoutMode } from '../workspace-types';
 import { ContainerSourceSelect } from './container-source-select';
 import { ConvertCurrencyDialog } from './convert-currency-dialog';
+import { EditContainerDialog } from './create-container-dialog';
 import { DeleteContainerDialog, deletionDestinations } from './delete-container-dialog';
 import { ItemCollection } from './item-collection';
 
@@ -97,7 +98,10 @@ function afterDeletion(container: Container, containers: Container[]): string | 
   );
 }
 
-/** Convert coins (when the container holds coins) and Delete container (when the server would allow it). */
+/**
+ * Edit (name, description, limits), Convert coins (when the container holds coins) and Delete container
+ * (when the server would allow it).
+ */
 function ContainerActions({
   container,
   containers,
@@ -107,7 +111,7 @@ function ContainerActions({
   containers: Container[];
   onSelect: (containerId: string) => void;
 }) {
-  const [dialog, setDialog] = useState<'convert' | 'delete' | null>(null);
+  const [dialog, setDialog] = useState<'edit' | 'convert' | 'delete' | null>(null);
   // On /containers/{id} the page itself is about one container: deleting that one moves the page on.
   const pageContainerId = useMatch('/containers/:id')?.params.id;
   const navigate = useNavigate();
@@ -124,14 +128,26 @@ function ContainerActions({
   // The server's rule (inventory.service deleteContainer): a member who may act on it, not a primary
   // container, and its items need another container of the same owner to go to. A party's only stash
   // that holds items cannot go, whoever asks: no button that opens a dialog whose delete stays disabled.
+  // Changing a party's container is a party action too.
+  const canEdit = container.can_act && (!partyOwned || collaboration.data === true);
   const canDelete =
     container.can_act &&
     !container.is_primary &&
     (!partyOwned || collaboration.data === true) &&
     (container.items_count === 0 || deletionDestinations(container, containers).length > 0);
-  if (!container.can_act || (!hasCoins && !canDelete)) return null;
+  if (!container.can_act || (!hasCoins && !canDelete && !canEdit)) return null;
   return (
     <Group gap="xs" justify="flex-end">
+      {canEdit ? (
+        <Button
+          variant="default"
+          size="xs"
+          leftSection={<IconPencil size={14} aria-hidden="true" />}
+          onClick={() => setDialog('edit')}
+        >
+          Edit container
+        </Button>
+      ) : null}
       {hasCoins ? (
         <Button
           variant="light"
@@ -152,6 +168,9 @@ function ContainerActions({
         >
           Delete container
         </Button>
+      ) : null}
+      {dialog === 'edit' ? (
+        <EditContainerDialog opened container={container} onClose={() => setDialog(null)} />
       ) : null}
       {dialog === 'convert' ? (
         <ConvertCurrencyDialog

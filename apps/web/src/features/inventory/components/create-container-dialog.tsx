@@ -1,9 +1,16 @@
+import type { Container, ContainerForm } from '@haversack/contracts';
 import { Button, Group, Modal, NumberInput, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { serverFieldErrors } from '../../../lib/forms';
 import { toast } from '../../../lib/toast';
-import { type ContainerOwner, createContainer, invalidateContainers } from '../api/inventory-api';
+import { useSingleFlight } from '../../../lib/use-single-flight';
+import {
+  type ContainerOwner,
+  createContainer,
+  invalidateContainers,
+  updateContainer,
+} from '../api/inventory-api';
 
 /** spec/02 §5: the workspace dialog starts at 100 lbs and 20 slots. */
 export const NEW_CONTAINER_MAX_WEIGHT = 100;
@@ -23,8 +30,18 @@ const initialValues: ContainerDialogValues = {
   maxSlots: NEW_CONTAINER_MAX_SLOTS,
 };
 
+/** A container's own values, to edit: an unlimited weight or slot count shows as an empty field. */
+function valuesOf(container: Container): ContainerDialogValues {
+  return {
+    name: container.name,
+    description: container.description,
+    maxWeight: container.max_weight ?? '',
+    maxSlots: container.max_slots ?? '',
+  };
+}
+
 /** spec/02 §5: max_weight defaults to 0 when it cannot be read; empty slots mean unlimited. */
-function toContainerForm(values: ContainerDialogValues) {
+function toContainerForm(values: ContainerDialogValues): ContainerForm {
   const weight = Number(values.maxWeight);
   const slots = values.maxSlots === '' ? null : Number(values.maxSlots);
   return {
@@ -47,18 +64,77 @@ export function CreateContainerDialog({
   onClose: () => void;
   onCreated?: (containerId: string) => void;
 }) {
+  return (
+    <ContainerDialog
+      opened={opened}
+      title="Create New Container"
+      submitLabel="Create Container"
+      initial={initialValues}
+      save={(form) => {
+        if (!owner) throw new Error('No owner for the new container');
+        return createContainer(owner, form);
+      }}
+      saved={(container) => {
+        toast.success(`Container "${container.name}" created`);
+        onCreated?.(container.id);
+      }}
+      resetOnSave
+      onClose={onClose}
+    />
+  );
+}
+
+/** A container's name, description and limits, changed (PATCH containers/{id}). */
+export function EditContainerDialog({
+  opened,
+  container,
+  onClose,
+}: {
+  opened: boolean;
+  container: Container;
+  onClose: () => void;
+}) {
+  return (
+    <ContainerDialog
+      opened={opened}
+      title={`Edit ${container.name}`}
+      submitLabel="Save Container"
+      initial={valuesOf(container)}
+      save={(form) => updateContainer(container.id, form)}
+      saved={(updated) => toast.success(`Container "${updated.name}" updated`)}
+      onClose={onClose}
+    />
+  );
+}
+
+function ContainerDialog({
+  opened,
+  title,
+  submitLabel,
+  initial,
+  save,
+  saved,
+  resetOnSave = false,
+  onClose,
+}: {
+  opened: boolean;
+  title: string;
+  submitLabel: string;
+  initial: ContainerDialogValues;
+  save: (form: ContainerForm) => Promise<Container>;
+  saved: (container: Container) => void;
+  resetOnSave?: boolean;
+  onClose: () => void;
+}) {
   const queryClient = useQueryClient();
-  const form = useForm<ContainerDialogValues>({ initialValues });
-  const create = useMutation({
-    mutationFn: (values: ContainerDialogValues) => {
-      if (!owner) throw new Error('No owner for the new container');
-      return createContainer(owner, toContainerForm(values));
-    },
+  const form = useForm<ContainerDialogValues>({ initialValues: initial });
+  const once = useSingleFlight();
+  const mutation = useMutation({
+    mutationFn: (values: ContainerDialogValues) => save(toContainerForm(values)),
     onSuccess: async (container) => {
-      toast.success(`Container "${container.name}" created`);
       await invalidateContainers(queryClient, [container.id]);
-      form.reset();
-      onCreated?.(container.id);
+      if (resetOnSave) form.reset();
+      saved(container);
       onClose();
     },
     onError: (error) => {
@@ -82,11 +158,15 @@ export function CreateContainerDialog({
     <Modal
       opened={opened}
       onClose={onClose}
-      title="Create New Container"
+      title={title}
       closeButtonProps={{ 'aria-label': 'Close' }}
       centered
     >
-      <form onSubmit={form.onSubmit((values) => create.mutate(values))}>
+      <form
+        onSubmit={form.onSubmit((values) =>
+          once((settled) => mutation.mutate(values, { onSettled: settled })),
+        )}
+      >
         <Stack gap="md">
           <TextInput
             label="Container Name"
@@ -102,6 +182,7 @@ export function CreateContainerDialog({
               min={0}
               step={0.1}
               decimalScale={2}
+              placeholder="Unlimited"
               {...form.getInputProps('maxWeight')}
             />
             <NumberInput
@@ -116,8 +197,8 @@ export function CreateContainerDialog({
             <Button variant="default" onClick={onClose}>
               Cancel
             </Button>
-            <Button type="submit" disabled={blank || create.isPending} loading={create.isPending}>
-              Create Container
+            <Button type="submit" disabled={blank || mutation.isPending} loading={mutation.isPending}>
+              {submitLabel}
             </Button>
           </Group>
         </Stack>
