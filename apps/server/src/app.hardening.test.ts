@@ -66,6 +66,25 @@ describe('text that the database cannot store', () => {
     refusedField(await get('/characters?race=a%00b'), 'race', fieldMessages.unsafeText);
   });
 
+  it('refuses control characters and direction overrides in names, which spoof what others read', async () => {
+    refusedField(
+      await jsonPost('/item_templates', '{"item_template":{"name":"a\\u0007b"}}'),
+      'item_template.name',
+      fieldMessages.unsafeText,
+    );
+    refusedField(
+      await jsonPost('/item_templates', '{"item_template":{"name":"RTL \\u202Eevil"}}'),
+      'item_template.name',
+      fieldMessages.unsafeText,
+    );
+    // A description keeps its line breaks and tabs.
+    const described = await jsonPost(
+      '/item_templates',
+      '{"item_template":{"name":"Map","description":"North\\r\\n\\tSouth"}}',
+    );
+    expect(described.statusCode, described.body).toBe(201);
+  });
+
   it('refuses lone surrogates in free JSON fields and in any key', async () => {
     refusedField(
       await jsonPost('/item_templates', '{"item_template":{"name":"x","metadata":{"rarity":"\\ud800"}}}'),

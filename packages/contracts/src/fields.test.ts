@@ -23,7 +23,17 @@ const issues = (result: {
 describe('text()', () => {
   it('refuses the NUL character and unpaired surrogates, and keeps chaining like a string', () => {
     const name = text().trim().min(1).max(10);
-    for (const bad of ['a\u0000b', '\u0000', '\ud800', 'x\udfff', '\udc00\ud800', 'ok\ud83d'])
+    for (const bad of [
+      'a\u0000b',
+      '\u0000',
+      '\ud800',
+      'x\udfff',
+      '\udc00\ud800',
+      'ok\ud83d',
+      'a\u0007b',
+      'RTL \u202Eevil',
+      '\u001b[31m',
+    ])
       expect(name.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
     expect(name.parse('  Pip 🐉  ')).toBe('Pip 🐉');
     expect(issues(name.safeParse('a\u0000'))).toEqual([{ path: '', message: fieldMessages.unsafeText }]);
@@ -34,6 +44,9 @@ describe('text()', () => {
       { path: 'email', message: fieldMessages.unsafeText },
     ]);
     expect(isSafeText('Longsword +1')).toBe(true);
+    // Tabs and line breaks in a description, right-to-left writing and its isolates are text like any other.
+    expect(isSafeText('Line one\r\n\tLine two')).toBe(true);
+    expect(isSafeText('שלום \u2067עולם\u2069 world')).toBe(true);
   });
 });
 

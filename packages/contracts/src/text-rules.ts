@@ -2,7 +2,7 @@
 // without loading zod (issue 13 §1). fields.ts builds the zod schemas on it and re-exports it.
 
 export const fieldMessages = {
-  unsafeText: 'Text cannot contain the NUL character or an unpaired UTF-16 surrogate',
+  unsafeText: 'Text cannot contain control characters, direction overrides or an unpaired UTF-16 surrogate',
   invalidId: 'Must be a valid id',
   tooDeep: (max: number) => `Nested too deeply (at most ${max} levels)`,
   tooLarge: (max: number) => `Too large (at most ${max.toLocaleString('en-US')} characters as JSON)`,
@@ -11,7 +11,15 @@ export const fieldMessages = {
 // A high surrogate not followed by a low one, or a low surrogate not preceded by a high one.
 export const unpairedSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** True when the string holds no NUL character and no unpaired surrogate. */
+/**
+ * C0 control characters but tab, line feed and carriage return (a bell or an escape in a name), DEL, and
+ * the embedding and override marks U+202A–U+202E, which turn the text after them around on screen ("RTL
+ * \u202Eevil" shows as "RTL live"). The isolates (U+2066–U+2069) that right-to-left writing uses stay.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's job.
+const unsafeCharacter = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u202A-\u202E]/;
+
+/** True when the string holds no control character (but tab and line breaks), override mark or unpaired surrogate. */
 export function isSafeText(value: string): boolean {
-  return !value.includes('\u0000') && !unpairedSurrogate.test(value);
+  return !unsafeCharacter.test(value) && !unpairedSurrogate.test(value);
 }
