@@ -77,6 +77,12 @@ describe('text that the database cannot store', () => {
       'item_template.name',
       fieldMessages.unsafeText,
     );
+    // A name of zero-width spaces only is no name.
+    refusedField(
+      await jsonPost('/item_templates', '{"item_template":{"name":"\\u200B\\u200B"}}'),
+      'item_template.name',
+      'Template name is required',
+    );
     // A description keeps its line breaks and tabs.
     const described = await jsonPost(
       '/item_templates',

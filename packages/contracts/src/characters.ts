@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { entityId, numberInput, text } from './fields.js';
+import { entityId, hasVisibleText, numberInput, text } from './fields.js';
 import { containerSchema } from './inventory.js';
 import { directionParam, includeParam, sortParam } from './list-params.js';
 import { unwrapFilters } from './parties.js';
@@ -33,7 +33,8 @@ export const characterFormSchema = z.object({
   name: text({ error: characterMessages.nameRequired })
     .trim()
     .min(1, characterMessages.nameRequired)
-    .max(100),
+    .max(100)
+    .refine(hasVisibleText, characterMessages.nameRequired),
   race: text().trim().max(60).default(''),
   character_class: text().trim().max(60).default(''),
   level: numberInput(

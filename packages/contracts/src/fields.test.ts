@@ -6,6 +6,7 @@ import {
   entityId,
   fieldMessages,
   findUnsafeJson,
+  hasVisibleText,
   isSafeText,
   MAX_JSON_FIELD_DEPTH,
   numberInput,
@@ -47,6 +48,15 @@ describe('text()', () => {
     // Tabs and line breaks in a description, right-to-left writing and its isolates are text like any other.
     expect(isSafeText('Line one\r\n\tLine two')).toBe(true);
     expect(isSafeText('שלום \u2067עולם\u2069 world')).toBe(true);
+  });
+});
+
+describe('hasVisibleText()', () => {
+  it('wants something besides spaces and characters that take no room', () => {
+    for (const blank of ['\u200B\u200B', ' \u200D\uFEFF ', '\u2066\u2069', '\u00AD'])
+      expect(hasVisibleText(blank), JSON.stringify(blank)).toBe(false);
+    for (const name of ['Pip', '🐉', '👨\u200D👩\u200D👧', 'שלום', 'a\u200Bb'])
+      expect(hasVisibleText(name), JSON.stringify(name)).toBe(true);
   });
 });
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { changeSources } from './constants.js';
 import { pageMetaSchema } from './envelope.js';
-import { entityId, numberInput, text } from './fields.js';
+import { entityId, hasVisibleText, numberInput, text } from './fields.js';
 import { unwrapFilters } from './parties.js';
 
 export const inventoryMessages = {
@@ -100,7 +100,8 @@ export const containerFormSchema = z.object({
   name: text({ error: inventoryMessages.containerNameRequired })
     .trim()
     .min(1, inventoryMessages.containerNameRequired)
-    .max(100),
+    .max(100)
+    .refine(hasVisibleText, inventoryMessages.containerNameRequired),
   description: text().trim().max(2000).default(''),
   /** null or 0 = unlimited. */
   max_weight: nullableCapacity(1_000_000, 'Max weight').default(null),

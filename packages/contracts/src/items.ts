@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageMetaSchema } from './envelope.js';
-import { checkJsonField, numberInput, text } from './fields.js';
+import { checkJsonField, hasVisibleText, numberInput, text } from './fields.js';
 import { type Currency, copperPer, currencies, MAX_ITEM_VALUE, MAX_STACK_QUANTITY } from './inventory.js';
 import { formatEnUs } from './numbers.js';
 import { unwrapFilters } from './parties.js';
@@ -123,7 +123,8 @@ const templateFields = {
   name: text({ error: itemTemplateMessages.nameRequired })
     .trim()
     .min(1, itemTemplateMessages.nameRequired)
-    .max(200, 'Template name must be at most 200 characters'),
+    .max(200, 'Template name must be at most 200 characters')
+    .refine(hasVisibleText, itemTemplateMessages.nameRequired),
   description: text({ error: 'Description must be text' }).max(10_000),
   weight: numberInput(
     z

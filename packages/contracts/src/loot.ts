@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageMetaSchema } from './envelope.js';
-import { entityId, numberInput, text } from './fields.js';
+import { entityId, hasVisibleText, numberInput, text } from './fields.js';
 import { currencies, itemInstanceSchema, MAX_STACK_QUANTITY } from './inventory.js';
 import { itemTemplateSchema, normaliseTags, templateVisibilities } from './items.js';
 import { unwrapFilters } from './parties.js';
@@ -101,7 +101,8 @@ const booleanQuery = z
 const lootName = text({ error: lootMessages.nameRequired })
   .trim()
   .min(1, lootMessages.nameRequired)
-  .max(99, lootMessages.nameTooLong);
+  .max(99, lootMessages.nameTooLong)
+  .refine(hasVisibleText, lootMessages.nameRequired);
 
 const tagList = z
   .union([z.array(text().max(60, 'A tag can be at most 60 characters')).max(30), text().max(2000)], {

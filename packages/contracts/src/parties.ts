@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageMetaSchema } from './envelope.js';
-import { entityId, numberInput, text } from './fields.js';
+import { entityId, hasVisibleText, numberInput, text } from './fields.js';
 import { directionParam, includeParam, sortParam } from './list-params.js';
 
 export const partyRoles = ['gm', 'manager', 'player', 'observer'] as const;
@@ -54,7 +54,8 @@ export const partyFormSchema = z.object({
   name: text({ error: partyMessages.nameTooShort })
     .trim()
     .min(3, partyMessages.nameTooShort)
-    .max(100, 'Party name must be at most 100 characters'),
+    .max(100, 'Party name must be at most 100 characters')
+    .refine(hasVisibleText, partyMessages.nameTooShort),
   description: trimmed(2000).default(''),
   game_system: trimmed(60).default(''),
   setting: trimmed(200).default(''),

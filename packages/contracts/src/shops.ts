@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageMetaSchema } from './envelope.js';
-import { entityId, numberInput, text } from './fields.js';
+import { entityId, hasVisibleText, numberInput, text } from './fields.js';
 import {
   type Currency,
   copperPer,
@@ -372,7 +372,8 @@ const tradeQuantity = numberInput(
 const shopName = text({ error: shopMessages.nameTooShort })
   .trim()
   .min(2, shopMessages.nameTooShort)
-  .max(99, shopMessages.nameTooLong);
+  .max(99, shopMessages.nameTooLong)
+  .refine(hasVisibleText, shopMessages.nameTooShort);
 
 const shopTemplateFields = {
   name: shopName,

@@ -23,3 +23,17 @@ const unsafeCharacter = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u202A-\u2
 export function isSafeText(value: string): boolean {
   return !unsafeCharacter.test(value) && !unpairedSurrogate.test(value);
 }
+
+/**
+ * Characters that take no room on screen: zero-width spaces and joiners, direction marks and isolates, the
+ * word joiner, the soft hyphen, the byte-order mark.
+ */
+const invisibleCharacters = /[\u00AD\u180E\u200B-\u200F\u2060-\u2064\u2066-\u2069\uFEFF]/g;
+
+/**
+ * A name someone can read: something besides spaces and invisible characters (not "\u200B\u200B"). An
+ * empty value is the length rule's to refuse, with its own message, so it passes here.
+ */
+export function hasVisibleText(value: string): boolean {
+  return value === '' || /\S/.test(value.replace(invisibleCharacters, ''));
+}
