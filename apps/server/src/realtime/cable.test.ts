@@ -323,10 +323,10 @@ describe('the PartyChannel messages of spec/02 §7 (issue 14)', () => {
     await ctx.app.services.partyNotes.update(who, party.id, { notes: 'done', version: 0 });
     await members.next((m) => m.action === 'notes_updated');
 
-    expect(rows.messages.filter((m) => m.summary === summary).map((m) => m.action)).toEqual([
-      'item_updated',
-      'item_updated',
-    ]);
+    // The coins handed in and the coins got: one row each, each saying which it is.
+    const got = `${player.user.username} got 2 sp for 20 cp in Stash`;
+    expect(rows.messages.filter((m) => m.summary === summary).map((m) => m.action)).toEqual(['item_updated']);
+    expect(rows.messages.filter((m) => m.summary === got).map((m) => m.action)).toEqual(['item_updated']);
     const told = members.messages.filter((m) => m.summary === summary);
     expect(told.map((m) => m.action).sort()).toEqual(['inventory_updated', 'party_activity']);
     for (const message of told)

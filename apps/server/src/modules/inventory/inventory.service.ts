@@ -1149,7 +1149,8 @@ export class InventoryService {
           currency: 'cp',
           destinationContainerId: where.id,
           destinationName: where.name,
-          summary,
+          // Each row says what it is, so the activity list does not read as two conversions.
+          summary: `${actor.username} got ${plan.receive} ${input.to} for ${plan.spend} ${input.from} in ${where.name}`,
         },
       ]);
     });
