@@ -1,4 +1,6 @@
-import { Alert, Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import type { Patronage } from '@haversack/contracts';
+import { Alert, Button, Group, List, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { IconUsersMinus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useSingleFlight } from '../../../lib/use-single-flight';
 import { subscriptionErrorMessage, useCancelSubscription } from '../api/subscription-api';
@@ -13,6 +15,10 @@ interface CancelSubscriptionModalProps {
   periodEnd: string;
   /** A plan staff gave: it has no period, so cancelling ends it at once. */
   endsNow?: boolean;
+  /** The patronages this user grants: each ends with the plan, since Free grants nothing (spec/01 §6). */
+  sponsoring?: Patronage[];
+  /** Plan names by identifier, for "bard's Hero". */
+  tierName?: (identifier: Patronage['granted_tier']) => string;
 }
 
 /** Asks why, then cancels at the end of the period (spec/01 §4); the plan stays until then. */
@@ -22,6 +28,8 @@ export function CancelSubscriptionModal({
   planName,
   periodEnd,
   endsNow = false,
+  sponsoring = [],
+  tierName = () => 'sponsored plan',
 }: CancelSubscriptionModalProps) {
   const [reason, setReason] = useState('');
   const cancel = useCancelSubscription();
@@ -58,6 +66,33 @@ export function CancelSubscriptionModal({
             ? `The ${planName} plan was given to you by the site’s staff, so it has no period to run out: you move to the Free plan at once.`
             : `You keep the ${planName} plan until ${periodEnd || 'the end of the current period'}; after that you move to the Free plan. You can reactivate at any time before then.`}
         </Text>
+        {sponsoring.length > 0 ? (
+          <Alert
+            color="yellow"
+            variant="light"
+            icon={<IconUsersMinus aria-hidden="true" />}
+            title={
+              sponsoring.length === 1
+                ? 'Your patronage ends with it'
+                : `Your ${sponsoring.length} patronages end with it`
+            }
+            data-testid="cancel-ends-patronages"
+          >
+            <Stack gap={4}>
+              <Text size="sm">
+                {endsNow ? 'At once, these' : `On ${periodEnd || 'that day'}, these`} members lose the plan
+                you granted them:
+              </Text>
+              <List size="sm" spacing={2}>
+                {sponsoring.map((patronage) => (
+                  <List.Item key={patronage.id}>
+                    {`${patronage.beneficiary_name ?? 'A member'}: ${tierName(patronage.granted_tier)} in ${patronage.party_name ?? 'a party'}`}
+                  </List.Item>
+                ))}
+              </List>
+            </Stack>
+          </Alert>
+        ) : null}
         <Textarea
           label="Why are you cancelling?"
           description="Optional. It helps us make Haversack better."

@@ -106,6 +106,45 @@ describe('SubscriptionPage', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
+  it('warns, before cancelling, which sponsored members lose their plan with it', async () => {
+    mockSubscriptionServer({
+      current: buildCurrentSubscription({
+        tier: 'tier_2',
+        patronages: {
+          granted: [
+            buildPatronage(),
+            buildPatronage({ id: 'patronage-2', beneficiary_name: 'cleric', party_name: 'Moonfall' }),
+            buildPatronage({ id: 'patronage-3', beneficiary_name: 'gone', active: false }),
+          ],
+          received: [],
+        },
+      }),
+    });
+    renderRoutes(routes, '/subscription');
+    const user = userEvent.setup();
+
+    await user.click(await screen.findByRole('button', { name: 'Cancel subscription' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel subscription' });
+    const warning = within(dialog).getByTestId('cancel-ends-patronages');
+    expect(warning).toHaveTextContent('Your 2 patronages end with it');
+    expect(warning).toHaveTextContent('On April 1, 2026, these members lose the plan you granted them');
+    expect(
+      within(warning)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['bard: Hero in The Lantern Bearers', 'cleric: Hero in Moonfall']);
+  });
+
+  it('says nothing of patronages when cancelling a plan that sponsors nobody', async () => {
+    mockSubscriptionServer({ current: buildCurrentSubscription({ tier: 'tier_2' }) });
+    renderRoutes(routes, '/subscription');
+    const user = userEvent.setup();
+
+    await user.click(await screen.findByRole('button', { name: 'Cancel subscription' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel subscription' });
+    expect(within(dialog).queryByTestId('cancel-ends-patronages')).not.toBeInTheDocument();
+  });
+
   it('says a plan staff gave costs nothing and holds until changed, and that cancelling it ends it at once', async () => {
     const toastSuccess = vi.spyOn(toast, 'success');
     let cancelled = false;

@@ -75,7 +75,7 @@ function SubscriptionOverview({ subscription: payload }: { subscription: Current
   return (
     <>
       {subscription.billing_provider === 'local' ? <LocalBillingNotice /> : null}
-      <CurrentPlanCard subscription={payload} />
+      <CurrentPlanCard subscription={payload} tierName={tierName} />
       <Card withBorder padding="lg" component="section" aria-labelledby="usage-heading">
         <Stack gap="md">
           <Stack gap={2}>
@@ -114,7 +114,13 @@ function usedResources(payload: CurrentSubscription) {
   });
 }
 
-function CurrentPlanCard({ subscription: payload }: { subscription: CurrentSubscription }) {
+function CurrentPlanCard({
+  subscription: payload,
+  tierName,
+}: {
+  subscription: CurrentSubscription;
+  tierName: (identifier: TierIdentifier) => string;
+}) {
   const { subscription, tier } = payload;
   const [cancelOpened, cancelModal] = useDisclosure(false);
   const reactivate = useReactivateSubscription();
@@ -217,6 +223,8 @@ function CurrentPlanCard({ subscription: payload }: { subscription: CurrentSubsc
         planName={tier.name}
         periodEnd={periodEnd}
         endsNow={granted}
+        sponsoring={payload.patronages.granted.filter((patronage) => patronage.active)}
+        tierName={tierName}
       />
     </Card>
   );
