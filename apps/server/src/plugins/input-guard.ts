@@ -27,6 +27,17 @@ export function jsonNestsDeeperThan(text: string, max: number): boolean {
   return false;
 }
 
+const prototypeKeyMessage = 'The request body may not use "__proto__" as a key.';
+
+function isPlainJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The field as validation details name it: the path in the body (`user.email`), or the query key. */
 function fieldName(part: 'params' | 'query' | 'body', path: JsonPath): string {
   return path.length > 0 ? path.join('.') : part;
@@ -59,7 +70,14 @@ export const inputGuardPlugin = fp(
         );
         return;
       }
-      parseJson(request, json, done);
+      parseJson(request, json, (error, parsed) => {
+        // secure-json-parse refuses valid JSON only for a prototype key: say that, not "not valid JSON".
+        if (error && isPlainJson(json)) {
+          done(new AppError('BAD_REQUEST', prototypeKeyMessage), undefined);
+          return;
+        }
+        done(error, parsed);
+      });
     });
 
     app.addHook('preValidation', async (request: FastifyRequest) => {
