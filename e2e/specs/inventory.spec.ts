@@ -292,8 +292,38 @@ test('a Free player sees the party stash locked in the Move menu, with what the 
     await expect(stash).toContainText('Party collaboration is not included in your plan');
     await settleAnimations(page);
     await page.screenshot({ path: `e2e/.output/screenshots/inventory-plan-refusal-${width}.png` });
-    if (width === 1280) await page.getByRole('menuitem', { name: 'See upgrade options' }).click();
-    else await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
   }
+
+  // A drag into the stash shows the lock while over it and stops at the drop, sending nothing.
+  await page.getByText('Dual', { exact: true }).click();
+  const right = page.getByTestId('panel-right');
+  const source = right.getByRole('combobox', { name: 'Source' });
+  await source.click();
+  await page.getByRole('option', { name: /^Party Stash/ }).click();
+  const arrows = page.getByTestId('panel-left').getByRole('button', { name: 'Arrow, quantity 20' });
+  await arrows.focus();
+  await page.keyboard.press('Space');
+  await page.keyboard.press('ArrowRight');
+  await expect(right).toHaveAttribute('data-drop-over', 'locked');
+  await expect(right.getByTestId('drop-locked')).toHaveText(
+    'Party collaboration is not included in your plan',
+  );
+  await expect(page.locator('[id^="DndLiveRegion"]')).toContainText(
+    'locked: Party collaboration is not included in your plan',
+  );
+  await settleAnimations(page);
+  await page.screenshot({ path: 'e2e/.output/screenshots/inventory-drag-into-locked-stash-1280.png' });
+  await page.keyboard.press('Space');
+  const refusal = page.getByTestId('toast-error').filter({ hasText: 'Party Stash' });
+  await expect(refusal).toContainText('Party collaboration is not included in your plan');
+  await expect(arrows).toBeVisible();
+  const left = await api<{ quantity: number }[]>(
+    page,
+    'GET',
+    `/containers/${character.primary_container_id}/items`,
+  );
+  expect(left.map((item) => item.quantity)).toEqual([20]);
+  await refusal.getByRole('link', { name: 'See upgrade options' }).click();
   await expect(page).toHaveURL(/\/subscription\/upgrade\?feature=party_collaboration$/);
 });

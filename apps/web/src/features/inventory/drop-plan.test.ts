@@ -78,4 +78,19 @@ describe('planDrop (spec/02 §4 allowed transfers)', () => {
       message: inventoryMessages.transferFailed,
     });
   });
+
+  it('stops a drop into or out of a stash the plan cannot reach, before anything is asked', () => {
+    const stashZone: DropZone = { side: 'right', kind: 'container', containerId: 'stash' };
+    const locked = new Set(['stash']);
+    const fromStash: DraggedItem = { ...myItem, containerId: 'stash' };
+    expect(planDrop(myItem, stashZone, locked)).toEqual({ kind: 'locked', containerId: 'stash' });
+    expect(planDrop(template, stashZone, locked)).toEqual({ kind: 'locked', containerId: 'stash' });
+    expect(planDrop(lootItem, stashZone, locked)).toEqual({ kind: 'locked', containerId: 'stash' });
+    expect(planDrop(shopItem, stashZone, locked)).toEqual({ kind: 'locked', containerId: 'stash' });
+    expect(planDrop(fromStash, containerZone, locked)).toEqual({ kind: 'locked', containerId: 'stash' });
+    expect(planDrop(fromStash, shopZone, locked)).toEqual({ kind: 'locked', containerId: 'stash' });
+    // A stash that is only the panel's container behind a shop or loot tab is not touched by a sale.
+    expect(planDrop(myItem, { ...shopZone, containerId: 'stash' }, locked).kind).toBe('sell');
+    expect(planDrop(myItem, stashZone, new Set()).kind).toBe('transfer');
+  });
 });

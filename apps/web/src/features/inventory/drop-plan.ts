@@ -14,6 +14,8 @@ import {
 export type DropPlan =
   | { kind: 'none' }
   | { kind: 'refuse'; message: string }
+  /** Into or out of a container the user's plan cannot change (a party stash without party collaboration). */
+  | { kind: 'locked'; containerId: string }
   /** Loot → container: a take. */
   | { kind: 'take'; item: DraggedLootItem; containerId: string | null }
   /** Shop → container: a purchase. */
@@ -30,7 +32,21 @@ export type DropPlan =
  * the spec's "Unsupported transfer type: {from} to {to}"; dropping a thing back where it came from is
  * nothing.
  */
-export function planDrop(dragged: unknown, over: unknown): DropPlan {
+export function planDrop(
+  dragged: unknown,
+  over: unknown,
+  planLocked: ReadonlySet<string> = new Set(),
+): DropPlan {
+  const plan = readDrop(dragged, over);
+  const touched = [
+    'containerId' in plan ? plan.containerId : null,
+    plan.kind === 'transfer' || plan.kind === 'sell' ? plan.item.containerId : null,
+  ];
+  const locked = touched.find((id) => id !== null && planLocked.has(id));
+  return locked ? { kind: 'locked', containerId: locked } : plan;
+}
+
+function readDrop(dragged: unknown, over: unknown): DropPlan {
   const zone = asDropZone(over);
   if (!zone) return { kind: 'none' };
   if (isDraggedLootItem(dragged)) {

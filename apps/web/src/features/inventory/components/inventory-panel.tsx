@@ -1,10 +1,12 @@
 import { useDroppable } from '@dnd-kit/core';
 import type { Container, ItemInstance, ItemTemplate } from '@haversack/contracts';
-import { Paper, Tabs, Text } from '@mantine/core';
+import { Group, Paper, Tabs, Text } from '@mantine/core';
+import { IconLock } from '@tabler/icons-react';
 import { LootSourceView } from '../../loot/components/loot-source-view';
 import { ShopSourceView } from '../../shops/components/shop-source-view';
 import type { TradeOffer } from '../../shops/components/trade-dialog';
 import type { ItemFilters } from '../api/inventory-api';
+import { partyCollaborationLocked } from '../hooks/use-plan-locked-containers';
 import type {
   DropZone,
   LayoutMode,
@@ -35,6 +37,8 @@ export interface InventoryPanelProps {
   onChange: (state: PanelState) => void;
   viewMode: ViewMode;
   containers: Container[];
+  /** Containers the user's plan cannot change: a drag over one shows the lock instead of a drop target. */
+  planLocked: ReadonlySet<string>;
   inParty: boolean;
   /** The party whose shops and loot the Shop and Loot tabs offer (issues 10, 11); null outside a party. */
   partyId: string | null;
@@ -81,6 +85,8 @@ export function InventoryPanel(props: InventoryPanelProps) {
   };
   const drop = useDroppable({ id: `panel:${side}`, data: zone });
   const labels = tabLabels[props.viewMode];
+  const lockedOver =
+    drop.isOver && zone.kind === 'container' && !!zone.containerId && props.planLocked.has(zone.containerId);
   return (
     <Paper
       ref={drop.setNodeRef}
@@ -89,12 +95,30 @@ export function InventoryPanel(props: InventoryPanelProps) {
       component="section"
       aria-label={side === 'left' ? 'First panel' : 'Second panel'}
       data-testid={`panel-${side}`}
-      data-drop-over={drop.isOver ? 'true' : undefined}
+      data-drop-over={drop.isOver ? (lockedOver ? 'locked' : 'true') : undefined}
       style={{
-        outline: drop.isOver ? '2px dashed var(--mantine-color-teal-5)' : undefined,
+        outline: drop.isOver ? `2px dashed var(--mantine-color-${lockedOver ? 'red' : 'teal'}-5)` : undefined,
         minWidth: 0,
+        position: 'relative',
       }}
     >
+      {lockedOver ? (
+        // On the outline like a legend, so the panel's content does not shift under the pointer.
+        <Group
+          gap={6}
+          c="red"
+          data-testid="drop-locked"
+          wrap="nowrap"
+          px={6}
+          bg="var(--mantine-color-body)"
+          style={{ position: 'absolute', top: -11, left: 12, maxWidth: 'calc(100% - 24px)', zIndex: 1 }}
+        >
+          <IconLock size={16} aria-hidden="true" style={{ flexShrink: 0 }} />
+          <Text size="sm" fw={600}>
+            {partyCollaborationLocked}
+          </Text>
+        </Group>
+      ) : null}
       <Tabs
         value={state.tab}
         onChange={(tab) => tab && props.onChange({ ...state, tab: tab as PanelTab })}

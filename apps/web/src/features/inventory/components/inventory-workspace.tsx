@@ -17,6 +17,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { PageSkipLink } from '../../../components/page-skip-link';
 import { toast } from '../../../lib/toast';
+import { upgradeLinkLabel } from '../../../lib/upgrade-link';
 import { lootKeys } from '../../loot/api/loot-api';
 import { takeErrorMessage, useLootDestinations, useTakeLoot } from '../../loot/hooks/use-take-loot';
 import { PartyRealtimeIndicator } from '../../realtime/components/party-realtime-indicator';
@@ -30,6 +31,11 @@ import { planDrop } from '../drop-plan';
 import { useDeviceClass } from '../hooks/use-device-class';
 import { useAddFromMarket, useTransferItem } from '../hooks/use-inventory-actions';
 import { useOpenItem } from '../hooks/use-open-item';
+import {
+  partyCollaborationLocked,
+  partyCollaborationUpgradePath,
+  usePlanLockedContainers,
+} from '../hooks/use-plan-locked-containers';
 import { useTransferQueue } from '../hooks/use-transfer-queue';
 import {
   asDragPayload,
@@ -292,6 +298,13 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
     });
   };
 
+  // A party stash the plan cannot change stops a drop before anything is asked (the menus lock it too).
+  const planLocked = usePlanLockedContainers(props.containers);
+  const containerLabelOf = (containerId: string) => {
+    const container = byId.get(containerId);
+    return container ? containerLabel(container) : 'the party stash';
+  };
+
   /** A drop zone as a screen reader hears it during a keyboard drag: what the panel shows. */
   const zoneName = (zone: DropZone): string => {
     const panel = zone.side === 'left' ? 'the first panel' : 'the second panel';
@@ -310,7 +323,10 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
         );
       case 'container': {
         const container = zone.containerId ? byId.get(zone.containerId) : undefined;
-        return container ? containerLabel(container) : panel;
+        if (!container) return panel;
+        return planLocked.has(container.id)
+          ? `${containerLabel(container)}, locked: ${partyCollaborationLocked}`
+          : containerLabel(container);
       }
     }
   };
@@ -321,10 +337,20 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
   };
   const onDragEnd = ({ active, over }: DragEndEvent) => {
     setDragging(null);
-    const plan = planDrop(active.data.current, over?.data.current);
+    const plan = planDrop(active.data.current, over?.data.current, planLocked);
     switch (plan.kind) {
       case 'refuse':
         toast.error(plan.message);
+        return;
+      case 'locked':
+        toast.error(
+          `${partyCollaborationLocked}: ${containerLabelOf(plan.containerId)} is out of reach.`,
+          undefined,
+          {
+            label: upgradeLinkLabel,
+            href: partyCollaborationUpgradePath,
+          },
+        );
         return;
       case 'take':
         askTake(plan.item, plan.item, plan.containerId);
@@ -360,6 +386,7 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
     onChange: setPanel(side),
     viewMode,
     containers: props.containers,
+    planLocked,
     inParty: props.inParty,
     partyId: props.partyId ?? null,
     filters,
