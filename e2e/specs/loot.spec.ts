@@ -13,6 +13,7 @@ interface Character {
 interface Stack {
   name: string;
   quantity: number;
+  value_cp: number;
   item_template: { coin: 'cp' | 'sp' | 'ep' | 'gp' | 'pp' | null };
 }
 interface LedgerEntry {
@@ -168,13 +169,24 @@ test('a GM deploys a hoard hidden, reveals it live, a phone player takes a potio
   await share.getByRole('button', { name: 'Confirm distribution' }).click();
   await expect(gm.page.getByTestId('toast-success').last()).toContainText('Loot distributed successfully');
 
-  // Every copper and item is accounted for: coins split to within a copper, goods dealt once each.
+  // Every copper and item is accounted for, goods dealt once each; the coins even out the value shared
+  // (the spyglass alone is worth more than all the coins, so whoever got it gets none).
   const holdings = await Promise.all(
     [vex, aldric, mira].map(async (c) => carried(c === vex ? player.page : gm.page, c)),
   );
   const coins = holdings.map(coinValue);
   expect(coins.reduce((a, b) => a + b, 0)).toBe(CHEST_COINS_CP);
-  expect(Math.max(...coins) - Math.min(...coins)).toBeLessThanOrEqual(1);
+  const shared = holdings.map(
+    (stacks, index) =>
+      stacks.reduce((sum, s) => sum + s.value_cp * s.quantity, 0) -
+      // Vex's own potion was a take before the distribution.
+      (index === 0 ? (stacks.find((s) => s.name === 'Potion of Healing')?.value_cp ?? 0) : 0),
+  );
+  const withCoins = shared.filter((_, index) => (coins[index] ?? 0) > 0);
+  expect(withCoins).toHaveLength(2);
+  expect(Math.max(...withCoins) - Math.min(...withCoins)).toBeLessThanOrEqual(1);
+  expect(Math.min(...shared)).toBe(Math.min(...withCoins));
+  expect(goods(holdings[coins.indexOf(0)] ?? [])).toMatchObject({ Spyglass: 1 });
   const dealt: Record<string, number> = {};
   for (const stacks of holdings) {
     for (const [name, quantity] of Object.entries(goods(stacks))) dealt[name] = (dealt[name] ?? 0) + quantity;

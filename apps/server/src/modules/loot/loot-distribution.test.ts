@@ -1,7 +1,13 @@
 import { type Currency, copperPer, currencies, distributionModes, purseValueCp } from '@haversack/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { evenShares, type PlanStack, planDistribution, seededRandom } from './loot-distribution.js';
+import {
+  compensatingShares,
+  evenShares,
+  type PlanStack,
+  planDistribution,
+  seededRandom,
+} from './loot-distribution.js';
 
 /** A loot's stacks: items of a few kinds (some kinds split over several stacks) and coins. */
 const lootArbitrary = fc
@@ -94,7 +100,7 @@ describe('planDistribution', () => {
     );
   });
 
-  it('even: every kind and the coins differ by at most one unit (one copper) between characters', () => {
+  it('even: every kind differs by at most one unit between characters, and the coins even out the value', () => {
     fc.assert(
       fc.property(lootArbitrary, recipientsArbitrary, (stacks, n) => {
         const plan = planDistribution(stacks, n, 'even', () => 0);
@@ -114,8 +120,16 @@ describe('planDistribution', () => {
         for (const row of perKind.values())
           expect(Math.max(...row) - Math.min(...row)).toBeLessThanOrEqual(1);
         if (plan.coins) {
-          const values = plan.coins.shares.map(purseValueCp);
-          expect(Math.max(...values) - Math.min(...values)).toBeLessThanOrEqual(1);
+          // Items and coins together: whoever got coins ends within a copper of the poorest, and no one
+          // got coins who already had more than someone else ends with.
+          const stackValue = new Map(stacks.map((s) => [s.id, s.unitValueCp]));
+          const totals = plan.coins.shares.map(purseValueCp);
+          const coinsOf = [...totals];
+          for (const a of plan.allocations)
+            totals[a.recipient] = (totals[a.recipient] ?? 0) + a.quantity * (stackValue.get(a.stackId) ?? 0);
+          const poorest = Math.min(...totals);
+          for (const [i, total] of totals.entries())
+            if ((coinsOf[i] ?? 0) > 0) expect(total - poorest).toBeLessThanOrEqual(1);
         }
       }),
       { numRuns: 300 },
@@ -132,6 +146,49 @@ describe('planDistribution', () => {
     }));
     const plan = planDistribution(stacks, 3, 'even', () => 0);
     expect(plan.allocations.map((a) => a.recipient).sort()).toEqual([0, 1, 2]);
+  });
+
+  it('even: the coins make up for what the items could not share (the crossbow one got, the rope the other)', () => {
+    // The review's Bandit Camp after two takes: 20 gp and 120 sp, two shortswords, a light crossbow, 20
+    // bolts, a rope and two manacles, between two characters. Before, 53 gp 5 sp and 29 gp 5 sp.
+    const stacks: PlanStack[] = [
+      { id: 'gp', kind: 'coin:gp', quantity: 20, unitValueCp: 100, coin: 'gp' },
+      { id: 'sp', kind: 'coin:sp', quantity: 120, unitValueCp: 10, coin: 'sp' },
+      { id: 'sword', kind: 'shortsword', quantity: 2, unitValueCp: 1000, coin: null },
+      { id: 'crossbow', kind: 'crossbow', quantity: 1, unitValueCp: 2500, coin: null },
+      { id: 'bolts', kind: 'bolt', quantity: 20, unitValueCp: 5, coin: null },
+      { id: 'rope', kind: 'rope', quantity: 1, unitValueCp: 100, coin: null },
+      { id: 'manacles', kind: 'manacles', quantity: 2, unitValueCp: 200, coin: null },
+    ];
+    const plan = planDistribution(stacks, 2, 'even', () => 0);
+    const value = new Map(stacks.map((s) => [s.id, s.unitValueCp]));
+    const totals = plan.coins?.shares.map(purseValueCp) ?? [0, 0];
+    for (const a of plan.allocations)
+      totals[a.recipient] = (totals[a.recipient] ?? 0) + a.quantity * (value.get(a.stackId) ?? 0);
+    expect(totals).toEqual([4150, 4150]);
+    // The crossbow and the rope went to different characters: the rope to the one without the crossbow.
+    const holder = (id: string) => plan.allocations.find((a) => a.stackId === id)?.recipient;
+    expect(holder('rope')).not.toBe(holder('crossbow'));
+  });
+
+  it('compensatingShares: tops up the poorest first and adds up to the coins exactly', () => {
+    expect(compensatingShares([3750, 1350], 3200, 0)).toEqual([400, 2800]);
+    // Items worth more than the coins can reach: the richest gets none.
+    expect(compensatingShares([0, 0, 10_000], 300, 0)).toEqual([150, 150, 0]);
+    // A copper that does not divide goes round from the start.
+    expect(compensatingShares([0, 0, 0], 100, 1)).toEqual([33, 34, 33]);
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 1_000_000 }), { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 0, max: 10_000_000 }),
+        fc.nat(10),
+        (items, coins, start) => {
+          const shares = compensatingShares(items, coins, start % items.length);
+          expect(shares.reduce((a, b) => a + b, 0)).toBe(coins);
+          for (const share of shares) expect(share).toBeGreaterThanOrEqual(0);
+        },
+      ),
+    );
   });
 
   it('even: a gold piece shared three ways is changed down to the copper', () => {

@@ -77,12 +77,47 @@ export function evenShares(total: number, n: number, start: number): number[] {
   return Array.from({ length: n }, (_, i) => base + ((((i - start) % n) + n) % n < remainder ? 1 : 0));
 }
 
-function planEvenCoins(stacks: PlanStack[], n: number, start: number): CoinPlan | null {
+/**
+ * How much copper of coins each recipient gets so that, items and coins together, everyone ends as close to
+ * the same value as the coins allow (water-filling): whoever has the least item value is topped up first,
+ * and anyone whose items are already worth more than the others' level gets no coins. The shares add up to
+ * `coinTotal` exactly; a copper that does not divide goes round from `start`.
+ */
+export function compensatingShares(itemValues: number[], coinTotal: number, start: number): number[] {
+  const n = itemValues.length;
+  const order = itemValues.map((value, index) => ({ value, index })).sort((a, b) => a.value - b.value);
+  let filled = 0;
+  let sum = 0;
+  while (filled < n) {
+    const next = order[filled];
+    if (!next) break;
+    // Stop once the level the coins reach with the poorer ones no longer rises past the next one's items.
+    if (filled > 0 && (coinTotal + sum) / filled <= next.value) break;
+    sum += next.value;
+    filled += 1;
+  }
+  const level = Math.floor((coinTotal + sum) / filled);
+  const shares = Array.from({ length: n }, () => 0);
+  const topped = new Set<number>();
+  for (const { value, index } of order.slice(0, filled)) {
+    shares[index] = level - value;
+    topped.add(index);
+  }
+  let left = coinTotal - shares.reduce((a, b) => a + b, 0);
+  for (let step = 0; left > 0; step++) {
+    const index = (start + step) % n;
+    if (!topped.has(index)) continue;
+    shares[index] = (shares[index] ?? 0) + 1;
+    left -= 1;
+  }
+  return shares;
+}
+
+function planEvenCoins(stacks: PlanStack[], needs: number[]): CoinPlan | null {
   const pool = emptyPurse();
   for (const s of stacks) if (s.coin) pool[s.coin] += s.quantity;
   const total = purseValueCp(pool);
   if (total === 0) return null;
-  const needs = evenShares(total, n, start);
   const shares = needs.map(() => emptyPurse());
   const left = { ...pool };
   // First hand out the coins there are, largest first, never past anyone's share.
@@ -114,18 +149,29 @@ function planEvenCoins(stacks: PlanStack[], n: number, start: number): CoinPlan 
   return { take, make, shares };
 }
 
-/** Deals each kind's total evenly; one pointer carries across kinds so remainders go round in turn. */
+/**
+ * Every kind's total is shared evenly, most valuable kind first; the units left over (fewer than the
+ * recipients) go one each to whoever has received the least value so far, ties in turn. The coins then
+ * even out what the items could not: a split of a crossbow, a rope and 32 gp between two is 41 gp 5 sp each,
+ * not 53 gp 5 sp and 29 gp 5 sp.
+ */
 function planEven(stacks: PlanStack[], n: number): DistributionPlan {
   const kinds = new Map<string, PlanStack[]>();
   for (const s of stacks) {
     if (s.coin || s.quantity <= 0) continue;
     kinds.set(s.kind, [...(kinds.get(s.kind) ?? []), s]);
   }
+  const unitValue = (group: PlanStack[]) => Math.max(...group.map((s) => s.unitValueCp));
+  const groups = [...kinds.values()].sort((a, b) => unitValue(b) - unitValue(a));
+  const received = Array.from({ length: n }, () => 0);
   const allocations: Allocation[] = [];
   let start = 0;
-  for (const group of kinds.values()) {
+  for (const group of groups) {
     const total = group.reduce((sum, s) => sum + s.quantity, 0);
-    const shares = evenShares(total, n, start);
+    const shares = Array.from({ length: n }, () => Math.floor(total / n));
+    const turn = Array.from({ length: n }, (_, step) => (start + step) % n);
+    const extras = [...turn].sort((a, b) => (received[a] ?? 0) - (received[b] ?? 0)).slice(0, total % n);
+    for (const recipient of extras) shares[recipient] = (shares[recipient] ?? 0) + 1;
     start = (start + (total % n)) % n;
     let cursor = 0;
     let leftInStack = group[0]?.quantity ?? 0;
@@ -136,6 +182,7 @@ function planEven(stacks: PlanStack[], n: number): DistributionPlan {
         if (!stack) break;
         const give = Math.min(owed, leftInStack);
         allocations.push({ stackId: stack.id, recipient, quantity: give });
+        received[recipient] = (received[recipient] ?? 0) + give * stack.unitValueCp;
         owed -= give;
         leftInStack -= give;
         if (leftInStack === 0) {
@@ -145,7 +192,8 @@ function planEven(stacks: PlanStack[], n: number): DistributionPlan {
       }
     }
   }
-  return { allocations, coins: planEvenCoins(stacks, n, start) };
+  const coinTotal = stacks.reduce((sum, s) => (s.coin ? sum + s.quantity * copperPer[s.coin] : sum), 0);
+  return { allocations, coins: planEvenCoins(stacks, compensatingShares(received, coinTotal, start)) };
 }
 
 /** Whole stacks, most valuable first, each to whoever has received the least value so far. */

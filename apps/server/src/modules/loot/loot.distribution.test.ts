@@ -177,7 +177,7 @@ const containerIds = (w: World) => [
 ];
 
 describe('distributing loot evenly', () => {
-  it('splits each stack evenly, deals remainders in turn, changes coins down to the copper; the preview is exact', async () => {
+  it('splits each stack evenly, deals remainders to the least served, evens the value out with the coins; the preview is exact', async () => {
     const w = await world();
     const ids = containerIds(w);
     const before = await contents(ids);
@@ -215,13 +215,15 @@ describe('distributing loot evenly', () => {
 
     const quantityOf = (r: LootDistribution['recipients'][number], name: string) =>
       r.items.filter((i) => i.name === name).reduce((sum, i) => sum + i.quantity, 0);
-    // 47 arrows and 5 rope among three: 16/16/15, then rope's remainder dealt on from where arrows stopped.
-    expect(result.recipients.map((r) => quantityOf(r, 'Arrow'))).toEqual([16, 16, 15]);
-    expect(result.recipients.map((r) => quantityOf(r, 'Rope'))).toEqual([2, 1, 2]);
-    // 1 gp 1 sp = 110 cp: 37/37/36 after changing coins inside the loot.
+    // 5 rope (the dearer kind, dealt first) and 47 arrows among three: 2/2/1 rope, then the arrows' two
+    // left over go to whoever has received least so far (the third, then the first).
+    expect(result.recipients.map((r) => quantityOf(r, 'Rope'))).toEqual([2, 2, 1]);
+    expect(result.recipients.map((r) => quantityOf(r, 'Arrow'))).toEqual([16, 15, 16]);
+    // 1 gp 1 sp = 110 cp, changed inside the loot, evens out the value: 280, 275 and 180 cp of items.
     const coinValue = (r: LootDistribution['recipients'][number]) =>
       r.items.filter((i) => i.coin).reduce((sum, i) => sum + i.quantity * (copper[i.coin ?? 'cp'] ?? 0), 0);
-    expect(result.recipients.map(coinValue).sort()).toEqual([36, 37, 37]);
+    expect(result.recipients.map(coinValue)).toEqual([1, 7, 102]);
+    expect(result.recipients.map((r) => r.value_cp)).toEqual([281, 282, 282]);
     expect(result.conversion).not.toBeNull();
     expect(result.total_value_cp).toBe(500 + 47 * 5 + 110);
     expect(result.recipients.reduce((sum, r) => sum + r.value_cp, 0)).toBe(result.total_value_cp);

@@ -9,7 +9,7 @@ export const distributionModeLabels: Record<DistributionMode, string> = {
 
 /** One line each on what a mode does (DESIGN §4). */
 export const distributionModeHelp: Record<DistributionMode, string> = {
-  even: 'Every stack is split evenly; what is left over is dealt in turn, and coins are changed to share out.',
+  even: 'Every stack is split evenly; what is left over goes to whoever has least, and the coins even out the value.',
   by_value: 'Whole stacks, each to the character who has received the least value so far.',
   random: 'Whole stacks, each to a character chosen at random.',
 };
