@@ -364,7 +364,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Modules.
   await app.register(
     async (api) => {
-      await api.register(healthRoutes, { database });
+      await api.register(healthRoutes, {
+        database,
+        ...(redisBroadcaster ? { redis: redisBroadcaster } : {}),
+      });
       await api.register(siteSettingsPublicRoutes, { settings: services.siteSettings });
       await api.register(accountsRoutes, { accounts: services.accounts });
       await api.register(apiTokensRoutes, { apiTokens: services.apiTokens });

@@ -10,6 +10,7 @@ import { prettyLines, resolveLogFormat } from './lib/log-format.js';
 import { LogDestination, loggerOptions } from './lib/logger.js';
 import { MailQueue } from './lib/mail-queue.js';
 import { createMailer } from './lib/mailer.js';
+import { withoutPassword } from './lib/redacted-url.js';
 import { loadOrCreateJwtSecret } from './lib/secrets.js';
 import { defaultAuthRateLimits, scaleRateLimits } from './plugins/rate-limit.js';
 
@@ -31,14 +32,6 @@ function reasonOf(error: unknown): string {
     return current.errors.map((inner) => reasonOf(inner)).join('; ');
   }
   return current instanceof Error ? current.message || current.name : String(current);
-}
-
-/** The URL to name in a message: never its password, in the authority or in the query. */
-function withoutPassword(url: string): string {
-  const parsed = new URL(url);
-  if (parsed.password) parsed.password = '***';
-  if (parsed.searchParams.has('password')) parsed.searchParams.set('password', '***');
-  return parsed.toString();
 }
 
 async function main() {

@@ -5,7 +5,10 @@ import type { DatabaseHandle } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 
 /** DESIGN §3: readiness; answers 503 in the envelope while the database does not answer. */
-export async function healthRoutes(app: FastifyInstance, options: { database: DatabaseHandle }) {
+export async function healthRoutes(
+  app: FastifyInstance,
+  options: { database: DatabaseHandle; redis?: { readonly connected: boolean } },
+) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/health',
     {
@@ -17,7 +20,15 @@ export async function healthRoutes(app: FastifyInstance, options: { database: Da
       } catch {
         throw new AppError('SERVICE_UNAVAILABLE', 'The database is not answering.');
       }
-      return { status: 'success' as const, data: { status: 'ok' as const, database: 'ok' as const } };
+      const { redis } = options;
+      return {
+        status: 'success' as const,
+        data: {
+          status: 'ok' as const,
+          database: 'ok' as const,
+          ...(redis ? { redis: redis.connected ? ('ok' as const) : ('unreachable' as const) } : {}),
+        },
+      };
     },
   );
 }
