@@ -95,10 +95,35 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SMTP_URL: 'http://x' })).toThrow(
       'Invalid configuration: SMTP_URL must be a URL starting with smtp: or smtps: (e.g. smtps://user:pass@smtp.example.com)',
     );
-    expect(loadConfig({ STRIPE_SECRET_KEY: 'sk_live_abc' }).stripeSecretKey).toBe('sk_live_abc');
-    expect(loadConfig({ STRIPE_SECRET_KEY: 'rk_test_abc' }).stripeSecretKey).toBe('rk_test_abc');
+    const hook = { STRIPE_WEBHOOK_SECRET: 'whsec_abc' };
+    expect(loadConfig({ STRIPE_SECRET_KEY: 'sk_live_abc', ...hook }).stripeSecretKey).toBe('sk_live_abc');
+    expect(loadConfig({ STRIPE_SECRET_KEY: 'rk_test_abc', ...hook }).stripeSecretKey).toBe('rk_test_abc');
     expect(() => loadConfig({ STRIPE_SECRET_KEY: 'garbage' })).toThrow(
       "Invalid configuration: STRIPE_SECRET_KEY must be a Stripe secret or restricted key (sk_… or rk_…, from Stripe's API keys page)",
+    );
+  });
+
+  it('needs the webhook signing secret with a Stripe key, or no payment would ever reach a plan', () => {
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_test_abc' })).toThrow(
+      'Invalid configuration: STRIPE_WEBHOOK_SECRET must be set with STRIPE_SECRET_KEY (without it no payment reaches a plan)',
+    );
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_WEBHOOK_SECRET: 'abc' })).toThrow(
+      "Invalid configuration: STRIPE_WEBHOOK_SECRET must be a webhook signing secret (whsec_…, from Stripe's webhook endpoint page)",
+    );
+  });
+
+  it('takes APP_URL and DISCORD_API_BASE_URL as http or https addresses only', () => {
+    expect(loadConfig({ APP_URL: 'https://haversack.example.com/' }).appUrl).toBe(
+      'https://haversack.example.com',
+    );
+    expect(loadConfig({ APP_URL: 'http://192.168.1.20:3000' }).appUrl).toBe('http://192.168.1.20:3000');
+    for (const value of ['javascript:alert(1)', 'ftp://example.com', 'example.com', 'garbage']) {
+      expect(() => loadConfig({ APP_URL: value }), value).toThrow(
+        'Invalid configuration: APP_URL must be a URL starting with http: or https: (e.g. https://haversack.example.com)',
+      );
+    }
+    expect(() => loadConfig({ DISCORD_API_BASE_URL: 'ftp://x' })).toThrow(
+      'Invalid configuration: DISCORD_API_BASE_URL must be a URL starting with http: or https: (e.g. https://discord.com)',
     );
   });
 

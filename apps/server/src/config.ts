@@ -71,12 +71,6 @@ function urlWithScheme(schemes: string[], example: string) {
 /** `addr@host` or `Name <addr@host>`, as nodemailer reads a sender. */
 const mailbox = /^(?:[^<>]*<\s*[^\s<>@]+@[^\s<>@]+\s*>|[^\s<>@]+@[^\s<>@]+)$/;
 
-const optionalUrl = z
-  .string()
-  .trim()
-  .transform((v) => (v === '' ? undefined : v))
-  .pipe(z.url().optional());
-
 const optionalString = z
   .string()
   .trim()
@@ -95,7 +89,8 @@ const envSchema = z.object({
   ),
   // ioredis reads only these two schemes as URLs; anything else becomes a host name that never resolves.
   REDIS_URL: urlWithScheme(['redis', 'rediss'], 'redis://localhost:6379'),
-  APP_URL: optionalUrl.optional(),
+  // Pasted into mailed and shared links: a typo or another scheme would send people nowhere.
+  APP_URL: urlWithScheme(['http', 'https'], 'https://haversack.example.com'),
   JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   // The schemes nodemailer's SMTP transport takes from a URL.
   SMTP_URL: urlWithScheme(['smtp', 'smtps'], 'smtps://user:pass@smtp.example.com'),
@@ -116,7 +111,12 @@ const envSchema = z.object({
       )
       .optional(),
   ),
-  STRIPE_WEBHOOK_SECRET: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString.pipe(
+    z
+      .string()
+      .regex(/^whsec_\S+$/, "must be a webhook signing secret (whsec_…, from Stripe's webhook endpoint page)")
+      .optional(),
+  ),
   // Empty reads as unset, like the other optional settings (`BILLING_PROVIDER=` in an env file).
   BILLING_PROVIDER: optionalString.pipe(z.enum(['stripe', 'local']).optional()),
   DISCORD_CLIENT_ID: optionalString,
@@ -130,7 +130,7 @@ const envSchema = z.object({
   ),
   DISCORD_BOT_TOKEN: optionalString,
   // Tests point every Discord call (OAuth, the API) at a local stand-in; no network here.
-  DISCORD_API_BASE_URL: optionalUrl.optional(),
+  DISCORD_API_BASE_URL: urlWithScheme(['http', 'https'], 'https://discord.com'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: optionalString.pipe(z.enum(['pretty', 'json']).optional()),
   TRUST_PROXY: trustProxySchema.optional(),
@@ -212,6 +212,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   if (e.DISCORD_CLIENT_ID && !e.DISCORD_CLIENT_SECRET && !options.discordClientIdAlone) {
     throw new ConfigError(
       'Invalid configuration: DISCORD_CLIENT_SECRET must be set with DISCORD_CLIENT_ID (both or neither)',
+    );
+  }
+  // Without the signing secret every webhook is refused, so a paid checkout would never change a plan.
+  if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) {
+    throw new ConfigError(
+      'Invalid configuration: STRIPE_WEBHOOK_SECRET must be set with STRIPE_SECRET_KEY (without it no payment reaches a plan)',
     );
   }
   return {

@@ -21,10 +21,11 @@ describe('createBillingProvider (DESIGN §7)', () => {
   });
 
   it('charges through Stripe when a key is set', async () => {
-    expect(await providerFor({ STRIPE_SECRET_KEY: 'sk_test_x' })).toBe('stripe');
-    expect(await providerFor({ STRIPE_SECRET_KEY: 'sk_test_x', BILLING_PROVIDER: 'stripe' })).toBe('stripe');
+    const stripe = { STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' };
+    expect(await providerFor(stripe)).toBe('stripe');
+    expect(await providerFor({ ...stripe, BILLING_PROVIDER: 'stripe' })).toBe('stripe');
     // The quick start's `local` left in the environment must not switch real billing off.
-    expect(await providerFor({ STRIPE_SECRET_KEY: 'sk_test_x', BILLING_PROVIDER: 'local' })).toBe('stripe');
+    expect(await providerFor({ ...stripe, BILLING_PROVIDER: 'local' })).toBe('stripe');
   });
 
   it('stops start-up on an unknown provider', () => {
