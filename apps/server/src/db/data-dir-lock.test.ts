@@ -75,6 +75,33 @@ describe('lockDataDir', () => {
       release();
     });
 
+    it('takes over a lock whose process was killed but not yet reaped (a zombie)', async () => {
+      dir = mkdtempSync(path.join(os.tmpdir(), 'haversack-lock-'));
+      // A shell that starts the holder and then never waits for it, as a slow init would not.
+      const shell = spawn(
+        'sh',
+        ['-c', `"${process.execPath}" -e "setTimeout(() => {}, 30000)" & echo $!; exec sleep 30`],
+        {
+          stdio: ['ignore', 'pipe', 'ignore'],
+        },
+      );
+      children.push(shell);
+      const pid = await new Promise<number>((resolve) =>
+        shell.stdout?.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))),
+      );
+      await expect.poll(() => processStartTime(pid)).not.toBeNull();
+      writeFileSync(
+        lockFile(),
+        JSON.stringify({ pid, boot_id: bootId(), start_time: processStartTime(pid) }),
+      );
+      process.kill(pid, 'SIGKILL');
+      await expect.poll(() => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0]).toBe('Z');
+      const messages: string[] = [];
+      const release = lockDataDir(dir, (message) => messages.push(message));
+      expect(messages).toEqual([`Taking over the stale lock ${lockFile()}: process ${pid} is gone.`]);
+      release();
+    });
+
     it('takes over a lock taken before the machine restarted', () => {
       dir = mkdtempSync(path.join(os.tmpdir(), 'haversack-lock-'));
       const pid = live(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);

@@ -34,7 +34,18 @@ export function processStartTime(pid: number): string | null {
   return fields[19] ?? null;
 }
 
+/**
+ * Field 3 of /proc/PID/stat. A process killed while its parent has not yet reaped it is a zombie (Z): it
+ * still answers kill(pid, 0) but holds no files and will never run again.
+ */
+function hasEnded(pid: number): boolean {
+  const stat = readProc(`/proc/${pid}/stat`);
+  const state = stat?.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  return state === 'Z' || state === 'X';
+}
+
 function isAlive(pid: number): boolean {
+  if (hasEnded(pid)) return false;
   try {
     process.kill(pid, 0);
     return true;
