@@ -2,14 +2,35 @@ import {
   type AnchorProps,
   type CSSVariablesResolver,
   createTheme,
+  defaultVariantColorsResolver,
+  getPrimaryShade,
+  type MantineColorsTuple,
+  type MantineTheme,
   type PaginationProps,
   type PasswordInputProps,
+  parseThemeColor,
   type TextInputProps,
+  type VariantColorsResolver,
 } from '@mantine/core';
+import { contrastRatio, darkenToContrast, TEXT_CONTRAST } from './color-contrast';
 
 // The components are configured by name with plain objects, not `Select.extend(...)`: importing a
 // component here would put it (Select pulls Combobox, ScrollArea, Popover and floating-ui) in the first
 // load of every page, /login included (issue 13 §1).
+
+/**
+ * A "light" variant given a shade (`color="red.9"`, written to mean "the darker red") is painted by Mantine
+ * with that shade as its background, under the colour's light-variant text: red-9 on red-9 in the light
+ * scheme, 1:1. It is drawn as the colour's own light variant instead, whose tint and text each scheme sets.
+ */
+export const variantColorResolver: VariantColorsResolver = (input) => {
+  if (input.variant === 'light') {
+    const parsed = parseThemeColor({ color: input.color, theme: input.theme });
+    if (parsed.isThemeColor && parsed.shade !== undefined)
+      return defaultVariantColorsResolver({ ...input, color: parsed.color });
+  }
+  return defaultVariantColorsResolver(input);
+};
 
 /**
  * Colours are chosen for WCAG AA contrast in both schemes: violet-7 under white button text (5.5:1),
@@ -23,6 +44,10 @@ export const theme = createTheme({
   fontFamily:
     'Inter, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
   headings: { fontWeight: '700' },
+  variantColorResolver,
+  // Dialogs, menus, toasts and collapses appear without fading or scaling for those who ask their system
+  // to reduce motion (global.css stops the loops Mantine leaves running).
+  respectReducedMotion: true,
   components: {
     // Links are told apart from text by more than colour (WCAG 1.4.1, axe link-in-text-block).
     Anchor: { defaultProps: { underline: 'always' } satisfies Partial<AnchorProps> },
@@ -57,19 +82,45 @@ export const theme = createTheme({
   },
 });
 
-export const cssVariablesResolver: CSSVariablesResolver = () => ({
+/**
+ * The first shade of a colour, from `from` on, that reads at 4.5:1 on `background`; failing that, its
+ * darkest shade (9) darkened just enough.
+ */
+function readableShade(name: string, shades: MantineColorsTuple, from: number, background: string): string {
+  const shade = shades.findIndex(
+    (colour, index) => index >= from && contrastRatio(colour, background) >= TEXT_CONTRAST,
+  );
+  if (shade !== -1) return `var(--mantine-color-${name}-${shade})`;
+  return darkenToContrast(shades[9], background, TEXT_CONTRAST);
+}
+
+/**
+ * The light scheme's text of every colour's "light" variants (badges, alerts, subtle buttons) and "outline"
+ * variants, at 4.5:1 (WCAG 1.4.3). Mantine writes shade 9 on the tint, shade 1, which falls short for green
+ * (3.8:1), teal (4.3:1), lime, yellow and orange, and outlines in the primary shade, 7: blue-7 is 4.2:1 on
+ * white and 3.8:1 on a hovered table row (gray-1), the darkest ground an outline badge sits on.
+ */
+function readableVariantColors(theme: MantineTheme): Record<string, string> {
+  const outlineFrom = getPrimaryShade(theme, 'light');
+  const hoveredRow = theme.colors.gray[1];
+  const variables: Record<string, string> = {};
+  for (const [name, shades] of Object.entries(theme.colors)) {
+    variables[`--mantine-color-${name}-light-color`] = readableShade(name, shades, 9, shades[1]);
+    variables[`--mantine-color-${name}-outline`] = readableShade(name, shades, outlineFrom, hoveredRow);
+  }
+  return variables;
+}
+
+export const cssVariablesResolver: CSSVariablesResolver = (theme) => ({
   variables: {},
   light: {
+    ...readableVariantColors(theme),
     '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
     '--mantine-color-error': 'var(--mantine-color-red-9)',
     '--mantine-color-placeholder': 'var(--mantine-color-gray-6)',
-    // Text of the "light" variants (alerts, badges) sits on a pale tint: use the darkest shades.
-    '--mantine-color-red-light-color': 'var(--mantine-color-red-9)',
-    // Outline buttons ("Delete container") write in this red: red-6 on white is about 3.6:1.
-    '--mantine-color-red-outline': 'var(--mantine-color-red-9)',
-    '--mantine-color-teal-light-color': 'var(--mantine-color-teal-9)',
-    '--mantine-color-violet-light-color': 'var(--mantine-color-violet-9)',
-    '--mantine-color-blue-light-color': 'var(--mantine-color-blue-9)',
+    // Links sit on the tint of light alerts too, where violet-7 falls to 4.2:1 (violet's) or 4.5:1 (blue's).
+    '--mantine-color-anchor': 'var(--mantine-color-violet-8)',
+    // Yellow's light-variant text: a brown rather than darkened orange (5.3:1 on its tint).
     '--mantine-color-yellow-light-color': '#8a5a00',
   },
   dark: {

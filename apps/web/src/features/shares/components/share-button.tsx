@@ -97,7 +97,9 @@ function ShareDialogBody({
         .
       </Text>
       <Group justify="space-between">
-        <Button variant="subtle" color="red.9" onClick={stopSharing} loading={revoke.isPending}>
+        {/* Plain red, not a shade: Mantine draws a subtle button's shade no darker than 6, 3.3:1 on white;
+            red's light-variant text is readable in both schemes (theme.ts). */}
+        <Button variant="subtle" color="red" onClick={stopSharing} loading={revoke.isPending}>
           Stop sharing
         </Button>
         <Group gap="sm">

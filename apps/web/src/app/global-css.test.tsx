@@ -1,0 +1,106 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { MantineProvider, Progress, Select, Textarea, TextInput } from '@mantine/core';
+import { cleanup, render, screen } from '@testing-library/react';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { theme } from './theme';
+
+const require = createRequire(import.meta.url);
+// Read from the file: vitest hands CSS modules to tests empty, `?raw` included.
+const globalCss = readFileSync(require.resolve('./global.css'), 'utf8');
+const mantineCss = (component: string) =>
+  readFileSync(require.resolve(`@mantine/core/styles/${component}.css`), 'utf8');
+
+/**
+ * Mantine's variables and the styles of these components, then the app's, as main.tsx orders them; gone
+ * after the test.
+ */
+function useStyles(...components: string[]) {
+  const style = document.createElement('style');
+  style.textContent = [...['default-css-variables', ...components].map(mantineCss), globalCss].join('\n');
+  document.head.append(style);
+  onTestFinished(() => style.remove());
+}
+
+/** happy-dom's own window API: its media queries answer to these settings. */
+interface HappyDomWindow {
+  happyDOM: { settings: { device: { prefersReducedMotion: string } } };
+}
+const isHappyDom = (candidate: object): candidate is HappyDomWindow => 'happyDOM' in candidate;
+
+function prefersReducedMotion(value: 'reduce' | 'no-preference') {
+  if (!isHappyDom(window)) throw new Error('These tests need happy-dom’s settings.');
+  const { device } = window.happyDOM.settings;
+  const initial = device.prefersReducedMotion;
+  device.prefersReducedMotion = value;
+  onTestFinished(() => {
+    device.prefersReducedMotion = initial;
+  });
+}
+
+const hasRing = (element: Element) => {
+  const style = getComputedStyle(element);
+  return style.outlineStyle === 'solid' && style.outlineWidth === '2px';
+};
+
+// happy-dom keeps an element's computed style until the DOM changes, not when the focus moves or a media
+// query's answer changes: each element is looked at once, in the state the test means, and found by its
+// label rather than its role (finding by role computes every style to tell what is hidden).
+describe('global.css: focused fields', () => {
+  it('ring a focused text input, textarea and select like the buttons, and only a focused one', () => {
+    useStyles('Input');
+    render(
+      <MantineProvider env="test" theme={theme}>
+        <TextInput label="Name" />
+        <Textarea label="Notes" />
+        <Select label="Kind" data={['Weapon']} />
+        <TextInput label="Title" />
+      </MantineProvider>,
+    );
+    const fields = ['Name', 'Notes', 'Kind'].map((label) =>
+      screen.getByLabelText(label, { selector: 'input, textarea' }),
+    );
+    for (const field of fields) {
+      field.focus();
+      expect(hasRing(field)).toBe(true);
+    }
+    expect(hasRing(screen.getByLabelText('Title'))).toBe(false);
+  });
+
+  it('keeps the red border of a field in error while it is focused', () => {
+    useStyles('Input');
+    render(
+      <MantineProvider env="test" theme={theme}>
+        <TextInput label="Name" error="Enter a name" />
+      </MantineProvider>,
+    );
+    const field = screen.getByLabelText('Name');
+    field.focus();
+    expect(hasRing(field)).toBe(true);
+    const error = getComputedStyle(document.documentElement).getPropertyValue('--mantine-color-error');
+    expect(getComputedStyle(field).getPropertyValue('--input-bd')).toBe(error);
+  });
+});
+
+describe('global.css: reduced motion', () => {
+  const renderStripes = () => {
+    const { container } = render(
+      <MantineProvider env="test" theme={theme}>
+        <Progress value={40} animated aria-label="Import" />
+      </MantineProvider>,
+    );
+    const stripes = container.querySelector('.mantine-Progress-section[data-animated]');
+    if (!stripes) throw new Error('No animated progress section');
+    return stripes;
+  };
+
+  it("stops a running operation's stripes for those who ask for less motion, and only for them", () => {
+    useStyles('Progress');
+    prefersReducedMotion('no-preference');
+    expect(getComputedStyle(renderStripes()).animation).toMatch(/infinite/);
+    cleanup();
+    prefersReducedMotion('reduce');
+    // happy-dom computes the shorthand only.
+    expect(getComputedStyle(renderStripes()).animation).toBe('none');
+  });
+});
