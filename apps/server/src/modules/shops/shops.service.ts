@@ -1792,12 +1792,14 @@ export class ShopsService {
           ...(await this.deps.moves.moveStack(tx, part.id, shopContext, part.quantity)).targetIds,
         );
       }
+      // The character who sold is the row's target, as the buyer is a purchase's (the shop's sales log
+      // names it): the shop is the item's destination.
       const base = {
         partyId: shop.partyId,
         characterId: seller.character?.id ?? null,
         actorId: actor.id,
         actorName: actor.username,
-        targetName: shop.name,
+        targetName: seller.ownerName,
       };
       // Shares in copper, the remainder dealt one each in list order: they always add up to the total.
       const shares = splitAmong ? splitProceeds(total, recipients.length) : [];
@@ -1867,6 +1869,7 @@ export class ShopsService {
           rows.push({
             ...base,
             characterId: payee.characterId,
+            targetName: payee.name ?? seller.ownerName,
             transactionType: 'sale',
             itemTemplateId: coin.id,
             itemInstanceId: ids[0] ?? null,

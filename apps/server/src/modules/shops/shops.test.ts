@@ -435,11 +435,15 @@ describe('trading', () => {
       `${name} sold 1 × Rope to ${w.shop.name} for 5 sp`,
     ]);
     const log = await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}/sales`, w.gm);
+    // Each trade names the character who traded, a sale as a purchase (the log showed the shop's name).
     expect(
-      body<{ transactions: { transaction_type: string }[] }>(log).data.transactions.map(
-        (t) => t.transaction_type,
-      ),
-    ).toEqual(['sale', 'purchase']);
+      body<{ transactions: { transaction_type: string; target_data: { name: string } }[] }>(
+        log,
+      ).data.transactions.map((t) => [t.transaction_type, t.target_data.name]),
+    ).toEqual([
+      ['sale', w.hero.name],
+      ['purchase', w.hero.name],
+    ]);
     expect((await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}/sales`, w.player)).statusCode).toBe(403);
   });
 
