@@ -6,6 +6,7 @@ import { inventoryKeys } from '../inventory/api/inventory-api';
 import { lootKeys } from '../loot/api/loot-api';
 import { partyKeys } from '../parties/api/parties-api';
 import { shopKeys } from '../shops/api/shops-api';
+import { subscriptionKeys } from '../subscription/api/subscription-api';
 import { invalidationsFor, noticeFor, type PartyMessage, resyncInvalidations } from './party-events';
 
 const me = 'user-me';
@@ -98,6 +99,7 @@ describe('invalidationsFor', () => {
         { queryKey: partyKeys.members('p1') },
         { queryKey: characterKeys.party('p1') },
         { queryKey: wealthKeys.party('p1') },
+        { queryKey: partyKeys.eligible('p1') },
       ]);
     }
   });
@@ -108,10 +110,13 @@ describe('invalidationsFor', () => {
     ]);
   });
 
-  it('refreshes the party and its patronage panel for party_update (issue 14)', () => {
+  it('refreshes the party, its patronage panel and what the plan unlocks there for party_update (issue 14)', () => {
     expect(keysOf(message({ action: 'party_update', ids: { beneficiary_id: 'u-2' } }))).toEqual([
       { queryKey: partyKeys.detail('p1'), exact: true },
       { queryKey: partyKeys.eligible('p1') },
+      // A sponsored member's stash unlocks (or locks) at once, and their subscription page follows.
+      { queryKey: inventoryKeys.partyCollaboration('p1') },
+      { queryKey: subscriptionKeys.account() },
     ]);
   });
 

@@ -7,6 +7,7 @@ import { inventoryKeys } from '../inventory/api/inventory-api';
 import { lootKeys } from '../loot/api/loot-api';
 import { partyKeys } from '../parties/api/parties-api';
 import { shopKeys } from '../shops/api/shops-api';
+import { subscriptionKeys } from '../subscription/api/subscription-api';
 
 export type PartyChannelName = 'PartyChannel' | 'PartyInventoryChannel';
 
@@ -142,6 +143,8 @@ export function invalidationsFor(message: PartyMessage, partyId: string): Invali
       { queryKey: characterKeys.party(partyId) },
       // Issue 12 §7: a member who leaves takes their characters out of the party's wealth table.
       { queryKey: wealthKeys.party(partyId) },
+      // The patronage panel lists the members one may sponsor.
+      { queryKey: partyKeys.eligible(partyId) },
     ];
   }
   if (characterActions.has(action)) {
@@ -173,8 +176,15 @@ export function invalidationsFor(message: PartyMessage, partyId: string): Invali
   // The party itself was edited (settings, archive, join code).
   if (action === 'party_updated') return [{ queryKey: partyKeys.detail(partyId), exact: true }];
   // What the party gives a member changed (a sponsorship started or ended).
+  // The sponsored member's plan in the party changed with it: the stash's lock in their Move menus and
+  // drops, and their own subscription page's received patronages.
   if (action === 'party_update') {
-    return [{ queryKey: partyKeys.detail(partyId), exact: true }, { queryKey: partyKeys.eligible(partyId) }];
+    return [
+      { queryKey: partyKeys.detail(partyId), exact: true },
+      { queryKey: partyKeys.eligible(partyId) },
+      { queryKey: inventoryKeys.partyCollaboration(partyId) },
+      { queryKey: subscriptionKeys.account() },
+    ];
   }
   if (action === 'notes_updated') return [{ queryKey: partyKeys.notes(partyId) }];
   // Presence and test_connection change no cached data.
