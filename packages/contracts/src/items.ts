@@ -73,6 +73,32 @@ export function formatStackValue(copper: number): string {
   return `${copper} cp`;
 }
 
+/**
+ * A price or an amount as the SRD's equipment tables write them, in gold, silver and copper: 1234 cp →
+ * "12 gp 3 sp 4 cp", 150000 cp → "1,500 gp"; "0 cp" for nothing. No platinum, so that prices read at a
+ * glance against each other and against a purse counted in gp ("7 pp 5 gp" for chain mail did not).
+ */
+export function formatCopper(copper: number): string {
+  if (copper === 0) return '0 cp';
+  const parts: [number, Currency][] = [
+    [Math.floor(copper / copperPer.gp), 'gp'],
+    [Math.floor((copper % copperPer.gp) / copperPer.sp), 'sp'],
+    [copper % copperPer.sp, 'cp'],
+  ];
+  return parts
+    .filter(([count]) => count > 0)
+    .map(([count, coin]) => `${formatEnUs(count)} ${coin}`)
+    .join(' ');
+}
+
+/**
+ * One stack's worth on its tile and sheet, to the copper: three rations read "1 gp 5 sp", not the "1 gp"
+ * that totals round to; nothing is "0 gp", as totals say it.
+ */
+export function formatStackWorth(copper: number): string {
+  return copper > 0 ? formatCopper(copper) : formatGp(0);
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Inputs
 // ---------------------------------------------------------------------------------------------------

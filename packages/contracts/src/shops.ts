@@ -9,8 +9,7 @@ import {
   MAX_ITEM_VALUE,
   transactionSchema,
 } from './inventory.js';
-import { itemTemplateSchema, templateVisibilities } from './items.js';
-import { formatEnUs } from './numbers.js';
+import { formatCopper, itemTemplateSchema, templateVisibilities } from './items.js';
 import { unwrapFilters } from './parties.js';
 
 // ---------------------------------------------------------------------------------------------------
@@ -286,24 +285,6 @@ export function planPayment(purse: Purse, priceCp: number): PaymentPlan {
   const paidCp = purseValueCp(pay);
   const changeCp = paidCp - priceCp;
   return { ok: true, pay, paidCp, changeCp, change: makeChange(changeCp) };
-}
-
-/**
- * A price or an amount as the SRD's equipment tables write them, in gold, silver and copper: 1234 cp →
- * "12 gp 3 sp 4 cp", 150000 cp → "1,500 gp"; "0 cp" for nothing. No platinum, so that prices read at a
- * glance against each other and against a purse counted in gp ("7 pp 5 gp" for chain mail did not).
- */
-export function formatCopper(copper: number): string {
-  if (copper === 0) return '0 cp';
-  const parts: [number, Currency][] = [
-    [Math.floor(copper / copperPer.gp), 'gp'],
-    [Math.floor((copper % copperPer.gp) / copperPer.sp), 'sp'],
-    [copper % copperPer.sp, 'cp'],
-  ];
-  return parts
-    .filter(([count]) => count > 0)
-    .map(([count, coin]) => `${formatEnUs(count)} ${coin}`)
-    .join(' ');
 }
 
 // ---------------------------------------------------------------------------------------------------

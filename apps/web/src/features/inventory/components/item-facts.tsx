@@ -1,4 +1,4 @@
-import { formatStackValue, type ItemInstance } from '@haversack/contracts';
+import { formatStackWorth, type ItemInstance } from '@haversack/contracts';
 import { Badge, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { formatWeight } from '../../../lib/weight';
 import { itemIcon, rarityOf, tagLabels } from '../lib/item-look';
@@ -32,7 +32,7 @@ export function ItemFacts({ item }: { item: ItemInstance }) {
         <Fact label="Weight each" value={formatWeight(item.weight)} />
         <Fact label="Total weight" value={formatWeight(item.totalWeight, { decimals: 1 })} />
         <Fact label="Value each" value={`${item.value} ${item.currency}`} />
-        <Fact label="Total value" value={formatStackValue(item.value_cp * item.quantity)} />
+        <Fact label="Total value" value={formatStackWorth(item.value_cp * item.quantity)} />
         <Fact
           label="Stack size"
           value={item.item_template.stack_size === 0 ? 'Unlimited' : String(item.item_template.stack_size)}

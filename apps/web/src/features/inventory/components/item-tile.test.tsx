@@ -1,6 +1,6 @@
 import { DndContext, KeyboardSensor, useSensor, useSensors } from '@dnd-kit/core';
 import { inventoryMessages } from '@haversack/contracts';
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -24,9 +24,12 @@ function renderTile(item = buildItem(), layout: 'grid' | 'list' = 'grid') {
 }
 
 describe('ItemTile', () => {
-  it('shows the stack weight and a whole-gp value from one gold piece up', () => {
+  it('shows the stack weight and its value to the copper (three rations are 1 gp 5 sp, not 1 gp)', () => {
     renderTile(buildItem({ name: 'Longsword', quantity: 2, totalWeight: 6, value_cp: 1500 }));
     expect(screen.getByText('6.0 lbs · 30 gp')).toBeInTheDocument();
+    cleanup();
+    renderTile(buildItem({ name: 'Copper piece', quantity: 125, totalWeight: 1.25, value_cp: 1 }));
+    expect(screen.getByText('1.3 lbs · 1 gp 2 sp 5 cp')).toBeInTheDocument();
   });
 
   it("gives a card's name its whole width: the quantity sits with the facts, the full name in its tooltip", () => {
@@ -38,7 +41,7 @@ describe('ItemTile', () => {
     expect(name.style.overflowWrap).toBe('break-word');
     const facts = screen.getByTestId('item-tile-facts');
     expect(within(facts).getByText('×5')).toBeInTheDocument();
-    expect(within(facts).getByText('10.0 lbs · 12 gp')).toBeInTheDocument();
+    expect(within(facts).getByText('10.0 lbs · 12 gp 5 sp')).toBeInTheDocument();
   });
 
   it('shows small change in silver or copper, never 0 gp', () => {
@@ -196,6 +199,17 @@ describe('ItemTile equipment (issue 12 §5)', () => {
       'true',
     );
   });
+
+  it.each(['m', '{Shift>}{F10}{/Shift}'])(
+    'names the "Move to..." menu after the item when %s opens it from the tile',
+    async (keys) => {
+      const user = userEvent.setup();
+      renderWithActions();
+      screen.getByRole('button', { name: /^Ring of Protection, quantity 1/ }).focus();
+      await user.keyboard(keys);
+      expect(await screen.findByRole('menu', { name: 'Move Ring of Protection to...' })).toBeInTheDocument();
+    },
+  );
 
   it('has no such menu for a container the user may not change', () => {
     renderWithProviders(

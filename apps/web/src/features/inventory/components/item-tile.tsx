@@ -1,5 +1,5 @@
 import { useDraggable } from '@dnd-kit/core';
-import { type Container, formatStackValue, type ItemInstance, isAttunable } from '@haversack/contracts';
+import { type Container, formatStackWorth, type ItemInstance, isAttunable } from '@haversack/contracts';
 import { ActionIcon, Badge, Box, Group, Menu, Paper, Stack, Text } from '@mantine/core';
 import { IconArrowsTransferUp, IconDots, IconLock } from '@tabler/icons-react';
 import { type FocusEvent, type KeyboardEvent, type ReactElement, useEffect, useRef, useState } from 'react';
@@ -230,7 +230,7 @@ export function ItemTile({
               </Badge>
               <Text size="xs" c="dimmed">
                 {formatWeight(item.totalWeight, { decimals: 1 })} ·{' '}
-                {formatStackValue(item.value_cp * item.quantity)}
+                {formatStackWorth(item.value_cp * item.quantity)}
               </Text>
             </Group>
             {rarity || status.length > 0 ? (
@@ -253,7 +253,7 @@ export function ItemTile({
             <Group gap="xs" wrap="nowrap" ml="auto" style={{ flexShrink: 0 }}>
               <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
                 {formatWeight(item.totalWeight, { decimals: 1 })} ·{' '}
-                {formatStackValue(item.value_cp * item.quantity)}
+                {formatStackWorth(item.value_cp * item.quantity)}
               </Text>
               <Badge variant="light" size="sm" style={{ flexShrink: 0 }}>
                 ×{item.quantity}
