@@ -99,6 +99,32 @@ describe('MainLayout', () => {
     expect(screen.getByText('Characters')).toBeInTheDocument();
   });
 
+  it.each([
+    ['the burger', () => screen.getByTestId('mobile-menu-button')],
+    ['a link of the navigation', () => screen.getByRole('link', { name: 'Characters' })],
+  ])(
+    "closes a phone's open navigation on Escape from %s, focus back on the burger",
+    async (_from, focused) => {
+      stubPhoneWidth();
+      mockTiers('none');
+      const user = userEvent.setup();
+      renderRoutes(
+        [{ path: '/', element: <MainLayout />, children: [{ index: true, element: <p>Home</p> }] }],
+        '/',
+      );
+      // The burger is shown below the sm breakpoint only (CSS), which this test window is not.
+      await user.click(await screen.findByTestId('mobile-menu-button'));
+      expect(useUiStore.getState().mobileMenuOpen).toBe(true);
+      focused().focus();
+      await user.keyboard('{Escape}');
+      expect(useUiStore.getState().mobileMenuOpen).toBe(false);
+      const burger = screen.getByTestId('mobile-menu-button');
+      expect(burger).toHaveAttribute('aria-label', 'Open navigation');
+      expect(burger).toHaveAttribute('aria-expanded', 'false');
+      expect(burger).toHaveFocus();
+    },
+  );
+
   it('draws the navigation at once on a wide screen', async () => {
     mockTiers('none');
     renderRoutes(

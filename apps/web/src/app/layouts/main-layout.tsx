@@ -1,6 +1,6 @@
 import { ActionIcon, Anchor, AppShell, Burger, Group, Loader } from '@mantine/core';
 import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation, useNavigation } from 'react-router';
 import { Brand } from '../../components/brand';
 import { MaintenanceBanner } from '../../components/maintenance-banner';
@@ -37,6 +37,14 @@ export function MainLayout() {
   const [menuOpenedOnce, setMenuOpenedOnce] = useState(false);
   if (mobileMenuOpen && !menuOpenedOnce) setMenuOpenedOnce(true);
   const navbarDrawn = !isMobile || menuOpenedOnce;
+  const burger = useRef<HTMLButtonElement>(null);
+  // On a phone the open navigation covers the page as a drawer would: Escape closes it as it closes one,
+  // and the keyboard goes back to the burger rather than stay on a link that is now inert.
+  const closeMenuOnEscape = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || !isMobile || !mobileMenuOpen) return;
+    setMobileMenuOpen(false);
+    burger.current?.focus();
+  };
 
   // A chosen destination closes the mobile menu.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every path change by design
@@ -73,8 +81,10 @@ export function MainLayout() {
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Burger
+              ref={burger}
               opened={mobileMenuOpen}
               onClick={toggleMobileMenu}
+              onKeyDown={closeMenuOnEscape}
               hiddenFrom="sm"
               size="sm"
               aria-label={mobileMenuOpen ? 'Close navigation' : 'Open navigation'}
@@ -110,7 +120,13 @@ export function MainLayout() {
         </Group>
       </AppShell.Header>
 
-      <AppShell.Navbar p="xs" id="main-navigation" aria-label="Main" inert={navbarHidden}>
+      <AppShell.Navbar
+        p="xs"
+        id="main-navigation"
+        aria-label="Main"
+        inert={navbarHidden}
+        onKeyDown={closeMenuOnEscape}
+      >
         {navbarDrawn ? <NavbarContent items={items} pathname={pathname} /> : null}
       </AppShell.Navbar>
 

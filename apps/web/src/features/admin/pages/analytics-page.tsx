@@ -136,7 +136,17 @@ export function AnalyticsPage() {
             ))}
           </SimpleGrid>
           <Card withBorder padding={0}>
-            <Table.ScrollContainer minWidth={760}>
+            <Table.ScrollContainer
+              minWidth={760}
+              // Focusable and named, so a keyboard user can scroll the figures sideways on a phone (WCAG 2.1.1).
+              scrollAreaProps={{
+                viewportProps: {
+                  tabIndex: 0,
+                  role: 'region',
+                  'aria-label': granularity === 'week' ? 'Figures by week' : 'Figures by day',
+                },
+              }}
+            >
               {/* A phone scrolls the figures sideways under the day they belong to. */}
               <Table striped highlightOnHover className="haversack-sticky-first-column">
                 <Table.Thead>

@@ -1,8 +1,9 @@
-import { partyMessages } from '@haversack/contracts';
+import { inventoryMessages, partyMessages } from '@haversack/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { mockFetch, success } from '../../../test/fixtures';
+import { useUiStore } from '../../../stores/ui-store';
+import { failure, mockFetch, success } from '../../../test/fixtures';
 import { buildCharacter, buildParty } from '../../../test/party-fixtures';
 import { buildContainer, buildPartyStash, renderWithProviders } from '../test/inventory-fixtures';
 import { AddToContainerDialog } from './add-to-container-dialog';
@@ -129,5 +130,66 @@ describe('Add to container: a party stash (the GM without a character keeps thin
       within(list).getByRole('option', { name: /Party Stash.*\(paid plans\)/, hidden: true }),
     ).toHaveAttribute('aria-disabled', 'true');
     expect(screen.getByRole('button', { name: 'Add to Container' })).toBeDisabled();
+  });
+});
+
+describe('Add to container: a refused add', () => {
+  /**
+   * A browser takes focus away from a button that becomes disabled (the pending submit) and leaves it on the
+   * page; happy-dom keeps it on the button (and will not blur a disabled one). Do as the browser does, so the
+   * test sees where focus ends up.
+   */
+  function dropFocusFromDisabledButtons() {
+    const observer = new MutationObserver(() => {
+      const focused = document.activeElement;
+      if (focused instanceof HTMLButtonElement && focused.disabled) document.body.focus();
+    });
+    observer.observe(document.body, { attributes: true, attributeFilter: ['disabled'], subtree: true });
+    return observer;
+  }
+
+  it('says why in the dialog, not in a toast, and keeps the keyboard in the dialog', async () => {
+    useUiStore.setState({ toasts: [] });
+    mockFetch(({ url, init }) => {
+      if (url === '/api/v1/item_instances' && init.method === 'POST') {
+        // The server takes a moment, as it does: long enough for the pending submit to be drawn.
+        return new Promise<Response>((resolve) =>
+          setTimeout(
+            () => resolve(failure(422, 'CAPACITY_EXCEEDED', inventoryMessages.insufficientCapacity)),
+            50,
+          ),
+        );
+      }
+      if (url.includes('/characters?'))
+        return success([buildCharacter({ id: 'character-solo', name: 'Wanderer', party_id: null })]);
+      if (url.startsWith('/api/v1/parties?')) return success([]);
+      if (url.includes('/characters/character-solo/containers')) return success([soloBag]);
+      return success({});
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<AddToContainerDialog template={rope} onClose={() => {}} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Add Rope' });
+    await waitFor(() =>
+      expect((within(dialog).getByRole('combobox', { name: 'Container' }) as HTMLInputElement).value).toMatch(
+        /^Solo bag/,
+      ),
+    );
+    const observer = dropFocusFromDisabledButtons();
+    try {
+      await user.clear(within(dialog).getByRole('textbox', { name: 'Quantity' }));
+      await user.type(within(dialog).getByRole('textbox', { name: 'Quantity' }), '500');
+      await user.click(within(dialog).getByRole('button', { name: 'Add to Container' }));
+      expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+        inventoryMessages.insufficientCapacity,
+      );
+      await waitFor(() =>
+        expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Add to Container' })),
+      );
+    } finally {
+      observer.disconnect();
+    }
+    expect(useUiStore.getState().toasts.map((t) => t.message)).not.toContain(
+      inventoryMessages.insufficientCapacity,
+    );
   });
 });

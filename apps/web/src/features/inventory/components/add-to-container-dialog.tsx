@@ -1,7 +1,7 @@
 import { type ItemTemplate, partyMessages } from '@haversack/contracts';
 import { Alert, Button, Group, Modal, NumberInput, Select, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { myCharactersQuery } from '../../characters/api/characters-api';
 import { myActivePartiesQuery } from '../../parties/api/parties-api';
@@ -11,6 +11,9 @@ import { useAddFromMarket } from '../hooks/use-inventory-actions';
 import { useOwnerContainers } from '../hooks/use-owner-containers';
 import { partyCollaborationLocked, usePlanLockedContainers } from '../hooks/use-plan-locked-containers';
 import { sourceOptionLabel } from './container-source-select';
+import { RefusalAlert } from './refusal-alert';
+
+const addFailed = 'Failed to add the item';
 
 /**
  * "Add to my container": one of my characters' containers, or a party stash I may fill (a GM without a
@@ -40,10 +43,20 @@ export function AddToContainerDialog({
   const allowed = containers.filter((c) => refusal(c) === null);
   const [target, setTarget] = useState<string | null>(null);
   const [quantity, setQuantity] = useState<number | string>(1);
-  const add = useAddFromMarket();
+  const add = useAddFromMarket({ showsRefusal: true });
+  const submitButton = useRef<HTMLButtonElement>(null);
   useEffect(() => {
-    if (template) setQuantity(1);
-  }, [template]);
+    if (template) {
+      setQuantity(1);
+      add.reset();
+    }
+  }, [template, add.reset]);
+  useEffect(() => {
+    // A pending submit disables its button, and the browser then drops focus to the page behind the open
+    // dialog: after a refusal, focus goes back to that button, just below the refusal.
+    const focused = document.activeElement;
+    if (add.isError && (!focused || focused === document.body)) submitButton.current?.focus();
+  }, [add.isError]);
   useEffect(() => {
     // A container the party's rule closes (known once its party has loaded) gives way to an open one.
     if (target === null || !allowed.some((c) => c.id === target)) setTarget(allowed[0]?.id ?? null);
@@ -110,11 +123,17 @@ export function AddToContainerDialog({
             allowDecimal={false}
             allowNegative={false}
           />
+          {add.isError ? <RefusalAlert error={add.error} fallback={addFailed} /> : null}
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={onClose}>
               Cancel
             </Button>
-            <Button type="submit" disabled={!valid || add.isPending} loading={add.isPending}>
+            <Button
+              ref={submitButton}
+              type="submit"
+              disabled={!valid || add.isPending}
+              loading={add.isPending}
+            >
               Add to Container
             </Button>
           </Group>

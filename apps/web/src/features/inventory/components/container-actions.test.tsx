@@ -1,5 +1,6 @@
 import { type Container, inventoryMessages } from '@haversack/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toast } from '../../../lib/toast';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
@@ -79,6 +80,26 @@ const checks = (fetchMock: ReturnType<typeof mockFetch>) =>
 
 const posts = (fetchMock: ReturnType<typeof mockFetch>, method: string) =>
   fetchMock.mock.calls.filter(([, init]) => init?.method === method);
+
+describe('the container’s dialogs give focus back', () => {
+  it.each([
+    ['Edit container', 'Edit Belt Pouch', 'Escape'],
+    ['Convert coins', 'Convert coins', 'Cancel'],
+    ['Delete container', 'Delete container', 'Close'],
+  ])('to %s once closed (%s, %s)', async (opener, title, closeWith) => {
+    serve(pouch, [copper], () => undefined);
+    const user = userEvent.setup();
+    renderView(pouch);
+    const button = await screen.findByRole('button', { name: opener });
+    await user.click(button);
+    const dialog = await screen.findByRole('dialog', { name: title });
+    await waitFor(() => expect(dialog).toContainElement(document.activeElement as HTMLElement));
+    if (closeWith === 'Escape') await user.keyboard('{Escape}');
+    else await user.click(within(dialog).getByRole('button', { name: closeWith }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.getByRole('button', { name: opener })).toHaveFocus());
+  });
+});
 
 describe('Edit container', () => {
   it('changes the name, description and limits of a container (PATCH), an empty limit meaning none', async () => {

@@ -1,5 +1,6 @@
 import type { Container, ItemInstance } from '@haversack/contracts';
 import { Alert, Button, Group, Skeleton, Stack } from '@mantine/core';
+import { useFocusReturn } from '@mantine/hooks';
 import { IconCoins, IconPencil, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -112,6 +113,9 @@ function ContainerActions({
   onSelect: (containerId: string) => void;
 }) {
   const [dialog, setDialog] = useState<'edit' | 'convert' | 'delete' | null>(null);
+  // The dialogs are drawn only while open, so they unmount as they close, before Mantine's Modal can give
+  // focus back: these actions, which stay, give it back to the button that opened them.
+  useFocusReturn({ opened: dialog !== null });
   // On /containers/{id} the page itself is about one container: deleting that one moves the page on.
   const pageContainerId = useMatch('/containers/:id')?.params.id;
   const navigate = useNavigate();

@@ -1,7 +1,7 @@
 import type { Container, ItemInstance } from '@haversack/contracts';
 import { Button, Divider, Group, Stack, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { hasOverrides, mergeTargetsQuery } from '../api/inventory-api';
 import { useDestroyItem } from '../hooks/use-inventory-actions';
@@ -20,7 +20,8 @@ export const destroyConfirmation =
   'Are you sure you want to destroy this item? This action cannot be undone.';
 
 type Mode = 'view' | 'edit' | 'split' | 'merge' | 'move' | 'clone' | 'give';
-const modeTitles: Record<Exclude<Mode, 'view'>, string> = {
+type FormMode = Exclude<Mode, 'view'>;
+const modeTitles: Record<FormMode, string> = {
   edit: 'Edit item',
   split: 'Split stack',
   merge: 'Merge with another stack',
@@ -28,6 +29,9 @@ const modeTitles: Record<Exclude<Mode, 'view'>, string> = {
   clone: 'Clone to template',
   give: 'Give to...',
 };
+
+/** A form's fields: text, number and select inputs (a Select's hidden value input is not one). */
+const fieldSelector = 'input:not([type="hidden"]):not(:disabled), textarea:not(:disabled)';
 
 export function ItemDetailBody({
   item,
@@ -51,6 +55,44 @@ export function ItemDetailBody({
   const stacks = useQuery({ ...mergeTargetsQuery(item), enabled: mergeable });
   const mergeTargets = (stacks.data ?? []).filter((stack) => stack.id !== item.id);
   const back = () => setMode('view');
+  const form = useRef<HTMLDivElement>(null);
+  const actionButtons = useRef(new Map<FormMode, HTMLButtonElement>());
+  const lastMode = useRef<Mode>(mode);
+  useEffect(() => {
+    const left = lastMode.current;
+    lastMode.current = mode;
+    // The button pressed goes with the view, and the form that replaces it goes with its Cancel: focus
+    // fell to the page. It moves to the form's first field, and back to that button when the form is done.
+    const lost = () => !document.activeElement || document.activeElement === document.body;
+    if (mode === 'view') {
+      if (left !== 'view' && lost()) actionButtons.current.get(left)?.focus();
+      return;
+    }
+    const region = form.current;
+    if (!region) return;
+    // A form with no field to fill (nobody to give to, a load that failed) offers a button instead.
+    const focusFirstField = () => {
+      const target =
+        region.querySelector<HTMLElement>(fieldSelector) ??
+        region.querySelector<HTMLElement>('button:not(:disabled)');
+      if (target && (lost() || region.contains(document.activeElement))) target.focus();
+      return target !== null;
+    };
+    if (focusFirstField()) return;
+    // Give to... loads the party's characters before it draws its fields.
+    const observer = new MutationObserver(() => {
+      if (focusFirstField()) observer.disconnect();
+    });
+    observer.observe(region, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, [mode]);
+  const actionProps = (next: FormMode) => ({
+    onClick: () => setMode(next),
+    ref: (button: HTMLButtonElement | null) => {
+      if (button) actionButtons.current.set(next, button);
+      else actionButtons.current.delete(next);
+    },
+  });
   // Equip, attune and give belong to a character's own items, in a container the user may change.
   const ownerCharacterId = canAct ? actingCharacterOf(item, destinations) : null;
   return (
@@ -60,24 +102,24 @@ export function ItemDetailBody({
       {canAct ? <Divider /> : null}
       {canAct && mode === 'view' ? (
         <Group gap="xs">
-          <Button variant="light" onClick={() => setMode('edit')}>
+          <Button variant="light" {...actionProps('edit')}>
             Edit
           </Button>
-          <Button variant="light" onClick={() => setMode('move')}>
+          <Button variant="light" {...actionProps('move')}>
             Transfer
           </Button>
           {ownerCharacterId ? (
-            <Button variant="light" onClick={() => setMode('give')}>
+            <Button variant="light" {...actionProps('give')}>
               Give to...
             </Button>
           ) : null}
           {item.quantity > 1 ? (
-            <Button variant="light" onClick={() => setMode('split')}>
+            <Button variant="light" {...actionProps('split')}>
               Split
             </Button>
           ) : null}
           {mergeable && mergeTargets.length > 0 ? (
-            <Button variant="light" onClick={() => setMode('merge')}>
+            <Button variant="light" {...actionProps('merge')}>
               Merge with another stack
             </Button>
           ) : null}
@@ -86,7 +128,7 @@ export function ItemDetailBody({
               Add to Queue
             </Button>
           ) : null}
-          <Button variant="light" onClick={() => setMode('clone')}>
+          <Button variant="light" {...actionProps('clone')}>
             Clone to template
           </Button>
           <Button variant="light" color="red" onClick={() => setConfirming(true)}>
@@ -95,7 +137,7 @@ export function ItemDetailBody({
         </Group>
       ) : null}
       {canAct && mode !== 'view' ? (
-        <Stack gap="sm">
+        <Stack gap="sm" ref={form}>
           <Title order={3} size="h5">
             {modeTitles[mode]}
           </Title>

@@ -50,14 +50,19 @@ export interface AddFromMarketRequest {
   quantity: number;
 }
 
-/** Marketplace → container: POST item_instances (spec/02 §4). */
-export function useAddFromMarket() {
+/**
+ * Marketplace → container: POST item_instances (spec/02 §4). `showsRefusal`: the caller says why in its own
+ * dialog, beside the fields to change, so a refusal is not toasted as well.
+ */
+export function useAddFromMarket(options: { showsRefusal?: boolean } = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (request: AddFromMarketRequest) =>
       addFromTemplate(request.templateId, request.containerId, request.quantity),
     onSuccess: (_stacks, request) => toast.success(`Added ${request.quantity} × ${request.templateName}`),
-    onError: (error) => toastTransferFailure(error),
+    onError: (error) => {
+      if (!options.showsRefusal) toastTransferFailure(error);
+    },
     onSettled: (_stacks, _error, request) => invalidateContainers(queryClient, [request.containerId]),
   });
 }

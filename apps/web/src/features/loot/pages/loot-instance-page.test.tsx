@@ -509,6 +509,25 @@ describe('LootInstancePage', { timeout: 20_000 }, () => {
     expect(await screen.findByRole('dialog', { name: 'Distribute Goblin Boss Hoard' })).toBeInTheDocument();
   });
 
+  it.each([
+    ['Edit', 'Edit Goblin Boss Hoard', 'Escape'],
+    ['Edit', 'Edit Goblin Boss Hoard', 'Cancel'],
+    ['Distribute', 'Distribute Goblin Boss Hoard', 'Escape'],
+    ['Distribute', 'Distribute Goblin Boss Hoard', 'Close'],
+  ])('gives focus back to %s once its dialog is closed (%s, %s)', async (opener, title, closeWith) => {
+    const user = userEvent.setup();
+    mockLootPage(buildLootInstance({ is_revealed: true }));
+    renderPage();
+    const panel = await screen.findByTestId('loot-gm-panel');
+    await user.click(within(panel).getByRole('button', { name: opener }));
+    const dialog = await screen.findByRole('dialog', { name: title });
+    await waitFor(() => expect(dialog).toContainElement(document.activeElement as HTMLElement));
+    if (closeWith === 'Escape') await user.keyboard('{Escape}');
+    else await user.click(within(dialog).getByRole('button', { name: closeWith }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(within(panel).getByRole('button', { name: opener })).toHaveFocus());
+  });
+
   it('lets the GM rename the loot and say where it lies', async () => {
     const user = userEvent.setup();
     const fetchMock = mockLootPage(buildLootInstance(), (pathname, method, body) =>

@@ -13,6 +13,7 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
+import { useFocusReturn } from '@mantine/hooks';
 import { IconArrowsSplit, IconPencil } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
@@ -58,6 +59,10 @@ export function LootInstancePage() {
   const closeTake = useCallback(() => setPick(null), []);
   const [editing, setEditing] = useState(false);
   const [distributing, setDistributing] = useState(false);
+  // Edit and Distribute are drawn only while open, so they unmount as they close, before Mantine's Modal can
+  // give focus back: the page, which stays, gives it back to the button that opened them.
+  useFocusReturn({ opened: editing });
+  useFocusReturn({ opened: distributing });
 
   if (query.isPending) {
     return (

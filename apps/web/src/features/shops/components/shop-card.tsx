@@ -90,12 +90,15 @@ export function ShopTemplateCard({
   );
 }
 
-/** spec/02 §2 shop card of a deployed shop: Open/Closed, discount, party name, stock. */
-export function ShopInstanceCard({ shop }: { shop: ShopInstance }) {
+/**
+ * spec/02 §2 shop card of a deployed shop: Open/Closed, discount, party name, stock. Its name is a heading one
+ * level below the page's or section's (`headingOrder`), drawn at h4 size wherever it is.
+ */
+export function ShopInstanceCard({ shop, headingOrder = 3 }: { shop: ShopInstance; headingOrder?: 2 | 3 }) {
   return (
     <Card withBorder padding="lg" data-testid="shop-card">
       <Stack gap="sm" h="100%">
-        <Title order={3} size="h4" style={{ overflowWrap: 'anywhere' }}>
+        <Title order={headingOrder} size="h4" style={{ overflowWrap: 'anywhere' }}>
           {shop.name}
         </Title>
         <Group gap={6}>

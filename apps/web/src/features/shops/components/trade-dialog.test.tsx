@@ -1,10 +1,12 @@
 import type { ShopInstance } from '@haversack/contracts';
+import { useQuery } from '@tanstack/react-query';
 import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
 import { failure, mockFetch, success } from '../../../test/fixtures';
+import { containerCoinsQuery } from '../../inventory/api/inventory-api';
 import { buildItem, renderWithProviders } from '../../inventory/test/inventory-fixtures';
 import { shopKeys } from '../api/shops-api';
 import { buildShopInstance, buildShopRequest, buildStockItem } from '../test/shop-fixtures';
@@ -53,14 +55,18 @@ const arrowShop = (quantity: number, overrides: Parameters<typeof buildShopInsta
   return { ...shop, container: { ...shop.container, item_instances: arrows } };
 };
 
-/** The shop at the network boundary: quotes at 5 cp an arrow, 3 gp in the buyer's purse. */
-function mockShop(purchase: () => Response, shop: ShopInstance | (() => ShopInstance) = arrowShop(60)) {
+/** The shop at the network boundary: quotes at `unitCp` (5 cp) an arrow, 3 gp in the buyer's purse. */
+function mockShop(
+  purchase: () => Response,
+  shop: ShopInstance | (() => ShopInstance) = arrowShop(60),
+  unitCp = 5,
+) {
   return mockFetch(({ url, init }) => {
     const { pathname, searchParams } = new URL(url, 'http://test');
     if (init.method !== 'POST' && pathname === '/api/v1/shop_instances/shop-1')
       return success(typeof shop === 'function' ? shop() : shop);
     if (pathname.includes('/calculate_buy_price/'))
-      return quote('buy', Number(searchParams.get('quantity')), 5);
+      return quote('buy', Number(searchParams.get('quantity')), unitCp);
     if (pathname.includes('/calculate_sell_price/'))
       return quote('sell', Number(searchParams.get('quantity')), 2);
     if (pathname === '/api/v1/containers/container-1/items') return success([goldCoins]);
@@ -158,6 +164,47 @@ describe('TradeDialog', () => {
     fireEvent.change(within(dialog).getByRole('textbox', { name: /Quantity/ }), { target: { value: '60' } });
     expect(await within(dialog).findByRole('button', { name: 'Buy for 3 gp' })).toBeEnabled();
   }, 20_000);
+
+  /** The shop's page: its Buy opens the dialog once my coins are counted, as the trader panel shows them. */
+  function ShopPage({ trade }: { trade: TradeOffer }) {
+    const [open, setOpen] = useState<TradeOffer | null>(null);
+    const coins = useQuery(containerCoinsQuery('container-1'));
+    return (
+      <>
+        <button type="button" disabled={!coins.data} onClick={() => setOpen(trade)}>
+          Buy on the page
+        </button>
+        <button type="button">Next on the page</button>
+        <TradeDialog offer={open} onClose={() => setOpen(null)} />
+      </>
+    );
+  }
+
+  it.each([
+    ['with a quantity field, on it', 60, /Quantity/],
+    ['of a single item, on its first enabled control', 1, /Close/],
+  ])(
+    'keeps the keyboard in the dialog when my coins do not cover the price: %s',
+    async (_case, max, focused) => {
+      // 4 gp an arrow; the purse holds 3 gp: the buy button is disabled from the start.
+      mockShop(() => failure(500, 'INTERNAL_SERVER_ERROR', 'boom'), arrowShop(max), 400);
+      const user = userEvent.setup();
+      renderWithProviders(<ShopPage trade={{ ...offer, max, unitCp: 400 }} />);
+      const opener = screen.getByRole('button', { name: 'Buy on the page' });
+      await vi.waitFor(() => expect(opener).toBeEnabled());
+      await user.click(opener);
+      const dialog = await screen.findByRole('dialog', { name: 'Buy Arrow' });
+      expect(within(dialog).getByTestId('trade-short')).toBeInTheDocument();
+      expect(within(dialog).getByRole('button', { name: 'Buy for 4 gp' })).toBeDisabled();
+      await vi.waitFor(() => expect(dialog).toContainElement(document.activeElement as HTMLElement));
+      expect(document.activeElement).toHaveAccessibleName(focused);
+      for (let press = 0; press < 5; press += 1) {
+        await user.tab();
+        expect(dialog).toContainElement(document.activeElement as HTMLElement);
+      }
+    },
+    20_000,
+  );
 
   it.each([
     [

@@ -208,6 +208,10 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
           </Text>
           {max > 1 ? (
             <NumberInput
+              // First focus lands here, not on the buy button: that one may be disabled (coins short, price
+              // unknown), and a disabled button left focus on the page behind the dialog. Without this field
+              // Mantine focuses the dialog's first enabled control.
+              data-autofocus
               label="Quantity"
               value={quantity}
               onChange={setQuantity}
@@ -317,7 +321,6 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
                 plan?.ok === false
               }
               loading={pending}
-              data-autofocus
             >
               {totalCp === null
                 ? buying

@@ -205,7 +205,8 @@ export function ShopInstancesPage() {
         <>
           <ShopGrid testId="shop-instances">
             {instances.map((shop) => (
-              <ShopInstanceCard key={shop.id} shop={shop} />
+              // The cards sit right under the page's h1.
+              <ShopInstanceCard key={shop.id} shop={shop} headingOrder={2} />
             ))}
           </ShopGrid>
           {(query.data?.meta.total_pages ?? 1) > 1 ? (

@@ -1,0 +1,66 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { jsonResponse, mockFetch, success } from '../../../test/fixtures';
+import { buildCharacter } from '../../../test/party-fixtures';
+import { buildContainer, buildItem, renderWithProviders } from '../test/inventory-fixtures';
+import { ItemDetail } from './item-detail';
+
+const backpack = buildContainer();
+const sack = buildContainer({ id: 'container-2', name: 'Sack', is_primary: false });
+const arrows = buildItem({ id: 'item-1', quantity: 12 });
+
+/** Aria holds the arrows; Brom, in her party, may be given them (after the party's characters load). */
+function serve() {
+  const aria = buildCharacter({ id: 'character-1', name: 'Aria', party_id: 'party-1' });
+  const brom = buildCharacter({ id: 'character-2', name: 'Brom', party_id: 'party-1', is_owner: false });
+  mockFetch(({ url }) => {
+    if (url.includes('/characters/character-1')) return success(aria);
+    const list = url.includes('/characters?') ? [aria, brom] : [];
+    return jsonResponse(200, {
+      status: 'success',
+      data: list,
+      meta: { current_page: 1, total_pages: 1, total_count: list.length, per_page: 500 },
+    });
+  });
+}
+
+async function openDetail() {
+  serve();
+  const user = userEvent.setup();
+  renderWithProviders(
+    <ItemDetail
+      item={arrows}
+      device="desktop"
+      canAct
+      destinations={[backpack, sack]}
+      onClose={() => undefined}
+    />,
+  );
+  const dialog = await screen.findByRole('dialog', { name: 'Arrow ×12' });
+  return { user, dialog };
+}
+
+describe('the item dialog’s forms and the keyboard', () => {
+  it.each([
+    ['Edit', 'textbox', /^Name/],
+    ['Transfer', 'combobox', 'Destination'],
+    ['Give to...', 'combobox', 'Give to'],
+    ['Split', 'textbox', /^Split amount/],
+    ['Clone to template', 'textbox', /^Template name/],
+  ])('%s moves focus to the first field of its form', async (action, role, field) => {
+    const { user, dialog } = await openDetail();
+    await user.click(within(dialog).getByRole('button', { name: action }));
+    await waitFor(() => expect(within(dialog).getByRole(role, { name: field })).toHaveFocus());
+  });
+
+  it.each(['Edit', 'Split', 'Clone to template'])(
+    'Cancel on the %s form gives focus back to its button',
+    async (action) => {
+      const { user, dialog } = await openDetail();
+      await user.click(within(dialog).getByRole('button', { name: action }));
+      await user.click(await within(dialog).findByRole('button', { name: 'Cancel' }));
+      await waitFor(() => expect(within(dialog).getByRole('button', { name: action })).toHaveFocus());
+    },
+  );
+});
