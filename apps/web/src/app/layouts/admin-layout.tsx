@@ -9,6 +9,7 @@ import { AdminSessionGuard } from '../../features/admin/components/admin-session
 import { displayNameOf, useCurrentUser } from '../../stores/auth-store';
 import { NavLinks } from './nav-links';
 import { adminNavigation } from './navigation';
+import { useEscapeClosesMenu } from './use-escape-closes-menu';
 
 /**
  * spec/01 §2 admin area: the admin bar (e-mail, initial of the username, ADMIN MODE badge, Exit Admin Mode
@@ -21,6 +22,7 @@ export function AdminLayout() {
   const isMobile = useMediaQuery('(max-width: 47.99em)') ?? false;
   const [sessionStartedAt] = useState(() => new Date());
   const initial = (displayNameOf(user) || '?').charAt(0).toUpperCase();
+  const menuKeys = useEscapeClosesMenu({ open: menuOpen, isMobile, close });
 
   // spec/01 §2: each admin page visit is logged to the console.
   useEffect(() => {
@@ -38,8 +40,10 @@ export function AdminLayout() {
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Burger
+              ref={menuKeys.burgerRef}
               opened={menuOpen}
               onClick={toggle}
+              onKeyDown={menuKeys.onKeyDown}
               hiddenFrom="sm"
               size="sm"
               aria-label={menuOpen ? 'Close admin navigation' : 'Open admin navigation'}
@@ -97,7 +101,13 @@ export function AdminLayout() {
           </Group>
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar p="xs" id="admin-navigation" aria-label="Admin" inert={isMobile && !menuOpen}>
+      <AppShell.Navbar
+        p="xs"
+        id="admin-navigation"
+        aria-label="Admin"
+        inert={isMobile && !menuOpen}
+        onKeyDown={menuKeys.onKeyDown}
+      >
         <NavLinks items={adminNavigation} pathname={pathname} exact />
       </AppShell.Navbar>
       <AppShell.Main>

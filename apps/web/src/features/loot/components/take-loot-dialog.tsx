@@ -195,7 +195,13 @@ export function TakeLootDialog({
             <Button variant="default" onClick={onClose}>
               Cancel
             </Button>
-            <Button type="submit" disabled={!ready} loading={mutation.isPending} data-autofocus>
+            {/* A disabled button cannot take the focus the dialog gives on opening: it would stay behind. */}
+            <Button
+              type="submit"
+              disabled={!ready}
+              loading={mutation.isPending}
+              data-autofocus={ready || undefined}
+            >
               {kind === 'take'
                 ? `Take ${validAmount ? amount : ''}`.trim()
                 : character
