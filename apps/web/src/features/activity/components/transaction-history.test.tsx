@@ -70,6 +70,24 @@ function renderHistory(perPage?: number) {
 }
 
 describe('TransactionHistory', () => {
+  it('reads an amount the ledger keeps in copper as coins: 5,400 cp is 54 gp', async () => {
+    mockFetch(() =>
+      listResponse([
+        buildTransaction({
+          transaction_type: 'currency_conversion',
+          transaction_summary: 'Pip converted 540 × Silver piece into 54 × Gold piece',
+          quantity: 540,
+          amount: 5400,
+          currency: 'cp',
+        }),
+      ]),
+    );
+    renderHistory();
+    const row = await screen.findByTestId('history-row');
+    expect(row).toHaveTextContent('×540 · 54 gp');
+    expect(row).not.toHaveTextContent('5400 cp');
+  });
+
   it('asks for the last 7 days first, then follows the date range and type filters', async () => {
     const fetchMock = mockFetch(() => listResponse([buildTransaction()]));
     const user = userEvent.setup();

@@ -1,4 +1,4 @@
-import type { LedgerTransaction } from '@haversack/contracts';
+import { formatCopper, type LedgerTransaction } from '@haversack/contracts';
 import {
   Alert,
   Badge,
@@ -233,8 +233,13 @@ function TransactionRow({ transaction, now }: { transaction: LedgerTransaction; 
   const details = [
     transaction.actor_data.name ? `by ${transaction.actor_data.name}` : null,
     transaction.quantity !== null ? `×${transaction.quantity}` : null,
-    // Moves and additions carry no money (amount 0): only trades show one.
-    transaction.amount ? `${transaction.amount} ${transaction.currency ?? 'gold'}` : null,
+    // Moves and additions carry no money (amount 0): only trades show one. The ledger keeps copper: a
+    // conversion's 5,400 reads "54 gp".
+    transaction.amount
+      ? transaction.currency === 'cp'
+        ? formatCopper(transaction.amount)
+        : `${transaction.amount} ${transaction.currency ?? 'gold'}`
+      : null,
     from && to ? `${from} → ${to}` : from ? `from ${from}` : to ? `to ${to}` : null,
   ].filter((part): part is string => part !== null);
 
