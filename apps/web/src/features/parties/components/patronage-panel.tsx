@@ -1,6 +1,8 @@
 import { Anchor, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link } from 'react-router';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { TextSkeleton } from '../../../components/loading';
 import { toast } from '../../../lib/toast';
 import {
@@ -38,6 +40,7 @@ export function PatronagePanel({ partyId }: { partyId: string }) {
       await refresh();
     },
   });
+  const [ending, setEnding] = useState<{ patronageId: string; username: string } | null>(null);
 
   return (
     <Paper
@@ -95,13 +98,18 @@ export function PatronagePanel({ partyId }: { partyId: string }) {
                     </Badge>
                   ) : null}
                 </Group>
+                {/* Named per member: a list of "Sponsor" buttons does not say whom each one sponsors. */}
                 {member.sponsored && member.patronage_id ? (
                   <Button
                     size="xs"
                     variant="light"
                     color="red"
-                    loading={end.isPending}
-                    onClick={() => member.patronage_id && end.mutate(member.patronage_id)}
+                    aria-label={`End sponsorship of ${member.username}`}
+                    loading={end.isPending && end.variables === member.patronage_id}
+                    onClick={() =>
+                      member.patronage_id &&
+                      setEnding({ patronageId: member.patronage_id, username: member.username })
+                    }
                   >
                     End sponsorship
                   </Button>
@@ -109,7 +117,9 @@ export function PatronagePanel({ partyId }: { partyId: string }) {
                   <Button
                     size="xs"
                     variant="light"
-                    loading={sponsor.isPending}
+                    aria-label={`Sponsor ${member.username}`}
+                    loading={sponsor.isPending && sponsor.variables === member.user_id}
+                    disabled={sponsor.isPending && sponsor.variables !== member.user_id}
                     onClick={() => sponsor.mutate(member.user_id)}
                   >
                     Sponsor
@@ -120,6 +130,16 @@ export function PatronagePanel({ partyId }: { partyId: string }) {
           </Stack>
         )}
       </Stack>
+      <ConfirmDialog
+        opened={ending !== null}
+        title="End sponsorship"
+        message={`${ending?.username ?? 'This member'} loses the plan you granted them in this party at once.`}
+        confirmLabel="End sponsorship"
+        danger
+        loading={end.isPending}
+        onConfirm={() => ending && end.mutate(ending.patronageId, { onSettled: () => setEnding(null) })}
+        onClose={() => setEnding(null)}
+      />
     </Paper>
   );
 }
