@@ -81,4 +81,11 @@ describe('a Redis that goes away', () => {
     await relay.open();
     await expect.poll(() => redisHealth(ctx as TestContext), { timeout: 20_000 }).toBe('ok');
   }, 30_000);
+
+  it('does not hold a shutdown while it is gone', async () => {
+    await relay.cut();
+    await expect.poll(() => redisHealth(ctx as TestContext), { timeout: 10_000 }).toBe('unreachable');
+    await ctx?.close();
+    ctx = undefined;
+  }, 20_000);
 });
