@@ -22,6 +22,22 @@ async function cornerAt(width: number, height: number): Promise<string | null | 
 }
 
 describe('AppToasts', () => {
+  it('announces successes and tips politely, and failures and warnings at once', async () => {
+    render(
+      <MantineProvider env="test" theme={theme}>
+        <AppToasts />
+      </MantineProvider>,
+    );
+    toast.success('Item moved successfully');
+    toast.info('Drag an item onto a container to move it.');
+    toast.error('Failed to save. Please try again.');
+    toast.warning('Your session is about to expire.');
+    expect(await screen.findByTestId('toast-success')).toHaveAttribute('role', 'status');
+    expect(await screen.findByTestId('toast-info')).toHaveAttribute('role', 'status');
+    expect(await screen.findByTestId('toast-error')).toHaveAttribute('role', 'alert');
+    expect(await screen.findByTestId('toast-warning')).toHaveAttribute('role', 'alert');
+  });
+
   it('opens toasts at the bottom right of a desktop, away from the page header’s buttons', async () => {
     expect(await cornerAt(1280, 800)).toBe('bottom-right');
   });

@@ -17,6 +17,14 @@ const defaultDurations: Record<ToastKind, number> = {
   info: TOAST_DEFAULT_MS,
   warning: TOAST_DEFAULT_MS,
 };
+// Mantine makes every notification an assertive alert, which cuts off whatever a screen reader is saying:
+// only failures and warnings (a session about to end) are worth that; a success or a tip waits its turn.
+const roles: Record<ToastKind, 'alert' | 'status'> = {
+  success: 'status',
+  error: 'alert',
+  info: 'status',
+  warning: 'alert',
+};
 
 /** spec/01 §8 general toasts: the messages any screen may show. */
 export const generalMessages = {
@@ -48,6 +56,7 @@ export function showToast(
       ? createElement(ToastMessageWithAction, { message, action, onFollow: () => notifications.hide(id) })
       : message,
     color: colors[kind],
+    role: roles[kind],
     autoClose: duration,
     withBorder: true,
     closeButtonProps: { 'aria-label': 'Dismiss notification' },
