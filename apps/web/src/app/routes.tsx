@@ -12,6 +12,7 @@ import { initializingLabel, RootRedirect } from './guards/root-redirect';
 import { AuthLayout } from './layouts/auth-layout';
 import { NotFoundPage } from './pages/not-found-page';
 import { RouterErrorPage } from './pages/router-error-page';
+import { RouteFocus } from './route-focus';
 
 /**
  * A route whose page is loaded on demand; a failed load shows the page-level error panel (spec/01 §2).
@@ -45,6 +46,7 @@ function RootLayout() {
     <>
       <Outlet />
       <ScrollRestoration />
+      <RouteFocus />
       <UnsavedChangesGuard />
     </>
   );

@@ -1,0 +1,130 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { type FormEvent, useEffect, useState } from 'react';
+import { Link, Navigate, Outlet, type RouteObject, useNavigate, useSearchParams } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { useAuthStore } from '../stores/auth-store';
+import { mockFetch, success } from '../test/fixtures';
+import { renderRoutes } from '../test/render';
+import { RouteFocus } from './route-focus';
+import { routes as appRoutes } from './routes';
+
+/**
+ * A create page whose form sends the user on to `to`, as party and character creation do; `?sent` shows
+ * the page without its form.
+ */
+function CreatePage({ to }: { to: string }) {
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    navigate(to);
+  };
+  return (
+    <main>
+      <h1>Create Party</h1>
+      {searchParams.has('sent') ? (
+        <p>Sent</p>
+      ) : (
+        <form onSubmit={submit} aria-label="Party details">
+          <label>
+            Name <input name="name" />
+          </label>
+          <button type="submit">Create Party</button>
+        </form>
+      )}
+    </main>
+  );
+}
+
+/** A page that shows a loading heading first, then its own, as the detail pages do. */
+function PartyPage() {
+  const [loaded, setLoaded] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setLoaded(true), 50);
+    return () => clearTimeout(timer);
+  }, []);
+  return <main>{loaded ? <h1 key="party">The Fellowship</h1> : <h1 key="loading">Loading party</h1>}</main>;
+}
+
+/** Like the app's root: the side navigation stays, pages change beside it. */
+const routes: RouteObject[] = [
+  {
+    element: (
+      <>
+        <nav aria-label="Main">
+          <Link to="/parties">Parties</Link>
+        </nav>
+        <Outlet />
+        <RouteFocus />
+      </>
+    ),
+    children: [
+      { path: '/', element: <Navigate to="/parties/7" replace /> },
+      { path: '/parties/new', element: <CreatePage to="/parties/7" /> },
+      { path: '/parties/send', element: <CreatePage to="/parties/send?sent=1" /> },
+      { path: '/parties/plain', element: <CreatePage to="/parties" /> },
+      { path: '/parties/7', element: <PartyPage /> },
+      {
+        path: '/parties',
+        element: (
+          <main>
+            <p>No heading here</p>
+          </main>
+        ),
+      },
+    ],
+  },
+];
+
+async function submitForm() {
+  const user = userEvent.setup();
+  await user.type(screen.getByLabelText('Name'), 'The Fellowship');
+  await user.click(screen.getByRole('button', { name: 'Create Party' }));
+}
+
+describe('RouteFocus', () => {
+  it("gives the new page's heading the focus a form's submit button lost as it sent the user there", async () => {
+    renderRoutes(routes, '/parties/new');
+    await submitForm();
+    const heading = await screen.findByRole('heading', { level: 1, name: 'The Fellowship' });
+    await waitFor(() => expect(heading).toHaveFocus());
+    expect(heading).toHaveAttribute('tabindex', '-1');
+  });
+
+  it('moves the focus to the main region of a page without a heading', async () => {
+    renderRoutes(routes, '/parties/plain');
+    await submitForm();
+    await waitFor(() => expect(screen.getByRole('main')).toHaveFocus());
+  });
+
+  it('leaves the focus on a side navigation link that is still there', async () => {
+    renderRoutes(routes, '/parties/new');
+    const link = screen.getByRole('link', { name: 'Parties' });
+    await userEvent.setup().click(link);
+    expect(await screen.findByText('No heading here')).toBeInTheDocument();
+    expect(link).toHaveFocus();
+  });
+
+  it('moves nothing on the first load, nor on its redirects', async () => {
+    renderRoutes(routes, '/');
+    await screen.findByRole('heading', { level: 1, name: 'The Fellowship' });
+    expect(document.body).toHaveFocus();
+  });
+
+  it('moves nothing when only the query changes', async () => {
+    renderRoutes(routes, '/parties/send');
+    await submitForm();
+    expect(await screen.findByText('Sent')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: 'Create Party' })).not.toHaveFocus();
+  });
+
+  it("is in the app's routes, and finds the heading in the sign-in card's main region", async () => {
+    mockFetch(() => success({ maintenance_mode: false, registration_open: true }));
+    useAuthStore.setState({ isInitializing: false });
+    renderRoutes(appRoutes, '/register');
+    await userEvent.setup().click(await screen.findByRole('link', { name: 'Sign in' }));
+    const heading = await screen.findByRole('heading', { level: 1, name: 'Sign in' });
+    await waitFor(() => expect(heading).toHaveFocus());
+  });
+});
