@@ -1,5 +1,6 @@
-import type { FormErrors } from '@mantine/form';
+import type { FormErrors, UseFormReturnType } from '@mantine/form';
 import { schemaResolver } from '@mantine/form';
+import { useEffect, useRef, useState } from 'react';
 import type { z } from 'zod';
 import { isApiError } from './http-client';
 import { generalMessages, toast } from './toast';
@@ -56,5 +57,46 @@ export function toastMissingRequired<Values>(
   return (_errors, values) => {
     const fields = typeof required === 'function' ? required(values) : required;
     if (fields.some((field) => isBlank(values[field]))) toast.error(generalMessages.requiredFields);
+  };
+}
+
+/**
+ * A refused submit takes the keyboard to the first field in error, in the order the form shows them, so a
+ * screen reader reads its label, its invalid state and its message (left on the submit button, it said
+ * nothing). Wraps `onSubmit`, for the form's own rules, and `setErrors`, for the server's field errors:
+ * `const form = useFocusFirstError(useForm({ ... }))`.
+ */
+export function useFocusFirstError<Values, TransformedValues>(
+  form: UseFormReturnType<Values, TransformedValues>,
+): UseFormReturnType<Values, TransformedValues> {
+  const submittedForm = useRef<HTMLFormElement | null>(null);
+  const [failedSubmits, setFailedSubmits] = useState(0);
+
+  // After the render that marks the fields: focused earlier, a field would be read as still valid.
+  useEffect(() => {
+    if (failedSubmits === 0) return;
+    // Another form on the page may be showing errors of its own (the profile has two): look in the one sent.
+    const scope = submittedForm.current?.isConnected ? submittedForm.current : document;
+    scope.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [failedSubmits]);
+
+  const refocus = () => setFailedSubmits((count) => count + 1);
+
+  return {
+    ...form,
+    onSubmit: (handleSubmit, handleValidationFailure) => {
+      const submit = form.onSubmit(handleSubmit, (errors, values, event) => {
+        handleValidationFailure?.(errors, values, event);
+        refocus();
+      });
+      return (event) => {
+        submittedForm.current = event?.currentTarget ?? null;
+        submit(event);
+      };
+    },
+    setErrors: (errors) => {
+      form.setErrors(errors);
+      if (typeof errors === 'function' || Object.keys(errors).length > 0) refocus();
+    },
   };
 }

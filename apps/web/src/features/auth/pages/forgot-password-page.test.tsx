@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { toast } from '../../../lib/toast';
@@ -21,6 +21,7 @@ describe('ForgotPasswordPage', () => {
     await submitEmail('nope');
     expect(await screen.findByText('Please enter a valid email address')).toBeInTheDocument();
     expect(fetchMock).not.toHaveBeenCalled();
+    await waitFor(() => expect(screen.getByLabelText(/^Email/)).toHaveFocus());
   });
 
   it('shows "Reset Instructions Sent" with the spec text and toasts success', async () => {

@@ -4,7 +4,7 @@ import { useForm } from '@mantine/form';
 import { IconMailCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { markInvalidFields, validateWith } from '../../../lib/forms';
+import { markInvalidFields, useFocusFirstError, validateWith } from '../../../lib/forms';
 import { isApiError } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
@@ -17,12 +17,14 @@ export function ForgotPasswordPage() {
   usePageTitle('Forgot password');
   const [sent, setSent] = useState(false);
   const [bannerError, setBannerError] = useState<string | null>(null);
-  const form = useForm({
-    mode: 'controlled',
-    initialValues: { email: '' },
-    validate: validateWith(forgotPasswordBodySchema),
-    enhanceGetInputProps: markInvalidFields,
-  });
+  const form = useFocusFirstError(
+    useForm({
+      mode: 'controlled',
+      initialValues: { email: '' },
+      validate: validateWith(forgotPasswordBodySchema),
+      enhanceGetInputProps: markInvalidFields,
+    }),
+  );
 
   const handleSubmit = async ({ email }: { email: string }) => {
     setBannerError(null);

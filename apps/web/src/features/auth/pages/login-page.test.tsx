@@ -75,6 +75,15 @@ describe('LoginPage', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
+  it('takes the keyboard from Sign In to the first field in error, which names its error', async () => {
+    mockFetch(() => success({}));
+    renderLogin();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Sign In' }));
+    const email = screen.getByLabelText(/^Email/);
+    await waitFor(() => expect(email).toHaveFocus());
+    expect(email).toHaveAccessibleDescription('Email is required');
+  });
+
   it('shows the server error once, in the banner and not in a toast as well, and stays on the page', async () => {
     const toastError = vi.spyOn(toast, 'error');
     mockFetch(() => failure(401, 'INVALID_CREDENTIALS', 'Invalid email or password'));

@@ -4,7 +4,7 @@ import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { loadAuthSchemas } from '../../../lib/auth-schemas-loader';
-import { markInvalidFields, serverFieldErrors } from '../../../lib/forms';
+import { markInvalidFields, serverFieldErrors, useFocusFirstError } from '../../../lib/forms';
 import { isApiError } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { safeRedirectTarget } from '../../../lib/redirect';
@@ -24,12 +24,14 @@ export function LoginPage() {
   const [formError, setFormError] = useState<string | null>(null);
   const redirect = searchParams.get('redirect');
 
-  const form = useForm<LoginBody>({
-    mode: 'controlled',
-    initialValues: { email: '', password: '' },
-    validate: validateLogin,
-    enhanceGetInputProps: markInvalidFields,
-  });
+  const form = useFocusFirstError(
+    useForm<LoginBody>({
+      mode: 'controlled',
+      initialValues: { email: '', password: '' },
+      validate: validateLogin,
+      enhanceGetInputProps: markInvalidFields,
+    }),
+  );
 
   const handleSubmit = async (values: LoginBody) => {
     setFormError(null);

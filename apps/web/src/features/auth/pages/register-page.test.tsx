@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { RouteObject } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
@@ -51,6 +51,24 @@ describe('RegisterPage', () => {
     expect(await screen.findByText('Email has already been taken')).toBeInTheDocument();
     expect(screen.getByLabelText(/^Email/)).toHaveAttribute('aria-invalid', 'true');
     expect(useAuthStore.getState().isAuthenticated).toBe(false);
+  });
+
+  it('takes the keyboard to the first field the server refused, from wherever the form was sent', async () => {
+    mockFetch(() =>
+      failure(422, 'VALIDATION_ERROR', 'Validation failed', [
+        { field: 'user.username', message: 'Username has already been taken' },
+        { field: 'user.email', message: 'Email has already been taken' },
+      ]),
+    );
+    renderRoutes(routes, '/register');
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText(/^Email/), 'taken@example.com');
+    await user.type(screen.getByLabelText(/^Username/), 'ranger');
+    await user.type(screen.getByLabelText(/^Password/), 'Secret123');
+    await user.type(screen.getByLabelText(/^Confirm Password/), 'Secret123{Enter}');
+    const email = screen.getByLabelText(/^Email/);
+    await waitFor(() => expect(email).toHaveFocus());
+    expect(email).toHaveAccessibleDescription('Email has already been taken');
   });
 
   it('shows a refusal naming no field once, in the banner and not in a toast as well', async () => {

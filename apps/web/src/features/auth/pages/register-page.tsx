@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { siteSettingsQueryOptions } from '../../../components/maintenance-banner';
-import { markInvalidFields, serverFieldErrors, validateWith } from '../../../lib/forms';
+import { markInvalidFields, serverFieldErrors, useFocusFirstError, validateWith } from '../../../lib/forms';
 import { isApiError } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { safeRedirectTarget } from '../../../lib/redirect';
@@ -26,12 +26,14 @@ export function RegisterPage() {
   const settings = useQuery(siteSettingsQueryOptions());
   const closed = settings.data?.registration_open === false;
 
-  const form = useForm<Registration>({
-    mode: 'controlled',
-    initialValues: { email: '', username: '', password: '', password_confirmation: '' },
-    validate: validateWith(registrationSchema),
-    enhanceGetInputProps: markInvalidFields,
-  });
+  const form = useFocusFirstError(
+    useForm<Registration>({
+      mode: 'controlled',
+      initialValues: { email: '', username: '', password: '', password_confirmation: '' },
+      validate: validateWith(registrationSchema),
+      enhanceGetInputProps: markInvalidFields,
+    }),
+  );
 
   const handleSubmit = async (values: Registration) => {
     setFormError(null);

@@ -1,4 +1,4 @@
-import { act, screen } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { RouteObject } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
@@ -47,6 +47,7 @@ describe('ResetPasswordPage', () => {
     expect(confirmation.getAttribute('aria-describedby')).toContain(error.id);
     expect(screen.getByLabelText(/^New Password/)).not.toHaveAttribute('aria-invalid', 'true');
     expect(fetchMock).not.toHaveBeenCalled();
+    await waitFor(() => expect(confirmation).toHaveFocus());
   });
 
   it('applies the password rules of spec/01 §5', async () => {

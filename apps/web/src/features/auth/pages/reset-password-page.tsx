@@ -9,7 +9,7 @@ import { useForm } from '@mantine/form';
 import { IconCircleCheck, IconLinkOff } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { markInvalidFields, serverFieldErrors, validateWith } from '../../../lib/forms';
+import { markInvalidFields, serverFieldErrors, useFocusFirstError, validateWith } from '../../../lib/forms';
 import { isApiError } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
@@ -37,12 +37,14 @@ export function ResetPasswordPage() {
   const [step, setStep] = useState<Step>('form');
   const [bannerError, setBannerError] = useState<string | null>(null);
 
-  const form = useForm<ResetFields>({
-    mode: 'controlled',
-    initialValues: { password: '', password_confirmation: '' },
-    validate: validateWith(resetPasswordFieldsSchema),
-    enhanceGetInputProps: markInvalidFields,
-  });
+  const form = useFocusFirstError(
+    useForm<ResetFields>({
+      mode: 'controlled',
+      initialValues: { password: '', password_confirmation: '' },
+      validate: validateWith(resetPasswordFieldsSchema),
+      enhanceGetInputProps: markInvalidFields,
+    }),
+  );
 
   useEffect(() => {
     setValidity(token ? 'valid' : 'invalid');

@@ -17,7 +17,13 @@ import {
 import { useForm } from '@mantine/form';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { markInvalidFields, serverFieldErrors, toastMissingRequired, validateWith } from '../../../lib/forms';
+import {
+  markInvalidFields,
+  serverFieldErrors,
+  toastMissingRequired,
+  useFocusFirstError,
+  validateWith,
+} from '../../../lib/forms';
 import { isApiError, toastUnexplainedFailure } from '../../../lib/http-client';
 import { generalMessages } from '../../../lib/toast';
 import { useUnsavedChanges } from '../../../lib/unsaved-changes';
@@ -57,12 +63,14 @@ export function CharacterForm({
 }: CharacterFormProps) {
   const [formError, setFormError] = useState<string | null>(null);
   const parties = useQuery(myActivePartiesQuery());
-  const form = useForm<CharacterFormValues>({
-    mode: 'controlled',
-    initialValues,
-    validate: validateWith(characterFormSchema),
-    enhanceGetInputProps: markInvalidFields,
-  });
+  const form = useFocusFirstError(
+    useForm<CharacterFormValues>({
+      mode: 'controlled',
+      initialValues,
+      validate: validateWith(characterFormSchema),
+      enhanceGetInputProps: markInvalidFields,
+    }),
+  );
   const leaveWithoutAsking = useUnsavedChanges(form.isDirty);
 
   const partyOptions = (parties.data?.parties ?? []).map((party) => ({ value: party.id, label: party.name }));

@@ -2,7 +2,7 @@ import type { Container, ContainerForm } from '@haversack/contracts';
 import { Button, Group, Modal, NumberInput, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { serverFieldErrors } from '../../../lib/forms';
+import { serverFieldErrors, useFocusFirstError } from '../../../lib/forms';
 import { toast } from '../../../lib/toast';
 import { useSingleFlight } from '../../../lib/use-single-flight';
 import {
@@ -127,7 +127,7 @@ function ContainerDialog({
   onClose: () => void;
 }) {
   const queryClient = useQueryClient();
-  const form = useForm<ContainerDialogValues>({ initialValues: initial });
+  const form = useFocusFirstError(useForm<ContainerDialogValues>({ initialValues: initial }));
   const once = useSingleFlight();
   const mutation = useMutation({
     mutationFn: (values: ContainerDialogValues) => save(toContainerForm(values)),

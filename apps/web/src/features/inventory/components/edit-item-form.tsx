@@ -1,19 +1,22 @@
 import { type ItemInstance, MAX_STACK_QUANTITY } from '@haversack/contracts';
 import { Button, Group, NumberInput, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { serverFieldErrors } from '../../../lib/forms';
+import { serverFieldErrors, useFocusFirstError } from '../../../lib/forms';
 import { useUpdateItem } from '../hooks/use-inventory-actions';
 
 /** spec/02 §5 Edit item: name non-blank, quantity at least 1. */
 export function EditItemForm({ item, onDone }: { item: ItemInstance; onDone: () => void }) {
   const update = useUpdateItem(item);
-  const form = useForm<{ name: string; quantity: number | string }>({
-    initialValues: { name: item.name, quantity: item.quantity },
-    validate: {
-      name: (name) => (name.trim() === '' ? 'Name cannot be blank' : null),
-      quantity: (q) => (Number.isInteger(Number(q)) && Number(q) >= 1 ? null : 'Quantity must be at least 1'),
-    },
-  });
+  const form = useFocusFirstError(
+    useForm<{ name: string; quantity: number | string }>({
+      initialValues: { name: item.name, quantity: item.quantity },
+      validate: {
+        name: (name) => (name.trim() === '' ? 'Name cannot be blank' : null),
+        quantity: (q) =>
+          Number.isInteger(Number(q)) && Number(q) >= 1 ? null : 'Quantity must be at least 1',
+      },
+    }),
+  );
   return (
     <form
       onSubmit={form.onSubmit((values) =>

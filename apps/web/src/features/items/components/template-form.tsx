@@ -7,7 +7,7 @@ import {
 } from '@haversack/contracts';
 import { Button, Group, NumberInput, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { serverFieldErrors, toastMissingRequired } from '../../../lib/forms';
+import { serverFieldErrors, toastMissingRequired, useFocusFirstError } from '../../../lib/forms';
 import { isApiError, toastUnexplainedFailure } from '../../../lib/http-client';
 import { generalMessages } from '../../../lib/toast';
 import { useUnsavedChanges } from '../../../lib/unsaved-changes';
@@ -91,23 +91,25 @@ export function TemplateForm({
   onSubmit: (input: ItemTemplateInput) => Promise<unknown>;
   onCancel: () => void;
 }) {
-  const form = useForm<TemplateFormValues>({
-    initialValues: initial,
-    validate: {
-      name: (name) => (name.trim() === '' ? 'Template name is required' : null),
-      // The contract's own words, said before sending: a value above the limit is refused, not quietly cut.
-      base_value: (value) =>
-        Number(value) > MAX_ITEM_VALUE
-          ? `Value can be at most ${MAX_ITEM_VALUE.toLocaleString('en-US')}`
-          : null,
-      stack_size: (size) =>
-        Number(size) < 0
-          ? 'Stack size cannot be negative (0 means unlimited)'
-          : Number(size) > MAX_STACK_QUANTITY
-            ? `Stack size can be at most ${MAX_STACK_QUANTITY.toLocaleString('en-US')}`
+  const form = useFocusFirstError(
+    useForm<TemplateFormValues>({
+      initialValues: initial,
+      validate: {
+        name: (name) => (name.trim() === '' ? 'Template name is required' : null),
+        // The contract's own words, said before sending: a value above the limit is refused, not quietly cut.
+        base_value: (value) =>
+          Number(value) > MAX_ITEM_VALUE
+            ? `Value can be at most ${MAX_ITEM_VALUE.toLocaleString('en-US')}`
             : null,
-    },
-  });
+        stack_size: (size) =>
+          Number(size) < 0
+            ? 'Stack size cannot be negative (0 means unlimited)'
+            : Number(size) > MAX_STACK_QUANTITY
+              ? `Stack size can be at most ${MAX_STACK_QUANTITY.toLocaleString('en-US')}`
+              : null,
+      },
+    }),
+  );
   const leaveWithoutAsking = useUnsavedChanges(form.isDirty);
   const submit = form.onSubmit(
     async (values) => {

@@ -3,7 +3,7 @@ import { Alert, Button, Group, Modal, Stack, Textarea, TextInput } from '@mantin
 import { useForm } from '@mantine/form';
 import { useMediaQuery } from '@mantine/hooks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { markInvalidFields, serverFieldErrors, validateWith } from '../../../lib/forms';
+import { markInvalidFields, serverFieldErrors, useFocusFirstError, validateWith } from '../../../lib/forms';
 import { toast } from '../../../lib/toast';
 import { invalidateLoot, lootErrorMessage, updateLootInstance } from '../api/loot-api';
 
@@ -28,17 +28,19 @@ export function LootEditDialog({
 }) {
   const phone = useMediaQuery('(max-width: 47.99em)');
   const queryClient = useQueryClient();
-  const form = useForm<LootEditValues>({
-    mode: 'controlled',
-    initialValues: {
-      name: loot.name,
-      description: loot.description,
-      source: loot.source,
-      location_name: loot.instance_data.location_name ?? '',
-    },
-    validate: validateWith(lootInstanceUpdateSchema),
-    enhanceGetInputProps: markInvalidFields,
-  });
+  const form = useFocusFirstError(
+    useForm<LootEditValues>({
+      mode: 'controlled',
+      initialValues: {
+        name: loot.name,
+        description: loot.description,
+        source: loot.source,
+        location_name: loot.instance_data.location_name ?? '',
+      },
+      validate: validateWith(lootInstanceUpdateSchema),
+      enhanceGetInputProps: markInvalidFields,
+    }),
+  );
   const save = useMutation({
     mutationFn: (values: LootEditValues) =>
       updateLootInstance(loot.id, {

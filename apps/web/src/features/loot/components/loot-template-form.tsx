@@ -18,7 +18,13 @@ import {
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { UpgradePrompt } from '../../../components/upgrade-prompt';
-import { markInvalidFields, serverFieldErrors, toastMissingRequired, validateWith } from '../../../lib/forms';
+import {
+  markInvalidFields,
+  serverFieldErrors,
+  toastMissingRequired,
+  useFocusFirstError,
+  validateWith,
+} from '../../../lib/forms';
 import { type ApiError, isApiError, toastUnexplainedFailure } from '../../../lib/http-client';
 import { generalMessages } from '../../../lib/toast';
 import { useUnsavedChanges } from '../../../lib/unsaved-changes';
@@ -74,11 +80,13 @@ export function LootTemplateForm({
   onSubmit: (input: LootTemplateInput) => Promise<unknown>;
   onCancel: () => void;
 }) {
-  const form = useForm<LootTemplateFormValues>({
-    initialValues: initial,
-    validate: validateWith(lootTemplateFormSchema),
-    enhanceGetInputProps: markInvalidFields,
-  });
+  const form = useFocusFirstError(
+    useForm<LootTemplateFormValues>({
+      initialValues: initial,
+      validate: validateWith(lootTemplateFormSchema),
+      enhanceGetInputProps: markInvalidFields,
+    }),
+  );
   const [failure, setFailure] = useState<ApiError | null>(null);
   const leaveWithoutAsking = useUnsavedChanges(form.isDirty);
   const submit = form.onSubmit(

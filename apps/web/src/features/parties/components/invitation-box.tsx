@@ -14,7 +14,7 @@ import {
 import { useForm } from '@mantine/form';
 import { IconX } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { serverFieldErrors } from '../../../lib/forms';
+import { serverFieldErrors, useFocusFirstError } from '../../../lib/forms';
 import { toast } from '../../../lib/toast';
 import {
   type AssignableRole,
@@ -31,11 +31,13 @@ const roles: AssignableRole[] = ['player', 'manager', 'observer'];
 export function InvitationBox({ partyId }: { partyId: string }) {
   const queryClient = useQueryClient();
   const invitations = useQuery(partyInvitationsQuery(partyId));
-  const form = useForm<InvitationInput>({
-    mode: 'controlled',
-    initialValues: { target: '', role: 'player', message: '' },
-    validate: { target: (value) => (value.trim() ? null : partyMessages.inviteTarget) },
-  });
+  const form = useFocusFirstError(
+    useForm<InvitationInput>({
+      mode: 'controlled',
+      initialValues: { target: '', role: 'player', message: '' },
+      validate: { target: (value) => (value.trim() ? null : partyMessages.inviteTarget) },
+    }),
+  );
   const invite = useMutation({
     mutationFn: (values: InvitationInput) => inviteToParty(partyId, values),
     onSuccess: async () => {

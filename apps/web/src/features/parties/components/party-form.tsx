@@ -8,7 +8,7 @@ import {
 import { Alert, Button, Group, Select, Stack, Switch, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
-import { markInvalidFields, serverFieldErrors, validateWith } from '../../../lib/forms';
+import { markInvalidFields, serverFieldErrors, useFocusFirstError, validateWith } from '../../../lib/forms';
 import { isApiError } from '../../../lib/http-client';
 
 export const partyFormDefaults: PartyFormValues = {
@@ -54,12 +54,14 @@ export function PartyForm({
   onOtherError,
 }: PartyFormProps) {
   const [formError, setFormError] = useState<string | null>(null);
-  const form = useForm<PartyFormValues>({
-    mode: 'controlled',
-    initialValues,
-    validate: validateWith(partyFormSchema),
-    enhanceGetInputProps: markInvalidFields,
-  });
+  const form = useFocusFirstError(
+    useForm<PartyFormValues>({
+      mode: 'controlled',
+      initialValues,
+      validate: validateWith(partyFormSchema),
+      enhanceGetInputProps: markInvalidFields,
+    }),
+  );
 
   const handleSubmit = async (values: PartyFormValues) => {
     setFormError(null);

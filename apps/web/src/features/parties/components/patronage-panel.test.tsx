@@ -26,7 +26,8 @@ const members = [
 
 function serve() {
   return mockFetch(({ url, init }) => {
-    if (url.endsWith('/subscription/check_feature')) return success({ allowed: true, feature: 'patronage_system' });
+    if (url.endsWith('/subscription/check_feature'))
+      return success({ allowed: true, feature: 'patronage_system' });
     if (url.includes('/patronages/eligible/')) return success(members);
     if (url.endsWith('/patronages/pat-1') && init.method === 'DELETE')
       return new Response(null, { status: 204 });

@@ -33,7 +33,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
 import { FeatureUpgradePrompt, UpgradePrompt } from '../../../components/upgrade-prompt';
-import { markInvalidFields, serverFieldErrors, validateWith } from '../../../lib/forms';
+import { markInvalidFields, serverFieldErrors, useFocusFirstError, validateWith } from '../../../lib/forms';
 import { isApiError } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
 import { isPlanRefusal } from '../../../lib/upgrade-link';
@@ -210,15 +210,17 @@ function CreateTokenForm({ onDone }: { onDone: () => void }) {
   const create = useCreateApiToken();
   const [created, setCreated] = useState<ApiTokenCreated | null>(null);
   const [refusal, setRefusal] = useState<unknown>(null);
-  const form = useForm<TokenFields>({
-    mode: 'controlled',
-    initialValues: { name: '', scope: 'read', lifetime: String(DEFAULT_API_TOKEN_LIFETIME_DAYS) },
-    validate: (values) => {
-      const errors = validateWith(apiTokenCreateSchema)(toForm(values));
-      return errors.expires_in_days ? { ...errors, lifetime: errors.expires_in_days } : errors;
-    },
-    enhanceGetInputProps: markInvalidFields,
-  });
+  const form = useFocusFirstError(
+    useForm<TokenFields>({
+      mode: 'controlled',
+      initialValues: { name: '', scope: 'read', lifetime: String(DEFAULT_API_TOKEN_LIFETIME_DAYS) },
+      validate: (values) => {
+        const errors = validateWith(apiTokenCreateSchema)(toForm(values));
+        return errors.expires_in_days ? { ...errors, lifetime: errors.expires_in_days } : errors;
+      },
+      enhanceGetInputProps: markInvalidFields,
+    }),
+  );
 
   if (created) {
     return (

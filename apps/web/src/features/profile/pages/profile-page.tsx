@@ -23,7 +23,13 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { z } from 'zod';
 import { ResendVerificationButton } from '../../../components/resend-verification-button';
-import { markInvalidFields, serverFieldErrors, toastMissingRequired, validateWith } from '../../../lib/forms';
+import {
+  markInvalidFields,
+  serverFieldErrors,
+  toastMissingRequired,
+  useFocusFirstError,
+  validateWith,
+} from '../../../lib/forms';
 import { isApiError, toastUnexplainedFailure } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { updateSessionUser } from '../../../lib/session';
@@ -78,12 +84,14 @@ export function ProfilePage() {
 function AccountDetails() {
   const user = useCurrentUser();
   const [formError, setFormError] = useState<string | null>(null);
-  const form = useForm<AccountFields>({
-    mode: 'controlled',
-    initialValues: { username: user?.username ?? '', email: user?.email ?? '', current_password: '' },
-    validate: validateWith(accountSchema),
-    enhanceGetInputProps: markInvalidFields,
-  });
+  const form = useFocusFirstError(
+    useForm<AccountFields>({
+      mode: 'controlled',
+      initialValues: { username: user?.username ?? '', email: user?.email ?? '', current_password: '' },
+      validate: validateWith(accountSchema),
+      enhanceGetInputProps: markInvalidFields,
+    }),
+  );
   useUnsavedChanges(form.isDirty);
   if (!user) return null;
   const changesEmail = (email: string) => email.trim().toLowerCase() !== user.email.toLowerCase();
@@ -186,12 +194,14 @@ function AccountDetails() {
 
 function ChangePassword() {
   const [formError, setFormError] = useState<string | null>(null);
-  const form = useForm<PasswordChangeBody>({
-    mode: 'controlled',
-    initialValues: { current_password: '', password: '', password_confirmation: '' },
-    validate: validateWith(passwordChangeFieldsSchema),
-    enhanceGetInputProps: markInvalidFields,
-  });
+  const form = useFocusFirstError(
+    useForm<PasswordChangeBody>({
+      mode: 'controlled',
+      initialValues: { current_password: '', password: '', password_confirmation: '' },
+      validate: validateWith(passwordChangeFieldsSchema),
+      enhanceGetInputProps: markInvalidFields,
+    }),
+  );
   useUnsavedChanges(form.isDirty);
 
   const handleSubmit = async (values: PasswordChangeBody) => {

@@ -22,7 +22,7 @@ import {
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { UpgradePrompt } from '../../../components/upgrade-prompt';
-import { serverFieldErrors, toastMissingRequired } from '../../../lib/forms';
+import { serverFieldErrors, toastMissingRequired, useFocusFirstError } from '../../../lib/forms';
 import { type ApiError, isApiError, toastUnexplainedFailure } from '../../../lib/http-client';
 import { generalMessages } from '../../../lib/toast';
 import { useUnsavedChanges } from '../../../lib/unsaved-changes';
@@ -103,19 +103,21 @@ export function ShopTemplateForm({
   onSubmit: (input: ShopTemplateInput) => Promise<unknown>;
   onCancel: () => void;
 }) {
-  const form = useForm<ShopTemplateFormValues>({
-    initialValues: initial,
-    validate: {
-      name: (name) => {
-        const length = name.trim().length;
-        if (length < 2) return shopMessages.nameTooShort;
-        if (length >= 100) return shopMessages.nameTooLong;
-        return null;
+  const form = useFocusFirstError(
+    useForm<ShopTemplateFormValues>({
+      initialValues: initial,
+      validate: {
+        name: (name) => {
+          const length = name.trim().length;
+          if (length < 2) return shopMessages.nameTooShort;
+          if (length >= 100) return shopMessages.nameTooLong;
+          return null;
+        },
+        buy_modifier: modifierRule(shopMessages.buyModifierRange),
+        sell_modifier: modifierRule(shopMessages.sellModifierRange),
       },
-      buy_modifier: modifierRule(shopMessages.buyModifierRange),
-      sell_modifier: modifierRule(shopMessages.sellModifierRange),
-    },
-  });
+    }),
+  );
   const [failure, setFailure] = useState<ApiError | null>(null);
   const leaveWithoutAsking = useUnsavedChanges(form.isDirty);
   const submit = form.onSubmit(
