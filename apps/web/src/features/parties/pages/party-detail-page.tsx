@@ -171,7 +171,11 @@ function MemberView({ party }: { party: Party }) {
         live={
           <Group gap="sm" align="center" mih={26}>
             <RealtimeIndicator status={realtime.status} />
-            <OnlineUsers users={realtime.onlineUsers} myUserId={me?.id ?? null} />
+            <OnlineUsers
+              users={realtime.onlineUsers}
+              myUserId={me?.id ?? null}
+              live={realtime.status === 'connected'}
+            />
           </Group>
         }
         actions={

@@ -26,4 +26,13 @@ describe('OnlineUsers', () => {
     expect(screen.getByRole('list', { name: 'Online now: bard_two, gm_one (you)' })).toBeInTheDocument();
     expect(screen.getAllByRole('listitem').map((item) => item.textContent)).toEqual(['BT', 'GO']);
   });
+
+  it('shows nobody while the connection is lost, rather than the last list', () => {
+    render(
+      <MantineProvider env="test">
+        <OnlineUsers users={[{ id: 'u2', username: 'bard_two' }]} myUserId="me" live={false} />
+      </MantineProvider>,
+    );
+    expect(screen.queryByTestId('online-users')).not.toBeInTheDocument();
+  });
 });

@@ -10,9 +10,21 @@ export function initialsOf(username: string): string {
   return letters.toUpperCase() || '?';
 }
 
-/** Who has the party open right now (presence of DESIGN §6), as initials with the name on hover. */
-export function OnlineUsers({ users, myUserId }: { users: OnlineUser[]; myUserId: string | null }) {
-  if (users.length === 0) return null;
+/**
+ * Who has the party open right now (presence of DESIGN §6), as initials with the name on hover. Only while
+ * the party's channels are `live`: with the connection lost, the last list is no longer news (it said
+ * "3 online" through a server restart).
+ */
+export function OnlineUsers({
+  users,
+  myUserId,
+  live = true,
+}: {
+  users: OnlineUser[];
+  myUserId: string | null;
+  live?: boolean;
+}) {
+  if (!live || users.length === 0) return null;
   // Me last: the others are the news.
   const ordered = [...users].sort((a, b) => Number(a.id === myUserId) - Number(b.id === myUserId));
   const names = ordered.map((user) => (user.id === myUserId ? `${user.username} (you)` : user.username));
