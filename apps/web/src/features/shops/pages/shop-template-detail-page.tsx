@@ -65,7 +65,10 @@ function RateTemplate({ template }: { template: ShopTemplate }) {
           <ActionIcon
             key={stars}
             variant="subtle"
-            color="yellow.9"
+            color="yellow"
+            // A subtle icon is drawn in shade 6 whatever shade is asked (yellow-6 is 1.9:1 on white, under
+            // the 3:1 an icon needs): the stars take the light variant's readable yellow-brown instead.
+            style={{ color: 'var(--mantine-color-yellow-light-color)' }}
             size="lg"
             aria-label={`Rate ${stars} out of 5`}
             aria-pressed={template.my_rating === stars}
