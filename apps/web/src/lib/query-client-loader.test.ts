@@ -1,14 +1,21 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { queryClient } from './query-client';
-import {
-  loadedQueryClient,
-  loadQueryClient,
-  subscribeToQueryClient,
-  withQueryClient,
-} from './query-client-loader';
+
+/**
+ * The loader as a page would first meet it: the web files share one module registry (no isolation), and
+ * one that draws the app's routes has loaded the client already.
+ */
+async function freshLoader() {
+  vi.resetModules();
+  const loader = await import('./query-client-loader');
+  const { queryClient } = await import('./query-client');
+  return { ...loader, queryClient };
+}
 
 describe('the lazily loaded query client (issue 13 §1)', () => {
   it('loads the one app client once, tells its subscribers, and lets lazy parts wait for it', async () => {
+    const { loadedQueryClient, loadQueryClient, queryClient, subscribeToQueryClient, withQueryClient } =
+      await freshLoader();
+    expect(loadedQueryClient()).toBeNull();
     const listener = vi.fn();
     const unsubscribe = subscribeToQueryClient(listener);
     const first = loadQueryClient();
@@ -27,6 +34,7 @@ describe('the lazily loaded query client (issue 13 §1)', () => {
     afterEach(() => vi.unstubAllGlobals());
 
     it('starts loading a lazy part in a task of its own, once the browser gives it a turn', async () => {
+      const { withQueryClient } = await freshLoader();
       const turns: (() => void)[] = [];
       vi.stubGlobal('scheduler', { yield: () => new Promise<void>((resolve) => turns.push(resolve)) });
       const load = vi.fn(async () => 'the page');
