@@ -38,4 +38,34 @@ describe('useFocusFirstError', () => {
     await waitFor(() => expect(screen.getByLabelText('Password name')).toHaveFocus());
     expect(screen.getByLabelText('Account name')).toHaveAttribute('aria-invalid', 'true');
   });
+
+  it('focuses a field the server refused through setFieldError (an unknown invitee)', async () => {
+    function InviteForm() {
+      const form = useFocusFirstError(
+        useForm<{ target: string }>({
+          initialValues: { target: 'nobody' },
+          enhanceGetInputProps: markInvalidFields,
+        }),
+      );
+      return (
+        <form
+          onSubmit={form.onSubmit(async () => {
+            await Promise.resolve();
+            form.setFieldError('target', 'No user with that username or email.');
+          })}
+          noValidate
+        >
+          <TextInput label="Username or email" {...form.getInputProps('target')} />
+          <button type="submit">Send Invitation</button>
+        </form>
+      );
+    }
+    render(
+      <MantineProvider env="test" theme={theme}>
+        <InviteForm />
+      </MantineProvider>,
+    );
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Send Invitation' }));
+    await waitFor(() => expect(screen.getByLabelText('Username or email')).toHaveFocus());
+  });
 });

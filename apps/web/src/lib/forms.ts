@@ -63,7 +63,7 @@ export function toastMissingRequired<Values>(
 /**
  * A refused submit takes the keyboard to the first field in error, in the order the form shows them, so a
  * screen reader reads its label, its invalid state and its message (left on the submit button, it said
- * nothing). Wraps `onSubmit`, for the form's own rules, and `setErrors`, for the server's field errors:
+ * nothing). Wraps `onSubmit`, for the form's own rules, and `setErrors` and `setFieldError`, for the server's:
  * `const form = useFocusFirstError(useForm({ ... }))`.
  */
 export function useFocusFirstError<Values, TransformedValues>(
@@ -97,6 +97,10 @@ export function useFocusFirstError<Values, TransformedValues>(
     setErrors: (errors) => {
       form.setErrors(errors);
       if (typeof errors === 'function' || Object.keys(errors).length > 0) refocus();
+    },
+    setFieldError: (path, error) => {
+      form.setFieldError(path, error);
+      if (error) refocus();
     },
   };
 }
