@@ -5,6 +5,7 @@ import './app/global.css';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, createAppRouter } from './app/app';
+import { keepFocusThroughBusyButtons } from './lib/keep-focus-through-busy-buttons';
 import { startSessionEarly } from './lib/session';
 
 const container = document.getElementById('root');
@@ -12,6 +13,7 @@ if (!container) throw new Error('The page has no #root element to mount Haversac
 
 // The current user is asked for now, while React draws the first screen (issue 13 §1).
 startSessionEarly();
+keepFocusThroughBusyButtons();
 
 /** Lets the browser run what waits (input, painting) before the next step of the start-up. */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
