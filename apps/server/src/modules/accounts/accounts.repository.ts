@@ -58,6 +58,25 @@ export const accountsRepository = {
     return row;
   },
 
+  /**
+   * Sets the password only if it is still the one the caller checked: of two changes racing from the same
+   * current password, the second finds it gone and is refused instead of silently winning.
+   */
+  async replacePasswordHash(
+    db: Executor,
+    id: string,
+    checkedHash: string,
+    passwordHash: string,
+  ): Promise<boolean> {
+    const rows = await db
+      .update(users)
+      .set({ passwordHash, updatedAt: new Date() })
+      .where(and(eq(users.id, id), eq(users.passwordHash, checkedHash)))
+      .returning({ id: users.id });
+    if (rows.length > 0) userWritten(id);
+    return rows.length > 0;
+  },
+
   async createSession(db: Executor, values: { userId: string; userAgent?: string; ipAddress?: string }) {
     const [row] = await db.insert(authSessions).values(values).returning();
     if (!row) throw new Error('insert auth_sessions returned nothing');

@@ -472,7 +472,11 @@ export class AccountsService {
     await this.#assertCurrentPassword(auth.user, input.current_password);
     const passwordHash = await hashPassword(input.password);
     const ended = await this.#deps.db.transaction(async (tx) => {
-      await repo.updateUser(tx, auth.user.id, { passwordHash });
+      if (!(await repo.replacePasswordHash(tx, auth.user.id, auth.user.passwordHash, passwordHash))) {
+        throw AppError.validation([
+          { field: 'current_password', message: authMessages.currentPasswordWrong },
+        ]);
+      }
       return repo.revokeUserSessions(tx, auth.user.id, 'password_changed', { except: auth.sessionId });
     });
     this.#sessionsEnded(auth.user.id, ended);

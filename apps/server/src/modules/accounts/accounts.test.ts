@@ -619,4 +619,30 @@ describe('profile', () => {
     });
     expect(json<Envelope>(otherSession).error.code).toBe('REVOKED_TOKEN');
   });
+
+  it('lets only one of two racing changes from the same current password through', async () => {
+    const user = await createUser(ctx);
+    const change = (password: string) =>
+      ctx.app.inject({
+        method: 'PUT',
+        url: '/api/v1/users/me/password',
+        headers: user.auth,
+        payload: { current_password: defaultPassword, password, password_confirmation: password },
+      });
+    const answers = await Promise.all([change('Racing111'), change('Racing222')]);
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses.toSorted()).toEqual([200, 422]);
+    const refused = answers.find((answer) => answer.statusCode === 422);
+    expect(json<Envelope>(refused as (typeof answers)[number]).error.details).toEqual([
+      { field: 'current_password', message: authMessages.currentPasswordWrong },
+    ]);
+    const winner = statuses[0] === 200 ? 'Racing111' : 'Racing222';
+    const loser = winner === 'Racing111' ? 'Racing222' : 'Racing111';
+    expect((await post('/api/v1/auth/login', { email: user.user.email, password: winner })).statusCode).toBe(
+      200,
+    );
+    expect((await post('/api/v1/auth/login', { email: user.user.email, password: loser })).statusCode).toBe(
+      401,
+    );
+  });
 });
