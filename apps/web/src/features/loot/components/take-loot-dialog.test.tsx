@@ -1,0 +1,42 @@
+import type { Character } from '@haversack/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { buildContainer, buildItem, renderWithProviders } from '../../inventory/test/inventory-fixtures';
+import { buildLootInstance } from '../test/loot-fixtures';
+import type { LootTaker } from './loot-instance-taker';
+import { TakeLootDialog } from './take-loot-dialog';
+
+const aria = { id: 'character-1', name: 'Aria', is_owner: true } as Character;
+
+function takerWith(characters: Character[]): LootTaker {
+  return {
+    isPending: false,
+    isError: false,
+    characters,
+    containers: characters.length > 0 ? [buildContainer()] : [],
+  };
+}
+
+function renderDialog(kind: 'take' | 'claim', taker: LootTaker) {
+  const stack = buildItem({ id: 'loot-rope', name: 'Rope', quantity: 2 });
+  const loot = buildLootInstance({ is_revealed: true, can_take: true });
+  const withRope = { ...loot, container: { ...loot.container, item_instances: [stack] } };
+  return renderWithProviders(
+    <TakeLootDialog loot={withRope} pick={{ kind, item: stack }} taker={taker} onClose={() => undefined} />,
+  );
+}
+
+describe('TakeLootDialog', () => {
+  it('gives the focus to the button that takes, once it can be pressed', async () => {
+    renderDialog('take', takerWith([aria]));
+    const dialog = await screen.findByRole('dialog', { name: 'Take Rope' });
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Take 2' })).toHaveFocus());
+  });
+
+  it('keeps the focus inside the dialog when nobody can claim, not behind a disabled button', async () => {
+    renderDialog('claim', takerWith([]));
+    const dialog = await screen.findByRole('dialog', { name: 'Claim Rope' });
+    expect(within(dialog).getByRole('button', { name: 'Claim' })).toBeDisabled();
+    await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true));
+  });
+});
