@@ -138,6 +138,7 @@ export class AccountsService {
    * account), shaped as the password sign-in answers, so the web app stores it the same way.
    */
   async signInVerified(user: UserRow, client: ClientInfo): Promise<AuthSession> {
+    if (user.suspendedAt) throw new AppError('ACCOUNT_SUSPENDED');
     const tokens = await this.#deps.db.transaction((tx) => this.#startSession(tx, user.id, client));
     return { ...tokens, user: await this.userJson(user) };
   }

@@ -97,6 +97,8 @@ export class ApiTokensService {
     const { token, user } = found;
     const now = this.now();
     if (token.revokedAt) throw new AppError('REVOKED_TOKEN', apiTokenMessages.revoked);
+    // Suspension ends every way in (docs/decisions.md); the token is kept for a lifted suspension.
+    if (user.suspendedAt) throw new AppError('ACCOUNT_SUSPENDED');
     if (token.expiresAt && token.expiresAt <= now)
       throw new AppError('EXPIRED_TOKEN', apiTokenMessages.expired);
     await this.entitlements.requireFeature(this.db, user.id, 'api_access');

@@ -9,6 +9,7 @@ import { apiTokens } from '../../db/schema/api-tokens.js';
 import { transactions } from '../../db/schema/inventory.js';
 import { authPlugin } from '../../plugins/auth.js';
 import { errorHandlerPlugin } from '../../plugins/error-handler.js';
+import { createAdmin } from '../../test/admin.js';
 import {
   createCharacter,
   createTemplate,
@@ -256,6 +257,30 @@ describe('personal API tokens (issue 16 §5)', () => {
     ).data.map((t) => t.id);
     expect(ids).not.toContain(doomed.id);
     expect((await callApi(ctx, 'DELETE', `/users/me/api_tokens/${doomed.id}`, user)).statusCode).toBe(404);
+  });
+
+  it('is refused while its owner is suspended, and works again once the suspension is lifted', async () => {
+    const admin = await createAdmin(ctx);
+    const user = await payingUser();
+    const { token } = await createToken(user, { scope: 'read_write' });
+    expect((await callApi(ctx, 'GET', '/auth/me', bearer(token))).statusCode).toBe(200);
+    const suspend = await callApi(ctx, 'POST', `/admin/users/${user.user.id}/suspend`, admin.adminAuth, {
+      reason: 'spam',
+    });
+    expect(suspend.statusCode).toBe(200);
+    for (const [method, url, payload] of [
+      ['GET', '/auth/me', undefined],
+      ['POST', '/characters', { character: { name: 'After suspension' } }],
+    ] as const) {
+      const refused = await callApi(ctx, method, url, bearer(token), payload);
+      expect(refused.statusCode, url).toBe(403);
+      expect(errorOf(refused).code).toBe('ACCOUNT_SUSPENDED');
+    }
+    const characters = await callApi(ctx, 'GET', '/characters', user);
+    expect(characters.statusCode).toBe(401);
+    const lift = await callApi(ctx, 'POST', `/admin/users/${user.user.id}/unsuspend`, admin.adminAuth, {});
+    expect(lift.statusCode).toBe(200);
+    expect((await callApi(ctx, 'GET', '/auth/me', bearer(token))).statusCode).toBe(200);
   });
 
   it("cannot revoke someone else's token", async () => {

@@ -240,6 +240,27 @@ describe('signing in with Discord', () => {
   });
 });
 
+describe('a suspended account', () => {
+  it('cannot sign in with Discord, and can again once the suspension is lifted', async () => {
+    const who = discordUser();
+    const first = await signInWithDiscord(who);
+    expect(first.statusCode).toBe(200);
+    const userId = body(first).data.session.user.id;
+    await ctx.database.db
+      .update(users)
+      .set({ suspendedAt: new Date(), suspendedReason: 'test' })
+      .where(eq(users.id, userId));
+    const refused = await signInWithDiscord(who);
+    expect(refused.statusCode).toBe(403);
+    expect(body(refused).error.code).toBe('ACCOUNT_SUSPENDED');
+    await ctx.database.db
+      .update(users)
+      .set({ suspendedAt: null, suspendedReason: null })
+      .where(eq(users.id, userId));
+    expect((await signInWithDiscord(who)).statusCode).toBe(200);
+  });
+});
+
 describe('every failure of the flow ends on a clear message', () => {
   it('refuses a state that does not match the cookie', async () => {
     const started = await start('login');

@@ -1,4 +1,5 @@
 import {
+  accountSuspendedMessage,
   type Character,
   characterListQuerySchema,
   type ItemInstance,
@@ -147,6 +148,7 @@ export class DiscordInteractionsService {
         `Link your Discord account to Haversack first: open ${this.#deps.appUrl}/profile and choose "Link Discord".`,
       );
     }
+    if (linked.user.suspendedAt) throw new CommandRefusal(accountSuspendedMessage);
     return linked.user;
   }
 

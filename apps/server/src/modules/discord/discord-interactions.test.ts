@@ -1,7 +1,8 @@
 import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
-import { inventoryMessages } from '@haversack/contracts';
+import { accountSuspendedMessage, inventoryMessages } from '@haversack/contracts';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { users } from '../../db/schema/accounts.js';
 import { discordChannelBindings } from '../../db/schema/discord.js';
 import { transactions } from '../../db/schema/inventory.js';
 import { currentChangeSource } from '../../lib/change-source.js';
@@ -241,6 +242,21 @@ describe('/bind', () => {
     });
     expect(stranger.data.content).toContain('Link your Discord account to Haversack first');
     expect(stranger.data.flags).toBe(64);
+  });
+
+  it('refuses every command of a suspended user', async () => {
+    const { ids, channelId } = await boundTable();
+    expect((await command(ids.pip, 'inventory', [], { channelId })).data.content).not.toBe(
+      accountSuspendedMessage,
+    );
+    const pip = await discordRepository.userOfDiscordId(ctx.database.db, ids.pip);
+    await ctx.database.db
+      .update(users)
+      .set({ suspendedAt: new Date(), suspendedReason: 'test' })
+      .where(eq(users.id, String(pip?.user.id)));
+    const refused = await command(ids.pip, 'inventory', [], { channelId });
+    expect(refused.data.content).toBe(accountSuspendedMessage);
+    expect(refused.data.flags).toBe(64);
   });
 
   it("does not let another party's GM take over a bound channel", async () => {
