@@ -65,13 +65,18 @@ export const accountsRepository = {
   async replacePasswordHash(
     db: Executor,
     id: string,
-    checkedHash: string,
+    checkedHash: string | null,
     passwordHash: string,
   ): Promise<boolean> {
     const rows = await db
       .update(users)
       .set({ passwordHash, updatedAt: new Date() })
-      .where(and(eq(users.id, id), eq(users.passwordHash, checkedHash)))
+      .where(
+        and(
+          eq(users.id, id),
+          checkedHash === null ? isNull(users.passwordHash) : eq(users.passwordHash, checkedHash),
+        ),
+      )
       .returning({ id: users.id });
     if (rows.length > 0) userWritten(id);
     return rows.length > 0;
