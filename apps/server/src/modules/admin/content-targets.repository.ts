@@ -17,6 +17,8 @@ export interface ContentTarget {
   /** Templates: their visibility; parties: 'public' or 'private' from the public flag. */
   visibility: string;
   isPublic: boolean;
+  /** Haversack's own catalogue (coins, SRD items, the system shops and loot): never moderated away. */
+  isSystem: boolean;
 }
 
 const templateTables = {
@@ -43,7 +45,7 @@ export const contentTargetsRepository = {
         .leftJoin(users, eq(users.id, parties.gameMasterId))
         .where(eq(parties.id, id))
         .limit(1);
-      return row && { type, id, ...row, visibility: row.isPublic ? 'public' : 'private' };
+      return row && { type, id, ...row, visibility: row.isPublic ? 'public' : 'private', isSystem: false };
     }
     const table = templateTables[type];
     const deleted = type === 'item_template' ? isNull(itemTemplates.deletedAt) : undefined;
@@ -53,12 +55,15 @@ export const contentTargetsRepository = {
         ownerId: table.creatorId,
         ownerEmail: users.email,
         visibility: table.visibility,
+        systemKey: table.systemKey,
       })
       .from(table)
       .leftJoin(users, eq(users.id, table.creatorId))
       .where(and(eq(table.id, id), deleted))
       .limit(1);
-    return row && { type, id, ...row, isPublic: row.visibility === 'public' };
+    if (!row) return undefined;
+    const { systemKey, ...rest } = row;
+    return { type, id, ...rest, isPublic: row.visibility === 'public', isSystem: systemKey !== null };
   },
 
   /** Takes it out of public view; answers what it was, or undefined when it is gone. */

@@ -7,6 +7,9 @@ import type { AuditLog } from './audit-log.js';
 import { contentTargetsRepository } from './content-targets.repository.js';
 import { type ContentReportRow, moderationRepository } from './moderation.repository.js';
 
+const catalogueNotReportable =
+  "This is part of Haversack's own catalogue, which cannot be reported or unpublished.";
+
 function toReportJson(row: ContentReportRow): Report {
   return {
     id: row.id,
@@ -34,6 +37,7 @@ export class ModerationService {
   async report(auth: AuthenticatedUser, body: CreateReportBody): Promise<Report> {
     const target = await contentTargetsRepository.find(this.#db, body.target_type, body.target_id);
     if (!target?.isPublic) throw AppError.notFound();
+    if (target.isSystem) throw AppError.validation([{ field: 'target_id', message: catalogueNotReportable }]);
     const row = await moderationRepository.insertOpen(this.#db, {
       reporterId: auth.user.id,
       targetType: body.target_type,
@@ -107,6 +111,10 @@ export class ModerationService {
       const report = await moderationRepository.findForUpdate(tx, reportId);
       if (!report) throw AppError.notFound('That report could not be found.');
       if (report.status !== 'open') throw new AppError('CONFLICT', 'That report has already been handled.');
+      const target = await contentTargetsRepository.find(tx, report.targetType, report.targetId);
+      if (!target) throw AppError.notFound('The reported content no longer exists; dismiss the report.');
+      // A report made before this rule: unpublishing a coin would take it from every inventory's reach.
+      if (target.isSystem) throw new AppError('CONFLICT', `${catalogueNotReportable} Dismiss the report.`);
       const before = await contentTargetsRepository.makePrivate(tx, report.targetType, report.targetId);
       if (!before) throw AppError.notFound('The reported content no longer exists; dismiss the report.');
       const open = await moderationRepository.openOnTarget(tx, report.targetType, report.targetId);

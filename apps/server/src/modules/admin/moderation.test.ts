@@ -6,6 +6,7 @@ import { createAdmin, type SignedInAdmin } from '../../test/admin.js';
 import { createParty, createTemplate, createUser, type SignedInUser } from '../../test/factories.js';
 import { buildTestApp, callApi, json, type TestContext } from '../../test/helper.js';
 import { auditLogRepository } from './audit-log.repository.js';
+import { moderationRepository } from './moderation.repository.js';
 
 let ctx: TestContext;
 let admin: SignedInAdmin;
@@ -69,6 +70,30 @@ describe('POST /reports', () => {
     const blank = await report(reporter, 'party', party.id, '  ');
     expect(blank.statusCode).toBe(422);
     expect(codeOf(blank)).toBe('VALIDATION_ERROR');
+  });
+
+  it("refuses a report on Haversack's own catalogue, and staff cannot unpublish one made before", async () => {
+    const [gold] = await ctx.database.db
+      .select()
+      .from(itemTemplates)
+      .where(eq(itemTemplates.systemKey, 'coin:gp'));
+    if (!gold) throw new Error('the seed has no gold piece');
+    const refused = await report(reporter, 'item_template', gold.id, 'spam');
+    expect(refused.statusCode).toBe(422);
+    expect(codeOf(refused)).toBe('VALIDATION_ERROR');
+
+    const earlier = await moderationRepository.insertOpen(ctx.database.db, {
+      reporterId: reporter.user.id,
+      targetType: 'item_template',
+      targetId: gold.id,
+      reason: 'spam',
+    });
+    const unpublish = await callApi(ctx, 'POST', `/admin/reports/${earlier?.id}/unpublish`, admin.adminAuth);
+    expect(unpublish.statusCode).toBe(409);
+    const [after] = await ctx.database.db.select().from(itemTemplates).where(eq(itemTemplates.id, gold.id));
+    expect(after?.visibility).toBe('public');
+    const dismissed = await callApi(ctx, 'POST', `/admin/reports/${earlier?.id}/dismiss`, admin.adminAuth);
+    expect(dismissed.statusCode).toBe(200);
   });
 
   it('is rate-limited per user', async () => {
