@@ -11,6 +11,8 @@ export const characterMessages = {
   notYourCharacter: 'You can only assign your own characters.',
   notPartyMember: 'You must be a member of that party to bring a character into it.',
   archivedParty: 'That party is archived.',
+  carriesItemsIntoGmOnlyParty:
+    'Only the GM adds items in that party, and this character carries some: empty its containers first, or ask the GM to let members add items while it joins.',
 } as const;
 
 /** spec/02 §5 Character create: the defaults. */

@@ -46,6 +46,8 @@ export const partyMessages = {
   invitationGone: 'This invitation is no longer open.',
   inviteTarget: 'Enter a username or an email address',
   conjuringGmOnly: 'Only the GM can add items from the marketplace in this party.',
+  valueRaiseGmOnly: "Only the GM can raise an item's value in this party.",
+  importGmOnly: 'Only the GM can bring items into this party from outside it.',
 } as const;
 
 const trimmed = (max: number) => text().trim().max(max);

@@ -4,6 +4,7 @@ import type { Executor } from '../../db/client.js';
 import { users } from '../../db/schema/accounts.js';
 import { characters } from '../../db/schema/characters.js';
 import { containers } from '../../db/schema/inventory.js';
+import { itemInstances } from '../../db/schema/items.js';
 import { parties } from '../../db/schema/parties.js';
 
 export type CharacterRow = typeof characters.$inferSelect;
@@ -84,6 +85,17 @@ export const charactersRepository = {
       .returning();
     if (!row) throw new Error(`character ${id} vanished during update`);
     return row;
+  },
+
+  /** Whether any of the character's containers holds an item (coins included). */
+  async holdsItems(db: Executor, id: string): Promise<boolean> {
+    const [row] = await db
+      .select({ id: itemInstances.id })
+      .from(itemInstances)
+      .innerJoin(containers, eq(containers.id, itemInstances.containerId))
+      .where(eq(containers.characterId, id))
+      .limit(1);
+    return row !== undefined;
   },
 
   async delete(db: Executor, id: string) {

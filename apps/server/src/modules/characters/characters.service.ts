@@ -15,6 +15,7 @@ import { containers } from '../../db/schema/inventory.js';
 import { AppError } from '../../lib/app-error.js';
 import type { EventBus } from '../../realtime/event-bus.js';
 import { containersRepository } from '../containers/containers.repository.js';
+import { assertMayConjure } from '../inventory/conjuring-policy.js';
 import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
 import { partyActivityEvents } from '../ledger/ledger-events.js';
 import { partiesRepository } from '../parties/parties.repository.js';
@@ -194,7 +195,7 @@ export class CharactersService {
   /** spec/02 §5 defaults; DESIGN §4: the primary container is made in the same transaction. */
   async create(actor: Actor, form: CharacterForm): Promise<Character> {
     const created = await this.db.transaction(async (tx) => {
-      const partyId = form.party_id ? await this.#assertAssignable(tx, actor.id, form.party_id) : null;
+      const partyId = form.party_id ? (await this.#assertAssignable(tx, actor.id, form.party_id)).id : null;
       // A patronage in the target party may lift the limit (DESIGN §5).
       await this.entitlements.requireLimit(tx, actor.id, 'characters', 1, partyId ? { partyId } : {});
       const character = await repo.insert(tx, {
@@ -260,7 +261,20 @@ export class CharactersService {
         if (changes.party_id && character.partyId) {
           throw new AppError('CONFLICT', 'This character is already in a party: remove it there first.');
         }
-        partyId = changes.party_id ? await this.#assertAssignable(tx, actor.id, changes.party_id) : null;
+        const party = changes.party_id ? await this.#assertAssignable(tx, actor.id, changes.party_id) : null;
+        // Its gear would be new to the party: where only the GM adds items, it cannot come in with any.
+        if (party && (await repo.holdsItems(tx, id))) {
+          await assertMayConjure(
+            tx,
+            actor.id,
+            { party },
+            () =>
+              new AppError('FORBIDDEN', characterMessages.carriesItemsIntoGmOnlyParty, {
+                details: [{ field: 'party_id', message: characterMessages.carriesItemsIntoGmOnlyParty }],
+              }),
+          );
+        }
+        partyId = party?.id ?? null;
       }
       await repo.update(tx, id, {
         ...(changes.name !== undefined ? { name: changes.name } : {}),
@@ -362,7 +376,7 @@ export class CharactersService {
   }
 
   /** spec/02 §6: only your own characters, only into a party you belong to that is not archived. */
-  async #assertAssignable(tx: Executor, userId: string, partyId: string): Promise<string> {
+  async #assertAssignable(tx: Executor, userId: string, partyId: string) {
     const party = await partiesRepository.findParty(tx, partyId);
     const membership = party ? await partiesRepository.membership(tx, partyId, userId) : undefined;
     if (!party || !membership) {
@@ -375,6 +389,6 @@ export class CharactersService {
         details: [{ field: 'party_id', message: characterMessages.archivedParty }],
       });
     }
-    return party.id;
+    return party;
   }
 }

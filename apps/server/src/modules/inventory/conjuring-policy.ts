@@ -8,14 +8,16 @@ import type { ContainerContext } from './inventory.repository.js';
 
 /**
  * Issue 12 party rule: when a party's `item_conjuring` is 'gm_only', only its Game Master creates items
- * from nothing (marketplace adds, or raising a stack's quantity) in the party's containers and its
- * characters'. A character outside any party is its owner's business. Loot, shops and transfers move or
- * pay for what already exists, so they do not pass here.
+ * from nothing in the party's containers and its characters': marketplace adds, raising a stack's
+ * quantity or its value (a shop pays that value out in coins), and bringing items in from outside the
+ * party (made where the rule does not reach: a character in no party). A character outside any party is
+ * its owner's business. Loot, shops and transfers within the party move or pay for what already exists.
  */
 export async function assertMayConjure(
   db: Executor,
   actorId: string,
   context: Pick<ContainerContext, 'party'>,
+  refusal: () => AppError = () => new AppError('FORBIDDEN', partyMessages.conjuringGmOnly),
 ): Promise<void> {
   const party = context.party;
   if (!party || party.gameMasterId === actorId) return;
@@ -27,5 +29,5 @@ export async function assertMayConjure(
   if (row?.rule !== 'gm_only') return;
   const membership = await partiesRepository.membership(db, party.id, actorId);
   if (membership?.role === 'gm') return;
-  throw new AppError('FORBIDDEN', partyMessages.conjuringGmOnly);
+  throw refusal();
 }

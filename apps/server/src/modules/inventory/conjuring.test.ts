@@ -1,4 +1,4 @@
-import { partyMessages } from '@haversack/contracts';
+import { characterMessages, partyMessages } from '@haversack/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { itemInstances } from '../../db/schema/items.js';
@@ -7,6 +7,7 @@ import {
   createCharacter,
   createMember,
   createParty,
+  createTemplate,
   createUser,
   type SignedInUser,
   upgrade,
@@ -110,6 +111,86 @@ describe('party rule for conjuring items (issue 12)', () => {
     });
     expect(lowered.statusCode).toBe(200);
     expect((await stacksIn(backpack))[0]?.quantity).toBe(4);
+  });
+
+  it('refuses a player raising an item’s value in a GM-only party (a shop would pay it out), not lowering it', async () => {
+    const { gm, party, player, backpack } = await table('free');
+    const gem = await createTemplate(ctx, { name: 'Gem', baseValue: 10, currency: 'gp', stackSize: 0 });
+    await call('POST', '/item_instances', player, {
+      item_template_id: gem.id,
+      container_id: backpack,
+      quantity: 4,
+    });
+    const [stack] = await stacksIn(backpack);
+    await call('PATCH', `/parties/${party.id}`, gm, { party: { item_conjuring: 'gm_only' } });
+    for (const instance_data of [{ value_override: 2000 }, { value_override: 10, currency_override: 'pp' }]) {
+      const raised = await call('PATCH', `/item_instances/${stack?.id}`, player, {
+        item_instance: { instance_data },
+      });
+      expect(raised.statusCode).toBe(403);
+      expect(body(raised).error.message).toBe(partyMessages.valueRaiseGmOnly);
+    }
+    expect((await stacksIn(backpack))[0]?.instanceData).toEqual({});
+    const lowered = await call('PATCH', `/item_instances/${stack?.id}`, player, {
+      item_instance: { instance_data: { value_override: 5 } },
+    });
+    expect(lowered.statusCode).toBe(200);
+    const byGm = await call('PATCH', `/item_instances/${stack?.id}`, gm, {
+      item_instance: { instance_data: { value_override: 50 } },
+    });
+    expect(byGm.statusCode).toBe(200);
+  });
+
+  it('refuses a player bringing items into a GM-only party from a character outside it', async () => {
+    const { gm, party, player, backpack } = await table('gm_only');
+    const mule = await createCharacter(ctx, player);
+    const muleBag = String(mule.primary_container_id);
+    expect((await addGold(player, muleBag, 500)).statusCode).toBe(201);
+    const [pile] = await stacksIn(muleBag);
+    const moved = await call('POST', '/containers/transfer', player, {
+      item_instance_id: pile?.id,
+      source_container_id: muleBag,
+      target_container_id: backpack,
+      quantity: 100,
+    });
+    expect(moved.statusCode).toBe(403);
+    expect(body(moved).error.message).toBe(partyMessages.importGmOnly);
+    expect(await stacksIn(backpack)).toHaveLength(0);
+    expect((await stacksIn(muleBag))[0]?.quantity).toBe(500);
+
+    // Nor can the mule join with its gold; empty, it may.
+    const joined = await call('PATCH', `/characters/${mule.id}`, player, {
+      character: { party_id: party.id },
+    });
+    expect(joined.statusCode).toBe(403);
+    expect(body(joined).error.message).toBe(characterMessages.carriesItemsIntoGmOnlyParty);
+    const empty = await createCharacter(ctx, player);
+    const emptyJoins = await call('PATCH', `/characters/${empty.id}`, player, {
+      character: { party_id: party.id },
+    });
+    expect(emptyJoins.statusCode).toBe(200);
+
+    // Out of the party is the player's business; within it, moves are free; the GM may bring items in.
+    const gmMule = await createCharacter(ctx, gm);
+    const gmBag = String(gmMule.primary_container_id);
+    await addGold(gm, gmBag, 10);
+    const [gmPile] = await stacksIn(gmBag);
+    const gmMoved = await call('POST', '/containers/transfer', gm, {
+      item_instance_id: gmPile?.id,
+      source_container_id: gmBag,
+      target_container_id: backpack,
+    });
+    expect(gmMoved.statusCode).toBe(200);
+  });
+
+  it('lets a character with items join a party where members may add items', async () => {
+    const { party, player } = await table('free');
+    const hero = await createCharacter(ctx, player);
+    await addGold(player, String(hero.primary_container_id), 5);
+    const joined = await call('PATCH', `/characters/${hero.id}`, player, {
+      character: { party_id: party.id },
+    });
+    expect(joined.statusCode).toBe(200);
   });
 
   it('lets only the GM change the rule, and shows it to every member', async () => {

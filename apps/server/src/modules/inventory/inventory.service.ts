@@ -23,6 +23,7 @@ import {
   MAX_STACK_QUANTITY,
   type ManualTransaction,
   manualEntryMessages,
+  partyMessages,
   planPayment,
   shopMessages,
   type TransactionType,
@@ -778,6 +779,17 @@ export class InventoryService {
       const quantity = changes.quantity ?? instance.quantity;
       // A bigger stack is new items too (gold from nothing), so the party's conjuring rule applies.
       if (quantity > instance.quantity) await assertMayConjure(tx, actor.id, located.context);
+      const before = effectiveFacts(templateFacts(template), instance.instanceData);
+      const after = effectiveFacts(templateFacts(template), instanceData);
+      // So is a dearer item: a shop buys it back at its value, in coins.
+      if (after.valueCp > before.valueCp) {
+        await assertMayConjure(
+          tx,
+          actor.id,
+          located.context,
+          () => new AppError('FORBIDDEN', partyMessages.valueRaiseGmOnly),
+        );
+      }
       if (template.stackSize > 0 && quantity > template.stackSize) {
         throw AppError.validation([
           {
@@ -792,8 +804,6 @@ export class InventoryService {
         instanceData,
         quantity,
       );
-      const before = effectiveFacts(templateFacts(template), instance.instanceData);
-      const after = effectiveFacts(templateFacts(template), instanceData);
       const addedWeight = after.weight * quantity - before.weight * instance.quantity;
       await this.#assertFits(tx, located.context, { weight: Math.max(0, addedWeight), slots: 0 });
       await repo.updateInstance(tx, instance.id, {
@@ -1186,6 +1196,15 @@ export class InventoryService {
     if (!target) throw AppError.notFound('Container not found.');
     policy.assertCanAct(source.access);
     policy.assertCanAct(target.access);
+    // Items from outside a party are new to it, as if conjured there.
+    if (target.context.party && target.context.party.id !== source.context.party?.id) {
+      await assertMayConjure(
+        tx,
+        actor.id,
+        target.context,
+        () => new AppError('FORBIDDEN', partyMessages.importGmOnly),
+      );
+    }
     const partyInvolved = !source.context.character || !target.context.character;
     const scope = partyInvolved ? 'party' : 'personal';
     const partyId = target.context.party?.id ?? source.context.party?.id ?? null;
