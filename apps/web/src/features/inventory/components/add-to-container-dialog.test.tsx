@@ -133,6 +133,36 @@ describe('Add to container: a party stash (the GM without a character keeps thin
   });
 });
 
+describe('Add to container: both reasons at once', () => {
+  it('tells a free player in a GM-only party why their bag and why the stash are closed', async () => {
+    const stash = buildPartyStash({ id: 'party-1', name: 'The Copper Road' });
+    mockFetch(({ url, init }) => {
+      if (url.includes('/characters?'))
+        return success([buildCharacter({ id: 'character-party', name: 'Aria', party_id: 'party-1' })]);
+      if (url.startsWith('/api/v1/parties?'))
+        return success([
+          buildParty({ id: 'party-1', name: 'The Copper Road', user_role: 'player', is_member: true }),
+        ]);
+      if (url.includes('/characters/character-party/containers')) return success([partyBag]);
+      if (url.includes('/parties/party-1/containers')) return success([stash]);
+      if (url.includes('/parties/party-1'))
+        return success(buildParty({ id: 'party-1', item_conjuring: 'gm_only', is_gm: false }));
+      if (url === '/api/v1/subscription/check_feature' && init.method === 'POST')
+        return success({ allowed: false, feature: 'party_collaboration' });
+      return success({});
+    });
+    renderWithProviders(<AddToContainerDialog template={rope} onClose={() => {}} />);
+    const select = await screen.findByRole('combobox', { name: 'Container' });
+    await waitFor(() =>
+      expect(select).toHaveAccessibleDescription(
+        `Party collaboration is not included in your plan: a party’s stash is out of reach. ${partyMessages.conjuringGmOnly}`,
+      ),
+    );
+    expect(select).toHaveAttribute('placeholder', 'None you can add to');
+    expect(screen.getByRole('button', { name: 'Add to Container' })).toBeDisabled();
+  });
+});
+
 describe('Add to container: a refused add', () => {
   /**
    * A browser takes focus away from a button that becomes disabled (the pending submit) and leaves it on the

@@ -41,6 +41,16 @@ export function AddToContainerDialog({
   const refusal = (c: (typeof containers)[number]) =>
     planLocked.has(c.id) ? partyCollaborationLocked : conjuringRefusal(c);
   const allowed = containers.filter((c) => refusal(c) === null);
+  // Every reason a container is closed, each once: a player may meet both (their own bag in a GM-only
+  // party, the party's stash beyond their plan), and one must not hide the other.
+  const reasons = [
+    containers.some((c) => planLocked.has(c.id))
+      ? `${partyCollaborationLocked}: a party’s stash is out of reach.`
+      : null,
+    containers.some((c) => !planLocked.has(c.id) && conjuringRefusal(c) !== null)
+      ? partyMessages.conjuringGmOnly
+      : null,
+  ].filter((reason) => reason !== null);
   const [target, setTarget] = useState<string | null>(null);
   const [quantity, setQuantity] = useState<number | string>(1);
   const add = useAddFromMarket({ showsRefusal: true });
@@ -92,7 +102,13 @@ export function AddToContainerDialog({
           ) : (
             <Select
               label="Container"
-              placeholder={loading ? 'Loading your containers...' : 'Please select a destination'}
+              placeholder={
+                loading
+                  ? 'Loading your containers...'
+                  : allowed.length === 0
+                    ? 'None you can add to'
+                    : 'Please select a destination'
+              }
               data={containers.map((c) => ({
                 value: c.id,
                 label: planLocked.has(c.id)
@@ -102,13 +118,7 @@ export function AddToContainerDialog({
                     : sourceOptionLabel(c),
                 disabled: refusal(c) !== null,
               }))}
-              description={
-                containers.some((c) => planLocked.has(c.id))
-                  ? `${partyCollaborationLocked}: a party’s stash is out of reach.`
-                  : allowed.length < containers.length
-                    ? partyMessages.conjuringGmOnly
-                    : undefined
-              }
+              description={reasons.length > 0 ? reasons.join(' ') : undefined}
               value={target}
               onChange={setTarget}
               disabled={loading}
