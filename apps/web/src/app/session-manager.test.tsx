@@ -38,6 +38,22 @@ describe('SessionManager', () => {
     expect(tokenStorage.getAccessToken()).toBe('b');
   });
 
+  it('sees an address verified elsewhere when the tab comes back into view', async () => {
+    tokenStorage.setTokens(buildTokens());
+    let verified = false;
+    const fetchMock = mockFetch(() => success({ user: buildUser({ email_verified: verified }) }));
+    render(<SessionManager />);
+    await vi.waitFor(() => expect(useAuthStore.getState().isAuthenticated).toBe(true));
+    expect(useAuthStore.getState().user?.email_verified).toBe(false);
+    // The mailed link is followed on a phone; this tab is looked at again.
+    verified = true;
+    act(() => {
+      window.dispatchEvent(new Event('focus'));
+    });
+    await vi.waitFor(() => expect(useAuthStore.getState().user?.email_verified).toBe(true));
+    expect(fetchMock.mock.calls.filter(([url]) => String(url).endsWith('/auth/me'))).toHaveLength(2);
+  });
+
   it('logs out on the session-expired event', async () => {
     tokenStorage.setTokens(buildTokens());
     const fetchMock = mockFetch(({ url }) =>

@@ -1,7 +1,13 @@
 import { INACTIVITY_TIMEOUT_MS, TOKEN_CHECK_INTERVAL_MS } from '@haversack/contracts';
 import { useIdle } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
-import { initializeSession, refreshIfExpiring, signOut } from '../lib/session';
+import {
+  followUserOfOtherTabs,
+  initializeSession,
+  recheckUnverifiedUser,
+  refreshIfExpiring,
+  signOut,
+} from '../lib/session';
 import { onSessionExpired } from '../lib/session-events';
 import { useAuthStore } from '../stores/auth-store';
 
@@ -65,6 +71,22 @@ export function SessionManager() {
     void refreshIfExpiring();
     const timer = setInterval(() => void refreshIfExpiring(), TOKEN_CHECK_INTERVAL_MS);
     return () => clearInterval(timer);
+  }, [isAuthenticated]);
+
+  // The user changed elsewhere (another tab, or the verification link opened on another device).
+  useEffect(() => {
+    if (!isAuthenticated) return;
+    const stopFollowing = followUserOfOtherTabs();
+    const onReturn = () => {
+      if (document.visibilityState === 'visible') void recheckUnverifiedUser();
+    };
+    document.addEventListener('visibilitychange', onReturn);
+    window.addEventListener('focus', onReturn);
+    return () => {
+      stopFollowing();
+      document.removeEventListener('visibilitychange', onReturn);
+      window.removeEventListener('focus', onReturn);
+    };
   }, [isAuthenticated]);
 
   useEffect(

@@ -1,7 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import { useAuthStore } from '../stores/auth-store';
 import { authHeaderOf, buildTokens, buildUser, failure, mockFetch, success } from '../test/fixtures';
-import { initializeSession, signOut, startSessionEarly } from './session';
+import {
+  followUserOfOtherTabs,
+  initializeSession,
+  recheckUnverifiedUser,
+  signOut,
+  startSessionEarly,
+} from './session';
 import { tokenStorage } from './token-storage';
 
 describe('initializeSession (spec/01 §4 start-up)', () => {
@@ -95,5 +101,42 @@ describe('signOut', () => {
     expect(fetchMock.mock.calls[0]?.[1]?.method).toBe('DELETE');
     expect(tokenStorage.getAccessToken()).toBeNull();
     expect(useAuthStore.getState()).toMatchObject({ isAuthenticated: false, user: null });
+  });
+});
+
+describe('a user changed outside this tab', () => {
+  it('is adopted from another tab’s storage: the address verified there is verified here', async () => {
+    const unverified = buildUser({ email_verified: false });
+    tokenStorage.setTokens(buildTokens());
+    useAuthStore.setState({ isAuthenticated: true, isInitializing: false, user: unverified });
+    const stop = followUserOfOtherTabs();
+    try {
+      const verified = { ...unverified, email_verified: true };
+      // What the other tab's write looks like from here.
+      window.localStorage.setItem('user', JSON.stringify(verified));
+      window.dispatchEvent(new StorageEvent('storage', { key: 'user', newValue: JSON.stringify(verified) }));
+      await vi.waitFor(() => expect(useAuthStore.getState().user?.email_verified).toBe(true));
+
+      // Someone else's user (another account signed in there) is not taken.
+      const other = buildUser({ id: 'someone-else', email_verified: false });
+      window.localStorage.setItem('user', JSON.stringify(other));
+      window.dispatchEvent(new StorageEvent('storage', { key: 'user', newValue: JSON.stringify(other) }));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(useAuthStore.getState().user?.id).toBe(unverified.id);
+    } finally {
+      stop();
+    }
+  });
+
+  it('asks the server again about an unverified address, and only then', async () => {
+    const unverified = buildUser({ email_verified: false });
+    tokenStorage.setTokens(buildTokens());
+    useAuthStore.setState({ isAuthenticated: true, isInitializing: false, user: unverified });
+    const fetchMock = mockFetch(() => success({ user: { ...unverified, email_verified: true } }));
+    await recheckUnverifiedUser();
+    expect(fetchMock.mock.calls.map(([url]) => String(url))).toEqual(['/api/v1/auth/me']);
+    expect(useAuthStore.getState().user?.email_verified).toBe(true);
+    await recheckUnverifiedUser();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 });

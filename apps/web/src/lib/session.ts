@@ -10,7 +10,7 @@ import { loginRequest, logoutRequest, meRequest, registerRequest } from './auth-
 import { cableNeedsFreshToken } from './cable-status';
 import { isApiError, refreshSession } from './http-client';
 import { loadedQueryClient } from './query-client-loader';
-import { tokenExpiresWithin, tokenStorage } from './token-storage';
+import { storageKeys, tokenExpiresWithin, tokenStorage } from './token-storage';
 
 function errorMessage(error: unknown): string {
   if (isApiError(error)) return error.message;
@@ -146,6 +146,37 @@ export function adoptSession(session: AuthSession): User {
 /** Replace the signed-in user after a profile change or e-mail verification. */
 export function updateSessionUser(user: User): void {
   if (useAuthStore.getState().isAuthenticated) setSignedIn(user);
+}
+
+/**
+ * The signed-in user as another tab of this browser stores it (a profile saved there, the address verified
+ * by the mailed link opened there): this tab adopts it, so its banners and names follow without a reload.
+ */
+export function followUserOfOtherTabs(): () => void {
+  const fromOtherTab = (event: StorageEvent) => {
+    if (event.key !== storageKeys.user || !event.newValue) return;
+    void tokenStorage.getUser().then((stored) => {
+      const { isAuthenticated, user } = useAuthStore.getState();
+      if (stored && isAuthenticated && user?.id === stored.id) useAuthStore.setState({ user: stored });
+    });
+  };
+  window.addEventListener('storage', fromOtherTab);
+  return () => window.removeEventListener('storage', fromOtherTab);
+}
+
+/**
+ * Asks the server again about an address still unverified here: its link may have been followed in another
+ * browser or on a phone, which no storage event reaches. A failure changes nothing.
+ */
+export async function recheckUnverifiedUser(): Promise<void> {
+  const { isAuthenticated, user } = useAuthStore.getState();
+  if (!isAuthenticated || !user || user.email_verified) return;
+  try {
+    const fresh = await meRequest();
+    if (fresh.id === useAuthStore.getState().user?.id) updateSessionUser(fresh);
+  } catch {
+    // Asked again at the next return to the tab.
+  }
 }
 
 /**
