@@ -10,7 +10,7 @@ import { type DatabaseHandle, openPglite, openPostgres } from '../db/client.js';
 import { processStartTime } from '../db/data-dir-lock.js';
 import { users } from '../db/schema/accounts.js';
 import { auditLogs } from '../db/schema/admin.js';
-import { runAdminCommand } from './admin-command.js';
+import { adminUsage, runAdminCommand } from './admin-command.js';
 
 /**
  * The command works on the database the server would use: PGlite in DATA_DIR by default, PostgreSQL
@@ -120,6 +120,12 @@ describe('npm run admin', () => {
       ]),
     );
     expect(after.audit).toHaveLength(2);
+  });
+
+  it('answers help with its usage alone, without touching the database', async () => {
+    for (const ask of ['--help', '-h', 'help']) {
+      expect(await run([ask], {})).toEqual({ code: 0, out: adminUsage, err: '' });
+    }
   });
 
   it('says so when no account has the e-mail, and explains its usage', async () => {

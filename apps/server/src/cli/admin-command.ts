@@ -105,6 +105,11 @@ export async function runAdminCommand(
   output: CommandOutput,
   readStdin: () => Promise<string> = async () => '',
 ): Promise<number> {
+  // Asked for, the usage is the answer, not an error.
+  if (args.length === 1 && ['help', '--help', '-h'].includes(args[0] ?? '')) {
+    output.out(adminUsage);
+    return 0;
+  }
   const parsed = parse(args);
   if ('error' in parsed) {
     output.err(`haversack admin: ${parsed.error}`);
