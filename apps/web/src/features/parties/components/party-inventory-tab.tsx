@@ -43,7 +43,7 @@ function PartyContainersSection({ partyId }: { partyId: string }) {
           Party containers
         </Title>
         <Text size="sm" c="dimmed">
-          You can open the party's containers without a character of your own.
+          Without a character in this party you can still open each of its containers on its own page.
         </Text>
       </Stack>
       {containers.isPending ? (
