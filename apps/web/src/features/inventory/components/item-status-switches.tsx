@@ -8,6 +8,8 @@ import { isAttuned, isEquipped, useItemStatus } from '../hooks/use-item-status';
  */
 export function ItemStatusSwitches({ item }: { item: ItemInstance }) {
   const status = useItemStatus(item);
+  // Coins are carried, never worn or attuned.
+  if (item.item_template.coin !== null) return null;
   const attuned = isAttuned(item);
   const attunable = attuned || isAttunable(item.item_template);
   return (

@@ -182,6 +182,20 @@ describe('ItemTile equipment (issue 12 §5)', () => {
     expect(items).toEqual(['Equip', 'Give to...']);
   });
 
+  it('offers coins neither Equip nor Attune, only Give to...', async () => {
+    const user = userEvent.setup();
+    renderWithActions(
+      buildItem({
+        name: 'Gold piece',
+        quantity: 40,
+        item_template: { name: 'Gold piece', stack_size: 0, tags: ['currency'], metadata: {}, coin: 'gp' },
+      }),
+    );
+    await user.click(screen.getByRole('button', { name: 'More actions for Gold piece' }));
+    const items = (await screen.findAllByRole('menuitem')).map((item) => item.textContent);
+    expect(items).toEqual(['Give to...']);
+  });
+
   it('draws its menus on their first use only, and opens them on that first press', async () => {
     const user = userEvent.setup();
     renderWithActions();

@@ -455,9 +455,11 @@ function ItemActionsMenuMounted({
         </ActionIcon>
       </Menu.Target>
       <Menu.Dropdown>
-        <Menu.Item onClick={() => status.mutate({ is_equipped: !isEquipped(item) })}>
-          {isEquipped(item) ? 'Unequip' : 'Equip'}
-        </Menu.Item>
+        {item.item_template.coin === null ? (
+          <Menu.Item onClick={() => status.mutate({ is_equipped: !isEquipped(item) })}>
+            {isEquipped(item) ? 'Unequip' : 'Equip'}
+          </Menu.Item>
+        ) : null}
         {attuned || isAttunable(item.item_template) ? (
           <Menu.Item onClick={() => status.mutate({ is_attuned: !attuned })}>
             {attuned ? 'End attunement' : 'Attune'}
