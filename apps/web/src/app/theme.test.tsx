@@ -3,9 +3,14 @@ import {
   defaultCssVariablesResolver,
   MantineProvider,
   mergeMantineTheme,
+  NumberInput,
+  Radio,
+  Select,
+  Textarea,
+  TextInput,
   type VariantColorsResolverInput,
 } from '@mantine/core';
-import { render } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { contrastRatio } from './color-contrast';
 import { cssVariablesResolver, theme } from './theme';
@@ -100,5 +105,25 @@ describe('theme, reduced motion', () => {
     expect(merged.respectReducedMotion).toBe(true);
     render(<MantineProvider theme={theme}>{null}</MantineProvider>);
     expect(document.documentElement).toHaveAttribute('data-respect-reduced-motion', 'true');
+  });
+});
+
+describe('theme, required fields', () => {
+  it('marks no kind of field with an asterisk, so that no form marks some required fields and not others', () => {
+    render(
+      <MantineProvider env="test" theme={theme}>
+        <TextInput label="Name" required />
+        <Textarea label="Reason" required />
+        <NumberInput label="Quantity" required />
+        <Select label="Expires" data={['30 days']} required />
+        <Radio.Group label="Scope" required>
+          <Radio value="read" label="Read only" />
+        </Radio.Group>
+      </MantineProvider>,
+    );
+    for (const label of ['Name', 'Reason', 'Quantity', 'Expires', 'Scope']) {
+      expect(screen.getByText(label).closest('label, legend, div')?.textContent, label).not.toContain('*');
+    }
+    expect(screen.getByRole('textbox', { name: 'Name' })).toBeRequired();
   });
 });

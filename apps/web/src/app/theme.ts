@@ -54,6 +54,10 @@ export const theme = createTheme({
     // Every field of our forms is required, so an asterisk carries no information; the inputs keep
     // `required` for assistive technology, and labels stay exactly "Email", "Password", ...
     TextInput: { defaultProps: { withAsterisk: false } satisfies Partial<TextInputProps> },
+    // The same for every other kind of field, so that no form marks some required fields and not others.
+    Textarea: { defaultProps: { withAsterisk: false } },
+    NumberInput: { defaultProps: { withAsterisk: false } },
+    RadioGroup: { defaultProps: { withAsterisk: false } },
     // The show/hide switch is in the Tab order (Mantine leaves it out), so that keyboard users can check
     // what they typed too; it says whether the password is shown (aria-pressed).
     PasswordInput: {
@@ -64,7 +68,7 @@ export const theme = createTheme({
     },
     // Long choices ("Backpack (Nim Quickfingers) · 21% full · 3/20 slots") end in an ellipsis on a phone
     // instead of being cut mid-word.
-    Select: { styles: { input: { textOverflow: 'ellipsis' } } },
+    Select: { defaultProps: { withAsterisk: false }, styles: { input: { textOverflow: 'ellipsis' } } },
     // A long party name in a trail ("Shops / The Fellowship of …") wraps instead of widening the page.
     Breadcrumbs: {
       styles: {
