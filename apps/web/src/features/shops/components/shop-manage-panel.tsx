@@ -18,6 +18,7 @@ import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { isApiError } from '../../../lib/http-client';
 import { generalMessages, toast } from '../../../lib/toast';
+import { absoluteTime } from '../../activity/lib/relative-time';
 import {
   deleteShopInstance,
   invalidateShop,
@@ -92,9 +93,7 @@ export function ShopManagePanel({ shop }: { shop: ShopInstance }) {
       party_fund_allowed: partyFund,
       approval_threshold_cp: thresholdGp === '' ? null : Math.max(0, Math.round(Number(thresholdGp) * 100)),
     });
-  const nextRestock = schedule.data?.next_restock_at
-    ? new Date(schedule.data.next_restock_at).toLocaleString()
-    : null;
+  const nextRestock = schedule.data?.next_restock_at ? absoluteTime(schedule.data.next_restock_at) : null;
 
   return (
     <Stack gap="md" data-testid="shop-manage">
