@@ -219,7 +219,7 @@ export function DistributeLootDialog({
       <Stack gap="md">
         {characters.isPending ? (
           <Skeleton height={96} />
-        ) : characters.isError ? (
+        ) : characters.isError && !characters.data ? (
           <ErrorPanel
             title="Unable to load characters"
             message="The party's characters could not be loaded."

@@ -1,4 +1,4 @@
-import { formatStackValue, type LootInstance, lootMessages } from '@haversack/contracts';
+import { type LootInstance, lootMessages } from '@haversack/contracts';
 import {
   Badge,
   Button,
@@ -15,7 +15,7 @@ import { IconCoins, IconMapPin, IconSkull } from '@tabler/icons-react';
 import { type ReactNode, useId } from 'react';
 import { Link } from 'react-router';
 import { LootManageActions } from './loot-instance-actions';
-import { distributedLine, itemsCountLabel } from './loot-instance-format';
+import { distributedLine, itemUnits, lootContentsLabel } from './loot-instance-format';
 
 function Fact({ icon, label, children }: { icon: ReactNode; label: string; children: ReactNode }) {
   return (
@@ -97,8 +97,9 @@ export function LootCard({ loot, manageable }: { loot: LootInstance; manageable:
             <LootFacts loot={loot} />
             <Group gap={6} wrap="nowrap">
               <IconCoins size={14} aria-hidden="true" />
+              {/* Units of items from the stacks themselves: the server's items_count counts kinds, coins too. */}
               <Text size="sm" data-testid="loot-card-contents">
-                {itemsCountLabel(loot.items_count)} · {formatStackValue(loot.total_value_cp)}
+                {lootContentsLabel(itemUnits(loot.container.item_instances), loot.total_value_cp)}
               </Text>
             </Group>
             {distributed ? (

@@ -1,4 +1,11 @@
-import { type Currency, currencies, type DistributionMode, type LootInstance } from '@haversack/contracts';
+import {
+  type Currency,
+  currencies,
+  type DistributionMode,
+  formatStackValue,
+  type ItemInstance,
+  type LootInstance,
+} from '@haversack/contracts';
 
 /** DESIGN §4 distribution modes, as the GM chooses them. */
 export const distributionModeLabels: Record<DistributionMode, string> = {
@@ -43,9 +50,33 @@ export function formatCoins(purse: Partial<Record<Currency, number>>): string {
   return parts.length > 0 ? parts.join(' ') : 'no coins';
 }
 
-/** "1 item", "3 items". */
+/** "1 item", "3 items", "1,200 items". */
 export function itemsCountLabel(count: number): string {
-  return `${count} ${count === 1 ? 'item' : 'items'}`;
+  return `${count.toLocaleString('en-US')} ${count === 1 ? 'item' : 'items'}`;
+}
+
+/**
+ * How the loot screens count what a loot holds, as the Loot received summary and the share page do: items
+ * by the unit (a stack of 2 potions is 2 items), coins left out, since they show as worth instead.
+ */
+export function itemUnits(
+  stacks: readonly (Pick<ItemInstance, 'quantity'> & {
+    item_template: Pick<ItemInstance['item_template'], 'coin'>;
+  })[],
+): number {
+  return stacks.reduce((sum, stack) => (stack.item_template.coin === null ? sum + stack.quantity : sum), 0);
+}
+
+/**
+ * A loot's contents in one line: "4 items · 1,315 gp" (the worth counts the coins too), "190 gp" for coins
+ * alone (never "0 items" next to coins), "2 items" for unpriced items alone, "Empty" for nothing at all.
+ */
+export function lootContentsLabel(units: number, totalValueCp: number): string {
+  const parts = [
+    units > 0 ? itemsCountLabel(units) : null,
+    totalValueCp > 0 ? formatStackValue(totalValueCp) : null,
+  ].filter(Boolean);
+  return parts.length > 0 ? parts.join(' · ') : 'Empty';
 }
 
 /**

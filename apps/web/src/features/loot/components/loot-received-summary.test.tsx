@@ -38,7 +38,7 @@ describe('LootReceivedSummary', () => {
     expect(rows.map((r) => within(r).getByTestId('loot-received-value').textContent)).toEqual([
       '4 gp 1 cp',
       '102 gp',
-      '0 cp',
+      '0 gp',
     ]);
     expect(within(rows[0] as HTMLElement).getByText('Aria')).toBeInTheDocument();
     expect(within(rows[0] as HTMLElement).getByText('3 items · 4% of the most received')).toBeInTheDocument();
@@ -55,6 +55,30 @@ describe('LootReceivedSummary', () => {
     expect(within(card).queryByTestId('loot-received-none')).not.toBeInTheDocument();
   });
 
+  it('counts items apart from coins, never "0 items", and totals what every character received', async () => {
+    // The Sunken Chest: Pip claimed 2 Potions of Healing (one stack), Rook took 400 sp and 150 gp.
+    mockSummary(() =>
+      success([
+        { character_id: 'c-gm', name: 'Mara', value_cp: 0, items_count: 0 },
+        { character_id: 'c-pip', name: 'Pip Lightfoot', value_cp: 10_000, items_count: 2 },
+        { character_id: 'c-rook', name: 'Rook', value_cp: 19_000, items_count: 0 },
+      ]),
+    );
+    renderWithProviders(<LootReceivedSummary partyId="party-1" />);
+    const rows = await screen.findAllByTestId('loot-received-row');
+    expect(rows.map((r) => within(r).getByTestId('loot-received-value').textContent)).toEqual([
+      '0 gp',
+      '100 gp',
+      '190 gp',
+    ]);
+    const [mara, pip, rook] = rows as [HTMLElement, HTMLElement, HTMLElement];
+    expect(within(mara).getByText('0% of the most received')).toBeInTheDocument();
+    expect(within(pip).getByText('2 items · 53% of the most received')).toBeInTheDocument();
+    expect(within(rook).getByText('100% of the most received')).toBeInTheDocument();
+    expect(screen.getByTestId('loot-received')).not.toHaveTextContent(/0 items|0 cp/);
+    expect(screen.getByTestId('loot-received-total')).toHaveTextContent(/^Total 290 gp$/);
+  });
+
   it('says when nobody has received anything yet, and when the party has no characters', async () => {
     mockSummary(() =>
       success([
@@ -67,6 +91,7 @@ describe('LootReceivedSummary', () => {
       'Nobody has received any loot yet.',
     );
     expect(screen.getAllByTestId('loot-received-row')).toHaveLength(2);
+    expect(screen.getByTestId('loot-received-total')).toHaveTextContent(/^Total 0 gp$/);
     unmount();
 
     mockSummary(() => success([]));

@@ -1,10 +1,10 @@
-import type { LootSummaryEntry } from '@haversack/contracts';
+import { formatStackWorth, type LootSummaryEntry } from '@haversack/contracts';
 import { Card, Group, Progress, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { ErrorPanel } from '../../../components/error-panel';
 import { lootSummaryQuery } from '../api/loot-api';
-import { formatShareValue, itemsCountLabel } from './loot-instance-format';
+import { itemsCountLabel } from './loot-instance-format';
 
 /** How much of the largest amount received this is, 0–100 (everyone at 0: 0). */
 export function shareOfLargest(value: number, largest: number): number {
@@ -14,7 +14,15 @@ export function shareOfLargest(value: number, largest: number): number {
 
 function ReceivedRow({ entry, largest }: { entry: LootSummaryEntry; largest: number }) {
   const percent = shareOfLargest(entry.value_cp, largest);
-  const value = formatShareValue(entry.value_cp);
+  // To the copper, as shares of a split differ by coppers; nothing reads "0 gp", as totals do elsewhere.
+  const value = formatStackWorth(entry.value_cp);
+  // items_count leaves coins out (they are in the value): no "0 items" next to 190 gp of coins.
+  const line = [
+    entry.items_count > 0 ? itemsCountLabel(entry.items_count) : null,
+    `${percent}% of the most received`,
+  ]
+    .filter(Boolean)
+    .join(' · ');
   return (
     <Stack
       component="li"
@@ -38,7 +46,7 @@ function ReceivedRow({ entry, largest }: { entry: LootSummaryEntry; largest: num
         aria-label={`${entry.name}: ${percent}% of the most received`}
       />
       <Text size="xs" c="dimmed">
-        {itemsCountLabel(entry.items_count)} · {percent}% of the most received
+        {line}
       </Text>
     </Stack>
   );
@@ -64,7 +72,7 @@ export function LootReceivedSummary({ partyId }: { partyId: string }) {
           </Title>
           {query.isSuccess && entries.length > 0 ? (
             <Text size="sm" c="dimmed" data-testid="loot-received-total">
-              Total {formatShareValue(total)}
+              Total {formatStackWorth(total)}
             </Text>
           ) : null}
         </Group>
@@ -77,7 +85,7 @@ export function LootReceivedSummary({ partyId }: { partyId: string }) {
               </Stack>
             ))}
           </Stack>
-        ) : query.isError ? (
+        ) : query.isError && !query.data ? (
           <ErrorPanel
             title="Unable to Load Loot Received"
             message="Failed to load what each character has received. Please try again."

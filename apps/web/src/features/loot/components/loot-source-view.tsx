@@ -66,7 +66,7 @@ export function LootSourceView(props: LootSourceViewProps) {
   const loot = useQuery({ ...lootInstanceQuery(current ?? ''), enabled: current !== null });
 
   if (party.isPending) return <Skeleton height={44} data-testid="loot-source-loading" />;
-  if (party.isError) {
+  if (party.isError && !party.data) {
     return (
       <ErrorPanel
         title={lootLoadFailedTitle}
@@ -94,7 +94,7 @@ export function LootSourceView(props: LootSourceViewProps) {
         allowDeselect={false}
         comboboxProps={{ withinPortal: true }}
       />
-      {loot.isError ? (
+      {loot.isError && !loot.data ? (
         <ErrorPanel
           title={lootLoadFailedTitle}
           message={lootErrorMessage(loot.error, lootItemsLoadFailed)}

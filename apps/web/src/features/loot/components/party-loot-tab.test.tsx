@@ -6,7 +6,7 @@ import { useUiStore } from '../../../stores/ui-store';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { pageMeta } from '../../../test/party-fixtures';
 import { renderWithProviders } from '../../inventory/test/inventory-fixtures';
-import { buildLootInstance } from '../test/loot-fixtures';
+import { buildLootInstance, sunkenChestStacks } from '../test/loot-fixtures';
 import { PartyLootTab } from './party-loot-tab';
 
 type Loot = ReturnType<typeof buildLootInstance>;
@@ -76,7 +76,8 @@ describe('PartyLootTab', () => {
     expect(within(hoard).getByText('What the goblin boss kept under his throne.')).toBeInTheDocument();
     expect(within(hoard).getByText('Goblin boss')).toBeInTheDocument();
     expect(within(hoard).getByText('Under the throne')).toBeInTheDocument();
-    expect(within(hoard).getByTestId('loot-card-contents')).toHaveTextContent('1 item · 30 gp');
+    // Two longswords in one stack: 2 items.
+    expect(within(hoard).getByTestId('loot-card-contents')).toHaveTextContent('2 items · 30 gp');
     expect(within(hoard).getByRole('link', { name: /View Loot Contents/ })).toHaveAttribute(
       'href',
       '/loot/instances/loot-1',
@@ -93,6 +94,32 @@ describe('PartyLootTab', () => {
     expect(within(chest).getByTestId('loot-distributed')).toHaveTextContent(
       'Distributed · By value · Mar 5, 2026',
     );
+  });
+
+  it('counts items by the unit, leaves coins to the worth, and never says "0 items" next to coins', async () => {
+    const stacks = sunkenChestStacks();
+    const coinsOnly = stacks.filter((stack) => stack.item_template.coin !== null);
+    const loot = (id: string, name: string, items: typeof stacks) =>
+      buildLootInstance({
+        id,
+        name,
+        is_revealed: true,
+        container: { id: `container-${id}`, name, item_instances: items },
+        // What the server sends: kinds of stacks, coins included.
+        items_count: items.length,
+        total_value_cp: items.reduce((sum, stack) => sum + stack.value_cp * stack.quantity, 0),
+      });
+    mockLoot([
+      loot('loot-chest', 'Sunken Chest', stacks),
+      loot('loot-purse', 'Purse', coinsOnly),
+      loot('loot-empty', 'Picked Clean', []),
+    ]);
+    renderWithProviders(<PartyLootTab partyId="party-1" isGm />);
+    const chest = await waitFor(() => cardOf('Sunken Chest'));
+    // A spyglass, a lock and 2 potions; 150 gp, 400 sp and 30 ep count in the worth (1,315 gp in all).
+    expect(within(chest).getByTestId('loot-card-contents')).toHaveTextContent(/^4 items · 1,315 gp$/);
+    expect(within(cardOf('Purse')).getByTestId('loot-card-contents')).toHaveTextContent(/^205 gp$/);
+    expect(within(cardOf('Picked Clean')).getByTestId('loot-card-contents')).toHaveTextContent(/^Empty$/);
   });
 
   it('gives players no GM controls, and veils a hidden loot it is sent', async () => {

@@ -45,7 +45,7 @@ export function PartyLootTab({
       </Group>
       {query.isPending ? (
         <LootCardSkeletons />
-      ) : query.isError ? (
+      ) : query.isError && !query.data ? (
         <ErrorPanel
           title="Unable to Load Loot"
           message="Failed to load this party's loot. Please try again."

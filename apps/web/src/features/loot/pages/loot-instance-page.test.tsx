@@ -8,7 +8,7 @@ import { buildCharacter, pageMeta } from '../../../test/party-fixtures';
 import { renderRoutes } from '../../../test/render';
 import { buildContainer, buildItem } from '../../inventory/test/inventory-fixtures';
 import { lootKeys } from '../api/loot-api';
-import { buildLootInstance } from '../test/loot-fixtures';
+import { buildLootInstance, sunkenChestStacks } from '../test/loot-fixtures';
 import { LootInstancePage } from './loot-instance-page';
 
 const gold = buildItem({
@@ -138,7 +138,8 @@ describe('LootInstancePage', { timeout: 20_000 }, () => {
     expect(screen.getByText('Goblin boss')).toBeInTheDocument();
     expect(screen.getByText('Under the throne')).toBeInTheDocument();
     expect(screen.getByText('What the goblin boss kept under his throne.')).toBeInTheDocument();
-    expect(screen.getByTestId('loot-claimed-by')).toHaveTextContent('Claimed by: Bram');
+    // Bram had something, but a sword and the gold are still there to take: not "Claimed by".
+    expect(screen.getByTestId('loot-claimed-by')).toHaveTextContent(/^Received so far: Bram$/);
     const stacks = screen.getAllByTestId('loot-stack');
     expect(stacks.map((s) => s.getAttribute('data-item-name'))).toEqual(['Longsword', 'Gold Piece']);
     expect(within(stacks[1] as HTMLElement).getByTestId('loot-stack-facts')).toHaveTextContent(
@@ -148,6 +149,42 @@ describe('LootInstancePage', { timeout: 20_000 }, () => {
     // A player has no GM controls.
     expect(screen.queryByTestId('loot-gm-panel')).not.toBeInTheDocument();
     await buttonReady('Take Gold Piece');
+  });
+
+  it('counts the Sunken Chest’s items by the unit, and says "Claimed by" only once nothing is left', async () => {
+    const chest = sunkenChestStacks();
+    const pip = { id: 'ch-pip', name: 'Pip Lightfoot' };
+    // Pip claimed the 2 potions: 5 stacks still to take and claim.
+    const left = chest.filter((stack) => stack.name !== 'Potion of Healing');
+    const partlyTaken = {
+      ...playerLoot,
+      name: 'Sunken Chest',
+      claimed_by: [pip],
+      container: { ...playerLoot.container, item_instances: left },
+      items_count: left.length,
+      total_value_cp: left.reduce((sum, stack) => sum + stack.value_cp * stack.quantity, 0),
+    };
+    mockLootPage(partlyTaken);
+    const { unmount } = renderPage();
+    expect(await screen.findByTestId('loot-claimed-by')).toHaveTextContent(
+      /^Received so far: Pip Lightfoot$/,
+    );
+    // A spyglass and a lock; 150 gp, 400 sp and 30 ep in the worth.
+    expect(screen.getByText(/· 2 items · 1,215 gp$/)).toBeInTheDocument();
+    unmount();
+
+    mockLootPage({
+      ...partlyTaken,
+      claimed_by: [pip, { id: 'ch-rook', name: 'Rook' }],
+      container: { ...playerLoot.container, item_instances: [] },
+      items_count: 0,
+      total_value_cp: 0,
+    });
+    renderPage();
+    expect(await screen.findByTestId('loot-claimed-by')).toHaveTextContent(
+      /^Claimed by: Pip Lightfoot, Rook$/,
+    );
+    expect(screen.getByText(/· Empty$/)).toBeInTheDocument();
   });
 
   it('tells apart the Take and Claim of stacks that share a name', async () => {

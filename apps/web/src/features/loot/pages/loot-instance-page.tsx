@@ -1,4 +1,4 @@
-import { formatStackValue, type LootInstance, lootMessages } from '@haversack/contracts';
+import { type LootInstance, lootMessages } from '@haversack/contracts';
 import {
   Alert,
   Anchor,
@@ -28,7 +28,7 @@ import { DistributeLootDialog } from '../components/distribute-loot-dialog';
 import { HiddenBadge, LootFacts } from '../components/loot-card';
 import { LootEditDialog } from '../components/loot-edit-dialog';
 import { LootManageActions } from '../components/loot-instance-actions';
-import { distributedLine, itemsCountLabel } from '../components/loot-instance-format';
+import { distributedLine, itemUnits, lootContentsLabel } from '../components/loot-instance-format';
 import { LootInstanceItems } from '../components/loot-instance-items';
 import { useLootTaker } from '../components/loot-instance-taker';
 import { type LootPick, TakeLootDialog } from '../components/take-loot-dialog';
@@ -39,6 +39,14 @@ function distributeBlocker(loot: LootInstance): string | null {
   if (!loot.is_revealed) return lootMessages.revealBeforeDistributing;
   if (loot.container.item_instances.length === 0) return lootMessages.nothingToDistribute;
   return null;
+}
+
+/**
+ * Who has had something from the loot (spec/02 §3 claimed_by). While stacks are still there to take, they
+ * have not claimed "the loot", only part of it.
+ */
+function claimedByLabel(loot: LootInstance): string {
+  return loot.container.item_instances.length > 0 ? 'Received so far:' : 'Claimed by:';
 }
 
 /**
@@ -120,14 +128,14 @@ export function LootInstancePage() {
           <Anchor component={Link} to={`/parties/${loot.party_id}`} size="sm">
             {loot.party.name}
           </Anchor>{' '}
-          · {itemsCountLabel(loot.items_count)} · {formatStackValue(loot.total_value_cp)}
+          · {lootContentsLabel(itemUnits(loot.container.item_instances), loot.total_value_cp)}
         </Text>
         <LootFacts loot={loot} />
         {loot.description ? <Text size="sm">{loot.description}</Text> : null}
         {loot.claimed_by.length > 0 ? (
           <Text size="sm" data-testid="loot-claimed-by">
             <Text span fw={600} size="sm">
-              Claimed by:
+              {claimedByLabel(loot)}
             </Text>{' '}
             {loot.claimed_by.map((c) => c.name).join(', ')}
           </Text>

@@ -80,7 +80,7 @@ export function LootTemplateDetailPage() {
       </Stack>
     );
   }
-  if (query.isError) {
+  if (query.isError && !query.data) {
     return (
       <DetailLoadError
         error={query.error}

@@ -26,7 +26,7 @@ export function LootTemplateEditPage() {
       </Stack>
     );
   }
-  if (query.isError) {
+  if (query.isError && !query.data) {
     return (
       <DetailLoadError
         error={query.error}

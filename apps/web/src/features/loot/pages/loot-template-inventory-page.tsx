@@ -46,7 +46,7 @@ export function LootTemplateInventoryPage() {
       </Stack>
     );
   }
-  if (query.isError) {
+  if (query.isError && !query.data) {
     return (
       <DetailLoadError
         error={query.error}

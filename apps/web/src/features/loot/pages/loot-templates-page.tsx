@@ -91,7 +91,7 @@ export function LootTemplatesPage() {
       />
       {query.isPending ? (
         <LootTemplateCardSkeletons />
-      ) : query.isError ? (
+      ) : query.isError && !query.data ? (
         <Alert
           color="red"
           variant="light"

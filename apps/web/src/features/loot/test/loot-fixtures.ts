@@ -1,4 +1,4 @@
-import type { ItemTemplate, LootInstance, LootItem, LootTemplate } from '@haversack/contracts';
+import type { ItemInstance, ItemTemplate, LootInstance, LootItem, LootTemplate } from '@haversack/contracts';
 import { buildItem } from '../../inventory/test/inventory-fixtures';
 
 const now = '2026-01-01T00:00:00.000Z';
@@ -158,4 +158,46 @@ export function buildLootInstance(overrides: Partial<LootInstance> = {}): LootIn
     updated_at: now,
     ...overrides,
   };
+}
+
+/** A stack inside a loot's container, worth `valueCp` each; `coin` makes it one of the seeded coins. */
+export function buildLootStack(
+  name: string,
+  quantity: number,
+  valueCp: number,
+  overrides: Partial<ItemInstance> & { coin?: ItemInstance['item_template']['coin'] } = {},
+): ItemInstance {
+  const { coin = null, ...rest } = overrides;
+  const slug = name.toLowerCase().replaceAll(' ', '-');
+  const tags = coin ? ['currency'] : [];
+  return buildItem({
+    id: `loot-stack-${slug}`,
+    name,
+    displayName: quantity > 1 ? `${name} (${quantity})` : name,
+    quantity,
+    weight: coin ? 0.02 : 1,
+    totalWeight: (coin ? 0.02 : 1) * quantity,
+    // `value` is in the template's own currency: a coin is worth 1 of itself.
+    value: coin ? 1 : Math.floor(valueCp / 100),
+    value_cp: valueCp,
+    totalValue: coin ? quantity : Math.floor((valueCp * quantity) / 100),
+    currency: coin ?? 'gp',
+    tags,
+    item_template_id: `template-${slug}`,
+    item_template: { name, stack_size: coin ? 0 : 1, tags, metadata: {}, coin },
+    container_id: 'loot-container-1',
+    ...rest,
+  });
+}
+
+/** The system loot "Sunken Chest" as deployed: 150 gp, 400 sp, 30 ep, a spyglass, 2 potions, a lock. */
+export function sunkenChestStacks(): ItemInstance[] {
+  return [
+    buildLootStack('Electrum piece', 30, 50, { coin: 'ep' }),
+    buildLootStack('Gold piece', 150, 100, { coin: 'gp' }),
+    buildLootStack('Lock', 1, 1000),
+    buildLootStack('Potion of Healing', 2, 5000),
+    buildLootStack('Silver piece', 400, 10, { coin: 'sp' }),
+    buildLootStack('Spyglass', 1, 100_000),
+  ];
 }

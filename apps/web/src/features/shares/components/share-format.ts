@@ -9,7 +9,12 @@ export function formatCopperValue(copper: number): string {
   return [sp > 0 ? `${sp} sp` : '', cp > 0 ? `${cp} cp` : ''].filter(Boolean).join(' ');
 }
 
-/** "1 item", "23 items". */
+/** "1 item", "23 items": units of items that are not coins, as the snapshot's totals count them. */
 export function itemsLabel(count: number): string {
   return `${count.toLocaleString('en-US')} ${count === 1 ? 'item' : 'items'}`;
+}
+
+/** "1 stack", "12 stacks": rows of the table, coins included (what more_items counts). */
+export function stacksLabel(count: number): string {
+  return `${count.toLocaleString('en-US')} ${count === 1 ? 'stack' : 'stacks'}`;
 }

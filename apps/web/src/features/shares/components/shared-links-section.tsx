@@ -42,7 +42,7 @@ export function SharedLinksSection() {
         </Stack>
         {shares.isPending ? (
           <TextSkeleton lines={3} />
-        ) : shares.isError ? (
+        ) : shares.isError && !shares.data ? (
           <ErrorPanel
             title="Could not load your shared links"
             message="Please try again."

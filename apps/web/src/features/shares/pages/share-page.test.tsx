@@ -1,5 +1,5 @@
 import type { SharedSnapshot } from '@haversack/contracts';
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { failure, mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
@@ -49,6 +49,53 @@ describe('SharePage (issue 16 §3)', () => {
     expect(screen.getByText('1,154 gp')).toBeInTheDocument();
     expect(screen.getByText('Read-only')).toBeInTheDocument();
     expect(String(fetchMock.mock.calls[0]?.[0])).toContain('/api/v1/shares/code-1');
+  });
+
+  it('counts items as the table shows them: coins apart, by their worth; rows left out as stacks', async () => {
+    const row = (name: string, quantity: number, valueCp: number, isCoin = false) => ({
+      name,
+      quantity,
+      weight: isCoin ? 0.02 : 0.5,
+      total_weight: (isCoin ? 0.02 : 0.5) * quantity,
+      value_cp: valueCp,
+      total_value_cp: valueCp * quantity,
+      price_cp: null,
+      is_coin: isCoin,
+    });
+    // Pip: 2 Potions of Healing in one stack, and 150 gp and 400 sp: three rows, two items.
+    mockFetch(() =>
+      success({
+        ...snapshot,
+        title: "Pip Lightfoot's inventory",
+        name: 'Pip Lightfoot',
+        totals: { items_count: 2, total_weight: 12, total_value_cp: 29_000 },
+        sections: [
+          {
+            name: 'Backpack',
+            more_items: 3,
+            items: [
+              row('Potion of Healing', 2, 5000),
+              row('Gold piece', 150, 100, true),
+              row('Silver piece', 400, 10, true),
+            ],
+          },
+        ],
+      } satisfies SharedSnapshot),
+    );
+    renderShare();
+    expect(await screen.findAllByRole('row')).toHaveLength(4);
+    const items = screen.getByText('Items').parentElement as HTMLElement;
+    expect(within(items).getByText('2 items')).toBeInTheDocument();
+    expect(within(items).getByText('plus 190 gp in coins')).toBeInTheDocument();
+    expect(screen.getByText('and 3 stacks more')).toBeInTheDocument();
+  });
+
+  it('says nothing of coins when there are none', async () => {
+    mockFetch(() => success(snapshot));
+    renderShare();
+    const items = (await screen.findByText('Items')).parentElement as HTMLElement;
+    expect(within(items).getByText('3 items')).toBeInTheDocument();
+    expect(within(items).queryByText(/coins/)).not.toBeInTheDocument();
   });
 
   it('says clearly when the link is unknown or revoked', async () => {

@@ -7,7 +7,7 @@ import { TextSkeleton } from '../../../components/loading';
 import { usePageTitle } from '../../../lib/page-title';
 import { formatWeight } from '../../../lib/weight';
 import { isShareNotFound, sharedSnapshotQuery } from '../api/shares-api';
-import { formatCopperValue, itemsLabel } from '../components/share-format';
+import { formatCopperValue, itemsLabel, stacksLabel } from '../components/share-format';
 
 /** spec/02 §2 /discord/share/{shareCode}: what a member shared, read-only, for anyone with the link. */
 export function SharePage() {
@@ -63,8 +63,18 @@ function details(snapshot: SharedSnapshot): string[] {
   return [[snapshot.shop_type_name, snapshot.location].filter(Boolean).join(' · '), snapshot.description];
 }
 
+/**
+ * The worth of the coin rows shown, or null when there are none. totals.items_count counts units of the
+ * items that are not coins, so a table with coin rows says what it left out of the count.
+ */
+function coinWorthCp(snapshot: SharedSnapshot): number | null {
+  const coins = snapshot.sections.flatMap((section) => section.items).filter((item) => item.is_coin);
+  return coins.length > 0 ? coins.reduce((sum, item) => sum + item.total_value_cp, 0) : null;
+}
+
 function SharedView({ snapshot }: { snapshot: SharedSnapshot }) {
   const isShop = snapshot.kind === 'shop';
+  const coinsCp = coinWorthCp(snapshot);
   return (
     <Stack gap="lg" data-testid="shared-view">
       <Stack gap={6}>
@@ -91,7 +101,11 @@ function SharedView({ snapshot }: { snapshot: SharedSnapshot }) {
           ))}
       </Stack>
       <SimpleGrid cols={{ base: 3 }} spacing="sm">
-        <Stat label="Items" value={itemsLabel(snapshot.totals.items_count)} />
+        <Stat
+          label="Items"
+          value={itemsLabel(snapshot.totals.items_count)}
+          note={coinsCp === null ? null : `plus ${formatCopperValue(coinsCp)} in coins`}
+        />
         <Stat label="Weight" value={formatWeight(snapshot.totals.total_weight)} />
         <Stat
           label={isShop ? 'Stock value' : 'Value'}
@@ -150,7 +164,7 @@ function SharedView({ snapshot }: { snapshot: SharedSnapshot }) {
             )}
             {section.more_items > 0 ? (
               <Text size="sm" c="dimmed">
-                and {itemsLabel(section.more_items)} more
+                and {stacksLabel(section.more_items)} more
               </Text>
             ) : null}
           </Stack>
@@ -163,7 +177,7 @@ function SharedView({ snapshot }: { snapshot: SharedSnapshot }) {
   );
 }
 
-function Stat({ label, value }: { label: string; value: string }) {
+function Stat({ label, value, note = null }: { label: string; value: string; note?: string | null }) {
   return (
     <Paper withBorder p="sm">
       <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
@@ -172,6 +186,11 @@ function Stat({ label, value }: { label: string; value: string }) {
       <Text fw={700} fz={{ base: 'md', sm: 'lg' }}>
         {value}
       </Text>
+      {note ? (
+        <Text size="xs" c="dimmed">
+          {note}
+        </Text>
+      ) : null}
     </Paper>
   );
 }
