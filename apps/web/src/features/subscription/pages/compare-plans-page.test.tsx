@@ -36,6 +36,15 @@ describe('ComparePlansPage', () => {
     expect(screen.getByRole('rowheader', { name: 'Shop templates' })).toBeInTheDocument();
   });
 
+  it('tells a phone that the plan table goes on sideways, and hides that from wider screens', async () => {
+    mockSubscriptionServer();
+    renderRoutes(routes, '/subscription/compare');
+    const hint = await screen.findByTestId('plan-table-scroll-hint');
+    expect(hint).toHaveTextContent('Swipe the table sideways to see every plan.');
+    // Mantine's hiddenFrom: a class its stylesheet hides from the sm breakpoint up.
+    expect(hint.className).toContain('mantine-hidden-from-sm');
+  });
+
   it('sells no unbuilt feature or limit even when the plans carry them (AI, API, branding, support)', async () => {
     mockSubscriptionServer({
       tiers: buildStoredTiers(),

@@ -188,6 +188,10 @@ function PlanTable({ tiers, currentTier }: { tiers: Tier[]; currentTier: Tier })
         <Title order={2} size="h3" id="plan-details-heading">
           Limits and features
         </Title>
+        {/* Four plans do not fit a phone's width: nothing else would say the table goes on to the right. */}
+        <Text size="sm" c="dimmed" hiddenFrom="sm" data-testid="plan-table-scroll-hint">
+          Swipe the table sideways to see every plan.
+        </Text>
         {/* Focusable so that keyboard users can scroll it on a phone. */}
         <Table.ScrollContainer
           minWidth={640}
