@@ -64,6 +64,15 @@ export function formatDate(iso: string | null): string {
   return Number.isNaN(date.getTime()) ? '' : dateFormat.format(date);
 }
 
+const shortDateFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric' });
+
+/** "Mar 5", for a badge; empty when the server gave no date. */
+export function formatShortDate(iso: string | null): string {
+  if (!iso) return '';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '' : shortDateFormat.format(date);
+}
+
 /** The limit of a tier for a usage resource (null = unlimited). */
 export function tierLimitFor(tier: Tier, resource: UsageResource): number | null {
   return tier.limits[usageResourceLimit[resource]] ?? null;

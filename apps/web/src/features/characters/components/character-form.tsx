@@ -16,7 +16,7 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   markInvalidFields,
   serverFieldErrors,
@@ -51,6 +51,13 @@ interface CharacterFormProps {
   onSubmit: (values: CharacterFormValues) => Promise<void>;
   onCancel: () => void;
   onOtherError?: (error: unknown) => void;
+  /**
+   * Why these values cannot be submitted, as the id of the element that says so (a plan limit), or null.
+   * The submit button is disabled and described by that element meanwhile.
+   */
+  submitBlockedBy?: (values: CharacterFormValues) => string | null;
+  /** A player in exactly one party most likely creates the character for it: preselect it (they may clear it). */
+  preselectOnlyParty?: boolean;
 }
 
 /** Create and edit form for a character (spec/02 §3 Character fields). */
@@ -60,6 +67,8 @@ export function CharacterForm({
   onSubmit,
   onCancel,
   onOtherError,
+  submitBlockedBy,
+  preselectOnlyParty = false,
 }: CharacterFormProps) {
   const [formError, setFormError] = useState<string | null>(null);
   const parties = useQuery(myActivePartiesQuery());
@@ -72,6 +81,20 @@ export function CharacterForm({
     }),
   );
   const leaveWithoutAsking = useUnsavedChanges(form.isDirty);
+
+  // Once, when the parties arrive and none was chosen: the preselection is the form's starting point, not an
+  // edit, so it does not count as unsaved (unless something was already typed).
+  const preselected = useRef(false);
+  const onlyParty = parties.data?.parties.length === 1 ? parties.data.parties[0] : undefined;
+  useEffect(() => {
+    if (!preselectOnlyParty || preselected.current || !onlyParty) return;
+    preselected.current = true;
+    if (form.getValues().party_id !== null) return;
+    const untouched = !form.isDirty();
+    form.setFieldValue('party_id', onlyParty.id);
+    if (untouched) form.resetDirty({ ...form.getValues(), party_id: onlyParty.id });
+  }, [preselectOnlyParty, onlyParty, form]);
+  const blockedBy = submitBlockedBy?.(form.values) ?? null;
 
   const partyOptions = (parties.data?.parties ?? []).map((party) => ({ value: party.id, label: party.name }));
   // A preselected party (?party_id) may not be in the first page of my parties: keep it selectable.
@@ -160,7 +183,12 @@ export function CharacterForm({
           <Button variant="default" onClick={() => void leaveWithoutAsking(onCancel)}>
             Cancel
           </Button>
-          <Button type="submit" loading={form.submitting}>
+          <Button
+            type="submit"
+            loading={form.submitting}
+            disabled={blockedBy !== null}
+            aria-describedby={blockedBy ?? undefined}
+          >
             {submitLabel}
           </Button>
         </Group>

@@ -9,7 +9,7 @@ import { currentSubscriptionQueryOptions } from '../api/subscription-api';
  * Issue 12: a plan's limit before the form, not only after a refused submit: "1 of 1 characters used",
  * with the way to upgrade once the limit is reached. Says nothing for an unlimited plan or while loading.
  */
-export function PlanLimitHint({ resource }: { resource: UsageResource }) {
+export function PlanLimitHint({ resource, id }: { resource: UsageResource; id?: string }) {
   const current = useQuery(currentSubscriptionQueryOptions());
   // Readable on a dark modal as on a light page: the shades differ by theme.
   const dark = useComputedColorScheme('light') === 'dark';
@@ -19,7 +19,7 @@ export function PlanLimitHint({ resource }: { resource: UsageResource }) {
   const noun = usageResourceLabels[resource];
   const full = used >= limit;
   return (
-    <Group gap="xs" data-testid="plan-limit-hint" data-full={full}>
+    <Group gap="xs" id={id} data-testid="plan-limit-hint" data-full={full}>
       <Text size="sm" c={full ? (dark ? 'red.3' : 'red.8') : 'dimmed'} fw={full ? 600 : undefined}>
         {`${used} of ${limit} ${limit === 1 ? noun.one : noun.many} used`}
         {full ? ': your plan has no room for another.' : ''}

@@ -1,19 +1,52 @@
 import type { Subscription } from '@haversack/contracts';
 import { Badge } from '@mantine/core';
+import { formatShortDate } from '../plan-text';
 
-const statusLabels: Record<Subscription['status'], { label: string; color: string }> = {
-  active: { label: 'Active', color: 'teal.9' },
-  cancelled: { label: 'Cancelled', color: 'gray.7' },
-  past_due: { label: 'Past due', color: 'red.9' },
+type BadgeState = Subscription['status'] | 'ending';
+
+// Filled in shades that keep AA contrast with their text in both schemes: white on the darkest teal, red and
+// grey, and (autoContrast) dark text on the yellow; the pale "light" variants fall under 4.5:1.
+const statusColors: Record<BadgeState, string> = {
+  active: 'teal.9',
+  ending: 'yellow.4',
+  cancelled: 'gray.7',
+  past_due: 'red.9',
 };
 
-// Filled in the darkest shades: white on them passes AA in both schemes, which the pale "light" variant of
-// teal does not.
+const statusLabels: Record<Subscription['status'], string> = {
+  active: 'Active',
+  cancelled: 'Cancelled',
+  past_due: 'Past due',
+};
 
-export function PlanStatusBadge({ status }: { status: Subscription['status'] }) {
-  const { label, color } = statusLabels[status];
+type BadgeSubscription = Pick<
+  Subscription,
+  'status' | 'tier' | 'cancel_at_period_end' | 'current_period_end'
+>;
+
+/**
+ * A paid plan cancelled "at period end" is still running but no longer renews (decisions: Cancellation), so
+ * it does not read "Active": it says when it ends. A past-due payment says so first.
+ */
+export function planStatusBadgeState(subscription: BadgeSubscription): { state: BadgeState; label: string } {
+  const { status, tier, cancel_at_period_end: cancelAtPeriodEnd } = subscription;
+  if (status === 'active' && cancelAtPeriodEnd && tier !== 'tier_free') {
+    const ends = formatShortDate(subscription.current_period_end);
+    return { state: 'ending', label: ends ? `Ends ${ends}` : 'Ending' };
+  }
+  return { state: status, label: statusLabels[status] };
+}
+
+export function PlanStatusBadge({ subscription }: { subscription: BadgeSubscription }) {
+  const { state, label } = planStatusBadgeState(subscription);
   return (
-    <Badge color={color} variant="filled" data-testid="plan-status">
+    <Badge
+      color={statusColors[state]}
+      variant="filled"
+      autoContrast
+      data-testid="plan-status"
+      data-state={state}
+    >
       {label}
     </Badge>
   );

@@ -1,10 +1,13 @@
-import type { UsageResource } from '@haversack/contracts';
+import type { CurrentSubscription, TierIdentifier, UsageResource } from '@haversack/contracts';
 import { Anchor, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { TextSkeleton } from '../../../components/loading';
-import { currentSubscriptionQueryOptions } from '../api/subscription-api';
+import { currentSubscriptionQueryOptions, tiersQueryOptions } from '../api/subscription-api';
+import { formatDate } from '../plan-text';
+import { liftingPatronages, sponsoredLimitNote } from '../sponsorship';
 import { PlanStatusBadge } from './plan-status-badge';
+import { SponsorshipNotice } from './sponsorship-notice';
 import { UsageBar } from './usage-bar';
 
 /** The limits a player meets first. */
@@ -40,7 +43,7 @@ export function PlanSummaryCard() {
           <div role="status" aria-label="Loading your plan">
             <TextSkeleton lines={4} />
           </div>
-        ) : current.isError ? (
+        ) : current.isError && !current.data ? (
           <Stack gap="xs" align="flex-start">
             <Text size="sm">Your plan could not be loaded.</Text>
             <Button variant="default" size="xs" onClick={() => void current.refetch()}>
@@ -48,22 +51,52 @@ export function PlanSummaryCard() {
             </Button>
           </Stack>
         ) : (
-          <>
-            <Group gap="sm">
-              <Text fw={700} size="lg" data-testid="plan-summary-name">
-                {current.data.tier.name}
-              </Text>
-              <PlanStatusBadge status={current.data.subscription.status} />
-            </Group>
-            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg" verticalSpacing="sm">
-              {keyResources.map((resource) => {
-                const entry = current.data.usage[resource];
-                return entry ? <UsageBar key={resource} resource={resource} entry={entry} /> : null;
-              })}
-            </SimpleGrid>
-          </>
+          <PlanSummary current={current.data} />
         )}
       </Stack>
     </Card>
+  );
+}
+
+function PlanSummary({ current }: { current: CurrentSubscription }) {
+  const { subscription, tier } = current;
+  const lifting = liftingPatronages(current);
+  // The plan names a sponsorship grants; asked for only when there is one.
+  const tiers = useQuery({ ...tiersQueryOptions(), enabled: lifting.length > 0 });
+  const tierName = (identifier: TierIdentifier) =>
+    tiers.data?.tiers.find((entry) => entry.identifier === identifier)?.name ?? 'a paid plan';
+  const ending = tier.identifier !== 'tier_free' && subscription.cancel_at_period_end;
+  const periodEnd = formatDate(subscription.current_period_end);
+
+  return (
+    <>
+      <Stack gap={4}>
+        <Group gap="sm">
+          <Text fw={700} size="lg" data-testid="plan-summary-name">
+            {tier.name}
+          </Text>
+          <PlanStatusBadge subscription={subscription} />
+        </Group>
+        {ending ? (
+          <Text size="sm" data-testid="plan-summary-ends">
+            {`Cancelled: ${tier.name} ends ${periodEnd ? `on ${periodEnd}` : 'at the close of the current period'}, then you are on the Free plan.`}
+          </Text>
+        ) : null}
+      </Stack>
+      <SponsorshipNotice patronages={lifting} ownPlanName={tier.name} tierName={tierName} />
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg" verticalSpacing="sm">
+        {keyResources.map((resource) => {
+          const entry = current.usage[resource];
+          return entry ? (
+            <UsageBar
+              key={resource}
+              resource={resource}
+              entry={entry}
+              sponsoredNote={sponsoredLimitNote(resource, lifting, tierName)}
+            />
+          ) : null;
+        })}
+      </SimpleGrid>
+    </>
   );
 }

@@ -20,13 +20,24 @@ export function usageLevel({ used, limit }: UsageEntry): UsageLevel {
 
 const levelColors: Partial<Record<UsageLevel, string>> = { warning: 'yellow', error: 'red' };
 
+interface UsageBarProps {
+  resource: UsageResource;
+  entry: UsageEntry;
+  /**
+   * Set when a sponsorship lifts this limit in some party (see sponsoredLimitNote): a full bar then is not a
+   * block, so it is not alarmed in red; the note says where the sponsor's plan applies instead.
+   */
+  sponsoredNote?: string | null;
+}
+
 /** One resource against its limit: "Characters 1 / 5" over a bar that turns yellow, then red. */
-export function UsageBar({ resource, entry }: { resource: UsageResource; entry: UsageEntry }) {
+export function UsageBar({ resource, entry, sponsoredNote }: UsageBarProps) {
   const level = usageLevel(entry);
   const title = usageResourceTitle(resource);
   const { used, limit } = entry;
   const metered = limit !== null && limit > 0;
   const atLimit = metered && used >= limit;
+  const note = sponsoredNote && level !== 'normal' && level !== 'unlimited' ? sponsoredNote : null;
 
   let summary: string;
   if (limit === null) summary = `${used.toLocaleString('en-US')} used · Unlimited`;
@@ -34,7 +45,12 @@ export function UsageBar({ resource, entry }: { resource: UsageResource; entry: 
   else summary = `${used.toLocaleString('en-US')} / ${limit.toLocaleString('en-US')}`;
 
   return (
-    <Stack gap={6} data-testid={`usage-${resource}`} data-level={level}>
+    <Stack
+      gap={6}
+      data-testid={`usage-${resource}`}
+      data-level={level}
+      data-sponsored={note ? true : undefined}
+    >
       <Group justify="space-between" gap="xs" wrap="nowrap" align="baseline">
         <Text size="sm" fw={500}>
           {title}
@@ -49,7 +65,7 @@ export function UsageBar({ resource, entry }: { resource: UsageResource; entry: 
           {summary}
           {atLimit ? (
             <Text span size="sm" fw={600}>
-              {' · limit reached'}
+              {note ? ' · your plan’s limit' : ' · limit reached'}
             </Text>
           ) : null}
         </Text>
@@ -57,10 +73,15 @@ export function UsageBar({ resource, entry }: { resource: UsageResource; entry: 
       {metered ? (
         <Progress
           value={Math.min(100, (used / limit) * 100)}
-          color={levelColors[level]}
+          color={note ? 'blue' : levelColors[level]}
           size="md"
           aria-label={`${title}: ${used} of ${limit} used`}
         />
+      ) : null}
+      {note ? (
+        <Text size="xs" c="dimmed" data-testid={`usage-${resource}-sponsored`}>
+          {note}
+        </Text>
       ) : null}
     </Stack>
   );

@@ -103,7 +103,33 @@ describe('SubscriptionPage', () => {
       cancel_at_period_end: true,
     });
     expect(await screen.findByTestId('plan-ends')).toHaveTextContent('Ends on April 1, 2026');
+    // The plan still runs but no longer renews: the badge says when it ends, not "Active".
+    expect(screen.getByTestId('plan-status')).toHaveTextContent('Ends Apr 1');
+    expect(screen.getByTestId('plan-status')).toHaveAttribute('data-state', 'ending');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('says a Free player is sponsored, by whom, with which plan and where, next to the limits it lifts', async () => {
+    mockSubscriptionServer({
+      current: buildCurrentSubscription({
+        tier: 'tier_free',
+        used: { characters: 1 },
+        patronages: { granted: [], received: [buildPatronage({ patron_name: 'ranger' })] },
+      }),
+    });
+    renderRoutes(routes, '/subscription');
+
+    const plan = await screen.findByTestId('current-plan');
+    const notice = within(plan).getByTestId('plan-sponsorships');
+    await within(notice).findByText(/ranger sponsors you with Hero in/);
+    expect(within(notice).getByRole('link', { name: 'The Lantern Bearers' })).toBeInTheDocument();
+    expect(notice).toHaveTextContent('Inside that party your limits and features are Hero’s');
+    expect(screen.getByTestId('usage-characters-summary')).not.toHaveTextContent('limit reached');
+    expect(screen.getByTestId('usage-characters-sponsored')).toHaveTextContent(
+      'In The Lantern Bearers, Hero’s applies (sponsored).',
+    );
+    // Shops deployed in that party follow Hero there too; Free's "Not included" is only its own plan.
+    expect(screen.getByTestId('usage-shop_deployments_monthly-sponsored')).toBeInTheDocument();
   });
 
   it('warns, before cancelling, which sponsored members lose their plan with it', async () => {

@@ -24,8 +24,10 @@ import { CancelSubscriptionModal } from '../components/cancel-subscription-modal
 import { LocalBillingNotice } from '../components/local-billing-notice';
 import { PatronageList } from '../components/patronage-list';
 import { PlanStatusBadge } from '../components/plan-status-badge';
+import { SponsorshipNotice } from '../components/sponsorship-notice';
 import { UsageBar } from '../components/usage-bar';
 import { formatDate, formatPricePerMonth } from '../plan-text';
+import { liftingPatronages, sponsoredLimitNote } from '../sponsorship';
 
 export const pastDueExplanation = 'Your last payment failed; update your card in the billing portal.';
 
@@ -41,7 +43,7 @@ export function SubscriptionPage() {
       </Stack>
       {current.isPending ? (
         <SubscriptionSkeleton />
-      ) : current.isError ? (
+      ) : current.isError && !current.data ? (
         <ErrorPanel
           message="Your subscription could not be loaded. Please try again."
           onRetry={() => void current.refetch()}
@@ -71,6 +73,7 @@ function SubscriptionOverview({ subscription: payload }: { subscription: Current
   const tierName = (identifier: TierIdentifier) =>
     tiers.data?.tiers.find((tier) => tier.identifier === identifier)?.name ?? 'a paid plan';
   const { subscription, patronages } = payload;
+  const lifting = liftingPatronages(payload);
 
   return (
     <>
@@ -88,7 +91,12 @@ function SubscriptionOverview({ subscription: payload }: { subscription: Current
           </Stack>
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg" verticalSpacing="md" data-testid="usage-list">
             {usedResources(payload).map(([resource, entry]) => (
-              <UsageBar key={resource} resource={resource} entry={entry} />
+              <UsageBar
+                key={resource}
+                resource={resource}
+                entry={entry}
+                sponsoredNote={sponsoredLimitNote(resource, lifting, tierName)}
+              />
             ))}
           </SimpleGrid>
         </Stack>
@@ -155,11 +163,17 @@ function CurrentPlanCard({
               <Title order={2} size="h2" id="plan-heading" data-testid="plan-name">
                 {tier.name}
               </Title>
-              <PlanStatusBadge status={subscription.status} />
+              <PlanStatusBadge subscription={subscription} />
             </Group>
             <Text fw={600}>{granted ? grantedPlanPrice : formatPricePerMonth(tier)}</Text>
           </Stack>
         </Group>
+
+        <SponsorshipNotice
+          patronages={liftingPatronages(payload)}
+          ownPlanName={tier.name}
+          tierName={tierName}
+        />
 
         {subscription.status === 'past_due' ? (
           <Alert

@@ -1,0 +1,59 @@
+import {
+  type CurrentSubscription,
+  type Patronage,
+  type TierIdentifier,
+  tierIdentifiers,
+  type UsageResource,
+} from '@haversack/contracts';
+
+/**
+ * The received patronages that change something: active, and granting a plan above the user's own, since
+ * inside a party the higher of the two applies (DESIGN §5; decisions: "Which plan applies inside a party").
+ */
+export function liftingPatronages({ patronages, tier }: CurrentSubscription): Patronage[] {
+  const ownRank = tierIdentifiers.indexOf(tier.identifier);
+  return patronages.received.filter(
+    (patronage) => patronage.active && tierIdentifiers.indexOf(patronage.granted_tier) > ownRank,
+  );
+}
+
+/**
+ * The limits the server checks against the plan that applies inside a party (its `requireLimit` calls pass
+ * the party): a character created in the party, inventory actions on its characters and stash, and the shops
+ * and loot deployed there. Templates and parties created or joined follow the user's own plan everywhere.
+ */
+const partyScopedResources: ReadonlySet<UsageResource> = new Set<UsageResource>([
+  'characters',
+  'inventory_actions_personal_monthly',
+  'inventory_actions_party_monthly',
+  'shop_deployments_monthly',
+  'shop_instances',
+  'loot_deployments_monthly',
+  'loot_instances',
+]);
+
+/**
+ * What to say next to a usage bar whose own-plan limit a sponsorship lifts in some party: "In The Lantern
+ * Bearers, Hero’s applies (sponsored)." Null where no sponsorship changes that limit.
+ */
+export function sponsoredLimitNote(
+  resource: UsageResource,
+  lifting: Patronage[],
+  tierName: (identifier: TierIdentifier) => string,
+): string | null {
+  if (lifting.length === 0 || !partyScopedResources.has(resource)) return null;
+  const [only] = lifting;
+  if (only && lifting.length === 1) {
+    return `Your own plan’s limit. In ${only.party_name ?? 'the party where you are sponsored'}, ${tierName(only.granted_tier)}’s applies (sponsored).`;
+  }
+  const where = lifting.map(
+    (patronage) => `${patronage.party_name ?? 'a party'} (${tierName(patronage.granted_tier)})`,
+  );
+  return `Your own plan’s limit. Sponsored plans apply in ${listOf(where)}.`;
+}
+
+/** "A", "A and B", "A, B and C". */
+export function listOf(items: string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
