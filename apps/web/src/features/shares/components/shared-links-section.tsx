@@ -50,7 +50,7 @@ export function SharedLinksSection() {
           />
         ) : shares.data.length === 0 ? (
           <Text size="sm" c="dimmed" data-testid="shared-links-empty">
-            You have not shared anything yet.
+            You have no shared links. Share a character, a loot or a shop from its page.
           </Text>
         ) : (
           <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
