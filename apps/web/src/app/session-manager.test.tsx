@@ -1,10 +1,20 @@
-import { act, render } from '@testing-library/react';
+import { MantineProvider } from '@mantine/core';
+import { adapters } from '@rails/actioncable';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { act, render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
+import { CharacterListPage } from '../features/characters/pages/character-list-page';
+import { getConsumer } from '../lib/cable';
+import { queryClient } from '../lib/query-client';
 import { emitSessionExpired } from '../lib/session-events';
 import { tokenStorage } from '../lib/token-storage';
 import { useAuthStore } from '../stores/auth-store';
-import { buildTokens, buildUser, mockFetch, success } from '../test/fixtures';
+import { FakeSocket } from '../test/fake-socket';
+import { buildTokens, buildUser, jsonResponse, mockFetch, success } from '../test/fixtures';
+import { buildCharacter, pageMeta } from '../test/party-fixtures';
 import { inactivityMessage, SessionManager } from './session-manager';
+import { theme } from './theme';
 
 describe('SessionManager', () => {
   it('checks the token every 60 s and refreshes one that expires within 120 s', async () => {
@@ -95,5 +105,58 @@ describe('SessionManager', () => {
     expect(useAuthStore.getState().isAuthenticated).toBe(false);
     expect(alert).toHaveBeenCalledWith(inactivityMessage);
     expect(inactivityMessage).toBe('Your session has expired due to inactivity. Please log in again.');
+  });
+
+  it('asks again for a list that failed while the server was down once the real-time socket is back', async () => {
+    const realWebSocket = adapters.WebSocket;
+    adapters.WebSocket = FakeSocket as unknown as typeof WebSocket;
+    tokenStorage.setTokens(buildTokens());
+    let serverUp = false;
+    mockFetch(({ url }) => {
+      // Signed in before the server went away; everything after is refused until it is back.
+      if (url.endsWith('/auth/me')) return success({ user: buildUser() });
+      if (!serverUp) throw new TypeError('Failed to fetch');
+      return jsonResponse(200, {
+        status: 'success',
+        data: [buildCharacter({ name: 'Aria' })],
+        meta: pageMeta(1, 12),
+      });
+    });
+    try {
+      render(
+        <MantineProvider env="test" theme={theme}>
+          <QueryClientProvider client={queryClient}>
+            <MemoryRouter>
+              <SessionManager />
+              <CharacterListPage />
+            </MemoryRouter>
+          </QueryClientProvider>
+        </MantineProvider>,
+      );
+      // A page with live updates has opened the socket; the server drops it as it stops.
+      const consumer = await vi.waitFor(() => {
+        const current = getConsumer();
+        if (!current) throw new Error('no consumer yet');
+        return current;
+      });
+      consumer.subscriptions.create({ channel: 'PartyChannel', party_id: 'party-1' }, {});
+      FakeSocket.opened.at(-1)?.close();
+      expect(await screen.findByText('Failed to load characters')).toBeInTheDocument();
+
+      // The server is back: the client's connection monitor reopens the socket and the server welcomes it.
+      serverUp = true;
+      act(() => {
+        consumer.ensureActiveConnection();
+        FakeSocket.opened.at(-1)?.accept();
+      });
+      expect(await screen.findByText('Aria')).toBeInTheDocument();
+      expect(screen.queryByText('Failed to load characters')).not.toBeInTheDocument();
+    } finally {
+      // Signed out while still mounted: the socket closes with the session.
+      tokenStorage.clear();
+      adapters.WebSocket = realWebSocket;
+      FakeSocket.opened = [];
+      queryClient.clear();
+    }
   });
 });

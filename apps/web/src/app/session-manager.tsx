@@ -49,14 +49,22 @@ export function SessionManager() {
   }, []);
 
   // spec/01 §4: the real-time socket follows the session (created at login, rebuilt on refresh, closed at
-  // logout). Its client loads at the first sign-in and from then on follows the session by itself.
+  // logout). Its client loads at the first sign-in and from then on follows the session by itself. The
+  // socket is also how the app hears that the server is back after it was unreachable: the lists and pages
+  // that failed meanwhile are then asked for again rather than waiting on their Try Again.
   useEffect(() => {
     if (!cableNeeded) return;
     let stop: (() => void) | undefined;
     let cancelled = false;
-    import('../lib/cable')
-      .then(({ startCable }) => {
-        if (!cancelled) stop = startCable();
+    Promise.all([import('../lib/cable'), import('../lib/query-client')])
+      .then(([{ onCableReconnect, startCable }, { queryClient, refetchQueriesFailedForConnection }]) => {
+        if (cancelled) return;
+        const stopCable = startCable();
+        const stopRefetching = onCableReconnect(() => void refetchQueriesFailedForConnection(queryClient));
+        stop = () => {
+          stopRefetching();
+          stopCable();
+        };
       })
       // A client that could not load leaves the pages without live updates; they still load and save.
       .catch(() => undefined);

@@ -1,8 +1,16 @@
 import { adapters, type Consumer } from '@rails/actioncable';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useAuthStore } from '../stores/auth-store';
+import { FakeSocket } from '../test/fake-socket';
 import { buildTokens, buildUser, failure, mockFetch, success } from '../test/fixtures';
-import { CABLE_HANDOVER_MS, cableNeedsFreshToken, getConsumer, onConsumerChange, startCable } from './cable';
+import {
+  CABLE_HANDOVER_MS,
+  cableNeedsFreshToken,
+  getConsumer,
+  onCableReconnect,
+  onConsumerChange,
+  startCable,
+} from './cable';
 import { refreshIfExpiring } from './session';
 import { onSessionExpired } from './session-events';
 import { tokenStorage } from './token-storage';
@@ -75,51 +83,6 @@ describe('the real-time consumer (spec/01 §4)', () => {
     expect(getConsumer()?.url).toMatch(/token=from-other-tab$/);
   });
 });
-
-/** Stands in for the browser's WebSocket under the official client, so the test can play the server. */
-class FakeSocket {
-  static readonly CONNECTING = 0;
-  static readonly OPEN = 1;
-  static readonly CLOSING = 2;
-  static readonly CLOSED = 3;
-  static opened: FakeSocket[] = [];
-  readyState = FakeSocket.CONNECTING;
-  protocol = 'actioncable-v1-json';
-  sent: Record<string, unknown>[] = [];
-  onopen: (() => void) | null = null;
-  onmessage: ((event: { data: string }) => void) | null = null;
-  onclose: (() => void) | null = null;
-  onerror: (() => void) | null = null;
-
-  constructor(readonly url: string) {
-    FakeSocket.opened.push(this);
-  }
-  send(data: string) {
-    this.sent.push(JSON.parse(data) as Record<string, unknown>);
-  }
-  close() {
-    if (this.readyState === FakeSocket.CLOSED) return;
-    this.readyState = FakeSocket.CLOSED;
-    this.onclose?.();
-  }
-  /** The server's side: accept, then welcome and confirm every subscription asked for. */
-  accept() {
-    this.readyState = FakeSocket.OPEN;
-    this.onopen?.();
-    this.receive({ type: 'welcome' });
-    for (const command of this.sent)
-      if (command.command === 'subscribe')
-        this.receive({ type: 'confirm_subscription', identifier: command.identifier });
-  }
-  receive(frame: unknown) {
-    this.onmessage?.({ data: JSON.stringify(frame) });
-  }
-  /** What the server does when a session ends or its token expires. */
-  refuse(reconnect: boolean) {
-    this.receive({ type: 'disconnect', reason: 'unauthorized', reconnect });
-    this.close();
-  }
-}
 
 describe('a socket the server refuses as unauthorized', () => {
   const realWebSocket = adapters.WebSocket;
@@ -203,5 +166,63 @@ describe('a socket the server refuses as unauthorized', () => {
     await recovered;
     expect(getConsumer()?.url).toMatch(/token=access-2$/);
     expect(cableNeedsFreshToken()).toBe(false);
+  });
+});
+
+describe('the socket coming back after the server was lost', () => {
+  const realWebSocket = adapters.WebSocket;
+  afterEach(() => {
+    adapters.WebSocket = realWebSocket;
+    FakeSocket.opened = [];
+  });
+
+  /** Signed in with one live subscription, the server accepting the socket; returns the reconnect listener. */
+  function connectedAndWatching(): { socket: FakeSocket; reconnected: ReturnType<typeof vi.fn> } {
+    adapters.WebSocket = FakeSocket as unknown as typeof WebSocket;
+    stop = startCable();
+    tokenStorage.setTokens(buildTokens({ token: 'access-1' }));
+    signIn();
+    const reconnected = vi.fn();
+    const unwatch = onCableReconnect(reconnected);
+    const stopCable = stop;
+    stop = () => {
+      unwatch();
+      stopCable();
+    };
+    consumerNow().subscriptions.create({ channel: 'PartyChannel', party_id: 'party-1' }, {});
+    const socket = FakeSocket.opened.at(-1);
+    if (!socket) throw new Error('expected a socket');
+    socket.accept();
+    return { socket, reconnected };
+  }
+
+  /** What the client's connection monitor does once the socket went stale: open a new one. */
+  function reopen(): FakeSocket {
+    consumerNow().ensureActiveConnection();
+    const socket = FakeSocket.opened.at(-1);
+    if (!socket) throw new Error('expected a socket');
+    return socket;
+  }
+
+  it('tells its listeners once the server welcomes the socket again, not at the first welcome', () => {
+    const { socket, reconnected } = connectedAndWatching();
+    expect(reconnected).not.toHaveBeenCalled();
+
+    // The server stops: the socket closes, and an attempt to reopen it is refused too.
+    socket.close();
+    reopen().close();
+    expect(reconnected).not.toHaveBeenCalled();
+
+    reopen().accept();
+    expect(reconnected).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not count a socket closed on purpose after a token refresh as the server lost', () => {
+    const { reconnected } = connectedAndWatching();
+    vi.useFakeTimers();
+    tokenStorage.setTokens(buildTokens({ token: 'access-2' }));
+    vi.advanceTimersByTime(CABLE_HANDOVER_MS);
+    reopen().accept();
+    expect(reconnected).not.toHaveBeenCalled();
   });
 });

@@ -62,6 +62,9 @@ interface CurrentCable {
 
 let current: CurrentCable | null = null;
 const listeners = new Set<(consumer: Consumer | null) => void>();
+const reconnectListeners = new Set<() => void>();
+/** The socket of this session closed (server stopped, network gone, token refused) and is not back yet. */
+let serverLost = false;
 
 /** The one consumer of this tab, or null when signed out. */
 export function getConsumer(): Consumer | null {
@@ -74,13 +77,23 @@ export function onConsumerChange(listener: (consumer: Consumer | null) => void):
   return () => listeners.delete(listener);
 }
 
-function isUnauthorized(data: unknown): boolean {
-  if (typeof data !== 'string') return false;
+/**
+ * Told each time the server welcomes the socket again after it was lost (the server restarted, the network
+ * came back). The browser's online state cannot say so: it stays online while only the server is down.
+ */
+export function onCableReconnect(listener: () => void): () => void {
+  reconnectListeners.add(listener);
+  return () => reconnectListeners.delete(listener);
+}
+
+/** The control frame of a socket message: its `type` (welcome, ping, disconnect...) and `reason`. */
+function readFrame(data: unknown): { type?: unknown; reason?: unknown } {
+  if (typeof data !== 'string') return {};
   try {
-    const message = JSON.parse(data) as { type?: unknown; reason?: unknown };
-    return message.type === 'disconnect' && message.reason === 'unauthorized';
+    const frame: unknown = JSON.parse(data);
+    return typeof frame === 'object' && frame !== null ? frame : {};
   } catch {
-    return false;
+    return {};
   }
 }
 
@@ -89,23 +102,39 @@ function isUnauthorized(data: unknown): boolean {
  * Left alone, the official client would give up for good (its subscribers told no reconnect is coming)
  * or come back with the same dead token. Instead its subscribers hear that a reconnect is coming, its own
  * reconnection stops, and the session is refreshed: a fresh token builds a new consumer that they move
- * to (syncCable), and a refused refresh ends the session.
+ * to (syncCable), and a refused refresh ends the session. It also notes when the socket is lost and when
+ * the server welcomes it back (onCableReconnect).
  */
 function followUnauthorized(entry: CurrentCable): void {
   const base = Connection.prototype.events;
   entry.consumer.connection.events = {
     ...base,
     message(event) {
-      if (!isUnauthorized(event.data)) return base.message.call(this, event);
+      const frame = readFrame(event.data);
+      if (frame.type === 'welcome') welcomed(entry);
+      if (frame.type !== 'disconnect' || frame.reason !== 'unauthorized')
+        return base.message.call(this, event);
       entry.unauthorized = true;
       void renewToken(entry);
     },
     close(event) {
+      // A consumer retired after a refresh or at logout closes on purpose: the server is still there.
+      if (current === entry) serverLost = true;
       const result = base.close.call(this, event);
       if (entry.unauthorized) this.monitor.stop();
       return result;
     },
   };
+}
+
+/**
+ * The server accepted the session's socket. After a loss (including a refused token, whose fresh consumer is
+ * welcomed instead) the server is reachable again: what failed meanwhile can be asked for again.
+ */
+function welcomed(entry: CurrentCable): void {
+  if (current !== entry || !serverLost) return;
+  serverLost = false;
+  for (const listener of reconnectListeners) listener();
 }
 
 async function renewToken(entry: CurrentCable): Promise<void> {
@@ -148,6 +177,8 @@ export function syncCable(): void {
   const token = signedIn ? tokenStorage.getAccessToken() : null;
   if ((current?.token ?? null) === token) return;
   const previous = current;
+  // Signed out, nothing is waiting for the server to come back.
+  if (!token) serverLost = false;
   current = token
     ? { consumer: createConsumer(cableUrl(token)), token, unauthorized: false, renewing: false }
     : null;

@@ -12,6 +12,11 @@ declare module '@tanstack/react-query' {
   }
 }
 
+/** A 4xx will not change on retry; only network and server failures may pass when asked again. */
+function mayPassLater(error: Error): boolean {
+  return !(isApiError(error) && error.status >= 400 && error.status < 500);
+}
+
 /** spec/01 §9: fresh 5 min, kept 10 min, 1 retry, no refetch on window focus; changes never wait offline. */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -24,9 +29,7 @@ export function createQueryClient(): QueryClient {
       queries: {
         staleTime: QUERY_STALE_MS,
         gcTime: QUERY_GC_MS,
-        // A 4xx will not change on retry; only network and server failures get the one retry.
-        retry: (failureCount, error) =>
-          failureCount < QUERY_RETRY && !(isApiError(error) && error.status >= 400 && error.status < 500),
+        retry: (failureCount, error) => failureCount < QUERY_RETRY && mayPassLater(error),
         refetchOnWindowFocus: false,
       },
       // A change is made now or refused now: offline, TanStack's default would hold it and send it once the
@@ -38,3 +41,20 @@ export function createQueryClient(): QueryClient {
 }
 
 export const queryClient = createQueryClient();
+
+/**
+ * Ask again for the queries on screen that failed for want of the server (a network or server error; a 4xx
+ * stays what it was), those still showing what they had included. For when the server is reachable again:
+ * TanStack's own refetch on reconnect follows the browser's online state, which does not change when only
+ * the server was down. A failed query not on screen is already stale, and is asked for when next shown.
+ */
+export function refetchQueriesFailedForConnection(client: QueryClient): Promise<void> {
+  return client.refetchQueries(
+    {
+      type: 'active',
+      predicate: ({ state }) => state.status === 'error' && state.error !== null && mayPassLater(state.error),
+    },
+    // A query already being asked for again (a live update's refresh) keeps its request.
+    { cancelRefetch: false },
+  );
+}

@@ -1,3 +1,4 @@
+import { errorCatalogue } from '@haversack/contracts';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toast } from '../../../lib/toast';
@@ -49,6 +50,19 @@ describe('MoveItemForm', () => {
     const [message, , action] = toastError.mock.calls[0] ?? [];
     expect(message).toBe('Item(s) would exceed weight limit');
     expect(action).toBeUndefined();
+  });
+
+  it('a transfer that cannot reach the server says the connection failed, once', async () => {
+    const toastError = vi.spyOn(toast, 'error');
+    mockFetch(({ url }) => {
+      // The plan check answers; the server is gone by the time Transfer is pressed.
+      if (url === '/api/v1/subscription/check_feature')
+        return success({ allowed: true, feature: 'party_collaboration' });
+      throw new TypeError('Failed to fetch');
+    });
+    moveIntoStash();
+    await waitFor(() => expect(toastError).toHaveBeenCalled());
+    expect(toastError.mock.calls).toEqual([[errorCatalogue.NETWORK_ERROR.message]]);
   });
 
   it('lists the party stash disabled, with why, when my plan lacks party collaboration, and never sends there', async () => {
