@@ -148,7 +148,7 @@ export function TransactionHistory({
 
       {query.isPending ? (
         <HistorySkeleton />
-      ) : query.isError ? (
+      ) : query.isError && !query.data ? (
         <Alert
           color="red"
           variant="light"

@@ -35,7 +35,7 @@ export function AdminSettingsPage() {
           <Skeleton height={80} />
           <Skeleton height={80} />
         </Stack>
-      ) : query.isError ? (
+      ) : query.isError && !query.data ? (
         <ErrorPanel
           title="Settings could not be loaded"
           message={query.error.message}

@@ -109,7 +109,7 @@ export function AdminUserDetailPage() {
         <Skeleton height={200} />
       </Stack>
     );
-  if (query.isError)
+  if (query.isError && !query.data)
     return (
       <ErrorPanel
         title="This user could not be loaded"

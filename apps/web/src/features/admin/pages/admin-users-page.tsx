@@ -177,7 +177,7 @@ export function AdminUsersPage() {
             <Skeleton key={row} height={40} />
           ))}
         </Stack>
-      ) : query.isError ? (
+      ) : query.isError && !query.data ? (
         <ErrorPanel
           title="Users could not be loaded"
           message={query.error.message}

@@ -108,7 +108,7 @@ export function AnalyticsPage() {
           <Skeleton h={260} radius="md" />
           <Skeleton h={260} radius="md" />
         </Stack>
-      ) : query.isError ? (
+      ) : query.isError && !query.data ? (
         <ErrorPanel
           title="Failed to Load Analytics"
           message="Unable to fetch the time series. A range may span at most a year."

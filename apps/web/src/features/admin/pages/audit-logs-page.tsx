@@ -109,7 +109,7 @@ export function AuditLogsPage() {
             <Skeleton key={row} height={36} />
           ))}
         </Stack>
-      ) : query.isError ? (
+      ) : query.isError && !query.data ? (
         <ErrorPanel
           title="The audit log could not be loaded"
           message={query.error.message}

@@ -168,7 +168,7 @@ export function BackgroundJobsPage() {
             <Skeleton key={n} h={40} radius="sm" />
           ))}
         </Stack>
-      ) : query.isError ? (
+      ) : query.isError && !query.data ? (
         <ErrorPanel
           title="Failed to Load Jobs"
           message="Unable to fetch the background jobs."

@@ -287,7 +287,7 @@ export function BulkOperationsPage() {
         </Title>
         {recent.isPending ? (
           <Skeleton h={60} aria-label="Loading operations" />
-        ) : recent.isError ? (
+        ) : recent.isError && !recent.data ? (
           <ErrorPanel
             title="Failed to Load Operations"
             message="Unable to fetch recent operations."

@@ -170,7 +170,7 @@ function AnnouncementsSection() {
       </Title>
       {list.isPending ? (
         <Skeleton h={80} aria-label="Loading announcements" />
-      ) : list.isError ? (
+      ) : list.isError && !list.data ? (
         <ErrorPanel
           title="Failed to Load Announcements"
           message="Unable to fetch the announcements."
@@ -282,7 +282,7 @@ function MassMailSection() {
       </Title>
       {recent.isPending ? (
         <Skeleton h={60} aria-label="Loading mailings" />
-      ) : recent.isError ? (
+      ) : recent.isError && !recent.data ? (
         <ErrorPanel
           title="Failed to Load Mailings"
           message="Unable to fetch recent mailings."

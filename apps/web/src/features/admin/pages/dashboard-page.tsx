@@ -29,7 +29,7 @@ export function DashboardPage() {
             <Skeleton key={i} h={88} radius="md" />
           ))}
         </SimpleGrid>
-      ) : query.isError ? (
+      ) : query.isError && !query.data ? (
         <ErrorPanel
           title="Failed to Load Dashboard"
           message="Unable to fetch the site statistics."

@@ -45,7 +45,7 @@ export function FinancialPage() {
           <Skeleton h={88} radius="md" />
           <Skeleton h={260} radius="md" />
         </Stack>
-      ) : query.isError ? (
+      ) : query.isError && !query.data ? (
         <ErrorPanel
           title="Failed to Load Financial Data"
           message="Unable to fetch subscriptions and revenue."
@@ -201,7 +201,7 @@ function BillingEventsCard() {
       </Title>
       {query.isPending ? (
         <Skeleton h={160} aria-label="Loading billing events" />
-      ) : query.isError ? (
+      ) : query.isError && !query.data ? (
         <ErrorPanel
           title="Failed to Load Billing Events"
           message="Unable to fetch the webhook log."

@@ -63,7 +63,7 @@ export function ModerationPage() {
           <Skeleton h={110} radius="md" />
           <Skeleton h={110} radius="md" />
         </Stack>
-      ) : query.isError ? (
+      ) : query.isError && !query.data ? (
         <ErrorPanel
           title="Failed to Load Reports"
           message="Unable to fetch the reports."

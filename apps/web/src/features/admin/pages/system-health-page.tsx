@@ -132,7 +132,7 @@ export function SystemHealthPage() {
             <Skeleton key={n} h={120} radius="md" />
           ))}
         </SimpleGrid>
-      ) : query.isError ? (
+      ) : query.isError && !query.data ? (
         <ErrorPanel
           title="Failed to Load System Health"
           message="Unable to fetch the system health."

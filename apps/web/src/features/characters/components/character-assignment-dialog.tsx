@@ -89,7 +89,7 @@ export function CharacterAssignmentDialog({
         </Text>
         {query.isPending ? (
           <TextSkeleton lines={3} />
-        ) : query.isError ? (
+        ) : query.isError && !query.data ? (
           <Alert color="red" variant="light" title="Failed to load your characters">
             {query.error.message}
           </Alert>

@@ -120,7 +120,7 @@ export function CharacterWealthPanel({ characterId }: { characterId: string }) {
               </Stack>
             ))}
           </SimpleGrid>
-        ) : query.isError ? (
+        ) : query.isError && !query.data ? (
           <ErrorPanel
             title="Unable to Load Wealth"
             message="Failed to count this character's coins and load. Please try again."
@@ -141,7 +141,7 @@ export function CharacterWealthPanel({ characterId }: { characterId: string }) {
 export function CharacterWealthStrip({ characterId }: { characterId: string }) {
   const query = useQuery(characterWealthQuery(characterId));
   if (query.isPending) return <Skeleton height={20} width={260} data-testid="wealth-strip-loading" />;
-  if (query.isError) {
+  if (query.isError && !query.data) {
     return (
       <Text size="sm" c="dimmed" data-testid="wealth-strip-error">
         Wealth could not be loaded.{' '}

@@ -18,7 +18,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { DetailLoadError } from '../../../components/detail-load-error';
 import { TextSkeleton } from '../../../components/loading';
-import { toastUnexplainedFailure } from '../../../lib/http-client';
+import { isRecordNotFound, toastUnexplainedFailure } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { generalMessages, toast } from '../../../lib/toast';
 import { formatWeight } from '../../../lib/weight';
@@ -83,7 +83,7 @@ export function CharacterDetailPage() {
       </Stack>
     );
   }
-  if (query.isError) {
+  if (query.isError && (!query.data || isRecordNotFound(query.error))) {
     return (
       <DetailLoadError
         error={query.error}

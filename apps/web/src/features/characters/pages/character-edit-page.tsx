@@ -38,7 +38,7 @@ export function CharacterEditPage() {
         <Paper withBorder p="lg">
           <TextSkeleton lines={6} />
         </Paper>
-      ) : query.isError ? (
+      ) : query.isError && !query.data ? (
         <ErrorPanel
           title="Failed to load character"
           message={query.error.message}

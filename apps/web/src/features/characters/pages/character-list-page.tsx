@@ -115,7 +115,7 @@ export function CharacterListPage() {
 
       {query.isPending ? (
         <PartyCardSkeletons />
-      ) : query.isError ? (
+      ) : query.isError && !query.data ? (
         <ErrorPanel
           title="Failed to load characters"
           message={

@@ -51,7 +51,7 @@ function Supported({ on, label }: { on: boolean; label: string }) {
 function ServerSupport() {
   const providers = useQuery(authProvidersQueryOptions());
   if (providers.isPending) return <Skeleton height={56} aria-label="Loading what this server supports" />;
-  if (providers.isError) {
+  if (providers.isError && !providers.data) {
     return (
       <Group gap="sm">
         <Text size="sm" c="red">

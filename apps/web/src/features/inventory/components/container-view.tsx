@@ -56,7 +56,7 @@ export function ContainerView(props: ContainerViewProps) {
         </Alert>
       ) : container.isPending ? (
         <Skeleton height={44} />
-      ) : container.isError ? (
+      ) : container.isError && !container.data ? (
         <ErrorPanel
           title="Error loading container"
           message="This container could not be loaded. It may have been deleted, or you may not have access."

@@ -220,7 +220,8 @@ export function ItemCollection(props: ItemCollectionProps) {
       more={settled && hasNextPage ? { loading: isFetchingNextPage, load: loadMore } : undefined}
       totalCount={settled ? total : undefined}
       error={
-        query.isError ? (
+        // A failed refetch or next page keeps the items already loaded on screen.
+        query.isError && !query.data ? (
           <ErrorPanel
             title="Error loading items"
             message="The items of this container could not be loaded."

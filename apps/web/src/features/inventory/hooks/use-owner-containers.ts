@@ -9,8 +9,9 @@ export function useOwnerContainers(owners: ContainerOwner[]) {
     combine: (results) => ({
       containers: dedupe(results.flatMap((result) => result.data ?? [])),
       isPending: results.some((result) => result.isPending),
-      // A list the user may not read (e.g. a party they left) is left out rather than failing the page.
-      isError: results.length > 0 && results.every((result) => result.isError),
+      // A list the user may not read (e.g. a party they left) is left out rather than failing the page; a
+      // list whose refetch failed still shows what it had.
+      isError: results.length > 0 && results.every((result) => result.isError && !result.data),
       refetch: () => Promise.all(results.map((result) => result.refetch())),
     }),
   });

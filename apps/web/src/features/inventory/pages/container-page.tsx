@@ -3,6 +3,7 @@ import { usePrefetchInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { memo, useDeferredValue } from 'react';
 import { useParams } from 'react-router';
 import { DetailLoadError } from '../../../components/detail-load-error';
+import { isRecordNotFound } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { characterQuery, myCharactersQuery } from '../../characters/api/characters-api';
 import { CharacterWealthStrip } from '../../characters/components/character-wealth';
@@ -65,7 +66,9 @@ export function ContainerPage() {
   if (loading || (drawing && !container.isError)) {
     return <WorkspaceSkeleton label="Loading inventory" />;
   }
-  if (container.isError) {
+  // A failed refetch (say the server went away after a transfer) keeps the inventory already on screen; the
+  // error replaces it when there is nothing to show, or when the container is gone (deleted meanwhile).
+  if (container.isError && (!container.data || isRecordNotFound(container.error))) {
     return (
       <DetailLoadError
         error={container.error}

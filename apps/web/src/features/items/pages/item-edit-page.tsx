@@ -24,7 +24,7 @@ export function ItemEditPage() {
       </Stack>
     );
   }
-  if (query.isError) {
+  if (query.isError && !query.data) {
     return (
       <Stack gap="md" maw={640}>
         <Title order={1}>Edit Item</Title>

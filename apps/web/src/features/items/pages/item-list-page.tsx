@@ -66,7 +66,7 @@ export function ItemListPage() {
             <Skeleton key={index} height={110} />
           ))}
         </SimpleGrid>
-      ) : query.isError ? (
+      ) : query.isError && !query.data ? (
         <ErrorPanel
           title="Error loading items"
           message={query.error.message}

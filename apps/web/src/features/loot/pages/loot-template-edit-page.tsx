@@ -3,6 +3,7 @@ import { Alert, Anchor, Skeleton, Stack, Title, VisuallyHidden } from '@mantine/
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { DetailLoadError } from '../../../components/detail-load-error';
+import { isRecordNotFound } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
 import { lootKeys, lootTemplateQuery, updateLootTemplate } from '../api/loot-api';
@@ -26,7 +27,7 @@ export function LootTemplateEditPage() {
       </Stack>
     );
   }
-  if (query.isError && !query.data) {
+  if (query.isError && (!query.data || isRecordNotFound(query.error))) {
     return (
       <DetailLoadError
         error={query.error}

@@ -17,6 +17,7 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { DetailLoadError } from '../../../components/detail-load-error';
+import { isRecordNotFound } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { lootTemplateQuery } from '../api/loot-api';
 import { AddLootCoinsForm, AddLootItemForm, LootItemRow } from '../components/loot-item-editor';
@@ -46,7 +47,7 @@ export function LootTemplateInventoryPage() {
       </Stack>
     );
   }
-  if (query.isError && !query.data) {
+  if (query.isError && (!query.data || isRecordNotFound(query.error))) {
     return (
       <DetailLoadError
         error={query.error}

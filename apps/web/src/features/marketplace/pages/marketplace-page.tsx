@@ -133,7 +133,7 @@ export function MarketplacePage() {
             <Skeleton key={index} height={96} />
           ))}
         </SimpleGrid>
-      ) : query.isError ? (
+      ) : query.isError && !query.data ? (
         <ErrorPanel
           title="Error loading the marketplace"
           message={query.error.message}

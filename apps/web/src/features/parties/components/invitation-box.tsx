@@ -105,7 +105,7 @@ export function InvitationBox({ partyId }: { partyId: string }) {
               </Group>
             ))}
           </Stack>
-        ) : invitations.isError ? (
+        ) : invitations.isError && !invitations.data ? (
           <Text size="sm" c="red">
             Open invitations could not be loaded.
           </Text>

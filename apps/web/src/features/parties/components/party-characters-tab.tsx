@@ -36,7 +36,7 @@ export function PartyCharactersTab({ party }: { party: Party }) {
       </Group>
       {characters.isPending ? (
         <PartyCardSkeletons count={3} />
-      ) : characters.isError ? (
+      ) : characters.isError && !characters.data ? (
         <ErrorPanel
           title="Failed to load characters"
           message={characters.error.message}

@@ -48,7 +48,7 @@ function PartyContainersSection({ partyId }: { partyId: string }) {
       </Stack>
       {containers.isPending ? (
         <PartyCardSkeletons count={1} />
-      ) : containers.isError ? (
+      ) : containers.isError && !containers.data ? (
         <ErrorPanel
           title="Error loading the party's containers"
           message="The party's containers could not be loaded."

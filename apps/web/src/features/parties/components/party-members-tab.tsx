@@ -59,7 +59,7 @@ export function PartyMembersTab({ party }: { party: Party }) {
       </Group>
       {query.isPending ? (
         <TextSkeleton lines={4} />
-      ) : query.isError ? (
+      ) : query.isError && !query.data ? (
         <ErrorPanel
           title="Failed to load members"
           message={query.error.message}

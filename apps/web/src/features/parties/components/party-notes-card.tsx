@@ -83,7 +83,7 @@ export function PartyNotesCard({ partyId }: { partyId: string }) {
           <div aria-busy="true">
             <TextSkeleton lines={3} />
           </div>
-        ) : query.isError ? (
+        ) : query.isError && !query.data ? (
           <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden="true" />} role="alert">
             <Stack gap="xs" align="flex-start">
               <Text size="sm">{notesLoadFailedMessage}</Text>

@@ -103,7 +103,7 @@ export function PartyOverviewTab({
               </Title>
               {members.isPending ? (
                 <TextSkeleton lines={3} />
-              ) : members.isError ? (
+              ) : members.isError && !members.data ? (
                 <Text size="sm" c="red">
                   Members could not be loaded.
                 </Text>

@@ -132,7 +132,7 @@ export function PartyWealthSection({ partyId, isGm }: { partyId: string; isGm: b
               <Skeleton key={i} height={36} />
             ))}
           </Stack>
-        ) : query.isError ? (
+        ) : query.isError && !query.data ? (
           <ErrorPanel
             title="Unable to Load Party Wealth"
             message="Failed to count the party's coins and loads. Please try again."

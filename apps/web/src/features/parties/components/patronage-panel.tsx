@@ -56,7 +56,7 @@ export function PatronagePanel({ partyId }: { partyId: string }) {
         </Title>
         {feature.isPending ? (
           <TextSkeleton lines={2} />
-        ) : feature.isError ? (
+        ) : feature.isError && feature.data === undefined ? (
           <Text size="sm" c="red">
             Patronage could not be checked. {feature.error.message}
           </Text>
@@ -73,7 +73,7 @@ export function PatronagePanel({ partyId }: { partyId: string }) {
           </Paper>
         ) : eligible.isPending ? (
           <TextSkeleton lines={2} />
-        ) : eligible.isError ? (
+        ) : eligible.isError && !eligible.data ? (
           <Text size="sm" c="red">
             Members could not be loaded. {eligible.error.message}
           </Text>

@@ -26,7 +26,7 @@ export function PendingInvitationsCard() {
         </Group>
         {query.isPending ? (
           <TextSkeleton lines={2} />
-        ) : query.isError ? (
+        ) : query.isError && !query.data ? (
           <Stack gap="xs" align="flex-start">
             <Text size="sm" c="red">
               Your invitations could not be loaded.

@@ -44,7 +44,7 @@ export function NotificationsPage() {
       </Stack>
       {query.isPending ? (
         <TextSkeleton lines={4} />
-      ) : query.isError ? (
+      ) : query.isError && !query.data ? (
         <ErrorPanel
           title="Failed to load notifications"
           message={query.error.message}

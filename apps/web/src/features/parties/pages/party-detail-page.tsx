@@ -67,7 +67,7 @@ export function PartyDetailPage() {
       </Stack>
     );
   }
-  if (query.isError) {
+  if (query.isError && (!query.data || isRecordNotFound(query.error))) {
     // No such party for this user, or `/parties/not-an-id`: "Party Not Found" rather than Try Again.
     return isRecordNotFound(query.error) ? (
       <Stack gap="md" maw={640}>

@@ -69,7 +69,7 @@ export function PartyDiscoverPage() {
 
       {query.isPending ? (
         <PartyCardSkeletons />
-      ) : query.isError ? (
+      ) : query.isError && !query.data ? (
         <ErrorPanel
           title="Failed to Load Parties"
           message="Unable to fetch public parties."

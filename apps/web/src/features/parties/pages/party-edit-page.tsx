@@ -26,7 +26,7 @@ export function PartyEditPage() {
         <Paper withBorder p="lg">
           <TextSkeleton lines={6} />
         </Paper>
-      ) : query.isError ? (
+      ) : query.isError && !query.data ? (
         <ErrorPanel
           title="Error loading party"
           message="An unexpected error occurred."

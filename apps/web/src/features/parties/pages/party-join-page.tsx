@@ -156,7 +156,7 @@ export function PartyJoinPage() {
         <Paper withBorder p="lg" aria-busy="true">
           <TextSkeleton lines={3} />
         </Paper>
-      ) : preview.isError ? (
+      ) : preview.isError && !preview.data ? (
         <Alert color="red" variant="light" data-testid="preview-error">
           Unable to preview party. Please check the join code and try again.
         </Alert>

@@ -86,7 +86,7 @@ export function PartyListPage() {
       <ErrorBoundary>
         {query.isPending ? (
           <PartyCardSkeletons />
-        ) : query.isError ? (
+        ) : query.isError && !query.data ? (
           <ErrorPanel
             title="Error loading parties"
             message={query.error.message}

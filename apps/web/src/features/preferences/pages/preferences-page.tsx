@@ -51,7 +51,7 @@ export function PreferencesPage() {
         <Paper withBorder p="lg">
           <TextSkeleton lines={5} lineHeight="relaxed" />
         </Paper>
-      ) : preferences.isError ? (
+      ) : preferences.isError && !preferences.data ? (
         <ErrorPanel message="Your preferences could not be loaded." onRetry={() => preferences.refetch()} />
       ) : shown ? (
         <>

@@ -98,7 +98,7 @@ export function ApiTokensSection() {
         ) : null}
         {tokens.isPending ? (
           <TextSkeleton lines={3} />
-        ) : tokens.isError ? (
+        ) : tokens.isError && !tokens.data ? (
           <ErrorPanel
             title="Could not load your API tokens"
             message="Please try again."

@@ -22,7 +22,7 @@ export function PartyShopsTab({ partyId, canDeploy }: { partyId: string; canDepl
       </Group>
       {query.isPending ? (
         <ShopCardSkeletons />
-      ) : query.isError ? (
+      ) : query.isError && !query.data ? (
         <Alert
           color="red"
           variant="light"

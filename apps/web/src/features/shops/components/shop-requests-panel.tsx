@@ -52,7 +52,7 @@ export function ShopRequestsPanel({ shopId }: { shopId: string }) {
       </Stack>
     );
   }
-  if (query.isError) {
+  if (query.isError && !query.data) {
     return (
       <ErrorPanel
         title="Could not load purchase requests"

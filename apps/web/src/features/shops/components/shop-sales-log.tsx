@@ -21,7 +21,7 @@ export function ShopSalesLog({ shopId }: { shopId: string }) {
       </Stack>
     );
   }
-  if (query.isError) {
+  if (query.isError && !query.data) {
     return (
       <ErrorPanel
         title="Could not load the sales log"

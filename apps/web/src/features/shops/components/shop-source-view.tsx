@@ -73,7 +73,7 @@ export function ShopSourceView({
   const trader = useTrader(shop.data?.can_trade ? partyId : null);
 
   if (shops.isPending) return <Skeleton height={44} />;
-  if (shops.isError) {
+  if (shops.isError && !shops.data) {
     return (
       <ErrorPanel
         title={shopMessages.unableToLoad}
@@ -111,7 +111,7 @@ export function ShopSourceView({
       />
       {shop.isPending ? (
         <Skeleton height={96} />
-      ) : shop.isError ? (
+      ) : shop.isError && !shop.data ? (
         <ErrorPanel
           title={shopMessages.unableToLoad}
           message={shopMessages.fetchItemsFailed}

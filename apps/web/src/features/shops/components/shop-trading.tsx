@@ -289,7 +289,7 @@ export function SellList({
   );
   if (!trader.container) return null;
   if (query.isPending) return <Skeleton height={96} />;
-  if (query.isError) {
+  if (query.isError && !query.data) {
     return (
       <ErrorPanel
         title="Error loading items"

@@ -152,7 +152,7 @@ export function ShopInstancesPage() {
       </Paper>
       {query.isPending ? (
         <ShopCardSkeletons />
-      ) : query.isError ? (
+      ) : query.isError && !query.data ? (
         <Alert
           color="red"
           variant="light"

@@ -19,7 +19,7 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { DetailLoadError } from '../../../components/detail-load-error';
-import { toastUnexplainedFailure } from '../../../lib/http-client';
+import { isRecordNotFound, toastUnexplainedFailure } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { generalMessages, toast } from '../../../lib/toast';
 import { ReportButton } from '../../moderation/components/report-button';
@@ -126,7 +126,7 @@ export function ShopTemplateDetailPage() {
       </Stack>
     );
   }
-  if (query.isError) {
+  if (query.isError && (!query.data || isRecordNotFound(query.error))) {
     return (
       <DetailLoadError
         error={query.error}

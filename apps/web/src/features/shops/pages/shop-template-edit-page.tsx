@@ -3,6 +3,7 @@ import { Anchor, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/c
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { DetailLoadError } from '../../../components/detail-load-error';
+import { isRecordNotFound } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
 import { shopKeys, shopTemplateQuery, updateShopTemplate } from '../api/shops-api';
@@ -25,7 +26,7 @@ export function ShopTemplateEditPage() {
       </Stack>
     );
   }
-  if (query.isError) {
+  if (query.isError && (!query.data || isRecordNotFound(query.error))) {
     return (
       <DetailLoadError
         error={query.error}

@@ -21,7 +21,7 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { DetailLoadError } from '../../../components/detail-load-error';
 import { noItemsFound } from '../../../components/empty-state';
-import { isApiError } from '../../../lib/http-client';
+import { isApiError, isRecordNotFound } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { generalMessages, toast } from '../../../lib/toast';
 import { usePhone } from '../../../lib/use-phone';
@@ -272,7 +272,7 @@ export function ShopTemplateInventoryPage() {
       </Stack>
     );
   }
-  if (query.isError) {
+  if (query.isError && (!query.data || isRecordNotFound(query.error))) {
     return (
       <DetailLoadError
         error={query.error}

@@ -79,7 +79,7 @@ export function ShopTemplatesPage({ mine = false }: { mine?: boolean }) {
       />
       {query.isPending ? (
         <ShopCardSkeletons />
-      ) : query.isError ? (
+      ) : query.isError && !query.data ? (
         <Alert
           color="red"
           variant="light"
