@@ -81,6 +81,11 @@ export function ContainerView(props: ContainerViewProps) {
             onAddToQueue={props.onAddToQueue}
             destinations={container.data.can_act ? props.moveDestinations : undefined}
             onMoveTo={container.data.can_act ? props.onMoveTo : undefined}
+            emptyHint={
+              container.data.can_act
+                ? 'Add items from the Market tab, or move them here from another container.'
+                : undefined
+            }
           />
         </>
       )}

@@ -211,3 +211,44 @@ describe('ItemCollection search', () => {
     expect(await screen.findAllByTestId('item-tile')).toHaveLength(items.length);
   });
 });
+
+describe('ItemCollection empty', () => {
+  const hint = 'Add items from the Market tab, or move them here from another container.';
+
+  function renderEmpty(filters = noItemFilters) {
+    mockFetch(() =>
+      jsonResponse(200, {
+        status: 'success',
+        data: [],
+        meta: { current_page: 1, total_pages: 1, total_count: 0, per_page: 50 },
+      }),
+    );
+    renderWithProviders(
+      <DndContext>
+        <ItemCollection
+          containerId={backpack.id}
+          filters={filters}
+          layout="grid"
+          draggable={false}
+          swipeable={false}
+          onOpen={vi.fn()}
+          onQuickTransfer={vi.fn()}
+          onAddToQueue={vi.fn()}
+          emptyHint={hint}
+        />
+      </DndContext>,
+    );
+  }
+
+  it('says where an empty container’s items could come from, under the spec’s "No items found."', async () => {
+    renderEmpty();
+    const empty = await screen.findByTestId('items-empty');
+    expect(empty).toHaveTextContent(`No items found.${hint}`);
+  });
+
+  it('gives no such hint when a search finds nothing', async () => {
+    renderEmpty({ ...noItemFilters, search: 'dragon' });
+    const empty = await screen.findByTestId('items-empty');
+    expect(empty).toHaveTextContent(/^No items found\.$/);
+  });
+});

@@ -1,13 +1,18 @@
 import { useDndContext } from '@dnd-kit/core';
 import type { Container, ItemInstance } from '@haversack/contracts';
-import { Box, Center, SimpleGrid, Skeleton, Text, VisuallyHidden } from '@mantine/core';
+import { Box, SimpleGrid, Skeleton, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { useElementSize } from '@mantine/hooks';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, memo, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { noItemsFound } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
-import { containerItemsQuery, type ItemFilters, matchesItemFilters } from '../api/inventory-api';
+import {
+  containerItemsQuery,
+  type ItemFilters,
+  matchesItemFilters,
+  noItemFilters,
+} from '../api/inventory-api';
 import type { DraggedItem, DraggedLootItem, LayoutMode } from '../workspace-types';
 import { ItemTile } from './item-tile';
 
@@ -44,6 +49,8 @@ export interface ItemCollectionProps {
   /** Where "Move to..." may send an item (the source itself is left out by the tile). */
   destinations?: Container[];
   onMoveTo?: (item: ItemInstance, containerId: string) => void;
+  /** Under "No items found." when nothing is searched for: where this container's items could come from. */
+  emptyHint?: string;
 }
 
 /** The grid itself, whatever holds the items: a container's pages, or a loot's stacks. */
@@ -205,7 +212,7 @@ export function ItemCollection(props: ItemCollectionProps) {
   const settled = !query.isPlaceholderData && sameFilters(serverFilters, props.filters);
   const items = settled ? loaded : loaded.filter((item) => matchesItemFilters(item, props.filters));
   const total = query.data?.pages[0]?.meta.total_count ?? 0;
-  const { containerId: _containerId, filters: _filters, ...gridProps } = props;
+  const { containerId: _containerId, filters: _filters, emptyHint, ...gridProps } = props;
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
   const loadMore = useCallback(() => {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
@@ -213,6 +220,8 @@ export function ItemCollection(props: ItemCollectionProps) {
   return (
     <ItemGrid
       {...gridProps}
+      // A search that finds nothing is not an empty container.
+      emptyHint={sameFilters(props.filters, noItemFilters) ? emptyHint : undefined}
       items={items}
       // Nothing loaded matches yet but the server holds more: it is still looking, not empty.
       pending={query.isPending || (!settled && items.length === 0 && hasNextPage)}
@@ -306,9 +315,14 @@ export function ItemGrid(
   else if (error) content = error;
   else if (items.length === 0)
     content = (
-      <Center py="xl" data-testid="items-empty">
+      <Stack align="center" gap={4} py="xl" ta="center" data-testid="items-empty">
         <Text c="dimmed">{noItemsFound}</Text>
-      </Center>
+        {props.emptyHint ? (
+          <Text size="sm" c="dimmed">
+            {props.emptyHint}
+          </Text>
+        ) : null}
+      </Stack>
     );
   else if (virtual)
     content = (
