@@ -52,7 +52,11 @@ export function DashboardPage() {
             <StatCard label="Parties" value={query.data.parties} />
             <StatCard label="Characters" value={query.data.characters} />
             <StatCard label="Item templates" value={query.data.item_templates} hint="Made by users" />
-            <StatCard label="Item stacks" value={query.data.item_stacks} hint="In inventories" />
+            <StatCard
+              label="Item stacks"
+              value={query.data.item_stacks}
+              hint="In every container, shop and loot stock included"
+            />
             <StatCard
               label="Paid subscriptions"
               value={query.data.subscriptions_by_tier
