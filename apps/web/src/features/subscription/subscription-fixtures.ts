@@ -6,6 +6,7 @@ import {
   limitKeys,
   liveFeatures,
   liveUsageResources,
+  type Patronage,
   presentedTierEntitlements,
   type Subscription,
   type Tier,
@@ -208,4 +209,21 @@ const featureWords: Partial<Record<FeatureKey, string>> = {
 export function unbuiltMention(): RegExp | null {
   const words = featureKeys.flatMap((key) => (liveFeatures[key] ? [] : [featureWords[key] ?? key]));
   return words.length === 0 ? null : new RegExp(words.join('|'), 'i');
+}
+
+/** A patronage: ranger sponsors bard with Hero in The Lantern Bearers. */
+export function buildPatronage(overrides: Partial<Patronage> = {}): Patronage {
+  return {
+    id: 'patronage-1',
+    party_id: 'party-1',
+    party_name: 'The Lantern Bearers',
+    active: true,
+    granted_tier: 'tier_2',
+    patron_id: 'user-1',
+    patron_name: 'ranger',
+    beneficiary_id: 'user-2',
+    beneficiary_name: 'bard',
+    created_at: '2026-03-02T00:00:00.000Z',
+    ...overrides,
+  };
 }

@@ -1,28 +1,11 @@
-import type { Patronage } from '@haversack/contracts';
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderRoutes } from '../../../test/render';
-import { buildCurrentSubscription } from '../subscription-fixtures';
+import { buildCurrentSubscription, buildPatronage } from '../subscription-fixtures';
 import { mockSubscriptionServer } from '../subscription-test-server';
 import { PlanSummaryCard } from './plan-summary-card';
 
 const routes = [{ path: '/dashboard', element: <PlanSummaryCard /> }];
-
-function receivedPatronage(overrides: Partial<Patronage> = {}): Patronage {
-  return {
-    id: 'patronage-1',
-    party_id: 'party-1',
-    party_name: 'The Lantern Bearers',
-    active: true,
-    granted_tier: 'tier_2',
-    patron_id: 'user-1',
-    patron_name: 'ranger',
-    beneficiary_id: 'user-2',
-    beneficiary_name: 'bard',
-    created_at: '2026-03-02T00:00:00.000Z',
-    ...overrides,
-  };
-}
 
 describe('PlanSummaryCard (the dashboard’s "Your plan")', () => {
   it('reads "Active" for a plan that renews', async () => {
@@ -53,7 +36,7 @@ describe('PlanSummaryCard (the dashboard’s "Your plan")', () => {
       current: buildCurrentSubscription({
         tier: 'tier_free',
         used: { characters: 1, parties_joined: 1 },
-        patronages: { granted: [], received: [receivedPatronage()] },
+        patronages: { granted: [], received: [buildPatronage()] },
       }),
     });
     renderRoutes(routes, '/dashboard');
@@ -87,7 +70,7 @@ describe('PlanSummaryCard (the dashboard’s "Your plan")', () => {
     mockSubscriptionServer({
       current: buildCurrentSubscription({
         tier: 'tier_2',
-        patronages: { granted: [], received: [receivedPatronage({ granted_tier: 'tier_1' })] },
+        patronages: { granted: [], received: [buildPatronage({ granted_tier: 'tier_1' })] },
       }),
     });
     renderRoutes(routes, '/dashboard');

@@ -1,36 +1,15 @@
-import {
-  liveUsageResources,
-  type Patronage,
-  subscriptionMessages,
-  usageResources,
-} from '@haversack/contracts';
+import { liveUsageResources, subscriptionMessages, usageResources } from '@haversack/contracts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { toast } from '../../../lib/toast';
 import { failure, mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
-import { buildCurrentSubscription, unbuiltMention } from '../subscription-fixtures';
+import { buildCurrentSubscription, buildPatronage, unbuiltMention } from '../subscription-fixtures';
 import { mockSubscriptionServer, requestBody } from '../subscription-test-server';
 import { pastDueExplanation, SubscriptionPage } from './subscription-page';
 
 const routes = [{ path: '/subscription', element: <SubscriptionPage /> }];
-
-function buildPatronage(overrides: Partial<Patronage> = {}): Patronage {
-  return {
-    id: 'patronage-1',
-    party_id: 'party-1',
-    party_name: 'The Lantern Bearers',
-    active: true,
-    granted_tier: 'tier_2',
-    patron_id: 'user-1',
-    patron_name: 'ranger',
-    beneficiary_id: 'user-2',
-    beneficiary_name: 'bard',
-    created_at: '2026-03-02T00:00:00.000Z',
-    ...overrides,
-  };
-}
 
 describe('SubscriptionPage', () => {
   it('shows the plan, its renewal date, a bar for every resource and the empty patronage lists', async () => {
