@@ -87,6 +87,7 @@ test('a free user compares plans, upgrades with local billing, cancels with a re
     page.getByText('Your subscription will end at the close of the current period.').first(),
   ).toBeVisible();
   await expect(page.getByTestId('plan-ends')).toContainText(/Ends on \w+ \d{1,2}, \d{4}/);
+  await expect(page.getByTestId('plan-status')).toHaveText(/^Ends \w+ \d{1,2}$/);
   await expect(page.getByTestId('plan-name')).toHaveText('Adventurer');
   await subscription.checkPage('subscription-cancelled');
 
@@ -94,6 +95,7 @@ test('a free user compares plans, upgrades with local billing, cancels with a re
   await page.getByRole('button', { name: 'Reactivate' }).click();
   await expect(page.getByTestId('plan-renewal')).toContainText(/Renews on \w+ \d{1,2}, \d{4}/);
   await expect(page.getByTestId('plan-ends')).toBeHidden();
+  await expect(page.getByTestId('plan-status')).toHaveText('Active');
 
   // The other colour scheme must pass the same checks.
   await page.getByTestId('theme-toggle').click();
