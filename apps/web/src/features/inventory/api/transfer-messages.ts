@@ -12,12 +12,13 @@ export type SourceKind = 'container' | 'shop' | 'loot' | 'marketplace';
 /**
  * spec/02 §8: a failed transfer shows the server's message (e.g. "Item(s) would exceed weight limit"), else
  * "Transfer failed"; anything that is not an API answer is the unexpected error. A transfer that never
- * reached the server (connection refused, timed out) says so with the catalogue's network message, as every
- * other request does: "unexpected" would hide that retrying once the connection is back is all it takes.
+ * reached the server (connection refused, timed out) keeps the spec's sentence and adds the catalogue's
+ * network message: "unexpected" alone would hide that retrying once the connection is back is all it takes.
  */
 export function transferErrorMessage(error: unknown): string {
   if (!isApiError(error) || error.code === 'UNKNOWN_ERROR') return unexpectedTransferError;
-  if (error.code === 'NETWORK_ERROR') return errorCatalogue.NETWORK_ERROR.message;
+  if (error.code === 'NETWORK_ERROR')
+    return `${unexpectedTransferError} ${errorCatalogue.NETWORK_ERROR.message}`;
   return error.serverMessage ?? error.message ?? inventoryMessages.transferFailed;
 }
 

@@ -62,7 +62,9 @@ describe('MoveItemForm', () => {
     });
     moveIntoStash();
     await waitFor(() => expect(toastError).toHaveBeenCalled());
-    expect(toastError.mock.calls).toEqual([[errorCatalogue.NETWORK_ERROR.message]]);
+    expect(toastError.mock.calls).toEqual([
+      [`An unexpected error occurred during item transfer. ${errorCatalogue.NETWORK_ERROR.message}`],
+    ]);
   });
 
   it('lists the party stash disabled, with why, when my plan lacks party collaboration, and never sends there', async () => {
