@@ -67,7 +67,8 @@ describe('RegisterPage', () => {
     await user.type(screen.getByLabelText(/^Password/), 'Secret123');
     await user.type(screen.getByLabelText(/^Confirm Password/), 'Secret123{Enter}');
     const email = screen.getByLabelText(/^Email/);
-    await waitFor(() => expect(email).toHaveFocus());
+    // The server's answer and the refocus follow the submit; a loaded machine may take past the 1 s default.
+    await waitFor(() => expect(email).toHaveFocus(), { timeout: 4000 });
     expect(email).toHaveAccessibleDescription('Email has already been taken');
   });
 
