@@ -1,5 +1,6 @@
 import { isLiveFeature, isLiveUsageResource } from '@haversack/contracts';
 import type { ApiError } from './http-client';
+import { toast } from './toast';
 
 export const upgradeLinkLabel = 'See upgrade options';
 
@@ -32,4 +33,14 @@ export function upgradePathFor(error: PlanRefusal): string | null {
  */
 export function planRefusalMessage(error: PlanRefusal): string {
   return error.serverMessage ?? error.message;
+}
+
+/**
+ * Issue 3: a plan refusal in one toast, its words and the way to the upgrade that lifts it, as the client's
+ * own refusal toasts say it; for requests that answer their refusals themselves (`toast: false`).
+ */
+export function toastPlanRefusal(error: PlanRefusal): void {
+  const upgradePath = upgradePathFor(error);
+  if (upgradePath)
+    toast.error(planRefusalMessage(error), undefined, { label: upgradeLinkLabel, href: upgradePath });
 }

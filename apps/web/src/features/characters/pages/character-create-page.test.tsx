@@ -2,10 +2,10 @@ import type { CurrentSubscription, Party } from '@haversack/contracts';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { useUiStore } from '../../../stores/ui-store';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { buildCharacter, buildParty, pageMeta } from '../../../test/party-fixtures';
 import { renderRoutes, withUnsavedChangesGuard } from '../../../test/render';
+import { watchToasts } from '../../subscription/plan-limit-test-server';
 import { buildCurrentSubscription, buildTiers } from '../../subscription/subscription-fixtures';
 import { CharacterCreatePage } from './character-create-page';
 
@@ -46,6 +46,8 @@ const atLimit = () => buildCurrentSubscription({ tier: 'tier_free', used: { char
 describe('CharacterCreatePage at the plan’s character limit', () => {
   it('says the limit once, with the way to upgrade, and disables Create Character with that reason', async () => {
     const fetchMock = mockServer({ current: atLimit() });
+    // Only this page's toasts from here on: test files share a worker, and with it their toasts.
+    const toasts = watchToasts(/character/i);
     const user = userEvent.setup();
     renderPage();
 
@@ -62,8 +64,7 @@ describe('CharacterCreatePage at the plan’s character limit', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'POST')).toBe(false);
     expect(screen.queryByTestId('upgrade-prompt')).not.toBeInTheDocument();
-    // Only this page's toasts: test files share a worker, and another file's late answer may toast meanwhile.
-    expect(useUiStore.getState().toasts.filter((toast) => /character|plan/i.test(toast.message))).toEqual([]);
+    expect(toasts()).toEqual([]);
   });
 
   it('after a refusal on a stale count, says the limit in one toast and then disables the submit', async () => {
@@ -86,6 +87,7 @@ describe('CharacterCreatePage at the plan’s character limit', () => {
       }
       return failure(404, 'RESOURCE_NOT_FOUND', 'not faked');
     });
+    const toasts = watchToasts(/character/i);
     const user = userEvent.setup();
     renderPage();
 
@@ -97,12 +99,7 @@ describe('CharacterCreatePage at the plan’s character limit', () => {
     await vi.waitFor(() => expect(submit).toBeDisabled());
     expect(screen.getByTestId('plan-limit-hint')).toHaveAttribute('data-full', 'true');
     expect(screen.queryByTestId('upgrade-prompt')).not.toBeInTheDocument();
-    expect(
-      useUiStore
-        .getState()
-        .toasts.filter((toast) => /character|plan/i.test(toast.message))
-        .map((toast) => toast.message),
-    ).toEqual(['Your Free plan allows 1 character. Upgrade to create more.']);
+    expect(toasts()).toEqual(['Your Free plan allows 1 character. Upgrade to create more.']);
   });
 
   it('keeps Create Character enabled while there is room', async () => {

@@ -2,7 +2,6 @@ import type { CurrentSubscription, Tier } from '@haversack/contracts';
 import { Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
-import { isApiError } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
 import { partyKeys } from '../../parties/api/parties-api';
@@ -12,11 +11,10 @@ import {
   tiersQueryOptions,
 } from '../../subscription/api/subscription-api';
 import { PlanLimitHint } from '../../subscription/components/plan-limit-hint';
+import { usePlanLimit } from '../../subscription/plan-limit';
 import { liftingPatronages } from '../../subscription/sponsorship';
 import { characterKeys, createCharacter } from '../api/characters-api';
 import { CharacterForm, characterFormDefaults } from '../components/character-form';
-
-const limitHintId = 'character-limit-hint';
 
 /** /characters/new; ?party_id preselects the party (spec/02 §2 Overview quick action). */
 export function CharacterCreatePage() {
@@ -26,7 +24,8 @@ export function CharacterCreatePage() {
   const queryClient = useQueryClient();
   const partyId = searchParams.get('party_id');
   const current = useQuery(currentSubscriptionQueryOptions());
-  const ownPlanFull = isFull(current.data);
+  const limit = usePlanLimit('characters');
+  const ownPlanFull = limit.full;
   const sponsored = ownPlanFull && current.data ? liftingPatronages(current.data) : [];
   const tiers = useQuery({ ...tiersQueryOptions(), enabled: sponsored.length > 0 });
   // DESIGN §5: a character created in a party where the player is sponsored counts against the sponsor's plan.
@@ -43,7 +42,7 @@ export function CharacterCreatePage() {
         <Title order={1}>New Character</Title>
         <Text c="dimmed">Create a character; an inventory comes with it.</Text>
         {/* The limit is said here only: the submit stays disabled while it holds, so no refusal repeats it. */}
-        <PlanLimitHint resource="characters" id={limitHintId} />
+        <PlanLimitHint resource="characters" id={limit.hintId} />
         {roomyNames.length > 0 ? (
           <Text size="sm" data-testid="character-limit-sponsored">
             {`You can still create one in ${roomyNames.map((patronage) => patronage.party_name ?? 'a party').join(' or ')}, where you are sponsored: choose it as the Party.`}
@@ -56,7 +55,7 @@ export function CharacterCreatePage() {
           preselectOnlyParty={!partyId}
           submitLabel="Create Character"
           submitBlockedBy={(values) =>
-            ownPlanFull && !(values.party_id && roomyParties.has(values.party_id)) ? limitHintId : null
+            ownPlanFull && !(values.party_id && roomyParties.has(values.party_id)) ? limit.hintId : null
           }
           onCancel={() => navigate(partyId ? `/parties/${partyId}` : '/characters')}
           onSubmit={async (values) => {
@@ -69,22 +68,13 @@ export function CharacterCreatePage() {
             toast.success(message);
             navigate(`/characters/${character.id}`);
           }}
-          onOtherError={(error) => {
-            // The count was stale (a character made elsewhere): the refusal's toast says so once, and the
-            // refreshed count turns the hint above full and disables the submit.
-            if (isApiError(error) && error.code === 'LIMIT_EXCEEDED') {
-              void queryClient.invalidateQueries({ queryKey: subscriptionKeys.account() });
-            }
-          }}
+          // The count was stale (a character made elsewhere): the refusal's toast says so once, and the
+          // refreshed count turns the hint above full and disables the submit.
+          onOtherError={limit.onRefusal}
         />
       </Paper>
     </Stack>
   );
-}
-
-function isFull(current: CurrentSubscription | undefined): boolean {
-  const entry = current?.usage.characters;
-  return entry !== undefined && entry.limit !== null && entry.used >= entry.limit;
 }
 
 /** Whether the sponsored plan leaves room for another character; unknown until the plans load (the server decides). */

@@ -85,11 +85,17 @@ export function TemplateForm({
   submitLabel,
   onSubmit,
   onCancel,
+  onOtherError,
+  submitBlockedBy = null,
 }: {
   initial: TemplateFormValues;
   submitLabel: string;
   onSubmit: (input: ItemTemplateInput) => Promise<unknown>;
   onCancel: () => void;
+  /** Called with a refusal this form does not place on a field (a plan limit: the client's toast said it). */
+  onOtherError?: (error: unknown) => void;
+  /** The id of the element saying why nothing can be submitted now (a plan limit): the submit is disabled. */
+  submitBlockedBy?: string | null;
 }) {
   const form = useFocusFirstError(
     useForm<TemplateFormValues>({
@@ -132,6 +138,7 @@ export function TemplateForm({
           form.setErrors({ form: error.serverMessage ?? error.message });
         } else {
           toastUnexplainedFailure(error, generalMessages.saveFailed);
+          onOtherError?.(error);
         }
       }
     },
@@ -210,7 +217,12 @@ export function TemplateForm({
           <Button variant="default" onClick={() => void leaveWithoutAsking(onCancel)}>
             Cancel
           </Button>
-          <Button type="submit" loading={form.submitting}>
+          <Button
+            type="submit"
+            loading={form.submitting}
+            disabled={submitBlockedBy !== null}
+            aria-describedby={submitBlockedBy ?? undefined}
+          >
             {submitLabel}
           </Button>
         </Group>

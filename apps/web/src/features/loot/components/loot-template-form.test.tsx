@@ -1,5 +1,5 @@
 import { lootMessages } from '@haversack/contracts';
-import { screen, within } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
@@ -104,7 +104,7 @@ describe('LootTemplateForm', { timeout: 30_000 }, () => {
     expect(screen.getByRole('textbox', { name: 'Name' })).toHaveAttribute('aria-invalid', 'true');
   });
 
-  it('explains a used-up plan and links to the upgrade page', async () => {
+  it('leaves a used-up plan to the toast, with its upgrade link, instead of repeating it inline', async () => {
     const refusal = 'Your Free plan allows 7 loot templates. Upgrade to create more.';
     serve(() =>
       jsonResponse(403, {
@@ -124,13 +124,15 @@ describe('LootTemplateForm', { timeout: 30_000 }, () => {
     renderRoutes(routes, '/loot/templates/new');
     await user.type(await screen.findByRole('textbox', { name: 'Name' }), 'Ogre Sack');
     await user.click(screen.getByRole('button', { name: 'Create Loot Template' }));
-    const prompt = await screen.findByTestId('upgrade-prompt');
-    expect(within(prompt).getByText('Plan limit reached')).toBeInTheDocument();
-    expect(within(prompt).getByText(refusal)).toBeInTheDocument();
-    expect(within(prompt).getByRole('link', { name: 'See upgrade options' })).toHaveAttribute(
-      'href',
-      '/subscription/upgrade?resource=loot_templates',
+    await vi.waitFor(() =>
+      expect(
+        useUiStore
+          .getState()
+          .toasts.filter((toast) => toast.message === refusal)
+          .map((toast) => toast.kind),
+      ).toEqual(['error']),
     );
+    expect(screen.queryByTestId('upgrade-prompt')).not.toBeInTheDocument();
   });
 
   it('edits a template from its current values and saves the change', async () => {

@@ -17,7 +17,6 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
-import { UpgradePrompt } from '../../../components/upgrade-prompt';
 import {
   markInvalidFields,
   serverFieldErrors,
@@ -28,7 +27,7 @@ import {
 import { type ApiError, isApiError, toastUnexplainedFailure } from '../../../lib/http-client';
 import { generalMessages } from '../../../lib/toast';
 import { useUnsavedChanges } from '../../../lib/unsaved-changes';
-import { isPlanRefusal } from '../../../lib/upgrade-link';
+import { isPlanRefusal, toastPlanRefusal } from '../../../lib/upgrade-link';
 import type { LootTemplateInput } from '../api/loot-api';
 import { lootSourceTypeOptions, lootVisibilityOptions } from './loot-template-filters';
 
@@ -67,18 +66,24 @@ const fields = ['name', 'description', 'source_type', 'source', 'tag_list', 'vis
 
 /**
  * The loot template form, for creating and editing: the contract's rules check it as it is sent, and the
- * server's VALIDATION_ERROR details land on their fields. A plan limit shows the way to upgrade in place.
+ * server's VALIDATION_ERROR details land on their fields. A plan limit is the page's to say (its hint), once.
  */
 export function LootTemplateForm({
   initial,
   submitLabel,
   onSubmit,
   onCancel,
+  onOtherError,
+  submitBlockedBy = null,
 }: {
   initial: LootTemplateFormValues;
   submitLabel: string;
   onSubmit: (input: LootTemplateInput) => Promise<unknown>;
   onCancel: () => void;
+  /** Called after a refusal this form does not show inline (a plan limit, toasted). */
+  onOtherError?: (error: unknown) => void;
+  /** The id of the element saying why nothing can be submitted now (a plan limit): the submit is disabled. */
+  submitBlockedBy?: string | null;
 }) {
   const form = useFocusFirstError(
     useForm<LootTemplateFormValues>({
@@ -97,8 +102,16 @@ export function LootTemplateForm({
       } catch (error) {
         const errors = serverFieldErrors(error, fields, 'loot_template.');
         if (errors) form.setErrors(errors);
-        else if (isApiError(error)) setFailure(error);
-        else toastUnexplainedFailure(error, generalMessages.saveFailed);
+        else if (isApiError(error) && isPlanRefusal(error)) {
+          // The request answers its refusals here (toast: false): a plan's in one toast with the way to
+          // upgrade, not inline, since the page's hint already says the limit.
+          toastPlanRefusal(error);
+          onOtherError?.(error);
+        } else if (isApiError(error)) setFailure(error);
+        else {
+          toastUnexplainedFailure(error, generalMessages.saveFailed);
+          onOtherError?.(error);
+        }
       }
     },
     toastMissingRequired<LootTemplateFormValues>(['name']),
@@ -150,9 +163,7 @@ export function LootTemplateForm({
             {...form.getInputProps('visibility')}
           />
         </SimpleGrid>
-        {failure && isPlanRefusal(failure) ? (
-          <UpgradePrompt error={failure} />
-        ) : failure ? (
+        {failure ? (
           <Alert color="red" variant="light" role="alert">
             {failure.details[0]?.message ?? failure.serverMessage ?? failure.message}
           </Alert>
@@ -161,7 +172,12 @@ export function LootTemplateForm({
           <Button variant="default" onClick={() => void leaveWithoutAsking(onCancel)}>
             Cancel
           </Button>
-          <Button type="submit" loading={form.submitting}>
+          <Button
+            type="submit"
+            loading={form.submitting}
+            disabled={submitBlockedBy !== null}
+            aria-describedby={submitBlockedBy ?? undefined}
+          >
             {submitLabel}
           </Button>
         </Group>

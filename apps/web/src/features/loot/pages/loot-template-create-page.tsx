@@ -4,7 +4,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
+import { subscriptionKeys } from '../../subscription/api/subscription-api';
 import { PlanLimitHint } from '../../subscription/components/plan-limit-hint';
+import { usePlanLimit } from '../../subscription/plan-limit';
 import { createLootTemplate, lootKeys } from '../api/loot-api';
 import { LootTemplateForm, lootTemplateFormValues } from '../components/loot-template-form';
 
@@ -13,6 +15,7 @@ export function LootTemplateCreatePage() {
   usePageTitle('New Loot Template');
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const limit = usePlanLimit('loot_templates');
   return (
     <Stack gap="lg" maw={860}>
       <Stack gap={4}>
@@ -20,18 +23,24 @@ export function LootTemplateCreatePage() {
         <Text c="dimmed">
           A loot template: fill it with items and coins, then deploy it to any party you run as GM.
         </Text>
-        <PlanLimitHint resource="loot_templates" />
+        {/* The limit is said here only: the submit stays disabled while it holds, so no refusal repeats it. */}
+        <PlanLimitHint resource="loot_templates" id={limit.hintId} />
       </Stack>
       <LootTemplateForm
         initial={lootTemplateFormValues()}
         submitLabel="Create Loot Template"
+        submitBlockedBy={limit.blockedBy}
         onCancel={() => navigate('/loot/templates')}
         onSubmit={async (input) => {
           const template = await createLootTemplate(input);
           toast.success(lootMessages.created);
-          await queryClient.invalidateQueries({ queryKey: lootKeys.templates() });
+          await Promise.all([
+            queryClient.invalidateQueries({ queryKey: lootKeys.templates() }),
+            queryClient.invalidateQueries({ queryKey: subscriptionKeys.account() }),
+          ]);
           navigate(`/loot/templates/${template.id}/inventory`);
         }}
+        onOtherError={limit.onRefusal}
       />
     </Stack>
   );

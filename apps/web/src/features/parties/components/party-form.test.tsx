@@ -55,13 +55,20 @@ describe('Party form', () => {
     expect(await screen.findByTestId('party-form-error')).toHaveTextContent('Validation failed');
   });
 
-  it('toasts other errors, with the upgrade prompt for a plan limit', async () => {
+  it('toasts other errors; a plan limit only in that toast, with no inline prompt repeating it', async () => {
     const toastError = vi.spyOn(toast, 'error');
-    mockFetch(() => failure(403, 'LIMIT_EXCEEDED', 'Your Free plan allows 1 party. Upgrade to create more.'));
+    const refusal = 'Your Free plan allows 1 party. Upgrade to create more.';
+    mockFetch(() => failure(403, 'LIMIT_EXCEEDED', refusal));
     renderRoutes(routes, '/parties/new');
     await submitName('Lanterns');
-    expect(await screen.findByTestId('upgrade-prompt')).toHaveTextContent('Your Free plan allows 1 party.');
-    expect(toastError).toHaveBeenCalled();
+    await vi.waitFor(() =>
+      expect(toastError).toHaveBeenCalledWith(
+        refusal,
+        undefined,
+        expect.objectContaining({ label: 'See upgrade options' }),
+      ),
+    );
+    expect(screen.queryByTestId('upgrade-prompt')).not.toBeInTheDocument();
   });
 
   it('creates the party with the form values and opens it', async () => {

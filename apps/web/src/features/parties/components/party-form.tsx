@@ -43,6 +43,11 @@ interface PartyFormProps {
   onCancel: () => void;
   /** Called with errors that are neither field errors nor a form-level validation message. */
   onOtherError?: (error: unknown) => void;
+  /**
+   * The id of the element saying why nothing can be submitted now (a plan limit), or null: the submit is
+   * disabled and described by it meanwhile.
+   */
+  submitBlockedBy?: string | null;
 }
 
 /** spec/02 §2, §5 Party create and edit form. */
@@ -52,6 +57,7 @@ export function PartyForm({
   onSubmit,
   onCancel,
   onOtherError,
+  submitBlockedBy = null,
 }: PartyFormProps) {
   const [formError, setFormError] = useState<string | null>(null);
   const form = useFocusFirstError(
@@ -138,7 +144,12 @@ export function PartyForm({
           <Button variant="default" onClick={onCancel}>
             Cancel
           </Button>
-          <Button type="submit" loading={form.submitting}>
+          <Button
+            type="submit"
+            loading={form.submitting}
+            disabled={submitBlockedBy !== null}
+            aria-describedby={submitBlockedBy ?? undefined}
+          >
             {submitLabel}
           </Button>
         </Group>

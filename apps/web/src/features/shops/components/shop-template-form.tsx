@@ -21,12 +21,11 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
-import { UpgradePrompt } from '../../../components/upgrade-prompt';
 import { serverFieldErrors, toastMissingRequired, useFocusFirstError } from '../../../lib/forms';
 import { type ApiError, isApiError, toastUnexplainedFailure } from '../../../lib/http-client';
 import { generalMessages } from '../../../lib/toast';
 import { useUnsavedChanges } from '../../../lib/unsaved-changes';
-import { isPlanRefusal } from '../../../lib/upgrade-link';
+import { isPlanRefusal, toastPlanRefusal } from '../../../lib/upgrade-link';
 import type { ShopTemplateInput } from '../api/shops-api';
 import { locationOptions, shopTypeOptions } from './shop-filters';
 
@@ -97,11 +96,17 @@ export function ShopTemplateForm({
   submitLabel,
   onSubmit,
   onCancel,
+  onOtherError,
+  submitBlockedBy = null,
 }: {
   initial: ShopTemplateFormValues;
   submitLabel: string;
   onSubmit: (input: ShopTemplateInput) => Promise<unknown>;
   onCancel: () => void;
+  /** Called after a refusal this form does not show inline (a plan limit, toasted). */
+  onOtherError?: (error: unknown) => void;
+  /** The id of the element saying why nothing can be submitted now (a plan limit): the submit is disabled. */
+  submitBlockedBy?: string | null;
 }) {
   const form = useFocusFirstError(
     useForm<ShopTemplateFormValues>({
@@ -128,8 +133,16 @@ export function ShopTemplateForm({
       } catch (error) {
         const errors = serverFieldErrors(error, fields, 'shop_template.');
         if (errors) form.setErrors(errors);
-        else if (isApiError(error)) setFailure(error);
-        else toastUnexplainedFailure(error, generalMessages.saveFailed);
+        else if (isApiError(error) && isPlanRefusal(error)) {
+          // The request answers its refusals here (toast: false): a plan's in one toast with the way to
+          // upgrade, not inline, since the page's hint already says the limit.
+          toastPlanRefusal(error);
+          onOtherError?.(error);
+        } else if (isApiError(error)) setFailure(error);
+        else {
+          toastUnexplainedFailure(error, generalMessages.saveFailed);
+          onOtherError?.(error);
+        }
       }
     },
     toastMissingRequired<ShopTemplateFormValues>(['name']),
@@ -212,9 +225,7 @@ export function ShopTemplateForm({
             {...form.getInputProps('visibility')}
           />
         </SimpleGrid>
-        {failure && isPlanRefusal(failure) ? (
-          <UpgradePrompt error={failure} />
-        ) : failure ? (
+        {failure ? (
           <Alert color="red" variant="light" role="alert">
             {failure.serverMessage ?? failure.message}
           </Alert>
@@ -223,7 +234,12 @@ export function ShopTemplateForm({
           <Button variant="default" onClick={() => void leaveWithoutAsking(onCancel)}>
             Cancel
           </Button>
-          <Button type="submit" loading={form.submitting}>
+          <Button
+            type="submit"
+            loading={form.submitting}
+            disabled={submitBlockedBy !== null}
+            aria-describedby={submitBlockedBy ?? undefined}
+          >
             {submitLabel}
           </Button>
         </Group>
