@@ -133,15 +133,17 @@ test('a GM shares a party code, a player joins and brings a character, the GM re
   await expect(roleSelect).toHaveValue('Manager');
   await checkPage(gm.page, 'party-detail-members');
 
-  // The free plan allows one character: the second is refused with the way to upgrade.
+  // The free plan allows one character: the page says so once, with the way to upgrade, and Create
+  // Character cannot be pressed.
   await player.page.goto('/characters/new');
   await player.page.getByRole('textbox', { name: 'Name', exact: true }).fill('Bram Stoutarm');
-  await player.page.getByRole('button', { name: 'Create Character' }).click();
-  const prompt = player.page.getByTestId('upgrade-prompt');
-  await expect(prompt).toBeVisible();
+  const hint = player.page.getByTestId('plan-limit-hint');
+  await expect(hint).toContainText('1 of 1 character used');
+  await expect(player.page.getByRole('button', { name: 'Create Character' })).toBeDisabled();
+  await expect(player.page.getByRole('link', { name: 'See upgrade options' })).toHaveCount(1);
   await expectAccessible(player.page, 'character limit');
-  // The refused form still holds the name typed: leaving it asks first (spec/01 §8 "You have unsaved changes.").
-  await prompt.getByRole('link').click();
+  // The form holds the name typed: leaving it asks first (spec/01 §8 "You have unsaved changes.").
+  await hint.getByRole('link', { name: 'See upgrade options' }).click();
   const leave = player.page.getByRole('dialog', { name: 'Leave this page?' });
   await expect(leave).toContainText('You have unsaved changes.');
   await leave.getByRole('button', { name: 'Leave anyway' }).click();
