@@ -74,6 +74,8 @@ export interface InventoryWorkspaceProps {
   inParty: boolean;
   /** The party whose shops and loot the Shop and Loot tabs offer (issues 10, 11). */
   partyId?: string | null;
+  /** Whether the top bar tells the party's live status; not where the page around it already does. */
+  showsLiveStatus?: boolean;
   /** Where the add-container button creates containers; null: the owner of the first panel's container. */
   createOwner: ContainerOwner | null;
 }
@@ -443,7 +445,11 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
         onLayoutChange={setLayout}
         canCreate={createOwner !== null}
         onCreateContainer={() => setCreating(true)}
-        status={props.partyId ? <PartyRealtimeIndicator partyId={props.partyId} /> : null}
+        status={
+          props.partyId && props.showsLiveStatus !== false ? (
+            <PartyRealtimeIndicator partyId={props.partyId} />
+          ) : null
+        }
       />
       {props.summary}
       <DndContext

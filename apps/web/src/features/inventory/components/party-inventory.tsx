@@ -68,6 +68,8 @@ export function PartyInventory({ party }: { party: Pick<Party, 'id' | 'name'> })
         initialView="dual"
         inParty
         partyId={party.id}
+        // The party page's header says it already, above the tabs.
+        showsLiveStatus={false}
         createOwner={{ type: 'party', id: party.id }}
       />
     </Stack>
