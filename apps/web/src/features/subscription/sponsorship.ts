@@ -34,7 +34,7 @@ const partyScopedResources: ReadonlySet<UsageResource> = new Set<UsageResource>(
 
 /**
  * What to say next to a usage bar whose own-plan limit a sponsorship lifts in some party: "In The Lantern
- * Bearers, Hero’s applies (sponsored)." Null where no sponsorship changes that limit.
+ * Bearers, your sponsor’s Hero plan applies." Null where no sponsorship changes that limit.
  */
 export function sponsoredLimitNote(
   resource: UsageResource,
@@ -44,12 +44,12 @@ export function sponsoredLimitNote(
   if (lifting.length === 0 || !partyScopedResources.has(resource)) return null;
   const [only] = lifting;
   if (only && lifting.length === 1) {
-    return `Your own plan’s limit. In ${only.party_name ?? 'the party where you are sponsored'}, ${tierName(only.granted_tier)}’s applies (sponsored).`;
+    return `In ${only.party_name ?? 'the party where you are sponsored'}, your sponsor’s ${tierName(only.granted_tier)} plan applies.`;
   }
   const where = lifting.map(
     (patronage) => `${patronage.party_name ?? 'a party'} (${tierName(patronage.granted_tier)})`,
   );
-  return `Your own plan’s limit. Sponsored plans apply in ${listOf(where)}.`;
+  return `Your sponsors’ plans apply in ${listOf(where)}.`;
 }
 
 /** "A", "A and B", "A, B and C". */

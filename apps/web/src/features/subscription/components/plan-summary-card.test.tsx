@@ -57,7 +57,7 @@ describe('PlanSummaryCard (the dashboard’s "Your plan")', () => {
     expect(characters).toHaveAttribute('data-sponsored', 'true');
     expect(screen.getByTestId('usage-characters-summary')).not.toHaveTextContent('limit reached');
     expect(screen.getByTestId('usage-characters-sponsored')).toHaveTextContent(
-      'Your own plan’s limit. In The Lantern Bearers, Hero’s applies (sponsored).',
+      'In The Lantern Bearers, your sponsor’s Hero plan applies.',
     );
     expect(within(characters).getByRole('progressbar').getAttribute('style') ?? '').not.toMatch(/red/);
 

@@ -105,7 +105,7 @@ describe('SubscriptionPage', () => {
     expect(notice).toHaveTextContent('Inside that party your limits and features are Hero’s');
     expect(screen.getByTestId('usage-characters-summary')).not.toHaveTextContent('limit reached');
     expect(screen.getByTestId('usage-characters-sponsored')).toHaveTextContent(
-      'In The Lantern Bearers, Hero’s applies (sponsored).',
+      'In The Lantern Bearers, your sponsor’s Hero plan applies.',
     );
     // Shops deployed in that party follow Hero there too; Free's "Not included" is only its own plan.
     expect(screen.getByTestId('usage-shop_deployments_monthly-sponsored')).toBeInTheDocument();
