@@ -33,6 +33,12 @@ export const inventoryMessages = {
   giveToOtherCharacter: 'Choose another character: this one already has it',
   giveOutsideParty: 'You can only give items to characters of the same party.',
   giveAsObserver: 'Observers cannot give items.',
+  undone: 'Transfer undone',
+  undoNotFound: 'That change could not be found.',
+  undoNotAMove: 'Only a move of items can be undone.',
+  undoOfUndo: 'An undo cannot itself be undone: move the items again.',
+  undoneAlready: 'This move has already been undone.',
+  undoItemsMovedOn: 'Some of those items have moved on since: move them back by hand.',
 } as const;
 
 /** SRD 5.1 "Attunement": a creature can be attuned to no more than three magic items at a time. */
@@ -280,6 +286,14 @@ export const transferResultSchema = z.object({
   transaction_ids: z.array(z.string()),
 });
 
+/** DESIGN §4 Undo: POST transactions/{id}/undo moves an entry's items back. */
+export const undoResultSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  moved: z.number().int(),
+});
+export type UndoResult = z.infer<typeof undoResultSchema>;
+
 export const currencyConversionBodySchema = z.object({
   from: z.enum(currencies),
   to: z.enum(currencies),
@@ -388,6 +402,8 @@ export const transactionSchema = z.object({
   character_id: z.string().nullable(),
   /** DESIGN §4: web, discord, api, admin or system. */
   source: z.enum(changeSources),
+  /** DESIGN §4 Undo: the entry this one moved back, when it is an undo. */
+  reverts_transaction_id: z.string().nullable().optional(),
 });
 export type LedgerTransaction = z.infer<typeof transactionSchema>;
 

@@ -26,6 +26,7 @@ import {
   successEnvelope,
   transferBodySchema,
   transferResultSchema,
+  undoResultSchema,
 } from '@haversack/contracts';
 import type { FastifyInstance, FastifyRequest, onSendHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -322,6 +323,22 @@ export async function inventoryRoutes(app: FastifyInstance, options: { inventory
     },
     async (request) => {
       const result = await inventory.transfer(actor(request), request.body);
+      return ok(result, result.message);
+    },
+  );
+  r.post(
+    '/transactions/:id/undo',
+    {
+      config: transferErrors,
+      schema: {
+        tags,
+        summary: 'Undo a move of mine: its items go back, under the same rules, as a new linked entry',
+        params: z.object({ id: uuid('Change') }),
+        response: { 200: successEnvelope(undoResultSchema) },
+      },
+    },
+    async (request) => {
+      const result = await inventory.undoMove(actor(request), request.params.id);
       return ok(result, result.message);
     },
   );

@@ -38,7 +38,7 @@ import { AppError } from '../../lib/app-error.js';
 import { FingerprintedCache } from '../../lib/fingerprinted-cache.js';
 import type { EventBus } from '../../realtime/event-bus.js';
 import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
-import { toTransactionJson } from '../ledger/ledger.service.js';
+import { revertedBy, toTransactionJson } from '../ledger/ledger.service.js';
 import { partyActivityEvents } from '../ledger/ledger-events.js';
 import { partiesRepository } from '../parties/parties.repository.js';
 import type { EntitlementService, SubscriptionRead } from '../subscriptions/entitlements.service.js';
@@ -178,6 +178,16 @@ interface Addition {
  * character (the GM, who acts on every container of the party) are `character_to_party_transfer` and
  * `party_to_character_transfer`.
  */
+/** The ledger types of a move of items from one container to another: what Undo moves back. */
+const movesOfItems: ReadonlySet<string> = new Set<TransactionType>([
+  'transfer',
+  'character_to_character_transfer',
+  'character_to_party_transfer',
+  'party_to_character_transfer',
+  'party_deposit',
+  'party_withdraw',
+]);
+
 function transferType(from: ContainerContext, to: ContainerContext, actorId: string): TransactionType {
   if (from.character && to.character) {
     return from.character.id === to.character.id ? 'transfer' : 'character_to_character_transfer';
@@ -1004,6 +1014,61 @@ export class InventoryService {
   }
 
   /**
+   * DESIGN §4 Undo: a move of mine is reverted by a new move back, under the same rules (access, capacity,
+   * stacking, allowance), whose ledger rows name the entry they revert (`details.reverts`); the entry itself
+   * is never changed. The units come back from the stack the move filled, then from stacks of the same
+   * item left as it; when fewer are left than were moved, nothing moves. An entry is undone once, and an
+   * undo is not undone (moving the items again is).
+   */
+  async undoMove(actor: LedgerActor, transactionId: string) {
+    return this.#transaction(async (tx, record) => {
+      const entry = await ledgerRepository.lockOwnEntry(tx, transactionId, actor.id);
+      if (!entry) throw AppError.notFound(inventoryMessages.undoNotFound);
+      const { sourceContainerId, destinationContainerId, itemTemplateId, quantity } = entry;
+      if (
+        !movesOfItems.has(entry.transactionType) ||
+        !sourceContainerId ||
+        !destinationContainerId ||
+        !itemTemplateId ||
+        !quantity
+      ) {
+        throw new AppError('CONFLICT', inventoryMessages.undoNotAMove);
+      }
+      if (revertedBy(entry)) throw new AppError('CONFLICT', inventoryMessages.undoOfUndo);
+      if (await ledgerRepository.isReverted(tx, { id: entry.id, destinationContainerId }))
+        throw new AppError('CONFLICT', inventoryMessages.undoneAlready);
+      await repo.lockContainers(tx, [sourceContainerId, destinationContainerId]);
+      const stacks = (await repo.allInstances(tx, destinationContainerId)).filter(
+        (stack) => stack.itemTemplateId === itemTemplateId,
+      );
+      const filled = stacks.find((stack) => stack.id === entry.itemInstanceId);
+      // jsonb keeps an object's keys in one order, so equal instance data serialize alike.
+      const alike = JSON.stringify(filled?.instanceData ?? {});
+      const candidates = [
+        ...(filled ? [filled] : []),
+        ...stacks.filter((stack) => stack !== filled && JSON.stringify(stack.instanceData) === alike),
+      ];
+      if (candidates.reduce((sum, stack) => sum + stack.quantity, 0) < quantity)
+        throw new AppError('CONFLICT', inventoryMessages.undoItemsMovedOn);
+      const decorate = (row: LedgerEntry): LedgerEntry => ({
+        ...row,
+        details: { ...(row.details ?? {}), reverts: entry.id },
+        summary: `${actor.username} undid a move: ${row.summary.replace(`${actor.username} moved`, 'moved')} back`,
+      });
+      let left = quantity;
+      for (const stack of candidates) {
+        if (left === 0) break;
+        const part = Math.min(left, stack.quantity);
+        await this.#moveWithin(tx, record, actor, stack, destinationContainerId, sourceContainerId, part, {
+          decorate,
+        });
+        left -= part;
+      }
+      return { success: true as const, message: inventoryMessages.undone, moved: quantity };
+    });
+  }
+
+  /**
    * Issue 12 §8: a character hands a stack (or part of it) to another character of its party, into that
    * character's primary container. The giver needs to act on the item; the receiver's consent is not asked,
    * as at the table. Observers give nothing; an archived party is read-only.
@@ -1180,7 +1245,13 @@ export class InventoryService {
      * What the caller already read under its locks: the move's rows and both containers located; and
      * `endsTransaction` when the move is the last thing its transaction does.
      */
-    known: { reads?: MoveReads; located?: Map<string, Located>; endsTransaction?: boolean } = {},
+    known: {
+      reads?: MoveReads;
+      located?: Map<string, Located>;
+      endsTransaction?: boolean;
+      /** Changes the move's ledger row before it is written (an undo links it to the entry it reverts). */
+      decorate?: (entry: LedgerEntry) => LedgerEntry;
+    } = {},
   ) {
     // Topping up a stack from itself and then deleting it would lose the items with no ledger row.
     if (sourceId === targetId) {
@@ -1224,7 +1295,7 @@ export class InventoryService {
           // when neither has one: the read then asks about no party).
           const read = target.context.party?.id === partyId ? target.subscription : source.subscription;
           await this.#countAction(tx, actor.id, scope, partyId, read);
-          return {
+          const entry: LedgerEntry = {
             transactionType: transferType(source.context, target.context, actor.id),
             partyId,
             characterId: source.context.character?.id ?? target.context.character?.id ?? null,
@@ -1242,6 +1313,7 @@ export class InventoryService {
             scope,
             summary: `${actor.username} moved ${quantity} × ${name} from ${source.context.container.name} to ${target.context.container.name}`,
           };
+          return known.decorate ? known.decorate(entry) : entry;
         },
       },
     );

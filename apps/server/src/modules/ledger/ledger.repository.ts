@@ -56,6 +56,34 @@ export const ledgerRepository = {
     return row;
   },
 
+  /**
+   * DESIGN §4 Undo: the entry, locked so that two undos of it take turns, when it is the actor's own: the
+   * rows are never updated, the lock only orders the undos.
+   */
+  async lockOwnEntry(db: Executor, id: string, actorId: string) {
+    const [row] = await db
+      .select()
+      .from(transactions)
+      .where(and(eq(transactions.id, id), eq(transactions.actorId, actorId)))
+      .for('update');
+    return row;
+  },
+
+  /** Whether an undo already moved the entry back: its rows leave the entry's destination, naming it. */
+  async isReverted(db: Executor, entry: { id: string; destinationContainerId: string }) {
+    const [row] = await db
+      .select({ id: transactions.id })
+      .from(transactions)
+      .where(
+        and(
+          eq(transactions.sourceContainerId, entry.destinationContainerId),
+          sql`${transactions.details} ->> 'reverts' = ${entry.id}`,
+        ),
+      )
+      .limit(1);
+    return row !== undefined;
+  },
+
   /** Rows by id, in the order of the ids given (a use case answering with the rows it wrote). */
   async byIds(db: Executor, ids: string[]) {
     if (ids.length === 0) return [];

@@ -52,7 +52,14 @@ export function toTransactionJson(row: Row): LedgerTransaction {
     party_id: row.partyId,
     character_id: row.characterId,
     source: row.source,
+    reverts_transaction_id: revertedBy(row),
   };
+}
+
+/** The entry an undo's row moved back (DESIGN §4: linked through `details.reverts`), else null. */
+export function revertedBy(row: Pick<Row, 'details'>): string | null {
+  const reverts = row.details?.reverts;
+  return typeof reverts === 'string' ? reverts : null;
 }
 
 export const csvColumns = [

@@ -1,0 +1,152 @@
+import { inventoryMessages, type LedgerTransaction } from '@haversack/contracts';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { itemInstances } from '../../db/schema/items.js';
+import { createCharacter, createTemplate, createUser, type SignedInUser } from '../../test/factories.js';
+import { type ApiMethod, buildTestApp, callApi, type TestContext } from '../../test/helper.js';
+
+interface Body {
+  data: {
+    id: string;
+    moved: number;
+    message: string;
+    transaction_ids: string[];
+    transactions: LedgerTransaction[];
+  } & { id: string }[];
+  error: { code: string; message: string };
+}
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await buildTestApp();
+});
+afterAll(async () => ctx.close());
+
+const call = (method: ApiMethod, url: string, user?: SignedInUser, payload?: unknown) =>
+  callApi(ctx, method, url, user, payload);
+const body = (response: { json(): unknown }) => response.json() as Body;
+
+/** How many of each item a container holds, by stack. */
+async function quantities(containerId: string): Promise<number[]> {
+  const rows = await ctx.database.db
+    .select()
+    .from(itemInstances)
+    .where(eq(itemInstances.containerId, containerId));
+  return rows.map((row) => row.quantity).sort((a, b) => a - b);
+}
+
+/** Aria with 10 arrows in her backpack and an empty quiver. */
+async function archer() {
+  const user = await createUser(ctx);
+  const aria = await createCharacter(ctx, user, { name: 'Aria' });
+  const backpack = String(aria.primary_container_id);
+  const quiver = String(
+    body(await call('POST', `/characters/${aria.id}/containers`, user, { container: { name: 'Quiver' } }))
+      .data.id,
+  );
+  const arrow = await createTemplate(ctx, { name: 'Arrow', stackSize: 0 });
+  const added = await call('POST', '/item_instances', user, {
+    item_template_id: arrow.id,
+    container_id: backpack,
+    quantity: 10,
+  });
+  const stack = String(body(added).data[0]?.id);
+  return { user, aria, backpack, quiver, stack };
+}
+
+async function move(user: SignedInUser, stack: string, from: string, to: string, quantity: number) {
+  const moved = await call('POST', '/containers/transfer', user, {
+    item_instance_id: stack,
+    source_container_id: from,
+    target_container_id: to,
+    quantity,
+  });
+  expect(moved.statusCode, moved.body).toBe(200);
+  return String(body(moved).data.transaction_ids[0]);
+}
+
+const undo = (user: SignedInUser, transactionId: string) =>
+  call('POST', `/transactions/${transactionId}/undo`, user);
+
+describe('undoing a move (DESIGN §4 Undo)', () => {
+  it('moves the items back as a new entry linked to the one it reverts, and only once', async () => {
+    const { user, aria, backpack, quiver, stack } = await archer();
+    const entry = await move(user, stack, backpack, quiver, 4);
+
+    const undone = await undo(user, entry);
+    expect(undone.statusCode, undone.body).toBe(200);
+    expect(body(undone).data).toMatchObject({ moved: 4, message: inventoryMessages.undone });
+    expect(await quantities(backpack)).toEqual([10]);
+    expect(await quantities(quiver)).toEqual([]);
+
+    const history = body(await call('GET', `/transactions/character/${aria.id}?per_page=50`, user)).data
+      .transactions;
+    const original = history.find((row) => row.id === entry);
+    const reverting = history.filter((row) => row.reverts_transaction_id === entry);
+    expect(original?.reverts_transaction_id).toBeNull();
+    expect(reverting).toHaveLength(1);
+    expect(reverting[0]).toMatchObject({
+      quantity: 4,
+      source_location_data: { id: quiver },
+      destination_location_data: { id: backpack },
+    });
+    expect(reverting[0]?.transaction_summary).toContain('undid a move');
+
+    const again = await undo(user, entry);
+    expect(again.statusCode).toBe(409);
+    expect(body(again).error.message).toBe(inventoryMessages.undoneAlready);
+    // An undo is not undone: moving the items again is.
+    const undoOfUndo = await undo(user, String(reverting[0]?.id));
+    expect(undoOfUndo.statusCode).toBe(409);
+    expect(body(undoOfUndo).error.message).toBe(inventoryMessages.undoOfUndo);
+    expect(await quantities(backpack)).toEqual([10]);
+  });
+
+  it('undoes a move once when the same undo arrives five times at once, with more of the item left there', async () => {
+    const { user, backpack, quiver, stack } = await archer();
+    // Enough arrows stay in the quiver for a second undo to find four more to take back.
+    await move(user, stack, backpack, quiver, 5);
+    const entry = await move(user, stack, backpack, quiver, 4);
+    const answers = await Promise.all(Array.from({ length: 5 }, () => undo(user, entry)));
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409, 409, 409, 409]);
+    expect(await quantities(backpack)).toEqual([5]);
+    expect(await quantities(quiver)).toEqual([5]);
+  });
+
+  it('moves nothing when some of the items have moved on since', async () => {
+    const { user, backpack, quiver, stack } = await archer();
+    const entry = await move(user, stack, backpack, quiver, 4);
+    const [inQuiver] = await ctx.database.db
+      .select()
+      .from(itemInstances)
+      .where(eq(itemInstances.containerId, quiver));
+    await move(user, String(inQuiver?.id), quiver, backpack, 3);
+
+    const refused = await undo(user, entry);
+    expect(refused.statusCode).toBe(409);
+    expect(body(refused).error.message).toBe(inventoryMessages.undoItemsMovedOn);
+    expect(await quantities(backpack)).toEqual([9]);
+    expect(await quantities(quiver)).toEqual([1]);
+  });
+
+  it("refuses someone else's move, an unknown entry, a change that is not a move, and a bad id", async () => {
+    const { user, aria, backpack, quiver, stack } = await archer();
+    const entry = await move(user, stack, backpack, quiver, 2);
+    const stranger = await createUser(ctx);
+    const theirs = await undo(stranger, entry);
+    expect(theirs.statusCode).toBe(404);
+    expect(body(theirs).error.message).toBe(inventoryMessages.undoNotFound);
+    expect((await undo(user, '00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+    expect((await undo(user, 'not-an-id')).statusCode).toBe(422);
+
+    // The marketplace add that filled the backpack is a creation, not a move.
+    const history = body(
+      await call('GET', `/transactions/character/${aria.id}?per_page=50`, user),
+    ).data.transactions.filter((row) => row.transaction_type === 'item_creation');
+    expect(history).toHaveLength(1);
+    const notAMove = await undo(user, String(history[0]?.id));
+    expect(notAMove.statusCode).toBe(409);
+    expect(body(notAMove).error.message).toBe(inventoryMessages.undoNotAMove);
+    expect(await quantities(quiver)).toEqual([2]);
+  });
+});
