@@ -12,6 +12,7 @@ import {
   type PageMeta,
   pageMetaSchema,
   transferResultSchema,
+  undoResultSchema,
 } from '@haversack/contracts';
 import { infiniteQueryOptions, type QueryClient, queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
@@ -303,6 +304,16 @@ export async function transferItem(request: TransferRequest) {
       quantity: request.quantity,
     },
     schema: transferResultSchema,
+    toast: false,
+  });
+  return data;
+}
+
+/** DESIGN §4 Undo: the server moves a move's items back, as a new entry linked to it. */
+export async function undoMove(transactionId: string) {
+  const { data } = await apiRequest(`${API_V1}/transactions/${transactionId}/undo`, {
+    method: 'POST',
+    schema: undoResultSchema,
     toast: false,
   });
   return data;

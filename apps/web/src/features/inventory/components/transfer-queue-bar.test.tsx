@@ -126,25 +126,30 @@ describe('TransferQueueBar', () => {
     expect(screen.queryByText('Longsword ×1')).not.toBeInTheDocument();
   });
 
-  it('offers Undo after a quick transfer, which moves the units back as a transfer of their own', async () => {
-    const bodies: Record<string, unknown>[] = [];
-    mockFetch(({ init }) => {
+  it('offers Undo after a quick transfer, which asks the server to undo that move', async () => {
+    const posts: { url: string; body: Record<string, unknown> | null }[] = [];
+    mockFetch(({ url, init }) => {
       if (init.method !== 'POST') return jsonResponse(200, { status: 'success', data: [] });
-      const body = JSON.parse(String(init.body)) as Record<string, unknown>;
-      bodies.push(body);
+      posts.push({
+        url,
+        body: init.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : null,
+      });
+      if (url.endsWith('/undo')) {
+        return jsonResponse(200, {
+          status: 'success',
+          data: { success: true, message: 'Transfer undone', moved: 20 },
+        });
+      }
       // 20 arrows arrive in the quiver, merged into a stack that already held 5.
       return jsonResponse(200, {
         status: 'success',
         data: {
           success: true,
           message: 'Item transferred successfully',
-          moved: body.quantity,
+          moved: 20,
           source_instance: null,
-          target_instances:
-            body.target_container_id === 'container-2'
-              ? [buildItem({ id: 'quiver-arrows', quantity: 25, container_id: 'container-2' })]
-              : [],
-          transaction_ids: [],
+          target_instances: [buildItem({ id: 'quiver-arrows', quantity: 25, container_id: 'container-2' })],
+          transaction_ids: ['entry-1'],
         },
       });
     });
@@ -154,15 +159,10 @@ describe('TransferQueueBar', () => {
     fireEvent.click(screen.getByRole('combobox', { name: 'Destination' }));
     fireEvent.click(await screen.findByRole('option', { name: /^Quiver/ }));
     fireEvent.click(screen.getByRole('button', { name: 'Quick transfer first' }));
-    await waitFor(() => expect(bodies).toHaveLength(1));
+    await waitFor(() => expect(posts).toHaveLength(1));
     fireEvent.click(await screen.findByRole('button', { name: 'Undo' }, { timeout: 5_000 }));
-    await waitFor(() => expect(bodies).toHaveLength(2));
-    expect(bodies[1]).toEqual({
-      item_instance_id: 'quiver-arrows',
-      source_container_id: 'container-2',
-      target_container_id: arrows.container_id,
-      quantity: 20,
-    });
+    await waitFor(() => expect(posts).toHaveLength(2));
+    expect(posts[1]).toEqual({ url: '/api/v1/transactions/entry-1/undo', body: null });
     await waitFor(() =>
       expect(useUiStore.getState().toasts.map((t) => t.message)).toContain('Transfer undone'),
     );

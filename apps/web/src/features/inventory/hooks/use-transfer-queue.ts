@@ -4,7 +4,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { toast } from '../../../lib/toast';
 import { takeLoot } from '../../loot/api/loot-api';
 import { afterTake, takeErrorMessage } from '../../loot/hooks/use-take-loot';
-import { invalidateContainers, transferItem } from '../api/inventory-api';
+import { invalidateContainers, transferItem, undoMove } from '../api/inventory-api';
 import { toastTransferFailure, transferErrorMessage } from '../api/transfer-messages';
 import type { QueuedItem } from '../workspace-types';
 import { settleQueue } from './settle-queue';
@@ -20,22 +20,12 @@ export interface QueueProgress {
 export const transferUndone = 'Transfer undone';
 
 /**
- * Undo of a quick transfer: the moved units go back from the stacks they arrived in to the container they
- * left, as transfers of their own (so the ledger shows both moves).
+ * Undo of a quick transfer: the server moves the units back as a new move linked to the transfer's ledger
+ * entry (DESIGN §4), under the same rules, once.
  */
-async function moveBack(result: Awaited<ReturnType<typeof transferItem>>, sourceContainerId: string) {
-  let left = result.moved;
-  for (const arrived of result.target_instances) {
-    if (left <= 0) break;
-    const quantity = Math.min(left, arrived.quantity);
-    await transferItem({
-      itemInstanceId: arrived.id,
-      sourceContainerId: arrived.container_id,
-      targetContainerId: sourceContainerId,
-      quantity,
-    });
-    left -= quantity;
-  }
+async function moveBack(result: Awaited<ReturnType<typeof transferItem>>) {
+  const [entry] = result.transaction_ids;
+  if (entry) await undoMove(entry);
 }
 
 /** "3 items taken successfully" after a queue took several loot stacks. */
@@ -140,7 +130,7 @@ export function useTransferQueue() {
           });
           const undo = async () => {
             try {
-              await moveBack(result, item.container_id);
+              await moveBack(result);
               toast.info(transferUndone);
             } catch (cause) {
               toastTransferFailure(cause);
