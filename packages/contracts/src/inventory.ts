@@ -383,6 +383,16 @@ export const transactionTypes = [
 ] as const;
 export type TransactionType = (typeof transactionTypes)[number];
 
+/** DESIGN §4 Undo: the ledger types of a move of items between two containers, which Undo moves back. */
+export const undoableTransactionTypes: readonly TransactionType[] = [
+  'transfer',
+  'character_to_character_transfer',
+  'character_to_party_transfer',
+  'party_to_character_transfer',
+  'party_deposit',
+  'party_withdraw',
+];
+
 const named = z.object({ id: z.string().nullable(), name: z.string().nullable() });
 export const transactionSchema = z.object({
   id: z.string(),

@@ -27,6 +27,7 @@ import {
   planPayment,
   shopMessages,
   type TransactionType,
+  undoableTransactionTypes,
 } from '@haversack/contracts';
 import { and, count, eq, gte, isNotNull, lt } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.js';
@@ -179,14 +180,7 @@ interface Addition {
  * `party_to_character_transfer`.
  */
 /** The ledger types of a move of items from one container to another: what Undo moves back. */
-const movesOfItems: ReadonlySet<string> = new Set<TransactionType>([
-  'transfer',
-  'character_to_character_transfer',
-  'character_to_party_transfer',
-  'party_to_character_transfer',
-  'party_deposit',
-  'party_withdraw',
-]);
+const movesOfItems: ReadonlySet<string> = new Set(undoableTransactionTypes);
 
 function transferType(from: ContainerContext, to: ContainerContext, actorId: string): TransactionType {
   if (from.character && to.character) {
@@ -1053,7 +1047,7 @@ export class InventoryService {
       const decorate = (row: LedgerEntry): LedgerEntry => ({
         ...row,
         details: { ...(row.details ?? {}), reverts: entry.id },
-        summary: `${actor.username} undid a move: ${row.summary.replace(`${actor.username} moved`, 'moved')} back`,
+        summary: `${actor.username} undid a move: ${row.quantity} × ${row.itemName} went back to ${row.destinationName}`,
       });
       let left = quantity;
       for (const stack of candidates) {

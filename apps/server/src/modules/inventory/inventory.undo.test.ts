@@ -90,7 +90,9 @@ describe('undoing a move (DESIGN §4 Undo)', () => {
       source_location_data: { id: quiver },
       destination_location_data: { id: backpack },
     });
-    expect(reverting[0]?.transaction_summary).toContain('undid a move');
+    expect(reverting[0]?.transaction_summary).toMatch(
+      /undid a move: 4 × Arrow went back to Backpack \(Aria\)$/,
+    );
 
     const again = await undo(user, entry);
     expect(again.statusCode).toBe(409);
