@@ -1,10 +1,18 @@
 import type { LedgerTransaction } from '@haversack/contracts';
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { toast } from '../../../lib/toast';
 import { tokenStorage } from '../../../lib/token-storage';
-import { authHeaderOf, buildTokens, failure, jsonResponse, mockFetch } from '../../../test/fixtures';
+import { useAuthStore } from '../../../stores/auth-store';
+import {
+  authHeaderOf,
+  buildTokens,
+  buildUser,
+  failure,
+  jsonResponse,
+  mockFetch,
+} from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { TransactionHistory } from './transaction-history';
 
@@ -194,5 +202,84 @@ describe('TransactionHistory', () => {
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByText('Pip added Rope (50 ft) to Party Stash')).toBeInTheDocument();
     expect(screen.queryByText(/Error loading transactions/)).not.toBeInTheDocument();
+  });
+});
+
+describe('TransactionHistory: Undo (DESIGN §4)', () => {
+  const me = buildUser({ id: 'user-1', username: 'aria' });
+  const myMove = buildTransaction({
+    id: 'move-1',
+    transaction_type: 'transfer',
+    transaction_summary: 'aria moved 4 × Arrow from Backpack to Quiver',
+    actor_data: { id: 'user-1', name: 'aria' },
+    source_location_data: { id: 'backpack', name: 'Backpack (Aria)' },
+    destination_location_data: { id: 'quiver', name: 'Quiver (Aria)' },
+  });
+  const undoneMove = buildTransaction({
+    id: 'move-2',
+    transaction_type: 'party_deposit',
+    transaction_summary: 'aria moved 1 × Rope from Backpack to Party Stash',
+    actor_data: { id: 'user-1', name: 'aria' },
+  });
+  const itsUndo = buildTransaction({
+    id: 'undo-2',
+    transaction_type: 'party_withdraw',
+    transaction_summary: 'aria undid a move: moved 1 × Rope from Party Stash to Backpack back',
+    actor_data: { id: 'user-1', name: 'aria' },
+    reverts_transaction_id: 'move-2',
+  });
+  const theirMove = buildTransaction({
+    id: 'move-3',
+    transaction_type: 'transfer',
+    transaction_summary: 'pip moved 2 × Torch from Pack to Sack',
+    actor_data: { id: 'user-2', name: 'pip' },
+  });
+  const myCreation = buildTransaction({ id: 'made-1', actor_data: { id: 'user-1', name: 'aria' } });
+
+  it('offers Undo on my own moves only, and marks a move already undone', async () => {
+    useAuthStore.setState({ isAuthenticated: true, isInitializing: false, user: me });
+    mockFetch(() => listResponse([itsUndo, myMove, undoneMove, theirMove, myCreation]));
+    renderHistory();
+    const rows = await screen.findAllByTestId('history-row');
+    const undoIn = (index: number) => within(rows[index] as HTMLElement).queryByTestId('history-undo');
+    expect(rows.map((_, index) => undoIn(index) !== null)).toEqual([false, true, false, false, false]);
+    expect(within(rows[2] as HTMLElement).getByTestId('history-undone')).toHaveTextContent('Undone');
+    expect(undoIn(1)).toHaveAccessibleName('Undo: aria moved 4 × Arrow from Backpack to Quiver');
+  });
+
+  it('asks the server to undo the move, and says so', async () => {
+    useAuthStore.setState({ isAuthenticated: true, isInitializing: false, user: me });
+    const success = vi.spyOn(toast, 'success');
+    const fetchMock = mockFetch(({ init }) =>
+      init.method === 'POST'
+        ? jsonResponse(200, {
+            status: 'success',
+            data: { success: true, message: 'Transfer undone', moved: 4 },
+          })
+        : listResponse([myMove]),
+    );
+    renderHistory();
+    await userEvent.setup().click(await screen.findByTestId('history-undo'));
+    await vi.waitFor(() => expect(success).toHaveBeenCalledWith('Transfer undone'));
+    expect(
+      fetchMock.mock.calls.some(
+        ([url, init]) => String(url) === '/api/v1/transactions/move-1/undo' && init?.method === 'POST',
+      ),
+    ).toBe(true);
+  });
+
+  it('gives the server’s reason when the move cannot be undone', async () => {
+    useAuthStore.setState({ isAuthenticated: true, isInitializing: false, user: me });
+    const error = vi.spyOn(toast, 'error');
+    mockFetch(({ init }) =>
+      init.method === 'POST'
+        ? failure(409, 'CONFLICT', 'Some of those items have moved on since: move them back by hand.')
+        : listResponse([myMove]),
+    );
+    renderHistory();
+    await userEvent.setup().click(await screen.findByTestId('history-undo'));
+    await vi.waitFor(() =>
+      expect(error).toHaveBeenCalledWith('Some of those items have moved on since: move them back by hand.'),
+    );
   });
 });

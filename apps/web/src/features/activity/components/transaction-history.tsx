@@ -1,4 +1,4 @@
-import { formatCopper, type LedgerTransaction } from '@haversack/contracts';
+import { formatCopper, type LedgerTransaction, undoableTransactionTypes } from '@haversack/contracts';
 import {
   Alert,
   Badge,
@@ -21,6 +21,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { EmptyState } from '../../../components/empty-state';
 import { toast } from '../../../lib/toast';
+import { useCurrentUser } from '../../../stores/auth-store';
 import {
   type DateRange,
   DEFAULT_DATE_RANGE,
@@ -33,6 +34,7 @@ import {
 } from '../api/transactions-api';
 import { absoluteTime, relativeTime } from '../lib/relative-time';
 import { changeSourceLabel, transactionTypeLabel, transactionTypeOptions } from '../lib/transaction-labels';
+import { UndoMoveButton } from './undo-move-button';
 
 export const exportFailedMessage = 'Failed to export transactions';
 
@@ -77,6 +79,7 @@ export function TransactionHistory({
   const [page, setPage] = useState(1);
   const query = useQuery(transactionsQuery(scope, { range, type, page, perPage }));
   const now = useNow();
+  const me = useCurrentUser();
   const headingId = `history-heading-${scope.kind}-${scope.id}`;
 
   const exportCsv = useMutation({
@@ -182,7 +185,12 @@ export function TransactionHistory({
             data-testid="history-list"
           >
             {query.data.transactions.map((transaction) => (
-              <TransactionRow key={transaction.id} transaction={transaction} now={now} />
+              <TransactionRow
+                key={transaction.id}
+                transaction={transaction}
+                now={now}
+                undo={undoState(transaction, query.data.transactions, me?.id ?? null)}
+              />
             ))}
           </Stack>
           {totalPages > 1 ? (
@@ -226,7 +234,30 @@ function HistorySkeleton() {
   );
 }
 
-function TransactionRow({ transaction, now }: { transaction: LedgerTransaction; now: Date }) {
+/**
+ * Whether a row offers Undo: my own move, not an undo itself, and not undone by a row on the same page
+ * (the server refuses a second undo anyway, with the reason).
+ */
+export function undoState(
+  transaction: LedgerTransaction,
+  shown: LedgerTransaction[],
+  myId: string | null,
+): 'offer' | 'undone' | null {
+  if (shown.some((row) => row.reverts_transaction_id === transaction.id)) return 'undone';
+  const mine = myId !== null && transaction.actor_data.id === myId;
+  const move = (undoableTransactionTypes as readonly string[]).includes(transaction.transaction_type);
+  return mine && move && !transaction.reverts_transaction_id ? 'offer' : null;
+}
+
+function TransactionRow({
+  transaction,
+  now,
+  undo,
+}: {
+  transaction: LedgerTransaction;
+  now: Date;
+  undo: 'offer' | 'undone' | null;
+}) {
   const from = transaction.source_location_data.name;
   const to = transaction.destination_location_data.name;
   const sourceLabel = changeSourceLabel(transaction.source);
@@ -256,6 +287,11 @@ function TransactionRow({ transaction, now }: { transaction: LedgerTransaction; 
                 {sourceLabel}
               </Badge>
             ) : null}
+            {undo === 'undone' ? (
+              <Badge variant="outline" color="gray" size="sm" radius="sm" data-testid="history-undone">
+                Undone
+              </Badge>
+            ) : null}
             <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
               {transaction.transaction_summary}
             </Text>
@@ -271,16 +307,19 @@ function TransactionRow({ transaction, now }: { transaction: LedgerTransaction; 
             </Text>
           ) : null}
         </Stack>
-        <Text
-          component="time"
-          dateTime={transaction.transaction_date}
-          title={absoluteTime(transaction.transaction_date)}
-          size="xs"
-          c="dimmed"
-          style={{ whiteSpace: 'nowrap' }}
-        >
-          {relativeTime(transaction.transaction_date, now)}
-        </Text>
+        <Stack gap={4} align="flex-end">
+          <Text
+            component="time"
+            dateTime={transaction.transaction_date}
+            title={absoluteTime(transaction.transaction_date)}
+            size="xs"
+            c="dimmed"
+            style={{ whiteSpace: 'nowrap' }}
+          >
+            {relativeTime(transaction.transaction_date, now)}
+          </Text>
+          {undo === 'offer' ? <UndoMoveButton transaction={transaction} /> : null}
+        </Stack>
       </Group>
     </Paper>
   );

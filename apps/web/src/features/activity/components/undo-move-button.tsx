@@ -1,0 +1,47 @@
+import { inventoryMessages, type LedgerTransaction } from '@haversack/contracts';
+import { Button } from '@mantine/core';
+import { IconArrowBackUp } from '@tabler/icons-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { isApiError } from '../../../lib/http-client';
+import { toast } from '../../../lib/toast';
+import { invalidateContainers, undoMove } from '../../inventory/api/inventory-api';
+import { transactionKeys } from '../api/transactions-api';
+
+/**
+ * DESIGN §4 Undo from the history: my own move goes back under the same rules, as a new entry linked to
+ * this one. The server says why when it cannot (moved on since, already undone, a full container).
+ */
+export function UndoMoveButton({ transaction }: { transaction: LedgerTransaction }) {
+  const queryClient = useQueryClient();
+  const undo = useMutation({
+    mutationFn: () => undoMove(transaction.id),
+    onSuccess: () => toast.success(inventoryMessages.undone),
+    onError: (error) =>
+      toast.error(
+        (isApiError(error) && error.serverMessage) || 'The move could not be undone. Please try again.',
+      ),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: transactionKeys.all }),
+        invalidateContainers(
+          queryClient,
+          [transaction.source_location_data.id, transaction.destination_location_data.id].filter(
+            (id): id is string => id !== null,
+          ),
+        ),
+      ]),
+  });
+  return (
+    <Button
+      variant="subtle"
+      size="compact-xs"
+      leftSection={<IconArrowBackUp size={14} aria-hidden="true" />}
+      loading={undo.isPending}
+      onClick={() => undo.mutate()}
+      aria-label={`Undo: ${transaction.transaction_summary}`}
+      data-testid="history-undo"
+    >
+      Undo
+    </Button>
+  );
+}
