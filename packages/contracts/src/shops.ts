@@ -44,6 +44,7 @@ export const shopMessages = {
   characterNotInParty: 'Choose one of your characters in this party.',
   cannotTrade: 'You need a character in this party to trade here.',
   cannotManage: 'Only the GM and managers can manage this shop.',
+  gmOnlyParty: 'Only the GM manages shops in this party, where only the GM adds items.',
   ratingOwn: 'You cannot rate your own shop template.',
   ratingNotPublic: 'Only public shop templates can be rated.',
   rated: 'Thanks for rating this shop',

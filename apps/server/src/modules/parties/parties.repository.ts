@@ -112,7 +112,12 @@ async function memberRows(db: Executor, partyIds: string[]) {
  */
 export function partyAccessColumns(partyId: AnyColumn, userId: string) {
   return {
-    party: { name: parties.name, gameMasterId: parties.gameMasterId, isArchived: parties.isArchived },
+    party: {
+      name: parties.name,
+      gameMasterId: parties.gameMasterId,
+      isArchived: parties.isArchived,
+      itemConjuring: parties.itemConjuring,
+    },
     role: sql<
       MembershipRow['role'] | null
     >`(select m.role from party_memberships m where m.party_id = ${partyId} and m.user_id = ${userId})`,

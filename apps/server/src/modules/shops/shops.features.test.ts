@@ -1,10 +1,11 @@
 import type { AddressInfo } from 'node:net';
-import type {
-  ShopInstance,
-  ShopRequest,
-  ShopRequestResult,
-  ShopTemplate,
-  TradeResult,
+import {
+  type ShopInstance,
+  type ShopRequest,
+  type ShopRequestResult,
+  type ShopTemplate,
+  shopMessages,
+  type TradeResult,
 } from '@haversack/contracts';
 import type * as ActionCable from '@rails/actioncable';
 import { and, eq, inArray, sql } from 'drizzle-orm';
@@ -579,6 +580,41 @@ describe('search and filters', () => {
 });
 
 describe('who may change a shop', () => {
+  it('lets a manager manage shops where members add items, and only the GM where only the GM does', async () => {
+    const w = await world();
+    const manager = await createMember(ctx, w.party, 'manager');
+    await upgrade(ctx, manager, 'tier_1');
+    const own = body<ShopTemplate>(
+      await callApi(ctx, 'POST', '/shop_templates', manager, { shop_template: { name: 'Half-Price Hal' } }),
+    ).data;
+    const deploy = () =>
+      callApi(ctx, 'POST', '/shop_instances', manager, {
+        shop_instance: { shop_template_id: own.id, party_id: w.party.id, discount_rate: 1 },
+      });
+    const free = await deploy();
+    expect(free.statusCode, free.body).toBe(201);
+
+    await callApi(ctx, 'PATCH', `/parties/${w.party.id}`, w.gm, { party: { item_conjuring: 'gm_only' } });
+    const refused = await deploy();
+    expect(refused.statusCode).toBe(403);
+    expect(body(refused).error?.message).toBe(shopMessages.gmOnlyParty);
+    const edit = await callApi(ctx, 'PATCH', `/shop_instances/${w.shop.id}`, manager, {
+      shop_instance: { discount_rate: 1 },
+    });
+    expect(edit.statusCode).toBe(403);
+    expect(body(edit).error?.message).toBe(shopMessages.gmOnlyParty);
+    const shop = body<ShopInstance>(await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}`, w.gm)).data;
+    expect(shop.discount_rate).toBe(0);
+    expect(
+      body<ShopInstance>(await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}`, manager)).data.can_manage,
+    ).toBe(false);
+    // The GM still manages it.
+    const byGm = await callApi(ctx, 'PATCH', `/shop_instances/${w.shop.id}`, w.gm, {
+      shop_instance: { discount_rate: 0.1 },
+    });
+    expect(byGm.statusCode).toBe(200);
+  });
+
   it('answers 403 to players and observers and 404 to outsiders on every mutating route, changing nothing', async () => {
     const w = await world();
     const observer = await createMember(ctx, w.party, 'observer');

@@ -8,24 +8,33 @@ export interface ShopAccess {
   canManage: boolean;
   /** Players, managers and GMs with a character in the party: buy and sell (observers only browse). */
   canTrade: boolean;
+  /** Why managing is refused, when it is. */
+  manageRefusal?: string;
 }
 
-/** spec/02 §6 leaves shop roles open; DESIGN §4 and docs/decisions.md "Shops" decide them. */
+/**
+ * spec/02 §6 leaves shop roles open; DESIGN §4 and docs/decisions.md "Shops" decide them. Where the party
+ * lets only its GM add items (`item_conjuring` 'gm_only'), only the GM manages shops: a manager's shop at
+ * 100 % off, or stocked from a character outside the party, would add items the GM did not.
+ */
 export function shopAccess(
   membership: { role: 'gm' | 'manager' | 'player' | 'observer' } | undefined,
   hasCharacterInParty: boolean,
+  itemConjuring: 'free' | 'gm_only' = 'free',
 ): ShopAccess {
   if (!membership) return { canRead: false, canManage: false, canTrade: false };
+  const managerHeldBack = membership.role === 'manager' && itemConjuring === 'gm_only';
   return {
     canRead: true,
-    canManage: membership.role === 'gm' || membership.role === 'manager',
+    canManage: membership.role === 'gm' || (membership.role === 'manager' && !managerHeldBack),
+    ...(managerHeldBack ? { manageRefusal: shopMessages.gmOnlyParty } : {}),
     canTrade: membership.role !== 'observer' && hasCharacterInParty,
   };
 }
 
 export function assertCanManage(access: ShopAccess): void {
   if (!access.canRead) throw AppError.notFound(shopMessages.instanceNotFound);
-  if (!access.canManage) throw new AppError('FORBIDDEN', shopMessages.cannotManage);
+  if (!access.canManage) throw new AppError('FORBIDDEN', access.manageRefusal ?? shopMessages.cannotManage);
 }
 
 export function assertCanTrade(access: ShopAccess): void {

@@ -322,7 +322,7 @@ export class ShopsService {
     const hasCharacter = membership
       ? await inventoryRepository.userHasCharacterInParty(db, userId, partyId)
       : false;
-    return { party, access: policy.shopAccess(membership, hasCharacter) };
+    return { party, access: policy.shopAccess(membership, hasCharacter, party?.itemConjuring) };
   }
 
   #shopContext(
@@ -838,7 +838,7 @@ export class ShopsService {
     const locked = await repo.lockInstanceForUser(tx, userId, shopId);
     if (!locked) throw AppError.notFound(shopMessages.instanceNotFound);
     const { shop, party, role, hasCharacter, container } = locked;
-    const access = policy.shopAccess(role ? { role } : undefined, hasCharacter);
+    const access = policy.shopAccess(role ? { role } : undefined, hasCharacter, party?.itemConjuring);
     if (!party || !access.canRead) throw AppError.notFound(shopMessages.instanceNotFound);
     if (!container) throw new AppError('INTERNAL_SERVER_ERROR', `shop ${shop.id} has no container`);
     return { shop, party, access, container };
