@@ -1035,11 +1035,14 @@ export class InventoryService {
       const stacks = (await repo.allInstances(tx, destinationContainerId)).filter(
         (stack) => stack.itemTemplateId === itemTemplateId,
       );
+      // The stack the move filled tells which items were moved (a renamed stack is not plain arrows): without
+      // it, the units there may be someone else's, so nothing moves.
       const filled = stacks.find((stack) => stack.id === entry.itemInstanceId);
+      if (!filled) throw new AppError('CONFLICT', inventoryMessages.undoItemsMovedOn);
       // jsonb keeps an object's keys in one order, so equal instance data serialize alike.
-      const alike = JSON.stringify(filled?.instanceData ?? {});
+      const alike = JSON.stringify(filled.instanceData);
       const candidates = [
-        ...(filled ? [filled] : []),
+        filled,
         ...stacks.filter((stack) => stack !== filled && JSON.stringify(stack.instanceData) === alike),
       ];
       if (candidates.reduce((sum, stack) => sum + stack.quantity, 0) < quantity)

@@ -131,6 +131,30 @@ describe('undoing a move (DESIGN §4 Undo)', () => {
     expect(await quantities(quiver)).toEqual([1]);
   });
 
+  it('takes nothing back once the stack the move filled has gone, even with plain items of the same kind there', async () => {
+    const { user, backpack, quiver, stack } = await archer();
+    // Elven arrows go to the quiver and leave it again; plain arrows of someone's arrive after.
+    await call('PATCH', `/item_instances/${stack}`, user, { item_instance: { name: 'Elven arrow' } });
+    const entry = await move(user, stack, backpack, quiver, 5);
+    const [elven] = await ctx.database.db
+      .select()
+      .from(itemInstances)
+      .where(eq(itemInstances.containerId, quiver));
+    await move(user, String(elven?.id), quiver, backpack, 5);
+    const [kind] = await ctx.database.db.select().from(itemInstances).where(eq(itemInstances.id, stack));
+    await call('POST', '/item_instances', user, {
+      item_template_id: kind?.itemTemplateId,
+      container_id: quiver,
+      quantity: 7,
+    });
+
+    const refused = await undo(user, entry);
+    expect(refused.statusCode).toBe(409);
+    expect(body(refused).error.message).toBe(inventoryMessages.undoItemsMovedOn);
+    expect(await quantities(quiver)).toEqual([7]);
+    expect(await quantities(backpack)).toEqual([5, 5]);
+  });
+
   it("refuses someone else's move, an unknown entry, a change that is not a move, and a bad id", async () => {
     const { user, aria, backpack, quiver, stack } = await archer();
     const entry = await move(user, stack, backpack, quiver, 2);
