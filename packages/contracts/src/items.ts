@@ -6,6 +6,8 @@ import { formatEnUs } from './numbers.js';
 import { unwrapFilters } from './parties.js';
 
 export const itemTemplateMessages = {
+  valueRaiseGmOnly:
+    'Items made from this template are in a party where only the GM adds items: its value cannot be raised.',
   nameRequired: 'Template name is required',
   created: 'Item template created successfully',
   createFailed: 'Failed to create item template',

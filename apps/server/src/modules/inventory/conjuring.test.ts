@@ -1,4 +1,4 @@
-import { characterMessages, partyMessages } from '@haversack/contracts';
+import { characterMessages, itemTemplateMessages, partyMessages } from '@haversack/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { itemInstances } from '../../db/schema/items.js';
@@ -139,6 +139,41 @@ describe('party rule for conjuring items (issue 12)', () => {
       item_instance: { instance_data: { value_override: 50 } },
     });
     expect(byGm.statusCode).toBe(200);
+  });
+
+  it('refuses a player raising the value of their own template whose items are in a GM-only party', async () => {
+    const { gm, party, player, backpack } = await table('free');
+    const made = await call('POST', '/item_templates', player, {
+      item_template: { name: 'Pebble', base_value: 1, currency: 'cp', stack_size: 0, visibility: 'private' },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const pebble = String(body(made).data.id);
+    await call('POST', '/item_instances', player, {
+      item_template_id: pebble,
+      container_id: backpack,
+      quantity: 10,
+    });
+    await call('PATCH', `/parties/${party.id}`, gm, { party: { item_conjuring: 'gm_only' } });
+
+    const raised = await call('PATCH', `/item_templates/${pebble}`, player, {
+      item_template: { base_value: 5000, currency: 'gp' },
+    });
+    expect(raised.statusCode).toBe(403);
+    expect(body(raised).error.message).toBe(itemTemplateMessages.valueRaiseGmOnly);
+    // Renaming it, or making it cheaper, is not making coins.
+    const renamed = await call('PATCH', `/item_templates/${pebble}`, player, {
+      item_template: { name: 'Gravel' },
+    });
+    expect(renamed.statusCode).toBe(200);
+    // Once no item of it is in such a party, its owner prices it as they like.
+    const other = await call('POST', '/item_templates', player, {
+      item_template: { name: 'Shell', base_value: 1, currency: 'cp', stack_size: 0, visibility: 'private' },
+    });
+    const shell = String(body(other).data.id);
+    const dearer = await call('PATCH', `/item_templates/${shell}`, player, {
+      item_template: { base_value: 50 },
+    });
+    expect(dearer.statusCode).toBe(200);
   });
 
   it('refuses a player bringing items into a GM-only party from a character outside it', async () => {

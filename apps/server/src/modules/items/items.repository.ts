@@ -11,13 +11,17 @@ import {
   isNotNull,
   isNull,
   lte,
+  ne,
   or,
   type SQL,
   sql,
 } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { users } from '../../db/schema/accounts.js';
+import { characters } from '../../db/schema/characters.js';
+import { containers } from '../../db/schema/inventory.js';
 import { itemInstances, itemTemplates } from '../../db/schema/items.js';
+import { parties } from '../../db/schema/parties.js';
 import type { SystemTemplate } from './items.catalogue.js';
 
 export type ItemTemplateRow = typeof itemTemplates.$inferSelect;
@@ -167,6 +171,28 @@ function ordered(column: SQL | typeof itemTemplates.name, direction: 'asc' | 'de
 }
 
 export const itemsRepository = {
+  /**
+   * Whether items of the template are held in a party where only the GM adds items, and `actorId` is not
+   * that GM (its characters' containers and its own): raising the template's value would make coins there.
+   */
+  async heldInGmOnlyPartyOf(db: Executor, templateId: string, actorId: string): Promise<boolean> {
+    const [row] = await db
+      .select({ id: itemInstances.id })
+      .from(itemInstances)
+      .innerJoin(containers, eq(containers.id, itemInstances.containerId))
+      .leftJoin(characters, eq(characters.id, containers.characterId))
+      .innerJoin(parties, eq(parties.id, sql`coalesce(${containers.partyId}, ${characters.partyId})`))
+      .where(
+        and(
+          eq(itemInstances.itemTemplateId, templateId),
+          eq(parties.itemConjuring, 'gm_only'),
+          ne(parties.gameMasterId, actorId),
+        ),
+      )
+      .limit(1);
+    return row !== undefined;
+  },
+
   async find(
     db: Executor,
     id: string,

@@ -182,6 +182,12 @@ export class ItemsService {
         currency,
         metadata: { ...template.metadata, ...changes.metadata, currency },
       };
+      // A dearer template makes its items dearer wherever they are, and a shop pays that value in coins.
+      const before = copperValue(template.baseValue, template.currency);
+      const after = copperValue(values.baseValue ?? template.baseValue, currency);
+      if (after > before && (await repo.heldInGmOnlyPartyOf(tx, id, actor.id))) {
+        throw new AppError('FORBIDDEN', itemTemplateMessages.valueRaiseGmOnly);
+      }
       await repo.update(tx, id, values);
     });
     return this.get(actor.id, id);
