@@ -87,6 +87,19 @@ export const charactersRepository = {
     return row;
   },
 
+  /**
+   * Locks the character's containers, as a move or an add into them does first: a check of what they hold
+   * then waits for the moves under way, and the moves after it see the character as it is now.
+   */
+  async lockContainersOf(db: Executor, id: string): Promise<void> {
+    await db
+      .select({ id: containers.id })
+      .from(containers)
+      .where(eq(containers.characterId, id))
+      .orderBy(containers.id)
+      .for('update');
+  },
+
   /** Whether any of the character's containers holds an item (coins included). */
   async holdsItems(db: Executor, id: string): Promise<boolean> {
     const [row] = await db

@@ -263,6 +263,7 @@ export class CharactersService {
         }
         const party = changes.party_id ? await this.#assertAssignable(tx, actor.id, changes.party_id) : null;
         // Its gear would be new to the party: where only the GM adds items, it cannot come in with any.
+        if (party) await repo.lockContainersOf(tx, id);
         if (party && (await repo.holdsItems(tx, id))) {
           await assertMayConjure(
             tx,

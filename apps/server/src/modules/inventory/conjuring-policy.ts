@@ -1,6 +1,7 @@
 import { partyMessages } from '@haversack/contracts';
 import { eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { characters } from '../../db/schema/characters.js';
 import { parties } from '../../db/schema/parties.js';
 import { AppError } from '../../lib/app-error.js';
 import { partiesRepository } from '../parties/parties.repository.js';
@@ -16,7 +17,7 @@ import type { ContainerContext } from './inventory.repository.js';
 export async function assertMayConjure(
   db: Executor,
   actorId: string,
-  context: Pick<ContainerContext, 'party'>,
+  context: { party: Pick<NonNullable<ContainerContext['party']>, 'id' | 'gameMasterId'> | null },
   refusal: () => AppError = () => new AppError('FORBIDDEN', partyMessages.conjuringGmOnly),
 ): Promise<void> {
   const party = context.party;
@@ -30,4 +31,22 @@ export async function assertMayConjure(
   const membership = await partiesRepository.membership(db, party.id, actorId);
   if (membership?.role === 'gm') return;
   throw refusal();
+}
+
+/**
+ * The party a character is in as of this statement. The lock-and-locate statement of a move reads the
+ * character with the container it locks; a character that joined a party while the move waited for that
+ * lock is read as it was before, so the move asks again where it matters.
+ */
+export async function partyOfCharacterNow(
+  db: Executor,
+  characterId: string,
+): Promise<{ id: string; gameMasterId: string } | null> {
+  const [row] = await db
+    .select({ id: parties.id, gameMasterId: parties.gameMasterId })
+    .from(characters)
+    .innerJoin(parties, eq(parties.id, characters.partyId))
+    .where(eq(characters.id, characterId))
+    .limit(1);
+  return row ?? null;
 }

@@ -218,6 +218,30 @@ describe('party rule for conjuring items (issue 12)', () => {
     expect(gmMoved.statusCode).toBe(200);
   });
 
+  it('never lets a character join a GM-only party holding gold that raced in with the join', async () => {
+    const { party, player } = await table('gm_only');
+    for (let round = 0; round < 6; round += 1) {
+      const joiner = await createCharacter(ctx, player);
+      const mule = await createCharacter(ctx, player);
+      const muleBag = String(mule.primary_container_id);
+      await addGold(player, muleBag, 100);
+      const [pile] = await stacksIn(muleBag);
+      const [joined, moved] = await Promise.all([
+        call('PATCH', `/characters/${joiner.id}`, player, { character: { party_id: party.id } }),
+        call('POST', '/containers/transfer', player, {
+          item_instance_id: pile?.id,
+          source_container_id: muleBag,
+          target_container_id: joiner.primary_container_id,
+        }),
+      ]);
+      // One of the two is refused, whichever comes second; never both through.
+      expect([joined.statusCode, moved.statusCode], `round ${round}`).not.toEqual([200, 200]);
+      const inParty = joined.statusCode === 200;
+      const holds = (await stacksIn(String(joiner.primary_container_id))).length > 0;
+      expect(inParty && holds, `round ${round}`).toBe(false);
+    }
+  });
+
   it('lets a character with items join a party where members may add items', async () => {
     const { party, player } = await table('free');
     const hero = await createCharacter(ctx, player);

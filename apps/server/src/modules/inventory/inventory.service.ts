@@ -43,7 +43,7 @@ import { revertedBy, toTransactionJson } from '../ledger/ledger.service.js';
 import { partyActivityEvents } from '../ledger/ledger-events.js';
 import { partiesRepository } from '../parties/parties.repository.js';
 import type { EntitlementService, SubscriptionRead } from '../subscriptions/entitlements.service.js';
-import { assertMayConjure } from './conjuring-policy.js';
+import { assertMayConjure, partyOfCharacterNow } from './conjuring-policy.js';
 import { type InstanceTemplate, templateFacts, toContainerJson, toInstanceJson } from './inventory.json.js';
 import * as policy from './inventory.policy.js';
 import {
@@ -1264,12 +1264,19 @@ export class InventoryService {
     if (!target) throw AppError.notFound('Container not found.');
     policy.assertCanAct(source.access);
     policy.assertCanAct(target.access);
-    // Items from outside a party are new to it, as if conjured there.
-    if (target.context.party && target.context.party.id !== source.context.party?.id) {
+    // Items from outside a party are new to it, as if conjured there. Another character's container in no
+    // party is asked about again: it may have joined one while this move waited for its lock.
+    const targetCharacter = target.context.character;
+    const targetParty =
+      target.context.party ??
+      (targetCharacter && targetCharacter.id !== source.context.character?.id
+        ? await partyOfCharacterNow(tx, targetCharacter.id)
+        : null);
+    if (targetParty && targetParty.id !== source.context.party?.id) {
       await assertMayConjure(
         tx,
         actor.id,
-        target.context,
+        { party: targetParty },
         () => new AppError('FORBIDDEN', partyMessages.importGmOnly),
       );
     }
