@@ -1,8 +1,4 @@
-import { screen } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
-import { renderRoutes, withUnsavedChangesGuard } from '../../../test/render';
-import { mockPlanLimitServer, watchToasts } from '../../subscription/plan-limit-test-server';
+import { describePlanLimitPage } from '../../subscription/plan-limit-page-tests';
 import { LootTemplateCreatePage } from './loot-template-create-page';
 
 // Mantine's autosizing Textarea listens for font loading, which happy-dom does not provide.
@@ -10,71 +6,20 @@ if (!('fonts' in document)) {
   Object.defineProperty(document, 'fonts', { value: new EventTarget() });
 }
 
-function renderPage() {
-  return renderRoutes(
-    withUnsavedChangesGuard([
-      { path: '/loot/templates/new', element: <LootTemplateCreatePage /> },
-      { path: '/loot/templates', element: <p>Loot templates</p> },
-      { path: '/loot/templates/:id/inventory', element: <p>Fill the loot</p> },
-    ]),
-    '/loot/templates/new',
-  );
-}
-
-// This page's own toasts from the call on: test files share a worker, and with it their toasts.
-const watchPageToasts = () => watchToasts(/loot template/i);
-
-const server = (used: number) =>
-  mockPlanLimitServer({
-    resource: 'loot_templates',
-    createPath: '/loot_templates',
-    limit: 10,
-    used,
-    tier: 'tier_1',
-  });
-
-// Typing into Mantine's inputs is slow under happy-dom on a busy machine.
-describe('LootTemplateCreatePage at the plan’s limit of loot templates', { timeout: 30_000 }, () => {
-  it('says the limit once, with the way to upgrade, and disables Create Loot Template with that reason', async () => {
-    const { posts } = server(10);
-    const toasts = watchPageToasts();
-    const user = userEvent.setup();
-    renderPage();
-
-    const hint = await screen.findByTestId('plan-limit-hint');
-    expect(hint).toHaveTextContent('10 of 10 loot templates used: your plan has no room for another.');
-    expect(screen.getAllByRole('link', { name: 'See upgrade options' })).toHaveLength(1);
-    const submit = screen.getByRole('button', { name: 'Create Loot Template' });
-    await vi.waitFor(() => expect(submit).toBeDisabled());
-    expect(submit).toHaveAccessibleDescription(
-      '10 of 10 loot templates used: your plan has no room for another. See upgrade options',
-    );
-
-    await user.type(screen.getByRole('textbox', { name: 'Name' }), 'Ogre Sack{Enter}');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(posts()).toEqual([]);
-    expect(screen.queryByTestId('upgrade-prompt')).not.toBeInTheDocument();
-    expect(toasts()).toEqual([]);
-  });
-
-  it('after a refusal on a stale count, says the limit in one toast and then disables the submit', async () => {
-    const { refusal } = server(9);
-    const toasts = watchPageToasts();
-    const user = userEvent.setup();
-    renderPage();
-
-    expect(await screen.findByTestId('plan-limit-hint')).toHaveTextContent('9 of 10 loot templates used');
-    const submit = screen.getByRole('button', { name: 'Create Loot Template' });
-    expect(submit).toBeEnabled();
-    await user.type(screen.getByRole('textbox', { name: 'Name' }), 'Ogre Sack');
-    await user.click(submit);
-
-    await vi.waitFor(() => expect(submit).toBeDisabled());
-    expect(screen.getByTestId('plan-limit-hint')).toHaveAttribute('data-full', 'true');
-    expect(submit).toHaveAccessibleDescription(
-      '10 of 10 loot templates used: your plan has no room for another. See upgrade options',
-    );
-    expect(screen.queryByTestId('upgrade-prompt')).not.toBeInTheDocument();
-    expect(toasts()).toEqual([refusal]);
-  });
+describePlanLimitPage({
+  title: 'LootTemplateCreatePage at the plan’s limit of loot templates',
+  routes: [
+    { path: '/loot/templates/new', element: <LootTemplateCreatePage /> },
+    { path: '/loot/templates', element: <p>Loot templates</p> },
+    { path: '/loot/templates/:id/inventory', element: <p>Fill the loot</p> },
+  ],
+  resource: 'loot_templates',
+  createPath: '/loot_templates',
+  limit: 10,
+  tier: 'tier_1',
+  label: 'loot templates',
+  toasts: /loot template/i,
+  submit: 'Create Loot Template',
+  nameField: 'Name',
+  name: 'Ogre Sack',
 });
