@@ -1,5 +1,6 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { users } from '../../db/schema/accounts.js';
 import { characters } from '../../db/schema/characters.js';
 import { lootInstances } from '../../db/schema/loot.js';
 import { shareLinks } from '../../db/schema/shares.js';
@@ -26,13 +27,15 @@ export function targetOf(row: ShareLinkRow): ShareTarget | undefined {
 
 /** Issue 16 §3: share links and the names of what they point at. */
 export const sharesRepository = {
+  /** A live link, of an account that is not suspended (suspension takes its shared pages down too). */
   async findActiveByCode(db: Executor, code: string): Promise<ShareLinkRow | undefined> {
     const [row] = await db
-      .select()
+      .select({ link: shareLinks })
       .from(shareLinks)
-      .where(and(eq(shareLinks.code, code), isNull(shareLinks.revokedAt)))
+      .innerJoin(users, eq(users.id, shareLinks.userId))
+      .where(and(eq(shareLinks.code, code), isNull(shareLinks.revokedAt), isNull(users.suspendedAt)))
       .limit(1);
-    return row;
+    return row?.link;
   },
 
   /** The user's live link to this target, so that sharing twice hands out the same link. */

@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SharedSnapshot, ShareLink, ShopInstance, ShopTemplate } from '@haversack/contracts';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../db/schema/accounts.js';
 import {
   coinTemplate,
   createCharacter,
@@ -215,6 +217,22 @@ describe('share links (issue 16 §3)', () => {
     // Sharing again after a revocation makes a new code.
     const fresh = await shareOk(player, 'character', thorin.id);
     expect(fresh.code).not.toBe(link.code);
+  });
+
+  it('takes a suspended account’s shared pages down, and puts them back when the suspension is lifted', async () => {
+    const { player, thorin } = await thorinsParty();
+    const link = await shareOk(player, 'character', thorin.id);
+    expect((await readShare(link.code)).statusCode).toBe(200);
+    await ctx.database.db
+      .update(users)
+      .set({ suspendedAt: new Date(), suspendedReason: 'test' })
+      .where(eq(users.id, player.user.id));
+    expect((await readShare(link.code)).statusCode).toBe(404);
+    await ctx.database.db
+      .update(users)
+      .set({ suspendedAt: null, suspendedReason: null })
+      .where(eq(users.id, player.user.id));
+    expect((await readShare(link.code)).statusCode).toBe(200);
   });
 
   it('stops showing loot once the one who shared it leaves the party', async () => {
