@@ -1031,7 +1031,10 @@ export class InventoryService {
       if (revertedBy(entry)) throw new AppError('CONFLICT', inventoryMessages.undoOfUndo);
       if (await ledgerRepository.isReverted(tx, { id: entry.id, destinationContainerId }))
         throw new AppError('CONFLICT', inventoryMessages.undoneAlready);
-      await repo.lockContainers(tx, [sourceContainerId, destinationContainerId]);
+      const locked = await repo.lockContainers(tx, [sourceContainerId, destinationContainerId]);
+      // A shop's stock or a loot's contents change by their own rules (prices, takes): not moved back here.
+      if (locked.some((container) => container.shopInstanceId !== null || container.lootInstanceId !== null))
+        throw new AppError('CONFLICT', inventoryMessages.undoNotAMove);
       const stacks = (await repo.allInstances(tx, destinationContainerId)).filter(
         (stack) => stack.itemTemplateId === itemTemplateId,
       );

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import {
+  inventoryMessages,
   type ShopInstance,
   type ShopRequest,
   type ShopRequestResult,
@@ -576,6 +577,38 @@ describe('search and filters', () => {
       404,
     );
     expect((await callApi(ctx, 'GET', '/shop_templates?party_id=nope', w.gm)).statusCode).toBe(422);
+  });
+});
+
+describe('undo and shops', () => {
+  it('does not undo a GM stocking a shop: a shop’s stock changes by its own rules', async () => {
+    const w = await world();
+    const gmHero = await createCharacter(ctx, w.gm, { partyId: w.party.id, maxWeight: null, maxSlots: null });
+    const sword = await createTemplate(ctx, { name: 'Sword', baseValue: 5, currency: 'gp' });
+    const [blade] = await ctx.app.services.inventory.createInstance(actorOf(w.gm), {
+      item_template_id: sword.id,
+      container_id: gmHero.primary_container_id ?? '',
+      quantity: 1,
+    });
+    const stocked = await callApi(ctx, 'POST', `/shop_instances/${w.shop.id}/stock`, w.gm, {
+      item_id: blade?.id,
+      source_container_id: gmHero.primary_container_id,
+      quantity: 1,
+    });
+    expect(stocked.statusCode, stocked.body).toBe(200);
+    const [row] = await ctx.database.db
+      .select()
+      .from(transactions)
+      .where(
+        and(
+          eq(transactions.sourceContainerId, gmHero.primary_container_id ?? ''),
+          eq(transactions.destinationContainerId, w.shop.container.id),
+        ),
+      );
+    expect(row).toBeDefined();
+    const undone = await callApi(ctx, 'POST', `/transactions/${row?.id}/undo`, w.gm);
+    expect(undone.statusCode).toBe(409);
+    expect(body(undone).error?.message).toBe(inventoryMessages.undoNotAMove);
   });
 });
 
