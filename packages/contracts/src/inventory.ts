@@ -414,6 +414,11 @@ export const transactionSchema = z.object({
   source: z.enum(changeSources),
   /** DESIGN §4 Undo: the entry this one moved back, when it is an undo. */
   reverts_transaction_id: z.string().nullable().optional(),
+  /**
+   * DESIGN §4 Undo: a move of items between two inventories that Undo may move back (not a shop's or a
+   * loot's rows, not an undo). Its actor may still be refused: undone already, or the items moved on.
+   */
+  undoable: z.boolean().optional(),
 });
 export type LedgerTransaction = z.infer<typeof transactionSchema>;
 

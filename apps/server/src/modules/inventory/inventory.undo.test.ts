@@ -84,7 +84,9 @@ describe('undoing a move (DESIGN §4 Undo)', () => {
     const original = history.find((row) => row.id === entry);
     const reverting = history.filter((row) => row.reverts_transaction_id === entry);
     expect(original?.reverts_transaction_id).toBeNull();
+    expect(original?.undoable).toBe(true);
     expect(reverting).toHaveLength(1);
+    expect(reverting[0]?.undoable).toBe(false);
     expect(reverting[0]).toMatchObject({
       quantity: 4,
       source_location_data: { id: quiver },

@@ -1,4 +1,8 @@
-import type { LedgerTransaction, TransactionListQuery } from '@haversack/contracts';
+import {
+  type LedgerTransaction,
+  type TransactionListQuery,
+  undoableTransactionTypes,
+} from '@haversack/contracts';
 import { and, count, eq, gte, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { characters } from '../../db/schema/characters.js';
@@ -53,7 +57,39 @@ export function toTransactionJson(row: Row): LedgerTransaction {
     character_id: row.characterId,
     source: row.source,
     reverts_transaction_id: revertedBy(row),
+    undoable: isMoveOfItems(row),
   };
+}
+
+const movesOfItems: ReadonlySet<string> = new Set(undoableTransactionTypes);
+
+/**
+ * A row Undo may move back (DESIGN §4): a move between two containers, not an undo, and not about a shop
+ * (its rows carry `details.shop_instance_id`: stocking, requests) or a loot, whose contents change by
+ * their own rules.
+ */
+export function isMoveOfItems(
+  row: Pick<
+    Row,
+    | 'transactionType'
+    | 'details'
+    | 'lootInstanceId'
+    | 'sourceContainerId'
+    | 'destinationContainerId'
+    | 'itemTemplateId'
+    | 'quantity'
+  >,
+): boolean {
+  return (
+    movesOfItems.has(row.transactionType) &&
+    row.sourceContainerId !== null &&
+    row.destinationContainerId !== null &&
+    row.itemTemplateId !== null &&
+    Boolean(row.quantity) &&
+    row.lootInstanceId === null &&
+    row.details?.shop_instance_id === undefined &&
+    revertedBy(row) === null
+  );
 }
 
 /** The entry an undo's row moved back (DESIGN §4: linked through `details.reverts`), else null. */

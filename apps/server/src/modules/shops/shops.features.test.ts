@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import {
   inventoryMessages,
+  type LedgerTransaction,
   type ShopInstance,
   type ShopRequest,
   type ShopRequestResult,
@@ -606,6 +607,11 @@ describe('undo and shops', () => {
         ),
       );
     expect(row).toBeDefined();
+    // The history offers no Undo on it: the ledger's JSON says it is not a move Undo takes back.
+    const listed = body<{ transactions: LedgerTransaction[] }>(
+      await callApi(ctx, 'GET', `/transactions/party/${w.party.id}?per_page=50`, w.gm),
+    ).data.transactions.find((transaction) => transaction.id === row?.id);
+    expect(listed).toMatchObject({ transaction_type: 'transfer', undoable: false });
     const undone = await callApi(ctx, 'POST', `/transactions/${row?.id}/undo`, w.gm);
     expect(undone.statusCode).toBe(409);
     expect(body(undone).error?.message).toBe(inventoryMessages.undoNotAMove);

@@ -214,12 +214,14 @@ describe('TransactionHistory: Undo (DESIGN §4)', () => {
     actor_data: { id: 'user-1', name: 'aria' },
     source_location_data: { id: 'backpack', name: 'Backpack (Aria)' },
     destination_location_data: { id: 'quiver', name: 'Quiver (Aria)' },
+    undoable: true,
   });
   const undoneMove = buildTransaction({
     id: 'move-2',
     transaction_type: 'party_deposit',
     transaction_summary: 'aria moved 1 × Rope from Backpack to Party Stash',
     actor_data: { id: 'user-1', name: 'aria' },
+    undoable: true,
   });
   const itsUndo = buildTransaction({
     id: 'undo-2',
@@ -233,16 +235,25 @@ describe('TransactionHistory: Undo (DESIGN §4)', () => {
     transaction_type: 'transfer',
     transaction_summary: 'pip moved 2 × Torch from Pack to Sack',
     actor_data: { id: 'user-2', name: 'pip' },
+    undoable: true,
   });
   const myCreation = buildTransaction({ id: 'made-1', actor_data: { id: 'user-1', name: 'aria' } });
+  // A GM stocking a shop writes a `transfer` too; the server says it is not a move Undo takes back.
+  const myStocking = buildTransaction({
+    id: 'stock-1',
+    transaction_type: 'transfer',
+    transaction_summary: 'aria stocked 3 × Rope in The Anvil',
+    actor_data: { id: 'user-1', name: 'aria' },
+    undoable: false,
+  });
 
   it('offers Undo on my own moves only, and marks a move already undone', async () => {
     useAuthStore.setState({ isAuthenticated: true, isInitializing: false, user: me });
-    mockFetch(() => listResponse([itsUndo, myMove, undoneMove, theirMove, myCreation]));
+    mockFetch(() => listResponse([itsUndo, myMove, undoneMove, theirMove, myCreation, myStocking]));
     renderHistory();
     const rows = await screen.findAllByTestId('history-row');
     const undoIn = (index: number) => within(rows[index] as HTMLElement).queryByTestId('history-undo');
-    expect(rows.map((_, index) => undoIn(index) !== null)).toEqual([false, true, false, false, false]);
+    expect(rows.map((_, index) => undoIn(index) !== null)).toEqual([false, true, false, false, false, false]);
     expect(within(rows[2] as HTMLElement).getByTestId('history-undone')).toHaveTextContent('Undone');
     expect(undoIn(1)).toHaveAccessibleName('Undo: aria moved 4 × Arrow from Backpack to Quiver');
   });

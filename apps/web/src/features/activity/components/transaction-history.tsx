@@ -1,4 +1,4 @@
-import { formatCopper, type LedgerTransaction, undoableTransactionTypes } from '@haversack/contracts';
+import { formatCopper, type LedgerTransaction } from '@haversack/contracts';
 import {
   Alert,
   Badge,
@@ -245,8 +245,7 @@ export function undoState(
 ): 'offer' | 'undone' | null {
   if (shown.some((row) => row.reverts_transaction_id === transaction.id)) return 'undone';
   const mine = myId !== null && transaction.actor_data.id === myId;
-  const move = (undoableTransactionTypes as readonly string[]).includes(transaction.transaction_type);
-  return mine && move && !transaction.reverts_transaction_id ? 'offer' : null;
+  return mine && transaction.undoable === true ? 'offer' : null;
 }
 
 function TransactionRow({
