@@ -22,6 +22,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { noSignIn, signInOptional } from '../../lib/openapi-security.js';
 import { bearerToken, requireAuth, requireSession } from '../../plugins/auth.js';
 import { bodyString } from '../../plugins/rate-limit.js';
 import type { AccountsService, ClientInfo } from './accounts.service.js';
@@ -57,6 +58,7 @@ export async function accountsRoutes(app: FastifyInstance, options: { accounts: 
       config: perIp(limits.registerPerIp),
       preHandler: [app.limitByKey('register-email', limits.registerPerEmail, nestedEmail)],
       schema: {
+        ...noSignIn,
         tags: ['auth'],
         summary: 'Create an account and sign in',
         body: registerBodySchema,
@@ -77,6 +79,7 @@ export async function accountsRoutes(app: FastifyInstance, options: { accounts: 
       preHandler: [loginThrottle.preHandler],
       onSend: [loginThrottle.onSend],
       schema: {
+        ...noSignIn,
         tags: ['auth'],
         summary: 'Sign in with email and password',
         body: loginBodySchema,
@@ -94,6 +97,7 @@ export async function accountsRoutes(app: FastifyInstance, options: { accounts: 
     {
       config: perIp(limits.loginPerIp * 4),
       schema: {
+        ...noSignIn,
         tags: ['auth'],
         summary: 'Rotate the refresh token and get a new access token',
         body: refreshBodySchema,
@@ -148,6 +152,7 @@ export async function accountsRoutes(app: FastifyInstance, options: { accounts: 
       config: { ...perIp(limits.forgotPerIp), errorShape: 'password_recovery' },
       preHandler: [app.limitByKey('forgot-email', limits.forgotPerEmail, (req) => bodyString(req, 'email'))],
       schema: {
+        ...noSignIn,
         tags: ['auth'],
         summary: 'Mail a password reset link (same answer whether or not the account exists)',
         body: forgotPasswordBodySchema,
@@ -170,6 +175,7 @@ export async function accountsRoutes(app: FastifyInstance, options: { accounts: 
       config: { ...perIp(limits.resetPerIp), errorShape: 'password_recovery' },
       preHandler: [app.limitByKey('reset-token', limits.resetPerToken, (req) => bodyString(req, 'token'))],
       schema: {
+        ...noSignIn,
         tags: ['auth'],
         summary: 'Set a new password with a mailed reset token',
         body: resetPasswordBodySchema,
@@ -191,6 +197,7 @@ export async function accountsRoutes(app: FastifyInstance, options: { accounts: 
     {
       config: perIp(limits.verifyPerIp),
       schema: {
+        ...noSignIn,
         tags: ['auth'],
         summary: 'Confirm an email address with a mailed token',
         body: verifyEmailBodySchema,
@@ -216,6 +223,7 @@ export async function accountsRoutes(app: FastifyInstance, options: { accounts: 
         ),
       ],
       schema: {
+        ...signInOptional,
         tags: ['auth'],
         summary: 'Mail a new verification link to the signed-in user, or to an email',
         body: resendVerificationBodySchema.optional(),
@@ -271,6 +279,7 @@ export async function accountsRoutes(app: FastifyInstance, options: { accounts: 
       config: perIp(limits.verifyPerIp),
       preHandler: [app.limitByKey('revert-token', limits.resetPerToken, (req) => bodyString(req, 'token'))],
       schema: {
+        ...noSignIn,
         tags: ['profile'],
         summary:
           'Undo an email change with the link mailed to the old address: restores it, ends every session and answers a password reset token',

@@ -1,6 +1,7 @@
 import { siteSettingsSchema, siteSettingsUpdateSchema, successEnvelope } from '@haversack/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { noSignIn } from '../../lib/openapi-security.js';
 import { requireAdmin } from './admin-guard.js';
 import type { SiteSettingsService } from './site-settings.service.js';
 
@@ -50,6 +51,7 @@ export async function siteSettingsPublicRoutes(
     '/site_settings',
     {
       schema: {
+        ...noSignIn,
         tags: ['settings'],
         summary: 'Maintenance mode and open registration, for everyone',
         response: { 200: successEnvelope(siteSettingsSchema) },

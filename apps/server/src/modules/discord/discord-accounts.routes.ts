@@ -11,6 +11,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/app-error.js';
+import { noSignIn, signInOptional } from '../../lib/openapi-security.js';
 import { requireAuth } from '../../plugins/auth.js';
 import type { ClientInfo } from '../accounts/accounts.service.js';
 import type { DiscordAccountsService } from './discord-accounts.service.js';
@@ -45,6 +46,7 @@ export async function discordAccountsRoutes(app: FastifyInstance, options: Optio
     '/auth/providers',
     {
       schema: {
+        ...noSignIn,
         tags: ['auth'],
         summary: 'The sign-in providers and integrations this server is configured for',
         response: { 200: successEnvelope(authProvidersSchema) },
@@ -72,6 +74,7 @@ export async function discordAccountsRoutes(app: FastifyInstance, options: Optio
     {
       config: perIp(app.authRateLimits.loginPerIp),
       schema: {
+        ...noSignIn,
         // A browser navigation answered with a redirect, not a JSON call: kept out of the API document.
         hide: true,
         querystring: discordStartQuerySchema,
@@ -92,6 +95,7 @@ export async function discordAccountsRoutes(app: FastifyInstance, options: Optio
       config: perIp(app.authRateLimits.loginPerIp),
       preHandler: [app.identify],
       schema: {
+        ...signInOptional,
         tags: ['auth'],
         summary:
           'Start signing in (mode login) or linking the signed-in account (mode link, bearer token): answers the Discord URL to open and sets the state cookie',
@@ -115,6 +119,7 @@ export async function discordAccountsRoutes(app: FastifyInstance, options: Optio
       config: perIp(app.authRateLimits.loginPerIp),
       preHandler: [app.identify],
       schema: {
+        ...signInOptional,
         tags: ['auth'],
         summary:
           'Finish a Discord sign-in or link with the code and state Discord sent back to /auth/discord/callback',

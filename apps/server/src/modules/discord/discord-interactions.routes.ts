@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/app-error.js';
+import { noSignIn } from '../../lib/openapi-security.js';
 import type { DiscordInteractionsService } from './discord-interactions.service.js';
 import { interactionSchema } from './discord-interactions.service.js';
 import { discordPublicKey, isSignedByDiscord } from './discord-signature.js';
@@ -23,6 +24,7 @@ export async function discordInteractionsRoutes(
     '/discord/interactions',
     {
       schema: {
+        ...noSignIn,
         tags: ['discord'],
         summary: 'Discord slash commands (signed by Discord with Ed25519)',
         security: [],

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DatabaseHandle } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
+import { noSignIn } from '../../lib/openapi-security.js';
 
 /** DESIGN §3: readiness; answers 503 in the envelope while the database does not answer. */
 export async function healthRoutes(
@@ -12,7 +13,12 @@ export async function healthRoutes(
   app.withTypeProvider<ZodTypeProvider>().get(
     '/health',
     {
-      schema: { tags: ['health'], summary: 'Readiness', response: { 200: successEnvelope(healthSchema) } },
+      schema: {
+        ...noSignIn,
+        tags: ['health'],
+        summary: 'Readiness',
+        response: { 200: successEnvelope(healthSchema) },
+      },
     },
     async () => {
       try {

@@ -10,6 +10,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { noSignIn } from '../../lib/openapi-security.js';
 import { requireAuth } from '../../plugins/auth.js';
 import { oembedFor } from './share-page.js';
 import type { SharesService } from './shares.service.js';
@@ -79,6 +80,7 @@ export async function sharesRoutes(app: FastifyInstance, options: { shares: Shar
     {
       config: publicRead,
       schema: {
+        ...noSignIn,
         tags,
         summary: 'Read what a share code shows (public, no sign-in); 404 when unknown or revoked',
         security: [],
@@ -94,6 +96,7 @@ export async function sharesRoutes(app: FastifyInstance, options: { shares: Shar
     {
       config: publicRead,
       schema: {
+        ...noSignIn,
         tags,
         summary:
           'oEmbed for a share link (https://oembed.com): answered in oEmbed’s own format, not the envelope',

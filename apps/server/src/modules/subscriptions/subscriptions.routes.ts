@@ -24,6 +24,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { noSignIn } from '../../lib/openapi-security.js';
 import { requireAuth } from '../../plugins/auth.js';
 import type { SubscriptionsService } from './subscriptions.service.js';
 
@@ -46,6 +47,7 @@ export async function subscriptionsRoutes(
     '/subscription/tiers',
     {
       schema: {
+        ...noSignIn,
         tags,
         summary: 'The four plans',
         security: [],
