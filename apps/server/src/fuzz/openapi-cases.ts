@@ -32,10 +32,13 @@ export interface OpenApiParameter {
 export interface OpenApiOperation {
   parameters?: OpenApiParameter[];
   requestBody?: { content: Record<string, { schema?: OpenApiSchema }> };
+  responses?: Record<string, unknown>;
+  security?: Record<string, string[]>[];
 }
 
 export interface OpenApiDocument {
   paths: Record<string, Record<string, OpenApiOperation>>;
+  security?: Record<string, string[]>[];
 }
 
 export interface Operation {
@@ -44,6 +47,10 @@ export interface Operation {
   path: string;
   parameters: OpenApiParameter[];
   body: OpenApiSchema | undefined;
+  /** The statuses the document lists for it ("204", "4XX"...). */
+  statuses: string[];
+  /** Whether the document says it needs a sign-in: a security requirement, none of them empty. */
+  needsSignIn: boolean;
 }
 
 export interface FuzzRequest {
@@ -306,6 +313,16 @@ function serialise(body: unknown): string {
 // Cases
 // ---------------------------------------------------------------------------------------------------
 
+function needsSignIn(security: Record<string, string[]>[]): boolean {
+  return security.length > 0 && security.every((requirement) => Object.keys(requirement).length > 0);
+}
+
+/** Whether the document lists this status for the operation, itself or by its range ("4XX"). */
+export function documents(operation: Operation, status: number): boolean {
+  const code = String(status);
+  return operation.statuses.some((listed) => listed === code || listed === `${code[0]}XX`);
+}
+
 export function operationsOf(document: OpenApiDocument): Operation[] {
   const operations: Operation[] = [];
   for (const [path, methods] of Object.entries(document.paths)) {
@@ -317,6 +334,8 @@ export function operationsOf(document: OpenApiDocument): Operation[] {
         path,
         parameters: operation.parameters ?? [],
         body: operation.requestBody?.content['application/json']?.schema,
+        statuses: Object.keys(operation.responses ?? {}),
+        needsSignIn: needsSignIn(operation.security ?? document.security ?? []),
       });
     }
   }

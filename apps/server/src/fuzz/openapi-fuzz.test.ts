@@ -22,6 +22,7 @@ import {
 import { buildTestApp, type TestContext } from '../test/helper.js';
 import {
   casesFor,
+  documents,
   type FuzzRequest,
   type OpenApiDocument,
   type OpenApiSchema,
@@ -334,6 +335,13 @@ function breach(response: LightMyRequestResponse): string | undefined {
   return success === 'success' ? undefined : `answered ${status} outside the success envelope`;
 }
 
+/** An answer whose status the operation does not list in the document (its failures included). */
+function undocumented(operation: Operation, response: LightMyRequestResponse): string | undefined {
+  return documents(operation, response.statusCode)
+    ? undefined
+    : `answered ${response.statusCode}, which the document does not list (${operation.statuses.join(', ')})`;
+}
+
 async function send(request: FuzzRequest, token: string | undefined) {
   return ctx.app.inject({
     method: request.method,
@@ -366,15 +374,23 @@ async function fuzz(operation: Operation, world: World, index: number, failures:
   let token = await ownerToken();
   const check = async (request: FuzzRequest, who: 'owner' | 'anonymous') => {
     const response = await send(request, who === 'owner' ? token : undefined);
-    const problem = breach(response);
+    const problem = breach(response) ?? undocumented(operation, response);
     if (problem) failures.push(`${who}: ${request.label}: ${problem}`);
     // The request may have ended the owner's session (a logout): the next ones sign in again.
     if (who === 'owner' && response.statusCode === 401) token = await ownerToken();
   };
   await check(baseline, 'owner');
   const anonymous = await send(baseline, undefined);
-  const anonymousProblem = breach(anonymous);
+  const anonymousProblem = breach(anonymous) ?? undocumented(operation, anonymous);
   if (anonymousProblem) failures.push(`anonymous: ${baseline.label}: ${anonymousProblem}`);
+  // Refused for want of a sign-in, not for wrong credentials (a sign-in's own 401 INVALID_CREDENTIALS).
+  const needsSignIn =
+    anonymous.statusCode === 401 &&
+    anonymous.json<{ error?: { code?: string } }>().error?.code === 'UNAUTHORIZED';
+  if (needsSignIn !== operation.needsSignIn)
+    failures.push(
+      `anonymous: ${baseline.label}: answered ${anonymous.statusCode}, but the document says it ${operation.needsSignIn ? 'needs' : 'does not need'} a sign-in`,
+    );
   if (anonymous.statusCode === 401) {
     // A protected operation: everything as the owner, and a sample anonymously, which must be refused in
     // the envelope whatever the input (authentication comes before validation).

@@ -34,6 +34,30 @@ describe('the API documentation, made on its first request', () => {
     expect(Object.keys(doc.paths).filter((path) => path.startsWith('/api/docs'))).toEqual([]);
   });
 
+  it('lists the failures of every operation in the error envelope, and a DELETE as 204', async () => {
+    const doc = json<
+      OpenApiDocument & {
+        components: { responses: Record<string, { description: string; content: unknown }> };
+      }
+    >(await ctx.app.inject({ url: '/api/docs/json' }));
+    const transfer = doc.paths['/api/v1/containers/transfer']?.post?.responses ?? {};
+    // Transfers fail in their spec shape (spec/02 §8): the envelope with success false and errors.
+    expect(transfer['422']).toEqual({ $ref: '#/components/responses/TransferError422' });
+    expect(transfer['409']).toEqual({ $ref: '#/components/responses/TransferError409' });
+    const character = doc.paths['/api/v1/characters/{id}'] ?? {};
+    expect(character.get?.responses?.['404']).toEqual({ $ref: '#/components/responses/Error404' });
+    expect(character.get?.responses?.['409']).toBeUndefined();
+    expect(Object.keys(character.delete?.responses ?? {})).toContain('204');
+    expect(Object.keys(character.delete?.responses ?? {})).not.toContain('200');
+    const { responses } = doc.components;
+    expect(responses.Error403?.description).toMatch(/FORBIDDEN.*LIMIT_EXCEEDED.*FEATURE_NOT_AVAILABLE/);
+    expect(responses.Error409?.description).toMatch(/CONFLICT.*ITEM_OUT_OF_STOCK.*SHOP_CLOSED/);
+    expect(responses.Error415?.description).toMatch(/Content-Type application\/json/);
+    // Sign-up and sign-in need no token; everything else says which it takes.
+    const register = doc.paths['/api/v1/auth/register']?.post as { security?: unknown } | undefined;
+    expect(register?.security).toEqual([]);
+  });
+
   it('serves the browsable page with the security headers of the app, its CSP included', async () => {
     const page = await ctx.app.inject({ url: '/api/docs/' });
     expect(page.statusCode).toBe(200);

@@ -8,6 +8,7 @@ import Fastify, {
 } from 'fastify';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { describeFailures } from './api-docs-failures.js';
 
 const apiDescription = `Inventory, parties, shops and loot for tabletop role-playing groups.
 
@@ -142,7 +143,14 @@ async function documentationFor(
   const docs = Fastify({ logger: false, ...(routerOptions ? { routerOptions } : {}) });
   docs.setValidatorCompiler(validatorCompiler);
   docs.setSerializerCompiler(serializerCompiler);
-  await docs.register(swagger, swaggerOptions);
+  const facts = routes.flatMap((route) =>
+    [route.method].flat().map((method) => ({ method, url: route.url, errorShape: route.config?.errorShape })),
+  );
+  await docs.register(swagger, {
+    ...swaggerOptions,
+    transformObject: (document) =>
+      'openapiObject' in document ? describeFailures(document.openapiObject, facts) : document.swaggerObject,
+  });
   // No policy of the page's own (`staticCSP`): the app's applies (plugins/security-headers.ts). swagger-ui's
   // asks browsers to upgrade every request to https, which left the page blank on a server reached over
   // plain http on a LAN, and refuses the inline styles swagger-ui sets as it draws.

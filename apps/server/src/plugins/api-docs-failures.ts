@@ -1,0 +1,138 @@
+import {
+  type ErrorShape,
+  errorCatalogue,
+  errorCodes,
+  errorEnvelopeSchema,
+  passwordRecoveryErrorEnvelopeSchema,
+  transferErrorEnvelopeSchema,
+} from '@haversack/contracts';
+import { z } from 'zod';
+
+/**
+ * The failures of the API document (DESIGN §3): every operation lists the statuses it can answer with the
+ * error envelope, each a reference to one response of `components.responses` that names the codes of that
+ * status. Routes with a spec shape of their own (`config.errorShape`: transfers, password recovery) refer to
+ * responses of that shape. The fuzz test of the document sends every operation hostile input and fails on a
+ * status its operation does not list.
+ */
+
+type Method = 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete' | 'options';
+
+interface OpenApiOperation {
+  responses?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+interface OpenApiObject {
+  paths?: Record<string, Partial<Record<Method, OpenApiOperation>>>;
+  components?: { schemas?: Record<string, unknown>; responses?: Record<string, unknown> };
+  [key: string]: unknown;
+}
+
+/** What the document needs to know of a route beyond its schema. */
+export interface RouteFailureFacts {
+  method: string;
+  /** Fastify's form, `/api/v1/parties/:id`. */
+  url: string;
+  errorShape?: ErrorShape | undefined;
+}
+
+/** Statuses a request can meet whatever it asks: its input, its sign-in, its limits, the server. */
+const everyCall = [400, 401, 403, 404, 422, 429, 500, 503];
+/** A path parameter longer than the router accepts. */
+const withPathParameters = [414];
+/** What a change can also meet: the state it changes, and the body it sends (a DELETE may send one). */
+const changes = [409, 413, 415];
+
+/** The codes of each status that are not the catalogue's own (Fastify's refusals, mapped in error-handler). */
+const otherCodes: Record<number, string> = {
+  400: 'BAD_REQUEST (not valid JSON, a bad address)',
+  414: 'BAD_REQUEST (a path parameter too long)',
+  415: 'BAD_REQUEST (send JSON: Content-Type application/json)',
+};
+
+function statusDescription(status: number): string {
+  const codes = errorCodes.filter((code) => errorCatalogue[code].status === status);
+  const listed = [
+    ...codes,
+    ...(otherCodes[status] && !codes.includes('BAD_REQUEST') ? [otherCodes[status]] : []),
+  ];
+  return `Error envelope; error.code is ${listed.join(', ')}`;
+}
+
+const shapes: Record<ErrorShape | 'envelope', { schema: z.ZodType; name: string; note: string }> = {
+  envelope: { schema: errorEnvelopeSchema, name: 'Error', note: '' },
+  transfer: {
+    schema: transferErrorEnvelopeSchema,
+    name: 'TransferError',
+    note: ' (with success false and the reasons in errors, spec/02 §8)',
+  },
+  password_recovery: {
+    schema: passwordRecoveryErrorEnvelopeSchema,
+    name: 'PasswordRecoveryError',
+    note: ' (with the reason in data.error, spec/01 §7)',
+  },
+};
+
+function envelopeJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io: 'output' }) as unknown as {
+    $schema?: string;
+    properties: { error: { properties: { code: Record<string, unknown> } } };
+  };
+  delete json.$schema;
+  json.properties.error.properties.code = { type: 'string', enum: errorCodes };
+  return json;
+}
+
+function openApiPath(url: string): string {
+  return url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+function statusesOf(method: Method, path: string): number[] {
+  const own = method === 'get' || method === 'head' ? [] : changes;
+  const parameters = path.includes('{') ? withPathParameters : [];
+  return [...everyCall, ...parameters, ...own].sort((a, b) => a - b);
+}
+
+/**
+ * Adds the failures to the document, and says that a DELETE answered with no body answers 204 (Fastify's
+ * generator writes "200 Default Response" for a route without a response schema).
+ */
+export function describeFailures<T extends object>(generated: T, routes: RouteFailureFacts[]): T {
+  const document = generated as OpenApiObject;
+  const shapeOf = new Map(
+    routes.map((route) => [`${route.method.toLowerCase()} ${openApiPath(route.url)}`, route.errorShape]),
+  );
+  const schemas: Record<string, unknown> = {};
+  const responses: Record<string, unknown> = {};
+  const responseFor = (shape: ErrorShape | 'envelope', status: number) => {
+    const { schema, name, note } = shapes[shape];
+    schemas[name] ??= envelopeJsonSchema(schema);
+    const key = `${name}${status}`;
+    responses[key] ??= {
+      description: `${statusDescription(status)}${note}`,
+      content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } },
+    };
+    return { $ref: `#/components/responses/${key}` };
+  };
+
+  for (const [path, operations] of Object.entries(document.paths ?? {})) {
+    for (const [method, operation] of Object.entries(operations) as [Method, OpenApiOperation][]) {
+      const answers = operation.responses ?? {};
+      const plain = answers['200'] as { description?: string; content?: unknown } | undefined;
+      if (method === 'delete' && Object.keys(answers).length === 1 && plain && !plain.content) {
+        delete answers['200'];
+        answers['204'] = { description: 'Done; no content' };
+      }
+      const shape = shapeOf.get(`${method} ${path}`) ?? 'envelope';
+      for (const status of statusesOf(method, path)) answers[String(status)] ??= responseFor(shape, status);
+      operation.responses = answers;
+    }
+  }
+  document.components = {
+    ...document.components,
+    schemas: { ...document.components?.schemas, ...schemas },
+    responses: { ...document.components?.responses, ...responses },
+  };
+  return generated;
+}
