@@ -180,3 +180,30 @@ describe('giving an item to another character of the party (issue 12 §8)', () =
     expect(body(archived).error.message).toBe(partyMessages.archived);
   });
 });
+
+describe('undoing a gift (DESIGN §4 Undo, Who may act)', () => {
+  it('offers no Undo to the giver, who may not change the receiver’s container, but does to the GM', async () => {
+    const { gm, pipPlayer, pip, brom, ropeId, party } = await partyOfTwo();
+    const gift = await give(pipPlayer, ropeId, { character_id: brom.id, quantity: 1 });
+    const giftId = String(body(gift).data.transaction_ids[0]);
+    const gmGift = await give(gm, ropeId, { character_id: brom.id, quantity: 1 });
+    const gmGiftId = String(body(gmGift).data.transaction_ids[0]);
+
+    type Listed = { id: string; undoable?: boolean };
+    const listed = async (user: SignedInUser, url: string) =>
+      (response(await call('GET', url, user)) as { data: { transactions: Listed[] } }).data.transactions;
+    const response = (answer: { json(): unknown }) => answer.json();
+    const undoableIn = (rows: Listed[], id: string) => rows.find((row) => row.id === id)?.undoable;
+
+    expect(undoableIn(await listed(pipPlayer, `/transactions/character/${pip.id}`), giftId)).toBe(false);
+    expect(undoableIn(await listed(pipPlayer, `/transactions/party/${party.id}`), giftId)).toBe(false);
+    expect(
+      (response(await call('GET', `/transactions/${giftId}`, pipPlayer)) as { data: Listed }).data.undoable,
+    ).toBe(false);
+    // The GM acts on every container of the party: their own gift can be moved back.
+    expect(undoableIn(await listed(gm, `/transactions/party/${party.id}`), gmGiftId)).toBe(true);
+    expect((await call('POST', `/transactions/${gmGiftId}/undo`, gm)).statusCode).toBe(200);
+    // And the server refuses the giver's, as the history said.
+    expect((await call('POST', `/transactions/${giftId}/undo`, pipPlayer)).statusCode).toBe(403);
+  });
+});

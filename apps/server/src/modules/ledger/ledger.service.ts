@@ -10,6 +10,8 @@ import { transactions } from '../../db/schema/inventory.js';
 import { lootInstances } from '../../db/schema/loot.js';
 import { partyMemberships } from '../../db/schema/parties.js';
 import { AppError } from '../../lib/app-error.js';
+import { containerAccess } from '../inventory/inventory.policy.js';
+import { inventoryRepository } from '../inventory/inventory.repository.js';
 import { partiesRepository } from '../parties/parties.repository.js';
 import { ledgerNewestFirst } from './ledger.repository.js';
 
@@ -147,14 +149,47 @@ export class LedgerService {
   constructor(private readonly db: Database) {}
 
   async forParty(userId: string, partyId: string, query: TransactionListQuery) {
-    return this.#list(await this.#partyScope(userId, partyId), query);
+    return this.#list(userId, await this.#partyScope(userId, partyId), query);
   }
 
   async forCharacter(userId: string, characterId: string, query: TransactionListQuery) {
     await this.#assertCharacterVisible(userId, characterId);
     return this.#list(
+      userId,
       sql`${eq(transactions.characterId, characterId)} and ${lootRowVisibleTo(userId)}`,
       query,
+    );
+  }
+
+  /**
+   * The reader's own moves Undo would be refused on for want of access: a gift moved back must come out of
+   * the other character's container, which only its player and the party's GM may change (DESIGN §4 Who
+   * may act). Marked not undoable, so that the history offers no button that can only fail.
+   */
+  async #withUndoAccess(userId: string, listed: LedgerTransaction[]): Promise<LedgerTransaction[]> {
+    const own = listed.filter((row) => row.undoable && row.actor_data.id === userId);
+    const ids = [
+      ...new Set(own.flatMap((row) => [row.source_location_data.id, row.destination_location_data.id])),
+    ].filter((id): id is string => id !== null);
+    if (ids.length === 0) return listed;
+    const contexts = await inventoryRepository.contextsForUser(this.db, userId, ids);
+    const mayChange = (id: string | null) => {
+      const found = id === null ? undefined : contexts.get(id);
+      if (!found) return false;
+      const membership = found.context.party && found.role ? { role: found.role } : undefined;
+      const access = containerAccess(
+        found.context,
+        userId,
+        membership,
+        Boolean(membership) && found.hasCharacter,
+      );
+      return access.canAct && !access.archived;
+    };
+    return listed.map((row) =>
+      own.includes(row) &&
+      !(mayChange(row.source_location_data.id) && mayChange(row.destination_location_data.id))
+        ? { ...row, undoable: false }
+        : row,
     );
   }
 
@@ -182,7 +217,8 @@ export class LedgerService {
         .limit(1);
       if (!allowed) throw AppError.notFound('Transaction not found.');
     }
-    return toTransactionJson(row);
+    const [json] = await this.#withUndoAccess(userId, [toTransactionJson(row)]);
+    return json as LedgerTransaction;
   }
 
   /** Checks access first, then streams (see #csv). */
@@ -247,7 +283,7 @@ export class LedgerService {
     return and(...conditions);
   }
 
-  async #list(scope: SQL, query: TransactionListQuery) {
+  async #list(userId: string, scope: SQL, query: TransactionListQuery) {
     const conditions: (SQL | undefined)[] = [scope];
     if (query.transaction_type) conditions.push(eq(transactions.transactionType, query.transaction_type));
     if (query.start_date)
@@ -268,7 +304,7 @@ export class LedgerService {
       .offset((query.page - 1) * query.per_page);
     const totalCount = total?.n ?? 0;
     return {
-      transactions: rows.map(toTransactionJson),
+      transactions: await this.#withUndoAccess(userId, rows.map(toTransactionJson)),
       meta: {
         current_page: query.page,
         per_page: query.per_page,
