@@ -558,8 +558,9 @@ export function tradeErrorMessage(error: unknown, side: 'buy' | 'sell'): string 
     case 'INSUFFICIENT_FUNDS':
       return error.serverMessage ?? error.message;
     case 'ITEM_OUT_OF_STOCK':
+      // "Only 1 left in stock." says more than the spec's sentence, which would contradict it (some are left).
       return error.serverMessage && error.serverMessage !== shopMessages.outOfStock
-        ? `${shopMessages.outOfStock} ${error.serverMessage}`
+        ? error.serverMessage
         : shopMessages.outOfStock;
     case 'SHOP_CLOSED':
       return shopMessages.shopClosed;

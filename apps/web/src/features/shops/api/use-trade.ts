@@ -3,6 +3,7 @@ import {
   currencies,
   formatCopper,
   type Purse,
+  purseValueCp,
   shopMessages,
   type TradeResult,
 } from '@haversack/contracts';
@@ -15,8 +16,24 @@ const largestFirst: Currency[] = [...currencies].reverse();
 
 /** "2 gp 5 sp" for a handful of coins; "nothing" when empty. */
 export function formatPurse(purse: Partial<Purse>): string {
-  const parts = largestFirst.filter((c) => (purse[c] ?? 0) > 0).map((c) => `${purse[c]} ${c}`);
+  const parts = purseCoins(purse);
   return parts.length > 0 ? parts.join(' ') : 'no coins';
+}
+
+/** The coins of a purse by kind, largest first: ["62 gp", "110 sp", "26 cp"]. */
+export function purseCoins(purse: Partial<Purse>): string[] {
+  return largestFirst.filter((c) => (purse[c] ?? 0) > 0).map((c) => `${purse[c]} ${c}`);
+}
+
+/**
+ * A purse as what it is worth, with the coins themselves when they read otherwise: "8 gp 2 sp" as it is,
+ * but "73 gp 2 sp 6 cp (62 gp, 110 sp, 26 cp)" rather than a list that hides the sum.
+ */
+export function purseWorth(purse: Purse): string {
+  const coins = purseCoins(purse);
+  if (coins.length === 0) return 'no coins';
+  const worth = formatCopper(purseValueCp(purse));
+  return worth === coins.join(' ') ? worth : `${worth} (${coins.join(', ')})`;
 }
 
 /** The toast after a trade: what changed hands, and the change a buyer got back. */

@@ -29,6 +29,11 @@ import {
 } from '../api/shops-api';
 import { StockShopForm } from './stock-shop-form';
 
+/** spec/02 §4: modifiers 0 to 10; an empty field is left to the server's own message. */
+function inModifierRange(value: number | string): boolean {
+  return typeof value !== 'number' || (value >= 0 && value <= 10);
+}
+
 function errorText(error: unknown): string {
   if (!isApiError(error)) return generalMessages.saveFailed;
   return error.details[0]?.message ?? error.serverMessage ?? error.message;
@@ -99,7 +104,7 @@ export function ShopManagePanel({ shop }: { shop: ShopInstance }) {
     <Stack gap="md" data-testid="shop-manage">
       <Paper withBorder p="md">
         <Stack gap="sm">
-          <Title order={3} size="h5">
+          <Title order={2} size="h5">
             Open or close
           </Title>
           <Switch
@@ -118,7 +123,7 @@ export function ShopManagePanel({ shop }: { shop: ShopInstance }) {
           }}
         >
           <Stack gap="sm">
-            <Title order={3} size="h5">
+            <Title order={2} size="h5">
               Prices, payment and restock
             </Title>
             <TextInput
@@ -140,6 +145,8 @@ export function ShopManagePanel({ shop }: { shop: ShopInstance }) {
               />
               <NumberInput
                 label="Buy modifier"
+            // Typed past the range, the value stays and the form says why (spec/02 §4), not silently 10.
+            clampBehavior="none"
                 description="What players pay, × item value"
                 min={0}
                 max={10}
@@ -147,9 +154,11 @@ export function ShopManagePanel({ shop }: { shop: ShopInstance }) {
                 decimalScale={4}
                 value={buyModifier}
                 onChange={setBuyModifier}
+                error={inModifierRange(buyModifier) ? undefined : shopMessages.buyModifierRange}
               />
               <NumberInput
                 label="Sell modifier"
+            clampBehavior="none"
                 description="What the shop pays, × item value"
                 min={0}
                 max={10}
@@ -157,9 +166,10 @@ export function ShopManagePanel({ shop }: { shop: ShopInstance }) {
                 decimalScale={4}
                 value={sellModifier}
                 onChange={setSellModifier}
+                error={inModifierRange(sellModifier) ? undefined : shopMessages.sellModifierRange}
               />
             </SimpleGrid>
-            <Title order={4} size="h6" mt="xs">
+            <Title order={3} size="h6" mt="xs">
               Paying and approvals
             </Title>
             <Switch
@@ -194,7 +204,7 @@ export function ShopManagePanel({ shop }: { shop: ShopInstance }) {
       </Paper>
       <Paper withBorder p="md">
         <Stack gap="sm">
-          <Title order={3} size="h5">
+          <Title order={2} size="h5">
             Restock
           </Title>
           <Text size="sm" data-testid="restock-schedule">
@@ -212,7 +222,7 @@ export function ShopManagePanel({ shop }: { shop: ShopInstance }) {
       <StockShopForm shop={shop} />
       <Paper withBorder p="md">
         <Stack gap="sm" align="flex-start">
-          <Title order={3} size="h5">
+          <Title order={2} size="h5">
             Remove shop
           </Title>
           <Text size="sm" c="dimmed">

@@ -44,4 +44,20 @@ describe('ShopTemplateForm and the general toasts (spec/01 §8)', { timeout: 30_
     );
     expect(router.state.location.pathname).toBe('/shops/templates/st-1/edit');
   });
+
+  it('keeps a modifier typed past 10 and says why, rather than saving 10 silently (spec/02 §4)', async () => {
+    const fetchMock = mockFetch(() =>
+      success(buildShopTemplate({ id: 'st-1', name: 'Marta’s', is_system: false, is_owner: true })),
+    );
+    const user = userEvent.setup();
+    renderRoutes(routes, '/shops/templates/st-1/edit');
+    const buy = await screen.findByRole('textbox', { name: /Buy modifier/ });
+    await user.clear(buy);
+    await user.type(buy, '11');
+    await user.tab();
+    expect(buy).toHaveValue('11');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('Buy modifier must be between 0 and 10')).toBeInTheDocument();
+    expect(fetchMock.mock.calls.filter(([, init]) => init?.method === 'PATCH')).toHaveLength(0);
+  });
 });

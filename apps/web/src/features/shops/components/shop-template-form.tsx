@@ -178,6 +178,8 @@ export function ShopTemplateForm({
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
           <NumberInput
             label="Buy modifier"
+            // Typed past the range, the value stays and the form says why (spec/02 §4), not silently 10.
+            clampBehavior="none"
             description="What players pay, × item value"
             min={0}
             max={10}
@@ -187,6 +189,7 @@ export function ShopTemplateForm({
           />
           <NumberInput
             label="Sell modifier"
+            clampBehavior="none"
             description="What the shop pays, × item value"
             min={0}
             max={10}

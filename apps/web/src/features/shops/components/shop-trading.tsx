@@ -1,4 +1,5 @@
 import {
+  emptyPurse,
   formatCopper,
   type ItemInstance,
   type ShopInstance,
@@ -25,7 +26,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { ErrorPanel } from '../../../components/error-panel';
 import { type TradeButtonFocus, useStockFocus } from '../../../lib/use-stock-focus';
 import { containerItemsQuery, noItemFilters } from '../../inventory/api/inventory-api';
-import { formatPurse } from '../api/use-trade';
+import { purseWorth } from '../api/use-trade';
 import type { Trader } from '../hooks/use-trader';
 import type { TradeOffer } from './trade-dialog';
 
@@ -74,7 +75,9 @@ export function TraderPanel({ trader }: { trader: Trader }) {
         <Group gap={6} wrap="nowrap" data-testid="my-coins" aria-live="polite">
           <IconCoins size={18} aria-hidden="true" />
           <Text size="sm" fw={600}>
-            {trader.coinsPending ? 'Counting coins…' : `Your coins: ${formatPurse(trader.coins ?? {})}`}
+            {trader.coinsPending
+              ? 'Counting coins…'
+              : `Your coins: ${purseWorth({ ...emptyPurse(), ...trader.coins })}`}
           </Text>
         </Group>
       </Group>

@@ -110,7 +110,7 @@ export function StockShopForm({ shop }: { shop: ShopInstance }) {
         }}
       >
         <Stack gap="sm">
-          <Title order={3} size="h5">
+          <Title order={2} size="h5">
             Stock an item
           </Title>
           {containers.length === 0 && !sources.isPending ? (

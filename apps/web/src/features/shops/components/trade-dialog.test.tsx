@@ -213,7 +213,7 @@ describe('TradeDialog', () => {
       'Not enough coins: 2 gp more is needed.',
       'Not enough coins: 2 gp more is needed.',
     ],
-    ['ITEM_OUT_OF_STOCK', 409, 'Only 2 left in stock.', 'This item is out of stock. Only 2 left in stock.'],
+    ['ITEM_OUT_OF_STOCK', 409, 'Only 2 left in stock.', 'Only 2 left in stock.'],
     ['SHOP_CLOSED', 409, 'This shop is closed.', 'This shop is closed.'],
     ['CAPACITY_EXCEEDED', 422, 'Item(s) would exceed weight limit', 'Item(s) would exceed weight limit'],
     ['FORBIDDEN', 403, 'You cannot do that', 'The purchase could not be completed. Please try again.'],
@@ -351,6 +351,43 @@ describe('TradeDialog', () => {
     await user.click(await within(dialog).findByRole('button', { name: 'Buy for 5 cp' }));
     await vi.waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
     expect(outOfStockToasts()).toHaveLength(1);
+  }, 20_000);
+
+  it('asks for what is left when another buyer takes some first, instead of a Buy that stays off', async () => {
+    let left = 4;
+    const user = userEvent.setup();
+    mockShop(
+      () => {
+        left = 1;
+        return failure(409, 'ITEM_OUT_OF_STOCK', 'Only 1 left in stock.');
+      },
+      () => arrowShop(left),
+    );
+    renderWithProviders(<TradeDialog offer={{ ...offer, max: 4 }} onClose={vi.fn()} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Buy Arrow' });
+    const field = await within(dialog).findByRole('textbox', { name: /Quantity/ });
+    await user.clear(field);
+    await user.type(field, '2');
+    await user.click(await within(dialog).findByRole('button', { name: 'Buy for 1 sp' }));
+    expect(await within(dialog).findByTestId('trade-error')).toHaveTextContent(/^Only 1 left in stock\.$/);
+    // Down to one: no field to lower the quantity, so the dialog lowers it, and the last one can be bought.
+    expect(await within(dialog).findByText('General Store has 1 in stock.')).toBeInTheDocument();
+    expect(await within(dialog).findByRole('button', { name: 'Buy for 5 cp' })).toBeEnabled();
+  }, 20_000);
+
+  it('says the shop closed while the dialog was open, and offers no purchase', async () => {
+    let open = true;
+    mockShop(
+      () => failure(500, 'INTERNAL_SERVER_ERROR', 'boom'),
+      () => arrowShop(60, { is_active: open }),
+    );
+    const { queryClient: client } = renderWithProviders(<TradeDialog offer={offer} onClose={vi.fn()} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Buy Arrow' });
+    expect(await within(dialog).findByRole('button', { name: 'Buy for 5 cp' })).toBeEnabled();
+    open = false;
+    await client.invalidateQueries({ queryKey: shopKeys.instance('shop-1') });
+    expect(await within(dialog).findByTestId('trade-shop-closed')).toHaveTextContent('This shop is closed.');
+    expect(within(dialog).getByRole('button', { name: 'Buy for 5 cp' })).toBeDisabled();
   }, 20_000);
 
   it('a sale waits for the shop’s price before it can be confirmed', async () => {

@@ -18,7 +18,7 @@ import {
   Stack,
   Text,
 } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { useDebouncedValue, usePrevious } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { UpgradePrompt } from '../../../components/upgrade-prompt';
@@ -27,7 +27,7 @@ import { toast } from '../../../lib/toast';
 import { isPlanRefusal } from '../../../lib/upgrade-link';
 import { containerCoinsQuery } from '../../inventory/api/inventory-api';
 import { priceQuoteQuery, shopInstanceQuery, tradeErrorMessage } from '../api/shops-api';
-import { formatPurse, type TradeRequest, useTrade } from '../api/use-trade';
+import { formatPurse, purseWorth, type TradeRequest, useTrade } from '../api/use-trade';
 import { shelfKey } from './shop-trading';
 import { SplitProceedsField, splitErrorMessage, useSplitProceeds, useSplitSale } from './trade-dialog-split';
 
@@ -108,6 +108,13 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
       ? liveShelf(shop.data.container.item_instances, shown.itemId, shown.shelf)
       : undefined;
   const max = live?.inStock ?? shown?.max ?? 1;
+  // Another buyer took some while the dialog was open: ask for what is left, rather than leave a quantity
+  // above the stock (and, down to one, no field to lower it) and the Buy button off.
+  const previousMax = usePrevious(max);
+  useEffect(() => {
+    if (previousMax !== undefined && max < previousMax)
+      setQuantity((asked) => (typeof asked === 'number' && asked > max ? max : asked));
+  }, [max, previousMax]);
   // The stack the purchase names: the offered one, or another of its line once that one sold out.
   const itemId = live?.itemId ?? shown?.itemId ?? '';
   const amount = typeof quantity === 'number' ? quantity : Number.parseInt(quantity, 10);
@@ -141,6 +148,8 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
   });
   if (!shown) return null;
   const buying = shown.side === 'buy';
+  // The GM closed the shop while the dialog was open (a live event refreshed it): the shop would refuse.
+  const closed = shop.data?.is_active === false;
   const partyFundAllowed = buying && shop.data?.party_fund_allowed === true;
   const fromParty = partyFundAllowed && paymentSource === 'party';
   const thresholdCp = buying ? (shop.data?.approval_threshold_cp ?? null) : null;
@@ -204,8 +213,15 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
           <Text size="sm">
             {buying
               ? `${shown.shopName} has ${max} in stock.`
-              : `You have ${max}. ${shown.shopName} pays for each.`}
+              : unitCp === null
+                ? `You have ${max}.`
+                : `You have ${max}. ${shown.shopName} pays ${formatCopper(unitCp)} each.`}
           </Text>
+          {closed ? (
+            <Alert color="orange" variant="light" role="alert" data-testid="trade-shop-closed">
+              {shopMessages.shopClosed}
+            </Alert>
+          ) : null}
           {max > 1 ? (
             <NumberInput
               // First focus lands here, not on the buy button: that one may be disabled (coins short, price
@@ -283,7 +299,9 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
                 <>
                   <Group justify="space-between">
                     <Text size="sm">Your coins</Text>
-                    <Text size="sm">{formatPurse(purse)}</Text>
+                    <Text size="sm" ta="right" data-testid="trade-coins">
+                      {purseWorth(purse)}
+                    </Text>
                   </Group>
                   {plan?.ok ? (
                     <Text size="xs" c="dimmed" data-testid="trade-change">
@@ -314,6 +332,7 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
             <Button
               type="submit"
               disabled={
+                closed ||
                 !valid ||
                 (totalCp === null && !quote.isError) ||
                 (splitting && split.blocked) ||
