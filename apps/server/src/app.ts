@@ -345,6 +345,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     accessTokens,
     accounts: services.accounts,
     apiTokens: services.apiTokens,
+    limitApiTokenCall: app.limitApiTokenCall,
   });
   // Issue 15: maintenance mode and closed registration, before any route runs.
   app.addHook(

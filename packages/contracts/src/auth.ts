@@ -155,12 +155,13 @@ export type AuthSession = z.infer<typeof authSessionSchema>;
 export const meSchema = z.object({ user: userSchema });
 
 /**
- * GET /auth/verify (spec/01 §7 names the path, not its use; docs/decisions.md): checks the bearer access
- * token and says whose it is and until when. An invalid, expired or ended token is the usual 401.
+ * GET /auth/verify (spec/01 §7 names the path, not its use; docs/decisions.md): checks the bearer token (a
+ * session's access token or a personal API token) and says whose it is and until when: null for an API
+ * token made to never expire. An invalid, expired, revoked or ended token is the usual 401.
  */
 export const tokenVerificationSchema = z.object({
   valid: z.literal(true),
-  expires_at: z.string(),
+  expires_at: z.string().nullable(),
   user: userSchema,
 });
 export type TokenVerification = z.infer<typeof tokenVerificationSchema>;

@@ -20,8 +20,15 @@ shown once. Send it on every request:
 
     curl -H "Authorization: Bearer hvk_..." https://your-haversack.example/api/v1/characters
 
-- **Scope** \`read\` answers GET and HEAD only; any other method is refused with 403. \`read_write\` may do
-  what you may do in the web app.
+- **Scope** \`read\` answers GET and HEAD, and the two POSTs that only ask about your plan
+  (\`POST /api/v1/subscription/check_feature\` and \`POST /api/v1/subscription/check_limit\`); any other
+  method is refused with 403. \`read_write\` may do what you may do in the web app.
+- The public calls (sign-up, sign-in, password recovery) need no token at all.
+- **Rate limit**: 600 calls a minute per user by default (\`X-RateLimit-Limit\` tells this server's),
+  counted across all of that user's tokens; the web app's sessions do not spend it. Every answer to a
+  call made with a token carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and
+  \`X-RateLimit-Reset\` (seconds until the minute's budget renews). Past the budget the answer is 429
+  \`RATE_LIMITED\` with \`Retry-After\` (seconds): wait that long, then go on.
 - A token never reaches the admin area, never manages API tokens, and never changes the account itself
   (sign-in, sign-out, password, email, linked accounts, billing): those answer 403.
 - An expired token answers 401 \`EXPIRED_TOKEN\`, a revoked one 401 \`REVOKED_TOKEN\`; if your plan no longer

@@ -7,6 +7,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Only a signed-in person may call this route; an API token is refused with 403 (issue 16 §5). */
     sessionOnly?: boolean;
+    /**
+     * A POST that only reads (its question is a body, not a query): a `read` API token may call it. The
+     * route must change nothing, since a read-only token's owner was promised exactly that.
+     */
+    readsOnly?: boolean;
   }
 }
 
@@ -45,7 +50,8 @@ export function assertApiTokenMayCall(request: FastifyRequest, credential: ApiTo
       details: [{ field: 'authorization', message: apiTokenMessages.sessionOnly }],
     });
   }
-  if (credential.scope === 'read' && !readMethods.has(request.method)) {
+  const reads = readMethods.has(request.method) || request.routeOptions.config.readsOnly === true;
+  if (credential.scope === 'read' && !reads) {
     throw new AppError('FORBIDDEN', apiTokenMessages.readOnly, {
       details: [{ field: 'authorization', message: apiTokenMessages.readOnly }],
     });

@@ -39,13 +39,21 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 export const authPlugin = fp(
   async (
     app: FastifyInstance,
-    options: { accessTokens: AccessTokens; accounts: AccountsService; apiTokens: ApiTokensService },
+    options: {
+      accessTokens: AccessTokens;
+      accounts: AccountsService;
+      apiTokens: ApiTokensService;
+      /** The per-user budget of API-token calls (the rate-limit plugin's); a bare app in a test has none. */
+      limitApiTokenCall?: (request: FastifyRequest, userId: string) => Promise<void>;
+    },
   ) => {
     app.decorateRequest('auth', null);
 
     const resolve = async (token: string, request: FastifyRequest): Promise<AuthenticatedUser> => {
       if (isApiTokenSecret(token)) {
         const auth = await options.apiTokens.authenticate(token);
+        // Counted before the scope check: a refused call costs the budget too and tells what is left.
+        await options.limitApiTokenCall?.(request, auth.user.id);
         assertApiTokenMayCall(request, auth.apiToken);
         markChangeSource('api');
         return auth;

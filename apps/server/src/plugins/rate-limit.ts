@@ -36,6 +36,12 @@ export interface AuthRateLimits {
   resetPerIp: number;
   resetPerToken: number;
   verifyPerIp: number;
+  /**
+   * Calls made with personal API tokens, per user across all of that user's tokens, per window of
+   * `apiTokenWindowMs` (issue 16 §5, from an outside review); sessions of the web app do not spend it.
+   */
+  apiTokenPerUser: number;
+  apiTokenWindowMs: number;
 }
 
 export const defaultAuthRateLimits: AuthRateLimits = {
@@ -56,6 +62,8 @@ export const defaultAuthRateLimits: AuthRateLimits = {
   resetPerIp: 20,
   resetPerToken: 5,
   verifyPerIp: 30,
+  apiTokenPerUser: 600,
+  apiTokenWindowMs: 60_000,
 };
 
 /** Multiplies the budgets (RATE_LIMIT_SCALE); windows and delays stay as they are. */
@@ -73,7 +81,18 @@ export interface ThrottleHooks {
   onSend: onSendAsyncHookHandler;
 }
 
+/** A budget as the x-ratelimit-* headers tell it: its size, what is left, and seconds until it renews. */
+export interface BudgetState {
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+}
+
 declare module 'fastify' {
+  interface FastifyRequest {
+    /** The API-token budget this request spent, told in its answer's headers (see limitApiTokenCall). */
+    apiTokenBudget: BudgetState | null;
+  }
   interface FastifyInstance {
     authRateLimits: AuthRateLimits;
     /** A preHandler allowing `max` requests per window for each value of `key` (e.g. the body's email). */
@@ -88,6 +107,11 @@ declare module 'fastify' {
      * everywhere only slow each attempt down, so nobody can lock the owner out from another address.
      */
     loginThrottle: (email: (request: FastifyRequest) => string | undefined) => ThrottleHooks;
+    /**
+     * Counts a call made with an API token against its user's budget and throws 429 past it; the answer,
+     * whatever it is, carries x-ratelimit-limit, -remaining and -reset (called by the auth plugin).
+     */
+    limitApiTokenCall: (request: FastifyRequest, userId: string) => Promise<void>;
   }
 }
 
@@ -118,9 +142,9 @@ export const rateLimitPlugin = fp(
       ...(redis ? { redis, nameSpace: `${RATE_LIMIT_KEY_PREFIX}ip:`, skipOnError: true } : {}),
     });
     const { limits } = options;
-    const counter = (max: number) => {
-      if (!redis) return new FixedWindowLimiter(max, limits.windowMs);
-      return new RedisWindowLimiter(redis, max, limits.windowMs, (error) =>
+    const counter = (max: number, windowMs = limits.windowMs) => {
+      if (!redis) return new FixedWindowLimiter(max, windowMs);
+      return new RedisWindowLimiter(redis, max, windowMs, (error) =>
         app.log.warn({ err: error }, 'rate limit store unreachable; request allowed'),
       );
     };
@@ -165,6 +189,33 @@ export const rateLimitPlugin = fp(
           return payload;
         },
       };
+    });
+
+    // One budget per user, not per token: minting a second token must not double what a script may do.
+    const apiTokenCalls = counter(limits.apiTokenPerUser, limits.apiTokenWindowMs);
+    app.decorateRequest('apiTokenBudget', null);
+    app.decorate('limitApiTokenCall', async (request: FastifyRequest, userId: string) => {
+      const spent = await apiTokenCalls.attempt(`api-token-user:${userId}`);
+      // An unreachable Redis lets the call through uncounted, and then there is no budget to tell.
+      if (!spent) return;
+      request.apiTokenBudget = {
+        limit: limits.apiTokenPerUser,
+        remaining: Math.max(0, limits.apiTokenPerUser - spent.count),
+        resetSeconds: spent.retryAfterSeconds,
+      };
+      if (spent.count > limits.apiTokenPerUser) throw rateLimited(spent.retryAfterSeconds);
+    });
+    // onSend, not the hook that counts: the auth hook has no reply, and errors (403, 429) carry them too.
+    // On a call with a token these headers tell the token budget, over @fastify/rate-limit's per-address
+    // ones: a script paces itself by the budget it was promised.
+    app.addHook('onSend', async (request, reply, payload) => {
+      const budget = request.apiTokenBudget;
+      if (budget) {
+        reply.header('x-ratelimit-limit', budget.limit);
+        reply.header('x-ratelimit-remaining', budget.remaining);
+        reply.header('x-ratelimit-reset', budget.resetSeconds);
+      }
+      return payload;
     });
   },
   { name: 'rate-limit', dependencies: ['error-handler'] },

@@ -134,15 +134,19 @@ export async function accountsRoutes(app: FastifyInstance, options: { accounts: 
   r.get(
     '/auth/verify',
     {
+      // Through the auth hook like every other call, so that an API token is checked (and counted) as
+      // anywhere else.
+      onRequest: app.authenticate,
       schema: {
         tags: ['auth'],
-        summary: 'Check the bearer access token: whose it is and until when (401 when it is not valid)',
+        summary:
+          'Check the bearer token (access token or API token): whose it is and until when (401 when it is not valid)',
         response: { 200: successEnvelope(tokenVerificationSchema) },
       },
     },
     async (request) => ({
       status: 'success' as const,
-      data: await accounts.verifyAccessToken(bearerToken(request)),
+      data: await accounts.verifyBearer(requireAuth(request), bearerToken(request)),
     }),
   );
 

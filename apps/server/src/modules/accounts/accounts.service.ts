@@ -1,6 +1,7 @@
 import {
   type AuthSession,
   type AuthTokens,
+  apiTokenMessages,
   authMessages,
   EMAIL_VERIFICATION_TTL_S,
   type FieldError,
@@ -18,6 +19,7 @@ import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { MailQueue } from '../../lib/mail-queue.js';
 import { hashToken, randomToken } from '../../lib/secrets.js';
+import { apiTokensRepository } from '../api-tokens/api-tokens.repository.js';
 import type { ApiTokenCredential } from '../api-tokens/api-tokens.service.js';
 import type { AccessTokens } from './access-tokens.js';
 import { emailChangedMail, passwordResetMail, verificationMail } from './accounts.mail.js';
@@ -268,14 +270,28 @@ export class AccountsService {
   }
 
   /**
-   * GET /auth/verify: the bearer access token checked as every protected call checks it (signature,
-   * expiry, live session), answered with its user and expiry instead of a resource.
+   * GET /auth/verify: the bearer token, checked by the auth hook as every protected call checks it (a
+   * session's signature, expiry and live session; an API token's revocation, expiry and plan), answered
+   * with its user and expiry instead of a resource. An API token made to never expire has none (null).
    */
-  async verifyAccessToken(token: string | undefined): Promise<TokenVerification> {
+  async verifyBearer(auth: AuthenticatedUser, token: string | undefined): Promise<TokenVerification> {
     if (!token) throw new AppError('UNAUTHORIZED');
-    const claims = await this.#deps.accessTokens.verify(token);
-    const { user } = await this.authenticate(claims);
-    return { valid: true, expires_at: claims.expiresAt.toISOString(), user: await this.userJson(user) };
+    const expiresAt = auth.apiToken
+      ? await this.#apiTokenExpiry(auth.user.id, auth.apiToken.id)
+      : (await this.#deps.accessTokens.verify(token)).expiresAt;
+    return {
+      valid: true,
+      expires_at: expiresAt?.toISOString() ?? null,
+      user: await this.userJson(auth.user),
+    };
+  }
+
+  async #apiTokenExpiry(userId: string, tokenId: string): Promise<Date | null> {
+    const tokens = await apiTokensRepository.listActive(this.#deps.db, userId);
+    const token = tokens.find((row) => row.id === tokenId);
+    // Revoked between the auth hook and this read: answered as the hook would now.
+    if (!token) throw new AppError('REVOKED_TOKEN', apiTokenMessages.revoked);
+    return token.expiresAt;
   }
 
   me(auth: AuthenticatedUser): Promise<User> {

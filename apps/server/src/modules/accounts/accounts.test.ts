@@ -1,8 +1,14 @@
-import { authMessages, passwordMessages } from '@haversack/contracts';
+import {
+  API_TOKEN_PREFIX,
+  type ApiTokenCreated,
+  apiTokenMessages,
+  authMessages,
+  passwordMessages,
+} from '@haversack/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../db/schema/accounts.js';
-import { createUser, defaultPassword } from '../../test/factories.js';
+import { createUser, defaultPassword, type SignedInUser, upgrade } from '../../test/factories.js';
 import { buildTestApp, json, linkFromMail, readMails, type TestContext } from '../../test/helper.js';
 
 interface Envelope {
@@ -302,6 +308,73 @@ describe('GET /api/v1/auth/verify (spec/01 §7, issue 14)', () => {
     const user = await createUser(ctx);
     await ctx.app.inject({ method: 'DELETE', url: '/api/v1/auth/logout', headers: user.auth });
     expect(json<Envelope>(await verify(user.auth)).error.code).toBe('REVOKED_TOKEN');
+  });
+
+  describe('with a personal API token (issue 16 §5, outside review)', () => {
+    const apiToken = async (user: SignedInUser, expiresInDays: number | null) => {
+      const response = await post(
+        '/api/v1/users/me/api_tokens',
+        { api_token: { name: 'Script', scope: 'read', expires_in_days: expiresInDays } },
+        user.auth,
+      );
+      expect(response.statusCode, response.body).toBe(201);
+      return json<{ data: ApiTokenCreated }>(response).data;
+    };
+    const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+    it('says whose the token is and until when: its expiry, or null when it has none', async () => {
+      const user = await createUser(ctx);
+      await upgrade(ctx, user, 'tier_2');
+      const me = json<Envelope>(await ctx.app.inject({ url: '/api/v1/auth/me', headers: user.auth })).data;
+      const monthly = await apiToken(user, 30);
+      const response = await verify(bearer(monthly.token));
+      expect(response.statusCode, response.body).toBe(200);
+      expect(json<Envelope>(response).data).toEqual({
+        valid: true,
+        expires_at: monthly.expires_at,
+        user: me.user,
+      });
+      expect(Number(response.headers['x-ratelimit-limit'])).toBeGreaterThan(0);
+      const forever = await apiToken(user, null);
+      const lasting = await verify(bearer(forever.token));
+      expect(lasting.statusCode).toBe(200);
+      expect(json<Envelope>(lasting).data).toEqual({ valid: true, expires_at: null, user: me.user });
+    });
+
+    it('answers 401 with the reason for an unknown, revoked or expired token', async () => {
+      const user = await createUser(ctx);
+      await upgrade(ctx, user, 'tier_2');
+      const unknown = await verify(bearer(`${API_TOKEN_PREFIX}nope`));
+      expect(unknown.statusCode).toBe(401);
+      expect(json<Envelope>(unknown).error.code).toBe('INVALID_TOKEN');
+
+      const doomed = await apiToken(user, 30);
+      const revoke = await ctx.app.inject({
+        method: 'DELETE',
+        url: `/api/v1/users/me/api_tokens/${doomed.id}`,
+        headers: user.auth,
+      });
+      expect(revoke.statusCode).toBe(204);
+      const revoked = await verify(bearer(doomed.token));
+      expect(revoked.statusCode).toBe(401);
+      expect(json<Envelope>(revoked).error).toMatchObject({
+        code: 'REVOKED_TOKEN',
+        message: apiTokenMessages.revoked,
+      });
+
+      const weekly = await apiToken(user, 7);
+      clockOffsetMs = 8 * 24 * 3600_000;
+      try {
+        const expired = await verify(bearer(weekly.token));
+        expect(expired.statusCode).toBe(401);
+        expect(json<Envelope>(expired).error).toMatchObject({
+          code: 'EXPIRED_TOKEN',
+          message: apiTokenMessages.expired,
+        });
+      } finally {
+        clockOffsetMs = 0;
+      }
+    });
   });
 });
 

@@ -102,6 +102,8 @@ export async function subscriptionsRoutes(
     a.post(
       '/subscription/check_limit',
       {
+        // A question about the plan, asked in a body: a read-only API token may ask it.
+        config: { readsOnly: true },
         schema: {
           tags,
           summary: 'Would this many more of a resource fit the plan?',
@@ -114,6 +116,8 @@ export async function subscriptionsRoutes(
     a.post(
       '/subscription/check_feature',
       {
+        // A question about the plan, asked in a body: a read-only API token may ask it.
+        config: { readsOnly: true },
         schema: {
           tags,
           summary: 'Is a feature in the plan (allowed is false on any failure)',
