@@ -422,17 +422,23 @@ export const transactionSchema = z.object({
 });
 export type LedgerTransaction = z.infer<typeof transactionSchema>;
 
+const transactionFilters = {
+  transaction_type: z.enum(transactionTypes).optional(),
+  start_date: z.iso.date({ error: 'start_date must be YYYY-MM-DD' }).optional(),
+  end_date: z.iso.date({ error: 'end_date must be YYYY-MM-DD' }).optional(),
+};
 export const transactionListQuerySchema = z.preprocess(
   unwrapFilters,
   z.object({
     page: numberInput(z.number().int().min(1)).default(1),
     per_page: numberInput(z.number().int().min(1).max(200)).default(20),
-    transaction_type: z.enum(transactionTypes).optional(),
-    start_date: z.iso.date({ error: 'start_date must be YYYY-MM-DD' }).optional(),
-    end_date: z.iso.date({ error: 'end_date must be YYYY-MM-DD' }).optional(),
+    ...transactionFilters,
   }),
 );
 export type TransactionListQuery = z.infer<typeof transactionListQuerySchema>;
+/** The CSV export takes the list's filters and gives every row they select: it has no pages. */
+export const transactionExportQuerySchema = z.preprocess(unwrapFilters, z.object(transactionFilters));
+export type TransactionFilters = z.infer<typeof transactionExportQuerySchema>;
 export const transactionListResponseSchema = z.object({
   status: z.literal('success'),
   data: z.object({ transactions: z.array(transactionSchema) }),

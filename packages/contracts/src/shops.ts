@@ -493,8 +493,14 @@ export const purchaseSchema = z
     item_instance_id: entityId('Choose an item'),
     quantity: tradeQuantity.default(1),
     buyer_character_id: entityId('Choose a character'),
-    buyer_container_id: entityId('Please select a destination').optional(),
-    target_container_id: entityId('Please select a destination').optional(),
+    buyer_container_id: entityId('Please select a destination')
+      .optional()
+      .describe(
+        'The container that receives the goods (and pays, unless payment_source is party). Send it or target_container_id.',
+      ),
+    target_container_id: entityId('Please select a destination')
+      .optional()
+      .describe('Another name of buyer_container_id (spec/02 §7 transfer form): one of the two is required.'),
     /** Issue 10 §8: "party" pays from the party stash's coins, when the shop allows it. */
     payment_source: z
       .enum(paymentSources, { error: 'Payment source must be character or party' })

@@ -95,8 +95,8 @@ function statusesOf(method: Method, path: string): number[] {
 }
 
 /**
- * Adds the failures to the document, and says that a DELETE answered with no body answers 204 (Fastify's
- * generator writes "200 Default Response" for a route without a response schema).
+ * Adds the failures to the document, and says what the routes without a response schema answer, for which
+ * Fastify's generator writes "200 Default Response": a DELETE answers 204, a CSV export text/csv.
  */
 export function describeFailures<T extends object>(generated: T, routes: RouteFailureFacts[]): T {
   const document = generated as OpenApiObject;
@@ -123,6 +123,12 @@ export function describeFailures<T extends object>(generated: T, routes: RouteFa
       if (method === 'delete' && Object.keys(answers).length === 1 && plain && !plain.content) {
         delete answers['200'];
         answers['204'] = { description: 'Done; no content' };
+      }
+      if (path.endsWith('.csv') && plain && !plain.content) {
+        answers['200'] = {
+          description: 'The rows as CSV (spec/02 §9 columns, then Source), newest first',
+          content: { 'text/csv': { schema: { type: 'string' } } },
+        };
       }
       const shape = shapeOf.get(`${method} ${path}`) ?? 'envelope';
       for (const status of statusesOf(method, path)) answers[String(status)] ??= responseFor(shape, status);

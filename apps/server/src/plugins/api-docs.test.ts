@@ -53,6 +53,12 @@ describe('the API documentation, made on its first request', () => {
     expect(responses.Error403?.description).toMatch(/FORBIDDEN.*LIMIT_EXCEEDED.*FEATURE_NOT_AVAILABLE/);
     expect(responses.Error409?.description).toMatch(/CONFLICT.*ITEM_OUT_OF_STOCK.*SHOP_CLOSED/);
     expect(responses.Error415?.description).toMatch(/Content-Type application\/json/);
+    // The CSV export has no pages, and says it answers CSV.
+    const csv = doc.paths['/api/v1/transactions/party/{partyId}/export.csv']?.get as
+      | { parameters?: { name: string }[]; responses?: Record<string, { content?: Record<string, unknown> }> }
+      | undefined;
+    expect(csv?.parameters?.map((parameter) => parameter.name)).not.toContain('per_page');
+    expect(Object.keys(csv?.responses?.['200']?.content ?? {})).toEqual(['text/csv']);
     // Sign-up and sign-in need no token; everything else says which it takes.
     const register = doc.paths['/api/v1/auth/register']?.post as { security?: unknown } | undefined;
     expect(register?.security).toEqual([]);

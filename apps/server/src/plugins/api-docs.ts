@@ -37,6 +37,23 @@ shown once. Send it on every request:
   ("{name} updated inventory via API").
 - The real-time socket (/cable) does not accept API tokens.
 - Revoke a token on the same profile page at any time; its last use is shown to the minute.
+
+## Answers and failures
+
+- A success is \`{ "status": "success", "data": … }\` (lists add \`meta\` with the page). A failure is
+  \`{ "status": "error", "error": { "type", "code", "message", "details"?, "status" } }\`, with
+  \`error.status\` equal to the HTTP status; \`details\` names the fields at fault. Each operation lists the
+  statuses it can answer, and each status the codes it carries. Transfers add \`success: false\` and
+  \`errors\` (the reasons as a list); password recovery adds \`data.error\`.
+- **Retrying**: there is no idempotency key. A change whose answer never arrived may have been made: read
+  the ledger (\`GET /api/v1/transactions/party/{partyId}\` or \`…/character/{characterId}\`) before sending
+  it again. Moves, purchases and takes never half-happen: each is made whole or not at all.
+- **Money**: prices and amounts named \`…_cp\` are copper (1 gp = 100 cp). A ledger row's \`amount\` (copper)
+  is set only where money changed hands (purchase, sale, currency conversion); moves, additions and
+  adjustments of coins record their \`quantity\` of the coin item. \`totalValue\` and wealth figures are whole
+  gold pieces, rounded; sum \`value_cp × quantity\` for exact totals.
+- **Browsers**: the API sends no CORS headers, so a web page on another site cannot call it; call it from a
+  script or a server.
 `;
 
 const swaggerOptions: FastifyDynamicSwaggerOptions = {

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import {
   entityId,
   successEnvelope,
+  transactionExportQuerySchema,
   transactionListQuerySchema,
   transactionListResponseSchema,
   transactionSchema,
@@ -69,7 +70,7 @@ export async function ledgerRoutes(app: FastifyInstance, options: { ledger: Ledg
           tags,
           summary: `Download a ${kind}’s ledger as CSV (streamed)`,
           params: z.object({ [param]: entityId(`${what} not found.`) }),
-          querystring: transactionListQuerySchema,
+          querystring: transactionExportQuerySchema,
         },
       },
       async (request, reply) => {

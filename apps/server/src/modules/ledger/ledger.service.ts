@@ -1,5 +1,6 @@
 import {
   type LedgerTransaction,
+  type TransactionFilters,
   type TransactionListQuery,
   undoableTransactionTypes,
 } from '@haversack/contracts';
@@ -222,11 +223,11 @@ export class LedgerService {
   }
 
   /** Checks access first, then streams (see #csv). */
-  async exportForParty(userId: string, partyId: string, query: TransactionListQuery) {
+  async exportForParty(userId: string, partyId: string, query: TransactionFilters) {
     return this.#csv(await this.#partyScope(userId, partyId), query);
   }
 
-  async exportForCharacter(userId: string, characterId: string, query: TransactionListQuery) {
+  async exportForCharacter(userId: string, characterId: string, query: TransactionFilters) {
     await this.#assertCharacterVisible(userId, characterId);
     return this.#csv(
       sql`${eq(transactions.characterId, characterId)} and ${lootRowVisibleTo(userId)}`,
@@ -238,7 +239,7 @@ export class LedgerService {
    * spec/02 §9 CSV columns, newest first. Rows are read in keyset pages of 1,000 and written as they come,
    * so a ledger of 100,000 rows never sits in memory at once.
    */
-  async *#csv(scope: SQL, query: TransactionListQuery): AsyncGenerator<string> {
+  async *#csv(scope: SQL, query: TransactionFilters): AsyncGenerator<string> {
     yield `${csvColumns.join(',')}\r\n`;
     const filters = this.#filters(scope, query);
     let cursor: { date: Date; writeOrder: number } | undefined;
@@ -270,7 +271,7 @@ export class LedgerService {
     }
   }
 
-  #filters(scope: SQL, query: TransactionListQuery) {
+  #filters(scope: SQL, query: TransactionFilters) {
     const conditions: (SQL | undefined)[] = [scope];
     if (query.transaction_type) conditions.push(eq(transactions.transactionType, query.transaction_type));
     if (query.start_date)
@@ -284,16 +285,7 @@ export class LedgerService {
   }
 
   async #list(userId: string, scope: SQL, query: TransactionListQuery) {
-    const conditions: (SQL | undefined)[] = [scope];
-    if (query.transaction_type) conditions.push(eq(transactions.transactionType, query.transaction_type));
-    if (query.start_date)
-      conditions.push(gte(transactions.transactionDate, new Date(`${query.start_date}T00:00:00Z`)));
-    if (query.end_date) {
-      const end = new Date(`${query.end_date}T00:00:00Z`);
-      end.setUTCDate(end.getUTCDate() + 1);
-      conditions.push(lt(transactions.transactionDate, end));
-    }
-    const where = and(...conditions);
+    const where = this.#filters(scope, query);
     const [total] = await this.db.select({ n: count() }).from(transactions).where(where);
     const rows = await this.db
       .select()
