@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fieldMessages } from './fields.js';
 import {
+  lootContentsFingerprint,
   lootDistributeSchema,
   lootInstanceCreateSchema,
   lootItemCreateBodySchema,
@@ -87,6 +88,22 @@ describe('loot contracts', () => {
     expect(lootDistributeSchema.safeParse({ character_ids: [id], distribution_mode: 'fair' }).success).toBe(
       false,
     );
+  });
+
+  it('a loot contents fingerprint: the same stacks in any order, a new one when a quantity changes', () => {
+    const a = { id: 'a1', quantity: 3 };
+    const b = { id: 'B2', quantity: 1 };
+    const print = lootContentsFingerprint([a, b]);
+    expect(print).toMatch(/^[0-9a-f]{14}$/);
+    expect(lootContentsFingerprint([{ ...b, id: 'b2' }, a])).toBe(print);
+    expect(lootContentsFingerprint([a, { ...b, quantity: 2 }])).not.toBe(print);
+    expect(lootContentsFingerprint([a])).not.toBe(print);
+    expect(lootDistributeSchema.parse({ character_ids: [id], contents_fingerprint: print })).toMatchObject({
+      contents_fingerprint: print,
+    });
+    expect(
+      lootDistributeSchema.safeParse({ character_ids: [id], contents_fingerprint: 'not hex' }).success,
+    ).toBe(false);
   });
 
   it('take accepts its fields bare or wrapped as {take}', () => {

@@ -64,6 +64,11 @@ export const lootMessages = {
   itemDoesNotExist: 'That item does not exist.',
   tooManyItems: 'A loot template holds at most 200 different items',
   archivedParty: 'This party is archived: its loot is read-only.',
+  changedSincePreview: 'The loot changed since your preview: preview again.',
+  changedWhileOpen: 'The loot changed since your preview: this is the new one.',
+  unpriced: 'Unpriced',
+  /** The note of a distribution's ledger row whose share went to the party stash. */
+  shareInStash: (name: string) => `${name}'s share, kept in the party stash: no room with ${name}.`,
 } as const;
 
 /** What kind of find a loot template is (our list; spec/02 §3 names the `source_type` filter only). */
@@ -244,6 +249,14 @@ export const lootDistributeSchema = z.object({
       .min(0, 'Seed cannot be negative')
       .max(2_147_483_647, 'Seed must be below 2^31'),
   ).optional(),
+  /**
+   * The `contents_fingerprint` of the preview being confirmed: when the loot's contents differ now, the
+   * distribution is refused (409) and nothing moves. Without it (API callers), it goes ahead as it is.
+   */
+  contents_fingerprint: z
+    .string({ error: 'contents_fingerprint must be text' })
+    .regex(/^[0-9a-f]{1,32}$/, 'contents_fingerprint must be the one a preview gave')
+    .optional(),
 });
 export type LootDistribute = z.infer<typeof lootDistributeSchema>;
 export const lootDistributeBodySchema = z.object({ distribute: lootDistributeSchema });
@@ -444,9 +457,35 @@ export const lootDistributionSchema = z.object({
   /** True when anything goes to the party stash because a character's container is full. */
   overflow: z.boolean(),
   total_value_cp: z.number().int(),
+  /** What the loot held when this was worked out (`lootContentsFingerprint`): send it back to confirm. */
+  contents_fingerprint: z.string(),
   transaction_ids: z.array(z.string()),
 });
 export type LootDistribution = z.infer<typeof lootDistributionSchema>;
+
+/**
+ * A short fingerprint of what a loot holds: its stacks and their quantities, in any order. A loot's
+ * contents change only by deploy, take, claim and distribute (its stacks' overrides never change), so
+ * these say whether it still holds what a distribution preview answered. Shared so that the server and
+ * the loot's page (its `container.item_instances`) compute the same one. Not a security hash.
+ */
+export function lootContentsFingerprint(stacks: ReadonlyArray<{ id: string; quantity: number }>): string {
+  const text = stacks
+    .map((s) => `${s.id.toLowerCase()}:${s.quantity}`)
+    .sort()
+    .join(',');
+  // cyrb53 (public domain): 53 bits of a fast, well-mixed string hash, as 14 hex digits.
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16).padStart(14, '0');
+}
 
 /**
  * Issue 11 §8 GET parties/{id}/loot_summary: what each character of the party has received from loot so

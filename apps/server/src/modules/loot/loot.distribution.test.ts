@@ -1,5 +1,10 @@
 import type { AddressInfo } from 'node:net';
-import type { LootDistribution, LootInstance } from '@haversack/contracts';
+import {
+  type LedgerTransaction,
+  type LootDistribution,
+  type LootInstance,
+  lootContentsFingerprint,
+} from '@haversack/contracts';
 import type * as ActionCable from '@rails/actioncable';
 import { and, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -205,7 +210,14 @@ describe('distributing loot evenly', () => {
     );
     expect((await ctx.app.services.loot.getInstance(w.gm.user.id, w.loot.id)).distributed_at).toBeNull();
 
-    const done = await distribute(w, w.gm, { character_ids: everyone(w), distribution_mode: 'even' });
+    // The preview's fingerprint is the loot page's own (the web compares them live).
+    const shown = await ctx.app.services.loot.getInstance(w.gm.user.id, w.loot.id);
+    expect(planned.contents_fingerprint).toBe(lootContentsFingerprint(shown.container.item_instances));
+    const done = await distribute(w, w.gm, {
+      character_ids: everyone(w),
+      distribution_mode: 'even',
+      contents_fingerprint: planned.contents_fingerprint,
+    });
     expect(done.statusCode).toBe(200);
     expect(body(done).message).toBe('Loot distributed successfully');
     const result = body<LootDistribution>(done).data;
@@ -250,6 +262,27 @@ describe('distributing loot evenly', () => {
     ).toBe(true);
     expect(await replay(ids)).toEqual(await contents(ids));
     expect(await copperIn(ids)).toBe(copperBefore);
+    // The change made is told once per side and coin: no two of its rows read the same.
+    const changes = await ctx.database.db
+      .select()
+      .from(transactions)
+      .where(
+        and(
+          eq(transactions.lootInstanceId, w.loot.id),
+          eq(transactions.transactionType, 'currency_conversion'),
+        ),
+      );
+    expect(changes.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(changes.map((r) => r.summary)).size).toBe(changes.length);
+    for (const row of changes) {
+      expect(row.summary).toMatch(
+        row.sourceContainerId
+          ? new RegExp(
+              `took ${row.quantity} \\w+ out of Troll Hoard to change .+ into .+, to share them evenly$`,
+            )
+          : new RegExp(`put ${row.quantity} \\w+ into Troll Hoard as change for .+, to share them evenly$`),
+      );
+    }
     const detail = await ctx.app.services.loot.getInstance(w.players[0]?.user.id ?? '', w.loot.id);
     expect(detail).toMatchObject({ distribution_mode: 'even', items_count: 0 });
     expect(detail.distributed_at).not.toBeNull();
@@ -275,6 +308,115 @@ describe('distributing loot evenly', () => {
     expect(answers.map((a) => body(a).error?.code).filter(Boolean)).toEqual(['ALREADY_DISTRIBUTED']);
     const ids = containerIds(w);
     expect(await replay(ids)).toEqual(await contents(ids));
+  });
+});
+
+describe('a confirmation after a stale preview', () => {
+  it('is refused with 409 when the loot changed since its preview, and changes nothing', async () => {
+    const w = await world();
+    const ids = containerIds(w);
+    const planned = body<LootDistribution>(
+      await distribute(w, w.gm, { character_ids: everyone(w), preview: true }),
+    ).data;
+    // A player claims the rope the preview gave away.
+    const rope = (
+      await ctx.app.services.loot.getInstance(w.gm.user.id, w.loot.id)
+    ).container.item_instances.find((i) => i.name === 'Rope');
+    const claimed = await callApi(ctx, 'POST', `/loot_instances/${w.loot.id}/claim`, w.players[1], {
+      claim: { item_instance_id: rope?.id, character_id: w.heroes[1]?.id },
+    });
+    expect(claimed.statusCode).toBe(200);
+    const before = await contents(ids);
+    const ledgerBefore = await ctx.database.db.select({ n: sql<number>`count(*)::int` }).from(transactions);
+
+    const stale = await distribute(w, w.gm, {
+      character_ids: everyone(w),
+      seed: planned.seed,
+      contents_fingerprint: planned.contents_fingerprint,
+    });
+    expect(stale.statusCode).toBe(409);
+    expect(body(stale).error).toMatchObject({
+      code: 'CONFLICT',
+      message: 'The loot changed since your preview: preview again.',
+      details: [
+        {
+          field: 'distribute.contents_fingerprint',
+          message: 'The loot changed since your preview: preview again.',
+        },
+      ],
+    });
+    expect(await contents(ids)).toEqual(before);
+    expect(await ctx.database.db.select({ n: sql<number>`count(*)::int` }).from(transactions)).toEqual(
+      ledgerBefore,
+    );
+    expect((await ctx.app.services.loot.getInstance(w.gm.user.id, w.loot.id)).distributed_at).toBeNull();
+
+    // A fresh preview answers the loot as it is now, and its fingerprint confirms it.
+    const fresh = body<LootDistribution>(
+      await distribute(w, w.gm, { character_ids: everyone(w), preview: true }),
+    ).data;
+    expect(fresh.contents_fingerprint).not.toBe(planned.contents_fingerprint);
+    expect(fresh.recipients.flatMap((r) => r.items).some((i) => i.name === 'Rope')).toBe(false);
+    const done = await distribute(w, w.gm, {
+      character_ids: everyone(w),
+      contents_fingerprint: fresh.contents_fingerprint,
+    });
+    expect(done.statusCode).toBe(200);
+    expect(body<LootDistribution>(done).data.recipients).toEqual(fresh.recipients);
+  });
+
+  it('without a fingerprint (API callers), distributes what the loot holds now, as before', async () => {
+    const w = await world();
+    const planned = body<LootDistribution>(
+      await distribute(w, w.gm, { character_ids: everyone(w), preview: true }),
+    ).data;
+    const rope = (
+      await ctx.app.services.loot.getInstance(w.gm.user.id, w.loot.id)
+    ).container.item_instances.find((i) => i.name === 'Rope');
+    await callApi(ctx, 'POST', `/loot_instances/${w.loot.id}/claim`, w.players[0], {
+      claim: { item_instance_id: rope?.id, character_id: w.heroes[0]?.id },
+    });
+    const done = await distribute(w, w.gm, { character_ids: everyone(w), seed: planned.seed });
+    expect(done.statusCode).toBe(200);
+    expect(body<LootDistribution>(done).data.contents_fingerprint).not.toBe(planned.contents_fingerprint);
+  });
+});
+
+describe('hiding distributed loot', () => {
+  it('is refused (409 ALREADY_DISTRIBUTED): the players keep the history of what they were dealt', async () => {
+    const w = await world();
+    const notYet = await callApi(ctx, 'PATCH', `/loot_instances/${w.loot.id}`, w.gm, {
+      loot_instance: { is_revealed: false },
+    });
+    expect(notYet.statusCode).toBe(200);
+    await callApi(ctx, 'POST', `/loot_instances/${w.loot.id}/reveal`, w.gm);
+    expect((await distribute(w, w.gm, { character_ids: everyone(w) })).statusCode).toBe(200);
+
+    const hide = await callApi(ctx, 'PATCH', `/loot_instances/${w.loot.id}`, w.gm, {
+      loot_instance: { is_revealed: false },
+    });
+    expect(hide.statusCode).toBe(409);
+    expect(body(hide).error).toMatchObject({
+      code: 'ALREADY_DISTRIBUTED',
+      message: 'This loot has already been distributed.',
+    });
+    const detail = await ctx.app.services.loot.getInstance(w.players[0]?.user.id ?? '', w.loot.id);
+    expect(detail.is_revealed).toBe(true);
+    // Its other edits still work, and a non-GM still cannot try.
+    const renamed = await callApi(ctx, 'PATCH', `/loot_instances/${w.loot.id}`, w.gm, {
+      loot_instance: { name: 'Troll Hoard (shared)' },
+    });
+    expect(renamed.statusCode).toBe(200);
+    const byPlayer = await callApi(ctx, 'PATCH', `/loot_instances/${w.loot.id}`, w.players[0], {
+      loot_instance: { is_revealed: false },
+    });
+    expect(byPlayer.statusCode).toBe(403);
+    const history = await callApi(ctx, 'GET', `/transactions/character/${w.heroes[0]?.id}`, w.players[0]);
+    expect(
+      body<{ transactions: LedgerTransaction[] }>(history).data.transactions.some(
+        (t) => t.transaction_type === 'loot_distribution',
+      ),
+    ).toBe(true);
   });
 });
 
@@ -371,15 +513,34 @@ describe('a full container', () => {
           eq(transactions.destinationContainerId, w.stash?.id ?? ''),
         ),
       );
+    // The row is the character's share (her history, the CSV's Target and Notes), kept in the stash.
+    const hero = w.heroes[0];
     expect(stashRow).toMatchObject({
       transactionType: 'loot_distribution',
-      characterId: null,
+      characterId: hero?.id,
+      targetName: hero?.name,
+      notes: `${hero?.name}'s share, kept in the party stash: no room with ${hero?.name}.`,
       itemName: 'Rope',
+      summary: `${w.gm.user.username} gave 1 × Rope from Troll Hoard to the party stash as ${hero?.name}'s share (no room)`,
     });
     expect(stashRow?.details).toMatchObject({
       destination: 'party_stash',
-      for_character_id: w.heroes[0]?.id,
+      for_character_id: hero?.id,
     });
+    const history = await callApi(ctx, 'GET', `/transactions/character/${hero?.id}`, w.players[0]);
+    expect(
+      body<{ transactions: LedgerTransaction[] }>(history)
+        .data.transactions.filter((t) => t.transaction_type === 'loot_distribution')
+        .map((t) => `${t.quantity} × ${t.transactable_data.name} → ${t.destination_location_data.id}`)
+        .sort(),
+    ).toEqual([`1 × Gem → ${hero?.primary_container_id}`, `1 × Rope → ${w.stash?.id}`]);
+    const csv = await callApi(ctx, 'GET', `/transactions/character/${hero?.id}/export.csv`, w.players[0]);
+    const stashLine = csv.body.split('\r\n').find((line) => line.includes('Rope'));
+    expect(stashLine).toContain(`,${hero?.name},Rope,1,`);
+    expect(stashLine).toContain(`${hero?.name}'s share, kept in the party stash`);
+    // Loot received still counts it for her, once.
+    const summary = await ctx.app.services.loot.summary(w.gm.user.id, w.party.id);
+    expect(summary.find((s) => s.character_id === hero?.id)?.items_count).toBe(2);
     expect(await replay(ids)).toEqual(held);
   });
 

@@ -1,10 +1,10 @@
 import { randomInt } from 'node:crypto';
 import {
+  type Currency,
   coinOfSystemKey,
   copperPer,
   copperValue,
   currencies,
-  formatCopper,
   type LootClaim,
   type LootDistribute,
   type LootDistribution,
@@ -21,6 +21,7 @@ import {
   type LootTemplateForm,
   type LootTemplateListQuery,
   type LootTemplateUpdate,
+  lootContentsFingerprint,
   lootMessages,
   lootSourceTypeNames,
   MAX_LOOT_ITEMS,
@@ -617,6 +618,11 @@ export class LootService {
         changes.location_name !== undefined ? changes.location_name : changes.instance_data?.location_name;
       const revealing = changes.is_revealed === true && !loot.isRevealed;
       const hiding = changes.is_revealed === false && loot.isRevealed;
+      // Hiding makes the loot's rows the GMs' alone (spec/02 §6): once it is distributed, that would
+      // erase from every player's history how they came by what they now hold.
+      if (hiding && loot.distributedAt) {
+        throw new AppError('ALREADY_DISTRIBUTED', lootMessages.alreadyDistributed);
+      }
       const edited =
         changes.name !== undefined ||
         changes.description !== undefined ||
@@ -937,6 +943,13 @@ export class LootService {
       ...(stash ? [stash.id] : []),
     ]);
     const stacks = await repo.stacks(tx, container.id);
+    // A confirmation does what its preview said, or nothing: a take or claim since then refuses it.
+    const contentsFingerprint = lootContentsFingerprint(stacks.map((s) => s.instance));
+    if (input.contents_fingerprint !== undefined && input.contents_fingerprint !== contentsFingerprint) {
+      throw new AppError('CONFLICT', lootMessages.changedSincePreview, {
+        details: [{ field: 'distribute.contents_fingerprint', message: lootMessages.changedSincePreview }],
+      });
+    }
     if (stacks.length === 0) throw new AppError('CONFLICT', lootMessages.nothingToDistribute);
 
     const planStacks: PlanStack[] = stacks.map(({ instance, template }) => {
@@ -1008,10 +1021,12 @@ export class LootService {
         {
           transactionType: 'loot_distribution',
           partyId: loot.partyId,
-          characterId: toStash ? null : character.id,
+          // A share kept in the stash is still the character's: it belongs in their history and names them.
+          characterId: character.id,
           actorId: actor.id,
           actorName: actor.username,
-          targetName: toStash ? destination.ownerName : character.name,
+          targetName: character.name,
+          notes: toStash ? lootMessages.shareInStash(character.name) : null,
           // One distribution counts one action: only its first row carries the scope.
           scope: first ? 'party' : null,
           itemTemplateId: moved.template.id,
@@ -1032,7 +1047,7 @@ export class LootService {
           summary: summaryOf(
             quantity,
             moved.facts.name,
-            toStash ? `${character.name} (party stash)` : character.name,
+            toStash ? `the party stash as ${character.name}'s share (no room)` : character.name,
           ),
           ...lootTag(loot),
         },
@@ -1108,6 +1123,7 @@ export class LootService {
       conversion,
       overflow,
       total_value_cp: totalValueCp,
+      contents_fingerprint: contentsFingerprint,
       transaction_ids: rows,
     };
   }
@@ -1126,7 +1142,15 @@ export class LootService {
     make: Purse,
   ): Promise<string[]> {
     const container = lootContext.container;
-    const summary = `${actor.username} changed ${formatCopper(purseValueCp(take))} of coins in ${loot.name} to share them evenly`;
+    // Two rows (or more) make one change: each says which side of it it is, and what for.
+    const coins = (purse: Purse) =>
+      currencies
+        .filter((c: Currency) => purse[c] > 0)
+        .reverse()
+        .map((c) => `${purse[c]} ${c}`)
+        .join(' ');
+    const into = coins(make);
+    const from = coins(take);
     const base = {
       transactionType: 'currency_conversion',
       partyId: loot.partyId,
@@ -1135,7 +1159,6 @@ export class LootService {
       targetName: loot.name,
       currency: 'cp',
       details: { reason: 'loot_distribution', loot_instance_id: loot.id },
-      summary,
       ...lootTag(loot),
     } satisfies Partial<LedgerEntry>;
     const entries: LedgerEntry[] = [];
@@ -1162,6 +1185,7 @@ export class LootService {
         amountCp: take[currency] * copperPer[currency],
         sourceContainerId: container.id,
         sourceName: `${container.name} (${loot.name})`,
+        summary: `${actor.username} took ${take[currency]} ${currency} out of ${loot.name} to change ${from} into ${into}, to share them evenly`,
       });
     }
     for (const currency of currencies) {
@@ -1178,6 +1202,7 @@ export class LootService {
         amountCp: n * copperPer[currency],
         destinationContainerId: container.id,
         destinationName: `${container.name} (${loot.name})`,
+        summary: `${actor.username} put ${n} ${currency} into ${loot.name} as change for ${from}, to share them evenly`,
       });
     }
     return record(entries);

@@ -342,6 +342,8 @@ export interface DistributeRequest {
   preview: boolean;
   /** A preview's seed, sent back so `random` deals the same way on confirmation. */
   seed?: number;
+  /** A preview's `contents_fingerprint`, sent back so a loot changed since is refused (409), not dealt. */
+  contentsFingerprint?: string;
 }
 
 export async function distributeLoot(request: DistributeRequest): Promise<LootDistribution> {
@@ -353,6 +355,9 @@ export async function distributeLoot(request: DistributeRequest): Promise<LootDi
         distribution_mode: request.mode,
         preview: request.preview,
         ...(request.seed === undefined ? {} : { seed: request.seed }),
+        ...(request.contentsFingerprint === undefined
+          ? {}
+          : { contents_fingerprint: request.contentsFingerprint }),
       },
     },
     schema: lootDistributionSchema,
@@ -362,6 +367,15 @@ export async function distributeLoot(request: DistributeRequest): Promise<LootDi
 }
 
 // ---- Messages and invalidation -----------------------------------------------------------------------
+
+/** The server refused a confirmation because the loot changed since its preview (a take, a claim). */
+export function isStalePreview(error: unknown): boolean {
+  return (
+    isApiError(error) &&
+    error.code === 'CONFLICT' &&
+    error.details.some((d) => d.field === 'distribute.contents_fingerprint')
+  );
+}
 
 /**
  * spec/02 §8: failures show the server's error when it has one, else the generic sentence; the

@@ -1,6 +1,7 @@
-import type { LootDistribution } from '@haversack/contracts';
-import { screen, waitFor, within } from '@testing-library/react';
+import { type LootDistribution, lootContentsFingerprint } from '@haversack/contracts';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
@@ -90,13 +91,20 @@ function distribution(overrides: Partial<LootDistribution> = {}): LootDistributi
     conversion: { taken: purse({ gp: 1 }), made: purse({ sp: 10 }) },
     overflow: true,
     total_value_cp: 3100,
+    contents_fingerprint: lootContentsFingerprint(loot.container.item_instances),
     transaction_ids: [],
     ...overrides,
   };
 }
 
 interface DistributeBody {
-  distribute: { character_ids: string[]; distribution_mode: string; preview: boolean; seed?: number };
+  distribute: {
+    character_ids: string[];
+    distribution_mode: string;
+    preview: boolean;
+    seed?: number;
+    contents_fingerprint?: string;
+  };
 }
 
 /** The party's characters and the distribute endpoint at the network boundary. */
@@ -197,6 +205,8 @@ describe('DistributeLootDialog', () => {
           distribution_mode: 'random',
           preview: false,
           seed: 424242,
+          // What the preview was made from: the server refuses it if the loot has changed since.
+          contents_fingerprint: lootContentsFingerprint(loot.container.item_instances),
         },
       },
     ]);
@@ -243,6 +253,88 @@ describe('DistributeLootDialog', () => {
       message: 'This loot has already been distributed.',
     });
     expect(onClose).not.toHaveBeenCalled();
+  });
+
+  it('when the loot changed since the preview, says so and shows a fresh preview instead of distributing', async () => {
+    const user = userEvent.setup();
+    const onClose = vi.fn();
+    const stale = 'The loot changed since your preview: preview again.';
+    let previews = 0;
+    const fetchMock = mockParty((body) => {
+      if (!body.distribute.preview) {
+        return jsonResponse(409, {
+          status: 'error',
+          error: {
+            type: 'conflict',
+            code: 'CONFLICT',
+            message: stale,
+            status: 409,
+            details: [{ field: 'distribute.contents_fingerprint', message: stale }],
+          },
+        });
+      }
+      previews += 1;
+      // The first preview gave Bram the longsword; a player has claimed it since.
+      return success(
+        previews === 1
+          ? distribution()
+          : distribution({ recipients: [{ character_id: 'ch-aria', name: 'Aria', value_cp: 0, items: [] }] }),
+      );
+    });
+    renderDialog(onClose);
+    const dialog = await screen.findByRole('dialog');
+    await user.click(await within(dialog).findByRole('button', { name: 'Preview' }));
+    expect(await within(dialog).findAllByText('1 × Longsword')).toHaveLength(2);
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm distribution' }));
+
+    expect(await within(dialog).findByTestId('distribution-changed')).toHaveTextContent(stale);
+    await waitFor(() => expect(within(dialog).queryByText('1 × Longsword')).not.toBeInTheDocument());
+    expect(within(dialog).getByTestId('distribution-preview')).toBeInTheDocument();
+    expect(within(dialog).queryByTestId('distribute-error')).not.toBeInTheDocument();
+    expect(onClose).not.toHaveBeenCalled();
+    expect(distributeBodies(fetchMock).map((b) => b.distribute.preview)).toEqual([true, false, true]);
+    // The fresh preview is the one a confirmation now carries.
+    expect(within(dialog).getByRole('button', { name: 'Confirm distribution' })).toBeEnabled();
+  });
+
+  it('previews again, and says why, when the loot changes on the page while the preview is open', async () => {
+    const user = userEvent.setup();
+    const claimed = {
+      ...loot,
+      container: { ...loot.container, item_instances: loot.container.item_instances.slice(1) },
+    };
+    let previews = 0;
+    const fetchMock = mockParty(() => {
+      previews += 1;
+      return success(
+        previews === 1
+          ? distribution()
+          : distribution({
+              recipients: [{ character_id: 'ch-aria', name: 'Aria', value_cp: 0, items: [] }],
+              contents_fingerprint: lootContentsFingerprint(claimed.container.item_instances),
+            }),
+      );
+    });
+    // The page's live loot, as its query holds it.
+    let showLoot: (next: typeof loot) => void = () => undefined;
+    function Page() {
+      const [live, setLive] = useState(loot);
+      showLoot = setLive;
+      return <DistributeLootDialog loot={live} opened onClose={() => undefined} />;
+    }
+    renderWithProviders(<Page />);
+    const dialog = await screen.findByRole('dialog');
+    await user.click(await within(dialog).findByRole('button', { name: 'Preview' }));
+    expect(await within(dialog).findAllByText('1 × Longsword')).toHaveLength(2);
+    expect(within(dialog).queryByTestId('distribution-changed')).not.toBeInTheDocument();
+
+    // A player claims the longswords: the loot's live event refreshes the page's loot.
+    act(() => showLoot(claimed));
+    expect(await within(dialog).findByTestId('distribution-changed')).toHaveTextContent(
+      'The loot changed since your preview: this is the new one.',
+    );
+    await waitFor(() => expect(within(dialog).queryByText('1 × Longsword')).not.toBeInTheDocument());
+    expect(distributeBodies(fetchMock).map((b) => b.distribute.preview)).toEqual([true, true]);
   });
 
   it('explains a Free plan’s refusal with the way to upgrade', async () => {

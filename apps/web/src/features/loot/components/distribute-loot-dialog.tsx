@@ -3,6 +3,7 @@ import {
   distributionModes,
   type LootDistribution,
   type LootInstance,
+  lootContentsFingerprint,
   lootMessages,
   MAX_DISTRIBUTION_RECIPIENTS,
 } from '@haversack/contracts';
@@ -23,7 +24,7 @@ import {
 import { useMediaQuery } from '@mantine/hooks';
 import { IconBuildingWarehouse } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ErrorPanel } from '../../../components/error-panel';
 import { UpgradePrompt } from '../../../components/upgrade-prompt';
 import { isApiError } from '../../../lib/http-client';
@@ -32,7 +33,13 @@ import { isPlanRefusal } from '../../../lib/upgrade-link';
 import { transactionKeys } from '../../activity/api/transactions-api';
 import { partyCharactersQuery } from '../../characters/api/characters-api';
 import { inventoryKeys } from '../../inventory/api/inventory-api';
-import { type DistributeRequest, distributeLoot, invalidateLoot, lootErrorMessage } from '../api/loot-api';
+import {
+  type DistributeRequest,
+  distributeLoot,
+  invalidateLoot,
+  isStalePreview,
+  lootErrorMessage,
+} from '../api/loot-api';
 import {
   distributionModeHelp,
   distributionModeLabels,
@@ -149,13 +156,18 @@ function StashShare({ items }: { items: LootDistribution['recipients'][number]['
  * The GM shares a loot among the party's characters (spec/02 §3 Distribute, DESIGN §4 modes): choose the
  * characters and the mode, Preview (nothing moves), then Confirm distribution, which sends the preview's
  * seed back so a random deal comes out the same. Any change to the choices drops the preview.
+ *
+ * Confirming does what the preview showed or nothing: it sends back the preview's fingerprint of the
+ * loot's contents, and the server refuses (409) if a take or claim changed them since. The loot given
+ * here is the page's live one, so such a change is also seen as it happens; either way the dialog says
+ * the loot changed and shows a fresh preview in place of the stale one.
  */
 export function DistributeLootDialog({
   loot,
   opened,
   onClose,
 }: {
-  loot: Pick<LootInstance, 'id' | 'party_id' | 'name'>;
+  loot: Pick<LootInstance, 'id' | 'party_id' | 'name' | 'container'>;
   opened: boolean;
   onClose: () => void;
 }) {
@@ -170,6 +182,11 @@ export function DistributeLootDialog({
   const chosen = party.filter((c) => picked === null || picked.includes(c.id)).map((c) => c.id);
   const request: DistributeRequest = { lootId: loot.id, characterIds: chosen, mode, preview: true };
 
+  // Why the preview on screen is a fresh one: the loot changed under the one the GM was reading.
+  const [changed, setChanged] = useState<string | null>(null);
+  // What the loot holds now (the page's live copy), and the last change a fresh preview was made for.
+  const liveFingerprint = lootContentsFingerprint(loot.container.item_instances);
+  const remade = useRef<string | null>(null);
   const preview = useMutation({
     mutationFn: (previewed: DistributeRequest) => distributeLoot(previewed),
     onError: (error) => {
@@ -185,7 +202,16 @@ export function DistributeLootDialog({
       toast.success(lootMessages.distributed);
       onClose();
     },
-    onError: (error) => {
+    onError: (error, confirmed) => {
+      if (isStalePreview(error)) {
+        // Nothing moved: say so here and preview the same choices again, against the loot as it is now.
+        setChanged(lootErrorMessage(error, lootMessages.changedSincePreview));
+        // The page's loot may not have caught up yet: its change is the one being answered here.
+        remade.current = liveFingerprint;
+        const { lootId, characterIds, mode } = confirmed;
+        preview.mutate({ lootId, characterIds, mode, preview: true });
+        return;
+      }
       if (!isPlanError(error)) toast.error(lootErrorMessage(error, lootMessages.distributeFailed));
     },
     onSettled: async () => {
@@ -200,8 +226,22 @@ export function DistributeLootDialog({
   const resetPreview = () => {
     preview.reset();
     confirm.reset();
+    setChanged(null);
   };
-  const failure = confirm.error ?? preview.error;
+  // The loot's live event (a take, a claim) refreshes the page's loot: a preview of other contents is
+  // made again, once per change seen, so the GM never confirms from one that no longer holds.
+  const previewedFingerprint = previewed?.contents_fingerprint;
+  const { mutate: remake, isPending: previewing } = preview;
+  const settling = confirm.isPending || confirm.isSuccess;
+  useEffect(() => {
+    if (!previewedFingerprint || !preview.variables || previewing || settling) return;
+    if (previewedFingerprint === liveFingerprint || remade.current === liveFingerprint) return;
+    remade.current = liveFingerprint;
+    setChanged(lootMessages.changedWhileOpen);
+    remake(preview.variables);
+  }, [liveFingerprint, previewedFingerprint, preview.variables, previewing, settling, remake]);
+  // A stale preview's refusal is told by the notice above the fresh preview, not as a failure.
+  const failure = (isStalePreview(confirm.error) ? null : confirm.error) ?? preview.error;
   const busy = preview.isPending || confirm.isPending;
   const tooMany = chosen.length > MAX_DISTRIBUTION_RECIPIENTS;
   const canPreview = chosen.length > 0 && !tooMany && !busy;
@@ -279,6 +319,11 @@ export function DistributeLootDialog({
             ))}
           </Stack>
         </Radio.Group>
+        {changed && (previewed || preview.isPending) ? (
+          <Alert color="orange" variant="light" role="status" data-testid="distribution-changed">
+            {changed}
+          </Alert>
+        ) : null}
         {previewed ? <DistributionPreview result={previewed} /> : null}
         {failure && isPlanError(failure) ? (
           <UpgradePrompt error={failure} />
@@ -296,6 +341,7 @@ export function DistributeLootDialog({
             variant={previewed ? 'default' : 'filled'}
             onClick={() => {
               confirm.reset();
+              setChanged(null);
               preview.mutate(request);
             }}
             loading={preview.isPending}
@@ -307,7 +353,12 @@ export function DistributeLootDialog({
             <Button
               onClick={() =>
                 preview.variables &&
-                confirm.mutate({ ...preview.variables, preview: false, seed: previewed.seed })
+                confirm.mutate({
+                  ...preview.variables,
+                  preview: false,
+                  seed: previewed.seed,
+                  contentsFingerprint: previewed.contents_fingerprint,
+                })
               }
               loading={confirm.isPending}
               disabled={busy && !confirm.isPending}

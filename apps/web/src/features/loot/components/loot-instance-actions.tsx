@@ -15,7 +15,7 @@ import {
   revealLoot,
 } from '../api/loot-api';
 
-type ManagedLoot = Pick<LootInstance, 'id' | 'party_id' | 'name' | 'is_revealed'>;
+type ManagedLoot = Pick<LootInstance, 'id' | 'party_id' | 'name' | 'is_revealed' | 'distributed_at'>;
 
 /**
  * The GM's reveal, hide and delete of one loot (spec/02 §2, §8), with the spec's toasts. The loot and the
@@ -57,7 +57,8 @@ export function useLootManagement(loot: ManagedLoot, options: { onDeleted?: () =
 
 /**
  * Reveal (or Hide) and Delete, for the GM, on a loot card and on the loot's page; Delete asks first.
- * `children` go between them (the page's Edit and Distribute).
+ * `children` go between them (the page's Edit and Distribute). Distributed loot cannot be hidden (the
+ * server refuses: it would hide from the players how they came by what they hold), so no Hide is offered.
  */
 export function LootManageActions({
   loot,
@@ -76,18 +77,20 @@ export function LootManageActions({
   return (
     <Group gap="xs" data-testid="loot-manage-actions">
       {loot.is_revealed ? (
-        <Button
-          size={size}
-          variant="light"
-          color="gray"
-          leftSection={<IconEyeOff size={16} aria-hidden="true" />}
-          title={lootMessages.hideTitle}
-          loading={hide.isPending}
-          disabled={busy && !hide.isPending}
-          onClick={() => hide.mutate()}
-        >
-          Hide
-        </Button>
+        loot.distributed_at ? null : (
+          <Button
+            size={size}
+            variant="light"
+            color="gray"
+            leftSection={<IconEyeOff size={16} aria-hidden="true" />}
+            title={lootMessages.hideTitle}
+            loading={hide.isPending}
+            disabled={busy && !hide.isPending}
+            onClick={() => hide.mutate()}
+          >
+            Hide
+          </Button>
+        )
       ) : (
         <Button
           size={size}

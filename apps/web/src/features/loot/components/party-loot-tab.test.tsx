@@ -90,7 +90,9 @@ describe('PartyLootTab', () => {
 
     const chest = cardOf('Dusty Chest');
     expect(within(chest).queryByText('Hidden')).not.toBeInTheDocument();
-    expect(within(chest).getByRole('button', { name: 'Hide' })).toHaveAttribute('title', 'Hide from players');
+    // Distributed: hiding it would hide from the players how they came by what they hold (409 too).
+    expect(within(chest).queryByRole('button', { name: 'Hide' })).not.toBeInTheDocument();
+    expect(within(chest).getByRole('button', { name: 'Delete' })).toBeInTheDocument();
     expect(within(chest).getByTestId('loot-distributed')).toHaveTextContent(
       'Distributed · By value · Mar 5, 2026',
     );
@@ -161,13 +163,15 @@ describe('PartyLootTab', () => {
   it('hides a revealed loot with PATCH is_revealed false, and shows the server’s refusal', async () => {
     const user = userEvent.setup();
     let refuse = false;
-    const fetchMock = mockLoot([revealedChest], (pathname, method) => {
+    const undistributed = { ...revealedChest, distributed_at: null, distribution_mode: null };
+    const fetchMock = mockLoot([undistributed], (pathname, method) => {
       if (method !== 'PATCH' || pathname !== '/api/v1/loot_instances/loot-2') return null;
       return refuse
         ? failure(403, 'FORBIDDEN', 'This party is archived: its loot is read-only.')
-        : success({ ...revealedChest, is_revealed: false });
+        : success({ ...undistributed, is_revealed: false });
     });
     renderWithProviders(<PartyLootTab partyId="party-1" isGm />);
+    expect(await screen.findByRole('button', { name: 'Hide' })).toHaveAttribute('title', 'Hide from players');
     await user.click(await screen.findByRole('button', { name: 'Hide' }));
     await waitFor(() =>
       expect(lastToast()).toMatchObject({ kind: 'success', message: 'Loot hidden from party' }),

@@ -17,8 +17,11 @@ function takerWith(characters: Character[]): LootTaker {
   };
 }
 
-function renderDialog(kind: 'take' | 'claim', taker: LootTaker) {
-  const stack = buildItem({ id: 'loot-rope', name: 'Rope', quantity: 2 });
+function renderDialog(
+  kind: 'take' | 'claim',
+  taker: LootTaker,
+  stack = buildItem({ id: 'loot-rope', name: 'Rope', quantity: 2 }),
+) {
   const loot = buildLootInstance({ is_revealed: true, can_take: true });
   const withRope = { ...loot, container: { ...loot.container, item_instances: [stack] } };
   return renderWithProviders(
@@ -31,6 +34,26 @@ describe('TakeLootDialog', () => {
     renderDialog('take', takerWith([aria]));
     const dialog = await screen.findByRole('dialog', { name: 'Take Rope' });
     await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Take 2' })).toHaveFocus());
+  });
+
+  it('says an unpriced item is unpriced, as the loot list does, not "worth 0 gp each"', async () => {
+    const rope = buildItem({ id: 'loot-rope', name: 'Rope', quantity: 2, value_cp: 100 });
+    const scroll = buildItem({ id: 'loot-scroll', name: 'Spell Scroll', quantity: 1, value_cp: 0 });
+    const unpriced = {
+      ...scroll,
+      item_template: {
+        ...scroll.item_template,
+        metadata: { ...scroll.item_template.metadata, priced: false },
+      },
+    };
+    const { unmount } = renderDialog('claim', takerWith([aria]), unpriced);
+    const dialog = await screen.findByRole('dialog', { name: 'Claim Spell Scroll' });
+    expect(within(dialog).getByTestId('take-facts')).toHaveTextContent(/^1 in this loot\. Unpriced\.$/);
+    expect(dialog).not.toHaveTextContent('worth 0 gp');
+    unmount();
+    renderDialog('take', takerWith([aria]), rope);
+    const priced = await screen.findByRole('dialog', { name: 'Take Rope' });
+    expect(within(priced).getByTestId('take-facts')).toHaveTextContent('2 in this loot, worth 1 gp each.');
   });
 
   it('keeps the focus inside the dialog when nobody can claim, not behind a disabled button', async () => {

@@ -139,8 +139,11 @@ export function TakeLootDialog({
         noValidate
       >
         <Stack gap="md">
-          <Text size="sm">
-            {max} in this loot, worth {formatStackValue(item.value_cp)} each.
+          <Text size="sm" data-testid="take-facts">
+            {/* As the loot's list says it: the SRD gives magic items no price, which is not "0 gp". */}
+            {item.item_template.metadata.priced === false
+              ? `${max} in this loot. ${lootMessages.unpriced}.`
+              : `${max} in this loot, worth ${formatStackValue(item.value_cp)} each.`}
           </Text>
           {kind === 'take' ? (
             <>
