@@ -1,5 +1,5 @@
 import { MantineProvider } from '@mantine/core';
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { toast } from '../lib/toast';
 import { restoreViewportAfterEach, setViewport } from '../test/viewport';
@@ -22,20 +22,42 @@ async function cornerAt(width: number, height: number): Promise<string | null | 
 }
 
 describe('AppToasts', () => {
-  it('announces successes and tips politely, and failures and warnings at once', async () => {
+  it('announces toasts through live regions that are in the page before the first toast', async () => {
     render(
       <MantineProvider env="test" theme={theme}>
         <AppToasts />
       </MantineProvider>,
     );
+    // Before any toast: both regions, empty, and no toast area yet.
+    const polite = screen.getByTestId('toast-announcer-polite');
+    const assertive = screen.getByTestId('toast-announcer-assertive');
+    expect(polite).toHaveAttribute('aria-live', 'polite');
+    expect(assertive).toHaveAttribute('aria-live', 'assertive');
+    expect(polite).toBeEmptyDOMElement();
+    expect(assertive).toBeEmptyDOMElement();
+    expect(screen.queryByTestId('toast-success')).not.toBeInTheDocument();
+
     toast.success('Item moved successfully');
-    toast.info('Drag an item onto a container to move it.');
+    expect(await screen.findByTestId('toast-success')).toBeInTheDocument();
+    await waitFor(() => expect(polite).toHaveTextContent('Item moved successfully'));
+    expect(assertive).toBeEmptyDOMElement();
+
     toast.error('Failed to save. Please try again.');
+    await waitFor(() => expect(assertive).toHaveTextContent('Failed to save. Please try again.'));
+    expect(polite).toHaveTextContent('Item moved successfully');
+
+    // Another player's notice is a toast too (party-channels.ts), read politely.
+    toast.info('Bryn gave you 1 × Torch');
+    await waitFor(() => expect(polite).toHaveTextContent('Bryn gave you 1 × Torch'));
     toast.warning('Your session is about to expire.');
-    expect(await screen.findByTestId('toast-success')).toHaveAttribute('role', 'status');
-    expect(await screen.findByTestId('toast-info')).toHaveAttribute('role', 'status');
-    expect(await screen.findByTestId('toast-error')).toHaveAttribute('role', 'alert');
-    expect(await screen.findByTestId('toast-warning')).toHaveAttribute('role', 'alert');
+    await waitFor(() => expect(assertive).toHaveTextContent('Your session is about to expire.'));
+
+    // The toasts on screen are no live regions themselves, so nothing is read twice.
+    for (const kind of ['success', 'error', 'info', 'warning']) {
+      expect(screen.getByTestId(`toast-${kind}`)).toHaveAttribute('role', 'group');
+    }
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
   it('opens toasts at the bottom right of a desktop, away from the page header’s buttons', async () => {

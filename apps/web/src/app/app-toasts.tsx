@@ -1,6 +1,7 @@
 import { useMediaQuery } from '@mantine/hooks';
 import { usePhone } from '../lib/use-phone';
 import { DeferredNotifications } from './deferred-notifications';
+import { ToastAnnouncer } from './toast-announcer';
 
 /**
  * Where the app's toasts open. From 1024 px up (spec/02 §9's desktop) at the bottom right: at the top they
@@ -16,11 +17,15 @@ export function AppToasts() {
   const phone = usePhone();
   const desktop = useMediaQuery('(min-width: 64em)', undefined, { getInitialValueInEffect: false });
   return (
-    <DeferredNotifications
-      className="haversack-toasts"
-      position={desktop ? 'bottom-right' : 'top-right'}
-      limit={phone ? 2 : 5}
-      zIndex={250}
-    />
+    <>
+      {/* In the page from the start, unlike the toasts: what screen readers hear of them. */}
+      <ToastAnnouncer />
+      <DeferredNotifications
+        className="haversack-toasts"
+        position={desktop ? 'bottom-right' : 'top-right'}
+        limit={phone ? 2 : 5}
+        zIndex={250}
+      />
+    </>
   );
 }

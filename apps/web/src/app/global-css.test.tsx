@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { MantineProvider, Progress, Select, Textarea, TextInput } from '@mantine/core';
+import { Anchor, Breadcrumbs, MantineProvider, Progress, Select, Textarea, TextInput } from '@mantine/core';
 import { cleanup, render, screen } from '@testing-library/react';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { restoreViewportAfterEach, setViewport } from '../test/viewport';
 import { theme } from './theme';
 
 const require = createRequire(import.meta.url);
@@ -102,5 +103,36 @@ describe('global.css: reduced motion', () => {
     prefersReducedMotion('reduce');
     // happy-dom computes the shorthand only.
     expect(getComputedStyle(renderStripes()).animation).toBe('none');
+  });
+});
+
+describe('global.css: touch targets on a phone', () => {
+  restoreViewportAfterEach();
+  const renderLinks = () =>
+    render(
+      <MantineProvider env="test" theme={theme}>
+        <Anchor href="/characters" size="sm" className="haversack-touch-target">
+          View all
+        </Anchor>
+        <Breadcrumbs>
+          <Anchor href="/shops">Shops</Anchor>
+          <span>The Gilded Flagon</span>
+        </Breadcrumbs>
+      </MantineProvider>,
+    );
+
+  it('makes small links and breadcrumbs at least 24 px tall on a phone, and leaves wider screens alone', () => {
+    useStyles('Anchor', 'Breadcrumbs');
+    setViewport(375, 812);
+    renderLinks();
+    for (const name of ['View all', 'Shops']) {
+      expect(getComputedStyle(screen.getByRole('link', { name })).minHeight, name).toBe('24px');
+    }
+    expect(getComputedStyle(screen.getByText('The Gilded Flagon')).minHeight).toBe('24px');
+    cleanup();
+    setViewport(1280, 800);
+    renderLinks();
+    expect(getComputedStyle(screen.getByRole('link', { name: 'View all' })).minHeight).not.toBe('24px');
+    expect(getComputedStyle(screen.getByRole('link', { name: 'Shops' })).minHeight).not.toBe('24px');
   });
 });

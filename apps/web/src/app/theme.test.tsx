@@ -1,7 +1,9 @@
 import {
   DEFAULT_THEME,
+  Drawer,
   defaultCssVariablesResolver,
   MantineProvider,
+  Modal,
   mergeMantineTheme,
   NumberInput,
   Radio,
@@ -125,5 +127,27 @@ describe('theme, required fields', () => {
       expect(screen.getByText(label).closest('label, legend, div')?.textContent, label).not.toContain('*');
     }
     expect(screen.getByRole('textbox', { name: 'Name' })).toBeRequired();
+  });
+});
+
+describe('theme, dialogs', () => {
+  it('gives dialogs and drawers a title bar that is no banner landmark (axe landmark-no-duplicate-banner)', async () => {
+    render(
+      <MantineProvider env="test" theme={theme}>
+        <header>The page</header>
+        <Modal opened onClose={() => undefined} title="Destroy item">
+          Sure?
+        </Modal>
+        <Drawer opened onClose={() => undefined} title="Filters">
+          Rarity
+        </Drawer>
+      </MantineProvider>,
+    );
+    const dialogs = await screen.findAllByRole('dialog');
+    expect(dialogs).toHaveLength(2);
+    for (const dialog of dialogs) expect(dialog.querySelector('header')).toBeNull();
+    expect(document.querySelector('.mantine-Modal-header')?.tagName).toBe('DIV');
+    expect(document.querySelector('.mantine-Drawer-header')?.tagName).toBe('DIV');
+    expect(document.querySelectorAll('header')).toHaveLength(1);
   });
 });

@@ -76,6 +76,10 @@ export const theme = createTheme({
         breadcrumb: { whiteSpace: 'normal', overflowWrap: 'anywhere', minWidth: 0, lineHeight: 1.4 },
       },
     },
+    // A dialog's or drawer's title bar is a <header>, which axe counts as one more banner landmark per open
+    // dialog (landmark-no-duplicate-banner); the page's own header is the only banner.
+    ModalHeader: { defaultProps: { component: 'div' } },
+    DrawerHeader: { defaultProps: { component: 'div' } },
     // Every pager's arrows and numbers get names ("next page", "Page 3"): axe button-name.
     Pagination: {
       defaultProps: {

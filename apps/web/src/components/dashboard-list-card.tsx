@@ -49,7 +49,7 @@ export function DashboardListCard<T>({
           <Title order={2} size="h4" id={headingId}>
             {title}
           </Title>
-          <Anchor component={Link} to={viewAllTo} size="sm">
+          <Anchor component={Link} to={viewAllTo} size="sm" className="haversack-touch-target">
             View all
           </Anchor>
         </Group>

@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../lib/http-client';
 import { renderRoutes } from '../test/render';
-import { UpgradePrompt } from './upgrade-prompt';
+import { FeatureUpgradePrompt, UpgradePrompt } from './upgrade-prompt';
 
 function renderPrompt(error: unknown) {
   return renderRoutes([{ path: '/', element: <UpgradePrompt error={error} /> }], '/');
@@ -21,10 +21,31 @@ describe('UpgradePrompt', () => {
       }),
     );
     expect(await screen.findByTestId('upgrade-prompt')).toHaveTextContent(message);
+    // In answer to an action: an alert.
+    expect(screen.getByTestId('upgrade-prompt')).toHaveAttribute('role', 'alert');
     expect(screen.getByRole('link', { name: 'See upgrade options' })).toHaveAttribute(
       'href',
       '/subscription/upgrade?resource=parties_created',
     );
+  });
+
+  it('says a missing feature up front as a standing notice, not an alert', async () => {
+    renderRoutes(
+      [
+        {
+          path: '/',
+          element: (
+            <FeatureUpgradePrompt feature="api_access">
+              Tokens need a plan with API access.
+            </FeatureUpgradePrompt>
+          ),
+        },
+      ],
+      '/',
+    );
+    const prompt = await screen.findByTestId('upgrade-prompt');
+    expect(prompt).toHaveAttribute('role', 'status');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
   it('renders nothing for other errors', async () => {

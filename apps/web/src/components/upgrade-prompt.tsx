@@ -24,7 +24,15 @@ export function UpgradePrompt({ error }: { error: unknown }) {
       <Stack gap="xs" align="flex-start">
         <Text size="sm">{planRefusalMessage(error)}</Text>
         {/* The alert's own text colour: the theme's link violet is unreadable on the dark yellow alert. */}
-        <Anchor component={Link} to={upgradePath} size="sm" fw={600} c="inherit" underline="always">
+        <Anchor
+          component={Link}
+          to={upgradePath}
+          size="sm"
+          fw={600}
+          c="inherit"
+          underline="always"
+          className="haversack-touch-target"
+        >
           {upgradeLinkLabel}
         </Anchor>
       </Stack>
@@ -43,6 +51,8 @@ export function FeatureUpgradePrompt({ feature, children }: { feature: FeatureKe
       variant="light"
       title={`${featureLabels[feature]} is not included in your plan`}
       icon={<IconLock aria-hidden="true" />}
+      // Said up front, with the page: a standing notice, not an alert (UpgradePrompt, after a refusal, is one).
+      role="status"
       data-testid="upgrade-prompt"
     >
       <Stack gap="xs" align="flex-start">
@@ -54,6 +64,7 @@ export function FeatureUpgradePrompt({ feature, children }: { feature: FeatureKe
           fw={600}
           c="inherit"
           underline="always"
+          className="haversack-touch-target"
         >
           {upgradeLinkLabel}
         </Anchor>

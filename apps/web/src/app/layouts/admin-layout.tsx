@@ -43,7 +43,6 @@ export function AdminLayout() {
               ref={menuKeys.burgerRef}
               opened={menuOpen}
               onClick={toggle}
-              onKeyDown={menuKeys.onKeyDown}
               hiddenFrom="sm"
               size="sm"
               aria-label={menuOpen ? 'Close admin navigation' : 'Open admin navigation'}
@@ -106,11 +105,11 @@ export function AdminLayout() {
         id="admin-navigation"
         aria-label="Admin"
         inert={isMobile && !menuOpen}
-        onKeyDown={menuKeys.onKeyDown}
+        ref={menuKeys.menuRef}
       >
         <NavLinks items={adminNavigation} pathname={pathname} exact />
       </AppShell.Navbar>
-      <AppShell.Main>
+      <AppShell.Main inert={menuKeys.coversPage}>
         <AdminSessionGuard>
           <Outlet />
         </AdminSessionGuard>

@@ -1,4 +1,4 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildTiers } from '../../features/subscription/subscription-fixtures';
@@ -124,6 +124,46 @@ describe('MainLayout', () => {
       expect(burger).toHaveFocus();
     },
   );
+
+  it("keeps the keyboard in a phone's open navigation, the page under it inert, and Escape from anywhere closes it", async () => {
+    stubPhoneWidth();
+    mockTiers('none');
+    const user = userEvent.setup();
+    renderRoutes(
+      [
+        {
+          path: '/',
+          element: <MainLayout />,
+          children: [{ index: true, element: <button type="button">Back to Backpack</button> }],
+        },
+      ],
+      '/',
+    );
+    const burger = await screen.findByTestId('mobile-menu-button');
+    burger.focus();
+    await user.keyboard('{Enter}');
+    expect(useUiStore.getState().mobileMenuOpen).toBe(true);
+    const navigation = screen.getByRole('navigation', { name: 'Main' });
+    // The keyboard moves into the navigation, as into a drawer.
+    await waitFor(() => expect(navigation).toContainElement(document.activeElement as HTMLElement));
+    const links = within(navigation).getAllByRole('link');
+    const last = links.at(-1);
+    if (!last) throw new Error('the navigation has no link');
+    // Tab past the last link comes back to the first, never to the page hidden under the navigation.
+    last.focus();
+    await user.tab();
+    expect(links[0]).toHaveFocus();
+    await user.tab({ shift: true });
+    expect(last).toHaveFocus();
+    expect(document.getElementById('main-content')).toHaveAttribute('inert');
+
+    // Escape closes it wherever the keyboard is, and focus goes back to the burger.
+    (document.activeElement as HTMLElement).blur();
+    await user.keyboard('{Escape}');
+    expect(useUiStore.getState().mobileMenuOpen).toBe(false);
+    expect(burger).toHaveFocus();
+    expect(document.getElementById('main-content')).not.toHaveAttribute('inert');
+  });
 
   it('draws the navigation at once on a wide screen', async () => {
     mockTiers('none');

@@ -1,6 +1,6 @@
 import { ActionIcon, Anchor, AppShell, Burger, Group, Loader } from '@mantine/core';
 import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand } from '@tabler/icons-react';
-import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Outlet, useLocation, useNavigation } from 'react-router';
 import { Brand } from '../../components/brand';
 import { MaintenanceBanner } from '../../components/maintenance-banner';
@@ -15,6 +15,7 @@ import { useUiStore } from '../../stores/ui-store';
 import { Notifications } from '../deferred-notifications';
 import { NavLinks } from './nav-links';
 import { adminEntry, mainNavigation, type NavItem } from './navigation';
+import { useEscapeClosesMenu } from './use-escape-closes-menu';
 import { UserMenu } from './user-menu';
 
 /** The signed-in shell: header, a side navigation (a drawer-like menu below the sm breakpoint), content. */
@@ -37,14 +38,12 @@ export function MainLayout() {
   const [menuOpenedOnce, setMenuOpenedOnce] = useState(false);
   if (mobileMenuOpen && !menuOpenedOnce) setMenuOpenedOnce(true);
   const navbarDrawn = !isMobile || menuOpenedOnce;
-  const burger = useRef<HTMLButtonElement>(null);
-  // On a phone the open navigation covers the page as a drawer would: Escape closes it as it closes one,
-  // and the keyboard goes back to the burger rather than stay on a link that is now inert.
-  const closeMenuOnEscape = (event: KeyboardEvent) => {
-    if (event.key !== 'Escape' || !isMobile || !mobileMenuOpen) return;
-    setMobileMenuOpen(false);
-    burger.current?.focus();
-  };
+  // On a phone the open navigation is a drawer over the page: focus kept in it, the page inert, Escape.
+  const menu = useEscapeClosesMenu({
+    open: mobileMenuOpen,
+    isMobile,
+    close: () => setMobileMenuOpen(false),
+  });
 
   // A chosen destination closes the mobile menu.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every path change by design
@@ -81,10 +80,9 @@ export function MainLayout() {
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Burger
-              ref={burger}
+              ref={menu.burgerRef}
               opened={mobileMenuOpen}
               onClick={toggleMobileMenu}
-              onKeyDown={closeMenuOnEscape}
               hiddenFrom="sm"
               size="sm"
               aria-label={mobileMenuOpen ? 'Close navigation' : 'Open navigation'}
@@ -120,17 +118,11 @@ export function MainLayout() {
         </Group>
       </AppShell.Header>
 
-      <AppShell.Navbar
-        p="xs"
-        id="main-navigation"
-        aria-label="Main"
-        inert={navbarHidden}
-        onKeyDown={closeMenuOnEscape}
-      >
+      <AppShell.Navbar ref={menu.menuRef} p="xs" id="main-navigation" aria-label="Main" inert={navbarHidden}>
         {navbarDrawn ? <NavbarContent items={items} pathname={pathname} /> : null}
       </AppShell.Navbar>
 
-      <AppShell.Main id="main-content" tabIndex={-1}>
+      <AppShell.Main id="main-content" tabIndex={-1} inert={menu.coversPage}>
         <MaintenanceBanner />
         <AnnouncementBanners />
         <Outlet />

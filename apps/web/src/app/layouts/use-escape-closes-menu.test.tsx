@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { useEscapeClosesMenu } from './use-escape-closes-menu';
@@ -7,12 +7,16 @@ function Shell({ open, isMobile, close }: { open: boolean; isMobile: boolean; cl
   const menuKeys = useEscapeClosesMenu({ open, isMobile, close });
   return (
     <>
-      <button type="button" ref={menuKeys.burgerRef} onKeyDown={menuKeys.onKeyDown}>
+      <button type="button" ref={menuKeys.burgerRef}>
         Open admin navigation
       </button>
-      <nav onKeyDown={menuKeys.onKeyDown}>
+      <nav ref={menuKeys.menuRef}>
         <a href="/admin/users">Users</a>
+        <a href="/admin/parties">Parties</a>
       </nav>
+      <main inert={menuKeys.coversPage}>
+        <a href="/admin/users/1">Back to users</a>
+      </main>
     </>
   );
 }
@@ -22,6 +26,22 @@ describe('useEscapeClosesMenu', () => {
     const close = vi.fn();
     render(<Shell open isMobile close={close} />);
     screen.getByRole('link', { name: 'Users' }).focus();
+    await userEvent.keyboard('{Escape}');
+    expect(close).toHaveBeenCalledOnce();
+    expect(screen.getByRole('button', { name: 'Open admin navigation' })).toHaveFocus();
+  });
+
+  it("keeps Tab in a phone's open menu, makes the page inert, and closes on Escape from anywhere", async () => {
+    const close = vi.fn();
+    render(<Shell open isMobile close={close} />);
+    const users = screen.getByRole('link', { name: 'Users' });
+    await waitFor(() => expect(users).toHaveFocus());
+    await userEvent.tab();
+    expect(screen.getByRole('link', { name: 'Parties' })).toHaveFocus();
+    await userEvent.tab();
+    expect(users).toHaveFocus();
+    expect(screen.getByRole('main')).toHaveAttribute('inert');
+    users.blur();
     await userEvent.keyboard('{Escape}');
     expect(close).toHaveBeenCalledOnce();
     expect(screen.getByRole('button', { name: 'Open admin navigation' })).toHaveFocus();

@@ -1,9 +1,11 @@
-import { type KeyboardEvent, useRef } from 'react';
+import { useFocusTrap, useWindowEvent } from '@mantine/hooks';
+import { useRef } from 'react';
 
 /**
- * On a phone the open navigation covers the page as a drawer would: Escape, on the burger or in the menu,
- * closes it as it closes a drawer, and the keyboard goes back to the burger rather than stay on a link
- * that is now inert.
+ * On a phone the open navigation covers the page as a drawer does, and behaves as one: the keyboard moves
+ * into it and Tab cycles through its links (Mantine's focus trap on `menuRef`), the layout makes the page
+ * under it inert (`coversPage`: Tab used to go on to "Back to …" hidden beneath), and Escape pressed
+ * anywhere closes it, the keyboard going back to the burger rather than staying on a link now inert.
  */
 export function useEscapeClosesMenu({
   open,
@@ -15,10 +17,12 @@ export function useEscapeClosesMenu({
   close: () => void;
 }) {
   const burgerRef = useRef<HTMLButtonElement>(null);
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key !== 'Escape' || !isMobile || !open) return;
+  const coversPage = open && isMobile;
+  const menuRef = useFocusTrap(coversPage);
+  useWindowEvent('keydown', (event) => {
+    if (event.key !== 'Escape' || !coversPage || event.defaultPrevented) return;
     close();
     burgerRef.current?.focus();
-  };
-  return { burgerRef, onKeyDown };
+  });
+  return { burgerRef, menuRef, coversPage };
 }

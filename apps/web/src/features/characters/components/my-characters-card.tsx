@@ -34,6 +34,7 @@ export function MyCharactersCard() {
             component={Link}
             to={`/characters/${character.id}`}
             size="sm"
+            className="haversack-touch-target"
             style={{ overflowWrap: 'anywhere' }}
           >
             {character.name}

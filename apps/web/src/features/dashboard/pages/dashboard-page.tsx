@@ -32,6 +32,8 @@ export function DashboardPage() {
           color="yellow"
           variant="light"
           title="Please verify your email address"
+          // A standing notice, there when the page opens: not an alert to be announced urgently on every visit.
+          role="status"
           icon={<IconMailExclamation aria-hidden="true" />}
           data-testid="unverified-email-notice"
         >

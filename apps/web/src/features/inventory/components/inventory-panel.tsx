@@ -17,7 +17,7 @@ import type {
   QueuedItem,
   ViewMode,
 } from '../workspace-types';
-import { tabLabels } from '../workspace-types';
+import { containerLabel, tabLabels } from '../workspace-types';
 import { ContainerView } from './container-view';
 import { MarketBrowser } from './market-browser';
 
@@ -85,6 +85,13 @@ export function InventoryPanel(props: InventoryPanelProps) {
   };
   const drop = useDroppable({ id: `panel:${side}`, data: zone });
   const labels = tabLabels[props.viewMode];
+  // The region says what it shows ("Backpack (Aria)", "Shops"): "First panel" told a screen reader nothing.
+  // Side by side, the two may show the same container, so dual view says which side too (axe landmark-unique).
+  const shownContainer = props.containers.find((container) => container.id === state.containerId);
+  const shown =
+    state.tab === 'container' && shownContainer ? containerLabel(shownContainer) : labels[state.tab];
+  const panelName =
+    props.viewMode === 'dual' ? `${side === 'left' ? 'First' : 'Second'} panel: ${shown}` : shown;
   const lockedOver =
     drop.isOver && zone.kind === 'container' && !!zone.containerId && props.planLocked.has(zone.containerId);
   return (
@@ -93,7 +100,7 @@ export function InventoryPanel(props: InventoryPanelProps) {
       withBorder
       p="sm"
       component="section"
-      aria-label={side === 'left' ? 'First panel' : 'Second panel'}
+      aria-label={panelName}
       data-testid={`panel-${side}`}
       data-drop-over={drop.isOver ? (lockedOver ? 'locked' : 'true') : undefined}
       style={{

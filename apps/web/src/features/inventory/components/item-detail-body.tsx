@@ -39,6 +39,7 @@ export function ItemDetailBody({
   destinations,
   onAddToQueue,
   onClose,
+  onConfirmingChange,
 }: {
   item: ItemInstance;
   canAct: boolean;
@@ -46,9 +47,15 @@ export function ItemDetailBody({
   /** Phones and tablets: put the item in the transfer queue. */
   onAddToQueue?: () => void;
   onClose: () => void;
+  /** The destroy confirmation opens or closes over the item's dialog. */
+  onConfirmingChange?: (confirming: boolean) => void;
 }) {
   const [mode, setMode] = useState<Mode>('view');
-  const [confirming, setConfirming] = useState(false);
+  const [confirming, setConfirmingState] = useState(false);
+  const setConfirming = (open: boolean) => {
+    setConfirmingState(open);
+    onConfirmingChange?.(open);
+  };
   const destroy = useDestroyItem(item);
   // Only a plain stack merges, and only with another plain stack of the same item in the same container.
   const mergeable = canAct && !hasOverrides(item);

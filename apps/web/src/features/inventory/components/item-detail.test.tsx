@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { buildCharacter } from '../../../test/party-fixtures';
@@ -63,4 +64,34 @@ describe('the item dialog’s forms and the keyboard', () => {
       await waitFor(() => expect(within(dialog).getByRole('button', { name: action })).toHaveFocus());
     },
   );
+});
+
+describe('the destroy confirmation over the item dialog', () => {
+  it('closes alone on Escape, focus back on the item dialog’s Destroy button', async () => {
+    serve();
+    const user = userEvent.setup();
+    function Harness() {
+      const [item, setItem] = useState<typeof arrows | null>(arrows);
+      return (
+        <ItemDetail
+          item={item}
+          device="desktop"
+          canAct
+          destinations={[backpack, sack]}
+          onClose={() => setItem(null)}
+        />
+      );
+    }
+    renderWithProviders(<Harness />);
+    const dialog = await screen.findByRole('dialog', { name: 'Arrow ×12' });
+    await user.click(within(dialog).getByRole('button', { name: 'Destroy' }));
+    expect(await screen.findByRole('dialog', { name: 'Destroy item' })).toBeInTheDocument();
+
+    await user.keyboard('{Escape}');
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Destroy item' })).not.toBeInTheDocument(),
+    );
+    expect(screen.getByRole('dialog', { name: 'Arrow ×12' })).toBeInTheDocument();
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Destroy' })).toHaveFocus());
+  });
 });

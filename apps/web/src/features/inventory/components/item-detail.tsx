@@ -1,6 +1,6 @@
 import type { Container, ItemInstance } from '@haversack/contracts';
 import { Box, Drawer, Modal } from '@mantine/core';
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import type { DeviceClass } from '../hooks/use-device-class';
 import type { LootSource } from '../workspace-types';
 import { ItemDetailBody } from './item-detail-body';
@@ -57,6 +57,15 @@ export function ItemDetail({
   onAddToQueue?: (item: ItemInstance) => void;
   onClose: () => void;
 }) {
+  // Every open Mantine dialog closes on an Escape pressed anywhere in the window, so one Escape closed the
+  // destroy confirmation and this dialog under it. While the confirmation is open, Escape is its alone, and
+  // its focus goes back to the Destroy button.
+  const [confirming, setConfirming] = useState(false);
+  if (item === null && confirming) setConfirming(false);
+  const close = () => {
+    setConfirming(false);
+    onClose();
+  };
   const title = item ? `${item.name}${item.quantity > 1 ? ` ×${item.quantity}` : ''}` : '';
   const body = !item ? null : loot ? (
     <LootItemBody
@@ -75,14 +84,16 @@ export function ItemDetail({
       canAct={canAct}
       destinations={destinations}
       onAddToQueue={onAddToQueue ? () => onAddToQueue(item) : undefined}
-      onClose={onClose}
+      onClose={close}
+      onConfirmingChange={setConfirming}
     />
   );
   if (device === 'desktop') {
     return (
       <Modal
         opened={item !== null}
-        onClose={onClose}
+        onClose={close}
+        closeOnEscape={!confirming}
         title={title}
         size="lg"
         closeButtonProps={{ 'aria-label': 'Close' }}
@@ -95,14 +106,15 @@ export function ItemDetail({
   return (
     <Drawer
       opened={item !== null}
-      onClose={onClose}
+      onClose={close}
+      closeOnEscape={!confirming}
       position="bottom"
       size="auto"
       title={title}
       closeButtonProps={{ 'aria-label': 'Close' }}
       styles={{ content: { borderTopLeftRadius: 16, borderTopRightRadius: 16, maxHeight: '90dvh' } }}
     >
-      <SheetHandle onSwipeDown={onClose} />
+      <SheetHandle onSwipeDown={close} />
       {body}
     </Drawer>
   );

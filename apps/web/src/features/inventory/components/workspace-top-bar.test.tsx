@@ -43,11 +43,26 @@ describe('WorkspaceTopBar search', () => {
 
     fireEvent.keyDown(input, { key: 'Escape' });
     expect(screen.queryByPlaceholderText('Search items...')).not.toBeInTheDocument();
+    // The keyboard goes back to the button that opens the search, not to <body>.
+    expect(screen.getByRole('button', { name: 'Search items' })).toHaveFocus();
 
     fireEvent.keyDown(document.documentElement, { key: 'f', code: 'KeyF', metaKey: true });
     expect(screen.getByPlaceholderText('Search items...')).toBeInTheDocument();
   });
 });
+
+it.each(['Rarity', 'Minimum value (gp)'])(
+  'closes the search on Escape in the %s filter, focus back on "Search items"',
+  (filter) => {
+    renderWithProviders(<Harness />);
+    fireEvent.click(screen.getByRole('button', { name: 'Search items' }));
+    const field = screen.getByLabelText(filter, { selector: 'input' });
+    field.focus();
+    fireEvent.keyDown(field, { key: 'Escape' });
+    expect(screen.queryByRole('search')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Search items' })).toHaveFocus();
+  },
+);
 
 describe('WorkspaceTopBar title (spec/02 §2)', () => {
   it('is "Inventory Management", with the owner as its subtitle and an optional back button', () => {

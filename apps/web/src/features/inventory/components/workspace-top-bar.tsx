@@ -67,6 +67,7 @@ export interface WorkspaceTopBarProps {
  */
 export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
   const input = useRef<HTMLInputElement>(null);
+  const searchButton = useRef<HTMLButtonElement>(null);
   const ownerId = useId();
   const { onSearchOpenChange } = props;
   // The browser's own find is replaced inside the workspace, as the spec asks.
@@ -81,8 +82,12 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
     props.onFiltersChange({ rarity: null, minValue: null, maxValue: null });
     onSearchOpenChange(false);
   };
+  // The field that had focus goes away with the search: the keyboard goes back to the button that opened it,
+  // not to <body>.
   const escapeCloses = (event: React.KeyboardEvent) => {
-    if (event.key === 'Escape') closeSearch();
+    if (event.key !== 'Escape') return;
+    closeSearch();
+    searchButton.current?.focus();
   };
 
   return (
@@ -120,6 +125,7 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
         <Group gap="xs" wrap="wrap">
           <Tooltip label="Search items (Ctrl/Cmd+F)">
             <ActionIcon
+              ref={searchButton}
               variant={props.searchOpen ? 'filled' : 'default'}
               size="lg"
               aria-label="Search items"

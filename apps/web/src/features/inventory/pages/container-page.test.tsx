@@ -77,6 +77,15 @@ describe('ContainerPage', { timeout: 20_000 }, () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Container Not Found' })).toBeInTheDocument();
   });
 
+  it('names the panel after what it shows, as a region', async () => {
+    mockServer();
+    renderRoutes([{ path: '/containers/:id', element: <ContainerPage /> }], '/containers/c-pack');
+    expect(await screen.findByText('Rope')).toBeInTheDocument();
+    const panel = screen.getByTestId('panel-left');
+    expect(panel.tagName).toBe('SECTION');
+    expect(screen.getByRole('region', { name: 'Backpack (Aria)' })).toBe(panel);
+  });
+
   it('shows the error, with Try Again, when the inventory never loaded', async () => {
     const server = mockServer();
     server.up = false;

@@ -26,7 +26,13 @@ export function MyPartiesCard() {
       itemKey={(party) => party.id}
       renderItem={(party) => (
         <>
-          <Anchor component={Link} to={`/parties/${party.id}`} size="sm" style={{ overflowWrap: 'anywhere' }}>
+          <Anchor
+            component={Link}
+            to={`/parties/${party.id}`}
+            size="sm"
+            className="haversack-touch-target"
+            style={{ overflowWrap: 'anywhere' }}
+          >
             {party.name}
           </Anchor>
           <PartyRoleBadge party={party} />

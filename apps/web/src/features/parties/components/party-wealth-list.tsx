@@ -1,6 +1,6 @@
 import type { CharacterWealth, Holding } from '@haversack/contracts';
 import { Anchor, Group, Paper, Stack, Text } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { type ReactNode, useId } from 'react';
 import { Link } from 'react-router';
 import { formatWeight } from '../../../lib/weight';
 import { purseLabel } from '../../characters/components/character-wealth';
@@ -62,18 +62,31 @@ export function PartyWealthList({
   stash,
   totals,
   caption,
+  description,
 }: {
   characters: CharacterWealth[];
   stash: Holding | null;
   totals: Holding | null;
+  /** The list's name, a few words. */
   caption: string;
+  /** What the figures are, shown above the list and read as its description. */
+  description: string;
 }) {
+  const descriptionId = useId();
   return (
     <Stack gap="xs">
-      <Text size="xs" c="dimmed">
-        {caption}
+      <Text id={descriptionId} size="xs" c="dimmed">
+        {description}
       </Text>
-      <Stack component="ul" gap="xs" p={0} m={0} aria-label={caption} data-testid="party-wealth-list">
+      <Stack
+        component="ul"
+        gap="xs"
+        p={0}
+        m={0}
+        aria-label={caption}
+        aria-describedby={descriptionId}
+        data-testid="party-wealth-list"
+      >
         {characters.map((character) => (
           <WealthCard
             key={character.character_id}

@@ -76,10 +76,13 @@ describe('PartyWealthSection', () => {
 
     const table = await within(section).findByRole('table');
     // On a phone the table scrolls sideways in its own box, which the keyboard can reach.
-    expect(within(section).getByRole('region', { name: /Every character's coins/ })).toHaveAttribute(
-      'tabindex',
-      '0',
+    // A short name; the sentence that says what the figures are is its description.
+    const scroller = within(section).getByRole('region', { name: "Every character's purse and load" });
+    expect(scroller).toHaveAttribute('tabindex', '0');
+    expect(scroller).toHaveAccessibleDescription(
+      "Every character's coins, wealth in gp and load against their max weight.",
     );
+    expect(table).toHaveAccessibleName("Every character's purse and load");
     expect(
       within(table)
         .getAllByRole('columnheader')
@@ -169,7 +172,10 @@ describe('PartyWealthSection', () => {
     mockWealth(() => success(wealth));
     renderWithProviders(<PartyWealthSection partyId="party-1" isGm />);
     const section = screen.getByRole('region', { name: 'Party load and wealth' });
-    const list = await within(section).findByRole('list', { name: /Every character's coins/ });
+    const list = await within(section).findByRole('list', { name: "Every character's purse and load" });
+    expect(list).toHaveAccessibleDescription(
+      "Every character's coins, wealth in gp and load against their max weight.",
+    );
     expect(within(section).queryByRole('table')).not.toBeInTheDocument();
 
     const cards = within(list).getAllByRole('listitem');
@@ -200,7 +206,7 @@ describe('PartyWealthSection', () => {
     setViewport(375, 812);
     mockWealth(() => success(wealth));
     renderWithProviders(<PartyWealthSection partyId="party-1" isGm={false} />);
-    const list = await screen.findByRole('list', { name: /Your characters' coins/ });
+    const list = await screen.findByRole('list', { name: "Your characters' purses and loads" });
     expect(
       within(list)
         .getAllByRole('listitem')

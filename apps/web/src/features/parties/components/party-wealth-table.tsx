@@ -1,5 +1,5 @@
 import type { CharacterWealth, Holding } from '@haversack/contracts';
-import { Anchor, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Paper, Skeleton, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Link } from 'react-router';
@@ -64,42 +64,60 @@ interface WealthViewProps {
   characters: CharacterWealth[];
   stash: Holding | null;
   totals: Holding | null;
+  /** The table's name, a few words: a whole sentence read as a name on every visit is too long. */
   caption: string;
+  /** What the figures are, shown under the table and read as its description. */
+  description: string;
 }
 
-function WealthTable({ characters, stash, totals, caption }: WealthViewProps) {
+function WealthTable({ characters, stash, totals, caption, description }: WealthViewProps) {
+  const descriptionId = useId();
   return (
-    // Focusable, so a keyboard user can scroll it sideways on a phone (WCAG 2.1.1).
-    <Table.ScrollContainer
-      minWidth={TABLE_MIN_WIDTH}
-      type="native"
-      tabIndex={0}
-      role="region"
-      aria-label={caption}
-    >
-      <Table verticalSpacing="sm" striped highlightOnHover data-testid="party-wealth-table">
-        <Table.Caption>{caption}</Table.Caption>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col">Character</Table.Th>
-            <Table.Th scope="col">Purse</Table.Th>
-            <Table.Th scope="col">Wealth</Table.Th>
-            <Table.Th scope="col">Load and encumbrance</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {characters.map((character) => (
-            <CharacterRow key={character.character_id} character={character} />
-          ))}
-          {stash ? <HoldingRow label="Party stash" holding={stash} testId="wealth-stash-row" /> : null}
-        </Table.Tbody>
-        {totals ? (
-          <Table.Tfoot>
-            <HoldingRow label="Party total" holding={totals} testId="wealth-total-row" />
-          </Table.Tfoot>
-        ) : null}
-      </Table>
-    </Table.ScrollContainer>
+    <Stack gap={4}>
+      {/* Focusable, so a keyboard user can scroll it sideways on a phone (WCAG 2.1.1). */}
+      <Table.ScrollContainer
+        minWidth={TABLE_MIN_WIDTH}
+        type="native"
+        tabIndex={0}
+        role="region"
+        aria-label={caption}
+        aria-describedby={descriptionId}
+      >
+        <Table
+          verticalSpacing="sm"
+          striped
+          highlightOnHover
+          aria-describedby={descriptionId}
+          data-testid="party-wealth-table"
+        >
+          <Table.Caption>
+            <VisuallyHidden>{caption}</VisuallyHidden>
+          </Table.Caption>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th scope="col">Character</Table.Th>
+              <Table.Th scope="col">Purse</Table.Th>
+              <Table.Th scope="col">Wealth</Table.Th>
+              <Table.Th scope="col">Load and encumbrance</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {characters.map((character) => (
+              <CharacterRow key={character.character_id} character={character} />
+            ))}
+            {stash ? <HoldingRow label="Party stash" holding={stash} testId="wealth-stash-row" /> : null}
+          </Table.Tbody>
+          {totals ? (
+            <Table.Tfoot>
+              <HoldingRow label="Party total" holding={totals} testId="wealth-total-row" />
+            </Table.Tfoot>
+          ) : null}
+        </Table>
+      </Table.ScrollContainer>
+      <Text id={descriptionId} size="sm" c="dimmed" ta="center">
+        {description}
+      </Text>
+    </Stack>
   );
 }
 
@@ -148,7 +166,8 @@ export function PartyWealthSection({ partyId, isGm }: { partyId: string; isGm: b
               characters={rows}
               stash={query.data.stash}
               totals={query.data.totals}
-              caption="Every character's coins, wealth in gp and load against their max weight."
+              caption="Every character's purse and load"
+              description="Every character's coins, wealth in gp and load against their max weight."
             />
           )
         ) : rows.length === 0 ? (
@@ -160,7 +179,8 @@ export function PartyWealthSection({ partyId, isGm }: { partyId: string; isGm: b
             characters={rows}
             stash={null}
             totals={null}
-            caption="Your characters' coins, wealth in gp and load against their max weight."
+            caption="Your characters' purses and loads"
+            description="Your characters' coins, wealth in gp and load against their max weight."
           />
         )}
       </Stack>

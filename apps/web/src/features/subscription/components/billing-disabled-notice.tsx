@@ -12,6 +12,8 @@ export function BillingDisabledNotice() {
       color="red"
       variant="light"
       icon={<IconAlertTriangle aria-hidden="true" />}
+      // A standing notice (Mantine's Alert is role=alert unless told): not announced urgently on every visit.
+      role="status"
       data-testid="billing-disabled"
     >
       {subscriptionMessages.billingDisabled}

@@ -9,6 +9,8 @@ export function LocalBillingNotice() {
       color="blue"
       variant="light"
       icon={<IconInfoCircle aria-hidden="true" />}
+      // A standing notice (Mantine's Alert is role=alert unless told): not announced urgently on every visit.
+      role="status"
       data-testid="local-billing"
     >
       {subscriptionMessages.localBilling}

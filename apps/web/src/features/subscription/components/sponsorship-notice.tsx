@@ -30,6 +30,8 @@ export function SponsorshipNotice({ patronages, ownPlanName, tierName }: Sponsor
         patronages.length === 1 ? 'You are sponsored' : `You are sponsored in ${patronages.length} parties`
       }
       icon={<IconHeartHandshake aria-hidden="true" />}
+      // A standing notice (Mantine's Alert is role=alert unless told): not announced urgently on every visit.
+      role="status"
       data-testid="plan-sponsorships"
     >
       <Stack gap={6}>

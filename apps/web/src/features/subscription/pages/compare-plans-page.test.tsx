@@ -36,6 +36,17 @@ describe('ComparePlansPage', () => {
     expect(screen.getByRole('rowheader', { name: 'Shop templates' })).toBeInTheDocument();
   });
 
+  it('names each region once: the section and the table scrolling inside it (axe landmark-unique)', async () => {
+    mockSubscriptionServer();
+    renderRoutes(routes, '/subscription/compare');
+    await screen.findByTestId('plan-table');
+    expect(screen.getAllByRole('region', { name: 'Limits and features' })).toHaveLength(1);
+    const section = screen.getByRole('region', { name: 'Limits and features' });
+    expect(
+      within(section).getByRole('region', { name: 'Plan comparison table, scrolls sideways' }),
+    ).toContainElement(screen.getByTestId('plan-table'));
+  });
+
   it('tells a phone that the plan table goes on sideways, and hides that from wider screens', async () => {
     mockSubscriptionServer();
     renderRoutes(routes, '/subscription/compare');

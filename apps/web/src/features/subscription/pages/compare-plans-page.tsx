@@ -192,13 +192,14 @@ function PlanTable({ tiers, currentTier }: { tiers: Tier[]; currentTier: Tier })
         <Text size="sm" c="dimmed" hiddenFrom="sm" data-testid="plan-table-scroll-hint">
           Swipe the table sideways to see every plan.
         </Text>
-        {/* Focusable so that keyboard users can scroll it on a phone. */}
+        {/* Focusable so that keyboard users can scroll it on a phone; a name of its own, since two regions
+            called "Limits and features" could not be told apart (axe landmark-unique). */}
         <Table.ScrollContainer
           minWidth={640}
           type="native"
           tabIndex={0}
           role="region"
-          aria-labelledby="plan-details-heading"
+          aria-label="Plan comparison table, scrolls sideways"
         >
           <Table
             striped

@@ -34,6 +34,7 @@ describe('SubscriptionPage', () => {
     expect(screen.getByTestId('patronages-granted')).toHaveTextContent('You are not sponsoring anyone.');
     expect(screen.getByTestId('patronages-received')).toHaveTextContent('Nobody is sponsoring you');
     expect(screen.getByTestId('local-billing')).toHaveTextContent(subscriptionMessages.localBilling);
+    expect(screen.getByTestId('local-billing')).toHaveAttribute('role', 'status');
     expect(screen.queryByRole('button', { name: 'Manage billing' })).not.toBeInTheDocument();
   });
 

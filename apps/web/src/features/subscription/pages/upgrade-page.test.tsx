@@ -44,6 +44,8 @@ describe('UpgradePage', () => {
     ).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Upgrade to Adventurer — $5/month' })).toBeInTheDocument();
     expect(screen.getByTestId('local-billing')).toHaveTextContent(subscriptionMessages.localBilling);
+    // A standing notice, not an alert announced on every visit.
+    expect(screen.getByTestId('local-billing')).toHaveAttribute('role', 'status');
   });
 
   it('says upgrades are unavailable when the server has no billing, and offers no working button', async () => {
@@ -134,6 +136,7 @@ describe('UpgradePage', () => {
     expect(await screen.findByTestId('upgrade-unknown')).toHaveTextContent(
       'We could not tell which plan, limit or feature this link is about.',
     );
+    expect(screen.getByTestId('upgrade-unknown')).toHaveAttribute('role', 'status');
     expect(screen.getByRole('link', { name: 'Compare all plans' })).toHaveAttribute(
       'href',
       '/subscription/compare',

@@ -140,6 +140,8 @@ function UnknownSubject() {
       color="blue"
       variant="light"
       icon={<IconInfoCircle aria-hidden="true" />}
+      // What the page says when it opens, not an error in answer to an action: no urgent announcement.
+      role="status"
       data-testid="upgrade-unknown"
     >
       <Stack gap="xs" align="flex-start">
