@@ -35,6 +35,7 @@ export function UndoMoveButton({ transaction }: { transaction: LedgerTransaction
     <Button
       variant="subtle"
       size="compact-xs"
+      className="haversack-touch-target"
       leftSection={<IconArrowBackUp size={14} aria-hidden="true" />}
       loading={undo.isPending}
       onClick={() => undo.mutate()}
