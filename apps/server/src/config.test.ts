@@ -122,8 +122,38 @@ describe('loadConfig', () => {
         'Invalid configuration: APP_URL must be a URL starting with http: or https: (e.g. https://haversack.example.com)',
       );
     }
+    // The web app loads its assets from the root: under a path it would not load at all.
+    for (const value of [
+      'https://example.com/haversack',
+      'https://example.com/haversack/',
+      'https://example.com/?a=1',
+      'https://example.com/#x',
+    ]) {
+      expect(() => loadConfig({ APP_URL: value }), value).toThrow(
+        'Invalid configuration: APP_URL must be the site address without a path (e.g. https://haversack.example.com): Haversack is served only at the root of an address',
+      );
+    }
+    expect(loadConfig({ APP_URL: 'https://example.com:8443//' }).appUrl).toBe('https://example.com:8443');
     expect(() => loadConfig({ DISCORD_API_BASE_URL: 'ftp://x' })).toThrow(
       'Invalid configuration: DISCORD_API_BASE_URL must be a URL starting with http: or https: (e.g. https://discord.com)',
+    );
+  });
+
+  it('names the words an enumerated setting takes, as the other settings do', () => {
+    expect(
+      loadConfig({ BILLING_PROVIDER: 'local', LOG_FORMAT: 'json', NODE_ENV: 'production' }),
+    ).toMatchObject({ billingProvider: 'local', logFormat: 'json', nodeEnv: 'production' });
+    expect(() => loadConfig({ BILLING_PROVIDER: 'paypal' })).toThrow(
+      'Invalid configuration: BILLING_PROVIDER must be stripe or local',
+    );
+    expect(() => loadConfig({ LOG_LEVEL: 'verbose' })).toThrow(
+      'Invalid configuration: LOG_LEVEL must be fatal, error, warn, info, debug, trace or silent',
+    );
+    expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow(
+      'Invalid configuration: LOG_FORMAT must be pretty or json',
+    );
+    expect(() => loadConfig({ NODE_ENV: 'prod' })).toThrow(
+      'Invalid configuration: NODE_ENV must be development, production or test',
     );
   });
 

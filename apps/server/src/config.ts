@@ -68,8 +68,23 @@ function urlWithScheme(schemes: string[], example: string) {
     .optional();
 }
 
+/**
+ * A URL with nothing after its host and port but trailing slashes (which loadConfig drops). zod runs this
+ * refinement on a value its URL check refused too: that one says what is wrong with it.
+ */
+function isOrigin(value: string): boolean {
+  if (!URL.canParse(value)) return true;
+  return /^\/*$/.test(new URL(value).pathname) && !/[?#]/.test(value);
+}
+
 /** `addr@host` or `Name <addr@host>`, as nodemailer reads a sender. */
 const mailbox = /^(?:[^<>]*<\s*[^\s<>@]+@[^\s<>@]+\s*>|[^\s<>@]+@[^\s<>@]+)$/;
+
+/** One of a few words, refused in the words of the other settings ("must be stripe or local"). */
+function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  const words = values.length === 1 ? values[0] : `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`;
+  return z.enum(values, { error: `must be ${words}` });
+}
 
 const optionalString = z
   .string()
@@ -78,7 +93,7 @@ const optionalString = z
   .optional();
 
 const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  NODE_ENV: oneOf(['development', 'production', 'test']).default('development'),
   // Port 0 would listen on a random port while every link said :0.
   PORT: wholeNumber(1, 65535).default(3000),
   HOST: z.string().trim().min(1).default('127.0.0.1'),
@@ -89,8 +104,15 @@ const envSchema = z.object({
   ),
   // ioredis reads only these two schemes as URLs; anything else becomes a host name that never resolves.
   REDIS_URL: urlWithScheme(['redis', 'rediss'], 'redis://localhost:6379'),
-  // Pasted into mailed and shared links: a typo or another scheme would send people nowhere.
-  APP_URL: urlWithScheme(['http', 'https'], 'https://haversack.example.com'),
+  // Pasted into mailed and shared links: a typo or another scheme would send people nowhere. Only an
+  // origin: the web app loads its assets from absolute paths, so it works at the root of an address alone.
+  APP_URL: urlWithScheme(['http', 'https'], 'https://haversack.example.com').refine(
+    (value) => value === undefined || isOrigin(value),
+    {
+      error:
+        'must be the site address without a path (e.g. https://haversack.example.com): Haversack is served only at the root of an address',
+    },
+  ),
   JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   // The schemes nodemailer's SMTP transport takes from a URL.
   SMTP_URL: urlWithScheme(['smtp', 'smtps'], 'smtps://user:pass@smtp.example.com'),
@@ -118,7 +140,7 @@ const envSchema = z.object({
       .optional(),
   ),
   // Empty reads as unset, like the other optional settings (`BILLING_PROVIDER=` in an env file).
-  BILLING_PROVIDER: optionalString.pipe(z.enum(['stripe', 'local']).optional()),
+  BILLING_PROVIDER: optionalString.pipe(oneOf(['stripe', 'local']).optional()),
   DISCORD_CLIENT_ID: optionalString,
   DISCORD_CLIENT_SECRET: optionalString,
   // Hex of the application's Ed25519 public key (Discord developer portal, General Information).
@@ -131,8 +153,8 @@ const envSchema = z.object({
   DISCORD_BOT_TOKEN: optionalString,
   // Tests point every Discord call (OAuth, the API) at a local stand-in; no network here.
   DISCORD_API_BASE_URL: urlWithScheme(['http', 'https'], 'https://discord.com'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  LOG_FORMAT: optionalString.pipe(z.enum(['pretty', 'json']).optional()),
+  LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: optionalString.pipe(oneOf(['pretty', 'json']).optional()),
   TRUST_PROXY: trustProxySchema.optional(),
   WEB_DIST_DIR: optionalString,
   CABLE_CONNECTIONS_PER_USER: wholeNumber(1, 100_000).default(12),

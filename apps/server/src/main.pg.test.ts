@@ -1,8 +1,13 @@
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { openPostgres } from './db/client.js';
+import { latestMigrationMillis } from './db/migration-journal.js';
 
 // Runs in the PostgreSQL pass (TEST_DATABASE_URL, see vitest.config.ts): what the server says when the
 // database it is pointed at refuses it.
@@ -49,4 +54,32 @@ describe('the server on a PostgreSQL that refuses it', () => {
       /^haversack: cannot open the database at .+: role "haversack_no_such_role" does not exist\n$/,
     );
   }, 60_000);
+
+  it('refuses a database a newer version upgraded, in one line', async () => {
+    const name = `haversack_newer_${randomBytes(5).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    try {
+      const database = await openPostgres(url.toString(), { max: 1 });
+      try {
+        await database.migrate();
+        await database.db.execute(
+          sql`INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES ('newer', ${latestMigrationMillis() + 1000})`,
+        );
+      } finally {
+        await database.close();
+      }
+      const { code, stderr } = await startWith(url.toString());
+      expect(code).toBe(1);
+      expect(stderr).toBe(
+        'haversack: the database was upgraded by a newer version of Haversack (it records migrations this version does not know); run that version or restore the backup taken before the upgrade\n',
+      );
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  }, 120_000);
 });

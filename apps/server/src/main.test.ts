@@ -4,7 +4,10 @@ import { connect, createServer, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openPglite } from './db/client.js';
+import { latestMigrationMillis } from './db/migration-journal.js';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haversack-main-'));
@@ -75,6 +78,14 @@ describe('the server process', () => {
       { RATE_LIMIT_SCALE: 'abc' },
       /^haversack: Invalid configuration: RATE_LIMIT_SCALE must be a positive number .+$/,
     ],
+    [
+      { APP_URL: 'https://example.com/haversack' },
+      /^haversack: Invalid configuration: APP_URL must be the site address without a path .+$/,
+    ],
+    [
+      { BILLING_PROVIDER: 'paypal' },
+      /^haversack: Invalid configuration: BILLING_PROVIDER must be stripe or local$/,
+    ],
   ])('refuses %o with one line, leaving DATA_DIR unlocked', async (env, line) => {
     const server = startServer(env);
     expect(await server.exited).toBe(1);
@@ -100,7 +111,8 @@ describe('the server process', () => {
       mkdirSync(path.join(ownDir, 'jwt-secret'));
       const server = startServer({ PORT: String(await freePort()), DATA_DIR: ownDir });
       expect(await server.exited).toBe(1);
-      expect(server.output().trim()).toMatch(/^haversack: cannot start: EISDIR: .+$/);
+      // After the log's lines (the migrations this first start applied), the one line that says why.
+      expect(server.output().trim().split('\n').at(-1)).toMatch(/^haversack: cannot start: EISDIR: .+$/);
       expect(existsSync(path.join(ownDir, 'haversack.pid'))).toBe(false);
     } finally {
       rmSync(ownDir, { recursive: true, force: true });
@@ -111,6 +123,10 @@ describe('the server process', () => {
     const port = await freePort();
     const first = startServer({ PORT: String(port) });
     await first.waitFor(/Haversack is ready/);
+    // A first start applies every migration, and says which, once.
+    expect(first.output()).toMatch(
+      /"msg":"applied \d+ database migrations: 0000_accounts, 0001_subscriptions, .+"/,
+    );
 
     // A second process on the same DATA_DIR must refuse to start rather than share PGlite's files.
     const second = startServer({ PORT: String(await freePort()) });
@@ -140,6 +156,7 @@ describe('the server process', () => {
     // The registration survived the shutdown: the database was closed cleanly.
     const restarted = startServer({ PORT: String(port) });
     await restarted.waitFor(/Haversack is ready/);
+    expect(restarted.output()).not.toMatch(/database migration/);
     const login = await fetch(`http://127.0.0.1:${port}/api/v1/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -149,6 +166,30 @@ describe('the server process', () => {
     restarted.child.kill('SIGTERM');
     expect(await restarted.exited).toBe(0);
   }, 90_000);
+
+  it('refuses a database a newer version upgraded, in one line, and releases DATA_DIR', async () => {
+    // The database the test above left in DATA_DIR, with a migration this build does not know.
+    const newer = latestMigrationMillis() + 1000;
+    const record = async (statement: SQL) => {
+      const database = await openPglite({ dataDir: path.join(dataDir, 'pglite') });
+      try {
+        await database.db.execute(statement);
+      } finally {
+        await database.close();
+      }
+    };
+    await record(sql`INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES ('newer', ${newer})`);
+    try {
+      const server = startServer({ PORT: String(await freePort()) });
+      expect(await server.exited).toBe(1);
+      expect(server.output().trim().split('\n').at(-1)).toBe(
+        'haversack: the database was upgraded by a newer version of Haversack (it records migrations this version does not know); run that version or restore the backup taken before the upgrade',
+      );
+      expect(existsSync(path.join(dataDir, 'haversack.pid'))).toBe(false);
+    } finally {
+      await record(sql`DELETE FROM drizzle.__drizzle_migrations WHERE created_at = ${newer}`);
+    }
+  }, 60_000);
 
   it('ends within SHUTDOWN_TIMEOUT on SIGTERM even when nobody reads its log output', async () => {
     const ownDir = mkdtempSync(path.join(os.tmpdir(), 'haversack-main-'));

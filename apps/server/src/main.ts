@@ -4,8 +4,10 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { type DatabaseHandle, openPostgres } from './db/client.js';
 import { DataDirLockedError, lockDataDir } from './db/data-dir-lock.js';
+import { NewerDatabaseError } from './db/migration-journal.js';
 import { compilePgliteForSmallMemory, openPreparedPglite, prepareDatabase } from './db/prepare.js';
 import { appUrlAdvice } from './lib/app-url-advice.js';
+import { reasonOf } from './lib/error-reason.js';
 import { prettyLines, resolveLogFormat } from './lib/log-format.js';
 import { LogDestination, loggerOptions } from './lib/logger.js';
 import { MailQueue } from './lib/mail-queue.js';
@@ -18,20 +20,6 @@ function fail(message: string): never {
   // One line, whatever the message held (a driver's error may span several).
   process.stderr.write(`haversack: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
   process.exit(1);
-}
-
-/**
- * What went wrong, in the words of whoever found it: drizzle wraps a driver's error in "Failed query: …"
- * with the real reason as its cause, and a refused connection to a name with several addresses is an
- * AggregateError without a message of its own.
- */
-function reasonOf(error: unknown): string {
-  let current = error;
-  while (current instanceof Error && current.cause instanceof Error) current = current.cause;
-  if (current instanceof AggregateError && !current.message) {
-    return current.errors.map((inner) => reasonOf(inner)).join('; ');
-  }
-  return current instanceof Error ? current.message || current.name : String(current);
 }
 
 async function main() {
@@ -78,20 +66,32 @@ async function main() {
     fail(message);
   };
 
+  let appliedMigrations: string[];
   try {
     if (config.databaseUrl) {
       database = await openPostgres(config.databaseUrl);
+      appliedMigrations = await prepareDatabase(database);
     } else {
       releaseLock = lockDataDir(dataDir, (message) => log.warn(message));
       compilePgliteForSmallMemory();
       // Migrated and seeded, by a child process when there is work to do (issue 13 §6).
-      database = await openPreparedPglite(path.join(dataDir, 'pglite'));
+      const prepared = await openPreparedPglite(path.join(dataDir, 'pglite'));
+      database = prepared.database;
+      appliedMigrations = prepared.appliedMigrations;
     }
-    if (database.kind === 'postgres') await prepareDatabase(database);
   } catch (error) {
     if (error instanceof DataDirLockedError) fail(error.message);
+    // Not a failure to open: the database is fine, for the build that upgraded it.
+    if (error instanceof NewerDatabaseError) return failStart(error.message, error);
     const where = config.databaseUrl ? ` at ${withoutPassword(config.databaseUrl)}` : ` in ${dataDir}`;
     return failStart(`cannot open the database${where}: ${reasonOf(error)}`, error);
+  }
+  // What an upgrade changed in the database, once, where the operator looks for it.
+  if (appliedMigrations.length > 0) {
+    log.info(
+      { migrations: appliedMigrations },
+      `applied ${appliedMigrations.length} database migration${appliedMigrations.length === 1 ? '' : 's'}: ${appliedMigrations.join(', ')}`,
+    );
   }
 
   const mail = new MailQueue(

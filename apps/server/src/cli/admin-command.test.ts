@@ -1,16 +1,25 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type DatabaseHandle, openPglite, openPostgres } from '../db/client.js';
 import { processStartTime } from '../db/data-dir-lock.js';
+import { latestMigrationMillis } from '../db/migration-journal.js';
 import { users } from '../db/schema/accounts.js';
 import { auditLogs } from '../db/schema/admin.js';
-import { adminUsage, runAdminCommand } from './admin-command.js';
+import { adminUsage, describePostgres, runAdminCommand } from './admin-command.js';
 
 /**
  * The command works on the database the server would use: PGlite in DATA_DIR by default, PostgreSQL
@@ -20,6 +29,8 @@ const postgres = inject('postgresTemplate');
 
 interface Target {
   env: NodeJS.ProcessEnv;
+  /** The line the command says first, on stderr. */
+  databaseLine: string;
   open(): Promise<DatabaseHandle>;
   cleanup(): Promise<void>;
 }
@@ -35,6 +46,7 @@ async function prepareTarget(): Promise<Target> {
     url.pathname = `/${name}`;
     return {
       env: { DATABASE_URL: url.toString(), LOG_LEVEL: 'silent' },
+      databaseLine: `Database: PostgreSQL ${url.username}@${url.hostname}:${url.port || '5432'}/${name}`,
       open: () => openPostgres(url.toString(), { max: 1 }),
       cleanup: async () => {
         const dropper = new pg.Client({ connectionString: postgres.url });
@@ -54,6 +66,7 @@ async function prepareTarget(): Promise<Target> {
   await first.close();
   return {
     env: { DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+    databaseLine: `Database: PGlite in ${dataDir}`,
     open: () => openPglite({ dataDir: pgliteDir }),
     cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
   };
@@ -94,9 +107,11 @@ describe('npm run admin', () => {
   }
 
   it('grants the flag by e-mail (any case), lists admins, and revokes it, auditing each change', async () => {
-    expect(await run(['list'], target.env)).toMatchObject({
+    expect(await run(['list'], target.env)).toEqual({
       code: 0,
-      out: expect.stringMatching(/No admins/),
+      out: 'No admins yet. Make one with: node apps/server/dist/cli/admin.js grant EMAIL',
+      // Which database it opened, once, on stderr: stdout stays the list a script reads.
+      err: target.databaseLine,
     });
 
     const granted = await run(['grant', 'alice@example.COM'], target.env);
@@ -131,11 +146,12 @@ describe('npm run admin', () => {
   it('says so when no account has the e-mail, and explains its usage', async () => {
     expect(await run(['grant', 'nobody@example.com'], target.env)).toMatchObject({
       code: 1,
-      err: 'haversack admin: No account has the e-mail nobody@example.com.',
+      err: `${target.databaseLine}\nhaversack admin: No account has the e-mail nobody@example.com.`,
     });
     const bad = await run(['promote', email], target.env);
     expect(bad.code).toBe(2);
-    expect(bad.err).toMatch(/usage: npm run admin -- <command>/);
+    // The command that works in every install: a production one has no tsx for `npm run admin`.
+    expect(bad.err).toMatch(/usage: node apps\/server\/dist\/cli\/admin\.js <command>/);
     expect((await run(['grant', 'not-an-address'], target.env)).code).toBe(2);
   });
 
@@ -156,7 +172,10 @@ describe('npm run admin', () => {
       { out: (line) => out.push(line), err: (line) => out.push(line) },
       async () => 'An0therSecret\n',
     );
-    expect([fromStdin, out]).toEqual([0, ['second@example.com (second) is created and is an admin.']]);
+    expect([fromStdin, out]).toEqual([
+      0,
+      [target.databaseLine, 'second@example.com (second) is created and is an admin.'],
+    ]);
 
     expect(await run(['create', 'third@example.com', 'third'], target.env)).toMatchObject({
       code: 2,
@@ -169,8 +188,32 @@ describe('npm run admin', () => {
       await run(['create', 'owner@example.com', 'other'], { ...target.env, ADMIN_PASSWORD: 'Sup3rSecret' }),
     ).toMatchObject({
       code: 1,
-      err: 'haversack admin: An account already has the e-mail owner@example.com.',
+      err: `${target.databaseLine}\nhaversack admin: An account already has the e-mail owner@example.com.`,
     });
+  });
+
+  it('refuses a database a newer build upgraded, changing nothing', async () => {
+    const db = await target.open();
+    const newer = latestMigrationMillis() + 1000;
+    try {
+      await db.db.execute(
+        sql`INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES ('newer', ${newer})`,
+      );
+    } finally {
+      await db.close();
+    }
+    try {
+      const refused = await run(['grant', email], target.env);
+      expect(refused.code).toBe(1);
+      expect(refused.err).toMatch(
+        /^haversack admin: (PGlite in|PostgreSQL) .+: the database was upgraded by a newer version of Haversack .+; run that version or restore the backup taken before the upgrade$/,
+      );
+      expect((await adminFlagOf(email)).admin).toBe(false);
+    } finally {
+      const cleanup = await target.open();
+      await cleanup.db.execute(sql`DELETE FROM drizzle.__drizzle_migrations WHERE created_at = ${newer}`);
+      await cleanup.close();
+    }
   });
 
   // The lock exists only for PGlite: PostgreSQL serves the server and the command side by side.
@@ -197,4 +240,92 @@ describe('npm run admin', () => {
         rmSync(path.join(dataDir, 'haversack.pid'), { force: true });
       }
     });
+});
+
+// A shell without the server's DATA_DIR or DATABASE_URL, or with a typo in one, must not get a new empty
+// database that the command reports success in while the server's own is untouched.
+describe('npm run admin where no server has started', () => {
+  const password = { ADMIN_PASSWORD: 'Sup3rSecret', LOG_LEVEL: 'silent' };
+
+  it('refuses a DATA_DIR without a database, and creates nothing there', async () => {
+    const parent = mkdtempSync(path.join(os.tmpdir(), 'haversack-cli-none-'));
+    try {
+      const typo = path.join(parent, 'haversak');
+      const refused = await run(['create', 'boss2@example.com', 'boss2'], { ...password, DATA_DIR: typo });
+      expect(refused).toEqual({
+        code: 1,
+        out: '',
+        err: `haversack admin: no Haversack database in ${typo} (DATA_DIR): start the server there once, or set DATA_DIR (PGlite) or DATABASE_URL (PostgreSQL) to the server’s.`,
+      });
+      expect(existsSync(typo)).toBe(false);
+
+      // A directory that exists, empty: no pglite directory, no lock file left behind.
+      const empty = path.join(parent, 'empty');
+      mkdirSync(empty);
+      expect((await run(['list'], { LOG_LEVEL: 'silent', DATA_DIR: empty })).code).toBe(1);
+      expect(readdirSync(empty)).toEqual([]);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
+  it('says when DATA_DIR is not set, for the ./data it looked in', async () => {
+    const cwd = process.cwd();
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'haversack-cli-cwd-'));
+    process.chdir(dir);
+    try {
+      const refused = await run(['list'], { LOG_LEVEL: 'silent' });
+      expect(refused.code).toBe(1);
+      expect(refused.err).toBe(
+        `haversack admin: no Haversack database in ${path.join(dir, 'data')} (DATA_DIR is not set: ./data): start the server there once, or set DATA_DIR (PGlite) or DATABASE_URL (PostgreSQL) to the server’s.`,
+      );
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      process.chdir(cwd);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  if (postgres)
+    it('refuses a PostgreSQL database without Haversack tables, and creates none', async () => {
+      const name = `haversack_cli_empty_${randomBytes(5).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: postgres.url });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${name}`);
+      const url = new URL(postgres.url);
+      url.pathname = `/${name}`;
+      url.password = 's3cret';
+      try {
+        const refused = await run(['create', 'boss2@example.com', 'boss2'], {
+          ...password,
+          DATABASE_URL: url.toString(),
+        });
+        expect(refused.code).toBe(1);
+        expect(refused.err).toBe(
+          `haversack admin: no Haversack database in PostgreSQL ${url.username}@${url.hostname}:${url.port || '5432'}/${name} (it has no Haversack tables): start the server on it once, or set DATA_DIR (PGlite) or DATABASE_URL (PostgreSQL) to the server’s.`,
+        );
+        const checker = new pg.Client({ connectionString: url.toString() });
+        await checker.connect();
+        const { rows } = await checker.query(
+          "SELECT count(*)::int AS tables FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema')",
+        );
+        await checker.end();
+        expect(rows).toEqual([{ tables: 0 }]);
+      } finally {
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await admin.end();
+      }
+    });
+});
+
+describe('the database the command names', () => {
+  it('is user@host:port/name, never the password', () => {
+    expect(describePostgres('postgres://haversack:s3cret@db.example:5432/haversack?password=s3cret')).toBe(
+      'PostgreSQL haversack@db.example:5432/haversack',
+    );
+    expect(describePostgres('postgresql://db.example/app')).toBe('PostgreSQL db.example:5432/app');
+    expect(describePostgres('postgres://me@localhost/app?host=/run/postgresql')).toBe(
+      'PostgreSQL me@/run/postgresql:5432/app',
+    );
+  });
 });

@@ -1,8 +1,11 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { emailSchema, passwordSchema, usernameSchema } from '@haversack/contracts';
 import { ConfigError, loadConfig } from '../config.js';
 import { type DatabaseHandle, openPglite, openPostgres } from '../db/client.js';
 import { DataDirLockedError, lockDataDir } from '../db/data-dir-lock.js';
+import { lastAppliedMigration, NewerDatabaseError } from '../db/migration-journal.js';
+import { reasonOf } from '../lib/error-reason.js';
 import {
   createAdminAccount,
   listAdmins,
@@ -11,12 +14,19 @@ import {
 } from '../modules/admin/admin-flag.js';
 
 /**
- * `npm run admin -- grant EMAIL | revoke EMAIL | list`: the one way to make (or unmake) an admin
- * (DESIGN §10). Works on the embedded PGlite database in DATA_DIR and on PostgreSQL (DATABASE_URL).
+ * `node apps/server/dist/cli/admin.js grant EMAIL | revoke EMAIL | list | create …` (`npm run admin --`
+ * in a development checkout): the one way to make (or unmake) an admin (DESIGN §10). Works on the
+ * embedded PGlite database in DATA_DIR and on PostgreSQL (DATABASE_URL), once a server has started there.
  */
 
+/**
+ * What runs this command in every install: the built file, which a production install (`npm ci
+ * --omit=dev`, without tsx) has too. `npm run admin --` works only where the dev dependencies are.
+ */
+const adminCommand = 'node apps/server/dist/cli/admin.js';
+
 export const adminUsage = [
-  'usage: npm run admin -- <command>',
+  `usage: ${adminCommand} <command>   (npm run admin -- <command> in a development checkout)`,
   '  grant EMAIL    give the account with this e-mail the admin flag',
   '  revoke EMAIL   take the admin flag away (its admin sessions end at once)',
   '  list           list the admins',
@@ -60,10 +70,27 @@ function parse(args: string[]): Parsed {
   return { error: command ? `unknown or incomplete command: ${args.join(' ')}` : 'no command given' };
 }
 
-/** Opens the database the server would open; with PGlite, only while the server is not running. */
+/** The database a URL names, for a person: `user@host:port/name`, never its password. */
+export function describePostgres(databaseUrl: string): string {
+  const url = new URL(databaseUrl);
+  // As node-postgres reads it: ?host= (a unix socket such as /run/postgresql) wins over the URL's host, and
+  // the database defaults to the user's name.
+  const host = url.searchParams.get('host') || decodeURIComponent(url.hostname) || 'localhost';
+  const user = decodeURIComponent(url.username);
+  const name = decodeURIComponent(url.pathname.replace(/^\//, '')) || user;
+  return `PostgreSQL ${user ? `${user}@` : ''}${host}:${url.port || '5432'}/${name}`;
+}
+
+const elsewhere = 'or set DATA_DIR (PGlite) or DATABASE_URL (PostgreSQL) to the server’s';
+
+/**
+ * Opens the database the server would open; with PGlite, only while the server is not running. Only a
+ * database a Haversack server has started on: a typo in DATA_DIR or DATABASE_URL, or a shell without them,
+ * must not make a new database that the command then reports success in while the server's is untouched.
+ */
 async function openDatabase(
   env: NodeJS.ProcessEnv,
-): Promise<{ database: DatabaseHandle; release: () => void } | { error: string }> {
+): Promise<{ database: DatabaseHandle; description: string; release: () => void } | { error: string }> {
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig(env);
@@ -72,13 +99,31 @@ async function openDatabase(
     throw error;
   }
   if (config.databaseUrl) {
+    const description = describePostgres(config.databaseUrl);
+    let database: DatabaseHandle;
     try {
-      return { database: await openPostgres(config.databaseUrl, { max: 1 }), release: () => {} };
+      database = await openPostgres(config.databaseUrl, { max: 1 });
     } catch (error) {
-      return { error: `cannot reach the database at DATABASE_URL: ${(error as Error).message}` };
+      return {
+        error: `cannot reach the database at DATABASE_URL (${description}): ${reasonOf(error)}`,
+      };
     }
+    const found = await haversackSchemaIn(database, description);
+    if (found !== true) {
+      await database.close();
+      return found;
+    }
+    return { database, description, release: () => {} };
   }
   const dataDir = path.resolve(config.dataDir);
+  const description = `PGlite in ${dataDir}`;
+  const pgliteDir = path.join(dataDir, 'pglite');
+  // Before the lock, which would make DATA_DIR; PGlite would make (and initialise) its directory.
+  if (!existsSync(path.join(pgliteDir, 'PG_VERSION'))) {
+    return {
+      error: `no Haversack database in ${dataDir} (DATA_DIR${env.DATA_DIR?.trim() ? '' : ' is not set: ./data'}): start the server there once, ${elsewhere}.`,
+    };
+  }
   let release: () => void;
   try {
     release = lockDataDir(dataDir);
@@ -90,12 +135,36 @@ async function openDatabase(
       error: `the Haversack server${pid ? ` (pid ${pid})` : ''} is using ${dataDir}: stop it, run this command, then start the server again.`,
     };
   }
+  let database: DatabaseHandle;
   try {
-    return { database: await openPglite({ dataDir: path.join(dataDir, 'pglite') }), release };
+    database = await openPglite({ dataDir: pgliteDir });
   } catch (error) {
     release();
-    return { error: `cannot open the database in ${dataDir}: ${(error as Error).message}` };
+    return { error: `cannot open the database in ${dataDir}: ${reasonOf(error)}` };
   }
+  const found = await haversackSchemaIn(database, description);
+  if (found !== true) {
+    await database.close();
+    release();
+    return found;
+  }
+  return { database, description, release };
+}
+
+/** Whether a server has migrated this database (and no newer one than this build); else why not. */
+async function haversackSchemaIn(
+  database: DatabaseHandle,
+  description: string,
+): Promise<true | { error: string }> {
+  try {
+    if ((await lastAppliedMigration(database.db)) !== null) return true;
+  } catch (error) {
+    if (error instanceof NewerDatabaseError) return { error: `${description}: ${error.message}` };
+    throw error;
+  }
+  return {
+    error: `no Haversack database in ${description} (it has no Haversack tables): start the server on it once, ${elsewhere}.`,
+  };
 }
 
 /** Runs the command; returns the process exit code. `readStdin` answers what was piped in. */
@@ -135,13 +204,15 @@ export async function runAdminCommand(
     output.err(`haversack admin: ${opened.error}`);
     return 1;
   }
-  const { database, release } = opened;
+  const { database, description, release } = opened;
+  // On stderr: the command's answer on stdout stays what a script reads (`list`).
+  output.err(`Database: ${description}`);
   try {
-    // A database the server never started on has no tables yet; migrating is what the server would do.
+    // A database migrated by an older build: migrating is what the server of this build would do at start.
     await database.migrate();
     if (parsed.command === 'list') {
       const admins = await listAdmins(database.db);
-      if (admins.length === 0) output.out('No admins yet. Make one with: npm run admin -- grant EMAIL');
+      if (admins.length === 0) output.out(`No admins yet. Make one with: ${adminCommand} grant EMAIL`);
       for (const admin of admins) output.out(`${admin.email}\t${admin.username}\t${admin.id}`);
       return 0;
     }
@@ -161,7 +232,7 @@ export async function runAdminCommand(
     else output.out(`${account.email} ${grant ? 'is now an admin' : 'is no longer an admin'}.`);
     return 0;
   } catch (error) {
-    if (error instanceof UnknownAccountError) {
+    if (error instanceof UnknownAccountError || error instanceof NewerDatabaseError) {
       output.err(`haversack admin: ${error.message}`);
       return 1;
     }

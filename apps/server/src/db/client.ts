@@ -1,10 +1,9 @@
 import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { lastAppliedMigration, migrationsAfter, migrationsFolder } from './migration-journal.js';
 import { type Schema, schema } from './schema.js';
 import { trackUserWrites } from './user-writes.js';
 
@@ -17,7 +16,11 @@ export type Executor = Database | Transaction;
 export interface DatabaseHandle {
   db: Database;
   kind: 'pglite' | 'postgres';
-  migrate(): Promise<void>;
+  /**
+   * Applies the migrations the database does not record yet; answers their tags (none: nothing to do).
+   * Refuses a database upgraded by a newer build (NewerDatabaseError, db/migration-journal.ts).
+   */
+  migrate(): Promise<string[]>;
   ping(): Promise<void>;
   close(): Promise<void>;
   /** PGlite only: the whole data directory as a tarball, to clone test databases from. */
@@ -32,8 +35,6 @@ export interface DatabaseHandle {
     onState: (listening: boolean) => void,
   ): Promise<() => Promise<void>>;
 }
-
-export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 const PGLITE_SHARED_BUFFERS = '16MB';
 
@@ -57,7 +58,10 @@ export async function openPglite(options: {
     db,
     kind: 'pglite',
     migrate: async () => {
+      // One connection, in this process alone (the DATA_DIR lock): nothing migrates between the two.
+      const lastApplied = await lastAppliedMigration(db);
       await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder });
+      return migrationsAfter(lastApplied);
     },
     ping: async () => {
       await client.query('select 1');

@@ -2,8 +2,9 @@ import { sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import { type Database, type DatabaseHandle, migrationsFolder } from './client.js';
+import type { Database, DatabaseHandle } from './client.js';
 import { usePostgresDriver } from './direct.js';
+import { lastAppliedMigration, migrationsAfter, migrationsFolder } from './migration-journal.js';
 import { usePipelinedTransactions } from './pipelined-transaction.js';
 import { pipelinedOnPostgres, sendCommittingWith } from './postgres-pipeline.js';
 import { schema } from './schema.js';
@@ -39,7 +40,11 @@ export async function openPostgresPool(url: string, options: { max?: number } = 
       const client = await pool.connect();
       try {
         await client.query('select pg_advisory_lock(7342001)');
-        await migrateNodePg(drizzleNodePg(client, { schema }), { migrationsFolder });
+        const locked = drizzleNodePg(client, { schema });
+        // Read under the lock: what this process applies, not what another one did just before.
+        const lastApplied = await lastAppliedMigration(locked);
+        await migrateNodePg(locked, { migrationsFolder });
+        return migrationsAfter(lastApplied);
       } finally {
         await client.query('select pg_advisory_unlock(7342001)').catch(() => {});
         client.release();

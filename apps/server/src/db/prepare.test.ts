@@ -5,10 +5,15 @@ import { count, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../test/helper.js';
 import { type DatabaseHandle, openPglite } from './client.js';
+import { latestMigrationMillis, migrationsAfter, NewerDatabaseError } from './migration-journal.js';
 import { needsPreparation, openPreparedPglite, prepareInChild } from './prepare.js';
 import { itemTemplates } from './schema/items.js';
 import { seedState } from './schema/seed-state.js';
 import { seedFingerprint } from './seed.js';
+
+/** What a newer build's migrator leaves behind: a migration later than this build's last. */
+const recordNewerMigration = sql`INSERT INTO drizzle.__drizzle_migrations (hash, created_at)
+    VALUES ('a-newer-build', ${latestMigrationMillis() + 1000})`;
 
 // issue 13 §6: a restart with nothing to migrate or seed does neither.
 describe('whether a start has work to do', () => {
@@ -39,6 +44,29 @@ describe('whether a start has work to do', () => {
     expect(await needsPreparation(database.db)).toBe(true);
   });
 
+  it('refuses a database upgraded by a newer build, and migrates none of it', async () => {
+    await database.db.execute(recordNewerMigration);
+    await expect(needsPreparation(database.db)).rejects.toThrow(
+      /^the database was upgraded by a newer version of Haversack .+; run that version or restore the backup/,
+    );
+    await expect(database.migrate()).rejects.toThrow(NewerDatabaseError);
+  });
+
+  it('answers the migrations it applied: all on an empty database, then none', async () => {
+    expect(await database.migrate()).toEqual([]);
+    const empty = await openPglite({});
+    try {
+      const applied = await empty.migrate();
+      expect(applied[0]).toBe('0000_accounts');
+      expect(applied).toEqual(migrationsAfter(null));
+      expect(await empty.migrate()).toEqual([]);
+    } finally {
+      await empty.close();
+    }
+    // Those the migrator applies on a database one migration behind: the journal's last alone.
+    expect(migrationsAfter(latestMigrationMillis() - 1)).toEqual([migrationsAfter(null).at(-1)]);
+  }, 60_000);
+
   it('has some on a database never migrated', async () => {
     const empty = await openPglite({});
     try {
@@ -60,9 +88,14 @@ describe('opening the server’s PGlite', () => {
   };
 
   it('prepares an empty directory in a child process, and a restart with nothing to do in none', async () => {
-    const first = await openPreparedPglite(pgliteDir, { prepare: countingChild });
+    const { database: first, appliedMigrations } = await openPreparedPglite(pgliteDir, {
+      prepare: countingChild,
+    });
     try {
       expect(children).toBe(1);
+      // An empty directory: every migration of the journal, oldest first.
+      expect(appliedMigrations).toEqual(migrationsAfter(null));
+      expect(appliedMigrations[0]).toBe('0000_accounts');
       const [{ templates } = { templates: 0 }] = await first.db
         .select({ templates: count() })
         .from(itemTemplates);
@@ -76,22 +109,31 @@ describe('opening the server’s PGlite', () => {
       await first.close();
     }
 
-    const second = await openPreparedPglite(pgliteDir, { prepare: countingChild });
+    const { database: second, appliedMigrations: appliedBySeeding } = await openPreparedPglite(pgliteDir, {
+      prepare: countingChild,
+    });
     try {
       expect(children).toBe(2);
+      expect(appliedBySeeding).toEqual([]);
       const [recorded] = await second.db.select().from(seedState);
       expect(recorded?.fingerprint).toBe(seedFingerprint());
     } finally {
       await second.close();
     }
 
-    const third = await openPreparedPglite(pgliteDir, { prepare: countingChild });
+    const { database: third } = await openPreparedPglite(pgliteDir, { prepare: countingChild });
     try {
       expect(children).toBe(2);
       expect(await needsPreparation(third.db)).toBe(false);
+      // A newer build's migration recorded: this build refuses the directory, and leaves it as it was.
+      await third.db.execute(recordNewerMigration);
     } finally {
       await third.close();
     }
+    await expect(openPreparedPglite(pgliteDir, { prepare: countingChild })).rejects.toThrow(
+      NewerDatabaseError,
+    );
+    expect(children).toBe(2);
   }, 300_000);
 
   it('fails with the child’s reason when the directory cannot be prepared', async () => {

@@ -1,11 +1,10 @@
 import { fork } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
-import { sql } from 'drizzle-orm';
-import { z } from 'zod';
-import { type Database, type DatabaseHandle, migrationsFolder, openPglite } from './client.js';
+import { type Database, type DatabaseHandle, openPglite } from './client.js';
+import { lastAppliedMigration, latestMigrationMillis, migrationsAfter } from './migration-journal.js';
 import { isSeedCurrent, seedDatabase } from './seed.js';
 
 /**
@@ -19,39 +18,23 @@ export function compilePgliteForSmallMemory(): void {
   v8.setFlagsFromString('--liftoff-only');
 }
 
-/** The `when` of the journal's last migration: drizzle's migrator records it as `created_at`. */
-export function latestMigrationMillis(): number {
-  const journal = JSON.parse(readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as {
-    entries: { when: number }[];
-  };
-  return Math.max(...journal.entries.map((entry) => entry.when));
-}
-
 /**
  * Whether a start has work to do before it serves: a migration not applied yet (the same test as
  * drizzle's migrator, which applies those newer than the last one recorded) or a seed whose inputs
- * changed. Two small queries, so that a restart need not run the migrator nor the seed.
+ * changed. Two small queries, so that a restart need not run the migrator nor the seed. Refuses a database
+ * upgraded by a newer build (NewerDatabaseError).
  */
 export async function needsPreparation(db: Database): Promise<boolean> {
-  const [table] = migrationsTable.parse(
-    await db.execute(sql`SELECT to_regclass('drizzle.__drizzle_migrations') IS NOT NULL AS present`),
-  ).rows;
-  if (!table?.present) return true;
-  const [last] = lastMigration.parse(
-    await db.execute(sql`SELECT max(created_at)::text AS "createdAt" FROM drizzle.__drizzle_migrations`),
-  ).rows;
-  if (last?.createdAt == null || Number(last.createdAt) < latestMigrationMillis()) return true;
+  const lastApplied = await lastAppliedMigration(db);
+  if (lastApplied === null || lastApplied < latestMigrationMillis()) return true;
   return !(await isSeedCurrent(db));
 }
 
-// node-postgres and PGlite both answer `{ rows }`.
-const migrationsTable = z.object({ rows: z.array(z.object({ present: z.boolean() })) });
-const lastMigration = z.object({ rows: z.array(z.object({ createdAt: z.string().nullable() })) });
-
-/** Applies the migrations and the seed. */
-export async function prepareDatabase(database: DatabaseHandle): Promise<void> {
-  await database.migrate();
+/** Applies the migrations and the seed; answers the tags of the migrations applied. */
+export async function prepareDatabase(database: DatabaseHandle): Promise<string[]> {
+  const applied = await database.migrate();
   await seedDatabase(database.db);
+  return applied;
 }
 
 const preparerPath = (() => {
@@ -81,6 +64,12 @@ export function prepareInChild(dataDir: string): Promise<void> {
   });
 }
 
+export interface PreparedDatabase {
+  database: DatabaseHandle;
+  /** The tags of the migrations this start applied, oldest first (none on a restart with nothing to do). */
+  appliedMigrations: string[];
+}
+
 /**
  * Opens the server's PGlite on `dataDir` with its migrations applied and its seed current.
  *
@@ -88,21 +77,26 @@ export function prepareInChild(dataDir: string): Promise<void> {
  * their peak (over 700 MB) for its whole life. So that work, when there is any (an empty directory, a new
  * migration, changed seed data), runs in a short-lived child process on the same directory, and this
  * process opens the database afterwards; a restart with nothing to do checks that in two queries and
- * keeps its database open (issue 13 §6). The caller holds the DATA_DIR lock for both processes.
+ * keeps its database open (issue 13 §6). The caller holds the DATA_DIR lock for both processes, so the
+ * migrations the child applied are those later than what this process read before it.
  */
 export async function openPreparedPglite(
   dataDir: string,
   options: { prepare?: (dataDir: string) => Promise<void> } = {},
-): Promise<DatabaseHandle> {
+): Promise<PreparedDatabase> {
   const { prepare = prepareInChild } = options;
+  let lastApplied: number | null = null;
   if (existsSync(path.join(dataDir, 'PG_VERSION'))) {
     const database = await openPglite({ dataDir });
     try {
-      if (!(await needsPreparation(database.db))) return database;
+      // Also refuses a database a newer build upgraded, before the child would try to migrate it.
+      if (!(await needsPreparation(database.db))) return { database, appliedMigrations: [] };
+      lastApplied = await lastAppliedMigration(database.db);
     } catch (error) {
       await database.close();
       throw error;
     }
+    // The child needs the directory to itself.
     await database.close();
   }
   await prepare(dataDir);
@@ -114,5 +108,5 @@ export async function openPreparedPglite(
     await database.close();
     throw error;
   }
-  return database;
+  return { database, appliedMigrations: migrationsAfter(lastApplied) };
 }

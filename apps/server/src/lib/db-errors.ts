@@ -20,3 +20,51 @@ export function isTransactionConflict(error: unknown): boolean {
   }
   return false;
 }
+
+/** Error codes of a connection that could not be made or was lost (Node's net, DNS). */
+const connectionErrorCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/**
+ * node-postgres says these in words, without a code: the server closed the connection ("Connection
+ * terminated unexpectedly"), the pool gave up waiting for one ("timeout exceeded when trying to connect"),
+ * or a client that already failed was asked again.
+ */
+const connectionErrorMessages =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed)/;
+
+/**
+ * The database could not be reached or went away mid-request: nothing the request did is to blame, and the
+ * same request may succeed once it is back, so it is answered 503 like the health check, not 500. SQLSTATE
+ * class 08 is a connection exception; 57P01–57P03 a server shutting down, restarting or not yet accepting
+ * connections; 53300 no connection slot left.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const pending: unknown[] = [error];
+  for (let seen = 0; pending.length > 0 && seen < 8; seen++) {
+    const candidate = pending.shift() as
+      | { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown }
+      | null
+      | undefined;
+    if (!candidate || typeof candidate !== 'object') continue;
+    const { code, message } = candidate;
+    if (typeof code === 'string') {
+      if (connectionErrorCodes.has(code) || code.startsWith('08')) return true;
+      if (['57P01', '57P02', '57P03', '53300'].includes(code)) return true;
+    }
+    if (typeof message === 'string' && connectionErrorMessages.test(message)) return true;
+    // drizzle wraps the driver's error in `cause`; a refused connection to a name with several addresses
+    // is an AggregateError holding one error per address.
+    if (candidate.cause) pending.push(candidate.cause);
+    if (Array.isArray(candidate.errors)) pending.push(...candidate.errors);
+  }
+  return false;
+}

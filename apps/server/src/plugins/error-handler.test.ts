@@ -1,6 +1,7 @@
 import { errorEnvelopeSchema } from '@haversack/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../lib/app-error.js';
 import { errorHandlerPlugin } from './error-handler.js';
 
 /** What PostgreSQL's driver throws, wrapped as drizzle wraps it (the SQLSTATE on the cause). */
@@ -21,6 +22,20 @@ beforeAll(async () => {
   app.get('/other', async () => {
     throw databaseError('23503');
   });
+  // As node-postgres fails while PostgreSQL is down or goes away, under drizzle's wrapper.
+  app.get('/refused', async () => {
+    const refused = Object.assign(new AggregateError([], ''), { code: 'ECONNREFUSED' });
+    throw new Error('Failed query: select 1', { cause: refused });
+  });
+  app.get('/terminated', async () => {
+    throw new Error('Failed query', { cause: new Error('Connection terminated unexpectedly') });
+  });
+  app.get('/pool-timeout', async () => {
+    throw new Error('timeout exceeded when trying to connect');
+  });
+  app.get('/admin-shutdown', async () => {
+    throw databaseError('57P01');
+  });
   await app.ready();
 });
 afterAll(async () => app.close());
@@ -35,6 +50,38 @@ describe('the error handler', () => {
         message: 'This conflicts with the current state. Refresh and try again.',
       });
     }
+  });
+
+  it('answers a database it cannot reach as a 503 to try again, on every route', async () => {
+    for (const url of ['/refused', '/terminated', '/pool-timeout', '/admin-shutdown']) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(503);
+      expect(errorEnvelopeSchema.parse(response.json()).error, url).toMatchObject({
+        code: 'SERVICE_UNAVAILABLE',
+        message: 'The database is not answering. Try again in a moment.',
+        status: 503,
+      });
+    }
+  });
+
+  it('logs a 503 (a request refused while closing) as a warning without a stack', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logged = Fastify({
+      logger: { level: 'info', stream: { write: (line: string) => lines.push(JSON.parse(line)) } },
+    });
+    await logged.register(errorHandlerPlugin);
+    logged.get('/closing', async () => {
+      throw new AppError('SERVICE_UNAVAILABLE');
+    });
+    try {
+      expect((await logged.inject({ method: 'GET', url: '/closing' })).statusCode).toBe(503);
+    } finally {
+      await logged.close();
+    }
+    const line = lines.find((entry) => entry.msg === 'unavailable');
+    expect(line).toMatchObject({ level: 40, code: 'SERVICE_UNAVAILABLE' });
+    expect(JSON.stringify(lines)).not.toContain('"stack"');
+    expect(lines.filter((entry) => Number(entry.level) >= 50)).toEqual([]);
   });
 
   it('answers any other database error as the generic 500, saying nothing of the database', async () => {

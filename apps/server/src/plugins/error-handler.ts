@@ -11,7 +11,8 @@ import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, Fast
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../lib/app-error.js';
-import { isTransactionConflict } from '../lib/db-errors.js';
+import { isDatabaseUnavailable, isTransactionConflict } from '../lib/db-errors.js';
+import { reasonOf } from '../lib/error-reason.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -166,6 +167,9 @@ function zodDetails(error: FastifyError): FieldError[] {
   });
 }
 
+/** What a person reads when the database cannot be reached; the health check says the same. */
+const databaseUnavailable = 'The database is not answering. Try again in a moment.';
+
 /**
  * STYLE: one error handler. 4xx messages pass through in the envelope; anything else becomes the generic
  * 500 message, with the error and the request id in the log and never a stack trace in the answer.
@@ -176,7 +180,11 @@ export const errorHandlerPlugin = fp(
       // Errors raised before routing (a 404, a framework error) may come without a route config.
       const shape = request.routeOptions?.config?.errorShape;
       if (error instanceof AppError) {
-        if (error.status >= 500) request.log.error({ err: error }, 'service error');
+        // A 503 is a state, not a fault of the code: the server closing (refused at once), billing not
+        // configured, Discord not answering. One line without a stack; a 500 keeps its stack.
+        if (error.status === 503)
+          request.log.warn({ code: error.code, reason: error.message }, 'unavailable');
+        else if (error.status >= 500) request.log.error({ err: error }, 'service error');
         for (const [name, value] of Object.entries(error.headers ?? {})) reply.header(name, value);
         return reply
           .status(error.status)
@@ -204,6 +212,15 @@ export const errorHandlerPlugin = fp(
         request.log.warn({ err: error }, 'transaction conflict');
         const { status, message } = errorCatalogue.CONFLICT;
         return reply.status(status).send(withErrorShape(errorEnvelope('CONFLICT', message, status), shape));
+      }
+      if (isDatabaseUnavailable(error)) {
+        // The database is down or the connection was lost: the health check says 503 too, and a proxy or
+        // a client may try again later; the reason is logged once per request, without a stack.
+        request.log.error({ reason: reasonOf(error) }, 'database unavailable');
+        const { status } = errorCatalogue.SERVICE_UNAVAILABLE;
+        return reply
+          .status(status)
+          .send(withErrorShape(errorEnvelope('SERVICE_UNAVAILABLE', databaseUnavailable, status), shape));
       }
       const { code, message, status } = envelopeOf(error);
       if (status >= 500) request.log.error({ err: error }, 'unhandled error');
