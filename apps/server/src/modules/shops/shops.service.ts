@@ -1244,7 +1244,8 @@ export class ShopsService {
         // The amount is in copper, the ledger's one unit for money; the coin is the item.
         currency: 'cp',
         sourceContainerId: payer.container.id,
-        sourceName: payer.container.name,
+        // Named as every other row names a container: whose it is too ("Backpack (Cyra Vale)").
+        sourceName: `${payer.container.name} (${payer.ownerName})`,
         destinationName: shop.name,
         details: { role: 'payment', ...shared },
         // Each coin row says what it is, so the Activity list does not read as several purchases.
@@ -1267,7 +1268,7 @@ export class ShopsService {
         currency: 'cp',
         sourceName: shop.name,
         destinationContainerId: payer.container.id,
-        destinationName: payer.container.name,
+        destinationName: `${payer.container.name} (${payer.ownerName})`,
         details: { role: 'change', ...shared },
         summary: `${actor.username} got ${n} × ${coin.name} in change from ${shop.name}`,
       });

@@ -1,7 +1,7 @@
 import type { ShopInstance, ShopTemplate, TradeResult } from '@haversack/contracts';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { transactions } from '../../db/schema/inventory.js';
+import { containers, transactions } from '../../db/schema/inventory.js';
 import { itemInstances } from '../../db/schema/items.js';
 import { shopTemplates } from '../../db/schema/shops.js';
 import {
@@ -403,6 +403,10 @@ describe('trading', () => {
       `${name} got 3 × Silver piece in change from ${w.shop.name}`,
       `${name} paid 2 × Gold piece to ${w.shop.name} for 2 × Rope`,
     ]);
+    // The coins' rows name whose container paid and got the change back, as every other row does.
+    const bag = `${(await ctx.database.db.select().from(containers).where(eq(containers.id, w.heroBag)))[0]?.name} (${w.hero.name})`;
+    expect(mine.find((r) => r.summary.includes(' paid '))?.sourceName).toBe(bag);
+    expect(mine.find((r) => r.summary.includes(' in change '))?.destinationName).toBe(bag);
     const shop = body<ShopInstance>(await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}`, w.player)).data;
     expect(shop.container.item_instances[0]?.quantity).toBe(3);
 
