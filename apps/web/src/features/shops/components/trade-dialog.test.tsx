@@ -7,7 +7,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
 import { failure, mockFetch, success } from '../../../test/fixtures';
 import { containerCoinsQuery } from '../../inventory/api/inventory-api';
-import { buildItem, renderWithProviders } from '../../inventory/test/inventory-fixtures';
+import { buildContainer, buildItem, renderWithProviders } from '../../inventory/test/inventory-fixtures';
 import { shopKeys } from '../api/shops-api';
 import { buildShopInstance, buildShopRequest, buildStockItem } from '../test/shop-fixtures';
 import { TradeDialog, type TradeOffer } from './trade-dialog';
@@ -464,6 +464,33 @@ describe('TradeDialog', () => {
       kind: 'info',
       message: 'Your purchase is waiting for the GM’s approval. 30 × Arrow.',
     });
+  }, 20_000);
+
+  it('shows the party fund’s coins once chosen, and offers no purchase they do not cover', async () => {
+    const shop = arrowShop(60, { party_fund_allowed: true });
+    const stashGold = { ...goldCoins, id: 'coins-stash', quantity: 2 };
+    mockFetch(({ url }) => {
+      const { pathname, searchParams } = new URL(url, 'http://test');
+      if (pathname === '/api/v1/shop_instances/shop-1') return success(shop);
+      if (pathname.includes('/calculate_buy_price/'))
+        return quote('buy', Number(searchParams.get('quantity')), 5);
+      if (pathname === '/api/v1/containers/container-1/items') return success([goldCoins]);
+      if (pathname === `/api/v1/parties/${shop.party_id}/containers`)
+        return success([buildContainer({ id: 'stash-1', name: 'Party Stash' })]);
+      if (pathname === '/api/v1/containers/stash-1/items') return success([stashGold]);
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<TradeDialog offer={offer} onClose={() => undefined} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Buy Arrow' });
+    expect(await within(dialog).findByTestId('trade-coins')).toHaveTextContent('3 gp');
+    await user.click(within(dialog).getByText('Party fund'));
+    await vi.waitFor(() => expect(within(dialog).getByTestId('trade-coins')).toHaveTextContent('2 gp'));
+    fireEvent.change(within(dialog).getByRole('textbox', { name: /Quantity/ }), { target: { value: '50' } });
+    expect(await within(dialog).findByTestId('trade-short')).toHaveTextContent(
+      'Not enough in the party fund: 5 sp more is needed.',
+    );
+    expect(within(dialog).getByRole('button', { name: 'Buy for 2 gp 5 sp' })).toBeDisabled();
   }, 20_000);
 
   it('offers no party fund where the shop does not allow it', async () => {

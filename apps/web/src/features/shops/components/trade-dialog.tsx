@@ -25,7 +25,7 @@ import { UpgradePrompt } from '../../../components/upgrade-prompt';
 import { isApiError } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
 import { isPlanRefusal } from '../../../lib/upgrade-link';
-import { containerCoinsQuery } from '../../inventory/api/inventory-api';
+import { containerCoinsQuery, ownerContainersQuery } from '../../inventory/api/inventory-api';
 import { priceQuoteQuery, shopInstanceQuery, tradeErrorMessage } from '../api/shops-api';
 import { formatPurse, purseWorth, type TradeRequest, useTrade } from '../api/use-trade';
 import { shelfKey } from './shop-trading';
@@ -146,6 +146,18 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
     ...containerCoinsQuery(shown?.containerId ?? ''),
     enabled: offer !== null && shown?.side === 'buy',
   });
+  // The party fund pays from the party's first stash (as the server picks it): its coins, to show before
+  // the buyer chooses it. A player whose plan cannot open the stash sees no count; the server decides.
+  const fundOffered = offer !== null && shown?.side === 'buy' && shop.data?.party_fund_allowed === true;
+  const partyContainers = useQuery({
+    ...ownerContainersQuery({ type: 'party', id: partyId ?? '' }),
+    enabled: fundOffered && partyId !== null,
+  });
+  const fundId = partyContainers.data?.[0]?.id;
+  const fundCoins = useQuery({
+    ...containerCoinsQuery(fundId ?? ''),
+    enabled: fundOffered && fundId !== undefined,
+  });
   if (!shown) return null;
   const buying = shown.side === 'buy';
   // The GM closed the shop while the dialog was open (a live event refreshed it): the shop would refuse.
@@ -161,7 +173,8 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
       : shown.unitCp === null
         ? null
         : shown.unitCp * (valid ? amount : 1);
-  const purse = buying && !fromParty && coins.data ? { ...emptyPurse(), ...coins.data } : null;
+  const payerCoins = fromParty ? fundCoins.data : coins.data;
+  const purse = buying && payerCoins ? { ...emptyPurse(), ...payerCoins } : null;
   const needsApproval = thresholdCp !== null && totalCp !== null && totalCp > thresholdCp;
   const plan = purse && totalCp !== null ? planPayment(purse, totalCp) : null;
   const price = (cp: number | null) => (cp === null ? 'Checking…' : formatCopper(cp));
@@ -298,19 +311,20 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
               {purse ? (
                 <>
                   <Group justify="space-between">
-                    <Text size="sm">Your coins</Text>
+                    <Text size="sm">{fromParty ? 'Party fund' : 'Your coins'}</Text>
                     <Text size="sm" ta="right" data-testid="trade-coins">
                       {purseWorth(purse)}
                     </Text>
                   </Group>
                   {plan?.ok ? (
                     <Text size="xs" c="dimmed" data-testid="trade-change">
-                      You hand over {formatPurse(plan.pay)}
+                      {fromParty ? 'The party hands over' : 'You hand over'} {formatPurse(plan.pay)}
                       {plan.changeCp > 0 ? ` and get ${formatPurse(plan.change)} back.` : '.'}
                     </Text>
                   ) : plan ? (
                     <Text size="sm" c="red.8" data-testid="trade-short">
-                      Not enough coins: {formatCopper(plan.missingCp)} more is needed.
+                      {fromParty ? 'Not enough in the party fund' : 'Not enough coins'}:{' '}
+                      {formatCopper(plan.missingCp)} more is needed.
                     </Text>
                   ) : null}
                 </>
