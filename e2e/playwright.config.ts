@@ -58,7 +58,7 @@ export default defineConfig({
   ],
   webServer: {
     // The fresh database gets one admin first (`npm run admin -- create`), then the server starts on it.
-    command: `node apps/server/dist/cli/admin.js create ${e2eAdmin.email} ${e2eAdmin.username} && exec ${startCommand}`,
+    command: `node apps/server/dist/cli/admin.js create ${e2eAdmin.email} ${e2eAdmin.username} --new-site && exec ${startCommand}`,
     cwd: path.resolve(import.meta.dirname, '..'),
     url: `${baseURL}/api/v1/health`,
     reuseExistingServer: false,

@@ -255,7 +255,7 @@ describe('npm run admin where no server has started', () => {
       expect(refused).toEqual({
         code: 1,
         out: '',
-        err: `haversack admin: no Haversack database in ${typo} (DATA_DIR): start the server there once, or set DATA_DIR (PGlite) or DATABASE_URL (PostgreSQL) to the server’s.`,
+        err: `haversack admin: no Haversack database in ${typo} (DATA_DIR): start the server there once, or set DATA_DIR (PGlite) or DATABASE_URL (PostgreSQL) to the server’s (or, for a new site, create its first admin with --new-site).`,
       });
       expect(existsSync(typo)).toBe(false);
 
@@ -269,6 +269,26 @@ describe('npm run admin where no server has started', () => {
     }
   });
 
+  it('makes a new site’s database for its first admin with create --new-site, and only then', async () => {
+    const parent = mkdtempSync(path.join(os.tmpdir(), 'haversack-cli-new-'));
+    try {
+      const fresh = path.join(parent, 'site');
+      const made = await run(['create', 'owner@example.com', 'owner', '--new-site'], {
+        ...password,
+        DATA_DIR: fresh,
+      });
+      expect(made.code, made.err).toBe(0);
+      expect(made.err).toBe(`Database: PGlite in ${fresh}`);
+      const listed = await run(['list'], { LOG_LEVEL: 'silent', DATA_DIR: fresh });
+      expect(listed.out).toContain('owner@example.com');
+      expect((await run(['create', 'a@example.com', 'a', '--new-site', '--new-site'], password)).code).toBe(
+        2,
+      );
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
   it('says when DATA_DIR is not set, for the ./data it looked in', async () => {
     const cwd = process.cwd();
     const dir = mkdtempSync(path.join(os.tmpdir(), 'haversack-cli-cwd-'));
@@ -277,7 +297,7 @@ describe('npm run admin where no server has started', () => {
       const refused = await run(['list'], { LOG_LEVEL: 'silent' });
       expect(refused.code).toBe(1);
       expect(refused.err).toBe(
-        `haversack admin: no Haversack database in ${path.join(dir, 'data')} (DATA_DIR is not set: ./data): start the server there once, or set DATA_DIR (PGlite) or DATABASE_URL (PostgreSQL) to the server’s.`,
+        `haversack admin: no Haversack database in ${path.join(dir, 'data')} (DATA_DIR is not set: ./data): start the server there once, or set DATA_DIR (PGlite) or DATABASE_URL (PostgreSQL) to the server’s (or, for a new site, create its first admin with --new-site).`,
       );
       expect(readdirSync(dir)).toEqual([]);
     } finally {
@@ -302,7 +322,7 @@ describe('npm run admin where no server has started', () => {
         });
         expect(refused.code).toBe(1);
         expect(refused.err).toBe(
-          `haversack admin: no Haversack database in PostgreSQL ${url.username}@${url.hostname}:${url.port || '5432'}/${name} (it has no Haversack tables): start the server on it once, or set DATA_DIR (PGlite) or DATABASE_URL (PostgreSQL) to the server’s.`,
+          `haversack admin: no Haversack database in PostgreSQL ${url.username}@${url.hostname}:${url.port || '5432'}/${name} (it has no Haversack tables): start the server on it once, or set DATA_DIR (PGlite) or DATABASE_URL (PostgreSQL) to the server’s (or, for a new site, create its first admin with --new-site).`,
         );
         const checker = new pg.Client({ connectionString: url.toString() });
         await checker.connect();

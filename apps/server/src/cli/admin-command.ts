@@ -30,8 +30,9 @@ export const adminUsage = [
   '  grant EMAIL    give the account with this e-mail the admin flag',
   '  revoke EMAIL   take the admin flag away (its admin sessions end at once)',
   '  list           list the admins',
-  '  create EMAIL USERNAME [--password-stdin]',
-  '                 create a verified admin account; the password comes from ADMIN_PASSWORD or stdin',
+  '  create EMAIL USERNAME [--password-stdin] [--new-site]',
+  '                 create a verified admin account; the password comes from ADMIN_PASSWORD or stdin;',
+  '                 --new-site also makes the database when there is none yet (a fresh site)',
 ].join('\n');
 
 export interface CommandOutput {
@@ -42,16 +43,22 @@ export interface CommandOutput {
 type Parsed =
   | { command: 'grant' | 'revoke'; email: string }
   | { command: 'list' }
-  | { command: 'create'; email: string; username: string; passwordFromStdin: boolean }
+  | { command: 'create'; email: string; username: string; passwordFromStdin: boolean; newSite: boolean }
   | { error: string };
 
 function parse(args: string[]): Parsed {
   const [command, email, ...rest] = args;
   if (command === 'list' && email === undefined) return { command };
   if (command === 'create') {
-    const [username, flag, ...extra] = rest;
-    if (!email || !username || extra.length > 0 || (flag !== undefined && flag !== '--password-stdin'))
-      return { error: 'usage: create EMAIL USERNAME [--password-stdin]' };
+    const [username, ...flags] = rest;
+    const known = ['--password-stdin', '--new-site'];
+    if (
+      !email ||
+      !username ||
+      flags.some((flag) => !known.includes(flag)) ||
+      new Set(flags).size !== flags.length
+    )
+      return { error: 'usage: create EMAIL USERNAME [--password-stdin] [--new-site]' };
     const checkedEmail = emailSchema.safeParse(email);
     if (!checkedEmail.success) return { error: `"${email}" is not an e-mail address.` };
     const checkedName = usernameSchema.safeParse(username);
@@ -60,7 +67,8 @@ function parse(args: string[]): Parsed {
       command,
       email: checkedEmail.data,
       username: checkedName.data,
-      passwordFromStdin: flag !== undefined,
+      passwordFromStdin: flags.includes('--password-stdin'),
+      newSite: flags.includes('--new-site'),
     };
   }
   if ((command === 'grant' || command === 'revoke') && email && rest.length === 0) {
@@ -90,6 +98,8 @@ const elsewhere = 'or set DATA_DIR (PGlite) or DATABASE_URL (PostgreSQL) to the 
  */
 async function openDatabase(
   env: NodeJS.ProcessEnv,
+  /** `create --new-site`: a fresh site's first admin, on a database made (and migrated) here. */
+  newSite: boolean,
 ): Promise<{ database: DatabaseHandle; description: string; release: () => void } | { error: string }> {
   let config: ReturnType<typeof loadConfig>;
   try {
@@ -108,7 +118,7 @@ async function openDatabase(
         error: `cannot reach the database at DATABASE_URL (${description}): ${reasonOf(error)}`,
       };
     }
-    const found = await haversackSchemaIn(database, description);
+    const found = await haversackSchemaIn(database, description, newSite);
     if (found !== true) {
       await database.close();
       return found;
@@ -119,9 +129,9 @@ async function openDatabase(
   const description = `PGlite in ${dataDir}`;
   const pgliteDir = path.join(dataDir, 'pglite');
   // Before the lock, which would make DATA_DIR; PGlite would make (and initialise) its directory.
-  if (!existsSync(path.join(pgliteDir, 'PG_VERSION'))) {
+  if (!newSite && !existsSync(path.join(pgliteDir, 'PG_VERSION'))) {
     return {
-      error: `no Haversack database in ${dataDir} (DATA_DIR${env.DATA_DIR?.trim() ? '' : ' is not set: ./data'}): start the server there once, ${elsewhere}.`,
+      error: `no Haversack database in ${dataDir} (DATA_DIR${env.DATA_DIR?.trim() ? '' : ' is not set: ./data'}): start the server there once, ${elsewhere} (or, for a new site, create its first admin with --new-site).`,
     };
   }
   let release: () => void;
@@ -142,7 +152,7 @@ async function openDatabase(
     release();
     return { error: `cannot open the database in ${dataDir}: ${reasonOf(error)}` };
   }
-  const found = await haversackSchemaIn(database, description);
+  const found = await haversackSchemaIn(database, description, newSite);
   if (found !== true) {
     await database.close();
     release();
@@ -155,15 +165,16 @@ async function openDatabase(
 async function haversackSchemaIn(
   database: DatabaseHandle,
   description: string,
+  newSite: boolean,
 ): Promise<true | { error: string }> {
   try {
-    if ((await lastAppliedMigration(database.db)) !== null) return true;
+    if ((await lastAppliedMigration(database.db)) !== null || newSite) return true;
   } catch (error) {
     if (error instanceof NewerDatabaseError) return { error: `${description}: ${error.message}` };
     throw error;
   }
   return {
-    error: `no Haversack database in ${description} (it has no Haversack tables): start the server on it once, ${elsewhere}.`,
+    error: `no Haversack database in ${description} (it has no Haversack tables): start the server on it once, ${elsewhere} (or, for a new site, create its first admin with --new-site).`,
   };
 }
 
@@ -199,7 +210,7 @@ export async function runAdminCommand(
       return 2;
     }
   }
-  const opened = await openDatabase(env);
+  const opened = await openDatabase(env, parsed.command === 'create' && parsed.newSite);
   if ('error' in opened) {
     output.err(`haversack admin: ${opened.error}`);
     return 1;
