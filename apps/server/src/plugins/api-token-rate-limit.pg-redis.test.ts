@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, connect as netConnect, type Server, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { ApiTokenCreated } from '@haversack/contracts';
@@ -14,43 +13,14 @@ import { MailQueue } from '../lib/mail-queue.js';
 import { createMailer } from '../lib/mailer.js';
 import { createUser, upgrade } from '../test/factories.js';
 import { callApi, json, openTestDatabase, type TestContext } from '../test/helper.js';
+import { RedisRelay } from '../test/redis-relay.js';
 import { defaultAuthRateLimits } from './rate-limit.js';
 
 // Runs in the PostgreSQL pass (TEST_DATABASE_URL), where Redis is up too (see vitest.config.ts): two apps
 // on one database and one Redis stand for two server processes behind a load balancer.
 const redis = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
 
-/** A TCP relay to Redis that the test cuts, as a Redis restart or a network fault would. */
-class Relay {
-  #server: Server | undefined;
-  readonly #sockets = new Set<Socket>();
-  port = 0;
-
-  async open(): Promise<void> {
-    const server = createServer((client) => {
-      const upstream = netConnect(Number(redis.port || 6379), redis.hostname);
-      for (const socket of [client, upstream]) {
-        this.#sockets.add(socket);
-        socket.on('close', () => this.#sockets.delete(socket));
-        socket.on('error', () => {
-          client.destroy();
-          upstream.destroy();
-        });
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    this.#server = server;
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    this.port = (server.address() as { port: number }).port;
-  }
-
-  async cut(): Promise<void> {
-    for (const socket of this.#sockets) socket.destroy();
-    await new Promise<void>((resolve) => (this.#server ? this.#server.close(() => resolve()) : resolve()));
-  }
-}
-
-const relay = new Relay();
+const relay = new RedisRelay(redis);
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haversack-budget-'));
 const log = pino({ level: 'silent' });
 const mail = new MailQueue(createMailer({ from: 'test@haversack.test', dataDir, log }), log);

@@ -1,44 +1,15 @@
-import { createServer, connect as netConnect, type Server, type Socket } from 'node:net';
 import { healthSchema, successEnvelope } from '@haversack/contracts';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildTestApp, callApi, type TestContext } from '../test/helper.js';
+import { RedisRelay } from '../test/redis-relay.js';
 import { RedisBroadcaster } from './broadcaster.js';
 
 // Runs in the PostgreSQL pass (TEST_DATABASE_URL), where Redis is up too (see vitest.config.ts). The app
 // reaches Redis through a TCP relay that the test cuts, as a Redis restart or a network fault would.
 const redis = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
 
-class Relay {
-  #server: Server | undefined;
-  readonly #sockets = new Set<Socket>();
-  port = 0;
-
-  async open(): Promise<void> {
-    this.#server = createServer((client) => {
-      const upstream = netConnect(Number(redis.port || 6379), redis.hostname);
-      for (const socket of [client, upstream]) {
-        this.#sockets.add(socket);
-        socket.on('close', () => this.#sockets.delete(socket));
-        socket.on('error', () => {
-          client.destroy();
-          upstream.destroy();
-        });
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    const server = this.#server;
-    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
-    this.port = (server.address() as { port: number }).port;
-  }
-
-  async cut(): Promise<void> {
-    for (const socket of this.#sockets) socket.destroy();
-    await new Promise<void>((resolve) => (this.#server ? this.#server.close(() => resolve()) : resolve()));
-  }
-}
-
-const relay = new Relay();
+const relay = new RedisRelay(redis);
 let ctx: TestContext | undefined;
 afterAll(async () => {
   await ctx?.close();

@@ -1,15 +1,9 @@
+import { emptyPurse, type Purse } from '@haversack/contracts';
 import { describe, expect, it } from 'vitest';
 import { purseWorth } from './use-trade';
 
 describe('purseWorth', () => {
-  const purse = (coins: Partial<Record<'cp' | 'sp' | 'ep' | 'gp' | 'pp', number>>) => ({
-    cp: 0,
-    sp: 0,
-    ep: 0,
-    gp: 0,
-    pp: 0,
-    ...coins,
-  });
+  const purse = (coins: Partial<Purse>): Purse => ({ ...emptyPurse(), ...coins });
 
   it('reads coins as they are when they already read as their worth', () => {
     expect(purseWorth(purse({ gp: 8, sp: 2 }))).toBe('8 gp 2 sp');
