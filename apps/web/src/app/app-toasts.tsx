@@ -1,7 +1,7 @@
 import { useMediaQuery } from '@mantine/hooks';
+import { useState } from 'react';
 import { usePhone } from '../lib/use-phone';
 import { DeferredNotifications } from './deferred-notifications';
-import { ToastAnnouncer } from './toast-announcer';
 
 /**
  * Where the app's toasts open. From 1024 px up (spec/02 §9's desktop) at the bottom right: at the top they
@@ -16,16 +16,22 @@ export function AppToasts() {
   // whole app a second time, synchronously, right after its first screen (issue 13 §1).
   const phone = usePhone();
   const desktop = useMediaQuery('(min-width: 64em)', undefined, { getInitialValueInEffect: false });
+  // A live region is listened to only once it is in the page, for what changes in it afterwards: a toast
+  // area drawn with the first toast already inside (DeferredNotifications) might never be read. So the
+  // toasts are drawn into this region, which is in the page from the start; each toast is itself a status
+  // (politely read) or an alert (failures and warnings, read at once), lib/toast.ts.
+  const [region, setRegion] = useState<HTMLDivElement | null>(null);
   return (
-    <>
-      {/* In the page from the start, unlike the toasts: what screen readers hear of them. */}
-      <ToastAnnouncer />
-      <DeferredNotifications
-        className="haversack-toasts"
-        position={desktop ? 'bottom-right' : 'top-right'}
-        limit={phone ? 2 : 5}
-        zIndex={250}
-      />
-    </>
+    <div ref={setRegion} aria-live="polite" data-testid="live-toasts">
+      {region ? (
+        <DeferredNotifications
+          className="haversack-toasts"
+          position={desktop ? 'bottom-right' : 'top-right'}
+          limit={phone ? 2 : 5}
+          zIndex={250}
+          portalProps={{ target: region }}
+        />
+      ) : null}
+    </div>
   );
 }

@@ -17,6 +17,15 @@ const defaultDurations: Record<ToastKind, number> = {
   info: TOAST_DEFAULT_MS,
   warning: TOAST_DEFAULT_MS,
 };
+// Mantine makes every notification an assertive alert, which cuts off whatever a screen reader is saying:
+// only failures and warnings (a session about to end) are worth that; a success or a tip waits its turn.
+// The toasts are drawn into a live region that is in the page from the start (app/app-toasts.tsx).
+const roles: Record<ToastKind, 'alert' | 'status'> = {
+  success: 'status',
+  error: 'alert',
+  info: 'status',
+  warning: 'alert',
+};
 
 /** spec/01 §8 general toasts: the messages any screen may show. */
 export const generalMessages = {
@@ -48,10 +57,7 @@ export function showToast(
       ? createElement(ToastMessageWithAction, { message, action, onFollow: () => notifications.hide(id) })
       : message,
     color: colors[kind],
-    // Mantine makes every notification an alert. A live region drawn with its text already in it may never
-    // be read, so the toasts are announced through app/toast-announcer.tsx's regions, which are in the page
-    // from the start; the toast itself is a plain group, or it would be read twice.
-    role: 'group',
+    role: roles[kind],
     autoClose: duration,
     withBorder: true,
     closeButtonProps: { 'aria-label': 'Dismiss notification' },
