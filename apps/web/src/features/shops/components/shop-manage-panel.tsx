@@ -145,8 +145,8 @@ export function ShopManagePanel({ shop }: { shop: ShopInstance }) {
               />
               <NumberInput
                 label="Buy modifier"
-            // Typed past the range, the value stays and the form says why (spec/02 §4), not silently 10.
-            clampBehavior="none"
+                // Typed past the range, the value stays and the form says why (spec/02 §4), not silently 10.
+                clampBehavior="none"
                 description="What players pay, × item value"
                 min={0}
                 max={10}
@@ -158,7 +158,7 @@ export function ShopManagePanel({ shop }: { shop: ShopInstance }) {
               />
               <NumberInput
                 label="Sell modifier"
-            clampBehavior="none"
+                clampBehavior="none"
                 description="What the shop pays, × item value"
                 min={0}
                 max={10}
