@@ -77,11 +77,38 @@ const shapes: Record<ErrorShape | 'envelope', { schema: z.ZodType; name: string;
 function envelopeJsonSchema(schema: z.ZodType): Record<string, unknown> {
   const json = z.toJSONSchema(schema, { io: 'output' }) as unknown as {
     $schema?: string;
-    properties: { error: { properties: { code: Record<string, unknown> } } };
+    properties: { error: { properties: Record<string, unknown> } };
   };
   delete json.$schema;
   json.properties.error.properties.code = { type: 'string', enum: errorCodes };
+  json.properties.error.properties.status = { type: 'integer', minimum: 400, maximum: 599 };
   return json;
+}
+
+/** What a failure of this status looks like, with its first code: the browsable page's example. */
+function exampleOf(shape: ErrorShape | 'envelope', status: number) {
+  const code = errorCodes.find((candidate) => errorCatalogue[candidate].status === status) ?? 'BAD_REQUEST';
+  const { type, message } = errorCatalogue[code];
+  const envelope = { status: 'error', error: { type, code, message, status } };
+  if (shape === 'transfer') return { ...envelope, success: false, errors: [message] };
+  if (shape === 'password_recovery') return { ...envelope, data: { error: message } };
+  return envelope;
+}
+
+/**
+ * zod's integers carry JavaScript's safe-integer bounds, which the browsable page then offers as every
+ * example ("quantity": -9007199254740991): they say nothing a reader needs, so they are left out.
+ */
+function withoutSafeIntegerBounds(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) withoutSafeIntegerBounds(item);
+    return;
+  }
+  if (node === null || typeof node !== 'object') return;
+  const record = node as Record<string, unknown>;
+  if (record.minimum === Number.MIN_SAFE_INTEGER) delete record.minimum;
+  if (record.maximum === Number.MAX_SAFE_INTEGER) delete record.maximum;
+  for (const value of Object.values(record)) withoutSafeIntegerBounds(value);
 }
 
 function openApiPath(url: string): string {
@@ -111,7 +138,12 @@ export function describeFailures<T extends object>(generated: T, routes: RouteFa
     const key = `${name}${status}`;
     responses[key] ??= {
       description: `${statusDescription(status)}${note}`,
-      content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } },
+      content: {
+        'application/json': {
+          schema: { $ref: `#/components/schemas/${name}` },
+          example: exampleOf(shape, status),
+        },
+      },
     };
     return { $ref: `#/components/responses/${key}` };
   };
@@ -135,6 +167,7 @@ export function describeFailures<T extends object>(generated: T, routes: RouteFa
       operation.responses = answers;
     }
   }
+  withoutSafeIntegerBounds(document.paths);
   document.components = {
     ...document.components,
     schemas: { ...document.components?.schemas, ...schemas },

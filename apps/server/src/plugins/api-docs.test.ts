@@ -53,6 +53,11 @@ describe('the API documentation, made on its first request', () => {
     expect(responses.Error403?.description).toMatch(/FORBIDDEN.*LIMIT_EXCEEDED.*FEATURE_NOT_AVAILABLE/);
     expect(responses.Error409?.description).toMatch(/CONFLICT.*ITEM_OUT_OF_STOCK.*SHOP_CLOSED/);
     expect(responses.Error415?.description).toMatch(/Content-Type application\/json/);
+    // The browsable page's examples: a 404 reads as one, and no integer offers -9007199254740991.
+    expect(responses.Error404?.content).toMatchObject({
+      'application/json': { example: { error: { code: 'RESOURCE_NOT_FOUND', status: 404 } } },
+    });
+    expect(JSON.stringify(doc)).not.toContain('9007199254740991');
     // The CSV export has no pages, and says it answers CSV.
     const csv = doc.paths['/api/v1/transactions/party/{partyId}/export.csv']?.get as
       | { parameters?: { name: string }[]; responses?: Record<string, { content?: Record<string, unknown> }> }

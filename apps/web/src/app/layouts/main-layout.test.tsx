@@ -149,13 +149,23 @@ describe('MainLayout', () => {
     const links = within(navigation).getAllByRole('link');
     const last = links.at(-1);
     if (!last) throw new Error('the navigation has no link');
-    // Tab past the last link comes back to the first, never to the page hidden under the navigation.
+    // Tab past the last link reaches the menu's own Close button, then the first link again, never the page
+    // hidden under the navigation.
     last.focus();
+    await user.tab();
+    const closeMenu = within(navigation).getByRole('button', { name: 'Close menu' });
+    expect(closeMenu).toHaveFocus();
     await user.tab();
     expect(links[0]).toHaveFocus();
     await user.tab({ shift: true });
-    expect(last).toHaveFocus();
+    expect(closeMenu).toHaveFocus();
     expect(document.getElementById('main-content')).toHaveAttribute('inert');
+    // The Close button is the keyboard's way out besides Escape (the header's X is outside the trap).
+    await user.keyboard('{Enter}');
+    expect(useUiStore.getState().mobileMenuOpen).toBe(false);
+    expect(burger).toHaveFocus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(navigation).toContainElement(document.activeElement as HTMLElement));
 
     // Escape closes it wherever the keyboard is, and focus goes back to the burger.
     (document.activeElement as HTMLElement).blur();

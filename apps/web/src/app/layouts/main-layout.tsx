@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, AppShell, Burger, Group, Loader } from '@mantine/core';
+import { ActionIcon, Anchor, AppShell, Burger, Button, Group, Loader } from '@mantine/core';
 import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Outlet, useLocation, useNavigation } from 'react-router';
@@ -119,7 +119,20 @@ export function MainLayout() {
       </AppShell.Header>
 
       <AppShell.Navbar ref={menu.menuRef} p="xs" id="main-navigation" aria-label="Main" inert={navbarHidden}>
-        {navbarDrawn ? <NavbarContent items={items} pathname={pathname} /> : null}
+        {navbarDrawn ? (
+          <NavbarContent
+            items={items}
+            pathname={pathname}
+            onClose={
+              isMobile
+                ? () => {
+                    setMobileMenuOpen(false);
+                    menu.burgerRef.current?.focus();
+                  }
+                : undefined
+            }
+          />
+        ) : null}
       </AppShell.Navbar>
 
       <AppShell.Main id="main-content" tabIndex={-1} inert={menu.coversPage}>
@@ -132,13 +145,29 @@ export function MainLayout() {
 }
 
 /** The navigation's links and, on a phone, the demo-billing badge. */
-function NavbarContent({ items, pathname }: { items: NavItem[]; pathname: string }) {
+function NavbarContent({
+  items,
+  pathname,
+  onClose,
+}: {
+  items: NavItem[];
+  pathname: string;
+  /** A phone's menu: its own Close button, as the header's X is outside the menu's focus trap. */
+  onClose?: () => void;
+}) {
   return (
     <>
       <NavLinks items={items} pathname={pathname} />
       <AppShell.Section hiddenFrom="sm" p="xs">
         <DemoBillingBadge />
       </AppShell.Section>
+      {onClose ? (
+        <AppShell.Section p="xs">
+          <Button variant="subtle" color="gray" size="compact-sm" onClick={onClose}>
+            Close menu
+          </Button>
+        </AppShell.Section>
+      ) : null}
     </>
   );
 }

@@ -310,9 +310,11 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
               ) : null}
               {purse ? (
                 <>
-                  <Group justify="space-between">
-                    <Text size="sm">{fromParty ? 'Party fund' : 'Your coins'}</Text>
-                    <Text size="sm" ta="right" data-testid="trade-coins">
+                  <Group justify="space-between" wrap="nowrap" align="flex-start">
+                    <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                      {fromParty ? 'Party fund' : 'Your coins'}
+                    </Text>
+                    <Text size="sm" fw={600} ta="right" data-testid="trade-coins">
                       {purseWorth(purse)}
                     </Text>
                   </Group>
