@@ -65,7 +65,7 @@ export const lootMessages = {
   tooManyItems: 'A loot template holds at most 200 different items',
   archivedParty: 'This party is archived: its loot is read-only.',
   changedSincePreview: 'The loot changed since your preview: preview again.',
-  changedWhileOpen: 'The loot changed since your preview: this is the new one.',
+  changedWhileOpen: 'The loot changed since your preview: here is the updated one.',
   unpriced: 'Unpriced',
   /** The note of a distribution's ledger row whose share went to the party stash. */
   shareInStash: (name: string) => `${name}'s share, kept in the party stash: no room with ${name}.`,

@@ -331,7 +331,7 @@ describe('DistributeLootDialog', () => {
     // A player claims the longswords: the loot's live event refreshes the page's loot.
     act(() => showLoot(claimed));
     expect(await within(dialog).findByTestId('distribution-changed')).toHaveTextContent(
-      'The loot changed since your preview: this is the new one.',
+      'The loot changed since your preview: here is the updated one.',
     );
     await waitFor(() => expect(within(dialog).queryByText('1 × Longsword')).not.toBeInTheDocument());
     expect(distributeBodies(fetchMock).map((b) => b.distribute.preview)).toEqual([true, true]);
