@@ -49,7 +49,14 @@ export function DashboardListCard<T>({
           <Title order={2} size="h4" id={headingId}>
             {title}
           </Title>
-          <Anchor component={Link} to={viewAllTo} size="sm" className="haversack-touch-target">
+          {/* Two cards, two "View all": each says which list it opens to a screen reader's links list. */}
+          <Anchor
+            component={Link}
+            to={viewAllTo}
+            size="sm"
+            className="haversack-touch-target"
+            aria-label={`View all: ${title}`}
+          >
             View all
           </Anchor>
         </Group>
