@@ -103,7 +103,13 @@ export function LootCard({ loot, manageable }: { loot: LootInstance; manageable:
               </Text>
             </Group>
             {distributed ? (
-              <Badge color="teal" variant="light" data-testid="loot-distributed" style={{ maxWidth: '100%' }}>
+              <Badge
+                color="teal"
+                variant="light"
+                data-testid="loot-distributed"
+                // The date is the line's point: on a narrow card it wraps rather than ending in "…".
+                styles={{ root: { maxWidth: '100%', height: 'auto' }, label: { whiteSpace: 'normal' } }}
+              >
                 {distributed}
               </Badge>
             ) : null}

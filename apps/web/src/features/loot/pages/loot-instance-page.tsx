@@ -118,7 +118,13 @@ export function LootInstancePage() {
           {/* Issue 16 §3: only revealed loot may be shown outside the party. */}
           {loot.is_revealed ? <ShareButton kind="loot" targetId={loot.id} targetName={loot.name} /> : null}
           {distributed ? (
-            <Badge color="teal" variant="light" data-testid="loot-distributed" style={{ maxWidth: '100%' }}>
+            <Badge
+              color="teal"
+              variant="light"
+              data-testid="loot-distributed"
+              // The date is the line's point: on a narrow card it wraps rather than ending in "…".
+              styles={{ root: { maxWidth: '100%', height: 'auto' }, label: { whiteSpace: 'normal' } }}
+            >
               {distributed}
             </Badge>
           ) : null}
