@@ -500,7 +500,9 @@ export const purchaseSchema = z
       ),
     target_container_id: entityId('Please select a destination')
       .optional()
-      .describe('Another name of buyer_container_id (spec/02 §7 transfer form): one of the two is required.'),
+      .describe(
+        'Another name of buyer_container_id (the transfer form’s field): one of the two is required.',
+      ),
     /** Issue 10 §8: "party" pays from the party stash's coins, when the shop allows it. */
     payment_source: z
       .enum(paymentSources, { error: 'Payment source must be character or party' })

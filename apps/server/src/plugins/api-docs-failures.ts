@@ -19,6 +19,7 @@ import { z } from 'zod';
 type Method = 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete' | 'options';
 
 interface OpenApiOperation {
+  summary?: string;
   responses?: Record<string, unknown>;
   [key: string]: unknown;
 }
@@ -65,12 +66,12 @@ const shapes: Record<ErrorShape | 'envelope', { schema: z.ZodType; name: string;
   transfer: {
     schema: transferErrorEnvelopeSchema,
     name: 'TransferError',
-    note: ' (with success false and the reasons in errors, spec/02 §8)',
+    note: ' (with success false and the reasons in errors)',
   },
   password_recovery: {
     schema: passwordRecoveryErrorEnvelopeSchema,
     name: 'PasswordRecoveryError',
-    note: ' (with the reason in data.error, spec/01 §7)',
+    note: ' (with the reason in data.error)',
   },
 };
 
@@ -121,6 +122,25 @@ function statusesOf(method: Method, path: string): number[] {
   return [...everyCall, ...parameters, ...own].sort((a, b) => a - b);
 }
 
+const successWords: Record<string, string> = {
+  '200': 'Done',
+  '201': 'Created',
+  '202': 'Accepted: the work goes on after the answer',
+};
+
+/**
+ * Fastify's generator describes every success as "Default Response", which the browsable page shows above
+ * each example: the operation's summary says what the answer holds.
+ */
+function describeSuccesses(operation: OpenApiOperation): void {
+  for (const [status, answer] of Object.entries(operation.responses ?? {})) {
+    const response = answer as { description?: string };
+    if (response.description !== 'Default Response') continue;
+    const word = successWords[status] ?? 'Done';
+    response.description = operation.summary ? `${word}: ${operation.summary}` : word;
+  }
+}
+
 /**
  * Adds the failures to the document, and says what the routes without a response schema answer, for which
  * Fastify's generator writes "200 Default Response": a DELETE answers 204, a CSV export text/csv.
@@ -158,10 +178,11 @@ export function describeFailures<T extends object>(generated: T, routes: RouteFa
       }
       if (path.endsWith('.csv') && plain && !plain.content) {
         answers['200'] = {
-          description: 'The rows as CSV (spec/02 §9 columns, then Source), newest first',
+          description: 'The rows as CSV (the ledger’s columns, then Source), newest first',
           content: { 'text/csv': { schema: { type: 'string' } } },
         };
       }
+      describeSuccesses(operation);
       const shape = shapeOf.get(`${method} ${path}`) ?? 'envelope';
       for (const status of statusesOf(method, path)) answers[String(status)] ??= responseFor(shape, status);
       operation.responses = answers;

@@ -58,6 +58,17 @@ describe('the API documentation, made on its first request', () => {
       'application/json': { example: { error: { code: 'RESOURCE_NOT_FOUND', status: 404 } } },
     });
     expect(JSON.stringify(doc)).not.toContain('9007199254740991');
+    // Every success says what it holds, and the document cites none of our own specification's sections.
+    const successes = Object.values(doc.paths).flatMap((operations) =>
+      Object.values(operations).flatMap((operation) =>
+        Object.entries(operation.responses ?? {})
+          .filter(([status]) => status.startsWith('2'))
+          .map(([, answer]) => (answer as { description?: string }).description),
+      ),
+    );
+    expect(successes.filter((description) => description === 'Default Response')).toEqual([]);
+    expect(transfer['200']).toMatchObject({ description: expect.stringMatching(/^Done: ./) });
+    expect(JSON.stringify(doc)).not.toMatch(/spec\/0\d|\(issue \d+\)/);
     // The CSV export has no pages, and says it answers CSV.
     const csv = doc.paths['/api/v1/transactions/party/{partyId}/export.csv']?.get as
       | { parameters?: { name: string }[]; responses?: Record<string, { content?: Record<string, unknown> }> }

@@ -77,7 +77,7 @@ export async function charactersRoutes(app: FastifyInstance, options: { characte
     {
       schema: {
         tags,
-        summary: 'A character’s purse (coins in all its containers), wealth and load (issue 12)',
+        summary: 'A character’s purse (coins in all its containers), wealth and load',
         params,
         response: { 200: successEnvelope(characterWealthSchema) },
       },
