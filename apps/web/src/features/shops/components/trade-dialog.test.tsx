@@ -388,6 +388,8 @@ describe('TradeDialog', () => {
     await client.invalidateQueries({ queryKey: shopKeys.instance('shop-1') });
     expect(await within(dialog).findByTestId('trade-shop-closed')).toHaveTextContent('This shop is closed.');
     expect(within(dialog).getByRole('button', { name: 'Buy for 5 cp' })).toBeDisabled();
+    // Nothing left to fill in: the quantity is drawn as off, as the button is.
+    expect(within(dialog).getByRole('textbox', { name: /Quantity/ })).toBeDisabled();
   }, 20_000);
 
   it('a sale waits for the shop’s price before it can be confirmed', async () => {

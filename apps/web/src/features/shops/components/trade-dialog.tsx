@@ -231,7 +231,8 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
                 : `You have ${max}. ${shown.shopName} pays ${formatCopper(unitCp)} each.`}
           </Text>
           {closed ? (
-            <Alert color="orange" variant="light" role="alert" data-testid="trade-shop-closed">
+            // Red, as the shop page says it: the same state in the same colour.
+            <Alert color="red" variant="light" role="alert" data-testid="trade-shop-closed">
               {shopMessages.shopClosed}
             </Alert>
           ) : null}
@@ -248,6 +249,7 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
               max={max}
               allowDecimal={false}
               allowNegative={false}
+              disabled={closed}
               description={`1 to ${max}`}
               error={valid ? undefined : 'Enter a whole number in range'}
             />
@@ -266,6 +268,7 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
                   { value: 'party', label: 'Party fund' },
                 ]}
                 fullWidth
+                disabled={closed}
                 data-testid="trade-payment-source"
               />
             </Stack>
