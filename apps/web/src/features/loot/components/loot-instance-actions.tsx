@@ -80,8 +80,7 @@ export function LootManageActions({
         loot.distributed_at ? null : (
           <Button
             size={size}
-            variant="light"
-            color="gray"
+            variant="default"
             leftSection={<IconEyeOff size={16} aria-hidden="true" />}
             title={lootMessages.hideTitle}
             loading={hide.isPending}
