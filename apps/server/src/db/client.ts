@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { makeDirectory } from '../lib/make-directory.js';
 import { lastAppliedMigration, migrationsAfter, migrationsFolder } from './migration-journal.js';
 import { type Schema, schema } from './schema.js';
 import { trackUserWrites } from './user-writes.js';
@@ -42,7 +42,7 @@ export async function openPglite(options: {
   dataDir?: string;
   loadDataDir?: Blob | File;
 }): Promise<DatabaseHandle> {
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  if (options.dataDir) makeDirectory(options.dataDir);
   const client = await PGlite.create({
     // PGlite runs inside this process: Postgres' default 128 MB of shared buffers would double the
     // server's resident memory for a catalogue and inventories that fit in a few MB (issue 13 §6). Postgres

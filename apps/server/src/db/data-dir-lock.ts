@@ -1,5 +1,6 @@
-import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { makeDirectory } from '../lib/make-directory.js';
 
 export class DataDirLockedError extends Error {}
 
@@ -99,7 +100,7 @@ export function staleReason(holder: LockHolder, self: LockHolder): string | null
  * another process, is taken over and `onTakeover` says why.
  */
 export function lockDataDir(dataDir: string, onTakeover: (message: string) => void = () => {}): () => void {
-  mkdirSync(dataDir, { recursive: true });
+  makeDirectory(dataDir);
   const lockPath = path.join(dataDir, 'haversack.pid');
   const self: LockHolder = { pid: process.pid, bootId: bootId(), startTime: processStartTime(process.pid) };
   for (let attempt = 0; attempt < 2; attempt++) {

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { makeDirectory } from './make-directory.js';
 
 /** An opaque token for a link or a refresh: 32 random bytes, URL-safe. */
 export function randomToken(): string {
@@ -25,7 +26,7 @@ export function loadOrCreateJwtSecret(dataDir: string): string {
     const secret = readFileSync(file, 'utf8').trim();
     if (secret.length >= 32) return secret;
   }
-  mkdirSync(dataDir, { recursive: true });
+  makeDirectory(dataDir);
   const secret = randomBytes(48).toString('base64url');
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
