@@ -96,10 +96,17 @@ describe('party_collaboration (spec/01 §3: not in Free)', () => {
     expectFeatureRefused(
       await call('POST', `/parties/${party.id}/containers`, player, { container: { name: 'Mine' } }),
     );
+    // Changing the stash is acting on it too: a Free member could lift its capacity (0 is no limit).
+    expectFeatureRefused(
+      await call('PATCH', `/parties/${party.id}/containers/${stashId}`, player, {
+        container: { name: 'Renamed by Free', max_weight: 0, max_slots: 0 },
+      }),
+    );
 
-    // Nothing moved: the stash still holds exactly the GM's rope.
+    // Nothing moved or changed: the stash still holds exactly the GM's rope, under its own name.
     const stash = body(await call('GET', `/containers/${stashId}/items`, player)).data;
     expect(stash.map((item) => item.id)).toEqual([stashRopeId]);
+    expect(body(await call('GET', `/containers/${stashId}`, player)).data.name).toBe('Stash');
   });
 
   it('opens the stash to a paid plan of their own', async () => {

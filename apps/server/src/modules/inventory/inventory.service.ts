@@ -357,6 +357,13 @@ export class InventoryService {
       const { context, access } = await this.#locate(tx, actor.id, containerId);
       this.#assertOwnedBy(context, owner);
       policy.assertCanAct(access);
+      // Renaming the stash or lifting its capacity is acting on it: the same feature as every other stash
+      // action (spec/01 §3), though a change of its details is no inventory action and is not counted.
+      if (!context.character && context.party) {
+        await this.entitlements.requireFeature(tx, actor.id, 'party_collaboration', {
+          partyId: context.party.id,
+        });
+      }
       await repo.updateContainer(tx, containerId, {
         ...(changes.name !== undefined ? { name: changes.name } : {}),
         ...(changes.description !== undefined ? { description: changes.description } : {}),
