@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { entityId, hasVisibleText, numberInput, text } from './fields.js';
+import { entityId, hasVisibleText, numberInput, patchOf, text } from './fields.js';
 import { containerSchema } from './inventory.js';
 import { directionParam, includeParam, sortParam } from './list-params.js';
 import { unwrapFilters } from './parties.js';
@@ -58,7 +58,7 @@ export const characterFormSchema = z.object({
 });
 export type CharacterForm = z.infer<typeof characterFormSchema>;
 export const characterCreateBodySchema = z.object({ character: characterFormSchema });
-export const characterUpdateBodySchema = z.object({ character: characterFormSchema.partial() });
+export const characterUpdateBodySchema = z.object({ character: patchOf(characterFormSchema) });
 export type CharacterUpdate = z.infer<typeof characterUpdateBodySchema>['character'];
 
 export const characterSchema = z.object({

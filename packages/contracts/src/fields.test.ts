@@ -10,6 +10,7 @@ import {
   isSafeText,
   MAX_JSON_FIELD_DEPTH,
   numberInput,
+  patchOf,
   text,
 } from './fields.js';
 import { itemInstanceCreateSchema } from './inventory.js';
@@ -160,5 +161,25 @@ describe('free JSON fields', () => {
       { path: '', message: 'Metadata is too large' },
     ]);
     expect(issues(itemTemplateMetadataSchema.safeParse({ rarity: '\ud800' }))[0]?.path).toBe('rarity');
+  });
+});
+
+describe('patchOf', () => {
+  const form = z.object({
+    name: z.string().min(1),
+    level: z.number().default(1),
+    notes: z.string().default(''),
+  });
+
+  it('leaves out what was not sent, where .partial() filled in the defaults', () => {
+    expect(form.partial().parse({ name: 'Thorin' })).toEqual({ name: 'Thorin', level: 1, notes: '' });
+    expect(patchOf(form).parse({ name: 'Thorin' })).toEqual({ name: 'Thorin' });
+    expect(patchOf(form).parse({})).toEqual({});
+  });
+
+  it('keeps each field’s own rules', () => {
+    expect(patchOf(form).safeParse({ name: '' }).success).toBe(false);
+    expect(patchOf(form).safeParse({ level: 'seven' }).success).toBe(false);
+    expect(patchOf(form).parse({ level: 7 })).toEqual({ level: 7 });
   });
 });

@@ -48,6 +48,28 @@ export function numberInput<T extends z.ZodType>(schema: T) {
   );
 }
 
+type PatchShape<Shape extends z.ZodRawShape> = {
+  [Key in keyof Shape]: z.ZodOptional<Shape[Key] extends z.ZodDefault<infer Inner> ? Inner : Shape[Key]>;
+};
+
+/**
+ * The body of a PATCH made from a create form: every field optional, and a field left out stays out. zod's
+ * own `.partial()` keeps each field's `.default()`, so a change of one field arrived with every other field
+ * at its create default, and the update wrote them all (a character moved to a party came back level 1 with
+ * no notes).
+ */
+export function patchOf<Shape extends z.ZodRawShape>(
+  form: z.ZodObject<Shape>,
+): z.ZodObject<PatchShape<Shape>> {
+  const fields = Object.fromEntries(
+    Object.entries(form.shape).map(([key, field]) => [
+      key,
+      (field instanceof z.ZodDefault ? (field.unwrap() as z.ZodType) : (field as z.ZodType)).optional(),
+    ]),
+  );
+  return z.object(fields) as unknown as z.ZodObject<PatchShape<Shape>>;
+}
+
 export function isEntityId(value: unknown): value is string {
   return entityId().safeParse(value).success;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { changeSources } from './constants.js';
 import { pageMetaSchema } from './envelope.js';
-import { entityId, hasVisibleText, numberInput, text } from './fields.js';
+import { entityId, hasVisibleText, numberInput, patchOf, text } from './fields.js';
 import { unwrapFilters } from './parties.js';
 
 export const inventoryMessages = {
@@ -138,7 +138,7 @@ export const containerCreateWithOwnerBodySchema = z.object({
     }),
 });
 export type ContainerCreateWithOwner = z.infer<typeof containerCreateWithOwnerBodySchema>['container'];
-export const containerUpdateBodySchema = z.object({ container: containerFormSchema.partial() });
+export const containerUpdateBodySchema = z.object({ container: patchOf(containerFormSchema) });
 
 export const capacitySchema = z.object({
   used: z.number(),

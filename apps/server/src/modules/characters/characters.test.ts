@@ -141,6 +141,39 @@ describe('characters', () => {
     expect(primary?.maxWeight).toBe(80);
   });
 
+  // A PATCH changes what it sends: the assignment dialog sends party_id alone, and a character taken out of
+  // its party came back level 1, with no notes and the default capacity (zod's partial kept the defaults).
+  it('changes only the fields a PATCH sends, capacity and notes included', async () => {
+    const gm = await createUser(ctx);
+    await upgrade(ctx, gm, 'tier_3');
+    const party = await createParty(ctx, gm);
+    const player = await createMember(ctx, party, 'player');
+    const full = {
+      name: 'Thorin',
+      race: 'Dwarf',
+      character_class: 'Cleric',
+      level: 7,
+      notes: 'Owes the guild 40 gp',
+      image_url: 'https://example.com/thorin.png',
+      max_weight: 300,
+      max_slots: 60,
+    };
+    const created = body(
+      await call('POST', '/characters', player, { character: { ...full, party_id: party.id } }),
+    ).data;
+    const left = await call('PATCH', `/characters/${created.id}`, player, { character: { party_id: null } });
+    expect(body(left).data).toMatchObject({ ...full, party_id: null });
+    const renamed = await call('PATCH', `/characters/${created.id}`, player, {
+      character: { notes: 'Paid' },
+    });
+    expect(body(renamed).data).toMatchObject({ ...full, notes: 'Paid', party_id: null });
+    const [primary] = await ctx.database.db
+      .select()
+      .from(containers)
+      .where(eq(containers.characterId, String(created.id)));
+    expect(primary).toMatchObject({ maxWeight: 300, maxSlots: 60 });
+  });
+
   it('assigns only into parties I belong to, one party at a time', async () => {
     const gm = await createUser(ctx);
     await upgrade(ctx, gm, 'tier_3');

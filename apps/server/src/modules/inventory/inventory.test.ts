@@ -189,6 +189,14 @@ describe('containers', () => {
     expect(
       body(await call('PATCH', `/containers/${quiverId}`, player, { container: { max_slots: 2 } })).data,
     ).toMatchObject({ max_slots: 2 });
+    // A rename keeps what it does not send: the capacity set above and the description.
+    await call('PATCH', `/containers/${quiverId}`, player, {
+      container: { description: 'Fletched', max_weight: 5 },
+    });
+    expect(
+      body(await call('PATCH', `/containers/${quiverId}`, player, { container: { name: 'Arrow case' } }))
+        .data,
+    ).toMatchObject({ name: 'Arrow case', description: 'Fletched', max_slots: 2, max_weight: 5 });
     expect((await call('DELETE', `/containers/${backpack}`, player)).statusCode).toBe(403);
 
     const rope = await createTemplate(ctx, { name: 'Rope' });
