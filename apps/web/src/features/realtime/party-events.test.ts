@@ -206,6 +206,8 @@ describe('invalidationsFor', () => {
         { queryKey: lootKeys.partyLoot('p1') },
         { queryKey: inventoryKeys.container('c-pack') },
         { queryKey: inventoryKeys.owner({ type: 'character', id: 'ch-1' }) },
+        // The party's load and wealth table counts what the character now holds.
+        { queryKey: wealthKeys.party('p1') },
         { queryKey: transactionKeys.party('p1') },
         { queryKey: transactionKeys.character('ch-1') },
       ]);

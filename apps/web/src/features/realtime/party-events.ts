@@ -210,6 +210,8 @@ function lootInvalidations(message: PartyMessage, partyId: string): Invalidation
       ...loot,
       ...(destination ? [{ queryKey: inventoryKeys.container(destination) }] : []),
       ...(characterId ? [{ queryKey: inventoryKeys.owner({ type: 'character', id: characterId }) }] : []),
+      // The party's load and wealth table counts what the character now holds.
+      { queryKey: wealthKeys.party(partyId) },
       { queryKey: transactionKeys.party(partyId) },
       ...(characterId ? [{ queryKey: transactionKeys.character(characterId) }] : []),
     ];
