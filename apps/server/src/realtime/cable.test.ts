@@ -375,6 +375,36 @@ describe('the PartyChannel messages of spec/02 §7 (issue 14)', () => {
     });
   });
 
+  // A rename, notes or a value changes no quantity and writes no ledger row, but other screens show them
+  // (the party's wealth table counts a value): the edit is an item_updated and an inventory_updated.
+  it('tells the party of an edit that writes no ledger row', async () => {
+    const { gm, party, player, stash } = await partyWithStash();
+    const socket = consumer(gm);
+    const members = subscribe(socket, 'PartyChannel', party.id);
+    const rows = subscribe(socket, 'PartyInventoryChannel', party.id);
+    await Promise.all([members.connected, rows.connected]);
+    const rope = await createTemplate(ctx, { name: 'Rope', weight: 1 });
+    const who = { id: player.user.id, username: player.user.username };
+    const [stack] = await ctx.app.services.inventory.createInstance(who, {
+      item_template_id: rope.id,
+      container_id: stash.id,
+      quantity: 1,
+    });
+    await ctx.app.services.inventory.updateInstance(who, stack?.id ?? '', {
+      name: 'Elven rope',
+      notes: 'From Lothlórien',
+    });
+    const summary = `${player.user.username} edited Elven rope in Stash`;
+    expect(await rows.next((m) => m.summary === summary)).toMatchObject({
+      action: 'item_updated',
+      ids: { item_instance_id: stack?.id, destination_container_id: stash.id },
+    });
+    expect(await members.next((m) => m.summary === summary)).toMatchObject({
+      action: 'inventory_updated',
+      actor: { id: player.user.id },
+    });
+  });
+
   it('sends notes_updated to every member when the notes are saved', async () => {
     const { gm, party, player } = await partyWithStash();
     const channel = subscribe(consumer(gm), 'PartyChannel', party.id);

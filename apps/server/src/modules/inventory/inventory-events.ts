@@ -46,6 +46,14 @@ export function eventFromLedger(entry: LedgerEntry): DomainEvent | null {
   };
 }
 
+/**
+ * An edit of a stack that writes no ledger row (its name, notes, value or attunement: the spec's ledger has
+ * no type for them) still changes what the party's screens show, its wealth table included: item_updated.
+ */
+export function itemEditedEvent(entry: LedgerEntry): DomainEvent | null {
+  return eventFromLedger({ ...entry, transactionType: 'adjust' });
+}
+
 /** A gift (InventoryService.give) also names its receiver, so that their screens refresh and tell them. */
 function recipientIds(details: LedgerEntry['details']): Record<string, string> {
   const keys = ['recipient_character_id', 'recipient_user_id', 'recipient_notice'] as const;

@@ -38,6 +38,7 @@ import { itemTemplates } from '../../db/schema/items.js';
 import { AppError } from '../../lib/app-error.js';
 import { FingerprintedCache } from '../../lib/fingerprinted-cache.js';
 import type { EventBus } from '../../realtime/event-bus.js';
+import type { DomainEvent } from '../../realtime/events.js';
 import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
 import { revertedBy, toTransactionJson } from '../ledger/ledger.service.js';
 import { partyActivityEvents } from '../ledger/ledger-events.js';
@@ -53,7 +54,7 @@ import {
   inventoryRepository as repo,
   type TemplateRow,
 } from './inventory.repository.js';
-import { eventFromLedger } from './inventory-events.js';
+import { eventFromLedger, itemEditedEvent } from './inventory-events.js';
 import type { LedgerActor } from './inventory-ledger.js';
 import {
   capacityRefusal,
@@ -248,7 +249,7 @@ export class InventoryService {
    * only after the commit.
    */
   #transaction<T>(
-    work: (tx: Executor, record: RecordLedger) => Promise<T>,
+    work: (tx: Executor, record: RecordLedger, emit: (event: DomainEvent) => void) => Promise<T>,
     options: PipelinedOptions = {},
   ): Promise<T> {
     return this.events.inTransaction(this.#transactions(options), async (tx, emit) => {
@@ -279,7 +280,7 @@ export class InventoryService {
           },
         },
       );
-      const result = await work(tx, record);
+      const result = await work(tx, record, emit);
       for (const event of partyActivityEvents(written)) emit(event);
       return result;
     });
@@ -771,7 +772,7 @@ export class InventoryService {
     instanceId: string,
     changes: ItemInstanceUpdate,
   ): Promise<ItemInstance> {
-    await this.#transaction(async (tx, record) => {
+    await this.#transaction(async (tx, record, emit) => {
       // Attuning (or growing an attuned stack) locks the character first, before its container, so that
       // two racing attunements are counted one after the other.
       if (changes.instance_data?.is_attuned === true || changes.quantity !== undefined) {
@@ -845,6 +846,18 @@ export class InventoryService {
               }),
           summary: `${actor.username} ${delta > 0 ? 'added' : 'removed'} ${Math.abs(delta)} × ${after.name} (adjusted to ${quantity})`,
         });
+      } else {
+        const event = itemEditedEvent({
+          ...this.#base(actor, located.context, this.#scope(located.context)),
+          transactionType: 'adjust',
+          itemTemplateId: template.id,
+          itemInstanceId: instance.id,
+          itemName: after.name,
+          destinationContainerId: located.context.container.id,
+          destinationName: located.context.container.name,
+          summary: `${actor.username} edited ${after.name} in ${located.context.container.name}`,
+        });
+        if (event) emit(event);
       }
     });
     return this.#instanceJson(this.db, instanceId);
