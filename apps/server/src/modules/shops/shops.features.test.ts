@@ -451,6 +451,29 @@ describe('live shop events on PartyInventoryChannel', () => {
       summary: `${gm.user.username} updated Live Market`,
       ids: { shop_instance_id: shop.id },
     });
+    // Stocked from the GM's own character: the event names the container the goods left, whose screens
+    // (the GM's other device, the party's wealth table) refresh with the shop's.
+    const gmHero = await createCharacter(ctx, gm, { partyId: party.id, maxWeight: null, maxSlots: null });
+    const [spare] = await ctx.app.services.inventory.createInstance(
+      { id: gm.user.id, username: gm.user.username },
+      { item_template_id: rope.id, container_id: gmHero.primary_container_id ?? '', quantity: 1 },
+    );
+    const stocked = await callApi(ctx, 'POST', `/shop_instances/${shop.id}/stock`, gm, {
+      item_id: spare?.id,
+      source_container_id: gmHero.primary_container_id,
+      quantity: 1,
+    });
+    expect(stocked.statusCode, stocked.body).toBe(200);
+    expect(
+      await playerChannel.next((m) => m.summary === `${gm.user.username} stocked Live Market`),
+    ).toMatchObject({
+      action: 'shop_updated',
+      ids: {
+        shop_instance_id: shop.id,
+        source_container_id: gmHero.primary_container_id,
+        character_id: gmHero.id,
+      },
+    });
     await giveCoins(player, hero.primary_container_id ?? '', 'gp', 5);
     const stack = shop.container.item_instances[0];
     const purchase = (quantity: number) =>

@@ -2041,7 +2041,13 @@ export class ShopsService {
         ],
         false,
       );
-      emit(this.#shopEvent(shop, 'shop_updated', actor, `${actor.username} stocked ${shop.name}`));
+      emit(
+        this.#shopEvent(shop, 'shop_updated', actor, `${actor.username} stocked ${shop.name}`, {
+          // The goods left this container: its screens refresh with the shop's.
+          source_container_id: source.container.id,
+          character_id: source.character?.id ?? null,
+        }),
+      );
     });
     return this.getInstance(actor.id, id);
   }

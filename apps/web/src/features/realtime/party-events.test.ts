@@ -61,6 +61,23 @@ describe('invalidationsFor', () => {
     }
   });
 
+  it('refreshes the container a GM stocked a shop from, with its owner and the ledgers', () => {
+    const stocked = message({
+      action: 'shop_updated',
+      ids: { shop_instance_id: 'shop-1', source_container_id: 'c-gm', character_id: 'ch-gm' },
+    });
+    expect(keysOf(stocked)).toEqual([
+      { queryKey: shopKeys.instance('shop-1') },
+      { queryKey: shopKeys.partyShops('p1') },
+      { queryKey: [...shopKeys.instances(), 'list'] },
+      { queryKey: inventoryKeys.container('c-gm') },
+      { queryKey: inventoryKeys.owner({ type: 'party', id: 'p1' }) },
+      { queryKey: inventoryKeys.owner({ type: 'character', id: 'ch-gm' }) },
+      { queryKey: transactionKeys.party('p1') },
+      { queryKey: transactionKeys.character('ch-gm') },
+    ]);
+  });
+
   it('refreshes the buyer’s container and the shop’s stock after a trade', () => {
     const traded = message({
       action: 'item_traded',

@@ -107,7 +107,20 @@ export function invalidationsFor(message: PartyMessage, partyId: string): Invali
           { queryKey: [...shopKeys.instances(), 'list'] },
         ]
       : [];
-  if (shopActions.has(action)) return shops;
+  if (shopActions.has(action)) {
+    // A GM stocking the shop from a container: that container, its owner's lists (the party's wealth table
+    // is filed under the party's) and the ledgers change too.
+    const source = idOf(message, 'source_container_id');
+    if (!source) return shops;
+    return [
+      ...shops,
+      { queryKey: inventoryKeys.container(source) },
+      { queryKey: inventoryKeys.owner({ type: 'party', id: partyId }) },
+      ...(characterId ? [{ queryKey: inventoryKeys.owner({ type: 'character', id: characterId }) }] : []),
+      { queryKey: transactionKeys.party(partyId) },
+      ...(characterId ? [{ queryKey: transactionKeys.character(characterId) }] : []),
+    ];
+  }
   if (lootActions.has(action)) return lootInvalidations(message, partyId);
   if (inventoryActions.has(action)) {
     const containers = [
