@@ -9,6 +9,7 @@ import {
   getConsumer,
   onCableReconnect,
   onConsumerChange,
+  QUICK_RECONNECT_DELAYS_MS,
   startCable,
 } from './cable';
 import { refreshIfExpiring } from './session';
@@ -215,6 +216,26 @@ describe('the socket coming back after the server was lost', () => {
 
     reopen().accept();
     expect(reconnected).toHaveBeenCalledTimes(1);
+  });
+
+  it('tries again within seconds after a planned restart, not after the monitor’s stale threshold', () => {
+    const { socket, reconnected } = connectedAndWatching();
+    vi.useFakeTimers();
+    const opened = FakeSocket.opened.length;
+    socket.receive({ type: 'disconnect', reason: 'server_restart', reconnect: true });
+    socket.close();
+    // The first try comes within 1.5 × its delay; the server is still starting and refuses it.
+    vi.advanceTimersByTime(QUICK_RECONNECT_DELAYS_MS[0] * 1.5);
+    expect(FakeSocket.opened).toHaveLength(opened + 1);
+    FakeSocket.opened.at(-1)?.close();
+    // The second one finds it back.
+    vi.advanceTimersByTime(QUICK_RECONNECT_DELAYS_MS[1] * 1.5);
+    expect(FakeSocket.opened).toHaveLength(opened + 2);
+    FakeSocket.opened.at(-1)?.accept();
+    expect(reconnected).toHaveBeenCalledTimes(1);
+    // Once back, no further tries.
+    vi.advanceTimersByTime(QUICK_RECONNECT_DELAYS_MS[2] * 1.5);
+    expect(FakeSocket.opened).toHaveLength(opened + 2);
   });
 
   it('does not count a socket closed on purpose after a token refresh as the server lost', () => {

@@ -156,6 +156,25 @@ describe('party channels', () => {
     expect(partyRealtimeState('p-slow').status).toBe('failed');
   });
 
+  it('waits quietly for channels that dropped after being up, and refetches when they are back', () => {
+    vi.useFakeTimers();
+    const error = vi.spyOn(toast, 'error');
+    const queryClient = new QueryClient();
+    const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
+    release = acquirePartyChannels('p-restart', queryClient);
+    confirmBoth('p-restart');
+    // The server restarts: both channels drop, and the client will reconnect.
+    channel('p-restart', 'PartyChannel').disconnected({ willAttemptReconnect: true });
+    channel('p-restart', 'PartyInventoryChannel').disconnected({ willAttemptReconnect: true });
+    expect(partyRealtimeState('p-restart').status).toBe('connecting');
+    vi.advanceTimersByTime(CONNECT_TIMEOUT_MS * 3);
+    expect(error).not.toHaveBeenCalled();
+    expect(partyRealtimeState('p-restart').status).toBe('connecting');
+    confirmBoth('p-restart');
+    expect(partyRealtimeState('p-restart').status).toBe('connected');
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: inventoryKeys.all, exact: false });
+  });
+
   it('treats a refusal before confirmation as a failure, and one after it as removal from the party', () => {
     const error = vi.spyOn(toast, 'error');
     const warning = vi.spyOn(toast, 'warning');

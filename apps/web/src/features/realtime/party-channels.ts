@@ -139,7 +139,11 @@ function attach(entry: Entry, consumer: Consumer | null): void {
           if (!willAttemptReconnect) fail(entry);
           else {
             if (entry.state.status === 'connected') setState(entry, { status: 'connecting' });
-            watchConnect(entry);
+            // Live updates that were up and dropped (a server restarting, a phone in a tunnel) come back on
+            // their own, and the indicator says they are paused meanwhile: the failure notice is for
+            // channels that never came up.
+            if (entry.everConfirmed.size < channels.length) watchConnect(entry);
+            else clearTimeout(entry.connectTimer);
           }
         },
         rejected() {
