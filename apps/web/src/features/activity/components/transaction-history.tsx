@@ -21,6 +21,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { EmptyState } from '../../../components/empty-state';
 import { toast } from '../../../lib/toast';
+import { useSingleFlight } from '../../../lib/use-single-flight';
 import { useCurrentUser } from '../../../stores/auth-store';
 import {
   type DateRange,
@@ -82,6 +83,7 @@ export function TransactionHistory({
   const me = useCurrentUser();
   const headingId = `history-heading-${scope.kind}-${scope.id}`;
 
+  const once = useSingleFlight();
   const exportCsv = useMutation({
     mutationFn: () => exportTransactionsCsv(scope, { range, type }),
     onError: () => toast.error(exportFailedMessage),
@@ -103,7 +105,7 @@ export function TransactionHistory({
             leftSection={<IconDownload size={16} aria-hidden="true" />}
             loading={exportCsv.isPending}
             loaderProps={{ type: 'dots' }}
-            onClick={() => exportCsv.mutate()}
+            onClick={() => once((settled) => exportCsv.mutate(undefined, { onSettled: settled }))}
           >
             Export CSV
           </Button>

@@ -4,6 +4,7 @@ import { IconArrowBackUp } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { isApiError } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
+import { useSingleFlight } from '../../../lib/use-single-flight';
 import { invalidateContainers, undoMove } from '../../inventory/api/inventory-api';
 import { transactionKeys } from '../api/transactions-api';
 
@@ -13,6 +14,7 @@ import { transactionKeys } from '../api/transactions-api';
  */
 export function UndoMoveButton({ transaction }: { transaction: LedgerTransaction }) {
   const queryClient = useQueryClient();
+  const once = useSingleFlight();
   const undo = useMutation({
     mutationFn: () => undoMove(transaction.id),
     onSuccess: () => toast.success(inventoryMessages.undone),
@@ -38,7 +40,7 @@ export function UndoMoveButton({ transaction }: { transaction: LedgerTransaction
       className="haversack-touch-target"
       leftSection={<IconArrowBackUp size={14} aria-hidden="true" />}
       loading={undo.isPending}
-      onClick={() => undo.mutate()}
+      onClick={() => once((settled) => undo.mutate(undefined, { onSettled: settled }))}
       aria-label={`Undo: ${transaction.transaction_summary}`}
       data-testid="history-undo"
     >

@@ -1,6 +1,7 @@
 import type { ItemInstance } from '@haversack/contracts';
 import { Button, Group, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
+import { useSingleFlight } from '../../../lib/use-single-flight';
 import { mergeFailed, useMergeItem } from '../hooks/use-inventory-actions';
 import { sheetComboboxProps } from '../lib/sheet-combobox';
 import { RefusalAlert } from './refusal-alert';
@@ -23,11 +24,12 @@ export function MergeItemForm({
 }) {
   const [target, setTarget] = useState<string | null>(targets[0]?.id ?? null);
   const merge = useMergeItem(item);
+  const once = useSingleFlight();
   return (
     <form
       onSubmit={(event) => {
         event.preventDefault();
-        if (target) merge.mutate(target, { onSuccess: onDone });
+        if (target) once((settled) => merge.mutate(target, { onSuccess: onDone, onSettled: settled }));
       }}
     >
       <Stack gap="sm">

@@ -49,4 +49,18 @@ describe('SplitItemForm', () => {
     expect(String(url)).toBe('/api/v1/item_instances/item-1/split');
     expect(init?.body).toBe('{"quantity":8}');
   });
+
+  it('sends one split for a double click, before the button is drawn disabled', async () => {
+    const fetchMock = mockFetch(() =>
+      success([buildItem({ quantity: 7 }), buildItem({ id: 'item-2', quantity: 4 })]),
+    );
+    renderWithProviders(<SplitItemForm item={buildItem({ quantity: 11 })} onDone={() => undefined} />);
+    const form = screen.getByRole('button', { name: 'Split Stack' }).closest('form') as HTMLFormElement;
+    // Two submits in one turn of the event loop: React has not redrawn in between.
+    fireEvent.submit(form);
+    fireEvent.submit(form);
+    await waitFor(() => expect(fetchMock).toHaveBeenCalled());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
 });

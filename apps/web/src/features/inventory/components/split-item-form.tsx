@@ -1,6 +1,7 @@
 import type { ItemInstance } from '@haversack/contracts';
 import { Button, Group, NumberInput, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
+import { useSingleFlight } from '../../../lib/use-single-flight';
 import { useSplitItem } from '../hooks/use-inventory-actions';
 
 /** spec/02 §4: the default split is half the stack (rounded down, at least 1). */
@@ -16,13 +17,14 @@ export function isValidSplit(amount: number, quantity: number): boolean {
 export function SplitItemForm({ item, onDone }: { item: ItemInstance; onDone: () => void }) {
   const [amount, setAmount] = useState<number | string>(defaultSplitAmount(item.quantity));
   const split = useSplitItem(item);
+  const once = useSingleFlight();
   const value = typeof amount === 'number' ? amount : Number.parseInt(amount, 10);
   const valid = isValidSplit(value, item.quantity);
   return (
     <form
       onSubmit={(event) => {
         event.preventDefault();
-        if (valid) split.mutate(value, { onSuccess: onDone });
+        if (valid) once((settled) => split.mutate(value, { onSuccess: onDone, onSettled: settled }));
       }}
     >
       <Stack gap="sm">
