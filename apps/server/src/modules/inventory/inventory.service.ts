@@ -937,9 +937,18 @@ export class InventoryService {
         target.itemTemplateId === source.instance.itemTemplateId &&
         !hasOverrides(source.instance.instanceData) &&
         !hasOverrides(target.instanceData);
-      if (!sameKind || (source.template.stackSize > 0 && combined > source.template.stackSize)) {
+      if (!sameKind) {
         throw AppError.validation([
           { field: 'target_instance_id', message: inventoryMessages.mergeDifferent },
+        ]);
+      }
+      if (source.template.stackSize > 0 && combined > source.template.stackSize) {
+        // The edit form's words for the same rule: the stacks are alike, the sum is too big.
+        throw AppError.validation([
+          {
+            field: 'target_instance_id',
+            message: `A stack of ${source.template.name} holds at most ${source.template.stackSize}`,
+          },
         ]);
       }
       if (combined > MAX_STACK_QUANTITY) throw stackTooLarge('target_instance_id');

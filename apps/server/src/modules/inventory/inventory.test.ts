@@ -557,6 +557,18 @@ describe('split, merge, adjust and destroy', () => {
     });
     expect(body(merged).data).toMatchObject({ quantity: 10 });
     expect(await items(player, backpack)).toHaveLength(1);
+
+    // Alike but too many together: the refusal says so, not that the stacks differ.
+    const more = body(await call('POST', `/item_instances/${stack?.id}/split`, player, { quantity: 3 })).data;
+    await call('PATCH', `/item_instances/${stack?.id}`, player, { item_instance: { quantity: 19 } });
+    const full = await call('POST', `/item_instances/${more[1]?.id}/merge`, player, {
+      target_instance_id: stack?.id,
+    });
+    expect(full.statusCode).toBe(422);
+    expect(body(full).error.details?.[0]).toMatchObject({
+      field: 'target_instance_id',
+      message: 'A stack of Arrow holds at most 20',
+    });
   });
 
   it('adjusts quantity within the stack size and destroys with a ledger row', async () => {
