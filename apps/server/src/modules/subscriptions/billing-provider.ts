@@ -9,6 +9,13 @@ export interface CheckoutRequest {
   customerId: string | null;
 }
 
+export interface PlanChangeRequest {
+  userId: string;
+  tier: TierRow;
+  /** The provider's subscription the user pays for now. */
+  providerSubscriptionId: string;
+}
+
 export interface CheckoutStarted {
   url: string;
   sessionId: string;
@@ -20,6 +27,11 @@ export interface CheckoutStarted {
 export interface BillingProvider {
   readonly name: 'local' | 'stripe' | 'none';
   startCheckout(request: CheckoutRequest): Promise<CheckoutStarted>;
+  /**
+   * Moves the provider's live subscription to another plan; undefined when the provider bills no such
+   * subscription any more (the caller starts a checkout instead). Only a card provider has subscriptions.
+   */
+  changePlan(request: PlanChangeRequest): Promise<{ providerSubscriptionId: string } | undefined>;
   portalUrl(input: { customerId: string | null; returnUrl: string }): Promise<string>;
   cancel(input: {
     providerSubscriptionId: string | null;

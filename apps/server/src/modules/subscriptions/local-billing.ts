@@ -8,10 +8,13 @@ import type { BillingProvider } from './billing-provider.js';
  * answer names no origin: the browser stays on the address it is using, with its session (a page opened at
  * http://127.0.0.1:3000 sent to APP_URL's http://localhost:3000 would be signed out there).
  */
-function appPathWithQuery(url: string, name: string, value: string): string {
+export function appPathWithQuery(url: string, name: string, value: string): string {
   const parsed = new URL(url);
   parsed.searchParams.set(name, value);
-  return `${parsed.pathname}${parsed.search}${parsed.hash}`;
+  // A path opening with two slashes would be read by the browser as another host ("//evil.example"): the
+  // service admits none, and this keeps it so whatever reaches it.
+  const path = parsed.pathname.replace(/^[/\\]+/, '/');
+  return `${path}${parsed.search}${parsed.hash}`;
 }
 
 /**
@@ -25,6 +28,11 @@ export class LocalBilling implements BillingProvider {
   async startCheckout(request: { successUrl: string }) {
     const sessionId = `local_${randomBytes(12).toString('hex')}`;
     return { url: appPathWithQuery(request.successUrl, 'session_id', sessionId), sessionId, completed: true };
+  }
+
+  /** Local plans have no provider subscription: a change is a checkout, completed at once. */
+  async changePlan() {
+    return undefined;
   }
 
   async portalUrl(input: { returnUrl: string }) {
@@ -41,6 +49,10 @@ export class DisabledBilling implements BillingProvider {
   readonly name = 'none' as const;
 
   async startCheckout(): Promise<never> {
+    throw new AppError('SERVICE_UNAVAILABLE', subscriptionMessages.billingDisabled);
+  }
+
+  async changePlan(): Promise<never> {
     throw new AppError('SERVICE_UNAVAILABLE', subscriptionMessages.billingDisabled);
   }
 

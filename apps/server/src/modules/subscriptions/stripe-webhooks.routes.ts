@@ -32,7 +32,8 @@ export async function stripeWebhookRoutes(
       const outcome = await options.webhooks.apply(event);
       // A signed event we cannot use is acknowledged (a refusal would only make Stripe redeliver it for
       // days) and logged loudly enough to be looked at.
-      if (outcome === 'malformed' || outcome === 'unmatched')
+      // `not_current`: a subscription the user no longer pays through on our side may still bill them.
+      if (outcome === 'malformed' || outcome === 'unmatched' || outcome === 'not_current')
         request.log.warn({ event: event.id, type: event.type, outcome }, 'stripe webhook not applied');
       else request.log.info({ event: event.id, type: event.type, outcome }, 'stripe webhook');
       return { status: 'success' as const, data: { received: true, outcome } };

@@ -9,7 +9,27 @@ import {
   type SubscriptionRow,
 } from './subscriptions.repository.js';
 
-export type WebhookOutcome = 'applied' | 'duplicate' | 'stale' | 'ignored' | 'unmatched' | 'malformed';
+/**
+ * What became of an event. `not_current`: it is about a subscription other than the one the user pays
+ * through now (left over from a plan change, a second checkout), so it must not touch their plan.
+ * `awaiting_payment`: a checkout or subscription not paid yet (an asynchronous method such as a bank
+ * debit); `checkout.session.async_payment_succeeded` applies it once the money is there.
+ */
+export type WebhookOutcome =
+  | 'applied'
+  | 'duplicate'
+  | 'stale'
+  | 'ignored'
+  | 'unmatched'
+  | 'malformed'
+  | 'not_current'
+  | 'awaiting_payment';
+
+/** A matched row, and whether the event is the first word of its subscription (the row names none yet). */
+type Found = { row: SubscriptionRow; first: boolean };
+
+/** Checkout payment states in which the plan is paid for (Stripe's `payment_status`). */
+const paidCheckout = new Set(['paid', 'no_payment_required']);
 
 /** Latest instant a Stripe timestamp (seconds) may name: past it, a Date cannot be stored. */
 const MAX_STRIPE_SECONDS = 253_402_300_799; // 9999-12-31T23:59:59Z
@@ -66,6 +86,7 @@ export class StripeWebhookService {
       const at = new Date(event.created * 1000);
       switch (event.type) {
         case 'checkout.session.completed':
+        case 'checkout.session.async_payment_succeeded':
           return this.#checkoutCompleted(tx, event.data.object, at);
         case 'customer.subscription.created':
         case 'customer.subscription.updated':
@@ -88,16 +109,23 @@ export class StripeWebhookService {
     const userId = userIdOf(session.client_reference_id, session.metadata?.user_id);
     const tierIdentifier = tierFrom(session.metadata);
     if (!userId || !tierIdentifier) return 'unmatched';
+    // A bank debit completes the checkout unpaid; its async_payment_succeeded event comes back here paid.
+    if (!paidCheckout.has(session.payment_status)) return 'awaiting_payment';
     const found = await repo.findByUser(tx, userId, { lock: true });
     const tier = await repo.findTier(tx, tierIdentifier);
     if (!found || !tier) return 'unmatched';
+    const subscriptionId = idOf(session.subscription);
+    const current = found.subscription.providerSubscriptionId;
+    // The user already pays through another subscription: a second one must not replace it (see
+    // decisions.md: plan changes go to the existing subscription, never through a second checkout).
+    if (current && current !== subscriptionId) return 'not_current';
     if (this.#isStale(found.subscription, at)) return 'stale';
     await repo.update(tx, found.subscription.id, {
       tierId: tier.id,
       status: 'active',
       provider: 'stripe',
       providerCustomerId: idOf(session.customer) ?? found.subscription.providerCustomerId,
-      providerSubscriptionId: idOf(session.subscription),
+      providerSubscriptionId: subscriptionId,
       currentPeriodStart: at,
       currentPeriodEnd: addBillingMonth(at),
       cancelAtPeriodEnd: false,
@@ -114,14 +142,23 @@ export class StripeWebhookService {
     subscription: Stripe.Subscription,
     at: Date,
   ): Promise<WebhookOutcome> {
-    const row = await this.#find(
+    const found = await this.#find(
       tx,
       idOf(subscription.id),
       userIdOf(subscription.metadata?.user_id),
       idOf(subscription.customer),
     );
-    if (!row) return 'unmatched';
+    if (found === 'unmatched' || found === 'not_current') return found;
+    const { row, first } = found;
     if (this.#isStale(row, at)) return 'stale';
+    const live = subscription.status === 'active' || subscription.status === 'trialing';
+    if (first && !live) {
+      // A subscription we never recorded that is not paid for: an unpaid first one waits for its payment,
+      // an ended one changes nothing of ours.
+      return subscription.status === 'canceled' || subscription.status === 'incomplete_expired'
+        ? 'not_current'
+        : 'awaiting_payment';
+    }
     if (subscription.status === 'canceled' || subscription.status === 'incomplete_expired') {
       await repo.update(tx, row.id, { ...(await this.#freeChanges(tx, at)), providerEventAt: at });
       return 'applied';
@@ -132,7 +169,7 @@ export class StripeWebhookService {
     const periodStart = dateOf(item?.current_period_start);
     const periodEnd = dateOf(item?.current_period_end);
     const changes: SubscriptionChanges = {
-      status: subscription.status === 'active' || subscription.status === 'trialing' ? 'active' : 'past_due',
+      status: live ? 'active' : 'past_due',
       provider: 'stripe',
       providerSubscriptionId: idOf(subscription.id) ?? row.providerSubscriptionId,
       providerCustomerId: idOf(subscription.customer),
@@ -152,42 +189,56 @@ export class StripeWebhookService {
     subscription: Stripe.Subscription,
     at: Date,
   ): Promise<WebhookOutcome> {
-    const row = await this.#find(
+    const found = await this.#find(
       tx,
       idOf(subscription.id),
       userIdOf(subscription.metadata?.user_id),
       idOf(subscription.customer),
     );
-    if (!row) return 'unmatched';
-    if (this.#isStale(row, at)) return 'stale';
-    await repo.update(tx, row.id, { ...(await this.#freeChanges(tx, at)), providerEventAt: at });
+    if (found === 'unmatched' || found === 'not_current') return found;
+    // The end of a subscription we never recorded leaves the user's plan as it is.
+    if (found.first) return 'not_current';
+    if (this.#isStale(found.row, at)) return 'stale';
+    await repo.update(tx, found.row.id, { ...(await this.#freeChanges(tx, at)), providerEventAt: at });
     return 'applied';
   }
 
   async #paymentFailed(tx: Executor, invoice: Stripe.Invoice, at: Date): Promise<WebhookOutcome> {
     const subscriptionId = idOf(invoice.parent?.subscription_details?.subscription ?? null);
-    const row = await this.#find(tx, subscriptionId, undefined, idOf(invoice.customer));
-    if (!row) return 'unmatched';
-    if (this.#isStale(row, at)) return 'stale';
-    await repo.update(tx, row.id, { status: 'past_due', providerEventAt: at });
+    const found = await this.#find(tx, subscriptionId, undefined, idOf(invoice.customer));
+    if (found === 'unmatched' || found === 'not_current') return found;
+    if (found.first) return 'not_current';
+    if (this.#isStale(found.row, at)) return 'stale';
+    await repo.update(tx, found.row.id, { status: 'past_due', providerEventAt: at });
     return 'applied';
   }
 
+  /**
+   * The row an event about a subscription belongs to: the one naming that subscription; failing that, the
+   * user's (by metadata, else by customer) only while it names no subscription yet, i.e. a first checkout
+   * whose events outran `checkout.session.completed`. A row that names another subscription is the user's
+   * current one, and this event is `not_current`.
+   */
   async #find(
     tx: Executor,
     subscriptionId: string | null,
     userId: string | undefined,
     customerId: string | null,
-  ): Promise<SubscriptionRow | undefined> {
+  ): Promise<Found | 'unmatched' | 'not_current'> {
     if (subscriptionId) {
       const row = await repo.findByProviderSubscription(tx, subscriptionId);
-      if (row) return row;
+      if (row) return { row, first: false };
     }
-    if (userId) {
-      const found = await repo.findByUser(tx, userId, { lock: true });
-      if (found) return found.subscription;
-    }
-    return customerId ? repo.findByProviderCustomer(tx, customerId) : undefined;
+    const row = userId
+      ? (await repo.findByUser(tx, userId, { lock: true }))?.subscription
+      : customerId
+        ? await repo.findByProviderCustomer(tx, customerId)
+        : undefined;
+    if (!row) return 'unmatched';
+    // Read again under the lock: a concurrent event may just have recorded this very subscription.
+    if (row.providerSubscriptionId !== null)
+      return row.providerSubscriptionId === subscriptionId ? { row, first: false } : 'not_current';
+    return { row, first: true };
   }
 
   #isStale(row: SubscriptionRow, at: Date): boolean {

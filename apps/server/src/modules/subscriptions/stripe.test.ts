@@ -1,17 +1,18 @@
+import { createServer } from 'node:net';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type SignedInUser } from '../../test/factories.js';
-import { startFakeStripe } from '../../test/fake-stripe.js';
 import { buildTestApp, type TestContext } from '../../test/helper.js';
+import { startFakeStripeApi } from '../../test/fake-stripe.js';
 
 const webhookSecret = 'whsec_test_secret';
 let ctx: TestContext;
-let fake: Awaited<ReturnType<typeof startFakeStripe>>;
+let fake: Awaited<ReturnType<typeof startFakeStripeApi>>;
 const signer = new Stripe('sk_test_signer');
 let eventSequence = 0;
 
 beforeAll(async () => {
-  fake = await startFakeStripe();
+  fake = await startFakeStripeApi();
   ctx = await buildTestApp({
     env: {
       BILLING_PROVIDER: 'stripe',
@@ -74,11 +75,52 @@ async function subscribeThroughStripe(user: SignedInUser, subscriptionId: string
         client_reference_id: user.user.id,
         customer: `cus_${subscriptionId}`,
         subscription: subscriptionId,
+        payment_status: 'paid',
         metadata: { user_id: user.user.id, tier: 'tier_2' },
       },
     }),
   );
   expect(response.statusCode).toBe(200);
+}
+
+const outcomeOf = (response: { json(): unknown }) =>
+  (response.json() as { data: { outcome: string } }).data.outcome;
+
+function completedCheckout(
+  user: SignedInUser,
+  input: { subscription: string; tier: string; payment_status?: string; type?: string; created?: number },
+) {
+  return stripeEvent({
+    type: input.type ?? 'checkout.session.completed',
+    created: input.created ?? now(),
+    object: {
+      id: `cs_${input.subscription}`,
+      object: 'checkout.session',
+      client_reference_id: user.user.id,
+      customer: `cus_${user.user.id}`,
+      subscription: input.subscription,
+      payment_status: input.payment_status ?? 'paid',
+      metadata: { user_id: user.user.id, tier: input.tier },
+    },
+  });
+}
+
+function subscriptionEvent(
+  user: SignedInUser,
+  input: { type: string; subscription: string; tier: string; status?: string; created?: number },
+) {
+  return stripeEvent({
+    type: input.type,
+    created: input.created ?? now(),
+    object: {
+      id: input.subscription,
+      object: 'subscription',
+      customer: `cus_${user.user.id}`,
+      status: input.status ?? 'active',
+      cancel_at_period_end: false,
+      metadata: { user_id: user.user.id, tier: input.tier },
+    },
+  });
 }
 
 describe('Stripe checkout and portal', () => {
@@ -308,6 +350,7 @@ describe('Stripe webhooks', () => {
         client_reference_id: 'not-a-uuid',
         customer: 'cus_fallback',
         subscription: 'sub_fallback',
+        payment_status: 'paid',
         metadata: { user_id: user.user.id, tier: 'tier_1' },
       }),
     ).toBe('applied');
@@ -343,6 +386,327 @@ describe('Stripe webhooks', () => {
       const response = await sendWebhook(JSON.stringify(event));
       expect(response.statusCode, response.body).toBe(200);
       expect((response.json() as { data: { outcome: string } }).data.outcome).toBe('malformed');
+    }
+  });
+});
+
+describe('plan changes of a paying customer (review finding 1)', () => {
+  it('changes the existing subscription instead of opening a second checkout, and ignores other subscriptions', async () => {
+    const user = await createUser(ctx);
+    const t = now();
+    fake.addSubscription({
+      id: 'sub_A',
+      customer: `cus_${user.user.id}`,
+      userId: user.user.id,
+      tier: 'tier_1',
+      cents: 500,
+    });
+    expect(
+      outcomeOf(
+        await sendWebhook(completedCheckout(user, { subscription: 'sub_A', tier: 'tier_1', created: t })),
+      ),
+    ).toBe('applied');
+    expect(await current(user)).toMatchObject({ tier: 'tier_1', status: 'active', provider: 'stripe' });
+
+    const sessionsBefore = fake.calls.filter((c) => c.path === '/v1/checkout/sessions').length;
+    const change = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/subscription/checkout',
+      headers: user.auth,
+      payload: { tier_id: 'tier_2', return_url: '/subscription/success' },
+    });
+    expect(change.statusCode, change.body).toBe(200);
+    // No second Checkout Session: the one subscription Stripe holds now carries the new price.
+    expect(fake.calls.filter((c) => c.path === '/v1/checkout/sessions').length).toBe(sessionsBefore);
+    const update = fake.calls.findLast((c) => c.method === 'POST' && c.path === '/v1/subscriptions/sub_A');
+    expect(update?.form.get('items[0][id]')).toBe('si_sub_A');
+    expect(update?.form.get('metadata[tier]')).toBe('tier_2');
+    expect(update?.form.get('proration_behavior')).toBeNull();
+    const price = fake.calls.findLast((c) => c.path === '/v1/prices');
+    expect(price?.form.get('unit_amount')).toBe('1000');
+    expect(update?.form.get('items[0][price]')).toMatch(/^price_/);
+    expect([...fake.subscriptions.values()].filter((s) => s.customer === `cus_${user.user.id}`)).toHaveLength(
+      1,
+    );
+    const { data, message } = change.json() as { data: { checkout_url: string }; message?: string };
+    expect(data.checkout_url).toBe('/subscription/success?session_id=sub_A');
+    expect(message).toMatch(/Hero/);
+    expect(await current(user)).toMatchObject({ tier: 'tier_2', status: 'active' });
+
+    // Stripe's own echo of the change applies (same subscription, same tier).
+    expect(
+      outcomeOf(
+        await sendWebhook(
+          subscriptionEvent(user, {
+            type: 'customer.subscription.updated',
+            subscription: 'sub_A',
+            tier: 'tier_2',
+            created: t + 5,
+          }),
+        ),
+      ),
+    ).toBe('applied');
+
+    // Events of a subscription that is not the user's current one (left over from before the fix, or a
+    // second tab's checkout) are acknowledged and change nothing.
+    for (const type of [
+      'customer.subscription.updated',
+      'customer.subscription.deleted',
+      'customer.subscription.created',
+    ]) {
+      const response = await sendWebhook(
+        subscriptionEvent(user, { type, subscription: 'sub_OLD', tier: 'tier_1', created: t + 10 }),
+      );
+      expect(response.statusCode).toBe(200);
+      expect(outcomeOf(response)).toBe('not_current');
+    }
+    const failed = await sendWebhook(
+      stripeEvent({
+        type: 'invoice.payment_failed',
+        created: t + 11,
+        object: {
+          id: 'in_old',
+          object: 'invoice',
+          customer: `cus_${user.user.id}`,
+          parent: { subscription_details: { subscription: 'sub_OLD' } },
+        },
+      }),
+    );
+    expect(outcomeOf(failed)).toBe('not_current');
+    expect(
+      outcomeOf(
+        await sendWebhook(
+          completedCheckout(user, { subscription: 'sub_OLD', tier: 'tier_1', created: t + 12 }),
+        ),
+      ),
+    ).toBe('not_current');
+    expect(await current(user)).toMatchObject({ tier: 'tier_2', status: 'active' });
+    // The row still names sub_A: a cancellation goes to it.
+    await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/subscription/cancel',
+      headers: user.auth,
+      payload: { cancel_at_period_end: true },
+    });
+    expect(fake.calls.at(-1)?.path).toBe('/v1/subscriptions/sub_A');
+    // And the deletion of the current subscription still ends the plan.
+    expect(
+      outcomeOf(
+        await sendWebhook(
+          subscriptionEvent(user, {
+            type: 'customer.subscription.deleted',
+            subscription: 'sub_A',
+            tier: 'tier_2',
+            status: 'canceled',
+            created: t + 20,
+          }),
+        ),
+      ),
+    ).toBe('applied');
+    expect(await current(user)).toMatchObject({ tier: 'tier_free', status: 'cancelled' });
+  });
+
+  it('opens a checkout again once the subscription has ended on Stripe', async () => {
+    const user = await createUser(ctx);
+    const t = now();
+    fake.addSubscription({
+      id: 'sub_gone',
+      customer: `cus_${user.user.id}`,
+      userId: user.user.id,
+      tier: 'tier_1',
+      cents: 500,
+    });
+    await sendWebhook(completedCheckout(user, { subscription: 'sub_gone', tier: 'tier_1', created: t }));
+    // Stripe ended it, but its deletion event has not arrived yet.
+    const gone = fake.subscriptions.get('sub_gone');
+    if (gone) gone.status = 'canceled';
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/subscription/checkout',
+      headers: user.auth,
+      payload: { tier_id: 'tier_2' },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect((response.json() as { data: { checkout_url: string } }).data.checkout_url).toMatch(
+      /^https:\/\/checkout\.stripe\.test\//,
+    );
+  });
+
+  it('applies the first subscription of a user by its metadata before the checkout event arrives', async () => {
+    const user = await createUser(ctx);
+    const t = now();
+    expect(
+      outcomeOf(
+        await sendWebhook(
+          subscriptionEvent(user, {
+            type: 'customer.subscription.created',
+            subscription: 'sub_first',
+            tier: 'tier_1',
+            created: t,
+          }),
+        ),
+      ),
+    ).toBe('applied');
+    expect(
+      outcomeOf(
+        await sendWebhook(completedCheckout(user, { subscription: 'sub_first', tier: 'tier_1', created: t })),
+      ),
+    ).toBe('applied');
+    expect(await current(user)).toMatchObject({ tier: 'tier_1', status: 'active' });
+  });
+});
+
+describe('checkouts paid later (review finding 4)', () => {
+  it('waits for async_payment_succeeded when the checkout completed unpaid', async () => {
+    const user = await createUser(ctx);
+    const t = now();
+    const unpaid = await sendWebhook(
+      completedCheckout(user, {
+        subscription: 'sub_sepa',
+        tier: 'tier_1',
+        payment_status: 'unpaid',
+        created: t,
+      }),
+    );
+    expect(unpaid.statusCode).toBe(200);
+    expect(outcomeOf(unpaid)).toBe('awaiting_payment');
+    // The subscription Stripe creates beside it is not paid either.
+    expect(
+      outcomeOf(
+        await sendWebhook(
+          subscriptionEvent(user, {
+            type: 'customer.subscription.created',
+            subscription: 'sub_sepa',
+            tier: 'tier_1',
+            status: 'incomplete',
+            created: t,
+          }),
+        ),
+      ),
+    ).toBe('awaiting_payment');
+    expect(await current(user)).toMatchObject({ tier: 'tier_free' });
+    const paid = await sendWebhook(
+      completedCheckout(user, {
+        subscription: 'sub_sepa',
+        tier: 'tier_1',
+        type: 'checkout.session.async_payment_succeeded',
+        created: t + 60,
+      }),
+    );
+    expect(outcomeOf(paid)).toBe('applied');
+    expect(await current(user)).toMatchObject({ tier: 'tier_1', status: 'active', provider: 'stripe' });
+  });
+
+  it('applies a checkout that needed no payment, and never one whose payment failed', async () => {
+    const user = await createUser(ctx);
+    const failed = await sendWebhook(
+      completedCheckout(user, {
+        subscription: 'sub_fail',
+        tier: 'tier_3',
+        payment_status: 'unpaid',
+        type: 'checkout.session.async_payment_failed',
+      }),
+    );
+    expect(outcomeOf(failed)).toBe('ignored');
+    expect(await current(user)).toMatchObject({ tier: 'tier_free' });
+    const free = await sendWebhook(
+      completedCheckout(user, {
+        subscription: 'sub_free',
+        tier: 'tier_1',
+        payment_status: 'no_payment_required',
+      }),
+    );
+    expect(outcomeOf(free)).toBe('applied');
+    expect(await current(user)).toMatchObject({ tier: 'tier_1' });
+  });
+});
+
+describe('concurrent webhooks (review finding 2; meaningful on PostgreSQL)', () => {
+  it('applies both events Stripe sends at a first checkout, never dropping one as unmatched', async () => {
+    const users = await Promise.all(Array.from({ length: 30 }, () => createUser(ctx)));
+    const t = now();
+    const outcomes = await Promise.all(
+      users.flatMap((user, i) => [
+        sendWebhook(completedCheckout(user, { subscription: `sub_race_${i}`, tier: 'tier_2', created: t })),
+        sendWebhook(
+          subscriptionEvent(user, {
+            type: 'customer.subscription.created',
+            subscription: `sub_race_${i}`,
+            tier: 'tier_2',
+            created: t,
+          }),
+        ),
+      ]),
+    );
+    for (const response of outcomes) {
+      expect(response.statusCode, response.body).toBe(200);
+      expect(outcomeOf(response)).toBe('applied');
+    }
+    for (const user of users) expect(await current(user)).toMatchObject({ tier: 'tier_2', status: 'active' });
+  });
+});
+
+describe('Stripe unreachable (review finding 5)', () => {
+  it('answers 503 naming billing, for checkout, plan change and the portal', async () => {
+    // A port nothing listens on: connections are refused at once.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const address = closed.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const offline = await buildTestApp({
+      env: {
+        BILLING_PROVIDER: 'stripe',
+        STRIPE_SECRET_KEY: 'sk_test_fake',
+        STRIPE_WEBHOOK_SECRET: webhookSecret,
+      },
+      stripeApi: { host: '127.0.0.1', port, protocol: 'http' },
+    });
+    try {
+      const user = await createUser(offline);
+      const expectUnavailable = (response: { statusCode: number; json(): unknown }) => {
+        expect(response.statusCode).toBe(503);
+        expect((response.json() as { error: { code: string; message: string } }).error).toMatchObject({
+          code: 'SERVICE_UNAVAILABLE',
+          message: 'Billing is unavailable right now. Please try again in a few minutes.',
+        });
+      };
+      expectUnavailable(
+        await offline.app.inject({
+          method: 'POST',
+          url: '/api/v1/subscription/checkout',
+          headers: user.auth,
+          payload: { tier_id: 'tier_1' },
+        }),
+      );
+      const payload = completedCheckout(user, { subscription: 'sub_offline', tier: 'tier_1' });
+      await offline.app.inject({
+        method: 'POST',
+        url: '/api/v1/webhooks/stripe',
+        payload,
+        headers: {
+          'content-type': 'application/json',
+          'stripe-signature': signer.webhooks.generateTestHeaderString({ payload, secret: webhookSecret }),
+        },
+      });
+      expectUnavailable(
+        await offline.app.inject({
+          method: 'POST',
+          url: '/api/v1/subscription/checkout',
+          headers: user.auth,
+          payload: { tier_id: 'tier_2' },
+        }),
+      );
+      expectUnavailable(
+        await offline.app.inject({
+          method: 'POST',
+          url: '/api/v1/subscription/billing_portal',
+          headers: user.auth,
+          payload: {},
+        }),
+      );
+    } finally {
+      await offline.close();
     }
   });
 });

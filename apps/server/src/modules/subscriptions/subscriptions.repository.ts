@@ -1,7 +1,8 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { directRows } from '../../db/direct.js';
 import { users } from '../../db/schema/accounts.js';
+import { partyMemberships } from '../../db/schema/parties.js';
 import { billingEvents, subscriptions, subscriptionTiers } from '../../db/schema/subscriptions.js';
 import { userWritten } from '../../db/user-writes.js';
 import {
@@ -72,14 +73,23 @@ export const subscriptionsRepository = {
 
   async findByUser(db: Executor, userId: string, options: { lock?: boolean } = {}) {
     if (options.lock) {
-      const [row] = await db
-        .select({ subscription: subscriptions, tier: subscriptionTiers })
+      // The row alone, then its tier: under READ COMMITTED a locking statement with a join re-checks the
+      // join against the row a concurrent transaction just committed, with the tier it read before, and
+      // drops the row when that transaction changed tier_id (a checkout answered 404, a webhook dropped).
+      const [subscription] = await db
+        .select()
         .from(subscriptions)
-        .innerJoin(subscriptionTiers, eq(subscriptionTiers.id, subscriptions.tierId))
         .where(eq(subscriptions.userId, userId))
         .limit(1)
-        .for('update', { of: subscriptions });
-      return row;
+        .for('update');
+      if (!subscription) return undefined;
+      const [tier] = await db
+        .select()
+        .from(subscriptionTiers)
+        .where(eq(subscriptionTiers.id, subscription.tierId))
+        .limit(1);
+      if (!tier) throw new Error(`subscription ${subscription.id} names a missing tier`);
+      return { subscription, tier };
     }
     // Every counted action reads it: written once as SQL (subscriptions.statements.ts).
     const [row] = await directRows(db, subscriptionByUserStatement, [userId]);
@@ -98,6 +108,16 @@ export const subscriptionsRepository = {
   ) {
     const [row] = await directRows(db, subscriptionByUserWithStatement(probe), [userId, partyId]);
     return row ? { ...subscriptionWithTierFrom(row), probe: probeFrom(row) } : undefined;
+  },
+
+  /** Whether the user belongs to the party, in any role (a plan question about a party needs membership). */
+  async isPartyMember(db: Executor, userId: string, partyId: string): Promise<boolean> {
+    const [row] = await db
+      .select({ id: partyMemberships.id })
+      .from(partyMemberships)
+      .where(and(eq(partyMemberships.userId, userId), eq(partyMemberships.partyId, partyId)))
+      .limit(1);
+    return row !== undefined;
   },
 
   async findByProviderSubscription(db: Executor, providerSubscriptionId: string) {

@@ -34,6 +34,10 @@ const ok = <T>(data: T, message?: string) => ({
   ...(message ? { message } : {}),
 });
 
+/** A paying customer's plan was changed in place (no second subscription); Stripe prorates by default. */
+const planChangedMessage = (plan: string) =>
+  `Your plan is now ${plan}. The price difference for the rest of this period is prorated on your next invoice.`;
+
 /** spec/01 §7 Subscription. */
 export async function subscriptionsRoutes(
   app: FastifyInstance,
@@ -163,11 +167,13 @@ export async function subscriptionsRoutes(
       },
       async (request) => {
         const { user } = requireAuth(request);
-        const result = await service.checkout(user, request.body);
-        return ok(
-          result,
-          service.billingProvider === 'local' ? subscriptionMessages.localBilling : undefined,
-        );
+        const { plan_changed_to: planChangedTo, ...result } = await service.checkout(user, request.body);
+        const message = planChangedTo
+          ? planChangedMessage(planChangedTo)
+          : service.billingProvider === 'local'
+            ? subscriptionMessages.localBilling
+            : undefined;
+        return ok(result, message);
       },
     );
     a.post(

@@ -20,6 +20,7 @@ import { AppError } from '../../lib/app-error.js';
 import type { BillingProvider } from './billing-provider.js';
 import { addBillingMonth, hasLapsed, rankOf } from './entitlement-rules.js';
 import type { EntitlementContext, EntitlementService } from './entitlements.service.js';
+import { appPathWithQuery } from './local-billing.js';
 import { toSubscriptionJson, toTierJson } from './subscriptions.json.js';
 import {
   subscriptionsRepository as repo,
@@ -182,6 +183,10 @@ export class SubscriptionsService {
       ...(query.party_id ? { party_id: query.party_id } : {}),
       ...(query.character_id ? { character_id: query.character_id } : {}),
     });
+    // As every party-scoped call answers a non-member: the party's existence stays hidden.
+    if (query.party_id && !(await repo.isPartyMember(this.#deps.db, userId, query.party_id))) {
+      throw AppError.notFound('Party not found.');
+    }
     const { tier, source } = await this.#deps.entitlements.effectiveTier(this.#deps.db, userId, context);
     return { tier: toTierJson(tier), source };
   }
@@ -216,7 +221,15 @@ export class SubscriptionsService {
     };
   }
 
-  async checkout(user: { id: string; email: string }, input: { tier_id: string; return_url?: string }) {
+  /**
+   * Starts an upgrade, or changes the plan of a customer who already pays: someone with a live provider
+   * subscription never gets a second one (which would bill them twice); its price is changed instead and
+   * the answer is this app's return page, the plan applied at once (`plan_changed_to` names it).
+   */
+  async checkout(
+    user: { id: string; email: string },
+    input: { tier_id: string; return_url?: string },
+  ): Promise<{ checkout_url: string; session_id: string; plan_changed_to: string | null }> {
     const db = this.#deps.db;
     const tier = await repo.findTier(db, input.tier_id);
     if (!tier) throw AppError.validation([{ field: 'tier_id', message: `Unknown plan: ${input.tier_id}` }]);
@@ -228,6 +241,26 @@ export class SubscriptionsService {
       throw new AppError('CONFLICT', subscriptionMessages.sameTier);
     }
     const successUrl = this.#returnUrl(input.return_url, '/subscription/success', 'return_url');
+    const providerSubscriptionId = subscription.providerSubscriptionId;
+    if (
+      providerSubscriptionId &&
+      subscription.provider === this.#deps.billing.name &&
+      currentTier.identifier !== 'tier_free'
+    ) {
+      const changed = await this.#deps.billing.changePlan({ userId: user.id, tier, providerSubscriptionId });
+      // The provider bills that subscription no more (its deletion event has not arrived): mirror the end
+      // now, so the subscription this checkout makes is taken as the user's current one.
+      if (!changed) await this.#endProviderSubscription(user.id, providerSubscriptionId);
+      else {
+        await this.#applyPlanChange(user.id, tier, changed.providerSubscriptionId);
+        return {
+          // A path, as demo billing answers: the browser stays on the address it uses (local-billing.ts).
+          checkout_url: appPathWithQuery(successUrl, 'session_id', changed.providerSubscriptionId),
+          session_id: changed.providerSubscriptionId,
+          plan_changed_to: tier.name,
+        };
+      }
+    }
     const started = await this.#deps.billing.startCheckout({
       userId: user.id,
       email: user.email,
@@ -237,7 +270,7 @@ export class SubscriptionsService {
       customerId: subscription.providerCustomerId,
     });
     if (started.completed) await this.#applyLocalCheckout(user.id, tier);
-    return { checkout_url: started.url, session_id: started.sessionId };
+    return { checkout_url: started.url, session_id: started.sessionId, plan_changed_to: null };
   }
 
   async cancel(
@@ -413,17 +446,83 @@ export class SubscriptionsService {
     });
   }
 
-  /** Return URLs stay on this app: a relative path, or an absolute URL on APP_URL's origin. */
+  async #endProviderSubscription(userId: string, providerSubscriptionId: string) {
+    const now = this.#now();
+    await this.#deps.db.transaction(async (tx) => {
+      const found = await repo.findByUser(tx, userId, { lock: true });
+      if (!found || found.subscription.providerSubscriptionId !== providerSubscriptionId) return;
+      await repo.update(tx, found.subscription.id, await this.#downgradeChanges(tx, null, now));
+    });
+  }
+
+  /**
+   * Mirrors a plan change the provider has just made, so the new limits apply now. The provider's own event
+   * for it follows and says the same; `providerEventAt` is left alone so that event is not taken as stale.
+   * If the row no longer names that subscription (a deletion arrived meanwhile), the events decide.
+   */
+  async #applyPlanChange(userId: string, tier: TierRow, providerSubscriptionId: string) {
+    const now = this.#now();
+    await this.#deps.db.transaction(async (tx) => {
+      const found = await repo.findByUser(tx, userId, { lock: true });
+      if (!found || found.subscription.providerSubscriptionId !== providerSubscriptionId) return;
+      await repo.update(tx, found.subscription.id, {
+        tierId: tier.id,
+        cancelAtPeriodEnd: false,
+        cancelReason: null,
+        cancelledAt: null,
+      });
+      if (rankOf(tier.identifier) > rankOf(found.tier.identifier))
+        await repo.markTierUpgraded(tx, userId, now);
+    });
+  }
+
+  /**
+   * Return URLs stay on this app (review finding 3): a path opening with one '/' and then neither '/' nor
+   * '\\', even once percent-decoded (browsers read "//host" and "/\\host" as another host), or an absolute
+   * URL on APP_URL's origin whose path obeys the same rule; the result must still be on APP_URL's origin.
+   */
   #returnUrl(given: string | undefined, fallbackPath: string, field: string): string {
     const appUrl = this.#deps.appUrl;
     if (!given) return `${appUrl}${fallbackPath}`;
-    if (given.startsWith('/') && !given.startsWith('//')) return `${appUrl}${given}`;
+    const refusal = AppError.validation([
+      { field, message: 'The return address must be a page of this app.' },
+    ]);
+    const appOrigin = new URL(appUrl).origin;
+    let resolved: URL;
     try {
-      const url = new URL(given);
-      if (url.origin === new URL(appUrl).origin) return url.toString();
+      if (given.startsWith('/')) {
+        if (!isAppPath(given)) throw refusal;
+        resolved = new URL(`${appUrl.replace(/\/+$/, '')}${given}`);
+      } else {
+        resolved = new URL(given);
+        if (!isAppPath(`${resolved.pathname}${resolved.search}`)) throw refusal;
+      }
     } catch {
-      // fall through to the refusal
+      throw refusal;
     }
-    throw AppError.validation([{ field, message: 'The return address must be a page of this app.' }]);
+    if (resolved.origin !== appOrigin || !isAppPath(resolved.pathname)) throw refusal;
+    return resolved.toString();
   }
+}
+
+/**
+ * A path on this app: one '/', then a character that is neither '/' nor '\\' nor a space, under every layer
+ * of percent-encoding ("/%2F%2Fhost", "/%252F…"); and no whitespace or control character anywhere, since
+ * the URL parser drops tabs and newlines ("/\t/host" would become "//host").
+ */
+function isAppPath(path: string): boolean {
+  if (/[\s\p{Cc}]/u.test(path)) return false;
+  let decoded = path;
+  for (let layer = 0; layer < 5; layer++) {
+    if (!/^\/[^/\\\s\p{Cc}]/u.test(decoded)) return false;
+    let next: string;
+    try {
+      next = decodeURIComponent(decoded);
+    } catch {
+      return false;
+    }
+    if (next === decoded) return true;
+    decoded = next;
+  }
+  return false;
 }

@@ -264,11 +264,25 @@ describe('checks', () => {
 
   it('answers the effective tier', async () => {
     const user = await createUser(ctx);
-    const response = body(
-      await get(`/api/v1/subscription/effective_tier?party_id=${crypto.randomUUID()}`, user),
-    );
+    const response = body(await get('/api/v1/subscription/effective_tier', user));
     expect(response.data).toMatchObject({ tier: { identifier: 'tier_free' }, source: 'subscription' });
     expect((await get('/api/v1/subscription/effective_tier?party_id=whatever', user)).statusCode).toBe(422);
+  });
+
+  it('answers 404 for a party the user is not in, as other party calls do (review finding 6)', async () => {
+    const gm = await createUser(ctx);
+    const party = await createParty(ctx, gm);
+    const outsider = await createUser(ctx);
+    const member = await createMember(ctx, party, 'player');
+    for (const partyId of [party.id, crypto.randomUUID()]) {
+      const refused = await get(`/api/v1/subscription/effective_tier?party_id=${partyId}`, outsider);
+      expect(refused.statusCode).toBe(404);
+      expect(body(refused).error).toMatchObject({ code: 'RESOURCE_NOT_FOUND', message: 'Party not found.' });
+    }
+    for (const user of [gm, member]) {
+      const answered = await get(`/api/v1/subscription/effective_tier?party_id=${party.id}`, user);
+      expect(answered.statusCode).toBe(200);
+    }
   });
 
   it('takes the party of a character_id, whose patronage then applies (spec/01 §7)', async () => {
@@ -383,6 +397,66 @@ describe('upgrade, cancel and reactivate with local billing', () => {
     await post('/api/v1/subscription/checkout', user, { tier_id: 'tier_1' });
     const again = await post('/api/v1/subscription/checkout', user, { tier_id: 'tier_1' });
     expect(again.statusCode).toBe(409);
+  });
+
+  it('accepts only return pages of this app, refusing every hostile form with 422 (review finding 3)', async () => {
+    const user = await createUser(ctx);
+    const hostile = [
+      '//evil.example',
+      '/\\evil.example',
+      '/%2F%2Fevil.example',
+      '/%2f/evil.example',
+      '/%5Cevil.example',
+      '/%252F%252Fevil.example',
+      '/\t/evil.example',
+      '/',
+      'https://evil.example/x',
+      'http://haversack.test.evil.example/x',
+      'http://haversack.test@evil.example/x',
+      'http://haversack.test//evil.example',
+      'http://haversack.test/\\evil.example',
+      '\\\\evil.example',
+      'javascript:alert(1)',
+      'data:text/html,hi',
+      'evil.example',
+      '%2F%2Fevil.example',
+    ];
+    for (const returnUrl of hostile) {
+      for (const [url, payload] of [
+        ['/api/v1/subscription/checkout', { tier_id: 'tier_1', return_url: returnUrl }],
+        ['/api/v1/subscription/billing_portal', { return_url: returnUrl }],
+      ] as const) {
+        const response = await post(url, user, payload);
+        expect(response.statusCode, `${url} ${returnUrl}: ${response.body}`).toBe(422);
+        expect(body(response).error.details?.[0]).toMatchObject({ field: 'return_url' });
+      }
+    }
+    expect(body(await get('/api/v1/subscription/current', user)).data.subscription).toMatchObject({
+      tier: 'tier_free',
+    });
+    const fine = await post('/api/v1/subscription/checkout', user, {
+      tier_id: 'tier_1',
+      return_url: '/subscription/success?from=%2F%2Fplans#top',
+    });
+    expect(fine.statusCode).toBe(200);
+    expect(body(fine).data.checkout_url).toMatch(
+      /^\/subscription\/success\?from=%2F%2Fplans&session_id=local_\w+#top$/,
+    );
+  });
+
+  it('applies concurrent checkouts of one user, never answering 404 (review finding 2; PostgreSQL)', async () => {
+    const users = await Promise.all(Array.from({ length: 10 }, () => createUser(ctx)));
+    const responses = await Promise.all(
+      users.flatMap((user) => [
+        post('/api/v1/subscription/checkout', user, { tier_id: 'tier_1' }),
+        post('/api/v1/subscription/checkout', user, { tier_id: 'tier_2' }),
+      ]),
+    );
+    for (const response of responses) expect(response.statusCode, response.body).toBe(200);
+    for (const user of users) {
+      const tier = body(await get('/api/v1/subscription/current', user)).data.subscription?.tier;
+      expect(['tier_1', 'tier_2']).toContain(tier);
+    }
   });
 
   it('cancels at period end keeping the plan until then, reactivates, and lapses to Free after the end', async () => {

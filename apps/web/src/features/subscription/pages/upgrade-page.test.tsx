@@ -164,6 +164,41 @@ describe('UpgradePage', () => {
     });
   });
 
+  it("says a Stripe customer's plan is changed in place, with proration, never a second subscription", async () => {
+    const fetchMock = mockSubscriptionServer({
+      billingProvider: 'stripe',
+      current: buildCurrentSubscription({
+        tier: 'tier_1',
+        subscription: { provider: 'stripe', billing_provider: 'stripe' },
+      }),
+      writes: {
+        'POST /subscription/checkout': () =>
+          success({ checkout_url: '/subscription/success?session_id=sub_A', session_id: 'sub_A' }),
+      },
+    });
+    const { router } = renderRoutes(routes, '/subscription/upgrade?tier=tier_2');
+    expect(await screen.findByTestId('plan-change-notice')).toHaveTextContent(
+      'You already pay for Adventurer through Stripe. Choosing another plan changes that subscription at once: no second subscription is started, and the price difference for the rest of this period is prorated on your next invoice.',
+    );
+    expect(screen.queryByRole('button', { name: /Upgrade to/ })).not.toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Switch to Hero — $10/month' }));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/subscription/success'));
+    expect(requestBody(fetchMock, 'POST', '/subscription/checkout')).toEqual({
+      tier_id: 'tier_2',
+      return_url: '/subscription/success',
+    });
+  });
+
+  it('says nothing of a plan change to someone who does not pay through Stripe yet', async () => {
+    mockSubscriptionServer({
+      billingProvider: 'stripe',
+      current: buildCurrentSubscription({ subscription: { billing_provider: 'stripe' } }),
+    });
+    renderRoutes(routes, '/subscription/upgrade?tier=tier_2');
+    expect(await screen.findByRole('button', { name: 'Upgrade to Hero — $10/month' })).toBeInTheDocument();
+    expect(screen.queryByTestId('plan-change-notice')).not.toBeInTheDocument();
+  });
+
   it('shows the server refusal next to the button (already on this plan)', async () => {
     mockSubscriptionServer({
       current: buildCurrentSubscription({ tier: 'tier_1' }),

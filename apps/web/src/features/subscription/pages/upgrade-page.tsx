@@ -6,6 +6,7 @@ import {
   liveFeatureKeys,
   liveLimitKeys,
   liveUsageResources,
+  type Subscription,
   type Tier,
   type TierIdentifier,
   tierIdentifiers,
@@ -111,6 +112,7 @@ export function UpgradePage() {
         subject={subject}
         tiers={tiers.data.tiers}
         currentTier={current.data.tier}
+        subscription={current.data.subscription}
         usage={current.data.usage}
         billingProvider={tiers.data.billingProvider}
       />
@@ -250,22 +252,41 @@ function improvements(from: Tier, to: Tier): string[] {
   return [...limits, ...addedFeatures(from, to)];
 }
 
+/**
+ * A customer who already pays through Stripe: the server changes that subscription's plan instead of
+ * starting a second one (which would bill them twice), so the page says so before they choose.
+ */
+export function changesExistingSubscription(
+  subscription: Subscription,
+  billingProvider: 'local' | 'stripe' | 'none',
+): boolean {
+  return (
+    billingProvider === 'stripe' &&
+    subscription.provider === 'stripe' &&
+    subscription.tier !== 'tier_free' &&
+    subscription.status !== 'cancelled'
+  );
+}
+
 function UpgradeOptions({
   subject,
   tiers,
   currentTier,
+  subscription,
   usage,
   billingProvider,
 }: {
   subject: Exclude<UpgradeSubject, { kind: 'unknown' }>;
   tiers: Tier[];
   currentTier: Tier;
+  subscription: Subscription;
   usage: Record<string, UsageEntry>;
   billingProvider: 'local' | 'stripe' | 'none';
 }) {
   const checkout = useCheckout();
   const situation = describe(subject, tiers, currentTier, usage);
   const billingDisabled = billingProvider === 'none';
+  const changesExisting = changesExistingSubscription(subscription, billingProvider);
 
   return (
     <Stack gap="md">
@@ -281,6 +302,15 @@ function UpgradeOptions({
       </Alert>
 
       {billingProvider === 'local' ? <LocalBillingNotice /> : null}
+      {changesExisting && situation.liftingTiers.length > 0 ? (
+        <Alert color="blue" variant="light" role="status" data-testid="plan-change-notice">
+          <Text size="sm">
+            You already pay for {currentTier.name} through Stripe. Choosing another plan changes that
+            subscription at once: no second subscription is started, and the price difference for the rest of
+            this period is prorated on your next invoice.
+          </Text>
+        </Alert>
+      ) : null}
       {billingDisabled ? <BillingDisabledNotice /> : null}
       {checkout.isError ? (
         <Alert color="red" variant="light" role="alert" data-testid="checkout-error">
@@ -362,7 +392,7 @@ function UpgradeOptions({
                         billingDisabled || (checkout.isPending && checkout.variables !== tier.identifier)
                       }
                     >
-                      Upgrade to {tier.name} — {formatPricePerMonth(tier)}
+                      {changesExisting ? 'Switch to' : 'Upgrade to'} {tier.name} — {formatPricePerMonth(tier)}
                     </Button>
                   </Group>
                 </Stack>
