@@ -93,13 +93,15 @@ export const registerBodySchema = z.object({ user: registrationSchema });
 export type RegisterBody = z.infer<typeof registerBodySchema>;
 
 export const loginBodySchema = z.object({
-  email: text({ error: 'Email is required' }).trim().min(1, 'Email is required').max(254),
-  password: text({ error: 'Password is required' }).min(1, 'Password is required').max(200),
+  email: text({ error: 'Email is required' }).trim().min(1, 'Email is required').max(254, emailMessage),
+  password: text({ error: 'Password is required' })
+    .min(1, 'Password is required')
+    .max(200, 'Password must be at most 200 characters'),
 });
 export type LoginBody = z.infer<typeof loginBodySchema>;
 
 export const refreshBodySchema = z.object({
-  refresh_token: text({ error: 'Refresh token is required' }).min(1).max(200),
+  refresh_token: text({ error: 'Refresh token is required' }).min(1).max(200, 'This token is not valid'),
 });
 export type RefreshBody = z.infer<typeof refreshBodySchema>;
 
@@ -114,7 +116,9 @@ export const resetPasswordFieldsSchema = withConfirmation(
 );
 export const resetPasswordBodySchema = withConfirmation(
   z.object({
-    token: text({ error: 'Reset token is required' }).min(1, 'Reset token is required').max(200),
+    token: text({ error: 'Reset token is required' })
+      .min(1, 'Reset token is required')
+      .max(200, 'This token is not valid'),
     password: passwordSchema,
     password_confirmation: text({ error: passwordMessages.mismatch }),
   }),
@@ -122,7 +126,7 @@ export const resetPasswordBodySchema = withConfirmation(
 export type ResetPasswordBody = z.infer<typeof resetPasswordBodySchema>;
 
 export const verifyEmailBodySchema = z.object({
-  token: text({ error: 'Verification token is required' }).min(1).max(200),
+  token: text({ error: 'Verification token is required' }).min(1).max(200, 'This token is not valid'),
 });
 export const resendVerificationBodySchema = z.object({ email: emailSchema.optional() });
 
@@ -171,14 +175,18 @@ export const profileUpdateBodySchema = z.object({
     username: chosenUsernameSchema.optional(),
     email: emailSchema.optional(),
     /** Required when the email changes: a stolen access token alone must not move the account away. */
-    current_password: text({ error: 'Current password is required' }).max(200).optional(),
+    current_password: text({ error: 'Current password is required' })
+      .max(200, 'Password must be at most 200 characters')
+      .optional(),
   }),
 });
 export type ProfileUpdateBody = z.infer<typeof profileUpdateBodySchema>;
 
 /** The link mailed to the old address when the email changes: it puts the old address back. */
 export const emailRevertBodySchema = z.object({
-  token: text({ error: 'Undo token is required' }).min(1, 'Undo token is required').max(200),
+  token: text({ error: 'Undo token is required' })
+    .min(1, 'Undo token is required')
+    .max(200, 'This token is not valid'),
 });
 export type EmailRevertBody = z.infer<typeof emailRevertBodySchema>;
 export const emailRevertResultSchema = z.object({

@@ -35,7 +35,7 @@ export const characterFormSchema = z.object({
   name: text({ error: characterMessages.nameRequired })
     .trim()
     .min(1, characterMessages.nameRequired)
-    .max(100)
+    .max(100, 'Character name must be at most 100 characters')
     .refine(hasVisibleText, characterMessages.nameRequired),
   race: text().trim().max(60).default(''),
   character_class: text().trim().max(60).default(''),

@@ -183,3 +183,18 @@ describe('patchOf', () => {
     expect(patchOf(form).parse({ level: 7 })).toEqual({ level: 7 });
   });
 });
+
+describe('the words of a field out of bounds', () => {
+  it('names the bound in plain words when the schema gives none of its own', () => {
+    const message = (schema: z.ZodType, value: unknown) => schema.safeParse(value).error?.issues[0]?.message;
+    expect(message(text().max(200), 'x'.repeat(201))).toBe('Must be at most 200 characters');
+    expect(message(text().min(3), 'xy')).toBe('Must be at least 3 characters');
+    expect(message(z.number().max(1_000_000), 2_000_000)).toBe('Must be at most 1,000,000');
+    expect(message(z.number().int().min(1), 0)).toBe('Must be at least 1');
+    // A schema's own words still win, and a name too long no longer reads as missing.
+    expect(message(text({ error: 'Name is required' }).max(5, 'Too long'), 'abcdefg')).toBe('Too long');
+    expect(message(characterFormSchema, { name: 'x'.repeat(101) })).toBe(
+      'Character name must be at most 100 characters',
+    );
+  });
+});

@@ -15,6 +15,35 @@ export const MAX_JSON_BODY_DEPTH = 64;
 
 export { fieldMessages, hasVisibleText, isSafeText } from './text-rules.js';
 
+/**
+ * What a field says when it is too long, too short, too big or too small and its schema gave no words of its
+ * own: zod's defaults ("Too big: expected string to have <=200 characters") reached players under the
+ * fields. A schema's own message still wins. Set here, at the top of the module every request schema uses.
+ */
+z.config({
+  customError: (issue) => {
+    if (issue.code !== 'too_big' && issue.code !== 'too_small') return undefined;
+    const limit = Number(issue.code === 'too_big' ? issue.maximum : issue.minimum);
+    const bound = limit.toLocaleString('en-US');
+    const inclusive = issue.inclusive !== false;
+    if (issue.origin === 'string') {
+      if (issue.code === 'too_small' && limit === 1) return 'This field is required';
+      return issue.code === 'too_big'
+        ? `Must be at most ${bound} characters`
+        : `Must be at least ${bound} characters`;
+    }
+    if (issue.origin === 'number' || issue.origin === 'int') {
+      if (issue.code === 'too_big')
+        return inclusive ? `Must be at most ${bound}` : `Must be less than ${bound}`;
+      return inclusive ? `Must be at least ${bound}` : `Must be more than ${bound}`;
+    }
+    if (issue.origin === 'array') {
+      return issue.code === 'too_big' ? `Choose at most ${bound}` : `Choose at least ${bound}`;
+    }
+    return undefined;
+  },
+});
+
 type StringParams = Parameters<typeof z.string>[0];
 
 /**

@@ -106,7 +106,7 @@ export const containerFormSchema = z.object({
   name: text({ error: inventoryMessages.containerNameRequired })
     .trim()
     .min(1, inventoryMessages.containerNameRequired)
-    .max(100)
+    .max(100, 'Container name must be at most 100 characters')
     .refine(hasVisibleText, inventoryMessages.containerNameRequired),
   description: text().trim().max(2000).default(''),
   /** null or 0 = unlimited. */

@@ -1,4 +1,4 @@
-import { fieldMessages, isSafeText, type LoginBody } from '@haversack/contracts';
+import { emailMessage, fieldMessages, isSafeText, type LoginBody } from '@haversack/contracts';
 import type { FormErrors } from '@mantine/form';
 
 /**
@@ -8,8 +8,18 @@ import type { FormErrors } from '@mantine/form';
  */
 export function validateLogin(values: LoginBody): FormErrors {
   const errors: FormErrors = {};
-  const email = fieldError(values.email, 'Email is required', 254, (value) => value.trim());
-  const password = fieldError(values.password, 'Password is required', 200, (value) => value);
+  const email = fieldError(
+    values.email,
+    { required: 'Email is required', tooLong: emailMessage },
+    254,
+    (value) => value.trim(),
+  );
+  const password = fieldError(
+    values.password,
+    { required: 'Password is required', tooLong: 'Password must be at most 200 characters' },
+    200,
+    (value) => value,
+  );
   if (email) errors.email = email;
   if (password) errors.password = password;
   return errors;
@@ -17,12 +27,13 @@ export function validateLogin(values: LoginBody): FormErrors {
 
 function fieldError(
   value: unknown,
-  required: string,
+  messages: { required: string; tooLong: string },
   maxLength: number,
   normalise: (value: string) => string,
 ): string | null {
-  if (typeof value !== 'string') return required;
+  if (typeof value !== 'string') return messages.required;
   if (!isSafeText(value)) return fieldMessages.unsafeText;
   const normalised = normalise(value);
-  return normalised.length < 1 || normalised.length > maxLength ? required : null;
+  if (normalised.length < 1) return messages.required;
+  return normalised.length > maxLength ? messages.tooLong : null;
 }
