@@ -5,6 +5,20 @@
 /** spec/01 §3: tier identifiers and their rank. */
 export const tierIdentifiers = ['tier_free', 'tier_1', 'tier_2', 'tier_3'] as const;
 export type TierIdentifier = (typeof tierIdentifiers)[number];
+
+/** The plans' names, as the tier catalogue gives them, for screens that hold only an identifier. */
+export const tierNames: Record<TierIdentifier, string> = {
+  tier_free: 'Free',
+  tier_1: 'Adventurer',
+  tier_2: 'Hero',
+  tier_3: 'Legend',
+};
+
+/** A stored tier identifier by its plan's name; anything else as it is. */
+export function tierNameOf(identifier: unknown): string {
+  const tier = tierIdentifiers.find((candidate) => candidate === identifier);
+  return tier ? tierNames[tier] : String(identifier);
+}
 export const tierRank: Record<TierIdentifier, number> = { tier_free: 0, tier_1: 1, tier_2: 2, tier_3: 3 };
 
 /** The limit keys of a tier (spec/01 §3 free tier list). null = unlimited. */

@@ -137,6 +137,53 @@ describe('npm run admin', () => {
     expect(after.audit).toHaveLength(2);
   });
 
+  it('lists a suspended admin as such and lifts the suspension with unsuspend, audited', async () => {
+    const address = 'locked-out@example.com';
+    const db = await target.open();
+    try {
+      await db.db.insert(users).values({
+        email: address,
+        username: 'lockedout',
+        passwordHash: 'x',
+        admin: true,
+        suspendedAt: new Date('2026-02-01T10:00:00Z'),
+        suspendedReason: 'suspended by another admin',
+      });
+    } finally {
+      await db.close();
+    }
+    const listed = await run(['list'], target.env);
+    expect(listed.out).toMatch(
+      /locked-out@example\.com\tlockedout\t[0-9a-f-]{36}\tsuspended since 2026-02-01T10:00:00\.000Z/,
+    );
+    expect(listed.err).toContain('unsuspend EMAIL');
+
+    expect(await run(['unsuspend', 'Locked-Out@example.com'], target.env)).toMatchObject({
+      code: 0,
+      out: 'locked-out@example.com is no longer suspended and can sign in again.',
+    });
+    expect((await run(['list'], target.env)).out).toMatch(
+      /locked-out@example\.com\tlockedout\t[0-9a-f-]{36}\tactive/,
+    );
+    expect((await run(['unsuspend', address], target.env)).out).toBe(
+      'locked-out@example.com was not suspended; nothing changed.',
+    );
+    expect((await run(['unsuspend', 'nobody@example.com'], target.env)).code).toBe(1);
+    expect((await run(['unsuspend'], target.env)).code).toBe(2);
+
+    const check = await target.open();
+    try {
+      const [row] = await check.db.select().from(users).where(eq(users.email, address));
+      expect([row?.suspendedAt, row?.suspendedReason]).toEqual([null, null]);
+      const audit = row ? await check.db.select().from(auditLogs).where(eq(auditLogs.targetId, row.id)) : [];
+      expect(audit.map((entry) => [entry.action, entry.actorId, entry.after, entry.details])).toEqual([
+        ['user_unsuspended', null, { suspended_at: null }, { via: 'command', email: address }],
+      ]);
+    } finally {
+      await check.close();
+    }
+  });
+
   it('answers help with its usage alone, without touching the database', async () => {
     for (const ask of ['--help', '-h', 'help']) {
       expect(await run([ask], {})).toEqual({ code: 0, out: adminUsage, err: '' });

@@ -8,13 +8,14 @@ import { lastAppliedMigration, NewerDatabaseError } from '../db/migration-journa
 import { reasonOf } from '../lib/error-reason.js';
 import {
   createAdminAccount,
+  liftSuspension,
   listAdmins,
   setAdminFlag,
   UnknownAccountError,
 } from '../modules/admin/admin-flag.js';
 
 /**
- * `node apps/server/dist/cli/admin.js grant EMAIL | revoke EMAIL | list | create …` (`npm run admin --`
+ * `node apps/server/dist/cli/admin.js grant EMAIL | revoke EMAIL | unsuspend EMAIL | list | create …` (`npm run admin --`
  * in a development checkout): the one way to make (or unmake) an admin (DESIGN §10). Works on the
  * embedded PGlite database in DATA_DIR and on PostgreSQL (DATABASE_URL), once a server has started there.
  */
@@ -29,7 +30,8 @@ export const adminUsage = [
   `usage: ${adminCommand} <command>   (npm run admin -- <command> in a development checkout)`,
   '  grant EMAIL    give the account with this e-mail the admin flag',
   '  revoke EMAIL   take the admin flag away (its admin sessions end at once)',
-  '  list           list the admins',
+  '  unsuspend EMAIL  lift the suspension of the account with this e-mail (an admin locked out, say)',
+  '  list           list the admins (e-mail, username, id, and "active" or "suspended since DATE")',
   '  create EMAIL USERNAME [--password-stdin] [--new-site]',
   '                 create a verified admin account; the password comes from ADMIN_PASSWORD or stdin;',
   '                 --new-site also makes the database when there is none yet (a fresh site)',
@@ -41,7 +43,7 @@ export interface CommandOutput {
 }
 
 type Parsed =
-  | { command: 'grant' | 'revoke'; email: string }
+  | { command: 'grant' | 'revoke' | 'unsuspend'; email: string }
   | { command: 'list' }
   | { command: 'create'; email: string; username: string; passwordFromStdin: boolean; newSite: boolean }
   | { error: string };
@@ -71,7 +73,11 @@ function parse(args: string[]): Parsed {
       newSite: flags.includes('--new-site'),
     };
   }
-  if ((command === 'grant' || command === 'revoke') && email && rest.length === 0) {
+  if (
+    (command === 'grant' || command === 'revoke' || command === 'unsuspend') &&
+    email &&
+    rest.length === 0
+  ) {
     if (!/^[^\s@]+@[^\s@]+$/.test(email)) return { error: `"${email}" is not an e-mail address.` };
     return { command, email };
   }
@@ -224,7 +230,22 @@ export async function runAdminCommand(
     if (parsed.command === 'list') {
       const admins = await listAdmins(database.db);
       if (admins.length === 0) output.out(`No admins yet. Make one with: ${adminCommand} grant EMAIL`);
-      for (const admin of admins) output.out(`${admin.email}\t${admin.username}\t${admin.id}`);
+      // A suspended admin cannot sign in: said here, with the command that lets them back in.
+      for (const admin of admins)
+        output.out(
+          `${admin.email}\t${admin.username}\t${admin.id}\t${admin.suspendedAt ? `suspended since ${admin.suspendedAt.toISOString()}` : 'active'}`,
+        );
+      if (admins.some((admin) => admin.suspendedAt))
+        output.err(`A suspended admin cannot sign in; lift it with: ${adminCommand} unsuspend EMAIL`);
+      return 0;
+    }
+    if (parsed.command === 'unsuspend') {
+      const { account, changed } = await liftSuspension(database.db, parsed.email);
+      output.out(
+        changed
+          ? `${account.email} is no longer suspended and can sign in again.`
+          : `${account.email} was not suspended; nothing changed.`,
+      );
       return 0;
     }
     if (parsed.command === 'create') {

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { Outlet, type RouteObject, redirect, ScrollRestoration } from 'react-router';
+import { Outlet, type RouteObject, redirect, replace, ScrollRestoration } from 'react-router';
 import { FullPageLoader } from '../components/loading';
 import { PageError } from '../components/page-error';
 import { UnsavedChangesGuard } from '../components/unsaved-changes-guard';
@@ -362,6 +362,8 @@ export const routes: RouteObject[] = [
               ),
               lazyPage('system-health', 'Admin System Health', systemHealthPage),
               lazyPage('monitoring', 'Admin Monitoring', systemHealthPage),
+              // The spec's admin menu names /admin/sidekiq; the queue's page here is /admin/jobs.
+              { path: 'sidekiq', loader: () => replace('/admin/jobs') },
               lazyPage('jobs', 'Admin Background Jobs', () =>
                 import('../features/admin/pages/background-jobs-page').then((m) => m.BackgroundJobsPage),
               ),

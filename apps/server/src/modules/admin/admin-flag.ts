@@ -2,7 +2,7 @@ import type { Database } from '../../db/client.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
 import { hashPassword } from '../accounts/passwords.js';
 import { adminSessionsRepository } from './admin-sessions.repository.js';
-import { adminUsersRepository } from './admin-users.repository.js';
+import { adminUserListRepository, adminUsersRepository } from './admin-users.repository.js';
 import { AuditLog } from './audit-log.js';
 
 /**
@@ -15,6 +15,11 @@ export interface AdminAccount {
   email: string;
   username: string;
   createdAt: Date;
+}
+
+/** An admin as `list` shows it: a suspended admin cannot sign in, and `unsuspend` lets them back. */
+export interface ListedAdmin extends AdminAccount {
+  suspendedAt: Date | null;
 }
 
 /** A refusal the command explains in one line (no such account, address taken). */
@@ -52,8 +57,41 @@ export async function setAdminFlag(
   });
 }
 
-export function listAdmins(db: Database): Promise<AdminAccount[]> {
+export function listAdmins(db: Database): Promise<ListedAdmin[]> {
   return adminUsersRepository.listAdmins(db);
+}
+
+/**
+ * Lifts a suspension from the command line (`unsuspend EMAIL`): the way back for an admin locked out of
+ * the web app, e.g. when admins were suspended before that was refused. Audited as the Users page's
+ * `user_unsuspended`, with no actor (the operator at the server) and `via: 'command'`.
+ */
+export async function liftSuspension(
+  db: Database,
+  email: string,
+): Promise<{ account: AdminAccount; changed: boolean }> {
+  return db.transaction(async (tx) => {
+    const found = await adminUsersRepository.lockUserByEmail(tx, email.trim());
+    if (!found) throw new UnknownAccountError(`No account has the e-mail ${email.trim()}.`);
+    const account = {
+      id: found.id,
+      email: found.email,
+      username: found.username,
+      createdAt: found.createdAt,
+    };
+    if (!found.suspendedAt) return { account, changed: false };
+    await adminUserListRepository.setSuspension(tx, found.id, { suspendedAt: null, suspendedReason: null });
+    await new AuditLog().record(tx, {
+      actorId: null,
+      action: 'user_unsuspended',
+      targetType: 'user',
+      targetId: found.id,
+      before: { suspended_at: found.suspendedAt.toISOString(), suspended_reason: found.suspendedReason },
+      after: { suspended_at: null },
+      details: { via: 'command', email: found.email },
+    });
+    return { account, changed: true };
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { ADMIN_SESSION_HEADER, UNAUTHORIZED_ADMIN_ACCESS_ATTEMPT } from '@haversack/contracts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { markChangeSource } from '../../lib/change-source.js';
@@ -65,8 +65,17 @@ export function auditActor(
 const MAX_AUDITED_PATH = 2000;
 
 /**
+ * Refusals audited per user, route and rate-limit window (AuthRateLimits.windowMs, 15 minutes by default):
+ * one. Every refused call still answers 403, but a script hammering /admin cannot fill the append-only log
+ * (an outside review): at most one row per admin route per window and user. The key is the route's
+ * pattern, not the URL, which the caller could vary (ids, query strings) to get a row per call.
+ */
+const AUDITED_REFUSALS_PER_WINDOW = 1;
+
+/**
  * DESIGN §10, STYLE "authorise once": one onRequest hook guards every route of the /api/v1/admin prefix.
- * Anonymous: 401. Signed in without the admin flag: 403, and the refusal is audited. Admin without a live
+ * Anonymous: 401. Signed in without the admin flag: 403, and the refusal is audited (once per user, route
+ * and window: AUDITED_REFUSALS_PER_WINDOW). Admin without a live
  * admin session (missing, expired, ended, another sign-in's): 401 ADMIN_SESSION_EXPIRED, which the web app
  * answers with the "Admin Session Expired" card. Past the guard the request's changes come from 'admin'.
  */
@@ -74,7 +83,22 @@ export function createAdminGuard(
   app: FastifyInstance,
   deps: { db: Database; audit: AuditLog; sessions: AdminSessionsService },
 ) {
-  return async function adminGuard(request: FastifyRequest): Promise<void> {
+  // The shared rate-limit counters (in Redis with REDIS_URL), so the bound holds across processes.
+  const refusalAudit = app.limitByKey('admin-refusal-audit', AUDITED_REFUSALS_PER_WINDOW, (request) =>
+    request.auth ? `${request.auth.user.id}:${request.method} ${request.routeOptions.url ?? ''}` : undefined,
+  );
+  /** Whether this refusal is the first of its user and route in the window (else it goes unrecorded). */
+  const firstRefusalInWindow = async (request: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
+    try {
+      await refusalAudit.call(app, request, reply);
+      return true;
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'RATE_LIMITED') return false;
+      throw error;
+    }
+  };
+
+  return async function adminGuard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const access = request.routeOptions.config.adminAccess ?? 'admin_session';
     await app.authenticate(request);
     const auth = requireAuth(request);
@@ -82,6 +106,7 @@ export function createAdminGuard(
     // A personal API token never acts as an admin (plugins/api-token-access.ts refuses it first as well).
     if (auth.apiToken) throw new AppError('FORBIDDEN');
     if (!auth.user.admin) {
+      if (!(await firstRefusalInWindow(request, reply))) throw new AppError('FORBIDDEN');
       const origin = requestOrigin(request);
       await deps.audit.record(deps.db, {
         actorId: auth.user.id,

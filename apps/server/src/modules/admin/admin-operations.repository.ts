@@ -1,5 +1,20 @@
 import type { TemplateBulkFilter, UserBulkFilter } from '@haversack/contracts';
-import { and, asc, count, desc, eq, gt, gte, ilike, isNotNull, isNull, lt, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gt,
+  gte,
+  ilike,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { users } from '../../db/schema/accounts.js';
 import { adminOperations } from '../../db/schema/back-office.js';
@@ -49,7 +64,11 @@ const templateTables = {
   loot_template: lootTemplates,
 };
 
-/** Public templates of one kind, optionally of one owner (a user id or part of the owner's e-mail). */
+/**
+ * Public templates of one kind, optionally of one owner (a user id or part of the owner's e-mail). Never
+ * Haversack's own catalogue (system_key set: coins, the SRD items, the system shops and loot): they have no
+ * owner, so unpublishing them would hide them from everyone for good (moderation refuses them as well).
+ */
 function templateConditions(filter: TemplateBulkFilter) {
   const table = templateTables[filter.kind];
   const owner = filter.owner
@@ -58,10 +77,49 @@ function templateConditions(filter: TemplateBulkFilter) {
       : sql`${table.creatorId} in (select id from ${users} where ${ilike(users.email, `%${escapeLike(filter.owner)}%`)})`
     : undefined;
   const live = filter.kind === 'item_template' ? isNull(itemTemplates.deletedAt) : undefined;
-  return { table, where: and(eq(table.visibility, 'public'), owner, live) };
+  return { table, where: and(eq(table.visibility, 'public'), isNull(table.systemKey), owner, live) };
+}
+
+/** JSON with every object's keys sorted, so that equal params always give the same text (and lock). */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object')
+    return `{${Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`)
+      .join(',')}}`;
+  return JSON.stringify(value);
 }
 
 export const adminOperationsRepository = {
+  /**
+   * Serialises the starts of operations with these params until the caller's transaction ends, so that of
+   * two identical submissions the second sees the first's row (findUnfinished) and is refused. A hash
+   * collision only makes two different starts wait for each other, never refuses one.
+   */
+  async lockParams(db: Executor, params: Record<string, unknown>): Promise<void> {
+    await db.execute(
+      sql`select pg_advisory_xact_lock(hashtext(${`admin_operation:${canonicalJson(params)}`}))`,
+    );
+  },
+
+  /** A queued or running operation of this kind with exactly these params (jsonb equality ignores key order). */
+  async findUnfinished(db: Executor, kind: AdminOperationRow['kind'], params: Record<string, unknown>) {
+    const [row] = await db
+      .select({ id: adminOperations.id })
+      .from(adminOperations)
+      .where(
+        and(
+          eq(adminOperations.kind, kind),
+          inArray(adminOperations.status, ['queued', 'running']),
+          sql`${adminOperations.params} = ${JSON.stringify(params)}::jsonb`,
+        ),
+      )
+      .limit(1);
+    return row;
+  },
+
   async insert(db: Executor, row: NewAdminOperationRow): Promise<AdminOperationRow> {
     const [inserted] = await db.insert(adminOperations).values(row).returning();
     if (!inserted) throw new Error('insert admin_operations returned nothing');
@@ -122,6 +180,7 @@ export const adminOperationsRepository = {
     return row?.total ?? 0;
   },
 
+  /** Locked: a row that gained a system_key since the count is left out, as the filter is checked under the lock. */
   async templatesAfter(db: Executor, filter: TemplateBulkFilter, cursor: string | null, limit: number) {
     const { table, where } = templateConditions(filter);
     return db
@@ -129,6 +188,7 @@ export const adminOperationsRepository = {
       .from(table)
       .where(and(where, cursor ? gt(table.id, cursor) : undefined))
       .orderBy(asc(table.id))
-      .limit(limit);
+      .limit(limit)
+      .for('update');
   },
 };

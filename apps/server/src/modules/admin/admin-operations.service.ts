@@ -117,9 +117,16 @@ export class AdminOperationsService {
     return this.#count(this.#db, params);
   }
 
-  /** Counts what it will act on, records the start (audited) and queues the first batch, in one transaction. */
+  /**
+   * Counts what it will act on, records the start (audited) and queues the first batch, in one transaction.
+   * The same operation (kind and params) submitted again while one is queued or running is refused: two
+   * would mail everyone twice, or split the rows between them and each finish half-full.
+   */
   async start(caller: AdminCaller, params: OperationParams): Promise<AdminOperation> {
     return this.#db.transaction(async (tx) => {
+      await repo.lockParams(tx, params);
+      if (await repo.findUnfinished(tx, params.kind, params))
+        throw new AppError('CONFLICT', 'The same operation is already running: wait for it to finish.');
       const total = await this.#count(tx, params);
       const actor = auditActor(caller);
       const row = await repo.insert(tx, {
@@ -207,6 +214,10 @@ export class AdminOperationsService {
       const rows = await repo.templatesAfter(tx, params.filter, operation.cursor, ADMIN_OPERATION_BATCH);
       let changed = 0;
       for (const { id } of rows) {
+        // Checked again on the locked row: Haversack's own catalogue is never unpublished (it has no owner
+        // to publish it again), whatever the filter matched.
+        const target = await contentTargetsRepository.find(tx, params.filter.kind, id);
+        if (!target || target.isSystem || !target.isPublic) continue;
         const before = await contentTargetsRepository.makePrivate(tx, params.filter.kind, id);
         if (!before) continue;
         changed += 1;

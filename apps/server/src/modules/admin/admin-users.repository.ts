@@ -29,7 +29,13 @@ export const adminUsersRepository = {
 
   async listAdmins(db: Executor) {
     return db
-      .select({ id: users.id, email: users.email, username: users.username, createdAt: users.createdAt })
+      .select({
+        id: users.id,
+        email: users.email,
+        username: users.username,
+        createdAt: users.createdAt,
+        suspendedAt: users.suspendedAt,
+      })
       .from(users)
       .where(eq(users.admin, true))
       .orderBy(asc(users.email));

@@ -131,7 +131,7 @@ export class AdminUsersService {
 
   /**
    * A suspended user cannot sign in, and every session of theirs ends at once: their tokens stop
-   * working and their open sockets close in every process (the same path as logout).
+   * working and their open sockets close in every process (the same path as logout). Never an admin.
    */
   async suspend(caller: AdminCaller, userId: string, reason: string): Promise<AdminUserDetail> {
     if (userId === caller.user.id) throw new AppError('FORBIDDEN', 'You cannot suspend your own account.');
@@ -139,6 +139,10 @@ export class AdminUsersService {
     const ended = await this.#deps.db.transaction(async (tx) => {
       const user = await adminUserListRepository.lockUser(tx, userId);
       if (!user) throw notFound();
+      // As deletion: checked on the locked row, so two admins suspending each other at once are both
+      // refused, and no admin can lock the others out (the admin command's `unsuspend` is the way back).
+      if (user.admin)
+        throw new AppError('FORBIDDEN', 'Admins cannot be suspended: revoke their admin flag first.');
       if (user.suspendedAt) throw new AppError('CONFLICT', 'This account is already suspended.');
       const sessionIds = await suspendLockedUser(tx, this.#deps.audit, {
         actor: auditActor(caller),

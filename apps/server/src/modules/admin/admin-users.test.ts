@@ -152,15 +152,45 @@ describe('suspending a user', () => {
     expect((await callApi(ctx, 'GET', '/auth/me', player)).statusCode).toBe(200);
   });
 
-  it('ends a suspended admin’s admin session too', async () => {
+  it('refuses suspending an admin, as deleting one: their admin session and sign-in go on', async () => {
     const otherAdmin = await createAdmin(ctx);
-    await asAdmin('POST', `/admin/users/${otherAdmin.user.id}/suspend`, { reason: 'compromised' });
+    const refused = await asAdmin('POST', `/admin/users/${otherAdmin.user.id}/suspend`, {
+      reason: 'compromised',
+    });
+    expect([refused.statusCode, refused.json()]).toEqual([
+      403,
+      {
+        status: 'error',
+        error: expect.objectContaining({
+          code: 'FORBIDDEN',
+          message: 'Admins cannot be suspended: revoke their admin flag first.',
+        }),
+      },
+    ]);
     const verify = await ctx.app.inject({
       method: 'GET',
       url: '/api/v1/admin/sessions/verify',
       headers: { ...otherAdmin.auth, [ADMIN_SESSION_HEADER]: otherAdmin.adminSessionToken },
     });
-    expect(verify.statusCode).toBe(401);
+    expect(verify.statusCode).toBe(200);
+    const entries = await auditLogRepository.forSubject(ctx.database.db, otherAdmin.user.id);
+    expect(entries.map((entry) => entry.action)).not.toContain('user_suspended');
+  });
+
+  it('refuses both of two admins suspending each other at the same moment', async () => {
+    const [first, second] = await Promise.all([createAdmin(ctx), createAdmin(ctx)]);
+    const both = await Promise.all([
+      callApi(ctx, 'POST', `/admin/users/${second.user.id}/suspend`, first.adminAuth, { reason: 'rogue' }),
+      callApi(ctx, 'POST', `/admin/users/${first.user.id}/suspend`, second.adminAuth, { reason: 'rogue' }),
+    ]);
+    expect(both.map((response) => [response.statusCode, codeOf(response)])).toEqual([
+      [403, 'FORBIDDEN'],
+      [403, 'FORBIDDEN'],
+    ]);
+    for (const still of [first, second]) {
+      const me = await callApi(ctx, 'GET', '/admin/sessions/verify', still.adminAuth);
+      expect(me.statusCode).toBe(200);
+    }
   });
 });
 

@@ -78,6 +78,41 @@ describe('the admin guard, on every route under /api/v1/admin', () => {
     expect(refusals[0]).toMatchObject({ actorId: player.user.id, actorEmail: player.user.email });
   });
 
+  it('answers 403 to every one of 50 refused calls but audits them once per route and window', async () => {
+    const player = await createUser(ctx);
+    const responses = [];
+    for (let i = 0; i < 50; i += 1) {
+      // Varied ids and query strings are still the same route: they must not buy a row each.
+      const url =
+        i % 2 === 0
+          ? `/api/v1/admin/users?page=${i}`
+          : `/api/v1/admin/users/00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+      responses.push(await ctx.app.inject({ method: 'GET', url, headers: player.auth }));
+    }
+    expect(responses.map((r) => [r.statusCode, codeOf(r)])).toEqual(
+      Array.from({ length: 50 }, () => [403, 'FORBIDDEN']),
+    );
+    const refusals = (await auditOf(player.user.id)).filter(
+      (entry) => entry.action === 'unauthorized_admin_access_attempt',
+    );
+    // GET /admin/users and GET /admin/users/:id: one row each.
+    expect(refusals.map((entry) => entry.details.path).sort()).toEqual([
+      '/api/v1/admin/users/00000000-0000-4000-8000-000000000001',
+      '/api/v1/admin/users?page=0',
+    ]);
+    // Parallel calls too.
+    const parallel = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        ctx.app.inject({ method: 'GET', url: '/api/v1/admin/financial', headers: player.auth }),
+      ),
+    );
+    expect(parallel.every((r) => r.statusCode === 403)).toBe(true);
+    const after = (await auditOf(player.user.id)).filter(
+      (entry) => entry.action === 'unauthorized_admin_access_attempt',
+    );
+    expect(after).toHaveLength(3);
+  });
+
   it('refuses an admin without a live admin session with 401 ADMIN_SESSION_EXPIRED on each session route', async () => {
     const admin = await createUser(ctx);
     await grantAdmin(ctx, admin);
@@ -279,6 +314,32 @@ describe('GET /admin/audit_logs', () => {
     expect((await list(`actor=${snooper.user.id}&to=2000-01-01`)).data).toHaveLength(0);
     const badDate = await callApi(ctx, 'GET', '/admin/audit_logs?from=yesterday', admin.adminAuth);
     expect(badDate.statusCode).toBe(422);
+    // A range that ends before it starts is refused as analytics refuses it, not answered empty.
+    for (const url of [
+      '/admin/audit_logs?from=2026-12-01&to=2026-01-01',
+      '/admin/audit_logs/export?from=2026-12-01&to=2026-01-01',
+      '/admin/audit_logs?from=2026-01-02T00:00:00Z&to=2026-01-01T23:59:59Z',
+    ]) {
+      const backwards = await callApi(ctx, 'GET', url, admin.adminAuth);
+      expect([url, backwards.statusCode, backwards.json()]).toEqual([
+        url,
+        422,
+        {
+          status: 'error',
+          error: expect.objectContaining({
+            code: 'VALIDATION_ERROR',
+            details: [{ field: 'to', message: 'to must not be before from' }],
+          }),
+        },
+      ]);
+    }
+    const oneDay = await callApi(
+      ctx,
+      'GET',
+      '/admin/audit_logs?from=2026-01-01&to=2026-01-01',
+      admin.adminAuth,
+    );
+    expect(oneDay.statusCode).toBe(200);
 
     const csv = await callApi(
       ctx,

@@ -7,6 +7,7 @@ import {
   UNAUTHORIZED_ADMIN_ACCESS_ATTEMPT,
 } from '@haversack/contracts';
 import type { Database } from '../../db/client.js';
+import { AppError } from '../../lib/app-error.js';
 import type { AuthenticatedUser } from '../accounts/accounts.service.js';
 import type { RequestOrigin } from './admin-sessions.service.js';
 import type { AuditEntry, AuditLog } from './audit-log.js';
@@ -19,13 +20,19 @@ import {
 const bareDate = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 86_400_000;
 
-/** `from` and `to` are inclusive; a bare `to` date covers that whole UTC day. */
+/**
+ * `from` and `to` are inclusive; a bare `to` date covers that whole UTC day. A `to` before `from` is
+ * refused with 422, as analytics refuses it, rather than answered with an empty page that reads as "no
+ * entries".
+ */
 function repositoryFilter(filter: AuditLogFilter): RepositoryFilter {
   const to = filter.to
     ? bareDate.test(filter.to)
       ? new Date(Date.parse(`${filter.to}T00:00:00Z`) + DAY_MS)
       : new Date(Date.parse(filter.to) + 1)
     : undefined;
+  if (filter.from && to && Date.parse(filter.from) >= to.getTime())
+    throw AppError.validation([{ field: 'to', message: 'to must not be before from' }]);
   return {
     ...(filter.actor ? { actor: filter.actor } : {}),
     ...(filter.action ? { action: filter.action } : {}),

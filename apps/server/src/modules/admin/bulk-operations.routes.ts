@@ -55,7 +55,7 @@ export async function bulkOperationsRoutes(
       schema: {
         tags: ['admin'],
         summary:
-          'Run the operation in the background, one audit entry per change; poll GET /admin/operations/:id',
+          'Run the operation in the background, one audit entry per change; poll GET /admin/operations/:id. 409 while the same operation is queued or running',
         body: bulkOperationBodySchema,
         response: { 202: successEnvelope(adminOperationSchema) },
       },

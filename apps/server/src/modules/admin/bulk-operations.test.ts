@@ -148,6 +148,43 @@ describe('bulk operations on users', () => {
     expect(perChange?.n).toBe(users.length);
   });
 
+  it('refuses the same operation submitted twice at once (409), so that one job does all of it', async () => {
+    const tag = `twice${Date.now()}`;
+    await Promise.all(
+      Array.from({ length: ADMIN_OPERATION_BATCH + 5 }, (_, i) =>
+        createUser(ctx, { email: `${tag}-${i}@example.com` }),
+      ),
+    );
+    const body = { target: 'users', filter: { email_contains: tag }, action: 'change_tier', tier: 'tier_1' };
+    const started = await Promise.all(
+      Array.from({ length: 3 }, () => callApi(ctx, 'POST', '/admin/bulk_operations', admin.adminAuth, body)),
+    );
+    expect(started.map((r) => r.statusCode).sort()).toEqual([202, 409, 409]);
+    expect(started.find((r) => r.statusCode === 409)?.json()).toMatchObject({
+      error: { code: 'CONFLICT', message: 'The same operation is already running: wait for it to finish.' },
+    });
+    // The same keys in another order are the same operation.
+    const reordered = await callApi(ctx, 'POST', '/admin/bulk_operations', admin.adminAuth, {
+      tier: 'tier_1',
+      action: 'change_tier',
+      filter: { email_contains: tag },
+      target: 'users',
+    });
+    expect(reordered.statusCode).toBe(409);
+    await ctx.app.services.jobs.runDue();
+    const accepted = started.find((r) => r.statusCode === 202);
+    if (!accepted) throw new Error('none started');
+    const operation = json<{ data: AdminOperation }>(accepted).data;
+    expect(await ctx.app.services.backOffice.operations.get(operation.id)).toMatchObject({
+      status: 'done',
+      processed: ADMIN_OPERATION_BATCH + 5,
+      changed: ADMIN_OPERATION_BATCH + 5,
+    });
+    const again = await callApi(ctx, 'POST', '/admin/bulk_operations', admin.adminAuth, body);
+    expect(again.statusCode, again.body).toBe(202);
+    await ctx.app.services.jobs.runDue();
+  });
+
   it('refuses a suspension without a reason and unknown actions with 422', async () => {
     const noReason = await preview({ target: 'users', filter: {}, action: 'suspend' });
     expect(noReason.statusCode).toBe(422);
@@ -199,5 +236,61 @@ describe('bulk operations on templates', () => {
       expect(entries.map((e) => e.action)).toEqual(['content_unpublished']);
     }
     expect(await auditLogRepository.forSubject(ctx.database.db, privateOne.id)).toEqual([]);
+  });
+});
+
+describe('bulk operations never touch Haversack’s own catalogue', () => {
+  const publicUserTemplates = async () => {
+    const [row] = await ctx.database.db
+      .select({ total: count() })
+      .from(itemTemplates)
+      .where(
+        and(
+          eq(itemTemplates.visibility, 'public'),
+          sql`${itemTemplates.systemKey} is null`,
+          sql`${itemTemplates.deletedAt} is null`,
+        ),
+      );
+    return row?.total ?? 0;
+  };
+  const publicSystemTemplates = async () => {
+    const [row] = await ctx.database.db
+      .select({ total: count() })
+      .from(itemTemplates)
+      .where(and(eq(itemTemplates.visibility, 'public'), sql`${itemTemplates.systemKey} is not null`));
+    return row?.total ?? 0;
+  };
+
+  it('leaves system templates out of the count and the run of an unpublish with no owner filter', async () => {
+    const owner = await createUser(ctx);
+    await createTemplate(ctx, { creatorId: owner.user.id, visibility: 'public' });
+    const systemBefore = await publicSystemTemplates();
+    // The seeded SRD catalogue and coins.
+    expect(systemBefore).toBeGreaterThan(0);
+    const body = { target: 'templates', filter: { kind: 'item_template' }, action: 'unpublish' };
+    const userTemplates = await publicUserTemplates();
+    expect(json<{ data: { count: number } }>(await preview(body)).data.count).toBe(userTemplates);
+
+    const started = await callApi(ctx, 'POST', '/admin/bulk_operations', admin.adminAuth, body);
+    expect(started.statusCode, started.body).toBe(202);
+    const operation = json<{ data: AdminOperation }>(started).data;
+    expect(operation.total).toBe(userTemplates);
+    // A template that joined the catalogue after the count is checked again under the lock.
+    const late = await createTemplate(ctx, { visibility: 'public' });
+    await ctx.database.db
+      .update(itemTemplates)
+      .set({ systemKey: `test:${late.id}` })
+      .where(eq(itemTemplates.id, late.id));
+    await ctx.app.services.jobs.runDue();
+
+    const done = await ctx.app.services.backOffice.operations.get(operation.id);
+    expect(done.status).toBe('done');
+    expect(await publicSystemTemplates()).toBe(systemBefore + 1);
+    expect(await publicUserTemplates()).toBe(0);
+    const unpublished = await ctx.database.db
+      .select({ total: count() })
+      .from(auditLogs)
+      .where(and(eq(auditLogs.action, 'content_unpublished'), eq(auditLogs.targetId, late.id)));
+    expect(unpublished[0]?.total).toBe(0);
   });
 });

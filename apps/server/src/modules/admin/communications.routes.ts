@@ -2,6 +2,7 @@ import {
   adminOperationSchema,
   announcementBodySchema,
   announcementSchema,
+  bulkPreviewSchema,
   entityId,
   massMailBodySchema,
   successEnvelope,
@@ -117,11 +118,31 @@ export async function communicationsAdminRoutes(
   );
 
   r.post(
+    '/mass_mails/preview',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'How many users the mail would go to (the confirmation shows it); sends nothing',
+        body: massMailBodySchema,
+        response: { 200: successEnvelope(bulkPreviewSchema) },
+      },
+    },
+    async (request) => {
+      requireAdmin(request);
+      return {
+        status: 'success' as const,
+        data: { count: await operations.preview({ kind: 'mass_mail', ...request.body }) },
+      };
+    },
+  );
+
+  r.post(
     '/mass_mails',
     {
       schema: {
         tags: ['admin'],
-        summary: 'E-mail all users or one tier in the background (audited); poll GET /admin/operations/:id',
+        summary:
+          'E-mail all users or one tier in the background (audited); poll GET /admin/operations/:id. 409 while the same mail is queued or running',
         body: massMailBodySchema,
         response: { 202: successEnvelope(adminOperationSchema) },
       },

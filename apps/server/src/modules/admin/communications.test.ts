@@ -131,6 +131,47 @@ describe('mass mail', () => {
     expect(json<{ data: AdminOperation[] }>(listed).data[0]?.id).toBe(operation.id);
   });
 
+  it('counts the recipients first, and refuses the same mail sent twice at once (409) until it is done', async () => {
+    const readers = await Promise.all(Array.from({ length: 3 }, () => createUser(ctx)));
+    for (const reader of readers) await upgrade(ctx, reader, 'tier_3');
+    const mail = { audience: 'tier_3', subject: `Twice ${Date.now()}`, body: 'Only once, please.' };
+    const counted = await callApi(ctx, 'POST', '/admin/mass_mails/preview', admin.adminAuth, mail);
+    expect(counted.statusCode, counted.body).toBe(200);
+    const recipients = json<{ data: { count: number } }>(counted).data.count;
+    expect(recipients).toBeGreaterThanOrEqual(readers.length);
+
+    const sent = await Promise.all(
+      Array.from({ length: 4 }, () => callApi(ctx, 'POST', '/admin/mass_mails', admin.adminAuth, mail)),
+    );
+    expect(sent.map((r) => r.statusCode).sort()).toEqual([202, 409, 409, 409]);
+    const refused = sent.find((r) => r.statusCode === 409);
+    expect(refused?.json()).toMatchObject({
+      status: 'error',
+      error: { code: 'CONFLICT', message: 'The same operation is already running: wait for it to finish.' },
+    });
+    const first = sent.find((r) => r.statusCode === 202);
+    if (!first) throw new Error('none sent');
+    const accepted = json<{ data: AdminOperation }>(first).data;
+    expect(accepted.total).toBe(recipients);
+    // Another mail is another operation.
+    const other = await callApi(ctx, 'POST', '/admin/mass_mails', admin.adminAuth, {
+      ...mail,
+      body: 'Other',
+    });
+    expect(other.statusCode).toBe(202);
+
+    await ctx.app.services.jobs.runDue();
+    const mails = (await readMails(ctx)).filter((m) => m.subject === mail.subject);
+    expect(mails).toHaveLength(recipients * 2);
+    const onceEach = new Set(mails.filter((m) => m.raw.includes('Only once')).map((m) => m.to.toLowerCase()));
+    expect(onceEach.size).toBe(recipients);
+    expect(mails.filter((m) => m.raw.includes('Only once'))).toHaveLength(recipients);
+    // Finished, it may be sent again.
+    const again = await callApi(ctx, 'POST', '/admin/mass_mails', admin.adminAuth, mail);
+    expect(again.statusCode, again.body).toBe(202);
+    await ctx.app.services.jobs.runDue();
+  });
+
   it('refuses an unknown audience with 422 and queues nothing', async () => {
     const response = await callApi(ctx, 'POST', '/admin/mass_mails', admin.adminAuth, {
       audience: 'tier_9',

@@ -1,5 +1,6 @@
 import type { SiteSettings } from '@haversack/contracts';
 import type { Database } from '../../db/client.js';
+import { AppError } from '../../lib/app-error.js';
 import { type AdminCaller, auditActor } from './admin-guard.js';
 import type { AuditLog } from './audit-log.js';
 import { siteSettingsRepository } from './site-settings.repository.js';
@@ -43,6 +44,13 @@ export class SiteSettingsService {
   }
 
   async update(caller: AdminCaller, changes: Partial<SiteSettings>): Promise<SiteSettings> {
+    // `{"settings": {}}` (or only unknown names, which the schema drops) changes nothing: say so rather
+    // than answer a success that reads as "saved".
+    if (settingKeys.every((key) => changes[key] === undefined))
+      throw AppError.validation(
+        [{ field: 'settings', message: `Name at least one setting to change: ${settingKeys.join(' or ')}.` }],
+        'No setting to change: name at least one of maintenance_mode and registration_open.',
+      );
     this.#cached = undefined;
     const before = await this.current();
     const now = this.#now();

@@ -75,6 +75,25 @@ describe('closed registration', () => {
     expect((await callApi(ctx, 'POST', '/auth/register', undefined, body)).statusCode).toBe(201);
   });
 
+  it('refuses a change naming no setting with 422, changing nothing', async () => {
+    // Nothing named, or only a name the schema does not know (and drops).
+    const namingNothing: Record<string, boolean>[] = [{}, { maintenance: true }];
+    for (const settings of namingNothing) {
+      const empty = await setSettings(settings);
+      expect([empty.statusCode, errorOf(empty)]).toEqual([
+        422,
+        expect.objectContaining({
+          code: 'VALIDATION_ERROR',
+          message: 'No setting to change: name at least one of maintenance_mode and registration_open.',
+        }),
+      ]);
+    }
+    expect(json<{ data: unknown }>(await callApi(ctx, 'GET', '/site_settings')).data).toEqual({
+      maintenance_mode: false,
+      registration_open: true,
+    });
+  });
+
   it('is changed by admins only', async () => {
     const player = await createUser(ctx);
     const refused = await callApi(ctx, 'PUT', '/admin/settings', player, {

@@ -2,6 +2,7 @@ import {
   type AnnouncementBody,
   adminOperationSchema,
   announcementSchema,
+  bulkPreviewSchema,
   type MassMailBody,
 } from '@haversack/contracts';
 import { queryOptions } from '@tanstack/react-query';
@@ -56,6 +57,18 @@ export function massMailsQuery() {
         })
       ).data,
   });
+}
+
+/** How many users the mail would go to, for the confirmation before it is sent; sends nothing. */
+export async function previewMassMail(body: MassMailBody) {
+  return (
+    await adminPagesRequest(`${API_V1}/admin/mass_mails/preview`, {
+      method: 'POST',
+      body,
+      schema: bulkPreviewSchema,
+      toast: false,
+    })
+  ).data.count;
 }
 
 export async function sendMassMail(body: MassMailBody) {

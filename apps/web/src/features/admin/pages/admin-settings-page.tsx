@@ -1,6 +1,8 @@
 import type { SiteSettings } from '@haversack/contracts';
 import { Card, Skeleton, Stack, Switch, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ErrorPanel } from '../../../components/error-panel';
 import { toast } from '../../../lib/toast';
 import { adminSettingsQueryOptions, updateSiteSettings } from '../api/site-settings-api';
@@ -9,13 +11,17 @@ import { adminSettingsQueryOptions, updateSiteSettings } from '../api/site-setti
 export function AdminSettingsPage() {
   const queryClient = useQueryClient();
   const query = useQuery(adminSettingsQueryOptions());
+  // Turning maintenance on stops every player's writes at once: asked first. Turning it off is not.
+  const [confirmingMaintenance, setConfirmingMaintenance] = useState(false);
   const save = useMutation({
     mutationFn: (changes: Partial<SiteSettings>) => updateSiteSettings(changes),
     onSuccess: (settings) => {
+      setConfirmingMaintenance(false);
       queryClient.setQueryData(adminSettingsQueryOptions().queryKey, settings);
       void queryClient.invalidateQueries({ queryKey: ['site-settings'] });
       toast.success('Settings saved.');
     },
+    onError: () => setConfirmingMaintenance(false),
   });
 
   return (
@@ -50,7 +56,10 @@ export function AdminSettingsPage() {
               description="Everyone sees “System is in maintenance mode.”; only admins can change anything. Reading and signing in still work."
               checked={query.data.maintenance_mode}
               disabled={save.isPending}
-              onChange={(event) => save.mutate({ maintenance_mode: event.currentTarget.checked })}
+              onChange={(event) => {
+                if (event.currentTarget.checked) setConfirmingMaintenance(true);
+                else save.mutate({ maintenance_mode: false });
+              }}
             />
           </Card>
           <Card withBorder padding="md">
@@ -65,6 +74,15 @@ export function AdminSettingsPage() {
           </Card>
         </>
       )}
+      <ConfirmDialog
+        opened={confirmingMaintenance}
+        onClose={() => setConfirmingMaintenance(false)}
+        onConfirm={() => save.mutate({ maintenance_mode: true })}
+        title="Turn On Maintenance Mode"
+        message="Every player's changes will be refused with “System is in maintenance mode.” until you turn it off; only admins can change anything. Turn it on?"
+        confirmLabel="Turn On"
+        loading={save.isPending}
+      />
     </Stack>
   );
 }

@@ -1,4 +1,9 @@
-import { type AdminUserDetail, adminGrantTierBodySchema } from '@haversack/contracts';
+import {
+  type AdminUserDetail,
+  adminGrantTierBodySchema,
+  tierIdentifiers,
+  tierNames,
+} from '@haversack/contracts';
 import {
   Anchor,
   Button,
@@ -25,12 +30,7 @@ import { DeleteAccountDialog } from '../components/delete-account-dialog';
 import { adminDateTime } from '../lib/format';
 import { UserStatusBadges } from './admin-users-page';
 
-const tierOptions = [
-  { value: 'tier_free', label: 'Free' },
-  { value: 'tier_1', label: 'Adventurer' },
-  { value: 'tier_2', label: 'Hero' },
-  { value: 'tier_3', label: 'Legend' },
-];
+const tierOptions = tierIdentifiers.map((value) => ({ value, label: tierNames[value] }));
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -149,7 +149,7 @@ export function AdminUserDetailPage() {
             Unsuspend
           </Button>
         ) : (
-          <Button color="red.9" onClick={() => setDialog('suspend')} disabled={isSelf}>
+          <Button color="red.9" onClick={() => setDialog('suspend')} disabled={isSelf || user.admin}>
             Suspend
           </Button>
         )}
@@ -172,7 +172,7 @@ export function AdminUserDetailPage() {
         </Text>
       ) : user.admin ? (
         <Text size="sm" c="dimmed">
-          An admin's account cannot be deleted: revoke the admin flag first.
+          An admin's account cannot be suspended or deleted: revoke the admin flag first.
         </Text>
       ) : null}
 

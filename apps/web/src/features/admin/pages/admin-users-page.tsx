@@ -1,4 +1,10 @@
-import { type AdminUserSummary, adminUserQuerySchema } from '@haversack/contracts';
+import {
+  type AdminUserSummary,
+  adminUserQuerySchema,
+  tierIdentifiers,
+  tierNameOf,
+  tierNames,
+} from '@haversack/contracts';
 import {
   Anchor,
   Badge,
@@ -25,13 +31,7 @@ import { ErrorPanel } from '../../../components/error-panel';
 import { type AdminUserSearch, adminUsersQueryOptions } from '../api/admin-users-api';
 import { adminDateTime } from '../lib/format';
 
-const tierOptions = [
-  { value: 'tier_free', label: 'Free' },
-  { value: 'tier_1', label: 'Adventurer' },
-  { value: 'tier_2', label: 'Hero' },
-  { value: 'tier_3', label: 'Legend' },
-];
-const tierNames = Object.fromEntries(tierOptions.map((option) => [option.value, option.label]));
+const tierOptions = tierIdentifiers.map((value) => ({ value, label: tierNames[value] }));
 
 function searchFrom(params: URLSearchParams): AdminUserSearch {
   const search: AdminUserSearch = {};
@@ -66,7 +66,7 @@ export function UserStatusBadges({ user }: { user: AdminUserSummary }) {
         </Badge>
       ) : null}
       <Badge color="blue" variant="outline">
-        {tierNames[user.tier] ?? user.tier}
+        {tierNameOf(user.tier)}
       </Badge>
     </Group>
   );

@@ -28,3 +28,38 @@ describe('BulkOperationsPage, suspending users', () => {
     });
   });
 });
+
+describe('BulkOperationsPage, names and the catalogue', () => {
+  it('offers the plans by the names the app uses, and says the catalogue is never included', async () => {
+    mockFetch(({ url }) =>
+      url.endsWith('/bulk_operations')
+        ? success([
+            {
+              id: 'op-1',
+              kind: 'bulk_users',
+              status: 'done',
+              total: 2,
+              processed: 2,
+              changed: 2,
+              params: { kind: 'bulk_users', action: 'change_tier', tier: 'tier_2', filter: {} },
+              actor_email: 'boss@example.com',
+              last_error: null,
+              created_at: '2026-01-01T10:00:00.000Z',
+              finished_at: '2026-01-01T10:01:00.000Z',
+            },
+          ])
+        : success([]),
+    );
+    renderRoutes(routes, '/admin/bulk-operations');
+    expect(await screen.findByText(/Change tier to Hero/)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('combobox', { name: 'Change their tier to (without payment)' }));
+    for (const name of ['Free', 'Adventurer', 'Hero', 'Legend'])
+      expect(screen.getByRole('option', { name })).toBeInTheDocument();
+    expect(screen.queryByRole('option', { name: 'Tier 1' })).not.toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('radio', { name: 'Templates' }));
+    expect(screen.getByTestId('bulk-templates-note')).toHaveTextContent(
+      "Haversack's own catalogue (the SRD items, coins, the system shops and loot) is never included.",
+    );
+  });
+});

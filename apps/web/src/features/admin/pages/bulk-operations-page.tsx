@@ -2,6 +2,8 @@ import {
   type BulkOperationBody,
   templateKinds,
   tierIdentifiers,
+  tierNameOf,
+  tierNames,
   type UserBulkFilter,
 } from '@haversack/contracts';
 import {
@@ -34,12 +36,6 @@ import {
 import { AdminPageHeader } from '../components/admin-page-header';
 import { OperationProgress } from '../components/operation-progress';
 
-const tierLabels: Record<(typeof tierIdentifiers)[number], string> = {
-  tier_free: 'Free',
-  tier_1: 'Tier 1',
-  tier_2: 'Tier 2',
-  tier_3: 'Tier 3',
-};
 const kindLabels: Record<(typeof templateKinds)[number], string> = {
   item_template: 'Item templates',
   shop_template: 'Shop templates',
@@ -52,7 +48,7 @@ function describe(operation: { kind: string; params: Record<string, unknown> }):
   if (operation.kind === 'bulk_users')
     return operation.params.action === 'suspend'
       ? `Suspend users (${String(operation.params.reason)})`
-      : `Change tier to ${String(operation.params.tier)}`;
+      : `Change tier to ${tierNameOf(operation.params.tier)}`;
   return 'Unpublish templates';
 }
 
@@ -101,7 +97,7 @@ export function BulkOperationsPage() {
       ? `unpublish ${count ?? 0} ${kindLabels[kind].toLowerCase()}`
       : userAction === 'suspend'
         ? `suspend ${count ?? 0} users and sign them out at once (admins are never suspended)`
-        : `move ${count ?? 0} users to ${tierLabels[pickTier(newTier) ?? 'tier_free']}`;
+        : `move ${count ?? 0} users to ${tierNames[pickTier(newTier) ?? 'tier_free']}`;
 
   const reset = () => setCount(null);
   const preview = useMutation({ mutationFn: () => previewBulkOperation(body()), onSuccess: setCount });
@@ -147,7 +143,7 @@ export function BulkOperationsPage() {
                     setTier(v);
                     reset();
                   }}
-                  data={tierIdentifiers.map((t) => ({ value: t, label: tierLabels[t] }))}
+                  data={tierIdentifiers.map((t) => ({ value: t, label: tierNames[t] }))}
                   clearable
                   w={{ base: '100%', xs: 160 }}
                 />
@@ -218,7 +214,7 @@ export function BulkOperationsPage() {
                     setNewTier(v);
                     reset();
                   }}
-                  data={tierIdentifiers.map((t) => ({ value: t, label: tierLabels[t] }))}
+                  data={tierIdentifiers.map((t) => ({ value: t, label: tierNames[t] }))}
                   allowDeselect={false}
                   w={{ base: '100%', xs: 260 }}
                 />
@@ -243,8 +239,9 @@ export function BulkOperationsPage() {
                 onChange={(e) => setOwner(e.currentTarget.value)}
                 w={{ base: '100%', xs: 260 }}
               />
-              <Text size="sm" c="dimmed">
-                Action: unpublish (make private; owners keep them).
+              <Text size="sm" c="dimmed" data-testid="bulk-templates-note">
+                Action: unpublish (make private; owners keep them). Haversack's own catalogue (the SRD items,
+                coins, the system shops and loot) is never included.
               </Text>
             </Group>
           )}

@@ -1,4 +1,4 @@
-import { type Announcement, massMailAudiences } from '@haversack/contracts';
+import { type Announcement, massMailAudiences, tierNames } from '@haversack/contracts';
 import {
   Alert,
   Badge,
@@ -15,6 +15,7 @@ import {
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import { isApiError } from '../../../lib/http-client';
@@ -26,18 +27,15 @@ import {
   createAnnouncement,
   deleteAnnouncement,
   massMailsQuery,
+  previewMassMail,
   sendMassMail,
 } from '../api/communications-api';
 import { AdminPageHeader } from '../components/admin-page-header';
 import { OperationProgress } from '../components/operation-progress';
 
-const audienceLabels: Record<(typeof massMailAudiences)[number], string> = {
-  all: 'All users',
-  tier_free: 'Free tier',
-  tier_1: 'Tier 1',
-  tier_2: 'Tier 2',
-  tier_3: 'Tier 3',
-};
+type Audience = (typeof massMailAudiences)[number];
+const audienceLabel = (audience: Audience) =>
+  audience === 'all' ? 'All users' : `${tierNames[audience]} plan`;
 
 /** `YYYY-MM-DDTHH:mm` in local time, for a datetime-local input. */
 function localInput(date: Date): string {
@@ -92,9 +90,11 @@ function AnnouncementsSection() {
       void queryClient.invalidateQueries({ queryKey: ['announcements'] });
     },
   });
+  const [deleting, setDeleting] = useState<Announcement | null>(null);
   const remove = useMutation({
     mutationFn: deleteAnnouncement,
     onSuccess: () => {
+      setDeleting(null);
       toast.success('Announcement deleted.');
       void queryClient.invalidateQueries({ queryKey: communicationsKeys.announcements });
     },
@@ -203,7 +203,7 @@ function AnnouncementsSection() {
                 variant="subtle"
                 color="red"
                 size="xs"
-                onClick={() => remove.mutate(a.id)}
+                onClick={() => setDeleting(a)}
                 loading={remove.isPending && remove.variables === a.id}
                 aria-label={`Delete announcement ${a.title}`}
                 style={{ flexShrink: 0 }}
@@ -214,6 +214,15 @@ function AnnouncementsSection() {
           ))}
         </Stack>
       )}
+      <ConfirmDialog
+        opened={deleting !== null}
+        onClose={() => setDeleting(null)}
+        onConfirm={() => deleting && remove.mutate(deleting.id)}
+        title="Delete Announcement"
+        message={`Delete “${deleting?.title ?? ''}”? Its banner disappears for every user.`}
+        confirmLabel="Delete"
+        loading={remove.isPending}
+      />
     </Card>
   );
 }
@@ -221,17 +230,26 @@ function AnnouncementsSection() {
 function MassMailSection() {
   const queryClient = useQueryClient();
   const recent = useQuery(massMailsQuery());
-  const [audience, setAudience] = useState<(typeof massMailAudiences)[number]>('all');
+  const [audience, setAudience] = useState<Audience>('all');
   const [subject, setSubject] = useState('');
   const [body, setBody] = useState('');
+  /** The recipients counted before sending: the confirmation says how many people the mail reaches. */
+  const [recipients, setRecipients] = useState<number | null>(null);
+  const count = useMutation({
+    mutationFn: () => previewMassMail({ audience, subject, body }),
+    onSuccess: setRecipients,
+  });
   const send = useMutation({
     mutationFn: () => sendMassMail({ audience, subject, body }),
     onSuccess: () => {
+      setRecipients(null);
       toast.success('Mail queued; it is sent in the background.');
       setSubject('');
       setBody('');
       void queryClient.invalidateQueries({ queryKey: communicationsKeys.massMails });
     },
+    // The refusal (the same mail already going out, say) shows under the form, not behind the dialog.
+    onError: () => setRecipients(null),
   });
 
   return (
@@ -242,15 +260,18 @@ function MassMailSection() {
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          send.mutate();
+          count.mutate();
         }}
       >
         <Stack gap="sm">
           <Select
             label="Send to"
             value={audience}
-            onChange={(value) => setAudience(massMailAudiences.find((a) => a === value) ?? 'all')}
-            data={massMailAudiences.map((a) => ({ value: a, label: audienceLabels[a] }))}
+            onChange={(value) => {
+              setAudience(massMailAudiences.find((a) => a === value) ?? 'all');
+              setRecipients(null);
+            }}
+            data={massMailAudiences.map((a) => ({ value: a, label: audienceLabel(a) }))}
             allowDeselect={false}
             w={{ base: '100%', xs: 220 }}
           />
@@ -269,14 +290,28 @@ function MassMailSection() {
             autosize
             minRows={4}
           />
-          {send.error ? <Alert color="red">{errorText(send.error)}</Alert> : null}
+          {recipients === 0 ? (
+            <Alert color="yellow">Nobody matches {audienceLabel(audience)}: no mail would be sent.</Alert>
+          ) : null}
+          {count.error || send.error ? (
+            <Alert color="red">{errorText(count.error ?? send.error)}</Alert>
+          ) : null}
           <Group>
-            <Button type="submit" loading={send.isPending}>
+            <Button type="submit" loading={count.isPending}>
               Send E-mail
             </Button>
           </Group>
         </Stack>
       </form>
+      <ConfirmDialog
+        opened={recipients !== null && recipients > 0}
+        onClose={() => setRecipients(null)}
+        onConfirm={() => send.mutate()}
+        title="Send E-mail"
+        message={`This will e-mail ${recipients?.toLocaleString() ?? 0} ${recipients === 1 ? 'user' : 'users'} (${audienceLabel(audience)}). A sent mail cannot be called back. Send it?`}
+        confirmLabel="Send"
+        loading={send.isPending}
+      />
       <Title order={3} size="h4" mt="lg" mb="sm">
         Recent mailings
       </Title>
@@ -296,7 +331,7 @@ function MassMailSection() {
             <Stack key={operation.id} gap={4}>
               <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
                 {typeof operation.params.subject === 'string' ? operation.params.subject : 'Mail'} ·{' '}
-                {audienceLabels[massMailAudiences.find((a) => a === operation.params.audience) ?? 'all']}
+                {audienceLabel(massMailAudiences.find((a) => a === operation.params.audience) ?? 'all')}
               </Text>
               <OperationProgress operation={operation} verb="mails sent" />
             </Stack>

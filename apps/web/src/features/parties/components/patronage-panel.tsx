@@ -1,3 +1,4 @@
+import { tierNameOf } from '@haversack/contracts';
 import { Anchor, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -12,13 +13,6 @@ import {
   patronageFeatureQuery,
   sponsorMember,
 } from '../api/parties-api';
-
-const tierNames: Record<string, string> = {
-  tier_free: 'Free',
-  tier_1: 'Adventurer',
-  tier_2: 'Hero',
-  tier_3: 'Legend',
-};
 
 /** spec/01 §7 Patronage, for the GM: sponsor a member's tier inside this party. */
 export function PatronagePanel({ partyId }: { partyId: string }) {
@@ -90,7 +84,7 @@ export function PatronagePanel({ partyId }: { partyId: string }) {
                     {member.username}
                   </Text>
                   <Badge variant="light" size="sm">
-                    {tierNames[member.own_tier] ?? member.own_tier}
+                    {tierNameOf(member.own_tier)}
                   </Badge>
                   {member.sponsored ? (
                     <Badge color="violet" size="sm">

@@ -1,0 +1,119 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { failure, mockFetch, success } from '../../../test/fixtures';
+import { renderRoutes } from '../../../test/render';
+import { CommunicationsPage } from './communications-page';
+
+// Mantine's autosizing Textarea listens for font loads; happy-dom has no document.fonts.
+if (!('fonts' in document)) {
+  Object.defineProperty(document, 'fonts', { value: new EventTarget() });
+}
+
+const routes = [{ path: '/admin/communications', element: <CommunicationsPage /> }];
+
+const announcement = {
+  id: 'ann-1',
+  title: 'Downtime tonight',
+  body: '',
+  level: 'warning',
+  starts_at: '2026-01-01T10:00:00.000Z',
+  ends_at: null,
+  created_at: '2026-01-01T09:00:00.000Z',
+};
+
+const operation = {
+  id: 'op-1',
+  kind: 'mass_mail',
+  status: 'queued',
+  total: 12,
+  processed: 0,
+  changed: 0,
+  params: {},
+  actor_email: 'boss@example.com',
+  last_error: null,
+  created_at: '2026-01-01T10:00:00.000Z',
+  finished_at: null,
+};
+
+const callsTo = (fetchMock: ReturnType<typeof mockFetch>, path: string, method: string) =>
+  fetchMock.mock.calls.filter(
+    ([url, init]) => String(url).endsWith(path) && (init?.method ?? 'GET') === method,
+  );
+
+describe('CommunicationsPage', () => {
+  it('asks before deleting an announcement, and deletes only on confirmation', async () => {
+    const fetchMock = mockFetch(({ url, init }) => {
+      if (url.endsWith('/admin/announcements/ann-1') && init.method === 'DELETE')
+        return new Response(null, { status: 204 });
+      return url.endsWith('/admin/announcements') ? success([announcement]) : success([]);
+    });
+    renderRoutes(routes, '/admin/communications');
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Delete announcement Downtime tonight' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Delete Announcement' });
+    expect(callsTo(fetchMock, '/admin/announcements/ann-1', 'DELETE')).toHaveLength(0);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(callsTo(fetchMock, '/admin/announcements/ann-1', 'DELETE')).toHaveLength(0);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Delete announcement Downtime tonight' }));
+    await userEvent.click(
+      within(await screen.findByRole('dialog', { name: 'Delete Announcement' })).getByRole('button', {
+        name: 'Delete',
+      }),
+    );
+    await waitFor(() => expect(callsTo(fetchMock, '/admin/announcements/ann-1', 'DELETE')).toHaveLength(1));
+  });
+
+  it('counts the recipients and sends the mail only once the count is confirmed', async () => {
+    const fetchMock = mockFetch(({ url, init }) => {
+      if (url.endsWith('/admin/mass_mails/preview')) return success({ count: 12 });
+      if (url.endsWith('/admin/mass_mails') && init.method === 'POST') return success(operation, 202);
+      return success([]);
+    });
+    renderRoutes(routes, '/admin/communications');
+    await userEvent.click(await screen.findByRole('combobox', { name: 'Send to' }));
+    await userEvent.click(screen.getByRole('option', { name: 'Hero plan' }));
+    const form = screen.getByRole('heading', { name: 'E-mail users' }).closest('div') ?? document.body;
+    await userEvent.type(within(form).getByRole('textbox', { name: /Subject/ }), 'News');
+    await userEvent.type(within(form).getByRole('textbox', { name: /Message/ }), 'Hello heroes');
+    await userEvent.click(screen.getByRole('button', { name: 'Send E-mail' }));
+
+    const dialog = await screen.findByRole('dialog', { name: 'Send E-mail' });
+    expect(dialog).toHaveTextContent('This will e-mail 12 users (Hero plan).');
+    const preview = callsTo(fetchMock, '/admin/mass_mails/preview', 'POST')[0];
+    expect(JSON.parse(String(preview?.[1]?.body))).toEqual({
+      audience: 'tier_2',
+      subject: 'News',
+      body: 'Hello heroes',
+    });
+    expect(callsTo(fetchMock, '/admin/mass_mails', 'POST')).toHaveLength(0);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(callsTo(fetchMock, '/admin/mass_mails', 'POST')).toHaveLength(1));
+  });
+
+  it('shows the refusal of a mail already going out', async () => {
+    mockFetch(({ url, init }) => {
+      if (url.endsWith('/admin/mass_mails/preview')) return success({ count: 3 });
+      if (url.endsWith('/admin/mass_mails') && init.method === 'POST')
+        return failure(409, 'CONFLICT', 'The same operation is already running: wait for it to finish.');
+      return success([]);
+    });
+    renderRoutes(routes, '/admin/communications');
+    const form =
+      (await screen.findByRole('heading', { name: 'E-mail users' })).closest('div') ?? document.body;
+    await userEvent.type(within(form).getByRole('textbox', { name: /Subject/ }), 'News');
+    await userEvent.type(within(form).getByRole('textbox', { name: /Message/ }), 'Hello');
+    await userEvent.click(screen.getByRole('button', { name: 'Send E-mail' }));
+    await userEvent.click(
+      within(await screen.findByRole('dialog', { name: 'Send E-mail' })).getByRole('button', {
+        name: 'Send',
+      }),
+    );
+    expect(
+      await screen.findByText('The same operation is already running: wait for it to finish.'),
+    ).toBeInTheDocument();
+  });
+});
