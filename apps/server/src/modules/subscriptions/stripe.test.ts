@@ -2,8 +2,8 @@ import { createServer } from 'node:net';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type SignedInUser } from '../../test/factories.js';
-import { buildTestApp, type TestContext } from '../../test/helper.js';
 import { startFakeStripeApi } from '../../test/fake-stripe.js';
+import { buildTestApp, type TestContext } from '../../test/helper.js';
 
 const webhookSecret = 'whsec_test_secret';
 let ctx: TestContext;
