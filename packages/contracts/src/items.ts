@@ -8,6 +8,8 @@ import { unwrapFilters } from './parties.js';
 export const itemTemplateMessages = {
   valueRaiseGmOnly:
     'Items made from this template are in a party where only the GM adds items: its value cannot be raised.',
+  heldByOthers:
+    'Other players hold items made from this template: its weight, value and stack size cannot change under them. Duplicate it and change the copy.',
   nameRequired: 'Template name is required',
   created: 'Item template created successfully',
   createFailed: 'Failed to create item template',

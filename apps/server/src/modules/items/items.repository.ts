@@ -21,7 +21,9 @@ import { users } from '../../db/schema/accounts.js';
 import { characters } from '../../db/schema/characters.js';
 import { containers } from '../../db/schema/inventory.js';
 import { itemInstances, itemTemplates } from '../../db/schema/items.js';
+import { lootInstances } from '../../db/schema/loot.js';
 import { parties } from '../../db/schema/parties.js';
+import { shopInstances } from '../../db/schema/shops.js';
 import type { SystemTemplate } from './items.catalogue.js';
 
 export type ItemTemplateRow = typeof itemTemplates.$inferSelect;
@@ -175,6 +177,36 @@ export const itemsRepository = {
    * Whether items of the template are held in a party where only the GM adds items, and `actorId` is not
    * that GM (its characters' containers and its own): raising the template's value would make coins there.
    */
+  /**
+   * Whether an item made from the template sits where the actor does not run things: a character of
+   * another player outside the parties the actor is GM of, or a party, shop or loot of another GM's party.
+   */
+  async heldBeyondReachOf(db: Executor, templateId: string, actorId: string): Promise<boolean> {
+    const [row] = await db
+      .select({ id: itemInstances.id })
+      .from(itemInstances)
+      .innerJoin(containers, eq(containers.id, itemInstances.containerId))
+      .leftJoin(characters, eq(characters.id, containers.characterId))
+      .leftJoin(shopInstances, eq(shopInstances.id, containers.shopInstanceId))
+      .leftJoin(lootInstances, eq(lootInstances.id, containers.lootInstanceId))
+      .leftJoin(
+        parties,
+        eq(
+          parties.id,
+          sql`coalesce(${containers.partyId}, ${characters.partyId}, ${shopInstances.partyId}, ${lootInstances.partyId})`,
+        ),
+      )
+      .where(
+        and(
+          eq(itemInstances.itemTemplateId, templateId),
+          sql`${characters.userId} is distinct from ${actorId}`,
+          sql`${parties.gameMasterId} is distinct from ${actorId}`,
+        ),
+      )
+      .limit(1);
+    return row !== undefined;
+  },
+
   async heldInGmOnlyPartyOf(db: Executor, templateId: string, actorId: string): Promise<boolean> {
     const [row] = await db
       .select({ id: itemInstances.id })

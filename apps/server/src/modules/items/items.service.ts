@@ -185,6 +185,15 @@ export class ItemsService {
       // A dearer template makes its items dearer wherever they are, and a shop pays that value in coins.
       const before = copperValue(template.baseValue, template.currency);
       const after = copperValue(values.baseValue ?? template.baseValue, currency);
+      // Its items change with it wherever they are: another player's load, wealth and stacks may not move
+      // under them, without a ledger row or a capacity check, because the author edited a public template.
+      const changesFacts =
+        after !== before ||
+        (values.weight !== undefined && values.weight !== template.weight) ||
+        (values.stackSize !== undefined && values.stackSize !== template.stackSize);
+      if (changesFacts && (await repo.heldBeyondReachOf(tx, id, actor.id))) {
+        throw new AppError('CONFLICT', itemTemplateMessages.heldByOthers);
+      }
       if (after > before && (await repo.heldInGmOnlyPartyOf(tx, id, actor.id))) {
         throw new AppError('FORBIDDEN', itemTemplateMessages.valueRaiseGmOnly);
       }

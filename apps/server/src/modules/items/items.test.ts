@@ -3,7 +3,14 @@ import { eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { itemInstances, itemTemplates } from '../../db/schema/items.js';
 import { seedDatabase } from '../../db/seed.js';
-import { createCharacter, createUser, type SignedInUser } from '../../test/factories.js';
+import {
+  createCharacter,
+  createMember,
+  createParty,
+  createUser,
+  type SignedInUser,
+  upgrade,
+} from '../../test/factories.js';
 import { type ApiMethod, buildTestApp, callApi, type TestContext } from '../../test/helper.js';
 import { ItemsService } from './items.service.js';
 
@@ -435,6 +442,64 @@ describe('item templates API', () => {
     expect(
       (await call('PATCH', `/item_templates/${template.id}`, undefined, { item_template: {} })).statusCode,
     ).toBe(401);
+  });
+
+  // A public template's items change with it wherever they are: a stranger's edit would move another
+  // player's load and wealth with no ledger row and no capacity check.
+  it('keeps the weight, value and stack size of a template other players hold', async () => {
+    const author = await createUser(ctx);
+    const holder = await createUser(ctx);
+    const template = await createTemplate(author, {
+      name: 'Public lantern',
+      weight: 2,
+      base_value: 5,
+      visibility: 'public',
+    });
+    const hero = await createCharacter(ctx, holder);
+    const made = await call('POST', '/item_instances', holder, {
+      item_template_id: template.id,
+      container_id: hero.primary_container_id,
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    for (const change of [{ weight: 400 }, { base_value: 900_000 }, { currency: 'pp' }, { stack_size: 7 }]) {
+      const refused = await call('PATCH', `/item_templates/${template.id}`, author, {
+        item_template: change,
+      });
+      expect(refused.statusCode, JSON.stringify(change)).toBe(409);
+      expect(body(refused).error.message).toBe(itemTemplateMessages.heldByOthers);
+    }
+    const [held] = await ctx.database.db
+      .select()
+      .from(itemTemplates)
+      .where(eq(itemTemplates.id, template.id));
+    expect(held).toMatchObject({ weight: 2, baseValue: 5, currency: 'gp' });
+    // Its words may still change, and the facts of a template only its author holds.
+    const described = await call('PATCH', `/item_templates/${template.id}`, author, {
+      item_template: { description: 'Smoky', weight: 2 },
+    });
+    expect(described.statusCode, described.body).toBe(200);
+    const own = await createTemplate(author, { name: 'My lantern', weight: 2, visibility: 'public' });
+    const mine = await createCharacter(ctx, author);
+    await call('POST', '/item_instances', author, {
+      item_template_id: own.id,
+      container_id: mine.primary_container_id,
+    });
+    expect(
+      (await call('PATCH', `/item_templates/${own.id}`, author, { item_template: { weight: 3 } })).statusCode,
+    ).toBe(200);
+    // A GM may still correct a homebrew item held by the players of their own party.
+    await upgrade(ctx, author, 'tier_3');
+    const party = await createParty(ctx, author);
+    const player = await createMember(ctx, party, 'player');
+    const member = await createCharacter(ctx, player, { partyId: party.id });
+    const taken = await call('POST', '/item_instances', player, {
+      item_template_id: own.id,
+      container_id: member.primary_container_id,
+    });
+    expect(taken.statusCode, taken.body).toBe(201);
+    expect(
+      (await call('PATCH', `/item_templates/${own.id}`, author, { item_template: { weight: 4 } })).statusCode,
+    ).toBe(200);
   });
 
   it('refuses changes to the seeded catalogue with 403', async () => {
