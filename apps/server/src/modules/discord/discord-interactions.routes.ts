@@ -15,6 +15,11 @@ export async function discordInteractionsRoutes(
   options: { interactions: DiscordInteractionsService; publicKey: string | undefined; now: () => Date },
 ) {
   const key = options.publicKey ? discordPublicKey(options.publicKey) : undefined;
+  // A signed interaction stays valid for INTERACTION_MAX_AGE_S: one captured on its way could be sent again
+  // (another /give). Each interaction id is answered once within the rate limits' window, which is longer
+  // than that age, across processes when the limits are counted in Redis.
+  const interactionIds = new WeakMap<object, string>();
+  const answeredOnce = app.limitByKey('discord-interaction', 1, (request) => interactionIds.get(request));
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
     done(null, body),
@@ -30,7 +35,7 @@ export async function discordInteractionsRoutes(
         security: [],
       },
     },
-    async (request) => {
+    async (request, reply) => {
       if (!key) throw AppError.notFound('Discord commands are not configured on this server.');
       const raw = request.body;
       if (!Buffer.isBuffer(raw)) throw new AppError('UNAUTHORIZED', 'Invalid request signature.');
@@ -54,6 +59,14 @@ export async function discordInteractionsRoutes(
       const interaction = interactionSchema.safeParse(payload);
       if (!interaction.success)
         throw new AppError('BAD_REQUEST', 'The interaction is not one Discord sends.');
+      interactionIds.set(request, interaction.data.id);
+      try {
+        await answeredOnce.call(app, request, reply);
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'RATE_LIMITED')
+          throw new AppError('CONFLICT', 'This interaction was already answered.');
+        throw error;
+      }
       // Discord reads the bare interaction response, not Haversack's envelope.
       return options.interactions.handle(interaction.data);
     },

@@ -37,6 +37,8 @@ const discordUserSchema = z.object({ id: z.string(), username: z.string().option
 
 /** The part of an interaction (Discord's payload) that the commands read; the rest is ignored. */
 export const interactionSchema = z.object({
+  /** Discord's id of this interaction (a snowflake), unique to it. */
+  id: z.string().min(1).max(32),
   type: z.number().int(),
   guild_id: z.string().optional(),
   channel_id: z.string().optional(),

@@ -45,6 +45,12 @@ afterAll(async () => ctx.close());
 const GUILD = '800000000000000001';
 let nextChannel = 900_000;
 let nextDiscordId = 700_000;
+let nextInteraction = 500_000;
+/** Discord gives every interaction an id of its own; the endpoint answers each id once. */
+const newInteractionId = () => {
+  nextInteraction += 1;
+  return String(nextInteraction);
+};
 const newChannel = () => {
   nextChannel += 1;
   return String(nextChannel);
@@ -87,7 +93,7 @@ async function command(
 ): Promise<InteractionAnswer> {
   const guildId = where.guildId === undefined ? GUILD : where.guildId;
   const payload = {
-    id: '1',
+    id: newInteractionId(),
     application_id: '2',
     type: 2,
     token: 'interaction-token',
@@ -154,7 +160,7 @@ async function boundTable() {
 describe('the signature of Discord interactions', () => {
   it('answers a signed PING with PONG', async () => {
     const response = await signedRequest(
-      JSON.stringify({ type: 1, id: '1', application_id: '2', token: 't', version: 1 }),
+      JSON.stringify({ type: 1, id: newInteractionId(), application_id: '2', token: 't', version: 1 }),
     );
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ type: 1 });
@@ -190,6 +196,41 @@ describe('the signature of Discord interactions', () => {
 
     const old = String(Math.floor(Date.now() / 1000) - 3600);
     expect((await signedRequest(ping, { timestamp: old })).statusCode).toBe(401);
+  });
+
+  it('answers each interaction once: the same signed bytes sent again move nothing', async () => {
+    const { ids, channelId, pipPlayer, pip } = await boundTable();
+    const payload = JSON.stringify({
+      id: newInteractionId(),
+      application_id: '2',
+      type: 2,
+      token: 'interaction-token',
+      version: 1,
+      data: {
+        id: '3',
+        name: 'give',
+        type: 1,
+        options: [
+          { name: 'item', type: 3, value: 'Rope' },
+          { name: 'quantity', type: 4, value: 1 },
+          { name: 'character', type: 3, value: 'Brom' },
+        ],
+      },
+      channel_id: channelId,
+      guild_id: GUILD,
+      member: { user: { id: ids.pip, username: 'someone' }, roles: [] },
+    });
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const first = await signedRequest(payload, { timestamp });
+    expect(first.statusCode).toBe(200);
+    const replayed = await signedRequest(payload, { timestamp });
+    expect(replayed.statusCode).toBe(409);
+    expect(replayed.json()).toMatchObject({ error: { message: 'This interaction was already answered.' } });
+    const items = await callApi(ctx, 'GET', `/containers/${pip.primary_container_id}/items`, pipPlayer);
+    const ropes = (items.json() as { data: { name: string; quantity: number }[] }).data.find(
+      (item) => item.name === 'Rope',
+    );
+    expect(ropes?.quantity).toBe(4);
   });
 
   it('is 404 on a server without DISCORD_PUBLIC_KEY', async () => {
