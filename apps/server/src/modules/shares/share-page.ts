@@ -83,13 +83,15 @@ const fallbackPage = `<!doctype html>
 `;
 
 /** The share code in a share page's URL (any host: the path says what it is). */
-export function shareCodeFromUrl(url: string): string | undefined {
+export function shareCodeFromUrl(url: string, appUrl: string): string | undefined {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
     return undefined;
   }
+  // oEmbed describes this site's links only: another host's address is no share link of ours.
+  if (parsed.origin !== new URL(appUrl).origin) return undefined;
   const match = /^\/discord\/share\/([A-Za-z0-9_-]{1,64})\/?$/.exec(parsed.pathname);
   return match?.[1];
 }
@@ -102,7 +104,7 @@ function describe(snapshot: SharedSnapshot): string {
 
 /** GET oembed?url=: oEmbed's own JSON for a share link; 404 for anything else. */
 export async function oembedFor(shares: SharesService, appUrl: string, url: string): Promise<OembedResponse> {
-  const code = shareCodeFromUrl(url);
+  const code = shareCodeFromUrl(url, appUrl);
   if (!code) throw new AppError('RESOURCE_NOT_FOUND', shareMessages.notFound);
   const snapshot = await shares.snapshot(code);
   return {

@@ -324,6 +324,12 @@ describe('share links (issue 16 §3)', () => {
       expect(oembed.statusCode).toBe(404);
     }
     expect((await callApi(ctx, 'GET', '/oembed?url=not-a-url')).statusCode).toBe(404);
+    // A live code on another host is no link of this site.
+    const live = await shareOk(player, 'character', thorin.id);
+    const elsewhere = `https://evil.example/discord/share/${live.code}`;
+    expect((await callApi(ctx, 'GET', `/oembed?url=${encodeURIComponent(elsewhere)}`)).statusCode).toBe(404);
+    const here = `${ctx.config.appUrl}/discord/share/${live.code}`;
+    expect((await callApi(ctx, 'GET', `/oembed?url=${encodeURIComponent(here)}`)).statusCode).toBe(200);
     expect(
       (await callApi(ctx, 'GET', `/oembed?url=${encodeURIComponent(`${ctx.config.appUrl}/characters`)}`))
         .statusCode,
