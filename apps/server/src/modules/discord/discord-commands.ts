@@ -11,6 +11,8 @@ export const discordCommands = [
     name: 'bind',
     description: 'Bind this channel to a party you run as GM',
     contexts: [0],
+    // Shown to members who may arrange channels (Manage Channels); server admins can widen it.
+    default_member_permissions: '16',
     options: [
       { type: STRING, name: 'party', description: 'The join code or the name of the party', required: true },
     ],

@@ -31,6 +31,20 @@ const EPHEMERAL = 64;
 const MAX_EMBEDS = 10;
 const MAX_EMBED_DESCRIPTION = 4000;
 const HAVERSACK_COLOR = 0xb7791f;
+/** Discord's permission bits: Administrator, Manage Channels. */
+const ADMINISTRATOR = 1n << 3n;
+const MANAGE_CHANNELS = 1n << 4n;
+
+/**
+ * Binding sets where Haversack answers in public: a GM may do it only where the server lets them arrange
+ * channels, as Discord's own default for the command says (discord-commands.ts).
+ */
+function mayArrangeChannels(interaction: Interaction): boolean {
+  const bits = interaction.member?.permissions;
+  if (!bits || !/^\d+$/.test(bits)) return false;
+  const permissions = BigInt(bits);
+  return (permissions & (ADMINISTRATOR | MANAGE_CHANNELS)) !== 0n;
+}
 
 const optionSchema = z.object({ name: z.string(), value: z.union([z.string(), z.number(), z.boolean()]) });
 const discordUserSchema = z.object({ id: z.string(), username: z.string().optional() });
@@ -42,7 +56,8 @@ export const interactionSchema = z.object({
   type: z.number().int(),
   guild_id: z.string().optional(),
   channel_id: z.string().optional(),
-  member: z.object({ user: discordUserSchema }).optional(),
+  /** In a server: the member, with their permissions in this channel (a bit set, as a decimal string). */
+  member: z.object({ user: discordUserSchema, permissions: z.string().max(40).optional() }).optional(),
   user: discordUserSchema.optional(),
   data: z.object({ name: z.string(), options: z.array(optionSchema).optional() }).optional(),
 });
@@ -179,6 +194,9 @@ export class DiscordInteractionsService {
     const { guildId, channelId } = this.#channel(interaction);
     const wanted = String(option(interaction, 'party') ?? '').trim();
     if (!wanted) throw new CommandRefusal('Say which party: /bind party:<join code or name>.');
+    if (!mayArrangeChannels(interaction)) {
+      throw new CommandRefusal('You need the Manage Channels permission in this server to bind a channel.');
+    }
     const mine = await this.#deps.parties.list(user.id, partyListQuerySchema.parse({ per_page: 100 }));
     const matches = mine.data.filter(
       (party) =>

@@ -89,7 +89,7 @@ async function command(
   discordUserId: string,
   name: string,
   options: Option[] = [],
-  where: { channelId?: string; guildId?: string | null } = {},
+  where: { channelId?: string; guildId?: string | null; permissions?: string } = {},
 ): Promise<InteractionAnswer> {
   const guildId = where.guildId === undefined ? GUILD : where.guildId;
   const payload = {
@@ -101,7 +101,15 @@ async function command(
     data: { id: '3', name, type: 1, options },
     channel_id: where.channelId ?? newChannel(),
     ...(guildId
-      ? { guild_id: guildId, member: { user: { id: discordUserId, username: 'someone' }, roles: [] } }
+      ? {
+          guild_id: guildId,
+          member: {
+            user: { id: discordUserId, username: 'someone' },
+            roles: [],
+            // Manage Channels, unless the test says otherwise.
+            permissions: where.permissions ?? '16',
+          },
+        }
       : { user: { id: discordUserId, username: 'someone' } }),
   };
   const response = await signedRequest(JSON.stringify(payload));
@@ -298,6 +306,25 @@ describe('/bind', () => {
     const refused = await command(ids.pip, 'inventory', [], { channelId });
     expect(refused.data.content).toBe(accountSuspendedMessage);
     expect(refused.data.flags).toBe(64);
+  });
+
+  it('binds only for a GM who may arrange the channels of that server', async () => {
+    const gm = await createUser(ctx);
+    await upgrade(ctx, gm, 'tier_1');
+    const party = await createParty(ctx, gm, { name: `Perms ${nextChannel}` });
+    const id = await linkDiscord(gm);
+    const channelId = newChannel();
+    const options = [{ ...text(String(party.join_code)), name: 'party' }];
+    for (const permissions of ['0', '2048', 'not-bits']) {
+      const refused = await command(id, 'bind', options, { channelId, permissions });
+      expect(refused.data).toMatchObject({
+        flags: 64,
+        content: 'You need the Manage Channels permission in this server to bind a channel.',
+      });
+    }
+    // Administrator holds every permission.
+    const bound = await command(id, 'bind', options, { channelId, permissions: '8' });
+    expect(bound.data.content).toContain('now bound to');
   });
 
   it("does not let another party's GM take over a bound channel", async () => {

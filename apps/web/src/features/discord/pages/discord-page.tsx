@@ -26,7 +26,11 @@ import {
 } from '../api/discord-api';
 
 const commands = [
-  { usage: '/bind party:<join code or name>', who: 'GM', what: 'Binds the channel to a party you run.' },
+  {
+    usage: '/bind party:<join code or name>',
+    who: 'GM',
+    what: 'Binds the channel to a party you run (needs Manage Channels in that server).',
+  },
   { usage: '/unbind', who: 'GM', what: 'Unbinds the channel from its party.' },
   { usage: '/inventory', who: 'Members', what: "Your characters' items, as a message only you see." },
   {
@@ -214,7 +218,8 @@ export function DiscordPage() {
             <List.Item>
               <Text>
                 In the channel where your table plays, run <Code>/bind party:&lt;join code&gt;</Code>. Only
-                the party&apos;s GM can bind it; the join code is on your{' '}
+                the party&apos;s GM can bind it, with the Manage Channels permission in that server; the join
+                code is on your{' '}
                 <Anchor component={Link} to="/parties">
                   party&apos;s page
                 </Anchor>
