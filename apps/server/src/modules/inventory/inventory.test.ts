@@ -164,6 +164,47 @@ describe('adding items and stacking', () => {
 });
 
 describe('containers', () => {
+  it('refuses a limit lower than what the container already holds, naming it', async () => {
+    const { player, character } = await playerWithCharacter();
+    const bag = body(
+      await call('POST', `/characters/${character.id}/containers`, player, { container: { name: 'Bag' } }),
+    ).data;
+    const rope = await createTemplate(ctx, { name: 'Rope', weight: 1, stackSize: 0 });
+    const torch = await createTemplate(ctx, { name: 'Torch', weight: 0.5 });
+    await call('POST', '/item_instances', player, {
+      item_template_id: rope.id,
+      container_id: bag.id,
+      quantity: 3,
+    });
+    await call('POST', '/item_instances', player, { item_template_id: torch.id, container_id: bag.id });
+    const lowered = await call('PATCH', `/containers/${bag.id}`, player, {
+      container: { max_weight: 2, max_slots: 1 },
+    });
+    expect(lowered.statusCode).toBe(422);
+    expect(body(lowered).error.details).toEqual([
+      {
+        field: 'container.max_weight',
+        message: 'This container already holds 3.5 lbs: its max weight cannot be lower',
+      },
+      {
+        field: 'container.max_slots',
+        message: 'This container already holds 2 stacks: its max slots cannot be lower',
+      },
+    ]);
+    // Exactly what it holds, or no limit at all, is fine.
+    const exact = await call('PATCH', `/containers/${bag.id}`, player, {
+      container: { max_weight: 3.5, max_slots: 2 },
+    });
+    expect(exact.statusCode, exact.body).toBe(200);
+    expect(
+      (
+        await call('PATCH', `/containers/${bag.id}`, player, {
+          container: { max_weight: 0, max_slots: null },
+        })
+      ).statusCode,
+    ).toBe(200);
+  });
+
   it('creates, lists, edits and deletes containers with the spec validation', async () => {
     const { player, character, backpack } = await playerWithCharacter();
     const bad = await call('POST', `/characters/${character.id}/containers`, player, {
