@@ -131,6 +131,8 @@ export function MarketBrowser({
         <TextInput
           label="Search the marketplace"
           placeholder="Search items..."
+          // The server answers searches of at most 200 characters; more would only show an error.
+          maxLength={200}
           leftSection={<IconSearch size={16} aria-hidden="true" />}
           value={search}
           onChange={(event) => {

@@ -36,6 +36,8 @@ describe('WorkspaceTopBar search', () => {
     fireEvent.keyDown(document.documentElement, { key: 'f', code: 'KeyF', ctrlKey: true });
     const input = screen.getByPlaceholderText('Search items...');
     expect(input).toHaveFocus();
+    // No longer than the server searches: a 10,000-character paste showed the list's error state.
+    expect(input).toHaveAttribute('maxlength', '200');
 
     fireEvent.change(input, { target: { value: 'arrow' } });
     fireEvent.click(screen.getByRole('button', { name: 'Clear search' }));

@@ -172,6 +172,8 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
             ref={input}
             aria-label="Search items"
             placeholder="Search items..."
+            // The server answers searches of at most 200 characters; more would only show an error.
+            maxLength={200}
             leftSection={<IconSearch size={16} aria-hidden="true" />}
             value={props.search}
             onChange={(event) => props.onSearchChange(event.currentTarget.value)}

@@ -51,6 +51,8 @@ export function ItemListPage() {
       <TextInput
         label="Search my items"
         placeholder="Search items..."
+        // The server answers searches of at most 200 characters; more would only show an error.
+        maxLength={200}
         leftSection={<IconSearch size={16} aria-hidden="true" />}
         value={search}
         onChange={(event) => {
