@@ -127,8 +127,11 @@ export function MarketBrowser({
 
   return (
     <Stack gap="sm">
-      <Group grow align="flex-end" gap="sm">
+      {/* Side by side where there is room; on a phone the destination gets a line of its own, so that two
+          containers called Backpack can be told apart by their owners. */}
+      <Group align="flex-end" gap="sm" wrap="wrap">
         <TextInput
+          style={{ flex: '1 1 12rem' }}
           label="Search the marketplace"
           placeholder="Search items..."
           // The server answers searches of at most 200 characters; more would only show an error.
@@ -141,6 +144,7 @@ export function MarketBrowser({
           }}
         />
         <Select
+          style={{ flex: '1 1 14rem' }}
           label="Add to"
           data={targets.map((c) => ({
             value: c.id,
