@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MIN_PASSWORD_LENGTH } from './constants.js';
-import { text } from './fields.js';
+import { emailMessage, text } from './fields.js';
 
 /** spec/01 §5: the reset-password rules, reused for registration and password changes. */
 export const passwordMessages = {
@@ -10,8 +10,6 @@ export const passwordMessages = {
   digit: 'Password must contain at least one number',
   mismatch: 'Passwords do not match',
 } as const;
-
-export const emailMessage = 'Please enter a valid email address';
 
 export const usernameMessages = {
   length: 'Username must be 3 to 30 characters',

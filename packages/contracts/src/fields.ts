@@ -13,7 +13,7 @@ export const MAX_JSON_FIELD_DEPTH = 16;
 /** A whole request body nests at most this deep; the server's JSON parser refuses deeper bodies unread. */
 export const MAX_JSON_BODY_DEPTH = 64;
 
-export { fieldMessages, hasVisibleText, isSafeText } from './text-rules.js';
+export { emailMessage, fieldMessages, hasVisibleText, isSafeText } from './text-rules.js';
 
 /**
  * What a field says when it is too long, too short, too big or too small and its schema gave no words of its
