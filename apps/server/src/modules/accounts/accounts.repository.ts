@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { authSessions, emailTokens, refreshTokens, users } from '../../db/schema/accounts.js';
+import { apiTokens } from '../../db/schema/api-tokens.js';
 import { statementName } from '../../db/statements.js';
 import { userWritten } from '../../db/user-writes.js';
 
@@ -157,6 +158,19 @@ export const accountsRepository = {
       .returning({ id: authSessions.id });
     if (rows.length > 0) userWritten(userId);
     return rows.map((row) => row.id);
+  },
+
+  /**
+   * Revokes every live personal API token of the user: a password changed, reset or an e-mail change undone
+   * ends every way in, and a token minted with a stolen session is one.
+   */
+  async revokeApiTokens(db: Executor, userId: string, at: Date): Promise<number> {
+    const rows = await db
+      .update(apiTokens)
+      .set({ revokedAt: at })
+      .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)))
+      .returning({ id: apiTokens.id });
+    return rows.length;
   },
 
   async insertEmailToken(

@@ -336,6 +336,7 @@ export class AccountsService {
         passwordHash,
         ...(provesAddress ? { emailVerifiedAt: now } : {}),
       });
+      await repo.revokeApiTokens(tx, user.id, now);
       return { userId: user.id, sessionIds: await repo.revokeUserSessions(tx, user.id, 'password_reset') };
     });
     this.#sessionsEnded(ended.userId, ended.sessionIds);
@@ -462,6 +463,7 @@ export class AccountsService {
         await repo.expireEmailTokens(tx, found.id, 'email_verification', now);
         const user = await repo.updateUser(tx, found.id, { email: stored.email, emailVerifiedAt: now });
         await this.#storeEmailToken(tx, user, 'password_reset', resetToken, PASSWORD_RESET_TTL_S);
+        await repo.revokeApiTokens(tx, user.id, now);
         const ended = await repo.revokeUserSessions(tx, user.id, 'email_change_reverted');
         return { user, ended };
       })
@@ -484,7 +486,7 @@ export class AccountsService {
     }
   }
 
-  /** Changing the password keeps this sign-in and ends every other one. */
+  /** Changing the password keeps this sign-in, ends every other one and revokes the API tokens. */
   async changePassword(auth: SessionUser, input: PasswordChangeBody): Promise<void> {
     await this.#assertCurrentPassword(auth.user, input.current_password);
     const passwordHash = await hashPassword(input.password);
@@ -494,6 +496,7 @@ export class AccountsService {
           { field: 'current_password', message: authMessages.currentPasswordWrong },
         ]);
       }
+      await repo.revokeApiTokens(tx, auth.user.id, this.#now());
       return repo.revokeUserSessions(tx, auth.user.id, 'password_changed', { except: auth.sessionId });
     });
     this.#sessionsEnded(auth.user.id, ended);

@@ -17,7 +17,7 @@ import {
   type SignedInUser,
   upgrade,
 } from '../../test/factories.js';
-import { buildTestApp, callApi, json, type TestContext } from '../../test/helper.js';
+import { buildTestApp, callApi, json, linkFromMail, type TestContext } from '../../test/helper.js';
 
 let ctx: TestContext;
 let clock = Date.now();
@@ -281,6 +281,35 @@ describe('personal API tokens (issue 16 §5)', () => {
     const lift = await callApi(ctx, 'POST', `/admin/users/${user.user.id}/unsuspend`, admin.adminAuth, {});
     expect(lift.statusCode).toBe(200);
     expect((await callApi(ctx, 'GET', '/auth/me', bearer(token))).statusCode).toBe(200);
+  });
+
+  // A token minted with a stolen session would otherwise outlive every way the owner takes the account
+  // back: a password changed or reset ends the sessions and the tokens alike.
+  it('is revoked when the password is changed or reset', async () => {
+    const user = await payingUser();
+    const { token } = await createToken(user, { expires_in_days: null });
+    const changed = await callApi(ctx, 'PUT', '/users/me/password', user, {
+      current_password: user.password,
+      password: 'Changed123',
+      password_confirmation: 'Changed123',
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const afterChange = await callApi(ctx, 'POST', '/characters', bearer(token), {
+      character: { name: 'Backdoor' },
+    });
+    expect(afterChange.statusCode).toBe(401);
+    expect(errorOf(afterChange).code).toBe('REVOKED_TOKEN');
+
+    const second = await createToken(user);
+    await callApi(ctx, 'POST', '/auth/forgot_password', undefined, { email: user.user.email });
+    const resetToken = (await linkFromMail(ctx, user.user.email, 'reset-password')).split('/').at(-1);
+    const reset = await callApi(ctx, 'POST', '/auth/reset_password', undefined, {
+      token: resetToken,
+      password: 'ResetAgain9',
+      password_confirmation: 'ResetAgain9',
+    });
+    expect(reset.statusCode, reset.body).toBe(200);
+    expect((await callApi(ctx, 'GET', '/auth/me', bearer(second.token))).statusCode).toBe(401);
   });
 
   it("cannot revoke someone else's token", async () => {

@@ -84,7 +84,7 @@ export function ApiTokensSection() {
               <Anchor href="/api/docs" target="_blank" rel="noopener">
                 API documentation
               </Anchor>
-              .
+              . Changing or resetting your password revokes every token.
             </Text>
           </Stack>
           {hasApiAccess ? (

@@ -232,6 +232,9 @@ function ChangePassword() {
           <Title order={2} size="h4" id="password-heading">
             Change Password
           </Title>
+          <Text size="sm" c="dimmed" data-testid="password-change-note">
+            This keeps you signed in here, signs you out everywhere else and revokes your API tokens.
+          </Text>
           {formError ? (
             <Alert color="red" variant="light" data-testid="password-change-error">
               {formError}
