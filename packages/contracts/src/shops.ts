@@ -66,6 +66,7 @@ export const shopMessages = {
   requestDecided: (status: string) => `This request has already been ${status}.`,
   requestNotYours: 'Only who asked for this purchase can cancel it.',
   requestBuyerGone: 'The buyer’s character or container no longer exists: decline the request instead.',
+  requestBuyerLeft: 'The buyer’s character is no longer in this party: decline the request instead.',
 } as const;
 
 export const shopTypes = [

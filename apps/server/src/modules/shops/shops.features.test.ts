@@ -374,6 +374,24 @@ describe('purchase requests while the GM is away', () => {
     expect(after).toMatchObject({ approval_threshold_cp: 0, party_fund_allowed: false });
   });
 
+  it('is not approved once the buyer left the party, and goes back on sale when declined', async () => {
+    const w = await world({ shop: { approval_threshold_cp: 0 } });
+    await giveCoins(w.player, w.heroBag, 'gp', 5);
+    const request = body<TradeResult>(await buy(w, 1)).data.request as ShopRequest;
+    expect(await stockOf(w)).toBe(9);
+    expect((await callApi(ctx, 'DELETE', `/parties/${w.party.id}/leave`, w.player)).statusCode).toBe(204);
+    const approved = await callApi(ctx, 'POST', `/shop_requests/${request.id}/approve`, w.gm);
+    expect(approved.statusCode).toBe(409);
+    expect(body(approved).error?.message).toBe(shopMessages.requestBuyerLeft);
+    // The ex-member's coins stay theirs, and the rope goes back on the shelf.
+    expect(await purse(w.heroBag)).toEqual({ gp: 5 });
+    expect(await count(w.heroBag, w.rope.id)).toBe(0);
+    expect((await callApi(ctx, 'POST', `/shop_requests/${request.id}/decline`, w.gm, {})).statusCode).toBe(
+      200,
+    );
+    expect(await stockOf(w)).toBe(10);
+  });
+
   it('a request paid from the party fund is charged to the stash on approval', async () => {
     const w = await world({ shop: { approval_threshold_cp: 100, party_fund_allowed: true } });
     await giveCoins(w.gm, w.stash.id, 'gp', 10);

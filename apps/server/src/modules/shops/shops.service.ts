@@ -1587,6 +1587,9 @@ export class ShopsService {
       const holdContext = located.get(hold)?.context;
       if (!buyer || buyer.character?.id !== request.characterId || !payer || !holdContext)
         throw new AppError('VALIDATION_ERROR', shopMessages.requestBuyerGone);
+      // A member who left took their character along: the party's shop no longer trades with it.
+      if (buyer.character.partyId !== shop.partyId)
+        throw new AppError('CONFLICT', shopMessages.requestBuyerLeft);
       const stacks = await inventoryRepository.allInstances(tx, hold);
       const result = await this.#completePurchase(tx, record, emit, {
         actor,
