@@ -1,6 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { Anchor, Breadcrumbs, MantineProvider, Progress, Select, Textarea, TextInput } from '@mantine/core';
+import {
+  Anchor,
+  Breadcrumbs,
+  MantineProvider,
+  Progress,
+  Select,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { cleanup, render, screen } from '@testing-library/react';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { restoreViewportAfterEach, setViewport } from '../test/viewport';
@@ -134,5 +144,21 @@ describe('global.css: touch targets on a phone', () => {
     renderLinks();
     expect(getComputedStyle(screen.getByRole('link', { name: 'View all' })).minHeight).not.toBe('24px');
     expect(getComputedStyle(screen.getByRole('link', { name: 'Shops' })).minHeight).not.toBe('24px');
+  });
+});
+
+describe('global.css: long words', () => {
+  it('lets text, links and titles break a word that cannot fit, as players write names without spaces', () => {
+    useStyles('Text', 'Anchor', 'Title');
+    render(
+      <MantineProvider env="test" theme={theme}>
+        <Text>{'Very'.repeat(40)}</Text>
+        <Anchor href="/items">{'Long'.repeat(40)}</Anchor>
+        <Title order={2}>{'Name'.repeat(40)}</Title>
+      </MantineProvider>,
+    );
+    for (const word of ['Very', 'Long', 'Name']) {
+      expect(getComputedStyle(screen.getByText(word.repeat(40))).overflowWrap, word).toBe('anywhere');
+    }
   });
 });
