@@ -180,7 +180,7 @@ export class ItemsService {
         ...(changes.stack_size !== undefined ? { stackSize: changes.stack_size } : {}),
         ...(changes.tags !== undefined ? { tags: changes.tags } : {}),
         currency,
-        metadata: { ...template.metadata, ...changes.metadata, currency },
+        metadata: withoutUnpricedMark({ ...template.metadata, ...changes.metadata, currency }, changes),
       };
       // A dearer template makes its items dearer wherever they are, and a shop pays that value in coins.
       const before = copperValue(template.baseValue, template.currency);
@@ -239,6 +239,19 @@ export class ItemsService {
     policy.assertOwner(template, userId);
     return template;
   }
+}
+
+/**
+ * The catalogue marks the SRD's magic items, which have no cost, `priced: false` ("Unpriced"); a copy given
+ * a value of its own is priced from then on, or it read "Unpriced" at 500 gp.
+ */
+function withoutUnpricedMark(
+  metadata: Record<string, unknown>,
+  changes: Pick<ItemTemplateUpdate, 'base_value'>,
+): Record<string, unknown> {
+  if (changes.base_value === undefined || metadata.priced !== false) return metadata;
+  const { priced: _unpriced, ...rest } = metadata;
+  return rest;
 }
 
 /**

@@ -546,6 +546,28 @@ describe('item templates API', () => {
     expect(kept).toHaveLength(1);
   });
 
+  it('prices a copy of an unpriced SRD item once it is given a value of its own', async () => {
+    const user = await createUser(ctx);
+    const [flame] = await ctx.database.db
+      .select()
+      .from(itemTemplates)
+      .where(eq(itemTemplates.name, 'Flame Tongue'));
+    const copy = body(await call('POST', `/item_templates/${flame?.id}/duplicate`, user)).data;
+    expect(copy.metadata).toMatchObject({ priced: false });
+    const priced = await call('PATCH', `/item_templates/${copy.id}`, user, {
+      item_template: { base_value: 500, currency: 'gp' },
+    });
+    expect(priced.statusCode, priced.body).toBe(200);
+    expect(body(priced).data.metadata.priced).toBeUndefined();
+    expect(body(priced).data).toMatchObject({ value_cp: 50_000, metadata: { rarity: 'rare' } });
+    // A change that names no value leaves the mark alone.
+    const other = body(await call('POST', `/item_templates/${flame?.id}/duplicate`, user)).data;
+    const renamed = await call('PATCH', `/item_templates/${other.id}`, user, {
+      item_template: { name: 'Hot blade' },
+    });
+    expect(body(renamed).data.metadata).toMatchObject({ priced: false });
+  });
+
   it('duplicates anything I can read as my private copy; others’ private templates are 404', async () => {
     const owner = await createUser(ctx);
     const other = await createUser(ctx);
