@@ -8,7 +8,7 @@ export function SiteFooter() {
         Haversack
       </Text>
       <Anchor component={Link} to="/about" size="sm">
-        About
+        About and credits
       </Anchor>
     </Group>
   );

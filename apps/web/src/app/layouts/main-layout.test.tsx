@@ -183,4 +183,14 @@ describe('MainLayout', () => {
     );
     expect(await screen.findByRole('link', { name: 'Characters' })).toHaveAttribute('href', '/characters');
   });
+
+  // CC-BY-4.0: the SRD's attribution must be reachable wherever its items are shown.
+  it('leads from every page to the credits and the SRD 5.1 attribution', async () => {
+    mockTiers('none');
+    renderRoutes(
+      [{ path: '/', element: <MainLayout />, children: [{ index: true, element: <p>Marketplace</p> }] }],
+      '/',
+    );
+    expect(await screen.findByRole('link', { name: 'About and credits' })).toHaveAttribute('href', '/about');
+  });
 });

@@ -5,6 +5,7 @@ import { Outlet, useLocation, useNavigation } from 'react-router';
 import { Brand } from '../../components/brand';
 import { MaintenanceBanner } from '../../components/maintenance-banner';
 import { pageSkipLinksId } from '../../components/page-skip-link';
+import { SiteFooter } from '../../components/site-footer';
 import { ThemeToggle } from '../../components/theme-toggle';
 import { AnnouncementBanners } from '../../features/announcements/components/announcement-banners';
 import { useUpdatePreferences } from '../../features/preferences/api/preferences-api';
@@ -139,6 +140,8 @@ export function MainLayout() {
         <MaintenanceBanner />
         <AnnouncementBanners />
         <Outlet />
+        {/* The way to /about and its SRD 5.1 attribution from every page that shows the catalogue. */}
+        <SiteFooter />
       </AppShell.Main>
     </AppShell>
   );

@@ -34,6 +34,13 @@ export function AboutPage() {
           </Anchor>
           .
         </Text>
+        {/* CC-BY-4.0 §3(a)(1)(B): say that the material was changed (LICENSE-NOTICE.md lists how). */}
+        <Text>
+          Haversack changed the SRD's item data: records were reshaped, formatting removed, short summaries
+          written from their statistics, ammunition priced per piece (sling bullets are sold in bundles of
+          20), the Potion of Healing given the gear table's price and weight, umbrella magic-item entries left
+          out, and tags and stack sizes added.
+        </Text>
         {/* CC BY 3.0 asks for the author, the title, the licence and a link to each. */}
         <Text style={{ overflowWrap: 'anywhere' }}>
           Item icons are from <Anchor href="https://game-icons.net">Game Icons</Anchor> by Lorc, Delapouite
