@@ -14,7 +14,7 @@ import {
   text,
 } from './fields.js';
 import { itemInstanceCreateSchema } from './inventory.js';
-import { itemTemplateMetadataSchema } from './items.js';
+import { itemTemplateMetadataSchema, itemTemplateUpdateSchema } from './items.js';
 import { patronageCreateBodySchema, previewQuerySchema } from './parties.js';
 
 const issues = (result: {
@@ -196,5 +196,12 @@ describe('the words of a field out of bounds', () => {
     expect(message(characterFormSchema, { name: 'x'.repeat(101) })).toBe(
       'Character name must be at most 100 characters',
     );
+  });
+});
+
+describe('an item template description too long', () => {
+  it('says its length, not that it is no text', () => {
+    const issues = itemTemplateUpdateSchema.safeParse({ description: 'y'.repeat(10_001) }).error?.issues;
+    expect(issues?.map((issue) => issue.message)).toEqual(['Description must be at most 10,000 characters']);
   });
 });

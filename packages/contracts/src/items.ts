@@ -155,12 +155,15 @@ const templateFields = {
     .min(1, itemTemplateMessages.nameRequired)
     .max(200, 'Template name must be at most 200 characters')
     .refine(hasVisibleText, itemTemplateMessages.nameRequired),
-  description: text({ error: 'Description must be text' }).max(10_000),
+  description: text({ error: 'Description must be text' }).max(
+    10_000,
+    'Description must be at most 10,000 characters',
+  ),
   weight: numberInput(
     z
       .number({ error: 'Weight must be a number' })
       .min(0, 'Weight cannot be negative')
-      .max(100_000, 'Weight must be at most 100000'),
+      .max(100_000, 'Weight must be at most 100,000'),
   ),
   base_value: numberInput(
     z
@@ -268,8 +271,18 @@ export type ItemTemplateTag = z.infer<typeof itemTemplateTagSchema>;
 // Queries
 // ---------------------------------------------------------------------------------------------------
 
-const gpFilter = numberInput(z.number({ error: 'Value must be a number (gp)' }).min(0).max(1_000_000_000));
-const weightFilter = numberInput(z.number({ error: 'Weight must be a number' }).min(0).max(1_000_000));
+const gpFilter = numberInput(
+  z
+    .number({ error: 'Value must be a number (gp)' })
+    .min(0, 'Value cannot be negative')
+    .max(1_000_000_000, 'Value must be at most 1,000,000,000 gp'),
+);
+const weightFilter = numberInput(
+  z
+    .number({ error: 'Weight must be a number' })
+    .min(0, 'Weight cannot be negative')
+    .max(1_000_000, 'Weight must be at most 1,000,000'),
+);
 const queryText = (max: number) =>
   text({ error: 'Must be text' }).trim().max(max, `Must be at most ${max} characters`);
 const idFilter = text()

@@ -341,7 +341,7 @@ const stockQuantity = numberInput(
     .number({ error: 'Quantity must be a number' })
     .int('Quantity must be a whole number')
     .min(0, 'Quantity cannot be negative')
-    .max(100_000, 'Quantity must be at most 100000'),
+    .max(100_000, 'Quantity must be at most 100,000'),
 );
 
 const tradeQuantity = numberInput(
@@ -349,7 +349,7 @@ const tradeQuantity = numberInput(
     .number({ error: 'Quantity must be a number' })
     .int('Quantity must be a whole number')
     .min(1, 'Quantity must be at least 1')
-    .max(100_000, 'Quantity must be at most 100000'),
+    .max(100_000, 'Quantity must be at most 100,000'),
 );
 
 const shopName = text({ error: shopMessages.nameTooShort })
