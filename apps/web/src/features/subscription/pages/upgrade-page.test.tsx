@@ -130,6 +130,15 @@ describe('UpgradePage', () => {
     for (const label of labels) expect(changes.some((change) => change.startsWith(label))).toBe(false);
   });
 
+  it('shows every plan when asked about none in particular', async () => {
+    mockSubscriptionServer();
+    renderRoutes(
+      [...routes, { path: '/subscription/compare', element: <p>compare page</p> }],
+      '/subscription/upgrade',
+    );
+    expect(await screen.findByText('compare page')).toBeInTheDocument();
+  });
+
   it('answers an unknown query with a friendly message and a link to compare', async () => {
     mockSubscriptionServer();
     renderRoutes(routes, '/subscription/upgrade?resource=dragons');

@@ -19,7 +19,7 @@ import { Alert, Anchor, Badge, Button, Card, Group, List, Stack, Text, Title } f
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, Navigate, useSearchParams } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
 import { usePageTitle } from '../../../lib/page-title';
@@ -80,6 +80,8 @@ export function UpgradePage() {
   const tiers = useQuery(tiersQueryOptions());
   const current = useQuery(currentSubscriptionQueryOptions());
   const isError = tiers.isError || current.isError;
+  // Asked about nothing in particular (a menu, a typed address): every plan, side by side, is the answer.
+  if ([...searchParams.keys()].length === 0) return <Navigate to="/subscription/compare" replace />;
 
   let body: ReactNode;
   if (subject.kind === 'unknown') {
