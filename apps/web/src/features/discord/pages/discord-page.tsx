@@ -217,9 +217,9 @@ export function DiscordPage() {
             </List.Item>
             <List.Item>
               <Text>
-                In the channel where your table plays, run <Code>/bind party:&lt;join code&gt;</Code>. Only
-                the party&apos;s GM can bind it, with the Manage Channels permission in that server; the join
-                code is on your{' '}
+                In the channel where your table plays, run <Code>/bind party:&lt;join code or name&gt;</Code>.
+                Only the party&apos;s GM can bind it, with the Manage Channels permission in that server; the
+                join code is on your{' '}
                 <Anchor component={Link} to="/parties">
                   party&apos;s page
                 </Anchor>

@@ -123,13 +123,13 @@ describe('GiveItemForm (issue 12 §8)', () => {
     expect(await screen.findByText('Nobody else in the party has a character yet.')).toBeInTheDocument();
   });
 
-  it('points a character outside any party to Transfer for my own other characters', async () => {
+  it('points a character outside any party to moving the item to my own other characters', async () => {
     const loner = character('pip', 'Pip', { is_owner: true, party_id: null, party_name: null });
     mockFetch(({ url }) => (url.includes('/characters/pip') ? success(loner) : success([])));
     renderWithProviders(<GiveItemForm item={buildItem()} ownerCharacterId="pip" onDone={vi.fn()} />);
     expect(
       await screen.findByText(
-        'This character is not in a party, so there is nobody to give it to. To hand it to another of your characters, use Transfer.',
+        'This character is not in a party, so there is nobody to give it to. To hand it to another of your characters, move it into one of their containers.',
       ),
     ).toBeInTheDocument();
   });

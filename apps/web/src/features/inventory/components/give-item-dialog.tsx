@@ -65,7 +65,7 @@ export function GiveItemForm({
       <Stack gap="sm">
         <Text size="sm">
           {partyId === null
-            ? 'This character is not in a party, so there is nobody to give it to. To hand it to another of your characters, use Transfer.'
+            ? 'This character is not in a party, so there is nobody to give it to. To hand it to another of your characters, move it into one of their containers.'
             : 'Nobody else in the party has a character yet.'}
         </Text>
         <Group justify="flex-end">

@@ -80,7 +80,8 @@ export function LootManageActions({
         loot.distributed_at ? null : (
           <Button
             size={size}
-            variant="default"
+            variant="outline"
+            color="gray"
             leftSection={<IconEyeOff size={16} aria-hidden="true" />}
             title={lootMessages.hideTitle}
             loading={hide.isPending}
