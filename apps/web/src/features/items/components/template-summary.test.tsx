@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { templatePrice } from './template-summary';
+import { buildLootItemTemplate } from '../../loot/test/loot-fixtures';
+import { templatePrice, templateSummary } from './template-summary';
 
 describe('templatePrice', () => {
   it('gives the base value in its own currency', () => {
@@ -10,5 +11,12 @@ describe('templatePrice', () => {
 
   it('says Unpriced for catalogue items the SRD gives no price', () => {
     expect(templatePrice({ base_value: 0, currency: 'gp', metadata: { priced: false } })).toBe('Unpriced');
+  });
+});
+
+describe('templateSummary', () => {
+  it('groups the thousands of a big stack size', () => {
+    const template = buildLootItemTemplate({ stack_size: 10_000_000, weight: 0, category: null });
+    expect(templateSummary(template)).toContain('stacks of 10,000,000');
   });
 });

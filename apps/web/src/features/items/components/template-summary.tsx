@@ -16,7 +16,7 @@ export function templateSummary(template: ItemTemplate): string {
     template.stack_size === 0
       ? 'stacks without limit'
       : template.stack_size > 1
-        ? `stacks of ${template.stack_size}`
+        ? `stacks of ${template.stack_size.toLocaleString('en-US')}`
         : null;
   return [
     formatWeight(template.weight),
