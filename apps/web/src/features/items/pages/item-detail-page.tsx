@@ -23,6 +23,7 @@ import { formatWeight } from '../../../lib/weight';
 import { AddToContainerDialog } from '../../inventory/components/add-to-container-dialog';
 import { RarityBadge } from '../../inventory/components/item-look';
 import { rarityOf, tagLabel, tagLabels } from '../../inventory/lib/item-look';
+import { ReportButton } from '../../moderation/components/report-button';
 import {
   deleteItemTemplate,
   duplicateItemTemplate,
@@ -115,6 +116,10 @@ export function ItemDetailPage() {
           <Button variant="default" onClick={() => duplicate.mutate()} loading={duplicate.isPending}>
             Duplicate
           </Button>
+          {/* As on its marketplace card: a player who followed a link to it can report it here too. */}
+          {template.visibility === 'public' && !template.is_owner && !template.is_system ? (
+            <ReportButton targetType="item_template" targetId={template.id} targetName={template.name} />
+          ) : null}
           {template.is_owner ? (
             <>
               <Button component={Link} to={`/items/${template.id}/edit`} variant="default">
