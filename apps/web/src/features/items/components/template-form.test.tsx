@@ -56,6 +56,40 @@ describe('TemplateForm', () => {
   }, 30_000);
 });
 
+describe('TemplateForm: attunement', () => {
+  it('says whether the item needs attunement, rather than guessing it from a rarity', async () => {
+    const onSubmit = vi.fn().mockResolvedValue(undefined);
+    renderRoutes(
+      [
+        {
+          path: '/',
+          element: (
+            <TemplateForm
+              initial={{ ...templateFormValues(), name: 'Lucky charm', rarity: 'uncommon' }}
+              submitLabel="Create"
+              onSubmit={onSubmit}
+              onCancel={() => {}}
+            />
+          ),
+        },
+      ],
+      '/',
+    );
+    const user = userEvent.setup({ delay: null });
+    const box = screen.getByRole('checkbox', { name: /Requires attunement/ });
+    expect(box).not.toBeChecked();
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
+    expect(onSubmit.mock.calls[0]?.[0]).toMatchObject({
+      metadata: { rarity: 'uncommon', requires_attunement: false },
+    });
+    await user.click(box);
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(2));
+    expect(onSubmit.mock.calls[1]?.[0]).toMatchObject({ metadata: { requires_attunement: true } });
+  }, 30_000);
+});
+
 describe('TemplateForm and the general toasts (spec/01 §8)', { timeout: 30_000 }, () => {
   function renderForm(onSubmit = vi.fn().mockResolvedValue(undefined)) {
     renderRoutes(

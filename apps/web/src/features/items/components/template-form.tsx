@@ -1,11 +1,22 @@
 import {
   currencies,
   type ItemTemplate,
+  isAttunable,
   MAX_ITEM_VALUE,
   MAX_STACK_QUANTITY,
   templateVisibilities,
 } from '@haversack/contracts';
-import { Button, Group, NumberInput, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
+import {
+  Button,
+  Checkbox,
+  Group,
+  NumberInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { serverFieldErrors, toastMissingRequired, useFocusFirstError } from '../../../lib/forms';
 import { isApiError, toastUnexplainedFailure } from '../../../lib/http-client';
@@ -32,6 +43,7 @@ export interface TemplateFormValues {
   visibility: string;
   stack_size: number | string;
   rarity: string | null;
+  requires_attunement: boolean;
   category: string;
   tags: string;
 }
@@ -47,6 +59,8 @@ export function templateFormValues(template?: ItemTemplate): TemplateFormValues 
     visibility: template?.visibility ?? 'private',
     stack_size: template?.stack_size ?? 1,
     rarity: typeof rarity === 'string' && rarity !== '' ? rarity : null,
+    // A homebrew template saved before it could say was attunable when magic: the box starts as it was.
+    requires_attunement: template ? isAttunable(template) : false,
     category: template?.category ?? '',
     tags: (template?.tags ?? []).filter((t) => !t.startsWith('category:')).join(', '),
   };
@@ -63,7 +77,12 @@ function toInput(values: TemplateFormValues): ItemTemplateInput {
     currency,
     visibility,
     stack_size: values.stack_size,
-    metadata: { rarity: values.rarity, category: values.category.trim() || null, currency },
+    metadata: {
+      rarity: values.rarity,
+      requires_attunement: values.requires_attunement,
+      category: values.category.trim() || null,
+      currency,
+    },
     tags: values.tags,
   };
 }
@@ -203,6 +222,11 @@ export function TemplateForm({
             {...form.getInputProps('rarity')}
           />
         </SimpleGrid>
+        <Checkbox
+          label="Requires attunement"
+          description="A character can be attuned to at most 3 such items at a time."
+          {...form.getInputProps('requires_attunement', { type: 'checkbox' })}
+        />
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput label="Category" placeholder="e.g., weapon" {...form.getInputProps('category')} />
           <TextInput

@@ -24,6 +24,8 @@ describe('ItemDetailPage', () => {
     serve(template);
     renderRoutes(routes, `/items/templates/${template.id}`);
     expect(await screen.findByRole('button', { name: 'Report item Cursed ring' })).toBeInTheDocument();
+    // What the template says of attunement, in words.
+    expect(screen.getByText('Not required')).toBeInTheDocument();
   });
 
   it('offers no Report on my own item or on the SRD catalogue', async () => {

@@ -1,3 +1,4 @@
+import { isAttunable } from '@haversack/contracts';
 import {
   Anchor,
   Badge,
@@ -138,9 +139,10 @@ export function ItemDetailPage() {
         <Fact label="Value" value={templatePrice(template)} />
         <Fact
           label="Stack size"
-          value={template.stack_size === 0 ? 'Unlimited' : String(template.stack_size)}
+          value={template.stack_size === 0 ? 'Unlimited' : template.stack_size.toLocaleString('en-US')}
         />
         <Fact label="Category" value={template.category ? tagLabel(template.category) : '—'} />
+        <Fact label="Attunement" value={isAttunable(template) ? 'Required' : 'Not required'} />
       </SimpleGrid>
       {template.tags.length > 0 ? (
         <Group gap={6} aria-label="Tags">
