@@ -29,7 +29,8 @@ export function DeletePartyDialog({
     <ConfirmDialog
       opened={party !== null}
       title="Delete party"
-      message={`Are you sure you want to delete "${party?.name ?? ''}"? Its members lose access and this cannot be undone.`}
+      // Say what goes with it: players' deposits in the stash are destroyed too, which they cannot see after.
+      message={`Are you sure you want to delete "${party?.name ?? ''}"? Everything in its party stash, its shops and its loot is destroyed with it, and its members lose access to its history. Characters leave the party with what they carry. This cannot be undone.`}
       confirmLabel="Delete Party"
       loading={mutation.isPending}
       onClose={onClose}
