@@ -1,4 +1,4 @@
-import type { Database } from '../../db/client.js';
+import type { Database, Executor } from '../../db/client.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
 import { hashPassword } from '../accounts/passwords.js';
 import { adminSessionsRepository } from './admin-sessions.repository.js';
@@ -25,6 +25,19 @@ export interface ListedAdmin extends AdminAccount {
 /** A refusal the command explains in one line (no such account, address taken). */
 export class UnknownAccountError extends Error {}
 
+/** The account the command names, locked for the change, or one line saying there is none. */
+async function lockAccount(tx: Executor, email: string) {
+  const found = await adminUsersRepository.lockUserByEmail(tx, email.trim());
+  if (!found) throw new UnknownAccountError(`No account has the e-mail ${email.trim()}.`);
+  const account: AdminAccount = {
+    id: found.id,
+    email: found.email,
+    username: found.username,
+    createdAt: found.createdAt,
+  };
+  return { found, account };
+}
+
 export async function setAdminFlag(
   db: Database,
   email: string,
@@ -32,14 +45,7 @@ export async function setAdminFlag(
   now: Date = new Date(),
 ): Promise<{ account: AdminAccount; changed: boolean }> {
   return db.transaction(async (tx) => {
-    const found = await adminUsersRepository.lockUserByEmail(tx, email.trim());
-    if (!found) throw new UnknownAccountError(`No account has the e-mail ${email.trim()}.`);
-    const account = {
-      id: found.id,
-      email: found.email,
-      username: found.username,
-      createdAt: found.createdAt,
-    };
+    const { found, account } = await lockAccount(tx, email);
     if (found.admin === admin) return { account, changed: false };
     await adminUsersRepository.setAdmin(tx, found.id, admin, now);
     // Losing the flag ends any admin session at once rather than when it would have expired.
@@ -71,14 +77,7 @@ export async function liftSuspension(
   email: string,
 ): Promise<{ account: AdminAccount; changed: boolean }> {
   return db.transaction(async (tx) => {
-    const found = await adminUsersRepository.lockUserByEmail(tx, email.trim());
-    if (!found) throw new UnknownAccountError(`No account has the e-mail ${email.trim()}.`);
-    const account = {
-      id: found.id,
-      email: found.email,
-      username: found.username,
-      createdAt: found.createdAt,
-    };
+    const { found, account } = await lockAccount(tx, email);
     if (!found.suspendedAt) return { account, changed: false };
     await adminUserListRepository.setSuspension(tx, found.id, { suspendedAt: null, suspendedReason: null });
     await new AuditLog().record(tx, {
