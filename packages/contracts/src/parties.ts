@@ -38,6 +38,8 @@ export const partyMessages = {
   gmCannotBeRemoved: 'The Game Master cannot be removed from the party.',
   gmCannotBeReroled: 'The Game Master’s role cannot be changed.',
   gmCannotLeave: 'A Game Master cannot leave the party. Hand it over or delete it instead.',
+  handOverOwnerOnly: 'Only the Game Master who runs this party can hand it over.',
+  handOverTarget: 'Choose a member of this party.',
   notMember: 'That user is not a member of this party.',
   archived: 'This party is archived. Unarchive it to make changes.',
   invitationExists: 'That user already has an open invitation to this party.',
@@ -79,6 +81,8 @@ export const partyUpdateBodySchema = z.object({
     item_conjuring: z.enum(itemConjuringRules).optional(),
     is_public: z.boolean().optional(),
     is_archived: z.boolean().optional(),
+    /** Hands the party over to another member (its owner only); they become its Game Master. */
+    game_master_id: entityId(partyMessages.handOverTarget).optional(),
   }),
 });
 export type PartyUpdate = z.infer<typeof partyUpdateBodySchema>['party'];

@@ -37,17 +37,6 @@ export const adminUserDeletionRepository = {
     return row;
   },
 
-  async handOver(db: Executor, partyId: string, successor: { membershipId: string; userId: string }) {
-    await db
-      .update(partyMemberships)
-      .set({ role: 'gm' })
-      .where(eq(partyMemberships.id, successor.membershipId));
-    await db
-      .update(parties)
-      .set({ gameMasterId: successor.userId, updatedAt: new Date() })
-      .where(eq(parties.id, partyId));
-  },
-
   async charactersOf(db: Executor, userId: string) {
     return db
       .select()

@@ -12,6 +12,7 @@ import type { EventBus } from '../../realtime/event-bus.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
 import type { AccountsService, SessionEndListener } from '../accounts/accounts.service.js';
 import { destroyCharacter } from '../characters/character-destruction.js';
+import { partiesRepository } from '../parties/parties.repository.js';
 import { destroyParty } from '../parties/party-destruction.js';
 import { subscriptionsRepository } from '../subscriptions/subscriptions.repository.js';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.js';
@@ -245,7 +246,7 @@ export class AdminUsersService {
       for (const party of await deletion.partiesRunBy(tx, userId)) {
         const successor = await deletion.successor(tx, party.id, userId);
         if (successor) {
-          await deletion.handOver(tx, party.id, successor);
+          await partiesRepository.handOver(tx, party.id, successor);
           handedOver.push({ id: party.id, name: party.name, new_gm_id: successor.userId });
         } else {
           await destroyParty(tx, party, actor);

@@ -265,6 +265,38 @@ export const partiesRepository = {
     return row;
   },
 
+  /**
+   * The member a party is being handed to, locked for the hand-over. Their account is key-share locked
+   * first: an admin deleting it at the same moment then either finishes before (no member: refused) or
+   * waits until the party is theirs (and hands it on again), instead of the cascade on
+   * `parties.game_master_id` deleting the party, or the two transactions deadlocking on their rows.
+   */
+  async lockHandOverTarget(db: Executor, partyId: string, userId: string) {
+    const [account] = await db
+      .select({ username: users.username })
+      .from(users)
+      .where(eq(users.id, userId))
+      .limit(1)
+      .for('key share');
+    const membership = account ? await this.membership(db, partyId, userId, { lock: true }) : undefined;
+    return account && membership ? { membership, username: account.username } : undefined;
+  },
+
+  /**
+   * The party becomes the member's: their role becomes gm and they are its `game_master_id`. The caller
+   * holds the party's row lock. A GM's hand-over and the admin's deletion of an owner's account both use it.
+   */
+  async handOver(db: Executor, partyId: string, successor: { membershipId: string; userId: string }) {
+    await db
+      .update(partyMemberships)
+      .set({ role: 'gm' })
+      .where(eq(partyMemberships.id, successor.membershipId));
+    await db
+      .update(parties)
+      .set({ gameMasterId: successor.userId, updatedAt: new Date() })
+      .where(eq(parties.id, partyId));
+  },
+
   async deleteMembership(db: Executor, membershipId: string) {
     await db.delete(partyMemberships).where(eq(partyMemberships.id, membershipId));
   },

@@ -130,7 +130,7 @@ export async function partiesRoutes(
     {
       schema: {
         tags,
-        summary: 'Edit a party (GM)',
+        summary: 'Edit a party (GM); its owner hands it over with game_master_id',
         params: partyParams,
         body: partyUpdateBodySchema,
         response: { 200: successEnvelope(partySchema) },

@@ -159,16 +159,17 @@ export class PartiesService {
   }
 
   async update(userId: string, partyId: string, changes: PartyUpdate): Promise<Party> {
-    await this.#db.transaction(async (tx) => {
+    const handedOver = await this.#db.transaction(async (tx) => {
       const { party } = await this.#gmContext(tx, partyId, userId);
       const onlyArchiveFlag = Object.keys(changes).every((k) => k === 'is_archived');
       if (party.isArchived && !onlyArchiveFlag && changes.is_archived !== false)
         policy.assertNotArchived(party);
+      const successor = await this.#handOverTarget(tx, party, userId, changes.game_master_id);
       const permission = changes.join_permission ?? party.joinPermission;
       // Restricted parties have no code; opening one up gives it a code.
       const joinCode =
         permission === 'restricted' ? null : (party.joinCode ?? (await this.#freshJoinCode(tx)));
-      await repo.updateParty(tx, party.id, {
+      const updated = await repo.updateParty(tx, party.id, {
         ...(changes.name !== undefined ? { name: changes.name } : {}),
         ...(changes.description !== undefined ? { description: changes.description } : {}),
         ...(changes.game_system !== undefined ? { gameSystem: changes.game_system } : {}),
@@ -180,9 +181,42 @@ export class PartiesService {
         ...(changes.is_archived !== undefined ? { isArchived: changes.is_archived } : {}),
         joinCode,
       });
+      if (!successor) return null;
+      // No plan-limit check on the receiver: they did not create the party (parties_can_create limits
+      // creating), and refusing would leave the owner with only deleting it, stash and all.
+      await repo.handOver(tx, party.id, { membershipId: successor.membership.id, userId: successor.userId });
+      return { userId: successor.userId, username: successor.username, partyName: updated.name };
     });
-    await this.#announce(partyId, userId, 'party_updated', (name) => `${name} updated the party`);
+    const keys = Object.keys(changes);
+    if (keys.length === 0 || keys.some((k) => k !== 'game_master_id'))
+      await this.#announce(partyId, userId, 'party_updated', (name) => `${name} updated the party`);
+    if (handedOver) {
+      // As the admin's account deletion announces a new GM: the receiver's live subscriptions gain the
+      // GM's view (hidden loot), and every member's party, members and characters refresh.
+      await this.#announce(
+        partyId,
+        userId,
+        'member_role_changed',
+        (name) => `${name} handed ${handedOver.partyName} to ${handedOver.username}`,
+        { userId: handedOver.userId, ids: { role: 'gm' } },
+      );
+    }
     return this.get(userId, partyId);
+  }
+
+  /**
+   * The member a PATCH's `game_master_id` hands the party to, locked, or null when it changes nothing (not
+   * sent, or the current owner: handing the party to oneself is a no-op). Only the owner may hand it over;
+   * other GM members are GMs of someone else's party. The caller holds the party's row lock, so of two
+   * hand-overs at once the second sees the first's owner and is refused.
+   */
+  async #handOverTarget(tx: Executor, party: PartyRow, userId: string, targetUserId: string | undefined) {
+    if (targetUserId === undefined || targetUserId === party.gameMasterId) return null;
+    if (party.gameMasterId !== userId) throw new AppError('FORBIDDEN', partyMessages.handOverOwnerOnly);
+    const target = await repo.lockHandOverTarget(tx, party.id, targetUserId);
+    if (!target)
+      throw AppError.validation([{ field: 'party.game_master_id', message: partyMessages.handOverTarget }]);
+    return { ...target, userId: targetUserId };
   }
 
   async setArchived(userId: string, partyId: string, archived: boolean): Promise<Party> {

@@ -239,6 +239,20 @@ export async function removeMember(partyId: string, userId: string): Promise<voi
   await apiRequest(`${API_V1}/parties/${partyId}/members/${userId}`, { method: 'DELETE' });
 }
 
+/**
+ * The party's owner makes another member its Game Master and owner (PATCH parties/{id} game_master_id);
+ * the owner stays a GM member and may then leave.
+ */
+export async function handOverParty(partyId: string, userId: string): Promise<Party> {
+  const party: PartyUpdate = { game_master_id: userId };
+  const { data } = await apiRequest(`${API_V1}/parties/${partyId}`, {
+    method: 'PATCH',
+    body: { party },
+    schema: partySchema,
+  });
+  return data;
+}
+
 export async function leaveParty(partyId: string): Promise<void> {
   await apiRequest(`${API_V1}/parties/${partyId}/leave`, { method: 'DELETE' });
 }

@@ -8,7 +8,10 @@ import { toast } from '../../../lib/toast';
 import { expectPartyExit } from '../../realtime/party-channels';
 import { leaveParty, partyKeys } from '../api/parties-api';
 
-/** Non-GM members may leave; the GM hands the party over or deletes it instead (spec/02 §4). */
+/**
+ * Members may leave, GMs too, except the party's owner (its `game_master_id`): they hand it over (Members
+ * tab, Make Game Master) or delete it instead (spec/02 §4).
+ */
 export function LeavePartyButton({ party }: { party: Party }) {
   const [confirming, setConfirming] = useState(false);
   const navigate = useNavigate();

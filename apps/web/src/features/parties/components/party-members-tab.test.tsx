@@ -1,8 +1,10 @@
-import type { PartyMember } from '@haversack/contracts';
-import { screen, within } from '@testing-library/react';
+import { type PartyMember, partyMessages } from '@haversack/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { failure, mockFetch, success } from '../../../test/fixtures';
+import { useAuthStore } from '../../../stores/auth-store';
+import { useUiStore } from '../../../stores/ui-store';
+import { buildUser, failure, mockFetch, success } from '../../../test/fixtures';
 import { buildParty } from '../../../test/party-fixtures';
 import { renderRoutes } from '../../../test/render';
 import { PartyMembersTab } from './party-members-tab';
@@ -43,5 +45,141 @@ describe('PartyMembersTab', () => {
     await user.click(screen.getByRole('button', { name: 'Remove Pip' }));
     const dialog = await screen.findByRole('dialog', { name: 'Remove member' });
     expect(within(dialog).getByText(/^Remove Pip from The Copper Lanterns\?/)).toBeInTheDocument();
+  });
+});
+
+describe('PartyMembersTab hand-over', () => {
+  const withCoGm = [...members, buildMember('user-cogm', 'Cora', 'gm')];
+  const signIn = (id: string, username: string) =>
+    useAuthStore.setState({
+      isAuthenticated: true,
+      isInitializing: false,
+      user: buildUser({ id, username }),
+    });
+  const toasts = () => useUiStore.getState().toasts.map(({ kind, message }) => ({ kind, message }));
+
+  /**
+   * The members list; PATCH parties/party-1 answers with `patch`, after a moment, as a network does (the
+   * dialog sees the request busy before it settles).
+   */
+  function serve(patch: () => Response) {
+    return mockFetch(async ({ url, init }) => {
+      const path = new URL(url, 'http://test').pathname;
+      if (path === '/api/v1/parties/party-1/members') return success(withCoGm);
+      if (path === '/api/v1/parties/party-1' && init.method === 'PATCH') {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return patch();
+      }
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`);
+    });
+  }
+  const ownerParty = () => buildParty({ is_gm: true, user_role: 'gm', member_count: 4 });
+
+  it('offers Make Game Master to the owner only, for every other member', async () => {
+    serve(() => success(ownerParty()));
+    signIn('user-gm', 'gamemaster');
+    const asOwner = renderRoutes([{ path: '/', element: <PartyMembersTab party={ownerParty()} /> }], '/');
+    for (const name of ['Brom', 'Pip', 'Cora'])
+      expect(await screen.findByRole('button', { name: `Make Game Master: ${name}` })).toHaveTextContent(
+        /^Make Game Master$/,
+      );
+    expect(screen.queryByRole('button', { name: 'Make Game Master: gamemaster' })).not.toBeInTheDocument();
+    // The owner cannot leave; the page says how to.
+    expect(screen.queryByRole('button', { name: 'Leave Party' })).not.toBeInTheDocument();
+    expect(screen.getByText(/make another member its Game Master first/)).toBeInTheDocument();
+    asOwner.unmount();
+
+    // An archived party refuses edits: nothing to offer.
+    const archived = renderRoutes(
+      [
+        {
+          path: '/',
+          element: <PartyMembersTab party={buildParty({ ...ownerParty(), is_archived: true })} />,
+        },
+      ],
+      '/',
+    );
+    expect(await screen.findByText('Cora')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Make Game Master/ })).not.toBeInTheDocument();
+    archived.unmount();
+
+    // Another GM manages members but hands nothing over, and may leave.
+    signIn('user-cogm', 'Cora');
+    const asCoGm = renderRoutes([{ path: '/', element: <PartyMembersTab party={ownerParty()} /> }], '/');
+    expect(await screen.findByRole('button', { name: 'Remove Brom' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Make Game Master/ })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Leave Party' })).toBeInTheDocument();
+    asCoGm.unmount();
+
+    signIn('user-brom', 'Brom');
+    renderRoutes([{ path: '/', element: <PartyMembersTab party={buildParty({ member_count: 4 })} /> }], '/');
+    expect(await screen.findByRole('button', { name: 'Leave Party' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Make Game Master/ })).not.toBeInTheDocument();
+  });
+
+  it('hands the party over once confirmed, from the keyboard, then toasts and refreshes', async () => {
+    const user = userEvent.setup();
+    const fetchMock = serve(() => success(buildParty({ game_master_id: 'user-brom', gm_name: 'Brom' })));
+    signIn('user-gm', 'gamemaster');
+    renderRoutes([{ path: '/', element: <PartyMembersTab party={ownerParty()} /> }], '/');
+    const makeBrom = await screen.findByRole('button', { name: 'Make Game Master: Brom' });
+
+    makeBrom.focus();
+    await user.keyboard('{Enter}');
+    const dialog = await screen.findByRole('dialog', { name: 'Hand over the party' });
+    expect(
+      within(dialog).getByText(
+        'Hand The Copper Lanterns over to Brom? They become its Game Master and can manage everything; you stay a GM and can then leave the party.',
+      ),
+    ).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'PATCH')).toBe(false);
+
+    makeBrom.focus();
+    await user.keyboard('{Enter}');
+    const again = await screen.findByRole('dialog', { name: 'Hand over the party' });
+    await user.click(within(again).getByRole('button', { name: 'Make Game Master' }));
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    const patches = fetchMock.mock.calls.filter(([, init]) => init?.method === 'PATCH');
+    expect(patches).toHaveLength(1);
+    expect(JSON.parse(String(patches[0]?.[1]?.body))).toEqual({ party: { game_master_id: 'user-brom' } });
+    expect(toasts()).toContainEqual({
+      kind: 'success',
+      message: 'Brom is now the Game Master of The Copper Lanterns',
+    });
+    // The members list is fetched again.
+    await waitFor(() =>
+      expect(
+        fetchMock.mock.calls.filter(([url]) => String(url).endsWith('/members')).length,
+      ).toBeGreaterThanOrEqual(2),
+    );
+  });
+
+  it('shows why a hand-over was refused and keeps the dialog open', async () => {
+    const user = userEvent.setup();
+    let answer = () =>
+      failure(422, 'VALIDATION_ERROR', 'Validation failed', [
+        { field: 'party.game_master_id', message: partyMessages.handOverTarget },
+      ]);
+    const fetchMock = serve(() => answer());
+    signIn('user-gm', 'gamemaster');
+    renderRoutes([{ path: '/', element: <PartyMembersTab party={ownerParty()} /> }], '/');
+    await user.click(await screen.findByRole('button', { name: 'Make Game Master: Pip' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Hand over the party' });
+    await user.click(within(dialog).getByRole('button', { name: 'Make Game Master' }));
+    await waitFor(() => expect(toasts()).toEqual([{ kind: 'error', message: partyMessages.handOverTarget }]));
+    expect(screen.getByRole('dialog', { name: 'Hand over the party' })).toBeInTheDocument();
+
+    // A refusal the client toasts itself is toasted once.
+    answer = () => failure(403, 'FORBIDDEN', partyMessages.handOverOwnerOnly);
+    await user.click(within(dialog).getByRole('button', { name: 'Make Game Master' }));
+    await waitFor(() =>
+      expect(fetchMock.mock.calls.filter(([, i]) => i?.method === 'PATCH')).toHaveLength(2),
+    );
+    await waitFor(() => expect(toasts()).toHaveLength(2));
+    expect(toasts()[1]?.kind).toBe('error');
+    expect(toasts().filter((t) => t.kind === 'success')).toEqual([]);
   });
 });

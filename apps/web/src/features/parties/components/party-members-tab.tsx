@@ -5,10 +5,13 @@ import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
+import { isApiError } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
+import { useCurrentUser } from '../../../stores/auth-store';
 import {
   type AssignableRole,
   changeMemberRole,
+  handOverParty,
   partyKeys,
   partyMembersQuery,
   removeMember,
@@ -21,11 +24,21 @@ function joinedOn(iso: string): string {
   return new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 }
 
-/** spec/02 §2 Members tab: cards with role and joined date; the GM changes roles and removes members. */
+/**
+ * spec/02 §2 Members tab: cards with role and joined date; the GM changes roles and removes members, and
+ * the party's owner (its `game_master_id`) may hand it over to another member.
+ */
 export function PartyMembersTab({ party }: { party: Party }) {
   const query = useQuery(partyMembersQuery(party.id));
   const queryClient = useQueryClient();
+  const me = useCurrentUser();
   const [toRemove, setToRemove] = useState<PartyMember | null>(null);
+  const [toReceive, setToReceive] = useState<PartyMember | null>(null);
+  const isOwner = me !== null && me.id === party.game_master_id;
+  // The owner cannot leave (they hand the party over first); a GM who does not own it may.
+  const canLeave = !party.is_gm || (me !== null && !isOwner);
+  // An archived party refuses every edit, this one too.
+  const canHandOver = isOwner && !party.is_archived;
 
   const refresh = () =>
     Promise.all([
@@ -37,6 +50,20 @@ export function PartyMembersTab({ party }: { party: Party }) {
       changeMemberRole(party.id, userId, role),
     onSuccess: async (_, { role }) => {
       toast.success(`Role changed to ${roleLabels[role]}`);
+      await refresh();
+    },
+  });
+  const handOverMutation = useMutation({
+    mutationFn: (member: PartyMember) => handOverParty(party.id, member.user_id),
+    onSuccess: async (_, member) => {
+      toast.success(`${member.user.username} is now the Game Master of ${party.name}`);
+      setToReceive(null);
+      await Promise.all([refresh(), queryClient.invalidateQueries({ queryKey: partyKeys.lists() })]);
+    },
+    onError: async (error) => {
+      // Refusals the client toasts itself (403, 404) already show; a VALIDATION_ERROR (the member has
+      // left meanwhile) has no form to show it in, so its detail is the toast.
+      if (isApiError(error) && !error.toastable) toast.error(error.details[0]?.message ?? error.message);
       await refresh();
     },
   });
@@ -55,8 +82,13 @@ export function PartyMembersTab({ party }: { party: Party }) {
         <Title order={2} size="h3">
           Members ({query.data?.length ?? party.member_count})
         </Title>
-        {party.is_gm ? null : <LeavePartyButton party={party} />}
+        {canLeave ? <LeavePartyButton party={party} /> : null}
       </Group>
+      {canHandOver && (query.data?.length ?? party.member_count) > 1 ? (
+        <Text size="sm" c="dimmed">
+          You run this party. To leave it, make another member its Game Master first.
+        </Text>
+      ) : null}
       {query.isPending ? (
         <TextSkeleton lines={4} />
       ) : query.isError && !query.data ? (
@@ -85,30 +117,44 @@ export function PartyMembersTab({ party }: { party: Party }) {
                 {member.character_details.length > 0 ? (
                   <Text size="sm">Characters: {member.character_details.map((c) => c.name).join(', ')}</Text>
                 ) : null}
-                {party.is_gm && member.role !== 'gm' ? (
+                {(party.is_gm && member.role !== 'gm') || (canHandOver && member.user_id !== me.id) ? (
                   <Group gap="sm" align="flex-end" wrap="wrap">
-                    <Select
-                      label={`Role of ${member.user.username}`}
-                      size="xs"
-                      w={150}
-                      data={assignableRoles.map((role) => ({ value: role, label: roleLabels[role] }))}
-                      value={member.role}
-                      allowDeselect={false}
-                      disabled={roleMutation.isPending}
-                      onChange={(value) => {
-                        if (value && value !== member.role)
-                          roleMutation.mutate({ userId: member.user_id, role: value as AssignableRole });
-                      }}
-                    />
-                    <Button
-                      size="xs"
-                      variant="light"
-                      color="red"
-                      onClick={() => setToRemove(member)}
-                      aria-label={`Remove ${member.user.username}`}
-                    >
-                      Remove
-                    </Button>
+                    {party.is_gm && member.role !== 'gm' ? (
+                      <>
+                        <Select
+                          label={`Role of ${member.user.username}`}
+                          size="xs"
+                          w={150}
+                          data={assignableRoles.map((role) => ({ value: role, label: roleLabels[role] }))}
+                          value={member.role}
+                          allowDeselect={false}
+                          disabled={roleMutation.isPending}
+                          onChange={(value) => {
+                            if (value && value !== member.role)
+                              roleMutation.mutate({ userId: member.user_id, role: value as AssignableRole });
+                          }}
+                        />
+                        <Button
+                          size="xs"
+                          variant="light"
+                          color="red"
+                          onClick={() => setToRemove(member)}
+                          aria-label={`Remove ${member.user.username}`}
+                        >
+                          Remove
+                        </Button>
+                      </>
+                    ) : null}
+                    {canHandOver && member.user_id !== me.id ? (
+                      <Button
+                        size="xs"
+                        variant="light"
+                        onClick={() => setToReceive(member)}
+                        aria-label={`Make Game Master: ${member.user.username}`}
+                      >
+                        Make Game Master
+                      </Button>
+                    ) : null}
                   </Group>
                 ) : null}
               </Stack>
@@ -124,6 +170,16 @@ export function PartyMembersTab({ party }: { party: Party }) {
         loading={removeMutation.isPending}
         onClose={() => setToRemove(null)}
         onConfirm={() => toRemove && removeMutation.mutate(toRemove.user_id)}
+      />
+      <ConfirmDialog
+        opened={toReceive !== null}
+        title="Hand over the party"
+        message={`Hand ${party.name} over to ${toReceive?.user.username ?? ''}? They become its Game Master and can manage everything; you stay a GM and can then leave the party.`}
+        confirmLabel="Make Game Master"
+        danger={false}
+        loading={handOverMutation.isPending}
+        onClose={() => setToReceive(null)}
+        onConfirm={() => toReceive && handOverMutation.mutate(toReceive)}
       />
     </Stack>
   );
