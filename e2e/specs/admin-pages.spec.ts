@@ -44,6 +44,11 @@ test('an admin publishes an announcement that another user sees as a banner and 
   await signInAsAdmin(page);
   await page.goto('/admin/communications');
   await page.getByRole('button', { name: `Delete announcement ${title}` }).click();
+  // It asks first: a deleted banner is gone for everyone.
+  await page
+    .getByRole('dialog', { name: 'Delete Announcement' })
+    .getByRole('button', { name: 'Delete' })
+    .click();
   await expect(page.getByTestId('announcement-row').filter({ hasText: title })).toHaveCount(0);
 });
 

@@ -149,6 +149,11 @@ test('maintenance mode, switched on in Settings, shows its banner to everyone', 
   await expectAccessible(page, 'admin settings');
   await screenshotBothWidths(page, 'admin-settings');
   await maintenance.click();
+  // Turning it on asks first: every user's writes stop at once.
+  await page
+    .getByRole('dialog', { name: 'Turn On Maintenance Mode' })
+    .getByRole('button', { name: 'Turn On' })
+    .click();
   await expect(maintenance).toBeChecked();
   try {
     await page.getByRole('link', { name: 'Exit Admin Mode' }).click();
