@@ -1,7 +1,7 @@
 import { type PartyMember, partyMessages } from '@haversack/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { useAuthStore } from '../../../stores/auth-store';
 import { useUiStore } from '../../../stores/ui-store';
 import { buildUser, failure, mockFetch, success } from '../../../test/fixtures';
@@ -57,6 +57,9 @@ describe('PartyMembersTab hand-over', () => {
       user: buildUser({ id, username }),
     });
   const toasts = () => useUiStore.getState().toasts.map(({ kind, message }) => ({ kind, message }));
+  // The toast list is the app's one store: each test counts only its own (a slow run keeps the last
+  // test's toasts alive past its end).
+  beforeEach(() => useUiStore.setState({ toasts: [] }));
 
   /**
    * The members list; PATCH parties/party-1 answers with `patch`, after a moment, as a network does (the
