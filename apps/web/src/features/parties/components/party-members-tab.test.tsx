@@ -188,6 +188,7 @@ describe('PartyMembersTab hand-over', () => {
     const forbidden = errorCatalogue.FORBIDDEN.message;
     await waitFor(() => expect(saying(forbidden)).toEqual([{ kind: 'error', message: forbidden }]));
     expect(saying(partyMessages.handOverTarget)).toHaveLength(1);
-    expect(toasts().filter((t) => t.kind === 'success')).toEqual([]);
+    // Nothing was handed over. (Other files' late toasts can reach the shared store: judged by words.)
+    expect(toasts().filter((t) => t.message.includes('is now the Game Master'))).toEqual([]);
   });
 });
