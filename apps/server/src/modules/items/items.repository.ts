@@ -17,6 +17,7 @@ import {
   sql,
 } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { copyNameAmong } from '../../db/copy-names.js';
 import { users } from '../../db/schema/accounts.js';
 import { characters } from '../../db/schema/characters.js';
 import { containers } from '../../db/schema/inventory.js';
@@ -173,10 +174,18 @@ function ordered(column: SQL | typeof itemTemplates.name, direction: 'asc' | 'de
 }
 
 export const itemsRepository = {
-  /**
-   * Whether items of the template are held in a party where only the GM adds items, and `actorId` is not
-   * that GM (its characters' containers and its own): raising the template's value would make coins there.
-   */
+  /** The name a copy of `name` gets among the creator's templates ("(Copy)", "(Copy 2)"…). */
+  copyName(tx: Executor, creatorId: string, name: string, maxLength: number): Promise<string> {
+    const t = itemTemplates;
+    return copyNameAmong(
+      tx,
+      { table: t, name: t.name, creatorId: t.creatorId, deletedAt: t.deletedAt },
+      creatorId,
+      name,
+      maxLength,
+    );
+  },
+
   /**
    * Whether an item made from the template sits where the actor does not run things: a character of
    * another player outside the parties the actor is GM of, or a party, shop or loot of another GM's party.
@@ -207,6 +216,10 @@ export const itemsRepository = {
     return row !== undefined;
   },
 
+  /**
+   * Whether items of the template are held in a party where only the GM adds items, and `actorId` is not
+   * that GM (its characters' containers and its own): raising the template's value would make coins there.
+   */
   async heldInGmOnlyPartyOf(db: Executor, templateId: string, actorId: string): Promise<boolean> {
     const [row] = await db
       .select({ id: itemInstances.id })

@@ -26,8 +26,6 @@ import {
 } from './items.repository.js';
 import { TemplateSearchIndex } from './items.search-index.js';
 
-/** Name of a duplicate: "{name} (Copy)", kept within the 200 characters a name may have. */
-const COPY_SUFFIX = ' (Copy)';
 const NAME_MAX = 200;
 
 export function toTemplateJson(view: ItemTemplateView, userId: string, instanceCount?: number): ItemTemplate {
@@ -218,7 +216,7 @@ export class ItemsService {
       await this.entitlements.requireLimit(tx, actor.id, 'item_templates');
       const copy = await repo.insert(tx, {
         creatorId: actor.id,
-        name: `${source.name.slice(0, NAME_MAX - COPY_SUFFIX.length)}${COPY_SUFFIX}`,
+        name: await repo.copyName(tx, actor.id, source.name, NAME_MAX),
         description: source.description,
         weight: source.weight,
         baseValue: source.baseValue,

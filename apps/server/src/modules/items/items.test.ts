@@ -593,6 +593,14 @@ describe('item templates API', () => {
     const unlisted = await createTemplate(owner, { name: 'Shared', visibility: 'unlisted' });
     const shared = await call('POST', `/item_templates/${unlisted.id}/duplicate`, other);
     expect(body(shared).data).toMatchObject({ name: 'Shared (Copy)', visibility: 'private' });
+    // A second copy, and a copy of the copy, can be told apart from the first.
+    const again = await call('POST', `/item_templates/${unlisted.id}/duplicate`, other);
+    expect(body(again).data.name).toBe('Shared (Copy 2)');
+    const ofCopy = await call('POST', `/item_templates/${body(shared).data.id}/duplicate`, other);
+    expect(body(ofCopy).data.name).toBe('Shared (Copy 3)');
+    // The owner's own copy is named among the owner's templates only.
+    const ownCopy = await call('POST', `/item_templates/${unlisted.id}/duplicate`, owner);
+    expect(body(ownCopy).data.name).toBe('Shared (Copy)');
     expect((await call('POST', '/item_templates/bad/duplicate', other)).statusCode).toBe(422);
     expect((await call('POST', `/item_templates/${unlisted.id}/duplicate`)).statusCode).toBe(401);
     // The copy counts against my templates and edits freely.
@@ -602,7 +610,7 @@ describe('item templates API', () => {
     expect(edited.statusCode).toBe(200);
     expect(
       await ctx.app.services.entitlements.countUsage(ctx.database.db, other.user.id, 'item_templates'),
-    ).toBe(2);
+    ).toBe(4);
   });
 
   it('lists the tags of the templates I can see, with counts', async () => {

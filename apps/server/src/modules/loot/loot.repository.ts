@@ -15,6 +15,7 @@ import {
   sql,
 } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { copyNameAmong } from '../../db/copy-names.js';
 import { users } from '../../db/schema/accounts.js';
 import { characters } from '../../db/schema/characters.js';
 import { containers, transactions } from '../../db/schema/inventory.js';
@@ -88,6 +89,12 @@ const isLootContainer = isNotNull(containers.lootInstanceId);
 
 export const lootRepository = {
   // ---- templates --------------------------------------------------------------------------------------
+
+  /** The name a copy of `name` gets among the creator's loot templates ("(Copy)", "(Copy 2)"…). */
+  copyName(tx: Executor, creatorId: string, name: string, maxLength: number): Promise<string> {
+    const t = lootTemplates;
+    return copyNameAmong(tx, { table: t, name: t.name, creatorId: t.creatorId }, creatorId, name, maxLength);
+  },
 
   async templateView(db: Executor, id: string): Promise<LootTemplateView | undefined> {
     const [row] = await templateView(db).where(eq(lootTemplates.id, id)).limit(1);

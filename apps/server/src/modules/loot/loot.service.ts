@@ -62,8 +62,6 @@ type LootAction =
   | 'loot_distributed';
 type PartyRow = NonNullable<Awaited<ReturnType<typeof partiesRepository.findParty>>>;
 
-const COPY_SUFFIX = ' (Copy)';
-
 /** Thrown to roll a preview's transaction back once it has answered (nothing it did is kept). */
 class PreviewRollback extends Error {
   constructor(readonly result: LootDistribution) {
@@ -353,7 +351,7 @@ export class LootService {
       await this.deps.entitlements.requireLimit(tx, actor.id, 'loot_templates');
       const t = source.template;
       const copy = await repo.insertTemplate(tx, {
-        name: `${t.name.slice(0, 99 - COPY_SUFFIX.length)}${COPY_SUFFIX}`,
+        name: await repo.copyName(tx, actor.id, t.name, 99),
         description: t.description,
         sourceType: t.sourceType,
         source: t.source,

@@ -97,8 +97,10 @@ describe('the seeded loot catalogue', () => {
       data: { name: 'Goblin’s Pouch (Copy)', visibility: 'private', is_owner: true, is_system: false },
     });
     expect(body<LootTemplate>(copy).data.loot_items?.length).toBe(goblin.items_count);
+    const second = await callApi(ctx, 'POST', `/loot_templates/${goblin.id}/duplicate`, user);
+    expect(body<LootTemplate>(second).data.name).toBe('Goblin’s Pouch (Copy 2)');
     const usage = await ctx.app.services.entitlements.usage(ctx.database.db, user.user.id);
-    expect(usage.loot_templates).toEqual({ used: 1, limit: 10 });
+    expect(usage.loot_templates).toEqual({ used: 2, limit: 10 });
   });
 });
 

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gte, inArray, isNotNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { copyNameAmong } from '../../db/copy-names.js';
 import { users } from '../../db/schema/accounts.js';
 import { containers, transactions } from '../../db/schema/inventory.js';
 import { itemInstances, itemTemplates } from '../../db/schema/items.js';
@@ -87,6 +88,12 @@ function hasTag(column: typeof shopTemplates.tags | typeof shopInstances.tags, t
 
 export const shopsRepository = {
   // ---- templates --------------------------------------------------------------------------------------
+
+  /** The name a copy of `name` gets among the creator's shop templates ("(Copy)", "(Copy 2)"…). */
+  copyName(tx: Executor, creatorId: string, name: string, maxLength: number): Promise<string> {
+    const t = shopTemplates;
+    return copyNameAmong(tx, { table: t, name: t.name, creatorId: t.creatorId }, creatorId, name, maxLength);
+  },
 
   async templateView(db: Executor, id: string): Promise<ShopTemplateView | undefined> {
     const [row] = await templateView(db).where(eq(shopTemplates.id, id)).limit(1);

@@ -106,7 +106,6 @@ type Emit = (event: DomainEvent) => void;
 const RESTOCK_JOB = 'shop_restock';
 const restockKey = (shopId: string) => `shop_restock:${shopId}`;
 const DAY_MS = 24 * 60 * 60 * 1000;
-const COPY_SUFFIX = ' (Copy)';
 /** Issue 11 §8: split sales (docs/decisions.md "Splitting the proceeds of a sale"). */
 const SPLIT_GM_ONLY = 'Only the GM can split the proceeds of a sale.';
 const SPLIT_NOT_IN_PARTY = 'Choose characters of this party.';
@@ -495,7 +494,7 @@ export class ShopsService {
       const source = await this.#readableTemplate(tx, actor.id, id);
       await this.deps.entitlements.requireLimit(tx, actor.id, 'shop_templates');
       const t = source.template;
-      const name = `${t.name.slice(0, 99 - COPY_SUFFIX.length)}${COPY_SUFFIX}`;
+      const name = await repo.copyName(tx, actor.id, t.name, 99);
       const copy = await repo.insertTemplate(tx, {
         name,
         description: t.description,

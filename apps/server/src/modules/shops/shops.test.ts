@@ -220,6 +220,8 @@ describe('shop templates', () => {
       visibility: 'private',
       is_owner: true,
     });
+    const second = await callApi(ctx, 'POST', `/shop_templates/${t.id}/clone`, owner);
+    expect(body<ShopTemplate>(second).data.name).toBe('Zed Armoury (Copy 2)');
     expect((await callApi(ctx, 'POST', `/shop_templates/${t.id}/clone`, other)).statusCode).toBe(403);
 
     expect((await callApi(ctx, 'DELETE', `/shop_templates/${t.id}`, other)).statusCode).toBe(403);
