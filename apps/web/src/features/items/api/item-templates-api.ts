@@ -25,6 +25,11 @@ export interface MarketplaceFilters {
   maxWeight: number | null;
   page: number;
   perPage?: number;
+  /** Lower-case, as the catalogue writes it: common … artifact. */
+  rarity?: string;
+  /** Without it the server orders by relevance when there is a search term, else by name. */
+  sort?: 'relevance' | 'name' | 'value' | 'weight';
+  direction?: 'asc' | 'desc';
 }
 
 export interface MyTemplateFilters {
@@ -68,6 +73,9 @@ export function marketplaceSearch(filters: MarketplaceFilters): URLSearchParams 
   });
   if (filters.search.trim()) params.set('search', filters.search.trim());
   if (filters.tags.trim()) params.set('tags', filters.tags.trim());
+  if (filters.rarity) params.set('rarity', filters.rarity);
+  if (filters.sort) params.set('sort', filters.sort);
+  if (filters.direction) params.set('direction', filters.direction);
   const numbers: [string, number | null][] = [
     ['min_value', filters.minValue],
     ['max_value', filters.maxValue],

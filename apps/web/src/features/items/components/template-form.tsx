@@ -24,8 +24,8 @@ import { generalMessages } from '../../../lib/toast';
 import { useUnsavedChanges } from '../../../lib/unsaved-changes';
 import { weightLabel } from '../../../lib/weight';
 import type { ItemTemplateInput } from '../api/item-templates-api';
+import { rarityOptions } from '../rarities';
 
-export const rarities = ['common', 'uncommon', 'rare', 'very rare', 'legendary', 'artifact'] as const;
 const currencyNames: Record<(typeof currencies)[number], string> = {
   cp: 'Copper (cp)',
   sp: 'Silver (sp)',
@@ -216,7 +216,7 @@ export function TemplateForm({
           />
           <Select
             label="Rarity"
-            data={rarities.map((r) => ({ value: r, label: r[0]?.toUpperCase() + r.slice(1) }))}
+            data={rarityOptions}
             clearable
             placeholder="None"
             {...form.getInputProps('rarity')}

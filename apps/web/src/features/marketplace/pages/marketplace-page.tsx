@@ -7,6 +7,7 @@ import {
   NumberInput,
   Pagination,
   Paper,
+  Select,
   SimpleGrid,
   Skeleton,
   Stack,
@@ -17,57 +18,74 @@ import {
 import { useDebouncedValue, useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconAdjustmentsHorizontal, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Link } from 'react-router';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
 import { EmptyState, noItemsFound } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import { usePageTitle } from '../../../lib/page-title';
 import { weightLabel } from '../../../lib/weight';
 import { AddToContainerDialog } from '../../inventory/components/add-to-container-dialog';
-import { type MarketplaceFilters, marketplaceQuery } from '../../items/api/item-templates-api';
+import { marketplaceQuery } from '../../items/api/item-templates-api';
 import { TemplateSummary } from '../../items/components/template-summary';
+import { rarityOptions } from '../../items/rarities';
 import { ReportButton } from '../../moderation/components/report-button';
-
-type NumberField = number | string;
-const toNumber = (value: NumberField): number | null =>
-  value === '' || !Number.isFinite(Number(value)) ? null : Number(value);
+import {
+  draftOf,
+  filtersOf,
+  type MarketplaceAddress,
+  type MarketplaceDraft,
+  type MarketplaceSort,
+  marketplaceSortOptions,
+  readMarketplaceAddress,
+  writeMarketplaceAddress,
+} from '../marketplace-address';
 
 /** /marketplace: search public item templates and add them to one of my containers. */
 export function MarketplacePage() {
   usePageTitle('Marketplace');
-  const [search, setSearch] = useState('');
-  const [tags, setTags] = useState('');
-  const [minValue, setMinValue] = useState<NumberField>('');
-  const [maxValue, setMaxValue] = useState<NumberField>('');
-  const [minWeight, setMinWeight] = useState<NumberField>('');
-  const [maxWeight, setMaxWeight] = useState<NumberField>('');
-  const [page, setPage] = useState(1);
+  const [params, setParams] = useSearchParams();
+  const address = readMarketplaceAddress(params);
+  // The fields answer each key at once; the address (and with it the search) follows 300 ms later.
+  const [draft, setDraft] = useState<MarketplaceDraft>(() => draftOf(address));
+  const [settled] = useDebouncedValue(draft, 300);
+  // The last address this page wrote, to tell it apart from one the person came to (Back, a link).
+  const written = useRef(params.toString());
+  const go = (next: MarketplaceAddress, options: { replace: boolean }) => {
+    const search = writeMarketplaceAddress(next);
+    written.current = search.toString();
+    setParams(search, options);
+  };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a settled draft writes the address
+  useEffect(() => {
+    const current = readMarketplaceAddress(params);
+    if (JSON.stringify(draftOf(current)) === JSON.stringify(settled)) return;
+    // Typing leaves no trail of half words in the history: the address is replaced, back to page 1.
+    go({ ...current, ...settled, page: 1 }, { replace: true });
+  }, [settled]);
+  useEffect(() => {
+    if (params.toString() === written.current) return;
+    written.current = params.toString();
+    setDraft(draftOf(readMarketplaceAddress(params)));
+  }, [params]);
+
+  const query = useQuery(marketplaceQuery(filtersOf(address)));
   const [adding, setAdding] = useState<ItemTemplate | null>(null);
-  const [filters] = useDebouncedValue<Omit<MarketplaceFilters, 'page'>>(
-    {
-      search,
-      tags,
-      minValue: toNumber(minValue),
-      maxValue: toNumber(maxValue),
-      minWeight: toNumber(minWeight),
-      maxWeight: toNumber(maxWeight),
-    },
-    300,
-  );
-  const query = useQuery(marketplaceQuery({ ...filters, page }));
   // On a phone the search stays in view and the other filters fold away until asked for.
   const phone = useMediaQuery('(max-width: 47.99em)');
   const [moreFilters, { toggle: toggleMoreFilters }] = useDisclosure(false);
-  const activeMoreFilters = [tags.trim(), minValue, maxValue, minWeight, maxWeight].filter(
-    (v) => v !== '',
-  ).length;
+  const activeMoreFilters = [
+    draft.tags.trim(),
+    draft.minValue,
+    draft.maxValue,
+    draft.minWeight,
+    draft.maxWeight,
+    address.rarity ?? '',
+  ].filter((v) => v !== '').length;
   const showMoreFilters = !phone || moreFilters;
-  const change =
-    <T,>(set: (value: T) => void) =>
-    (value: T) => {
-      set(value);
-      setPage(1);
-    };
+  const type =
+    <K extends keyof MarketplaceDraft>(key: K) =>
+    (value: MarketplaceDraft[K]) =>
+      setDraft((current) => ({ ...current, [key]: value }));
 
   return (
     <Stack gap="lg">
@@ -83,8 +101,8 @@ export function MarketplacePage() {
             // The search answers at most 200 characters; more would only turn the list into an error.
             maxLength={200}
             leftSection={<IconSearch size={16} aria-hidden="true" />}
-            value={search}
-            onChange={(event) => change(setSearch)(event.currentTarget.value)}
+            value={draft.search}
+            onChange={(event) => type('search')(event.currentTarget.value)}
           />
           {phone ? (
             <Button
@@ -102,28 +120,49 @@ export function MarketplacePage() {
           <TextInput
             label="Tags"
             placeholder="e.g., weapon, martial"
-            value={tags}
-            onChange={(event) => change(setTags)(event.currentTarget.value)}
+            value={draft.tags}
+            onChange={(event) => type('tags')(event.currentTarget.value)}
             display={showMoreFilters ? undefined : 'none'}
           />
           <Group grow gap="xs" align="flex-start" display={showMoreFilters ? undefined : 'none'}>
-            <NumberInput label="Min value (gp)" min={0} value={minValue} onChange={change(setMinValue)} />
-            <NumberInput label="Max value (gp)" min={0} value={maxValue} onChange={change(setMaxValue)} />
+            <NumberInput label="Min value (gp)" min={0} value={draft.minValue} onChange={type('minValue')} />
+            <NumberInput label="Max value (gp)" min={0} value={draft.maxValue} onChange={type('maxValue')} />
           </Group>
           <Group grow gap="xs" align="flex-start" display={showMoreFilters ? undefined : 'none'}>
             <NumberInput
               label={weightLabel('Min weight')}
               min={0}
-              value={minWeight}
-              onChange={change(setMinWeight)}
+              value={draft.minWeight}
+              onChange={type('minWeight')}
             />
             <NumberInput
               label={weightLabel('Max weight')}
               min={0}
-              value={maxWeight}
-              onChange={change(setMaxWeight)}
+              value={draft.maxWeight}
+              onChange={type('maxWeight')}
             />
           </Group>
+          <Select
+            label="Rarity"
+            placeholder="Any rarity"
+            data={rarityOptions}
+            value={address.rarity}
+            onChange={(rarity) => go({ ...address, ...draft, rarity, page: 1 }, { replace: true })}
+            clearable
+            display={showMoreFilters ? undefined : 'none'}
+          />
+          <Select
+            label="Sort by"
+            data={marketplaceSortOptions}
+            value={address.sort}
+            onChange={(sort) =>
+              go(
+                { ...address, ...draft, sort: (sort as MarketplaceSort | null) ?? 'relevance', page: 1 },
+                { replace: true },
+              )
+            }
+            allowDeselect={false}
+          />
         </SimpleGrid>
       </Paper>
       {query.isPending ? (
@@ -187,8 +226,8 @@ export function MarketplacePage() {
           </SimpleGrid>
           {query.data.meta.total_pages > 1 ? (
             <Pagination
-              value={page}
-              onChange={setPage}
+              value={address.page}
+              onChange={(page) => go({ ...address, ...draft, page }, { replace: false })}
               total={query.data.meta.total_pages}
               style={{ alignSelf: 'center' }}
             />

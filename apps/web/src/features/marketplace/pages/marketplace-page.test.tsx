@@ -1,0 +1,100 @@
+import { act, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { failure, jsonResponse, mockFetch } from '../../../test/fixtures';
+import { pageMeta } from '../../../test/party-fixtures';
+import { renderRoutes } from '../../../test/render';
+import { buildLootItemTemplate } from '../../loot/test/loot-fixtures';
+import { MarketplacePage } from './marketplace-page';
+
+const routes = [{ path: '/marketplace', element: <MarketplacePage /> }];
+
+/** The query of the last GET search/items the page sent. */
+const lastSearch = (fetchMock: ReturnType<typeof mockFetch>) => {
+  const call = fetchMock.mock.calls.filter(([url]) => String(url).includes('/search/items?')).at(-1);
+  return Object.fromEntries(new URL(String(call?.[0]), 'http://test').searchParams);
+};
+
+const results = (count: number, page = 1) =>
+  jsonResponse(200, {
+    status: 'success',
+    data: [buildLootItemTemplate({ id: `t-${page}`, name: `Sword of page ${page}` })],
+    meta: pageMeta(count, 50, page),
+  });
+
+describe('MarketplacePage', () => {
+  it('shows placeholders while loading, then an error with Try again, then the empty words', async () => {
+    let answer: () => Promise<Response> | Response = () => new Promise<Response>(() => undefined);
+    mockFetch(() => answer());
+    const view = renderRoutes(routes, '/marketplace');
+    expect(view.container.querySelectorAll('.mantine-Skeleton-root').length).toBeGreaterThan(0);
+    view.unmount();
+
+    answer = () => failure(500, 'INTERNAL_SERVER_ERROR', 'The catalogue is resting');
+    renderRoutes(routes, '/marketplace');
+    expect(await screen.findByText('Error loading the marketplace', {}, { timeout: 10_000 })).toBeVisible();
+
+    answer = () => jsonResponse(200, { status: 'success', data: [], meta: pageMeta(0, 50) });
+    await userEvent.click(screen.getByRole('button', { name: /try again/i }));
+    expect(await screen.findByText('No items found.')).toBeVisible();
+  }, 20_000);
+
+  it('asks the search the address holds and shows it in the fields', async () => {
+    const fetchMock = mockFetch(({ url }) =>
+      results(120, Number(new URL(url, 'http://t').searchParams.get('page'))),
+    );
+    renderRoutes(routes, '/marketplace?q=sword&rarity=rare&sort=value-desc&min_value=5&page=2');
+    expect(await screen.findByText('Sword of page 2')).toBeVisible();
+    expect(lastSearch(fetchMock)).toMatchObject({
+      search: 'sword',
+      rarity: 'rare',
+      sort: 'value',
+      direction: 'desc',
+      min_value: '5',
+      page: '2',
+    });
+    expect(screen.getByRole('textbox', { name: 'Search' })).toHaveValue('sword');
+    expect(screen.getByRole('textbox', { name: 'Min value (gp)' })).toHaveValue('5');
+    expect(screen.getByRole('combobox', { name: 'Rarity' })).toHaveValue('Rare');
+    expect(screen.getByRole('combobox', { name: 'Sort by' })).toHaveValue('Value: high to low');
+  });
+
+  it('ignores what the address holds that is not a filter it knows', async () => {
+    const fetchMock = mockFetch(() => results(1));
+    renderRoutes(routes, '/marketplace?rarity=mythic&sort=price&page=-3&min_weight=heavy');
+    expect(await screen.findByText('Sword of page 1')).toBeVisible();
+    const asked = lastSearch(fetchMock);
+    expect(asked).toMatchObject({ page: '1' });
+    expect(asked).not.toHaveProperty('rarity');
+    expect(asked).not.toHaveProperty('sort');
+    expect(asked).not.toHaveProperty('min_weight');
+  });
+
+  it('writes typed filters into the address, back on page 1, and Back returns to the earlier page', async () => {
+    const fetchMock = mockFetch(({ url }) =>
+      results(120, Number(new URL(url, 'http://t').searchParams.get('page'))),
+    );
+    const user = userEvent.setup();
+    const { router } = renderRoutes(routes, '/marketplace');
+    expect(await screen.findByText('Sword of page 1')).toBeVisible();
+
+    await user.click(screen.getByRole('button', { name: 'Page 2' }));
+    await vi.waitFor(() => expect(router.state.location.search).toBe('?page=2'));
+    expect(await screen.findByText('Sword of page 2')).toBeVisible();
+
+    await user.type(screen.getByRole('textbox', { name: 'Search' }), 'axe');
+    await vi.waitFor(() => expect(router.state.location.search).toBe('?q=axe'));
+    expect(lastSearch(fetchMock)).toMatchObject({ search: 'axe', page: '1' });
+
+    await user.click(screen.getByRole('combobox', { name: 'Sort by' }));
+    await user.click(await screen.findByRole('option', { name: 'Weight: light first' }));
+    await vi.waitFor(() => expect(router.state.location.search).toBe('?q=axe&sort=weight-asc'));
+    expect(lastSearch(fetchMock)).toMatchObject({ search: 'axe', sort: 'weight', direction: 'asc' });
+
+    // Typing and sorting replaced the entry page 2 added: one step back is the plain marketplace.
+    await act(() => router.navigate(-1));
+    await vi.waitFor(() => expect(router.state.location.search).toBe(''));
+    await vi.waitFor(() => expect(screen.getByRole('textbox', { name: 'Search' })).toHaveValue(''));
+    expect(screen.getByRole('combobox', { name: 'Sort by' })).toHaveValue('Best match');
+  }, 20_000);
+});
