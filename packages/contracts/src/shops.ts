@@ -38,6 +38,8 @@ export const shopMessages = {
   shopClosed: 'This shop is closed.',
   outOfStock: 'This item is out of stock.',
   insufficientFunds: (missingCp: number) => `Not enough coins: ${formatCopper(missingCp)} more is needed.`,
+  priceChanged: (unitCp: number) =>
+    `The price has changed: it is now ${formatCopper(unitCp)} each. Check the new price and buy again.`,
   notInShop: 'That item is not for sale in this shop.',
   currencyNotSold: 'Coins cannot be bought or sold.',
   containerNotCharacters: 'Choose a container of that character.',
@@ -510,6 +512,11 @@ export const purchaseSchema = z
       .default('character'),
     /** Which party stash pays (payment_source "party"); the party's first stash when left out. */
     payer_container_id: entityId('Choose the party stash that pays').optional(),
+    expected_unit_price_cp: copperAmount
+      .optional()
+      .describe(
+        'The price each, in copper, the buyer agreed to (calculate_buy_price shows it). If the shop asks another price by the time the purchase arrives (the GM repriced it), the purchase is refused with 409 CONFLICT and nothing changes. Left out, the shop’s current price applies.',
+      ),
   })
   .transform(({ target_container_id, ...rest }, ctx) => {
     const container = rest.buyer_container_id ?? target_container_id;

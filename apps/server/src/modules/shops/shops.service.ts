@@ -1350,6 +1350,13 @@ export class ShopsService {
         input.item_instance_id,
         input.quantity,
       );
+      // The GM repriced the line after the buyer saw it: nobody pays a price they did not agree to.
+      if (input.expected_unit_price_cp !== undefined && input.expected_unit_price_cp !== buy) {
+        const message = shopMessages.priceChanged(buy);
+        throw new AppError('CONFLICT', message, {
+          details: [{ field: 'expected_unit_price_cp', message }],
+        });
+      }
       const total = buy * input.quantity;
       await this.deps.moves.countAction(tx, actor.id, 'party', shop.partyId);
       // Above the threshold, a player's purchase waits for the GM (issue 10 §8); the GM's team buys at once.

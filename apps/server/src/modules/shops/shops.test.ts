@@ -486,6 +486,44 @@ describe('trading', () => {
     expect(bad.statusCode).toBe(422);
   });
 
+  it('refuses a purchase at a price the GM changed since the buyer saw it, and changes nothing', async () => {
+    const w = await world({ price: 250 });
+    await giveCoins(w.player, w.heroBag, 'gp', 10);
+    const buy = (expected: number) =>
+      callApi(ctx, 'POST', `/shop_instances/${w.shop.id}/purchase`, w.player, {
+        purchase: {
+          item_instance_id: w.stack.id,
+          quantity: 2,
+          buyer_character_id: w.hero.id,
+          buyer_container_id: w.heroBag,
+          expected_unit_price_cp: expected,
+        },
+      });
+    const quote = await callApi(
+      ctx,
+      'GET',
+      `/shop_instances/${w.shop.id}/calculate_buy_price/${w.stack.id}?quantity=2`,
+      w.player,
+    );
+    expect(body(quote).data).toMatchObject({ unit_price_cp: 250 });
+    // The GM gives a discount of 20 %: 2 gp 5 sp become 2 gp each.
+    const repriced = await callApi(ctx, 'PATCH', `/shop_instances/${w.shop.id}`, w.gm, {
+      shop_instance: { discount_rate: 0.2 },
+    });
+    expect(repriced.statusCode).toBe(200);
+    const refused = await buy(250);
+    expect(refused.statusCode).toBe(409);
+    expect(body(refused).error).toMatchObject({
+      code: 'CONFLICT',
+      message: 'The price has changed: it is now 2 gp each. Check the new price and buy again.',
+      details: [{ field: 'expected_unit_price_cp' }],
+    });
+    expect(await purse(w.heroBag)).toEqual({ gp: 10 });
+    const agreed = await buy(200);
+    expect(agreed.statusCode, agreed.body).toBe(200);
+    expect(await purse(w.heroBag)).toEqual({ gp: 6 });
+  });
+
   it('answers ITEM_OUT_OF_STOCK to a buyer who was too late for the last unit, 404 to a stack never sold here', async () => {
     const w = await world({ price: 100, stock: 1 });
     await giveCoins(w.player, w.heroBag, 'gp', 5);

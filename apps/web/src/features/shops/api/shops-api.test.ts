@@ -1,7 +1,8 @@
 import { QueryObserver } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../../lib/http-client';
 import { createQueryClient } from '../../../lib/query-client';
-import { invalidateShop, shopKeys } from './shops-api';
+import { invalidateShop, shopKeys, tradeErrorMessage } from './shops-api';
 
 describe('invalidateShop', () => {
   it('refetches the shop now but never its price quotes (the stack quoted may be gone)', async () => {
@@ -30,5 +31,22 @@ describe('invalidateShop', () => {
     expect(quoteFetch).toHaveBeenCalledTimes(1);
     stopShop();
     stopQuote();
+  });
+});
+
+describe('tradeErrorMessage', () => {
+  const conflict = (details: { field: string; message: string }[]) =>
+    new ApiError({
+      code: 'CONFLICT',
+      status: 409,
+      message: 'This conflicts with the current state. Refresh and try again.',
+      serverMessage: 'The price has changed: it is now 5 sp each. Check the new price and buy again.',
+      details,
+    });
+
+  it('names the new price of a line the GM repriced, and keeps other conflicts generic', () => {
+    const message = 'The price has changed: it is now 5 sp each. Check the new price and buy again.';
+    expect(tradeErrorMessage(conflict([{ field: 'expected_unit_price_cp', message }]), 'buy')).toBe(message);
+    expect(tradeErrorMessage(conflict([]), 'buy')).toBe(tradeErrorMessage(new Error('x'), 'buy'));
   });
 });

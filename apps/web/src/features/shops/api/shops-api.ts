@@ -494,6 +494,8 @@ export interface PurchaseRequest {
   containerId: string;
   /** Issue 10 §8: "party" pays from the party stash, where the shop allows it; purchases only. */
   paymentSource?: PaymentSource;
+  /** The price each the buyer saw and agreed to: the shop refuses the purchase if it asks another. */
+  expectedUnitPriceCp?: number;
 }
 
 /** The caller shows the spec/02 §8 messages itself, so the client's own error toast is off. */
@@ -507,6 +509,9 @@ export async function purchase(request: PurchaseRequest): Promise<TradeResult> {
         buyer_character_id: request.characterId,
         buyer_container_id: request.containerId,
         payment_source: request.paymentSource ?? 'character',
+        ...(request.expectedUnitPriceCp === undefined
+          ? {}
+          : { expected_unit_price_cp: request.expectedUnitPriceCp }),
       },
     },
     schema: tradeResultSchema,
@@ -568,6 +573,11 @@ export function tradeErrorMessage(error: unknown, side: 'buy' | 'sell'): string 
     // (spec/01 §8 shows such a domain code's own message).
     case 'CAPACITY_EXCEEDED':
       return error.serverMessage ?? error.message;
+    // The GM repriced it after the buyer saw the price: the shop's message names the new one.
+    case 'CONFLICT':
+      return error.details.some((d) => d.field === 'expected_unit_price_cp')
+        ? (error.serverMessage ?? generic)
+        : generic;
     default:
       return generic;
   }

@@ -141,12 +141,58 @@ describe('TradeDialog', () => {
         buyer_character_id: 'character-1',
         buyer_container_id: 'container-1',
         payment_source: 'character',
+        expected_unit_price_cp: 5,
       },
     });
     expect(useUiStore.getState().toasts.at(-1)).toMatchObject({
       kind: 'success',
       message: 'Purchase complete: 20 × Arrow for 1 gp. Paid 1 gp.',
     });
+  }, 20_000);
+
+  it('says when the GM changed the price while it was open, and buys only once the new price is accepted', async () => {
+    let unitCp = 5;
+    const fetchMock = mockFetch(({ url, init }) => {
+      const { pathname, searchParams } = new URL(url, 'http://test');
+      if (init.method !== 'POST' && pathname === '/api/v1/shop_instances/shop-1')
+        return success(arrowShop(60));
+      if (pathname.includes('/calculate_buy_price/'))
+        return quote('buy', Number(searchParams.get('quantity')), unitCp);
+      if (pathname === '/api/v1/containers/container-1/items') return success([goldCoins]);
+      if (init.method === 'POST' && pathname.endsWith('/purchase'))
+        return success({
+          kind: 'purchase',
+          message: 'Purchase complete',
+          quantity: 2,
+          unit_price_cp: 50,
+          total_price_cp: 100,
+          paid: purse(1),
+          change: purse(0),
+          received: purse(0),
+          item_instances: [],
+          transaction_ids: ['t-1'],
+        });
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+    });
+    const onClose = vi.fn();
+    const user = userEvent.setup();
+    renderWithProviders(<TradeDialog offer={offer} onClose={onClose} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Buy Arrow' });
+    expect(await within(dialog).findByRole('button', { name: 'Buy for 5 cp' })).toBeInTheDocument();
+
+    // The GM reprices the arrows tenfold; the next quote (two arrows) says so.
+    unitCp = 50;
+    fireEvent.change(within(dialog).getByRole('textbox', { name: /Quantity/ }), { target: { value: '2' } });
+    expect(await within(dialog).findByTestId('trade-repriced')).toHaveTextContent(
+      'The price has changed from 5 cp to 5 sp each. Accept the new price to buy at it.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Accept the new price' }));
+    expect(purchaseBody(fetchMock)).toBeUndefined();
+    expect(within(dialog).queryByTestId('trade-repriced')).toBeNull();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Buy for 1 gp' }));
+    await vi.waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(purchaseBody(fetchMock).purchase).toMatchObject({ quantity: 2, expected_unit_price_cp: 50 });
   }, 20_000);
 
   it('warns when my coins do not cover the total, and offers no purchase until they do', async () => {

@@ -80,6 +80,8 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
   const [shown, setShown] = useState<TradeOffer | null>(offer);
   const [quantity, setQuantity] = useState<number | string>(1);
   const [paymentSource, setPaymentSource] = useState<PaymentSource>('character');
+  // The price each the buyer has seen: a purchase names it, and a new price must be accepted first.
+  const [agreedUnitCp, setAgreedUnitCp] = useState<number | null>(null);
   const trade = useTrade({ onSuccess: onClose });
   // The shop is in the cache already (the list that offered this trade shows it): its payment rules.
   const shop = useQuery({
@@ -95,6 +97,8 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
       setShown(offer);
       setQuantity(1);
       setPaymentSource('character');
+      setAgreedUnitCp(null);
+      setQuotedUnitCp(null);
       trade.reset();
       splitSale.reset();
       split.reset();
@@ -158,6 +162,16 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
     ...containerCoinsQuery(fundId ?? ''),
     enabled: fundOffered && fundId !== undefined,
   });
+  // The shop's latest price each: it does not depend on the quantity, so it holds while another is asked.
+  const [quotedUnitCp, setQuotedUnitCp] = useState<number | null>(null);
+  const quotedNow = quote.data?.unit_price_cp;
+  useEffect(() => {
+    if (quotedNow !== undefined) setQuotedUnitCp(quotedNow);
+  }, [quotedNow]);
+  const knownUnitCp = quotedUnitCp ?? shown?.unitCp ?? null;
+  useEffect(() => {
+    if (agreedUnitCp === null && knownUnitCp !== null && offer !== null) setAgreedUnitCp(knownUnitCp);
+  }, [agreedUnitCp, knownUnitCp, offer]);
   if (!shown) return null;
   const buying = shown.side === 'buy';
   // The GM closed the shop while the dialog was open (a live event refreshed it): the shop would refuse.
@@ -166,7 +180,7 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
   const fromParty = partyFundAllowed && paymentSource === 'party';
   const thresholdCp = buying ? (shop.data?.approval_threshold_cp ?? null) : null;
   const settled = quote.data && quote.data.quantity === amount;
-  const unitCp = settled && quote.data ? quote.data.unit_price_cp : shown.unitCp;
+  const unitCp = knownUnitCp;
   const totalCp =
     settled && quote.data
       ? quote.data.total_price_cp
@@ -178,12 +192,18 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
   const needsApproval = thresholdCp !== null && totalCp !== null && totalCp > thresholdCp;
   const plan = purse && totalCp !== null ? planPayment(purse, totalCp) : null;
   const price = (cp: number | null) => (cp === null ? 'Checking…' : formatCopper(cp));
+  // The GM repriced it while the dialog was open (a live event): say so, and have the new price accepted.
+  const repriced = buying && agreedUnitCp !== null && unitCp !== null && unitCp !== agreedUnitCp;
   const splitting = !buying && split.on;
   const failure = splitting ? splitSale.error : trade.error;
   const pending = trade.isPending || splitSale.isPending;
 
   const confirm = () => {
     if (!valid || pending || (splitting && split.blocked)) return;
+    if (repriced) {
+      setAgreedUnitCp(unitCp);
+      return;
+    }
     if (splitting) {
       splitSale.mutate({
         shopId: shown.shopId,
@@ -204,6 +224,7 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
       characterId: shown.characterId,
       containerId: shown.containerId,
       ...(buying ? { paymentSource: fromParty ? 'party' : 'character' } : {}),
+      ...(buying && unitCp !== null ? { expectedUnitPriceCp: unitCp } : {}),
     };
     trade.mutate(request);
   };
@@ -272,6 +293,12 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
                 data-testid="trade-payment-source"
               />
             </Stack>
+          ) : null}
+          {repriced && agreedUnitCp !== null && unitCp !== null ? (
+            <Alert color="yellow" variant="light" role="alert" data-testid="trade-repriced">
+              The price has changed from {formatCopper(agreedUnitCp)} to {formatCopper(unitCp)} each. Accept
+              the new price to buy at it.
+            </Alert>
           ) : null}
           <Paper withBorder p="sm" data-testid="trade-price">
             <Stack gap={4}>
@@ -360,15 +387,17 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
               }
               loading={pending}
             >
-              {totalCp === null
-                ? buying
-                  ? 'Buy'
-                  : 'Sell'
-                : needsApproval
-                  ? `Ask to buy for ${formatCopper(totalCp)}`
-                  : splitting
-                    ? `Sell and split ${formatCopper(totalCp)}`
-                    : `${buying ? 'Buy' : 'Sell'} for ${formatCopper(totalCp)}`}
+              {repriced
+                ? 'Accept the new price'
+                : totalCp === null
+                  ? buying
+                    ? 'Buy'
+                    : 'Sell'
+                  : needsApproval
+                    ? `Ask to buy for ${formatCopper(totalCp)}`
+                    : splitting
+                      ? `Sell and split ${formatCopper(totalCp)}`
+                      : `${buying ? 'Buy' : 'Sell'} for ${formatCopper(totalCp)}`}
             </Button>
           </Group>
         </Stack>
