@@ -38,6 +38,8 @@ export const shopMessages = {
   shopClosed: 'This shop is closed.',
   outOfStock: 'This item is out of stock.',
   insufficientFunds: (missingCp: number) => `Not enough coins: ${formatCopper(missingCp)} more is needed.`,
+  insufficientWithRequests: (missingCp: number, waitingCp: number) =>
+    `Not enough coins: ${formatCopper(missingCp)} more is needed, counting the ${formatCopper(waitingCp)} of purchases already waiting for the GM's approval.`,
   priceChanged: (unitCp: number) =>
     `The price has changed: it is now ${formatCopper(unitCp)} each. Check the new price and buy again.`,
   notInShop: 'That item is not for sale in this shop.',

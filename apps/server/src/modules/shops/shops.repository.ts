@@ -545,6 +545,21 @@ export const shopsRepository = {
       .orderBy(desc(shopRequests.createdAt), desc(shopRequests.id));
   },
 
+  /** What the pending purchase requests to be paid from this container add up to, in copper. */
+  async pendingRequestsCp(db: Executor, payerContainerId: string): Promise<number> {
+    const [row] = await db
+      .select({ cp: sql<string | null>`sum(${shopRequests.totalPriceCp})` })
+      .from(shopRequests)
+      .where(
+        and(
+          // A character's purchase names no payer: its buyer's container pays (as on approval).
+          sql`coalesce(${shopRequests.payerContainerId}, ${shopRequests.buyerContainerId}) = ${payerContainerId}`,
+          eq(shopRequests.status, 'pending'),
+        ),
+      );
+    return Number(row?.cp ?? 0);
+  },
+
   async pendingRequestCount(db: Executor, shopInstanceId: string, requesterId: string | null) {
     const [row] = await db
       .select({ n: count() })

@@ -1361,13 +1361,18 @@ export class ShopsService {
       await this.deps.moves.countAction(tx, actor.id, 'party', shop.partyId);
       // Above the threshold, a player's purchase waits for the GM (issue 10 §8); the GM's team buys at once.
       if (shop.approvalThresholdCp !== null && total > shop.approvalThresholdCp && !access.canManage) {
-        const plan = planPayment((await this.deps.moves.purse(tx, payer.container.id)).purse, total);
+        // The coins must cover this request on top of those already waiting on the same purse (locked with
+        // the trade): else one purse could hold a shop's whole stock in requests it can never pay for.
+        const waiting = await repo.pendingRequestsCp(tx, payer.container.id);
+        const purse = (await this.deps.moves.purse(tx, payer.container.id)).purse;
+        const plan = planPayment(purse, total + waiting);
         if (!plan.ok) {
-          throw this.#insufficient(
-            total,
-            plan.missingCp,
-            paymentSource === 'party' ? 'payer_container_id' : 'buyer_container_id',
-          );
+          const field = paymentSource === 'party' ? 'payer_container_id' : 'buyer_container_id';
+          if (waiting === 0) throw this.#insufficient(total, plan.missingCp, field);
+          const message = shopMessages.insufficientWithRequests(plan.missingCp, waiting);
+          throw new AppError('INSUFFICIENT_FUNDS', message, {
+            details: [{ field, message, limit: total + waiting, used: total + waiting - plan.missingCp }],
+          });
         }
         const requestId = await this.#holdForRequest(tx, record, emit, {
           actor,

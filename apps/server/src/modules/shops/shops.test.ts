@@ -796,6 +796,45 @@ describe('buying along a shelf line', () => {
   });
 });
 
+describe('purchase requests and the purse', () => {
+  it('holds no more goods in requests than the purse can pay for, also when the requests race', async () => {
+    const w = await world({ stock: 3, stackSize: 1, price: 100 });
+    await giveCoins(w.player, w.heroBag, 'gp', 2);
+    await callApi(ctx, 'PATCH', `/shop_instances/${w.shop.id}`, w.gm, {
+      shop_instance: { approval_threshold_cp: 50 },
+    });
+    const ask = (itemId: string) =>
+      callApi(ctx, 'POST', `/shop_instances/${w.shop.id}/purchase`, w.player, {
+        purchase: {
+          item_instance_id: itemId,
+          quantity: 1,
+          buyer_character_id: w.hero.id,
+          buyer_container_id: w.heroBag,
+        },
+      });
+    const ids = w.shop.container.item_instances.map((i) => i.id);
+    // Three requests of 1 gp at once from a purse of 2 gp: two are held, the third is refused.
+    const answers = await Promise.all(ids.map((id) => ask(id)));
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([202, 202, 422]);
+    const refused = answers.find((a) => a.statusCode === 422);
+    expect(body(refused ?? answers[0]).error).toMatchObject({
+      code: 'INSUFFICIENT_FUNDS',
+      message:
+        "Not enough coins: 1 gp more is needed, counting the 2 gp of purchases already waiting for the GM's approval.",
+    });
+    expect(await heldIn(w.shop.container.id, w.rope.id)).toBe(1);
+    expect(await purse(w.heroBag)).toEqual({ gp: 2 });
+    // The GM declines one: its coins count no more, so the last rope can be asked for.
+    const held = answers.filter((a) => a.statusCode === 202);
+    const firstRequest = body<{ request: { id: string } }>(held[0] ?? answers[0]).data.request.id;
+    const declined = await callApi(ctx, 'POST', `/shop_requests/${firstRequest}/decline`, w.gm, {});
+    expect(declined.statusCode, declined.body).toBe(200);
+    const shelved = body<ShopInstance>(await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}`, w.player));
+    const [anyRope = ''] = shelved.data.container.item_instances.map((i) => i.id);
+    expect((await ask(anyRope)).statusCode).toBe(202);
+  });
+});
+
 describe('restock', () => {
   it('restocks on schedule without anyone online, once, with two pollers', async () => {
     const w = await world({ stock: 4 });
