@@ -32,7 +32,8 @@ function Fact({ icon, label, children }: { icon: ReactNode; label: string; child
 /** The "Hidden" badge of loot the players cannot see yet (spec/02 §2). */
 export function HiddenBadge() {
   return (
-    <Badge color="gray" variant="outline" data-testid="loot-hidden-badge">
+    // Never squeezed by a long loot name beside it (it read "H." on a phone).
+    <Badge color="gray" variant="outline" data-testid="loot-hidden-badge" style={{ flexShrink: 0 }}>
       {lootMessages.hiddenBadge}
     </Badge>
   );

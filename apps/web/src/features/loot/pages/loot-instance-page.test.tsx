@@ -528,6 +528,8 @@ describe('LootInstancePage', { timeout: 20_000 }, () => {
     renderPage();
     const panel = await screen.findByTestId('loot-gm-panel');
     expect(screen.getByTestId('loot-hidden-badge')).toHaveTextContent('Hidden');
+    // Beside a long loot name it keeps its width (it was squeezed to "H." on a phone).
+    expect(getComputedStyle(screen.getByTestId('loot-hidden-badge')).flexShrink).toBe('0');
     expect(within(panel).getByRole('button', { name: 'Distribute' })).toBeDisabled();
     expect(
       within(panel).getByText('Reveal this loot to the party before distributing it.'),

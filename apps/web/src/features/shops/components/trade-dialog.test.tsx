@@ -195,6 +195,25 @@ describe('TradeDialog', () => {
     expect(purchaseBody(fetchMock).purchase).toMatchObject({ quantity: 2, expected_unit_price_cp: 50 });
   }, 20_000);
 
+  it('shows no total or change for a quantity out of range, and a typed number replaces the 1 it opens with', async () => {
+    mockShop(() => failure(500, 'INTERNAL_SERVER_ERROR', 'boom'));
+    const user = userEvent.setup();
+    renderWithProviders(<TradeDialog offer={offer} onClose={() => undefined} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Buy Arrow' });
+    expect(await within(dialog).findByRole('button', { name: 'Buy for 5 cp' })).toBeInTheDocument();
+    const field = within(dialog).getByRole('textbox', { name: /Quantity/ });
+    // The dialog opens with the keyboard in the field (data-autofocus).
+    await vi.waitFor(() => expect(field).toHaveFocus());
+    await user.keyboard('3');
+    expect(field).toHaveValue('3');
+    await user.clear(field);
+    await user.keyboard('999');
+    expect(within(dialog).getByText('Enter a whole number in range')).toBeInTheDocument();
+    expect(within(dialog).getByTestId('trade-total')).toHaveTextContent('—');
+    expect(within(dialog).queryByTestId('trade-change')).toBeNull();
+    expect(within(dialog).getByRole('button', { name: 'Buy' })).toBeDisabled();
+  }, 20_000);
+
   it('warns when my coins do not cover the total, and offers no purchase until they do', async () => {
     mockShop(() => failure(500, 'INTERNAL_SERVER_ERROR', 'boom'), arrowShop(100));
     renderWithProviders(<TradeDialog offer={{ ...offer, max: 100 }} onClose={() => undefined} />);

@@ -273,6 +273,8 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
               disabled={closed}
               description={`1 to ${max}`}
               error={valid ? undefined : 'Enter a whole number in range'}
+              // Typing a number replaces the 1 it opens with, rather than making it 13.
+              onFocus={(event) => event.currentTarget.select()}
             />
           ) : null}
           {partyFundAllowed ? (
@@ -313,7 +315,7 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
                   {buying ? 'Total to pay' : splitting ? 'The characters receive' : 'You receive'}
                 </Text>
                 <Text size="lg" fw={700} data-testid="trade-total">
-                  {price(totalCp)}
+                  {valid ? price(totalCp) : '—'}
                 </Text>
               </Group>
               {fromParty ? (
@@ -348,7 +350,7 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
                       {purseWorth(purse)}
                     </Text>
                   </Group>
-                  {plan?.ok ? (
+                  {!valid ? null : plan?.ok ? (
                     <Text size="xs" c="dimmed" data-testid="trade-change">
                       {fromParty ? 'The party hands over' : 'You hand over'} {formatPurse(plan.pay)}
                       {plan.changeCp > 0 ? ` and get ${formatPurse(plan.change)} back.` : '.'}
@@ -389,7 +391,7 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
             >
               {repriced
                 ? 'Accept the new price'
-                : totalCp === null
+                : totalCp === null || !valid
                   ? buying
                     ? 'Buy'
                     : 'Sell'
