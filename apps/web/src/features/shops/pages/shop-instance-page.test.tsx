@@ -120,6 +120,40 @@ describe('ShopInstancePage', { timeout: 20_000 }, () => {
     expect(within(dialog).getByText(/has 20 in stock/)).toBeInTheDocument();
   });
 
+  it('pays from the container that holds my coins until I choose another', async () => {
+    const user = userEvent.setup();
+    const pouch = buildContainer({
+      id: 'c-pouch',
+      name: 'Belt Pouch',
+      is_primary: false,
+      owner: { type: 'character', id: 'ch-aria', name: 'Aria' },
+      character_id: 'ch-aria',
+      party_id: 'party-1',
+    });
+    const gold = buildItem({
+      id: 'coins-gp',
+      name: 'Gold piece',
+      quantity: 52,
+      value_cp: 100,
+      container_id: 'c-pouch',
+      item_template: { name: 'Gold piece', stack_size: 0, tags: ['currency'], metadata: {}, coin: 'gp' },
+    });
+    mockShopPage((pathname) => {
+      if (pathname === '/api/v1/characters/ch-aria/containers')
+        return success([{ ...backpack, is_primary: true }, pouch]);
+      if (pathname === '/api/v1/containers/c-pouch/items') return itemsPage([gold]);
+      return null;
+    });
+    renderPage();
+    const chooser = await screen.findByRole('combobox', { name: 'Pay from and carry into' });
+    expect(chooser).toHaveValue('Belt Pouch (Aria)');
+    await waitFor(() => expect(screen.getByTestId('my-coins')).toHaveTextContent('Your coins: 52 gp'));
+
+    await user.click(chooser);
+    await user.click(await screen.findByRole('option', { name: 'Backpack (Aria)' }));
+    await waitFor(() => expect(screen.getByTestId('my-coins')).toHaveTextContent('Your coins: no coins'));
+  });
+
   it('keeps focus in my items after a sale takes a whole stack away', async () => {
     const user = userEvent.setup();
     let carried = [dagger, torch];
