@@ -21,4 +21,14 @@ describe('toasts (spec/01 §8, §9)', () => {
       comingSoon: 'This feature is coming soon!',
     });
   });
+
+  it('takes the required-fields warning away once something succeeds, and leaves other failures', () => {
+    const missing = toast.error(generalMessages.requiredFields);
+    const other = toast.error('Failed to save. Please try again.');
+    const live = () => useUiStore.getState().toasts.map((t) => t.id);
+    expect(live()).toEqual(expect.arrayContaining([missing, other]));
+    toast.success('Character created successfully!');
+    expect(live()).not.toContain(missing);
+    expect(live()).toContain(other);
+  });
 });

@@ -48,6 +48,14 @@ export function showToast(
   duration = defaultDurations[kind],
   action?: ToastAction,
 ): string {
+  // A success means the form that was short of required fields went through since: its warning is old news.
+  if (kind === 'success') {
+    for (const stale of useUiStore.getState().toasts) {
+      if (stale.message !== generalMessages.requiredFields) continue;
+      notifications.hide(stale.id);
+      useUiStore.getState().removeToast(stale.id);
+    }
+  }
   sequence += 1;
   const id = `toast-${sequence}`;
   useUiStore.getState().addToast({ id, kind, message, duration });
