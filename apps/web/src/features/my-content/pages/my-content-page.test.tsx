@@ -102,6 +102,27 @@ describe('MyContentPage', () => {
     expect(new URL(String(shopCall), 'http://test').searchParams.get('mine')).toBe('true');
   });
 
+  it('offers the upgrade instead of New where the plan has none of that content', async () => {
+    mockFetch(({ url }) => {
+      const path = new URL(url, 'http://test').pathname;
+      if (path.endsWith('/subscription/usage'))
+        return jsonResponse(200, { status: 'success', data: buildUsage(buildTier('tier_free')) });
+      if (path.endsWith('/shop_instances'))
+        return jsonResponse(200, { status: 'success', data: { instances: [] }, meta: page(0) });
+      return jsonResponse(200, { status: 'success', data: [], meta: page(0) });
+    });
+    renderRoutes(routes, '/my-content');
+    const shops = section('Shop templates');
+    expect(await within(shops).findByText('Not included in your plan')).toBeVisible();
+    expect(within(shops).queryByRole('link', { name: 'New Shop' })).not.toBeInTheDocument();
+    expect(within(shops).getByRole('link', { name: 'See upgrade options' })).toHaveAttribute(
+      'href',
+      '/subscription/upgrade?resource=shop_templates',
+    );
+    // Item templates are in the free plan: New stays.
+    expect(within(section('Item templates')).getByRole('link', { name: 'New Item' })).toBeVisible();
+  });
+
   it('shows an error with a retry when my shop templates cannot be loaded', async () => {
     mockFetch(({ url }) =>
       url.includes('/shop_templates')

@@ -1,10 +1,11 @@
-import { usageSchema } from '@haversack/contracts';
+import { type UsageResource, usageSchema } from '@haversack/contracts';
 import { Anchor, Badge, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
 import { API_V1, apiRequest } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
+import { upgradeLinkLabel } from '../../../lib/upgrade-link';
 import { myTemplatesQuery } from '../../items/api/item-templates-api';
 import { defaultLootTemplateFilters, lootTemplatesQuery } from '../../loot/api/loot-api';
 import {
@@ -50,6 +51,8 @@ interface ContentSectionProps {
   id: string;
   title: string;
   usage: { used: number; limit: number | null } | undefined;
+  /** The plan resource behind `usage`: where the upgrade link points when the plan has none of it. */
+  resource: UsageResource;
   usageFailed: boolean;
   /** A second count against the plan, said in words (e.g. deployments this month). */
   note?: string;
@@ -79,9 +82,21 @@ function ContentSection(props: ContentSectionProps) {
             <Button component={Link} to={props.viewAllTo} variant="default" size="xs">
               View all
             </Button>
-            <Button component={Link} to={props.newTo} size="xs">
-              {props.newLabel}
-            </Button>
+            {props.usage?.limit === 0 ? (
+              // The form behind New would only say the plan has no room: offer what does help.
+              <Button
+                component={Link}
+                to={`/subscription/upgrade?${new URLSearchParams({ resource: props.resource })}`}
+                size="xs"
+                variant="light"
+              >
+                {upgradeLinkLabel}
+              </Button>
+            ) : (
+              <Button component={Link} to={props.newTo} size="xs">
+                {props.newLabel}
+              </Button>
+            )}
           </Group>
         </Group>
         {props.usageFailed ? (
@@ -144,6 +159,7 @@ export function MyContentPage() {
         id="my-item-templates"
         title="Item templates"
         usage={usage.data?.item_templates}
+        resource="item_templates"
         usageFailed={usage.isError}
         viewAllTo="/items"
         newLabel="New Item"
@@ -161,6 +177,7 @@ export function MyContentPage() {
         id="my-shop-templates"
         title="Shop templates"
         usage={usage.data?.shop_templates}
+        resource="shop_templates"
         usageFailed={usage.isError}
         viewAllTo="/shops/templates"
         newLabel="New Shop"
@@ -178,6 +195,7 @@ export function MyContentPage() {
         id="my-shop-instances"
         title="Deployed shops"
         usage={usage.data?.shop_instances}
+        resource="shop_instances"
         usageFailed={usage.isError}
         note={
           monthly
@@ -204,6 +222,7 @@ export function MyContentPage() {
         id="my-loot-templates"
         title="Loot templates"
         usage={usage.data?.loot_templates}
+        resource="loot_templates"
         usageFailed={usage.isError}
         note={lootUsageNote(lootInstances, lootMonthly)}
         viewAllTo="/loot/templates?mine=true"

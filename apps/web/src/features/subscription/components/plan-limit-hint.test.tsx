@@ -27,6 +27,14 @@ describe('PlanLimitHint', () => {
     expect(screen.queryByRole('link', { name: 'See upgrade options' })).not.toBeInTheDocument();
   });
 
+  it('says the plan does not include them, with the way to upgrade, where its limit is none', async () => {
+    mockFetch(() => success(buildCurrentSubscription({ tier: 'tier_free' })));
+    renderWithProviders(<PlanLimitHint resource="shop_templates" />);
+    const hint = await screen.findByTestId('plan-limit-hint');
+    expect(hint).toHaveTextContent(/^Your plan does not include shop templates\.See upgrade options$/);
+    expect(screen.getByRole('link', { name: 'See upgrade options' })).toBeInTheDocument();
+  });
+
   it('says nothing on an unlimited plan', async () => {
     renderHint('tier_3', 40);
     await new Promise((resolve) => setTimeout(resolve, 200));

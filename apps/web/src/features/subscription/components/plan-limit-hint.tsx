@@ -21,8 +21,10 @@ export function PlanLimitHint({ resource, id }: { resource: UsageResource; id?: 
   return (
     <Group gap="xs" id={id} data-testid="plan-limit-hint" data-full={full}>
       <Text size="sm" c={full ? (dark ? 'red.3' : 'red.8') : 'dimmed'} fw={full ? 600 : undefined}>
-        {`${used} of ${limit} ${limit === 1 ? noun.one : noun.many} used`}
-        {full ? ': your plan has no room for another.' : ''}
+        {limit === 0
+          ? // "0 of 0 used" says nothing: the plan simply does not have them.
+            `Your plan does not include ${noun.many}.`
+          : `${used} of ${limit} ${limit === 1 ? noun.one : noun.many} used${full ? ': your plan has no room for another.' : ''}`}
       </Text>
       {full ? (
         <Anchor
