@@ -32,6 +32,9 @@ export const shopMessages = {
   deployed: (name: string) => `Shop "${name}" deployed successfully!`,
   closed: 'Shop closed successfully!',
   stockUpdated: 'Stock updated successfully!',
+  unstocked: 'Taken back from the shop',
+  unstockNotInShop: 'Item not found in this shop.',
+  unstockNotInParty: 'Choose a container of this party: the party stash or a character in it.',
   restocked: 'Shop restocked',
   purchased: 'Purchase complete',
   sold: 'Sale complete',
@@ -582,6 +585,18 @@ export const stockSchema = z.object({
 });
 export type Stock = z.infer<typeof stockSchema>;
 export const stockBodySchema = wrapped('stock', stockSchema);
+
+/**
+ * Stock taken back off the shelf (GM or manager): a stack of the shop's stock into a container of the
+ * shop's party the user may act on. Quantity left out: the whole stack.
+ */
+export const unstockSchema = z.object({
+  item_id: entityId('Choose an item of the shop'),
+  target_container_id: entityId('Choose the container to put it in'),
+  quantity: tradeQuantity.optional(),
+});
+export type Unstock = z.infer<typeof unstockSchema>;
+export const unstockBodySchema = wrapped('unstock', unstockSchema);
 
 export const priceQuerySchema = z.object({ quantity: tradeQuantity.default(1) });
 

@@ -720,6 +720,11 @@ describe('who may change a shop', () => {
         `/shop_instances/${w.shop.id}/stock`,
         { item_id: blade?.id, source_container_id: gmHero.primary_container_id, quantity: 1 },
       ],
+      [
+        'POST',
+        `/shop_instances/${w.shop.id}/unstock`,
+        { unstock: { item_id: w.stack.id, target_container_id: w.heroBag, quantity: 1 } },
+      ],
       ['GET', `/shop_instances/${w.shop.id}/sales`, undefined],
       [
         'POST',

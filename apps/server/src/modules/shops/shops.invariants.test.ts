@@ -19,8 +19,8 @@ import { buildTestApp, callApi, type TestContext } from '../../test/helper.js';
 
 /**
  * The inventory's ledger invariants (inventory.invariants.test.ts), extended to trading: random purchases
- * (paid by the buyer or the party fund, some waiting for approval), sales, restocks, stocking, approvals,
- * declines and cancellations, several at once. After each sequence: replaying the ledger gives every
+ * (paid by the buyer or the party fund, some waiting for approval), sales, restocks, stocking, taking stock
+ * back, approvals, declines and cancellations, several at once. After each sequence: replaying the ledger gives every
  * container (the shop's stock and request holds included), no coin is made or lost, no stock goes negative.
  */
 let ctx: TestContext;
@@ -41,6 +41,7 @@ const tally = {
   sale: 0,
   restock: 0,
   stock: 0,
+  unstock: 0,
   approved: 0,
   released: 0,
 };
@@ -225,6 +226,7 @@ const operation = fc.record({
     'sell',
     'restock',
     'stock',
+    'unstock',
     'approve',
     'decline',
     'cancel',
@@ -251,6 +253,7 @@ function openingMoves(): Operation[] {
     { ...move, kind: 'purchase', item: swordId },
     { ...move, kind: 'sell' },
     { ...move, kind: 'decline' },
+    { ...move, kind: 'unstock' },
   ];
 }
 
@@ -336,6 +339,24 @@ async function run(op: Operation): Promise<void> {
       if (res.statusCode === 200) tally.stock++;
       break;
     }
+    case 'unstock': {
+      // The GM takes some of a stack back into the stash or the GM's own bag; now and then more than it holds.
+      const stock = await stacksIn(shopContainer);
+      const stack = stock[op.pick % Math.max(1, stock.length)];
+      if (!stack) return;
+      res = await callApi(ctx, 'POST', `/shop_instances/${shopId}/unstock`, gm, {
+        unstock: {
+          item_id: stack.instance.id,
+          target_container_id: op.fromParty ? stashId : gmBag,
+          quantity:
+            op.pick % 5 === 0
+              ? stack.instance.quantity + op.quantity
+              : Math.min(op.quantity, stack.instance.quantity),
+        },
+      });
+      if (res.statusCode === 200) tally.unstock++;
+      break;
+    }
     case 'approve':
     case 'decline':
     case 'cancel': {
@@ -419,6 +440,7 @@ describe('trading invariants', () => {
     expect(tally.requested).toBeGreaterThan(0);
     expect(tally.sale).toBeGreaterThan(0);
     expect(tally.restock + tally.stock).toBeGreaterThan(0);
+    expect(tally.unstock).toBeGreaterThan(0);
     expect(tally.approved + tally.released).toBeGreaterThan(0);
   });
 

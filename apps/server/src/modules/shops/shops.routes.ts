@@ -33,6 +33,7 @@ import {
   stockBodySchema,
   successEnvelope,
   tradeResultSchema,
+  unstockBodySchema,
 } from '@haversack/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -355,6 +356,20 @@ export async function shopsRoutes(app: FastifyInstance, options: { shops: ShopsS
     },
     async (request) =>
       ok(await shops.stockItem(actor(request), request.params.id, request.body), shopMessages.stockUpdated),
+  );
+  r.post(
+    '/shop_instances/:id/unstock',
+    {
+      schema: {
+        tags,
+        summary: 'Take stock back off the shelf into a container of the party (GM or manager)',
+        params: shopParams,
+        body: unstockBodySchema,
+        response: oneShop,
+      },
+    },
+    async (request) =>
+      ok(await shops.unstockItem(actor(request), request.params.id, request.body), shopMessages.unstocked),
   );
   r.get(
     '/shop_instances/:id/stock',

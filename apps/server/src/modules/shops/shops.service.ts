@@ -35,6 +35,7 @@ import {
   shopMessages,
   shopTypeNames,
   type TradeResult,
+  type Unstock,
 } from '@haversack/contracts';
 import type { Database, Executor } from '../../db/client.js';
 import type { RestockLine } from '../../db/schema/shops.js';
@@ -2060,6 +2061,90 @@ export class ShopsService {
           // The goods left this container: its screens refresh with the shop's.
           source_container_id: source.container.id,
           character_id: source.character?.id ?? null,
+        }),
+      );
+    });
+    return this.getInstance(actor.id, id);
+  }
+
+  /**
+   * Stock taken back off the shelf (GM or manager): `quantity` of one stack of the shop's stock (never goods
+   * held for a purchase request, which wait in a hold container of their own) into a container of the
+   * shop's party that the user may act on. It is the inventory's own move, so the target's capacity applies
+   * (refused whole) and plain stacks merge. The shop's own price for the item stays where it is: a price is
+   * the shop's for that item, and applies again to stock put back or restocked later.
+   */
+  async unstockItem(actor: LedgerActor, id: string, input: Unstock): Promise<ShopInstance> {
+    await this.#transaction(async (tx, record, emit) => {
+      const { shop, party, access, container } = await this.#lockShop(tx, actor.id, id);
+      policy.assertCanManage(access);
+      if (party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);
+      // The shop's container and the target at once, in id order, as every shop operation locks them.
+      const located = await inventoryRepository.lockContextsForUser(tx, actor.id, [
+        container.id,
+        input.target_container_id,
+      ]);
+      const targetRow = located.get(input.target_container_id);
+      // A shop's stock or hold and a loot's contents belong to nobody here (as for the container routes):
+      // stock moves between shops only through a character's or the party's hands.
+      if (
+        !targetRow ||
+        targetRow.context.container.shopInstanceId ||
+        targetRow.context.container.lootInstanceId
+      )
+        throw AppError.notFound('Container not found.');
+      const { context: target, role, hasCharacter } = targetRow;
+      const targetAccess = containerAccess(target, actor.id, role ? { role } : undefined, hasCharacter);
+      if (!targetAccess.canRead) throw AppError.notFound('Container not found.');
+      if (!targetAccess.canAct)
+        throw new AppError('FORBIDDEN', 'You can look at this container but not change it.');
+      // The shop's goods stay in its party, as a purchase or a loot take leaves them (docs/decisions.md).
+      if (target.party?.id !== shop.partyId) {
+        throw AppError.validation([
+          { field: 'target_container_id', message: shopMessages.unstockNotInParty },
+        ]);
+      }
+      const stack = await inventoryRepository.lockInstance(tx, input.item_id);
+      if (!stack || stack.containerId !== container.id)
+        throw AppError.notFound(shopMessages.unstockNotInShop);
+      const quantity = input.quantity ?? stack.quantity;
+      if (quantity > stack.quantity) {
+        throw AppError.validation([
+          { field: 'quantity', message: `There are only ${stack.quantity} in this stack.` },
+        ]);
+      }
+      const moved = await this.deps.moves.moveStack(tx, stack.id, target, quantity);
+      await this.deps.moves.countAction(tx, actor.id, 'party', shop.partyId);
+      const summary = `${actor.username} took ${quantity} × ${moved.facts.name} back from ${shop.name}`;
+      await record(
+        [
+          {
+            transactionType: 'transfer',
+            partyId: shop.partyId,
+            characterId: target.character?.id ?? null,
+            actorId: actor.id,
+            actorName: actor.username,
+            targetName: target.ownerName,
+            itemTemplateId: moved.template.id,
+            itemInstanceId: moved.targetIds[0] ?? null,
+            itemName: moved.facts.name,
+            quantity,
+            sourceContainerId: container.id,
+            sourceName: `${container.name} (${shop.name})`,
+            destinationContainerId: target.container.id,
+            destinationName: `${target.container.name} (${target.ownerName})`,
+            scope: 'party',
+            details: { reason: 'unstock', shop_instance_id: shop.id, source_item_instance_id: stack.id },
+            summary,
+          },
+        ],
+        false,
+      );
+      emit(
+        this.#shopEvent(shop, 'shop_updated', actor, summary, {
+          // The goods went into this container: its screens refresh with the shop's.
+          destination_container_id: target.container.id,
+          character_id: target.character?.id ?? null,
         }),
       );
     });

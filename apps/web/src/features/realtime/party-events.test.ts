@@ -78,6 +78,21 @@ describe('invalidationsFor', () => {
     ]);
   });
 
+  it('refreshes the container a GM took stock back into, with its owner and the ledgers', () => {
+    const taken = message({
+      action: 'shop_updated',
+      ids: { shop_instance_id: 'shop-1', destination_container_id: 'c-stash', character_id: null },
+    });
+    expect(keysOf(taken)).toEqual([
+      { queryKey: shopKeys.instance('shop-1') },
+      { queryKey: shopKeys.partyShops('p1') },
+      { queryKey: [...shopKeys.instances(), 'list'] },
+      { queryKey: inventoryKeys.container('c-stash') },
+      { queryKey: inventoryKeys.owner({ type: 'party', id: 'p1' }) },
+      { queryKey: transactionKeys.party('p1') },
+    ]);
+  });
+
   it('refreshes the buyer’s container and the shop’s stock after a trade', () => {
     const traded = message({
       action: 'item_traded',

@@ -108,13 +108,16 @@ export function invalidationsFor(message: PartyMessage, partyId: string): Invali
         ]
       : [];
   if (shopActions.has(action)) {
-    // A GM stocking the shop from a container: that container, its owner's lists (the party's wealth table
-    // is filed under the party's) and the ledgers change too.
-    const source = idOf(message, 'source_container_id');
-    if (!source) return shops;
+    // A GM stocking the shop from a container (`source_container_id`) or taking stock back into one
+    // (`destination_container_id`): that container, its owner's lists (the party's wealth table is filed
+    // under the party's) and the ledgers change too.
+    const touched = [idOf(message, 'source_container_id'), idOf(message, 'destination_container_id')].filter(
+      (id): id is string => id !== null,
+    );
+    if (touched.length === 0) return shops;
     return [
       ...shops,
-      { queryKey: inventoryKeys.container(source) },
+      ...touched.map((id) => ({ queryKey: inventoryKeys.container(id) })),
       { queryKey: inventoryKeys.owner({ type: 'party', id: partyId }) },
       ...(characterId ? [{ queryKey: inventoryKeys.owner({ type: 'character', id: characterId }) }] : []),
       { queryKey: transactionKeys.party(partyId) },

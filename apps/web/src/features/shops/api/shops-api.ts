@@ -486,6 +486,29 @@ export async function stockShop(shopId: string, request: StockRequest): Promise<
   return data;
 }
 
+export interface UnstockRequest {
+  itemId: string;
+  targetContainerId: string;
+  quantity: number;
+}
+
+/** Stock taken back off the shelf into a container of the party (GM or manager); the dialog shows refusals. */
+export async function unstockShop(shopId: string, request: UnstockRequest): Promise<ShopInstance> {
+  const { data } = await apiRequest(`${API_V1}/shop_instances/${shopId}/unstock`, {
+    method: 'POST',
+    body: {
+      unstock: {
+        item_id: request.itemId,
+        target_container_id: request.targetContainerId,
+        quantity: request.quantity,
+      },
+    },
+    schema: shopInstanceSchema,
+    toast: false,
+  });
+  return data;
+}
+
 export interface PurchaseRequest {
   shopId: string;
   itemInstanceId: string;

@@ -28,6 +28,7 @@ import {
   updateShopInstance,
 } from '../api/shops-api';
 import { StockShopForm } from './stock-shop-form';
+import { TakeBackStock } from './take-back-stock';
 
 /** spec/02 §4: modifiers 0 to 10; an empty field is left to the server's own message. */
 function inModifierRange(value: number | string): boolean {
@@ -39,7 +40,7 @@ function errorText(error: unknown): string {
   return error.details[0]?.message ?? error.serverMessage ?? error.message;
 }
 
-/** GM and managers: open or close, discount, modifiers, restock, delete (issue 10 item 4). */
+/** GM and managers: open or close, discount, modifiers, restock, stock and take back, delete (issue 10 item 4). */
 export function ShopManagePanel({ shop }: { shop: ShopInstance }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -220,6 +221,7 @@ export function ShopManagePanel({ shop }: { shop: ShopInstance }) {
         </Stack>
       </Paper>
       <StockShopForm shop={shop} />
+      <TakeBackStock shop={shop} />
       <Paper withBorder p="md">
         <Stack gap="sm" align="flex-start">
           <Title order={2} size="h5">

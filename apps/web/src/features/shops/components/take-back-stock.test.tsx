@@ -1,0 +1,209 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { useUiStore } from '../../../stores/ui-store';
+import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
+import { buildCharacter, pageMeta } from '../../../test/party-fixtures';
+import { buildContainer, renderWithProviders } from '../../inventory/test/inventory-fixtures';
+import { buildShopInstance, buildStockItem } from '../test/shop-fixtures';
+import { TakeBackStock } from './take-back-stock';
+
+const rope = { name: 'Rope', stack_size: 0, tags: [], metadata: {}, coin: null };
+const stash = buildContainer({
+  id: 'stash-1',
+  name: 'Party Stash',
+  owner: { type: 'party', id: 'party-1', name: 'The Lantern Bearers' },
+  character_id: null,
+  party_id: 'party-1',
+});
+const backpack = buildContainer({ id: 'bag-1', name: 'Backpack' });
+const aria = buildCharacter({ id: 'character-1', name: 'Aria', party_id: 'party-1', is_owner: true });
+
+function shopWithRope() {
+  return buildShopInstance({
+    can_manage: true,
+    container: {
+      id: 'shop-container-1',
+      name: 'Shop stock',
+      item_instances: [
+        buildStockItem({
+          id: 'shelf-rope',
+          name: 'Rope',
+          quantity: 5,
+          item_template_id: 'tpl-rope',
+          item_template: rope,
+          buy_price_cp: 100,
+          has_own_price: true,
+        }),
+      ],
+    },
+  });
+}
+
+/** The party's and Aria's containers; `unstock` answers the take-back. */
+function mockServer(unstock: (body: unknown) => Response | Promise<Response>) {
+  return mockFetch(({ url, init }) => {
+    const { pathname } = new URL(url, 'http://test');
+    if (pathname === '/api/v1/characters')
+      return jsonResponse(200, { status: 'success', data: [aria], meta: pageMeta(1, 100) });
+    if (pathname === '/api/v1/parties/party-1/containers') return success([stash]);
+    if (pathname === '/api/v1/characters/character-1/containers') return success([backpack]);
+    if (init.method === 'POST' && pathname === '/api/v1/shop_instances/shop-1/unstock')
+      return unstock(JSON.parse(String(init.body)));
+    return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+  });
+}
+
+const unstockCalls = (fetchMock: ReturnType<typeof mockFetch>) =>
+  fetchMock.mock.calls.filter(([url, init]) => init?.method === 'POST' && String(url).endsWith('/unstock'));
+
+async function openDialog() {
+  const user = userEvent.setup();
+  await user.click(await screen.findByRole('combobox', { name: 'Item on the shelf' }));
+  await user.click(await screen.findByRole('option', { name: 'Rope ×5 · 1 gp each' }));
+  await user.click(screen.getByRole('button', { name: 'Take Back…' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Take stock back' });
+  // The containers arrive: the party stash first, then my characters'.
+  await within(dialog).findByDisplayValue('Party Stash (The Lantern Bearers)');
+  return { user, dialog };
+}
+
+describe('TakeBackStock', () => {
+  it('takes the chosen quantity into the chosen container, says what will move, and closes with a toast', async () => {
+    const fetchMock = mockServer(() => success(shopWithRope()));
+    renderWithProviders(<TakeBackStock shop={shopWithRope()} />);
+    const { user, dialog } = await openDialog();
+    // The whole stack by default.
+    const quantity = within(dialog).getByRole('textbox', { name: 'Quantity' });
+    expect(quantity).toHaveValue('5');
+    await user.clear(quantity);
+    await user.type(quantity, '2');
+    await user.click(within(dialog).getByRole('combobox', { name: 'Put it in' }));
+    await user.click(await screen.findByRole('option', { name: 'Backpack (Aria)' }));
+    expect(within(dialog).getByTestId('take-back-summary')).toHaveTextContent(
+      '2 × Rope leaves the shelf and goes into Backpack (Aria). The shop keeps its price for this item, for when it is stocked again.',
+    );
+
+    await user.click(within(dialog).getByRole('button', { name: 'Take Back' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    const [call] = unstockCalls(fetchMock);
+    expect(JSON.parse(String(call?.[1]?.body))).toEqual({
+      unstock: { item_id: 'shelf-rope', target_container_id: 'bag-1', quantity: 2 },
+    });
+    expect(useUiStore.getState().toasts.map((t) => t.message)).toContain(
+      'Taken back from the shop: 2 × Rope',
+    );
+    // Focus goes back to the button that opened the dialog.
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Take Back…' })).toHaveFocus());
+  }, 20_000);
+
+  it('shows the server’s refusal in the dialog, on the field it names, and lets the user try elsewhere', async () => {
+    let answers = 0;
+    const fetchMock = mockServer(() => {
+      answers++;
+      return answers === 1
+        ? failure(422, 'CAPACITY_EXCEEDED', 'Item(s) would exceed weight limit', [
+            { field: 'target_container_id', message: 'Item(s) would exceed weight limit' },
+          ])
+        : success(shopWithRope());
+    });
+    renderWithProviders(<TakeBackStock shop={shopWithRope()} />);
+    const { user, dialog } = await openDialog();
+    await user.click(within(dialog).getByRole('button', { name: 'Take Back' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Item(s) would exceed weight limit');
+    expect(within(dialog).getByRole('combobox', { name: 'Put it in' })).toHaveAttribute(
+      'aria-invalid',
+      'true',
+    );
+    expect(screen.getByRole('dialog', { name: 'Take stock back' })).toBeInTheDocument();
+
+    await user.click(within(dialog).getByRole('combobox', { name: 'Put it in' }));
+    await user.click(await screen.findByRole('option', { name: 'Backpack (Aria)' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Take Back' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(unstockCalls(fetchMock).map(([, init]) => JSON.parse(String(init?.body)).unstock)).toEqual([
+      { item_id: 'shelf-rope', target_container_id: 'stash-1', quantity: 5 },
+      { item_id: 'shelf-rope', target_container_id: 'bag-1', quantity: 5 },
+    ]);
+  }, 20_000);
+
+  it('sends one request however often it is confirmed, and is busy until it is answered', async () => {
+    let answer: (response: Response) => void = () => {};
+    const fetchMock = mockServer(() => new Promise<Response>((resolve) => (answer = resolve)));
+    renderWithProviders(<TakeBackStock shop={shopWithRope()} />);
+    const { user, dialog } = await openDialog();
+    const confirm = within(dialog).getByRole('button', { name: 'Take Back' });
+    // A double click and an Enter land before React draws the button busy.
+    fireEvent.click(confirm);
+    fireEvent.click(confirm);
+    fireEvent.submit(confirm);
+    await waitFor(() => expect(confirm).toBeDisabled());
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeDisabled();
+    // Escape does not close it while the request is out: its answer is shown here.
+    await user.keyboard('{Escape}');
+    expect(screen.getByRole('dialog', { name: 'Take stock back' })).toBeInTheDocument();
+    expect(unstockCalls(fetchMock)).toHaveLength(1);
+
+    answer(failure(404, 'RESOURCE_NOT_FOUND', 'Item not found in this shop.'));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Item not found in this shop.');
+    expect(confirm).toBeEnabled();
+    expect(unstockCalls(fetchMock)).toHaveLength(1);
+  }, 20_000);
+
+  it('refuses a quantity the stack does not hold before asking, and asks for an item first', async () => {
+    const fetchMock = mockServer(() => success(shopWithRope()));
+    renderWithProviders(<TakeBackStock shop={shopWithRope()} />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Take Back…' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.getByText('Choose an item on the shelf')).toBeInTheDocument();
+    expect(screen.getByRole('combobox', { name: 'Item on the shelf' })).toHaveFocus();
+
+    await user.click(screen.getByRole('combobox', { name: 'Item on the shelf' }));
+    await user.click(await screen.findByRole('option', { name: 'Rope ×5 · 1 gp each' }));
+    await user.click(screen.getByRole('button', { name: 'Take Back…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Take stock back' });
+    const quantity = within(dialog).getByRole('textbox', { name: 'Quantity' });
+    await user.clear(quantity);
+    await user.type(quantity, '9');
+    expect(within(dialog).getByText('Take between 1 and 5')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Take Back' })).toBeDisabled();
+    expect(unstockCalls(fetchMock)).toHaveLength(0);
+  }, 20_000);
+
+  it('tells stacks alike apart in the list of the shelf', async () => {
+    mockServer(() => success(shopWithRope()));
+    const arrow = (id: string) =>
+      buildStockItem({ id, name: 'Arrow', quantity: 20, item_template_id: 'tpl-arrow', buy_price_cp: 5 });
+    const shop = buildShopInstance({
+      can_manage: true,
+      container: {
+        id: 'shop-container-1',
+        name: 'Shop stock',
+        item_instances: [arrow('a-1'), arrow('a-2'), ...shopWithRope().container.item_instances],
+      },
+    });
+    renderWithProviders(<TakeBackStock shop={shop} />);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('combobox', { name: 'Item on the shelf' }));
+    expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual([
+      'Arrow ×20 · 5 cp each (1 of 2)',
+      'Arrow ×20 · 5 cp each (2 of 2)',
+      'Rope ×5 · 1 gp each',
+    ]);
+  });
+
+  it('says when the shelf is empty', () => {
+    mockServer(() => success(shopWithRope()));
+    renderWithProviders(
+      <TakeBackStock
+        shop={buildShopInstance({
+          can_manage: true,
+          container: { id: 'shop-container-1', name: 'Shop stock', item_instances: [] },
+        })}
+      />,
+    );
+    expect(screen.getByText('The shelf is empty: there is nothing to take back.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Take Back…' })).not.toBeInTheDocument();
+  });
+});

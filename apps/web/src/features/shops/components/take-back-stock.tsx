@@ -1,0 +1,261 @@
+import {
+  formatCopper,
+  formatEnUs,
+  type ShopInstance,
+  type ShopStockItem,
+  shopMessages,
+} from '@haversack/contracts';
+import { Alert, Button, Group, Modal, NumberInput, Paper, Select, Stack, Text, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
+import { UpgradePrompt } from '../../../components/upgrade-prompt';
+import { isApiError } from '../../../lib/http-client';
+import { toast } from '../../../lib/toast';
+import { isPlanRefusal } from '../../../lib/upgrade-link';
+import { useSingleFlight } from '../../../lib/use-single-flight';
+import { partyCharactersQuery } from '../../characters/api/characters-api';
+import { invalidateContainers } from '../../inventory/api/inventory-api';
+import { useOwnerContainers } from '../../inventory/hooks/use-owner-containers';
+import { invalidateShop, unstockShop } from '../api/shops-api';
+
+export const takeBackFailed = 'The stock could not be taken back. Please try again.';
+const chooseAnItem = 'Choose an item on the shelf';
+
+/**
+ * One option per stack of the shelf. Stacks alike (five quivers of 20 arrows, three daggers that do not
+ * stack) are told apart by their place among them, so the list never shows two identical lines.
+ */
+function shelfOptions(shelf: ShopStockItem[]) {
+  const base = (item: ShopStockItem) =>
+    `${item.name} ×${formatEnUs(item.quantity)} · ${formatCopper(item.buy_price_cp)} each`;
+  const total = new Map<string, number>();
+  for (const item of shelf) total.set(base(item), (total.get(base(item)) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  return shelf.map((item) => {
+    const label = base(item);
+    const n = total.get(label) ?? 1;
+    const place = (seen.get(label) ?? 0) + 1;
+    seen.set(label, place);
+    return { value: item.id, label: n > 1 ? `${label} (${place} of ${n})` : label };
+  });
+}
+
+/**
+ * GM and managers take stock back off the shelf (a mis-stocked item, the party's only +1 sword) into the party
+ * stash or one of their own characters in the party. Goods held for a purchase request are not on the shelf
+ * (they wait in the request's hold) and cannot be taken here.
+ */
+export function TakeBackStock({ shop }: { shop: ShopInstance }) {
+  const shelf = shop.container.item_instances;
+  const [itemId, setItemId] = useState<string | null>(null);
+  const item = shelf.find((stack) => stack.id === itemId) ?? null;
+  // What the dialog takes, as it was when it opened: a purchase meanwhile must not swap it for another. It
+  // stays while the dialog closes (its fade-out shows it still); `opening` gives each opening a fresh form.
+  const [taking, setTaking] = useState<ShopStockItem | null>(null);
+  const [opened, setOpened] = useState(false);
+  const [opening, setOpening] = useState(0);
+  const [pending, setPending] = useState(false);
+  const [missing, setMissing] = useState(false);
+  const itemField = useRef<HTMLInputElement>(null);
+
+  return (
+    <Paper withBorder p="md">
+      <Stack gap="sm">
+        <Title order={2} size="h5">
+          Take stock back
+        </Title>
+        {shelf.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            The shelf is empty: there is nothing to take back.
+          </Text>
+        ) : (
+          <>
+            <Text size="sm" c="dimmed">
+              Move an item off the shelf into the party stash or one of your characters. Goods held for a
+              purchase request stay with the request.
+            </Text>
+            <Group align="flex-end" gap="sm" wrap="wrap">
+              <Select
+                ref={itemField}
+                label="Item on the shelf"
+                placeholder="Choose an item"
+                data={shelfOptions(shelf)}
+                value={item?.id ?? null}
+                onChange={(value) => {
+                  setItemId(value);
+                  setMissing(false);
+                }}
+                searchable
+                nothingFoundMessage="Nothing on the shelf by that name"
+                error={missing ? chooseAnItem : undefined}
+                comboboxProps={{ withinPortal: true }}
+                style={{ flex: '1 1 16rem' }}
+              />
+              <Button
+                variant="light"
+                onClick={() => {
+                  if (!item) {
+                    setMissing(true);
+                    itemField.current?.focus();
+                    return;
+                  }
+                  setTaking(item);
+                  setOpening((n) => n + 1);
+                  setOpened(true);
+                }}
+              >
+                Take Back…
+              </Button>
+            </Group>
+          </>
+        )}
+      </Stack>
+      <Modal
+        opened={opened}
+        onClose={() => {
+          // Not while the request is out: its answer is shown here.
+          if (!pending) setOpened(false);
+        }}
+        title="Take stock back"
+        closeButtonProps={{ 'aria-label': 'Close' }}
+        centered
+      >
+        {taking ? (
+          <TakeBackForm
+            key={opening}
+            shop={shop}
+            item={taking}
+            onPending={setPending}
+            onClose={() => setOpened(false)}
+          />
+        ) : null}
+      </Modal>
+    </Paper>
+  );
+}
+
+/** The dialog's form: how many, where to, what will move, and the server's refusal if any. */
+function TakeBackForm({
+  shop,
+  item,
+  onPending,
+  onClose,
+}: {
+  shop: ShopInstance;
+  item: ShopStockItem;
+  onPending: (pending: boolean) => void;
+  onClose: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const characters = useQuery(partyCharactersQuery(shop.party_id));
+  const mine = (characters.data?.characters ?? []).filter((c) => c.is_owner);
+  const places = useOwnerContainers([
+    { type: 'party', id: shop.party_id },
+    ...mine.map((c) => ({ type: 'character' as const, id: c.id })),
+  ]);
+  const targets = places.containers.filter((c) => c.can_act);
+  const [targetId, setTargetId] = useState<string | null>(null);
+  const target = targets.find((c) => c.id === targetId) ?? targets[0] ?? null;
+  const [quantity, setQuantity] = useState<number | string>(item.quantity);
+  const amount = Number(quantity);
+  const validAmount = Number.isInteger(amount) && amount >= 1 && amount <= item.quantity;
+  const once = useSingleFlight();
+  const take = useMutation({
+    mutationFn: (request: { targetContainerId: string; quantity: number }) =>
+      unstockShop(shop.id, { itemId: item.id, ...request }),
+    onMutate: () => onPending(true),
+    onSuccess: (_shop, request) => {
+      toast.success(`${shopMessages.unstocked}: ${formatEnUs(request.quantity)} × ${item.name}`);
+      onClose();
+    },
+    onSettled: (_shop, _error, request) => {
+      onPending(false);
+      return Promise.all([
+        invalidateShop(queryClient, shop.id),
+        invalidateContainers(queryClient, [request.targetContainerId]),
+      ]);
+    },
+  });
+  const failedOn = (field: string) =>
+    isApiError(take.error) && take.error.details.some((detail) => detail.field === field);
+  const submit = () => {
+    if (!target || !validAmount) return;
+    once((settled) =>
+      take.mutate({ targetContainerId: target.id, quantity: amount }, { onSettled: () => settled() }),
+    );
+  };
+  const where = target ? `${target.name} (${target.owner.name})` : null;
+
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
+      <Stack gap="md">
+        <Text size="sm">
+          {formatEnUs(item.quantity)} × {item.name} on the shelf of {shop.name}.
+        </Text>
+        <NumberInput
+          // The question the dialog asks first (how many), rather than its close button.
+          data-autofocus
+          label="Quantity"
+          min={1}
+          max={item.quantity}
+          allowDecimal={false}
+          allowNegative={false}
+          value={quantity}
+          onChange={setQuantity}
+          error={validAmount ? failedOn('quantity') : `Take between 1 and ${formatEnUs(item.quantity)}`}
+        />
+        {targets.length === 0 && !places.isPending ? (
+          <Text size="sm" c="dimmed" role="status">
+            Goods go to the party stash or your own character in this party; neither is available.
+          </Text>
+        ) : (
+          <Select
+            label="Put it in"
+            placeholder={places.isPending ? 'Loading containers…' : 'Choose a container'}
+            data={targets.map((c) => ({ value: c.id, label: `${c.name} (${c.owner.name})` }))}
+            value={target?.id ?? null}
+            onChange={setTargetId}
+            allowDeselect={false}
+            comboboxProps={{ withinPortal: true }}
+            error={failedOn('target_container_id')}
+          />
+        )}
+        {where && validAmount ? (
+          <Text size="sm" fw={500} data-testid="take-back-summary">
+            {formatEnUs(amount)} × {item.name} leaves the shelf and goes into {where}.
+            {item.has_own_price
+              ? ' The shop keeps its price for this item, for when it is stocked again.'
+              : ''}
+          </Text>
+        ) : null}
+        {take.isError ? <TakeBackError error={take.error} /> : null}
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onClose} disabled={take.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={take.isPending} disabled={!target || !validAmount}>
+            Take Back
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** The server's reason (a full container's own message, "Item not found in this shop."), or a plan refusal. */
+function TakeBackError({ error }: { error: unknown }) {
+  if (isApiError(error) && isPlanRefusal(error)) return <UpgradePrompt error={error} />;
+  const message = isApiError(error)
+    ? (error.details[0]?.message ?? error.serverMessage ?? error.message)
+    : takeBackFailed;
+  return (
+    <Alert color="red" variant="light" role="alert">
+      {message || takeBackFailed}
+    </Alert>
+  );
+}
