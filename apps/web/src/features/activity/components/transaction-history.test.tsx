@@ -279,6 +279,36 @@ describe('TransactionHistory: Undo (DESIGN §4)', () => {
     ).toBe(true);
   });
 
+  it('moves the focus to the undone entry when its Undo button goes, not to the page', async () => {
+    useAuthStore.setState({ isAuthenticated: true, isInitializing: false, user: me });
+    const reversal = buildTransaction({
+      id: 'undo-1',
+      transaction_type: 'transfer',
+      transaction_summary: 'aria undid a move: moved 4 × Arrow from Quiver to Backpack back',
+      actor_data: { id: 'user-1', name: 'aria' },
+      reverts_transaction_id: 'move-1',
+    });
+    let undone = false;
+    mockFetch(({ init }) => {
+      if (init.method !== 'POST') return listResponse(undone ? [reversal, myMove] : [myMove]);
+      undone = true;
+      return jsonResponse(200, {
+        status: 'success',
+        data: { success: true, message: 'Transfer undone', moved: 4 },
+      });
+    });
+    const user = userEvent.setup();
+    renderHistory();
+    const undo = await screen.findByTestId('history-undo');
+    undo.focus();
+    await user.keyboard('{Enter}');
+    const badge = await screen.findByTestId('history-undone');
+    const row = badge.closest('li');
+    expect(screen.queryByTestId('history-undo')).not.toBeInTheDocument();
+    await vi.waitFor(() => expect(document.activeElement).toBe(row));
+    expect(row).toHaveTextContent('aria moved 4 × Arrow from Backpack to Quiver');
+  });
+
   it('gives the server’s reason when the move cannot be undone', async () => {
     useAuthStore.setState({ isAuthenticated: true, isInitializing: false, user: me });
     const error = vi.spyOn(toast, 'error');

@@ -18,7 +18,7 @@ import {
 import { useInterval } from '@mantine/hooks';
 import { IconAlertTriangle, IconDownload } from '@tabler/icons-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { EmptyState } from '../../../components/empty-state';
 import { toast } from '../../../lib/toast';
 import { useSingleFlight } from '../../../lib/use-single-flight';
@@ -95,7 +95,8 @@ export function TransactionHistory({
   return (
     <Stack gap="md" component="section" aria-labelledby={headingId}>
       <Group justify="space-between" align="center" gap="sm">
-        <Title order={headingOrder} size="h4" id={headingId}>
+        {/* Focusable from a script only: where the focus goes when an undone entry leaves the page. */}
+        <Title order={headingOrder} size="h4" id={headingId} tabIndex={-1}>
           {title}
         </Title>
         {totalCount > 0 ? (
@@ -192,6 +193,7 @@ export function TransactionHistory({
                 transaction={transaction}
                 now={now}
                 undo={undoState(transaction, query.data.transactions, me?.id ?? null)}
+                headingId={headingId}
               />
             ))}
           </Stack>
@@ -254,11 +256,14 @@ function TransactionRow({
   transaction,
   now,
   undo,
+  headingId,
 }: {
   transaction: LedgerTransaction;
   now: Date;
   undo: 'offer' | 'undone' | null;
+  headingId: string;
 }) {
+  const rowRef = useRef<HTMLLIElement>(null);
   const from = transaction.source_location_data.name;
   const to = transaction.destination_location_data.name;
   const sourceLabel = changeSourceLabel(transaction.source);
@@ -276,7 +281,17 @@ function TransactionRow({
   ].filter((part): part is string => part !== null);
 
   return (
-    <Paper component="li" withBorder p="sm" data-testid="history-row">
+    // Focusable from a script only (tabIndex -1): after Undo the focus stays on this entry, which now reads
+    // "Undone", so the keyboard keeps its place in the list; mantine-focus-auto rings it (app/global.css).
+    <Paper
+      component="li"
+      ref={rowRef}
+      withBorder
+      p="sm"
+      tabIndex={-1}
+      className="mantine-focus-auto"
+      data-testid="history-row"
+    >
       <Group justify="space-between" align="flex-start" gap="xs" wrap="nowrap">
         <Stack gap={4} style={{ minWidth: 0, flex: 1 }}>
           <Group gap="xs" wrap="wrap">
@@ -319,7 +334,15 @@ function TransactionRow({
           >
             {relativeTime(transaction.transaction_date, now)}
           </Text>
-          {undo === 'offer' ? <UndoMoveButton transaction={transaction} /> : null}
+          {undo === 'offer' ? (
+            <UndoMoveButton
+              transaction={transaction}
+              // This entry while it is on the page; else (the page changed under it) the list's heading.
+              focusWhenGone={() =>
+                rowRef.current?.isConnected ? rowRef.current : document.getElementById(headingId)
+              }
+            />
+          ) : null}
         </Stack>
       </Group>
     </Paper>
