@@ -38,6 +38,11 @@ export function CharacterAssignmentDialog({
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [saving, setSaving] = useState(false);
 
+  // A save ends with the dialog closing while still busy (below): each opening starts idle.
+  useEffect(() => {
+    if (opened) setSaving(false);
+  }, [opened]);
+
   useEffect(() => {
     if (!opened || !characters) return;
     const inParty = new Set(characters.filter((c) => c.party_id === partyId).map((c) => c.id));
@@ -64,11 +69,14 @@ export function CharacterAssignmentDialog({
       ]);
       toast.success(characterMessages.assignmentsUpdated);
       onSaved?.();
+      // Closed still busy, on purpose: a Save enabled again inside the closing dialog would take the focus
+      // back (keepFocusThroughBusyButtons, main.tsx) just before Mantine returns it to the button that
+      // opened the dialog, and the focus then fell to <body> when the dialog went (UI review, focus lost).
       onClose();
     } catch {
       toast.error(characterMessages.assignmentsFailed);
-    } finally {
       setSaving(false);
+    } finally {
       await queryClient.invalidateQueries({ queryKey: characterKeys.all });
     }
   };

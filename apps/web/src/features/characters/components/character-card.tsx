@@ -7,11 +7,14 @@ export function CharacterCard({ character }: { character: Character }) {
   return (
     <Card withBorder padding="lg" data-testid="character-card">
       <Stack gap="xs" h="100%">
-        <Group justify="space-between" wrap="nowrap" align="flex-start">
-          <Title order={2} size="h4" style={{ overflowWrap: 'anywhere' }}>
+        {/* A long name wraps in its own column; the badge keeps its width rather than shrinking to "L…". */}
+        <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
+          <Title order={2} size="h4" style={{ overflowWrap: 'anywhere', minWidth: 0, flex: 1 }}>
             {character.name}
           </Title>
-          <Badge variant="light">Level {character.level}</Badge>
+          <Badge variant="light" style={{ flexShrink: 0, overflow: 'visible' }}>
+            Level {character.level}
+          </Badge>
         </Group>
         <Text size="sm" c="dimmed">
           {summary || 'No race or class yet'}

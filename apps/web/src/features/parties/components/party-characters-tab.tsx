@@ -60,12 +60,14 @@ export function PartyCharactersTab({ party }: { party: Party }) {
             return (
               <Card key={character.id} withBorder padding="md" data-testid="party-character-card">
                 <Stack gap="xs" h="100%">
-                  <Group justify="space-between" wrap="nowrap" align="flex-start">
-                    <Title order={3} size="h5" style={{ overflowWrap: 'anywhere' }}>
+                  {/* A long name wraps in its own column; the role keeps its width rather than being cut
+                      from "Game Master" down to "G…". */}
+                  <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
+                    <Title order={3} size="h5" style={{ overflowWrap: 'anywhere', minWidth: 0, flex: 1 }}>
                       {character.name}
                     </Title>
                     {role ? (
-                      <Badge variant="light" color="violet">
+                      <Badge variant="light" color="violet" style={{ flexShrink: 0, overflow: 'visible' }}>
                         {roleLabels[role]}
                       </Badge>
                     ) : null}

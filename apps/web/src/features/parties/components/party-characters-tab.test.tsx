@@ -1,0 +1,112 @@
+import type { PartyMember } from '@haversack/contracts';
+import { MantineProvider } from '@mantine/core';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { theme } from '../../../app/theme';
+import { keepFocusThroughBusyButtons } from '../../../lib/keep-focus-through-busy-buttons';
+import { createQueryClient } from '../../../lib/query-client';
+import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
+import { buildCharacter, buildParty, pageMeta } from '../../../test/party-fixtures';
+import { renderRoutes } from '../../../test/render';
+import { PartyCharactersTab } from './party-characters-tab';
+
+const gm: PartyMember = {
+  id: 'member-gm',
+  user_id: 'user-gm',
+  role: 'gm',
+  created_at: '2026-01-01T00:00:00.000Z',
+  user: { username: 'gamemaster', email: null },
+  character_details: [],
+};
+
+function serve(partyCharacters: ReturnType<typeof buildCharacter>[], mine = partyCharacters) {
+  return mockFetch(({ url, init }) => {
+    const address = new URL(url, 'http://test');
+    if (init.method === 'PATCH') return success(buildCharacter());
+    if (address.pathname === '/api/v1/parties/party-1/members') return success([gm]);
+    if (address.pathname === '/api/v1/characters') {
+      const list = address.searchParams.has('party_id') ? partyCharacters : mine;
+      return jsonResponse(200, { status: 'success', data: list, meta: pageMeta(list.length, 100) });
+    }
+    if (address.pathname === '/api/v1/parties/party-1') return success(buildParty());
+    return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`);
+  });
+}
+
+/**
+ * Chrome drops the focus to <body> when the focused button is disabled (a busy Save); happy-dom leaves it on
+ * the button. The app then puts it back when the button is enabled again (main.tsx): both as in the browser.
+ */
+function likeTheBrowser(): () => void {
+  const stopKeeping = keepFocusThroughBusyButtons();
+  const observer = new MutationObserver((records) => {
+    for (const { target } of records) {
+      if (target instanceof HTMLButtonElement && target.disabled && document.activeElement === target) {
+        // happy-dom's blur() ignores a disabled element: the focus leaves through a stand-in instead.
+        const standIn = document.createElement('input');
+        document.body.append(standIn);
+        standIn.focus();
+        standIn.remove();
+      }
+    }
+  });
+  observer.observe(document.body, { subtree: true, attributes: true, attributeFilter: ['disabled'] });
+  return () => {
+    observer.disconnect();
+    stopKeeping();
+  };
+}
+
+/** The tab with Mantine's transitions on (renderRoutes turns them off): a closing dialog stays a moment. */
+function renderWithTransitions() {
+  return render(
+    <MantineProvider theme={theme}>
+      <QueryClientProvider client={createQueryClient()}>
+        <MemoryRouter>
+          <PartyCharactersTab party={buildParty()} />
+        </MemoryRouter>
+      </QueryClientProvider>
+    </MantineProvider>,
+  );
+}
+
+describe('PartyCharactersTab', () => {
+  let restore: () => void = () => undefined;
+  beforeEach(() => {
+    restore = likeTheBrowser();
+  });
+  afterEach(() => restore());
+
+  it('gives focus back to Manage My Characters once the dialog has saved and closed', async () => {
+    serve([], [buildCharacter({ id: 'bram', name: 'Bram', user_id: 'user-gm' })]);
+    const user = userEvent.setup();
+    renderWithTransitions();
+    const manage = await screen.findByRole('button', { name: 'Manage My Characters' });
+    manage.focus();
+    await user.keyboard('{Enter}');
+    const dialog = await screen.findByRole('dialog', { name: 'Manage My Characters' });
+    await user.click(await within(dialog).findByRole('checkbox', { name: 'Bram' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(document.activeElement).toBe(manage));
+    // Closed busy on purpose (see the dialog): opening it again starts idle.
+    await user.keyboard('{Enter}');
+    const again = await screen.findByRole('dialog', { name: 'Manage My Characters' });
+    expect(within(again).getByRole('button', { name: 'Cancel' })).toBeEnabled();
+  });
+
+  it('keeps a Game Master badge whole beside a very long character name', async () => {
+    const longName = 'Bartholomew Quillfeather-Underbough the Unreasonably Verbose of Lower Waterdeep';
+    serve([buildCharacter({ name: longName, user_id: 'user-gm', party_id: 'party-1' })]);
+    renderRoutes([{ path: '/', element: <PartyCharactersTab party={buildParty()} /> }], '/');
+    const card = await screen.findByTestId('party-character-card');
+    const badge = await within(card).findByText('Game Master');
+    // Mantine's Badge label truncates with an ellipsis when squeezed: the badge must never shrink.
+    const root = badge.closest('.mantine-Badge-root');
+    expect(root).not.toBeNull();
+    expect(root).toHaveStyle({ flexShrink: '0' });
+  });
+});
