@@ -46,7 +46,17 @@ export function CharacterListPage() {
       debounced.minLevel ||
       debounced.maxLevel,
   );
+  const typedFilter = Boolean(search.trim() || race.trim() || characterClass.trim() || minLevel || maxLevel);
   const query = useQuery({ ...charactersListQuery(filters), placeholderData: keepPreviousData });
+  // No character at all (nothing found with no filter, typed or sent): the filters have nothing to narrow,
+  // and on a phone their five fields pushed "No characters yet" and Create Character below the first
+  // screen. They come back with the first character; a filter that matches nothing keeps them in view.
+  const noCharactersAtAll =
+    query.data !== undefined &&
+    !query.isPlaceholderData &&
+    query.data.meta.total_count === 0 &&
+    !filtersActive &&
+    !typedFilter;
   const totalPages = query.data?.meta.total_pages ?? 1;
   const resetPage = () => setPage(1);
 
@@ -62,56 +72,58 @@ export function CharacterListPage() {
         </Button>
       </Group>
 
-      <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }} spacing="sm">
-        <TextInput
-          label="Search"
-          placeholder="Name or notes"
-          leftSection={<IconSearch size={16} aria-hidden="true" />}
-          value={search}
-          onChange={(event) => {
-            setSearch(event.currentTarget.value);
-            resetPage();
-          }}
-        />
-        <TextInput
-          label="Race"
-          value={race}
-          onChange={(event) => {
-            setRace(event.currentTarget.value);
-            resetPage();
-          }}
-        />
-        <TextInput
-          label="Class"
-          value={characterClass}
-          onChange={(event) => {
-            setCharacterClass(event.currentTarget.value);
-            resetPage();
-          }}
-        />
-        <NumberInput
-          label="Min level"
-          min={1}
-          max={30}
-          allowDecimal={false}
-          value={minLevel ?? ''}
-          onChange={(value) => {
-            setMinLevel(levelOf(value));
-            resetPage();
-          }}
-        />
-        <NumberInput
-          label="Max level"
-          min={1}
-          max={30}
-          allowDecimal={false}
-          value={maxLevel ?? ''}
-          onChange={(value) => {
-            setMaxLevel(levelOf(value));
-            resetPage();
-          }}
-        />
-      </SimpleGrid>
+      {noCharactersAtAll ? null : (
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }} spacing="sm">
+          <TextInput
+            label="Search"
+            placeholder="Name or notes"
+            leftSection={<IconSearch size={16} aria-hidden="true" />}
+            value={search}
+            onChange={(event) => {
+              setSearch(event.currentTarget.value);
+              resetPage();
+            }}
+          />
+          <TextInput
+            label="Race"
+            value={race}
+            onChange={(event) => {
+              setRace(event.currentTarget.value);
+              resetPage();
+            }}
+          />
+          <TextInput
+            label="Class"
+            value={characterClass}
+            onChange={(event) => {
+              setCharacterClass(event.currentTarget.value);
+              resetPage();
+            }}
+          />
+          <NumberInput
+            label="Min level"
+            min={1}
+            max={30}
+            allowDecimal={false}
+            value={minLevel ?? ''}
+            onChange={(value) => {
+              setMinLevel(levelOf(value));
+              resetPage();
+            }}
+          />
+          <NumberInput
+            label="Max level"
+            min={1}
+            max={30}
+            allowDecimal={false}
+            value={maxLevel ?? ''}
+            onChange={(value) => {
+              setMaxLevel(levelOf(value));
+              resetPage();
+            }}
+          />
+        </SimpleGrid>
+      )}
 
       {query.isPending ? (
         <PartyCardSkeletons />
