@@ -1,9 +1,17 @@
 import { Button, Group, List, Modal, Stack, Text, Title } from '@mantine/core';
 import { CopyMessage } from './copy-message';
 
+/**
+ * The address of the join page with the code filled in (the page reads `?code=`), so a player who opens
+ * the link from a message has nothing to type.
+ */
+export function joinLink(joinCode: string, origin: string): string {
+  return `${origin}/parties/join?${new URLSearchParams({ code: joinCode })}`;
+}
+
 /** The three shareable messages of spec/02 §2, each carrying the party name and the code. */
 export function shareMessages(partyName: string, joinCode: string, origin: string) {
-  const joinUrl = `${origin}/parties/join`;
+  const joinUrl = joinLink(joinCode, origin);
   return [
     { label: 'Simple Code', text: `${partyName} join code: ${joinCode}` },
     {

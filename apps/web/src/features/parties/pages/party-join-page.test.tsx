@@ -57,6 +57,16 @@ describe('PartyJoinPage', () => {
     );
   });
 
+  it('fills the code in from a shared link (?code=), cleaned as if typed, and previews it', async () => {
+    const fetchMock = mockFetch(() => success(buildPreview({ name: 'Night Watch' })));
+    renderRoutes(routes, '/parties/join?code=qppw-l9dj');
+    expect(codeInput()).toHaveValue('QPPWL9DJ');
+    expect(screen.getByText('Join code format looks good')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Join Party' })).toBeEnabled();
+    expect(await screen.findByText('Night Watch')).toBeInTheDocument();
+    expect(previewCalls(fetchMock)).toEqual(['/api/v1/parties/preview?join_code=QPPWL9DJ']);
+  });
+
   it('still stops a typed code at 8 characters', async () => {
     mockFetch(() => success(buildPreview()));
     const user = userEvent.setup();

@@ -45,7 +45,8 @@ export function PartyJoinPage() {
   const previewId = searchParams.get('preview');
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [code, setCode] = useState('');
+  // A shared link carries the code (/parties/join?code=…, share-join-code-dialog.tsx): cleaned as if typed.
+  const [code, setCode] = useState(() => normaliseJoinCode(searchParams.get('code') ?? ''));
   const [roleRequest, setRoleRequest] = useState<PartyRole>('player');
   const [submitting, setSubmitting] = useState(false);
   const [failure, setFailure] = useState<JoinFailure | null>(null);
