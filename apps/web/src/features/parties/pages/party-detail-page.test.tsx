@@ -1,6 +1,8 @@
 import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { failure, mockFetch } from '../../../test/fixtures';
+import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
+import { buildParty, pageMeta } from '../../../test/party-fixtures';
 import { renderRoutes } from '../../../test/render';
 import { PartyDetailPage } from './party-detail-page';
 
@@ -22,4 +24,28 @@ describe('PartyDetailPage', () => {
     expect(await screen.findByRole('button', { name: 'Try Again' }, { timeout: 10_000 })).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Party Not Found' })).not.toBeInTheDocument();
   }, 20_000);
+
+  it('selects the first and the last tab with Home and End, as the arrow keys select as they move', async () => {
+    mockFetch(({ url }) => {
+      const path = new URL(url, 'http://test').pathname;
+      if (path === '/api/v1/parties/party-1') return success(buildParty());
+      if (path === '/api/v1/parties/party-1/members') return success([]);
+      // Whatever else a tab asks for: an empty list.
+      return jsonResponse(200, { status: 'success', data: [], meta: pageMeta(0, 20) });
+    });
+    const user = userEvent.setup();
+    renderRoutes(routes, '/parties/party-1');
+    const overview = await screen.findByRole('tab', { name: 'Overview' });
+    overview.focus();
+    await user.keyboard('{ArrowRight}');
+    expect(screen.getByRole('tab', { name: 'Members' })).toHaveAttribute('aria-selected', 'true');
+    await user.keyboard('{End}');
+    const activity = screen.getByRole('tab', { name: 'Activity' });
+    expect(document.activeElement).toBe(activity);
+    expect(activity).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('tabpanel', { name: 'Activity' })).toBeInTheDocument();
+    await user.keyboard('{Home}');
+    expect(document.activeElement).toBe(overview);
+    expect(overview).toHaveAttribute('aria-selected', 'true');
+  });
 });
