@@ -1,4 +1,5 @@
 import {
+  featureLabels,
   type LimitKey,
   type Tier,
   type UsageResource,
@@ -76,4 +77,26 @@ export function formatShortDate(iso: string | null): string {
 /** The limit of a tier for a usage resource (null = unlimited). */
 export function tierLimitFor(tier: Tier, resource: UsageResource): number | null {
   return tier.limits[usageResourceLimit[resource]] ?? null;
+}
+
+/** "A", "A or B", "A, B or C". */
+function orList(items: string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
+}
+
+/**
+ * What Party collaboration means for a table (UI review): the server checks it for each player who acts on
+ * the party stash, on the plan that applies to them in that party (their own, or a patronage's granted plan:
+ * spec/01 "Patronage grants a beneficiary a tier's features within one party"), never on the Game Master's.
+ * A Free player in a paid GM's party could not use the stash and nothing said so before the session. The
+ * plans that can sponsor are read from the catalogue (those with patronage), not named here.
+ */
+export function partyCollaborationNote(tiers: Tier[]): string {
+  const sponsors = tiers.filter((tier) => tier.features.patronage_system === true).map((tier) => tier.name);
+  const through =
+    sponsors.length > 0
+      ? ` or through a patronage (a member on ${orList(sponsors)} can sponsor them in that party)`
+      : '';
+  return `${featureLabels.party_collaboration}: each player who uses the party stash needs it on their own plan${through}. The Game Master’s plan does not cover the other players.`;
 }

@@ -7,6 +7,7 @@ import { useUiStore } from '../../../stores/ui-store';
 import { buildUser, failure, mockFetch, success } from '../../../test/fixtures';
 import { buildParty } from '../../../test/party-fixtures';
 import { renderRoutes } from '../../../test/render';
+import { buildTiers } from '../../subscription/subscription-fixtures';
 import { PartyMembersTab } from './party-members-tab';
 
 function buildMember(userId: string, username: string, role: PartyMember['role']): PartyMember {
@@ -190,5 +191,101 @@ describe('PartyMembersTab hand-over', () => {
     expect(saying(partyMessages.handOverTarget)).toHaveLength(1);
     // Nothing was handed over. (Other files' late toasts can reach the shared store: judged by words.)
     expect(toasts().filter((t) => t.message.includes('is now the Game Master'))).toEqual([]);
+  });
+});
+
+describe('PartyMembersTab: who can use the party stash', () => {
+  const everyone = [
+    buildMember('user-gm', 'gamemaster', 'gm'),
+    buildMember('user-brom', 'Brom', 'player'),
+    buildMember('user-pip', 'Pip', 'player'),
+    buildMember('user-cora', 'Cora', 'manager'),
+    buildMember('user-olly', 'Olly', 'observer'),
+  ];
+  /** The patronage list: each other member's own plan and whether someone sponsors them in the party. */
+  const eligible = [
+    {
+      user_id: 'user-brom',
+      username: 'Brom',
+      role: 'player',
+      own_tier: 'tier_free',
+      sponsored: false,
+      patronage_id: null,
+    },
+    {
+      user_id: 'user-pip',
+      username: 'Pip',
+      role: 'player',
+      own_tier: 'tier_free',
+      sponsored: true,
+      patronage_id: 'pat-1',
+    },
+    {
+      user_id: 'user-cora',
+      username: 'Cora',
+      role: 'manager',
+      own_tier: 'tier_1',
+      sponsored: false,
+      patronage_id: null,
+    },
+    {
+      user_id: 'user-olly',
+      username: 'Olly',
+      role: 'observer',
+      own_tier: 'tier_free',
+      sponsored: false,
+      patronage_id: null,
+    },
+  ];
+
+  function serve() {
+    return mockFetch(({ url }) => {
+      const path = new URL(url, 'http://test').pathname;
+      if (path === '/api/v1/parties/party-1/members') return success(everyone);
+      if (path === '/api/v1/patronages/eligible/party-1') return success(eligible);
+      if (path === '/api/v1/subscription/tiers') return success(buildTiers());
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`);
+    });
+  }
+  const cardOf = async (name: string) => {
+    const cards = await screen.findAllByTestId('member-card');
+    const card = cards.find((candidate) => within(candidate).queryByText(name, { exact: true }));
+    if (!card) throw new Error(`no card for ${name}`);
+    return card;
+  };
+
+  it('shows the GM the players whose plan lacks Party collaboration and whom nobody sponsors', async () => {
+    serve();
+    renderRoutes(
+      [
+        {
+          path: '/',
+          element: <PartyMembersTab party={buildParty({ is_gm: true, user_role: 'gm', member_count: 5 })} />,
+        },
+      ],
+      '/',
+    );
+    const brom = await cardOf('Brom');
+    expect(await within(brom).findByTestId('member-stash-access')).toHaveTextContent(
+      'Can’t use the party stash: their Free plan has no Party collaboration and nobody sponsors them here.',
+    );
+    // Sponsored, on a plan with it, or only watching: nothing to say.
+    for (const name of ['Pip', 'Cora', 'Olly', 'gamemaster']) {
+      expect(within(await cardOf(name)).queryByTestId('member-stash-access')).not.toBeInTheDocument();
+    }
+    expect(screen.getByTestId('stash-access-summary')).toHaveTextContent(
+      '1 member can only look at the party stash: using it needs Party collaboration on their own plan, or a sponsor in this party (see Patronage on the Overview tab).',
+    );
+  });
+
+  it('asks nothing about plans for a player, and says nothing', async () => {
+    const fetchMock = serve();
+    renderRoutes([{ path: '/', element: <PartyMembersTab party={buildParty({ member_count: 5 })} /> }], '/');
+    expect(await cardOf('Brom')).toBeInTheDocument();
+    expect(screen.queryByTestId('member-stash-access')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('stash-access-summary')).not.toBeInTheDocument();
+    expect(
+      fetchMock.mock.calls.map(([url]) => String(url)).filter((url) => url.includes('eligible')),
+    ).toEqual([]);
   });
 });

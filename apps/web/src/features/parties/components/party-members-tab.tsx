@@ -1,5 +1,6 @@
-import { type Party, type PartyMember, roleLabels } from '@haversack/contracts';
-import { Badge, Button, Card, Group, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { type Party, type PartyMember, roleLabels, tierNameOf } from '@haversack/contracts';
+import { Alert, Badge, Button, Card, Group, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
@@ -8,15 +9,41 @@ import { TextSkeleton } from '../../../components/loading';
 import { isApiError } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
 import { useCurrentUser } from '../../../stores/auth-store';
+import { tiersQueryOptions } from '../../subscription/api/subscription-api';
 import {
   type AssignableRole,
   changeMemberRole,
+  eligibleMembersQuery,
   handOverParty,
   partyKeys,
   partyMembersQuery,
   removeMember,
 } from '../api/parties-api';
 import { LeavePartyButton } from './leave-party-button';
+
+/**
+ * For the GM, before the session: the members who can only look at the party stash. Acting on it needs
+ * party_collaboration on the plan that applies to them in this party, their own or a sponsor's (DESIGN §5,
+ * decisions "What each feature flag gates"); observers only read anyway. The members list carries no plan,
+ * but the patronage list does (each other member's own plan and whether someone sponsors them here), and
+ * the plans' catalogue says which plans include the feature. A sponsorship is never of Free, and every paid
+ * plan includes it, so a sponsored member is covered. Answers user id → their own plan's name; empty until
+ * both lists are in, or when either fails (then nothing is claimed).
+ */
+function useMembersWithoutStash(party: Party): Map<string, string> {
+  const eligible = useQuery({ ...eligibleMembersQuery(party.id), enabled: party.is_gm });
+  const tiers = useQuery({ ...tiersQueryOptions(), enabled: party.is_gm });
+  const without = new Map<string, string>();
+  if (!eligible.data || !tiers.data) return without;
+  const collaborating = new Set<string>(
+    tiers.data.tiers.filter((tier) => tier.features.party_collaboration === true).map((t) => t.identifier),
+  );
+  for (const member of eligible.data) {
+    if (member.role === 'observer' || member.sponsored || collaborating.has(member.own_tier)) continue;
+    without.set(member.user_id, tierNameOf(member.own_tier));
+  }
+  return without;
+}
 
 const assignableRoles: AssignableRole[] = ['player', 'manager', 'observer'];
 
@@ -39,6 +66,7 @@ export function PartyMembersTab({ party }: { party: Party }) {
   const canLeave = !party.is_gm || (me !== null && !isOwner);
   // An archived party refuses every edit, this one too.
   const canHandOver = isOwner && !party.is_archived;
+  const withoutStash = useMembersWithoutStash(party);
 
   const refresh = () =>
     Promise.all([
@@ -89,6 +117,20 @@ export function PartyMembersTab({ party }: { party: Party }) {
           You run this party. To leave it, make another member its Game Master first.
         </Text>
       ) : null}
+      {withoutStash.size > 0 && !party.is_archived ? (
+        <Alert
+          color="yellow"
+          variant="light"
+          icon={<IconAlertTriangle aria-hidden="true" />}
+          data-testid="stash-access-summary"
+        >
+          <Text size="sm">
+            {withoutStash.size === 1 ? '1 member' : `${withoutStash.size} members`} can only look at the party
+            stash: using it needs Party collaboration on their own plan, or a sponsor in this party (see
+            Patronage on the Overview tab).
+          </Text>
+        </Alert>
+      ) : null}
       {query.isPending ? (
         <TextSkeleton lines={4} />
       ) : query.isError && !query.data ? (
@@ -116,6 +158,20 @@ export function PartyMembersTab({ party }: { party: Party }) {
                 </Text>
                 {member.character_details.length > 0 ? (
                   <Text size="sm">Characters: {member.character_details.map((c) => c.name).join(', ')}</Text>
+                ) : null}
+                {withoutStash.has(member.user_id) && !party.is_archived ? (
+                  <Group gap={6} wrap="nowrap" align="flex-start" data-testid="member-stash-access">
+                    <IconAlertTriangle
+                      size={16}
+                      aria-hidden="true"
+                      color="var(--mantine-color-yellow-filled)"
+                      style={{ flexShrink: 0, marginTop: 2 }}
+                    />
+                    <Text size="sm">
+                      Can’t use the party stash: their {withoutStash.get(member.user_id)} plan has no Party
+                      collaboration and nobody sponsors them here.
+                    </Text>
+                  </Group>
                 ) : null}
                 {(party.is_gm && member.role !== 'gm') || (canHandOver && member.user_id !== me.id) ? (
                   <Group gap="sm" align="flex-end" wrap="wrap">

@@ -36,6 +36,19 @@ describe('ComparePlansPage', () => {
     expect(screen.getByRole('rowheader', { name: 'Shop templates' })).toBeInTheDocument();
   });
 
+  it('says under the table that each player needs Party collaboration, on their plan or through a patronage', async () => {
+    mockSubscriptionServer();
+    renderRoutes(routes, '/subscription/compare');
+    const note = await screen.findByTestId('party-collaboration-note');
+    expect(note).toHaveTextContent(
+      'Party collaboration: each player who uses the party stash needs it on their own plan or through a patronage (a member on Hero or Legend can sponsor them in that party). The Game Master’s plan does not cover the other players.',
+    );
+    // The plans that can sponsor come from the catalogue (those with patronage), and the row points at it.
+    expect(screen.getByRole('rowheader', { name: 'Party collaboration' })).toHaveAccessibleDescription(
+      note.textContent ?? '',
+    );
+  });
+
   it('names each region once: the section and the table scrolling inside it (axe landmark-unique)', async () => {
     mockSubscriptionServer();
     renderRoutes(routes, '/subscription/compare');

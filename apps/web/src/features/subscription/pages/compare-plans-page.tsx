@@ -10,6 +10,7 @@ import {
   Badge,
   Button,
   Card,
+  Group,
   SimpleGrid,
   Stack,
   Table,
@@ -18,7 +19,7 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import { IconCheck, IconX } from '@tabler/icons-react';
+import { IconCheck, IconInfoCircle, IconX } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
@@ -32,7 +33,9 @@ import {
 import { BillingDisabledNotice } from '../components/billing-disabled-notice';
 import { LocalBillingNotice } from '../components/local-billing-notice';
 import { wrappingButtonProps } from '../components/wrapping-button';
-import { formatLimit, formatPricePerMonth, limitLabels } from '../plan-text';
+import { formatLimit, formatPricePerMonth, limitLabels, partyCollaborationNote } from '../plan-text';
+
+const collaborationNoteId = 'party-collaboration-note';
 
 export function ComparePlansPage() {
   usePageTitle('Compare plans');
@@ -244,8 +247,19 @@ function PlanTable({ tiers, currentTier }: { tiers: Tier[]; currentTier: Tier })
               ))}
               {liveFeatureKeys.map((key: FeatureKey) => (
                 <Table.Tr key={key}>
-                  <Table.Th scope="row" fw={500}>
+                  <Table.Th
+                    scope="row"
+                    fw={500}
+                    aria-describedby={key === 'party_collaboration' ? collaborationNoteId : undefined}
+                  >
                     {featureLabels[key]}
+                    {key === 'party_collaboration' ? (
+                      <IconInfoCircle
+                        size={14}
+                        aria-hidden="true"
+                        style={{ marginInlineStart: 4, verticalAlign: 'middle' }}
+                      />
+                    ) : null}
                   </Table.Th>
                   {tiers.map((tier) => (
                     <Table.Td key={tier.identifier}>
@@ -257,6 +271,15 @@ function PlanTable({ tiers, currentTier }: { tiers: Tier[]; currentTier: Tier })
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>
+        {/* Under the table rather than in its first column, which stays narrow and in view on a phone. */}
+        {liveFeatureKeys.includes('party_collaboration') ? (
+          <Group gap={6} wrap="nowrap" align="flex-start">
+            <IconInfoCircle size={16} aria-hidden="true" style={{ flexShrink: 0, marginTop: 2 }} />
+            <Text size="sm" id={collaborationNoteId} data-testid="party-collaboration-note">
+              {partyCollaborationNote(tiers)}
+            </Text>
+          </Group>
+        ) : null}
       </Stack>
     </Card>
   );

@@ -74,6 +74,17 @@ describe('UpgradePage', () => {
     expect(screen.getByTestId('upgrade-option-tier_3')).toBeInTheDocument();
   });
 
+  it('tells a player refused the party stash that a sponsor in the party is the other way in', async () => {
+    mockSubscriptionServer();
+    renderRoutes(routes, '/subscription/upgrade?feature=party_collaboration');
+    const explanation = await screen.findByTestId('upgrade-explanation');
+    expect(explanation).toHaveTextContent('Party collaboration is not included in your Free plan.');
+    expect(within(explanation).getByTestId('party-collaboration-note')).toHaveTextContent(
+      'Party collaboration: each player who uses the party stash needs it on their own plan or through a patronage (a member on Hero or Legend can sponsor them in that party). The Game Master’s plan does not cover the other players.',
+    );
+    expect(screen.getByTestId('upgrade-option-tier_1')).toHaveTextContent('Recommended');
+  });
+
   it('says "Deploy shops is not included in your Free plan" for the shop feature', async () => {
     mockSubscriptionServer();
     renderRoutes(routes, '/subscription/upgrade?feature=shops_deployment');

@@ -36,6 +36,7 @@ import {
   formatLimit,
   formatPricePerMonth,
   limitLabels,
+  partyCollaborationNote,
   tierLimitFor,
   usageResourceTitle,
 } from '../plan-text';
@@ -289,6 +290,11 @@ function UpgradeOptions({
   const situation = describe(subject, tiers, currentTier, usage);
   const billingDisabled = billingProvider === 'none';
   const changesExisting = changesExistingSubscription(subscription, billingProvider);
+  // Refused the party stash: a plan of their own is one way; a sponsor in the party is the other.
+  const collaborationNote =
+    subject.kind === 'feature' && subject.feature === 'party_collaboration'
+      ? partyCollaborationNote(tiers)
+      : null;
 
   return (
     <Stack gap="md">
@@ -298,9 +304,16 @@ function UpgradeOptions({
         icon={<IconInfoCircle aria-hidden="true" />}
         data-testid="upgrade-explanation"
       >
-        <Text size="sm" fw={500}>
-          {situation.explanation}
-        </Text>
+        <Stack gap="xs">
+          <Text size="sm" fw={500}>
+            {situation.explanation}
+          </Text>
+          {collaborationNote ? (
+            <Text size="sm" data-testid="party-collaboration-note">
+              {collaborationNote}
+            </Text>
+          ) : null}
+        </Stack>
       </Alert>
 
       {billingProvider === 'local' ? <LocalBillingNotice /> : null}
