@@ -242,6 +242,34 @@ describe('ItemTile equipment (issue 12 §5)', () => {
     ).not.toBeInTheDocument();
   });
 
+  it('keeps "Move to..." inside a phone\'s width: long container names wrap instead of widening the page', async () => {
+    const user = userEvent.setup();
+    const longName = 'Bag of Holding of the Archmage Mordenkainen the Magnificent';
+    renderWithProviders(
+      <DndContext>
+        <ItemTile
+          item={ring}
+          layout="grid"
+          draggable={false}
+          onOpen={vi.fn()}
+          destinations={[
+            buildContainer({ id: ring.container_id }),
+            buildContainer({ id: 'bag', name: longName, is_primary: false }),
+          ]}
+          onMoveTo={vi.fn()}
+        />
+      </DndContext>,
+    );
+    await user.click(screen.getByRole('button', { name: 'Move Ring of Protection to...' }));
+    const menu = await screen.findByRole('menu', { name: 'Move Ring of Protection to...' });
+    // The review measured the menu 696 px wide on a 375 px phone: the page scrolled sideways.
+    expect(menu.style.maxWidth).toContain('100vw - 2rem');
+    const item = screen.getByRole('menuitem', { name: `${longName} (Aria)` });
+    expect(item).toHaveStyle({ whiteSpace: 'normal' });
+    const label = item.querySelector<HTMLElement>('.mantine-Menu-itemLabel');
+    expect(label?.style.overflowWrap).toBe('anywhere');
+  });
+
   describe('Move to... into a party stash', () => {
     const stash = buildPartyStash({ id: 'party-1', name: 'The Silver Lantern' });
     const pouch = buildContainer({ id: 'pouch', name: 'Pouch', is_primary: false });

@@ -312,6 +312,18 @@ export function ItemTile({
 }
 
 /**
+ * A container's name with its owner's can be longer than a phone is wide ("Bag of Holding of the Archmage
+ * Mordenkainen the Magnificent (Seraphina Windwhisper-Ravenholme)"): the menu is never wider than the
+ * screen, nor than a comfortable column on a desktop, and a long name wraps onto a second line, whole,
+ * rather than widening the page or being cut (review 2026-11: a 696 px menu on a 375 px phone).
+ */
+const moveMenuStyles = {
+  dropdown: { maxWidth: 'min(24rem, calc(100vw - 2rem))' },
+  item: { whiteSpace: 'normal' },
+  itemLabel: { minWidth: 0, overflowWrap: 'anywhere' },
+} as const;
+
+/**
  * "Move to...": the containers the item may go to. A move the user's plan would have refused (into or out
  * of a party's stash without party collaboration, spec/01 §3) is shown disabled with why, and the way to
  * the upgrade, rather than offered and answered with a 403. Mounted with the menu only, so its plan
@@ -351,6 +363,7 @@ function MoveToMenu({
       withInitialFocusPlaceholder={false}
       returnFocus={false}
       onClose={onClose}
+      styles={moveMenuStyles}
     >
       <Menu.Target>{button}</Menu.Target>
       <Menu.Dropdown>
