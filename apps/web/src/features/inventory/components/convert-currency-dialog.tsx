@@ -1,5 +1,6 @@
 import { type Currency, currencies } from '@haversack/contracts';
 import { Button, Group, Modal, NumberInput, Select, Stack, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
 import { useSingleFlight } from '../../../lib/use-single-flight';
 import { coinNames } from '../api/inventory-api';
@@ -8,13 +9,20 @@ import { RefusalAlert } from './refusal-alert';
 
 const coinOptions = currencies.map((c) => ({ value: c, label: `${coinNames[c]} (${c})` }));
 
-/** The first denomination held, and the next one up (or down, from platinum). */
+/**
+ * What a coin is usually changed into: the next larger one, past electrum, which most tables never use
+ * (review 2026-11); platinum, the largest, into gold.
+ */
+const usualTarget: Record<Currency, Currency> = { cp: 'sp', sp: 'gp', ep: 'gp', gp: 'pp', pp: 'gp' };
+
+/** The first denomination held, and what it is usually changed into. */
 function defaultPair(coins: Partial<Record<Currency, number>>): [Currency, Currency] {
   const from = currencies.find((c) => (coins[c] ?? 0) > 0) ?? 'cp';
-  const index = currencies.indexOf(from);
-  const to = currencies[index + 1] ?? currencies[index - 1] ?? 'gp';
-  return [from, to];
+  return [from, usualTarget[from]];
 }
+
+/** Where the two selects side by side would cut the coins' names ("Silver piece...", "Electrum pi..."). */
+const narrowScreen = '(max-width: 30em)';
 
 /**
  * POST containers/{id}/convert_currency: from, to and an optional quantity (empty: as many as convert
@@ -36,6 +44,16 @@ export function ConvertCurrencyDialog({
   const [initialFrom, initialTo] = defaultPair(coins);
   const [from, setFrom] = useState<Currency>(initialFrom);
   const [to, setTo] = useState<Currency>(initialTo);
+  // "To" follows "From" until the person picks a coin for it; it never stays on the coin "From" became.
+  const [toChosen, setToChosen] = useState(false);
+  const chooseFrom = (coin: Currency) => {
+    setFrom(coin);
+    if (!toChosen || coin === to) {
+      setTo(usualTarget[coin]);
+      setToChosen(false);
+    }
+  };
+  const stacked = useMediaQuery(narrowScreen, false, { getInitialValueInEffect: false });
   const [quantity, setQuantity] = useState<number | string>('');
   const convert = useConvertCurrency(containerId);
   const once = useSingleFlight();
@@ -48,6 +66,32 @@ export function ConvertCurrencyDialog({
     onClose();
   };
   const held = (currency: Currency) => coins[currency] ?? 0;
+  // An array, not a fragment: Group counts its children to share its row between them.
+  const coinSelects = [
+    <Select
+      key="from"
+      label="From"
+      data={coinOptions}
+      value={from}
+      onChange={(value) => value && chooseFrom(value as Currency)}
+      allowDeselect={false}
+      comboboxProps={{ withinPortal: true }}
+    />,
+    <Select
+      key="to"
+      label="To"
+      data={coinOptions}
+      value={to}
+      onChange={(value) => {
+        if (!value) return;
+        setTo(value as Currency);
+        setToChosen(true);
+      }}
+      allowDeselect={false}
+      comboboxProps={{ withinPortal: true }}
+      error={from === to ? 'Choose another coin' : undefined}
+    />,
+  ];
   return (
     <Modal
       opened={opened}
@@ -77,25 +121,13 @@ export function ConvertCurrencyDialog({
               .join(', ') || 'no coins'}
             . 1 pp = 10 gp = 20 ep = 100 sp = 1000 cp.
           </Text>
-          <Group grow align="flex-start">
-            <Select
-              label="From"
-              data={coinOptions}
-              value={from}
-              onChange={(value) => value && setFrom(value as Currency)}
-              allowDeselect={false}
-              comboboxProps={{ withinPortal: true }}
-            />
-            <Select
-              label="To"
-              data={coinOptions}
-              value={to}
-              onChange={(value) => value && setTo(value as Currency)}
-              allowDeselect={false}
-              comboboxProps={{ withinPortal: true }}
-              error={from === to ? 'Choose another coin' : undefined}
-            />
-          </Group>
+          {stacked ? (
+            <Stack gap="sm">{coinSelects}</Stack>
+          ) : (
+            <Group grow align="flex-start">
+              {coinSelects}
+            </Group>
+          )}
           <NumberInput
             label="Quantity (optional)"
             description={`How many ${from} to convert; empty converts as many as convert evenly`}
