@@ -30,6 +30,15 @@ import { sourceOptionLabel } from './container-source-select';
 
 const SEARCH_DEBOUNCE_MS = 300;
 
+/**
+ * How a template stacks, in the words the item pages use: stack_size 0 is unlimited (DESIGN §4), as for
+ * every coin ("1 sp · stacks" read as if a number were missing); a template that does not stack says nothing.
+ */
+function stacking(template: Pick<ItemTemplate, 'stack_size'>): string | null {
+  if (template.stack_size === 0) return 'stacks without limit';
+  return template.stack_size > 1 ? `stacks of ${template.stack_size.toLocaleString('en-US')}` : null;
+}
+
 function TemplateRow({
   template,
   draggable,
@@ -42,6 +51,7 @@ function TemplateRow({
   onAdd: () => void;
 }) {
   const payload: DraggedTemplate = { kind: 'template', templateId: template.id, templateName: template.name };
+  const stack = stacking(template);
   const drag = useDraggable({
     id: useDragId(`template:${template.id}`),
     data: payload,
@@ -66,11 +76,7 @@ function TemplateRow({
           </Text>
           <Text size="xs" c="dimmed">
             {formatWeight(template.weight)} · {templatePrice(template)}
-            {template.stack_size === 0
-              ? ' · stacks'
-              : template.stack_size > 1
-                ? ` · stacks of ${template.stack_size}`
-                : ''}
+            {stack ? ` · ${stack}` : ''}
           </Text>
         </Stack>
         <Group gap={6} wrap="nowrap">

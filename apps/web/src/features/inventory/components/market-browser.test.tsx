@@ -1,0 +1,62 @@
+import { DndContext } from '@dnd-kit/core';
+import { screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mockFetch, success } from '../../../test/fixtures';
+import { buildLootItemTemplate } from '../../loot/test/loot-fixtures';
+import { buildContainer, renderWithProviders } from '../test/inventory-fixtures';
+import { MarketBrowser } from './market-browser';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const silver = buildLootItemTemplate({
+  id: 'coin-sp',
+  name: 'Silver piece',
+  weight: 0.02,
+  base_value: 1,
+  currency: 'sp',
+  value_cp: 10,
+  // DESIGN §4: coins stack without limit (stack_size 0).
+  stack_size: 0,
+  stackable: true,
+  tags: ['currency'],
+  category: null,
+  is_currency: true,
+});
+const arrows = buildLootItemTemplate({
+  id: 'arrow',
+  name: 'Arrow',
+  weight: 0.05,
+  base_value: 5,
+  currency: 'cp',
+  value_cp: 5,
+  stack_size: 1000,
+  stackable: true,
+  category: null,
+});
+const longsword = buildLootItemTemplate();
+
+describe('MarketBrowser', () => {
+  it('says a template stacks without limit in words, and groups the thousands of a stack size', async () => {
+    mockFetch(({ url }) =>
+      url.includes('/search/items')
+        ? success([silver, arrows, longsword])
+        : success({ allowed: true, feature: 'party_collaboration' }),
+    );
+    renderWithProviders(
+      <DndContext>
+        <MarketBrowser
+          containers={[buildContainer()]}
+          defaultTargetId="container-1"
+          draggable={false}
+          onAdd={vi.fn()}
+        />
+      </DndContext>,
+    );
+    const [coin, arrow, sword] = await screen.findAllByTestId('market-template');
+    // The review read "1 sp · stacks", with no number, on the coins.
+    expect(within(coin as HTMLElement).getByText(/1 sp/)).toHaveTextContent(/· 1 sp · stacks without limit$/);
+    expect(within(arrow as HTMLElement).getByText(/5 cp/)).toHaveTextContent(/· 5 cp · stacks of 1,000$/);
+    // A template that does not stack says nothing about stacks.
+    expect(within(sword as HTMLElement).getByText(/15 gp/)).toHaveTextContent(/· 15 gp$/);
+  });
+});
