@@ -13,7 +13,7 @@ import {
   type ItemFilters,
   partyCollaborationQuery,
 } from '../api/inventory-api';
-import type { LayoutMode } from '../workspace-types';
+import { type LayoutMode, tabLabels } from '../workspace-types';
 import { ContainerSourceSelect } from './container-source-select';
 import { ConvertCurrencyDialog } from './convert-currency-dialog';
 import { EditContainerDialog } from './create-container-dialog';
@@ -34,6 +34,8 @@ export interface ContainerViewProps {
   /** "Move to..." on each tile: the containers an item may go to, and the move. */
   moveDestinations?: Container[];
   onMoveTo?: (item: ItemInstance, containerId: string) => void;
+  /** The Market tab's label where this view is shown ("Market", or "Marketplace" side by side: spec/02 §2). */
+  marketTab?: string;
 }
 
 /** The Container tab: source selector, capacity bar and the container's items. */
@@ -83,7 +85,7 @@ export function ContainerView(props: ContainerViewProps) {
             onMoveTo={container.data.can_act ? props.onMoveTo : undefined}
             emptyHint={
               container.data.can_act
-                ? 'Add items from the Market tab, or move them here from another container.'
+                ? `Add items from the ${props.marketTab ?? tabLabels.single.market} tab, or move them here from another container.`
                 : undefined
             }
           />

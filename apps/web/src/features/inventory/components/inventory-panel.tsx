@@ -152,6 +152,7 @@ export function InventoryPanel(props: InventoryPanelProps) {
             onAddToQueue={props.onAddToQueue}
             moveDestinations={props.moveDestinations}
             onMoveTo={props.onMoveTo}
+            marketTab={labels.market}
           />
         </Tabs.Panel>
         <Tabs.Panel value="shop">

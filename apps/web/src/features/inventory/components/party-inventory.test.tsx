@@ -1,9 +1,13 @@
 import { screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { buildCharacter, pageMeta } from '../../../test/party-fixtures';
+import { restoreViewportAfterEach, setViewport } from '../../../test/viewport';
 import { buildContainer, renderWithProviders } from '../test/inventory-fixtures';
 import { PartyInventory, partyCollaborationMissing } from './party-inventory';
+
+restoreViewportAfterEach();
+afterEach(() => vi.unstubAllGlobals());
 
 const party = { id: '00000000-0000-4000-8000-0000000000aa', name: 'The Silver Lantern' };
 const hero = buildCharacter({
@@ -12,17 +16,23 @@ const hero = buildCharacter({
   party_id: party.id,
 });
 
-/** The party's API at the network boundary; check_feature answers `allowed`. */
+const stash = buildContainer({ id: '00000000-0000-4000-8000-0000000000d1', name: 'Party Stash' });
+const backpack = buildContainer({ name: 'Backpack' });
+
+/** The party's API at the network boundary; check_feature answers `allowed`; every container is empty. */
 function partyServer(allowed: boolean) {
   return mockFetch(({ url, init }) => {
     const path = new URL(url, 'http://test').pathname.replace('/api/v1', '');
     if (path === '/characters') {
       return jsonResponse(200, { status: 'success', data: [hero], meta: pageMeta(1, 100) });
     }
-    if (path === `/parties/${party.id}/containers`) {
-      return success([buildContainer({ id: '00000000-0000-4000-8000-0000000000d1', name: 'Party Stash' })]);
+    if (path === `/parties/${party.id}/containers`) return success([stash]);
+    if (path === `/characters/${hero.id}/containers`) return success([backpack]);
+    const container = [stash, backpack].find((c) => path.startsWith(`/containers/${c.id}`));
+    if (container && path.endsWith('/items')) {
+      return jsonResponse(200, { status: 'success', data: [], meta: pageMeta(0, 20) });
     }
-    if (path === `/characters/${hero.id}/containers`) return success([buildContainer({ name: 'Backpack' })]);
+    if (container) return success(container);
     if (init.method === 'POST' && path === '/subscription/check_feature') {
       return success({ allowed, feature: 'party_collaboration' });
     }
@@ -56,6 +66,22 @@ describe('PartyInventory', () => {
     const heading = await screen.findByRole('heading', { name: 'Inventory Management' });
     expect(heading).toHaveAccessibleDescription(party.name);
     expect(screen.queryByTestId('upgrade-prompt')).not.toBeInTheDocument();
+  });
+
+  it.each([
+    // spec/02 §2: "Market" in one column, "Marketplace" in the two-column workspace.
+    [1280, 'Marketplace'],
+    [375, 'Market'],
+  ])('at %i px points an empty container to the tab as it is labelled there: %s', async (width, tab) => {
+    setViewport(width, 800);
+    partyServer(true);
+    renderWithProviders(<PartyInventory party={party} />);
+    expect((await screen.findAllByRole('tab', { name: tab, selected: false })).length).toBeGreaterThan(0);
+    const hints = await screen.findAllByText(
+      `Add items from the ${tab} tab, or move them here from another container.`,
+    );
+    expect(hints.length).toBeGreaterThan(0);
+    expect(screen.queryByText(/from the Market tab/)).toBe(tab === 'Market' ? hints[0] : null);
   });
 
   it('offers to create a character in this party to someone without one', async () => {

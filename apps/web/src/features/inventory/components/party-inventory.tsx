@@ -18,7 +18,8 @@ export const partyCollaborationMissing =
 
 /**
  * spec/02 §2 party Inventory tab: only for users with a character in the party; the workspace opens with
- * a container on the left and the global marketplace on the right.
+ * a container on the left. The spec puts the global marketplace on the right; since issue 12 the right
+ * panel opens on the next container to move things into (`secondPanel`), the Marketplace one tab away.
  */
 export function PartyInventory({ party }: { party: Pick<Party, 'id' | 'name'> }) {
   const characters = useQuery(partyCharactersQuery(party.id));
