@@ -56,6 +56,7 @@ import { InventoryPanel } from './inventory-panel';
 import { ItemDetail } from './item-detail';
 import { QuantityDialog, type QuantityRequest } from './quantity-dialog';
 import { TransferQueueBar } from './transfer-queue-bar';
+import { TransferQueueCover } from './transfer-queue-cover';
 import { WorkspaceTopBar } from './workspace-top-bar';
 
 export interface InventoryWorkspaceProps {
@@ -120,6 +121,8 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
   useFocusReturn({ opened: tradeOffer !== null });
   useFocusReturn({ opened: detail.item !== null });
   const queue = useTransferQueue();
+  // How much of the screen the floating queue bar covers: a list that scrolls on its own pads its end by it.
+  const [queueCover, setQueueCover] = useState(0);
   const transfer = useTransferItem();
   const addFromMarket = useAddFromMarket();
   const takeLoot = useTakeLoot();
@@ -463,10 +466,12 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
           screenReaderInstructions: dragInstructions,
         }}
       >
-        <SimpleGrid cols={viewMode === 'dual' ? 2 : 1} spacing="md">
-          <InventoryPanel {...panelProps('left')} />
-          {viewMode === 'dual' ? <InventoryPanel {...panelProps('right')} /> : null}
-        </SimpleGrid>
+        <TransferQueueCover.Provider value={touch ? queueCover : 0}>
+          <SimpleGrid cols={viewMode === 'dual' ? 2 : 1} spacing="md">
+            <InventoryPanel {...panelProps('left')} />
+            {viewMode === 'dual' ? <InventoryPanel {...panelProps('right')} /> : null}
+          </SimpleGrid>
+        </TransferQueueCover.Provider>
         <DragOverlay dropAnimation={null}>
           {dragging ? (
             <Paper withBorder shadow="md" p="xs" style={{ cursor: 'grabbing' }}>
@@ -479,7 +484,9 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
           ) : null}
         </DragOverlay>
       </DndContext>
-      {touch ? <TransferQueueBar queue={queue} containers={queueDestinations} /> : null}
+      {touch ? (
+        <TransferQueueBar queue={queue} containers={queueDestinations} onCoverChange={setQueueCover} />
+      ) : null}
       {/* The dialogs are mounted while open only: closed Mantine modals still run their hooks on every
           render of the workspace (issue 13 §1). */}
       {detail.item ? (

@@ -6,7 +6,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch } from '../../../test/fixtures';
 import { noItemFilters } from '../api/inventory-api';
 import { buildContainer, buildItem, renderWithProviders } from '../test/inventory-fixtures';
-import { gridColumns, ItemCollection, type ItemCollectionProps, MIN_TILE_WIDTH } from './item-collection';
+import {
+  gridColumns,
+  ItemCollection,
+  type ItemCollectionProps,
+  ItemGrid,
+  MIN_TILE_WIDTH,
+} from './item-collection';
+import { TransferQueueCover } from './transfer-queue-cover';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -250,5 +257,41 @@ describe('ItemCollection empty', () => {
     renderEmpty({ ...noItemFilters, search: 'dragon' });
     const empty = await screen.findByTestId('items-empty');
     expect(empty).toHaveTextContent(/^No items found\.$/);
+  });
+});
+
+describe('ItemGrid under the transfer queue bar', () => {
+  const many = Array.from({ length: 70 }, (_, index) =>
+    buildItem({ id: `item-${index}`, name: `Torch ${index + 1}`, quantity: 1 }),
+  );
+
+  function renderLongList(cover: number) {
+    renderWithProviders(
+      <TransferQueueCover.Provider value={cover}>
+        <DndContext>
+          <ItemGrid
+            items={many}
+            layout="list"
+            draggable={false}
+            swipeable
+            onOpen={vi.fn()}
+            onQuickTransfer={vi.fn()}
+            onAddToQueue={vi.fn()}
+          />
+        </DndContext>
+      </TransferQueueCover.Provider>,
+    );
+    return screen.getByTestId('item-list');
+  }
+
+  it('pads the end of a long list by what the floating bar covers, so the last item scrolls above it', () => {
+    const list = renderLongList(124);
+    expect(list).toHaveAttribute('data-virtualised', 'true');
+    expect(list).toHaveStyle({ paddingBottom: '124px', scrollPaddingBottom: '124px' });
+  });
+
+  it('adds nothing while no bar floats', () => {
+    const list = renderLongList(0);
+    expect(list.style.paddingBottom).toBe('');
   });
 });

@@ -4,7 +4,7 @@ import { Box, SimpleGrid, Skeleton, Stack, Text, VisuallyHidden } from '@mantine
 import { useElementSize } from '@mantine/hooks';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, memo, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { type KeyboardEvent, memo, useCallback, useContext, useEffect, useId, useRef, useState } from 'react';
 import { noItemsFound } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import {
@@ -15,6 +15,7 @@ import {
 } from '../api/inventory-api';
 import type { DraggedItem, DraggedLootItem, LayoutMode } from '../workspace-types';
 import { ItemTile } from './item-tile';
+import { TransferQueueCover } from './transfer-queue-cover';
 
 /**
  * Lists longer than this are virtualised (DESIGN §1): only the rows in view (and a few around them) are
@@ -503,6 +504,9 @@ function VirtualItems(
 ) {
   const parent = useRef<HTMLDivElement>(null);
   const { more, columns } = props;
+  // On a phone the transfer queue bar may float over this list's foot: its end is padded by as much, and
+  // the keyboard's scrolling stops above it too.
+  const cover = useContext(TransferQueueCover);
   const rows: ItemInstance[][] = [];
   for (let i = 0; i < props.items.length; i += columns) rows.push(props.items.slice(i, i + columns));
   const virtualizer = useVirtualizer({
@@ -511,6 +515,7 @@ function VirtualItems(
     getScrollElement: () => parent.current,
     estimateSize: () => (props.layout === 'grid' ? 92 : 50),
     overscan: 2,
+    scrollPaddingEnd: cover,
   });
   const virtualRows = virtualizer.getVirtualItems();
   const lastDrawn = virtualRows.at(-1)?.index ?? 0;
@@ -526,7 +531,10 @@ function VirtualItems(
     <Box
       ref={parent}
       mah="60vh"
-      style={{ overflowY: 'auto' }}
+      style={{
+        overflowY: 'auto',
+        ...(cover > 0 ? { paddingBottom: cover, scrollPaddingBottom: cover } : {}),
+      }}
       data-testid="item-list"
       data-virtualised="true"
       role="list"

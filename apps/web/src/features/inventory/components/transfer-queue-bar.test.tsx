@@ -1,7 +1,7 @@
 import { lootMessages } from '@haversack/contracts';
 import { Button } from '@mantine/core';
 import { Notifications, notifications } from '@mantine/notifications';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
 import { failure, jsonResponse, mockFetch } from '../../../test/fixtures';
@@ -10,7 +10,10 @@ import { buildContainer, buildItem, renderWithProviders } from '../test/inventor
 import type { QueuedItem } from '../workspace-types';
 import { TransferQueueBar } from './transfer-queue-bar';
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
 
 const backpack = buildContainer();
 const quiver = buildContainer({ id: 'container-2', name: 'Quiver', is_primary: false });
@@ -114,6 +117,63 @@ describe('TransferQueueBar', () => {
     expect(screen.getByRole('button', { name: 'Process Queue' })).toBeEnabled();
     fireEvent.click(screen.getByRole('button', { name: 'Clear' }));
     expect(screen.queryByRole('button', { name: 'Clear' })).not.toBeInTheDocument();
+  });
+
+  it('says what the destination is for before any swipe, not only in the refusal after one', () => {
+    mockFetch(() => transferResult());
+    renderWithProviders(<Harness items={[sword]} />);
+    expect(screen.getByRole('combobox', { name: 'Destination' })).toHaveAttribute(
+      'placeholder',
+      'Choose where swiped items go',
+    );
+    expect(screen.getByText('Swipe right: Quick Transfer · left: Add to Queue')).toBeInTheDocument();
+  });
+
+  it('is short while it floats over the list: Clear beside the title, Process beside the queue, on one line', () => {
+    mockFetch(() => transferResult());
+    const many = Array.from({ length: 8 }, (_, index) =>
+      buildItem({ id: `item-${index}`, name: `Torch ${index + 1}`, quantity: 1 }),
+    );
+    renderWithProviders(<Harness items={many} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Queue all' }));
+    const header = screen.getByTestId('transfer-queue-header');
+    expect(within(header).getByText('Transfer queue')).toBeInTheDocument();
+    expect(within(header).getByRole('button', { name: 'Clear' })).toBeInTheDocument();
+    const row = screen.getByTestId('transfer-queue-items');
+    expect(within(row).getByRole('button', { name: 'Process Queue' })).toBeInTheDocument();
+    // Whoever queued an item has swiped already: the help gives its line to the buttons.
+    expect(screen.queryByText('Swipe right: Quick Transfer · left: Add to Queue')).not.toBeInTheDocument();
+    const queued = within(row).getByRole('list', { name: 'Queued items' });
+    expect(within(queued).getAllByRole('listitem')).toHaveLength(8);
+    expect(queued).toHaveStyle({ overflowX: 'auto' });
+    // Mantine's Group takes its flex-wrap from this variable.
+    expect(queued.style.getPropertyValue('--group-wrap')).toBe('nowrap');
+  });
+
+  it('tells how much of the screen it covers while it floats, and nothing once it sits after the list', async () => {
+    mockFetch(() => transferResult());
+    vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
+      return DOMRect.fromRect({ width: 343, height: this.dataset.testid === 'transfer-queue' ? 123.4 : 0 });
+    });
+    const onCoverChange = vi.fn();
+    function Covering() {
+      const queue = useTransferQueue();
+      return (
+        <>
+          <Button onClick={() => queue.add(sword)}>Queue one</Button>
+          <TransferQueueBar queue={queue} containers={[backpack, quiver]} onCoverChange={onCoverChange} />
+        </>
+      );
+    }
+    renderWithProviders(<Covering />);
+    expect(onCoverChange).toHaveBeenLastCalledWith(0);
+    fireEvent.click(screen.getByRole('button', { name: 'Queue one' }));
+    await waitFor(() => expect(onCoverChange).toHaveBeenLastCalledWith(124));
+    // The page scrolls a focused tile above the bar, not under it.
+    expect(document.documentElement.style.scrollPaddingBottom).toBe('124px');
+    fireEvent.click(screen.getByRole('button', { name: 'Clear' }));
+    await waitFor(() => expect(onCoverChange).toHaveBeenLastCalledWith(0));
+    expect(document.documentElement.style.scrollPaddingBottom).toBe('');
   });
 
   it('removes one item and clears the rest', () => {

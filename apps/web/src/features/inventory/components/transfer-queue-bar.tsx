@@ -1,26 +1,64 @@
 import type { Container } from '@haversack/contracts';
 import { ActionIcon, Badge, Button, Group, Paper, Progress, Select, Stack, Text } from '@mantine/core';
 import { IconX } from '@tabler/icons-react';
+import { useEffect, useRef } from 'react';
 import { useOptionsOnFirstUse } from '../../../lib/use-options-on-first-use';
 import type { TransferQueue } from '../hooks/use-transfer-queue';
 import { sourceOptionLabel } from './container-source-select';
+
+/** Says what the destination is for before the first swipe, not only in the refusal after it. */
+export const destinationPlaceholder = 'Choose where swiped items go';
 
 /**
  * spec/02 §2 transfer queue bar: destination, queued items, remove, clear and process. It sticks to the
  * bottom of a phone screen only while it has something to act on (queued items, a run, a refusal such
  * as a swipe right without a destination); an empty queue sits after the items, so it covers none of
- * them.
+ * them. While it floats it is as short as it can be (review 2026-11: 163 px of an 812 px screen): Clear
+ * shares the title's line and Process Queue the line of queued items, which scrolls sideways however many
+ * there are; the swipe help gives way, since whoever queued an item has swiped already. The height it covers is told to
+ * `onCoverChange`, for the lists that scroll on their own to pad their end by as much.
  */
-export function TransferQueueBar({ queue, containers }: { queue: TransferQueue; containers: Container[] }) {
+export function TransferQueueBar({
+  queue,
+  containers,
+  onCoverChange,
+}: {
+  queue: TransferQueue;
+  containers: Container[];
+  onCoverChange?: (height: number) => void;
+}) {
   const busy = queue.progress !== null;
   const hasItems = queue.items.length > 0;
   const floating = hasItems || busy || queue.error !== null;
   const { keepMounted, ...destinationFirstUse } = useOptionsOnFirstUse();
+  const bar = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const element = bar.current;
+    if (!floating || !element) {
+      onCoverChange?.(0);
+      return;
+    }
+    // The page's own scrolling (a tile focused from the keyboard, "Skip to items") stops above the bar too.
+    const page = document.documentElement;
+    const report = () => {
+      const height = Math.ceil(element.getBoundingClientRect().height);
+      page.style.scrollPaddingBottom = `${height}px`;
+      onCoverChange?.(height);
+    };
+    report();
+    const observer = new ResizeObserver(report);
+    observer.observe(element);
+    return () => {
+      observer.disconnect();
+      page.style.scrollPaddingBottom = '';
+    };
+  }, [floating, onCoverChange]);
   return (
     <Paper
+      ref={bar}
       withBorder
       shadow={floating ? 'md' : undefined}
-      p="sm"
+      p={floating ? 'xs' : 'sm'}
       pos={floating ? 'sticky' : undefined}
       bottom={floating ? 0 : undefined}
       style={floating ? { zIndex: 5 } : undefined}
@@ -28,22 +66,28 @@ export function TransferQueueBar({ queue, containers }: { queue: TransferQueue; 
       aria-label="Transfer queue"
       data-testid="transfer-queue"
     >
-      <Stack gap="xs">
-        <Group justify="space-between" gap="xs">
+      <Stack gap={floating ? 6 : 'xs'}>
+        <Group justify="space-between" gap="xs" data-testid="transfer-queue-header">
           <Group gap={6}>
             <Text fw={600} size="sm">
               Transfer queue
             </Text>
             <Badge variant="light">{queue.items.length}</Badge>
           </Group>
-          <Text size="xs" c="dimmed">
-            Swipe right: Quick Transfer · left: Add to Queue
-          </Text>
+          {hasItems || busy ? (
+            <Button variant="default" size="xs" onClick={queue.clear} disabled={busy}>
+              Clear
+            </Button>
+          ) : floating ? null : (
+            <Text size="xs" c="dimmed">
+              Swipe right: Quick Transfer · left: Add to Queue
+            </Text>
+          )}
         </Group>
         <Select
           {...destinationFirstUse}
           label="Destination"
-          placeholder="Choose where items go"
+          placeholder={destinationPlaceholder}
           data={containers
             .filter((c) => c.can_act)
             .map((c) => ({ value: c.id, label: sourceOptionLabel(c) }))}
@@ -55,30 +99,44 @@ export function TransferQueueBar({ queue, containers }: { queue: TransferQueue; 
           comboboxProps={{ withinPortal: true, hideDetached: false, position: 'top', keepMounted }}
           disabled={busy}
         />
-        {hasItems ? (
-          <Group gap={6}>
-            {queue.items.map((item) => (
-              <Badge
-                key={item.id}
-                variant="outline"
-                size="lg"
-                pr={3}
-                rightSection={
-                  <ActionIcon
-                    size="xs"
-                    variant="transparent"
-                    color="gray"
-                    aria-label={`Remove ${item.name} from queue`}
-                    onClick={() => queue.remove(item.id)}
-                    disabled={busy}
-                  >
-                    <IconX size={12} aria-hidden="true" />
-                  </ActionIcon>
-                }
-              >
-                {item.name} ×{item.quantity}
-              </Badge>
-            ))}
+        {hasItems || busy ? (
+          <Group gap="xs" wrap="nowrap" data-testid="transfer-queue-items">
+            {/* One line however many are queued, scrolled sideways: the bar does not grow over the list. */}
+            <Group
+              gap={6}
+              wrap="nowrap"
+              role="list"
+              aria-label="Queued items"
+              style={{ flex: 1, minWidth: 0, overflowX: 'auto', overscrollBehaviorX: 'contain' }}
+            >
+              {queue.items.map((item) => (
+                <Badge
+                  key={item.id}
+                  role="listitem"
+                  variant="outline"
+                  size="lg"
+                  pr={3}
+                  style={{ flexShrink: 0 }}
+                  rightSection={
+                    <ActionIcon
+                      size="xs"
+                      variant="transparent"
+                      color="gray"
+                      aria-label={`Remove ${item.name} from queue`}
+                      onClick={() => queue.remove(item.id)}
+                      disabled={busy}
+                    >
+                      <IconX size={12} aria-hidden="true" />
+                    </ActionIcon>
+                  }
+                >
+                  {item.name} ×{item.quantity}
+                </Badge>
+              ))}
+            </Group>
+            <Button size="xs" onClick={() => void queue.process()} loading={busy} style={{ flexShrink: 0 }}>
+              Process Queue
+            </Button>
           </Group>
         ) : null}
         {queue.progress ? (
@@ -91,16 +149,6 @@ export function TransferQueueBar({ queue, containers }: { queue: TransferQueue; 
               aria-label="Queue progress"
             />
           </Stack>
-        ) : null}
-        {hasItems || busy ? (
-          <Group justify="flex-end" gap="xs">
-            <Button variant="default" size="xs" onClick={queue.clear} disabled={busy}>
-              Clear
-            </Button>
-            <Button size="xs" onClick={() => void queue.process()} loading={busy}>
-              Process Queue
-            </Button>
-          </Group>
         ) : null}
       </Stack>
     </Paper>
