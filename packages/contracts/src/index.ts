@@ -1,3 +1,4 @@
+export * from './account-closure.js';
 export * from './admin.js';
 export * from './api-tokens.js';
 export * from './auth.js';

@@ -54,7 +54,11 @@ beforeAll(async () => {
   // The top plan: no limit or missing feature stops a request before the code worth reaching.
   // The generated document never uses $ref objects, which openapi-types' Document allows everywhere; the
   // generator reads it through its own narrower interface.
-  operations = operationsOf((await ctx.app.inject({ url: '/api/docs/json' })).json<OpenApiDocument>());
+  // Deleting one's own account, sent valid, would delete the fuzz's owner under every later case; its bad
+  // input is covered by accounts/account-closure.test.ts.
+  operations = operationsOf((await ctx.app.inject({ url: '/api/docs/json' })).json<OpenApiDocument>()).filter(
+    (op) => !(op.method === 'DELETE' && op.path === '/api/v1/users/me'),
+  );
 }, 120_000);
 afterAll(async () => ctx.close());
 

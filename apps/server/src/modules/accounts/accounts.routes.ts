@@ -1,4 +1,7 @@
 import {
+  accountClosureMessages,
+  accountDeletionBodySchema,
+  accountExportSchema,
   authMessages,
   authSessionSchema,
   authTokensSchema,
@@ -32,13 +35,23 @@ function clientInfo(request: FastifyRequest): ClientInfo {
   return { ipAddress: request.ip, ...(userAgent ? { userAgent } : {}) };
 }
 
-/** Requests that check the current password: the ones a thief with a stolen access token would guess on. */
+/**
+ * Requests that check the current password: the ones a thief with a stolen access token would guess on
+ * (a password or email change, and deleting the account, whose body names it `password`).
+ */
 const carriesCurrentPassword = (request: FastifyRequest) => {
   const body = request.body as
-    | { current_password?: unknown; user?: { current_password?: unknown } }
+    | { current_password?: unknown; password?: unknown; user?: { current_password?: unknown } }
     | undefined;
-  return body?.current_password !== undefined || body?.user?.current_password !== undefined;
+  return (
+    body?.current_password !== undefined ||
+    body?.user?.current_password !== undefined ||
+    (request.method === 'DELETE' && body?.password !== undefined)
+  );
 };
+
+/** Data exports per user and rate-limit window (15 minutes): each reads every row of the account. */
+const EXPORTS_PER_WINDOW = 5;
 
 const nestedEmail = (request: FastifyRequest) => {
   const user = (request.body as { user?: { email?: unknown } } | undefined)?.user;
@@ -294,6 +307,49 @@ export async function accountsRoutes(app: FastifyInstance, options: { accounts: 
     async (request) => {
       const result = await accounts.revertEmailChange(request.body.token);
       return { status: 'success' as const, data: result, message: result.message };
+    },
+  );
+
+  r.delete(
+    '/users/me',
+    {
+      onRequest: app.authenticate,
+      preHandler: [...passwordGuessLimits],
+      schema: {
+        tags: ['profile'],
+        summary:
+          'Delete your own account for good, confirmed with your password (or your e-mail for an account without one): parties handed over, characters deleted, paid plan cancelled',
+        body: accountDeletionBodySchema,
+      },
+    },
+    async (request, reply) => {
+      await accounts.deleteOwnAccount(requireSession(request), request.body, clientInfo(request));
+      return reply.status(204).send();
+    },
+  );
+
+  r.get(
+    '/users/me/export',
+    {
+      onRequest: app.authenticate,
+      preHandler: [app.limitByKey('account-export', EXPORTS_PER_WINDOW, (req) => req.auth?.user.id)],
+      schema: {
+        tags: ['profile'],
+        summary:
+          'Download your data as a JSON file: profile, preferences, plan, characters and their items, parties, templates and your latest ledger entries',
+        response: { 200: successEnvelope(accountExportSchema) },
+      },
+    },
+    async (request, reply) => {
+      const data = await accounts.exportData(requireSession(request));
+      const day = data.exported_at.slice(0, 10);
+      return reply
+        .header(
+          'content-disposition',
+          `attachment; filename="haversack-export-${data.profile.username}-${day}.json"`,
+        )
+        .header('cache-control', 'no-store')
+        .send({ status: 'success' as const, data, message: accountClosureMessages.exported });
     },
   );
 

@@ -1,8 +1,12 @@
 import {
+  type AccountDeletionBody,
+  type AccountExport,
   type AuthSession,
   type AuthTokens,
+  accountClosureMessages,
   apiTokenMessages,
   authMessages,
+  type CurrentSubscription,
   EMAIL_VERIFICATION_TTL_S,
   type FieldError,
   isReservedUsername,
@@ -19,9 +23,13 @@ import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { MailQueue } from '../../lib/mail-queue.js';
 import { hashToken, randomToken } from '../../lib/secrets.js';
+import type { EventBus } from '../../realtime/event-bus.js';
+import { AccountDeletion } from '../admin/account-deletion.js';
+import { AuditLog } from '../admin/audit-log.js';
 import { apiTokensRepository } from '../api-tokens/api-tokens.repository.js';
 import type { ApiTokenCredential } from '../api-tokens/api-tokens.service.js';
 import type { AccessTokens } from './access-tokens.js';
+import { buildAccountExport } from './account-export.js';
 import { emailChangedMail, passwordResetMail, verificationMail } from './accounts.mail.js';
 import { type EmailTokenPurpose, accountsRepository as repo, type UserRow } from './accounts.repository.js';
 import { hashPassword, verifyDecoy, verifyPassword } from './passwords.js';
@@ -49,10 +57,15 @@ export interface ApiTokenUser {
 
 export type AuthenticatedUser = SessionUser | ApiTokenUser;
 
-/** What accounts need of the subscriptions module: a free plan for newcomers, the plan for the user JSON. */
+/**
+ * What accounts need of the subscriptions module: a free plan for newcomers, the plan for the user JSON
+ * and the data export, and a paid plan cancelled at its provider when the account is deleted.
+ */
 export interface SubscriptionSummaries {
   startFree(tx: Executor, userId: string): Promise<void>;
   summary(db: Executor, userId: string): Promise<{ tier: string; status: string }>;
+  current(userId: string): Promise<CurrentSubscription>;
+  cancelAtProviderNow(userId: string): Promise<Record<string, unknown> | null>;
 }
 
 /**
@@ -69,7 +82,11 @@ interface Deps {
   mail: MailQueue;
   appUrl: string;
   subscriptions: SubscriptionSummaries;
-  sessions: SessionEndListener;
+  /**
+   * The real-time bus: sessions ended close their sockets, and a deleted account's parties hear who runs
+   * them now.
+   */
+  sessions: SessionEndListener & Pick<EventBus, 'publish'>;
   /** Absent: every request reads its session (as scripts and some tests want). */
   sessionCache?: SessionCache;
   now?: () => Date;
@@ -86,10 +103,19 @@ const resetLinkInvalid = () =>
 export class AccountsService {
   readonly #deps: Deps;
   readonly #now: () => Date;
+  /** The one deletion path, shared with the admin's Users page (AuditLog keeps no state of its own). */
+  readonly #deletion: AccountDeletion;
 
   constructor(deps: Deps) {
     this.#deps = deps;
     this.#now = deps.now ?? (() => new Date());
+    this.#deletion = new AccountDeletion({
+      db: deps.db,
+      audit: new AuditLog(),
+      subscriptions: deps.subscriptions,
+      sessions: deps.sessions,
+      events: deps.sessions,
+    });
   }
 
   async register(input: Registration, client: ClientInfo): Promise<AuthSession> {
@@ -500,6 +526,55 @@ export class AccountsService {
       return repo.revokeUserSessions(tx, auth.user.id, 'password_changed', { except: auth.sessionId });
     });
     this.#sessionsEnded(auth.user.id, ended);
+  }
+
+  /**
+   * The user deletes their own account (docs/decisions.md "Deleting an account"), confirmed with their
+   * password, or with their e-mail when the account has none (made through Discord). Admins are refused:
+   * an admin account goes only after its flag is revoked. The same path as an admin's deletion, with the
+   * user as the actor of the ledger rows and of the audit entry.
+   */
+  async deleteOwnAccount(auth: SessionUser, body: AccountDeletionBody, client: ClientInfo): Promise<void> {
+    const { user } = auth;
+    const adminRefused = () => new AppError('FORBIDDEN', accountClosureMessages.adminRefused);
+    if (user.admin) throw adminRefused();
+    const passwordHash = user.passwordHash;
+    if (passwordHash !== null) {
+      // Checked before the transaction: argon2 is deliberately slow and must not hold a connection.
+      if (!body.password)
+        throw AppError.validation([{ field: 'password', message: accountClosureMessages.passwordRequired }]);
+      if (!(await verifyPassword(passwordHash, body.password)))
+        throw AppError.validation([{ field: 'password', message: accountClosureMessages.passwordWrong }]);
+    } else if (!body.confirm_email) {
+      throw AppError.validation([{ field: 'confirm_email', message: accountClosureMessages.emailRequired }]);
+    }
+    await this.#deletion.delete({
+      userId: user.id,
+      actor: { id: user.id, username: user.username },
+      auditActor: {
+        actorId: user.id,
+        actorEmail: user.email,
+        ip: client.ipAddress ?? null,
+        userAgent: client.userAgent ?? null,
+      },
+      via: 'self_service',
+      check: (row) => {
+        if (row.admin) throw adminRefused();
+        // The password checked above must still be the account's: one changed or set meanwhile is asked for.
+        if (row.passwordHash !== passwordHash)
+          throw AppError.validation([{ field: 'password', message: accountClosureMessages.passwordWrong }]);
+        if (passwordHash === null && body.confirm_email?.toLowerCase() !== row.email.toLowerCase())
+          throw AppError.validation([{ field: 'confirm_email', message: accountClosureMessages.emailWrong }]);
+      },
+    });
+  }
+
+  /** The user's own data as one file (GET /users/me/export). */
+  async exportData(auth: AuthenticatedUser): Promise<AccountExport> {
+    const db = this.#deps.db;
+    // Read fresh: the session's user may be a few seconds old (session-cache.ts).
+    const user = (await repo.findUserById(db, auth.user.id)) ?? auth.user;
+    return buildAccountExport(db, user, await this.#deps.subscriptions.current(user.id), this.#now());
   }
 
   /** Call after the commit that ended them (a rolled-back revocation must not close anything). */

@@ -1,10 +1,9 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { users } from '../../db/schema/accounts.js';
 import { characters } from '../../db/schema/characters.js';
 import { containers, transactions } from '../../db/schema/inventory.js';
-import { itemInstances } from '../../db/schema/items.js';
 import { lootTemplates } from '../../db/schema/loot.js';
 import { parties, partyMemberships } from '../../db/schema/parties.js';
 import { createAdmin, type SignedInAdmin } from '../../test/admin.js';
@@ -21,6 +20,7 @@ import {
   upgrade,
 } from '../../test/factories.js';
 import { buildTestApp, callApi, json, type TestContext } from '../../test/helper.js';
+import { actualContents, replayLedger } from '../../test/ledger-replay.js';
 import { auditLogRepository } from './audit-log.repository.js';
 
 let ctx: TestContext;
@@ -48,42 +48,6 @@ async function addItems(owner: SignedInUser, containerId: string, templateId: st
     container_id: containerId,
     quantity,
   });
-}
-
-/** Contents rebuilt from the ledger alone (as inventory.invariants.test.ts replays it). */
-async function replayLedger(containerIds: string[]) {
-  const rows = await ctx.database.db
-    .select()
-    .from(transactions)
-    .where(
-      sql`(${inArray(transactions.sourceContainerId, containerIds)} or ${inArray(transactions.destinationContainerId, containerIds)}) and ${transactions.itemTemplateId} is not null`,
-    );
-  const contents = new Map<string, number>();
-  const add = (container: string, template: string, quantity: number) => {
-    const key = `${container}/${template}`;
-    contents.set(key, (contents.get(key) ?? 0) + quantity);
-  };
-  for (const row of rows) {
-    if (!row.itemTemplateId || row.quantity === null) continue;
-    if (row.sourceContainerId && row.sourceContainerId === row.destinationContainerId) continue;
-    if (row.sourceContainerId) add(row.sourceContainerId, row.itemTemplateId, -row.quantity);
-    if (row.destinationContainerId) add(row.destinationContainerId, row.itemTemplateId, row.quantity);
-  }
-  for (const [key, quantity] of contents) if (quantity === 0) contents.delete(key);
-  return contents;
-}
-
-async function actualContents(containerIds: string[]) {
-  const rows = await ctx.database.db
-    .select({
-      containerId: itemInstances.containerId,
-      templateId: itemInstances.itemTemplateId,
-      quantity: sql<number>`sum(${itemInstances.quantity})::int`,
-    })
-    .from(itemInstances)
-    .where(inArray(itemInstances.containerId, containerIds))
-    .groupBy(itemInstances.containerId, itemInstances.itemTemplateId);
-  return new Map(rows.map((r) => [`${r.containerId}/${r.templateId}`, Number(r.quantity)]));
 }
 
 describe('deleting an account', () => {
@@ -129,7 +93,7 @@ describe('deleting an account', () => {
     const publicLoot = await createLootTemplate(ctx, victim, [], { visibility: 'public' });
     const privateLoot = await createLootTemplate(ctx, victim, [], { visibility: 'private' });
     const allContainers = [victimBackpack, playerBackpack, sharedStash.id, soloStash.id];
-    const playerBefore = await actualContents([playerBackpack, sharedStash.id]);
+    const playerBefore = await actualContents(ctx.database.db, [playerBackpack, sharedStash.id]);
 
     const response = await deleteUser(victim, victim.user.email.toUpperCase());
     expect(response.statusCode).toBe(200);
@@ -158,10 +122,12 @@ describe('deleting an account', () => {
     ).toEqual([]);
 
     // The player's backpack and the party's stash are exactly as they were.
-    expect(await actualContents([playerBackpack, sharedStash.id])).toEqual(playerBefore);
+    expect(await actualContents(ctx.database.db, [playerBackpack, sharedStash.id])).toEqual(playerBefore);
     expect(playerBefore.size).toBe(2);
     // Replaying the ledger gives every container's contents; the deleted ones replay empty.
-    expect(await replayLedger(allContainers)).toEqual(await actualContents(allContainers));
+    expect(await replayLedger(ctx.database.db, allContainers)).toEqual(
+      await actualContents(ctx.database.db, allContainers),
+    );
     const destroyed = await db
       .select()
       .from(transactions)

@@ -11,13 +11,10 @@ import { AppError } from '../../lib/app-error.js';
 import type { EventBus } from '../../realtime/event-bus.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
 import type { AccountsService, SessionEndListener } from '../accounts/accounts.service.js';
-import { destroyCharacter } from '../characters/character-destruction.js';
-import { partiesRepository } from '../parties/parties.repository.js';
-import { destroyParty } from '../parties/party-destruction.js';
 import { subscriptionsRepository } from '../subscriptions/subscriptions.repository.js';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.js';
+import { AccountDeletion } from './account-deletion.js';
 import { type AdminCaller, auditActor } from './admin-guard.js';
-import { adminUserDeletionRepository as deletion } from './admin-user-deletion.repository.js';
 import { adminUserListRepository, type UserRow } from './admin-users.repository.js';
 import type { AuditLog } from './audit-log.js';
 import { suspendLockedUser } from './user-suspension.js';
@@ -61,9 +58,11 @@ const notFound = () => AppError.notFound('No such user.');
 /** Issue 15, Users: find people, see their whole picture, and help or restrain them; every act audited. */
 export class AdminUsersService {
   readonly #deps: Deps;
+  readonly #deletion: AccountDeletion;
 
   constructor(deps: Deps) {
     this.#deps = deps;
+    this.#deletion = new AccountDeletion(deps);
   }
 
   async list(query: AdminUserQuery): Promise<{ users: AdminUserSummary[]; meta: PageMeta }> {
@@ -218,96 +217,24 @@ export class AdminUsersService {
   }
 
   /**
-   * Deletes an account for good (docs/decisions.md "Deleting an account"). Nothing of another player's
-   * is lost: a party the user runs goes to its longest-standing manager (else player, else observer) and
-   * is deleted, with its containers in the ledger, only when the user was its one member. Their
-   * characters go through the ordinary character deletion (destruction rows in the ledger); shared
-   * templates stay, ownerless; sessions end and sockets close at once; subscriptions and patronages end
-   * with the account (cascade). Ledger rows keep their name snapshots (actor_id becomes null).
+   * Deletes an account for good through the one deletion path (account-deletion.ts), which the user's own
+   * profile shares. Never the admin themself, nor another admin; the confirmation is the user's e-mail.
    */
   async deleteAccount(caller: AdminCaller, userId: string, confirmEmail: string): Promise<AdminDeletedUser> {
     if (userId === caller.user.id)
       throw new AppError('FORBIDDEN', 'You cannot delete your own account here.');
-    const result = await this.#deps.db.transaction(async (tx) => {
-      const user = await adminUserListRepository.lockUser(tx, userId);
-      if (!user) throw notFound();
-      if (user.admin)
-        throw new AppError('FORBIDDEN', 'Admins cannot be deleted: revoke their admin flag first.');
-      if (confirmEmail.trim().toLowerCase() !== user.email.toLowerCase())
-        throw AppError.validation([{ field: 'confirm_email', message: 'This is not the user’s e-mail.' }]);
-      const summary = await adminUserListRepository.summary(tx, userId);
-      const actor = { id: caller.user.id, username: caller.user.username };
-
-      const owned = await deletion.charactersOf(tx, userId);
-      for (const character of owned) await destroyCharacter(tx, character, actor);
-
-      const handedOver: AdminDeletedUser['parties_handed_over'] = [];
-      const deleted: AdminDeletedUser['parties_deleted'] = [];
-      for (const party of await deletion.partiesRunBy(tx, userId)) {
-        const successor = await deletion.successor(tx, party.id, userId);
-        if (successor) {
-          await partiesRepository.handOver(tx, party.id, successor);
-          handedOver.push({ id: party.id, name: party.name, new_gm_id: successor.userId });
-        } else {
-          await destroyParty(tx, party, actor);
-          deleted.push({ id: party.id, name: party.name });
-        }
-      }
-      const templatesKept = await deletion.keepSharedTemplates(tx, userId);
-      const sessionIds = await accountsRepository.revokeUserSessions(tx, userId, 'account_deleted');
-
-      await this.#deps.audit.record(tx, {
-        ...auditActor(caller),
-        action: 'user_deleted',
-        targetType: 'user',
-        targetId: userId,
-        before: {
-          email: user.email,
-          username: user.username,
-          tier: summary?.tier ?? null,
-          created_at: user.createdAt.toISOString(),
-          suspended_at: user.suspendedAt?.toISOString() ?? null,
-          characters: owned.map((c) => ({ id: c.id, name: c.name, party_id: c.partyId })),
-        },
-        after: null,
-        details: {
-          parties_handed_over: handedOver,
-          parties_deleted: deleted,
-          templates_kept: templatesKept,
-          sessions_ended: sessionIds.length,
-        },
-      });
-      await deletion.deleteUser(tx, userId);
-      return {
-        sessionIds,
-        deleted: {
-          id: userId,
-          email: user.email,
-          parties_handed_over: handedOver,
-          parties_deleted: deleted,
-          characters_deleted: owned.length,
-          templates_kept: templatesKept,
-        },
-      };
+    return this.#deletion.delete({
+      userId,
+      actor: { id: caller.user.id, username: caller.user.username },
+      auditActor: auditActor(caller),
+      via: 'admin',
+      check: (user) => {
+        if (user.admin)
+          throw new AppError('FORBIDDEN', 'Admins cannot be deleted: revoke their admin flag first.');
+        if (confirmEmail.trim().toLowerCase() !== user.email.toLowerCase())
+          throw AppError.validation([{ field: 'confirm_email', message: 'This is not the user’s e-mail.' }]);
+      },
     });
-    if (result.sessionIds.length > 0) this.#deps.sessions.sessionsEnded(userId, result.sessionIds);
-    // The new GM's open screens must gain the GM's view (hidden loot, say) at once, and every member's
-    // list of members must change, as when a GM changes a member's role.
-    const actor = { id: caller.user.id, name: caller.user.username };
-    this.#deps.events.publish(
-      result.deleted.parties_handed_over.flatMap(({ id: partyId, name, new_gm_id }) =>
-        (['PartyChannel', 'PartyInventoryChannel'] as const).map((channel) => ({
-          channel,
-          partyId,
-          action: 'member_role_changed',
-          actor,
-          summary: `${name} has a new GM: its GM's account was deleted`,
-          userId: new_gm_id,
-          ids: { role: 'gm' },
-        })),
-      ),
-    );
-    return result.deleted;
   }
 
   /** Mails the user the same reset link "Forgot password?" would. */

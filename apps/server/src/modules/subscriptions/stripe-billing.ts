@@ -135,7 +135,12 @@ export class StripeBilling implements BillingProvider {
         })
         .catch(unavailable);
     } else {
-      await this.client.subscriptions.cancel(input.providerSubscriptionId).catch(unavailable);
+      await this.client.subscriptions.cancel(input.providerSubscriptionId).catch((error: unknown) => {
+        // Already gone at Stripe (cancelled there, or by an earlier attempt): nothing is billed any more.
+        if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing')
+          return;
+        unavailable(error);
+      });
     }
   }
 

@@ -300,6 +300,30 @@ export class SubscriptionsService {
     return toSubscriptionJson(updated, updatedTier, this.billingProvider);
   }
 
+  /**
+   * An account about to be deleted: a plan a card provider bills is cancelled there at once, not at the
+   * period's end, before the account goes (else the card keeps being charged for an account that no longer
+   * exists, and nothing here could stop it). Answers what was cancelled, for the audit; null for a free, a
+   * granted or a local plan. A provider that cannot be reached refuses (503) and the account stays.
+   */
+  async cancelAtProviderNow(
+    userId: string,
+  ): Promise<{ provider: string; provider_subscription_id: string; tier: string } | null> {
+    const found = await repo.findByUser(this.#deps.db, userId);
+    const providerSubscriptionId = found?.subscription.providerSubscriptionId;
+    if (!found || !providerSubscriptionId || found.subscription.provider !== 'stripe') return null;
+    await this.#deps.billing.cancel({
+      providerSubscriptionId,
+      atPeriodEnd: false,
+      reason: 'account deleted',
+    });
+    return {
+      provider: 'stripe',
+      provider_subscription_id: providerSubscriptionId,
+      tier: found.tier.identifier,
+    };
+  }
+
   async reactivate(userId: string): Promise<Subscription> {
     const db = this.#deps.db;
     const { subscription, tier } = await this.#current(db, userId);

@@ -39,6 +39,7 @@ import { useCurrentUser } from '../../../stores/auth-store';
 import { DiscordLinkSection } from '../../discord/components/discord-link-section';
 import { SharedLinksSection } from '../../shares/components/shared-links-section';
 import { changePassword, updateProfile } from '../api/profile-api';
+import { DeleteAccountSection, YourDataSection } from '../components/account-closure-sections';
 import { ApiTokensSection } from '../components/api-tokens-section';
 
 // The current password is asked for only when the email changes (the server refuses the change without it).
@@ -57,7 +58,7 @@ export function ProfilePage() {
     <Stack gap="lg" maw={720}>
       <Stack gap={4}>
         <Title order={1}>Profile</Title>
-        <Text c="dimmed">Your account details, password, API tokens and shared links.</Text>
+        <Text c="dimmed">Your account details, password, API tokens, shared links and your data.</Text>
       </Stack>
       <AccountDetails />
       <ChangePassword />
@@ -77,6 +78,8 @@ export function ProfilePage() {
           </Anchor>
         </Stack>
       </Paper>
+      <YourDataSection />
+      <DeleteAccountSection />
     </Stack>
   );
 }

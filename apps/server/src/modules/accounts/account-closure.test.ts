@@ -1,0 +1,398 @@
+import { eq, inArray } from 'drizzle-orm';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../db/schema/accounts.js';
+import { containers, transactions } from '../../db/schema/inventory.js';
+import { lootTemplates } from '../../db/schema/loot.js';
+import { parties } from '../../db/schema/parties.js';
+import { defaultAuthRateLimits } from '../../plugins/rate-limit.js';
+import { createAdmin } from '../../test/admin.js';
+import {
+  createCharacter,
+  createLootTemplate,
+  createMember,
+  createParty,
+  createTemplate,
+  createUser,
+  type SignedInUser,
+  upgrade,
+} from '../../test/factories.js';
+import { startFakeStripeApi } from '../../test/fake-stripe.js';
+import { buildTestApp, callApi, json, type TestContext } from '../../test/helper.js';
+import { actualContents, replayLedger } from '../../test/ledger-replay.js';
+import { auditLogRepository } from '../admin/audit-log.repository.js';
+import { accountsRepository } from './accounts.repository.js';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await buildTestApp();
+});
+afterAll(async () => ctx.close());
+
+const as = (user: SignedInUser) => ({ id: user.user.id, username: user.user.username });
+const deleteMe = (context: TestContext, user: SignedInUser, body: Record<string, unknown>) =>
+  callApi(context, 'DELETE', '/users/me', user, body);
+const errorOf = (response: { json(): unknown }) =>
+  (response.json() as { error: { code: string; details?: { field: string; message: string }[] } }).error;
+
+async function addItems(owner: SignedInUser, containerId: string, templateId: string, quantity: number) {
+  return ctx.app.services.inventory.createInstance(as(owner), {
+    item_template_id: templateId,
+    container_id: containerId,
+    quantity,
+  });
+}
+
+async function stillThere(user: SignedInUser) {
+  return (await ctx.database.db.select().from(users).where(eq(users.id, user.user.id))).length === 1;
+}
+
+describe('DELETE /users/me', () => {
+  it('refuses a wrong or missing password on the password field, changing nothing', async () => {
+    const user = await createUser(ctx);
+    const party = await createParty(ctx, user);
+    const wrong = await deleteMe(ctx, user, { password: 'NotMyPassword1' });
+    expect(wrong.statusCode).toBe(422);
+    expect(errorOf(wrong)).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [{ field: 'password', message: 'Password is incorrect' }],
+    });
+    const missing = await deleteMe(ctx, user, {});
+    expect([missing.statusCode, errorOf(missing).details?.[0]?.field]).toEqual([422, 'password']);
+    // An e-mail does not stand in for the password of an account that has one.
+    const byEmail = await deleteMe(ctx, user, { confirm_email: user.user.email });
+    expect(byEmail.statusCode).toBe(422);
+
+    expect(await stillThere(user)).toBe(true);
+    expect(await ctx.database.db.select().from(parties).where(eq(parties.id, party.id))).toHaveLength(1);
+    expect((await callApi(ctx, 'GET', '/auth/me', user)).statusCode).toBe(200);
+    const audit = await auditLogRepository.forSubject(ctx.database.db, user.user.id);
+    expect(audit.some((e) => e.action === 'user_deleted')).toBe(false);
+  });
+
+  it('counts wrong passwords against the password-guess budget', async () => {
+    const limited = await buildTestApp({
+      rateLimits: { ...defaultAuthRateLimits, passwordGuessPerUser: 2 },
+    });
+    try {
+      const user = await createUser(limited);
+      const statuses: number[] = [];
+      for (let attempt = 0; attempt < 3; attempt++)
+        statuses.push((await deleteMe(limited, user, { password: 'Guess12345' })).statusCode);
+      expect(statuses).toEqual([422, 422, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('refuses an admin account (403) and an API token, deleting nothing', async () => {
+    const admin = await createAdmin(ctx);
+    const refused = await deleteMe(ctx, admin, { password: admin.password });
+    expect([refused.statusCode, errorOf(refused).code]).toEqual([403, 'FORBIDDEN']);
+    expect(await stillThere(admin)).toBe(true);
+  });
+
+  it('hands a party to its next member (who sees it), deletes a solo party and the characters through the ledger, and ends the sessions', async () => {
+    const leaver = await createUser(ctx);
+    await upgrade(ctx, leaver, 'tier_3');
+    const shared = await createParty(ctx, leaver, { encumbrance_style: 'none' });
+    const player = await createMember(ctx, shared, 'player');
+    const manager = await createMember(ctx, shared, 'manager');
+    const solo = await createParty(ctx, leaver, { encumbrance_style: 'none' });
+    const sword = await createTemplate(ctx, { name: 'Sword', stackSize: 1 });
+    const arrow = await createTemplate(ctx, { name: 'Arrow', stackSize: 50 });
+    const hero = await createCharacter(ctx, leaver, { partyId: shared.id, maxWeight: null, maxSlots: null });
+    const backpack = String(hero.primary_container_id);
+    const hoard = await ctx.app.services.inventory.createContainer(
+      as(leaver),
+      { partyId: solo.id },
+      { name: 'Hoard', description: '', max_weight: null, max_slots: null },
+    );
+    await addItems(leaver, backpack, sword.id, 1);
+    await addItems(leaver, backpack, arrow.id, 12);
+    await addItems(leaver, hoard.id, arrow.id, 30);
+    const publicLoot = await createLootTemplate(ctx, leaver, [], { visibility: 'public' });
+
+    const response = await deleteMe(ctx, leaver, { password: leaver.password });
+    expect(response.statusCode).toBe(204);
+    expect(response.body).toBe('');
+
+    // The member who was next in line runs the party now, and their screens say so.
+    const seen = json<{ data: { game_master_id: string; user_role: string; is_gm: boolean } }>(
+      await callApi(ctx, 'GET', `/parties/${shared.id}`, manager),
+    ).data;
+    expect(seen).toMatchObject({ game_master_id: manager.user.id, user_role: 'gm', is_gm: true });
+    expect((await callApi(ctx, 'GET', `/parties/${shared.id}`, player)).statusCode).toBe(200);
+
+    const db = ctx.database.db;
+    expect(await stillThere(leaver)).toBe(false);
+    expect(await db.select().from(parties).where(eq(parties.id, solo.id))).toEqual([]);
+    expect(
+      await db
+        .select()
+        .from(containers)
+        .where(inArray(containers.id, [backpack, hoard.id])),
+    ).toEqual([]);
+    const destroyed = await db
+      .select()
+      .from(transactions)
+      .where(inArray(transactions.sourceContainerId, [backpack, hoard.id]));
+    expect(
+      destroyed.filter((r) => r.transactionType === 'character_deletion' && r.itemTemplateId),
+    ).toHaveLength(2);
+    expect(
+      destroyed.filter((r) => r.transactionType === 'container_deletion' && r.itemTemplateId),
+    ).toHaveLength(1);
+    // The ledger still replays to what every container holds: the deleted ones to nothing.
+    expect(await replayLedger(db, [backpack, hoard.id])).toEqual(
+      await actualContents(db, [backpack, hoard.id]),
+    );
+    expect((await replayLedger(db, [backpack, hoard.id])).size).toBe(0);
+    expect(destroyed.every((r) => r.actorName === leaver.user.username)).toBe(true);
+
+    const [kept] = await db.select().from(parties).where(eq(parties.id, shared.id));
+    expect(kept?.gameMasterId).toBe(manager.user.id);
+    // A template others can find stays, ownerless.
+    const [loot] = await db.select().from(lootTemplates).where(eq(lootTemplates.id, publicLoot.id));
+    expect(loot?.creatorId).toBeNull();
+
+    // The access token is refused at once, and the password no longer signs in.
+    expect((await callApi(ctx, 'GET', '/auth/me', leaver)).statusCode).toBe(401);
+    const signIn = await callApi(ctx, 'POST', '/auth/login', undefined, {
+      email: leaver.user.email,
+      password: leaver.password,
+    });
+    expect(signIn.statusCode).toBe(401);
+
+    const [entry] = (await auditLogRepository.forSubject(db, leaver.user.id)).filter(
+      (e) => e.action === 'user_deleted',
+    );
+    // The actor is the user themself.
+    expect([entry?.actorId, entry?.actorEmail]).toEqual([leaver.user.id, leaver.user.email]);
+    expect(entry?.details).toMatchObject({
+      via: 'self_service',
+      parties_handed_over: [expect.objectContaining({ id: shared.id, new_gm_id: manager.user.id })],
+      parties_deleted: [expect.objectContaining({ id: solo.id })],
+    });
+  });
+
+  it('ends the patronages the user granted: the beneficiary falls back to their own plan', async () => {
+    const gm = await createUser(ctx);
+    const party = await createParty(ctx, gm);
+    const patron = await createMember(ctx, party, 'player');
+    await upgrade(ctx, patron, 'tier_2');
+    const beneficiary = await createMember(ctx, party, 'player');
+    const granted = await callApi(ctx, 'POST', '/patronages', patron, {
+      beneficiary_id: beneficiary.user.id,
+      party_id: party.id,
+    });
+    expect(granted.statusCode).toBe(201);
+    const effective = async () =>
+      json<{ data: { tier: { identifier: string } } }>(
+        await callApi(ctx, 'GET', `/subscription/effective_tier?party_id=${party.id}`, beneficiary),
+      ).data.tier.identifier;
+    expect(await effective()).toBe('tier_2');
+
+    expect((await deleteMe(ctx, patron, { password: patron.password })).statusCode).toBe(204);
+    expect(await effective()).toBe('tier_free');
+    const feature = await callApi(ctx, 'POST', '/subscription/check_feature', beneficiary, {
+      feature: 'shops_deployment',
+      party_id: party.id,
+    });
+    expect(json<{ data: { allowed: boolean } }>(feature).data.allowed).toBe(false);
+  });
+
+  it('confirms an account without a password (made through Discord) with its e-mail', async () => {
+    const user = await createUser(ctx);
+    await accountsRepository.updateUser(ctx.database.db, user.user.id, { passwordHash: null });
+    const wrong = await deleteMe(ctx, user, { confirm_email: 'someone@example.com' });
+    expect([wrong.statusCode, errorOf(wrong).details?.[0]?.field]).toEqual([422, 'confirm_email']);
+    const missing = await deleteMe(ctx, user, { password: 'anything' });
+    expect([missing.statusCode, errorOf(missing).details?.[0]?.field]).toEqual([422, 'confirm_email']);
+    expect(await stillThere(user)).toBe(true);
+
+    const done = await deleteMe(ctx, user, { confirm_email: `  ${user.user.email.toUpperCase()} ` });
+    expect(done.statusCode).toBe(204);
+    expect(await stillThere(user)).toBe(false);
+  });
+
+  it('needs a sign-in', async () => {
+    expect((await callApi(ctx, 'DELETE', '/users/me', undefined, { password: 'x' })).statusCode).toBe(401);
+  });
+});
+
+describe('GET /users/me/export', () => {
+  it('answers the user’s own data as a file, nothing of another user’s and no secrets', async () => {
+    const owner = await createUser(ctx);
+    await upgrade(ctx, owner, 'tier_2');
+    const other = await createUser(ctx);
+    const party = await createParty(ctx, owner, { name: 'Company of the Lantern' });
+    await createMember(ctx, party, 'player', {});
+    const otherParty = await createParty(ctx, other, { name: 'Secret Society' });
+    const hero = await createCharacter(ctx, owner, { name: 'Aelwyn', partyId: party.id });
+    const rival = await createCharacter(ctx, other, { name: 'Morgath', partyId: otherParty.id });
+    const rope = await createTemplate(ctx, { name: 'Silk rope', creatorId: owner.user.id, stackSize: 0 });
+    const dagger = await createTemplate(ctx, { name: 'Cursed dagger', creatorId: other.user.id });
+    await addItems(owner, String(hero.primary_container_id), rope.id, 2);
+    await addItems(other, String(rival.primary_container_id), dagger.id, 1);
+    const loot = await createLootTemplate(ctx, owner, [], { name: 'Goblin purse' });
+
+    const response = await callApi(ctx, 'GET', '/users/me/export', owner);
+    expect(response.statusCode).toBe(200);
+    const day = new Date().toISOString().slice(0, 10);
+    expect(response.headers['content-disposition']).toBe(
+      `attachment; filename="haversack-export-${owner.user.username}-${day}.json"`,
+    );
+    expect(response.headers['cache-control']).toBe('no-store');
+    const data = json<{
+      data: {
+        profile: { email: string };
+        subscription: { tier: string };
+        characters: { name: string; containers: { items: { name: string; quantity: number }[] }[] }[];
+        parties: { name: string; role: string }[];
+        templates: { items: { name: string }[]; loot: { name: string }[] };
+        ledger: { entries: { summary: string }[]; total_count: number; truncated: boolean };
+      };
+    }>(response).data;
+    expect(data.profile.email).toBe(owner.user.email);
+    expect(data.subscription.tier).toBe('tier_2');
+    expect(data.characters).toEqual([
+      expect.objectContaining({
+        name: 'Aelwyn',
+        containers: [
+          expect.objectContaining({ items: [expect.objectContaining({ name: 'Silk rope', quantity: 2 })] }),
+        ],
+      }),
+    ]);
+    expect(data.parties).toEqual([expect.objectContaining({ name: party.name, role: 'gm' })]);
+    expect(data.templates.items.map((t) => t.name)).toEqual(['Silk rope']);
+    expect(data.templates.loot.map((t) => t.name)).toEqual([loot.name]);
+    expect(data.ledger.entries.length).toBeGreaterThan(0);
+    expect(data.ledger).toMatchObject({ total_count: data.ledger.entries.length, truncated: false });
+
+    const text = response.body;
+    for (const foreign of [
+      other.user.email,
+      other.user.username,
+      'Morgath',
+      'Cursed dagger',
+      'Secret Society',
+    ])
+      expect(text).not.toContain(foreign);
+    for (const secret of ['password', 'hash', 'token', owner.token, owner.refresh_token])
+      expect(text.toLowerCase()).not.toContain(secret.toLowerCase());
+  });
+
+  it('is rate-limited per user, and needs a sign-in', async () => {
+    const user = await createUser(ctx);
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 6; attempt++)
+      statuses.push((await callApi(ctx, 'GET', '/users/me/export', user)).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    expect((await callApi(ctx, 'GET', '/users/me/export')).statusCode).toBe(401);
+  });
+});
+
+describe('a plan billed by Stripe', () => {
+  let stripeCtx: TestContext;
+  let fake: Awaited<ReturnType<typeof startFakeStripeApi>>;
+  const webhookSecret = 'whsec_test_secret';
+  const signer = new Stripe('sk_test_signer');
+
+  beforeAll(async () => {
+    fake = await startFakeStripeApi();
+    stripeCtx = await buildTestApp({
+      env: {
+        BILLING_PROVIDER: 'stripe',
+        STRIPE_SECRET_KEY: 'sk_test_fake',
+        STRIPE_WEBHOOK_SECRET: webhookSecret,
+      },
+      stripeApi: { host: '127.0.0.1', port: fake.port, protocol: 'http' },
+    });
+  });
+  afterAll(async () => {
+    await stripeCtx.close();
+    await fake.close();
+  });
+
+  /** The user pays for tier_2 through Stripe: the checkout's webhook, as Stripe sends it. */
+  async function subscribe(user: SignedInUser, subscriptionId: string) {
+    fake.addSubscription({
+      id: subscriptionId,
+      customer: `cus_${subscriptionId}`,
+      userId: user.user.id,
+      tier: 'tier_2',
+      cents: 1000,
+    });
+    const payload = JSON.stringify({
+      id: `evt_${subscriptionId}`,
+      object: 'event',
+      type: 'checkout.session.completed',
+      created: Math.floor(Date.now() / 1000),
+      data: {
+        object: {
+          id: `cs_${subscriptionId}`,
+          object: 'checkout.session',
+          client_reference_id: user.user.id,
+          customer: `cus_${subscriptionId}`,
+          subscription: subscriptionId,
+          payment_status: 'paid',
+          metadata: { user_id: user.user.id, tier: 'tier_2' },
+        },
+      },
+    });
+    const response = await stripeCtx.app.inject({
+      method: 'POST',
+      url: '/api/v1/webhooks/stripe',
+      payload,
+      headers: {
+        'content-type': 'application/json',
+        'stripe-signature': signer.webhooks.generateTestHeaderString({ payload, secret: webhookSecret }),
+      },
+    });
+    expect(response.statusCode).toBe(200);
+    const current = json<{ data: { subscription: { tier: string; provider: string } } }>(
+      await callApi(stripeCtx, 'GET', '/subscription/current', user),
+    ).data.subscription;
+    expect(current).toMatchObject({ tier: 'tier_2', provider: 'stripe' });
+  }
+
+  const cancellations = (subscriptionId: string) =>
+    fake.calls.filter(
+      (call) => call.method === 'DELETE' && call.path === `/v1/subscriptions/${subscriptionId}`,
+    );
+
+  it('is cancelled at Stripe at once when the user deletes their account', async () => {
+    const user = await createUser(stripeCtx);
+    await subscribe(user, 'sub_self_delete');
+    expect(cancellations('sub_self_delete')).toHaveLength(0);
+
+    expect((await deleteMe(stripeCtx, user, { password: 'wrong-Password1' })).statusCode).toBe(422);
+    expect(cancellations('sub_self_delete')).toHaveLength(0);
+
+    expect((await deleteMe(stripeCtx, user, { password: user.password })).statusCode).toBe(204);
+    expect(cancellations('sub_self_delete')).toHaveLength(1);
+    expect(fake.subscriptions.get('sub_self_delete')?.status).toBe('canceled');
+  });
+
+  it('is cancelled at Stripe when an admin deletes the account too', async () => {
+    const admin = await createAdmin(stripeCtx);
+    const user = await createUser(stripeCtx);
+    await subscribe(user, 'sub_admin_delete');
+    const response = await callApi(stripeCtx, 'DELETE', `/admin/users/${user.user.id}`, admin.adminAuth, {
+      confirm_email: user.user.email,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(cancellations('sub_admin_delete')).toHaveLength(1);
+    const [entry] = (await auditLogRepository.forSubject(stripeCtx.database.db, user.user.id)).filter(
+      (e) => e.action === 'user_deleted',
+    );
+    expect(entry?.details).toMatchObject({
+      via: 'admin',
+      subscription_cancelled_at_provider: {
+        provider: 'stripe',
+        provider_subscription_id: 'sub_admin_delete',
+      },
+    });
+  });
+});

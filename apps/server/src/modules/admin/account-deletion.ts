@@ -1,0 +1,145 @@
+import type { AdminDeletedUser } from '@haversack/contracts';
+import type { Database } from '../../db/client.js';
+import { AppError } from '../../lib/app-error.js';
+import type { EventBus } from '../../realtime/event-bus.js';
+import { accountsRepository } from '../accounts/accounts.repository.js';
+import type { SessionEndListener } from '../accounts/accounts.service.js';
+import { destroyCharacter } from '../characters/character-destruction.js';
+import { partiesRepository } from '../parties/parties.repository.js';
+import { destroyParty } from '../parties/party-destruction.js';
+import { adminUserDeletionRepository as deletion } from './admin-user-deletion.repository.js';
+import { adminUserListRepository, type UserRow } from './admin-users.repository.js';
+import type { AuditEntry, AuditLog } from './audit-log.js';
+
+export interface AccountDeletionDeps {
+  db: Database;
+  audit: AuditLog;
+  /** Cancels a plan a card provider bills, at once; answers what it cancelled (for the audit) or null. */
+  subscriptions: { cancelAtProviderNow(userId: string): Promise<Record<string, unknown> | null> };
+  sessions: SessionEndListener;
+  /** Tells the parties a deleted account leaves behind who runs them now. */
+  events: Pick<EventBus, 'publish'>;
+}
+
+export interface AccountDeletionRequest {
+  userId: string;
+  /** Who deletes it: the ledger rows' actor (an admin, or the user themself). */
+  actor: { id: string; username: string };
+  /** The audit entry's actor and origin. */
+  auditActor: Pick<AuditEntry, 'actorId' | 'actorEmail' | 'ip' | 'userAgent'>;
+  /** Recorded in the audit entry: `admin` (the Users page) or `self_service` (the profile). */
+  via: 'admin' | 'self_service';
+  /**
+   * The caller's refusals (an admin account, a wrong confirmation), thrown as AppErrors. Run before the
+   * card provider is called and again on the locked row, so nothing changes when one of them refuses.
+   */
+  check(user: UserRow): void;
+}
+
+const notFound = () => AppError.notFound('No such user.');
+
+/**
+ * Deletes an account for good, the one path of the admin's Users page and of the user's own profile
+ * (docs/decisions.md "Deleting an account"). Nothing of another player's is lost: a party the user runs
+ * goes to its longest-standing manager (else player, else observer) and is deleted, with its containers
+ * in the ledger, only when the user was its one member. Their characters go through the ordinary character
+ * deletion (destruction rows in the ledger); shared templates stay, ownerless; a plan billed by a card
+ * provider is cancelled there at once; sessions end and sockets close at once; subscriptions and
+ * patronages end with the account (cascade). Ledger rows keep their name snapshots (actor_id becomes null).
+ */
+export class AccountDeletion {
+  readonly #deps: AccountDeletionDeps;
+
+  constructor(deps: AccountDeletionDeps) {
+    this.#deps = deps;
+  }
+
+  async delete(request: AccountDeletionRequest): Promise<AdminDeletedUser> {
+    const { userId, actor } = request;
+    const found = await accountsRepository.findUserById(this.#deps.db, userId);
+    if (!found) throw notFound();
+    request.check(found);
+    // Before the transaction, which cannot call out: if the provider refuses, the account stays. If the
+    // transaction then fails, the plan is cancelled at the provider and its webhook downgrades it here.
+    const cancelledAtProvider = await this.#deps.subscriptions.cancelAtProviderNow(userId);
+
+    const result = await this.#deps.db.transaction(async (tx) => {
+      const user = await adminUserListRepository.lockUser(tx, userId);
+      if (!user) throw notFound();
+      request.check(user);
+      const summary = await adminUserListRepository.summary(tx, userId);
+
+      const owned = await deletion.charactersOf(tx, userId);
+      for (const character of owned) await destroyCharacter(tx, character, actor);
+
+      const handedOver: AdminDeletedUser['parties_handed_over'] = [];
+      const deleted: AdminDeletedUser['parties_deleted'] = [];
+      for (const party of await deletion.partiesRunBy(tx, userId)) {
+        const successor = await deletion.successor(tx, party.id, userId);
+        if (successor) {
+          await partiesRepository.handOver(tx, party.id, successor);
+          handedOver.push({ id: party.id, name: party.name, new_gm_id: successor.userId });
+        } else {
+          await destroyParty(tx, party, actor);
+          deleted.push({ id: party.id, name: party.name });
+        }
+      }
+      const templatesKept = await deletion.keepSharedTemplates(tx, userId);
+      const sessionIds = await accountsRepository.revokeUserSessions(tx, userId, 'account_deleted');
+
+      await this.#deps.audit.record(tx, {
+        ...request.auditActor,
+        action: 'user_deleted',
+        targetType: 'user',
+        targetId: userId,
+        before: {
+          email: user.email,
+          username: user.username,
+          tier: summary?.tier ?? null,
+          created_at: user.createdAt.toISOString(),
+          suspended_at: user.suspendedAt?.toISOString() ?? null,
+          characters: owned.map((c) => ({ id: c.id, name: c.name, party_id: c.partyId })),
+        },
+        after: null,
+        details: {
+          via: request.via,
+          parties_handed_over: handedOver,
+          parties_deleted: deleted,
+          templates_kept: templatesKept,
+          sessions_ended: sessionIds.length,
+          subscription_cancelled_at_provider: cancelledAtProvider,
+        },
+      });
+      await deletion.deleteUser(tx, userId);
+      return {
+        sessionIds,
+        deleted: {
+          id: userId,
+          email: user.email,
+          parties_handed_over: handedOver,
+          parties_deleted: deleted,
+          characters_deleted: owned.length,
+          templates_kept: templatesKept,
+        },
+      };
+    });
+    if (result.sessionIds.length > 0) this.#deps.sessions.sessionsEnded(userId, result.sessionIds);
+    // The new GM's open screens must gain the GM's view (hidden loot, say) at once, and every member's
+    // list of members must change, as when a GM changes a member's role.
+    const eventActor = { id: actor.id, name: actor.username };
+    this.#deps.events.publish(
+      result.deleted.parties_handed_over.flatMap(({ id: partyId, name, new_gm_id }) =>
+        (['PartyChannel', 'PartyInventoryChannel'] as const).map((channel) => ({
+          channel,
+          partyId,
+          action: 'member_role_changed',
+          actor: eventActor,
+          summary: `${name} has a new GM: its GM's account was deleted`,
+          userId: new_gm_id,
+          ids: { role: 'gm' },
+        })),
+      ),
+    );
+    return result.deleted;
+  }
+}
