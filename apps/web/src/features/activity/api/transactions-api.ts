@@ -9,6 +9,7 @@ import {
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
 import { API_V1, apiRequest, isApiError, refreshSession } from '../../../lib/http-client';
+import { saveBlob } from '../../../lib/save-blob';
 import { tokenStorage } from '../../../lib/token-storage';
 
 /** spec/02 §9: transactions are fresh for 30 s and retried twice; 20 per page, 50 on the party Activity tab. */
@@ -149,18 +150,6 @@ export async function exportTransactionsCsv(
   if (response.status === 401 && (await refreshSession())) response = await fetchCsv(url);
   if (!response.ok) throw new Error(`Export failed with status ${response.status}`);
   const fileName = csvFileName(scope.id, response.headers.get('content-disposition'));
-  const objectUrl = URL.createObjectURL(await response.blob());
-  try {
-    const link = document.createElement('a');
-    link.href = objectUrl;
-    link.download = fileName;
-    link.rel = 'noopener';
-    document.body.append(link);
-    link.click();
-    link.remove();
-  } finally {
-    // Give the browser a moment to start the download before the URL goes.
-    setTimeout(() => URL.revokeObjectURL(objectUrl), 1_000);
-  }
+  saveBlob(await response.blob(), fileName);
   return fileName;
 }

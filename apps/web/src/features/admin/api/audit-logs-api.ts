@@ -7,6 +7,7 @@ import {
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
 import { API_V1 } from '../../../lib/http-client';
+import { saveBlob } from '../../../lib/save-blob';
 import { adminDownload, adminRequest } from './admin-request';
 
 export const AUDIT_LOGS_PER_PAGE = 25;
@@ -60,18 +61,6 @@ export async function exportAuditLogCsv(
     `${API_V1}/admin/audit_logs/export?${searchString(filter)}`,
   );
   const name = filename ?? 'haversack-audit-log.csv';
-  const objectUrl = URL.createObjectURL(blob);
-  try {
-    const link = document.createElement('a');
-    link.href = objectUrl;
-    link.download = name;
-    link.rel = 'noopener';
-    document.body.append(link);
-    link.click();
-    link.remove();
-  } finally {
-    // Give the browser a moment to start the download before the URL goes.
-    setTimeout(() => URL.revokeObjectURL(objectUrl), 1_000);
-  }
+  saveBlob(blob, name);
   return { filename: name, truncated: headers.get('x-export-truncated') === 'true' };
 }

@@ -1,5 +1,6 @@
 import type { AccountDeletionBody } from '@haversack/contracts';
 import { API_V1, apiDownload, apiRequest } from '../../../lib/http-client';
+import { saveBlob } from '../../../lib/save-blob';
 import { signOut } from '../../../lib/session';
 import { tokenStorage } from '../../../lib/token-storage';
 
@@ -27,18 +28,6 @@ export function exportFileName(serverName: string | null, username: string, now 
 export async function downloadMyData(username: string): Promise<string> {
   const { blob, filename } = await apiDownload(`${API_V1}/users/me/export`, { toast: false });
   const name = exportFileName(filename, username);
-  const objectUrl = URL.createObjectURL(blob);
-  try {
-    const link = document.createElement('a');
-    link.href = objectUrl;
-    link.download = name;
-    link.rel = 'noopener';
-    document.body.append(link);
-    link.click();
-    link.remove();
-  } finally {
-    // Give the browser a moment to start the download before the URL goes.
-    setTimeout(() => URL.revokeObjectURL(objectUrl), 1_000);
-  }
+  saveBlob(blob, name);
   return name;
 }

@@ -62,7 +62,7 @@ describe('Delete account (danger zone)', { timeout: 30_000 }, () => {
     const password = await within(dialog).findByLabelText(/Your password/);
     await vi.waitFor(() => expect(password).toHaveFocus());
     await user.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
-    expect(within(dialog).getByText('Enter your password to delete your account')).toBeInTheDocument();
+    expect(await within(dialog).findByText('Enter your password to delete your account')).toBeInTheDocument();
     expect(deleteCalls(fetchMock)).toHaveLength(0);
 
     await user.type(password, 'Wrong1234');
@@ -84,8 +84,8 @@ describe('Delete account (danger zone)', { timeout: 30_000 }, () => {
     expect(useAuthStore.getState()).toMatchObject({ isAuthenticated: false, user: null });
     expect(tokenStorage.getAccessToken()).toBeNull();
     expect(fetchMock.mock.calls.some(([url]) => String(url).includes('/auth/logout'))).toBe(false);
-    expect(toastMessages()).toContain('Your account has been deleted.');
-    expect(screen.getByText('Sign in page')).toBeInTheDocument();
+    await vi.waitFor(() => expect(toastMessages()).toContain('Your account has been deleted.'));
+    expect(await screen.findByText('Sign in page')).toBeInTheDocument();
   });
 
   it('asks an account without a password (Discord) to type its e-mail', async () => {
