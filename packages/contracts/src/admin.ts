@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { numberInput, text } from './fields.js';
+import { numberInput, text, withinRequestDates } from './fields.js';
 
 /** DESIGN §10: the admin session travels in this header, beside the bearer access token. */
 export const ADMIN_SESSION_HEADER = 'X-Admin-Session';
@@ -48,9 +48,12 @@ export const auditLogEntrySchema = z.object({
 export type AuditLogEntry = z.infer<typeof auditLogEntrySchema>;
 
 const dateTimeParam = (name: string) =>
-  z.iso
-    .datetime({ offset: true, error: `${name} must be an ISO-8601 date and time` })
-    .or(z.iso.date({ error: `${name} must be a date (YYYY-MM-DD) or an ISO-8601 date and time` }));
+  withinRequestDates(
+    z.iso
+      .datetime({ offset: true, error: `${name} must be an ISO-8601 date and time` })
+      .or(z.iso.date({ error: `${name} must be a date (YYYY-MM-DD) or an ISO-8601 date and time` })),
+    name,
+  );
 
 /** Filters of the audit log: actor (id or part of the e-mail), action, target, a date range. */
 export const auditLogFilterSchema = z.object({

@@ -1,12 +1,13 @@
 import { z } from 'zod';
-import { entityId, numberInput, text } from './fields.js';
+import { entityId, numberInput, text, withinRequestDates } from './fields.js';
 import { tierIdentifiers } from './subscriptions.js';
 
 // Issue 15: the contents of the admin pages (dashboard, analytics, financial, moderation,
 // communications, bulk operations) and the two calls every signed-in user makes (reports, banners).
 
 const count = z.number().int();
-const bareDate = (name: string) => z.iso.date({ error: `${name} must be a date (YYYY-MM-DD)` });
+const bareDate = (name: string) =>
+  withinRequestDates(z.iso.date({ error: `${name} must be a date (YYYY-MM-DD)` }), name);
 
 // ---- Dashboard --------------------------------------------------------------------------------------
 
@@ -151,7 +152,8 @@ export const adminReportQuerySchema = pageQuerySchema.extend({
 // ---- Communications ---------------------------------------------------------------------------------
 
 export const announcementLevels = ['info', 'warning', 'critical'] as const;
-const dateTime = (name: string) => z.iso.datetime({ offset: true, error: `${name} must be a date and time` });
+const dateTime = (name: string) =>
+  withinRequestDates(z.iso.datetime({ offset: true, error: `${name} must be a date and time` }), name);
 
 export const announcementBodySchema = z
   .object({

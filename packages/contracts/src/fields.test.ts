@@ -12,6 +12,7 @@ import {
   numberInput,
   patchOf,
   text,
+  withinRequestDates,
 } from './fields.js';
 import { itemInstanceCreateSchema } from './inventory.js';
 import { itemTemplateMetadataSchema, itemTemplateUpdateSchema } from './items.js';
@@ -203,5 +204,26 @@ describe('an item template description too long', () => {
   it('says its length, not that it is no text', () => {
     const issues = itemTemplateUpdateSchema.safeParse({ description: 'y'.repeat(10_001) }).error?.issues;
     expect(issues?.map((issue) => issue.message)).toEqual(['Description must be at most 10,000 characters']);
+  });
+});
+
+describe('withinRequestDates()', () => {
+  const day = withinRequestDates(z.iso.date({ error: 'day must be YYYY-MM-DD' }), 'day');
+  const moment = withinRequestDates(z.iso.datetime({ offset: true, error: 'at must be a time' }), 'at');
+  const outOfRange = (field: string) => `${field} must be between 1000-01-01 and 9998-12-31`;
+
+  it('refuses a date PostgreSQL cannot take, or that a day or a time zone carries past 9999', () => {
+    for (const value of ['0000-01-01', '0999-12-31', '9999-01-01', '9999-12-31'])
+      expect(issues(day.safeParse(value)), value).toEqual([{ path: '', message: outOfRange('day') }]);
+    for (const value of ['0000-01-01T00:00:00+01:00', '9999-12-31T23:00:00-14:00'])
+      expect(issues(moment.safeParse(value)), value).toEqual([{ path: '', message: outOfRange('at') }]);
+  });
+
+  it('keeps both edges and says only the format when the format is wrong', () => {
+    expect(day.parse('1000-01-01')).toBe('1000-01-01');
+    expect(day.parse('9998-12-31')).toBe('9998-12-31');
+    expect(moment.parse('9998-12-31T23:59:59.999-14:00')).toBe('9998-12-31T23:59:59.999-14:00');
+    expect(issues(day.safeParse('yesterday'))).toEqual([{ path: '', message: 'day must be YYYY-MM-DD' }]);
+    expect(issues(day.safeParse('0000-13-01'))).toEqual([{ path: '', message: 'day must be YYYY-MM-DD' }]);
   });
 });

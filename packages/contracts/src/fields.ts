@@ -163,3 +163,32 @@ export function checkJsonField(options: { maxChars: number; maxDepth?: number; t
       ctx.addIssue({ code: 'custom', message: options.tooLarge ?? fieldMessages.tooLarge(options.maxChars) });
   };
 }
+
+/**
+ * The years a date or date-time of a request may name, at most. PostgreSQL has no year 0, and JavaScript
+ * writes a year past 9999 as "+010000", which PostgreSQL cannot read: a date at either edge of the
+ * four-digit calendar, or one pushed past it by a time zone or by the day an inclusive end date adds,
+ * failed in the database as a 500. Nothing Haversack keeps is dated before 1000 or after 9998, so such a
+ * date is a typo, refused naming its field; the year kept free at each end absorbs that day and zone.
+ */
+export const EARLIEST_REQUEST_DATE = '1000-01-01';
+export const LATEST_REQUEST_DATE = '9998-12-31';
+
+/** Whether an ISO date or date-time (as written, before any time zone) lies within the supported years. */
+export function isWithinRequestDates(isoDateOrDateTime: string): boolean {
+  const day = isoDateOrDateTime.slice(0, 10);
+  return day >= EARLIEST_REQUEST_DATE && day <= LATEST_REQUEST_DATE;
+}
+
+/**
+ * Every date or date-time of a request that reaches SQL (filters, announcement times): `schema` checks the
+ * format and says so in its own words; a well-formed date outside the supported years is then refused
+ * with one plain message naming `field`.
+ */
+export function withinRequestDates<T extends z.ZodType<string>>(schema: T, field: string) {
+  return schema.refine(isWithinRequestDates, {
+    message: `${field} must be between ${EARLIEST_REQUEST_DATE} and ${LATEST_REQUEST_DATE}`,
+    // A value the format already refused gets that one message, not a second about its range.
+    when: (payload) => payload.issues.length === 0,
+  });
+}

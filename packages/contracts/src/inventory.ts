@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { changeSources } from './constants.js';
 import { pageMetaSchema } from './envelope.js';
-import { entityId, hasVisibleText, numberInput, patchOf, text } from './fields.js';
+import { entityId, hasVisibleText, numberInput, patchOf, text, withinRequestDates } from './fields.js';
 import { unwrapFilters } from './parties.js';
 
 export const inventoryMessages = {
@@ -424,8 +424,11 @@ export type LedgerTransaction = z.infer<typeof transactionSchema>;
 
 const transactionFilters = {
   transaction_type: z.enum(transactionTypes).optional(),
-  start_date: z.iso.date({ error: 'start_date must be YYYY-MM-DD' }).optional(),
-  end_date: z.iso.date({ error: 'end_date must be YYYY-MM-DD' }).optional(),
+  start_date: withinRequestDates(
+    z.iso.date({ error: 'start_date must be YYYY-MM-DD' }),
+    'start_date',
+  ).optional(),
+  end_date: withinRequestDates(z.iso.date({ error: 'end_date must be YYYY-MM-DD' }), 'end_date').optional(),
 };
 export const transactionListQuerySchema = z.preprocess(
   unwrapFilters,

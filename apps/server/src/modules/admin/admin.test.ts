@@ -363,6 +363,41 @@ describe('GET /admin/audit_logs', () => {
     const exported = await list(`action=audit_log_exported&actor=${admin.user.id}`);
     expect(exported.data).toHaveLength(1);
   });
+
+  // Year 0, or a day or a time zone past 9999-12-31, once reached PostgreSQL and failed there as a 500.
+  it('refuses dates outside 1000-01-01 to 9998-12-31 with 422 naming the field, and keeps the edges', async () => {
+    const admin = await createAdmin(ctx);
+    for (const [field, value] of [
+      ['from', '0000-01-01'],
+      ['to', '0000-01-01'],
+      ['to', '9999-12-31'],
+      ['from', '0000-01-01T00:00:00+01:00'],
+      ['to', '9999-12-31T23:59:59.999Z'],
+    ] as const) {
+      for (const path of ['/admin/audit_logs', '/admin/audit_logs/export']) {
+        const url = `${path}?${field}=${encodeURIComponent(value)}`;
+        const refused = await callApi(ctx, 'GET', url, admin.adminAuth);
+        expect([url, refused.statusCode, refused.json()]).toEqual([
+          url,
+          422,
+          {
+            status: 'error',
+            error: expect.objectContaining({
+              code: 'VALIDATION_ERROR',
+              details: [{ field, message: `${field} must be between 1000-01-01 and 9998-12-31` }],
+            }),
+          },
+        ]);
+      }
+    }
+    for (const query of [
+      'from=1000-01-01&to=9998-12-31',
+      `from=${encodeURIComponent('1000-01-01T00:00:00+14:00')}&to=${encodeURIComponent('9998-12-31T23:59:59.999-14:00')}`,
+    ]) {
+      const kept = await callApi(ctx, 'GET', `/admin/audit_logs?${query}`, admin.adminAuth);
+      expect([query, kept.statusCode]).toEqual([query, 200]);
+    }
+  });
 });
 
 describe('CSV fields', () => {

@@ -81,6 +81,33 @@ describe('announcements', () => {
     const [entry] = await auditLogRepository.forSubject(ctx.database.db, gone.id);
     expect(entry).toMatchObject({ action: 'announcement_deleted', before: { title: 'Soon gone' } });
   });
+
+  // Year 0, or a time zone that carries 9999-12-31 into year 10000, once failed in the database as a 500.
+  it('refuses times outside 1000-01-01 to 9998-12-31 with 422 naming the field', async () => {
+    for (const [field, times] of [
+      ['starts_at', { starts_at: '0000-01-01T00:00:00Z' }],
+      ['starts_at', { starts_at: '9999-12-31T23:00:00-14:00' }],
+      ['ends_at', { starts_at: iso(0), ends_at: '9999-12-31T23:59:59Z' }],
+    ] as const) {
+      const refused = await callApi(ctx, 'POST', '/admin/announcements', admin.adminAuth, {
+        title: 'Far away',
+        ...times,
+      });
+      expect([field, refused.statusCode, refused.json()]).toEqual([
+        field,
+        422,
+        {
+          status: 'error',
+          error: expect.objectContaining({
+            code: 'VALIDATION_ERROR',
+            details: [{ field, message: `${field} must be between 1000-01-01 and 9998-12-31` }],
+          }),
+        },
+      ]);
+    }
+    const last = await announce({ title: 'Last day', starts_at: '9998-12-31T23:59:59-14:00' });
+    expect(last.starts_at).toBe('9999-01-01T13:59:59.000Z');
+  });
 });
 
 describe('mass mail', () => {
