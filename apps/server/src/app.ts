@@ -96,7 +96,20 @@ export interface AppDeps {
   now?: () => Date;
   /** Tests point the Stripe SDK at a fake Stripe API. */
   stripeApi?: Pick<StripeOptions, 'host' | 'port' | 'protocol'>;
+  /** REQUEST_TIMEOUT_MS unless given: tests wait a fraction of a second for a stalled request instead. */
+  requestTimeoutMs?: number;
 }
+
+/**
+ * How long a client may take to send a whole request, headers and body. Fastify turns Node's own limit off,
+ * so a client that sent headers with a Content-Length and then nothing held its socket, and what it had
+ * sent, for as long as it liked: enough such clients exhaust the server's sockets. 30 s carries the largest
+ * body taken (bodyLimit, 1 MB) at about 35 KB/s, slower than any link a person plays on. The client is
+ * answered 408 in the envelope (clientErrorHandler). It bounds the request only: a long answer (a CSV
+ * export) is not cut, nor a WebSocket on /cable, which is no longer an HTTP request once upgraded, nor an
+ * idle keep-alive connection between two requests (keepAliveTimeout closes those).
+ */
+export const REQUEST_TIMEOUT_MS = 30_000;
 
 export interface AppServices {
   accounts: AccountsService;
@@ -150,6 +163,7 @@ const routerOptions = { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LEN
 /** DESIGN §2: plugins external → app → modules. Tests build this same app on a fresh database. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
+  const requestTimeoutMs = deps.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const app = Fastify({
     // Every log line is redacted (lib/logger.ts): tokens, passwords and mailed links never reach a log.
     ...(deps.logger === false
@@ -160,6 +174,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: isStaticAssetRequest }),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    requestTimeout: requestTimeoutMs,
+    http: {
+      // Node takes the longer of the two as the whole request's limit (headers: 60 s by default), so a
+      // shorter request timeout alone would still let a stalled body hold on for a minute.
+      headersTimeout: requestTimeoutMs,
+      // Node looks for stalled requests every 30 s by default, which would let one live up to twice the
+      // timeout; a tenth of it keeps the limit close to what it says.
+      connectionsCheckingInterval: Math.max(1, Math.round(requestTimeoutMs / 10)),
+    },
     requestIdHeader: false,
     genReqId: (request) => {
       const given = request.headers['x-request-id'];

@@ -13,6 +13,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../lib/app-error.js';
 import { isDatabaseUnavailable, isTransactionConflict } from '../lib/db-errors.js';
 import { reasonOf } from '../lib/error-reason.js';
+import { requestBodyCutOff } from '../lib/request-body-cut-off.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -136,6 +137,9 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
     .send(errorEnvelope(code, message, status));
 }
 
+/** What a client hears when its request took longer than the request timeout (app.ts) to arrive. */
+const requestTimedOut = 'The request took too long to arrive.';
+
 /**
  * Fastify's `clientErrorHandler`: the HTTP parser refused the request (a bad Content-Length, a header too
  * large, a timeout), so no request exists and the answer is written on the socket, in the envelope.
@@ -144,7 +148,7 @@ export function clientErrorHandler(this: FastifyInstance, error: ConnectionError
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, message] =
     error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? [408, 'The request took too long to arrive.']
+      ? [408, requestTimedOut]
       : error.code === 'HPE_HEADER_OVERFLOW'
         ? [431, 'The request headers are too large.']
         : [400, 'The request is not valid HTTP.'];
@@ -205,6 +209,21 @@ export const errorHandlerPlugin = fp(
               shape,
             ),
           );
+      }
+      const cutOff = requestBodyCutOff(error, request.raw);
+      if (cutOff) {
+        // The body never arrived whole and the socket is closed: nobody reads this answer, and neither the
+        // code nor the database is at fault (the driver's lost connection has the same code, ECONNRESET).
+        // Info, beside the request's own line: clients leaving mid-upload are ordinary, not an outage.
+        // The status is what the log and the hooks see: 408 as the socket was told, else 400.
+        const [status, message, line] =
+          cutOff === 'timed_out'
+            ? [408, requestTimedOut, 'request timed out before its body arrived']
+            : [400, 'The request body did not arrive whole.', 'client aborted the request'];
+        request.log.info({ reason: reasonOf(error) }, line);
+        return reply
+          .status(status)
+          .send(withErrorShape(errorEnvelope('BAD_REQUEST', message, status), shape));
       }
       if (isTransactionConflict(error)) {
         // Two transactions waited on each other and PostgreSQL ended this one: nothing was written, and

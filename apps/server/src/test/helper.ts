@@ -55,6 +55,9 @@ export async function buildTestApp(
     env?: Record<string, string>;
     now?: () => Date;
     stripeApi?: AppDeps['stripeApi'];
+    requestTimeoutMs?: number;
+    /** The app's logger, for tests that read what it logs; silent unless given. */
+    logger?: AppDeps['logger'];
   } = {},
 ): Promise<TestContext> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haversack-app-'));
@@ -76,10 +79,11 @@ export async function buildTestApp(
     database,
     mail,
     jwtSecret: randomBytes(32).toString('hex'),
-    logger: false,
+    logger: options.logger ?? false,
     rateLimits: { ...defaultAuthRateLimits, ...options.rateLimits },
     ...(options.now ? { now: options.now } : {}),
     ...(options.stripeApi ? { stripeApi: options.stripeApi } : {}),
+    ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
   });
   await app.ready();
   return {
