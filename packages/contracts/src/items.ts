@@ -10,6 +10,11 @@ export const itemTemplateMessages = {
     'Items made from this template are in a party where only the GM adds items: its value cannot be raised.',
   heldByOthers:
     'Other players hold items made from this template: its weight, value and stack size cannot change under them. Duplicate it and change the copy.',
+  /** DESIGN §4: a stack never holds more than stack_size, so the size cannot fall below a stack made already. */
+  stackSizeBelowLargestStack: (name: string, largestStack: number) => {
+    const largest = largestStack.toLocaleString('en-US');
+    return `A stack of ${name} holds ${largest} now: choose a stack size of at least ${largest}, or split the stacks first.`;
+  },
   nameRequired: 'Template name is required',
   created: 'Item template created successfully',
   createFailed: 'Failed to create item template',

@@ -11,6 +11,7 @@ import {
   isNotNull,
   isNull,
   lte,
+  max,
   ne,
   or,
   type SQL,
@@ -214,6 +215,18 @@ export const itemsRepository = {
       )
       .limit(1);
     return row !== undefined;
+  },
+
+  /**
+   * The quantity of the largest stack made from the template, wherever it is; 0 when there is none. A stack
+   * destroyed (or left in a loot when it was removed) is deleted, not marked, so every row still counts.
+   */
+  async largestStackOf(db: Executor, templateId: string): Promise<number> {
+    const [row] = await db
+      .select({ largest: max(itemInstances.quantity) })
+      .from(itemInstances)
+      .where(eq(itemInstances.itemTemplateId, templateId));
+    return Number(row?.largest ?? 0);
   },
 
   /**

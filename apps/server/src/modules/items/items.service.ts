@@ -192,6 +192,21 @@ export class ItemsService {
       if (changesFacts && (await repo.heldBeyondReachOf(tx, id, actor.id))) {
         throw new AppError('CONFLICT', itemTemplateMessages.heldByOthers);
       }
+      // DESIGN §4: a stack never holds more than stack_size (0: unlimited). A smaller size would leave the
+      // stacks already made above it, so it waits until they are split: 409, as the state is in the way.
+      if (
+        values.stackSize !== undefined &&
+        values.stackSize !== 0 &&
+        values.stackSize !== template.stackSize
+      ) {
+        const largestStack = await repo.largestStackOf(tx, id);
+        if (largestStack > values.stackSize) {
+          const message = itemTemplateMessages.stackSizeBelowLargestStack(template.name, largestStack);
+          throw new AppError('CONFLICT', message, {
+            details: [{ field: 'item_template.stack_size', message }],
+          });
+        }
+      }
       if (after > before && (await repo.heldInGmOnlyPartyOf(tx, id, actor.id))) {
         throw new AppError('FORBIDDEN', itemTemplateMessages.valueRaiseGmOnly);
       }

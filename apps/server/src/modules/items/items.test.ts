@@ -502,6 +502,74 @@ describe('item templates API', () => {
     ).toBe(200);
   });
 
+  // DESIGN §4: a stack never holds more than stack_size; a smaller size would leave the stacks above it.
+  it('refuses a stack size below the largest stack made from the template, until it is split', async () => {
+    const owner = await createUser(ctx);
+    const template = await createTemplate(owner, { name: 'Gem', stack_size: 5 });
+    const pouch = await createCharacter(ctx, owner);
+    const chest = await createCharacter(ctx, owner);
+    const stacks: Record<string, string> = {};
+    for (const [where, quantity] of [
+      [pouch.primary_container_id, 3],
+      [chest.primary_container_id, 2],
+    ] as const) {
+      const made = await call('POST', '/item_instances', owner, {
+        item_template_id: template.id,
+        container_id: where,
+        quantity,
+      });
+      expect(made.statusCode, made.body).toBe(201);
+      stacks[quantity] = (made.json() as { data: { id: string }[] }).data[0]?.id ?? '';
+    }
+    const quantities = async () =>
+      (
+        await ctx.database.db
+          .select({ quantity: itemInstances.quantity })
+          .from(itemInstances)
+          .where(eq(itemInstances.itemTemplateId, template.id))
+      )
+        .map((stack) => stack.quantity)
+        .sort((a, b) => a - b);
+    const tooSmall = itemTemplateMessages.stackSizeBelowLargestStack('Gem', 3);
+    expect(tooSmall).toBe(
+      'A stack of Gem holds 3 now: choose a stack size of at least 3, or split the stacks first.',
+    );
+    for (const change of [{ stack_size: 1 }, { stack_size: 2, name: 'Cut gem', weight: 3 }]) {
+      const refused = await call('PATCH', `/item_templates/${template.id}`, owner, { item_template: change });
+      expect([refused.statusCode, body(refused).error]).toEqual([
+        409,
+        {
+          type: 'conflict',
+          code: 'CONFLICT',
+          message: tooSmall,
+          details: [{ field: 'item_template.stack_size', message: tooSmall }],
+          status: 409,
+        },
+      ]);
+    }
+    // Refused whole: neither the template nor its stacks changed.
+    const unchanged = await call('GET', `/item_templates/${template.id}`, owner);
+    expect(body(unchanged).data).toMatchObject({ name: 'Gem', stack_size: 5, weight: 0 });
+    expect(await quantities()).toEqual([2, 3]);
+
+    // The largest stack's own size, unlimited, and a larger one are all fine.
+    for (const stack_size of [3, 0, 8]) {
+      const kept = await call('PATCH', `/item_templates/${template.id}`, owner, {
+        item_template: { stack_size },
+      });
+      expect([stack_size, kept.statusCode]).toEqual([stack_size, 200]);
+    }
+    // Split first, then the size may fall to the new largest stack.
+    const split = await call('POST', `/item_instances/${stacks[3]}/split`, owner, { quantity: 1 });
+    expect(split.statusCode, split.body).toBeLessThan(300);
+    const lowered = await call('PATCH', `/item_templates/${template.id}`, owner, {
+      item_template: { stack_size: 2 },
+    });
+    expect(lowered.statusCode, lowered.body).toBe(200);
+    expect(body(lowered).data.stack_size).toBe(2);
+    expect(await quantities()).toEqual([1, 2, 2]);
+  });
+
   it('refuses changes to the seeded catalogue with 403', async () => {
     const user = await createUser(ctx);
     const [gold] = await ctx.database.db
