@@ -1,7 +1,6 @@
 import { inArray, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { transactions } from '../../db/schema/inventory.js';
 import { itemInstances } from '../../db/schema/items.js';
 import {
   coinTemplate,
@@ -13,6 +12,7 @@ import {
   upgrade,
 } from '../../test/factories.js';
 import { buildTestApp, type TestContext } from '../../test/helper.js';
+import { actualContents as heldNow, replayLedger as replayFrom } from '../../test/ledger-replay.js';
 
 let ctx: TestContext;
 let gm: SignedInUser;
@@ -74,40 +74,9 @@ beforeAll(async () => {
 afterAll(async () => ctx.close());
 
 /** Contents rebuilt from the ledger alone: per container and template, the quantity it should hold. */
-async function replayLedger(): Promise<Map<string, number>> {
-  const rows = await ctx.database.db
-    .select()
-    .from(transactions)
-    .where(
-      sql`(${inArray(transactions.sourceContainerId, containerIds)} or ${inArray(transactions.destinationContainerId, containerIds)}) and ${transactions.itemTemplateId} is not null`,
-    );
-  const contents = new Map<string, number>();
-  const add = (container: string, template: string, quantity: number) => {
-    const key = `${container}/${template}`;
-    contents.set(key, (contents.get(key) ?? 0) + quantity);
-  };
-  for (const row of rows) {
-    if (!row.itemTemplateId || row.quantity === null) continue;
-    if (row.sourceContainerId && row.sourceContainerId === row.destinationContainerId) continue;
-    if (row.sourceContainerId) add(row.sourceContainerId, row.itemTemplateId, -row.quantity);
-    if (row.destinationContainerId) add(row.destinationContainerId, row.itemTemplateId, row.quantity);
-  }
-  for (const [key, quantity] of contents) if (quantity === 0) contents.delete(key);
-  return contents;
-}
+const replayLedger = () => replayFrom(ctx.database.db, containerIds);
 
-async function actualContents(): Promise<Map<string, number>> {
-  const rows = await ctx.database.db
-    .select({
-      containerId: itemInstances.containerId,
-      templateId: itemInstances.itemTemplateId,
-      quantity: sql<number>`sum(${itemInstances.quantity})::int`,
-    })
-    .from(itemInstances)
-    .where(inArray(itemInstances.containerId, containerIds))
-    .groupBy(itemInstances.containerId, itemInstances.itemTemplateId);
-  return new Map(rows.map((r) => [`${r.containerId}/${r.templateId}`, Number(r.quantity)]));
-}
+const actualContents = () => heldNow(ctx.database.db, containerIds);
 
 const operation = fc.record({
   kind: fc.constantFrom(

@@ -1,5 +1,5 @@
 import type { ShopInstance, ShopTemplate, TradeResult } from '@haversack/contracts';
-import { and, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containers, transactions } from '../../db/schema/inventory.js';
@@ -16,6 +16,7 @@ import {
   upgrade,
 } from '../../test/factories.js';
 import { buildTestApp, callApi, type TestContext } from '../../test/helper.js';
+import { actualContents as heldNow, replayLedger as replayFrom } from '../../test/ledger-replay.js';
 
 /**
  * The inventory's ledger invariants (inventory.invariants.test.ts), extended to trading: random purchases
@@ -130,43 +131,9 @@ async function ledgerContainers(): Promise<string[]> {
   return [...ids];
 }
 
-async function replayLedger(ids: string[]): Promise<Map<string, number>> {
-  const rows = await ctx.database.db
-    .select()
-    .from(transactions)
-    .where(
-      and(
-        or(inArray(transactions.sourceContainerId, ids), inArray(transactions.destinationContainerId, ids)),
-        isNotNull(transactions.itemTemplateId),
-      ),
-    );
-  const contents = new Map<string, number>();
-  const add = (container: string, template: string, quantity: number) => {
-    const key = `${container}/${template}`;
-    contents.set(key, (contents.get(key) ?? 0) + quantity);
-  };
-  for (const row of rows) {
-    if (!row.itemTemplateId || row.quantity === null) continue;
-    if (row.sourceContainerId && row.sourceContainerId === row.destinationContainerId) continue;
-    if (row.sourceContainerId) add(row.sourceContainerId, row.itemTemplateId, -row.quantity);
-    if (row.destinationContainerId) add(row.destinationContainerId, row.itemTemplateId, row.quantity);
-  }
-  for (const [key, quantity] of contents) if (quantity === 0) contents.delete(key);
-  return contents;
-}
+const replayLedger = (ids: string[]) => replayFrom(ctx.database.db, ids);
 
-async function actualContents(ids: string[]): Promise<Map<string, number>> {
-  const rows = await ctx.database.db
-    .select({
-      containerId: itemInstances.containerId,
-      templateId: itemInstances.itemTemplateId,
-      quantity: sql<number>`sum(${itemInstances.quantity})::int`,
-    })
-    .from(itemInstances)
-    .where(inArray(itemInstances.containerId, ids))
-    .groupBy(itemInstances.containerId, itemInstances.itemTemplateId);
-  return new Map(rows.map((r) => [`${r.containerId}/${r.templateId}`, Number(r.quantity)]));
-}
+const actualContents = (ids: string[]) => heldNow(ctx.database.db, ids);
 
 /** Copper held in coins by the traders and the stash, now. */
 async function coinsHeld(): Promise<number> {

@@ -5,7 +5,7 @@ import {
   shopMessages,
   type TradeResult,
 } from '@haversack/contracts';
-import { and, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { transactions } from '../../db/schema/inventory.js';
 import { itemInstances } from '../../db/schema/items.js';
@@ -23,6 +23,7 @@ import {
   upgrade,
 } from '../../test/factories.js';
 import { buildTestApp, callApi, type TestContext } from '../../test/helper.js';
+import { actualContents, replayLedger } from '../../test/ledger-replay.js';
 
 /**
  * Stock taken back off the shelf (POST shop_instances/{id}/unstock): who may, where the goods may go, the
@@ -83,38 +84,10 @@ async function replayAndActual(partyId: string) {
     .from(transactions)
     .where(eq(transactions.partyId, partyId));
   const ids = [...new Set(named.flatMap((r) => [r.s, r.d]).filter((id): id is string => id !== null))];
-  const rows = await ctx.database.db
-    .select()
-    .from(transactions)
-    .where(
-      and(
-        or(inArray(transactions.sourceContainerId, ids), inArray(transactions.destinationContainerId, ids)),
-        isNotNull(transactions.itemTemplateId),
-      ),
-    );
-  const replayed = new Map<string, number>();
-  const add = (container: string, template: string, quantity: number) => {
-    const key = `${container}/${template}`;
-    replayed.set(key, (replayed.get(key) ?? 0) + quantity);
+  return {
+    replayed: await replayLedger(ctx.database.db, ids),
+    actual: await actualContents(ctx.database.db, ids),
   };
-  for (const row of rows) {
-    if (!row.itemTemplateId || row.quantity === null) continue;
-    if (row.sourceContainerId && row.sourceContainerId === row.destinationContainerId) continue;
-    if (row.sourceContainerId) add(row.sourceContainerId, row.itemTemplateId, -row.quantity);
-    if (row.destinationContainerId) add(row.destinationContainerId, row.itemTemplateId, row.quantity);
-  }
-  for (const [key, quantity] of replayed) if (quantity === 0) replayed.delete(key);
-  const held = await ctx.database.db
-    .select({
-      containerId: itemInstances.containerId,
-      templateId: itemInstances.itemTemplateId,
-      quantity: sql<number>`sum(${itemInstances.quantity})::int`,
-    })
-    .from(itemInstances)
-    .where(inArray(itemInstances.containerId, ids))
-    .groupBy(itemInstances.containerId, itemInstances.itemTemplateId);
-  const actual = new Map(held.map((r) => [`${r.containerId}/${r.templateId}`, Number(r.quantity)]));
-  return { replayed, actual };
 }
 
 /**
