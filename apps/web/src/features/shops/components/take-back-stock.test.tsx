@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
@@ -119,6 +120,12 @@ describe('TakeBackStock', () => {
 
     await user.click(within(dialog).getByRole('combobox', { name: 'Put it in' }));
     await user.click(await screen.findByRole('option', { name: 'Backpack (Aria)' }));
+    // The refusal was about the stash: another container starts clean.
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+    expect(within(dialog).getByRole('combobox', { name: 'Put it in' })).not.toHaveAttribute(
+      'aria-invalid',
+      'true',
+    );
     await user.click(within(dialog).getByRole('button', { name: 'Take Back' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(unstockCalls(fetchMock).map(([, init]) => JSON.parse(String(init?.body)).unstock)).toEqual([
@@ -192,6 +199,66 @@ describe('TakeBackStock', () => {
       'Rope ×5 · 1 gp each',
     ]);
   });
+
+  it('closes and says so when what it was taking is sold meanwhile, and follows a partial sale', async () => {
+    const fetchMock = mockServer(() => success(shopWithRope()));
+    const withRopes = (quantity: number) => {
+      const shop = shopWithRope();
+      const [ropes] = shop.container.item_instances;
+      const left = quantity > 0 && ropes ? [{ ...ropes, quantity }] : [];
+      return { ...shop, container: { ...shop.container, item_instances: left } };
+    };
+    function LiveShop() {
+      // A live event refreshes the shop the panel is given.
+      const [shop, setShop] = useState(withRopes(5));
+      return (
+        <>
+          <button type="button" onClick={() => setShop(withRopes(2))}>
+            Three sold
+          </button>
+          <button type="button" onClick={() => setShop(withRopes(0))}>
+            All sold
+          </button>
+          <TakeBackStock shop={shop} />
+        </>
+      );
+    }
+    renderWithProviders(<LiveShop />);
+    const { dialog } = await openDialog();
+    fireEvent.click(screen.getByRole('button', { name: 'Three sold', hidden: true }));
+    expect(
+      await within(dialog).findByText('2 × Rope on the shelf of The Wayfarer’s General Store.'),
+    ).toBeVisible();
+    expect(within(dialog).getByText('Take between 1 and 2')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'All sold', hidden: true }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(useUiStore.getState().toasts.map((t) => t.message)).toContain('Item not found in this shop.');
+    expect(unstockCalls(fetchMock)).toHaveLength(0);
+  }, 20_000);
+
+  it('offers the GM every character of the party it may act on, not only its own', async () => {
+    const bram = buildCharacter({ id: 'character-2', name: 'Bram', party_id: 'party-1', is_owner: false });
+    const bramsPack = buildContainer({
+      id: 'bag-2',
+      name: 'Satchel',
+      owner: { type: 'character', id: 'character-2', name: 'Bram' },
+      character_id: 'character-2',
+      party_id: 'party-1',
+    });
+    mockFetch(({ url }) => {
+      const { pathname } = new URL(url, 'http://test');
+      if (pathname === '/api/v1/characters')
+        return jsonResponse(200, { status: 'success', data: [aria, bram], meta: pageMeta(2, 100) });
+      if (pathname === '/api/v1/parties/party-1/containers') return success([stash]);
+      if (pathname === '/api/v1/characters/character-1/containers') return success([backpack]);
+      if (pathname === '/api/v1/characters/character-2/containers') return success([bramsPack]);
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+    });
+    renderWithProviders(<TakeBackStock shop={shopWithRope()} />);
+    const { user, dialog } = await openDialog();
+    await user.click(within(dialog).getByRole('combobox', { name: 'Put it in' }));
+    expect(await screen.findByRole('option', { name: 'Satchel (Bram)' })).toBeInTheDocument();
+  }, 20_000);
 
   it('says when the shelf is empty', () => {
     mockServer(() => success(shopWithRope()));

@@ -7,7 +7,7 @@ import {
 } from '@haversack/contracts';
 import { Alert, Button, Group, Modal, NumberInput, Paper, Select, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { UpgradePrompt } from '../../../components/upgrade-prompt';
 import { isApiError } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
@@ -125,6 +125,9 @@ export function TakeBackStock({ shop }: { shop: ShopInstance }) {
             key={opening}
             shop={shop}
             item={taking}
+            // What is left of it on the shelf now (a live event refreshes the shop): a sale meanwhile.
+            onShelf={shelf.find((stack) => stack.id === taking.id)?.quantity ?? 0}
+            open={opened}
             onPending={setPending}
             onClose={() => setOpened(false)}
           />
@@ -138,27 +141,33 @@ export function TakeBackStock({ shop }: { shop: ShopInstance }) {
 function TakeBackForm({
   shop,
   item,
+  onShelf,
+  open,
   onPending,
   onClose,
 }: {
   shop: ShopInstance;
   item: ShopStockItem;
+  onShelf: number;
+  open: boolean;
   onPending: (pending: boolean) => void;
   onClose: () => void;
 }) {
   const queryClient = useQueryClient();
   const characters = useQuery(partyCharactersQuery(shop.party_id));
-  const mine = (characters.data?.characters ?? []).filter((c) => c.is_owner);
+  // Every character of the party: the containers the user may act on are the GM's to fill (any character)
+  // or a manager's (their own); `can_act` tells them apart.
   const places = useOwnerContainers([
     { type: 'party', id: shop.party_id },
-    ...mine.map((c) => ({ type: 'character' as const, id: c.id })),
+    ...(characters.data?.characters ?? []).map((c) => ({ type: 'character' as const, id: c.id })),
   ]);
   const targets = places.containers.filter((c) => c.can_act);
   const [targetId, setTargetId] = useState<string | null>(null);
   const target = targets.find((c) => c.id === targetId) ?? targets[0] ?? null;
   const [quantity, setQuantity] = useState<number | string>(item.quantity);
+  const available = Math.min(item.quantity, onShelf);
   const amount = Number(quantity);
-  const validAmount = Number.isInteger(amount) && amount >= 1 && amount <= item.quantity;
+  const validAmount = Number.isInteger(amount) && amount >= 1 && amount <= available;
   const once = useSingleFlight();
   const take = useMutation({
     mutationFn: (request: { targetContainerId: string; quantity: number }) =>
@@ -176,6 +185,20 @@ function TakeBackForm({
       ]);
     },
   });
+  // Sold (or taken) meanwhile, all of it: nothing left to take back, so say so once and close.
+  const gone = open && onShelf === 0 && !take.isPending && !take.isSuccess;
+  useEffect(() => {
+    if (!gone) return;
+    toast.error(shopMessages.unstockNotInShop);
+    onClose();
+  }, [gone, onClose]);
+  // A refusal was about the choice it was given: a new choice starts clean.
+  const choose =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      set(value);
+      if (take.isError) take.reset();
+    };
   const failedOn = (field: string) =>
     isApiError(take.error) && take.error.details.some((detail) => detail.field === field);
   const submit = () => {
@@ -195,19 +218,18 @@ function TakeBackForm({
     >
       <Stack gap="md">
         <Text size="sm">
-          {formatEnUs(item.quantity)} × {item.name} on the shelf of {shop.name}.
+          {formatEnUs(available)} × {item.name} on the shelf of {shop.name}.
         </Text>
         <NumberInput
           // The question the dialog asks first (how many), rather than its close button.
           data-autofocus
           label="Quantity"
           min={1}
-          max={item.quantity}
-          allowDecimal={false}
+          max={available}
           allowNegative={false}
           value={quantity}
-          onChange={setQuantity}
-          error={validAmount ? failedOn('quantity') : `Take between 1 and ${formatEnUs(item.quantity)}`}
+          onChange={choose(setQuantity)}
+          error={validAmount ? failedOn('quantity') : `Take between 1 and ${formatEnUs(available)}`}
         />
         {targets.length === 0 && !places.isPending ? (
           <Text size="sm" c="dimmed" role="status">
@@ -219,7 +241,7 @@ function TakeBackForm({
             placeholder={places.isPending ? 'Loading containers…' : 'Choose a container'}
             data={targets.map((c) => ({ value: c.id, label: `${c.name} (${c.owner.name})` }))}
             value={target?.id ?? null}
-            onChange={setTargetId}
+            onChange={choose(setTargetId)}
             allowDeselect={false}
             comboboxProps={{ withinPortal: true }}
             error={failedOn('target_container_id')}
