@@ -1,6 +1,6 @@
 import { type Container, emptyPurse, purseValueCp } from '@haversack/contracts';
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { partyCharactersQuery } from '../../characters/api/characters-api';
 import { containerCoinsQuery } from '../../inventory/api/inventory-api';
 import { useOwnerContainers } from '../../inventory/hooks/use-owner-containers';
@@ -16,7 +16,11 @@ export function useTrader(partyId: string | null) {
   const mine = (characters.data?.characters ?? []).filter((c) => c.is_owner);
   const sources = useOwnerContainers(mine.map((c) => ({ type: 'character' as const, id: c.id })));
   const containers: Container[] = sources.containers.filter((c) => c.owner.type === 'character' && c.can_act);
-  const [chosen, setChosen] = useState<string | null>(null);
+  // The container chosen in this party's shops before, kept on this device; else none until the purses are
+  // counted, when the default is pinned so that it never jumps (to another character) as coins change.
+  const [picked, setChosen] = useState<string | null>(null);
+  // Read on every render: the party is known only once its shop has loaded.
+  const chosen = picked ?? (partyId ? rememberedTrader(partyId) : null);
   const purses = useQueries({
     queries: containers.map((c) => ({ ...containerCoinsQuery(c.id), enabled: chosen === null })),
   });
@@ -29,6 +33,14 @@ export function useTrader(partyId: string | null) {
   const fallback =
     richest ?? containers.find((c) => c.is_primary && c.owner.id === mine[0]?.id) ?? containers[0] ?? null;
   const container = containers.find((c) => c.id === chosen) ?? fallback;
+  const settled = !characters.isPending && !sources.isPending && !pursesPending;
+  useEffect(() => {
+    if (settled && container && container.id !== chosen) setChosen(container.id);
+  }, [settled, container, chosen]);
+  const choose = (id: string) => {
+    setChosen(id);
+    if (partyId) rememberTrader(partyId, id);
+  };
   const coins = useQuery({ ...containerCoinsQuery(container?.id ?? ''), enabled: container !== null });
   return {
     // The choice waits for the purses, so that it does not jump from one container to another.
@@ -37,10 +49,28 @@ export function useTrader(partyId: string | null) {
     containers,
     container,
     characterId: container ? (container.character_id ?? container.owner.id) : null,
-    choose: setChosen,
+    choose,
     coins: coins.data ?? null,
     coinsPending: coins.isPending && container !== null,
   };
 }
 
 export type Trader = ReturnType<typeof useTrader>;
+
+const traderKey = (partyId: string) => `haversack-trader:${partyId}`;
+
+function rememberedTrader(partyId: string): string | null {
+  try {
+    return window.localStorage.getItem(traderKey(partyId));
+  } catch {
+    return null;
+  }
+}
+
+function rememberTrader(partyId: string, containerId: string): void {
+  try {
+    window.localStorage.setItem(traderKey(partyId), containerId);
+  } catch {
+    // Private browsing without storage: the choice lasts as long as the page.
+  }
+}

@@ -138,20 +138,39 @@ describe('ShopInstancePage', { timeout: 20_000 }, () => {
       container_id: 'c-pouch',
       item_template: { name: 'Gold piece', stack_size: 0, tags: ['currency'], metadata: {}, coin: 'gp' },
     });
+    let pouchGold = 52;
     mockShopPage((pathname) => {
       if (pathname === '/api/v1/characters/ch-aria/containers')
         return success([{ ...backpack, is_primary: true }, pouch]);
-      if (pathname === '/api/v1/containers/c-pouch/items') return itemsPage([gold]);
+      if (pathname === '/api/v1/containers/c-pouch/items')
+        return itemsPage([{ ...gold, quantity: pouchGold }]);
+      if (pathname === '/api/v1/containers/c-pack/items')
+        return itemsPage(pouchGold < 52 ? [{ ...gold, id: 'coins-pack', quantity: 100 }] : []);
       return null;
     });
-    renderPage();
+    const first = renderPage();
     const chooser = await screen.findByRole('combobox', { name: 'Pay from and carry into' });
     expect(chooser).toHaveValue('Belt Pouch (Aria)');
     await waitFor(() => expect(screen.getByTestId('my-coins')).toHaveTextContent('Your coins: 52 gp'));
 
+    // A purchase spends most of the pouch and the backpack is now richer: the choice stays where it was.
+    pouchGold = 2;
+    await first.queryClient.invalidateQueries();
+    await waitFor(() => expect(screen.getByTestId('my-coins')).toHaveTextContent('Your coins: 2 gp'));
+    expect(chooser).toHaveValue('Belt Pouch (Aria)');
+
     await user.click(chooser);
     await user.click(await screen.findByRole('option', { name: 'Backpack (Aria)' }));
-    await waitFor(() => expect(screen.getByTestId('my-coins')).toHaveTextContent('Your coins: no coins'));
+    await waitFor(() => expect(screen.getByTestId('my-coins')).toHaveTextContent('Your coins: 100 gp'));
+    // The next visit to this party's shops starts from the container I chose.
+    first.unmount();
+    pouchGold = 52;
+    renderPage();
+    await waitFor(() =>
+      expect(screen.getByRole('combobox', { name: 'Pay from and carry into' })).toHaveValue(
+        'Backpack (Aria)',
+      ),
+    );
   });
 
   it('keeps focus in my items after a sale takes a whole stack away', async () => {
