@@ -39,10 +39,15 @@ const numberKeys = [
   ['maxWeight', 'max_weight'],
 ] as const;
 
-function readNumber(raw: string | null): number | string {
+/** The search's own bounds (GET search/items): beyond them it answers 422, so such a value is left out. */
+const SEARCH_MAX_CHARS = 200;
+const TAGS_MAX_CHARS = 1000;
+const numberBounds = { minValue: 1e9, maxValue: 1e9, minWeight: 1e6, maxWeight: 1e6 } as const;
+
+function readNumber(raw: string | null, max: number): number | string {
   if (raw === null || raw.trim() === '') return '';
   const value = Number(raw);
-  return Number.isFinite(value) && value >= 0 ? value : '';
+  return Number.isFinite(value) && value >= 0 && value <= max ? value : '';
 }
 
 export function readMarketplaceAddress(params: URLSearchParams): MarketplaceAddress {
@@ -50,8 +55,8 @@ export function readMarketplaceAddress(params: URLSearchParams): MarketplaceAddr
   const rarity = params.get('rarity');
   const page = Number(params.get('page'));
   const address: MarketplaceAddress = {
-    search: params.get('q') ?? '',
-    tags: params.get('tags') ?? '',
+    search: (params.get('q') ?? '').slice(0, SEARCH_MAX_CHARS),
+    tags: (params.get('tags') ?? '').length > TAGS_MAX_CHARS ? '' : (params.get('tags') ?? ''),
     minValue: '',
     maxValue: '',
     minWeight: '',
@@ -60,7 +65,7 @@ export function readMarketplaceAddress(params: URLSearchParams): MarketplaceAddr
     sort: sort ?? 'relevance',
     page: Number.isInteger(page) && page > 1 ? page : 1,
   };
-  for (const [field, key] of numberKeys) address[field] = readNumber(params.get(key));
+  for (const [field, key] of numberKeys) address[field] = readNumber(params.get(key), numberBounds[field]);
   return address;
 }
 

@@ -70,6 +70,35 @@ describe('MarketplacePage', () => {
     expect(asked).not.toHaveProperty('min_weight');
   });
 
+  it('leaves out what the search would refuse, rather than show an error the person cannot see', async () => {
+    const fetchMock = mockFetch(() => results(1));
+    const long = 'x'.repeat(300);
+    renderRoutes(
+      routes,
+      `/marketplace?q=${long}&min_value=1e12&max_weight=99999999&tags=${'y'.repeat(1100)}&min_weight=2`,
+    );
+    expect(await screen.findByText('Sword of page 1')).toBeVisible();
+    const asked = lastSearch(fetchMock);
+    expect(asked.search).toHaveLength(200);
+    expect(asked).not.toHaveProperty('min_value');
+    expect(asked).not.toHaveProperty('max_weight');
+    expect(asked).not.toHaveProperty('tags');
+    expect(asked).toMatchObject({ min_weight: '2' });
+  });
+
+  it('goes to the last page that has results when the address names one past the end', async () => {
+    const fetchMock = mockFetch(({ url }) => {
+      const page = Number(new URL(url, 'http://t').searchParams.get('page'));
+      return page > 3
+        ? jsonResponse(200, { status: 'success', data: [], meta: pageMeta(120, 50, page) })
+        : results(120, page);
+    });
+    const { router } = renderRoutes(routes, '/marketplace?page=999');
+    expect(await screen.findByText('Sword of page 3')).toBeVisible();
+    expect(router.state.location.search).toBe('?page=3');
+    expect(lastSearch(fetchMock)).toMatchObject({ page: '3' });
+  });
+
   it('writes typed filters into the address, back on page 1, and Back returns to the earlier page', async () => {
     const fetchMock = mockFetch(({ url }) =>
       results(120, Number(new URL(url, 'http://t').searchParams.get('page'))),

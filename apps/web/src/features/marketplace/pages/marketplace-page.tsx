@@ -69,6 +69,14 @@ export function MarketplacePage() {
   }, [params]);
 
   const query = useQuery(marketplaceQuery(filtersOf(address)));
+  // A page past the end (an old link, fewer results since): the last page that has results instead.
+  const lastPage = query.data?.meta.total_pages ?? 1;
+  const pastTheEnd =
+    query.isSuccess && !query.isPlaceholderData && query.data.meta.total_count > 0 && address.page > lastPage;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only the answer that shows it moves the page
+  useEffect(() => {
+    if (pastTheEnd) go({ ...address, page: lastPage }, { replace: true });
+  }, [pastTheEnd, lastPage]);
   const [adding, setAdding] = useState<ItemTemplate | null>(null);
   // On a phone the search stays in view and the other filters fold away until asked for.
   const phone = useMediaQuery('(max-width: 47.99em)');
