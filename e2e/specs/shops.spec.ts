@@ -239,7 +239,7 @@ test('a GM deploys the General Store; a player on a phone buys and sells with ch
   await checkPage(gm.page, 'shops-instance-gm-manage');
   // The GM puts the stash's abacus on the shelf at 5 gp of its own (4 gp 5 sp after the 10% off).
   await expect(gm.page.getByRole('combobox', { name: 'From' })).toHaveValue('Party Stash (The Copper Road)');
-  await gm.page.getByRole('combobox', { name: 'Item' }).click();
+  await gm.page.getByRole('combobox', { name: 'Item', exact: true }).click();
   await gm.page.getByRole('option', { name: 'Abacus ×1' }).click();
   await gm.page.getByRole('textbox', { name: 'Own price (gp)' }).fill('5');
   await gm.page.getByRole('button', { name: 'Put on the Shelf' }).click();
