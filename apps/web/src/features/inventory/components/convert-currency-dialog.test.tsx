@@ -44,6 +44,11 @@ describe('ConvertCurrencyDialog', () => {
     expect(dialog.to()).toHaveValue(to);
   });
 
+  it('opens with the keyboard on its first question, not on its close button', async () => {
+    const dialog = renderDialog({ sp: 40 });
+    await vi.waitFor(() => expect(dialog.from()).toHaveFocus());
+  });
+
   it('has "To" follow "From" until a coin is chosen for it, and never leaves the two the same', async () => {
     const user = userEvent.setup();
     const dialog = renderDialog({ cp: 300, sp: 40, gp: 25 });

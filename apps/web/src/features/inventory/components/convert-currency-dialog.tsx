@@ -71,6 +71,8 @@ export function ConvertCurrencyDialog({
     <Select
       key="from"
       label="From"
+      // The dialog's first question, rather than its close button (Mantine's first tabbable otherwise).
+      data-autofocus
       data={coinOptions}
       value={from}
       onChange={(value) => value && chooseFrom(value as Currency)}
