@@ -68,6 +68,8 @@ describe('Delete account (danger zone)', { timeout: 30_000 }, () => {
     await user.type(password, 'Wrong1234');
     await user.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
     expect(await within(dialog).findByText('Password is incorrect')).toBeInTheDocument();
+    // Back on the field to type it again.
+    await vi.waitFor(() => expect(password).toHaveFocus());
     expect(useAuthStore.getState().isAuthenticated).toBe(true);
 
     await user.clear(password);

@@ -168,6 +168,7 @@ function DeleteAccountForm({ onCancel }: { onCancel: () => void }) {
     setFormError(null);
     if (value.trim() === '') {
       setFieldError(byEmail ? accountClosureMessages.emailRequired : accountClosureMessages.passwordRequired);
+      fieldRef.current?.focus();
       return;
     }
     setPending(true);
@@ -180,8 +181,11 @@ function DeleteAccountForm({ onCancel }: { onCancel: () => void }) {
       const detail = isApiError(failure)
         ? failure.details.find((d) => d.field === 'password' || d.field === 'confirm_email')
         : undefined;
-      if (detail) setFieldError(detail.message);
-      else if (isApiError(failure))
+      if (detail) {
+        setFieldError(detail.message);
+        // Back to the field that says what was wrong, to type it again (the button keeps it otherwise).
+        fieldRef.current?.focus();
+      } else if (isApiError(failure))
         setFormError(
           failure.code === 'FORBIDDEN' ? (failure.serverMessage ?? failure.message) : failure.message,
         );
