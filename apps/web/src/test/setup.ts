@@ -7,8 +7,9 @@ import { initialAuthState, useAuthStore } from '../stores/auth-store';
 import { useUiStore } from '../stores/ui-store';
 
 // findBy*/waitFor give up after 1 s by default: on a busy 2-core machine a modal or a lazy page can take
-// longer than that to appear. They still resolve as soon as the element is there.
-configure({ asyncUtilTimeout: 5_000 });
+// longer than that to appear (CI once took past 5 s for a mutation and the list asked again after it).
+// They still resolve as soon as the element is there.
+configure({ asyncUtilTimeout: 10_000 });
 
 // Mantine reads media queries and observes element sizes; happy-dom provides neither.
 if (!window.matchMedia) {

@@ -302,12 +302,13 @@ describe('TransactionHistory: Undo (DESIGN §4)', () => {
     const undo = await screen.findByTestId('history-undo');
     undo.focus();
     await user.keyboard('{Enter}');
-    const badge = await screen.findByTestId('history-undone');
+    // The undo, then the list asked again: a machine busy with the whole suite takes seconds.
+    const badge = await screen.findByTestId('history-undone', {}, { timeout: 15_000 });
     const row = badge.closest('li');
     expect(screen.queryByTestId('history-undo')).not.toBeInTheDocument();
-    await vi.waitFor(() => expect(document.activeElement).toBe(row));
+    await vi.waitFor(() => expect(document.activeElement).toBe(row), { timeout: 5_000 });
     expect(row).toHaveTextContent('aria moved 4 × Arrow from Backpack to Quiver');
-  });
+  }, 30_000);
 
   it('gives the server’s reason when the move cannot be undone', async () => {
     useAuthStore.setState({ isAuthenticated: true, isInitializing: false, user: me });
