@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { buildCharacter, pageMeta } from '../../../test/party-fixtures';
+import { restoreViewportAfterEach, setViewport } from '../../../test/viewport';
 import { buildLootInstance } from '../../loot/test/loot-fixtures';
 import { buildContainer, renderWithProviders } from '../test/inventory-fixtures';
 import { joinPartyForShopsMessage } from './inventory-panel';
@@ -270,10 +271,8 @@ describe('InventoryWorkspace Loot tab (issue 11)', { timeout: 20_000 }, () => {
   });
 
   describe('on a phone', () => {
-    const width = window.innerWidth;
-    afterEach(() => {
-      window.innerWidth = width;
-    });
+    // happy-dom's viewport, never an assigned `innerWidth` (it would stay on the worker's shared window).
+    restoreViewportAfterEach();
 
     async function chooseBackpack(user: ReturnType<typeof userEvent.setup>) {
       await user.click(screen.getByRole('combobox', { name: 'Destination' }));
@@ -281,7 +280,7 @@ describe('InventoryWorkspace Loot tab (issue 11)', { timeout: 20_000 }, () => {
     }
 
     it('does not offer the container on screen as the queue’s destination', async () => {
-      window.innerWidth = 375;
+      setViewport(375, 800);
       lootServer(hoard);
       renderWorkspace(partyId, 'container');
       const user = userEvent.setup();
@@ -292,7 +291,7 @@ describe('InventoryWorkspace Loot tab (issue 11)', { timeout: 20_000 }, () => {
     });
 
     it('queues a loot stack from its bottom sheet and takes it when the queue is processed', async () => {
-      window.innerWidth = 375;
+      setViewport(375, 800);
       const fetchMock = lootServer(hoard, () => takeResult(2));
       renderWorkspace();
       const user = userEvent.setup();
@@ -316,7 +315,7 @@ describe('InventoryWorkspace Loot tab (issue 11)', { timeout: 20_000 }, () => {
     });
 
     it('takes a loot stack on a swipe right (Quick Transfer), asking how many first', async () => {
-      window.innerWidth = 375;
+      setViewport(375, 800);
       const fetchMock = lootServer(hoard, () => takeResult(2));
       renderWorkspace();
       const user = userEvent.setup();

@@ -1,22 +1,23 @@
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { restoreViewportAfterEach, setViewport } from '../../../test/viewport';
 import { RESIZE_DEBOUNCE_MS, useDeviceClass } from './use-device-class';
 
+// Through happy-dom's viewport, never by assigning `innerWidth`: an assigned width stays on the window of
+// the worker the files share, and media queries and later files' viewports no longer follow it.
+restoreViewportAfterEach();
+
 describe('useDeviceClass', () => {
-  const width = window.innerWidth;
   beforeEach(() => vi.useFakeTimers());
-  afterEach(() => {
-    vi.useRealTimers();
-    window.innerWidth = width;
-  });
+  afterEach(() => vi.useRealTimers());
 
   const resizeTo = (next: number) => {
-    window.innerWidth = next;
+    setViewport(next, window.innerHeight);
     window.dispatchEvent(new Event('resize'));
   };
 
   it('knows the class at the first render and draws no second time for it', () => {
-    window.innerWidth = 375;
+    setViewport(375, window.innerHeight);
     let renders = 0;
     const { result } = renderHook(() => {
       renders += 1;
@@ -28,7 +29,7 @@ describe('useDeviceClass', () => {
   });
 
   it('follows a resize once it settled, and only when the class changes', () => {
-    window.innerWidth = 1280;
+    setViewport(1280, window.innerHeight);
     let renders = 0;
     const { result } = renderHook(() => {
       renders += 1;
