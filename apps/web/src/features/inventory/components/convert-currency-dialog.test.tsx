@@ -1,5 +1,5 @@
 import type { Currency } from '@haversack/contracts';
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { restoreViewportAfterEach, setViewport } from '../../../test/viewport';
@@ -46,7 +46,7 @@ describe('ConvertCurrencyDialog', () => {
 
   it('opens with the keyboard on its first question, not on its close button', async () => {
     const dialog = renderDialog({ sp: 40 });
-    await vi.waitFor(() => expect(dialog.from()).toHaveFocus());
+    await waitFor(() => expect(dialog.from()).toHaveFocus());
   });
 
   it('has "To" follow "From" until a coin is chosen for it, and never leaves the two the same', async () => {

@@ -1,6 +1,6 @@
-import { act, screen } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { failure, jsonResponse, mockFetch } from '../../../test/fixtures';
 import { pageMeta } from '../../../test/party-fixtures';
 import { renderRoutes } from '../../../test/render';
@@ -108,22 +108,22 @@ describe('MarketplacePage', () => {
     expect(await screen.findByText('Sword of page 1')).toBeVisible();
 
     await user.click(screen.getByRole('button', { name: 'Page 2' }));
-    await vi.waitFor(() => expect(router.state.location.search).toBe('?page=2'));
+    await waitFor(() => expect(router.state.location.search).toBe('?page=2'));
     expect(await screen.findByText('Sword of page 2')).toBeVisible();
 
     await user.type(screen.getByRole('textbox', { name: 'Search' }), 'axe');
-    await vi.waitFor(() => expect(router.state.location.search).toBe('?q=axe'));
+    await waitFor(() => expect(router.state.location.search).toBe('?q=axe'));
     expect(lastSearch(fetchMock)).toMatchObject({ search: 'axe', page: '1' });
 
     await user.click(screen.getByRole('combobox', { name: 'Sort by' }));
     await user.click(await screen.findByRole('option', { name: 'Weight: light first' }));
-    await vi.waitFor(() => expect(router.state.location.search).toBe('?q=axe&sort=weight-asc'));
+    await waitFor(() => expect(router.state.location.search).toBe('?q=axe&sort=weight-asc'));
     expect(lastSearch(fetchMock)).toMatchObject({ search: 'axe', sort: 'weight', direction: 'asc' });
 
     // Typing and sorting replaced the entry page 2 added: one step back is the plain marketplace.
     await act(() => router.navigate(-1));
-    await vi.waitFor(() => expect(router.state.location.search).toBe(''));
-    await vi.waitFor(() => expect(screen.getByRole('textbox', { name: 'Search' })).toHaveValue(''));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'Search' })).toHaveValue(''));
     expect(screen.getByRole('combobox', { name: 'Sort by' })).toHaveValue('Best match');
   }, 20_000);
 });

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tokenStorage } from '../../../lib/token-storage';
@@ -60,7 +60,7 @@ describe('Delete account (danger zone)', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Delete account…' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete your account?' });
     const password = await within(dialog).findByLabelText(/Your password/);
-    await vi.waitFor(() => expect(password).toHaveFocus());
+    await waitFor(() => expect(password).toHaveFocus());
     await user.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
     expect(await within(dialog).findByText('Enter your password to delete your account')).toBeInTheDocument();
     expect(deleteCalls(fetchMock)).toHaveLength(0);
@@ -69,13 +69,13 @@ describe('Delete account (danger zone)', { timeout: 30_000 }, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
     expect(await within(dialog).findByText('Password is incorrect')).toBeInTheDocument();
     // Back on the field to type it again.
-    await vi.waitFor(() => expect(password).toHaveFocus());
+    await waitFor(() => expect(password).toHaveFocus());
     expect(useAuthStore.getState().isAuthenticated).toBe(true);
 
     await user.clear(password);
     await user.type(password, 'Secret123');
     await user.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     const calls = deleteCalls(fetchMock);
     expect(calls.map(([, init]) => JSON.parse(String(init?.body)))).toEqual([
       { password: 'Wrong1234' },
@@ -86,7 +86,7 @@ describe('Delete account (danger zone)', { timeout: 30_000 }, () => {
     expect(useAuthStore.getState()).toMatchObject({ isAuthenticated: false, user: null });
     expect(tokenStorage.getAccessToken()).toBeNull();
     expect(fetchMock.mock.calls.some(([url]) => String(url).includes('/auth/logout'))).toBe(false);
-    await vi.waitFor(() => expect(toastMessages()).toContain('Your account has been deleted.'));
+    await waitFor(() => expect(toastMessages()).toContain('Your account has been deleted.'));
     expect(await screen.findByText('Sign in page')).toBeInTheDocument();
   });
 
@@ -102,7 +102,7 @@ describe('Delete account (danger zone)', { timeout: 30_000 }, () => {
     expect(within(dialog).queryByLabelText(/Your password/)).toBeNull();
     await user.type(email, 'ranger@example.com');
     await user.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect(deleteCalls(fetchMock).map(([, init]) => JSON.parse(String(init?.body)))).toEqual([
       { confirm_email: 'ranger@example.com' },
     ]);
@@ -129,8 +129,8 @@ describe('Delete account (danger zone)', { timeout: 30_000 }, () => {
     expect(useAuthStore.getState().isAuthenticated).toBe(true);
 
     await user.keyboard('{Escape}');
-    await vi.waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    await vi.waitFor(() => expect(open).toHaveFocus());
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(open).toHaveFocus());
   });
 });
 
@@ -153,7 +153,7 @@ describe('Download my data', { timeout: 30_000 }, () => {
     renderSections();
     const button = screen.getByRole('button', { name: 'Download my data' });
     await user.click(button);
-    await vi.waitFor(() => expect(button).toBeDisabled());
+    await waitFor(() => expect(button).toBeDisabled());
     answer(
       new Response('{"status":"success","data":{}}', {
         status: 200,
@@ -163,11 +163,11 @@ describe('Download my data', { timeout: 30_000 }, () => {
         },
       }),
     );
-    await vi.waitFor(() => expect(clicked).toEqual(['haversack-export-ranger-2026-03-10.json']));
+    await waitFor(() => expect(clicked).toEqual(['haversack-export-ranger-2026-03-10.json']));
     const [url, init] = fetchMock.mock.calls[0] ?? [];
     expect(String(url)).toBe('/api/v1/users/me/export');
     expect(authHeaderOf(init)).toBe('Bearer access-7');
-    await vi.waitFor(() => expect(button).toBeEnabled());
+    await waitFor(() => expect(button).toBeEnabled());
     expect(toastMessages()).toContain('Your data is downloading as haversack-export-ranger-2026-03-10.json.');
   });
 

@@ -1,6 +1,6 @@
 import type { ShopInstance } from '@haversack/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -126,14 +126,14 @@ describe('TradeDialog', () => {
     expect(await within(dialog).findByRole('button', { name: 'Buy for 1 gp' })).toBeInTheDocument();
     expect(within(dialog).getByTestId('trade-total')).toHaveTextContent('1 gp');
     expect(within(dialog).getByTestId('trade-change')).toHaveTextContent('You hand over 1 gp.');
-    await vi.waitFor(() =>
+    await waitFor(() =>
       expect(
         fetchMock.mock.calls.some(([url]) => String(url).includes('calculate_buy_price/stock-1?quantity=20')),
       ).toBe(true),
     );
 
     await user.click(within(dialog).getByRole('button', { name: 'Buy for 1 gp' }));
-    await vi.waitFor(() => expect(onClose).toHaveBeenCalled());
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(purchaseBody(fetchMock)).toEqual({
       purchase: {
         item_instance_id: 'stock-1',
@@ -191,7 +191,7 @@ describe('TradeDialog', () => {
     expect(within(dialog).queryByTestId('trade-repriced')).toBeNull();
 
     await user.click(within(dialog).getByRole('button', { name: 'Buy for 1 gp' }));
-    await vi.waitFor(() => expect(onClose).toHaveBeenCalled());
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(purchaseBody(fetchMock).purchase).toMatchObject({ quantity: 2, expected_unit_price_cp: 50 });
   }, 20_000);
 
@@ -203,7 +203,7 @@ describe('TradeDialog', () => {
     expect(await within(dialog).findByRole('button', { name: 'Buy for 5 cp' })).toBeInTheDocument();
     const field = within(dialog).getByRole('textbox', { name: /Quantity/ });
     // The dialog opens with the keyboard in the field (data-autofocus).
-    await vi.waitFor(() => expect(field).toHaveFocus());
+    await waitFor(() => expect(field).toHaveFocus());
     await user.keyboard('3');
     expect(field).toHaveValue('3');
     await user.clear(field);
@@ -256,12 +256,12 @@ describe('TradeDialog', () => {
       const user = userEvent.setup();
       renderWithProviders(<ShopPage trade={{ ...offer, max, unitCp: 400 }} />);
       const opener = screen.getByRole('button', { name: 'Buy on the page' });
-      await vi.waitFor(() => expect(opener).toBeEnabled());
+      await waitFor(() => expect(opener).toBeEnabled());
       await user.click(opener);
       const dialog = await screen.findByRole('dialog', { name: 'Buy Arrow' });
       expect(within(dialog).getByTestId('trade-short')).toBeInTheDocument();
       expect(within(dialog).getByRole('button', { name: 'Buy for 4 gp' })).toBeDisabled();
-      await vi.waitFor(() => expect(dialog).toContainElement(document.activeElement as HTMLElement));
+      await waitFor(() => expect(dialog).toContainElement(document.activeElement as HTMLElement));
       expect(document.activeElement).toHaveAccessibleName(focused);
       for (let press = 0; press < 5; press += 1) {
         await user.tab();
@@ -317,11 +317,11 @@ describe('TradeDialog', () => {
     await client.invalidateQueries({ queryKey: shopKeys.instance('shop-1') });
     expect(await within(dialog).findByText('General Store has 1 in stock.')).toBeInTheDocument();
     expect(within(dialog).queryByRole('textbox', { name: /Quantity/ })).not.toBeInTheDocument();
-    await vi.waitFor(() => expect(quotesAsked(fetchMock)).toBe(2));
+    await waitFor(() => expect(quotesAsked(fetchMock)).toBe(2));
     // And then the last one: nobody asks the price of a stack that is gone.
     left = 0;
     await client.invalidateQueries({ queryKey: shopKeys.instance('shop-1') });
-    await vi.waitFor(() => expect(onClose).toHaveBeenCalled());
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(quotesAsked(fetchMock)).toBe(2);
     expect(outOfStockToasts()).toHaveLength(1);
   }, 20_000);
@@ -352,10 +352,10 @@ describe('TradeDialog', () => {
     expect(await within(dialog).findByText('General Store has 2 in stock.')).toBeInTheDocument();
     fireEvent.change(quantity, { target: { value: '2' } });
     await user.click(await within(dialog).findByRole('button', { name: 'Buy for 1 sp' }));
-    await vi.waitFor(() => expect(purchaseBody(fetchMock)).toBeDefined());
+    await waitFor(() => expect(purchaseBody(fetchMock)).toBeDefined());
     expect(purchaseBody(fetchMock).purchase).toMatchObject({ item_instance_id: 'dagger-2', quantity: 2 });
     // Its price is asked of the dagger still there, not of the one that is gone.
-    await vi.waitFor(() =>
+    await waitFor(() =>
       expect(fetchMock.mock.calls.some(([url]) => String(url).includes('calculate_buy_price/dagger-2'))).toBe(
         true,
       ),
@@ -389,7 +389,7 @@ describe('TradeDialog', () => {
     }
     renderWithProviders(<Harness />);
     await screen.findByRole('dialog', { name: 'Buy Backpack' });
-    await vi.waitFor(() => expect(screen.getByText('Buy for 5 cp')).toBeInTheDocument());
+    await waitFor(() => expect(screen.getByText('Buy for 5 cp')).toBeInTheDocument());
     fireEvent.click(screen.getByText('next offer'));
     onClose.mockClear();
     useUiStore.setState({ toasts: [] });
@@ -414,7 +414,7 @@ describe('TradeDialog', () => {
     renderWithProviders(<TradeDialog offer={{ ...offer, max: 1 }} onClose={onClose} />);
     const dialog = await screen.findByRole('dialog', { name: 'Buy Arrow' });
     await user.click(await within(dialog).findByRole('button', { name: 'Buy for 5 cp' }));
-    await vi.waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
     expect(outOfStockToasts()).toHaveLength(1);
   }, 20_000);
 
@@ -524,7 +524,7 @@ describe('TradeDialog', () => {
       'Over 1 gp: this purchase waits for the GM',
     );
     await user.click(await within(dialog).findByRole('button', { name: 'Ask to buy for 1 gp 5 sp' }));
-    await vi.waitFor(() => expect(onClose).toHaveBeenCalled());
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(purchaseBody(fetchMock).purchase).toMatchObject({ quantity: 30, payment_source: 'party' });
     // Nothing was paid yet: the toast says it waits, not that it is bought.
     expect(useUiStore.getState().toasts.at(-1)).toMatchObject({
@@ -552,7 +552,7 @@ describe('TradeDialog', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Buy Arrow' });
     expect(await within(dialog).findByTestId('trade-coins')).toHaveTextContent('3 gp');
     await user.click(within(dialog).getByText('Party fund'));
-    await vi.waitFor(() => expect(within(dialog).getByTestId('trade-coins')).toHaveTextContent('2 gp'));
+    await waitFor(() => expect(within(dialog).getByTestId('trade-coins')).toHaveTextContent('2 gp'));
     fireEvent.change(within(dialog).getByRole('textbox', { name: /Quantity/ }), { target: { value: '50' } });
     expect(await within(dialog).findByTestId('trade-short')).toHaveTextContent(
       'Not enough in the party fund: 5 sp more is needed.',
