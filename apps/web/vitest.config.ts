@@ -11,10 +11,20 @@ const root = fileURLToPath(new URL('.', import.meta.url));
  * file has already loaded the real module. They run in the isolated `web-mocked` project (vitest.config.ts
  * at the repository root); every other file runs in a reused worker.
  */
-export const mockingFiles = readdirSync(path.join(root, 'src'), { recursive: true, encoding: 'utf8' })
+const filesThatMock = readdirSync(path.join(root, 'src'), { recursive: true, encoding: 'utf8' })
   .filter((file) => /\.test\.tsx?$/.test(file))
   .filter((file) => /\bvi\.(do)?mock\(/.test(readFileSync(path.join(root, 'src', file), 'utf8')))
   .map((file) => `src/${file.split(path.sep).join('/')}`);
+
+/**
+ * Files that fail after certain others in a shared worker although they pass alone, for a reason not yet
+ * found: the Undo focus test never saw its refreshed list after eight other files had run in the worker
+ * (reproduced with `--no-file-parallelism` on those nine; no single one of them, nor either half, causes
+ * it). They run isolated until the leak is found.
+ */
+const filesThatNeedAFreshWorker = ['src/features/activity/components/transaction-history.test.tsx'];
+
+export const mockingFiles = [...filesThatMock, ...filesThatNeedAFreshWorker];
 
 export default defineProject({
   plugins: [react()],
