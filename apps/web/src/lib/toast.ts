@@ -75,6 +75,12 @@ export function showToast(
   return id;
 }
 
+/** Takes a toast away before its time (one that a newer one says better). */
+export function dismissToast(id: string): void {
+  notifications.hide(id);
+  useUiStore.getState().removeToast(id);
+}
+
 export const toast = {
   success: (message: string, duration?: number, action?: ToastAction) =>
     showToast('success', message, duration, action),

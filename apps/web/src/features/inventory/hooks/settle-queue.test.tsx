@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
+import { useUiStore } from '../../../stores/ui-store';
 import { type ItemPage, inventoryKeys, noItemFilters } from '../api/inventory-api';
 import { buildItem } from '../test/inventory-fixtures';
 import type { QueuedItem } from '../workspace-types';
@@ -56,6 +57,20 @@ describe('settleQueue', () => {
 });
 
 describe('useTransferQueue', () => {
+  it('keeps one "added to the queue" toast, the latest, rather than a pile of them', () => {
+    const client = new QueryClient();
+    const wrapper = ({ children }: { children: ReactNode }) => (
+      <QueryClientProvider client={client}>{children}</QueryClientProvider>
+    );
+    const { result } = renderHook(() => useTransferQueue(), { wrapper });
+    act(() => result.current.add(torch));
+    act(() => result.current.add(rope));
+    // Judged by their words: other files' late toasts may share the store.
+    const messages = useUiStore.getState().toasts.map((t) => t.message);
+    expect(messages).toContain('Rope added to the queue');
+    expect(messages).not.toContain('Torch added to the queue');
+  });
+
   it('settles the queue whenever a list of the container arrives, e.g. after another player took the torches', () => {
     const client = new QueryClient();
     const wrapper = ({ children }: { children: ReactNode }) => (

@@ -1,7 +1,7 @@
 import { inventoryMessages, lootMessages } from '@haversack/contracts';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useState } from 'react';
-import { toast } from '../../../lib/toast';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { dismissToast, toast } from '../../../lib/toast';
 import { takeLoot } from '../../loot/api/loot-api';
 import { afterTake, takeErrorMessage } from '../../loot/hooks/use-take-loot';
 import { invalidateContainers, transferItem, undoMove } from '../api/inventory-api';
@@ -87,13 +87,16 @@ export function useTransferQueue() {
     [queryClient],
   );
 
+  // One "added to the queue" toast at a time: swiping a row of items piled them over the list on a phone.
+  const lastAddedToast = useRef<string | null>(null);
   const add = useCallback((item: QueuedItem) => {
     if (item.loot?.blocked) {
       toast.error(item.loot.blocked);
       return;
     }
     setItems((queued) => (queued.some((q) => q.id === item.id) ? queued : [...queued, item]));
-    toast.info(`${item.name} added to the queue`);
+    if (lastAddedToast.current) dismissToast(lastAddedToast.current);
+    lastAddedToast.current = toast.info(`${item.name} added to the queue`);
   }, []);
   const remove = useCallback(
     (itemId: string) => setItems((queued) => queued.filter((q) => q.id !== itemId)),
