@@ -1992,6 +1992,22 @@ export class ShopsService {
     };
   }
 
+  /**
+   * A container locked with the shop's (`lockContextsForUser`, which brings the user's role and character in
+   * its party) that the user may act on: 404 when they cannot see it, 403 when they may only look.
+   */
+  #actableContainer(
+    row: ReturnType<Awaited<ReturnType<typeof inventoryRepository.lockContextsForUser>>['get']>,
+    userId: string,
+  ) {
+    if (!row) throw AppError.notFound('Container not found.');
+    const { context, role, hasCharacter } = row;
+    const access = containerAccess(context, userId, role ? { role } : undefined, hasCharacter);
+    if (!access.canRead) throw AppError.notFound('Container not found.');
+    if (!access.canAct) throw new AppError('FORBIDDEN', 'You can look at this container but not change it.');
+    return context;
+  }
+
   async stockItem(actor: LedgerActor, id: string, input: Stock): Promise<ShopInstance> {
     await this.#transaction(async (tx, record, emit) => {
       const { shop, party, access, container } = await this.#lockShop(tx, actor.id, id);
@@ -2001,14 +2017,7 @@ export class ShopsService {
         container.id,
         input.source_container_id,
       ]);
-      const sourceRow = located.get(input.source_container_id);
-      if (!sourceRow) throw AppError.notFound('Container not found.');
-      // The user's role and character in the container's party came with it.
-      const { context: source, role, hasCharacter } = sourceRow;
-      const sourceAccess = containerAccess(source, actor.id, role ? { role } : undefined, hasCharacter);
-      if (!sourceAccess.canRead) throw AppError.notFound('Container not found.');
-      if (!sourceAccess.canAct)
-        throw new AppError('FORBIDDEN', 'You can look at this container but not change it.');
+      const source = this.#actableContainer(located.get(input.source_container_id), actor.id);
       const stack = await inventoryRepository.lockInstance(tx, input.item_id);
       if (!stack || stack.containerId !== source.container.id)
         throw AppError.notFound('Item not found in that container.');
@@ -2093,11 +2102,7 @@ export class ShopsService {
         targetRow.context.container.lootInstanceId
       )
         throw AppError.notFound('Container not found.');
-      const { context: target, role, hasCharacter } = targetRow;
-      const targetAccess = containerAccess(target, actor.id, role ? { role } : undefined, hasCharacter);
-      if (!targetAccess.canRead) throw AppError.notFound('Container not found.');
-      if (!targetAccess.canAct)
-        throw new AppError('FORBIDDEN', 'You can look at this container but not change it.');
+      const target = this.#actableContainer(targetRow, actor.id);
       // The shop's goods stay in its party, as a purchase or a loot take leaves them (docs/decisions.md).
       if (target.party?.id !== shop.partyId) {
         throw AppError.validation([
