@@ -16,6 +16,8 @@ import { AccessTokens } from './modules/accounts/access-tokens.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
 import { startSessionCache } from './modules/accounts/session-cache.js';
+import { signedInSessionsRoutes } from './modules/accounts/signed-in-sessions.routes.js';
+import { SignedInSessionsService } from './modules/accounts/signed-in-sessions.service.js';
 import { type AdminRoute, adminPlugin } from './modules/admin/admin.plugin.js';
 import { AdminOperationsService } from './modules/admin/admin-operations.service.js';
 import { AdminSessionsService } from './modules/admin/admin-sessions.service.js';
@@ -115,6 +117,7 @@ export interface AppServices {
   accounts: AccountsService;
   accessTokens: AccessTokens;
   apiTokens: ApiTokensService;
+  signedInSessions: SignedInSessionsService;
   preferences: PreferencesService;
   entitlements: EntitlementService;
   subscriptions: SubscriptionsService;
@@ -260,6 +263,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     accessTokens,
     accounts,
     apiTokens: new ApiTokensService(database.db, entitlements, now),
+    signedInSessions: new SignedInSessionsService({ db: database.db, sessions: events, now }),
     preferences: new PreferencesService(database.db),
     entitlements,
     subscriptions,
@@ -395,6 +399,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(siteSettingsPublicRoutes, { settings: services.siteSettings });
       await api.register(accountsRoutes, { accounts: services.accounts });
       await api.register(apiTokensRoutes, { apiTokens: services.apiTokens });
+      await api.register(signedInSessionsRoutes, { signedInSessions: services.signedInSessions });
       await api.register(subscriptionsRoutes, { subscriptions });
       await api.register(partiesRoutes, {
         parties: services.parties,

@@ -20,6 +20,7 @@ export * from './party-notes.js';
 export * from './preferences.js';
 export * from './shares.js';
 export * from './shops.js';
+export * from './signed-in-sessions.js';
 export * from './stacking.js';
 export * from './subscriptions.js';
 export * from './system-health.js';

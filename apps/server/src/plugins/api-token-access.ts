@@ -17,11 +17,16 @@ declare module 'fastify' {
 
 /**
  * Calls no API token may make, whatever its scope (issue 16 §5): the admin area, managing API tokens (a
- * token cannot mint tokens), the account's security (sign-in, sign-out, password, email, linked accounts)
- * and billing. Written as route patterns so that routes of other modules are covered without each one
+ * token cannot mint tokens), the account's security (sign-in, sign-out, signed-in devices, password, email,
+ * linked accounts) and billing. Written as route patterns so that routes of other modules are covered without each one
  * remembering a flag; a route may also say `config: { sessionOnly: true }`.
  */
-const sessionOnlyPrefixes = ['/api/v1/admin', '/api/v1/users/me/api_tokens', '/api/v1/users/me/discord'];
+const sessionOnlyPrefixes = [
+  '/api/v1/admin',
+  '/api/v1/users/me/api_tokens',
+  '/api/v1/users/me/discord',
+  '/api/v1/users/me/sessions',
+];
 const sessionOnlyRoutes = new Set([
   'PATCH /api/v1/users/me',
   'PUT /api/v1/users/me/password',

@@ -489,6 +489,22 @@ describe('a socket ends with its session (review F2)', () => {
     kept.socket.close();
   });
 
+  it('closes the socket of a device signed out from another, and only that one', async () => {
+    const { gm, party } = await partyWithStash();
+    const phone = await signIn(gm);
+    const signedOut = await watching(phone.token, party.id);
+    const kept = await watching(gm.token, party.id);
+    const sessions = json<{ data: { id: string; current: boolean }[] }>(
+      await callApi(ctx, 'GET', '/users/me/sessions', phone),
+    ).data;
+    const phoneSession = sessions.find((s) => s.current);
+    expect((await callApi(ctx, 'DELETE', `/users/me/sessions/${phoneSession?.id}`, gm)).statusCode).toBe(204);
+    expect(await signedOut.frame((f) => f.type === 'disconnect')).toEqual(unauthorized(false));
+    await signedOut.closed;
+    expect(kept.frames.some((f) => f.type === 'disconnect')).toBe(false);
+    kept.socket.close();
+  });
+
   it('closes every socket of the user at a password reset', async () => {
     const { gm, party } = await partyWithStash();
     const other = await signIn(gm);

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { authSessions, emailTokens, refreshTokens, users } from '../../db/schema/accounts.js';
 import { apiTokens } from '../../db/schema/api-tokens.js';
@@ -135,6 +135,43 @@ export const accountsRepository = {
       .where(and(eq(authSessions.id, sessionId), isNull(authSessions.revokedAt)))
       .returning({ id: authSessions.id, userId: authSessions.userId });
     if (row) userWritten(row.userId);
+    return row;
+  },
+
+  /**
+   * The user's sessions that can still be used: not ended, with a refresh token that is neither spent nor
+   * expired (a session whose last token ran out is over, though nothing marked it so). Newest use first.
+   */
+  async liveSessions(db: Executor, userId: string, now: Date) {
+    return db
+      .select({
+        id: authSessions.id,
+        userAgent: authSessions.userAgent,
+        ipAddress: authSessions.ipAddress,
+        createdAt: authSessions.createdAt,
+        lastUsedAt: authSessions.lastUsedAt,
+      })
+      .from(authSessions)
+      .where(
+        and(
+          eq(authSessions.userId, userId),
+          isNull(authSessions.revokedAt),
+          sql`exists (select 1 from ${refreshTokens} where ${refreshTokens.sessionId} = ${authSessions.id} and ${refreshTokens.usedAt} is null and ${refreshTokens.expiresAt} > ${now})`,
+        ),
+      )
+      .orderBy(desc(authSessions.lastUsedAt), desc(authSessions.createdAt));
+  },
+
+  /** Ends one of the user's own sessions; nothing when it is another user's, unknown or already ended. */
+  async revokeOwnSession(db: Executor, userId: string, sessionId: string, reason: string, at: Date) {
+    const [row] = await db
+      .update(authSessions)
+      .set({ revokedAt: at, revokedReason: reason })
+      .where(
+        and(eq(authSessions.id, sessionId), eq(authSessions.userId, userId), isNull(authSessions.revokedAt)),
+      )
+      .returning({ id: authSessions.id });
+    if (row) userWritten(userId);
     return row;
   },
 

@@ -19,6 +19,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { z } from 'zod';
@@ -39,8 +40,10 @@ import { useCurrentUser } from '../../../stores/auth-store';
 import { DiscordLinkSection } from '../../discord/components/discord-link-section';
 import { SharedLinksSection } from '../../shares/components/shared-links-section';
 import { changePassword, updateProfile } from '../api/profile-api';
+import { signedInSessionKeys } from '../api/signed-in-sessions-api';
 import { DeleteAccountSection, YourDataSection } from '../components/account-closure-sections';
 import { ApiTokensSection } from '../components/api-tokens-section';
+import { SignedInDevicesSection } from '../components/signed-in-devices-section';
 
 // The current password is asked for only when the email changes (the server refuses the change without it).
 const accountSchema = z.object({
@@ -58,10 +61,13 @@ export function ProfilePage() {
     <Stack gap="lg" maw={720}>
       <Stack gap={4}>
         <Title order={1}>Profile</Title>
-        <Text c="dimmed">Your account details, password, API tokens, shared links and your data.</Text>
+        <Text c="dimmed">
+          Your account details, password, signed-in devices, API tokens, shared links and your data.
+        </Text>
       </Stack>
       <AccountDetails />
       <ChangePassword />
+      <SignedInDevicesSection />
       <ApiTokensSection />
       <SharedLinksSection />
       <DiscordLinkSection />
@@ -196,6 +202,7 @@ function AccountDetails() {
 }
 
 function ChangePassword() {
+  const queryClient = useQueryClient();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useFocusFirstError(
     useForm<PasswordChangeBody>({
@@ -213,6 +220,8 @@ function ChangePassword() {
       await changePassword(values);
       form.reset();
       toast.success(authMessages.passwordChanged);
+      // The other devices were signed out with the change.
+      void queryClient.invalidateQueries({ queryKey: signedInSessionKeys.mine() });
     } catch (error) {
       const fieldErrors = serverFieldErrors(error, ['current_password', 'password', 'password_confirmation']);
       if (fieldErrors) form.setErrors(fieldErrors);

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+/**
+ * GET /users/me/sessions: the devices signed in to the account (one per sign-in, with its rotating refresh
+ * tokens), so that a phone left at a friend's table can be signed out from another device.
+ */
+export const signedInSessionSchema = z.object({
+  id: z.string(),
+  /** What the browser said it was, summarised: "Chrome on Android", or "Unknown device". */
+  device: z.string(),
+  user_agent: z.string().nullable(),
+  ip_address: z.string().nullable(),
+  created_at: z.string(),
+  /** Written when the session signs in and each time its access token is renewed (every 15 minutes in use). */
+  last_used_at: z.string(),
+  /** The session making this request. */
+  current: z.boolean(),
+});
+export type SignedInSession = z.infer<typeof signedInSessionSchema>;
+
+export const signedOutOthersSchema = z.object({ ended: z.number().int().min(0), message: z.string() });
+export type SignedOutOthers = z.infer<typeof signedOutOthersSchema>;
+
+export const signedInSessionMessages = {
+  notFound: 'This device is already signed out.',
+  signedOut: (device: string) => `${device} has been signed out.`,
+  othersSignedOut: (ended: number) =>
+    ended === 0
+      ? 'No other device was signed in.'
+      : ended === 1
+        ? 'Signed out of 1 other device.'
+        : `Signed out of ${ended} other devices.`,
+  unknownDevice: 'Unknown device',
+} as const;
