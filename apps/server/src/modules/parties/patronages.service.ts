@@ -4,11 +4,14 @@ import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { EventBus } from '../../realtime/event-bus.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
-import { rankOf } from '../subscriptions/entitlement-rules.js';
+import { featureAllowed, rankOf } from '../subscriptions/entitlement-rules.js';
 import type { EntitlementService } from '../subscriptions/entitlements.service.js';
 import { subscriptionsRepository } from '../subscriptions/subscriptions.repository.js';
 import { partiesRepository } from './parties.repository.js';
 import { patronagesRepository as repo } from './patronages.repository.js';
+
+/** What a grant needs of its patron's own plan. */
+type PatronTier = { identifier: string; features: Record<string, unknown> };
 
 const messages = {
   self: 'You cannot sponsor yourself.',
@@ -58,15 +61,22 @@ export class PatronagesService {
   }
 
   /**
-   * Whether the patron's own plan still reaches the grant; a grant it no longer reaches ends now, as it is
-   * read (the patron's plan may have lapsed or been changed since, and nothing else would notice).
+   * Whether the patron's own plan still reaches the grant and still includes patronage; a grant it no
+   * longer holds ends now, as it is read (the patron's plan may have lapsed or been changed since, and
+   * nothing else would notice). A move from Hero to Adventurer keeps the rank of an Adventurer grant but
+   * loses `patronage_system`: without the second check the table kept its grants for Adventurer's price.
    */
   async #stillHeld(
     db: Executor,
     grant: { patronage: { id: string; patronId: string }; tierIdentifier: string },
-    patronTier: Promise<{ identifier: string }> = this.entitlements.ownTier(db, grant.patronage.patronId),
+    patronTier: Promise<PatronTier> = this.entitlements.ownTier(db, grant.patronage.patronId),
   ): Promise<boolean> {
-    if (rankOf((await patronTier).identifier) >= rankOf(grant.tierIdentifier)) return true;
+    const tier = await patronTier;
+    if (
+      featureAllowed(tier.features, 'patronage_system') &&
+      rankOf(tier.identifier) >= rankOf(grant.tierIdentifier)
+    )
+      return true;
     await repo.end(db, grant.patronage.id, 'patron_downgraded');
     return false;
   }
@@ -77,7 +87,7 @@ export class PatronagesService {
    */
   async #listActive(db: Executor, filter: { patronId: string } | { beneficiaryId: string }) {
     const rows = await repo.listDetailed(db, { ...filter, activeOnly: true });
-    const patronTiers = new Map<string, Promise<{ identifier: string }>>();
+    const patronTiers = new Map<string, Promise<PatronTier>>();
     const patronTier = (patronId: string) => {
       let tier = patronTiers.get(patronId);
       if (!tier) {

@@ -143,6 +143,29 @@ describe('patronage', () => {
     expect(current.patronages.granted).toHaveLength(0);
   });
 
+  it('ends every grant when the patron moves to a plan without patronage, even one below the grants', async () => {
+    const hero = await createUser(ctx);
+    await upgrade(ctx, hero, 'tier_2');
+    const party = await createParty(ctx, hero);
+    const players = [await createMember(ctx, party, 'player'), await createMember(ctx, party, 'player')];
+    for (const player of players) {
+      const granted = await call('POST', '/patronages', hero, {
+        beneficiary_id: player.user.id,
+        party_id: party.id,
+        granted_tier: 'tier_1',
+      });
+      expect(granted.statusCode).toBe(201);
+    }
+    // Hero to Adventurer: Adventurer still ranks as high as the grants, but has no patronage_system.
+    await upgrade(ctx, hero, 'tier_1');
+    const [first, second] = players as [SignedInUser, SignedInUser];
+    expect(
+      body(await call('GET', `/subscription/effective_tier?party_id=${party.id}`, first)).data,
+    ).toMatchObject({ tier: { identifier: 'tier_free' } });
+    expect(body(await call('GET', '/patronages/received', second)).data).toHaveLength(0);
+    expect(body(await call('GET', '/patronages', hero)).data).toHaveLength(0);
+  });
+
   it('reads the patron’s plan once for a listing of all their grants', async () => {
     const { patron, party, player } = await setup();
     const second = await createMember(ctx, party, 'player');
