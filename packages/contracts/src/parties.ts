@@ -40,6 +40,8 @@ export const partyMessages = {
   gmCannotLeave: 'A Game Master cannot leave the party. Hand it over or delete it instead.',
   handOverOwnerOnly: 'Only the Game Master who runs this party can hand it over.',
   handOverTarget: 'Choose a member of this party.',
+  handOverReceiverFull: (username: string, tierName: string, limit: number) =>
+    `${username}’s ${tierName} plan allows ${limit} ${limit === 1 ? 'party' : 'parties'} they run. They can take this one over once they run fewer, or on a larger plan.`,
   notMember: 'That user is not a member of this party.',
   archived: 'This party is archived. Unarchive it to make changes.',
   invitationExists: 'That user already has an open invitation to this party.',

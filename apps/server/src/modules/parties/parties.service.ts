@@ -182,8 +182,7 @@ export class PartiesService {
         joinCode,
       });
       if (!successor) return null;
-      // No plan-limit check on the receiver: they did not create the party (parties_can_create limits
-      // creating), and refusing would leave the owner with only deleting it, stash and all.
+      await this.#assertReceiverMayRun(tx, successor);
       await repo.handOver(tx, party.id, { membershipId: successor.membership.id, userId: successor.userId });
       return { userId: successor.userId, username: successor.username, partyName: updated.name };
     });
@@ -217,6 +216,18 @@ export class PartiesService {
     if (!target)
       throw AppError.validation([{ field: 'party.game_master_id', message: partyMessages.handOverTarget }]);
     return { ...target, userId: targetUserId };
+  }
+
+  /**
+   * The receiver's own plan must have room for one more party they run (parties_can_create counts the
+   * parties a user runs): otherwise two Free accounts could hand parties back and forth to run any number.
+   * The admin's deletion of an owner's account hands parties over without this check: it cannot wait.
+   */
+  async #assertReceiverMayRun(tx: Executor, successor: { userId: string; username: string }) {
+    const room = await this.#entitlements.roomFor(tx, successor.userId, 'parties_created');
+    if (room.fits || room.limit === null) return;
+    const message = partyMessages.handOverReceiverFull(successor.username, room.tierName, room.limit);
+    throw AppError.validation([{ field: 'party.game_master_id', message }]);
   }
 
   async setArchived(userId: string, partyId: string, archived: boolean): Promise<Party> {

@@ -180,4 +180,54 @@ describe('handing a party over', () => {
       });
     }
   });
+
+  it('refuses a receiver whose own plan runs as many parties as it allows, so two Free accounts cannot chain hand-overs', async () => {
+    const alice = await createUser(ctx);
+    const first = await createParty(ctx, alice, { join_permission: 'full' });
+    const bob = await createMember(ctx, first, 'player');
+    expect((await handOver(first.id, alice, bob.user.id)).statusCode).toBe(200);
+    expect((await call('DELETE', `/parties/${first.id}/leave`, alice)).statusCode).toBe(204);
+
+    // Alice runs nothing now and may create again; Bob runs one party, all Free allows.
+    const second = await createParty(ctx, alice, { join_permission: 'full' });
+    await ctx.app.services.parties.join(bob.user.id, {
+      join_code: String(second.join_code),
+      role_request: 'player',
+    });
+    const refused = await handOver(second.id, alice, bob.user.id);
+    expect(refused.statusCode).toBe(422);
+    expect(body(refused).error.details).toEqual([
+      {
+        field: 'party.game_master_id',
+        message: `${bob.user.username}’s Free plan allows 1 party they run. They can take this one over once they run fewer, or on a larger plan.`,
+      },
+    ]);
+    expect(body(await call('GET', `/parties/${second.id}`, alice)).data.game_master_id).toBe(alice.user.id);
+    expect(await roles(second.id, alice)).toEqual({ [alice.user.id]: 'gm', [bob.user.id]: 'player' });
+  });
+
+  it('gives a receiver with room for one more party only one of two parties handed over at once', async () => {
+    const gm = await createUser(ctx);
+    await upgrade(ctx, gm, 'tier_3');
+    const receiver = await createUser(ctx);
+    await upgrade(ctx, receiver, 'tier_1');
+    // Adventurer runs 3 parties at most: two of the receiver's own, then room for one.
+    await createParty(ctx, receiver);
+    await createParty(ctx, receiver);
+    const offered = [
+      await createParty(ctx, gm, { join_permission: 'full' }),
+      await createParty(ctx, gm, { join_permission: 'full' }),
+    ];
+    for (const party of offered) {
+      await ctx.app.services.parties.join(receiver.user.id, {
+        join_code: String(party.join_code),
+        role_request: 'player',
+      });
+    }
+    const responses = await Promise.all(offered.map((party) => handOver(party.id, gm, receiver.user.id)));
+    expect(responses.map((r) => r.statusCode).sort()).toEqual([200, 422]);
+    const usage = (await ctx.app.services.entitlements.usage(ctx.database.db, receiver.user.id))
+      .parties_created;
+    expect(usage).toEqual({ used: 3, limit: 3 });
+  });
 });

@@ -211,6 +211,24 @@ export class EntitlementService {
     await this.#requireWithinLimit(tx, userId, tier, resource, 1, context);
   }
 
+  /**
+   * Whether one more of `resource` fits the user's own plan, for a check made on someone else's behalf
+   * (a party handed to a member): the caller words the refusal, since "Upgrade" would speak to the wrong
+   * person. Locked like requireLimit, so two such checks for one user cannot both pass at the edge.
+   */
+  async roomFor(
+    tx: Executor,
+    userId: string,
+    resource: UsageResource,
+  ): Promise<{ fits: boolean; tierName: string; limit: number | null }> {
+    const tier = await this.ownTier(tx, userId);
+    const limit = tier.limits[usageResourceLimit[resource]] ?? null;
+    if (limit === null) return { fits: true, tierName: tier.name, limit };
+    await repo.lockEntitlement(tx, userId, resource);
+    const used = await this.countUsage(tx, userId, resource);
+    return { fits: limitAllows(limit, used), tierName: tier.name, limit };
+  }
+
   async #requireWithinLimit(
     tx: Executor,
     userId: string,
