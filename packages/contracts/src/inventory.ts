@@ -33,6 +33,8 @@ export const inventoryMessages = {
   giveToOtherCharacter: 'Choose another character: this one already has it',
   giveOutsideParty: 'You can only give items to characters of the same party.',
   giveAsObserver: 'Observers cannot give items.',
+  stackChanged: (name: string, now: number) =>
+    `${name} changed meanwhile: the stack now holds ${now}. Check the quantity and save again.`,
   undone: 'Transfer undone',
   undoNotFound: 'That change could not be found.',
   undoNotAMove: 'Only a move of items can be undone.',
@@ -246,6 +248,11 @@ export const itemInstanceUpdateBodySchema = z.object({
   item_instance: z.object({
     name: text().trim().min(1, 'Name cannot be blank').max(200).optional(),
     quantity: quantity.optional(),
+    expected_quantity: quantity
+      .optional()
+      .describe(
+        'The quantity the new `quantity` was typed over. If the stack holds another number by the time the change arrives (a move, a gift or a take merged into it), the change is refused with 409 CONFLICT and nothing changes. Left out, `quantity` replaces whatever the stack holds.',
+      ),
     notes: text().max(5000).optional(),
     is_identified: z.boolean().optional(),
     instance_data: instanceDataSchema.optional(),

@@ -789,6 +789,18 @@ export class InventoryService {
         instanceData.name_override = changes.name === template.name ? null : changes.name;
       }
       for (const [key, value] of Object.entries(instanceData)) if (value === null) delete instanceData[key];
+      // A quantity typed over another number would undo what a move merged into the stack meanwhile.
+      if (
+        changes.quantity !== undefined &&
+        changes.expected_quantity !== undefined &&
+        changes.expected_quantity !== instance.quantity
+      ) {
+        const message = inventoryMessages.stackChanged(
+          effectiveFacts(templateFacts(template), instance.instanceData).name,
+          instance.quantity,
+        );
+        throw new AppError('CONFLICT', message, { details: [{ field: 'item_instance.quantity', message }] });
+      }
       const quantity = changes.quantity ?? instance.quantity;
       // A bigger stack is new items too (gold from nothing), so the party's conjuring rule applies.
       if (quantity > instance.quantity) await assertMayConjure(tx, actor.id, located.context);

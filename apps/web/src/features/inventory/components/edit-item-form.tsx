@@ -1,12 +1,21 @@
 import { type ItemInstance, MAX_STACK_QUANTITY } from '@haversack/contracts';
 import { Button, Group, NumberInput, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { useEffect, useRef, useState } from 'react';
 import { serverFieldErrors, useFocusFirstError } from '../../../lib/forms';
+import { isApiError } from '../../../lib/http-client';
 import { useUpdateItem } from '../hooks/use-inventory-actions';
 
-/** spec/02 §5 Edit item: name non-blank, quantity at least 1. */
+/**
+ * spec/02 §5 Edit item: name non-blank, quantity at least 1. The stack may change while the form is open (a
+ * move, a gift or a take merged into it, shown live): an untouched quantity follows it, and a typed one is
+ * sent with the number it was typed over, so that the server refuses it (409) rather than undo that change.
+ */
 export function EditItemForm({ item, onDone }: { item: ItemInstance; onDone: () => void }) {
   const update = useUpdateItem(item);
+  const [typedOver, setTypedOver] = useState(item.quantity);
+  const latestQuantity = useRef(item.quantity);
+  latestQuantity.current = item.quantity;
   const form = useFocusFirstError(
     useForm<{ name: string; quantity: number | string }>({
       initialValues: { name: item.name, quantity: item.quantity },
@@ -17,19 +26,32 @@ export function EditItemForm({ item, onDone }: { item: ItemInstance; onDone: () 
       },
     }),
   );
+
+  const quantityTouched = Number(form.values.quantity) !== typedOver;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new number from the server moves the field.
+  useEffect(() => {
+    if (quantityTouched) return;
+    form.setFieldValue('quantity', item.quantity);
+    setTypedOver(item.quantity);
+  }, [item.quantity]);
+
   return (
     <form
       onSubmit={form.onSubmit((values) =>
         update.mutate(
           {
             ...(values.name.trim() !== item.name ? { name: values.name.trim() } : {}),
-            quantity: Number(values.quantity),
+            ...(Number(values.quantity) !== typedOver
+              ? { quantity: Number(values.quantity), expected_quantity: typedOver }
+              : {}),
           },
           {
             onSuccess: onDone,
             onError: (error) => {
               const errors = serverFieldErrors(error, ['name', 'quantity'], 'item_instance.');
               if (errors) form.setErrors(errors);
+              // Refused because the stack changed: the number it holds now is the one to type over.
+              if (isApiError(error) && error.code === 'CONFLICT') setTypedOver(latestQuantity.current);
             },
           },
         ),
