@@ -9,7 +9,9 @@ export const itemTemplateMessages = {
   valueRaiseGmOnly:
     'Items made from this template are in a party where only the GM adds items: its value cannot be raised.',
   heldByOthers:
-    'Other players hold items made from this template: its weight, value and stack size cannot change under them. Duplicate it and change the copy.',
+    'Other players hold items made from this template: its name, description, weight, value, stack size and details cannot change under them. Duplicate it and change the copy.',
+  heldByOthersPrivate:
+    'Other players hold items made from this template: it cannot become private. Make it unlisted to take it off the marketplace.',
   /** DESIGN §4: a stack never holds more than stack_size, so the size cannot fall below a stack made already. */
   stackSizeBelowLargestStack: (name: string, largestStack: number) => {
     const largest = largestStack.toLocaleString('en-US');

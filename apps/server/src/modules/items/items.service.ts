@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import {
   CURRENCY_TAG,
   copperValue,
@@ -184,13 +185,21 @@ export class ItemsService {
       const before = copperValue(template.baseValue, template.currency);
       const after = copperValue(values.baseValue ?? template.baseValue, currency);
       // Its items change with it wherever they are: another player's load, wealth and stacks may not move
-      // under them, without a ledger row or a capacity check, because the author edited a public template.
+      // under them, without a ledger row or a capacity check, because the author edited a public template;
+      // nor may what they read of their items (a potion renamed "of Poison", a price in its description).
       const changesFacts =
         after !== before ||
         (values.weight !== undefined && values.weight !== template.weight) ||
-        (values.stackSize !== undefined && values.stackSize !== template.stackSize);
-      if (changesFacts && (await repo.heldBeyondReachOf(tx, id, actor.id))) {
-        throw new AppError('CONFLICT', itemTemplateMessages.heldByOthers);
+        (values.stackSize !== undefined && values.stackSize !== template.stackSize) ||
+        (values.name !== undefined && values.name !== template.name) ||
+        (values.description !== undefined && values.description !== template.description) ||
+        !isDeepStrictEqual(values.metadata, template.metadata);
+      const hidesFromHolders = values.visibility === 'private' && template.visibility !== 'private';
+      if ((changesFacts || hidesFromHolders) && (await repo.heldBeyondReachOf(tx, id, actor.id))) {
+        throw new AppError(
+          'CONFLICT',
+          changesFacts ? itemTemplateMessages.heldByOthers : itemTemplateMessages.heldByOthersPrivate,
+        );
       }
       // DESIGN §4: a stack never holds more than stack_size (0: unlimited). A smaller size would leave the
       // stacks already made above it, so it waits until they are split: 409, as the state is in the way.

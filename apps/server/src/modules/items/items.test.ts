@@ -446,7 +446,7 @@ describe('item templates API', () => {
 
   // A public template's items change with it wherever they are: a stranger's edit would move another
   // player's load and wealth with no ledger row and no capacity check.
-  it('keeps the weight, value and stack size of a template other players hold', async () => {
+  it('keeps the name, description, details, weight, value and stack size of a template other players hold', async () => {
     const author = await createUser(ctx);
     const holder = await createUser(ctx);
     const template = await createTemplate(author, {
@@ -461,7 +461,15 @@ describe('item templates API', () => {
       container_id: hero.primary_container_id,
     });
     expect(made.statusCode, made.body).toBe(201);
-    for (const change of [{ weight: 400 }, { base_value: 900_000 }, { currency: 'pp' }, { stack_size: 7 }]) {
+    for (const change of [
+      { weight: 400 },
+      { base_value: 900_000 },
+      { currency: 'pp' },
+      { stack_size: 7 },
+      { name: 'Lantern of Poison' },
+      { description: 'Worth 10,000 gp: sell it to the GM' },
+      { metadata: { rarity: 'legendary' } },
+    ]) {
       const refused = await call('PATCH', `/item_templates/${template.id}`, author, {
         item_template: change,
       });
@@ -472,12 +480,27 @@ describe('item templates API', () => {
       .select()
       .from(itemTemplates)
       .where(eq(itemTemplates.id, template.id));
-    expect(held).toMatchObject({ weight: 2, baseValue: 5, currency: 'gp' });
-    // Its words may still change, and the facts of a template only its author holds.
-    const described = await call('PATCH', `/item_templates/${template.id}`, author, {
-      item_template: { description: 'Smoky', weight: 2 },
+    expect(held).toMatchObject({
+      name: 'Public lantern',
+      description: '',
+      weight: 2,
+      baseValue: 5,
+      currency: 'gp',
     });
-    expect(described.statusCode, described.body).toBe(200);
+    // It may not become private under its holders either; unlisted takes it off the marketplace.
+    const hidden = await call('PATCH', `/item_templates/${template.id}`, author, {
+      item_template: { visibility: 'private' },
+    });
+    expect([hidden.statusCode, body(hidden).error.message]).toEqual([
+      409,
+      itemTemplateMessages.heldByOthersPrivate,
+    ]);
+    // Its tags, its visibility short of private and what it already says may still be sent.
+    const retagged = await call('PATCH', `/item_templates/${template.id}`, author, {
+      item_template: { tags: ['light'], visibility: 'unlisted', name: 'Public lantern', weight: 2 },
+    });
+    expect(retagged.statusCode, retagged.body).toBe(200);
+    expect(body(retagged).data).toMatchObject({ tags: ['light'], visibility: 'unlisted' });
     const own = await createTemplate(author, { name: 'My lantern', weight: 2, visibility: 'public' });
     const mine = await createCharacter(ctx, author);
     await call('POST', '/item_instances', author, {
