@@ -137,6 +137,9 @@ export class ItemsService {
     const view = await repo.view(this.db, id);
     if (!view) throw AppError.notFound(itemTemplateMessages.notFound);
     policy.assertReadable(view.template, userId);
+    // The count is every stack made from it, hidden loot and other groups' inventories included: its
+    // author's to know (how far their homebrew went), nobody else's (a player would learn of hidden loot).
+    if (view.template.creatorId !== userId) return toTemplateJson(view, userId);
     return toTemplateJson(view, userId, await repo.countInstances(this.db, id));
   }
 

@@ -618,6 +618,10 @@ describe('item templates API', () => {
       quantity: 1,
     });
     expect(body(await call('GET', `/item_templates/${template.id}`, owner)).data.instance_count).toBe(1);
+    // Only its author learns how many stacks exist: another reader would count hidden loot and strangers' bags.
+    expect(body(await call('GET', `/item_templates/${template.id}`, other)).data).not.toHaveProperty(
+      'instance_count',
+    );
     expect((await call('DELETE', `/item_templates/${template.id}`, other)).statusCode).toBe(403);
     expect((await call('DELETE', `/item_templates/${template.id}`)).statusCode).toBe(401);
     const deleted = await call('DELETE', `/item_templates/${template.id}`, owner);
