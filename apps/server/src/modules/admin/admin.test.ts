@@ -350,6 +350,7 @@ describe('GET /admin/audit_logs', () => {
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(csv.headers['content-disposition']).toMatch(/^attachment; filename="haversack-audit-log-/);
+    expect(csv.body.startsWith('\uFEFFcreated_at,')).toBe(true);
     const lines = csv.body.trim().split('\r\n');
     expect(lines[0]).toBe(
       'created_at,actor_email,actor_id,action,target_type,target_id,before,after,details,ip_address,user_agent',

@@ -8,6 +8,7 @@ import {
 } from '@haversack/contracts';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
+import { CSV_BOM } from '../../lib/csv.js';
 import type { AuthenticatedUser } from '../accounts/accounts.service.js';
 import type { RequestOrigin } from './admin-sessions.service.js';
 import type { AuditEntry, AuditLog } from './audit-log.js';
@@ -146,6 +147,6 @@ export class AuditLogsService {
     for (const row of rows.map(toAuditLogJson)) {
       lines.push(csvColumns.map((column) => csvField(row[column])).join(','));
     }
-    return { csv: `${lines.join('\r\n')}\r\n`, rows: rows.length, truncated: total > rows.length };
+    return { csv: `${CSV_BOM}${lines.join('\r\n')}\r\n`, rows: rows.length, truncated: total > rows.length };
   }
 }

@@ -11,6 +11,7 @@ import { transactions } from '../../db/schema/inventory.js';
 import { lootInstances } from '../../db/schema/loot.js';
 import { partyMemberships } from '../../db/schema/parties.js';
 import { AppError } from '../../lib/app-error.js';
+import { CSV_BOM } from '../../lib/csv.js';
 import { containerAccess } from '../inventory/inventory.policy.js';
 import { inventoryRepository } from '../inventory/inventory.repository.js';
 import { partiesRepository } from '../parties/parties.repository.js';
@@ -240,7 +241,7 @@ export class LedgerService {
    * so a ledger of 100,000 rows never sits in memory at once.
    */
   async *#csv(scope: SQL, query: TransactionFilters): AsyncGenerator<string> {
-    yield `${csvColumns.join(',')}\r\n`;
+    yield `${CSV_BOM}${csvColumns.join(',')}\r\n`;
     const filters = this.#filters(scope, query);
     let cursor: { date: Date; writeOrder: number } | undefined;
     for (;;) {
