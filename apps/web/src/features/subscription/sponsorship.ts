@@ -1,6 +1,9 @@
 import {
   type CurrentSubscription,
+  type FeatureKey,
+  liveFeatures,
   type Patronage,
+  type Tier,
   type TierIdentifier,
   tierIdentifiers,
   type UsageResource,
@@ -56,4 +59,25 @@ export function sponsoredLimitNote(
 export function listOf(items: string[]): string {
   if (items.length <= 1) return items.join('');
   return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+/**
+ * The features the server checks on the user's own plan even inside a sponsored party (it passes no party to
+ * `requireFeature`): an API token belongs to a user, not a party (decisions: "Tokens follow the user's own
+ * plan, not a patronage"), and a received patronage cannot be passed on (decisions: "Patronage"). Named
+ * beside "your features are Hero's" wherever the user's own plan lacks them, so it promises neither.
+ */
+const ownPlanOnlyFeatures: ReadonlyArray<readonly [FeatureKey, string]> = [
+  ['api_access', 'API access'],
+  ['patronage_system', 'sponsoring other players'],
+];
+
+/** "API access and sponsoring other players always follow your own plan.", or null when none applies. */
+export function ownPlanOnlyNote(ownTier: Pick<Tier, 'features'>): string | null {
+  const names = ownPlanOnlyFeatures.flatMap(([feature, name]) =>
+    liveFeatures[feature] && ownTier.features[feature] !== true ? [name] : [],
+  );
+  if (names.length === 0) return null;
+  const list = listOf(names);
+  return `${list.charAt(0).toUpperCase()}${list.slice(1)} always ${names.length === 1 ? 'follows' : 'follow'} your own plan.`;
 }

@@ -21,6 +21,16 @@ describe('PlanLimitHint', () => {
     );
   });
 
+  it('over the limit after a downgrade, says what is kept and what the plan allows, not "10 of 1 used"', async () => {
+    renderHint('tier_free', 10);
+    const hint = await screen.findByTestId('plan-limit-hint');
+    expect(hint).toHaveTextContent(
+      'You have 10 characters; your plan allows 1, so it has no room for another.',
+    );
+    expect(hint).toHaveAttribute('data-full', 'true');
+    expect(screen.getByRole('link', { name: 'See upgrade options' })).toBeInTheDocument();
+  });
+
   it('counts quietly while there is room', async () => {
     renderHint('tier_free', 0);
     expect(await screen.findByTestId('plan-limit-hint')).toHaveTextContent('0 of 1 character used');
@@ -33,6 +43,14 @@ describe('PlanLimitHint', () => {
     const hint = await screen.findByTestId('plan-limit-hint');
     expect(hint).toHaveTextContent(/^Your plan does not include shop templates\.See upgrade options$/);
     expect(screen.getByRole('link', { name: 'See upgrade options' })).toBeInTheDocument();
+  });
+
+  it('names what is kept where the plan no longer includes them', async () => {
+    mockFetch(() => success(buildCurrentSubscription({ tier: 'tier_free', used: { shop_templates: 3 } })));
+    renderWithProviders(<PlanLimitHint resource="shop_templates" />);
+    expect(await screen.findByTestId('plan-limit-hint')).toHaveTextContent(
+      'Your plan does not include shop templates. You keep the 3 shop templates you have.',
+    );
   });
 
   it('says nothing on an unlimited plan', async () => {

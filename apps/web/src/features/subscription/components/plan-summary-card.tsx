@@ -83,7 +83,7 @@ function PlanSummary({ current }: { current: CurrentSubscription }) {
           </Text>
         ) : null}
       </Stack>
-      <SponsorshipNotice patronages={lifting} ownPlanName={tier.name} tierName={tierName} />
+      <SponsorshipNotice patronages={lifting} ownTier={tier} tierName={tierName} />
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg" verticalSpacing="sm">
         {keyResources.map((resource) => {
           const entry = current.usage[resource];

@@ -1,22 +1,25 @@
-import type { Patronage, TierIdentifier } from '@haversack/contracts';
+import type { Patronage, Tier, TierIdentifier } from '@haversack/contracts';
 import { Alert, Anchor, Stack, Text } from '@mantine/core';
 import { IconHeartHandshake } from '@tabler/icons-react';
 import { Link } from 'react-router';
+import { ownPlanOnlyNote } from '../sponsorship';
 
 interface SponsorshipNoticeProps {
   /** The patronages that lift the user's plan (see liftingPatronages). */
   patronages: Patronage[];
-  /** The user's own plan, named: "Free". */
-  ownPlanName: string;
+  /** The user's own plan. */
+  ownTier: Pick<Tier, 'name' | 'features'>;
   tierName: (identifier: TierIdentifier) => string;
 }
 
 /**
  * A sponsored player is not only on their own plan: who sponsors them, with which plan and in which party,
- * and that inside that party the sponsor's plan's limits and features apply (DESIGN §5).
+ * and that inside that party the sponsor's plan's limits and features apply (DESIGN §5), but for the features
+ * that always follow the user's own plan (ownPlanOnlyNote).
  */
-export function SponsorshipNotice({ patronages, ownPlanName, tierName }: SponsorshipNoticeProps) {
+export function SponsorshipNotice({ patronages, ownTier, tierName }: SponsorshipNoticeProps) {
   if (patronages.length === 0) return null;
+  const exception = ownPlanOnlyNote(ownTier);
   const [only] = patronages;
   const where =
     only && patronages.length === 1
@@ -52,7 +55,12 @@ export function SponsorshipNotice({ patronages, ownPlanName, tierName }: Sponsor
             </Text>
           ))}
         </Stack>
-        <Text size="sm">{`${where}; elsewhere your own ${ownPlanName} plan’s apply.`}</Text>
+        <Text size="sm">{`${where}; elsewhere your own ${ownTier.name} plan’s apply.`}</Text>
+        {exception ? (
+          <Text size="sm" data-testid="plan-sponsorships-own-plan">
+            {exception}
+          </Text>
+        ) : null}
       </Stack>
     </Alert>
   );

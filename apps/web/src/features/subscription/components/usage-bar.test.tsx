@@ -19,7 +19,9 @@ describe('usageLevel', () => {
     [{ used: 75, limit: 100 }, 'warning'],
     [{ used: 89, limit: 100 }, 'warning'],
     [{ used: 90, limit: 100 }, 'error'],
-    [{ used: 120, limit: 100 }, 'error'],
+    [{ used: 100, limit: 100 }, 'error'],
+    [{ used: 120, limit: 100 }, 'over'],
+    [{ used: 3, limit: 0 }, 'over'],
     [{ used: 3, limit: null }, 'unlimited'],
     [{ used: 0, limit: 0 }, 'not_included'],
   ] as const)('%o is %s', (entry, level) => {
@@ -57,6 +59,20 @@ describe('UsageBar', () => {
   it('at the limit says so in words, not only in colour', () => {
     renderBar({ used: 1, limit: 1 });
     expect(screen.getByTestId('usage-characters-summary')).toHaveTextContent('1 / 1 · limit reached');
+  });
+
+  it('over the limit (after a downgrade) says by how much, not "limit reached"', () => {
+    const bar = renderBar({ used: 10, limit: 1 });
+    expect(bar).toHaveAttribute('data-level', 'over');
+    expect(screen.getByTestId('usage-characters-summary')).toHaveTextContent('10 / 1 · 9 over the limit');
+    expect(screen.getByTestId('usage-characters-summary')).not.toHaveTextContent('limit reached');
+    expect(barColour()).toMatch(/red/);
+  });
+
+  it('a limit of 0 still counts what was made under an earlier plan', () => {
+    const bar = renderBar({ used: 3, limit: 0 });
+    expect(bar).toHaveAttribute('data-level', 'over');
+    expect(screen.getByTestId('usage-characters-summary')).toHaveTextContent(/^3 used · Not included$/);
   });
 
   it('an unlimited resource shows "Unlimited" and no bar', () => {

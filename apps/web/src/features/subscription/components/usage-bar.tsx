@@ -6,11 +6,16 @@ import { usageResourceTitle } from '../plan-text';
 export const USAGE_WARNING_PERCENT = 75;
 export const USAGE_ERROR_PERCENT = 90;
 
-export type UsageLevel = 'unlimited' | 'not_included' | 'normal' | 'warning' | 'error';
+export type UsageLevel = 'unlimited' | 'not_included' | 'normal' | 'warning' | 'error' | 'over';
 
-/** How close a usage is to its limit; null is unlimited and 0 means not in the plan (spec/01 §3). */
+/**
+ * How close a usage is to its limit; null is unlimited and 0 means not in the plan (spec/01 §3). Over it
+ * (more than the limit, not only at it) is what a downgrade leaves: the server keeps what was made and
+ * refuses only new ones, so the count can stand above the limit.
+ */
 export function usageLevel({ used, limit }: UsageEntry): UsageLevel {
   if (limit === null) return 'unlimited';
+  if (used > limit) return 'over';
   if (limit === 0) return 'not_included';
   const percent = (used / limit) * 100;
   if (percent >= USAGE_ERROR_PERCENT) return 'error';
@@ -18,7 +23,7 @@ export function usageLevel({ used, limit }: UsageEntry): UsageLevel {
   return 'normal';
 }
 
-const levelColors: Partial<Record<UsageLevel, string>> = { warning: 'yellow', error: 'red' };
+const levelColors: Partial<Record<UsageLevel, string>> = { warning: 'yellow', error: 'red', over: 'red' };
 
 interface UsageBarProps {
   resource: UsageResource;
@@ -36,13 +41,22 @@ export function UsageBar({ resource, entry, sponsoredNote }: UsageBarProps) {
   const title = usageResourceTitle(resource);
   const { used, limit } = entry;
   const metered = limit !== null && limit > 0;
-  const atLimit = metered && used >= limit;
   const note = sponsoredNote && level !== 'normal' && level !== 'unlimited' ? sponsoredNote : null;
+  const count = used.toLocaleString('en-US');
 
   let summary: string;
-  if (limit === null) summary = `${used.toLocaleString('en-US')} used · Unlimited`;
-  else if (limit === 0) summary = 'Not included';
-  else summary = `${used.toLocaleString('en-US')} / ${limit.toLocaleString('en-US')}`;
+  // What the plan has stopped including still counts what was made under an earlier one: "3 used".
+  if (limit === null) summary = `${count} used · Unlimited`;
+  else if (limit === 0) summary = used > 0 ? `${count} used · Not included` : 'Not included';
+  else summary = `${count} / ${limit.toLocaleString('en-US')}`;
+
+  let flag: string | null = null;
+  if (metered && used > limit) {
+    const over = (used - limit).toLocaleString('en-US');
+    flag = note ? ` · ${over} over your plan’s limit` : ` · ${over} over the limit`;
+  } else if (metered && used === limit) {
+    flag = note ? ' · your plan’s limit' : ' · limit reached';
+  }
 
   return (
     <Stack
@@ -57,15 +71,15 @@ export function UsageBar({ resource, entry, sponsoredNote }: UsageBarProps) {
         </Text>
         <Text
           size="sm"
-          c={metered ? undefined : 'dimmed'}
+          c={metered || level === 'over' ? undefined : 'dimmed'}
           ta="right"
           style={{ whiteSpace: 'nowrap', flexShrink: 0 }}
           data-testid={`usage-${resource}-summary`}
         >
           {summary}
-          {atLimit ? (
+          {flag ? (
             <Text span size="sm" fw={600}>
-              {note ? ' · your plan’s limit' : ' · limit reached'}
+              {flag}
             </Text>
           ) : null}
         </Text>

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Button, Card, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconCircleCheck, IconClockHour4 } from '@tabler/icons-react';
+import { IconCircleCheck, IconClockHour4, IconInfoCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -9,11 +9,17 @@ import { usePageTitle } from '../../../lib/page-title';
 import { currentSubscriptionQueryOptions } from '../api/subscription-api';
 import { formatDate, formatPricePerMonth } from '../plan-text';
 
-/** The return page of checkout (spec/01 §9): confirms the plan the server now has for the user. */
+/**
+ * The return page of checkout (spec/01 §9): confirms the plan the server now has for the user. Both billing
+ * providers return here with a `session_id` (local billing's path, Stripe's success_url), so without one
+ * no checkout is under way: the page says so and shows the plan as it is, rather than thanking for an
+ * upgrade and waiting on a payment that was never made (a bookmark, a typed address, the history).
+ */
 export function CheckoutSuccessPage() {
-  usePageTitle('Upgrade complete');
   const [searchParams] = useSearchParams();
   const sessionId = searchParams.get('session_id');
+  const fromCheckout = sessionId !== null && sessionId !== '';
+  usePageTitle(fromCheckout ? 'Upgrade complete' : 'No checkout in progress');
   // Always ask again: the user arrives here straight from the payment provider.
   const current = useQuery({ ...currentSubscriptionQueryOptions(), refetchOnMount: 'always' });
 
@@ -36,6 +42,23 @@ export function CheckoutSuccessPage() {
         message="We could not confirm your plan. Please try again."
         onRetry={() => void current.refetch()}
       />
+    );
+  } else if (!fromCheckout) {
+    const { tier } = current.data;
+    body = (
+      <Alert
+        color="blue"
+        variant="light"
+        icon={<IconInfoCircle aria-hidden="true" />}
+        // What the page says when it opens, not an error in answer to an action: no urgent announcement.
+        role="status"
+        data-testid="success-no-checkout"
+      >
+        <Text size="sm">
+          This page confirms an upgrade when you come back from checkout, and no checkout is in progress, so
+          there is no payment to confirm. You are on the {tier.name} plan ({formatPricePerMonth(tier)}).
+        </Text>
+      </Alert>
     );
   } else if (current.data.tier.identifier === 'tier_free') {
     // A card payment is applied when the provider's webhook arrives, which can take a moment.
@@ -84,9 +107,9 @@ export function CheckoutSuccessPage() {
 
   return (
     <Stack gap="lg" maw={720}>
-      <Title order={1}>Thank you for upgrading</Title>
+      <Title order={1}>{fromCheckout ? 'Thank you for upgrading' : 'No checkout in progress'}</Title>
       {body}
-      {sessionId ? (
+      {fromCheckout ? (
         <Text size="sm" c="dimmed">
           Reference: {sessionId}
         </Text>
@@ -95,6 +118,11 @@ export function CheckoutSuccessPage() {
         <Button component={Link} to="/subscription">
           View your subscription
         </Button>
+        {fromCheckout ? null : (
+          <Anchor component={Link} to="/subscription/compare">
+            Compare plans
+          </Anchor>
+        )}
         <Anchor component={Link} to="/dashboard">
           Go to dashboard
         </Anchor>

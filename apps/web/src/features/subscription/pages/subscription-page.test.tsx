@@ -51,6 +51,51 @@ describe('SubscriptionPage', () => {
     if (mention) expect(screen.getByTestId('usage-list')).not.toHaveTextContent(mention);
   });
 
+  it('after a downgrade, says what is over the plan, that it is kept, and counts what the plan no longer includes', async () => {
+    mockSubscriptionServer({
+      current: buildCurrentSubscription({
+        tier: 'tier_free',
+        used: { characters: 10, parties_created: 3, shop_templates: 3 },
+        subscription: { status: 'cancelled' },
+      }),
+    });
+    renderRoutes(routes, '/subscription');
+
+    expect(await screen.findByTestId('usage-characters-summary')).toHaveTextContent(
+      '10 / 1 · 9 over the limit',
+    );
+    expect(screen.getByTestId('usage-parties_created-summary')).toHaveTextContent('3 / 1 · 2 over the limit');
+    expect(screen.getByTestId('usage-shop_templates-summary')).toHaveTextContent('3 used · Not included');
+    const notice = screen.getByTestId('over-limit');
+    expect(notice).toHaveAttribute('role', 'status');
+    expect(within(notice).getByText('More than your Free plan allows')).toBeInTheDocument();
+    expect(
+      within(notice)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      '10 characters: your plan allows 1.',
+      '3 parties you run: your plan allows 1.',
+      '3 shop templates: your plan includes none.',
+    ]);
+    expect(notice).toHaveTextContent(
+      'Nothing is removed: you can still open, change and delete them. You can add more once you are under your plan’s limit, or by upgrading.',
+    );
+  });
+
+  it('says "limit reached", and nothing of being over, exactly at a limit', async () => {
+    mockSubscriptionServer({
+      current: buildCurrentSubscription({ tier: 'tier_free', used: { characters: 1 } }),
+    });
+    renderRoutes(routes, '/subscription');
+
+    expect(await screen.findByTestId('usage-characters-summary')).toHaveTextContent(
+      /^1 \/ 1 · limit reached$/,
+    );
+    expect(screen.getByTestId('usage-shop_templates-summary')).toHaveTextContent(/^Not included$/);
+    expect(screen.queryByTestId('over-limit')).not.toBeInTheDocument();
+  });
+
   it('cancels with the reason given, at the end of the period', async () => {
     const toastSuccess = vi.spyOn(toast, 'success');
     let cancelled = false;
@@ -104,12 +149,31 @@ describe('SubscriptionPage', () => {
     await within(notice).findByText(/ranger sponsors you with Hero in/);
     expect(within(notice).getByRole('link', { name: 'The Lantern Bearers' })).toBeInTheDocument();
     expect(notice).toHaveTextContent('Inside that party your limits and features are Hero’s');
+    // API tokens and granting patronage are checked on the user's own plan, in any party.
+    expect(within(notice).getByTestId('plan-sponsorships-own-plan')).toHaveTextContent(
+      'API access and sponsoring other players always follow your own plan.',
+    );
     expect(screen.getByTestId('usage-characters-summary')).not.toHaveTextContent('limit reached');
     expect(screen.getByTestId('usage-characters-sponsored')).toHaveTextContent(
       'In The Lantern Bearers, your sponsor’s Hero plan applies.',
     );
     // Shops deployed in that party follow Hero there too; Free's "Not included" is only its own plan.
     expect(screen.getByTestId('usage-shop_deployments_monthly-sponsored')).toBeInTheDocument();
+  });
+
+  it('names no exception to a sponsorship when the own plan already has those features', async () => {
+    mockSubscriptionServer({
+      current: buildCurrentSubscription({
+        tier: 'tier_2',
+        patronages: { granted: [], received: [buildPatronage({ granted_tier: 'tier_3' })] },
+      }),
+    });
+    renderRoutes(routes, '/subscription');
+
+    const notice = await screen.findByTestId('plan-sponsorships');
+    await within(notice).findByText(/sponsors you with Legend in/);
+    expect(notice).toHaveTextContent('elsewhere your own Hero plan’s apply.');
+    expect(within(notice).queryByTestId('plan-sponsorships-own-plan')).not.toBeInTheDocument();
   });
 
   it('warns, before cancelling, which sponsored members lose their plan with it', async () => {

@@ -22,6 +22,7 @@ import {
 } from '../api/subscription-api';
 import { CancelSubscriptionModal } from '../components/cancel-subscription-modal';
 import { LocalBillingNotice } from '../components/local-billing-notice';
+import { OverLimitNotice, overLimits } from '../components/over-limit-notice';
 import { PatronageList } from '../components/patronage-list';
 import { PlanStatusBadge } from '../components/plan-status-badge';
 import { SponsorshipNotice } from '../components/sponsorship-notice';
@@ -89,6 +90,11 @@ function SubscriptionOverview({ subscription: payload }: { subscription: Current
               Monthly counts start again on the first day of each month (UTC).
             </Text>
           </Stack>
+          <OverLimitNotice
+            over={overLimits(payload)}
+            planName={payload.tier.name}
+            sponsoredNote={(resource) => sponsoredLimitNote(resource, lifting, tierName)}
+          />
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg" verticalSpacing="md" data-testid="usage-list">
             {usedResources(payload).map(([resource, entry]) => (
               <UsageBar
@@ -169,11 +175,7 @@ function CurrentPlanCard({
           </Stack>
         </Group>
 
-        <SponsorshipNotice
-          patronages={liftingPatronages(payload)}
-          ownPlanName={tier.name}
-          tierName={tierName}
-        />
+        <SponsorshipNotice patronages={liftingPatronages(payload)} ownTier={tier} tierName={tierName} />
 
         {subscription.status === 'past_due' ? (
           <Alert

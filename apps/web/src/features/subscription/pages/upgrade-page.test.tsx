@@ -85,6 +85,48 @@ describe('UpgradePage', () => {
     expect(screen.getByTestId('upgrade-option-tier_1')).toHaveTextContent('Recommended');
   });
 
+  it('names the feature asked about once per plan, not again under "Also includes"', async () => {
+    mockSubscriptionServer();
+    renderRoutes(routes, '/subscription/upgrade?feature=party_collaboration');
+    const adventurer = await screen.findByTestId('upgrade-option-tier_1');
+    expect(within(adventurer).getByText('Includes Party collaboration')).toBeInTheDocument();
+    expect(
+      within(adventurer)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Deploy shops', 'Loot distribution']);
+    for (const tier of ['tier_1', 'tier_2', 'tier_3']) {
+      const card = screen.getByTestId(`upgrade-option-${tier}`);
+      expect(within(card).getAllByText(/Party collaboration/)).toHaveLength(1);
+    }
+  });
+
+  it('puts every plan’s price at the right of its name, Recommended or not, at any width', async () => {
+    mockSubscriptionServer();
+    renderRoutes(routes, '/subscription/upgrade?resource=characters');
+    await screen.findByTestId('upgrade-options');
+    for (const [tier, price] of [
+      ['tier_1', '$5/month'],
+      ['tier_2', '$10/month'],
+      ['tier_3', '$20/month'],
+    ] as const) {
+      const card = within(screen.getByTestId(`upgrade-option-${tier}`));
+      const header = card.getByText(price, { selector: 'p' }).parentElement;
+      // One row that never wraps (a wrapping row put the Recommended card's price under its name on a phone),
+      // holding the name (and the badge) on the left.
+      expect(header?.getAttribute('style')).toMatch(/--group-wrap:\s*nowrap/);
+      expect(header).toContainElement(card.getByRole('heading'));
+    }
+  });
+
+  it('says a count over the limit after a downgrade as kept against what the plan allows', async () => {
+    mockSubscriptionServer({ current: buildCurrentSubscription({ used: { characters: 10 } }) });
+    renderRoutes(routes, '/subscription/upgrade?resource=characters');
+    expect(await screen.findByTestId('upgrade-explanation')).toHaveTextContent(
+      'You have 10 characters; your Free plan allows 1.',
+    );
+  });
+
   it('says "Deploy shops is not included in your Free plan" for the shop feature', async () => {
     mockSubscriptionServer();
     renderRoutes(routes, '/subscription/upgrade?feature=shops_deployment');

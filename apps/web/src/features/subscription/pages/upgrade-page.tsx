@@ -33,6 +33,7 @@ import { BillingDisabledNotice } from '../components/billing-disabled-notice';
 import { LocalBillingNotice } from '../components/local-billing-notice';
 import { wrappingButtonProps } from '../components/wrapping-button';
 import {
+  countOf,
   formatLimit,
   formatPricePerMonth,
   limitLabels,
@@ -189,7 +190,10 @@ function describe(
         ? `Your ${plan} plan already allows unlimited ${label.many}.`
         : limit === 0
           ? `${usageResourceTitle(resource)} are not included in your ${plan} plan.`
-          : `You have used ${used.toLocaleString('en-US')} of ${limit.toLocaleString('en-US')} ${label.many} on the ${plan} plan.`;
+          : used > limit
+            ? // Over the limit after a downgrade: "used 10 of 1" would read as a miscount.
+              `You have ${countOf(resource, used)}; your ${plan} plan allows ${limit.toLocaleString('en-US')}.`
+            : `You have used ${used.toLocaleString('en-US')} of ${limit.toLocaleString('en-US')} ${label.many} on the ${plan} plan.`;
     const lifts = (tier: Tier) => {
       const tierLimit = tierLimitFor(tier, resource);
       return limit !== null && (tierLimit === null || tierLimit > limit);
@@ -237,10 +241,13 @@ function describe(
   };
 }
 
-/** The live features a plan adds on top of another. */
-function addedFeatures(from: Tier, to: Tier): string[] {
+/**
+ * The live features a plan adds on top of another; `except` is left out where the card has already named
+ * it ("Includes Party collaboration"), so that "Also includes" does not list it again.
+ */
+function addedFeatures(from: Tier, to: Tier, except?: FeatureKey): string[] {
   return liveFeatureKeys.flatMap((key) =>
-    to.features[key] === true && from.features[key] !== true ? [featureLabels[key]] : [],
+    key !== except && to.features[key] === true && from.features[key] !== true ? [featureLabels[key]] : [],
   );
 }
 
@@ -359,7 +366,9 @@ function UpgradeOptions({
             // Asked for a plan: everything it changes. Came from a limit or feature: that first, then only
             // the features the plan adds, so the choice stays short (the comparison has the rest).
             const changes =
-              subject.kind === 'tier' ? improvements(currentTier, tier) : addedFeatures(currentTier, tier);
+              subject.kind === 'tier'
+                ? improvements(currentTier, tier)
+                : addedFeatures(currentTier, tier, subject.kind === 'feature' ? subject.feature : undefined);
             const gain = situation.gain(tier);
             return (
               <Card
@@ -375,14 +384,22 @@ function UpgradeOptions({
                 }
               >
                 <Stack gap="sm">
-                  <Group justify="space-between" gap="sm">
-                    <Group gap="sm">
+                  {/* The price keeps its place on the right of every card, at any width: the name and the
+                      Recommended badge share what is left, the badge going under the name on a phone. */}
+                  <Group justify="space-between" align="baseline" gap="sm" wrap="nowrap">
+                    <Group gap="xs" miw={0}>
                       <Title order={2} size="h3">
                         {tier.name}
                       </Title>
                       {recommended ? <Badge variant="light">Recommended</Badge> : null}
                     </Group>
-                    <Text fw={700}>{formatPricePerMonth(tier)}</Text>
+                    <Text
+                      fw={700}
+                      style={{ whiteSpace: 'nowrap', flexShrink: 0 }}
+                      data-testid="upgrade-option-price"
+                    >
+                      {formatPricePerMonth(tier)}
+                    </Text>
                   </Group>
                   {gain ? <Text fw={500}>{gain}</Text> : null}
                   {changes.length > 0 ? (
