@@ -4,7 +4,8 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { theme } from '../app/theme';
-import { markInvalidFields, useFocusFirstError } from './forms';
+import { markInvalidFields, serverFieldErrors, useFocusFirstError } from './forms';
+import { ApiError } from './http-client';
 
 /** A form whose `name` rule refuses a blank; `label` names it on the page. */
 function NameForm({ label }: { label: string }) {
@@ -67,5 +68,38 @@ describe('useFocusFirstError', () => {
     );
     await userEvent.setup().click(screen.getByRole('button', { name: 'Send Invitation' }));
     await waitFor(() => expect(screen.getByLabelText('Username or email')).toHaveFocus());
+  });
+});
+
+describe('serverFieldErrors', () => {
+  const refusal = (...details: { field: string; message: string }[]) =>
+    new ApiError({
+      code: 'VALIDATION_ERROR',
+      status: 422,
+      message: 'Please check your input and try again',
+      details,
+    });
+
+  it('puts an error on an element of a list (tags.1) on the field that holds the list', () => {
+    expect(
+      serverFieldErrors(
+        refusal(
+          { field: 'item_template.tags.1', message: 'A tag can be at most 60 characters' },
+          { field: 'item_template.tags.3', message: 'A tag can be at most 60 characters (again)' },
+        ),
+        ['name', 'tags'],
+        'item_template.',
+      ),
+    ).toEqual({ tags: 'A tag can be at most 60 characters' });
+  });
+
+  it('keeps a path the form names itself, and leaves a detail on no field of the form to the caller', () => {
+    expect(
+      serverFieldErrors(refusal({ field: 'items.0.name', message: 'Name is required' }), [
+        'items.0.name',
+        'items',
+      ]),
+    ).toEqual({ 'items.0.name': 'Name is required' });
+    expect(serverFieldErrors(refusal({ field: 'party.0', message: 'No' }), ['name'], 'party.')).toBeNull();
   });
 });

@@ -14,6 +14,19 @@ export function validateWith(schema: z.ZodType): (values: unknown) => FormErrors
 }
 
 /**
+ * The form field a detail's path names: the path itself when the form has it, else the field holding the list
+ * the path points into ("tags.1" is an element of the one Tags field).
+ */
+function formFieldOf(path: string, fields: readonly string[]): string | undefined {
+  if (fields.includes(path)) return path;
+  const segments = path.split('.');
+  const element = segments.findIndex((segment) => /^\d+$/.test(segment));
+  if (element <= 0) return undefined;
+  const list = segments.slice(0, element).join('.');
+  return fields.includes(list) ? list : undefined;
+}
+
+/**
  * spec/01 §5: VALIDATION_ERROR details are kept for the forms. Puts each detail on its field (stripping a
  * body wrapper such as "user.") and returns whether any detail matched a field of the form.
  */
@@ -21,9 +34,9 @@ export function serverFieldErrors(error: unknown, fields: readonly string[], pre
   if (!isApiError(error) || error.details.length === 0) return null;
   const errors: FormErrors = {};
   for (const detail of error.details) {
-    const field =
-      prefix && detail.field.startsWith(prefix) ? detail.field.slice(prefix.length) : detail.field;
-    if (fields.includes(field) && errors[field] === undefined) errors[field] = detail.message;
+    const path = prefix && detail.field.startsWith(prefix) ? detail.field.slice(prefix.length) : detail.field;
+    const field = formFieldOf(path, fields);
+    if (field !== undefined && errors[field] === undefined) errors[field] = detail.message;
   }
   return Object.keys(errors).length > 0 ? errors : null;
 }

@@ -2,6 +2,7 @@ import { MAX_ITEM_VALUE, MAX_STACK_QUANTITY } from '@haversack/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../../lib/http-client';
 import { useUiStore } from '../../../stores/ui-store';
 import { renderRoutes, withUnsavedChangesGuard } from '../../../test/render';
 import { TemplateForm, templateFormValues } from './template-form';
@@ -54,6 +55,119 @@ describe('TemplateForm', () => {
       stack_size: MAX_STACK_QUANTITY,
     });
   }, 30_000);
+});
+
+describe('TemplateForm: numbers it would otherwise change', () => {
+  it('refuses a negative weight, a weight finer than 0.01 and a fractional value, saying so on each field', async () => {
+    const onSubmit = vi.fn().mockResolvedValue(undefined);
+    renderRoutes(
+      [
+        {
+          path: '/',
+          element: (
+            <TemplateForm
+              initial={{ ...templateFormValues(), name: 'Crown' }}
+              submitLabel="Create"
+              onSubmit={onSubmit}
+              onCancel={() => {}}
+            />
+          ),
+        },
+      ],
+      '/',
+    );
+    const user = userEvent.setup({ delay: null });
+    const weight = screen.getByRole('textbox', { name: 'Weight (lbs)' });
+    const value = screen.getByLabelText('Base value');
+    const stackSize = screen.getByLabelText('Stack size');
+    await user.clear(weight);
+    await user.type(weight, '-3');
+    await user.clear(value);
+    await user.type(value, '1.5');
+    await user.clear(stackSize);
+    await user.type(stackSize, '2.5');
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    // What was typed stays as typed, with the reason beside it: never saved as 0, 1 or 2 without a word.
+    expect(await screen.findByText('Weight cannot be negative')).toBeInTheDocument();
+    expect(weight).toHaveValue('-3');
+    expect(screen.getByText('Value must be a whole number')).toBeInTheDocument();
+    expect(value).toHaveValue('1.5');
+    expect(screen.getByText('Stack size must be a whole number')).toBeInTheDocument();
+    await user.clear(weight);
+    await user.type(weight, '0.005');
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    expect(await screen.findByText('Weight can have at most 2 decimal places')).toBeInTheDocument();
+    expect(weight).toHaveValue('0.005');
+    expect(onSubmit).not.toHaveBeenCalled();
+    await user.clear(weight);
+    await user.type(weight, '0.25');
+    await user.clear(value);
+    await user.type(value, '15');
+    await user.clear(stackSize);
+    await user.type(stackSize, '20');
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalled());
+    expect(onSubmit.mock.calls[0]?.[0]).toMatchObject({ weight: 0.25, base_value: 15, stack_size: 20 });
+  }, 30_000);
+});
+
+describe('TemplateForm: the server’s refusals', () => {
+  it('puts a refused tag (item_template.tags.1) on the Tags field, not under the form', async () => {
+    const onSubmit = vi.fn().mockRejectedValue(
+      new ApiError({
+        code: 'VALIDATION_ERROR',
+        status: 422,
+        message: 'Please check your input and try again',
+        serverMessage: 'Please check your input and try again',
+        details: [{ field: 'item_template.tags.1', message: 'A tag can be at most 60 characters' }],
+      }),
+    );
+    renderRoutes(
+      [
+        {
+          path: '/',
+          element: (
+            <TemplateForm
+              initial={{ ...templateFormValues(), name: 'Rope', tags: `rope, ${'x'.repeat(61)}` }}
+              submitLabel="Create"
+              onSubmit={onSubmit}
+              onCancel={() => {}}
+            />
+          ),
+        },
+      ],
+      '/',
+    );
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Create' }));
+    const tags = screen.getByRole('textbox', { name: 'Tags' });
+    await waitFor(() => expect(tags).toHaveAttribute('aria-invalid', 'true'));
+    expect(tags).toHaveAccessibleDescription(expect.stringContaining('A tag can be at most 60 characters'));
+    expect(screen.queryByText('Please check your input and try again')).not.toBeInTheDocument();
+  }, 30_000);
+});
+
+describe('TemplateForm: a long description', () => {
+  it('stops growing the description box after a few rows and lets it scroll inside', () => {
+    renderRoutes(
+      [
+        {
+          path: '/',
+          element: (
+            <TemplateForm
+              initial={{ ...templateFormValues(), description: 'A rope. '.repeat(1_250) }}
+              submitLabel="Create"
+              onSubmit={vi.fn()}
+              onCancel={() => {}}
+            />
+          ),
+        },
+      ],
+      '/',
+    );
+    // Mantine hides the overflow of an autosized box only when nothing caps its rows (data-no-overflow): a
+    // 10,000-character description then made the phone form thousands of pixels tall.
+    expect(screen.getByRole('textbox', { name: 'Description' })).not.toHaveAttribute('data-no-overflow');
+  });
 });
 
 describe('TemplateForm: attunement', () => {

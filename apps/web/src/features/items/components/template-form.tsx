@@ -87,6 +87,13 @@ function toInput(values: TemplateFormValues): ItemTemplateInput {
   };
 }
 
+/** spec/02 §3: weight steps by 0.01; a finer weight is refused rather than cut to two places. */
+function inHundredths(weight: number | string): boolean {
+  const hundredths = Number(weight) * 100;
+  // Within a float's error of a whole number of hundredths (0.29 * 100 is 28.999999999999996).
+  return Math.abs(hundredths - Math.round(hundredths)) < 1e-6;
+}
+
 const fields = [
   'name',
   'description',
@@ -121,17 +128,30 @@ export function TemplateForm({
       initialValues: initial,
       validate: {
         name: (name) => (name.trim() === '' ? 'Template name is required' : null),
-        // The contract's own words, said before sending: a value above the limit is refused, not quietly cut.
-        base_value: (value) =>
-          Number(value) > MAX_ITEM_VALUE
-            ? `Value can be at most ${MAX_ITEM_VALUE.toLocaleString('en-US')}`
-            : null,
-        stack_size: (size) =>
-          Number(size) < 0
-            ? 'Stack size cannot be negative (0 means unlimited)'
-            : Number(size) > MAX_STACK_QUANTITY
-              ? `Stack size can be at most ${MAX_STACK_QUANTITY.toLocaleString('en-US')}`
+        // The contract's own words, said before sending: a number the server would refuse is refused here,
+        // never clamped, rounded or cut to one it takes without a word.
+        weight: (weight) =>
+          Number(weight) < 0
+            ? 'Weight cannot be negative'
+            : !inHundredths(weight)
+              ? 'Weight can have at most 2 decimal places'
               : null,
+        base_value: (value) =>
+          !Number.isInteger(Number(value))
+            ? 'Value must be a whole number'
+            : Number(value) < 0
+              ? 'Value cannot be negative'
+              : Number(value) > MAX_ITEM_VALUE
+                ? `Value can be at most ${MAX_ITEM_VALUE.toLocaleString('en-US')}`
+                : null,
+        stack_size: (size) =>
+          !Number.isInteger(Number(size))
+            ? 'Stack size must be a whole number'
+            : Number(size) < 0
+              ? 'Stack size cannot be negative (0 means unlimited)'
+              : Number(size) > MAX_STACK_QUANTITY
+                ? `Stack size can be at most ${MAX_STACK_QUANTITY.toLocaleString('en-US')}`
+                : null,
       },
     }),
   );
@@ -167,13 +187,21 @@ export function TemplateForm({
     <form onSubmit={submit} noValidate>
       <Stack gap="md">
         <TextInput label="Name" required {...form.getInputProps('name')} />
-        <Textarea label="Description" autosize minRows={3} {...form.getInputProps('description')} />
+        {/* A description may run to 10,000 characters: past a dozen rows it scrolls inside its box. */}
+        <Textarea
+          label="Description"
+          autosize
+          minRows={3}
+          maxRows={12}
+          {...form.getInputProps('description')}
+        />
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          {/* No clamping nor decimalScale: they changed -3 to 0 and 0.005 to 0.00 silently; the rules say why. */}
           <NumberInput
             label={weightLabel('Weight')}
             min={0}
             step={0.01}
-            decimalScale={2}
+            clampBehavior="none"
             {...form.getInputProps('weight')}
           />
           <NumberInput
@@ -182,7 +210,6 @@ export function TemplateForm({
             max={MAX_ITEM_VALUE}
             clampBehavior="none"
             thousandSeparator=","
-            allowDecimal={false}
             {...form.getInputProps('base_value')}
           />
           <Select
@@ -210,7 +237,6 @@ export function TemplateForm({
             max={MAX_STACK_QUANTITY}
             clampBehavior="none"
             thousandSeparator=","
-            allowDecimal={false}
             allowNegative={false}
             {...form.getInputProps('stack_size')}
           />

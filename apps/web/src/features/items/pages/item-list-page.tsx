@@ -94,11 +94,19 @@ export function ItemListPage() {
             {query.data.templates.map((template) => (
               <Paper key={template.id} withBorder p="md">
                 <Stack gap={6}>
-                  <Group justify="space-between" wrap="nowrap">
-                    <Anchor component={Link} to={`/items/templates/${template.id}`} fw={600}>
+                  {/* A long name wraps in its own column; the badge keeps its width rather than shrinking to "P…". */}
+                  <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
+                    <Anchor
+                      component={Link}
+                      to={`/items/templates/${template.id}`}
+                      fw={600}
+                      style={{ overflowWrap: 'anywhere', minWidth: 0 }}
+                    >
                       {template.name}
                     </Anchor>
-                    <Badge variant="light">{template.visibility}</Badge>
+                    <Badge variant="light" style={{ flexShrink: 0, overflow: 'visible' }}>
+                      {template.visibility}
+                    </Badge>
                   </Group>
                   <TemplateSummary template={template} />
                 </Stack>

@@ -121,6 +121,12 @@ describe('MyContentPage', () => {
     );
     // Item templates are in the free plan: New stays.
     expect(within(section('Item templates')).getByRole('link', { name: 'New Item' })).toBeVisible();
+    // Nor "0 of 0 deployments used this month." beside the badge that says the plan has none.
+    for (const name of ['Deployed shops', 'Loot templates']) {
+      expect(within(section(name)).getByText('Not included in your plan')).toBeVisible();
+      expect(within(section(name)).queryByTestId('content-note')).not.toBeInTheDocument();
+    }
+    expect(document.body).not.toHaveTextContent(/0 of 0/);
   });
 
   it('shows an error with a retry when my shop templates cannot be loaded', async () => {

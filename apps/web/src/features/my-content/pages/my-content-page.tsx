@@ -24,9 +24,13 @@ const usageQuery = () =>
     staleTime: 60_000,
   });
 
-function LimitBadge({ used, limit }: { used: number; limit: number | null }) {
-  // A plan without the resource at all (limit 0) is not "full": it says so instead of "0 of 0" in red.
-  if (limit === 0 && used === 0) {
+type Count = { used: number; limit: number | null };
+
+/** A plan without the resource at all (limit 0, none used) is not "full": it says so, never "0 of 0". */
+const notInPlan = (count: Count) => count.limit === 0 && count.used === 0;
+
+function LimitBadge({ used, limit }: Count) {
+  if (notInPlan({ used, limit })) {
     return (
       <Badge variant="light" color="gray" data-testid="content-limit">
         Not included in your plan
@@ -50,7 +54,7 @@ interface AuthoredLink {
 interface ContentSectionProps {
   id: string;
   title: string;
-  usage: { used: number; limit: number | null } | undefined;
+  usage: Count | undefined;
   /** The plan resource behind `usage`: where the upgrade link points when the plan has none of it. */
   resource: UsageResource;
   usageFailed: boolean;
@@ -197,13 +201,7 @@ export function MyContentPage() {
         usage={usage.data?.shop_instances}
         resource="shop_instances"
         usageFailed={usage.isError}
-        note={
-          monthly
-            ? monthly.limit === null
-              ? `${monthly.used} deployed this month (unlimited).`
-              : `${monthly.used} of ${monthly.limit} deployments used this month.`
-            : undefined
-        }
+        note={deploymentsNote(monthly)}
         viewAllTo="/shops/instances"
         newLabel="Deploy a Shop"
         newTo="/shops"
@@ -241,18 +239,22 @@ export function MyContentPage() {
   );
 }
 
-type Count = { used: number; limit: number | null } | undefined;
+/** Deployments this month in words; nothing where the plan has none (its badge says so already). */
+function deploymentsNote(monthly: Count | undefined): string | undefined {
+  if (!monthly || notInPlan(monthly)) return undefined;
+  return monthly.limit === null
+    ? `${monthly.used} deployed this month (unlimited).`
+    : `${monthly.used} of ${monthly.limit} deployments used this month.`;
+}
 
 /** The two other loot limits of the plan in words: loot kept in parties, and deployments this month. */
-function lootUsageNote(instances: Count, monthly: Count): string | undefined {
+function lootUsageNote(instances: Count | undefined, monthly: Count | undefined): string | undefined {
   if (!instances || !monthly) return undefined;
-  const kept =
-    instances.limit === null
+  const kept = notInPlan(instances)
+    ? undefined
+    : instances.limit === null
       ? `${instances.used} loot deployed in your parties (unlimited)`
       : `${instances.used} of ${instances.limit} loot deployed in your parties`;
-  const month =
-    monthly.limit === null
-      ? `${monthly.used} deployed this month (unlimited).`
-      : `${monthly.used} of ${monthly.limit} deployments used this month.`;
-  return `${kept}; ${month}`;
+  const month = deploymentsNote(monthly);
+  return kept && month ? `${kept}; ${month}` : kept ? `${kept}.` : month;
 }
