@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { changeSources } from './constants.js';
 import { pageMetaSchema } from './envelope.js';
-import { entityId, hasVisibleText, numberInput, patchOf, text, withinRequestDates } from './fields.js';
+import { entityId, hasVisibleText, numberInput, patchOf, text } from './fields.js';
+import { dateOrInstantParam } from './list-params.js';
 import { unwrapFilters } from './parties.js';
 
 export const inventoryMessages = {
@@ -431,11 +432,10 @@ export type LedgerTransaction = z.infer<typeof transactionSchema>;
 
 const transactionFilters = {
   transaction_type: z.enum(transactionTypes).optional(),
-  start_date: withinRequestDates(
-    z.iso.date({ error: 'start_date must be YYYY-MM-DD' }),
-    'start_date',
-  ).optional(),
-  end_date: withinRequestDates(z.iso.date({ error: 'end_date must be YYYY-MM-DD' }), 'end_date').optional(),
+  /** From the start of that day (UTC), or from that instant on. */
+  start_date: dateOrInstantParam('start_date').optional(),
+  /** To the end of that day (UTC), or up to that instant. */
+  end_date: dateOrInstantParam('end_date').optional(),
 };
 export const transactionListQuerySchema = z.preprocess(
   unwrapFilters,

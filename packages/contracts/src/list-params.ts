@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { text } from './fields.js';
+import { text, withinRequestDates } from './fields.js';
 
 /**
  * spec/01 §3 list parameters `sort`, `direction` and `include` (a comma-joined list). Each list names
@@ -32,4 +32,13 @@ export function includeParam<const K extends readonly [string, ...string[]]>(opt
       }
       return [...new Set(names)] as K[number][];
     });
+}
+
+/**
+ * A date filter that takes a whole day (YYYY-MM-DD, read as that day in UTC) or an exact instant (ISO 8601
+ * with its offset): "the last 24 hours" cannot be said in whole UTC days from every time zone.
+ */
+export function dateOrInstantParam(name: string) {
+  const error = `${name} must be a date (YYYY-MM-DD) or an ISO-8601 date and time`;
+  return withinRequestDates(z.union([z.iso.date(), z.iso.datetime({ offset: true })], { error }), name);
 }

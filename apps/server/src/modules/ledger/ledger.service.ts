@@ -4,7 +4,7 @@ import {
   type TransactionListQuery,
   undoableTransactionTypes,
 } from '@haversack/contracts';
-import { and, count, eq, gte, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, gte, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { characters } from '../../db/schema/characters.js';
 import { transactions } from '../../db/schema/inventory.js';
@@ -24,6 +24,9 @@ type Row = typeof transactions.$inferSelect;
  * additions once recorded the goods' value; that is hidden, not shown as a price). Amounts are copper
  * (`amount_cp`), so the label is always cp, whatever an older row wrote next to it.
  */
+/** A date filter without a time (YYYY-MM-DD), as opposed to an ISO instant. */
+const isBareDate = (value: string) => !value.includes('T');
+
 const moneyTypes: ReadonlySet<string> = new Set(['purchase', 'sale', 'currency_conversion']);
 
 function money(row: Row): { amount: number | null; currency: 'cp' | null } {
@@ -275,12 +278,22 @@ export class LedgerService {
   #filters(scope: SQL, query: TransactionFilters) {
     const conditions: (SQL | undefined)[] = [scope];
     if (query.transaction_type) conditions.push(eq(transactions.transactionType, query.transaction_type));
+    // spec/02 §7 start_date YYYY-MM-DD is a whole day in UTC; an instant (the web's "last 24 hours") is exact.
     if (query.start_date)
-      conditions.push(gte(transactions.transactionDate, new Date(`${query.start_date}T00:00:00Z`)));
+      conditions.push(
+        gte(
+          transactions.transactionDate,
+          new Date(isBareDate(query.start_date) ? `${query.start_date}T00:00:00Z` : query.start_date),
+        ),
+      );
     if (query.end_date) {
-      const end = new Date(`${query.end_date}T00:00:00Z`);
-      end.setUTCDate(end.getUTCDate() + 1);
-      conditions.push(lt(transactions.transactionDate, end));
+      if (isBareDate(query.end_date)) {
+        const end = new Date(`${query.end_date}T00:00:00Z`);
+        end.setUTCDate(end.getUTCDate() + 1);
+        conditions.push(lt(transactions.transactionDate, end));
+      } else {
+        conditions.push(lte(transactions.transactionDate, new Date(query.end_date)));
+      }
     }
     return and(...conditions);
   }

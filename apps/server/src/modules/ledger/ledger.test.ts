@@ -372,3 +372,64 @@ describe('ledger date filters at the edges of the calendar', () => {
     expect(parseCsv(exported.body)).toHaveLength(2);
   });
 });
+
+// The web's "1d" is the last 24 hours wherever its user is: a day read as UTC midnight was 20 h in UTC+14.
+describe('ledger date filters as instants', () => {
+  it('takes start_date and end_date as ISO instants, exact to the second, on the lists and the CSV exports', async () => {
+    const gm = await createUser(ctx);
+    const party = await createParty(ctx, gm);
+    const row = { transactionType: 'transfer', partyId: party.id, actorId: gm.user.id, quantity: 1 };
+    await ctx.database.db.insert(transactions).values([
+      { ...row, summary: 'a day and a minute ago', transactionDate: new Date('2026-03-09T10:29:00Z') },
+      { ...row, summary: 'a day ago, less a minute', transactionDate: new Date('2026-03-09T10:31:00Z') },
+      { ...row, summary: 'just now', transactionDate: new Date('2026-03-10T10:29:00Z') },
+    ]);
+    // Making the party wrote a row of its own, dated now: left out of what the test compares.
+    const created = `${gm.user.username} created Party Stash for ${party.name}`;
+    const summaries = async (query: string) => {
+      const response = await ctx.app.inject({
+        url: `/api/v1/transactions/party/${party.id}?${query}`,
+        headers: gm.auth,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return (
+        response.json() as { data: { transactions: { transaction_summary: string }[] } }
+      ).data.transactions
+        .map((t) => t.transaction_summary)
+        .filter((summary) => summary !== created);
+    };
+    // 2026-03-10 00:30 in UTC+14 is 2026-03-09 10:30 UTC: the last 24 hours start a day before that.
+    const since = new URLSearchParams({ start_date: '2026-03-09T10:30:00.000Z' });
+    expect(await summaries(`${since}`)).toEqual(['just now', 'a day ago, less a minute']);
+    // The same instant written with its offset means the same.
+    expect(await summaries(`${new URLSearchParams({ start_date: '2026-03-10T00:30:00+14:00' })}`)).toEqual([
+      'just now',
+      'a day ago, less a minute',
+    ]);
+    expect(await summaries(`${since}&end_date=2026-03-09T10:31:00Z`)).toEqual(['a day ago, less a minute']);
+    // A bare date still means its whole day in UTC.
+    expect(await summaries('start_date=2026-03-09&end_date=2026-03-09')).toEqual([
+      'a day ago, less a minute',
+      'a day and a minute ago',
+    ]);
+    const exported = await ctx.app.inject({
+      url: `/api/v1/transactions/party/${party.id}/export.csv?${since}`,
+      headers: gm.auth,
+    });
+    expect(exported.statusCode).toBe(200);
+    expect(parseCsv(exported.body)).toHaveLength(4);
+  });
+
+  it('refuses a start_date that is neither a date nor an instant, naming it', async () => {
+    const gm = await createUser(ctx);
+    const party = await createParty(ctx, gm);
+    const refused = await ctx.app.inject({
+      url: `/api/v1/transactions/party/${party.id}?start_date=yesterday`,
+      headers: gm.auth,
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().error.details).toEqual([
+      { field: 'start_date', message: 'start_date must be a date (YYYY-MM-DD) or an ISO-8601 date and time' },
+    ]);
+  });
+});

@@ -50,18 +50,21 @@ export const transactionKeys = {
   list: (scope: HistoryScope, filters: HistoryFilters) => [...transactionKeys.scope(scope), filters] as const,
 };
 
-/** A calendar date as the API takes it (YYYY-MM-DD), in the user's own time zone. */
+/** A calendar date (YYYY-MM-DD) in the user's own time zone: the CSV file's name. */
 export function isoDate(date: Date): string {
   const pad = (value: number) => String(value).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }
 
-/** The first day a range covers: today minus its days; none for "all". */
+const HOUR_MS = 3_600_000;
+
+/**
+ * The instant a range starts, its days × 24 hours before now; none for "all". Sent as an ISO instant: a
+ * local date was read by the server as UTC midnight, so "1d" covered ~20 h in UTC+14 and ~44 h in UTC−11.
+ */
 export function startDateFor(range: DateRange, now: Date = new Date()): string | null {
   if (range === 'all') return null;
-  const start = new Date(now);
-  start.setDate(start.getDate() - rangeDays[range]);
-  return isoDate(start);
+  return new Date(now.getTime() - rangeDays[range] * 24 * HOUR_MS).toISOString();
 }
 
 /** The filters as query parameters; the CSV export takes the same ones (without paging). */

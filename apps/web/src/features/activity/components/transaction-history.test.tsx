@@ -1,7 +1,7 @@
 import type { LedgerTransaction } from '@haversack/contracts';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { toast } from '../../../lib/toast';
 import { tokenStorage } from '../../../lib/token-storage';
 import { useAuthStore } from '../../../stores/auth-store';
@@ -56,13 +56,9 @@ const listCalls = (fetchMock: ReturnType<typeof mockFetch>) =>
 const lastListQuery = (fetchMock: ReturnType<typeof mockFetch>) =>
   Object.fromEntries(new URL(listCalls(fetchMock).at(-1) ?? '', 'http://test').searchParams);
 
-/** Today minus `days`, as YYYY-MM-DD in local time: worked out here independently of the code under test. */
+/** `days` × 24 hours before now, as the ISO instant the list asks from: worked out here independently. */
 function daysAgo(days: number): string {
-  const date = new Date();
-  date.setDate(date.getDate() - days);
-  return [date.getFullYear(), date.getMonth() + 1, date.getDate()]
-    .map((part) => String(part).padStart(2, '0'))
-    .join('-');
+  return new Date(Date.now() - days * 24 * 3_600_000).toISOString();
 }
 
 function renderHistory(perPage?: number) {
@@ -97,6 +93,9 @@ describe('TransactionHistory', () => {
   });
 
   it('asks for the last 7 days first, then follows the date range and type filters', async () => {
+    // Only the clock stands still (the start is now minus the range); timers run, for the clicks and retries.
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-03-10T10:30:00Z') });
+    onTestFinished(() => void vi.useRealTimers());
     const fetchMock = mockFetch(() => listResponse([buildTransaction()]));
     const user = userEvent.setup();
     renderHistory(50);
@@ -106,9 +105,9 @@ describe('TransactionHistory', () => {
     expect(screen.getByText('5m ago')).toBeInTheDocument();
 
     await user.click(screen.getByRole('radio', { name: 'Last 30 days' }));
-    await vi.waitFor(() => expect(lastListQuery(fetchMock).start_date).toBe(daysAgo(30)));
+    await waitFor(() => expect(lastListQuery(fetchMock).start_date).toBe(daysAgo(30)));
     await user.click(screen.getByRole('radio', { name: 'Last day' }));
-    await vi.waitFor(() => expect(lastListQuery(fetchMock).start_date).toBe(daysAgo(1)));
+    await waitFor(() => expect(lastListQuery(fetchMock).start_date).toBe(daysAgo(1)));
     await user.click(screen.getByRole('radio', { name: 'All time' }));
     await vi.waitFor(() => expect(lastListQuery(fetchMock)).toEqual({ page: '1', per_page: '50' }));
 
@@ -149,6 +148,8 @@ describe('TransactionHistory', () => {
   });
 
   it('offers Export CSV once there are transactions, and downloads with the bearer token and filters', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-03-10T10:30:00Z') });
+    onTestFinished(() => void vi.useRealTimers());
     tokenStorage.setTokens(buildTokens({ token: 'access-9' }));
     const fetchMock = mockFetch(({ url }) =>
       url.includes('export.csv')
@@ -170,10 +171,10 @@ describe('TransactionHistory', () => {
     const user = userEvent.setup();
     renderHistory();
     await user.click(await screen.findByRole('button', { name: 'Export CSV' }));
-    await vi.waitFor(() => expect(clicked).toEqual(['transactions-party-1-2026-03-10.csv']));
+    await waitFor(() => expect(clicked).toEqual(['transactions-party-1-2026-03-10.csv']));
     const exportCall = fetchMock.mock.calls.find(([url]) => String(url).includes('export.csv'));
     expect(String(exportCall?.[0])).toBe(
-      `/api/v1/transactions/party/party-1/export.csv?start_date=${daysAgo(7)}`,
+      `/api/v1/transactions/party/party-1/export.csv?${new URLSearchParams({ start_date: daysAgo(7) })}`,
     );
     expect(authHeaderOf(exportCall?.[1])).toBe('Bearer access-9');
     expect(createUrl).toHaveBeenCalledTimes(1);
