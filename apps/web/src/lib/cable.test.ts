@@ -247,3 +247,61 @@ describe('the socket coming back after the server was lost', () => {
     expect(reconnected).not.toHaveBeenCalled();
   });
 });
+
+describe('the browser coming back online (spec/01 §4)', () => {
+  const realWebSocket = adapters.WebSocket;
+  afterEach(() => {
+    adapters.WebSocket = realWebSocket;
+    FakeSocket.opened = [];
+    vi.useRealTimers();
+  });
+
+  function connected(): FakeSocket {
+    adapters.WebSocket = FakeSocket as unknown as typeof WebSocket;
+    stop = startCable();
+    tokenStorage.setTokens(buildTokens({ token: 'access-1' }));
+    signIn();
+    consumerNow().subscriptions.create({ channel: 'PartyChannel', party_id: 'party-1' }, {});
+    const socket = FakeSocket.opened.at(-1);
+    if (!socket) throw new Error('expected a socket');
+    socket.accept();
+    return socket;
+  }
+
+  it('reconnects at once a socket dropped while offline, not after the monitor’s backoff', () => {
+    const socket = connected();
+    socket.close();
+    const opened = FakeSocket.opened.length;
+    window.dispatchEvent(new Event('online'));
+    expect(FakeSocket.opened).toHaveLength(opened + 1);
+  });
+
+  it('closes the socket when the browser goes offline, so its subscribers show updates paused', () => {
+    adapters.WebSocket = FakeSocket as unknown as typeof WebSocket;
+    stop = startCable();
+    tokenStorage.setTokens(buildTokens({ token: 'access-1' }));
+    signIn();
+    const disconnected = vi.fn();
+    consumerNow().subscriptions.create({ channel: 'PartyChannel', party_id: 'party-1' }, { disconnected });
+    FakeSocket.opened.at(-1)?.accept();
+    window.dispatchEvent(new Event('offline'));
+    expect(disconnected).toHaveBeenCalledWith({ willAttemptReconnect: true });
+    const opened = FakeSocket.opened.length;
+    window.dispatchEvent(new Event('online'));
+    expect(FakeSocket.opened).toHaveLength(opened + 1);
+  });
+
+  it('reopens a socket that still looks open but has gone stale, and leaves a live one alone', () => {
+    connected();
+    const opened = FakeSocket.opened.length;
+    window.dispatchEvent(new Event('online'));
+    expect(FakeSocket.opened).toHaveLength(opened);
+
+    vi.useFakeTimers({ now: Date.now() });
+    // No ping for longer than the stale threshold: the socket died with the network.
+    vi.setSystemTime(Date.now() + 10_000);
+    window.dispatchEvent(new Event('online'));
+    vi.advanceTimersByTime(1_000);
+    expect(FakeSocket.opened).toHaveLength(opened + 1);
+  });
+});

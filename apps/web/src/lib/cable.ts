@@ -21,8 +21,11 @@ declare module '@rails/actioncable' {
     isOpen(): boolean;
     isActive(): boolean;
     open(): boolean;
+    reopen(): void;
+    /** Closes the socket; the monitor keeps running (and reconnects) unless `allowReconnect` is false. */
+    close(options?: { allowReconnect: boolean }): void;
     events: CableConnectionEvents;
-    readonly monitor: { stop(): void };
+    readonly monitor: { stop(): void; connectionIsStale(): boolean };
   }
   interface Consumer {
     readonly connection: CableConnection;
@@ -228,6 +231,36 @@ function reopenWhenVisible(): void {
 }
 
 /**
+ * spec/01 §4 ("reconnects ... when stale"): the browser says when its network is back, so a socket dropped
+ * while offline reconnects now instead of after the monitor's backoff (some 10 s once it has tried a few
+ * times in vain). A socket that still looks open may be a dead one from before the drop: it is reopened
+ * when it has gone stale (no ping for the stale threshold), as the client's own visibility handling does.
+ */
+function reconnectWhenOnline(): void {
+  if (!current) return;
+  if (current.unauthorized) return void renewToken(current);
+  const { consumer } = current;
+  // No subscription, no socket wanted (see syncCable).
+  if (consumer.subscriptions.subscriptions.length === 0) return;
+  const { connection } = consumer;
+  if (connection.isOpen()) {
+    if (connection.monitor.connectionIsStale()) connection.reopen();
+  } else if (!connection.isActive()) connection.open();
+  // A socket still connecting is left to finish.
+}
+
+/**
+ * The browser lost its network: the socket is closed rather than left to look open until the monitor finds
+ * it stale (6 s and more), so that the party's indicator says updates are paused and its "3 online" goes
+ * at once. The client's monitor keeps running, and the `online` above reconnects.
+ */
+function closeWhenOffline(): void {
+  if (!current) return;
+  const { connection } = current.consumer;
+  if (connection.isOpen()) connection.close();
+}
+
+/**
  * Follow the session: the auth store (login, logout) and the stored token (refresh). Returns the stop
  * function; the session manager runs it for the app's lifetime.
  */
@@ -238,9 +271,13 @@ export function startCable(): () => void {
   });
   const stopToken = onAccessTokenChange(syncCable);
   document.addEventListener('visibilitychange', reopenWhenVisible);
+  window.addEventListener('online', reconnectWhenOnline);
+  window.addEventListener('offline', closeWhenOffline);
   return () => {
     stopAuth();
     stopToken();
     document.removeEventListener('visibilitychange', reopenWhenVisible);
+    window.removeEventListener('online', reconnectWhenOnline);
+    window.removeEventListener('offline', closeWhenOffline);
   };
 }
