@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { toast } from '../../lib/toast';
 import { useAuthStore } from '../../stores/auth-store';
 import { buildUser } from '../../test/fixtures';
+import { buildParty } from '../../test/party-fixtures';
 import { inventoryKeys } from '../inventory/api/inventory-api';
 import { partyKeys } from '../parties/api/parties-api';
 import { preferencesKeys } from '../preferences/api/preferences-api';
@@ -193,6 +194,19 @@ describe('party channels', () => {
     expect(warning).toHaveBeenCalledWith(removedFromPartyMessage);
     expect(error).toHaveBeenCalledTimes(1);
     release = releaseRemoved;
+  });
+
+  it('names the party in the removal notice, for a player in several parties', () => {
+    const warning = vi.spyOn(toast, 'warning');
+    const queryClient = new QueryClient();
+    queryClient.setQueryData(
+      partyKeys.detail('p-named'),
+      buildParty({ id: 'p-named', name: 'Friday Night Crew' }),
+    );
+    release = acquirePartyChannels('p-named', queryClient);
+    confirmBoth('p-named');
+    channel('p-named', 'PartyChannel').rejected();
+    expect(warning).toHaveBeenCalledWith('You are no longer a member of Friday Night Crew.');
   });
 
   it('says nothing of the refusal when the user left the party themselves', () => {

@@ -4,6 +4,8 @@ import type { QueryClient } from '@tanstack/react-query';
 import { getConsumer, onConsumerChange } from '../../lib/cable';
 import { toast } from '../../lib/toast';
 import { useAuthStore } from '../../stores/auth-store';
+import { lootKeys } from '../loot/api/loot-api';
+import { partyQuery } from '../parties/api/parties-api';
 import { currentPreferences } from '../preferences/lib/current-preferences';
 import {
   type Invalidation,
@@ -18,6 +20,20 @@ import {
 
 export const connectFailedMessage = 'Failed to connect to real-time updates';
 export const removedFromPartyMessage = 'You are no longer a member of this party.';
+
+/**
+ * The removal notice names the party, for a player in several (the spec does not fix this text). The name
+ * comes from the party's cached detail, which every screen holding its channels has loaded; without it the
+ * notice falls back to "this party".
+ */
+export function removedFromPartyNotice(partyName: string | null | undefined): string {
+  return partyName ? `You are no longer a member of ${partyName}.` : removedFromPartyMessage;
+}
+
+function cachedPartyName(entry: Entry): string | null {
+  const party = entry.queryClient.getQueryData(partyQuery(entry.partyId).queryKey);
+  return party?.name ?? null;
+}
 
 /** Both channels must be confirmed within this time, or the user is told live updates are off. */
 export const CONNECT_TIMEOUT_MS = 5_000;
@@ -153,7 +169,7 @@ function attach(entry: Entry, consumer: Consumer | null): void {
           if (entry.everConfirmed.has(channel)) {
             if (entry.state.status !== 'removed') {
               setState(entry, { status: 'removed' });
-              if (!entry.leaving) toast.warning(removedFromPartyMessage);
+              if (!entry.leaving) toast.warning(removedFromPartyNotice(cachedPartyName(entry)));
             }
           } else fail(entry);
         },
@@ -248,5 +264,48 @@ export function watchPartyRealtime(partyId: string, listener: () => void): () =>
   return () => {
     set.delete(listener);
     if (set.size === 0) watchers.delete(partyId);
+  };
+}
+
+/**
+ * A loot page opened while the loot was hidden (404 to players) cannot know its party, so it listens for
+ * `loot_revealed` naming it on the inventory channel of every party the user belongs to, and refetches it
+ * then. Only PartyInventoryChannel: the server counts presence on PartyChannel, so this does not show the
+ * user online in parties they are not looking at. Returns the stop function.
+ */
+export function watchLootReveal(
+  partyIds: readonly string[],
+  lootId: string,
+  queryClient: QueryClient,
+): () => void {
+  let subscriptions: Subscription[] = [];
+  let consumer: Consumer | null = null;
+  const subscribe = (next: Consumer | null) => {
+    // The old consumer's subscriptions end with its socket, after the hand-over (lib/cable.ts).
+    consumer = next;
+    if (!next) {
+      subscriptions = [];
+      return;
+    }
+    subscriptions = partyIds.map((partyId) =>
+      next.subscriptions.create(
+        { channel: 'PartyInventoryChannel', party_id: partyId },
+        {
+          received(data: unknown) {
+            const parsed = partyMessageSchema.safeParse(data);
+            if (!parsed.success || parsed.data.action !== 'loot_revealed') return;
+            if (parsed.data.ids?.loot_instance_id !== lootId) return;
+            void queryClient.invalidateQueries({ queryKey: lootKeys.instance(lootId) });
+          },
+        },
+      ),
+    );
+  };
+  subscribe(getConsumer());
+  const stopFollowing = onConsumerChange(subscribe);
+  return () => {
+    stopFollowing();
+    if (consumer === getConsumer()) for (const subscription of subscriptions) subscription.unsubscribe();
+    subscriptions = [];
   };
 }

@@ -360,6 +360,17 @@ describe('noticeFor', () => {
     expect(noticeFor(message({ action: 'loot_claimed', actor: { id: me, name: 'Me' } }), me)).toBeNull();
   });
 
+  it('tells me when someone else deleted a shop, not when it was only closed', () => {
+    const removed = message({
+      action: 'shop_closed',
+      summary: 'Pip removed Troll Shop',
+      ids: { shop_instance_id: 'shop-1', deleted: 'true' },
+    });
+    expect(noticeFor(removed, me)).toEqual({ message: 'Pip removed Troll Shop', duration: 3_000 });
+    expect(noticeFor({ ...removed, actor: { id: me, name: 'Me' } }, me)).toBeNull();
+    expect(noticeFor({ ...removed, ids: { shop_instance_id: 'shop-1' } }, me)).toBeNull();
+  });
+
   it('makes no notice for membership, party, notes or activity events', () => {
     for (const action of ['member_added', 'party_updated', 'party_update', 'notes_updated', 'party_activity'])
       expect(noticeFor(message({ action }), me)).toBeNull();

@@ -299,6 +299,15 @@ export function noticeFor(message: PartyMessage, myUserId: string | null): Notic
       duration: INVENTORY_NOTICE_MS,
     };
   }
+  // A shop the GM deleted (`shop_closed` with `ids.deleted`): its page turns to Not Found and an open buy
+  // dialog goes with it, so the player is told why, as for hidden loot ("Pip removed Troll Shop").
+  if (message.action === 'shop_closed' && idOf(message, 'deleted') === 'true') {
+    if (!message.actor || message.actor.id === myUserId) return null;
+    return {
+      message: message.summary || `${message.actor.name || 'Someone'} removed a shop`,
+      duration: INVENTORY_NOTICE_MS,
+    };
+  }
   if (message.action === 'presence_changed') {
     const who = message.user_id ?? message.actor?.id ?? null;
     if (who === null || who === myUserId) return null;

@@ -19,8 +19,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { DetailLoadError } from '../../../components/detail-load-error';
+import { isRecordNotFound } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { RealtimeIndicator } from '../../realtime/components/realtime-indicator';
+import { useLootRevealWatch } from '../../realtime/hooks/use-loot-reveal-watch';
 import { usePartyChannels } from '../../realtime/hooks/use-party-channels';
 import { ShareButton } from '../../shares/components/share-button';
 import { lootInstanceQuery } from '../api/loot-api';
@@ -61,6 +63,8 @@ export function LootInstancePage() {
   const loot = query.data;
   usePageTitle(loot?.name ?? 'Loot');
   const realtime = usePartyChannels(loot?.party_id ?? null);
+  // Opened while hidden, the page never learnt the loot's party: it waits for a reveal in any of mine.
+  useLootRevealWatch(id, query.isError && !loot && isRecordNotFound(query.error));
   // `can_manage` is the party's GM, whom the server lets take and claim for every character of the party.
   const taker = useLootTaker(loot?.can_take ? loot.party_id : null, { forAnyCharacter: loot?.can_manage });
   const [pick, setPick] = useState<LootPick | null>(null);
