@@ -5,6 +5,7 @@ import { failure, jsonResponse, mockFetch, success } from '../../../test/fixture
 import { buildCharacter, pageMeta } from '../../../test/party-fixtures';
 import { renderRoutes } from '../../../test/render';
 import { buildContainer, buildItem } from '../../inventory/test/inventory-fixtures';
+import { shopKeys } from '../api/shops-api';
 import { buildShopInstance, buildStockItem } from '../test/shop-fixtures';
 import { ShopInstancePage } from './shop-instance-page';
 
@@ -91,6 +92,25 @@ function renderPage() {
 
 // A shared, busy machine: the page chains the shop, my characters and their containers.
 describe('ShopInstancePage', { timeout: 20_000 }, () => {
+  it('sends me back to the party’s shops when the shop is deleted while I look at it', async () => {
+    let deleted = false;
+    mockShopPage((pathname, method) =>
+      deleted && method === 'GET' && pathname === '/api/v1/shop_instances/shop-1'
+        ? failure(404, 'RESOURCE_NOT_FOUND', 'Shop not found.')
+        : null,
+    );
+    const { queryClient } = renderPage();
+    expect(await screen.findByRole('heading', { level: 1, name: shop.name })).toBeInTheDocument();
+    // The GM deletes it: the live event refreshes the shop, which is no longer there.
+    deleted = true;
+    await queryClient.invalidateQueries({ queryKey: shopKeys.instance('shop-1') });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Shop Not Found' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to Shops' })).toHaveAttribute(
+      'href',
+      `/parties/${shop.party_id}?tab=shops`,
+    );
+  });
+
   it('keeps Buy off, saying why, until my containers arrive, and lets it trade as soon as they do', async () => {
     const user = userEvent.setup();
     let release: (() => void) | undefined;

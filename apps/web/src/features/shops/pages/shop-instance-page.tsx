@@ -71,7 +71,11 @@ export function ShopInstancePage() {
         onRetry={() => void query.refetch()}
         subject="Shop"
         notFoundText="The shop might not exist or you may not have permission to view it."
-        back={{ href: '/shops/instances', label: 'Back to Shops' }}
+        // A shop deleted while open (the query keeps what it last showed): back to its party's Shops tab.
+        back={{
+          href: shop ? `/parties/${shop.party_id}?tab=shops` : '/shops/instances',
+          label: 'Back to Shops',
+        }}
       />
     );
   }
