@@ -85,3 +85,24 @@ describe('MoveItemForm', () => {
     expect(fetchMock.mock.calls.map(([url]) => String(url))).toEqual(['/api/v1/subscription/check_feature']);
   });
 });
+
+describe('MoveItemForm destination', () => {
+  it('shows the beginning of a long destination, not its end, when focused', () => {
+    mockFetch(() => success({ allowed: true, feature: 'party_collaboration' }));
+    const long = buildPartyStash({ id: 'party-2', name: 'Friday Night Crew' }, { id: 'stash-2' });
+    renderWithProviders(
+      <MoveItemForm
+        item={buildItem({ quantity: 3 })}
+        destinations={[long, stash]}
+        onDone={() => undefined}
+      />,
+    );
+    const [input] = screen.getAllByLabelText('Destination').filter((el) => el instanceof HTMLInputElement);
+    if (!(input instanceof HTMLInputElement)) throw new Error('expected an input');
+    expect(input.value.length).toBeGreaterThan(0);
+    input.focus();
+    fireEvent.focus(input);
+    // The browser scrolls a text box to its caret: at 0 it shows the start and ellipsis-truncates the end.
+    expect([input.selectionStart, input.selectionEnd]).toEqual([0, 0]);
+  });
+});

@@ -1,10 +1,22 @@
 import type { Container, ItemInstance } from '@haversack/contracts';
 import { Button, Group, NumberInput, Select, Stack } from '@mantine/core';
-import { useState } from 'react';
+import { type FocusEvent, useLayoutEffect, useRef, useState } from 'react';
 import { useTransferItem } from '../hooks/use-inventory-actions';
 import { partyCollaborationLocked, usePlanLockedContainers } from '../hooks/use-plan-locked-containers';
 import { sheetComboboxProps } from '../lib/sheet-combobox';
 import { sourceOptionLabel } from './container-source-select';
+
+/**
+ * A text box shows the part of its text around the caret, and a value set or focused puts the caret at the
+ * end: on a 375 px phone the destination read "y Stash (Friday Night Crew) · 0 lbs · 0 slots". With the
+ * caret at the start it shows the name, and the theme's ellipsis cuts the end instead. The select is not
+ * searchable, so the caret is never where anyone types.
+ */
+function showStart(input: HTMLInputElement | null): void {
+  if (!input) return;
+  input.setSelectionRange(0, 0);
+  input.scrollLeft = 0;
+}
 
 /**
  * Moves some or all of a stack into another container (the same transfer as a drag). A destination the
@@ -29,6 +41,9 @@ export function MoveItemForm({
     choices.find((c) => c.id === chosen && !isLocked(c))?.id ?? choices.find((c) => !isLocked(c))?.id ?? null;
   const [quantity, setQuantity] = useState<number | string>(item.quantity);
   const transfer = useTransferItem();
+  const destinationInput = useRef<HTMLInputElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs after each change of the shown destination
+  useLayoutEffect(() => showStart(destinationInput.current), [target]);
   const amount = typeof quantity === 'number' ? quantity : Number.parseInt(quantity, 10);
   const valid = target !== null && Number.isInteger(amount) && amount >= 1 && amount <= item.quantity;
   return (
@@ -50,6 +65,8 @@ export function MoveItemForm({
       <Stack gap="sm">
         <Select
           label="Destination"
+          ref={destinationInput}
+          onFocus={(event: FocusEvent<HTMLInputElement>) => showStart(event.currentTarget)}
           data={choices.map((c) =>
             isLocked(c)
               ? {
