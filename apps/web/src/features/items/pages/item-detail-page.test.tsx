@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
@@ -40,5 +40,30 @@ describe('ItemDetailPage', () => {
       expect(screen.queryByRole('button', { name: /^Report/ })).not.toBeInTheDocument();
       unmount();
     }
+  });
+
+  it('leads back to the marketplace search it came from, to the marketplace for others’ items, and to My Items for mine', async () => {
+    const theirs = buildLootItemTemplate({ name: 'Cursed ring', is_owner: false, is_system: false });
+    serve(theirs);
+    const first = renderRoutes(routes, `/items/templates/${theirs.id}`);
+    expect(await screen.findByRole('link', { name: 'Back to the Marketplace' })).toHaveAttribute(
+      'href',
+      '/marketplace',
+    );
+    await first.router.navigate(`/items/templates/${theirs.id}`, {
+      state: { backTo: '/marketplace?search=ring&rarity=rare' },
+    });
+    await waitFor(() =>
+      expect(screen.getByRole('link', { name: 'Back to the Marketplace' })).toHaveAttribute(
+        'href',
+        '/marketplace?search=ring&rarity=rare',
+      ),
+    );
+    first.unmount();
+
+    const mine = buildLootItemTemplate({ name: 'Plain ring', is_owner: true, is_system: false });
+    serve(mine);
+    renderRoutes(routes, `/items/templates/${mine.id}`);
+    expect(await screen.findByRole('link', { name: 'Back to My Items' })).toHaveAttribute('href', '/items');
   });
 });

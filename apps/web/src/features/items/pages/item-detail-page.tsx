@@ -14,7 +14,7 @@ import {
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { DetailLoadError } from '../../../components/detail-load-error';
 import { isRecordNotFound, toastUnexplainedFailure } from '../../../lib/http-client';
@@ -32,6 +32,27 @@ import {
   itemTemplateQuery,
 } from '../api/item-templates-api';
 import { templatePrice } from '../components/template-summary';
+
+/**
+ * Back to where the template was found: the marketplace search it was opened from (its filters kept), the
+ * marketplace for someone else's template reached another way, and My Items for one's own.
+ */
+function BackLink({ ownTemplate }: { ownTemplate: boolean }) {
+  const backTo = (useLocation().state as { backTo?: unknown } | null)?.backTo;
+  const fromMarketplace = typeof backTo === 'string' && backTo.startsWith('/marketplace');
+  if (fromMarketplace || !ownTemplate) {
+    return (
+      <Anchor component={Link} to={fromMarketplace ? backTo : '/marketplace'}>
+        Back to the Marketplace
+      </Anchor>
+    );
+  }
+  return (
+    <Anchor component={Link} to="/items">
+      Back to My Items
+    </Anchor>
+  );
+}
 
 function Fact({ label, value }: { label: string; value: string }) {
   return (
@@ -159,9 +180,7 @@ export function ItemDetailPage() {
           template.
         </Text>
       ) : null}
-      <Anchor component={Link} to="/items">
-        Back to My Items
-      </Anchor>
+      <BackLink ownTemplate={template.is_owner} />
       <AddToContainerDialog template={adding ? template : null} onClose={() => setAdding(false)} />
       <ConfirmDialog
         opened={confirming}

@@ -199,7 +199,12 @@ export function MarketplacePage() {
                 <Stack gap={6} h="100%" justify="space-between">
                   <Stack gap={4}>
                     <Group justify="space-between" wrap="nowrap" gap="xs">
-                      <Anchor component={Link} to={`/items/templates/${template.id}`} fw={600}>
+                      <Anchor
+                        component={Link}
+                        to={`/items/templates/${template.id}`}
+                        state={{ backTo: `/marketplace${params.size > 0 ? `?${params}` : ''}` }}
+                        fw={600}
+                      >
                         {template.name}
                       </Anchor>
                       {template.is_system ? (
