@@ -14,6 +14,9 @@ import {
   useSignOutOtherDevices,
 } from '../api/signed-in-sessions-api';
 
+/** "2h ago", "just now": inside a sentence, so never capitalised. */
+const lastActive = (session: SignedInSession) => relativeTime(session.last_used_at).toLowerCase();
+
 /** Phones and tablets by what their browser said; the rest are shown as computers. */
 const looksMobile = (session: SignedInSession) =>
   /Android|iPhone|iPad|iOS|Mobile/i.test(`${session.device} ${session.user_agent ?? ''}`);
@@ -133,8 +136,8 @@ function DeviceRow({
               ) : null}
             </Group>
             <Text size="sm" c="dimmed">
-              {session.current ? 'Active now' : `Last active ${relativeTime(session.last_used_at)}`} · Signed
-              in {absoluteTime(session.created_at)}
+              {session.current ? 'Active now' : `Last active ${lastActive(session)}`} · Signed in{' '}
+              {absoluteTime(session.created_at)}
             </Text>
             {session.ip_address ? (
               <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
@@ -150,7 +153,7 @@ function DeviceRow({
             color="red.9"
             onClick={onSignOut}
             loading={signingOut}
-            aria-label={`Sign out ${session.device}, last active ${relativeTime(session.last_used_at)}`}
+            aria-label={`Sign out ${session.device}, last active ${lastActive(session)}`}
           >
             Sign out
           </Button>
