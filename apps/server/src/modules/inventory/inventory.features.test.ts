@@ -206,5 +206,26 @@ describe('party_collaboration (spec/01 §3: not in Free)', () => {
     const left = body(await call('GET', `/containers/${backpack}/items`, player)).data;
     expect(left.map((item) => item.id)).toContain(mine?.id);
     expect(body(await call('GET', `/containers/${pouch}/items`, player)).data).toEqual([]);
+
+    // Destroying gains nothing: it is still allowed, in the ledger, and spends nothing of the allowance.
+    expect((await call('DELETE', `/item_instances/${mine?.id}`, player)).statusCode).toBe(204);
+    const [destroyed] = await ctx.database.db
+      .select()
+      .from(transactions)
+      .where(
+        and(
+          eq(transactions.itemInstanceId, String(mine?.id)),
+          eq(transactions.transactionType, 'item_destruction'),
+        ),
+      );
+    expect(destroyed).toMatchObject({ actorId: player.user.id, quantity: 1, scope: null });
+    const usage = (await ctx.app.services.entitlements.usage(ctx.database.db, player.user.id))
+      .inventory_actions_personal_monthly;
+    expect(usage).toEqual({ used: 100, limit: 100 });
+  });
+
+  it('still refuses a Free member destroying what the stash holds', async () => {
+    const { player, stashRopeId } = await partyWithStash();
+    expectFeatureRefused(await call('DELETE', `/item_instances/${stashRopeId}`, player));
   });
 });

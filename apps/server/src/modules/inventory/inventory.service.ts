@@ -881,9 +881,14 @@ export class InventoryService {
       const { instance, template, located } = await this.#lockInstanceForAct(tx, actor.id, instanceId);
       const facts = effectiveFacts(templateFacts(template), instance.instanceData);
       const scope = this.#scope(located.context);
-      await this.#countAction(tx, actor.id, scope, located.context.party?.id ?? null);
+      const partyId = located.context.party?.id ?? null;
+      // Destroying gains nothing, so it spends no monthly allowance: a player who used it up may still tidy
+      // up for the rest of the month. Acting on a party's things still needs party collaboration.
+      if (scope === 'party' && partyId)
+        await this.entitlements.requireFeature(tx, actor.id, 'party_collaboration', { partyId });
       await record({
         ...this.#base(actor, located.context, scope),
+        scope: null,
         transactionType: 'item_destruction',
         itemTemplateId: template.id,
         itemInstanceId: instance.id,
