@@ -12,25 +12,33 @@ if (!('fonts' in document)) {
   Object.defineProperty(document, 'fonts', { value: new EventTarget() });
 }
 
+/** The form for a new template, filled with `values`; returns its submit handler. */
+function renderForm(
+  values: Partial<ReturnType<typeof templateFormValues>> = {},
+  onSubmit = vi.fn().mockResolvedValue(undefined),
+) {
+  renderRoutes(
+    [
+      {
+        path: '/',
+        element: (
+          <TemplateForm
+            initial={{ ...templateFormValues(), ...values }}
+            submitLabel="Create"
+            onSubmit={onSubmit}
+            onCancel={() => {}}
+          />
+        ),
+      },
+    ],
+    '/',
+  );
+  return onSubmit;
+}
+
 describe('TemplateForm', () => {
   it('refuses a value or stack size above what the server accepts, saying so, and sends one within it', async () => {
-    const onSubmit = vi.fn().mockResolvedValue(undefined);
-    renderRoutes(
-      [
-        {
-          path: '/',
-          element: (
-            <TemplateForm
-              initial={{ ...templateFormValues(), name: 'Crown' }}
-              submitLabel="Create"
-              onSubmit={onSubmit}
-              onCancel={() => {}}
-            />
-          ),
-        },
-      ],
-      '/',
-    );
+    const onSubmit = renderForm({ name: 'Crown' });
     const user = userEvent.setup({ delay: null });
     const value = screen.getByLabelText('Base value');
     await user.clear(value);
@@ -59,23 +67,7 @@ describe('TemplateForm', () => {
 
 describe('TemplateForm: numbers it would otherwise change', () => {
   it('refuses a negative weight, a weight finer than 0.01 and a fractional value, saying so on each field', async () => {
-    const onSubmit = vi.fn().mockResolvedValue(undefined);
-    renderRoutes(
-      [
-        {
-          path: '/',
-          element: (
-            <TemplateForm
-              initial={{ ...templateFormValues(), name: 'Crown' }}
-              submitLabel="Create"
-              onSubmit={onSubmit}
-              onCancel={() => {}}
-            />
-          ),
-        },
-      ],
-      '/',
-    );
+    const onSubmit = renderForm({ name: 'Crown' });
     const user = userEvent.setup({ delay: null });
     const weight = screen.getByRole('textbox', { name: 'Weight (lbs)' });
     const value = screen.getByLabelText('Base value');
@@ -122,22 +114,7 @@ describe('TemplateForm: the server’s refusals', () => {
         details: [{ field: 'item_template.tags.1', message: 'A tag can be at most 60 characters' }],
       }),
     );
-    renderRoutes(
-      [
-        {
-          path: '/',
-          element: (
-            <TemplateForm
-              initial={{ ...templateFormValues(), name: 'Rope', tags: `rope, ${'x'.repeat(61)}` }}
-              submitLabel="Create"
-              onSubmit={onSubmit}
-              onCancel={() => {}}
-            />
-          ),
-        },
-      ],
-      '/',
-    );
+    renderForm({ name: 'Rope', tags: `rope, ${'x'.repeat(61)}` }, onSubmit);
     await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Create' }));
     const tags = screen.getByRole('textbox', { name: 'Tags' });
     await waitFor(() => expect(tags).toHaveAttribute('aria-invalid', 'true'));
@@ -148,22 +125,7 @@ describe('TemplateForm: the server’s refusals', () => {
 
 describe('TemplateForm: a long description', () => {
   it('stops growing the description box after a few rows and lets it scroll inside', () => {
-    renderRoutes(
-      [
-        {
-          path: '/',
-          element: (
-            <TemplateForm
-              initial={{ ...templateFormValues(), description: 'A rope. '.repeat(1_250) }}
-              submitLabel="Create"
-              onSubmit={vi.fn()}
-              onCancel={() => {}}
-            />
-          ),
-        },
-      ],
-      '/',
-    );
+    renderForm({ description: 'A rope. '.repeat(1_250) });
     // Mantine hides the overflow of an autosized box only when nothing caps its rows (data-no-overflow): a
     // 10,000-character description then made the phone form thousands of pixels tall.
     expect(screen.getByRole('textbox', { name: 'Description' })).not.toHaveAttribute('data-no-overflow');
@@ -173,22 +135,7 @@ describe('TemplateForm: a long description', () => {
 describe('TemplateForm: attunement', () => {
   it('says whether the item needs attunement, rather than guessing it from a rarity', async () => {
     const onSubmit = vi.fn().mockResolvedValue(undefined);
-    renderRoutes(
-      [
-        {
-          path: '/',
-          element: (
-            <TemplateForm
-              initial={{ ...templateFormValues(), name: 'Lucky charm', rarity: 'uncommon' }}
-              submitLabel="Create"
-              onSubmit={onSubmit}
-              onCancel={() => {}}
-            />
-          ),
-        },
-      ],
-      '/',
-    );
+    renderForm({ name: 'Lucky charm', rarity: 'uncommon' }, onSubmit);
     const user = userEvent.setup({ delay: null });
     const box = screen.getByRole('checkbox', { name: /Requires attunement/ });
     expect(box).not.toBeChecked();
@@ -205,7 +152,7 @@ describe('TemplateForm: attunement', () => {
 });
 
 describe('TemplateForm and the general toasts (spec/01 §8)', { timeout: 30_000 }, () => {
-  function renderForm(onSubmit = vi.fn().mockResolvedValue(undefined)) {
+  function renderGuardedForm(onSubmit = vi.fn().mockResolvedValue(undefined)) {
     renderRoutes(
       withUnsavedChangesGuard([
         {
@@ -227,7 +174,7 @@ describe('TemplateForm and the general toasts (spec/01 §8)', { timeout: 30_000 
 
   it('toasts "Please fill in all required fields." when the name is blank', async () => {
     const user = userEvent.setup();
-    const onSubmit = renderForm();
+    const onSubmit = renderGuardedForm();
     await user.click(screen.getByRole('button', { name: 'Create' }));
     await waitFor(() =>
       expect(useUiStore.getState().toasts.at(-1)).toMatchObject({
@@ -240,7 +187,7 @@ describe('TemplateForm and the general toasts (spec/01 §8)', { timeout: 30_000 
 
   it('labels the weight in lbs, and asks before leaving with changes', async () => {
     const user = userEvent.setup();
-    renderForm();
+    renderGuardedForm();
     expect(screen.getByRole('textbox', { name: 'Weight (lbs)' })).toBeInTheDocument();
     await user.click(screen.getByRole('textbox', { name: 'Name' }));
     await user.paste('Elven Rope');
