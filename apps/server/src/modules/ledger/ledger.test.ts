@@ -16,6 +16,18 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx.close());
 
+/** The summaries of a party's ledger list, newest first, for the query given. */
+async function partySummaries(viewer: { auth: { authorization: string } }, partyId: string, query: string) {
+  const response = await ctx.app.inject({
+    url: `/api/v1/transactions/party/${partyId}?${query}`,
+    headers: viewer.auth,
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return (
+    response.json() as { data: { transactions: { transaction_summary: string }[] } }
+  ).data.transactions.map((t) => t.transaction_summary);
+}
+
 /** A small CSV reader for the test: a leading byte order mark, quoted fields, doubled quotes, CRLF rows. */
 function parseCsv(withBom: string): string[][] {
   const text = withBom.replace(/^\uFEFF/, '');
@@ -352,16 +364,7 @@ describe('ledger date filters at the edges of the calendar', () => {
       { ...row, summary: 'first day', transactionDate: new Date('1000-01-01T12:00:00Z') },
       { ...row, summary: 'last day', transactionDate: new Date('9998-12-31T23:59:59Z') },
     ]);
-    const summaries = async (query: string) => {
-      const response = await ctx.app.inject({
-        url: `/api/v1/transactions/party/${party.id}?${query}`,
-        headers: gm.auth,
-      });
-      expect(response.statusCode, response.body).toBe(200);
-      return (
-        response.json() as { data: { transactions: { transaction_summary: string }[] } }
-      ).data.transactions.map((t) => t.transaction_summary);
-    };
+    const summaries = (query: string) => partySummaries(gm, party.id, query);
     expect(await summaries('start_date=1000-01-01&end_date=1000-01-01')).toEqual(['first day']);
     expect(await summaries('start_date=9998-12-31&end_date=9998-12-31')).toEqual(['last day']);
     const exported = await ctx.app.inject({
@@ -386,18 +389,8 @@ describe('ledger date filters as instants', () => {
     ]);
     // Making the party wrote a row of its own, dated now: left out of what the test compares.
     const created = `${gm.user.username} created Party Stash for ${party.name}`;
-    const summaries = async (query: string) => {
-      const response = await ctx.app.inject({
-        url: `/api/v1/transactions/party/${party.id}?${query}`,
-        headers: gm.auth,
-      });
-      expect(response.statusCode, response.body).toBe(200);
-      return (
-        response.json() as { data: { transactions: { transaction_summary: string }[] } }
-      ).data.transactions
-        .map((t) => t.transaction_summary)
-        .filter((summary) => summary !== created);
-    };
+    const summaries = async (query: string) =>
+      (await partySummaries(gm, party.id, query)).filter((summary) => summary !== created);
     // 2026-03-10 00:30 in UTC+14 is 2026-03-09 10:30 UTC: the last 24 hours start a day before that.
     const since = new URLSearchParams({ start_date: '2026-03-09T10:30:00.000Z' });
     expect(await summaries(`${since}`)).toEqual(['just now', 'a day ago, less a minute']);
