@@ -155,7 +155,7 @@ export async function createItemTemplate(
 
 export async function updateItemTemplate(
   id: string,
-  template: ItemTemplateUpdate | ItemTemplateInput,
+  template: ItemTemplateUpdate | Partial<ItemTemplateInput>,
 ): Promise<ItemTemplate> {
   const { data } = await apiRequest(`${API_V1}/item_templates/${id}`, {
     method: 'PUT',

@@ -87,6 +87,31 @@ function toInput(values: TemplateFormValues): ItemTemplateInput {
   };
 }
 
+/**
+ * What an edit changed, against the values the form opened with: only those fields, and only the metadata
+ * keys that differ (the server merges metadata key by key). The form fills some fields with its own
+ * reading of the template (attunement guessed from a rarity, an empty category); sent back unasked, they
+ * changed the template, and a template other players hold refused even a tags-only edit.
+ */
+export function changedFields(
+  initial: TemplateFormValues,
+  input: ItemTemplateInput,
+): Partial<ItemTemplateInput> {
+  const before = toInput(initial);
+  const changes: Partial<ItemTemplateInput> = {};
+  for (const key of Object.keys(input) as (keyof ItemTemplateInput)[]) {
+    if (key === 'metadata') continue;
+    if (String(input[key]) !== String(before[key])) Object.assign(changes, { [key]: input[key] });
+  }
+  const metadata = Object.fromEntries(
+    Object.entries(input.metadata ?? {}).filter(
+      ([key, value]) => value !== (before.metadata as Record<string, unknown> | undefined)?.[key],
+    ),
+  );
+  if (Object.keys(metadata).length > 0) changes.metadata = metadata as ItemTemplateInput['metadata'];
+  return changes;
+}
+
 /** spec/02 §3: weight steps by 0.01; a finer weight is refused rather than cut to two places. */
 function inHundredths(weight: number | string): boolean {
   const hundredths = Number(weight) * 100;
@@ -130,12 +155,15 @@ export function TemplateForm({
         name: (name) => (name.trim() === '' ? 'Template name is required' : null),
         // The contract's own words, said before sending: a number the server would refuse is refused here,
         // never clamped, rounded or cut to one it takes without a word.
+        // A weight the form opened with is not the user's to correct (the API once took 0.005).
         weight: (weight) =>
-          Number(weight) < 0
-            ? 'Weight cannot be negative'
-            : !inHundredths(weight)
-              ? 'Weight can have at most 2 decimal places'
-              : null,
+          Number(weight) === Number(initial.weight)
+            ? null
+            : Number(weight) < 0
+              ? 'Weight cannot be negative'
+              : !inHundredths(weight)
+                ? 'Weight can have at most 2 decimal places'
+                : null,
         base_value: (value) =>
           !Number.isInteger(Number(value))
             ? 'Value must be a whole number'

@@ -5,7 +5,7 @@ import { ErrorPanel } from '../../../components/error-panel';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
 import { itemTemplateKeys, itemTemplateQuery, updateItemTemplate } from '../api/item-templates-api';
-import { TemplateForm, templateFormValues } from '../components/template-form';
+import { changedFields, TemplateForm, templateFormValues } from '../components/template-form';
 
 /** /items/{id}/edit: the creator changes a template. */
 export function ItemEditPage() {
@@ -40,16 +40,18 @@ export function ItemEditPage() {
     );
   }
   const template = query.data;
+  const initial = templateFormValues(template);
   return (
     <Stack gap="lg" maw={820}>
       <Title order={1}>Edit {template.name}</Title>
       {template.is_owner ? (
         <TemplateForm
-          initial={templateFormValues(template)}
+          initial={initial}
           submitLabel="Save Changes"
           onCancel={() => navigate(`/items/templates/${template.id}`)}
           onSubmit={async (input) => {
-            await updateItemTemplate(template.id, input);
+            const changes = changedFields(initial, input);
+            if (Object.keys(changes).length > 0) await updateItemTemplate(template.id, changes);
             toast.success('Item template updated successfully');
             await queryClient.invalidateQueries({ queryKey: itemTemplateKeys.all });
             navigate(`/items/templates/${template.id}`);

@@ -1,0 +1,65 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mockFetch, success } from '../../../test/fixtures';
+import { renderRoutes } from '../../../test/render';
+import { buildLootItemTemplate } from '../../loot/test/loot-fixtures';
+import { ItemEditPage } from './item-edit-page';
+
+afterEach(() => vi.unstubAllGlobals());
+
+// jsdom has no FontFaceSet; Mantine's autosizing description box listens to it.
+if (!('fonts' in document)) {
+  Object.defineProperty(document, 'fonts', { value: new EventTarget() });
+}
+
+/** An author's potion, made through the API: a rarity but no word on attunement, and a finer weight. */
+const potion = buildLootItemTemplate({
+  id: 'potion-1',
+  name: 'Silken potion',
+  weight: 0.005,
+  metadata: { rarity: 'uncommon', currency: 'gp' },
+  tags: ['potion'],
+  category: null,
+  is_system: false,
+  is_owner: true,
+});
+
+function serve() {
+  return mockFetch(({ url, init }) =>
+    init.method === 'PUT' ? success({ ...potion, tags: ['potion', 'healing'] }) : success(potion),
+  );
+}
+
+const routes = [
+  { path: '/items/:id/edit', element: <ItemEditPage /> },
+  { path: '/items/templates/:id', element: <p>Template page</p> },
+];
+const puts = (fetchMock: ReturnType<typeof mockFetch>) =>
+  fetchMock.mock.calls.filter(([, init]) => init?.method === 'PUT');
+
+describe('ItemEditPage', { timeout: 30_000 }, () => {
+  it('sends only what was changed: a tags-only edit sends the tags, not the form’s guesses', async () => {
+    const fetchMock = serve();
+    const user = userEvent.setup({ delay: null });
+    renderRoutes(routes, '/items/potion-1/edit');
+    const tags = await screen.findByRole('textbox', { name: 'Tags' });
+    await user.clear(tags);
+    await user.type(tags, 'potion, healing');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('Template page')).toBeInTheDocument();
+    // Neither the attunement the form reads into an uncommon item nor the stored 0.005 lbs went back.
+    expect(puts(fetchMock).map(([, init]) => JSON.parse(String(init?.body)))).toEqual([
+      { item_template: { tags: 'potion, healing' } },
+    ]);
+  });
+
+  it('sends nothing when nothing changed', async () => {
+    const fetchMock = serve();
+    const user = userEvent.setup({ delay: null });
+    renderRoutes(routes, '/items/potion-1/edit');
+    await user.click(await screen.findByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('Template page')).toBeInTheDocument();
+    await waitFor(() => expect(puts(fetchMock)).toHaveLength(0));
+  });
+});
