@@ -31,4 +31,6 @@ export const signedInSessionMessages = {
         ? 'Signed out of 1 other device.'
         : `Signed out of ${ended} other devices.`,
   unknownDevice: 'Unknown device',
+  /** What a device signed out from another one is told when it next tries to renew its session. */
+  signedOutElsewhere: 'You were signed out from another device. Sign in again to continue.',
 } as const;

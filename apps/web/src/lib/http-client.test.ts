@@ -352,7 +352,7 @@ describe('apiRequest: refresh on 401', () => {
     const unsubscribe = onSessionExpired(listener);
     const fetchMock = mockFetch(({ url }) =>
       url.endsWith('/auth/refresh')
-        ? failure(401, 'REVOKED_TOKEN', 'revoked')
+        ? failure(401, 'REVOKED_TOKEN', errorCatalogue.REVOKED_TOKEN.message)
         : failure(401, 'EXPIRED_TOKEN', 'expired'),
     );
     const error = await caught(apiRequest(`${API_V1}/items/1`));
@@ -365,6 +365,20 @@ describe('apiRequest: refresh on 401', () => {
     expect(window.localStorage.getItem('token_expires_at')).toBeNull();
     expect(sessionExpiredToast).toHaveBeenCalledWith(errorCatalogue.EXPIRED_TOKEN.message);
     expect(listener).toHaveBeenCalledTimes(1);
+  });
+
+  it('says why when the session was signed out from another device', async () => {
+    signInStorage();
+    const sessionExpiredToast = vi.spyOn(toast, 'sessionExpired');
+    const elsewhere = 'You were signed out from another device. Sign in again to continue.';
+    mockFetch(({ url }) =>
+      url.endsWith('/auth/refresh')
+        ? failure(401, 'REVOKED_TOKEN', elsewhere)
+        : failure(401, 'REVOKED_TOKEN', errorCatalogue.REVOKED_TOKEN.message),
+    );
+    expect((await caught(apiRequest(`${API_V1}/items/1`))).status).toBe(401);
+    expect(sessionExpiredToast).toHaveBeenCalledWith(elsewhere);
+    expect(tokenStorage.getRefreshToken()).toBeNull();
   });
 
   it('never refreshes for the auth requests themselves', async () => {

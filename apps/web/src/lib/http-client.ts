@@ -447,13 +447,21 @@ async function exchangeRefreshToken(refreshTokenSeen: string | null): Promise<bo
     return true;
   } catch (error) {
     if (isApiError(error) && (error.code === 'NETWORK_ERROR' || error.status >= 500)) return false;
-    expireSession();
+    // A session ended for a reason of its own says it in the server's words ("You were signed out from
+    // another device…"); any other refusal reads as the session having expired, as before.
+    const reason =
+      isApiError(error) &&
+      error.code === 'REVOKED_TOKEN' &&
+      error.serverMessage !== errorCatalogue.REVOKED_TOKEN.message
+        ? error.serverMessage
+        : null;
+    expireSession(reason ?? undefined);
     return false;
   }
 }
 
-function expireSession(): void {
+function expireSession(message: string = errorCatalogue.EXPIRED_TOKEN.message): void {
   tokenStorage.clear();
-  toast.sessionExpired(errorCatalogue.EXPIRED_TOKEN.message);
+  toast.sessionExpired(message);
   emitSessionExpired();
 }

@@ -15,6 +15,7 @@ import {
   type ProfileUpdateBody,
   REFRESH_TOKEN_TTL_S,
   type Registration,
+  signedInSessionMessages,
   type TokenVerification,
   type User,
 } from '@haversack/contracts';
@@ -91,6 +92,9 @@ interface Deps {
   sessionCache?: SessionCache;
   now?: () => Date;
 }
+
+/** Why a session ended when its owner signed it out from another device's profile. */
+export const SIGNED_OUT_ELSEWHERE = 'signed_out_from_another_device';
 
 /** Undo links of an email change live as long as verification links: the owner may be away for days. */
 const EMAIL_REVERT_TTL_S = EMAIL_VERIFICATION_TTL_S;
@@ -249,7 +253,15 @@ export class AccountsService {
       const found = await repo.lockRefreshToken(tx, hashToken(refreshToken));
       if (!found) return { error: new AppError('INVALID_TOKEN') } as const;
       const { token, session } = found;
-      if (session.revokedAt) return { error: new AppError('REVOKED_TOKEN') } as const;
+      if (session.revokedAt) {
+        // Said plainly to a phone signed out from the profile of another device, not "terminated".
+        const elsewhere = session.revokedReason === SIGNED_OUT_ELSEWHERE;
+        return {
+          error: elsewhere
+            ? new AppError('REVOKED_TOKEN', signedInSessionMessages.signedOutElsewhere)
+            : new AppError('REVOKED_TOKEN'),
+        } as const;
+      }
       if (token.usedAt) {
         const ended = await repo.revokeSession(tx, session.id, 'refresh_token_reuse', now);
         return { error: new AppError('REVOKED_TOKEN'), ended } as const;

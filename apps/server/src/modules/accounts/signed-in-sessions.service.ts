@@ -2,7 +2,7 @@ import { type SignedInSession, type SignedOutOthers, signedInSessionMessages } f
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { accountsRepository as repo } from './accounts.repository.js';
-import type { SessionEndListener, SessionUser } from './accounts.service.js';
+import { type SessionEndListener, type SessionUser, SIGNED_OUT_ELSEWHERE } from './accounts.service.js';
 import { deviceLabel } from './device-label.js';
 
 interface Deps {
@@ -46,7 +46,7 @@ export class SignedInSessionsService {
       this.#deps.db,
       auth.user.id,
       sessionId,
-      sessionId === auth.sessionId ? 'logout' : 'signed_out_from_another_device',
+      sessionId === auth.sessionId ? 'logout' : SIGNED_OUT_ELSEWHERE,
       this.#now(),
     );
     if (!ended) throw new AppError('RESOURCE_NOT_FOUND', signedInSessionMessages.notFound);
@@ -55,12 +55,9 @@ export class SignedInSessionsService {
 
   /** Every other sign-in of the account ends; this one stays. */
   async signOutOthers(auth: SessionUser): Promise<SignedOutOthers> {
-    const ended = await repo.revokeUserSessions(
-      this.#deps.db,
-      auth.user.id,
-      'signed_out_from_another_device',
-      { except: auth.sessionId },
-    );
+    const ended = await repo.revokeUserSessions(this.#deps.db, auth.user.id, SIGNED_OUT_ELSEWHERE, {
+      except: auth.sessionId,
+    });
     if (ended.length > 0) this.#deps.sessions.sessionsEnded(auth.user.id, ended);
     return { ended: ended.length, message: signedInSessionMessages.othersSignedOut(ended.length) };
   }

@@ -128,7 +128,13 @@ describe('DELETE /users/me/sessions/{id}', () => {
 
     const fromPhone = await callApi(ctx, 'GET', '/auth/me', onPhone);
     expect(fromPhone.statusCode).toBe(401);
-    expect((await refresh(onPhone)).statusCode).toBe(401);
+    // The phone learns why when it tries to renew its session.
+    const renewal = await refresh(onPhone);
+    expect(renewal.statusCode).toBe(401);
+    expect(json<{ error: { code: string; message: string } }>(renewal).error).toMatchObject({
+      code: 'REVOKED_TOKEN',
+      message: 'You were signed out from another device. Sign in again to continue.',
+    });
     expect((await callApi(ctx, 'GET', '/auth/me', onLaptop)).statusCode).toBe(200);
     expect((await callApi(ctx, 'GET', '/auth/me', user)).statusCode).toBe(200);
     expect((await listed(onLaptop)).some((s) => s.id === phoneSession?.id)).toBe(false);
