@@ -123,8 +123,17 @@ describe('UpgradePage', () => {
     mockSubscriptionServer({ current: buildCurrentSubscription({ used: { characters: 10 } }) });
     renderRoutes(routes, '/subscription/upgrade?resource=characters');
     expect(await screen.findByTestId('upgrade-explanation')).toHaveTextContent(
-      'You have 10 characters; your Free plan allows 1.',
+      'You have 10 characters; your Free plan allows 1. Nothing is removed',
     );
+  });
+
+  it('offers only plans with room for one more than the user has, and recommends the first of them', async () => {
+    // 7 characters kept from Legend: Adventurer's 5 would still refuse the next one.
+    mockSubscriptionServer({ current: buildCurrentSubscription({ used: { characters: 7 } }) });
+    renderRoutes(routes, '/subscription/upgrade?resource=characters');
+    const options = await screen.findByTestId('upgrade-options');
+    expect(screen.queryByTestId('upgrade-option-tier_1')).not.toBeInTheDocument();
+    expect(within(options).getByTestId('upgrade-option-tier_2')).toHaveTextContent('Recommended');
   });
 
   it('says "Deploy shops is not included in your Free plan" for the shop feature', async () => {
