@@ -2,7 +2,12 @@ import { MantineProvider } from '@mantine/core';
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RealtimeStatus } from '../party-channels';
-import { RealtimeIndicator, realtimeActiveLabel, realtimePausedLabel } from './realtime-indicator';
+import {
+  RealtimeIndicator,
+  realtimeActiveLabel,
+  realtimeOfflineLabel,
+  realtimePausedLabel,
+} from './realtime-indicator';
 
 function renderStatus(status: RealtimeStatus) {
   const view = render(
@@ -41,16 +46,16 @@ describe('RealtimeIndicator', () => {
     expect(screen.getByRole('status')).toBeEmptyDOMElement();
   });
 
-  it('says live updates are paused as soon as the browser goes offline, before the socket notices', () => {
+  it('says it is offline as soon as the browser goes offline, before the socket notices', () => {
     const onLine = vi.spyOn(window.navigator, 'onLine', 'get');
     const update = renderStatus('connected');
     onLine.mockReturnValue(false);
     act(() => {
       window.dispatchEvent(new Event('offline'));
     });
-    expect(screen.getByRole('status')).toHaveTextContent(realtimePausedLabel);
+    expect(screen.getByRole('status')).toHaveTextContent(realtimeOfflineLabel);
     update('connecting');
-    expect(screen.getByRole('status')).toHaveTextContent(realtimePausedLabel);
+    expect(screen.getByRole('status')).toHaveTextContent(realtimeOfflineLabel);
     onLine.mockReturnValue(true);
     act(() => {
       window.dispatchEvent(new Event('online'));

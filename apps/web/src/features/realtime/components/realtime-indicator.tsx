@@ -5,6 +5,7 @@ import type { RealtimeStatus } from '../party-channels';
 
 export const realtimeActiveLabel = 'Real-time updates active';
 export const realtimePausedLabel = 'Reconnecting: live updates paused';
+export const realtimeOfflineLabel = 'Offline: live updates paused';
 
 /**
  * spec/02 §7: "Real-time updates active" while the party's channels are connected. Once they have been, a
@@ -15,6 +16,7 @@ export const realtimePausedLabel = 'Reconnecting: live updates paused';
  * The browser saying it is offline (the `offline` event, `navigator.onLine`) pauses it at once: the socket
  * itself notices a dead network only when its pings stop (the stale threshold, 6 s, then a reconnection
  * attempt), and until then it still looked connected. A socket that drops while online is told as before.
+ * Offline, it says so rather than "Reconnecting": nothing reconnects until the network is back.
  */
 export function RealtimeIndicator({ status }: { status: RealtimeStatus }) {
   const network = useNetwork();
@@ -32,7 +34,7 @@ export function RealtimeIndicator({ status }: { status: RealtimeStatus }) {
         </Badge>
       ) : paused ? (
         <Badge color="yellow" variant="dot" radius="sm" tt="none" data-testid="realtime-paused">
-          {realtimePausedLabel}
+          {online ? realtimePausedLabel : realtimeOfflineLabel}
         </Badge>
       ) : null}
     </div>
