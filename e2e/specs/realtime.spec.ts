@@ -104,6 +104,20 @@ test('a GM watches a player change the party stash live, then exports the activi
   await expect(player.page.getByRole('button', { name: `${rope.name}, quantity 1` }).first()).toBeVisible();
   await expect(player.page.getByText(`${player.account.username} updated inventory`)).toHaveCount(0);
 
+  // The player's phone loses the network while the GM adds more rope: it says so at once, and once back
+  // online it reconnects by itself and shows the rope without a reload.
+  await player.page.context().setOffline(true);
+  await expect(player.page.getByText('Offline: live updates paused')).toBeVisible();
+  await api(gm.page, 'POST', '/item_instances', {
+    item_template_id: rope.id,
+    container_id: stash.id,
+    quantity: 1,
+  });
+  await player.page.context().setOffline(false);
+  await expect(player.page.getByText('Real-time updates active')).toBeVisible({ timeout: 5_000 });
+  // A rope of climbing does not stack: the stash shows a second one.
+  await expect(player.page.getByRole('button', { name: `${rope.name}, quantity 1` })).toHaveCount(2);
+
   // The GM downloads the CSV.
   const downloadStarted = gm.page.waitForEvent('download');
   await gm.page.getByRole('button', { name: 'Export CSV' }).click();
@@ -116,9 +130,12 @@ test('a GM watches a player change the party stash live, then exports the activi
   expect(rows[0]?.join(',')).toBe(
     'Date,Type,Actor,Target,Item,Quantity,Amount,Currency,From Location,To Location,Notes,Source',
   );
-  const ropeRow = rows.find((row) => row[4] === rope.name);
-  expect(ropeRow, 'a CSV row for the rope').toBeDefined();
-  expect(ropeRow?.[2]).toBe(player.account.username);
+  // One row per rope added, by whom: the player's, then the GM's while the player was offline.
+  expect(rows.filter((row) => row[4] === rope.name).map((row) => row[2])).toEqual([
+    gm.account.username,
+    player.account.username,
+  ]);
+  const ropeRow = rows.find((row) => row[4] === rope.name && row[2] === player.account.username);
   expect(ropeRow?.[5]).toBe('1');
   expect(ropeRow?.[9]).toBe('Party Stash');
 
