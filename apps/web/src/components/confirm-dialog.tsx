@@ -1,4 +1,4 @@
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useEffect, useRef } from 'react';
 
 interface ConfirmDialogProps {
@@ -13,6 +13,8 @@ interface ConfirmDialogProps {
   loading?: boolean;
   /** Red for destructive actions (delete, remove, leave). */
   danger?: boolean;
+  /** Why the action was refused, said in the dialog that asked for it (it stays open to choose again). */
+  error?: string | null;
 }
 
 /**
@@ -31,6 +33,7 @@ export function ConfirmDialog({
   onClose,
   loading = false,
   danger = true,
+  error = null,
 }: ConfirmDialogProps) {
   const confirmed = useRef(false);
   const wasLoading = useRef(loading);
@@ -56,6 +59,11 @@ export function ConfirmDialog({
     >
       <Stack gap="md">
         <Text size="sm">{message}</Text>
+        {error ? (
+          <Alert color="red" variant="light" role="alert" data-testid="confirm-dialog-error">
+            {error}
+          </Alert>
+        ) : null}
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onClose} disabled={loading}>
             {cancelLabel}

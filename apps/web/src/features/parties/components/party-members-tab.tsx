@@ -61,6 +61,7 @@ export function PartyMembersTab({ party }: { party: Party }) {
   const me = useCurrentUser();
   const [toRemove, setToRemove] = useState<PartyMember | null>(null);
   const [toReceive, setToReceive] = useState<PartyMember | null>(null);
+  const [handOverError, setHandOverError] = useState<string | null>(null);
   const isOwner = me !== null && me.id === party.game_master_id;
   // The owner cannot leave (they hand the party over first); a GM who does not own it may.
   const canLeave = !party.is_gm || (me !== null && !isOwner);
@@ -90,8 +91,9 @@ export function PartyMembersTab({ party }: { party: Party }) {
     },
     onError: async (error) => {
       // Refusals the client toasts itself (403, 404) already show; a VALIDATION_ERROR (the member has
-      // left meanwhile) has no form to show it in, so its detail is the toast.
-      if (isApiError(error) && !error.toastable) toast.error(error.details[0]?.message ?? error.message);
+      // left meanwhile, their plan runs as many parties as it allows) is said in the dialog, which stays
+      // open to choose another member or to cancel.
+      if (isApiError(error) && !error.toastable) setHandOverError(error.details[0]?.message ?? error.message);
       await refresh();
     },
   });
@@ -234,8 +236,15 @@ export function PartyMembersTab({ party }: { party: Party }) {
         confirmLabel="Make Game Master"
         danger={false}
         loading={handOverMutation.isPending}
-        onClose={() => setToReceive(null)}
-        onConfirm={() => toReceive && handOverMutation.mutate(toReceive)}
+        error={handOverError}
+        onClose={() => {
+          setToReceive(null);
+          setHandOverError(null);
+        }}
+        onConfirm={() => {
+          setHandOverError(null);
+          if (toReceive) handOverMutation.mutate(toReceive);
+        }}
       />
     </Stack>
   );
