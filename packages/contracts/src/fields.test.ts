@@ -11,6 +11,7 @@ import {
   MAX_JSON_FIELD_DEPTH,
   numberInput,
   patchOf,
+  tagTooLongMessage,
   text,
   withinRequestDates,
 } from './fields.js';
@@ -225,5 +226,16 @@ describe('withinRequestDates()', () => {
     expect(moment.parse('9998-12-31T23:59:59.999-14:00')).toBe('9998-12-31T23:59:59.999-14:00');
     expect(issues(day.safeParse('yesterday'))).toEqual([{ path: '', message: 'day must be YYYY-MM-DD' }]);
     expect(issues(day.safeParse('0000-13-01'))).toEqual([{ path: '', message: 'day must be YYYY-MM-DD' }]);
+  });
+});
+
+describe('tags', () => {
+  it('names a tag that is too long by its start and its length', () => {
+    const long = `healing-${'x'.repeat(60)}`;
+    const result = itemTemplateUpdateSchema.safeParse({ tags: `potion, ${long}` });
+    expect(result.success).toBe(false);
+    const issue = result.error?.issues.find((i) => i.path.join('.').startsWith('tags'));
+    expect(issue?.message).toBe(`A tag can be at most 60 characters: “healing-xxxxxxxxxxxxxxxx…” is 68`);
+    expect(tagTooLongMessage('short')).toBe('A tag can be at most 60 characters: “short” is 5');
   });
 });

@@ -192,3 +192,18 @@ export function withinRequestDates<T extends z.ZodType<string>>(schema: T, field
     when: (payload) => payload.issues.length === 0,
   });
 }
+
+/** The longest tag a template, shop or loot may carry. */
+export const MAX_TAG_LENGTH = 60;
+
+/** A tag too long, named by its start, so that the author of twenty tags can tell which one. */
+export function tagTooLongMessage(tag: unknown): string {
+  const text = String(tag);
+  const start = text.length > 24 ? `${text.slice(0, 24)}…` : text;
+  return `A tag can be at most ${MAX_TAG_LENGTH} characters: “${start}” is ${text.length}`;
+}
+
+/** One tag, as lists of tags take it. */
+export function tagText() {
+  return text().max(MAX_TAG_LENGTH, { error: (issue) => tagTooLongMessage(issue.input) });
+}

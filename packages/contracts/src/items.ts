@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageMetaSchema } from './envelope.js';
-import { checkJsonField, hasVisibleText, numberInput, text } from './fields.js';
+import { checkJsonField, hasVisibleText, numberInput, tagText, text } from './fields.js';
 import { type Currency, copperPer, currencies, MAX_ITEM_VALUE, MAX_STACK_QUANTITY } from './inventory.js';
 import { formatEnUs } from './numbers.js';
 import { unwrapFilters } from './parties.js';
@@ -136,15 +136,11 @@ export function normaliseTags(input: string | readonly string[]): string[] {
 
 /** spec/02 §3 "tags (entered comma-separated)": an array of strings or one comma-separated string. */
 const tagsInput = z
-  .union([z.array(text().max(60, 'A tag can be at most 60 characters')).max(50), text().max(2000)], {
+  .union([z.array(tagText()).max(50), text().max(2000)], {
     error: 'Tags must be a list of words or a comma-separated string',
   })
   .transform(normaliseTags)
-  .pipe(
-    z
-      .array(text().max(60, 'A tag can be at most 60 characters'))
-      .max(50, 'A template can have at most 50 tags'),
-  );
+  .pipe(z.array(tagText()).max(50, 'A template can have at most 50 tags'));
 
 export const itemTemplateMetadataSchema = z
   .looseObject({

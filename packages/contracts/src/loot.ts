@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageMetaSchema } from './envelope.js';
-import { entityId, hasVisibleText, numberInput, text } from './fields.js';
+import { entityId, hasVisibleText, numberInput, tagText, text } from './fields.js';
 import { currencies, itemInstanceSchema, MAX_STACK_QUANTITY } from './inventory.js';
 import { itemTemplateSchema, normaliseTags, templateVisibilities } from './items.js';
 import { unwrapFilters } from './parties.js';
@@ -110,11 +110,11 @@ const lootName = text({ error: lootMessages.nameRequired })
   .refine(hasVisibleText, lootMessages.nameRequired);
 
 const tagList = z
-  .union([z.array(text().max(60, 'A tag can be at most 60 characters')).max(30), text().max(2000)], {
+  .union([z.array(tagText()).max(30), text().max(2000)], {
     error: 'Tags must be a list of words or a comma-separated string',
   })
   .transform(normaliseTags)
-  .pipe(z.array(z.string().max(60, 'A tag can be at most 60 characters')).max(30, 'At most 30 tags'));
+  .pipe(z.array(tagText()).max(30, 'At most 30 tags'));
 
 const lootQuantity = numberInput(
   z

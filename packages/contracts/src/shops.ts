@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageMetaSchema } from './envelope.js';
-import { entityId, hasVisibleText, numberInput, text } from './fields.js';
+import { entityId, hasVisibleText, numberInput, tagText, text } from './fields.js';
 import {
   type Currency,
   copperPer,
@@ -320,11 +320,11 @@ export function normaliseShopTags(input: string | readonly string[]): string[] {
 }
 
 const tagList = z
-  .union([z.array(text().max(60, 'A tag can be at most 60 characters')).max(30), text().max(2000)], {
+  .union([z.array(tagText()).max(30), text().max(2000)], {
     error: 'Tags must be a list of words or a comma-separated string',
   })
   .transform(normaliseShopTags)
-  .pipe(z.array(z.string().max(60, 'A tag can be at most 60 characters')).max(30, 'At most 30 tags'));
+  .pipe(z.array(tagText()).max(30, 'At most 30 tags'));
 
 const restockDays = numberInput(
   z
