@@ -8,7 +8,7 @@ import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { JobQueue } from './jobs/job-queue.js';
 import { AppError } from './lib/app-error.js';
-import { withChangeSource } from './lib/change-source.js';
+import { tabIdFrom, withChangeSource } from './lib/change-source.js';
 import { apiCompression } from './lib/compression.js';
 import { loggerOptions, redactingLogger } from './lib/logger.js';
 import type { MailQueue } from './lib/mail-queue.js';
@@ -205,7 +205,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   let closing = false;
   // DESIGN §4: every request's changes come from the web unless its authentication says otherwise
   // (lib/change-source.ts). Callback style, so the rest of the request runs inside the context.
-  app.addHook('onRequest', (_request, _reply, done) => withChangeSource('web', done));
+  app.addHook('onRequest', (request, _reply, done) =>
+    withChangeSource('web', done, tabIdFrom(request.headers['x-haversack-tab'])),
+  );
   // Callback style, like the hooks below: an async hook costs every request a promise and a microtask.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);

@@ -3,6 +3,8 @@ import type { ChangeSource } from '@haversack/contracts';
 
 interface ChangeContext {
   source: ChangeSource;
+  /** The browser tab that asked for the change (`X-Haversack-Tab`), told back with its live events. */
+  tab?: string;
 }
 
 /**
@@ -16,9 +18,22 @@ export function currentChangeSource(): ChangeSource {
   return storage.getStore()?.source ?? 'web';
 }
 
-/** Runs `work` (and everything it awaits) as a change coming from `source`. */
-export function withChangeSource<T>(source: ChangeSource, work: () => T): T {
-  return storage.run({ source }, work);
+/** Runs `work` (and everything it awaits) as a change coming from `source` (and from that tab, if named). */
+export function withChangeSource<T>(source: ChangeSource, work: () => T, tab?: string): T {
+  return storage.run(tab ? { source, tab } : { source }, work);
+}
+
+/** The tab that asked for the change being made now, when it said so. */
+export function currentChangeTab(): string | undefined {
+  return storage.getStore()?.tab;
+}
+
+/**
+ * A tab's id as the web app sends it: a random token of its own making. Anything else is ignored (the
+ * header only spares that tab a second fetch of what it just changed; it grants nothing).
+ */
+export function tabIdFrom(header: string | string[] | undefined): string | undefined {
+  return typeof header === 'string' && /^[A-Za-z0-9_-]{8,64}$/.test(header) ? header : undefined;
 }
 
 /**

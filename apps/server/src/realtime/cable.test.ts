@@ -445,6 +445,34 @@ describe('the PartyChannel messages of spec/02 §7 (issue 14)', () => {
   });
 });
 
+describe('the tab that asked for a change', () => {
+  it('is named in the change’s live events when its request said so, and only then', async () => {
+    const { gm, party, stash } = await partyWithStash();
+    const watcher = await watching(gm.token, party.id);
+    const rope = await createTemplate(ctx, { name: 'Rope', weight: 0 });
+    const add = (headers: Record<string, string>, quantity: number) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/v1/item_instances',
+        headers: { ...gm.auth, ...headers },
+        payload: { item_template_id: rope.id, container_id: stash.id, quantity },
+      });
+    const added = (quantity: number) =>
+      watcher.frame((f) => {
+        const message = f.message as { action?: string; summary?: string } | undefined;
+        return message?.action === 'item_added' && Boolean(message.summary?.includes(`${quantity} ×`));
+      });
+    expect((await add({ 'x-haversack-tab': 'tab_4f9a2c1e' }, 1)).statusCode).toBe(201);
+    expect((await added(1)).message).toMatchObject({ tab: 'tab_4f9a2c1e', source: 'web' });
+    expect((await add({}, 2)).statusCode).toBe(201);
+    expect((await added(2)).message).not.toHaveProperty('tab');
+    // Not a token the web app makes: ignored rather than echoed.
+    expect((await add({ 'x-haversack-tab': '<script>' }, 3)).statusCode).toBe(201);
+    expect((await added(3)).message).not.toHaveProperty('tab');
+    watcher.socket.close();
+  });
+});
+
 describe('a socket ends with its session (review F2)', () => {
   it('closes at logout, and only the socket of the session that logged out', async () => {
     const { gm, party, stash } = await partyWithStash();

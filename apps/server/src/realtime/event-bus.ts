@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Executor } from '../db/client.js';
-import { currentChangeSource } from '../lib/change-source.js';
+import { currentChangeSource, currentChangeTab } from '../lib/change-source.js';
 import type { Broadcaster } from './broadcaster.js';
 import { type DomainEvent, SESSIONS_STREAM, type SessionsEndedMessage, streamName } from './events.js';
 import { inventorySummaries } from './party-summaries.js';
@@ -20,12 +20,19 @@ export class EventBus {
    * party whose inventory it changed (party-summaries.ts): call it once per operation.
    */
   publish(events: DomainEvent[]): void {
-    // DESIGN §4: every event says where its change came from, as its ledger rows do.
+    // DESIGN §4: every event says where its change came from, as its ledger rows do; and the tab that
+    // asked for it, which already refetches what it changed (docs/decisions.md, seventh session).
     const source = currentChangeSource();
+    const tab = currentChangeTab();
     for (const event of [...events, ...inventorySummaries(events)]) {
       const { channel, partyId, ...payload } = event;
       this.broadcaster
-        .publish(streamName(channel, partyId), { ...payload, party_id: partyId, source })
+        .publish(streamName(channel, partyId), {
+          ...payload,
+          party_id: partyId,
+          source,
+          ...(tab ? { tab } : {}),
+        })
         .catch((error: unknown) => this.log.warn({ err: error, action: event.action }, 'broadcast failed'));
     }
   }

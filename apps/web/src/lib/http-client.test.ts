@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { authHeaderOf, buildTokens, failure, jsonResponse, mockFetch, success } from '../test/fixtures';
 import { API_V1, ApiError, apiRequest, readErrorEnvelope, toastUnexplainedFailure } from './http-client';
 import { onSessionExpired } from './session-events';
+import { tabId } from './tab-id';
 import { toast } from './toast';
 import { tokenStorage } from './token-storage';
 
@@ -121,6 +122,19 @@ describe('apiRequest: envelopes', () => {
     mockFetch(() => success({ title: 'not a name' }));
     const error = await caught(apiRequest(`${API_V1}/items/1`, { schema: itemSchema, toast: false }));
     expect(error.code).toBe('INVALID_RESPONSE');
+  });
+});
+
+describe('apiRequest: the tab that asks', () => {
+  it('names this tab on a change, so that its live echo can be told apart, and not on a read', async () => {
+    const fetchMock = mockFetch(() => success({}));
+    await apiRequest(`${API_V1}/item_instances`, { method: 'POST', body: {} });
+    await apiRequest(`${API_V1}/item_instances/1`);
+    const tabs = fetchMock.mock.calls.map(
+      ([, init]) => (init?.headers as Record<string, string>)['X-Haversack-Tab'],
+    );
+    expect(tabs).toEqual([tabId, undefined]);
+    expect(tabId).toMatch(/^tab_[0-9a-f]{24}$/);
   });
 });
 

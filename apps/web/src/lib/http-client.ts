@@ -10,6 +10,7 @@ import {
 import { authSchema } from './auth-schemas-loader';
 import { browserTurn } from './browser-turn';
 import { emitSessionExpired } from './session-events';
+import { TAB_HEADER, tabId } from './tab-id';
 import { withTabLock } from './tab-lock';
 import { toast } from './toast';
 import { tokenStorage } from './token-storage';
@@ -264,6 +265,8 @@ async function fetchAuthorized(
   const headers: Record<string, string> = { ...options.headers, Accept: accept };
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
+  // A change's live echo names the tab that asked for it (lib/tab-id.ts).
+  if ((options.method ?? 'GET') !== 'GET') headers[TAB_HEADER] = tabId;
 
   const response = await fetchWithTimeout(`${baseUrl}${path}`, {
     method: options.method ?? 'GET',

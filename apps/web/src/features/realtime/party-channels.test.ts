@@ -1,6 +1,8 @@
 import { defaultPreferences } from '@haversack/contracts';
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
+import { waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { tabId } from '../../lib/tab-id';
 import { toast } from '../../lib/toast';
 import { useAuthStore } from '../../stores/auth-store';
 import { buildUser } from '../../test/fixtures';
@@ -226,5 +228,48 @@ describe('party channels', () => {
     expectPartyExit('p-stayed')();
     channel('p-stayed', 'PartyChannel').rejected();
     expect(warning).toHaveBeenCalledWith(removedFromPartyMessage);
+  });
+});
+
+describe('the echo of this tab’s own change', () => {
+  it('joins the fetch its change started instead of starting over; another tab’s change refetches anew', async () => {
+    const queryClient = new QueryClient();
+    release = acquirePartyChannels('p-echo', queryClient);
+    confirmBoth('p-echo');
+    const inventory = channel('p-echo', 'PartyInventoryChannel');
+    const me = { id: 'user-me', name: 'Me' };
+    let fetches = 0;
+    const answers: (() => void)[] = [];
+    // On screen with what it held, and being fetched again (as the change's own settling does).
+    queryClient.setQueryData(inventoryKeys.container('c-echo'), 'items before');
+    const observer = new QueryObserver(queryClient, {
+      queryKey: inventoryKeys.container('c-echo'),
+      queryFn: () => {
+        fetches += 1;
+        return new Promise<string>((resolve) => answers.push(() => resolve(`items ${fetches}`)));
+      },
+    });
+    const unobserve = observer.subscribe(() => undefined);
+    expect(fetches).toBe(1);
+
+    inventory.received({
+      action: 'item_added',
+      actor: me,
+      ids: { destination_container_id: 'c-echo' },
+      tab: tabId,
+    });
+    // Given its time, the invalidation still left the fetch under way alone.
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(fetches).toBe(1);
+
+    inventory.received({
+      action: 'item_added',
+      actor: me,
+      ids: { destination_container_id: 'c-echo' },
+      tab: 'tab_another0000',
+    });
+    await waitFor(() => expect(fetches).toBe(2));
+    for (const answer of answers) answer();
+    unobserve();
   });
 });

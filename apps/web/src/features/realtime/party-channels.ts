@@ -2,6 +2,7 @@ import { TOAST_ERROR_MS } from '@haversack/contracts';
 import type { Consumer, Subscription } from '@rails/actioncable';
 import type { QueryClient } from '@tanstack/react-query';
 import { getConsumer, onConsumerChange } from '../../lib/cable';
+import { tabId } from '../../lib/tab-id';
 import { toast } from '../../lib/toast';
 import { useAuthStore } from '../../stores/auth-store';
 import { lootKeys } from '../loot/api/loot-api';
@@ -83,9 +84,19 @@ function setState(entry: Entry, change: Partial<PartyRealtimeState>): void {
   for (const listener of watchers.get(entry.partyId) ?? []) listener();
 }
 
-function invalidate(entry: Entry, invalidations: Invalidation[]): void {
-  for (const { queryKey, exact } of invalidations)
-    void entry.queryClient.invalidateQueries({ queryKey, exact: exact ?? false });
+/**
+ * Marks what an event changed as stale and refetches what is on screen. The echo of this tab's own change
+ * joins a fetch already under way instead of cancelling it and starting over (a whole round trip more
+ * before the screen shows the change): the change's own settling started that fetch after the server
+ * answered, so it holds the change, and if the echo comes first the settling still cancels any older fetch
+ * of what it changed. Someone else's change always refetches anew.
+ */
+function invalidate(entry: Entry, invalidations: Invalidation[], ownEcho = false): void {
+  for (const { queryKey, exact } of invalidations) {
+    const filters = { queryKey, exact: exact ?? false };
+    if (ownEcho) void entry.queryClient.invalidateQueries(filters, { cancelRefetch: false });
+    else void entry.queryClient.invalidateQueries(filters);
+  }
 }
 
 function fail(entry: Entry): void {
@@ -110,7 +121,7 @@ function receive(entry: Entry, data: unknown): void {
   const message = parsed.data;
   if (isPresenceAction(message.action) && message.online_users)
     setState(entry, { onlineUsers: message.online_users });
-  invalidate(entry, invalidationsFor(message, entry.partyId));
+  invalidate(entry, invalidationsFor(message, entry.partyId), message.tab === tabId);
   // The Notifications preference turns these notices off; the data still refreshes.
   const notice = noticeFor(message, useAuthStore.getState().user?.id ?? null);
   if (notice && currentPreferences(entry.queryClient).notificationsEnabled)

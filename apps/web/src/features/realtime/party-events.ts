@@ -29,6 +29,8 @@ export const partyMessageSchema = z.object({
   change_type: z.string().optional(),
   /** DESIGN §4: where the change came from (web, discord, api, admin, system); older servers send none. */
   source: z.string().optional(),
+  /** The browser tab that asked for the change, when it said so (lib/tab-id.ts). */
+  tab: z.string().optional(),
 });
 export type PartyMessage = z.infer<typeof partyMessageSchema>;
 
