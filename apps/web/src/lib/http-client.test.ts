@@ -131,7 +131,7 @@ describe('apiRequest: the tab that asks', () => {
     await apiRequest(`${API_V1}/item_instances`, { method: 'POST', body: {} });
     await apiRequest(`${API_V1}/item_instances/1`);
     const tabs = fetchMock.mock.calls.map(
-      ([, init]) => (init?.headers as Record<string, string>)['X-Haversack-Tab'],
+      ([, init]) => (init?.headers as Record<string, string> | undefined)?.['X-Haversack-Tab'],
     );
     expect(tabs).toEqual([tabId, undefined]);
     expect(tabId).toMatch(/^tab_[0-9a-f]{24}$/);

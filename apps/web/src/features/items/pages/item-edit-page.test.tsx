@@ -26,7 +26,7 @@ const potion = buildLootItemTemplate({
 });
 
 function serve() {
-  return mockFetch(({ url, init }) =>
+  return mockFetch(({ init }) =>
     init.method === 'PUT' ? success({ ...potion, tags: ['potion', 'healing'] }) : success(potion),
   );
 }
