@@ -11,6 +11,17 @@ import { useUiStore } from '../stores/ui-store';
 // They still resolve as soon as the element is there.
 configure({ asyncUtilTimeout: 10_000 });
 
+// The same for vitest's own vi.waitFor, whose default is 1 s (a test that names its timeout keeps it).
+// Wrapped once per worker: test files share one (isolate: false) and each runs this setup.
+const waitForWithRoom = Symbol.for('haversack.waitForWithRoom');
+if (!(vi.waitFor as unknown as Record<symbol, boolean>)[waitForWithRoom]) {
+  const original = vi.waitFor;
+  const withRoom: typeof vi.waitFor = (callback, options) =>
+    original(callback, typeof options === 'number' ? options : { timeout: 10_000, ...options });
+  Object.assign(withRoom, { [waitForWithRoom]: true });
+  vi.waitFor = withRoom;
+}
+
 // Mantine reads media queries and observes element sizes; happy-dom provides neither.
 if (!window.matchMedia) {
   Object.defineProperty(window, 'matchMedia', {
