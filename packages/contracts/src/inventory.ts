@@ -38,6 +38,7 @@ export const inventoryMessages = {
     `${name} changed meanwhile: the stack now holds ${now}. Check the quantity and save again.`,
   undone: 'Transfer undone',
   undoNotFound: 'That change could not be found.',
+  undoNotYours: 'Only the one who made a move can undo it.',
   undoNotAMove: 'Only a move of items can be undone.',
   undoOfUndo: 'An undo cannot itself be undone: move the items again.',
   undoneAlready: 'This move has already been undone.',

@@ -40,7 +40,7 @@ import { FingerprintedCache } from '../../lib/fingerprinted-cache.js';
 import type { EventBus } from '../../realtime/event-bus.js';
 import type { DomainEvent } from '../../realtime/events.js';
 import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
-import { revertedBy, toTransactionJson } from '../ledger/ledger.service.js';
+import { LedgerService, revertedBy, toTransactionJson } from '../ledger/ledger.service.js';
 import { partyActivityEvents } from '../ledger/ledger-events.js';
 import { partiesRepository } from '../parties/parties.repository.js';
 import type { EntitlementService, SubscriptionRead } from '../subscriptions/entitlements.service.js';
@@ -1062,9 +1062,10 @@ export class InventoryService {
    * undo is not undone (moving the items again is).
    */
   async undoMove(actor: LedgerActor, transactionId: string) {
-    return this.#transaction(async (tx, record) => {
+    const undone = await this.#transaction(async (tx, record) => {
       const entry = await ledgerRepository.lockOwnEntry(tx, transactionId, actor.id);
-      if (!entry) throw AppError.notFound(inventoryMessages.undoNotFound);
+      // Why not is asked outside the transaction: PGlite has one connection, which the transaction holds.
+      if (!entry) return undefined;
       const { sourceContainerId, destinationContainerId, itemTemplateId, quantity } = entry;
       if (
         !movesOfItems.has(entry.transactionType) ||
@@ -1113,6 +1114,19 @@ export class InventoryService {
       }
       return { success: true as const, message: inventoryMessages.undone, moved: quantity };
     });
+    if (!undone) throw await this.#whyNotOwnEntry(actor.id, transactionId);
+    return undone;
+  }
+
+  /** Another's entry its reader may see in a history is refused as such; one they may not see stays unknown. */
+  async #whyNotOwnEntry(userId: string, transactionId: string): Promise<AppError> {
+    const readable = await new LedgerService(this.db).one(userId, transactionId).then(
+      () => true,
+      () => false,
+    );
+    return readable
+      ? new AppError('FORBIDDEN', inventoryMessages.undoNotYours)
+      : AppError.notFound(inventoryMessages.undoNotFound);
   }
 
   /**

@@ -2,7 +2,14 @@ import { inventoryMessages, type LedgerTransaction } from '@haversack/contracts'
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { itemInstances } from '../../db/schema/items.js';
-import { createCharacter, createTemplate, createUser, type SignedInUser } from '../../test/factories.js';
+import {
+  createCharacter,
+  createMember,
+  createParty,
+  createTemplate,
+  createUser,
+  type SignedInUser,
+} from '../../test/factories.js';
 import { type ApiMethod, buildTestApp, callApi, type TestContext } from '../../test/helper.js';
 
 interface Body {
@@ -176,5 +183,33 @@ describe('undoing a move (DESIGN §4 Undo)', () => {
     expect(notAMove.statusCode).toBe(409);
     expect(body(notAMove).error.message).toBe(inventoryMessages.undoNotAMove);
     expect(await quantities(quiver)).toEqual([2]);
+  });
+
+  it("tells a party member who can read another's move that only its maker undoes it", async () => {
+    const gm = await createUser(ctx);
+    const party = await createParty(ctx, gm);
+    const player = await createMember(ctx, party, 'player');
+    const user = await createMember(ctx, party, 'player');
+    const aria = await createCharacter(ctx, user, { name: 'Aria', partyId: party.id });
+    const backpack = String(aria.primary_container_id);
+    const quiver = String(
+      body(await call('POST', `/characters/${aria.id}/containers`, user, { container: { name: 'Quiver' } }))
+        .data.id,
+    );
+    const arrow = await createTemplate(ctx, { name: 'Arrow', stackSize: 0 });
+    const added = await call('POST', '/item_instances', user, {
+      item_template_id: arrow.id,
+      container_id: backpack,
+      quantity: 10,
+    });
+    const stack = String(body(added).data[0]?.id);
+    const entry = await move(user, stack, backpack, quiver, 3);
+
+    const seen = await call('GET', `/transactions/${entry}`, player);
+    expect(seen.statusCode, seen.body).toBe(200);
+    const refused = await undo(player, entry);
+    expect(refused.statusCode, refused.body).toBe(403);
+    expect(body(refused).error.message).toBe(inventoryMessages.undoNotYours);
+    expect(await quantities(quiver)).toEqual([3]);
   });
 });
