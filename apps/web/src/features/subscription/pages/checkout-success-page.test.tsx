@@ -1,11 +1,15 @@
-import { screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderRoutes } from '../../../test/render';
 import { buildCurrentSubscription } from '../subscription-fixtures';
 import { mockSubscriptionServer } from '../subscription-test-server';
-import { CheckoutSuccessPage } from './checkout-success-page';
+import { CheckoutSuccessPage, PAYMENT_WAIT_MS } from './checkout-success-page';
 
 const routes = [{ path: '/subscription/success', element: <CheckoutSuccessPage /> }];
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('CheckoutSuccessPage', () => {
   it('opened without a checkout (no session_id), shows the plan as it is and confirms no payment', async () => {
@@ -34,8 +38,34 @@ describe('CheckoutSuccessPage', () => {
     renderRoutes(routes, '/subscription/success?session_id=cs_test_1');
 
     expect(await screen.findByText('Confirming payment')).toBeInTheDocument();
-    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Thank you for upgrading');
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Confirming your upgrade');
+    expect(screen.queryByText('Thank you for upgrading')).not.toBeInTheDocument();
     expect(screen.getByText('Reference: cs_test_1')).toBeInTheDocument();
+  });
+
+  it('keeps asking while the payment is applied, and after a minute without it says none was received', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const server = mockSubscriptionServer({ current: buildCurrentSubscription({ tier: 'tier_free' }) });
+    renderRoutes(routes, '/subscription/success?session_id=cs_made_up');
+    expect(await screen.findByText('Confirming payment')).toBeInTheDocument();
+    const asked = () =>
+      server.mock.calls.filter(([url]) => String(url).endsWith('/subscription/current')).length;
+    const first = asked();
+
+    await act(() => vi.advanceTimersByTimeAsync(PAYMENT_WAIT_MS + 1_000));
+    expect(asked()).toBeGreaterThan(first + 5);
+    expect(await screen.findByTestId('success-not-confirmed')).toHaveTextContent(
+      'We have not received a payment for this checkout, and you are still on the Free plan.',
+    );
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Payment not confirmed yet');
+    expect(screen.getByRole('link', { name: 'Choose a plan' })).toHaveAttribute(
+      'href',
+      '/subscription/compare',
+    );
+    // It stops asking once it has said so.
+    const after = asked();
+    await act(() => vi.advanceTimersByTimeAsync(30_000));
+    expect(asked()).toBe(after);
   });
 
   it('back from checkout with the plan applied, confirms it', async () => {

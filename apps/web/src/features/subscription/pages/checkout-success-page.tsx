@@ -1,13 +1,27 @@
 import { Alert, Anchor, Button, Card, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconCircleCheck, IconClockHour4, IconInfoCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
 import { usePageTitle } from '../../../lib/page-title';
 import { currentSubscriptionQueryOptions } from '../api/subscription-api';
 import { formatDate, formatPricePerMonth } from '../plan-text';
+
+/** How often the page asks again while a card payment is being applied, and for how long. */
+const PAYMENT_POLL_MS = 3_000;
+export const PAYMENT_WAIT_MS = 60_000;
+
+/** Whether `ms` have passed since the page opened. */
+function useWaitedFor(ms: number): boolean {
+  const [waited, setWaited] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setWaited(true), ms);
+    return () => clearTimeout(timer);
+  }, [ms]);
+  return waited;
+}
 
 /**
  * The return page of checkout (spec/01 §9): confirms the plan the server now has for the user. Both billing
@@ -19,9 +33,24 @@ export function CheckoutSuccessPage() {
   const [searchParams] = useSearchParams();
   const sessionId = searchParams.get('session_id');
   const fromCheckout = sessionId !== null && sessionId !== '';
-  usePageTitle(fromCheckout ? 'Upgrade complete' : 'No checkout in progress');
-  // Always ask again: the user arrives here straight from the payment provider.
-  const current = useQuery({ ...currentSubscriptionQueryOptions(), refetchOnMount: 'always' });
+  const waitedLong = useWaitedFor(PAYMENT_WAIT_MS);
+  // Always ask again: the user arrives here straight from the payment provider. While a checkout's plan is
+  // not applied yet, ask every few seconds for a minute: a card payment lands with the provider's webhook.
+  const current = useQuery({
+    ...currentSubscriptionQueryOptions(),
+    refetchOnMount: 'always',
+    refetchInterval: (query) =>
+      fromCheckout && !waitedLong && query.state.data?.tier.identifier === 'tier_free'
+        ? PAYMENT_POLL_MS
+        : false,
+  });
+  const awaitingPayment = fromCheckout && current.data?.tier.identifier === 'tier_free';
+  const upgraded = fromCheckout && current.isSuccess && !awaitingPayment;
+  let heading = 'Confirming your upgrade';
+  if (!fromCheckout) heading = 'No checkout in progress';
+  else if (upgraded) heading = 'Thank you for upgrading';
+  else if (awaitingPayment && waitedLong) heading = 'Payment not confirmed yet';
+  usePageTitle(upgraded ? 'Upgrade complete' : heading);
 
   let body: ReactNode;
   if (current.isPending) {
@@ -60,7 +89,40 @@ export function CheckoutSuccessPage() {
         </Text>
       </Alert>
     );
-  } else if (current.data.tier.identifier === 'tier_free') {
+  } else if (awaitingPayment && waitedLong) {
+    // A minute without the plan: most likely the checkout was left before paying (or the address was made
+    // up); a payment still on its way is applied whenever its webhook arrives.
+    body = (
+      <Alert
+        color="yellow"
+        variant="light"
+        icon={<IconClockHour4 aria-hidden="true" />}
+        title="No payment received"
+        data-testid="success-not-confirmed"
+      >
+        <Stack gap="xs" align="flex-start">
+          <Text size="sm">
+            We have not received a payment for this checkout, and you are still on the Free plan. If you left
+            the checkout before paying, nothing was charged. If you did pay, your plan changes as soon as the
+            payment reaches us: check again in a few minutes.
+          </Text>
+          <Group gap="sm">
+            <Button
+              variant="default"
+              size="xs"
+              onClick={() => void current.refetch()}
+              loading={current.isFetching}
+            >
+              Check again
+            </Button>
+            <Button component={Link} to="/subscription/compare" variant="subtle" size="xs">
+              Choose a plan
+            </Button>
+          </Group>
+        </Stack>
+      </Alert>
+    );
+  } else if (awaitingPayment) {
     // A card payment is applied when the provider's webhook arrives, which can take a moment.
     body = (
       <Alert
@@ -107,7 +169,7 @@ export function CheckoutSuccessPage() {
 
   return (
     <Stack gap="lg" maw={720}>
-      <Title order={1}>{fromCheckout ? 'Thank you for upgrading' : 'No checkout in progress'}</Title>
+      <Title order={1}>{heading}</Title>
       {body}
       {fromCheckout ? (
         <Text size="sm" c="dimmed">
