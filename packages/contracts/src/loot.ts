@@ -337,6 +337,8 @@ export const lootItemSchema = z.object({
   coin: z.enum(currencies).nullable(),
   value_cp: z.number().int(),
   total_value_cp: z.number().int(),
+  /** False once its item template is deleted, or private to someone else: deploying leaves the line out. */
+  available: z.boolean(),
 });
 export type LootItem = z.infer<typeof lootItemSchema>;
 

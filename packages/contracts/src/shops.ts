@@ -692,6 +692,11 @@ export const shopItemSchema = z.object({
   /** What a player pays for one at the template's buy modifier, without a party discount. */
   buy_price_cp: z.number().int(),
   sell_price_cp: z.number().int(),
+  /**
+   * False once its item template is deleted, or private to someone else: deploying leaves the line out, and
+   * a deployed shop no longer restocks a deleted one.
+   */
+  available: z.boolean(),
 });
 export type ShopItem = z.infer<typeof shopItemSchema>;
 

@@ -39,6 +39,7 @@ import { type ContainerContext, inventoryRepository } from '../inventory/invento
 import type { InventoryMoves } from '../inventory/inventory.service.js';
 import { destroyContainerContents, type LedgerActor } from '../inventory/inventory-ledger.js';
 import { effectiveFacts, hasOverrides } from '../inventory/inventory-rules.js';
+import { canRead as canReadItemTemplate } from '../items/items.policy.js';
 import { toTemplateJson } from '../items/items.service.js';
 import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
 import { partyActivityEvents } from '../ledger/ledger-events.js';
@@ -272,6 +273,7 @@ export class LootService {
         coin: coinOfSystemKey(row.template.systemKey),
         value_cp: value,
         total_value_cp: value * row.item.quantity,
+        available: canReadItemTemplate(row.template, userId),
       };
       byTemplate.set(row.item.lootTemplateId, [...(byTemplate.get(row.item.lootTemplateId) ?? []), item]);
     }
@@ -566,7 +568,8 @@ export class LootService {
       const lootContext = this.#lootContext(loot, container, party);
       for (const { item } of await repo.lootItems(tx, [t.id])) {
         const template = await inventoryRepository.template(tx, item.itemTemplateId);
-        if (!template) continue;
+        // A line whose item was deleted (or made private) since it was listed is left out, as the page says.
+        if (!template || !canReadItemTemplate(template, actor.id)) continue;
         const created = await this.deps.moves.place(
           tx,
           lootContext,

@@ -334,6 +334,28 @@ describe('loot templates', () => {
     expect(loot.items_count).toBe(2);
   });
 
+  it('marks a line whose item was deleted since as unavailable, and deploys without it', async () => {
+    const gm = await paidUser();
+    const party = await createParty(ctx, gm);
+    const kept = await createTemplate(ctx, { name: 'Gem', stackSize: 0 });
+    const retired = await createTemplate(ctx, { name: 'Cursed Idol', creatorId: gm.user.id });
+    const template = await createLootTemplate(ctx, gm, [
+      { item_template_id: kept.id, quantity: 2 },
+      { item_template_id: retired.id, quantity: 1 },
+    ]);
+    const deleted = await callApi(ctx, 'DELETE', `/item_templates/${retired.id}`, gm);
+    expect(deleted.statusCode, deleted.body).toBe(204);
+
+    const read = body<LootTemplate>(await callApi(ctx, 'GET', `/loot_templates/${template.id}`, gm)).data;
+    const availability = (read.loot_items ?? []).map((line) => [line.item_template.name, line.available]);
+    expect(availability.sort()).toEqual([
+      ['Cursed Idol', false],
+      ['Gem', true],
+    ]);
+    const loot = await deployLoot(ctx, gm, party.id, template.id);
+    expect(loot.container.item_instances.map((stack) => [stack.name, stack.quantity])).toEqual([['Gem', 2]]);
+  });
+
   it('answers 401 without a token and 404 for ids that are not loot templates', async () => {
     const user = await paidUser();
     expect((await callApi(ctx, 'GET', '/loot_templates')).statusCode).toBe(401);

@@ -57,6 +57,7 @@ import { eventFromLedger } from '../inventory/inventory-events.js';
 import type { LedgerActor } from '../inventory/inventory-ledger.js';
 import { destroyContainerContents } from '../inventory/inventory-ledger.js';
 import { effectiveFacts } from '../inventory/inventory-rules.js';
+import { canRead as canReadItemTemplate } from '../items/items.policy.js';
 import { toTemplateJson } from '../items/items.service.js';
 import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
 import { partyActivityEvents } from '../ledger/ledger-events.js';
@@ -380,6 +381,7 @@ export class ShopsService {
           ownPriceCp: row.item.priceCp,
         }),
         sell_price_cp: sellPriceCp({ valueCp, sellModifier: mod.sell }),
+        available: canReadItemTemplate(row.template, userId),
       };
       byTemplate.set(row.item.shopTemplateId, [...(byTemplate.get(row.item.shopTemplateId) ?? []), item]);
     }
@@ -728,7 +730,10 @@ export class ShopsService {
       await this.deps.entitlements.requireLimit(tx, actor.id, 'shop_instances', 1, context);
       await this.deps.entitlements.requireLimit(tx, actor.id, 'shop_deployments_monthly', 1, context);
       const t = view.template;
-      const items = await repo.shopItems(tx, [t.id]);
+      // A line whose item was deleted (or made private) since it was listed is left out, as the page says.
+      const items = (await repo.shopItems(tx, [t.id])).filter((row) =>
+        canReadItemTemplate(row.template, actor.id),
+      );
       const restockDays = input.restock_days !== undefined ? input.restock_days : t.defaultRestockDays;
       const now = this.deps.now();
       const next = restockDays ? new Date(now.getTime() + restockDays * DAY_MS) : null;
@@ -989,7 +994,8 @@ export class ShopsService {
     const who = actor?.username ?? 'Scheduled restock';
     for (const line of shop.restockPlan) {
       const template = await inventoryRepository.template(tx, line.item_template_id);
-      if (!template) continue;
+      // A deleted item is no longer made: what is left of it stays on sale.
+      if (!template || template.deletedAt) continue;
       const stacks = await inventoryRepository.plainStacks(tx, container.id, template.id);
       const have = stacks.reduce((sum, s) => sum + s.quantity, 0);
       const missing = line.restock_quantity - have;

@@ -882,6 +882,69 @@ describe('restock', () => {
     }
   });
 
+  it('leaves out a line whose item was deleted: marked on the template, not deployed, not restocked', async () => {
+    const w = await world({ stock: 5 });
+    const map = await createTemplate(ctx, { name: 'Old Map', creatorId: w.gm.user.id });
+    const lantern = await createTemplate(ctx, {
+      name: 'Lantern',
+      baseValue: 1,
+      currency: 'gp',
+      creatorId: w.gm.user.id,
+    });
+    for (const [item, quantity] of [
+      [map, 2],
+      [lantern, 3],
+    ] as const) {
+      const added = await callApi(ctx, 'POST', `/shop_templates/${w.template.id}/add_item`, w.gm, {
+        shop_item: { item_template_id: item.id, quantity },
+      });
+      expect(added.statusCode, added.body).toBeLessThan(300);
+    }
+    expect((await callApi(ctx, 'DELETE', `/item_templates/${map.id}`, w.gm)).statusCode).toBe(204);
+    const template = body<ShopTemplate>(
+      await callApi(ctx, 'GET', `/shop_templates/${w.template.id}`, w.gm),
+    ).data;
+    expect(
+      (template.shop_items ?? []).map((line) => [line.item_template.name, line.available]).sort(),
+    ).toEqual([
+      ['Lantern', true],
+      ['Old Map', false],
+      ['Rope', true],
+    ]);
+
+    const shop = body<ShopInstance>(
+      await callApi(ctx, 'POST', '/shop_instances', w.gm, {
+        shop_instance: { shop_template_id: w.template.id, party_id: w.party.id },
+      }),
+    ).data;
+    expect(await heldIn(shop.container.id, map.id)).toBe(0);
+    expect(await heldIn(shop.container.id, lantern.id)).toBe(3);
+
+    // Lanterns sold, then the lantern deleted: the restock brings the rope back, not the lantern.
+    await giveCoins(w.player, w.heroBag, 'gp', 10);
+    const lanterns = shop.container.item_instances.find((stack) => stack.item_template_id === lantern.id);
+    const rope = shop.container.item_instances.find((stack) => stack.item_template_id === w.rope.id);
+    for (const [stack, quantity] of [
+      [lanterns, 2],
+      [rope, 1],
+    ] as const) {
+      const bought = await callApi(ctx, 'POST', `/shop_instances/${shop.id}/purchase`, w.player, {
+        purchase: {
+          item_instance_id: stack?.id,
+          quantity,
+          buyer_character_id: w.hero.id,
+          buyer_container_id: w.heroBag,
+        },
+      });
+      expect(bought.statusCode, bought.body).toBe(200);
+    }
+    expect((await callApi(ctx, 'DELETE', `/item_templates/${lantern.id}`, w.gm)).statusCode).toBe(204);
+    const restocked = await callApi(ctx, 'POST', `/shop_instances/${shop.id}/restock`, w.gm);
+    expect(restocked.statusCode, restocked.body).toBe(200);
+    expect(await heldIn(shop.container.id, w.rope.id)).toBe(5);
+    expect(await heldIn(shop.container.id, lantern.id)).toBe(1);
+  });
+
   it('never answers 500 when the GM changes or restocks a shop while its scheduled restock runs', async () => {
     const w = await world({ stock: 4 });
     const before = clock;

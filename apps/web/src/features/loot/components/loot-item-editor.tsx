@@ -23,6 +23,7 @@ import { IconCoins } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { noItemsFound } from '../../../components/empty-state';
+import { UnavailableLineNote } from '../../../components/unavailable-line-note';
 import { isApiError } from '../../../lib/http-client';
 import { generalMessages, toast } from '../../../lib/toast';
 import { marketplaceQuery } from '../../items/api/item-templates-api';
@@ -294,6 +295,7 @@ export function LootItemRow({ templateId, item }: { templateId: string; item: Lo
               {formatStackValue(item.value_cp)} each · {formatStackValue(item.total_value_cp)}
             </Text>
           </Group>
+          <UnavailableLineNote available={item.available} />
           <Group gap="xs" align="flex-end" wrap="wrap">
             <NumberInput
               label="Quantity"

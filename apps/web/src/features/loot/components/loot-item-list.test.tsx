@@ -52,4 +52,12 @@ describe('LootItemList', () => {
     expect(within(unpriced).getByTestId('loot-item-value')).toHaveTextContent('Unpriced');
     expect(screen.getByRole('rowheader', { name: 'Total value' })).toHaveAttribute('colspan', '2');
   });
+
+  it('says under a line whose item is gone that deploying leaves it out, and nothing under the others', () => {
+    renderWithProviders(<LootItemList items={[buildLootItem(), { ...potion, available: false }]} />);
+    expect(within(rowOf('Potion of Healing')).getByTestId('unavailable-line')).toHaveTextContent(
+      'No longer available: deploying leaves it out.',
+    );
+    expect(within(rowOf('Longsword')).queryByTestId('unavailable-line')).not.toBeInTheDocument();
+  });
 });

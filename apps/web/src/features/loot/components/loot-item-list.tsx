@@ -1,6 +1,7 @@
 import { formatStackValue, type LootItem } from '@haversack/contracts';
 import { Center, Group, Table, Text } from '@mantine/core';
 import { IconCoins } from '@tabler/icons-react';
+import { UnavailableLineNote } from '../../../components/unavailable-line-note';
 import { usePhone } from '../../../lib/use-phone';
 
 /** A coin line reads as a purse does ("250 gp"); any other line by its item's name. */
@@ -63,6 +64,7 @@ export function LootItemList({ items, totalValueCp }: { items: readonly LootItem
                   ) : (
                     lootItemLabel(item)
                   )}
+                  <UnavailableLineNote available={item.available} />
                   {phone && !unpriced ? (
                     <Text size="xs" c="dimmed" data-testid="loot-item-each">
                       {each} each

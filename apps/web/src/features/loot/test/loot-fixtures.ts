@@ -45,6 +45,7 @@ export function buildLootItem(overrides: Partial<LootItem> = {}): LootItem {
     coin: null,
     value_cp: valueCp,
     total_value_cp: valueCp * quantity,
+    available: true,
     ...overrides,
   };
 }
@@ -83,6 +84,7 @@ export function buildCoinLootItem(
     quantity,
     value_cp: valueCp,
     total_value_cp: valueCp * quantity,
+    available: true,
     ...overrides,
   });
 }

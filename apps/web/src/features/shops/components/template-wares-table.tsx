@@ -1,5 +1,6 @@
 import { formatCopper, type ShopItem } from '@haversack/contracts';
 import { Table, Text } from '@mantine/core';
+import { UnavailableLineNote } from '../../../components/unavailable-line-note';
 import { usePhone } from '../../../lib/use-phone';
 
 /**
@@ -24,7 +25,10 @@ export function TemplateWaresTable({ items }: { items: readonly ShopItem[] }) {
             const restocksTo = item.restock_quantity ?? item.quantity;
             return (
               <Table.Tr key={item.id} data-testid="template-item">
-                <Table.Td>{item.item_template.name}</Table.Td>
+                <Table.Td>
+                  {item.item_template.name}
+                  <UnavailableLineNote available={item.available} restocks />
+                </Table.Td>
                 <Table.Td ta="right">
                   {item.quantity}
                   {phone && restocksTo !== item.quantity ? (

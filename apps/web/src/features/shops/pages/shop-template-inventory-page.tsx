@@ -21,6 +21,7 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { DetailLoadError } from '../../../components/detail-load-error';
 import { noItemsFound } from '../../../components/empty-state';
+import { UnavailableLineNote } from '../../../components/unavailable-line-note';
 import { isApiError, isRecordNotFound } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { generalMessages, toast } from '../../../lib/toast';
@@ -78,6 +79,7 @@ function ShopItemRow({ templateId, item }: { templateId: string; item: ShopItem 
             Sells for {formatCopper(item.buy_price_cp)} · buys for {formatCopper(item.sell_price_cp)}
           </Text>
         </Group>
+        <UnavailableLineNote available={item.available} restocks />
         {/* Three abreast on a phone too (shorter words, no steppers): a shop of 17 wares stacked one field
             a line ran to 6,000 px there. */}
         <SimpleGrid cols={3} spacing="xs">
@@ -326,6 +328,7 @@ export function ShopTemplateInventoryPage() {
                   ×{item.quantity} · {formatCopper(item.buy_price_cp)}
                 </Text>
               </Group>
+              <UnavailableLineNote available={item.available} restocks />
             </Paper>
           ))}
         </Stack>

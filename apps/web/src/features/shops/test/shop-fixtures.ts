@@ -55,6 +55,7 @@ export function buildShopItem(name: string, overrides: Partial<ShopItem> = {}): 
     restock_quantity: null,
     buy_price_cp: 200,
     sell_price_cp: 100,
+    available: true,
     ...overrides,
   };
 }
