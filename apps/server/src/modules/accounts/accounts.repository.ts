@@ -22,7 +22,7 @@ export const accountsRepository = {
 
   async emailOrUsernameTaken(
     db: Executor,
-    values: { email?: string; username?: string; exceptUserId?: string },
+    values: { email?: string; username?: string; exceptUserId?: string; at?: Date },
   ): Promise<{ email: boolean; username: boolean }> {
     const except = values.exceptUserId ? ne(users.id, values.exceptUserId) : undefined;
     const [emailRow] = values.email
@@ -39,7 +39,33 @@ export const accountsRepository = {
           .where(and(sql`lower(${users.username}) = lower(${values.username})`, except))
           .limit(1)
       : [];
-    return { email: Boolean(emailRow), username: Boolean(usernameRow) };
+    const reserved =
+      !emailRow && values.email
+        ? await this.emailReservedForUndo(db, values.email, values.at ?? new Date(), values.exceptUserId)
+        : false;
+    return { email: Boolean(emailRow) || reserved, username: Boolean(usernameRow) };
+  },
+
+  /**
+   * Whether an address another account moved away from can still be taken back by its undo link: until
+   * that link expires the address stays theirs, or a thief who changed it could register it and leave the
+   * owner's link nothing to go back to.
+   */
+  async emailReservedForUndo(db: Executor, email: string, at: Date, exceptUserId?: string): Promise<boolean> {
+    const [row] = await db
+      .select({ id: emailTokens.id })
+      .from(emailTokens)
+      .where(
+        and(
+          eq(emailTokens.purpose, 'email_revert'),
+          isNull(emailTokens.usedAt),
+          gt(emailTokens.expiresAt, at),
+          sql`lower(${emailTokens.email}) = lower(${email})`,
+          exceptUserId ? ne(emailTokens.userId, exceptUserId) : undefined,
+        ),
+      )
+      .limit(1);
+    return row !== undefined;
   },
 
   async insertUser(db: Executor, values: typeof users.$inferInsert): Promise<UserRow> {

@@ -134,6 +134,11 @@ export class AccountsService {
           username: input.username,
           passwordHash,
         });
+        // Asked again once the row is in: an email change committing meanwhile (its insert waited on the
+        // address's index entry) has its undo link stored by now, and the address stays its owner's.
+        if (await repo.emailReservedForUndo(tx, input.email, this.#now(), user.id)) {
+          throw AppError.validation([{ field: 'email', message: authMessages.emailTaken }]);
+        }
         await this.#storeEmailToken(
           tx,
           user,
@@ -189,7 +194,7 @@ export class AccountsService {
   ): Promise<AuthSession> {
     const verificationToken = randomToken();
     const user = await this.#deps.db.transaction(async (tx) => {
-      if ((await repo.emailOrUsernameTaken(tx, { email: input.email })).email) {
+      if ((await repo.emailOrUsernameTaken(tx, { email: input.email, at: this.#now() })).email) {
         // Never merged into the existing account: the provider's word about an address is not a password.
         throw new AppError('CONFLICT', input.emailTakenMessage, {
           details: [{ field: 'email', message: authMessages.emailTaken }],
@@ -595,7 +600,7 @@ export class AccountsService {
   }
 
   async #assertAvailable(db: Executor, values: { email?: string; username?: string; exceptUserId?: string }) {
-    const taken = await repo.emailOrUsernameTaken(db, values);
+    const taken = await repo.emailOrUsernameTaken(db, { ...values, at: this.#now() });
     const details: FieldError[] = [];
     if (taken.email) details.push({ field: 'email', message: authMessages.emailTaken });
     if (taken.username) details.push({ field: 'username', message: authMessages.usernameTaken });

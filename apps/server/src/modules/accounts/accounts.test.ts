@@ -665,6 +665,57 @@ describe('profile', () => {
     });
   });
 
+  it('keeps the old address for its owner while the undo link lasts: nobody registers it meanwhile', async () => {
+    const user = await createUser(ctx);
+    const moved = await changeEmail(user, {
+      email: `moved-${Date.now()}@example.com`,
+      current_password: defaultPassword,
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const squat = await post('/api/v1/auth/register', registration({ email: user.user.email.toUpperCase() }));
+    expect(squat.statusCode).toBe(422);
+    expect(json<Envelope>(squat).error.details).toEqual([
+      { field: 'email', message: authMessages.emailTaken },
+    ]);
+    const other = await createUser(ctx);
+    const taken = await changeEmail(other, { email: user.user.email, current_password: defaultPassword });
+    expect(taken.statusCode).toBe(422);
+
+    const token = new URL(await linkFromMail(ctx, user.user.email, 'undo-email-change')).searchParams.get(
+      'token',
+    );
+    const reverted = await post('/api/v1/users/email/revert', { token });
+    expect(reverted.statusCode, reverted.body).toBe(200);
+    expect(json<Envelope>(reverted).data).toMatchObject({ email: user.user.email });
+  });
+
+  it('frees the old address once the undo link has expired', async () => {
+    const user = await createUser(ctx);
+    await changeEmail(user, { email: `gone-${Date.now()}@example.com`, current_password: defaultPassword });
+    clockOffsetMs = 8 * 24 * 3600_000;
+    try {
+      const later = await post('/api/v1/auth/register', registration({ email: user.user.email }));
+      expect(later.statusCode, later.body).toBe(201);
+    } finally {
+      clockOffsetMs = 0;
+    }
+  });
+
+  it('never lets a registration racing an email change take the address from under its undo link', async () => {
+    for (let round = 0; round < 5; round += 1) {
+      const user = await createUser(ctx);
+      const [moved, squat] = await Promise.all([
+        changeEmail(user, {
+          email: `race-${round}-${Date.now()}@example.com`,
+          current_password: defaultPassword,
+        }),
+        post('/api/v1/auth/register', registration({ email: user.user.email })),
+      ]);
+      expect(moved.statusCode, moved.body).toBe(200);
+      expect(squat.statusCode, squat.body).toBe(422);
+    }
+  });
+
   it('changes the password with the current one and ends other sessions only', async () => {
     const user = await createUser(ctx);
     const second = json<Envelope>(
