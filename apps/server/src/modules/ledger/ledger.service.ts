@@ -4,7 +4,7 @@ import {
   type TransactionListQuery,
   undoableTransactionTypes,
 } from '@haversack/contracts';
-import { and, count, eq, gte, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, gte, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { characters } from '../../db/schema/characters.js';
 import { transactions } from '../../db/schema/inventory.js';
@@ -150,6 +150,9 @@ function toCsvLine(row: Row): string {
 }
 
 /** Reading the ledger (spec/02 §7 Transactions): only for those who may see that party or character. */
+/** Rows the CSV export reads at once: the file streams, a whole ledger never sits in memory. */
+export const CSV_PAGE_ROWS = 1_000;
+
 export class LedgerService {
   constructor(private readonly db: Database) {}
 
@@ -246,32 +249,28 @@ export class LedgerService {
   async *#csv(scope: SQL, query: TransactionFilters): AsyncGenerator<string> {
     yield `${CSV_BOM}${csvColumns.join(',')}\r\n`;
     const filters = this.#filters(scope, query);
-    let cursor: { date: Date; writeOrder: number } | undefined;
+    // The cursor keeps the timestamp as PostgreSQL's text: a JS Date holds milliseconds, and the rows of one
+    // change share a microsecond timestamp that is neither before nor equal to its millisecond rounding.
+    let cursor: { date: string; writeOrder: number } | undefined;
     for (;;) {
       const page = await this.db
-        .select()
+        .select({ row: transactions, date: sql<string>`${transactions.transactionDate}::text` })
         .from(transactions)
         .where(
           and(
             filters,
             cursor
-              ? or(
-                  lt(transactions.transactionDate, cursor.date),
-                  and(
-                    eq(transactions.transactionDate, cursor.date),
-                    lt(transactions.writeOrder, cursor.writeOrder),
-                  ),
-                )
+              ? sql`(${transactions.transactionDate}, ${transactions.writeOrder}) < (${cursor.date}::timestamptz, ${cursor.writeOrder})`
               : undefined,
           ),
         )
         .orderBy(...ledgerNewestFirst)
-        .limit(1_000);
+        .limit(CSV_PAGE_ROWS);
       if (page.length === 0) return;
-      yield page.map(toCsvLine).join('');
+      yield page.map(({ row }) => toCsvLine(row)).join('');
       const last = page[page.length - 1];
-      if (!last || page.length < 1_000) return;
-      cursor = { date: last.transactionDate, writeOrder: last.writeOrder };
+      if (!last || page.length < CSV_PAGE_ROWS) return;
+      cursor = { date: last.date, writeOrder: last.row.writeOrder };
     }
   }
 

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transactions } from '../../db/schema/inventory.js';
 import {
@@ -9,6 +10,7 @@ import {
   upgrade,
 } from '../../test/factories.js';
 import { buildTestApp, type TestContext } from '../../test/helper.js';
+import { CSV_PAGE_ROWS } from './ledger.service.js';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -160,6 +162,37 @@ describe('CSV export of the ledger', () => {
       .map((row) => row[4])
       .filter((name) => name?.startsWith('Arrow '));
     expect(items).toEqual(newestFirst);
+  });
+
+  it('exports every row of a change stamped finer than a millisecond across a page boundary', async () => {
+    const gm = await createUser(ctx);
+    await upgrade(ctx, gm, 'tier_3');
+    const party = await createParty(ctx, gm);
+    // PostgreSQL's now() keeps microseconds; a cursor held as a JS Date dropped what lay past a page's end.
+    const microseconds = sql`'2026-11-20 18:00:00.257123+00'::timestamptz`;
+    const rows = Array.from({ length: CSV_PAGE_ROWS + 7 }, (_, i) => ({
+      transactionType: 'transfer',
+      partyId: party.id,
+      actorId: gm.user.id,
+      actorName: gm.user.username,
+      itemName: `Coin ${i}`,
+      quantity: 1,
+      summary: `row ${i}`,
+      transactionDate: microseconds,
+    }));
+    await ctx.database.db.transaction(async (tx) => {
+      for (let i = 0; i < rows.length; i += 400) await tx.insert(transactions).values(rows.slice(i, i + 400));
+    });
+    const exported = await ctx.app.inject({
+      url: `/api/v1/transactions/party/${party.id}/export.csv`,
+      headers: gm.auth,
+    });
+    const names = parseCsv(exported.body)
+      .slice(1)
+      .map((row) => row[4])
+      .filter((name) => name?.startsWith('Coin '));
+    expect(names).toHaveLength(CSV_PAGE_ROWS + 7);
+    expect(new Set(names).size).toBe(CSV_PAGE_ROWS + 7);
   });
 
   it('applies the filters and refuses strangers', async () => {
