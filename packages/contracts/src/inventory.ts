@@ -428,6 +428,8 @@ export const transactionSchema = z.object({
    * loot's rows, not an undo). Its actor may still be refused: undone already, or the items moved on.
    */
   undoable: z.boolean().optional(),
+  /** DESIGN §4 Undo: on the reader's own moves, whether an undo has moved it back already (then not undoable). */
+  undone: z.boolean().optional(),
 });
 export type LedgerTransaction = z.infer<typeof transactionSchema>;
 

@@ -91,7 +91,11 @@ describe('undoing a move (DESIGN §4 Undo)', () => {
     const original = history.find((row) => row.id === entry);
     const reverting = history.filter((row) => row.reverts_transaction_id === entry);
     expect(original?.reverts_transaction_id).toBeNull();
-    expect(original?.undoable).toBe(true);
+    // Undone: no longer offered, on any page, though the undo that moved it back is elsewhere.
+    expect(original).toMatchObject({ undoable: false, undone: true });
+    const alone = body(await call('GET', `/transactions/${entry}`, user))
+      .data as unknown as LedgerTransaction;
+    expect(alone).toMatchObject({ undoable: false, undone: true });
     expect(reverting).toHaveLength(1);
     expect(reverting[0]?.undoable).toBe(false);
     expect(reverting[0]).toMatchObject({

@@ -84,6 +84,24 @@ export const ledgerRepository = {
     return row !== undefined;
   },
 
+  /** Which of these entries an undo moved back already (isReverted for a page of them, in one statement). */
+  async revertedAmong(db: Executor, entries: { id: string; destinationContainerId: string }[]) {
+    if (entries.length === 0) return new Set<string>();
+    const rows = await db
+      .select({ reverts: sql<string>`${transactions.details} ->> 'reverts'` })
+      .from(transactions)
+      .where(
+        and(
+          inArray(transactions.sourceContainerId, [...new Set(entries.map((e) => e.destinationContainerId))]),
+          inArray(
+            sql`${transactions.details} ->> 'reverts'`,
+            entries.map((e) => e.id),
+          ),
+        ),
+      );
+    return new Set(rows.map((row) => row.reverts));
+  },
+
   /** Rows by id, in the order of the ids given (a use case answering with the rows it wrote). */
   async byIds(db: Executor, ids: string[]) {
     if (ids.length === 0) return [];

@@ -15,7 +15,7 @@ import { CSV_BOM } from '../../lib/csv.js';
 import { containerAccess } from '../inventory/inventory.policy.js';
 import { inventoryRepository } from '../inventory/inventory.repository.js';
 import { partiesRepository } from '../parties/parties.repository.js';
-import { ledgerNewestFirst } from './ledger.repository.js';
+import { ledgerNewestFirst, ledgerRepository } from './ledger.repository.js';
 
 type Row = typeof transactions.$inferSelect;
 
@@ -176,10 +176,21 @@ export class LedgerService {
    */
   async #withUndoAccess(userId: string, listed: LedgerTransaction[]): Promise<LedgerTransaction[]> {
     const own = listed.filter((row) => row.undoable && row.actor_data.id === userId);
+    const undone = await ledgerRepository.revertedAmong(
+      this.db,
+      own.flatMap((row) =>
+        row.destination_location_data.id
+          ? [{ id: row.id, destinationContainerId: row.destination_location_data.id }]
+          : [],
+      ),
+    );
     const ids = [
       ...new Set(own.flatMap((row) => [row.source_location_data.id, row.destination_location_data.id])),
     ].filter((id): id is string => id !== null);
     if (ids.length === 0) return listed;
+    const marked = listed.map((row) =>
+      undone.has(row.id) ? { ...row, undoable: false, undone: true } : row,
+    );
     const contexts = await inventoryRepository.contextsForUser(this.db, userId, ids);
     const mayChange = (id: string | null) => {
       const found = id === null ? undefined : contexts.get(id);
@@ -193,8 +204,9 @@ export class LedgerService {
       );
       return access.canAct && !access.archived;
     };
-    return listed.map((row) =>
-      own.includes(row) &&
+    return marked.map((row) =>
+      row.undoable &&
+      row.actor_data.id === userId &&
       !(mayChange(row.source_location_data.id) && mayChange(row.destination_location_data.id))
         ? { ...row, undoable: false }
         : row,

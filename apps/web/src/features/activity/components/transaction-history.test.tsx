@@ -14,7 +14,7 @@ import {
   mockFetch,
 } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
-import { TransactionHistory } from './transaction-history';
+import { TransactionHistory, undoState } from './transaction-history';
 
 function buildTransaction(overrides: Partial<LedgerTransaction> = {}): LedgerTransaction {
   return {
@@ -246,6 +246,12 @@ describe('TransactionHistory: Undo (DESIGN §4)', () => {
     transaction_summary: 'aria stocked 3 × Rope in The Anvil',
     actor_data: { id: 'user-1', name: 'aria' },
     undoable: false,
+  });
+
+  it('marks my move undone when the server says so, though its undo is on another page', () => {
+    const undoneElsewhere = { ...myMove, undoable: false, undone: true };
+    expect(undoState(undoneElsewhere, [undoneElsewhere], 'user-1')).toBe('undone');
+    expect(undoState(myMove, [myMove], 'user-1')).toBe('offer');
   });
 
   it('offers Undo on my own moves only, and marks a move already undone', async () => {

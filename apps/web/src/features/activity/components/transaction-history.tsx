@@ -239,15 +239,16 @@ function HistorySkeleton() {
 }
 
 /**
- * Whether a row offers Undo: my own move, not an undo itself, and not undone by a row on the same page
- * (the server refuses a second undo anyway, with the reason).
+ * Whether a row offers Undo: my own move, not an undo itself, and not undone (the server says so of my own
+ * moves on any page; another's move shows as undone when the undo is on the same page).
  */
 export function undoState(
   transaction: LedgerTransaction,
   shown: LedgerTransaction[],
   myId: string | null,
 ): 'offer' | 'undone' | null {
-  if (shown.some((row) => row.reverts_transaction_id === transaction.id)) return 'undone';
+  if (transaction.undone || shown.some((row) => row.reverts_transaction_id === transaction.id))
+    return 'undone';
   const mine = myId !== null && transaction.actor_data.id === myId;
   return mine && transaction.undoable === true ? 'offer' : null;
 }
