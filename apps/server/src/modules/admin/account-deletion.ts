@@ -69,6 +69,7 @@ export class AccountDeletion {
       request.check(user);
       const summary = await adminUserListRepository.summary(tx, userId);
 
+      const joined = await deletion.partiesJoinedBy(tx, userId);
       const owned = await deletion.charactersOf(tx, userId);
       for (const character of owned) await destroyCharacter(tx, character, actor);
 
@@ -113,6 +114,7 @@ export class AccountDeletion {
       await deletion.deleteUser(tx, userId);
       return {
         sessionIds,
+        joined,
         deleted: {
           id: userId,
           email: user.email,
@@ -126,10 +128,12 @@ export class AccountDeletion {
     if (result.sessionIds.length > 0) this.#deps.sessions.sessionsEnded(userId, result.sessionIds);
     // The new GM's open screens must gain the GM's view (hidden loot, say) at once, and every member's
     // list of members must change, as when a GM changes a member's role.
+    // The parties they only belonged to lose a member and its characters, as when a member leaves.
     const eventActor = { id: actor.id, name: actor.username };
-    this.#deps.events.publish(
-      result.deleted.parties_handed_over.flatMap(({ id: partyId, name, new_gm_id }) =>
-        (['PartyChannel', 'PartyInventoryChannel'] as const).map((channel) => ({
+    const channels = ['PartyChannel', 'PartyInventoryChannel'] as const;
+    this.#deps.events.publish([
+      ...result.deleted.parties_handed_over.flatMap(({ id: partyId, name, new_gm_id }) =>
+        channels.map((channel) => ({
           channel,
           partyId,
           action: 'member_role_changed',
@@ -139,7 +143,17 @@ export class AccountDeletion {
           ids: { role: 'gm' },
         })),
       ),
-    );
+      ...result.joined.flatMap(({ id: partyId }) =>
+        channels.map((channel) => ({
+          channel,
+          partyId,
+          action: 'member_removed',
+          actor: eventActor,
+          summary: `${found.username} is no longer a member: their account was deleted`,
+          userId,
+        })),
+      ),
+    ]);
     return result.deleted;
   }
 }

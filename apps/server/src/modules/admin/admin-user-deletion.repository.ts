@@ -9,6 +9,15 @@ import { userWritten } from '../../db/user-writes.js';
 
 /** The queries of deleting an account (admin-users.service.ts deleteAccount). */
 export const adminUserDeletionRepository = {
+  /** The parties the user belongs to without running them: they lose a member (and its characters). */
+  async partiesJoinedBy(db: Executor, userId: string) {
+    return db
+      .select({ id: parties.id, name: parties.name })
+      .from(partyMemberships)
+      .innerJoin(parties, eq(parties.id, partyMemberships.partyId))
+      .where(and(eq(partyMemberships.userId, userId), ne(parties.gameMasterId, userId)));
+  },
+
   async partiesRunBy(db: Executor, userId: string) {
     return db
       .select()

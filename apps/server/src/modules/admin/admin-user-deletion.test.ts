@@ -204,6 +204,29 @@ describe('deleting an account', () => {
     }
   });
 
+  it('tells a party the account only belonged to at once that it lost a member', async () => {
+    const gm = await createUser(ctx);
+    await upgrade(ctx, gm, 'tier_3');
+    const party = await createParty(ctx, gm);
+    const player = await createMember(ctx, party, 'player');
+    await createCharacter(ctx, player, { partyId: party.id });
+    const consumer = consumerFor(baseUrl, gm.token);
+    try {
+      const members = subscribe(consumer, 'PartyChannel', party.id);
+      const inventory = subscribe(consumer, 'PartyInventoryChannel', party.id);
+      await Promise.all([members.connected, inventory.connected]);
+      expect((await deleteUser(player, player.user.email)).statusCode).toBe(200);
+      for (const feed of [members, inventory]) {
+        expect(await feed.next((m) => m.action === 'member_removed')).toMatchObject({
+          user_id: player.user.id,
+          summary: `${player.user.username} is no longer a member: their account was deleted`,
+        });
+      }
+    } finally {
+      consumer.disconnect();
+    }
+  });
+
   it('refuses a wrong confirmation, the admin themself and another admin, changing nothing', async () => {
     const victim = await createUser(ctx);
     const party = await createParty(ctx, victim);
