@@ -46,8 +46,9 @@ export const passwordSchema = text({ error: passwordMessages.length })
   .superRefine((value, ctx) => {
     if (value.length < MIN_PASSWORD_LENGTH)
       ctx.addIssue({ code: 'custom', message: passwordMessages.length });
-    if (!/[A-Z]/.test(value)) ctx.addIssue({ code: 'custom', message: passwordMessages.uppercase });
-    if (!/[a-z]/.test(value)) ctx.addIssue({ code: 'custom', message: passwordMessages.lowercase });
+    // Letters of every script count (Пароль, Ωmega): \p{Lu} and \p{Ll}, not A–Z.
+    if (!/\p{Lu}/u.test(value)) ctx.addIssue({ code: 'custom', message: passwordMessages.uppercase });
+    if (!/\p{Ll}/u.test(value)) ctx.addIssue({ code: 'custom', message: passwordMessages.lowercase });
     if (!/[0-9]/.test(value)) ctx.addIssue({ code: 'custom', message: passwordMessages.digit });
   });
 

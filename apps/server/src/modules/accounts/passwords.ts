@@ -4,15 +4,22 @@ import { randomToken } from '../../lib/secrets.js';
 // OWASP's argon2id baseline: 19 MiB, 2 iterations, 1 lane.
 const options = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
+/**
+ * Passwords are hashed in Unicode's composed form (NFC): "é" is one code point from one keyboard and "e"
+ * plus an accent from another, or from a password manager, and both must open the account.
+ */
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, options);
+  return hash(password.normalize('NFC'), options);
 }
 
 /** An account created through Discord has no password yet (null): nothing matches it, taking the usual time. */
 export async function verifyPassword(passwordHash: string | null, password: string): Promise<boolean> {
   if (passwordHash === null) return verifyDecoy(password);
   try {
-    return await verify(passwordHash, password);
+    const composed = password.normalize('NFC');
+    if (await verify(passwordHash, composed)) return true;
+    // A hash made before passwords were composed holds the password as it was typed then.
+    return composed !== password && (await verify(passwordHash, password));
   } catch {
     return false;
   }
