@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { passwordMessages, passwordSchema } from './auth';
+import { passwordMessages, passwordSchema } from './auth.js';
 
 const problems = (password: string) => {
   const parsed = passwordSchema.safeParse(password);

@@ -16,7 +16,7 @@ import {
   withinRequestDates,
 } from './fields.js';
 import { itemInstanceCreateSchema } from './inventory.js';
-import { itemTemplateMetadataSchema, itemTemplateUpdateSchema } from './items.js';
+import { itemTemplateMetadataSchema, itemTemplateUpdateSchema, normaliseTags } from './items.js';
 import { patronageCreateBodySchema, previewQuerySchema } from './parties.js';
 
 const issues = (result: {
@@ -56,10 +56,35 @@ describe('text()', () => {
 
 describe('hasVisibleText()', () => {
   it('wants something besides spaces and characters that take no room', () => {
-    for (const blank of ['\u200B\u200B', ' \u200D\uFEFF ', '\u2066\u2069', '\u00AD'])
+    for (const blank of [
+      '\u200B\u200B',
+      ' \u200D\uFEFF ',
+      '\u2066\u2069',
+      '\u00AD',
+      '\u3164\u3164\u3164',
+      '\u2800',
+      '\u115F\u1160\uFFA0',
+      '\u0301\u0301\u0301',
+    ])
       expect(hasVisibleText(blank), JSON.stringify(blank)).toBe(false);
-    for (const name of ['Pip', '🐉', '👨\u200D👩\u200D👧', 'שלום', 'a\u200Bb'])
+    for (const name of [
+      'Pip',
+      '🐉',
+      '👨\u200D👩\u200D👧',
+      'שלום',
+      'a\u200Bb',
+      'क्षत्रिय',
+      '❤\uFE0F',
+      'e\u0301',
+    ])
       expect(hasVisibleText(name), JSON.stringify(name)).toBe(true);
+  });
+});
+
+describe('text()', () => {
+  it('keeps text in composed form, so one word typed two ways is one name', () => {
+    expect(text().trim().parse(' Cafe\u0301 ')).toBe('Caf\u00e9');
+    expect(text().parse('Caf\u00e9')).toBe('Caf\u00e9');
   });
 });
 
@@ -237,5 +262,11 @@ describe('tags', () => {
     const issue = result.error?.issues.find((i) => i.path.join('.').startsWith('tags'));
     expect(issue?.message).toBe(`A tag can be at most 60 characters: “healing-xxxxxxxxxxxxxxxx…” is 68`);
     expect(tagTooLongMessage('short')).toBe('A tag can be at most 60 characters: “short” is 5');
+  });
+});
+
+describe('normaliseTags()', () => {
+  it('takes a tag typed composed and decomposed as one', () => {
+    expect(normaliseTags(['Épée', 'E\u0301pe\u0301e', 'sword'])).toEqual(['épée', 'sword']);
   });
 });

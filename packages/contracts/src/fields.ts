@@ -47,11 +47,12 @@ z.config({
 type StringParams = Parameters<typeof z.string>[0];
 
 /**
- * Every text field of a request: a zod string that refuses NUL and unpaired surrogates. It is a ZodString,
- * so `.trim().min().max()` chain on as usual.
+ * Every text field of a request: a zod string that refuses NUL and unpaired surrogates, in Unicode's
+ * composed form (NFC), so that "é" typed as one code point or as "e" and an accent is one name to search,
+ * sort and compare. It is a ZodString, so `.trim().min().max()` chain on as usual.
  */
 export function text(params?: StringParams) {
-  return z.string(params).refine(isSafeText, { message: fieldMessages.unsafeText });
+  return z.string(params).normalize('NFC').refine(isSafeText, { message: fieldMessages.unsafeText });
 }
 
 /**

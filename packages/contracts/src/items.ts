@@ -130,7 +130,7 @@ const currencyInput = z.preprocess(
 /** Tags are kept trimmed, lower-case and unique, so that filtering by tag is exact. */
 export function normaliseTags(input: string | readonly string[]): string[] {
   const raw = typeof input === 'string' ? input.split(',') : input;
-  const tags = raw.map((t) => t.trim().toLowerCase()).filter((t) => t.length > 0);
+  const tags = raw.map((t) => t.trim().toLowerCase().normalize('NFC')).filter((t) => t.length > 0);
   return [...new Set(tags)];
 }
 

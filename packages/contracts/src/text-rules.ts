@@ -28,15 +28,18 @@ export function isSafeText(value: string): boolean {
 }
 
 /**
- * Characters that take no room on screen: zero-width spaces and joiners, direction marks and isolates, the
- * word joiner, the soft hyphen, the byte-order mark.
+ * Characters that take no room on screen or show as blank: zero-width spaces and joiners, direction marks
+ * and isolates, the word joiner, the soft hyphen, the byte-order mark, the Hangul fillers (U+115F, U+1160,
+ * U+3164, U+FFA0) and the blank Braille pattern (U+2800).
  */
-const invisibleCharacters = /[\u00AD\u180E\u200B-\u200F\u2060-\u2064\u2066-\u2069\uFEFF]/g;
+const invisibleCharacters =
+  /[\u00AD\u115F\u1160\u180E\u200B-\u200F\u2060-\u2064\u2066-\u2069\u2800\u3164\uFEFF\uFFA0]/g;
 
 /**
- * A name someone can read: something besides spaces and invisible characters (not "\u200B\u200B"). An
- * empty value is the length rule's to refuse, with its own message, so it passes here.
+ * A name someone can read: something besides spaces, invisible characters and marks with nothing to sit on
+ * (not "\u200B\u200B", not three lone accents). An empty value is the length rule's to refuse, with its own
+ * message, so it passes here.
  */
 export function hasVisibleText(value: string): boolean {
-  return value === '' || /\S/.test(value.replace(invisibleCharacters, ''));
+  return value === '' || /[^\s\p{M}]/u.test(value.replace(invisibleCharacters, ''));
 }
