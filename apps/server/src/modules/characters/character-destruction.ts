@@ -27,14 +27,19 @@ export async function destroyCharacter(
     owned.map((c) => c.id),
     actor,
     'character_deletion',
-    { partyId: character.partyId, characterId: character.id, targetName: character.name },
+    {
+      partyId: character.partyId,
+      characterId: character.id,
+      targetName: character.name,
+      ownerName: character.name,
+    },
   );
   const rows: LedgerEntry[] = [
     ...owned.map((container) => ({
       ...base,
       transactionType: 'container_deletion',
       sourceContainerId: container.id,
-      sourceName: container.name,
+      sourceName: `${container.name} (${character.name})`,
       summary: `${actor.username} deleted ${container.name} of ${character.name}`,
     })),
     {

@@ -17,7 +17,13 @@ export async function destroyContainerContents(
   containerIds: string[],
   actor: LedgerActor,
   transactionType: 'character_deletion' | 'container_deletion' | 'delete',
-  context: { partyId: string | null; characterId: string | null; targetName: string | null },
+  context: {
+    partyId: string | null;
+    characterId: string | null;
+    targetName: string | null;
+    /** Whose the containers are, named after each as moves name them ("Backpack (Korrin)"). */
+    ownerName?: string;
+  },
   extra: Pick<LedgerEntry, 'lootInstanceId' | 'gmOnly' | 'details'> = {},
 ) {
   // All locked, in id order, before any stack is read: a stack moved in meanwhile would otherwise be
@@ -27,6 +33,7 @@ export async function destroyContainerContents(
     const stacks = await repo.allInstances(tx, containerId);
     if (stacks.length === 0) continue;
     const container = locked.get(containerId);
+    const where = container ? `${container.name}${context.ownerName ? ` (${context.ownerName})` : ''}` : null;
     const withTemplates = await repo.instancesWithTemplates(
       tx,
       stacks.map((s) => s.id),
@@ -47,8 +54,8 @@ export async function destroyContainerContents(
           itemName: name,
           quantity: instance.quantity,
           sourceContainerId: containerId,
-          sourceName: container?.name ?? null,
-          summary: `${actor.username} destroyed ${instance.quantity} × ${name} with ${container?.name ?? 'a container'}`,
+          sourceName: where,
+          summary: `${actor.username} destroyed ${instance.quantity} × ${name} with ${where ?? 'a container'}`,
           ...extra,
         };
       }),

@@ -783,5 +783,14 @@ describe('deleting a character with gear', () => {
         .filter((r) => r.transactionType === 'character_deletion' && r.itemTemplateId === rope.id)
         .map((r) => r.quantity),
     ).toEqual([3]);
+    // Every character's first container is a Backpack: the rows say whose, as a move's rows do.
+    const whose = `Backpack (${character.name})`;
+    expect(
+      rows.find((r) => r.transactionType === 'character_deletion' && r.itemTemplateId === rope.id),
+    ).toMatchObject({
+      sourceName: whose,
+      summary: `${player.user.username} destroyed 3 × Rope with ${whose}`,
+    });
+    expect(rows.find((r) => r.transactionType === 'container_deletion')?.sourceName).toBe(whose);
   });
 });
