@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { users } from '../../db/schema/accounts.js';
 import { characters } from '../../db/schema/characters.js';
+import { itemInstances, itemTemplates } from '../../db/schema/items.js';
 import { lootTemplates } from '../../db/schema/loot.js';
 import { parties, partyMemberships } from '../../db/schema/parties.js';
 import { shopTemplates } from '../../db/schema/shops.js';
@@ -73,7 +74,21 @@ export const adminUserDeletionRepository = {
         and(eq(lootTemplates.creatorId, userId), inArray(lootTemplates.visibility, ['public', 'unlisted'])),
       )
       .returning({ id: lootTemplates.id });
-    return shops.length + loot.length;
+    // An item template's creator is set null by the foreign key; a private one that others still hold
+    // (the party's stash, a shop, another character) would then be nobody's to read: it turns unlisted,
+    // readable by those who hold it and listed nowhere. Run after the user's own characters are gone.
+    const items = await db
+      .update(itemTemplates)
+      .set({ visibility: 'unlisted' })
+      .where(
+        and(
+          eq(itemTemplates.creatorId, userId),
+          eq(itemTemplates.visibility, 'private'),
+          sql`exists (select 1 from ${itemInstances} where ${itemInstances.itemTemplateId} = ${itemTemplates.id})`,
+        ),
+      )
+      .returning({ id: itemTemplates.id });
+    return shops.length + loot.length + items.length;
   },
 
   async deleteUser(db: Executor, userId: string) {

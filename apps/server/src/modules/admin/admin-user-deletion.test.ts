@@ -90,6 +90,19 @@ describe('deleting an account', () => {
     await addItems(victim, sharedStash.id, arrow.id, 30);
     await addItems(victim, soloStash.id, sword.id, 1);
     await addItems(player, playerBackpack, arrow.id, 7);
+    // A private item of theirs the party keeps stays readable to its holders; one only they held stays private.
+    const heirloom = await createTemplate(ctx, {
+      name: 'Heirloom',
+      creatorId: victim.user.id,
+      visibility: 'private',
+    });
+    const diary = await createTemplate(ctx, {
+      name: 'Diary',
+      creatorId: victim.user.id,
+      visibility: 'private',
+    });
+    await addItems(victim, sharedStash.id, heirloom.id, 1);
+    await addItems(victim, victimBackpack, diary.id, 1);
     const publicLoot = await createLootTemplate(ctx, victim, [], { visibility: 'public' });
     const privateLoot = await createLootTemplate(ctx, victim, [], { visibility: 'private' });
     const allContainers = [victimBackpack, playerBackpack, sharedStash.id, soloStash.id];
@@ -123,7 +136,7 @@ describe('deleting an account', () => {
 
     // The player's backpack and the party's stash are exactly as they were.
     expect(await actualContents(ctx.database.db, [playerBackpack, sharedStash.id])).toEqual(playerBefore);
-    expect(playerBefore.size).toBe(2);
+    expect(playerBefore.size).toBe(3); // arrows in each, and the heirloom in the stash
     // Replaying the ledger gives every container's contents; the deleted ones replay empty.
     expect(await replayLedger(ctx.database.db, allContainers)).toEqual(
       await actualContents(ctx.database.db, allContainers),
@@ -134,7 +147,7 @@ describe('deleting an account', () => {
       .where(inArray(transactions.sourceContainerId, [victimBackpack, soloStash.id]));
     expect(
       destroyed.filter((r) => r.transactionType === 'character_deletion' && r.itemTemplateId),
-    ).toHaveLength(2);
+    ).toHaveLength(3); // the sword, the arrows and the diary
     expect(
       destroyed.filter((r) => r.transactionType === 'container_deletion' && r.itemTemplateId),
     ).toHaveLength(1);
@@ -151,6 +164,10 @@ describe('deleting an account', () => {
       .from(lootTemplates)
       .where(inArray(lootTemplates.id, [publicLoot.id, privateLoot.id]));
     expect(loot.map((t) => [t.id, t.creatorId])).toEqual([[publicLoot.id, null]]);
+    const kept = await callApi(ctx, 'GET', `/item_templates/${heirloom.id}`, firstManager);
+    expect(kept.statusCode, kept.body).toBe(200);
+    expect(json<{ data: { visibility: string } }>(kept).data.visibility).toBe('unlisted');
+    expect((await callApi(ctx, 'GET', `/item_templates/${diary.id}`, firstManager)).statusCode).toBe(404);
 
     const [entry] = (await auditLogRepository.forSubject(db, victim.user.id)).filter(
       (e) => e.action === 'user_deleted',
