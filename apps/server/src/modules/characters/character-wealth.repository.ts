@@ -23,10 +23,22 @@ export interface WealthCharacterRow {
 }
 
 const coinKeys = currencies.map(coinSystemKey);
-/** Coins are the seeded coin templates, recognised by their system key, never by name (DESIGN §4). */
-const isCoin = inArray(itemTemplates.systemKey, coinKeys);
+const data = itemInstances.instanceData;
+/** `hasOverrides` (contracts/stacking.ts) in SQL: a stack with an override of its own is one of a kind. */
+const overridden = sql`coalesce(${sql.join(
+  ['name_override', 'description_override', 'weight_override', 'value_override', 'currency_override'].map(
+    (key) => sql`nullif(${data} ->> ${sql.raw(`'${key}'`)}, '')`,
+  ),
+  sql`, `,
+)}) is not null`;
+/**
+ * Coins are the seeded coin templates, recognised by their system key, never by name (DESIGN §4), in plain
+ * stacks: a stack with an override (a "cursed gold piece" worth 10 gp) is what payments and conversions
+ * leave alone (`purse`), so the purse leaves it alone too and counts it with the items, at its own value.
+ */
+const isPurseCoin = sql`(${inArray(itemTemplates.systemKey, coinKeys)} and not ${overridden})`;
 const coinCount = (currency: Currency) =>
-  sql<string>`coalesce(sum(case when ${itemTemplates.systemKey} = ${coinSystemKey(currency)} then ${itemInstances.quantity} else 0 end), 0)`;
+  sql<string>`coalesce(sum(case when ${itemTemplates.systemKey} = ${coinSystemKey(currency)} and not ${overridden} then ${itemInstances.quantity} else 0 end), 0)`;
 
 /**
  * One aggregate over every stack in the matching containers, grouped by the owning character (null: the
@@ -45,7 +57,7 @@ async function sumsByCharacter(
       gp: coinCount('gp'),
       pp: coinCount('pp'),
       // A value override may be fractional; copper is whole.
-      itemsValueCp: sql<string>`coalesce(round(sum(case when ${isCoin} then 0 else ${unitValueCp} * ${itemInstances.quantity} end)), 0)`,
+      itemsValueCp: sql<string>`coalesce(round(sum(case when ${isPurseCoin} then 0 else ${unitValueCp} * ${itemInstances.quantity} end)), 0)`,
       weight: sql<string>`coalesce(sum(${unitWeight} * ${itemInstances.quantity}), 0)`,
     })
     .from(containers)

@@ -107,6 +107,28 @@ describe('character wealth (issue 12 §4)', () => {
     });
   });
 
+  it('counts a coin stack with an override of its own as an item, as payments and conversions do', async () => {
+    const player = await createUser(ctx);
+    const hero = await createCharacter(ctx, player, { name: 'Bram' });
+    const pouch = await addContainer({ characterId: hero.id });
+    const gp = await coinTemplate(ctx, 'gp');
+    await put(pouch, gp.id, 5);
+    // Ten "gold pieces" worth 10 gp each that no shop takes as gold: items, not coins.
+    await put(pouch, gp.id, 10, { value_override: 1000 });
+    await put(pouch, gp.id, 2, { name_override: 'Dragon-stamped gold', description_override: '' });
+
+    const { data } = await get<CharacterWealth>(`/characters/${hero.id}/wealth`, player);
+    expect(data.coins).toEqual({ cp: 0, sp: 0, ep: 0, gp: 5, pp: 0 });
+    expect(data.coins_value_cp).toBe(500);
+    expect(data.items_value_cp).toBe(10 * 1000 * 100 + 2 * 100);
+    const refused = await callApi(ctx, 'POST', `/containers/${pouch}/convert_currency`, player, {
+      from: 'gp',
+      to: 'pp',
+      quantity: 10,
+    });
+    expect(refused.statusCode).toBe(422);
+  });
+
   it('reads the SRD variant thresholds from max_weight, and says nothing when there is no limit', async () => {
     const player = await createUser(ctx);
     await upgrade(ctx, player, 'tier_3');
