@@ -36,6 +36,7 @@ export const inventoryMessages = {
   giveAsObserver: 'Observers cannot give items.',
   stackChanged: (name: string, now: number) =>
     `${name} changed meanwhile: the stack now holds ${now}. Check the quantity and save again.`,
+  convertToSameCoin: 'Choose a different coin to convert to',
   undone: 'Transfer undone',
   undoNotFound: 'That change could not be found.',
   undoNotYours: 'Only the one who made a move can undo it.',
@@ -303,12 +304,14 @@ export const undoResultSchema = z.object({
 });
 export type UndoResult = z.infer<typeof undoResultSchema>;
 
-export const currencyConversionBodySchema = z.object({
-  from: z.enum(currencies),
-  to: z.enum(currencies),
-  /** How many `from` coins to convert; by default as many as convert evenly. */
-  quantity: quantity.optional(),
-});
+export const currencyConversionBodySchema = z
+  .object({
+    from: z.enum(currencies),
+    to: z.enum(currencies),
+    /** How many `from` coins to convert; by default as many as convert evenly. */
+    quantity: quantity.optional(),
+  })
+  .refine((body) => body.from !== body.to, { path: ['to'], message: inventoryMessages.convertToSameCoin });
 
 export const containerItemsQuerySchema = z.preprocess(
   unwrapFilters,

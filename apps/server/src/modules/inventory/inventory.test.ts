@@ -668,6 +668,13 @@ describe('currency conversion', () => {
       quantity: 30,
     });
     expect(uneven.statusCode).toBe(422);
+    const same = await call('POST', `/containers/${backpack}/convert_currency`, player, {
+      from: 'cp',
+      to: 'cp',
+      quantity: 10,
+    });
+    expect(same.statusCode).toBe(422);
+    expect(body(same).error.details).toEqual([{ field: 'to', message: inventoryMessages.convertToSameCoin }]);
     const down = await call('POST', `/containers/${backpack}/convert_currency`, player, {
       from: 'gp',
       to: 'cp',
