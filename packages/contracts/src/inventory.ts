@@ -23,6 +23,9 @@ export const inventoryMessages = {
   notEnoughCoins: 'Not enough coins to convert',
   conversionUneven: 'That amount does not convert into whole coins',
   stackTooLarge: 'A stack can hold at most 10,000,000 items',
+  /** Items arriving where their stack is full: a purchase's change, a sale's proceeds, a conversion. */
+  stackFull: (item: string, container: string) =>
+    `${container} has no room for more ${item}: a stack holds at most 10,000,000.`,
   tooManyStacks: 'That would make more than 1,000 new stacks at once: add or move fewer',
   destinationIsSelf: 'Choose another container for its items: this one is being deleted',
   containerOwnerRequired: 'Give the container one owner: a character_id or a party_id',

@@ -245,7 +245,7 @@ describe('big numbers (review F4)', () => {
     expect(past.statusCode).toBe(422);
     expect(body(past).error).toMatchObject({
       code: 'VALIDATION_ERROR',
-      message: inventoryMessages.stackTooLarge,
+      message: inventoryMessages.stackFull(copper.name, 'Backpack'),
     });
     expect((await stacks(backpack)).map((s) => s.quantity)).toEqual([MAX_STACK_QUANTITY]);
     expect(await ledgerCount()).toBe(rowsBefore);
@@ -289,7 +289,9 @@ describe('big numbers (review F4)', () => {
       quantity: 20_000,
     });
     expect(convert.statusCode).toBe(422);
-    expect(body(convert).error.message).toBe(inventoryMessages.stackTooLarge);
+    expect(body(convert).error.message).toBe(
+      'Backpack has no room for more Copper piece: a stack holds at most 10,000,000.',
+    );
     const [, half] = body(
       await call('POST', `/item_instances/${stack?.id}/split`, player, { quantity: MAX_STACK_QUANTITY / 2 }),
     ).data;

@@ -1521,7 +1521,11 @@ export class InventoryService {
       );
     }
     const toppedUp = plan.topUps.map((t) => (existing.find((s) => s.id === t.id)?.quantity ?? 0) + t.add);
-    if ([...plan.newStacks, ...toppedUp].some((size) => size > MAX_STACK_QUANTITY)) throw stackTooLarge();
+    if ([...plan.newStacks, ...toppedUp].some((size) => size > MAX_STACK_QUANTITY)) {
+      // Said of what arrives and where: a sale of one item can be refused for its proceeds' coins.
+      const message = inventoryMessages.stackFull(template.name, context.container.name);
+      throw AppError.validation([{ field: 'quantity', message }], message);
+    }
     await this.#assertFits(tx, context, {
       weight: weightOverride ?? unitWeight * quantity,
       slots: plan.newStacks.length,
