@@ -78,6 +78,7 @@ import {
   frameworkErrorHandler,
   MAX_PARAM_LENGTH,
 } from './plugins/error-handler.js';
+import { idempotencyPlugin } from './plugins/idempotency.js';
 import { inputGuardPlugin } from './plugins/input-guard.js';
 import { type AuthRateLimits, defaultAuthRateLimits, rateLimitPlugin } from './plugins/rate-limit.js';
 import { securityHeaderOptions, securityHeadersPlugin } from './plugins/security-headers.js';
@@ -362,6 +363,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // External plugins.
   await app.register(securityHeadersPlugin, securityHeaderOptions);
+  // Before compression: its onSend keeps the answer as the route wrote it, not as a compressed stream.
+  await app.register(idempotencyPlugin, { db: database.db, now });
   await app.register(compress, apiCompression);
   await app.register(errorHandlerPlugin);
   await app.register(inputGuardPlugin);

@@ -4,6 +4,7 @@ import * as apiTokens from './schema/api-tokens.js';
 import * as backOffice from './schema/back-office.js';
 import * as characters from './schema/characters.js';
 import * as discord from './schema/discord.js';
+import * as idempotencyKeys from './schema/idempotency-keys.js';
 import * as inventory from './schema/inventory.js';
 import * as items from './schema/items.js';
 import * as jobs from './schema/jobs.js';
@@ -36,6 +37,7 @@ export const schema = {
   ...discord,
   ...seedStateSchema,
   ...apiTokens,
+  ...idempotencyKeys,
   ...shares,
 };
 export type Schema = typeof schema;

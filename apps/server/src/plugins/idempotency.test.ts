@@ -1,0 +1,167 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { transactions } from '../db/schema/inventory.js';
+import { itemInstances } from '../db/schema/items.js';
+import { createCharacter, createTemplate, createUser, type SignedInUser } from '../test/factories.js';
+import { buildTestApp, callApi, type TestContext } from '../test/helper.js';
+import { IDEMPOTENCY_TTL_MS, idempotencyMessages } from './idempotency.js';
+
+let ctx: TestContext;
+let baseUrl: string;
+let clockOffsetMs = 0;
+
+beforeAll(async () => {
+  ctx = await buildTestApp({ now: () => new Date(Date.now() + clockOffsetMs) });
+  await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = ctx.app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  baseUrl = `http://127.0.0.1:${address.port}/api/v1`;
+});
+afterAll(async () => ctx.close());
+
+/** A player with 20 arrows in the backpack and an empty quiver. */
+async function archer() {
+  const user = await createUser(ctx);
+  const hero = await createCharacter(ctx, user, { maxWeight: null, maxSlots: null });
+  const backpack = String(hero.primary_container_id);
+  const quiver = (
+    (
+      await callApi(ctx, 'POST', `/characters/${hero.id}/containers`, user, { container: { name: 'Quiver' } })
+    ).json() as {
+      data: { id: string };
+    }
+  ).data.id;
+  const arrow = await createTemplate(ctx, { name: 'Arrow', stackSize: 0 });
+  const added = await callApi(ctx, 'POST', '/item_instances', user, {
+    item_template_id: arrow.id,
+    container_id: backpack,
+    quantity: 20,
+  });
+  const stack = (added.json() as { data: { id: string }[] }).data[0]?.id ?? '';
+  return { user, backpack, quiver, stack };
+}
+
+function transfer(
+  user: SignedInUser,
+  body: { stack: string; from: string; to: string; quantity: number },
+  key?: string,
+) {
+  return fetch(`${baseUrl}/containers/transfer`, {
+    method: 'POST',
+    headers: {
+      ...user.auth,
+      'content-type': 'application/json',
+      ...(key === undefined ? {} : { 'idempotency-key': key }),
+    },
+    body: JSON.stringify({
+      item_instance_id: body.stack,
+      source_container_id: body.from,
+      target_container_id: body.to,
+      quantity: body.quantity,
+    }),
+  });
+}
+
+async function held(containerId: string) {
+  const rows = await ctx.database.db
+    .select()
+    .from(itemInstances)
+    .where(eq(itemInstances.containerId, containerId));
+  return rows.reduce((sum, row) => sum + row.quantity, 0);
+}
+
+async function moves(containerId: string) {
+  const rows = await ctx.database.db
+    .select()
+    .from(transactions)
+    .where(eq(transactions.destinationContainerId, containerId));
+  // Rows that moved items in (the quiver's own creation row names it too).
+  return rows.filter((row) => row.itemTemplateId !== null).length;
+}
+
+describe('Idempotency-Key', () => {
+  it('makes a change once however often it is sent, and answers every repeat the same', async () => {
+    const a = await archer();
+    const move = { stack: a.stack, from: a.backpack, to: a.quiver, quantity: 3 };
+    const first = await transfer(a.user, move, 'move-arrows-1');
+    expect(first.status).toBe(200);
+    const firstBody = await first.text();
+    for (let i = 0; i < 3; i += 1) {
+      const again = await transfer(a.user, move, 'move-arrows-1');
+      expect(again.status).toBe(200);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(await again.text()).toBe(firstBody);
+    }
+    expect(await held(a.quiver)).toBe(3);
+    expect(await moves(a.quiver)).toBe(1);
+    // Without a key, each request is a change of its own.
+    await transfer(a.user, move);
+    await transfer(a.user, move);
+    expect(await held(a.quiver)).toBe(9);
+  });
+
+  it('makes a change once when the same key arrives ten times at once', async () => {
+    const a = await archer();
+    const move = { stack: a.stack, from: a.backpack, to: a.quiver, quantity: 2 };
+    const answers = await Promise.all(Array.from({ length: 10 }, () => transfer(a.user, move, 'burst-1')));
+    const statuses = answers.map((answer) => answer.status);
+    // Each is the change's own answer, its replay, or "still being handled": never a second change.
+    expect(statuses.every((status) => status === 200 || status === 409)).toBe(true);
+    expect(statuses).toContain(200);
+    const busy = answers.find((answer) => answer.status === 409);
+    if (busy)
+      expect(((await busy.json()) as { error: { message: string } }).error.message).toBe(
+        idempotencyMessages.inProgress,
+      );
+    expect(await held(a.quiver)).toBe(2);
+    expect(await held(a.backpack)).toBe(18);
+    expect(await moves(a.quiver)).toBe(1);
+  });
+
+  it('refuses the key for another request, keeps a refusal as an answer, and holds keys per user', async () => {
+    const a = await archer();
+    const move = { stack: a.stack, from: a.backpack, to: a.quiver, quantity: 1 };
+    expect((await transfer(a.user, move, 'k-1')).status).toBe(200);
+    const other = await transfer(a.user, { ...move, quantity: 2 }, 'k-1');
+    expect(other.status).toBe(422);
+    expect(((await other.json()) as { error: { message: string } }).error.message).toBe(
+      idempotencyMessages.reused,
+    );
+    expect(await held(a.quiver)).toBe(1);
+
+    const tooMany = { ...move, quantity: 500 };
+    const refused = await transfer(a.user, tooMany, 'k-2');
+    expect(refused.status).toBe(422);
+    const replayed = await transfer(a.user, tooMany, 'k-2');
+    expect(replayed.status).toBe(422);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+
+    const b = await archer();
+    expect(
+      (await transfer(b.user, { stack: b.stack, from: b.backpack, to: b.quiver, quantity: 1 }, 'k-1')).status,
+    ).toBe(200);
+    expect(await held(b.quiver)).toBe(1);
+
+    const bad = await transfer(a.user, move, 'x'.repeat(256));
+    expect(bad.status).toBe(422);
+    expect(((await bad.json()) as { error: { details: unknown[] } }).error.details).toEqual([
+      { field: 'Idempotency-Key', message: idempotencyMessages.invalidKey },
+    ]);
+    expect(await held(a.quiver)).toBe(1);
+  });
+
+  it('takes a key a day old as a new one', async () => {
+    const a = await archer();
+    const move = { stack: a.stack, from: a.backpack, to: a.quiver, quantity: 1 };
+    expect((await transfer(a.user, move, 'daily')).status).toBe(200);
+    clockOffsetMs = IDEMPOTENCY_TTL_MS + 60_000;
+    try {
+      const later = await transfer(a.user, move, 'daily');
+      expect(later.status).toBe(200);
+      expect(later.headers.get('idempotent-replayed')).toBeNull();
+    } finally {
+      clockOffsetMs = 0;
+    }
+    expect(await held(a.quiver)).toBe(2);
+  });
+});
