@@ -138,6 +138,70 @@ describe('apiRequest: the tab that asks', () => {
   });
 });
 
+describe('apiRequest: a change sent once', () => {
+  const keyOf = (init: RequestInit | undefined) =>
+    (init?.headers as Record<string, string> | undefined)?.['Idempotency-Key'];
+
+  it('gives each signed-in change a key of its own, and a read none', async () => {
+    signInStorage();
+    const fetchMock = mockFetch(() => success({}));
+    await apiRequest(`${API_V1}/item_instances`, { method: 'POST', body: {} });
+    await apiRequest(`${API_V1}/item_instances`, { method: 'POST', body: {} });
+    await apiRequest(`${API_V1}/item_instances/1`);
+    const keys = fetchMock.mock.calls.map(([, init]) => keyOf(init));
+    expect(keys[0]).toMatch(/^[0-9a-f]{32}$/);
+    expect(keys[1]).toMatch(/^[0-9a-f]{32}$/);
+    expect(keys[0]).not.toBe(keys[1]);
+    expect(keys[2]).toBeUndefined();
+  });
+
+  it('sends a change again with the same key when its connection dropped, once', async () => {
+    signInStorage();
+    let calls = 0;
+    const fetchMock = mockFetch(() => {
+      calls += 1;
+      if (calls === 1) throw new TypeError('Failed to fetch');
+      return success({ moved: 3 });
+    });
+    const result = await apiRequest(`${API_V1}/containers/transfer`, {
+      method: 'POST',
+      body: { quantity: 3 },
+    });
+    expect(result.data).toEqual({ moved: 3 });
+    const [first, second] = fetchMock.mock.calls.map(([, init]) => keyOf(init));
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(second).toBe(first);
+
+    const down = mockFetch(() => {
+      throw new TypeError('Failed to fetch');
+    });
+    const error = await caught(
+      apiRequest(`${API_V1}/containers/transfer`, { method: 'POST', body: {}, toast: false }),
+    );
+    expect(error.code).toBe('NETWORK_ERROR');
+    expect(down).toHaveBeenCalledTimes(2);
+  });
+
+  it('sends a read, a refusal, or a change of someone signed out only once', async () => {
+    const reads = mockFetch(() => {
+      throw new TypeError('Failed to fetch');
+    });
+    signInStorage();
+    await caught(apiRequest(`${API_V1}/item_instances/1`, { toast: false }));
+    expect(reads).toHaveBeenCalledTimes(1);
+    const refused = mockFetch(() => failure(409, 'CONFLICT', 'Changed meanwhile'));
+    await caught(apiRequest(`${API_V1}/item_instances/1`, { method: 'PATCH', body: {}, toast: false }));
+    expect(refused).toHaveBeenCalledTimes(1);
+    tokenStorage.clear();
+    const signedOut = mockFetch(() => {
+      throw new TypeError('Failed to fetch');
+    });
+    await caught(apiRequest(`${API_V1}/auth/register`, { method: 'POST', body: {}, toast: false }));
+    expect(signedOut).toHaveBeenCalledTimes(1);
+    expect(keyOf(signedOut.mock.calls[0]?.[1])).toBeUndefined();
+  });
+});
+
 describe('apiRequest: errors', () => {
   it('keeps validation details for forms and never toasts them', async () => {
     const toastError = vi.spyOn(toast, 'error');

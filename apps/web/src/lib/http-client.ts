@@ -9,6 +9,7 @@ import {
 } from '@haversack/contracts';
 import { authSchema } from './auth-schemas-loader';
 import { browserTurn } from './browser-turn';
+import { IDEMPOTENCY_HEADER, newIdempotencyKey } from './idempotency-key';
 import { emitSessionExpired } from './session-events';
 import { TAB_HEADER, tabId } from './tab-id';
 import { withTabLock } from './tab-lock';
@@ -206,7 +207,7 @@ export async function apiRequest(
   // Failing before the answer comes, the request reports its own error; the schema's is then not news.
   schema?.catch(() => undefined);
   try {
-    const response = await send(path, options, false);
+    const response = await sendChange(path, options);
     if (!schema) return response;
     const parsed = (await schema).safeParse(response.data);
     if (!parsed.success) {
@@ -222,6 +223,28 @@ export async function apiRequest(
     const apiError = isApiError(error) ? error : unknownError(error);
     if (options.toast !== false && apiError.toastable) toastError(apiError);
     throw apiError;
+  }
+}
+
+/** How long a change waits before it is sent again after its connection dropped. */
+export const CHANGE_RETRY_DELAY_MS = 800;
+
+/**
+ * A read is sent once. A signed-in change carries an Idempotency-Key and, when its connection drops (a
+ * phone on the table's Wi-Fi), is sent once more with the same key: the server makes it once, so a change
+ * whose answer was lost is not made twice, and one that never arrived is made now.
+ */
+async function sendChange(path: string, options: RequestOptions): Promise<ApiResponse<unknown>> {
+  const method = options.method ?? 'GET';
+  const signedIn = options.auth !== false && tokenStorage.getAccessToken() !== null;
+  if (method === 'GET' || !signedIn || noRefreshPaths.has(path)) return send(path, options, false);
+  const keyed = { ...options, headers: { [IDEMPOTENCY_HEADER]: newIdempotencyKey(), ...options.headers } };
+  try {
+    return await send(path, keyed, false);
+  } catch (error) {
+    if (!isApiError(error) || error.code !== 'NETWORK_ERROR' || options.signal?.aborted) throw error;
+    await new Promise((resolve) => setTimeout(resolve, CHANGE_RETRY_DELAY_MS));
+    return send(path, keyed, false);
   }
 }
 
