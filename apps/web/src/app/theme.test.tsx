@@ -80,6 +80,21 @@ describe('theme, light scheme: text at 4.5:1 (WCAG 1.4.3)', () => {
     },
   );
 
+  it.each(colorNames)('%s filled variant (a filled badge or button): white text on it', (color) => {
+    const { text, background } = lightVariant(color, 'filled');
+    expect(text).toBe('#fff');
+    expect(contrastRatio(text, background)).toBeGreaterThanOrEqual(4.5);
+  });
+
+  it.each(colorNames)(
+    '%s text (c="%s": an error line, a warning): on the page and on a hovered row',
+    (color) => {
+      const text = resolveLight(`var(--mantine-color-${color}-text)`);
+      expect(contrastRatio(text, white)).toBeGreaterThanOrEqual(4.5);
+      expect(contrastRatio(text, hoveredRow)).toBeGreaterThanOrEqual(4.5);
+    },
+  );
+
   it('fixes what the audit measured: green and teal badges, the blue tier badge, a link on a blue alert', () => {
     const green = lightVariant('green', 'light');
     const teal = lightVariant('teal', 'light');

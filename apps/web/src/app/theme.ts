@@ -119,10 +119,44 @@ function readableVariantColors(theme: MantineTheme): Record<string, string> {
   return variables;
 }
 
+/**
+ * Filled buttons and badges write white on the colour's filled shade, the primary shade (7): red-7 is
+ * 3.8:1 under white, orange-7 3.0:1. Each colour's filled shade is the first from there that reads at
+ * 4.5:1 under white, its hover one darker where there is one. Badges that choose a pale shade
+ * (`color="orange.3"`) with `autoContrast` are not drawn from these variables.
+ */
+function readableFilledColors(theme: MantineTheme, scheme: 'light' | 'dark'): Record<string, string> {
+  const from = getPrimaryShade(theme, scheme);
+  const variables: Record<string, string> = {};
+  for (const [name, shades] of Object.entries(theme.colors)) {
+    const filled = readableShade(name, shades, from, '#ffffff');
+    variables[`--mantine-color-${name}-filled`] = filled;
+    const index = /-(\d)\)$/.exec(filled)?.[1];
+    const hover =
+      index !== undefined && Number(index) < 9 ? `var(--mantine-color-${name}-${Number(index) + 1})` : filled;
+    variables[`--mantine-color-${name}-filled-hover`] = hover;
+  }
+  return variables;
+}
+
+/**
+ * Text in a colour (`c="red"`, an error line, a warning) is the colour's filled shade in Mantine's light
+ * scheme, 3.8:1 for red and 3.0:1 for orange on white: here the first shade from 6 that reads at 4.5:1 on
+ * the darkest ground such text sits on (a hovered row, gray-1). The dark scheme's shade 4 already does.
+ */
+function readableTextColors(theme: MantineTheme): Record<string, string> {
+  const variables: Record<string, string> = {};
+  for (const [name, shades] of Object.entries(theme.colors))
+    variables[`--mantine-color-${name}-text`] = readableShade(name, shades, 6, theme.colors.gray[1]);
+  return variables;
+}
+
 export const cssVariablesResolver: CSSVariablesResolver = (theme) => ({
   variables: {},
   light: {
     ...readableVariantColors(theme),
+    ...readableFilledColors(theme, 'light'),
+    ...readableTextColors(theme),
     '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
     '--mantine-color-error': 'var(--mantine-color-red-9)',
     '--mantine-color-placeholder': 'var(--mantine-color-gray-6)',
@@ -132,6 +166,7 @@ export const cssVariablesResolver: CSSVariablesResolver = (theme) => ({
     '--mantine-color-yellow-light-color': '#8a5a00',
   },
   dark: {
+    ...readableFilledColors(theme, 'dark'),
     '--mantine-color-dimmed': '#a3a3a3',
     '--mantine-color-error': 'var(--mantine-color-red-4)',
     '--mantine-color-placeholder': 'var(--mantine-color-dark-2)',

@@ -14,8 +14,8 @@ export function UnavailableLineNote({
 }) {
   if (available) return null;
   return (
-    // The light variant's text colour: readable (4.5:1) on white and on dark cards alike (theme.ts).
-    <Text size="xs" c="var(--mantine-color-orange-light-color)" data-testid="unavailable-line">
+    // Coloured text is readable (4.5:1) in both schemes: theme.ts sets each colour's text shade.
+    <Text size="xs" c="orange" data-testid="unavailable-line">
       No longer available: deploying leaves it out{restocks ? ', and shops no longer restock it' : ''}.
     </Text>
   );

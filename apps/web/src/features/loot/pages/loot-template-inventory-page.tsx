@@ -108,7 +108,7 @@ export function LootTemplateInventoryPage() {
             <Title order={2} size="h4" id="loot-lines-heading">
               In this loot
             </Title>
-            <Text size="sm" c={full ? 'red.8' : 'dimmed'} data-testid="loot-items-count">
+            <Text size="sm" c={full ? 'red' : 'dimmed'} data-testid="loot-items-count">
               {template.items_count} of {MAX_LOOT_ITEMS} lines · {formatStackValue(template.total_value_cp)}
             </Text>
           </Group>

@@ -324,14 +324,14 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
                 </Text>
               ) : null}
               {needsApproval && thresholdCp !== null ? (
-                <Text size="xs" c="orange.8" data-testid="trade-needs-approval">
+                <Text size="xs" c="orange" data-testid="trade-needs-approval">
                   Over {formatCopper(thresholdCp)}: this purchase waits for the GM's approval. The goods are
                   held for you and nothing is paid until then.
                 </Text>
               ) : null}
               {!buying && unitCp === 0 && settled ? (
                 // DESIGN §4 rounds a sale down per piece: a torch (1 cp) at half price fetches nothing.
-                <Text size="xs" c="orange.8" data-testid="trade-worthless">
+                <Text size="xs" c="orange" data-testid="trade-worthless">
                   {shown.shopName} pays less than 1 cp each for this: you would receive nothing for it.
                 </Text>
               ) : null}
@@ -356,7 +356,7 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
                       {plan.changeCp > 0 ? ` and get ${formatPurse(plan.change)} back.` : '.'}
                     </Text>
                   ) : plan ? (
-                    <Text size="sm" c="red.8" data-testid="trade-short">
+                    <Text size="sm" c="red" data-testid="trade-short">
                       {fromParty ? 'Not enough in the party fund' : 'Not enough coins'}:{' '}
                       {formatCopper(plan.missingCp)} more is needed.
                     </Text>
