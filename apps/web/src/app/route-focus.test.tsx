@@ -47,6 +47,31 @@ function PartyPage() {
   return <main>{loaded ? <h1 key="party">The Fellowship</h1> : <h1 key="loading">Loading party</h1>}</main>;
 }
 
+/**
+ * The phone's navigation drawer: a dialog whose link stays mounted while the page changes, then hides as
+ * the drawer closes, and the browser drops the focus to <body> (jsdom does not, so the test does).
+ */
+function PhoneMenu() {
+  const [open, setOpen] = useState(false);
+  const closeLater = () =>
+    setTimeout(() => {
+      if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
+      setOpen(false);
+    }, 150);
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)}>
+        Open navigation
+      </button>
+      <div role="dialog" aria-label="Navigation" hidden={!open}>
+        <Link to="/parties/7" onClick={closeLater}>
+          The Fellowship
+        </Link>
+      </div>
+    </>
+  );
+}
+
 /** Like the app's root: the side navigation stays, pages change beside it. */
 const routes: RouteObject[] = [
   {
@@ -55,6 +80,7 @@ const routes: RouteObject[] = [
         <nav aria-label="Main">
           <Link to="/parties">Parties</Link>
         </nav>
+        <PhoneMenu />
         <Outlet />
         <RouteFocus />
       </>
@@ -104,6 +130,15 @@ describe('RouteFocus', () => {
     await userEvent.setup().click(link);
     expect(await screen.findByText('No heading here')).toBeInTheDocument();
     expect(link).toHaveFocus();
+  });
+
+  it("gives the new page's heading the focus a link in the closing navigation drawer lost", async () => {
+    renderRoutes(routes, '/parties/new');
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Open navigation' }));
+    await user.click(screen.getByRole('link', { name: 'The Fellowship' }));
+    const heading = await screen.findByRole('heading', { level: 1, name: 'The Fellowship' });
+    await waitFor(() => expect(heading).toHaveFocus());
   });
 
   it('moves nothing on the first load, nor on its redirects', async () => {

@@ -14,6 +14,9 @@ function pageStart(): HTMLElement | null {
   return start;
 }
 
+/** Longer than a drawer's or a modal's closing transition (Mantine's 200 ms and its focus return). */
+const DIALOG_CLOSING_MS = 400;
+
 // ScrollRestoration owns the scroll position (restored on Back): focusing must not move it.
 const focusQuietly = (element: HTMLElement | null) => element?.focus({ preventScroll: true });
 
@@ -40,6 +43,14 @@ export function RouteFocus(): null {
   useEffect(() => {
     if (pathname === shownPathname.current) return;
     shownPathname.current = pathname;
+    // A link in a dialog (the phone's navigation drawer) is still there as the page changes, but the dialog
+    // closes after it, hidden, and the focus falls to <body> then: the page start takes it once it has.
+    if (lastFocused.current?.closest('[role="dialog"]')) {
+      const afterClosing = setTimeout(() => {
+        if (nothingFocused()) focusQuietly(pageStart());
+      }, DIALOG_CLOSING_MS);
+      return () => clearTimeout(afterClosing);
+    }
     const focusWasLost = lastFocused.current !== null && !lastFocused.current.isConnected;
     if (!focusWasLost || !nothingFocused()) return;
 
