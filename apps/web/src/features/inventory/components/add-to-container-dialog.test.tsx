@@ -1,6 +1,7 @@
 import { inventoryMessages, partyMessages } from '@haversack/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
 import { failure, mockFetch, success } from '../../../test/fixtures';
@@ -221,5 +222,60 @@ describe('Add to container: a refused add', () => {
     expect(useUiStore.getState().toasts.map((t) => t.message)).not.toContain(
       inventoryMessages.insufficientCapacity,
     );
+  });
+
+  it('gives the focus back to the button that opened it after an add, though the list drew it anew', async () => {
+    mockFetch(({ url, init }) => {
+      if (url === '/api/v1/item_instances' && init.method === 'POST')
+        return new Promise<Response>((resolve) => setTimeout(() => resolve(success([], 201)), 50));
+      if (url.includes('/characters?'))
+        return success([buildCharacter({ id: 'character-solo', name: 'Wanderer', party_id: null })]);
+      if (url.startsWith('/api/v1/parties?')) return success([]);
+      if (url.includes('/characters/character-solo/containers')) return success([soloBag]);
+      return success({});
+    });
+    /** The marketplace: a list whose button is drawn anew when the add is done (its counts refetched). */
+    function Market() {
+      const [adding, setAdding] = useState(false);
+      const [drawn, setDrawn] = useState(0);
+      return (
+        <>
+          <button
+            key={drawn}
+            type="button"
+            aria-label="Add Rope to my container"
+            onClick={() => setAdding(true)}
+          >
+            Add
+          </button>
+          <AddToContainerDialog
+            template={adding ? rope : null}
+            onClose={() => {
+              setAdding(false);
+              setDrawn((n) => n + 1);
+            }}
+          />
+        </>
+      );
+    }
+    const user = userEvent.setup();
+    renderWithProviders(<Market />);
+    await user.click(screen.getByRole('button', { name: 'Add Rope to my container' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Rope' });
+    await waitFor(() =>
+      expect((within(dialog).getByRole('combobox', { name: 'Container' }) as HTMLInputElement).value).toMatch(
+        /^Solo bag/,
+      ),
+    );
+    const observer = dropFocusFromDisabledButtons();
+    try {
+      await user.click(within(dialog).getByRole('button', { name: 'Add to Container' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      await waitFor(() =>
+        expect(screen.getByRole('button', { name: 'Add Rope to my container' })).toHaveFocus(),
+      );
+    } finally {
+      observer.disconnect();
+    }
   });
 });

@@ -19,6 +19,9 @@ const addFailed = 'Failed to add the item';
  * "Add to my container": one of my characters' containers, or a party stash I may fill (a GM without a
  * character keeps the party's things there), and a quantity (spec/02 §2 marketplace).
  */
+/** After the modal's closing transition and its own focus return (Mantine's 200 ms). */
+const RETURN_FOCUS_AFTER_MS = 300;
+
 export function AddToContainerDialog({
   template,
   onClose,
@@ -55,12 +58,33 @@ export function AddToContainerDialog({
   const [quantity, setQuantity] = useState<number | string>(1);
   const add = useAddFromMarket({ showsRefusal: true });
   const submitButton = useRef<HTMLButtonElement>(null);
+  const opener = useRef<{ element: Element | null; label: string | null }>({ element: null, label: null });
   useEffect(() => {
     if (template) {
       setQuantity(1);
       add.reset();
+      const element = document.activeElement;
+      opener.current = { element, label: element?.getAttribute('aria-label') ?? null };
     }
   }, [template, add.reset]);
+  /**
+   * After an add, the focus goes back to the button that opened the dialog. Its pending submit button had
+   * dropped the focus to <body>, and the list behind (the marketplace's counts) may have drawn the opener
+   * anew meanwhile: then the button of the same name takes it.
+   */
+  const closeAfterAdding = () => {
+    onClose();
+    const { element, label } = opener.current;
+    setTimeout(() => {
+      const focused = document.activeElement;
+      if (focused && focused !== document.body) return;
+      const again =
+        element?.isConnected || !label
+          ? element
+          : document.querySelector(`[aria-label="${CSS.escape(label)}"]`);
+      if (again instanceof HTMLElement) again.focus();
+    }, RETURN_FOCUS_AFTER_MS);
+  };
   useEffect(() => {
     // A pending submit disables its button, and the browser then drops focus to the page behind the open
     // dialog: after a refusal, focus goes back to that button, just below the refusal.
@@ -88,7 +112,7 @@ export function AddToContainerDialog({
           if (!template || !valid || !target) return;
           add.mutate(
             { templateId: template.id, templateName: template.name, containerId: target, quantity: amount },
-            { onSuccess: onClose },
+            { onSuccess: closeAfterAdding },
           );
         }}
       >
