@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { text } from './fields.js';
+import { secretText, text } from './fields.js';
 import { patronageSchema, subscriptionSchema } from './subscriptions.js';
 
 /**
@@ -7,7 +7,7 @@ import { patronageSchema, subscriptionSchema } from './subscriptions.js';
  * types its e-mail instead. Both are optional here: which one is needed depends on the account.
  */
 export const accountDeletionBodySchema = z.object({
-  password: text().max(200, 'Password must be at most 200 characters').optional(),
+  password: secretText().max(200, 'Password must be at most 200 characters').optional(),
   confirm_email: text().trim().max(320, 'E-mail must be at most 320 characters').optional(),
 });
 export type AccountDeletionBody = z.infer<typeof accountDeletionBodySchema>;

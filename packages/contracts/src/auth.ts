@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MIN_PASSWORD_LENGTH } from './constants.js';
-import { emailMessage, text } from './fields.js';
+import { emailMessage, secretText, text } from './fields.js';
 
 /** spec/01 §5: the reset-password rules, reused for registration and password changes. */
 export const passwordMessages = {
@@ -41,7 +41,7 @@ export function isReservedUsername(username: string): boolean {
   return reservedUsernames.has(username.trim().toLowerCase().replace(/[-_]+/g, ''));
 }
 
-export const passwordSchema = text({ error: passwordMessages.length })
+export const passwordSchema = secretText({ error: passwordMessages.length })
   .max(200, 'Password must be at most 200 characters')
   .superRefine((value, ctx) => {
     if (value.length < MIN_PASSWORD_LENGTH)
@@ -84,7 +84,7 @@ export const registrationSchema = withConfirmation(
     email: emailSchema,
     username: chosenUsernameSchema,
     password: passwordSchema,
-    password_confirmation: text({ error: passwordMessages.mismatch }),
+    password_confirmation: secretText({ error: passwordMessages.mismatch }),
   }),
 );
 export type Registration = z.infer<typeof registrationSchema>;
@@ -93,7 +93,7 @@ export type RegisterBody = z.infer<typeof registerBodySchema>;
 
 export const loginBodySchema = z.object({
   email: text({ error: 'Email is required' }).trim().min(1, 'Email is required').max(254, emailMessage),
-  password: text({ error: 'Password is required' })
+  password: secretText({ error: 'Password is required' })
     .min(1, 'Password is required')
     .max(200, 'Password must be at most 200 characters'),
 });
@@ -110,7 +110,7 @@ export type ForgotPasswordBody = z.infer<typeof forgotPasswordBodySchema>;
 export const resetPasswordFieldsSchema = withConfirmation(
   z.object({
     password: passwordSchema,
-    password_confirmation: text({ error: passwordMessages.mismatch }),
+    password_confirmation: secretText({ error: passwordMessages.mismatch }),
   }),
 );
 export const resetPasswordBodySchema = withConfirmation(
@@ -119,7 +119,7 @@ export const resetPasswordBodySchema = withConfirmation(
       .min(1, 'Reset token is required')
       .max(200, 'This token is not valid'),
     password: passwordSchema,
-    password_confirmation: text({ error: passwordMessages.mismatch }),
+    password_confirmation: secretText({ error: passwordMessages.mismatch }),
   }),
 );
 export type ResetPasswordBody = z.infer<typeof resetPasswordBodySchema>;
@@ -174,7 +174,7 @@ export const profileUpdateBodySchema = z.object({
     username: chosenUsernameSchema.optional(),
     email: emailSchema.optional(),
     /** Required when the email changes: a stolen access token alone must not move the account away. */
-    current_password: text({ error: 'Current password is required' })
+    current_password: secretText({ error: 'Current password is required' })
       .max(200, 'Password must be at most 200 characters')
       .optional(),
   }),
@@ -198,9 +198,12 @@ export type EmailRevertResult = z.infer<typeof emailRevertResultSchema>;
 
 export const passwordChangeFieldsSchema = withConfirmation(
   z.object({
-    current_password: text({ error: 'Current password is required' }).min(1, 'Current password is required'),
+    current_password: secretText({ error: 'Current password is required' }).min(
+      1,
+      'Current password is required',
+    ),
     password: passwordSchema,
-    password_confirmation: text({ error: passwordMessages.mismatch }),
+    password_confirmation: secretText({ error: passwordMessages.mismatch }),
   }),
 );
 export const passwordChangeBodySchema = passwordChangeFieldsSchema;

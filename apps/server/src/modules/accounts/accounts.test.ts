@@ -5,6 +5,7 @@ import {
   authMessages,
   passwordMessages,
 } from '@haversack/contracts';
+import { hash } from '@node-rs/argon2';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../db/schema/accounts.js';
@@ -41,6 +42,29 @@ function registration(overrides: Record<string, string> = {}) {
     },
   };
 }
+
+describe('passwords typed with accents (NFC and as typed)', () => {
+  const composed = 'Caf\u00e9Latte9';
+  const decomposed = 'Cafe\u0301Latte9';
+  const login = (email: string, password: string) => post('/api/v1/auth/login', { email, password });
+
+  it('signs in with an accent typed either way, and an account from before with the form it was set in', async () => {
+    const fresh = await post(
+      '/api/v1/auth/register',
+      registration({ password: decomposed, password_confirmation: decomposed }),
+    );
+    expect(fresh.statusCode, fresh.body).toBe(201);
+    const email = json<{ data: { user: { email: string } } }>(fresh).data.user.email;
+    expect((await login(email, composed)).statusCode).toBe(200);
+    expect((await login(email, decomposed)).statusCode).toBe(200);
+
+    // A hash made before passwords were composed: of the password as it was typed then.
+    const older = await createUser(ctx);
+    const legacy = await hash(decomposed, { memoryCost: 19_456, timeCost: 2, parallelism: 1 });
+    await ctx.database.db.update(users).set({ passwordHash: legacy }).where(eq(users.id, older.user.id));
+    expect((await login(older.user.email, decomposed)).statusCode).toBe(200);
+  });
+});
 
 describe('POST /api/v1/auth/register', () => {
   it('creates the account and answers like login', async () => {
