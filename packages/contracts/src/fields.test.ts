@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { apiTokenCreateSchema } from './api-tokens.js';
 import { loginBodySchema } from './auth.js';
 import { characterFormSchema } from './characters.js';
 import {
@@ -15,7 +16,7 @@ import {
   text,
   withinRequestDates,
 } from './fields.js';
-import { itemInstanceCreateSchema } from './inventory.js';
+import { instanceDataSchema, itemInstanceCreateSchema, itemInstanceUpdateBodySchema } from './inventory.js';
 import { itemTemplateMetadataSchema, itemTemplateUpdateSchema, normaliseTags } from './items.js';
 import { patronageCreateBodySchema, previewQuerySchema } from './parties.js';
 
@@ -268,5 +269,20 @@ describe('tags', () => {
 describe('normaliseTags()', () => {
   it('takes a tag typed composed and decomposed as one', () => {
     expect(normaliseTags(['Épée', 'E\u0301pe\u0301e', 'sword'])).toEqual(['épée', 'sword']);
+  });
+});
+
+describe('blank-looking names of an item and a token', () => {
+  const token = { name: 'Foundry import', scope: 'read', expires_in_days: 30 };
+
+  it('are refused like every other name, while an empty override still means none', () => {
+    for (const blank of ['\u200B\u200B', '\u3164', '\u2800\u2800\u2800', '\u0301\u0301\u0301']) {
+      expect(itemInstanceUpdateBodySchema.safeParse({ item_instance: { name: blank } }).success).toBe(false);
+      expect(instanceDataSchema.safeParse({ name_override: blank }).success).toBe(false);
+      expect(apiTokenCreateSchema.safeParse({ ...token, name: blank }).success).toBe(false);
+    }
+    expect(instanceDataSchema.safeParse({ name_override: '' }).success).toBe(true);
+    expect(itemInstanceUpdateBodySchema.safeParse({ item_instance: { name: 'Sting' } }).success).toBe(true);
+    expect(apiTokenCreateSchema.safeParse(token).success).toBe(true);
   });
 });

@@ -181,7 +181,12 @@ export type Container = z.infer<typeof containerSchema>;
 
 export const instanceDataSchema = z
   .object({
-    name_override: text().trim().max(200).nullable().optional(),
+    name_override: text()
+      .trim()
+      .max(200)
+      .refine(hasVisibleText, 'Name cannot be blank')
+      .nullable()
+      .optional(),
     description_override: text().max(5000).nullable().optional(),
     weight_override: numberInput(z.number().min(0).max(100_000)).nullable().optional(),
     value_override: numberInput(z.number().int().min(0).max(MAX_ITEM_VALUE, 'Value can be at most 900,000'))
@@ -252,7 +257,12 @@ export const itemInstanceCreateBodySchema = z.preprocess(
 
 export const itemInstanceUpdateBodySchema = z.object({
   item_instance: z.object({
-    name: text().trim().min(1, 'Name cannot be blank').max(200).optional(),
+    name: text()
+      .trim()
+      .min(1, 'Name cannot be blank')
+      .max(200)
+      .refine(hasVisibleText, 'Name cannot be blank')
+      .optional(),
     quantity: quantity.optional(),
     expected_quantity: quantity
       .optional()
