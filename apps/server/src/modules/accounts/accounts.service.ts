@@ -207,6 +207,12 @@ export class AccountsService {
         passwordHash: null,
         ...(input.emailVerified ? { emailVerifiedAt: this.#now() } : {}),
       });
+      // As at registration: an e-mail change that committed meanwhile keeps the address for its undo link.
+      if (await repo.emailReservedForUndo(tx, input.email, this.#now(), user.id)) {
+        throw new AppError('CONFLICT', input.emailTakenMessage, {
+          details: [{ field: 'email', message: authMessages.emailTaken }],
+        });
+      }
       if (!input.emailVerified) {
         await this.#storeEmailToken(
           tx,
