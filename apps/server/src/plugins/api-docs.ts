@@ -39,6 +39,11 @@ shown once. Send it on every request:
   ("{name} updated inventory via API").
 - The real-time socket (/cable) does not accept API tokens.
 - Revoke a token on the same profile page at any time; its last use is shown to the minute.
+- **Retrying safely**: send an \`Idempotency-Key\` header (1 to 255 visible ASCII characters, e.g. a UUID)
+  with a POST, PUT, PATCH or DELETE. The change is made once; the same request with the same key within 24
+  hours gets the first answer back with \`Idempotent-Replayed: true\` and changes nothing. Another request
+  with a used key is 422; one sent while the first is still running is 409. Answers of 500 and above are not
+  kept, so such a request may be sent again with its key.
 
 ## Answers and failures
 
