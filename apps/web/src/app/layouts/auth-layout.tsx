@@ -1,4 +1,4 @@
-import { Box, Container, Group, Paper } from '@mantine/core';
+import { Anchor, Box, Container, Group, Paper } from '@mantine/core';
 import { Outlet } from 'react-router';
 import { Brand } from '../../components/brand';
 import { SiteFooter } from '../../components/site-footer';
@@ -8,11 +8,24 @@ import { ThemeToggleButton } from '../../components/theme-toggle-button';
 export function AuthLayout() {
   return (
     <Box mih="100vh" style={{ display: 'flex', flexDirection: 'column' }}>
+      {/* As in the app's own layout: the first Tab stop, shown only when focused. */}
+      <Anchor href="#main-content" className="skip-link">
+        Skip to main content
+      </Anchor>
       <Group component="header" justify="space-between" px="md" py="sm">
         <Brand />
         <ThemeToggleButton withTitle />
       </Group>
-      <Container component="main" size={460} w="100%" px="md" py="xl" style={{ flex: 1 }}>
+      <Container
+        component="main"
+        id="main-content"
+        tabIndex={-1}
+        size={460}
+        w="100%"
+        px="md"
+        py="xl"
+        style={{ flex: 1 }}
+      >
         <Paper withBorder shadow="sm" p={{ base: 'md', sm: 'xl' }} radius="md">
           <Outlet />
         </Paper>
