@@ -195,3 +195,13 @@ export function codeForBareStatus(status: number): { code: string; message: stri
       return { code: `HTTP_${status}`, message: `Request failed with status ${status}` };
   }
 }
+
+/** The refusals of a request that names an `Idempotency-Key` (server plugins/idempotency.ts). */
+export const idempotencyMessages = {
+  invalidKey: 'Idempotency-Key must be 1 to 255 visible ASCII characters',
+  reused: 'This Idempotency-Key was already used for a different request. Send a new key for a new change.',
+  inProgress: 'A request with this Idempotency-Key is still being handled. Try again in a moment.',
+  /** What the web app says when its change is still running after it waited for it. */
+  stillRunning:
+    'Your change is taking longer than usual and may still go through. Check before you try it again.',
+} as const;

@@ -1,17 +1,29 @@
+import { createHash } from 'node:crypto';
+import { idempotencyMessages } from '@haversack/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { idempotencyKeys } from '../db/schema/idempotency-keys.js';
 import { transactions } from '../db/schema/inventory.js';
 import { itemInstances } from '../db/schema/items.js';
-import { createCharacter, createTemplate, createUser, type SignedInUser } from '../test/factories.js';
+import {
+  createCharacter,
+  createTemplate,
+  createUser,
+  type SignedInUser,
+  upgrade,
+} from '../test/factories.js';
 import { buildTestApp, callApi, type TestContext } from '../test/helper.js';
-import { IDEMPOTENCY_TTL_MS, idempotencyMessages } from './idempotency.js';
+import { IDEMPOTENCY_TTL_MS } from './idempotency.js';
 
 let ctx: TestContext;
 let baseUrl: string;
 let clockOffsetMs = 0;
 
 beforeAll(async () => {
-  ctx = await buildTestApp({ now: () => new Date(Date.now() + clockOffsetMs) });
+  ctx = await buildTestApp({
+    now: () => new Date(Date.now() + clockOffsetMs),
+    rateLimits: { joinCodePerUser: 2 },
+  });
   await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   const address = ctx.app.server.address();
   if (!address || typeof address === 'string') throw new Error('no port');
@@ -109,6 +121,7 @@ describe('Idempotency-Key', () => {
     expect(statuses.every((status) => status === 200 || status === 409)).toBe(true);
     expect(statuses).toContain(200);
     const busy = answers.find((answer) => answer.status === 409);
+    if (busy) expect(busy.headers.get('retry-after')).toBe('1');
     if (busy)
       expect(((await busy.json()) as { error: { message: string } }).error.message).toBe(
         idempotencyMessages.inProgress,
@@ -148,6 +161,65 @@ describe('Idempotency-Key', () => {
       { field: 'Idempotency-Key', message: idempotencyMessages.invalidKey },
     ]);
     expect(await held(a.quiver)).toBe(1);
+  });
+
+  it('keeps no answer that carries a secret, and no trace of a password in a fingerprint', async () => {
+    const a = await archer();
+    await upgrade(ctx, a.user, 'tier_3'); // API tokens come with Hero and Legend
+    const keyed = (path: string, body: unknown, key: string) =>
+      fetch(`${baseUrl}${path}`, {
+        method: 'POST',
+        headers: { ...a.user.auth, 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify(body),
+      });
+    const rows = async () =>
+      ctx.database.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.userId, a.user.user.id));
+    const before = (await rows()).length;
+    // An API token's secret is in its answer: the route ignores the key, and each request is a token.
+    const token = { api_token: { name: 'Foundry', scope: 'read', expires_in_days: 30 } };
+    const first = await keyed('/users/me/api_tokens', token, 'token-1');
+    const second = await keyed('/users/me/api_tokens', token, 'token-1');
+    expect([first.status, second.status]).toEqual([201, 201]);
+    expect(second.headers.get('idempotent-replayed')).toBeNull();
+    expect(((await first.json()) as { data: { token: string } }).data.token).not.toBe(
+      ((await second.json()) as { data: { token: string } }).data.token,
+    );
+    expect(await rows()).toHaveLength(before);
+
+    // A kept request is known by a keyed digest of its body, not a plain hash someone could guess against.
+    const body = {
+      item_instance_id: a.stack,
+      source_container_id: a.backpack,
+      target_container_id: a.quiver,
+      quantity: 1,
+    };
+    expect((await keyed('/containers/transfer', body, 'digest-1')).status).toBe(200);
+    const [row] = (await rows()).filter((r) => r.key === 'digest-1');
+    const plain = createHash('sha256').update(JSON.stringify(body)).digest('base64url');
+    expect(row?.fingerprint).toMatch(/^POST \/api\/v1\/containers\/transfer \S+$/);
+    expect(row?.fingerprint).not.toContain(plain);
+  });
+
+  it('keeps no rate limit: once the limit has passed, the same key goes through', async () => {
+    const a = await archer();
+    const join = (key?: string) =>
+      fetch(`${baseUrl}/parties/join`, {
+        method: 'POST',
+        headers: {
+          ...a.user.auth,
+          'content-type': 'application/json',
+          ...(key ? { 'idempotency-key': key } : {}),
+        },
+        body: JSON.stringify({ join_code: 'ZZZZZZ', role_request: 'player' }),
+      });
+    await join();
+    await join();
+    const limited = await join('join-1');
+    expect(limited.status).toBe(429);
+    const again = await join('join-1');
+    expect(again.status).toBe(429);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    expect(again.headers.get('retry-after')).not.toBeNull();
   });
 
   it('takes a key a day old as a new one', async () => {

@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { idempotencyMessages } from '@haversack/contracts';
 import { and, eq, lt } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -13,40 +14,56 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const validKey = /^[\x21-\x7e]{1,255}$/;
 const changes = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-export const idempotencyMessages = {
-  invalidKey: 'Idempotency-Key must be 1 to 255 visible ASCII characters',
-  reused: 'This Idempotency-Key was already used for a different request. Send a new key for a new change.',
-  inProgress: 'A request with this Idempotency-Key is still being handled. Try again in a moment.',
-} as const;
-
 declare module 'fastify' {
   interface FastifyRequest {
     /** The row this request's answer is kept in, when it came with a new Idempotency-Key. */
     idempotencyRowId?: string;
   }
+  interface FastifyContextConfig {
+    /** false: the route ignores Idempotency-Key (`keepNoAnswers`). */
+    idempotency?: boolean;
+  }
 }
 
-function fingerprintOf(request: FastifyRequest): string {
-  const body = request.body === undefined ? '' : JSON.stringify(request.body);
-  return `${request.method} ${request.url} ${createHash('sha256').update(body).digest('base64url')}`;
+/**
+ * For a module whose answers carry secrets (sessions, API tokens, share codes, admin sessions) or whose
+ * requests carry passwords: its routes ignore Idempotency-Key, so no such answer is ever kept in the table.
+ * Call it before the module's routes.
+ */
+export function keepNoAnswers(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    route.config = { ...(route.config ?? {}), idempotency: false };
+  });
 }
+
+/** Answers not kept: a server failure changed nothing, and a rate limit ends (the caller may retry). */
+const notKept = (status: number) => status >= 500 || status === 429;
 
 /**
  * Changes are made once per `Idempotency-Key` (docs/decisions.md "Idempotency keys"). A signed-in caller's
  * POST, PUT, PATCH or DELETE that names a key it has not used is handled as usual and its answer kept for a
  * day; the same key again with the same request is answered from what was kept, with
  * `Idempotent-Replayed: true`, and changes nothing; with another request it is a 422, and while the first
- * is still running a 409. Answers of 500 and above are not kept: nothing was changed, the caller may retry.
+ * is still running a 409 (`Retry-After: 1`). Answers of 500 and above and 429s are not kept: nothing was
+ * changed, the caller may retry. Modules whose answers carry secrets opt out (`keepNoAnswers`).
  * Requests without the header are untouched, so it costs nothing to those who do not send it.
  */
 export const idempotencyPlugin = fp(
-  async (app: FastifyInstance, options: { db: Database; now?: () => Date }) => {
+  async (app: FastifyInstance, options: { db: Database; secret: string; now?: () => Date }) => {
     const { db } = options;
     const now = options.now ?? (() => new Date());
+    // Keyed by the server's secret: a body may hold a password, and a plain hash of it would be a fast
+    // one to guess against from a copy of the table.
+    const fingerprintOf = (request: FastifyRequest) => {
+      const body = request.body === undefined ? '' : JSON.stringify(request.body);
+      const digest = createHmac('sha256', options.secret).update(body).digest('base64url');
+      return `${request.method} ${request.url} ${digest}`;
+    };
 
     async function replayOrClaim(request: FastifyRequest, reply: FastifyReply) {
       const header = request.headers[IDEMPOTENCY_HEADER];
       if (header === undefined || !changes.has(request.method) || !request.auth) return;
+      if (request.routeOptions.config.idempotency === false) return;
       const key = Array.isArray(header) ? header[0] : header;
       if (key === undefined || !validKey.test(key)) {
         throw AppError.validation([{ field: 'Idempotency-Key', message: idempotencyMessages.invalidKey }]);
@@ -82,7 +99,10 @@ export const idempotencyPlugin = fp(
           idempotencyMessages.reused,
         );
       }
-      if (kept.status === null) throw new AppError('CONFLICT', idempotencyMessages.inProgress);
+      if (kept.status === null) {
+        reply.header('retry-after', '1');
+        throw new AppError('CONFLICT', idempotencyMessages.inProgress);
+      }
       reply.code(kept.status).header('idempotent-replayed', 'true');
       if (kept.contentType) reply.header('content-type', kept.contentType);
       return reply.send(kept.body ?? undefined);
@@ -94,7 +114,7 @@ export const idempotencyPlugin = fp(
       const rowId = request.idempotencyRowId;
       if (!rowId) return payload;
       request.idempotencyRowId = undefined;
-      if (reply.statusCode >= 500) {
+      if (notKept(reply.statusCode)) {
         await db.delete(idempotencyKeys).where(eq(idempotencyKeys.id, rowId));
         return payload;
       }

@@ -27,6 +27,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { noSignIn, signInOptional } from '../../lib/openapi-security.js';
 import { bearerToken, requireAuth, requireSession } from '../../plugins/auth.js';
+import { keepNoAnswers } from '../../plugins/idempotency.js';
 import { bodyString } from '../../plugins/rate-limit.js';
 import type { AccountsService, ClientInfo } from './accounts.service.js';
 
@@ -60,6 +61,8 @@ const nestedEmail = (request: FastifyRequest) => {
 
 /** spec/01 §7 Authentication, plus the profile calls of the /profile screen. */
 export async function accountsRoutes(app: FastifyInstance, options: { accounts: AccountsService }) {
+  // Its answers carry secrets or its requests passwords: none is kept for Idempotency-Key.
+  keepNoAnswers(app);
   const { accounts } = options;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const limits = app.authRateLimits;

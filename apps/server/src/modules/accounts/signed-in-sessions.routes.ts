@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireSession } from '../../plugins/auth.js';
+import { keepNoAnswers } from '../../plugins/idempotency.js';
 import type { SignedInSessionsService } from './signed-in-sessions.service.js';
 
 /** The profile's signed-in devices. API tokens are refused here (plugins/api-token-access.ts): a token is not a device. */
@@ -16,6 +17,8 @@ export async function signedInSessionsRoutes(
   app: FastifyInstance,
   options: { signedInSessions: SignedInSessionsService },
 ) {
+  // Its answers carry secrets or its requests passwords: none is kept for Idempotency-Key.
+  keepNoAnswers(app);
   const { signedInSessions } = options;
   app.addHook('onRequest', app.authenticate);
   const r = app.withTypeProvider<ZodTypeProvider>();

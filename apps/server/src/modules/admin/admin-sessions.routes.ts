@@ -2,11 +2,14 @@ import { adminSessionSchema, adminSessionVerificationSchema, successEnvelope } f
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireSession } from '../../plugins/auth.js';
+import { keepNoAnswers } from '../../plugins/idempotency.js';
 import { requestOrigin, requireAdmin } from './admin-guard.js';
 import type { AdminSessionsService } from './admin-sessions.service.js';
 
 /** DESIGN §10 admin sessions; spec/01 §7 GET /admin/sessions/verify. Registered behind the admin guard. */
 export async function adminSessionsRoutes(app: FastifyInstance, options: { sessions: AdminSessionsService }) {
+  // Its answers carry secrets or its requests passwords: none is kept for Idempotency-Key.
+  keepNoAnswers(app);
   const { sessions } = options;
   const r = app.withTypeProvider<ZodTypeProvider>();
 

@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../plugins/auth.js';
+import { keepNoAnswers } from '../../plugins/idempotency.js';
 import type { ApiTokensService } from './api-tokens.service.js';
 
 /**
@@ -16,6 +17,8 @@ import type { ApiTokensService } from './api-tokens.service.js';
  * refuses every call under this path made with one), so a leaked token cannot mint itself successors.
  */
 export async function apiTokensRoutes(app: FastifyInstance, options: { apiTokens: ApiTokensService }) {
+  // Its answers carry secrets or its requests passwords: none is kept for Idempotency-Key.
+  keepNoAnswers(app);
   const { apiTokens } = options;
   app.addHook('onRequest', app.authenticate);
   const r = app.withTypeProvider<ZodTypeProvider>();

@@ -13,6 +13,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/app-error.js';
 import { noSignIn, signInOptional } from '../../lib/openapi-security.js';
 import { requireAuth } from '../../plugins/auth.js';
+import { keepNoAnswers } from '../../plugins/idempotency.js';
 import type { ClientInfo } from '../accounts/accounts.service.js';
 import type { DiscordAccountsService } from './discord-accounts.service.js';
 import {
@@ -36,6 +37,8 @@ interface Options {
 
 /** Issue 16 §1 and §4: what this server offers, and the Discord sign-in, link and unlink calls. */
 export async function discordAccountsRoutes(app: FastifyInstance, options: Options) {
+  // Its answers carry secrets or its requests passwords: none is kept for Idempotency-Key.
+  keepNoAnswers(app);
   const { discord, appUrl } = options;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const secure = appUrl.startsWith('https:');

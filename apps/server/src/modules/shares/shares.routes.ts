@@ -12,6 +12,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { noSignIn } from '../../lib/openapi-security.js';
 import { requireAuth } from '../../plugins/auth.js';
+import { keepNoAnswers } from '../../plugins/idempotency.js';
 import { oembedFor } from './share-page.js';
 import type { SharesService } from './shares.service.js';
 
@@ -21,6 +22,8 @@ const shareCode = z.string().max(64);
 
 /** Issue 16 §3: share links (members create, owners list and revoke, anyone with the code reads). */
 export async function sharesRoutes(app: FastifyInstance, options: { shares: SharesService; appUrl: string }) {
+  // Its answers carry secrets or its requests passwords: none is kept for Idempotency-Key.
+  keepNoAnswers(app);
   const { shares, appUrl } = options;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['shares'];
