@@ -1,8 +1,16 @@
-import { errorCatalogue, errorEnvelopeSchema } from '@haversack/contracts';
+import { errorCatalogue, errorEnvelopeSchema, idempotencyMessages } from '@haversack/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { authHeaderOf, buildTokens, failure, jsonResponse, mockFetch, success } from '../test/fixtures';
-import { API_V1, ApiError, apiRequest, readErrorEnvelope, toastUnexplainedFailure } from './http-client';
+import {
+  API_V1,
+  ApiError,
+  apiRequest,
+  CHANGE_RETRY_DELAY_MS,
+  CHANGE_WAIT_MS,
+  readErrorEnvelope,
+  toastUnexplainedFailure,
+} from './http-client';
 import { onSessionExpired } from './session-events';
 import { tabId } from './tab-id';
 import { toast } from './toast';
@@ -180,6 +188,47 @@ describe('apiRequest: a change sent once', () => {
     );
     expect(error.code).toBe('NETWORK_ERROR');
     expect(down).toHaveBeenCalledTimes(2);
+  });
+
+  it('waits for a first request the server is still running, asking again with the same key', async () => {
+    signInStorage();
+    let calls = 0;
+    const fetchMock = mockFetch(() => {
+      calls += 1;
+      if (calls === 1) throw new TypeError('Failed to fetch');
+      if (calls === 2) return failure(409, 'CONFLICT', idempotencyMessages.inProgress);
+      return success({ moved: 3 });
+    });
+    const result = await apiRequest(`${API_V1}/containers/transfer`, { method: 'POST', body: {} });
+    expect(result.data).toEqual({ moved: 3 });
+    const keys = fetchMock.mock.calls.map(([, init]) => keyOf(init));
+    expect(keys).toHaveLength(3);
+    expect(new Set(keys).size).toBe(1);
+  });
+
+  it('says the change may still go through when the server is still running it after 20 s', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      signInStorage();
+      let calls = 0;
+      const fetchMock = mockFetch(() => {
+        calls += 1;
+        if (calls === 1) throw new TypeError('Failed to fetch');
+        return failure(409, 'CONFLICT', idempotencyMessages.inProgress);
+      });
+      const pending = caught(
+        apiRequest(`${API_V1}/containers/transfer`, { method: 'POST', body: {}, toast: false }),
+      );
+      await vi.advanceTimersByTimeAsync(CHANGE_RETRY_DELAY_MS + CHANGE_WAIT_MS + 2_000);
+      const error = await pending;
+      expect(error.code).toBe('CONFLICT');
+      expect(error.message).toBe(idempotencyMessages.stillRunning);
+      // Asked about once a second for the 20 s, never with a new key.
+      expect(fetchMock.mock.calls.length).toBeGreaterThanOrEqual(20);
+      expect(new Set(fetchMock.mock.calls.map(([, init]) => keyOf(init))).size).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('sends a read, a refusal, or a change of someone signed out only once', async () => {

@@ -5,6 +5,7 @@ import {
   errorCatalogue,
   type FieldError,
   HTTP_TIMEOUT_MS,
+  idempotencyMessages,
   isErrorCode,
 } from '@haversack/contracts';
 import { authSchema } from './auth-schemas-loader';
@@ -228,11 +229,19 @@ export async function apiRequest(
 
 /** How long a change waits before it is sent again after its connection dropped. */
 export const CHANGE_RETRY_DELAY_MS = 800;
+/** How long, after that, it waits for a first request the server is still running (asking each second). */
+export const CHANGE_WAIT_MS = 20_000;
+
+const stillRunning = (error: unknown) =>
+  isApiError(error) && error.code === 'CONFLICT' && error.message === idempotencyMessages.inProgress;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * A read is sent once. A signed-in change carries an Idempotency-Key and, when its connection drops (a
- * phone on the table's Wi-Fi), is sent once more with the same key: the server makes it once, so a change
- * whose answer was lost is not made twice, and one that never arrived is made now.
+ * phone on the table's Wi-Fi, a 10 s timeout), is sent once more with the same key: the server makes it
+ * once, so a change whose answer was lost is not made twice, and one that never arrived is made now. While
+ * the first is still running there, it asks again each second for up to 20 s; past that it says the change
+ * may still go through, so that nobody makes it a second time with a new key.
  */
 async function sendChange(path: string, options: RequestOptions): Promise<ApiResponse<unknown>> {
   const method = options.method ?? 'GET';
@@ -243,8 +252,23 @@ async function sendChange(path: string, options: RequestOptions): Promise<ApiRes
     return await send(path, keyed, false);
   } catch (error) {
     if (!isApiError(error) || error.code !== 'NETWORK_ERROR' || options.signal?.aborted) throw error;
-    await new Promise((resolve) => setTimeout(resolve, CHANGE_RETRY_DELAY_MS));
-    return send(path, keyed, false);
+  }
+  await pause(CHANGE_RETRY_DELAY_MS);
+  for (let waited = 0; ; waited += 1_000) {
+    try {
+      return await send(path, keyed, false);
+    } catch (error) {
+      if (!stillRunning(error)) throw error;
+      if (waited >= CHANGE_WAIT_MS || options.signal?.aborted) {
+        throw new ApiError({
+          code: 'CONFLICT',
+          status: 409,
+          message: idempotencyMessages.stillRunning,
+          cause: error,
+        });
+      }
+    }
+    await pause(1_000);
   }
 }
 
