@@ -42,10 +42,13 @@ async function quantities(containerId: string): Promise<number[]> {
   return rows.map((row) => row.quantity).sort((a, b) => a - b);
 }
 
-/** Aria with 10 arrows in her backpack and an empty quiver. */
-async function archer() {
-  const user = await createUser(ctx);
-  const aria = await createCharacter(ctx, user, { name: 'Aria' });
+/** Aria with 10 arrows in her backpack and an empty quiver; her player given, or a new one. */
+async function archer(given: { user?: SignedInUser; partyId?: string } = {}) {
+  const user = given.user ?? (await createUser(ctx));
+  const aria = await createCharacter(ctx, user, {
+    name: 'Aria',
+    ...(given.partyId ? { partyId: given.partyId } : {}),
+  });
   const backpack = String(aria.primary_container_id);
   const quiver = String(
     body(await call('POST', `/characters/${aria.id}/containers`, user, { container: { name: 'Quiver' } }))
@@ -193,20 +196,8 @@ describe('undoing a move (DESIGN §4 Undo)', () => {
     const gm = await createUser(ctx);
     const party = await createParty(ctx, gm);
     const player = await createMember(ctx, party, 'player');
-    const user = await createMember(ctx, party, 'player');
-    const aria = await createCharacter(ctx, user, { name: 'Aria', partyId: party.id });
-    const backpack = String(aria.primary_container_id);
-    const quiver = String(
-      body(await call('POST', `/characters/${aria.id}/containers`, user, { container: { name: 'Quiver' } }))
-        .data.id,
-    );
-    const arrow = await createTemplate(ctx, { name: 'Arrow', stackSize: 0 });
-    const added = await call('POST', '/item_instances', user, {
-      item_template_id: arrow.id,
-      container_id: backpack,
-      quantity: 10,
-    });
-    const stack = String(body(added).data[0]?.id);
+    const mover = await createMember(ctx, party, 'player');
+    const { user, backpack, quiver, stack } = await archer({ user: mover, partyId: party.id });
     const entry = await move(user, stack, backpack, quiver, 3);
 
     const seen = await call('GET', `/transactions/${entry}`, player);

@@ -52,6 +52,11 @@ export function CheckoutSuccessPage() {
   else if (awaitingPayment && waitedLong) heading = 'Payment not confirmed yet';
   usePageTitle(upgraded ? 'Upgrade complete' : heading);
 
+  const checkAgain = (
+    <Button variant="default" size="xs" onClick={() => void current.refetch()} loading={current.isFetching}>
+      Check again
+    </Button>
+  );
   let body: ReactNode;
   if (current.isPending) {
     body = (
@@ -107,14 +112,7 @@ export function CheckoutSuccessPage() {
             payment reaches us: check again in a few minutes.
           </Text>
           <Group gap="sm">
-            <Button
-              variant="default"
-              size="xs"
-              onClick={() => void current.refetch()}
-              loading={current.isFetching}
-            >
-              Check again
-            </Button>
+            {checkAgain}
             <Button component={Link} to="/subscription/compare" variant="subtle" size="xs">
               Choose a plan
             </Button>
@@ -133,14 +131,7 @@ export function CheckoutSuccessPage() {
       >
         <Stack gap="xs" align="flex-start">
           <Text size="sm">Your payment is being confirmed. This usually takes less than a minute.</Text>
-          <Button
-            variant="default"
-            size="xs"
-            onClick={() => void current.refetch()}
-            loading={current.isFetching}
-          >
-            Check again
-          </Button>
+          {checkAgain}
         </Stack>
       </Alert>
     );
