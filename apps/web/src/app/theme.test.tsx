@@ -110,6 +110,13 @@ describe('theme, light scheme: text at 4.5:1 (WCAG 1.4.3)', () => {
     ).toBeGreaterThanOrEqual(4.5);
   });
 
+  it('writes a subtle button in its colour in the dark scheme too, not near-white', () => {
+    const subtleRed = merged.variantColorResolver({ color: 'red', variant: 'subtle', theme: merged });
+    expect(subtleRed.color).toBe('var(--mantine-color-red-text)');
+    expect(defaults.dark['--mantine-color-red-text']).toBe('var(--mantine-color-red-4)');
+    expect(contrastRatio(merged.colors.red[4], merged.colors.dark[7])).toBeGreaterThanOrEqual(4.5);
+  });
+
   it('leaves the dark scheme as it was', () => {
     expect(Object.keys(ours.dark).filter((name) => /-(light-color|outline)$/.test(name))).toEqual([
       '--mantine-color-violet-light-color',

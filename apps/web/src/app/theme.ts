@@ -29,6 +29,17 @@ export const variantColorResolver: VariantColorsResolver = (input) => {
     if (parsed.isThemeColor && parsed.shade !== undefined)
       return defaultVariantColorsResolver({ ...input, color: parsed.color });
   }
+  if (input.variant === 'subtle') {
+    // A subtle button has no tint behind its text, so the light variant's text (shade 0 in the dark scheme,
+    // near-white) took the colour from a red "Cancel subscription": it is written in the colour's text shade,
+    // readable on the page in both schemes (see readableTextColors).
+    const parsed = parseThemeColor({ color: input.color, theme: input.theme });
+    if (parsed.isThemeColor && parsed.color !== input.theme.primaryColor)
+      return {
+        ...defaultVariantColorsResolver(input),
+        color: `var(--mantine-color-${parsed.color}-text)`,
+      };
+  }
   return defaultVariantColorsResolver(input);
 };
 
