@@ -27,9 +27,11 @@ const PONG = 1;
 const CHANNEL_MESSAGE_WITH_SOURCE = 4;
 /** Message flag: only the person who ran the command sees the answer. */
 const EPHEMERAL = 64;
-/** Discord's limits on one message. */
+/** Discord's limits on one message: embeds, one embed's title and description, and all embeds' text together. */
 const MAX_EMBEDS = 10;
-const MAX_EMBED_DESCRIPTION = 4000;
+const MAX_EMBED_TITLE = 256;
+const MAX_EMBED_DESCRIPTION = 4096;
+const MAX_EMBEDS_TEXT = 6000;
 const HAVERSACK_COLOR = 0xb7791f;
 /** Discord's permission bits: Administrator, Manage Channels. */
 const ADMINISTRATOR = 1n << 3n;
@@ -263,15 +265,15 @@ export class DiscordInteractionsService {
 
   async #inventory(user: UserRow, party: Party): Promise<InteractionResponse> {
     const characters = (await this.#myCharacters(user, party)).slice(0, MAX_EMBEDS);
-    const embeds = await Promise.all(
+    const lists = await Promise.all(
       characters.map(async (character) => ({
         title: character.name,
         url: `${this.#deps.appUrl}/characters/${character.id}`,
-        description: itemLines(await this.#itemsOf(user, character)) || 'No items.',
-        color: HAVERSACK_COLOR,
+        items: await this.#itemsOf(user, character),
+        empty: 'No items.',
       })),
     );
-    return reply(`Your inventory in **${plain(party.name)}**`, { embeds });
+    return reply(`Your inventory in **${plain(party.name)}**`, { embeds: itemEmbeds(lists) });
   }
 
   async #give(user: UserRow, party: Party, interaction: Interaction): Promise<InteractionResponse> {
@@ -325,12 +327,14 @@ export class DiscordInteractionsService {
     const { data } = await this.#deps.loot.listForParty(user.id, party.id, query);
     const revealed = data.filter((loot) => loot.is_revealed);
     if (revealed.length === 0) return reply(`No revealed loot in **${plain(party.name)}**.`);
-    const embeds = revealed.map((loot) => ({
-      title: loot.name,
-      url: `${this.#deps.appUrl}/loot/instances/${loot.id}`,
-      description: itemLines(loot.container.item_instances) || 'Nothing left.',
-      color: HAVERSACK_COLOR,
-    }));
+    const embeds = itemEmbeds(
+      revealed.map((loot) => ({
+        title: loot.name,
+        url: `${this.#deps.appUrl}/loot/instances/${loot.id}`,
+        items: loot.container.item_instances,
+        empty: 'Nothing left.',
+      })),
+    );
     return reply(`Revealed loot in **${plain(party.name)}**`, { embeds });
   }
 }
@@ -339,13 +343,50 @@ function option(interaction: Interaction, name: string): string | number | boole
   return interaction.data?.options?.find((o) => o.name === name)?.value;
 }
 
-/** One line per stack, cut to what an embed holds. */
-function itemLines(items: ItemInstance[]): string {
+interface ItemList {
+  title: string;
+  url: string;
+  items: ItemInstance[];
+  /** The description of a list without items. */
+  empty: string;
+}
+
+/**
+ * One embed per list, within Discord's limits on the whole message (a message past them is refused, and the
+ * person sees "The application did not respond"): the titles are cut to 256 characters, and each
+ * description gets an equal share of the 6,000 characters the titles leave.
+ */
+function itemEmbeds(lists: ItemList[]): Embed[] {
+  const titles = lists.map((list) => cut(list.title, MAX_EMBED_TITLE));
+  const titlesLength = titles.reduce((sum, title) => sum + title.length, 0);
+  const share = Math.min(
+    MAX_EMBED_DESCRIPTION,
+    Math.floor((MAX_EMBEDS_TEXT - titlesLength) / Math.max(1, lists.length)),
+  );
+  return lists.map((list, index) => ({
+    title: titles[index] ?? '',
+    url: list.url,
+    description: cut(itemLines(list.items, share) || list.empty, share),
+    color: HAVERSACK_COLOR,
+  }));
+}
+
+/** The text, cut to `limit` UTF-16 units (Discord counts characters, never more than these) with an ellipsis. */
+function cut(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  const head = text.slice(0, limit - 1);
+  // Never half a surrogate pair.
+  return `${/[\uD800-\uDBFF]$/.test(head) ? head.slice(0, -1) : head}…`;
+}
+
+/** One line per stack, as many as `limit` characters hold, then how many more there are. */
+function itemLines(items: ItemInstance[], limit: number): string {
   const lines: string[] = [];
   let length = 0;
   for (const [index, item] of items.entries()) {
     const line = `• ${plain(item.name)} × ${item.quantity}`;
-    if (length + line.length + 40 > MAX_EMBED_DESCRIPTION) {
+    // Room is kept for the closing "…and N more" line.
+    if (length + line.length + 1 + 24 > limit) {
       lines.push(`…and ${items.length - index} more`);
       break;
     }

@@ -351,6 +351,44 @@ describe('/inventory', () => {
     expect(answer.data.embeds?.[0]?.description).toContain('Anvil × 1');
   });
 
+  it('keeps a heavy inventory within what Discord accepts in one message', async () => {
+    const { ids, channelId, party, pipPlayer } = await boundTable();
+    // Pip and two more characters of the same player, each with 20 stacks of long-named things.
+    const more = [
+      await createCharacter(ctx, pipPlayer, {
+        name: 'Pip II',
+        partyId: party.id,
+        maxWeight: null,
+        maxSlots: null,
+      }),
+      await createCharacter(ctx, pipPlayer, {
+        name: 'Pip III',
+        partyId: party.id,
+        maxWeight: null,
+        maxSlots: null,
+      }),
+    ];
+    for (const character of more) {
+      for (let n = 0; n < 20; n += 1) {
+        const template = await createTemplate(ctx, { name: `${'Very long name of a thing '.repeat(7)}${n}` });
+        const added = await callApi(ctx, 'POST', '/item_instances', pipPlayer, {
+          item_template_id: template.id,
+          container_id: character.primary_container_id,
+          quantity: 1,
+        });
+        expect(added.statusCode).toBe(201);
+      }
+    }
+    const answer = await command(ids.pip, 'inventory', [], { channelId });
+    const embeds = answer.data.embeds ?? [];
+    expect(embeds.map((embed) => embed.title)).toEqual(['Pip', 'Pip II', 'Pip III']);
+    // Discord refuses a message whose embeds hold more than 6,000 characters in all.
+    const total = embeds.reduce((sum, embed) => sum + embed.title.length + embed.description.length, 0);
+    expect(total).toBeLessThanOrEqual(6000);
+    expect(embeds[0]?.description).toContain('Rope × 5');
+    expect(embeds[1]?.description).toMatch(/…and \d+ more$/);
+  });
+
   it('says so in an unbound channel, to a GM without a character, and to someone outside the party', async () => {
     const { ids, channelId } = await boundTable();
     const unbound = await command(ids.pip, 'inventory', [], { channelId: newChannel() });
