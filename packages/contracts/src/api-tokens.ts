@@ -26,7 +26,7 @@ export const apiTokenMessages = {
   tooMany: `You can have at most ${MAX_API_TOKENS} API tokens. Revoke one first.`,
   expired: 'This API token has expired.',
   revoked: 'This API token has been revoked.',
-  readOnly: 'This API token is read-only: it can only make GET requests.',
+  readOnly: 'This API token is read-only: it can only read (GET and HEAD, and the two plan checks).',
   sessionOnly: 'API tokens cannot be used for this call. Sign in to Haversack to do it.',
 } as const;
 
@@ -37,9 +37,12 @@ export const apiTokenCreateSchema = z.object({
     .max(60, apiTokenMessages.nameTooLong)
     .refine(hasVisibleText, apiTokenMessages.nameRequired),
   scope: z.enum(apiTokenScopes),
-  expires_in_days: z.union([...apiTokenLifetimes.map((days) => z.literal(days)), z.null()], {
-    error: apiTokenMessages.lifetime,
-  }),
+  /** Left out: the web form's default, 90 days; `null`: never. */
+  expires_in_days: z
+    .union([...apiTokenLifetimes.map((days) => z.literal(days)), z.null()], {
+      error: apiTokenMessages.lifetime,
+    })
+    .default(DEFAULT_API_TOKEN_LIFETIME_DAYS),
 });
 export type ApiTokenCreate = z.infer<typeof apiTokenCreateSchema>;
 export const apiTokenCreateBodySchema = z.object({ api_token: apiTokenCreateSchema });

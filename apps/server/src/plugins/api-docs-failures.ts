@@ -36,6 +36,8 @@ export interface RouteFailureFacts {
   /** Fastify's form, `/api/v1/parties/:id`. */
   url: string;
   errorShape?: ErrorShape | undefined;
+  /** No API token may call it (plugins/api-token-access.ts): only a session's access token is offered. */
+  sessionOnly?: boolean;
 }
 
 /** Statuses a request can meet whatever it asks: its input, its sign-in, its limits, the server. */
@@ -150,6 +152,11 @@ export function describeFailures<T extends object>(generated: T, routes: RouteFa
   const shapeOf = new Map(
     routes.map((route) => [`${route.method.toLowerCase()} ${openApiPath(route.url)}`, route.errorShape]),
   );
+  const sessionOnly = new Set(
+    routes
+      .filter((route) => route.sessionOnly)
+      .map((route) => `${route.method.toLowerCase()} ${openApiPath(route.url)}`),
+  );
   const schemas: Record<string, unknown> = {};
   const responses: Record<string, unknown> = {};
   const responseFor = (shape: ErrorShape | 'envelope', status: number) => {
@@ -183,6 +190,9 @@ export function describeFailures<T extends object>(generated: T, routes: RouteFa
         };
       }
       describeSuccesses(operation);
+      // A call that states its own security (public, sign-in optional) keeps it.
+      if (sessionOnly.has(`${method} ${path}`) && operation.security === undefined)
+        operation.security = [{ bearerAuth: [] }];
       const shape = shapeOf.get(`${method} ${path}`) ?? 'envelope';
       for (const status of statusesOf(method, path)) answers[String(status)] ??= responseFor(shape, status);
       operation.responses = answers;

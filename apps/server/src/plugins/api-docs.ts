@@ -9,6 +9,7 @@ import Fastify, {
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { describeFailures } from './api-docs-failures.js';
+import { isSessionOnlyRoute } from './api-token-access.js';
 
 const apiDescription = `Inventory, parties, shops and loot for tabletop role-playing groups.
 
@@ -32,7 +33,8 @@ shown once. Send it on every request:
   \`X-RateLimit-Reset\` (seconds until the minute's budget renews). Past the budget the answer is 429
   \`RATE_LIMITED\` with \`Retry-After\` (seconds): wait that long, then go on.
 - A token never reaches the admin area, never manages API tokens, and never changes the account itself
-  (sign-in, sign-out, password, email, linked accounts, billing): those answer 403.
+  (sign-in, sign-out, signed-in devices, password, email, linked accounts, billing, data export, deleting
+  the account): those answer 403, and their operations below offer only a session's access token.
 - An expired token answers 401 \`EXPIRED_TOKEN\`, a revoked one 401 \`REVOKED_TOKEN\`; if your plan no longer
   includes API access, 403 \`FEATURE_NOT_AVAILABLE\` until you upgrade again.
 - Changes made with a token are marked as coming from the API in the party's activity and live notices
@@ -43,7 +45,10 @@ shown once. Send it on every request:
   with a POST, PUT, PATCH or DELETE. The change is made once; the same request with the same key within 24
   hours gets the first answer back with \`Idempotent-Replayed: true\` and changes nothing. Another request
   with a used key is 422; one sent while the first is still running is 409. Answers of 500 and above are not
-  kept, so such a request may be sent again with its key.
+  kept, so such a request may be sent again with its key. Without a key, a change whose answer never
+  arrived may have been made: read the ledger (\`GET /api/v1/transactions/party/{partyId}\` or
+  \`…/character/{characterId}\`) before sending it again. Moves, purchases and takes never half-happen: each
+  is made whole or not at all.
 
 ## Answers and failures
 
@@ -52,9 +57,6 @@ shown once. Send it on every request:
   \`error.status\` equal to the HTTP status; \`details\` names the fields at fault. Each operation lists the
   statuses it can answer, and each status the codes it carries. Transfers add \`success: false\` and
   \`errors\` (the reasons as a list); password recovery adds \`data.error\`.
-- **Retrying**: there is no idempotency key. A change whose answer never arrived may have been made: read
-  the ledger (\`GET /api/v1/transactions/party/{partyId}\` or \`…/character/{characterId}\`) before sending
-  it again. Moves, purchases and takes never half-happen: each is made whole or not at all.
 - **Money**: prices and amounts named \`…_cp\` are copper (1 gp = 100 cp). A ledger row's \`amount\` (copper)
   is set only where money changed hands (purchase, sale, currency conversion); moves, additions and
   adjustments of coins record their \`quantity\` of the coin item. \`totalValue\` and wealth figures are whole
@@ -175,7 +177,12 @@ async function documentationFor(
   docs.setValidatorCompiler(validatorCompiler);
   docs.setSerializerCompiler(serializerCompiler);
   const facts = routes.flatMap((route) =>
-    [route.method].flat().map((method) => ({ method, url: route.url, errorShape: route.config?.errorShape })),
+    [route.method].flat().map((method) => ({
+      method,
+      url: route.url,
+      errorShape: route.config?.errorShape,
+      sessionOnly: isSessionOnlyRoute(method, route.url, route.config),
+    })),
   );
   await docs.register(swagger, {
     ...swaggerOptions,

@@ -29,6 +29,8 @@ const sessionOnlyPrefixes = [
 ];
 const sessionOnlyRoutes = new Set([
   'PATCH /api/v1/users/me',
+  'DELETE /api/v1/users/me',
+  'GET /api/v1/users/me/export',
   'PUT /api/v1/users/me/password',
   'POST /api/v1/subscription/checkout',
   'POST /api/v1/subscription/cancel',
@@ -38,14 +40,23 @@ const sessionOnlyRoutes = new Set([
 
 const readMethods = new Set(['GET', 'HEAD']);
 
-function isSessionOnly(request: FastifyRequest): boolean {
-  if (request.routeOptions.config.sessionOnly) return true;
-  const pattern = request.routeOptions.url ?? request.url.split('?')[0] ?? '';
+/** Whether no API token may call the route `method pattern` (Fastify's pattern, `/api/v1/parties/:id`). */
+export function isSessionOnlyRoute(
+  method: string,
+  pattern: string,
+  config?: { sessionOnly?: boolean },
+): boolean {
+  if (config?.sessionOnly) return true;
   if (sessionOnlyPrefixes.some((prefix) => pattern === prefix || pattern.startsWith(`${prefix}/`)))
     return true;
   // Every call under /auth but the read-only ones (GET /auth/me, /auth/verify) concerns the sign-in itself.
-  if (pattern.startsWith('/api/v1/auth/') && !readMethods.has(request.method)) return true;
-  return sessionOnlyRoutes.has(`${request.method} ${pattern}`);
+  if (pattern.startsWith('/api/v1/auth/') && !readMethods.has(method)) return true;
+  return sessionOnlyRoutes.has(`${method} ${pattern}`);
+}
+
+function isSessionOnly(request: FastifyRequest): boolean {
+  const pattern = request.routeOptions.url ?? request.url.split('?')[0] ?? '';
+  return isSessionOnlyRoute(request.method, pattern, request.routeOptions.config);
 }
 
 /** Throws 403 when the request may not be made with this API token. */

@@ -181,6 +181,9 @@ describe('personal API tokens (issue 16 §5)', () => {
       ['PATCH', '/users/me', { user: { email: 'thief@example.com', current_password: user.password } }],
       ['DELETE', '/auth/logout'],
       ['POST', '/subscription/cancel', {}],
+      ['GET', '/users/me/export'],
+      ['DELETE', '/users/me', { current_password: user.password }],
+      ['POST', '/auth/discord/start', { mode: 'link' }],
     ];
     for (const [method, url, payload] of calls) {
       const response = await callApi(ctx, method, url, bearer(token), payload);
@@ -395,5 +398,38 @@ describe('personal API tokens (issue 16 §5)', () => {
     };
     expect(document.components.securitySchemes.apiToken).toMatchObject({ scheme: 'bearer' });
     expect(document.info.description).toContain('Authorization: Bearer hvk_');
+  });
+
+  it('offers only a session in the documentation of the calls a token may not make', async () => {
+    const document = (await ctx.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as {
+      security: unknown;
+      paths: Record<string, Record<string, { security?: unknown }>>;
+    };
+    expect(document.security).toEqual([{ bearerAuth: [] }, { apiToken: [] }]);
+    const sessionOnly = [
+      ['/api/v1/users/me/api_tokens', 'post'],
+      ['/api/v1/users/me/password', 'put'],
+      ['/api/v1/users/me', 'delete'],
+      ['/api/v1/users/me/export', 'get'],
+      ['/api/v1/subscription/checkout', 'post'],
+      ['/api/v1/admin/users', 'get'],
+    ] as const;
+    for (const [path, method] of sessionOnly) {
+      expect(document.paths[path]?.[method]?.security, `${method} ${path}`).toEqual([{ bearerAuth: [] }]);
+    }
+    // A call a token may make keeps the document's default; a public one its own.
+    expect(document.paths['/api/v1/characters']?.get?.security).toBeUndefined();
+    expect(document.paths['/api/v1/auth/login']?.post?.security).toEqual([]);
+  });
+
+  it('lasts 90 days when the creation names no lifetime', async () => {
+    const user = await payingUser();
+    const response = await callApi(ctx, 'POST', '/users/me/api_tokens', user, {
+      api_token: { name: 'Default', scope: 'read' },
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    const created = json<{ data: Created & { created_at: string } }>(response).data;
+    const days = (Date.parse(String(created.expires_at)) - Date.parse(created.created_at)) / 86_400_000;
+    expect(days).toBeCloseTo(90, 3);
   });
 });
