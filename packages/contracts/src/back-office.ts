@@ -12,7 +12,8 @@ const bareDate = (name: string) =>
 // ---- Dashboard --------------------------------------------------------------------------------------
 
 export const dailyCountSchema = z.object({ date: z.string(), count });
-export const tierCountSchema = z.object({ tier: z.string(), name: z.string(), count });
+/** A tier with its users, and how many of them staff granted the plan to (nobody pays for those). */
+export const tierCountSchema = z.object({ tier: z.string(), name: z.string(), count, granted: count });
 
 export const adminDashboardSchema = z.object({
   users: z.object({ total: count, new_7d: count, new_30d: count, active_7d: count, active_30d: count }),

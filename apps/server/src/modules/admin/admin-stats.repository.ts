@@ -146,15 +146,19 @@ export const adminStatsRepository = {
     return row;
   },
 
-  /** Every tier, with how many users are on it now (any status). */
+  /**
+   * Every tier, with how many users are on it now (any status), and how many of them staff granted it
+   * (no billing provider: nobody pays for it).
+   */
   async subscriptionsByTier(db: Executor) {
     return queryRows(
       db,
       sql`
-        select t.identifier as tier, t.name, count(s.id)::int as count
+        select t.identifier as tier, t.name, count(s.id)::int as count,
+               (count(s.id) filter (where s.provider is null))::int as granted
         from subscription_tiers t left join subscriptions s on s.tier_id = t.id
         group by t.identifier, t.name, t.rank order by t.rank`,
-      z.object({ tier: z.string(), name: z.string(), count: countValue }),
+      z.object({ tier: z.string(), name: z.string(), count: countValue, granted: countValue }),
     );
   },
 
@@ -173,6 +177,7 @@ export const adminStatsRepository = {
    * docs/decisions.md: monthly revenue is estimated from tier prices × the paid subscriptions that were
    * running in each month (the billing events log keeps no amounts). A paid subscription runs from the
    * user's latest upgrade (or its creation) until its cancellation took effect; its current tier is used.
+   * A plan staff granted has no billing provider: nobody pays for it, so it is not counted.
    */
   async monthlyRevenue(db: Executor, now: Date, months: number) {
     return queryRows(
@@ -185,7 +190,7 @@ export const adminStatsRepository = {
           from subscriptions s
           join subscription_tiers t on t.id = s.tier_id
           join users u on u.id = s.user_id
-          where t.price_cents > 0
+          where t.price_cents > 0 and s.provider is not null
         ), months as (
           select g.month from generate_series(
             date_trunc('month', (${now.toISOString()}::timestamptz at time zone 'UTC')) - ${`${months - 1} months`}::interval,

@@ -15,6 +15,15 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx.close());
 
+/** A plan given by staff, as the user page does: nobody pays for it. */
+async function grant(userId: string, tier: string) {
+  const response = await callApi(ctx, 'POST', `/admin/users/${userId}/tier`, admin.adminAuth, {
+    tier_id: tier,
+    reason: 'Contest prize',
+  });
+  expect(response.statusCode, response.body).toBe(200);
+}
+
 const get = <T>(url: string) =>
   callApi(ctx, 'GET', url, admin.adminAuth).then((r) => {
     expect(r.statusCode, r.body).toBe(200);
@@ -27,18 +36,21 @@ describe('GET /admin/stats/dashboard', () => {
     const gm = await createUser(ctx);
     await createParty(ctx, gm);
     await upgrade(ctx, gm, 'tier_2');
+    const winner = await createUser(ctx);
+    await grant(winner.user.id, 'tier_2');
     const after = (await get<AdminDashboard>('/admin/stats/dashboard')).data;
 
-    expect(after.users.total).toBe(before.users.total + 1);
-    expect(after.users.new_7d).toBe(before.users.new_7d + 1);
-    expect(after.users.new_30d).toBe(before.users.new_30d + 1);
-    // Registering signs in: the new user is active.
-    expect(after.users.active_7d).toBe(before.users.active_7d + 1);
+    expect(after.users.total).toBe(before.users.total + 2);
+    expect(after.users.new_7d).toBe(before.users.new_7d + 2);
+    expect(after.users.new_30d).toBe(before.users.new_30d + 2);
+    // Registering signs in: the new users are active.
+    expect(after.users.active_7d).toBe(before.users.active_7d + 2);
     expect(after.parties).toBe(before.parties + 1);
     expect(after.inventory_actions_per_day).toHaveLength(30);
     expect(after.inventory_actions_per_day.at(-1)?.date).toBe(today);
-    const tier2 = (d: AdminDashboard) => d.subscriptions_by_tier.find((t) => t.tier === 'tier_2')?.count ?? 0;
-    expect(tier2(after)).toBe(tier2(before) + 1);
+    const tier2 = (d: AdminDashboard) => d.subscriptions_by_tier.find((t) => t.tier === 'tier_2');
+    expect(tier2(after)?.count).toBe((tier2(before)?.count ?? 0) + 2);
+    expect(tier2(after)?.granted).toBe((tier2(before)?.granted ?? 0) + 1);
     expect(after.subscriptions_by_tier.map((t) => t.tier)).toEqual([
       'tier_free',
       'tier_1',
@@ -149,11 +161,13 @@ describe('GET /admin/financial', () => {
       reason: 'Our group disbanded',
       cancel_at_period_end: true,
     });
+    // Granted by staff, paid by nobody: no revenue.
+    await grant((await createUser(ctx)).user.id, 'tier_3');
     const { data } = await get<AdminFinancial>('/admin/financial');
 
     const count = (d: AdminFinancial, tier: string, status: string) =>
       d.by_tier_status.find((r) => r.tier === tier && r.status === status)?.count ?? 0;
-    expect(count(data, 'tier_3', 'active')).toBe(count(before, 'tier_3', 'active') + 1);
+    expect(count(data, 'tier_3', 'active')).toBe(count(before, 'tier_3', 'active') + 2);
     expect(data.monthly_revenue).toHaveLength(12);
     const thisMonth = data.monthly_revenue.at(-1);
     const thisMonthBefore = before.monthly_revenue.at(-1);

@@ -1,4 +1,5 @@
 import '@mantine/charts/styles.css';
+import type { AdminDashboard } from '@haversack/contracts';
 import { BarChart, DonutChart } from '@mantine/charts';
 import { Card, ColorSwatch, Grid, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
@@ -57,12 +58,7 @@ export function DashboardPage() {
               value={query.data.item_stacks}
               hint="In every container, shop and loot stock included"
             />
-            <StatCard
-              label="Paid subscriptions"
-              value={query.data.subscriptions_by_tier
-                .filter((t) => t.tier !== 'tier_free')
-                .reduce((sum, t) => sum + t.count, 0)}
-            />
+            <PaidSubscriptionsCard tiers={query.data.subscriptions_by_tier} />
           </SimpleGrid>
           <Grid gap="md">
             <Grid.Col span={{ base: 12, lg: 8 }}>
@@ -130,5 +126,19 @@ export function DashboardPage() {
         </>
       )}
     </Stack>
+  );
+}
+
+/** Paid plans that someone pays for; plans staff granted are counted apart. */
+function PaidSubscriptionsCard({ tiers }: { tiers: AdminDashboard['subscriptions_by_tier'] }) {
+  const onPaidPlans = tiers.filter((t) => t.tier !== 'tier_free');
+  const granted = onPaidPlans.reduce((sum, t) => sum + t.granted, 0);
+  const paying = onPaidPlans.reduce((sum, t) => sum + t.count, 0) - granted;
+  return (
+    <StatCard
+      label="Paid subscriptions"
+      value={paying}
+      hint={granted > 0 ? `${granted} more granted by staff, no payment` : undefined}
+    />
   );
 }
