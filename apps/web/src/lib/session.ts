@@ -169,13 +169,22 @@ export function followUserOfOtherTabs(): () => void {
  * browser or on a phone, which no storage event reaches. A failure changes nothing.
  */
 export async function recheckUnverifiedUser(): Promise<void> {
-  const { isAuthenticated, user } = useAuthStore.getState();
-  if (!isAuthenticated || !user || user.email_verified) return;
+  const { user } = useAuthStore.getState();
+  if (user && !user.email_verified) await recheckSessionUser();
+}
+
+/**
+ * Asks the server who the signed-in user is now (an admin flag taken away since sign-in, an address
+ * verified elsewhere) and adopts the answer, so the guards follow. A failure changes nothing: asked again
+ * at the next occasion.
+ */
+export async function recheckSessionUser(): Promise<void> {
+  if (!useAuthStore.getState().isAuthenticated) return;
   try {
     const fresh = await meRequest();
     if (fresh.id === useAuthStore.getState().user?.id) updateSessionUser(fresh);
   } catch {
-    // Asked again at the next return to the tab.
+    // Nothing to change: the signed-in user stays as known.
   }
 }
 

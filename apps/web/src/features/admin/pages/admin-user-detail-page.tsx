@@ -26,6 +26,7 @@ import { toast } from '../../../lib/toast';
 import { useCurrentUser } from '../../../stores/auth-store';
 import { adminUserActions, adminUserQueryOptions } from '../api/admin-users-api';
 import { AdminSessions } from '../components/admin-sessions';
+import { BilledPlanNotice } from '../components/billed-plan-notice';
 import { DeleteAccountDialog } from '../components/delete-account-dialog';
 import { adminDateTime } from '../lib/format';
 import { UserStatusBadges } from './admin-users-page';
@@ -309,6 +310,7 @@ export function AdminUserDetailPage() {
         closeButtonProps={{ 'aria-label': 'Close' }}
       >
         <Stack gap="sm">
+          <BilledPlanNotice email={user.email} subscription={detail.subscription} />
           <Select
             label="Plan"
             data={tierOptions}
