@@ -59,6 +59,14 @@ test('a non-admin opening /admin lands on the dashboard, and the admin sees the 
   await expectAccessible(page, 'audit logs');
   await screenshotBothWidths(page, 'admin-audit-logs');
 
+  // On a phone the bar keeps the theme switch, and the menu names who is signed in.
+  await page.setViewportSize({ width: 375, height: 812 });
+  await expect(page.getByRole('button', { name: /^Switch to (light|dark) theme$/ })).toBeVisible();
+  await page.getByRole('button', { name: 'Open admin navigation' }).click();
+  await expect(page.getByTestId('admin-email-menu')).toHaveText(e2eAdmin.email);
+  await page.keyboard.press('Escape');
+  await page.setViewportSize({ width: 1280, height: 800 });
+
   await page.getByLabel('Actor').fill('nobody-at-all@example.com');
   await page.getByRole('button', { name: 'Apply filters' }).click();
   await expect(page.getByRole('heading', { name: 'No audit entries' })).toBeVisible();

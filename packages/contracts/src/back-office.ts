@@ -171,6 +171,10 @@ export const announcementBodySchema = z
     path: ['ends_at'],
     message: 'The end must come after the start',
   });
+
+export const announcementMessages = {
+  endPassed: 'The end has already passed: the banner would never show',
+} as const;
 export type AnnouncementBody = z.infer<typeof announcementBodySchema>;
 
 export const announcementSchema = z.object({

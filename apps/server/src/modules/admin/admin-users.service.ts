@@ -188,8 +188,9 @@ export class AdminUsersService {
         action: 'user_sessions_revoked',
         targetType: 'user',
         targetId: userId,
-        before: { open_sessions: sessionIds.length },
-        after: { open_sessions: 0 },
+        // The one the admin keeps stays open (counted before and after).
+        before: { open_sessions: sessionIds.length + (except.except ? 1 : 0) },
+        after: { open_sessions: except.except ? 1 : 0 },
         details: { email: user.email, session_ids: sessionIds },
       });
       return sessionIds;

@@ -207,6 +207,23 @@ describe('helping a user', () => {
     expect(actions).toContain('user_sessions_revoked');
   });
 
+  it("keeps the admin's own session when they revoke their sessions, and records it so", async () => {
+    const self = await createAdmin(ctx);
+    expect((await login(self)).statusCode).toBe(200);
+    const response = await callApi(
+      ctx,
+      'POST',
+      `/admin/users/${self.user.id}/revoke_sessions`,
+      self.adminAuth,
+    );
+    expect(response.statusCode, response.body).toBe(200);
+    expect((await callApi(ctx, 'GET', '/auth/me', self.adminAuth)).statusCode).toBe(200);
+    const [entry] = (await auditLogRepository.forSubject(ctx.database.db, self.user.id)).filter(
+      (e) => e.action === 'user_sessions_revoked',
+    );
+    expect(entry).toMatchObject({ before: { open_sessions: 2 }, after: { open_sessions: 1 } });
+  });
+
   it('grants a plan without payment, recorded in the subscription and the audit log', async () => {
     const player = await createUser(ctx);
     const granted = await asAdmin('POST', `/admin/users/${player.user.id}/tier`, {

@@ -1,4 +1,4 @@
-import type { Announcement, AnnouncementBody } from '@haversack/contracts';
+import { type Announcement, type AnnouncementBody, announcementMessages } from '@haversack/contracts';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthenticatedUser } from '../accounts/accounts.service.js';
@@ -33,6 +33,10 @@ export class AnnouncementsService {
   }
 
   async create(caller: AdminCaller, body: AnnouncementBody): Promise<Announcement> {
+    // A banner whose end has passed would never show: a mistyped date, said at once.
+    if (body.ends_at && Date.parse(body.ends_at) <= this.#now().getTime()) {
+      throw AppError.validation([{ field: 'ends_at', message: announcementMessages.endPassed }]);
+    }
     return this.#db.transaction(async (tx) => {
       const row = await repo.insert(tx, {
         title: body.title,

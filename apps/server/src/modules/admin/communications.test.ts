@@ -1,9 +1,10 @@
-import type { AdminOperation, Announcement } from '@haversack/contracts';
+import { type AdminOperation, type Announcement, announcementMessages } from '@haversack/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdmin, type SignedInAdmin } from '../../test/admin.js';
 import { createUser, type SignedInUser, upgrade } from '../../test/factories.js';
 import { buildTestApp, callApi, json, readMails, type TestContext } from '../../test/helper.js';
 import { ADMIN_OPERATION_BATCH } from './admin-operations.service.js';
+import { announcementsRepository } from './announcements.repository.js';
 import { auditLogRepository } from './audit-log.repository.js';
 
 let ctx: TestContext;
@@ -41,7 +42,15 @@ describe('announcements', () => {
       ends_at: iso(HOUR),
     });
     await announce({ title: 'Future news', starts_at: iso(2 * HOUR) });
-    await announce({ title: 'Old news', starts_at: iso(-3 * HOUR), ends_at: iso(-2 * HOUR) });
+    // Published hours ago (the API refuses an end that has passed), ended since.
+    await announcementsRepository.insert(ctx.database.db, {
+      title: 'Old news',
+      body: '',
+      level: 'info',
+      startsAt: new Date(iso(-3 * HOUR)),
+      endsAt: new Date(iso(-2 * HOUR)),
+      createdById: admin.user.id,
+    });
     const alice = await createUser(ctx);
     const bob = await createUser(ctx);
     expect(await bannersOf(alice)).toEqual(['Maintenance tonight']);
@@ -72,6 +81,19 @@ describe('announcements', () => {
       ends_at: iso(0),
     });
     expect(bad.statusCode).toBe(422);
+    // One that has already ended would never show.
+    const ended = await callApi(ctx, 'POST', '/admin/announcements', admin.adminAuth, {
+      title: 'Yesterday',
+      starts_at: iso(-2 * HOUR),
+      ends_at: iso(-HOUR),
+    });
+    expect(ended.statusCode).toBe(422);
+    expect(ended.json()).toMatchObject({
+      error: { details: [{ field: 'ends_at', message: announcementMessages.endPassed }] },
+    });
+    expect((await callApi(ctx, 'GET', '/admin/announcements', admin.adminAuth)).body).not.toContain(
+      'Yesterday',
+    );
     expect((await callApi(ctx, 'GET', '/announcements')).statusCode).toBe(401);
     const gone = await announce({ title: 'Soon gone', starts_at: iso(-HOUR) });
     const removed = await callApi(ctx, 'DELETE', `/admin/announcements/${gone.id}`, admin.adminAuth);

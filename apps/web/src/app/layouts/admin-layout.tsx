@@ -76,9 +76,7 @@ export function AdminLayout() {
             >
               {initial}
             </Avatar>
-            <Box visibleFrom="sm">
-              <ThemeToggle />
-            </Box>
+            <ThemeToggle />
             <Button
               component={Link}
               to="/dashboard"
@@ -108,6 +106,15 @@ export function AdminLayout() {
         ref={menuKeys.menuRef}
       >
         <NavLinks items={adminNavigation} pathname={pathname} exact />
+        {/* spec/01 §2: the bar shows the admin's e-mail; a phone's bar has no room, its menu says it. */}
+        <AppShell.Section hiddenFrom="sm" p="xs" mt="sm">
+          <Text size="xs" c="dimmed">
+            Signed in as
+          </Text>
+          <Text size="sm" style={{ overflowWrap: 'anywhere' }} data-testid="admin-email-menu">
+            {user?.email}
+          </Text>
+        </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main inert={menuKeys.coversPage}>
         <AdminSessionGuard>

@@ -38,4 +38,14 @@ describe('AnalyticsPage', { timeout: 30_000 }, () => {
     region.focus();
     expect(region).toHaveFocus();
   });
+
+  it('says why the series could not be fetched, not a guess about the range', async () => {
+    mockFetch(() => failure(500, 'INTERNAL_SERVER_ERROR', 'Something went wrong on our side.'));
+    renderRoutes([{ path: '/admin/analytics', element: <AnalyticsPage /> }], '/admin/analytics');
+    expect(await screen.findByText('Failed to Load Analytics', {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(
+      screen.getByText('Unable to fetch the time series: Server error. Please try again later.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/at most a year/)).not.toBeInTheDocument();
+  });
 });

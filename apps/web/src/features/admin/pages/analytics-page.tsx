@@ -111,7 +111,7 @@ export function AnalyticsPage() {
       ) : query.isError && !query.data ? (
         <ErrorPanel
           title="Failed to Load Analytics"
-          message="Unable to fetch the time series. A range may span at most a year."
+          message={`Unable to fetch the time series: ${query.error.message}`}
           onRetry={() => void query.refetch()}
         />
       ) : query.data.points.length === 0 ? (

@@ -67,6 +67,27 @@ describe('CommunicationsPage', () => {
     await waitFor(() => expect(callsTo(fetchMock, '/admin/announcements/ann-1', 'DELETE')).toHaveLength(1));
   });
 
+  it('says of each announcement whether its banner shows now, later or no more', async () => {
+    const hour = 3_600_000;
+    const at = (offset: number) => new Date(Date.now() + offset).toISOString();
+    mockFetch(({ url }) =>
+      url.endsWith('/admin/announcements')
+        ? success([
+            { ...announcement, id: 'a', title: 'Later', starts_at: at(hour) },
+            { ...announcement, id: 'b', title: 'Now', starts_at: at(-hour), ends_at: at(hour) },
+            { ...announcement, id: 'c', title: 'Over', starts_at: at(-2 * hour), ends_at: at(-hour) },
+          ])
+        : success([]),
+    );
+    renderRoutes(routes, '/admin/communications');
+    const rows = await screen.findAllByTestId('announcement-row');
+    expect(rows.map((row) => row.textContent)).toEqual([
+      expect.stringContaining('LaterScheduled'),
+      expect.stringContaining('NowShowing'),
+      expect.stringContaining('OverEnded'),
+    ]);
+  });
+
   it('counts the recipients and sends the mail only once the count is confirmed', async () => {
     const fetchMock = mockFetch(({ url, init }) => {
       if (url.endsWith('/admin/mass_mails/preview')) return success({ count: 12 });

@@ -193,6 +193,7 @@ function AnnouncementsSection() {
                   <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
                     {a.title}
                   </Text>
+                  <ShowingBadge announcement={a} />
                 </Group>
                 <Text size="xs" c="dimmed">
                   {new Date(a.starts_at).toLocaleString()} –{' '}
@@ -339,5 +340,27 @@ function MassMailSection() {
         </Stack>
       )}
     </Card>
+  );
+}
+
+/** Whether the banner shows now, will show, or no longer does: an ended one stays listed until deleted. */
+function ShowingBadge({ announcement }: { announcement: Announcement }) {
+  const now = Date.now();
+  if (announcement.ends_at && Date.parse(announcement.ends_at) <= now)
+    return (
+      <Badge variant="outline" color="gray">
+        Ended
+      </Badge>
+    );
+  if (Date.parse(announcement.starts_at) > now)
+    return (
+      <Badge variant="outline" color="blue">
+        Scheduled
+      </Badge>
+    );
+  return (
+    <Badge variant="outline" color="green">
+      Showing
+    </Badge>
   );
 }
