@@ -1018,7 +1018,7 @@ export class InventoryService {
           repo.lockMove(tx, input.item_instance_id, input.target_container_id),
         ]);
         if (!reads || reads.instance.containerId !== input.source_container_id)
-          throw AppError.notFound('Item not found in that container.');
+          throw AppError.notFound(inventoryMessages.itemGone);
         const quantity = input.quantity ?? reads.instance.quantity;
         if (quantity > reads.instance.quantity) {
           throw AppError.validation([{ field: 'quantity', message: inventoryMessages.quantityTooLarge }]);

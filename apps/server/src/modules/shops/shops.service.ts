@@ -1798,7 +1798,7 @@ export class ShopsService {
       );
       const locked = await inventoryRepository.lockInstanceWithTemplate(tx, input.item_instance_id);
       if (!locked || locked.instance.containerId !== seller.container.id)
-        throw AppError.notFound('Item not found in that container.');
+        throw AppError.notFound(inventoryMessages.itemGone);
       const { instance: stack, template } = locked;
       if (template.tags.includes('currency')) {
         throw AppError.validation([{ field: 'item_instance_id', message: shopMessages.currencyNotSold }]);
@@ -2026,7 +2026,7 @@ export class ShopsService {
       const source = this.#actableContainer(located.get(input.source_container_id), actor.id);
       const stack = await inventoryRepository.lockInstance(tx, input.item_id);
       if (!stack || stack.containerId !== source.container.id)
-        throw AppError.notFound('Item not found in that container.');
+        throw AppError.notFound(inventoryMessages.itemGone);
       const quantity = input.quantity ?? stack.quantity;
       if (quantity > stack.quantity) {
         throw AppError.validation([{ field: 'quantity', message: 'There are not that many in the stack' }]);

@@ -19,6 +19,9 @@ export function transferErrorMessage(error: unknown): string {
   if (!isApiError(error) || error.code === 'UNKNOWN_ERROR') return unexpectedTransferError;
   if (error.code === 'NETWORK_ERROR')
     return `${unexpectedTransferError} ${errorCatalogue.NETWORK_ERROR.message}`;
+  // A refused field says what was wrong ("There are not that many in the stack"); the envelope's message
+  // of a validation error only says to check the input.
+  if (error.code === 'VALIDATION_ERROR' && error.details[0]) return error.details[0].message;
   return error.serverMessage ?? error.message ?? inventoryMessages.transferFailed;
 }
 

@@ -173,11 +173,12 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
     const target = byId.get(targetId)?.name ?? 'the container';
     setQuantityRequest({
       title: `Move ${payload.name}`,
-      message: `How many of ${payload.quantity} go to ${target}?`,
+      message: (left) => `How many of ${left} go to ${target}?`,
       confirmLabel: 'Transfer',
       max: payload.quantity,
       initial: payload.quantity,
       onConfirm: run,
+      stack: { containerId: payload.containerId, itemId: payload.itemId },
     });
   };
 
@@ -295,11 +296,13 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
     const target = byId.get(destination)?.name ?? 'the destination';
     setQuantityRequest({
       title: `${item.loot ? 'Take' : 'Move'} ${item.name}`,
-      message: `How many of ${item.quantity} go to ${target}?`,
+      message: (left) => `How many of ${left} go to ${target}?`,
       confirmLabel: item.loot ? 'Take' : 'Transfer',
       max: item.quantity,
       initial: item.quantity,
       onConfirm: (quantity) => void queue.quickTransfer({ ...item, quantity }),
+      // A loot's stack is followed by the loot's own refresh, not by the item's.
+      ...(item.loot ? {} : { stack: { containerId: item.container_id, itemId: item.id } }),
     });
   };
 

@@ -1,15 +1,46 @@
-import { MAX_STACK_QUANTITY } from '@haversack/contracts';
+import { inventoryMessages, MAX_STACK_QUANTITY } from '@haversack/contracts';
 import { Button, Group, Modal, NumberInput, Stack, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { isApiError } from '../../../lib/http-client';
+import { toast } from '../../../lib/toast';
+import { itemInstanceQuery } from '../api/inventory-api';
 
 export interface QuantityRequest {
   title: string;
-  message: string;
+  /** What is asked, given how many the stack holds now. */
+  message: string | ((left: number) => string);
   confirmLabel: string;
   /** The largest amount (the stack's quantity); null = only the server's cap (marketplace). */
   max: number | null;
   initial: number;
   onConfirm: (quantity: number) => void;
+  /**
+   * The stack being moved: the dialog follows it while open, as teammates may move or use part of it
+   * meanwhile (a live update refreshes its container). A smaller stack lowers the most and the number; a
+   * stack gone closes the dialog and says so.
+   */
+  stack?: { containerId: string; itemId: string };
+}
+
+/** How many the request's stack holds now: its live count once read, else what it held when asked. */
+function useLiveLargest(request: QuantityRequest | null, onGone: () => void): number | null {
+  const stack = request?.stack;
+  const live = useQuery({
+    ...itemInstanceQuery(stack?.containerId ?? '', stack?.itemId ?? ''),
+    enabled: stack !== undefined,
+  });
+  const movedAway =
+    live.data !== undefined && stack !== undefined && live.data.container_id !== stack.containerId;
+  const gone = movedAway || (isApiError(live.error) && live.error.status === 404);
+  useEffect(() => {
+    if (!gone) return;
+    toast.error(inventoryMessages.itemGone);
+    onGone();
+  }, [gone, onGone]);
+  if (!request) return null;
+  if (stack && live.data && !gone) return live.data.quantity;
+  return request.max;
 }
 
 /** Asks how many of a stack to move or add; defaults to the whole stack (or 1 from the marketplace). */
@@ -20,18 +51,30 @@ export function QuantityDialog({
   request: QuantityRequest | null;
   onClose: () => void;
 }) {
-  const [quantity, setQuantity] = useState<number | string>(request?.initial ?? 1);
+  // What the user typed; until they type, the number is the request's own, within what the stack holds now.
+  const [typed, setTyped] = useState<number | string | null>(null);
   // The last request keeps its texts while the modal animates out.
   const [shown, setShown] = useState<QuantityRequest | null>(request);
   useEffect(() => {
     if (request) {
-      setQuantity(request.initial);
+      setTyped(null);
       setShown(request);
     }
   }, [request]);
+  const max = useLiveLargest(request, onClose);
+  const largest = max === null ? MAX_STACK_QUANTITY : max;
+  // A stack that shrank while the dialog was open brings the number down with it, unless the user typed
+  // one (which then shows its error).
+  const quantity = typed ?? Math.min(request?.initial ?? 1, largest);
   const amount = typeof quantity === 'number' ? quantity : Number.parseInt(quantity, 10);
-  const largest = request?.max === null ? MAX_STACK_QUANTITY : (request?.max ?? 1);
   const valid = Number.isInteger(amount) && amount >= 1 && amount <= largest;
+  // While the modal animates out (no request), its text keeps the last count it showed.
+  const [lastLargest, setLastLargest] = useState(largest);
+  useEffect(() => {
+    if (request) setLastLargest(largest);
+  }, [request, largest]);
+  const count = request ? largest : lastLargest;
+  const message = typeof shown?.message === 'function' ? shown.message(count) : shown?.message;
   const confirm = () => {
     if (!request || !valid) return;
     request.onConfirm(amount);
@@ -52,17 +95,17 @@ export function QuantityDialog({
         }}
       >
         <Stack gap="md">
-          <Text size="sm">{shown?.message}</Text>
+          <Text size="sm">{message}</Text>
           <NumberInput
             label="Quantity"
             value={quantity}
-            onChange={setQuantity}
+            onChange={setTyped}
             min={1}
-            max={request?.max ?? MAX_STACK_QUANTITY}
+            max={largest}
             allowDecimal={false}
             allowNegative={false}
             data-autofocus
-            description={request?.max ? `1 to ${request.max}` : undefined}
+            description={max ? `1 to ${max}` : undefined}
             error={valid ? undefined : 'Enter a whole number in range'}
           />
           <Group justify="flex-end" gap="sm">
