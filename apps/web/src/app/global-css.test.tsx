@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import {
   Anchor,
   Breadcrumbs,
+  Button,
   MantineProvider,
   Progress,
   Select,
@@ -113,6 +114,28 @@ describe('global.css: reduced motion', () => {
     prefersReducedMotion('reduce');
     // happy-dom computes the shorthand only.
     expect(getComputedStyle(renderStripes()).animation).toBe('none');
+  });
+});
+
+describe('global.css: the Undo a phone taps', () => {
+  restoreViewportAfterEach();
+  it('is 44 px tall on a phone, and as Mantine drew it on wider screens', () => {
+    useStyles('Button');
+    const renderUndo = () =>
+      render(
+        <MantineProvider env="test" theme={theme}>
+          <Button size="compact-xs" className="haversack-touch-target haversack-finger-target">
+            Undo
+          </Button>
+        </MantineProvider>,
+      );
+    setViewport(375, 812);
+    renderUndo();
+    expect(getComputedStyle(screen.getByRole('button', { name: 'Undo' })).minHeight).toBe('44px');
+    cleanup();
+    setViewport(1280, 800);
+    renderUndo();
+    expect(getComputedStyle(screen.getByRole('button', { name: 'Undo' })).minHeight).not.toBe('44px');
   });
 });
 

@@ -64,7 +64,7 @@ export function UndoMoveButton({
     <Button
       variant="subtle"
       size="compact-xs"
-      className="haversack-touch-target"
+      className="haversack-touch-target haversack-finger-target"
       leftSection={<IconArrowBackUp size={14} aria-hidden="true" />}
       loading={undo.isPending}
       onClick={(event) => {
