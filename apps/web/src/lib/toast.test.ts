@@ -31,4 +31,17 @@ describe('toasts (spec/01 §8, §9)', () => {
     expect(live()).not.toContain(missing);
     expect(live()).toContain(other);
   });
+
+  it('shows the same news once: a repeat replaces the toast that says it', () => {
+    const live = () => useUiStore.getState().toasts.map((t) => t.message);
+    const before = live().filter((m) => m === 'Gm updated inventory').length;
+    expect(before).toBe(0);
+    const first = toast.info('Gm updated inventory');
+    const second = toast.info('Gm updated inventory');
+    toast.info('Pia updated inventory');
+    expect(live().filter((m) => m === 'Gm updated inventory')).toHaveLength(1);
+    expect(useUiStore.getState().toasts.map((t) => t.id)).toContain(second);
+    expect(useUiStore.getState().toasts.map((t) => t.id)).not.toContain(first);
+    expect(live()).toContain('Pia updated inventory');
+  });
 });

@@ -56,6 +56,13 @@ export function showToast(
       useUiStore.getState().removeToast(stale.id);
     }
   }
+  // The same news again (a teammate's third change in as many seconds) replaces its toast rather than
+  // stacking another: a phone shows two at once, under the header, and repeats covered the page.
+  if (!action) {
+    for (const same of useUiStore.getState().toasts) {
+      if (same.kind === kind && same.message === message) dismissToast(same.id);
+    }
+  }
   sequence += 1;
   const id = `toast-${sequence}`;
   useUiStore.getState().addToast({ id, kind, message, duration });
