@@ -3,6 +3,7 @@ import pino from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { type DatabaseHandle, openPostgres } from './db/client.js';
+import { diagnoseDataDir } from './db/data-dir-diagnosis.js';
 import { DataDirLockedError, lockDataDir } from './db/data-dir-lock.js';
 import { NewerDatabaseError } from './db/migration-journal.js';
 import { compilePgliteForSmallMemory, openPreparedPglite, prepareDatabase } from './db/prepare.js';
@@ -84,7 +85,9 @@ async function main() {
     // Not a failure to open: the database is fine, for the build that upgraded it.
     if (error instanceof NewerDatabaseError) return failStart(error.message, error);
     const where = config.databaseUrl ? ` at ${withoutPassword(config.databaseUrl)}` : ` in ${dataDir}`;
-    return failStart(`cannot open the database${where}: ${reasonOf(error)}`, error);
+    // PGlite's own words seldom name the cause ("Aborted()"): a file this user cannot write, a full disk.
+    const cause = config.databaseUrl ? null : diagnoseDataDir(dataDir);
+    return failStart(`cannot open the database${where}: ${cause ?? reasonOf(error)}`, error);
   }
   // What an upgrade changed in the database, once, where the operator looks for it.
   if (appliedMigrations.length > 0) {

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
+  chownSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -315,6 +316,27 @@ describe('npm run admin where no server has started', () => {
       rmSync(parent, { recursive: true, force: true });
     }
   });
+
+  // Only root can leave files another user's server cannot open, and only root can make such a directory.
+  it.runIf(process.getuid?.() === 0)(
+    'refuses to run as root on a DATA_DIR another user owns, touching nothing',
+    async () => {
+      const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haversack-cli-owner-'));
+      try {
+        mkdirSync(path.join(dataDir, 'pglite'));
+        writeFileSync(path.join(dataDir, 'pglite', 'PG_VERSION'), '17\n');
+        chownSync(dataDir, 65534, 65534);
+        const refused = await run(['list'], { LOG_LEVEL: 'silent', DATA_DIR: dataDir });
+        expect(refused.code).toBe(1);
+        expect(refused.err).toBe(
+          `haversack admin: ${dataDir} belongs to uid 65534, and this command runs as root: run it as the user that runs the server (e.g. sudo -u "#65534" ...), or the server could not open the files it would leave.`,
+        );
+        expect(readdirSync(dataDir)).toEqual(['pglite']);
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('makes a new site’s database for its first admin with create --new-site, and only then', async () => {
     const parent = mkdtempSync(path.join(os.tmpdir(), 'haversack-cli-new-'));

@@ -1,8 +1,9 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { emailSchema, passwordSchema, usernameSchema } from '@haversack/contracts';
 import { ConfigError, loadConfig } from '../config.js';
 import { type DatabaseHandle, openPglite, openPostgres } from '../db/client.js';
+import { diagnoseDataDir } from '../db/data-dir-diagnosis.js';
 import { DataDirLockedError, lockDataDir } from '../db/data-dir-lock.js';
 import { lastAppliedMigration, NewerDatabaseError } from '../db/migration-journal.js';
 import { reasonOf } from '../lib/error-reason.js';
@@ -102,6 +103,23 @@ const elsewhere = 'or set DATA_DIR (PGlite) or DATABASE_URL (PostgreSQL) to the 
  * database a Haversack server has started on: a typo in DATA_DIR or DATABASE_URL, or a shell without them,
  * must not make a new database that the command then reports success in while the server's is untouched.
  */
+/**
+ * Root running the command on a DATA_DIR another user owns would leave files of root's in the database
+ * (PGlite writes as it opens), and the server, started as its own user, could not open it again. Refused,
+ * naming the owner to run it as. Null when the command may go on.
+ */
+function notTheOwner(dataDir: string): string | null {
+  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return null;
+  let owner: number;
+  try {
+    owner = statSync(dataDir).uid;
+  } catch {
+    return null;
+  }
+  if (owner === 0) return null;
+  return `${dataDir} belongs to uid ${owner}, and this command runs as root: run it as the user that runs the server (e.g. sudo -u "#${owner}" ...), or the server could not open the files it would leave.`;
+}
+
 async function openDatabase(
   env: NodeJS.ProcessEnv,
   /** `create --new-site`: a fresh site's first admin, on a database made (and migrated) here. */
@@ -140,6 +158,8 @@ async function openDatabase(
       error: `no Haversack database in ${dataDir} (DATA_DIR${env.DATA_DIR?.trim() ? '' : ' is not set: ./data'}): start the server there once, ${elsewhere} (or, for a new site, create its first admin with --new-site).`,
     };
   }
+  const wrongUser = notTheOwner(dataDir);
+  if (wrongUser) return { error: wrongUser };
   let release: () => void;
   try {
     release = lockDataDir(dataDir);
@@ -156,7 +176,9 @@ async function openDatabase(
     database = await openPglite({ dataDir: pgliteDir });
   } catch (error) {
     release();
-    return { error: `cannot open the database in ${dataDir}: ${reasonOf(error)}` };
+    return {
+      error: `cannot open the database in ${dataDir}: ${diagnoseDataDir(dataDir) ?? reasonOf(error)}`,
+    };
   }
   const found = await haversackSchemaIn(database, description, newSite);
   if (found !== true) {

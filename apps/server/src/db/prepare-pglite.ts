@@ -1,5 +1,6 @@
 // The child process of openPreparedPglite (prepare.ts): initdb on an empty directory, the migrations and
 // the seed, on the PGlite directory given as its argument; then it exits and its memory goes with it.
+import { reasonOf } from '../lib/error-reason.js';
 import { openPglite } from './client.js';
 import { compilePgliteForSmallMemory, prepareDatabase } from './prepare.js';
 
@@ -24,7 +25,7 @@ if (!dataDir) {
 prepare(dataDir).then(
   () => process.exit(0),
   (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : reasonOf(error)}\n`);
     process.exit(1);
   },
 );
