@@ -44,6 +44,27 @@ describe('loadConfig', () => {
     );
   });
 
+  it('says to percent-encode a password that breaks its URL, not that the scheme is wrong', () => {
+    const encode = (name: string, example: string) =>
+      `Invalid configuration: ${name} is not a valid URL (e.g. ${example}): percent-encode special characters in a user name or password (# as %23, @ as %40, / as %2F), and give a port from 1 to 65535`;
+    const postgres = encode('DATABASE_URL', 'postgres://user:password@localhost:5432/haversack');
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u:p#ss@127.0.0.1/db' })).toThrow(postgres);
+    // Parses, but the password was cut at the #.
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u:12#3@127.0.0.1/db' })).toThrow(postgres);
+    expect(loadConfig({ DATABASE_URL: 'postgres://u:p%23ss@127.0.0.1/db' }).databaseUrl).toBe(
+      'postgres://u:p%23ss@127.0.0.1/db',
+    );
+    expect(() => loadConfig({ REDIS_URL: 'redis://:pa#ss@localhost:6379' })).toThrow(
+      encode('REDIS_URL', 'redis://localhost:6379'),
+    );
+    expect(() => loadConfig({ SMTP_URL: 'smtps://user:pa' })).toThrow(
+      encode('SMTP_URL', 'smtps://user:pass@smtp.example.com'),
+    );
+    expect(() => loadConfig({ APP_URL: 'https://example.com:99999' })).toThrow(
+      encode('APP_URL', 'https://haversack.example.com'),
+    );
+  });
+
   it('reads numbers as plain decimal digits, and an empty variable as unset', () => {
     expect(loadConfig({ PORT: '8080' }).port).toBe(8080);
     expect(loadConfig({ PORT: '' })).toMatchObject({ port: 3000, appUrl: 'http://localhost:3000' });
@@ -101,6 +122,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ STRIPE_SECRET_KEY: 'garbage' })).toThrow(
       "Invalid configuration: STRIPE_SECRET_KEY must be a Stripe secret or restricted key (sk_… or rk_…, from Stripe's API keys page)",
     );
+  });
+
+  it('refuses BILLING_PROVIDER=stripe without a Stripe key, which would refuse every upgrade', () => {
+    expect(() => loadConfig({ BILLING_PROVIDER: 'stripe' })).toThrow(
+      'Invalid configuration: BILLING_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (card billing is on whenever the key is set)',
+    );
+    const stripe = { STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_WEBHOOK_SECRET: 'whsec_abc' };
+    expect(loadConfig({ BILLING_PROVIDER: 'stripe', ...stripe }).stripeSecretKey).toBe('sk_test_abc');
   });
 
   it('needs the webhook signing secret with a Stripe key, or no payment would ever reach a plan', () => {

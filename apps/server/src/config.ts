@@ -54,17 +54,28 @@ function wholeNumber(min: number, max: number) {
   );
 }
 
-function urlWithScheme(schemes: string[], example: string) {
-  const protocol = new RegExp(`^(${schemes.join('|')})$`);
+/**
+ * A URL of one of `schemes`. A wrong scheme and a URL that does not parse get different messages: the
+ * second is most often a generated password with a `#`, `@` or `/` in it, which must be percent-encoded.
+ * Where a URL carries credentials (`withCredentials`), any `#` is refused: none of these clients reads a
+ * fragment, so a `#` there is a password cut short, even when what is left still parses.
+ */
+function urlWithScheme(schemes: string[], example: string, { withCredentials = false } = {}) {
+  const schemeMessage = `must be a URL starting with ${schemes.map((s) => `${s}:`).join(' or ')} (e.g. ${example})`;
+  const encodeMessage = `is not a valid URL (e.g. ${example}): percent-encode special characters in a user name or password (# as %23, @ as %40, / as %2F), and give a port from 1 to 65535`;
   return z
     .string()
     .trim()
-    .pipe(
-      z.url({
-        protocol,
-        error: `must be a URL starting with ${schemes.map((s) => `${s}:`).join(' or ')} (e.g. ${example})`,
-      }),
-    )
+    .superRefine((value, ctx) => {
+      const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1]?.toLowerCase();
+      if (!scheme || !schemes.includes(scheme)) {
+        ctx.addIssue({ code: 'custom', message: schemeMessage });
+        return;
+      }
+      if (!URL.canParse(value) || (withCredentials && value.includes('#'))) {
+        ctx.addIssue({ code: 'custom', message: encodeMessage });
+      }
+    })
     .optional();
 }
 
@@ -101,9 +112,12 @@ const envSchema = z.object({
   DATABASE_URL: urlWithScheme(
     ['postgres', 'postgresql'],
     'postgres://user:password@localhost:5432/haversack',
+    {
+      withCredentials: true,
+    },
   ),
   // ioredis reads only these two schemes as URLs; anything else becomes a host name that never resolves.
-  REDIS_URL: urlWithScheme(['redis', 'rediss'], 'redis://localhost:6379'),
+  REDIS_URL: urlWithScheme(['redis', 'rediss'], 'redis://localhost:6379', { withCredentials: true }),
   // Pasted into mailed and shared links: a typo or another scheme would send people nowhere. Only an
   // origin: the web app loads its assets from absolute paths, so it works at the root of an address alone.
   APP_URL: urlWithScheme(['http', 'https'], 'https://haversack.example.com').refine(
@@ -115,7 +129,9 @@ const envSchema = z.object({
   ),
   JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   // The schemes nodemailer's SMTP transport takes from a URL.
-  SMTP_URL: urlWithScheme(['smtp', 'smtps'], 'smtps://user:pass@smtp.example.com'),
+  SMTP_URL: urlWithScheme(['smtp', 'smtps'], 'smtps://user:pass@smtp.example.com', {
+    withCredentials: true,
+  }),
   MAIL_FROM: z
     .string()
     .trim()
@@ -240,6 +256,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) {
     throw new ConfigError(
       'Invalid configuration: STRIPE_WEBHOOK_SECRET must be set with STRIPE_SECRET_KEY (without it no payment reaches a plan)',
+    );
+  }
+  // Card billing comes from the key, not from this switch: alone it would start with upgrades refused.
+  if (e.BILLING_PROVIDER === 'stripe' && !e.STRIPE_SECRET_KEY) {
+    throw new ConfigError(
+      'Invalid configuration: BILLING_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (card billing is on whenever the key is set)',
     );
   }
   return {

@@ -12,7 +12,8 @@ describe('createBillingProvider (DESIGN §7)', () => {
     expect(await providerFor({ NODE_ENV: 'test' })).toBe('none');
     expect(await providerFor({ NODE_ENV: 'production' })).toBe('none');
     expect(await providerFor({ BILLING_PROVIDER: '' })).toBe('none');
-    expect(await providerFor({ BILLING_PROVIDER: 'stripe' })).toBe('none');
+    // BILLING_PROVIDER=stripe without a key stops the start (config.test.ts).
+    expect(() => loadConfig({ BILLING_PROVIDER: 'stripe' })).toThrow(ConfigError);
   });
 
   it('turns on free upgrades only when BILLING_PROVIDER=local says so', async () => {
