@@ -1,9 +1,12 @@
-import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { authSessions, emailTokens, refreshTokens, users } from '../../db/schema/accounts.js';
 import { apiTokens } from '../../db/schema/api-tokens.js';
 import { statementName } from '../../db/statements.js';
 import { userWritten } from '../../db/user-writes.js';
+
+/** How long an expired refresh token's row is kept (deleteExpiredRefreshTokens). */
+const EXPIRED_REFRESH_TOKENS_KEPT_MS = 7 * 24 * 3600_000;
 
 export type UserRow = typeof users.$inferSelect;
 export type EmailTokenPurpose = (typeof emailTokens.$inferSelect)['purpose'];
@@ -143,6 +146,26 @@ export const accountsRepository = {
       .limit(1)
       .for('update', { of: refreshTokens });
     return row;
+  },
+
+  /**
+   * Deletes the refresh tokens that expired over a week ago, of one session or of every session of a
+   * user: a token past its expiry is refused whatever it is (for a week still as expired, which the app
+   * reads as "sign in again", then as unknown). A used token is kept until then, so that presenting it
+   * again still ends its session (reuse detection). Without this every refresh left a row behind for good
+   * (one each quarter hour of an open tab). Sessions stay: they are the users' "last seen" and the activity
+   * the admin analytics count.
+   */
+  async deleteExpiredRefreshTokens(db: Executor, of: { sessionId: string } | { userId: string }, now: Date) {
+    const expiredBefore = new Date(now.getTime() - EXPIRED_REFRESH_TOKENS_KEPT_MS);
+    const sessions =
+      'sessionId' in of
+        ? eq(refreshTokens.sessionId, of.sessionId)
+        : inArray(
+            refreshTokens.sessionId,
+            db.select({ id: authSessions.id }).from(authSessions).where(eq(authSessions.userId, of.userId)),
+          );
+    await db.delete(refreshTokens).where(and(sessions, lt(refreshTokens.expiresAt, expiredBefore)));
   },
 
   async markRefreshTokenUsed(db: Executor, id: string, at: Date) {

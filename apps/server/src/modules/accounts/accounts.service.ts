@@ -280,6 +280,7 @@ export class AccountsService {
       if (token.expiresAt <= now) return { error: new AppError('EXPIRED_TOKEN') } as const;
       await repo.markRefreshTokenUsed(tx, token.id, now);
       await repo.touchSession(tx, session.id, now);
+      await repo.deleteExpiredRefreshTokens(tx, { sessionId: session.id }, now);
       return { tokens: await this.#issueTokens(tx, session.userId, session.id) } as const;
     });
     // Thrown after the commit, so the revocation of a reused family is kept.
@@ -623,6 +624,8 @@ export class AccountsService {
   }
 
   async #startSession(db: Executor, userId: string, client: ClientInfo): Promise<AuthTokens> {
+    // The spent rows of sessions no longer refreshed (a closed tab, a lost phone) go as a new one starts.
+    await repo.deleteExpiredRefreshTokens(db, { userId }, this.#now());
     const session = await repo.createSession(db, {
       userId,
       ...(client.userAgent ? { userAgent: client.userAgent.slice(0, 500) } : {}),

@@ -8,7 +8,7 @@ import {
 import { hash } from '@node-rs/argon2';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../../db/schema/accounts.js';
+import { authSessions, refreshTokens, users } from '../../db/schema/accounts.js';
 import { createUser, defaultPassword, type SignedInUser, upgrade } from '../../test/factories.js';
 import { buildTestApp, json, linkFromMail, readMails, type TestContext } from '../../test/helper.js';
 
@@ -289,6 +289,44 @@ describe('tokens', () => {
     expect(json<Envelope>(me).error.code).toBe('EXPIRED_TOKEN');
     const refresh = await post('/api/v1/auth/refresh', { refresh_token: user.refresh_token });
     expect(json<Envelope>(refresh).error.code).toBe('EXPIRED_TOKEN');
+  });
+
+  it('drops refresh tokens a week past their expiry, as sessions refresh and start', async () => {
+    const day = 24 * 3600_000;
+    const tokensOf = async (userId: string) =>
+      (
+        await ctx.database.db
+          .select({ id: refreshTokens.id })
+          .from(refreshTokens)
+          .innerJoin(authSessions, eq(authSessions.id, refreshTokens.sessionId))
+          .where(eq(authSessions.userId, userId))
+      ).length;
+    // Forty days ago: signed up (a session), refreshed three times on it.
+    clockOffsetMs = -40 * day;
+    try {
+      const user = await createUser(ctx);
+      let refresh = user.refresh_token;
+      for (let i = 0; i < 3; i += 1) {
+        const rotated = await post('/api/v1/auth/refresh', { refresh_token: refresh });
+        expect(rotated.statusCode).toBe(200);
+        refresh = json<Envelope>(rotated).data.refresh_token as string;
+      }
+      expect(await tokensOf(user.user.id)).toBe(4);
+      // Today (the four expired ten days ago): a sign-in elsewhere starts a session and clears them.
+      clockOffsetMs = 0;
+      const signIn = await post('/api/v1/auth/login', { email: user.user.email, password: user.password });
+      expect(signIn.statusCode).toBe(200);
+      expect(await tokensOf(user.user.id)).toBe(1);
+      // A refresh keeps the used token (its reuse still ends the session) and the new one.
+      const fresh = json<Envelope>(signIn).data.refresh_token as string;
+      expect((await post('/api/v1/auth/refresh', { refresh_token: fresh })).statusCode).toBe(200);
+      expect(await tokensOf(user.user.id)).toBe(2);
+      expect(json<Envelope>(await post('/api/v1/auth/refresh', { refresh_token: fresh })).error.code).toBe(
+        'REVOKED_TOKEN',
+      );
+    } finally {
+      clockOffsetMs = 0;
+    }
   });
 
   it('logout ends the session for the access and the refresh token', async () => {
