@@ -76,7 +76,15 @@ async function main() {
       releaseLock = lockDataDir(dataDir, (message) => log.warn(message));
       compilePgliteForSmallMemory();
       // Migrated and seeded, by a child process when there is work to do (issue 13 §6).
-      const prepared = await openPreparedPglite(path.join(dataDir, 'pglite'));
+      const prepared = await openPreparedPglite(path.join(dataDir, 'pglite'), {
+        // Seconds with nothing else said: the operator learns the start is busy, not stuck.
+        onPreparing: (created) =>
+          log.info(
+            created
+              ? `creating the database in ${dataDir} (the first start takes a minute or less)…`
+              : `updating the database in ${dataDir} (migrations and seed data)…`,
+          ),
+      });
       database = prepared.database;
       appliedMigrations = prepared.appliedMigrations;
     }

@@ -86,13 +86,18 @@ describe('opening the server’s PGlite', () => {
     children += 1;
     return prepareInChild(dir);
   };
+  /** What each start said before preparing: true for a database created, false for one updated. */
+  const announced: boolean[] = [];
+  const onPreparing = (created: boolean) => announced.push(created);
 
   it('prepares an empty directory in a child process, and a restart with nothing to do in none', async () => {
     const { database: first, appliedMigrations } = await openPreparedPglite(pgliteDir, {
       prepare: countingChild,
+      onPreparing,
     });
     try {
       expect(children).toBe(1);
+      expect(announced).toEqual([true]);
       // An empty directory: every migration of the journal, oldest first.
       expect(appliedMigrations).toEqual(migrationsAfter(null));
       expect(appliedMigrations[0]).toBe('0000_accounts');
@@ -111,9 +116,11 @@ describe('opening the server’s PGlite', () => {
 
     const { database: second, appliedMigrations: appliedBySeeding } = await openPreparedPglite(pgliteDir, {
       prepare: countingChild,
+      onPreparing,
     });
     try {
       expect(children).toBe(2);
+      expect(announced).toEqual([true, false]);
       expect(appliedBySeeding).toEqual([]);
       const [recorded] = await second.db.select().from(seedState);
       expect(recorded?.fingerprint).toBe(seedFingerprint());
@@ -121,9 +128,11 @@ describe('opening the server’s PGlite', () => {
       await second.close();
     }
 
-    const { database: third } = await openPreparedPglite(pgliteDir, { prepare: countingChild });
+    const { database: third } = await openPreparedPglite(pgliteDir, { prepare: countingChild, onPreparing });
     try {
       expect(children).toBe(2);
+      // Nothing to do, nothing said.
+      expect(announced).toEqual([true, false]);
       expect(await needsPreparation(third.db)).toBe(false);
       // A newer build's migration recorded: this build refuses the directory, and leaves it as it was.
       await third.db.execute(recordNewerMigration);

@@ -82,7 +82,11 @@ export interface PreparedDatabase {
  */
 export async function openPreparedPglite(
   dataDir: string,
-  options: { prepare?: (dataDir: string) => Promise<void> } = {},
+  options: {
+    prepare?: (dataDir: string) => Promise<void>;
+    /** Told before the preparation starts (it takes seconds, a first start longer): `created` on a new one. */
+    onPreparing?: (created: boolean) => void;
+  } = {},
 ): Promise<PreparedDatabase> {
   const { prepare = prepareInChild } = options;
   let lastApplied: number | null = null;
@@ -99,6 +103,7 @@ export async function openPreparedPglite(
     // The child needs the directory to itself.
     await database.close();
   }
+  options.onPreparing?.(lastApplied === null);
   await prepare(dataDir);
   const database = await openPglite({ dataDir });
   try {
