@@ -5,6 +5,8 @@
 // Runs after tsc, which rewrites dist/main.js on every build. The rest of dist/ stays as tsc wrote it: the
 // first start's preparation runs dist/db/prepare-pglite.js in a child process, and the files the server
 // reads at run time (migrations, the SRD catalogue) stay where the modules that read them were.
+
+import { spawnSync } from 'node:child_process';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -90,6 +92,16 @@ for (const name of await readdir(dist)) {
 // has just written, rather than on every start.
 const { computeSeedFingerprint } = await import(pathToFileURL(path.join(dist, 'db', 'seed.js')).href);
 
+/**
+ * What the admin's System Health page names besides the version, so that an upgrade shows: the commit
+ * built (when built from a git checkout) and the day of the build.
+ */
+function buildIdentity() {
+  const git = spawnSync('git', ['rev-parse', '--short=10', 'HEAD'], { encoding: 'utf8' });
+  const commit = git.status === 0 ? git.stdout.trim() || null : null;
+  return { commit, builtAt: new Date().toISOString() };
+}
+
 const result = await build({
   entryPoints: [entry],
   outdir: dist,
@@ -110,7 +122,10 @@ const result = await build({
     js: `${marker}\nimport { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);`,
   },
   plugins: [keepOwnAddress, englishOnlyZod],
-  define: { __HAVERSACK_SEED_FINGERPRINT__: JSON.stringify(computeSeedFingerprint()) },
+  define: {
+    __HAVERSACK_SEED_FINGERPRINT__: JSON.stringify(computeSeedFingerprint()),
+    __HAVERSACK_BUILD__: JSON.stringify(buildIdentity()),
+  },
 });
 
 // __dirname and __filename don't exist in an ES module: a bundled package naming them would fail (or

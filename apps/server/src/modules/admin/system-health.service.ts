@@ -12,8 +12,22 @@ import type { AuditLog } from './audit-log.js';
 const SLOW_MS = 500;
 const PING_TIMEOUT_MS = 2_000;
 
-/** apps/server/package.json, from src/modules/admin or dist/modules/admin alike. */
+/** Set by the bundler (scripts/bundle-server.mjs): the commit built and when; absent under tsx. */
+declare const __HAVERSACK_BUILD__: { commit: string | null; builtAt: string } | undefined;
+
+/**
+ * The version, and for a build the commit and the day it was built ("0.1.0 (3e7d3a8c1f, built
+ * 2026-11-27)"): the version alone stays the same from one upgrade to the next.
+ */
 function readAppVersion(): string {
+  const version = readPackageVersion();
+  if (typeof __HAVERSACK_BUILD__ === 'undefined') return version;
+  const { commit, builtAt } = __HAVERSACK_BUILD__;
+  return `${version} (${commit ? `${commit}, ` : ''}built ${builtAt.slice(0, 10)})`;
+}
+
+/** apps/server/package.json, from src/modules/admin or dist/modules/admin alike. */
+function readPackageVersion(): string {
   try {
     const raw: unknown = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'));
     if (raw && typeof raw === 'object' && 'version' in raw && typeof raw.version === 'string')
