@@ -64,6 +64,12 @@ export const transactions = pgTable(
     actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
     actorName: text('actor_name'),
     targetName: text('target_name'),
+    /**
+     * What `target_name` names (a character, party, shop or loot; no foreign key: the row outlives it).
+     * Null on rows written before migration 0021, whose target the API reads as the row's character or
+     * party.
+     */
+    targetId: uuid('target_id'),
     itemTemplateId: uuid('item_template_id'),
     itemInstanceId: uuid('item_instance_id'),
     itemName: text('item_name'),

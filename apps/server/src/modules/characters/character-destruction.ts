@@ -21,6 +21,7 @@ export async function destroyCharacter(
     actorId: actor.id,
     actorName: actor.username,
     targetName: character.name,
+    targetId: character.id,
   };
   await destroyContainerContents(
     tx,
@@ -31,6 +32,7 @@ export async function destroyCharacter(
       partyId: character.partyId,
       characterId: character.id,
       targetName: character.name,
+      targetId: character.id,
       ownerName: character.name,
     },
   );

@@ -223,6 +223,7 @@ export class CharactersService {
         actorId: actor.id,
         actorName: actor.username,
         targetName: character.name,
+        targetId: character.id,
       };
       const rows: LedgerEntry[] = [
         {

@@ -21,6 +21,8 @@ export async function destroyContainerContents(
     partyId: string | null;
     characterId: string | null;
     targetName: string | null;
+    /** What `targetName` names (a character, party, shop or loot). */
+    targetId: string | null;
     /** Whose the containers are, named after each as moves name them ("Backpack (Korrin)"). */
     ownerName?: string;
   },
@@ -49,6 +51,7 @@ export async function destroyContainerContents(
           actorId: actor.id,
           actorName: actor.username,
           targetName: context.targetName,
+          targetId: context.targetId,
           itemTemplateId: template.id,
           itemInstanceId: instance.id,
           itemName: name,

@@ -56,6 +56,8 @@ export interface ContainerContext {
     isArchived: boolean;
   } | null;
   ownerName: string;
+  /** The character, party, shop or loot `ownerName` names (a ledger row's target). */
+  ownerId: string | null;
 }
 
 export interface ContainerUsage {
@@ -263,7 +265,13 @@ function toContext(row: ContextRow): ContainerContext {
           isArchived: row.isArchived ?? false,
         }
       : null;
-  return { container: row.container, character, party, ownerName: character?.name ?? party?.name ?? '' };
+  return {
+    container: row.container,
+    character,
+    party,
+    ownerName: character?.name ?? party?.name ?? '',
+    ownerId: character?.id ?? party?.id ?? null,
+  };
 }
 
 export const inventoryRepository = {
@@ -322,6 +330,7 @@ export const inventoryRepository = {
       character,
       party: party ?? null,
       ownerName: character?.name ?? party?.name ?? '',
+      ownerId: character?.id ?? party?.id ?? null,
     };
   },
 

@@ -192,7 +192,13 @@ export function locatedFrom(row: DirectRow): LocatedRow {
       : null;
   at += 5;
   return {
-    context: { container, character, party, ownerName: character?.name ?? party?.name ?? '' },
+    context: {
+      container,
+      character,
+      party,
+      ownerName: character?.name ?? party?.name ?? '',
+      ownerId: character?.id ?? party?.id ?? null,
+    },
     role: row[at] as MembershipRole | null,
     hasCharacter: row[at + 1] as boolean,
     extra: row[at + 2],

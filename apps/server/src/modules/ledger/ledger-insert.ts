@@ -13,6 +13,7 @@ const columns: { key: keyof LedgerEntry; name: string; cast: string; fallback?: 
   { key: 'actorId', name: 'actor_id', cast: 'uuid' },
   { key: 'actorName', name: 'actor_name', cast: 'text' },
   { key: 'targetName', name: 'target_name', cast: 'text' },
+  { key: 'targetId', name: 'target_id', cast: 'uuid' },
   { key: 'itemTemplateId', name: 'item_template_id', cast: 'uuid' },
   { key: 'itemInstanceId', name: 'item_instance_id', cast: 'uuid' },
   { key: 'itemName', name: 'item_name', cast: 'text' },
@@ -33,7 +34,7 @@ const columns: { key: keyof LedgerEntry; name: string; cast: string; fallback?: 
   { key: 'transactionDate', name: 'transaction_date', cast: 'timestamptz', fallback: 'now()' },
 ];
 
-/** The most rows one insert writes (25 parameters each); more are written in several. */
+/** The most rows one insert writes (26 parameters each); more are written in several. */
 export const LEDGER_INSERT_BATCH = 50;
 
 const statements = new Map<number, DirectStatement>();

@@ -53,7 +53,8 @@ export function toTransactionJson(row: Row): LedgerTransaction {
     transaction_date: row.transactionDate.toISOString(),
     transaction_summary: row.summary,
     actor_data: { id: row.actorId, name: row.actorName },
-    target_data: { id: row.characterId ?? row.partyId, name: row.targetName },
+    // Rows from before migration 0021 have no target id: their row's character or party stands in.
+    target_data: { id: row.targetId ?? row.characterId ?? row.partyId, name: row.targetName },
     transactable_data: { id: row.itemTemplateId, name: row.itemName, item_instance_id: row.itemInstanceId },
     quantity: row.quantity,
     ...money(row),

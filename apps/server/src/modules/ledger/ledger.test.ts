@@ -4,9 +4,12 @@ import { transactions } from '../../db/schema/inventory.js';
 import {
   coinTemplate,
   createCharacter,
+  createLootTemplate,
+  createMember,
   createParty,
   createTemplate,
   createUser,
+  deployLoot,
   upgrade,
 } from '../../test/factories.js';
 import { buildTestApp, type TestContext } from '../../test/helper.js';
@@ -354,6 +357,61 @@ describe('amounts in the ledger (spec/02 history)', () => {
 // A date at the calendar's edge (year 0, or 9999-12-31 whose inclusive end is a day into year 10000) once
 // reached PostgreSQL and failed there as a 500; it is a typo, refused naming its field.
 describe('ledger date filters at the edges of the calendar', () => {
+  it("gives each row's target the id of what it names: the receiver, the stash's party, the loot", async () => {
+    const gm = await createUser(ctx);
+    await upgrade(ctx, gm, 'tier_3');
+    const party = await createParty(ctx, gm);
+    const player = await createMember(ctx, party, 'player');
+    await upgrade(ctx, player, 'tier_3');
+    const aria = await createCharacter(ctx, gm, { name: 'Aria', partyId: party.id });
+    const borin = await createCharacter(ctx, player, { name: 'Borin', partyId: party.id });
+    const rope = await createTemplate(ctx, { name: 'Rope', stackSize: 0 });
+    const call = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
+      ctx.app.inject({ method, url: `/api/v1${url}`, headers: gm.auth, ...(payload ? { payload } : {}) });
+    const added = await call('POST', '/item_instances', {
+      item_template_id: rope.id,
+      container_id: aria.primary_container_id,
+      quantity: 5,
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const stackId = String((added.json() as { data: { id: string }[] }).data[0]?.id);
+    expect(
+      (await call('POST', `/item_instances/${stackId}/give`, { character_id: borin.id, quantity: 1 }))
+        .statusCode,
+    ).toBe(200);
+    const containers = (await call('GET', `/parties/${party.id}/containers`)).json() as {
+      data: { id: string; name: string }[];
+    };
+    const stash = containers.data.find((c) => c.name === 'Party Stash');
+    const deposit = await call('POST', '/containers/transfer', {
+      item_instance_id: stackId,
+      source_container_id: aria.primary_container_id,
+      target_container_id: stash?.id,
+      quantity: 1,
+    });
+    expect(deposit.statusCode, deposit.body).toBe(200);
+    const hoard = await deployLoot(
+      ctx,
+      gm,
+      party.id,
+      (await createLootTemplate(ctx, gm, [{ item_template_id: rope.id, quantity: 2 }])).id,
+      { name: 'Hoard' },
+    );
+
+    const listed = (await call('GET', `/transactions/party/${party.id}?per_page=100`)).json() as {
+      data: {
+        transactions: { transaction_type: string; target_data: { id: string | null; name: string } }[];
+      };
+    };
+    const targetOf = (type: string) =>
+      listed.data.transactions.find((t) => t.transaction_type === type)?.target_data;
+    // The gift: the receiver, not the giver's character the row belongs to.
+    expect(targetOf('character_to_character_transfer')).toEqual({ id: borin.id, name: 'Borin' });
+    expect(targetOf('party_deposit')).toEqual({ id: party.id, name: party.name });
+    expect(targetOf('item_creation')).toEqual({ id: aria.id, name: 'Aria' });
+    expect(targetOf('create')).toEqual({ id: hoard.id, name: 'Hoard' });
+  });
+
   it('refuses dates outside 1000-01-01 to 9998-12-31 with 422 on the lists and the CSV exports', async () => {
     const gm = await createUser(ctx);
     const party = await createParty(ctx, gm);

@@ -236,6 +236,7 @@ export class LootService {
         isArchived: party.isArchived,
       },
       ownerName: loot.name,
+      ownerId: loot.id,
     } satisfies ContainerContext;
   }
 
@@ -558,6 +559,7 @@ export class LootService {
           actorId: actor.id,
           actorName: actor.username,
           targetName: loot.name,
+          targetId: loot.id,
           destinationContainerId: container.id,
           destinationName: container.name,
           details: { reason: 'loot_deployment', loot_instance_id: loot.id, loot_template_id: t.id },
@@ -586,6 +588,7 @@ export class LootService {
             actorId: actor.id,
             actorName: actor.username,
             targetName: loot.name,
+            targetId: loot.id,
             itemTemplateId: template.id,
             itemInstanceId: created[0] ?? null,
             itemName: template.name,
@@ -680,7 +683,7 @@ export class LootService {
         [container.id],
         actor,
         'delete',
-        { partyId: loot.partyId, characterId: null, targetName: loot.name },
+        { partyId: loot.partyId, characterId: null, targetName: loot.name, targetId: loot.id },
         { ...tag, details },
       );
       await record([
@@ -690,6 +693,7 @@ export class LootService {
           actorId: actor.id,
           actorName: actor.username,
           targetName: loot.name,
+          targetId: loot.id,
           sourceContainerId: container.id,
           sourceName: container.name,
           details,
@@ -749,6 +753,7 @@ export class LootService {
         actorId: actor.id,
         actorName: actor.username,
         targetName: target.ownerName,
+        targetId: target.ownerId,
         scope: 'party',
         itemTemplateId: moved.template.id,
         itemInstanceId: moved.targetIds[0] ?? null,
@@ -1027,6 +1032,7 @@ export class LootService {
           actorId: actor.id,
           actorName: actor.username,
           targetName: character.name,
+          targetId: character.id,
           notes: toStash ? lootMessages.shareInStash(character.name) : null,
           // One distribution counts one action: only its first row carries the scope.
           scope: first ? 'party' : null,
@@ -1158,6 +1164,7 @@ export class LootService {
       actorId: actor.id,
       actorName: actor.username,
       targetName: loot.name,
+      targetId: loot.id,
       currency: 'cp',
       details: { reason: 'loot_distribution', loot_instance_id: loot.id },
       ...lootTag(loot),

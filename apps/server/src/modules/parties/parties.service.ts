@@ -149,6 +149,7 @@ export class PartiesService {
       actorId: userId,
       actorName,
       targetName: party.name,
+      targetId: party.id,
       destinationContainerId: stash.id,
       destinationName: stash.name,
       // Made with the party, not by an action of the GM's: like a new character's backpack, it counts

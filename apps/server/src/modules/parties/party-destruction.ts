@@ -15,6 +15,7 @@ export async function destroyParty(tx: Executor, party: PartyRow, actor: LedgerA
     partyId: party.id,
     characterId: null,
     targetName: party.name,
+    targetId: party.id,
   });
   await partiesRepository.deleteParty(tx, party.id);
 }

@@ -343,6 +343,7 @@ export class ShopsService {
         isArchived: party.isArchived,
       },
       ownerName: shop.name,
+      ownerId: shop.id,
     };
   }
 
@@ -779,6 +780,7 @@ export class ShopsService {
             actorId: actor.id,
             actorName: actor.username,
             targetName: shop.name,
+            targetId: shop.id,
             destinationContainerId: container.id,
             destinationName: container.name,
             details: { reason: 'shop_deployment', shop_instance_id: shop.id, shop_template_id: t.id },
@@ -809,6 +811,7 @@ export class ShopsService {
               actorId: actor.id,
               actorName: actor.username,
               targetName: shop.name,
+              targetId: shop.id,
               itemTemplateId: full.id,
               itemInstanceId: created[0] ?? null,
               itemName: full.name,
@@ -900,7 +903,7 @@ export class ShopsService {
         all.map((c) => c.id),
         actor,
         'delete',
-        { partyId: shop.partyId, characterId: null, targetName: shop.name },
+        { partyId: shop.partyId, characterId: null, targetName: shop.name, targetId: shop.id },
       );
       await record(
         all.map((c) => ({
@@ -909,6 +912,7 @@ export class ShopsService {
           actorId: actor.id,
           actorName: actor.username,
           targetName: shop.name,
+          targetId: shop.id,
           sourceContainerId: c.id,
           sourceName: c.name,
           details: { reason: 'shop_deletion', shop_instance_id: shop.id },
@@ -1009,6 +1013,7 @@ export class ShopsService {
             actorId: actor?.id ?? null,
             actorName: actor?.username ?? null,
             targetName: shop.name,
+            targetId: shop.id,
             itemTemplateId: template.id,
             itemInstanceId: created[0] ?? null,
             itemName: template.name,
@@ -1219,6 +1224,7 @@ export class ShopsService {
       actorId: actor.id,
       actorName: actor.username,
       targetName: buyer.ownerName,
+      targetId: buyer.ownerId,
     };
     const shared = {
       shop_instance_id: shop.id,
@@ -1499,6 +1505,7 @@ export class ShopsService {
           actorId: actor.id,
           actorName: actor.username,
           targetName: shop.name,
+          targetId: shop.id,
           destinationContainerId: hold.id,
           destinationName: hold.name,
           details,
@@ -1511,6 +1518,7 @@ export class ShopsService {
           actorId: actor.id,
           actorName: actor.username,
           targetName: shop.name,
+          targetId: shop.id,
           // The buyer's one inventory action for this purchase (DESIGN §5); approval counts no other.
           scope: 'party',
           itemTemplateId: args.templateId,
@@ -1683,6 +1691,7 @@ export class ShopsService {
                   actorId: actor.id,
                   actorName: actor.username,
                   targetName: shop.name,
+                  targetId: shop.id,
                   itemTemplateId: moved.template.id,
                   itemInstanceId: moved.targetIds[0] ?? null,
                   itemName: moved.facts.name,
@@ -1740,6 +1749,7 @@ export class ShopsService {
           actorId: actor.id,
           actorName: actor.username,
           targetName: shop.name,
+          targetId: shop.id,
           sourceContainerId: hold.id,
           sourceName: hold.name,
           details: { reason: 'shop_request', shop_instance_id: shop.id, shop_request_id: requestId },
@@ -1822,6 +1832,7 @@ export class ShopsService {
         actorId: actor.id,
         actorName: actor.username,
         targetName: seller.ownerName,
+        targetId: seller.ownerId,
       };
       // Shares in copper, the remainder dealt one each in list order: they always add up to the total.
       const shares = splitAmong ? splitProceeds(total, recipients.length) : [];
@@ -1892,6 +1903,7 @@ export class ShopsService {
             ...base,
             characterId: payee.characterId,
             targetName: payee.name ?? seller.ownerName,
+            targetId: payee.name !== null ? payee.characterId : seller.ownerId,
             transactionType: 'sale',
             itemTemplateId: coin.id,
             itemInstanceId: ids[0] ?? null,
@@ -2056,6 +2068,7 @@ export class ShopsService {
             actorId: actor.id,
             actorName: actor.username,
             targetName: shop.name,
+            targetId: shop.id,
             itemTemplateId: moved.template.id,
             itemInstanceId: moved.targetIds[0] ?? null,
             itemName: moved.facts.name,
@@ -2136,6 +2149,7 @@ export class ShopsService {
             actorId: actor.id,
             actorName: actor.username,
             targetName: target.ownerName,
+            targetId: target.ownerId,
             itemTemplateId: moved.template.id,
             itemInstanceId: moved.targetIds[0] ?? null,
             itemName: moved.facts.name,
