@@ -1,11 +1,19 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMailer } from './mailer.js';
+import { createMailer, MAIL_FILES_KEPT_MS } from './mailer.js';
 
 const log = pino({ level: 'silent' });
 const message = {
@@ -69,6 +77,31 @@ describe('file mailer', () => {
       expect(files).toHaveLength(2);
       expect(files.every((f) => f.endsWith('.eml'))).toBe(true);
       expect(readFileSync(path.join(dataDir, 'mail', files[1] ?? ''), 'utf8')).toContain('Subject: Second');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('deletes the mail files older than 30 days with its first mail, and nothing else', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haversack-mail-'));
+    try {
+      const mailDir = path.join(dataDir, 'mail');
+      mkdirSync(mailDir);
+      const aged = (name: string, ageMs: number) => {
+        writeFileSync(path.join(mailDir, name), 'old');
+        const at = (Date.now() - ageMs) / 1000;
+        utimesSync(path.join(mailDir, name), at, at);
+      };
+      aged('old.eml', MAIL_FILES_KEPT_MS + 3600_000);
+      aged('recent.eml', MAIL_FILES_KEPT_MS - 3600_000);
+      aged('notes.txt', MAIL_FILES_KEPT_MS * 2);
+      const mailer = createMailer({ from: 'Haversack <no-reply@h.test>', dataDir, log });
+      await mailer.send(message);
+      const files = readdirSync(mailDir);
+      expect(files).toContain('recent.eml');
+      expect(files).toContain('notes.txt');
+      expect(files).not.toContain('old.eml');
+      expect(files).toHaveLength(3);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

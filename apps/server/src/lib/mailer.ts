@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
@@ -55,8 +55,12 @@ export function createMailer(options: {
     nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
   );
   let sequence = 0;
+  let pruned: Promise<void> | undefined;
   return {
     async send(message) {
+      // Once a process, with its first mail: the old ones go (see pruneOldMails).
+      pruned ??= pruneOldMails(mailDir, options.log);
+      await pruned;
       // Name the file when the mail is handed over, so files sort in the order mails were sent.
       sequence += 1;
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
@@ -76,6 +80,28 @@ export function createMailer(options: {
     },
     close: transport.close,
   };
+}
+
+/** Mail files older than this are deleted: every link they carry has long expired. */
+export const MAIL_FILES_KEPT_MS = 30 * 24 * 3600_000;
+
+/**
+ * Deletes the .eml files older than MAIL_FILES_KEPT_MS: with no mail server a site writes one per sign-up,
+ * reset and change of address for as long as it runs, each with a link that was a credential. A failure is
+ * logged and changes nothing else: a mail must still go out.
+ */
+async function pruneOldMails(mailDir: string, log: Logger): Promise<void> {
+  try {
+    const oldest = Date.now() - MAIL_FILES_KEPT_MS;
+    for (const name of await readdir(mailDir)) {
+      if (!name.endsWith('.eml')) continue;
+      const file = path.join(mailDir, name);
+      if ((await stat(file)).mtimeMs < oldest) await unlink(file);
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      log.warn({ err: error }, 'old mail files could not be deleted');
+  }
 }
 
 /**
