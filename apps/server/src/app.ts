@@ -337,6 +337,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         mailTransport: config.smtpUrl ? 'smtp' : 'file',
         billingProvider: billing.name,
         cable: () => app.cableStats(),
+        dataDir: config.dataDir,
       }),
     },
     siteSettings: new SiteSettingsService({ db: database.db, audit, now }),

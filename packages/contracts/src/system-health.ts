@@ -17,6 +17,8 @@ export const systemHealthSchema = z.object({
   billing: z.object({ status, provider: z.enum(['stripe', 'local', 'none']) }),
   realtime: z.object({ status, connections: count, streams: count }),
   jobs: z.object({ status, queued: count, scheduled: count, failed: count }),
+  /** The disk holding DATA_DIR (PGlite's database, mail files, the generated secret): room left. */
+  disk: z.object({ status, free_bytes: count.nullable() }),
   app: z.object({
     version: z.string(),
     node_version: z.string(),

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { statfs } from 'node:fs/promises';
 import type { AdminJob, HealthStatus, JobStatus, PageMeta, SystemHealth } from '@haversack/contracts';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
@@ -88,6 +89,22 @@ export interface SystemHealthDeps {
   billingProvider: 'stripe' | 'local' | 'none';
   /** Read at call time: the cable registers after the services are made. */
   cable: () => CableStats;
+  /** DATA_DIR, whose disk's free room the page shows. */
+  dataDir: string;
+}
+
+/** Under these the disk card warns, then says down (PGlite's first start alone writes about 40 MB). */
+const DISK_WARN_BYTES = 1024 ** 3;
+const DISK_DOWN_BYTES = 64 * 1024 ** 2;
+
+/** The room left on the disk holding `dataDir`, or null when it cannot be read. */
+async function freeBytes(dataDir: string): Promise<number | null> {
+  try {
+    const stats = await statfs(dataDir);
+    return stats.bavail * stats.bsize;
+  } catch {
+    return null;
+  }
 }
 
 /** Issue 15 item 4: the System Health page and the Background Jobs page. */
@@ -101,10 +118,11 @@ export class SystemHealthService {
 
   async health(): Promise<SystemHealth> {
     const { db, redis, now } = this.#deps;
-    const [database, redisProbe, jobs] = await Promise.all([
+    const [database, redisProbe, jobs, free] = await Promise.all([
       probe(() => db.execute(sql`select 1`)),
       redis ? probe(() => redis.ping()) : Promise.resolve(undefined),
       jobsRepository.counts(db, now()).catch(() => undefined),
+      freeBytes(this.#deps.dataDir),
     ]);
     const cable = this.#deps.cable();
     const mail = this.#deps.mailTransport;
@@ -123,6 +141,11 @@ export class SystemHealthService {
       jobs: jobs
         ? { status: jobs.failed > 0 ? 'warn' : 'ok', ...jobs }
         : { status: 'down', queued: 0, scheduled: 0, failed: 0 },
+      disk: {
+        status:
+          free === null ? 'warn' : free < DISK_DOWN_BYTES ? 'down' : free < DISK_WARN_BYTES ? 'warn' : 'ok',
+        free_bytes: free,
+      },
       app: {
         version: this.#version,
         node_version: process.version,

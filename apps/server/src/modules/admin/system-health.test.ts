@@ -1,3 +1,4 @@
+import { statfsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { AdminJob, SystemHealth } from '@haversack/contracts';
 import type * as ActionCable from '@rails/actioncable';
@@ -67,6 +68,11 @@ describe('GET /admin/system_health', () => {
     expect(data.app.node_version).toBe(process.version);
     expect(data.app.memory_rss_bytes).toBeGreaterThan(0);
     expect(data.app.uptime_s).toBeGreaterThanOrEqual(0);
+    // The disk of the test's DATA_DIR, as statfs reads it.
+    const disk = statfsSync(ctx.config.dataDir);
+    expect(data.disk.free_bytes).toBeGreaterThan(0);
+    expect(Math.abs((data.disk.free_bytes ?? 0) - disk.bavail * disk.bsize)).toBeLessThan(256 * 1024 ** 2);
+    expect(data.disk.status).toBe(disk.bavail * disk.bsize < 1024 ** 3 ? 'warn' : 'ok');
   });
 
   it('counts queued, scheduled and failed jobs and warns about failures', async () => {

@@ -21,6 +21,7 @@ function buildHealth(overrides: Partial<SystemHealth> = {}): SystemHealth {
     billing: { status: 'ok', provider: 'stripe' },
     realtime: { status: 'ok', connections: 12, streams: 5 },
     jobs: { status: 'warn', queued: 3, scheduled: 7, failed: 2 },
+    disk: { status: 'warn', free_bytes: 800 * 1024 * 1024 },
     app: { version: '0.1.0', node_version: 'v20.19.0', uptime_s: 7_500, memory_rss_bytes: 150 * 1024 * 1024 },
     ...overrides,
   };
@@ -64,6 +65,11 @@ describe('SystemHealthPage', { timeout: 30_000 }, () => {
       'href',
       '/admin/jobs',
     );
+    expect(within(card('Disk')).getByText('Warning')).toBeInTheDocument();
+    expect(within(card('Disk')).getByText('Free on the data directory’s disk: 800 MB')).toBeInTheDocument();
+    expect(
+      within(card('Disk')).getByText('Under 1 GB: make room before writes start to fail'),
+    ).toBeInTheDocument();
     expect(within(card('Application')).getByText('Node.js v20.19.0')).toBeInTheDocument();
     expect(within(card('Application')).getByText('Up for 2 h 5 min')).toBeInTheDocument();
     expect(within(card('Application')).getByText('Memory (RSS): 150 MB')).toBeInTheDocument();

@@ -58,7 +58,7 @@ function Line({ children }: { children: ReactNode }) {
 }
 
 function HealthCards({ health }: { health: SystemHealth }) {
-  const { database, redis, mail, billing, realtime, jobs, app } = health;
+  const { database, redis, mail, billing, realtime, jobs, disk, app } = health;
   return (
     <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
       <HealthCard title="Database" status={database.status}>
@@ -99,6 +99,16 @@ function HealthCards({ health }: { health: SystemHealth }) {
         <Anchor component={Link} to="/admin/jobs" size="sm">
           Background Jobs
         </Anchor>
+      </HealthCard>
+      <HealthCard title="Disk" status={disk.status}>
+        <Line>
+          {disk.free_bytes === null
+            ? 'The data directory’s disk could not be read'
+            : `Free on the data directory’s disk: ${megabytes(disk.free_bytes)}`}
+        </Line>
+        {disk.free_bytes !== null && disk.status !== 'ok' ? (
+          <Line>Under 1 GB: make room before writes start to fail</Line>
+        ) : null}
       </HealthCard>
       <HealthCard title="Application" status="ok">
         <Line>Version {app.version}</Line>
