@@ -24,6 +24,9 @@ declare module 'fastify' {
   }
 }
 
+/** What `identify` passes on for an API token, rather than treating its request as anonymous. */
+const apiTokenRefusals: ReadonlySet<string> = new Set(['FORBIDDEN', 'RATE_LIMITED']);
+
 export function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (!header) return undefined;
@@ -72,7 +75,11 @@ export const authPlugin = fp(
       if (!token) return;
       try {
         request.auth = await resolve(token, request);
-      } catch {
+      } catch (error) {
+        // An API token refused for this call (a session-only one) or past its budget says so, as on every
+        // other route, rather than going on anonymous and answering as if no token had been sent.
+        if (isApiTokenSecret(token) && error instanceof AppError && apiTokenRefusals.has(error.code))
+          throw error;
         request.auth = null;
       }
     });

@@ -184,6 +184,7 @@ describe('personal API tokens (issue 16 §5)', () => {
       ['GET', '/users/me/export'],
       ['DELETE', '/users/me', { current_password: user.password }],
       ['POST', '/auth/discord/start', { mode: 'link' }],
+      ['POST', '/auth/resend_verification', {}],
     ];
     for (const [method, url, payload] of calls) {
       const response = await callApi(ctx, method, url, bearer(token), payload);

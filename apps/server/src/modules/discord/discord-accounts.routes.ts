@@ -1,5 +1,4 @@
 import {
-  apiTokenMessages,
   authProvidersSchema,
   discordCallbackBodySchema,
   discordCallbackResultSchema,
@@ -13,10 +12,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/app-error.js';
 import { noSignIn, signInOptional } from '../../lib/openapi-security.js';
-import { bearerToken, requireAuth } from '../../plugins/auth.js';
+import { requireAuth } from '../../plugins/auth.js';
 import { keepNoAnswers } from '../../plugins/idempotency.js';
 import type { ClientInfo } from '../accounts/accounts.service.js';
-import { isApiTokenSecret } from '../api-tokens/api-tokens.service.js';
 import type { DiscordAccountsService } from './discord-accounts.service.js';
 import {
   clearedStateCookieHeader,
@@ -24,18 +22,6 @@ import {
   readCookie,
   stateCookieHeader,
 } from './discord-oauth-state.js';
-
-/**
- * A link asked for without a session: an API token gets the same 403 as on every other session-only call
- * (`identify` leaves such a request anonymous), anything else 401.
- */
-function linkNeedsSession(request: FastifyRequest): AppError {
-  const token = bearerToken(request);
-  if (!token || !isApiTokenSecret(token)) return new AppError('UNAUTHORIZED');
-  return new AppError('FORBIDDEN', apiTokenMessages.sessionOnly, {
-    details: [{ field: 'authorization', message: apiTokenMessages.sessionOnly }],
-  });
-}
 
 function clientInfo(request: FastifyRequest): ClientInfo {
   const userAgent = request.headers['user-agent'];
@@ -123,7 +109,7 @@ export async function discordAccountsRoutes(app: FastifyInstance, options: Optio
     async (request, reply) => {
       const mode = request.body?.mode ?? 'login';
       // A bearer token that does not verify must not quietly turn a link into a sign-in.
-      if (mode === 'link' && !request.auth) throw linkNeedsSession(request);
+      if (mode === 'link' && !request.auth) throw new AppError('UNAUTHORIZED');
       const { url, cookie } = await discord.start(mode, request.auth);
       reply.header('set-cookie', stateCookieHeader(cookie, secure));
       return { status: 'success' as const, data: { authorization_url: url } };
