@@ -46,7 +46,7 @@ describe('loadConfig', () => {
 
   it('says to percent-encode a password that breaks its URL, not that the scheme is wrong', () => {
     const encode = (name: string, example: string) =>
-      `Invalid configuration: ${name} is not a valid URL (e.g. ${example}): percent-encode special characters in a user name or password (# as %23, @ as %40, / as %2F), and give a port from 1 to 65535`;
+      `Invalid configuration: ${name} is not a valid URL (e.g. ${example}): check the host name (no spaces) and the port (1 to 65535), and percent-encode special characters in a user name or password (# as %23, @ as %40, / as %2F)`;
     const postgres = encode('DATABASE_URL', 'postgres://user:password@localhost:5432/haversack');
     expect(() => loadConfig({ DATABASE_URL: 'postgres://u:p#ss@127.0.0.1/db' })).toThrow(postgres);
     // Parses, but the password was cut at the #.
@@ -61,6 +61,9 @@ describe('loadConfig', () => {
       encode('SMTP_URL', 'smtps://user:pass@smtp.example.com'),
     );
     expect(() => loadConfig({ APP_URL: 'https://example.com:99999' })).toThrow(
+      encode('APP_URL', 'https://haversack.example.com'),
+    );
+    expect(() => loadConfig({ APP_URL: 'http://exa mple.com' })).toThrow(
       encode('APP_URL', 'https://haversack.example.com'),
     );
   });
@@ -159,7 +162,7 @@ describe('loadConfig', () => {
       'https://example.com/#x',
     ]) {
       expect(() => loadConfig({ APP_URL: value }), value).toThrow(
-        'Invalid configuration: APP_URL must be the site address without a path (e.g. https://haversack.example.com): Haversack is served only at the root of an address',
+        'Invalid configuration: APP_URL must be the site address without a path, query or fragment (e.g. https://haversack.example.com): Haversack is served only at the root of an address',
       );
     }
     expect(loadConfig({ APP_URL: 'https://example.com:8443//' }).appUrl).toBe('https://example.com:8443');

@@ -62,7 +62,7 @@ function wholeNumber(min: number, max: number) {
  */
 function urlWithScheme(schemes: string[], example: string, { withCredentials = false } = {}) {
   const schemeMessage = `must be a URL starting with ${schemes.map((s) => `${s}:`).join(' or ')} (e.g. ${example})`;
-  const encodeMessage = `is not a valid URL (e.g. ${example}): percent-encode special characters in a user name or password (# as %23, @ as %40, / as %2F), and give a port from 1 to 65535`;
+  const encodeMessage = `is not a valid URL (e.g. ${example}): check the host name (no spaces) and the port (1 to 65535), and percent-encode special characters in a user name or password (# as %23, @ as %40, / as %2F)`;
   return z
     .string()
     .trim()
@@ -124,7 +124,7 @@ const envSchema = z.object({
     (value) => value === undefined || isOrigin(value),
     {
       error:
-        'must be the site address without a path (e.g. https://haversack.example.com): Haversack is served only at the root of an address',
+        'must be the site address without a path, query or fragment (e.g. https://haversack.example.com): Haversack is served only at the root of an address',
     },
   ),
   JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),

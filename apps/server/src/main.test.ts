@@ -80,7 +80,7 @@ describe('the server process', () => {
     ],
     [
       { APP_URL: 'https://example.com/haversack' },
-      /^haversack: Invalid configuration: APP_URL must be the site address without a path .+$/,
+      /^haversack: Invalid configuration: APP_URL must be the site address without a path, query or fragment .+$/,
     ],
     [
       { BILLING_PROVIDER: 'paypal' },

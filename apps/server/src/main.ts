@@ -126,7 +126,10 @@ async function main() {
       rateLimits: scaleRateLimits(defaultAuthRateLimits, config.rateLimitScale),
     });
   } catch (error) {
-    return failStart(`cannot start: ${reasonOf(error)}`, error);
+    // A file of DATA_DIR another user owns (the generated jwt-secret): named with how to give it back.
+    const code = (error as NodeJS.ErrnoException).code;
+    const cause = code === 'EACCES' || code === 'EPERM' ? diagnoseDataDir(dataDir) : null;
+    return failStart(`cannot start: ${cause ?? reasonOf(error)}`, error);
   }
   const running = { app, database };
 
