@@ -183,11 +183,13 @@ export function AdminUserDetailPage() {
             {detail.subscription.tier_name} · {detail.subscription.status}
           </Text>
           <Text size="sm" c="dimmed">
-            {detail.subscription.provider
-              ? `Billed through ${detail.subscription.provider}`
-              : detail.subscription.tier === 'tier_free'
-                ? 'No payment'
-                : 'Granted by staff, no payment'}
+            {detail.subscription.provider === 'local'
+              ? 'Demo billing, no payment'
+              : detail.subscription.provider
+                ? `Billed through ${detail.subscription.provider === 'stripe' ? 'Stripe' : detail.subscription.provider}`
+                : detail.subscription.tier === 'tier_free'
+                  ? 'No payment'
+                  : 'Granted by staff, no payment'}
             {detail.subscription.current_period_end
               ? ` · period ends ${adminDateTime(detail.subscription.current_period_end)}`
               : ''}

@@ -88,6 +88,23 @@ describe('CommunicationsPage', () => {
     ]);
   });
 
+  it("shows the server's refusal of the end on the Ends field", async () => {
+    mockFetch(({ url, init }) => {
+      if (url.endsWith('/admin/announcements') && init.method === 'POST')
+        return failure(422, 'VALIDATION_ERROR', 'Please check your input and try again', [
+          { field: 'ends_at', message: 'The end has already passed: the banner would never show' },
+        ]);
+      return success([]);
+    });
+    renderRoutes(routes, '/admin/communications');
+    await userEvent.type(await screen.findByRole('textbox', { name: /Title/ }), 'Old news');
+    await userEvent.click(screen.getByRole('button', { name: 'Publish Announcement' }));
+    const ends = await screen.findByLabelText('Ends (optional)');
+    await waitFor(() => expect(ends).toHaveAttribute('aria-invalid', 'true'));
+    expect(screen.getByText('The end has already passed: the banner would never show')).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
   it('counts the recipients and sends the mail only once the count is confirmed', async () => {
     const fetchMock = mockFetch(({ url, init }) => {
       if (url.endsWith('/admin/mass_mails/preview')) return success({ count: 12 });

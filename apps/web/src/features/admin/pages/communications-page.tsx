@@ -43,6 +43,23 @@ function localInput(date: Date): string {
   return shifted.toISOString().slice(0, 16);
 }
 
+/** The announcement form's fields the server may name in a refusal: shown on the field itself. */
+const announcementFields = ['title', 'body', 'level', 'starts_at', 'ends_at'] as const;
+
+/** A refusal's message for one field of the form, if it names it. */
+function fieldError(error: unknown, field: string): string | undefined {
+  return isApiError(error) ? error.details.find((d) => d.field === field)?.message : undefined;
+}
+
+/** What a refusal says beyond the form's own fields (which show it on the field). */
+function formErrorText(error: unknown): string | null {
+  if (isApiError(error) && error.details.length > 0) {
+    const others = error.details.filter((d) => !(announcementFields as readonly string[]).includes(d.field));
+    return others.length > 0 ? others.map((d) => d.message).join(' ') : null;
+  }
+  return errorText(error);
+}
+
 function errorText(error: unknown): string | null {
   if (!error) return null;
   if (isApiError(error)) return error.details.map((d) => d.message).join(' ') || error.message;
@@ -118,6 +135,7 @@ function AnnouncementsSection() {
             value={title}
             onChange={(e) => setTitle(e.currentTarget.value)}
             maxLength={120}
+            error={fieldError(create.error, 'title')}
           />
           <Textarea
             label="Message"
@@ -126,12 +144,14 @@ function AnnouncementsSection() {
             autosize
             minRows={2}
             maxLength={2000}
+            error={fieldError(create.error, 'body')}
           />
           <Group gap="sm" align="flex-end" wrap="wrap">
             <Select
               label="Level"
               value={level}
               onChange={(value) => setLevel(value === 'warning' || value === 'critical' ? value : 'info')}
+              error={fieldError(create.error, 'level')}
               data={[
                 { value: 'info', label: 'Info' },
                 { value: 'warning', label: 'Warning' },
@@ -146,6 +166,7 @@ function AnnouncementsSection() {
               required
               value={startsAt}
               onChange={(e) => setStartsAt(e.currentTarget.value)}
+              error={fieldError(create.error, 'starts_at')}
               w={{ base: '100%', xs: 220 }}
             />
             <TextInput
@@ -153,10 +174,11 @@ function AnnouncementsSection() {
               label="Ends (optional)"
               value={endsAt}
               onChange={(e) => setEndsAt(e.currentTarget.value)}
+              error={fieldError(create.error, 'ends_at')}
               w={{ base: '100%', xs: 220 }}
             />
           </Group>
-          {create.error ? <Alert color="red">{errorText(create.error)}</Alert> : null}
+          {formErrorText(create.error) ? <Alert color="red">{formErrorText(create.error)}</Alert> : null}
           <Group>
             <Button type="submit" loading={create.isPending}>
               Publish Announcement
