@@ -255,6 +255,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     appUrl: config.appUrl,
     subscriptions,
     sessions: events,
+    entitlements,
     sessionCache,
     now,
   });

@@ -20,6 +20,8 @@ export const accountClosureMessages = {
   emailWrong: 'This is not your account’s e-mail address',
   adminRefused:
     'Admins cannot delete their own account here: have your admin flag revoked first (npm run admin -- revoke EMAIL).',
+  noSuccessorRoom: (party: string) =>
+    `No other member of ${party} has room on their plan to run another party. Delete ${party}, or ask a member to upgrade, before deleting your account.`,
   exported: 'Your Haversack data, as of the export date.',
   exportFailed: 'Your data could not be downloaded. Please try again.',
 } as const;

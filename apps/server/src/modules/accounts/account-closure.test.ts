@@ -1,3 +1,4 @@
+import { accountClosureMessages } from '@haversack/contracts';
 import { eq, inArray } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -174,6 +175,56 @@ describe('DELETE /users/me', () => {
       parties_handed_over: [expect.objectContaining({ id: shared.id, new_gm_id: manager.user.id })],
       parties_deleted: [expect.objectContaining({ id: solo.id })],
     });
+  });
+
+  it('hands a party to the first member in line whose plan has room to run one more', async () => {
+    const leaver = await createUser(ctx);
+    const party = await createParty(ctx, leaver);
+    const manager = await createMember(ctx, party, 'manager');
+    const player = await createMember(ctx, party, 'player');
+    // The manager, first in line, already runs the one party the Free plan allows.
+    await createParty(ctx, manager);
+
+    expect((await deleteMe(ctx, leaver, { password: leaver.password })).statusCode).toBe(204);
+    const [kept] = await ctx.database.db.select().from(parties).where(eq(parties.id, party.id));
+    expect(kept?.gameMasterId).toBe(player.user.id);
+  });
+
+  it('is refused when no member has room to run the party, changing nothing: no limit is passed on by deleting an account', async () => {
+    // A Free player who runs a party of their own joins a throwaway account's party…
+    const player = await createUser(ctx);
+    await createParty(ctx, player);
+    const throwaway = await createUser(ctx);
+    const party = await createParty(ctx, throwaway);
+    const join = await callApi(ctx, 'POST', '/parties/join', player, {
+      join_code: party.join_code,
+      role_request: 'player',
+    });
+    expect(join.statusCode).toBe(200);
+    const hero = await createCharacter(ctx, throwaway, { partyId: party.id });
+
+    // …and the throwaway's deletion would have made them run a second one.
+    const refused = await deleteMe(ctx, throwaway, { password: throwaway.password });
+    expect(refused.statusCode).toBe(409);
+    expect(errorOf(refused)).toMatchObject({
+      code: 'CONFLICT',
+      message: accountClosureMessages.noSuccessorRoom(party.name),
+    });
+    expect(await stillThere(throwaway)).toBe(true);
+    const db = ctx.database.db;
+    const [kept] = await db.select().from(parties).where(eq(parties.id, party.id));
+    expect(kept?.gameMasterId).toBe(throwaway.user.id);
+    expect(
+      await db
+        .select()
+        .from(containers)
+        .where(eq(containers.id, String(hero.primary_container_id))),
+    ).toHaveLength(1);
+    expect((await callApi(ctx, 'GET', '/auth/me', throwaway)).statusCode).toBe(200);
+
+    // Once the party is deleted, the account goes.
+    expect((await callApi(ctx, 'DELETE', `/parties/${party.id}`, throwaway)).statusCode).toBe(204);
+    expect((await deleteMe(ctx, throwaway, { password: throwaway.password })).statusCode).toBe(204);
   });
 
   it('ends the patronages the user granted: the beneficiary falls back to their own plan', async () => {
@@ -373,6 +424,18 @@ describe('a plan billed by Stripe', () => {
     expect((await deleteMe(stripeCtx, user, { password: user.password })).statusCode).toBe(204);
     expect(cancellations('sub_self_delete')).toHaveLength(1);
     expect(fake.subscriptions.get('sub_self_delete')?.status).toBe('canceled');
+  });
+
+  it('is not cancelled at Stripe when the deletion is refused', async () => {
+    const user = await createUser(stripeCtx);
+    await subscribe(user, 'sub_refused_delete');
+    const party = await createParty(stripeCtx, user);
+    const member = await createMember(stripeCtx, party, 'player');
+    await createParty(stripeCtx, member);
+
+    expect((await deleteMe(stripeCtx, user, { password: user.password })).statusCode).toBe(409);
+    expect(cancellations('sub_refused_delete')).toHaveLength(0);
+    expect((await callApi(stripeCtx, 'GET', '/auth/me', user)).statusCode).toBe(200);
   });
 
   it('is cancelled at Stripe when an admin deletes the account too', async () => {

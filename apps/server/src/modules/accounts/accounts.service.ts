@@ -29,6 +29,7 @@ import { AccountDeletion } from '../admin/account-deletion.js';
 import { AuditLog } from '../admin/audit-log.js';
 import { apiTokensRepository } from '../api-tokens/api-tokens.repository.js';
 import type { ApiTokenCredential } from '../api-tokens/api-tokens.service.js';
+import type { EntitlementService } from '../subscriptions/entitlements.service.js';
 import type { AccessTokens } from './access-tokens.js';
 import { buildAccountExport } from './account-export.js';
 import { emailChangedMail, passwordResetMail, verificationMail } from './accounts.mail.js';
@@ -88,6 +89,8 @@ interface Deps {
    * them now.
    */
   sessions: SessionEndListener & Pick<EventBus, 'publish'>;
+  /** Whether a member may take over a party the deleted account ran. */
+  entitlements: Pick<EntitlementService, 'roomFor'>;
   /** Absent: every request reads its session (as scripts and some tests want). */
   sessionCache?: SessionCache;
   now?: () => Date;
@@ -590,6 +593,8 @@ export class AccountsService {
         if (passwordHash === null && body.confirm_email?.toLowerCase() !== row.email.toLowerCase())
           throw AppError.validation([{ field: 'confirm_email', message: accountClosureMessages.emailWrong }]);
       },
+      successorMayRun: async (tx, memberId) =>
+        (await this.#deps.entitlements.roomFor(tx, memberId, 'parties_created')).fits,
     });
   }
 

@@ -1,5 +1,5 @@
-import type { AdminDeletedUser } from '@haversack/contracts';
-import type { Database } from '../../db/client.js';
+import { type AdminDeletedUser, accountClosureMessages } from '@haversack/contracts';
+import type { Database, Executor } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import type { EventBus } from '../../realtime/event-bus.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
@@ -34,6 +34,13 @@ export interface AccountDeletionRequest {
    * card provider is called and again on the locked row, so nothing changes when one of them refuses.
    */
   check(user: UserRow): void;
+  /**
+   * Whether a member's own plan has room to run one more party. Given (the user's own deletion), a party
+   * goes to the first member in line who has room, and the deletion is refused when none has: else two
+   * Free accounts could pass parties on by deleting throwaway accounts and run any number. The admin's
+   * deletion hands over without it: it cannot wait for a member to upgrade.
+   */
+  successorMayRun?(tx: Executor, userId: string): Promise<boolean>;
 }
 
 const notFound = () => AppError.notFound('No such user.');
@@ -59,6 +66,13 @@ export class AccountDeletion {
     const found = await accountsRepository.findUserById(this.#deps.db, userId);
     if (!found) throw notFound();
     request.check(found);
+    // A refusal must come before the card provider is called, as the caller's checks do.
+    const mayRun = request.successorMayRun;
+    if (mayRun)
+      await this.#deps.db.transaction(async (tx) => {
+        for (const party of await deletion.partiesRunBy(tx, userId))
+          await this.#successor(tx, party, userId, mayRun);
+      });
     // Before the transaction, which cannot call out: if the provider refuses, the account stays. If the
     // transaction then fails, the plan is cancelled at the provider and its webhook downgrades it here.
     const cancelledAtProvider = await this.#deps.subscriptions.cancelAtProviderNow(userId);
@@ -76,7 +90,7 @@ export class AccountDeletion {
       const handedOver: AdminDeletedUser['parties_handed_over'] = [];
       const deleted: AdminDeletedUser['parties_deleted'] = [];
       for (const party of await deletion.partiesRunBy(tx, userId)) {
-        const successor = await deletion.successor(tx, party.id, userId);
+        const successor = await this.#successor(tx, party, userId, request.successorMayRun);
         if (successor) {
           await partiesRepository.handOver(tx, party.id, successor);
           handedOver.push({ id: party.id, name: party.name, new_gm_id: successor.userId });
@@ -155,5 +169,18 @@ export class AccountDeletion {
       ),
     ]);
     return result.deleted;
+  }
+
+  async #successor(
+    tx: Executor,
+    party: { id: string; name: string },
+    departingUserId: string,
+    mayRun: AccountDeletionRequest['successorMayRun'],
+  ) {
+    const candidates = await deletion.successors(tx, party.id, departingUserId);
+    if (!mayRun) return candidates[0];
+    for (const candidate of candidates) if (await mayRun(tx, candidate.userId)) return candidate;
+    if (candidates.length === 0) return undefined;
+    throw new AppError('CONFLICT', accountClosureMessages.noSuccessorRoom(party.name));
   }
 }

@@ -29,11 +29,11 @@ export const adminUserDeletionRepository = {
   },
 
   /**
-   * Who takes a party over from its departing GM: its managers before its players before its observers,
-   * the longest-standing first. None when the GM was alone.
+   * Who may take a party over from its departing GM, in the order they are asked: its managers before its
+   * players before its observers, the longest-standing first. None when the GM was alone.
    */
-  async successor(db: Executor, partyId: string, departingUserId: string) {
-    const [row] = await db
+  async successors(db: Executor, partyId: string, departingUserId: string) {
+    return db
       .select({ membershipId: partyMemberships.id, userId: partyMemberships.userId })
       .from(partyMemberships)
       .where(and(eq(partyMemberships.partyId, partyId), ne(partyMemberships.userId, departingUserId)))
@@ -42,9 +42,7 @@ export const adminUserDeletionRepository = {
         asc(partyMemberships.createdAt),
         asc(partyMemberships.id),
       )
-      .limit(1)
       .for('update');
-    return row;
   },
 
   async charactersOf(db: Executor, userId: string) {

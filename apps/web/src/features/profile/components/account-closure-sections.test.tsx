@@ -1,3 +1,4 @@
+import { accountClosureMessages } from '@haversack/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -131,6 +132,19 @@ describe('Delete account (danger zone)', { timeout: 30_000 }, () => {
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await waitFor(() => expect(open).toHaveFocus());
+  });
+
+  it('shows why a party blocks the deletion, in the server’s words', async () => {
+    const message = accountClosureMessages.noSuccessorRoom('The Lost Mine');
+    mockFetch(() => failure(409, 'CONFLICT', message));
+    const user = userEvent.setup();
+    renderSections();
+    await user.click(screen.getByRole('button', { name: 'Delete account…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete your account?' });
+    await user.type(await within(dialog).findByLabelText(/Your password/), 'Secret123');
+    await user.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
+    expect(await within(dialog).findByTestId('delete-account-error')).toHaveTextContent(message);
+    expect(useAuthStore.getState().isAuthenticated).toBe(true);
   });
 });
 

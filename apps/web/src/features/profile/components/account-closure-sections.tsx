@@ -29,8 +29,8 @@ function DeletionConsequences() {
   return (
     <List size="sm" spacing={4} data-testid="delete-account-consequences">
       <List.Item>
-        Parties you run go to their next member (a manager first, then a player); a party where you are alone
-        is deleted with its stash.
+        Parties you run go to their next member whose plan has room to run one (a manager first, then a
+        player); a party where you are alone is deleted with its stash.
       </List.Item>
       <List.Item>Your characters and everything they carry are deleted.</List.Item>
       <List.Item>Templates you shared stay for the players who use them, without your name.</List.Item>
