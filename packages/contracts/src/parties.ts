@@ -250,5 +250,7 @@ export const eligibleMemberSchema = z.object({
   role: z.enum(partyRoles),
   own_tier: z.string(),
   sponsored: z.boolean(),
+  /** Whether the sponsorship is the caller's own: only its patron (or its beneficiary) may end it. */
+  sponsored_by_you: z.boolean(),
   patronage_id: z.string().nullable(),
 });

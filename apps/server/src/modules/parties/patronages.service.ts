@@ -179,6 +179,7 @@ export class PatronagesService {
             role: m.membership.role,
             own_tier: tier.identifier,
             sponsored: Boolean(active),
+            sponsored_by_you: active?.patronage.patronId === userId,
             patronage_id: active?.patronage.id ?? null,
           };
         }),

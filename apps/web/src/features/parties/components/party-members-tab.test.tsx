@@ -210,6 +210,7 @@ describe('PartyMembersTab: who can use the party stash', () => {
       role: 'player',
       own_tier: 'tier_free',
       sponsored: false,
+      sponsored_by_you: false,
       patronage_id: null,
     },
     {
@@ -218,6 +219,7 @@ describe('PartyMembersTab: who can use the party stash', () => {
       role: 'player',
       own_tier: 'tier_free',
       sponsored: true,
+      sponsored_by_you: true,
       patronage_id: 'pat-1',
     },
     {
@@ -226,6 +228,7 @@ describe('PartyMembersTab: who can use the party stash', () => {
       role: 'manager',
       own_tier: 'tier_1',
       sponsored: false,
+      sponsored_by_you: false,
       patronage_id: null,
     },
     {
@@ -234,6 +237,7 @@ describe('PartyMembersTab: who can use the party stash', () => {
       role: 'observer',
       own_tier: 'tier_free',
       sponsored: false,
+      sponsored_by_you: false,
       patronage_id: null,
     },
   ];

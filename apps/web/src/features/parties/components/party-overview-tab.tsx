@@ -143,9 +143,9 @@ export function PartyOverviewTab({
             <>
               <PartyAdminActions party={party} />
               {party.is_archived ? null : <InvitationBox partyId={party.id} />}
-              <PatronagePanel partyId={party.id} />
             </>
           ) : null}
+          {party.is_member ? <PatronagePanel partyId={party.id} isGm={party.is_gm} /> : null}
         </Stack>
       </SimpleGrid>
     </Stack>

@@ -12,6 +12,7 @@ const members = [
     role: 'player',
     own_tier: 'tier_free',
     sponsored: false,
+    sponsored_by_you: false,
     patronage_id: null,
   },
   {
@@ -20,14 +21,23 @@ const members = [
     role: 'player',
     own_tier: 'tier_free',
     sponsored: true,
+    sponsored_by_you: true,
     patronage_id: 'pat-1',
+  },
+  {
+    user_id: 'u-cleric',
+    username: 'cleric',
+    role: 'player',
+    own_tier: 'tier_free',
+    sponsored: true,
+    sponsored_by_you: false,
+    patronage_id: 'pat-2',
   },
 ];
 
-function serve() {
+function serve(allowed = true) {
   return mockFetch(({ url, init }) => {
-    if (url.endsWith('/subscription/check_feature'))
-      return success({ allowed: true, feature: 'patronage_system' });
+    if (url.endsWith('/subscription/check_feature')) return success({ allowed, feature: 'patronage_system' });
     if (url.includes('/patronages/eligible/')) return success(members);
     if (url.endsWith('/patronages/pat-1') && init.method === 'DELETE')
       return new Response(null, { status: 204 });
@@ -39,7 +49,7 @@ describe('PatronagePanel', () => {
   it('names each member on their button, and asks before ending a sponsorship', async () => {
     const fetchMock = serve();
     const user = userEvent.setup();
-    renderRoutes([{ path: '/', element: <PatronagePanel partyId="party-1" /> }], '/');
+    renderRoutes([{ path: '/', element: <PatronagePanel partyId="party-1" isGm /> }], '/');
 
     expect(await screen.findByRole('button', { name: 'Sponsor bard' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'End sponsorship of rogue' }));
@@ -51,5 +61,33 @@ describe('PatronagePanel', () => {
     await expect
       .poll(() => deletes().map(([url]) => String(url)))
       .toEqual([expect.stringMatching(/\/patronages\/pat-1$/)]);
+  });
+
+  it('offers no button for a sponsorship another member gives: only its patron may end it', async () => {
+    serve();
+    renderRoutes([{ path: '/', element: <PatronagePanel partyId="party-1" isGm /> }], '/');
+    await screen.findByRole('button', { name: 'Sponsor bard' });
+    expect(screen.queryByRole('button', { name: 'End sponsorship of cleric' })).toBeNull();
+    expect(screen.getByText('Sponsored by another member')).toBeInTheDocument();
+  });
+
+  it('lets a member who is not the GM sponsor when their plan has patronage', async () => {
+    serve();
+    renderRoutes([{ path: '/', element: <PatronagePanel partyId="party-1" isGm={false} /> }], '/');
+    expect(await screen.findByRole('button', { name: 'Sponsor bard' })).toBeInTheDocument();
+  });
+
+  it('shows a member without patronage nothing, and the GM the upgrade that unlocks it', async () => {
+    const fetchMock = serve(false);
+    const { unmount } = renderRoutes(
+      [{ path: '/', element: <PatronagePanel partyId="party-1" isGm={false} /> }],
+      '/',
+    );
+    await expect.poll(() => fetchMock.mock.calls.length).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByTestId('patronage-panel')).toBeNull();
+    unmount();
+    renderRoutes([{ path: '/', element: <PatronagePanel partyId="party-1" isGm /> }], '/');
+    expect(await screen.findByRole('link', { name: 'Upgrade to unlock patronage' })).toBeInTheDocument();
   });
 });

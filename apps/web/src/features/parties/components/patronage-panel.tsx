@@ -14,8 +14,12 @@ import {
   sponsorMember,
 } from '../api/parties-api';
 
-/** spec/01 §7 Patronage, for the GM: sponsor a member's tier inside this party. */
-export function PatronagePanel({ partyId }: { partyId: string }) {
+/**
+ * spec/01 §7 Patronage: sponsor a member's tier inside this party. Any member whose plan has patronage may
+ * sponsor; the GM also sees the panel without it (the upgrade that unlocks it), the other members only
+ * once their plan has it, so a player's party page carries no advertisement.
+ */
+export function PatronagePanel({ partyId, isGm }: { partyId: string; isGm: boolean }) {
   const queryClient = useQueryClient();
   const feature = useQuery(patronageFeatureQuery());
   const eligible = useQuery({ ...eligibleMembersQuery(partyId), enabled: feature.data === true });
@@ -35,6 +39,7 @@ export function PatronagePanel({ partyId }: { partyId: string }) {
     },
   });
   const [ending, setEnding] = useState<{ patronageId: string; username: string } | null>(null);
+  if (!isGm && feature.data !== true) return null;
 
   return (
     <Paper
@@ -93,7 +98,11 @@ export function PatronagePanel({ partyId }: { partyId: string }) {
                   ) : null}
                 </Group>
                 {/* Named per member: a list of "Sponsor" buttons does not say whom each one sponsors. */}
-                {member.sponsored && member.patronage_id ? (
+                {member.sponsored && !member.sponsored_by_you ? (
+                  <Text size="sm" c="dimmed">
+                    Sponsored by another member
+                  </Text>
+                ) : member.sponsored && member.patronage_id ? (
                   <Button
                     size="xs"
                     variant="light"

@@ -17,7 +17,8 @@ interface PatronageListProps {
 const sideText: Record<PatronageSide, { heading: string; empty: string; confirm: string }> = {
   granted: {
     heading: 'Patronages you grant',
-    empty: 'You are not sponsoring anyone. A Hero or Legend plan lets you sponsor a member of your party.',
+    empty:
+      'You are not sponsoring anyone. A Hero or Legend plan lets you sponsor a member of your party, from the Patronage panel on the party’s Overview.',
     confirm: 'They lose the plan you granted them in that party at once.',
   },
   received: {
