@@ -231,9 +231,21 @@ export const featureLabels: Record<FeatureKey, string> = {
   loot_distribution: 'Loot distribution',
 };
 
-export function limitExceededMessage(tierName: string, resource: UsageResource, limit: number): string {
+/**
+ * `sponsored`: the plan is one a sponsor grants in this party, not the user's own, so "Upgrade" would
+ * point at a plan that does not help (buying the sponsor's plan changes nothing).
+ */
+export function limitExceededMessage(
+  tierName: string,
+  resource: UsageResource,
+  limit: number,
+  sponsored = false,
+): string {
   const label = usageResourceLabels[resource];
-  return `Your ${tierName} plan allows ${limit} ${limit === 1 ? label.one : label.many}. Upgrade to ${label.action}.`;
+  const allowance = `${limit} ${limit === 1 ? label.one : label.many}`;
+  if (sponsored)
+    return `Your sponsor’s ${tierName} plan allows ${allowance} in this party: only a higher plan, of your own or your sponsor’s, allows more.`;
+  return `Your ${tierName} plan allows ${allowance}. Upgrade to ${label.action}.`;
 }
 
 export function featureUnavailableMessage(tierName: string, feature: FeatureKey): string {

@@ -1,3 +1,4 @@
+import { limitExceededMessage } from '@haversack/contracts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMember, createParty, createUser, type SignedInUser, upgrade } from '../../test/factories.js';
 import { buildTestApp, type TestContext } from '../../test/helper.js';
@@ -64,6 +65,18 @@ describe('patronage', () => {
       patronages: { granted: unknown[] };
     };
     expect(current.patronages.granted).toHaveLength(1);
+    // The patron's list says the sponsorship is theirs; another member's says it is someone else's.
+    const mine = body(await call('GET', `/patronages/eligible/${party.id}`, patron)).data;
+    expect(mine).toEqual([
+      expect.objectContaining({ user_id: player.user.id, sponsored: true, sponsored_by_you: true }),
+    ]);
+    const other = await createMember(ctx, party, 'player');
+    const theirs = body(await call('GET', `/patronages/eligible/${party.id}`, other)).data;
+    expect(theirs).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ user_id: player.user.id, sponsored: true, sponsored_by_you: false }),
+      ]),
+    );
     expect(
       (await call('POST', '/patronages', patron, { beneficiary_id: player.user.id, party_id: party.id }))
         .statusCode,
@@ -201,5 +214,20 @@ describe('patronage', () => {
     expect([first.statusCode, second.statusCode]).toEqual([201, 201]);
     const outside = await call('POST', '/characters', player, { character: { name: 'Elsewhere' } });
     expect(outside.statusCode).toBe(403);
+    // Past the sponsor's allowance, the refusal names the sponsor's plan as theirs, not the player's.
+    const sponsoredLimit = limitExceededMessage('Hero', 'characters', 20, true);
+    expect(sponsoredLimit).toContain('Your sponsor’s Hero plan allows 20 characters in this party');
+    const beyond = await call('POST', '/subscription/check_limit', player, {
+      resource: 'characters',
+      count: 19,
+      party_id: party.id,
+    });
+    expect(body(beyond).data).toMatchObject({ allowed: false, message: sponsoredLimit });
+    const refused = await ctx.app.services.entitlements
+      .requireLimit(ctx.database.db, player.user.id, 'characters', 19, { partyId: party.id })
+      .catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: 'LIMIT_EXCEEDED', message: sponsoredLimit });
+    // Their own plan's refusal still says "your plan".
+    expect(JSON.stringify(outside.json())).toContain('Your Free plan allows');
   });
 });

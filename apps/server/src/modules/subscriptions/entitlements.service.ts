@@ -60,6 +60,8 @@ export interface LimitCheck {
   used: number;
   remaining: number | null;
   tier: TierRow;
+  /** The tier is one a sponsor grants in the party asked about. */
+  sponsored: boolean;
 }
 
 /**
@@ -166,10 +168,11 @@ export class EntitlementService {
     count = 1,
     context: EntitlementContext = {},
   ): Promise<LimitCheck> {
-    const { tier } = await this.effectiveTier(db, userId, context);
+    const { tier, source } = await this.effectiveTier(db, userId, context);
     const limit = tier.limits[usageResourceLimit[resource]] ?? null;
     const used = await this.countUsage(db, userId, resource, context);
     return {
+      sponsored: source === 'patronage',
       allowed: limitAllows(limit, used, count),
       resource,
       limit,
@@ -191,8 +194,8 @@ export class EntitlementService {
     count = 1,
     context: EntitlementContext = {},
   ): Promise<void> {
-    const { tier } = await this.effectiveTier(tx, userId, context);
-    await this.#requireWithinLimit(tx, userId, tier, resource, count, context);
+    const { tier, source } = await this.effectiveTier(tx, userId, context);
+    await this.#requireWithinLimit(tx, userId, tier, resource, count, context, source);
   }
 
   /**
@@ -206,9 +209,9 @@ export class EntitlementService {
     resource: UsageResource,
     context: EntitlementContext = {},
   ): Promise<void> {
-    const { tier } = await this.effectiveTier(tx, userId, context);
+    const { tier, source } = await this.effectiveTier(tx, userId, context);
     if (!featureAllowed(tier.features, feature)) throw featureRefusal(tier.name, feature);
-    await this.#requireWithinLimit(tx, userId, tier, resource, 1, context);
+    await this.#requireWithinLimit(tx, userId, tier, resource, 1, context, source);
   }
 
   /**
@@ -236,13 +239,14 @@ export class EntitlementService {
     resource: UsageResource,
     count: number,
     context: EntitlementContext,
+    source: 'subscription' | 'patronage' = 'subscription',
   ) {
     const limit = tier.limits[usageResourceLimit[resource]] ?? null;
     if (limit === null) return;
     await repo.lockEntitlement(tx, userId, resource);
     const used = await this.countUsage(tx, userId, resource, context);
     if (!limitAllows(limit, used, count)) {
-      const message = limitExceededMessage(tier.name, resource, limit);
+      const message = limitExceededMessage(tier.name, resource, limit, source === 'patronage');
       throw new AppError('LIMIT_EXCEEDED', message, {
         details: [{ field: resource, message, resource, limit, used }],
       });

@@ -148,7 +148,9 @@ export class SubscriptionsService {
       remaining: check.remaining,
       ...(check.allowed
         ? {}
-        : { message: limitExceededMessage(check.tier.name, check.resource, check.limit ?? 0) }),
+        : {
+            message: limitExceededMessage(check.tier.name, check.resource, check.limit ?? 0, check.sponsored),
+          }),
     };
   }
 
