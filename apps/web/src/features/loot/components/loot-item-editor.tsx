@@ -20,13 +20,13 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconCoins } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { noItemsFound } from '../../../components/empty-state';
 import { UnavailableLineNote } from '../../../components/unavailable-line-note';
 import { isApiError } from '../../../lib/http-client';
 import { generalMessages, toast } from '../../../lib/toast';
-import { marketplaceQuery } from '../../items/api/item-templates-api';
+import { useTemplatePicker } from '../../items/api/template-picker';
 import { templatePrice } from '../../items/components/template-summary';
 import {
   addLootItem,
@@ -80,7 +80,7 @@ function useAddLootItem(templateId: string, onAdded: () => void) {
   });
 }
 
-/** Add an item of the catalogue (public item templates, searched as the shops do) with a quantity. */
+/** Add an item (one of the GM's own item templates, or of the public catalogue) with a quantity. */
 export function AddLootItemForm({
   templateId,
   disabled = false,
@@ -93,20 +93,10 @@ export function AddLootItemForm({
   const [itemTemplateId, setItemTemplateId] = useState<string | null>(null);
   const [quantity, setQuantity] = useState<number | string>(1);
   const [touched, setTouched] = useState(false);
-  const catalogue = useQuery(
-    marketplaceQuery({
-      search: debounced,
-      tags: '',
-      minValue: null,
-      maxValue: null,
-      minWeight: null,
-      maxWeight: null,
-      page: 1,
-    }),
-  );
   // Coins have their own form below: the catalogue's coin templates would only duplicate it.
-  const templates = (catalogue.data?.templates ?? []).filter((t) => !t.is_currency);
-  const options = templates.map((t) => ({ value: t.id, label: `${t.name} · ${templatePrice(t)}` }));
+  const catalogue = useTemplatePicker(debounced, (t) => !t.is_currency);
+  const templates = catalogue.templates;
+  const options = catalogue.groups((t) => `${t.name} · ${templatePrice(t)}`);
   const chosen = templates.find((t) => t.id === itemTemplateId);
   const add = useAddLootItem(templateId, () => {
     setItemTemplateId(null);
@@ -135,7 +125,7 @@ export function AddLootItemForm({
           </Title>
           <Select
             label="Item"
-            placeholder="Search the item catalogue"
+            placeholder="Search your items and the catalogue"
             searchable
             searchValue={search}
             onSearchChange={setSearch}

@@ -3,12 +3,22 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { failure, mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
+import { buildLootItemTemplate } from '../../loot/test/loot-fixtures';
 import { buildShopItem, buildShopTemplate } from '../test/shop-fixtures';
 import { ShopTemplateInventoryPage } from './shop-template-inventory-page';
 
 const arrow = buildShopItem('Arrow', { quantity: 200, buy_price_cp: 5, sell_price_cp: 2 });
 const backpack = buildShopItem('Backpack', { quantity: 10, restock_quantity: 12 });
 const template = buildShopTemplate({ is_owner: true, is_system: false, shop_items: [arrow, backpack] });
+
+// The GM's own homebrew, private (the marketplace would not list it) and public (listed there too).
+const stew = buildLootItemTemplate({
+  id: 'tpl-stew',
+  name: 'Grim Stew',
+  visibility: 'private',
+  is_owner: true,
+});
+const dagger = buildLootItemTemplate({ id: 'tpl-dagger', name: 'Dagger' });
 
 function serve() {
   return mockFetch(({ url, init }) => {
@@ -19,7 +29,10 @@ function serve() {
     )
       return success({ ...arrow, ...JSON.parse(String(init.body)).shop_item });
     if (pathname === `/api/v1/shop_templates/${template.id}`) return success(template);
-    if (pathname === '/api/v1/search/items') return success([]);
+    if (pathname === '/api/v1/search/items') return success([dagger, stew]);
+    if (pathname === '/api/v1/item_templates') return success([stew]);
+    if (init.method === 'POST' && pathname === `/api/v1/shop_templates/${template.id}/add_item`)
+      return success(buildShopItem('Grim Stew'), 201);
     return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
   });
 }
@@ -69,5 +82,30 @@ describe('ShopTemplateInventoryPage', () => {
     expect(JSON.parse(String(patch[1]?.body))).toEqual({
       shop_item: { quantity: 150, price_cp: 7, restock_quantity: null },
     });
+  });
+
+  it('offers the GM’s own item templates, private ones too, before the catalogue', async () => {
+    const fetchMock = serve();
+    renderRoutes(
+      [{ path: '/shops/templates/:id/inventory', element: <ShopTemplateInventoryPage /> }],
+      `/shops/templates/${template.id}/inventory`,
+    );
+    const user = userEvent.setup();
+    await user.click(await screen.findByPlaceholderText('Search your items and the catalogue'));
+    const listbox = await screen.findByRole('listbox');
+    const names = within(listbox)
+      .getAllByRole('option')
+      .map((option) => option.textContent);
+    // Listed once, as the GM's own, though the catalogue also holds it.
+    expect(names).toEqual(['Grim Stew', 'Dagger']);
+    expect(listbox).toHaveTextContent('Your items');
+    await user.click(within(listbox).getByRole('option', { name: 'Grim Stew' }));
+    await user.click(screen.getByRole('button', { name: 'Add to Shop' }));
+    const post = await vi.waitFor(() => {
+      const call = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST');
+      if (!call) throw new Error('no POST yet');
+      return call;
+    });
+    expect(JSON.parse(String(post[1]?.body))).toMatchObject({ shop_item: { item_template_id: 'tpl-stew' } });
   });
 });

@@ -26,7 +26,7 @@ import { isApiError, isRecordNotFound } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { generalMessages, toast } from '../../../lib/toast';
 import { usePhone } from '../../../lib/use-phone';
-import { marketplaceQuery } from '../../items/api/item-templates-api';
+import { useTemplatePicker } from '../../items/api/template-picker';
 import { addShopItem, removeShopItem, shopKeys, shopTemplateQuery, updateShopItem } from '../api/shops-api';
 
 /** Prices are kept in copper (DESIGN §4) and typed in gold: 1.5 gp is 150 cp; blank means "from the item's value". */
@@ -147,7 +147,7 @@ function ShopItemRow({ templateId, item }: { templateId: string; item: ShopItem 
   );
 }
 
-/** Add an item of the catalogue (public item templates) with a quantity, an own price and a restock level. */
+/** Add an item (the GM's own item templates, or the public catalogue) with a quantity, an own price and a restock level. */
 function AddShopItemForm({ templateId }: { templateId: string }) {
   const queryClient = useQueryClient();
   const [search, setSearch] = useState('');
@@ -156,17 +156,7 @@ function AddShopItemForm({ templateId }: { templateId: string }) {
   const [quantity, setQuantity] = useState<number | string>(1);
   const [price, setPrice] = useState<number | string>('');
   const [restock, setRestock] = useState<number | string>('');
-  const catalogue = useQuery(
-    marketplaceQuery({
-      search: debounced,
-      tags: '',
-      minValue: null,
-      maxValue: null,
-      minWeight: null,
-      maxWeight: null,
-      page: 1,
-    }),
-  );
+  const catalogue = useTemplatePicker(debounced);
   const add = useMutation({
     mutationFn: () => {
       if (!itemTemplateId) throw new Error('Choose an item');
@@ -187,7 +177,7 @@ function AddShopItemForm({ templateId }: { templateId: string }) {
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: shopKeys.template(templateId) }),
   });
-  const options = (catalogue.data?.templates ?? []).map((t) => ({ value: t.id, label: t.name }));
+  const options = catalogue.groups((t) => t.name);
   return (
     <Paper withBorder p="md" component="section" aria-label="Add an item">
       <form
@@ -202,7 +192,7 @@ function AddShopItemForm({ templateId }: { templateId: string }) {
           </Title>
           <Select
             label="Item"
-            placeholder="Search the item catalogue"
+            placeholder="Search your items and the catalogue"
             searchable
             searchValue={search}
             onSearchChange={setSearch}
