@@ -340,7 +340,7 @@ const copperAmount = numberInput(
     .int('Price must be a whole number of copper pieces')
     .min(0, 'Price cannot be negative')
     // MAX_ITEM_VALUE in pp: with MAX_STACK_QUANTITY, a stack's price stays an exact integer below 2^53.
-    .max(MAX_ITEM_VALUE * copperPer.pp, 'A price can be at most 900,000 pp'),
+    .max(MAX_ITEM_VALUE * copperPer.pp, 'A price can be at most 9,000,000 gp'),
 );
 
 const stockQuantity = numberInput(
@@ -348,7 +348,7 @@ const stockQuantity = numberInput(
     .number({ error: 'Quantity must be a number' })
     .int('Quantity must be a whole number')
     .min(0, 'Quantity cannot be negative')
-    .max(100_000, 'Quantity must be at most 100,000'),
+    .max(100_000, 'Quantity can be at most 100,000'),
 );
 
 const tradeQuantity = numberInput(
@@ -356,7 +356,7 @@ const tradeQuantity = numberInput(
     .number({ error: 'Quantity must be a number' })
     .int('Quantity must be a whole number')
     .min(1, 'Quantity must be at least 1')
-    .max(100_000, 'Quantity must be at most 100,000'),
+    .max(100_000, 'Quantity can be at most 100,000'),
 );
 
 const shopName = text({ error: shopMessages.nameTooShort })
