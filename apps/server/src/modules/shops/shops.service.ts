@@ -1059,8 +1059,10 @@ export class ShopsService {
     if (allowPartyStash && context && context.container.partyId === shop.partyId) return { context, located };
     const owner = context?.character;
     if (!owner || owner.userId !== userId || owner.partyId !== shop.partyId || owner.id !== characterId) {
-      // One answer whatever was wrong, so nobody learns about other people's characters or containers.
-      const wrongContainer = owner && owner.userId === userId && owner.partyId === shop.partyId;
+      // One answer whatever was wrong with the container, so nobody learns about other people's characters
+      // or containers; the container is blamed whenever the named character is the trader's own here.
+      const named = await charactersRepository.find(tx, characterId);
+      const wrongContainer = named?.userId === userId && named.partyId === shop.partyId;
       throw AppError.validation([
         wrongContainer
           ? { field: `${field}_container_id`, message: shopMessages.containerNotCharacters }

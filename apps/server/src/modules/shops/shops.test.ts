@@ -1,4 +1,4 @@
-import type { ShopInstance, ShopTemplate, TradeResult } from '@haversack/contracts';
+import { type ShopInstance, type ShopTemplate, shopMessages, type TradeResult } from '@haversack/contracts';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containers, transactions } from '../../db/schema/inventory.js';
@@ -571,7 +571,15 @@ describe('trading', () => {
     // Someone else's character is not yours to spend from.
     const manager = await createMember(ctx, w.party, 'manager');
     const managerHero = await createCharacter(ctx, manager, { partyId: w.party.id, maxWeight: null });
-    expect((await attempt(manager, w.hero.id, w.heroBag)).statusCode).toBe(422);
+    const fieldOf = (response: { json(): unknown }) =>
+      (response.json() as { error: { details: { field: string; message: string }[] } }).error.details;
+    expect(fieldOf(await attempt(manager, w.hero.id, w.heroBag))).toEqual([
+      { field: 'buyer_character_id', message: shopMessages.characterNotInParty },
+    ]);
+    // Their own character with someone else's container: the container is what is wrong.
+    expect(fieldOf(await attempt(manager, managerHero.id, w.heroBag))).toEqual([
+      { field: 'buyer_container_id', message: shopMessages.containerNotCharacters },
+    ]);
     await giveCoins(manager, managerHero.primary_container_id ?? '', 'gp', 5);
     expect((await attempt(manager, managerHero.id, managerHero.primary_container_id ?? '')).statusCode).toBe(
       200,
