@@ -2,7 +2,7 @@ import {
   type Currency,
   currencies,
   type DistributionMode,
-  formatStackValue,
+  formatCopper,
   type ItemInstance,
   type LootInstance,
 } from '@haversack/contracts';
@@ -68,31 +68,20 @@ export function itemUnits(
 }
 
 /**
- * A loot's contents in one line: "4 items · 1,315 gp" (the worth counts the coins too), "190 gp" for coins
- * alone (never "0 items" next to coins), "2 items" for unpriced items alone, "Empty" for nothing at all.
+ * A loot's contents in one line, its worth to the copper as prices are: "4 items · 1,315 gp 5 sp" (the
+ * worth counts the coins too), "190 gp" for coins alone (never "0 items" next to coins), "2 items" for
+ * unpriced items alone, "Empty" for nothing at all.
  */
 export function lootContentsLabel(units: number, totalValueCp: number): string {
   const parts = [
     units > 0 ? itemsCountLabel(units) : null,
-    totalValueCp > 0 ? formatStackValue(totalValueCp) : null,
+    totalValueCp > 0 ? formatCopper(totalValueCp) : null,
   ].filter(Boolean);
   return parts.length > 0 ? parts.join(' · ') : 'Empty';
 }
 
 /**
  * A share's worth to the copper, counted in gold as players do: "15 gp 5 sp", "7 sp 3 cp", "0 cp". A
- * distribution's shares differ by coppers, so gp alone (formatStackValue) would hide what it is about.
+ * distribution's shares differ by coppers, so whole gp would hide what it is about.
  */
-export function formatShareValue(copper: number): string {
-  if (copper <= 0) return '0 cp';
-  const gp = Math.floor(copper / 100);
-  const sp = Math.floor((copper % 100) / 10);
-  const cp = copper % 10;
-  return [
-    gp > 0 ? `${gp.toLocaleString('en-US')} gp` : '',
-    sp > 0 ? `${sp} sp` : '',
-    cp > 0 ? `${cp} cp` : '',
-  ]
-    .filter(Boolean)
-    .join(' ');
-}
+export const formatShareValue = formatCopper;

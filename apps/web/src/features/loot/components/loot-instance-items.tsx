@@ -1,4 +1,4 @@
-import { formatStackValue, type ItemInstance, type LootInstance } from '@haversack/contracts';
+import { formatCopper, type ItemInstance, type LootInstance } from '@haversack/contracts';
 import { Button, Center, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconCoins } from '@tabler/icons-react';
 import { type TradeButtonFocus, useStockFocus } from '../../../lib/use-stock-focus';
@@ -112,13 +112,13 @@ function LootItemRow({
             </Text>
             <Text size="xs" c="dimmed" data-testid="loot-stack-facts">
               Quantity {item.quantity.toLocaleString('en-US')}
-              {unpriced ? '' : ` · ${formatStackValue(item.value_cp)} each`}
+              {unpriced ? '' : ` · ${formatCopper(item.value_cp)} each`}
             </Text>
           </Stack>
         </Group>
         <Group gap="xs" wrap="nowrap" ml="auto">
           <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }} data-testid="loot-stack-value">
-            {unpriced ? 'Unpriced' : formatStackValue(item.value_cp * item.quantity)}
+            {unpriced ? 'Unpriced' : formatCopper(item.value_cp * item.quantity)}
           </Text>
           {canTake ? (
             <>

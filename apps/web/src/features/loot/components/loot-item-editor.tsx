@@ -1,7 +1,7 @@
 import {
   type Currency,
   currencies,
-  formatStackValue,
+  formatCopper,
   type LootItem,
   lootMessages,
   MAX_STACK_QUANTITY,
@@ -282,7 +282,7 @@ export function LootItemRow({ templateId, item }: { templateId: string; item: Lo
               </Text>
             </Group>
             <Text size="sm" c="dimmed">
-              {formatStackValue(item.value_cp)} each · {formatStackValue(item.total_value_cp)}
+              {formatCopper(item.value_cp)} each · {formatCopper(item.total_value_cp)}
             </Text>
           </Group>
           <UnavailableLineNote available={item.available} />

@@ -39,6 +39,27 @@ describe('LootItemList', () => {
     expect(screen.getByTestId('loot-total-value')).toHaveTextContent('280 gp');
   });
 
+  it('gives worth to the copper, as prices are: 3 gp 5 sp is never "3 gp"', () => {
+    setViewport(1280, 800);
+    const stew = buildLootItem({
+      id: 'loot-item-stew',
+      quantity: 5,
+      value_cp: 70,
+      total_value_cp: 350,
+      item_template: buildLootItemTemplate({
+        id: 'stew',
+        name: 'Grim Stew',
+        base_value: 7,
+        currency: 'sp',
+        value_cp: 70,
+      }),
+    });
+    renderWithProviders(<LootItemList items={[stew]} totalValueCp={3_860} />);
+    expect(within(rowOf('Grim Stew')).getByTestId('loot-item-each')).toHaveTextContent('7 sp');
+    expect(within(rowOf('Grim Stew')).getByTestId('loot-item-value')).toHaveTextContent('3 gp 5 sp');
+    expect(screen.getByTestId('loot-total-value')).toHaveTextContent('38 gp 6 sp');
+  });
+
   it('fits three columns on a phone: the price of one goes under the item’s name', () => {
     setViewport(375, 812);
     renderWithProviders(<LootItemList items={items} totalValueCp={28_000} />);

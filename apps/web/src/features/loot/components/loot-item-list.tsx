@@ -1,4 +1,4 @@
-import { formatStackValue, type LootItem } from '@haversack/contracts';
+import { formatCopper, type LootItem } from '@haversack/contracts';
 import { Center, Group, Table, Text } from '@mantine/core';
 import { IconCoins } from '@tabler/icons-react';
 import { UnavailableLineNote } from '../../../components/unavailable-line-note';
@@ -50,7 +50,7 @@ export function LootItemList({ items, totalValueCp }: { items: readonly LootItem
         <Table.Tbody>
           {items.map((item) => {
             const unpriced = isUnpriced(item);
-            const each = unpriced ? 'Unpriced' : formatStackValue(item.value_cp);
+            const each = unpriced ? 'Unpriced' : formatCopper(item.value_cp);
             return (
               <Table.Tr key={item.id} data-testid="loot-item">
                 <Table.Td>
@@ -78,7 +78,7 @@ export function LootItemList({ items, totalValueCp }: { items: readonly LootItem
                   </Table.Td>
                 )}
                 <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }} data-testid="loot-item-value">
-                  {unpriced ? 'Unpriced' : formatStackValue(item.total_value_cp)}
+                  {unpriced ? 'Unpriced' : formatCopper(item.total_value_cp)}
                 </Table.Td>
               </Table.Tr>
             );
@@ -90,7 +90,7 @@ export function LootItemList({ items, totalValueCp }: { items: readonly LootItem
               Total value
             </Table.Th>
             <Table.Td ta="right" fw={700} style={{ whiteSpace: 'nowrap' }} data-testid="loot-total-value">
-              {formatStackValue(totalValueCp ?? lootItemsTotalCp(items))}
+              {formatCopper(totalValueCp ?? lootItemsTotalCp(items))}
             </Table.Td>
           </Table.Tr>
         </Table.Tfoot>

@@ -1,5 +1,5 @@
 import {
-  formatStackValue,
+  formatCopper,
   type LootSourceType,
   type LootTemplate,
   lootSourceTypeNames,
@@ -131,7 +131,7 @@ export function LootTemplateCard({
             {itemCountLabel(template.items_count)}
           </Fact>
           <Fact icon={<IconCoins size={14} aria-hidden="true" />}>
-            <span data-testid="loot-template-value">{formatStackValue(template.total_value_cp)}</span>
+            <span data-testid="loot-template-value">{formatCopper(template.total_value_cp)}</span>
           </Fact>
         </Group>
         <LootTagList tags={template.tag_list} max={CARD_MAX_TAGS} />

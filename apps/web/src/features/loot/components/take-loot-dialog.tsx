@@ -1,5 +1,5 @@
 import {
-  formatStackValue,
+  formatCopper,
   type ItemInstance,
   type LootInstance,
   type LootTakeResult,
@@ -143,7 +143,7 @@ export function TakeLootDialog({
             {/* As the loot's list says it: the SRD gives magic items no price, which is not "0 gp". */}
             {item.item_template.metadata.priced === false
               ? `${max} in this loot. ${lootMessages.unpriced}.`
-              : `${max} in this loot, worth ${formatStackValue(item.value_cp)} each.`}
+              : `${max} in this loot, worth ${formatCopper(item.value_cp)} each.`}
           </Text>
           {kind === 'take' ? (
             <>

@@ -1,4 +1,4 @@
-import { formatStackValue, lootMessages, MAX_LOOT_ITEMS } from '@haversack/contracts';
+import { formatCopper, lootMessages, MAX_LOOT_ITEMS } from '@haversack/contracts';
 import {
   Alert,
   Anchor,
@@ -109,7 +109,7 @@ export function LootTemplateInventoryPage() {
               In this loot
             </Title>
             <Text size="sm" c={full ? 'red' : 'dimmed'} data-testid="loot-items-count">
-              {template.items_count} of {MAX_LOOT_ITEMS} lines · {formatStackValue(template.total_value_cp)}
+              {template.items_count} of {MAX_LOOT_ITEMS} lines · {formatCopper(template.total_value_cp)}
             </Text>
           </Group>
           {!canChange ? (
