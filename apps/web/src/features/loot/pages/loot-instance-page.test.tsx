@@ -602,14 +602,14 @@ describe('LootInstancePage', { timeout: 20_000 }, () => {
     ]);
   });
 
-  it('deletes the loot after asking, and goes back to the party', async () => {
+  it('deletes the loot after asking, and goes back to the party’s Loot tab', async () => {
     const user = userEvent.setup();
     mockLootPage(buildLootInstance(), (pathname, method) =>
       method === 'DELETE' && pathname === '/api/v1/loot_instances/loot-1'
         ? new Response(null, { status: 204 })
         : null,
     );
-    renderPage();
+    const { router } = renderPage();
     const panel = await screen.findByTestId('loot-gm-panel');
     await user.click(within(panel).getByRole('button', { name: 'Delete' }));
     const dialog = await screen.findByRole('dialog');
@@ -618,6 +618,7 @@ describe('LootInstancePage', { timeout: 20_000 }, () => {
     ).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Party page')).toBeInTheDocument();
+    expect(router.state.location.search).toBe('?tab=loot');
     expect(lastToast()).toMatchObject({ kind: 'success', message: 'Loot instance deleted' });
   });
 

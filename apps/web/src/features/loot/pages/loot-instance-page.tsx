@@ -26,6 +26,7 @@ import { useLootRevealWatch } from '../../realtime/hooks/use-loot-reveal-watch';
 import { usePartyChannels } from '../../realtime/hooks/use-party-channels';
 import { ShareButton } from '../../shares/components/share-button';
 import { lootInstanceQuery } from '../api/loot-api';
+import { partyLootPath } from '../components/deploy-loot-dialog';
 import { DistributeLootDialog } from '../components/distribute-loot-dialog';
 import { HiddenBadge, LootFacts } from '../components/loot-card';
 import { LootEditDialog } from '../components/loot-edit-dialog';
@@ -159,7 +160,7 @@ export function LootInstancePage() {
             <LootManageActions
               loot={loot}
               size="sm"
-              onDeleted={() => navigate(`/parties/${loot.party_id}`, { replace: true })}
+              onDeleted={() => navigate(partyLootPath(loot.party_id), { replace: true })}
             >
               <Button
                 size="sm"

@@ -1,6 +1,8 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { mockFetch, success } from '../../../test/fixtures';
+import { renderRoutes } from '../../../test/render';
 import { renderWithProviders } from '../../inventory/test/inventory-fixtures';
 import { buildShopInstance } from '../test/shop-fixtures';
 import { ShopManagePanel } from './shop-manage-panel';
@@ -25,5 +27,26 @@ describe('ShopManagePanel', () => {
     );
     expect(await screen.findByText(new RegExp(`next on ${expected}\\.`))).toBeInTheDocument();
     expect(screen.queryByText(/:29/)).not.toBeInTheDocument();
+  });
+
+  it('goes back to the party’s Shops tab once the shop is deleted', async () => {
+    const shop = buildShopInstance({ can_manage: true });
+    mockFetch(({ init }) => (init.method === 'DELETE' ? new Response(null, { status: 204 }) : success({})));
+    const { router } = renderRoutes(
+      [
+        { path: '/shops/instances/:id', element: <ShopManagePanel shop={shop} /> },
+        { path: '/parties/:id', element: <p>Party page</p> },
+      ],
+      `/shops/instances/${shop.id}`,
+    );
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Delete Shop' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete shop' });
+    await user.click(within(dialog).getByRole('button', { name: /Delete/ }));
+    expect(await screen.findByText('Party page')).toBeInTheDocument();
+    expect(router.state.location).toMatchObject({
+      pathname: `/parties/${shop.party_id}`,
+      search: '?tab=shops',
+    });
   });
 });

@@ -85,7 +85,7 @@ export function ShopManagePanel({ shop }: { shop: ShopInstance }) {
       toast.success(`Shop "${shop.name}" removed`);
       queryClient.removeQueries({ queryKey: shopKeys.instance(shop.id) });
       await invalidateShop(queryClient, null);
-      navigate(`/parties/${shop.party_id}`);
+      navigate(`/parties/${shop.party_id}?tab=shops`, { replace: true });
     },
   });
 

@@ -23,7 +23,7 @@ const spare = buildItem({
   container_id: 'stash-1',
 });
 
-function shopWith(hasOwnPrice: boolean) {
+function shopWith(hasOwnPrice: boolean, discountRate = 0) {
   const shelved = buildStockItem({
     id: 'shelf-sword',
     name: 'Longsword',
@@ -35,6 +35,7 @@ function shopWith(hasOwnPrice: boolean) {
   });
   return buildShopInstance({
     can_manage: true,
+    discount_rate: discountRate,
     container: { id: 'shop-container-1', name: 'Shop stock', item_instances: [shelved] },
   });
 }
@@ -77,5 +78,15 @@ describe('StockShopForm', () => {
     expect(screen.getByTestId('stock-price-hint')).toHaveTextContent(
       'Longsword has a price of its own in this shop (players pay 15 gp each); the new ones sell at it too.',
     );
+  });
+
+  it('says what players pay for an own price once the shop’s discount is taken off', async () => {
+    mockSources();
+    renderWithProviders(<StockShopForm shop={shopWith(false, 0.1)} />);
+    const user = await chooseTheSpareSword();
+    const price = screen.getByRole('textbox', { name: 'Own price (gp)' });
+    expect(screen.queryByText(/after the shop’s/)).not.toBeInTheDocument();
+    await user.type(price, '5000');
+    expect(screen.getByText('Players pay 4,500 gp after the shop’s 10% discount.')).toBeInTheDocument();
   });
 });

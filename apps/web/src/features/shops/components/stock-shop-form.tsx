@@ -1,4 +1,11 @@
-import { formatCopper, formatEnUs, type ShopInstance, shopMessages } from '@haversack/contracts';
+import {
+  buyPriceCp,
+  discountPercent,
+  formatCopper,
+  formatEnUs,
+  type ShopInstance,
+  shopMessages,
+} from '@haversack/contracts';
 import {
   Alert,
   Button,
@@ -26,6 +33,16 @@ function gpToCp(value: number | string): number | null {
   if (value === '') return null;
   const n = Number(value);
   return Number.isFinite(n) && n >= 0 ? Math.round(n * 100) : null;
+}
+
+/**
+ * The shop's discount applies to an own price too (DESIGN §4): say what players will pay, so that a GM who
+ * types 5,000 gp is not surprised to see 4,500 on the shelf.
+ */
+function discountedPriceNote(shop: ShopInstance, ownPriceCp: number | null): string | undefined {
+  if (ownPriceCp === null || shop.discount_rate <= 0) return undefined;
+  const paid = buyPriceCp({ valueCp: 0, buyModifier: 1, discountRate: shop.discount_rate, ownPriceCp });
+  return `Players pay ${formatCopper(paid)} after the shop’s ${discountPercent(shop.discount_rate)}% discount.`;
 }
 
 /**
@@ -156,6 +173,7 @@ export function StockShopForm({ shop }: { shop: ShopInstance }) {
                 <NumberInput
                   label="Own price (gp)"
                   placeholder="From the item's value"
+                  description={discountedPriceNote(shop, gpToCp(price))}
                   min={0}
                   decimalScale={2}
                   allowNegative={false}
