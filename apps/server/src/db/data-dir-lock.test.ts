@@ -90,6 +90,9 @@ describe('lockDataDir', () => {
         shell.stdout?.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))),
       );
       await expect.poll(() => processStartTime(pid)).not.toBeNull();
+      // Killed only once the shell is `sleep`, which never waits: a shell still between `echo` and `exec`
+      // may reap its child, and then there is no zombie to take the lock over from.
+      await expect.poll(() => readFileSync(`/proc/${shell.pid}/comm`, 'utf8').trim()).toBe('sleep');
       writeFileSync(
         lockFile(),
         JSON.stringify({ pid, boot_id: bootId(), start_time: processStartTime(pid) }),
