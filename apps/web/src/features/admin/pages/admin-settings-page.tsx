@@ -4,11 +4,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ErrorPanel } from '../../../components/error-panel';
+import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
 import { adminSettingsQueryOptions, updateSiteSettings } from '../api/site-settings-api';
 
 /** Issue 15, Settings: maintenance mode and open registration; each change is audited. */
 export function AdminSettingsPage() {
+  usePageTitle('Admin Settings');
   const queryClient = useQueryClient();
   const query = useQuery(adminSettingsQueryOptions());
   // Turning maintenance on stops every player's writes at once: asked first. Turning it off is not.

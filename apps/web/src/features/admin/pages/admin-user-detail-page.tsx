@@ -22,6 +22,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
+import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
 import { useCurrentUser } from '../../../stores/auth-store';
 import { adminUserActions, adminUserQueryOptions } from '../api/admin-users-api';
@@ -52,6 +53,7 @@ export function AdminUserDetailPage() {
   const me = useCurrentUser();
   const queryClient = useQueryClient();
   const query = useQuery(adminUserQueryOptions(id));
+  usePageTitle(query.data ? `Admin User ${query.data.user.username}` : 'Admin User');
   const [dialog, setDialog] = useState<Dialog>(null);
   const [reason, setReason] = useState('');
   const [tier, setTier] = useState<string | null>(null);

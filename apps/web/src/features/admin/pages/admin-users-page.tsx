@@ -28,6 +28,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
+import { usePageTitle } from '../../../lib/page-title';
 import { type AdminUserSearch, adminUsersQueryOptions } from '../api/admin-users-api';
 import { adminDateTime } from '../lib/format';
 
@@ -74,6 +75,7 @@ export function UserStatusBadges({ user }: { user: AdminUserSummary }) {
 
 /** Issue 15, Users: search and filter everyone, open a user to help or restrain them. */
 export function AdminUsersPage() {
+  usePageTitle('Admin Users');
   const [params, setParams] = useSearchParams();
   const search = searchFrom(params);
   const query = useQuery(adminUsersQueryOptions(search));

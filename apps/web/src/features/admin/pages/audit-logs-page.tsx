@@ -20,6 +20,7 @@ import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
+import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
 import { AUDIT_LOGS_PER_PAGE, auditLogsQueryOptions, exportAuditLogCsv } from '../api/audit-logs-api';
 import { AuditLogEntryDetails } from '../components/audit-log-entry-details';
@@ -50,6 +51,7 @@ function targetLabel(entry: AuditLogEntry): string {
 
 /** The Audit Logs page (issue 15): every admin act and refused attempt, filtered, paged, exportable. */
 export function AuditLogsPage() {
+  usePageTitle('Admin Audit Logs');
   const [params, setParams] = useSearchParams();
   const filter = useMemo(() => filterFrom(params), [params]);
   const page = pageFrom(params);
