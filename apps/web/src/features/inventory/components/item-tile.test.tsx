@@ -180,6 +180,8 @@ describe('ItemTile equipment (issue 12 §5)', () => {
     await user.click(screen.getByRole('button', { name: 'More actions for Rope' }));
     const items = (await screen.findAllByRole('menuitem')).map((item) => item.textContent);
     expect(items).toEqual(['Equip', 'Give to...']);
+    // A menu holds menu items only (axe aria-required-children): no unnamed focus placeholder in it.
+    expect(screen.getByRole('menu').querySelector('[role="presentation"]')).toBeNull();
   });
 
   it('offers coins neither Equip nor Attune, only Give to...', async () => {

@@ -459,6 +459,8 @@ function ItemActionsMenuMounted({
       onChange={setOpened}
       position="bottom-end"
       withinPortal
+      // Focus goes to the first action, not to an unnamed placeholder (a menu holds only menu items).
+      withInitialFocusPlaceholder={false}
       returnFocus={false}
       onClose={onClosed}
     >
