@@ -1,5 +1,5 @@
 import { AppShell, Avatar, Badge, Box, Burger, Button, Group, Text } from '@mantine/core';
-import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { useDisclosure, useMediaQuery, useReducedMotion } from '@mantine/hooks';
 import { IconDoorExit } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
@@ -20,6 +20,7 @@ export function AdminLayout() {
   const { pathname } = useLocation();
   const [menuOpen, { toggle, close }] = useDisclosure(false);
   const isMobile = useMediaQuery('(max-width: 47.99em)') ?? false;
+  const reduceMotion = useReducedMotion();
   const [sessionStartedAt] = useState(() => new Date());
   const initial = (displayNameOf(user) || '?').charAt(0).toUpperCase();
   const menuKeys = useEscapeClosesMenu({ open: menuOpen, isMobile, close });
@@ -32,6 +33,9 @@ export function AdminLayout() {
 
   return (
     <AppShell
+      // The sidebar slides in and out, unless motion is to be reduced (theme.respectReducedMotion does not
+      // reach AppShell's own transition).
+      transitionDuration={reduceMotion ? 0 : 200}
       header={{ height: 60 }}
       navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !menuOpen } }}
       padding="md"

@@ -1,4 +1,5 @@
 import { ActionIcon, Anchor, AppShell, Burger, Button, Group, Loader } from '@mantine/core';
+import { useReducedMotion } from '@mantine/hooks';
 import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Outlet, useLocation, useNavigation } from 'react-router';
@@ -28,6 +29,7 @@ export function MainLayout() {
   const setMobileMenuOpen = useUiStore((state) => state.setMobileMenuOpen);
   const isAdmin = useAuthStore((state) => state.user?.admin === true);
   const { pathname } = useLocation();
+  const reduceMotion = useReducedMotion();
   const navigation = useNavigation();
   const updatePreferences = useUpdatePreferences();
   // A collapsed navbar only slides off-screen: make it inert so keyboard users do not tab into it.
@@ -68,6 +70,9 @@ export function MainLayout() {
 
   return (
     <AppShell
+      // The sidebar slides in and out, unless motion is to be reduced (theme.respectReducedMotion does not
+      // reach AppShell's own transition).
+      transitionDuration={reduceMotion ? 0 : 200}
       header={{ height: 60 }}
       navbar={{ width: 250, breakpoint: 'sm', collapsed: { mobile: !mobileMenuOpen, desktop: !sidebarOpen } }}
       padding="md"
