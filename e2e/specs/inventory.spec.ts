@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { checkPage } from '../support/a11y';
 import { AccountPages, newAccount } from '../support/accounts';
-import { api, findTemplate, upgradeTo } from '../support/api';
+import { addItem, api, findTemplate, upgradeTo } from '../support/api';
 import { expectInventoryOf } from '../support/inventory';
 import { settleAnimations } from '../support/settle';
 
@@ -326,4 +326,27 @@ test('a Free player sees the party stash locked in the Move menu, with what the 
   expect(left.map((item) => item.quantity)).toEqual([20]);
   await refusal.getByRole('link', { name: 'See upgrade options' }).click();
   await expect(page).toHaveURL(/\/subscription\/upgrade\?feature=party_collaboration$/);
+});
+
+test('by keyboard, moving the last item away leaves the focus on the emptied container, not the page', async ({
+  page,
+}) => {
+  await new AccountPages(page).register(newAccount('tidy'));
+  const character = await api<{ id: string; primary_container_id: string }>(page, 'POST', '/characters', {
+    character: { name: 'Keyra' },
+  });
+  await api(page, 'POST', `/characters/${character.id}/containers`, { container: { name: 'Pouch' } });
+  await addItem(page, character.primary_container_id, 'Torch', 4);
+
+  await page.goto(`/containers/${character.primary_container_id}`);
+  await expectInventoryOf(page, 'Keyra');
+  await page.getByRole('button', { name: 'Torch, quantity 4' }).focus();
+  await page.keyboard.press('m');
+  await expect(page.getByRole('menuitem', { name: /Pouch/ })).toBeFocused();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Move Torch' });
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('items-empty')).toBeFocused();
 });

@@ -1,5 +1,5 @@
 import { DndContext } from '@dnd-kit/core';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -126,6 +126,37 @@ describe('ItemCollection keyboard', () => {
     expect(screen.getByRole('button', { name: 'After' })).toHaveFocus();
     await user.tab({ shift: true });
     expect(tile('Candle')).toHaveFocus();
+  });
+
+  it('hands the focus to "No items found." when the focused last item goes, not to the page', async () => {
+    let setShown: (next: typeof items) => void = () => undefined;
+    function Shown() {
+      const [shown, set] = useState(items.slice(0, 1));
+      setShown = set;
+      return (
+        <ItemGrid
+          items={shown}
+          layout="grid"
+          draggable={false}
+          swipeable={false}
+          onOpen={vi.fn()}
+          onQuickTransfer={vi.fn()}
+          onAddToQueue={vi.fn()}
+        />
+      );
+    }
+    const user = userEvent.setup();
+    renderWithProviders(
+      <DndContext>
+        <button type="button">Before</button>
+        <Shown />
+      </DndContext>,
+    );
+    screen.getByRole('button', { name: 'Before' }).focus();
+    await user.tab();
+    expect(tile('Arrow')).toHaveFocus();
+    act(() => setShown([]));
+    await waitFor(() => expect(screen.getByTestId('items-empty')).toHaveFocus());
   });
 
   it('moves an item with "Move to..." from the keyboard: M opens it, the source is not offered', async () => {

@@ -94,7 +94,12 @@ interface Roving {
   helpId: string;
 }
 
-function useRovingTiles(items: ItemInstance[], columns: number, scrollToIndex?: (index: number) => void) {
+function useRovingTiles(
+  items: ItemInstance[],
+  columns: number,
+  scrollToIndex?: (index: number) => void,
+  emptyRef?: React.RefObject<HTMLElement | null>,
+) {
   const listRef = useRef<HTMLDivElement>(null);
   const [activeId, setActiveId] = useState<string | null>(null);
   const lastIndex = useRef(0);
@@ -127,6 +132,11 @@ function useRovingTiles(items: ItemInstance[], columns: number, scrollToIndex?: 
     // A focused tile that leaves (its item moved away) hands the focus to its neighbour.
     if (activeId !== null && found < 0 && currentId && document.activeElement === document.body) {
       pendingFocus.current = currentId;
+    }
+    // The last one left: the focus goes to what says the container is empty, not to the page's start.
+    if (activeId !== null && items.length === 0 && document.activeElement === document.body) {
+      setActiveId(null);
+      emptyRef?.current?.focus();
     }
     focusPending();
   });
@@ -306,7 +316,13 @@ export function ItemGrid(
   const loadRest = !virtual && more !== undefined && !more.loading ? more.load : undefined;
   useEffect(() => loadRest?.(), [loadRest]);
   const scrollTo = useRef<(index: number) => void>(undefined);
-  const { listRef, onKeyDown, roving } = useRovingTiles(items, columns, (index) => scrollTo.current?.(index));
+  const emptyRef = useRef<HTMLDivElement>(null);
+  const { listRef, onKeyDown, roving } = useRovingTiles(
+    items,
+    columns,
+    (index) => scrollTo.current?.(index),
+    emptyRef,
+  );
   const [keyboardInside, setKeyboardInside] = useState(false);
   const handlers = useTileHandlers(props, roving);
   const shared = tileProps(props, handlers, roving.helpId);
@@ -316,7 +332,15 @@ export function ItemGrid(
   else if (error) content = error;
   else if (items.length === 0)
     content = (
-      <Stack align="center" gap={4} py="xl" ta="center" data-testid="items-empty">
+      <Stack
+        ref={emptyRef}
+        tabIndex={-1}
+        align="center"
+        gap={4}
+        py="xl"
+        ta="center"
+        data-testid="items-empty"
+      >
         <Text c="dimmed">{noItemsFound}</Text>
         {props.emptyHint ? (
           <Text size="sm" c="dimmed">
