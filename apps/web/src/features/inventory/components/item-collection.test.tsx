@@ -85,6 +85,13 @@ describe('gridColumns', () => {
       if (columns > 2) expect((width - (columns - 1) * 12) / columns).toBeGreaterThanOrEqual(MIN_TILE_WIDTH);
     }
   });
+
+  it('gives cards room in proportion to the text size: at 200 % a 975 px panel holds 2, not 4', () => {
+    expect(gridColumns(975, 32)).toBe(2);
+    expect(gridColumns(1400, 24)).toBe(4);
+    expect(gridColumns(1400, 32)).toBe(3);
+    expect(gridColumns(975, 16)).toBe(4);
+  });
 });
 
 describe('ItemCollection keyboard', () => {

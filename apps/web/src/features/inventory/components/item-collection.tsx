@@ -31,11 +31,24 @@ export const VIRTUALISE_OVER = 60;
 export const MIN_TILE_WIDTH = 200;
 /** The grid's gap (Mantine's `sm` spacing). */
 const TILE_GAP = 12;
+/** What the two above are measured against: both are in rem, so they grow with the reader's text size. */
+const BASE_FONT_SIZE = 16;
 
-/** spec/02 §2: 2 to 5 columns by the panel's width, as many as fit cards of {@link MIN_TILE_WIDTH}. */
-export function gridColumns(width: number): number {
-  const fit = Math.floor((width + TILE_GAP) / (MIN_TILE_WIDTH + TILE_GAP));
+/**
+ * spec/02 §2: 2 to 5 columns by the panel's width, as many as fit cards of {@link MIN_TILE_WIDTH} at the
+ * page's text size (`rootFontSize`, px): with text at 200 % a card needs twice the room, else names break
+ * inside words and the facts wrap a letter a line (WCAG 1.4.4).
+ */
+export function gridColumns(width: number, rootFontSize = BASE_FONT_SIZE): number {
+  const scale = rootFontSize / BASE_FONT_SIZE;
+  const fit = Math.floor((width + TILE_GAP * scale) / ((MIN_TILE_WIDTH + TILE_GAP) * scale));
   return Math.min(5, Math.max(2, fit));
+}
+
+/** The root element's font size in px: the reader's text size (the browser's setting, or zoomed text). */
+function rootFontSize(): number {
+  const size = Number.parseFloat(getComputedStyle(document.documentElement).fontSize);
+  return Number.isFinite(size) && size > 0 ? size : BASE_FONT_SIZE;
 }
 
 export interface ItemCollectionProps {
@@ -310,7 +323,7 @@ export function ItemGrid(
 ) {
   const { ref, width } = useElementSize();
   const { items, pending = false, error = null, more } = props;
-  const columns = props.layout === 'list' ? 1 : gridColumns(width || 600);
+  const columns = props.layout === 'list' ? 1 : gridColumns(width || 600, rootFontSize());
   const virtual = props.virtualise ?? items.length > VIRTUALISE_OVER;
   // A short list that is not virtualised simply loads its few remaining pages.
   const loadRest = !virtual && more !== undefined && !more.loading ? more.load : undefined;
