@@ -236,9 +236,10 @@ export type ItemInstance = z.infer<typeof itemInstanceSchema>;
 const quantity = numberInput(
   z
     .number({ error: 'Quantity must be a whole number' })
-    .int('Quantity must be a whole number')
-    .min(1, 'Quantity must be at least 1')
-    .max(MAX_STACK_QUANTITY, 'Quantity can be at most 10,000,000'),
+    .min(1, { error: 'Quantity must be at least 1', abort: true })
+    .max(MAX_STACK_QUANTITY, { error: 'Quantity can be at most 10,000,000', abort: true })
+    // Bounds first: a number past them is refused for that alone (2^53 is whole, but not safe).
+    .int('Quantity must be a whole number'),
 );
 
 export const itemInstanceCreateSchema = z.object({
@@ -497,9 +498,10 @@ const manualEntryCoins = {
   amount: numberInput(
     z
       .number({ error: 'Amount must be a number' })
-      .int('Amount must be a whole number')
-      .min(1, 'Amount must be at least 1')
-      .max(MAX_STACK_QUANTITY, 'Amount can be at most 10,000,000'),
+      .min(1, { error: 'Amount must be at least 1', abort: true })
+      .max(MAX_STACK_QUANTITY, { error: 'Amount can be at most 10,000,000', abort: true })
+      // Bounds first: a number past them is refused for that alone (2^53 is whole, but not safe).
+      .int('Amount must be a whole number'),
   ),
   currency: z.enum(currencies).default('gp'),
 };

@@ -119,9 +119,10 @@ const tagList = z
 const lootQuantity = numberInput(
   z
     .number({ error: 'Quantity must be a number' })
-    .int('Quantity must be a whole number')
-    .min(1, 'Quantity must be at least 1')
-    .max(MAX_STACK_QUANTITY, 'Quantity can be at most 10,000,000'),
+    .min(1, { error: 'Quantity must be at least 1', abort: true })
+    .max(MAX_STACK_QUANTITY, { error: 'Quantity can be at most 10,000,000', abort: true })
+    // Bounds first: a number past them is refused for that alone (2^53 is whole, but not safe).
+    .int('Quantity must be a whole number'),
 );
 
 const wrapped = <T extends z.ZodType>(key: string, schema: T) =>

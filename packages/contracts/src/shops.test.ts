@@ -25,5 +25,18 @@ describe('shop contracts', () => {
       quantity: 100_001,
     });
     expect(messages(result)).toContain('Quantity can be at most 100,000');
+    // 2^53 is whole: past the cap, it is refused for the cap alone.
+    const huge = purchaseSchema.safeParse({
+      item_instance_id: id,
+      buyer_character_id: id,
+      quantity: 2 ** 53,
+    });
+    expect(messages(huge)).toEqual(['Quantity can be at most 100,000']);
+    const fraction = purchaseSchema.safeParse({
+      item_instance_id: id,
+      buyer_character_id: id,
+      quantity: 1.5,
+    });
+    expect(messages(fraction)).toEqual(['Quantity must be a whole number']);
   });
 });

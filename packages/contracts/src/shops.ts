@@ -346,17 +346,19 @@ const copperAmount = numberInput(
 const stockQuantity = numberInput(
   z
     .number({ error: 'Quantity must be a number' })
-    .int('Quantity must be a whole number')
-    .min(0, 'Quantity cannot be negative')
-    .max(100_000, 'Quantity can be at most 100,000'),
+    .min(0, { error: 'Quantity cannot be negative', abort: true })
+    .max(100_000, { error: 'Quantity can be at most 100,000', abort: true })
+    // Bounds first: a number past them is refused for that alone (2^53 is whole, but not safe).
+    .int('Quantity must be a whole number'),
 );
 
 const tradeQuantity = numberInput(
   z
     .number({ error: 'Quantity must be a number' })
-    .int('Quantity must be a whole number')
-    .min(1, 'Quantity must be at least 1')
-    .max(100_000, 'Quantity can be at most 100,000'),
+    .min(1, { error: 'Quantity must be at least 1', abort: true })
+    .max(100_000, { error: 'Quantity can be at most 100,000', abort: true })
+    // Bounds first: a number past them is refused for that alone (2^53 is whole, but not safe).
+    .int('Quantity must be a whole number'),
 );
 
 const shopName = text({ error: shopMessages.nameTooShort })
