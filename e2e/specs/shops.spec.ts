@@ -345,27 +345,28 @@ test('a GM deploys the General Store; a player on a phone buys and sells with ch
   await expect(stockRow(gm.page, 'Backpack')).toBeVisible();
   await checkPage(gm.page, 'shops-instance-dark');
 
-  // The GM takes five candles back off the shelf into the party stash.
+  // The GM takes 15 candles back off the shelf into the party stash.
   await expect(stockRow(gm.page, 'Candle').getByTestId('stock-quantity')).toHaveText('30 in stock');
   await gm.page.getByRole('tab', { name: 'Manage' }).click();
   await gm.page.getByRole('combobox', { name: 'Item on the shelf' }).click();
-  // Candles sit on the shelf in stacks of ten: the list tells them apart.
-  await gm.page.getByRole('option', { name: 'Candle ×10 · 1 cp each (1 of 3)' }).click();
+  // Candles sit on the shelf in stacks of ten: the list shows them as the shop page does, one line of 30,
+  // and takes more than a stack from the line.
+  await gm.page.getByRole('option', { name: 'Candle ×30 · 1 cp each' }).click();
   await gm.page.getByRole('button', { name: 'Take Back…' }).click();
   const takeBack = gm.page.getByRole('dialog', { name: 'Take stock back' });
   await expect(takeBack.getByRole('combobox', { name: 'Put it in' })).toHaveValue(
     'Party Stash (The Copper Road)',
   );
-  await takeBack.getByRole('textbox', { name: 'Quantity' }).fill('5');
+  await takeBack.getByRole('textbox', { name: 'Quantity' }).fill('15');
   await expectDialogAccessible(gm.page, takeBack, 'shops-take-back-dialog');
   await takeBack.getByRole('button', { name: 'Take Back', exact: true }).click();
   await expect(gm.page.getByTestId('toast-success').last()).toContainText(
-    'Taken back from the shop: 5 × Candle',
+    'Taken back from the shop: 15 × Candle',
   );
   await gm.page.getByRole('tab', { name: 'Buy' }).click();
-  await expect(stockRow(gm.page, 'Candle').getByTestId('stock-quantity')).toHaveText('25 in stock');
+  await expect(stockRow(gm.page, 'Candle').getByTestId('stock-quantity')).toHaveText('15 in stock');
   const inStash = await api<Stack[]>(gm.page, 'GET', `/containers/${stash.id}/items`);
-  expect(inStash.find((s) => s.name === 'Candle')?.quantity).toBe(5);
+  expect(inStash.filter((s) => s.name === 'Candle').reduce((sum, s) => sum + s.quantity, 0)).toBe(15);
 });
 
 test('a player on the free plan sees an upgrade prompt instead of deploying a shop', async ({ browser }) => {

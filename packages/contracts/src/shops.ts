@@ -589,11 +589,14 @@ export type Stock = z.infer<typeof stockSchema>;
 export const stockBodySchema = wrapped('stock', stockSchema);
 
 /**
- * Stock taken back off the shelf (GM or manager): a stack of the shop's stock into a container of the
- * shop's party the user may act on. Quantity left out: the whole stack.
+ * Stock taken back off the shelf (GM or manager) into a container of the shop's party the user may act on:
+ * `quantity` of the shelf line `item_id` sits on (the same item at the same price, as the shop page lists
+ * it), from that stack first, then from the line's other stacks. Quantity left out: the named stack.
  */
 export const unstockSchema = z.object({
-  item_id: entityId('Choose an item of the shop'),
+  item_id: entityId('Choose an item of the shop').describe(
+    'A stack on the shelf; more than it holds is taken from the other stacks of its shelf line.',
+  ),
   target_container_id: entityId('Choose the container to put it in'),
   quantity: tradeQuantity.optional(),
 });

@@ -26,6 +26,7 @@ import {
   upgrade,
 } from '../../test/factories.js';
 import { buildTestApp, callApi, type TestContext } from '../../test/helper.js';
+import { actualContents, replayLedger } from '../../test/ledger-replay.js';
 
 /**
  * Issue 10 §8 (paying from the party fund, purchase requests while the GM is away), the shop events of
@@ -779,5 +780,59 @@ describe('who may change a shop', () => {
       await callApi(ctx, 'GET', `/shop_instances?party_id=${w.party.id}`, w.gm),
     ).data.instances;
     expect(shops).toHaveLength(1);
+  });
+});
+
+describe('taking stock back', () => {
+  it('takes back from a shelf line, across its stacks, in one ledger row that replays', async () => {
+    const w = await world();
+    const sword = await createTemplate(ctx, { name: 'Longsword', baseValue: 15, stackSize: 1 });
+    const deployed = body<ShopInstance>(
+      await callApi(ctx, 'POST', `/shop_templates/${w.template.id}/add_item`, w.gm, {
+        shop_item: { item_template_id: sword.id, quantity: 5 },
+      }).then(() =>
+        callApi(ctx, 'POST', '/shop_instances', w.gm, {
+          shop_instance: { shop_template_id: w.template.id, party_id: w.party.id },
+        }),
+      ),
+    ).data;
+    // Longswords do not stack: five stacks, one line of 5 on the shop page.
+    const swords = deployed.container.item_instances.filter((i) => i.item_template_id === sword.id);
+    expect(swords).toHaveLength(5);
+    const unstock = (itemId: string | undefined, quantity: number) =>
+      callApi(ctx, 'POST', `/shop_instances/${deployed.id}/unstock`, w.gm, {
+        unstock: { item_id: itemId, target_container_id: w.stash.id, quantity },
+      });
+
+    const taken = await unstock(swords[0]?.id, 3);
+    expect(taken.statusCode, taken.body).toBe(200);
+    const left = body<ShopInstance>(taken).data.container.item_instances.filter(
+      (i) => i.item_template_id === sword.id,
+    );
+    expect(left.reduce((sum, i) => sum + i.quantity, 0)).toBe(2);
+    const [row, ...others] = await ctx.database.db
+      .select()
+      .from(transactions)
+      .where(
+        and(
+          eq(transactions.sourceContainerId, deployed.container.id),
+          eq(transactions.itemTemplateId, sword.id),
+        ),
+      );
+    expect(others).toEqual([]);
+    expect(row).toMatchObject({ quantity: 3, destinationContainerId: w.stash.id });
+    expect(
+      (row?.details as { source_instance_ids?: string[] } | undefined)?.source_instance_ids,
+    ).toHaveLength(3);
+    const ids = [deployed.container.id, w.stash.id];
+    expect(await replayLedger(ctx.database.db, ids)).toEqual(await actualContents(ctx.database.db, ids));
+
+    // More than the line holds: refused, nothing moves.
+    const refused = await unstock(left[0]?.id, 3);
+    expect(refused.statusCode).toBe(422);
+    expect(body(refused).error?.details?.[0]).toEqual({
+      field: 'quantity',
+      message: 'There are only 2 of these on the shelf.',
+    });
   });
 });

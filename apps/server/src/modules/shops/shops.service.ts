@@ -188,6 +188,21 @@ function templateColumns(form: Partial<ShopTemplateForm>) {
  * one transaction that locks the shop row first, then the containers in id order, and writes its
  * ledger rows; events are published after the commit.
  */
+/**
+ * `quantity` taken from a shelf line's stacks in their order: what to take from each, and how many the
+ * line holds in all (less than `quantity` when it cannot be taken).
+ */
+function takeFromLine(stacks: readonly { id: string; quantity: number }[], quantity: number) {
+  const parts: { id: string; quantity: number }[] = [];
+  let inLine = 0;
+  for (const stack of stacks) {
+    const n = Math.min(stack.quantity, quantity - Math.min(inLine, quantity));
+    if (n > 0) parts.push({ id: stack.id, quantity: n });
+    inLine += stack.quantity;
+  }
+  return { parts, inLine };
+}
+
 export class ShopsService {
   constructor(
     private readonly db: Database,
@@ -1092,6 +1107,26 @@ export class ShopsService {
   }
 
   /**
+   * A shelf line's stacks other than `exceptId`, oldest first: the line's item (its name, overrides
+   * included) at the line's price. Locked, as `plainStacks` locks them.
+   */
+  async #restOfLine(
+    tx: Executor,
+    shop: ShopInstanceRow,
+    containerId: string,
+    line: { template: TemplateRow; name: string; buy: number },
+    exceptId: string | undefined,
+  ) {
+    const rest: { id: string; quantity: number }[] = [];
+    for (const other of await inventoryRepository.plainStacks(tx, containerId, line.template.id)) {
+      if (other.id === exceptId) continue;
+      const { facts, buy } = await this.#quote(shop, line.template, other.instanceData);
+      if (facts.name === line.name && buy === line.buy) rest.push(other);
+    }
+    return rest;
+  }
+
+  /**
    * The stacks a purchase takes: `quantity` of the shelf line the named stack sits on (one item at one
    * price, as the shop page groups it: daggers, which do not stack, sit there as one stack each), the named
    * stack first, then the line's others oldest first. A buyer too late for the named stack (bought out since
@@ -1121,22 +1156,12 @@ export class ShopsService {
       if (!sale || !template || typeof unit !== 'number') throw AppError.notFound(shopMessages.notInShop);
       line = { template, name: sale.itemName ?? template.name, buy: unit };
     }
-    const stacks: { id: string; quantity: number }[] = [];
-    let inLine = 0;
-    const take = (id: string, available: number) => {
-      const n = Math.min(available, quantity - Math.min(inLine, quantity));
-      if (n > 0) stacks.push({ id, quantity: n });
-      inLine += available;
-    };
-    if (named) take(named.instance.id, named.instance.quantity);
     // Only a purchase larger than the named stack reads the rest of the line (most buy from one stack).
-    if (!named || quantity > named.instance.quantity) {
-      for (const other of await inventoryRepository.plainStacks(tx, containerId, line.template.id)) {
-        if (other.id === named?.instance.id) continue;
-        const { facts, buy } = await this.#quote(shop, line.template, other.instanceData);
-        if (facts.name === line.name && buy === line.buy) take(other.id, other.quantity);
-      }
-    }
+    const rest =
+      !named || quantity > named.instance.quantity
+        ? await this.#restOfLine(tx, shop, containerId, line, named?.instance.id)
+        : [];
+    const { parts: stacks, inLine } = takeFromLine(named ? [named.instance, ...rest] : rest, quantity);
     if (inLine < quantity) {
       const message = inLine === 0 ? shopMessages.outOfStock : `Only ${inLine} left in stock.`;
       throw new AppError('ITEM_OUT_OF_STOCK', message, {
@@ -2130,18 +2155,33 @@ export class ShopsService {
           { field: 'target_container_id', message: shopMessages.unstockNotInParty },
         ]);
       }
-      const stack = await inventoryRepository.lockInstance(tx, input.item_id);
-      if (!stack || stack.containerId !== container.id)
+      const named = await inventoryRepository.lockInstanceWithTemplate(tx, input.item_id);
+      if (!named || named.instance.containerId !== container.id)
         throw AppError.notFound(shopMessages.unstockNotInShop);
-      const quantity = input.quantity ?? stack.quantity;
-      if (quantity > stack.quantity) {
+      // The shelf line the named stack sits on, as the shop page shows it: ten quivers' worth of arrows
+      // are one line of 200, taken back from the named stack first and then from the line's others.
+      const quantity = input.quantity ?? named.instance.quantity;
+      const { facts, buy } = await this.#quote(shop, named.template, named.instance.instanceData);
+      const line = { template: named.template, name: facts.name, buy };
+      const stacks = takeFromLine(
+        [
+          named.instance,
+          ...(quantity > named.instance.quantity
+            ? await this.#restOfLine(tx, shop, container.id, line, named.instance.id)
+            : []),
+        ],
+        quantity,
+      );
+      if (stacks.inLine < quantity) {
         throw AppError.validation([
-          { field: 'quantity', message: `There are only ${stack.quantity} in this stack.` },
+          { field: 'quantity', message: `There are only ${stacks.inLine} of these on the shelf.` },
         ]);
       }
-      const moved = await this.deps.moves.moveStack(tx, stack.id, target, quantity);
+      const targetIds: string[] = [];
+      for (const part of stacks.parts)
+        targetIds.push(...(await this.deps.moves.moveStack(tx, part.id, target, part.quantity)).targetIds);
       await this.deps.moves.countAction(tx, actor.id, 'party', shop.partyId);
-      const summary = `${actor.username} took ${quantity} × ${moved.facts.name} back from ${shop.name}`;
+      const summary = `${actor.username} took ${quantity} × ${facts.name} back from ${shop.name}`;
       await record(
         [
           {
@@ -2152,16 +2192,21 @@ export class ShopsService {
             actorName: actor.username,
             targetName: target.ownerName,
             targetId: target.ownerId,
-            itemTemplateId: moved.template.id,
-            itemInstanceId: moved.targetIds[0] ?? null,
-            itemName: moved.facts.name,
+            itemTemplateId: named.template.id,
+            itemInstanceId: targetIds[0] ?? null,
+            itemName: facts.name,
             quantity,
             sourceContainerId: container.id,
             sourceName: `${container.name} (${shop.name})`,
             destinationContainerId: target.container.id,
             destinationName: `${target.container.name} (${target.ownerName})`,
             scope: 'party',
-            details: { reason: 'unstock', shop_instance_id: shop.id, source_item_instance_id: stack.id },
+            details: {
+              reason: 'unstock',
+              shop_instance_id: shop.id,
+              source_item_instance_id: named.instance.id,
+              source_instance_ids: stacks.parts.map((part) => part.id),
+            },
             summary,
           },
         ],

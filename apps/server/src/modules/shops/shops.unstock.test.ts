@@ -379,13 +379,13 @@ describe('refusals', () => {
     expect(await heldIn(w.shelf, w.rope.id)).toBe(3);
   });
 
-  it('refuses more than the stack holds (422 on quantity) and malformed bodies (422)', async () => {
+  it('refuses more than the shelf line holds (422 on quantity) and malformed bodies (422)', async () => {
     const w = await world({ stock: 3 });
     const tooMany = await w.unstock(w.gm, { item_id: w.stack.id, target_container_id: w.gmBag, quantity: 4 });
     expect(tooMany.statusCode).toBe(422);
     expect(body(tooMany).error).toMatchObject({
       code: 'VALIDATION_ERROR',
-      details: [{ field: 'quantity', message: 'There are only 3 in this stack.' }],
+      details: [{ field: 'quantity', message: 'There are only 3 of these on the shelf.' }],
     });
     for (const payload of [
       { item_id: w.stack.id },

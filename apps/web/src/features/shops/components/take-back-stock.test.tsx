@@ -178,26 +178,36 @@ describe('TakeBackStock', () => {
     expect(unstockCalls(fetchMock)).toHaveLength(0);
   }, 20_000);
 
-  it('tells stacks alike apart in the list of the shelf', async () => {
-    mockServer(() => success(shopWithRope()));
-    const arrow = (id: string) =>
-      buildStockItem({ id, name: 'Arrow', quantity: 20, item_template_id: 'tpl-arrow', buy_price_cp: 5 });
+  it('lists the shelf by line, as the shop page does, and takes a line across its stacks', async () => {
+    const fetchMock = mockServer(() => success(shopWithRope()));
+    const arrow = (id: string, quantity: number) =>
+      buildStockItem({ id, name: 'Arrow', quantity, item_template_id: 'tpl-arrow', buy_price_cp: 5 });
     const shop = buildShopInstance({
       can_manage: true,
       container: {
         id: 'shop-container-1',
         name: 'Shop stock',
-        item_instances: [arrow('a-1'), arrow('a-2'), ...shopWithRope().container.item_instances],
+        item_instances: [arrow('a-1', 15), arrow('a-2', 20), ...shopWithRope().container.item_instances],
       },
     });
     renderWithProviders(<TakeBackStock shop={shop} />);
     const user = userEvent.setup();
     await user.click(screen.getByRole('combobox', { name: 'Item on the shelf' }));
     expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual([
-      'Arrow ×20 · 5 cp each (1 of 2)',
-      'Arrow ×20 · 5 cp each (2 of 2)',
+      'Arrow ×35 · 5 cp each',
       'Rope ×5 · 1 gp each',
     ]);
+    await user.click(screen.getByRole('option', { name: 'Arrow ×35 · 5 cp each' }));
+    await user.click(screen.getByRole('button', { name: 'Take Back…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Take stock back' });
+    // The whole line is offered; the server is asked by its largest stack and takes the rest from the line.
+    expect(within(dialog).getByRole('textbox', { name: 'Quantity' })).toHaveValue('35');
+    await within(dialog).findByText(/goes into/);
+    await user.click(within(dialog).getByRole('button', { name: 'Take Back' }));
+    await waitFor(() => expect(unstockCalls(fetchMock)).toHaveLength(1));
+    expect(JSON.parse(String(unstockCalls(fetchMock)[0]?.[1]?.body))).toMatchObject({
+      unstock: { item_id: 'a-2', quantity: 35 },
+    });
   });
 
   it('closes and says so when what it was taking is sold meanwhile, and follows a partial sale', async () => {

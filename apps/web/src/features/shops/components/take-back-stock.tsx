@@ -17,27 +17,25 @@ import { partyCharactersQuery } from '../../characters/api/characters-api';
 import { invalidateContainers } from '../../inventory/api/inventory-api';
 import { useOwnerContainers } from '../../inventory/hooks/use-owner-containers';
 import { invalidateShop, unstockShop } from '../api/shops-api';
+import { type ShelfLine, shelfLines } from './shop-trading';
 
 export const takeBackFailed = 'The stock could not be taken back. Please try again.';
 const chooseAnItem = 'Choose an item on the shelf';
 
 /**
- * One option per stack of the shelf. Stacks alike (five quivers of 20 arrows, three daggers that do not
- * stack) are told apart by their place among them, so the list never shows two identical lines.
+ * One option per shelf line, as the shop page lists them (ten quivers' worth of arrows are one line of
+ * 200); the server takes a line's quantity from its stacks, the named (largest) one first.
  */
 function shelfOptions(shelf: ShopStockItem[]) {
-  const base = (item: ShopStockItem) =>
-    `${item.name} ×${formatEnUs(item.quantity)} · ${formatCopper(item.buy_price_cp)} each`;
-  const total = new Map<string, number>();
-  for (const item of shelf) total.set(base(item), (total.get(base(item)) ?? 0) + 1);
-  const seen = new Map<string, number>();
-  return shelf.map((item) => {
-    const label = base(item);
-    const n = total.get(label) ?? 1;
-    const place = (seen.get(label) ?? 0) + 1;
-    seen.set(label, place);
-    return { value: item.id, label: n > 1 ? `${label} (${place} of ${n})` : label };
-  });
+  return shelfLines(shelf).map(({ key, inStock, item }) => ({
+    value: key,
+    label: `${item.name} ×${formatEnUs(inStock)} · ${formatCopper(item.buy_price_cp)} each`,
+  }));
+}
+
+/** The line with this key on the shelf now, or null when nothing of it is left. */
+function lineOf(shelf: ShopStockItem[], key: string | null): ShelfLine | null {
+  return key === null ? null : (shelfLines(shelf).find((line) => line.key === key) ?? null);
 }
 
 /**
@@ -47,11 +45,11 @@ function shelfOptions(shelf: ShopStockItem[]) {
  */
 export function TakeBackStock({ shop }: { shop: ShopInstance }) {
   const shelf = shop.container.item_instances;
-  const [itemId, setItemId] = useState<string | null>(null);
-  const item = shelf.find((stack) => stack.id === itemId) ?? null;
+  const [lineKey, setLineKey] = useState<string | null>(null);
+  const line = lineOf(shelf, lineKey);
   // What the dialog takes, as it was when it opened: a purchase meanwhile must not swap it for another. It
   // stays while the dialog closes (its fade-out shows it still); `opening` gives each opening a fresh form.
-  const [taking, setTaking] = useState<ShopStockItem | null>(null);
+  const [taking, setTaking] = useState<ShelfLine | null>(null);
   const [opened, setOpened] = useState(false);
   const [opening, setOpening] = useState(0);
   const [pending, setPending] = useState(false);
@@ -80,9 +78,9 @@ export function TakeBackStock({ shop }: { shop: ShopInstance }) {
                 label="Item on the shelf"
                 placeholder="Choose an item"
                 data={shelfOptions(shelf)}
-                value={item?.id ?? null}
+                value={line?.key ?? null}
                 onChange={(value) => {
-                  setItemId(value);
+                  setLineKey(value);
                   setMissing(false);
                 }}
                 searchable
@@ -94,12 +92,12 @@ export function TakeBackStock({ shop }: { shop: ShopInstance }) {
               <Button
                 variant="light"
                 onClick={() => {
-                  if (!item) {
+                  if (!line) {
                     setMissing(true);
                     itemField.current?.focus();
                     return;
                   }
-                  setTaking(item);
+                  setTaking(line);
                   setOpening((n) => n + 1);
                   setOpened(true);
                 }}
@@ -124,9 +122,10 @@ export function TakeBackStock({ shop }: { shop: ShopInstance }) {
           <TakeBackForm
             key={opening}
             shop={shop}
-            item={taking}
-            // What is left of it on the shelf now (a live event refreshes the shop): a sale meanwhile.
-            onShelf={shelf.find((stack) => stack.id === taking.id)?.quantity ?? 0}
+            item={taking.item}
+            // What is left of its line on the shelf now (a live event refreshes the shop): a sale meanwhile.
+            // The largest stack left is the one named to the server, which takes the rest from the line.
+            now={lineOf(shelf, taking.key)}
             open={opened}
             onPending={setPending}
             onClose={() => setOpened(false)}
@@ -141,14 +140,14 @@ export function TakeBackStock({ shop }: { shop: ShopInstance }) {
 function TakeBackForm({
   shop,
   item,
-  onShelf,
+  now,
   open,
   onPending,
   onClose,
 }: {
   shop: ShopInstance;
   item: ShopStockItem;
-  onShelf: number;
+  now: ShelfLine | null;
   open: boolean;
   onPending: (pending: boolean) => void;
   onClose: () => void;
@@ -164,14 +163,15 @@ function TakeBackForm({
   const targets = places.containers.filter((c) => c.can_act);
   const [targetId, setTargetId] = useState<string | null>(null);
   const target = targets.find((c) => c.id === targetId) ?? targets[0] ?? null;
-  const [quantity, setQuantity] = useState<number | string>(item.quantity);
-  const available = Math.min(item.quantity, onShelf);
+  const onShelf = now?.inStock ?? 0;
+  const [quantity, setQuantity] = useState<number | string>(onShelf);
+  const available = onShelf;
   const amount = Number(quantity);
   const validAmount = Number.isInteger(amount) && amount >= 1 && amount <= available;
   const once = useSingleFlight();
   const take = useMutation({
-    mutationFn: (request: { targetContainerId: string; quantity: number }) =>
-      unstockShop(shop.id, { itemId: item.id, ...request }),
+    mutationFn: (request: { itemId: string; targetContainerId: string; quantity: number }) =>
+      unstockShop(shop.id, request),
     onMutate: () => onPending(true),
     onSuccess: (_shop, request) => {
       toast.success(`${shopMessages.unstocked}: ${formatEnUs(request.quantity)} × ${item.name}`);
@@ -202,9 +202,12 @@ function TakeBackForm({
   const failedOn = (field: string) =>
     isApiError(take.error) && take.error.details.some((detail) => detail.field === field);
   const submit = () => {
-    if (!target || !validAmount) return;
+    if (!target || !validAmount || !now) return;
     once((settled) =>
-      take.mutate({ targetContainerId: target.id, quantity: amount }, { onSettled: () => settled() }),
+      take.mutate(
+        { itemId: now.item.id, targetContainerId: target.id, quantity: amount },
+        { onSettled: () => settled() },
+      ),
     );
   };
   const where = target ? `${target.name} (${target.owner.name})` : null;
