@@ -105,6 +105,8 @@ export const transactions = pgTable(
   (t) => [
     index('transactions_party_date_idx').on(t.partyId, t.transactionDate),
     index('transactions_character_date_idx').on(t.characterId, t.transactionDate),
+    // A character's history lists what others' moves brought it too (a gift names the giver's character).
+    index('transactions_target_date_idx').on(t.targetId, t.transactionDate),
     index('transactions_actor_date_idx').on(t.actorId, t.transactionDate),
     // The monthly allowance counts one actor's rows of one scope in one month (inventory.service.ts).
     index('transactions_actor_scope_date_idx').on(t.actorId, t.scope, t.transactionDate),

@@ -154,6 +154,15 @@ function toCsvLine(row: Row): string {
 /** Rows the CSV export reads at once: the file streams, a whole ledger never sits in memory. */
 export const CSV_PAGE_ROWS = 1_000;
 
+/**
+ * A character's history: the rows that name it (its own moves, its deletion, what it bought) and the rows
+ * of others' moves that brought it something or took from it (a gift names the giver's character, and the
+ * receiver as its target).
+ */
+function characterRows(characterId: string) {
+  return sql`(${eq(transactions.characterId, characterId)} or ${eq(transactions.targetId, characterId)})`;
+}
+
 export class LedgerService {
   constructor(private readonly db: Database) {}
 
@@ -163,11 +172,7 @@ export class LedgerService {
 
   async forCharacter(userId: string, characterId: string, query: TransactionListQuery) {
     await this.#assertCharacterVisible(userId, characterId);
-    return this.#list(
-      userId,
-      sql`${eq(transactions.characterId, characterId)} and ${lootRowVisibleTo(userId)}`,
-      query,
-    );
+    return this.#list(userId, sql`${characterRows(characterId)} and ${lootRowVisibleTo(userId)}`, query);
   }
 
   /**
@@ -249,10 +254,7 @@ export class LedgerService {
 
   async exportForCharacter(userId: string, characterId: string, query: TransactionFilters) {
     await this.#assertCharacterVisible(userId, characterId);
-    return this.#csv(
-      sql`${eq(transactions.characterId, characterId)} and ${lootRowVisibleTo(userId)}`,
-      query,
-    );
+    return this.#csv(sql`${characterRows(characterId)} and ${lootRowVisibleTo(userId)}`, query);
   }
 
   /**

@@ -410,6 +410,26 @@ describe('ledger date filters at the edges of the calendar', () => {
     expect(targetOf('party_deposit')).toEqual({ id: party.id, name: party.name });
     expect(targetOf('item_creation')).toEqual({ id: aria.id, name: 'Aria' });
     expect(targetOf('create')).toEqual({ id: hoard.id, name: 'Hoard' });
+
+    // The receiver's own history and CSV hold the gift that brought them the rope, as the giver's do.
+    const history = async (characterId: string, who = gm) =>
+      (
+        (
+          await ctx.app.inject({
+            url: `/api/v1/transactions/character/${characterId}?per_page=100`,
+            headers: who.auth,
+          })
+        ).json() as { data: { transactions: { transaction_type: string }[] } }
+      ).data.transactions.map((t) => t.transaction_type);
+    expect(await history(borin.id, player)).toContain('character_to_character_transfer');
+    expect(await history(aria.id)).toContain('character_to_character_transfer');
+    const csv = await ctx.app.inject({
+      url: `/api/v1/transactions/character/${borin.id}/export.csv`,
+      headers: player.auth,
+    });
+    expect(csv.body).toContain('Rope');
+    // A move that neither names it nor brings it anything stays out: the stash deposit is Aria's alone.
+    expect(await history(borin.id, player)).not.toContain('party_deposit');
   });
 
   it('refuses dates outside 1000-01-01 to 9998-12-31 with 422 on the lists and the CSV exports', async () => {

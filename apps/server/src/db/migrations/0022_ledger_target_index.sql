@@ -1,0 +1,1 @@
+CREATE INDEX "transactions_target_date_idx" ON "transactions" USING btree ("target_id","transaction_date");
