@@ -117,3 +117,15 @@ export function useFocusFirstError<Values, TransformedValues>(
     },
   };
 }
+
+/**
+ * The fields of `after` that differ from `before` (spec/02 §7: a PATCH carries the changed fields): a save
+ * from a form opened a while ago must not write back what someone changed meanwhile in another tab.
+ */
+export function changedFields<Values extends object>(before: Values, after: Values): Partial<Values> {
+  const change: Partial<Values> = {};
+  for (const key of Object.keys(after) as (keyof Values)[]) {
+    if (after[key] !== before[key]) change[key] = after[key];
+  }
+  return change;
+}

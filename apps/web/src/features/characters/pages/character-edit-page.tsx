@@ -4,22 +4,11 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
+import { changedFields } from '../../../lib/forms';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
 import { characterKeys, characterQuery, updateCharacter } from '../api/characters-api';
 import { CharacterForm } from '../components/character-form';
-
-/** The fields that differ from the saved character (spec/02 §7: PATCH with the changed fields). */
-function changedFields(
-  before: CharacterFormValues,
-  after: CharacterFormValues,
-): Partial<CharacterFormValues> {
-  const change: Record<string, unknown> = {};
-  for (const key of Object.keys(after) as (keyof CharacterFormValues)[]) {
-    if (after[key] !== before[key]) change[key] = after[key];
-  }
-  return change as Partial<CharacterFormValues>;
-}
 
 export function CharacterEditPage() {
   usePageTitle('Edit Character');

@@ -10,6 +10,7 @@ import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { markInvalidFields, serverFieldErrors, useFocusFirstError, validateWith } from '../../../lib/forms';
 import { isApiError } from '../../../lib/http-client';
+import { useUnsavedChanges } from '../../../lib/unsaved-changes';
 
 export const partyFormDefaults: PartyFormValues = {
   name: '',
@@ -69,10 +70,12 @@ export function PartyForm({
     }),
   );
 
+  const leaveWithoutAsking = useUnsavedChanges(form.isDirty);
+
   const handleSubmit = async (values: PartyFormValues) => {
     setFormError(null);
     try {
-      await onSubmit(values);
+      await leaveWithoutAsking(() => onSubmit(values));
     } catch (error) {
       // spec/02 §5: VALIDATION_ERROR details go onto their fields ("party.name" → name); a validation
       // error naming no field goes to the form; other errors were toasted by the HTTP client.
@@ -141,7 +144,7 @@ export function PartyForm({
           {...form.getInputProps('is_public', { type: 'checkbox' })}
         />
         <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onCancel}>
+          <Button variant="default" onClick={() => void leaveWithoutAsking(onCancel)}>
             Cancel
           </Button>
           <Button

@@ -1,12 +1,28 @@
+import type { Party, PartyForm as PartyFormValues } from '@haversack/contracts';
 import { Alert, Anchor, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
+import { changedFields } from '../../../lib/forms';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
 import { partyKeys, partyQuery, updateParty } from '../api/parties-api';
 import { PartyForm } from '../components/party-form';
+
+function formValuesOf(party: Party): PartyFormValues {
+  return {
+    name: party.name,
+    description: party.description,
+    game_system: party.game_system,
+    setting: party.setting,
+    join_permission: party.join_permission,
+    encumbrance_style: party.encumbrance_style,
+    item_conjuring: party.item_conjuring,
+    is_public: party.is_public,
+  };
+}
 
 /** spec/02 §2 Party edit: the form with current values, then back to the party. */
 export function PartyEditPage() {
@@ -15,6 +31,9 @@ export function PartyEditPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const query = useQuery(partyQuery(id));
+  // The values the form opened with, kept as they were: a refetch meanwhile must not move the baseline.
+  const [initial, setInitial] = useState<PartyFormValues | null>(null);
+  if (query.data && initial === null) setInitial(formValuesOf(query.data));
 
   return (
     <Stack gap="lg" maw={720}>
@@ -41,20 +60,12 @@ export function PartyEditPage() {
       ) : (
         <Paper withBorder p="lg">
           <PartyForm
-            initialValues={{
-              name: query.data.name,
-              description: query.data.description,
-              game_system: query.data.game_system,
-              setting: query.data.setting,
-              join_permission: query.data.join_permission,
-              encumbrance_style: query.data.encumbrance_style,
-              item_conjuring: query.data.item_conjuring,
-              is_public: query.data.is_public,
-            }}
+            initialValues={initial ?? formValuesOf(query.data)}
             submitLabel="Save Changes"
             onCancel={() => navigate(`/parties/${id}`)}
             onSubmit={async (values) => {
-              const party = await updateParty(id, values);
+              // Only what this form changed: another tab's edit of the other fields stays.
+              const party = await updateParty(id, initial ? changedFields(initial, values) : values);
               queryClient.setQueryData(partyKeys.detail(id), party);
               await queryClient.invalidateQueries({ queryKey: partyKeys.lists() });
               toast.success('Party updated successfully');
