@@ -277,7 +277,10 @@ export async function createContainer(owner: ContainerOwner, container: Containe
 }
 
 /** PATCH containers/{id}: its name, description and limits (spec/02 §7 container CRUD). */
-export async function updateContainer(containerId: string, container: ContainerForm): Promise<Container> {
+export async function updateContainer(
+  containerId: string,
+  container: Partial<ContainerForm>,
+): Promise<Container> {
   const { data } = await apiRequest(`${API_V1}/containers/${containerId}`, {
     method: 'PATCH',
     body: { container },

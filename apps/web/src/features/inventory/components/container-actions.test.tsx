@@ -118,9 +118,8 @@ describe('Edit container', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save Container' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     const [, init] = posts(fetchMock, 'PATCH')[0] ?? [];
-    expect(JSON.parse(String(init?.body))).toEqual({
-      container: { name: 'Coin Purse', description: '', max_weight: 50, max_slots: null },
-    });
+    // Only what changed: the untouched description and weight are not written back.
+    expect(JSON.parse(String(init?.body))).toEqual({ container: { name: 'Coin Purse', max_slots: null } });
     expect(posts(fetchMock, 'PATCH')).toHaveLength(1);
   });
 });

@@ -1,8 +1,9 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, success } from '../../../test/fixtures';
 import { buildContainer, renderWithProviders } from '../test/inventory-fixtures';
-import { CreateContainerDialog } from './create-container-dialog';
+import { CreateContainerDialog, EditContainerDialog } from './create-container-dialog';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -45,5 +46,26 @@ describe('CreateContainerDialog (spec/02 §2)', () => {
       container: { name: 'Quiver', description: '', max_weight: 100, max_slots: 20 },
     });
     finish(success(buildContainer({ id: 'container-2', name: 'Quiver' }), 201));
+  });
+});
+
+describe('EditContainerDialog', () => {
+  it('renames an unlimited container without giving it limits, sending only the name', async () => {
+    // spec/02 §3: 0 on create means unlimited, as null does.
+    const sack = buildContainer({ id: 'sack-1', name: 'Sack', max_weight: 0, max_slots: 0 });
+    const fetchMock = mockFetch(({ init }) =>
+      success({ ...sack, ...JSON.parse(String(init.body)).container }),
+    );
+    const user = userEvent.setup();
+    renderWithProviders(<EditContainerDialog opened container={sack} onClose={() => undefined} />);
+    expect(screen.getByRole('textbox', { name: 'Max Slots' })).toHaveValue('');
+    const name = screen.getByRole('textbox', { name: /Container Name/ });
+    await user.clear(name);
+    await user.type(name, 'Big Sack');
+    await user.click(screen.getByRole('button', { name: 'Save Container' }));
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+    const [url, init] = fetchMock.mock.calls[0] ?? [];
+    expect(String(url)).toBe('/api/v1/containers/sack-1');
+    expect(JSON.parse(String(init?.body))).toEqual({ container: { name: 'Big Sack' } });
   });
 });

@@ -2,7 +2,7 @@ import type { Container, ContainerForm } from '@haversack/contracts';
 import { Button, Group, Modal, NumberInput, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { serverFieldErrors, useFocusFirstError } from '../../../lib/forms';
+import { changedFields, serverFieldErrors, useFocusFirstError } from '../../../lib/forms';
 import { toast } from '../../../lib/toast';
 import { useSingleFlight } from '../../../lib/use-single-flight';
 import {
@@ -30,25 +30,31 @@ const initialValues: ContainerDialogValues = {
   maxSlots: NEW_CONTAINER_MAX_SLOTS,
 };
 
-/** A container's own values, to edit: an unlimited weight or slot count shows as an empty field. */
+/**
+ * A container's own values, to edit: an unlimited weight or slot count (null, or 0: spec/02 §3 "null or 0
+ * on create = unlimited") shows as an empty field.
+ */
 function valuesOf(container: Container): ContainerDialogValues {
   return {
     name: container.name,
     description: container.description,
-    maxWeight: container.max_weight ?? '',
-    maxSlots: container.max_slots ?? '',
+    maxWeight: container.max_weight || '',
+    maxSlots: container.max_slots || '',
   };
 }
 
-/** spec/02 §5: max_weight defaults to 0 when it cannot be read; empty slots mean unlimited. */
+/**
+ * spec/02 §5: max_weight defaults to 0 when it cannot be read; empty slots, or 0, mean unlimited (never
+ * one slot: a container the user left unlimited must stay so).
+ */
 function toContainerForm(values: ContainerDialogValues): ContainerForm {
   const weight = Number(values.maxWeight);
-  const slots = values.maxSlots === '' ? null : Number(values.maxSlots);
+  const slots = values.maxSlots === '' ? null : Math.round(Number(values.maxSlots));
   return {
     name: values.name.trim(),
     description: values.description.trim(),
     max_weight: Number.isFinite(weight) && weight >= 0 ? weight : 0,
-    max_slots: slots === null || !Number.isFinite(slots) ? null : Math.max(1, Math.round(slots)),
+    max_slots: slots === null || !Number.isFinite(slots) || slots <= 0 ? null : slots,
   };
 }
 
@@ -100,7 +106,8 @@ export function EditContainerDialog({
       title={`Edit ${container.name}`}
       submitLabel="Save Container"
       initial={valuesOf(container)}
-      save={(form) => updateContainer(container.id, form)}
+      // Only what the dialog changed: a rename leaves the limits as they are, and another tab's edit stays.
+      save={(form, before) => updateContainer(container.id, changedFields(before, form))}
       saved={(updated) => toast.success(`Container "${updated.name}" updated`)}
       onClose={onClose}
     />
@@ -121,7 +128,8 @@ function ContainerDialog({
   title: string;
   submitLabel: string;
   initial: ContainerDialogValues;
-  save: (form: ContainerForm) => Promise<Container>;
+  /** The form to save, and the one the dialog opened with. */
+  save: (form: ContainerForm, before: ContainerForm) => Promise<Container>;
   saved: (container: Container) => void;
   resetOnSave?: boolean;
   onClose: () => void;
@@ -130,7 +138,8 @@ function ContainerDialog({
   const form = useFocusFirstError(useForm<ContainerDialogValues>({ initialValues: initial }));
   const once = useSingleFlight();
   const mutation = useMutation({
-    mutationFn: (values: ContainerDialogValues) => save(toContainerForm(values)),
+    mutationFn: (values: ContainerDialogValues) =>
+      save(toContainerForm(values), toContainerForm(form.getInitialValues())),
     onSuccess: async (container) => {
       await invalidateContainers(queryClient, [container.id]);
       if (resetOnSave) form.reset();
