@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { entityId, hasVisibleText, numberInput, patchOf, text } from './fields.js';
+import { entityId, hasVisibleText, inHundredths, numberInput, patchOf, text } from './fields.js';
 import { containerSchema } from './inventory.js';
 import { directionParam, includeParam, sortParam } from './list-params.js';
 import { unwrapFilters } from './parties.js';
@@ -48,7 +48,14 @@ export const characterFormSchema = z.object({
   ).default(1),
   notes: text().max(5000).default(''),
   image_url: imageUrl.default(''),
-  max_weight: numberInput(z.number().min(0, 'Max weight cannot be negative').max(100_000))
+  // Kept in hundredths: a finer limit would be rounded, 0.004 to 0, which means unlimited.
+  max_weight: numberInput(
+    z
+      .number()
+      .min(0, 'Max weight cannot be negative')
+      .max(100_000)
+      .refine(inHundredths, 'Max weight can have at most 2 decimal places'),
+  )
     .nullable()
     .default(50),
   max_slots: numberInput(z.number().int().min(0, 'Max slots cannot be negative').max(10_000))

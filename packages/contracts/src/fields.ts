@@ -217,3 +217,12 @@ export function tagTooLongMessage(tag: unknown): string {
 export function tagText() {
   return text().max(MAX_TAG_LENGTH, { error: (issue) => tagTooLongMessage(issue.input) });
 }
+
+/**
+ * Whether a number has at most two decimal places (weights are kept in hundredths of a pound): within a
+ * float's error of a whole number of hundredths, since 0.29 * 100 is 28.999999999999996.
+ */
+export function inHundredths(value: number | string): boolean {
+  const hundredths = Number(value) * 100;
+  return Math.abs(hundredths - Math.round(hundredths)) < 1e-6;
+}

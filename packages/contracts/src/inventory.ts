@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { changeSources } from './constants.js';
 import { pageMetaSchema } from './envelope.js';
-import { entityId, hasVisibleText, numberInput, patchOf, text } from './fields.js';
+import { entityId, hasVisibleText, inHundredths, numberInput, patchOf, text } from './fields.js';
 import { dateOrInstantParam } from './list-params.js';
 import { unwrapFilters } from './parties.js';
 
@@ -119,8 +119,10 @@ export const containerFormSchema = z.object({
     .max(100, 'Container name must be at most 100 characters')
     .refine(hasVisibleText, inventoryMessages.containerNameRequired),
   description: text().trim().max(2000).default(''),
-  /** null or 0 = unlimited. */
-  max_weight: nullableCapacity(1_000_000, 'Max weight').default(null),
+  /** null or 0 = unlimited. Kept in hundredths: a finer limit would be rounded, 0.004 to 0, unlimited. */
+  max_weight: nullableCapacity(1_000_000, 'Max weight')
+    .refine((v) => v === null || inHundredths(v), 'Max weight can have at most 2 decimal places')
+    .default(null),
   max_slots: nullableCapacity(100_000, 'Max slots')
     .refine((v) => v === null || Number.isInteger(v), 'Max slots must be a whole number')
     .default(null),

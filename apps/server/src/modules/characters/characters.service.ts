@@ -15,6 +15,7 @@ import { containers } from '../../db/schema/inventory.js';
 import { AppError } from '../../lib/app-error.js';
 import type { EventBus } from '../../realtime/event-bus.js';
 import { containersRepository } from '../containers/containers.repository.js';
+import { assertHoldsNoMoreThan } from '../inventory/capacity-change.js';
 import { assertMayConjure } from '../inventory/conjuring-policy.js';
 import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
 import { partyActivityEvents } from '../ledger/ledger-events.js';
@@ -289,8 +290,22 @@ export class CharactersService {
         ...(changes.max_slots !== undefined ? { maxSlots: changes.max_slots } : {}),
         partyId,
       });
-      // The primary container carries the character's own capacity.
+      // The primary container carries the character's own capacity, under the same rule as its own edit:
+      // never below what it holds, where the party (the one it is in after this change) enforces it.
       if (changes.max_weight !== undefined || changes.max_slots !== undefined) {
+        const [primary] = await tx
+          .select({ id: containers.id, name: containers.name })
+          .from(containers)
+          .where(and(eq(containers.characterId, id), eq(containers.isPrimary, true)))
+          .for('update');
+        const party = partyId ? await partiesRepository.findParty(tx, partyId) : undefined;
+        if (primary)
+          await assertHoldsNoMoreThan(
+            tx,
+            { id: primary.id, style: party?.encumbranceStyle ?? null },
+            changes,
+            { prefix: 'character', holder: `${primary.name}, ${character.name}’s main container,` },
+          );
         await tx
           .update(containers)
           .set({

@@ -2,7 +2,14 @@ import { characterMessages } from '@haversack/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containers, transactions } from '../../db/schema/inventory.js';
-import { createMember, createParty, createUser, type SignedInUser, upgrade } from '../../test/factories.js';
+import {
+  createMember,
+  createParty,
+  createTemplate,
+  createUser,
+  type SignedInUser,
+  upgrade,
+} from '../../test/factories.js';
 import { type ApiMethod, buildTestApp, callApi, type TestContext } from '../../test/helper.js';
 
 interface Body {
@@ -246,6 +253,43 @@ describe('characters', () => {
     );
     expect(responses.filter((r) => r.statusCode === 201)).toHaveLength(5);
     expect(responses.filter((r) => r.statusCode === 403)).toHaveLength(3);
+  });
+});
+
+describe('a character’s capacity is its main container’s', () => {
+  it('refuses a max weight below what the main container holds, and follows an edit of that container', async () => {
+    const player = await createUser(ctx);
+    const made = body(
+      await call('POST', '/characters', player, { character: { name: 'Thorin', max_weight: 100 } }),
+    ).data;
+    const backpack = String(made.primary_container_id);
+    const mail = await createTemplate(ctx, { name: 'Chain mail', weight: 55 });
+    expect(
+      (
+        await call('POST', '/item_instances', player, {
+          item_template_id: mail.id,
+          container_id: backpack,
+          quantity: 1,
+        })
+      ).statusCode,
+    ).toBe(201);
+
+    const lowered = await call('PATCH', `/characters/${made.id}`, player, { character: { max_weight: 1 } });
+    expect(lowered.statusCode).toBe(422);
+    expect((lowered.json() as { error: { details: unknown[] } }).error.details).toEqual([
+      {
+        field: 'character.max_weight',
+        message: 'Backpack, Thorin’s main container, already holds 55 lbs: its max weight cannot be lower',
+      },
+    ]);
+    const container = () => call('GET', `/containers/${backpack}`, player);
+    expect(body(await container()).data).toMatchObject({ max_weight: 100 });
+
+    // The container's own edit changes the character's capacity too: one limit on both screens.
+    expect(
+      (await call('PATCH', `/containers/${backpack}`, player, { container: { max_weight: 80 } })).statusCode,
+    ).toBe(200);
+    expect(body(await call('GET', `/characters/${made.id}`, player)).data).toMatchObject({ max_weight: 80 });
   });
 });
 

@@ -44,6 +44,7 @@ import { LedgerService, revertedBy, toTransactionJson } from '../ledger/ledger.s
 import { partyActivityEvents } from '../ledger/ledger-events.js';
 import { partiesRepository } from '../parties/parties.repository.js';
 import type { EntitlementService, SubscriptionRead } from '../subscriptions/entitlements.service.js';
+import { assertHoldsNoMoreThan, syncCharacterCapacity } from './capacity-change.js';
 import { assertMayConjure, partyOfCharacterNow } from './conjuring-policy.js';
 import { type InstanceTemplate, templateFacts, toContainerJson, toInstanceJson } from './inventory.json.js';
 import * as policy from './inventory.policy.js';
@@ -366,13 +367,21 @@ export class InventoryService {
           partyId: context.party.id,
         });
       }
-      await this.#assertHoldsNoMoreThan(tx, context, changes);
+      await assertHoldsNoMoreThan(
+        tx,
+        { id: containerId, style: context.party?.encumbranceStyle ?? null },
+        changes,
+        { prefix: 'container', holder: 'This container' },
+      );
       await repo.updateContainer(tx, containerId, {
         ...(changes.name !== undefined ? { name: changes.name } : {}),
         ...(changes.description !== undefined ? { description: changes.description } : {}),
         ...(changes.max_weight !== undefined ? { maxWeight: changes.max_weight } : {}),
         ...(changes.max_slots !== undefined ? { maxSlots: changes.max_slots } : {}),
       });
+      // A character's capacity is its primary container's: the character sheet shows what the bars use.
+      if (context.container.isPrimary && context.character)
+        await syncCharacterCapacity(tx, context.character.id, changes);
     });
     return this.getContainer(actor.id, containerId);
   }
@@ -1577,38 +1586,6 @@ export class InventoryService {
       transactionIds = await extra.ledger.record(await extra.ledger.entry(ids[0] ?? null));
     }
     return { ids, rows, transactionIds };
-  }
-
-  /**
-   * A limit lowered below what the container already holds would leave it over capacity, which no move may
-   * do (DESIGN §4), and its bars would read 100 % at twice that: refused, naming what it holds.
-   */
-  async #assertHoldsNoMoreThan(
-    tx: Executor,
-    context: ContainerContext,
-    changes: Partial<Pick<ContainerForm, 'max_weight' | 'max_slots'>>,
-  ) {
-    const enforces = enforcedLimits(context.party?.encumbranceStyle ?? null);
-    const weight = enforces.weight && changes.max_weight !== undefined ? limitOf(changes.max_weight) : null;
-    const slots = enforces.slots && changes.max_slots !== undefined ? limitOf(changes.max_slots) : null;
-    if (weight === null && slots === null) return;
-    const usage = (await repo.usage(tx, [context.container.id])).get(context.container.id);
-    if (!usage) return;
-    const refusals: { field: string; message: string }[] = [];
-    if (weight !== null && usage.weight > weight) {
-      const held = Math.round(usage.weight * 100) / 100;
-      refusals.push({
-        field: 'container.max_weight',
-        message: `This container already holds ${held} lbs: its max weight cannot be lower`,
-      });
-    }
-    if (slots !== null && usage.slots > slots) {
-      refusals.push({
-        field: 'container.max_slots',
-        message: `This container already holds ${usage.slots} stacks: its max slots cannot be lower`,
-      });
-    }
-    if (refusals.length > 0) throw AppError.validation(refusals);
   }
 
   async #assertFits(tx: Executor, context: ContainerContext, addition: Addition) {

@@ -1,6 +1,7 @@
 import {
   currencies,
   type ItemTemplate,
+  inHundredths,
   isAttunable,
   MAX_ITEM_VALUE,
   MAX_STACK_QUANTITY,
@@ -112,13 +113,6 @@ export function changedFields(
   return changes;
 }
 
-/** spec/02 §3: weight steps by 0.01; a finer weight is refused rather than cut to two places. */
-function inHundredths(weight: number | string): boolean {
-  const hundredths = Number(weight) * 100;
-  // Within a float's error of a whole number of hundredths (0.29 * 100 is 28.999999999999996).
-  return Math.abs(hundredths - Math.round(hundredths)) < 1e-6;
-}
-
 const fields = [
   'name',
   'description',
@@ -161,7 +155,8 @@ export function TemplateForm({
             ? null
             : Number(weight) < 0
               ? 'Weight cannot be negative'
-              : !inHundredths(weight)
+              : // spec/02 §3: weight steps by 0.01; a finer weight is refused rather than cut to two places.
+                !inHundredths(weight)
                 ? 'Weight can have at most 2 decimal places'
                 : null,
         base_value: (value) =>

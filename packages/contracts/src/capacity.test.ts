@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { characterFormSchema } from './characters.js';
+import { inHundredths } from './fields.js';
+import { containerFormSchema } from './inventory.js';
+
+const messages = (result: { error?: { issues: { message: string }[] } }) =>
+  (result.error?.issues ?? []).map((issue) => issue.message);
+
+describe('max weights', () => {
+  it('are kept in hundredths: a finer one is refused, never rounded to 0, which means unlimited', () => {
+    expect(messages(containerFormSchema.safeParse({ name: 'Sack', max_weight: 0.004 }))).toEqual([
+      'Max weight can have at most 2 decimal places',
+    ]);
+    expect(messages(characterFormSchema.safeParse({ name: 'Thorin', max_weight: 12.345 }))).toEqual([
+      'Max weight can have at most 2 decimal places',
+    ]);
+    expect(containerFormSchema.safeParse({ name: 'Sack', max_weight: 0.29 }).success).toBe(true);
+    expect(characterFormSchema.safeParse({ name: 'Thorin', max_weight: 12.35 }).success).toBe(true);
+    expect(characterFormSchema.safeParse({ name: 'Thorin', max_weight: null }).success).toBe(true);
+  });
+
+  it('tells hundredths apart within a float’s error', () => {
+    expect([0.29, 12.35, 100, 0].map(inHundredths)).toEqual([true, true, true, true]);
+    expect([0.005, 1e-7, 12.345].map(inHundredths)).toEqual([false, false, false]);
+  });
+});
