@@ -28,6 +28,9 @@ describe('security headers', () => {
       expect(response.headers['x-powered-by']).toBeUndefined();
     }
     expect(expected['content-security-policy']).toContain("frame-ancestors 'none'");
+    // Portraits come from the addresses players give; scripts only from here.
+    expect(expected['content-security-policy']).toContain("img-src 'self' data: blob: https: http:");
+    expect(expected['content-security-policy']).toContain("script-src 'self'");
     expect(expected['content-security-policy']).not.toContain('upgrade-insecure-requests');
     expect(expected['cross-origin-embedder-policy']).toBeUndefined();
     await app.close();

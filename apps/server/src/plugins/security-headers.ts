@@ -10,7 +10,9 @@ export const securityHeaderOptions: Readonly<HelmetOptions> = {
       scriptSrc: ["'self'"],
       // Mantine sets style attributes at run time.
       styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", 'data:', 'blob:'],
+      // A character's portrait is an image address its player gives (spec/02 §3 image_url, http or https):
+      // it is shown from wherever it is. Scripts, styles and connections stay on this site.
+      imgSrc: ["'self'", 'data:', 'blob:', 'https:', 'http:'],
       connectSrc: ["'self'", 'ws:', 'wss:'],
       fontSrc: ["'self'", 'data:'],
       objectSrc: ["'none'"],

@@ -1,12 +1,17 @@
-import { screen } from '@testing-library/react';
+import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { failure, mockFetch, success } from '../../../test/fixtures';
 import { buildCharacter } from '../../../test/party-fixtures';
 import { renderRoutes } from '../../../test/render';
 import { CharacterDetailPage } from './character-detail-page';
 
-function renderCharacter(isOwner: boolean) {
-  const character = buildCharacter({ id: 'ch-thorin', name: 'Thorin', is_owner: isOwner });
+function renderCharacter(isOwner: boolean, imageUrl = '') {
+  const character = buildCharacter({
+    id: 'ch-thorin',
+    name: 'Thorin',
+    is_owner: isOwner,
+    image_url: imageUrl,
+  });
   mockFetch(({ url }) => {
     const { pathname } = new URL(url, 'http://test');
     if (pathname === '/api/v1/characters/ch-thorin') return success(character);
@@ -31,5 +36,16 @@ describe('CharacterDetailPage', () => {
     expect(screen.queryByRole('button', { name: 'Share' })).not.toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Edit' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
+  });
+
+  it('shows the portrait from its address, without sending this page’s address along, and says when it fails', async () => {
+    renderCharacter(false, 'https://images.example.com/thorin.png');
+    const portrait = await screen.findByRole('img', { name: 'Portrait of Thorin' });
+    expect(portrait).toHaveAttribute('src', 'https://images.example.com/thorin.png');
+    expect(portrait).toHaveAttribute('referrerpolicy', 'no-referrer');
+    fireEvent.error(portrait);
+    expect(await screen.findByTestId('portrait-failed')).toHaveTextContent(
+      'The portrait could not be loaded from images.example.com.',
+    );
   });
 });

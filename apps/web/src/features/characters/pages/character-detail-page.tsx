@@ -169,15 +169,7 @@ export function CharacterDetailPage() {
             </Text>
           </Stack>
         </Paper>
-        {character.image_url ? (
-          <Image
-            src={character.image_url}
-            alt={`Portrait of ${character.name}`}
-            radius="md"
-            mah={360}
-            fit="contain"
-          />
-        ) : null}
+        {character.image_url ? <Portrait url={character.image_url} name={character.name} /> : null}
       </SimpleGrid>
 
       <Paper withBorder p="md">
@@ -195,4 +187,37 @@ export function CharacterDetailPage() {
       />
     </Stack>
   );
+}
+
+/**
+ * The portrait, from the address its player gave; one that cannot be loaded (moved, private, not an
+ * image) says so and where it was looked for, instead of a broken image.
+ */
+function Portrait({ url, name }: { url: string; name: string }) {
+  const [failed, setFailed] = useState<string | null>(null);
+  if (failed === url)
+    return (
+      <Text size="sm" c="dimmed" data-testid="portrait-failed">
+        The portrait could not be loaded from {hostOf(url)}.
+      </Text>
+    );
+  return (
+    <Image
+      src={url}
+      alt={`Portrait of ${name}`}
+      radius="md"
+      mah={360}
+      fit="contain"
+      referrerPolicy="no-referrer"
+      onError={() => setFailed(url)}
+    />
+  );
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
 }
