@@ -9,7 +9,7 @@ import { PartyInventory, partyCollaborationMissing } from './party-inventory';
 restoreViewportAfterEach();
 afterEach(() => vi.unstubAllGlobals());
 
-const party = { id: '00000000-0000-4000-8000-0000000000aa', name: 'The Silver Lantern' };
+const party = { id: '00000000-0000-4000-8000-0000000000aa', name: 'The Silver Lantern', is_gm: false };
 const hero = buildCharacter({
   id: '00000000-0000-4000-8000-0000000000c1',
   is_owner: true,
@@ -82,6 +82,46 @@ describe('PartyInventory', () => {
     );
     expect(hints.length).toBeGreaterThan(0);
     expect(screen.queryByText(/from the Market tab/)).toBe(tab === 'Market' ? hints[0] : null);
+  });
+
+  it('offers the GM every character’s containers, a player only their own', async () => {
+    const other = buildCharacter({
+      id: '00000000-0000-4000-8000-0000000000c2',
+      name: 'Brom',
+      is_owner: false,
+      party_id: party.id,
+    });
+    const bromsPack = buildContainer({
+      id: '00000000-0000-4000-8000-0000000000d3',
+      name: 'Saddlebag',
+      owner: { type: 'character', id: other.id, name: 'Brom' },
+    });
+    const asked: string[] = [];
+    const serve = () =>
+      mockFetch(({ url }) => {
+        const path = new URL(url, 'http://test').pathname.replace('/api/v1', '');
+        asked.push(path);
+        if (path === '/characters')
+          return jsonResponse(200, { status: 'success', data: [hero, other], meta: pageMeta(2, 100) });
+        if (path === `/parties/${party.id}/containers`) return success([stash]);
+        if (path === `/characters/${hero.id}/containers`) return success([backpack]);
+        if (path === `/characters/${other.id}/containers`) return success([bromsPack]);
+        if (path.endsWith('/items'))
+          return jsonResponse(200, { status: 'success', data: [], meta: pageMeta(0, 20) });
+        if (path === '/subscription/check_feature') return success({ allowed: true, feature: 'x' });
+        return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${path}`);
+      });
+    serve();
+    const { unmount } = renderWithProviders(<PartyInventory party={{ ...party, is_gm: true }} />);
+    await screen.findByRole('heading', { name: 'Inventory Management' });
+    expect(asked).toContain(`/characters/${other.id}/containers`);
+    unmount();
+
+    asked.length = 0;
+    serve();
+    renderWithProviders(<PartyInventory party={party} />);
+    await screen.findByRole('heading', { name: 'Inventory Management' });
+    expect(asked).not.toContain(`/characters/${other.id}/containers`);
   });
 
   it('offers to create a character in this party to someone without one', async () => {

@@ -21,12 +21,16 @@ export const partyCollaborationMissing =
  * a container on the left. The spec puts the global marketplace on the right; since issue 12 the right
  * panel opens on the next container to move things into (`secondPanel`), the Marketplace one tab away.
  */
-export function PartyInventory({ party }: { party: Pick<Party, 'id' | 'name'> }) {
+export function PartyInventory({ party }: { party: Pick<Party, 'id' | 'name' | 'is_gm'> }) {
   const characters = useQuery(partyCharactersQuery(party.id));
-  const mine = (characters.data?.characters ?? []).filter((c) => c.is_owner);
+  const all = characters.data?.characters ?? [];
+  const mine = all.filter((c) => c.is_owner);
+  // The GM may act on every container of the party (DESIGN §4 Who may act): every character's are
+  // offered, the GM's own first, so that a move between two players' characters needs no other page.
+  const reachable = party.is_gm ? [...mine, ...all.filter((c) => !c.is_owner)] : mine;
   const owners: ContainerOwner[] =
     mine.length > 0
-      ? [{ type: 'party', id: party.id }, ...mine.map((c) => ({ type: 'character' as const, id: c.id }))]
+      ? [{ type: 'party', id: party.id }, ...reachable.map((c) => ({ type: 'character' as const, id: c.id }))]
       : [];
   const sources = useOwnerContainers(owners);
   const collaboration = useQuery({ ...partyCollaborationQuery(party.id), enabled: mine.length > 0 });

@@ -11,7 +11,7 @@ import {
 } from '../../inventory/test/inventory-fixtures';
 import { PartyInventoryTab } from './party-inventory-tab';
 
-const party = { id: '00000000-0000-4000-8000-0000000000aa', name: 'The Silver Lantern' };
+const party = { id: '00000000-0000-4000-8000-0000000000aa', name: 'The Silver Lantern', is_gm: false };
 const stash = buildPartyStash(party, {
   id: '00000000-0000-4000-8000-0000000000d1',
   items_count: 3,

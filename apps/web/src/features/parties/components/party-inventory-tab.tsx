@@ -17,7 +17,7 @@ import { PartyCardSkeletons } from './party-card-skeletons';
  * containers are listed under them: every member may read them (inventory.policy containerAccess), and a
  * GM without a character must still reach the stash that loot distribution fills with what nobody takes.
  */
-export function PartyInventoryTab({ party }: { party: Pick<Party, 'id' | 'name'> }) {
+export function PartyInventoryTab({ party }: { party: Pick<Party, 'id' | 'name' | 'is_gm'> }) {
   // The same query (and cache entry) PartyInventory reads, so this asks the server nothing more.
   const characters = useQuery(partyCharactersQuery(party.id));
   const hasCharacter = (characters.data?.characters ?? []).some((c) => c.is_owner);
