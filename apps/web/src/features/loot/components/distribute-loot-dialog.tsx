@@ -17,6 +17,7 @@ import {
   Modal,
   Paper,
   Radio,
+  SimpleGrid,
   Skeleton,
   Stack,
   Text,
@@ -286,7 +287,8 @@ export function DistributeLootDialog({
                   : undefined
             }
           >
-            <Stack gap={6} mt="xs">
+            {/* Two columns from a tablet up: a party of eight keeps Preview within the first screen. */}
+            <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs" verticalSpacing={6} mt="xs">
               {party.map((character) => (
                 <Checkbox
                   key={character.id}
@@ -296,7 +298,7 @@ export function DistributeLootDialog({
                   disabled={busy}
                 />
               ))}
-            </Stack>
+            </SimpleGrid>
           </Checkbox.Group>
         )}
         <Radio.Group
