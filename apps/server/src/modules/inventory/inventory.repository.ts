@@ -10,6 +10,7 @@ import {
   inArray,
   or,
   type SQL,
+  type SQLWrapper,
   sql,
 } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
@@ -136,6 +137,14 @@ const pageTemplateFields = Object.entries(instanceTemplateColumns);
 /** The page's statement for each set of filters, built once with placeholders (its text never varies). */
 const containerPageStatements = new Map<string, DirectStatement & { params: unknown[] }>();
 
+/**
+ * What a search of a container's items matches: the item's name (its override too), its notes, and its
+ * template's tags ("potion" finds the Oil of Etherealness tagged potion), each as a substring.
+ */
+function itemSearch(pattern: SQLWrapper): SQL {
+  return sql`(${itemTemplates.name} ilike ${pattern} or ${itemInstances.instanceData}->>'name_override' ilike ${pattern} or ${itemInstances.notes} ilike ${pattern} or exists (select 1 from unnest(${itemTemplates.tags}) as tag where tag ilike ${pattern}))`;
+}
+
 function isDatabase(db: Executor): db is Database {
   return '$client' in db;
 }
@@ -148,10 +157,7 @@ function containerPageStatement(db: Database, filter: ItemFilter) {
   if (known) return known;
   const pattern = sql.placeholder('pattern');
   const conditions: SQL[] = [eq(itemInstances.containerId, sql.placeholder('containerId'))];
-  if (filter.search !== undefined)
-    conditions.push(
-      sql`(${itemTemplates.name} ilike ${pattern} or ${itemInstances.instanceData}->>'name_override' ilike ${pattern} or ${itemInstances.notes} ilike ${pattern})`,
-    );
+  if (filter.search !== undefined) conditions.push(itemSearch(pattern));
   if (filter.rarity !== undefined)
     conditions.push(sql`${itemTemplates.metadata}->>'rarity' ilike ${sql.placeholder('rarity')}`);
   if (filter.minValueCp !== undefined)
@@ -692,10 +698,7 @@ export const inventoryRepository = {
         : sql`${itemInstances.containerId} in (select ${containers.id} from ${containers} where ${containerScopeCondition(scope)})`,
     ];
     if (filter.search) {
-      const pattern = `%${escapeLike(filter.search)}%`;
-      conditions.push(
-        sql`(${itemTemplates.name} ilike ${pattern} or ${itemInstances.instanceData}->>'name_override' ilike ${pattern} or ${itemInstances.notes} ilike ${pattern})`,
-      );
+      conditions.push(itemSearch(sql`${`%${escapeLike(filter.search)}%`}`));
     }
     if (filter.rarity)
       conditions.push(ilike(sql`${itemTemplates.metadata}->>'rarity'`, escapeLike(filter.rarity)));

@@ -325,6 +325,28 @@ describe('the items of a container', () => {
     }
   });
 
+  it('finds items by their template’s tags too: "potion" finds the oil tagged potion', async () => {
+    const { player, backpack } = await playerWithCharacter();
+    for (const [name, tags] of [
+      ['Oil of Etherealness', ['potion', 'category:potion']],
+      ['Potion of Speed', []],
+      ['Rope', ['gear']],
+    ] as const) {
+      const template = await createTemplate(ctx, { name, tags: [...tags] });
+      await call('POST', '/item_instances', player, {
+        item_template_id: template.id,
+        container_id: backpack,
+      });
+    }
+    const response = await call('GET', `/containers/${backpack}/items?search=potion`, player);
+    expect(body(response).data.map((i) => String(i.name))).toEqual([
+      'Oil of Etherealness',
+      'Potion of Speed',
+    ]);
+    const gear = await call('GET', `/containers/${backpack}/items?search=GEA`, player);
+    expect(body(gear).data.map((i) => String(i.name))).toEqual(['Rope']);
+  });
+
   it('reads a page outside drizzle’s select exactly as drizzle’s select reads it', async () => {
     const { backpack } = await playerWithCharacter();
     for (const [i, name] of ['Lantern', 'Lamp oil', 'Rope'].entries()) {

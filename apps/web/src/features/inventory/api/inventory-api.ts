@@ -118,8 +118,8 @@ export function itemFilterParams(filters: ItemFilters, params = new URLSearchPar
 export function matchesItemFilters(item: ItemInstance, filters: ItemFilters): boolean {
   const search = filters.search.trim().toLowerCase();
   if (search) {
-    // The stack's name is its override when it has one.
-    const texts = [item.item_template.name, item.name, item.notes ?? ''];
+    // The stack's name is its override when it has one; its template's tags match too, as on the server.
+    const texts = [item.item_template.name, item.name, item.notes ?? '', ...(item.item_template.tags ?? [])];
     if (!texts.some((text) => text.toLowerCase().includes(search))) return false;
   }
   if (filters.rarity) {
