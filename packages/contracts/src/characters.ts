@@ -5,6 +5,8 @@ import { directionParam, includeParam, sortParam } from './list-params.js';
 import { unwrapFilters } from './parties.js';
 
 export const characterMessages = {
+  alreadyInParty:
+    'This character is already in a party: save it with no party first, then choose the new one.',
   nameRequired: 'Character name is required',
   assignmentsUpdated: 'Character assignments updated successfully',
   assignmentsFailed: 'Failed to update character assignments',

@@ -261,7 +261,10 @@ export class CharactersService {
       let partyId = character.partyId;
       if (changes.party_id !== undefined && changes.party_id !== character.partyId) {
         if (changes.party_id && character.partyId) {
-          throw new AppError('CONFLICT', 'This character is already in a party: remove it there first.');
+          // On the Party field, saying how: the move is two saves, out of one party and into the other.
+          throw new AppError('CONFLICT', characterMessages.alreadyInParty, {
+            details: [{ field: 'character.party_id', message: characterMessages.alreadyInParty }],
+          });
         }
         const party = changes.party_id ? await this.#assertAssignable(tx, actor.id, changes.party_id) : null;
         // Its gear would be new to the party: where only the GM adds items, it cannot come in with any.

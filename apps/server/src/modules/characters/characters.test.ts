@@ -256,6 +256,32 @@ describe('characters', () => {
   });
 });
 
+describe('moving a character between parties', () => {
+  it('is two saves, and the refusal says so on the party field', async () => {
+    const player = await createUser(ctx);
+    await upgrade(ctx, player, 'tier_2');
+    const first = await createParty(ctx, player);
+    const second = await createParty(ctx, player);
+    const made = body(
+      await call('POST', '/characters', player, { character: { name: 'Nyx', party_id: first.id } }),
+    ).data;
+    const moved = await call('PATCH', `/characters/${made.id}`, player, {
+      character: { party_id: second.id },
+    });
+    expect(moved.statusCode).toBe(409);
+    expect((moved.json() as { error: { details: unknown[] } }).error.details).toEqual([
+      { field: 'character.party_id', message: characterMessages.alreadyInParty },
+    ]);
+    expect(
+      (await call('PATCH', `/characters/${made.id}`, player, { character: { party_id: null } })).statusCode,
+    ).toBe(200);
+    expect(
+      (await call('PATCH', `/characters/${made.id}`, player, { character: { party_id: second.id } }))
+        .statusCode,
+    ).toBe(200);
+  });
+});
+
 describe('a character’s capacity is its main container’s', () => {
   it('refuses a max weight below what the main container holds, and follows an edit of that container', async () => {
     const player = await createUser(ctx);
