@@ -35,9 +35,11 @@ export function PartyAdminActions({ party }: { party: Party }) {
           Game Master actions
         </Title>
         <Group gap="sm">
-          <Button component={Link} to={`/parties/${party.id}/edit`} variant="default" size="sm">
-            Edit Party
-          </Button>
+          {party.is_archived ? null : (
+            <Button component={Link} to={`/parties/${party.id}/edit`} variant="default" size="sm">
+              Edit Party
+            </Button>
+          )}
           {party.join_permission !== 'restricted' && !party.is_archived ? (
             <Button variant="default" size="sm" onClick={() => setConfirmRegenerate(true)}>
               Generate New Code

@@ -53,4 +53,11 @@ describe('PartyEditPage', { timeout: 30_000 }, () => {
     );
     await waitFor(() => expect(router.state.location.pathname).toBe('/parties/party-1/edit'));
   });
+
+  it('says an archived party must be unarchived first, instead of a form the server would refuse', async () => {
+    mockFetch(() => success({ ...party, is_archived: true }));
+    renderPage();
+    expect(await screen.findByText('Unarchive it to make changes.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Save Changes' })).not.toBeInTheDocument();
+  });
 });

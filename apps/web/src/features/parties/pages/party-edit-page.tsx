@@ -57,6 +57,16 @@ export function PartyEditPage() {
             Back to the party
           </Anchor>
         </Alert>
+      ) : query.data.is_archived ? (
+        // The server refuses every change to an archived party: say so here, not after a whole edit.
+        <Alert color="yellow" variant="light" title="This party is archived">
+          <Stack gap={4}>
+            <Text size="sm">Unarchive it to make changes.</Text>
+            <Anchor component={Link} to={`/parties/${id}`}>
+              Back to the party
+            </Anchor>
+          </Stack>
+        </Alert>
       ) : (
         <Paper withBorder p="lg">
           <PartyForm
