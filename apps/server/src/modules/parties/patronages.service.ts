@@ -190,8 +190,13 @@ export class PatronagesService {
     const ended = await this.db.transaction(async (tx) => {
       const row = await repo.find(tx, id, { lock: true });
       if (!row) throw AppError.notFound('Patronage not found.');
-      if (row.patronId !== userId && row.beneficiaryId !== userId)
+      if (row.patronId !== userId && row.beneficiaryId !== userId) {
+        // A member of its party may know it exists (the Patronage panel lists it); to anyone else it does
+        // not, as every other id of another party answers (DESIGN §4: 404 where existence stays hidden).
+        if (!(await partiesRepository.membership(tx, row.partyId, userId)))
+          throw AppError.notFound('Patronage not found.');
         throw new AppError('FORBIDDEN', messages.notYours);
+      }
       if (!row.active) return null;
       await repo.end(tx, row.id, row.patronId === userId ? 'revoked' : 'declined');
       return row;

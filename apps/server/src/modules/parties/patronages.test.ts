@@ -126,6 +126,12 @@ describe('patronage', () => {
     ).data;
     const stranger = await createMember(ctx, party, 'observer');
     expect((await call('DELETE', `/patronages/${granted.id}`, stranger)).statusCode).toBe(403);
+    // Someone outside the party learns nothing: the same 404 as an id that does not exist.
+    const outsider = await createUser(ctx);
+    const hidden = await call('DELETE', `/patronages/${granted.id}`, outsider);
+    const unknown = await call('DELETE', `/patronages/${crypto.randomUUID()}`, outsider);
+    expect([hidden.statusCode, hidden.json()]).toEqual([unknown.statusCode, unknown.json()]);
+    expect(hidden.statusCode).toBe(404);
     expect((await call('DELETE', `/patronages/${granted.id}`, patron)).statusCode).toBe(204);
     expect(
       body(await call('GET', `/subscription/effective_tier?party_id=${party.id}`, second)).data,
