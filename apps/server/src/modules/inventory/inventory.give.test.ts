@@ -202,6 +202,11 @@ describe('undoing a gift (DESIGN §4 Undo, Who may act)', () => {
     ).toBe(false);
     // The GM acts on every container of the party: their own gift can be moved back.
     expect(undoableIn(await listed(gm, `/transactions/party/${party.id}`), gmGiftId)).toBe(true);
+    // Someone else's move is theirs alone to undo: not offered to the GM, in the list or on its own.
+    expect(undoableIn(await listed(gm, `/transactions/party/${party.id}`), giftId)).toBe(false);
+    expect(
+      (response(await call('GET', `/transactions/${gmGiftId}`, pipPlayer)) as { data: Listed }).data.undoable,
+    ).toBe(false);
     expect((await call('POST', `/transactions/${gmGiftId}/undo`, gm)).statusCode).toBe(200);
     // And the server refuses the giver's, as the history said.
     expect((await call('POST', `/transactions/${giftId}/undo`, pipPlayer)).statusCode).toBe(403);

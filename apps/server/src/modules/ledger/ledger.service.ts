@@ -178,10 +178,14 @@ export class LedgerService {
   /**
    * The reader's own moves Undo would be refused on for want of access: a gift moved back must come out of
    * the other character's container, which only its player and the party's GM may change (DESIGN §4 Who
-   * may act). Marked not undoable, so that the history offers no button that can only fail.
+   * may act). Marked not undoable, so that the history offers no button that can only fail; so are
+   * other people's moves, which only their maker may undo ("Only the one who made a move can undo it.").
    */
-  async #withUndoAccess(userId: string, listed: LedgerTransaction[]): Promise<LedgerTransaction[]> {
-    const own = listed.filter((row) => row.undoable && row.actor_data.id === userId);
+  async #withUndoAccess(userId: string, rows: LedgerTransaction[]): Promise<LedgerTransaction[]> {
+    const listed = rows.map((row) =>
+      row.undoable && row.actor_data.id !== userId ? { ...row, undoable: false } : row,
+    );
+    const own = listed.filter((row) => row.undoable);
     const undone = await ledgerRepository.revertedAmong(
       this.db,
       own.flatMap((row) =>
