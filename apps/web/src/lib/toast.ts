@@ -56,12 +56,11 @@ export function showToast(
       useUiStore.getState().removeToast(stale.id);
     }
   }
-  // The same news again (a teammate's third change in as many seconds) replaces its toast rather than
-  // stacking another: a phone shows two at once, under the header, and repeats covered the page.
-  if (!action) {
-    for (const same of useUiStore.getState().toasts) {
-      if (same.kind === kind && same.message === message) dismissToast(same.id);
-    }
+  // The same news again (a teammate's third change in as many seconds, a third move) replaces its toast
+  // rather than stacking another: a phone shows two at once, under the header, and repeats covered the
+  // page. A move's Undo then undoes the latest move; earlier ones keep theirs in the history.
+  for (const same of useUiStore.getState().toasts) {
+    if (same.kind === kind && same.message === message) dismissToast(same.id);
   }
   sequence += 1;
   const id = `toast-${sequence}`;

@@ -1,9 +1,4 @@
-import {
-  type Container,
-  type ItemInstance,
-  type ItemInstanceUpdate,
-  inventoryMessages,
-} from '@haversack/contracts';
+import type { Container, ItemInstance, ItemInstanceUpdate } from '@haversack/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from '../../../lib/toast';
 import {
@@ -20,6 +15,7 @@ import {
   updateItem,
 } from '../api/inventory-api';
 import { toastRefusal, toastTransferFailure } from '../api/transfer-messages';
+import { toastMoveWithUndo } from './move-undo';
 
 export const mergeFailed = 'Failed to merge stacks';
 export const conversionFailed = 'Failed to convert coins';
@@ -30,8 +26,12 @@ export function useTransferItem(options: { quiet?: boolean } = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (request: TransferRequest) => transferItem(request),
-    onSuccess: (result) => {
-      if (!options.quiet) toast.success(result.message || inventoryMessages.transferred);
+    onSuccess: (result, request) => {
+      // Undo is offered after every move, by mouse, keyboard or menu, as after a quick transfer.
+      if (!options.quiet)
+        toastMoveWithUndo(result, () =>
+          invalidateContainers(queryClient, [request.sourceContainerId, request.targetContainerId]),
+        );
     },
     onError: (error) => toastTransferFailure(error),
     onSettled: (result, _error, request) =>

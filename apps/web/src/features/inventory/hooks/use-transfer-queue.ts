@@ -4,9 +4,10 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { dismissToast, toast } from '../../../lib/toast';
 import { takeLoot } from '../../loot/api/loot-api';
 import { afterTake, takeErrorMessage } from '../../loot/hooks/use-take-loot';
-import { invalidateContainers, transferItem, undoMove } from '../api/inventory-api';
+import { invalidateContainers, transferItem } from '../api/inventory-api';
 import { toastTransferFailure, transferErrorMessage } from '../api/transfer-messages';
 import type { QueuedItem } from '../workspace-types';
+import { toastMoveWithUndo } from './move-undo';
 import { settleQueue } from './settle-queue';
 
 /** spec/02 §5: the queue refuses to run without a destination. */
@@ -15,17 +16,6 @@ export const selectDestinationMessage = 'Please select a destination';
 export interface QueueProgress {
   done: number;
   total: number;
-}
-
-export const transferUndone = 'Transfer undone';
-
-/**
- * Undo of a quick transfer: the server moves the units back as a new move linked to the transfer's ledger
- * entry (DESIGN §4), under the same rules, once.
- */
-async function moveBack(result: Awaited<ReturnType<typeof transferItem>>) {
-  const [entry] = result.transaction_ids;
-  if (entry) await undoMove(entry);
 }
 
 /** "3 items taken successfully" after a queue took several loot stacks. */
@@ -131,21 +121,7 @@ export function useTransferQueue() {
             targetContainerId: destination,
             quantity: item.quantity,
           });
-          const undo = async () => {
-            try {
-              await moveBack(result);
-              toast.info(transferUndone);
-            } catch (cause) {
-              toastTransferFailure(cause);
-            } finally {
-              await refresh(queryClient, [item], destination);
-            }
-          };
-          // A confirm toast (spec/01 §9: 6 s): the Undo needs time to be reached.
-          toast.confirm('success', result.message || inventoryMessages.transferred, {
-            label: 'Undo',
-            onClick: () => void undo(),
-          });
+          toastMoveWithUndo(result, () => refresh(queryClient, [item], destination));
         }
       } catch (cause) {
         toastTransferFailure(cause, item.loot ? takeErrorMessage(cause) : undefined);
