@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { characterFormSchema } from './characters.js';
 import { inHundredths } from './fields.js';
-import { containerFormSchema } from './inventory.js';
+import { containerFormSchema, instanceDataSchema } from './inventory.js';
 
 const messages = (result: { error?: { issues: { message: string }[] } }) =>
   (result.error?.issues ?? []).map((issue) => issue.message);
@@ -22,5 +22,19 @@ describe('max weights', () => {
   it('tells hundredths apart within a float’s error', () => {
     expect([0.29, 12.35, 100, 0].map(inHundredths)).toEqual([true, true, true, true]);
     expect([0.005, 1e-7, 12.345].map(inHundredths)).toEqual([false, false, false]);
+  });
+});
+
+describe('override and capacity refusals', () => {
+  it('are worded, not zod’s own text', () => {
+    expect(messages(containerFormSchema.safeParse({ name: 'Sack', max_weight: 'abc' }))).toEqual([
+      'Max weight must be a number',
+    ]);
+    expect(messages(instanceDataSchema.safeParse({ value_override: 0.5 }))).toEqual([
+      'Value must be a whole number',
+    ]);
+    expect(messages(instanceDataSchema.safeParse({ weight_override: -1 }))).toEqual([
+      'Weight cannot be negative',
+    ]);
   });
 });

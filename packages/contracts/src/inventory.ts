@@ -109,7 +109,12 @@ export function roundWeight(lbs: number): number {
 const nullableCapacity = (max: number, label: string) =>
   z.preprocess(
     (v) => (v === '' || v === undefined ? null : v),
-    numberInput(z.number().min(0, `${label} cannot be negative`).max(max)).nullable(),
+    numberInput(
+      z
+        .number({ error: `${label} must be a number` })
+        .min(0, `${label} cannot be negative`)
+        .max(max, `${label} must be at most ${max.toLocaleString('en-US')}`),
+    ).nullable(),
   );
 
 export const containerFormSchema = z.object({
@@ -192,8 +197,22 @@ export const instanceDataSchema = z
       .nullable()
       .optional(),
     description_override: text().max(5000).nullable().optional(),
-    weight_override: numberInput(z.number().min(0).max(100_000)).nullable().optional(),
-    value_override: numberInput(z.number().int().min(0).max(MAX_ITEM_VALUE, 'Value can be at most 900,000'))
+    // Each refusal in words, as the template's own fields say them (not zod's "expected int").
+    weight_override: numberInput(
+      z
+        .number({ error: 'Weight must be a number' })
+        .min(0, 'Weight cannot be negative')
+        .max(100_000, 'Weight must be at most 100,000'),
+    )
+      .nullable()
+      .optional(),
+    value_override: numberInput(
+      z
+        .number({ error: 'Value must be a number' })
+        .int('Value must be a whole number')
+        .min(0, 'Value cannot be negative')
+        .max(MAX_ITEM_VALUE, 'Value can be at most 900,000'),
+    )
       .nullable()
       .optional(),
     currency_override: z.enum(currencies).nullable().optional(),
