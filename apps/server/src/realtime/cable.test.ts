@@ -318,13 +318,13 @@ describe('the PartyChannel messages of spec/02 §7 (issue 14)', () => {
       quantity: 20,
     });
     await ctx.app.services.inventory.convertCurrency(who, stash.id, { from: 'cp', to: 'sp', quantity: 20 });
-    const summary = `${player.user.username} converted 20 cp into 2 sp in Stash`;
+    const summary = `${player.user.username} converted 20 cp into 2 sp in Stash (${party.name})`;
     // A later change, so that everything the conversion sent has arrived when it does.
     await ctx.app.services.partyNotes.update(who, party.id, { notes: 'done', version: 0 });
     await members.next((m) => m.action === 'notes_updated');
 
     // The coins handed in and the coins got: one row each, each saying which it is.
-    const got = `${player.user.username} got 2 sp for 20 cp in Stash`;
+    const got = `${player.user.username} got 2 sp for 20 cp in Stash (${party.name})`;
     expect(rows.messages.filter((m) => m.summary === summary).map((m) => m.action)).toEqual(['item_updated']);
     expect(rows.messages.filter((m) => m.summary === got).map((m) => m.action)).toEqual(['item_updated']);
     const told = members.messages.filter((m) => m.summary === summary);

@@ -201,6 +201,24 @@ function transferType(from: ContainerContext, to: ContainerContext, actorId: str
  * Containers, item instances, transfers and currency conversion (issue 5 items 2–4), each in one
  * transaction that locks the containers it touches (in id order) and writes its ledger rows.
  */
+/**
+ * "aria moved 4 × Arrow from Backpack to Quiver" within one owner's containers; between owners each is
+ * named with its owner ("from Backpack (Cedric) to Backpack (Aria)"): every character's first container is
+ * a Backpack, and "from Backpack to Backpack" said nothing.
+ */
+function moveSummary(
+  actor: string,
+  quantity: number,
+  name: string,
+  source: Pick<ContainerContext, 'container' | 'ownerName' | 'ownerId'>,
+  target: Pick<ContainerContext, 'container' | 'ownerName' | 'ownerId'>,
+): string {
+  const sameOwner = source.ownerId === target.ownerId;
+  const label = (context: typeof source) =>
+    sameOwner ? context.container.name : `${context.container.name} (${context.ownerName})`;
+  return `${actor} moved ${quantity} × ${name} from ${label(source)} to ${label(target)}`;
+}
+
 export class InventoryService {
   /** Container pages already serialized, by container and query (`itemsJson`); empty until read. */
   readonly #pages: FingerprintedCache<ContainerPage> | undefined;
@@ -1271,7 +1289,11 @@ export class InventoryService {
       const scope = this.#scope(located.context);
       await this.#countAction(tx, actor.id, scope, located.context.party?.id ?? null);
       const base = this.#base(actor, located.context, scope);
-      const where = { name: located.context.container.name, id: containerId };
+      // Named with its owner, as a move's locations are: every character's first container is a Backpack.
+      const where = {
+        name: `${located.context.container.name} (${located.context.ownerName})`,
+        id: containerId,
+      };
       const summary = `${actor.username} converted ${plan.spend} ${input.from} into ${plan.receive} ${input.to} in ${where.name}`;
       await record([
         {
@@ -1393,7 +1415,7 @@ export class InventoryService {
             destinationContainerId: targetId,
             destinationName: `${target.context.container.name} (${target.context.ownerName})`,
             scope,
-            summary: `${actor.username} moved ${quantity} × ${name} from ${source.context.container.name} to ${target.context.container.name}`,
+            summary: moveSummary(actor.username, quantity, name, source.context, target.context),
           };
           return known.decorate ? known.decorate(entry) : entry;
         },

@@ -430,6 +430,26 @@ describe('ledger date filters at the edges of the calendar', () => {
     expect(csv.body).toContain('Rope');
     // A move that neither names it nor brings it anything stays out: the stash deposit is Aria's alone.
     expect(await history(borin.id, player)).not.toContain('party_deposit');
+
+    // Between two characters' Backpacks, the summary names each one's owner.
+    const across = await call('POST', '/containers/transfer', {
+      item_instance_id: stackId,
+      source_container_id: aria.primary_container_id,
+      target_container_id: borin.primary_container_id,
+      quantity: 1,
+    });
+    expect(across.statusCode, across.body).toBe(200);
+    const summaries = (
+      (await call('GET', `/transactions/party/${party.id}?per_page=100`)).json() as {
+        data: { transactions: { transaction_summary: string }[] };
+      }
+    ).data.transactions.map((t) => t.transaction_summary);
+    expect(summaries).toContain(
+      `${gm.user.username} moved 1 × Rope from Backpack (Aria) to Backpack (Borin)`,
+    );
+    expect(summaries).toContain(
+      `${gm.user.username} moved 1 × Rope from Backpack (Aria) to Party Stash (${party.name})`,
+    );
   });
 
   it('refuses dates outside 1000-01-01 to 9998-12-31 with 422 on the lists and the CSV exports', async () => {

@@ -158,6 +158,12 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
     return container?.can_act ? { type: container.owner.type, id: container.owner.id } : null;
   })();
 
+  // "Backpack (Aria)": in a party every character's first container is a Backpack.
+  const labelOf = (id: string, fallback: string) => {
+    const container = byId.get(id);
+    return container ? containerLabel(container) : fallback;
+  };
+
   const askTransfer = (
     payload: { itemId: string; containerId: string; quantity: number; name: string },
     targetId: string,
@@ -170,7 +176,7 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
         quantity,
       });
     if (payload.quantity <= 1) return run(1);
-    const target = byId.get(targetId)?.name ?? 'the container';
+    const target = labelOf(targetId, 'the container');
     setQuantityRequest({
       title: `Move ${payload.name}`,
       message: (left) => `How many of ${left} go to ${target}?`,
@@ -183,7 +189,7 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
   };
 
   const askAdd = (template: Pick<ItemTemplate, 'id' | 'name'>, containerId: string) => {
-    const target = byId.get(containerId)?.name ?? 'the container';
+    const target = labelOf(containerId, 'the container');
     setQuantityRequest({
       title: `Add ${template.name}`,
       message: `How many go to ${target}?`,
@@ -293,7 +299,7 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
       void queue.quickTransfer(item);
       return;
     }
-    const target = byId.get(destination)?.name ?? 'the destination';
+    const target = labelOf(destination, 'the destination');
     setQuantityRequest({
       title: `${item.loot ? 'Take' : 'Move'} ${item.name}`,
       message: (left) => `How many of ${left} go to ${target}?`,
