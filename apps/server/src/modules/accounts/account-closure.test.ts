@@ -435,6 +435,26 @@ describe('a plan billed by Stripe', () => {
 
     expect((await deleteMe(stripeCtx, user, { password: user.password })).statusCode).toBe(409);
     expect(cancellations('sub_refused_delete')).toHaveLength(0);
+  });
+
+  it('is not cancelled when only the second of two parties finds no member with room', async () => {
+    const user = await createUser(stripeCtx);
+    await subscribe(user, 'sub_two_parties');
+    const first = await createParty(stripeCtx, user);
+    const member = await createMember(stripeCtx, first, 'player');
+    // Hero runs 10 parties: this member runs 9 already, so has room for one more.
+    await subscribe(member, 'sub_member_nine');
+    for (let n = 0; n < 9; n++) await createParty(stripeCtx, member);
+    const second = await createParty(stripeCtx, user);
+    const joined = await callApi(stripeCtx, 'POST', '/parties/join', member, {
+      join_code: second.join_code,
+      role_request: 'player',
+    });
+    expect(joined.statusCode, joined.body).toBe(200);
+    // Room to run the first, not both.
+    expect((await deleteMe(stripeCtx, user, { password: user.password })).statusCode).toBe(409);
+    expect(cancellations('sub_two_parties')).toHaveLength(0);
+    expect((await callApi(stripeCtx, 'GET', '/auth/me', user)).statusCode).toBe(200);
     expect((await callApi(stripeCtx, 'GET', '/auth/me', user)).statusCode).toBe(200);
   });
 

@@ -66,13 +66,24 @@ export class AccountDeletion {
     const found = await accountsRepository.findUserById(this.#deps.db, userId);
     if (!found) throw notFound();
     request.check(found);
-    // A refusal must come before the card provider is called, as the caller's checks do.
+    // A refusal must come before the card provider is called, as the caller's checks do: the hand-overs
+    // are rehearsed in a transaction that is then rolled back, each one counted before the next is chosen
+    // (a member with room for one more party must not be chosen for two).
     const mayRun = request.successorMayRun;
-    if (mayRun)
-      await this.#deps.db.transaction(async (tx) => {
-        for (const party of await deletion.partiesRunBy(tx, userId))
-          await this.#successor(tx, party, userId, mayRun);
-      });
+    if (mayRun) {
+      const rehearsed = new Error('hand-overs rehearsed');
+      await this.#deps.db
+        .transaction(async (tx) => {
+          for (const party of await deletion.partiesRunBy(tx, userId)) {
+            const successor = await this.#successor(tx, party, userId, mayRun);
+            if (successor) await partiesRepository.handOver(tx, party.id, successor);
+          }
+          throw rehearsed;
+        })
+        .catch((error: unknown) => {
+          if (error !== rehearsed) throw error;
+        });
+    }
     // Before the transaction, which cannot call out: if the provider refuses, the account stays. If the
     // transaction then fails, the plan is cancelled at the provider and its webhook downgrades it here.
     const cancelledAtProvider = await this.#deps.subscriptions.cancelAtProviderNow(userId);
