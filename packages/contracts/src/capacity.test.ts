@@ -38,3 +38,14 @@ describe('override and capacity refusals', () => {
     ]);
   });
 });
+
+describe('a character’s capacity bounds', () => {
+  it('are its main container’s: a limit the container takes, the character takes too', () => {
+    const limits = { max_weight: 1_000_000, max_slots: 100_000 };
+    expect(containerFormSchema.safeParse({ name: 'Backpack', ...limits }).success).toBe(true);
+    expect(characterFormSchema.safeParse({ name: 'Thorin', ...limits }).success).toBe(true);
+    expect(messages(characterFormSchema.safeParse({ name: 'Thorin', max_slots: 100_001 }))).toEqual([
+      'Max slots must be at most 100,000',
+    ]);
+  });
+});

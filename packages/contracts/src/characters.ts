@@ -55,12 +55,15 @@ export const characterFormSchema = z.object({
     z
       .number()
       .min(0, 'Max weight cannot be negative')
-      .max(100_000)
+      // A character's capacity is its main container's: the same bounds as a container's own edit.
+      .max(1_000_000, 'Max weight must be at most 1,000,000')
       .refine(inHundredths, 'Max weight can have at most 2 decimal places'),
   )
     .nullable()
     .default(50),
-  max_slots: numberInput(z.number().int().min(0, 'Max slots cannot be negative').max(10_000))
+  max_slots: numberInput(
+    z.number().int().min(0, 'Max slots cannot be negative').max(100_000, 'Max slots must be at most 100,000'),
+  )
     .nullable()
     .default(20),
   party_id: entityId('Choose a party from the list').nullable().optional(),

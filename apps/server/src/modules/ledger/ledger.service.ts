@@ -237,7 +237,9 @@ export class LedgerService {
     const visible =
       row.actorId === userId ||
       (row.partyId !== null && Boolean(await partiesRepository.membership(this.db, row.partyId, userId))) ||
-      (row.characterId !== null && (await this.#characterVisible(userId, row.characterId)));
+      (row.characterId !== null && (await this.#characterVisible(userId, row.characterId))) ||
+      // A row a character's history lists as brought to it (characterRows) opens on its own too.
+      (row.targetId !== null && (await this.#characterVisible(userId, row.targetId)));
     if (!visible) throw AppError.notFound('Transaction not found.');
     if (row.lootInstanceId !== null) {
       const [allowed] = await this.db

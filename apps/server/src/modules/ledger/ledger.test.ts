@@ -450,6 +450,25 @@ describe('ledger date filters at the edges of the calendar', () => {
     expect(summaries).toContain(
       `${gm.user.username} moved 1 × Rope from Backpack (Aria) to Party Stash (${party.name})`,
     );
+
+    // Borin's player leaves the party with Borin: the gift Borin received still opens on its own, as it
+    // still lists in Borin's history.
+    const giftRow = (
+      (
+        await ctx.app.inject({
+          url: `/api/v1/transactions/character/${borin.id}?per_page=100`,
+          headers: player.auth,
+        })
+      ).json() as { data: { transactions: { id: string; transaction_type: string }[] } }
+    ).data.transactions.find((t) => t.transaction_type === 'character_to_character_transfer');
+    const left = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/parties/${party.id}/leave`,
+      headers: player.auth,
+    });
+    expect(left.statusCode, left.body).toBe(204);
+    const alone = await ctx.app.inject({ url: `/api/v1/transactions/${giftRow?.id}`, headers: player.auth });
+    expect(alone.statusCode, alone.body).toBe(200);
   });
 
   it('refuses dates outside 1000-01-01 to 9998-12-31 with 422 on the lists and the CSV exports', async () => {
