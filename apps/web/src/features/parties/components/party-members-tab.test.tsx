@@ -123,9 +123,17 @@ describe('PartyMembersTab hand-over', () => {
     const fetchMock = serve(() => success(buildParty({ game_master_id: 'user-brom', gm_name: 'Brom' })));
     signIn('user-gm', 'gamemaster');
     renderRoutes([{ path: '/', element: <PartyMembersTab party={ownerParty()} /> }], '/');
-    const makeBrom = await screen.findByRole('button', { name: 'Make Game Master: Brom' });
+    await screen.findByRole('button', { name: 'Make Game Master: Brom' });
+    // The button as it is on the page now, focused: one found earlier may have been drawn again since (the
+    // members' plans arrive after the list), and a detached button takes no focus, so Enter would go nowhere.
+    const focusMakeBrom = () =>
+      waitFor(() => {
+        const button = screen.getByRole('button', { name: 'Make Game Master: Brom' });
+        button.focus();
+        expect(button).toHaveFocus();
+      });
 
-    makeBrom.focus();
+    await focusMakeBrom();
     await user.keyboard('{Enter}');
     const dialog = await screen.findByRole('dialog', { name: 'Hand over the party' });
     expect(
@@ -137,7 +145,7 @@ describe('PartyMembersTab hand-over', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'PATCH')).toBe(false);
 
-    makeBrom.focus();
+    await focusMakeBrom();
     await user.keyboard('{Enter}');
     const again = await screen.findByRole('dialog', { name: 'Hand over the party' });
     await user.click(within(again).getByRole('button', { name: 'Make Game Master' }));
