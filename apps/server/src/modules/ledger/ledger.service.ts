@@ -171,8 +171,7 @@ export class LedgerService {
   }
 
   async forCharacter(userId: string, characterId: string, query: TransactionListQuery) {
-    await this.#assertCharacterVisible(userId, characterId);
-    return this.#list(userId, sql`${characterRows(characterId)} and ${lootRowVisibleTo(userId)}`, query);
+    return this.#list(userId, await this.#characterScope(userId, characterId), query);
   }
 
   /**
@@ -234,12 +233,13 @@ export class LedgerService {
   async one(userId: string, id: string): Promise<LedgerTransaction> {
     const [row] = await this.db.select().from(transactions).where(eq(transactions.id, id)).limit(1);
     if (!row) throw AppError.notFound('Transaction not found.');
+    // As the lists show it: the party's members read its rows, a character's player all of its own.
     const visible =
       row.actorId === userId ||
       (row.partyId !== null && Boolean(await partiesRepository.membership(this.db, row.partyId, userId))) ||
-      (row.characterId !== null && (await this.#characterVisible(userId, row.characterId))) ||
+      (row.characterId !== null && (await this.#ownsCharacter(userId, row.characterId))) ||
       // A row a character's history lists as brought to it (characterRows) opens on its own too.
-      (row.targetId !== null && (await this.#characterVisible(userId, row.targetId)));
+      (row.targetId !== null && (await this.#ownsCharacter(userId, row.targetId)));
     if (!visible) throw AppError.notFound('Transaction not found.');
     if (row.lootInstanceId !== null) {
       const [allowed] = await this.db
@@ -259,8 +259,7 @@ export class LedgerService {
   }
 
   async exportForCharacter(userId: string, characterId: string, query: TransactionFilters) {
-    await this.#assertCharacterVisible(userId, characterId);
-    return this.#csv(sql`${characterRows(characterId)} and ${lootRowVisibleTo(userId)}`, query);
+    return this.#csv(await this.#characterScope(userId, characterId), query);
   }
 
   /**
@@ -340,21 +339,34 @@ export class LedgerService {
     };
   }
 
-  async #characterVisible(userId: string, characterId: string): Promise<boolean> {
+  async #ownsCharacter(userId: string, characterId: string): Promise<boolean> {
     const [character] = await this.db
-      .select()
+      .select({ userId: characters.userId })
       .from(characters)
       .where(eq(characters.id, characterId))
       .limit(1);
-    if (!character) return false;
-    if (character.userId === userId) return true;
-    return (
-      character.partyId !== null &&
-      Boolean(await partiesRepository.membership(this.db, character.partyId, userId))
-    );
+    return character?.userId === userId;
   }
 
-  async #assertCharacterVisible(userId: string, characterId: string) {
-    if (!(await this.#characterVisible(userId, characterId))) throw AppError.notFound('Character not found.');
+  /**
+   * The rows of a character's history this reader may see. Its player sees all of them, wherever it was;
+   * a member of the party it is in now sees those written in parties they belong to: a character brought
+   * from another party does not carry that party's ledger (its members, its GM's secrets) along with it.
+   */
+  async #characterScope(userId: string, characterId: string): Promise<SQL> {
+    const [character] = await this.db
+      .select({ userId: characters.userId, partyId: characters.partyId })
+      .from(characters)
+      .where(eq(characters.id, characterId))
+      .limit(1);
+    const visible =
+      character !== undefined &&
+      (character.userId === userId ||
+        (character.partyId !== null &&
+          Boolean(await partiesRepository.membership(this.db, character.partyId, userId))));
+    if (!character || !visible) throw AppError.notFound('Character not found.');
+    const rows = sql`${characterRows(characterId)} and ${lootRowVisibleTo(userId)}`;
+    if (character.userId === userId) return rows;
+    return sql`${rows} and exists (select 1 from ${partyMemberships} m where m.party_id = ${transactions.partyId} and m.user_id = ${userId})`;
   }
 }

@@ -469,6 +469,43 @@ describe('ledger date filters at the edges of the calendar', () => {
     expect(left.statusCode, left.body).toBe(204);
     const alone = await ctx.app.inject({ url: `/api/v1/transactions/${giftRow?.id}`, headers: player.auth });
     expect(alone.statusCode, alone.body).toBe(200);
+
+    // Borin joins another party: its members see Borin's history there, not the old party's rows (who gave
+    // what to whom, the GM's names for things), on the list, in the CSV, or a row opened on its own.
+    const inn = await createParty(ctx, player, { name: 'The Prancing Pony' });
+    const brought = await ctx.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/characters/${borin.id}`,
+      headers: player.auth,
+      payload: { character: { party_id: inn.id } },
+    });
+    expect(brought.statusCode, brought.body).toBe(200);
+    const newcomer = await createMember(ctx, inn, 'observer');
+    expect(await history(borin.id, player)).toContain('character_to_character_transfer');
+    const seenThere = await history(borin.id, newcomer);
+    expect(seenThere).not.toContain('character_to_character_transfer');
+    expect(seenThere).not.toContain('character_creation');
+    const theirCsv = await ctx.app.inject({
+      url: `/api/v1/transactions/character/${borin.id}/export.csv`,
+      headers: newcomer.auth,
+    });
+    expect(theirCsv.statusCode).toBe(200);
+    expect(theirCsv.body).not.toContain('Rope');
+    const opened = await ctx.app.inject({
+      url: `/api/v1/transactions/${giftRow?.id}`,
+      headers: newcomer.auth,
+    });
+    expect(opened.statusCode, opened.body).toBe(404);
+    // What happens to Borin in the new party is theirs to read.
+    const torch = await createTemplate(ctx, { name: 'Torch', stackSize: 0 });
+    const lit = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/item_instances',
+      headers: player.auth,
+      payload: { item_template_id: torch.id, container_id: borin.primary_container_id, quantity: 1 },
+    });
+    expect(lit.statusCode, lit.body).toBe(201);
+    expect(await history(borin.id, newcomer)).toContain('item_creation');
   });
 
   it('refuses dates outside 1000-01-01 to 9998-12-31 with 422 on the lists and the CSV exports', async () => {
