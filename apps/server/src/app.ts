@@ -313,6 +313,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       loot,
       appUrl: config.appUrl,
       log: app.log,
+      now,
     }),
     audit,
     adminSessions: new AdminSessionsService({ db: database.db, audit, now }),

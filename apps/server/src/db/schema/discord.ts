@@ -40,3 +40,17 @@ export const discordChannelBindings = pgTable(
     index('discord_channel_bindings_party_idx').on(t.partyId),
   ],
 );
+
+/**
+ * The interactions already answered (issue 16 §2): a signed interaction stays valid for a few minutes, so
+ * one captured on its way could be sent again (another /give). Kept in the database, not in a process's
+ * memory, so that a restart, a deploy or a second process does not forget them; pruned as they age out.
+ */
+export const discordAnsweredInteractions = pgTable(
+  'discord_answered_interactions',
+  {
+    interactionId: text('interaction_id').primaryKey(),
+    answeredAt: timestamp('answered_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('discord_answered_interactions_at_idx').on(t.answeredAt)],
+);

@@ -19,6 +19,7 @@ import type { InventoryService } from '../inventory/inventory.service.js';
 import type { LootService } from '../loot/loot.service.js';
 import type { PartiesService } from '../parties/parties.service.js';
 import { discordRepository as repo } from './discord.repository.js';
+import { INTERACTION_MAX_AGE_S } from './discord-signature.js';
 
 /** Discord's interaction types and response types used here. */
 const PING = 1;
@@ -109,6 +110,7 @@ interface Deps {
   loot: LootService;
   appUrl: string;
   log: FastifyBaseLogger;
+  now: () => Date;
 }
 
 /**
@@ -121,6 +123,16 @@ export class DiscordInteractionsService {
 
   constructor(deps: Deps) {
     this.#deps = deps;
+  }
+
+  /**
+   * Whether this interaction is new: a signed one stays valid for INTERACTION_MAX_AGE_S either side of its
+   * timestamp, so one captured on its way could be sent again (another /give) until then, after a restart
+   * or to another process too. Each id is answered once, remembered for twice that age.
+   */
+  async claim(interactionId: string): Promise<boolean> {
+    const forgetBefore = new Date(this.#deps.now().getTime() - 2 * INTERACTION_MAX_AGE_S * 1000);
+    return repo.claimInteraction(this.#deps.db, interactionId, forgetBefore);
   }
 
   async handle(interaction: Interaction): Promise<InteractionResponse> {

@@ -3,7 +3,7 @@ import { accountSuspendedMessage, inventoryMessages } from '@haversack/contracts
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { users } from '../../db/schema/accounts.js';
-import { discordChannelBindings } from '../../db/schema/discord.js';
+import { discordAnsweredInteractions, discordChannelBindings } from '../../db/schema/discord.js';
 import { transactions } from '../../db/schema/inventory.js';
 import { currentChangeSource } from '../../lib/change-source.js';
 import {
@@ -208,8 +208,9 @@ describe('the signature of Discord interactions', () => {
 
   it('answers each interaction once: the same signed bytes sent again move nothing', async () => {
     const { ids, channelId, pipPlayer, pip } = await boundTable();
+    const interactionId = newInteractionId();
     const payload = JSON.stringify({
-      id: newInteractionId(),
+      id: interactionId,
       application_id: '2',
       type: 2,
       token: 'interaction-token',
@@ -234,11 +235,40 @@ describe('the signature of Discord interactions', () => {
     const replayed = await signedRequest(payload, { timestamp });
     expect(replayed.statusCode).toBe(409);
     expect(replayed.json()).toMatchObject({ error: { message: 'This interaction was already answered.' } });
+    // Remembered in the database, not in this process's memory: a restarted server, or another process on
+    // the same database, refuses the replay too. Forgotten only once its signature can no longer pass.
+    expect(await discordRepository.claimInteraction(ctx.database.db, interactionId, new Date(0))).toBe(false);
+    const [answered] = await ctx.database.db
+      .select()
+      .from(discordAnsweredInteractions)
+      .where(eq(discordAnsweredInteractions.interactionId, interactionId));
+    expect(answered).toBeDefined();
+    const muchLater = new Date(Date.now() + 11 * 60_000);
+    expect(await discordRepository.claimInteraction(ctx.database.db, newInteractionId(), muchLater)).toBe(
+      true,
+    );
+    const [forgotten] = await ctx.database.db
+      .select()
+      .from(discordAnsweredInteractions)
+      .where(eq(discordAnsweredInteractions.interactionId, interactionId));
+    expect(forgotten).toBeUndefined();
     const items = await callApi(ctx, 'GET', `/containers/${pip.primary_container_id}/items`, pipPlayer);
     const ropes = (items.json() as { data: { name: string; quantity: number }[] }).data.find(
       (item) => item.name === 'Rope',
     );
     expect(ropes?.quantity).toBe(4);
+  });
+
+  it('documents its signature headers and its answers in the API document', async () => {
+    const document = (await ctx.app.inject({ url: '/api/docs/json' })).json() as {
+      paths: Record<string, { post: { parameters?: { name: string; in: string }[]; description?: string } }>;
+    };
+    const operation = document.paths['/api/v1/discord/interactions']?.post;
+    expect(operation?.parameters?.filter((p) => p.in === 'header').map((p) => p.name)).toEqual([
+      'x-signature-ed25519',
+      'x-signature-timestamp',
+    ]);
+    expect(operation?.description).toContain('409: an interaction id already answered');
   });
 
   it('is 404 on a server without DISCORD_PUBLIC_KEY', async () => {

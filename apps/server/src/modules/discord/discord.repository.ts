@@ -1,13 +1,33 @@
-import { eq } from 'drizzle-orm';
+import { eq, lt } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { users } from '../../db/schema/accounts.js';
-import { discordAccounts, discordChannelBindings } from '../../db/schema/discord.js';
+import {
+  discordAccounts,
+  discordAnsweredInteractions,
+  discordChannelBindings,
+} from '../../db/schema/discord.js';
 
 export type DiscordAccountRow = typeof discordAccounts.$inferSelect;
 export type ChannelBindingRow = typeof discordChannelBindings.$inferSelect;
 
 /** The only place that builds the Discord module's queries. */
 export const discordRepository = {
+  /**
+   * Marks an interaction answered; false when it already was. Those answered before `forgetBefore` are
+   * dropped first: their signatures have expired, so they can no longer be sent again.
+   */
+  async claimInteraction(db: Executor, interactionId: string, forgetBefore: Date): Promise<boolean> {
+    await db
+      .delete(discordAnsweredInteractions)
+      .where(lt(discordAnsweredInteractions.answeredAt, forgetBefore));
+    const claimed = await db
+      .insert(discordAnsweredInteractions)
+      .values({ interactionId })
+      .onConflictDoNothing()
+      .returning({ id: discordAnsweredInteractions.interactionId });
+    return claimed.length > 0;
+  },
+
   async accountOfUser(db: Executor, userId: string): Promise<DiscordAccountRow | undefined> {
     const [row] = await db.select().from(discordAccounts).where(eq(discordAccounts.userId, userId)).limit(1);
     return row;
