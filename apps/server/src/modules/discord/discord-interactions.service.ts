@@ -318,9 +318,20 @@ export class DiscordInteractionsService {
           stacks.push({ character, item });
       }
     }
-    const chosen = stacks.find((stack) => stack.item.quantity >= quantity) ?? stacks[0];
-    if (!chosen || !recipient) {
+    const chosen = stacks.find((stack) => stack.item.quantity >= quantity);
+    if (stacks.length === 0 || !recipient) {
       throw new CommandRefusal(`None of your characters in ${plain(party.name)} has "${plain(itemName)}".`);
+    }
+    if (!chosen) {
+      // A give moves from one stack: said in the player's terms, with what they can do instead.
+      const held = stacks.reduce((sum, stack) => sum + stack.item.quantity, 0);
+      const largest = Math.max(...stacks.map((stack) => stack.item.quantity));
+      const name = plain(stacks[0]?.item.name ?? itemName);
+      throw new CommandRefusal(
+        held < quantity
+          ? `Your characters have only ${held} × ${name}.`
+          : `No single stack holds ${quantity} × ${name} (the largest holds ${largest}): give up to ${largest} at a time, or merge the stacks in the web app first.`,
+      );
     }
     // The web's own use case: permissions, capacity, monthly action limits and the ledger all apply.
     const result = await this.#deps.inventory.give({ id: user.id, username: user.username }, chosen.item.id, {

@@ -507,10 +507,22 @@ describe('/give', () => {
   });
 
   it('refuses too many, an unknown item, an unknown character and giving to myself', async () => {
-    const { ids, channelId } = await boundTable();
+    const { ids, channelId, pipPlayer, pip } = await boundTable();
     expect((await give(ids.pip, channelId, 'Rope', 9, 'Brom')).data.content).toBe(
-      inventoryMessages.quantityTooLarge,
+      'Your characters have only 5 × Rope.',
     );
+    // Thirty arrows in quivers of twenty: a give moves one stack's worth, and says so in those terms.
+    const arrow = await createTemplate(ctx, { name: 'Arrow', stackSize: 20, weight: 0 });
+    const quivers = await callApi(ctx, 'POST', '/item_instances', pipPlayer, {
+      item_template_id: arrow.id,
+      container_id: pip.primary_container_id,
+      quantity: 30,
+    });
+    expect(quivers.statusCode, quivers.body).toBe(201);
+    expect((await give(ids.pip, channelId, 'Arrow', 25, 'Brom')).data.content).toBe(
+      'No single stack holds 25 × Arrow (the largest holds 20): give up to 20 at a time, or merge the stacks in the web app first.',
+    );
+    expect((await give(ids.pip, channelId, 'Arrow', 20, 'Brom')).data.content).toContain('gave 20 × Arrow');
     expect((await give(ids.pip, channelId, 'Lute', 1, 'Brom')).data.content).toContain(
       'None of your characters',
     );
