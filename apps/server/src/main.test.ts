@@ -1,5 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -68,6 +68,25 @@ describe('the server process', () => {
     expect(await server.exited).toBe(1);
     expect(server.output().trim()).toMatch(/^haversack: Invalid configuration: PORT .+$/);
   });
+
+  // Only root can leave files another user's server cannot open, and only root can make such a directory.
+  it.runIf(process.getuid?.() === 0)(
+    'refuses to start as root on a DATA_DIR another user owns, touching nothing',
+    async () => {
+      const theirs = mkdtempSync(path.join(os.tmpdir(), 'haversack-main-owner-'));
+      try {
+        chownSync(theirs, 65534, 65534);
+        const server = startServer({ DATA_DIR: theirs });
+        expect(await server.exited).toBe(1);
+        expect(server.output().trim()).toBe(
+          `haversack: ${theirs} belongs to uid 65534, and the server runs as root: start it as that user (e.g. sudo -u "#65534" npm start), or it would leave files there that user's server cannot open.`,
+        );
+        expect(readdirSync(theirs)).toEqual([]);
+      } finally {
+        rmSync(theirs, { recursive: true, force: true });
+      }
+    },
+  );
 
   it.each([
     [

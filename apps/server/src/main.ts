@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { type DatabaseHandle, openPostgres } from './db/client.js';
 import { diagnoseDataDir } from './db/data-dir-diagnosis.js';
 import { DataDirLockedError, lockDataDir } from './db/data-dir-lock.js';
+import { othersDataDirAsRoot } from './db/data-dir-owner.js';
 import { NewerDatabaseError } from './db/migration-journal.js';
 import { compilePgliteForSmallMemory, openPreparedPglite, prepareDatabase } from './db/prepare.js';
 import { appUrlAdvice } from './lib/app-url-advice.js';
@@ -40,6 +41,11 @@ async function main() {
     pretty ? await prettyLines(logDestination, Boolean(process.stdout.isTTY)) : logDestination,
   );
   const dataDir = path.resolve(config.dataDir);
+  const owner = othersDataDirAsRoot(dataDir);
+  if (owner !== null)
+    fail(
+      `${dataDir} belongs to uid ${owner}, and the server runs as root: start it as that user (e.g. sudo -u "#${owner}" npm start), or it would leave files there that user's server cannot open.`,
+    );
   let releaseLock = () => {};
   // process.exit waits for every write pending in libuv's thread pool: with the log stuck on a pipe that
   // nobody reads it would never return. Then only a signal ends the process, and SIGTERM's default action

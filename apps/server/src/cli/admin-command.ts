@@ -1,10 +1,11 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { emailSchema, passwordSchema, usernameSchema } from '@haversack/contracts';
 import { ConfigError, loadConfig } from '../config.js';
 import { type DatabaseHandle, openPglite, openPostgres } from '../db/client.js';
 import { diagnoseDataDir } from '../db/data-dir-diagnosis.js';
 import { DataDirLockedError, lockDataDir } from '../db/data-dir-lock.js';
+import { othersDataDirAsRoot } from '../db/data-dir-owner.js';
 import { lastAppliedMigration, NewerDatabaseError } from '../db/migration-journal.js';
 import { reasonOf } from '../lib/error-reason.js';
 import {
@@ -103,20 +104,9 @@ const elsewhere = 'or set DATA_DIR (PGlite) or DATABASE_URL (PostgreSQL) to the 
  * database a Haversack server has started on: a typo in DATA_DIR or DATABASE_URL, or a shell without them,
  * must not make a new database that the command then reports success in while the server's is untouched.
  */
-/**
- * Root running the command on a DATA_DIR another user owns would leave files of root's in the database
- * (PGlite writes as it opens), and the server, started as its own user, could not open it again. Refused,
- * naming the owner to run it as. Null when the command may go on.
- */
 function notTheOwner(dataDir: string): string | null {
-  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return null;
-  let owner: number;
-  try {
-    owner = statSync(dataDir).uid;
-  } catch {
-    return null;
-  }
-  if (owner === 0) return null;
+  const owner = othersDataDirAsRoot(dataDir);
+  if (owner === null) return null;
   return `${dataDir} belongs to uid ${owner}, and this command runs as root: run it as the user that runs the server (e.g. sudo -u "#${owner}" ...), or the server could not open the files it would leave.`;
 }
 
