@@ -67,7 +67,7 @@ export const transactions = pgTable(
     /**
      * What `target_name` names (a character, party, shop or loot; no foreign key: the row outlives it).
      * Null on rows written before migration 0021, whose target the API reads as the row's character or
-     * party.
+     * party; migration 0024 filled it in where such a row's destination belonged to another character.
      */
     targetId: uuid('target_id'),
     itemTemplateId: uuid('item_template_id'),

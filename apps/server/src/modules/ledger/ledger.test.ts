@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transactions } from '../../db/schema/inventory.js';
@@ -611,5 +613,51 @@ describe('ledger date filters as instants', () => {
     expect(refused.json().error.details).toEqual([
       { field: 'start_date', message: 'start_date must be a date (YYYY-MM-DD) or an ISO-8601 date and time' },
     ]);
+  });
+});
+
+describe('migration 0024: targets for rows written before 0021', () => {
+  it('gives an old gift its receiver as target, so it lists in the receiver’s history again', async () => {
+    const gm = await createUser(ctx);
+    await upgrade(ctx, gm, 'tier_3');
+    const party = await createParty(ctx, gm);
+    const aria = await createCharacter(ctx, gm, { name: 'Aria', partyId: party.id });
+    const borin = await createCharacter(ctx, gm, { name: 'Borin', partyId: party.id });
+    const rope = await createTemplate(ctx, { name: 'Rope', stackSize: 0 });
+    const call = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
+      ctx.app.inject({ method, url: `/api/v1${url}`, headers: gm.auth, ...(payload ? { payload } : {}) });
+    const added = await call('POST', '/item_instances', {
+      item_template_id: rope.id,
+      container_id: aria.primary_container_id,
+      quantity: 3,
+    });
+    const stackId = String((added.json() as { data: { id: string }[] }).data[0]?.id);
+    const gift = await call('POST', `/item_instances/${stackId}/give`, {
+      character_id: borin.id,
+      quantity: 1,
+    });
+    expect(gift.statusCode, gift.body).toBe(200);
+    const typesIn = async (characterId: string) =>
+      (
+        (await call('GET', `/transactions/character/${characterId}?per_page=100`)).json() as {
+          data: { transactions: { transaction_type: string }[] };
+        }
+      ).data.transactions.map((t) => t.transaction_type);
+
+    // As a site upgraded from before 0021 has them: no row of this party has a target.
+    await ctx.database.db.execute(
+      sql`update ${transactions} set target_id = null where ${transactions.partyId} = ${party.id}`,
+    );
+    expect(await typesIn(borin.id)).not.toContain('character_to_character_transfer');
+
+    const migration = readFileSync(
+      fileURLToPath(new URL('../../db/migrations/0024_ledger_target_backfill.sql', import.meta.url)),
+      'utf8',
+    );
+    await ctx.database.db.execute(sql.raw(migration));
+    expect(await typesIn(borin.id)).toContain('character_to_character_transfer');
+    // Aria's own rows target nothing new: her history is what it was, Borin's creation stays his.
+    expect(await typesIn(aria.id)).toContain('character_to_character_transfer');
+    expect((await typesIn(aria.id)).filter((t) => t === 'character_creation')).toHaveLength(1);
   });
 });
