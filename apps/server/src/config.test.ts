@@ -34,6 +34,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ TRUST_PROXY: '2' })).toThrow(/hop counts such as "2" are not supported$/);
   });
 
+  it('names every bad setting in its one line, each once', () => {
+    expect(() => loadConfig({ PORT: 'abc', LOG_LEVEL: 'loud', RATE_LIMIT_SCALE: 'x' })).toThrow(
+      /^Invalid configuration: PORT [^;]+; LOG_LEVEL [^;]+; RATE_LIMIT_SCALE [^;]+$/,
+    );
+  });
+
   it('takes only PostgreSQL URLs as DATABASE_URL', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/h' }).databaseUrl).toBe(
       'postgres://u:p@db:5432/h',

@@ -235,9 +235,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value?.trim()));
   const parsed = envSchema.safeParse(given);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const name = issue?.path.join('.') ?? 'environment';
-    throw new ConfigError(`Invalid configuration: ${name} ${issue?.message ?? 'is invalid'}`);
+    // Every bad setting at once, the first word of each: three typos are one restart, not three.
+    const said = new Map<string, string>();
+    for (const issue of parsed.error.issues) {
+      const name = issue.path.join('.') || 'environment';
+      if (!said.has(name)) said.set(name, `${name} ${issue.message}`);
+    }
+    throw new ConfigError(`Invalid configuration: ${[...said.values()].join('; ')}`);
   }
   const e = parsed.data;
   // Discord sign-in (and linking accounts, which every slash command needs) takes both; one alone is a
