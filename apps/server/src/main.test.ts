@@ -69,6 +69,26 @@ describe('the server process', () => {
     expect(server.output().trim()).toMatch(/^haversack: Invalid configuration: PORT .+$/);
   });
 
+  it('refuses a port already taken before it creates or upgrades the database', async () => {
+    const fresh = mkdtempSync(path.join(os.tmpdir(), 'haversack-main-port-'));
+    const taken = createServer();
+    const port = await new Promise<number>((resolve) =>
+      taken.listen(0, '127.0.0.1', () => resolve((taken.address() as { port: number }).port)),
+    );
+    try {
+      const server = startServer({ DATA_DIR: fresh, PORT: String(port) });
+      expect(await server.exited).toBe(1);
+      expect(server.output().trim()).toMatch(
+        new RegExp(`^haversack: cannot listen on 127\\.0\\.0\\.1:${port}: .*EADDRINUSE`),
+      );
+      // No database was made, and the lock went with the process.
+      expect(readdirSync(fresh).filter((name) => name !== 'jwt-secret')).toEqual([]);
+    } finally {
+      taken.close();
+      rmSync(fresh, { recursive: true, force: true });
+    }
+  });
+
   // Only root can leave files another user's server cannot open, and only root can make such a directory.
   it.runIf(process.getuid?.() === 0)(
     'refuses to start as root on a DATA_DIR another user owns, touching nothing',

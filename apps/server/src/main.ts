@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import path from 'node:path';
 import pino from 'pino';
 import { buildApp } from './app.js';
@@ -17,6 +18,15 @@ import { createMailer } from './lib/mailer.js';
 import { withoutPassword } from './lib/redacted-url.js';
 import { loadOrCreateJwtSecret } from './lib/secrets.js';
 import { defaultAuthRateLimits, scaleRateLimits } from './plugins/rate-limit.js';
+
+/** Whether the server could listen there now: a probe opened and closed at once; the error when not. */
+function cannotListen(host: string, port: number): Promise<Error | null> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', (error) => resolve(error));
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve(null)));
+  });
+}
 
 function fail(message: string): never {
   // One line, whatever the message held (a driver's error may span several).
@@ -75,11 +85,23 @@ async function main() {
 
   let appliedMigrations: string[];
   try {
+    // The address before the database: a typo in HOST or a port already taken would otherwise be found
+    // only after the database was created or upgraded (a start that fails would have migrated it anyway).
+    // After the lock, which names the Haversack process already running here.
+    const listenable = async () => {
+      const unusable = await cannotListen(config.host, config.port);
+      if (unusable) {
+        releaseLock();
+        fail(`cannot listen on ${config.host}:${config.port}: ${reasonOf(unusable)}`);
+      }
+    };
     if (config.databaseUrl) {
+      await listenable();
       database = await openPostgres(config.databaseUrl);
       appliedMigrations = await prepareDatabase(database);
     } else {
       releaseLock = lockDataDir(dataDir, (message) => log.warn(message));
+      await listenable();
       compilePgliteForSmallMemory();
       // Migrated and seeded, by a child process when there is work to do (issue 13 §6).
       const prepared = await openPreparedPglite(path.join(dataDir, 'pglite'), {
