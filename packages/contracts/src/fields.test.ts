@@ -18,7 +18,7 @@ import {
 } from './fields.js';
 import { instanceDataSchema, itemInstanceCreateSchema, itemInstanceUpdateBodySchema } from './inventory.js';
 import { itemTemplateMetadataSchema, itemTemplateUpdateSchema, normaliseTags } from './items.js';
-import { patronageCreateBodySchema, previewQuerySchema } from './parties.js';
+import { partyFormSchema, patronageCreateBodySchema, previewQuerySchema } from './parties.js';
 
 const issues = (result: {
   success: boolean;
@@ -224,6 +224,24 @@ describe('the words of a field out of bounds', () => {
     expect(message(characterFormSchema, { name: 'x'.repeat(101) })).toBe(
       'Character name must be at most 100 characters',
     );
+  });
+
+  it('says a field is missing, of the wrong type or not one of its choices in plain words', () => {
+    const message = (schema: z.ZodType, value: unknown) => schema.safeParse(value).error?.issues[0]?.message;
+    expect(message(z.object({ party: z.object({}) }), {})).toBe('This field is required');
+    expect(message(z.object({}), 'x')).toBe('Must be an object');
+    expect(message(z.number(), 'abc')).toBe('Must be a number');
+    expect(message(z.boolean(), 1)).toBe('Must be true or false');
+    expect(message(z.array(z.string()), {})).toBe('Must be a list');
+    expect(message(z.string(), 5)).toBe('Must be text');
+    expect(message(z.enum(['full', 'limited', 'restricted']), 'everyone')).toBe(
+      'Must be one of: full, limited, restricted',
+    );
+    // A schema's own words still win.
+    expect(message(z.enum(['a', 'b'], { error: 'Pick a or b' }), 'c')).toBe('Pick a or b');
+    // A text field's own words speak for it when it is left out, not when it is not text at all.
+    expect(message(partyFormSchema, { name: 123 })).toBe('Must be text');
+    expect(message(partyFormSchema, {})).toBe('Party name must be at least 3 characters');
   });
 });
 

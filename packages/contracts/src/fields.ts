@@ -15,13 +15,32 @@ export const MAX_JSON_BODY_DEPTH = 64;
 
 export { emailMessage, fieldMessages, hasVisibleText, isSafeText } from './text-rules.js';
 
+/** zod's names for the types a field expected, as a sentence ends ("Must be a number"). */
+const expectedWords: Record<string, string> = {
+  string: 'text',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'a list',
+  date: 'a date',
+  bigint: 'a whole number',
+};
+
 /**
- * What a field says when it is too long, too short, too big or too small and its schema gave no words of its
- * own: zod's defaults ("Too big: expected string to have <=200 characters") reached players under the
- * fields. A schema's own message still wins. Set here, at the top of the module every request schema uses.
+ * What a field says when it is too long, too short, too big or too small, missing, of the wrong type or not
+ * one of its choices, and its schema gave no words of its own: zod's defaults ("Too big: expected string to
+ * have <=200 characters", "Invalid input: expected object, received undefined") reached players under the
+ * fields and integrators in `details`. A schema's own message still wins. Set here, at the top of the module every request schema uses.
  */
 z.config({
   customError: (issue) => {
+    if (issue.code === 'invalid_type') {
+      if (issue.input === undefined) return 'This field is required';
+      return `Must be ${expectedWords[issue.expected] ?? `of type ${issue.expected}`}`;
+    }
+    if (issue.code === 'invalid_value' && issue.values.length > 0)
+      return `Must be one of: ${issue.values.map((value) => String(value)).join(', ')}`;
     if (issue.code !== 'too_big' && issue.code !== 'too_small') return undefined;
     const limit = Number(issue.code === 'too_big' ? issue.maximum : issue.minimum);
     const bound = limit.toLocaleString('en-US');
@@ -52,7 +71,22 @@ type StringParams = Parameters<typeof z.string>[0];
  * sort and compare. It is a ZodString, so `.trim().min().max()` chain on as usual.
  */
 export function text(params?: StringParams) {
-  return z.string(params).normalize('NFC').refine(isSafeText, { message: fieldMessages.unsafeText });
+  return z
+    .string(typedParams(params))
+    .normalize('NFC')
+    .refine(isSafeText, { message: fieldMessages.unsafeText });
+}
+
+/**
+ * A text field's own words for a wrong type ("Party name must be at least 3 characters") are for a name
+ * left out; a value that is not text at all (`"name": 123`) is told so instead (z.config above). The
+ * schema's error only ever speaks for its type check: its length rules carry their own words.
+ */
+function typedParams(params: StringParams): StringParams {
+  const words = typeof params === 'string' ? params : params?.error;
+  if (typeof words !== 'string') return params;
+  const error = (issue: { input?: unknown }) => (issue.input !== undefined ? undefined : words);
+  return { ...(typeof params === 'string' ? {} : params), error };
 }
 
 /**
@@ -61,7 +95,7 @@ export function text(params?: StringParams) {
  * first would never let it see (accounts/passwords.ts).
  */
 export function secretText(params?: StringParams) {
-  return z.string(params).refine(isSafeText, { message: fieldMessages.unsafeText });
+  return z.string(typedParams(params)).refine(isSafeText, { message: fieldMessages.unsafeText });
 }
 
 /**
