@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { AccountPages } from '../support/accounts';
-import { api, upgradeTo } from '../support/api';
+import { addItem, api, upgradeTo } from '../support/api';
 import { screenshotDir } from '../support/screenshots';
 import { dismissToasts } from '../support/toasts';
 
@@ -83,5 +83,72 @@ test('the longest names a user may choose fit a phone: username, party, characte
   await expect(page.getByRole('link', { name: partyName })).toBeVisible();
   await expectNoSidewaysScroll(page, 'shop');
   await expect(page.getByTestId('user-menu-button')).toBeInViewport();
+  await context.close();
+});
+
+test('a phone with its text at 150 % shows whole names: the header, a shop’s shelf, a container’s items', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const context = await browser.newContext({
+    viewport: { width: 375, height: 812 },
+    hasTouch: true,
+    isMobile: true,
+  });
+  const page = await context.newPage();
+  // The browser's own text size (Settings → Font size), as a reader who needs it sets it: 24 px, not 16.
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Page.setFontSizes', { fontSizes: { standard: 24, fixed: 20 } });
+  const suffix = randomBytes(3).toString('hex');
+  await new AccountPages(page).register({
+    email: `bigtext_${suffix}@example.com`,
+    username: `bigtext_${suffix}`,
+    password: 'Adventure1',
+  });
+  await upgradeTo(page, 'tier_1');
+  const party = await api<{ id: string }>(page, 'POST', '/parties', { party: { name: 'Large Print Party' } });
+  const character = await api<{ id: string; primary_container_id: string }>(page, 'POST', '/characters', {
+    character: { name: 'Zoe', party_id: party.id, max_weight: 500 },
+  });
+  await addItem(page, character.primary_container_id, 'Quarterstaff', 1);
+  await addItem(page, character.primary_container_id, 'Arrow', 6);
+  const [store] = await api<{ id: string }[]>(page, 'GET', '/shop_templates?search=Wayfarer');
+  if (!store) throw new Error('the General Store is not seeded');
+  const shop = await api<{ id: string }>(page, 'POST', '/shop_instances', {
+    shop_instance: { shop_template_id: store.id, party_id: party.id },
+  });
+
+  /** Each element's content fits its box: no name cut to "Great…", no count sticking out of its tile. */
+  const expectWhole = async (testId: string, what: string) => {
+    const boxes = page.getByTestId(testId);
+    await expect(boxes.first()).toBeVisible();
+    for (const box of await boxes.all()) {
+      const cut = await box.evaluate((el) => {
+        const parts = [el, ...Array.from(el.querySelectorAll('*'))] as HTMLElement[];
+        const outer = el.getBoundingClientRect();
+        return parts.some((part) => {
+          const r = part.getBoundingClientRect();
+          const clipped =
+            part.scrollWidth > part.clientWidth + 1 && getComputedStyle(part).overflow === 'hidden';
+          return clipped || (r.width > 0 && r.right > outer.right + 1);
+        });
+      });
+      expect(cut, `${what} "${await box.textContent()}" is cut or sticks out`).toBe(false);
+    }
+  };
+
+  await page.goto(`/shops/instances/${shop.id}`);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expectWhole('shop-stock-item', 'the shelf line');
+  await expectNoSidewaysScroll(page, 'shop-150-percent');
+  // The home link stays inside the header, on one line (it was "Hav / ers / ack" over the page).
+  const header = await page.locator('header').first().boundingBox();
+  const home = await page.getByRole('link', { name: 'Haversack home' }).boundingBox();
+  expect(home && header && home.y + home.height <= header.y + header.height).toBe(true);
+
+  await page.goto(`/containers/${character.primary_container_id}`);
+  await expect(page.getByTestId('item-tile').first()).toBeVisible();
+  await expectWhole('item-tile-cell', 'the item');
+  await expectNoSidewaysScroll(page, 'container-150-percent');
   await context.close();
 });

@@ -10,7 +10,7 @@ export function Brand({ to = '/' }: { to?: string }) {
         <ThemeIcon variant="filled" size="md" radius="md" aria-hidden="true">
           <IconBackpack size={18} />
         </ThemeIcon>
-        <Text fw={800} size="lg">
+        <Text fw={800} size="lg" className="haversack-wordmark">
           Haversack
         </Text>
       </Group>

@@ -245,12 +245,13 @@ export function ItemTile({
           <Group justify="space-between" gap={4} wrap="wrap">
             <Group gap={6} wrap="nowrap" miw={0} style={{ flex: '1 1 9rem' }}>
               <GameIcon name={icon} size={18} />
-              <Text fw={600} size="sm" style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+              <Text fw={600} size="sm" style={{ minWidth: 0, overflowWrap: 'break-word' }}>
                 {item.name}
               </Text>
               <ItemStatusBadges item={item} size="xs" />
             </Group>
-            <Group gap="xs" wrap="nowrap" ml="auto" style={{ flexShrink: 0 }}>
+            {/* Wraps too (the count under the facts, right-aligned) rather than leave the tile at large text. */}
+            <Group gap="xs" wrap="wrap" justify="flex-end" ml="auto" miw={0}>
               <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
                 {formatWeight(item.totalWeight, { decimals: 1 })} ·{' '}
                 {formatStackWorth(item.value_cp * item.quantity)}

@@ -23,6 +23,7 @@ import { partyShopsQuery, shopInstanceQuery } from '../api/shops-api';
 import { useTrader } from '../hooks/use-trader';
 import { DiscountBadge, OpenBadge } from './shop-badges';
 import { SellList, shelfKey, shelfLines, TraderPanel, tradeBlocker, traderLoading } from './shop-trading';
+import { LINE_NAME_FLEX } from './stock-line';
 import type { TradeOffer } from './trade-dialog';
 
 /** What a dragged shop item carries (dnd-kit `data`); the workspace buys it when it lands on a container. */
@@ -251,23 +252,23 @@ function ShelfRow({
       data-item-name={item.name}
       style={{ opacity: drag.isDragging ? 0.5 : 1 }}
     >
-      <Group justify="space-between" gap="xs" wrap="nowrap">
+      <Group justify="space-between" gap="xs" wrap="wrap">
         <Stack
           gap={0}
-          style={{ minWidth: 0, cursor: draggable ? 'grab' : undefined }}
+          style={{ minWidth: 0, flex: LINE_NAME_FLEX, cursor: draggable ? 'grab' : undefined }}
           {...(draggable
             ? { ...drag.attributes, ...drag.listeners, 'aria-roledescription': 'draggable' }
             : {})}
           aria-label={draggable ? `${item.name}, ${inStock} in stock, drag to buy` : undefined}
         >
-          <Text fw={600} size="sm" truncate>
+          <Text fw={600} size="sm" lineClamp={2} style={{ overflowWrap: 'break-word' }}>
             {item.name}
           </Text>
           <Text size="xs" c="dimmed" data-testid="stock-quantity">
             {inStock} in stock
           </Text>
         </Stack>
-        <Group gap="xs" wrap="nowrap">
+        <Group gap="xs" wrap="nowrap" ml="auto">
           <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
             {formatCopper(item.buy_price_cp)}
           </Text>

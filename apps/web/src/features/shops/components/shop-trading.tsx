@@ -28,6 +28,7 @@ import { type TradeButtonFocus, useStockFocus } from '../../../lib/use-stock-foc
 import { containerItemsQuery, noItemFilters } from '../../inventory/api/inventory-api';
 import { purseWorth } from '../api/use-trade';
 import type { Trader } from '../hooks/use-trader';
+import { LINE_NAME_FLEX } from './stock-line';
 import type { TradeOffer } from './trade-dialog';
 
 function traderLabel(container: Trader['containers'][number]): string {
@@ -225,9 +226,9 @@ function StockRow({
 }) {
   return (
     <Paper withBorder p="xs" data-testid="shop-stock-item" data-item-name={item.name}>
-      <Group justify="space-between" gap="xs" wrap="nowrap">
-        <Stack gap={0} style={{ minWidth: 0 }}>
-          <Text fw={600} size="sm" truncate>
+      <Group justify="space-between" gap="xs" wrap="wrap">
+        <Stack gap={0} style={{ minWidth: 0, flex: LINE_NAME_FLEX }}>
+          <Text fw={600} size="sm" lineClamp={2} style={{ overflowWrap: 'break-word' }}>
             {item.name}
           </Text>
           <Group gap={6}>
@@ -241,7 +242,7 @@ function StockRow({
             ) : null}
           </Group>
         </Stack>
-        <Group gap="xs" wrap="nowrap">
+        <Group gap="xs" wrap="nowrap" ml="auto">
           <Text size="sm" fw={600} data-testid="stock-price" style={{ whiteSpace: 'nowrap' }}>
             {formatCopper(item.buy_price_cp)}
           </Text>
@@ -367,16 +368,16 @@ function SellRow({
 }) {
   return (
     <Paper withBorder p="xs" data-testid="sell-item" data-item-name={item.name}>
-      <Group justify="space-between" gap="xs" wrap="nowrap">
-        <Stack gap={0} style={{ minWidth: 0 }}>
-          <Text fw={600} size="sm" truncate>
+      <Group justify="space-between" gap="xs" wrap="wrap">
+        <Stack gap={0} style={{ minWidth: 0, flex: LINE_NAME_FLEX }}>
+          <Text fw={600} size="sm" lineClamp={2} style={{ overflowWrap: 'break-word' }}>
             {item.name}
           </Text>
           <Text size="xs" c="dimmed">
             You have {quantity}
           </Text>
         </Stack>
-        <Group gap="xs" wrap="nowrap">
+        <Group gap="xs" wrap="nowrap" ml="auto">
           <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
             {formatCopper(priceCp)}
           </Text>
