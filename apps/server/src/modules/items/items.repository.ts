@@ -333,8 +333,8 @@ export const itemsRepository = {
    * being the name's weight in search_vector: "long" finds "Longsword", "potion heal" "Potion of
    * Healing"), or a part of the name ("sword" finds "Longsword"). The tsquery uses the GIN index; the
    * part-of-name match scans the public rows (a pg_trgm index would serve it: see the bench).
-   * Relevance: ts_rank, plus a bonus for an exact name, a name that starts with the term, then one that
-   * contains it.
+   * Relevance: how the name meets the term (exactly, as its first word, at its start, at a word's start,
+   * anywhere), then the shorter name, then ts_rank.
    */
   async search(db: Executor, filter: SearchFilter): Promise<{ rows: ItemTemplateView[]; total: number }> {
     const conditions: (SQL | undefined)[] = [
@@ -342,6 +342,7 @@ export const itemsRepository = {
       eq(itemTemplates.visibility, 'public'),
     ];
     let relevance: SQL | undefined;
+    let relevanceTail: SQL[] = [];
     if (filter.term) {
       const words = filter.term.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
       const namePrefixes = words.map((word) => `${word}:*A`).join(' & ');
@@ -353,7 +354,25 @@ export const itemsRepository = {
       conditions.push(
         or(sql`${itemTemplates.searchVector} @@ ${query}`, ilike(itemTemplates.name, contains)),
       );
-      relevance = sql`(ts_rank(${itemTemplates.searchVector}, ${query}) + case when lower(${itemTemplates.name}) = lower(${filter.term}) then 2 when ${itemTemplates.name} ilike ${prefix} then 1 when ${itemTemplates.name} ilike ${contains} then 0.5 else 0 end)`;
+      const name = itemTemplates.name;
+      const term = escapeLike(filter.term);
+      // How the name meets the term, best first: the name itself; the name's first word(s) ("Gold" in
+      // "Gold piece", not in "Golden Lions"); the start of the name; the start of its words ("heal" in
+      // "Potion of Healing"); anywhere in it; elsewhere (description, tags), ranked by ts_rank alone.
+      const tier = sql`(case
+        when lower(${name}) = lower(${filter.term}) then 5
+        when ${name} ilike ${`${term} %`} or ${name} ilike ${`${term},%`} then 4
+        when ${name} ilike ${prefix} then 3
+        when ${namePrefixes ? sql`${itemTemplates.searchVector} @@ to_tsquery('simple', ${namePrefixes})` : sql`false`} then 2
+        when ${name} ilike ${contains} then 1
+        else 0 end)`;
+      relevance = tier;
+      // Within a tier that met the name, the shorter name is the likelier one ("Plate Armor" before "Plate
+      // Armor of Etherealness"); then the text's own rank.
+      relevanceTail = [
+        sql`(case when ${tier} > 0 then length(${name}) else 0 end) asc`,
+        sql`ts_rank(${itemTemplates.searchVector}, ${query}) desc`,
+      ];
     }
     if (filter.tags && filter.tags.length > 0)
       conditions.push(arrayContains(itemTemplates.tags, filter.tags));
@@ -364,7 +383,9 @@ export const itemsRepository = {
 
     const order =
       filter.sort === 'relevance' && relevance
-        ? ordered(relevance, filter.direction)
+        ? filter.direction === 'desc'
+          ? [sql`${relevance} desc`, ...relevanceTail, ...ordered(relevance, 'desc').slice(1)]
+          : ordered(relevance, filter.direction)
         : ordered(sortColumn(filter.sort === 'relevance' ? 'name' : filter.sort), filter.direction);
     const page = (total: SQL<number>) =>
       db

@@ -26,6 +26,8 @@ type Positions = number[];
 interface Entry {
   view: ItemTemplateView;
   nameLower: string;
+  /** The name's length as PostgreSQL's length() counts it: in characters, not UTF-16 units. */
+  nameLength: number;
   valueCp: number;
   tags: Set<string>;
   /** Lexemes in PostgreSQL's order (byte order), and their positions. */
@@ -364,7 +366,8 @@ function rankOrTerm(positions: Positions): number {
 export class TemplateSearchIndex {
   #generation: string | undefined;
   /** term → PostgreSQL's tsquery text for it (null: no query), at most 1,000 terms. */
-  #queries = new Map<string, string | null>();
+  /** PostgreSQL's parse of each recent term: the whole query, and its name-words part (tier 2). */
+  #queries = new Map<string, ParsedTerm>();
   /** tag → #tagMarks, for the loaded entries. */
   #tags = new Map<string, Uint8Array>();
   #loading: Promise<void> | undefined;
@@ -384,7 +387,7 @@ export class TemplateSearchIndex {
   async search(filter: SearchFilter): Promise<{ rows: ItemTemplateView[]; total: number }> {
     const term = filter.term;
     // PostgreSQL's parse of a term depends on the term only: a repeated term reads just the counter.
-    const known = term === undefined ? null : this.#queries.get(term);
+    const known = term === undefined ? { query: null, nameQuery: null } : this.#queries.get(term);
     if (known !== undefined) {
       const counter = await this.db.execute(GENERATION);
       const generation = (counter as unknown as { rows: { generation: string }[] }).rows[0]?.generation;
@@ -397,33 +400,38 @@ export class TemplateSearchIndex {
       : prefixes
         ? sql`(websearch_to_tsquery('english', ${term}) || to_tsquery('simple', ${prefixes}))::text`
         : sql`websearch_to_tsquery('english', ${term})::text`;
-    const result = await this.db.execute<{ generation: string; query: string | null }>(
-      sql`select n::text as generation, ${query} as query from item_template_generation where id = 1`,
+    const nameQuery = prefixes ? sql`to_tsquery('simple', ${prefixes})::text` : sql`null::text`;
+    const result = await this.db.execute<{ generation: string } & ParsedTerm>(
+      sql`select n::text as generation, ${query} as query, ${nameQuery} as "nameQuery" from item_template_generation where id = 1`,
     );
-    const row = (result as unknown as { rows: { generation: string; query: string | null }[] }).rows[0];
+    const row = (result as unknown as { rows: ({ generation: string } & ParsedTerm)[] }).rows[0];
     if (!row) return itemsRepository.search(this.db, filter);
+    const parsedTerm = { query: row.query, nameQuery: row.nameQuery };
     if (term !== undefined) {
       if (this.#queries.size >= 1000) this.#queries.clear();
-      this.#queries.set(term, row.query);
+      this.#queries.set(term, parsedTerm);
     }
-    return this.#searchParsed(filter, row.generation, row.query);
+    return this.#searchParsed(filter, row.generation, parsedTerm);
   }
 
   async #searchParsed(
     filter: SearchFilter,
     generation: string,
-    queryText: string | null,
+    term: ParsedTerm,
   ): Promise<{ rows: ItemTemplateView[]; total: number }> {
     let parsed: QueryNode | undefined;
+    let nameWords: QueryNode | undefined;
     try {
-      parsed = queryText ? parseTsquery(queryText) : undefined;
+      parsed = term.query ? parseTsquery(term.query) : undefined;
       if (parsed) checkPhrases(parsed);
+      nameWords = term.nameQuery ? parseTsquery(term.nameQuery) : undefined;
+      if (nameWords) checkPhrases(nameWords);
     } catch (error) {
       if (error instanceof Unsupported) return itemsRepository.search(this.db, filter);
       throw error;
     }
     if (generation !== this.#generation) await this.#reload(generation);
-    return this.#answer(filter, parsed);
+    return this.#answer(filter, parsed, nameWords);
   }
 
   #reload(generation: string): Promise<void> {
@@ -460,6 +468,7 @@ export class TemplateSearchIndex {
       return {
         view: { template, creatorName },
         nameLower: template.name.toLowerCase(),
+        nameLength: [...template.name].length,
         valueCp: template.baseValue * (copperPer[template.currency] ?? 1),
         tags: new Set(template.tags),
         lexemes: [...parsed.keys()].sort(byteOrder),
@@ -675,7 +684,11 @@ export class TemplateSearchIndex {
     return found;
   }
 
-  #answer(filter: SearchFilter, query: QueryNode | undefined): { rows: ItemTemplateView[]; total: number } {
+  #answer(
+    filter: SearchFilter,
+    query: QueryNode | undefined,
+    nameWords: QueryNode | undefined,
+  ): { rows: ItemTemplateView[]; total: number } {
     const entries = this.#entries;
     const termLower = filter.term?.toLowerCase();
     const criteria: Criteria = {
@@ -710,26 +723,32 @@ export class TemplateSearchIndex {
       // calc_rank_or walks the postings of the operands' lexemes once for every entry at a time.
       const ranks =
         query && query.kind !== 'and' && query.kind !== 'phrase' ? this.#ranksOr(operands) : undefined;
-      const scores = new Float64Array(found.length);
+      // As items.repository's search orders them: the tier (how the name meets the term), then, going
+      // down, the shorter name within a tier that met the name, then ts_rank.
+      const tiers = new Float64Array(found.length);
+      const ranksFound = new Float64Array(found.length);
       const marks = criteria.marks ?? new Uint8Array(0);
+      // The name-words query over every template at once, as the postings make it cheap.
+      const wordStarts = nameWords ? this.#matching(nameWords) : undefined;
+      const descending = filter.direction === 'desc';
       for (let k = 0; k < found.length; k++) {
         const index = found[k] ?? 0;
         const entry = entryAt(entries, index);
-        const rank = ranks ? (ranks[index] ?? 0) : query ? tsRank(entry, query, operands) : 0;
-        const name = entry.nameLower;
-        // Only a name that holds the term (NAME_MATCH) can equal it or start with it.
-        const bonus =
-          ((marks[index] ?? 0) & NAME_MATCH) === 0
-            ? 0
-            : name === termLower
-              ? 2
-              : name.startsWith(termLower)
-                ? 1
-                : 0.5;
-        scores[k] = rank + bonus;
+        const tier = nameTier(
+          entry.nameLower,
+          termLower,
+          (marks[index] ?? 0) & NAME_MATCH,
+          wordStarts?.[index] ?? 0,
+        );
+        if (!descending) {
+          tiers[k] = tier;
+          continue;
+        }
+        tiers[k] = tier * 10_000 + (tier > 0 ? 9_999 - entry.nameLength : 0);
+        ranksFound[k] = ranks ? (ranks[index] ?? 0) : query ? tsRank(entry, query, operands) : 0;
       }
       // Positions in `found`: ties keep name order, as a stable sort would.
-      const ranked = topPositions(scores, filter.direction === 'desc' ? -1 : 1, end);
+      const ranked = topPositions(tiers, descending ? -1 : 1, end, descending ? ranksFound : undefined);
       return {
         rows: Array.from(ranked.subarray(offset, end), (k) => entryAt(entries, found[k] ?? 0).view),
         total: found.length,
@@ -747,17 +766,48 @@ export class TemplateSearchIndex {
   }
 }
 
+/** What a term is to its parse in PostgreSQL: the whole tsquery, and the name-words part alone. */
+type ParsedTerm = {
+  query: string | null;
+  nameQuery: string | null;
+};
+
+/**
+ * How a name meets the term, as the SQL search's tier: 5 the name itself, 4 its first word(s), 3 its start,
+ * 2 the start of its words (`nameWords`), 1 anywhere in it, 0 elsewhere. Only a name that holds the term
+ * (NAME_MATCH) can equal it or start with it.
+ */
+function nameTier(name: string, term: string, holdsTerm: number, wordStarts: number): number {
+  if (holdsTerm) {
+    if (name === term) return 5;
+    if (name.startsWith(term)) {
+      const next = name.slice(term.length, term.length + 2);
+      return next.startsWith(' ') || next.startsWith(',') ? 4 : 3;
+    }
+  }
+  if (wordStarts) return 2;
+  return holdsTerm ? 1 : 0;
+}
+
 /**
  * The positions 0..scores.length-1 ordered by score (sign -1: descending), ties by position, cut to the
  * first `count`: a bounded insertion for a page near the top, a full sort otherwise.
  */
-export function topPositions(scores: Float64Array, sign: number, count: number): Int32Array {
+export function topPositions(
+  scores: Float64Array,
+  sign: number,
+  count: number,
+  /** Compared the same way where the scores tie. */
+  then?: Float64Array,
+): Int32Array {
   const n = scores.length;
   if (count <= 0) return new Int32Array(0);
-  const before = (a: number, b: number) => sign * ((scores[a] ?? 0) - (scores[b] ?? 0)) < 0;
+  const compare = (a: number, b: number) =>
+    sign * ((scores[a] ?? 0) - (scores[b] ?? 0)) || (then ? sign * ((then[a] ?? 0) - (then[b] ?? 0)) : 0);
+  const before = (a: number, b: number) => compare(a, b) < 0;
   if (count > 256 || count * 8 > n) {
     const all = Int32Array.from({ length: n }, (_, k) => k);
-    all.sort((a, b) => sign * ((scores[a] ?? 0) - (scores[b] ?? 0)) || a - b);
+    all.sort((a, b) => compare(a, b) || a - b);
     return all.subarray(0, Math.min(count, n));
   }
   const best = new Int32Array(count);

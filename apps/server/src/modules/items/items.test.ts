@@ -774,6 +774,18 @@ describe('search/items', () => {
     expect((await search(user, 'search=a%20%26%20%7C%20!%20(%27')).meta).toBeDefined();
   });
 
+  it('puts the item a player most likely means first: the word itself, then the shorter name', async () => {
+    const user = await createUser(ctx);
+    const first = async (term: string) =>
+      (await search(user, `search=${encodeURIComponent(term)}`)).data.map((t) => t.name)[0];
+    // Not "Golden Lions Figurine" or "Gold Dragon Scale Mail"; not "Plate Armor of Etherealness".
+    expect(await first('gold')).toBe('Gold piece');
+    expect(await first('plate')).toBe('Plate Armor');
+    expect(await first('potion heal')).toBe('Potion of Healing');
+    expect(await first('chain')).toBe('Chain Mail');
+    expect(await first('Plate Armor')).toBe('Plate Armor');
+  });
+
   it('returns only public templates, everything for *, with spec paging (default 20, max 50)', async () => {
     const me = await createUser(ctx);
     const other = await createUser(ctx);
