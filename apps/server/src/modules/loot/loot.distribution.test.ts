@@ -255,10 +255,7 @@ describe('distributing loot evenly', () => {
     );
     expect(rows.filter((r) => r.scope === 'party')).toHaveLength(1);
     expect(
-      rows.every(
-        (r) =>
-          r.actorName === w.gm.user.username && r.sourceName === `${w.loot.container.name} (Troll Hoard)`,
-      ),
+      rows.every((r) => r.actorName === w.gm.user.username && r.sourceName === 'Loot (Troll Hoard)'),
     ).toBe(true);
     expect(await replay(ids)).toEqual(await contents(ids));
     expect(await copperIn(ids)).toBe(copperBefore);

@@ -124,6 +124,14 @@ function lootTag(loot: Pick<LootInstanceRow, 'id' | 'isRevealed'>) {
  * of a deployed loot runs in one transaction that locks the loot row first, then the containers in id
  * order, and writes its ledger rows; events are published after the commit, hidden loot's to the GM only.
  */
+/**
+ * A loot's container as the ledger names a place ("Backpack (Aria)"): "Loot (Cragmaw Ambush)". Its own
+ * name, "Cragmaw Ambush loot", would name the loot twice ("Cragmaw Ambush loot (Cragmaw Ambush)").
+ */
+function lootPlace(loot: { name: string }): string {
+  return `Loot (${loot.name})`;
+}
+
 export class LootService {
   constructor(
     private readonly db: Database,
@@ -760,7 +768,7 @@ export class LootService {
         itemName: moved.facts.name,
         quantity: args.quantity,
         sourceContainerId: lootContainer.id,
-        sourceName: `${lootContainer.name} (${loot.name})`,
+        sourceName: lootPlace(loot),
         destinationContainerId: target.container.id,
         destinationName: `${target.container.name} (${target.ownerName})`,
         details: {
@@ -1041,7 +1049,7 @@ export class LootService {
           itemName: moved.facts.name,
           quantity,
           sourceContainerId: container.id,
-          sourceName: `${container.name} (${loot.name})`,
+          sourceName: lootPlace(loot),
           destinationContainerId: destination.container.id,
           destinationName: `${destination.container.name} (${destination.ownerName})`,
           details: {
@@ -1192,7 +1200,7 @@ export class LootService {
         quantity: take[currency],
         amountCp: take[currency] * copperPer[currency],
         sourceContainerId: container.id,
-        sourceName: `${container.name} (${loot.name})`,
+        sourceName: lootPlace(loot),
         summary: `${actor.username} took ${take[currency]} ${currency} out of ${loot.name} to change ${from} into ${into}, to share them evenly`,
       });
     }
@@ -1209,7 +1217,7 @@ export class LootService {
         quantity: n,
         amountCp: n * copperPer[currency],
         destinationContainerId: container.id,
-        destinationName: `${container.name} (${loot.name})`,
+        destinationName: lootPlace(loot),
         summary: `${actor.username} put ${n} ${currency} into ${loot.name} as change for ${from}, to share them evenly`,
       });
     }

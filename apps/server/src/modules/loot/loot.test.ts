@@ -606,7 +606,7 @@ describe('taking and claiming', () => {
       quantity: 2,
       scope: 'party',
       gmOnly: false,
-      sourceName: `${w.loot.container.name} (Goblin Stash)`,
+      sourceName: 'Loot (Goblin Stash)',
       destinationName: expect.stringContaining(`(${w.hero.name})`),
     });
     const detail = body<LootInstance>(await get(w, w.player)).data;

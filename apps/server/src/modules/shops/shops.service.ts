@@ -203,6 +203,15 @@ function takeFromLine(stacks: readonly { id: string; quantity: number }[], quant
   return { parts, inLine };
 }
 
+/**
+ * A shop's container as the ledger names a place ("Backpack (Aria)"): "Stock (The Wayfarer's)", or "Hold
+ * (…)" for goods held for a request. Its own name ("The Wayfarer's stock", made with the shop) would name
+ * the shop twice, and a renamed shop by its old name.
+ */
+function shopPlace(container: { name: string }, shop: { name: string }): string {
+  return `${container.name.endsWith(' hold') ? 'Hold' : 'Stock'} (${shop.name})`;
+}
+
 export class ShopsService {
   constructor(
     private readonly db: Database,
@@ -1329,7 +1338,7 @@ export class ShopsService {
       amountCp: total,
       currency: 'cp',
       sourceContainerId: source.id,
-      sourceName: `${source.name} (${shop.name})`,
+      sourceName: shopPlace(source, shop),
       destinationContainerId: buyer.container.id,
       destinationName: `${buyer.container.name} (${buyer.ownerName})`,
       // The stacks bought from: a buyer too late for the last of one is told it sold out (purchase).
@@ -1553,7 +1562,7 @@ export class ShopsService {
           itemName: args.itemName,
           quantity: args.quantity,
           sourceContainerId: container.id,
-          sourceName: `${container.name} (${shop.name})`,
+          sourceName: shopPlace(container, shop),
           destinationContainerId: hold.id,
           destinationName: hold.name,
           details: { ...details, hold: 'held' },
@@ -1726,7 +1735,7 @@ export class ShopsService {
                   sourceContainerId: hold.container.id,
                   sourceName: hold.container.name,
                   destinationContainerId: container.id,
-                  destinationName: `${container.name} (${shop.name})`,
+                  destinationName: shopPlace(container, shop),
                   details: {
                     reason: 'shop_request',
                     hold: 'released',
@@ -1883,7 +1892,7 @@ export class ShopsService {
           sourceContainerId: seller.container.id,
           sourceName: `${seller.container.name} (${seller.ownerName})`,
           destinationContainerId: container.id,
-          destinationName: `${container.name} (${shop.name})`,
+          destinationName: shopPlace(container, shop),
           details: {
             shop_instance_id: shop.id,
             unit_price_cp: sell,
@@ -2103,7 +2112,7 @@ export class ShopsService {
             sourceContainerId: source.container.id,
             sourceName: `${source.container.name} (${source.ownerName})`,
             destinationContainerId: container.id,
-            destinationName: `${container.name} (${shop.name})`,
+            destinationName: shopPlace(container, shop),
             scope: 'party',
             details: { reason: 'stock', shop_instance_id: shop.id },
             summary: `${actor.username} stocked ${quantity} × ${moved.facts.name} in ${shop.name}`,
@@ -2197,7 +2206,7 @@ export class ShopsService {
             itemName: facts.name,
             quantity,
             sourceContainerId: container.id,
-            sourceName: `${container.name} (${shop.name})`,
+            sourceName: shopPlace(container, shop),
             destinationContainerId: target.container.id,
             destinationName: `${target.container.name} (${target.ownerName})`,
             scope: 'party',

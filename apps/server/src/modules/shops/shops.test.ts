@@ -409,6 +409,8 @@ describe('trading', () => {
     const bag = `${(await ctx.database.db.select().from(containers).where(eq(containers.id, w.heroBag)))[0]?.name} (${w.hero.name})`;
     expect(mine.find((r) => r.summary.includes(' paid '))?.sourceName).toBe(bag);
     expect(mine.find((r) => r.summary.includes(' in change '))?.destinationName).toBe(bag);
+    // The shop's own side names it once: "Stock (The Wayfarer's)", not "The Wayfarer's stock (The Wayfarer's)".
+    expect(mine.find((r) => r.itemName === 'Rope')?.sourceName).toBe(`Stock (${w.shop.name})`);
     const shop = body<ShopInstance>(await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}`, w.player)).data;
     expect(shop.container.item_instances[0]?.quantity).toBe(3);
 
