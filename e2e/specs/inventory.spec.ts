@@ -72,7 +72,7 @@ test('a player fills an inventory from the marketplace, moves arrows into a quiv
   await page.keyboard.press('Space');
   const move = page.getByRole('dialog', { name: 'Move Arrow' });
   await expect(move.getByRole('textbox', { name: 'Quantity' })).toHaveValue('20');
-  await move.getByRole('button', { name: 'Transfer' }).click();
+  await move.getByRole('button', { name: 'Move' }).click();
   await expect(page.getByText('Item transferred successfully')).toBeVisible();
   await expect(right.getByRole('button', { name: 'Arrow, quantity 20' })).toBeVisible();
   await checkPage(page, 'inventory-dual');

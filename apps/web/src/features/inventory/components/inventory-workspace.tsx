@@ -180,7 +180,7 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
     setQuantityRequest({
       title: `Move ${payload.name}`,
       message: (left) => `How many of ${left} go to ${target}?`,
-      confirmLabel: 'Transfer',
+      confirmLabel: 'Move',
       max: payload.quantity,
       initial: payload.quantity,
       onConfirm: run,
@@ -303,7 +303,7 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
     setQuantityRequest({
       title: `${item.loot ? 'Take' : 'Move'} ${item.name}`,
       message: (left) => `How many of ${left} go to ${target}?`,
-      confirmLabel: item.loot ? 'Take' : 'Transfer',
+      confirmLabel: item.loot ? 'Take' : 'Move',
       max: item.quantity,
       initial: item.quantity,
       onConfirm: (quantity) => void queue.quickTransfer({ ...item, quantity }),

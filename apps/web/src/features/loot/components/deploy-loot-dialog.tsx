@@ -1,7 +1,7 @@
 import { type LootTemplate, lootMessages, type Party } from '@haversack/contracts';
 import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { UpgradePrompt } from '../../../components/upgrade-prompt';
 import { isApiError } from '../../../lib/http-client';
@@ -44,6 +44,10 @@ export function DeployLootDialog({
 }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  // The title keeps the template's name while the dialog closes (template null) after a deploy.
+  const lastShown = useRef(template);
+  if (template) lastShown.current = template;
+  const shown = template ?? lastShown.current;
   const parties = useLootGmParties(template !== null);
   const gmParties = parties.gmParties;
   const [partyId, setPartyId] = useState<string | null>(null);
@@ -100,7 +104,7 @@ export function DeployLootDialog({
     <Modal
       opened={template !== null}
       onClose={onClose}
-      title={template ? `Deploy ${template.name}` : 'Deploy loot'}
+      title={shown ? `Deploy ${shown.name}` : 'Deploy loot'}
       closeButtonProps={{ 'aria-label': 'Close' }}
       centered
     >

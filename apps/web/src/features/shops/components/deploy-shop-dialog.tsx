@@ -1,7 +1,7 @@
 import { type ShopTemplate, shopMessages } from '@haversack/contracts';
 import { Alert, Button, Group, Modal, NumberInput, Stack, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { UpgradePrompt } from '../../../components/upgrade-prompt';
 import { isApiError } from '../../../lib/http-client';
@@ -28,6 +28,10 @@ export function DeployShopDialog({
 }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  // The title keeps the template's name while the dialog closes (template null) after a deploy.
+  const lastShown = useRef(template);
+  if (template) lastShown.current = template;
+  const shown = template ?? lastShown.current;
   const parties = useQuery({ ...myActivePartiesQuery(), enabled: template !== null });
   const managed = (parties.data?.parties ?? []).filter(
     (p) => !p.is_archived && (p.user_role === 'gm' || p.user_role === 'manager'),
@@ -72,7 +76,7 @@ export function DeployShopDialog({
     <Modal
       opened={template !== null}
       onClose={onClose}
-      title={template ? `Deploy ${template.display_name}` : 'Deploy shop'}
+      title={shown ? `Deploy ${shown.display_name}` : 'Deploy shop'}
       closeButtonProps={{ 'aria-label': 'Close' }}
       centered
     >
