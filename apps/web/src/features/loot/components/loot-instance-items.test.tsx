@@ -30,6 +30,15 @@ describe('LootInstanceItems', () => {
     <LootInstanceItems loot={lootWith(...names)} canTake disabled={false} takeOpen={open} onPick={onPick} />
   );
 
+  it('says once how Take and Claim differ, and each button is described by it', () => {
+    render(list(false, vi.fn(), 'Rope'), { wrapper });
+    const help =
+      'Take: choose how many and which of your containers. Claim: the whole stack, into a character’s main container.';
+    expect(screen.getByText(help)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Take Rope' })).toHaveAccessibleDescription(help);
+    expect(screen.getByRole('button', { name: 'Claim Rope' })).toHaveAccessibleDescription(help);
+  });
+
   it('brings focus back from the take dialog to the Claim that opened it, or the next row’s, or the list', async () => {
     const user = userEvent.setup();
     const onPick = vi.fn();

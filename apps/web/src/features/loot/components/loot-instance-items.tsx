@@ -4,6 +4,8 @@ import { IconCoins } from '@tabler/icons-react';
 import { type TradeButtonFocus, useStockFocus } from '../../../lib/use-stock-focus';
 import type { LootPick } from './take-loot-dialog';
 
+const TAKE_HELP_ID = 'loot-take-help';
+
 /**
  * What a loot holds, one row per stack: name, quantity and worth. Members who may take get Take (part or
  * all, into a container they choose) and Claim (the whole stack to a character) on each row. Focus stays
@@ -43,28 +45,37 @@ export function LootInstanceItems({
     );
   }
   return (
-    <Stack
-      gap={6}
-      component="ul"
-      data-testid="loot-contents"
-      ref={focus.list}
-      tabIndex={-1}
-      style={{ listStyle: 'none', margin: 0, padding: 0 }}
-    >
-      {items.map((item, index) => (
-        <li key={item.id}>
-          <LootItemRow
-            item={item}
-            label={stackLabel(items, index)}
-            canTake={canTake}
-            disabled={disabled}
-            takeButton={focus.tradeButton(item.id, index, 'take')}
-            claimButton={focus.tradeButton(item.id, index, 'claim')}
-            onPick={onPick}
-          />
-        </li>
-      ))}
-    </Stack>
+    <>
+      {canTake ? (
+        // Two buttons a row, told apart once above them and read with each (aria-describedby).
+        <Text id={TAKE_HELP_ID} size="xs" c="dimmed">
+          Take: choose how many and which of your containers. Claim: the whole stack, into a character’s main
+          container.
+        </Text>
+      ) : null}
+      <Stack
+        gap={6}
+        component="ul"
+        data-testid="loot-contents"
+        ref={focus.list}
+        tabIndex={-1}
+        style={{ listStyle: 'none', margin: 0, padding: 0 }}
+      >
+        {items.map((item, index) => (
+          <li key={item.id}>
+            <LootItemRow
+              item={item}
+              label={stackLabel(items, index)}
+              canTake={canTake}
+              disabled={disabled}
+              takeButton={focus.tradeButton(item.id, index, 'take')}
+              claimButton={focus.tradeButton(item.id, index, 'claim')}
+              onPick={onPick}
+            />
+          </li>
+        ))}
+      </Stack>
+    </>
   );
 }
 
@@ -129,6 +140,7 @@ function LootItemRow({
                 disabled={disabled}
                 onClick={() => onPick({ kind: 'take', item })}
                 aria-label={`Take ${label}`}
+                aria-describedby={TAKE_HELP_ID}
               >
                 Take
               </Button>
@@ -138,6 +150,7 @@ function LootItemRow({
                 disabled={disabled}
                 onClick={() => onPick({ kind: 'claim', item })}
                 aria-label={`Claim ${label}`}
+                aria-describedby={TAKE_HELP_ID}
               >
                 Claim
               </Button>
