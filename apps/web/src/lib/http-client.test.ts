@@ -190,6 +190,38 @@ describe('apiRequest: a change sent once', () => {
     expect(down).toHaveBeenCalledTimes(2);
   });
 
+  it('asks for an unanswered change again with its key, so the server answers it instead of making it twice', async () => {
+    signInStorage();
+    const body = { purchase: { item_instance_id: 'candle', quantity: 1 } };
+    const down = mockFetch(() => {
+      throw new TypeError('Failed to fetch');
+    });
+    const lost = await caught(
+      apiRequest(`${API_V1}/shop_instances/s/purchase`, { method: 'POST', body, toast: false }),
+    );
+    expect(lost.code).toBe('NETWORK_ERROR');
+    const lostKey = keyOf(down.mock.calls[0]?.[1]);
+
+    // "Buy" pressed again, as the error says: the same change, with the same key.
+    const back = mockFetch(() => success({ bought: 1 }));
+    await apiRequest(`${API_V1}/shop_instances/s/purchase`, { method: 'POST', body });
+    expect(keyOf(back.mock.calls[0]?.[1])).toBe(lostKey);
+    // Answered now: the next purchase of a candle is a purchase of its own.
+    await apiRequest(`${API_V1}/shop_instances/s/purchase`, { method: 'POST', body });
+    expect(keyOf(back.mock.calls[1]?.[1])).not.toBe(lostKey);
+    // Another change is never taken for it.
+    mockFetch(() => {
+      throw new TypeError('Failed to fetch');
+    });
+    await caught(apiRequest(`${API_V1}/shop_instances/s/purchase`, { method: 'POST', body, toast: false }));
+    const other = mockFetch(() => success({}));
+    await apiRequest(`${API_V1}/shop_instances/s/purchase`, {
+      method: 'POST',
+      body: { purchase: { item_instance_id: 'candle', quantity: 2 } },
+    });
+    expect(keyOf(other.mock.calls[0]?.[1])).not.toBe(lostKey);
+  });
+
   it('waits for a first request the server is still running, asking again with the same key', async () => {
     signInStorage();
     let calls = 0;

@@ -16,6 +16,12 @@ import { TAB_HEADER, tabId } from './tab-id';
 import { withTabLock } from './tab-lock';
 import { toast } from './toast';
 import { tokenStorage } from './token-storage';
+import {
+  changeFingerprint,
+  forgetUnanswered,
+  keyOfUnanswered,
+  rememberUnanswered,
+} from './unanswered-changes';
 import { planRefusalMessage, upgradeLinkLabel, upgradePathFor } from './upgrade-link';
 
 /** Everything is under /api/v1 except the preferences endpoints and /cable (DESIGN §3). */
@@ -241,31 +247,48 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * phone on the table's Wi-Fi, a 10 s timeout), is sent once more with the same key: the server makes it
  * once, so a change whose answer was lost is not made twice, and one that never arrived is made now. While
  * the first is still running there, it asks again each second for up to 20 s; past that it says the change
- * may still go through, so that nobody makes it a second time with a new key.
+ * may still go through. A change left without an answer keeps its key: asked for again (the same body to
+ * the same path), it is the same change, and the server answers it without making it twice.
  */
 async function sendChange(path: string, options: RequestOptions): Promise<ApiResponse<unknown>> {
   const method = options.method ?? 'GET';
   const signedIn = options.auth !== false && tokenStorage.getAccessToken() !== null;
   if (method === 'GET' || !signedIn || noRefreshPaths.has(path)) return send(path, options, false);
-  const keyed = { ...options, headers: { [IDEMPOTENCY_HEADER]: newIdempotencyKey(), ...options.headers } };
+  const fingerprint = changeFingerprint(method, path, options.body);
+  const key = keyOfUnanswered(fingerprint) ?? newIdempotencyKey();
+  const keyed = { ...options, headers: { [IDEMPOTENCY_HEADER]: key, ...options.headers } };
+  // Whatever the server answered, the change is settled; without an answer it may have been made.
+  const settled = (response: ApiResponse<unknown>) => {
+    forgetUnanswered(fingerprint);
+    return response;
+  };
+  const unsettled = (error: unknown): never => {
+    if (isApiError(error) && (error.code === 'NETWORK_ERROR' || stillRunning(error)))
+      rememberUnanswered(fingerprint, key);
+    else forgetUnanswered(fingerprint);
+    throw error;
+  };
   try {
-    return await send(path, keyed, false);
+    return settled(await send(path, keyed, false));
   } catch (error) {
-    if (!isApiError(error) || error.code !== 'NETWORK_ERROR' || options.signal?.aborted) throw error;
+    if (!isApiError(error) || error.code !== 'NETWORK_ERROR' || options.signal?.aborted)
+      return unsettled(error);
   }
   await pause(CHANGE_RETRY_DELAY_MS);
   for (let waited = 0; ; waited += 1_000) {
     try {
-      return await send(path, keyed, false);
+      return settled(await send(path, keyed, false));
     } catch (error) {
-      if (!stillRunning(error)) throw error;
+      if (!stillRunning(error)) return unsettled(error);
       if (waited >= CHANGE_WAIT_MS || options.signal?.aborted) {
-        throw new ApiError({
-          code: 'CONFLICT',
-          status: 409,
-          message: idempotencyMessages.stillRunning,
-          cause: error,
-        });
+        return unsettled(
+          new ApiError({
+            code: 'CONFLICT',
+            status: 409,
+            message: idempotencyMessages.stillRunning,
+            cause: error,
+          }),
+        );
       }
     }
     await pause(1_000);

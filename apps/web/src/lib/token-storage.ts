@@ -1,5 +1,6 @@
 import type { AuthTokens, User } from '@haversack/contracts';
 import { loadAuthSchemas } from './auth-schemas-loader';
+import { forgetAllUnanswered } from './unanswered-changes';
 
 /** spec/01 §3: the session lives in local browser storage under these keys. */
 export const storageKeys = {
@@ -88,6 +89,8 @@ export const tokenStorage = {
   },
   clear(): void {
     for (const key of Object.values(storageKeys)) remove(key);
+    // The next one to sign in here does not inherit the last one's unanswered changes.
+    forgetAllUnanswered();
     notifyTokenChange();
   },
 };

@@ -3,6 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { loadAuthSchemas } from '../lib/auth-schemas-loader';
+import { forgetAllUnanswered } from '../lib/unanswered-changes';
 import { initialAuthState, useAuthStore } from '../stores/auth-store';
 import { useUiStore } from '../stores/ui-store';
 
@@ -59,6 +60,7 @@ const uiInitial = useUiStore.getState();
 
 beforeEach(() => {
   window.localStorage.clear();
+  forgetAllUnanswered();
   useAuthStore.setState(initialAuthState, true);
   useUiStore.setState(uiInitial, true);
 });
