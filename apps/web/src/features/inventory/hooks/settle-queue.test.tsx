@@ -3,6 +3,7 @@ import { act, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
+import { mockFetch, success } from '../../../test/fixtures';
 import { type ItemPage, inventoryKeys, noItemFilters } from '../api/inventory-api';
 import { buildItem } from '../test/inventory-fixtures';
 import type { QueuedItem } from '../workspace-types';
@@ -86,5 +87,34 @@ describe('useTransferQueue', () => {
       });
     });
     expect(result.current.items).toEqual([]);
+  });
+
+  it('keeps what failed to move in the queue, and lets go of what went', async () => {
+    const client = new QueryClient();
+    const wrapper = ({ children }: { children: ReactNode }) => (
+      <QueryClientProvider client={client}>{children}</QueryClientProvider>
+    );
+    // The torch goes; the rope's request finds no connection.
+    mockFetch(({ init }) => {
+      const body = JSON.parse(String(init.body)) as { item_instance_id: string };
+      if (body.item_instance_id === 'rope') throw new TypeError('Failed to fetch');
+      return success({
+        success: true,
+        message: 'Item transferred successfully',
+        moved: 9,
+        source_instance: null,
+        target_instances: [],
+        transaction_ids: ['t1'],
+      });
+    });
+    const { result } = renderHook(() => useTransferQueue(), { wrapper });
+    act(() => {
+      result.current.add(torch);
+      result.current.add(rope);
+      result.current.choose('stash');
+    });
+    await act(() => result.current.process());
+    expect(result.current.items.map((item) => item.id)).toEqual(['rope']);
+    expect(result.current.progress).toBeNull();
   });
 });

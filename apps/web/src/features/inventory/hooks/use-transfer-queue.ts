@@ -57,7 +57,7 @@ async function refresh(queryClient: QueryClient, items: QueuedItem[], destinatio
 
 /**
  * spec/02 §2 transfer queue (phones and tablets): items wait with their whole stack; processing moves each
- * one in turn to the destination (a loot stack is taken), then empties the queue.
+ * one in turn to the destination (a loot stack is taken), then empties the queue of all but the failures.
  */
 export function useTransferQueue() {
   const queryClient = useQueryClient();
@@ -139,6 +139,7 @@ export function useTransferQueue() {
       return;
     }
     const batch = items.filter((item) => item.container_id !== destination);
+    const failed = new Set<string>();
     let moved = 0;
     let taken = 0;
     setProgress({ done: 0, total: batch.length });
@@ -149,6 +150,7 @@ export function useTransferQueue() {
         if (item.loot) taken += 1;
         else moved += 1;
       } catch (cause) {
+        failed.add(item.id);
         const reason = item.loot ? takeErrorMessage(cause) : transferErrorMessage(cause);
         toastTransferFailure(cause, `${item.name}: ${reason}`);
       }
@@ -158,7 +160,10 @@ export function useTransferQueue() {
       toast.success(moved === 1 ? inventoryMessages.transferred : `${moved} items transferred successfully`);
     }
     if (taken > 0) toast.success(takenMessage(taken));
-    setItems([]);
+    // Emptied of what went (spec/02 §2); what failed waits to be tried again (the connection back), and
+    // what was queued meanwhile stays. A stack that is gone leaves at the next refresh (settleQueue).
+    const processed = new Set(items.map((item) => item.id));
+    setItems((queued) => queued.filter((item) => failed.has(item.id) || !processed.has(item.id)));
     setProgress(null);
     await refresh(queryClient, batch, destination);
   }, [destination, items, queryClient]);
