@@ -15,6 +15,7 @@ import { buildTokens, buildUser, jsonResponse, mockFetch, success } from '../tes
 import { buildCharacter, pageMeta } from '../test/party-fixtures';
 import { inactivityMessage, SessionManager } from './session-manager';
 import { theme } from './theme';
+import { LAST_ACTIVITY_KEY } from './use-shared-idle';
 
 describe('SessionManager', () => {
   it('checks the token every 60 s and refreshes one that expires within 120 s', async () => {
@@ -105,6 +106,38 @@ describe('SessionManager', () => {
     expect(useAuthStore.getState().isAuthenticated).toBe(false);
     expect(alert).toHaveBeenCalledWith(inactivityMessage);
     expect(inactivityMessage).toBe('Your session has expired due to inactivity. Please log in again.');
+  });
+
+  it('stays signed in while another tab of the browser is in use', async () => {
+    vi.useFakeTimers();
+    const alert = vi.fn();
+    vi.stubGlobal('alert', alert);
+    tokenStorage.setTokens(buildTokens({}, 60 * 60_000));
+    mockFetch(({ url }) => {
+      if (url.endsWith('/auth/me')) return success({ user: buildUser() });
+      if (url.endsWith('/auth/refresh')) return success(buildTokens({ token: 'renewed' }, 60 * 60_000));
+      return new Response(null, { status: 204 });
+    });
+    render(<SessionManager />);
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    // Nothing happens in this tab for 50 minutes; the other tab, in use, notes its activity as it goes.
+    for (let minute = 5; minute <= 50; minute += 5) {
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(5 * 60_000);
+        window.localStorage.setItem(LAST_ACTIVITY_KEY, String(Date.now()));
+      });
+    }
+    expect(useAuthStore.getState().isAuthenticated).toBe(true);
+    expect(alert).not.toHaveBeenCalled();
+
+    // Then nobody, anywhere, for 30 minutes.
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(30 * 60_000 + 1);
+    });
+    expect(useAuthStore.getState().isAuthenticated).toBe(false);
+    expect(alert).toHaveBeenCalledWith(inactivityMessage);
   });
 
   it('asks again for a list that failed while the server was down once the real-time socket is back', async () => {

@@ -1,5 +1,4 @@
 import { INACTIVITY_TIMEOUT_MS, TOKEN_CHECK_INTERVAL_MS } from '@haversack/contracts';
-import { useIdle } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
 import {
   followUserOfOtherTabs,
@@ -10,6 +9,7 @@ import {
 } from '../lib/session';
 import { onSessionExpired } from '../lib/session-events';
 import { useAuthStore } from '../stores/auth-store';
+import { useSharedIdle } from './use-shared-idle';
 
 export const inactivityMessage = 'Your session has expired due to inactivity. Please log in again.';
 
@@ -110,7 +110,7 @@ export function SessionManager() {
 }
 
 function InactivityLogout() {
-  const idle = useIdle(INACTIVITY_TIMEOUT_MS, { events: activityEvents, initialState: false });
+  const idle = useSharedIdle(INACTIVITY_TIMEOUT_MS, activityEvents);
   useEffect(() => {
     if (!idle) return;
     void signOut().then(() => window.alert(inactivityMessage));
