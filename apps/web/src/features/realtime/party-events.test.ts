@@ -125,20 +125,28 @@ describe('invalidationsFor', () => {
   });
 
   it('refreshes the party, its members and characters for membership events', () => {
-    for (const action of ['member_added', 'member_removed', 'member_role_changed']) {
-      expect(keysOf(message({ action, actor: null }))).toEqual([
-        { queryKey: partyKeys.detail('p1'), exact: true },
-        { queryKey: partyKeys.members('p1') },
-        { queryKey: characterKeys.party('p1') },
-        { queryKey: wealthKeys.party('p1') },
-        { queryKey: partyKeys.eligible('p1') },
-      ]);
-    }
+    const membership = [
+      { queryKey: partyKeys.detail('p1'), exact: true },
+      { queryKey: partyKeys.members('p1') },
+      { queryKey: characterKeys.party('p1') },
+      { queryKey: wealthKeys.party('p1') },
+      { queryKey: partyKeys.eligible('p1') },
+    ];
+    for (const action of ['member_added', 'member_removed'])
+      expect(keysOf(message({ action, actor: null }))).toEqual(membership);
+    // A new role changes what its member may do with the party's containers: they are asked for again.
+    expect(keysOf(message({ action: 'member_role_changed', actor: null }))).toEqual([
+      ...membership,
+      { queryKey: inventoryKeys.all },
+    ]);
   });
 
-  it('refreshes only the party itself for party_updated', () => {
+  it('refreshes the party, what its containers allow and the characters naming it for party_updated', () => {
+    // Archived (or back) turns every container read-only (or back); renamed, the character pages say so.
     expect(keysOf(message({ action: 'party_updated' }))).toEqual([
       { queryKey: partyKeys.detail('p1'), exact: true },
+      { queryKey: inventoryKeys.all },
+      { queryKey: characterKeys.all },
     ]);
   });
 

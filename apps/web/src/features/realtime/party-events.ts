@@ -163,6 +163,9 @@ export function invalidationsFor(message: PartyMessage, partyId: string): Invali
       { queryKey: wealthKeys.party(partyId) },
       // The patronage panel lists the members one may sponsor.
       { queryKey: partyKeys.eligible(partyId) },
+      // A new role changes what that member may do with every container of the party (an observer looks,
+      // a player moves): the containers say so (can_act), and the open screens redraw their buttons.
+      ...(action === 'member_role_changed' ? [{ queryKey: inventoryKeys.all }] : []),
     ];
   }
   if (characterActions.has(action)) {
@@ -192,7 +195,14 @@ export function invalidationsFor(message: PartyMessage, partyId: string): Invali
     ];
   }
   // The party itself was edited (settings, archive, join code).
-  if (action === 'party_updated') return [{ queryKey: partyKeys.detail(partyId), exact: true }];
+  // Archived or back: every container of the party turns read-only or back (can_act); renamed: the
+  // character pages that name the party.
+  if (action === 'party_updated')
+    return [
+      { queryKey: partyKeys.detail(partyId), exact: true },
+      { queryKey: inventoryKeys.all },
+      { queryKey: characterKeys.all },
+    ];
   // What the party gives a member changed (a sponsorship started or ended).
   // The sponsored member's plan in the party changed with it: the stash's lock in their Move menus and
   // drops, and their own subscription page's received patronages.
