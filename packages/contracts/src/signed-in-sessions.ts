@@ -33,4 +33,6 @@ export const signedInSessionMessages = {
   unknownDevice: 'Unknown device',
   /** What a device signed out from another one is told when it next tries to renew its session. */
   signedOutElsewhere: 'You were signed out from another device. Sign in again to continue.',
+  /** The same, when the password was changed or reset elsewhere (every other sign-in ends with it). */
+  passwordChangedElsewhere: 'Your password was changed on another device. Sign in again with the new one.',
 } as const;

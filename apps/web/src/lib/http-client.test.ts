@@ -9,6 +9,7 @@ import {
   CHANGE_RETRY_DELAY_MS,
   CHANGE_WAIT_MS,
   readErrorEnvelope,
+  signedOutInAnotherTab,
   toastUnexplainedFailure,
 } from './http-client';
 import { onSessionExpired } from './session-events';
@@ -524,6 +525,19 @@ describe('apiRequest: refresh on 401', () => {
     expect(window.localStorage.getItem('token_expires_at')).toBeNull();
     expect(sessionExpiredToast).toHaveBeenCalledWith(errorCatalogue.EXPIRED_TOKEN.message);
     expect(listener).toHaveBeenCalledTimes(1);
+  });
+
+  it('says so when another tab of the browser signed out', async () => {
+    signInStorage();
+    const sessionExpiredToast = vi.spyOn(toast, 'sessionExpired');
+    // The request goes with the token; meanwhile the other tab signs out, clearing what both tabs share.
+    mockFetch(() => {
+      tokenStorage.clear();
+      return failure(401, 'REVOKED_TOKEN', errorCatalogue.REVOKED_TOKEN.message);
+    });
+    expect((await caught(apiRequest(`${API_V1}/items/1`))).status).toBe(401);
+    expect(sessionExpiredToast).toHaveBeenCalledWith(signedOutInAnotherTab);
+    expect(signedOutInAnotherTab).toBe('You signed out in another tab. Sign in again to continue.');
   });
 
   it('says why when the session was signed out from another device', async () => {

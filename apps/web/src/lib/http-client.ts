@@ -504,7 +504,9 @@ async function runRefresh(): Promise<boolean> {
 async function exchangeRefreshToken(refreshTokenSeen: string | null): Promise<boolean> {
   const refreshToken = tokenStorage.getRefreshToken();
   if (!refreshToken) {
-    expireSession();
+    // Tabs share the tokens: asked to renew a session this tab holds, and none left, means another tab
+    // of this browser signed out (the periodic check or a request here finds it out).
+    expireSession(signedOutInAnotherTab);
     return false;
   }
   if (refreshTokenSeen && refreshToken !== refreshTokenSeen) return true;
@@ -532,6 +534,9 @@ async function exchangeRefreshToken(refreshTokenSeen: string | null): Promise<bo
     return false;
   }
 }
+
+/** What a tab says when another tab of the same browser ended the session they share. */
+export const signedOutInAnotherTab = 'You signed out in another tab. Sign in again to continue.';
 
 function expireSession(message: string = errorCatalogue.EXPIRED_TOKEN.message): void {
   tokenStorage.clear();

@@ -268,13 +268,16 @@ export class AccountsService {
       if (!found) return { error: new AppError('INVALID_TOKEN') } as const;
       const { token, session } = found;
       if (session.revokedAt) {
-        // Said plainly to a phone signed out from the profile of another device, not "terminated".
-        const elsewhere = session.revokedReason === SIGNED_OUT_ELSEWHERE;
-        return {
-          error: elsewhere
-            ? new AppError('REVOKED_TOKEN', signedInSessionMessages.signedOutElsewhere)
-            : new AppError('REVOKED_TOKEN'),
-        } as const;
+        // Said plainly to a phone signed out from the profile of another device, or by a password changed
+        // there, not "terminated".
+        const reason = session.revokedReason;
+        const words =
+          reason === SIGNED_OUT_ELSEWHERE
+            ? signedInSessionMessages.signedOutElsewhere
+            : reason === 'password_changed' || reason === 'password_reset'
+              ? signedInSessionMessages.passwordChangedElsewhere
+              : undefined;
+        return { error: new AppError('REVOKED_TOKEN', words) } as const;
       }
       if (token.usedAt) {
         const ended = await repo.revokeSession(tx, session.id, 'refresh_token_reuse', now);

@@ -4,6 +4,7 @@ import {
   apiTokenMessages,
   authMessages,
   passwordMessages,
+  signedInSessionMessages,
 } from '@haversack/contracts';
 import { hash } from '@node-rs/argon2';
 import { eq } from 'drizzle-orm';
@@ -804,6 +805,12 @@ describe('profile', () => {
       headers: { authorization: `Bearer ${second.token}` },
     });
     expect(json<Envelope>(otherSession).error.code).toBe('REVOKED_TOKEN');
+    // The other device, renewing its session, is told why in plain words.
+    const renewed = await post('/api/v1/auth/refresh', { refresh_token: second.refresh_token });
+    expect(json<Envelope>(renewed).error).toMatchObject({
+      code: 'REVOKED_TOKEN',
+      message: signedInSessionMessages.passwordChangedElsewhere,
+    });
   });
 
   it('lets only one of two racing changes from the same current password through', async () => {
