@@ -1,6 +1,8 @@
-import type { ItemInstance } from '@haversack/contracts';
+import { type ItemInstance, inventoryMessages } from '@haversack/contracts';
 import { hashKey, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { isApiError } from '../../../lib/http-client';
+import { toast } from '../../../lib/toast';
 import { lootInstanceQuery } from '../../loot/api/loot-api';
 import { itemInstanceQuery } from '../api/inventory-api';
 import type { LootSource } from '../workspace-types';
@@ -27,6 +29,18 @@ export function useOpenItem() {
     [queryClient, hash],
   );
   const query = useQuery({ ...options, enabled: mine && gone.current !== hash });
+  // Someone else (another device, another player) moved the whole stack away or destroyed it: the sheet
+  // would go on offering Edit, Split and Destroy on what is no longer there. It closes, saying so, as the
+  // quantity dialog does.
+  const taken =
+    mine &&
+    ((isApiError(query.error) && query.error.status === 404) ||
+      (query.data !== undefined && query.data.container_id !== opened.item.container_id));
+  useEffect(() => {
+    if (!taken) return;
+    toast.error(inventoryMessages.itemGone);
+    setOpened(null);
+  }, [taken]);
   // A loot stack as its loot has it now: the Loot tab's query, refreshed by a live event or a refused take.
   const lootId = opened?.loot?.lootId ?? null;
   const itemId = opened?.item.id;
