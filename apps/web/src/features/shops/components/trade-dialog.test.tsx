@@ -362,6 +362,35 @@ describe('TradeDialog', () => {
     );
   }, 20_000);
 
+  it('says so when the stock falls below the quantity asked for, and asks for what is left', async () => {
+    const daggers = (ids: string[]) => {
+      const shop = buildShopInstance();
+      const stock = ids.map((id) => buildStockItem({ id, name: 'Dagger', quantity: 1, buy_price_cp: 5 }));
+      return { ...shop, container: { ...shop.container, item_instances: stock } };
+    };
+    let onShelf = ['dagger-1', 'dagger-2', 'dagger-3'];
+    mockShop(
+      () => failure(500, 'INTERNAL_SERVER_ERROR', 'boom'),
+      () => daggers(onShelf),
+    );
+    const dagger = { ...offer, itemId: 'dagger-1', shelf: 'template-1:Dagger:5', name: 'Dagger', max: 3 };
+    const { queryClient: client } = renderWithProviders(
+      <TradeDialog offer={dagger} onClose={() => undefined} />,
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Buy Dagger' });
+    expect(await within(dialog).findByText('General Store has 3 in stock.')).toBeInTheDocument();
+    fireEvent.change(within(dialog).getByRole('textbox', { name: /Quantity/ }), { target: { value: '3' } });
+    onShelf = ['dagger-2', 'dagger-3'];
+    await client.invalidateQueries({ queryKey: shopKeys.instance('shop-1') });
+    expect(await within(dialog).findByTestId('trade-stock-fell')).toHaveTextContent(
+      'Only 2 left now: someone else just bought some. You had asked for 3.',
+    );
+    expect(within(dialog).getByRole('textbox', { name: /Quantity/ })).toHaveValue('2');
+    // Changing the number again is the buyer's own answer: the note goes.
+    fireEvent.change(within(dialog).getByRole('textbox', { name: /Quantity/ }), { target: { value: '1' } });
+    expect(within(dialog).queryByTestId('trade-stock-fell')).not.toBeInTheDocument();
+  }, 20_000);
+
   it('opens the next offer even when the last trade bought out the stack it was for', async () => {
     const onClose = vi.fn();
     // The shop now holds only the second stack: the first (a backpack, say) was the one just bought.

@@ -96,6 +96,7 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
     if (offer) {
       setShown(offer);
       setQuantity(1);
+      setCutFrom(null);
       setPaymentSource('character');
       setAgreedUnitCp(null);
       setQuotedUnitCp(null);
@@ -115,10 +116,16 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
   // Another buyer took some while the dialog was open: ask for what is left, rather than leave a quantity
   // above the stock (and, down to one, no field to lower it) and the Buy button off.
   const previousMax = usePrevious(max);
+  // What the buyer had asked for before the stock fell below it: said beside the new number, so that one
+  // click does not buy fewer than they think.
+  const [cutFrom, setCutFrom] = useState<number | null>(null);
   useEffect(() => {
-    if (previousMax !== undefined && max < previousMax)
-      setQuantity((asked) => (typeof asked === 'number' && asked > max ? max : asked));
-  }, [max, previousMax]);
+    if (previousMax === undefined || max >= previousMax) return;
+    if (typeof quantity === 'number' && quantity > max) {
+      setCutFrom(quantity);
+      setQuantity(max);
+    }
+  }, [max, previousMax, quantity]);
   // The stack the purchase names: the offered one, or another of its line once that one sold out.
   const itemId = live?.itemId ?? shown?.itemId ?? '';
   const amount = typeof quantity === 'number' ? quantity : Number.parseInt(quantity, 10);
@@ -257,6 +264,11 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
               {shopMessages.shopClosed}
             </Alert>
           ) : null}
+          {cutFrom !== null && shown.side === 'buy' ? (
+            <Alert color="yellow" variant="light" role="status" data-testid="trade-stock-fell">
+              {`Only ${max} left now: someone else just bought some. You had asked for ${cutFrom}.`}
+            </Alert>
+          ) : null}
           {max > 1 ? (
             <NumberInput
               // First focus lands here, not on the buy button: that one may be disabled (coins short, price
@@ -265,7 +277,10 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
               data-autofocus
               label="Quantity"
               value={quantity}
-              onChange={setQuantity}
+              onChange={(value) => {
+                setQuantity(value);
+                setCutFrom(null);
+              }}
               min={1}
               max={max}
               allowDecimal={false}
