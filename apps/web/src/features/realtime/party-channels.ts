@@ -5,6 +5,7 @@ import { getConsumer, onConsumerChange } from '../../lib/cable';
 import { tabId } from '../../lib/tab-id';
 import { toast } from '../../lib/toast';
 import { useAuthStore } from '../../stores/auth-store';
+import { characterKeys } from '../characters/api/characters-api';
 import { lootKeys } from '../loot/api/loot-api';
 import { partyQuery } from '../parties/api/parties-api';
 import { currentPreferences } from '../preferences/lib/current-preferences';
@@ -33,7 +34,34 @@ export function removedFromPartyNotice(partyName: string | null | undefined): st
 
 function cachedPartyName(entry: Entry): string | null {
   const party = entry.queryClient.getQueryData(partyQuery(entry.partyId).queryKey);
-  return party?.name ?? null;
+  if (party?.name) return party.name;
+  // A character's or a container's page holds the party's channels without its detail: the character
+  // loaded there names its party.
+  for (const [, data] of entry.queryClient.getQueriesData<unknown>({ queryKey: characterKeys.all })) {
+    const named = partyNameIn(data, entry.partyId);
+    if (named) return named;
+  }
+  return null;
+}
+
+/** The `party_name` of a character (or a page of characters) in the party, if the data holds one. */
+function partyNameIn(data: unknown, partyId: string): string | null {
+  const characters =
+    data && typeof data === 'object' && 'characters' in data && Array.isArray(data.characters)
+      ? (data.characters as unknown[])
+      : [data];
+  for (const character of characters) {
+    if (
+      character &&
+      typeof character === 'object' &&
+      'party_id' in character &&
+      character.party_id === partyId &&
+      'party_name' in character &&
+      typeof character.party_name === 'string'
+    )
+      return character.party_name;
+  }
+  return null;
 }
 
 /** Both channels must be confirmed within this time, or the user is told live updates are off. */

@@ -60,7 +60,8 @@ export function CharacterDetailPage() {
   const [confirming, setConfirming] = useState(false);
   usePageTitle(query.data?.name ?? 'Character');
   // Issue 6: the owner (always a member of the character's party) sees the history change live.
-  usePartyChannels(query.data?.is_owner ? query.data.party_id : null);
+  // Removed from the party, the owner keeps the character (it leaves with them): the page stays.
+  usePartyChannels(query.data?.is_owner ? query.data.party_id : null, { staysOnRemoval: true });
   const remove = useMutation({
     mutationFn: () => deleteCharacter(id),
     onSuccess: async () => {

@@ -27,11 +27,12 @@ function useWorkspaceOwners(container: Container | undefined): {
   owners: ContainerOwner[];
   inParty: boolean;
   partyId: string | null;
+  ownedByMe: boolean;
 } {
   const isCharacter = container?.owner.type === 'character';
   const character = useQuery({ ...characterQuery(container?.owner.id ?? ''), enabled: isCharacter });
   const mine = useQuery({ ...myCharactersQuery(), enabled: container !== undefined });
-  if (!container) return { owners: [], inParty: false, partyId: null };
+  if (!container) return { owners: [], inParty: false, partyId: null, ownedByMe: false };
   const owners: ContainerOwner[] = [{ type: container.owner.type, id: container.owner.id }];
   const partyId = isCharacter ? (character.data?.party_id ?? null) : container.owner.id;
   if (isCharacter && partyId) owners.push({ type: 'party', id: partyId });
@@ -41,7 +42,9 @@ function useWorkspaceOwners(container: Container | undefined): {
     if (!isCharacter && other.party_id !== partyId) continue;
     owners.push({ type: 'character', id: other.id });
   }
-  return { owners, inParty: partyId !== null, partyId };
+  // My own character's container is still mine once I am no longer in its party.
+  const ownedByMe = isCharacter && (mine.data?.characters ?? []).some((c) => c.id === container.owner.id);
+  return { owners, inParty: partyId !== null, partyId, ownedByMe };
 }
 
 /** /containers/{id}: the inventory workspace opened on one container (spec/02 §2). */
@@ -51,9 +54,9 @@ export function ContainerPage() {
   // Its first page of items is asked for with the container, not after the workspace mounts: one round trip
   // less before the first tiles (issue 13 §1).
   usePrefetchInfiniteQuery(containerItemsQuery(id, noItemFilters));
-  const { owners, inParty, partyId } = useWorkspaceOwners(container.data);
+  const { owners, inParty, partyId, ownedByMe } = useWorkspaceOwners(container.data);
   // Whoever can see a party's container (or a party member's) is a member: follow the party live.
-  usePartyChannels(partyId);
+  usePartyChannels(partyId, { staysOnRemoval: ownedByMe });
   const sources = useOwnerContainers(owners);
   const ownerName = container.data?.owner.name ?? '';
   usePageTitle(container.data ? `${ownerName} · Inventory` : 'Inventory');

@@ -1,6 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import { useNavigate } from 'react-router';
+import { characterKeys } from '../../characters/api/characters-api';
+import { inventoryKeys } from '../../inventory/api/inventory-api';
 import { partyKeys } from '../../parties/api/parties-api';
 import {
   acquirePartyChannels,
@@ -18,7 +20,17 @@ import {
  *
  * Returns the connection status (`connected` drives "Real-time updates active") and who is online.
  */
-export function usePartyChannels(partyId: string | null | undefined): PartyRealtimeState {
+export function usePartyChannels(
+  partyId: string | null | undefined,
+  options: {
+    /**
+     * The screen shows something of the user's own that outlives the membership (their character, its
+     * containers: characters leave a party with their player): on removal it stays, refreshed, instead of
+     * going back to /parties.
+     */
+    staysOnRemoval?: boolean;
+  } = {},
+): PartyRealtimeState {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
 
@@ -36,12 +48,18 @@ export function usePartyChannels(partyId: string | null | undefined): PartyRealt
     partyId ? partyRealtimeState(partyId) : idleRealtimeState,
   );
 
+  const { staysOnRemoval = false } = options;
   useEffect(() => {
     if (!partyId || state.status !== 'removed') return;
     queryClient.removeQueries({ queryKey: partyKeys.detail(partyId) });
     void queryClient.invalidateQueries({ queryKey: partyKeys.lists() });
+    if (staysOnRemoval) {
+      void queryClient.invalidateQueries({ queryKey: characterKeys.all });
+      void queryClient.invalidateQueries({ queryKey: inventoryKeys.all });
+      return;
+    }
     navigate('/parties', { replace: true });
-  }, [partyId, state.status, queryClient, navigate]);
+  }, [partyId, state.status, staysOnRemoval, queryClient, navigate]);
 
   return state;
 }

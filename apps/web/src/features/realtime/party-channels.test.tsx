@@ -1,15 +1,18 @@
 import { defaultPreferences } from '@haversack/contracts';
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
-import { waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { tabId } from '../../lib/tab-id';
 import { toast } from '../../lib/toast';
 import { useAuthStore } from '../../stores/auth-store';
 import { buildUser } from '../../test/fixtures';
-import { buildParty } from '../../test/party-fixtures';
+import { buildCharacter, buildParty } from '../../test/party-fixtures';
+import { renderRoutes } from '../../test/render';
+import { characterKeys } from '../characters/api/characters-api';
 import { inventoryKeys } from '../inventory/api/inventory-api';
 import { partyKeys } from '../parties/api/parties-api';
 import { preferencesKeys } from '../preferences/api/preferences-api';
+import { usePartyChannels } from './hooks/use-party-channels';
 import {
   acquirePartyChannels,
   CONNECT_TIMEOUT_MS,
@@ -211,6 +214,19 @@ describe('party channels', () => {
     expect(warning).toHaveBeenCalledWith('You are no longer a member of Friday Night Crew.');
   });
 
+  it('names the party from the character on screen when the party itself is not loaded', () => {
+    const warning = vi.spyOn(toast, 'warning');
+    const queryClient = new QueryClient();
+    queryClient.setQueryData(
+      characterKeys.detail('c-1'),
+      buildCharacter({ id: 'c-1', party_id: 'p-char', party_name: 'Lantern Watch' }),
+    );
+    release = acquirePartyChannels('p-char', queryClient);
+    confirmBoth('p-char');
+    channel('p-char', 'PartyChannel').rejected();
+    expect(warning).toHaveBeenCalledWith('You are no longer a member of Lantern Watch.');
+  });
+
   it('says nothing of the refusal when the user left the party themselves', () => {
     const warning = vi.spyOn(toast, 'warning');
     release = acquirePartyChannels('p-left', new QueryClient());
@@ -271,5 +287,39 @@ describe('the echo of this tab’s own change', () => {
     await waitFor(() => expect(fetches).toBe(2));
     for (const answer of answers) answer();
     unobserve();
+  });
+});
+
+describe('usePartyChannels on removal from the party', () => {
+  // A party of its own for each test: a party's channels outlive their screen for a moment.
+  function Screen({ partyId, stays }: { partyId: string; stays: boolean }) {
+    usePartyChannels(partyId, { staysOnRemoval: stays });
+    return <p>My character</p>;
+  }
+  const routes = (partyId: string, stays: boolean) => [
+    { path: '/', element: <Screen partyId={partyId} stays={stays} /> },
+    { path: '/parties', element: <p>My Parties</p> },
+  ];
+  const remove = (partyId: string) =>
+    act(() => {
+      confirmBoth(partyId);
+      channel(partyId, 'PartyChannel').rejected();
+    });
+
+  it('sends the member back to /parties from a screen of the party', async () => {
+    const view = renderRoutes(routes('p-page-leave', false), '/');
+    remove('p-page-leave');
+    await waitFor(() => expect(view.router.state.location.pathname).toBe('/parties'));
+    view.unmount();
+  });
+
+  it('keeps them on a screen of their own character, which leaves the party with them', async () => {
+    const view = renderRoutes(routes('p-page-stay', true), '/');
+    const invalidate = vi.spyOn(view.queryClient, 'invalidateQueries');
+    remove('p-page-stay');
+    await waitFor(() => expect(invalidate).toHaveBeenCalledWith({ queryKey: characterKeys.all }));
+    expect(view.router.state.location.pathname).toBe('/');
+    expect(screen.getByText('My character')).toBeInTheDocument();
+    view.unmount();
   });
 });
