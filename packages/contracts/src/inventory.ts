@@ -49,6 +49,7 @@ export const inventoryMessages = {
   undoOfUndo: 'An undo cannot itself be undone: move the items again.',
   undoneAlready: 'This move has already been undone.',
   undoItemsMovedOn: 'Some of those items have moved on since: move them back by hand.',
+  undoSourceGone: 'The container they came from is no longer there: move them where you want by hand.',
 } as const;
 
 /** SRD 5.1 "Attunement": a creature can be attuned to no more than three magic items at a time. */

@@ -1110,6 +1110,12 @@ export class InventoryService {
       if (await ledgerRepository.isReverted(tx, { id: entry.id, destinationContainerId }))
         throw new AppError('CONFLICT', inventoryMessages.undoneAlready);
       const locked = await repo.lockContainers(tx, [sourceContainerId, destinationContainerId]);
+      // A container deleted since: its items went on elsewhere (a deleted destination hands them on), or
+      // they have nowhere to go back to. Said in the undo's words, not as a container not found.
+      if (!locked.some((container) => container.id === destinationContainerId))
+        throw new AppError('CONFLICT', inventoryMessages.undoItemsMovedOn);
+      if (!locked.some((container) => container.id === sourceContainerId))
+        throw new AppError('CONFLICT', inventoryMessages.undoSourceGone);
       // A shop's stock or a loot's contents change by their own rules (prices, takes): not moved back here.
       if (locked.some((container) => container.shopInstanceId !== null || container.lootInstanceId !== null))
         throw new AppError('CONFLICT', inventoryMessages.undoNotAMove);

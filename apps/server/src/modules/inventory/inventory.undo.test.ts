@@ -147,6 +147,40 @@ describe('undoing a move (DESIGN §4 Undo)', () => {
     expect(await quantities(quiver)).toEqual([1]);
   });
 
+  it('says so in its own words when a container of the move has been deleted since', async () => {
+    // Out of the quiver, which is then deleted: the arrows have nowhere to go back to.
+    const first = await archer();
+    const all = await move(first.user, first.stack, first.backpack, first.quiver, 10);
+    expect(all).toBeTruthy();
+    const [quivered] = await ctx.database.db
+      .select()
+      .from(itemInstances)
+      .where(eq(itemInstances.containerId, first.quiver));
+    const out = await move(first.user, String(quivered?.id), first.quiver, first.backpack, 10);
+    expect((await call('DELETE', `/containers/${first.quiver}`, first.user)).statusCode).toBe(204);
+    const noSource = await undo(first.user, out);
+    expect([noSource.statusCode, body(noSource).error.message]).toEqual([
+      409,
+      inventoryMessages.undoSourceGone,
+    ]);
+
+    // Into the quiver, which is then deleted with its arrows handed back on: they have moved on.
+    const second = await archer();
+    const into = await move(second.user, second.stack, second.backpack, second.quiver, 4);
+    const deleted = await call(
+      'DELETE',
+      `/containers/${second.quiver}?destination_container_id=${second.backpack}`,
+      second.user,
+    );
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    const noTarget = await undo(second.user, into);
+    expect([noTarget.statusCode, body(noTarget).error.message]).toEqual([
+      409,
+      inventoryMessages.undoItemsMovedOn,
+    ]);
+    expect(await quantities(second.backpack)).toEqual([10]);
+  });
+
   it('takes nothing back once the stack the move filled has gone, even with plain items of the same kind there', async () => {
     const { user, backpack, quiver, stack } = await archer();
     // Elven arrows go to the quiver and leave it again; plain arrows of someone's arrive after.
