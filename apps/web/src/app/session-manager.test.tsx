@@ -17,6 +17,24 @@ import { inactivityMessage, SessionManager } from './session-manager';
 import { theme } from './theme';
 import { LAST_ACTIVITY_KEY } from './use-shared-idle';
 
+/** Signed in under fake timers, the session manager started: answers the stubbed `alert`. */
+async function signedInWithFakeClock() {
+  vi.useFakeTimers();
+  const alert = vi.fn();
+  vi.stubGlobal('alert', alert);
+  tokenStorage.setTokens(buildTokens({}, 60 * 60_000));
+  mockFetch(({ url }) => {
+    if (url.endsWith('/auth/me')) return success({ user: buildUser() });
+    if (url.endsWith('/auth/refresh')) return success(buildTokens({ token: 'renewed' }, 60 * 60_000));
+    return new Response(null, { status: 204 });
+  });
+  render(<SessionManager />);
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(0);
+  });
+  return alert;
+}
+
 describe('SessionManager', () => {
   it('checks the token every 60 s and refreshes one that expires within 120 s', async () => {
     vi.useFakeTimers();
@@ -78,19 +96,7 @@ describe('SessionManager', () => {
   });
 
   it('logs out after 30 minutes without activity, with the spec alert', async () => {
-    vi.useFakeTimers();
-    const alert = vi.fn();
-    vi.stubGlobal('alert', alert);
-    tokenStorage.setTokens(buildTokens({}, 60 * 60_000));
-    mockFetch(({ url }) => {
-      if (url.endsWith('/auth/me')) return success({ user: buildUser() });
-      if (url.endsWith('/auth/refresh')) return success(buildTokens({ token: 'renewed' }, 60 * 60_000));
-      return new Response(null, { status: 204 });
-    });
-    render(<SessionManager />);
-    await act(async () => {
-      await vi.advanceTimersByTimeAsync(0);
-    });
+    const alert = await signedInWithFakeClock();
     expect(useAuthStore.getState().isAuthenticated).toBe(true);
 
     await act(async () => {
@@ -109,19 +115,7 @@ describe('SessionManager', () => {
   });
 
   it('stays signed in while another tab of the browser is in use', async () => {
-    vi.useFakeTimers();
-    const alert = vi.fn();
-    vi.stubGlobal('alert', alert);
-    tokenStorage.setTokens(buildTokens({}, 60 * 60_000));
-    mockFetch(({ url }) => {
-      if (url.endsWith('/auth/me')) return success({ user: buildUser() });
-      if (url.endsWith('/auth/refresh')) return success(buildTokens({ token: 'renewed' }, 60 * 60_000));
-      return new Response(null, { status: 204 });
-    });
-    render(<SessionManager />);
-    await act(async () => {
-      await vi.advanceTimersByTimeAsync(0);
-    });
+    const alert = await signedInWithFakeClock();
     // Nothing happens in this tab for 50 minutes; the other tab, in use, notes its activity as it goes.
     for (let minute = 5; minute <= 50; minute += 5) {
       await act(async () => {

@@ -94,6 +94,13 @@ const outOfStockToasts = () =>
 // a test counting them starts with none.
 beforeEach(() => useUiStore.setState({ toasts: [] }));
 
+/** A shop whose shelf holds one dagger per id, a line of them at 5 cp each. */
+function daggers(ids: string[]) {
+  const shop = buildShopInstance();
+  const stock = ids.map((id) => buildStockItem({ id, name: 'Dagger', quantity: 1, buy_price_cp: 5 }));
+  return { ...shop, container: { ...shop.container, item_instances: stock } };
+}
+
 describe('TradeDialog', () => {
   it('shows the shop’s price, my coins and my change before I confirm, then buys that many', async () => {
     const fetchMock = mockShop(() =>
@@ -327,11 +334,6 @@ describe('TradeDialog', () => {
   }, 20_000);
 
   it('buys along a shelf line of items that do not stack, and follows the line when my dagger sells', async () => {
-    const daggers = (ids: string[]) => {
-      const shop = buildShopInstance();
-      const stock = ids.map((id) => buildStockItem({ id, name: 'Dagger', quantity: 1, buy_price_cp: 5 }));
-      return { ...shop, container: { ...shop.container, item_instances: stock } };
-    };
     let onShelf = ['dagger-1', 'dagger-2', 'dagger-3'];
     const fetchMock = mockShop(
       () => failure(500, 'INTERNAL_SERVER_ERROR', 'boom'),
@@ -363,11 +365,6 @@ describe('TradeDialog', () => {
   }, 20_000);
 
   it('says so when the stock falls below the quantity asked for, and asks for what is left', async () => {
-    const daggers = (ids: string[]) => {
-      const shop = buildShopInstance();
-      const stock = ids.map((id) => buildStockItem({ id, name: 'Dagger', quantity: 1, buy_price_cp: 5 }));
-      return { ...shop, container: { ...shop.container, item_instances: stock } };
-    };
     let onShelf = ['dagger-1', 'dagger-2', 'dagger-3'];
     mockShop(
       () => failure(500, 'INTERNAL_SERVER_ERROR', 'boom'),
