@@ -3,7 +3,7 @@ import { Alert, Anchor, Stack, Text } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { isApiError } from '../lib/http-client';
-import { planRefusalMessage, upgradeLinkLabel, upgradePathFor } from '../lib/upgrade-link';
+import { currentPlace, planRefusalMessage, upgradeLinkLabel, upgradePathFor } from '../lib/upgrade-link';
 
 /**
  * Inline explanation of a plan refusal (LIMIT_EXCEEDED / FEATURE_NOT_AVAILABLE) with the way to lift it.
@@ -11,7 +11,7 @@ import { planRefusalMessage, upgradeLinkLabel, upgradePathFor } from '../lib/upg
  */
 export function UpgradePrompt({ error }: { error: unknown }) {
   if (!isApiError(error)) return null;
-  const upgradePath = upgradePathFor(error);
+  const upgradePath = upgradePathFor(error, currentPlace());
   if (!upgradePath) return null;
   return (
     <Alert

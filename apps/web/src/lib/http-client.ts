@@ -22,7 +22,7 @@ import {
   keyOfUnanswered,
   rememberUnanswered,
 } from './unanswered-changes';
-import { planRefusalMessage, upgradeLinkLabel, upgradePathFor } from './upgrade-link';
+import { currentPlace, planRefusalMessage, upgradeLinkLabel, upgradePathFor } from './upgrade-link';
 
 /** Everything is under /api/v1 except the preferences endpoints and /cable (DESIGN §3). */
 export const API_V1 = '/api/v1';
@@ -297,7 +297,7 @@ async function sendChange(path: string, options: RequestOptions): Promise<ApiRes
 
 /** Issue 3: a plan refusal's toast says what was hit and links to the upgrade page for it. */
 function toastError(error: ApiError): void {
-  const upgradePath = upgradePathFor(error);
+  const upgradePath = upgradePathFor(error, currentPlace());
   if (upgradePath) {
     toast.error(planRefusalMessage(error), undefined, { label: upgradeLinkLabel, href: upgradePath });
   } else {

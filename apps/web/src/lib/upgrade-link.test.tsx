@@ -8,7 +8,7 @@ import { failure, jsonResponse, mockFetch } from '../test/fixtures';
 import { setAppNavigator } from './app-navigation';
 import { API_V1, apiRequest } from './http-client';
 import { toast } from './toast';
-import { upgradePathFor } from './upgrade-link';
+import { appPathOrNull, upgradePathFor } from './upgrade-link';
 
 const limitMessage = 'Your Free plan allows 1 character. Upgrade to create more.';
 
@@ -94,6 +94,28 @@ describe('plan refusal toasts (issue 3)', () => {
 });
 
 describe('upgradePathFor', () => {
+  it('carries the page to come back to, and refuses any that is not of this app', () => {
+    const refused = {
+      code: 'FEATURE_NOT_AVAILABLE',
+      details: [{ field: 'x', message: 'no', feature: 'shops_deployment' }],
+      message: 'no',
+      serverMessage: null,
+    };
+    expect(upgradePathFor(refused, '/parties/p1?tab=shops')).toBe(
+      `/subscription/upgrade?${new URLSearchParams({ feature: 'shops_deployment', from: '/parties/p1?tab=shops' })}`,
+    );
+    expect(appPathOrNull('/parties/p1?tab=shops')).toBe('/parties/p1?tab=shops');
+    for (const elsewhere of [
+      '//evil.example',
+      '/\\evil.example',
+      'https://evil.example',
+      'parties',
+      '',
+      null,
+    ])
+      expect(appPathOrNull(elsewhere)).toBeNull();
+  });
+
   it('leads a refusal naming something this server does not offer yet to the comparison, not an upgrade', () => {
     const refusal = (code: string, detail: Record<string, string>) => ({
       code,

@@ -15,16 +15,36 @@ export function isPlanRefusal(error: Pick<ApiError, 'code'>): boolean {
  * The upgrade page for what a refusal names (details[0].resource or .feature), or null when the error is not
  * a plan refusal. A refusal that names nothing this server offers still leads to the plan comparison.
  */
-export function upgradePathFor(error: PlanRefusal): string | null {
+export function upgradePathFor(error: PlanRefusal, from: string | null = null): string | null {
   if (!isPlanRefusal(error)) return null;
   const detail = error.details[0];
+  const back: Record<string, string> = from ? { from } : {};
   if (error.code === 'LIMIT_EXCEEDED' && isLiveUsageResource(detail?.resource)) {
-    return `/subscription/upgrade?${new URLSearchParams({ resource: detail.resource })}`;
+    return `/subscription/upgrade?${new URLSearchParams({ resource: detail.resource, ...back })}`;
   }
   if (error.code === 'FEATURE_NOT_AVAILABLE' && isLiveFeature(detail?.feature)) {
-    return `/subscription/upgrade?${new URLSearchParams({ feature: detail.feature })}`;
+    return `/subscription/upgrade?${new URLSearchParams({ feature: detail.feature, ...back })}`;
   }
   return '/subscription/compare';
+}
+
+/**
+ * A page of this app to come back to, or null: a path with one leading '/' (not '//host' or '/\host',
+ * which a browser would take for another site). What an upgrade's `from` may name.
+ */
+export function appPathOrNull(path: string | null | undefined): string | null {
+  if (!path?.startsWith('/') || path.startsWith('//') || path.startsWith('/\\')) return null;
+  return path;
+}
+
+/**
+ * Where the user is now, for an upgrade to lead back to once bought: not the plan pages themselves, nor
+ * the site's root (which only sends on to the dashboard).
+ */
+export function currentPlace(): string | null {
+  const { pathname, search } = window.location;
+  if (pathname === '/' || pathname.startsWith('/subscription')) return null;
+  return appPathOrNull(`${pathname}${search}`);
 }
 
 /**

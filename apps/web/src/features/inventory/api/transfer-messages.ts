@@ -1,7 +1,7 @@
 import { errorCatalogue, inventoryMessages, unsupportedTransferMessage } from '@haversack/contracts';
 import { isApiError } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
-import { upgradeLinkLabel, upgradePathFor } from '../../../lib/upgrade-link';
+import { currentPlace, upgradeLinkLabel, upgradePathFor } from '../../../lib/upgrade-link';
 
 /** spec/02 §8: a non-API failure of a transfer. */
 export const unexpectedTransferError = 'An unexpected error occurred during item transfer.';
@@ -31,7 +31,7 @@ export function transferErrorMessage(error: unknown): string {
  * client's own refusal toasts do (issue 3); transfers answer their refusals themselves, so they would not.
  */
 export function toastTransferFailure(error: unknown, message = transferErrorMessage(error)): void {
-  const upgradePath = isApiError(error) ? upgradePathFor(error) : null;
+  const upgradePath = isApiError(error) ? upgradePathFor(error, currentPlace()) : null;
   if (upgradePath) toast.error(message, undefined, { label: upgradeLinkLabel, href: upgradePath });
   else toast.error(message);
 }

@@ -3,7 +3,12 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { isApiError } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
-import { planRefusalMessage, upgradeLinkLabel, upgradePathFor } from '../../../lib/upgrade-link';
+import {
+  currentPlace,
+  planRefusalMessage,
+  upgradeLinkLabel,
+  upgradePathFor,
+} from '../../../lib/upgrade-link';
 import { duplicateLootTemplate, lootErrorMessage, lootKeys } from '../api/loot-api';
 
 export const duplicateFailed = 'Failed to duplicate loot template';
@@ -23,7 +28,7 @@ export function useDuplicateLootTemplate() {
       navigate(`/loot/templates/${copy.id}`);
     },
     onError: (error) => {
-      const upgradePath = isApiError(error) ? upgradePathFor(error) : null;
+      const upgradePath = isApiError(error) ? upgradePathFor(error, currentPlace()) : null;
       if (isApiError(error) && upgradePath) {
         toast.error(planRefusalMessage(error), undefined, { label: upgradeLinkLabel, href: upgradePath });
       } else {

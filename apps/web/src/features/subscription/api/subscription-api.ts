@@ -135,14 +135,20 @@ function useFollowServerUrl() {
  * Start an upgrade. With local billing the plan is applied at once and the answer is the success page; with
  * Stripe it is the hosted checkout page.
  */
-export function useCheckout() {
+export function useCheckout(
+  /** The page the upgrade was asked for from (a refused action's): the success page leads back to it. */
+  from: string | null = null,
+) {
   const refresh = useRefreshAfterPlanChange();
   const follow = useFollowServerUrl();
+  const returnPath = from
+    ? `${CHECKOUT_DEFAULT_RETURN_PATH}?${new URLSearchParams({ from })}`
+    : CHECKOUT_DEFAULT_RETURN_PATH;
   return useMutation({
     mutationFn: async (tier: TierIdentifier) => {
       const { data } = await apiRequest(`${API_V1}/subscription/checkout`, {
         method: 'POST',
-        body: { tier_id: tier, return_url: CHECKOUT_DEFAULT_RETURN_PATH },
+        body: { tier_id: tier, return_url: returnPath },
         schema: checkoutResultSchema,
         // The page shows the refusal next to the button (already on this plan, billing disabled).
         toast: false,
@@ -153,7 +159,9 @@ export function useCheckout() {
       await refresh();
       if (result.checkout_url) follow(result.checkout_url);
       else if (result.session_id)
-        follow(`${CHECKOUT_DEFAULT_RETURN_PATH}?${new URLSearchParams({ session_id: result.session_id })}`);
+        follow(
+          `${CHECKOUT_DEFAULT_RETURN_PATH}?${new URLSearchParams({ session_id: result.session_id, ...(from ? { from } : {}) })}`,
+        );
       else toast.error(subscriptionMessages.noCheckoutUrl);
     },
   });

@@ -75,4 +75,24 @@ describe('CheckoutSuccessPage', () => {
     expect(await screen.findByTestId('success-plan')).toHaveTextContent('You are on the Adventurer plan');
     expect(screen.queryByTestId('success-no-checkout')).not.toBeInTheDocument();
   });
+
+  it('leads back to the page the upgrade was asked from, and only to a page of this app', async () => {
+    mockSubscriptionServer({ current: buildCurrentSubscription({ tier: 'tier_1' }) });
+    const view = renderRoutes(
+      routes,
+      `/subscription/success?${new URLSearchParams({ session_id: 'local_1', from: '/parties/p1?tab=shops' })}`,
+    );
+    expect(await screen.findByRole('link', { name: 'Back to where you were' })).toHaveAttribute(
+      'href',
+      '/parties/p1?tab=shops',
+    );
+    view.unmount();
+
+    renderRoutes(
+      routes,
+      `/subscription/success?${new URLSearchParams({ session_id: 'local_1', from: '//evil.example' })}`,
+    );
+    expect(await screen.findByTestId('success-plan')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Back to where you were' })).not.toBeInTheDocument();
+  });
 });

@@ -6,6 +6,7 @@ import { Link, useSearchParams } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
 import { usePageTitle } from '../../../lib/page-title';
+import { appPathOrNull } from '../../../lib/upgrade-link';
 import { currentSubscriptionQueryOptions } from '../api/subscription-api';
 import { formatDate, formatPricePerMonth } from '../plan-text';
 
@@ -32,6 +33,8 @@ function useWaitedFor(ms: number): boolean {
 export function CheckoutSuccessPage() {
   const [searchParams] = useSearchParams();
   const sessionId = searchParams.get('session_id');
+  // The page whose refusal led here (a deploy, a character more): the way back to it comes first.
+  const from = appPathOrNull(searchParams.get('from'));
   const fromCheckout = sessionId !== null && sessionId !== '';
   const waitedLong = useWaitedFor(PAYMENT_WAIT_MS);
   // Always ask again: the user arrives here straight from the payment provider. While a checkout's plan is
@@ -168,7 +171,12 @@ export function CheckoutSuccessPage() {
         </Text>
       ) : null}
       <Group gap="md">
-        <Button component={Link} to="/subscription">
+        {from ? (
+          <Button component={Link} to={from}>
+            Back to where you were
+          </Button>
+        ) : null}
+        <Button component={Link} to="/subscription" variant={from ? 'default' : 'filled'}>
           View your subscription
         </Button>
         {fromCheckout ? null : (

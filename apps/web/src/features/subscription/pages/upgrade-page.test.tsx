@@ -235,6 +235,30 @@ describe('UpgradePage', () => {
     });
   });
 
+  it('asks checkout to come back to the page whose refusal led here', async () => {
+    const fetchMock = mockSubscriptionServer({
+      writes: {
+        // As demo billing answers: the return address asked for, with the session.
+        'POST /subscription/checkout': () =>
+          success({
+            checkout_url: `/subscription/success?${new URLSearchParams({ from: '/parties/p1?tab=shops', session_id: 'local_2' })}`,
+            session_id: 'local_2',
+          }),
+      },
+    });
+    const { router } = renderRoutes(
+      routes,
+      `/subscription/upgrade?${new URLSearchParams({ tier: 'tier_2', from: '/parties/p1?tab=shops' })}`,
+    );
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Upgrade to Hero — $10/month' }));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/subscription/success'));
+    expect(requestBody(fetchMock, 'POST', '/subscription/checkout')).toEqual({
+      tier_id: 'tier_2',
+      return_url: `/subscription/success?${new URLSearchParams({ from: '/parties/p1?tab=shops' })}`,
+    });
+    expect(new URLSearchParams(router.state.location.search).get('from')).toBe('/parties/p1?tab=shops');
+  });
+
   it("says a Stripe customer's plan is changed in place, with proration, never a second subscription", async () => {
     const fetchMock = mockSubscriptionServer({
       billingProvider: 'stripe',

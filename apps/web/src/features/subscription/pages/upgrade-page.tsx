@@ -23,6 +23,7 @@ import { Link, Navigate, useSearchParams } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
 import { usePageTitle } from '../../../lib/page-title';
+import { appPathOrNull } from '../../../lib/upgrade-link';
 import {
   currentSubscriptionQueryOptions,
   subscriptionErrorMessage,
@@ -295,7 +296,8 @@ function UpgradeOptions({
   usage: Record<string, UsageEntry>;
   billingProvider: 'local' | 'stripe' | 'none';
 }) {
-  const checkout = useCheckout();
+  const [searchParams] = useSearchParams();
+  const checkout = useCheckout(appPathOrNull(searchParams.get('from')));
   const situation = describe(subject, tiers, currentTier, usage);
   const billingDisabled = billingProvider === 'none';
   const changesExisting = changesExistingSubscription(subscription, billingProvider);
