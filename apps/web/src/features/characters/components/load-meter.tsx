@@ -73,7 +73,7 @@ export function LoadMeter({
   return (
     <Stack gap={4} data-testid="load-meter">
       <Group justify="space-between" gap="xs" wrap="wrap">
-        <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }} data-testid="load-amount">
+        <Text size="sm" fw={600} data-testid="load-amount">
           {loadLabel(load)}
         </Text>
         <EncumbranceBadge load={load} />

@@ -163,7 +163,13 @@ export function ItemTile({
       data-testid="item-tile-cell"
       data-item-id={item.id}
       miw={0}
-      style={list ? { display: 'flex', alignItems: 'center', gap: 4 } : undefined}
+      // A list row: the tile, then its Move and More buttons beside it, or under it (right-aligned) once the
+      // reader's text is so large that the name would have no room beside them (12 em).
+      style={
+        list
+          ? { display: 'flex', flexWrap: 'wrap', alignItems: 'center', justifyContent: 'flex-end', gap: 4 }
+          : undefined
+      }
     >
       <Paper
         ref={(node: HTMLDivElement | null) => {
@@ -199,7 +205,7 @@ export function ItemTile({
           ...(draggable ? dragHandleStyle : { cursor: 'pointer' }),
           transform,
           opacity: drag.isDragging ? 0.5 : 1,
-          flex: list ? 1 : undefined,
+          flex: list ? '1 1 12em' : undefined,
           // Tiles of a grid row share its height, so the buttons at the cell's foot stay inside each one.
           height: list ? undefined : '100%',
           minWidth: 0,

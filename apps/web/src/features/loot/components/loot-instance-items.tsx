@@ -115,7 +115,7 @@ function LootItemRow({
   return (
     <Paper withBorder p="xs" data-testid="loot-stack" data-item-name={item.name}>
       <Group justify="space-between" gap="xs" wrap="wrap">
-        <Group gap="xs" wrap="nowrap" style={{ minWidth: 0, flex: '1 1 180px' }}>
+        <Group gap="xs" wrap="nowrap" style={{ minWidth: 0, flex: '1 1 11em' }}>
           {item.item_template.coin ? <IconCoins size={18} aria-hidden="true" /> : null}
           <Stack gap={0} style={{ minWidth: 0 }}>
             <Text fw={600} size="sm" style={{ overflowWrap: 'anywhere' }}>
@@ -127,7 +127,8 @@ function LootItemRow({
             </Text>
           </Stack>
         </Group>
-        <Group gap="xs" wrap="nowrap" ml="auto">
+        {/* Its worth, Take and Claim wrap (right-aligned) rather than push the page sideways at large text. */}
+        <Group gap="xs" wrap="wrap" justify="flex-end" ml="auto" miw={0}>
           <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }} data-testid="loot-stack-value">
             {unpriced ? 'Unpriced' : formatCopper(item.value_cp * item.quantity)}
           </Text>

@@ -24,9 +24,10 @@ function WealthCard({
   return (
     <Paper component="li" withBorder p="sm" data-testid={testId} data-character-id={characterId}>
       <Stack gap={6}>
-        <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
-          <div style={{ minWidth: 0 }}>{who}</div>
-          <div style={{ textAlign: 'right', flexShrink: 0 }}>
+        {/* The worth goes under the name (right-aligned) once larger text leaves the name no room beside it. */}
+        <Group justify="space-between" align="flex-start" wrap="wrap" gap="sm">
+          <div style={{ minWidth: 0, flex: '1 1 10em' }}>{who}</div>
+          <div style={{ textAlign: 'right', marginLeft: 'auto' }}>
             <HoldingWorth holding={holding} />
           </div>
         </Group>

@@ -268,7 +268,7 @@ function ShelfRow({
             {inStock} in stock
           </Text>
         </Stack>
-        <Group gap="xs" wrap="nowrap" ml="auto">
+        <Group gap="xs" wrap="wrap" justify="flex-end" ml="auto" miw={0}>
           <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
             {formatCopper(item.buy_price_cp)}
           </Text>

@@ -242,7 +242,7 @@ function StockRow({
             ) : null}
           </Group>
         </Stack>
-        <Group gap="xs" wrap="nowrap" ml="auto">
+        <Group gap="xs" wrap="wrap" justify="flex-end" ml="auto" miw={0}>
           <Text size="sm" fw={600} data-testid="stock-price" style={{ whiteSpace: 'nowrap' }}>
             {formatCopper(item.buy_price_cp)}
           </Text>
@@ -377,7 +377,7 @@ function SellRow({
             You have {quantity}
           </Text>
         </Stack>
-        <Group gap="xs" wrap="nowrap" ml="auto">
+        <Group gap="xs" wrap="wrap" justify="flex-end" ml="auto" miw={0}>
           <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
             {formatCopper(priceCp)}
           </Text>
