@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { AccountPages } from '../support/accounts';
-import { addItem, api, upgradeTo } from '../support/api';
+import { addItem, api, findTemplate, upgradeTo } from '../support/api';
 import { screenshotDir } from '../support/screenshots';
 import { dismissToasts } from '../support/toasts';
 
@@ -105,7 +105,7 @@ test('a phone with its text at 150 % shows whole names: the header, a shop’s s
     username: `bigtext_${suffix}`,
     password: 'Adventure1',
   });
-  await upgradeTo(page, 'tier_1');
+  await upgradeTo(page, 'tier_2');
   const party = await api<{ id: string }>(page, 'POST', '/parties', { party: { name: 'Large Print Party' } });
   const character = await api<{ id: string; primary_container_id: string }>(page, 'POST', '/characters', {
     character: { name: 'Zoe', party_id: party.id, max_weight: 500 },
@@ -150,5 +150,25 @@ test('a phone with its text at 150 % shows whole names: the header, a shop’s s
   await expect(page.getByTestId('item-tile').first()).toBeVisible();
   await expectWhole('item-tile-cell', 'the item');
   await expectNoSidewaysScroll(page, 'container-150-percent');
+
+  // A revealed loot: each row's worth, Take and Claim stay on the screen (they pushed it to 409 px).
+  const hoard = await api<{ id: string }>(page, 'POST', '/loot_templates', {
+    loot_template: { name: 'Hoard of the Very Long Named Dragon' },
+  });
+  const sword = await findTemplate(page, 'Sword of Life Stealing');
+  await api(page, 'POST', `/loot_templates/${hoard.id}/loot_items`, {
+    loot_item: { item_template_id: sword.id, quantity: 1 },
+  });
+  await api(page, 'POST', `/loot_templates/${hoard.id}/loot_items`, {
+    loot_item: { currency: 'gp', quantity: 2500 },
+  });
+  const loot = await api<{ id: string }>(page, 'POST', '/loot_instances', {
+    loot_instance: { loot_template_id: hoard.id, party_id: party.id },
+  });
+  await api(page, 'PATCH', `/loot_instances/${loot.id}`, { loot_instance: { is_revealed: true } });
+  await page.goto(`/loot/instances/${loot.id}`);
+  await expect(page.getByRole('button', { name: /^Claim / }).first()).toBeVisible();
+  await expectWhole('loot-stack', 'the loot row');
+  await expectNoSidewaysScroll(page, 'loot-150-percent');
   await context.close();
 });
