@@ -12,6 +12,7 @@ import {
   signedOutInAnotherTab,
   toastUnexplainedFailure,
 } from './http-client';
+import { noteSessionEnd } from './session-end-note';
 import { onSessionExpired } from './session-events';
 import { tabId } from './tab-id';
 import { toast } from './toast';
@@ -538,6 +539,28 @@ describe('apiRequest: refresh on 401', () => {
     expect((await caught(apiRequest(`${API_V1}/items/1`))).status).toBe(401);
     expect(sessionExpiredToast).toHaveBeenCalledWith(signedOutInAnotherTab);
     expect(signedOutInAnotherTab).toBe('You signed out in another tab. Sign in again to continue.');
+  });
+
+  it('says the reason another tab noted when it ended the session these tabs share', async () => {
+    const sessionExpiredToast = vi.spyOn(toast, 'sessionExpired');
+    // The other tab's sign-out revoked the session before it cleared the tokens: the refresh is refused
+    // with the server's bare words, and the note says what happened.
+    signInStorage();
+    noteSessionEnd(signedOutInAnotherTab);
+    mockFetch(() => failure(401, 'REVOKED_TOKEN', errorCatalogue.REVOKED_TOKEN.message));
+    await caught(apiRequest(`${API_V1}/items/1`));
+    expect(sessionExpiredToast).toHaveBeenLastCalledWith(signedOutInAnotherTab);
+
+    // The other tab heard of a password changed elsewhere and cleared the tokens: same words here.
+    const changed = 'Your password was changed on another device. Sign in again with the new one.';
+    signInStorage();
+    mockFetch(() => {
+      noteSessionEnd(changed);
+      tokenStorage.clear();
+      return failure(401, 'REVOKED_TOKEN', errorCatalogue.REVOKED_TOKEN.message);
+    });
+    await caught(apiRequest(`${API_V1}/items/1`));
+    expect(sessionExpiredToast).toHaveBeenLastCalledWith(changed);
   });
 
   it('says why when the session was signed out from another device', async () => {

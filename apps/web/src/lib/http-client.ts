@@ -11,6 +11,7 @@ import {
 import { authSchema } from './auth-schemas-loader';
 import { browserTurn } from './browser-turn';
 import { IDEMPOTENCY_HEADER, newIdempotencyKey } from './idempotency-key';
+import { noteSessionEnd, recentSessionEnd } from './session-end-note';
 import { emitSessionExpired } from './session-events';
 import { TAB_HEADER, tabId } from './tab-id';
 import { withTabLock } from './tab-lock';
@@ -505,8 +506,8 @@ async function exchangeRefreshToken(refreshTokenSeen: string | null): Promise<bo
   const refreshToken = tokenStorage.getRefreshToken();
   if (!refreshToken) {
     // Tabs share the tokens: asked to renew a session this tab holds, and none left, means another tab
-    // of this browser signed out (the periodic check or a request here finds it out).
-    expireSession(signedOutInAnotherTab);
+    // of this browser ended it (the periodic check or a request here finds it out), for the reason it noted.
+    expireSession(recentSessionEnd() ?? signedOutInAnotherTab);
     return false;
   }
   if (refreshTokenSeen && refreshToken !== refreshTokenSeen) return true;
@@ -524,12 +525,16 @@ async function exchangeRefreshToken(refreshTokenSeen: string | null): Promise<bo
     if (isApiError(error) && (error.code === 'NETWORK_ERROR' || error.status >= 500)) return false;
     // A session ended for a reason of its own says it in the server's words ("You were signed out from
     // another device…"); any other refusal reads as the session having expired, as before.
+    // A session another tab of this browser ended just before (a sign-out there revokes it before it
+    // clears the shared tokens) says so, as that tab noted.
     const reason =
       isApiError(error) &&
       error.code === 'REVOKED_TOKEN' &&
       error.serverMessage !== errorCatalogue.REVOKED_TOKEN.message
         ? error.serverMessage
-        : null;
+        : isApiError(error) && error.code === 'REVOKED_TOKEN'
+          ? recentSessionEnd()
+          : null;
     expireSession(reason ?? undefined);
     return false;
   }
@@ -539,6 +544,8 @@ async function exchangeRefreshToken(refreshTokenSeen: string | null): Promise<bo
 export const signedOutInAnotherTab = 'You signed out in another tab. Sign in again to continue.';
 
 function expireSession(message: string = errorCatalogue.EXPIRED_TOKEN.message): void {
+  // The other tabs will find the session gone: they say why in the same words.
+  noteSessionEnd(message);
   tokenStorage.clear();
   toast.sessionExpired(message);
   emitSessionExpired();

@@ -8,8 +8,9 @@ import {
 import { useAuthStore } from '../stores/auth-store';
 import { loginRequest, logoutRequest, meRequest, registerRequest } from './auth-api';
 import { cableNeedsFreshToken } from './cable-status';
-import { isApiError, refreshSession } from './http-client';
+import { isApiError, refreshSession, signedOutInAnotherTab } from './http-client';
 import { loadedQueryClient } from './query-client-loader';
+import { noteSessionEnd } from './session-end-note';
 import { storageKeys, tokenExpiresWithin, tokenStorage } from './token-storage';
 
 function errorMessage(error: unknown): string {
@@ -121,6 +122,8 @@ export async function signUp(registration: Registration): Promise<User> {
 /** spec/01 §4: logout calls the server, then always clears local tokens and state, even if the call fails. */
 export async function signOut(): Promise<void> {
   useAuthStore.setState({ isLoading: true });
+  // Noted first: the sign-out revokes the session before this tab clears the tokens the others share.
+  if (tokenStorage.getAccessToken()) noteSessionEnd(signedOutInAnotherTab);
   try {
     if (tokenStorage.getAccessToken()) await logoutRequest();
   } catch {

@@ -1,5 +1,6 @@
 import type { AuthTokens, User } from '@haversack/contracts';
 import { loadAuthSchemas } from './auth-schemas-loader';
+import { forgetSessionEnd } from './session-end-note';
 import { forgetAllUnanswered } from './unanswered-changes';
 
 /** spec/01 §3: the session lives in local browser storage under these keys. */
@@ -70,6 +71,8 @@ export const tokenStorage = {
     write(storageKeys.accessToken, tokens.token);
     write(storageKeys.refreshToken, tokens.refresh_token);
     write(storageKeys.expiresAt, tokens.expires_at);
+    // A session goes on (or a new one begins): how the last one ended is no longer news.
+    forgetSessionEnd();
     notifyTokenChange();
   },
   /** The stored user, validated (the schema, with zod, loads on demand: issue 13 §1). */
