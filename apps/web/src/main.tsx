@@ -6,6 +6,7 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, createAppRouter } from './app/app';
 import { keepFocusThroughBusyButtons } from './lib/keep-focus-through-busy-buttons';
+import { reloadOnStaleCode } from './lib/reload-on-stale-code';
 import { startSessionEarly } from './lib/session';
 
 const container = document.getElementById('root');
@@ -14,6 +15,12 @@ if (!container) throw new Error('The page has no #root element to mount Haversac
 // The current user is asked for now, while React draws the first screen (issue 13 §1).
 startSessionEarly();
 keepFocusThroughBusyButtons();
+// Where the router is going, while a page's code loads (the router exists once start() has made it).
+let router: ReturnType<typeof createAppRouter> | undefined;
+reloadOnStaleCode(() => {
+  const going = router?.state.navigation.location;
+  return going ? `${going.pathname}${going.search}${going.hash}` : null;
+});
 
 /** Lets the browser run what waits (input, painting) before the next step of the start-up. */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
@@ -24,13 +31,14 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 // browser stays free. Until it commits, the page shows index.html's painted name.
 async function start(root: HTMLElement) {
   await nextTask();
-  const router = createAppRouter();
+  const appRouter = createAppRouter();
+  router = appRouter;
   await nextTask();
   const reactRoot = createRoot(root);
   startTransition(() => {
     reactRoot.render(
       <StrictMode>
-        <App router={router} />
+        <App router={appRouter} />
       </StrictMode>,
     );
   });
