@@ -16,7 +16,7 @@ export const inventoryMessages = {
   characterIdRequired: 'Character ID is required for item transfer',
   quantityTooLarge: 'There are not that many in the stack',
   /** A move (or sale) of a stack someone moved, sold or used up a moment before. */
-  itemGone: 'That item is no longer there: someone may have just moved it. Look again and retry.',
+  itemGone: 'That item is no longer there: someone may have just moved or destroyed it.',
   splitRange: 'Split amount must be at least 1 and less than the stack quantity',
   mergeDifferent: 'Only stacks of the same item, without changes, can be merged',
   mergeSame: 'Choose another stack to merge with',

@@ -177,6 +177,9 @@ function containerPageStatement(db: Database, filter: ItemFilter) {
     .orderBy(
       asc(sql`coalesce(${itemInstances.instanceData}->>'name_override', ${itemTemplates.name})`),
       asc(itemInstances.createdAt),
+      // Stacks of one name made in one statement share their time: the id settles their order, so that
+      // pages of any size cut one order and no stack shows twice while another never shows.
+      asc(itemInstances.id),
     )
     .limit(sql.placeholder('limit'))
     .offset(sql.placeholder('offset'))
@@ -728,6 +731,7 @@ export const inventoryRepository = {
       .orderBy(
         asc(sql`coalesce(${itemInstances.instanceData}->>'name_override', ${itemTemplates.name})`),
         asc(itemInstances.createdAt),
+        asc(itemInstances.id),
       )
       .limit(filter.perPage)
       .offset((filter.page - 1) * filter.perPage);

@@ -1,4 +1,10 @@
-import type { LedgerTransaction, LootInstance, LootTakeResult, LootTemplate } from '@haversack/contracts';
+import {
+  type LedgerTransaction,
+  type LootInstance,
+  type LootTakeResult,
+  type LootTemplate,
+  partyMessages,
+} from '@haversack/contracts';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containers, transactions } from '../../db/schema/inventory.js';
@@ -227,7 +233,7 @@ describe('deploying loot', () => {
       loot_instance: { loot_template_id: goblin?.id, party_id: party.id },
     });
     expect(archived.statusCode).toBe(403);
-    expect(body(archived).error?.message).toBe('This party is archived. Unarchive it to make changes.');
+    expect(body(archived).error?.message).toBe(partyMessages.archived);
     const loot = body<LootInstance>(ok).data;
     expect((await callApi(ctx, 'POST', `/loot_instances/${loot.id}/reveal`, free)).statusCode).toBe(403);
     expect((await callApi(ctx, 'DELETE', `/loot_instances/${loot.id}`, free)).statusCode).toBe(403);
