@@ -1,4 +1,4 @@
-import type { Party } from '@haversack/contracts';
+import { type Party, partyMessages } from '@haversack/contracts';
 import {
   Alert,
   Badge,
@@ -200,7 +200,8 @@ function MemberView({ party }: { party: Party }) {
       ) : null}
       {party.is_archived ? (
         <Alert color="gray" variant="light">
-          This party is archived. Unarchive it to make changes.
+          {/* Only its GM can unarchive it: the others are told who can. */}
+          {party.is_gm ? 'This party is archived. Unarchive it to make changes.' : partyMessages.archived}
         </Alert>
       ) : null}
 
