@@ -181,6 +181,19 @@ describe('party channels', () => {
     expect(invalidate).toHaveBeenCalledWith({ queryKey: inventoryKeys.all, exact: false });
   });
 
+  it('refetches when its channels are confirmed again on a new socket whose drop it never heard', () => {
+    const queryClient = new QueryClient();
+    const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
+    release = acquirePartyChannels('p-reopened', queryClient);
+    confirmBoth('p-reopened');
+    expect(invalidate).not.toHaveBeenCalled();
+    // Offline, the socket was closing when the network came back: the client opened a new one and dropped
+    // the old one's handlers, so no disconnection was reported before the new confirmations.
+    confirmBoth('p-reopened');
+    expect(partyRealtimeState('p-reopened').status).toBe('connected');
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: inventoryKeys.all, exact: false });
+  });
+
   it('treats a refusal before confirmation as a failure, and one after it as removal from the party', () => {
     const error = vi.spyOn(toast, 'error');
     const warning = vi.spyOn(toast, 'warning');

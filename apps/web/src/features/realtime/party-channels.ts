@@ -175,6 +175,10 @@ function attach(entry: Entry, consumer: Consumer | null): void {
       {
         connected() {
           if (!current()) return;
+          // Confirmed again without a drop heard in between: the socket was replaced before the old one's
+          // close arrived (the client drops a closing socket's handlers when it reopens, e.g. the network
+          // coming back before an offline close finished), so events may have been missed all the same.
+          if (entry.confirmed.has(channel)) entry.missedEvents = true;
           entry.confirmed.add(channel);
           entry.everConfirmed.add(channel);
           if (entry.confirmed.size < channels.length) return;
