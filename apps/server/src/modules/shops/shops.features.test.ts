@@ -526,7 +526,29 @@ describe('live shop events on PartyInventoryChannel', () => {
     expect(await playerChannel.next((m) => m.action === 'shop_request_approved')).toMatchObject({
       ids: { shop_request_id: request.id, status: 'approved' },
     });
-    expect(await next('item_traded')).toMatchObject({ ids: { shop_request_id: request.id } });
+    // Who asked is told on their own screens, as for a gift: the trade names them and says what happened.
+    expect(await next('item_traded')).toMatchObject({
+      ids: {
+        shop_request_id: request.id,
+        recipient_user_id: player.user.id,
+        recipient_notice: `${gm.user.username} approved your purchase of 2 × Rope`,
+      },
+    });
+    const declined = body<TradeResult>(await purchase(2)).data.request as ShopRequest;
+    await callApi(ctx, 'POST', `/shop_requests/${declined.id}/decline`, gm, { reason: 'Not tonight' });
+    expect(await next('shop_request_declined')).toMatchObject({
+      ids: {
+        shop_request_id: declined.id,
+        status: 'declined',
+        recipient_user_id: player.user.id,
+        recipient_notice: `${gm.user.username} declined your purchase of 2 × Rope: Not tonight`,
+      },
+    });
+    // Who cancels their own request has nobody to tell.
+    const cancelled = body<TradeResult>(await purchase(2)).data.request as ShopRequest;
+    await callApi(ctx, 'POST', `/shop_requests/${cancelled.id}/cancel`, player);
+    const cancelEvent = await next('shop_request_cancelled');
+    expect(cancelEvent.ids).not.toHaveProperty('recipient_notice');
     await callApi(ctx, 'PATCH', `/shop_instances/${shop.id}`, gm, { shop_instance: { is_active: false } });
     expect(await next('shop_closed')).toMatchObject({ summary: `${gm.user.username} closed Live Market` });
     await callApi(ctx, 'DELETE', `/shop_instances/${shop.id}`, gm);

@@ -102,6 +102,21 @@ function toRequestJson(r: ShopRequestRow, userId: string, canManage: boolean): S
   };
 }
 
+/** What a decided request tells who asked for it; nobody to tell once their account is gone. */
+interface RequesterNotice {
+  userId: string | null;
+  text: string;
+}
+
+/**
+ * The event ids that make who asked hear a decision on their own screens (the web app's notices read them as
+ * for a gift); the other members hear only that the inventory changed, or nothing.
+ */
+function requesterIds(notice: RequesterNotice | undefined): Record<string, string> {
+  if (!notice?.userId) return {};
+  return { recipient_user_id: notice.userId, recipient_notice: notice.text };
+}
+
 type Record_ = (entries: LedgerEntry[], announce?: boolean) => Promise<string[]>;
 type Emit = (event: DomainEvent) => void;
 
@@ -1240,6 +1255,8 @@ export class ShopsService {
       unit: number;
       scope: 'party' | null;
       requestId?: string;
+      /** An approved request: who asked is told, on their own screens, that it went through. */
+      requesterNotice?: RequesterNotice;
     },
   ) {
     const { actor, shop, buyer, payer, source } = args;
@@ -1353,6 +1370,7 @@ export class ShopsService {
         character_id: buyer.character?.id ?? null,
         ...(fromParty ? { source_container_id: payer.container.id } : {}),
         ...(args.requestId ? { shop_request_id: args.requestId } : {}),
+        ...requesterIds(args.requesterNotice),
       }),
     );
     return {
@@ -1668,6 +1686,10 @@ export class ShopsService {
         // The buyer's action was counted when they asked (DESIGN §5).
         scope: null,
         requestId: request.id,
+        requesterNotice: {
+          userId: request.requesterId,
+          text: `${actor.username} approved your purchase of ${request.quantity} × ${request.itemName}`,
+        },
       });
       await this.#dropHold(tx, record, actor, shop, holdContext.container, request.id);
       await repo.decideRequest(tx, request.id, {
@@ -1763,6 +1785,12 @@ export class ShopsService {
           shop_request_id: request.id,
           character_id: request.characterId,
           status: outcome,
+          ...(outcome === 'declined'
+            ? requesterIds({
+                userId: request.requesterId,
+                text: `${actor.username} declined your purchase of ${request.quantity} × ${request.itemName}${reason ? `: ${reason}` : ''}`,
+              })
+            : {}),
         }),
       );
     });

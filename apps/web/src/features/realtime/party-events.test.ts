@@ -328,6 +328,31 @@ describe('noticeFor', () => {
     });
   });
 
+  it('tells who asked that the GM declined their purchase, with the reason, and nobody else', () => {
+    const declined = message({
+      action: 'shop_request_declined',
+      ids: {
+        shop_instance_id: 'shop-1',
+        shop_request_id: 'req-1',
+        status: 'declined',
+        recipient_user_id: me,
+        recipient_notice: 'Pip declined your purchase of 2 × Rope: Not tonight',
+      },
+    });
+    expect(noticeFor(declined, me)).toEqual({
+      message: 'Pip declined your purchase of 2 × Rope: Not tonight',
+      duration: 5_000,
+    });
+    expect(noticeFor(declined, 'user-someone-else')).toBeNull();
+    expect(noticeFor(message({ action: 'shop_request_declined' }), me)).toBeNull();
+    // An approval is told through its trade's summary, as a gift is.
+    const approved = message({
+      action: 'inventory_updated',
+      ids: { recipient_user_id: me, recipient_notice: 'Pip approved your purchase of 2 × Rope' },
+    });
+    expect(noticeFor(approved, me)?.message).toBe('Pip approved your purchase of 2 × Rope');
+  });
+
   it('says nothing about my own changes, or changes without an actor', () => {
     const change = { action: 'inventory_updated' };
     expect(noticeFor(message({ ...change, actor: { id: me, name: 'Me' } }), me)).toBeNull();

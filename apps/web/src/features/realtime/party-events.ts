@@ -267,6 +267,8 @@ export function resyncInvalidations(partyId: string): Invalidation[] {
 /** spec/02 §9: notices last 3 s; joins and leaves 2 s. */
 export const INVENTORY_NOTICE_MS = 3_000;
 export const PRESENCE_NOTICE_MS = 2_000;
+/** A declined purchase may carry the GM's reason: long enough to read a sentence. */
+export const DECISION_NOTICE_MS = 5_000;
 
 export interface Notice {
   message: string;
@@ -319,6 +321,14 @@ export function noticeFor(message: PartyMessage, myUserId: string | null): Notic
       message: message.summary || `${message.actor.name || 'Someone'} removed a shop`,
       duration: INVENTORY_NOTICE_MS,
     };
+  }
+  // A GM declining a purchase request tells who asked, with the reason if one was given; everyone else
+  // only sees the request list change. (An approval is told through its trade, as a gift is.)
+  if (message.action === 'shop_request_declined') {
+    if (!message.actor || message.actor.id === myUserId || myUserId === null) return null;
+    const notice = idOf(message, 'recipient_notice');
+    if (!notice || idOf(message, 'recipient_user_id') !== myUserId) return null;
+    return { message: notice, duration: DECISION_NOTICE_MS };
   }
   if (message.action === 'presence_changed') {
     const who = message.user_id ?? message.actor?.id ?? null;
