@@ -115,6 +115,8 @@ export interface InventoryMoves {
   ): Promise<void>;
   coin(tx: Executor, currency: Currency): Promise<TemplateRow>;
   purse(tx: Executor, containerId: string): Promise<ContainerPurse>;
+  /** Refuses as `moveStack` would if `quantity` of the stack could not go into `target` now; moves nothing. */
+  assertRoom(tx: Executor, target: ContainerContext, instanceId: string, quantity: number): Promise<void>;
 }
 
 /**
@@ -317,6 +319,7 @@ export class InventoryService {
     countAction: (tx, userId, scope, partyId) => this.#countAllowance(tx, userId, scope, partyId),
     coin: (tx, currency) => this.#coin(tx, currency),
     purse: (tx, containerId) => this.#purse(tx, containerId),
+    assertRoom: (tx, target, instanceId, quantity) => this.#assertRoomFor(tx, target, instanceId, quantity),
   };
 
   // ---- containers -------------------------------------------------------------------------------------
@@ -1516,6 +1519,64 @@ export class InventoryService {
   }
 
   /**
+   * How `quantity` of a template would go into a container (top-ups of its plain stacks, new stacks), once
+   * checked: the stack limits and the container's capacity. Writes nothing.
+   */
+  async #planPlacement(
+    tx: Executor,
+    context: ContainerContext,
+    template: TemplateRow,
+    quantity: number,
+    instanceData: Record<string, unknown>,
+    weight: number,
+    known?: InstanceRow[],
+  ) {
+    const unique = keepsOwnStack(instanceData);
+    const existing = unique
+      ? []
+      : (known ?? (await repo.plainStacks(tx, context.container.id, template.id))).filter(
+          (s) => !keepsOwnStack(s.instanceData),
+        );
+    const plan = unique
+      ? {
+          topUps: [],
+          newStacks:
+            template.stackSize > 0 && quantity > template.stackSize
+              ? splitInto(quantity, template.stackSize)
+              : [quantity],
+        }
+      : planStacking(existing, quantity, template.stackSize);
+    if (plan.newStacks.length > MAX_NEW_STACKS) {
+      throw AppError.validation(
+        [{ field: 'quantity', message: inventoryMessages.tooManyStacks }],
+        inventoryMessages.tooManyStacks,
+      );
+    }
+    const toppedUp = plan.topUps.map((t) => (existing.find((s) => s.id === t.id)?.quantity ?? 0) + t.add);
+    if ([...plan.newStacks, ...toppedUp].some((size) => size > MAX_STACK_QUANTITY)) {
+      // Said of what arrives and where: a sale of one item can be refused for its proceeds' coins.
+      const message = inventoryMessages.stackFull(template.name, context.container.name);
+      throw AppError.validation([{ field: 'quantity', message }], message);
+    }
+    await this.#assertFits(tx, context, { weight, slots: plan.newStacks.length });
+    return { existing, plan };
+  }
+
+  /**
+   * Refuses, as the move itself would, when a stack's `quantity` could not go into the container now: for
+   * a change that moves the goods later (a purchase request approved by the GM).
+   */
+  async #assertRoomFor(tx: Executor, target: ContainerContext, instanceId: string, quantity: number) {
+    const instance = await repo.instance(tx, instanceId);
+    if (!instance) throw AppError.notFound('Item not found.');
+    const template = await repo.template(tx, instance.itemTemplateId);
+    if (!template) throw AppError.notFound('Item not found.');
+    const facts = effectiveFacts(templateFacts(template), instance.instanceData);
+    const instanceData = withoutPersonalState(instance.instanceData);
+    await this.#planPlacement(tx, target, template, quantity, instanceData, facts.weight * quantity);
+  }
+
+  /**
    * `#place`, answering the rows it wrote too. `existing` are the container's stacks of the template when
    * the caller locked them already; `alongside` are other stacks' new quantities, written in the same
    * statement as the top-ups. `ledger` makes the placement's ledger row once it is checked: with the
@@ -1541,37 +1602,15 @@ export class InventoryService {
       };
     } = {},
   ): Promise<{ ids: string[]; rows: Map<string, InstanceRow>; transactionIds: string[] }> {
-    const unique = keepsOwnStack(instanceData);
-    const existing = unique
-      ? []
-      : (extra.existing ?? (await repo.plainStacks(tx, context.container.id, template.id))).filter(
-          (s) => !keepsOwnStack(s.instanceData),
-        );
-    const plan = unique
-      ? {
-          topUps: [],
-          newStacks:
-            template.stackSize > 0 && quantity > template.stackSize
-              ? splitInto(quantity, template.stackSize)
-              : [quantity],
-        }
-      : planStacking(existing, quantity, template.stackSize);
-    if (plan.newStacks.length > MAX_NEW_STACKS) {
-      throw AppError.validation(
-        [{ field: 'quantity', message: inventoryMessages.tooManyStacks }],
-        inventoryMessages.tooManyStacks,
-      );
-    }
-    const toppedUp = plan.topUps.map((t) => (existing.find((s) => s.id === t.id)?.quantity ?? 0) + t.add);
-    if ([...plan.newStacks, ...toppedUp].some((size) => size > MAX_STACK_QUANTITY)) {
-      // Said of what arrives and where: a sale of one item can be refused for its proceeds' coins.
-      const message = inventoryMessages.stackFull(template.name, context.container.name);
-      throw AppError.validation([{ field: 'quantity', message }], message);
-    }
-    await this.#assertFits(tx, context, {
-      weight: weightOverride ?? unitWeight * quantity,
-      slots: plan.newStacks.length,
-    });
+    const { existing, plan } = await this.#planPlacement(
+      tx,
+      context,
+      template,
+      quantity,
+      instanceData,
+      weightOverride ?? unitWeight * quantity,
+      extra.existing,
+    );
     const ids: string[] = [];
     const changes: { id: string; quantity: number }[] = [];
     for (const topUp of plan.topUps) {

@@ -14,6 +14,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containers, transactions } from '../../db/schema/inventory.js';
 import { itemInstances } from '../../db/schema/items.js';
+import { parties } from '../../db/schema/parties.js';
 import { consumerFor, subscribe } from '../../test/cable-client.js';
 import {
   coinTemplate,
@@ -373,6 +374,28 @@ describe('purchase requests while the GM is away', () => {
     ).toEqual(['shop_instance.approval_threshold_cp', 'shop_instance.party_fund_allowed']);
     const after = body<ShopInstance>(await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}`, w.gm)).data;
     expect(after).toMatchObject({ approval_threshold_cp: 0, party_fund_allowed: false });
+  });
+
+  it('refuses a request whose goods would not fit in the buyer’s bag, holding nothing', async () => {
+    const w = await world({ shop: { approval_threshold_cp: 0 } });
+    await giveCoins(w.player, w.heroBag, 'gp', 5);
+    // A bag of one slot, already taken by the coins, in a party that counts slots.
+    await ctx.database.db
+      .update(parties)
+      .set({ encumbranceStyle: 'slots' })
+      .where(eq(parties.id, w.party.id));
+    await ctx.database.db.update(containers).set({ maxSlots: 1 }).where(eq(containers.id, w.heroBag));
+    const full = await buy(w, 1);
+    expect(full.statusCode).toBe(422);
+    expect(body(full).error?.code).toBe('CAPACITY_EXCEEDED');
+    expect(await stockOf(w)).toBe(10);
+    const waiting = body<ShopRequest[]>(
+      await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}/requests?status=all`, w.gm),
+    ).data;
+    expect(waiting).toEqual([]);
+    // With room made, the same request is filed.
+    await ctx.database.db.update(containers).set({ maxSlots: 2 }).where(eq(containers.id, w.heroBag));
+    expect((await buy(w, 1)).statusCode).toBe(202);
   });
 
   it('is not approved once the buyer left the party, and goes back on sale when declined', async () => {

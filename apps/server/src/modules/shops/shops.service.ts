@@ -1441,6 +1441,10 @@ export class ShopsService {
             details: [{ field, message, limit: total + waiting, used: total + waiting - plan.missingCp }],
           });
         }
+        // The goods must fit where they are to go, as the approval will check again: else the request
+        // waits for a GM who can only fail it (the buyer's bag is already full).
+        const [first] = stacks;
+        if (first) await this.deps.moves.assertRoom(tx, buyer, first.id, input.quantity);
         const requestId = await this.#holdForRequest(tx, record, emit, {
           actor,
           shop,
