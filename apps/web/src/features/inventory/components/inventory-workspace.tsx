@@ -10,7 +10,7 @@ import {
   useSensors,
 } from '@dnd-kit/core';
 import type { Container, ItemInstance, ItemTemplate, LootInstance, ShopInstance } from '@haversack/contracts';
-import { lootMessages, shopMessages } from '@haversack/contracts';
+import { formatEnUs, lootMessages, shopMessages } from '@haversack/contracts';
 import { Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useFocusReturn } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
@@ -281,7 +281,7 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
     if (item.quantity <= 1) return run(1);
     setQuantityRequest({
       title: `Take ${item.name}`,
-      message: `How many of ${item.quantity} go to ${target.name}?`,
+      message: `How many of ${formatEnUs(item.quantity)} go to ${target.name}?`,
       confirmLabel: 'Take',
       max: item.quantity,
       initial: item.quantity,

@@ -1,4 +1,5 @@
 import type { Container, ItemInstance, ItemInstanceUpdate } from '@haversack/contracts';
+import { formatEnUs } from '@haversack/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from '../../../lib/toast';
 import {
@@ -59,7 +60,8 @@ export function useAddFromMarket(options: { showsRefusal?: boolean } = {}) {
   return useMutation({
     mutationFn: (request: AddFromMarketRequest) =>
       addFromTemplate(request.templateId, request.containerId, request.quantity),
-    onSuccess: (_stacks, request) => toast.success(`Added ${request.quantity} × ${request.templateName}`),
+    onSuccess: (_stacks, request) =>
+      toast.success(`Added ${formatEnUs(request.quantity)} × ${request.templateName}`),
     onError: (error) => {
       if (!options.showsRefusal) toastTransferFailure(error);
     },
@@ -102,7 +104,7 @@ export function useMergeItem(item: ItemInstance) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (targetInstanceId: string) => mergeItem(item.id, targetInstanceId),
-    onSuccess: (merged) => toast.success(`Stacks merged: ${merged.name} ×${merged.quantity}`),
+    onSuccess: (merged) => toast.success(`Stacks merged: ${merged.name} ×${formatEnUs(merged.quantity)}`),
     onError: (error) => toastRefusal(error, mergeFailed),
     // This stack joins the target and is gone.
     onSettled: (_merged, error) =>

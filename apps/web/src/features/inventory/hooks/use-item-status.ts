@@ -1,4 +1,5 @@
 import type { ItemInstance } from '@haversack/contracts';
+import { formatEnUs } from '@haversack/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from '../../../lib/toast';
 import { invalidateContainers } from '../api/inventory-api';
@@ -51,7 +52,7 @@ export function useGiveItem(item: ItemInstance) {
     mutationFn: (request: GiveRequest) =>
       giveItem(item.id, { character_id: request.characterId, quantity: request.quantity }),
     onSuccess: (_result, request) =>
-      toast.success(`You gave ${request.quantity} × ${item.name} to ${request.characterName}`),
+      toast.success(`You gave ${formatEnUs(request.quantity)} × ${item.name} to ${request.characterName}`),
     onSettled: (result, _error, request) =>
       invalidateContainers(
         queryClient,

@@ -2,6 +2,7 @@ import {
   type Currency,
   currencies,
   formatCopper,
+  formatEnUs,
   type Purse,
   purseValueCp,
   shopMessages,
@@ -22,7 +23,7 @@ export function formatPurse(purse: Partial<Purse>): string {
 
 /** The coins of a purse by kind, largest first: ["62 gp", "110 sp", "26 cp"]. */
 export function purseCoins(purse: Partial<Purse>): string[] {
-  return largestFirst.filter((c) => (purse[c] ?? 0) > 0).map((c) => `${purse[c]} ${c}`);
+  return largestFirst.filter((c) => (purse[c] ?? 0) > 0).map((c) => `${formatEnUs(purse[c] ?? 0)} ${c}`);
 }
 
 /**
@@ -38,7 +39,7 @@ export function purseWorth(purse: Purse): string {
 
 /** The toast after a trade: what changed hands, and the change a buyer got back. */
 export function tradeSummary(result: TradeResult, name: string): string {
-  const what = `${result.quantity} × ${name}`;
+  const what = `${formatEnUs(result.quantity)} × ${name}`;
   if (result.kind === 'purchase') {
     const change = Object.values(result.change).some((n) => n > 0)
       ? ` Paid ${formatPurse(result.paid)}, change ${formatPurse(result.change)}.`
@@ -61,7 +62,8 @@ export function useTrade(options: { onSuccess?: (result: TradeResult) => void } 
     mutationFn: (request: TradeRequest) => (request.side === 'buy' ? purchase(request) : sell(request)),
     onSuccess: (result, request) => {
       // Above the shop's approval limit: nothing was paid yet, the goods wait for the GM (HTTP 202).
-      if (result.request) toast.info(`${shopMessages.requestCreated} ${result.quantity} × ${request.name}.`);
+      if (result.request)
+        toast.info(`${shopMessages.requestCreated} ${formatEnUs(result.quantity)} × ${request.name}.`);
       else toast.success(tradeSummary(result, request.name));
       options.onSuccess?.(result);
     },

@@ -1,4 +1,4 @@
-import { type ShopRequest, shopMessages } from '@haversack/contracts';
+import { formatEnUs, type ShopRequest, shopMessages } from '@haversack/contracts';
 import { Badge, Button, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { EmptyState } from '../../../components/empty-state';
@@ -28,7 +28,7 @@ export function ShopRequestsPanel({ shopId }: { shopId: string }) {
     mutationFn: ({ request, decision }: { request: ShopRequest; decision: RequestDecision }) =>
       decideRequest(request.id, decision),
     onSuccess: (_result, { request, decision }) =>
-      toast.success(`${decisionToasts[decision]}: ${request.quantity} × ${request.item_name}`),
+      toast.success(`${decisionToasts[decision]}: ${formatEnUs(request.quantity)} × ${request.item_name}`),
     onError: (error) =>
       toast.error(
         isApiError(error) ? (error.serverMessage ?? error.message) : 'The request could not be updated.',
