@@ -172,3 +172,106 @@ test('a phone with its text at 150 % shows whole names: the header, a shop’s s
   await expectNoSidewaysScroll(page, 'loot-150-percent');
   await context.close();
 });
+
+test('a phone with its text at 200 % shows every button’s whole label, on the pages of a game night', async ({
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  const context = await browser.newContext({
+    viewport: { width: 375, height: 812 },
+    hasTouch: true,
+    isMobile: true,
+  });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  // Sent again after each load: a navigation can drop the override.
+  const largeText = () => cdp.send('Page.setFontSizes', { fontSizes: { standard: 32, fixed: 26 } });
+  await largeText();
+  const suffix = randomBytes(3).toString('hex');
+  await new AccountPages(page).register({
+    email: `hugetext_${suffix}@example.com`,
+    username: `hugetext_${suffix}`,
+    password: 'Adventure1',
+  });
+  await upgradeTo(page, 'tier_2');
+  const party = await api<{ id: string }>(page, 'POST', '/parties', { party: { name: 'Huge Print Party' } });
+  const character = await api<{ id: string; primary_container_id: string }>(page, 'POST', '/characters', {
+    character: { name: 'Zed', party_id: party.id, max_weight: 500 },
+  });
+  await addItem(page, character.primary_container_id, 'Quarterstaff', 1);
+  const [store] = await api<{ id: string }[]>(page, 'GET', '/shop_templates?search=Wayfarer');
+  if (!store) throw new Error('the General Store is not seeded');
+  const shop = await api<{ id: string }>(page, 'POST', '/shop_instances', {
+    shop_instance: { shop_template_id: store.id, party_id: party.id },
+  });
+
+  /** No visible button label is cut: its text lies within the button that shows it, however many lines. */
+  const expectWholeButtonLabels = async (name: string) => {
+    await dismissToasts(page);
+    const cut = await page.evaluate(() =>
+      Array.from(document.querySelectorAll<HTMLElement>('.mantine-Button-label'))
+        .filter((label) => label.offsetParent !== null && label.getBoundingClientRect().width > 0)
+        .filter((label) => {
+          const button = label.closest('.mantine-Button-root')?.getBoundingClientRect();
+          const range = document.createRange();
+          range.selectNodeContents(label);
+          const text = range.getBoundingClientRect();
+          return (
+            !button ||
+            label.scrollWidth > label.clientWidth + 1 ||
+            text.left < button.left - 1 ||
+            text.right > button.right + 1 ||
+            text.top < button.top - 1 ||
+            text.bottom > button.bottom + 1
+          );
+        })
+        .map((label) => label.textContent ?? ''),
+    );
+    await page.screenshot({ path: path.join(screenshotDir, `long-names-${name}-200-375.png`) });
+    expect(cut, `${name}: cut button labels`).toEqual([]);
+  };
+  const visit = async (url: string, ready: () => Promise<void>, name: string) => {
+    await page.goto(url);
+    await largeText();
+    await ready();
+    await expectWholeButtonLabels(name);
+  };
+
+  await visit('/dashboard', () => expect(page.getByTestId('dashboard-heading')).toBeVisible(), 'dashboard');
+  await visit(
+    `/parties/${party.id}`,
+    () => expect(page.getByRole('heading', { level: 1, name: 'Huge Print Party' })).toBeVisible(),
+    'party',
+  );
+  await visit(
+    `/characters/${character.id}`,
+    () => expect(page.getByRole('heading', { level: 1, name: 'Zed' })).toBeVisible(),
+    'character',
+  );
+  await visit(
+    `/containers/${character.primary_container_id}`,
+    () => expect(page.getByTestId('item-tile').first()).toBeVisible(),
+    'container',
+  );
+  await visit(
+    `/shops/instances/${shop.id}`,
+    () => expect(page.getByTestId('shop-stock-item').first()).toBeVisible(),
+    'shop',
+  );
+  await visit(
+    '/profile',
+    () => expect(page.getByRole('heading', { level: 1, name: 'Profile' })).toBeVisible(),
+    'profile',
+  );
+  await visit(
+    '/subscription',
+    () => expect(page.getByRole('heading', { level: 1, name: 'Subscription' })).toBeVisible(),
+    'subscription',
+  );
+  await visit(
+    '/marketplace',
+    () => expect(page.getByRole('heading', { level: 1, name: 'Marketplace' })).toBeVisible(),
+    'marketplace',
+  );
+  await context.close();
+});
