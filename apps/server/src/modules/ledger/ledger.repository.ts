@@ -47,7 +47,8 @@ export const ledgerRepository = {
       .where(
         and(
           eq(transactions.sourceContainerId, shopContainerId),
-          eq(transactions.transactionType, 'purchase'),
+          // A sale, or goods held for a purchase request (a `transfer` into the request's hold).
+          inArray(transactions.transactionType, ['purchase', 'transfer']),
           sql`${transactions.details} @> ${JSON.stringify({ source_instance_ids: [itemInstanceId] })}::jsonb`,
         ),
       )

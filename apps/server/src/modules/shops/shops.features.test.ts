@@ -398,6 +398,41 @@ describe('purchase requests while the GM is away', () => {
     expect((await buy(w, 1)).statusCode).toBe(202);
   });
 
+  it('sells the rest of a line to a buyer who named a stack another request took whole', async () => {
+    const w = await world({ shop: { approval_threshold_cp: 0 } });
+    await giveCoins(w.player, w.heroBag, 'gp', 50);
+    const nugget = await createTemplate(ctx, { name: 'Nugget', baseValue: 1, currency: 'gp', stackSize: 5 });
+    await callApi(ctx, 'POST', `/shop_templates/${w.template.id}/add_item`, w.gm, {
+      shop_item: { item_template_id: nugget.id, quantity: 10 },
+    });
+    const shop = body<ShopInstance>(
+      await callApi(ctx, 'POST', '/shop_instances', w.gm, {
+        shop_instance: { shop_template_id: w.template.id, party_id: w.party.id, approval_threshold_cp: 0 },
+      }),
+    ).data;
+    const stacks = shop.container.item_instances.filter((i) => i.item_template_id === nugget.id);
+    expect(stacks.map((i) => i.quantity)).toEqual([5, 5]);
+    const ask = (quantity: number) =>
+      callApi(ctx, 'POST', `/shop_instances/${shop.id}/purchase`, w.player, {
+        purchase: {
+          item_instance_id: stacks[0]?.id,
+          quantity,
+          buyer_character_id: w.hero.id,
+          buyer_container_id: w.heroBag,
+        },
+      });
+    // The first request holds the whole first stack; the same stack named again takes the second one.
+    expect((await ask(5)).statusCode).toBe(202);
+    const second = await ask(5);
+    expect(second.statusCode, second.body).toBe(202);
+    const third = await ask(1);
+    expect(third.statusCode).toBe(409);
+    expect(body(third).error).toMatchObject({
+      code: 'ITEM_OUT_OF_STOCK',
+      message: 'This item is out of stock.',
+    });
+  });
+
   it('is not approved once the buyer left the party, and goes back on sale when declined', async () => {
     const w = await world({ shop: { approval_threshold_cp: 0 } });
     await giveCoins(w.player, w.heroBag, 'gp', 5);

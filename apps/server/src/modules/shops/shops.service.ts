@@ -1587,7 +1587,13 @@ export class ShopsService {
           sourceName: shopPlace(container, shop),
           destinationContainerId: hold.id,
           destinationName: hold.name,
-          details: { ...details, hold: 'held' },
+          // As a sale's row does: a buyer naming a stack that went into the hold is sold the rest of its line.
+          details: {
+            ...details,
+            hold: 'held',
+            unit_price_cp: args.unit,
+            source_instance_ids: args.stacks.map((s) => s.id),
+          },
           summary,
         },
       ],
