@@ -115,8 +115,17 @@ export interface InventoryMoves {
   ): Promise<void>;
   coin(tx: Executor, currency: Currency): Promise<TemplateRow>;
   purse(tx: Executor, containerId: string): Promise<ContainerPurse>;
-  /** Refuses as `moveStack` would if `quantity` of the stack could not go into `target` now; moves nothing. */
-  assertRoom(tx: Executor, target: ContainerContext, instanceId: string, quantity: number): Promise<void>;
+  /**
+   * Refuses as `moveStack` would if `quantity` of the stack could not go into `target` now, with `coming`
+   * (what else is promised to it) already there; moves nothing.
+   */
+  assertRoom(
+    tx: Executor,
+    target: ContainerContext,
+    instanceId: string,
+    quantity: number,
+    coming?: Addition,
+  ): Promise<void>;
 }
 
 /**
@@ -171,7 +180,7 @@ interface Located {
 }
 
 /** What a move or creation adds to a container, for the capacity check. */
-interface Addition {
+export interface Addition {
   weight: number;
   slots: number;
 }
@@ -319,7 +328,8 @@ export class InventoryService {
     countAction: (tx, userId, scope, partyId) => this.#countAllowance(tx, userId, scope, partyId),
     coin: (tx, currency) => this.#coin(tx, currency),
     purse: (tx, containerId) => this.#purse(tx, containerId),
-    assertRoom: (tx, target, instanceId, quantity) => this.#assertRoomFor(tx, target, instanceId, quantity),
+    assertRoom: (tx, target, instanceId, quantity, coming) =>
+      this.#assertRoomFor(tx, target, instanceId, quantity, coming),
   };
 
   // ---- containers -------------------------------------------------------------------------------------
@@ -1529,12 +1539,12 @@ export class InventoryService {
     quantity: number,
     instanceData: Record<string, unknown>,
     weight: number,
-    known?: InstanceRow[],
+    options: { known?: InstanceRow[] | undefined; coming?: Addition } = {},
   ) {
     const unique = keepsOwnStack(instanceData);
     const existing = unique
       ? []
-      : (known ?? (await repo.plainStacks(tx, context.container.id, template.id))).filter(
+      : (options.known ?? (await repo.plainStacks(tx, context.container.id, template.id))).filter(
           (s) => !keepsOwnStack(s.instanceData),
         );
     const plan = unique
@@ -1558,7 +1568,11 @@ export class InventoryService {
       const message = inventoryMessages.stackFull(template.name, context.container.name);
       throw AppError.validation([{ field: 'quantity', message }], message);
     }
-    await this.#assertFits(tx, context, { weight, slots: plan.newStacks.length });
+    const coming = options.coming ?? { weight: 0, slots: 0 };
+    await this.#assertFits(tx, context, {
+      weight: weight + coming.weight,
+      slots: plan.newStacks.length + coming.slots,
+    });
     return { existing, plan };
   }
 
@@ -1566,14 +1580,22 @@ export class InventoryService {
    * Refuses, as the move itself would, when a stack's `quantity` could not go into the container now: for
    * a change that moves the goods later (a purchase request approved by the GM).
    */
-  async #assertRoomFor(tx: Executor, target: ContainerContext, instanceId: string, quantity: number) {
+  async #assertRoomFor(
+    tx: Executor,
+    target: ContainerContext,
+    instanceId: string,
+    quantity: number,
+    coming: Addition = { weight: 0, slots: 0 },
+  ) {
     const instance = await repo.instance(tx, instanceId);
     if (!instance) throw AppError.notFound('Item not found.');
     const template = await repo.template(tx, instance.itemTemplateId);
     if (!template) throw AppError.notFound('Item not found.');
     const facts = effectiveFacts(templateFacts(template), instance.instanceData);
     const instanceData = withoutPersonalState(instance.instanceData);
-    await this.#planPlacement(tx, target, template, quantity, instanceData, facts.weight * quantity);
+    await this.#planPlacement(tx, target, template, quantity, instanceData, facts.weight * quantity, {
+      coming,
+    });
   }
 
   /**
@@ -1609,7 +1631,7 @@ export class InventoryService {
       quantity,
       instanceData,
       weightOverride ?? unitWeight * quantity,
-      extra.existing,
+      { known: extra.existing },
     );
     const ids: string[] = [];
     const changes: { id: string; quantity: number }[] = [];

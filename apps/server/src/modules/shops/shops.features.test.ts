@@ -395,6 +395,15 @@ describe('purchase requests while the GM is away', () => {
     expect(waiting).toEqual([]);
     // With room made, the same request is filed.
     await ctx.database.db.update(containers).set({ maxSlots: 2 }).where(eq(containers.id, w.heroBag));
+    const filed = await buy(w, 1);
+    expect(filed.statusCode).toBe(202);
+    // The goods it holds keep their room: a second request for the same bag no longer fits...
+    const second = await buy(w, 1);
+    expect(second.statusCode).toBe(422);
+    expect(body(second).error?.code).toBe('CAPACITY_EXCEEDED');
+    // ...until the first is decided.
+    const first = body<TradeResult>(filed).data.request as ShopRequest;
+    expect((await callApi(ctx, 'POST', `/shop_requests/${first.id}/decline`, w.gm)).statusCode).toBe(200);
     expect((await buy(w, 1)).statusCode).toBe(202);
   });
 

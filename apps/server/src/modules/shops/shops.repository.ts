@@ -560,6 +560,15 @@ export const shopsRepository = {
     return Number(row?.cp ?? 0);
   },
 
+  /** The hold containers of the requests still waiting to deliver into a buyer's container, in any shop. */
+  async pendingHoldsFor(db: Executor, buyerContainerId: string): Promise<string[]> {
+    const rows = await db
+      .select({ hold: shopRequests.holdContainerId })
+      .from(shopRequests)
+      .where(and(eq(shopRequests.buyerContainerId, buyerContainerId), eq(shopRequests.status, 'pending')));
+    return rows.map((r) => r.hold).filter((id): id is string => id !== null);
+  },
+
   async pendingRequestCount(db: Executor, shopInstanceId: string, requesterId: string | null) {
     const [row] = await db
       .select({ n: count() })

@@ -1442,9 +1442,17 @@ export class ShopsService {
           });
         }
         // The goods must fit where they are to go, as the approval will check again: else the request
-        // waits for a GM who can only fail it (the buyer's bag is already full).
+        // waits for a GM who can only fail it (the buyer's bag is already full). What the buyer's other
+        // requests hold for the same bag counts as already there: each holds its room until decided.
         const [first] = stacks;
-        if (first) await this.deps.moves.assertRoom(tx, buyer, first.id, input.quantity);
+        if (first) {
+          const holds = await repo.pendingHoldsFor(tx, buyer.container.id);
+          const coming = [...(await inventoryRepository.usage(tx, holds)).values()].reduce(
+            (sum, held) => ({ weight: sum.weight + held.weight, slots: sum.slots + held.slots }),
+            { weight: 0, slots: 0 },
+          );
+          await this.deps.moves.assertRoom(tx, buyer, first.id, input.quantity, coming);
+        }
         const requestId = await this.#holdForRequest(tx, record, emit, {
           actor,
           shop,
