@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { type DirectRow, type DirectStatement, directRows } from '../../db/direct.js';
 import { transactions } from '../../db/schema/inventory.js';
@@ -47,8 +47,15 @@ export const ledgerRepository = {
       .where(
         and(
           eq(transactions.sourceContainerId, shopContainerId),
-          // A sale, or goods held for a purchase request (a `transfer` into the request's hold).
-          inArray(transactions.transactionType, ['purchase', 'transfer']),
+          // A sale, or goods held for a purchase request (a `transfer` into the request's hold; not the GM
+          // taking stock back, which has no price).
+          or(
+            eq(transactions.transactionType, 'purchase'),
+            and(
+              eq(transactions.transactionType, 'transfer'),
+              sql`${transactions.details} @> ${JSON.stringify({ reason: 'shop_request', hold: 'held' })}::jsonb`,
+            ),
+          ),
           sql`${transactions.details} @> ${JSON.stringify({ source_instance_ids: [itemInstanceId] })}::jsonb`,
         ),
       )
