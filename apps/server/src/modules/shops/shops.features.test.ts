@@ -304,6 +304,25 @@ describe('purchase requests while the GM is away', () => {
       ['Rope', 2],
       ['Rope', 1],
     ]);
+    // The ledger tells it as the player's purchase, let through by the GM; each row says something new.
+    const sentences = (
+      await ctx.database.db
+        .select({ summary: transactions.summary })
+        .from(transactions)
+        .where(sql`${transactions.details} @> ${JSON.stringify({ shop_request_id: request.id })}::jsonb`)
+    ).map((row) => row.summary);
+    const asker = w.player.user.username;
+    const gm = w.gm.user.username;
+    expect(sentences).toEqual(
+      expect.arrayContaining([
+        `${asker} asked to buy 2 × Rope from Ropewalk for 5 gp`,
+        `Ropewalk sets goods aside for ${asker}’s request`,
+        `${asker} bought 2 × Rope from Ropewalk for 5 gp (approved by ${gm})`,
+        `${asker} paid 5 × Gold piece to Ropewalk for 2 × Rope (approved by ${gm})`,
+        `Ropewalk no longer sets goods aside for ${asker}’s request`,
+      ]),
+    );
+    expect(new Set(sentences).size).toBe(sentences.length);
     // The GM's team buys above the threshold at once.
     const gmHero = await createCharacter(ctx, w.gm, { partyId: w.party.id, maxWeight: null, maxSlots: null });
     await giveCoins(w.gm, gmHero.primary_container_id ?? '', 'gp', 10);

@@ -108,6 +108,13 @@ interface RequesterNotice {
   text: string;
 }
 
+/** An approved request: who asked (the ledger's rows name them as the buyer) and what they are told. */
+interface ApprovedRequest {
+  id: string;
+  requesterName: string;
+  notice: RequesterNotice;
+}
+
 /**
  * The event ids that make who asked hear a decision on their own screens (the web app's notices read them as
  * for a gift); the other members hear only that the inventory changed, or nothing.
@@ -1254,9 +1261,8 @@ export class ShopsService {
       quantity: number;
       unit: number;
       scope: 'party' | null;
-      requestId?: string;
-      /** An approved request: who asked is told, on their own screens, that it went through. */
-      requesterNotice?: RequesterNotice;
+      /** The request this purchase completes: its rows name who asked, and who asked is told. */
+      approved?: ApprovedRequest;
     },
   ) {
     const { actor, shop, buyer, payer, source } = args;
@@ -1283,10 +1289,13 @@ export class ShopsService {
       shop_instance_id: shop.id,
       payment_source: args.paymentSource,
       ...(fromParty ? { payer_container_id: payer.container.id } : {}),
-      ...(args.requestId ? { shop_request_id: args.requestId } : {}),
+      ...(args.approved ? { shop_request_id: args.approved.id } : {}),
     };
     const paidBy = fromParty ? ` from ${payer.container.name} (${payer.ownerName})` : '';
-    const summary = `${actor.username} bought ${args.quantity} × ${args.itemName} from ${shop.name} for ${formatCopper(total)}${paidBy}`;
+    // An approved request is the asker's purchase, which the GM let through: the GM is the row's actor.
+    const buyerName = args.approved?.requesterName ?? actor.username;
+    const approvedBy = args.approved ? ` (approved by ${actor.username})` : '';
+    const summary = `${buyerName} bought ${args.quantity} × ${args.itemName} from ${shop.name} for ${formatCopper(total)}${paidBy}${approvedBy}`;
     const coinRows: LedgerEntry[] = [];
     // Coins leave play (a shop has unlimited funds, DESIGN §4); change comes back in the largest coins.
     for (const currency of currencies) {
@@ -1314,7 +1323,7 @@ export class ShopsService {
         destinationName: shop.name,
         details: { role: 'payment', ...shared },
         // Each coin row says what it is, so the Activity list does not read as several purchases.
-        summary: `${actor.username} paid ${plan.pay[currency]} × ${coins[currency].name} to ${shop.name} for ${args.quantity} × ${args.itemName}`,
+        summary: `${buyerName} paid ${plan.pay[currency]} × ${coins[currency].name} to ${shop.name} for ${args.quantity} × ${args.itemName}${approvedBy}`,
       });
     }
     for (const currency of currencies) {
@@ -1335,7 +1344,7 @@ export class ShopsService {
         destinationContainerId: payer.container.id,
         destinationName: `${payer.container.name} (${payer.ownerName})`,
         details: { role: 'change', ...shared },
-        summary: `${actor.username} got ${n} × ${coin.name} in change from ${shop.name}`,
+        summary: `${buyerName} got ${n} × ${coin.name} in change from ${shop.name}`,
       });
     }
     const targetIds: string[] = [];
@@ -1369,8 +1378,8 @@ export class ShopsService {
         destination_container_id: buyer.container.id,
         character_id: buyer.character?.id ?? null,
         ...(fromParty ? { source_container_id: payer.container.id } : {}),
-        ...(args.requestId ? { shop_request_id: args.requestId } : {}),
-        ...requesterIds(args.requesterNotice),
+        ...(args.approved ? { shop_request_id: args.approved.id } : {}),
+        ...requesterIds(args.approved?.notice),
       }),
     );
     return {
@@ -1575,7 +1584,8 @@ export class ShopsService {
           destinationContainerId: hold.id,
           destinationName: hold.name,
           details,
-          summary,
+          // Not the request's sentence again: the Activity list would show every request twice.
+          summary: `${shop.name} sets goods aside for ${actor.username}’s request`,
         },
         {
           transactionType: 'transfer',
@@ -1703,13 +1713,16 @@ export class ShopsService {
         unit: request.unitPriceCp,
         // The buyer's action was counted when they asked (DESIGN §5).
         scope: null,
-        requestId: request.id,
-        requesterNotice: {
-          userId: request.requesterId,
-          text: `${actor.username} approved your purchase of ${request.quantity} × ${request.itemName}`,
+        approved: {
+          id: request.id,
+          requesterName: request.requesterName,
+          notice: {
+            userId: request.requesterId,
+            text: `${actor.username} approved your purchase of ${request.quantity} × ${request.itemName}`,
+          },
         },
       });
-      await this.#dropHold(tx, record, actor, shop, holdContext.container, request.id);
+      await this.#dropHold(tx, record, actor, shop, holdContext.container, request);
       await repo.decideRequest(tx, request.id, {
         status: 'approved',
         decidedById: actor.id,
@@ -1788,7 +1801,7 @@ export class ShopsService {
               false,
             );
           }
-          await this.#dropHold(tx, record, actor, shop, hold.container, request.id);
+          await this.#dropHold(tx, record, actor, shop, hold.container, request);
         }
       }
       await repo.decideRequest(tx, request.id, {
@@ -1821,7 +1834,7 @@ export class ShopsService {
     actor: LedgerActor,
     shop: ShopInstanceRow,
     hold: ContainerContext['container'],
-    requestId: string,
+    request: { id: string; requesterName: string },
   ) {
     await record(
       [
@@ -1834,8 +1847,8 @@ export class ShopsService {
           targetId: shop.id,
           sourceContainerId: hold.id,
           sourceName: hold.name,
-          details: { reason: 'shop_request', shop_instance_id: shop.id, shop_request_id: requestId },
-          summary: `${shop.name} closed the hold of a purchase request`,
+          details: { reason: 'shop_request', shop_instance_id: shop.id, shop_request_id: request.id },
+          summary: `${shop.name} no longer sets goods aside for ${request.requesterName}’s request`,
         },
       ],
       false,
