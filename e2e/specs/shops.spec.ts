@@ -282,8 +282,12 @@ test('a GM deploys the General Store; a player on a phone buys and sells with ch
   await waiting.getByRole('button', { name: /^Approve 2 × Backpack/ }).click();
   await expect(gm.page.getByTestId('toast-success').last()).toContainText('Purchase approved: 2 × Backpack');
   await expect(gm.page.getByTestId('requests-empty')).toBeVisible();
-  // 3 gp 6 sp, paid with 4 gp and 4 sp back, on the player's open screen.
+  // 3 gp 6 sp, paid with 4 gp and 4 sp back, on the player's open screen, which says who let it through.
   await expect(player.page.getByTestId('my-coins')).toHaveText('Your coins: 4 gp 6 sp 2 cp');
+  await expect(
+    player.page.getByText(`${gm.account.username} approved your purchase of 2 × Backpack`),
+  ).toBeVisible();
+  await expect(gm.page.getByTestId('decided-request').first()).toContainText('Approved by');
   await gm.page.getByRole('tab', { name: 'Sales log' }).click();
   await expect(gm.page.getByTestId('shop-sale').first()).toBeVisible();
   await expect(gm.page.getByTestId('shop-sales')).toContainText('Backpack');

@@ -14,6 +14,7 @@ describe('ShopRequestsPanel', () => {
       const { pathname, searchParams } = new URL(url, 'http://test');
       if (pathname === '/api/v1/shop_instances/shop-1/requests' && searchParams.get('status') === 'pending')
         return success(pending);
+      if (pathname === '/api/v1/shop_instances/shop-1/requests') return success([]);
       if (init.method === 'POST' && pathname === '/api/v1/shop_requests/request-1/approve') {
         const request = { ...buildShopRequest(), status: 'approved' as const };
         pending = [];
@@ -63,6 +64,55 @@ describe('ShopRequestsPanel', () => {
         message: 'This request has already been approved.',
       }),
     );
+  }, 20_000);
+
+  it('lets the GM decline with a reason, sent to the server and shown under the decided requests', async () => {
+    let requests = [buildShopRequest()];
+    let sentBody: unknown = null;
+    mockFetch(({ url, init }) => {
+      const { pathname, searchParams } = new URL(url, 'http://test');
+      if (pathname === '/api/v1/shop_instances/shop-1/requests') {
+        const status = searchParams.get('status');
+        return success(status === 'pending' ? requests.filter((r) => r.status === 'pending') : requests);
+      }
+      if (init.method === 'POST' && pathname === '/api/v1/shop_requests/request-1/decline') {
+        sentBody = JSON.parse(String(init.body));
+        const request = buildShopRequest({
+          status: 'declined',
+          reason: 'The blacksmith is closed tonight',
+          decided_by: { id: 'user-gm', name: 'mira' },
+          decided_at: new Date().toISOString(),
+          can_decide: false,
+        });
+        requests = [request];
+        return success({ request, trade: null });
+      }
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<ShopRequestsPanel shopId="shop-1" />);
+    const card = await screen.findByTestId('shop-request');
+    const decline = within(card).getByRole('button', { name: 'Decline 1 × Longsword for Pip Thistledown' });
+    // Escape keeps the request, and the keyboard is back on Decline.
+    await user.click(decline);
+    expect(within(card).getByLabelText(/Reason/)).toHaveFocus();
+    await user.keyboard('{Escape}');
+    await vi.waitFor(() =>
+      expect(
+        within(card).getByRole('button', { name: 'Decline 1 × Longsword for Pip Thistledown' }),
+      ).toHaveFocus(),
+    );
+    expect(sentBody).toBeNull();
+
+    await user.click(within(card).getByRole('button', { name: 'Decline 1 × Longsword for Pip Thistledown' }));
+    await user.type(within(card).getByLabelText(/Reason/), 'The blacksmith is closed tonight{Enter}');
+    expect(await screen.findByTestId('requests-empty')).toBeInTheDocument();
+    expect(sentBody).toEqual({ reason: 'The blacksmith is closed tonight' });
+    const decided = await screen.findByTestId('decided-request');
+    expect(decided).toHaveTextContent('1 × Longsword');
+    expect(decided).toHaveTextContent('Declined');
+    expect(decided).toHaveTextContent('Declined by mira');
+    expect(decided).toHaveTextContent('Reason: The blacksmith is closed tonight');
   }, 20_000);
 
   it('shows an error with a retry when the requests cannot be loaded', async () => {

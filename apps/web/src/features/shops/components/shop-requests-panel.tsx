@@ -1,6 +1,7 @@
 import { formatEnUs, type ShopRequest, shopMessages } from '@haversack/contracts';
 import { Badge, Button, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import { isApiError } from '../../../lib/http-client';
@@ -9,6 +10,8 @@ import { absoluteTime, relativeTime } from '../../activity/lib/relative-time';
 import { invalidateContainers } from '../../inventory/api/inventory-api';
 import { decideRequest, pendingRequestsQuery, type RequestDecision } from '../api/shop-requests-api';
 import { invalidateShop } from '../api/shops-api';
+import { DecidedRequests } from './decided-requests';
+import { DeclineRequestForm } from './decline-request-form';
 
 const decisionToasts: Record<RequestDecision, string> = {
   approve: shopMessages.requestApproved,
@@ -24,11 +27,22 @@ const decisionToasts: Record<RequestDecision, string> = {
 export function ShopRequestsPanel({ shopId }: { shopId: string }) {
   const queryClient = useQueryClient();
   const query = useQuery(pendingRequestsQuery(shopId));
+  // The request whose decline the GM is writing a reason for.
+  const [declining, setDeclining] = useState<string | null>(null);
   const decide = useMutation({
-    mutationFn: ({ request, decision }: { request: ShopRequest; decision: RequestDecision }) =>
-      decideRequest(request.id, decision),
-    onSuccess: (_result, { request, decision }) =>
-      toast.success(`${decisionToasts[decision]}: ${formatEnUs(request.quantity)} × ${request.item_name}`),
+    mutationFn: ({
+      request,
+      decision,
+      reason,
+    }: {
+      request: ShopRequest;
+      decision: RequestDecision;
+      reason?: string;
+    }) => decideRequest(request.id, decision, reason),
+    onSuccess: (_result, { request, decision }) => {
+      setDeclining(null);
+      toast.success(`${decisionToasts[decision]}: ${formatEnUs(request.quantity)} × ${request.item_name}`);
+    },
     onError: (error) =>
       toast.error(
         isApiError(error) ? (error.serverMessage ?? error.message) : 'The request could not be updated.',
@@ -44,6 +58,12 @@ export function ShopRequestsPanel({ shopId }: { shopId: string }) {
     },
   });
 
+  const withDecided = (pending: ReactNode) => (
+    <Stack gap="lg">
+      {pending}
+      <DecidedRequests shopId={shopId} />
+    </Stack>
+  );
   if (query.isPending) {
     return (
       <Stack gap="sm" aria-busy="true" aria-label="Loading purchase requests">
@@ -62,18 +82,18 @@ export function ShopRequestsPanel({ shopId }: { shopId: string }) {
     );
   }
   if (query.data.length === 0) {
-    return (
+    return withDecided(
       <EmptyState
         headingOrder={3}
         title="No purchases waiting"
         message="Purchases above the shop's approval limit wait here for the GM."
         testId="requests-empty"
-      />
+      />,
     );
   }
   const busy = (request: ShopRequest, decision: RequestDecision) =>
     decide.isPending && decide.variables?.request.id === request.id && decide.variables.decision === decision;
-  return (
+  return withDecided(
     <Stack gap="sm" data-testid="shop-requests">
       {query.data.map((request) => (
         <Paper key={request.id} withBorder p="sm" data-testid="shop-request">
@@ -99,47 +119,63 @@ export function ShopRequestsPanel({ shopId }: { shopId: string }) {
                 ) : null}
               </Stack>
             </Group>
-            <Group justify="flex-end" gap="xs">
-              {request.can_cancel ? (
-                <Button
-                  size="xs"
-                  variant="default"
-                  loading={busy(request, 'cancel')}
-                  disabled={decide.isPending}
-                  onClick={() => decide.mutate({ request, decision: 'cancel' })}
-                  aria-label={`Cancel request for ${request.quantity} × ${request.item_name}`}
-                >
-                  Cancel request
-                </Button>
-              ) : null}
-              {request.can_decide ? (
-                <>
+            {declining === request.id && request.can_decide ? (
+              <DeclineRequestForm
+                request={request}
+                busy={busy(request, 'decline')}
+                onDecline={(reason) => decide.mutate({ request, decision: 'decline', reason })}
+                onKeep={() => {
+                  setDeclining(null);
+                  // Back where the keyboard was: on this request's Decline.
+                  requestAnimationFrame(() =>
+                    document.querySelector<HTMLElement>(`[data-decline-for="${request.id}"]`)?.focus(),
+                  );
+                }}
+              />
+            ) : (
+              <Group justify="flex-end" gap="xs">
+                {request.can_cancel ? (
                   <Button
                     size="xs"
-                    variant="light"
-                    color="red"
-                    loading={busy(request, 'decline')}
+                    variant="default"
+                    loading={busy(request, 'cancel')}
                     disabled={decide.isPending}
-                    onClick={() => decide.mutate({ request, decision: 'decline' })}
-                    aria-label={`Decline ${request.quantity} × ${request.item_name} for ${request.character.name}`}
+                    onClick={() => decide.mutate({ request, decision: 'cancel' })}
+                    aria-label={`Cancel request for ${request.quantity} × ${request.item_name}`}
                   >
-                    Decline
+                    Cancel request
                   </Button>
-                  <Button
-                    size="xs"
-                    loading={busy(request, 'approve')}
-                    disabled={decide.isPending}
-                    onClick={() => decide.mutate({ request, decision: 'approve' })}
-                    aria-label={`Approve ${request.quantity} × ${request.item_name} for ${request.character.name}`}
-                  >
-                    Approve
-                  </Button>
-                </>
-              ) : null}
-            </Group>
+                ) : null}
+                {request.can_decide ? (
+                  <>
+                    <Button
+                      size="xs"
+                      variant="light"
+                      color="red"
+                      loading={busy(request, 'decline')}
+                      disabled={decide.isPending}
+                      onClick={() => setDeclining(request.id)}
+                      data-decline-for={request.id}
+                      aria-label={`Decline ${request.quantity} × ${request.item_name} for ${request.character.name}`}
+                    >
+                      Decline
+                    </Button>
+                    <Button
+                      size="xs"
+                      loading={busy(request, 'approve')}
+                      disabled={decide.isPending}
+                      onClick={() => decide.mutate({ request, decision: 'approve' })}
+                      aria-label={`Approve ${request.quantity} × ${request.item_name} for ${request.character.name}`}
+                    >
+                      Approve
+                    </Button>
+                  </>
+                ) : null}
+              </Group>
+            )}
           </Stack>
         </Paper>
       ))}
-    </Stack>
+    </Stack>,
   );
 }
