@@ -37,7 +37,7 @@ export const variantColorResolver: VariantColorsResolver = (input) => {
     if (parsed.isThemeColor && parsed.color !== input.theme.primaryColor)
       return {
         ...defaultVariantColorsResolver(input),
-        color: `var(--mantine-color-${parsed.color}-text)`,
+        color: `var(--haversack-${parsed.color}-subtle)`,
       };
   }
   return defaultVariantColorsResolver(input);
@@ -124,7 +124,9 @@ function readableVariantColors(theme: MantineTheme): Record<string, string> {
   const hoveredRow = theme.colors.gray[1];
   const variables: Record<string, string> = {};
   for (const [name, shades] of Object.entries(theme.colors)) {
-    variables[`--mantine-color-${name}-light-color`] = readableShade(name, shades, 9, shades[1]);
+    // On the hovered tint (shade 2, Mantine's light-hover), which is darker than the resting one (shade 1).
+    variables[`--mantine-color-${name}-light-color`] = readableShade(name, shades, 9, shades[2]);
+    variables[`--haversack-${name}-subtle`] = readableShade(name, shades, 6, shades[2]);
     variables[`--mantine-color-${name}-outline`] = readableShade(name, shades, outlineFrom, hoveredRow);
   }
   return variables;
@@ -162,6 +164,14 @@ function readableTextColors(theme: MantineTheme): Record<string, string> {
   return variables;
 }
 
+/** The dark scheme's subtle buttons keep the colour's text shade: it reads on the dark hover tint too. */
+function subtleTextColors(theme: MantineTheme): Record<string, string> {
+  const variables: Record<string, string> = {};
+  for (const name of Object.keys(theme.colors))
+    variables[`--haversack-${name}-subtle`] = `var(--mantine-color-${name}-text)`;
+  return variables;
+}
+
 export const cssVariablesResolver: CSSVariablesResolver = (theme) => ({
   variables: {},
   light: {
@@ -178,6 +188,7 @@ export const cssVariablesResolver: CSSVariablesResolver = (theme) => ({
   },
   dark: {
     ...readableFilledColors(theme, 'dark'),
+    ...subtleTextColors(theme),
     '--mantine-color-dimmed': '#a3a3a3',
     '--mantine-color-error': 'var(--mantine-color-red-4)',
     '--mantine-color-placeholder': 'var(--mantine-color-dark-2)',
