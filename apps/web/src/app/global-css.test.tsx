@@ -4,8 +4,10 @@ import {
   Anchor,
   Breadcrumbs,
   Button,
+  Checkbox,
   MantineProvider,
   Progress,
+  Radio,
   Select,
   Text,
   Textarea,
@@ -15,6 +17,7 @@ import {
 import { cleanup, render, screen } from '@testing-library/react';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { restoreViewportAfterEach, setViewport } from '../test/viewport';
+import { contrastRatio } from './color-contrast';
 import { theme } from './theme';
 
 const require = createRequire(import.meta.url);
@@ -183,5 +186,30 @@ describe('global.css: long words', () => {
     for (const word of ['Very', 'Long', 'Name']) {
       expect(getComputedStyle(screen.getByText(word.repeat(40))).overflowWrap, word).toBe('anywhere');
     }
+  });
+});
+
+describe('global.css: the edges of form controls', () => {
+  it('draw a text field, an unticked box and radio in a border of 3:1, and leave a field in error red', () => {
+    useStyles('Input', 'Checkbox', 'Radio');
+    render(
+      <MantineProvider env="test" theme={theme} forceColorScheme="light">
+        <TextInput label="Name" />
+        <TextInput label="Broken" error="Required" />
+        <Checkbox label="Equipped" />
+        <Radio label="Dark" />
+      </MantineProvider>,
+    );
+    const wrapper = (label: string) =>
+      screen.getByLabelText(label, { selector: 'input' }).closest('.mantine-Input-wrapper') as HTMLElement;
+    // Gray-6, 3.3:1 on white (Mantine's gray-4 is 1.5:1).
+    const gray6 = '#868e96';
+    expect(contrastRatio(gray6, '#ffffff')).toBeGreaterThanOrEqual(3);
+    expect(getComputedStyle(wrapper('Name')).getPropertyValue('--input-bd').trim()).toBe(gray6);
+    expect(getComputedStyle(wrapper('Broken')).getPropertyValue('--input-bd').trim()).not.toBe(gray6);
+    for (const label of ['Equipped', 'Dark']) {
+      expect(getComputedStyle(screen.getByLabelText(label)).borderColor).toBe(gray6);
+    }
+    expect(globalCss).toMatch(/--haversack-control-border: var\(--mantine-color-gray-6\)/);
   });
 });
