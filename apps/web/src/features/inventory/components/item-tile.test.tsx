@@ -110,6 +110,11 @@ describe('ItemTile looks (issue 12 §6)', () => {
     expect(rarity?.getAttribute('style')).toContain(rarityColours.rare.light);
   });
 
+  it('shows the rarity in a list row too, as a phone always lists', () => {
+    renderTile(ring, 'list');
+    expect(screen.getByText('Rare').closest('[data-rarity]')?.getAttribute('data-rarity')).toBe('rare');
+  });
+
   it('gives an item of no known category a bag', () => {
     renderTile(
       buildItem({ item_template: { name: 'Thing', stack_size: 1, tags: [], metadata: {}, coin: null } }),

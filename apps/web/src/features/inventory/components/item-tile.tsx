@@ -254,6 +254,8 @@ export function ItemTile({
               <Text fw={600} size="sm" style={{ minWidth: 0, overflowWrap: 'break-word' }}>
                 {item.name}
               </Text>
+              {/* A phone always lists: the rarity is shown there as on a grid tile. */}
+              {rarity ? <RarityBadge rarity={rarity} size="xs" /> : null}
               <ItemStatusBadges item={item} size="xs" />
             </Group>
             {/* Wraps too (the count under the facts, right-aligned) rather than leave the tile at large text. */}
