@@ -1,5 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { failure, mockFetch } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { buildCurrentSubscription, buildPatronage } from '../subscription-fixtures';
 import { mockSubscriptionServer } from '../subscription-test-server';
@@ -8,6 +9,15 @@ import { PlanSummaryCard } from './plan-summary-card';
 const routes = [{ path: '/dashboard', element: <PlanSummaryCard /> }];
 
 describe('PlanSummaryCard (the dashboard’s "Your plan")', () => {
+  it('says a failure to load as the dashboard’s other cards do, with Try Again', async () => {
+    mockFetch(() => failure(500, 'INTERNAL_SERVER_ERROR', 'boom'));
+    renderRoutes(routes, '/dashboard');
+
+    const panel = await screen.findByTestId('error-panel', {}, { timeout: 10_000 });
+    expect(panel).toHaveTextContent('Error loading your plan');
+    expect(within(panel).getByRole('button', { name: 'Try Again' })).toBeInTheDocument();
+  }, 20_000);
+
   it('reads "Active" for a plan that renews', async () => {
     mockSubscriptionServer({ current: buildCurrentSubscription({ tier: 'tier_1' }) });
     renderRoutes(routes, '/dashboard');

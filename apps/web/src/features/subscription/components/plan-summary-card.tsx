@@ -1,7 +1,8 @@
 import type { CurrentSubscription, TierIdentifier, UsageResource } from '@haversack/contracts';
-import { Anchor, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
+import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
 import { currentSubscriptionQueryOptions, tiersQueryOptions } from '../api/subscription-api';
 import { formatDate } from '../plan-text';
@@ -44,12 +45,12 @@ export function PlanSummaryCard() {
             <TextSkeleton lines={4} />
           </div>
         ) : current.isError && !current.data ? (
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">Your plan could not be loaded.</Text>
-            <Button variant="default" size="xs" onClick={() => void current.refetch()}>
-              Try Again
-            </Button>
-          </Stack>
+          // As the dashboard's other cards say it (the same red panel and its Try Again).
+          <ErrorPanel
+            title="Error loading your plan"
+            message="Your plan could not be loaded."
+            onRetry={() => void current.refetch()}
+          />
         ) : (
           <PlanSummary current={current.data} />
         )}
