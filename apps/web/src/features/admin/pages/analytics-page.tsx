@@ -35,7 +35,11 @@ const labels: Record<SeriesKey, string> = {
   cancellations: 'Cancellations',
 };
 
-const charts: { title: string; series: { name: SeriesKey; color: string }[] }[] = [
+/**
+ * Series of one chart differ in hue and, for the second of a pair that colour blindness confuses (green and
+ * red, orange and yellow), in stroke too: a dashed line.
+ */
+const charts: { title: string; series: { name: SeriesKey; color: string; strokeDasharray?: string }[] }[] = [
   {
     title: 'Users',
     series: [
@@ -48,14 +52,14 @@ const charts: { title: string; series: { name: SeriesKey; color: string }[] }[] 
     series: [
       { name: 'inventory_actions', color: 'violet.6' },
       { name: 'shop_activity', color: 'orange.6' },
-      { name: 'loot_activity', color: 'yellow.7' },
+      { name: 'loot_activity', color: 'cyan.7', strokeDasharray: '6 4' },
     ],
   },
   {
     title: 'Subscriptions',
     series: [
       { name: 'upgrades', color: 'green.6' },
-      { name: 'cancellations', color: 'red.6' },
+      { name: 'cancellations', color: 'red.6', strokeDasharray: '6 4' },
     ],
   },
 ];
@@ -130,7 +134,7 @@ export function AnalyticsPage() {
                   dataKey="period"
                   withLegend
                   curveType="monotone"
-                  series={chart.series.map((s) => ({ name: s.name, color: s.color, label: labels[s.name] }))}
+                  series={chart.series.map((s) => ({ ...s, label: labels[s.name] }))}
                 />
               </Card>
             ))}
