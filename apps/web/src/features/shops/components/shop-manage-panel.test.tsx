@@ -30,7 +30,7 @@ describe('ShopManagePanel', () => {
   });
 
   it('goes back to the party’s Shops tab once the shop is deleted', async () => {
-    const shop = buildShopInstance({ can_manage: true });
+    const shop = buildShopInstance({ can_manage: true, pending_requests_count: 2 });
     mockFetch(({ init }) => (init.method === 'DELETE' ? new Response(null, { status: 204 }) : success({})));
     const { router } = renderRoutes(
       [
@@ -42,6 +42,10 @@ describe('ShopManagePanel', () => {
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Delete Shop' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete shop' });
+    // The purchases waiting for the GM are named: they go with the shop.
+    expect(dialog).toHaveTextContent(
+      'The 2 purchases waiting for approval are dropped with it; nobody is charged.',
+    );
     await user.click(within(dialog).getByRole('button', { name: /Delete/ }));
     expect(await screen.findByText('Party page')).toBeInTheDocument();
     expect(router.state.location).toMatchObject({

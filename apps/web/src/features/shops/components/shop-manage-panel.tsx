@@ -40,6 +40,20 @@ function errorText(error: unknown): string {
   return error.details[0]?.message ?? error.serverMessage ?? error.message;
 }
 
+/**
+ * What deleting a shop does, the purchases still waiting for the GM included: they go with the shop, their
+ * goods destroyed with the stock, and nobody is charged.
+ */
+export function deleteShopMessage(name: string, pendingRequests: number): string {
+  const waiting =
+    pendingRequests === 0
+      ? ''
+      : pendingRequests === 1
+        ? ' The purchase waiting for approval is dropped with it; nobody is charged.'
+        : ` The ${pendingRequests} purchases waiting for approval are dropped with it; nobody is charged.`;
+  return `Delete ${name}? Its stock is destroyed.${waiting} This cannot be undone.`;
+}
+
 /** GM and managers: open or close, discount, modifiers, restock, stock and take back, delete (issue 10 item 4). */
 export function ShopManagePanel({ shop }: { shop: ShopInstance }) {
   const queryClient = useQueryClient();
@@ -238,7 +252,7 @@ export function ShopManagePanel({ shop }: { shop: ShopInstance }) {
       <ConfirmDialog
         opened={deleting}
         title="Delete shop"
-        message={`Delete ${shop.name}? Its stock is destroyed. This cannot be undone.`}
+        message={deleteShopMessage(shop.name, shop.pending_requests_count ?? 0)}
         confirmLabel="Delete"
         loading={remove.isPending}
         onClose={() => setDeleting(false)}
