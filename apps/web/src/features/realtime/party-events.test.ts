@@ -328,6 +328,19 @@ describe('noticeFor', () => {
     });
   });
 
+  it('tells the others, the GM first, that a purchase waits for approval', () => {
+    const asked = message({
+      action: 'shop_request_created',
+      summary: 'Pip asked to buy 2 × Rope from Ropewalk for 5 gp',
+      ids: { shop_instance_id: 'shop-1', shop_request_id: 'req-1', status: 'pending' },
+    });
+    expect(noticeFor(asked, me)).toEqual({
+      message: 'Pip asked to buy 2 × Rope from Ropewalk for 5 gp',
+      duration: 3_000,
+    });
+    expect(noticeFor({ ...asked, actor: { id: me, name: 'Me' } }, me)).toBeNull();
+  });
+
   it('tells who asked that the GM declined their purchase, with the reason, and nobody else', () => {
     const declined = message({
       action: 'shop_request_declined',

@@ -322,6 +322,12 @@ export function noticeFor(message: PartyMessage, myUserId: string | null): Notic
       duration: INVENTORY_NOTICE_MS,
     };
   }
+  // A purchase waiting for approval is news to the GM wherever they are in the party ("Pip asked to buy
+  // 2 × Rope from Ropewalk for 5 gp"); the badge on the shop's Requests tab shows only on that page.
+  if (message.action === 'shop_request_created') {
+    if (!message.actor || message.actor.id === myUserId || !message.summary) return null;
+    return { message: message.summary, duration: INVENTORY_NOTICE_MS };
+  }
   // A GM declining a purchase request tells who asked, with the reason if one was given; everyone else
   // only sees the request list change. (An approval is told through its trade, as a gift is.)
   if (message.action === 'shop_request_declined') {
