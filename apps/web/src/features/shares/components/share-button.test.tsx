@@ -30,8 +30,9 @@ describe('ShareButton (issue 16 §3)', () => {
     );
     await userEvent.click(screen.getByRole('button', { name: 'Share' }));
     const stop = await screen.findByRole('button', { name: 'Stop sharing' });
-    // A subtle button given red.9 was drawn in red-6, 3.3:1 on white; now in red's text shade, which
-    // theme.test.tsx holds to 4.5:1 on the page (and is red, not near-white, in the dark scheme).
-    expect(stop.style.getPropertyValue('--button-color')).toBe('var(--mantine-color-red-text)');
+    // A subtle button given red.9 was drawn in red-6, 3.3:1 on white; now in red's subtle shade, which
+    // theme.test.tsx holds to 4.5:1 on the page and on its hovered tint (and is red, not near-white, in the
+    // dark scheme).
+    expect(stop.style.getPropertyValue('--button-color')).toBe('var(--haversack-red-subtle)');
   });
 });
