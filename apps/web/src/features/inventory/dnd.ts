@@ -56,7 +56,9 @@ export const panelJumpCoordinates: KeyboardCoordinateGetter = (event, { currentC
     const cy = collisionRect.top + collisionRect.height / 2;
     let best: { x: number; y: number; distance: number } | null = null;
     for (const container of droppableContainers.getEnabled()) {
-      const rect = droppableRects.get(container.id);
+      // Measured by dnd-kit just after the drag starts; a key pressed before that (a busy phone) reads the
+      // zone from the page itself rather than stepping 25 px and missing the panel.
+      const rect = droppableRects.get(container.id) ?? container.node.current?.getBoundingClientRect();
       if (!rect) continue;
       // Only zones wholly on that side count: the panel the item is in is never "to the right" of it.
       const beyond = dx > 0 ? rect.left > cx : rect.right < cx;
