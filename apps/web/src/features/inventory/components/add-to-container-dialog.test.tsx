@@ -45,6 +45,25 @@ async function openContainerList() {
   return screen.findByRole('listbox');
 }
 
+describe('Add to container: when the containers cannot be loaded', () => {
+  it('says so with Try Again, rather than "You need a character"', async () => {
+    let down = true;
+    const working = serve('free');
+    mockFetch(({ url, init }) =>
+      down && url.includes('/characters?')
+        ? failure(500, 'INTERNAL_SERVER_ERROR', 'boom')
+        : working(url, init),
+    );
+    renderWithProviders(<AddToContainerDialog template={rope} onClose={() => {}} />);
+    const panel = await screen.findByTestId('error-panel', {}, { timeout: 10_000 });
+    expect(panel).toHaveTextContent('Failed to load your containers');
+    expect(screen.queryByText(/You need a character/)).not.toBeInTheDocument();
+    down = false;
+    await userEvent.click(within(panel).getByRole('button', { name: 'Try Again' }));
+    expect(await screen.findByRole('combobox', { name: 'Container' })).toBeInTheDocument();
+  }, 20_000);
+});
+
 describe('Add to container: the party rule for conjuring items (issue 12)', () => {
   it('offers a GM-only party’s containers disabled, with the reason, and picks an allowed one', async () => {
     serve('gm_only');

@@ -3,6 +3,7 @@ import { Alert, Button, Group, Modal, NumberInput, Select, Stack, Text } from '@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import { ErrorPanel } from '../../../components/error-panel';
 import { myCharactersQuery } from '../../characters/api/characters-api';
 import { myActivePartiesQuery } from '../../parties/api/parties-api';
 import type { ContainerOwner } from '../api/inventory-api';
@@ -98,6 +99,13 @@ export function AddToContainerDialog({
   const amount = typeof quantity === 'number' ? quantity : Number.parseInt(quantity, 10);
   const valid = target !== null && Number.isInteger(amount) && amount >= 1;
   const loading = characters.isPending || parties.isPending || (owners.length > 0 && sources.isPending);
+  // Where the items could go could not be loaded: not the same as having no character.
+  const failed = (characters.isError && !characters.data) || (owners.length > 0 && sources.isError);
+  const retry = () => {
+    if (characters.isError) void characters.refetch();
+    if (parties.isError) void parties.refetch();
+    if (sources.isError) void sources.refetch();
+  };
   return (
     <Modal
       opened={template !== null}
@@ -117,7 +125,13 @@ export function AddToContainerDialog({
         }}
       >
         <Stack gap="md">
-          {!loading && containers.length === 0 ? (
+          {failed ? (
+            <ErrorPanel
+              title="Failed to load your containers"
+              message="Where the items could go could not be loaded."
+              onRetry={retry}
+            />
+          ) : !loading && containers.length === 0 ? (
             <Alert variant="light" color="blue">
               <Text size="sm">
                 You need a character to carry items. <Link to="/characters/new">Create a character</Link>.

@@ -1,4 +1,5 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { buildCharacter, pageMeta } from '../../../test/party-fixtures';
@@ -139,4 +140,21 @@ describe('PartyInventory', () => {
       `/characters/new?party_id=${party.id}`,
     );
   });
+
+  it('says the characters failed to load, with Try Again, rather than that I have none', async () => {
+    let down = true;
+    const working = partyServer(true);
+    mockFetch(({ url, init }) =>
+      down && new URL(url, 'http://test').pathname === '/api/v1/characters'
+        ? failure(500, 'INTERNAL_SERVER_ERROR', 'boom')
+        : working(url, init),
+    );
+    renderWithProviders(<PartyInventory party={party} />);
+    const panel = await screen.findByTestId('error-panel', {}, { timeout: 10_000 });
+    expect(panel).toHaveTextContent('Failed to load party inventory');
+    expect(screen.queryByTestId('party-inventory-unavailable')).not.toBeInTheDocument();
+    down = false;
+    await userEvent.click(within(panel).getByRole('button', { name: 'Try Again' }));
+    expect(await screen.findByRole('heading', { name: 'Inventory Management' })).toBeInTheDocument();
+  }, 20_000);
 });

@@ -2,6 +2,7 @@ import type { Party } from '@haversack/contracts';
 import { Button, Center, Paper, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
+import { ErrorPanel } from '../../../components/error-panel';
 import { Spinner } from '../../../components/loading';
 import { FeatureUpgradePrompt } from '../../../components/upgrade-prompt';
 import { partyCharactersQuery } from '../../characters/api/characters-api';
@@ -42,7 +43,26 @@ export function PartyInventory({ party }: { party: Pick<Party, 'id' | 'name' | '
       </Center>
     );
   }
-  if (mine.length === 0 || sources.isError) {
+  // A failure is not "no character": it says so and asks again, as the party's other tabs do.
+  if (characters.isError && !characters.data) {
+    return (
+      <ErrorPanel
+        title="Failed to load party inventory"
+        message="Your characters in this party could not be loaded."
+        onRetry={() => void characters.refetch()}
+      />
+    );
+  }
+  if (sources.isError) {
+    return (
+      <ErrorPanel
+        title="Failed to load party inventory"
+        message="The party's containers could not be loaded."
+        onRetry={() => void sources.refetch()}
+      />
+    );
+  }
+  if (mine.length === 0) {
     return (
       <Paper withBorder p="lg" data-testid="party-inventory-unavailable">
         <Stack gap="sm" align="center">

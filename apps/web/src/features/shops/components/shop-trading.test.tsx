@@ -8,12 +8,14 @@ import { theme } from '../../../app/theme';
 import { buildContainer } from '../../inventory/test/inventory-fixtures';
 import type { Trader } from '../hooks/use-trader';
 import { buildShopInstance, buildStockItem } from '../test/shop-fixtures';
-import { ShopStockList } from './shop-trading';
+import { ShopStockList, TraderPanel } from './shop-trading';
 
 const pack = buildContainer({ id: 'c-pack', owner: { type: 'character', id: 'ch-aria', name: 'Aria' } });
 const trader: Trader = {
   isPending: false,
   hasCharacter: true,
+  isError: false,
+  retry: () => undefined,
   containers: [pack],
   container: pack,
   characterId: 'ch-aria',
@@ -36,6 +38,22 @@ const wrapper = ({ children }: { children: ReactNode }) => (
     {children}
   </MantineProvider>
 );
+
+describe('TraderPanel', () => {
+  it('says my containers failed to load, with Try Again, rather than that I have no character', async () => {
+    const retry = vi.fn();
+    render(
+      <TraderPanel trader={{ ...trader, isError: true, hasCharacter: false, container: null, retry }} />,
+      {
+        wrapper,
+      },
+    );
+    expect(screen.getByTestId('error-panel')).toHaveTextContent('Failed to load your containers');
+    expect(screen.queryByTestId('cannot-trade')).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Try Again' }));
+    expect(retry).toHaveBeenCalledTimes(1);
+  });
+});
 
 describe('ShopStockList', () => {
   it('keeps focus in the list when the row that had it is bought out', async () => {

@@ -54,6 +54,15 @@ export function TraderPanel({ trader }: { trader: Trader }) {
       </Paper>
     );
   }
+  if (trader.isError) {
+    return (
+      <ErrorPanel
+        title="Failed to load your containers"
+        message="Your characters' containers could not be loaded, so you cannot trade yet."
+        onRetry={trader.retry}
+      />
+    );
+  }
   if (!trader.hasCharacter || !trader.container) {
     return (
       <Alert variant="light" color="blue" data-testid="cannot-trade">

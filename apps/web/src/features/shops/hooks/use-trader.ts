@@ -46,6 +46,9 @@ export function useTrader(partyId: string | null) {
     // The choice waits for the purses, so that it does not jump from one container to another.
     isPending: characters.isPending || (mine.length > 0 && (sources.isPending || pursesPending)),
     hasCharacter: mine.length > 0,
+    // My characters or their containers could not be loaded: not the same as having none.
+    isError: (characters.isError && !characters.data) || (mine.length > 0 && sources.isError),
+    retry: () => void (characters.isError ? characters.refetch() : sources.refetch()),
     containers,
     container,
     characterId: container ? (container.character_id ?? container.owner.id) : null,
