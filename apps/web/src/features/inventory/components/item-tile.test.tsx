@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toast } from '../../../lib/toast';
 import { failure, mockFetch, success } from '../../../test/fixtures';
+import { transferMutationKey } from '../hooks/use-moving-item';
 import { rarityColours } from '../lib/item-look';
 import { buildContainer, buildItem, buildPartyStash, renderWithProviders } from '../test/inventory-fixtures';
 import { ItemTile } from './item-tile';
@@ -98,6 +99,50 @@ const ring = buildItem({
     metadata: { rarity: 'rare', requires_attunement: true, category: 'ring' },
     coin: null,
   },
+});
+
+describe('ItemTile while its move is on the way', () => {
+  it('shows it at once and offers no second move until the server answers', async () => {
+    const item = buildItem({ id: 'stack-1', name: 'Lantern', quantity: 1 });
+    const { queryClient } = renderWithProviders(
+      <DndContext>
+        <ItemTile
+          item={item}
+          layout="grid"
+          draggable={false}
+          onOpen={vi.fn()}
+          destinations={[buildContainer({ id: 'stash', name: 'Party Stash' })]}
+          onMoveTo={vi.fn()}
+        />
+      </DndContext>,
+    );
+    const tile = screen.getByRole('button', { name: 'Lantern, quantity 1' });
+    expect(tile).not.toHaveAttribute('aria-busy');
+    expect(screen.getByRole('button', { name: 'Move Lantern to...' })).toBeEnabled();
+    // A move of this stack, waiting for its answer (it never comes in this test).
+    let settle: () => void = () => undefined;
+    const waiting = queryClient.getMutationCache().build(queryClient, {
+      mutationKey: transferMutationKey,
+      mutationFn: () =>
+        new Promise<void>((resolve) => {
+          settle = resolve;
+        }),
+    });
+    void waiting.execute({
+      itemInstanceId: 'stack-1',
+      sourceContainerId: 'c1',
+      targetContainerId: 'stash',
+      quantity: 1,
+    });
+    const moving = await screen.findByRole('button', { name: 'Lantern, quantity 1, moving' });
+    expect(moving).toHaveAttribute('aria-busy', 'true');
+    expect(screen.getByTestId('item-tile-moving')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Move Lantern to...' })).toBeDisabled();
+    settle();
+    expect(await screen.findByRole('button', { name: 'Lantern, quantity 1' })).not.toHaveAttribute(
+      'aria-busy',
+    );
+  });
 });
 
 describe('ItemTile looks (issue 12 §6)', () => {

@@ -1,6 +1,6 @@
 import { useDraggable } from '@dnd-kit/core';
 import { type Container, formatStackWorth, type ItemInstance, isAttunable } from '@haversack/contracts';
-import { ActionIcon, Badge, Box, Group, Menu, Paper, Stack, Text } from '@mantine/core';
+import { ActionIcon, Badge, Box, Group, Loader, Menu, Paper, Stack, Text } from '@mantine/core';
 import { IconArrowsTransferUp, IconDots, IconLock } from '@tabler/icons-react';
 import { type FocusEvent, type KeyboardEvent, type ReactElement, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
@@ -8,6 +8,7 @@ import { upgradeLinkLabel } from '../../../lib/upgrade-link';
 import { formatWeight } from '../../../lib/weight';
 import { dragHandleStyle, useDragId } from '../dnd';
 import { isAttuned, isEquipped, useItemStatus } from '../hooks/use-item-status';
+import { useIsMoving } from '../hooks/use-moving-item';
 import {
   partyCollaborationLocked,
   partyCollaborationUpgradePath,
@@ -81,9 +82,15 @@ export function ItemTile({
     quantity: item.quantity,
     name: item.name,
   };
-  const drag = useDraggable({ id: useDragId(`item:${item.id}`), data: payload, disabled: !draggable });
+  // A move of this stack is on its way: shown at once, and no second move until the server answers.
+  const moving = useIsMoving(item.id);
+  const drag = useDraggable({
+    id: useDragId(`item:${item.id}`),
+    data: payload,
+    disabled: !draggable || moving,
+  });
   const swipeState = useSwipe({
-    enabled: swipe !== undefined,
+    enabled: swipe !== undefined && !moving,
     onSwipeLeft: () => swipe?.onAddToQueue(),
     onSwipeRight: () => swipe?.onQuickTransfer(),
   });
@@ -111,7 +118,7 @@ export function ItemTile({
   const ownerCharacterId = onMoveTo ? actingCharacterOf(item, destinations) : null;
   const [giving, setGiving] = useState(false);
   const status = [isEquipped(item) ? 'equipped' : null, isAttuned(item) ? 'attuned' : null].filter(Boolean);
-  const label = `${item.name}, quantity ${item.quantity}${status.length ? `, ${status.join(', ')}` : ''}`;
+  const label = `${item.name}, quantity ${item.quantity}${status.length ? `, ${status.join(', ')}` : ''}${moving ? ', moving' : ''}`;
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     // Enter opens the item; Space starts a keyboard drag (dnd-kit's sensor, configured in the workspace);
@@ -125,7 +132,7 @@ export function ItemTile({
       event.key === 'ContextMenu' ||
       (event.key === 'F10' && event.shiftKey) ||
       (event.key.toLowerCase() === 'm' && !event.ctrlKey && !event.metaKey && !event.altKey);
-    if (menuKey && canMove) {
+    if (menuKey && canMove && !moving) {
       event.preventDefault();
       openMoveMenu();
       return;
@@ -150,6 +157,8 @@ export function ItemTile({
     tabIndex: -1,
     'aria-label': `${moveVerb} ${item.name} to...`,
     'data-testid': 'item-move-menu',
+    // Kept in its place while the stack's move is on its way, so the row does not jump.
+    disabled: moving,
     ...(list ? { style: { flexShrink: 0 } } : { pos: 'absolute' as const, right: 6, bottom: 6 }),
     ...(!list && ownerCharacterId ? { right: 38 } : {}),
   } as const;
@@ -184,6 +193,8 @@ export function ItemTile({
         role="button"
         tabIndex={tabIndex}
         aria-label={label}
+        aria-busy={moving || undefined}
+        data-moving={moving || undefined}
         aria-describedby={describedByIds}
         aria-keyshortcuts={canMove ? moveMenuKeys : undefined}
         onKeyDown={onKeyDown}
@@ -204,7 +215,7 @@ export function ItemTile({
         style={{
           ...(draggable ? dragHandleStyle : { cursor: 'pointer' }),
           transform,
-          opacity: drag.isDragging ? 0.5 : 1,
+          opacity: drag.isDragging || moving ? 0.5 : 1,
           flex: list ? '1 1 12em' : undefined,
           // Tiles of a grid row share its height, so the buttons at the cell's foot stay inside each one.
           height: list ? undefined : '100%',
@@ -231,6 +242,7 @@ export function ItemTile({
               </Text>
             </Group>
             <Group gap={6} wrap="wrap" pr={menuRoom} data-testid="item-tile-facts">
+              {moving ? <Loader size={12} aria-hidden="true" data-testid="item-tile-moving" /> : null}
               <Badge variant="light" size="sm" style={{ flexShrink: 0 }}>
                 ×{item.quantity}
               </Badge>
@@ -260,6 +272,7 @@ export function ItemTile({
             </Group>
             {/* Wraps too (the count under the facts, right-aligned) rather than leave the tile at large text. */}
             <Group gap="xs" wrap="wrap" justify="flex-end" ml="auto" miw={0}>
+              {moving ? <Loader size={12} aria-hidden="true" data-testid="item-tile-moving" /> : null}
               <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
                 {formatWeight(item.totalWeight, { decimals: 1 })} ·{' '}
                 {formatStackWorth(item.value_cp * item.quantity)}

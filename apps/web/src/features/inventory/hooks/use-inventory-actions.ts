@@ -17,6 +17,7 @@ import {
 } from '../api/inventory-api';
 import { toastRefusal, toastTransferFailure } from '../api/transfer-messages';
 import { toastMoveWithUndo } from './move-undo';
+import { transferMutationKey } from './use-moving-item';
 
 export const mergeFailed = 'Failed to merge stacks';
 export const conversionFailed = 'Failed to convert coins';
@@ -26,6 +27,7 @@ export const deleteContainerFailed = 'Failed to delete container';
 export function useTransferItem(options: { quiet?: boolean } = {}) {
   const queryClient = useQueryClient();
   return useMutation({
+    mutationKey: transferMutationKey,
     mutationFn: (request: TransferRequest) => transferItem(request),
     onSuccess: (result, request) => {
       // Undo is offered after every move, by mouse, keyboard or menu, as after a quick transfer.
