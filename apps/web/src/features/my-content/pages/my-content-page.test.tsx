@@ -1,4 +1,5 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { failure, jsonResponse, mockFetch } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
@@ -139,6 +140,28 @@ describe('MyContentPage', () => {
     expect(
       await within(section('Shop templates')).findByText('Unable to Load Shops', {}, { timeout: 5_000 }),
     ).toBeVisible();
-    expect(within(section('Shop templates')).getByRole('button', { name: /try again|retry/i })).toBeVisible();
+    expect(within(section('Shop templates')).getByRole('button', { name: 'Try Again' })).toBeVisible();
   });
+
+  it('asks the plan’s limits again after they failed, and stops saying so once they come', async () => {
+    let down = true;
+    mockFetch(({ url }) => {
+      const path = new URL(url, 'http://test').pathname;
+      if (path.endsWith('/subscription/usage'))
+        return down
+          ? failure(500, 'INTERNAL_SERVER_ERROR', 'Something went wrong.')
+          : jsonResponse(200, { status: 'success', data: buildUsage(buildTier('tier_1')) });
+      return jsonResponse(200, { status: 'success', data: [], meta: page(0) });
+    });
+    renderRoutes(routes, '/my-content');
+    const shops = section('Shop templates');
+    expect(
+      await within(shops).findByText("Your plan's limits could not be loaded.", {}, { timeout: 5_000 }),
+    ).toBeVisible();
+    down = false;
+    await userEvent.click(within(shops).getByRole('button', { name: 'Try again' }));
+    await waitFor(() =>
+      expect(screen.queryByText("Your plan's limits could not be loaded.")).not.toBeInTheDocument(),
+    );
+  }, 20_000);
 });

@@ -58,6 +58,8 @@ interface ContentSectionProps {
   /** The plan resource behind `usage`: where the upgrade link points when the plan has none of it. */
   resource: UsageResource;
   usageFailed: boolean;
+  /** Asks the plan's limits again (they are one query for every section). */
+  retryUsage: () => void;
   /** A second count against the plan, said in words (e.g. deployments this month). */
   note?: string;
   viewAllTo: string;
@@ -104,9 +106,14 @@ function ContentSection(props: ContentSectionProps) {
           </Group>
         </Group>
         {props.usageFailed ? (
-          <Text size="sm" c="dimmed">
-            Your plan's limits could not be loaded.
-          </Text>
+          <Group gap="xs">
+            <Text size="sm" c="dimmed">
+              Your plan's limits could not be loaded.
+            </Text>
+            <Button variant="subtle" size="compact-xs" onClick={props.retryUsage}>
+              Try again
+            </Button>
+          </Group>
         ) : null}
         {props.note ? (
           <Text size="sm" c="dimmed" data-testid="content-note">
@@ -119,7 +126,11 @@ function ContentSection(props: ContentSectionProps) {
           <ErrorPanel
             title={props.errorTitle}
             message={query.error?.message ?? ''}
-            onRetry={() => void query.refetch()}
+            onRetry={() => {
+              void query.refetch();
+              // What failed with the list most likely failed with the limits: both are asked again.
+              if (props.usageFailed) props.retryUsage();
+            }}
           />
         ) : props.links.length === 0 ? (
           <Text size="sm" c="dimmed">
@@ -165,6 +176,7 @@ export function MyContentPage() {
         usage={usage.data?.item_templates}
         resource="item_templates"
         usageFailed={usage.isError}
+        retryUsage={() => void usage.refetch()}
         viewAllTo="/items"
         newLabel="New Item"
         newTo="/items/new"
@@ -183,6 +195,7 @@ export function MyContentPage() {
         usage={usage.data?.shop_templates}
         resource="shop_templates"
         usageFailed={usage.isError}
+        retryUsage={() => void usage.refetch()}
         viewAllTo="/shops/templates"
         newLabel="New Shop"
         newTo="/shops/templates/new"
@@ -201,6 +214,7 @@ export function MyContentPage() {
         usage={usage.data?.shop_instances}
         resource="shop_instances"
         usageFailed={usage.isError}
+        retryUsage={() => void usage.refetch()}
         note={deploymentsNote(monthly)}
         viewAllTo="/shops/instances"
         newLabel="Deploy a Shop"
@@ -222,6 +236,7 @@ export function MyContentPage() {
         usage={usage.data?.loot_templates}
         resource="loot_templates"
         usageFailed={usage.isError}
+        retryUsage={() => void usage.refetch()}
         note={lootUsageNote(lootInstances, lootMonthly)}
         viewAllTo="/loot/templates?mine=true"
         newLabel="New Loot"
