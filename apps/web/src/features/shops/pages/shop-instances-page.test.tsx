@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { jsonResponse, mockFetch, success } from '../../../test/fixtures';
+import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { pageMeta } from '../../../test/party-fixtures';
 import { renderRoutes } from '../../../test/render';
 import { buildShopInstance } from '../test/shop-fixtures';
@@ -29,5 +29,16 @@ describe('ShopInstancesPage', () => {
       expect(heading).toHaveAttribute('data-size', 'h4');
     }
     expect(screen.queryByRole('heading', { level: 3 })).not.toBeInTheDocument();
+    expect(screen.getByTestId('summary-active')).toHaveTextContent('2');
   });
+
+  it('shows no summary of zeros while the shops load, nor when they could not be loaded', async () => {
+    mockFetch(({ url }) =>
+      url.startsWith('/api/v1/shop_instances?') ? failure(500, 'INTERNAL_SERVER_ERROR', 'boom') : success([]),
+    );
+    renderRoutes([{ path: '/shops/instances', element: <ShopInstancesPage /> }], '/shops/instances');
+    expect(screen.getByTestId('summary-active')).toHaveAttribute('aria-label', 'Loading active');
+    expect(await screen.findByLabelText('Active: not known', {}, { timeout: 10_000 })).toHaveTextContent('–');
+    expect(screen.getByTestId('summary-items')).not.toHaveTextContent('0');
+  }, 20_000);
 });

@@ -8,6 +8,7 @@ import {
   Paper,
   Select,
   SimpleGrid,
+  Skeleton,
   Stack,
   Text,
   TextInput,
@@ -30,15 +31,44 @@ import {
 import { ShopCardSkeletons, ShopGrid, ShopInstanceCard } from '../components/shop-card';
 import { locationOptions, shopTypeOptions } from '../components/shop-filters';
 
-function SummaryCard({ label, value, testId }: { label: string; value: number; testId: string }) {
+/**
+ * One figure of the summary: a skeleton while the shops load, a dash when they could not be loaded (never
+ * a 0 that reads as if the shops were gone).
+ */
+function SummaryCard({
+  label,
+  value,
+  loading,
+  testId,
+}: {
+  label: string;
+  value: number | null;
+  loading: boolean;
+  testId: string;
+}) {
   return (
     <Paper withBorder p="sm">
       <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
         {label}
       </Text>
-      <Text fw={700} size="xl" data-testid={testId}>
-        {value}
-      </Text>
+      {loading ? (
+        <Skeleton
+          height={28}
+          width={40}
+          mt={4}
+          data-testid={testId}
+          aria-label={`Loading ${label.toLowerCase()}`}
+        />
+      ) : (
+        <Text
+          fw={700}
+          size="xl"
+          data-testid={testId}
+          aria-label={value === null ? `${label}: not known` : undefined}
+        >
+          {value === null ? '–' : value.toLocaleString('en-US')}
+        </Text>
+      )}
     </Paper>
   );
 }
@@ -67,6 +97,7 @@ export function ShopInstancesPage() {
   const parties = useQuery(myActivePartiesQuery());
   const change = (next: Partial<ShopInstanceFilters>) =>
     setFilters((current) => ({ ...current, ...next, page: 1 }));
+  const known = query.data !== undefined;
   const instances = query.data?.instances ?? [];
   const active = instances.filter((s) => s.is_active).length;
   const totalItems = instances.reduce((sum, s) => sum + s.items_count, 0);
@@ -96,9 +127,24 @@ export function ShopInstancesPage() {
         </Group>
       </Group>
       <SimpleGrid cols={{ base: 3 }} spacing="sm" aria-label="Summary">
-        <SummaryCard label="Active" value={active} testId="summary-active" />
-        <SummaryCard label="Inactive" value={instances.length - active} testId="summary-inactive" />
-        <SummaryCard label="Total items" value={totalItems} testId="summary-items" />
+        <SummaryCard
+          label="Active"
+          value={known ? active : null}
+          loading={query.isPending}
+          testId="summary-active"
+        />
+        <SummaryCard
+          label="Inactive"
+          value={known ? instances.length - active : null}
+          loading={query.isPending}
+          testId="summary-inactive"
+        />
+        <SummaryCard
+          label="Total items"
+          value={known ? totalItems : null}
+          loading={query.isPending}
+          testId="summary-items"
+        />
       </SimpleGrid>
       <Paper withBorder p="md" component="section" aria-label="Shop filters">
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 5 }} spacing="sm">
