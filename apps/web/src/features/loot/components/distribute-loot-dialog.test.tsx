@@ -1,4 +1,5 @@
-import { type LootDistribution, lootContentsFingerprint } from '@haversack/contracts';
+import { type LootDistribution, type LootInstance, lootContentsFingerprint } from '@haversack/contracts';
+import type { QueryClient } from '@tanstack/react-query';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
@@ -7,6 +8,7 @@ import { useUiStore } from '../../../stores/ui-store';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { buildCharacter, pageMeta } from '../../../test/party-fixtures';
 import { renderWithProviders } from '../../inventory/test/inventory-fixtures';
+import { lootKeys } from '../api/loot-api';
 import { buildLootInstance } from '../test/loot-fixtures';
 import { DistributeLootDialog } from './distribute-loot-dialog';
 
@@ -127,9 +129,13 @@ const distributeBodies = (fetchMock: ReturnType<typeof mockFetch>) =>
     .map(([, init]) => JSON.parse(String(init?.body)) as DistributeBody);
 
 function renderDialog(onClose = vi.fn()) {
-  renderWithProviders(<DistributeLootDialog loot={loot} opened onClose={onClose} />);
+  const { queryClient } = renderWithProviders(<DistributeLootDialog loot={loot} opened onClose={onClose} />);
+  // The loot's page has it in the cache.
+  queryClient.setQueryData(lootKeys.instance(loot.id), loot);
+  lastClient = queryClient;
   return onClose;
 }
+let lastClient: QueryClient | null = null;
 
 describe('DistributeLootDialog', () => {
   it('previews who gets what, the stash overflow and the coin change, before anything moves', async () => {
@@ -214,6 +220,10 @@ describe('DistributeLootDialog', () => {
       kind: 'success',
       message: 'Loot distributed successfully',
     });
+    // The page shows it shared out at once, with nothing left to take, before its refetch answers.
+    const shown = lastClient?.getQueryData<LootInstance>(lootKeys.instance(loot.id));
+    expect(shown?.distributed_at).not.toBeNull();
+    expect(shown?.container.item_instances).toEqual([]);
   });
 
   it('drops the preview when the characters or the mode change', async () => {

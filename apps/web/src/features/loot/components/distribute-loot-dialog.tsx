@@ -40,6 +40,7 @@ import {
   invalidateLoot,
   isStalePreview,
   lootErrorMessage,
+  lootKeys,
 } from '../api/loot-api';
 import {
   distributionModeHelp,
@@ -199,7 +200,21 @@ export function DistributeLootDialog({
     preview.data && preview.variables && sameChoices(preview.variables, request) ? preview.data : null;
   const confirm = useMutation({
     mutationFn: (confirmed: DistributeRequest) => distributeLoot(confirmed),
-    onSuccess: () => {
+    onSuccess: (_result, confirmed) => {
+      // Everything was shared out: the page shows it at once, without Take and Claim on stacks that are
+      // gone, rather than after its refetch (seconds on a slow connection).
+      queryClient.setQueryData(lootKeys.instance(loot.id), (old: LootInstance | undefined) =>
+        old
+          ? {
+              ...old,
+              distributed_at: new Date().toISOString(),
+              distribution_mode: confirmed.mode,
+              container: { ...old.container, item_instances: [] },
+              items_count: 0,
+              total_value_cp: 0,
+            }
+          : old,
+      );
       toast.success(lootMessages.distributed);
       onClose();
     },
