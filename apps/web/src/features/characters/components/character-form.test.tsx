@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
-import { jsonResponse, mockFetch } from '../../../test/fixtures';
+import { failure, jsonResponse, mockFetch } from '../../../test/fixtures';
 import { buildParty, pageMeta } from '../../../test/party-fixtures';
 import { renderRoutes, withUnsavedChangesGuard } from '../../../test/render';
 import { CharacterForm } from './character-form';
@@ -10,6 +10,36 @@ import { CharacterForm } from './character-form';
 const TOTAL_PARTIES = 112;
 
 describe('CharacterForm party picker', () => {
+  it('says the parties could not be loaded, and asks again, rather than offering only "No party"', async () => {
+    let down = true;
+    mockFetch(() =>
+      down
+        ? failure(500, 'INTERNAL_SERVER_ERROR', 'boom')
+        : jsonResponse(200, {
+            status: 'success',
+            data: [buildParty({ id: 'p1', name: 'Lantern Watch' })],
+            meta: pageMeta(1, 100),
+          }),
+    );
+    renderRoutes(
+      [
+        {
+          path: '/characters/new',
+          element: <CharacterForm submitLabel="Create" onSubmit={async () => {}} onCancel={() => {}} />,
+        },
+      ],
+      '/characters/new',
+    );
+    expect(
+      await screen.findByText(/Your parties could not be loaded\./, {}, { timeout: 10_000 }),
+    ).toBeVisible();
+    down = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await vi.waitFor(() =>
+      expect(screen.queryByText(/Your parties could not be loaded\./)).not.toBeInTheDocument(),
+    );
+  }, 20_000);
+
   it('offers every active party of the user, not only the first page', async () => {
     const fetchMock = mockFetch(({ url }) => {
       const params = new URL(url, 'http://test').searchParams;

@@ -5,6 +5,7 @@ import {
 } from '@haversack/contracts';
 import {
   Alert,
+  Anchor,
   Button,
   Group,
   NumberInput,
@@ -165,10 +166,21 @@ export function CharacterForm({
         </SimpleGrid>
         <Select
           label="Party"
-          placeholder="No party"
+          placeholder={parties.isError && !parties.data ? 'Your parties could not be loaded' : 'No party'}
           data={partyOptions}
           clearable
           {...form.getInputProps('party_id')}
+          // Not "no party" when the list failed: the player learns why theirs is missing, and may ask again.
+          description={
+            parties.isError && !parties.data ? (
+              <>
+                Your parties could not be loaded.{' '}
+                <Anchor component="button" type="button" size="xs" onClick={() => void parties.refetch()}>
+                  Try again
+                </Anchor>
+              </>
+            ) : undefined
+          }
           value={form.values.party_id ?? null}
           onChange={(value) => form.setFieldValue('party_id', value)}
         />
