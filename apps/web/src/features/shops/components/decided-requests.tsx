@@ -59,7 +59,7 @@ function DecidedRequestRow({ request }: { request: ShopRequest }) {
         </Group>
         <Text size="sm" c="dimmed">
           {request.character.name} ({request.requester.name}) · {request.formatted} ·{' '}
-          {request.decided_by ? `${outcome.label} by ${request.decided_by.name} ` : ''}
+          {request.decided_by ? `${outcome.label} by ${request.decided_by.name} · ` : ''}
           <span title={absoluteTime(when)}>{relativeTime(when)}</span>
         </Text>
         {request.reason ? (
