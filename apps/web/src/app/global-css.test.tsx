@@ -9,6 +9,7 @@ import {
   Progress,
   Radio,
   Select,
+  Stack,
   Text,
   Textarea,
   TextInput,
@@ -211,5 +212,23 @@ describe('global.css: the edges of form controls', () => {
       expect(getComputedStyle(screen.getByLabelText(label)).borderColor).toBe(gray6);
     }
     expect(globalCss).toMatch(/--haversack-control-border: var\(--mantine-color-gray-6\)/);
+  });
+});
+
+describe('global.css: buttons in a row and in a column', () => {
+  it('keep a button in a row at least as wide as its longest word, and let one in a column break it', () => {
+    useStyles('Button', 'Stack');
+    render(
+      <MantineProvider env="test" theme={theme}>
+        <Button>Add</Button>
+        <Stack>
+          <Button>New Character</Button>
+        </Stack>
+        <Button fullWidth>Join a Party</Button>
+      </MantineProvider>,
+    );
+    expect(getComputedStyle(screen.getByRole('button', { name: 'Add' })).minWidth).toBe('min-content');
+    expect(getComputedStyle(screen.getByRole('button', { name: 'New Character' })).minWidth).toBe('0');
+    expect(getComputedStyle(screen.getByRole('button', { name: 'Join a Party' })).minWidth).toBe('0');
   });
 });

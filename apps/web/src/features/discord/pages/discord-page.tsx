@@ -87,17 +87,7 @@ function InviteStep({ discord }: { discord: AuthProviders['discord'] | undefined
       <Text>Add the Haversack app to your Discord server (you need the Manage Server permission there).</Text>
       {discord?.invite_url ? (
         <Group>
-          <Button
-            component="a"
-            href={discord.invite_url}
-            target="_blank"
-            rel="noreferrer"
-            variant="default"
-            h="auto"
-            py={8}
-            // The label wraps on a phone instead of running off the screen.
-            styles={{ label: { whiteSpace: 'normal', textAlign: 'center' } }}
-          >
+          <Button component="a" href={discord.invite_url} target="_blank" rel="noreferrer" variant="default">
             Add Haversack to a Discord server
           </Button>
         </Group>

@@ -204,12 +204,8 @@ export function TakeLootDialog({
               disabled={!ready}
               loading={mutation.isPending}
               data-autofocus={ready || undefined}
-              // "Claim for Bartholomew Ironfoot-Stonehammer the Third" wraps in the button, not cut off.
+              // "Claim for Bartholomew Ironfoot-Stonehammer the Third" wraps in the button (global.css).
               maw="100%"
-              styles={{
-                root: { height: 'auto', minHeight: 'var(--button-height)', paddingBlock: 6 },
-                label: { whiteSpace: 'normal', textAlign: 'center' },
-              }}
             >
               {kind === 'take'
                 ? `Take ${validAmount ? amount : ''}`.trim()

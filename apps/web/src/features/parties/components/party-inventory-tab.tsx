@@ -90,17 +90,7 @@ function PartyContainerCard({ container }: { container: Container }) {
         <CapacityBar capacity={container.capacity} />
         <Group mt="auto" pt="xs">
           {/* A long container name wraps inside the button rather than pushing past a phone's edge. */}
-          <Button
-            component={Link}
-            to={`/containers/${container.id}`}
-            variant="light"
-            size="sm"
-            h="auto"
-            mih={36}
-            py={6}
-            maw="100%"
-            styles={{ label: { whiteSpace: 'normal', overflowWrap: 'anywhere', textAlign: 'left' } }}
-          >
+          <Button component={Link} to={`/containers/${container.id}`} variant="light" size="sm" maw="100%">
             Open {container.name}
           </Button>
         </Group>

@@ -32,7 +32,6 @@ import {
 } from '../api/subscription-api';
 import { BillingDisabledNotice } from '../components/billing-disabled-notice';
 import { LocalBillingNotice } from '../components/local-billing-notice';
-import { wrappingButtonProps } from '../components/wrapping-button';
 import { formatLimit, formatPricePerMonth, limitLabels, partyCollaborationNote } from '../plan-text';
 
 const collaborationNoteId = 'party-collaboration-note';
@@ -144,12 +143,7 @@ function PlanCard({ tier, currentTier }: { tier: Tier; currentTier: Tier }) {
           {tier.description}
         </Text>
         {isHigher ? (
-          <Button
-            component={Link}
-            to={`/subscription/upgrade?tier=${tier.identifier}`}
-            fullWidth
-            {...wrappingButtonProps}
-          >
+          <Button component={Link} to={`/subscription/upgrade?tier=${tier.identifier}`} fullWidth>
             Upgrade to {tier.name}
           </Button>
         ) : isCurrent ? (

@@ -32,7 +32,6 @@ import {
 } from '../api/subscription-api';
 import { BillingDisabledNotice } from '../components/billing-disabled-notice';
 import { LocalBillingNotice } from '../components/local-billing-notice';
-import { wrappingButtonProps } from '../components/wrapping-button';
 import {
   countOf,
   formatLimit,
@@ -420,7 +419,6 @@ function UpgradeOptions({
                   ) : null}
                   <Group>
                     <Button
-                      {...wrappingButtonProps}
                       variant={recommended || subject.kind === 'tier' ? 'filled' : 'default'}
                       onClick={() => checkout.mutate(tier.identifier)}
                       loading={checkout.isPending && checkout.variables === tier.identifier}
