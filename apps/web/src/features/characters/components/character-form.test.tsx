@@ -5,11 +5,43 @@ import { useUiStore } from '../../../stores/ui-store';
 import { failure, jsonResponse, mockFetch } from '../../../test/fixtures';
 import { buildParty, pageMeta } from '../../../test/party-fixtures';
 import { renderRoutes, withUnsavedChangesGuard } from '../../../test/render';
-import { CharacterForm } from './character-form';
+import { CharacterForm, characterFormDefaults } from './character-form';
 
 const TOTAL_PARTIES = 112;
 
 describe('CharacterForm party picker', () => {
+  it('keeps the chosen party when it is picked again (a tap to confirm it cleared it)', async () => {
+    mockFetch(() =>
+      jsonResponse(200, {
+        status: 'success',
+        data: [buildParty({ id: 'p1', name: 'Lantern Watch' })],
+        meta: pageMeta(1, 100),
+      }),
+    );
+    const user = userEvent.setup();
+    renderRoutes(
+      [
+        {
+          path: '/characters/new',
+          element: (
+            <CharacterForm
+              submitLabel="Create"
+              onSubmit={async () => {}}
+              onCancel={() => {}}
+              initialValues={{ ...characterFormDefaults, party_id: 'p1' }}
+            />
+          ),
+        },
+      ],
+      '/characters/new',
+    );
+    const party = await screen.findByRole('combobox', { name: 'Party' });
+    await vi.waitFor(() => expect(party).toHaveValue('Lantern Watch'));
+    await user.click(party);
+    await user.click(await screen.findByRole('option', { name: 'Lantern Watch', hidden: true }));
+    expect(party).toHaveValue('Lantern Watch');
+  }, 20_000);
+
   it('says the parties could not be loaded, and asks again, rather than offering only "No party"', async () => {
     let down = true;
     mockFetch(() =>

@@ -169,6 +169,8 @@ export function CharacterForm({
           placeholder={parties.isError && !parties.data ? 'Your parties could not be loaded' : 'No party'}
           data={partyOptions}
           clearable
+          // Tapping the chosen party again keeps it (a touch habit cleared it); the clear button removes it.
+          allowDeselect={false}
           {...form.getInputProps('party_id')}
           // Not "no party" when the list failed: the player learns why theirs is missing, and may ask again.
           description={
