@@ -63,9 +63,13 @@ export function PurseCoins({ coins }: { coins: Purse }) {
   );
 }
 
+/**
+ * Purse, load and worth side by side from a desktop's width only: on a tablet the sidebar takes 250 px and
+ * a third of what is left could not hold the five coins ("5/0/8/G/P" at 768 px).
+ */
 function WealthBlocks({ wealth }: { wealth: CharacterWealth }) {
   return (
-    <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
+    <SimpleGrid cols={{ base: 1, md: 3 }} spacing="md">
       <Stack gap={6} data-testid="wealth-purse">
         <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
           Purse
@@ -108,7 +112,7 @@ export function CharacterWealthPanel({ characterId }: { characterId: string }) {
         </Title>
         {query.isPending ? (
           <SimpleGrid
-            cols={{ base: 1, sm: 3 }}
+            cols={{ base: 1, md: 3 }}
             spacing="md"
             aria-busy="true"
             data-testid="character-wealth-loading"

@@ -75,7 +75,7 @@ export function TransferQueueBar({
             <Badge variant="light">{queue.items.length}</Badge>
           </Group>
           {hasItems || busy ? (
-            <Button variant="default" size="xs" onClick={queue.clear} disabled={busy}>
+            <Button variant="default" size="sm" onClick={queue.clear} disabled={busy}>
               Clear
             </Button>
           ) : floating ? null : (
@@ -119,7 +119,8 @@ export function TransferQueueBar({
                   style={{ flexShrink: 0 }}
                   rightSection={
                     <ActionIcon
-                      size="xs"
+                      // A finger's target (24 px, WCAG 2.5.8): the queue is only on phones and tablets.
+                      size={24}
                       variant="transparent"
                       color="gray"
                       aria-label={`Remove ${item.name} from queue`}
@@ -134,7 +135,7 @@ export function TransferQueueBar({
                 </Badge>
               ))}
             </Group>
-            <Button size="xs" onClick={() => void queue.process()} loading={busy} style={{ flexShrink: 0 }}>
+            <Button size="sm" onClick={() => void queue.process()} loading={busy} style={{ flexShrink: 0 }}>
               Process Queue
             </Button>
           </Group>
