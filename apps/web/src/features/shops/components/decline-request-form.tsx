@@ -47,10 +47,10 @@ export function DeclineRequestForm({
           autoFocus
         />
         <Group justify="flex-end" gap="xs">
-          <Button size="xs" variant="default" onClick={onKeep} disabled={busy}>
+          <Button size="sm" variant="default" onClick={onKeep} disabled={busy}>
             Keep request
           </Button>
-          <Button size="xs" color="red" type="submit" loading={busy}>
+          <Button size="sm" color="red" type="submit" loading={busy}>
             Decline purchase
           </Button>
         </Group>

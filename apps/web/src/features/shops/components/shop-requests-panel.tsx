@@ -133,10 +133,11 @@ export function ShopRequestsPanel({ shopId }: { shopId: string }) {
                 }}
               />
             ) : (
+              // Decided at the table, often by finger on a tablet: buttons of the usual 36 px, not 30.
               <Group justify="flex-end" gap="xs">
                 {request.can_cancel ? (
                   <Button
-                    size="xs"
+                    size="sm"
                     variant="default"
                     loading={busy(request, 'cancel')}
                     disabled={decide.isPending}
@@ -149,7 +150,7 @@ export function ShopRequestsPanel({ shopId }: { shopId: string }) {
                 {request.can_decide ? (
                   <>
                     <Button
-                      size="xs"
+                      size="sm"
                       variant="light"
                       color="red"
                       loading={busy(request, 'decline')}
@@ -161,7 +162,7 @@ export function ShopRequestsPanel({ shopId }: { shopId: string }) {
                       Decline
                     </Button>
                     <Button
-                      size="xs"
+                      size="sm"
                       loading={busy(request, 'approve')}
                       disabled={decide.isPending}
                       onClick={() => decide.mutate({ request, decision: 'approve' })}
