@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
@@ -93,5 +93,38 @@ describe('the destroy confirmation over the item dialog', () => {
     );
     expect(screen.getByRole('dialog', { name: 'Arrow ×12' })).toBeInTheDocument();
     await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Destroy' })).toHaveFocus());
+  });
+});
+
+describe('a tablet turned while the item is open', () => {
+  it('keeps the sheet, and what was typed, until the item closes', async () => {
+    serve();
+    const user = userEvent.setup();
+    let turn: (device: 'tablet' | 'desktop') => void = () => undefined;
+    let close: () => void = () => undefined;
+    function Harness() {
+      const [device, setDevice] = useState<'tablet' | 'desktop'>('tablet');
+      const [item, setItem] = useState<typeof arrows | null>(arrows);
+      turn = setDevice;
+      close = () => setItem(null);
+      return (
+        <ItemDetail item={item} device={device} canAct destinations={[backpack, sack]} onClose={close} />
+      );
+    }
+    renderWithProviders(<Harness />);
+    const sheet = await screen.findByRole('dialog', { name: 'Arrow ×12' });
+    expect(sheet.closest('.mantine-Drawer-root')).not.toBeNull();
+    await user.click(within(sheet).getByRole('button', { name: 'Edit' }));
+    const name = await within(sheet).findByRole('textbox', { name: /^Name/ });
+    await user.clear(name);
+    await user.type(name, 'Silvered arrow');
+
+    act(() => turn('desktop'));
+    const still = screen.getByRole('dialog', { name: 'Arrow ×12' });
+    expect(still.closest('.mantine-Drawer-root')).not.toBeNull();
+    expect(within(still).getByRole('textbox', { name: /^Name/ })).toHaveValue('Silvered arrow');
+
+    act(() => close());
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 });

@@ -62,6 +62,12 @@ export function ItemDetail({
   // its focus goes back to the Destroy button.
   const [confirming, setConfirming] = useState(false);
   if (item === null && confirming) setConfirming(false);
+  // A tablet turned across 1024 px while the item is open would swap the sheet for the modal, and the swap
+  // remounts the body: what was typed in Edit, Split, Transfer or Give would be lost. The shape chosen when
+  // the item opened stays until it closes.
+  const shapeForDevice = device === 'desktop' ? 'modal' : 'sheet';
+  const [shape, setShape] = useState(shapeForDevice);
+  if (item === null && shape !== shapeForDevice) setShape(shapeForDevice);
   const close = () => {
     setConfirming(false);
     onClose();
@@ -88,7 +94,7 @@ export function ItemDetail({
       onConfirmingChange={setConfirming}
     />
   );
-  if (device === 'desktop') {
+  if (shape === 'modal') {
     return (
       <Modal
         opened={item !== null}
