@@ -302,3 +302,33 @@ test.describe('on a desktop', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Container Not Found' })).toBeVisible();
   });
 });
+
+test.describe('on a tablet', () => {
+  test.use({ viewport: { width: 800, height: 1280 }, hasTouch: true });
+
+  test('turned to landscape while an item is being edited, the sheet keeps what was typed', async ({
+    page,
+  }) => {
+    const character = await setUp(page, 'ranger', 'Tamsin Reed');
+    await addItem(page, character.primary_container_id, 'Rope, hempen (50 feet)', 1);
+    await openWorkspace(page, character.primary_container_id, 'Tamsin Reed', 'tablet');
+    await page.getByTestId('panel-left').getByRole('button', { name: /^Rope, hempen/ }).click();
+    const sheet = page.getByRole('dialog', { name: /^Rope, hempen/ });
+    await sheet.getByRole('button', { name: 'Edit' }).click();
+    const name = sheet.getByRole('textbox', { name: /^Name/ });
+    await name.fill('Elven rope');
+
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect(page.getByTestId('inventory-workspace')).toHaveAttribute('data-device', 'desktop');
+    await expect(name).toHaveValue('Elven rope');
+    await sheet.getByRole('button', { name: 'Save' }).click();
+    // Saved, the sheet shows the renamed item; it closes as a sheet.
+    const renamed = page.locator('.mantine-Drawer-root').getByRole('dialog', { name: 'Elven rope' });
+    await expect(renamed).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(renamed).toBeHidden();
+    // Opened again, the item takes the shape of the device it is now on: the modal.
+    await page.getByTestId('panel-left').getByRole('button', { name: /^Elven rope/ }).click();
+    await expect(page.locator('.mantine-Modal-root').getByRole('dialog', { name: /^Elven rope/ })).toBeVisible();
+  });
+});
