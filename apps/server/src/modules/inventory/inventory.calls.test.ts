@@ -301,12 +301,31 @@ describe('POST /transactions: the GM’s manual ledger entries', () => {
       source_location_data: { id: null },
       destination_location_data: { id: stash },
     });
-    expect(rows[0]?.transaction_summary).toBe(
-      `${gm.user.username} spent 15 gp from Party Stash: Room at the inn`,
-    );
+    // Each row names its coin and what it did: the history must not read "spent 15 gp ×2, ×5".
+    expect(rows.map((r) => r.transaction_summary)).toEqual([
+      `${gm.user.username} paid 2 × Platinum piece from Party Stash to spend 15 gp: Room at the inn`,
+      `${gm.user.username} got 5 × Gold piece back in change into Party Stash, spending 15 gp: Room at the inn`,
+    ]);
     expect(await contents(gm, stash)).toEqual({ 'Gold piece': 5, 'Silver piece': 5 });
     // One entry, one inventory action.
     expect(await usage()).toBe(used + 1);
+    // Paid in the coin named, with nothing back, the entry reads as one sentence.
+    const exact = await call('POST', '/transactions', gm, {
+      transaction: {
+        kind: 'spend',
+        party_id: party.id,
+        container_id: stash,
+        amount: 3,
+        currency: 'sp',
+        notes: 'Ale',
+      },
+    });
+    expect(exact.statusCode).toBe(201);
+    expect(
+      (body(exact).data as unknown as { transactions: Record<string, unknown>[] }).transactions.map(
+        (r) => r.transaction_summary,
+      ),
+    ).toEqual([`${gm.user.username} spent 3 sp from Party Stash: Ale`]);
   });
 
   it('receives coins into a character’s container', async () => {

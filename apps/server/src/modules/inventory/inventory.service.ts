@@ -10,6 +10,7 @@ import {
   currencies,
   emptyPurse,
   formatCopper,
+  formatEnUs,
   type GiveBody,
   type InstanceData,
   type ItemInstance,
@@ -671,7 +672,7 @@ export class InventoryService {
       const scope = this.#scope(located.context);
       await this.#countAction(tx, actor.id, scope, party.id);
       const container = located.context.container;
-      const amount = `${input.amount} ${input.currency}`;
+      const amount = `${formatEnUs(input.amount)} ${input.currency}`;
       const base = {
         ...this.#base(actor, located.context, scope),
         transactionType: 'adjust',
@@ -703,6 +704,12 @@ export class InventoryService {
             details: [{ field: 'transaction.amount', message }],
           });
         }
+        // Paid in the named coin alone, the entry is one row and the plain sentence says it all. Otherwise
+        // each row names its coin and whether it paid or came back as change, or the history would read
+        // "spent 1 pp ×9" for the nine gold pieces that paid it.
+        const exact =
+          plan.pay[input.currency] > 0 &&
+          currencies.every((c) => plan.change[c] === 0 && (c === input.currency || plan.pay[c] === 0));
         for (const currency of currencies) {
           const coin = coins[currency];
           if (plan.pay[currency] === 0) continue;
@@ -721,7 +728,10 @@ export class InventoryService {
             quantity: plan.pay[currency],
             sourceContainerId: container.id,
             sourceName: container.name,
-            summary,
+            details: { manual: input.kind, role: 'payment' },
+            summary: exact
+              ? summary
+              : `${actor.username} paid ${formatEnUs(plan.pay[currency])} × ${coin.name} from ${container.name} to spend ${amount}: ${input.notes}`,
           });
         }
         for (const currency of currencies) {
@@ -744,7 +754,8 @@ export class InventoryService {
             quantity: plan.change[currency],
             destinationContainerId: container.id,
             destinationName: container.name,
-            summary: `${summary} (${formatCopper(plan.changeCp)} back as change)`,
+            details: { manual: input.kind, role: 'change' },
+            summary: `${actor.username} got ${formatEnUs(plan.change[currency])} × ${coin.name} back in change into ${container.name}, spending ${amount}: ${input.notes}`,
           });
         }
       }
