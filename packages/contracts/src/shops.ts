@@ -65,6 +65,8 @@ export const shopMessages = {
   partyFundNotAllowed: 'The GM has not allowed paying from the party fund at this shop.',
   partyFundNoStash: 'This party has no stash to pay from.',
   partyFundWrongContainer: 'Choose one of this party’s stash containers.',
+  payerWithoutPartyFund:
+    'Only a purchase paid from the party fund names a stash to pay: set payment_source to party, or leave payer_container_id out.',
   requestCreated: 'Your purchase is waiting for the GM’s approval.',
   requestNotFound: 'Purchase request not found.',
   requestApproved: 'Purchase approved',
@@ -529,6 +531,15 @@ export const purchaseSchema = z
     const container = rest.buyer_container_id ?? target_container_id;
     if (!container) {
       ctx.addIssue({ code: 'custom', path: ['buyer_container_id'], message: 'Please select a destination' });
+      return z.NEVER;
+    }
+    // The buyer's own container pays a character purchase: a stash named here would be silently ignored.
+    if (rest.payment_source === 'character' && rest.payer_container_id !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['payer_container_id'],
+        message: shopMessages.payerWithoutPartyFund,
+      });
       return z.NEVER;
     }
     return { ...rest, buyer_container_id: container };

@@ -198,6 +198,14 @@ describe('paying from the party fund', () => {
         [w.stash.id, 50],
       ].sort(),
     );
+    // The coin rows say the party fund paid, not the buyer's purse.
+    const stashName = `${w.stash.name} (${w.party.name})`;
+    expect(coinRows.map((r) => r.summary).sort()).toEqual(
+      [
+        `${w.player.user.username} paid 3 × Gold piece from ${stashName} to ${w.shop.name} for 1 × ${w.rope.name}`,
+        `${w.player.user.username} got 5 × Silver piece in change from ${w.shop.name} into ${stashName}`,
+      ].sort(),
+    );
   });
 
   it('answers a wrong stash, a poor stash and a bad source with 4xx and changes nothing', async () => {
@@ -219,6 +227,16 @@ describe('paying from the party fund', () => {
       details: [{ field: 'payer_container_id' }],
     });
     expect((await buy(w, 1, { payment_source: 'bank' })).statusCode).toBe(422);
+    // A stash named for a purchase the buyer's purse pays would be ignored: it is refused instead.
+    for (const source of [{ payment_source: 'character' }, {}]) {
+      const mixed = await buy(w, 1, { ...source, payer_container_id: w.stash.id });
+      expect(mixed.statusCode).toBe(422);
+      expect(body(mixed).error?.details?.[0]).toEqual({
+        field: 'purchase.payer_container_id',
+        message:
+          'Only a purchase paid from the party fund names a stash to pay: set payment_source to party, or leave payer_container_id out.',
+      });
+    }
     expect((await buy(w, 1, { payment_source: 'party', payer_container_id: 'nope' })).statusCode).toBe(422);
     expect(await purse(w.stash.id)).toEqual({ sp: 4 });
     expect(await purse(w.heroBag)).toEqual({ gp: 9 });

@@ -1322,8 +1322,9 @@ export class ShopsService {
         sourceName: `${payer.container.name} (${payer.ownerName})`,
         destinationName: shop.name,
         details: { role: 'payment', ...shared },
-        // Each coin row says what it is, so the Activity list does not read as several purchases.
-        summary: `${buyerName} paid ${plan.pay[currency]} × ${coins[currency].name} to ${shop.name} for ${args.quantity} × ${args.itemName}${approvedBy}`,
+        // Each coin row says what it is, so the Activity list does not read as several purchases, and
+        // whose coins they are: the party fund's are not the buyer's purse.
+        summary: `${buyerName} paid ${plan.pay[currency]} × ${coins[currency].name}${paidBy} to ${shop.name} for ${args.quantity} × ${args.itemName}${approvedBy}`,
       });
     }
     for (const currency of currencies) {
@@ -1344,7 +1345,7 @@ export class ShopsService {
         destinationContainerId: payer.container.id,
         destinationName: `${payer.container.name} (${payer.ownerName})`,
         details: { role: 'change', ...shared },
-        summary: `${buyerName} got ${n} × ${coin.name} in change from ${shop.name}`,
+        summary: `${buyerName} got ${n} × ${coin.name} in change from ${shop.name}${fromParty ? ` into ${payer.container.name} (${payer.ownerName})` : ''}`,
       });
     }
     const targetIds: string[] = [];
