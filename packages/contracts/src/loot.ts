@@ -118,7 +118,7 @@ const tagList = z
 
 const lootQuantity = numberInput(
   z
-    .number({ error: 'Quantity must be a number' })
+    .number({ error: 'Quantity must be a whole number' })
     .min(1, { error: 'Quantity must be at least 1', abort: true })
     .max(MAX_STACK_QUANTITY, { error: 'Quantity can be at most 10,000,000', abort: true })
     // Bounds first: a number past them is refused for that alone (2^53 is whole, but not safe).

@@ -38,5 +38,10 @@ describe('shop contracts', () => {
       quantity: 1.5,
     });
     expect(messages(fraction)).toEqual(['Quantity must be a whole number']);
+    // Not a number at all reads as a give, split or transfer reads it.
+    for (const quantity of ['abc', null, true, [1], {}]) {
+      const result = purchaseSchema.safeParse({ item_instance_id: id, buyer_character_id: id, quantity });
+      expect(messages(result)).toContain('Quantity must be a whole number');
+    }
   });
 });

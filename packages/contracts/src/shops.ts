@@ -347,7 +347,7 @@ const copperAmount = numberInput(
 
 const stockQuantity = numberInput(
   z
-    .number({ error: 'Quantity must be a number' })
+    .number({ error: 'Quantity must be a whole number' })
     .min(0, { error: 'Quantity cannot be negative', abort: true })
     .max(100_000, { error: 'Quantity can be at most 100,000', abort: true })
     // Bounds first: a number past them is refused for that alone (2^53 is whole, but not safe).
@@ -356,7 +356,7 @@ const stockQuantity = numberInput(
 
 const tradeQuantity = numberInput(
   z
-    .number({ error: 'Quantity must be a number' })
+    .number({ error: 'Quantity must be a whole number' })
     .min(1, { error: 'Quantity must be at least 1', abort: true })
     .max(100_000, { error: 'Quantity can be at most 100,000', abort: true })
     // Bounds first: a number past them is refused for that alone (2^53 is whole, but not safe).
