@@ -29,8 +29,25 @@ const isBareDate = (value: string) => !value.includes('T');
 
 const moneyTypes: ReadonlySet<string> = new Set(['purchase', 'sale', 'currency_conversion']);
 
+/**
+ * The rows of one trade or exchange carry the money once, so a spreadsheet's sum of Amount is what was
+ * paid: a purchase's or sale's price stands on its goods row, not again on the coin rows that paid it or
+ * came back as change, and an exchange's value on the coins given, not again on the coins received.
+ */
+function carriesTheMoney(row: Row): boolean {
+  const role = (row.details as { role?: unknown } | null)?.role;
+  if (role === 'payment' || role === 'change') return false;
+  // The coins received name only where they went (by name: a deleted container leaves its rows without an
+  // id, never without a name).
+  if (row.transactionType === 'currency_conversion')
+    return !(row.sourceName === null && row.destinationName !== null);
+  return true;
+}
+
 function money(row: Row): { amount: number | null; currency: 'cp' | null } {
-  if (row.amountCp === null || !moneyTypes.has(row.transactionType)) return { amount: null, currency: null };
+  if (row.amountCp === null || !moneyTypes.has(row.transactionType) || !carriesTheMoney(row)) {
+    return { amount: null, currency: null };
+  }
   return { amount: row.amountCp, currency: 'cp' };
 }
 

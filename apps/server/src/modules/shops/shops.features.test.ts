@@ -248,6 +248,49 @@ describe('paying from the party fund', () => {
   });
 });
 
+describe('the money of a trade in the ledger', () => {
+  it('stands once, on the goods row, so a sum of the amounts is the price', async () => {
+    const w = await world();
+    await giveCoins(w.player, w.heroBag, 'gp', 5);
+    // 2 ropes at 2 gp 5 sp: 5 gp paid, nothing back.
+    expect((await buy(w, 2)).statusCode).toBe(200);
+    await giveCoins(w.player, w.heroBag, 'gp', 3);
+    // 1 rope: 3 gp paid, 5 sp back.
+    expect((await buy(w, 1)).statusCode).toBe(200);
+    const listed = body<{ transactions: { transactable_data: { name: string }; amount: number | null }[] }>(
+      await callApi(
+        ctx,
+        'GET',
+        `/transactions/party/${w.party.id}?transaction_type=purchase&per_page=50`,
+        w.gm,
+      ),
+    ).data.transactions;
+    expect(listed.length).toBeGreaterThan(2);
+    expect(listed.filter((r) => r.amount !== null).map((r) => [r.transactable_data.name, r.amount])).toEqual([
+      [w.rope.name, 250],
+      [w.rope.name, 500],
+    ]);
+    const csv = await callApi(
+      ctx,
+      'GET',
+      `/transactions/party/${w.party.id}/export.csv?transaction_type=purchase`,
+      w.gm,
+    );
+    expect(csv.statusCode).toBe(200);
+    const amounts = csv.body
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split(',')[6] ?? '');
+    expect(
+      amounts
+        .filter((a) => a !== '')
+        .map(Number)
+        .reduce((a, b) => a + b, 0),
+    ).toBe(750);
+  });
+});
+
 describe('purchase requests while the GM is away', () => {
   it('holds the goods above the threshold, moves coins only on approval, once', async () => {
     const w = await world({ shop: { approval_threshold_cp: 300 } });
