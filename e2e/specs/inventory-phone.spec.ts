@@ -312,7 +312,10 @@ test.describe('on a tablet', () => {
     const character = await setUp(page, 'ranger', 'Tamsin Reed');
     await addItem(page, character.primary_container_id, 'Rope, hempen (50 feet)', 1);
     await openWorkspace(page, character.primary_container_id, 'Tamsin Reed', 'tablet');
-    await page.getByTestId('panel-left').getByRole('button', { name: /^Rope, hempen/ }).click();
+    await page
+      .getByTestId('panel-left')
+      .getByRole('button', { name: /^Rope, hempen/ })
+      .click();
     const sheet = page.getByRole('dialog', { name: /^Rope, hempen/ });
     await sheet.getByRole('button', { name: 'Edit' }).click();
     const name = sheet.getByRole('textbox', { name: /^Name/ });
@@ -328,7 +331,12 @@ test.describe('on a tablet', () => {
     await page.keyboard.press('Escape');
     await expect(renamed).toBeHidden();
     // Opened again, the item takes the shape of the device it is now on: the modal.
-    await page.getByTestId('panel-left').getByRole('button', { name: /^Elven rope/ }).click();
-    await expect(page.locator('.mantine-Modal-root').getByRole('dialog', { name: /^Elven rope/ })).toBeVisible();
+    await page
+      .getByTestId('panel-left')
+      .getByRole('button', { name: /^Elven rope/ })
+      .click();
+    await expect(
+      page.locator('.mantine-Modal-root').getByRole('dialog', { name: /^Elven rope/ }),
+    ).toBeVisible();
   });
 });

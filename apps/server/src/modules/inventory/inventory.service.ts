@@ -9,7 +9,6 @@ import {
   copperPer,
   currencies,
   emptyPurse,
-  formatCopper,
   formatEnUs,
   type GiveBody,
   type InstanceData,
