@@ -228,6 +228,37 @@ test('two tabs on a server reached over plain http refresh their shared session 
   await context.close();
 });
 
+test('a tab left open follows what another tab does to the session: signed out there, signed in as someone else there', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const first = await context.newPage();
+  const cara = newAccount('cara');
+  const dan = newAccount('dan');
+  // Dan's account exists; cara is the one signed in.
+  await new AccountPages(first).register(dan);
+  await new AccountPages(first).signOut();
+  await new AccountPages(first).register(cara);
+  const second = await context.newPage();
+  await second.goto('/parties/new');
+  await expect(second.getByRole('textbox', { name: /^Party Name/ })).toBeVisible();
+
+  // Signed out in the first tab: the second ends too, at once, and says why.
+  await new AccountPages(first).signOut();
+  await expect(second).toHaveURL(/\/login/);
+  await expect(second.getByText('You signed out in another tab. Sign in again to continue.')).toBeVisible();
+
+  // Signed in as dan in the first tab: the second shows dan's account, and says so, rather than cara's
+  // screens over dan's session.
+  await new AccountPages(first).signIn(dan.email, dan.password);
+  await expect(second).toHaveURL(/\/dashboard$/);
+  await expect(
+    second.getByText(`Signed in as ${dan.username} in another tab: this tab now shows that account.`),
+  ).toBeVisible();
+  await expect(second.getByTestId('user-menu-button')).toContainText(dan.username.charAt(0).toUpperCase());
+  await context.close();
+});
+
 test('a toast that cannot load its component while the network is down leaves the page as it was, and shows once back online', async ({
   browser,
 }) => {

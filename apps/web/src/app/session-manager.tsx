@@ -1,7 +1,7 @@
 import { INACTIVITY_TIMEOUT_MS, TOKEN_CHECK_INTERVAL_MS } from '@haversack/contracts';
 import { useEffect, useState } from 'react';
 import {
-  followUserOfOtherTabs,
+  followSessionOfOtherTabs,
   initializeSession,
   recheckUnverifiedUser,
   refreshIfExpiring,
@@ -81,17 +81,18 @@ export function SessionManager() {
     return () => clearInterval(timer);
   }, [isAuthenticated]);
 
-  // The user changed elsewhere (another tab, or the verification link opened on another device).
+  // The session as the browser's other tabs change it: signed out, or in as another account there.
+  useEffect(() => followSessionOfOtherTabs(), []);
+
+  // The user changed on another device (the verification link opened there).
   useEffect(() => {
     if (!isAuthenticated) return;
-    const stopFollowing = followUserOfOtherTabs();
     const onReturn = () => {
       if (document.visibilityState === 'visible') void recheckUnverifiedUser();
     };
     document.addEventListener('visibilitychange', onReturn);
     window.addEventListener('focus', onReturn);
     return () => {
-      stopFollowing();
       document.removeEventListener('visibilitychange', onReturn);
       window.removeEventListener('focus', onReturn);
     };
@@ -113,7 +114,7 @@ function InactivityLogout() {
   const idle = useSharedIdle(INACTIVITY_TIMEOUT_MS, activityEvents);
   useEffect(() => {
     if (!idle) return;
-    void signOut().then(() => window.alert(inactivityMessage));
+    void signOut(inactivityMessage).then(() => window.alert(inactivityMessage));
   }, [idle]);
   return null;
 }

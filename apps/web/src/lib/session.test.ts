@@ -1,13 +1,21 @@
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAuthStore } from '../stores/auth-store';
+import { useUiStore } from '../stores/ui-store';
 import { authHeaderOf, buildTokens, buildUser, failure, mockFetch, success } from '../test/fixtures';
+import { setAppNavigator } from './app-navigation';
+import { signedOutInAnotherTab } from './http-client';
 import {
-  followUserOfOtherTabs,
+  afterSignInTarget,
+  followSessionOfOtherTabs,
   initializeSession,
   recheckUnverifiedUser,
+  refreshIfExpiring,
+  signedInAsInAnotherTab,
   signOut,
   startSessionEarly,
 } from './session';
+import { noteSessionEnd } from './session-end-note';
+import { onSessionExpired } from './session-events';
 import { tokenStorage } from './token-storage';
 
 describe('initializeSession (spec/01 §4 start-up)', () => {
@@ -104,30 +112,159 @@ describe('signOut', () => {
   });
 });
 
+/** What another tab's write or clear of the shared storage looks like from here. */
+function otherTabWrites(key: string, value: string | null) {
+  if (value === null) window.localStorage.removeItem(key);
+  else window.localStorage.setItem(key, value);
+  window.dispatchEvent(new StorageEvent('storage', { key, newValue: value }));
+}
+
+function otherTabSignsOut() {
+  for (const key of ['auth_token', 'refresh_token', 'token_expires_at']) window.localStorage.removeItem(key);
+  otherTabWrites('user', null);
+}
+
+const lastToast = () => useUiStore.getState().toasts.at(-1)?.message;
+
+// Test files share a worker: toasts another file left in the store are not this file's.
+beforeEach(() => useUiStore.setState({ toasts: [] }));
+
 describe('a user changed outside this tab', () => {
   it('is adopted from another tab’s storage: the address verified there is verified here', async () => {
     const unverified = buildUser({ email_verified: false });
     tokenStorage.setTokens(buildTokens());
     useAuthStore.setState({ isAuthenticated: true, isInitializing: false, user: unverified });
-    const stop = followUserOfOtherTabs();
+    const stop = followSessionOfOtherTabs();
     try {
       const verified = { ...unverified, email_verified: true };
-      // What the other tab's write looks like from here.
-      window.localStorage.setItem('user', JSON.stringify(verified));
-      window.dispatchEvent(new StorageEvent('storage', { key: 'user', newValue: JSON.stringify(verified) }));
+      otherTabWrites('user', JSON.stringify(verified));
       await vi.waitFor(() => expect(useAuthStore.getState().user?.email_verified).toBe(true));
-
-      // Someone else's user (another account signed in there) is not taken.
-      const other = buildUser({ id: 'someone-else', email_verified: false });
-      window.localStorage.setItem('user', JSON.stringify(other));
-      window.dispatchEvent(new StorageEvent('storage', { key: 'user', newValue: JSON.stringify(other) }));
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(useAuthStore.getState().user?.id).toBe(unverified.id);
+      expect(useUiStore.getState().toasts).toHaveLength(0);
     } finally {
       stop();
     }
   });
 
+  it('follows another account signed in there: its own screens, nothing of the last one cached, and says so', async () => {
+    const cara = buildUser({ id: 'cara', username: 'cara' });
+    tokenStorage.setTokens(buildTokens({ token: 'cara-token' }));
+    useAuthStore.setState({ isAuthenticated: true, isInitializing: false, user: cara });
+    const { loadQueryClient } = await import('./query-client-loader');
+    const queryClient = await loadQueryClient();
+    queryClient.setQueryData(['parties', 'mine'], [{ id: 'caras-party' }]);
+    const navigate = vi.fn();
+    setAppNavigator(navigate);
+    const expired = vi.fn();
+    const stopListening = onSessionExpired(expired);
+    const stop = followSessionOfOtherTabs();
+    try {
+      otherTabSignsOut();
+      await vi.waitFor(() => expect(expired).toHaveBeenCalledTimes(1));
+      // This tab has not drawn its sign-out yet (the session manager does), when dan signs in there.
+      tokenStorage.setTokens(buildTokens({ token: 'dan-token' }));
+      const dan = buildUser({ id: 'dan', username: 'dan' });
+      otherTabWrites('user', JSON.stringify(dan));
+      await vi.waitFor(() => expect(useAuthStore.getState().user?.id).toBe('dan'));
+      expect(useAuthStore.getState().isAuthenticated).toBe(true);
+      expect(queryClient.getQueryData(['parties', 'mine'])).toBeUndefined();
+      expect(navigate).toHaveBeenCalledWith('/dashboard');
+      expect(lastToast()).toBe(signedInAsInAnotherTab('dan'));
+      // The warning that cara's session ended went with it.
+      expect(useUiStore.getState().toasts.map((t) => t.message)).toEqual([signedInAsInAnotherTab('dan')]);
+    } finally {
+      stop();
+      stopListening();
+      setAppNavigator(null);
+    }
+  });
+
+  it('signed out here, takes the session signed in there, and says whose it is', async () => {
+    const dan = buildUser({ id: 'dan', username: 'dan' });
+    const cara = buildUser({ id: 'cara', username: 'cara' });
+    const navigate = vi.fn();
+    setAppNavigator(navigate);
+    const stop = followSessionOfOtherTabs();
+    const signInThere = async (user: typeof dan) => {
+      tokenStorage.setTokens(buildTokens());
+      otherTabWrites('user', JSON.stringify(user));
+      await vi.waitFor(() => expect(useAuthStore.getState()).toMatchObject({ isAuthenticated: true, user }));
+      expect(lastToast()).toBe(signedInAsInAnotherTab(user.username));
+    };
+    try {
+      // Dan signed out here, then back in there: the sign-in page sends him back where he was by itself.
+      useAuthStore.setState({ isAuthenticated: true, isInitializing: false, user: dan });
+      useAuthStore.setState({ isAuthenticated: false, user: null });
+      await signInThere(dan);
+      expect(navigate).not.toHaveBeenCalled();
+      expect(afterSignInTarget('/parties/new')).toBe('/parties/new');
+      // Cara signs in there: where dan was to return is not hers to see.
+      useAuthStore.setState({ isAuthenticated: false, user: null });
+      await signInThere(cara);
+      expect(afterSignInTarget('/parties/new')).toBe('/dashboard');
+    } finally {
+      stop();
+      setAppNavigator(null);
+    }
+  });
+});
+
+describe('a session ended in another tab', () => {
+  it('ends here at once, in the words that tab noted, instead of failing every request silently', async () => {
+    tokenStorage.setTokens(buildTokens());
+    useAuthStore.setState({ isAuthenticated: true, isInitializing: false, user: buildUser() });
+    const fetchMock = mockFetch(() => failure(401, 'UNAUTHORIZED', 'Please log in to continue'));
+    const expired = vi.fn();
+    const stopListening = onSessionExpired(expired);
+    const stop = followSessionOfOtherTabs();
+    try {
+      noteSessionEnd(signedOutInAnotherTab);
+      otherTabSignsOut();
+      await vi.waitFor(() => expect(expired).toHaveBeenCalledTimes(1));
+      expect(lastToast()).toBe(signedOutInAnotherTab);
+      // Nothing to ask the server: there is no token left to refresh.
+      expect(fetchMock).not.toHaveBeenCalled();
+    } finally {
+      stop();
+      stopListening();
+    }
+  });
+
+  it('is found by the periodic check too, and an inactivity sign-out there says so here', async () => {
+    tokenStorage.setTokens(buildTokens());
+    useAuthStore.setState({ isAuthenticated: true, isInitializing: false, user: buildUser() });
+    mockFetch(() => failure(401, 'UNAUTHORIZED', 'Please log in to continue'));
+    const inactivity = 'Your session has expired due to inactivity. Please log in again.';
+    noteSessionEnd(inactivity);
+    // The storage event missed (a frozen tab): the tokens are simply gone.
+    for (const key of ['auth_token', 'refresh_token', 'token_expires_at', 'user']) {
+      window.localStorage.removeItem(key);
+    }
+    const expired = vi.fn();
+    const stopListening = onSessionExpired(expired);
+    try {
+      await refreshIfExpiring();
+      expect(expired).toHaveBeenCalledTimes(1);
+      expect(lastToast()).toBe(inactivity);
+    } finally {
+      stopListening();
+    }
+  });
+
+  it('is not told about its own sign-out: the reason is for the other tabs', async () => {
+    tokenStorage.setTokens(buildTokens());
+    useAuthStore.setState({ isAuthenticated: true, isInitializing: false, user: buildUser() });
+    mockFetch(() => success({}));
+    const inactivity = 'Your session has expired due to inactivity. Please log in again.';
+    const signingOut = signOut(inactivity);
+    // The periodic check, due at the same moment (a laptop waking up), leaves a sign-out under way alone.
+    await refreshIfExpiring();
+    await signingOut;
+    expect(useUiStore.getState().toasts).toHaveLength(0);
+    expect(window.localStorage.getItem('haversack_session_end')).toContain(inactivity);
+  });
+});
+
+describe('an unverified address', () => {
   it('asks the server again about an unverified address, and only then', async () => {
     const unverified = buildUser({ email_verified: false });
     tokenStorage.setTokens(buildTokens());

@@ -6,11 +6,15 @@ import {
   type User,
 } from '@haversack/contracts';
 import { useAuthStore } from '../stores/auth-store';
+import { useUiStore } from '../stores/ui-store';
+import { navigateInApp } from './app-navigation';
 import { loginRequest, logoutRequest, meRequest, registerRequest } from './auth-api';
 import { cableNeedsFreshToken } from './cable-status';
 import { isApiError, refreshSession, signedOutInAnotherTab } from './http-client';
 import { loadedQueryClient } from './query-client-loader';
+import { DEFAULT_AFTER_LOGIN, safeRedirectTarget } from './redirect';
 import { noteSessionEnd } from './session-end-note';
+import { dismissToast, toast } from './toast';
 import { storageKeys, tokenExpiresWithin, tokenStorage } from './token-storage';
 
 function errorMessage(error: unknown): string {
@@ -19,6 +23,7 @@ function errorMessage(error: unknown): string {
 }
 
 function setSignedIn(user: User): void {
+  followedAnotherAccount = false;
   tokenStorage.setUser(user);
   useAuthStore.setState({
     isAuthenticated: true,
@@ -119,11 +124,14 @@ export async function signUp(registration: Registration): Promise<User> {
   }
 }
 
-/** spec/01 §4: logout calls the server, then always clears local tokens and state, even if the call fails. */
-export async function signOut(): Promise<void> {
+/**
+ * spec/01 §4: logout calls the server, then always clears local tokens and state, even if the call fails.
+ * `reason` is what the browser's other tabs say about it (an inactivity sign-out is not one "in another tab").
+ */
+export async function signOut(reason: string = signedOutInAnotherTab): Promise<void> {
   useAuthStore.setState({ isLoading: true });
   // Noted first: the sign-out revokes the session before this tab clears the tokens the others share.
-  if (tokenStorage.getAccessToken()) noteSessionEnd(signedOutInAnotherTab);
+  if (tokenStorage.getAccessToken()) noteSessionEnd(reason);
   try {
     if (tokenStorage.getAccessToken()) await logoutRequest();
   } catch {
@@ -151,16 +159,67 @@ export function updateSessionUser(user: User): void {
   if (useAuthStore.getState().isAuthenticated) setSignedIn(user);
 }
 
+/** What a tab says when another tab of the browser signed in to another account, which it now follows. */
+export const signedInAsInAnotherTab = (username: string) =>
+  `Signed in as ${username} in another tab: this tab now shows that account.`;
+
 /**
- * The signed-in user as another tab of this browser stores it (a profile saved there, the address verified
- * by the mailed link opened there): this tab adopts it, so its banners and names follow without a reload.
+ * The session as another tab of this browser stores it (tabs share the tokens, so they share the account):
+ * - the same user changed there (a profile saved, the address verified by the mailed link opened there):
+ *   this tab adopts it, so its banners and names follow without a reload;
+ * - the session ended there (a sign-out, an inactivity sign-out, the account deleted): this tab ends too at
+ *   once, in the words that tab noted, instead of failing every request without a word;
+ * - another account signed in there: this tab follows it, with nothing of the last account cached and back
+ *   on the dashboard, and says so: what it showed belonged to someone else, and a change made from it would
+ *   have been saved to the account now signed in.
  */
-export function followUserOfOtherTabs(): () => void {
+// The account this tab last showed, kept through a sign-out: a tab signed out that follows the same account
+// back in returns where it was; one that follows another account starts on the dashboard.
+let lastShownUserId: string | null = useAuthStore.getState().user?.id ?? null;
+useAuthStore.subscribe((state) => {
+  if (state.user) lastShownUserId = state.user.id;
+});
+let followedAnotherAccount = false;
+
+/**
+ * Where a guest-only page sends a tab that is signed in now: back to the page that asked for the sign-in
+ * (spec/01 §2), unless the tab took up another account from another tab, whose that page was not.
+ */
+export function afterSignInTarget(requested: string | null): string {
+  return followedAnotherAccount ? DEFAULT_AFTER_LOGIN : safeRedirectTarget(requested);
+}
+
+export function followSessionOfOtherTabs(): () => void {
   const fromOtherTab = (event: StorageEvent) => {
-    if (event.key !== storageKeys.user || !event.newValue) return;
+    // The user is written after the tokens and cleared after them: its change comes when they are in place.
+    if (event.key !== storageKeys.user && event.key !== null) return;
+    if (useAuthStore.getState().isInitializing) return;
+    if (event.key === null || event.newValue === null) {
+      // The refresh finds no refresh token, and ends this tab's session for the reason noted there.
+      if (useAuthStore.getState().isAuthenticated && !tokenStorage.getRefreshToken()) void refreshSession();
+      return;
+    }
     void tokenStorage.getUser().then((stored) => {
+      if (!stored || !tokenStorage.getAccessToken()) return;
       const { isAuthenticated, user } = useAuthStore.getState();
-      if (stored && isAuthenticated && user?.id === stored.id) useAuthStore.setState({ user: stored });
+      if (isAuthenticated && user?.id === stored.id) {
+        useAuthStore.setState({ user: stored });
+        return;
+      }
+      loadedQueryClient()?.clear();
+      // What this tab showed, and where its sign-in page was to send it back, belonged to someone else.
+      followedAnotherAccount = lastShownUserId !== null && lastShownUserId !== stored.id;
+      useAuthStore.setState({
+        isAuthenticated: true,
+        isLoading: false,
+        isInitializing: false,
+        user: stored,
+        error: null,
+      });
+      if (followedAnotherAccount && isAuthenticated) void navigateInApp(DEFAULT_AFTER_LOGIN);
+      // The warning that the last session ended is old news: this one says what holds now.
+      for (const shown of useUiStore.getState().toasts) if (shown.kind === 'warning') dismissToast(shown.id);
+      toast.info(signedInAsInAnotherTab(stored.username));
     });
   };
   window.addEventListener('storage', fromOtherTab);
@@ -196,7 +255,11 @@ export async function recheckSessionUser(): Promise<void> {
  * refused while the refresh could not get through.
  */
 export async function refreshIfExpiring(bufferMs = TOKEN_REFRESH_BUFFER_MS): Promise<void> {
-  if (!useAuthStore.getState().isAuthenticated) return;
-  if (!tokenStorage.getAccessToken()) return;
-  if (tokenExpiresWithin(bufferMs) || cableNeedsFreshToken()) await refreshSession();
+  const { isAuthenticated, isLoading } = useAuthStore.getState();
+  // Signing in or out here: the tokens are about to change, and a refresh now would race the sign-out.
+  if (!isAuthenticated || isLoading) return;
+  // No token while signed in: another tab ended the session; the refresh ends this one, for its reason.
+  if (tokenExpiresWithin(bufferMs) || cableNeedsFreshToken() || !tokenStorage.getAccessToken()) {
+    await refreshSession();
+  }
 }

@@ -1,7 +1,8 @@
-import type { AccountDeletionBody } from '@haversack/contracts';
+import { type AccountDeletionBody, accountClosureMessages } from '@haversack/contracts';
 import { API_V1, apiDownload, apiRequest } from '../../../lib/http-client';
 import { saveBlob } from '../../../lib/save-blob';
 import { signOut } from '../../../lib/session';
+import { noteSessionEnd } from '../../../lib/session-end-note';
 import { tokenStorage } from '../../../lib/token-storage';
 
 /**
@@ -12,6 +13,8 @@ import { tokenStorage } from '../../../lib/token-storage';
 export async function deleteMyAccount(body: AccountDeletionBody): Promise<void> {
   // The dialog shows the refusal itself (wrong password, admin account): no toast on top of it.
   await apiRequest(`${API_V1}/users/me`, { method: 'DELETE', body, toast: false });
+  // The browser's other tabs say why their session ended.
+  noteSessionEnd(accountClosureMessages.deleted);
   tokenStorage.clear();
   await signOut();
 }
