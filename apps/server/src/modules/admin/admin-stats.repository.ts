@@ -41,15 +41,20 @@ const activityEvents = sql`
 export const seriesEvents = {
   signups: { events: sql`select id::text as who, created_at as at from users`, distinct: false },
   active_users: { events: activityEvents, distinct: true },
+  // Actions, as the users' own monthly meters count them: one per entry, on the row that carries its scope
+  // (a conversion's second coin row, a shop's stock moved out with it, carry none).
   inventory_actions: {
     events: sql`select id::text as who, transaction_date as at from transactions
-      where transaction_type not in (${textList(NOT_INVENTORY_TYPES)})
+      where scope is not null
+        and transaction_type not in (${textList(NOT_INVENTORY_TYPES)})
         and transaction_type not in (${textList([...SHOP_TYPES, ...LOOT_TYPES])})`,
     distinct: false,
   },
+  // One per trade: its goods row, not the coin rows that paid it or came back as change.
   shop_activity: {
     events: sql`select id::text as who, transaction_date as at from transactions
-      where transaction_type in (${textList(SHOP_TYPES)})`,
+      where transaction_type in (${textList(SHOP_TYPES)})
+        and coalesce(details->>'role', '') not in ('payment', 'change')`,
     distinct: false,
   },
   loot_activity: {

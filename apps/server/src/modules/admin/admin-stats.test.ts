@@ -1,8 +1,9 @@
 import type { AdminAnalytics, AdminDashboard, AdminFinancial, BillingEvent } from '@haversack/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { transactions } from '../../db/schema/inventory.js';
 import { billingEvents } from '../../db/schema/subscriptions.js';
 import { createAdmin, type SignedInAdmin } from '../../test/admin.js';
-import { createParty, createUser, upgrade } from '../../test/factories.js';
+import { coinTemplate, createCharacter, createParty, createUser, upgrade } from '../../test/factories.js';
 import { buildTestApp, callApi, json, type TestContext } from '../../test/helper.js';
 
 let ctx: TestContext;
@@ -81,6 +82,51 @@ describe('GET /admin/stats/analytics', () => {
     expect(last?.upgrades).toBe((lastBefore?.upgrades ?? 0) + 1);
     expect(last?.cancellations).toBe((lastBefore?.cancellations ?? 0) + 1);
     expect(after.points[0]?.signups).toBe(before.points[0]?.signups);
+  });
+
+  it('counts inventory actions and trades as the users’ meters do: one per entry, not one per row', async () => {
+    const from = today;
+    const point = async () =>
+      (await get<AdminAnalytics>(`/admin/stats/analytics?from=${from}&to=${today}`)).data.points.at(-1);
+    const user = await createUser(ctx);
+    const character = await createCharacter(ctx, user);
+    const gold = await coinTemplate(ctx, 'gp');
+    const added = await callApi(ctx, 'POST', '/item_instances', user, {
+      item_template_id: gold.id,
+      container_id: character.primary_container_id,
+      quantity: 10,
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const before = await point();
+    const meter = async () =>
+      (await ctx.app.services.entitlements.usage(ctx.database.db, user.user.id))
+        .inventory_actions_personal_monthly.used;
+    const metered = await meter();
+    // 10 gp into 1 pp: two ledger rows, one action.
+    const converted = await callApi(
+      ctx,
+      'POST',
+      `/containers/${character.primary_container_id}/convert_currency`,
+      user,
+      { from: 'gp', to: 'pp' },
+    );
+    expect(converted.statusCode, converted.body).toBe(200);
+    // A purchase as the shop writes it: the goods row, the coins paid and the change.
+    const trade = {
+      actorId: user.user.id,
+      actorName: user.user.username,
+      summary: 'bought',
+      transactionType: 'purchase',
+    };
+    await ctx.database.db.insert(transactions).values([
+      { ...trade, itemName: 'Rope', amountCp: 100 },
+      { ...trade, itemName: 'Gold piece', amountCp: 1000, details: { role: 'payment' } },
+      { ...trade, itemName: 'Platinum piece', amountCp: 900, details: { role: 'change' } },
+    ]);
+    const after = await point();
+    expect((await meter()) - metered).toBe(1);
+    expect((after?.inventory_actions ?? 0) - (before?.inventory_actions ?? 0)).toBe(1);
+    expect((after?.shop_activity ?? 0) - (before?.shop_activity ?? 0)).toBe(1);
   });
 
   it('buckets by ISO week, each starting on a Monday', async () => {

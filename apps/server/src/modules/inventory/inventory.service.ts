@@ -1340,6 +1340,8 @@ export class InventoryService {
         },
         {
           ...base,
+          // One exchange is one inventory action (DESIGN §5): the coins given count it, not these again.
+          scope: null,
           transactionType: 'currency_conversion',
           itemTemplateId: toTemplate.id,
           itemInstanceId: created[0] ?? null,
