@@ -12,8 +12,17 @@ const bareDate = (name: string) =>
 // ---- Dashboard --------------------------------------------------------------------------------------
 
 export const dailyCountSchema = z.object({ date: z.string(), count });
-/** A tier with its users, and how many of them staff granted the plan to (nobody pays for those). */
-export const tierCountSchema = z.object({ tier: z.string(), name: z.string(), count, granted: count });
+/**
+ * A tier with its users, how many of them staff granted the plan to, and how many are on it through demo
+ * billing (nobody pays for either).
+ */
+export const tierCountSchema = z.object({
+  tier: z.string(),
+  name: z.string(),
+  count,
+  granted: count,
+  demo: count,
+});
 
 export const adminDashboardSchema = z.object({
   users: z.object({ total: count, new_7d: count, new_30d: count, active_7d: count, active_30d: count }),

@@ -152,18 +152,25 @@ export const adminStatsRepository = {
   },
 
   /**
-   * Every tier, with how many users are on it now (any status), and how many of them staff granted it
-   * (no billing provider: nobody pays for it).
+   * Every tier, with how many users are on it now (any status), how many of them staff granted it (no
+   * billing provider) and how many took it through demo billing (the local provider): nobody pays for those.
    */
   async subscriptionsByTier(db: Executor) {
     return queryRows(
       db,
       sql`
         select t.identifier as tier, t.name, count(s.id)::int as count,
-               (count(s.id) filter (where s.provider is null))::int as granted
+               (count(s.id) filter (where s.provider is null))::int as granted,
+               (count(s.id) filter (where s.provider = 'local'))::int as demo
         from subscription_tiers t left join subscriptions s on s.tier_id = t.id
         group by t.identifier, t.name, t.rank order by t.rank`,
-      z.object({ tier: z.string(), name: z.string(), count: countValue, granted: countValue }),
+      z.object({
+        tier: z.string(),
+        name: z.string(),
+        count: countValue,
+        granted: countValue,
+        demo: countValue,
+      }),
     );
   },
 
@@ -182,7 +189,8 @@ export const adminStatsRepository = {
    * docs/decisions.md: monthly revenue is estimated from tier prices × the paid subscriptions that were
    * running in each month (the billing events log keeps no amounts). A paid subscription runs from the
    * user's latest upgrade (or its creation) until its cancellation took effect; its current tier is used.
-   * A plan staff granted has no billing provider: nobody pays for it, so it is not counted.
+   * Only Stripe takes payment: a plan staff granted (no provider) or taken through demo billing (the local
+   * provider, which completes upgrades with no payment) is not counted.
    */
   async monthlyRevenue(db: Executor, now: Date, months: number) {
     return queryRows(
@@ -195,7 +203,7 @@ export const adminStatsRepository = {
           from subscriptions s
           join subscription_tiers t on t.id = s.tier_id
           join users u on u.id = s.user_id
-          where t.price_cents > 0 and s.provider is not null
+          where t.price_cents > 0 and s.provider = 'stripe'
         ), months as (
           select g.month from generate_series(
             date_trunc('month', (${now.toISOString()}::timestamptz at time zone 'UTC')) - ${`${months - 1} months`}::interval,

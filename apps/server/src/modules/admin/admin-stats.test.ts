@@ -1,7 +1,8 @@
 import type { AdminAnalytics, AdminDashboard, AdminFinancial, BillingEvent } from '@haversack/contracts';
+import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transactions } from '../../db/schema/inventory.js';
-import { billingEvents } from '../../db/schema/subscriptions.js';
+import { billingEvents, subscriptions } from '../../db/schema/subscriptions.js';
 import { createAdmin, type SignedInAdmin } from '../../test/admin.js';
 import { coinTemplate, createCharacter, createParty, createUser, upgrade } from '../../test/factories.js';
 import { buildTestApp, callApi, json, type TestContext } from '../../test/helper.js';
@@ -52,6 +53,8 @@ describe('GET /admin/stats/dashboard', () => {
     const tier2 = (d: AdminDashboard) => d.subscriptions_by_tier.find((t) => t.tier === 'tier_2');
     expect(tier2(after)?.count).toBe((tier2(before)?.count ?? 0) + 2);
     expect(tier2(after)?.granted).toBe((tier2(before)?.granted ?? 0) + 1);
+    // The GM's plan came through demo billing: nobody paid for it either.
+    expect(tier2(after)?.demo).toBe((tier2(before)?.demo ?? 0) + 1);
     expect(after.subscriptions_by_tier.map((t) => t.tier)).toEqual([
       'tier_free',
       'tier_1',
@@ -207,13 +210,19 @@ describe('GET /admin/financial', () => {
       reason: 'Our group disbanded',
       cancel_at_period_end: true,
     });
-    // Granted by staff, paid by nobody: no revenue.
+    // Stripe takes their payments (the test app's checkout is demo billing's).
+    await ctx.database.db
+      .update(subscriptions)
+      .set({ provider: 'stripe' })
+      .where(inArray(subscriptions.userId, [payer.user.id, quitter.user.id]));
+    // Granted by staff, or taken through demo billing: paid by nobody, no revenue.
     await grant((await createUser(ctx)).user.id, 'tier_3');
+    await upgrade(ctx, await createUser(ctx), 'tier_3');
     const { data } = await get<AdminFinancial>('/admin/financial');
 
     const count = (d: AdminFinancial, tier: string, status: string) =>
       d.by_tier_status.find((r) => r.tier === tier && r.status === status)?.count ?? 0;
-    expect(count(data, 'tier_3', 'active')).toBe(count(before, 'tier_3', 'active') + 2);
+    expect(count(data, 'tier_3', 'active')).toBe(count(before, 'tier_3', 'active') + 3);
     expect(data.monthly_revenue).toHaveLength(12);
     const thisMonth = data.monthly_revenue.at(-1);
     const thisMonthBefore = before.monthly_revenue.at(-1);

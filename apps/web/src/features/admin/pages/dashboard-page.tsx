@@ -1,5 +1,5 @@
 import '@mantine/charts/styles.css';
-import type { AdminDashboard } from '@haversack/contracts';
+import { type AdminDashboard, formatEnUs } from '@haversack/contracts';
 import { BarChart, DonutChart } from '@mantine/charts';
 import { Card, ColorSwatch, Grid, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
@@ -129,16 +129,21 @@ export function DashboardPage() {
   );
 }
 
-/** Paid plans that someone pays for; plans staff granted are counted apart. */
+/** Paid plans that someone pays for; plans staff granted or taken through demo billing are counted apart. */
 function PaidSubscriptionsCard({ tiers }: { tiers: AdminDashboard['subscriptions_by_tier'] }) {
   const onPaidPlans = tiers.filter((t) => t.tier !== 'tier_free');
   const granted = onPaidPlans.reduce((sum, t) => sum + t.granted, 0);
-  const paying = onPaidPlans.reduce((sum, t) => sum + t.count, 0) - granted;
+  const demo = onPaidPlans.reduce((sum, t) => sum + t.demo, 0);
+  const paying = onPaidPlans.reduce((sum, t) => sum + t.count, 0) - granted - demo;
+  const unpaid = [
+    granted > 0 ? `${formatEnUs(granted)} granted by staff` : null,
+    demo > 0 ? `${formatEnUs(demo)} on demo billing` : null,
+  ].filter((part) => part !== null);
   return (
     <StatCard
       label="Paid subscriptions"
       value={paying}
-      hint={granted > 0 ? `${granted} more granted by staff, no payment` : undefined}
+      hint={unpaid.length > 0 ? `${unpaid.join(', ')}: no payment` : undefined}
     />
   );
 }

@@ -1,0 +1,45 @@
+import type { AdminDashboard } from '@haversack/contracts';
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { failure, mockFetch, success } from '../../../test/fixtures';
+import { renderRoutes } from '../../../test/render';
+import { DashboardPage } from './dashboard-page';
+
+const tier = (id: string, count: number, granted: number, demo: number) => ({
+  tier: id,
+  name: id,
+  count,
+  granted,
+  demo,
+});
+
+describe('DashboardPage', { timeout: 30_000 }, () => {
+  it('counts as paid only the plans someone pays for: not those staff granted or taken on demo billing', async () => {
+    const dashboard: AdminDashboard = {
+      users: { total: 30, new_7d: 2, new_30d: 5, active_7d: 9, active_30d: 12 },
+      parties: 4,
+      characters: 20,
+      item_templates: 300,
+      item_stacks: 900,
+      inventory_actions_per_day: [{ date: '2026-11-27', count: 7 }],
+      subscriptions_by_tier: [
+        tier('tier_free', 10, 0, 0),
+        tier('tier_1', 6, 1, 2),
+        tier('tier_2', 4, 1, 1),
+        tier('tier_3', 2, 0, 0),
+      ],
+    };
+    mockFetch(({ url }) =>
+      url === '/api/v1/admin/stats/dashboard'
+        ? success(dashboard)
+        : failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`),
+    );
+    renderRoutes([{ path: '/admin', element: <DashboardPage /> }], '/admin');
+    const label = await screen.findByText('Paid subscriptions');
+    // 12 on paid plans, 2 granted, 3 on demo billing: 7 pay.
+    expect(label.nextElementSibling).toHaveTextContent(/^7$/);
+    expect(label.nextElementSibling?.nextElementSibling).toHaveTextContent(
+      /^2 granted by staff, 3 on demo billing: no payment$/,
+    );
+  });
+});
