@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { hasVisibleText, text } from './fields.js';
+import { hasVisibleText, nameText } from './fields.js';
 
 /** Issue 16 §5: personal API tokens. `read` answers GET and HEAD only; `read_write` what the web may do. */
 export const apiTokenScopes = ['read', 'read_write'] as const;
@@ -31,7 +31,7 @@ export const apiTokenMessages = {
 } as const;
 
 export const apiTokenCreateSchema = z.object({
-  name: text()
+  name: nameText()
     .trim()
     .min(1, apiTokenMessages.nameRequired)
     .max(60, apiTokenMessages.nameTooLong)

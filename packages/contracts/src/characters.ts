@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { entityId, hasVisibleText, inHundredths, numberInput, patchOf, text } from './fields.js';
+import { entityId, hasVisibleText, inHundredths, nameText, numberInput, patchOf, text } from './fields.js';
 import { containerSchema } from './inventory.js';
 import { directionParam, includeParam, sortParam } from './list-params.js';
 import { unwrapFilters } from './parties.js';
@@ -34,7 +34,7 @@ const imageUrl = text()
   .refine((v) => v === '' || /^https?:\/\/\S+$/i.test(v), 'Image URL must start with http:// or https://');
 
 export const characterFormSchema = z.object({
-  name: text({ error: characterMessages.nameRequired })
+  name: nameText({ error: characterMessages.nameRequired })
     .trim()
     .min(1, characterMessages.nameRequired)
     .max(100, 'Character name must be at most 100 characters')

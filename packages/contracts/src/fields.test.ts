@@ -16,14 +16,40 @@ import {
   text,
   withinRequestDates,
 } from './fields.js';
-import { instanceDataSchema, itemInstanceCreateSchema, itemInstanceUpdateBodySchema } from './inventory.js';
+import {
+  containerFormSchema,
+  instanceDataSchema,
+  itemInstanceCreateSchema,
+  itemInstanceUpdateBodySchema,
+} from './inventory.js';
 import { itemTemplateMetadataSchema, itemTemplateUpdateSchema, normaliseTags } from './items.js';
+import { lootTemplateFormSchema } from './loot.js';
 import { partyFormSchema, patronageCreateBodySchema, previewQuerySchema } from './parties.js';
+import { shopTemplateFormSchema } from './shops.js';
 
 const issues = (result: {
   success: boolean;
   error?: { issues: { path: PropertyKey[]; message: string }[] };
 }) => (result.error?.issues ?? []).map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+
+describe('names', () => {
+  it('fit on one line: a line break or tab in one is refused, at either end it is trimmed away', () => {
+    const named = (name: string) =>
+      [
+        characterFormSchema.safeParse({ name }),
+        containerFormSchema.safeParse({ name }),
+        partyFormSchema.safeParse({ name }),
+        apiTokenCreateSchema.safeParse({ name, scope: 'read' }),
+        itemInstanceUpdateBodySchema.safeParse({ item_instance: { name } }),
+        lootTemplateFormSchema.safeParse({ name }),
+        shopTemplateFormSchema.safeParse({ name }),
+      ].map((result) => issues(result).filter((issue) => issue.message === fieldMessages.multiLineName));
+    for (const broken of ['漢字 Kanji\n🐉', 'Doomed\r\nDan', 'Tab\tbed', 'Line\u2028sep']) {
+      expect(named(broken).map((found) => found.length)).toEqual([1, 1, 1, 1, 1, 1, 1]);
+    }
+    expect(named('\n  Élodie the Bold \n').flat()).toEqual([]);
+  });
+});
 
 describe('text()', () => {
   it('refuses the NUL character and unpaired surrogates, and keeps chaining like a string', () => {

@@ -78,6 +78,17 @@ export function text(params?: StringParams) {
 }
 
 /**
+ * A name (of a character, container, item, party, shop, loot, token): `text()` on one line. Names are
+ * written into the ledger's sentences, its CSV rows and every list; a line break or tab there breaks them
+ * all. Line breaks at either end are only spaces that `.trim()` takes away.
+ */
+export function nameText(params?: StringParams) {
+  return text(params).refine((value) => !/[\t\n\r\u2028\u2029]/.test(value.trim()), {
+    message: fieldMessages.multiLineName,
+  });
+}
+
+/**
  * A text field's own words for a wrong type ("Party name must be at least 3 characters") are for a name
  * left out; a value that is not text at all (`"name": 123`) is told so instead (z.config above). The
  * schema's error only ever speaks for its type check: its length rules carry their own words.

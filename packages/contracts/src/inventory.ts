@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { changeSources } from './constants.js';
 import { pageMetaSchema } from './envelope.js';
-import { entityId, hasVisibleText, inHundredths, numberInput, patchOf, text } from './fields.js';
+import { entityId, hasVisibleText, inHundredths, nameText, numberInput, patchOf, text } from './fields.js';
 import { dateOrInstantParam } from './list-params.js';
 import { unwrapFilters } from './parties.js';
 
@@ -119,7 +119,7 @@ const nullableCapacity = (max: number, label: string) =>
   );
 
 export const containerFormSchema = z.object({
-  name: text({ error: inventoryMessages.containerNameRequired })
+  name: nameText({ error: inventoryMessages.containerNameRequired })
     .trim()
     .min(1, inventoryMessages.containerNameRequired)
     .max(100, 'Container name must be at most 100 characters')
@@ -282,7 +282,7 @@ export const itemInstanceCreateBodySchema = z.preprocess(
 
 export const itemInstanceUpdateBodySchema = z.object({
   item_instance: z.object({
-    name: text()
+    name: nameText()
       .trim()
       .min(1, 'Name cannot be blank')
       .max(200)

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageMetaSchema } from './envelope.js';
-import { checkJsonField, hasVisibleText, numberInput, tagText, text } from './fields.js';
+import { checkJsonField, hasVisibleText, nameText, numberInput, tagText, text } from './fields.js';
 import { type Currency, copperPer, currencies, MAX_ITEM_VALUE, MAX_STACK_QUANTITY } from './inventory.js';
 import { formatEnUs } from './numbers.js';
 import { unwrapFilters } from './parties.js';
@@ -153,7 +153,7 @@ export const itemTemplateMetadataSchema = z
   .superRefine(checkJsonField({ maxChars: 10_000, tooLarge: 'Metadata is too large' }));
 
 const templateFields = {
-  name: text({ error: itemTemplateMessages.nameRequired })
+  name: nameText({ error: itemTemplateMessages.nameRequired })
     .trim()
     .min(1, itemTemplateMessages.nameRequired)
     .max(200, 'Template name must be at most 200 characters')

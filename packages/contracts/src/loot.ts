@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageMetaSchema } from './envelope.js';
-import { entityId, hasVisibleText, numberInput, tagText, text } from './fields.js';
+import { entityId, hasVisibleText, nameText, numberInput, tagText, text } from './fields.js';
 import { currencies, itemInstanceSchema, MAX_STACK_QUANTITY } from './inventory.js';
 import { itemTemplateSchema, normaliseTags, templateVisibilities } from './items.js';
 import { unwrapFilters } from './parties.js';
@@ -103,7 +103,7 @@ const booleanQuery = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
   .transform((v) => v === true || v === 'true' || v === '1');
 
-const lootName = text({ error: lootMessages.nameRequired })
+const lootName = nameText({ error: lootMessages.nameRequired })
   .trim()
   .min(1, lootMessages.nameRequired)
   .max(99, lootMessages.nameTooLong)

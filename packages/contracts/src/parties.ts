@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageMetaSchema } from './envelope.js';
-import { entityId, hasVisibleText, numberInput, text } from './fields.js';
+import { entityId, hasVisibleText, nameText, numberInput, text } from './fields.js';
 import { directionParam, includeParam, sortParam } from './list-params.js';
 
 export const partyRoles = ['gm', 'manager', 'player', 'observer'] as const;
@@ -57,7 +57,7 @@ export const partyMessages = {
 const trimmed = (max: number) => text().trim().max(max);
 
 export const partyFormSchema = z.object({
-  name: text({ error: partyMessages.nameTooShort })
+  name: nameText({ error: partyMessages.nameTooShort })
     .trim()
     .min(3, partyMessages.nameTooShort)
     .max(100, 'Party name must be at most 100 characters')

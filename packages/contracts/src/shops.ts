@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageMetaSchema } from './envelope.js';
-import { entityId, hasVisibleText, numberInput, tagText, text } from './fields.js';
+import { entityId, hasVisibleText, nameText, numberInput, tagText, text } from './fields.js';
 import {
   type Currency,
   copperPer,
@@ -363,7 +363,7 @@ const tradeQuantity = numberInput(
     .int('Quantity must be a whole number'),
 );
 
-const shopName = text({ error: shopMessages.nameTooShort })
+const shopName = nameText({ error: shopMessages.nameTooShort })
   .trim()
   .min(2, shopMessages.nameTooShort)
   .max(99, shopMessages.nameTooLong)

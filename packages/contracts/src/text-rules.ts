@@ -6,6 +6,7 @@ export const emailMessage = 'Please enter a valid email address';
 
 export const fieldMessages = {
   unsafeText: 'Text cannot contain control characters, direction overrides or an unpaired UTF-16 surrogate',
+  multiLineName: 'A name must fit on one line: no line breaks or tabs',
   invalidId: 'Must be a valid id',
   tooDeep: (max: number) => `Nested too deeply (at most ${max} levels)`,
   tooLarge: (max: number) => `Too large (at most ${max.toLocaleString('en-US')} characters as JSON)`,
