@@ -303,8 +303,8 @@ describe('POST /transactions: the GM’s manual ledger entries', () => {
     });
     // Each row names its coin and what it did: the history must not read "spent 15 gp ×2, ×5".
     expect(rows.map((r) => r.transaction_summary)).toEqual([
-      `${gm.user.username} paid 2 × Platinum piece from Party Stash to spend 15 gp: Room at the inn`,
-      `${gm.user.username} got 5 × Gold piece back in change into Party Stash, spending 15 gp: Room at the inn`,
+      `${gm.user.username} paid 2 × Platinum piece from Party Stash (${party.name}) to spend 15 gp: Room at the inn`,
+      `${gm.user.username} got 5 × Gold piece back in change into Party Stash (${party.name}), spending 15 gp: Room at the inn`,
     ]);
     expect(await contents(gm, stash)).toEqual({ 'Gold piece': 5, 'Silver piece': 5 });
     // One entry, one inventory action.
@@ -325,7 +325,7 @@ describe('POST /transactions: the GM’s manual ledger entries', () => {
       (body(exact).data as unknown as { transactions: Record<string, unknown>[] }).transactions.map(
         (r) => r.transaction_summary,
       ),
-    ).toEqual([`${gm.user.username} spent 3 sp from Party Stash: Ale`]);
+    ).toEqual([`${gm.user.username} spent 3 sp from Party Stash (${party.name}): Ale`]);
   });
 
   it('receives coins into a character’s container', async () => {
@@ -438,5 +438,42 @@ describe('a failed transfer (spec/02 §8 "failures return success false with an 
     const other = await call('POST', '/item_instances', player, { container_id: stash });
     expect(other.statusCode).toBe(422);
     expect(body(other)).not.toHaveProperty('success');
+  });
+});
+
+describe('the ledger’s names for containers', () => {
+  it('say whose each container is, as moves do: every character has a Backpack', async () => {
+    const { party, player, pip, brom, other } = await table();
+    const rope = await createTemplate(ctx, { name: 'Rope', stackSize: 0 });
+    const pipBag = String(pip.primary_container_id);
+    await add(player, pipBag, rope.id, 10);
+    await add(other, String(brom.primary_container_id), rope.id, 1);
+    const [stack] = body(await call('GET', `/containers/${pipBag}/items`, player)).data;
+    const stackId = String(stack?.id);
+    expect(
+      (await call('PATCH', `/item_instances/${stackId}`, player, { item_instance: { quantity: 12 } }))
+        .statusCode,
+    ).toBe(200);
+    const split = await call('POST', `/item_instances/${stackId}/split`, player, { quantity: 2 });
+    expect(split.statusCode).toBe(200);
+    const rows = await ctx.database.db.select().from(transactions).where(eq(transactions.partyId, party.id));
+    const named = (type: string) => rows.filter((r) => r.transactionType === type);
+    const pipsBag = 'Backpack (Pip)';
+    expect(
+      named('item_creation')
+        .map((r) => [r.destinationName, r.summary])
+        .sort(),
+    ).toEqual(
+      [
+        [pipsBag, `${player.user.username} added 10 × Rope to ${pipsBag}`],
+        ['Backpack (Brom)', `${other.user.username} added 1 × Rope to Backpack (Brom)`],
+      ].sort(),
+    );
+    expect(named('adjust').map((r) => r.summary)).toEqual([
+      `${player.user.username} added 2 × Rope in ${pipsBag} (adjusted to 12)`,
+    ]);
+    expect(named('split').map((r) => [r.sourceName, r.destinationName, r.summary])).toEqual([
+      [pipsBag, pipsBag, `${player.user.username} split 2 × Rope off a stack of 12 in ${pipsBag}`],
+    ]);
   });
 });

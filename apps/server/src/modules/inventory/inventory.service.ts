@@ -230,6 +230,14 @@ function moveSummary(
   return `${actor} moved ${quantity} × ${name} from ${label(source)} to ${label(target)}`;
 }
 
+/**
+ * A container as the ledger names it, with whose it is ("Backpack (Korrin)"), as moves name theirs: every
+ * character's first container is a Backpack, and a party's Activity lists all of them.
+ */
+function placeName(context: Pick<ContainerContext, 'container' | 'ownerName'>): string {
+  return `${context.container.name} (${context.ownerName})`;
+}
+
 export class InventoryService {
   /** Container pages already serialized, by container and query (`itemsJson`); empty until read. */
   readonly #pages: FingerprintedCache<ContainerPage> | undefined;
@@ -371,7 +379,7 @@ export class InventoryService {
         targetName: ownerContext.name,
         targetId: 'characterId' in owner ? owner.characterId : owner.partyId,
         destinationContainerId: container.id,
-        destinationName: container.name,
+        destinationName: `${container.name} (${ownerContext.name})`,
         scope: 'characterId' in owner ? 'personal' : 'party',
         summary: `${actor.username} created ${container.name} for ${ownerContext.name}`,
       });
@@ -450,7 +458,7 @@ export class InventoryService {
         targetName: context.ownerName,
         targetId: context.ownerId,
         sourceContainerId: containerId,
-        sourceName: context.container.name,
+        sourceName: placeName(context),
         scope,
         summary: `${actor.username} deleted ${context.container.name} of ${context.ownerName}`,
       });
@@ -671,6 +679,7 @@ export class InventoryService {
       const scope = this.#scope(located.context);
       await this.#countAction(tx, actor.id, scope, party.id);
       const container = located.context.container;
+      const place = placeName(located.context);
       const amount = `${formatEnUs(input.amount)} ${input.currency}`;
       const base = {
         ...this.#base(actor, located.context, scope),
@@ -682,7 +691,7 @@ export class InventoryService {
       if (input.kind === 'receive') {
         const coin = await this.#coin(tx, input.currency);
         const created = await this.#place(tx, located.context, coin, input.amount, {}, '', coin.weight);
-        const summary = `${actor.username} added ${amount} to ${container.name}: ${input.notes}`;
+        const summary = `${actor.username} added ${amount} to ${place}: ${input.notes}`;
         rows.push({
           ...base,
           itemTemplateId: coin.id,
@@ -690,11 +699,11 @@ export class InventoryService {
           itemName: coin.name,
           quantity: input.amount,
           destinationContainerId: container.id,
-          destinationName: container.name,
+          destinationName: place,
           summary,
         });
       } else {
-        const summary = `${actor.username} spent ${amount} from ${container.name}: ${input.notes}`;
+        const summary = `${actor.username} spent ${amount} from ${place}: ${input.notes}`;
         const { purse, stacks, coins } = await this.#purse(tx, container.id);
         const plan = planPayment(purse, input.amount * copperPer[input.currency]);
         if (!plan.ok) {
@@ -726,11 +735,11 @@ export class InventoryService {
             itemName: coin.name,
             quantity: plan.pay[currency],
             sourceContainerId: container.id,
-            sourceName: container.name,
+            sourceName: place,
             details: { manual: input.kind, role: 'payment' },
             summary: exact
               ? summary
-              : `${actor.username} paid ${formatEnUs(plan.pay[currency])} × ${coin.name} from ${container.name} to spend ${amount}: ${input.notes}`,
+              : `${actor.username} paid ${formatEnUs(plan.pay[currency])} × ${coin.name} from ${place} to spend ${amount}: ${input.notes}`,
           });
         }
         for (const currency of currencies) {
@@ -752,9 +761,9 @@ export class InventoryService {
             itemName: coin.name,
             quantity: plan.change[currency],
             destinationContainerId: container.id,
-            destinationName: container.name,
+            destinationName: place,
             details: { manual: input.kind, role: 'change' },
-            summary: `${actor.username} got ${formatEnUs(plan.change[currency])} × ${coin.name} back in change into ${container.name}, spending ${amount}: ${input.notes}`,
+            summary: `${actor.username} got ${formatEnUs(plan.change[currency])} × ${coin.name} back in change into ${place}, spending ${amount}: ${input.notes}`,
           });
         }
       }
@@ -813,8 +822,8 @@ export class InventoryService {
         itemName: facts.name,
         quantity: input.quantity,
         destinationContainerId: target.context.container.id,
-        destinationName: target.context.container.name,
-        summary: `${actor.username} added ${input.quantity} × ${facts.name} to ${target.context.container.name}`,
+        destinationName: placeName(target.context),
+        summary: `${actor.username} added ${input.quantity} × ${facts.name} to ${placeName(target.context)}`,
       });
       return created;
     });
@@ -904,13 +913,13 @@ export class InventoryService {
           ...(delta > 0
             ? {
                 destinationContainerId: located.context.container.id,
-                destinationName: located.context.container.name,
+                destinationName: placeName(located.context),
               }
             : {
                 sourceContainerId: located.context.container.id,
-                sourceName: located.context.container.name,
+                sourceName: placeName(located.context),
               }),
-          summary: `${actor.username} ${delta > 0 ? 'added' : 'removed'} ${Math.abs(delta)} × ${after.name} (adjusted to ${quantity})`,
+          summary: `${actor.username} ${delta > 0 ? 'added' : 'removed'} ${Math.abs(delta)} × ${after.name} in ${placeName(located.context)} (adjusted to ${quantity})`,
         });
       } else {
         const event = itemEditedEvent({
@@ -920,8 +929,8 @@ export class InventoryService {
           itemInstanceId: instance.id,
           itemName: after.name,
           destinationContainerId: located.context.container.id,
-          destinationName: located.context.container.name,
-          summary: `${actor.username} edited ${after.name} in ${located.context.container.name}`,
+          destinationName: placeName(located.context),
+          summary: `${actor.username} edited ${after.name} in ${placeName(located.context)}`,
         });
         if (event) emit(event);
       }
@@ -948,8 +957,8 @@ export class InventoryService {
         itemName: facts.name,
         quantity: instance.quantity,
         sourceContainerId: located.context.container.id,
-        sourceName: located.context.container.name,
-        summary: `${actor.username} destroyed ${instance.quantity} × ${facts.name} from ${located.context.container.name}`,
+        sourceName: placeName(located.context),
+        summary: `${actor.username} destroyed ${instance.quantity} × ${facts.name} from ${placeName(located.context)}`,
       });
       await repo.deleteInstance(tx, instance.id);
     });
@@ -982,10 +991,10 @@ export class InventoryService {
         itemName: facts.name,
         quantity: amount,
         sourceContainerId: instance.containerId,
-        sourceName: located.context.container.name,
+        sourceName: placeName(located.context),
         destinationContainerId: instance.containerId,
-        destinationName: located.context.container.name,
-        summary: `${actor.username} split ${amount} × ${facts.name} off a stack of ${instance.quantity}`,
+        destinationName: placeName(located.context),
+        summary: `${actor.username} split ${amount} × ${facts.name} off a stack of ${instance.quantity} in ${placeName(located.context)}`,
       });
       return created.id;
     });
@@ -1035,10 +1044,10 @@ export class InventoryService {
         itemName: source.template.name,
         quantity: source.instance.quantity,
         sourceContainerId: target.containerId,
-        sourceName: source.located.context.container.name,
+        sourceName: placeName(source.located.context),
         destinationContainerId: target.containerId,
-        destinationName: source.located.context.container.name,
-        summary: `${actor.username} merged ${source.instance.quantity} × ${source.template.name} into a stack of ${target.quantity}`,
+        destinationName: placeName(source.located.context),
+        summary: `${actor.username} merged ${source.instance.quantity} × ${source.template.name} into a stack of ${target.quantity} in ${placeName(source.located.context)}`,
       });
     });
     return this.#instanceJson(this.db, targetInstanceId);

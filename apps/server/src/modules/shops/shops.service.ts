@@ -2009,9 +2009,7 @@ export class ShopsService {
             currency: 'cp',
             sourceName: shop.name,
             destinationContainerId: payee.context.container.id,
-            destinationName: payee.name
-              ? `${payee.context.container.name} (${payee.name})`
-              : payee.context.container.name,
+            destinationName: `${payee.context.container.name} (${payee.name ?? payee.context.ownerName})`,
             details: {
               role: 'payment',
               shop_instance_id: shop.id,
