@@ -14,6 +14,7 @@ import type { Database, Executor } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { EventBus } from '../../realtime/event-bus.js';
+import type { DomainEvent } from '../../realtime/events.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
 import { inventoryRepository } from '../inventory/inventory.repository.js';
 import { ledgerRepository } from '../ledger/ledger.repository.js';
@@ -28,7 +29,7 @@ import { destroyParty, lockPartyHoldings } from './party-destruction.js';
 export const PARTY_STASH_NAME = 'Party Stash';
 
 /** What leaving a party ends elsewhere (patronages), so the parties service need not know the details. */
-export type MemberLeftHook = (tx: Executor, partyId: string, userId: string) => Promise<void>;
+export type MemberLeftHook = (tx: Executor, partyId: string, userId: string) => Promise<DomainEvent[]>;
 
 interface Deps {
   db: Database;
@@ -273,27 +274,29 @@ export class PartiesService {
   }
 
   async removeMember(userId: string, partyId: string, targetUserId: string): Promise<void> {
-    await this.#db.transaction(async (tx) => {
+    const ended = await this.#db.transaction(async (tx) => {
       const { party } = await this.#gmContext(tx, partyId, userId);
       const target = await repo.membership(tx, partyId, targetUserId, { lock: true });
       if (!target) throw AppError.notFound(partyMessages.notMember);
       policy.assertNotPartyGm(party, target, 'remove');
-      await this.#dropMember(tx, partyId, target);
+      return this.#dropMember(tx, partyId, target);
     });
     await this.#announce(partyId, userId, 'member_removed', (name) => `${name} removed a member`, {
       userId: targetUserId,
     });
+    this.#events.publish(ended);
   }
 
   async leave(userId: string, partyId: string): Promise<void> {
-    await this.#db.transaction(async (tx) => {
+    const ended = await this.#db.transaction(async (tx) => {
       const party = await repo.findParty(tx, partyId, { lock: true });
       const membership = party ? await repo.membership(tx, partyId, userId, { lock: true }) : undefined;
       policy.assertMember(party, membership);
       if (party?.gameMasterId === userId) throw new AppError('FORBIDDEN', partyMessages.gmCannotLeave);
-      await this.#dropMember(tx, partyId, membership);
+      return this.#dropMember(tx, partyId, membership);
     });
     await this.#announce(partyId, userId, 'member_removed', (name) => `${name} left the party`, { userId });
+    this.#events.publish(ended);
   }
 
   async preview(userId: string, query: { join_code?: string; id?: string }): Promise<PartyPreview> {
@@ -470,10 +473,13 @@ export class PartiesService {
     ]);
   }
 
-  async #dropMember(tx: Executor, partyId: string, member: MembershipRow) {
+  /** Answers the events of what the leaving ended elsewhere, to publish once the transaction committed. */
+  async #dropMember(tx: Executor, partyId: string, member: MembershipRow): Promise<DomainEvent[]> {
     await repo.unassignCharacters(tx, partyId, member.userId);
     await repo.deleteMembership(tx, member.id);
-    for (const hook of this.#memberLeftHooks) await hook(tx, partyId, member.userId);
+    const events: DomainEvent[] = [];
+    for (const hook of this.#memberLeftHooks) events.push(...(await hook(tx, partyId, member.userId)));
+    return events;
   }
 
   async #gmContext(tx: Executor, partyId: string, userId: string, options = { lock: true }) {

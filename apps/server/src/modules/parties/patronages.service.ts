@@ -3,6 +3,7 @@ import type { Database, Executor } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { EventBus } from '../../realtime/event-bus.js';
+import type { DomainEvent } from '../../realtime/events.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
 import { featureAllowed, rankOf } from '../subscriptions/entitlement-rules.js';
 import type { EntitlementService } from '../subscriptions/entitlements.service.js';
@@ -34,6 +35,45 @@ function toPatronageJson(row: Awaited<ReturnType<typeof repo.listDetailed>>[numb
     beneficiary_id: row.patronage.beneficiaryId,
     beneficiary_name: row.beneficiaryName,
     created_at: row.patronage.createdAt.toISOString(),
+  };
+}
+
+/** What the other side of a sponsorship is told when it starts or ends (the web shows it to them alone). */
+export const patronageNotices = {
+  started: (patron: string, party: string) => `${patron} now sponsors you in ${party}.`,
+  ended: (patron: string, party: string) =>
+    `${patron} no longer sponsors you in ${party}: your own plan applies there now.`,
+  declined: (beneficiary: string, party: string) =>
+    `${beneficiary} ended your sponsorship of them in ${party}.`,
+  patronLeft: (patron: string, party: string) =>
+    `${patron} left ${party}, and no longer sponsors you there: your own plan applies there now.`,
+  beneficiaryLeft: (beneficiary: string, party: string) =>
+    `${beneficiary} left ${party}: your sponsorship of them there has ended.`,
+};
+
+/**
+ * spec/02 §7 PartyChannel `party_update`: what the party gives a member changed without the party itself
+ * being edited (that is `party_updated`). Told after the commit; the party page refreshes the party and
+ * the patronage panel, and the other side of the grant is told in words (`recipient_notice`).
+ */
+function sponsorshipEvent(
+  patronage: { partyId: string; patronId: string; beneficiaryId: string },
+  actor: { id: string; name: string },
+  started: boolean,
+  recipient: { userId: string; notice: string },
+): DomainEvent {
+  return {
+    channel: 'PartyChannel',
+    partyId: patronage.partyId,
+    action: 'party_update',
+    actor,
+    summary: `${actor.name} ${started ? 'started' : 'ended'} a sponsorship`,
+    ids: {
+      patron_id: patronage.patronId,
+      beneficiary_id: patronage.beneficiaryId,
+      recipient_user_id: recipient.userId,
+      recipient_notice: recipient.notice,
+    },
   };
 }
 
@@ -140,7 +180,10 @@ export class PatronagesService {
       });
     const [row] = (await repo.listDetailed(this.db, { patronId })).filter((r) => r.patronage.id === id);
     if (!row) throw AppError.notFound('Patronage not found.');
-    this.#announce(row.patronage, { id: patronId, name: row.patronName }, true);
+    this.#announce(row.patronage, { id: patronId, name: row.patronName }, true, {
+      userId: row.patronage.beneficiaryId,
+      notice: patronageNotices.started(row.patronName, row.partyName),
+    });
     return toPatronageJson(row);
   }
 
@@ -202,8 +245,18 @@ export class PatronagesService {
       return row;
     });
     if (!ended) return;
-    const actor = await accountsRepository.findUserById(this.db, userId);
-    this.#announce(ended, { id: userId, name: actor?.username ?? 'Someone' }, false);
+    const [actor, party] = await Promise.all([
+      accountsRepository.findUserById(this.db, userId),
+      partiesRepository.findParty(this.db, ended.partyId, { lock: false }),
+    ]);
+    const name = actor?.username ?? 'Someone';
+    const partyName = party?.name ?? 'the party';
+    // The other side of the grant is told: it changes what they may do in the party.
+    const byPatron = ended.patronId === userId;
+    this.#announce(ended, { id: userId, name }, false, {
+      userId: byPatron ? ended.beneficiaryId : ended.patronId,
+      notice: byPatron ? patronageNotices.ended(name, partyName) : patronageNotices.declined(name, partyName),
+    });
   }
 
   /**
@@ -215,21 +268,29 @@ export class PatronagesService {
     patronage: { partyId: string; patronId: string; beneficiaryId: string },
     actor: { id: string; name: string },
     started: boolean,
+    recipient: { userId: string; notice: string },
   ) {
-    this.events.publish([
-      {
-        channel: 'PartyChannel',
-        partyId: patronage.partyId,
-        action: 'party_update',
-        actor,
-        summary: `${actor.name} ${started ? 'started' : 'ended'} a sponsorship`,
-        ids: { patron_id: patronage.patronId, beneficiary_id: patronage.beneficiaryId },
-      },
-    ]);
+    this.events.publish([sponsorshipEvent(patronage, actor, started, recipient)]);
   }
 
-  /** Registered with the parties service: leaving a party ends the patronages of that member there. */
-  async memberLeft(tx: Executor, partyId: string, userId: string) {
+  /**
+   * Registered with the parties service: leaving a party ends the patronages of that member there. Answers
+   * the events that tell the other side of each, for the parties service to publish once it committed.
+   */
+  async memberLeft(tx: Executor, partyId: string, userId: string): Promise<DomainEvent[]> {
+    const ending = await repo.listDetailed(tx, { partyId, activeOnly: true });
     await repo.endForMember(tx, partyId, userId, 'left_party');
+    return ending
+      .filter((row) => row.patronage.patronId === userId || row.patronage.beneficiaryId === userId)
+      .map((row) => {
+        const patronLeft = row.patronage.patronId === userId;
+        const leaver = patronLeft ? row.patronName : row.beneficiaryName;
+        return sponsorshipEvent(row.patronage, { id: userId, name: leaver }, false, {
+          userId: patronLeft ? row.patronage.beneficiaryId : row.patronage.patronId,
+          notice: patronLeft
+            ? patronageNotices.patronLeft(leaver, row.partyName)
+            : patronageNotices.beneficiaryLeft(leaver, row.partyName),
+        });
+      });
   }
 }

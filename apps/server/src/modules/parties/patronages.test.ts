@@ -237,3 +237,49 @@ describe('patronage', () => {
     expect(JSON.stringify(outside.json())).toContain('Your Free plan allows');
   });
 });
+
+describe('the other side of a sponsorship', () => {
+  it('is told when it starts, when the patron ends it, and when the patron leaves the party', async () => {
+    const gm = await createUser(ctx);
+    const party = await createParty(ctx, gm);
+    const patron = await createMember(ctx, party, 'player');
+    await upgrade(ctx, patron, 'tier_2');
+    const player = await createMember(ctx, party, 'player');
+    const publish = vi.spyOn(ctx.app.services.events, 'publish');
+    const told = () =>
+      publish.mock.calls
+        .flatMap(([batch]) => batch)
+        .filter((e) => e.action === 'party_update' && e.partyId === party.id)
+        .map((e) => [e.ids?.recipient_user_id, e.ids?.recipient_notice]);
+    const sponsor = async () => {
+      const created = await call('POST', '/patronages', patron, {
+        beneficiary_id: player.user.id,
+        party_id: party.id,
+      });
+      expect(created.statusCode).toBe(201);
+      return String(body(created).data.id);
+    };
+    try {
+      const first = await sponsor();
+      expect((await call('DELETE', `/patronages/${first}`, patron)).statusCode).toBe(204);
+      await sponsor();
+      expect((await call('DELETE', `/parties/${party.id}/leave`, patron)).statusCode).toBe(204);
+      const who = patron.user.username;
+      expect(told()).toEqual([
+        [player.user.id, `${who} now sponsors you in ${party.name}.`],
+        [player.user.id, `${who} no longer sponsors you in ${party.name}: your own plan applies there now.`],
+        [player.user.id, `${who} now sponsors you in ${party.name}.`],
+        [
+          player.user.id,
+          `${who} left ${party.name}, and no longer sponsors you there: your own plan applies there now.`,
+        ],
+      ]);
+      const inParty = body(
+        await call('GET', `/subscription/effective_tier?party_id=${party.id}`, player),
+      ).data;
+      expect(inParty).toMatchObject({ tier: { identifier: 'tier_free' } });
+    } finally {
+      publish.mockRestore();
+    }
+  });
+});

@@ -366,6 +366,24 @@ describe('noticeFor', () => {
     expect(noticeFor(approved, me)?.message).toBe('Pip approved your purchase of 2 × Rope');
   });
 
+  it('tells the other side of a sponsorship that it started or ended, and nobody else', () => {
+    const ended = message({
+      action: 'party_update',
+      ids: {
+        patron_id: 'user-cara',
+        beneficiary_id: me,
+        recipient_user_id: me,
+        recipient_notice: 'Cara no longer sponsors you in Mistwood: your own plan applies there now.',
+      },
+    });
+    expect(noticeFor(ended, me)).toEqual({
+      message: 'Cara no longer sponsors you in Mistwood: your own plan applies there now.',
+      duration: 5_000,
+    });
+    expect(noticeFor(ended, 'user-someone-else')).toBeNull();
+    expect(noticeFor(message({ action: 'party_update' }), me)).toBeNull();
+  });
+
   it('says nothing about my own changes, or changes without an actor', () => {
     const change = { action: 'inventory_updated' };
     expect(noticeFor(message({ ...change, actor: { id: me, name: 'Me' } }), me)).toBeNull();

@@ -336,6 +336,14 @@ export function noticeFor(message: PartyMessage, myUserId: string | null): Notic
     if (!notice || idOf(message, 'recipient_user_id') !== myUserId) return null;
     return { message: notice, duration: DECISION_NOTICE_MS };
   }
+  // A sponsorship started or ended tells the other side of it: what they may do in the party changed
+  // ("Cara no longer sponsors you in Mistwood: your own plan applies there now").
+  if (message.action === 'party_update') {
+    if (myUserId === null || message.actor?.id === myUserId) return null;
+    const notice = idOf(message, 'recipient_notice');
+    if (!notice || idOf(message, 'recipient_user_id') !== myUserId) return null;
+    return { message: notice, duration: DECISION_NOTICE_MS };
+  }
   if (message.action === 'presence_changed') {
     const who = message.user_id ?? message.actor?.id ?? null;
     if (who === null || who === myUserId) return null;
