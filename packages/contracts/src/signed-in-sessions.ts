@@ -33,6 +33,14 @@ export const signedInSessionMessages = {
   unknownDevice: 'Unknown device',
   /** What a device signed out from another one is told when it next tries to renew its session. */
   signedOutElsewhere: 'You were signed out from another device. Sign in again to continue.',
-  /** The same, when the password was changed or reset elsewhere (every other sign-in ends with it). */
+  /** The same, when the password was changed on another device (every other sign-in ends with it). */
   passwordChangedElsewhere: 'Your password was changed on another device. Sign in again with the new one.',
+  /** A reset by a mailed link ends every sign-in, the one that asked for it too: nothing was "elsewhere". */
+  passwordReset: 'Your password was reset from a link sent by email. Sign in again with the new one.',
+  /** A new e-mail address saved on another device ends every other sign-in. */
+  emailChangedElsewhere: 'Your email address was changed on another device. Sign in again to continue.',
+  /** The undo link mailed to the old address ends every sign-in. */
+  emailChangeReverted: 'A change of your email address was undone. Sign in again to continue.',
+  /** An admin's "sign out everywhere" on the account. */
+  revokedByAdmin: 'An administrator signed you out. Sign in again to continue.',
 } as const;

@@ -8,6 +8,7 @@ import {
   authMessages,
   type CurrentSubscription,
   EMAIL_VERIFICATION_TTL_S,
+  errorCatalogue,
   type FieldError,
   isReservedUsername,
   PASSWORD_RESET_TTL_S,
@@ -98,6 +99,22 @@ interface Deps {
 
 /** Why a session ended when its owner signed it out from another device's profile. */
 export const SIGNED_OUT_ELSEWHERE = 'signed_out_from_another_device';
+
+/**
+ * What a device whose session ended is told when it next tries to renew it, by the reason the session
+ * ended: said plainly (a phone signed out from another device's profile, a password or an address changed
+ * there, a suspension), not "terminated". A reason not named here (logout, a replayed refresh token) keeps
+ * the catalogue's words. A deleted account has no session left to read a reason from (its rows go with it).
+ */
+const revocationWords = new Map<string, string>([
+  [SIGNED_OUT_ELSEWHERE, signedInSessionMessages.signedOutElsewhere],
+  ['password_changed', signedInSessionMessages.passwordChangedElsewhere],
+  ['password_reset', signedInSessionMessages.passwordReset],
+  ['email_changed', signedInSessionMessages.emailChangedElsewhere],
+  ['email_change_reverted', signedInSessionMessages.emailChangeReverted],
+  ['suspended', errorCatalogue.ACCOUNT_SUSPENDED.message],
+  ['revoked_by_admin', signedInSessionMessages.revokedByAdmin],
+]);
 
 /** Undo links of an email change live as long as verification links: the owner may be away for days. */
 const EMAIL_REVERT_TTL_S = EMAIL_VERIFICATION_TTL_S;
@@ -268,15 +285,7 @@ export class AccountsService {
       if (!found) return { error: new AppError('INVALID_TOKEN') } as const;
       const { token, session } = found;
       if (session.revokedAt) {
-        // Said plainly to a phone signed out from the profile of another device, or by a password changed
-        // there, not "terminated".
-        const reason = session.revokedReason;
-        const words =
-          reason === SIGNED_OUT_ELSEWHERE
-            ? signedInSessionMessages.signedOutElsewhere
-            : reason === 'password_changed' || reason === 'password_reset'
-              ? signedInSessionMessages.passwordChangedElsewhere
-              : undefined;
+        const words = session.revokedReason ? revocationWords.get(session.revokedReason) : undefined;
         return { error: new AppError('REVOKED_TOKEN', words) } as const;
       }
       if (token.usedAt) {

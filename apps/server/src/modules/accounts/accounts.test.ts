@@ -512,6 +512,12 @@ describe('password recovery', () => {
 
     const me = await ctx.app.inject({ url: '/api/v1/auth/me', headers: user.auth });
     expect(json<Envelope>(me).error.code).toBe('REVOKED_TOKEN');
+    // The device still signed in is told the password was reset (by a link), not changed on another device.
+    const renewed = await post('/api/v1/auth/refresh', { refresh_token: user.refresh_token });
+    expect(json<Envelope>(renewed).error).toMatchObject({
+      code: 'REVOKED_TOKEN',
+      message: signedInSessionMessages.passwordReset,
+    });
     expect(
       (await post('/api/v1/auth/login', { email: user.user.email, password: defaultPassword })).statusCode,
     ).toBe(401);
@@ -668,6 +674,12 @@ describe('profile', () => {
     expect(await linkFromMail(ctx, user.user.email, 'undo-email-change')).toContain('token=');
     expect((await me(user.token)).statusCode).toBe(200);
     expect(json<Envelope>(await me(String(second.token))).error.code).toBe('REVOKED_TOKEN');
+    // The other device, renewing its session, is told why in plain words.
+    const renewed = await post('/api/v1/auth/refresh', { refresh_token: second.refresh_token });
+    expect(json<Envelope>(renewed).error).toMatchObject({
+      code: 'REVOKED_TOKEN',
+      message: signedInSessionMessages.emailChangedElsewhere,
+    });
   });
 
   it('undoes an email change once: old address back, every session ended, a reset token', async () => {
@@ -698,6 +710,11 @@ describe('profile', () => {
     expect(data).toMatchObject({ message: authMessages.emailReverted, email: user.user.email });
     expect(json<Envelope>(await me(user.token)).error.code).toBe('REVOKED_TOKEN');
     expect(json<Envelope>(await me(String(thiefSession.token))).error.code).toBe('REVOKED_TOKEN');
+    const renewed = await post('/api/v1/auth/refresh', { refresh_token: thiefSession.refresh_token });
+    expect(json<Envelope>(renewed).error).toMatchObject({
+      code: 'REVOKED_TOKEN',
+      message: signedInSessionMessages.emailChangeReverted,
+    });
 
     // The thief's links are void: their reset link and the undo link mailed to their address.
     const thiefResetTry = await post('/api/v1/auth/reset_password', {

@@ -1,4 +1,4 @@
-import { ADMIN_SESSION_HEADER } from '@haversack/contracts';
+import { ADMIN_SESSION_HEADER, signedInSessionMessages } from '@haversack/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createAdmin, type SignedInAdmin } from '../../test/admin.js';
@@ -111,6 +111,10 @@ describe('suspending a user', () => {
       refresh_token: other.refresh_token,
     });
     expect(refreshed.statusCode).toBe(401);
+    // The other device, renewing its session, is told why, not that its session expired.
+    expect((refreshed.json() as { error: { message: string } }).error.message).toBe(
+      'This account has been suspended. Contact support if you think this is a mistake.',
+    );
     const signIn = await login(player);
     expect([signIn.statusCode, codeOf(signIn)]).toEqual([403, 'ACCOUNT_SUSPENDED']);
     expect((signIn.json() as { error: { message: string } }).error.message).toBe(
@@ -200,6 +204,12 @@ describe('helping a user', () => {
     const response = await asAdmin('POST', `/admin/users/${player.user.id}/revoke_sessions`);
     expect(response.statusCode).toBe(200);
     expect((await callApi(ctx, 'GET', '/auth/me', player)).statusCode).toBe(401);
+    const refreshed = await callApi(ctx, 'POST', '/auth/refresh', undefined, {
+      refresh_token: player.refresh_token,
+    });
+    expect((refreshed.json() as { error: { message: string } }).error.message).toBe(
+      signedInSessionMessages.revokedByAdmin,
+    );
     expect((await login(player)).statusCode).toBe(200);
     const actions = (await auditLogRepository.forSubject(ctx.database.db, player.user.id)).map(
       (e) => e.action,
