@@ -81,6 +81,31 @@ test('register, sign out, sign in, recover the password by mail and sign in with
   await expect(page).toHaveURL(/\/dashboard$/);
 });
 
+test('a reset link opened while still signed in resets the password and signs the browser out', async ({
+  page,
+}) => {
+  const accounts = new AccountPages(page);
+  const account = newAccount('resetter');
+  await accounts.register(account);
+  const before = countMailLinks(account.email, 'reset-password');
+  const asked = await page.request.post('/api/v1/auth/forgot_password', { data: { email: account.email } });
+  expect(asked.ok()).toBeTruthy();
+  const link = await waitForMailLink(account.email, 'reset-password', before);
+
+  await page.goto(new URL(link).pathname);
+  await expect(page).toHaveURL(new URL(link).pathname);
+  const newPassword = 'Recovered42';
+  await page.getByLabel('New Password', { exact: true }).fill(newPassword);
+  await page.getByLabel('Confirm New Password', { exact: true }).fill(newPassword);
+  await page.getByRole('button', { name: 'Reset Password' }).click();
+  await expect(page.getByRole('heading', { name: 'Password Reset Successful' })).toBeVisible();
+  // Signed out here as everywhere: the sign-in page stays, rather than sending the old session on.
+  await expect(page).toHaveURL(/\/login/, { timeout: 5_000 });
+  await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+  await accounts.fillSignIn(account.email, newPassword);
+  await expect(page).toHaveURL(/\/dashboard$/);
+});
+
 test('a protected page sends a visitor to sign in and back', async ({ page }) => {
   const accounts = new AccountPages(page);
   const account = newAccount('returner');

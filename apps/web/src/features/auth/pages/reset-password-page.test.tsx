@@ -3,7 +3,9 @@ import userEvent from '@testing-library/user-event';
 import type { RouteObject } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { toast } from '../../../lib/toast';
-import { failure, mockFetch, success } from '../../../test/fixtures';
+import { tokenStorage } from '../../../lib/token-storage';
+import { useAuthStore } from '../../../stores/auth-store';
+import { buildUser, failure, mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { ResetPasswordPage, resetFailureBanner } from './reset-password-page';
 
@@ -106,5 +108,28 @@ describe('ResetPasswordPage', () => {
     });
     expect(router.state.location.pathname).toBe('/login');
     expect(screen.getByText('Login screen')).toBeInTheDocument();
+  });
+
+  it('opened in a browser still signed in, resets and then signs this browser out too', async () => {
+    tokenStorage.setTokens({
+      token: 'access-1',
+      refresh_token: 'refresh-1',
+      expires_at: new Date(Date.now() + 600_000).toISOString(),
+    });
+    useAuthStore.setState({ isAuthenticated: true, isInitializing: false, user: buildUser() });
+    const fetchMock = mockFetch(({ url }) =>
+      url.endsWith('/auth/logout') ? new Response(null, { status: 204 }) : success({ message: 'ok' }),
+    );
+    const user = userEvent.setup();
+    renderRoutes(routes, '/reset-password/token-123');
+    await submitPasswords(user, 'NewSecret1', 'NewSecret1');
+
+    expect(await screen.findByRole('heading', { name: 'Password Reset Successful' })).toBeInTheDocument();
+    expect(fetchMock.mock.calls.map(([url]) => String(url))).toEqual([
+      expect.stringContaining('/auth/reset_password'),
+      expect.stringContaining('/auth/logout'),
+    ]);
+    expect(useAuthStore.getState().isAuthenticated).toBe(false);
+    expect(tokenStorage.getAccessToken()).toBeNull();
   });
 });

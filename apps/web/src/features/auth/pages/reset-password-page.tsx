@@ -2,6 +2,7 @@ import {
   authMessages,
   RESET_REDIRECT_DELAY_MS,
   resetPasswordFieldsSchema,
+  signedInSessionMessages,
   TOAST_DEFAULT_MS,
 } from '@haversack/contracts';
 import { Alert, Anchor, Button, Loader, PasswordInput, Stack, Text, ThemeIcon, Title } from '@mantine/core';
@@ -12,7 +13,9 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { markInvalidFields, serverFieldErrors, useFocusFirstError, validateWith } from '../../../lib/forms';
 import { isApiError } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
+import { signOut } from '../../../lib/session';
 import { toast } from '../../../lib/toast';
+import { useAuthStore } from '../../../stores/auth-store';
 import { resetPassword } from '../api/password-api';
 
 export const resetFailureBanner = 'Failed to reset password. The token may be invalid or expired.';
@@ -61,6 +64,9 @@ export function ResetPasswordPage() {
     setBannerError(null);
     try {
       await resetPassword({ token, ...values });
+      // The reset ended every session of the account; a browser still signed in (the page is open to it)
+      // forgets its own, so the sign-in page that follows is the one shown.
+      if (useAuthStore.getState().isAuthenticated) await signOut(signedInSessionMessages.passwordReset);
       toast.success(authMessages.passwordReset, TOAST_DEFAULT_MS);
       setStep('success');
     } catch (error) {
