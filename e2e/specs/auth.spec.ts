@@ -72,7 +72,13 @@ test('register, sign out, sign in, recover the password by mail and sign in with
   await page.getByLabel('New Password', { exact: true }).fill('Another123');
   await page.getByLabel('Confirm New Password', { exact: true }).fill('Another123');
   await page.getByRole('button', { name: 'Reset Password' }).click();
-  await expect(page.getByTestId('reset-password-error')).toContainText('already been used');
+  await expect(page.getByRole('heading', { name: 'Invalid Reset Link' })).toBeVisible();
+  await expect(page.getByText('This password reset link has already been used.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Reset Password' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Request a new reset link' })).toHaveAttribute(
+    'href',
+    '/forgot-password',
+  );
 
   await page.goto('/login');
   await accounts.fillSignIn(account.email, account.password);

@@ -72,6 +72,22 @@ describe('ResetPasswordPage', () => {
     expect(toastError).not.toHaveBeenCalled();
   });
 
+  it('a link the server refuses shows "Invalid Reset Link", its reason and a way to ask for a new one, and no form', async () => {
+    const used = 'This password reset link has already been used.';
+    mockFetch(() => failure(400, 'BAD_REQUEST', used, [{ field: 'token', message: used }]));
+    const user = userEvent.setup();
+    renderRoutes(routes, '/reset-password/token-123');
+    await submitPasswords(user, 'NewSecret1', 'NewSecret1');
+    expect(await screen.findByRole('heading', { name: 'Invalid Reset Link' })).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent(used);
+    expect(screen.getByRole('link', { name: 'Request a new reset link' })).toHaveAttribute(
+      'href',
+      '/forgot-password',
+    );
+    expect(screen.queryByRole('button', { name: 'Reset Password' })).not.toBeInTheDocument();
+    expect(screen.queryByLabelText(/^New Password/)).not.toBeInTheDocument();
+  });
+
   it('falls back to the spec banner text when the server gives no reason', async () => {
     mockFetch(() => {
       throw new TypeError('Failed to fetch');

@@ -39,6 +39,8 @@ export function ResetPasswordPage() {
   const [validity, setValidity] = useState<LinkValidity>('unknown');
   const [step, setStep] = useState<Step>('form');
   const [bannerError, setBannerError] = useState<string | null>(null);
+  /** Why the server refused the link itself (used, expired, unknown), once it has. */
+  const [linkRefusal, setLinkRefusal] = useState<string | null>(null);
 
   const form = useFocusFirstError(
     useForm<ResetFields>({
@@ -70,6 +72,14 @@ export function ResetPasswordPage() {
       toast.success(authMessages.passwordReset, TOAST_DEFAULT_MS);
       setStep('success');
     } catch (error) {
+      // spec/01 §2: a link judged invalid shows "Invalid Reset Link" with a way to ask for a new one, not a
+      // banner above a form that can only fail again.
+      const tokenRefused = isApiError(error) && error.details.find((detail) => detail.field === 'token');
+      if (tokenRefused) {
+        setLinkRefusal(tokenRefused.message);
+        setValidity('invalid');
+        return;
+      }
       const fieldErrors = serverFieldErrors(error, ['password', 'password_confirmation']);
       if (fieldErrors) form.setErrors(fieldErrors);
       // The banner says it once; spec/01 §8's extra toast made it twice (issue 12, docs/decisions.md).
@@ -101,7 +111,7 @@ export function ResetPasswordPage() {
         <Title order={1} size="h2">
           Invalid Reset Link
         </Title>
-        <Text>{authMessages.resetTokenInvalid}</Text>
+        <Text role={linkRefusal ? 'alert' : undefined}>{linkRefusal ?? authMessages.resetTokenInvalid}</Text>
         <Anchor component={Link} to="/forgot-password">
           Request a new reset link
         </Anchor>
