@@ -80,6 +80,10 @@ test('a free user compares plans, upgrades with local billing, cancels with a re
   await page.getByRole('button', { name: 'Cancel subscription' }).click();
   const dialog = page.getByRole('dialog', { name: 'Cancel subscription' });
   await dialog.getByLabel(/Why are you cancelling/).fill('Our campaign is taking a break');
+  // Adventurer has party collaboration and Free does not: the dialog says what the move takes away.
+  await expect(dialog.getByTestId('cancel-ends-party-collaboration')).toContainText(
+    'The Free plan does not include party collaboration.',
+  );
   await expectAccessible(page, 'cancel subscription dialog');
   await dialog.getByRole('button', { name: 'Cancel subscription' }).click();
   await expect(dialog).toBeHidden();

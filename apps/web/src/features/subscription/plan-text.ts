@@ -100,3 +100,18 @@ export function partyCollaborationNote(tiers: Tier[]): string {
       : '';
   return `${featureLabels.party_collaboration}: each player who uses the party stash needs it on their own plan${through}. The Game Master’s plan does not cover the other players.`;
 }
+
+/**
+ * What a move to a plan without Party collaboration takes away (UI review): the server checks it for every
+ * change to a party's stash, on the player's own plan in that party or a sponsor's, the parties they run
+ * included. Looking in the stash and using one's own characters' inventories stay open (party_view_access
+ * and self_inventory_management are in every plan).
+ */
+export function partyStashLossText(planName: string, when: string): string {
+  return `The ${planName} plan does not include ${featureLabels.party_collaboration.toLowerCase()}. ${when}, you can no longer move things into or out of a party’s stash, or change it, in any party, the ones you run included, unless a member sponsors you in that party. You can still look in the stash and use your characters’ own inventories.`;
+}
+
+/** The same for the parties an over-the-limit notice lists, on a plan without Party collaboration. */
+export function partyStashLockedText(planName: string): string {
+  return `In your parties, your ${planName} plan lets you look in the stash but not move things into or out of it: that needs ${featureLabels.party_collaboration.toLowerCase()}, on your own plan or from a member who sponsors you in that party.`;
+}

@@ -1,9 +1,10 @@
 import type { Patronage } from '@haversack/contracts';
 import { Alert, Button, Group, List, Modal, Stack, Text, Textarea } from '@mantine/core';
-import { IconUsersMinus } from '@tabler/icons-react';
+import { IconLock, IconUsersMinus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useSingleFlight } from '../../../lib/use-single-flight';
 import { subscriptionErrorMessage, useCancelSubscription } from '../api/subscription-api';
+import { partyStashLossText } from '../plan-text';
 
 const REASON_MAX_LENGTH = 1000;
 
@@ -19,6 +20,8 @@ interface CancelSubscriptionModalProps {
   sponsoring?: Patronage[];
   /** Plan names by identifier, for "bard's Hero". */
   tierName?: (identifier: Patronage['granted_tier']) => string;
+  /** The plan has Party collaboration and Free does not: the party stashes lock with the move. */
+  losesPartyCollaboration?: boolean;
 }
 
 /** Asks why, then cancels at the end of the period (spec/01 §4); the plan stays until then. */
@@ -30,6 +33,7 @@ export function CancelSubscriptionModal({
   endsNow = false,
   sponsoring = [],
   tierName = () => 'sponsored plan',
+  losesPartyCollaboration = false,
 }: CancelSubscriptionModalProps) {
   const [reason, setReason] = useState('');
   const cancel = useCancelSubscription();
@@ -66,6 +70,22 @@ export function CancelSubscriptionModal({
             ? `The ${planName} plan was given to you by the site’s staff, so it has no period to run out: you move to the Free plan at once.`
             : `You keep the ${planName} plan until ${periodEnd || 'the end of the current period'}; after that you move to the Free plan. You can reactivate at any time before then.`}
         </Text>
+        {losesPartyCollaboration ? (
+          <Alert
+            color="yellow"
+            variant="light"
+            icon={<IconLock aria-hidden="true" />}
+            title="Party stashes lock for you"
+            data-testid="cancel-ends-party-collaboration"
+          >
+            <Text size="sm">
+              {partyStashLossText(
+                'Free',
+                endsNow ? 'At once' : `From ${periodEnd || 'the end of the period'}`,
+              )}
+            </Text>
+          </Alert>
+        ) : null}
         {sponsoring.length > 0 ? (
           <Alert
             color="yellow"

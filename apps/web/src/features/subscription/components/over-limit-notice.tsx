@@ -1,7 +1,7 @@
 import { type CurrentSubscription, liveUsageResources, type UsageResource } from '@haversack/contracts';
 import { Alert, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { countOf } from '../plan-text';
+import { countOf, partyStashLockedText } from '../plan-text';
 
 /**
  * The resources that are things a person keeps (characters, parties, templates, deployed shops and loot),
@@ -41,6 +41,8 @@ interface OverLimitNoticeProps {
   planName: string;
   /** What a sponsorship changes for a resource (sponsoredLimitNote), if anything. */
   sponsoredNote: (resource: UsageResource) => string | null;
+  /** The plan has no Party collaboration: the stashes of the parties listed are not theirs to change. */
+  partyStashLocked?: boolean;
 }
 
 /**
@@ -48,8 +50,16 @@ interface OverLimitNoticeProps {
  * (or joining, deploying) more is refused while the count is at or over the limit (`requireLimit` is called
  * on creation only). Said once, plainly, so that "10 / 1" reads as kept, not as lost or broken.
  */
-export function OverLimitNotice({ over, planName, sponsoredNote }: OverLimitNoticeProps) {
+export function OverLimitNotice({
+  over,
+  planName,
+  sponsoredNote,
+  partyStashLocked = false,
+}: OverLimitNoticeProps) {
   if (over.length === 0) return null;
+  const listsParties = over.some(
+    ({ resource }) => resource === 'parties_created' || resource === 'parties_joined',
+  );
   return (
     <Alert
       color="yellow"
@@ -75,6 +85,11 @@ export function OverLimitNotice({ over, planName, sponsoredNote }: OverLimitNoti
         <Text size="sm">
           {`Nothing is removed: you can still open, change and delete them${over.some(({ resource }) => resource === 'parties_joined') ? ' (or leave a party)' : ''}. You can add more once you are under your plan’s limit, or by upgrading.`}
         </Text>
+        {listsParties && partyStashLocked ? (
+          <Text size="sm" data-testid="over-limit-party-stash">
+            {partyStashLockedText(planName)}
+          </Text>
+        ) : null}
       </Stack>
     </Alert>
   );

@@ -5,7 +5,12 @@ import { describe, expect, it, vi } from 'vitest';
 import { toast } from '../../../lib/toast';
 import { failure, mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
-import { buildCurrentSubscription, buildPatronage, unbuiltMention } from '../subscription-fixtures';
+import {
+  buildCurrentSubscription,
+  buildPatronage,
+  buildTiers,
+  unbuiltMention,
+} from '../subscription-fixtures';
 import { mockSubscriptionServer, requestBody } from '../subscription-test-server';
 import { pastDueExplanation, SubscriptionPage } from './subscription-page';
 
@@ -81,6 +86,19 @@ describe('SubscriptionPage', () => {
     expect(notice).toHaveTextContent(
       'Nothing is removed: you can still open, change and delete them. You can add more once you are under your plan’s limit, or by upgrading.',
     );
+    // "change" does not reach the stashes of those parties: Free has no party collaboration.
+    expect(within(notice).getByTestId('over-limit-party-stash')).toHaveTextContent(
+      'In your parties, your Free plan lets you look in the stash but not move things into or out of it: that needs party collaboration, on your own plan or from a member who sponsors you in that party.',
+    );
+  });
+
+  it('says nothing of party stashes when what is over the plan is no party', async () => {
+    mockSubscriptionServer({
+      current: buildCurrentSubscription({ tier: 'tier_free', used: { characters: 3 } }),
+    });
+    renderRoutes(routes, '/subscription');
+    const notice = await screen.findByTestId('over-limit');
+    expect(within(notice).queryByTestId('over-limit-party-stash')).not.toBeInTheDocument();
   });
 
   it('says "limit reached", and nothing of being over, exactly at a limit', async () => {
@@ -213,6 +231,37 @@ describe('SubscriptionPage', () => {
     await user.click(await screen.findByRole('button', { name: 'Cancel subscription' }));
     const dialog = await screen.findByRole('dialog', { name: 'Cancel subscription' });
     expect(within(dialog).queryByTestId('cancel-ends-patronages')).not.toBeInTheDocument();
+  });
+
+  it('warns, before cancelling, that the party stashes lock with the move to Free', async () => {
+    mockSubscriptionServer({ current: buildCurrentSubscription({ tier: 'tier_1' }) });
+    renderRoutes(routes, '/subscription');
+    const user = userEvent.setup();
+
+    await user.click(await screen.findByRole('button', { name: 'Cancel subscription' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel subscription' });
+    const warning = within(dialog).getByTestId('cancel-ends-party-collaboration');
+    expect(warning).toHaveTextContent('Party stashes lock for you');
+    expect(warning).toHaveTextContent(
+      'The Free plan does not include party collaboration. From April 1, 2026, you can no longer move things into or out of a party’s stash, or change it, in any party, the ones you run included, unless a member sponsors you in that party. You can still look in the stash and use your characters’ own inventories.',
+    );
+  });
+
+  it('names no stash lock when cancelling a plan whose collaboration Free also has', async () => {
+    const tiers = buildTiers().map((tier) =>
+      tier.identifier === 'tier_free'
+        ? { ...tier, features: { ...tier.features, party_collaboration: true } }
+        : tier,
+    );
+    mockSubscriptionServer({ current: buildCurrentSubscription({ tier: 'tier_1' }), tiers });
+    renderRoutes(routes, '/subscription');
+    const user = userEvent.setup();
+
+    await user.click(await screen.findByRole('button', { name: 'Cancel subscription' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel subscription' });
+    await vi.waitFor(() =>
+      expect(within(dialog).queryByTestId('cancel-ends-party-collaboration')).not.toBeInTheDocument(),
+    );
   });
 
   it('says a plan staff gave costs nothing and holds until changed, and that cancelling it ends it at once', async () => {

@@ -1,5 +1,6 @@
 import {
   type CurrentSubscription,
+  type FeatureKey,
   isGrantedPlan,
   liveUsageResources,
   type TierIdentifier,
@@ -29,6 +30,8 @@ import { SponsorshipNotice } from '../components/sponsorship-notice';
 import { UsageBar } from '../components/usage-bar';
 import { formatDate, formatPricePerMonth } from '../plan-text';
 import { liftingPatronages, sponsoredLimitNote } from '../sponsorship';
+
+const PARTY_COLLABORATION: FeatureKey = 'party_collaboration';
 
 export const pastDueExplanation = 'Your last payment failed; update your card in the billing portal.';
 
@@ -79,7 +82,15 @@ function SubscriptionOverview({ subscription: payload }: { subscription: Current
   return (
     <>
       {subscription.billing_provider === 'local' ? <LocalBillingNotice /> : null}
-      <CurrentPlanCard subscription={payload} tierName={tierName} />
+      <CurrentPlanCard
+        subscription={payload}
+        tierName={tierName}
+        // spec/01 §3: Free leaves Party collaboration out; the catalogue says so once it has loaded.
+        freeHasPartyCollaboration={
+          tiers.data?.tiers.find((tier) => tier.identifier === 'tier_free')?.features[PARTY_COLLABORATION] ===
+          true
+        }
+      />
       <Card withBorder padding="lg" component="section" aria-labelledby="usage-heading">
         <Stack gap="md">
           <Stack gap={2}>
@@ -94,6 +105,7 @@ function SubscriptionOverview({ subscription: payload }: { subscription: Current
             over={overLimits(payload)}
             planName={payload.tier.name}
             sponsoredNote={(resource) => sponsoredLimitNote(resource, lifting, tierName)}
+            partyStashLocked={payload.tier.features[PARTY_COLLABORATION] !== true}
           />
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg" verticalSpacing="md" data-testid="usage-list">
             {usedResources(payload).map(([resource, entry]) => (
@@ -131,9 +143,11 @@ function usedResources(payload: CurrentSubscription) {
 function CurrentPlanCard({
   subscription: payload,
   tierName,
+  freeHasPartyCollaboration,
 }: {
   subscription: CurrentSubscription;
   tierName: (identifier: TierIdentifier) => string;
+  freeHasPartyCollaboration: boolean;
 }) {
   const { subscription, tier } = payload;
   const [cancelOpened, cancelModal] = useDisclosure(false);
@@ -241,6 +255,7 @@ function CurrentPlanCard({
         endsNow={granted}
         sponsoring={payload.patronages.granted.filter((patronage) => patronage.active)}
         tierName={tierName}
+        losesPartyCollaboration={tier.features[PARTY_COLLABORATION] === true && !freeHasPartyCollaboration}
       />
     </Card>
   );
