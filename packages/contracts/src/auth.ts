@@ -215,6 +215,9 @@ export const authMessages = {
   passwordReset: 'Your password has been reset successfully.',
   passwordChanged: 'Password changed successfully!',
   profileUpdated: 'Profile updated successfully!',
+  /** A new address saved: it is mailed a link to verify it, and every other sign-in ends with the change. */
+  profileEmailChanged: (email: string) =>
+    `Profile updated. We sent a link to ${email} to confirm your new address, and signed out your other devices.`,
   resetTokenInvalid: 'The password reset link is invalid or has expired.',
   resetTokenUsed: 'This password reset link has already been used.',
   verificationSent: 'If the address needs verifying, we have sent a new verification link.',

@@ -37,6 +37,49 @@ describe('ProfilePage and the general toasts (spec/01 §8)', { timeout: 30_000 }
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/elsewhere'));
   });
 
+  it('after a new e-mail is saved, says a link went to it and the other devices were signed out, and lists them gone', async () => {
+    useUiStore.setState({ toasts: [] });
+    const thisDevice = {
+      id: 'session-this',
+      device: 'Firefox on Windows',
+      user_agent: null,
+      ip_address: null,
+      created_at: new Date().toISOString(),
+      last_used_at: new Date().toISOString(),
+      current: true,
+    };
+    let sessions = [
+      thisDevice,
+      { ...thisDevice, id: 'session-phone', device: 'Chrome on Android', current: false },
+    ];
+    mockFetch(({ url, init }) => {
+      if (url.endsWith('/users/me') && init.method === 'PATCH') {
+        sessions = [thisDevice];
+        return success({ user: buildUser({ email: 'moved@example.com', email_verified: false }) });
+      }
+      if (url.endsWith('/users/me/sessions')) return success(sessions);
+      return success([]);
+    });
+    const user = userEvent.setup();
+    renderProfile();
+    const devices = screen.getByRole('region', { name: 'Signed-in devices' });
+    await vi.waitFor(() => expect(within(devices).getAllByTestId('signed-in-device')).toHaveLength(2));
+
+    const email = screen.getByRole('textbox', { name: 'Email' });
+    await user.clear(email);
+    await user.paste('moved@example.com');
+    await user.type(await screen.findByLabelText(/^Current password/), 'Adventure1');
+    await user.click(screen.getByTestId('profile-save'));
+
+    await vi.waitFor(() =>
+      expect(useUiStore.getState().toasts.at(-1)).toMatchObject({
+        message:
+          'Profile updated. We sent a link to moved@example.com to confirm your new address, and signed out your other devices.',
+      }),
+    );
+    await vi.waitFor(() => expect(within(devices).getAllByTestId('signed-in-device')).toHaveLength(1));
+  });
+
   it('toasts "Please fill in all required fields." for a blank username or password field', async () => {
     const fetchMock = mockFetch(() => success({}));
     const user = userEvent.setup();

@@ -3,6 +3,7 @@ import {
   emailSchema,
   type PasswordChangeBody,
   passwordChangeFieldsSchema,
+  TOAST_DEFAULT_MS,
   usernameSchema,
 } from '@haversack/contracts';
 import {
@@ -91,6 +92,7 @@ export function ProfilePage() {
 }
 
 function AccountDetails() {
+  const queryClient = useQueryClient();
   const user = useCurrentUser();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useFocusFirstError(
@@ -120,13 +122,21 @@ function AccountDetails() {
       toast.info('Nothing to save: your details are unchanged.');
       return;
     }
+    // The server treats a change of case alone as the same address (no link, nobody signed out).
+    const emailChanged = change.email !== undefined && changesEmail(change.email);
     try {
       const updated = await updateProfile(change);
       updateSessionUser(updated);
       const saved = { username: updated.username, email: updated.email, current_password: '' };
       form.setInitialValues(saved);
       form.setValues(saved);
-      toast.success(authMessages.profileUpdated);
+      if (emailChanged) {
+        toast.success(authMessages.profileEmailChanged(updated.email), TOAST_DEFAULT_MS);
+        // The other devices were signed out with the change.
+        void queryClient.invalidateQueries({ queryKey: signedInSessionKeys.mine() });
+      } else {
+        toast.success(authMessages.profileUpdated);
+      }
     } catch (error) {
       const fieldErrors = serverFieldErrors(error, ['username', 'email', 'current_password'], 'user.');
       if (fieldErrors) form.setErrors(fieldErrors);
