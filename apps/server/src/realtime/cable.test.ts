@@ -173,7 +173,7 @@ describe('party channels with the official client', () => {
       action: 'item_added',
       party_id: party.id,
       actor: { id: player.user.id, name: player.user.username },
-      summary: `${player.user.username} added 2 × Rope to Stash`,
+      summary: `${player.user.username} added 2 × Rope to Stash (${party.name})`,
       ids: { destination_container_id: stash.id },
     });
   });
@@ -339,7 +339,7 @@ describe('the PartyChannel messages of spec/02 §7 (issue 14)', () => {
       members.messages.filter(
         (m) =>
           m.action === 'inventory_updated' &&
-          m.summary === `${player.user.username} added 20 × Copper piece to Stash`,
+          m.summary === `${player.user.username} added 20 × Copper piece to Stash (${party.name})`,
       ),
     ).toHaveLength(1);
   });
@@ -394,7 +394,7 @@ describe('the PartyChannel messages of spec/02 §7 (issue 14)', () => {
       name: 'Elven rope',
       notes: 'From Lothlórien',
     });
-    const summary = `${player.user.username} edited Elven rope in Stash`;
+    const summary = `${player.user.username} edited Elven rope in Stash (${party.name})`;
     expect(await rows.next((m) => m.summary === summary)).toMatchObject({
       action: 'item_updated',
       ids: { item_instance_id: stack?.id, destination_container_id: stash.id },
