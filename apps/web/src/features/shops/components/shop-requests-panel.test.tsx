@@ -115,6 +115,60 @@ describe('ShopRequestsPanel', () => {
     expect(decided).toHaveTextContent('Reason: The blacksmith is closed tonight');
   }, 20_000);
 
+  it('keeps the keyboard on the next request after a decision, then on the empty list', async () => {
+    let pending = [
+      buildShopRequest(),
+      buildShopRequest({ id: 'request-2', item_name: 'Shield', total_price_cp: 1000, formatted: '10 gp' }),
+    ];
+    mockFetch(({ url, init }) => {
+      const { pathname, searchParams } = new URL(url, 'http://test');
+      if (pathname === '/api/v1/shop_instances/shop-1/requests' && searchParams.get('status') === 'pending')
+        return success(pending);
+      if (pathname === '/api/v1/shop_instances/shop-1/requests') return success([]);
+      const decided = pathname.match(/^\/api\/v1\/shop_requests\/(request-\d)\/(approve|decline)$/);
+      if (init.method === 'POST' && decided) {
+        const request = pending.find((r) => r.id === decided[1]);
+        pending = pending.filter((r) => r.id !== decided[1]);
+        return success({ request: { ...request, status: 'approved' }, trade: null });
+      }
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<ShopRequestsPanel shopId="shop-1" />);
+    await user.click(
+      await screen.findByRole('button', { name: 'Approve 1 × Longsword for Pip Thistledown' }),
+    );
+    await vi.waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Decline 1 × Shield for Pip Thistledown' })).toHaveFocus(),
+    );
+    await user.click(screen.getByRole('button', { name: 'Approve 1 × Shield for Pip Thistledown' }));
+    await vi.waitFor(() =>
+      expect(screen.getByRole('heading', { name: 'No purchases waiting' })).toHaveFocus(),
+    );
+    expect(screen.getByRole('heading', { name: 'No purchases waiting' })).toHaveAttribute('tabindex', '-1');
+  }, 20_000);
+
+  it('keeps the keyboard on the list when who asked cancels their last request', async () => {
+    let pending = [buildShopRequest({ can_decide: false, can_cancel: true })];
+    mockFetch(({ url, init }) => {
+      const { pathname, searchParams } = new URL(url, 'http://test');
+      if (pathname === '/api/v1/shop_instances/shop-1/requests' && searchParams.get('status') === 'pending')
+        return success(pending);
+      if (pathname === '/api/v1/shop_instances/shop-1/requests') return success([]);
+      if (init.method === 'POST' && pathname === '/api/v1/shop_requests/request-1/cancel') {
+        pending = [];
+        return success({ request: buildShopRequest({ status: 'cancelled' }), trade: null });
+      }
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<ShopRequestsPanel shopId="shop-1" />);
+    await user.click(await screen.findByRole('button', { name: 'Cancel request for 1 × Longsword' }));
+    await vi.waitFor(() =>
+      expect(screen.getByRole('heading', { name: 'No purchases waiting' })).toHaveFocus(),
+    );
+  }, 20_000);
+
   it('shows an error with a retry when the requests cannot be loaded', async () => {
     mockFetch(() => failure(500, 'INTERNAL_SERVER_ERROR', 'boom'));
     renderWithProviders(<ShopRequestsPanel shopId="shop-1" />);

@@ -1,7 +1,7 @@
 import { formatEnUs, type ShopRequest, shopMessages } from '@haversack/contracts';
 import { Badge, Button, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import { isApiError } from '../../../lib/http-client';
@@ -29,6 +29,11 @@ export function ShopRequestsPanel({ shopId }: { shopId: string }) {
   const query = useQuery(pendingRequestsQuery(shopId));
   // The request whose decline the GM is writing a reason for.
   const [declining, setDeclining] = useState<string | null>(null);
+  // The request just decided and its place in the list: its buttons go (or are disabled) with the
+  // decision, and the keyboard goes on to the request that took its place, else to the empty list.
+  const [decided, setDecided] = useState<{ id: string; index: number } | null>(null);
+  const panelRef = useRef<HTMLDivElement>(null);
+  const emptyHeadingRef = useRef<HTMLHeadingElement>(null);
   const decide = useMutation({
     mutationFn: ({
       request,
@@ -39,6 +44,8 @@ export function ShopRequestsPanel({ shopId }: { shopId: string }) {
       decision: RequestDecision;
       reason?: string;
     }) => decideRequest(request.id, decision, reason),
+    onMutate: ({ request }) =>
+      setDecided({ id: request.id, index: query.data?.findIndex((r) => r.id === request.id) ?? 0 }),
     onSuccess: (_result, { request, decision }) => {
       setDeclining(null);
       toast.success(`${decisionToasts[decision]}: ${formatEnUs(request.quantity)} × ${request.item_name}`);
@@ -58,8 +65,19 @@ export function ShopRequestsPanel({ shopId }: { shopId: string }) {
     },
   });
 
+  // Once the decision is settled (the list refetched after it), and only if the focus was lost with it.
+  useEffect(() => {
+    if (!decided || decide.isPending || !query.data) return;
+    setDecided(null);
+    const active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) return;
+    const cards = panelRef.current?.querySelectorAll<HTMLElement>('[data-testid="shop-request"]') ?? [];
+    const next = cards[Math.min(decided.index, cards.length - 1)]?.querySelector('button');
+    (next ?? emptyHeadingRef.current)?.focus();
+  }, [decided, decide.isPending, query.data]);
+
   const withDecided = (pending: ReactNode) => (
-    <Stack gap="lg">
+    <Stack gap="lg" ref={panelRef}>
       {pending}
       <DecidedRequests shopId={shopId} />
     </Stack>
@@ -88,6 +106,7 @@ export function ShopRequestsPanel({ shopId }: { shopId: string }) {
         title="No purchases waiting"
         message="Purchases above the shop's approval limit wait here for the GM."
         testId="requests-empty"
+        headingRef={emptyHeadingRef}
       />,
     );
   }
