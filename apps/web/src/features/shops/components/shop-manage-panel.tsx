@@ -69,6 +69,20 @@ export function ShopManagePanel({ shop }: { shop: ShopInstance }) {
     shop.approval_threshold_cp == null ? '' : shop.approval_threshold_cp / 100,
   );
   const [deleting, setDeleting] = useState(false);
+  // The fields show the shop as saved: after a save here or a change made elsewhere (the page follows the
+  // party live) they take its values again. Not by remounting the panel, which took the focus away from
+  // the Save Changes or Restock Now just pressed.
+  const [shownVersion, setShownVersion] = useState(shop.updated_at);
+  if (shop.updated_at !== shownVersion) {
+    setShownVersion(shop.updated_at);
+    setName(shop.name);
+    setDiscount(Math.round(shop.discount_rate * 100));
+    setBuyModifier(shop.buy_modifier);
+    setSellModifier(shop.sell_modifier);
+    setRestockDays(shop.restock_days ?? 0);
+    setPartyFund(shop.party_fund_allowed ?? false);
+    setThresholdGp(shop.approval_threshold_cp == null ? '' : shop.approval_threshold_cp / 100);
+  }
   const schedule = useQuery(restockScheduleQuery(shop.id));
 
   const update = useMutation({

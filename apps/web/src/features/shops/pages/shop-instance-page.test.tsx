@@ -111,6 +111,50 @@ describe('ShopInstancePage', { timeout: 20_000 }, () => {
     );
   });
 
+  it('keeps the keyboard on Save Changes and Restock Now once the shop they changed comes back', async () => {
+    let current = { ...shop, can_manage: true };
+    mockShopPage((pathname, method) => {
+      if (method === 'GET' && pathname === '/api/v1/shop_instances/shop-1') return success(current);
+      if (method === 'PATCH' && pathname === '/api/v1/shop_instances/shop-1') {
+        current = {
+          ...current,
+          name: 'The Gilded Anvil',
+          updated_at: new Date(Date.now() + 1_000).toISOString(),
+        };
+        return success(current);
+      }
+      if (method === 'POST' && pathname === '/api/v1/shop_instances/shop-1/restock') {
+        current = { ...current, updated_at: new Date(Date.now() + 2_000).toISOString() };
+        return success({ shop_instance_id: 'shop-1', added: [], next_restock_at: null });
+      }
+      if (pathname === '/api/v1/shop_instances/shop-1/restock_schedule') {
+        return success({
+          shop_instance_id: 'shop-1',
+          restock_days: null,
+          label: 'Never',
+          next_restock_at: null,
+          last_restock_at: null,
+        });
+      }
+      return null;
+    });
+    const user = userEvent.setup();
+    renderPage();
+    await user.click(await screen.findByRole('tab', { name: 'Manage' }));
+    const name = await screen.findByLabelText(/Shop name/);
+    await user.clear(name);
+    await user.type(name, 'The Gilded Anvil');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await screen.findByRole('heading', { level: 1, name: 'The Gilded Anvil' });
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Save Changes' })).toHaveFocus());
+    expect(screen.getByLabelText(/Shop name/)).toHaveValue('The Gilded Anvil');
+
+    const updated = current.updated_at;
+    await user.click(screen.getByRole('button', { name: 'Restock Now' }));
+    await waitFor(() => expect(current.updated_at).not.toBe(updated));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Restock Now' })).toHaveFocus());
+  });
+
   it('keeps Buy off, saying why, until my containers arrive, and lets it trade as soon as they do', async () => {
     const user = userEvent.setup();
     let release: (() => void) | undefined;

@@ -168,7 +168,7 @@ export function ShopInstancePage() {
         ) : null}
         {shop.can_manage ? (
           <Tabs.Panel value="manage" pt="md">
-            <ShopManagePanel key={shop.updated_at} shop={shop} />
+            <ShopManagePanel shop={shop} />
           </Tabs.Panel>
         ) : null}
       </Tabs>
