@@ -43,9 +43,10 @@ export function RouteFocus(): null {
   useEffect(() => {
     if (pathname === shownPathname.current) return;
     shownPathname.current = pathname;
-    // A link in a dialog (the phone's navigation drawer) is still there as the page changes, but the dialog
-    // closes after it, hidden, and the focus falls to <body> then: the page start takes it once it has.
-    if (lastFocused.current?.closest('[role="dialog"]')) {
+    // A link in a dialog, or in a menu that closes once a page is chosen in it (the phone's navigation, marked
+    // data-closes-on-navigation), is still there as the page changes, but the dialog or menu closes after it,
+    // hidden or inert, and the focus falls to <body> then: the page start takes it once it has.
+    if (lastFocused.current?.closest('[role="dialog"], [data-closes-on-navigation]')) {
       const afterClosing = setTimeout(() => {
         if (nothingFocused()) focusQuietly(pageStart());
       }, DIALOG_CLOSING_MS);

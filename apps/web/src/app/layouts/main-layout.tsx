@@ -124,7 +124,16 @@ export function MainLayout() {
         </Group>
       </AppShell.Header>
 
-      <AppShell.Navbar ref={menu.menuRef} p="xs" id="main-navigation" aria-label="Main" inert={navbarHidden}>
+      <AppShell.Navbar
+        ref={menu.menuRef}
+        p="xs"
+        id="main-navigation"
+        aria-label="Main"
+        inert={navbarHidden}
+        // On a phone the menu closes once a page is chosen, taking the focused link with it: RouteFocus then
+        // gives the new page's heading the focus, as for a link in a dialog.
+        data-closes-on-navigation={isMobile || undefined}
+      >
         {navbarDrawn ? (
           <NavbarContent
             items={items}

@@ -1,0 +1,24 @@
+import { expect, test } from '@playwright/test';
+import { AccountPages, newAccount } from '../support/accounts';
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 375, height: 812 }, hasTouch: true, isMobile: true });
+
+  test('a page chosen in the navigation menu by keyboard takes the focus on its heading', async ({
+    page,
+  }) => {
+    await new AccountPages(page).register(newAccount('phonenav'));
+    const burger = page.getByRole('button', { name: 'Open navigation' });
+    await burger.focus();
+    await page.keyboard.press('Enter');
+    const menu = page.getByRole('navigation', { name: 'Main' });
+    const parties = menu.getByRole('link', { name: 'Parties' });
+    await expect(parties).toBeVisible();
+    await parties.focus();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/parties$/);
+    // The menu closes (inert, off-screen) and takes the focused link with it: the new page's h1 has it.
+    await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
+    await expect(page.getByRole('button', { name: 'Open navigation' })).toBeVisible();
+  });
+});
