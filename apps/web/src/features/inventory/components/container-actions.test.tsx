@@ -256,6 +256,23 @@ describe('Delete container', () => {
     expect(String(url)).toBe('/api/v1/containers/container-2?destination_container_id=container-1');
   });
 
+  it('gives the focus to the Source select once the container is deleted, not to the page', async () => {
+    serve(pouch, [copper], (_url, init) =>
+      init.method === 'DELETE' ? new Response(null, { status: 204 }) : undefined,
+    );
+    const user = userEvent.setup();
+    const onSelect = renderView(pouch);
+    await user.click(await screen.findByRole('button', { name: 'Delete container' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete container' });
+    await user.click(within(dialog).getByRole('button', { name: 'Delete Container' }));
+    await waitFor(() => expect(onSelect).toHaveBeenCalledWith('container-1'));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.getByRole('combobox', { name: 'Source' })).toHaveFocus());
+    // And it stays there: the closed dialog does not hand it back to Delete container.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(screen.getByRole('combobox', { name: 'Source' })).toHaveFocus();
+  });
+
   it("shows the server's refusal and stays on the container", async () => {
     const emptyPouch = { ...pouch, items_count: 0 };
     serve(emptyPouch, [], (_url, init) =>

@@ -1,5 +1,6 @@
 import type { Container } from '@haversack/contracts';
 import { Select } from '@mantine/core';
+import type { Ref } from 'react';
 import { percentUsed } from '../../../components/capacity-bar';
 import { useOptionsOnFirstUse } from '../../../lib/use-options-on-first-use';
 import { formatWeight } from '../../../lib/weight';
@@ -22,16 +23,19 @@ export function ContainerSourceSelect({
   value,
   onChange,
   label = 'Source',
+  ref,
 }: {
   containers: Container[];
   value: string | null;
   onChange: (containerId: string) => void;
   label?: string;
+  ref?: Ref<HTMLInputElement>;
 }) {
   const { keepMounted, ...firstUse } = useOptionsOnFirstUse();
   return (
     <Select
       {...firstUse}
+      ref={ref}
       label={label}
       data={containers.map((c) => ({ value: c.id, label: sourceOptionLabel(c) }))}
       value={value}

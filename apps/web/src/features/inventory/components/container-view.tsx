@@ -3,7 +3,7 @@ import { Alert, Button, Group, Skeleton, Stack } from '@mantine/core';
 import { useFocusReturn } from '@mantine/hooks';
 import { IconCoins, IconPencil, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useMatch, useNavigate } from 'react-router';
 import { CapacityBar } from '../../../components/capacity-bar';
 import { ErrorPanel } from '../../../components/error-panel';
@@ -42,14 +42,23 @@ export interface ContainerViewProps {
 export function ContainerView(props: ContainerViewProps) {
   const { containerId } = props;
   const container = useQuery({ ...containerQuery(containerId ?? ''), enabled: containerId !== null });
+  const sourceRef = useRef<HTMLInputElement>(null);
   return (
     <Stack gap="sm">
-      <ContainerSourceSelect containers={props.containers} value={containerId} onChange={props.onSelect} />
+      <ContainerSourceSelect
+        ref={sourceRef}
+        containers={props.containers}
+        value={containerId}
+        onChange={props.onSelect}
+      />
       {container.data ? (
         <ContainerActions
           container={container.data}
           containers={props.containers}
           onSelect={props.onSelect}
+          // The deleted container's actions (the button that opened the dialog among them) may be gone:
+          // the keyboard goes on from the Source select, which now shows where the panel went.
+          onDeleted={() => requestAnimationFrame(() => sourceRef.current?.focus())}
         />
       ) : null}
       {containerId === null ? (
@@ -114,15 +123,23 @@ function ContainerActions({
   container,
   containers,
   onSelect,
+  onDeleted,
 }: {
   container: Container;
   containers: Container[];
   onSelect: (containerId: string) => void;
+  onDeleted: () => void;
 }) {
   const [dialog, setDialog] = useState<'edit' | 'convert' | 'delete' | null>(null);
   // The dialogs are drawn only while open, so they unmount as they close, before Mantine's Modal can give
-  // focus back: these actions, which stay, give it back to the button that opened them.
-  useFocusReturn({ opened: dialog !== null });
+  // focus back: these actions, which stay, give it back to the button that opened them. Not after a delete:
+  // the opener belonged to the container that went (`onDeleted` places the focus then).
+  const [returnFocus, setReturnFocus] = useState(true);
+  useFocusReturn({ opened: dialog !== null, shouldReturnFocus: returnFocus });
+  const open = (next: 'edit' | 'convert' | 'delete') => {
+    setReturnFocus(true);
+    setDialog(next);
+  };
   // On /containers/{id} the page itself is about one container: deleting that one moves the page on.
   const pageContainerId = useMatch('/containers/:id')?.params.id;
   const navigate = useNavigate();
@@ -154,7 +171,7 @@ function ContainerActions({
           variant="default"
           size="xs"
           leftSection={<IconPencil size={14} aria-hidden="true" />}
-          onClick={() => setDialog('edit')}
+          onClick={() => open('edit')}
         >
           Edit container
         </Button>
@@ -164,7 +181,7 @@ function ContainerActions({
           variant="light"
           size="xs"
           leftSection={<IconCoins size={14} aria-hidden="true" />}
-          onClick={() => setDialog('convert')}
+          onClick={() => open('convert')}
         >
           Convert coins
         </Button>
@@ -175,7 +192,7 @@ function ContainerActions({
           color="red"
           size="xs"
           leftSection={<IconTrash size={14} aria-hidden="true" />}
-          onClick={() => setDialog('delete')}
+          onClick={() => open('delete')}
         >
           Delete container
         </Button>
@@ -199,6 +216,8 @@ function ContainerActions({
           containers={containers}
           onClose={() => setDialog(null)}
           onDeleted={() => {
+            setReturnFocus(false);
+            onDeleted();
             const next = afterDeletion(container, containers);
             if (container.id === pageContainerId) {
               navigate(next ? `/containers/${next}` : '/characters', { replace: true });
