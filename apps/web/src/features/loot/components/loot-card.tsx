@@ -64,7 +64,15 @@ export function LootFacts({ loot }: { loot: Pick<LootInstance, 'source' | 'insta
  * what it holds, and View Loot Contents. The GM also reveals, hides and deletes it here; other members
  * never see hidden details (the server does not even send hidden loot to them).
  */
-export function LootCard({ loot, manageable }: { loot: LootInstance; manageable: boolean }) {
+export function LootCard({
+  loot,
+  manageable,
+  onDeleted,
+}: {
+  loot: LootInstance;
+  manageable: boolean;
+  onDeleted?: () => void;
+}) {
   const titleId = useId();
   const veiled = !loot.is_revealed && !loot.can_manage;
   const distributed = distributedLine(loot);
@@ -129,7 +137,7 @@ export function LootCard({ loot, manageable }: { loot: LootInstance; manageable:
               {lootMessages.viewContents}
             </Button>
           )}
-          {manageable && loot.can_manage ? <LootManageActions loot={loot} /> : null}
+          {manageable && loot.can_manage ? <LootManageActions loot={loot} onDeleted={onDeleted} /> : null}
         </Stack>
       </Stack>
     </Card>

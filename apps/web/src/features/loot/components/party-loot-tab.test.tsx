@@ -226,6 +226,41 @@ describe('PartyLootTab', () => {
     expect(await screen.findByText(lootMessages.noPartyLoot)).toBeInTheDocument();
   });
 
+  it('keeps the keyboard on the next loot once one is deleted, then on the heading', async () => {
+    const user = userEvent.setup();
+    let instances = [hiddenHoard, revealedChest];
+    mockLoot([], (pathname, method) => {
+      const deleted = pathname.match(/^\/api\/v1\/loot_instances\/(loot-\d)$/);
+      if (method === 'DELETE' && deleted) {
+        instances = instances.filter((loot) => loot.id !== deleted[1]);
+        return new Response(null, { status: 204 });
+      }
+      if (method === 'GET' && pathname === '/api/v1/parties/party-1/loot_instances') return list(instances);
+      return null;
+    });
+    renderWithProviders(<PartyLootTab partyId="party-1" isGm />);
+    const deleteIn = async (name: string) => {
+      await user.click(await within(cardOf(name)).findByRole('button', { name: /Delete/ }));
+      const dialog = await screen.findByRole('dialog');
+      await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    };
+    await screen.findByRole('heading', { name: 'Dusty Chest' });
+    await deleteIn('Goblin Boss Hoard');
+    await waitFor(() => expect(screen.getAllByTestId('loot-card')).toHaveLength(1));
+    await waitFor(() =>
+      expect(
+        within(cardOf('Dusty Chest')).getByRole('link', {
+          name: `${lootMessages.viewContents}: Dusty Chest`,
+        }),
+      ).toHaveFocus(),
+    );
+    await deleteIn('Dusty Chest');
+    await screen.findByText(lootMessages.noPartyLoot);
+    await waitFor(() =>
+      expect(screen.getByRole('heading', { level: 2, name: lootMessages.partyLootHeading })).toHaveFocus(),
+    );
+  });
+
   it('offers the GM "Deploy Loot Template" on an empty tab, and players only the sentence', async () => {
     mockLoot([]);
     const { unmount } = renderWithProviders(<PartyLootTab partyId="party-1" isGm />);
