@@ -2,6 +2,7 @@ import { type PartyNotes, partyNotesMessages } from '@haversack/contracts';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { useUiStore } from '../../../stores/ui-store';
 import { failure, mockFetch, success } from '../../../test/fixtures';
 import { renderWithProviders } from '../../inventory/test/inventory-fixtures';
 import { partyKeys } from '../api/parties-api';
@@ -56,7 +57,7 @@ describe('PartyNotesCard (issue 14)', () => {
     expect(await within(card()).findByDisplayValue('The innkeeper owes us 30 gp.')).toBeInTheDocument();
     expect(within(card()).getByTestId('party-notes-editor')).toHaveTextContent(/^Last edited by pip, /);
     const save = within(card()).getByRole('button', { name: 'Save notes' });
-    expect(save).toBeDisabled();
+    expect(save).toHaveAttribute('aria-disabled', 'true');
 
     const user = userEvent.setup();
     await user.clear(editor());
@@ -67,8 +68,41 @@ describe('PartyNotesCard (issue 14)', () => {
     await waitFor(() =>
       expect(within(card()).getByTestId('party-notes-editor')).toHaveTextContent(/^Last edited by me, /),
     );
-    expect(within(card()).getByRole('button', { name: 'Save notes' })).toBeDisabled();
+    expect(within(card()).getByRole('button', { name: 'Save notes' })).toHaveAttribute(
+      'aria-disabled',
+      'true',
+    );
     expect(fetchMock.mock.calls.filter(([, init]) => init?.method === 'PATCH')).toHaveLength(1);
+  });
+
+  it('keeps Save notes focusable once saved, says so, and ties the quiet counter to the field', async () => {
+    useUiStore.setState({ toasts: [] });
+    fakeNotes(
+      () => success(buildNotes()),
+      () => success(buildNotes({ notes: 'Paid.', version: 4 })),
+    );
+    renderWithProviders(<PartyNotesCard partyId="party-1" />);
+    await within(card()).findByDisplayValue('The innkeeper owes us 30 gp.');
+    // The counter is part of the field's description, not a live region read out at every keystroke.
+    const counter = within(card()).getByText('28 / 10,000 characters');
+    expect(counter.closest('[aria-live]')).toBeNull();
+    expect(editor()).toHaveAccessibleDescription('28 / 10,000 characters');
+
+    const user = userEvent.setup();
+    await user.clear(editor());
+    await user.type(editor(), 'Paid.');
+    expect(editor()).toHaveAccessibleDescription('5 / 10,000 characters');
+    await user.click(within(card()).getByRole('button', { name: 'Save notes' }));
+    await waitFor(() =>
+      expect(useUiStore.getState().toasts.at(-1)).toMatchObject({ message: partyNotesMessages.saved }),
+    );
+    // Nothing left to save, but the button stays in the tab order (a disabled one drops the focus).
+    const save = within(card()).getByRole('button', { name: 'Save notes' });
+    await waitFor(() => expect(save).toHaveAttribute('aria-disabled', 'true'));
+    expect(save).not.toBeDisabled();
+    expect(save).toHaveFocus();
+    await user.click(save);
+    expect(useUiStore.getState().toasts).toHaveLength(1);
   });
 
   it('says so when nothing is written yet, and shows observers the notes read-only', async () => {
@@ -125,7 +159,10 @@ describe('PartyNotesCard (issue 14)', () => {
     expect(warning).toHaveTextContent('cora saved new notes while you were editing.');
     // The edit is kept, and cannot be saved over theirs without a choice.
     expect(editor()).toHaveValue('Bram paid him. Or did he?');
-    expect(within(card()).getByRole('button', { name: 'Save notes' })).toBeDisabled();
+    expect(within(card()).getByRole('button', { name: 'Save notes' })).toHaveAttribute(
+      'aria-disabled',
+      'true',
+    );
 
     await user.click(within(warning).getByRole('button', { name: 'Use their version' }));
     expect(editor()).toHaveValue('Cora: he did.');

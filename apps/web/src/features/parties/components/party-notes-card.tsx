@@ -2,7 +2,7 @@ import { PARTY_NOTES_MAX_LENGTH, type PartyNotesUpdate, partyNotesMessages } fro
 import { Alert, Button, Group, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
 import { IconAlertTriangle, IconUsers } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useId, useLayoutEffect, useRef, useState } from 'react';
 import { TextSkeleton } from '../../../components/loading';
 import { isApiError } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
@@ -55,12 +55,27 @@ export function PartyNotesCard({ partyId }: { partyId: string }) {
   });
 
   const headingId = `party-notes-heading-${partyId}`;
+  const fieldRef = useRef<HTMLTextAreaElement>(null);
+  const counterId = useId();
+  // The character counter is read with the field, not as a live region at every keystroke. Mantine sets
+  // the field's aria-describedby itself (description, error) and overrides one passed to it: the counter's
+  // id is added after each render instead.
+  useLayoutEffect(() => {
+    const field = fieldRef.current;
+    if (!field) return;
+    const ids = (field.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean);
+    if (!ids.includes(counterId)) field.setAttribute('aria-describedby', [...ids, counterId].join(' '));
+  });
   const notes = query.data;
   const text = draft ?? notes?.notes ?? '';
   const editing = draft !== null;
   // Someone else saved since this member started editing: told live, before they try to save.
   const overtaken = editing && notes !== undefined && notes.version !== baseVersion;
   const otherEditor = notes?.updated_by?.username ?? 'Someone';
+
+  // Nothing to save (or the notes changed under the edit): the button says so but stays in the tab order,
+  // aria-disabled rather than disabled, so the focus is not dropped to the page once a save goes through.
+  const cannotSave = !editing || draft === notes?.notes || overtaken || conflict !== null || save.isPending;
 
   const takeTheirs = () => {
     setDraft(null);
@@ -126,6 +141,7 @@ export function PartyNotesCard({ partyId }: { partyId: string }) {
                   </Alert>
                 ) : null}
                 <Textarea
+                  ref={fieldRef}
                   label="Notes for the whole party"
                   placeholder="Quests, debts, names and plans…"
                   value={text}
@@ -139,7 +155,7 @@ export function PartyNotesCard({ partyId }: { partyId: string }) {
                   error={save.isError && !conflict ? saveErrorText(save.error) : undefined}
                 />
                 <Group justify="space-between" gap="xs" wrap="wrap">
-                  <Text size="xs" c="dimmed" aria-live="polite">
+                  <Text size="xs" c="dimmed" id={counterId}>
                     {`${text.length.toLocaleString('en-US')} / ${PARTY_NOTES_MAX_LENGTH.toLocaleString('en-US')} characters`}
                   </Text>
                   <Group gap="xs">
@@ -154,8 +170,11 @@ export function PartyNotesCard({ partyId }: { partyId: string }) {
                     <Button
                       size="sm"
                       loading={save.isPending}
-                      disabled={!editing || draft === query.data.notes || overtaken || conflict !== null}
-                      onClick={() => save.mutate({ notes: text, version: baseVersion })}
+                      data-disabled={cannotSave || undefined}
+                      aria-disabled={cannotSave || undefined}
+                      onClick={() => {
+                        if (!cannotSave) save.mutate({ notes: text, version: baseVersion });
+                      }}
                     >
                       Save notes
                     </Button>
