@@ -118,6 +118,31 @@ describe('TransactionHistory', () => {
     );
   });
 
+  it('says politely how many transactions a filter finds, or that it finds none', async () => {
+    mockFetch(({ url }) => {
+      const type = new URL(url, 'http://test').searchParams.get('transaction_type');
+      if (type === 'split') return listResponse([]);
+      if (type === 'merge') return listResponse([buildTransaction()]);
+      return listResponse([buildTransaction(), buildTransaction({ id: 'tx-2' })], 12, 50);
+    });
+    const user = userEvent.setup();
+    renderHistory(50);
+    const status = screen.getByTestId('history-count');
+    expect(status).toHaveAttribute('role', 'status');
+    await waitFor(() => expect(status).toHaveTextContent('12 transactions'));
+
+    const chooseType = async (name: string) => {
+      await user.click(screen.getByRole('combobox', { name: 'Type' }));
+      await user.click(await screen.findByRole('option', { name }));
+    };
+    await chooseType('Split');
+    await waitFor(() =>
+      expect(screen.getByTestId('history-count')).toHaveTextContent('No transactions found'),
+    );
+    await chooseType('Merge');
+    await waitFor(() => expect(screen.getByTestId('history-count')).toHaveTextContent(/^1 transaction$/));
+  });
+
   it('marks rows made via Discord, via the API, by an admin or automatically, and not those from the web', async () => {
     mockFetch(() =>
       listResponse([
@@ -142,7 +167,7 @@ describe('TransactionHistory', () => {
   it('shows the empty state and no Export CSV when there is nothing to export', async () => {
     mockFetch(() => listResponse([], 0));
     renderHistory();
-    expect(await screen.findByText('No transactions found')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'No transactions found' })).toBeInTheDocument();
     expect(screen.getByText('Inventory changes will appear here.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Export CSV' })).not.toBeInTheDocument();
   });

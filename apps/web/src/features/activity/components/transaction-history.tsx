@@ -1,4 +1,4 @@
-import { formatCopper, type LedgerTransaction } from '@haversack/contracts';
+import { formatCopper, formatEnUs, type LedgerTransaction } from '@haversack/contracts';
 import {
   Alert,
   Badge,
@@ -152,6 +152,11 @@ export function TransactionHistory({
         />
       </Group>
 
+      {/* Read out when a filter's answer arrives, as the marketplace says its count: in the page from the
+          start (a live region is listened to only for what changes in it), empty while loading. */}
+      <VisuallyHidden role="status" data-testid="history-count">
+        {query.data && !query.isPlaceholderData ? countText(totalCount) : ''}
+      </VisuallyHidden>
       {query.isPending ? (
         <HistorySkeleton />
       ) : query.isError && !query.data ? (
@@ -217,6 +222,12 @@ export function TransactionHistory({
       )}
     </Stack>
   );
+}
+
+/** What the filters found; spec/02 §2's empty text when nothing. */
+function countText(count: number): string {
+  if (count === 0) return 'No transactions found';
+  return `${formatEnUs(count)} ${count === 1 ? 'transaction' : 'transactions'}`;
 }
 
 function HistorySkeleton() {
