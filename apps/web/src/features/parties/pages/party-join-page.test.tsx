@@ -140,6 +140,12 @@ describe('PartyJoinPage', () => {
         },
       ),
     ).toBeInTheDocument();
+    // Said of the field, which no longer claims its code looks good.
+    expect(codeInput()).toHaveAttribute('aria-invalid', 'true');
+    expect(codeInput()).toHaveAccessibleDescription(
+      'Unable to preview party. Please check the join code and try again.',
+    );
+    expect(screen.queryByText('Join code format looks good')).not.toBeInTheDocument();
   });
 
   it('joins with the code and role, then opens the party with the welcome panel', async () => {

@@ -31,6 +31,7 @@ export function normaliseJoinCode(raw: string): string {
 
 const limitedRoles: PartyRole[] = ['player', 'observer'];
 const allRoles: PartyRole[] = ['player', 'observer', 'manager', 'gm'];
+const previewFailedMessage = 'Unable to preview party. Please check the join code and try again.';
 const unexpectedJoinError = 'An unexpected error occurred while trying to join the party.';
 
 interface JoinFailure {
@@ -64,6 +65,10 @@ export function PartyJoinPage() {
   const roles = fullAccess ? allRoles : limitedRoles;
   const role = roles.includes(roleRequest) ? roleRequest : 'player';
   const codeLooksGood = code.length >= JOIN_CODE_MIN;
+  // The code typed found no party: said as the field's error (read with it, aria-invalid), not in a
+  // separate alert, and the field no longer says its format looks good.
+  const codeNotFound =
+    target !== null && 'joinCode' in target && target.joinCode === code && preview.isError && !preview.data;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -118,11 +123,15 @@ export function PartyJoinPage() {
                 codeLooksGood ? undefined : `${JOIN_CODE_MIN} to ${JOIN_CODE_MAX} letters and numbers`
               }
               error={
-                code.length > 0 && code.length < JOIN_CODE_MIN ? partyMessages.joinCodeTooShort : undefined
+                code.length > 0 && code.length < JOIN_CODE_MIN
+                  ? partyMessages.joinCodeTooShort
+                  : codeNotFound
+                    ? previewFailedMessage
+                    : undefined
               }
               data-testid="join-code-input"
             />
-            {codeLooksGood ? (
+            {codeLooksGood && !codeNotFound ? (
               <Text size="sm" data-testid="join-code-ok">
                 Join code format looks good
               </Text>
@@ -157,9 +166,9 @@ export function PartyJoinPage() {
         <Paper withBorder p="lg" aria-busy="true">
           <TextSkeleton lines={3} />
         </Paper>
-      ) : preview.isError && !preview.data ? (
+      ) : codeNotFound ? null : preview.isError && !preview.data ? (
         <Alert color="red" variant="light" data-testid="preview-error">
-          Unable to preview party. Please check the join code and try again.
+          {previewFailedMessage}
         </Alert>
       ) : previewed ? (
         <JoinPreviewCard preview={previewed} />
