@@ -18,6 +18,8 @@ export function WelcomePanel({
       variant="light"
       title={`Welcome to ${partyName}!`}
       icon={<IconConfetti aria-hidden="true" />}
+      // Present as the page opens, not the outcome of an action there: a status (docs/decisions.md).
+      role="status"
       data-testid="welcome-panel"
     >
       <Stack gap="sm" align="flex-start">
