@@ -84,6 +84,7 @@ export function LootManageActions({
             color="gray"
             leftSection={<IconEyeOff size={16} aria-hidden="true" />}
             title={lootMessages.hideTitle}
+            aria-label={`Hide ${loot.name}`}
             loading={hide.isPending}
             disabled={busy && !hide.isPending}
             onClick={() => hide.mutate()}
@@ -97,6 +98,7 @@ export function LootManageActions({
           variant="light"
           leftSection={<IconEye size={16} aria-hidden="true" />}
           title={lootMessages.revealTitle}
+          aria-label={`Reveal ${loot.name}`}
           loading={reveal.isPending}
           disabled={busy && !reveal.isPending}
           onClick={() => reveal.mutate()}
@@ -111,6 +113,8 @@ export function LootManageActions({
         color="red"
         leftSection={<IconTrash size={16} aria-hidden="true" />}
         title="Delete this loot and everything in it"
+        // Which loot, in a list of cards that each have one (as "Deploy Bandit Camp" names its template).
+        aria-label={`Delete ${loot.name}`}
         disabled={busy}
         onClick={() => setConfirming(true)}
       >

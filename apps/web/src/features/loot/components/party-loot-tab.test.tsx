@@ -82,17 +82,17 @@ describe('PartyLootTab', () => {
       'href',
       '/loot/instances/loot-1',
     );
-    expect(within(hoard).getByRole('button', { name: 'Reveal' })).toHaveAttribute(
+    expect(within(hoard).getByRole('button', { name: 'Reveal Goblin Boss Hoard' })).toHaveAttribute(
       'title',
       'Reveal to players',
     );
-    expect(within(hoard).queryByRole('button', { name: 'Hide' })).not.toBeInTheDocument();
+    expect(within(hoard).queryByRole('button', { name: /^Hide/ })).not.toBeInTheDocument();
 
     const chest = cardOf('Dusty Chest');
     expect(within(chest).queryByText('Hidden')).not.toBeInTheDocument();
     // Distributed: hiding it would hide from the players how they came by what they hold (409 too).
-    expect(within(chest).queryByRole('button', { name: 'Hide' })).not.toBeInTheDocument();
-    expect(within(chest).getByRole('button', { name: 'Delete' })).toBeInTheDocument();
+    expect(within(chest).queryByRole('button', { name: /^Hide/ })).not.toBeInTheDocument();
+    expect(within(chest).getByRole('button', { name: 'Delete Dusty Chest' })).toBeInTheDocument();
     expect(within(chest).getByTestId('loot-distributed')).toHaveTextContent(
       'Distributed · By value · Mar 5, 2026',
     );
@@ -132,8 +132,8 @@ describe('PartyLootTab', () => {
     const chest = await waitFor(() => cardOf('Dusty Chest'));
     expect(screen.queryByRole('link', { name: 'Browse Loot Templates' })).not.toBeInTheDocument();
     expect(within(chest).getByRole('link', { name: /View Loot Contents/ })).toBeInTheDocument();
-    expect(within(chest).queryByRole('button', { name: 'Hide' })).not.toBeInTheDocument();
-    expect(within(chest).queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
+    expect(within(chest).queryByRole('button', { name: /^Hide/ })).not.toBeInTheDocument();
+    expect(within(chest).queryByRole('button', { name: /^Delete/ })).not.toBeInTheDocument();
 
     const hoard = cardOf('Goblin Boss Hoard');
     expect(within(hoard).getByText('This loot has not been revealed yet')).toBeInTheDocument();
@@ -149,7 +149,7 @@ describe('PartyLootTab', () => {
         : null,
     );
     renderWithProviders(<PartyLootTab partyId="party-1" isGm />);
-    await user.click(await screen.findByRole('button', { name: 'Reveal' }));
+    await user.click(await screen.findByRole('button', { name: 'Reveal Goblin Boss Hoard' }));
     await waitFor(() =>
       expect(lastToast()).toMatchObject({ kind: 'success', message: 'Loot revealed to party' }),
     );
@@ -171,8 +171,11 @@ describe('PartyLootTab', () => {
         : success({ ...undistributed, is_revealed: false });
     });
     renderWithProviders(<PartyLootTab partyId="party-1" isGm />);
-    expect(await screen.findByRole('button', { name: 'Hide' })).toHaveAttribute('title', 'Hide from players');
-    await user.click(await screen.findByRole('button', { name: 'Hide' }));
+    expect(await screen.findByRole('button', { name: 'Hide Dusty Chest' })).toHaveAttribute(
+      'title',
+      'Hide from players',
+    );
+    await user.click(await screen.findByRole('button', { name: 'Hide Dusty Chest' }));
     await waitFor(() =>
       expect(lastToast()).toMatchObject({ kind: 'success', message: 'Loot hidden from party' }),
     );
@@ -180,7 +183,7 @@ describe('PartyLootTab', () => {
     expect(JSON.parse(String(patch?.[1]?.body))).toEqual({ loot_instance: { is_revealed: false } });
 
     refuse = true;
-    await user.click(await screen.findByRole('button', { name: 'Hide' }));
+    await user.click(await screen.findByRole('button', { name: 'Hide Dusty Chest' }));
     await waitFor(() =>
       expect(lastToast()).toMatchObject({
         kind: 'error',
@@ -195,7 +198,7 @@ describe('PartyLootTab', () => {
       method === 'POST' && pathname.endsWith('/reveal') ? new Response('oops', { status: 502 }) : null,
     );
     renderWithProviders(<PartyLootTab partyId="party-1" isGm />);
-    await user.click(await screen.findByRole('button', { name: 'Reveal' }));
+    await user.click(await screen.findByRole('button', { name: 'Reveal Goblin Boss Hoard' }));
     await waitFor(() =>
       expect(lastToast()).toMatchObject({ kind: 'error', message: lootMessages.revealFailed }),
     );
@@ -213,7 +216,7 @@ describe('PartyLootTab', () => {
       return null;
     });
     renderWithProviders(<PartyLootTab partyId="party-1" isGm />);
-    await user.click(await screen.findByRole('button', { name: 'Delete' }));
+    await user.click(await screen.findByRole('button', { name: 'Delete Goblin Boss Hoard' }));
     const dialog = await screen.findByRole('dialog');
     expect(
       within(dialog).getByText('Are you sure you want to delete this loot instance? This cannot be undone.'),
@@ -240,7 +243,7 @@ describe('PartyLootTab', () => {
     });
     renderWithProviders(<PartyLootTab partyId="party-1" isGm />);
     const deleteIn = async (name: string) => {
-      await user.click(await within(cardOf(name)).findByRole('button', { name: /Delete/ }));
+      await user.click(await within(cardOf(name)).findByRole('button', { name: `Delete ${name}` }));
       const dialog = await screen.findByRole('dialog');
       await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
     };

@@ -534,11 +534,11 @@ describe('LootInstancePage', { timeout: 20_000 }, () => {
     expect(
       within(panel).getByText('Reveal this loot to the party before distributing it.'),
     ).toBeInTheDocument();
-    await user.click(within(panel).getByRole('button', { name: 'Reveal' }));
+    await user.click(within(panel).getByRole('button', { name: 'Reveal Goblin Boss Hoard' }));
     await waitFor(() =>
       expect(lastToast()).toMatchObject({ kind: 'success', message: 'Loot revealed to party' }),
     );
-    expect(await within(panel).findByRole('button', { name: 'Hide' })).toBeInTheDocument();
+    expect(await within(panel).findByRole('button', { name: 'Hide Goblin Boss Hoard' })).toBeInTheDocument();
     expect(within(panel).getByRole('button', { name: 'Distribute' })).toBeEnabled();
     expect(
       fetchMock.mock.calls.some(([url, init]) => init?.method === 'POST' && String(url).endsWith('/reveal')),
@@ -611,7 +611,7 @@ describe('LootInstancePage', { timeout: 20_000 }, () => {
     );
     const { router } = renderPage();
     const panel = await screen.findByTestId('loot-gm-panel');
-    await user.click(within(panel).getByRole('button', { name: 'Delete' }));
+    await user.click(within(panel).getByRole('button', { name: 'Delete Goblin Boss Hoard' }));
     const dialog = await screen.findByRole('dialog');
     expect(
       within(dialog).getByText('Are you sure you want to delete this loot instance? This cannot be undone.'),
