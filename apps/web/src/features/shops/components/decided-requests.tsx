@@ -33,7 +33,7 @@ export function DecidedRequests({ shopId }: { shopId: string }) {
   if (query.data.length === 0) return null;
   return (
     <Stack gap="xs" component="section" aria-labelledby={headingId} data-testid="decided-requests">
-      <Title order={3} size="h5" id={headingId}>
+      <Title order={2} size="h5" id={headingId}>
         Decided lately
       </Title>
       {query.data.map((request) => (

@@ -169,6 +169,23 @@ describe('ShopRequestsPanel', () => {
     );
   }, 20_000);
 
+  it('heads its lists at level 2, under the shop page’s h1 (axe heading-order)', async () => {
+    mockFetch(({ url }) => {
+      const { pathname, searchParams } = new URL(url, 'http://test');
+      if (pathname === '/api/v1/shop_instances/shop-1/requests' && searchParams.get('status') === 'pending')
+        return success([]);
+      if (pathname === '/api/v1/shop_instances/shop-1/requests')
+        return success([buildShopRequest({ status: 'approved', can_decide: false })]);
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+    });
+    renderWithProviders(<ShopRequestsPanel shopId="shop-1" />);
+    expect(
+      await screen.findByRole('heading', { level: 2, name: 'No purchases waiting' }),
+    ).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 2, name: 'Decided lately' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { level: 3 })).not.toBeInTheDocument();
+  }, 20_000);
+
   it('shows an error with a retry when the requests cannot be loaded', async () => {
     mockFetch(() => failure(500, 'INTERNAL_SERVER_ERROR', 'boom'));
     renderWithProviders(<ShopRequestsPanel shopId="shop-1" />);

@@ -102,7 +102,8 @@ export function ShopRequestsPanel({ shopId }: { shopId: string }) {
   if (query.data.length === 0) {
     return withDecided(
       <EmptyState
-        headingOrder={3}
+        // Under the shop's h1 and its tabs, as the Manage tab's sections are (axe heading-order).
+        headingOrder={2}
         title="No purchases waiting"
         message="Purchases above the shop's approval limit wait here for the GM."
         testId="requests-empty"
