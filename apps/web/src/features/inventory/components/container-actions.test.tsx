@@ -273,6 +273,20 @@ describe('Delete container', () => {
     expect(screen.getByRole('combobox', { name: 'Source' })).toHaveFocus();
   });
 
+  it.each([
+    [1, 'Delete Belt Pouch? Its 1 item stack moves to the container you choose.'],
+    [3, 'Delete Belt Pouch? Its 3 item stacks move to the container you choose.'],
+  ])('says where %i item stack(s) go, in the words for their number', async (count, said) => {
+    const holding = { ...pouch, items_count: count };
+    serve(holding, [copper], () => undefined);
+    renderView(holding);
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete container' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete container' });
+    expect(within(dialog).getByText(/^Delete Belt Pouch\?/)).toHaveTextContent(
+      `${said} This action cannot be undone.`,
+    );
+  });
+
   it("shows the server's refusal and stays on the container", async () => {
     const emptyPouch = { ...pouch, items_count: 0 };
     serve(emptyPouch, [], (_url, init) =>

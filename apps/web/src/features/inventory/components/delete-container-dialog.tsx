@@ -1,4 +1,4 @@
-import type { Container } from '@haversack/contracts';
+import { type Container, formatEnUs } from '@haversack/contracts';
 import { Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useSingleFlight } from '../../../lib/use-single-flight';
@@ -57,7 +57,7 @@ export function DeleteContainerDialog({
       <Stack gap="md">
         <Text size="sm">
           {holdsItems
-            ? `Delete ${container.name}? Its ${container.items_count} item stack${container.items_count === 1 ? '' : 's'} move to the container you choose. This action cannot be undone.`
+            ? `Delete ${container.name}? Its ${container.items_count === 1 ? '1 item stack moves' : `${formatEnUs(container.items_count)} item stacks move`} to the container you choose. This action cannot be undone.`
             : `Delete ${container.name}? It is empty. This action cannot be undone.`}
         </Text>
         {holdsItems ? (
