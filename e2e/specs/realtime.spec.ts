@@ -137,7 +137,8 @@ test('a GM watches a player change the party stash live, then exports the activi
   ]);
   const ropeRow = rows.find((row) => row[4] === rope.name && row[2] === player.account.username);
   expect(ropeRow?.[5]).toBe('1');
-  expect(ropeRow?.[9]).toBe('Party Stash');
+  // Named with whose it is, as every container in the ledger is.
+  expect(ropeRow?.[9]).toBe('Party Stash (The Lantern Watch)');
 
   // The Activity tab at rest: accessible, and looked at on a phone and a desktop, in both themes.
   await expect(gm.page.getByText(`${player.account.username} updated inventory`)).toBeHidden();
