@@ -236,7 +236,7 @@ export class CharactersService {
           ...base,
           transactionType: 'container_creation',
           destinationContainerId: container.id,
-          destinationName: container.name,
+          destinationName: `${container.name} (${character.name})`,
           summary: `${actor.username} created ${container.name} for ${character.name}`,
         },
       ];

@@ -119,7 +119,7 @@ describe('CSV export of the ledger', () => {
     ]);
     // The header, the creation of the party's Party Stash (the newest row) and the 2,500 transfers.
     expect(table).toHaveLength(2_502);
-    expect(table[1]?.[9]).toBe('Party Stash');
+    expect(table[1]?.[9]).toBe(`Party Stash (${party.name})`);
     expect(table[2]?.[5]).toBe('2500');
     expect(table[2]?.[11]).toBe('web');
     const first = table.find((r) => r[4] === 'Sword, "Sting"');

@@ -152,7 +152,7 @@ export class PartiesService {
       targetName: party.name,
       targetId: party.id,
       destinationContainerId: stash.id,
-      destinationName: stash.name,
+      destinationName: `${stash.name} (${party.name})`,
       // Made with the party, not by an action of the GM's: like a new character's backpack, it counts
       // toward no monthly allowance (a new GM's usage would read 1 of 200 before they did anything).
       scope: null,

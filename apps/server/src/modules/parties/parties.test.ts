@@ -60,7 +60,11 @@ describe('creating and reading parties', () => {
       .from(transactions)
       .where(and(eq(transactions.partyId, party.id), eq(transactions.transactionType, 'container_creation')));
     expect(ledger).toHaveLength(1);
-    expect(ledger[0]).toMatchObject({ destinationName: 'Party Stash', actorId: gm.user.id, scope: null });
+    expect(ledger[0]).toMatchObject({
+      destinationName: `Party Stash (${party.name})`,
+      actorId: gm.user.id,
+      scope: null,
+    });
     // Nothing the GM did: their allowance of party actions is untouched.
     const usage = await ctx.app.services.entitlements.usage(ctx.database.db, gm.user.id);
     expect(usage.inventory_actions_party_monthly.used).toBe(0);
