@@ -273,7 +273,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     subscriptions,
     events,
     parties,
-    patronages: new PatronagesService(database.db, entitlements, events),
+    patronages: new PatronagesService(database.db, entitlements, events, app.log),
     partyNotes: new PartyNotesService(database.db, events),
     characters,
     inventory,
@@ -356,6 +356,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
   services.parties.onMemberLeft((tx, partyId, userId) => services.patronages.memberLeft(tx, partyId, userId));
   subscriptions.setPatronageLister((db, userId) => services.patronages.lister(db, userId));
+  subscriptions.onPlanChanged((userId) => services.patronages.patronPlanChanged(userId));
   subscriptions.setCharacterPartyResolver((db, userId, characterId) =>
     services.characters.visibleParty(db, userId, characterId),
   );

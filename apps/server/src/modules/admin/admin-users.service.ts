@@ -214,6 +214,7 @@ export class AdminUsersService {
         details: { email: user.email, reason: body.reason, payment: 'none' },
       });
     });
+    await this.#deps.subscriptions.planChanged(userId);
     return this.detail(userId);
   }
 

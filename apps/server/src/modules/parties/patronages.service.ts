@@ -1,6 +1,8 @@
 import { type Patronage, type TierIdentifier, tierIdentifiers } from '@haversack/contracts';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Executor } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
+import { withChangeSource } from '../../lib/change-source.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { EventBus } from '../../realtime/event-bus.js';
 import type { DomainEvent } from '../../realtime/events.js';
@@ -22,6 +24,13 @@ const messages = {
   exists: 'This member is already sponsored in this party.',
   notYours: 'Only the patron or the sponsored member can end a patronage.',
 } as const;
+
+/** Whether a patron on `tier` may still grant `grantedIdentifier`. */
+function holds(tier: PatronTier, grantedIdentifier: string): boolean {
+  return (
+    featureAllowed(tier.features, 'patronage_system') && rankOf(tier.identifier) >= rankOf(grantedIdentifier)
+  );
+}
 
 function toPatronageJson(row: Awaited<ReturnType<typeof repo.listDetailed>>[number]): Patronage {
   return {
@@ -49,6 +58,8 @@ export const patronageNotices = {
     `${patron} left ${party}, and no longer sponsors you there: your own plan applies there now.`,
   beneficiaryLeft: (beneficiary: string, party: string) =>
     `${beneficiary} left ${party}: your sponsorship of them there has ended.`,
+  patronPlanDropped: (patron: string, party: string) =>
+    `${patron}’s plan no longer covers your sponsorship in ${party}: your own plan applies there now.`,
 };
 
 /**
@@ -87,6 +98,7 @@ export class PatronagesService {
     private readonly db: Database,
     private readonly entitlements: EntitlementService,
     private readonly events: EventBus,
+    private readonly log?: FastifyBaseLogger,
   ) {
     entitlements.setPatronageSource(
       (db, userId, partyId) => this.grantedTier(db, userId, partyId),
@@ -101,24 +113,74 @@ export class PatronagesService {
   }
 
   /**
-   * Whether the patron's own plan still reaches the grant and still includes patronage; a grant it no
-   * longer holds ends now, as it is read (the patron's plan may have lapsed or been changed since, and
-   * nothing else would notice). A move from Hero to Adventurer keeps the rank of an Adventurer grant but
-   * loses `patronage_system`: without the second check the table kept its grants for Adventurer's price.
+   * Whether the patron's own plan still reaches the grant and still includes patronage. A move from Hero to
+   * Adventurer keeps the rank of an Adventurer grant but loses `patronage_system`: without the second check
+   * the table kept its grants for Adventurer's price. A grant no longer held is ended, and its beneficiary
+   * told, in a transaction of its own (#endLapsed): the reader's may still roll back (a refused action).
    */
   async #stillHeld(
     db: Executor,
     grant: { patronage: { id: string; patronId: string }; tierIdentifier: string },
     patronTier: Promise<PatronTier> = this.entitlements.ownTier(db, grant.patronage.patronId),
   ): Promise<boolean> {
-    const tier = await patronTier;
-    if (
-      featureAllowed(tier.features, 'patronage_system') &&
-      rankOf(tier.identifier) >= rankOf(grant.tierIdentifier)
-    )
-      return true;
-    await repo.end(db, grant.patronage.id, 'patron_downgraded');
+    if (holds(await patronTier, grant.tierIdentifier)) return true;
+    this.#endLapsed(grant.patronage.id, grant.tierIdentifier);
     return false;
+  }
+
+  readonly #ending = new Map<string, Promise<void>>();
+
+  /**
+   * The patron's plan lapsed or dropped below the grant; nothing tells us when (a period runs out, a
+   * provider's event, staff), so it is found as read. Readers do not wait for it: one may hold a
+   * transaction that this one must not wait inside (PGlite has one connection).
+   */
+  #endLapsed(id: string, tierIdentifier: string): Promise<void> {
+    const running = this.#ending.get(id);
+    if (running) return running;
+    const ending = withChangeSource('system', () => this.#endIfLapsed(id, tierIdentifier))
+      .catch((error: unknown) =>
+        this.log?.warn({ err: error, patronage: id }, 'ending a lapsed sponsorship failed'),
+      )
+      .finally(() => this.#ending.delete(id));
+    this.#ending.set(id, ending);
+    return ending;
+  }
+
+  async #endIfLapsed(id: string, tierIdentifier: string) {
+    const ended = await this.db.transaction(async (tx) => {
+      const row = await repo.find(tx, id, { lock: true });
+      if (!row?.active) return undefined;
+      if (holds(await this.entitlements.ownTier(tx, row.patronId), tierIdentifier)) return undefined;
+      await repo.end(tx, id, 'patron_downgraded');
+      return row;
+    });
+    if (!ended) return;
+    const [detailed] = (await repo.listDetailed(this.db, { patronId: ended.patronId })).filter(
+      (r) => r.patronage.id === id,
+    );
+    if (!detailed) return;
+    this.#announce(ended, { id: ended.patronId, name: detailed.patronName }, false, {
+      userId: ended.beneficiaryId,
+      notice: patronageNotices.patronPlanDropped(detailed.patronName, detailed.partyName),
+    });
+  }
+
+  /** After the patron's own plan changed: ends each grant it no longer covers, and tells its beneficiary. */
+  async patronPlanChanged(patronId: string): Promise<void> {
+    try {
+      const rows = await repo.listDetailed(this.db, { patronId, activeOnly: true });
+      if (rows.length === 0) return;
+      const tier = await this.entitlements.ownTier(this.db, patronId);
+      await Promise.all(
+        rows
+          .filter((row) => !holds(tier, row.tierIdentifier))
+          .map((row) => this.#endLapsed(row.patronage.id, row.tierIdentifier)),
+      );
+    } catch (error) {
+      // The plan change itself stands; the grants end at their next reading instead.
+      this.log?.warn({ err: error, patronId }, 'checking sponsorships after a plan change failed');
+    }
   }
 
   /**

@@ -1,7 +1,10 @@
 import { limitExceededMessage } from '@haversack/contracts';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { subscriptions } from '../../db/schema/subscriptions.js';
+import { createAdmin } from '../../test/admin.js';
 import { createMember, createParty, createUser, type SignedInUser, upgrade } from '../../test/factories.js';
-import { buildTestApp, type TestContext } from '../../test/helper.js';
+import { buildTestApp, callApi, type TestContext } from '../../test/helper.js';
 
 interface Body {
   data: Record<string, unknown> & Record<string, unknown>[];
@@ -280,6 +283,74 @@ describe('the other side of a sponsorship', () => {
       expect(inParty).toMatchObject({ tier: { identifier: 'tier_free' } });
     } finally {
       publish.mockRestore();
+    }
+  });
+});
+
+describe('a sponsorship the patron’s plan no longer covers', () => {
+  async function sponsored() {
+    const { patron, party, player } = await setup();
+    const created = await call('POST', '/patronages', patron, {
+      beneficiary_id: player.user.id,
+      party_id: party.id,
+    });
+    expect(created.statusCode).toBe(201);
+    const publish = vi.spyOn(ctx.app.services.events, 'publish');
+    const told = () =>
+      publish.mock.calls
+        .flatMap(([batch]) => batch)
+        .filter((e) => e.action === 'party_update' && e.partyId === party.id)
+        .map((e) => [e.ids?.recipient_user_id, e.ids?.recipient_notice]);
+    const notice = `${patron.user.username}’s plan no longer covers your sponsorship in ${party.name}: your own plan applies there now.`;
+    return { patron, party, player, told, notice, restore: () => publish.mockRestore() };
+  }
+
+  it('tells the beneficiary once the patron cancels at once', async () => {
+    const { patron, player, told, notice, restore } = await sponsored();
+    try {
+      await call('POST', '/subscription/cancel', patron, { cancel_at_period_end: false });
+      expect(told()).toEqual([[player.user.id, notice]]);
+    } finally {
+      restore();
+    }
+  });
+
+  it('tells the beneficiary once when staff move the patron to Free', async () => {
+    const { patron, player, told, notice, restore } = await sponsored();
+    try {
+      const admin = await createAdmin(ctx);
+      const moved = await callApi(ctx, 'POST', `/admin/users/${patron.user.id}/tier`, admin.adminAuth, {
+        tier_id: 'tier_free',
+        reason: 'Refund',
+      });
+      expect(moved.statusCode).toBe(200);
+      expect(told()).toEqual([[player.user.id, notice]]);
+    } finally {
+      restore();
+    }
+  });
+
+  it('ends a grant whose period ran out when it is read, and tells the beneficiary once', async () => {
+    const { patron, party, player, told, notice, restore } = await sponsored();
+    try {
+      await call('POST', '/subscription/cancel', patron, { cancel_at_period_end: true });
+      expect(told()).toEqual([]);
+      // The period closes with nobody there to see it: the next reading finds it out.
+      await ctx.database.db
+        .update(subscriptions)
+        .set({ currentPeriodEnd: new Date(Date.now() - 1000) })
+        .where(eq(subscriptions.userId, patron.user.id));
+      const reads = await Promise.all(
+        [1, 2, 3].map(() => call('GET', `/subscription/effective_tier?party_id=${party.id}`, player)),
+      );
+      for (const read of reads) expect(body(read).data).toMatchObject({ tier: { identifier: 'tier_free' } });
+      await vi.waitFor(() => expect(told()).toEqual([[player.user.id, notice]]));
+      // Ended for good: later readings neither find it nor tell it again.
+      expect(body(await call('GET', '/patronages/received', player)).data).toHaveLength(0);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(told()).toHaveLength(1);
+    } finally {
+      restore();
     }
   });
 });

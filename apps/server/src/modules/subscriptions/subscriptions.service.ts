@@ -57,6 +57,7 @@ export class SubscriptionsService {
   readonly #now: () => Date;
   #patronages: PatronageLister = async () => ({ granted: [], received: [] });
   #characterParty: CharacterPartyResolver = async () => undefined;
+  #planChangeListener: (userId: string) => Promise<void> = async () => {};
 
   constructor(deps: Deps) {
     this.#deps = deps;
@@ -73,6 +74,16 @@ export class SubscriptionsService {
 
   setCharacterPartyResolver(resolver: CharacterPartyResolver): void {
     this.#characterParty = resolver;
+  }
+
+  /** Told after a user's own plan changed (the parties module ends the sponsorships it no longer covers). */
+  onPlanChanged(listener: (userId: string) => Promise<void>): void {
+    this.#planChangeListener = listener;
+  }
+
+  /** Call once the change committed. The listener logs its own failures: the change stands regardless. */
+  async planChanged(userId: string): Promise<void> {
+    await this.#planChangeListener(userId);
   }
 
   /**
@@ -298,6 +309,7 @@ export class SubscriptionsService {
       ? { cancelAtPeriodEnd: true, cancelReason: input.reason ?? null, cancelledAt: now }
       : await this.#downgradeChanges(db, input.reason ?? null, now);
     const updated = await repo.update(db, subscription.id, changes);
+    if (!atPeriodEnd) await this.planChanged(userId);
     const updatedTier = (await repo.findTierById(db, updated.tierId)) ?? tier;
     return toSubscriptionJson(updated, updatedTier, this.billingProvider);
   }
@@ -378,6 +390,8 @@ export class SubscriptionsService {
         subscription.id,
         await this.#downgradeChanges(db, subscription.cancelReason, now),
       );
+      // Not awaited: `db` may be the caller's transaction, which the listener must not wait inside.
+      void this.planChanged(userId);
       return { subscription: updated, tier: (await repo.findTierById(db, updated.tierId)) ?? tier };
     }
     if (
@@ -470,6 +484,7 @@ export class SubscriptionsService {
       if (rankOf(tier.identifier) > rankOf(found.tier.identifier))
         await repo.markTierUpgraded(tx, userId, now);
     });
+    await this.planChanged(userId);
   }
 
   async #endProviderSubscription(userId: string, providerSubscriptionId: string) {
@@ -479,6 +494,7 @@ export class SubscriptionsService {
       if (!found || found.subscription.providerSubscriptionId !== providerSubscriptionId) return;
       await repo.update(tx, found.subscription.id, await this.#downgradeChanges(tx, null, now));
     });
+    await this.planChanged(userId);
   }
 
   /**
@@ -500,6 +516,7 @@ export class SubscriptionsService {
       if (rankOf(tier.identifier) > rankOf(found.tier.identifier))
         await repo.markTierUpgraded(tx, userId, now);
     });
+    await this.planChanged(userId);
   }
 
   /**
