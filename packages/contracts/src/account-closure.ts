@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ACCOUNT_DELETED_MESSAGE } from './constants.js';
 import { secretText, text } from './fields.js';
 import { patronageSchema, subscriptionSchema } from './subscriptions.js';
 
@@ -13,7 +14,7 @@ export const accountDeletionBodySchema = z.object({
 export type AccountDeletionBody = z.infer<typeof accountDeletionBodySchema>;
 
 export const accountClosureMessages = {
-  deleted: 'Your account has been deleted.',
+  deleted: ACCOUNT_DELETED_MESSAGE,
   passwordRequired: 'Enter your password to delete your account',
   passwordWrong: 'Password is incorrect',
   emailRequired: 'Type your e-mail address to confirm',

@@ -43,5 +43,8 @@ export const PASSWORD_RESET_TTL_S = 60 * 60;
 export const EMAIL_VERIFICATION_TTL_S = 7 * 24 * 60 * 60;
 
 /** DESIGN §4: where a change came from, on every ledger row and real-time event. */
+/** What a device says when its account was deleted: on that device, or told live on another (cable.ts). */
+export const ACCOUNT_DELETED_MESSAGE = 'Your account has been deleted.';
+
 export const changeSources = ['web', 'discord', 'api', 'admin', 'system'] as const;
 export type ChangeSource = (typeof changeSources)[number];

@@ -10,7 +10,13 @@ import type { AccessTokens } from '../modules/accounts/access-tokens.js';
 import type { AccountsService } from '../modules/accounts/accounts.service.js';
 import { partiesRepository } from '../modules/parties/parties.repository.js';
 import type { Broadcaster } from './broadcaster.js';
-import { type ChannelName, SESSIONS_STREAM, type SessionsEndedMessage, streamName } from './events.js';
+import {
+  type ChannelName,
+  SESSIONS_STREAM,
+  type SessionEndCause,
+  type SessionsEndedMessage,
+  streamName,
+} from './events.js';
 import { Outbox, textFrame } from './outbox.js';
 import type { OnlineUser, Presence } from './presence.js';
 
@@ -171,8 +177,18 @@ export const cablePlugin = fp(
       outbox.flush(socket);
       socket.send(JSON.stringify(message));
     };
-    const disconnect = (socket: WebSocket, reason: string, reconnect: boolean) => {
-      send(socket, { type: 'disconnect', reason, reconnect });
+    const disconnect = (
+      socket: WebSocket,
+      reason: string,
+      reconnect: boolean,
+      sessionEnd?: SessionEndCause,
+    ) => {
+      send(socket, {
+        type: 'disconnect',
+        reason,
+        reconnect,
+        ...(sessionEnd ? { session_end: sessionEnd } : {}),
+      });
       socket.close(1000, reason);
     };
 
@@ -252,8 +268,8 @@ export const cablePlugin = fp(
      * The session or its token has ended: nothing more reaches this socket from now on (its feeds stop
      * here rather than when the client gets round to answering the close).
      */
-    const end = (connection: Connection, reconnect: boolean) => {
-      disconnect(connection.socket, 'unauthorized', reconnect);
+    const end = (connection: Connection, reconnect: boolean, sessionEnd?: SessionEndCause) => {
+      disconnect(connection.socket, 'unauthorized', reconnect, sessionEnd);
       release(connection);
     };
 
@@ -268,7 +284,8 @@ export const cablePlugin = fp(
       const ended = message as Partial<SessionsEndedMessage>;
       if (!Array.isArray(ended.session_ids)) return;
       for (const sessionId of ended.session_ids)
-        for (const connection of [...(bySession.get(sessionId) ?? [])]) end(connection, false);
+        for (const connection of [...(bySession.get(sessionId) ?? [])])
+          end(connection, false, ended.session_end === 'account_deleted' ? ended.session_end : undefined);
     });
 
     /**

@@ -517,6 +517,19 @@ describe('a socket ends with its session (review F2)', () => {
     kept.socket.close();
   });
 
+  it('tells the other devices’ sockets that the account was deleted, which they could not ask afterwards', async () => {
+    const { gm, party } = await partyWithStash();
+    const phone = await signIn(gm);
+    const onPhone = await watching(phone.token, party.id);
+    const deleted = await callApi(ctx, 'DELETE', '/users/me', gm, { password: gm.password });
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    expect(await onPhone.frame((f) => f.type === 'disconnect')).toEqual({
+      ...unauthorized(false),
+      session_end: 'account_deleted',
+    });
+    await onPhone.closed;
+  });
+
   it('closes the socket of a device signed out from another, and only that one', async () => {
     const { gm, party } = await partyWithStash();
     const phone = await signIn(gm);

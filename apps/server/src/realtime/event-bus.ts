@@ -2,7 +2,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Executor } from '../db/client.js';
 import { currentChangeSource, currentChangeTab } from '../lib/change-source.js';
 import type { Broadcaster } from './broadcaster.js';
-import { type DomainEvent, SESSIONS_STREAM, type SessionsEndedMessage, streamName } from './events.js';
+import {
+  type DomainEvent,
+  SESSIONS_STREAM,
+  type SessionEndCause,
+  type SessionsEndedMessage,
+  streamName,
+} from './events.js';
 import { inventorySummaries } from './party-summaries.js';
 
 /**
@@ -41,11 +47,12 @@ export class EventBus {
    * Sessions ended by logout, a password change or reset, refresh-token reuse or an e-mail change: every
    * process closes their sockets (cable-server.ts). Call after the commit that ended them.
    */
-  sessionsEnded(userId: string, sessionIds: string[]): void {
+  sessionsEnded(userId: string, sessionIds: string[], cause?: SessionEndCause): void {
     const message: SessionsEndedMessage = {
       action: 'sessions_ended',
       user_id: userId,
       session_ids: sessionIds,
+      ...(cause ? { session_end: cause } : {}),
     };
     this.broadcaster
       .publish(SESSIONS_STREAM, message)

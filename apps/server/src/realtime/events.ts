@@ -31,4 +31,9 @@ export interface SessionsEndedMessage {
   action: 'sessions_ended';
   user_id: string;
   session_ids: string[];
+  /** Why, when the device cannot learn it from its session afterwards (a deleted account keeps none). */
+  session_end?: SessionEndCause;
 }
+
+/** Told to the sockets of ended sessions in their `disconnect` frame (the web app says it in words). */
+export type SessionEndCause = 'account_deleted';

@@ -1,6 +1,7 @@
 import { adapters, type Consumer } from '@rails/actioncable';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useAuthStore } from '../stores/auth-store';
+import { useUiStore } from '../stores/ui-store';
 import { FakeSocket } from '../test/fake-socket';
 import { buildTokens, buildUser, failure, mockFetch, success } from '../test/fixtures';
 import {
@@ -142,6 +143,19 @@ describe('a socket the server refuses as unauthorized', () => {
     expect(tokenStorage.getAccessToken()).toBeNull();
     vi.advanceTimersByTime(5 * 60_000);
     expect(FakeSocket.opened).toHaveLength(1);
+    unwatch();
+  });
+
+  it('says the account was deleted when the server ended the session for it', async () => {
+    // The account's sessions went with it: the refresh finds no token, and only the socket said why.
+    mockFetch(() => failure(401, 'INVALID_TOKEN', 'Invalid token.'));
+    useUiStore.setState({ toasts: [] });
+    const expired = vi.fn();
+    const unwatch = onSessionExpired(expired);
+    const { socket } = connected();
+    socket.refuse(false, 'account_deleted');
+    await vi.waitFor(() => expect(expired).toHaveBeenCalled());
+    expect(useUiStore.getState().toasts.map((t) => t.message)).toContain('Your account has been deleted.');
     unwatch();
   });
 

@@ -1,4 +1,5 @@
 import {
+  ACCOUNT_DELETED_MESSAGE,
   CABLE_RECONNECT_BACKOFF_RATE,
   CABLE_REOPEN_DELAY_MS,
   CABLE_STALE_THRESHOLD_S,
@@ -7,6 +8,7 @@ import { Connection, ConnectionMonitor, type Consumer, createConsumer } from '@r
 import { useAuthStore } from '../stores/auth-store';
 import { registerCableTokenCheck } from './cable-status';
 import { refreshSession } from './http-client';
+import { noteSessionEnd } from './session-end-note';
 import { onAccessTokenChange, tokenStorage } from './token-storage';
 
 // The parts of the official client this module tunes or reads that its published types leave out.
@@ -115,8 +117,16 @@ function reconnectSoon(entry: CurrentCable, attempt = 0): void {
   );
 }
 
-/** The control frame of a socket message: its `type` (welcome, ping, disconnect...), `reason`, `reconnect`. */
-function readFrame(data: unknown): { type?: unknown; reason?: unknown; reconnect?: unknown } {
+/**
+ * The control frame of a socket message: its `type` (welcome, ping, disconnect...), `reason`, `reconnect`,
+ * and for an ended session what ended it, when the device could not learn it otherwise (`session_end`).
+ */
+function readFrame(data: unknown): {
+  type?: unknown;
+  reason?: unknown;
+  reconnect?: unknown;
+  session_end?: unknown;
+} {
   if (typeof data !== 'string') return {};
   try {
     const frame: unknown = JSON.parse(data);
@@ -146,6 +156,9 @@ function followUnauthorized(entry: CurrentCable): void {
       if (frame.type !== 'disconnect' || frame.reason !== 'unauthorized')
         return base.message.call(this, event);
       entry.unauthorized = true;
+      // The refresh that follows is refused without a reason: a deleted account keeps no session to read
+      // one from. The server said it here, so the expiry says it too (http-client reads the note).
+      if (frame.session_end === 'account_deleted') noteSessionEnd(ACCOUNT_DELETED_MESSAGE);
       void renewToken(entry);
     },
     close(event) {

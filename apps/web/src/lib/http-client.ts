@@ -532,7 +532,7 @@ async function exchangeRefreshToken(refreshTokenSeen: string | null): Promise<bo
       error.code === 'REVOKED_TOKEN' &&
       error.serverMessage !== errorCatalogue.REVOKED_TOKEN.message
         ? error.serverMessage
-        : isApiError(error) && error.code === 'REVOKED_TOKEN'
+        : isApiError(error) && (error.code === 'REVOKED_TOKEN' || error.code === 'INVALID_TOKEN')
           ? recentSessionEnd()
           : null;
     expireSession(reason ?? undefined);

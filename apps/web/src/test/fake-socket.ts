@@ -37,8 +37,13 @@ export class FakeSocket {
     this.onmessage?.({ data: JSON.stringify(frame) });
   }
   /** What the server does when a session ends or its token expires. */
-  refuse(reconnect: boolean) {
-    this.receive({ type: 'disconnect', reason: 'unauthorized', reconnect });
+  refuse(reconnect: boolean, sessionEnd?: string) {
+    this.receive({
+      type: 'disconnect',
+      reason: 'unauthorized',
+      reconnect,
+      ...(sessionEnd ? { session_end: sessionEnd } : {}),
+    });
     this.close();
   }
 }

@@ -26,6 +26,7 @@ import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { MailQueue } from '../../lib/mail-queue.js';
 import { hashToken, randomToken } from '../../lib/secrets.js';
 import type { EventBus } from '../../realtime/event-bus.js';
+import type { SessionEndCause } from '../../realtime/events.js';
 import { AccountDeletion } from '../admin/account-deletion.js';
 import { AuditLog } from '../admin/audit-log.js';
 import { apiTokensRepository } from '../api-tokens/api-tokens.repository.js';
@@ -76,7 +77,7 @@ export interface SubscriptionSummaries {
  * process (DESIGN §6). Every revocation must go through `#sessionsEnded`.
  */
 export interface SessionEndListener {
-  sessionsEnded(userId: string, sessionIds: string[]): void;
+  sessionsEnded(userId: string, sessionIds: string[], cause?: SessionEndCause): void;
 }
 
 interface Deps {

@@ -150,7 +150,9 @@ export class AccountDeletion {
         },
       };
     });
-    if (result.sessionIds.length > 0) this.#deps.sessions.sessionsEnded(userId, result.sessionIds);
+    // Their devices cannot ask afterwards why their session went (its rows go with the account): told now.
+    if (result.sessionIds.length > 0)
+      this.#deps.sessions.sessionsEnded(userId, result.sessionIds, 'account_deleted');
     // The new GM's open screens must gain the GM's view (hidden loot, say) at once, and every member's
     // list of members must change, as when a GM changes a member's role.
     // The parties they only belonged to lose a member and its characters, as when a member leaves.
