@@ -11,6 +11,8 @@ export const inventoryMessages = {
   weightExceeded: 'Item(s) would exceed weight limit',
   slotsExceeded: 'Item(s) would exceed volume limit',
   sameContainer: 'Cannot transfer an item into the container it is already in',
+  /** Each party keeps its own records: an item crossing from one to another would show in one only. */
+  otherParty: 'Items can only move between containers of the same party',
   transferred: 'Item transferred successfully',
   transferFailed: 'Transfer failed',
   characterIdRequired: 'Character ID is required for item transfer',

@@ -1411,6 +1411,11 @@ export class InventoryService {
       (targetCharacter && targetCharacter.id !== source.context.character?.id
         ? await partyOfCharacterNow(tx, targetCharacter.id)
         : null);
+    // A player in two campaigns must not carry one party's stash into the other: each party's ledger,
+    // activity and live updates would tell only one side of it (the other's stash just shrinks).
+    if (targetParty && source.context.party && targetParty.id !== source.context.party.id) {
+      throw AppError.validation([{ field: 'target_container_id', message: inventoryMessages.otherParty }]);
+    }
     if (targetParty && targetParty.id !== source.context.party?.id) {
       await assertMayConjure(
         tx,
