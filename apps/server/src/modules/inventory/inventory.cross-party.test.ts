@@ -47,13 +47,11 @@ async function twoCampaigns() {
   const inFirst = await createCharacter(ctx, player, { partyId: first.id });
   const inSecond = await createCharacter(ctx, player, { partyId: second.id });
   const gold = await coinTemplate(ctx, 'gp');
-  const stashes = [await stashOf(gm, first.id), await stashOf(gm, second.id)] as const;
-  const containers = [
-    stashes[0],
-    String(inFirst.primary_container_id),
-    stashes[1],
-    String(inSecond.primary_container_id),
-  ];
+  const stashA = await stashOf(gm, first.id);
+  const stashB = await stashOf(gm, second.id);
+  const heroA = String(inFirst.primary_container_id);
+  const heroB = String(inSecond.primary_container_id);
+  const containers = [stashA, heroA, stashB, heroB];
   for (const container of containers) {
     const added = await callApi(ctx, 'POST', '/item_instances', gm, {
       item_template_id: gold.id,
@@ -62,7 +60,7 @@ async function twoCampaigns() {
     });
     expect(added.statusCode, added.body).toBe(201);
   }
-  return { player, stashA: stashes[0], heroA: containers[1], stashB: stashes[1], heroB: containers[3] };
+  return { player, stashA, heroA, stashB, heroB };
 }
 
 describe('moves between two parties of one player', () => {
