@@ -5,7 +5,10 @@ import type { EventBus } from '../../realtime/event-bus.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
 import type { SessionEndListener } from '../accounts/accounts.service.js';
 import { destroyCharacter } from '../characters/character-destruction.js';
+import type { LedgerEntry } from '../ledger/ledger.repository.js';
+import { partyActivityEvents } from '../ledger/ledger-events.js';
 import { partiesRepository } from '../parties/parties.repository.js';
+import { roleNotices } from '../parties/parties.service.js';
 import { destroyParty } from '../parties/party-destruction.js';
 import { adminUserDeletionRepository as deletion } from './admin-user-deletion.repository.js';
 import { adminUserListRepository, type UserRow } from './admin-users.repository.js';
@@ -96,7 +99,11 @@ export class AccountDeletion {
 
       const joined = await deletion.partiesJoinedBy(tx, userId);
       const owned = await deletion.charactersOf(tx, userId);
-      for (const character of owned) await destroyCharacter(tx, character, actor);
+      // Each character's rows say why it went: a party's GM reads a departure, not a tidy-up.
+      const gone =
+        actor.id === userId ? 'their account was deleted' : `${user.username}’s account was deleted`;
+      const activity: LedgerEntry[] = [];
+      for (const character of owned) activity.push(...(await destroyCharacter(tx, character, actor, gone)));
 
       const handedOver: AdminDeletedUser['parties_handed_over'] = [];
       const deleted: AdminDeletedUser['parties_deleted'] = [];
@@ -140,6 +147,7 @@ export class AccountDeletion {
       return {
         sessionIds,
         joined,
+        activity,
         deleted: {
           id: userId,
           email: user.email,
@@ -167,7 +175,11 @@ export class AccountDeletion {
           actor: eventActor,
           summary: `${name} has a new GM: its GM's account was deleted`,
           userId: new_gm_id,
-          ids: { role: 'gm' },
+          ids: {
+            role: 'gm',
+            recipient_user_id: new_gm_id,
+            recipient_notice: roleNotices.ownerDeleted(name),
+          },
         })),
       ),
       ...result.joined.flatMap(({ id: partyId }) =>
@@ -180,6 +192,8 @@ export class AccountDeletion {
           userId,
         })),
       ),
+      // The Activity tabs gain the rows of the characters that went with the account.
+      ...partyActivityEvents(result.activity),
     ]);
     return result.deleted;
   }

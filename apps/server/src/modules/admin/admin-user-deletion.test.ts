@@ -208,7 +208,12 @@ describe('deleting an account', () => {
       expect((await deleteUser(gm, gm.user.email)).statusCode).toBe(200);
       expect(await feed.next((m) => m.action === 'member_role_changed')).toMatchObject({
         user_id: manager.user.id,
-        ids: { role: 'gm' },
+        ids: {
+          role: 'gm',
+          // Told in words, to them alone (the web shows it to that member wherever they are).
+          recipient_user_id: manager.user.id,
+          recipient_notice: `The account of ${party.name}’s Game Master was deleted: you are its Game Master now.`,
+        },
       });
       // Hidden loot is told to the party's GMs only: the new GM hears it on the socket already open.
       const template = await createLootTemplate(ctx, manager, []);
@@ -226,7 +231,7 @@ describe('deleting an account', () => {
     await upgrade(ctx, gm, 'tier_3');
     const party = await createParty(ctx, gm);
     const player = await createMember(ctx, party, 'player');
-    await createCharacter(ctx, player, { partyId: party.id });
+    const hero = await createCharacter(ctx, player, { partyId: party.id });
     const consumer = consumerFor(baseUrl, gm.token);
     try {
       const members = subscribe(consumer, 'PartyChannel', party.id);
@@ -239,6 +244,16 @@ describe('deleting an account', () => {
           summary: `${player.user.username} is no longer a member: their account was deleted`,
         });
       }
+      // The Activity tab open at the table gains the rows of the character that went with the account,
+      // which say why it went.
+      expect(await members.next((m) => m.action === 'party_activity')).toMatchObject({ party_id: party.id });
+      const ledger = await callApi(ctx, 'GET', `/transactions/party/${party.id}`, gm);
+      const summaries = (
+        ledger.json() as { data: { transactions: { transaction_summary: string }[] } }
+      ).data.transactions.map((row) => row.transaction_summary);
+      expect(summaries).toContain(
+        `${admin.user.username} deleted ${hero.name}: ${player.user.username}’s account was deleted`,
+      );
     } finally {
       consumer.disconnect();
     }

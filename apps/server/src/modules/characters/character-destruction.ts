@@ -13,6 +13,8 @@ export async function destroyCharacter(
   tx: Executor,
   character: CharacterRow,
   actor: LedgerActor,
+  /** Why it went, when not its owner's choice alone ("their account was deleted"). */
+  because?: string,
 ): Promise<LedgerEntry[]> {
   const owned = await containersRepository.listForCharacter(tx, character.id);
   const base = {
@@ -47,7 +49,7 @@ export async function destroyCharacter(
     {
       ...base,
       transactionType: 'character_deletion',
-      summary: `${actor.username} deleted ${character.name}`,
+      summary: `${actor.username} deleted ${character.name}${because ? `: ${because}` : ''}`,
     },
   ];
   await ledgerRepository.record(tx, rows);

@@ -37,6 +37,16 @@ interface Deps {
   events: EventBus;
 }
 
+/** What a member whose role changed is told, live, wherever they are in the party (party-events.ts). */
+export const roleNotices = {
+  handedOver: (actor: string, party: string) =>
+    `${actor} handed ${party} to you: you are its Game Master now.`,
+  roleChanged: (actor: string, role: string, party: string) =>
+    `${actor} made you ${role === 'observer' ? 'an observer' : `a ${role}`} in ${party}.`,
+  ownerDeleted: (party: string) =>
+    `The account of ${party}’s Game Master was deleted: you are its Game Master now.`,
+};
+
 export class PartiesService {
   readonly #db: Database;
   readonly #entitlements: EntitlementService;
@@ -199,7 +209,14 @@ export class PartiesService {
         userId,
         'member_role_changed',
         (name) => `${name} handed ${handedOver.partyName} to ${handedOver.username}`,
-        { userId: handedOver.userId, ids: { role: 'gm' } },
+        {
+          userId: handedOver.userId,
+          ids: (name) => ({
+            role: 'gm',
+            recipient_user_id: handedOver.userId,
+            recipient_notice: roleNotices.handedOver(name, handedOver.partyName),
+          }),
+        },
       );
     }
     return this.get(userId, partyId);
@@ -264,13 +281,20 @@ export class PartiesService {
       if (!target) throw AppError.notFound(partyMessages.notMember);
       policy.assertNotPartyGm(party, target, 'rerole');
       const updated = await repo.updateRole(tx, target.id, role);
-      return { id: updated.id, user_id: updated.userId, role: updated.role };
+      return {
+        member: { id: updated.id, user_id: updated.userId, role: updated.role },
+        partyName: party.name,
+      };
     });
     await this.#announce(partyId, userId, 'member_role_changed', (name) => `${name} made a member ${role}`, {
       userId: targetUserId,
-      ids: { role },
+      ids: (name) => ({
+        role,
+        recipient_user_id: targetUserId,
+        recipient_notice: roleNotices.roleChanged(name, role, changed.partyName),
+      }),
     });
-    return changed;
+    return changed.member;
   }
 
   async removeMember(userId: string, partyId: string, targetUserId: string): Promise<void> {
@@ -461,11 +485,22 @@ export class PartiesService {
     actorId: string,
     action: string,
     summary: (actor: string) => string,
-    extra: { userId?: string; ids?: Record<string, string | null> } = {},
+    extra: {
+      userId?: string;
+      ids?: Record<string, string | null> | ((actor: string) => Record<string, string | null>);
+    } = {},
   ) {
     const actor = await accountsRepository.findUserById(this.#db, actorId);
     const name = actor?.username ?? 'Someone';
-    const event = { partyId, action, actor: { id: actorId, name }, summary: summary(name), ...extra };
+    const ids = typeof extra.ids === 'function' ? extra.ids(name) : extra.ids;
+    const event = {
+      partyId,
+      action,
+      actor: { id: actorId, name },
+      summary: summary(name),
+      ...(extra.userId ? { userId: extra.userId } : {}),
+      ...(ids ? { ids } : {}),
+    };
     const membershipChange = action === 'member_removed' || action === 'member_role_changed';
     this.#events.publish([
       { ...event, channel: 'PartyChannel' },

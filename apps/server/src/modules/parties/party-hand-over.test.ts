@@ -72,7 +72,11 @@ describe('handing a party over', () => {
     expect(announced.map((e) => e.channel).sort()).toEqual(['PartyChannel', 'PartyInventoryChannel']);
     expect(announced[0]).toMatchObject({
       userId: player.user.id,
-      ids: { role: 'gm' },
+      ids: {
+        role: 'gm',
+        recipient_user_id: player.user.id,
+        recipient_notice: `${gm.user.username} handed ${party.name} to you: you are its Game Master now.`,
+      },
       summary: `${gm.user.username} handed ${party.name} to ${player.user.username}`,
     });
     expect(events.some((e) => e.action === 'party_updated')).toBe(false);

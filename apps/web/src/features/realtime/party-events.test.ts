@@ -135,9 +135,14 @@ describe('invalidationsFor', () => {
     for (const action of ['member_added', 'member_removed'])
       expect(keysOf(message({ action, actor: null }))).toEqual(membership);
     // A new role changes what its member may do with the party's containers: they are asked for again.
+    // A new GM sees hidden loot, GM-only ledger rows and every purchase request at once.
     expect(keysOf(message({ action: 'member_role_changed', actor: null }))).toEqual([
       ...membership,
       { queryKey: inventoryKeys.all },
+      { queryKey: lootKeys.partyLoot('p1') },
+      { queryKey: transactionKeys.party('p1') },
+      { queryKey: transactionKeys.characters() },
+      { queryKey: shopKeys.instances() },
     ]);
   });
 
@@ -436,7 +441,30 @@ describe('noticeFor', () => {
   });
 
   it('makes no notice for membership, party, notes or activity events', () => {
-    for (const action of ['member_added', 'party_updated', 'party_update', 'notes_updated', 'party_activity'])
+    for (const action of [
+      'member_added',
+      'member_role_changed',
+      'party_updated',
+      'party_update',
+      'notes_updated',
+      'party_activity',
+    ])
       expect(noticeFor(message({ action }), me)).toBeNull();
+  });
+
+  it('tells a member whose role changed, and nobody else', () => {
+    const handedOver = message({
+      action: 'member_role_changed',
+      actor: { id: 'gm-1', name: 'Pip' },
+      ids: {
+        role: 'gm',
+        recipient_user_id: me,
+        recipient_notice: 'Pip handed Mistwood to you: you are its Game Master now.',
+      },
+    });
+    expect(noticeFor(handedOver, me)).toMatchObject({
+      message: 'Pip handed Mistwood to you: you are its Game Master now.',
+    });
+    expect(noticeFor(handedOver, 'someone-else')).toBeNull();
   });
 });

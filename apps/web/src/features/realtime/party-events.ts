@@ -165,7 +165,17 @@ export function invalidationsFor(message: PartyMessage, partyId: string): Invali
       { queryKey: partyKeys.eligible(partyId) },
       // A new role changes what that member may do with every container of the party (an observer looks,
       // a player moves): the containers say so (can_act), and the open screens redraw their buttons.
-      ...(action === 'member_role_changed' ? [{ queryKey: inventoryKeys.all }] : []),
+      // A new GM (a hand-over, the owner's account deleted) gains what only GMs see: hidden loot, the
+      // GM-only rows of the ledger, every member's purchase requests; a member made observer loses them.
+      ...(action === 'member_role_changed'
+        ? [
+            { queryKey: inventoryKeys.all },
+            { queryKey: lootKeys.partyLoot(partyId) },
+            { queryKey: transactionKeys.party(partyId) },
+            { queryKey: transactionKeys.characters() },
+            { queryKey: shopKeys.instances() },
+          ]
+        : []),
     ];
   }
   if (characterActions.has(action)) {
@@ -337,8 +347,9 @@ export function noticeFor(message: PartyMessage, myUserId: string | null): Notic
     return { message: notice, duration: DECISION_NOTICE_MS };
   }
   // A sponsorship started or ended tells the other side of it: what they may do in the party changed
-  // ("Cara no longer sponsors you in Mistwood: your own plan applies there now").
-  if (message.action === 'party_update') {
+  // ("Cara no longer sponsors you in Mistwood: your own plan applies there now"). A new role tells its
+  // member ("Pip handed Mistwood to you: you are its Game Master now").
+  if (message.action === 'party_update' || message.action === 'member_role_changed') {
     if (myUserId === null || message.actor?.id === myUserId) return null;
     const notice = idOf(message, 'recipient_notice');
     if (!notice || idOf(message, 'recipient_user_id') !== myUserId) return null;
