@@ -241,6 +241,19 @@ export const CHANGE_WAIT_MS = 20_000;
 
 const stillRunning = (error: unknown) =>
   isApiError(error) && error.code === 'CONFLICT' && error.message === idempotencyMessages.inProgress;
+
+/**
+ * A change that got no answer (even after its resend) or was still running when the app stopped waiting:
+ * the server may have made it. Sent again unchanged, it goes with the same key and is not made twice.
+ */
+export function outcomeUnknown(error: unknown): boolean {
+  return (
+    isApiError(error) &&
+    (error.code === 'NETWORK_ERROR' ||
+      stillRunning(error) ||
+      (error.code === 'CONFLICT' && error.message === idempotencyMessages.stillRunning))
+  );
+}
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**

@@ -26,7 +26,7 @@ import {
 } from '@haversack/contracts';
 import { keepPreviousData, type QueryClient, queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
-import { API_V1, apiRequest, isApiError } from '../../../lib/http-client';
+import { API_V1, apiRequest, isApiError, outcomeUnknown } from '../../../lib/http-client';
 
 /** spec/02 §9 cache freshness: shop templates 5 min; shop instances 2 min; one shop 1 min; a party's shops 60 s. */
 export const SHOP_TEMPLATES_STALE_MS = 5 * 60_000;
@@ -573,6 +573,11 @@ export async function sell(request: SellRequest): Promise<TradeResult> {
 
 export const purchaseFailed = 'The purchase could not be completed. Please try again.';
 export const saleFailed = 'The sale could not be completed. Please try again.';
+/** No answer came: the trade may have been made. Pressing again resends it unchanged, which is never made twice. */
+export const purchaseUnanswered =
+  'No answer came from the shop: the purchase may have gone through. Press Buy again to find out; it will not buy twice.';
+export const saleUnanswered =
+  'No answer came from the shop: the sale may have gone through. Press Sell again to find out; it will not sell twice.';
 
 /**
  * spec/02 §8: INSUFFICIENT_FUNDS, ITEM_OUT_OF_STOCK and SHOP_CLOSED give their own messages (the server's
@@ -582,6 +587,9 @@ export const saleFailed = 'The sale could not be completed. Please try again.';
 export function tradeErrorMessage(error: unknown, side: 'buy' | 'sell'): string {
   const generic = side === 'buy' ? purchaseFailed : saleFailed;
   if (!isApiError(error)) return generic;
+  // "Try again" would read as "it failed": it may have gone through, and pressing again is safe only
+  // because the dialog then sends the very same request (trade-dialog.tsx).
+  if (outcomeUnknown(error)) return side === 'buy' ? purchaseUnanswered : saleUnanswered;
   switch (error.code) {
     case 'INSUFFICIENT_FUNDS':
       return error.serverMessage ?? error.message;

@@ -4,8 +4,9 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { tokenStorage } from '../../../lib/token-storage';
 import { useUiStore } from '../../../stores/ui-store';
-import { failure, mockFetch, success } from '../../../test/fixtures';
+import { buildTokens, failure, mockFetch, success } from '../../../test/fixtures';
 import { containerCoinsQuery } from '../../inventory/api/inventory-api';
 import { buildContainer, buildItem, renderWithProviders } from '../../inventory/test/inventory-fixtures';
 import { shopKeys } from '../api/shops-api';
@@ -362,6 +363,58 @@ describe('TradeDialog', () => {
         true,
       ),
     );
+  }, 20_000);
+
+  it('sends an unanswered purchase again unchanged, so a dagger bought without an answer is not bought twice', async () => {
+    // Signed in: changes carry an Idempotency-Key.
+    tokenStorage.setTokens(buildTokens());
+    let onShelf = ['dagger-1', 'dagger-2'];
+    let answered = false;
+    const fetchMock = mockShop(
+      () => {
+        // The first purchase is made, but no answer reaches the phone (nor that of its automatic resend).
+        onShelf = ['dagger-2'];
+        if (!answered) throw new TypeError('Failed to fetch');
+        return success({
+          kind: 'purchase',
+          message: 'Purchase complete',
+          quantity: 1,
+          unit_price_cp: 5,
+          total_price_cp: 5,
+          paid: purse(0),
+          change: purse(0),
+          received: purse(0),
+          item_instances: [],
+          transaction_ids: ['t-1'],
+        });
+      },
+      () => daggers(onShelf),
+    );
+    const onClose = vi.fn();
+    const user = userEvent.setup();
+    const dagger = { ...offer, itemId: 'dagger-1', shelf: 'template-1:Dagger:5', name: 'Dagger', max: 2 };
+    const { queryClient: client } = renderWithProviders(<TradeDialog offer={dagger} onClose={onClose} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Buy Dagger' });
+    await user.click(await within(dialog).findByRole('button', { name: 'Buy for 5 cp' }));
+    expect(await within(dialog).findByTestId('trade-error', {}, { timeout: 5_000 })).toHaveTextContent(
+      'No answer came from the shop: the purchase may have gone through. Press Buy again to find out; it will not buy twice.',
+    );
+    // Live, the shelf shows the dagger gone: the next one on its line is on offer now.
+    await client.invalidateQueries({ queryKey: shopKeys.instance('shop-1') });
+    expect(await within(dialog).findByText('General Store has 1 in stock.')).toBeInTheDocument();
+    answered = true;
+    await user.click(await within(dialog).findByRole('button', { name: 'Buy for 5 cp' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    const purchases = fetchMock.mock.calls
+      .filter(([url, init]) => init?.method === 'POST' && String(url).endsWith('/purchase'))
+      .map(([, init]) => ({
+        item: JSON.parse(String(init?.body)).purchase.item_instance_id,
+        key: new Headers(init?.headers).get('Idempotency-Key'),
+      }));
+    // The first attempt, its resend, and the press again: one purchase, one key, the same dagger.
+    expect(purchases).toHaveLength(3);
+    expect(new Set(purchases.map((p) => p.item))).toEqual(new Set(['dagger-1']));
+    expect(new Set(purchases.map((p) => p.key)).size).toBe(1);
   }, 20_000);
 
   it('says so when the stock falls below the quantity asked for, and asks for what is left', async () => {

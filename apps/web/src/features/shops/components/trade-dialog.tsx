@@ -22,7 +22,7 @@ import { useDebouncedValue, usePrevious } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { UpgradePrompt } from '../../../components/upgrade-prompt';
-import { isApiError } from '../../../lib/http-client';
+import { isApiError, outcomeUnknown } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
 import { isPlanRefusal } from '../../../lib/upgrade-link';
 import { containerCoinsQuery, ownerContainersQuery } from '../../inventory/api/inventory-api';
@@ -207,6 +207,17 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
 
   const confirm = () => {
     if (!valid || pending || (splitting && split.blocked)) return;
+    // The last trade got no answer and may have been made: pressed again, it goes exactly as it went (the
+    // same stack, though that one may be sold out now, and so the same key), and the server answers it from
+    // what it kept rather than trading twice. Changing the quantity or the payer first asks anew.
+    if (!splitting && trade.variables && outcomeUnknown(trade.error)) {
+      trade.mutate(trade.variables);
+      return;
+    }
+    if (splitting && splitSale.variables && outcomeUnknown(splitSale.error)) {
+      splitSale.mutate(splitSale.variables);
+      return;
+    }
     if (repriced) {
       setAgreedUnitCp(unitCp);
       return;
@@ -280,6 +291,9 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
               onChange={(value) => {
                 setQuantity(value);
                 setCutFrom(null);
+                // A different trade now: the unanswered one is no longer what Buy would send again.
+                if (outcomeUnknown(trade.error)) trade.reset();
+                if (outcomeUnknown(splitSale.error)) splitSale.reset();
               }}
               min={1}
               max={max}
@@ -300,7 +314,10 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
               <SegmentedControl
                 aria-labelledby="trade-payment-label"
                 value={paymentSource}
-                onChange={(value) => setPaymentSource(value === 'party' ? 'party' : 'character')}
+                onChange={(value) => {
+                  setPaymentSource(value === 'party' ? 'party' : 'character');
+                  if (outcomeUnknown(trade.error)) trade.reset();
+                }}
                 data={[
                   { value: 'character', label: 'My coins' },
                   { value: 'party', label: 'Party fund' },
