@@ -2,8 +2,10 @@ import { type PartyNotes, partyNotesMessages } from '@haversack/contracts';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { tokenStorage } from '../../../lib/token-storage';
+import { useAuthStore } from '../../../stores/auth-store';
 import { useUiStore } from '../../../stores/ui-store';
-import { failure, mockFetch, success } from '../../../test/fixtures';
+import { buildTokens, buildUser, failure, mockFetch, success } from '../../../test/fixtures';
 import { renderWithProviders } from '../../inventory/test/inventory-fixtures';
 import { partyKeys } from '../api/parties-api';
 import {
@@ -220,4 +222,42 @@ describe('PartyNotesCard (issue 14)', () => {
     expect(await within(card()).findByText(partyNotesMessages.tooLong)).toBeInTheDocument();
     expect(editor()).toHaveValue('The innkeeper owes us 30 gp.!');
   });
+});
+
+describe('PartyNotesCard on a connection that drops', () => {
+  it('takes a save whose answer was lost, found made, as my own save: no “their version” to choose', async () => {
+    useUiStore.setState({ toasts: [] });
+    useAuthStore.setState({ user: buildUser({ id: 'user-me', username: 'me' }) });
+    tokenStorage.setTokens(buildTokens());
+    let current = buildNotes();
+    fakeNotes(
+      () => success(current),
+      (body) => {
+        // The server saves it, but the answer (and that of the automatic resend) never arrives.
+        const sent = (body as { party_notes: { notes: string; version: number } }).party_notes;
+        current = buildNotes({
+          notes: sent.notes,
+          version: sent.version + 1,
+          updated_by: { id: 'user-me', username: 'me' },
+        });
+        throw new TypeError('Failed to fetch');
+      },
+    );
+    renderWithProviders(<PartyNotesCard partyId="party-1" />);
+    await within(card()).findByDisplayValue('The innkeeper owes us 30 gp.');
+    const user = userEvent.setup();
+    await user.type(editor(), ' Owe Marta 5 gp.');
+    await user.click(within(card()).getByRole('button', { name: 'Save notes' }));
+    await waitFor(
+      () =>
+        expect(within(card()).getByTestId('party-notes-editor')).toHaveTextContent(/^Last edited by me, /),
+      { timeout: 5_000 },
+    );
+    expect(within(card()).queryByText(/saved new notes while you were editing/)).toBeNull();
+    expect(within(card()).queryByText(/Network connection error/)).toBeNull();
+    expect(useUiStore.getState().toasts.map((t) => t.message)).toContain(partyNotesMessages.saved);
+    // Writing on starts from the saved version: the next save is not refused as overtaken.
+    await user.type(editor(), ' Then the map.');
+    expect(within(card()).getByRole('button', { name: 'Save notes' })).not.toHaveAttribute('aria-disabled');
+  }, 15_000);
 });

@@ -2,10 +2,11 @@ import { PARTY_NOTES_MAX_LENGTH, type PartyNotesUpdate, partyNotesMessages } fro
 import { Alert, Button, Group, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
 import { IconAlertTriangle, IconUsers } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { TextSkeleton } from '../../../components/loading';
-import { isApiError } from '../../../lib/http-client';
+import { isApiError, outcomeUnknown } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
+import { useAuthStore } from '../../../stores/auth-store';
 import { partyKeys } from '../api/parties-api';
 import { partyNotesQuery, savePartyNotes } from '../api/party-notes-api';
 
@@ -47,6 +48,11 @@ export function PartyNotesCard({ partyId }: { partyId: string }) {
       toast.success(partyNotesMessages.saved);
     },
     onError: (error) => {
+      // No answer: the save may have been made. The notes as they stand now tell (see below).
+      if (outcomeUnknown(error)) {
+        void queryClient.invalidateQueries({ queryKey: partyKeys.notes(partyId) });
+        return;
+      }
       if (isApiError(error) && error.code === 'CONFLICT') {
         setConflict(error.serverMessage ?? error.message);
         void queryClient.invalidateQueries({ queryKey: partyKeys.notes(partyId) });
@@ -69,9 +75,28 @@ export function PartyNotesCard({ partyId }: { partyId: string }) {
   const notes = query.data;
   const text = draft ?? notes?.notes ?? '';
   const editing = draft !== null;
-  // Someone else saved since this member started editing: told live, before they try to save.
-  const overtaken = editing && notes !== undefined && notes.version !== baseVersion;
   const otherEditor = notes?.updated_by?.username ?? 'Someone';
+
+  // A save whose answer was lost, found made: the next version is this member's, with the text they sent.
+  // It is their own save, not someone else's to choose against.
+  const myId = useAuthStore((state) => state.user?.id);
+  const lost = save.isError && outcomeUnknown(save.error) ? save.variables : undefined;
+  const madeAfterAll =
+    lost !== undefined &&
+    notes !== undefined &&
+    notes.version === lost.version + 1 &&
+    notes.updated_by?.id === myId &&
+    notes.notes === lost.notes;
+  const { reset: resetSave } = save;
+  useEffect(() => {
+    if (!madeAfterAll || !notes) return;
+    setBaseVersion(notes.version);
+    setDraft((current) => (current === notes.notes ? null : current));
+    resetSave();
+    toast.success(partyNotesMessages.saved);
+  }, [madeAfterAll, notes, resetSave]);
+  // Someone else saved since this member started editing: told live, before they try to save.
+  const overtaken = editing && notes !== undefined && notes.version !== baseVersion && !madeAfterAll;
 
   // Nothing to save (or the notes changed under the edit): the button says so but stays in the tab order,
   // aria-disabled rather than disabled, so the focus is not dropped to the page once a save goes through.
