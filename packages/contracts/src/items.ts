@@ -10,6 +10,8 @@ export const itemTemplateMessages = {
     'Items made from this template are in a party where only the GM adds items: its value cannot be raised.',
   heldByOthers:
     'Other players hold items made from this template: its name, description, weight, value, stack size and details cannot change under them. Duplicate it and change the copy.',
+  weightOverCapacity: (template: string, container: string) =>
+    `${container} cannot carry its ${template} at that weight: lighten its load first.`,
   heldByOthersPrivate:
     'Other players hold items made from this template: it cannot become private. Make it unlisted to take it off the marketplace.',
   /** DESIGN §4: a stack never holds more than stack_size, so the size cannot fall below a stack made already. */

@@ -26,6 +26,7 @@ import { itemInstances, itemTemplates } from '../../db/schema/items.js';
 import { lootInstances } from '../../db/schema/loot.js';
 import { parties } from '../../db/schema/parties.js';
 import { shopInstances } from '../../db/schema/shops.js';
+import { unitWeight } from '../inventory/inventory.repository.js';
 import type { SystemTemplate } from './items.catalogue.js';
 
 export type ItemTemplateRow = typeof itemTemplates.$inferSelect;
@@ -215,6 +216,35 @@ export const itemsRepository = {
       )
       .limit(1);
     return row !== undefined;
+  },
+
+  /**
+   * A container holding items of the template that its weight, as the template now stands (read inside
+   * the editing transaction, after the change), puts over a weight limit its party enforces: null or
+   * 'both' and 'weight' styles (inventory-rules.ts enforcedLimits). Named with its owner, for the refusal.
+   */
+  async containerOverWeightWith(
+    db: Executor,
+    templateId: string,
+  ): Promise<{ container: string; owner: string | null } | undefined> {
+    const [row] = await db
+      .select({
+        container: containers.name,
+        owner: sql<string | null>`coalesce(${characters.name}, ${parties.name})`,
+      })
+      .from(containers)
+      .leftJoin(characters, eq(characters.id, containers.characterId))
+      .leftJoin(parties, eq(parties.id, sql`coalesce(${containers.partyId}, ${characters.partyId})`))
+      .where(
+        and(
+          sql`${containers.id} in (select ${itemInstances.containerId} from ${itemInstances} where ${itemInstances.itemTemplateId} = ${templateId})`,
+          sql`${containers.maxWeight} > 0`,
+          sql`coalesce(${parties.encumbranceStyle}, 'both') in ('both', 'weight')`,
+          sql`(select coalesce(sum(${unitWeight} * ${itemInstances.quantity}), 0) from ${itemInstances} inner join ${itemTemplates} on ${itemTemplates.id} = ${itemInstances.itemTemplateId} where ${itemInstances.containerId} = ${containers.id}) > ${containers.maxWeight}`,
+        ),
+      )
+      .limit(1);
+    return row;
   },
 
   /**

@@ -223,6 +223,17 @@ export class ItemsService {
         throw new AppError('FORBIDDEN', itemTemplateMessages.valueRaiseGmOnly);
       }
       await repo.update(tx, id, values);
+      // DESIGN §4: no change may leave a container over its limit, and a heavier template makes every item
+      // of it heavier where it lies (the author's own, or those of a party its author runs). Read after the
+      // change, in its transaction, and rolled back with it.
+      if (values.weight !== undefined && values.weight > template.weight) {
+        const over = await repo.containerOverWeightWith(tx, id);
+        if (over) {
+          const where = over.owner ? `${over.container} (${over.owner})` : over.container;
+          const message = itemTemplateMessages.weightOverCapacity(template.name, where);
+          throw new AppError('CONFLICT', message, { details: [{ field: 'item_template.weight', message }] });
+        }
+      }
     });
     return this.get(actor.id, id);
   }

@@ -444,6 +444,41 @@ describe('item templates API', () => {
     ).toBe(401);
   });
 
+  it('refuses a heavier template that would put a container it lies in over its weight limit', async () => {
+    const gm = await createUser(ctx);
+    await upgrade(ctx, gm, 'tier_3');
+    const party = await createParty(ctx, gm, { encumbrance_style: 'both' });
+    const player = await createMember(ctx, party, 'player');
+    const mule = await createCharacter(ctx, player, { partyId: party.id });
+    const stone = await createTemplate(gm, { name: 'Sling stone', weight: 0.1, visibility: 'public' });
+    const bag = await call('POST', '/containers', player, {
+      container: { name: 'Sling bag', max_weight: 1, character_id: mule.id },
+    });
+    expect(bag.statusCode, bag.body).toBe(201);
+    const bagId = String(body(bag).data.id);
+    const made = await call('POST', '/item_instances', player, {
+      item_template_id: stone.id,
+      container_id: bagId,
+      quantity: 10,
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    // The GM may correct the homebrew item their player holds, but not push the bag past what it carries.
+    const heavier = await call('PATCH', `/item_templates/${stone.id}`, gm, {
+      item_template: { weight: 100 },
+    });
+    const message = itemTemplateMessages.weightOverCapacity('Sling stone', `Sling bag (${mule.name})`);
+    expect([heavier.statusCode, body(heavier).error.message]).toEqual([409, message]);
+    const [kept] = await ctx.database.db.select().from(itemTemplates).where(eq(itemTemplates.id, stone.id));
+    expect(kept?.weight).toBe(0.1);
+    // Lighter, or heavier within the limit (nothing else is in the bag: 10 × 0.1 = 1 lb, its limit), stands.
+    const lighter = await call('PATCH', `/item_templates/${stone.id}`, gm, {
+      item_template: { weight: 0.05 },
+    });
+    expect(lighter.statusCode, lighter.body).toBe(200);
+    const back = await call('PATCH', `/item_templates/${stone.id}`, gm, { item_template: { weight: 0.1 } });
+    expect(back.statusCode, back.body).toBe(200);
+  });
+
   // A public template's items change with it wherever they are: a stranger's edit would move another
   // player's load and wealth with no ledger row and no capacity check.
   it('keeps the name, description, details, weight, value and stack size of a template other players hold', async () => {
