@@ -540,6 +540,24 @@ describe('purchase requests while the GM is away', () => {
     expect(await stockOf(w)).toBe(10);
   });
 
+  it('is refused as a conflict once the buyer’s account is gone, and goes back on sale when declined', async () => {
+    const w = await world({ shop: { approval_threshold_cp: 0 } });
+    await giveCoins(w.player, w.heroBag, 'gp', 5);
+    const request = body<TradeResult>(await buy(w, 1)).data.request as ShopRequest;
+    const deleted = await callApi(ctx, 'DELETE', '/users/me', w.player, { password: w.player.password });
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    const approved = await callApi(ctx, 'POST', `/shop_requests/${request.id}/approve`, w.gm);
+    expect([approved.statusCode, body(approved).error?.code, body(approved).error?.message]).toEqual([
+      409,
+      'CONFLICT',
+      shopMessages.requestBuyerGone,
+    ]);
+    expect((await callApi(ctx, 'POST', `/shop_requests/${request.id}/decline`, w.gm, {})).statusCode).toBe(
+      200,
+    );
+    expect(await stockOf(w)).toBe(10);
+  });
+
   it('a request paid from the party fund is charged to the stash on approval', async () => {
     const w = await world({ shop: { approval_threshold_cp: 100, party_fund_allowed: true } });
     await giveCoins(w.gm, w.stash.id, 'gp', 10);

@@ -1684,7 +1684,7 @@ export class ShopsService {
       const hold = request.holdContainerId;
       const payerId = request.paymentSource === 'party' ? request.payerContainerId : request.buyerContainerId;
       if (!request.buyerContainerId || !request.characterId || !hold || !payerId)
-        throw new AppError('VALIDATION_ERROR', shopMessages.requestBuyerGone);
+        throw new AppError('CONFLICT', shopMessages.requestBuyerGone);
       const located = await inventoryRepository.lockContextsForUser(tx, actor.id, [
         container.id,
         hold,
@@ -1695,7 +1695,7 @@ export class ShopsService {
       const payer = located.get(payerId)?.context;
       const holdContext = located.get(hold)?.context;
       if (!buyer || buyer.character?.id !== request.characterId || !payer || !holdContext)
-        throw new AppError('VALIDATION_ERROR', shopMessages.requestBuyerGone);
+        throw new AppError('CONFLICT', shopMessages.requestBuyerGone);
       // A member who left took their character along: the party's shop no longer trades with it.
       if (buyer.character.partyId !== shop.partyId)
         throw new AppError('CONFLICT', shopMessages.requestBuyerLeft);
