@@ -98,9 +98,33 @@ const srdGearPrices: Record<string, { cost: NonNullable<SrdRecord['cost']>; weig
   'Potion of Healing': { cost: { amount: 50, currency: 'gp' }, weight: 0.5 },
 };
 
+/**
+ * Caltrops were priced per piece with the other ammunition-like gear (5 cp, a twentieth of the SRD's 1 gp
+ * bag of 20), but kept the whole bag's 2 lb: each caltrop weighs a twentieth of it, in stacks of 20.
+ */
+const srdCorrections: Record<string, Partial<Pick<SrdRecord, 'weight' | 'stack_size'>>> = {
+  Caltrops: { weight: 0.1, stack_size: 20 },
+};
+
+/**
+ * Upstream gives magic items no weight, but many say theirs ("The bag weighs 15 pounds, regardless of its
+ * contents"): that weight, in pounds (an ounce counted as 0.06), or undefined when the text states none.
+ */
+export function statedWeight(description: string): number | undefined {
+  const fraction = /\bweighs? (\d+)\/(\d+) pounds?\b/.exec(description);
+  if (fraction) return Math.round((Number(fraction[1]) / Number(fraction[2])) * 100) / 100;
+  const whole = /\bweighs? (\d+(?:\.\d+)?) pounds?\b/.exec(description);
+  if (whole) return Number(whole[1]);
+  if (/\bweighs? an ounce\b/.test(description)) return 0.06;
+  return undefined;
+}
+
 export function srdTemplate(upstream: SrdRecord): SystemTemplate {
   const gearPrice = upstream.cost === null ? srdGearPrices[upstream.name] : undefined;
-  const record = gearPrice ? { ...upstream, ...gearPrice } : upstream;
+  const corrected = { ...upstream, ...srdCorrections[upstream.name] };
+  const stated = corrected.weight === 0 ? statedWeight(corrected.description) : undefined;
+  const weighed = stated === undefined ? corrected : { ...corrected, weight: stated };
+  const record = gearPrice ? { ...weighed, ...gearPrice } : weighed;
   const bundle = bundles[record.name];
   const tags = [...new Set([...record.tags, `${CATEGORY_TAG_PREFIX}${record.category}`])];
   const metadata: Record<string, unknown> = {

@@ -116,6 +116,19 @@ describe('the seeded catalogue', () => {
       weight: 0.5,
       metadata: expect.objectContaining({ rarity: 'common', priced: true }),
     });
+    // Priced per piece, so weighed per piece: 20 of them are the SRD's 2 lb bag.
+    expect(await byKey('srd:caltrops')).toMatchObject({
+      baseValue: 5,
+      currency: 'cp',
+      weight: 0.1,
+      stackSize: 20,
+    });
+    // A magic item weighs what its own text says it does.
+    expect(await byKey('srd:bag-of-holding')).toMatchObject({ weight: 15 });
+    expect(await byKey('srd:handy-haversack')).toMatchObject({ weight: 5 });
+    expect(await byKey('srd:gray-bag-of-tricks')).toMatchObject({ weight: 0.5 });
+    expect(await byKey('srd:bead-of-force')).toMatchObject({ weight: 0.06 });
+    expect(await byKey('srd:portable-hole')).toMatchObject({ weight: 0 });
     const vorpal = await byKey('srd:vorpal-sword');
     expect(vorpal?.metadata).toMatchObject({ rarity: 'legendary', requires_attunement: true, priced: false });
     expect(vorpal?.tags).toEqual(expect.arrayContaining(['magic', 'attunement', 'category:weapon']));
