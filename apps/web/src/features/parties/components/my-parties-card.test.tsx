@@ -1,0 +1,48 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { jsonResponse, mockFetch } from '../../../test/fixtures';
+import { buildCharacter, buildParty, pageMeta } from '../../../test/party-fixtures';
+import { renderRoutes } from '../../../test/render';
+import { MyPartiesCard, playedAs } from './my-parties-card';
+
+describe('MyPartiesCard', () => {
+  it('says which character I play in each party, or that a party I play in has none of mine yet', async () => {
+    const strahd = buildParty({ id: 'p-strahd', name: 'Curse of Strahd', user_role: 'player' });
+    const tomb = buildParty({ id: 'p-tomb', name: 'Tomb of Annihilation', user_role: 'player' });
+    const heist = buildParty({ id: 'p-heist', name: 'Dragon Heist', user_role: 'player' });
+    const mine = buildParty({ id: 'p-mine', name: 'My Table', user_role: 'gm' });
+    const parties = [strahd, tomb, heist, mine];
+    const characters = [
+      buildCharacter({ id: 'c-1', name: 'Ireena', party_id: 'p-strahd', party_name: 'Curse of Strahd' }),
+      buildCharacter({ id: 'c-2', name: 'Kaelen', party_id: 'p-tomb', party_name: 'Tomb of Annihilation' }),
+    ];
+    mockFetch(({ url }) => {
+      const { pathname } = new URL(url, 'http://test');
+      if (pathname === '/api/v1/parties')
+        return jsonResponse(200, { status: 'success', data: parties, meta: pageMeta(parties.length, 50) });
+      if (pathname === '/api/v1/characters')
+        return jsonResponse(200, { status: 'success', data: characters, meta: pageMeta(2, 100) });
+      return jsonResponse(404, { status: 'error', error: { code: 'RESOURCE_NOT_FOUND', message: 'no' } });
+    });
+    renderRoutes([{ path: '/', element: <MyPartiesCard /> }], '/');
+    const row = async (name: string) =>
+      (await screen.findByRole('link', { name })).closest('.mantine-Group-root') as HTMLElement;
+    expect(within(await row('Curse of Strahd')).getByText('as Ireena')).toBeInTheDocument();
+    expect(within(await row('Tomb of Annihilation')).getByText('as Kaelen')).toBeInTheDocument();
+    expect(within(await row('Dragon Heist')).getByText('No character yet')).toBeInTheDocument();
+    // A GM needs no character of their own.
+    expect(within(await row('My Table')).queryByText('No character yet')).toBeNull();
+  });
+
+  it('names nothing until my characters are known, and names every character I play there', () => {
+    const party = buildParty({ id: 'p1', user_role: 'observer' });
+    expect(playedAs(party, undefined)).toBeUndefined();
+    expect(playedAs(party, [])).toBeUndefined();
+    expect(
+      playedAs(party, [
+        buildCharacter({ name: 'Ada', party_id: 'p1' }),
+        buildCharacter({ name: 'Bo', party_id: 'p1' }),
+      ]),
+    ).toBe('as Ada, Bo');
+  });
+});
