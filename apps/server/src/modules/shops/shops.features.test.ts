@@ -810,6 +810,29 @@ describe('search and filters', () => {
   });
 });
 
+describe('stocking from another party', () => {
+  it('refuses goods from a container of another party, which would leave that party’s ledger short', async () => {
+    const w = await world();
+    const other = await createParty(ctx, w.gm, { encumbrance_style: 'none' });
+    const [otherStash] = await ctx.app.services.inventory.listContainers(w.gm.user.id, { partyId: other.id });
+    const [rope] = await ctx.app.services.inventory.createInstance(actorOf(w.gm), {
+      item_template_id: w.rope.id,
+      container_id: otherStash?.id ?? '',
+      quantity: 10,
+    });
+    const stocked = await callApi(ctx, 'POST', `/shop_instances/${w.shop.id}/stock`, w.gm, {
+      item_id: rope?.id,
+      source_container_id: otherStash?.id,
+      quantity: 4,
+    });
+    expect(stocked.statusCode, stocked.body).toBe(422);
+    expect(body(stocked).error?.details).toEqual([
+      { field: 'source_container_id', message: inventoryMessages.otherParty },
+    ]);
+    expect(await count(otherStash?.id ?? '', w.rope.id)).toBe(10);
+  });
+});
+
 describe('undo and shops', () => {
   it('does not undo a GM stocking a shop: a shop’s stock changes by its own rules', async () => {
     const w = await world();

@@ -2130,6 +2130,10 @@ export class ShopsService {
         input.source_container_id,
       ]);
       const source = this.#actableContainer(located.get(input.source_container_id), actor.id);
+      // As for any move: another party's container would lose goods that only this party's ledger records.
+      if (source.party && source.party.id !== shop.partyId) {
+        throw AppError.validation([{ field: 'source_container_id', message: inventoryMessages.otherParty }]);
+      }
       const stack = await inventoryRepository.lockInstance(tx, input.item_id);
       if (!stack || stack.containerId !== source.container.id)
         throw AppError.notFound(inventoryMessages.itemGone);
