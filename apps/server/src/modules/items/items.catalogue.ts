@@ -99,11 +99,21 @@ const srdGearPrices: Record<string, { cost: NonNullable<SrdRecord['cost']>; weig
 };
 
 /**
- * Caltrops were priced per piece with the other ammunition-like gear (5 cp, a twentieth of the SRD's 1 gp
- * bag of 20), but kept the whole bag's 2 lb: each caltrop weighs a twentieth of it, in stacks of 20.
+ * Where the upstream record contradicts the SRD's own tables (checked against SRD 5.1's equipment chapter):
+ * - caltrops and iron spikes were priced per piece (a twentieth of the 1 gp bag of 20, a tenth of the 1 gp
+ *   bundle of 10) but kept the whole bag's or bundle's weight (2 lb, 5 lb);
+ * - darts and javelins are thrown in handfuls and bought by the dozen: one stack, as arrows are, not ten;
+ * - barding costs four times its armour (ring mail 30 gp: 120 gp, where upstream dropped a zero);
+ * - the tack table weighs an exotic saddle 40 lb, and the waterborne-vehicles text a rowboat 100 lb.
  */
-const srdCorrections: Record<string, Partial<Pick<SrdRecord, 'weight' | 'stack_size'>>> = {
+const srdCorrections: Record<string, Partial<Pick<SrdRecord, 'weight' | 'stack_size' | 'cost'>>> = {
   Caltrops: { weight: 0.1, stack_size: 20 },
+  'Spike, iron': { weight: 0.5 },
+  Dart: { stack_size: 20 },
+  Javelin: { stack_size: 10 },
+  'Barding: Ring mail': { cost: { amount: 120, currency: 'gp' } },
+  'Saddle, Exotic': { weight: 40 },
+  Rowboat: { weight: 100 },
 };
 
 /**
@@ -122,7 +132,10 @@ export function statedWeight(description: string): number | undefined {
 export function srdTemplate(upstream: SrdRecord): SystemTemplate {
   const gearPrice = upstream.cost === null ? srdGearPrices[upstream.name] : undefined;
   const corrected = { ...upstream, ...srdCorrections[upstream.name] };
-  const stated = corrected.weight === 0 ? statedWeight(corrected.description) : undefined;
+  // Magic items only: a vehicle's text may weigh another vehicle ("A rowboat weighs 100 pounds" is in the
+  // keelboat's too).
+  const stated =
+    corrected.weight === 0 && corrected.rarity !== null ? statedWeight(corrected.description) : undefined;
   const weighed = stated === undefined ? corrected : { ...corrected, weight: stated };
   const record = gearPrice ? { ...weighed, ...gearPrice } : weighed;
   const bundle = bundles[record.name];

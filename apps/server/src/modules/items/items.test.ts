@@ -129,6 +129,14 @@ describe('the seeded catalogue', () => {
     expect(await byKey('srd:gray-bag-of-tricks')).toMatchObject({ weight: 0.5 });
     expect(await byKey('srd:bead-of-force')).toMatchObject({ weight: 0.06 });
     expect(await byKey('srd:portable-hole')).toMatchObject({ weight: 0 });
+    // Where upstream contradicts the SRD's tables: per-piece weights, stacks, a lost zero, the tack table.
+    expect(await byKey('srd:spike-iron')).toMatchObject({ baseValue: 1, currency: 'sp', weight: 0.5 });
+    expect(await byKey('srd:dart')).toMatchObject({ stackSize: 20 });
+    expect(await byKey('srd:javelin')).toMatchObject({ stackSize: 10 });
+    expect(await byKey('srd:barding-ring-mail')).toMatchObject({ baseValue: 120, currency: 'gp' });
+    expect(await byKey('srd:saddle-exotic')).toMatchObject({ weight: 40 });
+    expect(await byKey('srd:rowboat')).toMatchObject({ weight: 100 });
+    expect(await byKey('srd:keelboat')).toMatchObject({ weight: 0 });
     const vorpal = await byKey('srd:vorpal-sword');
     expect(vorpal?.metadata).toMatchObject({ rarity: 'legendary', requires_attunement: true, priced: false });
     expect(vorpal?.tags).toEqual(expect.arrayContaining(['magic', 'attunement', 'category:weapon']));
