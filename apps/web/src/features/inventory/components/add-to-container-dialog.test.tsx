@@ -298,3 +298,33 @@ describe('Add to container: a refused add', () => {
     }
   });
 });
+
+describe('Add to container: once added', () => {
+  it('closes as soon as the add is answered, without waiting for the containers to be read again', async () => {
+    const working = serve('free');
+    let added = false;
+    mockFetch(({ url, init }) => {
+      if (init.method === 'POST' && url === '/api/v1/item_instances') {
+        added = true;
+        return success([]);
+      }
+      // After the add, the container lists are read again on a slow connection: they never answer here.
+      if (added && url.includes('/containers')) return new Promise<Response>(() => {});
+      return working(url, init);
+    });
+    let closed = false;
+    renderWithProviders(
+      <AddToContainerDialog
+        template={rope}
+        onClose={() => {
+          closed = true;
+        }}
+      />,
+    );
+    await waitFor(() =>
+      expect((screen.getByRole('combobox', { name: 'Container' }) as HTMLInputElement).value).not.toBe(''),
+    );
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Add to Container' }));
+    await waitFor(() => expect(closed).toBe(true));
+  });
+});

@@ -67,7 +67,11 @@ export function useAddFromMarket(options: { showsRefusal?: boolean } = {}) {
     onError: (error) => {
       if (!options.showsRefusal) toastTransferFailure(error);
     },
-    onSettled: (_stacks, _error, request) => invalidateContainers(queryClient, [request.containerId]),
+    // Not awaited: the add is done once answered, and its dialog closes then; the container's refetch
+    // (a page of items, its capacity) follows on screen instead of holding the dialog open for a second.
+    onSettled: (_stacks, _error, request) => {
+      void invalidateContainers(queryClient, [request.containerId]);
+    },
   });
 }
 
