@@ -1,7 +1,5 @@
 import type { ItemTemplate } from '@haversack/contracts';
 import {
-  Anchor,
-  Badge,
   Button,
   Group,
   NumberInput,
@@ -19,16 +17,15 @@ import { useDebouncedValue, useDisclosure, useMediaQuery } from '@mantine/hooks'
 import { IconAdjustmentsHorizontal, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { EmptyState, noItemsFound } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import { usePageTitle } from '../../../lib/page-title';
 import { weightLabel } from '../../../lib/weight';
 import { AddToContainerDialog } from '../../inventory/components/add-to-container-dialog';
 import { marketplaceQuery } from '../../items/api/item-templates-api';
-import { TemplateSummary } from '../../items/components/template-summary';
 import { rarityOptions } from '../../items/rarities';
-import { ReportButton } from '../../moderation/components/report-button';
+import { MarketplaceResults } from '../components/marketplace-results';
 import {
   draftOf,
   filtersOf,
@@ -193,50 +190,11 @@ export function MarketplacePage() {
           <Text size="sm" c="dimmed" role="status">
             {query.data.meta.total_count} {query.data.meta.total_count === 1 ? 'item' : 'items'}
           </Text>
-          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} data-testid="marketplace-results">
-            {query.data.templates.map((template) => (
-              <Paper key={template.id} withBorder p="md">
-                <Stack gap={6} h="100%" justify="space-between">
-                  <Stack gap={4}>
-                    <Group justify="space-between" wrap="nowrap" gap="xs">
-                      <Anchor
-                        component={Link}
-                        to={`/items/templates/${template.id}`}
-                        state={{ backTo: `/marketplace${params.size > 0 ? `?${params}` : ''}` }}
-                        fw={600}
-                      >
-                        {template.name}
-                      </Anchor>
-                      {template.is_system ? (
-                        <Badge variant="light" color="gray" style={{ flexShrink: 0 }}>
-                          SRD
-                        </Badge>
-                      ) : null}
-                    </Group>
-                    <TemplateSummary template={template} />
-                  </Stack>
-                  <Group justify="space-between" gap="xs">
-                    <Button
-                      size="xs"
-                      variant="light"
-                      onClick={() => setAdding(template)}
-                      aria-label={`Add ${template.name} to my container`}
-                    >
-                      Add to my container
-                    </Button>
-                    {template.visibility === 'public' && !template.is_owner && !template.is_system ? (
-                      <ReportButton
-                        size="xs"
-                        targetType="item_template"
-                        targetId={template.id}
-                        targetName={template.name}
-                      />
-                    ) : null}
-                  </Group>
-                </Stack>
-              </Paper>
-            ))}
-          </SimpleGrid>
+          <MarketplaceResults
+            templates={query.data.templates}
+            backTo={`/marketplace${params.size > 0 ? `?${params}` : ''}`}
+            onAdd={setAdding}
+          />
           {query.data.meta.total_pages > 1 ? (
             <Pagination
               value={address.page}

@@ -1,0 +1,34 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { jsonResponse, mockFetch } from '../../../test/fixtures';
+import { pageMeta } from '../../../test/party-fixtures';
+import { renderRoutes } from '../../../test/render';
+import { buildLootItemTemplate } from '../../loot/test/loot-fixtures';
+import { MarketplacePage } from '../pages/marketplace-page';
+
+// Counts how often a card's summary is drawn.
+const drawn = vi.hoisted(() => ({ count: 0 }));
+vi.mock('../../items/components/template-summary', () => ({
+  TemplateSummary: () => {
+    drawn.count += 1;
+    return null;
+  },
+}));
+
+describe('MarketplaceResults', () => {
+  it('does not draw the result cards again at each key typed in the search', async () => {
+    const templates = Array.from({ length: 50 }, (_, i) =>
+      buildLootItemTemplate({ id: `t-${i}`, name: `Sword ${i}` }),
+    );
+    mockFetch(() => jsonResponse(200, { status: 'success', data: templates, meta: pageMeta(50, 50) }));
+    renderRoutes([{ path: '/marketplace', element: <MarketplacePage /> }], '/marketplace');
+    expect(await screen.findByText('Sword 49')).toBeVisible();
+    const before = drawn.count;
+    expect(before).toBeGreaterThanOrEqual(50);
+    // Faster than the search's 300 ms pause: the fields change, the results do not.
+    await userEvent.setup().type(screen.getByRole('textbox', { name: 'Search' }), 'pot');
+    expect(screen.getByRole('textbox', { name: 'Search' })).toHaveValue('pot');
+    expect(drawn.count).toBe(before);
+  });
+});
