@@ -8,7 +8,6 @@ import { and, count, eq, gte, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { characters } from '../../db/schema/characters.js';
 import { transactions } from '../../db/schema/inventory.js';
-import { lootInstances } from '../../db/schema/loot.js';
 import { partyMemberships } from '../../db/schema/parties.js';
 import { AppError } from '../../lib/app-error.js';
 import { CSV_BOM } from '../../lib/csv.js';
@@ -16,6 +15,7 @@ import { containerAccess } from '../inventory/inventory.policy.js';
 import { inventoryRepository } from '../inventory/inventory.repository.js';
 import { partiesRepository } from '../parties/parties.repository.js';
 import { ledgerNewestFirst, ledgerRepository } from './ledger.repository.js';
+import { lootRowPublic, lootRowVisibleTo } from './ledger-visibility.js';
 
 type Row = typeof transactions.$inferSelect;
 
@@ -49,18 +49,6 @@ function money(row: Row): { amount: number | null; currency: 'cp' | null } {
     return { amount: null, currency: null };
   }
   return { amount: row.amountCp, currency: 'cp' };
-}
-
-/**
- * spec/02 §6 "Non-GMs see only revealed loot", in the ledger too: a row about a loot that is hidden now,
- * or that was written while it was hidden (`gm_only`: its deployment, its deletion), is for the GMs of
- * the row's party only. Rows about no loot are untouched.
- */
-const lootRowPublic = sql`(${transactions.lootInstanceId} is null or (not ${transactions.gmOnly} and not exists (select 1 from ${lootInstances} li where li.id = ${transactions.lootInstanceId} and not li.is_revealed)))`;
-
-/** The same rule for a reader whose role differs from row to row (a character's ledger, one row). */
-function lootRowVisibleTo(userId: string): SQL {
-  return sql`(${lootRowPublic} or exists (select 1 from ${partyMemberships} m where m.party_id = ${transactions.partyId} and m.user_id = ${userId} and m.role = 'gm'))`;
 }
 
 export function toTransactionJson(row: Row): LedgerTransaction {
