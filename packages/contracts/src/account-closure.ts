@@ -33,19 +33,69 @@ export const accountClosureMessages = {
  */
 export const ACCOUNT_EXPORT_LEDGER_CAP = 10_000;
 
-const exportTemplateSchema = z.object({
+const exportTemplateFields = {
   id: z.string(),
   name: z.string(),
   description: z.string(),
   visibility: z.string(),
   created_at: z.string(),
   updated_at: z.string(),
+};
+
+/**
+ * Everything each kind of template holds, named as its form names it, so that what the person wrote can
+ * be made again from the file.
+ */
+const exportItemTemplateSchema = z.object({
+  ...exportTemplateFields,
+  tags: z.array(z.string()),
+  weight: z.number(),
+  base_value: z.number().int(),
+  currency: z.string(),
+  stack_size: z.number().int(),
+  category: z.string().nullable(),
+  /** Rarity, properties, attunement and whatever else the template was given. */
+  metadata: z.record(z.string(), z.unknown()),
+});
+
+const exportShopTemplateSchema = z.object({
+  ...exportTemplateFields,
+  tag_list: z.array(z.string()),
+  owner: z.string(),
+  location: z.string(),
+  shop_type: z.string(),
+  buy_modifier: z.number(),
+  sell_modifier: z.number(),
+  default_restock_days: z.number().int().nullable(),
+  name_override: z.string().nullable(),
+  owner_override: z.string().nullable(),
+  location_override: z.string().nullable(),
+  description_override: z.string().nullable(),
+  items: z.array(
+    z.object({
+      item_template_id: z.string(),
+      item_name: z.string(),
+      quantity: z.number().int(),
+      price_cp: z.number().int().nullable(),
+      restock_quantity: z.number().int().nullable(),
+    }),
+  ),
+});
+
+const exportLootTemplateSchema = z.object({
+  ...exportTemplateFields,
+  tag_list: z.array(z.string()),
+  source_type: z.string(),
+  source: z.string(),
+  items: z.array(
+    z.object({ item_template_id: z.string(), item_name: z.string(), quantity: z.number().int() }),
+  ),
 });
 
 /**
- * GET /users/me/export: everything Haversack keeps about the signed-in person, as one JSON file. Never a
- * password hash, a token or a provider's identifier: the response is serialised through this schema, so a
- * field not named here cannot leak into the file.
+ * GET /users/me/export: everything Haversack keeps about the signed-in person, as one JSON file, enough to make again what deleting the account destroys. Never a password hash, a token or
+ * a provider's identifier: the response is serialised through this schema, so a field not named here
+ * cannot leak into the file.
  */
 export const accountExportSchema = z.object({
   format: z.literal('haversack-export'),
@@ -74,6 +124,9 @@ export const accountExportSchema = z.object({
       character_class: z.string(),
       level: z.number(),
       notes: z.string(),
+      image_url: z.string(),
+      max_weight: z.number().nullable(),
+      max_slots: z.number().int().nullable(),
       party_id: z.string().nullable(),
       created_at: z.string(),
       containers: z.array(
@@ -82,12 +135,26 @@ export const accountExportSchema = z.object({
           name: z.string(),
           description: z.string(),
           is_primary: z.boolean(),
+          max_weight: z.number().nullable(),
+          max_slots: z.number().int().nullable(),
           items: z.array(
             z.object({
               id: z.string(),
               item_template_id: z.string(),
               name: z.string(),
               quantity: z.number(),
+              /** Each, in the item's currency: the stack's own overrides where it has them, else its template's. */
+              weight: z.number(),
+              value: z.number().int(),
+              currency: z.string(),
+              /** What this stack says instead of its template (null: the template's). */
+              overrides: z.object({
+                name: z.string().nullable(),
+                description: z.string().nullable(),
+                weight: z.number().nullable(),
+                value: z.number().nullable(),
+                currency: z.string().nullable(),
+              }),
               notes: z.string(),
               is_identified: z.boolean(),
               instance_data: z.record(z.string(), z.unknown()),
@@ -97,17 +164,51 @@ export const accountExportSchema = z.object({
       ),
     }),
   ),
-  parties: z.array(z.object({ id: z.string(), name: z.string(), role: z.string(), joined_at: z.string() })),
+  parties: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      role: z.string(),
+      /** The party's owner (its game master of record); a GM who is not is a co-GM. */
+      is_owner: z.boolean(),
+      joined_at: z.string(),
+    }),
+  ),
   templates: z.object({
-    items: z.array(exportTemplateSchema),
-    shops: z.array(exportTemplateSchema),
-    loot: z.array(exportTemplateSchema),
+    items: z.array(exportItemTemplateSchema),
+    shops: z.array(exportShopTemplateSchema),
+    loot: z.array(exportLootTemplateSchema),
   }),
+  /** Every purchase the person asked a GM to approve, whatever became of it, the newest first. */
+  purchase_requests: z.array(
+    z.object({
+      id: z.string(),
+      status: z.string(),
+      party_id: z.string(),
+      shop_instance_id: z.string(),
+      shop_name: z.string(),
+      character_id: z.string().nullable(),
+      character_name: z.string(),
+      item_template_id: z.string().nullable(),
+      item_name: z.string(),
+      quantity: z.number().int(),
+      unit_price_cp: z.number().int(),
+      total_price_cp: z.number().int(),
+      payment_source: z.string(),
+      reason: z.string(),
+      decided_at: z.string().nullable(),
+      created_at: z.string(),
+    }),
+  ),
   ledger: z.object({
-    /** Rows where the person acted, the newest first, at most `ACCOUNT_EXPORT_LEDGER_CAP`. */
+    /**
+     * Rows where the person acted or that are about one of their characters (as its history lists them),
+     * the newest first, at most `ACCOUNT_EXPORT_LEDGER_CAP`.
+     */
     entries: z.array(
       z.object({
         id: z.string(),
+        character_id: z.string().nullable(),
         transaction_type: z.string(),
         summary: z.string(),
         item_name: z.string().nullable(),

@@ -1,14 +1,16 @@
-import { accountClosureMessages } from '@haversack/contracts';
+import { type AccountExport, accountClosureMessages } from '@haversack/contracts';
 import { eq, inArray } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../db/schema/accounts.js';
+import { characters } from '../../db/schema/characters.js';
 import { containers, transactions } from '../../db/schema/inventory.js';
 import { lootTemplates } from '../../db/schema/loot.js';
 import { parties } from '../../db/schema/parties.js';
 import { defaultAuthRateLimits } from '../../plugins/rate-limit.js';
 import { createAdmin } from '../../test/admin.js';
 import {
+  coinTemplate,
   createCharacter,
   createLootTemplate,
   createMember,
@@ -332,6 +334,251 @@ describe('GET /users/me/export', () => {
       expect(text).not.toContain(foreign);
     for (const secret of ['password', 'hash', 'token', owner.token, owner.refresh_token])
       expect(text.toLowerCase()).not.toContain(secret.toLowerCase());
+  });
+
+  it('carries what deleting the account destroys', async () => {
+    const owner = await createUser(ctx);
+    await upgrade(ctx, owner, 'tier_3');
+    const ownParty = await createParty(ctx, owner, { name: 'Lantern Bearers' });
+    // A party someone else owns, where the person is a co-GM.
+    const otherGm = await createUser(ctx);
+    await upgrade(ctx, otherGm, 'tier_3');
+    const coRun = await createParty(ctx, otherGm, { name: 'Tower Watch' });
+    await ctx.app.services.parties.join(owner.user.id, {
+      join_code: String(coRun.join_code),
+      role_request: 'gm',
+    });
+    // A party where the person plays, with a shop whose GM approves every purchase.
+    const shopGm = await createUser(ctx);
+    await upgrade(ctx, shopGm, 'tier_3');
+    const market = await createParty(ctx, shopGm, { name: 'Market Town', encumbrance_style: 'none' });
+    await ctx.app.services.parties.join(owner.user.id, {
+      join_code: String(market.join_code),
+      role_request: 'player',
+    });
+
+    const hero = await createCharacter(ctx, owner, {
+      name: 'Aelwyn',
+      partyId: ownParty.id,
+      maxWeight: 80,
+      maxSlots: 30,
+    });
+    await ctx.database.db
+      .update(characters)
+      .set({ imageUrl: 'https://example.com/aelwyn.png' })
+      .where(eq(characters.id, hero.id));
+    const bag = String(hero.primary_container_id);
+    await ctx.database.db
+      .update(containers)
+      .set({ maxWeight: 25.5, maxSlots: 12 })
+      .where(eq(containers.id, bag));
+    const lantern = await createTemplate(ctx, {
+      name: 'Hooded lantern',
+      creatorId: owner.user.id,
+      weight: 2.5,
+      baseValue: 40,
+      currency: 'sp',
+      stackSize: 5,
+      tags: ['category:gear', 'light'],
+      metadata: { rarity: 'uncommon', properties: ['bright light 30 ft'] },
+    });
+    await addItems(owner, bag, lantern.id, 1);
+    await ctx.app.services.inventory.createInstance(as(owner), {
+      item_template_id: lantern.id,
+      container_id: bag,
+      quantity: 1,
+      instance_data: {
+        name_override: 'Grandmother’s lantern',
+        weight_override: 3,
+        value_override: 2,
+        currency_override: 'gp',
+      },
+    });
+
+    const shopTemplate = json<{ data: { id: string } }>(
+      await callApi(ctx, 'POST', '/shop_templates', owner, {
+        shop_template: {
+          name: 'Lamplighter',
+          owner: 'Old Mae',
+          location: 'Dock Street',
+          buy_modifier: 1.2,
+          tag_list: ['lamps'],
+        },
+      }),
+    ).data;
+    expect(
+      (
+        await callApi(ctx, 'POST', `/shop_templates/${shopTemplate.id}/add_item`, owner, {
+          shop_item: { item_template_id: lantern.id, quantity: 4, price_cp: 350, restock_quantity: 6 },
+        })
+      ).statusCode,
+    ).toBe(201);
+    const lootTemplate = await createLootTemplate(
+      ctx,
+      owner,
+      [{ item_template_id: lantern.id, quantity: 3 }],
+      {
+        name: 'Lamplighter’s cache',
+      },
+    );
+
+    // A purchase waiting for the GM's approval, by the person's character in the market.
+    const shopper = await createCharacter(ctx, owner, {
+      name: 'Brannoc',
+      partyId: market.id,
+      maxWeight: null,
+      maxSlots: null,
+    });
+    const gold = await coinTemplate(ctx, 'gp');
+    await ctx.app.services.inventory.createInstance(as(owner), {
+      item_template_id: gold.id,
+      container_id: String(shopper.primary_container_id),
+      quantity: 10,
+    });
+    const rope = await createTemplate(ctx, { name: 'Rope', baseValue: 1, stackSize: 0 });
+    const marketTemplate = json<{ data: { id: string } }>(
+      await callApi(ctx, 'POST', '/shop_templates', shopGm, { shop_template: { name: 'Ropewalk' } }),
+    ).data;
+    await callApi(ctx, 'POST', `/shop_templates/${marketTemplate.id}/add_item`, shopGm, {
+      shop_item: { item_template_id: rope.id, quantity: 10, price_cp: 250 },
+    });
+    const shop = json<{ data: { id: string; container: { item_instances: { id: string }[] } } }>(
+      await callApi(ctx, 'POST', '/shop_instances', shopGm, {
+        shop_instance: { shop_template_id: marketTemplate.id, party_id: market.id, approval_threshold_cp: 0 },
+      }),
+    ).data;
+    const asked = await callApi(ctx, 'POST', `/shop_instances/${shop.id}/purchase`, owner, {
+      purchase: {
+        item_instance_id: shop.container.item_instances[0]?.id,
+        quantity: 2,
+        buyer_character_id: shopper.id,
+        buyer_container_id: shopper.primary_container_id,
+      },
+    });
+    expect(asked.statusCode).toBe(202);
+    // The GM gives the person's character something: a row about their character they did not make.
+    await ctx.app.services.inventory.createInstance(as(shopGm), {
+      item_template_id: rope.id,
+      container_id: String(shopper.primary_container_id),
+      quantity: 5,
+    });
+
+    const response = await callApi(ctx, 'GET', '/users/me/export', owner);
+    expect(response.statusCode).toBe(200);
+    const data = json<{ data: AccountExport }>(response).data;
+
+    const aelwyn = data.characters.find((character) => character.id === hero.id);
+    expect(aelwyn).toMatchObject({
+      image_url: 'https://example.com/aelwyn.png',
+      max_weight: 80,
+      max_slots: 30,
+    });
+    expect(aelwyn?.containers).toEqual([
+      expect.objectContaining({
+        is_primary: true,
+        max_weight: 25.5,
+        max_slots: 12,
+        items: [
+          expect.objectContaining({
+            name: 'Hooded lantern',
+            weight: 2.5,
+            value: 40,
+            currency: 'sp',
+            overrides: { name: null, description: null, weight: null, value: null, currency: null },
+          }),
+          expect.objectContaining({
+            name: 'Grandmother’s lantern',
+            weight: 3,
+            value: 2,
+            currency: 'gp',
+            overrides: {
+              name: 'Grandmother’s lantern',
+              description: null,
+              weight: 3,
+              value: 2,
+              currency: 'gp',
+            },
+          }),
+        ],
+      }),
+    ]);
+
+    expect(data.templates.items).toEqual([
+      expect.objectContaining({
+        id: lantern.id,
+        weight: 2.5,
+        base_value: 40,
+        currency: 'sp',
+        stack_size: 5,
+        tags: ['category:gear', 'light'],
+        category: 'gear',
+        metadata: { rarity: 'uncommon', properties: ['bright light 30 ft'] },
+      }),
+    ]);
+    expect(data.templates.shops).toEqual([
+      expect.objectContaining({
+        name: 'Lamplighter',
+        owner: 'Old Mae',
+        tag_list: ['lamps'],
+        location: 'Dock Street',
+        buy_modifier: 1.2,
+        sell_modifier: 0.5,
+        items: [
+          {
+            item_template_id: lantern.id,
+            item_name: 'Hooded lantern',
+            quantity: 4,
+            price_cp: 350,
+            restock_quantity: 6,
+          },
+        ],
+      }),
+    ]);
+    expect(data.templates.loot).toEqual([
+      expect.objectContaining({
+        id: lootTemplate.id,
+        source_type: 'custom',
+        items: [{ item_template_id: lantern.id, item_name: 'Hooded lantern', quantity: 3 }],
+      }),
+    ]);
+
+    expect(data.purchase_requests).toEqual([
+      expect.objectContaining({
+        status: 'pending',
+        shop_instance_id: shop.id,
+        shop_name: 'Ropewalk',
+        character_id: shopper.id,
+        item_template_id: rope.id,
+        item_name: 'Rope',
+        quantity: 2,
+        unit_price_cp: 250,
+        total_price_cp: 500,
+      }),
+    ]);
+
+    expect(data.parties.map((party) => [party.name, party.role, party.is_owner])).toEqual([
+      ['Lantern Bearers', 'gm', true],
+      ['Tower Watch', 'gm', false],
+      ['Market Town', 'player', false],
+    ]);
+
+    const given = data.ledger.entries.find(
+      (entry) => entry.character_id === shopper.id && entry.item_name === 'Rope' && entry.quantity === 5,
+    );
+    expect(given).toBeDefined();
+    const [givenRow] = await ctx.database.db
+      .select()
+      .from(transactions)
+      .where(eq(transactions.id, String(given?.id)));
+    expect(givenRow?.actorId).toBe(shopGm.user.id);
+    // The GM's own rows about their shop stay theirs.
+    const shopGmRows = await ctx.database.db
+      .select({ id: transactions.id })
+      .from(transactions)
+      .where(eq(transactions.actorId, shopGm.user.id));
+    const exported = new Set(data.ledger.entries.map((entry) => entry.id));
+    expect(shopGmRows.filter((row) => exported.has(row.id))).toEqual([{ id: givenRow?.id }]);
+    expect(data.ledger).toMatchObject({ total_count: data.ledger.entries.length, truncated: false });
   });
 
   it('is rate-limited per user, and needs a sign-in', async () => {

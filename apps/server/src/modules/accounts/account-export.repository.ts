@@ -1,23 +1,35 @@
-import { and, asc, count, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { characters } from '../../db/schema/characters.js';
 import { discordAccounts } from '../../db/schema/discord.js';
 import { containers, transactions } from '../../db/schema/inventory.js';
 import { itemInstances, itemTemplates } from '../../db/schema/items.js';
 import { lootTemplates } from '../../db/schema/loot.js';
+import { lootTemplateItems } from '../../db/schema/loot-items.js';
 import { parties, partyMemberships } from '../../db/schema/parties.js';
-import { shopTemplates } from '../../db/schema/shops.js';
+import { shopTemplateItems } from '../../db/schema/shop-items.js';
+import { shopRequests } from '../../db/schema/shop-requests.js';
+import { shopInstances, shopTemplates } from '../../db/schema/shops.js';
+import { ledgerNewestFirst } from '../ledger/ledger.repository.js';
+import { lootRowVisibleTo } from '../ledger/ledger-visibility.js';
 
-const templateColumns = <T extends typeof itemTemplates | typeof shopTemplates | typeof lootTemplates>(
-  table: T,
-) => ({
-  id: table.id,
-  name: table.name,
-  description: table.description,
-  visibility: table.visibility,
-  createdAt: table.createdAt,
-  updatedAt: table.updatedAt,
-});
+/**
+ * The ledger rows that are the person's: those they made, and those their characters' histories list
+ * (about the character, or bringing something to it), hidden loot's rows kept from a non-GM as there.
+ */
+function ledgerRowsOf(userId: string) {
+  const theirCharacters = sql`(select ${characters.id} from ${characters} where ${characters.userId} = ${userId})`;
+  return or(
+    eq(transactions.actorId, userId),
+    and(
+      or(
+        sql`${transactions.characterId} in ${theirCharacters}`,
+        sql`${transactions.targetId} in ${theirCharacters}`,
+      ),
+      lootRowVisibleTo(userId),
+    ),
+  );
+}
 
 /** The queries of a person's data export (GET /users/me/export): their rows only, never another's. */
 export const accountExportRepository = {
@@ -50,7 +62,16 @@ export const accountExportRepository = {
   async itemsIn(db: Executor, containerIds: string[]) {
     if (containerIds.length === 0) return [];
     return db
-      .select({ item: itemInstances, templateName: itemTemplates.name })
+      .select({
+        item: itemInstances,
+        template: {
+          name: itemTemplates.name,
+          weight: itemTemplates.weight,
+          baseValue: itemTemplates.baseValue,
+          currency: itemTemplates.currency,
+          stackSize: itemTemplates.stackSize,
+        },
+      })
       .from(itemInstances)
       .innerJoin(itemTemplates, eq(itemTemplates.id, itemInstances.itemTemplateId))
       .where(inArray(itemInstances.containerId, containerIds))
@@ -63,6 +84,7 @@ export const accountExportRepository = {
         id: parties.id,
         name: parties.name,
         role: partyMemberships.role,
+        gameMasterId: parties.gameMasterId,
         joinedAt: partyMemberships.createdAt,
       })
       .from(partyMemberships)
@@ -71,37 +93,63 @@ export const accountExportRepository = {
       .orderBy(asc(partyMemberships.createdAt));
   },
 
+  /** The templates the person wrote, each kind with its contents: one query per list. */
   async templates(db: Executor, userId: string) {
-    const [items, shops, loot] = await Promise.all([
+    const [items, shops, shopItems, loot, lootItems] = await Promise.all([
       db
-        .select(templateColumns(itemTemplates))
+        .select()
         .from(itemTemplates)
         .where(and(eq(itemTemplates.creatorId, userId), isNull(itemTemplates.deletedAt)))
-        .orderBy(asc(itemTemplates.createdAt)),
+        .orderBy(asc(itemTemplates.createdAt), asc(itemTemplates.id)),
       db
-        .select(templateColumns(shopTemplates))
+        .select()
         .from(shopTemplates)
         .where(eq(shopTemplates.creatorId, userId))
-        .orderBy(asc(shopTemplates.createdAt)),
+        .orderBy(asc(shopTemplates.createdAt), asc(shopTemplates.id)),
       db
-        .select(templateColumns(lootTemplates))
+        .select({ line: shopTemplateItems, itemName: itemTemplates.name })
+        .from(shopTemplateItems)
+        .innerJoin(shopTemplates, eq(shopTemplates.id, shopTemplateItems.shopTemplateId))
+        .innerJoin(itemTemplates, eq(itemTemplates.id, shopTemplateItems.itemTemplateId))
+        .where(eq(shopTemplates.creatorId, userId))
+        .orderBy(asc(shopTemplateItems.createdAt), asc(shopTemplateItems.id)),
+      db
+        .select()
         .from(lootTemplates)
         .where(eq(lootTemplates.creatorId, userId))
-        .orderBy(asc(lootTemplates.createdAt)),
+        .orderBy(asc(lootTemplates.createdAt), asc(lootTemplates.id)),
+      db
+        .select({ line: lootTemplateItems, itemName: itemTemplates.name })
+        .from(lootTemplateItems)
+        .innerJoin(lootTemplates, eq(lootTemplates.id, lootTemplateItems.lootTemplateId))
+        .innerJoin(itemTemplates, eq(itemTemplates.id, lootTemplateItems.itemTemplateId))
+        .where(eq(lootTemplates.creatorId, userId))
+        .orderBy(asc(lootTemplateItems.createdAt), asc(lootTemplateItems.id)),
     ]);
-    return { items, shops, loot };
+    return { items, shops, shopItems, loot, lootItems };
   },
 
-  /** The newest `limit` rows where the person acted, and how many there are in all. */
+  /** The purchases the person asked a GM to approve, whatever became of them, the newest first. */
+  async purchaseRequests(db: Executor, userId: string) {
+    return db
+      .select({ request: shopRequests, shopName: shopInstances.name })
+      .from(shopRequests)
+      .innerJoin(shopInstances, eq(shopInstances.id, shopRequests.shopInstanceId))
+      .where(eq(shopRequests.requesterId, userId))
+      .orderBy(desc(shopRequests.createdAt), desc(shopRequests.id));
+  },
+
+  /** The newest `limit` of the person's ledger rows (`ledgerRowsOf`), and how many there are in all. */
   async ledgerRows(db: Executor, userId: string, limit: number) {
+    const theirs = ledgerRowsOf(userId);
     const [rows, [total]] = await Promise.all([
       db
         .select()
         .from(transactions)
-        .where(eq(transactions.actorId, userId))
-        .orderBy(desc(transactions.transactionDate), desc(transactions.writeOrder))
+        .where(theirs)
+        .orderBy(...ledgerNewestFirst)
         .limit(limit),
-      db.select({ total: count() }).from(transactions).where(eq(transactions.actorId, userId)),
+      db.select({ total: count() }).from(transactions).where(theirs),
     ]);
     return { rows, total: Number(total?.total ?? 0) };
   },

@@ -339,7 +339,7 @@ export async function accountsRoutes(app: FastifyInstance, options: { accounts: 
       schema: {
         tags: ['profile'],
         summary:
-          'Download your data as a JSON file: profile, preferences, plan, characters and their items, parties, templates and your latest ledger entries',
+          'Download your data as a JSON file: profile, preferences, plan, characters with their containers and items (weights, values, overrides), parties and whether you own them, the item, shop and loot templates you wrote with their contents, your purchase requests, and your latest ledger entries (yours and your characters’)',
         response: { 200: successEnvelope(accountExportSchema) },
       },
     },
