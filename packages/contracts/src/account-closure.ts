@@ -93,7 +93,8 @@ const exportLootTemplateSchema = z.object({
 });
 
 /**
- * GET /users/me/export: everything Haversack keeps about the signed-in person, as one JSON file, enough to make again what deleting the account destroys. Never a password hash, a token or
+ * GET /users/me/export: everything Haversack keeps about the signed-in person, as one JSON file (indented
+ * to be read), enough to make again what deleting the account destroys. Never a password hash, a token or
  * a provider's identifier: the response is serialised through this schema, so a field not named here
  * cannot leak into the file.
  */

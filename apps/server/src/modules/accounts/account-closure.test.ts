@@ -336,7 +336,7 @@ describe('GET /users/me/export', () => {
       expect(text.toLowerCase()).not.toContain(secret.toLowerCase());
   });
 
-  it('carries what deleting the account destroys', async () => {
+  it('carries what deleting the account destroys, readable as a file', async () => {
     const owner = await createUser(ctx);
     await upgrade(ctx, owner, 'tier_3');
     const ownParty = await createParty(ctx, owner, { name: 'Lantern Bearers' });
@@ -465,7 +465,14 @@ describe('GET /users/me/export', () => {
 
     const response = await callApi(ctx, 'GET', '/users/me/export', owner);
     expect(response.statusCode).toBe(200);
+    // Indented with two spaces, in the usual envelope.
+    expect(
+      response.body.startsWith('{\n  "status": "success",\n  "data": {\n    "format": "haversack-export"'),
+    ).toBe(true);
     const data = json<{ data: AccountExport }>(response).data;
+    expect(
+      JSON.stringify({ status: 'success', data, message: accountClosureMessages.exported }, null, 2),
+    ).toBe(response.body);
 
     const aelwyn = data.characters.find((character) => character.id === hero.id);
     expect(aelwyn).toMatchObject({

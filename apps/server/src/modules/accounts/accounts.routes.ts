@@ -54,6 +54,16 @@ const carriesCurrentPassword = (request: FastifyRequest) => {
 /** Data exports per user and rate-limit window (15 minutes): each reads every row of the account. */
 const EXPORTS_PER_WINDOW = 5;
 
+const accountExportEnvelope = successEnvelope(accountExportSchema);
+
+/**
+ * The export is a file a person opens and reads, so it is indented (2 spaces) rather than one long line.
+ * It still goes through the contract, as every answer does: no field outside it reaches the file.
+ */
+const readableExport = {
+  serializerCompiler: () => (data: unknown) => JSON.stringify(accountExportEnvelope.parse(data), null, 2),
+} as const;
+
 const nestedEmail = (request: FastifyRequest) => {
   const user = (request.body as { user?: { email?: unknown } } | undefined)?.user;
   return typeof user?.email === 'string' ? user.email.trim().toLowerCase() : undefined;
@@ -336,11 +346,12 @@ export async function accountsRoutes(app: FastifyInstance, options: { accounts: 
     {
       onRequest: app.authenticate,
       preHandler: [app.limitByKey('account-export', EXPORTS_PER_WINDOW, (req) => req.auth?.user.id)],
+      ...readableExport,
       schema: {
         tags: ['profile'],
         summary:
-          'Download your data as a JSON file: profile, preferences, plan, characters with their containers and items (weights, values, overrides), parties and whether you own them, the item, shop and loot templates you wrote with their contents, your purchase requests, and your latest ledger entries (yours and your characters’)',
-        response: { 200: successEnvelope(accountExportSchema) },
+          'Download your data as a readable (indented) JSON file: profile, preferences, plan, characters with their containers and items (weights, values, overrides), parties and whether you own them, the item, shop and loot templates you wrote with their contents, your purchase requests, and your latest ledger entries (yours and your characters’)',
+        response: { 200: accountExportEnvelope },
       },
     },
     async (request, reply) => {
