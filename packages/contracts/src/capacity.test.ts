@@ -23,6 +23,14 @@ describe('max weights', () => {
     expect([0.29, 12.35, 100, 0].map(inHundredths)).toEqual([true, true, true, true]);
     expect([0.005, 1e-7, 12.345].map(inHundredths)).toEqual([false, false, false]);
   });
+
+  it('hold for a weight override too: 0.0001 would be stored and its total shown as 0', () => {
+    expect(messages(instanceDataSchema.safeParse({ weight_override: 0.0001 }))).toEqual([
+      'Weight can have at most 2 decimal places',
+    ]);
+    expect(instanceDataSchema.safeParse({ weight_override: 0.25 }).success).toBe(true);
+    expect(instanceDataSchema.safeParse({ weight_override: null }).success).toBe(true);
+  });
 });
 
 describe('override and capacity refusals', () => {

@@ -205,7 +205,9 @@ export const instanceDataSchema = z
       z
         .number({ error: 'Weight must be a number' })
         .min(0, 'Weight cannot be negative')
-        .max(100_000, 'Weight must be at most 100,000'),
+        .max(100_000, 'Weight must be at most 100,000')
+        // Weights are kept in hundredths: a finer one would be stored and its total shown as 0.
+        .refine(inHundredths, 'Weight can have at most 2 decimal places'),
     )
       .nullable()
       .optional(),
