@@ -109,6 +109,14 @@ export function roundWeight(lbs: number): number {
   return Math.round(lbs * 10) / 10;
 }
 
+/**
+ * A container's or a character's load, in hundredths of a pound as their limits are kept: in tenths, a
+ * container of 0.25 holding 0.25 would read 0.3 / 0.25 and one holding 0.04 would read 0.
+ */
+export function roundLoadWeight(lbs: number): number {
+  return Math.round(lbs * 100) / 100;
+}
+
 const nullableCapacity = (max: number, label: string) =>
   z.preprocess(
     (v) => (v === '' || v === undefined ? null : v),

@@ -94,7 +94,7 @@ describe('character wealth (issue 12 §4)', () => {
     expect(data.items_value_cp).toBe(4 + 2 * 1500 + 1000);
     expect(data.total_value_cp).toBe(data.coins_value_cp + data.items_value_cp);
     // 73 coins at 0.02 lb, two swords at 3 lb, one at 10 lb.
-    expect(data.carried_weight).toBe(17.5);
+    expect(data.carried_weight).toBe(17.46);
     expect(data).toMatchObject({
       character_id: hero.id,
       name: 'Aria',

@@ -4,7 +4,7 @@ import {
   encumbranceOf,
   type Holding,
   purseValueCp,
-  roundWeight,
+  roundLoadWeight,
 } from '@haversack/contracts';
 import { emptySums, type HoldingSums, type WealthCharacterRow } from './character-wealth.repository.js';
 
@@ -15,7 +15,7 @@ export function toHoldingJson(sums: HoldingSums): Holding {
     coins_value_cp: coinsValueCp,
     items_value_cp: sums.itemsValueCp,
     total_value_cp: coinsValueCp + sums.itemsValueCp,
-    carried_weight: roundWeight(sums.weight),
+    carried_weight: roundLoadWeight(sums.weight),
   };
 }
 

@@ -4,6 +4,7 @@ import {
   coinOfSystemKey,
   copperToGp,
   type ItemInstance,
+  roundLoadWeight,
   roundWeight,
 } from '@haversack/contracts';
 import type { ContainerContext, ContainerUsage, InstanceRow, TemplateRow } from './inventory.repository.js';
@@ -69,11 +70,11 @@ export function toContainerJson(
     description: c.description,
     max_weight: c.maxWeight,
     max_slots: c.maxSlots,
-    current_weight: roundWeight(used.weight),
+    current_weight: roundLoadWeight(used.weight),
     items_count: used.slots,
     total_value_gp: copperToGp(used.valueCp),
     capacity: {
-      used: roundWeight(used.weight),
+      used: roundLoadWeight(used.weight),
       max: limitOf(c.maxWeight),
       slots_used: used.slots,
       slots_max: limitOf(c.maxSlots),

@@ -73,8 +73,8 @@ describe('adding items and stacking', () => {
     const container = body(await call('GET', `/containers/${backpack}`, player)).data;
     expect(container).toMatchObject({
       items_count: 3,
-      current_weight: 2.3,
-      capacity: { used: 2.3, max: 50, slots_used: 3, slots_max: 20 },
+      current_weight: 2.25,
+      capacity: { used: 2.25, max: 50, slots_used: 3, slots_max: 20 },
     });
   });
 

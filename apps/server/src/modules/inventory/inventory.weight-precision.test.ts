@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCharacter, createTemplate, createUser, type SignedInUser } from '../../test/factories.js';
+import { type ApiMethod, buildTestApp, callApi, type TestContext } from '../../test/helper.js';
+
+// Limits are kept in hundredths of a pound; loads said in tenths read 0.3 / 0.25 for a container exactly
+// full, and "0 / 0.05" for one holding 0.04 (review of containers and weight, finding 2).
+
+interface Body {
+  data: Record<string, unknown> & Record<string, unknown>[];
+  error: { code: string; message: string; details?: { field: string; message: string }[] };
+}
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await buildTestApp();
+});
+afterAll(async () => ctx.close());
+
+const call = (method: ApiMethod, url: string, user?: SignedInUser, payload?: unknown) =>
+  callApi(ctx, method, url, user, payload);
+const body = (response: { json(): unknown }) => response.json() as Body;
+
+async function containerOf(player: SignedInUser, characterId: string, name: string, maxWeight: number) {
+  const created = await call('POST', `/characters/${characterId}/containers`, player, {
+    container: { name, max_weight: maxWeight },
+  });
+  return String(body(created).data.id);
+}
+
+async function add(player: SignedInUser, containerId: string, templateId: string, quantity = 1) {
+  const added = await call('POST', '/item_instances', player, {
+    item_template_id: templateId,
+    container_id: containerId,
+    quantity,
+  });
+  expect(added.statusCode).toBe(201);
+  return String(body(added).data[0]?.id);
+}
+
+describe('container and character loads', () => {
+  it('are said in hundredths of a pound, as their limits are', async () => {
+    const player = await createUser(ctx);
+    const character = await createCharacter(ctx, player, { maxWeight: 0.25 });
+    const quarter = await createTemplate(ctx, { name: 'Quarter-pound charm', weight: 0.25 });
+    const pinch = await createTemplate(ctx, { name: 'Pinch of salt', weight: 0.04 });
+    const vial = await containerOf(player, character.id, 'Vial', 0.05);
+    await add(player, String(character.primary_container_id), quarter.id);
+    await add(player, vial, pinch.id);
+
+    const primary = body(await call('GET', `/containers/${character.primary_container_id}`, player)).data;
+    expect(primary.current_weight).toBe(0.25);
+    expect(primary.capacity).toMatchObject({ used: 0.25, max: 0.25 });
+    const small = body(await call('GET', `/containers/${vial}`, player)).data;
+    expect(small.current_weight).toBe(0.04);
+    expect(small.capacity).toMatchObject({ used: 0.04, max: 0.05 });
+
+    const wealth = body(await call('GET', `/characters/${character.id}/wealth`, player)).data;
+    expect(wealth.carried_weight).toBe(0.29);
+  });
+});
