@@ -892,7 +892,17 @@ export class InventoryService {
         quantity,
       );
       const addedWeight = after.weight * quantity - before.weight * instance.quantity;
-      await this.#assertFits(tx, located.context, { weight: Math.max(0, addedWeight), slots: 0 });
+      // The refusal names what the edit changed to make the item heavier, not a target it has none of.
+      const heavierField =
+        after.weight > before.weight
+          ? 'item_instance.instance_data.weight_override'
+          : 'item_instance.quantity';
+      await this.#assertFits(
+        tx,
+        located.context,
+        { weight: Math.max(0, addedWeight), slots: 0 },
+        heavierField,
+      );
       await repo.updateInstance(tx, instance.id, {
         instanceData,
         quantity,
@@ -1703,7 +1713,13 @@ export class InventoryService {
     return { ids, rows, transactionIds };
   }
 
-  async #assertFits(tx: Executor, context: ContainerContext, addition: Addition) {
+  /** `field` is the request's field the refusal names: the container items go to, unless an edit says otherwise. */
+  async #assertFits(
+    tx: Executor,
+    context: ContainerContext,
+    addition: Addition,
+    field = 'target_container_id',
+  ) {
     const enforces = enforcedLimits(context.party?.encumbranceStyle ?? null);
     const weightChecked =
       enforces.weight && limitOf(context.container.maxWeight) !== null && addition.weight > 0;
@@ -1726,7 +1742,7 @@ export class InventoryService {
     });
     if (refusal) {
       throw new AppError('CAPACITY_EXCEEDED', refusal, {
-        details: [{ field: 'target_container_id', message: refusal }],
+        details: [{ field, message: refusal }],
       });
     }
   }

@@ -1,3 +1,4 @@
+import { inventoryMessages } from '@haversack/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCharacter, createTemplate, createUser, type SignedInUser } from '../../test/factories.js';
 import { type ApiMethod, buildTestApp, callApi, type TestContext } from '../../test/helper.js';
@@ -56,5 +57,42 @@ describe('container and character loads', () => {
 
     const wealth = body(await call('GET', `/characters/${character.id}/wealth`, player)).data;
     expect(wealth.carried_weight).toBe(0.29);
+  });
+});
+
+// An edit has no target container: its refusal names what made the item heavier (finding 6).
+describe('a capacity refusal on an item edit', () => {
+  async function potionInSatchel() {
+    const player = await createUser(ctx);
+    const character = await createCharacter(ctx, player);
+    const satchel = await containerOf(player, character.id, 'Satchel', 2);
+    const potion = await createTemplate(ctx, { name: 'Potion of Healing', weight: 0.5, stackSize: 10 });
+    return { player, itemId: await add(player, satchel, potion.id) };
+  }
+
+  it('names the weight override that made the item too heavy', async () => {
+    const { player, itemId } = await potionInSatchel();
+    const heavier = await call('PATCH', `/item_instances/${itemId}`, player, {
+      item_instance: { instance_data: { weight_override: 5 } },
+    });
+    expect(heavier.statusCode).toBe(422);
+    expect(body(heavier).error).toMatchObject({
+      code: 'CAPACITY_EXCEEDED',
+      details: [
+        { field: 'item_instance.instance_data.weight_override', message: inventoryMessages.weightExceeded },
+      ],
+    });
+  });
+
+  it('names the quantity that made the stack too heavy', async () => {
+    const { player, itemId } = await potionInSatchel();
+    const more = await call('PATCH', `/item_instances/${itemId}`, player, {
+      item_instance: { quantity: 10 },
+    });
+    expect(more.statusCode).toBe(422);
+    expect(body(more).error).toMatchObject({
+      code: 'CAPACITY_EXCEEDED',
+      details: [{ field: 'item_instance.quantity', message: inventoryMessages.weightExceeded }],
+    });
   });
 });
