@@ -32,6 +32,8 @@ export const inventoryMessages = {
     `${container} has no room for more ${item}: a stack holds at most 10,000,000.`,
   tooManyStacks: 'That would make more than 1,000 new stacks at once: add or move fewer',
   destinationIsSelf: 'Choose another container for its items: this one is being deleted',
+  /** A deleted container's items that do not fit where they were sent: said of that container. */
+  destinationFull: (container: string, refusal: string) => `${container} cannot take these items: ${refusal}`,
   containerOwnerRequired: 'Give the container one owner: a character_id or a party_id',
   attunementLimit: 'A character can be attuned to at most 3 items. End an attunement first.',
   notAttunable: 'This item does not require attunement.',

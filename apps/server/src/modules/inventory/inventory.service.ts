@@ -443,8 +443,21 @@ export class InventoryService {
       const stacks = await repo.allInstances(tx, containerId);
       if (stacks.length > 0) {
         if (!destinationId) throw new AppError('CONFLICT', inventoryMessages.containerNotEmpty);
-        for (const stack of stacks) {
-          await this.#moveWithin(tx, record, actor, stack, containerId, destinationId, stack.quantity);
+        try {
+          for (const stack of stacks) {
+            await this.#moveWithin(tx, record, actor, stack, containerId, destinationId, stack.quantity);
+          }
+        } catch (error) {
+          if (!(error instanceof AppError) || error.code !== 'CAPACITY_EXCEEDED') throw error;
+          // The refusal is read in the delete dialog, where "would exceed weight limit" says not of what.
+          const destination = (await this.#locateMany(tx, actor.id, [destinationId])).get(destinationId);
+          const message = inventoryMessages.destinationFull(
+            destination?.context.container.name ?? 'That container',
+            error.message,
+          );
+          throw new AppError('CAPACITY_EXCEEDED', message, {
+            details: [{ field: 'destination_container_id', message }],
+          });
         }
       }
       const scope = context.character ? 'personal' : 'party';

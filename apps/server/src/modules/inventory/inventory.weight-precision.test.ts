@@ -96,3 +96,26 @@ describe('a capacity refusal on an item edit', () => {
     });
   });
 });
+
+// The delete dialog shows the refusal: "would exceed weight limit" must say of which container (finding 4).
+describe('deleting a container into one without room', () => {
+  it('is refused in words that name the container its items were sent to', async () => {
+    const player = await createUser(ctx);
+    const character = await createCharacter(ctx, player);
+    const chest = await containerOf(player, character.id, 'Chest', 1);
+    const pouch = await containerOf(player, character.id, 'Pouch', 10);
+    const rock = await createTemplate(ctx, { name: 'Rock', weight: 1 });
+    await add(player, chest, rock.id);
+    await add(player, pouch, rock.id);
+
+    const refused = await call('DELETE', `/containers/${pouch}?destination_container_id=${chest}`, player);
+    expect(refused.statusCode).toBe(422);
+    const message = 'Chest cannot take these items: Item(s) would exceed weight limit';
+    expect(body(refused).error).toMatchObject({
+      code: 'CAPACITY_EXCEEDED',
+      message,
+      details: [{ field: 'destination_container_id', message }],
+    });
+    expect((await call('GET', `/containers/${pouch}`, player)).statusCode).toBe(200);
+  });
+});
