@@ -18,6 +18,24 @@ export function deletionDestinations(container: Container, containers: Container
 }
 
 /**
+ * Whether `destination` has room for all that `container` holds, as far as the lists tell: its weight, and
+ * a slot for each of its stacks (some may join a stack already there, so this may refuse one that fits).
+ * Only the limits the party tracks count; the small slack is the server's, for decimal rounding.
+ */
+export function hasRoomForContents(destination: Container, container: Container): boolean {
+  const { capacity } = destination;
+  const weightFits =
+    !capacity.enforces.weight ||
+    capacity.max === null ||
+    capacity.used + container.current_weight <= capacity.max + 0.0005;
+  const slotsFit =
+    !capacity.enforces.slots ||
+    capacity.slots_max === null ||
+    capacity.slots_used + container.items_count <= capacity.slots_max;
+  return weightFits && slotsFit;
+}
+
+/**
  * Confirms DELETE containers/{id}. A container that holds items asks where they go
  * (`destination_container_id`); the server's refusal shows in the dialog and as a toast.
  */
@@ -36,8 +54,10 @@ export function DeleteContainerDialog({
 }) {
   const destinations = deletionDestinations(container, containers);
   const holdsItems = container.items_count > 0;
+  // A destination without room would only be refused on Delete: none is chosen rather than such a one.
+  const withRoom = destinations.filter((c) => hasRoomForContents(c, container));
   const [destination, setDestination] = useState<string | null>(
-    destinations.find((c) => c.is_primary)?.id ?? destinations[0]?.id ?? null,
+    withRoom.find((c) => c.is_primary)?.id ?? withRoom[0]?.id ?? null,
   );
   const remove = useDeleteContainer(container);
   const once = useSingleFlight();
