@@ -2,7 +2,15 @@ import type { Capacity } from '@haversack/contracts';
 import { MantineProvider } from '@mantine/core';
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { CapacityBar, capacityLevel, slotsFullMessage, weightFullMessage } from './capacity-bar';
+import {
+  CapacityBar,
+  capacityLevel,
+  formatPercent,
+  slotsFullMessage,
+  slotsOverMessage,
+  weightFullMessage,
+  weightOverMessage,
+} from './capacity-bar';
 
 function capacity(overrides: Partial<Capacity>): Capacity {
   return {
@@ -29,7 +37,9 @@ describe('capacityLevel (spec/02 §9: warning at 75 %, error at 90 %)', () => {
     [75, 'warning'],
     [89, 'warning'],
     [90, 'error'],
-  ] as const)('%i %% is %s', (percent, level) => {
+    [100, 'error'],
+    [100.5, 'over'],
+  ] as const)('%d percent is %s', (percent, level) => {
     expect(capacityLevel(percent)).toBe(level);
   });
 });
@@ -40,7 +50,7 @@ describe('CapacityBar', () => {
     [75, 'warning', false],
     [89, 'warning', false],
     [90, 'error', true],
-  ] as const)('weight at %i %% is %s; the nearly-full message shows: %s', (used, level, message) => {
+  ] as const)('weight at %d percent is %s; the nearly-full message shows: %s', (used, level, message) => {
     renderBar(capacity({ used }));
     expect(screen.getByTestId('capacity-weight')).toHaveAttribute('data-level', level);
     if (message) expect(screen.getByText(weightFullMessage)).toBeInTheDocument();
@@ -52,7 +62,7 @@ describe('CapacityBar', () => {
     [75, 'warning', false],
     [89, 'warning', false],
     [90, 'error', true],
-  ] as const)('slots at %i %% is %s; the running-out message shows: %s', (slotsUsed, level, message) => {
+  ] as const)('slots at %d percent is %s; the running-out message shows: %s', (slotsUsed, level, message) => {
     renderBar(capacity({ slots_used: slotsUsed }));
     expect(screen.getByTestId('capacity-slots')).toHaveAttribute('data-level', level);
     if (message) expect(screen.getByText(slotsFullMessage)).toBeInTheDocument();
@@ -64,5 +74,47 @@ describe('CapacityBar', () => {
     expect(screen.getByTestId('capacity-weight')).toHaveAttribute('data-level', 'ok');
     expect(screen.getByText(/unlimited/)).toBeInTheDocument();
     expect(screen.queryByTestId('capacity-slots')).not.toBeInTheDocument();
+  });
+
+  it('says a container holding more than it may is over capacity, with its real percentages', () => {
+    // The party tracked no encumbrance when the container was filled: 6 stacks and 75 lb in a 50 lb, 2-slot bag.
+    renderBar(capacity({ used: 75, max: 50, slots_used: 6, slots_max: 2 }));
+    const weight = screen.getByTestId('capacity-weight');
+    expect(weight).toHaveAttribute('data-level', 'over');
+    expect(weight).toHaveTextContent('75 / 50 lbs · 150%');
+    expect(weight).toHaveTextContent(weightOverMessage);
+    expect(weight).not.toHaveTextContent(weightFullMessage);
+    expect(screen.getByRole('progressbar', { name: 'Weight used' })).toHaveAttribute('aria-valuenow', '100');
+    const slots = screen.getByTestId('capacity-slots');
+    expect(slots).toHaveAttribute('data-level', 'over');
+    expect(slots).toHaveTextContent('6 / 2 · 300%');
+    expect(slots).toHaveTextContent(slotsOverMessage);
+    expect(slots).not.toHaveTextContent(slotsFullMessage);
+  });
+
+  it('keeps the nearly-full messages for a container exactly full', () => {
+    renderBar(capacity({ used: 0.25, max: 0.25, slots_used: 100 }));
+    expect(screen.getByTestId('capacity-weight')).toHaveTextContent('0.25 / 0.25 lbs · 100%');
+    expect(screen.getByText(weightFullMessage)).toBeInTheDocument();
+    expect(screen.getByText(slotsFullMessage)).toBeInTheDocument();
+  });
+
+  it('never says 0 % of a container that holds something', () => {
+    renderBar(capacity({ used: 0.3, max: 100 }));
+    expect(screen.getByTestId('capacity-weight')).toHaveTextContent('0.3 / 100 lbs · <1%');
+  });
+});
+
+describe('formatPercent', () => {
+  it.each([
+    [0, '0%'],
+    [0.3, '<1%'],
+    [45.4, '45%'],
+    [99.6, '99%'],
+    [100, '100%'],
+    [100.2, '101%'],
+    [300, '300%'],
+  ])('says %d percent as %s', (percent, said) => {
+    expect(formatPercent(percent)).toBe(said);
   });
 });

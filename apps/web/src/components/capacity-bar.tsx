@@ -7,21 +7,50 @@ export const CAPACITY_WARNING_PERCENT = 75;
 export const CAPACITY_ERROR_PERCENT = 90;
 export const weightFullMessage = 'Container is nearly full!';
 export const slotsFullMessage = 'Running out of slots!';
+/** A container may hold more than its limits: filled while the party tracked no encumbrance, say. */
+export const weightOverMessage = 'Over capacity: this container holds more than it can.';
+export const slotsOverMessage = 'Over capacity: this container holds more stacks than it has slots.';
 
-export type CapacityLevel = 'ok' | 'warning' | 'error';
+export type CapacityLevel = 'ok' | 'warning' | 'error' | 'over';
 
 export function capacityLevel(percent: number): CapacityLevel {
+  if (percent > 100) return 'over';
   if (percent >= CAPACITY_ERROR_PERCENT) return 'error';
   if (percent >= CAPACITY_WARNING_PERCENT) return 'warning';
   return 'ok';
 }
 
-const levelColors: Record<CapacityLevel, string> = { ok: 'teal', warning: 'yellow', error: 'red' };
+const levelColors: Record<CapacityLevel, string> = {
+  ok: 'teal',
+  warning: 'yellow',
+  error: 'red',
+  over: 'red',
+};
 
-/** Percent of a limit used; null when there is no limit (null or 0 = unlimited, DESIGN §4). */
+/**
+ * Percent of a limit used, unrounded and past 100 for a container over its limit; null when there is no
+ * limit (null or 0 = unlimited, DESIGN §4).
+ */
 export function percentUsed(used: number, max: number | null): number | null {
   if (max === null || max <= 0) return null;
-  return Math.min(100, Math.round((used / max) * 1000) / 10);
+  return (used / max) * 100;
+}
+
+/** A bar's fill (and its aria-valuenow): full at most, to a tenth of a percent. */
+export function barFill(percent: number | null): number {
+  return Math.round(Math.min(100, percent ?? 0) * 10) / 10;
+}
+
+/**
+ * Whole percents, as the bar and the container selects say them: never "0%" of a container holding
+ * something, nor "100%" of one not exactly full.
+ */
+export function formatPercent(percent: number): string {
+  if (percent > 0 && percent < 1) return '<1%';
+  const whole = Math.round(percent);
+  if (whole === 100 && percent < 100) return '99%';
+  if (whole === 100 && percent > 100) return '101%';
+  return `${whole}%`;
 }
 
 function Meter({
@@ -30,6 +59,7 @@ function Meter({
   max,
   format,
   fullMessage,
+  overMessage,
 }: {
   label: string;
   used: number;
@@ -37,6 +67,7 @@ function Meter({
   /** "4.5 / 50 lbs", "12 lbs" without a limit. */
   format: (used: number, max?: number) => string;
   fullMessage: string;
+  overMessage: string;
 }) {
   const percent = percentUsed(used, max);
   const level = percent === null ? 'ok' : capacityLevel(percent);
@@ -49,18 +80,18 @@ function Meter({
         </Text>
         <Text size="xs" c="dimmed">
           {amount}
-          {percent === null ? '' : ` · ${percent}%`}
+          {percent === null ? '' : ` · ${formatPercent(percent)}`}
         </Text>
       </Group>
-      <Progress value={percent ?? 0} color={levelColors[level]} size="sm" aria-label={`${label} used`} />
-      {level === 'error' ? (
+      <Progress value={barFill(percent)} color={levelColors[level]} size="sm" aria-label={`${label} used`} />
+      {level === 'error' || level === 'over' ? (
         <Text
           size="xs"
           c="light-dark(var(--mantine-color-red-8), var(--mantine-color-red-4))"
           fw={600}
           role="status"
         >
-          {fullMessage}
+          {level === 'over' ? overMessage : fullMessage}
         </Text>
       ) : null}
     </Stack>
@@ -78,6 +109,7 @@ export function CapacityBar({ capacity }: { capacity: Capacity }) {
           max={capacity.max}
           format={(lbs, of) => formatWeight(lbs, { of })}
           fullMessage={weightFullMessage}
+          overMessage={weightOverMessage}
         />
       ) : null}
       {capacity.enforces.slots ? (
@@ -87,6 +119,7 @@ export function CapacityBar({ capacity }: { capacity: Capacity }) {
           max={capacity.slots_max}
           format={(slots, of) => (of === undefined ? String(slots) : `${slots} / ${of}`)}
           fullMessage={slotsFullMessage}
+          overMessage={slotsOverMessage}
         />
       ) : null}
       {!capacity.enforces.weight && !capacity.enforces.slots ? (

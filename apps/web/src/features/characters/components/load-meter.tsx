@@ -5,7 +5,7 @@ import {
   encumbranceLabels,
 } from '@haversack/contracts';
 import { Badge, Group, Progress, Stack, Text } from '@mantine/core';
-import { percentUsed } from '../../../components/capacity-bar';
+import { barFill, percentUsed } from '../../../components/capacity-bar';
 import { formatWeight } from '../../../lib/weight';
 
 export const encumbranceColors: Record<EncumbranceLevel, string> = {
@@ -80,7 +80,7 @@ export function LoadMeter({
       </Group>
       {percent === null ? null : (
         <Progress
-          value={percent}
+          value={barFill(percent)}
           color={color}
           size="sm"
           // Mantine puts these on the bar's wrapper, where aria-valuetext is not allowed: the label says it all.

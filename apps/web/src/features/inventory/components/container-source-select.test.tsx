@@ -2,7 +2,7 @@ import { fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { buildContainer, renderWithProviders } from '../test/inventory-fixtures';
-import { ContainerSourceSelect } from './container-source-select';
+import { ContainerSourceSelect, sourceOptionLabel } from './container-source-select';
 
 const backpack = buildContainer();
 const quiver = buildContainer({ id: 'container-2', name: 'Quiver', is_primary: false });
@@ -41,5 +41,21 @@ describe('ContainerSourceSelect', () => {
     await user.click(screen.getByRole('combobox', { name: 'Source' }));
     await user.click(await screen.findByRole('option', { name: /Quiver/ }));
     expect(onChange).toHaveBeenCalledWith(quiver.id);
+  });
+});
+
+describe('sourceOptionLabel', () => {
+  const limits = { max: 50, slots_max: 20, enforces: { weight: true, slots: true } };
+
+  it('says percent full as the capacity bar does, and never 0 % of a container holding something', () => {
+    const label = sourceOptionLabel(buildContainer({ capacity: { ...limits, used: 0.15, slots_used: 1 } }));
+    expect(label).toBe('Backpack (Aria) · <1% full · 1/20 slots');
+  });
+
+  it('says a container holding more than it may is over capacity, at its real percentage', () => {
+    const label = sourceOptionLabel(
+      buildContainer({ capacity: { ...limits, used: 75, slots_max: 2, slots_used: 6 } }),
+    );
+    expect(label).toBe('Backpack (Aria) · over capacity · 150% full · 6/2 slots');
   });
 });
