@@ -58,4 +58,11 @@ describe('sourceOptionLabel', () => {
     );
     expect(label).toBe('Backpack (Aria) · over capacity · 150% full · 6/2 slots');
   });
+
+  it('counts one slot in the singular without a slot limit', () => {
+    const label = sourceOptionLabel(
+      buildContainer({ capacity: { ...limits, max: null, slots_max: null, used: 2, slots_used: 1 } }),
+    );
+    expect(label).toBe('Backpack (Aria) · 2 lbs · 1 slot');
+  });
 });

@@ -16,7 +16,7 @@ export function sourceOptionLabel(container: Container): string {
   const full = percent === null ? formatWeight(capacity.used) : `${formatPercent(percent)} full`;
   const slots =
     capacity.slots_max === null
-      ? `${capacity.slots_used} slots`
+      ? `${capacity.slots_used} ${capacity.slots_used === 1 ? 'slot' : 'slots'}`
       : `${capacity.slots_used}/${capacity.slots_max} slots`;
   const slotsPercent = percentUsed(capacity.slots_used, capacity.slots_max);
   const over =
