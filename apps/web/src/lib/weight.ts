@@ -1,4 +1,4 @@
-import { DEFAULT_WEIGHT_UNIT, formatEnUs } from '@haversack/contracts';
+import { DEFAULT_WEIGHT_UNIT, formatEnUs, roundLoadWeight } from '@haversack/contracts';
 
 /** spec/01 §9, spec/02 §9: weight is in lbs, everywhere it is shown. */
 export const WEIGHT_UNIT = DEFAULT_WEIGHT_UNIT;
@@ -20,6 +20,16 @@ export function formatWeight(lbs: number, format: WeightFormat = {}): string {
   const used = amount(lbs, format.decimals);
   if (format.of === undefined) return `${used} ${WEIGHT_UNIT}`;
   return `${used} / ${amount(format.of, format.decimals)} ${WEIGHT_UNIT}`;
+}
+
+/**
+ * A stack's total weight: one decimal as spec/02 §3 says ("6.0 lbs"), and a second where the hundredths
+ * count, so that a total never contradicts its each: one 0.25 lb charm weighs 0.25 lb in all, not 0.3,
+ * and 0.04 lb of salt is not 0.0. It is worked out from the each, which the server's `totalWeight`, in
+ * tenths, has lost.
+ */
+export function formatStackWeight(each: number, quantity: number): string {
+  return `${formatEnUs(roundLoadWeight(each * quantity), 1, 2)} ${WEIGHT_UNIT}`;
 }
 
 /** A field's label with the unit: "Weight (lbs)". */

@@ -27,4 +27,15 @@ describe('ItemFacts (issue 12 §6)', () => {
     );
     expect(document.querySelector('svg[data-icon]')).toHaveAttribute('data-icon', 'knapsack');
   });
+
+  it('never gives a total that contradicts its each: one charm of 0.25 lb is 0.25 lb in all', () => {
+    renderWithProviders(<ItemFacts item={buildItem({ quantity: 1, weight: 0.25, totalWeight: 0.3 })} />);
+    expect(screen.getByText('Weight each').nextSibling).toHaveTextContent('0.25 lbs');
+    expect(screen.getByText('Total weight').nextSibling).toHaveTextContent('0.25 lbs');
+  });
+
+  it('keeps one decimal for a total in tenths', () => {
+    renderWithProviders(<ItemFacts item={buildItem({ quantity: 20, weight: 0.05, totalWeight: 1 })} />);
+    expect(screen.getByText('Total weight').nextSibling).toHaveTextContent('1.0 lbs');
+  });
 });

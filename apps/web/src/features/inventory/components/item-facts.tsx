@@ -1,6 +1,6 @@
 import { formatStackWorth, type ItemInstance } from '@haversack/contracts';
 import { Badge, Group, SimpleGrid, Stack, Text } from '@mantine/core';
-import { formatWeight } from '../../../lib/weight';
+import { formatStackWeight, formatWeight } from '../../../lib/weight';
 import { itemIcon, rarityOf, tagLabels } from '../lib/item-look';
 import { GameIcon, ItemStatusBadges, RarityBadge } from './item-look';
 
@@ -15,7 +15,7 @@ function Fact({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** spec/02 §3: totalWeight in lbs with one decimal; totals in whole gp, small change in sp or cp. */
+/** spec/02 §3: total weight in lbs with one decimal (two where the hundredths count); totals in whole gp, small change in sp or cp. */
 export function ItemFacts({ item }: { item: ItemInstance }) {
   const rarity = rarityOf(item.item_template.metadata);
   const tags = tagLabels(item.tags);
@@ -30,7 +30,7 @@ export function ItemFacts({ item }: { item: ItemInstance }) {
       <SimpleGrid cols={{ base: 2, xs: 3 }} spacing="sm">
         <Fact label="Quantity" value={String(item.quantity)} />
         <Fact label="Weight each" value={formatWeight(item.weight)} />
-        <Fact label="Total weight" value={formatWeight(item.totalWeight, { decimals: 1 })} />
+        <Fact label="Total weight" value={formatStackWeight(item.weight, item.quantity)} />
         <Fact label="Value each" value={`${item.value} ${item.currency}`} />
         <Fact label="Total value" value={formatStackWorth(item.value_cp * item.quantity)} />
         <Fact

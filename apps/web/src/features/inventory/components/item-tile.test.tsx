@@ -26,15 +26,19 @@ function renderTile(item = buildItem(), layout: 'grid' | 'list' = 'grid') {
 
 describe('ItemTile', () => {
   it('shows the stack weight and its value to the copper (three rations are 1 gp 5 sp, not 1 gp)', () => {
-    renderTile(buildItem({ name: 'Longsword', quantity: 2, totalWeight: 6, value_cp: 1500 }));
+    renderTile(buildItem({ name: 'Longsword', quantity: 2, weight: 3, totalWeight: 6, value_cp: 1500 }));
     expect(screen.getByText('6.0 lbs · 30 gp')).toBeInTheDocument();
     cleanup();
-    renderTile(buildItem({ name: 'Copper piece', quantity: 125, totalWeight: 1.25, value_cp: 1 }));
-    expect(screen.getByText('1.3 lbs · 1 gp 2 sp 5 cp')).toBeInTheDocument();
+    renderTile(
+      buildItem({ name: 'Copper piece', quantity: 125, weight: 0.02, totalWeight: 2.5, value_cp: 1 }),
+    );
+    expect(screen.getByText('2.5 lbs · 1 gp 2 sp 5 cp')).toBeInTheDocument();
   });
 
   it("gives a card's name its whole width: the quantity sits with the facts, the full name in its tooltip", () => {
-    renderTile(buildItem({ name: 'Rations (1 day)', quantity: 5, totalWeight: 10, value_cp: 250 }));
+    renderTile(
+      buildItem({ name: 'Rations (1 day)', quantity: 5, weight: 2, totalWeight: 10, value_cp: 250 }),
+    );
     const name = screen.getByTestId('item-tile-name');
     expect(name).toHaveTextContent(/^Rations \(1 day\)$/);
     expect(name).toHaveAttribute('title', 'Rations (1 day)');
@@ -45,8 +49,23 @@ describe('ItemTile', () => {
     expect(within(facts).getByText('10.0 lbs · 12 gp 5 sp')).toBeInTheDocument();
   });
 
+  it('shows a stack weight in hundredths where they count: never 0.0 lbs for 0.04, nor 0.3 for 0.25', () => {
+    // totalWeight is the server's, in tenths (spec/02 §3).
+    renderTile(buildItem({ name: 'Pinch of salt', quantity: 1, weight: 0.04, totalWeight: 0, value_cp: 1 }));
+    expect(screen.getByText('0.04 lbs · 1 cp')).toBeInTheDocument();
+    cleanup();
+    renderTile(
+      buildItem({ name: 'Charm', quantity: 1, weight: 0.25, totalWeight: 0.3, value_cp: 1 }),
+      'list',
+    );
+    expect(screen.getByText('0.25 lbs · 1 cp')).toBeInTheDocument();
+  });
+
   it('shows small change in silver or copper, never 0 gp', () => {
-    renderTile(buildItem({ name: 'Arrow', quantity: 10, totalWeight: 0.5, value_cp: 1 }), 'list');
+    renderTile(
+      buildItem({ name: 'Arrow', quantity: 10, weight: 0.05, totalWeight: 0.5, value_cp: 1 }),
+      'list',
+    );
     expect(screen.getByText('0.5 lbs · 1 sp')).toBeInTheDocument();
   });
 });

@@ -5,7 +5,7 @@ import { IconArrowsTransferUp, IconDots, IconLock } from '@tabler/icons-react';
 import { type FocusEvent, type KeyboardEvent, type ReactElement, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { upgradeLinkLabel } from '../../../lib/upgrade-link';
-import { formatWeight } from '../../../lib/weight';
+import { formatStackWeight } from '../../../lib/weight';
 import { dragHandleStyle, useDragId } from '../dnd';
 import { isAttuned, isEquipped, useItemStatus } from '../hooks/use-item-status';
 import { useIsMoving } from '../hooks/use-moving-item';
@@ -247,7 +247,7 @@ export function ItemTile({
                 ×{item.quantity}
               </Badge>
               <Text size="xs" c="dimmed">
-                {formatWeight(item.totalWeight, { decimals: 1 })} ·{' '}
+                {formatStackWeight(item.weight, item.quantity)} ·{' '}
                 {formatStackWorth(item.value_cp * item.quantity)}
               </Text>
             </Group>
@@ -274,7 +274,7 @@ export function ItemTile({
             <Group gap="xs" wrap="wrap" justify="flex-end" ml="auto" miw={0}>
               {moving ? <Loader size={12} aria-hidden="true" data-testid="item-tile-moving" /> : null}
               <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-                {formatWeight(item.totalWeight, { decimals: 1 })} ·{' '}
+                {formatStackWeight(item.weight, item.quantity)} ·{' '}
                 {formatStackWorth(item.value_cp * item.quantity)}
               </Text>
               <Badge variant="light" size="sm" style={{ flexShrink: 0 }}>
