@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { failure, mockFetch, success } from '../../../test/fixtures';
 import { renderWithProviders } from '../../inventory/test/inventory-fixtures';
 import { buildCharacterWealth } from '../test/wealth-fixtures';
-import { CharacterWealthPanel, CharacterWealthStrip, purseLabel } from './character-wealth';
+import { CharacterWealthPanel, CharacterWealthStrip, PurseCoins, purseLabel } from './character-wealth';
 
 const rich = buildCharacterWealth({
   coins: { cp: 50, sp: 7, ep: 0, gp: 1_215, pp: 1 },
@@ -28,6 +28,14 @@ describe('purseLabel', () => {
   it('names the coins largest first, thousands grouped, and says Empty for none', () => {
     expect(purseLabel(rich.coins)).toBe('1 pp 1,215 gp 7 sp 50 cp');
     expect(purseLabel({ cp: 0, sp: 0, ep: 0, gp: 0, pp: 0 })).toBe('Empty');
+  });
+});
+
+describe('PurseCoins', () => {
+  it('never breaks a count across lines: the coins wrap instead', () => {
+    renderWithProviders(<PurseCoins coins={{ pp: 0, gp: 10_000_500, ep: 0, sp: 0, cp: 0 }} />);
+    const gold = screen.getByTestId('purse-gp');
+    expect(within(gold).getByText('10,000,500')).toHaveStyle({ whiteSpace: 'nowrap' });
   });
 });
 

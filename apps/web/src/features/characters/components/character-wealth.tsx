@@ -30,19 +30,23 @@ export function purseLabel(coins: Purse): string {
   return parts.length > 0 ? parts.join(' ') : 'Empty';
 }
 
-/** The five coins of a purse, each with its count (0 dimmed, so the purse always reads the same way). */
+/**
+ * The five coins of a purse, each with its count (0 dimmed, so the purse always reads the same way). A
+ * count is never broken across lines ("10,00 / 0,500" in a fifth of a column): the coins share a row while
+ * their counts fit, and wrap onto the next row when they do not.
+ */
 export function PurseCoins({ coins }: { coins: Purse }) {
   return (
-    <SimpleGrid cols={5} spacing={6} component="ul" p={0} m={0} aria-label="Coins" data-testid="purse-coins">
+    <Group gap={6} component="ul" p={0} m={0} aria-label="Coins" data-testid="purse-coins">
       {purseOrder.map((coin) => (
         <Paper
           key={coin}
           component="li"
           withBorder
-          px={4}
+          px={6}
           py={6}
           ta="center"
-          style={{ listStyle: 'none', minWidth: 0 }}
+          style={{ listStyle: 'none', flex: '1 0 auto', minWidth: '3rem' }}
           data-testid={`purse-${coin}`}
           aria-label={`${formatEnUs(coins[coin])} ${coinNames[coin]}`}
         >
@@ -50,7 +54,8 @@ export function PurseCoins({ coins }: { coins: Purse }) {
             fw={700}
             size="sm"
             c={coins[coin] === 0 ? 'dimmed' : undefined}
-            style={{ overflowWrap: 'anywhere' }}
+            style={{ whiteSpace: 'nowrap' }}
+            data-testid="purse-count"
           >
             {formatEnUs(coins[coin])}
           </Text>
@@ -59,7 +64,7 @@ export function PurseCoins({ coins }: { coins: Purse }) {
           </Text>
         </Paper>
       ))}
-    </SimpleGrid>
+    </Group>
   );
 }
 
