@@ -114,6 +114,7 @@ describe('formatPercent', () => {
     [100, '100%'],
     [100.2, '101%'],
     [300, '300%'],
+    [400_001, '400,001%'],
   ])('says %d percent as %s', (percent, said) => {
     expect(formatPercent(percent)).toBe(said);
   });

@@ -1,4 +1,4 @@
-import type { Capacity } from '@haversack/contracts';
+import { type Capacity, formatEnUs } from '@haversack/contracts';
 import { Group, Progress, Stack, Text } from '@mantine/core';
 import { formatWeight } from '../lib/weight';
 
@@ -50,7 +50,7 @@ export function formatPercent(percent: number): string {
   const whole = Math.round(percent);
   if (whole === 100 && percent < 100) return '99%';
   if (whole === 100 && percent > 100) return '101%';
-  return `${whole}%`;
+  return `${formatEnUs(whole)}%`;
 }
 
 function Meter({
