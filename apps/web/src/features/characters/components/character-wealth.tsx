@@ -5,7 +5,7 @@ import {
   formatStackValue,
   type Purse,
 } from '@haversack/contracts';
-import { Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Box, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { ErrorPanel } from '../../../components/error-panel';
@@ -32,39 +32,59 @@ export function purseLabel(coins: Purse): string {
 
 /**
  * The five coins of a purse, each with its count (0 dimmed, so the purse always reads the same way). A
- * count is never broken across lines ("10,00 / 0,500" in a fifth of a column): the coins share a row while
- * their counts fit, and wrap onto the next row when they do not.
+ * count is never broken across lines ("10,00 / 0,500" in a fifth of a column): the tiles are as wide as
+ * the longest count, all alike, and wrap onto another row when five do not fit.
  */
 export function PurseCoins({ coins }: { coins: Purse }) {
+  const counts = purseOrder.map((coin) => ({ coin, count: formatEnUs(coins[coin]) }));
+  // A bold digit is a little wider than the ch of the list's (same-sized) font, a comma about half of it.
+  const widest = Math.max(
+    3,
+    ...counts.map(
+      ({ count }) => count.replace(/,/g, '').length * 1.1 + (count.match(/,/g)?.length ?? 0) * 0.5,
+    ),
+  );
   return (
-    <Group gap={6} component="ul" p={0} m={0} aria-label="Coins" data-testid="purse-coins">
-      {purseOrder.map((coin) => (
+    <Box
+      component="ul"
+      p={0}
+      m={0}
+      aria-label="Coins"
+      data-testid="purse-coins"
+      style={{
+        display: 'grid',
+        gap: 6,
+        fontSize: 'var(--mantine-font-size-sm)',
+        // The tile's padding and borders: 10 px.
+        gridTemplateColumns: `repeat(auto-fill, minmax(calc(${widest}ch + 12px), 1fr))`,
+      }}
+    >
+      {counts.map(({ coin, count }) => (
         <Paper
           key={coin}
           component="li"
           withBorder
-          px={6}
+          px={4}
           py={6}
           ta="center"
-          style={{ listStyle: 'none', flex: '1 0 auto', minWidth: '3rem' }}
+          style={{ listStyle: 'none' }}
           data-testid={`purse-${coin}`}
-          aria-label={`${formatEnUs(coins[coin])} ${coinNames[coin]}`}
+          aria-label={`${count} ${coinNames[coin]}`}
         >
           <Text
             fw={700}
             size="sm"
             c={coins[coin] === 0 ? 'dimmed' : undefined}
             style={{ whiteSpace: 'nowrap' }}
-            data-testid="purse-count"
           >
-            {formatEnUs(coins[coin])}
+            {count}
           </Text>
           <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
             {coin}
           </Text>
         </Paper>
       ))}
-    </Group>
+    </Box>
   );
 }
 
