@@ -34,6 +34,20 @@ async function quantitiesIn(containerId: string) {
   return rows.reduce((sum, row) => sum + row.quantity, 0);
 }
 
+/** Moves 10 of the first stack in `from` to `to`, as the player. */
+async function moveTen(player: SignedInUser, from: string, to: string) {
+  const [stack] = await ctx.database.db
+    .select({ id: itemInstances.id })
+    .from(itemInstances)
+    .where(eq(itemInstances.containerId, from));
+  return callApi(ctx, 'POST', '/containers/transfer', player, {
+    item_instance_id: stack?.id,
+    source_container_id: from,
+    target_container_id: to,
+    quantity: 10,
+  });
+}
+
 /** A player in two campaigns of one GM, with a character in each and gold in both stashes. */
 async function twoCampaigns() {
   const gm = await createUser(ctx);
@@ -72,16 +86,7 @@ describe('moves between two parties of one player', () => {
       [heroA, heroB],
       [heroB, stashA],
     ] as const) {
-      const [stack] = await ctx.database.db
-        .select({ id: itemInstances.id })
-        .from(itemInstances)
-        .where(eq(itemInstances.containerId, from));
-      const moved = await callApi(ctx, 'POST', '/containers/transfer', player, {
-        item_instance_id: stack?.id,
-        source_container_id: from,
-        target_container_id: to,
-        quantity: 10,
-      });
+      const moved = await moveTen(player, from, to);
       expect(moved.statusCode, moved.body).toBe(422);
       expect(body(moved).error.details).toEqual([
         { field: 'target_container_id', message: inventoryMessages.otherParty },
@@ -92,16 +97,7 @@ describe('moves between two parties of one player', () => {
 
   it('still moves between a party’s own containers', async () => {
     const { player, stashA, heroA } = await twoCampaigns();
-    const [stack] = await ctx.database.db
-      .select({ id: itemInstances.id })
-      .from(itemInstances)
-      .where(eq(itemInstances.containerId, stashA));
-    const moved = await callApi(ctx, 'POST', '/containers/transfer', player, {
-      item_instance_id: stack?.id,
-      source_container_id: stashA,
-      target_container_id: heroA,
-      quantity: 10,
-    });
+    const moved = await moveTen(player, stashA, heroA);
     expect(moved.statusCode, moved.body).toBe(200);
     expect([await quantitiesIn(stashA), await quantitiesIn(heroA)]).toEqual([90, 110]);
   });
