@@ -1,7 +1,7 @@
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page } from '@playwright/test';
-import { screenshotBothWidths, screenshotDir } from './screenshots';
+import { picturesWanted, screenshotBothWidths, screenshotDir } from './screenshots';
 import { settleAnimations } from './settle';
 import { dismissToasts } from './toasts';
 
@@ -47,9 +47,11 @@ export async function expectDialogAccessible(page: Page, dialog: Locator, name: 
   await page.mouse.move(0, 0);
   expect(await seriousViolations(page, '[role="dialog"]'), `axe on ${name}`).toEqual([]);
   await expect(dialog).toBeVisible();
-  await page.screenshot({
-    path: path.join(screenshotDir, `${name}-${page.viewportSize()?.width ?? 1280}.png`),
-  });
+  if (picturesWanted) {
+    await page.screenshot({
+      path: path.join(screenshotDir, `${name}-${page.viewportSize()?.width ?? 1280}.png`),
+    });
+  }
 }
 
 /**

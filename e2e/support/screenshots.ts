@@ -5,7 +5,14 @@ import { settleAnimations, settleWorkspaceLayout } from './settle';
 export const screenshotDir = path.resolve(import.meta.dirname, '..', '.output', 'screenshots');
 
 /**
- * A full-page screenshot of the current page at phone (375 px) and desktop (1280 px) widths; at 375 px the
+ * The pictures are for people to open; CI keeps none of them, and full-page captures were about a twelfth
+ * of the end-to-end run there (docs/decisions.md). E2E_SCREENSHOTS=1 takes them under CI too. Every check
+ * around them (the widths, the layout settling, axe) runs either way.
+ */
+export const picturesWanted = !process.env.CI || process.env.E2E_SCREENSHOTS === '1';
+
+/**
+ * A full-page screenshot (see `picturesWanted`) of the current page at phone (375 px) and desktop (1280 px) widths; at 375 px the
  * page must not be wider than the screen (a table or a code may scroll inside its own box, the page not).
  */
 export async function screenshotBothWidths(page: Page, name: string) {
@@ -15,7 +22,9 @@ export async function screenshotBothWidths(page: Page, name: string) {
     // Resizing starts layout changes (the navbar slides, the workspace switches layout); wait for them.
     await settleWorkspaceLayout(page, width);
     await settleAnimations(page);
-    await page.screenshot({ path: path.join(screenshotDir, `${name}-${width}.png`), fullPage: true });
+    if (picturesWanted) {
+      await page.screenshot({ path: path.join(screenshotDir, `${name}-${width}.png`), fullPage: true });
+    }
     const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(pageWidth, `${name} at ${width} px is ${pageWidth} px wide`).toBeLessThanOrEqual(width);
   }
