@@ -11,6 +11,7 @@ import { partyKeys, regenerateJoinCode, setPartyArchived } from '../api/parties-
 export function PartyAdminActions({ party }: { party: Party }) {
   const queryClient = useQueryClient();
   const [confirmRegenerate, setConfirmRegenerate] = useState(false);
+  const [confirmArchive, setConfirmArchive] = useState(false);
   const saved = async (updated: Party, message: string) => {
     queryClient.setQueryData(partyKeys.detail(party.id), updated);
     await queryClient.invalidateQueries({ queryKey: partyKeys.lists() });
@@ -25,7 +26,10 @@ export function PartyAdminActions({ party }: { party: Party }) {
   });
   const archive = useMutation({
     mutationFn: (archived: boolean) => setPartyArchived(party.id, archived),
-    onSuccess: (updated) => saved(updated, updated.is_archived ? 'Party archived' : 'Party unarchived'),
+    onSuccess: async (updated) => {
+      setConfirmArchive(false);
+      await saved(updated, updated.is_archived ? 'Party archived' : 'Party unarchived');
+    },
   });
 
   return (
@@ -48,8 +52,9 @@ export function PartyAdminActions({ party }: { party: Party }) {
           <Button
             variant="default"
             size="sm"
-            loading={archive.isPending}
-            onClick={() => archive.mutate(!party.is_archived)}
+            loading={archive.isPending && !confirmArchive}
+            // Archiving freezes the whole party for everyone, so it is asked first; unarchiving only gives back.
+            onClick={() => (party.is_archived ? archive.mutate(false) : setConfirmArchive(true))}
           >
             {party.is_archived ? 'Unarchive Party' : 'Archive Party'}
           </Button>
@@ -69,6 +74,16 @@ export function PartyAdminActions({ party }: { party: Party }) {
         loading={regenerate.isPending}
         onClose={() => setConfirmRegenerate(false)}
         onConfirm={() => regenerate.mutate()}
+      />
+      <ConfirmDialog
+        opened={confirmArchive}
+        title="Archive Party"
+        message={`While ${party.name} is archived, nobody can change its characters, items, shops, loot or notes. Members can still look, and you can unarchive it at any time.`}
+        confirmLabel="Archive Party"
+        danger={false}
+        loading={archive.isPending}
+        onClose={() => setConfirmArchive(false)}
+        onConfirm={() => archive.mutate(true)}
       />
     </Paper>
   );
