@@ -18,6 +18,7 @@ import { AccountsService } from './modules/accounts/accounts.service.js';
 import { startSessionCache } from './modules/accounts/session-cache.js';
 import { signedInSessionsRoutes } from './modules/accounts/signed-in-sessions.routes.js';
 import { SignedInSessionsService } from './modules/accounts/signed-in-sessions.service.js';
+import type { AccountLeavingHook } from './modules/admin/account-deletion.js';
 import { type AdminRoute, adminPlugin } from './modules/admin/admin.plugin.js';
 import { AdminOperationsService } from './modules/admin/admin-operations.service.js';
 import { AdminSessionsService } from './modules/admin/admin-sessions.service.js';
@@ -248,8 +249,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const jobs = new JobQueue(database.db, now, app.log);
   const audit = new AuditLog();
   const sessionCache = await startSessionCache(app, database);
+  // Filled once the shops exist: a deleted account's purchase requests are withdrawn before it goes.
+  const accountLeaving: AccountLeavingHook[] = [];
   const accounts = new AccountsService({
     db: database.db,
+    accountLeaving,
     accessTokens,
     mail: deps.mail,
     appUrl: config.appUrl,
@@ -262,6 +266,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const parties = new PartiesService({ db: database.db, entitlements, events });
   const characters = new CharactersService(database.db, entitlements, events);
   const shops = new ShopsService(database.db, { entitlements, events, moves: inventory.moves, jobs, now });
+  accountLeaving.push((userId) => shops.withdrawPendingRequests(userId, null));
   const loot = new LootService(database.db, { entitlements, events, moves: inventory.moves, now });
   const services: AppServices = {
     accessTokens,
@@ -352,9 +357,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       sessions: events,
       events,
       now,
+      accountLeaving,
     }),
   };
   services.parties.onMemberLeft((tx, partyId, userId) => services.patronages.memberLeft(tx, partyId, userId));
+  services.parties.onMemberLeaving((partyId, userId, removedById) =>
+    services.shops.withdrawPendingRequests(userId, partyId, removedById),
+  );
   subscriptions.setPatronageLister((db, userId) => services.patronages.lister(db, userId));
   subscriptions.onPlanChanged((userId) => services.patronages.patronPlanChanged(userId));
   subscriptions.setCharacterPartyResolver((db, userId, characterId) =>

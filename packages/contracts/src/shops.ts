@@ -76,6 +76,8 @@ export const shopMessages = {
   requestNotYours: 'Only who asked for this purchase can cancel it.',
   requestBuyerGone: 'The buyer’s character or container no longer exists: decline the request instead.',
   requestBuyerLeft: 'The buyer’s character is no longer in this party: decline the request instead.',
+  /** Why a request was declined when the GM removed its buyer from the party. */
+  requesterGone: 'The buyer is no longer in the party.',
 } as const;
 
 export const shopTypes = [

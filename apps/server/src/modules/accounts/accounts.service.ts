@@ -27,7 +27,7 @@ import type { MailQueue } from '../../lib/mail-queue.js';
 import { hashToken, randomToken } from '../../lib/secrets.js';
 import type { EventBus } from '../../realtime/event-bus.js';
 import type { SessionEndCause } from '../../realtime/events.js';
-import { AccountDeletion } from '../admin/account-deletion.js';
+import { AccountDeletion, type AccountLeavingHook } from '../admin/account-deletion.js';
 import { AuditLog } from '../admin/audit-log.js';
 import { apiTokensRepository } from '../api-tokens/api-tokens.repository.js';
 import type { ApiTokenCredential } from '../api-tokens/api-tokens.service.js';
@@ -96,6 +96,8 @@ interface Deps {
   /** Absent: every request reads its session (as scripts and some tests want). */
   sessionCache?: SessionCache;
   now?: () => Date;
+  /** What a deleted account settles before it goes (account-deletion.ts). */
+  accountLeaving?: AccountLeavingHook[];
 }
 
 /** Why a session ended when its owner signed it out from another device's profile. */
@@ -140,6 +142,7 @@ export class AccountsService {
       subscriptions: deps.subscriptions,
       sessions: deps.sessions,
       events: deps.sessions,
+      ...(deps.accountLeaving ? { accountLeaving: deps.accountLeaving } : {}),
     });
   }
 

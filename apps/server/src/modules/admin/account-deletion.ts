@@ -22,7 +22,12 @@ export interface AccountDeletionDeps {
   sessions: SessionEndListener;
   /** Tells the parties a deleted account leaves behind who runs them now. */
   events: Pick<EventBus, 'publish'>;
+  /** What the account settles while it still may, before it goes (its purchase requests); filled late. */
+  accountLeaving?: AccountLeavingHook[];
 }
+
+/** Run once the deletion is known to be allowed, before it, each in transactions of its own. */
+export type AccountLeavingHook = (userId: string) => Promise<unknown>;
 
 export interface AccountDeletionRequest {
   userId: string;
@@ -87,6 +92,7 @@ export class AccountDeletion {
           if (error !== rehearsed) throw error;
         });
     }
+    for (const hook of this.#deps.accountLeaving ?? []) await hook(userId);
     // Before the transaction, which cannot call out: if the provider refuses, the account stays. If the
     // transaction then fails, the plan is cancelled at the provider and its webhook downgrades it here.
     const cancelledAtProvider = await this.#deps.subscriptions.cancelAtProviderNow(userId);

@@ -13,7 +13,7 @@ import { accountsRepository } from '../accounts/accounts.repository.js';
 import type { AccountsService, SessionEndListener } from '../accounts/accounts.service.js';
 import { subscriptionsRepository } from '../subscriptions/subscriptions.repository.js';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.js';
-import { AccountDeletion } from './account-deletion.js';
+import { AccountDeletion, type AccountLeavingHook } from './account-deletion.js';
 import { type AdminCaller, auditActor } from './admin-guard.js';
 import { adminUserListRepository, type UserRow } from './admin-users.repository.js';
 import type { AuditLog } from './audit-log.js';
@@ -28,6 +28,8 @@ interface Deps {
   /** Tells the parties a deleted account leaves behind who runs them now. */
   events: Pick<EventBus, 'publish'>;
   now: () => Date;
+  /** What a deleted account settles before it goes (account-deletion.ts). */
+  accountLeaving?: AccountLeavingHook[];
 }
 
 type SummaryRow = { user: UserRow; tier: string; status: string; lastSeenAt: Date | string | null };

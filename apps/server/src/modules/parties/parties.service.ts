@@ -31,6 +31,16 @@ export const PARTY_STASH_NAME = 'Party Stash';
 /** What leaving a party ends elsewhere (patronages), so the parties service need not know the details. */
 export type MemberLeftHook = (tx: Executor, partyId: string, userId: string) => Promise<DomainEvent[]>;
 
+/**
+ * What a member settles while still a member, just before leaving or being removed (their purchase
+ * requests), in transactions of its own; `removedById` is the GM or manager who removes them.
+ */
+export type MemberLeavingHook = (
+  partyId: string,
+  userId: string,
+  removedById: string | null,
+) => Promise<unknown>;
+
 interface Deps {
   db: Database;
   entitlements: EntitlementService;
@@ -51,6 +61,7 @@ export class PartiesService {
   readonly #db: Database;
   readonly #entitlements: EntitlementService;
   readonly #memberLeftHooks: MemberLeftHook[] = [];
+  readonly #memberLeavingHooks: MemberLeavingHook[] = [];
   readonly #events: EventBus;
 
   constructor(deps: Deps) {
@@ -65,6 +76,15 @@ export class PartiesService {
 
   onMemberLeft(hook: MemberLeftHook): void {
     this.#memberLeftHooks.push(hook);
+  }
+
+  onMemberLeaving(hook: MemberLeavingHook): void {
+    this.#memberLeavingHooks.push(hook);
+  }
+
+  /** The leaving hooks run once the departure is known to be allowed; the departure checks again. */
+  async #memberLeaving(partyId: string, userId: string, removedById: string | null) {
+    for (const hook of this.#memberLeavingHooks) await hook(partyId, userId, removedById);
   }
 
   async list(userId: string, query: PartyListQuery) {
@@ -298,11 +318,10 @@ export class PartiesService {
   }
 
   async removeMember(userId: string, partyId: string, targetUserId: string): Promise<void> {
+    await this.#removable(this.#db, userId, partyId, targetUserId);
+    await this.#memberLeaving(partyId, targetUserId, userId);
     const ended = await this.#db.transaction(async (tx) => {
-      const { party } = await this.#gmContext(tx, partyId, userId);
-      const target = await repo.membership(tx, partyId, targetUserId, { lock: true });
-      if (!target) throw AppError.notFound(partyMessages.notMember);
-      policy.assertNotPartyGm(party, target, 'remove');
+      const target = await this.#removable(tx, userId, partyId, targetUserId, { lock: true });
       return this.#dropMember(tx, partyId, target);
     });
     await this.#announce(partyId, userId, 'member_removed', (name) => `${name} removed a member`, {
@@ -311,12 +330,33 @@ export class PartiesService {
     this.#events.publish(ended);
   }
 
+  async #removable(
+    db: Executor,
+    userId: string,
+    partyId: string,
+    targetUserId: string,
+    lock: { lock?: boolean } = {},
+  ): Promise<MembershipRow> {
+    const { party } = await this.#gmContext(db, partyId, userId, { lock: lock.lock ?? false });
+    const target = await repo.membership(db, partyId, targetUserId, lock);
+    if (!target) throw AppError.notFound(partyMessages.notMember);
+    policy.assertNotPartyGm(party, target, 'remove');
+    return target;
+  }
+
+  async #leavable(db: Executor, userId: string, partyId: string, lock: { lock?: boolean } = {}) {
+    const party = await repo.findParty(db, partyId, lock);
+    const membership = party ? await repo.membership(db, partyId, userId, lock) : undefined;
+    policy.assertMember(party, membership);
+    if (party?.gameMasterId === userId) throw new AppError('FORBIDDEN', partyMessages.gmCannotLeave);
+    return membership;
+  }
+
   async leave(userId: string, partyId: string): Promise<void> {
+    await this.#leavable(this.#db, userId, partyId);
+    await this.#memberLeaving(partyId, userId, null);
     const ended = await this.#db.transaction(async (tx) => {
-      const party = await repo.findParty(tx, partyId, { lock: true });
-      const membership = party ? await repo.membership(tx, partyId, userId, { lock: true }) : undefined;
-      policy.assertMember(party, membership);
-      if (party?.gameMasterId === userId) throw new AppError('FORBIDDEN', partyMessages.gmCannotLeave);
+      const membership = await this.#leavable(tx, userId, partyId, { lock: true });
       return this.#dropMember(tx, partyId, membership);
     });
     await this.#announce(partyId, userId, 'member_removed', (name) => `${name} left the party`, { userId });

@@ -522,39 +522,51 @@ describe('purchase requests while the GM is away', () => {
     });
   });
 
-  it('is not approved once the buyer left the party, and goes back on sale when declined', async () => {
+  it('is cancelled when the buyer leaves the party: the goods go back on sale, no coin moves', async () => {
     const w = await world({ shop: { approval_threshold_cp: 0 } });
     await giveCoins(w.player, w.heroBag, 'gp', 5);
     const request = body<TradeResult>(await buy(w, 1)).data.request as ShopRequest;
     expect(await stockOf(w)).toBe(9);
     expect((await callApi(ctx, 'DELETE', `/parties/${w.party.id}/leave`, w.player)).statusCode).toBe(204);
-    const approved = await callApi(ctx, 'POST', `/shop_requests/${request.id}/approve`, w.gm);
-    expect(approved.statusCode).toBe(409);
-    expect(body(approved).error?.message).toBe(shopMessages.requestBuyerLeft);
-    // The ex-member's coins stay theirs, and the rope goes back on the shelf.
-    expect(await purse(w.heroBag)).toEqual({ gp: 5 });
-    expect(await count(w.heroBag, w.rope.id)).toBe(0);
-    expect((await callApi(ctx, 'POST', `/shop_requests/${request.id}/decline`, w.gm, {})).statusCode).toBe(
-      200,
-    );
+    // Nobody is left who may cancel it, so it went with them; the GM has nothing to decline.
     expect(await stockOf(w)).toBe(10);
+    expect(await purse(w.heroBag)).toEqual({ gp: 5 });
+    const listed = body<ShopRequest[]>(
+      await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}/requests?status=all`, w.gm),
+    ).data;
+    expect(listed.map((r) => [r.id, r.status])).toEqual([[request.id, 'cancelled']]);
+    const approved = await callApi(ctx, 'POST', `/shop_requests/${request.id}/approve`, w.gm);
+    expect([approved.statusCode, body(approved).error?.message]).toEqual([
+      409,
+      shopMessages.requestDecided('cancelled'),
+    ]);
+    expect(await count(w.heroBag, w.rope.id)).toBe(0);
   });
 
-  it('is refused as a conflict once the buyer’s account is gone, and goes back on sale when declined', async () => {
+  it('is declined by the GM who removes the buyer, with the reason, and goes back on sale', async () => {
+    const w = await world({ shop: { approval_threshold_cp: 0 } });
+    await giveCoins(w.player, w.heroBag, 'gp', 5);
+    const request = body<TradeResult>(await buy(w, 1)).data.request as ShopRequest;
+    const removed = await callApi(ctx, 'DELETE', `/parties/${w.party.id}/members/${w.player.user.id}`, w.gm);
+    expect(removed.statusCode, removed.body).toBe(204);
+    expect(await stockOf(w)).toBe(10);
+    const [listed] = body<ShopRequest[]>(
+      await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}/requests?status=all`, w.gm),
+    ).data;
+    expect(listed).toMatchObject({ id: request.id, status: 'declined', reason: shopMessages.requesterGone });
+  });
+
+  it('is cancelled when the buyer’s account is deleted, and goes back on sale', async () => {
     const w = await world({ shop: { approval_threshold_cp: 0 } });
     await giveCoins(w.player, w.heroBag, 'gp', 5);
     const request = body<TradeResult>(await buy(w, 1)).data.request as ShopRequest;
     const deleted = await callApi(ctx, 'DELETE', '/users/me', w.player, { password: w.player.password });
     expect(deleted.statusCode, deleted.body).toBe(204);
+    expect(await stockOf(w)).toBe(10);
     const approved = await callApi(ctx, 'POST', `/shop_requests/${request.id}/approve`, w.gm);
-    expect([approved.statusCode, body(approved).error?.code, body(approved).error?.message]).toEqual([
-      409,
-      'CONFLICT',
-      shopMessages.requestBuyerGone,
-    ]);
-    expect((await callApi(ctx, 'POST', `/shop_requests/${request.id}/decline`, w.gm, {})).statusCode).toBe(
-      200,
-    );
+    expect([approved.statusCode, body(approved).error?.code]).toEqual([409, 'CONFLICT']);
+    const declined = await callApi(ctx, 'POST', `/shop_requests/${request.id}/decline`, w.gm, {});
+    expect(declined.statusCode).toBe(409);
     expect(await stockOf(w)).toBe(10);
   });
 

@@ -545,6 +545,25 @@ export const shopsRepository = {
       .orderBy(desc(shopRequests.createdAt), desc(shopRequests.id));
   },
 
+  /** A member's requests still waiting for the GM, in one party or in all of them. */
+  async pendingRequestsOf(
+    db: Executor,
+    requesterId: string,
+    partyId: string | null,
+  ): Promise<ShopRequestRow[]> {
+    return db
+      .select()
+      .from(shopRequests)
+      .where(
+        and(
+          eq(shopRequests.requesterId, requesterId),
+          eq(shopRequests.status, 'pending'),
+          partyId ? eq(shopRequests.partyId, partyId) : undefined,
+        ),
+      )
+      .orderBy(shopRequests.createdAt, shopRequests.id);
+  },
+
   /** What the pending purchase requests to be paid from this container add up to, in copper. */
   async pendingRequestsCp(db: Executor, payerContainerId: string): Promise<number> {
     const [row] = await db

@@ -43,6 +43,7 @@ import type { JobQueue } from '../../jobs/job-queue.js';
 import { AppError } from '../../lib/app-error.js';
 import type { EventBus } from '../../realtime/event-bus.js';
 import type { DomainEvent } from '../../realtime/events.js';
+import { accountsRepository } from '../accounts/accounts.repository.js';
 import { charactersRepository } from '../characters/characters.repository.js';
 import { templateFacts, toInstanceJson } from '../inventory/inventory.json.js';
 import { containerAccess } from '../inventory/inventory.policy.js';
@@ -1827,6 +1828,38 @@ export class ShopsService {
       );
     });
     return { request: await this.#requestJson(this.db, actor.id, requestId), trade: null };
+  }
+
+  /**
+   * A member on their way out of a party (or out of every party, their account deleted) leaves no request
+   * behind that nobody may cancel any more: their own go back on sale as cancelled by them, or, when the GM
+   * removes them, as declined by the GM. Each in a transaction of its own, before they go, while they may
+   * still act in the party; one decided meanwhile, or in an archived party, stays as it is.
+   */
+  async withdrawPendingRequests(
+    memberId: string,
+    partyId: string | null,
+    removedById: string | null = null,
+  ): Promise<number> {
+    const pending = await repo.pendingRequestsOf(this.db, memberId, partyId);
+    if (pending.length === 0) return 0;
+    const remover = removedById ? await accountsRepository.findUserById(this.db, removedById) : undefined;
+    let withdrawn = 0;
+    for (const request of pending) {
+      try {
+        if (remover) await this.releaseRequest(remover, request.id, 'declined', shopMessages.requesterGone);
+        else
+          await this.releaseRequest(
+            { id: memberId, username: request.requesterName },
+            request.id,
+            'cancelled',
+          );
+        withdrawn += 1;
+      } catch (error) {
+        if (!(error instanceof AppError) || !['CONFLICT', 'FORBIDDEN'].includes(error.code)) throw error;
+      }
+    }
+    return withdrawn;
   }
 
   async #dropHold(

@@ -36,7 +36,7 @@ export function LeavePartyButton({ party }: { party: Party }) {
       <ConfirmDialog
         opened={confirming}
         title="Leave party"
-        message={`Leave ${party.name}? Your characters leave the party with you.`}
+        message={`Leave ${party.name}? Your characters leave the party with you, and your purchase requests still waiting for the GM are cancelled.`}
         confirmLabel="Leave Party"
         loading={mutation.isPending}
         onClose={() => setConfirming(false)}
