@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containers, transactions } from '../../db/schema/inventory.js';
 import { itemInstances } from '../../db/schema/items.js';
 import { parties } from '../../db/schema/parties.js';
+import { createAdmin } from '../../test/admin.js';
 import { consumerFor, subscribe } from '../../test/cable-client.js';
 import {
   coinTemplate,
@@ -568,6 +569,22 @@ describe('purchase requests while the GM is away', () => {
     const declined = await callApi(ctx, 'POST', `/shop_requests/${request.id}/decline`, w.gm, {});
     expect(declined.statusCode).toBe(409);
     expect(await stockOf(w)).toBe(10);
+  });
+
+  it('is cancelled when staff delete the buyer’s account too', async () => {
+    const w = await world({ shop: { approval_threshold_cp: 0 } });
+    await giveCoins(w.player, w.heroBag, 'gp', 5);
+    const request = body<TradeResult>(await buy(w, 1)).data.request as ShopRequest;
+    const admin = await createAdmin(ctx);
+    const deleted = await callApi(ctx, 'DELETE', `/admin/users/${w.player.user.id}`, admin.adminAuth, {
+      confirm_email: w.player.user.email,
+    });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(await stockOf(w)).toBe(10);
+    const [listed] = body<ShopRequest[]>(
+      await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}/requests?status=all`, w.gm),
+    ).data;
+    expect(listed).toMatchObject({ id: request.id, status: 'cancelled' });
   });
 
   it('a request paid from the party fund is charged to the stash on approval', async () => {
