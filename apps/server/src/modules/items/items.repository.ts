@@ -121,6 +121,8 @@ export interface ListFilter extends RangeFilter {
 export interface SearchFilter extends RangeFilter {
   /** Undefined: everything (the spec's `*`). */
   term?: string;
+  /** The term's other spellings (items.search-terms), searched alongside it; only with a term. */
+  spellings?: string[];
   tags?: string[];
   category?: string;
   rarity?: string;
@@ -173,6 +175,32 @@ function ordered(column: SQL | typeof itemTemplates.name, direction: 'asc' | 'de
     asc(sql`lower(${itemTemplates.name})`),
     asc(itemTemplates.id),
   ];
+}
+
+/**
+ * One spelling of a search term: its tsquery (websearch syntax, or the start of the name's words), its
+ * part-of-name pattern, and how a name meets it, best first: the name itself; the name's first word(s)
+ * ("Gold" in "Gold piece", not in "Golden Lions"); the start of the name; the start of its words ("heal" in
+ * "Potion of Healing"); anywhere in it; elsewhere (description, tags), ranked by ts_rank alone.
+ */
+function spellingQuery(spelling: string): { query: SQL; contains: string; tier: SQL } {
+  const words = spelling.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const namePrefixes = words.map((word) => `${word}:*A`).join(' & ');
+  const query = namePrefixes
+    ? sql`(websearch_to_tsquery('english', ${spelling}) || to_tsquery('simple', ${namePrefixes}))`
+    : sql`websearch_to_tsquery('english', ${spelling})`;
+  const name = itemTemplates.name;
+  const term = escapeLike(spelling);
+  const prefix = `${term}%`;
+  const contains = `%${term}%`;
+  const tier = sql`(case
+        when lower(${name}) = lower(${spelling}) then 5
+        when ${name} ilike ${`${term} %`} or ${name} ilike ${`${term},%`} then 4
+        when ${name} ilike ${prefix} then 3
+        when ${namePrefixes ? sql`${itemTemplates.searchVector} @@ to_tsquery('simple', ${namePrefixes})` : sql`false`} then 2
+        when ${name} ilike ${contains} then 1
+        else 0 end)`;
+  return { query, contains, tier };
 }
 
 export const itemsRepository = {
@@ -361,10 +389,12 @@ export const itemsRepository = {
    * spec/02 §7 search/items over public templates. A term matches the full-text vector in websearch
    * syntax (words, "phrases", -not, or), or word by word the start of words of the name (`long:*A`, A
    * being the name's weight in search_vector: "long" finds "Longsword", "potion heal" "Potion of
-   * Healing"), or a part of the name ("sword" finds "Longsword"). The tsquery uses the GIN index; the
-   * part-of-name match scans the public rows (a pg_trgm index would serve it: see the bench).
-   * Relevance: how the name meets the term (exactly, as its first word, at its start, at a word's start,
-   * anywhere), then the shorter name, then ts_rank.
+   * Healing"), or a part of the name ("sword" finds "Longsword"). Its other spellings (items.search-terms:
+   * "arrow" for "arrows", "shortsword" for "short sword", "gold piece" for "gp") match the same ways, as
+   * if typed too. The tsquery uses the GIN index; the part-of-name match scans the public rows (a pg_trgm
+   * index would serve it: see the bench).
+   * Relevance: how the name meets the term or the spelling it meets best (exactly, as its first word, at
+   * its start, at a word's start, anywhere), then the shorter name, then ts_rank.
    */
   async search(db: Executor, filter: SearchFilter): Promise<{ rows: ItemTemplateView[]; total: number }> {
     const conditions: (SQL | undefined)[] = [
@@ -374,33 +404,26 @@ export const itemsRepository = {
     let relevance: SQL | undefined;
     let relevanceTail: SQL[] = [];
     if (filter.term) {
-      const words = filter.term.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-      const namePrefixes = words.map((word) => `${word}:*A`).join(' & ');
-      const query = namePrefixes
-        ? sql`(websearch_to_tsquery('english', ${filter.term}) || to_tsquery('simple', ${namePrefixes}))`
-        : sql`websearch_to_tsquery('english', ${filter.term})`;
-      const prefix = `${escapeLike(filter.term)}%`;
-      const contains = `%${escapeLike(filter.term)}%`;
+      const spellings = [filter.term, ...(filter.spellings ?? [])].map(spellingQuery);
+      const query = sql`(${sql.join(
+        spellings.map((spelling) => spelling.query),
+        sql` || `,
+      )})`;
       conditions.push(
-        or(sql`${itemTemplates.searchVector} @@ ${query}`, ilike(itemTemplates.name, contains)),
+        or(
+          sql`${itemTemplates.searchVector} @@ ${query}`,
+          ...spellings.map((spelling) => ilike(itemTemplates.name, spelling.contains)),
+        ),
       );
-      const name = itemTemplates.name;
-      const term = escapeLike(filter.term);
-      // How the name meets the term, best first: the name itself; the name's first word(s) ("Gold" in
-      // "Gold piece", not in "Golden Lions"); the start of the name; the start of its words ("heal" in
-      // "Potion of Healing"); anywhere in it; elsewhere (description, tags), ranked by ts_rank alone.
-      const tier = sql`(case
-        when lower(${name}) = lower(${filter.term}) then 5
-        when ${name} ilike ${`${term} %`} or ${name} ilike ${`${term},%`} then 4
-        when ${name} ilike ${prefix} then 3
-        when ${namePrefixes ? sql`${itemTemplates.searchVector} @@ to_tsquery('simple', ${namePrefixes})` : sql`false`} then 2
-        when ${name} ilike ${contains} then 1
-        else 0 end)`;
+      const tier = sql`greatest(${sql.join(
+        spellings.map((spelling) => spelling.tier),
+        sql`, `,
+      )})`;
       relevance = tier;
       // Within a tier that met the name, the shorter name is the likelier one ("Plate Armor" before "Plate
       // Armor of Etherealness"); then the text's own rank.
       relevanceTail = [
-        sql`(case when ${tier} > 0 then length(${name}) else 0 end) asc`,
+        sql`(case when ${tier} > 0 then length(${itemTemplates.name}) else 0 end) asc`,
         sql`ts_rank(${itemTemplates.searchVector}, ${query}) desc`,
       ];
     }

@@ -39,6 +39,12 @@ const filters: Partial<SearchFilter>[] = [
   { term: 'long' },
   { term: 'longs' },
   { term: 'longsword' },
+  // Other spellings (items.search-terms), searched alongside the term.
+  { term: 'swords', spellings: ['sword'] },
+  { term: 'long sword', spellings: ['longsword'] },
+  { term: 'rings of storms', spellings: ['ring of storms', 'fire'] },
+  { term: 'blades', spellings: ['blade'], direction: 'asc' },
+  { term: 'blades', spellings: ['blade'], page: 2, perPage: 5 },
   { term: 'Long Nights' },
   { term: 'dragon', sort: 'value' },
   { term: 'dragon', sort: 'weight', direction: 'asc' },

@@ -336,7 +336,7 @@ type SortKey = 'name' | 'value' | 'weight';
 
 const GENERATION = sql`select n::text as generation from item_template_generation where id = 1`;
 
-/** The mark of an entry whose lower-case name holds the term. */
+/** The mark of an entry whose lower-case name holds the term or one of its spellings. */
 const NAME_MATCH = 2;
 
 /** The entries holding one lexeme, with their positions and the weights they carry (a 1 << weight mask). */
@@ -365,8 +365,10 @@ function rankOrTerm(positions: Positions): number {
 
 export class TemplateSearchIndex {
   #generation: string | undefined;
-  /** term → PostgreSQL's tsquery text for it (null: no query), at most 1,000 terms. */
-  /** PostgreSQL's parse of each recent term: the whole query, and its name-words part (tier 2). */
+  /**
+   * PostgreSQL's parse of each recent term with its spellings (keyed by them): the whole query, and each
+   * spelling's name-words part (tier 2); at most 1,000 terms.
+   */
   #queries = new Map<string, ParsedTerm>();
   /** tag → #tagMarks, for the loaded entries. */
   #tags = new Map<string, Uint8Array>();
@@ -385,31 +387,49 @@ export class TemplateSearchIndex {
   constructor(private readonly db: Executor) {}
 
   async search(filter: SearchFilter): Promise<{ rows: ItemTemplateView[]; total: number }> {
-    const term = filter.term;
-    // PostgreSQL's parse of a term depends on the term only: a repeated term reads just the counter.
-    const known = term === undefined ? { query: null, nameQuery: null } : this.#queries.get(term);
+    const spellings = filter.term === undefined ? [] : [filter.term, ...(filter.spellings ?? [])];
+    const key = JSON.stringify(spellings);
+    // PostgreSQL's parse of a term depends on its spellings only: a repeated one reads just the counter.
+    const known = spellings.length === 0 ? { query: null, nameQueries: [] } : this.#queries.get(key);
     if (known !== undefined) {
       const counter = await this.db.execute(GENERATION);
       const generation = (counter as unknown as { rows: { generation: string }[] }).rows[0]?.generation;
       if (generation !== undefined) return this.#searchParsed(filter, generation, known);
     }
-    const words = term ? (term.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) : [];
-    const prefixes = words.map((word) => `${word}:*A`).join(' & ');
-    const query = !term
-      ? sql`null::text`
-      : prefixes
-        ? sql`(websearch_to_tsquery('english', ${term}) || to_tsquery('simple', ${prefixes}))::text`
-        : sql`websearch_to_tsquery('english', ${term})::text`;
-    const nameQuery = prefixes ? sql`to_tsquery('simple', ${prefixes})::text` : sql`null::text`;
+    // As items.repository's search: each spelling's websearch query or name-words prefixes, OR-ed.
+    const parts = spellings.map((spelling) => {
+      const words = spelling.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+      const prefixes = words.map((word) => `${word}:*A`).join(' & ');
+      return prefixes
+        ? {
+            query: sql`(websearch_to_tsquery('english', ${spelling}) || to_tsquery('simple', ${prefixes}))`,
+            nameQuery: sql`to_tsquery('simple', ${prefixes})::text`,
+          }
+        : { query: sql`websearch_to_tsquery('english', ${spelling})`, nameQuery: sql`null::text` };
+    });
+    const query =
+      parts.length === 0
+        ? sql`null::text`
+        : sql`(${sql.join(
+            parts.map((part) => part.query),
+            sql` || `,
+          )})::text`;
+    const nameQueries =
+      parts.length === 0
+        ? sql`array[]::text[]`
+        : sql`array[${sql.join(
+            parts.map((part) => part.nameQuery),
+            sql`, `,
+          )}]`;
     const result = await this.db.execute<{ generation: string } & ParsedTerm>(
-      sql`select n::text as generation, ${query} as query, ${nameQuery} as "nameQuery" from item_template_generation where id = 1`,
+      sql`select n::text as generation, ${query} as query, ${nameQueries} as "nameQueries" from item_template_generation where id = 1`,
     );
     const row = (result as unknown as { rows: ({ generation: string } & ParsedTerm)[] }).rows[0];
     if (!row) return itemsRepository.search(this.db, filter);
-    const parsedTerm = { query: row.query, nameQuery: row.nameQuery };
-    if (term !== undefined) {
+    const parsedTerm = { query: row.query, nameQueries: row.nameQueries };
+    if (spellings.length > 0) {
       if (this.#queries.size >= 1000) this.#queries.clear();
-      this.#queries.set(term, parsedTerm);
+      this.#queries.set(key, parsedTerm);
     }
     return this.#searchParsed(filter, row.generation, parsedTerm);
   }
@@ -420,12 +440,15 @@ export class TemplateSearchIndex {
     term: ParsedTerm,
   ): Promise<{ rows: ItemTemplateView[]; total: number }> {
     let parsed: QueryNode | undefined;
-    let nameWords: QueryNode | undefined;
+    let nameWords: (QueryNode | undefined)[];
     try {
       parsed = term.query ? parseTsquery(term.query) : undefined;
       if (parsed) checkPhrases(parsed);
-      nameWords = term.nameQuery ? parseTsquery(term.nameQuery) : undefined;
-      if (nameWords) checkPhrases(nameWords);
+      nameWords = term.nameQueries.map((nameQuery) => {
+        const words = nameQuery ? parseTsquery(nameQuery) : undefined;
+        if (words) checkPhrases(words);
+        return words;
+      });
     } catch (error) {
       if (error instanceof Unsupported) return itemsRepository.search(this.db, filter);
       throw error;
@@ -594,17 +617,25 @@ export class TemplateSearchIndex {
   }
 
   /**
-   * The entries a term matches: its tsquery (`@@`, bit 1) or a part of the name (`name ilike %term%`,
-   * NAME_MATCH), 0 for neither.
+   * The entries a term matches: its tsquery (`@@`, bit 1) or a part of the name of one of its spellings
+   * (`name ilike %spelling%`, NAME_MATCH), 0 for neither; and, by spelling, 1 for the names holding it.
    */
-  #termMarks(query: QueryNode | undefined, term: string): Uint8Array {
+  #termMarks(query: QueryNode | undefined, spellings: string[]): { marks: Uint8Array; holds: Uint8Array[] } {
     const marks = query ? this.#matching(query) : new Uint8Array(this.#entries.length);
-    const entries = this.#entries;
+    const holds = spellings.map((spelling) => this.#namesHolding(spelling));
+    for (const held of holds)
+      for (let i = 0; i < held.length; i++) if (held[i]) marks[i] = (marks[i] ?? 0) | NAME_MATCH;
+    return { marks, holds };
+  }
+
+  /** 1 for the entries whose lower-case name holds `term`. */
+  #namesHolding(term: string): Uint8Array {
+    const holds = new Uint8Array(this.#entries.length);
     if (term.includes('\n')) {
-      entries.forEach((entry, index) => {
-        if (entry.nameLower.includes(term)) marks[index] = (marks[index] ?? 0) | NAME_MATCH;
+      this.#entries.forEach((entry, index) => {
+        if (entry.nameLower.includes(term)) holds[index] = 1;
       });
-      return marks;
+      return holds;
     }
     // One native scan of all names instead of one includes() per template.
     const names = this.#names;
@@ -622,11 +653,10 @@ export class TemplateSearchIndex {
         else high = middle;
       }
       const k = low - 1;
-      const index = order[k] ?? 0;
-      marks[index] = (marks[index] ?? 0) | NAME_MATCH;
+      holds[order[k] ?? 0] = 1;
       from = k + 1 < starts.length ? (starts[k + 1] ?? names.length) : names.length;
     }
-    return marks;
+    return holds;
   }
 
   /** ts_rank of every entry for a query that calc_rank_or ranks (tsRank's other branch), by entry. */
@@ -687,13 +717,16 @@ export class TemplateSearchIndex {
   #answer(
     filter: SearchFilter,
     query: QueryNode | undefined,
-    nameWords: QueryNode | undefined,
+    nameWords: (QueryNode | undefined)[],
   ): { rows: ItemTemplateView[]; total: number } {
     const entries = this.#entries;
     const termLower = filter.term?.toLowerCase();
+    const spellings =
+      termLower === undefined ? [] : [termLower, ...(filter.spellings ?? []).map((s) => s.toLowerCase())];
+    const termMarks = termLower !== undefined ? this.#termMarks(query, spellings) : undefined;
     const criteria: Criteria = {
       termLower,
-      marks: termLower !== undefined ? this.#termMarks(query, termLower) : undefined,
+      marks: termMarks?.marks,
       tags: filter.tags && filter.tags.length > 0 ? filter.tags : undefined,
       tagMarks: (filter.tags ?? []).map((tag) => this.#tagMarks(tag)),
       category: filter.category,
@@ -723,23 +756,27 @@ export class TemplateSearchIndex {
       // calc_rank_or walks the postings of the operands' lexemes once for every entry at a time.
       const ranks =
         query && query.kind !== 'and' && query.kind !== 'phrase' ? this.#ranksOr(operands) : undefined;
-      // As items.repository's search orders them: the tier (how the name meets the term), then, going
-      // down, the shorter name within a tier that met the name, then ts_rank.
+      // As items.repository's search orders them: the tier (how the name meets the term, or the spelling
+      // it meets best), then, going down, the shorter name within a tier that met the name, then ts_rank.
       const tiers = new Float64Array(found.length);
       const ranksFound = new Float64Array(found.length);
-      const marks = criteria.marks ?? new Uint8Array(0);
-      // The name-words query over every template at once, as the postings make it cheap.
-      const wordStarts = nameWords ? this.#matching(nameWords) : undefined;
+      const holds = termMarks?.holds ?? [];
+      // Each spelling's name-words query over every template at once, as the postings make it cheap.
+      const wordStarts = nameWords.map((words) => (words ? this.#matching(words) : undefined));
       const descending = filter.direction === 'desc';
       for (let k = 0; k < found.length; k++) {
         const index = found[k] ?? 0;
         const entry = entryAt(entries, index);
-        const tier = nameTier(
-          entry.nameLower,
-          termLower,
-          (marks[index] ?? 0) & NAME_MATCH,
-          wordStarts?.[index] ?? 0,
-        );
+        let tier = 0;
+        for (let s = 0; s < spellings.length; s++) {
+          const met = nameTier(
+            entry.nameLower,
+            spellings[s] ?? '',
+            holds[s]?.[index] ?? 0,
+            wordStarts[s]?.[index] ?? 0,
+          );
+          if (met > tier) tier = met;
+        }
         if (!descending) {
           tiers[k] = tier;
           continue;
@@ -766,16 +803,19 @@ export class TemplateSearchIndex {
   }
 }
 
-/** What a term is to its parse in PostgreSQL: the whole tsquery, and the name-words part alone. */
+/**
+ * What a term is to its parse in PostgreSQL: the whole tsquery (every spelling's, OR-ed), and the
+ * name-words part alone of each spelling (the term first).
+ */
 type ParsedTerm = {
   query: string | null;
-  nameQuery: string | null;
+  nameQueries: (string | null)[];
 };
 
 /**
  * How a name meets the term, as the SQL search's tier: 5 the name itself, 4 its first word(s), 3 its start,
  * 2 the start of its words (`nameWords`), 1 anywhere in it, 0 elsewhere. Only a name that holds the term
- * (NAME_MATCH) can equal it or start with it.
+ * (`holdsTerm`) can equal it or start with it.
  */
 function nameTier(name: string, term: string, holdsTerm: number, wordStarts: number): number {
   if (holdsTerm) {
