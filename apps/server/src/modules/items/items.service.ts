@@ -26,6 +26,7 @@ import {
   itemsRepository as repo,
 } from './items.repository.js';
 import { TemplateSearchIndex } from './items.search-index.js';
+import { otherSpellings, seededCatalogueSpellings } from './items.search-terms.js';
 
 const NAME_MAX = 200;
 
@@ -113,12 +114,15 @@ export class ItemsService {
     // `*` (the spec's default) and an empty box both mean everything.
     const term = query.search.replace(/\*+$/, '').trim() || undefined;
     const sort = query.sort ?? (term ? 'relevance' : 'name');
+    // A new player's "arrows", "short sword" or "gp" is searched in the catalogue's words too.
+    const spellings = term ? otherSpellings(term, seededCatalogueSpellings()) : [];
     const { rows, total } = await this.#searchIndex.search({
       sort,
       direction: query.direction ?? (sort === 'relevance' ? 'desc' : 'asc'),
       page: query.page,
       perPage: query.per_page,
       ...(term ? { term } : {}),
+      ...(spellings.length > 0 ? { spellings } : {}),
       ...(query.tags && query.tags.length > 0 ? { tags: query.tags } : {}),
       ...(query.category ? { category: query.category } : {}),
       ...(query.rarity ? { rarity: query.rarity } : {}),
