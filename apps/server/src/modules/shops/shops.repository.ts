@@ -530,38 +530,27 @@ export const shopsRepository = {
 
   async requests(
     db: Executor,
-    f: { shopInstanceId: string; status?: ShopRequestRow['status']; requesterId?: string },
+    f: ({ shopInstanceId: string } | { partyId: string | null }) & {
+      status?: ShopRequestRow['status'];
+      requesterId?: string;
+    },
   ): Promise<ShopRequestRow[]> {
     return db
       .select()
       .from(shopRequests)
       .where(
         and(
-          eq(shopRequests.shopInstanceId, f.shopInstanceId),
+          // A shop's requests, or a party's (any party's, with null: a member's in every party).
+          'shopInstanceId' in f
+            ? eq(shopRequests.shopInstanceId, f.shopInstanceId)
+            : f.partyId
+              ? eq(shopRequests.partyId, f.partyId)
+              : undefined,
           f.status ? eq(shopRequests.status, f.status) : undefined,
           f.requesterId ? eq(shopRequests.requesterId, f.requesterId) : undefined,
         ),
       )
       .orderBy(desc(shopRequests.createdAt), desc(shopRequests.id));
-  },
-
-  /** A member's requests still waiting for the GM, in one party or in all of them. */
-  async pendingRequestsOf(
-    db: Executor,
-    requesterId: string,
-    partyId: string | null,
-  ): Promise<ShopRequestRow[]> {
-    return db
-      .select()
-      .from(shopRequests)
-      .where(
-        and(
-          eq(shopRequests.requesterId, requesterId),
-          eq(shopRequests.status, 'pending'),
-          partyId ? eq(shopRequests.partyId, partyId) : undefined,
-        ),
-      )
-      .orderBy(shopRequests.createdAt, shopRequests.id);
   },
 
   /** What the pending purchase requests to be paid from this container add up to, in copper. */

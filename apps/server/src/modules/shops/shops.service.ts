@@ -1841,7 +1841,7 @@ export class ShopsService {
     partyId: string | null,
     removedById: string | null = null,
   ): Promise<number> {
-    const pending = await repo.pendingRequestsOf(this.db, memberId, partyId);
+    const pending = await repo.requests(this.db, { partyId, requesterId: memberId, status: 'pending' });
     if (pending.length === 0) return 0;
     const remover = removedById ? await accountsRepository.findUserById(this.db, removedById) : undefined;
     let withdrawn = 0;
