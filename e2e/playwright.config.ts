@@ -39,6 +39,11 @@ export default defineConfig({
   use: {
     baseURL,
     trace: 'retain-on-failure',
+    // Most specs run as a visitor who asked for less motion (the theme honours it: global.css), so no
+    // dialog, menu or toast transition is rendered and waited out: a quarter of a spec's time in software
+    // rendering on 2 cores (docs/decisions.md). The phone and drag specs keep every transition
+    // (`withMotion` in support/motion.ts), so both ways stay covered.
+    reducedMotion: 'reduce',
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: chromium,

@@ -3,7 +3,11 @@ import { expectAccessible } from '../support/a11y';
 import { AccountPages, newAccount } from '../support/accounts';
 import { addItem, api } from '../support/api';
 import { expectInventoryOf } from '../support/inventory';
+import { withMotion } from '../support/motion';
 import { settleAnimations, settleWorkspaceLayout } from '../support/settle';
+
+// Every transition drawn: the phone and drag flows are where motion meets the finger.
+test.use(withMotion);
 
 /**
  * Issue 12, items 1 and 2: drag and drop between two containers picked through the panels' Source

@@ -4,10 +4,14 @@ import { expectAccessible } from '../support/a11y';
 import { AccountPages, newAccount } from '../support/accounts';
 import { addItem, api } from '../support/api';
 import { expectInventoryOf } from '../support/inventory';
+import { withMotion } from '../support/motion';
 import { screenshotBothWidths, screenshotDir } from '../support/screenshots';
 import { settleAnimations } from '../support/settle';
 import { dismissToasts } from '../support/toasts';
 import { swipe } from '../support/touch';
+
+// Every transition drawn: the phone and drag flows are where motion meets the finger.
+test.use(withMotion);
 
 interface Character {
   id: string;

@@ -1,5 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { AccountPages, newAccount } from '../support/accounts';
+import { withMotion } from '../support/motion';
+
+// Every transition drawn: the phone and drag flows are where motion meets the finger.
+test.use(withMotion);
 
 test.describe('on a phone', () => {
   test.use({ viewport: { width: 375, height: 812 }, hasTouch: true, isMobile: true });
