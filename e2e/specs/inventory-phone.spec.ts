@@ -194,6 +194,41 @@ test.describe('on a phone', () => {
     await expectAccessible(page, 'marketplace-phone');
     await page.screenshot({ path: path.join(screenshotDir, 'marketplace-phone-375.png'), fullPage: true });
   });
+
+  test('with the on-screen keyboard up, a dialog keeps its buttons in sight above it', async ({ page }) => {
+    const character = await setUp(page, 'typist', 'Wren Inkwell');
+    await openWorkspace(page, character.primary_container_id, 'Wren Inkwell', 'mobile');
+    // The page asks Android's Chrome to shrink to what the keyboard leaves, so a dialog fits above it.
+    await expect(page.locator('meta[name="viewport"]')).toHaveAttribute(
+      'content',
+      /interactive-widget=resizes-content/,
+    );
+
+    await page.getByRole('button', { name: 'New Container' }).tap();
+    const dialog = page.getByRole('dialog', { name: 'Create New Container' });
+    const name = dialog.getByRole('textbox', { name: 'Container Name' });
+    await expect(name).toBeFocused();
+    // About what an 812 px phone shows above its keyboard and the browser's bar: the fields scroll, and
+    // the row with Create Container stays at the dialog's foot, whole and not covered.
+    await page.setViewportSize({ width: 375, height: 320 });
+    await settleAnimations(page);
+    await page.keyboard.type('Scroll Case');
+    const create = dialog.getByRole('button', { name: 'Create Container' });
+    await expect(create).toBeInViewport({ ratio: 1 });
+    await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeInViewport({ ratio: 1 });
+    const hit = await create.evaluate((button) => {
+      const box = button.getBoundingClientRect();
+      return button.contains(document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2));
+    });
+    expect(hit, 'nothing covers Create Container').toBe(true);
+    await expect(name).toBeInViewport();
+
+    await create.tap();
+    await expect(dialog).toBeHidden();
+    await page.setViewportSize({ width: 375, height: 812 });
+    const containers = await api<Container[]>(page, 'GET', `/characters/${character.id}/containers`);
+    expect(containers.map((container) => container.name)).toContain('Scroll Case');
+  });
 });
 
 test.describe('on a desktop', () => {
