@@ -6,6 +6,8 @@ import { dateOrInstantParam } from './list-params.js';
 import { unwrapFilters } from './parties.js';
 
 export const inventoryMessages = {
+  /** What an item without a price shows for its value (`isUnpricedItem`). */
+  unpriced: 'Unpriced',
   containerNameRequired: 'Container name is required',
   insufficientCapacity: 'Insufficient capacity in container',
   weightExceeded: 'Item(s) would exceed weight limit',
@@ -73,6 +75,18 @@ export function isAttunable(template: {
   const rarity = template.metadata.rarity;
   if (typeof rarity === 'string' && rarity.trim() !== '') return true;
   return template.tags.some((tag) => tag === 'magic' || tag === 'attunement');
+}
+
+/**
+ * Whether an item has no price to show: the SRD gives its template none (`metadata.priced` false, magic
+ * items) and nobody gave this item one of its own. Its value counts as nothing in sums, but it reads
+ * "Unpriced", never "0 gp", as on the template's page and in loot.
+ */
+export function isUnpricedItem(item: {
+  item_template: { metadata: Record<string, unknown> };
+  instance_data: Record<string, unknown>;
+}): boolean {
+  return item.item_template.metadata.priced === false && item.instance_data.value_override == null;
 }
 
 /**

@@ -38,4 +38,35 @@ describe('ItemFacts (issue 12 §6)', () => {
     renderWithProviders(<ItemFacts item={buildItem({ quantity: 20, weight: 0.05, totalWeight: 1 })} />);
     expect(screen.getByText('Total weight').nextSibling).toHaveTextContent('1.0 lbs');
   });
+
+  it('says "Unpriced" for an SRD magic item the SRD gives no price, and its own price once it has one', () => {
+    const template = {
+      name: 'Rope of Climbing',
+      stack_size: 1,
+      tags: [],
+      metadata: { priced: false },
+      coin: null,
+    };
+    const { unmount } = renderWithProviders(
+      <ItemFacts item={buildItem({ value: 0, value_cp: 0, currency: 'gp', item_template: template })} />,
+    );
+    expect(screen.getByText('Value each').nextSibling).toHaveTextContent(/^Unpriced$/);
+    expect(screen.getByText('Total value').nextSibling).toHaveTextContent(/^Unpriced$/);
+    unmount();
+
+    renderWithProviders(
+      <ItemFacts
+        item={buildItem({
+          quantity: 2,
+          value: 50,
+          value_cp: 5000,
+          currency: 'gp',
+          instance_data: { value_override: 50 },
+          item_template: template,
+        })}
+      />,
+    );
+    expect(screen.getByText('Value each').nextSibling).toHaveTextContent('50 gp');
+    expect(screen.getByText('Total value').nextSibling).toHaveTextContent('100 gp');
+  });
 });

@@ -1,4 +1,4 @@
-import { formatStackWorth, type ItemInstance } from '@haversack/contracts';
+import { formatStackWorth, type ItemInstance, inventoryMessages, isUnpricedItem } from '@haversack/contracts';
 import { Badge, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { formatStackWeight, formatWeight } from '../../../lib/weight';
 import { itemIcon, rarityOf, tagLabels } from '../lib/item-look';
@@ -20,6 +20,7 @@ export function ItemFacts({ item }: { item: ItemInstance }) {
   const rarity = rarityOf(item.item_template.metadata);
   const tags = tagLabels(item.tags);
   const description = item.instance_data.description_override;
+  const unpriced = isUnpricedItem(item);
   return (
     <Stack gap="sm">
       <Group gap="xs">
@@ -31,8 +32,14 @@ export function ItemFacts({ item }: { item: ItemInstance }) {
         <Fact label="Quantity" value={String(item.quantity)} />
         <Fact label="Weight each" value={formatWeight(item.weight)} />
         <Fact label="Total weight" value={formatStackWeight(item.weight, item.quantity)} />
-        <Fact label="Value each" value={`${item.value} ${item.currency}`} />
-        <Fact label="Total value" value={formatStackWorth(item.value_cp * item.quantity)} />
+        <Fact
+          label="Value each"
+          value={unpriced ? inventoryMessages.unpriced : `${item.value} ${item.currency}`}
+        />
+        <Fact
+          label="Total value"
+          value={unpriced ? inventoryMessages.unpriced : formatStackWorth(item.value_cp * item.quantity)}
+        />
         <Fact
           label="Stack size"
           value={item.item_template.stack_size === 0 ? 'Unlimited' : String(item.item_template.stack_size)}

@@ -68,6 +68,31 @@ describe('ItemTile', () => {
     );
     expect(screen.getByText('0.5 lbs · 1 sp')).toBeInTheDocument();
   });
+
+  it.each(['grid', 'list'] as const)(
+    'in a %s says "Unpriced" for a magic item the SRD gives no price',
+    (layout) => {
+      renderTile(
+        buildItem({
+          name: 'Bag of Holding',
+          quantity: 1,
+          weight: 15,
+          totalWeight: 15,
+          value_cp: 0,
+          item_template: {
+            name: 'Bag of Holding',
+            stack_size: 1,
+            tags: [],
+            metadata: { priced: false },
+            coin: null,
+          },
+        }),
+        layout,
+      );
+      expect(screen.getByText(`15.0 lbs · ${inventoryMessages.unpriced}`)).toBeInTheDocument();
+      expect(screen.queryByText(/0 gp/)).not.toBeInTheDocument();
+    },
+  );
 });
 
 function TwoPanels({ onDragStart }: { onDragStart: () => void }) {

@@ -1,5 +1,12 @@
 import { useDraggable } from '@dnd-kit/core';
-import { type Container, formatStackWorth, type ItemInstance, isAttunable } from '@haversack/contracts';
+import {
+  type Container,
+  formatStackWorth,
+  type ItemInstance,
+  inventoryMessages,
+  isAttunable,
+  isUnpricedItem,
+} from '@haversack/contracts';
 import { ActionIcon, Badge, Box, Group, Loader, Menu, Paper, Stack, Text } from '@mantine/core';
 import { IconArrowsTransferUp, IconDots, IconLock } from '@tabler/icons-react';
 import { type FocusEvent, type KeyboardEvent, type ReactElement, useEffect, useRef, useState } from 'react';
@@ -114,6 +121,9 @@ export function ItemTile({
   const targets = onMoveTo ? destinations.filter((c) => c.id !== item.container_id) : [];
   const canMove = targets.length > 0;
   const rarity = rarityOf(item.item_template.metadata);
+  const worth = isUnpricedItem(item)
+    ? inventoryMessages.unpriced
+    : formatStackWorth(item.value_cp * item.quantity);
   const icon = itemIcon(item.item_template);
   const ownerCharacterId = onMoveTo ? actingCharacterOf(item, destinations) : null;
   const [giving, setGiving] = useState(false);
@@ -247,8 +257,7 @@ export function ItemTile({
                 ×{item.quantity}
               </Badge>
               <Text size="xs" c="dimmed">
-                {formatStackWeight(item.weight, item.quantity)} ·{' '}
-                {formatStackWorth(item.value_cp * item.quantity)}
+                {formatStackWeight(item.weight, item.quantity)} · {worth}
               </Text>
             </Group>
             {rarity || status.length > 0 ? (
@@ -274,8 +283,7 @@ export function ItemTile({
             <Group gap="xs" wrap="wrap" justify="flex-end" ml="auto" miw={0}>
               {moving ? <Loader size={12} aria-hidden="true" data-testid="item-tile-moving" /> : null}
               <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-                {formatStackWeight(item.weight, item.quantity)} ·{' '}
-                {formatStackWorth(item.value_cp * item.quantity)}
+                {formatStackWeight(item.weight, item.quantity)} · {worth}
               </Text>
               <Badge variant="light" size="sm" style={{ flexShrink: 0 }}>
                 ×{item.quantity}

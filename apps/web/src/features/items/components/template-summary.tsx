@@ -1,4 +1,4 @@
-import type { ItemTemplate } from '@haversack/contracts';
+import { type ItemTemplate, inventoryMessages } from '@haversack/contracts';
 import { Text } from '@mantine/core';
 import { formatWeight } from '../../../lib/weight';
 import { tagLabel } from '../../inventory/lib/item-look';
@@ -6,7 +6,7 @@ import { tagLabel } from '../../inventory/lib/item-look';
 /** "15 gp"; the SRD gives some items no price (a Sun Blade), and those say so rather than "0 gp". */
 export function templatePrice(template: Pick<ItemTemplate, 'base_value' | 'currency' | 'metadata'>): string {
   return template.metadata.priced === false
-    ? 'Unpriced'
+    ? inventoryMessages.unpriced
     : `${template.base_value.toLocaleString('en-US')} ${template.currency}`;
 }
 
