@@ -5,6 +5,7 @@ import { addItem, api } from '../support/api';
 import { expectInventoryOf } from '../support/inventory';
 import { withMotion } from '../support/motion';
 import { settleAnimations, settleWorkspaceLayout } from '../support/settle';
+import { dismissToasts } from '../support/toasts';
 
 // Every transition drawn: the phone and drag flows are where motion meets the finger.
 test.use(withMotion);
@@ -308,6 +309,45 @@ test('a keyboard user reaches the items in a few keys, sees where the focus is, 
     .toEqual([
       'Torch ×5: Backpack (Tamsin Reed) → Chest (Tamsin Reed)',
       'Dagger ×1: Backpack (Tamsin Reed) → Saddlebag (Tamsin Reed)',
+    ]);
+});
+
+test('at a desktop, a player gathers items in the transfer queue with Ctrl+click and Q, and moves them together', async ({
+  page,
+}) => {
+  const { character } = await setUp(page, 'gather');
+  for (const name of ['Dagger', 'Longsword', 'Torch'])
+    await addItem(page, character.primary_container_id, name, 1);
+  await page.goto(`/containers/${character.primary_container_id}`);
+  const dagger = page.getByRole('button', { name: 'Dagger, quantity 1' });
+  const longsword = page.getByRole('button', { name: 'Longsword, quantity 1' });
+  await expect(dagger).toBeVisible();
+  const queue = page.getByTestId('transfer-queue');
+  await expect(queue).toHaveCount(0);
+
+  // Ctrl+click gathers instead of opening; Q on a focused item too.
+  await dagger.click({ modifiers: ['ControlOrMeta'] });
+  await expect(queue.getByText('Dagger ×1')).toBeVisible();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await longsword.focus();
+  await page.keyboard.press('q');
+  await expect(queue.getByText('Longsword ×1')).toBeVisible();
+  await dismissToasts(page);
+  await page.mouse.move(0, 0);
+  await expectAccessible(page, 'transfer queue at a desktop');
+
+  await queue.getByRole('combobox', { name: 'Destination' }).click();
+  await page.getByRole('option', { name: /^Chest/ }).click();
+  await queue.getByRole('button', { name: 'Process Queue' }).click();
+  await expect(dagger).toBeHidden();
+  await expect(longsword).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Torch, quantity 1' })).toBeVisible();
+  await expect(queue).toHaveCount(0);
+  await expect
+    .poll(() => transfers(page, character.id))
+    .toEqual([
+      'Dagger ×1: Backpack (Tamsin Reed) → Chest (Tamsin Reed)',
+      'Longsword ×1: Backpack (Tamsin Reed) → Chest (Tamsin Reed)',
     ]);
 });
 

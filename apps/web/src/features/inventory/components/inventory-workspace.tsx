@@ -121,6 +121,9 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
   useFocusReturn({ opened: tradeOffer !== null });
   useFocusReturn({ opened: detail.item !== null });
   const queue = useTransferQueue();
+  // Phones and tablets always show the queue (swipes fill it); a desktop once something is queued in it
+  // (Q, Ctrl+click, or Add to Queue in an item's dialog) and until its run and any refusal are over.
+  const showsQueue = touch || queue.items.length > 0 || queue.progress !== null || queue.error !== null;
   // How much of the screen the floating queue bar covers: a list that scrolls on its own pads its end by it.
   const [queueCover, setQueueCover] = useState(0);
   const transfer = useTransferItem();
@@ -475,7 +478,7 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
           screenReaderInstructions: dragInstructions,
         }}
       >
-        <TransferQueueCover.Provider value={touch ? queueCover : 0}>
+        <TransferQueueCover.Provider value={showsQueue ? queueCover : 0}>
           <SimpleGrid cols={viewMode === 'dual' ? 2 : 1} spacing="md">
             <InventoryPanel {...panelProps('left')} />
             {viewMode === 'dual' ? <InventoryPanel {...panelProps('right')} /> : null}
@@ -493,8 +496,13 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
           ) : null}
         </DragOverlay>
       </DndContext>
-      {touch ? (
-        <TransferQueueBar queue={queue} containers={queueDestinations} onCoverChange={setQueueCover} />
+      {showsQueue ? (
+        <TransferQueueBar
+          queue={queue}
+          containers={queueDestinations}
+          swipes={touch}
+          onCoverChange={setQueueCover}
+        />
       ) : null}
       {/* The dialogs are mounted while open only: closed Mantine modals still run their hooks on every
           render of the workspace (issue 13 §1). */}
@@ -507,14 +515,10 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
           canAct={detailContainer?.can_act ?? false}
           destinations={props.containers}
           lootDestinations={lootDestinations}
-          onAddToQueue={
-            touch
-              ? (item) => {
-                  queue.add(detail.loot ? { ...item, loot: detail.loot } : item);
-                  detail.close();
-                }
-              : undefined
-          }
+          onAddToQueue={(item) => {
+            queue.add(detail.loot ? { ...item, loot: detail.loot } : item);
+            detail.close();
+          }}
           onClose={detail.close}
         />
       ) : null}

@@ -94,6 +94,7 @@ export function itemGridHelp({
         ? ', M takes it into one of your containers'
         : ', M moves it to another container'
       : '',
+    movable ? ', Q or Ctrl+click adds it to the transfer queue' : '',
     '.',
   ].join('');
 }
@@ -492,6 +493,7 @@ const Tile = memo(
               }
             : undefined
         }
+        onQueue={props.movable ? () => handlers.current.onAddToQueue(item) : undefined}
         onOpen={() => handlers.current.onOpen(item)}
       />
     );

@@ -29,6 +29,7 @@ import { GameIcon, ItemStatusBadges, RarityBadge } from './item-look';
 
 /** The keys on a tile that open its "Move to..." menu (besides its button). */
 export const moveMenuKeys = 'M Shift+F10 ContextMenu';
+export const queueKey = 'Q';
 
 export interface ItemTileProps {
   item: ItemInstance;
@@ -37,6 +38,8 @@ export interface ItemTileProps {
   draggable: boolean;
   /** Phones and tablets: swipe right = Quick Transfer, left = Add to Queue. */
   swipe?: { onQuickTransfer: () => void; onAddToQueue: () => void };
+  /** Q, or a click with Ctrl (⌘ on a Mac): into the transfer queue, to move several items at once. */
+  onQueue?: () => void;
   onOpen: () => void;
   /**
    * Containers the item may move to with "Move to...": the source is left out here. Without any (or
@@ -72,6 +75,7 @@ export function ItemTile({
   layout,
   draggable,
   swipe,
+  onQueue,
   onOpen,
   destinations = [],
   onMoveTo,
@@ -132,10 +136,22 @@ export function ItemTile({
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     // Enter opens the item; Space starts a keyboard drag (dnd-kit's sensor, configured in the workspace);
-    // M, Shift+F10 or the context-menu key open "Move to...".
+    // M, Shift+F10 or the context-menu key open "Move to..."; Q puts it in the transfer queue.
     if (event.key === 'Enter') {
       event.preventDefault();
       onOpen();
+      return;
+    }
+    if (
+      onQueue &&
+      !moving &&
+      event.key.toLowerCase() === 'q' &&
+      !event.ctrlKey &&
+      !event.metaKey &&
+      !event.altKey
+    ) {
+      event.preventDefault();
+      onQueue();
       return;
     }
     const menuKey =
@@ -206,7 +222,9 @@ export function ItemTile({
         aria-busy={moving || undefined}
         data-moving={moving || undefined}
         aria-describedby={describedByIds}
-        aria-keyshortcuts={canMove ? moveMenuKeys : undefined}
+        aria-keyshortcuts={
+          [canMove ? moveMenuKeys : null, onQueue ? queueKey : null].filter(Boolean).join(' ') || undefined
+        }
         onKeyDown={onKeyDown}
         onFocus={(event) => {
           // A focused tile may be asked for its menu from the keyboard (M): have it ready, closed.
@@ -217,8 +235,10 @@ export function ItemTile({
           // The context-menu key (and Shift+F10) opens "Move to..." instead of the browser's menu.
           if (canMove && event.button !== 2) event.preventDefault();
         }}
-        onClick={() => {
-          if (!swipeState.consumeClick()) onOpen();
+        onClick={(event) => {
+          if (swipeState.consumeClick()) return;
+          if (onQueue && !moving && (event.ctrlKey || event.metaKey)) onQueue();
+          else onOpen();
         }}
         data-testid="item-tile"
         data-item-name={item.name}

@@ -8,6 +8,8 @@ import { sourceOptionLabel } from './container-source-select';
 
 /** Says what the destination is for before the first swipe, not only in the refusal after it. */
 export const destinationPlaceholder = 'Choose where swiped items go';
+/** A desktop's queue is filled with Q, Ctrl+click or Add to Queue: nothing is swiped there. */
+export const queuedDestinationPlaceholder = 'Choose where queued items go';
 
 /**
  * spec/02 §2 transfer queue bar: destination, queued items, remove, clear and process. It sticks to the
@@ -21,10 +23,13 @@ export const destinationPlaceholder = 'Choose where swiped items go';
 export function TransferQueueBar({
   queue,
   containers,
+  swipes = true,
   onCoverChange,
 }: {
   queue: TransferQueue;
   containers: Container[];
+  /** Whether items are swiped into it (phones and tablets), which its help and placeholder speak of. */
+  swipes?: boolean;
   onCoverChange?: (height: number) => void;
 }) {
   const busy = queue.progress !== null;
@@ -78,7 +83,7 @@ export function TransferQueueBar({
             <Button variant="default" size="sm" onClick={queue.clear} disabled={busy}>
               Clear
             </Button>
-          ) : floating ? null : (
+          ) : floating || !swipes ? null : (
             <Text size="xs" c="dimmed">
               Swipe right: Quick Transfer · left: Add to Queue
             </Text>
@@ -87,7 +92,7 @@ export function TransferQueueBar({
         <Select
           {...destinationFirstUse}
           label="Destination"
-          placeholder={destinationPlaceholder}
+          placeholder={swipes ? destinationPlaceholder : queuedDestinationPlaceholder}
           data={containers
             .filter((c) => c.can_act)
             .map((c) => ({ value: c.id, label: sourceOptionLabel(c) }))}
@@ -119,7 +124,7 @@ export function TransferQueueBar({
                   style={{ flexShrink: 0 }}
                   rightSection={
                     <ActionIcon
-                      // A finger's target (24 px, WCAG 2.5.8): the queue is only on phones and tablets.
+                      // A finger's target (24 px, WCAG 2.5.8) on phones and tablets.
                       size={24}
                       variant="transparent"
                       color="gray"

@@ -56,8 +56,9 @@ async function refresh(queryClient: QueryClient, items: QueuedItem[], destinatio
 }
 
 /**
- * spec/02 §2 transfer queue (phones and tablets): items wait with their whole stack; processing moves each
- * one in turn to the destination (a loot stack is taken), then empties the queue of all but the failures.
+ * spec/02 §2 transfer queue (phones and tablets swipe into it; a desktop uses Q, Ctrl+click or the item
+ * dialog): items wait with their whole stack; processing moves each one in turn to the destination (a loot
+ * stack is taken), then empties the queue of all but the failures.
  */
 export function useTransferQueue() {
   const queryClient = useQueryClient();
