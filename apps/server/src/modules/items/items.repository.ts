@@ -41,12 +41,20 @@ function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** DESIGN §4: a template's value in copper, in SQL, so that filters and sorts compare whole coins. */
-const valueCp = sql<number>`(${itemTemplates.baseValue}::bigint * ${sql.raw(
+/** The copper in one coin of the row's currency. */
+const copperPerCoin = sql.raw(
   `case "item_templates"."currency" ${Object.entries(copperPer)
     .map(([currency, factor]) => `when '${currency}' then ${factor}`)
     .join(' ')} end`,
-)})`;
+);
+
+/**
+ * DESIGN §4: a template's value in copper, in SQL, so that filters and sorts compare whole coins. Null for
+ * a template marked `priced: false` (the SRD's magic items, stored at 0): it has no value to compare, so a
+ * value range leaves it out and a value sort puts it last (`nulls last`), as the in-memory search does.
+ */
+const valueCp = sql<number | null>`(case when ${itemTemplates.metadata}->'priced' = 'false'::jsonb then null
+  else ${itemTemplates.baseValue}::bigint * ${copperPerCoin} end)`;
 
 /** The columns every answer needs; the generated search_vector stays in the database. */
 export const templateColumns = {

@@ -27,7 +27,8 @@ beforeAll(async () => {
     currency: pick(['cp', 'sp', 'gp'] as const),
     visibility: pick(['public', 'public', 'public', 'private'] as const),
     tags: [pick(['magic', 'loot', 'rare']), `category:${pick(['gear', 'weapon'])}`],
-    metadata: { rarity: pick(['common', 'rare']) },
+    // Every ninth is unpriced, as the SRD's magic items are: marked, whatever its base_value says.
+    metadata: { rarity: pick(['common', 'rare']), ...(i % 9 === 0 ? { priced: false } : {}) },
   }));
   await ctx.database.db.insert(itemTemplates).values(rows);
 });
@@ -74,6 +75,17 @@ const filters: Partial<SearchFilter>[] = [
   { sort: 'name', direction: 'asc', rarity: 'legendary' },
   { sort: 'name', direction: 'asc', rarity: 'rare', tags: ['loot'] },
   { sort: 'name', direction: 'asc', page: 1000 },
+  // Unpriced templates: out of any value range, after every priced one by value, either way.
+  { sort: 'value', direction: 'asc' },
+  { sort: 'value', direction: 'desc' },
+  { sort: 'value', direction: 'asc', page: 10 },
+  { sort: 'value', direction: 'desc', page: 13 },
+  { sort: 'value', direction: 'asc', page: 16 },
+  { term: 'dragon', sort: 'value', direction: 'asc' },
+  { term: 'ring', sort: 'value', direction: 'desc', perPage: 20, page: 3 },
+  { term: 'ring', minValueCp: 0 },
+  { sort: 'name', direction: 'asc', minValueCp: 0, page: 2 },
+  { sort: 'value', direction: 'desc', maxValueCp: 5000 },
 ];
 
 describe('the in-memory search index', () => {
@@ -90,6 +102,35 @@ describe('the in-memory search index', () => {
         label,
       ).toEqual(fromSql.rows.map((r) => r.template.name));
       expect(fromMemory.rows, label).toEqual(fromSql.rows);
+    }
+  });
+
+  it('leaves unpriced templates out of value ranges and sorts them after the priced ones, in both engines', async () => {
+    const index = new TemplateSearchIndex(ctx.database.db);
+    const engines = {
+      sql: (filter: SearchFilter) => itemsRepository.search(ctx.database.db, filter),
+      memory: (filter: SearchFilter) => index.search(filter),
+    };
+    const isUnpriced = (row: { template: { metadata: Record<string, unknown> } }) =>
+      row.template.metadata.priced === false;
+    for (const [engine, search] of Object.entries(engines)) {
+      const all = await search({ ...base, sort: 'name', direction: 'asc', perPage: 10_000 });
+      const unpriced = all.rows.filter(isUnpriced);
+      expect(unpriced.length, engine).toBeGreaterThan(0);
+      const ranged = await search({
+        ...base,
+        sort: 'name',
+        direction: 'asc',
+        perPage: 10_000,
+        minValueCp: 0,
+      });
+      expect(ranged.rows.filter(isUnpriced), engine).toEqual([]);
+      expect(ranged.total, engine).toBe(all.total - unpriced.length);
+      for (const direction of ['asc', 'desc'] as const) {
+        const byValue = await search({ ...base, sort: 'value', direction, perPage: 10_000 });
+        const tail = byValue.rows.slice(byValue.rows.length - unpriced.length);
+        expect(tail, `${engine} ${direction}`).toEqual(unpriced);
+      }
     }
   });
 

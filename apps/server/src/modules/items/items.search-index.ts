@@ -28,6 +28,7 @@ interface Entry {
   nameLower: string;
   /** The name's length as PostgreSQL's length() counts it: in characters, not UTF-16 units. */
   nameLength: number;
+  /** NaN for a template marked `priced: false`: no value range holds it, and value orders put it last. */
   valueCp: number;
   tags: Set<string>;
   /** Lexemes in PostgreSQL's order (byte order), and their positions. */
@@ -492,7 +493,10 @@ export class TemplateSearchIndex {
         view: { template, creatorName },
         nameLower: template.name.toLowerCase(),
         nameLength: [...template.name].length,
-        valueCp: template.baseValue * (copperPer[template.currency] ?? 1),
+        valueCp:
+          template.metadata.priced === false
+            ? Number.NaN
+            : template.baseValue * (copperPer[template.currency] ?? 1),
         tags: new Set(template.tags),
         lexemes: [...parsed.keys()].sort(byteOrder),
         vector: parsed,
@@ -523,14 +527,16 @@ export class TemplateSearchIndex {
       ['value', (e: Entry) => e.valueCp],
       ['weight', (e: Entry) => e.view.template.weight],
     ] as const) {
-      orders.set(
-        `${key}:asc`,
-        order((a, b) => value(at(entries, a)) - value(at(entries, b)) || at(rankOf, a) - at(rankOf, b)),
-      );
-      orders.set(
-        `${key}:desc`,
-        order((a, b) => value(at(entries, b)) - value(at(entries, a)) || at(rankOf, a) - at(rankOf, b)),
-      );
+      for (const direction of ['asc', 'desc'] as const) {
+        orders.set(
+          `${key}:${direction}`,
+          order(
+            (a, b) =>
+              compareNullsLast(value(at(entries, a)), value(at(entries, b)), direction) ||
+              at(rankOf, a) - at(rankOf, b),
+          ),
+        );
+      }
     }
     const lists = new Map<string, number[]>();
     entries.forEach((entry, index) => {
@@ -863,6 +869,14 @@ export function topPositions(
     best[at] = k;
   }
   return best.subarray(0, size);
+}
+
+/** SQL's `order by x asc|desc nulls last`, NaN standing for null (an unpriced template's value). */
+function compareNullsLast(a: number, b: number, direction: 'asc' | 'desc'): number {
+  const aMissing = Number.isNaN(a);
+  const bMissing = Number.isNaN(b);
+  if (aMissing || bMissing) return Number(aMissing) - Number(bMissing);
+  return direction === 'asc' ? a - b : b - a;
 }
 
 /** Every entry's value in copper and weight, by entry index. */

@@ -925,3 +925,102 @@ describe('search/items', () => {
     expect(underscore.meta.total_count).toBe(0);
   });
 });
+
+describe('unpriced templates (the SRD gives them no price) in value filters and sorts', () => {
+  const isUnpriced = (t: ItemTemplate) => t.metadata.priced === false;
+  const names = (templates: ItemTemplate[]) => templates.map((t) => t.name);
+
+  /** Every page of a list, in order; the pages' total_count must be the rows they hold. */
+  async function everyPage(user: SignedInUser, path: string, perPage: number): Promise<ItemTemplate[]> {
+    const rows: ItemTemplate[] = [];
+    for (let page = 1; ; page++) {
+      const response = await call('GET', `${path}&per_page=${perPage}&page=${page}`, user);
+      expect(response.statusCode, response.body).toBe(200);
+      const { data, meta } = body(response);
+      rows.push(...data);
+      if (page >= meta.total_pages) {
+        expect(rows, path).toHaveLength(meta.total_count);
+        return rows;
+      }
+    }
+  }
+
+  /** Sorted by value: the priced ones in value order, then every unpriced one in the name order. */
+  function expectPricedThenUnpriced(rows: ItemTemplate[], direction: 'asc' | 'desc', byName: ItemTemplate[]) {
+    const firstUnpriced = rows.findIndex(isUnpriced);
+    expect(firstUnpriced, `${direction}: no priced template first`).toBeGreaterThan(0);
+    const priced = rows.slice(0, firstUnpriced);
+    const unpriced = rows.slice(firstUnpriced);
+    expect(names(unpriced.filter((t) => !isUnpriced(t))), direction).toEqual([]);
+    const values = priced.map((t) => t.value_cp);
+    expect(values, direction).toEqual([...values].sort((a, b) => (direction === 'asc' ? a - b : b - a)));
+    expect(names(unpriced), direction).toEqual(names(byName.filter(isUnpriced)));
+  }
+
+  it('leaves them out of a search with min_value or max_value, and counts only what it lists', async () => {
+    const me = await createUser(ctx);
+    expect(names((await search(me, 'search=bag%20of%20holding')).data)).toContain('Bag of Holding');
+    for (const range of ['max_value=50', 'min_value=0', 'min_value=0&max_value=1000000']) {
+      const found = await search(me, `search=bag%20of%20holding&${range}`);
+      expect(names(found.data), range).not.toContain('Bag of Holding');
+      expect(found.data.filter(isUnpriced), range).toEqual([]);
+    }
+    const upTo50 = await everyPage(me, '/search/items?search=*&max_value=50', 50);
+    expect(upTo50.length).toBeGreaterThan(0);
+    expect(names(upTo50.filter(isUnpriced))).toEqual([]);
+
+    const everything = await everyPage(me, '/search/items?search=*', 50);
+    const unpricedCount = everything.filter(isUnpriced).length;
+    expect(unpricedCount).toBeGreaterThan(100);
+    const fromZero = await everyPage(me, '/search/items?search=*&min_value=0', 50);
+    expect(fromZero).toHaveLength(everything.length - unpricedCount);
+    // Nothing else changes: a search without a value range still finds them.
+    expect((await search(me, 'rarity=legendary&per_page=50')).data.some(isUnpriced)).toBe(true);
+  });
+
+  it('sorts a search by value with every unpriced template after the priced ones, either way', async () => {
+    const me = await createUser(ctx);
+    const byName = await everyPage(me, '/search/items?search=*&sort=name', 50);
+    for (const direction of ['asc', 'desc'] as const) {
+      const rows = await everyPage(me, `/search/items?search=*&sort=value&direction=${direction}`, 50);
+      expect(rows).toHaveLength(byName.length);
+      expectPricedThenUnpriced(rows, direction, byName);
+    }
+    // With a term: the plain bag and its dearer kin before the Bag of Holding.
+    const bags = await search(me, 'search=bag&sort=value&direction=asc&per_page=50');
+    expect(isUnpriced(bags.data[0] as ItemTemplate)).toBe(false);
+    expect(bags.data.findLastIndex((t) => !isUnpriced(t))).toBeLessThan(
+      bags.data.findIndex((t) => t.name === 'Bag of Holding'),
+    );
+  });
+
+  it('does the same in the template list: out of min_value and max_value, last by value', async () => {
+    const me = await createUser(ctx);
+    const system = '/item_templates?creator_id=system';
+    expect(names(await everyPage(me, `${system}&search=bag%20of%20holding`, 100))).toContain(
+      'Bag of Holding',
+    );
+    for (const range of ['max_value=50', 'min_value=0']) {
+      const found = await everyPage(me, `${system}&search=bag%20of%20holding&${range}`, 100);
+      expect(names(found), range).not.toContain('Bag of Holding');
+      expect(names(found.filter(isUnpriced)), range).toEqual([]);
+    }
+    const upTo50 = await everyPage(me, `${system}&max_value=50`, 100);
+    expect(upTo50.length).toBeGreaterThan(0);
+    expect(names(upTo50.filter(isUnpriced))).toEqual([]);
+
+    const byName = await everyPage(me, '/item_templates?visibility=public&sort=name', 100);
+    for (const direction of ['asc', 'desc'] as const) {
+      const rows = await everyPage(
+        me,
+        `/item_templates?visibility=public&sort=value&direction=${direction}`,
+        100,
+      );
+      expect(rows).toHaveLength(byName.length);
+      expectPricedThenUnpriced(rows, direction, byName);
+    }
+    // The default direction of a value sort is ascending: cheapest priced first, not a 0 gp magic item.
+    const cheapest = body(await call('GET', `${system}&sort=value&per_page=5`, me)).data;
+    expect(names(cheapest.filter(isUnpriced))).toEqual([]);
+  });
+});
