@@ -345,6 +345,8 @@ interface Posting {
   entries: Int32Array;
   weights: Uint8Array;
   positions: Positions[];
+  /** rankOrTerm of each entry's positions, worked out once at load: a search only adds them up. */
+  orTerms: Float64Array;
 }
 
 /** calc_rank_or's share of one lexeme's positions, before the division by the operand count. */
@@ -384,6 +386,8 @@ export class TemplateSearchIndex {
   /** Every lower-case name in name order, joined by newlines, and where each starts. */
   #names = '';
   #nameStarts = new Int32Array(0);
+  /** Each entry's nameLength, by entry: ranking reads it without touching the entries. */
+  #nameLengths = new Int32Array(0);
 
   constructor(private readonly db: Executor) {}
 
@@ -554,7 +558,12 @@ export class TemplateSearchIndex {
         for (const p of list) mask |= 1 << (p & 3);
         return mask;
       });
-      postings.set(lexeme, { entries: Int32Array.from(list), weights, positions });
+      postings.set(lexeme, {
+        entries: Int32Array.from(list),
+        weights,
+        positions,
+        orTerms: Float64Array.from(positions, rankOrTerm),
+      });
     }
     const starts = new Int32Array(entries.length);
     let offset = 0;
@@ -564,6 +573,7 @@ export class TemplateSearchIndex {
     });
     this.#names = Array.from(nameOrder, (index) => entryAt(entries, index).nameLower).join('\n');
     this.#nameStarts = starts;
+    this.#nameLengths = Int32Array.from(entries, (entry) => entry.nameLength);
     this.#entries = entries;
     this.#tags = new Map();
     this.#columns = {
@@ -624,7 +634,8 @@ export class TemplateSearchIndex {
 
   /**
    * The entries a term matches: its tsquery (`@@`, bit 1) or a part of the name of one of its spellings
-   * (`name ilike %spelling%`, NAME_MATCH), 0 for neither; and, by spelling, 1 for the names holding it.
+   * (`name ilike %spelling%`, NAME_MATCH), 0 for neither; and, by spelling, how each name holds it
+   * (#namesHolding).
    */
   #termMarks(query: QueryNode | undefined, spellings: string[]): { marks: Uint8Array; holds: Uint8Array[] } {
     const marks = query ? this.#matching(query) : new Uint8Array(this.#entries.length);
@@ -634,12 +645,17 @@ export class TemplateSearchIndex {
     return { marks, holds };
   }
 
-  /** 1 for the entries whose lower-case name holds `term`. */
+  /**
+   * By entry, how its lower-case name holds `term` (the tiers of `nameTier` that need the term in the
+   * name): 5 the name itself, 4 its first word(s), 3 its start, 1 elsewhere in it, 0 not at all. Read off
+   * the one scan that finds the names, so ranking never compares the names again.
+   */
   #namesHolding(term: string): Uint8Array {
     const holds = new Uint8Array(this.#entries.length);
     if (term.includes('\n')) {
       this.#entries.forEach((entry, index) => {
-        if (entry.nameLower.includes(term)) holds[index] = 1;
+        const at = entry.nameLower.indexOf(term);
+        if (at >= 0) holds[index] = at > 0 ? 1 : heldAtStart(entry.nameLower.charAt(term.length));
       });
       return holds;
     }
@@ -659,7 +675,9 @@ export class TemplateSearchIndex {
         else high = middle;
       }
       const k = low - 1;
-      holds[order[k] ?? 0] = 1;
+      // The first time the name holds the term: at its start if it starts with it.
+      holds[order[k] ?? 0] =
+        found > (starts[k] ?? 0) ? 1 : heldAtStart(names.charAt(found + term.length).replace('\n', ''));
       from = k + 1 < starts.length ? (starts[k + 1] ?? names.length) : names.length;
     }
     return holds;
@@ -675,10 +693,10 @@ export class TemplateSearchIndex {
       for (const lexeme of lexemes) {
         const posting = this.#postings.get(lexeme);
         if (!posting) continue;
-        const { entries, positions } = posting;
+        const { entries, orTerms } = posting;
         for (let i = 0; i < entries.length; i++) {
           const index = entries[i] ?? 0;
-          ranks[index] = (ranks[index] ?? 0) + rankOrTerm(at(positions, i));
+          ranks[index] = (ranks[index] ?? 0) + (orTerms[i] ?? 0);
         }
       }
     }
@@ -770,25 +788,25 @@ export class TemplateSearchIndex {
       // Each spelling's name-words query over every template at once, as the postings make it cheap.
       const wordStarts = nameWords.map((words) => (words ? this.#matching(words) : undefined));
       const descending = filter.direction === 'desc';
+      // Typed arrays only, by entry: the entries themselves are read for an AND or phrase rank alone.
+      const nameLengths = this.#nameLengths;
       for (let k = 0; k < found.length; k++) {
         const index = found[k] ?? 0;
-        const entry = entryAt(entries, index);
         let tier = 0;
         for (let s = 0; s < spellings.length; s++) {
-          const met = nameTier(
-            entry.nameLower,
-            spellings[s] ?? '',
-            holds[s]?.[index] ?? 0,
-            wordStarts[s]?.[index] ?? 0,
-          );
+          const met = nameTier(holds[s]?.[index] ?? 0, wordStarts[s]?.[index] ?? 0);
           if (met > tier) tier = met;
         }
         if (!descending) {
           tiers[k] = tier;
           continue;
         }
-        tiers[k] = tier * 10_000 + (tier > 0 ? 9_999 - entry.nameLength : 0);
-        ranksFound[k] = ranks ? (ranks[index] ?? 0) : query ? tsRank(entry, query, operands) : 0;
+        tiers[k] = tier * 10_000 + (tier > 0 ? 9_999 - (nameLengths[index] ?? 0) : 0);
+        ranksFound[k] = ranks
+          ? (ranks[index] ?? 0)
+          : query
+            ? tsRank(entryAt(entries, index), query, operands)
+            : 0;
       }
       // Positions in `found`: ties keep name order, as a stable sort would.
       const ranked = topPositions(tiers, descending ? -1 : 1, end, descending ? ranksFound : undefined);
@@ -820,19 +838,19 @@ type ParsedTerm = {
 
 /**
  * How a name meets the term, as the SQL search's tier: 5 the name itself, 4 its first word(s), 3 its start,
- * 2 the start of its words (`nameWords`), 1 anywhere in it, 0 elsewhere. Only a name that holds the term
- * (`holdsTerm`) can equal it or start with it.
+ * 2 the start of its words (`wordStarts`), 1 anywhere in it, 0 elsewhere. `held` is #namesHolding's: how
+ * the name holds the term, 0 when it does not (only then can it equal or start with it).
  */
-function nameTier(name: string, term: string, holdsTerm: number, wordStarts: number): number {
-  if (holdsTerm) {
-    if (name === term) return 5;
-    if (name.startsWith(term)) {
-      const next = name.slice(term.length, term.length + 2);
-      return next.startsWith(' ') || next.startsWith(',') ? 4 : 3;
-    }
-  }
+function nameTier(held: number, wordStarts: number): number {
+  if (held >= 3) return held;
   if (wordStarts) return 2;
-  return holdsTerm ? 1 : 0;
+  return held;
+}
+
+/** The tier of a name that starts with the term, by the character after it ('' at the name's end). */
+function heldAtStart(next: string): number {
+  if (next === '') return 5;
+  return next === ' ' || next === ',' ? 4 : 3;
 }
 
 /**
