@@ -46,6 +46,9 @@ export const shopMessages = {
   priceChanged: (unitCp: number) =>
     `The price has changed: it is now ${formatCopper(unitCp)} each. Check the new price and buy again.`,
   notInShop: 'That item is not for sale in this shop.',
+  /** A sale of an item without a price (`isUnpricedItem`) at a shop without a price of its own for it. */
+  unpricedNoOffer:
+    'This item has no price, so the shop cannot offer anything for it. Ask your GM to price it in the shop first.',
   currencyNotSold: 'Coins cannot be bought or sold.',
   containerNotCharacters: 'Choose a container of that character.',
   characterNotInParty: 'Choose one of your characters in this party.',
@@ -236,6 +239,23 @@ export function buyPriceCp(input: {
 export function sellPriceCp(input: { valueCp: number; sellModifier: number }): number {
   const modifier = BigInt(toBasisPoints(input.sellModifier));
   return Number((BigInt(input.valueCp) * modifier) / BigInt(RATE_SCALE));
+}
+
+/**
+ * What the shop offers for one unit, or null when it offers nothing and refuses the sale: an item's value
+ * (`sellPriceCp`). An unpriced one (`isUnpricedItem`: an SRD magic item nobody priced) has no value to go
+ * by, so the shop's own price for it stands in, rounded alike; without one it would buy a Bag of Holding
+ * for nothing and shelve it at 0 cp. A priced item's own shop price sets only what the shop sells it at.
+ */
+export function sellOfferCp(input: {
+  valueCp: number;
+  sellModifier: number;
+  unpriced: boolean;
+  ownPriceCp?: number | null | undefined;
+}): number | null {
+  if (!input.unpriced) return sellPriceCp(input);
+  if (input.ownPriceCp === null || input.ownPriceCp === undefined) return null;
+  return sellPriceCp({ valueCp: input.ownPriceCp, sellModifier: input.sellModifier });
 }
 
 export type Purse = Record<Currency, number>;
@@ -709,7 +729,8 @@ export const shopItemSchema = z.object({
   restock_quantity: z.number().int().nullable(),
   /** What a player pays for one at the template's buy modifier, without a party discount. */
   buy_price_cp: z.number().int(),
-  sell_price_cp: z.number().int(),
+  /** What the shop pays for one (`sellOfferCp`); null: unpriced, and without a price here, not bought. */
+  sell_price_cp: z.number().int().nullable(),
   /**
    * False once its item template is deleted, or private to someone else: deploying leaves the line out, and
    * a deployed shop no longer restocks a deleted one.
@@ -765,7 +786,8 @@ export const shopTemplateListResponseSchema = z.object({
 /** An item on a shop's shelf: the stack and what it costs here. */
 export const shopStockItemSchema = itemInstanceSchema.extend({
   buy_price_cp: z.number().int(),
-  sell_price_cp: z.number().int(),
+  /** What the shop pays for one (`sellOfferCp`); null: unpriced, and without a price here, not bought. */
+  sell_price_cp: z.number().int().nullable(),
   has_own_price: z.boolean(),
 });
 export type ShopStockItem = z.infer<typeof shopStockItemSchema>;
@@ -805,6 +827,12 @@ export const shopInstanceSchema = z.object({
   approval_threshold_cp: z.number().int().nullable().optional(),
   /** Pending purchase requests: all of them for the GM and managers, the caller's own for others. */
   pending_requests_count: z.number().int().optional(),
+  /**
+   * The shop's own prices in copper by item template id (DESIGN §4 `prices`): what it sells those items at
+   * before its discount, and what it offers for an unpriced one (`sellOfferCp`) before its sell modifier.
+   * Always sent; optional only so older fixtures still type-check.
+   */
+  own_prices_cp: z.record(z.string(), z.number().int()).optional(),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -8,6 +8,7 @@ import {
   popularityLabel,
   purseValueCp,
   restockBadge,
+  sellOfferCp,
   sellPriceCp,
   stockLabel,
 } from '@haversack/contracts';
@@ -32,6 +33,14 @@ describe('shop prices (DESIGN §4)', () => {
     expect(buyPriceCp({ valueCp: 100, buyModifier: 3, discountRate: 0, ownPriceCp: 250 })).toBe(250);
     expect(buyPriceCp({ valueCp: 100, buyModifier: 3, discountRate: 0.5, ownPriceCp: 250 })).toBe(125);
     expect(buyPriceCp({ valueCp: 100, buyModifier: 3, discountRate: 1, ownPriceCp: 250 })).toBe(0);
+  });
+
+  it('offers for an unpriced item its own shop price × sell modifier, rounded down, or nothing', () => {
+    expect(sellOfferCp({ valueCp: 0, sellModifier: 0.45, unpriced: true, ownPriceCp: 1001 })).toBe(450);
+    expect(sellOfferCp({ valueCp: 0, sellModifier: 0.5, unpriced: true })).toBeNull();
+    expect(sellOfferCp({ valueCp: 0, sellModifier: 0.5, unpriced: true, ownPriceCp: null })).toBeNull();
+    // A priced item goes by its value, whatever the shop sells it at.
+    expect(sellOfferCp({ valueCp: 100, sellModifier: 0.5, unpriced: false, ownPriceCp: 250 })).toBe(50);
   });
 
   it('sells at value × sell modifier, rounded down', () => {

@@ -333,6 +333,8 @@ export async function shopsRoutes(app: FastifyInstance, options: { shops: ShopsS
       schema: {
         tags,
         summary: 'Sell an item of my character to a shop',
+        description:
+          'The shop pays sell_modifier × the item’s value, rounded down per piece. An unpriced item (an SRD magic item: item_template.metadata.priced false, and no instance_data.value_override) is paid the shop’s own price for its template instead; without one the sale is refused with 422 VALIDATION_ERROR on item_instance_id and nothing changes.',
         params: shopParams,
         body: sellBodySchema,
         response: { 200: successEnvelope(tradeResultSchema) },
@@ -427,6 +429,12 @@ export async function shopsRoutes(app: FastifyInstance, options: { shops: ShopsS
           tags,
           summary:
             side === 'buy' ? 'What buying an item of the shop costs' : 'What the shop pays for an item',
+          ...(side === 'sell'
+            ? {
+                description:
+                  'Agrees with the sale itself. An unpriced item (an SRD magic item: item_template.metadata.priced false, and no instance_data.value_override) is offered the shop’s own price for its template times the sell modifier; without one the shop offers nothing, and this answers 422 VALIDATION_ERROR on item_instance_id with the message the sale would refuse with.',
+              }
+            : {}),
           params: shopItemParams,
           querystring: priceQuerySchema,
           response: { 200: successEnvelope(priceQuoteSchema) },

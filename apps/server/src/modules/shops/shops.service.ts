@@ -6,6 +6,7 @@ import {
   emptyPurse,
   formatCopper,
   inventoryMessages,
+  isUnpricedItem,
   makeChange,
   type PaymentSource,
   type PriceQuote,
@@ -31,7 +32,7 @@ import {
   type ShopTemplateUpdate,
   type Stock,
   sellLineKey,
-  sellPriceCp,
+  sellOfferCp,
   shopMessages,
   shopTypeNames,
   type TradeResult,
@@ -428,7 +429,12 @@ export class ShopsService {
           discountRate: 0,
           ownPriceCp: row.item.priceCp,
         }),
-        sell_price_cp: sellPriceCp({ valueCp, sellModifier: mod.sell }),
+        sell_price_cp: sellOfferCp({
+          valueCp,
+          sellModifier: mod.sell,
+          unpriced: row.template.metadata.priced === false,
+          ownPriceCp: row.item.priceCp,
+        }),
         available: canReadItemTemplate(row.template, userId),
       };
       byTemplate.set(row.item.shopTemplateId, [...(byTemplate.get(row.item.shopTemplateId) ?? []), item]);
@@ -716,6 +722,7 @@ export class ShopsService {
       party_fund_allowed: s.partyFundAllowed,
       approval_threshold_cp: s.approvalThresholdCp,
       pending_requests_count: await repo.pendingRequestCount(db, s.id, access.canManage ? null : userId),
+      own_prices_cp: s.prices,
       created_at: s.createdAt.toISOString(),
       updated_at: s.updatedAt.toISOString(),
     };
@@ -736,7 +743,12 @@ export class ShopsService {
         discountRate: shop.discountRate,
         ownPriceCp: own,
       }),
-      sell_price_cp: sellPriceCp({ valueCp: facts.valueCp, sellModifier: shop.sellModifier }),
+      sell_price_cp: sellOfferCp({
+        valueCp: facts.valueCp,
+        sellModifier: shop.sellModifier,
+        unpriced: isUnpricedItem({ item_template: template, instance_data: instance.instanceData }),
+        ownPriceCp: own,
+      }),
       has_own_price: own !== undefined,
     };
   }
@@ -1120,22 +1132,48 @@ export class ShopsService {
     return { context, located };
   }
 
+  /** What one unit costs here (`buy`) and what the shop offers for one (`sell`: null, it refuses the sale). */
   async #quote(
     shop: ShopInstanceRow,
     template: Parameters<typeof templateFacts>[0],
     instanceData: Record<string, unknown>,
   ) {
     const facts = effectiveFacts(templateFacts(template), instanceData);
+    const ownPriceCp = shop.prices[template.id];
     return {
       facts,
       buy: buyPriceCp({
         valueCp: facts.valueCp,
         buyModifier: shop.buyModifier,
         discountRate: shop.discountRate,
-        ownPriceCp: shop.prices[template.id],
+        ownPriceCp,
       }),
-      sell: sellPriceCp({ valueCp: facts.valueCp, sellModifier: shop.sellModifier }),
+      sell: sellOfferCp({
+        valueCp: facts.valueCp,
+        sellModifier: shop.sellModifier,
+        unpriced: isUnpricedItem({ item_template: template, instance_data: instanceData }),
+        ownPriceCp,
+      }),
     };
+  }
+
+  /**
+   * What the shop pays for one unit of a stack, or the refusal of an unpriced item it has no price of its
+   * own for: the sale and its preview (calculate_sell_price) both ask here, so that they agree.
+   */
+  async #sellOffer(
+    shop: ShopInstanceRow,
+    template: Parameters<typeof templateFacts>[0],
+    instanceData: Record<string, unknown>,
+  ) {
+    const { facts, sell } = await this.#quote(shop, template, instanceData);
+    if (sell === null) {
+      throw AppError.validation(
+        [{ field: 'item_instance_id', message: shopMessages.unpricedNoOffer }],
+        shopMessages.unpricedNoOffer,
+      );
+    }
+    return { facts, sell };
   }
 
   /**
@@ -1942,8 +1980,8 @@ export class ShopsService {
       if (template.tags.includes('currency')) {
         throw AppError.validation([{ field: 'item_instance_id', message: shopMessages.currencyNotSold }]);
       }
+      const { facts, sell } = await this.#sellOffer(shop, template, stack.instanceData);
       const sold = await this.#sellLine(tx, seller.container.id, stack, input.quantity);
-      const { facts, sell } = await this.#quote(shop, template, stack.instanceData);
       const total = sell * input.quantity;
       await this.deps.moves.countAction(tx, actor.id, 'party', shop.partyId);
       const shopContext = this.#shopContext(shop, container, party);
@@ -2365,7 +2403,7 @@ export class ShopsService {
       : undefined;
     const readable = context ? containerAccess(context, userId, membership, false).canRead : false;
     if (!stack || !readable) throw AppError.notFound('Item not found.');
-    const { facts, sell } = await this.#quote(row.shop, stack.template, stack.instance.instanceData);
+    const { facts, sell } = await this.#sellOffer(row.shop, stack.template, stack.instance.instanceData);
     return {
       item_instance_id: itemId,
       name: facts.name,
@@ -2373,7 +2411,11 @@ export class ShopsService {
       unit_price_cp: sell,
       total_price_cp: sell * quantity,
       formatted: formatCopper(sell * quantity),
-      has_own_price: false,
+      // An offer for an unpriced item is the shop's own price for it; a priced one goes by its value.
+      has_own_price: isUnpricedItem({
+        item_template: stack.template,
+        instance_data: stack.instance.instanceData,
+      }),
       discount_rate: 0,
       modifier: row.shop.sellModifier,
     };

@@ -9,7 +9,9 @@ import { ShopTemplateInventoryPage } from './shop-template-inventory-page';
 
 const arrow = buildShopItem('Arrow', { quantity: 200, buy_price_cp: 5, sell_price_cp: 2 });
 const backpack = buildShopItem('Backpack', { quantity: 10, restock_quantity: 12 });
-const template = buildShopTemplate({ is_owner: true, is_system: false, shop_items: [arrow, backpack] });
+// An SRD magic item without a price here: the shop would not buy one back (`sellOfferCp`).
+const wand = buildShopItem('Wand', { quantity: 1, buy_price_cp: 0, sell_price_cp: null });
+const template = buildShopTemplate({ is_owner: true, is_system: false, shop_items: [arrow, backpack, wand] });
 
 // The GM's own homebrew, private (the marketplace would not list it) and public (listed there too).
 const stew = buildLootItemTemplate({
@@ -82,6 +84,18 @@ describe('ShopTemplateInventoryPage', () => {
     expect(JSON.parse(String(patch[1]?.body))).toEqual({
       shop_item: { quantity: 150, price_cp: 7, restock_quantity: null },
     });
+  });
+
+  it('says a ware the shop would not buy back is unpriced, rather than that it buys it for 0 cp', async () => {
+    serve();
+    renderRoutes(
+      [{ path: '/shops/templates/:id/inventory', element: <ShopTemplateInventoryPage /> }],
+      `/shops/templates/${template.id}/inventory`,
+    );
+    await screen.findByRole('heading', { level: 1, name: /Inventory/ });
+    expect(rowOf('Wand')).toHaveTextContent('Unpriced: not bought back until priced here');
+    expect(rowOf('Wand')).not.toHaveTextContent('buys for');
+    expect(rowOf('Arrow')).toHaveTextContent('Sells for 5 cp · buys for 2 cp');
   });
 
   it('offers the GM’s own item templates, private ones too, before the catalogue', async () => {

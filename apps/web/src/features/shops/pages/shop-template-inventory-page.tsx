@@ -1,4 +1,4 @@
-import { formatCopper, type ShopItem, shopMessages } from '@haversack/contracts';
+import { formatCopper, inventoryMessages, type ShopItem, shopMessages } from '@haversack/contracts';
 import {
   Alert,
   Anchor,
@@ -76,7 +76,10 @@ function ShopItemRow({ templateId, item }: { templateId: string; item: ShopItem 
         <Group justify="space-between" gap="xs">
           <Text fw={600}>{name}</Text>
           <Text size="sm" c="dimmed">
-            Sells for {formatCopper(item.buy_price_cp)} · buys for {formatCopper(item.sell_price_cp)}
+            Sells for {formatCopper(item.buy_price_cp)} ·{' '}
+            {item.sell_price_cp === null
+              ? `${inventoryMessages.unpriced}: not bought back until priced here`
+              : `buys for ${formatCopper(item.sell_price_cp)}`}
           </Text>
         </Group>
         <UnavailableLineNote available={item.available} restocks />
