@@ -584,12 +584,27 @@ export const saleUnanswered =
  * sentence says how much is missing or how many are left), and so does a container without room for the
  * goods; every other failure a generic one.
  */
+/**
+ * The shop's refusal of an unpriced item it has no price of its own for (`sellOfferCp`): the sale and its
+ * quote (calculate_sell_price) refuse it alike, and "try again" would never help.
+ */
+export function isNoOfferRefusal(error: unknown): boolean {
+  return (
+    isApiError(error) &&
+    error.code === 'VALIDATION_ERROR' &&
+    error.details.some(
+      (detail) => detail.field === 'item_instance_id' && detail.message === shopMessages.unpricedNoOffer,
+    )
+  );
+}
+
 export function tradeErrorMessage(error: unknown, side: 'buy' | 'sell'): string {
   const generic = side === 'buy' ? purchaseFailed : saleFailed;
   if (!isApiError(error)) return generic;
   // "Try again" would read as "it failed": it may have gone through, and pressing again is safe only
   // because the dialog then sends the very same request (trade-dialog.tsx).
   if (outcomeUnknown(error)) return side === 'buy' ? purchaseUnanswered : saleUnanswered;
+  if (isNoOfferRefusal(error)) return shopMessages.unpricedNoOffer;
   switch (error.code) {
     case 'INSUFFICIENT_FUNDS':
       return error.serverMessage ?? error.message;

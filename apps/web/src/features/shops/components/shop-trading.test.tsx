@@ -1,14 +1,16 @@
-import type { ShopInstance } from '@haversack/contracts';
+import { type ShopInstance, shopMessages } from '@haversack/contracts';
 import { MantineProvider } from '@mantine/core';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { theme } from '../../../app/theme';
-import { buildContainer } from '../../inventory/test/inventory-fixtures';
+import { jsonResponse, mockFetch } from '../../../test/fixtures';
+import { pageMeta } from '../../../test/party-fixtures';
+import { buildContainer, buildItem, renderWithProviders } from '../../inventory/test/inventory-fixtures';
 import type { Trader } from '../hooks/use-trader';
 import { buildShopInstance, buildStockItem } from '../test/shop-fixtures';
-import { ShopStockList, TraderPanel } from './shop-trading';
+import { SellList, ShopStockList, TraderPanel } from './shop-trading';
 
 const pack = buildContainer({ id: 'c-pack', owner: { type: 'character', id: 'ch-aria', name: 'Aria' } });
 const trader: Trader = {
@@ -146,5 +148,64 @@ describe('ShopStockList', () => {
       </>,
     );
     expect(screen.getByRole('button', { name: 'Elsewhere' })).toHaveFocus();
+  });
+});
+
+describe('SellList', () => {
+  /** An SRD magic item nobody priced (`metadata.priced` false, worth nothing), and a priced dagger. */
+  const wand = buildItem({
+    id: 'item-wand',
+    name: 'Wand of Magic Missiles',
+    item_template_id: 'template-wand',
+    item_template: {
+      name: 'Wand of Magic Missiles',
+      stack_size: 1,
+      tags: [],
+      metadata: { priced: false },
+      coin: null,
+    },
+    quantity: 1,
+    value_cp: 0,
+    container_id: 'c-pack',
+  });
+  const dagger = buildItem({
+    id: 'item-dagger',
+    name: 'Dagger',
+    item_template_id: 'template-dagger',
+    quantity: 1,
+    value_cp: 200,
+    container_id: 'c-pack',
+  });
+
+  function renderSellList(shop: ShopInstance) {
+    mockFetch(() => jsonResponse(200, { status: 'success', data: [wand, dagger], meta: pageMeta(2, 100) }));
+    const onSell = vi.fn();
+    renderWithProviders(<SellList shop={shop} trader={trader} onSell={onSell} />);
+    return onSell;
+  }
+
+  it('offers nothing for an unpriced item the shop has no price for: it says why, with no Sell', async () => {
+    renderSellList(buildShopInstance({ own_prices_cp: {} }));
+    await screen.findByRole('button', { name: 'Sell Dagger' });
+    const row = screen
+      .getAllByTestId('sell-item')
+      .find((r) => r.dataset.itemName === 'Wand of Magic Missiles');
+    expect(row).toHaveTextContent(shopMessages.unpricedNoOffer);
+    expect(row).toHaveTextContent('Unpriced');
+    expect(row).not.toHaveTextContent('0 cp');
+    expect(screen.queryByRole('button', { name: 'Sell Wand of Magic Missiles' })).not.toBeInTheDocument();
+    // A priced item sells as before, at half its value.
+    expect(screen.getByRole('button', { name: 'Sell Dagger' })).toBeEnabled();
+    expect(screen.getByText('1 gp')).toBeInTheDocument();
+  });
+
+  it('offers the shop’s own price times its sell modifier for an unpriced item it has priced', async () => {
+    const user = userEvent.setup();
+    const onSell = renderSellList(buildShopInstance({ own_prices_cp: { 'template-wand': 50_001 } }));
+    await user.click(await screen.findByRole('button', { name: 'Sell Wand of Magic Missiles' }));
+    // 500 gp 1 cp at half: 250 gp, the copper rounded down.
+    expect(onSell).toHaveBeenCalledWith(expect.objectContaining({ itemId: 'item-wand', unitCp: 25_000 }));
+    expect(screen.getByText('250 gp')).toBeInTheDocument();
+    expect(screen.queryByText(shopMessages.unpricedNoOffer)).not.toBeInTheDocument();
   });
 });

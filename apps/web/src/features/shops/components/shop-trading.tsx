@@ -2,10 +2,12 @@ import {
   emptyPurse,
   formatCopper,
   type ItemInstance,
+  inventoryMessages,
+  isUnpricedItem,
   type ShopInstance,
   type ShopStockItem,
   sellLineKey,
-  sellPriceCp,
+  sellOfferCp,
   shopMessages,
 } from '@haversack/contracts';
 import {
@@ -326,7 +328,12 @@ export function SellList({
           item={item}
           quantity={quantity}
           tradeButton={focus.tradeButton(key, index)}
-          priceCp={sellPriceCp({ valueCp: item.value_cp, sellModifier: shop.sell_modifier })}
+          priceCp={sellOfferCp({
+            valueCp: item.value_cp,
+            sellModifier: shop.sell_modifier,
+            unpriced: isUnpricedItem(item),
+            ownPriceCp: shop.own_prices_cp?.[item.item_template_id],
+          })}
           disabled={blocked !== null}
           onSell={(unitCp) => {
             if (!trader.characterId) return;
@@ -369,7 +376,8 @@ function SellRow({
   item: ItemInstance;
   /** How many its line holds (several stacks of an item that does not stack). */
   quantity: number;
-  priceCp: number;
+  /** What the shop pays for one (`sellOfferCp`); null: unpriced, and the shop has no price for it. */
+  priceCp: number | null;
   /** Ties the Sell button to the list's focus keeping. */
   tradeButton: TradeButtonFocus;
   disabled: boolean;
@@ -385,21 +393,28 @@ function SellRow({
           <Text size="xs" c="dimmed">
             You have {quantity}
           </Text>
+          {priceCp === null ? (
+            <Text size="xs" c="orange" data-testid="sell-no-offer">
+              {shopMessages.unpricedNoOffer}
+            </Text>
+          ) : null}
         </Stack>
         <Group gap="xs" wrap="wrap" justify="flex-end" ml="auto" miw={0}>
-          <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
-            {formatCopper(priceCp)}
+          <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }} data-testid="sell-price">
+            {priceCp === null ? inventoryMessages.unpriced : formatCopper(priceCp)}
           </Text>
-          <Button
-            size="sm"
-            variant="light"
-            {...tradeButton}
-            onClick={() => onSell(priceCp)}
-            disabled={disabled}
-            aria-label={`Sell ${item.name}`}
-          >
-            Sell
-          </Button>
+          {priceCp === null ? null : (
+            <Button
+              size="sm"
+              variant="light"
+              {...tradeButton}
+              onClick={() => onSell(priceCp)}
+              disabled={disabled}
+              aria-label={`Sell ${item.name}`}
+            >
+              Sell
+            </Button>
+          )}
         </Group>
       </Group>
     </Paper>

@@ -1,4 +1,4 @@
-import type { ShopInstance } from '@haversack/contracts';
+import { type ShopInstance, shopMessages } from '@haversack/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -566,6 +566,61 @@ describe('TradeDialog', () => {
       'General Store pays less than 1 cp each for this: you would receive nothing for it.',
     );
     expect(within(dialog).getByRole('button', { name: 'Sell for 0 cp' })).toBeEnabled();
+  }, 20_000);
+
+  it('says the shop offers nothing for an unpriced item, instead of 0 cp, and offers no sale', async () => {
+    const fetchMock = mockFetch(({ url }) => {
+      const { pathname } = new URL(url, 'http://test');
+      if (pathname === '/api/v1/shop_instances/shop-1') return success(arrowShop(60));
+      if (pathname.includes('/calculate_sell_price/'))
+        return failure(422, 'VALIDATION_ERROR', shopMessages.unpricedNoOffer, [
+          { field: 'item_instance_id', message: shopMessages.unpricedNoOffer },
+        ]);
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+    });
+    renderWithProviders(
+      <TradeDialog
+        offer={{ ...offer, side: 'sell', name: 'Bag of Holding', max: 2, unitCp: null }}
+        onClose={() => undefined}
+      />,
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Sell Bag of Holding' });
+    expect(await within(dialog).findByTestId('trade-no-offer')).toHaveTextContent(
+      shopMessages.unpricedNoOffer,
+    );
+    expect(dialog).not.toHaveTextContent('0 cp');
+    expect(within(dialog).queryByRole('button', { name: /^Sell/ })).not.toBeInTheDocument();
+    expect(within(dialog).queryByRole('textbox', { name: /Quantity/ })).not.toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeEnabled();
+    expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith('/sell'))).toBe(false);
+  }, 20_000);
+
+  it('says the shop offers nothing when the sale is refused for it while the dialog was open', async () => {
+    mockFetch(({ url, init }) => {
+      const { pathname, searchParams } = new URL(url, 'http://test');
+      if (init.method !== 'POST' && pathname === '/api/v1/shop_instances/shop-1')
+        return success(arrowShop(60));
+      if (pathname.includes('/calculate_sell_price/'))
+        return quote('sell', Number(searchParams.get('quantity')), 250);
+      if (init.method === 'POST' && pathname === '/api/v1/shop_instances/shop-1/sell')
+        return failure(422, 'VALIDATION_ERROR', shopMessages.unpricedNoOffer, [
+          { field: 'item_instance_id', message: shopMessages.unpricedNoOffer },
+        ]);
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+    });
+    const user = userEvent.setup();
+    renderWithProviders(
+      <TradeDialog
+        offer={{ ...offer, side: 'sell', name: 'Bag of Holding', max: 1, unitCp: 250 }}
+        onClose={() => undefined}
+      />,
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Sell Bag of Holding' });
+    await user.click(await within(dialog).findByRole('button', { name: 'Sell for 2 gp 5 sp' }));
+    expect(await within(dialog).findByTestId('trade-no-offer')).toHaveTextContent(
+      shopMessages.unpricedNoOffer,
+    );
+    expect(within(dialog).queryByRole('button', { name: /^Sell/ })).not.toBeInTheDocument();
   }, 20_000);
 
   it('pays from the party fund where the shop allows it, and says when the GM must approve first', async () => {

@@ -26,7 +26,7 @@ import { isApiError, outcomeUnknown } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
 import { isPlanRefusal } from '../../../lib/upgrade-link';
 import { containerCoinsQuery, ownerContainersQuery } from '../../inventory/api/inventory-api';
-import { priceQuoteQuery, shopInstanceQuery, tradeErrorMessage } from '../api/shops-api';
+import { isNoOfferRefusal, priceQuoteQuery, shopInstanceQuery, tradeErrorMessage } from '../api/shops-api';
 import { formatPurse, purseWorth, type TradeRequest, useTrade } from '../api/use-trade';
 import { shelfKey } from './shop-trading';
 import { SplitProceedsField, splitErrorMessage, useSplitProceeds, useSplitSale } from './trade-dialog-split';
@@ -204,9 +204,12 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
   const splitting = !buying && split.on;
   const failure = splitting ? splitSale.error : trade.error;
   const pending = trade.isPending || splitSale.isPending;
+  // An unpriced item the shop has no price of its own for: it offers nothing, so there is nothing to sell
+  // for (the quote says so, or the sale itself when the GM took the price away while this was open).
+  const noOffer = !buying && (isNoOfferRefusal(quote.error) || isNoOfferRefusal(failure));
 
   const confirm = () => {
-    if (!valid || pending || (splitting && split.blocked)) return;
+    if (!valid || pending || noOffer || (splitting && split.blocked)) return;
     // The last trade got no answer and may have been made: pressed again, it goes exactly as it went (the
     // same stack, though that one may be sold out now, and so the same key), and the server answers it from
     // what it kept rather than trading twice. Changing the quantity or the payer first asks anew.
@@ -265,7 +268,7 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
           <Text size="sm">
             {buying
               ? `${shown.shopName} has ${max} in stock.`
-              : unitCp === null
+              : unitCp === null || noOffer
                 ? `You have ${max}.`
                 : `You have ${max}. ${shown.shopName} pays ${formatCopper(unitCp)} each.`}
           </Text>
@@ -280,7 +283,7 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
               {`Only ${max} left now: someone else just bought some. You had asked for ${cutFrom}.`}
             </Alert>
           ) : null}
-          {max > 1 ? (
+          {max > 1 && !noOffer ? (
             <NumberInput
               // First focus lands here, not on the buy button: that one may be disabled (coins short, price
               // unknown), and a disabled button left focus on the page behind the dialog. Without this field
@@ -334,73 +337,79 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
               the new price to buy at it.
             </Alert>
           ) : null}
-          <Paper withBorder p="sm" data-testid="trade-price">
-            <Stack gap={4}>
-              <Group justify="space-between">
-                <Text size="sm">Price each</Text>
-                <Text size="sm" fw={600}>
-                  {price(unitCp)}
-                </Text>
-              </Group>
-              <Group justify="space-between">
-                <Text size="sm">
-                  {buying ? 'Total to pay' : splitting ? 'The characters receive' : 'You receive'}
-                </Text>
-                <Text size="lg" fw={700} data-testid="trade-total">
-                  {valid ? price(totalCp) : '—'}
-                </Text>
-              </Group>
-              {fromParty ? (
-                <Text size="xs" c="dimmed" data-testid="trade-party-fund">
-                  Paid from the party stash's coins; the goods go into your container.
-                </Text>
-              ) : null}
-              {needsApproval && thresholdCp !== null ? (
-                <Text size="xs" c="orange" data-testid="trade-needs-approval">
-                  Over {formatCopper(thresholdCp)}: this purchase waits for the GM's approval. The goods are
-                  held for you and nothing is paid until then.
-                </Text>
-              ) : null}
-              {!buying && unitCp === 0 && settled ? (
-                // DESIGN §4 rounds a sale down per piece: a torch (1 cp) at half price fetches nothing.
-                <Text size="xs" c="orange" data-testid="trade-worthless">
-                  {shown.shopName} pays less than 1 cp each for this: you would receive nothing for it.
-                </Text>
-              ) : null}
-              {quote.isError ? (
-                <Text size="xs" c="dimmed">
-                  The shop's price could not be checked; the shop settles the final price.
-                </Text>
-              ) : null}
-              {purse ? (
-                <>
-                  <Group justify="space-between" wrap="nowrap" align="flex-start">
-                    <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-                      {fromParty ? 'Party fund' : 'Your coins'}
-                    </Text>
-                    <Text size="sm" fw={600} ta="right" data-testid="trade-coins">
-                      {purseWorth(purse)}
-                    </Text>
-                  </Group>
-                  {!valid ? null : plan?.ok ? (
-                    <Text size="xs" c="dimmed" data-testid="trade-change">
-                      {fromParty ? 'The party hands over' : 'You hand over'} {formatPurse(plan.pay)}
-                      {plan.changeCp > 0 ? ` and get ${formatPurse(plan.change)} back.` : '.'}
-                    </Text>
-                  ) : plan ? (
-                    <Text size="sm" c="red" data-testid="trade-short">
-                      {fromParty ? 'Not enough in the party fund' : 'Not enough coins'}:{' '}
-                      {formatCopper(plan.missingCp)} more is needed.
-                    </Text>
-                  ) : null}
-                </>
-              ) : null}
-            </Stack>
-          </Paper>
-          {buying ? null : <SplitProceedsField split={split} totalCp={totalCp} />}
+          {noOffer ? (
+            <Alert color="yellow" variant="light" role="alert" data-testid="trade-no-offer">
+              {shopMessages.unpricedNoOffer}
+            </Alert>
+          ) : (
+            <Paper withBorder p="sm" data-testid="trade-price">
+              <Stack gap={4}>
+                <Group justify="space-between">
+                  <Text size="sm">Price each</Text>
+                  <Text size="sm" fw={600}>
+                    {price(unitCp)}
+                  </Text>
+                </Group>
+                <Group justify="space-between">
+                  <Text size="sm">
+                    {buying ? 'Total to pay' : splitting ? 'The characters receive' : 'You receive'}
+                  </Text>
+                  <Text size="lg" fw={700} data-testid="trade-total">
+                    {valid ? price(totalCp) : '—'}
+                  </Text>
+                </Group>
+                {fromParty ? (
+                  <Text size="xs" c="dimmed" data-testid="trade-party-fund">
+                    Paid from the party stash's coins; the goods go into your container.
+                  </Text>
+                ) : null}
+                {needsApproval && thresholdCp !== null ? (
+                  <Text size="xs" c="orange" data-testid="trade-needs-approval">
+                    Over {formatCopper(thresholdCp)}: this purchase waits for the GM's approval. The goods are
+                    held for you and nothing is paid until then.
+                  </Text>
+                ) : null}
+                {!buying && unitCp === 0 && settled ? (
+                  // DESIGN §4 rounds a sale down per piece: a torch (1 cp) at half price fetches nothing.
+                  <Text size="xs" c="orange" data-testid="trade-worthless">
+                    {shown.shopName} pays less than 1 cp each for this: you would receive nothing for it.
+                  </Text>
+                ) : null}
+                {quote.isError ? (
+                  <Text size="xs" c="dimmed">
+                    The shop's price could not be checked; the shop settles the final price.
+                  </Text>
+                ) : null}
+                {purse ? (
+                  <>
+                    <Group justify="space-between" wrap="nowrap" align="flex-start">
+                      <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                        {fromParty ? 'Party fund' : 'Your coins'}
+                      </Text>
+                      <Text size="sm" fw={600} ta="right" data-testid="trade-coins">
+                        {purseWorth(purse)}
+                      </Text>
+                    </Group>
+                    {!valid ? null : plan?.ok ? (
+                      <Text size="xs" c="dimmed" data-testid="trade-change">
+                        {fromParty ? 'The party hands over' : 'You hand over'} {formatPurse(plan.pay)}
+                        {plan.changeCp > 0 ? ` and get ${formatPurse(plan.change)} back.` : '.'}
+                      </Text>
+                    ) : plan ? (
+                      <Text size="sm" c="red" data-testid="trade-short">
+                        {fromParty ? 'Not enough in the party fund' : 'Not enough coins'}:{' '}
+                        {formatCopper(plan.missingCp)} more is needed.
+                      </Text>
+                    ) : null}
+                  </>
+                ) : null}
+              </Stack>
+            </Paper>
+          )}
+          {buying || noOffer ? null : <SplitProceedsField split={split} totalCp={totalCp} />}
           {failure && isApiError(failure) && isPlanRefusal(failure) ? (
             <UpgradePrompt error={failure} />
-          ) : failure ? (
+          ) : failure && !noOffer ? (
             <Alert color="red" variant="light" role="alert" data-testid="trade-error">
               {splitting ? splitErrorMessage(failure) : tradeErrorMessage(failure, shown.side)}
             </Alert>
@@ -409,30 +418,32 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
             <Button variant="default" onClick={onClose}>
               Cancel
             </Button>
-            <Button
-              type="submit"
-              disabled={
-                closed ||
-                !valid ||
-                (totalCp === null && !quote.isError) ||
-                (splitting && split.blocked) ||
-                // My coins, counted here, do not cover it: the shop would only refuse.
-                plan?.ok === false
-              }
-              loading={pending}
-            >
-              {repriced
-                ? 'Accept the new price'
-                : totalCp === null || !valid
-                  ? buying
-                    ? 'Buy'
-                    : 'Sell'
-                  : needsApproval
-                    ? `Ask to buy for ${formatCopper(totalCp)}`
-                    : splitting
-                      ? `Sell and split ${formatCopper(totalCp)}`
-                      : `${buying ? 'Buy' : 'Sell'} for ${formatCopper(totalCp)}`}
-            </Button>
+            {noOffer ? null : (
+              <Button
+                type="submit"
+                disabled={
+                  closed ||
+                  !valid ||
+                  (totalCp === null && !quote.isError) ||
+                  (splitting && split.blocked) ||
+                  // My coins, counted here, do not cover it: the shop would only refuse.
+                  plan?.ok === false
+                }
+                loading={pending}
+              >
+                {repriced
+                  ? 'Accept the new price'
+                  : totalCp === null || !valid
+                    ? buying
+                      ? 'Buy'
+                      : 'Sell'
+                    : needsApproval
+                      ? `Ask to buy for ${formatCopper(totalCp)}`
+                      : splitting
+                        ? `Sell and split ${formatCopper(totalCp)}`
+                        : `${buying ? 'Buy' : 'Sell'} for ${formatCopper(totalCp)}`}
+              </Button>
+            )}
           </Group>
         </Stack>
       </form>

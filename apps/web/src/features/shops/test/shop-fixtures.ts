@@ -104,6 +104,7 @@ export function buildShopInstance(overrides: Partial<ShopInstance> = {}): ShopIn
     items_count: 1,
     can_manage: false,
     can_trade: true,
+    own_prices_cp: {},
     created_at: now,
     updated_at: now,
     ...overrides,
