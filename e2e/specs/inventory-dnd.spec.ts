@@ -329,9 +329,18 @@ test('at a desktop, a player gathers items in the transfer queue with Ctrl+click
   await dagger.click({ modifiers: ['ControlOrMeta'] });
   await expect(queue.getByText('Dagger ×1')).toBeVisible();
   await expect(page.getByRole('dialog')).toHaveCount(0);
+  // On a short window the bar floats at the bottom of the screen; the toast rises above it, clear of
+  // Process Queue.
+  await page.setViewportSize({ width: 1280, height: 520 });
   await longsword.focus();
   await page.keyboard.press('q');
   await expect(queue.getByText('Longsword ×1')).toBeVisible();
+  const toastBox = await page.getByTestId('toast-info').boundingBox();
+  const processBox = await queue.getByRole('button', { name: 'Process Queue' }).boundingBox();
+  if (!toastBox || !processBox) throw new Error('the toast or Process Queue has no box');
+  expect(processBox.y + processBox.height, 'Process Queue is on screen').toBeLessThanOrEqual(520);
+  expect(toastBox.y + toastBox.height, 'the toast is above the queue bar').toBeLessThanOrEqual(processBox.y);
+  await page.setViewportSize({ width: 1280, height: 800 });
   await dismissToasts(page);
   await page.mouse.move(0, 0);
   await expectAccessible(page, 'transfer queue at a desktop');

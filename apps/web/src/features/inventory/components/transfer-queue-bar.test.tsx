@@ -8,7 +8,7 @@ import { failure, jsonResponse, mockFetch } from '../../../test/fixtures';
 import { selectDestinationMessage, useTransferQueue } from '../hooks/use-transfer-queue';
 import { buildContainer, buildItem, renderWithProviders } from '../test/inventory-fixtures';
 import type { QueuedItem } from '../workspace-types';
-import { TransferQueueBar } from './transfer-queue-bar';
+import { bottomCoverProperty, TransferQueueBar } from './transfer-queue-bar';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -171,9 +171,12 @@ describe('TransferQueueBar', () => {
     await waitFor(() => expect(onCoverChange).toHaveBeenLastCalledWith(124));
     // The page scrolls a focused tile above the bar, not under it.
     expect(document.documentElement.style.scrollPaddingBottom).toBe('124px');
+    // A desktop's toasts open at the bottom right: they rise above the bar rather than over Process Queue.
+    expect(document.documentElement.style.getPropertyValue(bottomCoverProperty)).toBe('124px');
     fireEvent.click(screen.getByRole('button', { name: 'Clear' }));
     await waitFor(() => expect(onCoverChange).toHaveBeenLastCalledWith(0));
     expect(document.documentElement.style.scrollPaddingBottom).toBe('');
+    expect(document.documentElement.style.getPropertyValue(bottomCoverProperty)).toBe('');
   });
 
   it('removes one item and clears the rest', () => {

@@ -8,6 +8,11 @@ import { sourceOptionLabel } from './container-source-select';
 
 /** Says what the destination is for before the first swipe, not only in the refusal after it. */
 export const destinationPlaceholder = 'Choose where swiped items go';
+/**
+ * How much of the bottom of the screen the floating bar covers, for what else is drawn there: a desktop's
+ * toasts open at the bottom right (global.css) and rise above it rather than over Process Queue.
+ */
+export const bottomCoverProperty = '--haversack-bottom-cover';
 /** A desktop's queue is filled with Q, Ctrl+click or Add to Queue: nothing is swiped there. */
 export const queuedDestinationPlaceholder = 'Choose where queued items go';
 
@@ -48,6 +53,7 @@ export function TransferQueueBar({
     const report = () => {
       const height = Math.ceil(element.getBoundingClientRect().height);
       page.style.scrollPaddingBottom = `${height}px`;
+      page.style.setProperty(bottomCoverProperty, `${height}px`);
       onCoverChange?.(height);
     };
     report();
@@ -56,6 +62,7 @@ export function TransferQueueBar({
     return () => {
       observer.disconnect();
       page.style.scrollPaddingBottom = '';
+      page.style.removeProperty(bottomCoverProperty);
     };
   }, [floating, onCoverChange]);
   return (
