@@ -25,7 +25,10 @@ async function freePort(): Promise<number> {
 
 interface Running {
   child: ChildProcessWithoutNullStreams;
+  /** stdout and stderr as they arrived: two pipes, so their order against each other is not the process's. */
   output: () => string;
+  /** The last line the process wrote to stderr, where a start that fails says why. */
+  lastErrorLine: () => string | undefined;
   waitFor: (pattern: RegExp) => Promise<void>;
   exited: Promise<number | null>;
 }
@@ -36,6 +39,7 @@ function startServer(env: Record<string, string>): Running {
     env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', DATA_DIR: dataDir, ...env },
   });
   let output = '';
+  let errors = '';
   const waiters: { pattern: RegExp; resolve: () => void }[] = [];
   const onData = (chunk: Buffer) => {
     output += chunk.toString();
@@ -48,10 +52,15 @@ function startServer(env: Record<string, string>): Running {
   };
   child.stdout.on('data', onData);
   child.stderr.on('data', onData);
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  child.stderr.on('data', (chunk: Buffer) => {
+    errors += chunk.toString();
+  });
+  // 'close', not 'exit': the pipes may still hold the last lines when the process has exited.
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   return {
     child,
     output: () => output,
+    lastErrorLine: () => errors.trim().split('\n').at(-1),
     waitFor: (pattern) =>
       new Promise<void>((resolve, reject) => {
         if (pattern.test(output)) return resolve();
@@ -150,8 +159,9 @@ describe('the server process', () => {
       mkdirSync(path.join(ownDir, 'jwt-secret'));
       const server = startServer({ PORT: String(await freePort()), DATA_DIR: ownDir });
       expect(await server.exited).toBe(1);
-      // After the log's lines (the migrations this first start applied), the one line that says why.
-      expect(server.output().trim().split('\n').at(-1)).toMatch(/^haversack: cannot start: EISDIR: .+$/);
+      // After the log's lines (the migrations this first start applied, on stdout), the one line that says
+      // why, last on stderr.
+      expect(server.lastErrorLine()).toMatch(/^haversack: cannot start: EISDIR: .+$/);
       expect(existsSync(path.join(ownDir, 'haversack.pid'))).toBe(false);
     } finally {
       rmSync(ownDir, { recursive: true, force: true });
@@ -221,7 +231,7 @@ describe('the server process', () => {
     try {
       const server = startServer({ PORT: String(await freePort()) });
       expect(await server.exited).toBe(1);
-      expect(server.output().trim().split('\n').at(-1)).toBe(
+      expect(server.lastErrorLine()).toBe(
         'haversack: the database was upgraded by a newer version of Haversack (it records migrations this version does not know); run that version or restore the backup taken before the upgrade',
       );
       expect(existsSync(path.join(dataDir, 'haversack.pid'))).toBe(false);
@@ -290,7 +300,7 @@ describe('the server process', () => {
       REDIS_URL: `redis://:s3cret@127.0.0.1:${closedPort}/7`,
     });
     expect(await server.exited, server.output()).toBe(1);
-    const lastLine = server.output().trim().split('\n').at(-1);
+    const lastLine = server.lastErrorLine();
     expect(lastLine).toBe(
       `haversack: cannot start: cannot reach Redis at redis://:***@127.0.0.1:${closedPort}/7: connect ECONNREFUSED 127.0.0.1:${closedPort}`,
     );
