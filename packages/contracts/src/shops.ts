@@ -49,6 +49,17 @@ export const shopMessages = {
   /** A sale of an item without a price (`isUnpricedItem`) at a shop without a price of its own for it. */
   unpricedNoOffer:
     'This item has no price, so the shop cannot offer anything for it. Ask your GM to price it in the shop first.',
+  /** A purchase of an unpriced item on the shelf (`askingPriceCp` null): the shop has no price of its own for it. */
+  unpricedNotForSale: 'This item has no price yet: the GM must price it before it can be bought.',
+  /**
+   * The GM's side of it on the shelf: a shop's own price is set by stocking the item with a price (the
+   * "Stock an item" form), which prices every one of it on the shelf.
+   */
+  unpricedOnShelfGm:
+    'Players cannot buy it until it has a price here: stock one with a price under “Stock an item” (use “Take stock back” first if you have none to stock), and every one on the shelf sells at it.',
+  /** The GM approves a request whose item lost its shop price since it was asked for. */
+  requestUnpriced:
+    'This item has no price in this shop any more: price it again before approving, or decline the request.',
   currencyNotSold: 'Coins cannot be bought or sold.',
   containerNotCharacters: 'Choose a container of that character.',
   characterNotInParty: 'Choose one of your characters in this party.',
@@ -256,6 +267,23 @@ export function sellOfferCp(input: {
   if (!input.unpriced) return sellPriceCp(input);
   if (input.ownPriceCp === null || input.ownPriceCp === undefined) return null;
   return sellPriceCp({ valueCp: input.ownPriceCp, sellModifier: input.sellModifier });
+}
+
+/**
+ * What a player pays for one unit (`buyPriceCp`), or null when the shop has no price for it and refuses to
+ * sell it: an unpriced item (`isUnpricedItem`: an SRD magic item nobody priced) has no value to go by, so
+ * only the shop's own price for it sets one; without one a GM who stocks a Bag of Holding would give it
+ * away for 0 cp. A priced item goes by its value or its own shop price, as before.
+ */
+export function askingPriceCp(input: {
+  valueCp: number;
+  buyModifier: number;
+  discountRate: number;
+  unpriced: boolean;
+  ownPriceCp?: number | null | undefined;
+}): number | null {
+  if (input.unpriced && (input.ownPriceCp === null || input.ownPriceCp === undefined)) return null;
+  return buyPriceCp(input);
 }
 
 export type Purse = Record<Currency, number>;
@@ -727,8 +755,11 @@ export const shopItemSchema = z.object({
   quantity: z.number().int(),
   price_cp: z.number().int().nullable(),
   restock_quantity: z.number().int().nullable(),
-  /** What a player pays for one at the template's buy modifier, without a party discount. */
-  buy_price_cp: z.number().int(),
+  /**
+   * What a player pays for one at the template's buy modifier, without a party discount (`askingPriceCp`);
+   * null: unpriced, and without a price here, not sold.
+   */
+  buy_price_cp: z.number().int().nullable(),
   /** What the shop pays for one (`sellOfferCp`); null: unpriced, and without a price here, not bought. */
   sell_price_cp: z.number().int().nullable(),
   /**
@@ -785,7 +816,8 @@ export const shopTemplateListResponseSchema = z.object({
 
 /** An item on a shop's shelf: the stack and what it costs here. */
 export const shopStockItemSchema = itemInstanceSchema.extend({
-  buy_price_cp: z.number().int(),
+  /** What a player pays for one (`askingPriceCp`); null: unpriced, and without a price here, not sold. */
+  buy_price_cp: z.number().int().nullable(),
   /** What the shop pays for one (`sellOfferCp`); null: unpriced, and without a price here, not bought. */
   sell_price_cp: z.number().int().nullable(),
   has_own_price: z.boolean(),

@@ -52,7 +52,7 @@ interface Section<T extends ItemInstance> {
   total: number;
 }
 
-function sections<T extends ItemInstance>(list: Section<T>[], price?: (item: T) => number) {
+function sections<T extends ItemInstance>(list: Section<T>[], price?: (item: T) => number | null) {
   return list.map((section) => ({
     name: section.name,
     items: section.items

@@ -1,4 +1,5 @@
 import {
+  askingPriceCp,
   buyPriceCp,
   emptyPurse,
   formatCopper,
@@ -33,6 +34,16 @@ describe('shop prices (DESIGN §4)', () => {
     expect(buyPriceCp({ valueCp: 100, buyModifier: 3, discountRate: 0, ownPriceCp: 250 })).toBe(250);
     expect(buyPriceCp({ valueCp: 100, buyModifier: 3, discountRate: 0.5, ownPriceCp: 250 })).toBe(125);
     expect(buyPriceCp({ valueCp: 100, buyModifier: 3, discountRate: 1, ownPriceCp: 250 })).toBe(0);
+  });
+
+  it('asks for an unpriced item its own shop price, discounted, or has no price for it', () => {
+    const unpriced = { valueCp: 0, buyModifier: 1.5, discountRate: 0.1, unpriced: true };
+    expect(askingPriceCp({ ...unpriced, ownPriceCp: 1001 })).toBe(901); // 900.9 → 901
+    expect(askingPriceCp(unpriced)).toBeNull();
+    expect(askingPriceCp({ ...unpriced, ownPriceCp: null })).toBeNull();
+    // A priced item goes by its value, or by its own shop price where it has one.
+    expect(askingPriceCp({ ...unpriced, valueCp: 100, unpriced: false })).toBe(135);
+    expect(askingPriceCp({ ...unpriced, valueCp: 100, unpriced: false, ownPriceCp: 250 })).toBe(225);
   });
 
   it('offers for an unpriced item its own shop price × sell modifier, rounded down, or nothing', () => {

@@ -317,6 +317,8 @@ export async function shopsRoutes(app: FastifyInstance, options: { shops: ShopsS
         tags,
         summary:
           'Buy with coins from one of my character’s containers or, where allowed, the party stash; above the approval threshold the purchase waits (202, data.request)',
+        description:
+          'An unpriced item (an SRD magic item: item_template.metadata.priced false, and no instance_data.value_override) sells only at the shop’s own price for its template (less its discount); without one the purchase, and a request for it alike, is refused with 422 VALIDATION_ERROR on item_instance_id and nothing changes.',
         params: shopParams,
         body: purchaseBodySchema,
         response: { 200: successEnvelope(tradeResultSchema), 202: successEnvelope(tradeResultSchema) },
@@ -379,6 +381,8 @@ export async function shopsRoutes(app: FastifyInstance, options: { shops: ShopsS
       schema: {
         tags,
         summary: 'What the shop sells, with prices',
+        description:
+          'buy_price_cp is null for an unpriced item (an SRD magic item: item_template.metadata.priced false, and no instance_data.value_override) the shop has no own price for: it is not for sale until the GM prices it (stock one with a price). GET /shop_instances/{id} lists its container the same way.',
         params: shopParams,
         response: { 200: successEnvelope(z.array(shopStockItemSchema)) },
       },
@@ -429,12 +433,10 @@ export async function shopsRoutes(app: FastifyInstance, options: { shops: ShopsS
           tags,
           summary:
             side === 'buy' ? 'What buying an item of the shop costs' : 'What the shop pays for an item',
-          ...(side === 'sell'
-            ? {
-                description:
-                  'Agrees with the sale itself. An unpriced item (an SRD magic item: item_template.metadata.priced false, and no instance_data.value_override) is offered the shop’s own price for its template times the sell modifier; without one the shop offers nothing, and this answers 422 VALIDATION_ERROR on item_instance_id with the message the sale would refuse with.',
-              }
-            : {}),
+          description:
+            side === 'buy'
+              ? 'Agrees with the purchase itself. An unpriced item (an SRD magic item: item_template.metadata.priced false, and no instance_data.value_override) costs the shop’s own price for its template less its discount; without one it is not for sale, and this answers 422 VALIDATION_ERROR on item_instance_id with the message the purchase would refuse with.'
+              : 'Agrees with the sale itself. An unpriced item (an SRD magic item: item_template.metadata.priced false, and no instance_data.value_override) is offered the shop’s own price for its template times the sell modifier; without one the shop offers nothing, and this answers 422 VALIDATION_ERROR on item_instance_id with the message the sale would refuse with.',
           params: shopItemParams,
           querystring: priceQuerySchema,
           response: { 200: successEnvelope(priceQuoteSchema) },
@@ -494,6 +496,8 @@ export async function shopsRoutes(app: FastifyInstance, options: { shops: ShopsS
       schema: {
         tags,
         summary: 'Approve a pending purchase: coins and goods move (GM or manager)',
+        description:
+          'Sells at the price agreed when the request was made. An unpriced item (an SRD magic item: item_template.metadata.priced false, and no instance_data.value_override) whose own shop price has been cleared since is refused with 409 CONFLICT and nothing changes: price it again, or decline the request.',
         params: requestParams,
         response: { 200: successEnvelope(shopRequestResultSchema) },
       },

@@ -1,5 +1,5 @@
 import {
-  buyPriceCp,
+  askingPriceCp,
   type Currency,
   copperPer,
   currencies,
@@ -423,10 +423,11 @@ export class ShopsService {
         quantity: row.item.quantity,
         price_cp: row.item.priceCp,
         restock_quantity: row.item.restockQuantity,
-        buy_price_cp: buyPriceCp({
+        buy_price_cp: askingPriceCp({
           valueCp,
           buyModifier: mod.buy,
           discountRate: 0,
+          unpriced: row.template.metadata.priced === false,
           ownPriceCp: row.item.priceCp,
         }),
         sell_price_cp: sellOfferCp({
@@ -735,18 +736,20 @@ export class ShopsService {
   ): ShopStockItem {
     const facts = effectiveFacts(templateFacts(template), instance.instanceData);
     const own = shop.prices[template.id];
+    const unpriced = isUnpricedItem({ item_template: template, instance_data: instance.instanceData });
     return {
       ...toInstanceJson(instance, template),
-      buy_price_cp: buyPriceCp({
+      buy_price_cp: askingPriceCp({
         valueCp: facts.valueCp,
         buyModifier: shop.buyModifier,
         discountRate: shop.discountRate,
+        unpriced,
         ownPriceCp: own,
       }),
       sell_price_cp: sellOfferCp({
         valueCp: facts.valueCp,
         sellModifier: shop.sellModifier,
-        unpriced: isUnpricedItem({ item_template: template, instance_data: instance.instanceData }),
+        unpriced,
         ownPriceCp: own,
       }),
       has_own_price: own !== undefined,
@@ -1132,7 +1135,10 @@ export class ShopsService {
     return { context, located };
   }
 
-  /** What one unit costs here (`buy`) and what the shop offers for one (`sell`: null, it refuses the sale). */
+  /**
+   * What one unit costs here (`buy`: null, it refuses to sell it) and what the shop offers for one (`sell`:
+   * null, it refuses the sale).
+   */
   async #quote(
     shop: ShopInstanceRow,
     template: Parameters<typeof templateFacts>[0],
@@ -1140,21 +1146,43 @@ export class ShopsService {
   ) {
     const facts = effectiveFacts(templateFacts(template), instanceData);
     const ownPriceCp = shop.prices[template.id];
+    const unpriced = isUnpricedItem({ item_template: template, instance_data: instanceData });
     return {
       facts,
-      buy: buyPriceCp({
+      buy: askingPriceCp({
         valueCp: facts.valueCp,
         buyModifier: shop.buyModifier,
         discountRate: shop.discountRate,
+        unpriced,
         ownPriceCp,
       }),
       sell: sellOfferCp({
         valueCp: facts.valueCp,
         sellModifier: shop.sellModifier,
-        unpriced: isUnpricedItem({ item_template: template, instance_data: instanceData }),
+        unpriced,
         ownPriceCp,
       }),
     };
+  }
+
+  /**
+   * What one unit of a shelf stack costs, or the refusal of an unpriced item the shop has no price of its
+   * own for: a purchase, a purchase request and the preview (calculate_buy_price) all ask here, so that
+   * they agree.
+   */
+  async #askingPrice(
+    shop: ShopInstanceRow,
+    template: Parameters<typeof templateFacts>[0],
+    instanceData: Record<string, unknown>,
+  ) {
+    const { facts, buy } = await this.#quote(shop, template, instanceData);
+    if (buy === null) {
+      throw AppError.validation(
+        [{ field: 'item_instance_id', message: shopMessages.unpricedNotForSale }],
+        shopMessages.unpricedNotForSale,
+      );
+    }
+    return { facts, buy };
   }
 
   /**
@@ -1184,7 +1212,8 @@ export class ShopsService {
     tx: Executor,
     shop: ShopInstanceRow,
     containerId: string,
-    line: { template: TemplateRow; name: string; buy: number },
+    /** `buy` null: an unpriced line, whose stacks are all unpriced alike (taken back whole, never sold). */
+    line: { template: TemplateRow; name: string; buy: number | null },
     exceptId: string | undefined,
   ) {
     const rest: { id: string; quantity: number }[] = [];
@@ -1214,7 +1243,7 @@ export class ShopsService {
     const named = locked && locked.instance.containerId === containerId ? locked : undefined;
     let line: { template: TemplateRow; name: string; buy: number };
     if (named) {
-      const { facts, buy } = await this.#quote(shop, named.template, named.instance.instanceData);
+      const { facts, buy } = await this.#askingPrice(shop, named.template, named.instance.instanceData);
       line = { template: named.template, name: facts.name, buy };
     } else {
       // Gone since this buyer saw the shop: sold out, not "not for sale", unless its line has more.
@@ -1714,6 +1743,22 @@ export class ShopsService {
       throw new AppError('CONFLICT', shopMessages.requestDecided(request.status));
   }
 
+  /**
+   * A request sells at the price agreed when it was made, but never an item the shop has no price for any
+   * more (the GM cleared the own price of an unpriced item since): that would hand it over for whatever
+   * was agreed, or for nothing. Repricing it, or declining the request, is the GM's choice.
+   */
+  async #assertStillPriced(tx: Executor, shop: ShopInstanceRow, held: { id: string }[]) {
+    const rows = await inventoryRepository.instancesWithTemplates(
+      tx,
+      held.map((stack) => stack.id),
+    );
+    for (const row of rows) {
+      const { buy } = await this.#quote(shop, row.template, row.instance.instanceData);
+      if (buy === null) throw new AppError('CONFLICT', shopMessages.requestUnpriced);
+    }
+  }
+
   async approveRequest(actor: LedgerActor, requestId: string): Promise<ShopRequestResult> {
     const { trade, quantity } = await this.#transaction(async (tx, record, emit) => {
       const { request, shop, party, access, container } = await this.#lockRequest(tx, actor.id, requestId);
@@ -1739,6 +1784,7 @@ export class ShopsService {
       if (buyer.character.partyId !== shop.partyId)
         throw new AppError('CONFLICT', shopMessages.requestBuyerLeft);
       const stacks = await inventoryRepository.allInstances(tx, hold);
+      await this.#assertStillPriced(tx, shop, stacks);
       const result = await this.#completePurchase(tx, record, emit, {
         actor,
         shop,
@@ -2374,7 +2420,7 @@ export class ShopsService {
     const [stack] = await inventoryRepository.instancesWithTemplates(this.db, [itemId]);
     if (!stack || !container || stack.instance.containerId !== container.id)
       throw AppError.notFound(shopMessages.notInShop);
-    const { facts, buy } = await this.#quote(row.shop, stack.template, stack.instance.instanceData);
+    const { facts, buy } = await this.#askingPrice(row.shop, stack.template, stack.instance.instanceData);
     return {
       item_instance_id: itemId,
       name: facts.name,

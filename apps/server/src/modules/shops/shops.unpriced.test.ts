@@ -1,6 +1,9 @@
 import {
   type PriceQuote,
   type ShopInstance,
+  type ShopRequest,
+  type ShopRequestResult,
+  type ShopStockItem,
   type ShopTemplate,
   shopMessages,
   type TradeResult,
@@ -23,8 +26,8 @@ import { buildTestApp, callApi, type TestContext } from '../../test/helper.js';
 
 /**
  * Selling an unpriced item (an SRD magic item: `metadata.priced` false, no `value_override`): the shop
- * offers its own price for it, or nothing, and then refuses the sale (docs/decisions.md, "Unpriced SRD
- * items").
+ * offers its own price for it, or nothing, and then refuses the sale; and buying one off the shelf: it sells
+ * at its own price there, or not at all (docs/decisions.md, "Unpriced SRD items").
  */
 let ctx: TestContext;
 
@@ -62,11 +65,11 @@ async function quantityIn(containerId: string, templateId: string): Promise<numb
   return rows.reduce((sum, r) => sum + r.n, 0);
 }
 
-async function saleRows(partyId: string) {
+async function saleRows(partyId: string, type: 'sale' | 'purchase' = 'sale') {
   return ctx.database.db
     .select()
     .from(transactions)
-    .where(and(eq(transactions.partyId, partyId), eq(transactions.transactionType, 'sale')));
+    .where(and(eq(transactions.partyId, partyId), eq(transactions.transactionType, type)));
 }
 
 /**
@@ -159,15 +162,18 @@ const preview = (w: World, itemId: string, quantity = 1) =>
     w.player,
   );
 
-/** The GM puts a Bag of Holding of their own on the shelf at `priceCp`: the shop's own price for bags. */
-async function priceBags(w: World, priceCp: number) {
+/**
+ * The GM puts a Bag of Holding of their own on the shelf at `priceCp`: the shop's own price for bags (null
+ * clears it; left out, it stays as it was).
+ */
+async function priceBags(w: World, priceCp?: number | null, data = {}) {
   const gmBags = w.gmHero.primary_container_id ?? '';
-  const [own] = await w.give(w.gm, w.bag.id, gmBags);
+  const [own] = await w.give(w.gm, w.bag.id, gmBags, data);
   const stocked = await callApi(ctx, 'POST', `/shop_instances/${w.shop.id}/stock`, w.gm, {
     item_id: own?.id,
     source_container_id: gmBags,
     quantity: 1,
-    price: priceCp,
+    ...(priceCp === undefined ? {} : { price: priceCp }),
   });
   expect(stocked.statusCode, stocked.body).toBe(200);
   return body<ShopInstance>(stocked).data;
@@ -308,5 +314,195 @@ describe('a shop template’s wares', () => {
     expect(sellFor(w.bag.id)).toBe(500);
     expect(sellFor(orb.id)).toBeNull();
     expect(sellFor(w.rope.id)).toBe(50);
+  });
+});
+
+const buy = (w: World, itemId: string) =>
+  callApi(ctx, 'POST', `/shop_instances/${w.shop.id}/purchase`, w.player, {
+    purchase: {
+      item_instance_id: itemId,
+      quantity: 1,
+      buyer_character_id: w.hero.id,
+      buyer_container_id: w.bagOf,
+    },
+  });
+const buyPreview = (w: World, itemId: string) =>
+  callApi(ctx, 'GET', `/shop_instances/${w.shop.id}/calculate_buy_price/${itemId}?quantity=1`, w.player);
+const shelfLine = (shop: ShopInstance, templateId: string, data: Record<string, unknown> = {}) =>
+  shop.container.item_instances.find(
+    (s) =>
+      s.item_template_id === templateId &&
+      Object.entries(data).every(([key, value]) => s.instance_data[key] === value),
+  );
+const notForSale = [{ field: 'item_instance_id', message: shopMessages.unpricedNotForSale }];
+
+/** 100 gp in the hero's bag, to buy with. */
+async function fund(w: World) {
+  const gp = await coinTemplate(ctx, 'gp');
+  await ctx.app.services.inventory.createInstance(actorOf(w.player), {
+    item_template_id: gp.id,
+    container_id: w.bagOf,
+    quantity: 100,
+    instance_data: {},
+  });
+}
+
+async function setThreshold(w: World, cp: number | null) {
+  const res = await callApi(ctx, 'PATCH', `/shop_instances/${w.shop.id}`, w.gm, {
+    shop_instance: { approval_threshold_cp: cp },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+describe('buying an unpriced item off the shelf', () => {
+  it('lists it without a price where the shop has none of its own', async () => {
+    const w = await world();
+    const shop = await priceBags(w);
+    expect(shelfLine(shop, w.bag.id)).toMatchObject({
+      buy_price_cp: null,
+      sell_price_cp: null,
+      has_own_price: false,
+    });
+    const stock = body<ShopStockItem[]>(
+      await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}/stock`, w.player),
+    ).data;
+    expect(stock.find((s) => s.item_template_id === w.bag.id)?.buy_price_cp).toBeNull();
+    // Rope keeps its own 2.5 gp.
+    expect(stock.find((s) => s.item_template_id === w.rope.id)?.buy_price_cp).toBe(250);
+  });
+
+  it('refuses the purchase and its preview, and nothing changes', async () => {
+    const w = await world();
+    await fund(w);
+    const shelved = shelfLine(await priceBags(w), w.bag.id);
+    const before = await coinsIn(w.bagOf);
+    const res = await buy(w, shelved?.id ?? '');
+    expect(res.statusCode, res.body).toBe(422);
+    expect(body(res).error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: shopMessages.unpricedNotForSale,
+    });
+    expect(body(res).error?.details).toEqual(notForSale);
+    // The bag stays on the shelf, the hero has only the bag they had, their coins are all there, and the
+    // ledger has no purchase.
+    expect(await quantityIn(w.shop.container.id, w.bag.id)).toBe(1);
+    expect(await quantityIn(w.bagOf, w.bag.id)).toBe(1);
+    expect(await coinsIn(w.bagOf)).toBe(before);
+    expect(await saleRows(w.party.id, 'purchase')).toEqual([]);
+    const quoted = await buyPreview(w, shelved?.id ?? '');
+    expect(quoted.statusCode, quoted.body).toBe(422);
+    expect(body(quoted).error?.details).toEqual(notForSale);
+  });
+
+  it('refuses a purchase request for it alike: nothing is held for the GM to approve', async () => {
+    const w = await world();
+    await fund(w);
+    await setThreshold(w, 0);
+    const shelved = shelfLine(await priceBags(w), w.bag.id);
+    const res = await buy(w, shelved?.id ?? '');
+    expect(res.statusCode, res.body).toBe(422);
+    expect(body(res).error?.details).toEqual(notForSale);
+    const requests = await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}/requests?status=all`, w.gm);
+    expect(body<ShopRequest[]>(requests).data).toEqual([]);
+    expect(await quantityIn(w.shop.container.id, w.bag.id)).toBe(1);
+  });
+
+  it('sells it at the shop’s own price, less its discount, as a priced item with one', async () => {
+    const w = await world();
+    await fund(w);
+    await callApi(ctx, 'PATCH', `/shop_instances/${w.shop.id}`, w.gm, {
+      shop_instance: { discount_rate: 0.1 },
+    });
+    const shelved = shelfLine(await priceBags(w, 1001), w.bag.id);
+    // 1001 cp less 10%: 900.9 cp, to the nearest copper.
+    expect(shelved).toMatchObject({ buy_price_cp: 901, has_own_price: true });
+    const quoted = await buyPreview(w, shelved?.id ?? '');
+    expect(body<PriceQuote>(quoted).data).toMatchObject({ unit_price_cp: 901, has_own_price: true });
+    const res = await buy(w, shelved?.id ?? '');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(body<TradeResult>(res).data).toMatchObject({ unit_price_cp: 901, total_price_cp: 901 });
+    expect(await coinsIn(w.bagOf)).toBe(10_000 - 901);
+    expect(await quantityIn(w.bagOf, w.bag.id)).toBe(2);
+  });
+
+  it('refuses the GM’s approval of a request once the item lost its price, until it has one again', async () => {
+    const w = await world();
+    await fund(w);
+    await setThreshold(w, 0);
+    const shelved = shelfLine(await priceBags(w, 1000), w.bag.id);
+    const asked = await buy(w, shelved?.id ?? '');
+    expect(asked.statusCode, asked.body).toBe(202);
+    const request = body<TradeResult & { request: ShopRequest }>(asked).data.request;
+    // The GM stocks another bag and clears the shop's price for bags.
+    expect(shelfLine(await priceBags(w, null), w.bag.id)?.buy_price_cp).toBeNull();
+    const approve = () => callApi(ctx, 'POST', `/shop_requests/${request.id}/approve`, w.gm);
+    const refused = await approve();
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(body(refused).error).toMatchObject({ code: 'CONFLICT', message: shopMessages.requestUnpriced });
+    // Still pending, the bag still held, no coin moved, no purchase in the ledger.
+    const [pending] = body<ShopRequest[]>(
+      await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}/requests?status=all`, w.gm),
+    ).data;
+    expect(pending).toMatchObject({ id: request.id, status: 'pending' });
+    expect(await quantityIn(request.hold_container_id ?? '', w.bag.id)).toBe(1);
+    expect(await quantityIn(w.bagOf, w.bag.id)).toBe(1);
+    expect(await coinsIn(w.bagOf)).toBe(10_000);
+    expect(await saleRows(w.party.id, 'purchase')).toEqual([]);
+    // Priced again (at another price), it goes through at the price the buyer agreed to.
+    await priceBags(w, 3000);
+    const approved = await approve();
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(body<ShopRequestResult>(approved).data.trade).toMatchObject({ unit_price_cp: 1000 });
+    expect(await coinsIn(w.bagOf)).toBe(9_000);
+  });
+});
+
+describe('buying priced items', () => {
+  it('goes by value or own price as before, and a value override prices an unpriced item', async () => {
+    const w = await world();
+    await fund(w);
+    const gmBags = w.gmHero.primary_container_id ?? '';
+    const [lantern] = await w.give(w.gm, w.lantern.id, gmBags);
+    await callApi(ctx, 'POST', `/shop_instances/${w.shop.id}/stock`, w.gm, {
+      item_id: lantern?.id,
+      source_container_id: gmBags,
+    });
+    const shop = await priceBags(w, undefined, { value_override: 40, currency_override: 'gp' });
+    expect(shelfLine(shop, w.rope.id)).toMatchObject({ buy_price_cp: 250, has_own_price: true });
+    expect(shelfLine(shop, w.lantern.id)).toMatchObject({ buy_price_cp: 500, has_own_price: false });
+    const valued = shelfLine(shop, w.bag.id, { value_override: 40 });
+    expect(valued).toMatchObject({ buy_price_cp: 4000, has_own_price: false });
+    for (const [id, cp] of [
+      [shelfLine(shop, w.rope.id)?.id, 250],
+      [shelfLine(shop, w.lantern.id)?.id, 500],
+      [valued?.id, 4000],
+    ] as const) {
+      const res = await buy(w, id ?? '');
+      expect(res.statusCode, res.body).toBe(200);
+      expect(body<TradeResult>(res).data).toMatchObject({ unit_price_cp: cp });
+    }
+    expect(await coinsIn(w.bagOf)).toBe(10_000 - 250 - 500 - 4000);
+  });
+});
+
+describe('a shop template’s wares for sale', () => {
+  it('says an unpriced ware without a price there sells for nothing yet: no price, not 0 cp', async () => {
+    const w = await world();
+    const orb = await createTemplate(ctx, { name: 'Orb', baseValue: 0, metadata: { priced: false } });
+    for (const [item, price] of [
+      [w.bag.id, 1001],
+      [orb.id, null],
+    ] as const) {
+      await callApi(ctx, 'POST', `/shop_templates/${w.template.id}/add_item`, w.gm, {
+        shop_item: { item_template_id: item, quantity: 1, price_cp: price },
+      });
+    }
+    const template = body<ShopTemplate>(
+      await callApi(ctx, 'GET', `/shop_templates/${w.template.id}`, w.gm),
+    ).data;
+    const buyFor = (id: string) => template.shop_items?.find((i) => i.item_template_id === id)?.buy_price_cp;
+    expect(buyFor(w.bag.id)).toBe(1001);
+    expect(buyFor(orb.id)).toBeNull();
+    expect(buyFor(w.rope.id)).toBe(250);
   });
 });
