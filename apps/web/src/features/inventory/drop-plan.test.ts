@@ -1,4 +1,4 @@
-import { inventoryMessages } from '@haversack/contracts';
+import { inventoryMessages, shopMessages } from '@haversack/contracts';
 import { describe, expect, it } from 'vitest';
 import type { DraggedShopItem } from '../shops/components/shop-source-view';
 import { planDrop } from './drop-plan';
@@ -39,6 +39,15 @@ const shopZone: DropZone = { side: 'right', kind: 'shop', containerId: 'quiver',
 const marketZone: DropZone = { side: 'right', kind: 'marketplace', containerId: 'quiver' };
 
 describe('planDrop (spec/02 §4 allowed transfers)', () => {
+  it('refuses to buy an unpriced shop item the shop has no price for, and buys a priced one', () => {
+    const unpriced: DraggedShopItem = { ...shopItem, name: 'Bag of Holding', unitCp: null };
+    expect(planDrop(unpriced, containerZone)).toEqual({
+      kind: 'refuse',
+      message: shopMessages.unpricedNotForSale,
+    });
+    expect(planDrop(shopItem, containerZone)).toEqual({ kind: 'buy', item: shopItem, containerId: 'quiver' });
+  });
+
   it('takes a loot stack dropped on a container', () => {
     expect(planDrop(lootItem, containerZone)).toEqual({
       kind: 'take',

@@ -1,4 +1,4 @@
-import { inventoryMessages } from '@haversack/contracts';
+import { inventoryMessages, shopMessages } from '@haversack/contracts';
 import { type DraggedShopItem, isDraggedShopItem } from '../shops/components/shop-source-view';
 import { unsupportedTransfer } from './api/transfer-messages';
 import {
@@ -58,9 +58,10 @@ function readDrop(dragged: unknown, over: unknown): DropPlan {
   }
   if (isDraggedShopItem(dragged)) {
     const refused = unsupportedTransfer('shop', zone.kind);
-    return refused
-      ? { kind: 'refuse', message: refused }
-      : { kind: 'buy', item: dragged, containerId: zone.containerId };
+    if (refused) return { kind: 'refuse', message: refused };
+    // An unpriced line the shop has no price for: the purchase would only be refused.
+    if (dragged.unitCp === null) return { kind: 'refuse', message: shopMessages.unpricedNotForSale };
+    return { kind: 'buy', item: dragged, containerId: zone.containerId };
   }
   const payload = asDragPayload(dragged);
   if (!payload) return { kind: 'none' };

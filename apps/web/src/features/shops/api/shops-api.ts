@@ -589,12 +589,22 @@ export const saleUnanswered =
  * quote (calculate_sell_price) refuse it alike, and "try again" would never help.
  */
 export function isNoOfferRefusal(error: unknown): boolean {
+  return isUnpricedRefusal(error, shopMessages.unpricedNoOffer);
+}
+
+/**
+ * The shop's refusal to sell an unpriced item it has no price of its own for (`askingPriceCp`): the
+ * purchase, a purchase request and the quote (calculate_buy_price) refuse it alike, until the GM prices it.
+ */
+export function isNotForSaleRefusal(error: unknown): boolean {
+  return isUnpricedRefusal(error, shopMessages.unpricedNotForSale);
+}
+
+function isUnpricedRefusal(error: unknown, message: string): boolean {
   return (
     isApiError(error) &&
     error.code === 'VALIDATION_ERROR' &&
-    error.details.some(
-      (detail) => detail.field === 'item_instance_id' && detail.message === shopMessages.unpricedNoOffer,
-    )
+    error.details.some((detail) => detail.field === 'item_instance_id' && detail.message === message)
   );
 }
 
@@ -605,6 +615,7 @@ export function tradeErrorMessage(error: unknown, side: 'buy' | 'sell'): string 
   // because the dialog then sends the very same request (trade-dialog.tsx).
   if (outcomeUnknown(error)) return side === 'buy' ? purchaseUnanswered : saleUnanswered;
   if (isNoOfferRefusal(error)) return shopMessages.unpricedNoOffer;
+  if (isNotForSaleRefusal(error)) return shopMessages.unpricedNotForSale;
   switch (error.code) {
     case 'INSUFFICIENT_FUNDS':
       return error.serverMessage ?? error.message;

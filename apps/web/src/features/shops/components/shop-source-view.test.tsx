@@ -4,13 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { pageMeta } from '../../../test/party-fixtures';
 import { renderWithProviders } from '../../inventory/test/inventory-fixtures';
-import { buildShopInstance } from '../test/shop-fixtures';
+import { buildShopInstance, buildStockItem } from '../test/shop-fixtures';
 import { ShopSourceView } from './shop-source-view';
 
 const shop = buildShopInstance();
 
 /** The party's one shop and its characters, none of them mine, at the network boundary. */
-function shopServer() {
+function shopServer(shop = buildShopInstance()) {
   return mockFetch(({ url }) => {
     const { pathname } = new URL(url, 'http://test');
     if (pathname === '/api/v1/shop_instances') {
@@ -44,5 +44,44 @@ describe('ShopSourceView (the workspace’s Shop tab)', () => {
     // Nor anything to sell from: the Buy or Sell switch stays away.
     expect(screen.queryByRole('radiogroup', { name: 'Buy or sell' })).not.toBeInTheDocument();
     expect(screen.queryByTestId('workspace-shop-side')).not.toBeInTheDocument();
+  });
+});
+
+describe('ShopSourceView: an unpriced line', () => {
+  const bag = buildStockItem({ id: 'stock-bag', name: 'Bag of Holding', quantity: 1, buy_price_cp: null });
+  const rope = buildStockItem({ id: 'stock-rope', name: 'Rope', item_template_id: 'template-rope' });
+  const unpricedShop = (canManage: boolean) => {
+    const base = buildShopInstance({ can_manage: canManage });
+    return { ...base, container: { ...base.container, item_instances: [bag, rope] } };
+  };
+  const renderTab = (canManage: boolean) => {
+    const shown = unpricedShop(canManage);
+    shopServer(shown);
+    renderWithProviders(
+      <ShopSourceView
+        partyId={shown.party_id}
+        shopId={shown.id}
+        onSelect={() => undefined}
+        draggable
+        onTrade={() => undefined}
+      />,
+    );
+  };
+  const rowOf = (name: string) =>
+    screen.getAllByTestId('shop-stock-item').find((row) => row.dataset.itemName === name);
+
+  it('shows it as unpriced, with the reason and no Buy button, to a player', async () => {
+    renderTab(false);
+    await screen.findByRole('button', { name: 'Buy Rope' });
+    expect(rowOf('Bag of Holding')).toHaveTextContent('Unpriced');
+    expect(rowOf('Bag of Holding')).toHaveTextContent(shopMessages.unpricedNotForSale);
+    expect(rowOf('Bag of Holding')).not.toHaveTextContent('0 cp');
+    expect(screen.queryByRole('button', { name: 'Buy Bag of Holding' })).not.toBeInTheDocument();
+  });
+
+  it('shows the GM how to price it', async () => {
+    renderTab(true);
+    await screen.findByRole('button', { name: 'Buy Rope' });
+    expect(rowOf('Bag of Holding')).toHaveTextContent(shopMessages.unpricedOnShelfGm);
   });
 });

@@ -1,5 +1,5 @@
 import { useDraggable } from '@dnd-kit/core';
-import { formatCopper, type ShopInstance, type ShopStockItem, shopMessages } from '@haversack/contracts';
+import { type ShopInstance, type ShopStockItem, shopMessages } from '@haversack/contracts';
 import {
   Alert,
   Anchor,
@@ -22,8 +22,16 @@ import { useDragId } from '../../../lib/drag-id';
 import { partyShopsQuery, shopInstanceQuery } from '../api/shops-api';
 import { useTrader } from '../hooks/use-trader';
 import { DiscountBadge, OpenBadge } from './shop-badges';
-import { SellList, shelfKey, shelfLines, TraderPanel, tradeBlocker, traderLoading } from './shop-trading';
-import { LINE_NAME_FLEX } from './stock-line';
+import {
+  SellList,
+  shelfKey,
+  shelfLines,
+  TraderPanel,
+  tradeBlocker,
+  traderLoading,
+  UnpricedLineNote,
+} from './shop-trading';
+import { askingPriceLabel, LINE_NAME_FLEX } from './stock-line';
 import type { TradeOffer } from './trade-dialog';
 
 /** What a dragged shop item carries (dnd-kit `data`); the workspace buys it when it lands on a container. */
@@ -37,7 +45,8 @@ export interface DraggedShopItem {
   quantity: number;
   /** Its shelf line (`shelfKey`), from which the purchase is made if this stack sells out meanwhile. */
   shelf: string;
-  unitCp: number;
+  /** Null: unpriced, and the shop has no price for it; a drop is refused (`planDrop`), not bought. */
+  unitCp: number | null;
 }
 
 export function isDraggedShopItem(data: unknown): data is DraggedShopItem {
@@ -267,14 +276,17 @@ function ShelfRow({
           <Text size="xs" c="dimmed" data-testid="stock-quantity">
             {inStock} in stock
           </Text>
+          {item.buy_price_cp === null ? <UnpricedLineNote canManage={shop.can_manage} /> : null}
         </Stack>
         <Group gap="xs" wrap="wrap" justify="flex-end" ml="auto" miw={0}>
-          <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
-            {formatCopper(item.buy_price_cp)}
+          <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }} data-testid="stock-price">
+            {askingPriceLabel(item.buy_price_cp)}
           </Text>
-          <Button size="xs" onClick={onBuy} disabled={disabled} aria-label={`Buy ${item.name}`}>
-            Buy
-          </Button>
+          {item.buy_price_cp === null ? null : (
+            <Button size="xs" onClick={onBuy} disabled={disabled} aria-label={`Buy ${item.name}`}>
+              Buy
+            </Button>
+          )}
         </Group>
       </Group>
     </Paper>

@@ -151,6 +151,39 @@ describe('ShopStockList', () => {
   });
 });
 
+describe('ShopStockList: an unpriced line', () => {
+  /** A Bag of Holding on the shelf that nobody priced (`askingPriceCp` null), beside a priced Rope. */
+  function shelf(canManage: boolean): ShopInstance {
+    const shop = buildShopInstance({ can_manage: canManage });
+    const bag = buildStockItem({ id: 'stock-bag', name: 'Bag of Holding', quantity: 1, buy_price_cp: null });
+    const rope = buildStockItem({ id: 'stock-rope', name: 'Rope', item_template_id: 'template-rope' });
+    return { ...shop, container: { ...shop.container, item_instances: [bag, rope] } };
+  }
+  const rowOf = (name: string) =>
+    screen.getAllByTestId('shop-stock-item').find((row) => row.dataset.itemName === name);
+
+  it('says to a player it is unpriced and why, with no Buy button, and not 0 cp', () => {
+    render(<ShopStockList shop={shelf(false)} trader={trader} tradeOpen={false} onBuy={vi.fn()} />, {
+      wrapper,
+    });
+    expect(rowOf('Bag of Holding')).toHaveTextContent('Unpriced');
+    expect(rowOf('Bag of Holding')).toHaveTextContent(shopMessages.unpricedNotForSale);
+    expect(rowOf('Bag of Holding')).not.toHaveTextContent('0 cp');
+    expect(screen.queryByRole('button', { name: 'Buy Bag of Holding' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Buy Rope' })).toBeEnabled();
+    expect(rowOf('Rope')).toHaveTextContent('2 gp');
+  });
+
+  it('tells the GM how to price it', () => {
+    render(<ShopStockList shop={shelf(true)} trader={trader} tradeOpen={false} onBuy={vi.fn()} />, {
+      wrapper,
+    });
+    expect(rowOf('Bag of Holding')).toHaveTextContent(shopMessages.unpricedOnShelfGm);
+    expect(rowOf('Bag of Holding')).toHaveTextContent('Stock an item');
+    expect(screen.queryByRole('button', { name: 'Buy Bag of Holding' })).not.toBeInTheDocument();
+  });
+});
+
 describe('SellList', () => {
   /** An SRD magic item nobody priced (`metadata.priced` false, worth nothing), and a priced dagger. */
   const wand = buildItem({

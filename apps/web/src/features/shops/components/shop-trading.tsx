@@ -30,7 +30,7 @@ import { type TradeButtonFocus, useStockFocus } from '../../../lib/use-stock-foc
 import { containerItemsQuery, noItemFilters } from '../../inventory/api/inventory-api';
 import { purseWorth } from '../api/use-trade';
 import type { Trader } from '../hooks/use-trader';
-import { LINE_NAME_FLEX } from './stock-line';
+import { askingPriceLabel, LINE_NAME_FLEX } from './stock-line';
 import type { TradeOffer } from './trade-dialog';
 
 function traderLabel(container: Trader['containers'][number]): string {
@@ -198,6 +198,7 @@ export function ShopStockList({
           key={key}
           item={item}
           inStock={inStock}
+          canManage={shop.can_manage}
           tradeButton={focus.tradeButton(key, index)}
           disabled={blocked !== null || item.quantity < 1}
           onBuy={() => {
@@ -221,15 +222,29 @@ export function ShopStockList({
   );
 }
 
+/**
+ * Why an unpriced line of the shelf (`askingPriceCp` null) has no Buy button: for players, that the GM must
+ * price it; for the GM and managers, how (a shop's own price is set by stocking the item with one).
+ */
+export function UnpricedLineNote({ canManage }: { canManage: boolean }) {
+  return (
+    <Text size="xs" c="orange" data-testid="stock-unpriced">
+      {canManage ? shopMessages.unpricedOnShelfGm : shopMessages.unpricedNotForSale}
+    </Text>
+  );
+}
+
 function StockRow({
   item,
   inStock,
+  canManage,
   tradeButton,
   disabled,
   onBuy,
 }: {
   item: ShopStockItem;
   inStock: number;
+  canManage: boolean;
   /** Ties the Buy button to the list's focus keeping. */
   tradeButton: TradeButtonFocus;
   disabled: boolean;
@@ -252,20 +267,23 @@ function StockRow({
               </Badge>
             ) : null}
           </Group>
+          {item.buy_price_cp === null ? <UnpricedLineNote canManage={canManage} /> : null}
         </Stack>
         <Group gap="xs" wrap="wrap" justify="flex-end" ml="auto" miw={0}>
           <Text size="sm" fw={600} data-testid="stock-price" style={{ whiteSpace: 'nowrap' }}>
-            {formatCopper(item.buy_price_cp)}
+            {askingPriceLabel(item.buy_price_cp)}
           </Text>
-          <Button
-            size="sm"
-            {...tradeButton}
-            onClick={onBuy}
-            disabled={disabled}
-            aria-label={`Buy ${item.name}`}
-          >
-            Buy
-          </Button>
+          {item.buy_price_cp === null ? null : (
+            <Button
+              size="sm"
+              {...tradeButton}
+              onClick={onBuy}
+              disabled={disabled}
+              aria-label={`Buy ${item.name}`}
+            >
+              Buy
+            </Button>
+          )}
         </Group>
       </Group>
     </Paper>

@@ -62,7 +62,7 @@ function samePriceHint(
   if (priceCp !== null) {
     return `One price for every ${name} in this shop: the ${formatEnUs(count)} already on the shelf will sell at this price too.`;
   }
-  if (current?.has_own_price) {
+  if (current?.has_own_price && current.buy_price_cp !== null) {
     return `${name} has a price of its own in this shop (players pay ${formatCopper(current.buy_price_cp)} each); the new ones sell at it too.`;
   }
   return null;

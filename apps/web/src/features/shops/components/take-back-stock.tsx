@@ -18,6 +18,7 @@ import { invalidateContainers } from '../../inventory/api/inventory-api';
 import { useOwnerContainers } from '../../inventory/hooks/use-owner-containers';
 import { invalidateShop, unstockShop } from '../api/shops-api';
 import { type ShelfLine, shelfLines } from './shop-trading';
+import { askingPriceLabel } from './stock-line';
 
 export const takeBackFailed = 'The stock could not be taken back. Please try again.';
 const chooseAnItem = 'Choose an item on the shelf';
@@ -29,7 +30,7 @@ const chooseAnItem = 'Choose an item on the shelf';
 function shelfOptions(shelf: ShopStockItem[]) {
   return shelfLines(shelf).map(({ key, inStock, item }) => ({
     value: key,
-    label: `${item.name} ×${formatEnUs(inStock)} · ${formatCopper(item.buy_price_cp)} each`,
+    label: `${item.name} ×${formatEnUs(inStock)} · ${askingPriceLabel(item.buy_price_cp)}${item.buy_price_cp === null ? '' : ' each'}`,
   }));
 }
 

@@ -16,4 +16,17 @@ describe('TemplateWaresTable', () => {
     );
     expect(within(row('Rope')).queryByTestId('unavailable-line')).not.toBeInTheDocument();
   });
+
+  it('says a ware without a price is unpriced, rather than that it sells for 0 cp', () => {
+    renderWithProviders(
+      <TemplateWaresTable
+        items={[buildShopItem('Wand', { buy_price_cp: null }), buildShopItem('Rope', { buy_price_cp: 150 })]}
+      />,
+    );
+    const row = (name: string) =>
+      screen.getAllByTestId('template-item').find((tr) => tr.textContent?.includes(name)) as HTMLElement;
+    expect(row('Wand')).toHaveTextContent('Unpriced');
+    expect(row('Wand')).not.toHaveTextContent('0 cp');
+    expect(row('Rope')).toHaveTextContent('1 gp 5 sp');
+  });
 });

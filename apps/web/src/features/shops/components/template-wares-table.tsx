@@ -2,6 +2,7 @@ import { formatCopper, type ShopItem } from '@haversack/contracts';
 import { Table, Text } from '@mantine/core';
 import { UnavailableLineNote } from '../../../components/unavailable-line-note';
 import { usePhone } from '../../../lib/use-phone';
+import { askingPriceLabel } from './stock-line';
 
 /**
  * What a shop template stocks: quantity, price and what a restock brings it back to. On a phone the
@@ -38,7 +39,7 @@ export function TemplateWaresTable({ items }: { items: readonly ShopItem[] }) {
                   ) : null}
                 </Table.Td>
                 <Table.Td ta="right">
-                  {formatCopper(item.buy_price_cp)}
+                  {askingPriceLabel(item.buy_price_cp)}
                   {item.price_cp !== null ? ' (own price)' : ''}
                 </Table.Td>
                 {phone ? null : (

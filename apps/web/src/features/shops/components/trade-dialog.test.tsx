@@ -623,6 +623,51 @@ describe('TradeDialog', () => {
     expect(within(dialog).queryByRole('button', { name: /^Sell/ })).not.toBeInTheDocument();
   }, 20_000);
 
+  it('says the shop has no price for an unpriced item, instead of 0 cp, and offers no purchase', async () => {
+    const notForSale = () =>
+      failure(422, 'VALIDATION_ERROR', shopMessages.unpricedNotForSale, [
+        { field: 'item_instance_id', message: shopMessages.unpricedNotForSale },
+      ]);
+    const fetchMock = mockFetch(({ url }) => {
+      const { pathname } = new URL(url, 'http://test');
+      if (pathname === '/api/v1/shop_instances/shop-1') return success(arrowShop(60));
+      if (pathname.includes('/calculate_buy_price/')) return notForSale();
+      if (pathname === '/api/v1/containers/container-1/items') return success([goldCoins]);
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+    });
+    renderWithProviders(
+      <TradeDialog offer={{ ...offer, name: 'Bag of Holding', unitCp: null }} onClose={() => undefined} />,
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Buy Bag of Holding' });
+    expect(await within(dialog).findByTestId('trade-no-offer')).toHaveTextContent(
+      shopMessages.unpricedNotForSale,
+    );
+    expect(dialog).not.toHaveTextContent('0 cp');
+    expect(within(dialog).queryByRole('button', { name: /^(Buy|Ask)/ })).not.toBeInTheDocument();
+    expect(within(dialog).queryByRole('textbox', { name: /Quantity/ })).not.toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeEnabled();
+    expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith('/purchase'))).toBe(false);
+  }, 20_000);
+
+  it('says the shop has no price when the purchase is refused for it while the dialog was open', async () => {
+    mockShop(() =>
+      failure(422, 'VALIDATION_ERROR', shopMessages.unpricedNotForSale, [
+        { field: 'item_instance_id', message: shopMessages.unpricedNotForSale },
+      ]),
+    );
+    const user = userEvent.setup();
+    renderWithProviders(
+      <TradeDialog offer={{ ...offer, name: 'Bag of Holding' }} onClose={() => undefined} />,
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Buy Bag of Holding' });
+    await user.click(await within(dialog).findByRole('button', { name: 'Buy for 5 cp' }));
+    expect(await within(dialog).findByTestId('trade-no-offer')).toHaveTextContent(
+      shopMessages.unpricedNotForSale,
+    );
+    expect(within(dialog).queryByTestId('trade-error')).not.toBeInTheDocument();
+    expect(within(dialog).queryByRole('button', { name: /^Buy/ })).not.toBeInTheDocument();
+  }, 20_000);
+
   it('pays from the party fund where the shop allows it, and says when the GM must approve first', async () => {
     const request = buildShopRequest({ quantity: 30, total_price_cp: 150, payment_source: 'party' });
     const fetchMock = mockShop(

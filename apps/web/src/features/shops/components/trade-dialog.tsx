@@ -26,7 +26,13 @@ import { isApiError, outcomeUnknown } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
 import { isPlanRefusal } from '../../../lib/upgrade-link';
 import { containerCoinsQuery, ownerContainersQuery } from '../../inventory/api/inventory-api';
-import { isNoOfferRefusal, priceQuoteQuery, shopInstanceQuery, tradeErrorMessage } from '../api/shops-api';
+import {
+  isNoOfferRefusal,
+  isNotForSaleRefusal,
+  priceQuoteQuery,
+  shopInstanceQuery,
+  tradeErrorMessage,
+} from '../api/shops-api';
 import { formatPurse, purseWorth, type TradeRequest, useTrade } from '../api/use-trade';
 import { shelfKey } from './shop-trading';
 import { SplitProceedsField, splitErrorMessage, useSplitProceeds, useSplitSale } from './trade-dialog-split';
@@ -204,9 +210,11 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
   const splitting = !buying && split.on;
   const failure = splitting ? splitSale.error : trade.error;
   const pending = trade.isPending || splitSale.isPending;
-  // An unpriced item the shop has no price of its own for: it offers nothing, so there is nothing to sell
-  // for (the quote says so, or the sale itself when the GM took the price away while this was open).
-  const noOffer = !buying && (isNoOfferRefusal(quote.error) || isNoOfferRefusal(failure));
+  // An unpriced item the shop has no price of its own for: it offers nothing for mine and does not sell its
+  // own, so there is nothing to trade at (the quote says so, or the trade itself when the GM took the price
+  // away while this was open). `noOffer` covers both sides; `notForSale` says which message.
+  const notForSale = buying && (isNotForSaleRefusal(quote.error) || isNotForSaleRefusal(failure));
+  const noOffer = notForSale || (!buying && (isNoOfferRefusal(quote.error) || isNoOfferRefusal(failure)));
 
   const confirm = () => {
     if (!valid || pending || noOffer || (splitting && split.blocked)) return;
@@ -309,7 +317,7 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
               onFocus={(event) => event.currentTarget.select()}
             />
           ) : null}
-          {partyFundAllowed ? (
+          {partyFundAllowed && !noOffer ? (
             <Stack gap={4}>
               <Input.Label labelElement="div" id="trade-payment-label">
                 Pay with
@@ -339,7 +347,7 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
           ) : null}
           {noOffer ? (
             <Alert color="yellow" variant="light" role="alert" data-testid="trade-no-offer">
-              {shopMessages.unpricedNoOffer}
+              {notForSale ? shopMessages.unpricedNotForSale : shopMessages.unpricedNoOffer}
             </Alert>
           ) : (
             <Paper withBorder p="sm" data-testid="trade-price">

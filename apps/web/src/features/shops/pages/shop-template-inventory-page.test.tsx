@@ -10,7 +10,7 @@ import { ShopTemplateInventoryPage } from './shop-template-inventory-page';
 const arrow = buildShopItem('Arrow', { quantity: 200, buy_price_cp: 5, sell_price_cp: 2 });
 const backpack = buildShopItem('Backpack', { quantity: 10, restock_quantity: 12 });
 // An SRD magic item without a price here: the shop would not buy one back (`sellOfferCp`).
-const wand = buildShopItem('Wand', { quantity: 1, buy_price_cp: 0, sell_price_cp: null });
+const wand = buildShopItem('Wand', { quantity: 1, buy_price_cp: null, sell_price_cp: null });
 const template = buildShopTemplate({ is_owner: true, is_system: false, shop_items: [arrow, backpack, wand] });
 
 // The GM's own homebrew, private (the marketplace would not list it) and public (listed there too).
@@ -86,15 +86,18 @@ describe('ShopTemplateInventoryPage', () => {
     });
   });
 
-  it('says a ware the shop would not buy back is unpriced, rather than that it buys it for 0 cp', async () => {
+  it('says a ware the shop would neither sell nor buy back is unpriced, rather than 0 cp', async () => {
     serve();
     renderRoutes(
       [{ path: '/shops/templates/:id/inventory', element: <ShopTemplateInventoryPage /> }],
       `/shops/templates/${template.id}/inventory`,
     );
     await screen.findByRole('heading', { level: 1, name: /Inventory/ });
-    expect(rowOf('Wand')).toHaveTextContent('Unpriced: not bought back until priced here');
+    expect(rowOf('Wand')).toHaveTextContent(
+      'Unpriced: not sold until priced here · Unpriced: not bought back until priced here',
+    );
     expect(rowOf('Wand')).not.toHaveTextContent('buys for');
+    expect(rowOf('Wand')).not.toHaveTextContent('0 cp');
     expect(rowOf('Arrow')).toHaveTextContent('Sells for 5 cp · buys for 2 cp');
   });
 

@@ -28,6 +28,7 @@ import { generalMessages, toast } from '../../../lib/toast';
 import { usePhone } from '../../../lib/use-phone';
 import { useTemplatePicker } from '../../items/api/template-picker';
 import { addShopItem, removeShopItem, shopKeys, shopTemplateQuery, updateShopItem } from '../api/shops-api';
+import { askingPriceLabel } from '../components/stock-line';
 
 /** Prices are kept in copper (DESIGN §4) and typed in gold: 1.5 gp is 150 cp; blank means "from the item's value". */
 function gpToCp(value: number | string): number | null {
@@ -76,7 +77,10 @@ function ShopItemRow({ templateId, item }: { templateId: string; item: ShopItem 
         <Group justify="space-between" gap="xs">
           <Text fw={600}>{name}</Text>
           <Text size="sm" c="dimmed">
-            Sells for {formatCopper(item.buy_price_cp)} ·{' '}
+            {item.buy_price_cp === null
+              ? `${inventoryMessages.unpriced}: not sold until priced here`
+              : `Sells for ${formatCopper(item.buy_price_cp)}`}{' '}
+            ·{' '}
             {item.sell_price_cp === null
               ? `${inventoryMessages.unpriced}: not bought back until priced here`
               : `buys for ${formatCopper(item.sell_price_cp)}`}
@@ -318,7 +322,7 @@ export function ShopTemplateInventoryPage() {
               <Group justify="space-between">
                 <Text size="sm">{item.item_template.name}</Text>
                 <Text size="sm" c="dimmed">
-                  ×{item.quantity} · {formatCopper(item.buy_price_cp)}
+                  ×{item.quantity} · {askingPriceLabel(item.buy_price_cp)}
                 </Text>
               </Group>
               <UnavailableLineNote available={item.available} restocks />
