@@ -51,6 +51,8 @@ export const sharedItemSchema = z.object({
   /** A shop's buy price per unit, in copper (shops only). */
   price_cp: z.number().int().nullable(),
   is_coin: z.boolean(),
+  /** The item has no price (`isUnpricedItem`, an SRD magic item): its 0 values are not what it is worth. */
+  is_unpriced: z.boolean().optional(),
 });
 export type SharedItem = z.infer<typeof sharedItemSchema>;
 

@@ -2,6 +2,7 @@ import {
   type Character,
   copperToGp,
   type ItemInstance,
+  isUnpricedItem,
   type LootInstance,
   roundWeight,
   type SharedItem,
@@ -24,6 +25,7 @@ export function sharedItem(instance: ItemInstance, priceCp: number | null = null
     total_value_cp: instance.value_cp * instance.quantity,
     price_cp: priceCp,
     is_coin: instance.item_template.coin !== null,
+    is_unpriced: isUnpricedItem(instance),
   };
 }
 

@@ -123,6 +123,21 @@ describe('share links (issue 16 §3)', () => {
     expect(raw).not.toContain('Alt-only dagger');
   });
 
+  it('marks an item the SRD gives no price as unpriced, so the page says so rather than 0 cp', async () => {
+    const { player, thorin } = await thorinsParty();
+    const bag = await createTemplate(ctx, {
+      name: 'Bag of Holding',
+      weight: 15,
+      baseValue: 0,
+      metadata: { priced: false, rarity: 'uncommon' },
+    });
+    await give(player, String(thorin.primary_container_id), bag.id, 1);
+    const link = body<ShareLink>(await share(player, 'character', thorin.id)).data;
+    const items = body<SharedSnapshot>(await readShare(link.code)).data.sections.flatMap((s) => s.items);
+    expect(items.find((item) => item.name === 'Bag of Holding')).toMatchObject({ is_unpriced: true });
+    expect(items.find((item) => item.name === 'Lantern')).toMatchObject({ is_unpriced: false });
+  });
+
   it('lets only its player share a character: the party sees it but may not publish it', async () => {
     const { friend, outsider, thorin, gm } = await thorinsParty();
     for (const member of [friend, gm]) {

@@ -90,6 +90,45 @@ describe('SharePage (issue 16 §3)', () => {
     expect(screen.getByText('and 3 stacks more')).toBeInTheDocument();
   });
 
+  it('says an item the SRD gives no price is Unpriced, not 0 cp, unless a shop prices it', async () => {
+    const unpriced = {
+      name: 'Bag of Holding',
+      quantity: 1,
+      weight: 15,
+      total_weight: 15,
+      value_cp: 0,
+      total_value_cp: 0,
+      price_cp: null,
+      is_coin: false,
+      is_unpriced: true,
+    };
+    mockFetch(() =>
+      success({ ...snapshot, sections: [{ name: 'Backpack', more_items: 0, items: [unpriced] }] }),
+    );
+    const { unmount } = renderShare('code-unpriced');
+    const row = (await screen.findByRole('cell', { name: 'Bag of Holding' })).closest('tr');
+    if (!row) throw new Error('no row');
+    expect(within(row).getByRole('cell', { name: 'Unpriced' })).toBeInTheDocument();
+    unmount();
+
+    mockFetch(() =>
+      success({
+        ...snapshot,
+        kind: 'shop',
+        description: '',
+        shop_type_name: 'Magic shop',
+        location: 'Waterdeep',
+        is_open: true,
+        sections: [{ name: 'Wares', more_items: 0, items: [{ ...unpriced, price_cp: 50_000 }] }],
+      }),
+    );
+    renderShare('code-shop');
+    const shopRow = (await screen.findByRole('cell', { name: 'Bag of Holding' })).closest('tr');
+    if (!shopRow) throw new Error('no row');
+    expect(within(shopRow).queryByRole('cell', { name: 'Unpriced' })).not.toBeInTheDocument();
+    expect(within(shopRow).getByRole('cell', { name: '500 gp' })).toBeInTheDocument();
+  });
+
   it('says nothing of coins when there are none', async () => {
     mockFetch(() => success(snapshot));
     renderShare();

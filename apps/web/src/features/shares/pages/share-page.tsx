@@ -1,4 +1,4 @@
-import { type SharedSnapshot, shareKindLabels, shareMessages } from '@haversack/contracts';
+import { inventoryMessages, type SharedSnapshot, shareKindLabels, shareMessages } from '@haversack/contracts';
 import { Badge, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
@@ -152,9 +152,11 @@ function SharedView({ snapshot }: { snapshot: SharedSnapshot }) {
                           {formatWeight(item.total_weight)}
                         </Table.Td>
                         <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-                          {formatCopperValue(
-                            isShop && item.price_cp !== null ? item.price_cp : item.total_value_cp,
-                          )}
+                          {isShop && item.price_cp !== null
+                            ? formatCopperValue(item.price_cp)
+                            : item.is_unpriced
+                              ? inventoryMessages.unpriced
+                              : formatCopperValue(item.total_value_cp)}
                         </Table.Td>
                       </Table.Tr>
                     ))}
