@@ -293,23 +293,29 @@ describe('selling priced items', () => {
   });
 });
 
+/** The world's shop template with the bag at a price of its own (1001 cp) and an unpriced orb at none. */
+async function waresWithUnpriced(w: World) {
+  const orb = await createTemplate(ctx, { name: 'Orb', baseValue: 0, metadata: { priced: false } });
+  for (const [item, price] of [
+    [w.bag.id, 1001],
+    [orb.id, null],
+  ] as const) {
+    await callApi(ctx, 'POST', `/shop_templates/${w.template.id}/add_item`, w.gm, {
+      shop_item: { item_template_id: item, quantity: 1, price_cp: price },
+    });
+  }
+  const template = body<ShopTemplate>(
+    await callApi(ctx, 'GET', `/shop_templates/${w.template.id}`, w.gm),
+  ).data;
+  const ware = (id: string) => template.shop_items?.find((i) => i.item_template_id === id);
+  return { orb, ware };
+}
+
 describe('a shop template’s wares', () => {
   it('says what the shop pays for an unpriced ware: its price there times the modifier, or nothing', async () => {
     const w = await world();
-    const orb = await createTemplate(ctx, { name: 'Orb', baseValue: 0, metadata: { priced: false } });
-    for (const [item, price] of [
-      [w.bag.id, 1001],
-      [orb.id, null],
-    ] as const) {
-      await callApi(ctx, 'POST', `/shop_templates/${w.template.id}/add_item`, w.gm, {
-        shop_item: { item_template_id: item, quantity: 1, price_cp: price },
-      });
-    }
-    const template = body<ShopTemplate>(
-      await callApi(ctx, 'GET', `/shop_templates/${w.template.id}`, w.gm),
-    ).data;
-    const sellFor = (id: string) =>
-      template.shop_items?.find((i) => i.item_template_id === id)?.sell_price_cp;
+    const { orb, ware } = await waresWithUnpriced(w);
+    const sellFor = (id: string) => ware(id)?.sell_price_cp;
     // A new template pays half: 1001 cp × 0.5, rounded down.
     expect(sellFor(w.bag.id)).toBe(500);
     expect(sellFor(orb.id)).toBeNull();
@@ -488,19 +494,8 @@ describe('buying priced items', () => {
 describe('a shop template’s wares for sale', () => {
   it('says an unpriced ware without a price there sells for nothing yet: no price, not 0 cp', async () => {
     const w = await world();
-    const orb = await createTemplate(ctx, { name: 'Orb', baseValue: 0, metadata: { priced: false } });
-    for (const [item, price] of [
-      [w.bag.id, 1001],
-      [orb.id, null],
-    ] as const) {
-      await callApi(ctx, 'POST', `/shop_templates/${w.template.id}/add_item`, w.gm, {
-        shop_item: { item_template_id: item, quantity: 1, price_cp: price },
-      });
-    }
-    const template = body<ShopTemplate>(
-      await callApi(ctx, 'GET', `/shop_templates/${w.template.id}`, w.gm),
-    ).data;
-    const buyFor = (id: string) => template.shop_items?.find((i) => i.item_template_id === id)?.buy_price_cp;
+    const { orb, ware } = await waresWithUnpriced(w);
+    const buyFor = (id: string) => ware(id)?.buy_price_cp;
     expect(buyFor(w.bag.id)).toBe(1001);
     expect(buyFor(orb.id)).toBeNull();
     expect(buyFor(w.rope.id)).toBe(250);
