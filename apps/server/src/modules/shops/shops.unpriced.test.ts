@@ -154,6 +154,14 @@ const sell = (w: World, itemId: string, extra: Record<string, unknown> = {}, who
       ...extra,
     },
   });
+/** The GM sells the stash's Bag of Holding, the proceeds shared with the hero. */
+const splitSaleFromStash = (w: World) =>
+  sell(
+    w,
+    w.stashBag.id,
+    { seller_character_id: undefined, seller_container_id: w.stash.id, split_among: [w.hero.id] },
+    w.gm,
+  );
 const preview = (w: World, itemId: string, quantity = 1) =>
   callApi(
     ctx,
@@ -207,16 +215,7 @@ describe('selling an unpriced item', () => {
 
   it('refuses the GM’s split sale of an unpriced item from the stash', async () => {
     const w = await world();
-    const res = await sell(
-      w,
-      w.stashBag.id,
-      {
-        seller_character_id: undefined,
-        seller_container_id: w.stash.id,
-        split_among: [w.hero.id],
-      },
-      w.gm,
-    );
+    const res = await splitSaleFromStash(w);
     expect(res.statusCode, res.body).toBe(422);
     expect(body(res).error?.details).toEqual(refusal);
     expect(await quantityIn(w.stash.id, w.bag.id)).toBe(1);
@@ -250,16 +249,7 @@ describe('selling an unpriced item', () => {
   it('shares the own-price offer in the GM’s split sale', async () => {
     const w = await world();
     await priceBags(w, 2000);
-    const res = await sell(
-      w,
-      w.stashBag.id,
-      {
-        seller_character_id: undefined,
-        seller_container_id: w.stash.id,
-        split_among: [w.hero.id],
-      },
-      w.gm,
-    );
+    const res = await splitSaleFromStash(w);
     expect(res.statusCode, res.body).toBe(200);
     expect(await coinsIn(w.bagOf)).toBe(900);
   });
