@@ -1120,6 +1120,10 @@ export class ShopsService {
     const context = located.get(containerId)?.context;
     if (allowPartyStash && context && context.container.partyId === shop.partyId) return { context, located };
     const owner = context?.character;
+    // Only the GM's split sale from the stash names no seller (the schema's rule); anywhere else it needs one.
+    if (!characterId) {
+      throw AppError.validation([{ field: `${field}_character_id`, message: 'Choose a character' }]);
+    }
     if (!owner || owner.userId !== userId || owner.partyId !== shop.partyId || owner.id !== characterId) {
       // One answer whatever was wrong with the container, so nobody learns about other people's characters
       // or containers; the container is blamed whenever the named character is the trader's own here.

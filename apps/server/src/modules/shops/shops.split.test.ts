@@ -191,6 +191,21 @@ describe('splitting the proceeds of a sale', () => {
     });
     expect(notTheirs.statusCode).toBe(422);
     expect(await quantityIn(w.bags[0] as string, w.gem.id)).toBe(1);
+    // Naming no seller is the stash's way only: from a player's bag or the shop's own shelf it is a 422
+    // that asks for a character (it was a 500), and nothing moves.
+    for (const container of [w.bags[0], w.shop.container.id]) {
+      const noSeller = await sell(w, w.gm, {
+        item_instance_id: w.heroGem.id,
+        seller_container_id: container,
+        split_among: [w.heroes[0]?.id],
+      });
+      expect(noSeller.statusCode).toBe(422);
+      expect(body(noSeller).error?.details).toEqual([
+        { field: 'seller_character_id', message: 'Choose a character' },
+      ]);
+    }
+    expect(await quantityIn(w.bags[0] as string, w.gem.id)).toBe(1);
+    expect(await saleRows(w.party.id)).toEqual([]);
 
     const res = await sell(w, w.gm, {
       item_instance_id: w.stashGem.id,
