@@ -33,6 +33,8 @@ export const shopMessages = {
   closed: 'Shop closed successfully!',
   stockUpdated: 'Stock updated successfully!',
   unstocked: 'Taken back from the shop',
+  onlyOnShelf: (count: number) =>
+    count === 1 ? 'There is only 1 of these on the shelf.' : `There are only ${count} of these on the shelf.`,
   unstockNotInShop: 'Item not found in this shop.',
   unstockNotInParty: 'Choose a container of this party: the party stash or a character in it.',
   restocked: 'Shop restocked',

@@ -2365,9 +2365,7 @@ export class ShopsService {
         quantity,
       );
       if (stacks.inLine < quantity) {
-        throw AppError.validation([
-          { field: 'quantity', message: `There are only ${stacks.inLine} of these on the shelf.` },
-        ]);
+        throw AppError.validation([{ field: 'quantity', message: shopMessages.onlyOnShelf(stacks.inLine) }]);
       }
       const targetIds: string[] = [];
       for (const part of stacks.parts)

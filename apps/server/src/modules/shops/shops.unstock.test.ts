@@ -397,6 +397,15 @@ describe('refusals', () => {
     }
     expect(await heldIn(w.shelf, w.rope.id)).toBe(3);
     expect(await heldIn(w.gmBag, w.rope.id)).toBe(0);
+    // One left on the shelf is said in the singular.
+    expect(
+      (await w.unstock(w.gm, { item_id: w.stack.id, target_container_id: w.gmBag, quantity: 2 })).statusCode,
+    ).toBe(200);
+    const lastOne = await w.unstock(w.gm, { item_id: w.stack.id, target_container_id: w.gmBag, quantity: 2 });
+    expect(body(lastOne).error?.details).toEqual([
+      { field: 'quantity', message: 'There is only 1 of these on the shelf.' },
+    ]);
+    expect(await heldIn(w.shelf, w.rope.id)).toBe(1);
   });
 
   it('refuses a move that does not fit the target whole (CAPACITY_EXCEEDED), writing nothing', async () => {
@@ -500,7 +509,7 @@ describe('racing buyers', () => {
       expect([422, 404]).toContain(taken.statusCode);
       const error = body(taken).error;
       expect(error?.details?.[0]?.message ?? error?.message).toMatch(
-        /^There are only [012] (in this stack|of these on the shelf)\.$|^Item not found in this shop\.$/,
+        /^There (are only [02]|is only 1) (in this stack|of these on the shelf)\.$|^Item not found in this shop\.$/,
       );
     }
     const bought = results.filter((r, i) => i !== 5 && r.statusCode === 200).length;
