@@ -59,6 +59,11 @@ export const shopMessages = {
    */
   unpricedOnShelfGm:
     'Players cannot buy it until it has a price here: stock one with a price under “Stock an item” (use “Take stock back” first if you have none to stock), and every one on the shelf sells at it.',
+  /** PUT shop_instances/{id}/prices/{itemTemplateId}: the shop's own price for an item, set or cleared. */
+  priceSaved: 'Price saved',
+  priceCleared: 'Price cleared',
+  /** A price for an item the shop does not have on its shelf: there is no line to price. */
+  priceNotOnShelf: 'This item is not on the shelf: there is nothing to price.',
   /** The GM approves a request whose item lost its shop price since it was asked for. */
   requestUnpriced:
     'This item has no price in this shop any more: price it again before approving, or decline the request.',
@@ -665,6 +670,19 @@ export const unstockSchema = z.object({
 });
 export type Unstock = z.infer<typeof unstockSchema>;
 export const unstockBodySchema = wrapped('unstock', unstockSchema);
+
+/**
+ * The shop's own price for one item of its stock, set on its shelf line (GM or manager): what it sells every
+ * one of them at before its discount, and what it offers for an unpriced one before its sell modifier.
+ */
+export const shopPriceSchema = z.object({
+  price_cp: copperAmount
+    .nullable()
+    .describe('In copper; null clears the shop’s own price, and the item goes by its value again.'),
+});
+export type ShopPrice = z.infer<typeof shopPriceSchema>;
+/** Accepts {price: {price_cp}} or the field bare, as the stock and unstock bodies do. */
+export const shopPriceBodySchema = wrapped('price', shopPriceSchema);
 
 export const priceQuerySchema = z.object({ quantity: tradeQuantity.default(1) });
 

@@ -470,6 +470,23 @@ export const shopsRepository = {
       .for('update');
   },
 
+  /** The name of an item template the shop's stock holds, or undefined: no shelf line of it to price. */
+  async shelvedTemplateName(
+    db: Executor,
+    containerId: string,
+    itemTemplateId: string,
+  ): Promise<string | undefined> {
+    const [row] = await db
+      .select({ name: itemTemplates.name })
+      .from(itemInstances)
+      .innerJoin(itemTemplates, eq(itemTemplates.id, itemInstances.itemTemplateId))
+      .where(
+        and(eq(itemInstances.containerId, containerId), eq(itemInstances.itemTemplateId, itemTemplateId)),
+      )
+      .limit(1);
+    return row?.name;
+  },
+
   async stock(db: Executor, containerIds: string[]) {
     if (containerIds.length === 0) return [];
     return db

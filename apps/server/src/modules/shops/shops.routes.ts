@@ -17,6 +17,7 @@ import {
   shopItemSchema,
   shopItemUpdateBodySchema,
   shopMessages,
+  shopPriceBodySchema,
   shopRatingBodySchema,
   shopRequestDecisionSchema,
   shopRequestListQuerySchema,
@@ -55,6 +56,7 @@ const templateParams = z.object({ id: entityId(shopMessages.templateNotFound) })
 const itemParams = templateParams.extend({ itemId: entityId(shopMessages.shopItemNotFound) });
 const shopParams = z.object({ id: entityId(shopMessages.instanceNotFound) });
 const shopItemParams = shopParams.extend({ itemId: entityId('Item not found.') });
+const shopPriceParams = shopParams.extend({ itemTemplateId: entityId(shopMessages.priceNotOnShelf) });
 const requestParams = z.object({ id: entityId(shopMessages.requestNotFound) });
 
 /** spec/02 §7 Shops: templates, deployed shops, trading and restock. */
@@ -375,6 +377,30 @@ export async function shopsRoutes(app: FastifyInstance, options: { shops: ShopsS
     async (request) =>
       ok(await shops.unstockItem(actor(request), request.params.id, request.body), shopMessages.unstocked),
   );
+  r.put(
+    '/shop_instances/:id/prices/:itemTemplateId',
+    {
+      schema: {
+        tags,
+        summary: 'Set or clear the shop’s own price for an item on its shelf (GM or manager)',
+        description:
+          'price_cp in copper prices every one of the item on the shelf: players buy it at that price less the discount, and the shop pays that price times its sell modifier for an unpriced one (an SRD magic item: item_template.metadata.priced false, and no instance_data.value_override), which can then be bought and sold here. null clears it: the item goes by its value again, and an unpriced one is neither bought nor sold. No item or coin moves, so the ledger has no row for it; a pending purchase request keeps the price it agreed to. An item the shelf does not hold is refused with 422 VALIDATION_ERROR on item_template_id and nothing changes. Answers the shop as GET /shop_instances/{id} does.',
+        params: shopPriceParams,
+        body: shopPriceBodySchema,
+        response: oneShop,
+      },
+    },
+    async (request) => {
+      const { price_cp } = request.body;
+      const shop = await shops.setPrice(
+        actor(request),
+        request.params.id,
+        request.params.itemTemplateId,
+        price_cp,
+      );
+      return ok(shop, price_cp === null ? shopMessages.priceCleared : shopMessages.priceSaved);
+    },
+  );
   r.get(
     '/shop_instances/:id/stock',
     {
@@ -382,7 +408,7 @@ export async function shopsRoutes(app: FastifyInstance, options: { shops: ShopsS
         tags,
         summary: 'What the shop sells, with prices',
         description:
-          'buy_price_cp is null for an unpriced item (an SRD magic item: item_template.metadata.priced false, and no instance_data.value_override) the shop has no own price for: it is not for sale until the GM prices it (stock one with a price). GET /shop_instances/{id} lists its container the same way.',
+          'buy_price_cp is null for an unpriced item (an SRD magic item: item_template.metadata.priced false, and no instance_data.value_override) the shop has no own price for: it is not for sale until the GM prices it (Set price: PUT /shop_instances/{id}/prices/{itemTemplateId}). GET /shop_instances/{id} lists its container the same way.',
         params: shopParams,
         response: { 200: successEnvelope(z.array(shopStockItemSchema)) },
       },

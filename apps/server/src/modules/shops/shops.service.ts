@@ -2315,6 +2315,44 @@ export class ShopsService {
   }
 
   /**
+   * The shop's own price for an item on its shelf, set or cleared (`priceCp` null), by its GM or a manager:
+   * every one of it on the shelf sells at it (less the discount), and an unpriced one is bought at it (times
+   * the sell modifier). A setting of the shop's, like those updateInstance changes: no item or coin moves,
+   * so no ledger row. A purchase request already made keeps the price it agreed to.
+   */
+  async setPrice(
+    actor: LedgerActor,
+    id: string,
+    itemTemplateId: string,
+    priceCp: number | null,
+  ): Promise<ShopInstance> {
+    await this.#transaction(async (tx, _record, emit) => {
+      const { shop, party, access, container } = await this.#lockShop(tx, actor.id, id);
+      policy.assertCanManage(access);
+      if (party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);
+      const name = await repo.shelvedTemplateName(tx, container.id, itemTemplateId);
+      if (name === undefined) {
+        throw AppError.validation(
+          [{ field: 'item_template_id', message: shopMessages.priceNotOnShelf }],
+          shopMessages.priceNotOnShelf,
+        );
+      }
+      // The prices as the shop's lock found them: a change racing this one (another line's price, a stock
+      // with a price) waits for it, then starts from what it wrote, and neither is lost.
+      const prices = { ...shop.prices };
+      if (priceCp === null) delete prices[itemTemplateId];
+      else prices[itemTemplateId] = priceCp;
+      await repo.updateInstance(tx, shop.id, { prices });
+      const summary =
+        priceCp === null
+          ? `${actor.username} cleared ${shop.name}’s own price for ${name}`
+          : `${actor.username} priced ${name} at ${formatCopper(priceCp)} in ${shop.name}`;
+      emit(this.#shopEvent(shop, 'shop_updated', actor, summary));
+    });
+    return this.getInstance(actor.id, id);
+  }
+
+  /**
    * Stock taken back off the shelf (GM or manager): `quantity` of one stack of the shop's stock (never goods
    * held for a purchase request, which wait in a hold container of their own) into a container of the
    * shop's party that the user may act on. It is the inventory's own move, so the target's capacity applies
