@@ -1,11 +1,4 @@
-import {
-  buyPriceCp,
-  discountPercent,
-  formatCopper,
-  formatEnUs,
-  type ShopInstance,
-  shopMessages,
-} from '@haversack/contracts';
+import { formatCopper, formatEnUs, type ShopInstance, shopMessages } from '@haversack/contracts';
 import {
   Alert,
   Button,
@@ -27,23 +20,7 @@ import { partyCharactersQuery } from '../../characters/api/characters-api';
 import { containerItemsQuery, invalidateContainers, noItemFilters } from '../../inventory/api/inventory-api';
 import { useOwnerContainers } from '../../inventory/hooks/use-owner-containers';
 import { invalidateShop, stockShop } from '../api/shops-api';
-
-/** Prices are typed in gold and kept in copper (DESIGN §4); blank means "from the item's value". */
-function gpToCp(value: number | string): number | null {
-  if (value === '') return null;
-  const n = Number(value);
-  return Number.isFinite(n) && n >= 0 ? Math.round(n * 100) : null;
-}
-
-/**
- * The shop's discount applies to an own price too (DESIGN §4): say what players will pay, so that a GM who
- * types 5,000 gp is not surprised to see 4,500 on the shelf.
- */
-function discountedPriceNote(shop: ShopInstance, ownPriceCp: number | null): string | undefined {
-  if (ownPriceCp === null || shop.discount_rate <= 0) return undefined;
-  const paid = buyPriceCp({ valueCp: 0, buyModifier: 1, discountRate: shop.discount_rate, ownPriceCp });
-  return `Players pay ${formatCopper(paid)} after the shop’s ${discountPercent(shop.discount_rate)}% discount.`;
-}
+import { gpToCp, OwnPriceInput } from './own-price-input';
 
 /**
  * A shop has one price per item (DESIGN §4: `prices` by template), so what is already on the shelf sells at
@@ -170,13 +147,9 @@ export function StockShopForm({ shop }: { shop: ShopInstance }) {
                   value={quantity}
                   onChange={setQuantity}
                 />
-                <NumberInput
-                  label="Own price (gp)"
+                <OwnPriceInput
+                  shop={shop}
                   placeholder="From the item's value"
-                  description={discountedPriceNote(shop, gpToCp(price))}
-                  min={0}
-                  decimalScale={2}
-                  allowNegative={false}
                   value={price}
                   onChange={setPrice}
                 />
