@@ -54,11 +54,11 @@ export const shopMessages = {
   /** A purchase of an unpriced item on the shelf (`askingPriceCp` null): the shop has no price of its own for it. */
   unpricedNotForSale: 'This item has no price yet: the GM must price it before it can be bought.',
   /**
-   * The GM's side of it on the shelf: a shop's own price is set by stocking the item with a price (the
-   * "Stock an item" form), which prices every one of it on the shelf.
+   * The GM's side of it on the shelf: a shop's own price is set on the line itself ("Set price", PUT
+   * shop_instances/{id}/prices/{itemTemplateId}), which prices every one of it on the shelf.
    */
   unpricedOnShelfGm:
-    'Players cannot buy it until it has a price here: stock one with a price under “Stock an item” (use “Take stock back” first if you have none to stock), and every one on the shelf sells at it.',
+    'Players cannot buy it until it has a price here: use “Set price” on this line, and every one on the shelf sells at it.',
   /** PUT shop_instances/{id}/prices/{itemTemplateId}: the shop's own price for an item, set or cleared. */
   priceSaved: 'Price saved',
   priceCleared: 'Price cleared',

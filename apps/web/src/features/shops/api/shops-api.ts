@@ -509,6 +509,24 @@ export async function unstockShop(shopId: string, request: UnstockRequest): Prom
   return data;
 }
 
+/**
+ * The shop's own price for an item on its shelf (GM or manager): in copper, or null to clear it. Answers the
+ * shop as it now is and the server's message; the Set price dialog shows refusals itself.
+ */
+export async function setShopPrice(
+  shopId: string,
+  itemTemplateId: string,
+  priceCp: number | null,
+): Promise<{ shop: ShopInstance; message: string | undefined }> {
+  const { data, message } = await apiRequest(`${API_V1}/shop_instances/${shopId}/prices/${itemTemplateId}`, {
+    method: 'PUT',
+    body: { price: { price_cp: priceCp } },
+    schema: shopInstanceSchema,
+    toast: false,
+  });
+  return { shop: data, message };
+}
+
 export interface PurchaseRequest {
   shopId: string;
   itemInstanceId: string;

@@ -1,5 +1,6 @@
 import { shopMessages } from '@haversack/contracts';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { pageMeta } from '../../../test/party-fixtures';
@@ -79,9 +80,18 @@ describe('ShopSourceView: an unpriced line', () => {
     expect(screen.queryByRole('button', { name: 'Buy Bag of Holding' })).not.toBeInTheDocument();
   });
 
-  it('shows the GM how to price it', async () => {
+  it('shows the GM how to price it, and the line’s Set price opens its dialog', async () => {
     renderTab(true);
     await screen.findByRole('button', { name: 'Buy Rope' });
     expect(rowOf('Bag of Holding')).toHaveTextContent(shopMessages.unpricedOnShelfGm);
+    await userEvent.click(screen.getByRole('button', { name: 'Set price of Bag of Holding' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Set price: Bag of Holding' });
+    expect(within(dialog).getByRole('textbox', { name: 'Own price (gp)' })).toHaveFocus();
+  });
+
+  it('offers a player no Set price', async () => {
+    renderTab(false);
+    await screen.findByRole('button', { name: 'Buy Rope' });
+    expect(screen.queryByRole('button', { name: /^Set price/ })).not.toBeInTheDocument();
   });
 });

@@ -19,8 +19,10 @@ import { Link } from 'react-router';
 import { noItemsFound } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import { useDragId } from '../../../lib/drag-id';
+import { type TradeButtonFocus, useStockFocus } from '../../../lib/use-stock-focus';
 import { partyShopsQuery, shopInstanceQuery } from '../api/shops-api';
 import { useTrader } from '../hooks/use-trader';
+import { SetPriceButton, SetPriceDialog, usePriceDialog } from './set-price-dialog';
 import { DiscountBadge, OpenBadge } from './shop-badges';
 import {
   SellList,
@@ -155,6 +157,13 @@ function ShopShelf({
   const [side, setSide] = useState<'buy' | 'sell'>('buy');
   const canSell = shop.can_trade && trader.hasCharacter;
   const selling = canSell && side === 'sell';
+  const lines = shelfLines(shop.container.item_instances);
+  // The workspace returns focus from its trade dialog itself; the price dialog's is kept here.
+  const pricing = usePriceDialog();
+  const focus = useStockFocus(
+    lines.map((line) => line.key),
+    pricing.opened,
+  );
   return (
     <Stack gap="sm">
       <Group gap={6}>
@@ -194,26 +203,28 @@ function ShopShelf({
           <Text c="dimmed">{noItemsFound}</Text>
         </Center>
       ) : (
-        <Stack gap={6} data-testid="workspace-shop-stock">
-          {shelfLines(shop.container.item_instances).map(({ key, item, inStock }) => (
+        <Stack gap={6} data-testid="workspace-shop-stock" ref={focus.list} tabIndex={-1}>
+          {lines.map((line, index) => (
             <ShelfRow
-              key={key}
+              key={line.key}
               shop={shop}
-              item={item}
-              inStock={inStock}
+              item={line.item}
+              inStock={line.inStock}
+              priceButton={focus.tradeButton(line.key, index, 'price')}
+              onSetPrice={() => pricing.open(line)}
               draggable={draggable && blocked === null}
-              disabled={blocked !== null || item.quantity < 1}
+              disabled={blocked !== null || line.item.quantity < 1}
               onBuy={() => {
                 if (!trader.container || !trader.characterId) return;
                 onTrade({
                   side: 'buy',
                   shopId: shop.id,
                   shopName: shop.name,
-                  itemId: item.id,
-                  shelf: shelfKey(item),
-                  name: item.name,
-                  max: inStock,
-                  unitCp: item.buy_price_cp,
+                  itemId: line.item.id,
+                  shelf: shelfKey(line.item),
+                  name: line.item.name,
+                  max: line.inStock,
+                  unitCp: line.item.buy_price_cp,
                   characterId: trader.characterId,
                   containerId: trader.container.id,
                 });
@@ -222,6 +233,7 @@ function ShopShelf({
           ))}
         </Stack>
       )}
+      {shop.can_manage ? <SetPriceDialog shop={shop} dialog={pricing} /> : null}
     </Stack>
   );
 }
@@ -233,6 +245,8 @@ function ShelfRow({
   draggable,
   disabled,
   onBuy,
+  priceButton,
+  onSetPrice,
 }: {
   shop: ShopInstance;
   item: ShopStockItem;
@@ -240,6 +254,9 @@ function ShelfRow({
   draggable: boolean;
   disabled: boolean;
   onBuy: () => void;
+  /** Ties the Set price button (GM and managers) to the list's focus keeping. */
+  priceButton: TradeButtonFocus;
+  onSetPrice: () => void;
 }) {
   const payload: DraggedShopItem = {
     kind: 'shop-item',
@@ -287,6 +304,9 @@ function ShelfRow({
               Buy
             </Button>
           )}
+          {shop.can_manage ? (
+            <SetPriceButton item={item} size="xs" focus={priceButton} onClick={onSetPrice} />
+          ) : null}
         </Group>
       </Group>
     </Paper>

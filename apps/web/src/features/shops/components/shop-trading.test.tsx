@@ -174,12 +174,14 @@ describe('ShopStockList: an unpriced line', () => {
     expect(rowOf('Rope')).toHaveTextContent('2 gp');
   });
 
-  it('tells the GM how to price it', () => {
+  it('tells the GM how to price it: with the line’s own Set price button', () => {
     render(<ShopStockList shop={shelf(true)} trader={trader} tradeOpen={false} onBuy={vi.fn()} />, {
       wrapper,
     });
     expect(rowOf('Bag of Holding')).toHaveTextContent(shopMessages.unpricedOnShelfGm);
-    expect(rowOf('Bag of Holding')).toHaveTextContent('Stock an item');
+    expect(rowOf('Bag of Holding')).toHaveTextContent('use “Set price” on this line');
+    expect(rowOf('Bag of Holding')).not.toHaveTextContent('Stock an item');
+    expect(screen.getByRole('button', { name: 'Set price of Bag of Holding' })).toBeEnabled();
     expect(screen.queryByRole('button', { name: 'Buy Bag of Holding' })).not.toBeInTheDocument();
   });
 });

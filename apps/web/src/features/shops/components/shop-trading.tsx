@@ -30,6 +30,7 @@ import { type TradeButtonFocus, useStockFocus } from '../../../lib/use-stock-foc
 import { containerItemsQuery, noItemFilters } from '../../inventory/api/inventory-api';
 import { purseWorth } from '../api/use-trade';
 import type { Trader } from '../hooks/use-trader';
+import { SetPriceButton, SetPriceDialog, usePriceDialog } from './set-price-dialog';
 import { askingPriceLabel, LINE_NAME_FLEX } from './stock-line';
 import type { TradeOffer } from './trade-dialog';
 
@@ -180,9 +181,10 @@ export function ShopStockList({
 }) {
   const stock = shelfLines(shop.container.item_instances);
   const blocked = tradeBlocker(shop, trader);
+  const pricing = usePriceDialog();
   const focus = useStockFocus(
     stock.map((line) => line.key),
-    tradeOpen,
+    tradeOpen || pricing.opened,
   );
   if (stock.length === 0) {
     return (
@@ -193,38 +195,44 @@ export function ShopStockList({
   }
   return (
     <Stack gap={6} data-testid="shop-stock" ref={focus.list} tabIndex={-1}>
-      {stock.map(({ key, item, inStock }, index) => (
-        <StockRow
-          key={key}
-          item={item}
-          inStock={inStock}
-          canManage={shop.can_manage}
-          tradeButton={focus.tradeButton(key, index)}
-          disabled={blocked !== null || item.quantity < 1}
-          onBuy={() => {
-            if (!trader.container || !trader.characterId) return;
-            onBuy({
-              side: 'buy',
-              shopId: shop.id,
-              shopName: shop.name,
-              itemId: item.id,
-              shelf: key,
-              name: item.name,
-              max: inStock,
-              unitCp: item.buy_price_cp,
-              characterId: trader.characterId,
-              containerId: trader.container.id,
-            });
-          }}
-        />
-      ))}
+      {stock.map((line, index) => {
+        const { key, item, inStock } = line;
+        return (
+          <StockRow
+            key={key}
+            item={item}
+            inStock={inStock}
+            canManage={shop.can_manage}
+            tradeButton={focus.tradeButton(key, index)}
+            priceButton={focus.tradeButton(key, index, 'price')}
+            onSetPrice={() => pricing.open(line)}
+            disabled={blocked !== null || item.quantity < 1}
+            onBuy={() => {
+              if (!trader.container || !trader.characterId) return;
+              onBuy({
+                side: 'buy',
+                shopId: shop.id,
+                shopName: shop.name,
+                itemId: item.id,
+                shelf: key,
+                name: item.name,
+                max: inStock,
+                unitCp: item.buy_price_cp,
+                characterId: trader.characterId,
+                containerId: trader.container.id,
+              });
+            }}
+          />
+        );
+      })}
+      {shop.can_manage ? <SetPriceDialog shop={shop} dialog={pricing} /> : null}
     </Stack>
   );
 }
 
 /**
  * Why an unpriced line of the shelf (`askingPriceCp` null) has no Buy button: for players, that the GM must
- * price it; for the GM and managers, how (a shop's own price is set by stocking the item with one).
+ * price it; for the GM and managers, how (the line's own Set price button).
  */
 export function UnpricedLineNote({ canManage }: { canManage: boolean }) {
   return (
@@ -239,16 +247,21 @@ function StockRow({
   inStock,
   canManage,
   tradeButton,
+  priceButton,
   disabled,
   onBuy,
+  onSetPrice,
 }: {
   item: ShopStockItem;
   inStock: number;
   canManage: boolean;
   /** Ties the Buy button to the list's focus keeping. */
   tradeButton: TradeButtonFocus;
+  /** The same for the Set price button (GM and managers). */
+  priceButton: TradeButtonFocus;
   disabled: boolean;
   onBuy: () => void;
+  onSetPrice: () => void;
 }) {
   return (
     <Paper withBorder p="xs" data-testid="shop-stock-item" data-item-name={item.name}>
@@ -284,6 +297,9 @@ function StockRow({
               Buy
             </Button>
           )}
+          {canManage ? (
+            <SetPriceButton item={item} size="sm" focus={priceButton} onClick={onSetPrice} />
+          ) : null}
         </Group>
       </Group>
     </Paper>
