@@ -397,10 +397,11 @@ export class AccountsService {
       }
       if (stored.expiresAt <= now) throw resetLinkInvalid();
       const user = await repo.findUserById(tx, stored.userId);
-      if (!user) throw resetLinkInvalid();
+      // A link mailed to an address the account has since left is void: the old mailbox may be the thief's.
+      if (!user || stored.email.toLowerCase() !== user.email.toLowerCase()) throw resetLinkInvalid();
       await repo.markEmailTokenUsed(tx, stored.id, now);
       // Following a mailed link proves the address, so an unverified one becomes verified.
-      const provesAddress = !user.emailVerifiedAt && stored.email.toLowerCase() === user.email.toLowerCase();
+      const provesAddress = !user.emailVerifiedAt;
       await repo.updateUser(tx, user.id, {
         passwordHash,
         ...(provesAddress ? { emailVerifiedAt: now } : {}),
@@ -470,6 +471,8 @@ export class AccountsService {
           ...(emailChanged ? { emailVerifiedAt: null } : {}),
         });
         if (!emailChanged) return { updated: user, ended: [] };
+        // Reset links went to the old address, which the owner is leaving.
+        await repo.expireEmailTokens(tx, user.id, 'password_reset', this.#now());
         await this.#storeEmailToken(
           tx,
           user,

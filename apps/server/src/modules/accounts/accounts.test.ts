@@ -682,6 +682,25 @@ describe('profile', () => {
     });
   });
 
+  it('voids a reset link mailed to the address before an email change, and nothing changes', async () => {
+    const user = await createUser(ctx);
+    await post('/api/v1/auth/forgot_password', { email: user.user.email });
+    const oldLink = (await linkFromMail(ctx, user.user.email, 'reset-password')).split('/').at(-1) ?? '';
+    // Whoever reads the old mailbox keeps its link; the owner moves to a new address.
+    const email = `fresh-${Date.now()}@example.com`;
+    expect((await changeEmail(user, { email, current_password: defaultPassword })).statusCode).toBe(200);
+    const reset = await post('/api/v1/auth/reset_password', {
+      token: oldLink,
+      password: 'Attack3r-pass!',
+      password_confirmation: 'Attack3r-pass!',
+    });
+    expect(reset.statusCode).toBe(400);
+    expect(json<Envelope>(reset).error.message).toBe(authMessages.resetTokenInvalid);
+    expect((await me(user.token)).statusCode).toBe(200);
+    expect((await post('/api/v1/auth/login', { email, password: 'Attack3r-pass!' })).statusCode).toBe(401);
+    expect((await post('/api/v1/auth/login', { email, password: defaultPassword })).statusCode).toBe(200);
+  });
+
   it('undoes an email change once: old address back, every session ended, a reset token', async () => {
     const user = await createUser(ctx);
     const thiefEmail = `taken-${Date.now()}@example.com`;
