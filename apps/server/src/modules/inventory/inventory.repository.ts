@@ -43,6 +43,15 @@ export type TemplateRow = Omit<typeof itemTemplates.$inferSelect, 'searchVector'
 /** Per-unit weight and copper value of a stack, honouring its overrides (DESIGN §4), as SQL. */
 export const unitWeight = sql<number>`coalesce((${itemInstances.instanceData}->>'weight_override')::numeric, ${itemTemplates.weight})`;
 export const unitValueCp = sql<number>`coalesce((${itemInstances.instanceData}->>'value_override')::numeric, ${itemTemplates.baseValue}) * case coalesce(${itemInstances.instanceData}->>'currency_override', ${itemTemplates.currency}) when 'pp' then 1000 when 'gp' then 100 when 'ep' then 50 when 'sp' then 10 else 1 end`;
+/**
+ * The per-unit value a value range (min_value, max_value) compares: null for an unpriced item (contracts
+ * isUnpricedItem: its template is marked `priced: false`, as the SRD's magic items are, and no
+ * value_override prices it), which no range then holds. Stored at 0, it would otherwise pass for the
+ * cheapest thing in the bag; the catalogue search leaves unpriced templates out of ranges the same way.
+ */
+const rangedValueCp = sql<
+  number | null
+>`(case when ${itemTemplates.metadata}->'priced' = 'false'::jsonb and ${itemInstances.instanceData}->>'value_override' is null then null else ${unitValueCp} end)`;
 
 export interface ContainerContext {
   container: ContainerRow;
@@ -161,9 +170,9 @@ function containerPageStatement(db: Database, filter: ItemFilter) {
   if (filter.rarity !== undefined)
     conditions.push(sql`${itemTemplates.metadata}->>'rarity' ilike ${sql.placeholder('rarity')}`);
   if (filter.minValueCp !== undefined)
-    conditions.push(sql`${unitValueCp} >= ${sql.placeholder('minValueCp')}`);
+    conditions.push(sql`${rangedValueCp} >= ${sql.placeholder('minValueCp')}`);
   if (filter.maxValueCp !== undefined)
-    conditions.push(sql`${unitValueCp} <= ${sql.placeholder('maxValueCp')}`);
+    conditions.push(sql`${rangedValueCp} <= ${sql.placeholder('maxValueCp')}`);
   // Flat and in a fixed order: the row arrays are read by position.
   const selection: Record<string, PgColumn | SQL> = {};
   for (const [key, column] of pageInstanceFields) selection[`i_${key}`] = column;
@@ -705,8 +714,8 @@ export const inventoryRepository = {
     }
     if (filter.rarity)
       conditions.push(ilike(sql`${itemTemplates.metadata}->>'rarity'`, escapeLike(filter.rarity)));
-    if (filter.minValueCp !== undefined) conditions.push(sql`${unitValueCp} >= ${filter.minValueCp}`);
-    if (filter.maxValueCp !== undefined) conditions.push(sql`${unitValueCp} <= ${filter.maxValueCp}`);
+    if (filter.minValueCp !== undefined) conditions.push(sql`${rangedValueCp} >= ${filter.minValueCp}`);
+    if (filter.maxValueCp !== undefined) conditions.push(sql`${rangedValueCp} <= ${filter.maxValueCp}`);
     const where = and(...conditions);
     if (typeof scope === 'string' && isDatabase(db)) {
       const page = await containerPage(db, scope, filter);

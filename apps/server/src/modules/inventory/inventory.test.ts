@@ -325,6 +325,82 @@ describe('the items of a container', () => {
     }
   });
 
+  it('leaves unpriced items out of a value range, unless an override gives them a value', async () => {
+    // An unpriced item (contracts isUnpricedItem: the SRD gives it no price) has no value to compare, so
+    // "max 10 gp" must not list a Bag of Holding as worth 0; the catalogue search does the same.
+    const { player, backpack } = await playerWithCharacter();
+    const rope = await createTemplate(ctx, { name: 'Rope', baseValue: 1, currency: 'gp' });
+    const bag = await createTemplate(ctx, {
+      name: 'Bag of Holding',
+      baseValue: 0,
+      currency: 'gp',
+      metadata: { rarity: 'uncommon', priced: false },
+    });
+    const add = async (payload: Record<string, unknown>) => {
+      const added = await call('POST', '/item_instances', player, { container_id: backpack, ...payload });
+      expect(added.statusCode, added.body).toBe(201);
+      return String(body(added).data[0]?.id);
+    };
+    await add({ item_template_id: rope.id });
+    const unpriced = await add({ item_template_id: bag.id });
+    await add({
+      item_template_id: bag.id,
+      instance_data: { name_override: 'Appraised bag', value_override: 5 },
+    });
+    const list = async (query: string) => {
+      const response = await call('GET', `/containers/${backpack}/items?${query}`, player);
+      expect(response.statusCode, query).toBe(200);
+      const answer = body(response);
+      return { names: answer.data.map((i) => String(i.name)), total: answer.meta?.total_count };
+    };
+    const everything = ['Appraised bag', 'Bag of Holding', 'Rope'];
+    expect(await list('')).toEqual({ names: everything, total: 3 });
+    expect(await list('rarity=uncommon')).toEqual({ names: ['Appraised bag', 'Bag of Holding'], total: 2 });
+    const ranges: [string, string[]][] = [
+      ['min_value=0', ['Appraised bag', 'Rope']],
+      ['max_value=10', ['Appraised bag', 'Rope']],
+      ['max_value=0', []],
+      ['min_value=0&max_value=4', ['Rope']],
+      ['min_value=5&max_value=5', ['Appraised bag']],
+      ['search=bag&max_value=10', ['Appraised bag']],
+    ];
+    // Twice: the second round is answered from the kept pages (issue 13 §3), which must agree.
+    for (let round = 0; round < 2; round++) {
+      for (const [query, names] of ranges) {
+        expect(await list(query), query).toEqual({ names, total: names.length });
+      }
+    }
+    // A page past the end counts the range's items alone.
+    expect(await list('min_value=0&per_page=1&page=5')).toEqual({ names: [], total: 2 });
+    expect(await list('max_value=10&per_page=1&page=2')).toEqual({ names: ['Rope'], total: 2 });
+
+    // The same through the repository inside a transaction (drizzle's prepared select, not the fast path).
+    const filter = { page: 1, perPage: 10, maxValueCp: 1_000 };
+    const inTransaction = await ctx.database.db.transaction((tx) =>
+      inventoryRepository.listItems(tx, backpack, filter),
+    );
+    expect(inTransaction.rows.map((r) => r.template.name)).toEqual(['Bag of Holding', 'Rope']);
+    expect(inTransaction.total).toBe(2);
+    expect(await inventoryRepository.listItems(ctx.database.db, backpack, filter)).toEqual(inTransaction);
+
+    // And across containers (GET /item_instances, the same filters).
+    const instances = await call('GET', `/item_instances?container_id=${backpack}&max_value=10`, player);
+    expect(body(instances).data.map((i) => String(i.name))).toEqual(['Appraised bag', 'Rope']);
+    expect(
+      body(await call('GET', `/item_instances?container_id=${backpack}`, player)).data.map((i) =>
+        String(i.name),
+      ),
+    ).toEqual(everything);
+
+    // Once appraised, the bag is in range: the kept page of that range is not answered again.
+    const appraised = await call('PATCH', `/item_instances/${unpriced}`, player, {
+      item_instance: { instance_data: { value_override: 8 } },
+    });
+    expect(appraised.statusCode, appraised.body).toBe(200);
+    expect(await list('max_value=10')).toEqual({ names: everything, total: 3 });
+    expect(await list('min_value=0&max_value=4')).toEqual({ names: ['Rope'], total: 1 });
+  });
+
   it('finds items by their template’s tags too: "potion" finds the oil tagged potion', async () => {
     const { player, backpack } = await playerWithCharacter();
     for (const [name, tags] of [

@@ -8,6 +8,7 @@ import {
   type ItemInstance,
   type ItemInstanceUpdate,
   hasOverrides as instanceDataHasOverrides,
+  isUnpricedItem,
   itemInstanceSchema,
   type PageMeta,
   pageMetaSchema,
@@ -113,7 +114,8 @@ export function itemFilterParams(filters: ItemFilters, params = new URLSearchPar
 
 /**
  * The same filters applied to stacks already loaded (a loot's stacks come with the loot): the name, its
- * override or the notes contain the search text; the rarity matches; the unit value (gp) is in range.
+ * override or the notes contain the search text; the rarity matches; the unit value (gp) is in range. An
+ * unpriced item (`isUnpricedItem`, stored at 0) has no value to compare: a value range leaves it out.
  */
 export function matchesItemFilters(item: ItemInstance, filters: ItemFilters): boolean {
   const search = filters.search.trim().toLowerCase();
@@ -126,6 +128,7 @@ export function matchesItemFilters(item: ItemInstance, filters: ItemFilters): bo
     const rarity = item.item_template.metadata.rarity;
     if (typeof rarity !== 'string' || rarity.toLowerCase() !== filters.rarity.toLowerCase()) return false;
   }
+  if ((filters.minValue !== null || filters.maxValue !== null) && isUnpricedItem(item)) return false;
   if (filters.minValue !== null && item.value_cp < Math.round(filters.minValue * copperPer.gp)) return false;
   if (filters.maxValue !== null && item.value_cp > Math.round(filters.maxValue * copperPer.gp)) return false;
   return true;

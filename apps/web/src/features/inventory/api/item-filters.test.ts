@@ -18,3 +18,31 @@ describe('matchesItemFilters', () => {
     ]);
   });
 });
+
+describe('matchesItemFilters and unpriced items', () => {
+  // The SRD gives magic items no price (stored at 0): a value range leaves them out, as the server does.
+  const bag = buildItem({
+    name: 'Bag of Holding',
+    value: 0,
+    value_cp: 0,
+    currency: 'gp',
+    item_template: { ...buildItem().item_template, name: 'Bag of Holding', metadata: { priced: false } },
+  });
+  const appraised = { ...bag, value: 5, value_cp: 500, instance_data: { value_override: 5 } };
+  const inRange = (item: typeof bag, minValue: number | null, maxValue: number | null) =>
+    matchesItemFilters(item, { ...noItemFilters, minValue, maxValue });
+
+  it('leaves an unpriced item out of any value range, and keeps it without one', () => {
+    expect(inRange(bag, null, null)).toBe(true);
+    expect(inRange(bag, 0, null)).toBe(false);
+    expect(inRange(bag, null, 10)).toBe(false);
+    expect(inRange(bag, 0, 10)).toBe(false);
+  });
+
+  it('compares an unpriced item that a value_override prices like any other', () => {
+    expect(inRange(appraised, 0, null)).toBe(true);
+    expect(inRange(appraised, null, 10)).toBe(true);
+    expect(inRange(appraised, null, 4)).toBe(false);
+    expect(inRange(buildItem({ value_cp: 0 }), null, 10)).toBe(true);
+  });
+});

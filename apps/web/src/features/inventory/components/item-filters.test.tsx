@@ -5,7 +5,7 @@ import { failure, jsonResponse, mockFetch } from '../../../test/fixtures';
 import { type ItemFilters, itemFilterParams, noItemFilters } from '../api/inventory-api';
 import { renderWithProviders } from '../test/inventory-fixtures';
 import { ItemCollection } from './item-collection';
-import { rarities, WorkspaceTopBar } from './workspace-top-bar';
+import { rarities, unpricedOutOfRangeHint, WorkspaceTopBar } from './workspace-top-bar';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -87,6 +87,28 @@ describe('item filters (rarity and value range next to the search)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Search items' }));
     expect(screen.getByRole('combobox', { name: 'Rarity' })).toHaveValue('');
     expect(screen.getByRole('textbox', { name: 'Minimum value (gp)' })).toHaveValue('');
+  });
+
+  it('says that unpriced items are left out while a value range is set, and only then', async () => {
+    mockFetch(() => emptyPage());
+    renderWithProviders(<Harness />);
+    await screen.findByText('No items found.');
+    const min = screen.getByRole('textbox', { name: 'Minimum value (gp)' });
+    const max = screen.getByRole('textbox', { name: 'Maximum value (gp)' });
+    expect(screen.queryByText(unpricedOutOfRangeHint)).not.toBeInTheDocument();
+    fireEvent.click(screen.getByRole('combobox', { name: 'Rarity' }));
+    fireEvent.click(await screen.findByRole('option', { name: 'Rare' }));
+    expect(screen.getByRole('combobox', { name: 'Rarity' })).toHaveValue('Rare');
+    expect(screen.queryByText(unpricedOutOfRangeHint)).not.toBeInTheDocument();
+
+    fireEvent.change(max, { target: { value: '10' } });
+    expect(screen.getByText(unpricedOutOfRangeHint)).toBeInTheDocument();
+    fireEvent.change(max, { target: { value: '' } });
+    expect(screen.queryByText(unpricedOutOfRangeHint)).not.toBeInTheDocument();
+
+    // A minimum of 0 is a range too: it leaves them out as well.
+    fireEvent.change(min, { target: { value: '0' } });
+    expect(screen.getByText(unpricedOutOfRangeHint)).toBeInTheDocument();
   });
 
   it('shows the error state when the server refuses the filters', async () => {

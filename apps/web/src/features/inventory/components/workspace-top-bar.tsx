@@ -33,6 +33,12 @@ function toGp(value: number | string): number | null {
   return Number.isFinite(n) && n >= 0 ? n : null;
 }
 
+/**
+ * Under the value range while one is set: an unpriced item (the SRD's magic items) has no value to compare,
+ * so the server leaves it out, and a Bag of Holding would otherwise seem to be missing.
+ */
+export const unpricedOutOfRangeHint = 'Unpriced items are left out when a value range is set.';
+
 /** spec/02 §2: the inventory screen's title; whose inventory it is shows below it. */
 export const workspaceTitle = 'Inventory Management';
 
@@ -69,6 +75,7 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
   const input = useRef<HTMLInputElement>(null);
   const searchButton = useRef<HTMLButtonElement>(null);
   const ownerId = useId();
+  const ranged = props.filters.minValue !== null || props.filters.maxValue !== null;
   const { onSearchOpenChange } = props;
   // The browser's own find is replaced inside the workspace, as the spec asks.
   useHotkeys([['mod+F', () => onSearchOpenChange(true)]]);
@@ -216,6 +223,11 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
             onKeyDown={escapeCloses}
             style={{ flex: '0 1 110px' }}
           />
+          {ranged ? (
+            <Text size="xs" c="dimmed" w="100%">
+              {unpricedOutOfRangeHint}
+            </Text>
+          ) : null}
         </Group>
       ) : null}
     </>
