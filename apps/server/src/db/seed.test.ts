@@ -1,10 +1,11 @@
-import { eq } from 'drizzle-orm';
+import { arrayContains, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EQUIPMENT_PACK_TAG, systemTemplates } from '../modules/items/items.catalogue.js';
 import { openTestDatabase } from '../test/helper.js';
 import type { DatabaseHandle } from './client.js';
 import { itemTemplates } from './schema/items.js';
 import { seedState } from './schema/seed-state.js';
-import { seedDatabase, seedFingerprint } from './seed.js';
+import { computeSeedFingerprint, seedDatabase, seedFingerprint } from './seed.js';
 
 // issue 13 §6: a restart seeds only when the seed's inputs changed.
 describe('seeding at start', () => {
@@ -49,6 +50,33 @@ describe('seeding at start', () => {
       .where(eq(itemTemplates.systemKey, 'srd:dagger'));
     expect(await seedDatabase(database.db, { force: true })).toBe('seeded');
     expect((await dagger())?.baseValue).toBe(2);
+  });
+
+  it('gives an install seeded when equipment packs weighed 0 their weights at its next start', async () => {
+    const explorersPack = eq(itemTemplates.systemKey, 'srd:explorer-s-pack');
+    // What the earlier build seeded and recorded: every pack at upstream's 0 lb, under that catalogue's
+    // fingerprint. Packs are weighed before the fingerprint is taken, so this build's differs.
+    const earlier = systemTemplates().map((t) =>
+      t.tags.includes(EQUIPMENT_PACK_TAG) ? { ...t, weight: 0 } : t,
+    );
+    const earlierFingerprint = computeSeedFingerprint(earlier);
+    expect(earlierFingerprint).not.toBe(seedFingerprint());
+    await database.db
+      .update(itemTemplates)
+      .set({ weight: 0 })
+      .where(arrayContains(itemTemplates.tags, [EQUIPMENT_PACK_TAG]));
+    await database.db.update(seedState).set({ fingerprint: earlierFingerprint });
+
+    expect(await seedDatabase(database.db)).toBe('seeded');
+    const [pack] = await database.db.select().from(itemTemplates).where(explorersPack);
+    expect(pack?.weight).toBe(59);
+    const packs = await database.db
+      .select({ weight: itemTemplates.weight })
+      .from(itemTemplates)
+      .where(arrayContains(itemTemplates.tags, [EQUIPMENT_PACK_TAG]));
+    expect(packs).toHaveLength(7);
+    expect(packs.every((p) => p.weight > 0)).toBe(true);
+    expect(await seedDatabase(database.db)).toBe('unchanged');
   });
 
   it('lets two starts at once seed once and agree', async () => {

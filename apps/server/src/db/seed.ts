@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { systemTemplates } from '../modules/items/items.catalogue.js';
+import { type SystemTemplate, systemTemplates } from '../modules/items/items.catalogue.js';
 import { ItemsService } from '../modules/items/items.service.js';
 import { systemLoot } from '../modules/loot/loot.catalogue.js';
 import { LootService } from '../modules/loot/loot.service.js';
@@ -34,11 +34,12 @@ export function seedFingerprint(): string {
   return cachedFingerprint;
 }
 
-export function computeSeedFingerprint(): string {
+/** `items` is the catalogue this build seeds; a test passes another build's to compare fingerprints. */
+export function computeSeedFingerprint(items: SystemTemplate[] = systemTemplates()): string {
   const inputs = {
     version: SEED_CODE_VERSION,
     tiers: tierCatalogue,
-    items: systemTemplates(),
+    items,
     shops: systemShops,
     loot: systemLoot,
   };

@@ -129,6 +129,72 @@ export function statedWeight(description: string): number | undefined {
   return undefined;
 }
 
+/** The SRD's equipment packs (Burglar's Pack, Explorer's Pack, ...): their tag in the data. */
+export const EQUIPMENT_PACK_TAG = 'equipment-packs';
+
+/** One line of a pack's contents: "10 × Torch" is 10 of the catalogue's "Torch". */
+export interface PackContent {
+  count: number;
+  name: string;
+}
+
+/**
+ * What an equipment pack holds, read from its "Contains: a, 5 × b, ..." description against the catalogue's
+ * names. A name may hold commas itself ("Lantern, hooded", "Ball bearings (bag of 1,000)"), so the pieces
+ * between commas are joined into the longest catalogue name that starts there. A piece no catalogue name
+ * accounts for throws: a pack is never weighed by a guess.
+ */
+export function packContents(
+  packName: string,
+  description: string,
+  names: ReadonlySet<string>,
+): PackContent[] {
+  const list = /^Contains: (.+)\.$/.exec(description.trim());
+  if (!list?.[1]) throw new Error(`SRD pack "${packName}" has no "Contains: ..." line to weigh it by`);
+  const pieces = list[1].split(', ');
+  const contents: PackContent[] = [];
+  for (let start = 0; start < pieces.length; ) {
+    let found: { content: PackContent; end: number } | undefined;
+    for (let end = pieces.length; end > start && !found; end--) {
+      const entry = pieces.slice(start, end).join(', ');
+      const counted = /^(\d+) × (.+)$/.exec(entry);
+      const name = counted?.[2] ?? entry;
+      if (names.has(name)) found = { content: { count: Number(counted?.[1] ?? 1), name }, end };
+    }
+    if (!found) {
+      throw new Error(`SRD pack "${packName}" contains "${pieces[start]}", which is no catalogue item`);
+    }
+    contents.push(found.content);
+    start = found.end;
+  }
+  return contents;
+}
+
+/**
+ * The SRD lists what an equipment pack holds but not what it weighs, and upstream leaves the weight at 0,
+ * so a Burglar's Pack put in a backpack weighed nothing. Each pack weighs what its contents weigh in this
+ * catalogue (after the corrections above), in hundredths of a pound as every weight is kept
+ * (data/LICENSE-NOTICE.md). `byName` holds the seeded templates by their upstream names.
+ */
+function weighPacks(records: SrdRecord[], byName: Map<string, SystemTemplate>): void {
+  const names = new Set(byName.keys());
+  for (const record of records) {
+    if (!record.tags.includes(EQUIPMENT_PACK_TAG)) continue;
+    const pack = byName.get(record.name);
+    if (!pack) throw new Error(`SRD pack "${record.name}" is not in the catalogue`);
+    let pounds = 0;
+    for (const { count, name } of packContents(record.name, record.description, names)) {
+      const content = byName.get(name);
+      // A pack or a bundle (Sling bullets (20)) is not weighed per piece: counting one would be wrong.
+      if (!content || content.tags.includes(EQUIPMENT_PACK_TAG) || content.metadata.bundle_size) {
+        throw new Error(`SRD pack "${record.name}" contains "${name}", which cannot be weighed`);
+      }
+      pounds += count * content.weight;
+    }
+    pack.weight = Math.round(pounds * 100) / 100;
+  }
+}
+
 export function srdTemplate(upstream: SrdRecord): SystemTemplate {
   const gearPrice = upstream.cost === null ? srdGearPrices[upstream.name] : undefined;
   const corrected = { ...upstream, ...srdCorrections[upstream.name] };
@@ -178,7 +244,11 @@ export function srdTemplate(upstream: SrdRecord): SystemTemplate {
 
 /** The whole seeded catalogue: 5 coins and the 578 SRD 5.1 items. */
 export function systemTemplates(): SystemTemplate[] {
-  const templates = [...coinTemplates(), ...loadSrdRecords().map(srdTemplate)];
+  const records = loadSrdRecords();
+  const byName = new Map(records.map((record) => [record.name, srdTemplate(record)]));
+  if (byName.size !== records.length) throw new Error('two SRD records share a name');
+  weighPacks(records, byName);
+  const templates = [...coinTemplates(), ...byName.values()];
   const keys = new Set(templates.map((t) => t.systemKey));
   if (keys.size !== templates.length) throw new Error('two system templates share a system_key');
   return templates;

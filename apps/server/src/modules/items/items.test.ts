@@ -12,6 +12,7 @@ import {
   upgrade,
 } from '../../test/factories.js';
 import { type ApiMethod, buildTestApp, callApi, type TestContext } from '../../test/helper.js';
+import { EQUIPMENT_PACK_TAG, packContents } from './items.catalogue.js';
 import { ItemsService } from './items.service.js';
 
 interface Body {
@@ -140,6 +141,63 @@ describe('the seeded catalogue', () => {
     const vorpal = await byKey('srd:vorpal-sword');
     expect(vorpal?.metadata).toMatchObject({ rarity: 'legendary', requires_attunement: true, priced: false });
     expect(vorpal?.tags).toEqual(expect.arrayContaining(['magic', 'attunement', 'category:weapon']));
+  });
+
+  it('weighs each equipment pack as the sum of its contents, which is what the SRD gives instead', async () => {
+    const system = await ctx.database.db
+      .select()
+      .from(itemTemplates)
+      .where(isNotNull(itemTemplates.systemKey));
+    const byName = new Map(system.map((t) => [t.name, t]));
+    const packs = system.filter((t) => t.tags.includes(EQUIPMENT_PACK_TAG));
+    expect(packs.map((p) => p.name).sort()).toEqual([
+      "Burglar's Pack",
+      "Diplomat's Pack",
+      "Dungeoneer's Pack",
+      "Entertainer's Pack",
+      "Explorer's Pack",
+      "Priest's Pack",
+      "Scholar's Pack",
+    ]);
+    for (const pack of packs) {
+      const contents = packContents(pack.name, pack.description, new Set(byName.keys()));
+      const sum = contents.reduce(
+        (pounds, c) => pounds + c.count * (byName.get(c.name)?.weight ?? Number.NaN),
+        0,
+      );
+      expect(pack.weight, pack.name).toBeGreaterThan(0);
+      expect(pack.weight, pack.name).toBeCloseTo(sum, 4);
+    }
+    // By hand from the SRD's equipment table: backpack 5, bedroll 7, mess kit 1, tinderbox 1, 10 torches
+    // at 1, 10 days of rations at 2, waterskin 5, 50 feet of hempen rope 10.
+    expect(byName.get("Explorer's Pack")?.weight).toBe(59);
+    // Backpack 5, ball bearings 2, string, bell and 5 candles 0 (the SRD gives none), crowbar 5, hammer 3,
+    // 10 pitons at ¼, hooded lantern 2, 2 flasks of oil at 1, 5 days of rations at 2, tinderbox 1,
+    // waterskin 5, rope 10.
+    expect(byName.get("Burglar's Pack")?.weight).toBe(47.5);
+  });
+
+  it('reads a pack’s contents by catalogue names, commas and all, and refuses a name it does not know', () => {
+    const names = new Set(['Backpack', 'Lantern, hooded', 'Ball bearings (bag of 1,000)', 'Torch']);
+    expect(
+      packContents(
+        'Test Pack',
+        'Contains: Backpack, Ball bearings (bag of 1,000), 10 × Torch, Lantern, hooded.',
+        names,
+      ),
+    ).toEqual([
+      { count: 1, name: 'Backpack' },
+      { count: 1, name: 'Ball bearings (bag of 1,000)' },
+      { count: 10, name: 'Torch' },
+      { count: 1, name: 'Lantern, hooded' },
+    ]);
+    expect(() => packContents('Test Pack', 'Contains: Backpack, 3 × Unicorn horn.', names)).toThrow(
+      'SRD pack "Test Pack" contains "3 × Unicorn horn", which is no catalogue item',
+    );
+    expect(() => packContents('Test Pack', 'Contains: Backpack, Lantern.', names)).toThrow('"Lantern"');
+    expect(() => packContents('Test Pack', 'A pack of odds and ends.', names)).toThrow(
+      'no "Contains: ..." line',
+    );
   });
 
   it('is idempotent: seeding again writes nothing and changes no row', async () => {
