@@ -169,6 +169,23 @@ test('a GM deploys the General Store; a player on a phone buys and sells with ch
   await expect(player.page.getByTestId('my-coins')).toHaveText('Your coins: 8 gp 2 sp');
   await expect(stockRow(gm.page, 'Dagger').getByTestId('stock-quantity')).toHaveText('11 in stock');
   await expect(dagger).toBeHidden();
+
+  // The GM prices the daggers at 3 gp by keyboard, without stocking one; players pay 2 gp 7 sp after the
+  // discount, and the player's open shop follows without a reload.
+  const setDaggerPrice = stockRow(gm.page, 'Dagger').getByRole('button', { name: 'Set price of Dagger' });
+  await setDaggerPrice.focus();
+  await gm.page.keyboard.press('Enter');
+  const priceDialog = gm.page.getByRole('dialog', { name: 'Set price: Dagger' });
+  await expect(priceDialog.getByRole('textbox', { name: /Own price/ })).toBeFocused();
+  await gm.page.keyboard.type('3');
+  await expectDialogAccessible(gm.page, priceDialog, 'shops-set-price-dialog');
+  await gm.page.keyboard.press('Enter');
+  await expect(gm.page.getByTestId('toast-success').last()).toContainText('Price saved');
+  await expect(priceDialog).toBeHidden();
+  await expect(setDaggerPrice).toBeFocused();
+  await player.page.getByRole('tab', { name: 'Buy' }).tap();
+  await expect(stockRow(player.page, 'Dagger').getByTestId('stock-price')).toHaveText('2 gp 7 sp');
+  await player.page.getByRole('tab', { name: 'Sell' }).tap();
   await checkPage(player.page, 'shops-instance-player-sell', { bothWidths: false });
   await player.page.screenshot({
     path: path.join(screenshotDir, 'shops-instance-player-sell-375.png'),
