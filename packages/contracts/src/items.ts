@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pageMetaSchema } from './envelope.js';
 import { checkJsonField, hasVisibleText, nameText, numberInput, tagText, text } from './fields.js';
 import { type Currency, copperPer, currencies, MAX_ITEM_VALUE, MAX_STACK_QUANTITY } from './inventory.js';
-import { formatEnUs } from './numbers.js';
+import { formatEnUs, isSaturated } from './numbers.js';
 import { unwrapFilters } from './parties.js';
 
 export const itemTemplateMessages = {
@@ -73,7 +73,8 @@ export function gpToCopper(gp: number): number {
  */
 export function formatGp(copper: number): string {
   const gp = Math.floor(copper / copperPer.gp);
-  return `${formatEnUs(gp)} gp`;
+  // A sum at MAX_REPORTED_SUM was clamped there: the true worth is at least that.
+  return `${formatEnUs(gp)}${isSaturated(copper) ? '+' : ''} gp`;
 }
 
 /**
@@ -93,6 +94,8 @@ export function formatStackValue(copper: number): string {
  */
 export function formatCopper(copper: number): string {
   if (copper === 0) return '0 cp';
+  // A clamped sum's last silver and copper mean nothing: "90,071,992,547,409+ gp".
+  if (isSaturated(copper)) return formatGp(copper);
   const parts: [number, Currency][] = [
     [Math.floor(copper / copperPer.gp), 'gp'],
     [Math.floor((copper % copperPer.gp) / copperPer.sp), 'sp'],

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatEnUs } from './numbers.js';
+import { formatCopper, formatGp, formatStackValue } from './items.js';
+import { formatEnUs, isSaturated, MAX_REPORTED_SUM, saturate, saturatingSum } from './numbers.js';
 
 /** What formatEnUs stands in for. */
 const intl = (value: number, min = 0, max = 3) =>
@@ -64,5 +65,37 @@ describe('formatEnUs', () => {
         expect(formatEnUs(value, min, max), `${value} (${min}–${max})`).toBe(intl(value, min, max));
       }
     }
+  });
+});
+
+describe('saturating sums (worth past Number.MAX_SAFE_INTEGER)', () => {
+  it('adds exactly inside the range and stops at its edge past it', () => {
+    expect(saturatingSum([1, 2, 3])).toBe(6);
+    expect(saturatingSum([])).toBe(0);
+    // 9e15 + 7e12 = 9.007e15 is still safe and exact; one more full stack is not.
+    expect(saturatingSum([9e15, 7_000_000_000_000])).toBe(9_007_000_000_000_000);
+    expect(saturatingSum(Array(11).fill(9e15))).toBe(MAX_REPORTED_SUM);
+    expect(saturatingSum([MAX_REPORTED_SUM, 1])).toBe(MAX_REPORTED_SUM);
+    expect(() => saturatingSum([0.5])).toThrow(RangeError);
+  });
+
+  it('reads a database sum (text) or a bigint, exact up to the limit', () => {
+    expect(saturate('9007199254740991')).toBe(MAX_REPORTED_SUM);
+    expect(saturate('9007199254740990')).toBe(9007199254740990);
+    expect(saturate('9007199254740992')).toBe(MAX_REPORTED_SUM);
+    expect(saturate('99000000000000000')).toBe(MAX_REPORTED_SUM);
+    expect(saturate('12.5')).toBe(12.5);
+    expect(saturate(10n ** 20n)).toBe(MAX_REPORTED_SUM);
+    expect(saturate(-(10n ** 20n))).toBe(-MAX_REPORTED_SUM);
+    expect(isSaturated(MAX_REPORTED_SUM)).toBe(true);
+    expect(isSaturated(MAX_REPORTED_SUM - 1)).toBe(false);
+  });
+
+  it('writes a saturated worth as at least that many gp, and every other worth as before', () => {
+    expect(formatGp(MAX_REPORTED_SUM)).toBe('90,071,992,547,409+ gp');
+    expect(formatStackValue(MAX_REPORTED_SUM)).toBe('90,071,992,547,409+ gp');
+    expect(formatCopper(MAX_REPORTED_SUM)).toBe('90,071,992,547,409+ gp');
+    expect(formatGp(9e15)).toBe('90,000,000,000,000 gp');
+    expect(formatCopper(1234)).toBe('12 gp 3 sp 4 cp');
   });
 });

@@ -38,3 +38,38 @@ function roundDecimal(decimal: string, places: number): string {
   const digits = kept.toString().padStart(places + 1, '0');
   return places === 0 ? digits : `${digits.slice(0, -places)}.${digits.slice(-places)}`;
 }
+
+/**
+ * The most any reported sum of worth or count is: Number.MAX_SAFE_INTEGER. One stack's worth stays inside
+ * it (MAX_ITEM_VALUE × MAX_STACK_QUANTITY), but a sum over stacks, containers or characters need not: eleven
+ * full stacks of the dearest item are 9.9e16 cp. Such a sum is computed exactly and reported as this figure,
+ * never as a rounded float (which JSON integer schemas refuse) nor as a refusal to show the rest of a page.
+ */
+export const MAX_REPORTED_SUM = Number.MAX_SAFE_INTEGER;
+
+/**
+ * An exact sum brought into the reported range: a bigint, or a database's numeric as text (pg answers
+ * `sum()` as text). Text of a whole number is exact up to the limit: a decimal string past 2^53 - 1 never
+ * reads back as a number at or under it.
+ */
+export function saturate(value: bigint | number | string): number {
+  if (typeof value === 'bigint') {
+    if (value > BigInt(MAX_REPORTED_SUM)) return MAX_REPORTED_SUM;
+    if (value < -BigInt(MAX_REPORTED_SUM)) return -MAX_REPORTED_SUM;
+    return Number(value);
+  }
+  const number = Number(value);
+  return Math.min(MAX_REPORTED_SUM, Math.max(-MAX_REPORTED_SUM, number));
+}
+
+/** The sum of whole numbers, computed exactly (bigint) and brought into the reported range. */
+export function saturatingSum(values: Iterable<number>): number {
+  let total = 0n;
+  for (const value of values) total += BigInt(value);
+  return saturate(total);
+}
+
+/** Whether a reported sum is at the limit: the true figure may be larger ("90,071,992,547,409+ gp"). */
+export function isSaturated(value: number): boolean {
+  return value >= MAX_REPORTED_SUM;
+}

@@ -60,7 +60,9 @@ shown once. Send it on every request:
 - **Money**: prices and amounts named \`…_cp\` are copper (1 gp = 100 cp). A ledger row's \`amount\` (copper)
   is set only where money changed hands (purchase, sale, currency conversion); moves, additions and
   adjustments of coins record their \`quantity\` of the coin item. \`totalValue\` and wealth figures are whole
-  gold pieces, rounded; sum \`value_cp × quantity\` for exact totals.
+  gold pieces, rounded; sum \`value_cp × quantity\` for exact totals. A sum over many stacks (a wealth, a
+  container's, a loot's or a shared page's total) that would pass 9,007,199,254,740,991 (2^53 − 1, the
+  largest integer JSON readers hold exactly) is reported as that number: read it as "at least".
 - **Browsers**: the API sends no CORS headers, so a web page on another site cannot call it; call it from a
   script or a server.
 `;

@@ -1,4 +1,4 @@
-import { type Currency, coinSystemKey, currencies } from '@haversack/contracts';
+import { type Currency, coinSystemKey, currencies, saturate } from '@haversack/contracts';
 import { asc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { users } from '../../db/schema/accounts.js';
@@ -7,7 +7,10 @@ import { containers } from '../../db/schema/inventory.js';
 import { itemInstances, itemTemplates } from '../../db/schema/items.js';
 import { unitValueCp, unitWeight } from '../inventory/inventory.repository.js';
 
-/** The raw sums of one owner's containers: coin counts by denomination, item value (cp) and weight (lbs). */
+/**
+ * The sums of one owner's containers: coin counts by denomination, item value (cp) and weight (lbs). Counts
+ * and copper are exact up to MAX_REPORTED_SUM and saturate there (the database sums them exactly).
+ */
 export interface HoldingSums {
   coins: Record<Currency, number>;
   itemsValueCp: number;
@@ -69,8 +72,14 @@ async function sumsByCharacter(
     rows.map((r) => [
       r.characterId,
       {
-        coins: { cp: Number(r.cp), sp: Number(r.sp), ep: Number(r.ep), gp: Number(r.gp), pp: Number(r.pp) },
-        itemsValueCp: Number(r.itemsValueCp),
+        coins: {
+          cp: saturate(r.cp),
+          sp: saturate(r.sp),
+          ep: saturate(r.ep),
+          gp: saturate(r.gp),
+          pp: saturate(r.pp),
+        },
+        itemsValueCp: saturate(r.itemsValueCp),
         weight: Number(r.weight),
       },
     ]),

@@ -1,4 +1,4 @@
-import type { CharacterWealth, PartyWealth } from '@haversack/contracts';
+import type { CharacterWealth, PartyWealth, SharedSnapshot } from '@haversack/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containers } from '../../db/schema/inventory.js';
@@ -269,5 +269,114 @@ describe('party wealth (issue 12 §7)', () => {
     // A public party is visible to strangers, its members' wealth is not.
     expect((await get(`/parties/${party.id}/wealth`, stranger)).status).toBe(404);
     expect((await get(`/parties/00000000-0000-4000-8000-000000000000/wealth`, gm)).status).toBe(404);
+  });
+});
+
+describe('wealth past the safe integer range (attack review: 500 on wealth, party wealth and shares)', () => {
+  const MAX = Number.MAX_SAFE_INTEGER;
+  /** 10,000,000 × 900,000 pp = 9e15 cp: one stack is safe; eleven of them are 9.9e16 cp. */
+  const STACK_CP = 10_000_000 * 900_000 * 1000;
+
+  it('reports sums that pass Number.MAX_SAFE_INTEGER as that, for the player, the party and the share page', async () => {
+    const gm = await createUser(ctx);
+    await upgrade(ctx, gm, 'tier_3');
+    const party = await createParty(ctx, gm);
+    const player = await createMember(ctx, party, 'player');
+    await upgrade(ctx, player, 'tier_1');
+    const hero = await createCharacter(ctx, player, {
+      name: 'Croesus',
+      partyId: party.id,
+      maxWeight: null,
+      maxSlots: null,
+    });
+    const gmHero = await createCharacter(ctx, gm, { name: 'Modest', partyId: party.id });
+    const gp = await coinTemplate(ctx, 'gp');
+    await put(await primaryOf(gmHero.id), gp.id, 7);
+
+    // The reproduction, through the API as the attacker did it.
+    const template = await callApi(ctx, 'POST', '/item_templates', player, {
+      item_template: { name: 'Crown jewel', base_value: 900_000, currency: 'pp', stack_size: 0, weight: 0 },
+    });
+    expect(template.statusCode).toBe(201);
+    const templateId = (template.json() as { data: { id: string } }).data.id;
+    const containerIds = [String(hero.primary_container_id)];
+    for (let i = 0; i < 10; i++) {
+      const made = await callApi(ctx, 'POST', `/characters/${hero.id}/containers`, player, {
+        container: { name: `Vault ${i}` },
+      });
+      expect(made.statusCode).toBe(201);
+      containerIds.push((made.json() as { data: { id: string } }).data.id);
+    }
+    for (const containerId of containerIds) {
+      const added = await callApi(ctx, 'POST', '/item_instances', player, {
+        item_template_id: templateId,
+        container_id: containerId,
+        quantity: 10_000_000,
+      });
+      expect(added.statusCode, added.body).toBe(201);
+    }
+    await put(containerIds[0] ?? '', gp.id, 5);
+
+    const mine = await get<CharacterWealth>(`/characters/${hero.id}/wealth`, player);
+    expect(mine.status).toBe(200);
+    expect(mine.data).toMatchObject({
+      coins: { gp: 5 },
+      coins_value_cp: 500,
+      items_value_cp: MAX,
+      total_value_cp: MAX,
+    });
+
+    for (const viewer of [gm, player]) {
+      const table = await get<PartyWealth>(`/parties/${party.id}/wealth`, viewer);
+      expect(table.status).toBe(200);
+      const [croesus, modest] = table.data.characters;
+      expect(croesus).toMatchObject({ name: 'Croesus', items_value_cp: MAX, total_value_cp: MAX });
+      // Everyone else's figures stay exact.
+      expect(modest).toMatchObject({ name: 'Modest', coins_value_cp: 700, total_value_cp: 700 });
+      expect(table.data.totals).toMatchObject({
+        coins: { gp: 12 },
+        coins_value_cp: 1200,
+        items_value_cp: MAX,
+        total_value_cp: MAX,
+      });
+    }
+
+    // Each container holds one stack, well inside the range: exact.
+    const containersOf = await get<{ total_value_gp: number }[]>(`/characters/${hero.id}/containers`, player);
+    expect(containersOf.status).toBe(200);
+    expect(containersOf.data.map((c) => c.total_value_gp)).toContain(STACK_CP / 100);
+
+    const link = await callApi(ctx, 'POST', '/shares', player, {
+      share: { kind: 'character', target_id: hero.id },
+    });
+    expect(link.statusCode).toBe(201);
+    const { code, url } = (link.json() as { data: { code: string; url: string } }).data;
+    const page = await callApi(ctx, 'GET', `/shares/${code}`);
+    expect(page.statusCode, page.body).toBe(200);
+    const snapshot = (page.json() as { data: SharedSnapshot }).data;
+    expect(snapshot.totals.total_value_cp).toBe(MAX);
+    expect(snapshot.summary).toBe("Croesus's inventory: 110,000,000 items, 0.1 lbs, 90,071,992,547,409+ gp");
+    const items = snapshot.sections.flatMap((section) => section.items);
+    expect(items.filter((item) => item.name === 'Crown jewel').map((item) => item.total_value_cp)).toEqual(
+      Array(11).fill(STACK_CP),
+    );
+    const oembed = await callApi(ctx, 'GET', `/oembed?url=${encodeURIComponent(url)}`);
+    expect(oembed.statusCode).toBe(200);
+    expect((oembed.json() as { title: string }).title).toContain('90,071,992,547,409+ gp');
+  });
+
+  it('reports a container worth more than the range allows at the clamped figure', async () => {
+    const player = await createUser(ctx);
+    const hero = await createCharacter(ctx, player, { maxWeight: null, maxSlots: null });
+    const jewel = await createTemplate(ctx, { baseValue: 900_000, currency: 'pp', weight: 0, stackSize: 0 });
+    const vault = await primaryOf(hero.id);
+    // 101 full stacks: 9.09e17 cp, 9.09e15 gp, past the range even in gold.
+    for (let i = 0; i < 101; i += 1) await put(vault, jewel.id, 10_000_000);
+    const { status, data } = await get<{ id: string; total_value_gp: number }[]>(
+      `/characters/${hero.id}/containers`,
+      player,
+    );
+    expect(status).toBe(200);
+    expect(data.find((c) => c.id === vault)?.total_value_gp).toBe(Math.floor(MAX / 100));
   });
 });

@@ -1,20 +1,29 @@
 import {
   type CharacterWealth,
+  copperPer,
+  currencies,
   type EncumbranceStyle,
   encumbranceOf,
   type Holding,
-  purseValueCp,
   roundLoadWeight,
+  saturate,
+  saturatingSum,
 } from '@haversack/contracts';
 import { emptySums, type HoldingSums, type WealthCharacterRow } from './character-wealth.repository.js';
 
+/**
+ * Worth saturates at MAX_REPORTED_SUM rather than overflow (a player with eleven vaults of crown jewels must
+ * not take the party's wealth page down): a part at the limit makes the total the limit too.
+ */
 export function toHoldingJson(sums: HoldingSums): Holding {
-  const coinsValueCp = purseValueCp(sums.coins);
+  const coinsValueCp = saturate(
+    currencies.reduce((total, coin) => total + BigInt(sums.coins[coin]) * BigInt(copperPer[coin]), 0n),
+  );
   return {
     coins: { ...sums.coins },
     coins_value_cp: coinsValueCp,
     items_value_cp: sums.itemsValueCp,
-    total_value_cp: coinsValueCp + sums.itemsValueCp,
+    total_value_cp: saturatingSum([coinsValueCp, sums.itemsValueCp]),
     carried_weight: roundLoadWeight(sums.weight),
   };
 }
@@ -41,13 +50,11 @@ export function toCharacterWealthJson(
   };
 }
 
-/** Adds holdings up (the party's total row). */
+/** Adds holdings up (the party's total row), saturating as each holding does. */
 export function addSums(all: HoldingSums[]): HoldingSums {
   return all.reduce((total, sums) => {
-    for (const coin of Object.keys(total.coins) as (keyof HoldingSums['coins'])[]) {
-      total.coins[coin] += sums.coins[coin];
-    }
-    total.itemsValueCp += sums.itemsValueCp;
+    for (const coin of currencies) total.coins[coin] = saturatingSum([total.coins[coin], sums.coins[coin]]);
+    total.itemsValueCp = saturatingSum([total.itemsValueCp, sums.itemsValueCp]);
     total.weight += sums.weight;
     return total;
   }, emptySums());

@@ -1,3 +1,4 @@
+import { saturate } from '@haversack/contracts';
 import {
   and,
   asc,
@@ -73,6 +74,7 @@ export interface ContainerContext {
 export interface ContainerUsage {
   weight: number;
   slots: number;
+  /** Exact up to MAX_REPORTED_SUM, that figure past it (a container may hold many of the dearest stacks). */
   valueCp: number;
 }
 
@@ -488,7 +490,7 @@ export const inventoryRepository = {
     return new Map(
       rows.map((r) => [
         r.containerId,
-        { weight: Number(r.weight), slots: Number(r.slots), valueCp: Number(r.valueCp) },
+        { weight: Number(r.weight), slots: Number(r.slots), valueCp: saturate(r.valueCp) },
       ]),
     );
   },

@@ -722,3 +722,50 @@ describe('live loot events on PartyInventoryChannel', () => {
     expect(JSON.stringify(playerChannel.messages)).not.toContain('Still Secret');
   });
 });
+
+describe('loot worth more than Number.MAX_SAFE_INTEGER (attack review)', () => {
+  it('reports its totals clamped to the safe range: template, loot, distribution and summary', async () => {
+    const MAX = Number.MAX_SAFE_INTEGER;
+    const jewel = () => createTemplate(ctx, { baseValue: 900_000, currency: 'pp', stackSize: 0, weight: 0 });
+    const [crown, sceptre] = [await jewel(), await jewel()];
+    // Two stacks of 9e15 cp each: each is exact, their sum (1.8e16) is past the range.
+    const w = await world({
+      heroes: [null],
+      lines: () => [
+        { item_template_id: crown.id, quantity: 10_000_000 },
+        { item_template_id: sceptre.id, quantity: 10_000_000 },
+      ],
+    });
+    const templateId = w.loot.loot_template_id ?? '';
+    const template = await callApi(ctx, 'GET', `/loot_templates/${templateId}`, w.gm);
+    expect(template.statusCode, template.body).toBe(200);
+    expect(body<{ total_value_cp: number }>(template).data.total_value_cp).toBe(MAX);
+    const templates = await callApi(ctx, 'GET', '/loot_templates', w.gm);
+    expect(templates.statusCode, templates.body).toBe(200);
+
+    for (const viewer of [w.gm, w.players[0]]) {
+      const loot = await callApi(ctx, 'GET', `/loot_instances/${w.loot.id}`, viewer);
+      expect(loot.statusCode, loot.body).toBe(200);
+      expect(body<LootInstance>(loot).data.total_value_cp).toBe(MAX);
+      const list = await callApi(ctx, 'GET', `/parties/${w.party.id}/loot_instances`, viewer);
+      expect(list.statusCode, list.body).toBe(200);
+    }
+
+    const preview = await distribute(w, w.gm, {
+      character_ids: everyone(w),
+      distribution_mode: 'by_value',
+      preview: true,
+    });
+    expect(preview.statusCode, preview.body).toBe(200);
+    const done = await distribute(w, w.gm, { character_ids: everyone(w), distribution_mode: 'by_value' });
+    expect(done.statusCode, done.body).toBe(200);
+    const result = body<LootDistribution>(done).data;
+    expect(result.total_value_cp).toBe(MAX);
+    expect(result.recipients[0]?.value_cp).toBe(MAX);
+    expect(result.recipients[0]?.items.map((i) => i.value_cp)).toEqual([9e15, 9e15]);
+
+    const summary = await callApi(ctx, 'GET', `/parties/${w.party.id}/loot_summary`, w.players[0]);
+    expect(summary.statusCode, summary.body).toBe(200);
+    expect(body<{ value_cp: number }[]>(summary).data[0]?.value_cp).toBe(MAX);
+  });
+});

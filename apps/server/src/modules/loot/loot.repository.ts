@@ -1,4 +1,4 @@
-import { copperPer } from '@haversack/contracts';
+import { copperPer, saturate } from '@haversack/contracts';
 import {
   and,
   asc,
@@ -66,7 +66,8 @@ function toView(row: {
     template: row.template,
     creatorName: row.creatorName,
     itemsCount: Number(row.itemsCount),
-    totalValueCp: Number(row.totalValueCp),
+    // Two lines of the dearest item in full stacks are already past the safe range (MAX_REPORTED_SUM).
+    totalValueCp: saturate(row.totalValueCp),
   };
 }
 
@@ -532,7 +533,12 @@ export const lootRepository = {
     const byCharacter = new Map(rows.map((r) => [r.characterId, r]));
     return party.map((c) => {
       const row = byCharacter.get(c.id);
-      return { id: c.id, name: c.name, valueCp: Number(row?.valueCp ?? 0), items: Number(row?.items ?? 0) };
+      return {
+        id: c.id,
+        name: c.name,
+        valueCp: saturate(row?.valueCp ?? 0),
+        items: saturate(row?.items ?? 0),
+      };
     });
   },
 };

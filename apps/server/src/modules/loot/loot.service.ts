@@ -29,6 +29,7 @@ import {
   type Purse,
   partyMessages,
   purseValueCp,
+  saturatingSum,
 } from '@haversack/contracts';
 import type { Database, Executor } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
@@ -481,7 +482,8 @@ export class LootService {
       container: { id: container?.id ?? '', name: container?.name ?? '', item_instances: items },
       // Kinds of items, as a template counts its lines (non-stacking items are a stack each).
       items_count: new Set(items.map((i) => i.item_template_id)).size,
-      total_value_cp: items.reduce((sum, i) => sum + i.value_cp * i.quantity, 0),
+      // Each stack's worth is exact; their sum may pass the safe range (MAX_REPORTED_SUM) and saturates.
+      total_value_cp: saturatingSum(items.map((i) => i.value_cp * i.quantity)),
       can_manage: access.isGm,
       can_take: access.canTake && l.isRevealed,
       created_at: l.createdAt.toISOString(),
@@ -976,7 +978,7 @@ export class LootService {
         coin: plain ? coinOfSystemKey(template.systemKey) : null,
       };
     });
-    const totalValueCp = planStacks.reduce((sum, s) => sum + s.quantity * s.unitValueCp, 0);
+    const totalValueCp = saturatingSum(planStacks.map((s) => s.quantity * s.unitValueCp));
     const plan = planDistribution(planStacks, recipients.length, input.distribution_mode, seededRandom(seed));
     // One distribution is one inventory action of the GM (DESIGN §5), like one purchase.
     await this.deps.moves.countAction(tx, actor.id, 'party', loot.partyId);
@@ -1069,8 +1071,10 @@ export class LootService {
       ]);
       first = false;
       rows.push(...ids);
+      // One stack's worth is exact; a share of many may pass the safe range and saturates, so that a
+      // distribution already committed never fails to answer.
       const value = moved.facts.valueCp * quantity;
-      share.value_cp += value;
+      share.value_cp = saturatingSum([share.value_cp, value]);
       const same = share.items.find(
         (i) =>
           i.item_template_id === moved.template.id &&
@@ -1079,7 +1083,7 @@ export class LootService {
       );
       if (same) {
         same.quantity += quantity;
-        same.value_cp += value;
+        same.value_cp = saturatingSum([same.value_cp, value]);
       } else {
         share.items.push({
           item_template_id: moved.template.id,

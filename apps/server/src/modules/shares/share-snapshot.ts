@@ -2,6 +2,7 @@ import {
   type Character,
   copperToGp,
   type ItemInstance,
+  isSaturated,
   isUnpricedItem,
   type LootInstance,
   roundWeight,
@@ -9,6 +10,7 @@ import {
   type SharedSnapshot,
   type SharedTotals,
   type ShopInstance,
+  saturatingSum,
 } from '@haversack/contracts';
 
 /** Each shared container shows at most this many stacks; the rest are counted in `more_items`. */
@@ -29,18 +31,21 @@ export function sharedItem(instance: ItemInstance, priceCp: number | null = null
   };
 }
 
+/** Each stack is exact; sums over many stacks saturate at MAX_REPORTED_SUM rather than break the page. */
 export function totalsOf(items: SharedItem[]): SharedTotals {
   return {
-    items_count: items.filter((item) => !item.is_coin).reduce((sum, item) => sum + item.quantity, 0),
+    items_count: saturatingSum(items.filter((item) => !item.is_coin).map((item) => item.quantity)),
     total_weight: roundWeight(items.reduce((sum, item) => sum + item.weight * item.quantity, 0)),
-    total_value_cp: items.reduce((sum, item) => sum + item.total_value_cp, 0),
+    total_value_cp: saturatingSum(items.map((item) => item.total_value_cp)),
   };
 }
 
 const count = (n: number, one: string, many: string) =>
   `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 const lbs = (weight: number) => `${weight.toLocaleString('en-US')} lbs`;
-const gp = (copper: number) => `${copperToGp(copper).toLocaleString('en-US')} gp`;
+/** A saturated total reads "90,071,992,547,409+ gp": the true worth is at least that. */
+const gp = (copper: number) =>
+  `${copperToGp(copper).toLocaleString('en-US')}${isSaturated(copper) ? '+' : ''} gp`;
 
 /** The preview line: "Thorin's inventory: 23 items, 41 lbs, 152 gp". */
 export function summaryLine(title: string, totals: SharedTotals): string {

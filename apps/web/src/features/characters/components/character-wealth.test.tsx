@@ -61,6 +61,19 @@ describe('CharacterWealthPanel', () => {
     expect(bar).toHaveAttribute('aria-valuenow', '75.8');
   });
 
+  it('shows a worth clamped at the safe integer limit as at least that, in whole gp', async () => {
+    const max = Number.MAX_SAFE_INTEGER;
+    mockWealth(() =>
+      success(buildCharacterWealth({ coins_value_cp: 500, items_value_cp: max, total_value_cp: max })),
+    );
+    renderWithProviders(<CharacterWealthPanel characterId="char-1" />);
+    const panel = screen.getByRole('region', { name: 'Purse and load' });
+    expect(await within(panel).findByTestId('wealth-total-value')).toHaveTextContent(
+      '90,071,992,547,409+ gp',
+    );
+    expect(within(panel).getByText('Coins 5 gp · Items 90,071,992,547,409+ gp')).toBeInTheDocument();
+  });
+
   it('says there is no limit or that the party does not track weight, without a bar', async () => {
     mockWealth(() =>
       success(buildCharacterWealth({ max_weight: null, encumbrance: null, carried_weight: 12 })),

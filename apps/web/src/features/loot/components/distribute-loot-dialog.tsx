@@ -6,6 +6,7 @@ import {
   lootContentsFingerprint,
   lootMessages,
   MAX_DISTRIBUTION_RECIPIENTS,
+  saturatingSum,
 } from '@haversack/contracts';
 import {
   Alert,
@@ -143,9 +144,9 @@ function DistributionPreview({ result }: { result: LootDistribution }) {
 
 /** How much of a recipient's share waits in the party stash (no room with them), so the figure adds up. */
 function StashShare({ items }: { items: LootDistribution['recipients'][number]['items'] }) {
-  const stashed = items
-    .filter((item) => item.destination === 'party_stash')
-    .reduce((sum, item) => sum + item.value_cp, 0);
+  const stashed = saturatingSum(
+    items.filter((item) => item.destination === 'party_stash').map((item) => item.value_cp),
+  );
   if (stashed === 0) return null;
   return (
     <Text size="xs" c="dimmed" data-testid="recipient-stash-value">

@@ -1,4 +1,4 @@
-import { formatCopper, type LootItem } from '@haversack/contracts';
+import { formatCopper, type LootItem, saturatingSum } from '@haversack/contracts';
 import { Center, Group, Table, Text } from '@mantine/core';
 import { IconCoins } from '@tabler/icons-react';
 import { UnavailableLineNote } from '../../../components/unavailable-line-note';
@@ -15,7 +15,7 @@ export function lootItemName(item: LootItem): string {
 }
 
 export function lootItemsTotalCp(items: readonly LootItem[]): number {
-  return items.reduce((sum, item) => sum + item.total_value_cp, 0);
+  return saturatingSum(items.map((item) => item.total_value_cp));
 }
 
 /** The SRD gives magic items no price: "Unpriced", not "0 gp" (as the item's own page says). */

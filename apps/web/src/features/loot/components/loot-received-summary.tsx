@@ -1,4 +1,4 @@
-import { formatStackWorth, type LootSummaryEntry } from '@haversack/contracts';
+import { formatStackWorth, type LootSummaryEntry, saturatingSum } from '@haversack/contracts';
 import { Card, Group, Progress, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
@@ -62,7 +62,7 @@ export function LootReceivedSummary({ partyId }: { partyId: string }) {
   const headingId = useId();
   const entries = query.data ?? [];
   const largest = entries.reduce((max, e) => Math.max(max, e.value_cp), 0);
-  const total = entries.reduce((sum, e) => sum + e.value_cp, 0);
+  const total = saturatingSum(entries.map((e) => e.value_cp));
   return (
     <Card withBorder padding="md" component="section" aria-labelledby={headingId} data-testid="loot-received">
       <Stack gap="sm">

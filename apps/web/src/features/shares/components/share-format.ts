@@ -1,8 +1,10 @@
-import { copperToGp } from '@haversack/contracts';
+import { copperToGp, isSaturated } from '@haversack/contracts';
 
 /** "152 gp", "7 sp 3 cp", "0 gp": worth counted in gold as players do, down to the copper below 1 gp. */
 export function formatCopperValue(copper: number): string {
-  if (copper >= 100) return `${copperToGp(copper).toLocaleString('en-US')} gp`;
+  // A total clamped at MAX_REPORTED_SUM reads "90,071,992,547,409+ gp": the true worth is at least that.
+  if (copper >= 100)
+    return `${copperToGp(copper).toLocaleString('en-US')}${isSaturated(copper) ? '+' : ''} gp`;
   if (copper <= 0) return '0 gp';
   const sp = Math.floor(copper / 10);
   const cp = copper % 10;

@@ -51,6 +51,29 @@ describe('SharePage (issue 16 §3)', () => {
     expect(String(fetchMock.mock.calls[0]?.[0])).toContain('/api/v1/shares/code-1');
   });
 
+  it('shows a total clamped at the safe integer limit as at least that, beside exact stacks', async () => {
+    const jewel = {
+      name: 'Crown jewel',
+      quantity: 10_000_000,
+      weight: 0,
+      total_weight: 0,
+      value_cp: 900_000_000,
+      total_value_cp: 9e15,
+      price_cp: null,
+      is_coin: false,
+    };
+    mockFetch(() =>
+      success({
+        ...snapshot,
+        totals: { items_count: 110_000_000, total_weight: 0, total_value_cp: Number.MAX_SAFE_INTEGER },
+        sections: [{ name: 'Backpack', more_items: 0, items: Array(11).fill(jewel) }],
+      }),
+    );
+    renderShare();
+    expect(await screen.findByText('90,071,992,547,409+ gp')).toBeInTheDocument();
+    expect(screen.getAllByRole('cell', { name: '90,000,000,000,000 gp' })).toHaveLength(11);
+  });
+
   it('counts items as the table shows them: coins apart, by their worth; rows left out as stacks', async () => {
     const row = (name: string, quantity: number, valueCp: number, isCoin = false) => ({
       name,

@@ -1,4 +1,10 @@
-import { inventoryMessages, type SharedSnapshot, shareKindLabels, shareMessages } from '@haversack/contracts';
+import {
+  inventoryMessages,
+  type SharedSnapshot,
+  saturatingSum,
+  shareKindLabels,
+  shareMessages,
+} from '@haversack/contracts';
 import { Badge, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
@@ -69,7 +75,7 @@ function details(snapshot: SharedSnapshot): string[] {
  */
 function coinWorthCp(snapshot: SharedSnapshot): number | null {
   const coins = snapshot.sections.flatMap((section) => section.items).filter((item) => item.is_coin);
-  return coins.length > 0 ? coins.reduce((sum, item) => sum + item.total_value_cp, 0) : null;
+  return coins.length > 0 ? saturatingSum(coins.map((item) => item.total_value_cp)) : null;
 }
 
 function SharedView({ snapshot }: { snapshot: SharedSnapshot }) {
