@@ -32,7 +32,17 @@ export const shareLinkSchema = z.object({
   code: z.string(),
   kind: z.enum(shareKinds),
   target_id: z.string(),
-  target_name: z.string(),
+  /**
+   * The current name of what the link points at, or null once its maker can no longer see it (removed from
+   * the party, the loot hidden again, the character handed over): the list must not tell them more than the
+   * rest of the app does.
+   */
+  target_name: z.string().nullable(),
+  /**
+   * Whether the shared page shows anything now. False while its maker cannot see the target, and for loot
+   * hidden again (the page is dead even for its GM); the link stays listed so that it can be revoked.
+   */
+  available: z.boolean(),
   url: z.string(),
   created_at: z.string(),
 });

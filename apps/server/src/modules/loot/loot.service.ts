@@ -495,6 +495,18 @@ export class LootService {
     return this.#instanceJson(this.db, userId, id);
   }
 
+  /**
+   * The loot's name and whether it is revealed, if the user may see it now (the rule of getInstance, without
+   * reading its contents); undefined otherwise. A share link lists what it points at through this.
+   */
+  async seenBy(userId: string, id: string): Promise<{ name: string; isRevealed: boolean } | undefined> {
+    const row = await repo.instance(this.db, id);
+    if (!row) return undefined;
+    const { access } = await this.#partyAccess(this.db, userId, row.loot.partyId);
+    if (!policy.canSee(access, row.loot)) return undefined;
+    return { name: row.loot.name, isRevealed: row.loot.isRevealed };
+  }
+
   /** spec/02 §7 GET parties/{id}/loot_instances: every loot for the GM, revealed loot for the others. */
   async listForParty(userId: string, partyId: string, query: LootInstanceListQuery) {
     const { party, access } = await this.#partyAccess(this.db, userId, partyId);

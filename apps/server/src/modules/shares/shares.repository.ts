@@ -1,10 +1,7 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { users } from '../../db/schema/accounts.js';
-import { characters } from '../../db/schema/characters.js';
-import { lootInstances } from '../../db/schema/loot.js';
 import { shareLinks } from '../../db/schema/shares.js';
-import { shopInstances } from '../../db/schema/shops.js';
 
 export type ShareLinkRow = typeof shareLinks.$inferSelect;
 export type ShareTarget =
@@ -75,17 +72,14 @@ export const sharesRepository = {
     return row;
   },
 
-  /** The user's live links, newest first, with the current name of what each points at. */
-  async listActive(db: Executor, userId: string) {
+  /**
+   * The user's live links, newest first. What each points at is read by the service, through the user's
+   * rights as they are now (a name read here would leak loot hidden since, or a party left).
+   */
+  async listActive(db: Executor, userId: string): Promise<ShareLinkRow[]> {
     return db
-      .select({
-        link: shareLinks,
-        targetName: sql<string>`coalesce(${characters.name}, ${lootInstances.name}, ${shopInstances.name}, '')`,
-      })
+      .select()
       .from(shareLinks)
-      .leftJoin(characters, eq(characters.id, shareLinks.characterId))
-      .leftJoin(lootInstances, eq(lootInstances.id, shareLinks.lootInstanceId))
-      .leftJoin(shopInstances, eq(shopInstances.id, shareLinks.shopInstanceId))
       .where(and(eq(shareLinks.userId, userId), isNull(shareLinks.revokedAt)))
       .orderBy(desc(shareLinks.createdAt), desc(shareLinks.id));
   },

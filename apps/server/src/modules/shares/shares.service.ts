@@ -36,6 +36,13 @@ function newCode(): string {
 
 const shareNotFound = () => new AppError('RESOURCE_NOT_FOUND', shareMessages.notFound);
 
+/** What a link's maker sees of its target now: its name (null: nothing) and whether its page shows it. */
+interface TargetView {
+  name: string | null;
+  available: boolean;
+}
+const unseen: TargetView = { name: null, available: false };
+
 /**
  * Issue 16 §3: share links. A link is read through the eyes of the member who made it, with that
  * member's rights as they are now: the snapshot never shows more than its maker may see, and a maker who
@@ -54,14 +61,26 @@ export class SharesService {
     // character, only its player.
     const targetName = await this.#visibleName(userId, target);
     const existing = await repo.findActiveForTarget(this.db, userId, target);
-    if (existing) return { share: this.#toJson(existing, targetName), created: false };
+    const shown = { name: targetName, available: true };
+    if (existing) return { share: this.#toJson(existing, shown), created: false };
     const row = await repo.insert(this.db, { code: newCode(), userId, target, at: this.deps.now() });
-    return { share: this.#toJson(row, targetName), created: true };
+    return { share: this.#toJson(row, shown), created: true };
   }
 
+  /**
+   * GET users/me/shares: every live link, each read through its maker's eyes as they are now. A link to
+   * something they can no longer see (removed from the party, loot hidden again, a character handed over)
+   * stays listed so that they can revoke it, but says nothing current about it: no name (attack review:
+   * the list told a player the new name of loot the GM had hidden).
+   */
   async listMine(userId: string): Promise<ShareLink[]> {
     const rows = await repo.listActive(this.db, userId);
-    return rows.map(({ link, targetName }) => this.#toJson(link, targetName));
+    const links: ShareLink[] = [];
+    for (const link of rows) {
+      const target = targetOf(link);
+      links.push(this.#toJson(link, target ? await this.#seenBy(userId, target) : unseen));
+    }
+    return links;
   }
 
   async revoke(userId: string, id: string): Promise<void> {
@@ -130,14 +149,38 @@ export class SharesService {
     return (await this.deps.shops.getInstance(userId, target.id)).name;
   }
 
-  #toJson(row: ShareLinkRow, targetName: string): ShareLink {
+  /**
+   * What the maker sees of a link's target now, by the rules the shared page follows (#snapshotOf): their
+   * own character; loot and shops of a party they are in, loot only while revealed (the GM sees hidden
+   * loot, but its page shows nothing).
+   */
+  async #seenBy(userId: string, target: ShareTarget): Promise<TargetView> {
+    if (target.kind === 'character') {
+      try {
+        const character = await this.deps.characters.get(userId, target.id);
+        return { name: character.name, available: character.user_id === userId };
+      } catch (error) {
+        if (error instanceof AppError && (error.status === 403 || error.status === 404)) return unseen;
+        throw error;
+      }
+    }
+    if (target.kind === 'loot') {
+      const loot = await this.deps.loot.seenBy(userId, target.id);
+      return loot ? { name: loot.name, available: loot.isRevealed } : unseen;
+    }
+    const shop = await this.deps.shops.seenBy(userId, target.id);
+    return shop ? { name: shop.name, available: true } : unseen;
+  }
+
+  #toJson(row: ShareLinkRow, view: TargetView): ShareLink {
     const target = targetOf(row);
     return {
       id: row.id,
       code: row.code,
       kind: row.kind,
       target_id: target?.id ?? '',
-      target_name: targetName,
+      target_name: view.name,
+      available: view.available,
       url: `${this.deps.appUrl}${sharePath(row.code)}`,
       created_at: row.createdAt.toISOString(),
     };

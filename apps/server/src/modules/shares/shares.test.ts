@@ -262,6 +262,114 @@ describe('share links (issue 16 §3)', () => {
     expect((await readShare(link.code)).statusCode).toBe(404);
   });
 
+  it('keeps a link to loot hidden again in my list, without its current name, so that I can revoke it', async () => {
+    const { gm, party, player } = await thorinsParty();
+    const gem = await createTemplate(ctx, { name: 'Garnet', baseValue: 20, weight: 0 });
+    const template = await createLootTemplate(ctx, gm, [{ item_template_id: gem.id, quantity: 2 }]);
+    const hoard = await deployLoot(ctx, gm, party.id, template.id, { name: 'Dragon hoard' });
+    await ctx.app.services.loot.reveal(actorOf(gm), hoard.id);
+    const link = await shareOk(player, 'loot', hoard.id);
+    const gmLink = await shareOk(gm, 'loot', hoard.id);
+    expect(link).toMatchObject({ target_name: 'Dragon hoard', available: true });
+
+    // The attack review: the GM hides and renames the loot; the player's list must not tell them the name.
+    const edited = await callApi(ctx, 'PATCH', `/loot_instances/${hoard.id}`, gm, {
+      loot_instance: { is_revealed: false, name: 'GM-only: ambush at the mill' },
+    });
+    expect(edited.statusCode).toBe(200);
+    expect((await callApi(ctx, 'GET', `/loot_instances/${hoard.id}`, player)).statusCode).toBe(404);
+    const listed = await callApi(ctx, 'GET', '/users/me/shares', player);
+    expect(listed.statusCode).toBe(200);
+    expect(listed.body).not.toContain('ambush');
+    expect(body<ShareLink[]>(listed).data).toEqual([
+      expect.objectContaining({
+        id: link.id,
+        code: link.code,
+        kind: 'loot',
+        target_id: hoard.id,
+        target_name: null,
+        available: false,
+      }),
+    ]);
+    // The GM still sees the loot, so its name; the page itself shows nothing while it is hidden.
+    const gmListed = body<ShareLink[]>(await callApi(ctx, 'GET', '/users/me/shares', gm)).data;
+    expect(gmListed).toEqual([
+      expect.objectContaining({
+        id: gmLink.id,
+        target_name: 'GM-only: ambush at the mill',
+        available: false,
+      }),
+    ]);
+    expect((await readShare(link.code)).statusCode).toBe(404);
+    // Still mine to revoke.
+    expect((await callApi(ctx, 'DELETE', `/shares/${link.id}`, player)).statusCode).toBe(204);
+    expect(body<ShareLink[]>(await callApi(ctx, 'GET', '/users/me/shares', player)).data).toEqual([]);
+  });
+
+  it('keeps links to the party’s loot and shops once I am removed from it, without their current names', async () => {
+    const { gm, party, player, thorin } = await thorinsParty();
+    const gem = await createTemplate(ctx, { name: 'Topaz', baseValue: 20, weight: 0 });
+    const template = await createLootTemplate(ctx, gm, [{ item_template_id: gem.id, quantity: 1 }]);
+    const hoard = await deployLoot(ctx, gm, party.id, template.id, { name: 'Mill hoard' });
+    await ctx.app.services.loot.reveal(actorOf(gm), hoard.id);
+    const shopTemplate = body<ShopTemplate>(
+      await callApi(ctx, 'POST', '/shop_templates', gm, {
+        shop_template: { name: 'Smithy', visibility: 'private' },
+      }),
+    ).data;
+    const shop = body<ShopInstance>(
+      await callApi(ctx, 'POST', '/shop_instances', gm, {
+        shop_instance: { shop_template_id: shopTemplate.id, party_id: party.id },
+      }),
+    ).data;
+    const lootLink = await shareOk(player, 'loot', hoard.id);
+    const shopLink = await shareOk(player, 'shop', shop.id);
+    const characterLink = await shareOk(player, 'character', thorin.id);
+
+    const removed = await callApi(ctx, 'DELETE', `/parties/${party.id}/members/${player.user.id}`, gm);
+    expect(removed.statusCode).toBe(204);
+    await callApi(ctx, 'PATCH', `/loot_instances/${hoard.id}`, gm, {
+      loot_instance: { name: 'Secret: the miller is a wererat' },
+    });
+    await callApi(ctx, 'PATCH', `/shop_instances/${shop.id}`, gm, {
+      shop_instance: { name: 'Secret: the smith is a spy' },
+    });
+    await callApi(ctx, 'PATCH', `/characters/${thorin.id}`, player, { character: { name: 'Thorin II' } });
+
+    const listed = await callApi(ctx, 'GET', '/users/me/shares', player);
+    expect(listed.body).not.toContain('Secret');
+    const byId = new Map(body<ShareLink[]>(listed).data.map((s) => [s.id, s]));
+    expect(byId.get(lootLink.id)).toMatchObject({ kind: 'loot', target_name: null, available: false });
+    expect(byId.get(shopLink.id)).toMatchObject({ kind: 'shop', target_name: null, available: false });
+    // My own character is still mine: its link, and its current name, are unchanged.
+    expect(byId.get(characterLink.id)).toMatchObject({
+      kind: 'character',
+      target_name: 'Thorin II',
+      available: true,
+    });
+    expect((await readShare(lootLink.code)).statusCode).toBe(404);
+    expect((await readShare(shopLink.code)).statusCode).toBe(404);
+    expect((await readShare(characterLink.code)).statusCode).toBe(200);
+  });
+
+  it('lists links to what I still see with their current names', async () => {
+    const { gm, party, player, thorin } = await thorinsParty();
+    const gem = await createTemplate(ctx, { name: 'Pearl', baseValue: 20, weight: 0 });
+    const template = await createLootTemplate(ctx, gm, [{ item_template_id: gem.id, quantity: 1 }]);
+    const hoard = await deployLoot(ctx, gm, party.id, template.id, { name: 'Reef hoard' });
+    await ctx.app.services.loot.reveal(actorOf(gm), hoard.id);
+    await shareOk(player, 'loot', hoard.id);
+    await shareOk(player, 'character', thorin.id);
+    await callApi(ctx, 'PATCH', `/loot_instances/${hoard.id}`, gm, {
+      loot_instance: { name: 'Sunken reef hoard' },
+    });
+    const mine = body<ShareLink[]>(await callApi(ctx, 'GET', '/users/me/shares', player)).data;
+    expect(mine.map((s) => [s.kind, s.target_name, s.available])).toEqual([
+      ['character', 'Thorin', true],
+      ['loot', 'Sunken reef hoard', true],
+    ]);
+  });
+
   it('shows nothing through a character link its player did not make', async () => {
     // Links other members made before only players could share their own characters.
     const { friend, player, thorin } = await thorinsParty();

@@ -760,6 +760,17 @@ export class ShopsService {
     return this.#instanceJson(this.db, userId, id);
   }
 
+  /**
+   * The shop's name if the user may see it now (the rule of getInstance, without reading its stock);
+   * undefined otherwise. A share link lists what it points at through this.
+   */
+  async seenBy(userId: string, id: string): Promise<{ name: string } | undefined> {
+    const row = await repo.instance(this.db, id);
+    if (!row) return undefined;
+    const { access } = await this.#partyAccess(this.db, userId, row.shop.partyId);
+    return access.canRead ? { name: row.shop.name } : undefined;
+  }
+
   async listInstances(userId: string, query: ShopInstanceListQuery) {
     const { ids, total } = await repo.listInstances(this.db, {
       userId,

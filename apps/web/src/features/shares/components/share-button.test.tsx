@@ -12,6 +12,7 @@ const link: ShareLink = {
   kind: 'character',
   target_id: 'character-1',
   target_name: "Thorin's inventory",
+  available: true,
   url: 'https://haversack.test/discord/share/abc123',
   created_at: '2025-01-01T00:00:00Z',
 };

@@ -9,6 +9,7 @@ import { isApiError } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
 import { CopyMessage } from '../../parties/components/copy-message';
 import { useCreateShare, useRevokeShare } from '../api/shares-api';
+import { shareTargetLabel } from './share-format';
 
 interface ShareButtonProps {
   kind: ShareKind;
@@ -85,8 +86,8 @@ function ShareDialogBody({
   return (
     <Stack gap="md" data-testid="share-dialog">
       <Text size="sm">
-        Anyone with this link can see “{link.target_name}” read-only, without signing in. Paste it in Discord
-        or any chat to show a preview.
+        Anyone with this link can see “{shareTargetLabel(link)}” read-only, without signing in. Paste it in
+        Discord or any chat to show a preview.
       </Text>
       <CopyMessage label="Share link" text={link.url} />
       <Text size="sm" c="dimmed">

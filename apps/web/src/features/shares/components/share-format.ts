@@ -1,4 +1,4 @@
-import { copperToGp, isSaturated } from '@haversack/contracts';
+import { copperToGp, isSaturated, type ShareLink } from '@haversack/contracts';
 
 /** "152 gp", "7 sp 3 cp", "0 gp": worth counted in gold as players do, down to the copper below 1 gp. */
 export function formatCopperValue(copper: number): string {
@@ -19,4 +19,14 @@ export function itemsLabel(count: number): string {
 /** "1 stack", "12 stacks": rows of the table, coins included (what more_items counts). */
 export function stacksLabel(count: number): string {
   return `${count.toLocaleString('en-US')} ${count === 1 ? 'stack' : 'stacks'}`;
+}
+
+const targetNouns: Record<ShareLink['kind'], string> = { character: 'Character', loot: 'Loot', shop: 'Shop' };
+
+/**
+ * What a share link points at, as its maker's list names it: its current name, or, once they can no longer
+ * see it (the server sends no name then), only its kind: "Loot you can no longer see".
+ */
+export function shareTargetLabel(link: Pick<ShareLink, 'kind' | 'target_name'>): string {
+  return link.target_name ?? `${targetNouns[link.kind]} you can no longer see`;
 }

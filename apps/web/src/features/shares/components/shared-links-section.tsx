@@ -9,6 +9,7 @@ import { useCopyToClipboard } from '../../../lib/clipboard';
 import { toast } from '../../../lib/toast';
 import { COPY_INDICATOR_MS } from '../../parties/components/copy-message';
 import { mySharesQuery, useRevokeShare } from '../api/shares-api';
+import { shareTargetLabel } from './share-format';
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 
@@ -63,7 +64,7 @@ export function SharedLinksSection() {
       <ConfirmDialog
         opened={revoking !== null}
         title="Revoke share link?"
-        message={`The link to “${revoking?.target_name ?? ''}” will stop working at once for everyone who has it.`}
+        message={`The link to “${revoking ? shareTargetLabel(revoking) : ''}” will stop working at once for everyone who has it.`}
         confirmLabel="Revoke"
         onConfirm={confirmRevoke}
         onClose={() => setRevoking(null)}
@@ -75,6 +76,7 @@ export function SharedLinksSection() {
 
 function SharedLinkRow({ link, onRevoke }: { link: ShareLink; onRevoke: () => void }) {
   const clipboard = useCopyToClipboard({ timeout: COPY_INDICATOR_MS });
+  const label = shareTargetLabel(link);
   return (
     <Paper component="li" withBorder p="sm" data-testid="shared-link">
       <Group justify="space-between" align="flex-start" gap="sm" wrap="wrap">
@@ -83,10 +85,25 @@ function SharedLinkRow({ link, onRevoke }: { link: ShareLink; onRevoke: () => vo
             <Badge variant="light" size="sm">
               {shareKindLabels[link.kind]}
             </Badge>
-            <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
-              {link.target_name}
+            {link.available ? null : (
+              <Badge variant="light" color="gray" size="sm">
+                No longer available
+              </Badge>
+            )}
+            <Text
+              fw={600}
+              c={link.target_name === null ? 'dimmed' : undefined}
+              style={{ overflowWrap: 'anywhere' }}
+            >
+              {label}
             </Text>
           </Group>
+          {link.available ? null : (
+            // The server names nothing it no longer shows its maker (a hidden loot, a party left).
+            <Text size="sm" c="dimmed">
+              Its page shows nothing now. Revoke the link if you no longer need it.
+            </Text>
+          )}
           <Anchor
             href={link.url}
             target="_blank"
@@ -105,9 +122,7 @@ function SharedLinkRow({ link, onRevoke }: { link: ShareLink; onRevoke: () => vo
             size="compact-sm"
             variant="light"
             onClick={() => clipboard.copy(link.url)}
-            aria-label={
-              clipboard.copied ? `Link to ${link.target_name} copied` : `Copy link to ${link.target_name}`
-            }
+            aria-label={clipboard.copied ? `Link to ${label} copied` : `Copy link to ${label}`}
           >
             {clipboard.copied ? 'Copied!' : 'Copy'}
           </Button>
@@ -116,7 +131,7 @@ function SharedLinkRow({ link, onRevoke }: { link: ShareLink; onRevoke: () => vo
             variant="light"
             color="red.9"
             onClick={onRevoke}
-            aria-label={`Revoke link to ${link.target_name}`}
+            aria-label={`Revoke link to ${label}`}
           >
             Revoke
           </Button>
