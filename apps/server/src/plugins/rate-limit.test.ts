@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createParty, createUser, defaultPassword, type SignedInUser } from '../test/factories.js';
+import { createParty, createUser, defaultPassword, type SignedInUser, upgrade } from '../test/factories.js';
 import { buildTestApp, type TestContext } from '../test/helper.js';
+import { defaultAuthRateLimits } from './rate-limit.js';
 
 let ctx: TestContext | undefined;
 const currentApp = () => {
@@ -173,6 +174,68 @@ describe('auth rate limits', () => {
       }
       expectLimited(await guess(kind, await createUser(ctx), party.id, '10.8.0.1'));
       expect((await guess(kind, await createUser(ctx), party.id, '10.8.0.2')).statusCode).not.toBe(429);
+    });
+  });
+
+  describe('party invitations', () => {
+    const invite = (who: SignedInUser, partyId: string, email: string, address?: string) =>
+      currentApp().inject({
+        method: 'POST',
+        url: `/api/v1/parties/${partyId}/invitations`,
+        headers: { ...who.auth, ...(address ? { 'x-forwarded-for': address } : {}) },
+        payload: { party_invitation: { email } },
+      });
+
+    it('lets a GM invite a table but stops probing e-mails, per user, for an hour', async () => {
+      ctx = await buildTestApp();
+      const budget = defaultAuthRateLimits.invitationsPerUser;
+      const gm = await createUser(ctx);
+      await upgrade(ctx, gm, 'tier_1');
+      const party = await createParty(ctx, gm, { join_permission: 'restricted' });
+      // A table of eight players, and a few typos on the way: all answered.
+      for (let i = 0; i < 8; i += 1) {
+        const player = await createUser(ctx);
+        expect((await invite(gm, party.id, player.user.email)).statusCode).toBe(201);
+      }
+      for (let i = 0; i < 4; i += 1) {
+        expect((await invite(gm, party.id, `typo-${i}@example.com`)).statusCode).toBe(422);
+      }
+      // Probing on, found or not, until the budget is spent (in another party too: the budget is the user's).
+      const second = await createParty(ctx, gm, { join_permission: 'restricted' });
+      for (let i = 12; i < budget; i += 1) {
+        expect((await invite(gm, second.id, `probe-${i}@example.com`)).statusCode).toBe(422);
+      }
+      const found = await createUser(ctx);
+      const refused = await invite(gm, party.id, found.user.email);
+      expectLimited(refused);
+      expect(refused.json()).toEqual({
+        status: 'error',
+        error: expect.objectContaining({ type: expect.any(String), message: expect.any(String) }),
+      });
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(15 * 60);
+      expectLimited(await invite(gm, second.id, 'probe-more@example.com'));
+      // Nothing was written by the refused call.
+      const pending = await currentApp().inject({ url: '/api/v1/invitations', headers: found.auth });
+      expect(pending.json().data).toEqual([]);
+
+      // Another GM is not affected.
+      const otherGm = await createUser(ctx);
+      const otherParty = await createParty(ctx, otherGm, { join_permission: 'restricted' });
+      expect((await invite(otherGm, otherParty.id, found.user.email)).statusCode).toBe(201);
+    });
+
+    it('limits invitations per address', async () => {
+      ctx = await buildTestApp({ rateLimits: { invitationsPerIp: 3 }, env: { TRUST_PROXY: 'true' } });
+      const statuses = [];
+      for (let i = 0; i < 4; i += 1) {
+        const gm = await createUser(ctx);
+        const party = await createParty(ctx, gm);
+        statuses.push((await invite(gm, party.id, `probe-${i}@example.com`, '10.9.0.1')).statusCode);
+      }
+      expect(statuses).toEqual([422, 422, 422, 429]);
+      const gm = await createUser(ctx);
+      const party = await createParty(ctx, gm);
+      expect((await invite(gm, party.id, 'probe@example.com', '10.9.0.2')).statusCode).toBe(422);
     });
   });
 

@@ -28,6 +28,14 @@ export interface AuthRateLimits {
   /** Join-code previews and joins, together, per user and per address. */
   joinCodePerUser: number;
   joinCodePerIp: number;
+  /**
+   * Party invitations created, found or not, per user and per address, per `invitationWindowMs`:
+   * inviting by e-mail tells whether an account exists (issue from an outside review), so it must not
+   * be a faster lookup than sign-up. A GM inviting a whole table, typos and all, stays far below it.
+   */
+  invitationsPerUser: number;
+  invitationsPerIp: number;
+  invitationWindowMs: number;
   registerPerIp: number;
   /** Sign-ups naming one email (spec conformance, issue 14): its own budget, not the forgot-password one. */
   registerPerEmail: number;
@@ -55,6 +63,9 @@ export const defaultAuthRateLimits: AuthRateLimits = {
   passwordGuessPerIp: 50,
   joinCodePerUser: 30,
   joinCodePerIp: 60,
+  invitationsPerUser: 30,
+  invitationsPerIp: 60,
+  invitationWindowMs: 60 * 60_000,
   registerPerIp: 20,
   registerPerEmail: 5,
   forgotPerIp: 20,
@@ -95,11 +106,15 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     authRateLimits: AuthRateLimits;
-    /** A preHandler allowing `max` requests per window for each value of `key` (e.g. the body's email). */
+    /**
+     * A preHandler allowing `max` requests per window (`windowMs`, else the auth budgets' window) for
+     * each value of `key` (e.g. the body's email).
+     */
     limitByKey: (
       name: string,
       max: number,
       key: (request: FastifyRequest) => string | undefined,
+      windowMs?: number,
     ) => preHandlerAsyncHookHandler;
     /**
      * Sign-in guessing (DESIGN §3, docs/decisions.md): failures for one email from one address are
@@ -151,8 +166,13 @@ export const rateLimitPlugin = fp(
     app.decorate('authRateLimits', limits);
     app.decorate(
       'limitByKey',
-      (name: string, max: number, key: (request: FastifyRequest) => string | undefined) => {
-        const limiter = counter(max);
+      (
+        name: string,
+        max: number,
+        key: (request: FastifyRequest) => string | undefined,
+        windowMs?: number,
+      ) => {
+        const limiter = counter(max, windowMs);
         return async (request: FastifyRequest) => {
           const value = key(request);
           if (value === undefined) return;

@@ -276,6 +276,17 @@ export async function partiesRoutes(
   r.post(
     '/parties/:id/invitations',
     {
+      // Inviting by e-mail tells whether an account exists, so invitations are counted, found or not,
+      // per address and per user, like sign-ups (docs/decisions.md, rate limits).
+      preHandler: [
+        app.limitByKey('invitation-ip', limits.invitationsPerIp, (req) => req.ip, limits.invitationWindowMs),
+        app.limitByKey(
+          'invitation',
+          limits.invitationsPerUser,
+          (req) => req.auth?.user.id,
+          limits.invitationWindowMs,
+        ),
+      ],
       schema: {
         tags,
         summary: 'Invite a user by username or email (GM)',
