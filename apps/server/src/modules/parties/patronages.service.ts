@@ -10,6 +10,7 @@ import { accountsRepository } from '../accounts/accounts.repository.js';
 import { featureAllowed, rankOf } from '../subscriptions/entitlement-rules.js';
 import type { EntitlementService } from '../subscriptions/entitlements.service.js';
 import { subscriptionsRepository } from '../subscriptions/subscriptions.repository.js';
+import { assertNotArchived } from './parties.policy.js';
 import { partiesRepository } from './parties.repository.js';
 import { patronagesRepository as repo } from './patronages.repository.js';
 
@@ -210,11 +211,16 @@ export class PatronagesService {
         await this.entitlements.requireFeature(tx, patronId, 'patronage_system');
         if (input.beneficiary_id === patronId)
           throw AppError.validation([{ field: 'beneficiary_id', message: messages.self }]);
+        // The party's row is locked first, as its own services do, so archiving cannot slip in between.
+        const party = await partiesRepository.findParty(tx, input.party_id, { lock: true });
         const [mine, theirs] = await Promise.all([
           partiesRepository.membership(tx, input.party_id, patronId),
           partiesRepository.membership(tx, input.party_id, input.beneficiary_id),
         ]);
-        if (!mine) throw AppError.notFound('Party not found.');
+        if (!party || !mine) throw AppError.notFound('Party not found.');
+        // A grant changes what a member may do in the party, which an archived one freezes. Ending one
+        // (revoke) stays open: it takes a benefit away, as leaving the party does.
+        assertNotArchived(party);
         if (!theirs) throw AppError.validation([{ field: 'beneficiary_id', message: messages.notMembers }]);
         const own = await this.entitlements.ownTier(tx, patronId);
         const identifier = input.granted_tier ?? own.identifier;

@@ -1,4 +1,4 @@
-import { limitExceededMessage } from '@haversack/contracts';
+import { limitExceededMessage, partyMessages } from '@haversack/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { subscriptions } from '../../db/schema/subscriptions.js';
@@ -115,6 +115,47 @@ describe('patronage', () => {
       granted_tier: 'tier_1',
     });
     expect(body(lower).data).toMatchObject({ granted_tier: 'tier_1' });
+  });
+
+  it('starts none in an archived party, and still lets a running one end there', async () => {
+    const { patron, party, player } = await setup();
+    const running = body(
+      await call('POST', '/patronages', patron, { beneficiary_id: player.user.id, party_id: party.id }),
+    ).data;
+    const second = await createMember(ctx, party, 'player');
+    expect((await call('POST', `/parties/${party.id}/archive`, patron)).statusCode).toBe(200);
+
+    const refused = await call('POST', '/patronages', patron, {
+      beneficiary_id: second.user.id,
+      party_id: party.id,
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(body(refused).error).toMatchObject({ code: 'FORBIDDEN', message: partyMessages.archived });
+    expect(body(await call('GET', '/patronages/received', second)).data).toHaveLength(0);
+    expect(
+      body(await call('GET', `/subscription/effective_tier?party_id=${party.id}`, second)).data,
+    ).toMatchObject({ tier: { identifier: 'tier_free' } });
+    // Someone outside the party still learns nothing of it, archived or not.
+    const outsider = await createUser(ctx);
+    await upgrade(ctx, outsider, 'tier_2');
+    const hidden = await call('POST', '/patronages', outsider, {
+      beneficiary_id: second.user.id,
+      party_id: party.id,
+    });
+    expect(hidden.statusCode).toBe(404);
+
+    // Ending one takes a benefit away, as leaving does, which an archived party allows.
+    expect((await call('DELETE', `/patronages/${running.id}`, patron)).statusCode).toBe(204);
+    expect(
+      body(await call('GET', `/subscription/effective_tier?party_id=${party.id}`, player)).data,
+    ).toMatchObject({ tier: { identifier: 'tier_free' } });
+
+    expect((await call('POST', `/parties/${party.id}/unarchive`, patron)).statusCode).toBe(200);
+    const again = await call('POST', '/patronages', patron, {
+      beneficiary_id: second.user.id,
+      party_id: party.id,
+    });
+    expect(again.statusCode).toBe(201);
   });
 
   it('ends when the beneficiary leaves, when revoked, and when the patron’s plan drops', async () => {
