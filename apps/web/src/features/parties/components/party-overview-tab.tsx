@@ -145,7 +145,9 @@ export function PartyOverviewTab({
               {party.is_archived ? null : <InvitationBox partyId={party.id} />}
             </>
           ) : null}
-          {party.is_member ? <PatronagePanel partyId={party.id} isGm={party.is_gm} /> : null}
+          {party.is_member ? (
+            <PatronagePanel partyId={party.id} isGm={party.is_gm} archived={party.is_archived} />
+          ) : null}
         </Stack>
       </SimpleGrid>
     </Stack>

@@ -71,6 +71,14 @@ describe('PatronagePanel', () => {
     expect(screen.getByText('Sponsored by another member')).toBeInTheDocument();
   });
 
+  it('starts no sponsorship in an archived party, but still lets one running there end', async () => {
+    serve();
+    renderRoutes([{ path: '/', element: <PatronagePanel partyId="party-1" isGm archived /> }], '/');
+    expect(await screen.findByRole('button', { name: 'End sponsorship of rogue' })).toBeInTheDocument();
+    expect(screen.getByText('bard')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Sponsor / })).toBeNull();
+  });
+
   it('lets a member who is not the GM sponsor when their plan has patronage', async () => {
     serve();
     renderRoutes([{ path: '/', element: <PatronagePanel partyId="party-1" isGm={false} /> }], '/');

@@ -17,9 +17,18 @@ import {
 /**
  * spec/01 §7 Patronage: sponsor a member's tier inside this party. Any member whose plan has patronage may
  * sponsor; the GM also sees the panel without it (the upgrade that unlocks it), the other members only
- * once their plan has it, so a player's party page carries no advertisement.
+ * once their plan has it, so a player's party page carries no advertisement. An archived party starts no
+ * sponsorship (the server refuses it), but one running there can still be ended.
  */
-export function PatronagePanel({ partyId, isGm }: { partyId: string; isGm: boolean }) {
+export function PatronagePanel({
+  partyId,
+  isGm,
+  archived = false,
+}: {
+  partyId: string;
+  isGm: boolean;
+  archived?: boolean;
+}) {
   const queryClient = useQueryClient();
   const feature = useQuery(patronageFeatureQuery());
   const eligible = useQuery({ ...eligibleMembersQuery(partyId), enabled: feature.data === true });
@@ -116,7 +125,7 @@ export function PatronagePanel({ partyId, isGm }: { partyId: string; isGm: boole
                   >
                     End sponsorship
                   </Button>
-                ) : (
+                ) : archived ? null : (
                   <Button
                     size="xs"
                     variant="light"
