@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import websocket from '@fastify/websocket';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { WebSocket } from 'ws';
 import { z } from 'zod';
@@ -123,6 +123,25 @@ interface BroadcastMessage {
 }
 
 /**
+ * What a socket of /cable emits as 'error' (and what its handler throws). A frame the protocol refuses
+ * (too big, not UTF-8, a bad opcode...) is ws's WS_ERR_* error: any client can send one, and ws has already
+ * closed the socket with the matching code (1009, 1007, 1002), so it is a warning without a stack, not an
+ * error that one client could repeat until the error log is full. Anything else stays an error.
+ */
+export function onCableSocketError(
+  error: Error & { code?: unknown },
+  socket: Pick<WebSocket, 'terminate'>,
+  request: { log: Pick<FastifyBaseLogger, 'warn' | 'error'> },
+): void {
+  if (typeof error.code === 'string' && error.code.startsWith('WS_ERR_')) {
+    request.log.warn({ ws_error: error.code }, `cable frame refused: ${error.message}`);
+  } else {
+    request.log.error(error);
+  }
+  socket.terminate();
+}
+
+/**
  * The Action Cable protocol at /cable (DESIGN §6), for the official @rails/actioncable client: welcome,
  * pings every 3 s, subscribe/confirm/reject, broadcasts, and disconnect with a reason.
  */
@@ -161,6 +180,7 @@ export const cablePlugin = fp(
         for (const connection of [...connections]) disconnect(connection.socket, 'server_restart', true);
         await new Promise<void>((resolve) => this.websocketServer.close(() => resolve()));
       },
+      errorHandler: (error, socket, request) => onCableSocketError(error, socket, request),
       options: {
         // No compression: a frame shared by thousands of sockets would be deflated once per socket.
         perMessageDeflate: false,

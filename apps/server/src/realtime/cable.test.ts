@@ -22,6 +22,7 @@ import {
   type CableLimits,
   cablePlugin,
   defaultCableLimits,
+  onCableSocketError,
   PRESENCE_LEAVE_GRACE_MS,
 } from './cable-server.js';
 import { InProcessPresence } from './presence.js';
@@ -670,9 +671,21 @@ describe('subscriptions are keyed by channel and party (review F7)', () => {
   });
 });
 
-/** The cable alone on a server of its own, on the test app's database and services, with `options` on top. */
-async function startCableServer(options: { limits?: CableLimits; presenceLeaveGraceMs?: number }) {
-  const cable = Fastify({ logger: false });
+/**
+ * The cable alone on a server of its own, on the test app's database and services, with `options` on top;
+ * with `logLines`, what it logs is parsed into that array.
+ */
+async function startCableServer(options: {
+  limits?: CableLimits;
+  presenceLeaveGraceMs?: number;
+  logLines?: Record<string, unknown>[];
+}) {
+  const { logLines, ...cableOptions } = options;
+  const cable = Fastify({
+    logger: logLines
+      ? { level: 'info', stream: { write: (line: string) => logLines.push(JSON.parse(line)) } }
+      : false,
+  });
   await cable.register(errorHandlerPlugin);
   await cable.register(cablePlugin, {
     db: ctx.database.db,
@@ -680,7 +693,7 @@ async function startCableServer(options: { limits?: CableLimits; presenceLeaveGr
     accounts: ctx.app.services.accounts,
     broadcaster: new InProcessBroadcaster(),
     presence: new InProcessPresence(),
-    ...options,
+    ...cableOptions,
   });
   await cable.listen({ port: 0, host: '127.0.0.1' });
   return { cable, port: (cable.server.address() as AddressInfo).port };
@@ -780,6 +793,74 @@ describe('a bounded number of commands per connection', () => {
     await closed;
     expect(frames.filter((f) => f.message?.action === 'test_connection')).toHaveLength(19);
     expect(frames.at(-1)).toEqual({ type: 'disconnect', reason: 'invalid_request', reconnect: false });
+  });
+});
+
+describe('a frame the protocol refuses', () => {
+  const lines: Record<string, unknown>[] = [];
+  let cable: FastifyInstance;
+  let cableUrl: string;
+
+  beforeAll(async () => {
+    let port: number;
+    ({ cable, port } = await startCableServer({ logLines: lines }));
+    cableUrl = `ws://127.0.0.1:${port}/cable`;
+  });
+  afterAll(() => cable.close());
+
+  /** Opens a welcomed socket, sends `frame` and answers the close code the server ended it with. */
+  async function closeCodeAfter(send: (socket: WebSocket) => void) {
+    const user = await createUser(ctx);
+    const socket = new WebSocket(`${cableUrl}?token=${user.token}`, ['actioncable-v1-json']);
+    const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+    socket.on('error', () => {});
+    await new Promise<void>((resolve) =>
+      socket.on('message', (data: Buffer) => {
+        if ((JSON.parse(data.toString()) as { type?: string }).type === 'welcome') resolve();
+      }),
+    );
+    send(socket);
+    return closed;
+  }
+
+  // Any client can send these, so they are the client's fault, logged as warnings: at error level, with
+  // a stack each, they would fill the error log (outside review of the real-time server).
+  it.each([
+    {
+      what: 'a frame over the size limit',
+      send: (socket: WebSocket) => socket.send('x'.repeat(defaultCableLimits.maxMessageBytes * 4)),
+      closeCode: 1009,
+      code: 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH',
+    },
+    {
+      what: 'a text frame that is not UTF-8',
+      send: (socket: WebSocket) => socket.send(Buffer.from([0xff, 0xfe, 0xfd]), { binary: false }),
+      closeCode: 1007,
+      code: 'WS_ERR_INVALID_UTF8',
+    },
+  ])(
+    'closes on $what and logs a warning without a stack, not an error',
+    async ({ send, closeCode, code }) => {
+      lines.length = 0;
+      expect(await closeCodeAfter(send)).toBe(closeCode);
+      await vi.waitFor(() => expect(lines.some((line) => line.ws_error === code)).toBe(true));
+      expect(lines.find((line) => line.ws_error === code)).toMatchObject({ level: 40 });
+      expect(lines.filter((line) => Number(line.level) >= 50)).toEqual([]);
+      expect(JSON.stringify(lines)).not.toContain('"stack"');
+    },
+  );
+
+  it('still logs any other socket error as an error, with its stack', () => {
+    const logged: { level: string; entry: unknown }[] = [];
+    const log = {
+      warn: (entry: unknown, ..._rest: unknown[]) => void logged.push({ level: 'warn', entry }),
+      error: (entry: unknown, ..._rest: unknown[]) => void logged.push({ level: 'error', entry }),
+    };
+    const terminate = vi.fn();
+    const failure = new Error('the handler broke');
+    onCableSocketError(failure, { terminate }, { log });
+    expect(logged).toEqual([{ level: 'error', entry: failure }]);
+    expect(terminate).toHaveBeenCalledOnce();
   });
 });
 
