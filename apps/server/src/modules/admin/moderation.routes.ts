@@ -16,6 +16,7 @@ import type { ModerationService } from './moderation.service.js';
 
 /** A person reports now and then; more than this an hour is spam. */
 const REPORTS_PER_HOUR = 20;
+const HOUR_MS = 60 * 60_000;
 const reportParams = z.object({ id: entityId() });
 
 /** POST /api/v1/reports: any signed-in user reports public content (registered outside the admin prefix). */
@@ -25,7 +26,7 @@ export async function reportsRoutes(app: FastifyInstance, options: { moderation:
   r.post(
     '/reports',
     {
-      preHandler: [app.limitByKey('content-report', REPORTS_PER_HOUR, (req) => req.auth?.user.id)],
+      preHandler: [app.limitByKey('content-report', REPORTS_PER_HOUR, (req) => req.auth?.user.id, HOUR_MS)],
       schema: {
         tags: ['moderation'],
         summary: 'Report a public item, shop or loot template or a public party to the staff',
