@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
@@ -41,8 +41,10 @@ function shopWith(hasOwnPrice: boolean, discountRate = 0) {
 }
 
 function mockSources() {
-  mockFetch(({ url }) => {
+  return mockFetch(({ url, init }) => {
     const { pathname } = new URL(url, 'http://test');
+    if (init.method === 'POST' && pathname === '/api/v1/shop_instances/shop-1/stock')
+      return success(shopWith(false));
     if (pathname === '/api/v1/characters')
       return jsonResponse(200, { status: 'success', data: [], meta: pageMeta(0, 100) });
     if (pathname === '/api/v1/parties/party-1/containers') return success([stash]);
@@ -88,5 +90,22 @@ describe('StockShopForm', () => {
     expect(screen.queryByText(/after the shop’s/)).not.toBeInTheDocument();
     await user.type(price, '5000');
     expect(screen.getByText('Players pay 4,500 gp after the shop’s 10% discount.')).toBeInTheDocument();
+  });
+
+  it('keeps the keyboard in the form once an item is on the shelf, on Item, to stock the next one', async () => {
+    const fetchMock = mockSources();
+    renderWithProviders(<StockShopForm shop={shopWith(false)} />);
+    const user = await chooseTheSpareSword();
+    await user.tab(); // Quantity
+    await user.tab(); // Own price
+    await user.tab(); // Put on the Shelf
+    const shelve = screen.getByRole('button', { name: 'Put on the Shelf' });
+    expect(shelve).toHaveFocus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'POST')).toBe(true));
+    // The form starts again empty (its button disabled, which drops the focus): the next item is chosen here.
+    await waitFor(() => expect(screen.getByRole('combobox', { name: 'Item' })).toHaveFocus());
+    expect(screen.getByRole('combobox', { name: 'Item' })).toHaveValue('');
+    expect(shelve).toBeDisabled();
   });
 });

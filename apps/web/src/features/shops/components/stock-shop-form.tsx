@@ -12,7 +12,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { noItemsFound } from '../../../components/empty-state';
 import { isApiError } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
@@ -69,6 +69,8 @@ export function StockShopForm({ shop }: { shop: ShopInstance }) {
   const item = wares.find((i) => i.id === itemId) ?? null;
   const [quantity, setQuantity] = useState<number | string>(1);
   const [price, setPrice] = useState<number | string>('');
+  const form = useRef<HTMLFormElement>(null);
+  const itemField = useRef<HTMLInputElement>(null);
   const priceHint = item
     ? samePriceHint(shop, item.item_template_id, item.item_template.name, gpToCp(price))
     : null;
@@ -87,6 +89,11 @@ export function StockShopForm({ shop }: { shop: ShopInstance }) {
       setItemId(null);
       setQuantity(1);
       setPrice('');
+      // The form starts again with its button disabled, which dropped the keyboard's focus to the page
+      // (scrolled away from here): the GM stocks the next item from its first choice. Never taken from
+      // wherever the user moved it meanwhile.
+      const active = document.activeElement;
+      if (!active || active === document.body || form.current?.contains(active)) itemField.current?.focus();
     },
     onSettled: () =>
       Promise.all([
@@ -98,6 +105,7 @@ export function StockShopForm({ shop }: { shop: ShopInstance }) {
   return (
     <Paper withBorder p="md">
       <form
+        ref={form}
         onSubmit={(event) => {
           event.preventDefault();
           stock.mutate();
@@ -126,6 +134,7 @@ export function StockShopForm({ shop }: { shop: ShopInstance }) {
                   comboboxProps={{ withinPortal: true }}
                 />
                 <Select
+                  ref={itemField}
                   label="Item"
                   placeholder={items.isPending ? 'Loading items…' : 'Choose an item'}
                   data={wares.map((i) => ({ value: i.id, label: `${i.name} ×${i.quantity}` }))}
