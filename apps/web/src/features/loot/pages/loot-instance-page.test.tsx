@@ -1,4 +1,4 @@
-import type { LootInstance } from '@haversack/contracts';
+import { type LootInstance, lootContentsFingerprint } from '@haversack/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -565,6 +565,57 @@ describe('LootInstancePage', { timeout: 20_000 }, () => {
     else await user.click(within(dialog).getByRole('button', { name: closeWith }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     await waitFor(() => expect(within(panel).getByRole('button', { name: opener })).toHaveFocus());
+  });
+
+  it('gives focus to Contents once the loot is shared out, its Distribute button being disabled then', async () => {
+    const user = userEvent.setup();
+    const revealed = buildLootInstance({ is_revealed: true });
+    let distributed = false;
+    const distribution = (preview: boolean) => ({
+      loot_instance_id: 'loot-1',
+      preview,
+      distribution_mode: 'even',
+      seed: 7,
+      recipients: [{ character_id: 'ch-aria', name: 'Aria', value_cp: 3000, items: [] }],
+      conversion: null,
+      overflow: false,
+      total_value_cp: 3000,
+      contents_fingerprint: lootContentsFingerprint(revealed.container.item_instances),
+      transaction_ids: preview ? [] : ['tx-1'],
+    });
+    mockLootPage(revealed, (pathname, method, body) => {
+      if (method === 'POST' && pathname === '/api/v1/loot_instances/loot-1/distribute') {
+        const preview = (body as { distribute: { preview: boolean } }).distribute.preview;
+        if (!preview) distributed = true;
+        return success(distribution(preview));
+      }
+      if (method === 'GET' && pathname === '/api/v1/loot_instances/loot-1' && distributed) {
+        return success({
+          ...revealed,
+          distributed_at: '2026-01-03T00:00:00.000Z',
+          distribution_mode: 'even',
+          container: { ...revealed.container, item_instances: [] },
+          items_count: 0,
+          total_value_cp: 0,
+        });
+      }
+      return null;
+    });
+    renderPage();
+    const panel = await screen.findByTestId('loot-gm-panel');
+    const opener = within(panel).getByRole('button', { name: 'Distribute' });
+    opener.focus();
+    await user.keyboard('{Enter}');
+    const dialog = await screen.findByRole('dialog', { name: 'Distribute Goblin Boss Hoard' });
+    await within(dialog).findByRole('checkbox', { name: 'Aria' });
+    within(dialog).getByRole('button', { name: 'Preview' }).focus();
+    await user.keyboard('{Enter}');
+    const confirm = await within(dialog).findByRole('button', { name: 'Confirm distribution' });
+    confirm.focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(within(panel).getByRole('button', { name: 'Distribute' })).toBeDisabled();
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'Contents' })).toHaveFocus());
   });
 
   it('lets the GM rename the loot and say where it lies', async () => {

@@ -16,11 +16,12 @@ import {
 import { useFocusReturn } from '@mantine/hooks';
 import { IconArrowsSplit, IconPencil } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { DetailLoadError } from '../../../components/detail-load-error';
 import { isRecordNotFound } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
+import { useFocusReturnOr } from '../../../lib/use-focus-return-or';
 import { RealtimeIndicator } from '../../realtime/components/realtime-indicator';
 import { useLootRevealWatch } from '../../realtime/hooks/use-loot-reveal-watch';
 import { usePartyChannels } from '../../realtime/hooks/use-party-channels';
@@ -73,9 +74,11 @@ export function LootInstancePage() {
   const [editing, setEditing] = useState(false);
   const [distributing, setDistributing] = useState(false);
   // Edit and Distribute are drawn only while open, so they unmount as they close, before Mantine's Modal can
-  // give focus back: the page, which stays, gives it back to the button that opened them.
+  // give focus back: the page, which stays, gives it back to the button that opened them. A confirmed
+  // distribution disables Distribute (the loot is shared out): focus goes to the contents it emptied.
+  const contentsHeading = useRef<HTMLHeadingElement>(null);
   useFocusReturn({ opened: editing });
-  useFocusReturn({ opened: distributing });
+  useFocusReturnOr({ opened: distributing, fallback: contentsHeading });
 
   if (query.isPending) {
     return (
@@ -202,7 +205,7 @@ export function LootInstancePage() {
       ) : null}
 
       <Stack gap="xs">
-        <Title order={2} size="h3">
+        <Title order={2} size="h3" ref={contentsHeading} tabIndex={-1}>
           Contents
         </Title>
         <LootInstanceItems
