@@ -1,5 +1,5 @@
 import { lootMessages, type Party } from '@haversack/contracts';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useLocation } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
@@ -43,6 +43,13 @@ function serve(parties: Party[], deploy: () => Response = () => success(buildLoo
 const gm = buildParty({ id: 'party-gm', name: 'Lanterns', user_role: 'gm', is_gm: true });
 
 describe('DeployLootDialog', () => {
+  it('starts on its first field, Party, once my parties are in, not on its close button', async () => {
+    serve([gm]);
+    renderDialog();
+    const dialog = await screen.findByRole('dialog', { name: 'Deploy Goblin Boss Hoard' });
+    await waitFor(() => expect(within(dialog).getByRole('combobox', { name: 'Party' })).toHaveFocus());
+  });
+
   it('lists only the active parties I run as GM', async () => {
     serve([
       gm,

@@ -138,6 +138,13 @@ function renderDialog(onClose = vi.fn()) {
 let lastClient: QueryClient | null = null;
 
 describe('DistributeLootDialog', () => {
+  it('starts on its first field, the first character, once the party’s characters are in', async () => {
+    mockParty(() => success(distribution()));
+    renderDialog();
+    const dialog = await screen.findByRole('dialog', { name: 'Distribute Dragon Hoard' });
+    await waitFor(() => expect(within(dialog).getByRole('checkbox', { name: 'Aria' })).toHaveFocus());
+  });
+
   it('previews who gets what, the stash overflow and the coin change, before anything moves', async () => {
     const user = userEvent.setup();
     const fetchMock = mockParty((body) =>

@@ -29,6 +29,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { ErrorPanel } from '../../../components/error-panel';
 import { UpgradePrompt } from '../../../components/upgrade-prompt';
+import { dialogFirstField } from '../../../lib/dialog-first-field';
 import { isApiError } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
 import { isPlanRefusal } from '../../../lib/upgrade-link';
@@ -305,9 +306,11 @@ export function DistributeLootDialog({
           >
             {/* Two columns from a tablet up: a party of eight keeps Preview within the first screen. */}
             <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs" verticalSpacing={6} mt="xs">
-              {party.map((character) => (
+              {party.map((character, index) => (
                 <Checkbox
                   key={character.id}
+                  // The dialog starts on its first question, who shares, rather than on its close button.
+                  {...(index === 0 ? dialogFirstField : {})}
                   value={character.id}
                   label={character.name}
                   description={character.player_name ?? undefined}

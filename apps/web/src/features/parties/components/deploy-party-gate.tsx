@@ -3,6 +3,7 @@ import { Alert, Button, Group, Select, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Spinner } from '../../../components/loading';
+import { dialogFirstField } from '../../../lib/dialog-first-field';
 import { isApiError } from '../../../lib/http-client';
 
 interface PartiesLoad {
@@ -65,7 +66,10 @@ export function DeployPartyGate({
   return children;
 }
 
-/** The party a deploy dialog deploys into, among those I may deploy into. */
+/**
+ * The party a deploy dialog deploys into, among those I may deploy into: the dialog's first field, where it
+ * starts (as Add item and Set price start on theirs).
+ */
 export function DeployPartySelect({
   parties,
   value,
@@ -77,6 +81,7 @@ export function DeployPartySelect({
 }) {
   return (
     <Select
+      {...dialogFirstField}
       label="Party"
       placeholder="Choose a party"
       data={parties.map((p) => ({ value: p.id, label: p.name }))}
