@@ -157,18 +157,21 @@ describe('TakeBackStock', () => {
     expect(unstockCalls(fetchMock)).toHaveLength(1);
   }, 20_000);
 
-  it('refuses a quantity the stack does not hold before asking, and asks for an item first', async () => {
+  it('refuses a quantity the stack does not hold before asking, and is disabled until an item is chosen', async () => {
     const fetchMock = mockServer(() => success(shopWithRope()));
     renderWithProviders(<TakeBackStock shop={shopWithRope()} />);
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: 'Take Back…' }));
-    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
-    expect(screen.getByText('Choose an item on the shelf')).toBeInTheDocument();
-    expect(screen.getByRole('combobox', { name: 'Item on the shelf' })).toHaveFocus();
+    // As Put on the Shelf is: nothing to open the dialog for yet.
+    const takeBack = await screen.findByRole('button', { name: 'Take Back…' });
+    expect(takeBack).toBeDisabled();
 
     await user.click(screen.getByRole('combobox', { name: 'Item on the shelf' }));
     await user.click(await screen.findByRole('option', { name: 'Rope ×5 · 1 gp each' }));
-    await user.click(screen.getByRole('button', { name: 'Take Back…' }));
+    expect(takeBack).toBeEnabled();
+    // The next stop of the keyboard from the item, and Enter opens it.
+    await user.tab();
+    expect(takeBack).toHaveFocus();
+    await user.keyboard('{Enter}');
     const dialog = await screen.findByRole('dialog', { name: 'Take stock back' });
     const quantity = within(dialog).getByRole('textbox', { name: 'Quantity' });
     await user.clear(quantity);

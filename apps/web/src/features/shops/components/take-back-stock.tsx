@@ -7,7 +7,7 @@ import {
 } from '@haversack/contracts';
 import { Alert, Button, Group, Modal, NumberInput, Paper, Select, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { UpgradePrompt } from '../../../components/upgrade-prompt';
 import { isApiError } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
@@ -21,7 +21,6 @@ import { type ShelfLine, shelfLines } from './shop-trading';
 import { askingPriceLabel } from './stock-line';
 
 export const takeBackFailed = 'The stock could not be taken back. Please try again.';
-const chooseAnItem = 'Choose an item on the shelf';
 
 /**
  * One option per shelf line, as the shop page lists them (ten quivers' worth of arrows are one line of
@@ -54,8 +53,6 @@ export function TakeBackStock({ shop }: { shop: ShopInstance }) {
   const [opened, setOpened] = useState(false);
   const [opening, setOpening] = useState(0);
   const [pending, setPending] = useState(false);
-  const [missing, setMissing] = useState(false);
-  const itemField = useRef<HTMLInputElement>(null);
 
   return (
     <Paper withBorder p="md">
@@ -75,29 +72,22 @@ export function TakeBackStock({ shop }: { shop: ShopInstance }) {
             </Text>
             <Group align="flex-end" gap="sm" wrap="wrap">
               <Select
-                ref={itemField}
                 label="Item on the shelf"
                 placeholder="Choose an item"
                 data={shelfOptions(shelf)}
                 value={line?.key ?? null}
-                onChange={(value) => {
-                  setLineKey(value);
-                  setMissing(false);
-                }}
+                onChange={setLineKey}
                 searchable
                 nothingFoundMessage="Nothing on the shelf by that name"
-                error={missing ? chooseAnItem : undefined}
                 comboboxProps={{ withinPortal: true }}
                 style={{ flex: '1 1 16rem' }}
               />
+              {/* Disabled until an item is chosen, as Put on the Shelf is (not an error after the fact). */}
               <Button
                 variant="light"
+                disabled={!line}
                 onClick={() => {
-                  if (!line) {
-                    setMissing(true);
-                    itemField.current?.focus();
-                    return;
-                  }
+                  if (!line) return;
                   setTaking(line);
                   setOpening((n) => n + 1);
                   setOpened(true);
