@@ -3,6 +3,7 @@ import { changeSources } from './constants.js';
 import { pageMetaSchema } from './envelope.js';
 import { entityId, hasVisibleText, inHundredths, nameText, numberInput, patchOf, text } from './fields.js';
 import { dateOrInstantParam } from './list-params.js';
+import { formatEnUs } from './numbers.js';
 import { unwrapFilters } from './parties.js';
 
 export const inventoryMessages = {
@@ -19,6 +20,9 @@ export const inventoryMessages = {
   transferFailed: 'Transfer failed',
   characterIdRequired: 'Character ID is required for item transfer',
   quantityTooLarge: 'There are not that many in the stack',
+  /** Said by a form as the quantity is typed, before asking the server (which answers `quantityTooLarge`). */
+  onlyInStack: (count: number) =>
+    count === 1 ? 'There is only 1 in this stack.' : `There are only ${formatEnUs(count)} in this stack.`,
   /** A move (or sale) of a stack someone moved, sold or used up a moment before. */
   itemGone: 'That item is no longer there: someone may have just moved or destroyed it.',
   splitRange: 'Split amount must be at least 1 and less than the stack quantity',

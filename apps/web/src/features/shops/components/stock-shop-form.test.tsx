@@ -108,4 +108,29 @@ describe('StockShopForm', () => {
     expect(screen.getByRole('combobox', { name: 'Item' })).toHaveValue('');
     expect(shelve).toBeDisabled();
   });
+
+  it('says the stack holds fewer than asked and stocks nothing, rather than shelving fewer silently', async () => {
+    const fetchMock = mockSources();
+    renderWithProviders(<StockShopForm shop={shopWith(false)} />);
+    const user = await chooseTheSpareSword();
+    const quantity = screen.getByRole('textbox', { name: 'Quantity' });
+    await user.clear(quantity);
+    await user.type(quantity, '2');
+    // Leaving the field keeps what was typed (it was brought down to 1 without a word).
+    await user.tab();
+    expect(quantity).toHaveValue('2');
+    expect(screen.getByText('There is only 1 in this stack.')).toBeInTheDocument();
+    expect(quantity).toHaveAttribute('aria-invalid', 'true');
+    const shelve = screen.getByRole('button', { name: 'Put on the Shelf' });
+    expect(shelve).toBeDisabled();
+    // Enter in the field does not send it either.
+    await user.click(quantity);
+    await user.keyboard('{Enter}');
+    expect(fetchMock.mock.calls.filter(([, init]) => init?.method === 'POST')).toHaveLength(0);
+
+    await user.clear(quantity);
+    await user.type(quantity, '1');
+    expect(screen.queryByText('There is only 1 in this stack.')).not.toBeInTheDocument();
+    expect(shelve).toBeEnabled();
+  });
 });

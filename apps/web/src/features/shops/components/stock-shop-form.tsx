@@ -1,4 +1,10 @@
-import { formatCopper, formatEnUs, type ShopInstance, shopMessages } from '@haversack/contracts';
+import {
+  formatCopper,
+  formatEnUs,
+  inventoryMessages,
+  type ShopInstance,
+  shopMessages,
+} from '@haversack/contracts';
 import {
   Alert,
   Button,
@@ -69,6 +75,18 @@ export function StockShopForm({ shop }: { shop: ShopInstance }) {
   const item = wares.find((i) => i.id === itemId) ?? null;
   const [quantity, setQuantity] = useState<number | string>(1);
   const [price, setPrice] = useState<number | string>('');
+  // Typed past the stack, the number stays and the form says why, as the other quantity fields do: it was
+  // brought down to the stack's size on leaving the field, and 2 of a lone Longsword shelved 1 unsaid.
+  const amount = quantity === '' ? null : Number(quantity);
+  const quantityError =
+    amount === null || !item
+      ? null
+      : amount > item.quantity
+        ? inventoryMessages.onlyInStack(item.quantity)
+        : amount < 1
+          ? 'Stock at least 1'
+          : null;
+  const validAmount = amount !== null && Number.isInteger(amount) && quantityError === null;
   const form = useRef<HTMLFormElement>(null);
   const itemField = useRef<HTMLInputElement>(null);
   const priceHint = item
@@ -77,10 +95,11 @@ export function StockShopForm({ shop }: { shop: ShopInstance }) {
   const stock = useMutation({
     mutationFn: () => {
       if (!item || !source) throw new Error('Choose an item');
+      if (amount === null || !validAmount) throw new Error(quantityError ?? 'Enter how many to stock');
       return stockShop(shop.id, {
         itemId: item.id,
         sourceContainerId: source.id,
-        quantity: Math.min(Number(quantity) || 1, item.quantity),
+        quantity: amount,
         price: gpToCp(price),
       });
     },
@@ -108,7 +127,7 @@ export function StockShopForm({ shop }: { shop: ShopInstance }) {
         ref={form}
         onSubmit={(event) => {
           event.preventDefault();
-          stock.mutate();
+          if (item && validAmount) stock.mutate();
         }}
       >
         <Stack gap="sm">
@@ -151,10 +170,12 @@ export function StockShopForm({ shop }: { shop: ShopInstance }) {
                   label="Quantity"
                   min={1}
                   max={item?.quantity}
+                  clampBehavior="none"
                   allowDecimal={false}
                   allowNegative={false}
                   value={quantity}
                   onChange={setQuantity}
+                  error={quantityError}
                 />
                 <OwnPriceInput
                   shop={shop}
@@ -176,7 +197,12 @@ export function StockShopForm({ shop }: { shop: ShopInstance }) {
                 </Alert>
               ) : null}
               <Group justify="flex-end">
-                <Button type="submit" variant="light" loading={stock.isPending} disabled={!item}>
+                <Button
+                  type="submit"
+                  variant="light"
+                  loading={stock.isPending}
+                  disabled={!item || !validAmount}
+                >
                   Put on the Shelf
                 </Button>
               </Group>
