@@ -1,6 +1,7 @@
 import { Anchor } from '@mantine/core';
 import { type ReactNode, useEffect, useState } from 'react';
 import { createPortal } from 'react-dom';
+import { mainContentId } from './skip-to-main-link';
 
 /** The place in the app header, right after "Skip to main content", where pages add skip links. */
 export const pageSkipLinksId = 'page-skip-links';
@@ -15,7 +16,7 @@ export function PageSkipLink({ children, onActivate }: { children: ReactNode; on
   if (!host) return null;
   return createPortal(
     <Anchor
-      href="#main-content"
+      href={`#${mainContentId}`}
       className="skip-link"
       onClick={(event) => {
         event.preventDefault();

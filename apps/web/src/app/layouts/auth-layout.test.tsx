@@ -17,5 +17,10 @@ describe('AuthLayout', () => {
     expect(skip).toHaveFocus();
     expect(skip).toHaveAttribute('href', '#main-content');
     expect(screen.getByRole('main')).toHaveAttribute('id', 'main-content');
+    // Enter moves the focus to the card, with no hash change (a navigation to the router).
+    const hashBefore = window.location.hash;
+    await userEvent.setup().keyboard('{Enter}');
+    expect(window.location.hash).toBe(hashBefore);
+    expect(screen.getByRole('main')).toHaveFocus();
   });
 });

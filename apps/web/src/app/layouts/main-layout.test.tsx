@@ -1,10 +1,15 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { MantineProvider } from '@mantine/core';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { createBrowserRouter, RouterProvider, useBlocker } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildTiers } from '../../features/subscription/subscription-fixtures';
+import { createQueryClient } from '../../lib/query-client';
 import { useUiStore } from '../../stores/ui-store';
 import { jsonResponse, mockFetch } from '../../test/fixtures';
 import { renderRoutes } from '../../test/render';
+import { theme } from '../theme';
 import { MainLayout } from './main-layout';
 
 afterEach(() => {
@@ -35,6 +40,58 @@ function mockTiers(provider: 'local' | 'stripe' | 'none') {
 }
 
 describe('MainLayout', () => {
+  it('skips to the main content by moving focus there, not by a #main-content navigation', async () => {
+    mockTiers('none');
+    renderRoutes(
+      [{ path: '/', element: <MainLayout />, children: [{ index: true, element: <p>Home</p> }] }],
+      '/',
+    );
+    await screen.findByText('Home');
+    const user = userEvent.setup();
+    await user.tab();
+    const skip = screen.getByRole('link', { name: 'Skip to main content' });
+    expect(skip).toHaveFocus();
+    // Kept for a page without JavaScript; a hash change is a navigation to the router (a page's
+    // unsaved-changes blocker then warned that it would fail silently).
+    expect(skip).toHaveAttribute('href', '#main-content');
+    const hashBefore = window.location.hash;
+    await user.keyboard('{Enter}');
+    expect(window.location.hash).toBe(hashBefore);
+    expect(screen.getByRole('main')).toHaveFocus();
+  });
+
+  it('skips to the main content without a navigation that a page’s unsaved-changes blocker warns of', async () => {
+    mockTiers('none');
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    function Editing() {
+      useBlocker(true);
+      return <p>New character</p>;
+    }
+    const router = createBrowserRouter([
+      { path: '/', element: <MainLayout />, children: [{ index: true, element: <Editing /> }] },
+    ]);
+    render(
+      <MantineProvider env="test" theme={theme}>
+        <QueryClientProvider client={createQueryClient()}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </MantineProvider>,
+    );
+    try {
+      await screen.findByText('New character');
+      const user = userEvent.setup();
+      await user.tab();
+      await user.keyboard('{Enter}');
+      expect(screen.getByRole('main')).toHaveFocus();
+      // "A blocker on a POP navigation … will fail silently in production", as on /characters/new.
+      expect(warn.mock.calls.flat().join(' ')).not.toMatch(/blocker/i);
+      expect(router.state.location.hash).toBe('');
+    } finally {
+      warn.mockRestore();
+      router.dispose();
+    }
+  });
+
   it('folds the desktop sidebar away and back with a named toggle', async () => {
     mockTiers('none');
     renderRoutes(

@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, AppShell, Burger, Button, Group, Loader } from '@mantine/core';
+import { ActionIcon, AppShell, Burger, Button, Group, Loader } from '@mantine/core';
 import { useReducedMotion } from '@mantine/hooks';
 import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
@@ -7,6 +7,7 @@ import { Brand } from '../../components/brand';
 import { MaintenanceBanner } from '../../components/maintenance-banner';
 import { pageSkipLinksId } from '../../components/page-skip-link';
 import { SiteFooter } from '../../components/site-footer';
+import { mainContentId, SkipToMainLink } from '../../components/skip-to-main-link';
 import { ThemeToggle } from '../../components/theme-toggle';
 import { AnnouncementBanners } from '../../features/announcements/components/announcement-banners';
 import { useUpdatePreferences } from '../../features/preferences/api/preferences-api';
@@ -78,9 +79,7 @@ export function MainLayout() {
       padding="md"
     >
       <AppShell.Header>
-        <Anchor href="#main-content" className="skip-link">
-          Skip to main content
-        </Anchor>
+        <SkipToMainLink />
         {/* Pages add their own skip links here (the inventory workspace: "Skip to items"). */}
         <div id={pageSkipLinksId} />
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
@@ -150,7 +149,7 @@ export function MainLayout() {
         ) : null}
       </AppShell.Navbar>
 
-      <AppShell.Main id="main-content" tabIndex={-1} inert={menu.coversPage}>
+      <AppShell.Main id={mainContentId} tabIndex={-1} inert={menu.coversPage}>
         <MaintenanceBanner />
         <AnnouncementBanners />
         <Outlet />
