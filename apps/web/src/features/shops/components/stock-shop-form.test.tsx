@@ -92,7 +92,7 @@ describe('StockShopForm', () => {
     expect(screen.getByText('Players pay 4,500 gp after the shop’s 10% discount.')).toBeInTheDocument();
   });
 
-  it('keeps the keyboard in the form once an item is on the shelf, on Item, to stock the next one', async () => {
+  it('keeps the keyboard in the form once an item is on the shelf, on its heading, to stock the next one', async () => {
     const fetchMock = mockSources();
     renderWithProviders(<StockShopForm shop={shopWith(false)} />);
     const user = await chooseTheSpareSword();
@@ -103,9 +103,11 @@ describe('StockShopForm', () => {
     expect(shelve).toHaveFocus();
     await user.keyboard('{Enter}');
     await waitFor(() => expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'POST')).toBe(true));
-    // The form starts again empty (its button disabled, which drops the focus): the next item is chosen here.
-    await waitFor(() => expect(screen.getByRole('combobox', { name: 'Item' })).toHaveFocus());
+    // The form starts again empty (its button disabled, which drops the focus): the keyboard stays here,
+    // on the heading, and the Item list stays closed until asked for.
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'Stock an item' })).toHaveFocus());
     expect(screen.getByRole('combobox', { name: 'Item' })).toHaveValue('');
+    expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
     expect(shelve).toBeDisabled();
   });
 

@@ -88,7 +88,7 @@ export function StockShopForm({ shop }: { shop: ShopInstance }) {
           : null;
   const validAmount = amount !== null && Number.isInteger(amount) && quantityError === null;
   const form = useRef<HTMLFormElement>(null);
-  const itemField = useRef<HTMLInputElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
   const priceHint = item
     ? samePriceHint(shop, item.item_template_id, item.item_template.name, gpToCp(price))
     : null;
@@ -109,10 +109,11 @@ export function StockShopForm({ shop }: { shop: ShopInstance }) {
       setQuantity(1);
       setPrice('');
       // The form starts again with its button disabled, which dropped the keyboard's focus to the page
-      // (scrolled away from here): the GM stocks the next item from its first choice. Never taken from
-      // wherever the user moved it meanwhile.
+      // (scrolled away from here): it goes to the form's heading, the next Tab to its fields. Not to Item
+      // itself, a searchable Select that would open its list (and a phone's keyboard) at once. Never taken
+      // from wherever the user moved it meanwhile.
       const active = document.activeElement;
-      if (!active || active === document.body || form.current?.contains(active)) itemField.current?.focus();
+      if (!active || active === document.body || form.current?.contains(active)) heading.current?.focus();
     },
     onSettled: () =>
       Promise.all([
@@ -131,7 +132,7 @@ export function StockShopForm({ shop }: { shop: ShopInstance }) {
         }}
       >
         <Stack gap="sm">
-          <Title order={2} size="h5">
+          <Title order={2} size="h5" ref={heading} tabIndex={-1}>
             Stock an item
           </Title>
           {containers.length === 0 && !sources.isPending ? (
@@ -153,7 +154,6 @@ export function StockShopForm({ shop }: { shop: ShopInstance }) {
                   comboboxProps={{ withinPortal: true }}
                 />
                 <Select
-                  ref={itemField}
                   label="Item"
                   placeholder={items.isPending ? 'Loading items…' : 'Choose an item'}
                   data={wares.map((i) => ({ value: i.id, label: `${i.name} ×${i.quantity}` }))}
