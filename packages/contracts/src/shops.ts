@@ -21,6 +21,8 @@ export const shopMessages = {
   nameTooLong: 'Shop name must be less than 100 characters',
   buyModifierRange: 'Buy modifier must be between 0 and 10',
   sellModifierRange: 'Sell modifier must be between 0 and 10',
+  /** The discount as the shop forms take it, in percent; the API's `discount_rate` is the same rule from 0 to 1. */
+  discountRange: 'Discount must be from 0 to 100 %',
   templateNotFound: 'Shop template not found.',
   instanceNotFound: 'Shop not found.',
   shopItemNotFound: 'Shop item not found.',

@@ -1,19 +1,23 @@
-import type { Party } from '@haversack/contracts';
+import { type Party, shopMessages } from '@haversack/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { describe, expect, it } from 'vitest';
-import { failure, jsonResponse, mockFetch } from '../../../test/fixtures';
+import { describe, expect, it, vi } from 'vitest';
+import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { buildParty, pageMeta } from '../../../test/party-fixtures';
 import { renderRoutes } from '../../../test/render';
-import { buildShopTemplate } from '../test/shop-fixtures';
+import { buildShopInstance, buildShopTemplate } from '../test/shop-fixtures';
 import { DeployShopDialog, noManagedParties } from './deploy-shop-dialog';
+import { freeShopWarning } from './discount-input';
 
 const template = buildShopTemplate({ id: 'st-1', name: 'General Store' });
 
 function renderDialog() {
   return renderRoutes(
-    [{ path: '/shops', element: <DeployShopDialog template={template} onClose={() => {}} /> }],
+    [
+      { path: '/shops', element: <DeployShopDialog template={template} onClose={() => {}} /> },
+      { path: '/shops/instances/:id', element: <p>Shop page</p> },
+    ],
     '/shops',
   );
 }
@@ -86,5 +90,75 @@ describe('DeployShopDialog', () => {
     renderDialog();
     expect(await screen.findByText(noManagedParties)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Create a Party' })).toHaveAttribute('href', '/parties/new');
+  });
+
+  describe('discount', () => {
+    function serveDeploy() {
+      return mockFetch(({ url, init }) => {
+        if (url.includes('/parties?'))
+          return listOf([buildParty({ id: 'p-1', name: 'Lanterns', user_role: 'gm' })])();
+        if (init.method === 'POST' && url.endsWith('/shop_instances'))
+          return success(buildShopInstance({ id: 'shop-9', name: 'General Store' }), 201);
+        return failure(404, 'NOT_FOUND', 'Not found');
+      });
+    }
+    const deploys = (calls: { mock: { calls: unknown[][] } }) =>
+      calls.mock.calls.filter(
+        ([url, init]) => String(url).endsWith('/shop_instances') && (init as RequestInit).method === 'POST',
+      );
+
+    it('keeps a discount above 100 % as typed, says why and deploys nothing', async () => {
+      const fetchMock = serveDeploy();
+      const user = userEvent.setup();
+      renderDialog();
+      const dialog = await screen.findByRole('dialog', { name: 'Deploy General Store' });
+      await within(dialog).findByRole('combobox', { name: 'Party' });
+      const discount = within(dialog).getByRole('textbox', { name: 'Discount (%)' });
+      await user.clear(discount);
+      await user.type(discount, '150');
+      await user.tab();
+      // Not clamped to 100 on blur: a shop that gives everything away is never made silently.
+      expect(discount).toHaveValue('150');
+      expect(discount).toHaveAccessibleDescription(shopMessages.discountRange);
+      await user.type(discount, '{Enter}');
+      await user.click(within(dialog).getByRole('button', { name: 'Deploy Shop' }));
+      expect(deploys(fetchMock)).toHaveLength(0);
+      expect(discount).toHaveValue('150');
+    });
+
+    it('deploys a deliberate 100 % discount, warning that everything will be free', async () => {
+      const fetchMock = serveDeploy();
+      const user = userEvent.setup();
+      renderDialog();
+      const dialog = await screen.findByRole('dialog', { name: 'Deploy General Store' });
+      await within(dialog).findByRole('combobox', { name: 'Party' });
+      const discount = within(dialog).getByRole('textbox', { name: 'Discount (%)' });
+      expect(within(dialog).queryByText(freeShopWarning)).not.toBeInTheDocument();
+      await user.clear(discount);
+      await user.type(discount, '100');
+      expect(discount).toHaveAccessibleDescription(freeShopWarning);
+      await user.click(within(dialog).getByRole('button', { name: 'Deploy Shop' }));
+      await vi.waitFor(() => expect(deploys(fetchMock)).toHaveLength(1));
+      const [[, init]] = deploys(fetchMock) as [[string, RequestInit]];
+      const body = JSON.parse(String(init.body));
+      expect(body.shop_instance.discount_rate).toBe(1);
+    });
+
+    it('sends a discount to the hundredth of a percent as its exact rate', async () => {
+      const fetchMock = serveDeploy();
+      const user = userEvent.setup();
+      renderDialog();
+      const dialog = await screen.findByRole('dialog', { name: 'Deploy General Store' });
+      await within(dialog).findByRole('combobox', { name: 'Party' });
+      const discount = within(dialog).getByRole('textbox', { name: 'Discount (%)' });
+      await user.clear(discount);
+      await user.type(discount, '12.345');
+      expect(discount).toHaveValue('12.34');
+      await user.click(within(dialog).getByRole('button', { name: 'Deploy Shop' }));
+      await vi.waitFor(() => expect(deploys(fetchMock)).toHaveLength(1));
+      const [[, init]] = deploys(fetchMock) as [[string, RequestInit]];
+      const body = JSON.parse(String(init.body));
+      expect(body.shop_instance.discount_rate).toBe(0.1234);
+    });
   });
 });

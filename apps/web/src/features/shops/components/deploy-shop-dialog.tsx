@@ -1,5 +1,5 @@
 import { type ShopTemplate, shopMessages } from '@haversack/contracts';
-import { Alert, Button, Group, Modal, NumberInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -10,6 +10,7 @@ import { isPlanRefusal } from '../../../lib/upgrade-link';
 import { myActivePartiesQuery } from '../../parties/api/parties-api';
 import { DeployPartyGate, DeployPartySelect } from '../../parties/components/deploy-party-gate';
 import { deployShop, invalidateShop } from '../api/shops-api';
+import { DiscountInput, discountPercentError, discountRateOf } from './discount-input';
 
 export const noManagedParties = 'You are not the GM or a manager of any active party.';
 
@@ -51,7 +52,7 @@ export function DeployShopDialog({
         shop_template_id: template.id,
         party_id: partyId,
         is_active: true,
-        discount_rate: Math.min(Math.max(Number(discount) || 0, 0), 100) / 100,
+        discount_rate: discountRateOf(discount),
         ...(trimmed && trimmed !== template.display_name ? { name: trimmed } : {}),
       });
     },
@@ -90,7 +91,8 @@ export function DeployShopDialog({
         <form
           onSubmit={(event) => {
             event.preventDefault();
-            deploy.mutate();
+            // The field already says why; nothing is deployed with a discount out of range.
+            if (discountPercentError(discount) === null) deploy.mutate();
           }}
         >
           <Stack gap="md">
@@ -102,14 +104,7 @@ export function DeployShopDialog({
               onChange={(event) => setName(event.currentTarget.value)}
               maxLength={99}
             />
-            <NumberInput
-              label="Discount (%)"
-              min={0}
-              max={100}
-              allowNegative={false}
-              value={discount}
-              onChange={setDiscount}
-            />
+            <DiscountInput value={discount} onChange={setDiscount} />
             {refusal ? <UpgradePrompt error={error} /> : null}
             {error && !refusal ? (
               <Alert color="red" variant="light" role="alert">

@@ -1,4 +1,10 @@
-import { restockBadge, type ShopInstance, type ShopInstanceUpdate, shopMessages } from '@haversack/contracts';
+import {
+  restockBadge,
+  type ShopInstance,
+  type ShopInstanceUpdate,
+  shopInstanceUpdateSchema,
+  shopMessages,
+} from '@haversack/contracts';
 import {
   Alert,
   Button,
@@ -27,12 +33,28 @@ import {
   shopKeys,
   updateShopInstance,
 } from '../api/shops-api';
+import { DiscountInput, discountPercentError, discountPercentOf, discountRateOf } from './discount-input';
 import { StockShopForm } from './stock-shop-form';
 import { TakeBackStock } from './take-back-stock';
 
-/** spec/02 §4: modifiers 0 to 10; an empty field is left to the server's own message. */
-function inModifierRange(value: number | string): boolean {
-  return typeof value !== 'number' || (value >= 0 && value <= 10);
+/**
+ * spec/02 §4: modifiers 0 to 10. An empty field is refused too: sent as 0, an emptied buy modifier priced
+ * the whole shelf at 0 cp.
+ */
+function modifierError(value: number | string, message: string): string | null {
+  const n = Number(value);
+  return value === '' || !Number.isFinite(n) || n < 0 || n > 10 ? message : null;
+}
+
+/** The approval threshold typed in gold, in copper; empty is none (every purchase completes at once). */
+function thresholdCp(gp: number | string): number | null {
+  return gp === '' ? null : Math.round(Number(gp) * 100);
+}
+
+/** The threshold's own range from the contract (a whole number of copper, up to the largest price). */
+function thresholdError(gp: number | string): string | null {
+  const checked = shopInstanceUpdateSchema.shape.approval_threshold_cp.safeParse(thresholdCp(gp));
+  return checked.success ? null : (checked.error.issues[0]?.message ?? null);
 }
 
 function errorText(error: unknown): string {
@@ -59,7 +81,7 @@ export function ShopManagePanel({ shop }: { shop: ShopInstance }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [name, setName] = useState(shop.name);
-  const [discount, setDiscount] = useState<number | string>(Math.round(shop.discount_rate * 100));
+  const [discount, setDiscount] = useState<number | string>(discountPercentOf(shop.discount_rate));
   const [buyModifier, setBuyModifier] = useState<number | string>(shop.buy_modifier);
   const [sellModifier, setSellModifier] = useState<number | string>(shop.sell_modifier);
   const [restockDays, setRestockDays] = useState<number | string>(shop.restock_days ?? 0);
@@ -76,7 +98,7 @@ export function ShopManagePanel({ shop }: { shop: ShopInstance }) {
   if (shop.updated_at !== shownVersion) {
     setShownVersion(shop.updated_at);
     setName(shop.name);
-    setDiscount(Math.round(shop.discount_rate * 100));
+    setDiscount(discountPercentOf(shop.discount_rate));
     setBuyModifier(shop.buy_modifier);
     setSellModifier(shop.sell_modifier);
     setRestockDays(shop.restock_days ?? 0);
@@ -117,16 +139,26 @@ export function ShopManagePanel({ shop }: { shop: ShopInstance }) {
     },
   });
 
-  const save = () =>
+  const buyModifierError = modifierError(buyModifier, shopMessages.buyModifierRange);
+  const sellModifierError = modifierError(sellModifier, shopMessages.sellModifierRange);
+  // Each field says why beside it; nothing that changes what the shop charges is saved otherwise than typed.
+  const refused =
+    discountPercentError(discount) !== null ||
+    buyModifierError !== null ||
+    sellModifierError !== null ||
+    thresholdError(thresholdGp) !== null;
+  const save = () => {
+    if (refused) return;
     update.mutate({
       name: name.trim(),
-      discount_rate: Math.min(Math.max(Number(discount) || 0, 0), 100) / 100,
+      discount_rate: discountRateOf(discount),
       buy_modifier: Number(buyModifier),
       sell_modifier: Number(sellModifier),
       restock_days: Number(restockDays) || null,
       party_fund_allowed: partyFund,
-      approval_threshold_cp: thresholdGp === '' ? null : Math.max(0, Math.round(Number(thresholdGp) * 100)),
+      approval_threshold_cp: thresholdCp(thresholdGp),
     });
+  };
   const nextRestock = schedule.data?.next_restock_at ? absoluteTime(schedule.data.next_restock_at) : null;
 
   return (
@@ -162,7 +194,7 @@ export function ShopManagePanel({ shop }: { shop: ShopInstance }) {
               required
             />
             <SimpleGrid cols={{ base: 1, xs: 2 }}>
-              <NumberInput label="Discount (%)" min={0} max={100} value={discount} onChange={setDiscount} />
+              <DiscountInput value={discount} onChange={setDiscount} />
               <NumberInput
                 label="Restock every (days)"
                 description="0 = never"
@@ -183,7 +215,7 @@ export function ShopManagePanel({ shop }: { shop: ShopInstance }) {
                 decimalScale={4}
                 value={buyModifier}
                 onChange={setBuyModifier}
-                error={inModifierRange(buyModifier) ? undefined : shopMessages.buyModifierRange}
+                error={buyModifierError}
               />
               <NumberInput
                 label="Sell modifier"
@@ -195,7 +227,7 @@ export function ShopManagePanel({ shop }: { shop: ShopInstance }) {
                 decimalScale={4}
                 value={sellModifier}
                 onChange={setSellModifier}
-                error={inModifierRange(sellModifier) ? undefined : shopMessages.sellModifierRange}
+                error={sellModifierError}
               />
             </SimpleGrid>
             <Title order={3} size="h6" mt="xs">
@@ -211,11 +243,13 @@ export function ShopManagePanel({ shop }: { shop: ShopInstance }) {
               label="Ask me to approve purchases above (gp)"
               description="Leave empty to let every purchase complete at once. Above it, the goods are held until you decide."
               min={0}
-              max={9000}
+              // Typed past a bound, the value stays and the field says why, not silently 9,000 gp.
+              clampBehavior="none"
               decimalScale={2}
               allowNegative={false}
               value={thresholdGp}
               onChange={setThresholdGp}
+              error={thresholdError(thresholdGp)}
               data-testid="approval-threshold"
             />
             {update.isError ? (

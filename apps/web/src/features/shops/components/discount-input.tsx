@@ -1,0 +1,54 @@
+import { shopMessages } from '@haversack/contracts';
+import { NumberInput, type NumberInputProps } from '@mantine/core';
+
+/** Said under the field at 100 %: the server allows it, but it is almost never meant. */
+export const freeShopWarning = 'Everything in this shop will be free.';
+
+/**
+ * A shop's discount as typed, in percent: empty is no discount; anything outside 0 to 100 is refused with
+ * the range, never clamped (a discount clamped to 100 % gave the whole shop away without a word).
+ */
+export function discountPercentError(percent: number | string): string | null {
+  if (percent === '') return null;
+  const value = Number(percent);
+  return Number.isFinite(value) && value >= 0 && value <= 100 ? null : shopMessages.discountRange;
+}
+
+/** Percent (two decimals at most) to the API's rate (four decimals at most), exactly: 12.34 → 0.1234. */
+export function discountRateOf(percent: number | string): number {
+  return percent === '' ? 0 : Math.round(Number(percent) * 100) / 10_000;
+}
+
+/** The rate shown again in percent, to the hundredth: a saved 12.5 % is not shown, then saved, as 13 %. */
+export function discountPercentOf(rate: number): number {
+  return Math.round(rate * 10_000) / 100;
+}
+
+export function DiscountInput({
+  value,
+  onChange,
+  ...props
+}: { value: number | string; onChange: (value: number | string) => void } & Omit<
+  NumberInputProps,
+  'value' | 'onChange' | 'min' | 'max' | 'clampBehavior' | 'decimalScale' | 'allowNegative' | 'error'
+>) {
+  const free = discountPercentError(value) === null && value !== '' && Number(value) === 100;
+  return (
+    <NumberInput
+      label="Discount (%)"
+      min={0}
+      max={100}
+      clampBehavior="none"
+      decimalScale={2}
+      allowNegative={false}
+      value={value}
+      onChange={onChange}
+      error={discountPercentError(value)}
+      // The warning sits under the field and is read with it.
+      inputWrapperOrder={['label', 'input', 'description', 'error']}
+      description={free ? freeShopWarning : undefined}
+      descriptionProps={free ? { c: 'yellow.7', fw: 500 } : undefined}
+      {...props}
+    />
+  );
+}
