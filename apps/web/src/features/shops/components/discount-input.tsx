@@ -1,5 +1,6 @@
 import { shopMessages } from '@haversack/contracts';
 import { NumberInput, type NumberInputProps } from '@mantine/core';
+import { warningUnderField } from './field-warning';
 
 /** Said under the field at 100 %: the server allows it, but it is almost never meant. */
 export const freeShopWarning = 'Everything in this shop will be free.';
@@ -44,10 +45,7 @@ export function DiscountInput({
       value={value}
       onChange={onChange}
       error={discountPercentError(value)}
-      // The warning sits under the field and is read with it.
-      inputWrapperOrder={['label', 'input', 'description', 'error']}
-      description={free ? freeShopWarning : undefined}
-      descriptionProps={free ? { c: 'yellow.7', fw: 500 } : undefined}
+      {...(free ? warningUnderField(freeShopWarning) : {})}
       {...props}
     />
   );

@@ -1,15 +1,7 @@
 import { buyPriceCp, discountPercent, formatCopper, type ShopInstance } from '@haversack/contracts';
 import { NumberInput, type NumberInputProps } from '@mantine/core';
-
-/** Prices are typed in gold and kept in copper (DESIGN §4): 1.5 gp is 150 cp; blank means none typed. */
-export function gpToCp(value: number | string): number | null {
-  if (value === '') return null;
-  const n = Number(value);
-  return Number.isFinite(n) && n >= 0 ? Math.round(n * 100) : null;
-}
-
-/** A price in copper as the input shows it, in gold; none is blank. */
-export const cpToGp = (cp: number | null): number | string => (cp === null ? '' : cp / 100);
+import { warningUnderField } from './field-warning';
+import { freeItemWarning, gpAmountError, gpToCp } from './gp-amount';
 
 /**
  * The shop's discount applies to an own price too (DESIGN §4): say what players will pay, so that a GM who
@@ -24,26 +16,33 @@ export function discountedPriceNote(shop: ShopInstance, ownPriceCp: number | nul
 /**
  * The shop's own price for an item as the GM types it: in gold, to the copper, never negative, with what
  * players pay after the shop's discount. The Stock form and a shelf line's Set price dialog both use it.
+ * A price finer than a copper is refused (`gpAmountError`); a price of 0 is allowed, with a warning under
+ * the field.
  */
 export function OwnPriceInput({
   shop,
   value,
   onChange,
+  error,
   ...props
 }: {
   shop: ShopInstance;
   value: number | string;
   onChange: (value: number | string) => void;
 } & Omit<NumberInputProps, 'value' | 'onChange' | 'description' | 'min' | 'decimalScale' | 'allowNegative'>) {
+  const priceCp = gpToCp(value);
   return (
     <NumberInput
       label="Own price (gp)"
-      description={discountedPriceNote(shop, gpToCp(value))}
+      {...(priceCp === 0
+        ? warningUnderField(freeItemWarning)
+        : { description: discountedPriceNote(shop, priceCp) })}
       min={0}
       decimalScale={2}
       allowNegative={false}
       value={value}
       onChange={onChange}
+      error={gpAmountError(value) ?? error}
       {...props}
     />
   );

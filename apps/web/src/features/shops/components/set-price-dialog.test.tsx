@@ -9,6 +9,7 @@ import { buildContainer, renderWithProviders } from '../../inventory/test/invent
 import { shopInstanceQuery } from '../api/shops-api';
 import type { Trader } from '../hooks/use-trader';
 import { buildShopInstance, buildStockItem } from '../test/shop-fixtures';
+import { freeItemWarning } from './gp-amount';
 import { ShopStockList } from './shop-trading';
 
 const pack = buildContainer({ id: 'c-pack', owner: { type: 'character', id: 'ch-aria', name: 'Aria' } });
@@ -207,6 +208,37 @@ describe('Set price on a shelf line', () => {
     expect(dialog).toHaveTextContent('Enter a price in gp');
     expect(priceCalls(fetchMock)).toEqual([]);
   });
+
+  it('takes a price only to the copper: a thousandth of a gold piece is not typed in', async () => {
+    const fetchMock = mockServer(saved(shopMessages.priceSaved));
+    renderList(true);
+    const { user, dialog } = await openFor('Bag of Holding');
+    const input = within(dialog).getByRole('textbox', { name: 'Own price (gp)' });
+    await user.type(input, '0.001');
+    // The third decimal never lands; what is left is a price of nothing, and the field says so.
+    expect(input).toHaveValue('0.00');
+    expect(input).toHaveAccessibleDescription(freeItemWarning);
+    await user.clear(input);
+    await user.type(input, '1.255');
+    expect(input).toHaveValue('1.25');
+    expect(input).not.toHaveAccessibleDescription(freeItemWarning);
+    expect(priceCalls(fetchMock)).toEqual([]);
+  });
+
+  it('warns that a price of 0 gives it away, and saves it when meant', async () => {
+    const fetchMock = mockServer(saved(shopMessages.priceSaved));
+    renderList(true);
+    const { user, dialog } = await openFor('Bag of Holding');
+    const input = within(dialog).getByRole('textbox', { name: 'Own price (gp)' });
+    await user.type(input, '0');
+    expect(input).toHaveAccessibleDescription(freeItemWarning);
+    expect(input).not.toHaveAttribute('aria-invalid');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(priceCalls(fetchMock)).toEqual([
+      { path: '/api/v1/shop_instances/shop-1/prices/template-bag', body: { price: { price_cp: 0 } } },
+    ]);
+  }, 20_000);
 
   it('shows the server’s 422 on the price in the form, and keeps the dialog open', async () => {
     const tooMuch = 'A price can be at most 9,000,000 gp';

@@ -15,7 +15,8 @@ import { toast } from '../../../lib/toast';
 import { useSingleFlight } from '../../../lib/use-single-flight';
 import type { TradeButtonFocus } from '../../../lib/use-stock-focus';
 import { invalidateShop, setShopPrice } from '../api/shops-api';
-import { cpToGp, gpToCp, OwnPriceInput } from './own-price-input';
+import { cpToGp, gpAmountError, gpToCp } from './gp-amount';
+import { OwnPriceInput } from './own-price-input';
 import type { ShelfLine } from './shop-trading';
 
 export const setPriceFailed = 'The price could not be saved. Please try again.';
@@ -159,6 +160,8 @@ function SetPriceForm({
     <form
       onSubmit={(event) => {
         event.preventDefault();
+        // A price finer than a copper is refused beside the field (OwnPriceInput); nothing is sent.
+        if (gpAmountError(price) !== null) return;
         if (typedCp === null) {
           setMissing(true);
           return;

@@ -34,6 +34,7 @@ import {
   updateShopInstance,
 } from '../api/shops-api';
 import { DiscountInput, discountPercentError, discountPercentOf, discountRateOf } from './discount-input';
+import { gpAmountError } from './gp-amount';
 import { StockShopForm } from './stock-shop-form';
 import { TakeBackStock } from './take-back-stock';
 
@@ -51,8 +52,10 @@ function thresholdCp(gp: number | string): number | null {
   return gp === '' ? null : Math.round(Number(gp) * 100);
 }
 
-/** The threshold's own range from the contract (a whole number of copper, up to the largest price). */
+/** To the copper, then the threshold's own range from the contract (up to the largest price). */
 function thresholdError(gp: number | string): string | null {
+  const typed = gpAmountError(gp, 'amount');
+  if (typed !== null) return typed;
   const checked = shopInstanceUpdateSchema.shape.approval_threshold_cp.safeParse(thresholdCp(gp));
   return checked.success ? null : (checked.error.issues[0]?.message ?? null);
 }

@@ -26,7 +26,8 @@ import { partyCharactersQuery } from '../../characters/api/characters-api';
 import { containerItemsQuery, invalidateContainers, noItemFilters } from '../../inventory/api/inventory-api';
 import { useOwnerContainers } from '../../inventory/hooks/use-owner-containers';
 import { invalidateShop, stockShop } from '../api/shops-api';
-import { gpToCp, OwnPriceInput } from './own-price-input';
+import { gpAmountError, gpToCp } from './gp-amount';
+import { OwnPriceInput } from './own-price-input';
 
 /**
  * A shop has one price per item (DESIGN §4: `prices` by template), so what is already on the shelf sells at
@@ -128,7 +129,8 @@ export function StockShopForm({ shop }: { shop: ShopInstance }) {
         ref={form}
         onSubmit={(event) => {
           event.preventDefault();
-          if (item && validAmount) stock.mutate();
+          // Blank is the item's own value; a price finer than a copper is refused beside the field.
+          if (item && validAmount && gpAmountError(price) === null) stock.mutate();
         }}
       >
         <Stack gap="sm">

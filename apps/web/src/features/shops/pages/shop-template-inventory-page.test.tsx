@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { failure, mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { buildLootItemTemplate } from '../../loot/test/loot-fixtures';
+import { freeItemWarning } from '../components/gp-amount';
 import { buildShopItem, buildShopTemplate } from '../test/shop-fixtures';
 import { ShopTemplateInventoryPage } from './shop-template-inventory-page';
 
@@ -84,6 +85,26 @@ describe('ShopTemplateInventoryPage', () => {
     expect(JSON.parse(String(patch[1]?.body))).toEqual({
       shop_item: { quantity: 150, price_cp: 7, restock_quantity: null },
     });
+  });
+
+  it('warns under an own price of 0 that players get the ware for free', async () => {
+    serve();
+    renderRoutes(
+      [{ path: '/shops/templates/:id/inventory', element: <ShopTemplateInventoryPage /> }],
+      `/shops/templates/${template.id}/inventory`,
+    );
+    await screen.findByRole('heading', { level: 1, name: /Inventory/ });
+    const user = userEvent.setup();
+    const price = within(rowOf('Arrow')).getByRole('textbox', { name: 'Own price of Arrow in gp' });
+    // A thousandth of a gold piece cannot be typed: what is left is 0, and the field says what it means.
+    await user.type(price, '0.001');
+    expect(price).toHaveValue('0.00');
+    expect(price).toHaveAccessibleDescription(freeItemWarning);
+    const added = screen.getByRole('textbox', { name: 'Own price (gp)' });
+    await user.type(added, '0');
+    expect(added).toHaveAccessibleDescription(freeItemWarning);
+    await user.type(added, '.05');
+    expect(added).not.toHaveAccessibleDescription(freeItemWarning);
   });
 
   it('says a ware the shop would neither sell nor buy back is unpriced, rather than 0 cp', async () => {

@@ -28,15 +28,17 @@ import { generalMessages, toast } from '../../../lib/toast';
 import { usePhone } from '../../../lib/use-phone';
 import { useTemplatePicker } from '../../items/api/template-picker';
 import { addShopItem, removeShopItem, shopKeys, shopTemplateQuery, updateShopItem } from '../api/shops-api';
+import { warningUnderField } from '../components/field-warning';
+import { cpToGp, freeItemWarning, gpAmountError, gpToCp } from '../components/gp-amount';
 import { askingPriceLabel } from '../components/stock-line';
 
-/** Prices are kept in copper (DESIGN §4) and typed in gold: 1.5 gp is 150 cp; blank means "from the item's value". */
-function gpToCp(value: number | string): number | null {
-  if (value === '' || value === null) return null;
-  const n = Number(value);
-  return Number.isFinite(n) && n >= 0 ? Math.round(n * 100) : null;
+/** The own price's field: blank is "from the item's value"; to the copper; 0 is allowed, with a warning. */
+function ownPriceProps(price: number | string) {
+  return {
+    error: gpAmountError(price),
+    ...(gpToCp(price) === 0 ? warningUnderField(freeItemWarning) : {}),
+  };
 }
-const cpToGp = (cp: number | null): number | string => (cp === null ? '' : cp / 100);
 
 function errorText(error: unknown): string {
   if (!isApiError(error)) return generalMessages.saveFailed;
@@ -110,6 +112,7 @@ function ShopItemRow({ templateId, item }: { templateId: string; item: ShopItem 
             allowNegative={false}
             value={price}
             onChange={setPrice}
+            {...ownPriceProps(price)}
           />
           <NumberInput
             label="Restock to"
@@ -143,7 +146,7 @@ function ShopItemRow({ templateId, item }: { templateId: string; item: ShopItem 
             size="xs"
             onClick={() => save.mutate()}
             loading={save.isPending}
-            disabled={!changed}
+            disabled={!changed || gpAmountError(price) !== null}
             aria-label={`Save ${name}`}
           >
             Save
@@ -228,6 +231,7 @@ function AddShopItemForm({ templateId }: { templateId: string }) {
               allowNegative={false}
               value={price}
               onChange={setPrice}
+              {...ownPriceProps(price)}
             />
             <NumberInput
               label="Restock to"
