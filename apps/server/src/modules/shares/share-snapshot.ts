@@ -5,6 +5,7 @@ import {
   isSaturated,
   isUnpricedItem,
   type LootInstance,
+  roundLoadWeight,
   roundWeight,
   type SharedItem,
   type SharedSnapshot,
@@ -35,7 +36,8 @@ export function sharedItem(instance: ItemInstance, priceCp: number | null = null
 export function totalsOf(items: SharedItem[]): SharedTotals {
   return {
     items_count: saturatingSum(items.filter((item) => !item.is_coin).map((item) => item.quantity)),
-    total_weight: roundWeight(items.reduce((sum, item) => sum + item.weight * item.quantity, 0)),
+    // A load, to the hundredth as the character's and containers' loads are: in tenths, 40.52 lbs read 40.5.
+    total_weight: roundLoadWeight(items.reduce((sum, item) => sum + item.weight * item.quantity, 0)),
     total_value_cp: saturatingSum(items.map((item) => item.total_value_cp)),
   };
 }

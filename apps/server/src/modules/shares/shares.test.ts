@@ -109,7 +109,9 @@ describe('share links (issue 16 §3)', () => {
       title: "Thorin's inventory",
       totals: { items_count: 3, total_value_cp: 2 * 100 + 500 + 152 * 100 },
     });
-    expect(snapshot.summary).toBe("Thorin's inventory: 3 items, 25 lbs, 159 gp");
+    // 152 gold pieces weigh 3.04 lbs: the load is to the hundredth, as the character's own page says it.
+    expect(snapshot.totals.total_weight).toBe(25.04);
+    expect(snapshot.summary).toBe("Thorin's inventory: 3 items, 25.04 lbs, 159 gp");
     const items = snapshot.sections.flatMap((section) => section.items);
     expect(items.map((item) => [item.name, item.quantity]).sort()).toEqual([
       ['Gold piece', 152],
@@ -403,7 +405,7 @@ describe('share links (issue 16 §3)', () => {
       '<meta property="og:title" content="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &quot;Thorin&quot;&#39;s inventory" />',
     );
     expect(html).toContain('<meta property="og:description" content="&lt;script&gt;');
-    expect(html).toContain('3 items, 25 lbs, 159 gp');
+    expect(html).toContain('3 items, 25.04 lbs, 159 gp');
     expect(html).toContain(
       `<meta property="og:url" content="${ctx.config.appUrl}/discord/share/${link.code}" />`,
     );
@@ -426,7 +428,7 @@ describe('share links (issue 16 §3)', () => {
       version: '1.0',
       type: 'link',
       provider_name: 'Haversack',
-      title: `<script>alert("x")</script> & "Thorin"'s inventory: 3 items, 25 lbs, 159 gp`,
+      title: `<script>alert("x")</script> & "Thorin"'s inventory: 3 items, 25.04 lbs, 159 gp`,
     });
   });
 

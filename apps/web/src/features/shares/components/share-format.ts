@@ -1,15 +1,4 @@
-import { copperToGp, isSaturated, type ShareLink } from '@haversack/contracts';
-
-/** "152 gp", "7 sp 3 cp", "0 gp": worth counted in gold as players do, down to the copper below 1 gp. */
-export function formatCopperValue(copper: number): string {
-  // A total clamped at MAX_REPORTED_SUM reads "90,071,992,547,409+ gp": the true worth is at least that.
-  if (copper >= 100)
-    return `${copperToGp(copper).toLocaleString('en-US')}${isSaturated(copper) ? '+' : ''} gp`;
-  if (copper <= 0) return '0 gp';
-  const sp = Math.floor(copper / 10);
-  const cp = copper % 10;
-  return [sp > 0 ? `${sp} sp` : '', cp > 0 ? `${cp} cp` : ''].filter(Boolean).join(' ');
-}
+import type { ShareLink } from '@haversack/contracts';
 
 /** "1 item", "23 items": units of items that are not coins, as the snapshot's totals count them. */
 export function itemsLabel(count: number): string {

@@ -113,6 +113,46 @@ describe('SharePage (issue 16 §3)', () => {
     expect(screen.getByText('and 3 stacks more')).toBeInTheDocument();
   });
 
+  it('gives worth to the copper and weight to the hundredth, as the rest of the app does', async () => {
+    const coin = (name: string, quantity: number, valueCp: number) => ({
+      name,
+      quantity,
+      weight: 0.02,
+      // The server's stack weight is in tenths; the page works it out from the each, as the app does.
+      total_weight: Math.round(0.02 * quantity * 10) / 10,
+      value_cp: valueCp,
+      total_value_cp: valueCp * quantity,
+      price_cp: null,
+      is_coin: true,
+    });
+    mockFetch(() =>
+      success({
+        ...snapshot,
+        totals: { items_count: 0, total_weight: 40.52, total_value_cp: 10_297 },
+        sections: [
+          {
+            name: 'Backpack',
+            more_items: 0,
+            items: [coin('Gold piece', 90, 100), coin('Silver piece', 129, 10), coin('Copper piece', 7, 1)],
+          },
+        ],
+      } satisfies SharedSnapshot),
+    );
+    renderShare();
+    const silver = (await screen.findByRole('cell', { name: 'Silver piece' })).closest('tr');
+    if (!silver) throw new Error('no row');
+    expect(within(silver).getByRole('cell', { name: '12 gp 9 sp' })).toBeInTheDocument();
+    expect(within(silver).getByRole('cell', { name: '2.58 lbs' })).toBeInTheDocument();
+    const copper = screen.getByRole('cell', { name: 'Copper piece' }).closest('tr');
+    if (!copper) throw new Error('no row');
+    expect(within(copper).getByRole('cell', { name: '0.14 lbs' })).toBeInTheDocument();
+    const items = screen.getByText('Items').parentElement as HTMLElement;
+    expect(within(items).getByText('plus 102 gp 9 sp 7 cp in coins')).toBeInTheDocument();
+    expect(screen.getByText('40.52 lbs')).toBeInTheDocument();
+    // The Value total, exact too.
+    expect(screen.getByText('102 gp 9 sp 7 cp')).toBeInTheDocument();
+  });
+
   it('says an item the SRD gives no price is Unpriced, not 0 cp, unless a shop prices it', async () => {
     const unpriced = {
       name: 'Bag of Holding',

@@ -1,4 +1,6 @@
 import {
+  formatCopper,
+  formatStackWorth,
   inventoryMessages,
   type SharedSnapshot,
   saturatingSum,
@@ -11,9 +13,9 @@ import { Link, useParams } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
 import { usePageTitle } from '../../../lib/page-title';
-import { formatWeight } from '../../../lib/weight';
+import { formatStackWeight, formatWeight } from '../../../lib/weight';
 import { isShareNotFound, sharedSnapshotQuery } from '../api/shares-api';
-import { formatCopperValue, itemsLabel, stacksLabel } from '../components/share-format';
+import { itemsLabel, stacksLabel } from '../components/share-format';
 
 /** spec/02 §2 /discord/share/{shareCode}: what a member shared, read-only, for anyone with the link. */
 export function SharePage() {
@@ -110,12 +112,12 @@ function SharedView({ snapshot }: { snapshot: SharedSnapshot }) {
         <Stat
           label="Items"
           value={itemsLabel(snapshot.totals.items_count)}
-          note={coinsCp === null ? null : `plus ${formatCopperValue(coinsCp)} in coins`}
+          note={coinsCp === null ? null : `plus ${formatStackWorth(coinsCp)} in coins`}
         />
         <Stat label="Weight" value={formatWeight(snapshot.totals.total_weight)} />
         <Stat
           label={isShop ? 'Stock value' : 'Value'}
-          value={formatCopperValue(snapshot.totals.total_value_cp)}
+          value={formatStackWorth(snapshot.totals.total_value_cp)}
         />
       </SimpleGrid>
       {snapshot.sections.map((section, index) => (
@@ -155,14 +157,14 @@ function SharedView({ snapshot }: { snapshot: SharedSnapshot }) {
                           {item.quantity.toLocaleString('en-US')}
                         </Table.Td>
                         <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-                          {formatWeight(item.total_weight)}
+                          {formatStackWeight(item.weight, item.quantity)}
                         </Table.Td>
                         <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
                           {isShop && item.price_cp !== null
-                            ? formatCopperValue(item.price_cp)
+                            ? formatCopper(item.price_cp)
                             : item.is_unpriced
                               ? inventoryMessages.unpriced
-                              : formatCopperValue(item.total_value_cp)}
+                              : formatStackWorth(item.total_value_cp)}
                         </Table.Td>
                       </Table.Tr>
                     ))}
