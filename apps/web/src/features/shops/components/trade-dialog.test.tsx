@@ -732,6 +732,14 @@ describe('TradeDialog', () => {
     expect(await within(dialog).findByTestId('trade-coins')).toHaveTextContent('3 gp');
     await user.click(within(dialog).getByText('Party fund'));
     await waitFor(() => expect(within(dialog).getByTestId('trade-coins')).toHaveTextContent('2 gp'));
+    // The party is one payer: it hands over and gets its change back.
+    expect(within(dialog).getByTestId('trade-change')).toHaveTextContent(
+      'The party hands over 1 gp and gets 9 sp 5 cp back.',
+    );
+    fireEvent.change(within(dialog).getByRole('textbox', { name: /Quantity/ }), { target: { value: '20' } });
+    await waitFor(() =>
+      expect(within(dialog).getByTestId('trade-change')).toHaveTextContent('The party hands over 1 gp.'),
+    );
     fireEvent.change(within(dialog).getByRole('textbox', { name: /Quantity/ }), { target: { value: '50' } });
     expect(await within(dialog).findByTestId('trade-short')).toHaveTextContent(
       'Not enough in the party fund: 5 sp more is needed.',

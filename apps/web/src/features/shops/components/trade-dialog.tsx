@@ -400,8 +400,11 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
                     </Group>
                     {!valid ? null : plan?.ok ? (
                       <Text size="xs" c="dimmed" data-testid="trade-change">
+                        {/* One payer, one verb: "You hand over … and get", "The party hands over … and gets". */}
                         {fromParty ? 'The party hands over' : 'You hand over'} {formatPurse(plan.pay)}
-                        {plan.changeCp > 0 ? ` and get ${formatPurse(plan.change)} back.` : '.'}
+                        {plan.changeCp > 0
+                          ? ` and ${fromParty ? 'gets' : 'get'} ${formatPurse(plan.change)} back.`
+                          : '.'}
                       </Text>
                     ) : plan ? (
                       <Text size="sm" c="red" data-testid="trade-short">
