@@ -36,7 +36,8 @@ export const partyKeys = {
   eligible: (id: string) => [...partyKeys.all, 'detail', id, 'eligible-patronage'] as const,
   /** Issue 14: the shared notes; refreshed by PartyChannel `notes_updated`, not by party edits. */
   notes: (id: string) => [...partyKeys.all, 'detail', id, 'notes'] as const,
-  preview: (by: PreviewTarget) => [...partyKeys.all, 'preview', by] as const,
+  previews: () => [...partyKeys.all, 'preview'] as const,
+  preview: (by: PreviewTarget) => [...partyKeys.previews(), by] as const,
   myInvitations: () => ['invitations', 'mine'] as const,
   patronageFeature: () => [...partyKeys.all, 'patronage-feature'] as const,
 };

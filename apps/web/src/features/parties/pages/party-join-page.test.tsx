@@ -1,6 +1,7 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { useUiStore } from '../../../stores/ui-store';
 import { failure, mockFetch, success } from '../../../test/fixtures';
 import { buildParty, buildPreview } from '../../../test/party-fixtures';
 import { renderRoutes } from '../../../test/render';
@@ -26,6 +27,8 @@ describe('normaliseJoinCode', () => {
 });
 
 describe('PartyJoinPage', () => {
+  beforeEach(() => useUiStore.setState({ toasts: [] }));
+
   it('shows the typed code uppercased and filtered, and says when its format looks good', () => {
     mockFetch(() => success(buildPreview()));
     renderRoutes(routes, '/parties/join');
@@ -161,6 +164,61 @@ describe('PartyJoinPage', () => {
     expect(router.state.location.search).toBe('?welcome=true');
     const join = fetchMock.mock.calls.find(([url]) => String(url).endsWith('/parties/join'));
     expect(JSON.parse(String(join?.[1]?.body))).toEqual({ join_code: 'ABCD2345', role_request: 'player' });
+  });
+
+  it('says a wrong code once, on the field: no alert, no toast; a join after fixing it leaves only the success', async () => {
+    const wrong = '7ERZ3P9';
+    const fetchMock = mockFetch(({ url }) => {
+      if (url.endsWith('/parties/join')) {
+        return String(fetchMock.mock.calls.at(-1)?.[1]?.body).includes(wrong)
+          ? failure(404, 'RESOURCE_NOT_FOUND', 'No party matches this join code.')
+          : success(buildParty({ id: 'party-9', name: 'The Gilded Wanderers' }));
+      }
+      return url.includes(wrong)
+        ? failure(404, 'RESOURCE_NOT_FOUND', 'No party matches this join code.')
+        : success(buildPreview({ id: 'party-9' }));
+    });
+    const user = userEvent.setup();
+    const { router } = renderRoutes(routes, '/parties/join');
+
+    fireEvent.change(codeInput(), { target: { value: wrong } });
+    await vi.waitFor(() => expect(codeInput()).toHaveAttribute('aria-invalid', 'true'), { timeout: 2_000 });
+    await user.click(screen.getByRole('button', { name: 'Join Party' }));
+    await vi.waitFor(() =>
+      expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith('/parties/join'))).toBe(true),
+    );
+    // One message, said of the field the user has to change.
+    expect(codeInput()).toHaveAccessibleDescription(
+      'Unable to preview party. Please check the join code and try again.',
+    );
+    expect(screen.queryByTestId('join-error')).not.toBeInTheDocument();
+    expect(screen.queryByText('No party matches this join code.')).not.toBeInTheDocument();
+    expect(useUiStore.getState().toasts).toEqual([]);
+
+    // Fixed and joined at once, before the preview's pause has passed.
+    fireEvent.change(codeInput(), { target: { value: 'ABCD2345' } });
+    await user.click(screen.getByRole('button', { name: 'Join Party' }));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/parties/party-9'));
+    expect(useUiStore.getState().toasts.map((toast) => toast.kind)).toEqual(['success']);
+    // The wrong code was looked up once, while it was typed; not again once the join went through.
+    expect(previewCalls(fetchMock)).toEqual([`/api/v1/parties/preview?join_code=${wrong}`]);
+  });
+
+  it('sets the Join Code label and messages in the normal font; only the code in the field is monospace', async () => {
+    mockFetch(() => failure(404, 'RESOURCE_NOT_FOUND', 'No party matches this join code.'));
+    renderRoutes(routes, '/parties/join');
+    fireEvent.change(codeInput(), { target: { value: 'NOPE2345' } });
+    const error = await screen.findByText(
+      'Unable to preview party. Please check the join code and try again.',
+      undefined,
+      { timeout: 2_000 },
+    );
+    const label = screen.getByText('Join Code');
+    const monospaced = (element: Element) =>
+      element.closest('[style*="font-family"]')?.getAttribute('style')?.includes('monospace') ?? false;
+    expect(monospaced(label)).toBe(false);
+    expect(monospaced(error)).toBe(false);
+    expect(codeInput().getAttribute('style') ?? '').toContain('monospace');
   });
 
   it('shows "Failed to Join Party" with the server message when joining is refused', async () => {

@@ -6,7 +6,7 @@ import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { TextSkeleton } from '../../../components/loading';
 import { UpgradePrompt } from '../../../components/upgrade-prompt';
-import { isApiError } from '../../../lib/http-client';
+import { isApiError, isRecordNotFound } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
 import { ReportButton } from '../../moderation/components/report-button';
@@ -34,6 +34,8 @@ const allRoles: PartyRole[] = ['player', 'observer', 'manager', 'gm'];
 const previewFailedMessage = 'Unable to preview party. Please check the join code and try again.';
 const unexpectedJoinError = 'An unexpected error occurred while trying to join the party.';
 
+const isPreviewKey = (key: readonly unknown[]) => key[1] === partyKeys.previews()[1];
+
 interface JoinFailure {
   message: string;
   error: unknown;
@@ -51,6 +53,8 @@ export function PartyJoinPage() {
   const [roleRequest, setRoleRequest] = useState<PartyRole>('player');
   const [submitting, setSubmitting] = useState(false);
   const [failure, setFailure] = useState<JoinFailure | null>(null);
+  // The code the server said matches no party when joining: it is the field's error until the code changes.
+  const [refusedCode, setRefusedCode] = useState<string | null>(null);
   const [debouncedCode] = useDebouncedValue(code, PREVIEW_DEBOUNCE_MS);
 
   const target: PreviewTarget | null =
@@ -68,22 +72,37 @@ export function PartyJoinPage() {
   // The code typed found no party: said as the field's error (read with it, aria-invalid), not in a
   // separate alert, and the field no longer says its format looks good.
   const codeNotFound =
-    target !== null && 'joinCode' in target && target.joinCode === code && preview.isError && !preview.data;
+    refusedCode === code ||
+    (target !== null && 'joinCode' in target && target.joinCode === code && preview.isError && !preview.data);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!codeLooksGood || submitting) return;
     setSubmitting(true);
     setFailure(null);
+    setRefusedCode(null);
     try {
       const { party, message } = await joinParty(code, role);
-      await queryClient.invalidateQueries({ queryKey: partyKeys.all });
+      // The preview on screen may be of the code before the last keystroke (a wrong one, still inside its
+      // 500 ms pause): previews are marked stale, not refetched on the way out, so no lookup of a stale
+      // code follows the join; the joined party's preview says "member" the next time it is shown.
+      await queryClient.cancelQueries({ queryKey: partyKeys.previews() });
+      await queryClient.invalidateQueries({ queryKey: partyKeys.previews(), refetchType: 'none' });
+      await queryClient.invalidateQueries({
+        queryKey: partyKeys.all,
+        predicate: (query) => !isPreviewKey(query.queryKey),
+      });
       toast.success(message);
       navigate(`/parties/${party.id}?welcome=true`);
     } catch (error) {
-      const message = isApiError(error) ? (error.serverMessage ?? error.message) : unexpectedJoinError;
-      setFailure({ message, error });
-      toast.error(message);
+      // A form says what went wrong in one place and without a toast, like the other forms: a code that
+      // matches no party on the field (the same words as its preview), any other refusal in the alert.
+      if (isRecordNotFound(error)) setRefusedCode(code);
+      else
+        setFailure({
+          message: isApiError(error) ? (error.serverMessage ?? error.message) : unexpectedJoinError,
+          error,
+        });
     } finally {
       setSubmitting(false);
     }
@@ -114,7 +133,9 @@ export function PartyJoinPage() {
               autoComplete="off"
               autoCapitalize="characters"
               spellCheck={false}
-              ff="monospace"
+              // The code is read character by character (0 or O?): monospace in the box only; the label
+              // and messages keep the font of every other form.
+              styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
               onChange={(event) => {
                 setCode(normaliseJoinCode(event.currentTarget.value));
                 setFailure(null);
