@@ -278,6 +278,64 @@ describe('ItemTile equipment (issue 12 §5)', () => {
     expect(screen.getByRole('menu').querySelector('[role="presentation"]')).toBeNull();
   });
 
+  it('puts the item in the transfer queue from its "More actions" menu, as a phone\'s swipe left does', async () => {
+    const user = userEvent.setup();
+    const onAddToQueue = vi.fn();
+    const onQueue = vi.fn();
+    const rope = buildItem({
+      name: 'Rope',
+      item_template: { name: 'Rope', stack_size: 1, tags: [], metadata: {}, coin: null },
+    });
+    renderWithProviders(
+      <DndContext>
+        <ItemTile
+          item={rope}
+          layout="list"
+          draggable={false}
+          swipe={{ onQuickTransfer: vi.fn(), onAddToQueue }}
+          onQueue={onQueue}
+          onOpen={vi.fn()}
+          destinations={[
+            buildContainer({ id: rope.container_id }),
+            buildContainer({ id: 'pouch', name: 'Pouch' }),
+          ]}
+          onMoveTo={vi.fn()}
+        />
+      </DndContext>,
+    );
+    await user.click(screen.getByRole('button', { name: 'More actions for Rope' }));
+    const items = (await screen.findAllByRole('menuitem')).map((item) => item.textContent);
+    expect(items).toEqual(['Add to Queue', 'Equip', 'Give to...']);
+    await user.click(screen.getByRole('menuitem', { name: 'Add to Queue' }));
+    expect(onQueue.mock.calls.length + onAddToQueue.mock.calls.length).toBe(1);
+  });
+
+  it('offers Add to Queue for a stack in a party stash, which has no character to equip or give', async () => {
+    const user = userEvent.setup();
+    const onQueue = vi.fn();
+    const stash = buildPartyStash({ id: 'party-1', name: 'Night Watch' });
+    const rope = buildItem({ name: 'Rope', container_id: stash.id });
+    renderWithProviders(
+      <DndContext>
+        <ItemTile
+          item={rope}
+          layout="list"
+          draggable={false}
+          swipe={{ onQuickTransfer: vi.fn(), onAddToQueue: onQueue }}
+          onQueue={onQueue}
+          onOpen={vi.fn()}
+          destinations={[stash, buildContainer({ id: 'pouch', name: 'Pouch' })]}
+          onMoveTo={vi.fn()}
+        />
+      </DndContext>,
+    );
+    await user.click(screen.getByRole('button', { name: 'More actions for Rope' }));
+    const items = (await screen.findAllByRole('menuitem')).map((item) => item.textContent);
+    expect(items).toEqual(['Add to Queue']);
+    await user.click(screen.getByRole('menuitem', { name: 'Add to Queue' }));
+    expect(onQueue).toHaveBeenCalledTimes(1);
+  });
+
   it('offers coins neither Equip nor Attune, only Give to...', async () => {
     const user = userEvent.setup();
     renderWithActions(

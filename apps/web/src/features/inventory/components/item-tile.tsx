@@ -130,6 +130,17 @@ export function ItemTile({
     : formatStackWorth(item.value_cp * item.quantity);
   const icon = itemIcon(item.item_template);
   const ownerCharacterId = onMoveTo ? actingCharacterOf(item, destinations) : null;
+  // The queue is reached from the "More actions" menu too: a swipe left is a gesture nobody sees, and a
+  // keyboard has Q only at a desktop.
+  // Offered while the stack's move is on its way too (the row keeps its button), but then it does nothing,
+  // as Q and a swipe do nothing then.
+  const queueAction = onQueue ?? swipe?.onAddToQueue;
+  const addToQueue = queueAction
+    ? () => {
+        if (!moving) queueAction();
+      }
+    : undefined;
+  const hasActions = ownerCharacterId !== null || addToQueue !== undefined;
   const [giving, setGiving] = useState(false);
   const status = [isEquipped(item) ? 'equipped' : null, isAttuned(item) ? 'attuned' : null].filter(Boolean);
   const label = `${item.name}, quantity ${item.quantity}${status.length ? `, ${status.join(', ')}` : ''}${moving ? ', moving' : ''}`;
@@ -173,7 +184,7 @@ export function ItemTile({
     undefined;
   // Room for the menu button, drawn over a card's corner (a list row has it beside the row, out of the
   // way of a swipe).
-  const buttons = (canMove ? 1 : 0) + (ownerCharacterId ? 1 : 0);
+  const buttons = (canMove ? 1 : 0) + (hasActions ? 1 : 0);
   const menuRoom = buttons > 0 && layout === 'grid' ? buttons * 32 + 4 : undefined;
   const list = layout === 'list';
   const moveButtonProps = {
@@ -186,7 +197,7 @@ export function ItemTile({
     // Kept in its place while the stack's move is on its way, so the row does not jump.
     disabled: moving,
     ...(list ? { style: { flexShrink: 0 } } : { pos: 'absolute' as const, right: 6, bottom: 6 }),
-    ...(!list && ownerCharacterId ? { right: 38 } : {}),
+    ...(!list && hasActions ? { right: 38 } : {}),
   } as const;
 
   return (
@@ -341,11 +352,12 @@ export function ItemTile({
           }}
         />
       ) : null}
-      {ownerCharacterId ? (
+      {hasActions ? (
         <ItemActionsMenu
           item={item}
           list={list}
-          onGive={() => setGiving(true)}
+          onAddToQueue={addToQueue}
+          onGive={ownerCharacterId ? () => setGiving(true) : undefined}
           onClosed={() => tileRef.current?.focus()}
         />
       ) : null}
@@ -463,16 +475,21 @@ function actionsButtonProps(item: ItemInstance, list: boolean) {
   } as const;
 }
 
-/**
- * Equip, attune and "Give to..." without opening the item (the dialog offers them too). The menu (and its
- * status mutation) is mounted on the first click: until then the tile draws only its button.
- */
-function ItemActionsMenu(props: {
+interface ItemActionsMenuProps {
   item: ItemInstance;
   list: boolean;
-  onGive: () => void;
+  /** Into the transfer queue, as the item's dialog or sheet offers it. */
+  onAddToQueue?: () => void;
+  /** Only for an item of a character the user acts for: with it come Equip and Attune. */
+  onGive?: () => void;
   onClosed: () => void;
-}) {
+}
+
+/**
+ * Add to Queue, equip, attune and "Give to..." without opening the item (the dialog offers them too). The
+ * menu (and its status mutation) is mounted on the first click: until then the tile draws only its button.
+ */
+function ItemActionsMenu(props: ItemActionsMenuProps) {
   const [used, setUsed] = useState(false);
   if (used) return <ItemActionsMenuMounted {...props} />;
   return (
@@ -487,17 +504,7 @@ function ItemActionsMenu(props: {
   );
 }
 
-function ItemActionsMenuMounted({
-  item,
-  list,
-  onGive,
-  onClosed,
-}: {
-  item: ItemInstance;
-  list: boolean;
-  onGive: () => void;
-  onClosed: () => void;
-}) {
+function ItemActionsMenuMounted({ item, list, onAddToQueue, onGive, onClosed }: ItemActionsMenuProps) {
   const status = useItemStatus(item);
   const attuned = isAttuned(item);
   // Mounted by the first press: drawn closed, then opened, as a menu that was there all along opens.
@@ -520,17 +527,18 @@ function ItemActionsMenuMounted({
         </ActionIcon>
       </Menu.Target>
       <Menu.Dropdown>
-        {item.item_template.coin === null ? (
+        {onAddToQueue ? <Menu.Item onClick={onAddToQueue}>Add to Queue</Menu.Item> : null}
+        {onGive && item.item_template.coin === null ? (
           <Menu.Item onClick={() => status.mutate({ is_equipped: !isEquipped(item) })}>
             {isEquipped(item) ? 'Unequip' : 'Equip'}
           </Menu.Item>
         ) : null}
-        {attuned || isAttunable(item.item_template) ? (
+        {onGive && (attuned || isAttunable(item.item_template)) ? (
           <Menu.Item onClick={() => status.mutate({ is_attuned: !attuned })}>
             {attuned ? 'End attunement' : 'Attune'}
           </Menu.Item>
         ) : null}
-        <Menu.Item onClick={onGive}>Give to...</Menu.Item>
+        {onGive ? <Menu.Item onClick={onGive}>Give to...</Menu.Item> : null}
       </Menu.Dropdown>
     </Menu>
   );

@@ -8,6 +8,7 @@ import { failure, jsonResponse, mockFetch } from '../../../test/fixtures';
 import { selectDestinationMessage, useTransferQueue } from '../hooks/use-transfer-queue';
 import { buildContainer, buildItem, renderWithProviders } from '../test/inventory-fixtures';
 import type { QueuedItem } from '../workspace-types';
+import { sourceOptionLabel } from './container-source-select';
 import { bottomCoverProperty, TransferQueueBar } from './transfer-queue-bar';
 
 afterEach(() => {
@@ -129,7 +130,7 @@ describe('TransferQueueBar', () => {
     expect(screen.getByText('Swipe right: Quick Transfer · left: Add to Queue')).toBeInTheDocument();
   });
 
-  it('is short while it floats over the list: Clear beside the title, Process beside the queue, on one line', () => {
+  it('keeps every queued item whole and clear of the buttons: Clear beside the title, items wrapping before Process', () => {
     mockFetch(() => transferResult());
     const many = Array.from({ length: 8 }, (_, index) =>
       buildItem({ id: `item-${index}`, name: `Torch ${index + 1}`, quantity: 1 }),
@@ -139,15 +140,50 @@ describe('TransferQueueBar', () => {
     const header = screen.getByTestId('transfer-queue-header');
     expect(within(header).getByText('Transfer queue')).toBeInTheDocument();
     expect(within(header).getByRole('button', { name: 'Clear' })).toBeInTheDocument();
-    const row = screen.getByTestId('transfer-queue-items');
-    expect(within(row).getByRole('button', { name: 'Process Queue' })).toBeInTheDocument();
     // Whoever queued an item has swiped already: the help gives its line to the buttons.
     expect(screen.queryByText('Swipe right: Quick Transfer · left: Add to Queue')).not.toBeInTheDocument();
+    const row = screen.getByTestId('transfer-queue-items');
     const queued = within(row).getByRole('list', { name: 'Queued items' });
+    // Process Queue comes after the items, not beside a strip of them: it goes under them when they need the room.
+    expect(queued.contains(within(row).getByRole('button', { name: 'Process Queue' }))).toBe(false);
+    expect(row.style.getPropertyValue('--group-wrap')).toBe('wrap');
     expect(within(queued).getAllByRole('listitem')).toHaveLength(8);
-    expect(queued).toHaveStyle({ overflowX: 'auto' });
-    // Mantine's Group takes its flex-wrap from this variable.
-    expect(queued.style.getPropertyValue('--group-wrap')).toBe('nowrap');
+    // No item slides under a button (review 2026-12: the second was cut to "SA…" behind Process Queue):
+    // they wrap (Mantine's Group takes its flex-wrap from this variable), and past two lines the list
+    // scrolls up and down, each item's remove button reachable by Tab.
+    expect(queued.style.getPropertyValue('--group-wrap')).toBe('wrap');
+    expect(queued).not.toHaveStyle({ overflowX: 'auto' });
+    expect(queued).toHaveStyle({ overflowY: 'auto' });
+    for (const item of many) {
+      expect(
+        within(queued).getByRole('button', { name: `Remove ${item.name} from queue` }),
+      ).not.toHaveAttribute('tabindex', '-1');
+    }
+  });
+
+  it("cuts a long destination with an ellipsis and gives its whole name as the field's title", async () => {
+    mockFetch(() => transferResult());
+    const pouch = buildContainer({
+      id: 'container-3',
+      name: 'Belt pouch',
+      is_primary: false,
+      owner: { type: 'character', id: 'character-1', name: 'Lyra Moonwhisper, Seeker of the Lost Archive' },
+    });
+    function Chosen() {
+      const queue = useTransferQueue();
+      return (
+        <>
+          <Button onClick={() => queue.choose(pouch.id)}>Choose pouch</Button>
+          <TransferQueueBar queue={queue} containers={[backpack, pouch]} />
+        </>
+      );
+    }
+    renderWithProviders(<Chosen />);
+    fireEvent.click(screen.getByRole('button', { name: 'Choose pouch' }));
+    const destination = screen.getByRole('combobox', { name: 'Destination' });
+    await waitFor(() => expect(destination).toHaveValue(sourceOptionLabel(pouch)));
+    expect(destination).toHaveAttribute('title', sourceOptionLabel(pouch));
+    expect(destination).toHaveStyle({ textOverflow: 'ellipsis' });
   });
 
   it('tells how much of the screen it covers while it floats, and nothing once it sits after the list', async () => {

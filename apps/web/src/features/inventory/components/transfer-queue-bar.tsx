@@ -21,9 +21,11 @@ export const queuedDestinationPlaceholder = 'Choose where queued items go';
  * bottom of a phone screen only while it has something to act on (queued items, a run, a refusal such
  * as a swipe right without a destination); an empty queue sits after the items, so it covers none of
  * them. While it floats it is as short as it can be (review 2026-11: 163 px of an 812 px screen): Clear
- * shares the title's line and Process Queue the line of queued items, which scrolls sideways however many
- * there are; the swipe help gives way, since whoever queued an item has swiped already. The height it covers is told to
- * `onCoverChange`, for the lists that scroll on their own to pad their end by as much.
+ * shares the title's line and Process Queue follows the queued items, on their line when there is room,
+ * else under them at the right. The items wrap (review 2026-12: scrolled sideways beside Process Queue, a
+ * phone showed the second as "SA…", neither readable nor removable) and, past two lines, scroll up and
+ * down; the swipe help gives way, since whoever queued an item has swiped already. The height it covers is told to `onCoverChange`, for the lists that scroll on their own
+ * to pad their end by as much.
  */
 export function TransferQueueBar({
   queue,
@@ -41,6 +43,10 @@ export function TransferQueueBar({
   const hasItems = queue.items.length > 0;
   const floating = hasItems || busy || queue.error !== null;
   const { keepMounted, ...destinationFirstUse } = useOptionsOnFirstUse();
+  const destinationOptions = containers
+    .filter((c) => c.can_act)
+    .map((c) => ({ value: c.id, label: sourceOptionLabel(c) }));
+  const destinationLabel = destinationOptions.find((option) => option.value === queue.destination)?.label;
   const bar = useRef<HTMLElement>(null);
   useEffect(() => {
     const element = bar.current;
@@ -100,10 +106,12 @@ export function TransferQueueBar({
           {...destinationFirstUse}
           label="Destination"
           placeholder={swipes ? destinationPlaceholder : queuedDestinationPlaceholder}
-          data={containers
-            .filter((c) => c.can_act)
-            .map((c) => ({ value: c.id, label: sourceOptionLabel(c) }))}
+          data={destinationOptions}
           value={queue.destination}
+          // "Belt pouch (Lyra Moonwhisper, Seeker of the Lost Archive) · 12% full · 3/20 slots" is wider than
+          // a phone: the theme ends it in an ellipsis, and the whole of it is the title (a screen reader reads
+          // the value whole).
+          title={destinationLabel}
           onChange={queue.choose}
           error={queue.error ?? undefined}
           // The bar is sticky at the bottom of a scrolling page: floating-ui can judge it detached for a
@@ -112,14 +120,21 @@ export function TransferQueueBar({
           disabled={busy}
         />
         {hasItems || busy ? (
-          <Group gap="xs" wrap="nowrap" data-testid="transfer-queue-items">
-            {/* One line however many are queued, scrolled sideways: the bar does not grow over the list. */}
+          <Group gap="xs" align="flex-start" data-testid="transfer-queue-items">
+            {/* Whole items, as many lines as they need up to two, then scrolled: the bar does not grow over
+                the list. Process Queue stays at the bar's bottom right, under the toasts a desktop raises
+                above the bar. */}
             <Group
               gap={6}
-              wrap="nowrap"
               role="list"
               aria-label="Queued items"
-              style={{ flex: 1, minWidth: 0, overflowX: 'auto', overscrollBehaviorX: 'contain' }}
+              style={{
+                flex: '1 1 auto',
+                minWidth: 0,
+                maxHeight: '4.25rem',
+                overflowY: 'auto',
+                overscrollBehaviorY: 'contain',
+              }}
             >
               {queue.items.map((item) => (
                 <Badge
@@ -128,6 +143,7 @@ export function TransferQueueBar({
                   variant="outline"
                   size="lg"
                   pr={3}
+                  maw="100%"
                   style={{ flexShrink: 0 }}
                   rightSection={
                     <ActionIcon
@@ -147,7 +163,7 @@ export function TransferQueueBar({
                 </Badge>
               ))}
             </Group>
-            <Button size="sm" onClick={() => void queue.process()} loading={busy} style={{ flexShrink: 0 }}>
+            <Button size="sm" onClick={() => void queue.process()} loading={busy} ml="auto">
               Process Queue
             </Button>
           </Group>
