@@ -232,3 +232,28 @@ describe('global.css: buttons in a row and in a column', () => {
     expect(getComputedStyle(screen.getByRole('button', { name: 'Join a Party' })).minWidth).toBe('0');
   });
 });
+
+describe('global.css: a label that wraps', () => {
+  it('keeps room above and below its lines, where the cap-height trim pressed two lines against the edges', () => {
+    useStyles('Button');
+    render(
+      <MantineProvider env="test" theme={theme}>
+        <Button maw="100%">Claim for Lyra Moonwhisper, Seeker of the Lost Archive</Button>
+      </MantineProvider>,
+    );
+    const label = screen
+      .getByRole('button', { name: 'Claim for Lyra Moonwhisper, Seeker of the Lost Archive' })
+      .querySelector('.mantine-Button-label');
+    if (!label) throw new Error('the button has no label');
+    // Mantine trims the label's box to the capitals and the baseline (text-box-trim, Chromium 133+): two
+    // lines had their leading and the descenders' room cut and touched the button's top and bottom
+    // (review 2026-12, the loot's Claim button on a phone). The padding holds that room: at least the
+    // half-leading and a descender, and one line (capitals, about 0.72 em, and padding) still fits 36 px
+    // at 14 px. happy-dom resolves no em lengths: the rule's own value is read.
+    expect(getComputedStyle(label).getPropertyValue('text-box-trim')).toBe('trim-both');
+    const rule = /html \.mantine-Button-label \{[^}]*?padding-block: ([\d.]+)em;/.exec(globalCss);
+    const paddingEm = Number(rule?.[1]);
+    expect(paddingEm).toBeGreaterThanOrEqual(0.5);
+    expect((0.72 + 2 * paddingEm) * 14).toBeLessThanOrEqual(34);
+  });
+});
