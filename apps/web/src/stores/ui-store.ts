@@ -13,11 +13,24 @@ export interface Toast {
   kind: ToastKind;
 }
 
+export interface NavSection {
+  /** The address the page was at when it said so: the claim lapses once the address changes. */
+  pathname: string;
+  /** The navigation entry's href, e.g. /parties. */
+  href: string;
+}
+
 interface UiState {
   sidebarOpen: boolean;
   theme: ThemeName;
   toasts: Toast[];
   mobileMenuOpen: boolean;
+  /**
+   * The navigation entry a page says it belongs to when its address alone does not tell (a party's stash
+   * lives at /containers/:id, as a character's pack does), for that address only.
+   */
+  navSection: NavSection | null;
+  setNavSection: (section: NavSection | null) => void;
   setSidebarOpen: (open: boolean) => void;
   toggleSidebar: () => void;
   setTheme: (theme: ThemeName) => void;
@@ -40,6 +53,8 @@ export const useUiStore = create<UiState>()((set) => ({
   theme: readStoredTheme() ?? 'dark',
   toasts: [],
   mobileMenuOpen: false,
+  navSection: null,
+  setNavSection: (navSection) => set({ navSection }),
   setSidebarOpen: (sidebarOpen) => set({ sidebarOpen }),
   toggleSidebar: () => set((state) => ({ sidebarOpen: !state.sidebarOpen })),
   setTheme: (theme) => {

@@ -1,5 +1,6 @@
 import { AppShell, NavLink, ScrollArea } from '@mantine/core';
 import { Link } from 'react-router';
+import { useUiStore } from '../../stores/ui-store';
 import { isNavItemActive, type NavItem } from './navigation';
 
 /** A layout's navigation links, the current page marked (`exact`: only its own address counts). */
@@ -12,11 +13,12 @@ export function NavLinks({
   pathname: string;
   exact?: boolean;
 }) {
+  const section = useUiStore((state) => state.navSection);
   return (
     <AppShell.Section grow component={ScrollArea}>
       {items.map((item) => {
         const Icon = item.icon;
-        const active = isNavItemActive(item, pathname, exact);
+        const active = isNavItemActive(item, pathname, exact, section);
         return (
           <NavLink
             key={item.href}

@@ -25,6 +25,7 @@ import {
   IconUsersGroup,
 } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
+import type { NavSection } from '../../stores/ui-store';
 
 export interface NavItem {
   label: string;
@@ -69,7 +70,14 @@ export const adminNavigation: NavItem[] = [
   { label: 'Settings', href: '/admin/settings', icon: IconSettings },
 ];
 
-export function isNavItemActive(item: NavItem, pathname: string, exact = false): boolean {
+/** `section`: the entry the page itself named (a party's stash under Parties), which wins over its address. */
+export function isNavItemActive(
+  item: NavItem,
+  pathname: string,
+  exact = false,
+  section: NavSection | null = null,
+): boolean {
+  if (section && section.pathname === pathname) return item.href === section.href;
   const prefixes = [item.href, ...(item.alsoActiveUnder ?? [])];
   return prefixes.some((prefix) =>
     exact && prefix === item.href

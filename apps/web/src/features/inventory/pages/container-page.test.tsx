@@ -1,10 +1,11 @@
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { MainLayout } from '../../../app/layouts/main-layout';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { buildCharacter, pageMeta } from '../../../test/party-fixtures';
 import { renderRoutes } from '../../../test/render';
 import { inventoryKeys, noItemFilters } from '../api/inventory-api';
-import { buildContainer, buildItem } from '../test/inventory-fixtures';
+import { buildContainer, buildItem, buildPartyStash } from '../test/inventory-fixtures';
 import { ContainerPage } from './container-page';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -75,6 +76,38 @@ describe('ContainerPage', { timeout: 20_000 }, () => {
     server.backpackDeleted = true;
     await queryClient.invalidateQueries({ queryKey: inventoryKeys.container('c-pack') });
     expect(await screen.findByRole('heading', { level: 1, name: 'Container Not Found' })).toBeInTheDocument();
+  });
+
+  it("marks Parties in the sidebar for a party's stash, and Characters for a character's container", async () => {
+    const stash = buildPartyStash({ id: 'party-1', name: 'Night Watch' });
+    mockFetch(({ url }) => {
+      const { pathname } = new URL(url, 'http://test');
+      if (pathname === '/api/v1/containers/c-pack') return success(backpack);
+      if (pathname === `/api/v1/containers/${stash.id}`) return success(stash);
+      if (pathname.endsWith('/items'))
+        return jsonResponse(200, { status: 'success', data: [], meta: pageMeta(1, 20) });
+      if (pathname === '/api/v1/characters/ch-aria') return success(aria);
+      if (pathname === '/api/v1/characters/ch-aria/containers') return success([backpack]);
+      if (pathname === '/api/v1/parties/party-1/containers') return success([stash]);
+      if (pathname === '/api/v1/characters')
+        return jsonResponse(200, { status: 'success', data: [aria], meta: pageMeta(1, 100) });
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+    });
+    const { router } = renderRoutes(
+      [
+        {
+          path: '/',
+          element: <MainLayout />,
+          children: [{ path: 'containers/:id', element: <ContainerPage /> }],
+        },
+      ],
+      `/containers/${stash.id}`,
+    );
+    const current = () => screen.getAllByRole('link', { current: 'page' }).map((link) => link.textContent);
+    // The stash belongs to the party: the way back to it is Parties.
+    await waitFor(() => expect(current()).toEqual(['Parties']));
+    await router.navigate('/containers/c-pack');
+    await waitFor(() => expect(current()).toEqual(['Characters']));
   });
 
   it('names the panel after what it shows, as a region', async () => {

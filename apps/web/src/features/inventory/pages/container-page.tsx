@@ -5,6 +5,7 @@ import { useParams } from 'react-router';
 import { DetailLoadError } from '../../../components/detail-load-error';
 import { isRecordNotFound } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
+import { useNavSection } from '../../../lib/use-nav-section';
 import { characterQuery, myCharactersQuery } from '../../characters/api/characters-api';
 import { CharacterWealthStrip } from '../../characters/components/character-wealth';
 import { usePartyChannels } from '../../realtime/hooks/use-party-channels';
@@ -60,6 +61,8 @@ export function ContainerPage() {
   const sources = useOwnerContainers(owners);
   const ownerName = container.data?.owner.name ?? '';
   usePageTitle(container.data ? `${ownerName} · Inventory` : 'Inventory');
+  // A party's stash is reached from its party and belongs to it: the sidebar marks Parties, not Characters.
+  useNavSection(container.data?.owner.type === 'party' ? '/parties' : null);
 
   const loading = container.isPending || (owners.length > 0 && sources.isPending);
   // The answers arrive as urgent updates (React Query's store): the skeleton stays for that render, and
