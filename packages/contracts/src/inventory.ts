@@ -28,6 +28,7 @@ export const inventoryMessages = {
   splitRange: 'Split amount must be at least 1 and less than the stack quantity',
   mergeDifferent: 'Only stacks of the same item, without changes, can be merged',
   mergeSame: 'Choose another stack to merge with',
+  mergePersonalState: 'Only stacks that are equipped and attuned alike can be merged',
   containerNotEmpty: 'This container still holds items: empty it first or choose where they go',
   primaryContainer: 'A character’s main container cannot be deleted',
   notEnoughCoins: 'Not enough coins to convert',

@@ -29,6 +29,14 @@ export function keepsOwnStack(instanceData: Record<string, unknown>): boolean {
   return hasOverrides(instanceData) || personalKeys.some((key) => instanceData[key] === true);
 }
 
+/**
+ * Two stacks equipped and attuned alike: a merge keeps the target's state for all of them, so a plain stack
+ * merged into an attuned one would attune every piece past the attunement limit.
+ */
+export function samePersonalState(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  return personalKeys.every((key) => (a[key] === true) === (b[key] === true));
+}
+
 /** What a stack keeps when it changes hands: a new owner is neither wearing it nor attuned to it. */
 export function withoutPersonalState(instanceData: Record<string, unknown>): Record<string, unknown> {
   const rest = { ...instanceData };

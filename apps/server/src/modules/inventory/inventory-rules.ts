@@ -9,7 +9,7 @@ export interface TemplateFacts {
 }
 
 // The stacking rules live in the contracts, where the client reads the same ones.
-export { hasOverrides, keepsOwnStack, withoutPersonalState } from '@haversack/contracts';
+export { hasOverrides, keepsOwnStack, samePersonalState, withoutPersonalState } from '@haversack/contracts';
 
 /** DESIGN §4: effective name, weight and value are the instance's overrides where present. */
 export function effectiveFacts(template: TemplateFacts, instanceData: Record<string, unknown>) {

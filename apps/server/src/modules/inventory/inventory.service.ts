@@ -66,6 +66,7 @@ import {
   limitOf,
   planConversion,
   planStacking,
+  samePersonalState,
   withoutPersonalState,
 } from './inventory-rules.js';
 
@@ -1043,6 +1044,11 @@ export class InventoryService {
       if (!sameKind) {
         throw AppError.validation([
           { field: 'target_instance_id', message: inventoryMessages.mergeDifferent },
+        ]);
+      }
+      if (!samePersonalState(source.instance.instanceData, target.instanceData)) {
+        throw AppError.validation([
+          { field: 'target_instance_id', message: inventoryMessages.mergePersonalState },
         ]);
       }
       if (source.template.stackSize > 0 && combined > source.template.stackSize) {

@@ -710,6 +710,70 @@ describe('split, merge, adjust and destroy', () => {
     });
   });
 
+  it('merges an attuned or equipped stack only with one in the same state, past no attunement limit', async () => {
+    const { player, backpack } = await playerWithCharacter();
+    const ring = await createTemplate(ctx, {
+      name: 'Ring of Testing',
+      stackSize: 20,
+      metadata: { requires_attunement: true },
+    });
+    const add = async (quantity: number) =>
+      body(
+        await call('POST', '/item_instances', player, {
+          item_template_id: ring.id,
+          container_id: backpack,
+          quantity,
+        }),
+      ).data[0];
+    const attuned = await add(1);
+    const attune = await call('PATCH', `/item_instances/${attuned?.id}`, player, {
+      item_instance: { instance_data: { is_attuned: true } },
+    });
+    expect(attune.statusCode).toBe(200);
+    const plain = await add(5);
+    // Five plain rings into the attuned one would make six attuned, past the limit of three.
+    const merged = await call('POST', `/item_instances/${plain?.id}/merge`, player, {
+      target_instance_id: attuned?.id,
+    });
+    expect(merged.statusCode).toBe(422);
+    expect(body(merged).error.details?.[0]).toEqual({
+      field: 'target_instance_id',
+      message: inventoryMessages.mergePersonalState,
+    });
+    const intoPlain = await call('POST', `/item_instances/${attuned?.id}/merge`, player, {
+      target_instance_id: plain?.id,
+    });
+    expect(intoPlain.statusCode).toBe(422);
+    const held = body(await call('GET', `/containers/${backpack}/items?per_page=100`, player)).data;
+    const attunedOf = (i: { instance_data?: { is_attuned?: unknown } }) =>
+      i.instance_data?.is_attuned === true;
+    expect(held.map((i) => [i.quantity, attunedOf(i)]).sort()).toEqual([
+      [1, true],
+      [5, false],
+    ]);
+
+    // Two equipped halves of one stack still merge back.
+    const arrow = await createTemplate(ctx, { name: 'Arrow', weight: 0.05, stackSize: 20 });
+    const [quiver] = body(
+      await call('POST', '/item_instances', player, {
+        item_template_id: arrow.id,
+        container_id: backpack,
+        quantity: 10,
+      }),
+    ).data;
+    await call('PATCH', `/item_instances/${quiver?.id}`, player, {
+      item_instance: { instance_data: { is_equipped: true } },
+    });
+    const halves = body(
+      await call('POST', `/item_instances/${quiver?.id}/split`, player, { quantity: 4 }),
+    ).data;
+    const back = await call('POST', `/item_instances/${halves[1]?.id}/merge`, player, {
+      target_instance_id: quiver?.id,
+    });
+    expect(back.statusCode).toBe(200);
+    expect(body(back).data).toMatchObject({ quantity: 10 });
+  });
+
   it('adjusts quantity within the stack size and destroys with a ledger row', async () => {
     const { player, character, backpack } = await playerWithCharacter();
     const torch = await createTemplate(ctx, { name: 'Torch', weight: 1, stackSize: 10 });

@@ -1,4 +1,4 @@
-import type { Container, ItemInstance } from '@haversack/contracts';
+import { type Container, type ItemInstance, samePersonalState } from '@haversack/contracts';
 import { Button, Divider, Group, Stack, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -57,10 +57,13 @@ export function ItemDetailBody({
     onConfirmingChange?.(open);
   };
   const destroy = useDestroyItem(item);
-  // Only a plain stack merges, and only with another plain stack of the same item in the same container.
+  // Only a plain stack merges, and only with another plain stack of the same item in the same container,
+  // equipped and attuned alike (else merging would attune every piece, past the limit).
   const mergeable = canAct && !hasOverrides(item);
   const stacks = useQuery({ ...mergeTargetsQuery(item), enabled: mergeable });
-  const mergeTargets = (stacks.data ?? []).filter((stack) => stack.id !== item.id);
+  const mergeTargets = (stacks.data ?? []).filter(
+    (stack) => stack.id !== item.id && samePersonalState(stack.instance_data, item.instance_data),
+  );
   const back = () => setMode('view');
   const form = useRef<HTMLDivElement>(null);
   const actionButtons = useRef(new Map<FormMode, HTMLButtonElement>());

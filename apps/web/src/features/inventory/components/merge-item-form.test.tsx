@@ -54,6 +54,16 @@ describe('Merge with another stack', () => {
     await waitFor(() => expect(toastSuccess).toHaveBeenCalledWith('Stacks merged: Arrow ×20'));
   });
 
+  it('offers an equipped stack only the stacks equipped alike', async () => {
+    const worn = buildItem({ id: 'item-5', quantity: 4, instance_data: { is_equipped: true } });
+    const alsoWorn = buildItem({ id: 'item-6', quantity: 3, instance_data: { is_equipped: true } });
+    mockFetch(() => stacksResponse([arrows, otherArrows, worn, alsoWorn]));
+    renderBody(worn);
+    fireEvent.click(await screen.findByRole('button', { name: 'Merge with another stack' }));
+    fireEvent.click(screen.getByRole('combobox', { name: 'Stack to merge with' }));
+    expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual(['Arrow ×3']);
+  });
+
   it("shows the server's refusal", async () => {
     mockFetch(({ init }) =>
       init.method === 'POST'
