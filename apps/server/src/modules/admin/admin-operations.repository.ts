@@ -69,10 +69,13 @@ const templateTables = {
  * Haversack's own catalogue (system_key set: coins, the SRD items, the system shops and loot): they have no
  * owner, so unpublishing them would hide them from everyone for good (moderation refuses them as well).
  */
+/** A user id exactly; anything else (36 dashes too, which the column would refuse) is a piece of an e-mail. */
+const userIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 function templateConditions(filter: TemplateBulkFilter) {
   const table = templateTables[filter.kind];
   const owner = filter.owner
-    ? /^[0-9a-f-]{36}$/i.test(filter.owner)
+    ? userIdPattern.test(filter.owner)
       ? eq(table.creatorId, filter.owner.toLowerCase())
       : sql`${table.creatorId} in (select id from ${users} where ${ilike(users.email, `%${escapeLike(filter.owner)}%`)})`
     : undefined;

@@ -237,6 +237,27 @@ describe('bulk operations on templates', () => {
     }
     expect(await auditLogRepository.forSubject(ctx.database.db, privateOne.id)).toEqual([]);
   });
+
+  it('finds an owner by id or by a piece of their e-mail, and 36 characters that are no id match nothing', async () => {
+    const owner = await createUser(ctx);
+    await createTemplate(ctx, { creatorId: owner.user.id, visibility: 'public' });
+    const count = async (ownerFilter: string, kind = 'item_template') => {
+      const answer = await preview({
+        target: 'templates',
+        filter: { kind, owner: ownerFilter },
+        action: 'unpublish',
+      });
+      expect(answer.statusCode, `${kind} ${ownerFilter}: ${answer.body}`).toBe(200);
+      return json<{ data: { count: number } }>(answer).data.count;
+    };
+    expect(await count(owner.user.id)).toBe(1);
+    expect(await count(owner.user.id.toUpperCase())).toBe(1);
+    // Shaped like an id to a loose pattern, but not one (they answered 500): read as a piece of an e-mail.
+    for (const notAnId of ['a'.repeat(36), '-'.repeat(36), 'f'.repeat(36)]) {
+      expect(await count(notAnId)).toBe(0);
+      expect(await count(notAnId, 'shop_template')).toBe(0);
+    }
+  });
 });
 
 describe('bulk operations never touch Haversack’s own catalogue', () => {
