@@ -134,6 +134,9 @@ test('an admin suspends a user: their open session is cut off and they cannot si
   await dialog.getByLabel('Reason').fill('Spamming the marketplace');
   await dialog.getByRole('button', { name: 'Suspend account' }).click();
   await expect(page.getByTestId('suspension-note')).toContainText('Spamming the marketplace');
+  // The suspended user's page, with its Unsuspend button, reads well too.
+  await expect(page.getByRole('button', { name: 'Unsuspend' })).toBeVisible();
+  await expectAccessible(page, 'admin user detail, suspended');
 
   // The player's open page loses its session at once: the socket is closed and the app signs them out.
   await expect(playerPage).toHaveURL(/\/login/, { timeout: 15_000 });

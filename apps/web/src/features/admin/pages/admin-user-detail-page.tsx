@@ -148,7 +148,7 @@ export function AdminUserDetailPage() {
 
       <Group gap="sm" wrap="wrap">
         {user.suspended_at ? (
-          <Button color="green.9" onClick={() => act.mutate('unsuspend')} loading={act.isPending}>
+          <Button color="green" onClick={() => act.mutate('unsuspend')} loading={act.isPending}>
             Unsuspend
           </Button>
         ) : (
