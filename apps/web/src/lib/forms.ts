@@ -3,7 +3,7 @@ import { schemaResolver } from '@mantine/form';
 import { useEffect, useRef, useState } from 'react';
 import type { z } from 'zod';
 import { isApiError } from './http-client';
-import { generalMessages, toast } from './toast';
+import { dismissRequiredFieldsToast, generalMessages, toast } from './toast';
 
 /**
  * Validate a Mantine form with a contracts schema (zod 4 is a Standard Schema). Synchronous, so the first
@@ -60,16 +60,24 @@ const isBlank = (value: unknown) =>
   (Array.isArray(value) && value.length === 0);
 
 /**
- * spec/01 §8 "Please fill in all required fields.": a submit refused while a required field is blank says
+ * spec/01 §8 "Please fill in all required fields.": a submit refused because a required field is blank says
  * so once, beside each field's own message. Pass as the second argument of `form.onSubmit`; `required`
  * may depend on the values (the current password only when the email changes).
+ *
+ * Only a blank required field the form refused counts: a submit refused for another reason (a negative
+ * weight, an invalid email beside a still-empty field the rules let pass) says nothing more than its field
+ * errors, and takes away the toast an earlier blank submit left up, which would now blame the wrong thing.
  */
 export function toastMissingRequired<Values>(
   required: readonly (keyof Values & string)[] | ((values: Values) => readonly (keyof Values & string)[]),
 ): (errors: FormErrors, values: Values) => void {
-  return (_errors, values) => {
+  return (errors, values) => {
     const fields = typeof required === 'function' ? required(values) : required;
-    if (fields.some((field) => isBlank(values[field]))) toast.error(generalMessages.requiredFields);
+    if (fields.some((field) => isBlank(values[field]) && Boolean(errors[field]))) {
+      toast.error(generalMessages.requiredFields);
+    } else {
+      dismissRequiredFieldsToast();
+    }
   };
 }
 

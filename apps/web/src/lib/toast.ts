@@ -49,13 +49,7 @@ export function showToast(
   action?: ToastAction,
 ): string {
   // A success means the form that was short of required fields went through since: its warning is old news.
-  if (kind === 'success') {
-    for (const stale of useUiStore.getState().toasts) {
-      if (stale.message !== generalMessages.requiredFields) continue;
-      notifications.hide(stale.id);
-      useUiStore.getState().removeToast(stale.id);
-    }
-  }
+  if (kind === 'success') dismissRequiredFieldsToast();
   // The same news again (a teammate's third change in as many seconds, a third move) replaces its toast
   // rather than stacking another: a phone shows two at once, under the header, and repeats covered the
   // page. A move's Undo then undoes the latest move; earlier ones keep theirs in the history.
@@ -85,6 +79,16 @@ export function showToast(
 export function dismissToast(id: string): void {
   notifications.hide(id);
   useUiStore.getState().removeToast(id);
+}
+
+/**
+ * Takes away a standing "Please fill in all required fields.": the fields it spoke of are filled now (a
+ * success, or a later submit refused for another reason), and left up it would blame the wrong thing.
+ */
+export function dismissRequiredFieldsToast(): void {
+  for (const stale of useUiStore.getState().toasts) {
+    if (stale.message === generalMessages.requiredFields) dismissToast(stale.id);
+  }
 }
 
 export const toast = {

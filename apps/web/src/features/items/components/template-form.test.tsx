@@ -185,6 +185,31 @@ describe('TemplateForm and the general toasts (spec/01 §8)', { timeout: 30_000 
     expect(onSubmit).not.toHaveBeenCalled();
   });
 
+  it('takes the required-fields toast away once the name is given and the refusal is a negative weight', async () => {
+    useUiStore.setState({ toasts: [] });
+    const user = userEvent.setup();
+    const onSubmit = renderGuardedForm();
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    await waitFor(() =>
+      expect(useUiStore.getState().toasts.map((t) => t.message)).toContain(
+        'Please fill in all required fields.',
+      ),
+    );
+
+    await user.click(screen.getByRole('textbox', { name: 'Name' }));
+    await user.paste('Rope of Testing');
+    const weight = screen.getByRole('textbox', { name: 'Weight (lbs)' });
+    await user.clear(weight);
+    await user.type(weight, '-1');
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    expect(await screen.findByText('Weight cannot be negative')).toBeInTheDocument();
+    // The field says why; nothing still blames a required field that is filled.
+    expect(useUiStore.getState().toasts.map((t) => t.message)).not.toContain(
+      'Please fill in all required fields.',
+    );
+    expect(onSubmit).not.toHaveBeenCalled();
+  });
+
   it('labels the weight in lbs, and asks before leaving with changes', async () => {
     const user = userEvent.setup();
     renderGuardedForm();

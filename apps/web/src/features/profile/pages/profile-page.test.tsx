@@ -101,6 +101,23 @@ describe('ProfilePage and the general toasts (spec/01 §8)', { timeout: 30_000 }
     expect(writes).toEqual([]);
   });
 
+  it('refuses an invalid new e-mail on its field only, with no required-fields toast', async () => {
+    useUiStore.setState({ toasts: [] });
+    const fetchMock = mockFetch(() => success([]));
+    const user = userEvent.setup();
+    renderProfile();
+    const email = screen.getByRole('textbox', { name: 'Email' });
+    await user.clear(email);
+    await user.paste('not-an-email');
+    await user.click(screen.getByTestId('profile-save'));
+    await vi.waitFor(() => expect(email).toHaveAttribute('aria-invalid', 'true'));
+    expect(useUiStore.getState().toasts.map((t) => t.message)).not.toContain(
+      'Please fill in all required fields.',
+    );
+    const writes = fetchMock.mock.calls.filter(([, init]) => (init?.method ?? 'GET') !== 'GET');
+    expect(writes).toEqual([]);
+  });
+
   it('asks before leaving a half-typed password change', async () => {
     mockFetch(() => success([]));
     const user = userEvent.setup();
