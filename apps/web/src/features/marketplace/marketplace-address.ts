@@ -1,3 +1,4 @@
+import { isInvertedRange } from '../../lib/range';
 import type { MarketplaceFilters } from '../items/api/item-templates-api';
 import { rarities } from '../items/rarities';
 
@@ -92,19 +93,24 @@ export function draftOf(address: MarketplaceAddress): MarketplaceDraft {
 const toNumber = (value: number | string): number | null =>
   value === '' || !Number.isFinite(Number(value)) ? null : Number(value);
 
-/** The search the address asks of GET search/items. */
+/**
+ * The search the address asks of GET search/items. A range whose max is below its min is left out (the Max
+ * field says why) rather than asked for: it could only answer "No items found".
+ */
 export function filtersOf(address: MarketplaceAddress): MarketplaceFilters {
   const [sort, direction] = address.sort.split('-') as [
     NonNullable<MarketplaceFilters['sort']>,
     MarketplaceFilters['direction'],
   ];
+  const values = isInvertedRange(address.minValue, address.maxValue);
+  const weights = isInvertedRange(address.minWeight, address.maxWeight);
   return {
     search: address.search,
     tags: address.tags,
-    minValue: toNumber(address.minValue),
-    maxValue: toNumber(address.maxValue),
-    minWeight: toNumber(address.minWeight),
-    maxWeight: toNumber(address.maxWeight),
+    minValue: values ? null : toNumber(address.minValue),
+    maxValue: values ? null : toNumber(address.maxValue),
+    minWeight: weights ? null : toNumber(address.minWeight),
+    maxWeight: weights ? null : toNumber(address.maxWeight),
     page: address.page,
     ...(address.rarity ? { rarity: address.rarity } : {}),
     // "Best match" leaves the order to the server: by relevance with a search term, by name without.

@@ -18,6 +18,7 @@ import {
 import { infiniteQueryOptions, type QueryClient, queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
 import { API_V1, apiRequest } from '../../../lib/http-client';
+import { isInvertedRange } from '../../../lib/range';
 
 /** spec/02 §9: containers are fresh for 30 s; container items come 20 per page. */
 export const CONTAINERS_STALE_MS = 30_000;
@@ -102,6 +103,16 @@ export interface ItemFilters {
 }
 
 export const noItemFilters: ItemFilters = { search: '', rarity: null, minValue: null, maxValue: null };
+
+/**
+ * The filters as searched: a value range whose max is below its min could match nothing, so it is left out
+ * (the Max field says why) rather than asked for.
+ */
+export function searchableItemFilters(filters: ItemFilters): ItemFilters {
+  return isInvertedRange(filters.minValue, filters.maxValue)
+    ? { ...filters, minValue: null, maxValue: null }
+    : filters;
+}
 
 /** The query string of GET containers/{id}/items: `search`, `rarity`, `min_value`, `max_value` (gp). */
 export function itemFilterParams(filters: ItemFilters, params = new URLSearchParams()): URLSearchParams {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildItem } from '../test/inventory-fixtures';
-import { matchesItemFilters, noItemFilters } from './inventory-api';
+import { itemFilterParams, matchesItemFilters, noItemFilters, searchableItemFilters } from './inventory-api';
 
 describe('matchesItemFilters', () => {
   it('matches a search on the name, the notes and the template’s tags, as the server does', () => {
@@ -44,5 +44,15 @@ describe('matchesItemFilters and unpriced items', () => {
     expect(inRange(appraised, null, 10)).toBe(true);
     expect(inRange(appraised, null, 4)).toBe(false);
     expect(inRange(buildItem({ value_cp: 0 }), null, 10)).toBe(true);
+  });
+});
+
+describe('searchableItemFilters', () => {
+  it('leaves out a value range whose max is below its min, and keeps a possible one', () => {
+    const inverted = searchableItemFilters({ ...noItemFilters, rarity: 'rare', minValue: 500, maxValue: 10 });
+    expect(inverted).toEqual({ ...noItemFilters, rarity: 'rare' });
+    expect(itemFilterParams(inverted).toString()).toBe('rarity=rare');
+    const single = searchableItemFilters({ ...noItemFilters, minValue: 10, maxValue: 10 });
+    expect(itemFilterParams(single).toString()).toBe('min_value=10&max_value=10');
   });
 });

@@ -24,7 +24,7 @@ import { PartyRealtimeIndicator } from '../../realtime/components/party-realtime
 import { shopKeys } from '../../shops/api/shops-api';
 import { type DraggedShopItem, isDraggedShopItem } from '../../shops/components/shop-source-view';
 import { TradeDialog, type TradeOffer } from '../../shops/components/trade-dialog';
-import type { ContainerOwner, ItemFilters } from '../api/inventory-api';
+import { type ContainerOwner, type ItemFilters, searchableItemFilters } from '../api/inventory-api';
 import { panelCollision, panelJumpCoordinates, TOUCH_DRAG_DELAY_MS, TOUCH_DRAG_TOLERANCE_PX } from '../dnd';
 import { dragAnnouncements, dragInstructions } from '../drag-announcements';
 import { planDrop } from '../drop-plan';
@@ -102,7 +102,7 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
     minValue: null,
     maxValue: null,
   });
-  const filters: ItemFilters = { search, ...valueFilters };
+  const filters: ItemFilters = searchableItemFilters({ search, ...valueFilters });
   const [panels, setPanels] = useState<Record<PanelSide, PanelState>>({
     left: props.initialLeft,
     right: props.initialRight,

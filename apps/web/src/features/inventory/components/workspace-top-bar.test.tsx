@@ -4,7 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { renderWithProviders } from '../test/inventory-fixtures';
 import { WorkspaceTopBar } from './workspace-top-bar';
 
-function Harness({ back }: { back?: { href: string; label: string } }) {
+function Harness({
+  back,
+  filters = { rarity: null, minValue: null, maxValue: null },
+}: {
+  back?: { href: string; label: string };
+  filters?: { rarity: string | null; minValue: number | null; maxValue: number | null };
+}) {
   const [open, setOpen] = useState(false);
   const [search, setSearch] = useState('');
   return (
@@ -17,7 +23,7 @@ function Harness({ back }: { back?: { href: string; label: string } }) {
       onSearchOpenChange={setOpen}
       search={search}
       onSearchChange={setSearch}
-      filters={{ rarity: null, minValue: null, maxValue: null }}
+      filters={filters}
       onFiltersChange={() => undefined}
       viewMode="single"
       onViewModeChange={() => undefined}
@@ -84,4 +90,12 @@ describe('WorkspaceTopBar title (spec/02 §2)', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'Inventory Management' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: /^Back to/ })).not.toBeInTheDocument();
   });
+});
+
+it('marks a max value below the min value on the Max field', () => {
+  renderWithProviders(<Harness filters={{ rarity: null, minValue: 500, maxValue: 10 }} />);
+  fireEvent.click(screen.getByRole('button', { name: 'Search items' }));
+  const max = screen.getByRole('textbox', { name: 'Maximum value (gp)' });
+  expect(max).toHaveAttribute('aria-invalid', 'true');
+  expect(max).toHaveAccessibleDescription('Max value must be at least the min value');
 });

@@ -16,6 +16,7 @@ import { useHotkeys, useId } from '@mantine/hooks';
 import { IconArrowLeft, IconPlus, IconSearch } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { Link } from 'react-router';
+import { rangeError } from '../../../lib/range';
 import type { ItemFilters } from '../api/inventory-api';
 import type { LayoutMode, ViewMode } from '../workspace-types';
 
@@ -218,6 +219,7 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
             placeholder="Max gp"
             value={props.filters.maxValue ?? ''}
             onChange={(value) => props.onFiltersChange({ ...props.filters, maxValue: toGp(value) })}
+            error={rangeError(props.filters.minValue, props.filters.maxValue, 'value')}
             min={0}
             allowNegative={false}
             onKeyDown={escapeCloses}

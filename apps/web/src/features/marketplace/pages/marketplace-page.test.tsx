@@ -129,4 +129,21 @@ describe('MarketplacePage', () => {
     await waitFor(() => expect(screen.getByRole('textbox', { name: 'Search' })).toHaveValue(''));
     expect(screen.getByRole('combobox', { name: 'Sort by' })).toHaveValue('Best match');
   }, 20_000);
+  it('marks a max value below the min value on the Max field and searches without the impossible range', async () => {
+    const fetchMock = mockFetch(() => results(1));
+    const user = userEvent.setup();
+    const { router } = renderRoutes(routes, '/marketplace');
+    expect(await screen.findByText('Sword of page 1')).toBeVisible();
+    await user.type(screen.getByRole('textbox', { name: 'Min value (gp)' }), '500');
+    const max = screen.getByRole('textbox', { name: 'Max value (gp)' });
+    await user.type(max, '10');
+    expect(await screen.findByText('Max value must be at least the min value')).toBeVisible();
+    expect(max).toHaveAttribute('aria-invalid', 'true');
+    // The address keeps what was typed; the search leaves out the pair that can match nothing.
+    await waitFor(() => expect(router.state.location.search).toBe('?min_value=500&max_value=10'));
+    await waitFor(() => expect(fetchMock.mock.calls.length).toBeGreaterThan(1));
+    const asked = lastSearch(fetchMock);
+    expect(asked).not.toHaveProperty('max_value');
+    expect(asked).not.toHaveProperty('min_value');
+  });
 });

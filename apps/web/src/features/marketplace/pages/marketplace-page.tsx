@@ -21,6 +21,7 @@ import { useSearchParams } from 'react-router';
 import { EmptyState, noItemsFound } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import { usePageTitle } from '../../../lib/page-title';
+import { rangeError } from '../../../lib/range';
 import { weightLabel } from '../../../lib/weight';
 import { AddToContainerDialog } from '../../inventory/components/add-to-container-dialog';
 import { marketplaceQuery } from '../../items/api/item-templates-api';
@@ -131,7 +132,13 @@ export function MarketplacePage() {
           />
           <Group grow gap="xs" align="flex-start" display={showMoreFilters ? undefined : 'none'}>
             <NumberInput label="Min value (gp)" min={0} value={draft.minValue} onChange={type('minValue')} />
-            <NumberInput label="Max value (gp)" min={0} value={draft.maxValue} onChange={type('maxValue')} />
+            <NumberInput
+              label="Max value (gp)"
+              min={0}
+              value={draft.maxValue}
+              onChange={type('maxValue')}
+              error={rangeError(draft.minValue, draft.maxValue, 'value')}
+            />
           </Group>
           <Group grow gap="xs" align="flex-start" display={showMoreFilters ? undefined : 'none'}>
             <NumberInput
@@ -145,6 +152,7 @@ export function MarketplacePage() {
               min={0}
               value={draft.maxWeight}
               onChange={type('maxWeight')}
+              error={rangeError(draft.minWeight, draft.maxWeight, 'weight')}
             />
           </Group>
           <Select
