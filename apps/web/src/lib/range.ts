@@ -7,6 +7,9 @@ export const rangeMessages = {
   weight: 'Max weight must be at least the min weight',
 } as const;
 
+/** The same for a field too narrow for a sentence (the workspace's 110 px Max gp): one short line. */
+export const shortRangeMessage = 'Below the min';
+
 const numberOf = (value: number | string | null | undefined): number | null =>
   value === null || value === undefined || value === '' || !Number.isFinite(Number(value))
     ? null

@@ -16,7 +16,7 @@ import { useHotkeys, useId } from '@mantine/hooks';
 import { IconArrowLeft, IconPlus, IconSearch } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { Link } from 'react-router';
-import { rangeError } from '../../../lib/range';
+import { isInvertedRange, shortRangeMessage } from '../../../lib/range';
 import type { ItemFilters } from '../api/inventory-api';
 import type { LayoutMode, ViewMode } from '../workspace-types';
 
@@ -175,7 +175,7 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
         </Group>
       </Group>
       {props.searchOpen ? (
-        <Group gap="xs" align="flex-end" wrap="wrap" role="search" aria-label="Item search and filters">
+        <Group gap="xs" align="flex-start" wrap="wrap" role="search" aria-label="Item search and filters">
           <TextInput
             ref={input}
             aria-label="Search items"
@@ -219,7 +219,7 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
             placeholder="Max gp"
             value={props.filters.maxValue ?? ''}
             onChange={(value) => props.onFiltersChange({ ...props.filters, maxValue: toGp(value) })}
-            error={rangeError(props.filters.minValue, props.filters.maxValue, 'value')}
+            error={isInvertedRange(props.filters.minValue, props.filters.maxValue) ? shortRangeMessage : null}
             min={0}
             allowNegative={false}
             onKeyDown={escapeCloses}
