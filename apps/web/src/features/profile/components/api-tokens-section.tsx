@@ -28,7 +28,7 @@ import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
 import { IconKey } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
@@ -222,14 +222,27 @@ function CreateTokenForm({ onDone }: { onDone: () => void }) {
     }),
   );
 
+  const warningId = useId();
+  const copyButton = useRef<HTMLButtonElement>(null);
+  // The form that had the focus is gone: without this it falls to the page and a screen reader hears
+  // nothing of the token. The warning is read with the button, and as an alert (Mantine's role) besides.
+  useEffect(() => {
+    if (created) copyButton.current?.focus();
+  }, [created]);
+
   if (created) {
     return (
       <Stack gap="md" data-testid="api-token-created">
-        <Alert color="yellow" variant="light" title="Copy your token now">
+        <Alert id={warningId} color="yellow" variant="light" title="Copy your token now">
           This is the only time it is shown. Store it somewhere safe; if you lose it, revoke it and create
           another.
         </Alert>
-        <CopyMessage label="API token" text={created.token} />
+        <CopyMessage
+          label="API token"
+          text={created.token}
+          buttonRef={copyButton}
+          buttonDescribedBy={warningId}
+        />
         <Group justify="flex-end">
           <Button onClick={onDone}>Done</Button>
         </Group>

@@ -1,0 +1,84 @@
+import type { ApiToken } from '@haversack/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { tokenStorage } from '../../../lib/token-storage';
+import { useAuthStore } from '../../../stores/auth-store';
+import { useUiStore } from '../../../stores/ui-store';
+import { buildTokens, buildUser, failure, mockFetch, success } from '../../../test/fixtures';
+import { renderRoutes } from '../../../test/render';
+import { buildCurrentSubscription } from '../../subscription/subscription-fixtures';
+import { ApiTokensSection } from './api-tokens-section';
+
+function apiToken(overrides: Partial<ApiToken>): ApiToken {
+  return {
+    id: 'token-1',
+    name: 'Inventory spreadsheet',
+    scope: 'read',
+    hint: 'hvk_Ab12',
+    expires_at: null,
+    last_used_at: null,
+    expired: false,
+    created_at: '2026-03-01T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/** A server that lists `initial`, creates and revokes tokens as asked, on a plan with API access. */
+function serveTokens(initial: ApiToken[]) {
+  let listed = [...initial];
+  return mockFetch(({ url, init }) => {
+    if (url.endsWith('/subscription/current')) return success(buildCurrentSubscription({ tier: 'tier_2' }));
+    const revoked = url.match(/\/users\/me\/api_tokens\/([^/]+)$/);
+    if (revoked && init.method === 'DELETE') {
+      listed = listed.filter((token) => token.id !== revoked[1]);
+      return new Response(null, { status: 204 });
+    }
+    if (url.endsWith('/users/me/api_tokens') && init.method === 'POST') {
+      const created = apiToken({ id: 'token-new', name: 'Campaign notes', hint: 'hvk_Zz99' });
+      listed = [...listed, created];
+      return success({ ...created, token: 'hvk_Zz99secretsecretsecret' }, 201);
+    }
+    if (url.endsWith('/users/me/api_tokens')) return success(listed);
+    return failure(404, 'RESOURCE_NOT_FOUND', 'not found');
+  });
+}
+
+function renderSection() {
+  tokenStorage.setTokens(buildTokens({ token: 'access-1' }));
+  useAuthStore.setState({ isAuthenticated: true, isInitializing: false, user: buildUser() });
+  return renderRoutes([{ path: '/profile', element: <ApiTokensSection /> }], '/profile');
+}
+
+const section = () => screen.getByRole('region', { name: 'API tokens' });
+
+beforeEach(() => {
+  useUiStore.setState({ toasts: [] });
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  tokenStorage.clear();
+});
+
+describe('API tokens (issue 16 §5)', { timeout: 30_000 }, () => {
+  it('puts focus on the new token’s Copy button and says it is shown only once', async () => {
+    serveTokens([]);
+    const user = userEvent.setup();
+    renderSection();
+    (await within(section()).findByRole('button', { name: 'Create token' })).focus();
+    await user.keyboard('{Enter}');
+    const dialog = await screen.findByRole('dialog', { name: 'Create API token' });
+    await waitFor(() => expect(within(dialog).getByRole('textbox', { name: /^Name/ })).toHaveFocus());
+    await user.keyboard('Campaign notes{Enter}');
+
+    const copy = await within(dialog).findByRole('button', { name: 'Copy API token' });
+    await waitFor(() => expect(copy).toHaveFocus());
+    // The warning is read with the button that takes the focus, and announced as an alert as it appears.
+    expect(copy).toHaveAccessibleDescription(
+      'Copy your token now This is the only time it is shown. Store it somewhere safe; if you lose it, revoke it and create another.',
+    );
+    expect(within(dialog).getByRole('alert')).toHaveTextContent(/^Copy your token now/);
+    expect(dialog).toHaveTextContent('hvk_Zz99secretsecretsecret');
+  });
+});
