@@ -12,11 +12,15 @@ export interface TradeButtonFocus {
  * closes, focus goes back to the button that opened it: Mantine's own return finds nothing to focus once
  * that button was disabled mid-trade, or was removed with its row. When that row is gone (the last Sack was
  * bought, a whole stack was sold or claimed), then or later, focus goes to the same button of the row now
- * in its place, else of the one before, else to the list itself, instead of falling to the page.
+ * in its place, else of the one before, else to the list itself, instead of falling to the page. `list`
+ * is whatever takes the focus once no row is left: the list's box, or a button next to it (Create token).
  */
-export function useStockFocus(keys: readonly string[], tradeOpen: boolean) {
+export function useStockFocus<List extends HTMLElement = HTMLDivElement>(
+  keys: readonly string[],
+  tradeOpen: boolean,
+) {
   const buttons = useRef(new Map<string, HTMLButtonElement>());
-  const list = useRef<HTMLDivElement>(null);
+  const list = useRef<List>(null);
   const focused = useRef<{ key: string; index: number; slot: string } | null>(null);
   const wasOpen = useRef(tradeOpen);
 

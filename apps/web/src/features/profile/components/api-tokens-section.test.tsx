@@ -24,6 +24,10 @@ function apiToken(overrides: Partial<ApiToken>): ApiToken {
   };
 }
 
+const spreadsheet = apiToken({});
+const bot = apiToken({ id: 'token-2', name: 'Discord bot', hint: 'hvk_Cd34' });
+const backup = apiToken({ id: 'token-3', name: 'Nightly backup', hint: 'hvk_Ef56' });
+
 /** A server that lists `initial`, creates and revokes tokens as asked, on a plan with API access. */
 function serveTokens(initial: ApiToken[]) {
   let listed = [...initial];
@@ -51,6 +55,20 @@ function renderSection() {
 }
 
 const section = () => screen.getByRole('region', { name: 'API tokens' });
+
+/** Revokes the token `name` from the keyboard: Revoke, then Revoke in the confirmation. */
+async function revokeByKeyboard(user: ReturnType<typeof userEvent.setup>, name: string) {
+  const button = within(section()).getByRole('button', { name: `Revoke API token ${name}` });
+  button.focus();
+  await user.keyboard('{Enter}');
+  const dialog = await screen.findByRole('dialog', { name: 'Revoke API token?' });
+  within(dialog).getByRole('button', { name: 'Revoke' }).focus();
+  await user.keyboard('{Enter}');
+  await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  await waitFor(() =>
+    expect(within(section()).queryByRole('button', { name: `Revoke API token ${name}` })).toBeNull(),
+  );
+}
 
 beforeEach(() => {
   useUiStore.setState({ toasts: [] });
@@ -80,5 +98,35 @@ describe('API tokens (issue 16 §5)', { timeout: 30_000 }, () => {
     );
     expect(within(dialog).getByRole('alert')).toHaveTextContent(/^Copy your token now/);
     expect(dialog).toHaveTextContent('hvk_Zz99secretsecretsecret');
+  });
+
+  it('after a revoke, puts focus on the next row’s Revoke, else the one before, else Create token', async () => {
+    serveTokens([spreadsheet, bot, backup]);
+    const user = userEvent.setup();
+    renderSection();
+    await within(section()).findAllByTestId('api-token');
+
+    await revokeByKeyboard(user, 'Discord bot');
+    await waitFor(() =>
+      expect(
+        within(section()).getByRole('button', { name: 'Revoke API token Nightly backup' }),
+      ).toHaveFocus(),
+    );
+    expect(useUiStore.getState().toasts.map((t) => t.message)).toContain('API token “Discord bot” revoked');
+
+    // The last row: the one before it.
+    await revokeByKeyboard(user, 'Nightly backup');
+    await waitFor(() =>
+      expect(
+        within(section()).getByRole('button', { name: 'Revoke API token Inventory spreadsheet' }),
+      ).toHaveFocus(),
+    );
+
+    // None left: Create token.
+    await revokeByKeyboard(user, 'Inventory spreadsheet');
+    expect(await within(section()).findByTestId('api-tokens-empty')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(within(section()).getByRole('button', { name: 'Create token' })).toHaveFocus(),
+    );
   });
 });

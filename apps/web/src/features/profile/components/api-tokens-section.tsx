@@ -37,6 +37,7 @@ import { markInvalidFields, serverFieldErrors, useFocusFirstError, validateWith 
 import { isApiError } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
 import { isPlanRefusal } from '../../../lib/upgrade-link';
+import { type TradeButtonFocus, useStockFocus } from '../../../lib/use-stock-focus';
 import { absoluteTime, relativeTime } from '../../activity/lib/relative-time';
 import { CopyMessage } from '../../parties/components/copy-message';
 import { currentSubscriptionQueryOptions } from '../../subscription/api/subscription-api';
@@ -53,6 +54,12 @@ export function ApiTokensSection() {
   const [creating, { open: openCreate, close: closeCreate }] = useDisclosure(false);
   const [revoking, setRevoking] = useState<ApiToken | null>(null);
   const revoke = useRevokeApiToken();
+  // The revoked token's row goes with its Revoke button: focus goes to the next row's Revoke, else the
+  // previous one's, else Create token, instead of falling to the page (WCAG 2.4.3).
+  const focus = useStockFocus<HTMLButtonElement>(
+    tokens.data?.map((token) => token.id) ?? [],
+    revoking !== null,
+  );
 
   const confirmRevoke = () => {
     if (!revoking) return;
@@ -88,7 +95,11 @@ export function ApiTokensSection() {
             </Text>
           </Stack>
           {hasApiAccess ? (
-            <Button leftSection={<IconKey size={16} aria-hidden="true" />} onClick={openCreate}>
+            <Button
+              ref={focus.list}
+              leftSection={<IconKey size={16} aria-hidden="true" />}
+              onClick={openCreate}
+            >
               Create token
             </Button>
           ) : null}
@@ -110,8 +121,13 @@ export function ApiTokensSection() {
           </Text>
         ) : (
           <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-            {tokens.data.map((token) => (
-              <ApiTokenRow key={token.id} token={token} onRevoke={() => setRevoking(token)} />
+            {tokens.data.map((token, index) => (
+              <ApiTokenRow
+                key={token.id}
+                token={token}
+                onRevoke={() => setRevoking(token)}
+                revokeButton={focus.tradeButton(token.id, index)}
+              />
             ))}
           </Stack>
         )}
@@ -145,7 +161,15 @@ function expiryText(token: ApiToken): string {
     : `Expires ${absoluteTime(token.expires_at)}`;
 }
 
-function ApiTokenRow({ token, onRevoke }: { token: ApiToken; onRevoke: () => void }) {
+function ApiTokenRow({
+  token,
+  onRevoke,
+  revokeButton,
+}: {
+  token: ApiToken;
+  onRevoke: () => void;
+  revokeButton: TradeButtonFocus;
+}) {
   return (
     <Paper component="li" withBorder p="sm" data-testid="api-token">
       <Group justify="space-between" align="flex-start" gap="sm" wrap="wrap">
@@ -176,6 +200,8 @@ function ApiTokenRow({ token, onRevoke }: { token: ApiToken; onRevoke: () => voi
           variant="light"
           color="red.9"
           onClick={onRevoke}
+          ref={revokeButton.ref}
+          onFocus={revokeButton.onFocus}
           aria-label={`Revoke API token ${token.name}`}
         >
           Revoke
