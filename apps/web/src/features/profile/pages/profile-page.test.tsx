@@ -68,7 +68,11 @@ describe('ProfilePage and the general toasts (spec/01 §8)', { timeout: 30_000 }
     const email = screen.getByRole('textbox', { name: 'Email' });
     await user.clear(email);
     await user.paste('moved@example.com');
-    await user.type(await screen.findByLabelText(/^Current password/), 'Adventure1');
+    // Title Case as the Change Password form's labels beside it (spec/01: New Password, Confirm New Password).
+    const currentPassword = await within(
+      screen.getByRole('region', { name: 'Account details' }),
+    ).findByLabelText(/^Current Password/);
+    await user.type(currentPassword, 'Adventure1');
     await user.click(screen.getByTestId('profile-save'));
 
     await vi.waitFor(() =>

@@ -178,7 +178,7 @@ function AccountDetails() {
           />
           {emailChanging ? (
             <PasswordInput
-              label="Current password"
+              label="Current Password"
               description="Needed to change your email address. We will also tell your current address."
               autoComplete="current-password"
               required
