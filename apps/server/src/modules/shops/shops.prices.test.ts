@@ -8,10 +8,9 @@ import {
   shopMessages,
   type TradeResult,
 } from '@haversack/contracts';
-import { and, eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { transactions } from '../../db/schema/inventory.js';
-import { itemInstances } from '../../db/schema/items.js';
 import { shopInstances } from '../../db/schema/shops.js';
 import type { DomainEvent } from '../../realtime/events.js';
 import {
@@ -25,6 +24,7 @@ import {
   upgrade,
 } from '../../test/factories.js';
 import { buildTestApp, callApi, type TestContext } from '../../test/helper.js';
+import { actorOf, body, holdingsOf } from '../../test/holdings.js';
 
 /**
  * The shop's own price for one line of its shelf (PUT shop_instances/{id}/prices/{itemTemplateId}): set and
@@ -37,26 +37,7 @@ beforeAll(async () => {
   ctx = await buildTestApp();
 });
 afterAll(async () => ctx.close());
-
-type Envelope<T> = {
-  status: string;
-  data: T;
-  message?: string;
-  error?: { code: string; message: string; details?: { field: string; message: string }[] };
-};
-const body = <T>(response: { json(): unknown }) => response.json() as Envelope<T>;
-const actorOf = (u: SignedInUser) => ({ id: u.user.id, username: u.user.username });
-const copper: Record<string, number> = { cp: 1, sp: 10, ep: 50, gp: 100, pp: 1000 };
-
-async function coinsIn(containerId: string): Promise<number> {
-  const rows = await ctx.database.db
-    .select({ key: sql<string>`t.system_key`, n: sql<string>`sum(${itemInstances.quantity})` })
-    .from(itemInstances)
-    .innerJoin(sql`item_templates t`, sql`t.id = ${itemInstances.itemTemplateId}`)
-    .where(and(eq(itemInstances.containerId, containerId), sql`t.system_key like 'coin:%'`))
-    .groupBy(sql`t.system_key`);
-  return rows.reduce((sum, r) => sum + Number(r.n) * (copper[r.key.slice(5)] ?? 0), 0);
-}
+const { coinsIn } = holdingsOf(() => ctx.database.db);
 
 async function ledgerRowsOf(partyId: string) {
   return ctx.database.db.select().from(transactions).where(eq(transactions.partyId, partyId));

@@ -1,5 +1,5 @@
 import type { LootSummary, ShopInstance, ShopTemplate, TradeResult } from '@haversack/contracts';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transactions } from '../../db/schema/inventory.js';
 import { itemInstances } from '../../db/schema/items.js';
@@ -14,6 +14,7 @@ import {
   upgrade,
 } from '../../test/factories.js';
 import { buildTestApp, callApi, type TestContext } from '../../test/helper.js';
+import { actorOf, body, holdingsOf } from '../../test/holdings.js';
 
 /** Issue 11 §8 "Beyond the spec: split the proceeds" (docs/decisions.md). */
 
@@ -23,35 +24,7 @@ beforeAll(async () => {
   ctx = await buildTestApp();
 });
 afterAll(async () => ctx.close());
-
-type Envelope<T> = {
-  status: string;
-  data: T;
-  message?: string;
-  error?: { code: string; message: string; details?: { field: string; message: string }[] };
-};
-const body = <T>(response: { json(): unknown }) => response.json() as Envelope<T>;
-const actorOf = (u: SignedInUser) => ({ id: u.user.id, username: u.user.username });
-const copper: Record<string, number> = { cp: 1, sp: 10, ep: 50, gp: 100, pp: 1000 };
-
-/** Copper held in coins in a container. */
-async function coinsIn(containerId: string): Promise<number> {
-  const rows = await ctx.database.db
-    .select({ key: sql<string>`t.system_key`, n: sql<string>`sum(${itemInstances.quantity})` })
-    .from(itemInstances)
-    .innerJoin(sql`item_templates t`, sql`t.id = ${itemInstances.itemTemplateId}`)
-    .where(and(eq(itemInstances.containerId, containerId), sql`t.system_key like 'coin:%'`))
-    .groupBy(sql`t.system_key`);
-  return rows.reduce((sum, r) => sum + Number(r.n) * (copper[r.key.slice(5)] ?? 0), 0);
-}
-
-async function quantityIn(containerId: string, templateId: string): Promise<number> {
-  const rows = await ctx.database.db
-    .select({ n: itemInstances.quantity })
-    .from(itemInstances)
-    .where(and(eq(itemInstances.containerId, containerId), eq(itemInstances.itemTemplateId, templateId)));
-  return rows.reduce((sum, r) => sum + r.n, 0);
-}
+const { coinsIn, quantityIn } = holdingsOf(() => ctx.database.db);
 
 async function saleRows(partyId: string) {
   return ctx.database.db
