@@ -106,14 +106,24 @@ describe('DeployShopDialog', () => {
       calls.mock.calls.filter(
         ([url, init]) => String(url).endsWith('/shop_instances') && (init as RequestInit).method === 'POST',
       );
-
-    it('keeps a discount above 100 % as typed, says why and deploys nothing', async () => {
-      const fetchMock = serveDeploy();
+    /** The dialog, open and loaded, with its Discount (%) field. */
+    async function openWithDiscount() {
       const user = userEvent.setup();
       renderDialog();
       const dialog = await screen.findByRole('dialog', { name: 'Deploy General Store' });
       await within(dialog).findByRole('combobox', { name: 'Party' });
-      const discount = within(dialog).getByRole('textbox', { name: 'Discount (%)' });
+      return { user, dialog, discount: within(dialog).getByRole('textbox', { name: 'Discount (%)' }) };
+    }
+    /** The discount rate of the one deploy sent. */
+    async function deployedDiscountRate(calls: { mock: { calls: unknown[][] } }) {
+      await vi.waitFor(() => expect(deploys(calls)).toHaveLength(1));
+      const [[, init]] = deploys(calls) as [[string, RequestInit]];
+      return JSON.parse(String(init.body)).shop_instance.discount_rate;
+    }
+
+    it('keeps a discount above 100 % as typed, says why and deploys nothing', async () => {
+      const fetchMock = serveDeploy();
+      const { user, dialog, discount } = await openWithDiscount();
       await user.clear(discount);
       await user.type(discount, '150');
       await user.tab();
@@ -128,37 +138,23 @@ describe('DeployShopDialog', () => {
 
     it('deploys a deliberate 100 % discount, warning that everything will be free', async () => {
       const fetchMock = serveDeploy();
-      const user = userEvent.setup();
-      renderDialog();
-      const dialog = await screen.findByRole('dialog', { name: 'Deploy General Store' });
-      await within(dialog).findByRole('combobox', { name: 'Party' });
-      const discount = within(dialog).getByRole('textbox', { name: 'Discount (%)' });
+      const { user, dialog, discount } = await openWithDiscount();
       expect(within(dialog).queryByText(freeShopWarning)).not.toBeInTheDocument();
       await user.clear(discount);
       await user.type(discount, '100');
       expect(discount).toHaveAccessibleDescription(freeShopWarning);
       await user.click(within(dialog).getByRole('button', { name: 'Deploy Shop' }));
-      await vi.waitFor(() => expect(deploys(fetchMock)).toHaveLength(1));
-      const [[, init]] = deploys(fetchMock) as [[string, RequestInit]];
-      const body = JSON.parse(String(init.body));
-      expect(body.shop_instance.discount_rate).toBe(1);
+      expect(await deployedDiscountRate(fetchMock)).toBe(1);
     });
 
     it('sends a discount to the hundredth of a percent as its exact rate', async () => {
       const fetchMock = serveDeploy();
-      const user = userEvent.setup();
-      renderDialog();
-      const dialog = await screen.findByRole('dialog', { name: 'Deploy General Store' });
-      await within(dialog).findByRole('combobox', { name: 'Party' });
-      const discount = within(dialog).getByRole('textbox', { name: 'Discount (%)' });
+      const { user, dialog, discount } = await openWithDiscount();
       await user.clear(discount);
       await user.type(discount, '12.345');
       expect(discount).toHaveValue('12.34');
       await user.click(within(dialog).getByRole('button', { name: 'Deploy Shop' }));
-      await vi.waitFor(() => expect(deploys(fetchMock)).toHaveLength(1));
-      const [[, init]] = deploys(fetchMock) as [[string, RequestInit]];
-      const body = JSON.parse(String(init.body));
-      expect(body.shop_instance.discount_rate).toBe(0.1234);
+      expect(await deployedDiscountRate(fetchMock)).toBe(0.1234);
     });
   });
 });

@@ -5,26 +5,13 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
 import { failure, jsonResponse, mockFetch } from '../../../test/fixtures';
-import { buildContainer, renderWithProviders } from '../../inventory/test/inventory-fixtures';
+import { renderWithProviders } from '../../inventory/test/inventory-fixtures';
 import { shopInstanceQuery } from '../api/shops-api';
-import type { Trader } from '../hooks/use-trader';
-import { buildShopInstance, buildStockItem } from '../test/shop-fixtures';
+import { buildShopInstance, buildStockItem, buildTrader } from '../test/shop-fixtures';
 import { freeItemWarning } from './gp-amount';
 import { ShopStockList } from './shop-trading';
 
-const pack = buildContainer({ id: 'c-pack', owner: { type: 'character', id: 'ch-aria', name: 'Aria' } });
-const trader: Trader = {
-  isPending: false,
-  hasCharacter: true,
-  isError: false,
-  retry: () => undefined,
-  containers: [pack],
-  container: pack,
-  characterId: 'ch-aria',
-  choose: () => undefined,
-  coins: null,
-  coinsPending: false,
-};
+const trader = buildTrader();
 
 /**
  * A shop 10% off with an unpriced Bag of Holding nobody priced (two on the shelf) and Rope at its own

@@ -7,24 +7,11 @@ import { describe, expect, it, vi } from 'vitest';
 import { theme } from '../../../app/theme';
 import { jsonResponse, mockFetch } from '../../../test/fixtures';
 import { pageMeta } from '../../../test/party-fixtures';
-import { buildContainer, buildItem, renderWithProviders } from '../../inventory/test/inventory-fixtures';
-import type { Trader } from '../hooks/use-trader';
-import { buildShopInstance, buildStockItem } from '../test/shop-fixtures';
+import { buildItem, renderWithProviders } from '../../inventory/test/inventory-fixtures';
+import { buildShopInstance, buildStockItem, buildTrader } from '../test/shop-fixtures';
 import { SellList, ShopStockList, TraderPanel } from './shop-trading';
 
-const pack = buildContainer({ id: 'c-pack', owner: { type: 'character', id: 'ch-aria', name: 'Aria' } });
-const trader: Trader = {
-  isPending: false,
-  hasCharacter: true,
-  isError: false,
-  retry: () => undefined,
-  containers: [pack],
-  container: pack,
-  characterId: 'ch-aria',
-  choose: () => undefined,
-  coins: null,
-  coinsPending: false,
-};
+const trader = buildTrader();
 
 /** The shop with one stack of each named item (a Sack does not stack: it is one of one). */
 function shopWith(...names: string[]): ShopInstance {

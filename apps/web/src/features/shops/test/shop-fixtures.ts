@@ -1,6 +1,7 @@
 import type { ShopInstance, ShopItem, ShopRequest, ShopStockItem, ShopTemplate } from '@haversack/contracts';
-import { buildItem } from '../../inventory/test/inventory-fixtures';
+import { buildContainer, buildItem } from '../../inventory/test/inventory-fixtures';
 import { buildLootItemTemplate } from '../../loot/test/loot-fixtures';
+import type { Trader } from '../hooks/use-trader';
 
 const now = '2026-01-01T00:00:00.000Z';
 
@@ -137,6 +138,29 @@ export function buildShopRequest(overrides: Partial<ShopRequest> = {}): ShopRequ
     can_cancel: false,
     created_at: now,
     updated_at: now,
+    ...overrides,
+  };
+}
+
+/** Aria's pack, where a trader's goods and coins go in these tests. */
+export const ariasPack = buildContainer({
+  id: 'c-pack',
+  owner: { type: 'character', id: 'ch-aria', name: 'Aria' },
+});
+
+/** A trader who has chosen Aria's pack and whose coins are not loaded. */
+export function buildTrader(overrides: Partial<Trader> = {}): Trader {
+  return {
+    isPending: false,
+    hasCharacter: true,
+    isError: false,
+    retry: () => undefined,
+    containers: [ariasPack],
+    container: ariasPack,
+    characterId: 'ch-aria',
+    choose: () => undefined,
+    coins: null,
+    coinsPending: false,
     ...overrides,
   };
 }
