@@ -160,6 +160,12 @@ test.describe('on a phone', () => {
     // The quick transfer left the queue alone.
     await expect(queue.getByText('Longsword ×1')).toBeVisible();
     await expect(queued).toHaveCount(1);
+    // A reload at the table (a phone that slept) keeps the queue and its destination.
+    await page.reload();
+    await expect(longsword).toBeVisible();
+    await expect(queue.getByText('Longsword ×1')).toBeVisible();
+    await expect(queue.getByRole('combobox', { name: 'Destination' })).toHaveValue(/^Belt Pouch/);
+    await expect(queued).toHaveCount(1);
 
     // The belt pouch holds the dagger, and the ledger has the transfer.
     expect((await items(page, pouch.id)).map((s) => `${s.name} ×${s.quantity}`)).toEqual(['Dagger ×1']);

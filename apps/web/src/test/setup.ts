@@ -60,6 +60,7 @@ const uiInitial = useUiStore.getState();
 
 beforeEach(() => {
   window.localStorage.clear();
+  window.sessionStorage.clear();
   forgetAllUnanswered();
   useAuthStore.setState(initialAuthState, true);
   useUiStore.setState(uiInitial, true);

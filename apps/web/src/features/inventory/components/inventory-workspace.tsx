@@ -15,9 +15,11 @@ import { Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useFocusReturn } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { useLocation } from 'react-router';
 import { PageSkipLink } from '../../../components/page-skip-link';
 import { toast } from '../../../lib/toast';
 import { upgradeLinkLabel } from '../../../lib/upgrade-link';
+import { useCurrentUser } from '../../../stores/auth-store';
 import { lootKeys } from '../../loot/api/loot-api';
 import { takeErrorMessage, useLootDestinations, useTakeLoot } from '../../loot/hooks/use-take-loot';
 import { PartyRealtimeIndicator } from '../../realtime/components/party-realtime-indicator';
@@ -120,7 +122,10 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
   useFocusReturn({ opened: quantityRequest !== null });
   useFocusReturn({ opened: tradeOffer !== null });
   useFocusReturn({ opened: detail.item !== null });
-  const queue = useTransferQueue();
+  const user = useCurrentUser();
+  const { pathname } = useLocation();
+  // One queue per page and person: a reload keeps it, another page or account starts its own.
+  const queue = useTransferQueue(`${user?.id ?? 'signed-out'}:${pathname}`);
   // Phones and tablets always show the queue (swipes fill it); a desktop once something is queued in it
   // (Q, Ctrl+click, or Add to Queue in an item's dialog) and until its run and any refusal are over.
   const showsQueue = touch || queue.items.length > 0 || queue.progress !== null || queue.error !== null;
@@ -393,9 +398,11 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
   const shownSource =
     viewMode === 'single' && panels.left.tab === 'container' ? panels.left.containerId : null;
   const queueDestinations = props.containers.filter((c) => c.id !== shownSource);
+  // Nor is one no longer offered: kept from before a reload, it may have been deleted or left the party.
+  const offersDestination = queueDestinations.some((c) => c.id === queue.destination && c.can_act);
   useEffect(() => {
-    if (shownSource !== null && queue.destination === shownSource) queue.choose(null);
-  }, [shownSource, queue.destination, queue.choose]);
+    if (queue.destination !== null && !offersDestination) queue.choose(null);
+  }, [offersDestination, queue.destination, queue.choose]);
 
   const panelProps = (side: PanelSide) => ({
     side,

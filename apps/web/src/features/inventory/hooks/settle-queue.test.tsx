@@ -117,4 +117,35 @@ describe('useTransferQueue', () => {
     expect(result.current.items.map((item) => item.id)).toEqual(['rope']);
     expect(result.current.progress).toBeNull();
   });
+
+  it('keeps the queue and its destination across a reload of the same page, and only there', () => {
+    const client = new QueryClient();
+    const wrapper = ({ children }: { children: ReactNode }) => (
+      <QueryClientProvider client={client}>{children}</QueryClientProvider>
+    );
+    const before = renderHook(() => useTransferQueue('pip:/characters/1'), { wrapper });
+    act(() => {
+      before.result.current.add(torch);
+      before.result.current.choose('stash');
+    });
+    before.unmount();
+    const reloaded = renderHook(() => useTransferQueue('pip:/characters/1'), { wrapper });
+    expect(reloaded.result.current.items.map((item) => item.id)).toEqual(['torch']);
+    expect(reloaded.result.current.destination).toBe('stash');
+    const elsewhere = renderHook(() => useTransferQueue('brom:/characters/1'), { wrapper });
+    expect(elsewhere.result.current.items).toEqual([]);
+    expect(elsewhere.result.current.destination).toBeNull();
+  });
+
+  it('starts empty when what the tab kept is not a queue', () => {
+    window.sessionStorage.setItem('haversack-transfer-queue:pip:/c:items', '{"not":"a queue"}');
+    window.sessionStorage.setItem('haversack-transfer-queue:pip:/c:destination', '[1,2]');
+    const client = new QueryClient();
+    const wrapper = ({ children }: { children: ReactNode }) => (
+      <QueryClientProvider client={client}>{children}</QueryClientProvider>
+    );
+    const { result } = renderHook(() => useTransferQueue('pip:/c'), { wrapper });
+    expect(result.current.items).toEqual([]);
+    expect(result.current.destination).toBeNull();
+  });
 });

@@ -1,4 +1,5 @@
 import { inventoryMessages, lootMessages } from '@haversack/contracts';
+import { useSessionStorage } from '@mantine/hooks';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { dismissToast, toast } from '../../../lib/toast';
@@ -55,15 +56,48 @@ async function refresh(queryClient: QueryClient, items: QueuedItem[], destinatio
   ]);
 }
 
+const noItems: QueuedItem[] = [];
+
+/** What the tab's storage holds for a queue, read back only when it has the shape written. */
+function readQueued(stored: string | undefined): QueuedItem[] {
+  try {
+    const value: unknown = stored ? JSON.parse(stored) : [];
+    return Array.isArray(value) ? value.filter((item) => typeof item?.id === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+function readDestination(stored: string | undefined): string | null {
+  try {
+    const value: unknown = stored ? JSON.parse(stored) : null;
+    return typeof value === 'string' ? value : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * spec/02 §2 transfer queue (phones and tablets swipe into it; a desktop uses Q, Ctrl+click or the item
  * dialog): items wait with their whole stack; processing moves each one in turn to the destination (a loot
  * stack is taken), then empties the queue of all but the failures.
  */
-export function useTransferQueue() {
+export function useTransferQueue(scope = 'workspace') {
   const queryClient = useQueryClient();
-  const [items, setItems] = useState<QueuedItem[]>([]);
-  const [destination, setDestination] = useState<string | null>(null);
+  // Kept in the tab's session storage: a reload at the table (a phone that slept, a dropped connection)
+  // no longer loses what was swiped into the queue. The first fresh list of each container settles it.
+  const [items, setItems] = useSessionStorage<QueuedItem[]>({
+    key: `haversack-transfer-queue:${scope}:items`,
+    defaultValue: noItems,
+    getInitialValueInEffect: false,
+    deserialize: readQueued,
+  });
+  const [destination, setDestination] = useSessionStorage<string | null>({
+    key: `haversack-transfer-queue:${scope}:destination`,
+    defaultValue: null,
+    getInitialValueInEffect: false,
+    deserialize: readDestination,
+  });
   const [progress, setProgress] = useState<QueueProgress | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -75,29 +109,35 @@ export function useTransferQueue() {
         if (event.type === 'updated' && event.action.type === 'success')
           setItems((queued) => (queued.length === 0 ? queued : settleQueue(queryClient, queued)));
       }),
-    [queryClient],
+    [queryClient, setItems],
   );
 
   // One "added to the queue" toast at a time: swiping a row of items piled them over the list on a phone.
   const lastAddedToast = useRef<string | null>(null);
-  const add = useCallback((item: QueuedItem) => {
-    if (item.loot?.blocked) {
-      toast.error(item.loot.blocked);
-      return;
-    }
-    setItems((queued) => (queued.some((q) => q.id === item.id) ? queued : [...queued, item]));
-    if (lastAddedToast.current) dismissToast(lastAddedToast.current);
-    lastAddedToast.current = toast.info(`${item.name} added to the queue`);
-  }, []);
+  const add = useCallback(
+    (item: QueuedItem) => {
+      if (item.loot?.blocked) {
+        toast.error(item.loot.blocked);
+        return;
+      }
+      setItems((queued) => (queued.some((q) => q.id === item.id) ? queued : [...queued, item]));
+      if (lastAddedToast.current) dismissToast(lastAddedToast.current);
+      lastAddedToast.current = toast.info(`${item.name} added to the queue`);
+    },
+    [setItems],
+  );
   const remove = useCallback(
     (itemId: string) => setItems((queued) => queued.filter((q) => q.id !== itemId)),
-    [],
+    [setItems],
   );
-  const clear = useCallback(() => setItems([]), []);
-  const choose = useCallback((containerId: string | null) => {
-    setDestination(containerId);
-    setError(null);
-  }, []);
+  const clear = useCallback(() => setItems([]), [setItems]);
+  const choose = useCallback(
+    (containerId: string | null) => {
+      setDestination(containerId);
+      setError(null);
+    },
+    [setDestination],
+  );
 
   /** Quick Transfer (swipe right): the whole stack to the queue's destination at once (loot: taken). */
   const quickTransfer = useCallback(
@@ -167,7 +207,7 @@ export function useTransferQueue() {
     setItems((queued) => queued.filter((item) => failed.has(item.id) || !processed.has(item.id)));
     setProgress(null);
     await refresh(queryClient, batch, destination);
-  }, [destination, items, queryClient]);
+  }, [destination, items, queryClient, setItems]);
 
   return { items, destination, progress, error, add, remove, clear, choose, quickTransfer, process };
 }
