@@ -1,4 +1,4 @@
-import { aliasedTable, and, desc, eq, or } from 'drizzle-orm';
+import { aliasedTable, and, desc, eq, isNull, or } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { users } from '../../db/schema/accounts.js';
 import { parties, patronages } from '../../db/schema/parties.js';
@@ -22,16 +22,19 @@ export const patronagesRepository = {
     return row;
   },
 
+  /** The grant that applies: active, and its patron not suspended (staff's suspension pauses it). */
   async activeFor(db: Executor, partyId: string, beneficiaryId: string) {
     const [row] = await db
       .select({ patronage: patronages, tierIdentifier: subscriptionTiers.identifier })
       .from(patronages)
       .innerJoin(subscriptionTiers, eq(subscriptionTiers.id, patronages.grantedTierId))
+      .innerJoin(patron, eq(patron.id, patronages.patronId))
       .where(
         and(
           eq(patronages.partyId, partyId),
           eq(patronages.beneficiaryId, beneficiaryId),
           eq(patronages.active, true),
+          isNull(patron.suspendedAt),
         ),
       )
       .limit(1);
@@ -88,7 +91,8 @@ export const patronagesRepository = {
           where.patronId ? eq(patronages.patronId, where.patronId) : undefined,
           where.beneficiaryId ? eq(patronages.beneficiaryId, where.beneficiaryId) : undefined,
           where.partyId ? eq(patronages.partyId, where.partyId) : undefined,
-          where.activeOnly ? eq(patronages.active, true) : undefined,
+          // A suspended patron's grants are paused: listed as applying again once the suspension is lifted.
+          where.activeOnly ? and(eq(patronages.active, true), isNull(patron.suspendedAt)) : undefined,
         ),
       )
       .orderBy(desc(patronages.createdAt));

@@ -246,6 +246,34 @@ describe('patronage', () => {
     }
   });
 
+  it('pauses while staff suspend the patron, and applies again once the suspension is lifted', async () => {
+    const { patron, party, player } = await setup();
+    const created = await call('POST', '/patronages', patron, {
+      beneficiary_id: player.user.id,
+      party_id: party.id,
+    });
+    expect(created.statusCode).toBe(201);
+    const tierInParty = async () =>
+      (
+        body(await call('GET', `/subscription/effective_tier?party_id=${party.id}`, player)).data as {
+          tier: { identifier: string };
+        }
+      ).tier.identifier;
+    const received = async () => body(await call('GET', '/patronages/received', player)).data;
+    const admin = await createAdmin(ctx);
+    const suspended = await callApi(ctx, 'POST', `/admin/users/${patron.user.id}/suspend`, admin.adminAuth, {
+      reason: 'chargeback',
+    });
+    expect(suspended.statusCode).toBe(200);
+    expect(await tierInParty()).toBe('tier_free');
+    expect(await received()).toEqual([]);
+
+    const lifted = await callApi(ctx, 'POST', `/admin/users/${patron.user.id}/unsuspend`, admin.adminAuth);
+    expect(lifted.statusCode).toBe(200);
+    expect(await tierInParty()).toBe('tier_2');
+    expect(await received()).toHaveLength(1);
+  });
+
   it('lets a sponsored free player create more characters in the party', async () => {
     const { patron, party, player } = await setup();
     await call('POST', '/patronages', patron, { beneficiary_id: player.user.id, party_id: party.id });
