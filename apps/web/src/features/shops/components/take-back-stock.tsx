@@ -1,10 +1,4 @@
-import {
-  formatCopper,
-  formatEnUs,
-  type ShopInstance,
-  type ShopStockItem,
-  shopMessages,
-} from '@haversack/contracts';
+import { formatEnUs, type ShopInstance, type ShopStockItem, shopMessages } from '@haversack/contracts';
 import { Alert, Button, Group, Modal, NumberInput, Paper, Select, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';

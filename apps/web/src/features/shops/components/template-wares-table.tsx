@@ -1,4 +1,4 @@
-import { formatCopper, type ShopItem } from '@haversack/contracts';
+import type { ShopItem } from '@haversack/contracts';
 import { Table, Text } from '@mantine/core';
 import { UnavailableLineNote } from '../../../components/unavailable-line-note';
 import { usePhone } from '../../../lib/use-phone';
