@@ -78,8 +78,12 @@ export const theme = createTheme({
       } satisfies Partial<PasswordInputProps>,
     },
     // Long choices ("Backpack (Nim Quickfingers) · 21% full · 3/20 slots") end in an ellipsis on a phone
-    // instead of being cut mid-word.
-    Select: { defaultProps: { withAsterisk: false }, styles: { input: { textOverflow: 'ellipsis' } } },
+    // instead of being cut mid-word. Picking the chosen option again keeps it: Mantine's default cleared
+    // it, which emptied "Add to" and greyed every Add button; a field that may be empty is `clearable`.
+    Select: {
+      defaultProps: { withAsterisk: false, allowDeselect: false },
+      styles: { input: { textOverflow: 'ellipsis' } },
+    },
     // A long party name in a trail ("Shops / The Fellowship of …") wraps instead of widening the page.
     Breadcrumbs: {
       styles: {

@@ -1,5 +1,6 @@
 import { DndContext } from '@dnd-kit/core';
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, success } from '../../../test/fixtures';
 import { buildLootItemTemplate } from '../../loot/test/loot-fixtures';
@@ -58,5 +59,31 @@ describe('MarketBrowser', () => {
     expect(within(arrow as HTMLElement).getByText(/5 cp/)).toHaveTextContent(/· 5 cp · stacks of 1,000$/);
     // A template that does not stack says nothing about stacks.
     expect(within(sword as HTMLElement).getByText(/15 gp/)).toHaveTextContent(/· 15 gp$/);
+  });
+
+  it('keeps its destination when the chosen container is picked again, so the Add buttons stay', async () => {
+    mockFetch(({ url }) =>
+      url.includes('/search/items')
+        ? success([longsword])
+        : success({ allowed: true, feature: 'party_collaboration' }),
+    );
+    renderWithProviders(
+      <DndContext>
+        <MarketBrowser
+          containers={[buildContainer()]}
+          defaultTargetId="container-1"
+          draggable={false}
+          onAdd={vi.fn()}
+        />
+      </DndContext>,
+    );
+    const [sword] = await screen.findAllByTestId('market-template');
+    const addTo = screen.getByRole('combobox', { name: 'Add to' });
+    const chosen = (addTo as HTMLInputElement).value;
+    expect(chosen).not.toBe('');
+    await userEvent.click(addTo);
+    await userEvent.click(await screen.findByRole('option', { name: chosen }));
+    expect(addTo).toHaveValue(chosen);
+    expect(within(sword as HTMLElement).getByRole('button', { name: /^Add/ })).toBeEnabled();
   });
 });
