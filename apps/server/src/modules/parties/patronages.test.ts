@@ -253,12 +253,10 @@ describe('patronage', () => {
       party_id: party.id,
     });
     expect(created.statusCode).toBe(201);
-    const tierInParty = async () =>
-      (
-        body(await call('GET', `/subscription/effective_tier?party_id=${party.id}`, player)).data as {
-          tier: { identifier: string };
-        }
-      ).tier.identifier;
+    const tierInParty = async () => {
+      const answer = await call('GET', `/subscription/effective_tier?party_id=${party.id}`, player);
+      return (answer.json() as { data: { tier: { identifier: string } } }).data.tier.identifier;
+    };
     const received = async () => body(await call('GET', '/patronages/received', player)).data;
     const admin = await createAdmin(ctx);
     const suspended = await callApi(ctx, 'POST', `/admin/users/${patron.user.id}/suspend`, admin.adminAuth, {
