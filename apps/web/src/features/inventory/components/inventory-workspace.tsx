@@ -79,8 +79,11 @@ export interface InventoryWorkspaceProps {
   partyId?: string | null;
   /** Whether the top bar tells the party's live status; not where the page around it already does. */
   showsLiveStatus?: boolean;
-  /** Where the add-container button creates containers; null: the owner of the first panel's container. */
-  createOwner: ContainerOwner | null;
+  /**
+   * Where the add-container button creates containers; null: the owner of the first panel's container;
+   * false: nowhere (the page says why, e.g. the plan lacks party collaboration), the button is disabled.
+   */
+  createOwner: ContainerOwner | null | false;
 }
 
 /**
@@ -160,6 +163,7 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
   };
   // The page says where new containers go; without that, the owner of the first panel's container.
   const createOwner: ContainerOwner | null = (() => {
+    if (props.createOwner === false) return null;
     if (props.createOwner) return props.createOwner;
     const current = containerOf('left');
     const container = current ? byId.get(current) : undefined;

@@ -58,6 +58,8 @@ describe('PartyInventory', () => {
       feature: 'party_collaboration',
       party_id: party.id,
     });
+    // The server would refuse a party container: the button that makes one is not offered.
+    expect(await screen.findByRole('button', { name: 'New Container' })).toBeDisabled();
   });
 
   it('shows no prompt when the plan in this party includes it', async () => {
@@ -67,6 +69,7 @@ describe('PartyInventory', () => {
     const heading = await screen.findByRole('heading', { name: 'Inventory Management' });
     expect(heading).toHaveAccessibleDescription(party.name);
     expect(screen.queryByTestId('upgrade-prompt')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'New Container' })).toBeEnabled();
   });
 
   it.each([

@@ -95,7 +95,8 @@ export function PartyInventory({ party }: { party: Pick<Party, 'id' | 'name' | '
         partyId={party.id}
         // The party page's header says it already, above the tabs.
         showsLiveStatus={false}
-        createOwner={{ type: 'party', id: party.id }}
+        // Without party collaboration the server refuses a party container: the banner above says so.
+        createOwner={collaboration.data === false ? false : { type: 'party', id: party.id }}
       />
     </Stack>
   );
