@@ -102,6 +102,8 @@ export function isUnpricedItem(item: {
 export const MAX_STACK_QUANTITY = 10_000_000;
 /** The most one item is worth, in its own currency (any of the five), for templates and overrides alike. */
 export const MAX_ITEM_VALUE = 900_000;
+/** The most one item weighs, in lbs, for templates and overrides alike. */
+export const MAX_ITEM_WEIGHT = 100_000;
 /** The most new stacks one operation opens (10,000,000 swords of stack size 1 would be as many rows). */
 export const MAX_NEW_STACKS = 1_000;
 
@@ -234,7 +236,7 @@ export const instanceDataSchema = z
       z
         .number({ error: 'Weight must be a number' })
         .min(0, 'Weight cannot be negative')
-        .max(100_000, 'Weight must be at most 100,000')
+        .max(MAX_ITEM_WEIGHT, 'Weight must be at most 100,000')
         // Weights are kept in hundredths: a finer one would be stored and its total shown as 0.
         .refine(inHundredths, 'Weight can have at most 2 decimal places'),
     )

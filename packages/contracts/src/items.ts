@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { pageMetaSchema } from './envelope.js';
 import { checkJsonField, hasVisibleText, nameText, numberInput, tagText, text } from './fields.js';
-import { type Currency, copperPer, currencies, MAX_ITEM_VALUE, MAX_STACK_QUANTITY } from './inventory.js';
+import {
+  type Currency,
+  copperPer,
+  currencies,
+  MAX_ITEM_VALUE,
+  MAX_ITEM_WEIGHT,
+  MAX_STACK_QUANTITY,
+} from './inventory.js';
 import { formatEnUs, isSaturated } from './numbers.js';
 import { unwrapFilters } from './parties.js';
 
@@ -171,7 +178,7 @@ const templateFields = {
     z
       .number({ error: 'Weight must be a number' })
       .min(0, 'Weight cannot be negative')
-      .max(100_000, 'Weight must be at most 100,000'),
+      .max(MAX_ITEM_WEIGHT, 'Weight must be at most 100,000'),
   ),
   base_value: numberInput(
     z

@@ -1,4 +1,4 @@
-import { MAX_ITEM_VALUE, MAX_STACK_QUANTITY } from '@haversack/contracts';
+import { MAX_ITEM_VALUE, MAX_ITEM_WEIGHT, MAX_STACK_QUANTITY } from '@haversack/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -46,11 +46,18 @@ describe('TemplateForm', () => {
     const stackSize = screen.getByLabelText('Stack size');
     await user.clear(stackSize);
     await user.type(stackSize, '99999999');
+    const weight = screen.getByLabelText(/^Weight/);
+    await user.clear(weight);
+    await user.type(weight, '123456.78');
     await user.click(screen.getByRole('button', { name: 'Create' }));
     // Refused with the limit said, never cut down to it without a word.
     expect(await screen.findByText('Value can be at most 900,000')).toBeInTheDocument();
     expect(screen.getByText('Stack size can be at most 10,000,000')).toBeInTheDocument();
+    // Said here, not only after a round trip (on a phone the server's answer landed under the header).
+    expect(screen.getByText('Weight must be at most 100,000')).toBeInTheDocument();
     expect(onSubmit).not.toHaveBeenCalled();
+    await user.clear(weight);
+    await user.type(weight, String(MAX_ITEM_WEIGHT));
     await user.clear(value);
     await user.type(value, String(MAX_ITEM_VALUE));
     expect(value).toHaveValue('900,000');
@@ -61,6 +68,7 @@ describe('TemplateForm', () => {
     expect(onSubmit.mock.calls[0]?.[0]).toMatchObject({
       base_value: MAX_ITEM_VALUE,
       stack_size: MAX_STACK_QUANTITY,
+      weight: MAX_ITEM_WEIGHT,
     });
   }, 30_000);
 });

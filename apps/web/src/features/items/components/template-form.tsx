@@ -4,6 +4,7 @@ import {
   inHundredths,
   isAttunable,
   MAX_ITEM_VALUE,
+  MAX_ITEM_WEIGHT,
   MAX_STACK_QUANTITY,
   templateVisibilities,
 } from '@haversack/contracts';
@@ -155,10 +156,12 @@ export function TemplateForm({
             ? null
             : Number(weight) < 0
               ? 'Weight cannot be negative'
-              : // spec/02 §3: weight steps by 0.01; a finer weight is refused rather than cut to two places.
-                !inHundredths(weight)
-                ? 'Weight can have at most 2 decimal places'
-                : null,
+              : Number(weight) > MAX_ITEM_WEIGHT
+                ? `Weight must be at most ${MAX_ITEM_WEIGHT.toLocaleString('en-US')}`
+                : // spec/02 §3: weight steps by 0.01; a finer weight is refused rather than cut to two places.
+                  !inHundredths(weight)
+                  ? 'Weight can have at most 2 decimal places'
+                  : null,
         base_value: (value) =>
           !Number.isInteger(Number(value))
             ? 'Value must be a whole number'
