@@ -346,7 +346,14 @@ export class InventoryService {
   async listContainers(userId: string, owner: Owner): Promise<Container[]> {
     await this.#assertOwnerReadable(this.db, userId, owner);
     const rows = await repo.listForOwner(this.db, owner);
-    return Promise.all(rows.map((row) => this.#containerJson(this.db, userId, row.id)));
+    // All of them at once, in the same few statements whatever their number: two per container held the
+    // in-process database for seconds on an owner of 1,000 containers (attack review, owner lists).
+    const byId = await this.#containersJson(
+      this.db,
+      userId,
+      rows.map((row) => row.id),
+    );
+    return rows.flatMap((row) => byId.get(row.id) ?? []);
   }
 
   async getContainer(userId: string, containerId: string): Promise<Container> {
