@@ -6,6 +6,12 @@ import { dateOrInstantParam } from './list-params.js';
 import { formatEnUs } from './numbers.js';
 import { unwrapFilters } from './parties.js';
 
+/**
+ * The most containers one character or one party holds, its main container or stash included: an owner's
+ * list answers all of them at once (attack review, owner container lists). Ours: the spec sets none.
+ */
+export const MAX_CONTAINERS_PER_OWNER = 200;
+
 export const inventoryMessages = {
   /** What an item without a price shows for its value (`isUnpricedItem`). */
   unpriced: 'Unpriced',
@@ -42,6 +48,8 @@ export const inventoryMessages = {
   /** A deleted container's items that do not fit where they were sent: said of that container. */
   destinationFull: (container: string, refusal: string) => `${container} cannot take these items: ${refusal}`,
   containerOwnerRequired: 'Give the container one owner: a character_id or a party_id',
+  containerLimit: (owner: 'character' | 'party') =>
+    `A ${owner} can have at most ${formatEnUs(MAX_CONTAINERS_PER_OWNER)} containers. Delete one first.`,
   attunementLimit: 'A character can be attuned to at most 3 items. End an attunement first.',
   notAttunable: 'This item does not require attunement.',
   attuneOnCharacter: 'Only a character attunes to an item: move it into a character’s container first.',

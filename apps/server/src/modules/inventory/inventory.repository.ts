@@ -509,6 +509,29 @@ export const inventoryRepository = {
       .orderBy(sql`${containers.isPrimary} desc`, asc(containers.createdAt));
   },
 
+  /**
+   * Serialises the creates of one owner's containers until the caller's transaction ends, so that the
+   * count each one checks against MAX_CONTAINERS_PER_OWNER includes the others. Only those creates take
+   * it (no row is locked): it cannot wait on, or hold up, a move, an edit or a deletion.
+   */
+  async lockOwnerForNewContainer(db: Executor, owner: { characterId?: string; partyId?: string }) {
+    const key = owner.characterId ? `character:${owner.characterId}` : `party:${owner.partyId ?? ''}`;
+    await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`new_container:${key}`}))`);
+  },
+
+  /** How many containers the owner holds (MAX_CONTAINERS_PER_OWNER). */
+  async countForOwner(db: Executor, owner: { characterId?: string; partyId?: string }): Promise<number> {
+    const [row] = await db
+      .select({ n: count() })
+      .from(containers)
+      .where(
+        owner.characterId
+          ? eq(containers.characterId, owner.characterId)
+          : eq(containers.partyId, owner.partyId ?? ''),
+      );
+    return Number(row?.n ?? 0);
+  },
+
   async insertContainer(db: Executor, values: typeof containers.$inferInsert): Promise<ContainerRow> {
     const [row] = await db.insert(containers).values(values).returning();
     if (!row) throw new Error('insert containers returned nothing');

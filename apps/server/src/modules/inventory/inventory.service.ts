@@ -19,6 +19,7 @@ import {
   isAttunable,
   type LedgerTransaction,
   MAX_ATTUNED_ITEMS,
+  MAX_CONTAINERS_PER_OWNER,
   MAX_NEW_STACKS,
   MAX_STACK_QUANTITY,
   type ManualTransaction,
@@ -371,6 +372,7 @@ export class InventoryService {
         'characterId' in owner ? 'personal' : 'party',
         ownerContext.partyId,
       );
+      await this.#assertRoomForContainer(tx, owner);
       const container = await repo.insertContainer(tx, {
         name: form.name,
         description: form.description,
@@ -1948,6 +1950,18 @@ export class InventoryService {
     }
     if (!(await partiesRepository.membership(db, owner.partyId, userId)))
       throw AppError.notFound('Party not found.');
+  }
+
+  /**
+   * MAX_CONTAINERS_PER_OWNER: the owner's containers, its main container or stash included. Counted under
+   * the owner's lock, so that creates sent at once see each other; every create takes it after the plan's
+   * checks (and their allowance lock), always in that order. A refusal rolls the counted action back.
+   */
+  async #assertRoomForContainer(tx: Executor, owner: Owner) {
+    await repo.lockOwnerForNewContainer(tx, owner);
+    if ((await repo.countForOwner(tx, owner)) < MAX_CONTAINERS_PER_OWNER) return;
+    const message = inventoryMessages.containerLimit('characterId' in owner ? 'character' : 'party');
+    throw AppError.validation([{ field: 'container', message }], message);
   }
 
   async #assertOwnerActable(
