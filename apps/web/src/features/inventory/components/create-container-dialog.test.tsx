@@ -1,7 +1,8 @@
+import { inventoryMessages } from '@haversack/contracts';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mockFetch, success } from '../../../test/fixtures';
+import { failure, mockFetch, success } from '../../../test/fixtures';
 import { buildContainer, renderWithProviders } from '../test/inventory-fixtures';
 import { CreateContainerDialog, EditContainerDialog } from './create-container-dialog';
 
@@ -46,6 +47,43 @@ describe('CreateContainerDialog (spec/02 §2)', () => {
       container: { name: 'Quiver', description: '', max_weight: 100, max_slots: 20 },
     });
     finish(success(buildContainer({ id: 'container-2', name: 'Quiver' }), 201));
+  });
+});
+
+describe('a refusal of the whole container', () => {
+  it('says why in the dialog, keeps what was typed, and clears on cancel and on the next try', async () => {
+    // A 422 that names no field of the form (the owner is full): VALIDATION_ERROR never toasts.
+    const message = inventoryMessages.containerLimit('party');
+    let refuse = true;
+    const fetchMock = mockFetch(() =>
+      refuse
+        ? failure(422, 'VALIDATION_ERROR', message, [{ field: 'container', message }])
+        : success(buildContainer({ id: 'container-3', name: 'Wagon' }), 201),
+    );
+    const onClose = vi.fn();
+    const user = userEvent.setup();
+    renderWithProviders(
+      <CreateContainerDialog opened owner={{ type: 'party', id: 'party-1' }} onClose={onClose} />,
+    );
+    await user.type(screen.getByRole('textbox', { name: /Container Name/ }), 'Wagon');
+    await user.click(screen.getByRole('button', { name: 'Create Container' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'A party can have at most 200 containers. Delete one first.',
+    );
+    expect(screen.getByRole('textbox', { name: /Container Name/ })).toHaveValue('Wagon');
+    expect(onClose).not.toHaveBeenCalled();
+    // Cancelled, the refusal goes with that attempt (the dialog stays mounted, to be opened again).
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(onClose).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Create Container' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+    refuse = false;
+    await user.click(screen.getByRole('button', { name: 'Create Container' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalledTimes(2));
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 });
 

@@ -1,8 +1,9 @@
 import type { Container, ContainerForm } from '@haversack/contracts';
-import { Button, Group, Modal, NumberInput, Stack, Textarea, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, NumberInput, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { changedFields, serverFieldErrors, useFocusFirstError } from '../../../lib/forms';
+import { isApiError } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
 import { useSingleFlight } from '../../../lib/use-single-flight';
 import {
@@ -114,6 +115,18 @@ export function EditContainerDialog({
   );
 }
 
+const formFields = ['name', 'description', 'max_weight', 'max_slots'] as const;
+
+/**
+ * A refusal of the container as a whole, which names no field of the form (an owner already at its most
+ * containers): VALIDATION_ERROR never toasts, so the dialog says it above the fields.
+ */
+function refusalOf(error: unknown): string | null {
+  if (!isApiError(error) || error.toastable) return null;
+  if (serverFieldErrors(error, formFields, 'container.')) return null;
+  return error.details[0]?.message ?? error.message;
+}
+
 function ContainerDialog({
   opened,
   title,
@@ -147,11 +160,7 @@ function ContainerDialog({
       onClose();
     },
     onError: (error) => {
-      const fieldErrors = serverFieldErrors(
-        error,
-        ['name', 'description', 'max_weight', 'max_slots'],
-        'container.',
-      );
+      const fieldErrors = serverFieldErrors(error, formFields, 'container.');
       if (fieldErrors) {
         form.setErrors({
           name: fieldErrors.name,
@@ -163,10 +172,16 @@ function ContainerDialog({
     },
   });
   const blank = form.values.name.trim() === '';
+  const refusal = refusalOf(mutation.error);
+  // A refusal is of that attempt: the dialog opened again starts without it.
+  const close = () => {
+    mutation.reset();
+    onClose();
+  };
   return (
     <Modal
       opened={opened}
-      onClose={onClose}
+      onClose={close}
       title={title}
       closeButtonProps={{ 'aria-label': 'Close' }}
       centered
@@ -177,6 +192,11 @@ function ContainerDialog({
         )}
       >
         <Stack gap="md">
+          {refusal ? (
+            <Alert color="red" variant="light">
+              {refusal}
+            </Alert>
+          ) : null}
           <TextInput
             label="Container Name"
             placeholder="e.g., Backpack, Belt Pouch, Chest"
@@ -203,7 +223,7 @@ function ContainerDialog({
             />
           </Group>
           <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose}>
+            <Button variant="default" onClick={close}>
               Cancel
             </Button>
             <Button type="submit" disabled={blank || mutation.isPending} loading={mutation.isPending}>
