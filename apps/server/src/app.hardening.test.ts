@@ -91,6 +91,42 @@ describe('text that the database cannot store', () => {
     expect(described.statusCode, described.body).toBe(201);
   });
 
+  it('refuses C1 controls, and names of nothing visible, for characters, parties and API tokens', async () => {
+    // U+009B is the 8-bit escape that starts a terminal command; U+0085 (NEL) a line break to some readers.
+    refusedField(
+      await jsonPost('/characters', '{"character":{"name":"Pip\\u009B31m"}}'),
+      'character.name',
+      fieldMessages.unsafeText,
+    );
+    refusedField(
+      await jsonPost('/parties', '{"party":{"name":"Next\\u0085line"}}'),
+      'party.name',
+      fieldMessages.unsafeText,
+    );
+    refusedField(
+      await jsonPost('/item_templates', '{"item_template":{"name":"Map","description":"a\\u0080b"}}'),
+      'item_template.description',
+      fieldMessages.unsafeText,
+    );
+    for (const blank of ['\\u061C', '\\uDB40\\uDC20\\uDB40\\uDC7F', '\\uFFF9', '\\uFFFC', '\\uD834\\uDD73']) {
+      const payload = (kind: string, name: string) => `{"${kind}":{"name":"${name}"}}`;
+      for (const [url, kind, name] of [
+        ['/characters', 'character', blank],
+        ['/parties', 'party', blank.repeat(3)],
+        ['/users/me/api_tokens', 'api_token', blank],
+      ] as const) {
+        const response = await jsonPost(url, payload(kind, name));
+        expect(response.statusCode, `${url} ${name}: ${response.body}`).toBe(422);
+      }
+    }
+    // A flag spelt with tag characters is a name like any other.
+    const flag = await jsonPost(
+      '/characters',
+      '{"character":{"name":"Scot \\uD83C\\uDFF4\\uDB40\\uDC67\\uDB40\\uDC62\\uDB40\\uDC73\\uDB40\\uDC63\\uDB40\\uDC74\\uDB40\\uDC7F"}}',
+    );
+    expect(flag.statusCode, flag.body).toBe(201);
+  });
+
   it('refuses lone surrogates in free JSON fields and in any key', async () => {
     refusedField(
       await jsonPost('/item_templates', '{"item_template":{"name":"x","metadata":{"rarity":"\\ud800"}}}'),

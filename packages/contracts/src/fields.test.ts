@@ -44,10 +44,49 @@ describe('names', () => {
         lootTemplateFormSchema.safeParse({ name }),
         shopTemplateFormSchema.safeParse({ name }),
       ].map((result) => issues(result).filter((issue) => issue.message === fieldMessages.multiLineName));
-    for (const broken of ['漢字 Kanji\n🐉', 'Doomed\r\nDan', 'Tab\tbed', 'Line\u2028sep']) {
+    for (const broken of [
+      '漢字 Kanji\n🐉',
+      'Doomed\r\nDan',
+      'Tab\tbed',
+      'Line\u2028sep',
+      'Para\u2029graph',
+    ]) {
       expect(named(broken).map((found) => found.length)).toEqual([1, 1, 1, 1, 1, 1, 1]);
     }
     expect(named('\n  Élodie the Bold \n').flat()).toEqual([]);
+  });
+
+  it('refuse C1 controls as control characters, NEL (U+0085) too, as the server-wide input guard does', () => {
+    const messages = (name: string) => issues(characterFormSchema.safeParse({ name })).map((i) => i.message);
+    expect(messages('Next\u0085line')).toEqual([fieldMessages.unsafeText]);
+    expect(messages('Bell\u0007ed')).toEqual([fieldMessages.unsafeText]);
+    expect(messages('Escape\u009B31m')).toEqual([fieldMessages.unsafeText]);
+  });
+
+  it('need something visible: a name of format, tag or ignorable characters only is refused', () => {
+    const blank = [
+      '\u061C',
+      '\u180E',
+      '\u{E0020}\u{E0041}\u{E007F}',
+      '\uFFF9\uFFFA\uFFFB',
+      '\u{1D173}\u{1D174}',
+      '\u{1BCA0}',
+      '\u{13430}',
+      '\u206A\u206F',
+      '\uFFFC',
+      '\u034F',
+      '\uFE0F\uFE0F',
+      '\uFDD0',
+      '\uFFFE',
+    ];
+    for (const name of blank) {
+      const refused = [
+        characterFormSchema.safeParse({ name }),
+        partyFormSchema.safeParse({ name: `${name}${name}${name}` }),
+        apiTokenCreateSchema.safeParse({ name, scope: 'read' }),
+      ].map((result) => result.success);
+      expect(refused, JSON.stringify(name)).toEqual([false, false, false]);
+    }
   });
 });
 
@@ -64,6 +103,11 @@ describe('text()', () => {
       'a\u0007b',
       'RTL \u202Eevil',
       '\u001b[31m',
+      // C1 controls: U+009B is the 8-bit escape a terminal reads as the start of a command.
+      '\u0080',
+      'a\u0085b',
+      '\u009B31m',
+      'x\u009F',
     ])
       expect(name.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
     expect(name.parse('  Pip 🐉  ')).toBe('Pip 🐉');
@@ -92,6 +136,16 @@ describe('hasVisibleText()', () => {
       '\u2800',
       '\u115F\u1160\uFFA0',
       '\u0301\u0301\u0301',
+      '\u061C',
+      '\u0080\u0085\u009B',
+      '\u{E0020}\u{E007F}',
+      '\uFFF9',
+      '\u{1D173}',
+      '\u{1BCA0}',
+      '\u{13430}',
+      '\u206A',
+      '\uFFFC',
+      '\uFDD0\uFFFF\u{1FFFE}',
     ])
       expect(hasVisibleText(blank), JSON.stringify(blank)).toBe(false);
     for (const name of [
@@ -103,6 +157,12 @@ describe('hasVisibleText()', () => {
       'क्षत्रिय',
       '❤\uFE0F',
       'e\u0301',
+      // Joiners, variation selectors and tag characters inside an emoji are part of what shows.
+      '👨\u200D👩\u200D👧\u200D👦',
+      '🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}',
+      '🏳\uFE0F\u200D🌈',
+      // A private-use character shows as its font's glyph or as a box, never as nothing.
+      '\uE000',
     ])
       expect(hasVisibleText(name), JSON.stringify(name)).toBe(true);
   });

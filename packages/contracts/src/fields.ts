@@ -13,7 +13,7 @@ export const MAX_JSON_FIELD_DEPTH = 16;
 /** A whole request body nests at most this deep; the server's JSON parser refuses deeper bodies unread. */
 export const MAX_JSON_BODY_DEPTH = 64;
 
-export { emailMessage, fieldMessages, hasVisibleText, isSafeText } from './text-rules.js';
+export { emailMessage, fieldMessages, hasVisibleText, isSafeText, unsafeCharacters } from './text-rules.js';
 
 /** zod's names for the types a field expected, as a sentence ends ("Must be a number"). */
 const expectedWords: Record<string, string> = {

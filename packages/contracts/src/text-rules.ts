@@ -16,12 +16,16 @@ export const fieldMessages = {
 export const unpairedSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
- * C0 control characters but tab, line feed and carriage return (a bell or an escape in a name), DEL, and
- * the embedding and override marks U+202A–U+202E, which turn the text after them around on screen ("RTL
- * \u202Eevil" shows as "RTL live"). The isolates (U+2066–U+2069) that right-to-left writing uses stay.
+ * Every control character (`\p{Cc}`: C0, DEL and C1) but tab, line feed and carriage return, and the
+ * embedding and override marks U+202A–U+202E. A bell or an escape in a name, and the 8-bit C1 controls a
+ * terminal or a CSV reader may act on (U+009B starts a terminal command, U+0085 breaks a line); the marks
+ * turn the text after them around on screen ("RTL \u202Eevil" shows as "RTL live"). The isolates
+ * (U+2066–U+2069) that right-to-left writing uses stay.
  */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's job.
-const unsafeCharacter = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u202A-\u202E]/;
+const unsafeCharacter = /(?![\t\n\r])\p{Cc}|[\u202A-\u202E]/u;
+
+/** The same characters, all of them, for writers that replace them rather than refuse them (CSV files). */
+export const unsafeCharacters = new RegExp(unsafeCharacter.source, 'gu');
 
 /** True when the string holds no control character (but tab and line breaks), override mark or unpaired surrogate. */
 export function isSafeText(value: string): boolean {
@@ -29,17 +33,22 @@ export function isSafeText(value: string): boolean {
 }
 
 /**
- * Characters that take no room on screen or show as blank: zero-width spaces and joiners, direction marks
- * and isolates, the word joiner, the soft hyphen, the byte-order mark, the Hangul fillers (U+115F, U+1160,
- * U+3164, U+FFA0) and the blank Braille pattern (U+2800).
+ * Characters that take no room on screen or show as blank, by their Unicode properties rather than a list
+ * that misses some: controls (`Cc`), format characters (`Cf`: zero-width spaces and joiners, direction
+ * marks and isolates, the Arabic letter mark, tag characters, the interlinear annotation and the musical
+ * and hieroglyph format controls), the default-ignorable ones (the Hangul fillers, variation selectors,
+ * U+034F), noncharacters (U+FDD0–U+FDEF, U+xFFFE/U+xFFFF), and two that a font draws blank or as a
+ * placeholder: the blank Braille pattern (U+2800) and the object replacement character (U+FFFC).
+ * Private-use characters are not among them: a font shows them as its own glyph or as a box.
  */
 const invisibleCharacters =
-  /[\u00AD\u115F\u1160\u180E\u200B-\u200F\u2060-\u2064\u2066-\u2069\u2800\u3164\uFEFF\uFFA0]/g;
+  /[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\p{Noncharacter_Code_Point}\u2800\uFFFC]/gu;
 
 /**
  * A name someone can read: something besides spaces, invisible characters and marks with nothing to sit on
- * (not "\u200B\u200B", not three lone accents). An empty value is the length rule's to refuse, with its own
- * message, so it passes here.
+ * (not "\u200B\u200B", not three lone accents, not "\u061C"). Joiners and selectors inside an emoji
+ * sequence go with the rest of it: the emoji they join is what shows. An empty value is the length rule's
+ * to refuse, with its own message, so it passes here.
  */
 export function hasVisibleText(value: string): boolean {
   return value === '' || /[^\s\p{M}]/u.test(value.replace(invisibleCharacters, ''));

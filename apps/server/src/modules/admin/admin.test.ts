@@ -409,6 +409,12 @@ describe('CSV fields', () => {
     expect(csvField('say "hi"')).toBe('"say ""hi"""');
     expect(csvField(null)).toBe('""');
     expect(csvField({ a: 1 })).toBe('"{""a"":1}"');
+    // Control characters (C1 ones too, which JSON leaves as they are) and override marks show as U+FFFD.
+    expect(csvField('Mozilla\u009B31m\u0085x\u0007 \u202Eevil')).toBe(
+      '"Mozilla\uFFFD31m\uFFFDx\uFFFD \uFFFDevil"',
+    );
+    expect(csvField({ a: '\u0085' })).toBe('"{""a"":""\uFFFD""}"');
+    expect(csvField('line\r\n\tnext')).toBe('"line\r\n\tnext"');
   });
 });
 

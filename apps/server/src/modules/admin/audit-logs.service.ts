@@ -8,7 +8,7 @@ import {
 } from '@haversack/contracts';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
-import { CSV_BOM } from '../../lib/csv.js';
+import { CSV_BOM, csvSafeText } from '../../lib/csv.js';
 import type { AuthenticatedUser } from '../accounts/accounts.service.js';
 import type { RequestOrigin } from './admin-sessions.service.js';
 import type { AuditEntry, AuditLog } from './audit-log.js';
@@ -76,12 +76,13 @@ const csvColumns = [
 ] as const;
 
 /**
- * One CSV field: always quoted, and a value a spreadsheet would run as a formula (=, +, -, @, tab, CR)
- * is prefixed with an apostrophe (OWASP "CSV injection").
+ * One CSV field: always quoted, control characters as U+FFFD (`csvSafeText`), and a value a spreadsheet
+ * would run as a formula (=, +, -, @, tab, CR) is prefixed with an apostrophe (OWASP "CSV injection").
  */
 export function csvField(value: unknown): string {
-  const text =
-    value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+  const text = csvSafeText(
+    value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value),
+  );
   const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
   return `"${safe.replace(/"/g, '""')}"`;
 }

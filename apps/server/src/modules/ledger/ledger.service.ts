@@ -10,7 +10,7 @@ import { characters } from '../../db/schema/characters.js';
 import { transactions } from '../../db/schema/inventory.js';
 import { partyMemberships } from '../../db/schema/parties.js';
 import { AppError } from '../../lib/app-error.js';
-import { CSV_BOM } from '../../lib/csv.js';
+import { CSV_BOM, csvSafeText } from '../../lib/csv.js';
 import { containerAccess } from '../inventory/inventory.policy.js';
 import { inventoryRepository } from '../inventory/inventory.repository.js';
 import { partiesRepository } from '../parties/parties.repository.js';
@@ -129,7 +129,7 @@ export const csvColumns = [
 
 function csvField(value: string | number | null): string {
   if (value === null) return '';
-  const text = String(value);
+  const text = csvSafeText(String(value));
   // Quote what needs it, and defuse spreadsheet formulas (CSV injection).
   const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;

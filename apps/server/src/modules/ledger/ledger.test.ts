@@ -128,6 +128,36 @@ describe('CSV export of the ledger', () => {
     expect(new Set(table.slice(2).map((r) => r[5])).size).toBe(2_500);
   });
 
+  it('writes control characters and override marks of rows stored before the text rules as U+FFFD', async () => {
+    const gm = await createUser(ctx);
+    await upgrade(ctx, gm, 'tier_3');
+    const party = await createParty(ctx, gm);
+    // U+009B (CSI) and U+0085 (NEL) are C1 controls a terminal or a CSV reader may act on.
+    await ctx.database.db.insert(transactions).values({
+      transactionType: 'transfer',
+      partyId: party.id,
+      actorId: gm.user.id,
+      actorName: 'Pip\u009B31m',
+      targetName: 'Stash\u0085',
+      itemName: 'Rope \u202Eevil',
+      quantity: 1,
+      sourceName: 'Bag\u0007',
+      destinationName: 'Stash',
+      notes: 'North\r\n\tSouth\u0080',
+      summary: 'old row',
+    });
+    const response = await ctx.app.inject({
+      url: `/api/v1/transactions/party/${party.id}/export.csv`,
+      headers: gm.auth,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).not.toMatch(/(?![\t\n\r])\p{Cc}|[\u202A-\u202E]/u);
+    const row = parseCsv(response.body).find((r) => r[2]?.startsWith('Pip'));
+    expect(row?.slice(2, 5)).toEqual(['Pip\uFFFD31m', 'Stash\uFFFD', 'Rope \uFFFDevil']);
+    expect(row?.[8]).toBe('Bag\uFFFD');
+    expect(row?.[10]).toBe('North\r\n\tSouth\uFFFD');
+  });
+
   it('lists the rows of one database transaction, which share its date, in the reverse of their writing', async () => {
     const gm = await createUser(ctx);
     await upgrade(ctx, gm, 'tier_3');
