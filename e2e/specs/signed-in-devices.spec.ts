@@ -35,6 +35,10 @@ test('a player signs a phone left at a friend’s table out from the laptop; the
   await expect(laptop.getByText('Chrome on Android has been signed out.')).toBeVisible();
   await expect(phoneRow).toHaveCount(0);
   await expect(devices.getByText('No other device is signed in.')).toBeVisible();
+  // API tokens are not devices: the section says they keep working and links to where they are revoked.
+  await devices.getByRole('link', { name: 'API tokens' }).click();
+  await expect(laptop).toHaveURL(/\/profile#api-tokens$/);
+  await expect(laptop.getByRole('heading', { level: 2, name: 'API tokens' })).toBeInViewport();
 
   // The phone's tokens no longer work: its next page load ends at the sign-in screen.
   await phone.reload();

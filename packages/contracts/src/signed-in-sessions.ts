@@ -21,15 +21,20 @@ export type SignedInSession = z.infer<typeof signedInSessionSchema>;
 export const signedOutOthersSchema = z.object({ ended: z.number().int().min(0), message: z.string() });
 export type SignedOutOthers = z.infer<typeof signedOutOthersSchema>;
 
+const apiTokensKeepWorking = 'Your API tokens keep working.';
+
 export const signedInSessionMessages = {
+  apiTokensKeepWorking,
   notFound: 'This device is already signed out.',
   signedOut: (device: string) => `${device} has been signed out.`,
+  /**
+   * API tokens are not devices: scripts and automations keep working after "sign out all other devices"
+   * (a password change or reset is what revokes them), so the answer says so.
+   */
   othersSignedOut: (ended: number) =>
     ended === 0
       ? 'No other device was signed in.'
-      : ended === 1
-        ? 'Signed out of 1 other device.'
-        : `Signed out of ${ended} other devices.`,
+      : `Signed out of ${ended === 1 ? '1 other device' : `${ended} other devices`}. ${apiTokensKeepWorking}`,
   unknownDevice: 'Unknown device',
   /** What a device signed out from another one is told when it next tries to renew its session. */
   signedOutElsewhere: 'You were signed out from another device. Sign in again to continue.',

@@ -192,8 +192,8 @@ describe('POST /users/me/sessions/sign_out_others', () => {
     const response = await callApi(ctx, 'POST', '/users/me/sessions/sign_out_others', onLaptop);
     expect(response.statusCode).toBe(200);
     expect(json(response)).toMatchObject({
-      data: { ended: 2, message: 'Signed out of 2 other devices.' },
-      message: 'Signed out of 2 other devices.',
+      data: { ended: 2, message: 'Signed out of 2 other devices. Your API tokens keep working.' },
+      message: 'Signed out of 2 other devices. Your API tokens keep working.',
     });
     expect((await callApi(ctx, 'GET', '/auth/me', onPhone)).statusCode).toBe(401);
     expect((await callApi(ctx, 'GET', '/auth/me', user)).statusCode).toBe(401);
@@ -204,5 +204,24 @@ describe('POST /users/me/sessions/sign_out_others', () => {
 
     const again = await callApi(ctx, 'POST', '/users/me/sessions/sign_out_others', onLaptop);
     expect(json(again)).toMatchObject({ data: { ended: 0, message: 'No other device was signed in.' } });
+  });
+
+  it('leaves API tokens working: they belong to automations, not devices, and are revoked on their own', async () => {
+    const user = await createUser(ctx);
+    await upgrade(ctx, user, 'tier_2');
+    const created = await callApi(ctx, 'POST', '/users/me/api_tokens', user, {
+      api_token: { name: 'Nightly backup', scope: 'read', expires_in_days: 30 },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const script = {
+      auth: { authorization: `Bearer ${json<{ data: { token: string } }>(created).data.token}` },
+    };
+    const onLaptop = await signInFrom(user, laptop);
+    const response = await callApi(ctx, 'POST', '/users/me/sessions/sign_out_others', onLaptop);
+    expect(json(response)).toMatchObject({
+      data: { ended: 1, message: 'Signed out of 1 other device. Your API tokens keep working.' },
+    });
+    expect((await callApi(ctx, 'GET', '/auth/me', user)).statusCode).toBe(401);
+    expect((await callApi(ctx, 'GET', '/characters', script)).statusCode).toBe(200);
   });
 });

@@ -47,6 +47,9 @@ export const apiTokensUpgradeText =
   'Personal API tokens let you script your inventory from your own tools. Upgrade to a plan with API access to create them.';
 
 /** Issue 16 §5: the profile's API tokens: create (secret shown once), list with last use, revoke. */
+/** The section's id, which other sections link to ("revoke them under API tokens"). */
+export const API_TOKENS_SECTION_ID = 'api-tokens';
+
 export function ApiTokensSection() {
   const tokens = useQuery(myApiTokensQuery());
   const subscription = useQuery(currentSubscriptionQueryOptions());
@@ -76,8 +79,11 @@ export function ApiTokensSection() {
       withBorder
       p="lg"
       component="section"
+      id={API_TOKENS_SECTION_ID}
       aria-labelledby="api-tokens-heading"
       data-testid="api-tokens"
+      // A link to the section scrolls it into view below the fixed header, not under it.
+      style={{ scrollMarginTop: 'calc(var(--app-shell-header-offset, 0rem) + var(--mantine-spacing-md))' }}
     >
       <Stack gap="md">
         <Group justify="space-between" align="flex-start" gap="sm">

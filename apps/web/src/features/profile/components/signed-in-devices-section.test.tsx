@@ -49,6 +49,7 @@ const callsTo = (fetchMock: ReturnType<typeof mockFetch>, method: string, path: 
 afterEach(() => {
   vi.restoreAllMocks();
   tokenStorage.clear();
+  useUiStore.setState({ toasts: [] });
 });
 
 describe('Signed-in devices', { timeout: 30_000 }, () => {
@@ -85,7 +86,7 @@ describe('Signed-in devices', { timeout: 30_000 }, () => {
     const fetchMock = mockFetch(({ url, init }) => {
       if (url.endsWith('/users/me/sessions/sign_out_others') && init.method === 'POST') {
         listed = [thisLaptop];
-        return success({ ended: 2, message: 'Signed out of 2 other devices.' });
+        return success({ ended: 2, message: 'Signed out of 2 other devices. Your API tokens keep working.' });
       }
       if (url.endsWith('/users/me/sessions')) return success(listed);
       return failure(404, 'RESOURCE_NOT_FOUND', 'not found');
@@ -96,6 +97,8 @@ describe('Signed-in devices', { timeout: 30_000 }, () => {
     await user.click(await within(section).findByRole('button', { name: 'Sign out all other devices' }));
     const dialog = await screen.findByRole('dialog', { name: 'Sign out all other devices?' });
     expect(dialog).toHaveTextContent('2 other devices will be signed out at once');
+    // Scripts signed in with an API token are not devices: the dialog says they keep working.
+    expect(dialog).toHaveTextContent('Your API tokens keep working.');
     // Cancelling changes nothing.
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(callsTo(fetchMock, 'POST', '/users/me/sessions/sign_out_others')).toHaveLength(0);
@@ -103,12 +106,28 @@ describe('Signed-in devices', { timeout: 30_000 }, () => {
     await user.click(within(section).getByRole('button', { name: 'Sign out all other devices' }));
     const again = await screen.findByRole('dialog', { name: 'Sign out all other devices?' });
     await user.click(within(again).getByRole('button', { name: 'Sign out' }));
-    await waitFor(() => expect(toastMessages()).toContain('Signed out of 2 other devices.'));
+    await waitFor(() =>
+      expect(toastMessages()).toContain('Signed out of 2 other devices. Your API tokens keep working.'),
+    );
     expect(await within(section).findByTestId('signed-in-devices-only-this')).toHaveTextContent(
       'No other device is signed in.',
     );
     expect(within(section).queryByRole('button', { name: 'Sign out all other devices' })).toBeNull();
     expect(callsTo(fetchMock, 'POST', '/users/me/sessions/sign_out_others')).toHaveLength(1);
+  });
+
+  it('says that signing out leaves API tokens working, and links to where they are revoked', async () => {
+    mockFetch(({ url }) =>
+      url.endsWith('/users/me/sessions')
+        ? success([thisLaptop, phone])
+        : failure(404, 'RESOURCE_NOT_FOUND', 'x'),
+    );
+    renderSection();
+    const section = screen.getByRole('region', { name: 'Signed-in devices' });
+    expect(within(section).getByTestId('signed-in-devices-api-tokens')).toHaveTextContent(
+      'Signing out does not revoke your API tokens: they keep working until you revoke them under API tokens.',
+    );
+    expect(within(section).getByRole('link', { name: 'API tokens' })).toHaveAttribute('href', '#api-tokens');
   });
 
   it('says when the list cannot be read, and reads it again on Try again', async () => {

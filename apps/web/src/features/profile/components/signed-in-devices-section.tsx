@@ -1,5 +1,5 @@
 import { type SignedInSession, signedInSessionMessages } from '@haversack/contracts';
-import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconDeviceDesktop, IconDeviceMobile } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -13,6 +13,7 @@ import {
   useSignOutDevice,
   useSignOutOtherDevices,
 } from '../api/signed-in-sessions-api';
+import { API_TOKENS_SECTION_ID } from './api-tokens-section';
 
 /** "2h ago", "just now": inside a sentence, so never capitalised. */
 const lastActive = (session: SignedInSession) => relativeTime(session.last_used_at).toLowerCase();
@@ -63,6 +64,10 @@ export function SignedInDevicesSection() {
               Where your account is signed in. Sign out a device you no longer use, or one you left signed in
               at someone else’s table. Changing your password signs out every other device too.
             </Text>
+            <Text size="sm" c="dimmed" data-testid="signed-in-devices-api-tokens">
+              Signing out does not revoke your API tokens: they keep working until you revoke them under{' '}
+              <Anchor href={`#${API_TOKENS_SECTION_ID}`}>API tokens</Anchor>.
+            </Text>
           </Stack>
           {others.length > 0 ? (
             <Button variant="light" color="red.9" onClick={() => setConfirmingOthers(true)}>
@@ -99,7 +104,7 @@ export function SignedInDevicesSection() {
       <ConfirmDialog
         opened={confirmingOthers}
         title="Sign out all other devices?"
-        message={`${others.length === 1 ? '1 other device' : `${others.length} other devices`} will be signed out at once and must sign in again. This device stays signed in.`}
+        message={`${others.length === 1 ? '1 other device' : `${others.length} other devices`} will be signed out at once and must sign in again. This device stays signed in. ${signedInSessionMessages.apiTokensKeepWorking}`}
         confirmLabel="Sign out"
         onConfirm={confirmOthers}
         onClose={() => setConfirmingOthers(false)}
