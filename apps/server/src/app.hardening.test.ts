@@ -253,7 +253,8 @@ describe('deep and large JSON', () => {
   });
 
   it('caps the depth of a JSON field at 16 levels, naming where it goes too deep', async () => {
-    // metadata is level 1, so `a` may hold 15 more.
+    // metadata is level 1, so `a` may hold 15 more. Counted from the body, `item_template` is one more
+    // object: 17 nested objects in the request, 16 in the field (docs/decisions.md "JSON depth and size").
     const accepted = await jsonPost('/item_templates', metadata(nested(15)));
     expect(accepted.statusCode, accepted.body).toBe(201);
     const refused = await jsonPost('/item_templates', metadata(nested(16)));
