@@ -389,4 +389,13 @@ describe('blank-looking names of an item and a token', () => {
     expect(itemInstanceUpdateBodySchema.safeParse({ item_instance: { name: 'Sting' } }).success).toBe(true);
     expect(apiTokenCreateSchema.safeParse(token).success).toBe(true);
   });
+  it('hold a shop template’s name override and an item’s to one visible line, as names', () => {
+    const shop = { name: 'The Gilded Gauntlet' };
+    for (const bad of ['\u200B\u200B', 'Two\nlines', 'Tab\there']) {
+      expect(shopTemplateFormSchema.safeParse({ ...shop, name_override: bad }).success).toBe(false);
+      expect(instanceDataSchema.safeParse({ name_override: bad }).success).toBe(false);
+    }
+    expect(shopTemplateFormSchema.safeParse({ ...shop, name_override: '' }).success).toBe(true);
+    expect(shopTemplateFormSchema.safeParse({ ...shop, name_override: 'Ye Olde Shoppe' }).success).toBe(true);
+  });
 });

@@ -232,7 +232,7 @@ export type Container = z.infer<typeof containerSchema>;
 
 export const instanceDataSchema = z
   .object({
-    name_override: text()
+    name_override: nameText()
       .trim()
       .max(200)
       .refine(hasVisibleText, 'Name cannot be blank')

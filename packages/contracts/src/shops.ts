@@ -439,7 +439,12 @@ const shopTemplateFields = {
   default_restock_days: restockDays.nullable(),
   tag_list: tagList,
   visibility: z.enum(templateVisibilities, { error: 'Visibility must be private, unlisted or public' }),
-  name_override: shortText(100).nullable(),
+  // A line of the shop's own name: one line, and not blank-looking (empty clears it).
+  name_override: nameText({ error: 'Must be text' })
+    .trim()
+    .max(100, 'Must be at most 100 characters')
+    .refine((name) => name === '' || hasVisibleText(name), 'Name cannot be blank')
+    .nullable(),
   owner_override: shortText(100).nullable(),
   location_override: shortText(100).nullable(),
   description_override: shortText(5000).nullable(),
