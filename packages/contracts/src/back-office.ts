@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { entityId, numberInput, text, withinRequestDates } from './fields.js';
+import { entityId, hasVisibleText, nameText, numberInput, text, withinRequestDates } from './fields.js';
 import { tierIdentifiers } from './subscriptions.js';
 
 // Issue 15: the contents of the admin pages (dashboard, analytics, financial, moderation,
@@ -167,10 +167,12 @@ const dateTime = (name: string) =>
 
 export const announcementBodySchema = z
   .object({
-    title: text({ error: 'Give the announcement a title' })
+    // A banner's headline: one line, and something a user can see (not "\u200B\u200B").
+    title: nameText({ error: 'Give the announcement a title' })
       .trim()
       .min(1, 'Give the announcement a title')
-      .max(120, 'Keep the title under 120 characters'),
+      .max(120, 'Keep the title under 120 characters')
+      .refine(hasVisibleText, 'Give the announcement a title'),
     body: text().trim().max(2000, 'Keep the message under 2000 characters').default(''),
     level: z.enum(announcementLevels, { error: 'Choose info, warning or critical' }).default('info'),
     starts_at: dateTime('starts_at'),
@@ -200,10 +202,12 @@ export type Announcement = z.infer<typeof announcementSchema>;
 export const massMailAudiences = ['all', ...tierIdentifiers] as const;
 export const massMailBodySchema = z.object({
   audience: z.enum(massMailAudiences, { error: 'Choose all users or one tier' }),
-  subject: text({ error: 'Write a subject' })
+  // It becomes every mail's Subject header: a line break there would start a header of its own.
+  subject: nameText({ error: 'Write a subject' })
     .trim()
     .min(1, 'Write a subject')
-    .max(200, 'Keep the subject under 200 characters'),
+    .max(200, 'Keep the subject under 200 characters')
+    .refine(hasVisibleText, 'Write a subject'),
   body: text({ error: 'Write the message' })
     .trim()
     .min(1, 'Write the message')

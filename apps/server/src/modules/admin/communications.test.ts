@@ -130,6 +130,31 @@ describe('announcements', () => {
     const last = await announce({ title: 'Last day', starts_at: '9998-12-31T23:59:59-14:00' });
     expect(last.starts_at).toBe('9999-01-01T13:59:59.000Z');
   });
+
+  // An outside review: a title of zero-width spaces showed every user an empty banner.
+  it('refuses a title that shows blank or takes more than one line, with 422 naming the title', async () => {
+    for (const [title, message] of [
+      ['\u200B\u200B\u200B', 'Give the announcement a title'],
+      ['\u00AD\u2060 \uFEFF', 'Give the announcement a title'],
+      ['Maintenance\r\ntonight', 'A name must fit on one line: no line breaks or tabs'],
+    ]) {
+      const refused = await callApi(ctx, 'POST', '/admin/announcements', admin.adminAuth, {
+        title,
+        starts_at: iso(0),
+      });
+      expect([JSON.stringify(title), refused.statusCode, refused.json()]).toEqual([
+        JSON.stringify(title),
+        422,
+        {
+          status: 'error',
+          error: expect.objectContaining({
+            code: 'VALIDATION_ERROR',
+            details: [{ field: 'title', message }],
+          }),
+        },
+      ]);
+    }
+  });
 });
 
 describe('mass mail', () => {
@@ -228,6 +253,36 @@ describe('mass mail', () => {
       body: 'b',
     });
     expect(response.statusCode).toBe(422);
+    expect(await ctx.app.services.jobs.runDue()).toBe(0);
+  });
+
+  // An outside review: a subject with CR/LF went into every mail's Subject header as it was.
+  it('refuses a subject that shows blank or takes more than one line, and queues nothing', async () => {
+    for (const [subject, message] of [
+      ['News\r\nBcc: everyone@example.com', 'A name must fit on one line: no line breaks or tabs'],
+      ['News\tof the week', 'A name must fit on one line: no line breaks or tabs'],
+      ['\u200B\u200C\u200D', 'Write a subject'],
+    ]) {
+      for (const url of ['/admin/mass_mails/preview', '/admin/mass_mails']) {
+        const refused = await callApi(ctx, 'POST', url, admin.adminAuth, {
+          audience: 'all',
+          subject,
+          body: 'b',
+        });
+        expect([url, JSON.stringify(subject), refused.statusCode, refused.json()]).toEqual([
+          url,
+          JSON.stringify(subject),
+          422,
+          {
+            status: 'error',
+            error: expect.objectContaining({
+              code: 'VALIDATION_ERROR',
+              details: [{ field: 'subject', message }],
+            }),
+          },
+        ]);
+      }
+    }
     expect(await ctx.app.services.jobs.runDue()).toBe(0);
   });
 });
