@@ -9,6 +9,36 @@ export const ADMIN_SESSION_TTL_S = 30 * 60;
 /** spec/01 §6: what a refused visit to /admin posts, and the one action anyone signed in may post. */
 export const UNAUTHORIZED_ADMIN_ACCESS_ATTEMPT = 'unauthorized_admin_access_attempt';
 
+/**
+ * DESIGN §10, every refused attempt audited: an admin's call refused for its admin session
+ * (`details.reason` one of adminSessionRefusalReasons; the session's value is never stored).
+ */
+export const ADMIN_SESSION_REFUSED = 'admin_session_refused';
+export const adminSessionRefusalReasons = [
+  /** No X-Admin-Session header. */
+  'missing',
+  /** Not the shape of a session token at all. */
+  'malformed',
+  /** The shape of one, but no session has it. */
+  'unknown',
+  'expired',
+  /** Ended by Exit Admin Mode, the sign-in's logout, a suspension or the flag's revocation. */
+  'ended',
+  /** Another admin's session. */
+  'other_user',
+  /** The caller's own session, sent with another sign-in's access token. */
+  'other_sign_in',
+] as const;
+export type AdminSessionRefusalReason = (typeof adminSessionRefusalReasons)[number];
+
+/**
+ * An admin act refused by its own rules (`details.attempted` the act's action, `details.reason` one of
+ * adminActRefusalReasons), with its target.
+ */
+export const ADMIN_ACTION_REFUSED = 'admin_action_refused';
+export const adminActRefusalReasons = ['own_account', 'target_is_admin', 'wrong_confirmation'] as const;
+export type AdminActRefusalReason = (typeof adminActRefusalReasons)[number];
+
 export const adminSessionSchema = z.object({
   token: z.string(),
   expires_at: z.string(),

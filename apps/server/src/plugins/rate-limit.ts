@@ -117,6 +117,11 @@ declare module 'fastify' {
       windowMs?: number,
     ) => preHandlerAsyncHookHandler;
     /**
+     * For work done once per key and window (`windowMs`, else the auth budgets' window), such as one audit
+     * entry for a run of the same refusal: answers true the first time `key` is seen in its window.
+     */
+    firstInWindow: (name: string, windowMs?: number) => (key: string) => Promise<boolean>;
+    /**
      * Sign-in guessing (DESIGN §3, docs/decisions.md): failures for one email from one address are
      * refused past a budget, and a success from that address clears them; failures for the email from
      * everywhere only slow each attempt down, so nobody can lock the owner out from another address.
@@ -181,6 +186,11 @@ export const rateLimitPlugin = fp(
         };
       },
     );
+    app.decorate('firstInWindow', (name: string, windowMs?: number) => {
+      const limiter = counter(1, windowMs);
+      // An unreachable Redis answers "first" every time: the work is done again rather than never.
+      return async (key: string) => (await limiter.hit(`${name}:${key}`)) === undefined;
+    });
     app.decorate('loginThrottle', (email: (request: FastifyRequest) => string | undefined) => {
       const pairs = counter(limits.loginFailuresPerPair);
       const emails = counter(limits.loginSlowdownAfter);

@@ -1,12 +1,18 @@
-import { ADMIN_SESSION_HEADER, UNAUTHORIZED_ADMIN_ACCESS_ATTEMPT } from '@haversack/contracts';
+import { ADMIN_SESSION_HEADER } from '@haversack/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { markChangeSource } from '../../lib/change-source.js';
 import { requireAuth, requireSession } from '../../plugins/auth.js';
 import type { UserRow } from '../accounts/accounts.repository.js';
-import type { ActiveAdminSession, AdminSessionsService, RequestOrigin } from './admin-sessions.service.js';
-import type { AuditEntry, AuditLog } from './audit-log.js';
+import type { RefusalAudit } from './admin-refusal-audit.js';
+import {
+  type ActiveAdminSession,
+  AdminSessionRefused,
+  type AdminSessionsService,
+  type RequestOrigin,
+} from './admin-sessions.service.js';
+import type { AuditEntry } from './audit-log.js';
+import { RefusedAdminAct } from './refused-admin-act.js';
 
 /**
  * What a route under /api/v1/admin demands, in `config.adminAccess` (default `admin_session`):
@@ -62,43 +68,18 @@ export function auditActor(
   };
 }
 
-const MAX_AUDITED_PATH = 2000;
-
-/**
- * Refusals audited per user, route and rate-limit window (AuthRateLimits.windowMs, 15 minutes by default):
- * one. Every refused call still answers 403, but a script hammering /admin cannot fill the append-only log
- * (an outside review): at most one row per admin route per window and user. The key is the route's
- * pattern, not the URL, which the caller could vary (ids, query strings) to get a row per call.
- */
-const AUDITED_REFUSALS_PER_WINDOW = 1;
-
 /**
  * DESIGN §10, STYLE "authorise once": one onRequest hook guards every route of the /api/v1/admin prefix.
- * Anonymous: 401. Signed in without the admin flag: 403, and the refusal is audited (once per user, route
- * and window: AUDITED_REFUSALS_PER_WINDOW). Admin without a live
- * admin session (missing, expired, ended, another sign-in's): 401 ADMIN_SESSION_EXPIRED, which the web app
- * answers with the "Admin Session Expired" card. Past the guard the request's changes come from 'admin'.
+ * Anonymous: 401. Signed in without the admin flag: 403. Admin without a live admin session (missing,
+ * malformed, unknown, expired, ended, another admin's or another sign-in's): 401 ADMIN_SESSION_EXPIRED,
+ * which the web app answers with the "Admin Session Expired" card. Both refusals are audited, de-duplicated
+ * (admin-refusal-audit.ts). Past the guard the request's changes come from 'admin'.
  */
 export function createAdminGuard(
   app: FastifyInstance,
-  deps: { db: Database; audit: AuditLog; sessions: AdminSessionsService },
+  deps: { sessions: AdminSessionsService; refusals: RefusalAudit },
 ) {
-  // The shared rate-limit counters (in Redis with REDIS_URL), so the bound holds across processes.
-  const refusalAudit = app.limitByKey('admin-refusal-audit', AUDITED_REFUSALS_PER_WINDOW, (request) =>
-    request.auth ? `${request.auth.user.id}:${request.method} ${request.routeOptions.url ?? ''}` : undefined,
-  );
-  /** Whether this refusal is the first of its user and route in the window (else it goes unrecorded). */
-  const firstRefusalInWindow = async (request: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
-    try {
-      await refusalAudit.call(app, request, reply);
-      return true;
-    } catch (error) {
-      if (error instanceof AppError && error.code === 'RATE_LIMITED') return false;
-      throw error;
-    }
-  };
-
-  return async function adminGuard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  return async function adminGuard(request: FastifyRequest): Promise<void> {
     const access = request.routeOptions.config.adminAccess ?? 'admin_session';
     await app.authenticate(request);
     const auth = requireAuth(request);
@@ -106,27 +87,28 @@ export function createAdminGuard(
     // A personal API token never acts as an admin (plugins/api-token-access.ts refuses it first as well).
     if (auth.apiToken) throw new AppError('FORBIDDEN');
     if (!auth.user.admin) {
-      if (!(await firstRefusalInWindow(request, reply))) throw new AppError('FORBIDDEN');
-      const origin = requestOrigin(request);
-      await deps.audit.record(deps.db, {
-        actorId: auth.user.id,
-        actorEmail: auth.user.email,
-        action: UNAUTHORIZED_ADMIN_ACCESS_ATTEMPT,
-        details: { method: request.method, path: request.url.slice(0, MAX_AUDITED_PATH), via: 'api' },
-        ip: origin.ip,
-        userAgent: origin.userAgent,
-      });
+      await deps.refusals.notAdmin(request);
       throw new AppError('FORBIDDEN');
     }
     markChangeSource('admin');
     if (access === 'admin') return;
     const header = request.headers[ADMIN_SESSION_HEADER.toLowerCase()];
-    request.adminSession = await deps.sessions.resolve(
-      auth,
-      typeof header === 'string' ? header : undefined,
-      {
-        extend: access === 'admin_session',
-      },
-    );
+    try {
+      request.adminSession = await deps.sessions.resolve(
+        auth,
+        typeof header === 'string' ? header : undefined,
+        { extend: access === 'admin_session' },
+      );
+    } catch (error) {
+      if (error instanceof AdminSessionRefused) await deps.refusals.session(request, error);
+      throw error;
+    }
+  };
+}
+
+/** The admin plugin's onError hook: a service's RefusedAdminAct is audited as it goes back to the caller. */
+export function createRefusedActAudit(refusals: RefusalAudit) {
+  return async function auditRefusedAct(request: FastifyRequest, _reply: FastifyReply, error: Error) {
+    if (error instanceof RefusedAdminAct) await refusals.act(request, error.refusal);
   };
 }

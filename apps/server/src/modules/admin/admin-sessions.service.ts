@@ -1,4 +1,4 @@
-import { ADMIN_SESSION_TTL_S, type AdminSession } from '@haversack/contracts';
+import { ADMIN_SESSION_TTL_S, type AdminSession, type AdminSessionRefusalReason } from '@haversack/contracts';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { hashToken, randomToken } from '../../lib/secrets.js';
@@ -17,7 +17,24 @@ export interface ActiveAdminSession {
   expiresAt: Date;
 }
 
-const expired = () => new AppError('ADMIN_SESSION_EXPIRED');
+/**
+ * An admin call refused for its admin session: 401 ADMIN_SESSION_EXPIRED whatever the reason (the web app
+ * shows one "Admin Session Expired" card), and the reason and the session, when the token named one, for
+ * the audit entry the guard writes.
+ */
+export class AdminSessionRefused extends AppError {
+  readonly reason: AdminSessionRefusalReason;
+  readonly session: { id: string; userId: string } | null;
+
+  constructor(reason: AdminSessionRefusalReason, session: { id: string; userId: string } | null = null) {
+    super('ADMIN_SESSION_EXPIRED');
+    this.reason = reason;
+    this.session = session;
+  }
+}
+
+/** randomToken()'s shape: 32 bytes in base64url. Anything else was never a session token. */
+const sessionTokenShape = /^[A-Za-z0-9_-]{43}$/;
 
 /**
  * DESIGN §10: an admin session is a short-lived token on top of one sign-in. It is valid only with an
@@ -62,26 +79,33 @@ export class AdminSessionsService {
   }
 
   /**
-   * The live admin session named by `token` for this caller, or ADMIN_SESSION_EXPIRED. With `extend`
-   * the call counts as activity; the periodic verify does not, so an idle tab still expires.
+   * The live admin session named by `token` for this caller, or AdminSessionRefused (401
+   * ADMIN_SESSION_EXPIRED) saying why. With `extend` the call counts as activity; the periodic verify does
+   * not, so an idle tab still expires.
    */
   async resolve(
     auth: SessionUser,
     token: string | undefined,
     options: { extend: boolean },
   ): Promise<ActiveAdminSession> {
-    if (!token) throw expired();
+    if (!token) throw new AdminSessionRefused('missing');
+    if (!sessionTokenShape.test(token)) throw new AdminSessionRefused('malformed');
     const now = this.#now();
     const session = await adminSessionsRepository.findByTokenHash(this.#db, hashToken(token));
-    if (
-      !session ||
-      session.endedAt ||
-      session.expiresAt <= now ||
-      session.userId !== auth.user.id ||
-      // Another sign-in's admin session (a token copied from elsewhere) is not this caller's.
-      session.authSessionId !== auth.sessionId
-    )
-      throw expired();
+    if (!session) throw new AdminSessionRefused('unknown');
+    // The most telling reason first: someone else's session says more than that it has also ended.
+    const refusal: AdminSessionRefusalReason | null =
+      session.userId !== auth.user.id
+        ? 'other_user'
+        : // Another sign-in's admin session (a token copied from elsewhere) is not this caller's.
+          session.authSessionId !== auth.sessionId
+          ? 'other_sign_in'
+          : session.endedAt
+            ? 'ended'
+            : session.expiresAt <= now
+              ? 'expired'
+              : null;
+    if (refusal) throw new AdminSessionRefused(refusal, { id: session.id, userId: session.userId });
     if (!options.extend) return { id: session.id, expiresAt: session.expiresAt };
     const expiresAt = new Date(now.getTime() + ADMIN_SESSION_TTL_S * 1000);
     await adminSessionsRepository.extend(this.#db, session.id, now, expiresAt);

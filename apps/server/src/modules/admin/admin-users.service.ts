@@ -1,4 +1,5 @@
 import type {
+  AdminActRefusalReason,
   AdminDeletedUser,
   AdminGrantTierBody,
   AdminUserDetail,
@@ -17,6 +18,7 @@ import { AccountDeletion, type AccountLeavingHook } from './account-deletion.js'
 import { type AdminCaller, auditActor } from './admin-guard.js';
 import { adminUserListRepository, type UserRow } from './admin-users.repository.js';
 import type { AuditLog } from './audit-log.js';
+import { RefusedAdminAct } from './refused-admin-act.js';
 import { suspendLockedUser } from './user-suspension.js';
 
 interface Deps {
@@ -56,6 +58,18 @@ function toSummary(row: SummaryRow): AdminUserSummary {
 }
 
 const notFound = () => AppError.notFound('No such user.');
+
+/** A 403 for an act on a user that the rules forbid, audited as refused (refused-admin-act.ts). */
+const refused = (
+  attempted: 'user_suspended' | 'user_deleted',
+  reason: AdminActRefusalReason,
+  userId: string,
+  message: string,
+) =>
+  new RefusedAdminAct(
+    { attempted, reason, targetType: 'user', targetId: userId },
+    new AppError('FORBIDDEN', message),
+  );
 
 /** Issue 15, Users: find people, see their whole picture, and help or restrain them; every act audited. */
 export class AdminUsersService {
@@ -136,7 +150,8 @@ export class AdminUsersService {
    * working and their open sockets close in every process (the same path as logout). Never an admin.
    */
   async suspend(caller: AdminCaller, userId: string, reason: string): Promise<AdminUserDetail> {
-    if (userId === caller.user.id) throw new AppError('FORBIDDEN', 'You cannot suspend your own account.');
+    if (userId === caller.user.id)
+      throw refused('user_suspended', 'own_account', userId, 'You cannot suspend your own account.');
     const now = this.#deps.now();
     const ended = await this.#deps.db.transaction(async (tx) => {
       const user = await adminUserListRepository.lockUser(tx, userId);
@@ -144,7 +159,12 @@ export class AdminUsersService {
       // As deletion: checked on the locked row, so two admins suspending each other at once are both
       // refused, and no admin can lock the others out (the admin command's `unsuspend` is the way back).
       if (user.admin)
-        throw new AppError('FORBIDDEN', 'Admins cannot be suspended: revoke their admin flag first.');
+        throw refused(
+          'user_suspended',
+          'target_is_admin',
+          userId,
+          'Admins cannot be suspended: revoke their admin flag first.',
+        );
       if (user.suspendedAt) throw new AppError('CONFLICT', 'This account is already suspended.');
       const sessionIds = await suspendLockedUser(tx, this.#deps.audit, {
         actor: auditActor(caller),
@@ -226,7 +246,7 @@ export class AdminUsersService {
    */
   async deleteAccount(caller: AdminCaller, userId: string, confirmEmail: string): Promise<AdminDeletedUser> {
     if (userId === caller.user.id)
-      throw new AppError('FORBIDDEN', 'You cannot delete your own account here.');
+      throw refused('user_deleted', 'own_account', userId, 'You cannot delete your own account here.');
     return this.#deletion.delete({
       userId,
       actor: { id: caller.user.id, username: caller.user.username },
@@ -234,9 +254,17 @@ export class AdminUsersService {
       via: 'admin',
       check: (user) => {
         if (user.admin)
-          throw new AppError('FORBIDDEN', 'Admins cannot be deleted: revoke their admin flag first.');
+          throw refused(
+            'user_deleted',
+            'target_is_admin',
+            userId,
+            'Admins cannot be deleted: revoke their admin flag first.',
+          );
         if (confirmEmail.trim().toLowerCase() !== user.email.toLowerCase())
-          throw AppError.validation([{ field: 'confirm_email', message: 'This is not the user’s e-mail.' }]);
+          throw new RefusedAdminAct(
+            { attempted: 'user_deleted', reason: 'wrong_confirmation', targetType: 'user', targetId: userId },
+            AppError.validation([{ field: 'confirm_email', message: 'This is not the user’s e-mail.' }]),
+          );
       },
     });
   }

@@ -21,6 +21,10 @@ beforeAll(async () => {
 afterAll(async () => ctx.close());
 
 const codeOf = (response: { json(): unknown }) => (response.json() as { error: { code: string } }).error.code;
+const errorBody = (code: string, message: string) => ({
+  status: 'error',
+  error: expect.objectContaining({ code, message }),
+});
 const asAdmin = (method: 'GET' | 'POST', url: string, body?: unknown) =>
   callApi(ctx, method, url, admin.adminAuth, body);
 
@@ -194,6 +198,68 @@ describe('suspending a user', () => {
     for (const still of [first, second]) {
       const me = await callApi(ctx, 'GET', '/admin/sessions/verify', still.adminAuth);
       expect(me.statusCode).toBe(200);
+    }
+  });
+});
+
+describe('refused acts (DESIGN §10: every refused attempt is audited)', () => {
+  it('audits each with its target and reason, once per route, reason and target a window', async () => {
+    const acting = await createAdmin(ctx);
+    const otherAdmin = await createAdmin(ctx);
+    const player = await createUser(ctx);
+    const act = (method: 'POST' | 'DELETE', url: string, body: unknown) =>
+      callApi(ctx, method, url, acting.adminAuth, body);
+    for (let round = 0; round < 3; round += 1) {
+      const answers = [
+        await act('POST', `/admin/users/${acting.user.id}/suspend`, { reason: 'oops' }),
+        await act('POST', `/admin/users/${otherAdmin.user.id}/suspend`, { reason: 'rogue' }),
+        await act('DELETE', `/admin/users/${acting.user.id}`, { confirm_email: acting.user.email }),
+        await act('DELETE', `/admin/users/${otherAdmin.user.id}`, { confirm_email: otherAdmin.user.email }),
+        await act('DELETE', `/admin/users/${player.user.id}`, { confirm_email: 'someone@example.com' }),
+      ];
+      // The answers are as they were: the audit entry changes nothing the caller sees.
+      expect(answers.map((answer) => [answer.statusCode, answer.json()])).toEqual([
+        [403, errorBody('FORBIDDEN', 'You cannot suspend your own account.')],
+        [403, errorBody('FORBIDDEN', 'Admins cannot be suspended: revoke their admin flag first.')],
+        [403, errorBody('FORBIDDEN', 'You cannot delete your own account here.')],
+        [403, errorBody('FORBIDDEN', 'Admins cannot be deleted: revoke their admin flag first.')],
+        [
+          422,
+          {
+            status: 'error',
+            error: expect.objectContaining({
+              code: 'VALIDATION_ERROR',
+              details: [{ field: 'confirm_email', message: 'This is not the user’s e-mail.' }],
+            }),
+          },
+        ],
+      ]);
+    }
+    const refused = (await auditLogRepository.forSubject(ctx.database.db, acting.user.id)).filter(
+      (entry) => entry.action === 'admin_action_refused',
+    );
+    expect(
+      refused
+        .map((entry) => [entry.details.attempted, entry.details.reason, entry.targetType, entry.targetId])
+        .sort(),
+    ).toEqual(
+      [
+        ['user_deleted', 'own_account', 'user', acting.user.id],
+        ['user_deleted', 'target_is_admin', 'user', otherAdmin.user.id],
+        ['user_deleted', 'wrong_confirmation', 'user', player.user.id],
+        ['user_suspended', 'own_account', 'user', acting.user.id],
+        ['user_suspended', 'target_is_admin', 'user', otherAdmin.user.id],
+      ].sort(),
+    );
+    for (const entry of refused) {
+      expect(entry).toMatchObject({ actorId: acting.user.id, actorEmail: acting.user.email });
+      expect(entry.details.path).toMatch(/^\/api\/v1\/admin\/users\//);
+    }
+    // Nothing was done to them.
+    for (const target of [otherAdmin.user.id, player.user.id]) {
+      const actions = (await auditLogRepository.forSubject(ctx.database.db, target)).map((e) => e.action);
+      expect(actions).not.toContain('user_suspended');
+      expect(actions).not.toContain('user_deleted');
     }
   });
 });

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/client.js';
-import { type AdminAccess, createAdminGuard } from './admin-guard.js';
+import { type AdminAccess, createAdminGuard, createRefusedActAudit } from './admin-guard.js';
 import type { AdminOperationsService } from './admin-operations.service.js';
+import { createRefusalAudit } from './admin-refusal-audit.js';
 import { adminSessionsRoutes } from './admin-sessions.routes.js';
 import type { AdminSessionsService } from './admin-sessions.service.js';
 import { adminStatsRoutes } from './admin-stats.routes.js';
@@ -53,7 +54,9 @@ export interface AdminRoute {
  */
 export async function adminPlugin(app: FastifyInstance, options: AdminPluginOptions) {
   app.decorateRequest('adminSession', null);
-  app.addHook('onRequest', createAdminGuard(app, options));
+  const refusals = createRefusalAudit(app, options);
+  app.addHook('onRequest', createAdminGuard(app, { sessions: options.sessions, refusals }));
+  app.addHook('onError', createRefusedActAudit(refusals));
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {

@@ -1,6 +1,7 @@
 import { ADMIN_SESSION_HEADER, ADMIN_SESSION_TTL_S } from '@haversack/contracts';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminSessions } from '../../db/schema/admin.js';
 import { createAdmin, enterAdminMode, grantAdmin } from '../../test/admin.js';
 import { createUser, type SignedInUser } from '../../test/factories.js';
 import { buildTestApp, callApi, json, type TestContext } from '../../test/helper.js';
@@ -157,6 +158,97 @@ describe('the admin guard, on every route under /api/v1/admin', () => {
     } finally {
       clockOffsetMs = 0;
     }
+  });
+});
+
+describe('refused admin sessions (DESIGN §10: every refused attempt is audited)', () => {
+  it("audits an admin's refused session with its reason, once per route, reason and window, never the session itself", async () => {
+    const admin = await createAdmin(ctx);
+    const otherAdmin = await createAdmin(ctx);
+    const ended = await enterAdminMode(ctx, admin);
+    expect((await callApi(ctx, 'DELETE', '/admin/sessions/current', ended.adminAuth)).statusCode).toBe(204);
+    const login = await callApi(ctx, 'POST', '/auth/login', undefined, {
+      email: admin.user.email,
+      password: admin.password,
+    });
+    const otherSignIn = { authorization: `Bearer ${json<{ data: { token: string } }>(login).data.token}` };
+    const garbage = 'x'.repeat(5000);
+    const unknown = 'A'.repeat(43);
+    const cases: [string, Record<string, string>][] = [
+      ['missing', admin.auth],
+      ['malformed', { ...admin.auth, [ADMIN_SESSION_HEADER]: garbage }],
+      ['unknown', { ...admin.auth, [ADMIN_SESSION_HEADER]: unknown }],
+      ['ended', ended.adminAuth.auth],
+      ['other_user', { ...admin.auth, [ADMIN_SESSION_HEADER]: otherAdmin.adminSessionToken }],
+      ['other_sign_in', { ...otherSignIn, [ADMIN_SESSION_HEADER]: admin.adminSessionToken }],
+    ];
+    for (const [reason, headers] of cases) {
+      for (const url of [
+        '/admin/users?page=1',
+        '/admin/users?page=2',
+        '/admin/users?page=3',
+        '/admin/financial',
+      ]) {
+        const refused = await adminGet(url, headers);
+        expect([reason, url, refused.statusCode, codeOf(refused)]).toEqual([
+          reason,
+          url,
+          401,
+          'ADMIN_SESSION_EXPIRED',
+        ]);
+      }
+    }
+    const refusals = (await auditOf(admin.user.id)).filter(
+      (entry) => entry.action === 'admin_session_refused',
+    );
+    expect(
+      refusals.map((entry) => `${entry.details.reason} ${entry.details.method} ${entry.details.path}`).sort(),
+    ).toEqual(
+      cases
+        .flatMap(([reason]) => [
+          `${reason} GET /api/v1/admin/financial`,
+          `${reason} GET /api/v1/admin/users?page=1`,
+        ])
+        .sort(),
+    );
+    for (const entry of refusals) {
+      expect(entry).toMatchObject({ actorId: admin.user.id, actorEmail: admin.user.email });
+      const stored = JSON.stringify(entry);
+      for (const secret of [
+        garbage.slice(0, 40),
+        unknown,
+        admin.adminSessionToken,
+        otherAdmin.adminSessionToken,
+      ])
+        expect(stored).not.toContain(secret);
+    }
+    // Another admin's session, found by its token: which session it was says whose was used.
+    const borrowed = refusals.find((entry) => entry.details.reason === 'other_user');
+    const [otherSession] = await ctx.database.db
+      .select()
+      .from(adminSessions)
+      .where(eq(adminSessions.userId, otherAdmin.user.id));
+    expect(borrowed).toMatchObject({
+      targetType: 'admin_session',
+      targetId: otherSession?.id,
+      details: { session_user_id: otherAdmin.user.id },
+    });
+  });
+
+  it("audits an admin's expired session as expired", async () => {
+    const admin = await createAdmin(ctx);
+    clockOffsetMs += (ADMIN_SESSION_TTL_S + 1) * 1000;
+    try {
+      const refused = await callApi(ctx, 'GET', '/admin/users', admin.adminAuth);
+      expect([refused.statusCode, codeOf(refused)]).toEqual([401, 'ADMIN_SESSION_EXPIRED']);
+    } finally {
+      clockOffsetMs = 0;
+    }
+    const refusals = (await auditOf(admin.user.id)).filter(
+      (entry) => entry.action === 'admin_session_refused',
+    );
+    expect(refusals).toHaveLength(1);
+    expect(refusals[0]).toMatchObject({ targetType: 'admin_session', details: { reason: 'expired' } });
   });
 });
 

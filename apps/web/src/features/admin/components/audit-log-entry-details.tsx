@@ -1,6 +1,6 @@
 import type { AuditLogEntry } from '@haversack/contracts';
 import { Code, Modal, Stack, Text, Title } from '@mantine/core';
-import { auditActionLabel, auditActorLabel } from '../lib/audit-labels';
+import { auditActionLabel, auditActorLabel, auditRefusal } from '../lib/audit-labels';
 import { adminDateTime } from '../lib/format';
 
 function JsonBlock({ label, value }: { label: string; value: unknown }) {
@@ -24,6 +24,7 @@ export function AuditLogEntryDetails({
   entry: AuditLogEntry | null;
   onClose: () => void;
 }) {
+  const refusal = entry ? auditRefusal(entry) : null;
   return (
     <Modal
       opened={entry !== null}
@@ -38,6 +39,8 @@ export function AuditLogEntryDetails({
             <strong>{auditActionLabel(entry.action)}</strong> by {auditActorLabel(entry)} on{' '}
             {adminDateTime(entry.created_at)}
           </Text>
+          {refusal?.attempted ? <Text size="sm">Attempted: {refusal.attempted}</Text> : null}
+          {refusal ? <Text size="sm">Why refused: {refusal.why}</Text> : null}
           {entry.target_type ? (
             <Text size="sm">
               Target: {entry.target_type} <Code>{entry.target_id}</Code>

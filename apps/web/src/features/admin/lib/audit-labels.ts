@@ -1,6 +1,15 @@
+import {
+  ADMIN_ACTION_REFUSED,
+  ADMIN_SESSION_REFUSED,
+  type AdminActRefusalReason,
+  type AdminSessionRefusalReason,
+} from '@haversack/contracts';
+
 /** Readable names for the audit log's actions; an action without one shows as its words. */
 const actionLabels: Record<string, string> = {
   unauthorized_admin_access_attempt: 'Refused admin access',
+  [ADMIN_SESSION_REFUSED]: 'Refused admin session',
+  [ADMIN_ACTION_REFUSED]: 'Refused admin action',
   admin_granted: 'Admin granted',
   admin_revoked: 'Admin revoked',
   admin_session_started: 'Entered admin mode',
@@ -10,6 +19,42 @@ const actionLabels: Record<string, string> = {
 
 export function auditActionLabel(action: string): string {
   return actionLabels[action] ?? action.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+}
+
+/** Why a refused admin session or act was refused, finishing "Why refused: …". */
+const refusalReasons: Record<AdminSessionRefusalReason | AdminActRefusalReason, string> = {
+  missing: 'no admin session was sent',
+  malformed: 'what was sent is not an admin session',
+  unknown: 'no such admin session',
+  expired: 'the admin session had expired',
+  ended: 'the admin session had ended',
+  other_user: 'another admin’s session',
+  other_sign_in: 'an admin session of another sign-in',
+  own_account: 'it is the admin’s own account',
+  target_is_admin: 'the user is an admin',
+  wrong_confirmation: 'the confirmation e-mail was wrong',
+};
+
+/** The act an admin_action_refused entry names, finishing "Attempted: …". */
+const attemptedActs: Record<string, string> = {
+  user_suspended: 'suspend the account',
+  user_deleted: 'delete the account',
+};
+
+/** For a refused admin session or act: what was attempted (an act) and why it was refused. */
+export function auditRefusal(entry: {
+  action: string;
+  details: Record<string, unknown>;
+}): { attempted: string | null; why: string } | null {
+  if (entry.action !== ADMIN_SESSION_REFUSED && entry.action !== ADMIN_ACTION_REFUSED) return null;
+  const { reason, attempted } = entry.details;
+  const why =
+    typeof reason === 'string' && Object.hasOwn(refusalReasons, reason)
+      ? refusalReasons[reason as keyof typeof refusalReasons]
+      : String(reason ?? 'unknown');
+  if (entry.action === ADMIN_SESSION_REFUSED || typeof attempted !== 'string')
+    return { attempted: null, why };
+  return { attempted: attemptedActs[attempted] ?? auditActionLabel(attempted).toLowerCase(), why };
 }
 
 /** Refusals stand out in red, the rest of the log stays quiet. */
