@@ -322,7 +322,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
     audit,
     adminSessions: new AdminSessionsService({ db: database.db, audit, now }),
-    auditLogs: new AuditLogsService({ db: database.db, audit }),
+    auditLogs: new AuditLogsService({
+      db: database.db,
+      audit,
+      now,
+      // As the guard's refusals (admin-refusal-audit.ts): one entry per user and page a rate-limit window.
+      reportWindowMs: (deps.rateLimits ?? defaultAuthRateLimits).windowMs,
+    }),
     backOffice: {
       stats: new AdminStatsService({ db: database.db, now }),
       moderation: new ModerationService({ db: database.db, audit, now }),

@@ -345,6 +345,58 @@ describe('POST /admin/audit_logs (spec/01 §7)', () => {
     expect(await auditOf(victim.user.id)).toEqual([]);
   });
 
+  // An outside review: 30 permanent rows a minute per account, with any path up to 2,000 characters.
+  it('keeps one entry per user and admin page a window, answering every report with the entry that stands for it', async () => {
+    const player = await createUser(ctx);
+    const report = (path: string) =>
+      callApi(ctx, 'POST', '/admin/audit_logs', player, {
+        action: 'unauthorized_admin_access_attempt',
+        path,
+      });
+    const answers = [];
+    for (let i = 0; i < 5; i += 1) {
+      answers.push(await report(`/admin/users/00000000-0000-4000-8000-${String(i).padStart(12, '0')}`));
+      answers.push(await report(`/admin/users?page=${i}`));
+      // Not a page of the admin area: all such paths are one "page".
+      answers.push(await report(`/admin/${'x'.repeat(1500)}${i}`));
+    }
+    expect(answers.map((answer) => answer.statusCode)).toEqual([201, 201, 201, ...Array(12).fill(200)]);
+    const ids = answers.map((answer) => json<{ data: { id: string } }>(answer).data.id);
+    expect(new Set(ids).size).toBe(3);
+    expect(ids.slice(3)).toEqual([
+      ...ids.slice(0, 3),
+      ...ids.slice(0, 3),
+      ...ids.slice(0, 3),
+      ...ids.slice(0, 3),
+    ]);
+
+    // Reports at the same moment are one entry too.
+    const parallel = await Promise.all(Array.from({ length: 8 }, () => report('/admin/financial')));
+    expect(parallel.every((answer) => answer.statusCode === 200 || answer.statusCode === 201)).toBe(true);
+    expect(new Set(parallel.map((answer) => json<{ data: { id: string } }>(answer).data.id)).size).toBe(1);
+
+    const refusals = (await auditOf(player.user.id)).filter(
+      (entry) => entry.action === 'unauthorized_admin_access_attempt',
+    );
+    expect(refusals.map((entry) => entry.details.page).sort()).toEqual([
+      '/admin/*',
+      '/admin/financial',
+      '/admin/users',
+      '/admin/users/:id',
+    ]);
+    expect(refusals.find((entry) => entry.details.page === '/admin/users')?.details.path).toBe(
+      '/admin/users?page=0',
+    );
+
+    // A window later, the page is reported again.
+    clockOffsetMs = 15 * 60_000 + 1000;
+    try {
+      expect((await report('/admin/users?page=9')).statusCode).toBe(201);
+    } finally {
+      clockOffsetMs = 0;
+    }
+  });
+
   it('accepts no other action, and nobody anonymous', async () => {
     const player = await createUser(ctx);
     const other = await callApi(ctx, 'POST', '/admin/audit_logs', player, {

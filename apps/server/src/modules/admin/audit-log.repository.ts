@@ -78,6 +78,36 @@ export const auditLogRepository = {
     return rows.map((row) => row.action);
   },
 
+  /**
+   * Holds off another report of the same user until this transaction ends, so that reports sent at the
+   * same moment see each other's entry (AuditLogsService.recordAttempt).
+   */
+  async lockReportsOf(db: Executor, actorId: string): Promise<void> {
+    await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`audit-report:${actorId}`}))`);
+  },
+
+  /** The newest refused visit this user reported from the web app for `page` since `since`. */
+  async latestReport(
+    db: Executor,
+    report: { actorId: string; action: string; page: string; since: Date },
+  ): Promise<AuditLogRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(auditLogs)
+      .where(
+        and(
+          eq(auditLogs.actorId, report.actorId),
+          gte(auditLogs.createdAt, report.since),
+          eq(auditLogs.action, report.action),
+          sql`${auditLogs.details}->>'via' = 'web'`,
+          sql`${auditLogs.details}->>'page' = ${report.page}`,
+        ),
+      )
+      .orderBy(desc(auditLogs.createdAt))
+      .limit(1);
+    return row;
+  },
+
   /** Test and support helper: entries naming one target or actor, newest first. */
   async forSubject(db: Executor, id: string): Promise<AuditLogRow[]> {
     return db

@@ -29,18 +29,19 @@ export async function auditLogsRoutes(app: FastifyInstance, options: { auditLogs
       schema: {
         tags: ['admin'],
         summary:
-          'Record a refused visit to the admin area (any signed-in user, for themselves; action unauthorized_admin_access_attempt only)',
+          'Record a refused visit to the admin area (any signed-in user, for themselves; action unauthorized_admin_access_attempt only; once per admin page and 15 minutes, 200 with the standing entry after that)',
         body: auditAttemptBodySchema,
-        response: { 201: successEnvelope(auditLogEntrySchema) },
+        // 200: the user's report of this page is already in the log for this window; the entry is that one.
+        response: { 200: successEnvelope(auditLogEntrySchema), 201: successEnvelope(auditLogEntrySchema) },
       },
     },
     async (request, reply) => {
-      const entry = await auditLogs.recordAttempt(
+      const { entry, created } = await auditLogs.recordAttempt(
         requireAuth(request),
         request.body.path,
         requestOrigin(request),
       );
-      return reply.status(201).send({ status: 'success', data: entry });
+      return reply.status(created ? 201 : 200).send({ status: 'success', data: entry });
     },
   );
 

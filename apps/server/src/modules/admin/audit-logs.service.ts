@@ -10,6 +10,7 @@ import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { CSV_BOM, csvSafeText } from '../../lib/csv.js';
 import type { AuthenticatedUser } from '../accounts/accounts.service.js';
+import { adminPageOf } from './admin-pages.js';
 import type { RequestOrigin } from './admin-sessions.service.js';
 import type { AuditEntry, AuditLog } from './audit-log.js';
 import {
@@ -90,23 +91,49 @@ export function csvField(value: unknown): string {
 export class AuditLogsService {
   readonly #db: Database;
   readonly #audit: AuditLog;
+  readonly #now: () => Date;
+  readonly #reportWindowMs: number;
 
-  constructor(deps: { db: Database; audit: AuditLog }) {
+  /** `reportWindowMs`: a refused visit is recorded once per user and admin page in this long. */
+  constructor(deps: { db: Database; audit: AuditLog; now: () => Date; reportWindowMs: number }) {
     this.#db = deps.db;
     this.#audit = deps.audit;
+    this.#now = deps.now;
+    this.#reportWindowMs = deps.reportWindowMs;
   }
 
-  /** spec/01 §6: a signed-in user turned away from /admin records the attempt, for themselves only. */
-  async recordAttempt(auth: AuthenticatedUser, path: string, origin: RequestOrigin): Promise<AuditLogEntry> {
-    const row = await this.#audit.record(this.#db, {
-      actorId: auth.user.id,
-      actorEmail: auth.user.email,
-      action: UNAUTHORIZED_ADMIN_ACCESS_ATTEMPT,
-      details: { path, via: 'web' },
-      ip: origin.ip,
-      userAgent: origin.userAgent,
+  /**
+   * spec/01 §6: a signed-in user turned away from /admin records the attempt, for themselves only. Once
+   * per admin page (admin-pages.ts) and window, as the guard audits refused API calls: the table is
+   * append-only, and anyone signed in may post here (an outside review). A report the window already
+   * holds is answered with the entry that stands for it (`created: false`), so the web app sees no
+   * difference.
+   */
+  async recordAttempt(
+    auth: AuthenticatedUser,
+    path: string,
+    origin: RequestOrigin,
+  ): Promise<{ entry: AuditLogEntry; created: boolean }> {
+    const page = adminPageOf(path);
+    return this.#db.transaction(async (tx) => {
+      await auditLogRepository.lockReportsOf(tx, auth.user.id);
+      const earlier = await auditLogRepository.latestReport(tx, {
+        actorId: auth.user.id,
+        action: UNAUTHORIZED_ADMIN_ACCESS_ATTEMPT,
+        page,
+        since: new Date(this.#now().getTime() - this.#reportWindowMs),
+      });
+      if (earlier) return { entry: toAuditLogJson(earlier), created: false };
+      const row = await this.#audit.record(tx, {
+        actorId: auth.user.id,
+        actorEmail: auth.user.email,
+        action: UNAUTHORIZED_ADMIN_ACCESS_ATTEMPT,
+        details: { path, page, via: 'web' },
+        ip: origin.ip,
+        userAgent: origin.userAgent,
+      });
+      return { entry: toAuditLogJson(row), created: true };
     });
-    return toAuditLogJson(row);
   }
 
   async list(query: AuditLogQuery): Promise<{ entries: AuditLogEntry[]; meta: PageMeta }> {
