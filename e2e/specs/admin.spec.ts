@@ -98,6 +98,32 @@ test('an admin session that ends shows the expired card; Exit Admin Mode leaves 
   await expect(page).toHaveURL(/\/dashboard$/);
 });
 
+test('an admin’s refused admin session is in the audit log by its whole name, with why', async ({ page }) => {
+  const accounts = new AccountPages(page);
+  await accounts.signIn(e2eAdmin.email, e2eAdmin.password);
+  await page.goto('/admin/audit');
+  await expect(page.getByRole('heading', { name: 'Audit Logs', level: 1 })).toBeVisible();
+  // A value that is no admin session, sent with the admin's own sign-in, to a route with a long path.
+  const token = await page.evaluate(() => window.localStorage.getItem('auth_token'));
+  const refused = await page.request.fetch(
+    '/api/v1/admin/reports/00000000-0000-4000-8000-000000000000/unpublish',
+    { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'X-Admin-Session': 'forged' } },
+  );
+  expect(refused.status()).toBe(401);
+
+  await page.goto('/admin/audit?action=admin_session_refused');
+  const entry = page.getByTestId('audit-log-entry').first();
+  await expect(entry).toContainText('/unpublish');
+  // The badge shows its whole label beside a long path, not "REFUSED …".
+  const label = entry.getByText('Refused admin session', { exact: true });
+  await expect(label).toBeVisible();
+  expect(await label.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+  await entry.getByRole('button', { name: 'Details' }).click();
+  await expect(page.getByRole('dialog', { name: 'Audit entry' })).toContainText(
+    'Why refused: what was sent is not an admin session',
+  );
+});
+
 test('an admin suspends a user: their open session is cut off and they cannot sign in again', async ({
   page,
   browser,

@@ -173,12 +173,18 @@ export function AuditLogsPage() {
                       <Table.Td style={{ whiteSpace: 'nowrap' }}>{adminDateTime(entry.created_at)}</Table.Td>
                       <Table.Td style={{ overflowWrap: 'anywhere' }}>{auditActorLabel(entry)}</Table.Td>
                       <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                        <Badge color={auditActionColor(entry.action)} variant="light" maw="none">
+                        {/* Its whole width: a long path beside it took the room, and it showed "REFUSED …". */}
+                        <Badge
+                          color={auditActionColor(entry.action)}
+                          variant="light"
+                          maw="none"
+                          miw="max-content"
+                        >
                           {auditActionLabel(entry.action)}
                         </Badge>
                       </Table.Td>
                       <Table.Td>
-                        <Code>{targetLabel(entry)}</Code>
+                        <Code style={{ overflowWrap: 'anywhere' }}>{targetLabel(entry)}</Code>
                       </Table.Td>
                       <Table.Td>{entry.ip_address ?? '—'}</Table.Td>
                       <Table.Td>
