@@ -36,6 +36,8 @@ export const itemTemplateMessages = {
   notOwner: 'Only the creator of this item template can change it.',
   systemTemplate: 'Catalogue templates cannot be changed. Duplicate it to make your own version.',
   searchPublicOnly: 'Only public item templates can be searched',
+  /** What a shop or loot template's line is called when its item is private to someone else. */
+  privateItem: 'Private item',
 } as const;
 
 export const templateVisibilities = ['private', 'unlisted', 'public'] as const;

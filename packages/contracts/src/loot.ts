@@ -332,12 +332,17 @@ export const lootItemSchema = z.object({
   id: z.string(),
   loot_template_id: z.string(),
   item_template_id: z.string(),
-  item_template: itemTemplateSchema,
+  /**
+   * Null when the item template is private to someone other than the reader: it exists only for its
+   * creator, so neither its fields nor its worth are told (the values are null too, `available` false, and
+   * the template's `total_value_cp` leaves the line out).
+   */
+  item_template: itemTemplateSchema.nullable(),
   quantity: z.number().int(),
   /** Which of the seeded coins this line is, else null. */
   coin: z.enum(currencies).nullable(),
-  value_cp: z.number().int(),
-  total_value_cp: z.number().int(),
+  value_cp: z.number().int().nullable(),
+  total_value_cp: z.number().int().nullable(),
   /** False once its item template is deleted, or private to someone else: deploying leaves the line out. */
   available: z.boolean(),
 });

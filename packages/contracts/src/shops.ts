@@ -778,7 +778,11 @@ export const shopItemSchema = z.object({
   id: z.string(),
   shop_template_id: z.string(),
   item_template_id: z.string(),
-  item_template: itemTemplateSchema,
+  /**
+   * Null when the item template is private to someone other than the reader: it exists only for its
+   * creator, so neither its fields nor its prices are told (and `available` is false).
+   */
+  item_template: itemTemplateSchema.nullable(),
   quantity: z.number().int(),
   price_cp: z.number().int().nullable(),
   restock_quantity: z.number().int().nullable(),
@@ -1015,7 +1019,8 @@ export const restockStatusSchema = z.object({
     z.object({
       shop_item_id: z.string(),
       item_template_id: z.string(),
-      name: z.string(),
+      /** Null for an item private to someone other than the reader, as `shop_items[].item_template`. */
+      name: z.string().nullable(),
       quantity: z.number().int(),
       restock_quantity: z.number().int(),
     }),

@@ -6,9 +6,16 @@ import type { ItemTemplateRecord } from './items.repository.js';
 // readable by anyone signed in who has the link, and public ones are also listed and searchable.
 
 export function canRead(template: ItemTemplateRecord | undefined, userId: string): boolean {
-  return Boolean(
-    template && !template.deletedAt && (template.creatorId === userId || template.visibility !== 'private'),
-  );
+  return Boolean(template && !template.deletedAt && !isHiddenFrom(template, userId));
+}
+
+/**
+ * Private to someone else: none of its fields may reach this user, wherever the template is named (a line
+ * of someone's shop or loot template included). A deleted one of their own, or one that was public, is
+ * only unavailable: its author needs to know which line to remove.
+ */
+export function isHiddenFrom(template: ItemTemplateRecord, userId: string): boolean {
+  return template.visibility === 'private' && template.creatorId !== userId;
 }
 
 /** Anyone who may not read it is told it does not exist; a deleted template does not exist. */

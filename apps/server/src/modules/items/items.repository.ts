@@ -56,6 +56,19 @@ const copperPerCoin = sql.raw(
 const valueCp = sql<number | null>`(case when ${itemTemplates.metadata}->'priced' = 'false'::jsonb then null
   else ${itemTemplates.baseValue}::bigint * ${copperPerCoin} end)`;
 
+/**
+ * items.policy `isHiddenFrom` in SQL, over `item_templates` joined under its own name: private to someone
+ * other than `userId`.
+ */
+export function hiddenFrom(userId: string): SQL {
+  return sql`(${itemTemplates.visibility} = 'private' and ${itemTemplates.creatorId} is distinct from ${userId})`;
+}
+
+/** items.policy `canRead` in SQL, as `hiddenFrom`: not deleted, and not private to someone else. */
+export function readableBy(userId: string): SQL {
+  return sql`(${itemTemplates.deletedAt} is null and not ${hiddenFrom(userId)})`;
+}
+
 /** The columns every answer needs; the generated search_vector stays in the database. */
 export const templateColumns = {
   id: itemTemplates.id,

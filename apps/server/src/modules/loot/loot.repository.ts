@@ -23,7 +23,7 @@ import { itemInstances, itemTemplates } from '../../db/schema/items.js';
 import { lootInstances, lootTemplates } from '../../db/schema/loot.js';
 import { lootTemplateItems } from '../../db/schema/loot-items.js';
 import { parties } from '../../db/schema/parties.js';
-import { templateColumns } from '../items/items.repository.js';
+import { hiddenFrom, readableBy, templateColumns } from '../items/items.repository.js';
 import { partyAccessColumns } from '../parties/parties.repository.js';
 
 export type LootTemplateRow = typeof lootTemplates.$inferSelect;
@@ -46,12 +46,24 @@ const copperOf = (currency: SQL | typeof itemTemplates.currency) =>
   sql`case ${currency} when 'pp' then 1000 when 'gp' then 100 when 'ep' then 50 when 'sp' then 10 else 1 end`;
 
 const itemsCount = sql<number>`(select count(*) from ${lootTemplateItems} i where i.loot_template_id = ${lootTemplates.id})::int`;
-// What the whole template is worth, in copper (DESIGN §4: money in copper, never floats).
-const totalValueCp = sql<string>`(select coalesce(sum(i.quantity * t.base_value * ${copperOf(sql`t.currency`)}), 0) from ${lootTemplateItems} i join ${itemTemplates} t on t.id = i.item_template_id where i.loot_template_id = ${lootTemplates.id})`;
+/**
+ * What the whole template is worth to `readerId`, in copper (DESIGN §4: money in copper, never floats): the
+ * sum of the lines they are shown a worth for. A line whose item is private to someone else is left out,
+ * or the total would tell its worth by subtraction (and a value sort would rank by it).
+ */
+const totalValueCp = (readerId: string) =>
+  sql<string>`(select coalesce(sum(${lootTemplateItems.quantity} * ${itemTemplates.baseValue} * ${copperOf(itemTemplates.currency)}), 0)
+    from ${lootTemplateItems} join ${itemTemplates} on ${itemTemplates.id} = ${lootTemplateItems.itemTemplateId}
+    where ${lootTemplateItems.lootTemplateId} = ${lootTemplates.id} and not ${hiddenFrom(readerId)})`;
 
-function templateView(db: Executor) {
+function templateView(db: Executor, readerId: string) {
   return db
-    .select({ template: lootTemplates, creatorName: users.username, itemsCount, totalValueCp })
+    .select({
+      template: lootTemplates,
+      creatorName: users.username,
+      itemsCount,
+      totalValueCp: totalValueCp(readerId),
+    })
     .from(lootTemplates)
     .leftJoin(users, eq(users.id, lootTemplates.creatorId));
 }
@@ -97,8 +109,9 @@ export const lootRepository = {
     return copyNameAmong(tx, { table: t, name: t.name, creatorId: t.creatorId }, creatorId, name, maxLength);
   },
 
-  async templateView(db: Executor, id: string): Promise<LootTemplateView | undefined> {
-    const [row] = await templateView(db).where(eq(lootTemplates.id, id)).limit(1);
+  /** The template with its worth as `readerId` sees it (`totalValueCp`). */
+  async templateView(db: Executor, id: string, readerId: string): Promise<LootTemplateView | undefined> {
+    const [row] = await templateView(db, readerId).where(eq(lootTemplates.id, id)).limit(1);
     return row ? toView(row) : undefined;
   },
 
@@ -130,10 +143,10 @@ export const lootRepository = {
       name: dir(sql`lower(${lootTemplates.name})`),
       created_at: dir(lootTemplates.createdAt),
       updated_at: dir(lootTemplates.updatedAt),
-      value: dir(totalValueCp),
+      value: dir(totalValueCp(f.userId)),
     }[f.sort];
     const [total] = await db.select({ n: count() }).from(lootTemplates).where(where);
-    const rows = await templateView(db)
+    const rows = await templateView(db, f.userId)
       .where(where)
       .orderBy(order, asc(lootTemplates.id))
       .limit(f.perPage)
@@ -186,7 +199,11 @@ export const lootRepository = {
 
   // ---- loot items -------------------------------------------------------------------------------------
 
-  async lootItems(db: Executor, templateIds: string[]) {
+  /**
+   * The lines of these templates by item name, as `readerId` reads them: lines whose item is private to
+   * someone else come last, since where the name sorted them would hint at it.
+   */
+  async lootItems(db: Executor, templateIds: string[], readerId: string) {
     if (templateIds.length === 0) return [];
     return db
       .select({ item: lootTemplateItems, template: templateColumns, creatorName: users.username })
@@ -194,7 +211,7 @@ export const lootRepository = {
       .innerJoin(itemTemplates, eq(itemTemplates.id, lootTemplateItems.itemTemplateId))
       .leftJoin(users, eq(users.id, itemTemplates.creatorId))
       .where(inArray(lootTemplateItems.lootTemplateId, templateIds))
-      .orderBy(asc(itemTemplates.name), asc(lootTemplateItems.id));
+      .orderBy(asc(hiddenFrom(readerId)), asc(itemTemplates.name), asc(lootTemplateItems.id));
   },
 
   async lootItem(db: Executor, templateId: string, itemId: string): Promise<LootItemRow | undefined> {
@@ -255,11 +272,16 @@ export const lootRepository = {
     await db.insert(lootTemplateItems).values(items.map((i) => ({ ...i, lootTemplateId: templateId })));
   },
 
-  async copyLootItems(db: Executor, fromTemplateId: string, toTemplateId: string) {
+  /**
+   * Copies the lines whose item the copier may read, as adding a line asks: a deleted item, or one private
+   * to someone else, would give them a line they can neither see nor deploy.
+   */
+  async copyLootItems(db: Executor, fromTemplateId: string, toTemplateId: string, copierId: string) {
     await db.execute(sql`
       insert into ${lootTemplateItems} (loot_template_id, item_template_id, quantity)
-      select ${toTemplateId}, item_template_id, quantity
-      from ${lootTemplateItems} where loot_template_id = ${fromTemplateId}`);
+      select ${toTemplateId}, ${lootTemplateItems.itemTemplateId}, ${lootTemplateItems.quantity}
+      from ${lootTemplateItems} join ${itemTemplates} on ${itemTemplates.id} = ${lootTemplateItems.itemTemplateId}
+      where ${lootTemplateItems.lootTemplateId} = ${fromTemplateId} and ${readableBy(copierId)}`);
   },
 
   // ---- instances --------------------------------------------------------------------------------------

@@ -40,7 +40,7 @@ import { type ContainerContext, inventoryRepository } from '../inventory/invento
 import type { InventoryMoves } from '../inventory/inventory.service.js';
 import { destroyContainerContents, type LedgerActor } from '../inventory/inventory-ledger.js';
 import { effectiveFacts, hasOverrides } from '../inventory/inventory-rules.js';
-import { canRead as canReadItemTemplate } from '../items/items.policy.js';
+import { canRead as canReadItemTemplate, isHiddenFrom } from '../items/items.policy.js';
 import { toTemplateJson } from '../items/items.service.js';
 import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
 import { partyActivityEvents } from '../ledger/ledger-events.js';
@@ -263,28 +263,41 @@ export class LootService {
   // ---- templates --------------------------------------------------------------------------------------
 
   async #readableTemplate(db: Executor, userId: string, id: string): Promise<LootTemplateView> {
-    const view = await repo.templateView(db, id);
+    const view = await repo.templateView(db, id, userId);
     if (!view || !policy.canReadTemplate(view.template, userId))
       throw AppError.notFound(lootMessages.templateNotFound);
     return view;
   }
 
   async #lootItemsJson(db: Executor, userId: string, templateIds: string[]) {
-    const rows = await repo.lootItems(db, templateIds);
+    const rows = await repo.lootItems(db, templateIds, userId);
     const byTemplate = new Map<string, LootItem[]>();
     for (const row of rows) {
-      const value = copperValue(row.template.baseValue, row.template.currency);
-      const item: LootItem = {
+      const line = {
         id: row.item.id,
         loot_template_id: row.item.lootTemplateId,
         item_template_id: row.item.itemTemplateId,
-        item_template: toTemplateJson({ template: row.template, creatorName: row.creatorName }, userId),
         quantity: row.item.quantity,
-        coin: coinOfSystemKey(row.template.systemKey),
-        value_cp: value,
-        total_value_cp: value * row.item.quantity,
-        available: canReadItemTemplate(row.template, userId),
       };
+      const value = copperValue(row.template.baseValue, row.template.currency);
+      const item: LootItem = isHiddenFrom(row.template, userId)
+        ? // Private to someone else: the line is there, but nothing of the item, its worth included.
+          {
+            ...line,
+            item_template: null,
+            coin: null,
+            value_cp: null,
+            total_value_cp: null,
+            available: false,
+          }
+        : {
+            ...line,
+            item_template: toTemplateJson({ template: row.template, creatorName: row.creatorName }, userId),
+            coin: coinOfSystemKey(row.template.systemKey),
+            value_cp: value,
+            total_value_cp: value * row.item.quantity,
+            available: canReadItemTemplate(row.template, userId),
+          };
       byTemplate.set(row.item.lootTemplateId, [...(byTemplate.get(row.item.lootTemplateId) ?? []), item]);
     }
     return byTemplate;
@@ -371,7 +384,7 @@ export class LootService {
         visibility: 'private',
         creatorId: actor.id,
       });
-      await repo.copyLootItems(tx, t.id, copy.id);
+      await repo.copyLootItems(tx, t.id, copy.id, actor.id);
       return copy.id;
     });
     return this.getTemplate(actor.id, newId);
@@ -543,7 +556,7 @@ export class LootService {
       if (!party || !access.isMember) throw AppError.notFound('Party not found.');
       if (!access.isGm) throw new AppError('FORBIDDEN', lootMessages.gmOnly);
       if (party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);
-      const view = await repo.templateView(tx, input.loot_template_id);
+      const view = await repo.templateView(tx, input.loot_template_id, actor.id);
       if (!view || !policy.canReadTemplate(view.template, actor.id)) {
         throw AppError.validation([
           { field: 'loot_instance.loot_template_id', message: lootMessages.templateNotFound },
@@ -590,7 +603,7 @@ export class LootService {
         },
       ]);
       const lootContext = this.#lootContext(loot, container, party);
-      for (const { item } of await repo.lootItems(tx, [t.id])) {
+      for (const { item } of await repo.lootItems(tx, [t.id], actor.id)) {
         const template = await inventoryRepository.template(tx, item.itemTemplateId);
         // A line whose item was deleted (or made private) since it was listed is left out, as the page says.
         if (!template || !canReadItemTemplate(template, actor.id)) continue;

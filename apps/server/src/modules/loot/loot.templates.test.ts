@@ -53,7 +53,7 @@ describe('the seeded loot catalogue', () => {
       expect(seeded?.loot_items?.length, loot.name).toBe(loot.items.length);
       for (const line of loot.items) {
         const found = seeded?.loot_items?.find((i) =>
-          'coin' in line ? i.coin === line.coin : i.item_template.name === line.srd,
+          'coin' in line ? i.coin === line.coin : i.item_template?.name === line.srd,
         );
         expect(found?.quantity, `${loot.name}: ${JSON.stringify(line)}`).toBe(line.quantity);
       }
@@ -276,7 +276,7 @@ describe('loot templates', () => {
     const items = body<LootItem[]>(
       await callApi(ctx, 'GET', `/loot_templates/${template.id}/loot_items`, owner),
     ).data;
-    expect(items.map((i) => [i.item_template.name, i.quantity])).toEqual([
+    expect(items.map((i) => [i.item_template?.name, i.quantity])).toEqual([
       ['Gold piece', 75],
       ['Sword', 2],
     ]);
@@ -347,7 +347,7 @@ describe('loot templates', () => {
     expect(deleted.statusCode, deleted.body).toBe(204);
 
     const read = body<LootTemplate>(await callApi(ctx, 'GET', `/loot_templates/${template.id}`, gm)).data;
-    const availability = (read.loot_items ?? []).map((line) => [line.item_template.name, line.available]);
+    const availability = (read.loot_items ?? []).map((line) => [line.item_template?.name, line.available]);
     expect(availability.sort()).toEqual([
       ['Cursed Idol', false],
       ['Gem', true],

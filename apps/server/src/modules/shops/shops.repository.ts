@@ -8,7 +8,7 @@ import { parties, partyMemberships } from '../../db/schema/parties.js';
 import { shopTemplateItems } from '../../db/schema/shop-items.js';
 import { shopRequests } from '../../db/schema/shop-requests.js';
 import { shopInstances, shopTemplateRatings, shopTemplates } from '../../db/schema/shops.js';
-import { templateColumns } from '../items/items.repository.js';
+import { hiddenFrom, readableBy, templateColumns } from '../items/items.repository.js';
 import { ledgerNewestFirst } from '../ledger/ledger.repository.js';
 import { partyAccessColumns } from '../parties/parties.repository.js';
 
@@ -193,7 +193,11 @@ export const shopsRepository = {
 
   // ---- shop items -------------------------------------------------------------------------------------
 
-  async shopItems(db: Executor, templateIds: string[]) {
+  /**
+   * The lines of these templates by item name, as `readerId` reads them: lines whose item is private to
+   * someone else come last, since where the name sorted them would hint at it.
+   */
+  async shopItems(db: Executor, templateIds: string[], readerId: string) {
     if (templateIds.length === 0) return [];
     return db
       .select({ item: shopTemplateItems, template: templateColumns, creatorName: users.username })
@@ -201,7 +205,7 @@ export const shopsRepository = {
       .innerJoin(itemTemplates, eq(itemTemplates.id, shopTemplateItems.itemTemplateId))
       .leftJoin(users, eq(users.id, itemTemplates.creatorId))
       .where(inArray(shopTemplateItems.shopTemplateId, templateIds))
-      .orderBy(asc(itemTemplates.name), asc(shopTemplateItems.id));
+      .orderBy(asc(hiddenFrom(readerId)), asc(itemTemplates.name), asc(shopTemplateItems.id));
   },
 
   async shopItem(db: Executor, templateId: string, itemId: string): Promise<ShopItemRow | undefined> {
@@ -247,11 +251,17 @@ export const shopsRepository = {
     await db.insert(shopTemplateItems).values(items.map((i) => ({ ...i, shopTemplateId: templateId })));
   },
 
-  async copyShopItems(db: Executor, fromTemplateId: string, toTemplateId: string) {
+  /**
+   * Copies the lines whose item the copier may read, as adding a line asks: a deleted item, or one private
+   * to someone else, would give them a line they can neither see nor deploy.
+   */
+  async copyShopItems(db: Executor, fromTemplateId: string, toTemplateId: string, copierId: string) {
     await db.execute(sql`
       insert into ${shopTemplateItems} (shop_template_id, item_template_id, quantity, price_cp, restock_quantity)
-      select ${toTemplateId}, item_template_id, quantity, price_cp, restock_quantity
-      from ${shopTemplateItems} where shop_template_id = ${fromTemplateId}`);
+      select ${toTemplateId}, ${shopTemplateItems.itemTemplateId}, ${shopTemplateItems.quantity},
+        ${shopTemplateItems.priceCp}, ${shopTemplateItems.restockQuantity}
+      from ${shopTemplateItems} join ${itemTemplates} on ${itemTemplates.id} = ${shopTemplateItems.itemTemplateId}
+      where ${shopTemplateItems.shopTemplateId} = ${fromTemplateId} and ${readableBy(copierId)}`);
   },
 
   async updateShopItem(db: Executor, id: string, changes: Partial<typeof shopTemplateItems.$inferInsert>) {

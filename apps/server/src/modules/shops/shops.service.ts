@@ -59,7 +59,7 @@ import { eventFromLedger } from '../inventory/inventory-events.js';
 import type { LedgerActor } from '../inventory/inventory-ledger.js';
 import { destroyContainerContents } from '../inventory/inventory-ledger.js';
 import { effectiveFacts } from '../inventory/inventory-rules.js';
-import { canRead as canReadItemTemplate } from '../items/items.policy.js';
+import { canRead as canReadItemTemplate, isHiddenFrom } from '../items/items.policy.js';
 import { toTemplateJson } from '../items/items.service.js';
 import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
 import { partyActivityEvents } from '../ledger/ledger-events.js';
@@ -410,34 +410,41 @@ export class ShopsService {
     templateIds: string[],
     modifiers: Map<string, { buy: number; sell: number }>,
   ) {
-    const rows = await repo.shopItems(db, templateIds);
+    const rows = await repo.shopItems(db, templateIds, userId);
     const byTemplate = new Map<string, ShopItem[]>();
     for (const row of rows) {
       const mod = modifiers.get(row.item.shopTemplateId) ?? { buy: 1, sell: 0.5 };
       const valueCp = row.template.baseValue * copperPer[row.template.currency as Currency];
-      const item: ShopItem = {
+      const line = {
         id: row.item.id,
         shop_template_id: row.item.shopTemplateId,
         item_template_id: row.item.itemTemplateId,
-        item_template: toTemplateJson({ template: row.template, creatorName: row.creatorName }, userId),
         quantity: row.item.quantity,
         price_cp: row.item.priceCp,
         restock_quantity: row.item.restockQuantity,
-        buy_price_cp: askingPriceCp({
-          valueCp,
-          buyModifier: mod.buy,
-          discountRate: 0,
-          unpriced: row.template.metadata.priced === false,
-          ownPriceCp: row.item.priceCp,
-        }),
-        sell_price_cp: sellOfferCp({
-          valueCp,
-          sellModifier: mod.sell,
-          unpriced: row.template.metadata.priced === false,
-          ownPriceCp: row.item.priceCp,
-        }),
-        available: canReadItemTemplate(row.template, userId),
       };
+      const unpriced = row.template.metadata.priced === false;
+      const item: ShopItem = isHiddenFrom(row.template, userId)
+        ? // Private to someone else: the line is there, nothing of the item; its prices would tell its worth.
+          { ...line, item_template: null, buy_price_cp: null, sell_price_cp: null, available: false }
+        : {
+            ...line,
+            item_template: toTemplateJson({ template: row.template, creatorName: row.creatorName }, userId),
+            buy_price_cp: askingPriceCp({
+              valueCp,
+              buyModifier: mod.buy,
+              discountRate: 0,
+              unpriced,
+              ownPriceCp: row.item.priceCp,
+            }),
+            sell_price_cp: sellOfferCp({
+              valueCp,
+              sellModifier: mod.sell,
+              unpriced,
+              ownPriceCp: row.item.priceCp,
+            }),
+            available: canReadItemTemplate(row.template, userId),
+          };
       byTemplate.set(row.item.shopTemplateId, [...(byTemplate.get(row.item.shopTemplateId) ?? []), item]);
     }
     return byTemplate;
@@ -570,7 +577,7 @@ export class ShopsService {
         descriptionOverride: t.descriptionOverride,
         creatorId: actor.id,
       });
-      await repo.copyShopItems(tx, t.id, copy.id);
+      await repo.copyShopItems(tx, t.id, copy.id, actor.id);
       return copy.id;
     });
     return this.getTemplate(actor.id, newId);
@@ -654,7 +661,7 @@ export class ShopsService {
       items: (template.shop_items ?? []).map((i) => ({
         shop_item_id: i.id,
         item_template_id: i.item_template_id,
-        name: i.item_template.name,
+        name: i.item_template?.name ?? null,
         quantity: i.quantity,
         restock_quantity: i.restock_quantity ?? i.quantity,
       })),
@@ -805,7 +812,7 @@ export class ShopsService {
       await this.deps.entitlements.requireLimit(tx, actor.id, 'shop_deployments_monthly', 1, context);
       const t = view.template;
       // A line whose item was deleted (or made private) since it was listed is left out, as the page says.
-      const items = (await repo.shopItems(tx, [t.id])).filter((row) =>
+      const items = (await repo.shopItems(tx, [t.id], actor.id)).filter((row) =>
         canReadItemTemplate(row.template, actor.id),
       );
       const restockDays = input.restock_days !== undefined ? input.restock_days : t.defaultRestockDays;

@@ -110,11 +110,11 @@ describe('shop templates', () => {
       expect.arrayContaining(['general', 'blacksmith', 'apothecary', 'magic_shop']),
     );
     const general = names.find((t) => t.shop_type === 'general');
-    expect(general?.shop_items?.find((i) => i.item_template.name === 'Backpack')?.buy_price_cp).toBe(200);
+    expect(general?.shop_items?.find((i) => i.item_template?.name === 'Backpack')?.buy_price_cp).toBe(200);
     // Every item of every seeded shop is in the SRD catalogue: the seed skips a name it cannot find.
     for (const shop of systemShops) {
       const seeded = names.find((t) => t.name === shop.name);
-      expect(seeded?.shop_items?.map((i) => i.item_template.name).sort(), shop.name).toEqual(
+      expect(seeded?.shop_items?.map((i) => i.item_template?.name).sort(), shop.name).toEqual(
         shop.items.map((i) => i.srd).sort(),
       );
     }
@@ -915,7 +915,7 @@ describe('restock', () => {
       await callApi(ctx, 'GET', `/shop_templates/${w.template.id}`, w.gm),
     ).data;
     expect(
-      (template.shop_items ?? []).map((line) => [line.item_template.name, line.available]).sort(),
+      (template.shop_items ?? []).map((line) => [line.item_template?.name, line.available]).sort(),
     ).toEqual([
       ['Lantern', true],
       ['Old Map', false],

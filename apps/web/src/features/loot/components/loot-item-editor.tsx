@@ -23,6 +23,7 @@ import { IconCoins } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { noItemsFound } from '../../../components/empty-state';
+import { UNTOLD_WORTH } from '../../../components/template-line-name';
 import { UnavailableLineNote } from '../../../components/unavailable-line-note';
 import { isApiError } from '../../../lib/http-client';
 import { generalMessages, toast } from '../../../lib/toast';
@@ -282,7 +283,9 @@ export function LootItemRow({ templateId, item }: { templateId: string; item: Lo
               </Text>
             </Group>
             <Text size="sm" c="dimmed">
-              {formatCopper(item.value_cp)} each · {formatCopper(item.total_value_cp)}
+              {item.value_cp === null || item.total_value_cp === null
+                ? UNTOLD_WORTH
+                : `${formatCopper(item.value_cp)} each · ${formatCopper(item.total_value_cp)}`}
             </Text>
           </Group>
           <UnavailableLineNote available={item.available} />

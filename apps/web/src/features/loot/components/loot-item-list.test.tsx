@@ -2,7 +2,12 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { restoreViewportAfterEach, setViewport } from '../../../test/viewport';
 import { renderWithProviders } from '../../inventory/test/inventory-fixtures';
-import { buildCoinLootItem, buildLootItem, buildLootItemTemplate } from '../test/loot-fixtures';
+import {
+  buildCoinLootItem,
+  buildHiddenLootItem,
+  buildLootItem,
+  buildLootItemTemplate,
+} from '../test/loot-fixtures';
 import { LootItemList } from './loot-item-list';
 
 restoreViewportAfterEach();
@@ -80,5 +85,17 @@ describe('LootItemList', () => {
       'No longer available: deploying leaves it out.',
     );
     expect(within(rowOf('Longsword')).queryByTestId('unavailable-line')).not.toBeInTheDocument();
+  });
+
+  it('names a line whose item is private to someone else "Private item", and tells no worth of it', () => {
+    setViewport(1280, 800);
+    renderWithProviders(<LootItemList items={[buildLootItem({ quantity: 2 }), buildHiddenLootItem()]} />);
+    const hidden = rowOf('Private item');
+    expect(within(hidden).getByTestId('unavailable-line')).toHaveTextContent(
+      'No longer available: deploying leaves it out.',
+    );
+    expect(within(hidden).getByTestId('loot-item-each')).toHaveTextContent('—');
+    expect(within(hidden).getByTestId('loot-item-value')).toHaveTextContent('—');
+    expect(screen.getByTestId('loot-total-value')).toHaveTextContent('30 gp');
   });
 });

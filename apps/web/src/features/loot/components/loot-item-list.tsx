@@ -1,25 +1,38 @@
 import { formatCopper, type LootItem, saturatingSum } from '@haversack/contracts';
 import { Center, Group, Table, Text } from '@mantine/core';
 import { IconCoins } from '@tabler/icons-react';
+import { templateLineName, UNTOLD_WORTH } from '../../../components/template-line-name';
 import { UnavailableLineNote } from '../../../components/unavailable-line-note';
 import { usePhone } from '../../../lib/use-phone';
 
 /** A coin line reads as a purse does ("250 gp"); any other line by its item's name. */
 export function lootItemLabel(item: LootItem): string {
-  return item.coin ? `${item.quantity.toLocaleString('en-US')} ${item.coin}` : item.item_template.name;
+  return item.coin
+    ? `${item.quantity.toLocaleString('en-US')} ${item.coin}`
+    : templateLineName(item.item_template);
 }
 
 /** The name a control of this line is read out by ("Quantity of Longsword", "Remove gp coins"). */
 export function lootItemName(item: LootItem): string {
-  return item.coin ? `${item.coin} coins` : item.item_template.name;
+  return item.coin ? `${item.coin} coins` : templateLineName(item.item_template);
 }
 
+/** What the lines are worth to the reader: a line whose worth is not told counts nothing, as on the server. */
 export function lootItemsTotalCp(items: readonly LootItem[]): number {
-  return saturatingSum(items.map((item) => item.total_value_cp));
+  return saturatingSum(items.map((item) => item.total_value_cp ?? 0));
 }
 
 /** The SRD gives magic items no price: "Unpriced", not "0 gp" (as the item's own page says). */
-const isUnpriced = (item: LootItem) => item.item_template.metadata.priced === false;
+const isUnpriced = (item: LootItem) => item.item_template?.metadata.priced === false;
+
+/**
+ * A line's worth as the table shows it: "Unpriced" where the SRD gives none, a dash where it is not told
+ * (the item is private to someone else).
+ */
+export function lootWorthLabel(item: LootItem, valueCp: number | null): string {
+  if (valueCp === null) return UNTOLD_WORTH;
+  return isUnpriced(item) ? 'Unpriced' : formatCopper(valueCp);
+}
 
 /**
  * Read-only: what a loot template holds, each line's worth, and the whole. On a phone the price of one
@@ -49,8 +62,9 @@ export function LootItemList({ items, totalValueCp }: { items: readonly LootItem
         </Table.Thead>
         <Table.Tbody>
           {items.map((item) => {
-            const unpriced = isUnpriced(item);
-            const each = unpriced ? 'Unpriced' : formatCopper(item.value_cp);
+            // On a phone the price of one is said only where there is one to say.
+            const priced = !isUnpriced(item) && item.value_cp !== null;
+            const each = lootWorthLabel(item, item.value_cp);
             return (
               <Table.Tr key={item.id} data-testid="loot-item">
                 <Table.Td>
@@ -65,7 +79,7 @@ export function LootItemList({ items, totalValueCp }: { items: readonly LootItem
                     lootItemLabel(item)
                   )}
                   <UnavailableLineNote available={item.available} />
-                  {phone && !unpriced ? (
+                  {phone && priced ? (
                     <Text size="xs" c="dimmed" data-testid="loot-item-each">
                       {each} each
                     </Text>
@@ -78,7 +92,7 @@ export function LootItemList({ items, totalValueCp }: { items: readonly LootItem
                   </Table.Td>
                 )}
                 <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }} data-testid="loot-item-value">
-                  {unpriced ? 'Unpriced' : formatCopper(item.total_value_cp)}
+                  {lootWorthLabel(item, item.total_value_cp)}
                 </Table.Td>
               </Table.Tr>
             );

@@ -8,6 +8,7 @@ import { pageMeta } from '../../../test/party-fixtures';
 import { renderRoutes } from '../../../test/render';
 import {
   buildCoinLootItem,
+  buildHiddenLootItem,
   buildLootItem,
   buildLootItemTemplate,
   buildLootTemplate,
@@ -197,5 +198,16 @@ describe('LootTemplateInventoryPage', { timeout: 20_000 }, () => {
       method: 'POST',
       body: undefined,
     });
+  });
+
+  it('lists a line whose item is private to someone else as "Private item", to be removed, worth untold', async () => {
+    serve([buildLootItem({ id: 'line-1', quantity: 2 }), buildHiddenLootItem()]);
+    renderRoutes(routes, '/loot/templates/loot-template-1/inventory');
+    const rows = await screen.findAllByTestId('loot-item-row');
+    const hidden = rows.find((row) => row.textContent?.includes('Private item')) as HTMLElement;
+    expect(within(hidden).getByTestId('unavailable-line')).toBeInTheDocument();
+    expect(within(hidden).getByRole('button', { name: 'Remove Private item' })).toBeEnabled();
+    expect(hidden).toHaveTextContent('—');
+    expect(hidden).not.toHaveTextContent('cp');
   });
 });

@@ -89,6 +89,22 @@ export function buildCoinLootItem(
   });
 }
 
+/** A loot line as the server sends it when its item is private to someone else: nothing of the item. */
+export function buildHiddenLootItem(overrides: Partial<LootItem> = {}): LootItem {
+  return {
+    id: 'loot-item-hidden',
+    loot_template_id: 'loot-template-1',
+    item_template_id: 'item-template-hidden',
+    item_template: null,
+    quantity: 3,
+    coin: null,
+    value_cp: null,
+    total_value_cp: null,
+    available: false,
+    ...overrides,
+  };
+}
+
 /** A loot template as the server sends it; by default one of mine, private, with no items loaded. */
 export function buildLootTemplate(overrides: Partial<LootTemplate> = {}): LootTemplate {
   return {

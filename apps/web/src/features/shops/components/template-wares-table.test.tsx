@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderWithProviders } from '../../inventory/test/inventory-fixtures';
-import { buildShopItem } from '../test/shop-fixtures';
+import { buildHiddenShopItem, buildShopItem } from '../test/shop-fixtures';
 import { TemplateWaresTable } from './template-wares-table';
 
 describe('TemplateWaresTable', () => {
@@ -28,5 +28,15 @@ describe('TemplateWaresTable', () => {
     expect(row('Wand')).toHaveTextContent('Unpriced');
     expect(row('Wand')).not.toHaveTextContent('0 cp');
     expect(row('Rope')).toHaveTextContent('1 gp 5 sp');
+  });
+
+  it('names a ware whose item is private to someone else "Private item", with no price', () => {
+    renderWithProviders(<TemplateWaresTable items={[buildShopItem('Rope'), buildHiddenShopItem()]} />);
+    const hidden = screen.getAllByTestId('template-item')[1] as HTMLElement;
+    expect(within(hidden).getAllByRole('cell')[0]).toHaveTextContent(
+      'Private itemNo longer available: deploying leaves it out, and shops no longer restock it.',
+    );
+    expect(within(hidden).getAllByRole('cell')[2]).toHaveTextContent('—');
+    expect(hidden).not.toHaveTextContent('Unpriced');
   });
 });

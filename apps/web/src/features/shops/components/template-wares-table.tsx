@@ -1,5 +1,6 @@
 import type { ShopItem } from '@haversack/contracts';
 import { Table, Text } from '@mantine/core';
+import { templateLineName, UNTOLD_WORTH } from '../../../components/template-line-name';
 import { UnavailableLineNote } from '../../../components/unavailable-line-note';
 import { usePhone } from '../../../lib/use-phone';
 import { askingPriceLabel } from './stock-line';
@@ -27,7 +28,7 @@ export function TemplateWaresTable({ items }: { items: readonly ShopItem[] }) {
             return (
               <Table.Tr key={item.id} data-testid="template-item">
                 <Table.Td>
-                  {item.item_template.name}
+                  {templateLineName(item.item_template)}
                   <UnavailableLineNote available={item.available} restocks />
                 </Table.Td>
                 <Table.Td ta="right">
@@ -39,8 +40,14 @@ export function TemplateWaresTable({ items }: { items: readonly ShopItem[] }) {
                   ) : null}
                 </Table.Td>
                 <Table.Td ta="right">
-                  {askingPriceLabel(item.buy_price_cp)}
-                  {item.price_cp !== null ? ' (own price)' : ''}
+                  {item.item_template === null ? (
+                    UNTOLD_WORTH
+                  ) : (
+                    <>
+                      {askingPriceLabel(item.buy_price_cp)}
+                      {item.price_cp !== null ? ' (own price)' : ''}
+                    </>
+                  )}
                 </Table.Td>
                 {phone ? null : (
                   <Table.Td ta="right" data-testid="template-item-restock">

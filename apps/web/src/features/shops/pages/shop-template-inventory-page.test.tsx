@@ -5,7 +5,7 @@ import { failure, mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { buildLootItemTemplate } from '../../loot/test/loot-fixtures';
 import { freeItemWarning } from '../components/gp-amount';
-import { buildShopItem, buildShopTemplate } from '../test/shop-fixtures';
+import { buildHiddenShopItem, buildShopItem, buildShopTemplate } from '../test/shop-fixtures';
 import { ShopTemplateInventoryPage } from './shop-template-inventory-page';
 
 const arrow = buildShopItem('Arrow', { quantity: 200, buy_price_cp: 5, sell_price_cp: 2 });
@@ -23,7 +23,7 @@ const stew = buildLootItemTemplate({
 });
 const dagger = buildLootItemTemplate({ id: 'tpl-dagger', name: 'Dagger' });
 
-function serve() {
+function serve(served = template) {
   return mockFetch(({ url, init }) => {
     const { pathname } = new URL(url, 'http://test');
     if (
@@ -31,7 +31,7 @@ function serve() {
       pathname === `/api/v1/shop_templates/${template.id}/shop_items/${arrow.id}`
     )
       return success({ ...arrow, ...JSON.parse(String(init.body)).shop_item });
-    if (pathname === `/api/v1/shop_templates/${template.id}`) return success(template);
+    if (pathname === `/api/v1/shop_templates/${template.id}`) return success(served);
     if (pathname === '/api/v1/search/items') return success([dagger, stew]);
     if (pathname === '/api/v1/item_templates') return success([stew]);
     if (init.method === 'POST' && pathname === `/api/v1/shop_templates/${template.id}/add_item`)
@@ -145,5 +145,20 @@ describe('ShopTemplateInventoryPage', () => {
       return call;
     });
     expect(JSON.parse(String(post[1]?.body))).toMatchObject({ shop_item: { item_template_id: 'tpl-stew' } });
+  });
+
+  it('lists a ware whose item is private to someone else as "Private item", to be removed, with no prices', async () => {
+    serve({ ...template, shop_items: [arrow, buildHiddenShopItem()] });
+    renderRoutes(
+      [{ path: '/shops/templates/:id/inventory', element: <ShopTemplateInventoryPage /> }],
+      `/shops/templates/${template.id}/inventory`,
+    );
+    await screen.findByRole('heading', { level: 1, name: /Inventory/ });
+    const hidden = rowOf('Private item');
+    expect(within(hidden).getByTestId('unavailable-line')).toBeInTheDocument();
+    expect(within(hidden).getByRole('button', { name: 'Remove Private item' })).toBeEnabled();
+    // "Unpriced: not sold until priced here" would be wrong: its prices are not told.
+    expect(hidden).not.toHaveTextContent('Unpriced');
+    expect(hidden).not.toHaveTextContent('Sells for');
   });
 });

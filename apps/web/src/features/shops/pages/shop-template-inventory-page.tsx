@@ -21,6 +21,7 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { DetailLoadError } from '../../../components/detail-load-error';
 import { noItemsFound } from '../../../components/empty-state';
+import { templateLineName, UNTOLD_WORTH } from '../../../components/template-line-name';
 import { UnavailableLineNote } from '../../../components/unavailable-line-note';
 import { isApiError, isRecordNotFound } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
@@ -67,26 +68,29 @@ function ShopItemRow({ templateId, item }: { templateId: string; item: ShopItem 
     onSuccess: () => toast.success(shopMessages.stockUpdated),
     onSettled: refresh,
   });
+  const name = templateLineName(item.item_template);
   const remove = useMutation({
     mutationFn: () => removeShopItem(templateId, item.id),
-    onSuccess: () => toast.success(`${item.item_template.name} removed from the shop`),
+    onSuccess: () => toast.success(`${name} removed from the shop`),
     onSettled: refresh,
   });
-  const name = item.item_template.name;
   return (
     <Paper withBorder p="sm" data-testid="shop-item-row">
       <Stack gap="xs">
         <Group justify="space-between" gap="xs">
           <Text fw={600}>{name}</Text>
-          <Text size="sm" c="dimmed">
-            {item.buy_price_cp === null
-              ? `${inventoryMessages.unpriced}: not sold until priced here`
-              : `Sells for ${formatCopper(item.buy_price_cp)}`}{' '}
-            ·{' '}
-            {item.sell_price_cp === null
-              ? `${inventoryMessages.unpriced}: not bought back until priced here`
-              : `buys for ${formatCopper(item.sell_price_cp)}`}
-          </Text>
+          {/* A private item of someone else's has no prices to tell: "unpriced" would be wrong. */}
+          {item.item_template === null ? null : (
+            <Text size="sm" c="dimmed">
+              {item.buy_price_cp === null
+                ? `${inventoryMessages.unpriced}: not sold until priced here`
+                : `Sells for ${formatCopper(item.buy_price_cp)}`}{' '}
+              ·{' '}
+              {item.sell_price_cp === null
+                ? `${inventoryMessages.unpriced}: not bought back until priced here`
+                : `buys for ${formatCopper(item.sell_price_cp)}`}
+            </Text>
+          )}
         </Group>
         <UnavailableLineNote available={item.available} restocks />
         {/* Three abreast on a phone too (shorter words, no steppers): a shop of 17 wares stacked one field
@@ -178,7 +182,7 @@ function AddShopItemForm({ templateId }: { templateId: string }) {
       });
     },
     onSuccess: (item) => {
-      toast.success(`${item.item_template.name} added to the shop`);
+      toast.success(`${templateLineName(item.item_template)} added to the shop`);
       setItemTemplateId(null);
       setSearch('');
       setQuantity(1);
@@ -324,9 +328,10 @@ export function ShopTemplateInventoryPage() {
           {items.map((item) => (
             <Paper key={item.id} withBorder p="xs">
               <Group justify="space-between">
-                <Text size="sm">{item.item_template.name}</Text>
+                <Text size="sm">{templateLineName(item.item_template)}</Text>
                 <Text size="sm" c="dimmed">
-                  ×{item.quantity} · {askingPriceLabel(item.buy_price_cp)}
+                  ×{item.quantity} ·{' '}
+                  {item.item_template === null ? UNTOLD_WORTH : askingPriceLabel(item.buy_price_cp)}
                 </Text>
               </Group>
               <UnavailableLineNote available={item.available} restocks />

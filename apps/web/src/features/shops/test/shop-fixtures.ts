@@ -61,6 +61,18 @@ export function buildShopItem(name: string, overrides: Partial<ShopItem> = {}): 
   };
 }
 
+/** A shop line as the server sends it when its item is private to someone else: nothing of the item. */
+export function buildHiddenShopItem(overrides: Partial<ShopItem> = {}): ShopItem {
+  return {
+    ...buildShopItem('hidden'),
+    item_template: null,
+    buy_price_cp: null,
+    sell_price_cp: null,
+    available: false,
+    ...overrides,
+  };
+}
+
 export function buildStockItem(overrides: Partial<ShopStockItem> = {}): ShopStockItem {
   return {
     ...buildItem({
