@@ -19,6 +19,8 @@ export const itemTemplateMessages = {
     'Other players hold items made from this template: its name, description, weight, value, stack size and details cannot change under them. Duplicate it and change the copy.',
   weightOverCapacity: (template: string, container: string) =>
     `${container} cannot carry its ${template} at that weight: lighten its load first.`,
+  heldByOthersTags:
+    'Other players hold items made from this template: its currency, category, magic and attunement tags cannot change under them. Duplicate it and change the copy.',
   heldByOthersPrivate:
     'Other players hold items made from this template: it cannot become private. Make it unlisted to take it off the marketplace.',
   /** DESIGN §4: a stack never holds more than stack_size, so the size cannot fall below a stack made already. */

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import {
+  CATEGORY_TAG_PREFIX,
   CURRENCY_TAG,
   copperValue,
   gpToCopper,
@@ -201,11 +202,20 @@ export class ItemsService {
         (values.name !== undefined && values.name !== template.name) ||
         (values.description !== undefined && values.description !== template.description) ||
         !isDeepStrictEqual(values.metadata, template.metadata);
+      const changesActedOnTags =
+        values.tags !== undefined && !sameSet(actedOnTags(values.tags), actedOnTags(template.tags));
       const hidesFromHolders = values.visibility === 'private' && template.visibility !== 'private';
-      if ((changesFacts || hidesFromHolders) && (await repo.heldBeyondReachOf(tx, id, actor.id))) {
+      if (
+        (changesFacts || changesActedOnTags || hidesFromHolders) &&
+        (await repo.heldBeyondReachOf(tx, id, actor.id))
+      ) {
         throw new AppError(
           'CONFLICT',
-          changesFacts ? itemTemplateMessages.heldByOthers : itemTemplateMessages.heldByOthersPrivate,
+          changesFacts
+            ? itemTemplateMessages.heldByOthers
+            : changesActedOnTags
+              ? itemTemplateMessages.heldByOthersTags
+              : itemTemplateMessages.heldByOthersPrivate,
         );
       }
       // DESIGN §4: a stack never holds more than stack_size (0: unlimited). A smaller size would leave the
@@ -279,6 +289,24 @@ export class ItemsService {
     policy.assertOwner(template, userId);
     return template;
   }
+}
+
+/**
+ * The tags the app acts on, which change what the items of a template do wherever they are: `currency` (a
+ * shop neither buys nor sells them), `category:` (their category, icon and filters), `magic` and
+ * `attunement` (attunement offered; contracts `isAttunable`). Other tags only describe.
+ */
+function actedOnTags(tags: readonly string[]): string[] {
+  return tags.filter(
+    (tag) =>
+      tag === CURRENCY_TAG || tag.startsWith(CATEGORY_TAG_PREFIX) || tag === 'magic' || tag === 'attunement',
+  );
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  const left = new Set(a);
+  const right = new Set(b);
+  return left.size === right.size && [...left].every((tag) => right.has(tag));
 }
 
 /**

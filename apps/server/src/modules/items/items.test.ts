@@ -639,6 +639,54 @@ describe('item templates API', () => {
     ).toBe(200);
   });
 
+  // `currency` makes its items unsellable in every shop, `category:` files them elsewhere (icon, filters),
+  // `magic` and `attunement` offer attunement: the holders' items would change with no say of theirs.
+  it('keeps the tags the app acts on of a template other players hold; other tags may change', async () => {
+    const author = await createUser(ctx);
+    const holder = await createUser(ctx);
+    const template = await createTemplate(author, {
+      name: 'Brass lantern',
+      visibility: 'public',
+      tags: ['light', 'category:gear'],
+    });
+    const hero = await createCharacter(ctx, holder);
+    const made = await call('POST', '/item_instances', holder, {
+      item_template_id: template.id,
+      container_id: hero.primary_container_id,
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    for (const tags of [
+      ['light', 'category:gear', 'currency'],
+      ['light'],
+      ['light', 'category:weapon'],
+      ['light', 'category:gear', 'magic'],
+      ['light', 'category:gear', 'attunement'],
+    ]) {
+      const refused = await call('PATCH', `/item_templates/${template.id}`, author, {
+        item_template: { tags },
+      });
+      expect([refused.statusCode, body(refused).error?.message], tags.join()).toEqual([
+        409,
+        'Other players hold items made from this template: its currency, category, magic and attunement tags cannot change under them. Duplicate it and change the copy.',
+      ]);
+    }
+    const [held] = await ctx.database.db
+      .select({ tags: itemTemplates.tags })
+      .from(itemTemplates)
+      .where(eq(itemTemplates.id, template.id));
+    expect(held?.tags).toEqual(['light', 'category:gear']);
+    const retagged = await call('PATCH', `/item_templates/${template.id}`, author, {
+      item_template: { tags: ['category:gear', 'brass', 'light'] },
+    });
+    expect(retagged.statusCode, retagged.body).toBe(200);
+    // Nobody else holds this one: its author tags it as they like.
+    const own = await createTemplate(author, { name: 'Token' });
+    const coined = await call('PATCH', `/item_templates/${own.id}`, author, {
+      item_template: { tags: ['currency', 'category:currency'] },
+    });
+    expect(coined.statusCode, coined.body).toBe(200);
+  });
+
   // DESIGN §4: a stack never holds more than stack_size; a smaller size would leave the stacks above it.
   it('refuses a stack size below the largest stack made from the template, until it is split', async () => {
     const owner = await createUser(ctx);
