@@ -28,6 +28,21 @@ export type SystemTemplate = Required<
 
 export const SRD_SOURCE = 'SRD 5.1';
 
+/**
+ * Metadata keys only the system writes: the seed (`source`, `priced`, `denomination`, `bundle_size`) and
+ * duplicate (`duplicated_from`), plus `system_key`, the catalogue's own key (a column, never metadata). A
+ * user's create or update drops them, as the seed's values mean something: `priced: false` reads
+ * "Unpriced" and leaves value searches, `source: "SRD 5.1"` says the catalogue wrote it.
+ */
+export const SYSTEM_METADATA_KEYS: readonly string[] = [
+  'source',
+  'priced',
+  'denomination',
+  'bundle_size',
+  'duplicated_from',
+  'system_key',
+];
+
 /** DESIGN §4: the five coins are public templates tagged `currency`, unlimited stacks, 0.02 lb each. */
 const coins: { currency: Currency; name: string; description: string }[] = [
   { currency: 'cp', name: 'Copper piece', description: 'A copper coin. 10 cp = 1 sp; 100 cp = 1 gp.' },

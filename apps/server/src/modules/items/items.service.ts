@@ -17,7 +17,7 @@ import {
 import type { Database, Executor } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import type { EntitlementService } from '../subscriptions/entitlements.service.js';
-import { systemTemplates } from './items.catalogue.js';
+import { SYSTEM_METADATA_KEYS, systemTemplates } from './items.catalogue.js';
 import * as policy from './items.policy.js';
 import {
   type ItemTemplateInsert,
@@ -165,7 +165,7 @@ export class ItemsService {
         visibility: form.visibility,
         stackSize: form.stack_size,
         // spec/02 §3 keeps the currency in metadata too; the column is the truth, the copy follows it.
-        metadata: { ...form.metadata, currency: form.currency },
+        metadata: { ...usersMetadata(form.metadata), currency: form.currency },
         tags: form.tags,
       });
       return template.id;
@@ -187,7 +187,10 @@ export class ItemsService {
         ...(changes.stack_size !== undefined ? { stackSize: changes.stack_size } : {}),
         ...(changes.tags !== undefined ? { tags: changes.tags } : {}),
         currency,
-        metadata: withoutUnpricedMark({ ...template.metadata, ...changes.metadata, currency }, changes),
+        metadata: withoutUnpricedMark(
+          { ...template.metadata, ...usersMetadata(changes.metadata), currency },
+          changes,
+        ),
       };
       // A dearer template makes its items dearer wherever they are, and a shop pays that value in coins.
       const before = copperValue(template.baseValue, template.currency);
@@ -307,6 +310,17 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
   const left = new Set(a);
   const right = new Set(b);
   return left.size === right.size && [...left].every((tag) => right.has(tag));
+}
+
+/**
+ * The metadata a user sent, without the keys only the system writes (`SYSTEM_METADATA_KEYS`). Dropped, not
+ * refused, as an update drops the unpriced mark: what the seed or a duplicate wrote stays, and nothing a
+ * user sends sets it.
+ */
+function usersMetadata(metadata: Record<string, unknown> | undefined): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(metadata ?? {}).filter(([key]) => !SYSTEM_METADATA_KEYS.includes(key)),
+  );
 }
 
 /**

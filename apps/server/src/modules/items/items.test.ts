@@ -825,6 +825,52 @@ describe('item templates API', () => {
     expect(body(renamed).data.metadata).toMatchObject({ priced: false });
   });
 
+  // Only the seed and duplicate write these: a homebrew template marked `priced: false` at 900,000 pp read
+  // "Unpriced" and left value searches while each item was worth 90,000,000 cp; one claiming
+  // `source: "SRD 5.1"` or `system_key: "coin:pp"` posed as the catalogue.
+  it('drops the catalogue’s own metadata keys from what a user sends, on create as on update', async () => {
+    const user = await createUser(ctx);
+    const reserved = {
+      priced: false,
+      source: 'SRD 5.1',
+      system_key: 'coin:pp',
+      denomination: 'pp',
+      bundle_size: 20,
+      duplicated_from: '3f2b8c1e-9a4d-4e7f-8b6a-1c2d3e4f5a6b',
+    };
+    const forged = await createTemplate(user, {
+      name: 'Forged relic',
+      base_value: 900_000,
+      currency: 'pp',
+      metadata: { ...reserved, rarity: 'rare', maker: 'Dwarves' },
+    });
+    expect(forged.metadata).toEqual({ rarity: 'rare', maker: 'Dwarves', currency: 'pp' });
+    expect(forged.value_cp).toBe(900_000_000);
+    const listed = await call('GET', '/item_templates?min_value=8000000', user);
+    expect(body(listed).data.map((t) => t.id)).toContain(forged.id);
+
+    const updated = await call('PATCH', `/item_templates/${forged.id}`, user, {
+      item_template: { metadata: { ...reserved, rarity: 'very rare' } },
+    });
+    expect(updated.statusCode, updated.body).toBe(200);
+    expect(body(updated).data.metadata).toEqual({ rarity: 'very rare', maker: 'Dwarves', currency: 'pp' });
+
+    // What the catalogue wrote stays on a copy of its item, whatever a change of the copy sends.
+    const [flame] = await ctx.database.db
+      .select()
+      .from(itemTemplates)
+      .where(eq(itemTemplates.name, 'Flame Tongue'));
+    const copy = body(await call('POST', `/item_templates/${flame?.id}/duplicate`, user)).data;
+    const renamed = await call('PATCH', `/item_templates/${copy.id}`, user, {
+      item_template: { name: 'Hot blade', metadata: { source: 'Homebrew', priced: true } },
+    });
+    expect(body(renamed).data.metadata).toMatchObject({
+      source: 'SRD 5.1',
+      priced: false,
+      duplicated_from: flame?.id,
+    });
+  });
+
   it('duplicates anything I can read as my private copy; others’ private templates are 404', async () => {
     const owner = await createUser(ctx);
     const other = await createUser(ctx);
