@@ -86,6 +86,27 @@ describe('pipelinedTransaction', () => {
     expect(await count('together')).toBe(0);
   });
 
+  it('fails with the error that aborted the transaction, not with those of the statements sent behind it', async () => {
+    // The failing statement's error reaches the work after the ones behind it (on PostgreSQL they are
+    // "current transaction is aborted", 25P02): as when a deadlock (40P01) broke the lock of a transfer's
+    // containers and the lock of its stacks, sent with it, was answered in the same read.
+    const toldLate = <T>(answer: Promise<T>) =>
+      answer.catch(async (error: unknown) => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        throw error;
+      });
+    const failure = await pipelinedTransaction(database.db, async (tx) => {
+      await Promise.all([
+        directRows(tx, insert, ['aborted', 1]),
+        toldLate(directRows(tx, insert, ['aborted', 0])),
+        directRows(tx, countLabel, ['aborted']),
+        directRows(tx, insert, ['aborted', 2]),
+      ]);
+    }).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: '23514', message: expect.stringMatching(/check constraint/) });
+    expect(await count('aborted')).toBe(0);
+  });
+
   it('runs many at once, each on its own connection, each all or nothing', async () => {
     const outcomes = await Promise.allSettled(
       Array.from({ length: 20 }, (_, i) =>

@@ -1,3 +1,4 @@
+import { failingWithAbortCause } from './abort-cause.js';
 import type { Database, Executor } from './client.js';
 import type { pipelinedOnPostgres, sendCommittingWith as sendOnPostgres } from './postgres-pipeline.js';
 
@@ -5,14 +6,23 @@ import type { pipelinedOnPostgres, sendCommittingWith as sendOnPostgres } from '
  * A transaction of a hot path with fewer round trips on PostgreSQL (issue 13 §2, db/postgres-pipeline.ts):
  * its BEGIN goes out with the first statements, statements sent without awaiting one another share a round
  * trip, and the statement that ends it can take the COMMIT along (`commits` in db/direct.ts). Any other
- * database (PGlite) runs drizzle's own transaction.
+ * database (PGlite) runs drizzle's own transaction. On both, statements sent together fail with the error
+ * that aborted the transaction, not with the refusals of those behind it (db/abort-cause.ts).
  */
 export function pipelinedTransaction<T>(
   db: Database,
   work: (tx: Executor) => Promise<T>,
   options: PipelinedOptions = {},
 ): Promise<T> {
-  return postgres?.pipelined(db, work, options) ?? db.transaction(work);
+  return (
+    postgres?.pipelined(db, work, options) ??
+    // drizzle keeps the driver's transaction on its session (not typed, as db/direct.ts reads it).
+    db.transaction((tx) =>
+      failingWithAbortCause((tx as unknown as { session?: { client?: unknown } }).session?.client, () =>
+        work(tx),
+      ),
+    )
+  );
 }
 
 export interface PipelinedOptions {

@@ -1,6 +1,7 @@
 import type { TablesRelationalConfig } from 'drizzle-orm';
 import { NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { failingWithAbortCause } from './abort-cause.js';
 import type { Database, Executor } from './client.js';
 import type { PipelinedOptions } from './pipelined-transaction.js';
 import { inWriteScope } from './user-writes.js';
@@ -70,7 +71,8 @@ async function runPipelined<T>(
         options.genericPlans ? 'begin; set local plan_cache_mode = force_generic_plan' : 'begin',
       );
       begun.catch(() => {});
-      result = work(transactionOn(session, client));
+      // Statements sent together fail with the error that aborted the transaction (db/abort-cause.ts).
+      result = failingWithAbortCause(client, () => work(transactionOn(session, client)));
     } finally {
       stream.uncork();
     }

@@ -21,6 +21,19 @@ export function isTransactionConflict(error: unknown): boolean {
   return false;
 }
 
+/**
+ * PostgreSQL refused a statement because an earlier one of its transaction failed (25P02, "current
+ * transaction is aborted"): the earlier failure is the one to answer (db/abort-cause.ts).
+ */
+export function isAbortedTransaction(error: unknown): boolean {
+  for (let current: unknown = error, depth = 0; current && depth < 4; depth++) {
+    const candidate = current as { code?: unknown; cause?: unknown };
+    if (candidate.code === '25P02') return true;
+    current = candidate.cause;
+  }
+  return false;
+}
+
 /** Error codes of a connection that could not be made or was lost (Node's net, DNS). */
 const connectionErrorCodes = new Set([
   'ECONNREFUSED',
