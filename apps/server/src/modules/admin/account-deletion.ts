@@ -9,7 +9,7 @@ import type { LedgerEntry } from '../ledger/ledger.repository.js';
 import { partyActivityEvents } from '../ledger/ledger-events.js';
 import { partiesRepository } from '../parties/parties.repository.js';
 import { roleNotices } from '../parties/parties.service.js';
-import { destroyParty } from '../parties/party-destruction.js';
+import { destroyParty, lockPartyHoldings } from '../parties/party-destruction.js';
 import { adminUserDeletionRepository as deletion } from './admin-user-deletion.repository.js';
 import { adminUserListRepository, type UserRow } from './admin-users.repository.js';
 import type { AuditEntry, AuditLog } from './audit-log.js';
@@ -98,6 +98,17 @@ export class AccountDeletion {
     const cancelledAtProvider = await this.#deps.subscriptions.cancelAtProviderNow(userId);
 
     const result = await this.#deps.db.transaction(async (tx) => {
+      // What the deletion destroys is locked first, in the order moves, trades and takes lock it (party
+      // deletion's lockPartyHoldings), and the user's row after: a move locks its containers and then
+      // writes a ledger row naming its actor, which waits for the user's row. Taken the other way round, a
+      // move of the user's between the party stash and their character and this deletion each waited for
+      // the other, and PostgreSQL ended one of them. Every party they run is locked: which ones go with
+      // the account is known only once their members are.
+      await lockPartyHoldings(
+        tx,
+        await deletion.partyIdsRunBy(tx, userId),
+        await deletion.characterContainerIds(tx, userId),
+      );
       const user = await adminUserListRepository.lockUser(tx, userId);
       if (!user) throw notFound();
       request.check(user);

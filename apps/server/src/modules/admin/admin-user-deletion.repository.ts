@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { users } from '../../db/schema/accounts.js';
 import { characters } from '../../db/schema/characters.js';
+import { containers } from '../../db/schema/inventory.js';
 import { itemInstances, itemTemplates } from '../../db/schema/items.js';
 import { lootTemplates } from '../../db/schema/loot.js';
 import { parties, partyMemberships } from '../../db/schema/parties.js';
@@ -17,6 +18,22 @@ export const adminUserDeletionRepository = {
       .from(partyMemberships)
       .innerJoin(parties, eq(parties.id, partyMemberships.partyId))
       .where(and(eq(partyMemberships.userId, userId), ne(parties.gameMasterId, userId)));
+  },
+
+  /** The parties the user runs, unlocked: what their deletion would destroy is locked before them. */
+  async partyIdsRunBy(db: Executor, userId: string): Promise<string[]> {
+    const rows = await db.select({ id: parties.id }).from(parties).where(eq(parties.gameMasterId, userId));
+    return rows.map((row) => row.id);
+  },
+
+  /** The containers of the user's characters, unlocked (the caller locks them in id order). */
+  async characterContainerIds(db: Executor, userId: string): Promise<string[]> {
+    const rows = await db
+      .select({ id: containers.id })
+      .from(containers)
+      .innerJoin(characters, eq(characters.id, containers.characterId))
+      .where(eq(characters.userId, userId));
+    return rows.map((row) => row.id);
   },
 
   async partiesRunBy(db: Executor, userId: string) {

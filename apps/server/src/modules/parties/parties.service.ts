@@ -279,7 +279,7 @@ export class PartiesService {
       const checked = await this.#gmContext(tx, partyId, actor.id, { lock: false });
       if (checked.party.gameMasterId !== actor.id)
         throw new AppError('FORBIDDEN', 'Only the party’s creator can delete it.');
-      await lockPartyHoldings(tx, partyId);
+      await lockPartyHoldings(tx, [partyId]);
       const { party } = await this.#gmContext(tx, partyId, actor.id);
       await destroyParty(tx, party, actor);
     });

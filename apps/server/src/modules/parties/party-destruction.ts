@@ -21,15 +21,24 @@ export async function destroyParty(tx: Executor, party: PartyRow, actor: LedgerA
 }
 
 /**
- * Locks what a party's deletion destroys, in the order the operations on them take their locks: its shops,
- * then its loot, then all their containers and its own, in id order. A purchase or a take holds its shop's
- * or loot's row and then waits for the containers; a deletion holding the containers and then deleting
- * that row (the party's rows cascade) would wait for it in turn, and PostgreSQL would end one of the two.
+ * Locks what the deletion of parties destroys, in the order the operations on them take their locks: their
+ * shops, then their loot, then all their containers and their own, with `alsoContainerIds` (an account's
+ * characters' when the account goes), in id order. A purchase or a take holds its shop's or loot's row and
+ * then waits for the containers; a deletion holding the containers and then deleting that row (the party's
+ * rows cascade) would wait for it in turn, and PostgreSQL would end one of the two.
  */
-export async function lockPartyHoldings(tx: Executor, partyId: string): Promise<void> {
-  await shopsRepository.lockInstancesOfParty(tx, partyId);
-  await lootRepository.lockInstancesOfParty(tx, partyId);
-  await inventoryRepository.lockContainers(tx, await partyContainerIds(tx, partyId));
+export async function lockPartyHoldings(
+  tx: Executor,
+  partyIds: string[],
+  alsoContainerIds: string[] = [],
+): Promise<void> {
+  const inOrder = [...new Set(partyIds)].sort();
+  for (const partyId of inOrder) await shopsRepository.lockInstancesOfParty(tx, partyId);
+  for (const partyId of inOrder) await lootRepository.lockInstancesOfParty(tx, partyId);
+  const containerIds = [...alsoContainerIds];
+  for (const partyId of inOrder) containerIds.push(...(await partyContainerIds(tx, partyId)));
+  // One statement for all of them: lockContainers sorts the ids, so every container goes in id order.
+  await inventoryRepository.lockContainers(tx, containerIds);
 }
 
 async function partyContainerIds(tx: Executor, partyId: string): Promise<string[]> {
