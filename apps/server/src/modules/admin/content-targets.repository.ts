@@ -66,6 +66,20 @@ export const contentTargetsRepository = {
     return { type, id, ...rest, isPublic: row.visibility === 'public', isSystem: systemKey !== null };
   },
 
+  /**
+   * Locks the content's row, as `makePrivate` will write it (no key update: the rows naming it, a party's
+   * shops say, are not held up). An unpublish takes this lock before any report's, so that two of them on
+   * the same content wait in turn rather than each holding a report the other is closing.
+   */
+  async lockForUpdate(tx: Executor, type: ReportTargetType, id: string): Promise<void> {
+    if (type === 'party') {
+      await tx.select({ id: parties.id }).from(parties).where(eq(parties.id, id)).for('no key update');
+      return;
+    }
+    const table = templateTables[type];
+    await tx.select({ id: table.id }).from(table).where(eq(table.id, id)).for('no key update');
+  },
+
   /** Takes it out of public view; answers what it was, or undefined when it is gone. */
   async makePrivate(tx: Executor, type: ReportTargetType, id: string): Promise<ContentTarget | undefined> {
     const before = await contentTargetsRepository.find(tx, type, id);

@@ -1,5 +1,5 @@
 import type { ReportTargetType } from '@haversack/contracts';
-import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
 import { users } from '../../db/schema/accounts.js';
@@ -46,6 +46,11 @@ export const moderationRepository = {
     return { rows, total: totals[0]?.total ?? 0 };
   },
 
+  async find(db: Executor, id: string): Promise<ContentReportRow | undefined> {
+    const [row] = await db.select().from(contentReports).where(eq(contentReports.id, id)).limit(1);
+    return row;
+  },
+
   async findForUpdate(tx: Executor, id: string): Promise<ContentReportRow | undefined> {
     const [row] = await tx
       .select()
@@ -64,6 +69,7 @@ export const moderationRepository = {
       .where(inArray(contentReports.id, ids));
   },
 
+  /** Locked in id order, as every unpublish of the same content locks them (after the content itself). */
   async openOnTarget(tx: Executor, type: ReportTargetType, id: string): Promise<ContentReportRow[]> {
     return tx
       .select()
@@ -75,6 +81,7 @@ export const moderationRepository = {
           eq(contentReports.status, 'open'),
         ),
       )
+      .orderBy(asc(contentReports.id))
       .for('update');
   },
 };

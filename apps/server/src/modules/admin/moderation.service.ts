@@ -108,6 +108,12 @@ export class ModerationService {
    */
   async unpublish(caller: AdminCaller, reportId: string): Promise<Report> {
     return this.#db.transaction(async (tx) => {
+      // The content first, then the reports: an unpublish closes every open report on the content, so two
+      // of them, each holding its own report first, waited for each other and PostgreSQL ended one. A
+      // report's target never changes, so it is read before anything is locked.
+      const reported = await moderationRepository.find(tx, reportId);
+      if (!reported) throw AppError.notFound('That report could not be found.');
+      await contentTargetsRepository.lockForUpdate(tx, reported.targetType, reported.targetId);
       const report = await moderationRepository.findForUpdate(tx, reportId);
       if (!report) throw AppError.notFound('That report could not be found.');
       if (report.status !== 'open') throw new AppError('CONFLICT', 'That report has already been handled.');
