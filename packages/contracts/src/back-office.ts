@@ -220,7 +220,7 @@ export type MassMailBody = z.infer<typeof massMailBodySchema>;
 export const adminOperationSchema = z.object({
   id: z.string(),
   kind: z.enum(['mass_mail', 'bulk_users', 'bulk_templates']),
-  status: z.enum(['queued', 'running', 'done', 'failed']),
+  status: z.enum(['queued', 'running', 'done', 'failed', 'cancelled']),
   total: count,
   processed: count,
   changed: count,

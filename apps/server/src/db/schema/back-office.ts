@@ -75,7 +75,8 @@ export const announcementDismissals = pgTable(
 );
 
 export const adminOperationKinds = ['mass_mail', 'bulk_users', 'bulk_templates'] as const;
-export const adminOperationStatuses = ['queued', 'running', 'done', 'failed'] as const;
+/** `cancelled`: stopped by an admin, or by itself once its admin lost the flag (last_error says which). */
+export const adminOperationStatuses = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
 
 /**
  * A long admin act (mass mail, bulk operation) run in batches by the job queue. `cursor` is the last

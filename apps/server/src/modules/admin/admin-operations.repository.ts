@@ -12,6 +12,7 @@ import {
   isNotNull,
   isNull,
   lt,
+  lte,
   type SQL,
   sql,
 } from 'drizzle-orm';
@@ -49,13 +50,24 @@ function userConditions(filter: UserBulkFilter): SQL | undefined {
   );
 }
 
-/** `suspendable`: only those a bulk suspension acts on, neither admins nor already suspended. */
+/**
+ * `suspendable`: only those a bulk suspension acts on, neither admins nor already suspended.
+ * `mailable`: only confirmed addresses, so a mass mail never goes to an address its owner never proved.
+ * `signedUpBy`: only accounts that existed when the operation was queued, so the run acts on the set the
+ * admin saw counted, never on someone who signed up (and matched) afterwards.
+ */
 export interface UserScope {
   suspendable?: boolean;
+  mailable?: boolean;
+  signedUpBy?: Date;
 }
 
 function scopeConditions(options: UserScope): SQL | undefined {
-  return options.suspendable ? and(eq(users.admin, false), isNull(users.suspendedAt)) : undefined;
+  return and(
+    options.suspendable ? and(eq(users.admin, false), isNull(users.suspendedAt)) : undefined,
+    options.mailable ? isNotNull(users.emailVerifiedAt) : undefined,
+    options.signedUpBy ? lte(users.createdAt, options.signedUpBy) : undefined,
+  );
 }
 
 const templateTables = {
@@ -151,6 +163,17 @@ export const adminOperationsRepository = {
 
   async update(db: Executor, id: string, changes: Partial<NewAdminOperationRow>) {
     await db.update(adminOperations).set(changes).where(eq(adminOperations.id, id));
+  },
+
+  /** Whether the operation's admin still holds the flag (and an account that can sign in). */
+  async isActiveAdmin(db: Executor, userId: string | null): Promise<boolean> {
+    if (!userId) return false;
+    const [row] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.id, userId), eq(users.admin, true), isNull(users.suspendedAt)))
+      .limit(1);
+    return row !== undefined;
   },
 
   async countUsers(db: Executor, filter: UserBulkFilter, options: UserScope = {}): Promise<number> {

@@ -27,6 +27,8 @@ export const ADMIN_OPERATION_JOB = 'admin_operation';
 /** Rows per job run: each batch is one transaction, so progress moves and a crash loses one batch. */
 export const ADMIN_OPERATION_BATCH = 25;
 const RECENT_SHOWN = 20;
+const FINISHED: readonly AdminOperationRow['status'][] = ['done', 'failed', 'cancelled'];
+export const STOPPED_NOT_ADMIN = 'Stopped: the admin who started it is no longer an admin.';
 
 /** What each kind of operation stores in `params` (checked again when a job reads it back). */
 const operationParamsSchema = z.union([
@@ -166,8 +168,36 @@ export class AdminOperationsService {
     return (await repo.listRecent(this.#db, kinds, RECENT_SHOWN)).map(toOperationJson);
   }
 
+  /**
+   * Stops a queued or running operation before its next batch (audited). It waits for the row lock, so a
+   * batch in progress finishes (its changes are counted) and no further batch starts.
+   */
+  async cancel(caller: AdminCaller, id: string): Promise<AdminOperation> {
+    return this.#db.transaction(async (tx) => {
+      const row = await repo.find(tx, id, { lock: true });
+      if (!row) throw AppError.notFound('That operation could not be found.');
+      if (FINISHED.includes(row.status))
+        throw new AppError('CONFLICT', 'That operation has already finished.');
+      const actor = auditActor(caller);
+      const reason = `Cancelled by ${actor.actorEmail ?? 'an admin'}.`;
+      const changes = { status: 'cancelled' as const, lastError: reason, finishedAt: this.#now() };
+      await repo.update(tx, row.id, changes);
+      await this.#audit.record(tx, {
+        ...actor,
+        action: 'admin_operation_cancelled',
+        targetType: 'admin_operation',
+        targetId: row.id,
+        before: { status: row.status, processed: row.processed },
+        after: { status: 'cancelled' },
+        details: { kind: row.kind },
+      });
+      return toOperationJson({ ...row, ...changes });
+    });
+  }
+
   async #count(db: Executor, params: OperationParams): Promise<number> {
-    if (params.kind === 'mass_mail') return repo.countUsers(db, mailFilter(params.audience));
+    if (params.kind === 'mass_mail')
+      return repo.countUsers(db, mailFilter(params.audience), { mailable: true });
     if (params.kind === 'bulk_users')
       return repo.countUsers(db, params.filter, { suspendable: params.action === 'suspend' });
     return repo.countTemplates(db, params.filter);
@@ -182,7 +212,25 @@ export class AdminOperationsService {
     const id = job.payload.operation_id;
     if (typeof id !== 'string') return undefined;
     const operation = await repo.find(tx, id, { lock: true });
-    if (!operation || operation.status === 'done' || operation.status === 'failed') return undefined;
+    if (!operation || FINISHED.includes(operation.status)) return undefined;
+    // The job acts with its admin's authority: once the flag is revoked (or the account suspended) it stops.
+    if (!(await repo.isActiveAdmin(tx, operation.actorId))) {
+      await repo.update(tx, operation.id, {
+        status: 'cancelled',
+        lastError: STOPPED_NOT_ADMIN,
+        finishedAt: this.#now(),
+      });
+      await this.#audit.record(tx, {
+        actorId: null,
+        action: 'admin_operation_stopped',
+        targetType: 'admin_operation',
+        targetId: operation.id,
+        before: { status: operation.status, processed: operation.processed },
+        after: { status: 'cancelled' },
+        details: { kind: operation.kind, reason: 'actor_not_admin', started_by: operation.actorEmail },
+      });
+      return undefined;
+    }
     const params = operationParamsSchema.parse(operation.params);
     const actor: Pick<AuditEntry, 'actorId' | 'actorEmail' | 'ip' | 'userAgent'> = {
       actorId: operation.actorId,
@@ -190,8 +238,13 @@ export class AdminOperationsService {
       ip: operation.actorIp,
       userAgent: operation.actorUserAgent,
     };
-    const { handled, changed, last } = await this.#batch(tx, operation, params, actor, afterCommit);
-    const finished = handled < ADMIN_OPERATION_BATCH;
+    // Never past the count the admin confirmed, whatever has come to match since.
+    const limit = Math.max(0, Math.min(ADMIN_OPERATION_BATCH, operation.total - operation.processed));
+    const { handled, changed, last } =
+      limit === 0
+        ? { handled: 0, changed: 0, last: undefined }
+        : await this.#batch(tx, operation, params, limit, actor, afterCommit);
+    const finished = handled < limit || limit === 0 || operation.processed + handled >= operation.total;
     const now = this.#now();
     await repo.update(tx, operation.id, {
       status: finished ? 'done' : 'running',
@@ -207,11 +260,12 @@ export class AdminOperationsService {
     tx: Executor,
     operation: AdminOperationRow,
     params: OperationParams,
+    limit: number,
     actor: Pick<AuditEntry, 'actorId' | 'actorEmail' | 'ip' | 'userAgent'>,
     afterCommit: (fn: () => void) => void,
   ): Promise<{ handled: number; changed: number; last: string | undefined }> {
     if (params.kind === 'bulk_templates') {
-      const rows = await repo.templatesAfter(tx, params.filter, operation.cursor, ADMIN_OPERATION_BATCH);
+      const rows = await repo.templatesAfter(tx, params.filter, operation.cursor, limit);
       let changed = 0;
       for (const { id } of rows) {
         // Checked again on the locked row: Haversack's own catalogue is never unpublished (it has no owner
@@ -236,8 +290,10 @@ export class AdminOperationsService {
 
     const filter = params.kind === 'mass_mail' ? mailFilter(params.audience) : params.filter;
     const suspending = params.kind === 'bulk_users' && params.action === 'suspend';
-    const rows = await repo.usersAfter(tx, filter, operation.cursor, ADMIN_OPERATION_BATCH, {
+    const rows = await repo.usersAfter(tx, filter, operation.cursor, limit, {
       suspendable: suspending,
+      mailable: params.kind === 'mass_mail',
+      signedUpBy: operation.createdAt,
     });
     let changed = 0;
     for (const user of rows) {

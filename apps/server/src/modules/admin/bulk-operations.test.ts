@@ -185,6 +185,97 @@ describe('bulk operations on users', () => {
     await ctx.app.services.jobs.runDue();
   });
 
+  it('acts only on the users it counted: one who matches after the start is left alone', async () => {
+    const tag = `frozen${Date.now()}`;
+    const users = await Promise.all(
+      Array.from({ length: 3 }, (_, i) => createUser(ctx, { email: `${tag}-${i}@example.com` })),
+    );
+    const body = {
+      target: 'users',
+      filter: { email_contains: tag },
+      action: 'suspend',
+      reason: 'frozen set',
+    };
+    const started = await callApi(ctx, 'POST', '/admin/bulk_operations', admin.adminAuth, body);
+    const operation = json<{ data: AdminOperation }>(started).data;
+    expect(operation.total).toBe(users.length);
+    const late = await createUser(ctx, { email: `${tag}-late@example.com` });
+
+    await ctx.app.services.jobs.runDue();
+    expect(await ctx.app.services.backOffice.operations.get(operation.id)).toMatchObject({
+      status: 'done',
+      processed: users.length,
+      changed: users.length,
+    });
+    expect((await callApi(ctx, 'GET', '/auth/me', late)).statusCode).toBe(200);
+  });
+
+  it('stops before the next batch once its admin is no longer an admin, and says why (audited)', async () => {
+    const tag = `revoked${Date.now()}`;
+    const users = await Promise.all(
+      Array.from({ length: 3 }, (_, i) => createUser(ctx, { email: `${tag}-${i}@example.com` })),
+    );
+    const other = await createAdmin(ctx);
+    const body = { target: 'users', filter: { email_contains: tag }, action: 'suspend', reason: 'revoked' };
+    const started = await callApi(ctx, 'POST', '/admin/bulk_operations', other.adminAuth, body);
+    const operation = json<{ data: AdminOperation }>(started).data;
+    await ctx.database.db.update(usersTable).set({ admin: false }).where(eq(usersTable.id, other.user.id));
+
+    await ctx.app.services.jobs.runDue();
+    expect(await ctx.app.services.backOffice.operations.get(operation.id)).toMatchObject({
+      status: 'cancelled',
+      processed: 0,
+      changed: 0,
+      last_error: 'Stopped: the admin who started it is no longer an admin.',
+    });
+    for (const user of users) expect((await callApi(ctx, 'GET', '/auth/me', user)).statusCode).toBe(200);
+    const entries = await auditLogRepository.forSubject(ctx.database.db, operation.id);
+    expect(entries.map((e) => e.action)).toContain('admin_operation_stopped');
+  });
+
+  it('cancels a queued operation (audited); refuses a finished one (409), an unknown one (404), a non-admin (403)', async () => {
+    const tag = `cancel${Date.now()}`;
+    const users = await Promise.all(
+      Array.from({ length: 3 }, (_, i) => createUser(ctx, { email: `${tag}-${i}@example.com` })),
+    );
+    const body = { target: 'users', filter: { email_contains: tag }, action: 'suspend', reason: 'cancel me' };
+    const started = await callApi(ctx, 'POST', '/admin/bulk_operations', admin.adminAuth, body);
+    const operation = json<{ data: AdminOperation }>(started).data;
+    const cancelUrl = `/admin/operations/${operation.id}/cancel`;
+
+    expect((await callApi(ctx, 'POST', cancelUrl, firstOf(users))).statusCode).toBe(403);
+    const cancelled = await callApi(ctx, 'POST', cancelUrl, admin.adminAuth);
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(json<{ data: AdminOperation }>(cancelled).data).toMatchObject({
+      status: 'cancelled',
+      last_error: `Cancelled by ${admin.user.email}.`,
+    });
+    await ctx.app.services.jobs.runDue();
+    expect(await ctx.app.services.backOffice.operations.get(operation.id)).toMatchObject({
+      status: 'cancelled',
+      changed: 0,
+    });
+    for (const user of users) expect((await callApi(ctx, 'GET', '/auth/me', user)).statusCode).toBe(200);
+    const entries = await auditLogRepository.forSubject(ctx.database.db, operation.id);
+    expect(entries.find((e) => e.action === 'admin_operation_cancelled')).toMatchObject({
+      actorId: admin.user.id,
+      after: { status: 'cancelled' },
+    });
+
+    const again = await callApi(ctx, 'POST', cancelUrl, admin.adminAuth);
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({
+      error: { code: 'CONFLICT', message: 'That operation has already finished.' },
+    });
+    const unknown = await callApi(
+      ctx,
+      'POST',
+      '/admin/operations/00000000-0000-4000-8000-000000000000/cancel',
+      admin.adminAuth,
+    );
+    expect(unknown.statusCode).toBe(404);
+  });
+
   it('refuses a suspension without a reason and unknown actions with 422', async () => {
     const noReason = await preview({ target: 'users', filter: {}, action: 'suspend' });
     expect(noReason.statusCode).toBe(422);

@@ -168,4 +168,21 @@ export async function communicationsAdminRoutes(
       return { status: 'success' as const, data: await operations.get(request.params.id) };
     },
   );
+
+  r.post(
+    '/operations/:id/cancel',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Stop a queued or running mass mail or bulk operation before its next batch (audited); 409 once finished',
+        params: idParams,
+        response: { 200: successEnvelope(adminOperationSchema) },
+      },
+    },
+    async (request) => ({
+      status: 'success' as const,
+      data: await operations.cancel(requireAdmin(request), request.params.id),
+    }),
+  );
 }

@@ -1,5 +1,7 @@
 import { type AdminOperation, type Announcement, announcementMessages } from '@haversack/contracts';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users as usersTable } from '../../db/schema/accounts.js';
 import { createAdmin, type SignedInAdmin } from '../../test/admin.js';
 import { createUser, type SignedInUser, upgrade } from '../../test/factories.js';
 import { buildTestApp, callApi, json, readMails, type TestContext } from '../../test/helper.js';
@@ -17,6 +19,15 @@ beforeAll(async () => {
   admin = await createAdmin(ctx);
 });
 afterAll(async () => ctx.close());
+
+/** Mass mail goes only to confirmed addresses: the readers of these tests confirm theirs. */
+async function verified(user: SignedInUser): Promise<SignedInUser> {
+  await ctx.database.db
+    .update(usersTable)
+    .set({ emailVerifiedAt: new Date() })
+    .where(eq(usersTable.id, user.user.id));
+  return user;
+}
 
 const iso = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();
 
@@ -160,10 +171,13 @@ describe('announcements', () => {
 describe('mass mail', () => {
   it('mails one tier in batches in the background, with progress, into DATA_DIR/mail', async () => {
     const readers = await Promise.all(
-      Array.from({ length: ADMIN_OPERATION_BATCH + 2 }, () => createUser(ctx)),
+      Array.from({ length: ADMIN_OPERATION_BATCH + 2 }, async () => verified(await createUser(ctx))),
     );
     for (const reader of readers) await upgrade(ctx, reader, 'tier_1');
-    const others = await createUser(ctx);
+    const others = await verified(await createUser(ctx));
+    // Never confirmed the address: left out of the count and of the mail.
+    const unconfirmed = await createUser(ctx);
+    await upgrade(ctx, unconfirmed, 'tier_1');
 
     const started = await callApi(ctx, 'POST', '/admin/mass_mails', admin.adminAuth, {
       audience: 'tier_1',
@@ -197,6 +211,7 @@ describe('mass mail', () => {
       readers.map((r) => r.user.email.toLowerCase()).sort(),
     );
     expect(mails.some((m) => m.to.toLowerCase() === others.user.email.toLowerCase())).toBe(false);
+    expect(mails.some((m) => m.to.toLowerCase() === unconfirmed.user.email.toLowerCase())).toBe(false);
     expect(mails[0]?.raw).toContain('Shops now restock on their own.');
 
     const [entry] = await auditLogRepository.forSubject(ctx.database.db, operation.id);
@@ -206,7 +221,7 @@ describe('mass mail', () => {
   });
 
   it('counts the recipients first, and refuses the same mail sent twice at once (409) until it is done', async () => {
-    const readers = await Promise.all(Array.from({ length: 3 }, () => createUser(ctx)));
+    const readers = await Promise.all(Array.from({ length: 3 }, async () => verified(await createUser(ctx))));
     for (const reader of readers) await upgrade(ctx, reader, 'tier_3');
     const mail = { audience: 'tier_3', subject: `Twice ${Date.now()}`, body: 'Only once, please.' };
     const counted = await callApi(ctx, 'POST', '/admin/mass_mails/preview', admin.adminAuth, mail);
