@@ -96,7 +96,18 @@ export function adminOperationQuery(id: string) {
       ).data,
     refetchInterval: (query) => {
       const status = query.state.data?.status;
-      return status === 'done' || status === 'failed' ? false : 1000;
+      return status === 'done' || status === 'failed' || status === 'cancelled' ? false : 1000;
     },
   });
+}
+
+/** Stops a queued or running operation before its next batch (the server audits it). */
+export async function cancelAdminOperation(id: string) {
+  return (
+    await adminPagesRequest(`${API_V1}/admin/operations/${id}/cancel`, {
+      method: 'POST',
+      schema: adminOperationSchema,
+      toast: false,
+    })
+  ).data;
 }

@@ -1,9 +1,18 @@
 import type { AdminOperation } from '@haversack/contracts';
-import { Badge, Group, Progress, Stack, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { adminOperationQuery } from '../api/communications-api';
+import { Badge, Button, Group, Progress, Stack, Text } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { isApiError } from '../../../lib/http-client';
+import { adminOperationQuery, cancelAdminOperation, communicationsKeys } from '../api/communications-api';
 
-const statusColor = { queued: 'gray', running: 'blue', done: 'green', failed: 'red' } as const;
+const statusColor = {
+  queued: 'gray',
+  running: 'blue',
+  done: 'green',
+  failed: 'red',
+  cancelled: 'orange',
+} as const;
 
 function percentOf(operation: AdminOperation): number {
   if (operation.total === 0) return operation.status === 'done' ? 100 : 0;
@@ -15,6 +24,16 @@ export function OperationProgress({ operation, verb }: { operation: AdminOperati
   const live = useQuery({ ...adminOperationQuery(operation.id), initialData: operation });
   const current = live.data;
   const percent = percentOf(current);
+  const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const cancel = useMutation({
+    mutationFn: () => cancelAdminOperation(operation.id),
+    onSuccess: (cancelled) => {
+      setConfirming(false);
+      queryClient.setQueryData(communicationsKeys.operation(operation.id), cancelled);
+    },
+  });
+  const unfinished = current.status === 'queued' || current.status === 'running';
   return (
     <Stack gap={6} data-testid="operation-progress">
       <Group justify="space-between" gap="xs">
@@ -31,10 +50,37 @@ export function OperationProgress({ operation, verb }: { operation: AdminOperati
         aria-label={`${verb}: ${percent}%`}
       />
       {current.last_error ? (
-        <Text size="sm" c="red">
+        <Text size="sm" c={current.status === 'cancelled' ? 'orange' : 'red'}>
           {current.last_error}
         </Text>
       ) : null}
+      {unfinished ? (
+        <Group justify="flex-end">
+          <Button size="xs" variant="light" color="red" onClick={() => setConfirming(true)}>
+            Cancel Operation
+          </Button>
+        </Group>
+      ) : null}
+      <ConfirmDialog
+        opened={confirming && unfinished}
+        onClose={() => {
+          setConfirming(false);
+          cancel.reset();
+        }}
+        onConfirm={() => cancel.mutate()}
+        title="Cancel Operation"
+        message="It stops before its next batch; what it has done stays done. Stop it?"
+        confirmLabel="Stop It"
+        cancelLabel="Keep Running"
+        loading={cancel.isPending}
+        error={
+          cancel.error
+            ? isApiError(cancel.error)
+              ? cancel.error.message
+              : 'Something went wrong. Please try again.'
+            : null
+        }
+      />
     </Stack>
   );
 }

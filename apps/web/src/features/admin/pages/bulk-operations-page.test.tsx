@@ -1,4 +1,5 @@
-import { screen } from '@testing-library/react';
+import type { AdminOperation } from '@haversack/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { mockFetch, success } from '../../../test/fixtures';
@@ -61,5 +62,53 @@ describe('BulkOperationsPage, names and the catalogue', () => {
     expect(screen.getByTestId('bulk-templates-note')).toHaveTextContent(
       "Haversack's own catalogue (the SRD items, coins, the system shops and loot) is never included.",
     );
+  });
+});
+
+describe('BulkOperationsPage, cancelling', () => {
+  it('cancels a running operation once the admin confirms, and offers no cancel once it is finished', async () => {
+    const running: AdminOperation = {
+      id: 'op-9',
+      kind: 'bulk_users',
+      status: 'running',
+      total: 30,
+      processed: 5,
+      changed: 5,
+      params: { kind: 'bulk_users', action: 'suspend', reason: 'spam wave', filter: {} },
+      actor_email: 'boss@example.com',
+      last_error: null,
+      created_at: '2026-01-01T10:00:00.000Z',
+      finished_at: null,
+    };
+    const cancelled: AdminOperation = {
+      ...running,
+      status: 'cancelled',
+      last_error: 'Cancelled by boss@example.com.',
+    };
+    let state = running;
+    const fetchMock = mockFetch(({ url, init }) => {
+      if (url.endsWith('/admin/operations/op-9/cancel') && init.method === 'POST') {
+        state = cancelled;
+        return success(cancelled);
+      }
+      if (url.endsWith('/admin/operations/op-9')) return success(state);
+      return url.endsWith('/bulk_operations') ? success([state]) : success([]);
+    });
+    renderRoutes(routes, '/admin/bulk-operations');
+    await userEvent.click(await screen.findByRole('button', { name: 'Cancel Operation' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel Operation' });
+    expect(dialog).toHaveTextContent('It stops before its next batch; what it has done stays done.');
+    expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith('/cancel'))).toBe(false);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Stop It' }));
+
+    expect(await screen.findByText('Cancelled by boss@example.com.')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(screen.queryByRole('button', { name: 'Cancel Operation' })).not.toBeInTheDocument(),
+    );
+    expect(
+      fetchMock.mock.calls.filter(
+        ([url, init]) => String(url).endsWith('/cancel') && init?.method === 'POST',
+      ),
+    ).toHaveLength(1);
   });
 });

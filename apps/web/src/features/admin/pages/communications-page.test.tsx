@@ -120,7 +120,9 @@ describe('CommunicationsPage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Send E-mail' }));
 
     const dialog = await screen.findByRole('dialog', { name: 'Send E-mail' });
-    expect(dialog).toHaveTextContent('This will e-mail 12 users (Hero plan).');
+    expect(dialog).toHaveTextContent(
+      'This will e-mail 12 users (Hero plan) with a confirmed address; unconfirmed addresses are left out.',
+    );
     const preview = callsTo(fetchMock, '/admin/mass_mails/preview', 'POST')[0];
     expect(JSON.parse(String(preview?.[1]?.body))).toEqual({
       audience: 'tier_2',

@@ -314,7 +314,9 @@ function MassMailSection() {
             minRows={4}
           />
           {recipients === 0 ? (
-            <Alert color="yellow">Nobody matches {audienceLabel(audience)}: no mail would be sent.</Alert>
+            <Alert color="yellow">
+              Nobody in {audienceLabel(audience)} has a confirmed address: no mail would be sent.
+            </Alert>
           ) : null}
           {count.error || send.error ? (
             <Alert color="red">{errorText(count.error ?? send.error)}</Alert>
@@ -331,7 +333,7 @@ function MassMailSection() {
         onClose={() => setRecipients(null)}
         onConfirm={() => send.mutate()}
         title="Send E-mail"
-        message={`This will e-mail ${recipients?.toLocaleString() ?? 0} ${recipients === 1 ? 'user' : 'users'} (${audienceLabel(audience)}). A sent mail cannot be called back. Send it?`}
+        message={`This will e-mail ${recipients?.toLocaleString() ?? 0} ${recipients === 1 ? 'user' : 'users'} (${audienceLabel(audience)}) with a confirmed address; unconfirmed addresses are left out. A sent mail cannot be called back. Send it?`}
         confirmLabel="Send"
         loading={send.isPending}
       />
