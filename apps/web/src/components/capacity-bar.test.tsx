@@ -8,7 +8,9 @@ import {
   formatPercent,
   slotsFullMessage,
   slotsOverMessage,
+  slotsRunningOutMessage,
   weightFullMessage,
+  weightNearlyFullMessage,
   weightOverMessage,
 } from './capacity-bar';
 
@@ -53,8 +55,8 @@ describe('CapacityBar', () => {
   ] as const)('weight at %d percent is %s; the nearly-full message shows: %s', (used, level, message) => {
     renderBar(capacity({ used }));
     expect(screen.getByTestId('capacity-weight')).toHaveAttribute('data-level', level);
-    if (message) expect(screen.getByText(weightFullMessage)).toBeInTheDocument();
-    else expect(screen.queryByText(weightFullMessage)).not.toBeInTheDocument();
+    if (message) expect(screen.getByText(weightNearlyFullMessage)).toBeInTheDocument();
+    else expect(screen.queryByText(weightNearlyFullMessage)).not.toBeInTheDocument();
   });
 
   it.each([
@@ -65,8 +67,8 @@ describe('CapacityBar', () => {
   ] as const)('slots at %d percent is %s; the running-out message shows: %s', (slotsUsed, level, message) => {
     renderBar(capacity({ slots_used: slotsUsed }));
     expect(screen.getByTestId('capacity-slots')).toHaveAttribute('data-level', level);
-    if (message) expect(screen.getByText(slotsFullMessage)).toBeInTheDocument();
-    else expect(screen.queryByText(slotsFullMessage)).not.toBeInTheDocument();
+    if (message) expect(screen.getByText(slotsRunningOutMessage)).toBeInTheDocument();
+    else expect(screen.queryByText(slotsRunningOutMessage)).not.toBeInTheDocument();
   });
 
   it('shows an unlimited weight without a level and hides limits the party does not track', () => {
@@ -83,20 +85,30 @@ describe('CapacityBar', () => {
     expect(weight).toHaveAttribute('data-level', 'over');
     expect(weight).toHaveTextContent('75 / 50 lbs · 150%');
     expect(weight).toHaveTextContent(weightOverMessage);
+    expect(weight).not.toHaveTextContent(weightNearlyFullMessage);
     expect(weight).not.toHaveTextContent(weightFullMessage);
     expect(screen.getByRole('progressbar', { name: 'Weight used' })).toHaveAttribute('aria-valuenow', '100');
     const slots = screen.getByTestId('capacity-slots');
     expect(slots).toHaveAttribute('data-level', 'over');
     expect(slots).toHaveTextContent('6 / 2 · 300%');
     expect(slots).toHaveTextContent(slotsOverMessage);
+    expect(slots).not.toHaveTextContent(slotsRunningOutMessage);
     expect(slots).not.toHaveTextContent(slotsFullMessage);
   });
 
-  it('keeps the nearly-full messages for a container exactly full', () => {
+  it('says a container exactly full is full, not nearly full', () => {
     renderBar(capacity({ used: 0.25, max: 0.25, slots_used: 100 }));
     expect(screen.getByTestId('capacity-weight')).toHaveTextContent('0.25 / 0.25 lbs · 100%');
-    expect(screen.getByText(weightFullMessage)).toBeInTheDocument();
-    expect(screen.getByText(slotsFullMessage)).toBeInTheDocument();
+    expect(screen.getByText('Container is full!')).toBeInTheDocument();
+    expect(screen.getByText('No slots left!')).toBeInTheDocument();
+    expect(screen.queryByText('Container is nearly full!')).not.toBeInTheDocument();
+    expect(screen.queryByText('Running out of slots!')).not.toBeInTheDocument();
+  });
+
+  it("keeps the spec's nearly-full messages just under full", () => {
+    renderBar(capacity({ used: 4.99, max: 5, slots_used: 99 }));
+    expect(screen.getByText('Container is nearly full!')).toBeInTheDocument();
+    expect(screen.getByText('Running out of slots!')).toBeInTheDocument();
   });
 
   it('never says 0 % of a container that holds something', () => {
