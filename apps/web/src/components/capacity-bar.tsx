@@ -39,6 +39,11 @@ export function percentUsed(used: number, max: number | null): number | null {
   return (used / max) * 100;
 }
 
+/** An amount held where there is no limit, as the bar and the container selects say it: "12 lbs (unlimited)". */
+export function unlimitedAmount(amount: string): string {
+  return `${amount} (unlimited)`;
+}
+
 /** A bar's fill (and its aria-valuenow): full at most, to a tenth of a percent. */
 export function barFill(percent: number | null): number {
   return Math.round(Math.min(100, percent ?? 0) * 10) / 10;
@@ -76,7 +81,7 @@ function Meter({
 }) {
   const percent = percentUsed(used, max);
   const level = percent === null ? 'ok' : capacityLevel(percent);
-  const amount = max === null || max <= 0 ? `${format(used)} (unlimited)` : format(used, max);
+  const amount = max === null || max <= 0 ? unlimitedAmount(format(used)) : format(used, max);
   return (
     <Stack gap={4} data-testid={`capacity-${label.toLowerCase()}`} data-level={level}>
       <Group justify="space-between" gap="xs" wrap="nowrap">

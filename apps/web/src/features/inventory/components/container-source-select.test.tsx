@@ -59,10 +59,21 @@ describe('sourceOptionLabel', () => {
     expect(label).toBe('Backpack (Aria) · over capacity · 150% full · 6/2 slots');
   });
 
-  it('counts one slot in the singular without a slot limit', () => {
+  it('counts one slot in the singular without a slot limit, and says there is no limit', () => {
     const label = sourceOptionLabel(
       buildContainer({ capacity: { ...limits, max: null, slots_max: null, used: 2, slots_used: 1 } }),
     );
-    expect(label).toBe('Backpack (Aria) · 2 lbs · 1 slot');
+    expect(label).toBe('Backpack (Aria) · 2 lbs (unlimited) · 1 slot (unlimited)');
+  });
+
+  it('never reads an empty unlimited container as one of capacity 0', () => {
+    const pouch = buildContainer({
+      name: 'Belt Pouch',
+      is_primary: false,
+      capacity: { ...limits, max: null, slots_max: null, used: 0, slots_used: 0 },
+    });
+    expect(sourceOptionLabel(pouch)).toBe('Belt Pouch (Aria) · 0 lbs (unlimited) · 0 slots (unlimited)');
+    const slotsOnly = buildContainer({ capacity: { ...limits, max: null, used: 0, slots_used: 3 } });
+    expect(sourceOptionLabel(slotsOnly)).toBe('Backpack (Aria) · 0 lbs (unlimited) · 3/20 slots');
   });
 });

@@ -1,24 +1,26 @@
 import type { Container } from '@haversack/contracts';
 import { Select } from '@mantine/core';
 import type { Ref } from 'react';
-import { capacityLevel, formatPercent, percentUsed } from '../../../components/capacity-bar';
+import { capacityLevel, formatPercent, percentUsed, unlimitedAmount } from '../../../components/capacity-bar';
 import { useOptionsOnFirstUse } from '../../../lib/use-options-on-first-use';
 import { formatWeight } from '../../../lib/weight';
 import { containerLabel } from '../workspace-types';
 
 /**
  * "Quiver (Aria) · 45% full · 2/20 slots" (spec/02 §2: percent full and slot counts), said as the capacity
- * bar says them; "over capacity" first when the container holds more than a limit the party tracks.
+ * bar says them; "over capacity" first when the container holds more than a limit the party tracks. A
+ * limit the container does not have says so ("0 lbs (unlimited)"): "0 lbs · 0 slots" read as no room at all.
  */
 export function sourceOptionLabel(container: Container): string {
   const { capacity } = container;
   const percent = percentUsed(capacity.used, capacity.max);
-  const full = percent === null ? formatWeight(capacity.used) : `${formatPercent(percent)} full`;
-  const slots =
-    capacity.slots_max === null
-      ? `${capacity.slots_used} ${capacity.slots_used === 1 ? 'slot' : 'slots'}`
-      : `${capacity.slots_used}/${capacity.slots_max} slots`;
+  const full =
+    percent === null ? unlimitedAmount(formatWeight(capacity.used)) : `${formatPercent(percent)} full`;
   const slotsPercent = percentUsed(capacity.slots_used, capacity.slots_max);
+  const slots =
+    slotsPercent === null
+      ? unlimitedAmount(`${capacity.slots_used} ${capacity.slots_used === 1 ? 'slot' : 'slots'}`)
+      : `${capacity.slots_used}/${capacity.slots_max} slots`;
   const over =
     (capacity.enforces.weight && percent !== null && capacityLevel(percent) === 'over') ||
     (capacity.enforces.slots && slotsPercent !== null && capacityLevel(slotsPercent) === 'over');

@@ -8,7 +8,7 @@ import { sourceOptionLabel } from './container-source-select';
 
 /**
  * A text box shows the part of its text around the caret, and a value set or focused puts the caret at the
- * end: on a 375 px phone the destination read "y Stash (Friday Night Crew) · 0 lbs · 0 slots". With the
+ * end: on a 375 px phone the destination read "y Stash (Friday Night Crew) · 0 lbs (unlimited)". With the
  * caret at the start it shows the name, and the theme's ellipsis cuts the end instead. The select is not
  * searchable, so the caret is never where anyone types.
  */
