@@ -15,11 +15,16 @@ function amount(lbs: number, decimals: number | undefined): string {
   return formatEnUs(lbs, decimals ?? 0, decimals ?? 2);
 }
 
-/** The one weight formatter: "0.02 lbs", "1,250 lbs", "3.0 lbs" with one decimal, "17.5 / 60 lbs". */
+/** "1 lb" and "1.0 lb", but "0 lbs", "0.5 lbs", "2 lbs": the market read "1 lbs". */
+function unitOf(lbs: number): string {
+  return lbs === 1 ? 'lb' : WEIGHT_UNIT;
+}
+
+/** The one weight formatter: "0.02 lbs", "1,250 lbs", "3.0 lbs" with one decimal, "17.5 / 60 lbs", "1 lb". */
 export function formatWeight(lbs: number, format: WeightFormat = {}): string {
   const used = amount(lbs, format.decimals);
-  if (format.of === undefined) return `${used} ${WEIGHT_UNIT}`;
-  return `${used} / ${amount(format.of, format.decimals)} ${WEIGHT_UNIT}`;
+  if (format.of === undefined) return `${used} ${unitOf(lbs)}`;
+  return `${used} / ${amount(format.of, format.decimals)} ${unitOf(format.of)}`;
 }
 
 /**
@@ -29,7 +34,8 @@ export function formatWeight(lbs: number, format: WeightFormat = {}): string {
  * tenths, has lost.
  */
 export function formatStackWeight(each: number, quantity: number): string {
-  return `${formatEnUs(roundLoadWeight(each * quantity), 1, 2)} ${WEIGHT_UNIT}`;
+  const total = roundLoadWeight(each * quantity);
+  return `${formatEnUs(total, 1, 2)} ${unitOf(total)}`;
 }
 
 /** A field's label with the unit: "Weight (lbs)". */

@@ -36,7 +36,27 @@ describe('ItemFacts (issue 12 §6)', () => {
 
   it('keeps one decimal for a total in tenths', () => {
     renderWithProviders(<ItemFacts item={buildItem({ quantity: 20, weight: 0.05, totalWeight: 1 })} />);
-    expect(screen.getByText('Total weight').nextSibling).toHaveTextContent('1.0 lbs');
+    expect(screen.getByText('Total weight').nextSibling).toHaveTextContent('1.0 lb');
+  });
+
+  it('gives each and total with the same decimals, and values with thousands grouped', () => {
+    renderWithProviders(
+      <ItemFacts
+        item={buildItem({
+          quantity: 1,
+          weight: 3,
+          totalWeight: 3,
+          value: 900_000,
+          value_cp: 90_000_000,
+          totalValue: 900_000,
+          currency: 'gp',
+        })}
+      />,
+    );
+    expect(screen.getByText('Weight each').nextSibling).toHaveTextContent(/^3\.0 lbs$/);
+    expect(screen.getByText('Total weight').nextSibling).toHaveTextContent(/^3\.0 lbs$/);
+    expect(screen.getByText('Value each').nextSibling).toHaveTextContent(/^900,000 gp$/);
+    expect(screen.getByText('Total value').nextSibling).toHaveTextContent(/^900,000 gp$/);
   });
 
   it('says "Unpriced" for an SRD magic item the SRD gives no price, and its own price once it has one', () => {

@@ -1,6 +1,12 @@
-import { formatStackWorth, type ItemInstance, inventoryMessages, isUnpricedItem } from '@haversack/contracts';
+import {
+  formatEnUs,
+  formatStackWorth,
+  type ItemInstance,
+  inventoryMessages,
+  isUnpricedItem,
+} from '@haversack/contracts';
 import { Badge, Group, SimpleGrid, Stack, Text } from '@mantine/core';
-import { formatStackWeight, formatWeight } from '../../../lib/weight';
+import { formatStackWeight } from '../../../lib/weight';
 import { itemIcon, rarityOf, tagLabels } from '../lib/item-look';
 import { GameIcon, ItemStatusBadges, RarityBadge } from './item-look';
 
@@ -15,7 +21,10 @@ function Fact({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** spec/02 §3: total weight in lbs with one decimal (two where the hundredths count); totals in whole gp, small change in sp or cp. */
+/**
+ * spec/02 §3: total weight in lbs with one decimal (two where the hundredths count), and the weight of one
+ * with the same decimals ("3.0 lbs" beside "3.0 lbs", not "3 lbs"); values with their thousands grouped.
+ */
 export function ItemFacts({ item }: { item: ItemInstance }) {
   const rarity = rarityOf(item.item_template.metadata);
   const tags = tagLabels(item.tags);
@@ -30,11 +39,11 @@ export function ItemFacts({ item }: { item: ItemInstance }) {
       </Group>
       <SimpleGrid cols={{ base: 2, xs: 3 }} spacing="sm">
         <Fact label="Quantity" value={String(item.quantity)} />
-        <Fact label="Weight each" value={formatWeight(item.weight)} />
+        <Fact label="Weight each" value={formatStackWeight(item.weight, 1)} />
         <Fact label="Total weight" value={formatStackWeight(item.weight, item.quantity)} />
         <Fact
           label="Value each"
-          value={unpriced ? inventoryMessages.unpriced : `${item.value} ${item.currency}`}
+          value={unpriced ? inventoryMessages.unpriced : `${formatEnUs(item.value)} ${item.currency}`}
         />
         <Fact
           label="Total value"

@@ -19,4 +19,9 @@ describe('templateSummary', () => {
     const template = buildLootItemTemplate({ stack_size: 10_000_000, weight: 0, category: null });
     expect(templateSummary(template)).toContain('stacks of 10,000,000');
   });
+
+  it('says a one-pound item weighs 1 lb, not 1 lbs', () => {
+    const template = buildLootItemTemplate({ weight: 1, base_value: 2, currency: 'sp', category: null });
+    expect(templateSummary(template)).toMatch(/^1 lb · 2 sp/);
+  });
 });
