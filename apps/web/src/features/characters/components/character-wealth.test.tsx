@@ -52,13 +52,26 @@ describe('CharacterWealthPanel', () => {
         .getAllByRole('listitem')
         .map((li) => li.getAttribute('aria-label')),
     ).toEqual(['1 platinum', '1,215 gold', '0 electrum', '7 silver', '50 copper']);
-    expect(within(panel).getByTestId('wealth-total-value')).toHaveTextContent('1,266 gp');
-    expect(within(panel).getByText('Coins 1,226 gp · Items 40 gp')).toBeInTheDocument();
+    expect(within(panel).getByTestId('wealth-total-value')).toHaveTextContent(/^1,266 gp 2 sp 4 cp$/);
+    expect(within(panel).getByText('Coins 1,226 gp 2 sp · Items 40 gp 4 cp')).toBeInTheDocument();
     expect(within(panel).getByTestId('load-amount')).toHaveTextContent('45.5 / 60 lbs');
     expect(within(panel).getByTestId('encumbrance-badge')).toHaveTextContent('Heavily encumbered');
     expect(within(panel).getByText(/Speed drops by 20 feet/)).toBeInTheDocument();
     const bar = within(panel).getByRole('progressbar', { name: /^Load: / });
     expect(bar).toHaveAttribute('aria-valuenow', '75.8');
+  });
+
+  it('gives the coins and the items to the copper, so that they add up to the wealth', async () => {
+    // 185 gp 7 sp of coins and 70 gp 7 sp 6 cp of items read "256 gp" over "185 gp · 70 gp" in whole gp.
+    mockWealth(() =>
+      success(
+        buildCharacterWealth({ coins_value_cp: 18_570, items_value_cp: 7_076, total_value_cp: 25_646 }),
+      ),
+    );
+    renderWithProviders(<CharacterWealthPanel characterId="char-1" />);
+    const panel = screen.getByRole('region', { name: 'Purse and load' });
+    expect(await within(panel).findByTestId('wealth-total-value')).toHaveTextContent(/^256 gp 4 sp 6 cp$/);
+    expect(within(panel).getByText('Coins 185 gp 7 sp · Items 70 gp 7 sp 6 cp')).toBeInTheDocument();
   });
 
   it('shows a worth clamped at the safe integer limit as at least that, in whole gp', async () => {
@@ -105,7 +118,7 @@ describe('CharacterWealthPanel', () => {
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText('Unable to Load Wealth')).toBeInTheDocument();
     await userEvent.click(within(alert).getByRole('button', { name: 'Try Again' }));
-    expect(await screen.findByTestId('wealth-total-value')).toHaveTextContent('1,266 gp');
+    expect(await screen.findByTestId('wealth-total-value')).toHaveTextContent('1,266 gp 2 sp 4 cp');
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 });

@@ -3,6 +3,7 @@ import {
   type Currency,
   formatEnUs,
   formatStackValue,
+  formatStackWorth,
   type Purse,
 } from '@haversack/contracts';
 import { Box, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
@@ -105,11 +106,14 @@ function WealthBlocks({ wealth }: { wealth: CharacterWealth }) {
         <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
           Wealth
         </Text>
+        {/* To the copper, all three: in whole gp each was rounded down on its own, and 185 gp 7 sp of coins
+            and 70 gp 7 sp 6 cp of items read "Coins 185 gp · Items 70 gp" under "256 gp". Rounding the parts
+            to fit the total instead would misstate the coins the purse beside them counts exactly. */}
         <Text fw={700} fz="xl" data-testid="wealth-total-value">
-          {formatStackValue(wealth.total_value_cp)}
+          {formatStackWorth(wealth.total_value_cp)}
         </Text>
         <Text size="xs" c="dimmed">
-          Coins {formatStackValue(wealth.coins_value_cp)} · Items {formatStackValue(wealth.items_value_cp)}
+          Coins {formatStackWorth(wealth.coins_value_cp)} · Items {formatStackWorth(wealth.items_value_cp)}
         </Text>
       </Stack>
       <Stack gap={6} data-testid="wealth-load">
