@@ -26,6 +26,10 @@ export const inventoryMessages = {
   transferFailed: 'Transfer failed',
   characterIdRequired: 'Character ID is required for item transfer',
   quantityTooLarge: 'There are not that many in the stack',
+  /** spec/02 §5 "quantity at least 1", in the words the API's own validation uses. */
+  quantityAtLeastOne: 'Quantity must be at least 1',
+  quantityWhole: 'Quantity must be a whole number',
+  quantityAtMost: 'Quantity can be at most 10,000,000',
   /** Said by a form as the quantity is typed, before asking the server (which answers `quantityTooLarge`). */
   onlyInStack: (count: number) =>
     count === 1 ? 'There is only 1 in this stack.' : `There are only ${formatEnUs(count)} in this stack.`,
@@ -300,11 +304,11 @@ export type ItemInstance = z.infer<typeof itemInstanceSchema>;
 
 const quantity = numberInput(
   z
-    .number({ error: 'Quantity must be a whole number' })
-    .min(1, { error: 'Quantity must be at least 1', abort: true })
-    .max(MAX_STACK_QUANTITY, { error: 'Quantity can be at most 10,000,000', abort: true })
+    .number({ error: inventoryMessages.quantityWhole })
+    .min(1, { error: inventoryMessages.quantityAtLeastOne, abort: true })
+    .max(MAX_STACK_QUANTITY, { error: inventoryMessages.quantityAtMost, abort: true })
     // Bounds first: a number past them is refused for that alone (2^53 is whole, but not safe).
-    .int('Quantity must be a whole number'),
+    .int(inventoryMessages.quantityWhole),
 );
 
 export const itemInstanceCreateSchema = z.object({

@@ -328,3 +328,30 @@ describe('Add to container: once added', () => {
     await waitFor(() => expect(closed).toBe(true));
   });
 });
+
+describe('Add to container: the quantity', () => {
+  it('keeps a 0 typed as typed, says a quantity is at least 1, and adds nothing', async () => {
+    const fetchMock = mockFetch(({ url }) => {
+      if (url.includes('/characters?'))
+        return success([buildCharacter({ id: 'character-solo', name: 'Wanderer', party_id: null })]);
+      if (url.startsWith('/api/v1/parties?')) return success([]);
+      if (url.includes('/characters/character-solo/containers')) return success([soloBag]);
+      return success({});
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<AddToContainerDialog template={rope} onClose={() => {}} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Add Rope' });
+    await waitFor(() =>
+      expect((within(dialog).getByRole('combobox', { name: 'Container' }) as HTMLInputElement).value).toMatch(
+        /^Solo bag/,
+      ),
+    );
+    const quantity = within(dialog).getByRole('textbox', { name: 'Quantity' });
+    await user.clear(quantity);
+    await user.type(quantity, '0');
+    await user.click(within(dialog).getByRole('button', { name: 'Add to Container' }));
+    expect(quantity).toHaveValue('0');
+    expect(within(dialog).getByText('Quantity must be at least 1')).toBeInTheDocument();
+    expect(fetchMock.mock.calls.filter(([, init]) => init?.method === 'POST')).toHaveLength(0);
+  });
+});

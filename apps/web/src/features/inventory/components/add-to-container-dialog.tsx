@@ -1,9 +1,10 @@
-import { type ItemTemplate, partyMessages } from '@haversack/contracts';
+import { type ItemTemplate, MAX_STACK_QUANTITY, partyMessages } from '@haversack/contracts';
 import { Alert, Button, Group, Modal, NumberInput, Select, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
+import { quantityError, quantityFieldProps } from '../../../lib/quantity-field';
 import { myCharactersQuery } from '../../characters/api/characters-api';
 import { myActivePartiesQuery } from '../../parties/api/parties-api';
 import type { ContainerOwner } from '../api/inventory-api';
@@ -96,8 +97,9 @@ export function AddToContainerDialog({
     // A container the party's rule closes (known once its party has loaded) gives way to an open one.
     if (target === null || !allowed.some((c) => c.id === target)) setTarget(allowed[0]?.id ?? null);
   }, [target, allowed]);
-  const amount = typeof quantity === 'number' ? quantity : Number.parseInt(quantity, 10);
-  const valid = target !== null && Number.isInteger(amount) && amount >= 1;
+  const amount = Number(quantity);
+  const problem = quantityError(quantity, null);
+  const valid = target !== null && problem === null;
   const loading = characters.isPending || parties.isPending || (owners.length > 0 && sources.isPending);
   // Where the items could go could not be loaded: not the same as having no character.
   const failed = (characters.isError && !characters.data) || (owners.length > 0 && sources.isError);
@@ -167,9 +169,9 @@ export function AddToContainerDialog({
             label="Quantity"
             value={quantity}
             onChange={setQuantity}
-            min={1}
-            allowDecimal={false}
-            allowNegative={false}
+            {...quantityFieldProps}
+            max={MAX_STACK_QUANTITY}
+            error={problem}
           />
           {add.isError ? <RefusalAlert error={add.error} fallback={addFailed} /> : null}
           <Group justify="flex-end" gap="sm">

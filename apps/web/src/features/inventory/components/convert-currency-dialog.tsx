@@ -2,6 +2,7 @@ import { type Currency, currencies } from '@haversack/contracts';
 import { Button, Group, Modal, NumberInput, Select, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
+import { quantityFieldProps } from '../../../lib/quantity-field';
 import { useSingleFlight } from '../../../lib/use-single-flight';
 import { coinNames } from '../api/inventory-api';
 import { conversionFailed, useConvertCurrency } from '../hooks/use-inventory-actions';
@@ -136,9 +137,7 @@ export function ConvertCurrencyDialog({
             placeholder="As many as convert evenly"
             value={quantity}
             onChange={setQuantity}
-            min={1}
-            allowDecimal={false}
-            allowNegative={false}
+            {...quantityFieldProps}
             error={validAmount ? undefined : 'Quantity must be a whole number of at least 1'}
           />
           {convert.isError ? <RefusalAlert error={convert.error} fallback={conversionFailed} /> : null}

@@ -1,5 +1,6 @@
 import type { ItemInstance } from '@haversack/contracts';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { failure, mockFetch, success } from '../../../test/fixtures';
@@ -61,5 +62,23 @@ describe('EditItemForm while the stack changes live', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(patchBodies(fetchMock)).toHaveLength(2));
     expect(patchBodies(fetchMock)[1]).toEqual({ item_instance: { quantity: 5, expected_quantity: 2 } });
+  });
+});
+
+describe('EditItemForm quantity', () => {
+  it('refuses a quantity of 0 with the rule, as typed, and saves nothing', async () => {
+    const fetchMock = mockFetch(() => success(buildItem({ ...potion, quantity: 1 })));
+    renderWithProviders(
+      <EditItemForm item={buildItem({ ...potion, name: 'Torch', quantity: 10 })} onDone={() => undefined} />,
+    );
+    const user = userEvent.setup();
+    const quantity = screen.getByRole('textbox', { name: 'Quantity' });
+    await user.clear(quantity);
+    await user.type(quantity, '0');
+    // Leaving the field brought a 0 up to 1, and Save then set 10 torches to 1 without a word.
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(quantity).toHaveValue('0');
+    expect(await screen.findByText('Quantity must be at least 1')).toBeInTheDocument();
+    expect(patchBodies(fetchMock)).toHaveLength(0);
   });
 });

@@ -4,6 +4,7 @@ import { useForm } from '@mantine/form';
 import { useEffect, useRef, useState } from 'react';
 import { serverFieldErrors, useFocusFirstError } from '../../../lib/forms';
 import { isApiError } from '../../../lib/http-client';
+import { quantityError, quantityFieldProps } from '../../../lib/quantity-field';
 import { useUpdateItem } from '../hooks/use-inventory-actions';
 
 /**
@@ -21,8 +22,7 @@ export function EditItemForm({ item, onDone }: { item: ItemInstance; onDone: () 
       initialValues: { name: item.name, quantity: item.quantity },
       validate: {
         name: (name) => (name.trim() === '' ? 'Name cannot be blank' : null),
-        quantity: (q) =>
-          Number.isInteger(Number(q)) && Number(q) >= 1 ? null : 'Quantity must be at least 1',
+        quantity: (q) => quantityError(q, null),
       },
     }),
   );
@@ -61,10 +61,8 @@ export function EditItemForm({ item, onDone }: { item: ItemInstance; onDone: () 
         <TextInput label="Name" required data-autofocus {...form.getInputProps('name')} />
         <NumberInput
           label="Quantity"
-          min={1}
+          {...quantityFieldProps}
           max={MAX_STACK_QUANTITY}
-          allowDecimal={false}
-          allowNegative={false}
           {...form.getInputProps('quantity')}
         />
         <Group justify="flex-end" gap="sm">

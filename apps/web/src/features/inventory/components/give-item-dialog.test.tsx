@@ -133,4 +133,26 @@ describe('GiveItemForm (issue 12 §8)', () => {
       ),
     ).toBeInTheDocument();
   });
+
+  it('keeps a 0 typed as typed on leaving the field, and gives nothing', async () => {
+    const fetchMock = serve(() => success({}));
+    const user = userEvent.setup();
+    renderWithProviders(
+      <GiveItemForm
+        item={buildItem({ name: 'Rope', quantity: 5 })}
+        ownerCharacterId="pip"
+        onDone={vi.fn()}
+      />,
+    );
+    await user.click(await screen.findByRole('combobox', { name: 'Give to' }));
+    await user.click((await screen.findAllByRole('option'))[0] as HTMLElement);
+    const quantity = screen.getByRole('textbox', { name: 'Quantity' });
+    await user.clear(quantity);
+    await user.type(quantity, '0');
+    await user.tab();
+    expect(quantity).toHaveValue('0');
+    expect(screen.getByText('Choose between 1 and 5')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Give' })).toBeDisabled();
+    expect(fetchMock.mock.calls.filter(([url]) => String(url).includes('/give'))).toHaveLength(0);
+  });
 });

@@ -2,6 +2,7 @@ import type { ItemInstance } from '@haversack/contracts';
 import { Alert, Button, Group, Modal, NumberInput, Select, Skeleton, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { quantityFieldProps } from '../../../lib/quantity-field';
 import { characterQuery, partyCharactersQuery } from '../../characters/api/characters-api';
 import { useGiveItem } from '../hooks/use-item-status';
 import { sheetComboboxProps } from '../lib/sheet-combobox';
@@ -114,10 +115,8 @@ export function GiveItemForm({
             label="Quantity"
             value={amount}
             onChange={setAmount}
-            min={1}
+            {...quantityFieldProps}
             max={item.quantity}
-            allowDecimal={false}
-            allowNegative={false}
             description={`1 to ${item.quantity}`}
             error={validQuantity ? undefined : `Choose between 1 and ${item.quantity}`}
           />

@@ -115,6 +115,13 @@ describe('InventoryWorkspace Loot tab (issue 11)', { timeout: 20_000 }, () => {
 
     const quantity = within(dialog).getByRole('textbox', { name: 'Quantity' });
     expect(quantity).toHaveValue('2');
+    // A 0 stays as typed when the field is left, and says why, rather than becoming a take of 1.
+    await user.clear(quantity);
+    await user.type(quantity, '0');
+    await user.tab();
+    expect(quantity).toHaveValue('0');
+    expect(within(dialog).getByText('Enter a whole number in range')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Take' })).toBeDisabled();
     await user.clear(quantity);
     await user.type(quantity, '1');
     await user.click(within(dialog).getByRole('button', { name: 'Take' }));

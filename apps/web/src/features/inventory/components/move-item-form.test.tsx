@@ -1,9 +1,10 @@
 import { errorCatalogue } from '@haversack/contracts';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toast } from '../../../lib/toast';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
-import { buildItem, buildPartyStash, renderWithProviders } from '../test/inventory-fixtures';
+import { buildContainer, buildItem, buildPartyStash, renderWithProviders } from '../test/inventory-fixtures';
 import { MoveItemForm } from './move-item-form';
 
 afterEach(() => vi.restoreAllMocks());
@@ -104,5 +105,27 @@ describe('MoveItemForm destination', () => {
     fireEvent.focus(input);
     // The browser scrolls a text box to its caret: at 0 it shows the start and ellipsis-truncates the end.
     expect([input.selectionStart, input.selectionEnd]).toEqual([0, 0]);
+  });
+
+  it('keeps a 0 typed as typed, says a quantity is at least 1, and moves nothing', async () => {
+    const fetchMock = mockFetch(() => success({}));
+    const quiver = buildContainer({ id: 'quiver', name: 'Quiver', is_primary: false });
+    renderWithProviders(
+      <MoveItemForm item={buildItem({ quantity: 9 })} destinations={[quiver]} onDone={() => undefined} />,
+    );
+    const user = userEvent.setup();
+    const quantity = screen.getByRole('textbox', { name: 'Quantity to move' });
+    await user.clear(quantity);
+    await user.type(quantity, '0');
+    await user.tab();
+    expect(quantity).toHaveValue('0');
+    expect(screen.getByText('Quantity must be at least 1')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Transfer' })).toBeDisabled();
+    await user.clear(quantity);
+    await user.type(quantity, '12');
+    await user.tab();
+    expect(quantity).toHaveValue('12');
+    expect(screen.getByText('There are only 9 in this stack.')).toBeInTheDocument();
+    expect(fetchMock.mock.calls.filter(([, init]) => init?.method === 'POST')).toHaveLength(0);
   });
 });

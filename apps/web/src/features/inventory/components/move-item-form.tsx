@@ -1,6 +1,7 @@
 import type { Container, ItemInstance } from '@haversack/contracts';
 import { Button, Group, NumberInput, Select, Stack } from '@mantine/core';
 import { type FocusEvent, useLayoutEffect, useRef, useState } from 'react';
+import { quantityError, quantityFieldProps } from '../../../lib/quantity-field';
 import { useTransferItem } from '../hooks/use-inventory-actions';
 import { partyCollaborationLocked, usePlanLockedContainers } from '../hooks/use-plan-locked-containers';
 import { sheetComboboxProps } from '../lib/sheet-combobox';
@@ -44,8 +45,9 @@ export function MoveItemForm({
   const destinationInput = useRef<HTMLInputElement>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs after each change of the shown destination
   useLayoutEffect(() => showStart(destinationInput.current), [target]);
-  const amount = typeof quantity === 'number' ? quantity : Number.parseInt(quantity, 10);
-  const valid = target !== null && Number.isInteger(amount) && amount >= 1 && amount <= item.quantity;
+  const amount = Number(quantity);
+  const problem = quantityError(quantity, item.quantity);
+  const valid = target !== null && problem === null;
   return (
     <form
       onSubmit={(event) => {
@@ -87,10 +89,9 @@ export function MoveItemForm({
           label="Quantity to move"
           value={quantity}
           onChange={setQuantity}
-          min={1}
+          {...quantityFieldProps}
           max={item.quantity}
-          allowDecimal={false}
-          allowNegative={false}
+          error={problem}
         />
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onDone}>

@@ -51,4 +51,32 @@ describe('QuantityDialog', () => {
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(useUiStore.getState().toasts.map((t) => t.message)).toContain(inventoryMessages.itemGone);
   });
+
+  it('keeps a number typed out of range as typed, says why, and confirms nothing', async () => {
+    mockFetch(({ url }) =>
+      url.endsWith('/item_instances/gold')
+        ? success(buildItem({ id: 'gold', container_id: 'stash', quantity: 17 }))
+        : failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`),
+    );
+    const onConfirm = vi.fn();
+    renderRoutes(
+      [{ path: '/', element: <QuantityDialog request={request(onConfirm)} onClose={() => undefined} /> }],
+      '/',
+    );
+    expect(await screen.findByText('How many of 17 go to Backpack?')).toBeInTheDocument();
+    const user = userEvent.setup();
+    const field = screen.getByRole('textbox', { name: 'Quantity' });
+    await user.clear(field);
+    await user.type(field, '0');
+    await user.tab();
+    expect(field).toHaveValue('0');
+    expect(screen.getByText('Quantity must be at least 1')).toBeInTheDocument();
+    await user.clear(field);
+    await user.type(field, '20');
+    await user.tab();
+    expect(field).toHaveValue('20');
+    expect(screen.getByText('There are only 17 in this stack.')).toBeInTheDocument();
+    await user.type(field, '{Enter}');
+    expect(onConfirm).not.toHaveBeenCalled();
+  });
 });

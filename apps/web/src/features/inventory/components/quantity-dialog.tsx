@@ -3,6 +3,7 @@ import { Button, Group, Modal, NumberInput, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { isApiError } from '../../../lib/http-client';
+import { quantityError, quantityFieldProps } from '../../../lib/quantity-field';
 import { toast } from '../../../lib/toast';
 import { itemInstanceQuery } from '../api/inventory-api';
 
@@ -66,8 +67,10 @@ export function QuantityDialog({
   // A stack that shrank while the dialog was open brings the number down with it, unless the user typed
   // one (which then shows its error).
   const quantity = typed ?? Math.min(request?.initial ?? 1, largest);
-  const amount = typeof quantity === 'number' ? quantity : Number.parseInt(quantity, 10);
-  const valid = Number.isInteger(amount) && amount >= 1 && amount <= largest;
+  const amount = Number(quantity);
+  // The most is what the stack holds now, or for the marketplace only what a stack ever holds.
+  const problem = quantityError(quantity, max);
+  const valid = problem === null;
   // While the modal animates out (no request), its text keeps the last count it showed.
   const [lastLargest, setLastLargest] = useState(largest);
   useEffect(() => {
@@ -100,13 +103,11 @@ export function QuantityDialog({
             label="Quantity"
             value={quantity}
             onChange={setTyped}
-            min={1}
+            {...quantityFieldProps}
             max={largest}
-            allowDecimal={false}
-            allowNegative={false}
             data-autofocus
             description={max ? `1 to ${max}` : undefined}
-            error={valid ? undefined : 'Enter a whole number in range'}
+            error={problem}
           />
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={onClose}>

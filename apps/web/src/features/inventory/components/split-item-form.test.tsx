@@ -1,4 +1,5 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, success } from '../../../test/fixtures';
 import { buildItem, renderWithProviders } from '../test/inventory-fixtures';
@@ -62,5 +63,20 @@ describe('SplitItemForm', () => {
     await waitFor(() => expect(fetchMock).toHaveBeenCalled());
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps a 0 typed as typed on leaving the field, and splits nothing', async () => {
+    const fetchMock = mockFetch(() => success([]));
+    renderWithProviders(<SplitItemForm item={buildItem({ quantity: 20 })} onDone={() => undefined} />);
+    const user = userEvent.setup();
+    const amount = screen.getByRole('textbox', { name: 'Split amount' });
+    await user.clear(amount);
+    await user.type(amount, '0');
+    await user.tab();
+    // Brought up to 1 as it was left, the split went ahead with 1 the player never chose.
+    expect(amount).toHaveValue('0');
+    expect(screen.getByText('Choose between 1 and 19')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Split Stack' })).toBeDisabled();
+    expect(fetchMock).not.toHaveBeenCalled();
   });
 });

@@ -1,6 +1,7 @@
 import type { ItemInstance } from '@haversack/contracts';
 import { Button, Group, NumberInput, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
+import { quantityFieldProps } from '../../../lib/quantity-field';
 import { useSingleFlight } from '../../../lib/use-single-flight';
 import { useSplitItem } from '../hooks/use-inventory-actions';
 
@@ -33,10 +34,8 @@ export function SplitItemForm({ item, onDone }: { item: ItemInstance; onDone: ()
           label="Split amount"
           value={amount}
           onChange={setAmount}
-          min={1}
+          {...quantityFieldProps}
           max={item.quantity - 1}
-          allowDecimal={false}
-          allowNegative={false}
           description={`1 to ${item.quantity - 1}`}
           error={valid ? undefined : `Choose between 1 and ${item.quantity - 1}`}
         />

@@ -1,6 +1,7 @@
 import type { Container, ItemInstance } from '@haversack/contracts';
 import { Alert, Button, Divider, Group, NumberInput, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
+import { quantityFieldProps } from '../../../lib/quantity-field';
 import {
   takeErrorMessage,
   useCloseWhenTaken,
@@ -115,10 +116,8 @@ export function TakeLootForm({
             label="Quantity"
             value={quantity}
             onChange={setQuantity}
-            min={1}
+            {...quantityFieldProps}
             max={item.quantity}
-            allowDecimal={false}
-            allowNegative={false}
             description={`1 to ${item.quantity}`}
             error={validAmount ? undefined : 'Enter a whole number in range'}
             disabled={take.isPending}

@@ -26,6 +26,7 @@ import { noItemsFound } from '../../../components/empty-state';
 import { UNTOLD_WORTH } from '../../../components/template-line-name';
 import { UnavailableLineNote } from '../../../components/unavailable-line-note';
 import { isApiError } from '../../../lib/http-client';
+import { quantityFieldProps } from '../../../lib/quantity-field';
 import { generalMessages, toast } from '../../../lib/toast';
 import { useTemplatePicker } from '../../items/api/template-picker';
 import { templatePrice } from '../../items/components/template-summary';
@@ -142,10 +143,8 @@ export function AddLootItemForm({
           />
           <NumberInput
             label="Quantity"
-            min={1}
+            {...quantityFieldProps}
             max={MAX_STACK_QUANTITY}
-            allowDecimal={false}
-            allowNegative={false}
             value={quantity}
             onChange={setQuantity}
             error={touched && amount === null ? quantityError : undefined}
@@ -214,10 +213,8 @@ export function AddLootCoinsForm({
             <NumberInput
               label="Amount"
               placeholder="e.g., 250"
-              min={1}
+              {...quantityFieldProps}
               max={MAX_STACK_QUANTITY}
-              allowDecimal={false}
-              allowNegative={false}
               thousandSeparator=","
               value={quantity}
               onChange={setQuantity}
@@ -293,10 +290,8 @@ export function LootItemRow({ templateId, item }: { templateId: string; item: Lo
             <NumberInput
               label="Quantity"
               aria-label={`Quantity of ${name}`}
-              min={1}
+              {...quantityFieldProps}
               max={MAX_STACK_QUANTITY}
-              allowDecimal={false}
-              allowNegative={false}
               value={quantity}
               onChange={setQuantity}
               error={amount === null ? quantityError : undefined}

@@ -9,6 +9,7 @@ import { Alert, Button, Group, Modal, NumberInput, Select, Stack, Text } from '@
 import { useMediaQuery } from '@mantine/hooks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { quantityFieldProps } from '../../../lib/quantity-field';
 import { toast } from '../../../lib/toast';
 import { transactionKeys } from '../../activity/api/transactions-api';
 import { invalidateContainers } from '../../inventory/api/inventory-api';
@@ -152,10 +153,8 @@ export function TakeLootDialog({
                   label="Quantity"
                   value={quantity}
                   onChange={setQuantity}
-                  min={1}
+                  {...quantityFieldProps}
                   max={max}
-                  allowDecimal={false}
-                  allowNegative={false}
                   description={`1 to ${max}`}
                   error={validAmount ? undefined : `Enter a whole number from 1 to ${max}`}
                 />

@@ -176,6 +176,8 @@ describe('TakeBackStock', () => {
     const quantity = within(dialog).getByRole('textbox', { name: 'Quantity' });
     await user.clear(quantity);
     await user.type(quantity, '9');
+    await user.tab();
+    expect(quantity).toHaveValue('9');
     expect(within(dialog).getByText('Take between 1 and 5')).toBeInTheDocument();
     expect(within(dialog).getByRole('button', { name: 'Take Back' })).toBeDisabled();
     expect(unstockCalls(fetchMock)).toHaveLength(0);

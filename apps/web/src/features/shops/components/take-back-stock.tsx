@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { UpgradePrompt } from '../../../components/upgrade-prompt';
 import { isApiError } from '../../../lib/http-client';
+import { quantityFieldProps } from '../../../lib/quantity-field';
 import { toast } from '../../../lib/toast';
 import { isPlanRefusal } from '../../../lib/upgrade-link';
 import { useSingleFlight } from '../../../lib/use-single-flight';
@@ -212,9 +213,8 @@ function TakeBackForm({
           // The question the dialog asks first (how many), rather than its close button.
           data-autofocus
           label="Quantity"
-          min={1}
+          {...quantityFieldProps}
           max={available}
-          allowNegative={false}
           value={quantity}
           onChange={choose(setQuantity)}
           error={validAmount ? failedOn('quantity') : `Take between 1 and ${formatEnUs(available)}`}

@@ -216,6 +216,9 @@ describe('TradeDialog', () => {
     expect(field).toHaveValue('3');
     await user.clear(field);
     await user.keyboard('999');
+    // Leaving the field keeps what was typed (it was brought down to the most in stock, unsaid).
+    await user.tab();
+    expect(field).toHaveValue('999');
     expect(within(dialog).getByText('Enter a whole number in range')).toBeInTheDocument();
     expect(within(dialog).getByTestId('trade-total')).toHaveTextContent('—');
     expect(within(dialog).queryByTestId('trade-change')).toBeNull();

@@ -23,6 +23,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { UpgradePrompt } from '../../../components/upgrade-prompt';
 import { isApiError, outcomeUnknown } from '../../../lib/http-client';
+import { quantityFieldProps } from '../../../lib/quantity-field';
 import { toast } from '../../../lib/toast';
 import { isPlanRefusal } from '../../../lib/upgrade-link';
 import { containerCoinsQuery, ownerContainersQuery } from '../../inventory/api/inventory-api';
@@ -306,10 +307,8 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
                 if (outcomeUnknown(trade.error)) trade.reset();
                 if (outcomeUnknown(splitSale.error)) splitSale.reset();
               }}
-              min={1}
+              {...quantityFieldProps}
               max={max}
-              allowDecimal={false}
-              allowNegative={false}
               disabled={closed}
               description={`1 to ${max}`}
               error={valid ? undefined : 'Enter a whole number in range'}
