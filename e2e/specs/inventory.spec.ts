@@ -99,6 +99,25 @@ test('a player fills an inventory from the marketplace, moves arrows into a quiv
   await page.keyboard.press('Escape');
   await expect(right.getByRole('button', { name: 'Arrow, quantity 10' })).toHaveCount(2);
 
+  // Three longswords (9 lbs) do not fit in the quiver (1 of 5 lbs): the dialog stays open with the number
+  // typed, says why on the field and how many would fit, and nothing is added.
+  await page.getByTestId('panel-left').getByRole('tab', { name: 'Market' }).click();
+  await page
+    .getByTestId('panel-left')
+    .getByRole('textbox', { name: 'Search the marketplace' })
+    .fill('Longsword');
+  await page.getByTestId('panel-left').getByRole('button', { name: 'Add Longsword', exact: true }).click();
+  const tooMany = page.getByRole('dialog', { name: 'Add Longsword' });
+  await expect(tooMany.getByText('How many go to Quiver (Aria Swiftarrow)?')).toBeVisible();
+  await tooMany.getByRole('textbox', { name: 'Quantity' }).fill('3');
+  await tooMany.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(tooMany.getByText('Item(s) would exceed weight limit (room for 1)')).toBeVisible();
+  await expect(tooMany.getByRole('textbox', { name: 'Quantity' })).toHaveValue('3');
+  await tooMany.getByRole('button', { name: 'Cancel' }).click();
+  await expect(tooMany).toBeHidden();
+  await page.getByTestId('panel-left').getByRole('tab', { name: 'Container' }).click();
+  await expect(right.getByRole('button', { name: /^Longsword/ })).toHaveCount(0);
+
   // The ledger holds each step.
   const ledger = await api<{ transactions: { transaction_type: string }[] }>(
     page,

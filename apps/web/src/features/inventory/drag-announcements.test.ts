@@ -14,6 +14,7 @@ const rope: DraggedTemplate = {
   kind: 'template',
   templateId: 'template-1',
   templateName: 'Rope, hempen (50 feet)',
+  weight: 10,
 };
 const stashZone: DropZone = { side: 'right', containerId: 'stash', kind: 'container' };
 

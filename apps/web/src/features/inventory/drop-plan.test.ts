@@ -11,7 +11,12 @@ const myItem: DraggedItem = {
   quantity: 20,
   name: 'Arrow',
 };
-const template: DraggedTemplate = { kind: 'template', templateId: 'template-1', templateName: 'Rope' };
+const template: DraggedTemplate = {
+  kind: 'template',
+  templateId: 'template-1',
+  templateName: 'Rope',
+  weight: 10,
+};
 const lootItem: DraggedLootItem = {
   kind: 'loot-item',
   lootId: 'loot-1',

@@ -40,6 +40,8 @@ export interface DraggedTemplate {
   kind: 'template';
   templateId: string;
   templateName: string;
+  /** lbs each: says how many fit after a capacity refusal. */
+  weight: number;
 }
 export type DragPayload = DraggedItem | DraggedTemplate;
 

@@ -25,6 +25,11 @@ export function transferErrorMessage(error: unknown): string {
   return error.serverMessage ?? error.message ?? inventoryMessages.transferFailed;
 }
 
+/** A move or an add refused because the destination has no room (DESIGN §3 CAPACITY_EXCEEDED). */
+export function isCapacityRefusal(error: unknown): boolean {
+  return isApiError(error) && error.code === 'CAPACITY_EXCEEDED';
+}
+
 /**
  * The toast for a failed transfer: `message` (by default the one above). A plan refusal, such as a Free plan
  * moving into the party stash without party_collaboration, also links to the upgrade that lifts it, as the

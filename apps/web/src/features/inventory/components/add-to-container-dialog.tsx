@@ -58,7 +58,7 @@ export function AddToContainerDialog({
   ].filter((reason) => reason !== null);
   const [target, setTarget] = useState<string | null>(null);
   const [quantity, setQuantity] = useState<number | string>(1);
-  const add = useAddFromMarket({ showsRefusal: true });
+  const add = useAddFromMarket({ showsRefusal: () => true });
   const submitButton = useRef<HTMLButtonElement>(null);
   const opener = useRef<{ element: Element | null; label: string | null }>({ element: null, label: null });
   useEffect(() => {

@@ -27,6 +27,7 @@ import { shopKeys } from '../../shops/api/shops-api';
 import { type DraggedShopItem, isDraggedShopItem } from '../../shops/components/shop-source-view';
 import { TradeDialog, type TradeOffer } from '../../shops/components/trade-dialog';
 import { type ContainerOwner, type ItemFilters, searchableItemFilters } from '../api/inventory-api';
+import { isCapacityRefusal } from '../api/transfer-messages';
 import { panelCollision, panelJumpCoordinates, TOUCH_DRAG_DELAY_MS, TOUCH_DRAG_TOLERANCE_PX } from '../dnd';
 import { dragAnnouncements, dragInstructions } from '../drag-announcements';
 import { planDrop } from '../drop-plan';
@@ -135,7 +136,9 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
   // How much of the screen the floating queue bar covers: a list that scrolls on its own pads its end by it.
   const [queueCover, setQueueCover] = useState(0);
   const transfer = useTransferItem();
-  const addFromMarket = useAddFromMarket();
+  // Moved or added through the quantity dialog: a capacity refusal shows on its quantity, not in a toast.
+  const transferAsked = useTransferItem({ showsRefusal: isCapacityRefusal });
+  const addFromMarket = useAddFromMarket({ showsRefusal: isCapacityRefusal });
   const takeLoot = useTakeLoot();
   const lootDestinations = useLootDestinations(props.partyId ?? null, props.containers);
   const sensors = useSensors(
@@ -180,14 +183,13 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
     payload: { itemId: string; containerId: string; quantity: number; name: string },
     targetId: string,
   ) => {
-    const run = (quantity: number) =>
-      transfer.mutate({
-        itemInstanceId: payload.itemId,
-        sourceContainerId: payload.containerId,
-        targetContainerId: targetId,
-        quantity,
-      });
-    if (payload.quantity <= 1) return run(1);
+    const request = (quantity: number) => ({
+      itemInstanceId: payload.itemId,
+      sourceContainerId: payload.containerId,
+      targetContainerId: targetId,
+      quantity,
+    });
+    if (payload.quantity <= 1) return transfer.mutate(request(1));
     const target = labelOf(targetId, 'the container');
     setQuantityRequest({
       title: `Move ${payload.name}`,
@@ -195,12 +197,13 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
       confirmLabel: 'Move',
       max: payload.quantity,
       initial: payload.quantity,
-      onConfirm: run,
+      onConfirm: (quantity) => transferAsked.mutateAsync(request(quantity)),
       stack: { containerId: payload.containerId, itemId: payload.itemId },
+      destination: { containerId: targetId },
     });
   };
 
-  const askAdd = (template: Pick<ItemTemplate, 'id' | 'name'>, containerId: string) => {
+  const askAdd = (template: Pick<ItemTemplate, 'id' | 'name'> & { weight?: number }, containerId: string) => {
     const target = labelOf(containerId, 'the container');
     setQuantityRequest({
       title: `Add ${template.name}`,
@@ -209,7 +212,13 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
       max: null,
       initial: 1,
       onConfirm: (quantity) =>
-        addFromMarket.mutate({ templateId: template.id, templateName: template.name, containerId, quantity }),
+        addFromMarket.mutateAsync({
+          templateId: template.id,
+          templateName: template.name,
+          containerId,
+          quantity,
+        }),
+      destination: { containerId, ...(template.weight === undefined ? {} : { weightEach: template.weight }) },
     });
   };
 
@@ -297,7 +306,7 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
       confirmLabel: 'Take',
       max: item.quantity,
       initial: item.quantity,
-      onConfirm: run,
+      onConfirm: (quantity) => void run(quantity),
     });
   };
 
@@ -388,7 +397,10 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
         askSell(plan.item, plan.shopId);
         return;
       case 'add':
-        askAdd({ id: plan.template.templateId, name: plan.template.templateName }, plan.containerId);
+        askAdd(
+          { id: plan.template.templateId, name: plan.template.templateName, weight: plan.template.weight },
+          plan.containerId,
+        );
         return;
       case 'transfer':
         askTransfer(plan.item, plan.containerId);

@@ -50,7 +50,12 @@ function TemplateRow({
   canAdd: boolean;
   onAdd: () => void;
 }) {
-  const payload: DraggedTemplate = { kind: 'template', templateId: template.id, templateName: template.name };
+  const payload: DraggedTemplate = {
+    kind: 'template',
+    templateId: template.id,
+    templateName: template.name,
+    weight: template.weight,
+  };
   const stack = stacking(template);
   const drag = useDraggable({
     id: useDragId(`template:${template.id}`),

@@ -2,12 +2,13 @@ import { inventoryMessages } from '@haversack/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../../lib/http-client';
 import { useUiStore } from '../../../stores/ui-store';
 import { failure, mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { inventoryKeys } from '../api/inventory-api';
-import { buildItem } from '../test/inventory-fixtures';
-import { QuantityDialog, type QuantityRequest } from './quantity-dialog';
+import { buildContainer, buildItem } from '../test/inventory-fixtures';
+import { capacityRefusalText, QuantityDialog, type QuantityRequest, weightRoomFor } from './quantity-dialog';
 
 const request = (onConfirm = vi.fn()): QuantityRequest => ({
   title: 'Move Gold piece',
@@ -78,5 +79,78 @@ describe('QuantityDialog', () => {
     expect(screen.getByText('There are only 17 in this stack.')).toBeInTheDocument();
     await user.type(field, '{Enter}');
     expect(onConfirm).not.toHaveBeenCalled();
+  });
+});
+
+describe('QuantityDialog after a capacity refusal (marketplace)', () => {
+  beforeEach(() => useUiStore.setState({ toasts: [] }));
+
+  const refused = (message: string) =>
+    new ApiError({ code: 'CAPACITY_EXCEEDED', status: 422, message, serverMessage: message });
+  const full = buildContainer({
+    id: 'pouch',
+    capacity: { used: 5, max: 5, slots_used: 1, slots_max: null, enforces: { weight: true, slots: true } },
+  });
+  const addRope = (onConfirm: QuantityRequest['onConfirm']): QuantityRequest => ({
+    title: 'Add Rope',
+    message: 'How many go to Belt Pouch?',
+    confirmLabel: 'Add',
+    max: null,
+    initial: 1,
+    onConfirm,
+    destination: { containerId: 'pouch', weightEach: 10 },
+  });
+
+  it('stays open and says there is no room left; another refusal closes it, as toasted by the action', async () => {
+    mockFetch(({ url }) =>
+      url.endsWith('/containers/pouch') ? success(full) : failure(404, 'RESOURCE_NOT_FOUND', 'No fake'),
+    );
+    const onClose = vi.fn();
+    const onConfirm = vi.fn((_quantity: number) => Promise.reject(refused(inventoryMessages.weightExceeded)));
+    renderRoutes(
+      [{ path: '/', element: <QuantityDialog request={addRope(onConfirm)} onClose={onClose} /> }],
+      '/',
+    );
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Add' }));
+    expect(await screen.findByText(`${inventoryMessages.weightExceeded} (no room left)`)).toBeInTheDocument();
+    expect(onClose).not.toHaveBeenCalled();
+
+    onConfirm.mockImplementationOnce(() =>
+      Promise.reject(new ApiError({ code: 'FORBIDDEN', status: 403, message: 'No.' })),
+    );
+    await user.click(screen.getByRole('button', { name: 'Add' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+  });
+});
+
+describe('weightRoomFor and capacityRefusalText', () => {
+  const capacity = {
+    used: 47.5,
+    max: 50,
+    slots_used: 0,
+    slots_max: null,
+    enforces: { weight: true, slots: true },
+  };
+
+  it("counts the items of that weight that still fit, with the server's slack for rounding", () => {
+    expect(weightRoomFor(capacity, 0.5)).toBe(5);
+    expect(weightRoomFor({ ...capacity, used: 0.7, max: 1 }, 0.1)).toBe(3);
+    expect(weightRoomFor({ ...capacity, used: 51 }, 1)).toBe(0);
+  });
+
+  it('knows nothing where weight sets no limit, or the item weighs nothing', () => {
+    expect(weightRoomFor({ ...capacity, max: null }, 1)).toBeNull();
+    expect(weightRoomFor({ ...capacity, enforces: { weight: false, slots: true } }, 1)).toBeNull();
+    expect(weightRoomFor(capacity, 0)).toBeNull();
+  });
+
+  it("puts the spec's sentence first", () => {
+    expect(capacityRefusalText(inventoryMessages.weightExceeded, 2)).toBe(
+      'Item(s) would exceed weight limit (room for 2)',
+    );
+    expect(capacityRefusalText(inventoryMessages.slotsExceeded, null)).toBe(
+      'Item(s) would exceed volume limit',
+    );
   });
 });

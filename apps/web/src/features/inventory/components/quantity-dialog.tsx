@@ -1,11 +1,12 @@
-import { inventoryMessages, MAX_STACK_QUANTITY } from '@haversack/contracts';
+import { type Capacity, inventoryMessages, MAX_STACK_QUANTITY } from '@haversack/contracts';
 import { Button, Group, Modal, NumberInput, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { isApiError } from '../../../lib/http-client';
 import { quantityError, quantityFieldProps } from '../../../lib/quantity-field';
 import { toast } from '../../../lib/toast';
-import { itemInstanceQuery } from '../api/inventory-api';
+import { containerQuery, itemInstanceQuery } from '../api/inventory-api';
+import { isCapacityRefusal, transferErrorMessage } from '../api/transfer-messages';
 
 export interface QuantityRequest {
   title: string;
@@ -15,21 +16,44 @@ export interface QuantityRequest {
   /** The largest amount (the stack's quantity); null = only the server's cap (marketplace). */
   max: number | null;
   initial: number;
-  onConfirm: (quantity: number) => void;
+  /**
+   * Moves or adds that many. A promise keeps the dialog open until it settles: a capacity refusal (spec/02
+   * §5) shows on the quantity, with the number typed kept to be changed; anything else closes it (and is
+   * toasted by the action).
+   */
+  onConfirm: (quantity: number) => Promise<unknown> | undefined;
   /**
    * The stack being moved: the dialog follows it while open, as teammates may move or use part of it
    * meanwhile (a live update refreshes its container). A smaller stack lowers the most and the number; a
    * stack gone closes the dialog and says so.
    */
   stack?: { containerId: string; itemId: string };
+  /** Where the items go, and what one weighs (when the stack is not followed): says how many fit after a refusal. */
+  destination?: { containerId: string; weightEach?: number };
+}
+
+/**
+ * How many items of `each` lbs the container still takes by weight, or null when weight does not limit it.
+ * With the server's thousandth of a pound of slack (capacityRefusal), so that the number is one it accepts.
+ */
+export function weightRoomFor(capacity: Capacity, each: number): number | null {
+  if (!capacity.enforces.weight || capacity.max === null || capacity.max <= 0 || each <= 0) return null;
+  return Math.max(0, Math.floor((capacity.max - capacity.used + 0.0005) / each));
+}
+
+/** "Item(s) would exceed weight limit (room for 2)": the spec's sentence first, then what fits, when known. */
+export function capacityRefusalText(refusal: string, room: number | null): string {
+  if (room === null) return refusal;
+  return room === 0 ? `${refusal} (no room left)` : `${refusal} (room for ${room})`;
 }
 
 /** How many the request's stack holds now: its live count once read, else what it held when asked. */
-function useLiveLargest(request: QuantityRequest | null, onGone: () => void): number | null {
+function useLiveStack(request: QuantityRequest | null, sending: boolean, onGone: () => void) {
   const stack = request?.stack;
+  // Not while the move is on its way: a whole stack moved away would read as gone before the answer closes it.
   const live = useQuery({
     ...itemInstanceQuery(stack?.containerId ?? '', stack?.itemId ?? ''),
-    enabled: stack !== undefined,
+    enabled: stack !== undefined && !sending,
   });
   const movedAway =
     live.data !== undefined && stack !== undefined && live.data.container_id !== stack.containerId;
@@ -39,9 +63,11 @@ function useLiveLargest(request: QuantityRequest | null, onGone: () => void): nu
     toast.error(inventoryMessages.itemGone);
     onGone();
   }, [gone, onGone]);
-  if (!request) return null;
-  if (stack && live.data && !gone) return live.data.quantity;
-  return request.max;
+  const current = stack && live.data && !gone ? live.data : null;
+  return {
+    largest: request ? (current?.quantity ?? request.max) : null,
+    weightEach: current?.weight ?? request?.destination?.weightEach ?? null,
+  };
 }
 
 /** Asks how many of a stack to move or add; defaults to the whole stack (or 1 from the marketplace). */
@@ -56,13 +82,27 @@ export function QuantityDialog({
   const [typed, setTyped] = useState<number | string | null>(null);
   // The last request keeps its texts while the modal animates out.
   const [shown, setShown] = useState<QuantityRequest | null>(request);
+  const [sending, setSending] = useState(false);
+  // A capacity refusal of the number confirmed, until another number is typed.
+  const [refusal, setRefusal] = useState<string | null>(null);
   useEffect(() => {
     if (request) {
       setTyped(null);
       setShown(request);
+      setRefusal(null);
     }
   }, [request]);
-  const max = useLiveLargest(request, onClose);
+  const { largest: max, weightEach } = useLiveStack(request, sending, onClose);
+  // Read once refused: the destination as it is now, its refetch following the refusal.
+  const destinationId = request?.destination?.containerId ?? '';
+  const destination = useQuery({
+    ...containerQuery(destinationId),
+    enabled: refusal !== null && destinationId !== '',
+  });
+  const room =
+    refusal === inventoryMessages.weightExceeded && destination.data && weightEach !== null
+      ? weightRoomFor(destination.data.capacity, weightEach)
+      : null;
   const largest = max === null ? MAX_STACK_QUANTITY : max;
   // A stack that shrank while the dialog was open brings the number down with it, unless the user typed
   // one (which then shows its error).
@@ -79,9 +119,25 @@ export function QuantityDialog({
   const count = request ? largest : lastLargest;
   const message = typeof shown?.message === 'function' ? shown.message(count) : shown?.message;
   const confirm = () => {
-    if (!request || !valid) return;
-    request.onConfirm(amount);
-    onClose();
+    if (!request || !valid || sending) return;
+    const done = request.onConfirm(amount);
+    if (!done) {
+      onClose();
+      return;
+    }
+    setSending(true);
+    setRefusal(null);
+    done.then(
+      () => {
+        setSending(false);
+        onClose();
+      },
+      (error: unknown) => {
+        setSending(false);
+        if (isCapacityRefusal(error)) setRefusal(transferErrorMessage(error));
+        else onClose();
+      },
+    );
   };
   return (
     <Modal
@@ -102,18 +158,21 @@ export function QuantityDialog({
           <NumberInput
             label="Quantity"
             value={quantity}
-            onChange={setTyped}
+            onChange={(value) => {
+              setTyped(value);
+              setRefusal(null);
+            }}
             {...quantityFieldProps}
             max={largest}
             data-autofocus
             description={max ? `1 to ${max}` : undefined}
-            error={problem}
+            error={problem ?? (refusal ? capacityRefusalText(refusal, room) : null)}
           />
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={onClose}>
               Cancel
             </Button>
-            <Button type="submit" disabled={!valid}>
+            <Button type="submit" disabled={!valid} loading={sending}>
               {shown?.confirmLabel ?? 'Confirm'}
             </Button>
           </Group>

@@ -24,7 +24,13 @@ export const conversionFailed = 'Failed to convert coins';
 export const deleteContainerFailed = 'Failed to delete container';
 
 /** POST containers/transfer with the spec/02 §8 toasts; refreshes both containers. */
-export function useTransferItem(options: { quiet?: boolean } = {}) {
+/**
+ * `showsRefusal`: which refusals the caller says itself, beside the field to change (the quantity dialog
+ * says a capacity refusal on its quantity), so that they are not toasted as well.
+ */
+export function useTransferItem(
+  options: { quiet?: boolean; showsRefusal?: (error: unknown) => boolean } = {},
+) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: transferMutationKey,
@@ -36,7 +42,9 @@ export function useTransferItem(options: { quiet?: boolean } = {}) {
           invalidateContainers(queryClient, [request.sourceContainerId, request.targetContainerId]),
         );
     },
-    onError: (error) => toastTransferFailure(error),
+    onError: (error) => {
+      if (!options.showsRefusal?.(error)) toastTransferFailure(error);
+    },
     onSettled: (result, _error, request) =>
       invalidateContainers(
         queryClient,
@@ -54,10 +62,10 @@ export interface AddFromMarketRequest {
 }
 
 /**
- * Marketplace → container: POST item_instances (spec/02 §4). `showsRefusal`: the caller says why in its own
- * dialog, beside the fields to change, so a refusal is not toasted as well.
+ * Marketplace → container: POST item_instances (spec/02 §4). `showsRefusal`: which refusals the caller says
+ * in its own dialog, beside the fields to change, so that they are not toasted as well.
  */
-export function useAddFromMarket(options: { showsRefusal?: boolean } = {}) {
+export function useAddFromMarket(options: { showsRefusal?: (error: unknown) => boolean } = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (request: AddFromMarketRequest) =>
@@ -65,7 +73,7 @@ export function useAddFromMarket(options: { showsRefusal?: boolean } = {}) {
     onSuccess: (_stacks, request) =>
       toast.success(`Added ${formatEnUs(request.quantity)} × ${request.templateName}`),
     onError: (error) => {
-      if (!options.showsRefusal) toastTransferFailure(error);
+      if (!options.showsRefusal?.(error)) toastTransferFailure(error);
     },
     // Not awaited: the add is done once answered, and its dialog closes then; the container's refetch
     // (a page of items, its capacity) follows on screen instead of holding the dialog open for a second.
