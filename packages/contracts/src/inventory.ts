@@ -302,6 +302,21 @@ export const itemInstanceSchema = z.object({
 });
 export type ItemInstance = z.infer<typeof itemInstanceSchema>;
 
+/**
+ * GET item_instances/{id}: the stack as its sheet shows it, with what a list's rows leave out (a page of
+ * items stays light): the template's description, and whether the viewer may open the template's page
+ * (their own, or public or unlisted: spec/02 §6). Whoever may see the stack reads its description, even of
+ * another's private template: it says what the item in their hands is.
+ */
+export const itemInstanceDetailSchema = itemInstanceSchema.extend({
+  item_template: itemInstanceSchema.shape.item_template.extend({
+    // Defaults: a stack read without them (a list's row in a test, an older server) has nothing to add.
+    description: z.string().default(''),
+    viewable: z.boolean().default(false),
+  }),
+});
+export type ItemInstanceDetail = z.infer<typeof itemInstanceDetailSchema>;
+
 const quantity = numberInput(
   z
     .number({ error: inventoryMessages.quantityWhole })

@@ -70,6 +70,7 @@ export async function createMember(
 
 export interface TemplateOverrides {
   name?: string;
+  description?: string;
   weight?: number;
   baseValue?: number;
   currency?: 'cp' | 'sp' | 'ep' | 'gp' | 'pp';
@@ -86,6 +87,7 @@ export async function createTemplate(ctx: TestContext, overrides: TemplateOverri
     .insert(itemTemplates)
     .values({
       name: overrides.name ?? `Thing ${randomBytes(3).toString('hex')}`,
+      description: overrides.description ?? '',
       weight: overrides.weight ?? 1,
       baseValue: overrides.baseValue ?? 1,
       currency: overrides.currency ?? 'gp',

@@ -556,6 +556,21 @@ export const inventoryRepository = {
     await db.delete(containers).where(eq(containers.id, id));
   },
 
+  /** What an item's sheet adds to its row: the template's description, and who may open its page. */
+  async templateForSheet(db: Executor, id: string) {
+    const [row] = await db
+      .select({
+        description: itemTemplates.description,
+        visibility: itemTemplates.visibility,
+        creatorId: itemTemplates.creatorId,
+        deletedAt: itemTemplates.deletedAt,
+      })
+      .from(itemTemplates)
+      .where(eq(itemTemplates.id, id))
+      .limit(1);
+    return row;
+  },
+
   async template(db: Executor, id: string): Promise<TemplateRow | undefined> {
     const [row] = await db.select().from(itemTemplates).where(eq(itemTemplates.id, id)).limit(1);
     return row;

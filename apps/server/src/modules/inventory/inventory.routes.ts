@@ -14,6 +14,7 @@ import {
   giveBodySchema,
   inventoryMessages,
   itemInstanceCreateBodySchema,
+  itemInstanceDetailSchema,
   itemInstanceListQuerySchema,
   itemInstanceSchema,
   itemInstanceUpdateBodySchema,
@@ -403,9 +404,10 @@ export async function inventoryRoutes(app: FastifyInstance, options: { inventory
     {
       schema: {
         tags,
-        summary: 'An item stack',
+        summary:
+          "An item stack, with its template's description and whether the caller may open the template",
         params: instanceParams,
-        response: { 200: successEnvelope(itemInstanceSchema) },
+        response: { 200: successEnvelope(itemInstanceDetailSchema) },
       },
     },
     async (request) => ok(await inventory.getInstance(actor(request).id, request.params.id)),

@@ -13,6 +13,7 @@ import {
   type GiveBody,
   type InstanceData,
   type ItemInstance,
+  type ItemInstanceDetail,
   type ItemInstanceListQuery,
   type ItemInstanceUpdate,
   inventoryMessages,
@@ -40,6 +41,7 @@ import { AppError } from '../../lib/app-error.js';
 import { FingerprintedCache } from '../../lib/fingerprinted-cache.js';
 import type { EventBus } from '../../realtime/event-bus.js';
 import type { DomainEvent } from '../../realtime/events.js';
+import { canRead as canReadTemplate } from '../items/items.policy.js';
 import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
 import { LedgerService, revertedBy, toTransactionJson } from '../ledger/ledger.service.js';
 import { partyActivityEvents } from '../ledger/ledger-events.js';
@@ -798,12 +800,26 @@ export class InventoryService {
 
   // ---- item instances ---------------------------------------------------------------------------------
 
-  async getInstance(userId: string, instanceId: string): Promise<ItemInstance> {
+  /**
+   * One stack, for its sheet: with its template's description (which lists leave out) and whether the
+   * user may open the template's page. Whoever may see the stack reads the description, even of another's
+   * private template: it says what the item in their hands is; the page itself stays its creator's.
+   */
+  async getInstance(userId: string, instanceId: string): Promise<ItemInstanceDetail> {
     const instance = await repo.instance(this.db, instanceId);
     if (!instance) throw AppError.notFound('Item not found.');
     const located = await this.#locate(this.db, userId, instance.containerId);
     if (!located.access.canRead) throw AppError.notFound('Item not found.');
-    return this.#instanceJson(this.db, instance.id);
+    const json = await this.#instanceJson(this.db, instance.id);
+    const template = await repo.templateForSheet(this.db, instance.itemTemplateId);
+    return {
+      ...json,
+      item_template: {
+        ...json.item_template,
+        description: template?.description ?? '',
+        viewable: canReadTemplate(template, userId),
+      },
+    };
   }
 
   /** Marketplace → container: a new instance of a template (spec/02 §4 "create an instance"). */

@@ -5,7 +5,10 @@ import type { ItemTemplateRecord } from './items.repository.js';
 // spec/02 §6 Item template visibility: private templates are their creator's alone; unlisted ones are
 // readable by anyone signed in who has the link, and public ones are also listed and searchable.
 
-export function canRead(template: ItemTemplateRecord | undefined, userId: string): boolean {
+export function canRead(
+  template: Pick<ItemTemplateRecord, 'deletedAt' | 'creatorId' | 'visibility'> | undefined,
+  userId: string,
+): boolean {
   return Boolean(template && !template.deletedAt && !isHiddenFrom(template, userId));
 }
 
@@ -14,7 +17,10 @@ export function canRead(template: ItemTemplateRecord | undefined, userId: string
  * of someone's shop or loot template included). A deleted one of their own, or one that was public, is
  * only unavailable: its author needs to know which line to remove.
  */
-export function isHiddenFrom(template: ItemTemplateRecord, userId: string): boolean {
+export function isHiddenFrom(
+  template: Pick<ItemTemplateRecord, 'creatorId' | 'visibility'>,
+  userId: string,
+): boolean {
   return template.visibility === 'private' && template.creatorId !== userId;
 }
 

@@ -45,6 +45,15 @@ export interface DraggedTemplate {
 }
 export type DragPayload = DraggedItem | DraggedTemplate;
 
+/**
+ * What an item is, beyond its row in a list: its template's description, and the template's id when the
+ * viewer may open its page (else null).
+ */
+export interface ItemAbout {
+  description: string;
+  templateId: string | null;
+}
+
 /** Where a stack shown on the Loot tab comes from, and what taking it needs (issue 11). */
 export interface LootSource {
   lootId: string;

@@ -9,6 +9,7 @@ import {
   type ItemInstanceUpdate,
   hasOverrides as instanceDataHasOverrides,
   isUnpricedItem,
+  itemInstanceDetailSchema,
   itemInstanceSchema,
   type PageMeta,
   pageMetaSchema,
@@ -203,14 +204,17 @@ export function containerItemsQuery(id: string, filters: ItemFilters) {
   });
 }
 
-/** One stack, kept under its container's key so that every change to the container refreshes it. */
+/**
+ * One stack as its sheet shows it (with its template's description), kept under its container's key so
+ * that every change to the container refreshes it.
+ */
 export function itemInstanceQuery(containerId: string, id: string) {
   return queryOptions({
     queryKey: inventoryKeys.instance(containerId, id),
     queryFn: async ({ signal }) =>
       (
         await apiRequest(`${API_V1}/item_instances/${id}`, {
-          schema: itemInstanceSchema,
+          schema: itemInstanceDetailSchema,
           signal,
           toast: false,
         })

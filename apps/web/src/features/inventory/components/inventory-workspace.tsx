@@ -532,6 +532,7 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
       {detail.item ? (
         <ItemDetail
           item={detail.item}
+          about={detail.about}
           loot={detail.loot}
           lootGone={detail.lootGone}
           device={device}

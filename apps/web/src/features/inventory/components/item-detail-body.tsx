@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { hasOverrides, mergeTargetsQuery } from '../api/inventory-api';
 import { useDestroyItem } from '../hooks/use-inventory-actions';
+import type { ItemAbout } from '../workspace-types';
 import { CloneTemplateForm } from './clone-template-form';
 import { EditItemForm } from './edit-item-form';
 import { GiveItemForm } from './give-item-dialog';
@@ -35,6 +36,7 @@ const fieldSelector = 'input:not([type="hidden"]):not(:disabled), textarea:not(:
 
 export function ItemDetailBody({
   item,
+  about = null,
   canAct,
   destinations,
   onAddToQueue,
@@ -42,6 +44,7 @@ export function ItemDetailBody({
   onConfirmingChange,
 }: {
   item: ItemInstance;
+  about?: ItemAbout | null;
   canAct: boolean;
   destinations: Container[];
   /** Phones and tablets: put the item in the transfer queue. */
@@ -107,7 +110,7 @@ export function ItemDetailBody({
   const ownerCharacterId = canAct ? actingCharacterOf(item, destinations) : null;
   return (
     <Stack gap="md">
-      <ItemFacts item={item} />
+      <ItemFacts item={item} about={about} />
       {ownerCharacterId && mode === 'view' ? <ItemStatusSwitches item={item} /> : null}
       {canAct ? <Divider /> : null}
       {canAct && mode === 'view' ? (

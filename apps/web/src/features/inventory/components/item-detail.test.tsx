@@ -128,3 +128,29 @@ describe('a tablet turned while the item is open', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 });
+
+describe('what the item is, in the modal and in the sheet', () => {
+  it.each([
+    ['desktop', '.mantine-Modal-root'],
+    ['mobile', '.mantine-Drawer-root'],
+  ] as const)('shows the description and links to the template on a %s', async (device, root) => {
+    serve();
+    renderWithProviders(
+      <ItemDetail
+        item={arrows}
+        about={{ description: 'Ammunition for a shortbow or longbow.', templateId: 'template-1' }}
+        device={device}
+        canAct
+        destinations={[backpack, sack]}
+        onClose={() => undefined}
+      />,
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Arrow ×12' });
+    expect(dialog.closest(root)).not.toBeNull();
+    expect(within(dialog).getByText('Ammunition for a shortbow or longbow.')).toBeInTheDocument();
+    expect(within(dialog).getByRole('link', { name: 'View template' })).toHaveAttribute(
+      'href',
+      '/items/templates/template-1',
+    );
+  });
+});

@@ -2,7 +2,7 @@ import type { Container, ItemInstance } from '@haversack/contracts';
 import { Box, Drawer, Modal } from '@mantine/core';
 import { useRef, useState } from 'react';
 import type { DeviceClass } from '../hooks/use-device-class';
-import type { LootSource } from '../workspace-types';
+import type { ItemAbout, LootSource } from '../workspace-types';
 import { ItemDetailBody } from './item-detail-body';
 import { LootItemBody } from './take-loot-form';
 
@@ -35,6 +35,7 @@ function SheetHandle({ onSwipeDown }: { onSwipeDown: () => void }) {
  */
 export function ItemDetail({
   item,
+  about = null,
   loot = null,
   lootGone = false,
   device,
@@ -45,6 +46,8 @@ export function ItemDetail({
   onClose,
 }: {
   item: ItemInstance | null;
+  /** What the item is: its template's description and page (useOpenItem), once read. */
+  about?: ItemAbout | null;
   /** Set when the item is a stack of a loot (the Loot tab). */
   loot?: LootSource | null;
   /** The loot stack has left its loot since it was opened. */
@@ -77,6 +80,7 @@ export function ItemDetail({
     <LootItemBody
       key={item.id}
       item={item}
+      about={about}
       loot={loot}
       gone={lootGone}
       destinations={lootDestinations}
@@ -87,6 +91,7 @@ export function ItemDetail({
     <ItemDetailBody
       key={item.id}
       item={item}
+      about={about}
       canAct={canAct}
       destinations={destinations}
       onAddToQueue={onAddToQueue ? () => onAddToQueue(item) : undefined}

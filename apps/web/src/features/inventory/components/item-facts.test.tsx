@@ -1,5 +1,6 @@
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildItem, renderWithProviders } from '../test/inventory-fixtures';
 import { ItemFacts } from './item-facts';
 
@@ -88,5 +89,59 @@ describe('ItemFacts (issue 12 §6)', () => {
     );
     expect(screen.getByText('Value each').nextSibling).toHaveTextContent('50 gp');
     expect(screen.getByText('Total value').nextSibling).toHaveTextContent('100 gp');
+  });
+});
+
+describe('ItemFacts: the description', () => {
+  afterEach(() => vi.restoreAllMocks());
+  const rope = buildItem({ name: 'Rope', item_template_id: 'rope-template' });
+
+  it("shows the template's description, and a link to the template's page when the viewer may open it", () => {
+    renderWithProviders(
+      <ItemFacts
+        item={rope}
+        about={{ description: 'Rope has 2 hit points.', templateId: 'rope-template' }}
+      />,
+    );
+    expect(screen.getByText('Rope has 2 hit points.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'View template' })).toHaveAttribute(
+      'href',
+      '/items/templates/rope-template',
+    );
+  });
+
+  it("prefers the item's own description, and offers no link to a page the viewer may not open", () => {
+    renderWithProviders(
+      <ItemFacts
+        item={{ ...rope, instance_data: { description_override: 'Knotted every foot.' } }}
+        about={{ description: 'Rope has 2 hit points.', templateId: null }}
+      />,
+    );
+    expect(screen.getByText('Knotted every foot.')).toBeInTheDocument();
+    expect(screen.queryByText('Rope has 2 hit points.')).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'View template' })).not.toBeInTheDocument();
+  });
+
+  it('clamps a long description, with Show more and Show less', async () => {
+    // happy-dom lays nothing out: the clamped text is said to be taller than its box.
+    vi.spyOn(HTMLElement.prototype, 'scrollHeight', 'get').mockReturnValue(400);
+    vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(120);
+    renderWithProviders(
+      <ItemFacts item={rope} about={{ description: 'A very long text. '.repeat(60), templateId: null }} />,
+    );
+    const more = await screen.findByRole('button', { name: 'Show more' });
+    expect(more).toHaveAttribute('aria-expanded', 'false');
+    const text = screen.getByTestId('item-description');
+    expect(more).toHaveAttribute('aria-controls', text.id);
+    expect(text).toHaveAttribute('data-clamped', 'true');
+    await userEvent.click(more);
+    expect(screen.getByRole('button', { name: 'Show less' })).toHaveAttribute('aria-expanded', 'true');
+    expect(text).toHaveAttribute('data-clamped', 'false');
+  });
+
+  it('offers no Show more for a description that fits', () => {
+    renderWithProviders(<ItemFacts item={rope} about={{ description: 'Short.', templateId: null }} />);
+    expect(screen.getByText('Short.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Show more' })).not.toBeInTheDocument();
   });
 });

@@ -8,6 +8,8 @@ import {
 import { Badge, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { formatStackWeight } from '../../../lib/weight';
 import { itemIcon, rarityOf, tagLabels } from '../lib/item-look';
+import type { ItemAbout } from '../workspace-types';
+import { ItemDescription } from './item-description';
 import { GameIcon, ItemStatusBadges, RarityBadge } from './item-look';
 
 function Fact({ label, value }: { label: string; value: string }) {
@@ -25,10 +27,13 @@ function Fact({ label, value }: { label: string; value: string }) {
  * spec/02 §3: total weight in lbs with one decimal (two where the hundredths count), and the weight of one
  * with the same decimals ("3.0 lbs" beside "3.0 lbs", not "3 lbs"); values with their thousands grouped.
  */
-export function ItemFacts({ item }: { item: ItemInstance }) {
+export function ItemFacts({ item, about = null }: { item: ItemInstance; about?: ItemAbout | null }) {
   const rarity = rarityOf(item.item_template.metadata);
   const tags = tagLabels(item.tags);
-  const description = item.instance_data.description_override;
+  // The item's own description where it has one, else its template's (read with the stack's detail).
+  const override = item.instance_data.description_override;
+  const description = typeof override === 'string' && override.trim() ? override : (about?.description ?? '');
+  const templateId = about?.templateId ?? null;
   const unpriced = isUnpricedItem(item);
   return (
     <Stack gap="sm">
@@ -54,7 +59,7 @@ export function ItemFacts({ item }: { item: ItemInstance }) {
           value={item.item_template.stack_size === 0 ? 'Unlimited' : String(item.item_template.stack_size)}
         />
       </SimpleGrid>
-      {typeof description === 'string' && description ? <Text size="sm">{description}</Text> : null}
+      {description || templateId ? <ItemDescription text={description} templateId={templateId} /> : null}
       {tags.length > 0 ? (
         <Group gap={6} role="group" aria-label="Tags">
           {tags.map((tag) => (

@@ -9,7 +9,7 @@ import {
   useTakeQuantity,
 } from '../../loot/hooks/use-take-loot';
 import { sheetComboboxProps } from '../lib/sheet-combobox';
-import type { LootSource } from '../workspace-types';
+import type { ItemAbout, LootSource } from '../workspace-types';
 import { sourceOptionLabel } from './container-source-select';
 import { ItemFacts } from './item-facts';
 
@@ -19,6 +19,7 @@ import { ItemFacts } from './item-facts';
  */
 export function LootItemBody({
   item,
+  about = null,
   loot,
   gone = false,
   destinations,
@@ -26,6 +27,7 @@ export function LootItemBody({
   onClose,
 }: {
   item: ItemInstance;
+  about?: ItemAbout | null;
   loot: LootSource;
   /** The stack has left the loot since this opened. */
   gone?: boolean;
@@ -38,7 +40,7 @@ export function LootItemBody({
       <Text size="sm" c="dimmed">
         From {loot.lootName}
       </Text>
-      <ItemFacts item={item} />
+      <ItemFacts item={item} about={about} />
       <Divider />
       {loot.blocked ? (
         <Alert variant="light" color="blue" data-testid="loot-take-blocked">

@@ -2,9 +2,10 @@ import { inventoryMessages } from '@haversack/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
 import { failure, mockFetch, success } from '../../../test/fixtures';
+import { buildLootItemTemplate } from '../../loot/test/loot-fixtures';
 import { inventoryKeys } from '../api/inventory-api';
 import { buildItem } from '../test/inventory-fixtures';
 import { useOpenItem } from './use-open-item';
@@ -46,5 +47,64 @@ describe('useOpenItem', () => {
     answer = () => success({ ...arrows, container_id: 'stash' });
     await act(() => client.invalidateQueries({ queryKey: inventoryKeys.container('bag-1') }));
     await waitFor(() => expect(result.current.item).toBeNull());
+  });
+});
+
+describe('useOpenItem: what the item is', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("gives an own stack's template description and page from the stack's own detail", async () => {
+    const { result } = setUp(() =>
+      success({
+        ...arrows,
+        item_template: { ...arrows.item_template, description: 'Ammunition for a bow.', viewable: true },
+      }),
+    );
+    expect(result.current.about).toBeNull();
+    act(() => result.current.open(arrows));
+    await waitFor(() =>
+      expect(result.current.about).toEqual({
+        description: 'Ammunition for a bow.',
+        templateId: arrows.item_template_id,
+      }),
+    );
+  });
+
+  it('gives no page for a template the viewer may not open', async () => {
+    const { result } = setUp(() =>
+      success({
+        ...arrows,
+        item_template: { ...arrows.item_template, description: 'Homebrew.', viewable: false },
+      }),
+    );
+    act(() => result.current.open(arrows));
+    await waitFor(() => expect(result.current.about).toEqual({ description: 'Homebrew.', templateId: null }));
+  });
+
+  it("reads a loot stack's template, and says nothing of one it may not read", async () => {
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    mockFetch(({ url }) => {
+      if (url.endsWith('/item_templates/sword-template'))
+        return success(buildLootItemTemplate({ id: 'sword-template', description: 'A versatile blade.' }));
+      if (url.endsWith('/item_templates/secret-template'))
+        return failure(404, 'RESOURCE_NOT_FOUND', 'Item template not found.');
+      return failure(404, 'RESOURCE_NOT_FOUND', 'no fake');
+    });
+    const wrapper = ({ children }: { children: ReactNode }) => (
+      <QueryClientProvider client={client}>{children}</QueryClientProvider>
+    );
+    const { result } = renderHook(() => useOpenItem(), { wrapper });
+    const loot = { lootId: 'hoard', lootName: 'Hoard', partyId: 'party-1', blocked: null };
+    act(() => result.current.openLoot(buildItem({ id: 'sword', item_template_id: 'sword-template' }), loot));
+    await waitFor(() =>
+      expect(result.current.about).toEqual({
+        description: 'A versatile blade.',
+        templateId: 'sword-template',
+      }),
+    );
+    act(() =>
+      result.current.openLoot(buildItem({ id: 'secret', item_template_id: 'secret-template' }), loot),
+    );
+    await waitFor(() => expect(result.current.about).toBeNull());
   });
 });

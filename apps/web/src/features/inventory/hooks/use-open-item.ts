@@ -3,13 +3,16 @@ import { hashKey, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { isApiError } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
+import { itemTemplateQuery } from '../../items/api/item-templates-api';
 import { lootInstanceQuery } from '../../loot/api/loot-api';
 import { itemInstanceQuery } from '../api/inventory-api';
-import type { LootSource } from '../workspace-types';
+import type { ItemAbout, LootSource } from '../workspace-types';
 
 /**
  * The item the detail modal shows, kept fresh from the cache while it is open. A loot stack comes with its
- * loot (the Loot tab's data is its fresh copy).
+ * loot (the Loot tab's data is its fresh copy). `about` is what the item is: for my own stacks it comes with
+ * the stack's detail; a loot stack's is read from its template, which says nothing of a template the viewer
+ * may not read (a GM's private homebrew).
  */
 export function useOpenItem() {
   const queryClient = useQueryClient();
@@ -49,8 +52,25 @@ export function useOpenItem() {
     enabled: lootId !== null,
     select: (loot) => loot.container.item_instances.find((item) => item.id === itemId),
   });
+  const lootTemplate = useQuery({
+    ...itemTemplateQuery(opened?.item.item_template_id ?? ''),
+    enabled: lootId !== null,
+  });
+  const about: ItemAbout | null = !opened
+    ? null
+    : mine
+      ? query.data
+        ? {
+            description: query.data.item_template.description,
+            templateId: query.data.item_template.viewable ? query.data.item_template_id : null,
+          }
+        : null
+      : lootTemplate.data
+        ? { description: lootTemplate.data.description, templateId: lootTemplate.data.id }
+        : null;
   return {
     item: opened ? ((mine ? query.data : lootStack.data) ?? opened.item) : null,
+    about,
     loot: opened?.loot ?? null,
     /** The loot stack is no longer in its loot: taken whole, by someone else or by a take of ours. */
     lootGone: lootId !== null && lootStack.isSuccess && lootStack.data === undefined,
