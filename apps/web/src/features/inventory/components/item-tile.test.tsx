@@ -368,6 +368,18 @@ describe('ItemTile equipment (issue 12 §5)', () => {
     );
   });
 
+  it('gives focus back to the "More actions" button when Escape closes its menu, as a menu button does', async () => {
+    const user = userEvent.setup();
+    renderWithActions();
+    await user.click(screen.getByRole('button', { name: 'More actions for Ring of Protection' }));
+    await screen.findByRole('menuitem', { name: 'Attune' });
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('menu')).not.toBeInTheDocument());
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'More actions for Ring of Protection' })).toHaveFocus(),
+    );
+  });
+
   it.each(['m', '{Shift>}{F10}{/Shift}'])(
     'names the "Move to..." menu after the item when %s opens it from the tile',
     async (keys) => {

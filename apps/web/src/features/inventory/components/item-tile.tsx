@@ -509,7 +509,18 @@ function ItemActionsMenuMounted({ item, list, onAddToQueue, onGive, onClosed }: 
   const attuned = isAttuned(item);
   // Mounted by the first press: drawn closed, then opened, as a menu that was there all along opens.
   const [opened, setOpened] = useState(false);
-  useEffect(() => setOpened(true), []);
+  const buttonRef = useRef<HTMLButtonElement | null>(null);
+  useEffect(() => {
+    // The button pressed was the unmounted menu's, gone now: this one takes its focus, so that the menu's
+    // Escape (which returns focus to what had it when the menu opened) lands on the ⋯ button, not nowhere.
+    buttonRef.current?.focus();
+    setOpened(true);
+  }, []);
+  const chosen = useRef(false);
+  const choose = (action: () => void) => () => {
+    chosen.current = true;
+    action();
+  };
   return (
     <Menu
       opened={opened}
@@ -519,26 +530,38 @@ function ItemActionsMenuMounted({ item, list, onAddToQueue, onGive, onClosed }: 
       // Focus goes to the first action, not to an unnamed placeholder (a menu holds only menu items).
       withInitialFocusPlaceholder={false}
       returnFocus={false}
-      onClose={onClosed}
+      onOpen={() => {
+        chosen.current = false;
+      }}
+      onClose={() => {
+        // An action chosen goes back to the tile it acted on; Escape goes back to the ⋯ button, as a menu
+        // button does (review 2026-11); a click elsewhere keeps the focus where it went.
+        if (chosen.current) onClosed();
+        else {
+          const focused = document.activeElement;
+          if (!focused || focused === document.body || focused.closest('[data-menu-dropdown]'))
+            buttonRef.current?.focus();
+        }
+      }}
     >
       <Menu.Target>
-        <ActionIcon {...actionsButtonProps(item, list)}>
+        <ActionIcon ref={buttonRef} {...actionsButtonProps(item, list)}>
           <IconDots size={16} aria-hidden="true" />
         </ActionIcon>
       </Menu.Target>
       <Menu.Dropdown>
-        {onAddToQueue ? <Menu.Item onClick={onAddToQueue}>Add to Queue</Menu.Item> : null}
+        {onAddToQueue ? <Menu.Item onClick={choose(onAddToQueue)}>Add to Queue</Menu.Item> : null}
         {onGive && item.item_template.coin === null ? (
-          <Menu.Item onClick={() => status.mutate({ is_equipped: !isEquipped(item) })}>
+          <Menu.Item onClick={choose(() => status.mutate({ is_equipped: !isEquipped(item) }))}>
             {isEquipped(item) ? 'Unequip' : 'Equip'}
           </Menu.Item>
         ) : null}
         {onGive && (attuned || isAttunable(item.item_template)) ? (
-          <Menu.Item onClick={() => status.mutate({ is_attuned: !attuned })}>
+          <Menu.Item onClick={choose(() => status.mutate({ is_attuned: !attuned }))}>
             {attuned ? 'End attunement' : 'Attune'}
           </Menu.Item>
         ) : null}
-        {onGive ? <Menu.Item onClick={onGive}>Give to...</Menu.Item> : null}
+        {onGive ? <Menu.Item onClick={choose(onGive)}>Give to...</Menu.Item> : null}
       </Menu.Dropdown>
     </Menu>
   );
