@@ -27,9 +27,12 @@ const RETURN_FOCUS_AFTER_MS = 300;
 export function AddToContainerDialog({
   template,
   onClose,
+  onAdded,
 }: {
   template: Pick<ItemTemplate, 'id' | 'name'> | null;
   onClose: () => void;
+  /** After a successful add: for a page that shows what the add changed (a template's count of stacks). */
+  onAdded?: () => void;
 }) {
   const characters = useQuery({ ...myCharactersQuery(), enabled: template !== null });
   const parties = useQuery({ ...myActivePartiesQuery(), enabled: template !== null });
@@ -75,6 +78,7 @@ export function AddToContainerDialog({
    * anew meanwhile: then the button of the same name takes it.
    */
   const closeAfterAdding = () => {
+    onAdded?.();
     onClose();
     const { element, label } = opener.current;
     setTimeout(() => {

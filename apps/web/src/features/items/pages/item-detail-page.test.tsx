@@ -1,7 +1,10 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mockFetch, success } from '../../../test/fixtures';
+import { failure, mockFetch, success } from '../../../test/fixtures';
+import { buildCharacter } from '../../../test/party-fixtures';
 import { renderRoutes } from '../../../test/render';
+import { buildContainer } from '../../inventory/test/inventory-fixtures';
 import { buildLootItemTemplate } from '../../loot/test/loot-fixtures';
 import { ItemDetailPage } from './item-detail-page';
 
@@ -65,5 +68,61 @@ describe('ItemDetailPage', () => {
     serve(mine);
     renderRoutes(routes, `/items/templates/${mine.id}`);
     expect(await screen.findByRole('link', { name: 'Back to My Items' })).toHaveAttribute('href', '/items');
+  });
+});
+
+describe('ItemDetailPage: its count of stacks and its deletion', () => {
+  it('counts the stack just added to a container, without a reload', async () => {
+    const template = buildLootItemTemplate({ name: 'Rope', is_owner: true, is_system: false });
+    let stacks = 0;
+    const bag = buildContainer({ id: 'bag-1', name: 'Backpack', character_id: 'character-1' });
+    mockFetch(({ url, init }) => {
+      if (url.includes('/item_instances') && init.method === 'POST') {
+        stacks += 1;
+        return success([]);
+      }
+      if (url.includes(`/item_templates/${template.id}`))
+        return success({ ...template, instance_count: stacks });
+      if (url.includes('/characters?')) return success([buildCharacter({ id: 'character-1' })]);
+      if (url.includes('/characters/character-1/containers')) return success([bag]);
+      return success([]);
+    });
+    const user = userEvent.setup();
+    renderRoutes(routes, `/items/templates/${template.id}`);
+    expect(await screen.findByText('0 stacks made from this template.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Add to a container' }));
+    await screen.findByRole('combobox', { name: 'Container' });
+    const submit = await screen.findByRole('button', { name: 'Add to Container' });
+    await waitFor(() => expect(submit).toBeEnabled());
+    await user.click(submit);
+    expect(await screen.findByText('1 stack made from this template.')).toBeInTheDocument();
+  });
+
+  it('asks for a deleted template no more: no 404 for the page being left', async () => {
+    const template = buildLootItemTemplate({ name: 'Rope', is_owner: true, is_system: false });
+    let deleted = false;
+    // Reads of the template once deleted: each was a 404 in the console.
+    const reads: string[] = [];
+    mockFetch(({ url, init }) => {
+      if (url.includes(`/item_templates/${template.id}`)) {
+        if (init.method === 'DELETE') {
+          deleted = true;
+          return success({});
+        }
+        if (deleted) reads.push(url);
+        return deleted ? failure(404, 'RECORD_NOT_FOUND', 'Not found') : success(template);
+      }
+      return success([]);
+    });
+    const user = userEvent.setup();
+    renderRoutes(
+      [...routes, { path: '/items', element: <p>My Items</p> }],
+      `/items/templates/${template.id}`,
+    );
+    await user.click(await screen.findByRole('button', { name: 'Delete' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('My Items')).toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(reads).toEqual([]);
   });
 });

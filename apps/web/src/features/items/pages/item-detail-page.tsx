@@ -12,7 +12,7 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { hashKey, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
@@ -86,8 +86,15 @@ export function ItemDetailPage() {
     mutationFn: () => deleteItemTemplate(id),
     onSuccess: async () => {
       toast.success('Item template deleted');
-      queryClient.removeQueries({ queryKey: itemTemplateKeys.detail(id) });
-      await queryClient.invalidateQueries({ queryKey: itemTemplateKeys.all });
+      // The lists it was in are asked again, not the template itself: this page still watches it until it
+      // is left, and a refetch (or a removal, which the watching page refetches) was answered 404 (review
+      // 2026-11). Unwatched once left, it is dropped from the cache in its own time.
+      const deleted = hashKey(itemTemplateKeys.detail(id));
+      await queryClient.cancelQueries({ queryKey: itemTemplateKeys.detail(id) });
+      void queryClient.invalidateQueries({
+        queryKey: itemTemplateKeys.all,
+        predicate: (cached) => cached.queryHash !== deleted,
+      });
       navigate('/items');
     },
     onError: (error) => toastUnexplainedFailure(error, generalMessages.deleteFailed),
@@ -181,7 +188,12 @@ export function ItemDetailPage() {
         </Text>
       ) : null}
       <BackLink ownTemplate={template.is_owner} />
-      <AddToContainerDialog template={adding ? template : null} onClose={() => setAdding(false)} />
+      <AddToContainerDialog
+        template={adding ? template : null}
+        onClose={() => setAdding(false)}
+        // The count of stacks made from it above has grown by one.
+        onAdded={() => void queryClient.invalidateQueries({ queryKey: itemTemplateKeys.detail(id) })}
+      />
       <ConfirmDialog
         opened={confirming}
         title="Delete item template"
