@@ -39,6 +39,29 @@ describe('MarketplacePage', () => {
     expect(await screen.findByText('No items found.')).toBeVisible();
   }, 20_000);
 
+  it('offers "Clear filters" when a search finds nothing, and it asks the whole marketplace again', async () => {
+    const fetchMock = mockFetch(({ url }) =>
+      new URL(url, 'http://t').searchParams.has('search')
+        ? jsonResponse(200, { status: 'success', data: [], meta: pageMeta(0, 50) })
+        : results(1),
+    );
+    const view = renderRoutes(routes, '/marketplace?q=zzz&rarity=rare&min_value=5');
+    expect(await screen.findByText('No items found.')).toBeVisible();
+    await userEvent.click(screen.getByRole('button', { name: 'Clear filters' }));
+    expect(await screen.findByText('Sword of page 1')).toBeVisible();
+    expect(lastSearch(fetchMock)).not.toHaveProperty('search');
+    expect(lastSearch(fetchMock)).not.toHaveProperty('rarity');
+    expect(screen.getByRole('textbox', { name: 'Search' })).toHaveValue('');
+    expect(view.router.state.location.search).toBe('');
+  });
+
+  it('offers no "Clear filters" when nothing was filtered', async () => {
+    mockFetch(() => jsonResponse(200, { status: 'success', data: [], meta: pageMeta(0, 50) }));
+    renderRoutes(routes, '/marketplace');
+    expect(await screen.findByText('No items found.')).toBeVisible();
+    expect(screen.queryByRole('button', { name: 'Clear filters' })).not.toBeInTheDocument();
+  });
+
   it('asks the search the address holds and shows it in the fields', async () => {
     const fetchMock = mockFetch(({ url }) =>
       results(120, Number(new URL(url, 'http://t').searchParams.get('page'))),

@@ -88,6 +88,13 @@ export function MarketplacePage() {
     address.rarity ?? '',
   ].filter((v) => v !== '').length;
   const showMoreFilters = !phone || moreFilters;
+  const filtered = draft.search.trim() !== '' || activeMoreFilters > 0;
+  // Every filter and the search emptied at once; the sort is an order, not a filter, and stays.
+  const clearFilters = () => {
+    const cleared = readMarketplaceAddress(new URLSearchParams());
+    setDraft(draftOf(cleared));
+    go({ ...cleared, sort: address.sort }, { replace: false });
+  };
   const type =
     <K extends keyof MarketplaceDraft>(key: K) =>
     (value: MarketplaceDraft[K]) =>
@@ -192,7 +199,17 @@ export function MarketplacePage() {
           onRetry={() => void query.refetch()}
         />
       ) : query.data.templates.length === 0 ? (
-        <EmptyState title={noItemsFound} message="Try other words or wider filters." />
+        <EmptyState
+          title={noItemsFound}
+          message="Try other words or wider filters."
+          action={
+            filtered ? (
+              <Button variant="light" onClick={clearFilters}>
+                Clear filters
+              </Button>
+            ) : undefined
+          }
+        />
       ) : (
         <Stack gap="md">
           <Text size="sm" c="dimmed" role="status">
