@@ -1,7 +1,9 @@
 import type { ItemTemplate } from '@haversack/contracts';
-import { Anchor, Badge, Button, Group, Paper, SimpleGrid, Stack } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { memo } from 'react';
 import { Link } from 'react-router';
+import { RarityBadge } from '../../inventory/components/item-look';
+import { rarityOf } from '../../inventory/lib/item-look';
 import { TemplateSummary } from '../../items/components/template-summary';
 import { ReportButton } from '../../moderation/components/report-button';
 
@@ -38,6 +40,7 @@ export const MarketplaceResults = memo(function MarketplaceResults({
                 ) : null}
               </Group>
               <TemplateSummary template={template} />
+              {template.is_system ? null : <PlayerMade template={template} />}
             </Stack>
             <Group justify="space-between" gap="xs">
               <Button
@@ -63,3 +66,19 @@ export const MarketplaceResults = memo(function MarketplaceResults({
     </SimpleGrid>
   );
 });
+
+/** A player's template: its rarity and who made it, as its page shows them (the SRD's say "SRD" instead). */
+function PlayerMade({ template }: { template: ItemTemplate }) {
+  const rarity = rarityOf(template.metadata);
+  if (!rarity && !template.creator_name) return null;
+  return (
+    <Group gap={6}>
+      {rarity ? <RarityBadge rarity={rarity} size="xs" /> : null}
+      {template.creator_name ? (
+        <Text size="xs" c="dimmed">
+          By {template.creator_name}
+        </Text>
+      ) : null}
+    </Group>
+  );
+}

@@ -55,6 +55,20 @@ describe('MarketplacePage', () => {
     expect(view.router.state.location.search).toBe('');
   });
 
+  it("shows a player-made card's rarity and its author, as the search answers them", async () => {
+    const template = buildLootItemTemplate({
+      name: 'Ember blade',
+      is_system: false,
+      creator_name: 'Mira',
+      metadata: { rarity: 'rare' },
+    });
+    mockFetch(() => jsonResponse(200, { status: 'success', data: [template], meta: pageMeta(1, 50) }));
+    renderRoutes(routes, '/marketplace');
+    const card = (await screen.findByRole('link', { name: 'Ember blade' })).closest('.mantine-Paper-root');
+    expect(card).toHaveTextContent('Rare');
+    expect(card).toHaveTextContent('By Mira');
+  });
+
   it('offers no "Clear filters" when nothing was filtered', async () => {
     mockFetch(() => jsonResponse(200, { status: 'success', data: [], meta: pageMeta(0, 50) }));
     renderRoutes(routes, '/marketplace');
