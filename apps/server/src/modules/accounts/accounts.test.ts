@@ -849,6 +849,32 @@ describe('profile', () => {
     });
   });
 
+  it('refuses a new password equal to the current one, on the new password field, and keeps every sign-in', async () => {
+    const user = await createUser(ctx);
+    const second = json<Envelope>(
+      await post('/api/v1/auth/login', { email: user.user.email, password: defaultPassword }),
+    ).data;
+    const same = await ctx.app.inject({
+      method: 'PUT',
+      url: '/api/v1/users/me/password',
+      headers: user.auth,
+      payload: {
+        current_password: defaultPassword,
+        password: defaultPassword,
+        password_confirmation: defaultPassword,
+      },
+    });
+    expect(same.statusCode, same.body).toBe(422);
+    expect(json<Envelope>(same).error.details).toEqual([
+      { field: 'password', message: passwordMessages.sameAsCurrent },
+    ]);
+    const otherSession = await ctx.app.inject({
+      url: '/api/v1/auth/me',
+      headers: { authorization: `Bearer ${second.token}` },
+    });
+    expect(otherSession.statusCode).toBe(200);
+  });
+
   it('lets only one of two racing changes from the same current password through', async () => {
     const user = await createUser(ctx);
     const change = (password: string) =>

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { useAuthStore } from '../../../stores/auth-store';
 import { useUiStore } from '../../../stores/ui-store';
-import { buildUser, mockFetch, success } from '../../../test/fixtures';
+import { buildUser, failure, mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes, withUnsavedChangesGuard } from '../../../test/render';
 import { ProfilePage } from './profile-page';
 
@@ -120,6 +120,50 @@ describe('ProfilePage and the general toasts (spec/01 §8)', { timeout: 30_000 }
     );
     const writes = fetchMock.mock.calls.filter(([, init]) => (init?.method ?? 'GET') !== 'GET');
     expect(writes).toEqual([]);
+  });
+
+  it('refuses a new password equal to the current one on the New Password field, sending nothing', async () => {
+    useUiStore.setState({ toasts: [] });
+    const fetchMock = mockFetch(() => success([]));
+    const user = userEvent.setup();
+    renderProfile();
+    await user.type(screen.getByTestId('password-current'), 'Adventure1');
+    await user.type(screen.getByTestId('password-new'), 'Adventure1');
+    await user.type(screen.getByTestId('password-confirmation'), 'Adventure1');
+    await user.click(screen.getByTestId('password-change-submit'));
+    const newPassword = screen.getByTestId('password-new');
+    await vi.waitFor(() => expect(newPassword).toHaveAttribute('aria-invalid', 'true'));
+    expect(newPassword).toHaveAccessibleDescription(
+      expect.stringContaining('The new password must differ from the current one.'),
+    );
+    const writes = fetchMock.mock.calls.filter(([, init]) => (init?.method ?? 'GET') !== 'GET');
+    expect(writes).toEqual([]);
+    expect(useUiStore.getState().toasts.map((t) => t.message)).not.toContain(
+      'Password changed successfully!',
+    );
+  });
+
+  it('shows the server refusing the current password as the new one on the New Password field', async () => {
+    useUiStore.setState({ toasts: [] });
+    mockFetch(({ url, init }) => {
+      if (url.endsWith('/users/me/password') && init.method === 'PUT')
+        return failure(422, 'VALIDATION_ERROR', 'Validation failed', [
+          { field: 'password', message: 'The new password must differ from the current one.' },
+        ]);
+      return success([]);
+    });
+    const user = userEvent.setup();
+    renderProfile();
+    // Different strings here, so only the server's answer can mark the field.
+    await user.type(screen.getByTestId('password-current'), 'Adventure1');
+    await user.type(screen.getByTestId('password-new'), 'Adventure2');
+    await user.type(screen.getByTestId('password-confirmation'), 'Adventure2');
+    await user.click(screen.getByTestId('password-change-submit'));
+    const newPassword = screen.getByTestId('password-new');
+    await vi.waitFor(() => expect(newPassword).toHaveAttribute('aria-invalid', 'true'));
+    expect(newPassword).toHaveAccessibleDescription(
+      expect.stringContaining('The new password must differ from the current one.'),
+    );
   });
 
   it('asks before leaving a half-typed password change', async () => {
