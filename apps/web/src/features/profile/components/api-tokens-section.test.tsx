@@ -100,6 +100,40 @@ describe('API tokens (issue 16 §5)', { timeout: 30_000 }, () => {
     expect(dialog).toHaveTextContent('hvk_Zz99secretsecretsecret');
   });
 
+  it('keeps the one-time token open against Escape and a click outside; only Done closes it', async () => {
+    serveTokens([]);
+    const user = userEvent.setup();
+    renderSection();
+    await user.click(await within(section()).findByRole('button', { name: 'Create token' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create API token' });
+    await user.type(within(dialog).getByRole('textbox', { name: /^Name/ }), 'Campaign notes{Enter}');
+    const copy = await within(dialog).findByRole('button', { name: 'Copy API token' });
+    await waitFor(() => expect(copy).toHaveFocus());
+
+    await user.keyboard('{Escape}');
+    const overlay = document.querySelector('.mantine-Modal-overlay');
+    expect(overlay).not.toBeNull();
+    if (overlay) await user.click(overlay);
+    expect(screen.getByRole('dialog', { name: 'Create API token' })).toHaveTextContent(
+      'hvk_Zz99secretsecretsecret',
+    );
+    // No corner close button either: the one way out is the explicit one, under the warning.
+    expect(within(dialog).queryByRole('button', { name: 'Close' })).toBeNull();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('still closes the empty create form with Escape', async () => {
+    serveTokens([]);
+    const user = userEvent.setup();
+    renderSection();
+    await user.click(await within(section()).findByRole('button', { name: 'Create token' }));
+    await screen.findByRole('dialog', { name: 'Create API token' });
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
   it('after a revoke, puts focus on the next row’s Revoke, else the one before, else Create token', async () => {
     serveTokens([spreadsheet, bot, backup]);
     const user = userEvent.setup();

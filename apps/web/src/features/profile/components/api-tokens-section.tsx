@@ -54,7 +54,14 @@ export function ApiTokensSection() {
   const tokens = useQuery(myApiTokensQuery());
   const subscription = useQuery(currentSubscriptionQueryOptions());
   const hasApiAccess = subscription.data ? subscription.data.tier.features.api_access === true : undefined;
-  const [creating, { open: openCreate, close: closeCreate }] = useDisclosure(false);
+  const [creating, { open: openCreate, close: closeDialog }] = useDisclosure(false);
+  // Once the secret is shown it can never be shown again: only the dialog's Done button may close it,
+  // never a stray Escape, click outside or corner cross.
+  const [secretShown, setSecretShown] = useState(false);
+  const closeCreate = () => {
+    closeDialog();
+    setSecretShown(false);
+  };
   const [revoking, setRevoking] = useState<ApiToken | null>(null);
   const revoke = useRevokeApiToken();
   // The revoked token's row goes with its Revoke button: focus goes to the next row's Revoke, else the
@@ -143,9 +150,12 @@ export function ApiTokensSection() {
         onClose={closeCreate}
         title="Create API token"
         closeButtonProps={{ 'aria-label': 'Close' }}
+        closeOnEscape={!secretShown}
+        closeOnClickOutside={!secretShown}
+        withCloseButton={!secretShown}
         centered
       >
-        {creating ? <CreateTokenForm onDone={closeCreate} /> : null}
+        {creating ? <CreateTokenForm onCreated={() => setSecretShown(true)} onDone={closeCreate} /> : null}
       </Modal>
       <ConfirmDialog
         opened={revoking !== null}
@@ -238,7 +248,7 @@ function toForm(fields: TokenFields): ApiTokenCreate {
   };
 }
 
-function CreateTokenForm({ onDone }: { onDone: () => void }) {
+function CreateTokenForm({ onCreated, onDone }: { onCreated: () => void; onDone: () => void }) {
   const create = useCreateApiToken();
   const [created, setCreated] = useState<ApiTokenCreated | null>(null);
   const [refusal, setRefusal] = useState<unknown>(null);
@@ -285,7 +295,10 @@ function CreateTokenForm({ onDone }: { onDone: () => void }) {
   const submit = (fields: TokenFields) => {
     setRefusal(null);
     create.mutate(toForm(fields), {
-      onSuccess: setCreated,
+      onSuccess: (token) => {
+        setCreated(token);
+        onCreated();
+      },
       onError: (error) => {
         const fieldErrors = serverFieldErrors(error, ['name', 'scope', 'expires_in_days'], 'api_token.');
         if (fieldErrors) form.setErrors({ ...fieldErrors, lifetime: fieldErrors.expires_in_days });
