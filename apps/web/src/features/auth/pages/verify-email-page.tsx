@@ -9,6 +9,7 @@ import { usePageTitle } from '../../../lib/page-title';
 import { updateSessionUser } from '../../../lib/session';
 import { useAuthStore } from '../../../stores/auth-store';
 import { verifyEmailOnce } from '../api/password-api';
+import { ResendVerificationForm } from '../components/resend-verification-form';
 
 type Outcome =
   | { state: 'checking' }
@@ -85,7 +86,7 @@ export function VerifyEmailPage() {
         Verification failed
       </Title>
       <Text>{outcome.message}</Text>
-      {isAuthenticated ? <ResendVerificationButton /> : null}
+      {isAuthenticated ? <ResendVerificationButton /> : <ResendVerificationForm />}
       <Anchor component={Link} to={next.href}>
         {next.label}
       </Anchor>
