@@ -1,9 +1,18 @@
+import type { Announcement } from '@haversack/contracts';
 import { Alert, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconInfoCircle } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useLayoutEffect, useRef } from 'react';
 import { activeAnnouncementsQuery, announcementKeys, dismissAnnouncement } from '../api/announcements-api';
 
 const colors = { info: 'blue', warning: 'yellow', critical: 'red' } as const;
+const severityRank = { critical: 0, warning: 1, info: 2 } as const;
+const dismissSelector = 'button[aria-label^="Dismiss announcement:"]';
+
+/** The gravest first, whatever order the server lists them in; the newest first within a level. */
+function bySeverity(a: Announcement, b: Announcement): number {
+  return severityRank[a.level] - severityRank[b.level] || Date.parse(b.created_at) - Date.parse(a.created_at);
+}
 
 /**
  * Issue 15: the staff's announcements, above every signed-in page for their period. Closing one hides
@@ -13,6 +22,10 @@ const colors = { info: 'blue', warning: 'yellow', critical: 'red' } as const;
 export function AnnouncementBanners() {
   const queryClient = useQueryClient();
   const query = useQuery(activeAnnouncementsQuery());
+  const region = useRef<HTMLDivElement>(null);
+  // The closed banner takes its focused button with it: the focus goes to the banner now in its place (or
+  // the one before), else to the main content, never to <body>.
+  const pendingFocus = useRef<{ id: string; index: number; main: HTMLElement | null } | null>(null);
   const dismiss = useMutation({
     mutationFn: dismissAnnouncement,
     onMutate: (id) => {
@@ -22,10 +35,21 @@ export function AnnouncementBanners() {
     },
     onSettled: () => void queryClient.invalidateQueries({ queryKey: announcementKeys.active }),
   });
-  if (!query.data || query.data.length === 0) return null;
+  const announcements = query.data ? query.data.toSorted(bySeverity) : [];
+  useLayoutEffect(() => {
+    const pending = pendingFocus.current;
+    // Acts on the render that removed the banner, not on one before it.
+    if (!pending || announcements.some((a) => a.id === pending.id)) return;
+    pendingFocus.current = null;
+    const buttons = region.current?.querySelectorAll<HTMLButtonElement>(dismissSelector) ?? [];
+    const next = buttons[Math.min(pending.index, buttons.length - 1)];
+    if (next) next.focus();
+    else pending.main?.focus();
+  });
+  if (announcements.length === 0) return null;
   return (
-    <Stack gap="xs" mb="md" role="region" aria-label="Announcements">
-      {query.data.map((announcement) => (
+    <Stack ref={region} gap="xs" mb="md" role="region" aria-label="Announcements">
+      {announcements.map((announcement, index) => (
         <Alert
           key={announcement.id}
           color={colors[announcement.level]}
@@ -40,7 +64,14 @@ export function AnnouncementBanners() {
           }
           withCloseButton
           closeButtonLabel={`Dismiss announcement: ${announcement.title}`}
-          onClose={() => dismiss.mutate(announcement.id)}
+          onClose={() => {
+            pendingFocus.current = {
+              id: announcement.id,
+              index,
+              main: region.current?.closest('main') ?? null,
+            };
+            dismiss.mutate(announcement.id);
+          }}
           data-testid="announcement-banner"
         >
           {announcement.body ? (

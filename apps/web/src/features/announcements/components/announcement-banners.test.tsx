@@ -1,0 +1,92 @@
+import type { Announcement } from '@haversack/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { mockFetch, success } from '../../../test/fixtures';
+import { renderRoutes } from '../../../test/render';
+import { AnnouncementBanners } from './announcement-banners';
+
+function announcement(overrides: Partial<Announcement>): Announcement {
+  return {
+    id: 'a-1',
+    title: 'Title',
+    body: '',
+    level: 'info',
+    starts_at: '2026-03-01T10:00:00.000Z',
+    ends_at: null,
+    created_at: '2026-03-01T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+function serve(list: Announcement[]) {
+  let active = [...list];
+  return mockFetch(({ url, init }) => {
+    const dismissed = url.match(/\/announcements\/([^/]+)\/dismiss$/);
+    if (dismissed && init.method === 'POST') {
+      active = active.filter((a) => a.id !== dismissed[1]);
+      return new Response(null, { status: 204 });
+    }
+    return success(active);
+  });
+}
+
+function renderBanners() {
+  return renderRoutes(
+    [
+      {
+        path: '/',
+        element: (
+          <main tabIndex={-1}>
+            <AnnouncementBanners />
+          </main>
+        ),
+      },
+    ],
+    '/',
+  );
+}
+
+const dismissButton = (title: string) =>
+  within(screen.getByRole('region', { name: 'Announcements' })).getByRole('button', {
+    name: `Dismiss announcement: ${title}`,
+  });
+
+describe('AnnouncementBanners', { timeout: 30_000 }, () => {
+  it('orders critical, then warning, then info, the newest first within a level', async () => {
+    serve([
+      announcement({ id: 'i-old', title: 'Old info', created_at: '2026-03-01T10:00:00.000Z' }),
+      announcement({ id: 'c', title: 'Outage', level: 'critical' }),
+      announcement({ id: 'i-new', title: 'New info', created_at: '2026-03-05T10:00:00.000Z' }),
+      announcement({ id: 'w', title: 'Maintenance', level: 'warning' }),
+    ]);
+    renderBanners();
+    await waitFor(() => expect(screen.getAllByTestId('announcement-banner')).toHaveLength(4));
+    expect(
+      screen
+        .getAllByTestId('announcement-banner')
+        .map((b) => within(b).getByRole('button').getAttribute('aria-label')),
+    ).toEqual([
+      'Dismiss announcement: Outage',
+      'Dismiss announcement: Maintenance',
+      'Dismiss announcement: New info',
+      'Dismiss announcement: Old info',
+    ]);
+  });
+
+  it('after a dismissal from the keyboard, moves focus to the next banner, else to the main content', async () => {
+    serve([
+      announcement({ id: 'c', title: 'Outage', level: 'critical' }),
+      announcement({ id: 'i', title: 'News' }),
+    ]);
+    const user = userEvent.setup();
+    renderBanners();
+    await waitFor(() => expect(screen.getAllByTestId('announcement-banner')).toHaveLength(2));
+    dismissButton('Outage').focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(dismissButton('News')).toHaveFocus());
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(screen.queryByTestId('announcement-banner')).toBeNull());
+    await waitFor(() => expect(screen.getByRole('main')).toHaveFocus());
+  });
+});
