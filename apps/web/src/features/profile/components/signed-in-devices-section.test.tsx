@@ -79,6 +79,10 @@ describe('Signed-in devices', { timeout: 30_000 }, () => {
     expect(callsTo(fetchMock, 'DELETE', '/users/me/sessions/session-phone')).toHaveLength(1);
     await waitFor(() => expect(toastMessages()).toContain('Chrome on Android has been signed out.'));
     expect(within(section).queryByText('Chrome on Android')).toBeNull();
+    // The pressed button went with its row: the focus lands on the list's heading, not on <body>.
+    await waitFor(() =>
+      expect(within(section).getByRole('heading', { name: 'Signed-in devices' })).toHaveFocus(),
+    );
   });
 
   it('signs out every other device after a confirmation, then says only this one is left', async () => {

@@ -2,7 +2,7 @@ import { type SignedInSession, signedInSessionMessages } from '@haversack/contra
 import { Anchor, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconDeviceDesktop, IconDeviceMobile } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
@@ -32,10 +32,15 @@ export function SignedInDevicesSection() {
   const signOutOthers = useSignOutOtherDevices();
   const [confirmingOthers, setConfirmingOthers] = useState(false);
   const others = sessions.data?.filter((session) => !session.current) ?? [];
+  // The pressed Sign out goes with its row: the focus goes to the list's heading, not to <body>.
+  const heading = useRef<HTMLHeadingElement>(null);
 
   const signOutOne = (session: SignedInSession) =>
     signOut.mutate(session.id, {
-      onSuccess: () => toast.success(signedInSessionMessages.signedOut(session.device)),
+      onSuccess: () => {
+        heading.current?.focus();
+        toast.success(signedInSessionMessages.signedOut(session.device));
+      },
     });
 
   const confirmOthers = () =>
@@ -57,7 +62,7 @@ export function SignedInDevicesSection() {
       <Stack gap="md">
         <Group justify="space-between" align="flex-start" gap="sm">
           <Stack gap={4} style={{ flex: '1 1 260px' }}>
-            <Title order={2} size="h4" id="signed-in-devices-heading">
+            <Title order={2} size="h4" id="signed-in-devices-heading" ref={heading} tabIndex={-1}>
               Signed-in devices
             </Title>
             <Text size="sm" c="dimmed">
