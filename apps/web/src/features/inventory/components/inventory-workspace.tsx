@@ -34,6 +34,7 @@ import { planDrop } from '../drop-plan';
 import { useDeviceClass } from '../hooks/use-device-class';
 import { useAddFromMarket, useTransferItem } from '../hooks/use-inventory-actions';
 import { useOpenItem } from '../hooks/use-open-item';
+import { usePanelsInUrl } from '../hooks/use-panels-in-url';
 import {
   partyCollaborationLocked,
   partyCollaborationUpgradePath,
@@ -97,7 +98,16 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
   const device = useDeviceClass();
   const wide = device === 'desktop';
   const touch = !wide;
-  const [viewModeChoice, setViewMode] = useState<ViewMode>(props.initialView ?? 'single');
+  const {
+    panels,
+    setPanels,
+    viewMode: viewModeChoice,
+    setViewMode,
+  } = usePanelsInUrl(
+    props.containers,
+    { left: props.initialLeft, right: props.initialRight },
+    props.initialView ?? 'single',
+  );
   const [layoutChoice, setLayout] = useState<LayoutMode>('grid');
   const viewMode: ViewMode = wide ? viewModeChoice : 'single';
   const layout: LayoutMode = wide ? layoutChoice : 'list';
@@ -109,10 +119,6 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
     maxValue: null,
   });
   const filters: ItemFilters = searchableItemFilters({ search, ...valueFilters });
-  const [panels, setPanels] = useState<Record<PanelSide, PanelState>>({
-    left: props.initialLeft,
-    right: props.initialRight,
-  });
   const [creating, setCreating] = useState(false);
   const [quantityRequest, setQuantityRequest] = useState<QuantityRequest | null>(null);
   const [dragging, setDragging] = useState<DragPayload | DraggedShopItem | DraggedLootItem | null>(null);

@@ -48,4 +48,25 @@ describe('PartyDetailPage', () => {
     expect(document.activeElement).toBe(overview);
     expect(overview).toHaveAttribute('aria-selected', 'true');
   });
+
+  it('keeps the chosen tab in the address, so that a reload opens it again', async () => {
+    mockFetch(({ url }) => {
+      const path = new URL(url, 'http://test').pathname;
+      if (path === '/api/v1/parties/party-1') return success(buildParty());
+      if (path === '/api/v1/parties/party-1/members') return success([]);
+      return jsonResponse(200, { status: 'success', data: [], meta: pageMeta(0, 20) });
+    });
+    const user = userEvent.setup();
+    const { router, unmount } = renderRoutes(routes, '/parties/party-1?welcome=false');
+    await user.click(await screen.findByRole('tab', { name: 'Members' }));
+    expect(router.state.location.search).toBe('?tab=members');
+    await user.click(screen.getByRole('tab', { name: 'Overview' }));
+    expect(router.state.location.search).toBe('');
+    await user.click(screen.getByRole('tab', { name: 'Activity' }));
+    const reloadedAt = `${router.state.location.pathname}${router.state.location.search}`;
+    unmount();
+
+    renderRoutes(routes, reloadedAt);
+    expect(await screen.findByRole('tab', { name: 'Activity' })).toHaveAttribute('aria-selected', 'true');
+  });
 });

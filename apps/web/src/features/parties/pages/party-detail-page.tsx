@@ -137,11 +137,24 @@ function PublicPreview({ party }: { party: Party }) {
 function MemberView({ party }: { party: Party }) {
   const [searchParams, setSearchParams] = useSearchParams();
   const [welcome, setWelcome] = useState(searchParams.get('welcome') === 'true');
-  // A link may open a tab directly (?tab=loot after deploying loot); anything else opens the overview.
-  const [tab, setTab] = useState<PartyTab>(() => {
-    const asked = searchParams.get('tab');
-    return (tabs as readonly string[]).includes(asked ?? '') ? (asked as PartyTab) : 'overview';
-  });
+  // The tab lives in the address (?tab=loot): a link may open one (after deploying loot), and a reload or
+  // Back keeps it. Anything else opens the overview.
+  const asked = searchParams.get('tab');
+  const tab: PartyTab = (tabs as readonly string[]).includes(asked ?? '') ? (asked as PartyTab) : 'overview';
+  const setTab = (next: PartyTab) => {
+    if (next === tab) return;
+    setSearchParams(
+      (current) => {
+        const params = new URLSearchParams(current);
+        if (next === 'overview') params.delete('tab');
+        else params.set('tab', next);
+        // The inventory's panels (?left, ?right, ?view) belong to its tab, which closes.
+        for (const key of ['left', 'right', 'view']) params.delete(key);
+        return params;
+      },
+      { replace: true },
+    );
+  };
   const [sharing, setSharing] = useState(false);
   // Issue 6: every tab of the party stays live.
   const realtime = usePartyChannels(party.id);
