@@ -1,7 +1,8 @@
-import type { ItemTemplate, LootItem, LootTemplate } from '@haversack/contracts';
+import type { LootItem, LootTemplate } from '@haversack/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTemplate, createUser, type SignedInUser, upgrade } from '../../test/factories.js';
-import { buildTestApp, callApi, json, type TestContext } from '../../test/helper.js';
+import { createTemplate, createUser } from '../../test/factories.js';
+import { buildTestApp, callApi, type json, type TestContext } from '../../test/helper.js';
+import { envelopeData, gmWithRelicAndRope, paidUser as paidUserOf } from '../../test/private-relic.js';
 
 // Private item templates exist only for their creator (docs/decisions.md): a loot template that lists one
 // must not show its fields, nor its worth, to anyone else, nor pass the line on in their copies.
@@ -13,31 +14,12 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx.close());
 
-type Envelope<T> = { status: string; data: T };
-const data = <T>(response: Parameters<typeof json>[0]) => json<Envelope<T>>(response).data;
-
-async function paidUser(): Promise<SignedInUser> {
-  const user = await createUser(ctx);
-  await upgrade(ctx, user, 'tier_1');
-  return user;
-}
+const data = envelopeData;
+const paidUser = () => paidUserOf(ctx);
 
 /** A GM's public loot template holding 2 rope (1 gp each) and 3 of a relic of their own (75 gp each). */
 async function publicLootWithRelic(relicVisibility: 'private' | 'public') {
-  const gm = await paidUser();
-  const created = await callApi(ctx, 'POST', '/item_templates', gm, {
-    item_template: {
-      name: 'Relic of Whispers',
-      description: 'Sealed words v1',
-      weight: 3,
-      base_value: 75,
-      visibility: relicVisibility,
-      metadata: { rarity: 'rare' },
-    },
-  });
-  expect(created.statusCode, created.body).toBe(201);
-  const relic = data<ItemTemplate>(created);
-  const rope = await createTemplate(ctx, { name: 'Rope', baseValue: 1, currency: 'gp' });
+  const { gm, relic, rope } = await gmWithRelicAndRope(ctx, relicVisibility);
   const loot = data<LootTemplate>(
     await callApi(ctx, 'POST', '/loot_templates', gm, {
       loot_template: { name: 'Cultist Cache', visibility: 'public', source_type: 'hoard' },

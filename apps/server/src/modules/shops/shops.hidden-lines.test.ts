@@ -1,7 +1,8 @@
-import type { ItemTemplate, ShopItem, ShopTemplate } from '@haversack/contracts';
+import type { ShopItem, ShopTemplate } from '@haversack/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTemplate, createUser, type SignedInUser, upgrade } from '../../test/factories.js';
-import { buildTestApp, callApi, json, type TestContext } from '../../test/helper.js';
+import { createUser } from '../../test/factories.js';
+import { buildTestApp, callApi, type json, type TestContext } from '../../test/helper.js';
+import { envelopeData, gmWithRelicAndRope, paidUser as paidUserOf } from '../../test/private-relic.js';
 
 // Private item templates exist only for their creator (docs/decisions.md): a shop template that lists one
 // must not show its fields to anyone else, nor pass the line on in their copies.
@@ -13,31 +14,12 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx.close());
 
-type Envelope<T> = { status: string; data: T };
-const data = <T>(response: Parameters<typeof json>[0]) => json<Envelope<T>>(response).data;
-
-async function paidUser(): Promise<SignedInUser> {
-  const user = await createUser(ctx);
-  await upgrade(ctx, user, 'tier_1');
-  return user;
-}
+const data = envelopeData;
+const paidUser = () => paidUserOf(ctx);
 
 /** A GM's public shop template stocking rope (public) and a relic of their own, private or not. */
 async function publicShopWithRelic(relicVisibility: 'private' | 'public') {
-  const gm = await paidUser();
-  const created = await callApi(ctx, 'POST', '/item_templates', gm, {
-    item_template: {
-      name: 'Relic of Whispers',
-      description: 'Sealed words v1',
-      weight: 3,
-      base_value: 75,
-      visibility: relicVisibility,
-      metadata: { rarity: 'rare' },
-    },
-  });
-  expect(created.statusCode, created.body).toBe(201);
-  const relic = data<ItemTemplate>(created);
-  const rope = await createTemplate(ctx, { name: 'Rope', baseValue: 1, currency: 'gp' });
+  const { gm, relic, rope } = await gmWithRelicAndRope(ctx, relicVisibility);
   const shop = data<ShopTemplate>(
     await callApi(ctx, 'POST', '/shop_templates', gm, {
       shop_template: { name: 'Curio Stall', visibility: 'public' },
