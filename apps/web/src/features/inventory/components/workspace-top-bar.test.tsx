@@ -57,6 +57,22 @@ describe('WorkspaceTopBar search', () => {
     fireEvent.keyDown(document.documentElement, { key: 'f', code: 'KeyF', metaKey: true });
     expect(screen.getByPlaceholderText('Search items...')).toBeInTheDocument();
   });
+
+  it('opens on Ctrl+F after a click on a segmented control (a radio input), not in a text field', () => {
+    renderWithProviders(<Harness />);
+    const dual = screen.getByRole('radio', { name: 'Dual' });
+    dual.focus();
+    const fromRadio = fireEvent.keyDown(dual, { key: 'f', code: 'KeyF', ctrlKey: true });
+    expect(fromRadio).toBe(false);
+    const input = screen.getByPlaceholderText('Search items...');
+    expect(input).toHaveFocus();
+
+    // In a field where text is typed, Ctrl+F is the browser's.
+    const minimum = screen.getByLabelText('Minimum value (gp)', { selector: 'input' });
+    minimum.focus();
+    expect(fireEvent.keyDown(minimum, { key: 'f', code: 'KeyF', ctrlKey: true })).toBe(true);
+    expect(minimum).toHaveFocus();
+  });
 });
 
 it.each(['Rarity', 'Minimum value (gp)'])(

@@ -78,8 +78,23 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
   const ownerId = useId();
   const ranged = props.filters.minValue !== null || props.filters.maxValue !== null;
   const { onSearchOpenChange } = props;
-  // The browser's own find is replaced inside the workspace, as the spec asks.
-  useHotkeys([['mod+F', () => onSearchOpenChange(true)]]);
+  // The browser's own find is replaced inside the workspace, as the spec asks, except where text is typed.
+  // Mantine ignores every <input>, and a segmented control's options are radio inputs: after a click on
+  // one, Ctrl+F opened the browser's find.
+  useHotkeys(
+    [
+      [
+        'mod+F',
+        (event) => {
+          if (takesText(event.target)) return;
+          event.preventDefault();
+          onSearchOpenChange(true);
+        },
+        { preventDefault: false },
+      ],
+    ],
+    [],
+  );
   useEffect(() => {
     if (props.searchOpen) input.current?.focus();
   }, [props.searchOpen]);
@@ -234,4 +249,29 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
       ) : null}
     </>
   );
+}
+
+const textlessInputTypes = new Set([
+  'button',
+  'checkbox',
+  'color',
+  'file',
+  'image',
+  'radio',
+  'range',
+  'reset',
+  'submit',
+]);
+
+/** Whether a key pressed in this element belongs to the text typed there (the browser's own shortcuts). */
+function takesText(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (
+    target.isContentEditable ||
+    target instanceof HTMLTextAreaElement ||
+    target instanceof HTMLSelectElement
+  ) {
+    return true;
+  }
+  return target instanceof HTMLInputElement && !textlessInputTypes.has(target.type);
 }
