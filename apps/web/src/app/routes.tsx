@@ -279,7 +279,9 @@ export const routes: RouteObject[] = [
               ),
 
               // `/shops` is a page of its own; `/loot`, typed by hand, goes where the sidebar's Loot does.
-              { path: 'loot', loader: () => redirect('/loot/templates') },
+              // `element: null`: the loader redirects before anything is drawn, and React Router warns of a route
+              // without one ("an empty page") in the console.
+              { path: 'loot', loader: () => redirect('/loot/templates'), element: null },
               lazyPage('loot/templates', 'Loot templates', () =>
                 import('../features/loot/pages/loot-templates-page').then((m) => m.LootTemplatesPage),
               ),
@@ -366,7 +368,7 @@ export const routes: RouteObject[] = [
               lazyPage('system-health', 'Admin System Health', systemHealthPage),
               lazyPage('monitoring', 'Admin Monitoring', systemHealthPage),
               // The spec's admin menu names /admin/sidekiq; the queue's page here is /admin/jobs.
-              { path: 'sidekiq', loader: () => replace('/admin/jobs') },
+              { path: 'sidekiq', loader: () => replace('/admin/jobs'), element: null },
               lazyPage('jobs', 'Admin Background Jobs', () =>
                 import('../features/admin/pages/background-jobs-page').then((m) => m.BackgroundJobsPage),
               ),
