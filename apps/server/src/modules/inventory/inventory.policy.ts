@@ -1,4 +1,4 @@
-import { partyMessages } from '@haversack/contracts';
+import { inventoryMessages, type PartyRole, partyMessages } from '@haversack/contracts';
 import { AppError } from '../../lib/app-error.js';
 import type { ContainerContext } from './inventory.repository.js';
 
@@ -49,4 +49,14 @@ export function assertPartyNotArchived(archived: boolean): void {
 
 export function assertCanRead(access: ContainerAccess): void {
   if (!access.canRead) throw AppError.notFound('Container not found.');
+}
+
+/**
+ * A party's containers hold what the whole group shares: deleting one (its items go where the deleter
+ * chooses) is for the party's GM or a manager, not for every member who may move items in and out.
+ */
+export function assertCanDeletePartyContainer(role: PartyRole | undefined): void {
+  if (role !== 'gm' && role !== 'manager') {
+    throw new AppError('FORBIDDEN', inventoryMessages.partyContainerDeleters);
+  }
 }

@@ -510,11 +510,11 @@ export const inventoryRepository = {
   },
 
   /**
-   * Serialises the creates of one owner's containers until the caller's transaction ends, so that the
-   * count each one checks against MAX_CONTAINERS_PER_OWNER includes the others. Only those creates take
-   * it (no row is locked): it cannot wait on, or hold up, a move, an edit or a deletion.
+   * Serialises the creates of one owner's containers, and the deletions of a party's, until the caller's
+   * transaction ends, so that the count each one checks (MAX_CONTAINERS_PER_OWNER; a party's last
+   * container) includes the others. No row is locked: it cannot wait on, or hold up, a move or an edit.
    */
-  async lockOwnerForNewContainer(db: Executor, owner: { characterId?: string; partyId?: string }) {
+  async lockOwnerContainers(db: Executor, owner: { characterId?: string; partyId?: string }) {
     const key = owner.characterId ? `character:${owner.characterId}` : `party:${owner.partyId ?? ''}`;
     await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`new_container:${key}`}))`);
   },

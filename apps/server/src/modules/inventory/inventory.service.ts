@@ -25,6 +25,7 @@ import {
   MAX_STACK_QUANTITY,
   type ManualTransaction,
   manualEntryMessages,
+  type PartyRole,
   partyMessages,
   planPayment,
   shopMessages,
@@ -179,6 +180,8 @@ interface MoveReads {
 interface Located {
   context: ContainerContext;
   access: policy.ContainerAccess;
+  /** The user's role in the container's party, when they are a member. */
+  role?: PartyRole | undefined;
   /** The user's subscription as read with the lock, for the container's party (`#lockAndLocate`). */
   subscription?: SubscriptionRead;
 }
@@ -448,10 +451,19 @@ export class InventoryService {
     }
     await this.#transaction(async (tx, record) => {
       await repo.lockContainers(tx, destinationId ? [containerId, destinationId] : [containerId]);
-      const { context, access } = await this.#locate(tx, actor.id, containerId);
+      const { context, access, role } = await this.#locate(tx, actor.id, containerId);
       this.#assertOwnedBy(context, owner);
       policy.assertCanAct(access);
       if (context.container.isPrimary) throw new AppError('FORBIDDEN', inventoryMessages.primaryContainer);
+      const partyId = context.character ? null : context.container.partyId;
+      if (partyId) {
+        policy.assertCanDeletePartyContainer(role);
+        // Under the owner's lock, so that two deletions at once cannot both see the other container left.
+        await repo.lockOwnerContainers(tx, { partyId });
+        if ((await repo.countForOwner(tx, { partyId })) <= 1) {
+          throw new AppError('CONFLICT', inventoryMessages.lastPartyContainer);
+        }
+      }
       const stacks = await repo.allInstances(tx, containerId);
       if (stacks.length > 0) {
         if (!destinationId) throw new AppError('CONFLICT', inventoryMessages.containerNotEmpty);
@@ -1940,6 +1952,7 @@ export class InventoryService {
     return {
       context,
       access: policy.containerAccess(context, userId, membership, Boolean(membership) && hasCharacter),
+      role: membership?.role,
     };
   }
 
@@ -1974,7 +1987,7 @@ export class InventoryService {
    * checks (and their allowance lock), always in that order. A refusal rolls the counted action back.
    */
   async #assertRoomForContainer(tx: Executor, owner: Owner) {
-    await repo.lockOwnerForNewContainer(tx, owner);
+    await repo.lockOwnerContainers(tx, owner);
     if ((await repo.countForOwner(tx, owner)) < MAX_CONTAINERS_PER_OWNER) return;
     const message = inventoryMessages.containerLimit('characterId' in owner ? 'character' : 'party');
     throw AppError.validation([{ field: 'container', message }], message);

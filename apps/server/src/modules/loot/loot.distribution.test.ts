@@ -23,6 +23,7 @@ import {
   upgrade,
 } from '../../test/factories.js';
 import { buildTestApp, callApi, type TestContext } from '../../test/helper.js';
+import { inventoryRepository } from '../inventory/inventory.repository.js';
 
 let ctx: TestContext;
 let baseUrl: string;
@@ -73,14 +74,11 @@ async function world(options: Options = {}) {
     players.push(player);
     heroes.push(await createCharacter(ctx, player, { partyId: party.id, maxWeight, maxSlots: null }));
   }
-  // A new party comes with its Party Stash (issue 12); `stash: false` deletes it.
+  // A new party comes with its Party Stash (issue 12); `stash: false` removes it from the database, as a
+  // party made before stashes has none (the API keeps a party's last container).
   const [created] = await ctx.app.services.inventory.listContainers(gm.user.id, { partyId: party.id });
   if (!created) throw new Error('a new party has a stash');
-  if (options.stash === false)
-    await ctx.app.services.inventory.deleteContainer(
-      { id: gm.user.id, username: gm.user.username },
-      created.id,
-    );
+  if (options.stash === false) await inventoryRepository.deleteContainer(ctx.database.db, created.id);
   const stash = options.stash === false ? null : created;
   const things: Things = {
     rope: await createTemplate(ctx, { name: 'Rope', baseValue: 1, currency: 'gp', stackSize: 0, weight: 10 }),

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toast } from '../../../lib/toast';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
+import { buildParty } from '../../../test/party-fixtures';
 import { noItemFilters } from '../api/inventory-api';
 import { buildContainer, buildItem, renderWithProviders } from '../test/inventory-fixtures';
 import { ContainerView } from './container-view';
@@ -57,10 +58,10 @@ function serve(container: Container, items: unknown[], answer: Answer) {
   });
 }
 
-function renderView(container: Container, onSelect = vi.fn()) {
+function renderView(container: Container, onSelect = vi.fn(), containers = [backpack, pouch, otherOwners]) {
   renderWithProviders(
     <ContainerView
-      containers={[backpack, pouch, otherOwners]}
+      containers={containers}
       containerId={container.id}
       onSelect={onSelect}
       filters={noItemFilters}
@@ -205,15 +206,50 @@ describe('Delete container', () => {
     expect(screen.queryByRole('button', { name: 'Delete container' })).not.toBeInTheDocument();
   });
 
-  it('is offered on an empty party stash to a member who may act on it, as the server allows', async () => {
+  const wagon = buildContainer({
+    id: 'container-10',
+    name: 'Wagon',
+    is_primary: false,
+    owner: { type: 'party', id: 'party-1', name: 'The Company' },
+  });
+  /** The party's answers: collaboration allowed, and the viewer's role in the party. */
+  const partyAnswers =
+    (role: 'gm' | 'manager' | 'player'): Answer =>
+    (url) => {
+      if (url === '/api/v1/subscription/check_feature')
+        return success({ allowed: true, feature: 'party_collaboration' });
+      if (url === '/api/v1/parties/party-1')
+        return success(buildParty({ id: 'party-1', user_role: role, is_gm: role === 'gm' }));
+      return undefined;
+    };
+
+  it.each(['gm', 'manager'] as const)(
+    'is offered on an empty party container to the %s, while the party has another',
+    async (role) => {
+      const stash = { ...otherOwners, items_count: 0 };
+      serve(stash, [], partyAnswers(role));
+      renderView(stash, vi.fn(), [backpack, pouch, stash, wagon]);
+      expect(await screen.findByRole('button', { name: 'Delete container' })).toBeInTheDocument();
+    },
+  );
+
+  it("is not offered on a party's container to a player, who may still move items in and out", async () => {
     const stash = { ...otherOwners, items_count: 0 };
-    serve(stash, [], (url) =>
-      url === '/api/v1/subscription/check_feature'
-        ? success({ allowed: true, feature: 'party_collaboration' })
-        : undefined,
+    const fetchMock = serve(stash, [], partyAnswers('player'));
+    renderView(stash, vi.fn(), [backpack, pouch, stash, wagon]);
+    expect(await screen.findByRole('button', { name: 'Edit container' })).toBeInTheDocument();
+    await waitFor(() =>
+      expect(fetchMock.mock.calls.some(([url]) => String(url) === '/api/v1/parties/party-1')).toBe(true),
     );
-    renderView(stash);
-    expect(await screen.findByRole('button', { name: 'Delete container' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Delete container' })).not.toBeInTheDocument();
+  });
+
+  it("is not offered on the party's last container, even to the GM", async () => {
+    const stash = { ...otherOwners, items_count: 0 };
+    serve(stash, [], partyAnswers('gm'));
+    renderView(stash, vi.fn(), [backpack, pouch, stash]);
+    expect(await screen.findByRole('button', { name: 'Edit container' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Delete container' })).not.toBeInTheDocument();
   });
 
   it("is not offered on a party's container to a member whose plan lacks party collaboration", async () => {

@@ -7,6 +7,7 @@ import { useRef, useState } from 'react';
 import { useMatch, useNavigate } from 'react-router';
 import { CapacityBar } from '../../../components/capacity-bar';
 import { ErrorPanel } from '../../../components/error-panel';
+import { partyQuery } from '../../parties/api/parties-api';
 import {
   containerCoinsQuery,
   containerQuery,
@@ -153,15 +154,20 @@ function ContainerActions({
     ...partyCollaborationQuery(container.owner.id),
     enabled: partyOwned && container.can_act,
   });
+  const party = useQuery({ ...partyQuery(container.owner.id), enabled: partyOwned && container.can_act });
+  const partyDeleter = party.data?.user_role === 'gm' || party.data?.user_role === 'manager';
+  const partyContainers = containers.filter(
+    (c) => c.owner.type === 'party' && c.owner.id === container.owner.id,
+  ).length;
   // The server's rule (inventory.service deleteContainer): a member who may act on it, not a primary
-  // container, and its items need another container of the same owner to go to. A party's only stash
-  // that holds items cannot go, whoever asks: no button that opens a dialog whose delete stays disabled.
-  // Changing a party's container is a party action too.
+  // container, and its items need another container of the same owner to go to. A party's container is
+  // the GM's or a manager's to delete, and never the party's last: no button that opens a dialog whose
+  // delete is refused. Changing a party's container is a party action too.
   const canEdit = container.can_act && (!partyOwned || collaboration.data === true);
   const canDelete =
     container.can_act &&
     !container.is_primary &&
-    (!partyOwned || collaboration.data === true) &&
+    (!partyOwned || (collaboration.data === true && partyDeleter && partyContainers > 1)) &&
     (container.items_count === 0 || deletionDestinations(container, containers).length > 0);
   if (!container.can_act || (!hasCoins && !canDelete && !canEdit)) return null;
   return (

@@ -129,4 +129,41 @@ describe('PartyInventoryTab', () => {
     expect(screen.queryByTestId('party-inventory-unavailable')).not.toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Party containers' })).not.toBeInTheDocument();
   });
+
+  it('offers the GM of a party with no container a New Container there, and lists the one made', async () => {
+    const user = userEvent.setup();
+    let made: unknown[] = [];
+    const fetchMock = mockFetch(({ url, init }) => {
+      const path = new URL(url, 'http://test').pathname.replace('/api/v1', '');
+      if (path === '/characters')
+        return jsonResponse(200, { status: 'success', data: [theirs], meta: pageMeta(1, 100) });
+      if (path === `/parties/${party.id}/containers` && init.method === 'POST') {
+        const body = JSON.parse(String(init.body)) as { container: { name: string } };
+        made = [{ ...stash, name: body.container.name, items_count: 0 }];
+        return jsonResponse(201, { status: 'success', data: made[0] });
+      }
+      if (path === `/parties/${party.id}/containers`) return success(made);
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${path}`);
+    });
+    renderWithProviders(<PartyInventoryTab party={{ ...party, is_gm: true }} />);
+    const section = await screen.findByRole('region', { name: 'Party containers' });
+    expect(await within(section).findByText('This party has no containers yet.')).toBeInTheDocument();
+    await user.click(within(section).getByRole('button', { name: 'New Container' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create New Container' });
+    await user.type(within(dialog).getByLabelText(/Name/), 'Party Stash');
+    await user.click(within(dialog).getByRole('button', { name: 'Create Container' }));
+    expect(await within(section).findByRole('link', { name: 'Open Party Stash' })).toBeInTheDocument();
+    expect(
+      fetchMock.mock.calls.some(
+        ([url, init]) => init?.method === 'POST' && String(url).endsWith(`/parties/${party.id}/containers`),
+      ),
+    ).toBe(true);
+  });
+
+  it('offers a player of a party with no container nothing to make there', async () => {
+    partyServer({ containers: () => success([]) });
+    renderWithProviders(<PartyInventoryTab party={party} />);
+    expect(await screen.findByText('This party has no containers yet.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'New Container' })).not.toBeInTheDocument();
+  });
 });

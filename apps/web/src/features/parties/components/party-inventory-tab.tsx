@@ -1,13 +1,15 @@
 import type { Container, Party } from '@haversack/contracts';
 import { Badge, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { CapacityBar } from '../../../components/capacity-bar';
 import { ErrorPanel } from '../../../components/error-panel';
 import { isApiError } from '../../../lib/http-client';
 import { partyCharactersQuery } from '../../characters/api/characters-api';
 import { ownerContainersQuery } from '../../inventory/api/inventory-api';
+import { CreateContainerDialog } from '../../inventory/components/create-container-dialog';
 import { PartyInventory } from '../../inventory/components/party-inventory';
 import { PartyCardSkeletons } from './party-card-skeletons';
 
@@ -24,7 +26,9 @@ export function PartyInventoryTab({ party }: { party: Pick<Party, 'id' | 'name' 
   return (
     <Stack gap="md">
       <PartyInventory party={party} />
-      {characters.isSuccess && !hasCharacter ? <PartyContainersSection partyId={party.id} /> : null}
+      {characters.isSuccess && !hasCharacter ? (
+        <PartyContainersSection partyId={party.id} isGm={party.is_gm} />
+      ) : null}
     </Stack>
   );
 }
@@ -32,8 +36,9 @@ export function PartyInventoryTab({ party }: { party: Pick<Party, 'id' | 'name' 
 /** A list the user may not read answers 403 or 404: then there is nothing to offer, not an error. */
 const unreadable = (error: unknown) => isApiError(error) && (error.status === 403 || error.status === 404);
 
-function PartyContainersSection({ partyId }: { partyId: string }) {
+function PartyContainersSection({ partyId, isGm }: { partyId: string; isGm: boolean }) {
   const headingId = useId();
+  const [creating, setCreating] = useState(false);
   const containers = useQuery(ownerContainersQuery({ type: 'party', id: partyId }));
   if (containers.isError && unreadable(containers.error)) return null;
   return (
@@ -55,7 +60,26 @@ function PartyContainersSection({ partyId }: { partyId: string }) {
           onRetry={() => void containers.refetch()}
         />
       ) : containers.data.length === 0 ? (
-        <Text size="sm">This party has no containers yet.</Text>
+        // A party made before every party had a stash: its GM makes one here, where loot that nobody
+        // takes will land.
+        <Stack gap="xs" align="flex-start">
+          <Text size="sm">This party has no containers yet.</Text>
+          {isGm ? (
+            <>
+              <Button
+                leftSection={<IconPlus size={16} aria-hidden="true" />}
+                onClick={() => setCreating(true)}
+              >
+                New Container
+              </Button>
+              <CreateContainerDialog
+                opened={creating}
+                owner={{ type: 'party', id: partyId }}
+                onClose={() => setCreating(false)}
+              />
+            </>
+          ) : null}
+        </Stack>
       ) : (
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
           {containers.data.map((container) => (

@@ -1,0 +1,117 @@
+import { inventoryMessages } from '@haversack/contracts';
+import { count, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { containers, transactions } from '../../db/schema/inventory.js';
+import { createCharacter, createMember, createParty, createUser, upgrade } from '../../test/factories.js';
+import { buildTestApp, callApi, type TestContext } from '../../test/helper.js';
+
+/**
+ * A party's containers hold what the group shares (browser review: a player deleted the Party Stash, and
+ * the GM had no way to make another). Only the GM or a manager deletes one, and never the party's last.
+ */
+let ctx: TestContext;
+
+beforeAll(async () => {
+  ctx = await buildTestApp();
+});
+afterAll(async () => ctx?.close());
+
+/** A party on an unlimited plan, its stash, and a player with a character who may act on party containers. */
+async function partyWithStash() {
+  const gm = await createUser(ctx);
+  await upgrade(ctx, gm, 'tier_3');
+  const party = await createParty(ctx, gm, { encumbrance_style: 'none' });
+  const player = await createMember(ctx, party, 'player');
+  await upgrade(ctx, player, 'tier_3');
+  const hero = await createCharacter(ctx, player, { partyId: party.id });
+  const [stash] = await ctx.app.services.inventory.listContainers(gm.user.id, { partyId: party.id });
+  if (!stash) throw new Error('a new party has a stash');
+  return { gm, party, player, hero, stash };
+}
+
+async function addPartyContainer(partyId: string, name: string) {
+  const [row] = await ctx.database.db.insert(containers).values({ name, partyId }).returning();
+  if (!row) throw new Error('insert returned nothing');
+  return row;
+}
+
+async function partyContainers(partyId: string): Promise<number> {
+  const [row] = await ctx.database.db
+    .select({ n: count() })
+    .from(containers)
+    .where(eq(containers.partyId, partyId));
+  return Number(row?.n);
+}
+
+async function ledgerRows(): Promise<number> {
+  const [row] = await ctx.database.db.select({ n: count() }).from(transactions);
+  return Number(row?.n);
+}
+
+const errorOf = (response: { json: () => unknown }) =>
+  (response.json() as { error: { code: string; message: string } }).error;
+
+describe('deleting a party’s container', () => {
+  it('is refused to a player who may move items in and out of it, and changes nothing', async () => {
+    const { party, player, stash } = await partyWithStash();
+    const wagon = await addPartyContainer(party.id, 'Wagon');
+    const ledgerBefore = await ledgerRows();
+    // The player may act on it (move items in and out); deleting it, empty or not, is not theirs to do.
+    for (const id of [wagon.id, stash.id]) {
+      const refused = await callApi(ctx, 'DELETE', `/containers/${id}`, player);
+      expect(refused.statusCode, refused.body).toBe(403);
+      expect(errorOf(refused)).toMatchObject({
+        code: 'FORBIDDEN',
+        message: inventoryMessages.partyContainerDeleters,
+      });
+    }
+    expect(await partyContainers(party.id)).toBe(2);
+    expect(await ledgerRows()).toBe(ledgerBefore);
+  });
+
+  it('is the GM’s or a manager’s, down to the party’s last container, which stays', async () => {
+    const { gm, party, stash } = await partyWithStash();
+    const manager = await createMember(ctx, party, 'manager');
+    await upgrade(ctx, manager, 'tier_3');
+    // Like a player, a manager acts on the party's containers through a character in the party.
+    await createCharacter(ctx, manager, { partyId: party.id });
+    const wagon = await addPartyContainer(party.id, 'Wagon');
+    const chest = await addPartyContainer(party.id, 'Chest');
+
+    expect((await callApi(ctx, 'DELETE', `/containers/${wagon.id}`, manager)).statusCode).toBe(204);
+    expect((await callApi(ctx, 'DELETE', `/containers/${stash.id}`, gm)).statusCode).toBe(204);
+    const ledgerBefore = await ledgerRows();
+    for (const user of [gm, manager]) {
+      const last = await callApi(ctx, 'DELETE', `/containers/${chest.id}`, user);
+      expect(last.statusCode, last.body).toBe(409);
+      expect(errorOf(last)).toMatchObject({
+        code: 'CONFLICT',
+        message: inventoryMessages.lastPartyContainer,
+      });
+    }
+    expect(await partyContainers(party.id)).toBe(1);
+    expect(await ledgerRows()).toBe(ledgerBefore);
+  });
+
+  it('keeps one container when the GM deletes the last two at once', async () => {
+    const { gm, party, stash } = await partyWithStash();
+    const wagon = await addPartyContainer(party.id, 'Wagon');
+    for (let round = 0; round < 3; round += 1) {
+      const responses = await Promise.all(
+        [stash.id, wagon.id].map((id) => callApi(ctx, 'DELETE', `/containers/${id}`, gm)),
+      );
+      expect(await partyContainers(party.id)).toBe(1);
+      expect(responses.map((r) => r.statusCode).sort()).toEqual(round === 0 ? [204, 409] : [404, 409]);
+    }
+  });
+
+  it('still lets a character’s own extra containers go, as before', async () => {
+    const { player, hero } = await partyWithStash();
+    const pouch = await ctx.database.db
+      .insert(containers)
+      .values({ name: 'Pouch', characterId: hero.id })
+      .returning();
+    const id = pouch[0]?.id ?? '';
+    expect((await callApi(ctx, 'DELETE', `/containers/${id}`, player)).statusCode).toBe(204);
+  });
+});
