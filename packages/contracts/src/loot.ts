@@ -66,6 +66,10 @@ export const lootMessages = {
   archivedParty: 'This party is archived: its loot is read-only.',
   changedSincePreview: 'The loot changed since your preview: preview again.',
   changedWhileOpen: 'The loot changed since your preview: here is the updated one.',
+  /** A distribution or preview found the loot locked by another change (409; it does not wait for it). */
+  lootBusy: 'This loot is being distributed or changed right now. Try again in a moment.',
+  /** A second distribution or preview of the same user's while their first is still running (429). */
+  distributionRunning: 'Your last distribution is still running. Try again when it has finished.',
   unpriced: 'Unpriced',
   /** The note of a distribution's ledger row whose share went to the party stash. */
   shareInStash: (name: string) => `${name}'s share, kept in the party stash: no room with ${name}.`,

@@ -22,6 +22,19 @@ export function isTransactionConflict(error: unknown): boolean {
 }
 
 /**
+ * PostgreSQL refused a lock taken with NOWAIT because another transaction holds it (55P03,
+ * lock_not_available). Nothing was written: the request can be made again once the other one is done.
+ */
+export function isLockNotAvailable(error: unknown): boolean {
+  for (let current: unknown = error, depth = 0; current && depth < 4; depth++) {
+    const candidate = current as { code?: unknown; cause?: unknown };
+    if (candidate.code === '55P03') return true;
+    current = candidate.cause;
+  }
+  return false;
+}
+
+/**
  * PostgreSQL refused a statement because an earlier one of its transaction failed (25P02, "current
  * transaction is aborted"): the earlier failure is the one to answer (db/abort-cause.ts).
  */

@@ -4,6 +4,7 @@ import {
   type LootDistribution,
   type LootInstance,
   lootContentsFingerprint,
+  lootMessages,
 } from '@haversack/contracts';
 import type * as ActionCable from '@rails/actioncable';
 import { and, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
@@ -293,14 +294,21 @@ describe('distributing loot evenly', () => {
     }
   });
 
-  it('racing distributions: exactly one happens, the other is ALREADY_DISTRIBUTED', async () => {
+  it('racing distributions: exactly one happens, the other is refused and moves nothing', async () => {
     const w = await world();
     const answers = await Promise.all([
       distribute(w, w.gm, { character_ids: everyone(w) }),
       distribute(w, w.gm, { character_ids: everyone(w).slice(0, 2), distribution_mode: 'by_value' }),
     ]);
-    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
-    expect(answers.map((a) => body(a).error?.code).filter(Boolean)).toEqual(['ALREADY_DISTRIBUTED']);
+    expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(1);
+    // Whether the second came after the first (already distributed) or while it ran (the GM's one at a
+    // time, or the loot busy), it did not wait its turn.
+    const refusal = answers.find((a) => a.statusCode !== 200);
+    expect([
+      '409 This loot has already been distributed.',
+      `409 ${lootMessages.lootBusy}`,
+      `429 ${lootMessages.distributionRunning}`,
+    ]).toContain(`${refusal?.statusCode} ${refusal && body(refusal).error?.message}`);
     const ids = containerIds(w);
     expect(await replay(ids)).toEqual(await contents(ids));
   });
@@ -412,6 +420,53 @@ describe('hiding distributed loot', () => {
         (t) => t.transaction_type === 'loot_distribution',
       ),
     ).toBe(true);
+  });
+});
+
+describe('distributions that would hold the database (attack review)', () => {
+  const actorOf = (w: World) => ({ id: w.gm.user.id, username: w.gm.user.username });
+  const preview = (w: World) => ({
+    character_ids: everyone(w),
+    distribution_mode: 'even' as const,
+    preview: true,
+  });
+
+  it('refuses a GM’s second distribution or preview while their first runs (429), and frees the way after', async () => {
+    const w = await world();
+    const other = await world();
+    const loot = ctx.app.services.loot;
+    // The first takes its place before it awaits anything: the second, sent right after, finds it taken,
+    // even for another loot.
+    const first = loot.distribute(actorOf(w), w.loot.id, preview(w));
+    const second = loot.distribute(actorOf(w), w.loot.id, preview(w));
+    await expect(second).rejects.toMatchObject({
+      status: 429,
+      code: 'RATE_LIMITED',
+      message: lootMessages.distributionRunning,
+    });
+    expect((await first).preview).toBe(true);
+    // Once it has answered, the next goes through; so does the one after a refusal.
+    const strangers = { ...preview(w), character_ids: everyone(other) };
+    await expect(loot.distribute(actorOf(w), w.loot.id, strangers)).rejects.toMatchObject({ status: 422 });
+    expect((await loot.distribute(actorOf(w), w.loot.id, preview(w))).preview).toBe(true);
+    // Another GM is not held up by it.
+    const mine = loot.distribute(actorOf(w), w.loot.id, preview(w));
+    expect((await loot.distribute(actorOf(other), other.loot.id, preview(other))).preview).toBe(true);
+    await mine;
+  });
+
+  it('lets one user run at most 20 distributions and previews a minute; the next is 429 RATE_LIMITED', async () => {
+    const w = await world({ reveal: false });
+    for (let i = 0; i < 20; i++) {
+      // Refused by the rules (hidden loot), but each still counts.
+      expect((await distribute(w, w.gm, preview(w))).statusCode).toBe(409);
+    }
+    const over = await distribute(w, w.gm, { ...preview(w), preview: false });
+    expect(over.statusCode).toBe(429);
+    expect(body(over).error).toMatchObject({ code: 'RATE_LIMITED', status: 429 });
+    expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+    const other = await world();
+    expect((await distribute(other, other.gm, preview(other))).statusCode).toBe(200);
   });
 });
 

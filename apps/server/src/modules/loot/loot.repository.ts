@@ -321,8 +321,12 @@ export const lootRepository = {
    * `lockInstance` with what a take or an edit of the loot reads next, in one statement (issue 13 §2): its
    * party, the user's role there and whether they play a character in it, and the loot's container.
    */
-  async lockInstanceForUser(db: Executor, userId: string, id: string) {
-    const [row] = await db
+  /**
+   * `noWait`: fail at once (55P03, lock_not_available) instead of waiting while another transaction holds
+   * the loot, so that a caller does not hold a pooled connection in the queue behind it.
+   */
+  async lockInstanceForUser(db: Executor, userId: string, id: string, options: { noWait?: boolean } = {}) {
+    const query = db
       .select({
         loot: lootInstances,
         ...partyAccessColumns(lootInstances.partyId, userId),
@@ -332,8 +336,10 @@ export const lootRepository = {
       .leftJoin(parties, eq(parties.id, lootInstances.partyId))
       .leftJoin(containers, eq(containers.lootInstanceId, lootInstances.id))
       .where(and(eq(lootInstances.id, id), isNull(lootInstances.deletedAt)))
-      .limit(1)
-      .for('update', { of: lootInstances });
+      .limit(1);
+    const [row] = options.noWait
+      ? await query.for('update', { of: lootInstances, noWait: true })
+      : await query.for('update', { of: lootInstances });
     return row;
   },
 

@@ -33,6 +33,7 @@ import {
 } from '@haversack/contracts';
 import type { Database, Executor } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
+import { isLockNotAvailable } from '../../lib/db-errors.js';
 import type { EventBus } from '../../realtime/event-bus.js';
 import type { DomainEvent } from '../../realtime/events.js';
 import { templateFacts, toInstanceJson } from '../inventory/inventory.json.js';
@@ -134,6 +135,9 @@ function lootPlace(loot: { name: string }): string {
 }
 
 export class LootService {
+  /** Users with a distribution or preview running in this process (attack review: one at a time each). */
+  readonly #distributing = new Set<string>();
+
   constructor(
     private readonly db: Database,
     private readonly deps: {
@@ -249,9 +253,18 @@ export class LootService {
     } satisfies ContainerContext;
   }
 
-  /** Locks the loot and answers who the user is to it (404 for outsiders, and for non-GMs while hidden). */
-  async #lockLoot(tx: Executor, userId: string, lootId: string) {
-    const locked = await repo.lockInstanceForUser(tx, userId, lootId);
+  /**
+   * Locks the loot and answers who the user is to it (404 for outsiders, and for non-GMs while hidden).
+   * `noWait`: a loot another transaction holds is refused at once (409) rather than waited for.
+   */
+  async #lockLoot(tx: Executor, userId: string, lootId: string, options: { noWait?: boolean } = {}) {
+    let locked: Awaited<ReturnType<typeof repo.lockInstanceForUser>>;
+    try {
+      locked = await repo.lockInstanceForUser(tx, userId, lootId, options);
+    } catch (error) {
+      if (isLockNotAvailable(error)) throw new AppError('CONFLICT', lootMessages.lootBusy);
+      throw error;
+    }
     if (!locked) throw AppError.notFound(lootMessages.instanceNotFound);
     const { loot, party, role, hasCharacter, container } = locked;
     const access = policy.lootAccess(role ? { role } : undefined, hasCharacter);
@@ -929,6 +942,22 @@ export class LootService {
    * included; a random draw is repeated by sending the preview's seed back.
    */
   async distribute(actor: LedgerActor, id: string, input: LootDistribute): Promise<LootDistribution> {
+    // Attack review: each run holds a database connection for as long as it moves things, so one user
+    // runs one at a time. Checked and taken before any await, so two sent together cannot both pass.
+    if (this.#distributing.has(actor.id)) {
+      throw new AppError('RATE_LIMITED', lootMessages.distributionRunning, {
+        headers: { 'retry-after': '1' },
+      });
+    }
+    this.#distributing.add(actor.id);
+    try {
+      return await this.#distributeOnce(actor, id, input);
+    } finally {
+      this.#distributing.delete(actor.id);
+    }
+  }
+
+  async #distributeOnce(actor: LedgerActor, id: string, input: LootDistribute): Promise<LootDistribution> {
     const seed = input.seed ?? randomInt(2_147_483_647);
     if (input.preview) {
       try {
@@ -964,7 +993,9 @@ export class LootService {
     input: LootDistribute,
     seed: number,
   ): Promise<LootDistribution> {
-    const { loot, party, access, container } = await this.#lockLoot(tx, actor.id, id);
+    // Attack review: a distribution queued behind another one (or a take) held its pooled connection the
+    // whole time, and enough of them left every other request waiting for one. It is refused instead.
+    const { loot, party, access, container } = await this.#lockLoot(tx, actor.id, id, { noWait: true });
     policy.assertGm(access, loot);
     if (party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);
     await this.deps.entitlements.requireFeature(tx, actor.id, 'loot_distribution', { partyId: loot.partyId });
