@@ -8,7 +8,7 @@ import {
 } from '@haversack/contracts';
 import type * as ActionCable from '@rails/actioncable';
 import { and, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { transactions } from '../../db/schema/inventory.js';
 import { itemInstances } from '../../db/schema/items.js';
 import { consumerFor, subscribe } from '../../test/cable-client.js';
@@ -25,6 +25,7 @@ import {
 } from '../../test/factories.js';
 import { buildTestApp, callApi, type TestContext } from '../../test/helper.js';
 import { inventoryRepository } from '../inventory/inventory.repository.js';
+import { ledgerRepository } from '../ledger/ledger.repository.js';
 
 let ctx: TestContext;
 let baseUrl: string;
@@ -467,6 +468,46 @@ describe('distributions that would hold the database (attack review)', () => {
     expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
     const other = await world();
     expect((await distribute(other, other.gm, preview(other))).statusCode).toBe(200);
+  });
+
+  it('writes the ledger rows of its moves together, in batches, not one INSERT per move', async () => {
+    const w = await world({
+      heroes: [null, null],
+      lines: (t) => [{ item_template_id: t.sword.id, quantity: 60 }],
+    });
+    const recorded = vi.spyOn(ledgerRepository, 'recordReturningIds');
+    try {
+      const done = await distribute(w, w.gm, { character_ids: everyone(w), distribution_mode: 'by_value' });
+      expect(done.statusCode).toBe(200);
+      expect(body<LootDistribution>(done).data.transaction_ids).toHaveLength(60);
+      // One call for the 60 rows: the ledger writes it as INSERTs of 50 rows and of 10.
+      expect(recorded.mock.calls.map(([, entries]) => entries.length)).toEqual([60]);
+    } finally {
+      recorded.mockRestore();
+    }
+    const ids = containerIds(w);
+    expect(await replay(ids)).toEqual(await contents(ids));
+  });
+
+  it('lets the event loop turn while it moves many stacks (PGlite has one connection for every request)', async () => {
+    const w = await world({
+      heroes: [null, null],
+      lines: (t) => [{ item_template_id: t.sword.id, quantity: 64 }],
+    });
+    let finished = false;
+    let turns = 0;
+    const turn = () => {
+      if (finished) return;
+      turns += 1;
+      setImmediate(turn);
+    };
+    const pending = distribute(w, w.gm, { character_ids: everyone(w), distribution_mode: 'by_value' });
+    setImmediate(turn);
+    const done = await pending;
+    finished = true;
+    expect(done.statusCode).toBe(200);
+    // 64 moves: the loop turned at least once every 16 of them.
+    expect(turns).toBeGreaterThanOrEqual(4);
   });
 });
 

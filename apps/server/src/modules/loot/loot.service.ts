@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   type Currency,
   coinOfSystemKey,
@@ -64,6 +65,13 @@ type LootAction =
   | 'loot_claimed'
   | 'loot_distributed';
 type PartyRow = NonNullable<Awaited<ReturnType<typeof partiesRepository.findParty>>>;
+
+/**
+ * A distribution lets the event loop turn after this many moves. On PGlite (one connection, in this
+ * process) a distribution of hundreds of stacks would otherwise run every statement back to back without
+ * the loop turning once: no socket read, no timer, no other request's work until it committed.
+ */
+const MOVES_BETWEEN_TURNS = 16;
 
 /** Thrown to roll a preview's transaction back once it has answered (nothing it did is kept). */
 class PreviewRollback extends Error {
@@ -1053,7 +1061,9 @@ export class LootService {
       items: [],
     }));
     const rows: string[] = [];
-    let first = true;
+    // The moves' ledger rows, written together once every move is done (in batches, not one INSERT each).
+    const entries: LedgerEntry[] = [];
+    let moves = 0;
     let overflow = false;
     const details = { reason: 'loot_distribution', loot_instance_id: loot.id, mode: input.distribution_mode };
     const summaryOf = (quantity: number, name: string, to: string) =>
@@ -1088,45 +1098,43 @@ export class LootService {
         overflow = true;
       }
       if (!destination) return;
+      moves += 1;
+      if (moves % MOVES_BETWEEN_TURNS === 0) await nextTurn();
       const toStash = destination === stashContext;
-      const ids = await record([
-        {
-          transactionType: 'loot_distribution',
-          partyId: loot.partyId,
-          // A share kept in the stash is still the character's: it belongs in their history and names them.
-          characterId: character.id,
-          actorId: actor.id,
-          actorName: actor.username,
-          targetName: character.name,
-          targetId: character.id,
-          notes: toStash ? lootMessages.shareInStash(character.name) : null,
-          // One distribution counts one action: only its first row carries the scope.
-          scope: first ? 'party' : null,
-          itemTemplateId: moved.template.id,
-          itemInstanceId: moved.targetIds[0] ?? null,
-          itemName: moved.facts.name,
-          quantity,
-          sourceContainerId: container.id,
-          sourceName: lootPlace(loot),
-          destinationContainerId: destination.container.id,
-          destinationName: `${destination.container.name} (${destination.ownerName})`,
-          details: {
-            ...details,
-            for_character_id: character.id,
-            destination: toStash ? 'party_stash' : 'character',
-            source_item_instance_id: stackId,
-            value_cp: moved.facts.valueCp * quantity,
-          },
-          summary: summaryOf(
-            quantity,
-            moved.facts.name,
-            toStash ? `the party stash as ${character.name}'s share (no room)` : character.name,
-          ),
-          ...lootTag(loot),
+      entries.push({
+        transactionType: 'loot_distribution',
+        partyId: loot.partyId,
+        // A share kept in the stash is still the character's: it belongs in their history and names them.
+        characterId: character.id,
+        actorId: actor.id,
+        actorName: actor.username,
+        targetName: character.name,
+        targetId: character.id,
+        notes: toStash ? lootMessages.shareInStash(character.name) : null,
+        // One distribution counts one action: only its first row carries the scope.
+        scope: entries.length === 0 ? 'party' : null,
+        itemTemplateId: moved.template.id,
+        itemInstanceId: moved.targetIds[0] ?? null,
+        itemName: moved.facts.name,
+        quantity,
+        sourceContainerId: container.id,
+        sourceName: lootPlace(loot),
+        destinationContainerId: destination.container.id,
+        destinationName: `${destination.container.name} (${destination.ownerName})`,
+        details: {
+          ...details,
+          for_character_id: character.id,
+          destination: toStash ? 'party_stash' : 'character',
+          source_item_instance_id: stackId,
+          value_cp: moved.facts.valueCp * quantity,
         },
-      ]);
-      first = false;
-      rows.push(...ids);
+        summary: summaryOf(
+          quantity,
+          moved.facts.name,
+          toStash ? `the party stash as ${character.name}'s share (no room)` : character.name,
+        ),
+        ...lootTag(loot),
+      });
       // One stack's worth is exact; a share of many may pass the safe range and saturates, so that a
       // distribution already committed never fails to answer.
       const value = moved.facts.valueCp * quantity;
@@ -1180,6 +1188,7 @@ export class LootService {
         if (owed > 0) throw new AppError('INTERNAL_SERVER_ERROR', `the loot ran out of ${currency}`);
       }
     }
+    rows.push(...(await record(entries)));
 
     const now = this.deps.now();
     await repo.updateInstance(tx, loot.id, { distributedAt: now, distributionMode: input.distribution_mode });
