@@ -70,6 +70,9 @@ export const lootMessages = {
   lootBusy: 'This loot is being distributed or changed right now. Try again in a moment.',
   /** A second distribution or preview of the same user's while their first is still running (429). */
   distributionRunning: 'Your last distribution is still running. Try again when it has finished.',
+  /** Hiding loot that someone has taken or claimed from (409): spec/02 §6 would hide their history. */
+  takenCannotHide:
+    'Items have already been taken from this loot, so it cannot be hidden: the party keeps the record of who got what.',
   unpriced: 'Unpriced',
   /** The note of a distribution's ledger row whose share went to the party stash. */
   shareInStash: (name: string) => `${name}'s share, kept in the party stash: no room with ${name}.`,

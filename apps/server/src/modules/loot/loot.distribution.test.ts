@@ -424,6 +424,59 @@ describe('hiding distributed loot', () => {
   });
 });
 
+describe('hiding loot something was taken from', () => {
+  it('is refused (409) once someone took or claimed from it: the party keeps the record of who got what', async () => {
+    const refusal = {
+      code: 'CONFLICT',
+      message:
+        'Items have already been taken from this loot, so it cannot be hidden: the party keeps the record of who got what.',
+    };
+    const hide = (w: World) =>
+      callApi(ctx, 'PATCH', `/loot_instances/${w.loot.id}`, w.gm, { loot_instance: { is_revealed: false } });
+    const ropeOf = async (w: World) =>
+      (await ctx.app.services.loot.getInstance(w.gm.user.id, w.loot.id)).container.item_instances.find(
+        (i) => i.name === 'Rope',
+      );
+
+    const taken = await world();
+    const took = await callApi(ctx, 'POST', `/loot_instances/${taken.loot.id}/take`, taken.players[0], {
+      item_instance_id: (await ropeOf(taken))?.id,
+      target_container_id: taken.heroes[0]?.primary_container_id,
+      quantity: 1,
+    });
+    expect(took.statusCode).toBe(200);
+    const refused = await hide(taken);
+    expect(refused.statusCode).toBe(409);
+    expect(body(refused).error).toMatchObject(refusal);
+    const seen = await callApi(ctx, 'GET', `/loot_instances/${taken.loot.id}`, taken.players[0]);
+    expect(body<LootInstance>(seen).data).toMatchObject({ is_revealed: true });
+    const history = await callApi(
+      ctx,
+      'GET',
+      `/transactions/character/${taken.heroes[0]?.id}`,
+      taken.players[0],
+    );
+    expect(
+      body<{ transactions: LedgerTransaction[] }>(history).data.transactions.some(
+        (t) => t.transaction_type === 'loot',
+      ),
+    ).toBe(true);
+
+    const claimed = await world();
+    const claim = await callApi(ctx, 'POST', `/loot_instances/${claimed.loot.id}/claim`, claimed.gm, {
+      claim: { item_instance_id: (await ropeOf(claimed))?.id, character_id: claimed.heroes[1]?.id },
+    });
+    expect(claim.statusCode).toBe(200);
+    const claimedRefused = await hide(claimed);
+    expect(claimedRefused.statusCode).toBe(409);
+    expect(body(claimedRefused).error).toMatchObject(refusal);
+
+    // Loot nobody has had anything from may still go back into hiding.
+    const untouched = await world();
+    expect((await hide(untouched)).statusCode).toBe(200);
+  });
+});
+
 describe('distributions that would hold the database (attack review)', () => {
   const actorOf = (w: World) => ({ id: w.gm.user.id, username: w.gm.user.username });
   const preview = (w: World) => ({
@@ -759,26 +812,7 @@ describe('live loot events on PartyInventoryChannel', () => {
     });
     // Nothing said about it while hidden reached the player before the reveal.
     expect(playerChannel.messages.filter(lootEvents)).toEqual([]);
-    const stack = deployed.container.item_instances[0];
-    await callApi(ctx, 'POST', `/loot_instances/${deployed.id}/take`, player, {
-      item_instance_id: stack?.id,
-      target_container_id: hero.primary_container_id,
-      quantity: 1,
-    });
-    expect(await gmChannel.next(ofLoot('loot_taken'))).toMatchObject({
-      actor: { id: player.user.id },
-      ids: { destination_container_id: hero.primary_container_id, character_id: hero.id },
-    });
-    expect(await playerChannel.next(ofLoot('loot_taken'))).toMatchObject({
-      summary: expect.stringContaining('took 1 × Rope'),
-    });
-    await callApi(ctx, 'POST', `/loot_instances/${deployed.id}/claim`, player, {
-      claim: { item_instance_id: stack?.id, character_id: hero.id },
-    });
-    expect(await playerChannel.next(ofLoot('loot_claimed'))).toMatchObject({
-      summary: expect.stringContaining('claimed 3 × Rope'),
-    });
-
+    // Hidden again before anyone took from it (once they have, it cannot be: they keep their history).
     await callApi(ctx, 'PATCH', `/loot_instances/${deployed.id}`, gm, {
       loot_instance: { is_revealed: false },
     });
@@ -798,15 +832,35 @@ describe('live loot events on PartyInventoryChannel', () => {
     });
     expect(await coGmChannel.next(ofLoot('loot_deleted'))).toBeDefined();
 
-    // A last event for everyone: once the player has it, every earlier one would have arrived too.
+    // Taking and claiming from revealed loot is the party's to hear.
     const second = await ctx.app.services.loot.deploy(
       { id: gm.user.id, username: gm.user.username },
       { loot_template_id: template.id, party_id: party.id },
     );
+    const ofSecond = (action: string) => (m: Record<string, unknown>) =>
+      m.action === action && (m.ids as Record<string, string>).loot_instance_id === second.id;
     await callApi(ctx, 'POST', `/loot_instances/${second.id}/reveal`, gm);
-    await playerChannel.next(
-      (m) => m.action === 'loot_revealed' && (m.ids as Record<string, string>).loot_instance_id === second.id,
-    );
+    await playerChannel.next(ofSecond('loot_revealed'));
+    const stack = second.container.item_instances[0];
+    await callApi(ctx, 'POST', `/loot_instances/${second.id}/take`, player, {
+      item_instance_id: stack?.id,
+      target_container_id: hero.primary_container_id,
+      quantity: 1,
+    });
+    expect(await gmChannel.next(ofSecond('loot_taken'))).toMatchObject({
+      actor: { id: player.user.id },
+      ids: { destination_container_id: hero.primary_container_id, character_id: hero.id },
+    });
+    expect(await playerChannel.next(ofSecond('loot_taken'))).toMatchObject({
+      summary: expect.stringContaining('took 1 × Rope'),
+    });
+    await callApi(ctx, 'POST', `/loot_instances/${second.id}/claim`, player, {
+      claim: { item_instance_id: stack?.id, character_id: hero.id },
+    });
+    // A last event for everyone: once the player has it, every earlier one would have arrived too.
+    expect(await playerChannel.next(ofSecond('loot_claimed'))).toMatchObject({
+      summary: expect.stringContaining('claimed 3 × Rope'),
+    });
     const seen = [...playerChannel.messages.filter(lootEvents)].map((m) => m.action);
     // What was consumed above plus what is left: never deployed, updated-while-hidden, or deleted-while-hidden.
     expect(seen.filter((a) => ['loot_deployed', 'loot_updated', 'loot_deleted'].includes(String(a)))).toEqual(

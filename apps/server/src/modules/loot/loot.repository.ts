@@ -498,6 +498,24 @@ export const lootRepository = {
   },
 
   /** Whether this stack of the loot was already taken or dealt (so a late claim hears why it is gone). */
+  /**
+   * Whether anyone has had anything from the loot: a take, a claim or a distribution, as the ledger says
+   * (the rows `claimed_by` lists).
+   */
+  async anythingTaken(db: Executor, lootId: string): Promise<boolean> {
+    const [row] = await db
+      .select({ id: transactions.id })
+      .from(transactions)
+      .where(
+        and(
+          eq(transactions.lootInstanceId, lootId),
+          inArray(transactions.transactionType, ['loot', 'loot_distribution']),
+          isNotNull(transactions.characterId),
+        ),
+      )
+      .limit(1);
+    return Boolean(row);
+  },
   async stackWasTaken(db: Executor, lootId: string, stackId: string): Promise<boolean> {
     const [row] = await db
       .select({ id: transactions.id })

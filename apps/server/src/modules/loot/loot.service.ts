@@ -683,6 +683,10 @@ export class LootService {
       if (hiding && loot.distributedAt) {
         throw new AppError('ALREADY_DISTRIBUTED', lootMessages.alreadyDistributed);
       }
+      // The same for a take or a claim: what a player received from it would vanish from their history.
+      if (hiding && (await repo.anythingTaken(tx, loot.id))) {
+        throw new AppError('CONFLICT', lootMessages.takenCannotHide);
+      }
       const edited =
         changes.name !== undefined ||
         changes.description !== undefined ||

@@ -3,6 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transactions } from '../../db/schema/inventory.js';
 import { itemTemplates } from '../../db/schema/items.js';
+import { lootInstances } from '../../db/schema/loot.js';
 import {
   createCharacter,
   createLootTemplate,
@@ -202,10 +203,16 @@ describe('loot received per character', () => {
     });
     expect(refused.statusCode).toBe(404);
     expect((await summary(w.party.id, aria))[0]).toEqual(['Aria', 5000, 1]);
-    // Hidden again, its rows are the GM's alone in the ledger: it no longer counts, for anyone.
-    await callApi(ctx, 'PATCH', `/loot_instances/${hoard.id}`, w.gm, {
+    // Loot someone took from cannot be hidden again (409); an earlier version allowed it, and such loot's
+    // rows are the GM's alone in the ledger: it no longer counts, for anyone.
+    const hide = await callApi(ctx, 'PATCH', `/loot_instances/${hoard.id}`, w.gm, {
       loot_instance: { is_revealed: false },
     });
+    expect(hide.statusCode).toBe(409);
+    await ctx.database.db
+      .update(lootInstances)
+      .set({ isRevealed: false, revealedAt: null })
+      .where(eq(lootInstances.id, hoard.id));
     expect((await summary(w.party.id, aria))[0]).toEqual(['Aria', 0, 0]);
     expect((await summary(w.party.id, w.gm))[0]).toEqual(['Aria', 0, 0]);
   });

@@ -9,6 +9,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containers, transactions } from '../../db/schema/inventory.js';
 import { itemInstances } from '../../db/schema/items.js';
+import { lootInstances } from '../../db/schema/loot.js';
 import {
   createCharacter,
   createLootTemplate,
@@ -489,10 +490,18 @@ describe('the ledger keeps hidden loot from non-GMs', () => {
     expect(await csv(characterLedger, w.player)).toContain(lootName);
     expect((await callApi(ctx, 'GET', `/transactions/${takeRowId}`, w.player)).statusCode).toBe(200);
 
-    // Hidden again: every row about it leaves the others' views, wherever they look.
-    await callApi(ctx, 'PATCH', `/loot_instances/${w.loot.id}`, w.gm, {
+    // It cannot be hidden again now that the party has had something from it (409)...
+    const hide = await callApi(ctx, 'PATCH', `/loot_instances/${w.loot.id}`, w.gm, {
       loot_instance: { is_revealed: false },
     });
+    expect(hide.statusCode).toBe(409);
+    expect((await partyLedger(w, w.player)).data.transactions.filter(mentionsLoot)).toHaveLength(1);
+    // ...but an earlier version allowed it, and such loot stays hidden: every row about it leaves the
+    // others' views, wherever they look.
+    await ctx.database.db
+      .update(lootInstances)
+      .set({ isRevealed: false, revealedAt: null })
+      .where(eq(lootInstances.id, w.loot.id));
     for (const user of [w.player, w.manager]) {
       expect((await partyLedger(w, user)).data.transactions.filter(mentionsLoot)).toEqual([]);
       expect(await csv(`/transactions/party/${w.party.id}`, user)).not.toContain(lootName);
