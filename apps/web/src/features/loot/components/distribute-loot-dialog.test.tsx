@@ -1,4 +1,9 @@
-import { type LootDistribution, type LootInstance, lootContentsFingerprint } from '@haversack/contracts';
+import {
+  type LootDistribution,
+  type LootInstance,
+  lootContentsFingerprint,
+  lootMessages,
+} from '@haversack/contracts';
 import type { QueryClient } from '@tanstack/react-query';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -269,6 +274,34 @@ describe('DistributeLootDialog', () => {
       kind: 'error',
       message: 'This loot has already been distributed.',
     });
+    expect(onClose).not.toHaveBeenCalled();
+  });
+
+  it('says when the last distribution still runs, or the loot is busy, and keeps the dialog open', async () => {
+    const user = userEvent.setup();
+    const onClose = vi.fn();
+    let previews = 0;
+    mockParty((body) => {
+      if (!body.distribute.preview) return failure(409, 'CONFLICT', lootMessages.lootBusy);
+      previews += 1;
+      return previews === 1
+        ? failure(429, 'RATE_LIMITED', lootMessages.distributionRunning)
+        : success(distribution());
+    });
+    renderDialog(onClose);
+    const dialog = await screen.findByRole('dialog');
+    await user.click(await within(dialog).findByRole('button', { name: 'Preview' }));
+    await waitFor(() =>
+      expect(useUiStore.getState().toasts.at(-1)).toMatchObject({
+        kind: 'error',
+        message: 'Your last distribution is still running. Try again when it has finished.',
+      }),
+    );
+    await user.click(await within(dialog).findByRole('button', { name: 'Preview' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Confirm distribution' }));
+    expect(await within(dialog).findByTestId('distribute-error')).toHaveTextContent(
+      'This loot is being distributed or changed right now. Try again in a moment.',
+    );
     expect(onClose).not.toHaveBeenCalled();
   });
 

@@ -192,6 +192,44 @@ describe('PartyLootTab', () => {
     );
   });
 
+  it('offers Hide disabled, saying why, once someone has had something from the loot', async () => {
+    const takenFrom = {
+      ...revealedChest,
+      distributed_at: null,
+      distribution_mode: null,
+      claimed_by: [{ id: 'ch-pip', name: 'Pip' }],
+    };
+    const fetchMock = mockLoot([takenFrom]);
+    renderWithProviders(<PartyLootTab partyId="party-1" isGm />);
+    const hide = await screen.findByRole('button', { name: 'Hide Dusty Chest' });
+    expect(hide).toBeDisabled();
+    expect(hide).toHaveAccessibleDescription(
+      'Items have already been taken from this loot, so it cannot be hidden: the party keeps the record of who got what.',
+    );
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'PATCH')).toBe(false);
+    // Reveal and Delete are as they were.
+    expect(within(cardOf('Dusty Chest')).getByRole('button', { name: 'Delete Dusty Chest' })).toBeEnabled();
+  });
+
+  it('shows the server’s refusal when someone took from the loot after the list was read', async () => {
+    const user = userEvent.setup();
+    const stale = { ...revealedChest, distributed_at: null, distribution_mode: null };
+    mockLoot([stale], (pathname, method) =>
+      method === 'PATCH' && pathname === '/api/v1/loot_instances/loot-2'
+        ? failure(409, 'CONFLICT', lootMessages.takenCannotHide)
+        : null,
+    );
+    renderWithProviders(<PartyLootTab partyId="party-1" isGm />);
+    await user.click(await screen.findByRole('button', { name: 'Hide Dusty Chest' }));
+    await waitFor(() =>
+      expect(lastToast()).toMatchObject({
+        kind: 'error',
+        message:
+          'Items have already been taken from this loot, so it cannot be hidden: the party keeps the record of who got what.',
+      }),
+    );
+  });
+
   it('falls back to "Failed to reveal loot" when the failure carries no message of the server', async () => {
     const user = userEvent.setup();
     mockLoot([hiddenHoard], (pathname, method) =>
