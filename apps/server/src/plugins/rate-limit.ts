@@ -50,6 +50,12 @@ export interface AuthRateLimits {
    */
   apiTokenPerUser: number;
   apiTokenWindowMs: number;
+  /**
+   * Loot distributions and previews started per user per `lootDistributionWindowMs` (attack review): each
+   * holds a database connection while it moves the loot, and a preview costs what its distribution does.
+   */
+  lootDistributionsPerUser: number;
+  lootDistributionWindowMs: number;
 }
 
 export const defaultAuthRateLimits: AuthRateLimits = {
@@ -75,6 +81,8 @@ export const defaultAuthRateLimits: AuthRateLimits = {
   verifyPerIp: 30,
   apiTokenPerUser: 600,
   apiTokenWindowMs: 60_000,
+  lootDistributionsPerUser: 20,
+  lootDistributionWindowMs: 60_000,
 };
 
 /** Multiplies the budgets (RATE_LIMIT_SCALE); windows and delays stay as they are. */

@@ -41,11 +41,6 @@ const templateParams = z.object({ id: entityId(lootMessages.templateNotFound) })
 const itemParams = templateParams.extend({ itemId: entityId(lootMessages.lootItemNotFound) });
 const lootParams = z.object({ id: entityId(lootMessages.instanceNotFound) });
 const partyParams = z.object({ id: entityId('Party not found.') });
-/**
- * Distributions and previews one user may start a minute (attack review): each holds a database
- * connection while it moves the loot, and a preview costs as much as the distribution it rehearses.
- */
-const DISTRIBUTIONS_PER_MINUTE = 20;
 
 /** spec/02 §7 Loot: templates and their items, loot deployed into parties, taking, claiming, distributing. */
 export async function lootRoutes(app: FastifyInstance, options: { loot: LootService }) {
@@ -55,11 +50,12 @@ export async function lootRoutes(app: FastifyInstance, options: { loot: LootServ
   const tags = ['loot'];
   const oneTemplate = { 200: successEnvelope(lootTemplateSchema) };
   const oneLoot = { 200: successEnvelope(lootInstanceSchema) };
+  const limits = app.authRateLimits;
   const distributionBudget = app.limitByKey(
     'loot-distribution',
-    DISTRIBUTIONS_PER_MINUTE,
+    limits.lootDistributionsPerUser,
     (request) => request.auth?.user.id,
-    60_000,
+    limits.lootDistributionWindowMs,
   );
 
   // ---- templates --------------------------------------------------------------------------------------
