@@ -35,11 +35,7 @@ export function DetailLoadError({
       {notFound ? (
         <Text>{notFoundText}</Text>
       ) : (
-        <ErrorPanel
-          title={`Failed to load ${heading.toLowerCase()}`}
-          message={error.message}
-          onRetry={onRetry}
-        />
+        <ErrorPanel title={`Failed to load ${heading.toLowerCase()}`} error={error} onRetry={onRetry} />
       )}
       <Anchor component={Link} to={back.href}>
         {back.label}

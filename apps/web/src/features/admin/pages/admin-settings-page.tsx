@@ -47,6 +47,7 @@ export function AdminSettingsPage() {
         <ErrorPanel
           title="Settings could not be loaded"
           message={query.error.message}
+          error={query.error}
           onRetry={() => void query.refetch()}
         />
       ) : (

@@ -117,6 +117,7 @@ export function AdminUserDetailPage() {
       <ErrorPanel
         title="This user could not be loaded"
         message={query.error.message}
+        error={query.error}
         onRetry={() => void query.refetch()}
       />
     );

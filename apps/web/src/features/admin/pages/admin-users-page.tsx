@@ -183,6 +183,7 @@ export function AdminUsersPage() {
         <ErrorPanel
           title="Users could not be loaded"
           message={query.error.message}
+          error={query.error}
           onRetry={() => void query.refetch()}
         />
       ) : query.data.users.length === 0 ? (

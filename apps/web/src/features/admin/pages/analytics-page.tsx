@@ -116,6 +116,7 @@ export function AnalyticsPage() {
         <ErrorPanel
           title="Failed to Load Analytics"
           message={`Unable to fetch the time series: ${query.error.message}`}
+          error={query.error}
           onRetry={() => void query.refetch()}
         />
       ) : query.data.points.length === 0 ? (

@@ -115,6 +115,7 @@ export function AuditLogsPage() {
         <ErrorPanel
           title="The audit log could not be loaded"
           message={query.error.message}
+          error={query.error}
           onRetry={() => void query.refetch()}
         />
       ) : query.data.entries.length === 0 ? (

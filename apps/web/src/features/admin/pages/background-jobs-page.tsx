@@ -172,6 +172,7 @@ export function BackgroundJobsPage() {
         <ErrorPanel
           title="Failed to Load Jobs"
           message="Unable to fetch the background jobs."
+          error={query.error}
           onRetry={() => void query.refetch()}
         />
       ) : query.data.jobs.length === 0 ? (

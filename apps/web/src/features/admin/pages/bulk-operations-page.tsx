@@ -288,6 +288,7 @@ export function BulkOperationsPage() {
           <ErrorPanel
             title="Failed to Load Operations"
             message="Unable to fetch recent operations."
+            error={recent.error}
             onRetry={() => void recent.refetch()}
           />
         ) : recent.data.length === 0 ? (

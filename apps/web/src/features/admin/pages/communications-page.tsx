@@ -196,6 +196,7 @@ function AnnouncementsSection() {
         <ErrorPanel
           title="Failed to Load Announcements"
           message="Unable to fetch the announcements."
+          error={list.error}
           onRetry={() => void list.refetch()}
         />
       ) : list.data.length === 0 ? (
@@ -346,6 +347,7 @@ function MassMailSection() {
         <ErrorPanel
           title="Failed to Load Mailings"
           message="Unable to fetch recent mailings."
+          error={recent.error}
           onRetry={() => void recent.refetch()}
         />
       ) : recent.data.length === 0 ? (

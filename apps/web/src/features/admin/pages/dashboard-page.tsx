@@ -34,6 +34,7 @@ export function DashboardPage() {
         <ErrorPanel
           title="Failed to Load Dashboard"
           message="Unable to fetch the site statistics."
+          error={query.error}
           onRetry={() => void query.refetch()}
         />
       ) : (

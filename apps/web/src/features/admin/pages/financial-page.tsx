@@ -49,6 +49,7 @@ export function FinancialPage() {
         <ErrorPanel
           title="Failed to Load Financial Data"
           message="Unable to fetch subscriptions and revenue."
+          error={query.error}
           onRetry={() => void query.refetch()}
         />
       ) : (
@@ -205,6 +206,7 @@ function BillingEventsCard() {
         <ErrorPanel
           title="Failed to Load Billing Events"
           message="Unable to fetch the webhook log."
+          error={query.error}
           onRetry={() => void query.refetch()}
         />
       ) : query.data.events.length === 0 ? (

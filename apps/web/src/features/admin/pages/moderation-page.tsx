@@ -67,6 +67,7 @@ export function ModerationPage() {
         <ErrorPanel
           title="Failed to Load Reports"
           message="Unable to fetch the reports."
+          error={query.error}
           onRetry={() => void query.refetch()}
         />
       ) : query.data.reports.length === 0 ? (

@@ -146,6 +146,7 @@ export function SystemHealthPage() {
         <ErrorPanel
           title="Failed to Load System Health"
           message="Unable to fetch the system health."
+          error={query.error}
           onRetry={() => void query.refetch()}
         />
       ) : (
