@@ -1,4 +1,4 @@
-import type { AuditLogFilter } from '@haversack/contracts';
+import { type AuditLogFilter, auditLogFilterSchema } from '@haversack/contracts';
 import { Button, Collapse, Group, Paper, Select, SimpleGrid, TextInput } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconFilter } from '@tabler/icons-react';
@@ -16,6 +16,28 @@ const empty: Required<Record<keyof AuditLogFilter, string>> = {
   to: '',
 };
 
+type DateErrors = Partial<Record<'from' | 'to', string>>;
+
+/**
+ * What the server would refuse (422) in the date range, by the contract's own field schemas, and an end
+ * before the start, which it would answer with an empty log that looks like no entries.
+ */
+function dateErrors(from: string, to: string): DateErrors {
+  const errors: DateErrors = {};
+  for (const [field, text] of [
+    ['from', from],
+    ['to', to],
+  ] as const) {
+    if (text === '') continue;
+    const checked = auditLogFilterSchema.shape[field].safeParse(text);
+    if (!checked.success) errors[field] = checked.error.issues[0]?.message;
+  }
+  // A bare `to` is the whole of its day, so only the days are compared.
+  if (!errors.from && !errors.to && from && to && from.slice(0, 10) > to.slice(0, 10))
+    errors.to = 'to must not be before from';
+  return errors;
+}
+
 /** The audit log's filters: actor, action, target and a date range, applied together. */
 export function AuditLogFilters({
   value,
@@ -25,6 +47,7 @@ export function AuditLogFilters({
   onApply: (filter: AuditLogFilter) => void;
 }) {
   const [draft, setDraft] = useState({ ...empty, ...value });
+  const [errors, setErrors] = useState<DateErrors>({});
   // The URL is the source of truth: back and forward buttons refill the form.
   useEffect(() => setDraft({ ...empty, ...value }), [value]);
   const actions = useQuery(auditLogActionsQueryOptions());
@@ -33,9 +56,15 @@ export function AuditLogFilters({
   const [shown, { toggle }] = useDisclosure(false);
   const active = Object.values(value).filter(Boolean).length;
 
-  const set = (key: keyof AuditLogFilter) => (next: string) => setDraft((d) => ({ ...d, [key]: next }));
+  const set = (key: keyof AuditLogFilter) => (next: string) => {
+    setDraft((d) => ({ ...d, [key]: next }));
+    if (key === 'from' || key === 'to') setErrors({});
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    const refused = dateErrors(draft.from.trim(), draft.to.trim());
+    setErrors(refused);
+    if (refused.from || refused.to) return;
     const filter: AuditLogFilter = {};
     for (const [key, text] of Object.entries(draft) as [keyof AuditLogFilter, string][]) {
       if (text.trim() !== '') filter[key] = text.trim();
@@ -82,6 +111,7 @@ export function AuditLogFilters({
           description="First day (UTC)"
           value={draft.from}
           onChange={(e) => set('from')(e.currentTarget.value)}
+          error={errors.from}
         />
         <TextInput
           type="date"
@@ -89,6 +119,7 @@ export function AuditLogFilters({
           description="Last day (UTC)"
           value={draft.to}
           onChange={(e) => set('to')(e.currentTarget.value)}
+          error={errors.to}
         />
       </SimpleGrid>
       <Group mt="md" gap="sm">
@@ -97,6 +128,7 @@ export function AuditLogFilters({
           variant="default"
           onClick={() => {
             setDraft(empty);
+            setErrors({});
             onApply({});
           }}
         >

@@ -1,5 +1,5 @@
 import type { AdminAnalytics } from '@haversack/contracts';
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { failure, mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
@@ -48,4 +48,36 @@ describe('AnalyticsPage', { timeout: 30_000 }, () => {
     ).toBeInTheDocument();
     expect(screen.queryByText(/at most a year/)).not.toBeInTheDocument();
   });
+
+  it.each([
+    ['an end before the start', '2026-11-10', '2026-11-01', 'to must not be before from'],
+    [
+      'a range longer than the server serves',
+      '2025-01-01',
+      '2026-06-01',
+      'The range may span at most 366 days',
+    ],
+    [
+      'a year outside the supported ones',
+      '0999-01-01',
+      '2026-11-01',
+      'from must be between 1000-01-01 and 9998-12-31',
+    ],
+  ])(
+    'says on the field what is wrong with %s, and asks the server nothing for it',
+    async (_, from, to, message) => {
+      const fetchMock = mockFetch(({ url }) =>
+        url.startsWith('/api/v1/admin/stats/analytics?')
+          ? success({ from: '2026-11-01', to: '2026-11-01', granularity: 'day', points: [] })
+          : failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`),
+      );
+      renderRoutes([{ path: '/admin/analytics', element: <AnalyticsPage /> }], '/admin/analytics');
+      await screen.findByText('No Data', {}, { timeout: 10_000 });
+      fireEvent.change(screen.getByLabelText('From'), { target: { value: from } });
+      fireEvent.change(screen.getByLabelText('To'), { target: { value: to } });
+      expect(await screen.findByText(message)).toBeInTheDocument();
+      const asked = fetchMock.mock.calls.map(([input]) => String(input));
+      expect(asked.some((url) => url.includes(`from=${from}`) && url.includes(`to=${to}`))).toBe(false);
+    },
+  );
 });

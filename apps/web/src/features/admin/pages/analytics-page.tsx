@@ -1,5 +1,5 @@
 import '@mantine/charts/styles.css';
-import { analyticsSeriesKeys } from '@haversack/contracts';
+import { analyticsQuerySchema, analyticsSeriesKeys } from '@haversack/contracts';
 import { LineChart } from '@mantine/charts';
 import {
   Card,
@@ -71,7 +71,12 @@ export function AnalyticsPage() {
   const [from, setFrom] = useState(isoDay(new Date(today.getTime() - 29 * DAY_MS)));
   const [to, setTo] = useState(isoDay(today));
   const [granularity, setGranularity] = useState<'day' | 'week'>('day');
-  const valid = /^\d{4}-\d{2}-\d{2}$/.test(from) && /^\d{4}-\d{2}-\d{2}$/.test(to) && from <= to;
+  // The server's own schema checks the range first: a range it would refuse (422) is said on its field
+  // and never asked for.
+  const checked = analyticsQuerySchema.safeParse({ from, to, granularity });
+  const valid = checked.success;
+  const fieldError = (field: 'from' | 'to') =>
+    checked.error?.issues.find((issue) => issue.path[0] === field)?.message;
   const query = useQuery({ ...adminAnalyticsQuery(from, to, granularity), enabled: valid });
 
   return (
@@ -86,6 +91,7 @@ export function AnalyticsPage() {
           label="From"
           value={from}
           onChange={(e) => setFrom(e.currentTarget.value)}
+          error={fieldError('from')}
           w={{ base: '100%', xs: 170 }}
         />
         <TextInput
@@ -93,7 +99,7 @@ export function AnalyticsPage() {
           label="To"
           value={to}
           onChange={(e) => setTo(e.currentTarget.value)}
-          error={valid ? undefined : 'Choose a start on or before the end'}
+          error={fieldError('to')}
           w={{ base: '100%', xs: 170 }}
         />
         <SegmentedControl
