@@ -21,7 +21,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { ErrorPanel } from '../../../components/error-panel';
+import { DetailLoadError } from '../../../components/detail-load-error';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
 import { useCurrentUser } from '../../../stores/auth-store';
@@ -114,11 +114,12 @@ export function AdminUserDetailPage() {
     );
   if (query.isError && !query.data)
     return (
-      <ErrorPanel
-        title="This user could not be loaded"
-        message={query.error.message}
+      <DetailLoadError
         error={query.error}
         onRetry={() => void query.refetch()}
+        subject="User"
+        notFoundText="No account has this id: it may have been deleted, or the link is mistyped."
+        back={{ href: '/admin/users', label: 'Back to Users' }}
       />
     );
 
