@@ -144,9 +144,17 @@ export const reportSchema = z.object({
 });
 export type Report = z.infer<typeof reportSchema>;
 
+/** The most characters of the reported content's description a moderation card shows. */
+export const REPORT_EXCERPT_MAX = 200;
+
 export const adminReportSchema = reportSchema.extend({
   reporter_email: z.string().nullable(),
   target_name: z.string().nullable(),
+  /**
+   * The start of the content's description (at most REPORT_EXCERPT_MAX characters, then "…"), so that the
+   * moderator sees what was reported; null when it has none or is gone.
+   */
+  target_excerpt: z.string().nullable(),
   target_owner_email: z.string().nullable(),
   /** Whether the content is still public (false: already private, or gone). */
   target_public: z.boolean(),

@@ -65,7 +65,8 @@ export function ConfirmDialog({
           </Alert>
         ) : null}
         <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onClose} disabled={loading}>
+          {/* The safe choice has the focus as it opens: Enter does not take the action by accident. */}
+          <Button variant="default" onClick={onClose} disabled={loading} data-autofocus>
             {cancelLabel}
           </Button>
           {/* red.9: white on Mantine's default red is about 3.7:1, under WCAG AA. */}

@@ -12,6 +12,7 @@ export interface ContentTarget {
   type: ReportTargetType;
   id: string;
   name: string;
+  description: string;
   ownerId: string | null;
   ownerEmail: string | null;
   /** Templates: their visibility; parties: 'public' or 'private' from the public flag. */
@@ -37,6 +38,7 @@ export const contentTargetsRepository = {
       const [row] = await db
         .select({
           name: parties.name,
+          description: parties.description,
           ownerId: parties.gameMasterId,
           ownerEmail: users.email,
           isPublic: parties.isPublic,
@@ -52,6 +54,7 @@ export const contentTargetsRepository = {
     const [row] = await db
       .select({
         name: table.name,
+        description: table.description,
         ownerId: table.creatorId,
         ownerEmail: users.email,
         visibility: table.visibility,

@@ -1,4 +1,10 @@
-import type { AdminReport, CreateReportBody, PageMeta, Report } from '@haversack/contracts';
+import {
+  type AdminReport,
+  type CreateReportBody,
+  type PageMeta,
+  REPORT_EXCERPT_MAX,
+  type Report,
+} from '@haversack/contracts';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthenticatedUser } from '../accounts/accounts.service.js';
@@ -19,6 +25,17 @@ function toReportJson(row: ContentReportRow): Report {
     status: row.status,
     created_at: row.createdAt.toISOString(),
   };
+}
+
+/**
+ * The start of a description for a moderation card. Cut by code points, so that an emoji at the edge is
+ * kept whole rather than left as half a surrogate pair.
+ */
+export function reportExcerpt(description: string | undefined): string | null {
+  const characters = Array.from(description?.trim() ?? '');
+  if (characters.length === 0) return null;
+  if (characters.length <= REPORT_EXCERPT_MAX) return characters.join('');
+  return `${characters.slice(0, REPORT_EXCERPT_MAX).join('').trimEnd()}…`;
 }
 
 /** Issue 15 Moderation: anyone signed in reports public content; staff dismiss or unpublish. */
@@ -64,6 +81,7 @@ export class ModerationService {
           ...toReportJson(report),
           reporter_email: reporterEmail,
           target_name: target?.name ?? null,
+          target_excerpt: reportExcerpt(target?.description),
           target_owner_email: target?.ownerEmail ?? null,
           target_public: target?.isPublic ?? false,
           open_reports_on_target: openOnTarget,

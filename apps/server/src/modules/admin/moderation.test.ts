@@ -110,6 +110,27 @@ describe('POST /reports', () => {
 });
 
 describe('the moderation queue', () => {
+  it('shows what was reported: an excerpt of its description, cut at 200 characters, or none', async () => {
+    // 199 letters and then a character outside the BMP: the cut must not split it in half.
+    const long = `${'a'.repeat(199)}🐉${'b'.repeat(100)}`;
+    const wordy = await createTemplate(ctx, { creatorId: owner.user.id, description: long });
+    const gm = await createUser(ctx);
+    const party = await createParty(ctx, gm, { is_public: true, description: 'Raiders of the lost tomb.' });
+    const bare = await createTemplate(ctx, { creatorId: owner.user.id, description: '   ' });
+    for (const [type, id] of [
+      ['item_template', wordy.id],
+      ['party', party.id],
+      ['item_template', bare.id],
+    ] as const)
+      expect((await report(await createUser(ctx), type, id)).statusCode).toBe(201);
+
+    const listed = await openReports();
+    const excerptOf = (id: string) => listed.find((r) => r.target_id === id)?.target_excerpt;
+    expect(excerptOf(wordy.id)).toBe(`${'a'.repeat(199)}🐉…`);
+    expect(excerptOf(party.id)).toBe('Raiders of the lost tomb.');
+    expect(excerptOf(bare.id)).toBeNull();
+  });
+
   it('dismisses a report, leaves the content public and audits it', async () => {
     const template = await createTemplate(ctx, { creatorId: owner.user.id, visibility: 'public' });
     const created = json<{ data: Report }>(await report(reporter, 'item_template', template.id)).data;

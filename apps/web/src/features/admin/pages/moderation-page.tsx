@@ -1,5 +1,6 @@
 import type { AdminReport } from '@haversack/contracts';
 import {
+  Anchor,
   Badge,
   Button,
   Card,
@@ -12,6 +13,8 @@ import {
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Link } from 'react-router';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import { usePageTitle } from '../../../lib/page-title';
@@ -100,72 +103,113 @@ export function ModerationPage() {
   );
 }
 
+/** Where the content is seen, for a report whose content is still public. */
+function targetPath(report: AdminReport): string {
+  switch (report.target_type) {
+    case 'item_template':
+      return `/items/templates/${report.target_id}`;
+    case 'shop_template':
+      return `/shops/templates/${report.target_id}`;
+    case 'loot_template':
+      return `/loot/templates/${report.target_id}`;
+    case 'party':
+      return `/parties/${report.target_id}`;
+  }
+}
+
 function ReportCard({ report }: { report: AdminReport }) {
   const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
   const act = useMutation({
     mutationFn: (action: 'dismiss' | 'unpublish') => resolveReport(report.id, action),
     onSuccess: (_data, action) => {
+      setConfirming(false);
       toast.success(
         action === 'dismiss' ? 'Report dismissed.' : 'Content unpublished; its owner keeps it, private.',
       );
       void queryClient.invalidateQueries({ queryKey: moderationKeys.all });
     },
   });
+  const name = report.target_name ?? 'Content no longer exists';
   return (
     <Card withBorder padding="md" data-testid="report-card">
       <Stack gap="xs">
-        <Group justify="space-between" align="flex-start" gap="xs">
-          <Stack gap={2}>
-            <Group gap="xs">
-              <Badge variant="light">{targetLabels[report.target_type]}</Badge>
-              {report.target_public ? null : (
-                <Badge variant="light" color="gray">
-                  Not public
-                </Badge>
-              )}
-              {report.open_reports_on_target > 1 ? (
-                <Badge variant="light" color="orange">
-                  {report.open_reports_on_target} open reports
-                </Badge>
-              ) : null}
-            </Group>
-            <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
-              {report.target_name ?? 'Content no longer exists'}
-            </Text>
-            <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-              Owner: {report.target_owner_email ?? 'none'} · Reported by{' '}
-              {report.reporter_email ?? 'a deleted user'} on {new Date(report.created_at).toLocaleString()}
-            </Text>
-          </Stack>
-          {report.status === 'open' ? (
-            <Group gap="xs">
-              <Button
-                variant="default"
-                size="sm"
-                loading={act.isPending && act.variables === 'dismiss'}
-                disabled={act.isPending}
-                onClick={() => act.mutate('dismiss')}
-              >
-                Dismiss
-              </Button>
-              <Button
-                color="red.9"
-                size="sm"
-                loading={act.isPending && act.variables === 'unpublish'}
-                disabled={act.isPending || !report.target_public}
-                onClick={() => act.mutate('unpublish')}
-              >
-                Unpublish
-              </Button>
-            </Group>
-          ) : (
-            <Badge color={report.status === 'dismissed' ? 'gray' : 'red'}>{report.status}</Badge>
+        <Group gap="xs">
+          <Badge variant="light">{targetLabels[report.target_type]}</Badge>
+          {report.target_public ? null : (
+            <Badge variant="light" color="gray">
+              Not public
+            </Badge>
           )}
+          {report.open_reports_on_target > 1 ? (
+            <Badge variant="light" color="orange">
+              {report.open_reports_on_target} open reports
+            </Badge>
+          ) : null}
         </Group>
+        {/* What was reported: the moderator opens it, as the public sees it, before judging it. */}
+        {report.target_public && report.target_name ? (
+          <Anchor component={Link} to={targetPath(report)} fw={600} style={{ overflowWrap: 'anywhere' }}>
+            {name}
+          </Anchor>
+        ) : (
+          <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+            {name}
+          </Text>
+        )}
+        {report.target_excerpt ? (
+          <Text size="sm" c="dimmed" fs="italic" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+            {report.target_excerpt}
+          </Text>
+        ) : null}
+        <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+          Owner: {report.target_owner_email ?? 'none'} · Reported by{' '}
+          {report.reporter_email ?? 'a deleted user'} on {new Date(report.created_at).toLocaleString()}
+        </Text>
+        <Text size="sm" fw={600} mt={4}>
+          Reason
+        </Text>
         <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
           {report.reason}
         </Text>
+        {report.status === 'open' ? (
+          <Group gap="xs" justify="flex-end">
+            <Button
+              variant="default"
+              size="sm"
+              loading={act.isPending && act.variables === 'dismiss'}
+              disabled={act.isPending}
+              onClick={() => act.mutate('dismiss')}
+            >
+              Dismiss
+            </Button>
+            <Button
+              color="red.9"
+              size="sm"
+              disabled={act.isPending || !report.target_public}
+              onClick={() => {
+                act.reset();
+                setConfirming(true);
+              }}
+            >
+              Unpublish
+            </Button>
+          </Group>
+        ) : (
+          <Badge color={report.status === 'dismissed' ? 'gray' : 'red'} style={{ alignSelf: 'flex-start' }}>
+            {report.status}
+          </Badge>
+        )}
       </Stack>
+      <ConfirmDialog
+        opened={confirming}
+        title="Unpublish this content?"
+        message={`“${name}” stops being public: everyone but its owner loses sight of it, and every open report on it closes. Its owner keeps it, private.`}
+        confirmLabel="Unpublish"
+        onConfirm={() => act.mutate('unpublish')}
+        onClose={() => setConfirming(false)}
+        loading={act.isPending && act.variables === 'unpublish'}
+      />
     </Card>
   );
 }

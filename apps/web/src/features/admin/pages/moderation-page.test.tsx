@@ -1,0 +1,94 @@
+import type { AdminReport } from '@haversack/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useUiStore } from '../../../stores/ui-store';
+import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
+import { renderRoutes } from '../../../test/render';
+import { ModerationPage } from './moderation-page';
+
+afterEach(() => useUiStore.setState({ toasts: [] }));
+
+function buildReport(overrides: Partial<AdminReport> = {}): AdminReport {
+  return {
+    id: 'c0ffee00-0000-4000-8000-000000000001',
+    target_type: 'item_template',
+    target_id: 'c0ffee00-0000-4000-8000-0000000000aa',
+    reason: 'The description insults other players.',
+    status: 'open',
+    created_at: '2026-11-20T10:00:00.000Z',
+    reporter_email: 'reporter@example.com',
+    target_name: 'Sword of Insults',
+    target_excerpt: 'A blade that whispers rude things about your party.',
+    target_owner_email: 'owner@example.com',
+    target_public: true,
+    open_reports_on_target: 1,
+    resolved_at: null,
+    ...overrides,
+  };
+}
+
+function serve(reports: AdminReport[]) {
+  return mockFetch(({ url, init }) => {
+    if (url.startsWith('/api/v1/admin/reports?'))
+      return jsonResponse(200, {
+        status: 'success',
+        data: reports,
+        meta: { current_page: 1, total_pages: 1, total_count: reports.length, per_page: 20 },
+      });
+    if (init.method === 'POST' && url.endsWith('/unpublish'))
+      return success({ ...reports[0], status: 'unpublished' });
+    return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`);
+  });
+}
+
+describe('ModerationPage', { timeout: 30_000 }, () => {
+  it('shows what was reported, a link to it while public, and why, before the buttons', async () => {
+    serve([buildReport()]);
+    renderRoutes([{ path: '/admin/moderation', element: <ModerationPage /> }], '/admin/moderation');
+    const card = await screen.findByTestId('report-card', {}, { timeout: 10_000 });
+    expect(within(card).getByText('A blade that whispers rude things about your party.')).toBeInTheDocument();
+    expect(within(card).getByRole('link', { name: /Sword of Insults/ })).toHaveAttribute(
+      'href',
+      '/items/templates/c0ffee00-0000-4000-8000-0000000000aa',
+    );
+    const reason = within(card).getByText('The description insults other players.');
+    const dismiss = within(card).getByRole('button', { name: 'Dismiss' });
+    // In reading order the reason comes first: the moderator reads why before choosing what to do.
+    expect(reason.compareDocumentPosition(dismiss) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it('links nothing that is no longer public', async () => {
+    serve([buildReport({ target_public: false })]);
+    renderRoutes([{ path: '/admin/moderation', element: <ModerationPage /> }], '/admin/moderation');
+    const card = await screen.findByTestId('report-card', {}, { timeout: 10_000 });
+    expect(within(card).getByText('Sword of Insults')).toBeInTheDocument();
+    expect(within(card).queryByRole('link')).not.toBeInTheDocument();
+  });
+
+  it('asks before unpublishing, and unpublishes only once confirmed', async () => {
+    const fetchMock = serve([buildReport()]);
+    renderRoutes([{ path: '/admin/moderation', element: <ModerationPage /> }], '/admin/moderation');
+    const card = await screen.findByTestId('report-card', {}, { timeout: 10_000 });
+    const unpublishes = () =>
+      fetchMock.mock.calls.filter(([url]) => String(url).endsWith('/unpublish')).length;
+
+    await userEvent.click(within(card).getByRole('button', { name: 'Unpublish' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Unpublish this content?' });
+    expect(unpublishes()).toBe(0);
+    // The safe choice has the focus as the dialog opens.
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(unpublishes()).toBe(0);
+
+    await userEvent.click(within(card).getByRole('button', { name: 'Unpublish' }));
+    const again = await screen.findByRole('dialog', { name: 'Unpublish this content?' });
+    await userEvent.click(within(again).getByRole('button', { name: 'Unpublish' }));
+    await waitFor(() => expect(unpublishes()).toBe(1));
+    await waitFor(() =>
+      expect(useUiStore.getState().toasts.map((t) => t.message)).toContain(
+        'Content unpublished; its owner keeps it, private.',
+      ),
+    );
+  });
+});
