@@ -3,6 +3,7 @@ import { useDisclosure, useMediaQuery, useReducedMotion } from '@mantine/hooks';
 import { IconDoorExit } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
+import { mainContentId, SkipToMainLink } from '../../components/skip-to-main-link';
 import { ThemeToggle } from '../../components/theme-toggle';
 import { exitAdminMode } from '../../features/admin/api/admin-session-api';
 import { AdminSessionGuard } from '../../features/admin/components/admin-session-guard';
@@ -41,6 +42,7 @@ export function AdminLayout() {
       padding="md"
     >
       <AppShell.Header data-testid="admin-bar">
+        <SkipToMainLink />
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Burger
@@ -120,7 +122,7 @@ export function AdminLayout() {
           </Text>
         </AppShell.Section>
       </AppShell.Navbar>
-      <AppShell.Main inert={menuKeys.coversPage}>
+      <AppShell.Main id={mainContentId} tabIndex={-1} inert={menuKeys.coversPage}>
         <AdminSessionGuard>
           <Outlet />
         </AdminSessionGuard>

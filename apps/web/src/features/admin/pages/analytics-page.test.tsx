@@ -1,6 +1,7 @@
 import type { AdminAnalytics } from '@haversack/contracts';
-import { fireEvent, screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { layOutCharts } from '../../../test/charts';
 import { failure, mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { AnalyticsPage } from './analytics-page';
@@ -16,7 +17,30 @@ const point = (period: string) => ({
   cancellations: 0,
 });
 
+afterEach(() => vi.restoreAllMocks());
+
 describe('AnalyticsPage', { timeout: 30_000 }, () => {
+  it('keeps the charts out of the tab order: the table beside them holds their figures', async () => {
+    layOutCharts();
+    mockFetch(({ url }) =>
+      url.startsWith('/api/v1/admin/stats/analytics?')
+        ? success({
+            from: '2026-11-01',
+            to: '2026-11-02',
+            granularity: 'day',
+            points: [point('2026-11-01'), point('2026-11-02')],
+          })
+        : failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`),
+    );
+    const { container } = renderRoutes(
+      [{ path: '/admin/analytics', element: <AnalyticsPage /> }],
+      '/admin/analytics',
+    );
+    await screen.findByRole('region', { name: 'Figures by day' });
+    await waitFor(() => expect(container.querySelectorAll('svg.recharts-surface')).toHaveLength(3));
+    expect(container.querySelectorAll('.recharts-wrapper [tabindex]:not([tabindex="-1"])')).toHaveLength(0);
+  });
+
   it('lets the keyboard reach the figures’ table, which a phone scrolls sideways', async () => {
     const analytics: AdminAnalytics = {
       from: '2026-11-01',

@@ -1,6 +1,7 @@
 import type { AdminDashboard } from '@haversack/contracts';
-import { screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { layOutCharts } from '../../../test/charts';
 import { failure, mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { DashboardPage } from './dashboard-page';
@@ -12,6 +13,8 @@ const tier = (id: string, count: number, granted: number, demo: number) => ({
   granted,
   demo,
 });
+
+afterEach(() => vi.restoreAllMocks());
 
 describe('DashboardPage', { timeout: 30_000 }, () => {
   it('counts as paid only the plans someone pays for: not those staff granted or taken on demo billing', async () => {
@@ -41,5 +44,25 @@ describe('DashboardPage', { timeout: 30_000 }, () => {
     expect(label.nextElementSibling?.nextElementSibling).toHaveTextContent(
       /^2 granted by staff, 3 on demo billing: no payment$/,
     );
+  });
+
+  it('keeps the donut out of the tab order: the list beside it holds its figures', async () => {
+    layOutCharts();
+    mockFetch(({ url }) =>
+      url === '/api/v1/admin/stats/dashboard'
+        ? success({
+            users: { total: 3, new_7d: 1, new_30d: 1, active_7d: 1, active_30d: 1 },
+            parties: 0,
+            characters: 0,
+            item_templates: 0,
+            item_stacks: 0,
+            inventory_actions_per_day: [{ date: '2026-11-27', count: 0 }],
+            subscriptions_by_tier: [tier('tier_free', 2, 0, 0), tier('tier_1', 1, 0, 0)],
+          } satisfies AdminDashboard)
+        : failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`),
+    );
+    const { container } = renderRoutes([{ path: '/admin', element: <DashboardPage /> }], '/admin');
+    await waitFor(() => expect(container.querySelectorAll('svg.recharts-surface')).toHaveLength(1));
+    expect(container.querySelectorAll('.recharts-wrapper [tabindex]:not([tabindex="-1"])')).toHaveLength(0);
   });
 });

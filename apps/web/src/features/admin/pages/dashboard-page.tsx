@@ -105,6 +105,9 @@ export function DashboardPage() {
                         color: tierColor(i),
                       }))}
                       chartLabel={query.data.users.total}
+                      // Tab stops that only repeat the list below, tier by tier.
+                      pieChartProps={{ accessibilityLayer: false }}
+                      pieProps={{ rootTabIndex: -1 }}
                     />
                     <Stack gap={4} w="100%">
                       {query.data.subscriptions_by_tier.map((t, i) => (
