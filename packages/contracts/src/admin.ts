@@ -160,6 +160,8 @@ export const adminUserDetailSchema = z.object({
       last_used_at: z.string(),
       ip_address: z.string().nullable(),
       user_agent: z.string().nullable(),
+      /** The device in words ("Firefox on Windows"), as the owner's own Devices list names it. */
+      device: z.string(),
       revoked_at: z.string().nullable(),
       revoked_reason: z.string().nullable(),
     }),

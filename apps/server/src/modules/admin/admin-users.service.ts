@@ -12,6 +12,7 @@ import { AppError } from '../../lib/app-error.js';
 import type { EventBus } from '../../realtime/event-bus.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
 import type { AccountsService, SessionEndListener } from '../accounts/accounts.service.js';
+import { deviceLabel } from '../accounts/device-label.js';
 import { subscriptionsRepository } from '../subscriptions/subscriptions.repository.js';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.js';
 import { AccountDeletion, type AccountLeavingHook } from './account-deletion.js';
@@ -132,6 +133,7 @@ export class AdminUsersService {
         last_used_at: s.lastUsedAt.toISOString(),
         ip_address: s.ipAddress,
         user_agent: s.userAgent,
+        device: deviceLabel(s.userAgent),
         revoked_at: s.revokedAt?.toISOString() ?? null,
         revoked_reason: s.revokedReason,
       })),

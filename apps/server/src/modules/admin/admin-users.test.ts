@@ -89,6 +89,26 @@ describe('admin users: list and detail', () => {
     expect((detail.sessions as unknown[]).length).toBeGreaterThan(0);
     expect((await asAdmin('GET', '/admin/users/00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
   });
+
+  it('names each session’s device in words, as the owner’s own Devices list does', async () => {
+    const player = await createUser(ctx);
+    const signIn = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      headers: {
+        'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0',
+      },
+      payload: { email: player.user.email, password: player.password },
+    });
+    expect(signIn.statusCode).toBe(200);
+    const detail = json<{ data: { sessions: { user_agent: string | null; device: string }[] } }>(
+      await asAdmin('GET', `/admin/users/${player.user.id}`),
+    ).data;
+    const firefox = detail.sessions.find((s) => s.user_agent?.includes('Firefox'));
+    expect(firefox?.device).toBe('Firefox on Windows');
+    const agentless = detail.sessions.find((s) => s.user_agent === null);
+    if (agentless) expect(agentless.device).toBe(signedInSessionMessages.unknownDevice);
+  });
 });
 
 describe('suspending a user', () => {
