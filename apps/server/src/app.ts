@@ -339,6 +339,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         jobs,
         mail: deps.mail,
         sessions: events,
+        subscriptions,
         now,
       }),
       systemHealth: new SystemHealthService({

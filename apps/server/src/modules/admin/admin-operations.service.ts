@@ -5,7 +5,6 @@ import {
   type TierIdentifier,
   templateBulkFilterSchema,
   tierIdentifiers,
-  tierRank,
   type UserBulkFilter,
   userBulkFilterSchema,
 } from '@haversack/contracts';
@@ -16,6 +15,7 @@ import { AppError } from '../../lib/app-error.js';
 import type { MailQueue } from '../../lib/mail-queue.js';
 import type { SessionEndListener } from '../accounts/accounts.service.js';
 import { subscriptionsRepository } from '../subscriptions/subscriptions.repository.js';
+import type { SubscriptionsService } from '../subscriptions/subscriptions.service.js';
 import { type AdminCaller, auditActor } from './admin-guard.js';
 import { type AdminOperationRow, adminOperationsRepository as repo } from './admin-operations.repository.js';
 import { adminUserListRepository } from './admin-users.repository.js';
@@ -58,8 +58,6 @@ const operationParamsSchema = z.union([
 ]);
 export type OperationParams = z.infer<typeof operationParamsSchema>;
 
-const ranks = new Map<string, number>(Object.entries(tierRank));
-
 export function toOperationJson(row: AdminOperationRow): AdminOperation {
   return {
     id: row.id,
@@ -97,6 +95,7 @@ export class AdminOperationsService {
   readonly #mail: MailQueue;
   readonly #now: () => Date;
   readonly #sessions: SessionEndListener;
+  readonly #subscriptions: Pick<SubscriptionsService, 'grantTier' | 'planChanged'>;
 
   constructor(deps: {
     db: Database;
@@ -104,10 +103,12 @@ export class AdminOperationsService {
     jobs: JobQueue;
     mail: MailQueue;
     sessions: SessionEndListener;
+    subscriptions: Pick<SubscriptionsService, 'grantTier' | 'planChanged'>;
     now: () => Date;
   }) {
     this.#db = deps.db;
     this.#sessions = deps.sessions;
+    this.#subscriptions = deps.subscriptions;
     this.#audit = deps.audit;
     this.#jobs = deps.jobs;
     this.#mail = deps.mail;
@@ -308,7 +309,7 @@ export class AdminOperationsService {
         changed += 1;
       } else if (params.action === 'suspend') {
         if (await this.#suspend(tx, user.id, params.reason, actor, operation.id, afterCommit)) changed += 1;
-      } else if (await this.#changeTier(tx, user.id, params.tier, actor, operation.id)) {
+      } else if (await this.#changeTier(tx, user.id, params.tier, actor, operation.id, afterCommit)) {
         changed += 1;
       }
     }
@@ -340,39 +341,33 @@ export class AdminOperationsService {
     return true;
   }
 
-  /** Puts the user on `tier` without payment (a local subscription with no period end); audited. */
+  /**
+   * Puts the user on `tier` as the Users page's Grant plan does (SubscriptionsService.grantTier: no billing
+   * provider, no period end), so that it reads as granted by staff; the local provider this once wrote is
+   * demo billing's, which the dashboard and the user's page then named it. Audited.
+   */
   async #changeTier(
     tx: Executor,
     userId: string,
     tier: TierIdentifier,
     actor: Pick<AuditEntry, 'actorId' | 'actorEmail' | 'ip' | 'userAgent'>,
     operationId: string,
+    afterCommit: (fn: () => void) => void,
   ): Promise<boolean> {
     const found = await subscriptionsRepository.findByUser(tx, userId, { lock: true });
-    const target = await subscriptionsRepository.findTier(tx, tier);
-    if (!found || !target || found.tier.identifier === tier) return false;
-    const now = this.#now();
-    await subscriptionsRepository.update(tx, found.subscription.id, {
-      tierId: target.id,
-      status: 'active',
-      provider: 'local',
-      currentPeriodStart: now,
-      currentPeriodEnd: null,
-      cancelAtPeriodEnd: false,
-      cancelReason: null,
-      cancelledAt: null,
-    });
-    if ((ranks.get(tier) ?? 0) > (ranks.get(found.tier.identifier) ?? 0))
-      await subscriptionsRepository.markTierUpgraded(tx, userId, now);
+    if (!found || found.tier.identifier === tier) return false;
+    const change = await this.#subscriptions.grantTier(tx, userId, tier);
     await this.#audit.record(tx, {
       ...actor,
       action: 'user_tier_changed',
       targetType: 'user',
       targetId: userId,
-      before: { tier: found.tier.identifier, status: found.subscription.status },
-      after: { tier, status: 'active' },
+      before: change.before,
+      after: change.after,
       details: { operation_id: operationId, without_payment: true },
     });
+    // planChanged logs its own failures; the change stands regardless.
+    afterCommit(() => void this.#subscriptions.planChanged(userId));
     return true;
   }
 }

@@ -1,4 +1,4 @@
-import type { AdminOperation } from '@haversack/contracts';
+import type { AdminDashboard, AdminOperation, AdminUserDetail } from '@haversack/contracts';
 import { and, count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users as usersTable } from '../../db/schema/accounts.js';
@@ -90,6 +90,37 @@ describe('bulk operations on users', () => {
         ),
       );
     expect(perChange?.n).toBe(users.length);
+  });
+
+  it('grants the tier as staff do, without a billing provider: not a plan taken through demo billing', async () => {
+    const tag = `granted${Date.now()}`;
+    const users = await Promise.all(
+      Array.from({ length: 2 }, (_, i) => createUser(ctx, { email: `${tag}-${i}@example.com` })),
+    );
+    const started = await callApi(ctx, 'POST', '/admin/bulk_operations', admin.adminAuth, {
+      target: 'users',
+      filter: { email_contains: tag },
+      action: 'change_tier',
+      tier: 'tier_3',
+    });
+    expect(started.statusCode, started.body).toBe(202);
+    await ctx.app.services.jobs.runDue();
+    for (const user of users) {
+      const found = await subscriptionsRepository.findByUser(ctx.database.db, user.user.id);
+      expect(found?.tier.identifier).toBe('tier_3');
+      expect(found?.subscription.provider).toBeNull();
+    }
+    // The dashboard counts them as granted by staff, none as demo billing.
+    const dashboard = json<{ data: AdminDashboard }>(
+      await callApi(ctx, 'GET', '/admin/stats/dashboard', admin.adminAuth),
+    ).data;
+    const legend = dashboard.subscriptions_by_tier.find((t) => t.tier === 'tier_3');
+    expect(legend).toMatchObject({ granted: users.length, demo: 0 });
+    // The user detail says the plan is granted, and nothing about demo billing.
+    const detail = json<{ data: AdminUserDetail }>(
+      await callApi(ctx, 'GET', `/admin/users/${firstOf(users).user.id}`, admin.adminAuth),
+    ).data;
+    expect(detail.subscription).toMatchObject({ tier: 'tier_3', provider: null });
   });
 
   it('suspends the matching users in the background, never an admin, ending their sessions, one audit entry each', async () => {
@@ -309,6 +340,7 @@ describe('bulk operations on templates', () => {
       jobs: restarted,
       mail: ctx.mail,
       sessions: { sessionsEnded: () => {} },
+      subscriptions: ctx.app.services.subscriptions,
       now: () => new Date(),
     });
     expect(await restarted.runDue()).toBe(1);
