@@ -1,9 +1,11 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useCallback } from 'react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { adminSessionStore } from '../../features/admin/api/admin-session-store';
+import { useUnsavedChanges } from '../../lib/unsaved-changes';
 import { mockFetch, success } from '../../test/fixtures';
-import { renderRoutes } from '../../test/render';
+import { renderRoutes, withUnsavedChangesGuard } from '../../test/render';
 import { AdminLayout } from './admin-layout';
 
 const session = { token: 'admin-session-1', expires_at: '2030-01-01T00:00:00.000Z' };
@@ -31,5 +33,35 @@ describe('AdminLayout', { timeout: 30_000 }, () => {
     expect(skip).toHaveFocus();
     await user.keyboard('{Enter}');
     expect(screen.getByRole('main')).toHaveFocus();
+  });
+
+  it('keeps the admin session while Exit Admin Mode waits on a draft’s “Leave this page?”', async () => {
+    const fetchMock = mockFetch(({ url, init }) =>
+      url.endsWith('/admin/sessions') && init.method === 'POST'
+        ? success(session, 201)
+        : success({ valid: true, expires_at: session.expires_at }),
+    );
+    function Draft() {
+      useUnsavedChanges(useCallback(() => true, []));
+      return <p>Admin page with a draft</p>;
+    }
+    renderRoutes(
+      withUnsavedChangesGuard([
+        { path: '/admin', element: <AdminLayout />, children: [{ index: true, element: <Draft /> }] },
+        { path: '/dashboard', element: <p>Dashboard</p> },
+      ]),
+      '/admin',
+    );
+    await screen.findByText('Admin page with a draft');
+    await userEvent.click(screen.getByRole('link', { name: 'Exit Admin Mode' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Leave this page?' });
+    const ended = () =>
+      fetchMock.mock.calls.filter(
+        ([url, init]) => String(url).endsWith('/admin/sessions/current') && init?.method === 'DELETE',
+      );
+    expect(ended()).toHaveLength(0);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Leave anyway' }));
+    expect(await screen.findByText('Dashboard')).toBeInTheDocument();
+    await waitFor(() => expect(ended()).toHaveLength(1));
   });
 });

@@ -1,12 +1,13 @@
 import { AppShell, Avatar, Badge, Box, Burger, Button, Group, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery, useReducedMotion } from '@mantine/hooks';
 import { IconDoorExit } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { mainContentId, SkipToMainLink } from '../../components/skip-to-main-link';
 import { ThemeToggle } from '../../components/theme-toggle';
 import { exitAdminMode } from '../../features/admin/api/admin-session-api';
 import { AdminSessionGuard } from '../../features/admin/components/admin-session-guard';
+import { hasUnsavedChanges } from '../../lib/unsaved-changes';
 import { displayNameOf, useCurrentUser } from '../../stores/auth-store';
 import { NavLinks } from './nav-links';
 import { adminNavigation } from './navigation';
@@ -25,6 +26,15 @@ export function AdminLayout() {
   const [sessionStartedAt] = useState(() => new Date());
   const initial = (displayNameOf(user) || '?').charAt(0).toUpperCase();
   const menuKeys = useEscapeClosesMenu({ open: menuOpen, isMobile, close });
+  // Exit Admin Mode with a draft on the page waits for the user's "Leave this page?" answer: the admin
+  // session ends once the area is left, not while the user may still choose to stay with the draft.
+  const exitOnLeave = useRef(false);
+  useEffect(
+    () => () => {
+      if (exitOnLeave.current) void exitAdminMode();
+    },
+    [],
+  );
 
   // spec/01 §2: each admin page visit is logged to the console.
   useEffect(() => {
@@ -87,7 +97,10 @@ export function AdminLayout() {
               component={Link}
               to="/dashboard"
               // Ends the admin session on the server; the link leaves at once whatever the answer.
-              onClick={() => void exitAdminMode()}
+              onClick={() => {
+                if (hasUnsavedChanges()) exitOnLeave.current = true;
+                else void exitAdminMode();
+              }}
               variant="default"
               size="compact-sm"
               aria-label="Exit Admin Mode"

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { failure, mockFetch, success } from '../../../test/fixtures';
-import { renderRoutes } from '../../../test/render';
+import { renderRoutes, withUnsavedChangesGuard } from '../../../test/render';
 import { CommunicationsPage } from './communications-page';
 
 // Mantine's autosizing Textarea listens for font loads; happy-dom has no document.fonts.
@@ -155,5 +155,39 @@ describe('CommunicationsPage', () => {
     expect(
       await screen.findByText('The same operation is already running: wait for it to finish.'),
     ).toBeInTheDocument();
+  });
+
+  it.each([
+    ['an announcement', /Title/],
+    ['a mail', /Subject/],
+  ])('asks before leaving %s being written', async (_, field) => {
+    mockFetch(() => success([]));
+    const { router } = renderRoutes(withUnsavedChangesGuard(routes), '/admin/communications');
+    await userEvent.type(await screen.findByRole('textbox', { name: field }), 'Half a thought');
+    await userEvent.click(screen.getByRole('link', { name: 'Elsewhere' }));
+    expect(await screen.findByRole('dialog', { name: 'Leave this page?' })).toHaveTextContent(
+      'You have unsaved changes.',
+    );
+    expect(router.state.location.pathname).toBe('/admin/communications');
+  });
+
+  it('empties the announcement form once published, level included, and then lets the page go', async () => {
+    mockFetch(({ url, init }) =>
+      url.endsWith('/admin/announcements') && init.method === 'POST'
+        ? success(announcement, 201)
+        : success([]),
+    );
+    const { router } = renderRoutes(withUnsavedChangesGuard(routes), '/admin/communications');
+    const title = await screen.findByRole('textbox', { name: /Title/ });
+    await userEvent.type(title, 'Downtime tonight');
+    const level = screen.getByRole('combobox', { name: 'Level' });
+    await userEvent.click(level);
+    await userEvent.click(await screen.findByRole('option', { name: 'Warning' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Publish Announcement' }));
+    await waitFor(() => expect(title).toHaveValue(''));
+    expect(level).toHaveValue('Info');
+    await userEvent.click(screen.getByRole('link', { name: 'Elsewhere' }));
+    expect(await screen.findByText('Somewhere else')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/elsewhere');
   });
 });

@@ -14,13 +14,14 @@ import {
   Title,
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import { isApiError } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
+import { useUnsavedChanges } from '../../../lib/unsaved-changes';
 import {
   adminAnnouncementsQuery,
   communicationsKeys,
@@ -89,6 +90,13 @@ function AnnouncementsSection() {
   const [level, setLevel] = useState<Announcement['level']>('info');
   const [startsAt, setStartsAt] = useState(() => localInput(new Date()));
   const [endsAt, setEndsAt] = useState('');
+  // A draft is lost by leaving the page: the guard asks first (spec/01 §8 "You have unsaved changes.").
+  useUnsavedChanges(
+    useCallback(
+      () => title.trim() !== '' || body.trim() !== '' || endsAt !== '' || level !== 'info',
+      [title, body, endsAt, level],
+    ),
+  );
   const create = useMutation({
     mutationFn: () =>
       createAnnouncement({
@@ -100,8 +108,11 @@ function AnnouncementsSection() {
       }),
     onSuccess: () => {
       toast.success('Announcement published.');
+      // A fresh form for the next one, so that nothing published reads as a draft left behind.
       setTitle('');
       setBody('');
+      setLevel('info');
+      setStartsAt(localInput(new Date()));
       setEndsAt('');
       void queryClient.invalidateQueries({ queryKey: communicationsKeys.announcements });
       void queryClient.invalidateQueries({ queryKey: ['announcements'] });
@@ -259,6 +270,7 @@ function MassMailSection() {
   const [body, setBody] = useState('');
   /** The recipients counted before sending: the confirmation says how many people the mail reaches. */
   const [recipients, setRecipients] = useState<number | null>(null);
+  useUnsavedChanges(useCallback(() => subject.trim() !== '' || body.trim() !== '', [subject, body]));
   const count = useMutation({
     mutationFn: () => previewMassMail({ audience, subject, body }),
     onSuccess: setRecipients,
@@ -268,6 +280,7 @@ function MassMailSection() {
     onSuccess: () => {
       setRecipients(null);
       toast.success('Mail queued; it is sent in the background.');
+      setAudience('all');
       setSubject('');
       setBody('');
       void queryClient.invalidateQueries({ queryKey: communicationsKeys.massMails });
