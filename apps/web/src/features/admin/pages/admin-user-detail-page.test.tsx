@@ -1,11 +1,46 @@
-import { screen } from '@testing-library/react';
+import type { AdminUserDetail } from '@haversack/contracts';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
-import { failure, mockFetch } from '../../../test/fixtures';
+import { failure, mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { AdminUserDetailPage } from './admin-user-detail-page';
 
+// Mantine's autosizing Textarea listens for font loads; happy-dom has no document.fonts.
+if (!('fonts' in document)) {
+  Object.defineProperty(document, 'fonts', { value: new EventTarget() });
+}
+
 afterEach(() => useUiStore.setState({ toasts: [] }));
+
+const detail: AdminUserDetail = {
+  user: {
+    id: 'u-1',
+    email: 'orla@example.com',
+    username: 'orla',
+    admin: false,
+    tier: 'tier_free',
+    subscription_status: 'active',
+    email_verified: true,
+    suspended_at: null,
+    suspended_reason: null,
+    created_at: '2026-10-01T10:00:00.000Z',
+    last_seen_at: null,
+  },
+  subscription: {
+    tier: 'tier_free',
+    tier_name: 'Free',
+    status: 'active',
+    provider: null,
+    current_period_end: null,
+    cancel_at_period_end: false,
+  },
+  parties: [],
+  characters: [],
+  sessions: [],
+  recent_transactions: [],
+};
 
 describe('AdminUserDetailPage', { timeout: 30_000 }, () => {
   it.each([
@@ -30,5 +65,32 @@ describe('AdminUserDetailPage', { timeout: 30_000 }, () => {
     ).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to Users' })).toHaveAttribute('href', '/admin/users');
     expect(screen.queryByRole('button', { name: 'Try Again' })).not.toBeInTheDocument();
+  });
+
+  it.each([
+    ['Suspend', 'Suspend this account', { role: 'textbox', name: /Reason/ }],
+    ['Revoke sessions', 'Revoke every session', { role: 'button', name: 'Cancel' }],
+    ['Grant plan', 'Grant a plan without payment', { role: 'combobox', name: /Plan/ }],
+  ] as const)('opens %s on its first field or its safe button, not on ×', async (open, title, first) => {
+    mockFetch(({ url }) =>
+      url.endsWith('/api/v1/admin/users/u-1') ? success(detail) : failure(404, 'RESOURCE_NOT_FOUND', url),
+    );
+    renderRoutes([{ path: '/admin/users/:id', element: <AdminUserDetailPage /> }], '/admin/users/u-1');
+    await userEvent.click(await screen.findByRole('button', { name: open }, { timeout: 10_000 }));
+    const dialog = await screen.findByRole('dialog', { name: title });
+    expect(within(dialog).getByRole(first.role, { name: first.name })).toHaveFocus();
+  });
+
+  it('asks to choose a plan in the Grant plan dialog', async () => {
+    mockFetch(({ url }) =>
+      url.endsWith('/api/v1/admin/users/u-1') ? success(detail) : failure(404, 'RESOURCE_NOT_FOUND', url),
+    );
+    renderRoutes([{ path: '/admin/users/:id', element: <AdminUserDetailPage /> }], '/admin/users/u-1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Grant plan' }, { timeout: 10_000 }));
+    const dialog = await screen.findByRole('dialog', { name: 'Grant a plan without payment' });
+    expect(within(dialog).getByRole('combobox', { name: /Plan/ })).toHaveAttribute(
+      'placeholder',
+      'Choose a plan',
+    );
   });
 });

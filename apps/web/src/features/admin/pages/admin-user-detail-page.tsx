@@ -267,6 +267,7 @@ export function AdminUserDetailPage() {
             lifted.
           </Text>
           <Textarea
+            data-autofocus
             label="Reason"
             required
             value={reason}
@@ -299,7 +300,7 @@ export function AdminUserDetailPage() {
         <Stack gap="sm">
           <Text size="sm">{user.email} will be signed out on every device. They can sign in again.</Text>
           <Group justify="flex-end">
-            <Button variant="default" onClick={() => setDialog(null)}>
+            <Button variant="default" onClick={() => setDialog(null)} data-autofocus>
               Cancel
             </Button>
             <Button color="red.9" onClick={() => act.mutate('revoke')} loading={act.isPending}>
@@ -318,7 +319,9 @@ export function AdminUserDetailPage() {
         <Stack gap="sm">
           <BilledPlanNotice email={user.email} subscription={detail.subscription} />
           <Select
+            data-autofocus
             label="Plan"
+            placeholder="Choose a plan"
             data={tierOptions}
             value={tier}
             onChange={setTier}
