@@ -1,5 +1,5 @@
 import { waitFor } from '@testing-library/react';
-import { createMemoryRouter } from 'react-router';
+import { createMemoryRouter, type RouteObject } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { routes } from './routes';
 
@@ -10,5 +10,20 @@ describe('admin routes', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/jobs'));
     expect(router.state.historyAction).toBe('REPLACE');
     router.dispose();
+  });
+
+  // React Router warns in the console ("Matched leaf route … does not have an element or Component") of a
+  // leaf that draws nothing, as /admin/sidekiq did when opened directly.
+  it('gives every leaf route something to render', () => {
+    const empty: string[] = [];
+    const walk = (list: RouteObject[], parent: string) => {
+      for (const route of list) {
+        const path = route.index ? `${parent} (index)` : `${parent}/${route.path ?? ''}`;
+        if (route.children?.length) walk(route.children, path);
+        else if (route.element === undefined && !route.Component && !route.lazy) empty.push(path);
+      }
+    };
+    walk(routes, '');
+    expect(empty).toEqual([]);
   });
 });

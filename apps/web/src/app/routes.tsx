@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { Outlet, type RouteObject, redirect, replace, ScrollRestoration } from 'react-router';
+import { Navigate, Outlet, type RouteObject, redirect, replace, ScrollRestoration } from 'react-router';
 import { FullPageLoader } from '../components/loading';
 import { PageError } from '../components/page-error';
 import { UnsavedChangesGuard } from '../components/unsaved-changes-guard';
@@ -30,6 +30,15 @@ function lazyPage(
     lazy: async () => ({ Component: await (queries ? withQueryClient(load) : load()) }),
     errorElement: <PageError pageName={pageName} />,
   };
+}
+
+/**
+ * A path that only sends on to another: its loader redirects before anything draws. The element is there
+ * for a page opened at that path: the first render matches the route before its loader has run, and React
+ * Router warns in the console of a matched leaf with nothing to render.
+ */
+function redirectRoute(path: string, loader: () => Response, to: string): RouteObject {
+  return { path, loader, element: <Navigate to={to} replace /> };
 }
 
 const systemHealthPage = () =>
@@ -279,9 +288,7 @@ export const routes: RouteObject[] = [
               ),
 
               // `/shops` is a page of its own; `/loot`, typed by hand, goes where the sidebar's Loot does.
-              // `element: null`: the loader redirects before anything is drawn, and React Router warns of a route
-              // without one ("an empty page") in the console.
-              { path: 'loot', loader: () => redirect('/loot/templates'), element: null },
+              redirectRoute('loot', () => redirect('/loot/templates'), '/loot/templates'),
               lazyPage('loot/templates', 'Loot templates', () =>
                 import('../features/loot/pages/loot-templates-page').then((m) => m.LootTemplatesPage),
               ),
@@ -368,7 +375,7 @@ export const routes: RouteObject[] = [
               lazyPage('system-health', 'Admin System Health', systemHealthPage),
               lazyPage('monitoring', 'Admin Monitoring', systemHealthPage),
               // The spec's admin menu names /admin/sidekiq; the queue's page here is /admin/jobs.
-              { path: 'sidekiq', loader: () => replace('/admin/jobs'), element: null },
+              redirectRoute('sidekiq', () => replace('/admin/jobs'), '/admin/jobs'),
               lazyPage('jobs', 'Admin Background Jobs', () =>
                 import('../features/admin/pages/background-jobs-page').then((m) => m.BackgroundJobsPage),
               ),
