@@ -1,6 +1,7 @@
 import { waitFor } from '@testing-library/react';
 import { createMemoryRouter, type RouteObject } from 'react-router';
 import { describe, expect, it } from 'vitest';
+import { AdminNotFoundPage } from '../features/admin/pages/admin-not-found-page';
 import { routes } from './routes';
 
 describe('admin routes', () => {
@@ -25,5 +26,14 @@ describe('admin routes', () => {
     };
     walk(routes, '');
     expect(empty).toEqual([]);
+  });
+
+  it('is drawn inside the admin layout for any unknown /admin path', async () => {
+    const admin = routes[0]?.children?.find((route) => route.path === 'admin');
+    const layout = admin?.children?.[0];
+    const fallback = layout?.children?.find((route) => route.path === '*');
+    const lazy = fallback?.lazy;
+    if (typeof lazy !== 'function') throw new Error('no lazy /admin/* route');
+    expect((await lazy()).Component).toBe(AdminNotFoundPage);
   });
 });

@@ -386,6 +386,13 @@ export const routes: RouteObject[] = [
               lazyPage('settings', 'Admin Settings', () =>
                 import('../features/admin/pages/admin-settings-page').then((m) => m.AdminSettingsPage),
               ),
+              // An unknown /admin path keeps the admin layout and its menu (the app's 404 would leave it).
+              lazyPage(
+                '*',
+                'Admin Page not found',
+                () => import('../features/admin/pages/admin-not-found-page').then((m) => m.AdminNotFoundPage),
+                { queries: false },
+              ),
             ],
           },
         ],
