@@ -142,8 +142,14 @@ test('a user reports a public party, and staff unpublish it from the moderation 
   const card = page.getByTestId('report-card').filter({ hasText: partyName });
   await expect(card).toContainText('Spam links in the description');
   await expect(card).toContainText(owner.email);
+  // What was reported: its description's start, and a link to it while it is public.
+  await expect(card).toContainText('Everyone welcome');
+  await expect(card.getByRole('link', { name: partyName })).toHaveAttribute('href', `/parties/${partyId}`);
   await screenshotBothWidths(page, 'admin-moderation-queue');
   await card.getByRole('button', { name: 'Unpublish' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Unpublish this content?' });
+  await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await confirm.getByRole('button', { name: 'Unpublish' }).click();
   await expect(page.getByTestId('report-card').filter({ hasText: partyName })).toHaveCount(0);
   await page.getByText('Unpublished', { exact: true }).click();
   await expect(page.getByTestId('report-card').filter({ hasText: partyName })).toContainText('unpublished');
