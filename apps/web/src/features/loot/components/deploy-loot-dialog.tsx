@@ -12,6 +12,7 @@ import { DeployPartyGate, DeployPartySelect } from '../../parties/components/dep
 import { deployLoot, invalidateLoot, lootErrorMessage } from '../api/loot-api';
 
 export const noGmParties = 'You are not the GM of any active party.';
+export const whoMayDeployLoot = 'Only the GM of a party can deploy loot into it.';
 
 /** spec/02 §6: only the GM of a party deploys loot into it (managers are not GMs here); archived parties are read-only. */
 export function isLootGmParty(party: Party): boolean {
@@ -112,7 +113,7 @@ export function DeployLootDialog({
         parties={parties}
         eligible={gmParties}
         noneText={noGmParties}
-        whoMayDeploy="Only the GM of a party can deploy loot into it."
+        whoMayDeploy={whoMayDeployLoot}
         onClose={onClose}
       >
         <form

@@ -110,11 +110,14 @@ export function LootTemplateCard({
   template,
   href,
   onDeploy,
+  deployBlockedBy = null,
 }: {
   template: LootTemplate;
   /** Where View goes (the list keeps ?party_id on it). */
   href?: string;
   onDeploy?: (template: LootTemplate) => void;
+  /** The id of what says why Deploy is disabled (no party I may deploy into), or null when it is not. */
+  deployBlockedBy?: string | null;
 }) {
   return (
     <Card withBorder padding="lg" data-testid="loot-template-card">
@@ -150,6 +153,8 @@ export function LootTemplateCard({
               size="sm"
               onClick={() => onDeploy(template)}
               aria-label={`Deploy ${template.name}`}
+              disabled={deployBlockedBy !== null}
+              aria-describedby={deployBlockedBy ?? undefined}
             >
               Deploy
             </Button>

@@ -1,9 +1,10 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { failure, jsonResponse, mockFetch } from '../../../test/fixtures';
+import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { buildParty, pageMeta } from '../../../test/party-fixtures';
 import { renderRoutes } from '../../../test/render';
+import { buildCurrentAtUsage } from '../../subscription/plan-limit-test-server';
 import { buildLootTemplate } from '../test/loot-fixtures';
 import { LootTemplatesPage } from './loot-templates-page';
 
@@ -29,7 +30,9 @@ describe('LootTemplatesPage', { timeout: 30_000 }, () => {
 
   it('says it could not load the templates, and Try Again asks again', async () => {
     let calls = 0;
-    const fetchMock = mockFetch(() => {
+    const fetchMock = mockFetch(({ url }) => {
+      // The page also asks for my parties and my plan; only the list's own asks are counted.
+      if (!url.includes('/loot_templates?')) return failure(404, 'RESOURCE_NOT_FOUND', 'not in this test');
       calls += 1;
       return calls <= 2
         ? failure(500, 'INTERNAL_SERVER_ERROR', 'boom')
@@ -202,5 +205,57 @@ describe('LootTemplatesPage', { timeout: 30_000 }, () => {
       expect(within(dialog).getByRole('combobox', { name: 'Party' })).toHaveValue('The Copper Lanterns'),
     );
     expect(listCalls(fetchMock).length).toBeGreaterThan(0);
+  });
+
+  describe('what a user who cannot deploy or create is offered', () => {
+    const server = (options: { parties: ReturnType<typeof buildParty>[]; lootTemplatesLimit: number }) =>
+      mockFetch(({ url }) => {
+        const path = new URL(url, 'http://test').pathname;
+        if (path.endsWith('/parties')) {
+          return jsonResponse(200, {
+            status: 'success',
+            data: options.parties,
+            meta: pageMeta(options.parties.length, 100),
+          });
+        }
+        if (path.endsWith('/subscription/current')) {
+          return success(buildCurrentAtUsage('loot_templates', 0, options.lootTemplatesLimit));
+        }
+        return listPage([buildLootTemplate({ id: 't-1', name: 'Goblin Boss Hoard' })]);
+      });
+
+    it('disables Deploy, saying why, when I am the GM of no active party (a manager is not)', async () => {
+      server({ parties: [buildParty({ user_role: 'manager', is_gm: false })], lootTemplatesLimit: 7 });
+      renderRoutes(routes, '/loot/templates');
+      const card = await screen.findByTestId('loot-template-card');
+      const deploy = within(card).getByRole('button', { name: 'Deploy Goblin Boss Hoard' });
+      await vi.waitFor(() => expect(deploy).toBeDisabled());
+      expect(deploy).toHaveAccessibleDescription(
+        'You are not the GM of any active party. Only the GM of a party can deploy loot into it.',
+      );
+      expect(screen.getByText('You are not the GM of any active party.')).toBeVisible();
+    });
+
+    it('keeps Deploy for the GM of a party', async () => {
+      server({ parties: [buildParty({ user_role: 'gm', is_gm: true })], lootTemplatesLimit: 7 });
+      renderRoutes(routes, '/loot/templates');
+      const card = await screen.findByTestId('loot-template-card');
+      await screen.findByRole('link', { name: 'New Loot Template' });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(within(card).getByRole('button', { name: 'Deploy Goblin Boss Hoard' })).toBeEnabled();
+      expect(screen.queryByTestId('no-deploy-party')).not.toBeInTheDocument();
+    });
+
+    it('leads to the upgrade, not to the form, when my plan has no loot templates', async () => {
+      server({ parties: [], lootTemplatesLimit: 0 });
+      renderRoutes(routes, '/loot/templates');
+      const hint = await screen.findByTestId('plan-limit-hint');
+      expect(hint).toHaveTextContent('Your plan does not include loot templates.');
+      expect(within(hint).getByRole('link', { name: 'See upgrade options' })).toHaveAttribute(
+        'href',
+        '/subscription/upgrade?resource=loot_templates',
+      );
+      expect(screen.queryByRole('link', { name: 'New Loot Template' })).not.toBeInTheDocument();
+    });
   });
 });

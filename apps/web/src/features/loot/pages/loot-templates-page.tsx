@@ -1,14 +1,22 @@
 import type { LootTemplate } from '@haversack/contracts';
 import { Alert, Anchor, Button, Group, Pagination, Stack, Text, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconAlertTriangle, IconInfoCircle, IconPlus } from '@tabler/icons-react';
+import { IconAlertTriangle, IconInfoCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { usePageTitle } from '../../../lib/page-title';
+import { NoDeployablePartyNote } from '../../parties/components/deploy-party-gate';
+import { NewOrUpgrade } from '../../subscription/components/new-or-upgrade';
 import { defaultLootTemplateFilters, type LootTemplateFilters, lootTemplatesQuery } from '../api/loot-api';
-import { DeployLootDialog, partyLootPath, useLootGmParties } from '../components/deploy-loot-dialog';
+import {
+  DeployLootDialog,
+  noGmParties,
+  partyLootPath,
+  useLootGmParties,
+  whoMayDeployLoot,
+} from '../components/deploy-loot-dialog';
 import {
   LootTemplateCard,
   LootTemplateCardSkeletons,
@@ -18,12 +26,6 @@ import { LootTemplateFiltersForm } from '../components/loot-template-filters';
 
 const SEARCH_DEBOUNCE_MS = 300;
 
-/** The party the GM came from (the party Loot tab's "Deploy Loot Template" link), when it is one they run. */
-function useDeployTarget(partyId: string | null) {
-  const parties = useLootGmParties(partyId !== null);
-  return partyId ? (parties.gmParties.find((p) => p.id === partyId) ?? null) : null;
-}
-
 /**
  * /loot/templates: my loot templates and every public one (the catalogue's included), with filters, sort
  * and pages; each card deploys. From a party's Loot tab (?party_id=) it says which party it deploys to.
@@ -32,7 +34,12 @@ export function LootTemplatesPage() {
   usePageTitle('Loot Templates');
   const [searchParams] = useSearchParams();
   const partyId = searchParams.get('party_id');
-  const target = useDeployTarget(partyId);
+  const parties = useLootGmParties();
+  // The party the GM came from (the party Loot tab's "Deploy Loot Template" link), when it is one they run.
+  const target = partyId ? (parties.gmParties.find((p) => p.id === partyId) ?? null) : null;
+  // Only once my parties are in and I run none; while they load, or if they fail, the dialog says what it knows.
+  const noPartyNoteId = useId();
+  const deployBlockedBy = parties.isSuccess && parties.gmParties.length === 0 ? noPartyNoteId : null;
   const [filters, setFilters] = useState<LootTemplateFilters>(defaultLootTemplateFilters);
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
@@ -59,14 +66,11 @@ export function LootTemplatesPage() {
             Treasure ready to drop: fill a template once, deploy it to any party you run.
           </Text>
         </Stack>
-        <Button
-          component={Link}
-          to="/loot/templates/new"
-          leftSection={<IconPlus size={16} aria-hidden="true" />}
-        >
-          New Loot Template
-        </Button>
+        <NewOrUpgrade resource="loot_templates" to="/loot/templates/new" label="New Loot Template" />
       </Group>
+      {deployBlockedBy ? (
+        <NoDeployablePartyNote id={deployBlockedBy} noneText={noGmParties} whoMayDeploy={whoMayDeployLoot} />
+      ) : null}
       {target ? (
         <Alert
           variant="light"
@@ -122,9 +126,12 @@ export function LootTemplatesPage() {
               <Button variant="light" onClick={clear}>
                 Clear Filters
               </Button>
-              <Button component={Link} to="/loot/templates/new" variant="default">
-                New Loot Template
-              </Button>
+              <NewOrUpgrade
+                resource="loot_templates"
+                to="/loot/templates/new"
+                label="New Loot Template"
+                variant="default"
+              />
             </Group>
           }
         />
@@ -137,6 +144,7 @@ export function LootTemplatesPage() {
                 template={template}
                 href={detailHref(template)}
                 onDeploy={setDeploying}
+                deployBlockedBy={deployBlockedBy}
               />
             ))}
           </LootTemplateGrid>

@@ -1,5 +1,6 @@
 import type { Party } from '@haversack/contracts';
-import { Alert, Button, Group, Select, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Select, Stack, Text } from '@mantine/core';
+import { IconInfoCircle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Spinner } from '../../../components/loading';
@@ -91,5 +92,38 @@ export function DeployPartySelect({
       required
       comboboxProps={{ withinPortal: true }}
     />
+  );
+}
+
+/**
+ * On a list of templates, once my parties are in and none is one I may deploy into: why each card's Deploy
+ * is disabled (its `id` describes them), said once, with the way to make a party, rather than a dialog
+ * that could only say so after the click.
+ */
+export function NoDeployablePartyNote({
+  id,
+  noneText,
+  whoMayDeploy,
+}: {
+  id: string;
+  noneText: string;
+  whoMayDeploy: string;
+}) {
+  return (
+    <Alert
+      variant="light"
+      color="blue"
+      icon={<IconInfoCircle aria-hidden="true" />}
+      data-testid="no-deploy-party"
+    >
+      <Group justify="space-between" gap="xs">
+        <Text size="sm" id={id}>
+          <span>{noneText}</span> <span>{whoMayDeploy}</span>
+        </Text>
+        <Anchor component={Link} to="/parties/new" size="sm" c="inherit" fw={600}>
+          Create a Party
+        </Anchor>
+      </Group>
+    </Alert>
   );
 }

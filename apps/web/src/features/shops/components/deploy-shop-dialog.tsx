@@ -13,6 +13,18 @@ import { deployShop, invalidateShop } from '../api/shops-api';
 import { DiscountInput, discountPercentError, discountRateOf } from './discount-input';
 
 export const noManagedParties = 'You are not the GM or a manager of any active party.';
+export const whoMayDeployShops = 'Only the GM or a manager of a party can deploy a shop into it.';
+
+/** The parties I may deploy a shop into: active ones I run or manage (shares the cache of the party pickers). */
+export function useShopManagedParties(enabled = true) {
+  const parties = useQuery({ ...myActivePartiesQuery(), enabled });
+  return {
+    ...parties,
+    managed: (parties.data?.parties ?? []).filter(
+      (p) => !p.is_archived && (p.user_role === 'gm' || p.user_role === 'manager'),
+    ),
+  };
+}
 
 /**
  * Deploy a template into a party where I am the GM or a manager (spec/02 §7 POST shop_instances). A plan
@@ -33,10 +45,8 @@ export function DeployShopDialog({
   const lastShown = useRef(template);
   if (template) lastShown.current = template;
   const shown = template ?? lastShown.current;
-  const parties = useQuery({ ...myActivePartiesQuery(), enabled: template !== null });
-  const managed = (parties.data?.parties ?? []).filter(
-    (p) => !p.is_archived && (p.user_role === 'gm' || p.user_role === 'manager'),
-  );
+  const parties = useShopManagedParties(template !== null);
+  const managed = parties.managed;
   const [partyId, setPartyId] = useState<string | null>(initialPartyId);
   const [name, setName] = useState('');
   const [discount, setDiscount] = useState<number | string>(0);
@@ -85,7 +95,7 @@ export function DeployShopDialog({
         parties={parties}
         eligible={managed}
         noneText={noManagedParties}
-        whoMayDeploy="Only the GM or a manager of a party can deploy a shop into it."
+        whoMayDeploy={whoMayDeployShops}
         onClose={onClose}
       >
         <form

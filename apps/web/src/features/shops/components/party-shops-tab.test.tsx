@@ -61,6 +61,13 @@ describe('PartyShopsTab', () => {
     expect(within(playerView).queryByRole('link', { name: 'Deploy Shop Template' })).not.toBeInTheDocument();
   });
 
+  it('offers Deploy New Shop to the GM or a manager only, not to a player', async () => {
+    mockFetch(() => instances(1));
+    renderWithProviders(<PartyShopsTab partyId="party-1" canDeploy={false} />);
+    expect(await screen.findByRole('heading', { name: 'Party Shops (1)' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Deploy New Shop' })).not.toBeInTheDocument();
+  });
+
   it('shows "Unable to Load Shops" with Try Again when the list fails', async () => {
     mockFetch(() => failure(403, 'FORBIDDEN', 'Access forbidden'));
     renderWithProviders(<PartyShopsTab partyId="party-1" canDeploy />);

@@ -6,7 +6,10 @@ import { Link } from 'react-router';
 import { partyShopsQuery } from '../api/shops-api';
 import { ShopCardSkeletons, ShopGrid, ShopInstanceCard } from './shop-card';
 
-/** spec/02 §2 party Shops tab: "Party Shops (count)", Deploy New Shop, the shop cards, or the empty state. */
+/**
+ * spec/02 §2 party Shops tab: "Party Shops (count)", Deploy New Shop (for the GM or a manager), the shop
+ * cards, or the empty state.
+ */
 export function PartyShopsTab({ partyId, canDeploy }: { partyId: string; canDeploy: boolean }) {
   const query = useQuery(partyShopsQuery(partyId));
   const count = query.data?.total ?? query.data?.instances.length;
@@ -16,9 +19,12 @@ export function PartyShopsTab({ partyId, canDeploy }: { partyId: string; canDepl
         <Title order={2} size="h3">
           Party Shops{count === undefined ? '' : ` (${count})`}
         </Title>
-        <Anchor component={Link} to="/shops" fw={600}>
-          Deploy New Shop
-        </Anchor>
+        {/* Deploying is the GM's or a manager's (spec/02 §7 POST shop_instances); a player could only be refused. */}
+        {canDeploy ? (
+          <Anchor component={Link} to="/shops" fw={600}>
+            Deploy New Shop
+          </Anchor>
+        ) : null}
       </Group>
       {query.isPending ? (
         <ShopCardSkeletons />

@@ -42,9 +42,12 @@ function OwnerAndLocation({ owner, location }: { owner: string; location: string
 export function ShopTemplateCard({
   template,
   onDeploy,
+  deployBlockedBy = null,
 }: {
   template: ShopTemplate;
   onDeploy?: (template: ShopTemplate) => void;
+  /** The id of what says why Deploy is disabled (no party I may deploy into), or null when it is not. */
+  deployBlockedBy?: string | null;
 }) {
   return (
     <Card withBorder padding="lg" data-testid="shop-card">
@@ -80,6 +83,8 @@ export function ShopTemplateCard({
               size="sm"
               onClick={() => onDeploy(template)}
               aria-label={`Deploy ${template.display_name}`}
+              disabled={deployBlockedBy !== null}
+              aria-describedby={deployBlockedBy ?? undefined}
             >
               Deploy
             </Button>

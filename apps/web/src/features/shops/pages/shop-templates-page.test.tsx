@@ -1,9 +1,10 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { failure, jsonResponse, mockFetch } from '../../../test/fixtures';
-import { pageMeta } from '../../../test/party-fixtures';
+import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
+import { buildParty, pageMeta } from '../../../test/party-fixtures';
 import { renderRoutes } from '../../../test/render';
+import { buildCurrentAtUsage } from '../../subscription/plan-limit-test-server';
 import { buildShopTemplate } from '../test/shop-fixtures';
 import { ShopTemplatesPage } from './shop-templates-page';
 
@@ -94,5 +95,67 @@ describe('ShopTemplatesPage', () => {
       'href',
       '/shops/templates/a',
     );
+  });
+
+  describe('what a user who cannot deploy or create is offered', { timeout: 30_000 }, () => {
+    const server = (options: {
+      parties: ReturnType<typeof buildParty>[];
+      shopTemplatesLimit: number | null;
+    }) =>
+      mockFetch(({ url }) => {
+        const path = new URL(url, 'http://test').pathname;
+        if (path.endsWith('/parties')) {
+          return jsonResponse(200, {
+            status: 'success',
+            data: options.parties,
+            meta: pageMeta(options.parties.length, 100),
+          });
+        }
+        if (path.endsWith('/subscription/current')) {
+          return success(buildCurrentAtUsage('shop_templates', 0, options.shopTemplatesLimit ?? 0));
+        }
+        return jsonResponse(200, {
+          status: 'success',
+          data: [buildShopTemplate({ id: 'a', name: 'Ironhand Forge' })],
+          meta: pageMeta(1, 12),
+        });
+      });
+
+    it('disables Deploy, saying why, when I am the GM or a manager of no active party', async () => {
+      server({ parties: [buildParty({ user_role: 'player', is_gm: false })], shopTemplatesLimit: 5 });
+      renderRoutes(routes, '/shops');
+      const card = await screen.findByTestId('shop-card');
+      const deploy = within(card).getByRole('button', { name: 'Deploy Ironhand Forge' });
+      await vi.waitFor(() => expect(deploy).toBeDisabled());
+      expect(deploy).toHaveAccessibleDescription(
+        'You are not the GM or a manager of any active party. Only the GM or a manager of a party can deploy a shop into it.',
+      );
+      expect(screen.getByText('You are not the GM or a manager of any active party.')).toBeVisible();
+    });
+
+    it('keeps Deploy for the GM or a manager of a party', async () => {
+      server({ parties: [buildParty({ user_role: 'manager', is_gm: false })], shopTemplatesLimit: 5 });
+      renderRoutes(routes, '/shops');
+      const card = await screen.findByTestId('shop-card');
+      // Once my parties are in (the plan's query is its neighbour), Deploy is still there to use.
+      await screen.findByRole('link', { name: 'New Shop' });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(within(card).getByRole('button', { name: 'Deploy Ironhand Forge' })).toBeEnabled();
+      expect(
+        screen.queryByText('You are not the GM or a manager of any active party.'),
+      ).not.toBeInTheDocument();
+    });
+
+    it('leads to the upgrade, not to the form, when my plan has no shop templates', async () => {
+      server({ parties: [], shopTemplatesLimit: 0 });
+      renderRoutes(routes, '/shops');
+      const hint = await screen.findByTestId('plan-limit-hint');
+      expect(hint).toHaveTextContent('Your plan does not include shop templates.');
+      expect(within(hint).getByRole('link', { name: 'See upgrade options' })).toHaveAttribute(
+        'href',
+        '/subscription/upgrade?resource=shop_templates',
+      );
+      expect(screen.queryByRole('link', { name: 'New Shop' })).not.toBeInTheDocument();
+    });
   });
 });

@@ -1,14 +1,21 @@
 import { type ShopTemplate, shopMessages } from '@haversack/contracts';
 import { Alert, Button, Group, Pagination, Stack, Text, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconAlertTriangle, IconPlus } from '@tabler/icons-react';
+import { IconAlertTriangle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { usePageTitle } from '../../../lib/page-title';
+import { NoDeployablePartyNote } from '../../parties/components/deploy-party-gate';
+import { NewOrUpgrade } from '../../subscription/components/new-or-upgrade';
 import { defaultShopTemplateFilters, type ShopTemplateFilters, shopTemplatesQuery } from '../api/shops-api';
-import { DeployShopDialog } from '../components/deploy-shop-dialog';
+import {
+  DeployShopDialog,
+  noManagedParties,
+  useShopManagedParties,
+  whoMayDeployShops,
+} from '../components/deploy-shop-dialog';
 import { ShopCardSkeletons, ShopGrid, ShopTemplateCard } from '../components/shop-card';
 import { ShopTemplateFiltersForm } from '../components/shop-filters';
 
@@ -32,6 +39,11 @@ export function ShopTemplatesPage({ mine = false }: { mine?: boolean }) {
     );
   }, [debounced]);
   const query = useQuery(shopTemplatesQuery(filters));
+  // Only once my parties are in and none is mine to deploy into; while they load, or if they fail, the
+  // dialog says what it knows.
+  const parties = useShopManagedParties();
+  const noPartyNoteId = useId();
+  const deployBlockedBy = parties.isSuccess && parties.managed.length === 0 ? noPartyNoteId : null;
   const clear = () => {
     setSearch('');
     setFilters(initial);
@@ -61,15 +73,16 @@ export function ShopTemplatesPage({ mine = false }: { mine?: boolean }) {
               My Templates
             </Button>
           )}
-          <Button
-            component={Link}
-            to="/shops/templates/new"
-            leftSection={<IconPlus size={16} aria-hidden="true" />}
-          >
-            New Shop
-          </Button>
+          <NewOrUpgrade resource="shop_templates" to="/shops/templates/new" label="New Shop" />
         </Group>
       </Group>
+      {deployBlockedBy ? (
+        <NoDeployablePartyNote
+          id={deployBlockedBy}
+          noneText={noManagedParties}
+          whoMayDeploy={whoMayDeployShops}
+        />
+      ) : null}
       <ShopTemplateFiltersForm
         filters={filters}
         search={search}
@@ -119,7 +132,12 @@ export function ShopTemplatesPage({ mine = false }: { mine?: boolean }) {
         <>
           <ShopGrid testId="shop-templates">
             {query.data.templates.map((template) => (
-              <ShopTemplateCard key={template.id} template={template} onDeploy={setDeploying} />
+              <ShopTemplateCard
+                key={template.id}
+                template={template}
+                onDeploy={setDeploying}
+                deployBlockedBy={deployBlockedBy}
+              />
             ))}
           </ShopGrid>
           {query.data.meta.total_pages > 1 ? (
