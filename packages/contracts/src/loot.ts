@@ -364,7 +364,13 @@ export const lootTemplateSchema = z.object({
   source: z.string(),
   tag_list: z.array(z.string()),
   visibility: z.enum(templateVisibilities),
+  /** Its lines (the kinds of items, coins too). */
   items_count: z.number().int(),
+  /**
+   * The items it deploys by the unit, coins left out (they are in `total_value_cp`): what the card of a
+   * loot deployed from it counts, so both say "2 items · 3 gp 8 cp".
+   */
+  item_units: z.number().int(),
   total_value_cp: z.number().int(),
   /** With include=loot_items, and always on the detail. */
   loot_items: z.array(lootItemSchema).optional(),

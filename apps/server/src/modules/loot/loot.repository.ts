@@ -35,6 +35,8 @@ export interface LootTemplateView {
   template: LootTemplateRow;
   creatorName: string | null;
   itemsCount: number;
+  /** The units of items that are not coins, among the lines the reader is shown. */
+  itemUnits: number;
   totalValueCp: number;
 }
 
@@ -56,12 +58,23 @@ const totalValueCp = (readerId: string) =>
     from ${lootTemplateItems} join ${itemTemplates} on ${itemTemplates.id} = ${lootTemplateItems.itemTemplateId}
     where ${lootTemplateItems.lootTemplateId} = ${lootTemplates.id} and not ${hiddenFrom(readerId)})`;
 
+/**
+ * How many items the template deploys as its loot's card counts them: the quantities of the lines that are
+ * not coins (coins show as worth), among those `readerId` is shown (the others do not deploy for them).
+ */
+const itemUnits = (readerId: string) =>
+  sql<string>`(select coalesce(sum(${lootTemplateItems.quantity}), 0)
+    from ${lootTemplateItems} join ${itemTemplates} on ${itemTemplates.id} = ${lootTemplateItems.itemTemplateId}
+    where ${lootTemplateItems.lootTemplateId} = ${lootTemplates.id} and not ${hiddenFrom(readerId)}
+      and coalesce(${itemTemplates.systemKey}, '') not like 'coin:%')`;
+
 function templateView(db: Executor, readerId: string) {
   return db
     .select({
       template: lootTemplates,
       creatorName: users.username,
       itemsCount,
+      itemUnits: itemUnits(readerId),
       totalValueCp: totalValueCp(readerId),
     })
     .from(lootTemplates)
@@ -72,12 +85,14 @@ function toView(row: {
   template: LootTemplateRow;
   creatorName: string | null;
   itemsCount: number;
+  itemUnits: string | number;
   totalValueCp: string | number;
 }): LootTemplateView {
   return {
     template: row.template,
     creatorName: row.creatorName,
     itemsCount: Number(row.itemsCount),
+    itemUnits: saturate(row.itemUnits),
     // Two lines of the dearest item in full stacks are already past the safe range (MAX_REPORTED_SUM).
     totalValueCp: saturate(row.totalValueCp),
   };

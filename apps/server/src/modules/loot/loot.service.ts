@@ -101,6 +101,7 @@ function toLootTemplateJson(view: LootTemplateView, userId: string, items?: Loot
     tag_list: t.tags,
     visibility: t.visibility,
     items_count: view.itemsCount,
+    item_units: view.itemUnits,
     total_value_cp: view.totalValueCp,
     ...(items ? { loot_items: items } : {}),
     creator_id: t.creatorId,

@@ -334,6 +334,28 @@ describe('loot templates', () => {
     expect(loot.items_count).toBe(2);
   });
 
+  it('counts a template’s item units as its deployed loot’s card does: non-coin quantities, coins as worth', async () => {
+    const gm = await paidUser();
+    const party = await createParty(ctx, gm);
+    const dagger = await createTemplate(ctx, { name: 'Dagger', stackSize: 1 });
+    const arrows = await createTemplate(ctx, { name: 'Arrow', stackSize: 0 });
+    const gold = await coinTemplate(ctx, 'gp');
+    const template = await createLootTemplate(ctx, gm, [
+      { item_template_id: dagger.id, quantity: 3 },
+      { item_template_id: arrows.id, quantity: 20 },
+      { item_template_id: gold.id, quantity: 5 },
+    ]);
+    const listed = body<LootTemplate[]>(await callApi(ctx, 'GET', '/loot_templates?mine=true', gm)).data;
+    const detail = body<LootTemplate>(await callApi(ctx, 'GET', `/loot_templates/${template.id}`, gm)).data;
+    expect(listed.find((t) => t.id === template.id)?.item_units).toBe(23);
+    expect(detail.item_units).toBe(23);
+    const loot = await deployLoot(ctx, gm, party.id, template.id);
+    const deployedUnits = loot.container.item_instances
+      .filter((stack) => stack.item_template.coin === null)
+      .reduce((sum, stack) => sum + stack.quantity, 0);
+    expect(deployedUnits).toBe(23);
+  });
+
   it('marks a line whose item was deleted since as unavailable, and deploys without it', async () => {
     const gm = await paidUser();
     const party = await createParty(ctx, gm);

@@ -1,14 +1,8 @@
-import {
-  formatCopper,
-  type LootSourceType,
-  type LootTemplate,
-  lootSourceTypeNames,
-} from '@haversack/contracts';
+import { type LootSourceType, type LootTemplate, lootSourceTypeNames } from '@haversack/contracts';
 import { Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title, Tooltip } from '@mantine/core';
 import {
   IconBox,
   IconCoins,
-  IconPackage,
   IconScript,
   IconSkull,
   IconSparkles,
@@ -17,6 +11,7 @@ import {
 } from '@tabler/icons-react';
 import type { ComponentType, ReactNode } from 'react';
 import { Link } from 'react-router';
+import { lootContentsLabel } from './loot-instance-format';
 
 /** The most tags a card shows before "+N more" (as the shop cards do, spec/02 §9). */
 const CARD_MAX_TAGS = 3;
@@ -89,11 +84,6 @@ export function LootTagList({ tags, max }: { tags: readonly string[]; max?: numb
   );
 }
 
-/** "1 item" / "12 items". */
-export function itemCountLabel(count: number): string {
-  return count === 1 ? '1 item' : `${count.toLocaleString('en-US')} items`;
-}
-
 function Fact({ icon, children }: { icon: ReactNode; children: ReactNode }) {
   return (
     <Group gap={6} wrap="nowrap">
@@ -129,14 +119,12 @@ export function LootTemplateCard({
         {template.source ? (
           <Fact icon={<IconUser size={14} aria-hidden="true" />}>{template.source}</Fact>
         ) : null}
-        <Group gap="md">
-          <Fact icon={<IconPackage size={14} aria-hidden="true" />}>
-            {itemCountLabel(template.items_count)}
-          </Fact>
-          <Fact icon={<IconCoins size={14} aria-hidden="true" />}>
-            <span data-testid="loot-template-value">{formatCopper(template.total_value_cp)}</span>
-          </Fact>
-        </Group>
+        {/* Counted as the card of a loot deployed from it counts: items by the unit, coins as worth. */}
+        <Fact icon={<IconCoins size={14} aria-hidden="true" />}>
+          <span data-testid="loot-template-contents">
+            {lootContentsLabel(template.item_units, template.total_value_cp)}
+          </span>
+        </Fact>
         <LootTagList tags={template.tag_list} max={CARD_MAX_TAGS} />
         <Group gap="sm" mt="auto" pt="xs">
           <Button

@@ -130,8 +130,10 @@ describe('LootTemplatesPage', { timeout: 30_000 }, () => {
             id: 'mine',
             name: 'Goblin Boss Hoard',
             source: 'Goblin boss',
-            items_count: 3,
-            total_value_cp: 25_050,
+            // Four lines, one of them coins: two items by the unit, the coins in the worth.
+            items_count: 4,
+            item_units: 2,
+            total_value_cp: 308,
             tag_list: ['goblin', 'cave', 'early', 'tier-1'],
             visibility: 'unlisted',
           }),
@@ -142,6 +144,7 @@ describe('LootTemplatesPage', { timeout: 30_000 }, () => {
             source_type_name: 'Treasure Hoard',
             source: '',
             items_count: 1,
+            item_units: 0,
             total_value_cp: 50,
             tag_list: [],
             visibility: 'public',
@@ -161,8 +164,8 @@ describe('LootTemplatesPage', { timeout: 30_000 }, () => {
     expect(within(mine).getByRole('heading', { name: 'Goblin Boss Hoard' })).toBeInTheDocument();
     expect(within(mine).getByText('Monster')).toBeInTheDocument();
     expect(within(mine).getByText('Goblin boss')).toBeInTheDocument();
-    expect(within(mine).getByText('3 items')).toBeInTheDocument();
-    expect(within(mine).getByTestId('loot-template-value')).toHaveTextContent('250 gp');
+    // As the card of a loot deployed from it says it (lootContentsLabel).
+    expect(within(mine).getByTestId('loot-template-contents')).toHaveTextContent('2 items · 3 gp 8 cp');
     expect(within(mine).getByTestId('visibility-badge')).toHaveTextContent('Unlisted');
     expect(within(mine).queryByTestId('catalogue-badge')).not.toBeInTheDocument();
     expect(within(within(mine).getByTestId('loot-tags')).getByText('+1 more')).toBeInTheDocument();
@@ -174,8 +177,8 @@ describe('LootTemplatesPage', { timeout: 30_000 }, () => {
     expect(within(catalogue).getByText('Treasure Hoard')).toBeInTheDocument();
     expect(within(catalogue).getByTestId('catalogue-badge')).toHaveTextContent('Catalogue');
     expect(within(catalogue).queryByTestId('visibility-badge')).not.toBeInTheDocument();
-    expect(within(catalogue).getByText('1 item')).toBeInTheDocument();
-    expect(within(catalogue).getByTestId('loot-template-value')).toHaveTextContent('5 sp');
+    // Coins alone: their worth, never "0 items".
+    expect(within(catalogue).getByTestId('loot-template-contents')).toHaveTextContent(/^5 sp$/);
 
     await user.click(screen.getByRole('button', { name: 'Page 2' }));
     await vi.waitFor(() => expect(lastListQuery(fetchMock).page).toBe('2'));

@@ -117,6 +117,7 @@ export function buildLootTemplate(overrides: Partial<LootTemplate> = {}): LootTe
     tag_list: ['goblin'],
     visibility: 'private',
     items_count: 2,
+    item_units: 2,
     total_value_cp: 3000,
     creator_id: 'user-1',
     creator_name: 'ranger',
