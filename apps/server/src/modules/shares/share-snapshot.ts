@@ -105,8 +105,25 @@ export function lootSnapshot(loot: LootInstance): SharedSnapshot {
   };
 }
 
+type ShopStock = ShopInstance['container']['item_instances'][number];
+
+/**
+ * A shop's stock as its shelf in the app shows it (the web's `shelfLines`): every stack of one item at one
+ * price is one row with the total in stock, so backpacks (which do not stack) or arrows in stacks of 20 do
+ * not fill the page with identical rows.
+ */
+function shelfRows(stock: readonly ShopStock[]): ShopStock[] {
+  const rows = new Map<string, ShopStock>();
+  for (const stack of stock) {
+    const key = `${stack.item_template_id}:${stack.name}:${stack.buy_price_cp}`;
+    const row = rows.get(key);
+    rows.set(key, row ? { ...row, quantity: row.quantity + stack.quantity } : stack);
+  }
+  return [...rows.values()];
+}
+
 export function shopSnapshot(shop: ShopInstance): SharedSnapshot {
-  const items = shop.container.item_instances;
+  const items = shelfRows(shop.container.item_instances);
   const shown = sections([{ name: shop.name, items, total: items.length }], (item) => item.buy_price_cp);
   const totals = totalsOf(shown.flatMap((section) => section.items));
   const where = [shop.shop_type_name, shop.location].filter((part) => part.trim() !== '').join(', ');

@@ -216,6 +216,43 @@ describe('share links (issue 16 §3)', () => {
     expect(JSON.stringify(snapshot)).not.toMatch(uuidPattern);
   });
 
+  it('shows a shop’s stock as its shelf does: one row per item and price, not one per stack', async () => {
+    const { gm, party, player } = await thorinsParty();
+    const backpack = await createTemplate(ctx, { name: 'Backpack', baseValue: 2, weight: 5, stackSize: 1 });
+    const arrow = await createTemplate(ctx, { name: 'Arrow', baseValue: 1, weight: 0.05, stackSize: 20 });
+    const template = body<ShopTemplate>(
+      await callApi(ctx, 'POST', '/shop_templates', gm, {
+        shop_template: { name: 'Fletcher', visibility: 'private' },
+      }),
+    ).data;
+    await callApi(ctx, 'POST', `/shop_templates/${template.id}/add_item`, gm, {
+      shop_item: { item_template_id: backpack.id, quantity: 3 },
+    });
+    await callApi(ctx, 'POST', `/shop_templates/${template.id}/add_item`, gm, {
+      shop_item: { item_template_id: arrow.id, quantity: 50, price_cp: 5 },
+    });
+    const shop = body<ShopInstance>(
+      await callApi(ctx, 'POST', '/shop_instances', gm, {
+        shop_instance: { shop_template_id: template.id, party_id: party.id },
+      }),
+    ).data;
+    // Three backpacks (they do not stack) and arrows in stacks of 20: five stacks in the shop.
+    expect(shop.container.item_instances).toHaveLength(6);
+    const link = await shareOk(player, 'shop', shop.id);
+    const snapshot = body<SharedSnapshot>(await readShare(link.code)).data;
+    const rows = snapshot.sections[0]?.items ?? [];
+    expect(rows.map((row) => [row.name, row.quantity])).toEqual(
+      expect.arrayContaining([
+        ['Backpack', 3],
+        ['Arrow', 50],
+      ]),
+    );
+    expect(rows).toHaveLength(2);
+    // Worth 1 gp each, sold at 5 cp: the row's worth is the whole line's.
+    expect(rows.find((row) => row.name === 'Arrow')).toMatchObject({ price_cp: 5, total_value_cp: 5000 });
+    expect(snapshot.totals.items_count).toBe(53);
+  });
+
   it('lists my links and revokes them; a revoked or unknown code is 404', async () => {
     const { player, friend, thorin } = await thorinsParty();
     const link = await shareOk(player, 'character', thorin.id);
