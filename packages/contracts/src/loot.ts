@@ -16,6 +16,7 @@ export const lootMessages = {
   deployTemplate: 'Deploy Loot Template',
   noPartyLoot: 'No loot instances in this party yet',
   hiddenBadge: 'Hidden',
+  revealedBadge: 'Revealed',
   notRevealed: 'This loot has not been revealed yet',
   viewContents: 'View Loot Contents',
   revealTitle: 'Reveal to players',

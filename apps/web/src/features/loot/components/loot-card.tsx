@@ -9,6 +9,7 @@ import {
   Stack,
   Text,
   Title,
+  useComputedColorScheme,
   VisuallyHidden,
 } from '@mantine/core';
 import { IconCoins, IconMapPin, IconSkull } from '@tabler/icons-react';
@@ -35,6 +36,25 @@ export function HiddenBadge() {
     // Never squeezed by a long loot name beside it (it read "H." on a phone).
     <Badge color="gray" variant="outline" data-testid="loot-hidden-badge" style={{ flexShrink: 0 }}>
       {lootMessages.hiddenBadge}
+    </Badge>
+  );
+}
+
+/**
+ * The badge of loot the players can see and that is not distributed yet (distributed loot says so below,
+ * with when): in the Hidden badge's place, so every loot card says where it stands.
+ */
+export function RevealedBadge() {
+  // Teal's usual shade is too pale for small text on white: a darker one on light, a lighter one on dark.
+  const dark = useComputedColorScheme('light') === 'dark';
+  return (
+    <Badge
+      color={dark ? 'teal.3' : 'teal.9'}
+      variant="outline"
+      data-testid="loot-revealed-badge"
+      style={{ flexShrink: 0 }}
+    >
+      {lootMessages.revealedBadge}
     </Badge>
   );
 }
@@ -90,7 +110,7 @@ export function LootCard({
           <Title order={3} size="h4" id={titleId} style={{ overflowWrap: 'anywhere' }}>
             {loot.name}
           </Title>
-          {loot.is_revealed ? null : <HiddenBadge />}
+          {!loot.is_revealed ? <HiddenBadge /> : distributed ? null : <RevealedBadge />}
         </Group>
         {veiled ? (
           <Text size="sm" c="dimmed" fs="italic">

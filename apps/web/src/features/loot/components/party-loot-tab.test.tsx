@@ -124,6 +124,27 @@ describe('PartyLootTab', () => {
     expect(within(cardOf('Picked Clean')).getByTestId('loot-card-contents')).toHaveTextContent(/^Empty$/);
   });
 
+  it('badges each loot by where it stands: Hidden, Revealed, or its distribution', async () => {
+    const revealedSack = buildLootInstance({
+      id: 'loot-3',
+      name: 'Bandit Sack',
+      is_revealed: true,
+      revealed_at: '2026-01-02T00:00:00.000Z',
+    });
+    mockLoot([hiddenHoard, revealedSack, revealedChest]);
+    renderWithProviders(<PartyLootTab partyId="party-1" isGm />);
+    const sack = await waitFor(() => cardOf('Bandit Sack'));
+    expect(within(sack).getByTestId('loot-revealed-badge')).toHaveTextContent('Revealed');
+    expect(within(sack).queryByTestId('loot-hidden-badge')).not.toBeInTheDocument();
+    const hoard = cardOf('Goblin Boss Hoard');
+    expect(within(hoard).getByTestId('loot-hidden-badge')).toHaveTextContent('Hidden');
+    expect(within(hoard).queryByTestId('loot-revealed-badge')).not.toBeInTheDocument();
+    // Distributed says so itself (and when); a second badge would repeat that it was revealed.
+    const chest = cardOf('Dusty Chest');
+    expect(within(chest).getByTestId('loot-distributed')).toBeInTheDocument();
+    expect(within(chest).queryByTestId('loot-revealed-badge')).not.toBeInTheDocument();
+  });
+
   it('gives players no GM controls, and veils a hidden loot it is sent', async () => {
     const playerChest = { ...revealedChest, can_manage: false, can_take: true };
     const veiled = { ...hiddenHoard, can_manage: false };
