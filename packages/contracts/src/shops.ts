@@ -147,6 +147,18 @@ export const popularLocations = [
   'mountain_pass',
 ] as const;
 
+/**
+ * A shop's location as people read it: a popular location's key as its words ("main_street" → "Main
+ * Street"); a location of the GM's own as written. The app, a shared page and its preview say it alike.
+ */
+export function shopLocationLabel(location: string): string {
+  if (!(popularLocations as readonly string[]).includes(location)) return location;
+  return location
+    .split('_')
+    .map((word) => (word ? word[0]?.toUpperCase() + word.slice(1) : word))
+    .join(' ');
+}
+
 export const shopTags = [
   'Equipment',
   'Weapons',

@@ -12,6 +12,7 @@ import {
   type SharedTotals,
   type ShopInstance,
   saturatingSum,
+  shopLocationLabel,
 } from '@haversack/contracts';
 
 /** Each shared container shows at most this many stacks; the rest are counted in `more_items`. */
@@ -126,7 +127,9 @@ export function shopSnapshot(shop: ShopInstance): SharedSnapshot {
   const items = shelfRows(shop.container.item_instances);
   const shown = sections([{ name: shop.name, items, total: items.length }], (item) => item.buy_price_cp);
   const totals = totalsOf(shown.flatMap((section) => section.items));
-  const where = [shop.shop_type_name, shop.location].filter((part) => part.trim() !== '').join(', ');
+  const where = [shop.shop_type_name, shopLocationLabel(shop.location)]
+    .filter((part) => part.trim() !== '')
+    .join(', ');
   const title = shop.name;
   return {
     kind: 'shop',

@@ -192,6 +192,25 @@ describe('SharePage (issue 16 §3)', () => {
     expect(within(shopRow).getByRole('cell', { name: '500 gp' })).toBeInTheDocument();
   });
 
+  it('names a shop’s location as the app does: "Main Street", not the key; a GM’s own as written', async () => {
+    const shop = (location: string): SharedSnapshot => ({
+      ...snapshot,
+      kind: 'shop',
+      description: '',
+      shop_type_name: 'General Store',
+      location,
+      is_open: true,
+    });
+    mockFetch(() => success(shop('main_street')));
+    const { unmount } = renderShare('code-street');
+    expect(await screen.findByText('General Store · Main Street')).toBeInTheDocument();
+    unmount();
+
+    mockFetch(() => success(shop('Under the bridge')));
+    renderShare('code-bridge');
+    expect(await screen.findByText('General Store · Under the bridge')).toBeInTheDocument();
+  });
+
   it('says nothing of coins when there are none', async () => {
     mockFetch(() => success(snapshot));
     renderShare();

@@ -6,6 +6,7 @@ import {
   saturatingSum,
   shareKindLabels,
   shareMessages,
+  shopLocationLabel,
 } from '@haversack/contracts';
 import { Badge, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
@@ -68,7 +69,10 @@ function ShareNotFound() {
 function details(snapshot: SharedSnapshot): string[] {
   if (snapshot.kind === 'character') return [snapshot.subtitle];
   if (snapshot.kind === 'loot') return [snapshot.location, snapshot.description];
-  return [[snapshot.shop_type_name, snapshot.location].filter(Boolean).join(' · '), snapshot.description];
+  return [
+    [snapshot.shop_type_name, shopLocationLabel(snapshot.location)].filter(Boolean).join(' · '),
+    snapshot.description,
+  ];
 }
 
 /**

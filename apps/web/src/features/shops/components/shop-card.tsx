@@ -1,4 +1,4 @@
-import type { ShopInstance, ShopTemplate } from '@haversack/contracts';
+import { type ShopInstance, type ShopTemplate, shopLocationLabel } from '@haversack/contracts';
 import { Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconMapPin, IconUser, IconUsersGroup } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
@@ -13,7 +13,6 @@ import {
   StockBadge,
   TagList,
 } from './shop-badges';
-import { displayLocation } from './shop-filters';
 
 function Fact({ icon, children }: { icon: ReactNode; children: ReactNode }) {
   return (
@@ -32,7 +31,7 @@ function OwnerAndLocation({ owner, location }: { owner: string; location: string
     <Stack gap={2}>
       {owner ? <Fact icon={<IconUser size={14} aria-hidden="true" />}>{owner}</Fact> : null}
       {location ? (
-        <Fact icon={<IconMapPin size={14} aria-hidden="true" />}>{displayLocation(location)}</Fact>
+        <Fact icon={<IconMapPin size={14} aria-hidden="true" />}>{shopLocationLabel(location)}</Fact>
       ) : null}
     </Stack>
   );

@@ -1,6 +1,7 @@
 import {
   popularLocations,
   type ShopType,
+  shopLocationLabel,
   shopMinRatings,
   shopTags,
   shopTypeNames,
@@ -12,18 +13,7 @@ import type { ShopSort, ShopTemplateFilters } from '../api/shops-api';
 
 export const shopTypeOptions = shopTypes.map((type) => ({ value: type, label: shopTypeNames[type] }));
 
-/** "main_street" → "Main Street". */
-export function locationLabel(location: string): string {
-  return location
-    .split('_')
-    .map((word) => (word ? word[0]?.toUpperCase() + word.slice(1) : word))
-    .join(' ');
-}
-/** A popular location key reads as its words; a location of the GM's own is shown as written. */
-export function displayLocation(location: string): string {
-  return (popularLocations as readonly string[]).includes(location) ? locationLabel(location) : location;
-}
-export const locationOptions = popularLocations.map((l) => ({ value: l, label: locationLabel(l) }));
+export const locationOptions = popularLocations.map((l) => ({ value: l, label: shopLocationLabel(l) }));
 
 const sortOptions: { value: ShopSort; label: string }[] = [
   { value: 'name', label: 'Name' },

@@ -1,4 +1,4 @@
-import { shopMessages } from '@haversack/contracts';
+import { shopLocationLabel, shopMessages } from '@haversack/contracts';
 import {
   Alert,
   Anchor,
@@ -29,7 +29,6 @@ import {
   ShopTypeBadge,
   StockBadge,
 } from '../components/shop-badges';
-import { displayLocation } from '../components/shop-filters';
 import { ShopManagePanel } from '../components/shop-manage-panel';
 import { ShopRequestsPanel } from '../components/shop-requests-panel';
 import { ShopSalesLog } from '../components/shop-sales-log';
@@ -105,7 +104,7 @@ export function ShopInstancePage() {
         </Group>
         {shop.owner || shop.location ? (
           <Text size="sm" c="dimmed">
-            {[shop.owner && `Kept by ${shop.owner}`, shop.location && displayLocation(shop.location)]
+            {[shop.owner && `Kept by ${shop.owner}`, shop.location && shopLocationLabel(shop.location)]
               .filter(Boolean)
               .join(' · ')}
           </Text>

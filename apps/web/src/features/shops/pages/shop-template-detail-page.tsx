@@ -1,4 +1,4 @@
-import { type ShopTemplate, shopMessages } from '@haversack/contracts';
+import { type ShopTemplate, shopLocationLabel, shopMessages } from '@haversack/contracts';
 import {
   ActionIcon,
   Anchor,
@@ -38,7 +38,6 @@ import {
   ShopTypeBadge,
   StockBadge,
 } from '../components/shop-badges';
-import { displayLocation } from '../components/shop-filters';
 import { TemplateDeployments } from '../components/template-deployments';
 import { TemplateWaresTable } from '../components/template-wares-table';
 
@@ -194,7 +193,7 @@ export function ShopTemplateDetailPage() {
         <Text size="sm">
           {[
             template.display_owner && `Kept by ${template.display_owner}`,
-            template.display_location && displayLocation(template.display_location),
+            template.display_location && shopLocationLabel(template.display_location),
           ]
             .filter(Boolean)
             .join(' · ')}
