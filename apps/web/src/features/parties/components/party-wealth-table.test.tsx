@@ -114,6 +114,34 @@ describe('PartyWealthSection', () => {
     expect(total).toHaveTextContent('32.7 lbs');
   });
 
+  it('gives each worth to the copper, as the character pages do, so the parts add up to the total shown', async () => {
+    const items = (name: string, items_value_cp: number) =>
+      buildCharacterWealth({
+        character_id: `c-${name}`,
+        name,
+        coins: { cp: 0, sp: 0, ep: 0, gp: 0, pp: 0 },
+        coins_value_cp: 0,
+        items_value_cp,
+        total_value_cp: items_value_cp,
+      });
+    const nothing = { coins: { cp: 0, sp: 0, ep: 0, gp: 0, pp: 0 }, coins_value_cp: 0 };
+    mockWealth(() =>
+      success({
+        characters: [items('Bram', 8_750), items('Cora', 1_553)],
+        stash: buildHolding({ ...nothing, items_value_cp: 0, total_value_cp: 0 }),
+        totals: buildHolding({ ...nothing, items_value_cp: 10_303, total_value_cp: 10_303 }),
+      }),
+    );
+    renderWithProviders(<PartyWealthSection partyId="party-1" isGm />);
+    const table = await screen.findByRole('table');
+    const itemsLine = (row: HTMLElement) => within(row).getByText(/^Items /).textContent;
+    expect(itemsLine(rowByName(table, 'Bram'))).toBe('Items 87 gp 5 sp');
+    expect(itemsLine(rowByName(table, 'Cora'))).toBe('Items 15 gp 5 sp 3 cp');
+    const total = within(table).getByTestId('wealth-total-row');
+    expect(itemsLine(total)).toBe('Items 103 gp 3 cp');
+    expect(within(total).getByTestId('wealth-row-value')).toHaveTextContent(/^103 gp 3 cp$/);
+  });
+
   it('shows a player only their own characters, without the stash or the total', async () => {
     mockWealth(() => success(wealth));
     renderWithProviders(<PartyWealthSection partyId="party-1" isGm={false} />);
