@@ -3,7 +3,8 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
-import { failure, mockFetch, success } from '../../../test/fixtures';
+import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
+import { buildParty, pageMeta } from '../../../test/party-fixtures';
 import { renderRoutes } from '../../../test/render';
 import { buildCoinLootItem, buildLootItem, buildLootTemplate } from '../test/loot-fixtures';
 import { LootTemplateDetailPage, lootTemplateDeleted } from './loot-template-detail-page';
@@ -121,5 +122,32 @@ describe('LootTemplateDetailPage', () => {
     mockFetch(() => failure(404, 'NOT_FOUND', lootMessages.templateNotFound));
     renderRoutes(routes, '/loot/templates/missing');
     expect(await screen.findByRole('heading', { name: 'Loot Template Not Found' })).toBeInTheDocument();
+  });
+
+  it('disables Deploy to Party, saying why, when I am the GM of no active party', async () => {
+    const template = buildLootTemplate({ loot_items: items });
+    const parties = (list: ReturnType<typeof buildParty>[]) =>
+      mockFetch(({ url }) => {
+        if (new URL(url, 'http://test').pathname.endsWith('/parties')) {
+          return jsonResponse(200, { status: 'success', data: list, meta: pageMeta(list.length, 100) });
+        }
+        if (url.includes(`/loot_templates/${template.id}`)) return success(template);
+        return failure(404, 'NOT_FOUND', 'Not found');
+      });
+    parties([buildParty({ user_role: 'player', is_gm: false })]);
+    const { unmount } = renderRoutes(routes, '/loot/templates/loot-template-1');
+    const deploy = await screen.findByRole('button', { name: 'Deploy to Party' });
+    await vi.waitFor(() => expect(deploy).toBeDisabled());
+    expect(deploy).toHaveAccessibleDescription(
+      'You are not the GM of any active party. Only the GM of a party can deploy loot into it.',
+    );
+    unmount();
+
+    parties([buildParty({ user_role: 'gm', is_gm: true })]);
+    renderRoutes(routes, '/loot/templates/loot-template-1');
+    const mine = await screen.findByRole('button', { name: 'Deploy to Party' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(mine).toBeEnabled();
+    expect(screen.queryByTestId('no-deploy-party')).not.toBeInTheDocument();
   });
 });

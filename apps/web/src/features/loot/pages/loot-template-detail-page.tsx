@@ -12,7 +12,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { DetailLoadError } from '../../../components/detail-load-error';
@@ -20,8 +20,14 @@ import { isRecordNotFound } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
 import { ReportButton } from '../../moderation/components/report-button';
+import { NoDeployablePartyNote } from '../../parties/components/deploy-party-gate';
 import { deleteLootTemplate, lootErrorMessage, lootKeys, lootTemplateQuery } from '../api/loot-api';
-import { DeployLootDialog } from '../components/deploy-loot-dialog';
+import {
+  DeployLootDialog,
+  noGmParties,
+  useLootGmParties,
+  whoMayDeployLoot,
+} from '../components/deploy-loot-dialog';
 import { LootItemList } from '../components/loot-item-list';
 import { LootTagList, LootTemplateBadges } from '../components/loot-template-card';
 import { useDuplicateLootTemplate } from '../components/loot-template-duplicate';
@@ -54,6 +60,10 @@ export function LootTemplateDetailPage() {
   const queryClient = useQueryClient();
   const query = useQuery(lootTemplateQuery(id));
   const [deploying, setDeploying] = useState(false);
+  // As on the list: once my parties are in and none is mine to deploy into, Deploy says why it cannot.
+  const parties = useLootGmParties();
+  const noPartyNoteId = useId();
+  const deployBlockedBy = parties.isSuccess && parties.gmParties.length === 0 ? noPartyNoteId : null;
   const [confirming, setConfirming] = useState(false);
   usePageTitle(query.data?.name ?? 'Loot Template');
   const duplicate = useDuplicateLootTemplate();
@@ -100,7 +110,13 @@ export function LootTemplateDetailPage() {
       <Group justify="space-between" align="flex-start">
         <Heading template={template} />
         <Group gap="sm">
-          <Button onClick={() => setDeploying(true)}>Deploy to Party</Button>
+          <Button
+            onClick={() => setDeploying(true)}
+            disabled={deployBlockedBy !== null}
+            aria-describedby={deployBlockedBy ?? undefined}
+          >
+            Deploy to Party
+          </Button>
           <Button
             variant="default"
             onClick={() => duplicate.mutate(template.id)}
@@ -125,6 +141,13 @@ export function LootTemplateDetailPage() {
             </>
           ) : null}
         </Group>
+        {deployBlockedBy ? (
+          <NoDeployablePartyNote
+            id={deployBlockedBy}
+            noneText={noGmParties}
+            whoMayDeploy={whoMayDeployLoot}
+          />
+        ) : null}
       </Group>
       {template.is_system ? (
         <Alert variant="light" color="blue" data-testid="read-only-notice">

@@ -15,7 +15,7 @@ import {
 } from '@mantine/core';
 import { IconStar, IconStarFilled } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { DetailLoadError } from '../../../components/detail-load-error';
@@ -23,6 +23,7 @@ import { isRecordNotFound, toastUnexplainedFailure } from '../../../lib/http-cli
 import { usePageTitle } from '../../../lib/page-title';
 import { generalMessages, toast } from '../../../lib/toast';
 import { ReportButton } from '../../moderation/components/report-button';
+import { NoDeployablePartyNote } from '../../parties/components/deploy-party-gate';
 import {
   cloneShopTemplate,
   deleteShopTemplate,
@@ -30,7 +31,12 @@ import {
   shopKeys,
   shopTemplateQuery,
 } from '../api/shops-api';
-import { DeployShopDialog } from '../components/deploy-shop-dialog';
+import {
+  DeployShopDialog,
+  noManagedParties,
+  useShopManagedParties,
+  whoMayDeployShops,
+} from '../components/deploy-shop-dialog';
 import {
   ModifierBadges,
   RatingSummary,
@@ -93,6 +99,10 @@ export function ShopTemplateDetailPage() {
   const queryClient = useQueryClient();
   const query = useQuery(shopTemplateQuery(id));
   const [deploying, setDeploying] = useState(false);
+  // As on the list: once my parties are in and none is mine to deploy into, Deploy says why it cannot.
+  const parties = useShopManagedParties();
+  const noPartyNoteId = useId();
+  const deployBlockedBy = parties.isSuccess && parties.managed.length === 0 ? noPartyNoteId : null;
   const [confirming, setConfirming] = useState(false);
   usePageTitle(query.data?.display_name ?? 'Shop template');
   const clone = useMutation({
@@ -157,7 +167,13 @@ export function ShopTemplateDetailPage() {
           </Text>
         </Stack>
         <Group gap="sm">
-          <Button onClick={() => setDeploying(true)}>Deploy to Party</Button>
+          <Button
+            onClick={() => setDeploying(true)}
+            disabled={deployBlockedBy !== null}
+            aria-describedby={deployBlockedBy ?? undefined}
+          >
+            Deploy to Party
+          </Button>
           <Button variant="default" onClick={() => clone.mutate()} loading={clone.isPending}>
             Clone
           </Button>
@@ -178,6 +194,13 @@ export function ShopTemplateDetailPage() {
             </>
           ) : null}
         </Group>
+        {deployBlockedBy ? (
+          <NoDeployablePartyNote
+            id={deployBlockedBy}
+            noneText={noManagedParties}
+            whoMayDeploy={whoMayDeployShops}
+          />
+        ) : null}
       </Group>
       <RatingSummary average={template.average_rating} count={template.ratings_count} />
       <RateTemplate template={template} />
