@@ -512,38 +512,16 @@ export const lootRepository = {
       .where(inArray(characters.id, characterIds));
   },
 
-  /** Whether this stack of the loot was already taken or dealt (so a late claim hears why it is gone). */
   /**
    * Whether anyone has had anything from the loot: a take, a claim or a distribution, as the ledger says
    * (the rows `claimed_by` lists).
    */
   async anythingTaken(db: Executor, lootId: string): Promise<boolean> {
-    const [row] = await db
-      .select({ id: transactions.id })
-      .from(transactions)
-      .where(
-        and(
-          eq(transactions.lootInstanceId, lootId),
-          inArray(transactions.transactionType, ['loot', 'loot_distribution']),
-          isNotNull(transactions.characterId),
-        ),
-      )
-      .limit(1);
-    return Boolean(row);
+    return hasLootRow(db, lootId, isNotNull(transactions.characterId));
   },
+  /** Whether this stack of the loot was already taken or dealt (so a late claim hears why it is gone). */
   async stackWasTaken(db: Executor, lootId: string, stackId: string): Promise<boolean> {
-    const [row] = await db
-      .select({ id: transactions.id })
-      .from(transactions)
-      .where(
-        and(
-          eq(transactions.lootInstanceId, lootId),
-          inArray(transactions.transactionType, ['loot', 'loot_distribution']),
-          sql`${transactions.details}->>'source_item_instance_id' = ${stackId}`,
-        ),
-      )
-      .limit(1);
-    return Boolean(row);
+    return hasLootRow(db, lootId, sql`${transactions.details}->>'source_item_instance_id' = ${stackId}`);
   },
   /**
    * Issue 11 §8 "Loot received": per character of the party, the value of what the ledger says they
@@ -603,3 +581,19 @@ export const lootRepository = {
     });
   },
 };
+
+/** Whether the ledger holds a take, claim or distribution row of this loot that also meets `condition`. */
+async function hasLootRow(db: Executor, lootId: string, condition: SQL): Promise<boolean> {
+  const [row] = await db
+    .select({ id: transactions.id })
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.lootInstanceId, lootId),
+        inArray(transactions.transactionType, ['loot', 'loot_distribution']),
+        condition,
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
+}
