@@ -2,9 +2,24 @@ import { describe, expect, it } from 'vitest';
 import { formatCopper, formatGp, formatStackValue } from './items.js';
 import { formatEnUs, isSaturated, MAX_REPORTED_SUM, saturate, saturatingSum } from './numbers.js';
 
-/** What formatEnUs stands in for. */
-const intl = (value: number, min = 0, max = 3) =>
-  value.toLocaleString('en-US', { minimumFractionDigits: min, maximumFractionDigits: Math.max(min, max) });
+/**
+ * What formatEnUs stands in for: toLocaleString('en-US') with these digits. One Intl.NumberFormat per pair
+ * of digits, because toLocaleString builds a new one on every call and the 20,000 comparisons below then
+ * came near the test's timeout on a loaded machine.
+ */
+const enUsFormats = new Map<string, Intl.NumberFormat>();
+const intl = (value: number, min = 0, max = 3) => {
+  const key = `${min}-${max}`;
+  let format = enUsFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', {
+      minimumFractionDigits: min,
+      maximumFractionDigits: Math.max(min, max),
+    });
+    enUsFormats.set(key, format);
+  }
+  return format.format(value);
+};
 
 describe('formatEnUs', () => {
   it('writes numbers as en-US does: grouped thousands, trimmed or padded decimals', () => {
