@@ -592,8 +592,8 @@ export const inventoryRepository = {
 
   /**
    * What a move reads, in one statement: the stack locked with its template and the character owning its
-   * container, and the stacks of the same template already in the target container (locked too, for
-   * topping up, oldest first). The caller holds both containers' locks.
+   * container, and the stacks of the same template already in the target container that still have room
+   * (locked too, for topping up, oldest first). The caller holds both containers' locks.
    */
   async lockMove(
     db: Executor,

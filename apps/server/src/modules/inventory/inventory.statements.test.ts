@@ -135,6 +135,39 @@ describe('the statements of a move', () => {
     });
   });
 
+  it('leave out the target’s full stacks, which a move can never top up (a loot of 700 swords read them all 700 times)', async () => {
+    const { moved, stash, waiting, template } = await setUp();
+    const full = await repo.insertInstance(ctx.database.db, {
+      containerId: stash.id,
+      itemTemplateId: template.id,
+      quantity: template.stackSize,
+    });
+    const swordTemplate = await createTemplate(ctx, { name: 'Longsword', weight: 3, stackSize: 1 });
+    const sword = await repo.insertInstance(ctx.database.db, {
+      containerId: moved.containerId,
+      itemTemplateId: swordTemplate.id,
+      quantity: 1,
+    });
+    const swordsThere = await Promise.all(
+      [1, 2, 3].map(() =>
+        repo.insertInstance(ctx.database.db, {
+          containerId: stash.id,
+          itemTemplateId: swordTemplate.id,
+          quantity: 1,
+        }),
+      ),
+    );
+    await ctx.database.db.transaction(async (tx) => {
+      const arrows = await repo.lockMove(tx, moved.id, stash.id);
+      expect(arrows?.targetStacks.map((s) => s.id)).toEqual([waiting.id]);
+      expect(arrows?.targetStacks.map((s) => s.id)).not.toContain(full.id);
+      const swords = await repo.lockMove(tx, sword.id, stash.id);
+      expect(swords?.instance.id).toBe(sword.id);
+      expect(swords?.targetStacks).toEqual([]);
+      expect(swordsThere).toHaveLength(3);
+    });
+  });
+
   it('write quantities, new stacks and deletions, answering the rows as drizzle reads them back', async () => {
     const { moved, waiting, stash, template } = await setUp();
     await ctx.database.db.transaction(async (tx) => {

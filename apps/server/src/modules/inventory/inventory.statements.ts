@@ -208,6 +208,8 @@ export function locatedFrom(row: DirectRow): LocatedRow {
 /**
  * `inventoryRepository.lockMove`: the stack locked with its template and its container's character, and
  * the target's stacks of the same template locked too, oldest first. $1 the stack, $2 the target container.
+ * Only the stacks with room are read: a full one is never topped up, and a container of 350 swords (stack
+ * size 1) made every move of a loot distribution read and lock all 350 again.
  */
 export const lockMoveStatement: DirectStatement = {
   name: 'inventory_lock_move_direct',
@@ -216,7 +218,8 @@ export const lockMoveStatement: DirectStatement = {
   join item_templates t on t.id = i.item_template_id
   join containers c on c.id = i.container_id
  where i.id = $1
-    or (i.container_id = $2 and i.item_template_id = (select s.item_template_id from item_instances s where s.id = $1))
+    or (i.container_id = $2 and i.item_template_id = (select s.item_template_id from item_instances s where s.id = $1)
+        and (t.stack_size = 0 or i.quantity < t.stack_size))
  order by i.created_at, i.id
    for update of i`,
 };
