@@ -144,6 +144,34 @@ export function statedWeight(description: string): number | undefined {
   return undefined;
 }
 
+/**
+ * The one kind of weapon or armour a magic item's first line names ("Weapon (dagger), rare", "Armor
+ * (plate), legendary"), or undefined when it names a choice ("any sword", "medium or heavy") or is neither.
+ */
+export function namedBaseKind(description: string): string | undefined {
+  const kind = /^(?:Weapon|Armor) \(([^)]+)\)/.exec(description)?.[1];
+  if (!kind || /\bany\b|,|\bor\b/.test(kind)) return undefined;
+  return kind;
+}
+
+/**
+ * Upstream gives a magic weapon or armour no weight, so a Dagger of Venom or Dwarven Plate weighed nothing in
+ * a pack (screen review). One that names its kind weighs what the catalogue's item of that kind weighs
+ * ("plate" is Plate, "studded leather" Studded leather armor); one that weighs itself in its text, or names
+ * a choice of kinds, keeps its weight.
+ */
+function weighMagicByKind(records: SrdRecord[], byName: Map<string, SystemTemplate>): void {
+  const byLowerName = new Map([...byName].map(([name, template]) => [name.toLowerCase(), template]));
+  for (const record of records) {
+    const magic = byName.get(record.name);
+    if (!magic || record.rarity === null || magic.weight !== 0) continue;
+    const kind = namedBaseKind(record.description)?.toLowerCase();
+    if (!kind) continue;
+    const base = byLowerName.get(kind) ?? byLowerName.get(`${kind} armor`);
+    if (base && base.metadata.rarity === null) magic.weight = base.weight;
+  }
+}
+
 /** The SRD's equipment packs (Burglar's Pack, Explorer's Pack, ...): their tag in the data. */
 export const EQUIPMENT_PACK_TAG = 'equipment-packs';
 
@@ -263,6 +291,7 @@ export function systemTemplates(): SystemTemplate[] {
   const byName = new Map(records.map((record) => [record.name, srdTemplate(record)]));
   if (byName.size !== records.length) throw new Error('two SRD records share a name');
   weighPacks(records, byName);
+  weighMagicByKind(records, byName);
   const templates = [...coinTemplates(), ...byName.values()];
   const keys = new Set(templates.map((t) => t.systemKey));
   if (keys.size !== templates.length) throw new Error('two system templates share a system_key');

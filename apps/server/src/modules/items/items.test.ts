@@ -130,6 +130,15 @@ describe('the seeded catalogue', () => {
     expect(await byKey('srd:gray-bag-of-tricks')).toMatchObject({ weight: 0.5 });
     expect(await byKey('srd:bead-of-force')).toMatchObject({ weight: 0.06 });
     expect(await byKey('srd:portable-hole')).toMatchObject({ weight: 0 });
+    // A magic weapon or armour of one named kind weighs what that kind weighs; "any sword" names none.
+    expect(await byKey('srd:dagger-of-venom')).toMatchObject({ weight: 1 });
+    expect(await byKey('srd:dwarven-plate')).toMatchObject({ weight: 65 });
+    expect(await byKey('srd:elven-chain')).toMatchObject({ weight: 20 });
+    expect(await byKey('srd:red-dragon-scale-mail')).toMatchObject({ weight: 45 });
+    expect(await byKey('srd:animated-shield')).toMatchObject({ weight: 6 });
+    expect(await byKey('srd:arrow-of-slaying')).toMatchObject({ weight: 0.05 });
+    expect(await byKey('srd:armor-1')).toMatchObject({ weight: 0 });
+    expect(await byKey('srd:flame-tongue')).toMatchObject({ weight: 0 });
     // Where upstream contradicts the SRD's tables: per-piece weights, stacks, a lost zero, the tack table.
     expect(await byKey('srd:spike-iron')).toMatchObject({ baseValue: 1, currency: 'sp', weight: 0.5 });
     expect(await byKey('srd:dart')).toMatchObject({ stackSize: 20 });
