@@ -3,14 +3,18 @@ import userEvent from '@testing-library/user-event';
 import { useCallback } from 'react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { adminSessionStore } from '../../features/admin/api/admin-session-store';
+import { tokenStorage } from '../../lib/token-storage';
 import { useUnsavedChanges } from '../../lib/unsaved-changes';
-import { mockFetch, success } from '../../test/fixtures';
+import { useAuthStore } from '../../stores/auth-store';
+import { buildTokens, buildUser, mockFetch, success } from '../../test/fixtures';
 import { renderRoutes, withUnsavedChangesGuard } from '../../test/render';
+import { restoreViewportAfterEach, setViewport } from '../../test/viewport';
 import { AdminLayout } from './admin-layout';
 
 const session = { token: 'admin-session-1', expires_at: '2030-01-01T00:00:00.000Z' };
 
 describe('AdminLayout', { timeout: 30_000 }, () => {
+  restoreViewportAfterEach();
   beforeEach(() => {
     window.sessionStorage.clear();
     adminSessionStore.clear();
@@ -63,5 +67,37 @@ describe('AdminLayout', { timeout: 30_000 }, () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Leave anyway' }));
     expect(await screen.findByText('Dashboard')).toBeInTheDocument();
     await waitFor(() => expect(ended()).toHaveLength(1));
+  });
+
+  it('signs out from the admin bar by keyboard on a phone: the admin session ends, then the sign-in', async () => {
+    setViewport(375, 740);
+    tokenStorage.setTokens(buildTokens());
+    useAuthStore.setState({ isAuthenticated: true, isInitializing: false, user: buildUser({ admin: true }) });
+    const fetchMock = mockFetch(({ url, init }) =>
+      url.endsWith('/admin/sessions') && init.method === 'POST'
+        ? success(session, 201)
+        : success({ valid: true, expires_at: session.expires_at }),
+    );
+    renderRoutes(
+      [
+        { path: '/admin', element: <AdminLayout />, children: [{ index: true, element: <p>Admin page</p> }] },
+        { path: '/login', element: <p>Sign-in page</p> },
+      ],
+      '/admin',
+    );
+    await screen.findByText('Admin page');
+    const signOut = within(screen.getByTestId('admin-bar')).getByRole('button', { name: 'Sign Out' });
+    const user = userEvent.setup();
+    for (let stop = 0; stop < 20 && document.activeElement !== signOut; stop += 1) await user.tab();
+    expect(signOut).toHaveFocus();
+    await user.keyboard('{Enter}');
+    expect(await screen.findByText('Sign-in page')).toBeInTheDocument();
+    const asked = fetchMock.mock.calls.map(([url, init]) => `${init?.method} ${String(url)}`);
+    expect(asked).toContain('DELETE /api/v1/admin/sessions/current');
+    expect(asked).toContain('DELETE /api/v1/auth/logout');
+    expect(asked.indexOf('DELETE /api/v1/admin/sessions/current')).toBeLessThan(
+      asked.indexOf('DELETE /api/v1/auth/logout'),
+    );
+    expect(tokenStorage.getAccessToken()).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import { AppShell, Avatar, Badge, Box, Burger, Button, Group, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery, useReducedMotion } from '@mantine/hooks';
-import { IconDoorExit } from '@tabler/icons-react';
+import { IconDoorExit, IconLogout } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { mainContentId, SkipToMainLink } from '../../components/skip-to-main-link';
@@ -12,6 +12,7 @@ import { displayNameOf, useCurrentUser } from '../../stores/auth-store';
 import { NavLinks } from './nav-links';
 import { adminNavigation } from './navigation';
 import { useEscapeClosesMenu } from './use-escape-closes-menu';
+import { useSignOut } from './use-sign-out';
 
 /**
  * spec/01 §2 admin area: the admin bar (e-mail, initial of the username, ADMIN MODE badge, Exit Admin Mode
@@ -26,6 +27,8 @@ export function AdminLayout() {
   const [sessionStartedAt] = useState(() => new Date());
   const initial = (displayNameOf(user) || '?').charAt(0).toUpperCase();
   const menuKeys = useEscapeClosesMenu({ open: menuOpen, isMobile, close });
+  // The admin session ends first: signing out revokes the bearer token its ending needs.
+  const signOut = useSignOut(exitAdminMode);
   // Exit Admin Mode with a draft on the page waits for the user's "Leave this page?" answer: the admin
   // session ends once the area is left, not while the user may still choose to stay with the draft.
   const exitOnLeave = useRef(false);
@@ -112,6 +115,20 @@ export function AdminLayout() {
               </Box>
               <Box component="span" hiddenFrom="xs">
                 Exit
+              </Box>
+            </Button>
+            <Button
+              onClick={() => void signOut()}
+              variant="subtle"
+              color="gray"
+              size="compact-sm"
+              aria-label="Sign Out"
+              leftSection={<IconLogout size={16} aria-hidden="true" />}
+              // A phone shows the icon only (its name stays "Sign Out"); the section's gap then goes.
+              styles={{ section: { marginInlineEnd: isMobile ? 0 : undefined } }}
+            >
+              <Box component="span" visibleFrom="sm">
+                Sign Out
               </Box>
             </Button>
           </Group>

@@ -1,20 +1,16 @@
 import { Avatar, Menu, Text, UnstyledButton } from '@mantine/core';
 import { IconAdjustments, IconLogout, IconShieldLock, IconUserCircle } from '@tabler/icons-react';
-import { Link, useNavigate } from 'react-router';
-import { signOut } from '../../lib/session';
+import { Link } from 'react-router';
 import { displayNameOf, useCurrentUser } from '../../stores/auth-store';
+import { useSignOut } from './use-sign-out';
 
 /** The account menu in the header: profile, preferences, admin (for admins) and Sign Out. */
 export function UserMenu() {
   const user = useCurrentUser();
-  const navigate = useNavigate();
   const name = displayNameOf(user);
   const initial = (name || user?.email || '?').charAt(0).toUpperCase();
 
-  const handleSignOut = async () => {
-    await signOut();
-    navigate('/login', { replace: true });
-  };
+  const handleSignOut = useSignOut();
 
   return (
     <Menu position="bottom-end" width={220} withinPortal withInitialFocusPlaceholder={false}>
