@@ -1,6 +1,6 @@
 import type { AuditLogEntry } from '@haversack/contracts';
 import { Code, Modal, Stack, Text, Title } from '@mantine/core';
-import { auditActionLabel, auditActorLabel, auditRefusal } from '../lib/audit-labels';
+import { auditActionLabel, auditActorLabel, auditRefusal, auditTarget } from '../lib/audit-labels';
 import { adminDateTime } from '../lib/format';
 
 function JsonBlock({ label, value }: { label: string; value: unknown }) {
@@ -25,6 +25,7 @@ export function AuditLogEntryDetails({
   onClose: () => void;
 }) {
   const refusal = entry ? auditRefusal(entry) : null;
+  const target = entry ? auditTarget(entry) : null;
   return (
     <Modal
       opened={entry !== null}
@@ -41,9 +42,10 @@ export function AuditLogEntryDetails({
           </Text>
           {refusal?.attempted ? <Text size="sm">Attempted: {refusal.attempted}</Text> : null}
           {refusal ? <Text size="sm">Why refused: {refusal.why}</Text> : null}
-          {entry.target_type ? (
-            <Text size="sm">
-              Target: {entry.target_type} <Code>{entry.target_id}</Code>
+          {target ? (
+            <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+              Target: {target.name ? `${target.type} ${target.name}` : target.type}{' '}
+              {target.id ? <Code>{target.id}</Code> : null}
             </Text>
           ) : null}
           <JsonBlock label="Before" value={entry.before} />

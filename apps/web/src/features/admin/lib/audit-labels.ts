@@ -70,3 +70,62 @@ export function auditActorLabel(entry: { actor_id: string | null; actor_email: s
   if (entry.actor_id) return entry.actor_id;
   return 'Command line';
 }
+
+/** What each kind of audit target is called; a type without one shows as its words. */
+const targetTypeLabels: Record<string, string> = {
+  user: 'User',
+  admin_session: 'Admin session',
+  admin_operation: 'Bulk operation',
+  announcement: 'Announcement',
+  setting: 'Setting',
+  job: 'Background job',
+  content_report: 'Report',
+  item_template: 'Item template',
+  shop_template: 'Shop template',
+  loot_template: 'Loot template',
+  party: 'Party',
+};
+
+export interface AuditTarget {
+  /** The target's type in words. */
+  type: string;
+  /** The e-mail, name, title or reason the entry carries for it, if any. */
+  name: string | null;
+  /** The raw id, for the record. */
+  id: string | null;
+  /** The target's admin page, where there is one. */
+  href: string | null;
+}
+
+const firstText = (...values: unknown[]) =>
+  values.find((value): value is string => typeof value === 'string' && value.trim() !== '') ?? null;
+
+/** An entry's target, readable: its type in words, what the entry names it by, and its admin page. */
+export function auditTarget(entry: {
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  details: Record<string, unknown>;
+}): AuditTarget | null {
+  if (!entry.target_type) return null;
+  const type =
+    targetTypeLabels[entry.target_type] ??
+    entry.target_type.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+  const name = firstText(
+    entry.details.email,
+    entry.before?.email,
+    entry.details.name,
+    entry.after?.title,
+    entry.before?.title,
+    entry.details.kind,
+    entry.details.reason,
+  );
+  // A deleted account has no admin page left to open.
+  const href =
+    entry.target_type === 'user' && entry.target_id && entry.action !== 'user_deleted'
+      ? `/admin/users/${entry.target_id}`
+      : null;
+  return { type, name, id: entry.target_id, href };
+}

@@ -1,4 +1,5 @@
-import { fireEvent, screen } from '@testing-library/react';
+import type { AuditLogEntry } from '@haversack/contracts';
+import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
@@ -57,5 +58,63 @@ describe('AuditLogsPage', { timeout: 30_000 }, () => {
     expect(input).toHaveAccessibleDescription(expect.stringContaining(message));
     expect(router.state.location.search).toBe('');
     expect(fetchMock.mock.calls.some(([url]) => String(url).includes('from='))).toBe(false);
+  });
+
+  it('names each target in words, links a user to their admin page, and keeps the raw id beside', async () => {
+    const userId = '5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d';
+    const announcementId = '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a';
+    const logged = (id: string, fields: Partial<AuditLogEntry>): AuditLogEntry => ({
+      id,
+      actor_id: null,
+      actor_email: 'mira@example.com',
+      action: 'user_suspended',
+      target_type: null,
+      target_id: null,
+      before: null,
+      after: null,
+      details: {},
+      ip_address: null,
+      user_agent: null,
+      created_at: '2026-03-01T10:00:00.000Z',
+      ...fields,
+    });
+    mockFetch(({ url }) =>
+      url.startsWith('/api/v1/admin/audit_logs/actions')
+        ? success({ actions: [] })
+        : url.startsWith('/api/v1/admin/audit_logs')
+          ? jsonResponse(200, {
+              status: 'success',
+              data: [
+                logged('e1', {
+                  target_type: 'user',
+                  target_id: userId,
+                  details: { email: 'bram@example.com' },
+                }),
+                logged('e2', {
+                  action: 'announcement_created',
+                  target_type: 'announcement',
+                  target_id: announcementId,
+                  after: { title: 'Downtime on Sunday' },
+                }),
+              ],
+              meta: { total_count: 2, total_pages: 1, current_page: 1, per_page: 50 },
+            })
+          : failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`),
+    );
+    renderRoutes([{ path: '/admin/audit', element: <AuditLogsPage /> }], '/admin/audit');
+    const [userRow, announcementRow] = await screen.findAllByTestId(
+      'audit-log-entry',
+      {},
+      { timeout: 10_000 },
+    );
+    if (!userRow || !announcementRow) throw new Error('two rows expected');
+    const link = within(userRow).getByRole('link', { name: 'User bram@example.com' });
+    expect(link).toHaveAttribute('href', `/admin/users/${userId}`);
+    expect(within(userRow).getByTitle(userId)).toBeInTheDocument();
+    expect(announcementRow).toHaveTextContent('Announcement');
+    expect(announcementRow).toHaveTextContent('Downtime on Sunday');
+    expect(within(announcementRow).queryByRole('link')).not.toBeInTheDocument();
+    expect(within(announcementRow).getByTitle(announcementId)).toBeInTheDocument();
+    expect(announcementRow).not.toHaveTextContent(/announcement 9d8c7b6a/);
   });
 });

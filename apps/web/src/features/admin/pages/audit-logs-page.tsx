@@ -3,7 +3,6 @@ import {
   Badge,
   Button,
   Card,
-  Code,
   Group,
   Pagination,
   Skeleton,
@@ -25,6 +24,7 @@ import { toast } from '../../../lib/toast';
 import { AUDIT_LOGS_PER_PAGE, auditLogsQueryOptions, exportAuditLogCsv } from '../api/audit-logs-api';
 import { AuditLogEntryDetails } from '../components/audit-log-entry-details';
 import { AuditLogFilters } from '../components/audit-log-filters';
+import { AuditTargetLabel } from '../components/audit-target-label';
 import { auditActionColor, auditActionLabel, auditActorLabel } from '../lib/audit-labels';
 import { adminDateTime } from '../lib/format';
 
@@ -42,11 +42,6 @@ function filterFrom(params: URLSearchParams): AuditLogFilter {
 function pageFrom(params: URLSearchParams): number {
   const page = Number(params.get('page'));
   return Number.isInteger(page) && page > 0 ? page : 1;
-}
-
-function targetLabel(entry: AuditLogEntry): string {
-  if (!entry.target_type) return String(entry.details.path ?? '—');
-  return `${entry.target_type} ${entry.target_id?.slice(0, 8) ?? ''}`.trim();
 }
 
 /** The Audit Logs page (issue 15): every admin act and refused attempt, filtered, paged, exportable. */
@@ -147,9 +142,10 @@ export function AuditLogsPage() {
                   <Text size="sm" mt={6} style={{ overflowWrap: 'anywhere' }}>
                     {auditActorLabel(entry)}
                   </Text>
-                  <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                    {adminDateTime(entry.created_at)} · {targetLabel(entry)}
+                  <Text size="xs" c="dimmed">
+                    {adminDateTime(entry.created_at)}
                   </Text>
+                  <AuditTargetLabel entry={entry} />
                 </Card>
               ))}
             </Stack>
@@ -185,7 +181,7 @@ export function AuditLogsPage() {
                         </Badge>
                       </Table.Td>
                       <Table.Td>
-                        <Code style={{ overflowWrap: 'anywhere' }}>{targetLabel(entry)}</Code>
+                        <AuditTargetLabel entry={entry} />
                       </Table.Td>
                       <Table.Td>{entry.ip_address ?? '—'}</Table.Td>
                       <Table.Td>
