@@ -41,6 +41,31 @@ describe('AnalyticsPage', { timeout: 30_000 }, () => {
     expect(container.querySelectorAll('.recharts-wrapper [tabindex]:not([tabindex="-1"])')).toHaveLength(0);
   });
 
+  it('counts in whole numbers on every chart’s axis, however small the counts', async () => {
+    layOutCharts();
+    const small = { ...point('2026-11-01'), signups: 1, active_users: 1, upgrades: 1, loot_activity: 1 };
+    mockFetch(({ url }) =>
+      url.startsWith('/api/v1/admin/stats/analytics?')
+        ? success({
+            from: '2026-11-01',
+            to: '2026-11-02',
+            granularity: 'day',
+            points: [small, { ...small, period: '2026-11-02', signups: 0, upgrades: 0 }],
+          })
+        : failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`),
+    );
+    const { container } = renderRoutes(
+      [{ path: '/admin/analytics', element: <AnalyticsPage /> }],
+      '/admin/analytics',
+    );
+    await waitFor(() => expect(container.querySelectorAll('svg.recharts-surface')).toHaveLength(3));
+    const ticks = [
+      ...container.querySelectorAll('.recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value'),
+    ].map((tick) => tick.textContent ?? '');
+    expect(ticks.length).toBeGreaterThan(0);
+    expect(ticks.filter((tick) => !/^\d+$/.test(tick.replace(/,/g, '')))).toEqual([]);
+  });
+
   it('lets the keyboard reach the figures’ table, which a phone scrolls sideways', async () => {
     const analytics: AdminAnalytics = {
       from: '2026-11-01',

@@ -144,6 +144,8 @@ export function AnalyticsPage() {
                   series={chart.series.map((s) => ({ ...s, label: labels[s.name] }))}
                   // Three tab stops that only repeat what the table below says, row by row.
                   lineChartProps={{ accessibilityLayer: false }}
+                  // Counts: no half a sign-up between 0 and 1.
+                  yAxisProps={{ allowDecimals: false }}
                 />
               </Card>
             ))}

@@ -65,4 +65,32 @@ describe('DashboardPage', { timeout: 30_000 }, () => {
     await waitFor(() => expect(container.querySelectorAll('svg.recharts-surface')).toHaveLength(1));
     expect(container.querySelectorAll('.recharts-wrapper [tabindex]:not([tabindex="-1"])')).toHaveLength(0);
   });
+
+  it('names the inventory chart the keyboard reaches, and counts its actions in whole numbers', async () => {
+    layOutCharts();
+    mockFetch(({ url }) =>
+      url === '/api/v1/admin/stats/dashboard'
+        ? success({
+            users: { total: 3, new_7d: 1, new_30d: 1, active_7d: 1, active_30d: 1 },
+            parties: 0,
+            characters: 0,
+            item_templates: 0,
+            item_stacks: 0,
+            inventory_actions_per_day: [
+              { date: '2026-11-26', count: 0 },
+              { date: '2026-11-27', count: 1 },
+            ],
+            subscriptions_by_tier: [tier('tier_free', 0, 0, 0)],
+          } satisfies AdminDashboard)
+        : failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`),
+    );
+    const { container } = renderRoutes([{ path: '/admin', element: <DashboardPage /> }], '/admin');
+    const chart = await screen.findByRole('application', { name: 'Inventory actions per day (30 days)' });
+    expect(chart).toHaveAttribute('tabindex', '0');
+    const ticks = [
+      ...container.querySelectorAll('.recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value'),
+    ].map((tick) => tick.textContent ?? '');
+    expect(ticks.length).toBeGreaterThan(0);
+    expect(ticks.filter((tick) => !/^\d+$/.test(tick))).toEqual([]);
+  });
 });

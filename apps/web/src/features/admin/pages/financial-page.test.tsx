@@ -1,0 +1,41 @@
+import type { AdminFinancial } from '@haversack/contracts';
+import { screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { layOutCharts } from '../../../test/charts';
+import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
+import { renderRoutes } from '../../../test/render';
+import { FinancialPage } from './financial-page';
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('FinancialPage', { timeout: 30_000 }, () => {
+  it('names the revenue chart the keyboard reaches: it holds the only monthly figures', async () => {
+    layOutCharts();
+    const financial: AdminFinancial = {
+      by_tier_status: [],
+      monthly_revenue: [
+        { month: '2026-10', paid_subscriptions: 1, revenue_cents: 500, currency: 'usd' },
+        { month: '2026-11', paid_subscriptions: 2, revenue_cents: 1000, currency: 'usd' },
+      ],
+      cancellations: [],
+    };
+    mockFetch(({ url }) =>
+      url === '/api/v1/admin/financial'
+        ? success(financial)
+        : url.startsWith('/api/v1/admin/financial/billing_events')
+          ? jsonResponse(200, {
+              status: 'success',
+              data: [],
+              meta: { total_count: 0, total_pages: 0, current_page: 1, per_page: 20 },
+            })
+          : failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`),
+    );
+    renderRoutes([{ path: '/admin/financial', element: <FinancialPage /> }], '/admin/financial');
+    const chart = await screen.findByRole(
+      'application',
+      { name: 'Monthly revenue (12 months)' },
+      { timeout: 10_000 },
+    );
+    expect(chart).toHaveAttribute('tabindex', '0');
+  });
+});
