@@ -129,4 +129,24 @@ describe('AnalyticsPage', { timeout: 30_000 }, () => {
       expect(asked.some((url) => url.includes(`from=${from}`) && url.includes(`to=${to}`))).toBe(false);
     },
   );
+
+  it('keeps From and To in one row, tops aligned, when an error shows under one of them', async () => {
+    mockFetch(({ url }) =>
+      url.startsWith('/api/v1/admin/stats/analytics?')
+        ? success({ from: '2026-11-01', to: '2026-11-01', granularity: 'day', points: [] })
+        : failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`),
+    );
+    renderRoutes([{ path: '/admin/analytics', element: <AnalyticsPage /> }], '/admin/analytics');
+    await screen.findByText('No Data', {}, { timeout: 10_000 });
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-11-10' } });
+    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-11-01' } });
+    expect(await screen.findByText('to must not be before from')).toBeInTheDocument();
+    const row = screen.getByLabelText('From').closest('.mantine-Group-root');
+    expect(row).not.toBeNull();
+    expect(row).toBe(screen.getByLabelText('To').closest('.mantine-Group-root'));
+    // Aligned at the end, the field with an error under it rose above the other.
+    expect((row as HTMLElement).style.getPropertyValue('--group-align')).toBe('flex-start');
+    // The granularity sits level with the inputs under a label of its own.
+    expect(row).toContainElement(screen.getByText('Granularity'));
+  });
 });

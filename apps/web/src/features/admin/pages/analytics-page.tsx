@@ -4,6 +4,7 @@ import { LineChart } from '@mantine/charts';
 import {
   Card,
   Group,
+  Input,
   SegmentedControl,
   SimpleGrid,
   Skeleton,
@@ -85,7 +86,8 @@ export function AnalyticsPage() {
         title="Analytics"
         description="Sign-ups, activity and subscriptions over time (UTC)."
       />
-      <Group gap="md" align="flex-end" wrap="wrap">
+      {/* Tops aligned: an error under one date field lengthens it, and aligned at the end it rose. */}
+      <Group gap="md" align="flex-start" wrap="wrap">
         <TextInput
           type="date"
           label="From"
@@ -102,15 +104,19 @@ export function AnalyticsPage() {
           error={fieldError('to')}
           w={{ base: '100%', xs: 170 }}
         />
-        <SegmentedControl
-          aria-label="Granularity"
-          value={granularity}
-          onChange={(value) => setGranularity(value === 'week' ? 'week' : 'day')}
-          data={[
-            { value: 'day', label: 'By day' },
-            { value: 'week', label: 'By week' },
-          ]}
-        />
+        {/* A label of its own, as the date fields have, keeps it level with their inputs. */}
+        <Input.Wrapper label="Granularity" labelElement="div">
+          <SegmentedControl
+            aria-label="Granularity"
+            value={granularity}
+            onChange={(value) => setGranularity(value === 'week' ? 'week' : 'day')}
+            data={[
+              { value: 'day', label: 'By day' },
+              { value: 'week', label: 'By week' },
+            ]}
+            display="flex"
+          />
+        </Input.Wrapper>
       </Group>
 
       {!valid ? null : query.isPending ? (
