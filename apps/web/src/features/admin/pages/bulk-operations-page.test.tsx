@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
+import { adminDateTime } from '../lib/format';
 import { BulkOperationsPage } from './bulk-operations-page';
 
 const routes = [{ path: '/admin/bulk-operations', element: <BulkOperationsPage /> }];
@@ -111,4 +112,31 @@ describe('BulkOperationsPage, cancelling', () => {
       ),
     ).toHaveLength(1);
   });
+});
+
+// One date format across the admin pages: the audit log's.
+it('dates an operation as the other admin pages date things', async () => {
+  mockFetch(({ url }) =>
+    url.endsWith('/bulk_operations')
+      ? success([
+          {
+            id: 'op-1',
+            kind: 'bulk_users',
+            status: 'done',
+            total: 2,
+            processed: 2,
+            changed: 2,
+            params: { kind: 'bulk_users', action: 'change_tier', tier: 'tier_2', filter: {} },
+            actor_email: 'boss@example.com',
+            last_error: null,
+            created_at: '2026-01-01T10:00:00.000Z',
+            finished_at: '2026-01-01T10:01:00.000Z',
+          },
+        ])
+      : success([]),
+  );
+  renderRoutes(routes, '/admin/bulk-operations');
+  expect(await screen.findByText(/Change tier to Hero/)).toHaveTextContent(
+    `started by boss@example.com on ${adminDateTime('2026-01-01T10:00:00.000Z')}`,
+  );
 });

@@ -35,6 +35,7 @@ import {
 } from '../api/bulk-operations-api';
 import { AdminPageHeader } from '../components/admin-page-header';
 import { OperationProgress } from '../components/operation-progress';
+import { adminDateTime } from '../lib/format';
 
 const kindLabels: Record<(typeof templateKinds)[number], string> = {
   item_template: 'Item templates',
@@ -299,7 +300,7 @@ export function BulkOperationsPage() {
               <Stack key={operation.id} gap={4}>
                 <Text size="sm" fw={600}>
                   {describe(operation)} · started by {operation.actor_email ?? 'unknown'} on{' '}
-                  {new Date(operation.created_at).toLocaleString()}
+                  {adminDateTime(operation.created_at)}
                 </Text>
                 <OperationProgress
                   operation={operation}

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { failure, mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes, withUnsavedChangesGuard } from '../../../test/render';
+import { adminDateTime } from '../lib/format';
 import { CommunicationsPage } from './communications-page';
 
 // Mantine's autosizing Textarea listens for font loads; happy-dom has no document.fonts.
@@ -190,4 +191,19 @@ describe('CommunicationsPage', () => {
     expect(await screen.findByText('Somewhere else')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/elsewhere');
   });
+});
+
+// One date format across the admin pages: the audit log's.
+it('dates an announcement as the other admin pages date things', async () => {
+  mockFetch(({ url }) =>
+    url.endsWith('/admin/announcements')
+      ? success([{ ...announcement, ends_at: '2026-01-02T10:00:00.000Z' }])
+      : success([]),
+  );
+  renderRoutes(routes, '/admin/communications');
+  expect(
+    await screen.findByText(
+      `${adminDateTime(announcement.starts_at)} – ${adminDateTime('2026-01-02T10:00:00.000Z')}`,
+    ),
+  ).toBeInTheDocument();
 });

@@ -33,6 +33,7 @@ import {
 } from '../api/communications-api';
 import { AdminPageHeader } from '../components/admin-page-header';
 import { OperationProgress } from '../components/operation-progress';
+import { adminDateTime } from '../lib/format';
 
 type Audience = (typeof massMailAudiences)[number];
 const audienceLabel = (audience: Audience) =>
@@ -230,8 +231,7 @@ function AnnouncementsSection() {
                   <ShowingBadge announcement={a} />
                 </Group>
                 <Text size="xs" c="dimmed">
-                  {new Date(a.starts_at).toLocaleString()} –{' '}
-                  {a.ends_at ? new Date(a.ends_at).toLocaleString() : 'until deleted'}
+                  {adminDateTime(a.starts_at)} – {a.ends_at ? adminDateTime(a.ends_at) : 'until deleted'}
                 </Text>
               </Stack>
               <Button

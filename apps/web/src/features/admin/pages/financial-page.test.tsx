@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { layOutCharts } from '../../../test/charts';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
+import { adminDateTime } from '../lib/format';
 import { FinancialPage } from './financial-page';
 
 afterEach(() => vi.restoreAllMocks());
@@ -37,5 +38,40 @@ describe('FinancialPage', { timeout: 30_000 }, () => {
       { timeout: 10_000 },
     );
     expect(chart).toHaveAttribute('tabindex', '0');
+  });
+
+  // One date format across the admin pages: the audit log's.
+  it('dates cancellations and billing events as the other admin pages date things', async () => {
+    mockFetch(({ url }) =>
+      url === '/api/v1/admin/financial'
+        ? success({
+            by_tier_status: [],
+            monthly_revenue: [],
+            cancellations: [
+              {
+                user_id: 'u1',
+                email: 'gone@example.com',
+                tier: 'tier_1',
+                reason: null,
+                cancelled_at: '2026-11-03T08:00:00.000Z',
+                cancel_at_period_end: true,
+              },
+            ],
+          } satisfies AdminFinancial)
+        : url.startsWith('/api/v1/admin/financial/billing_events')
+          ? jsonResponse(200, {
+              status: 'success',
+              data: [
+                { id: 'e1', provider: 'local', type: 'checkout', received_at: '2026-11-04T09:00:00.000Z' },
+              ],
+              meta: { total_count: 1, total_pages: 1, current_page: 1, per_page: 20 },
+            })
+          : failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`),
+    );
+    renderRoutes([{ path: '/admin/financial', element: <FinancialPage /> }], '/admin/financial');
+    expect(
+      await screen.findByText(adminDateTime('2026-11-03T08:00:00.000Z'), {}, { timeout: 10_000 }),
+    ).toBeInTheDocument();
+    expect(await screen.findByText(adminDateTime('2026-11-04T09:00:00.000Z'))).toBeInTheDocument();
   });
 });

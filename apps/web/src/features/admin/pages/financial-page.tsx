@@ -20,14 +20,13 @@ import { usePageTitle } from '../../../lib/page-title';
 import { adminFinancialQuery, billingEventsQuery } from '../api/admin-stats-api';
 import { AdminPageHeader } from '../components/admin-page-header';
 import { StatCard } from '../components/stat-card';
+import { adminDateTime } from '../lib/format';
 
 function money(cents: number, currency: string): string {
   return new Intl.NumberFormat(undefined, { style: 'currency', currency: currency.toUpperCase() }).format(
     cents / 100,
   );
 }
-
-const dateTime = (iso: string) => new Date(iso).toLocaleString();
 
 /** Issue 15 Financial (/admin/financial): subscriptions, revenue, cancellations and the webhook log. */
 export function FinancialPage() {
@@ -167,7 +166,7 @@ export function FinancialPage() {
                   <Table.Tbody>
                     {query.data.cancellations.map((c) => (
                       <Table.Tr key={`${c.user_id}-${c.cancelled_at}`}>
-                        <Table.Td>{dateTime(c.cancelled_at)}</Table.Td>
+                        <Table.Td>{adminDateTime(c.cancelled_at)}</Table.Td>
                         <Table.Td style={{ overflowWrap: 'anywhere' }}>{c.email}</Table.Td>
                         <Table.Td>
                           {c.tier}
@@ -228,7 +227,7 @@ function BillingEventsCard() {
               <Table.Tbody>
                 {query.data.events.map((event) => (
                   <Table.Tr key={event.id}>
-                    <Table.Td>{dateTime(event.received_at)}</Table.Td>
+                    <Table.Td>{adminDateTime(event.received_at)}</Table.Td>
                     <Table.Td>{event.type}</Table.Td>
                     <Table.Td>{event.provider}</Table.Td>
                     <Table.Td ff="monospace" style={{ overflowWrap: 'anywhere' }}>

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
+import { adminDateTime } from '../lib/format';
 import { ModerationPage } from './moderation-page';
 
 afterEach(() => useUiStore.setState({ toasts: [] }));
@@ -91,4 +92,12 @@ describe('ModerationPage', { timeout: 30_000 }, () => {
       ),
     );
   });
+});
+
+// One date format across the admin pages: the audit log's.
+it('dates a report as the other admin pages date things', async () => {
+  serve([buildReport()]);
+  renderRoutes([{ path: '/admin/moderation', element: <ModerationPage /> }], '/admin/moderation');
+  const card = await screen.findByTestId('report-card', {}, { timeout: 10_000 });
+  expect(card).toHaveTextContent(`on ${adminDateTime('2026-11-20T10:00:00.000Z')}`);
 });

@@ -26,6 +26,7 @@ import {
   resolveReport,
 } from '../api/moderation-api';
 import { AdminPageHeader } from '../components/admin-page-header';
+import { adminDateTime } from '../lib/format';
 
 const targetLabels = {
   item_template: 'Item template',
@@ -164,7 +165,7 @@ function ReportCard({ report }: { report: AdminReport }) {
         ) : null}
         <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
           Owner: {report.target_owner_email ?? 'none'} · Reported by{' '}
-          {report.reporter_email ?? 'a deleted user'} on {new Date(report.created_at).toLocaleString()}
+          {report.reporter_email ?? 'a deleted user'} on {adminDateTime(report.created_at)}
         </Text>
         <Text size="sm" fw={600} mt={4}>
           Reason
