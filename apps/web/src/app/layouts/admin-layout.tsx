@@ -81,7 +81,8 @@ export function AdminLayout() {
               Session started {sessionStartedAt.toLocaleTimeString()} · Last action: page view
             </Text>
           </Group>
-          <Group gap="sm" wrap="nowrap">
+          {/* A phone's bar is full: closer together, the initial kept off the badge. */}
+          <Group gap={isMobile ? 6 : 'sm'} wrap="nowrap">
             <Text size="sm" visibleFrom="sm" data-testid="admin-email">
               {user?.email}
             </Text>
