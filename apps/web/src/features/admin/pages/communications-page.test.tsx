@@ -207,3 +207,18 @@ it('dates an announcement as the other admin pages date things', async () => {
     ),
   ).toBeInTheDocument();
 });
+
+it('shows an announcement’s body, its http(s) addresses links that open apart', async () => {
+  mockFetch(({ url }) =>
+    url.endsWith('/admin/announcements')
+      ? success([{ ...announcement, body: 'Details at https://status.example.com/today.' }])
+      : success([]),
+  );
+  renderRoutes(routes, '/admin/communications');
+  const row = await screen.findByTestId('announcement-row');
+  expect(row).toHaveTextContent('Details at https://status.example.com/today.');
+  const link = within(row).getByRole('link', { name: 'https://status.example.com/today' });
+  expect(link).toHaveAttribute('href', 'https://status.example.com/today');
+  expect(link).toHaveAttribute('target', '_blank');
+  expect(link).toHaveAttribute('rel', 'noopener noreferrer nofollow');
+});

@@ -18,6 +18,7 @@ import { useCallback, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
+import { LinkedText } from '../../../components/linked-text';
 import { isApiError } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
@@ -230,6 +231,11 @@ function AnnouncementsSection() {
                   </Text>
                   <ShowingBadge announcement={a} />
                 </Group>
+                {a.body ? (
+                  <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                    <LinkedText>{a.body}</LinkedText>
+                  </Text>
+                ) : null}
                 <Text size="xs" c="dimmed">
                   {adminDateTime(a.starts_at)} – {a.ends_at ? adminDateTime(a.ends_at) : 'until deleted'}
                 </Text>

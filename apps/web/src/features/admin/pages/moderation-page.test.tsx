@@ -101,3 +101,21 @@ it('dates a report as the other admin pages date things', async () => {
   const card = await screen.findByTestId('report-card', {}, { timeout: 10_000 });
   expect(card).toHaveTextContent(`on ${adminDateTime('2026-11-20T10:00:00.000Z')}`);
 });
+
+it('links the http(s) addresses in what was reported and why, opening apart', async () => {
+  serve([
+    buildReport({
+      target_public: false,
+      target_excerpt: 'Buy gold at https://gold.example/cheap now!',
+      reason: 'Spam, see http://proof.example/1.',
+    }),
+  ]);
+  renderRoutes([{ path: '/admin/moderation', element: <ModerationPage /> }], '/admin/moderation');
+  const card = await screen.findByTestId('report-card', {}, { timeout: 10_000 });
+  for (const href of ['https://gold.example/cheap', 'http://proof.example/1']) {
+    const link = within(card).getByRole('link', { name: href });
+    expect(link).toHaveAttribute('href', href);
+    expect(link).toHaveAttribute('target', '_blank');
+    expect(link).toHaveAttribute('rel', 'noopener noreferrer nofollow');
+  }
+});

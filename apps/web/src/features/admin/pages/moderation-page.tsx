@@ -17,6 +17,7 @@ import { Link } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
+import { LinkedText } from '../../../components/linked-text';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
 import {
@@ -160,7 +161,7 @@ function ReportCard({ report }: { report: AdminReport }) {
         )}
         {report.target_excerpt ? (
           <Text size="sm" c="dimmed" fs="italic" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-            {report.target_excerpt}
+            <LinkedText>{report.target_excerpt}</LinkedText>
           </Text>
         ) : null}
         <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
@@ -171,7 +172,7 @@ function ReportCard({ report }: { report: AdminReport }) {
           Reason
         </Text>
         <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-          {report.reason}
+          <LinkedText>{report.reason}</LinkedText>
         </Text>
         {report.status === 'open' ? (
           <Group gap="xs" justify="flex-end">
