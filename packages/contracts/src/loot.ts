@@ -222,7 +222,10 @@ export const lootInstanceUpdateSchema = z.object({
 export type LootInstanceUpdate = z.infer<typeof lootInstanceUpdateSchema>;
 export const lootInstanceUpdateBodySchema = z.object({ loot_instance: lootInstanceUpdateSchema });
 
-/** spec/02 §3 Claim: a whole stack to a character (its main container). */
+/**
+ * spec/02 §3 Claim: a whole line of identical stacks (`lootLineKey`, as the loot page lists them) to a
+ * character (its main container).
+ */
 export const lootClaimSchema = z.object({
   item_instance_id: entityId('Choose an item'),
   character_id: entityId('Choose a character'),

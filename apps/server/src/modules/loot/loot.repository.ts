@@ -521,7 +521,12 @@ export const lootRepository = {
   },
   /** Whether this stack of the loot was already taken or dealt (so a late claim hears why it is gone). */
   async stackWasTaken(db: Executor, lootId: string, stackId: string): Promise<boolean> {
-    return hasLootRow(db, lootId, sql`${transactions.details}->>'source_item_instance_id' = ${stackId}`);
+    // A take of a line names every stack it took from (source_item_instance_ids).
+    return hasLootRow(
+      db,
+      lootId,
+      sql`(${transactions.details}->>'source_item_instance_id' = ${stackId} or ${transactions.details}->'source_item_instance_ids' @> ${JSON.stringify([stackId])}::jsonb)`,
+    );
   },
   /**
    * Issue 11 §8 "Loot received": per character of the party, the value of what the ledger says they

@@ -304,7 +304,8 @@ export async function lootRoutes(app: FastifyInstance, options: { loot: LootServ
     {
       schema: {
         tags,
-        summary: 'Take part or all of a stack into a container of my character in the party',
+        summary:
+          'Take part or all of a line of identical stacks (the named one first) into a container of my character in the party',
         params: lootParams,
         body: lootTakeBodySchema,
         response: { 200: successEnvelope(lootTakeResultSchema) },
@@ -320,7 +321,8 @@ export async function lootRoutes(app: FastifyInstance, options: { loot: LootServ
     {
       schema: {
         tags,
-        summary: 'Claim a whole stack for a character (mine; the GM for anyone in the party)',
+        summary:
+          'Claim the whole line of identical stacks the named one is on for a character (mine; the GM for anyone in the party)',
         params: lootParams,
         body: lootClaimBodySchema,
         response: { 200: successEnvelope(lootTakeResultSchema) },

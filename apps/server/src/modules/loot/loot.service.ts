@@ -23,6 +23,7 @@ import {
   type LootTemplateListQuery,
   type LootTemplateUpdate,
   lootContentsFingerprint,
+  lootLineKey,
   lootMessages,
   lootSourceTypeNames,
   MAX_LOOT_ITEMS,
@@ -42,6 +43,7 @@ import { type ContainerContext, inventoryRepository } from '../inventory/invento
 import type { InventoryMoves } from '../inventory/inventory.service.js';
 import { destroyContainerContents, type LedgerActor } from '../inventory/inventory-ledger.js';
 import { effectiveFacts, hasOverrides } from '../inventory/inventory-rules.js';
+import { takeFromLine } from '../inventory/stack-line.js';
 import { canRead as canReadItemTemplate, isHiddenFrom } from '../items/items.policy.js';
 import { toTemplateJson } from '../items/items.service.js';
 import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
@@ -784,8 +786,41 @@ export class LootService {
   }
 
   /**
-   * Moves `quantity` of a loot stack into a character's container and writes its `loot` row. The caller
-   * has locked the loot, both containers and authorised the actor.
+   * The stacks a take or a claim moves: `quantity` (undefined: all of it) of the line the named stack is
+   * on, as the loot page groups it (`lootLineKey`: three swords, a stack each, are one line of 3), the
+   * named stack first, then the line's others oldest first. The caller holds the loot container's lock, so
+   * the line cannot change underneath; its stacks are locked here.
+   */
+  async #lootLine(
+    tx: Executor,
+    loot: LootInstanceRow,
+    containerId: string,
+    stackId: string,
+    quantity: number | undefined,
+  ) {
+    const named = await this.#lootStack(tx, loot, containerId, stackId);
+    const key = lootLineKey(named);
+    // Only a take larger than the named stack reads the rest of its line (most take from one stack).
+    const rest =
+      key !== null && (quantity === undefined || quantity > named.quantity)
+        ? (await inventoryRepository.plainStacks(tx, containerId, named.itemTemplateId)).filter(
+            (other) => other.id !== named.id && lootLineKey(other) === key,
+          )
+        : [];
+    const line = [named, ...rest];
+    const wanted = quantity ?? line.reduce((sum, stack) => sum + stack.quantity, 0);
+    const { parts, inLine } = takeFromLine(line, wanted);
+    if (inLine < wanted) {
+      const message = lootMessages.onlyLeft(inLine);
+      throw new AppError('CONFLICT', message, { details: [{ field: 'quantity', message }] });
+    }
+    return { quantity: wanted, parts };
+  }
+
+  /**
+   * Moves the parts of a loot line into a character's container and writes its one `loot` row (one action,
+   * naming every stack it took from). The caller has locked the loot, both containers and authorised the
+   * actor.
    */
   async #takeInto(
     tx: Executor,
@@ -797,13 +832,20 @@ export class LootService {
       loot: LootInstanceRow;
       lootContainer: ContainerContext['container'];
       target: ContainerContext;
-      stackId: string;
+      parts: { id: string; quantity: number }[];
       quantity: number;
     },
   ) {
     const { actor, loot, lootContainer, target } = args;
     await this.deps.moves.countAction(tx, actor.id, 'party', loot.partyId);
-    const moved = await this.deps.moves.moveStack(tx, args.stackId, target, args.quantity);
+    const targetIds: string[] = [];
+    let moved: Awaited<ReturnType<InventoryMoves['moveStack']>> | undefined;
+    for (const part of args.parts) {
+      moved = await this.deps.moves.moveStack(tx, part.id, target, part.quantity);
+      targetIds.push(...moved.targetIds);
+    }
+    const [first] = args.parts;
+    if (!moved || !first) throw AppError.notFound(lootMessages.notInLoot);
     const verb = args.kind === 'claim' ? 'claimed' : 'took';
     const summary = `${actor.username} ${verb} ${args.quantity} × ${moved.facts.name} from ${loot.name} for ${target.ownerName}`;
     const transactionIds = await record([
@@ -817,7 +859,7 @@ export class LootService {
         targetId: target.ownerId,
         scope: 'party',
         itemTemplateId: moved.template.id,
-        itemInstanceId: moved.targetIds[0] ?? null,
+        itemInstanceId: targetIds[0] ?? null,
         itemName: moved.facts.name,
         quantity: args.quantity,
         sourceContainerId: lootContainer.id,
@@ -827,8 +869,11 @@ export class LootService {
         details: {
           reason: args.kind,
           loot_instance_id: loot.id,
-          source_item_instance_id: args.stackId,
-          // What it was worth when received (overrides included), for the Loot received summary.
+          source_item_instance_id: first.id,
+          // Every stack of the line it took from: a taker too late for any of them is told it was taken.
+          source_item_instance_ids: args.parts.map((part) => part.id),
+          // What it was worth when received (overrides included), for the Loot received summary; the
+          // line's stacks are identical, so worth the same each.
           value_cp: moved.facts.valueCp * args.quantity,
         },
         summary,
@@ -839,13 +884,13 @@ export class LootService {
       this.#lootEvent(loot, args.kind === 'claim' ? 'loot_claimed' : 'loot_taken', actor, summary, {
         gmOnly: false,
         ids: {
-          item_instance_id: args.stackId,
+          item_instance_id: first.id,
           destination_container_id: target.container.id,
           character_id: target.character?.id ?? null,
         },
       }),
     );
-    return { targetIds: moved.targetIds, transactionIds };
+    return { targetIds, transactionIds };
   }
 
   async #takeResult(
@@ -865,7 +910,10 @@ export class LootService {
     };
   }
 
-  /** spec/02 §4 loot to container (take): part or all of a stack into a container of my character. */
+  /**
+   * spec/02 §4 loot to container (take): part or all of a line of identical stacks (all of it when no
+   * quantity is given) into a container of my character.
+   */
   async take(actor: LedgerActor, id: string, input: LootTake): Promise<LootTakeResult> {
     let quantity = 0;
     const result = await this.#transaction(async (tx, record, emit) => {
@@ -889,26 +937,21 @@ export class LootService {
           { field: 'target_container_id', message: lootMessages.containerNotCharacters },
         ]);
       }
-      const stack = await this.#lootStack(tx, loot, container.id, input.item_instance_id);
-      quantity = input.quantity ?? stack.quantity;
-      if (quantity > stack.quantity) {
-        const message = lootMessages.onlyLeft(stack.quantity);
-        throw new AppError('CONFLICT', message, { details: [{ field: 'quantity', message }] });
-      }
+      const line = await this.#lootLine(tx, loot, container.id, input.item_instance_id, input.quantity);
+      quantity = line.quantity;
       return this.#takeInto(tx, record, emit, {
         kind: 'take',
         actor,
         loot,
         lootContainer: container,
         target,
-        stackId: stack.id,
-        quantity,
+        ...line,
       });
     });
     return this.#takeResult('take', id, quantity, result);
   }
 
-  /** spec/02 §3 Claim: a whole stack to a character (into its main container). */
+  /** spec/02 §3 Claim: a whole line of identical stacks to a character (into its main container). */
   async claim(actor: LedgerActor, id: string, input: LootClaim): Promise<LootTakeResult> {
     let quantity = 0;
     const result = await this.#transaction(async (tx, record, emit) => {
@@ -932,16 +975,15 @@ export class LootService {
       const owner = target?.character;
       if (!target || !owner || owner.partyId !== loot.partyId || (owner.userId !== actor.id && !access.isGm))
         throw wrong();
-      const stack = await this.#lootStack(tx, loot, container.id, input.item_instance_id);
-      quantity = stack.quantity;
+      const line = await this.#lootLine(tx, loot, container.id, input.item_instance_id, undefined);
+      quantity = line.quantity;
       return this.#takeInto(tx, record, emit, {
         kind: 'claim',
         actor,
         loot,
         lootContainer: container,
         target,
-        stackId: stack.id,
-        quantity,
+        ...line,
       });
     });
     return this.#takeResult('claim', id, quantity, result);

@@ -629,7 +629,7 @@ describe('taking and claiming', () => {
     expect(detail.container.item_instances.map((i) => i.name)).toEqual(['Gold piece', 'Sword', 'Sword']);
   });
 
-  it('claims a whole stack for my character, or for anyone in the party when the GM claims', async () => {
+  it('claims a whole line for my character, or for anyone in the party when the GM claims', async () => {
     const w = await world();
     const revealed = await reveal(w);
     const [first, second] = revealed.container.item_instances.filter((i) => i.name === 'Sword');
@@ -646,10 +646,14 @@ describe('taking and claiming', () => {
     expect(claimed.statusCode).toBe(200);
     expect(body<LootTakeResult>(claimed)).toMatchObject({
       message: 'Item claimed successfully',
+      // Both swords: a stack each, one line in the loot.
       data: {
         kind: 'claim',
-        quantity: 1,
-        item_instances: [{ name: 'Sword', container_id: w.hero.primary_container_id }],
+        quantity: 2,
+        item_instances: [
+          { name: 'Sword', container_id: w.hero.primary_container_id },
+          { name: 'Sword', container_id: w.hero.primary_container_id },
+        ],
       },
     });
     const gold = stackOf(revealed, 'Gold piece');
@@ -695,7 +699,70 @@ describe('taking and claiming', () => {
     expect(usage.inventory_actions_party_monthly.used).toBe(0);
   });
 
-  it('racing claims of one stack: exactly one wins, and the stack ends in exactly one place', async () => {
+  it('takes and claims a line of identical stacks as the loot page groups it: the named stack first', async () => {
+    // Swords do not stack: three of them lie in the loot as three stacks, listed as one line of 3.
+    const w = await world({
+      lines: (t) => [
+        { item_template_id: t.sword.id, quantity: 3 },
+        { item_template_id: t.rope.id, quantity: 5 },
+      ],
+    });
+    const revealed = await reveal(w);
+    const swords = revealed.container.item_instances.filter((i) => i.name === 'Sword');
+    expect(swords).toHaveLength(3);
+    const [named, , last] = swords;
+    const intoHero = { item_instance_id: last?.id, target_container_id: w.hero.primary_container_id };
+
+    const tooMany = await take(w, w.player, { ...intoHero, quantity: 4 });
+    expect(tooMany.statusCode).toBe(409);
+    expect(body(tooMany).error?.message).toBe('Only 3 left in this loot.');
+
+    const took = await take(w, w.player, { ...intoHero, quantity: 2 });
+    expect(took.statusCode).toBe(200);
+    expect(body<LootTakeResult>(took).data.quantity).toBe(2);
+    expect(body<LootTakeResult>(took).data.item_instances).toHaveLength(2);
+    // The named stack went first, then the line's oldest.
+    const left = body<LootInstance>(await get(w, w.player)).data.container.item_instances;
+    expect(left.filter((i) => i.name === 'Sword').map((i) => i.id)).toEqual(
+      swords.filter((s) => s.id !== last?.id && s.id !== named?.id).map((s) => s.id),
+    );
+    // One ledger row, one action, naming every stack it took from; the first of them, taken again, says so.
+    const rows = await ctx.database.db
+      .select()
+      .from(transactions)
+      .where(and(eq(transactions.lootInstanceId, w.loot.id), eq(transactions.transactionType, 'loot')));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ itemName: 'Sword', quantity: 2, scope: 'party' });
+    expect(rows[0]?.details).toMatchObject({
+      source_item_instance_id: last?.id,
+      source_item_instance_ids: [last?.id, named?.id],
+      value_cp: 2 * 1500,
+    });
+    const usage = await ctx.app.services.entitlements.usage(ctx.database.db, w.player.user.id);
+    expect(usage.inventory_actions_party_monthly.used).toBe(1);
+    const gone = await take(w, w.player, { ...intoHero, item_instance_id: named?.id, quantity: 1 });
+    expect(gone.statusCode).toBe(409);
+    expect(body(gone).error?.message).toBe('Someone has already taken that item.');
+
+    // A claim is the whole line: the GM claims the rest of the swords, and only the swords.
+    const [rest] = left.filter((i) => i.name === 'Sword');
+    const claimed = await claim(w, w.gm, { item_instance_id: rest?.id, character_id: w.managerHero.id });
+    expect(body<LootTakeResult>(claimed).data).toMatchObject({ kind: 'claim', quantity: 1 });
+    const after = body<LootInstance>(await get(w, w.gm)).data.container.item_instances;
+    expect(after.map((i) => [i.name, i.quantity])).toEqual([['Rope', 5]]);
+  });
+
+  it('claims every identical stack of the line at once', async () => {
+    const w = await world({ lines: (t) => [{ item_template_id: t.sword.id, quantity: 3 }] });
+    const revealed = await reveal(w);
+    const [first] = revealed.container.item_instances;
+    const claimed = await claim(w, w.player, { item_instance_id: first?.id, character_id: w.hero.id });
+    expect(claimed.statusCode).toBe(200);
+    expect(body<LootTakeResult>(claimed).data).toMatchObject({ kind: 'claim', quantity: 3 });
+    expect(body<LootInstance>(await get(w, w.gm)).data.container.item_instances).toEqual([]);
+  });
+
+  it('racing claims of one line: exactly one wins, and its stacks end in exactly one place', async () => {
     const w = await world({ lines: (t) => [{ item_template_id: t.sword.id, quantity: 4 }] });
     const second = await createMember(ctx, w.party, 'player');
     const secondHero = await createCharacter(ctx, second, {
@@ -704,29 +771,31 @@ describe('taking and claiming', () => {
       maxSlots: null,
     });
     const revealed = await reveal(w);
-    for (const stack of revealed.container.item_instances) {
-      const claimants = [
-        [w.player, w.hero.id],
-        [second, secondHero.id],
-        [w.manager, w.managerHero.id],
-        [w.gm, secondHero.id],
-      ] as const;
-      const answers = await Promise.all(
-        claimants.map(([user, characterId]) =>
-          claim(w, user, { item_instance_id: stack.id, character_id: characterId }),
-        ),
-      );
-      const codes = answers.map((a) => a.statusCode).sort();
-      expect(codes).toEqual([200, 409, 409, 409]);
-      for (const loser of answers.filter((a) => a.statusCode === 409))
-        expect(body(loser).error?.message).toBe('Someone has already taken that item.');
+    const stacks = revealed.container.item_instances;
+    // Each racer names a stack of the one line of four swords: whoever wins takes all four.
+    const claimants = [
+      [w.player, w.hero.id],
+      [second, secondHero.id],
+      [w.manager, w.managerHero.id],
+      [w.gm, secondHero.id],
+    ] as const;
+    const answers = await Promise.all(
+      claimants.map(([user, characterId], index) =>
+        claim(w, user, { item_instance_id: stacks[index]?.id, character_id: characterId }),
+      ),
+    );
+    const codes = answers.map((a) => a.statusCode).sort();
+    expect(codes).toEqual([200, 409, 409, 409]);
+    for (const loser of answers.filter((a) => a.statusCode === 409))
+      expect(body(loser).error?.message).toBe('Someone has already taken that item.');
+    for (const stack of stacks) {
       const rows = await ctx.database.db
         .select()
         .from(transactions)
         .where(
           and(
             eq(transactions.lootInstanceId, w.loot.id),
-            sql`${transactions.details}->>'source_item_instance_id' = ${stack.id}`,
+            sql`${transactions.details}->'source_item_instance_ids' @> ${JSON.stringify([stack.id])}::jsonb`,
           ),
         );
       expect(rows).toHaveLength(1);

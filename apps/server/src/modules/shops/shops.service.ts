@@ -59,6 +59,7 @@ import { eventFromLedger } from '../inventory/inventory-events.js';
 import type { LedgerActor } from '../inventory/inventory-ledger.js';
 import { destroyContainerContents } from '../inventory/inventory-ledger.js';
 import { effectiveFacts } from '../inventory/inventory-rules.js';
+import { takeFromLine } from '../inventory/stack-line.js';
 import { canRead as canReadItemTemplate, isHiddenFrom } from '../items/items.policy.js';
 import { toTemplateJson } from '../items/items.service.js';
 import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
@@ -212,21 +213,6 @@ function templateColumns(form: Partial<ShopTemplateForm>) {
  * one transaction that locks the shop row first, then the containers in id order, and writes its
  * ledger rows; events are published after the commit.
  */
-/**
- * `quantity` taken from a shelf line's stacks in their order: what to take from each, and how many the
- * line holds in all (less than `quantity` when it cannot be taken).
- */
-function takeFromLine(stacks: readonly { id: string; quantity: number }[], quantity: number) {
-  const parts: { id: string; quantity: number }[] = [];
-  let inLine = 0;
-  for (const stack of stacks) {
-    const n = Math.min(stack.quantity, quantity - Math.min(inLine, quantity));
-    if (n > 0) parts.push({ id: stack.id, quantity: n });
-    inLine += stack.quantity;
-  }
-  return { parts, inLine };
-}
-
 /**
  * A shop's container as the ledger names a place ("Backpack (Aria)"): "Stock (The Wayfarer's)", or "Hold
  * (…)" for goods held for a request. Its own name ("The Wayfarer's stock", made with the shop) would name

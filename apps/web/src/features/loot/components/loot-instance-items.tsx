@@ -1,14 +1,16 @@
-import { formatCopper, type ItemInstance, type LootInstance } from '@haversack/contracts';
+import { formatCopper, type LootInstance } from '@haversack/contracts';
 import { Button, Center, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconCoins } from '@tabler/icons-react';
 import { type TradeButtonFocus, useStockFocus } from '../../../lib/use-stock-focus';
+import { type LootLine, lootLines } from './loot-lines';
 import type { LootPick } from './take-loot-dialog';
 
 const TAKE_HELP_ID = 'loot-take-help';
 
 /**
- * What a loot holds, one row per stack: name, quantity and worth. Members who may take get Take (part or
- * all, into a container they choose) and Claim (the whole stack to a character) on each row. Focus stays
+ * What a loot holds, one row per line of identical stacks (`lootLines`: three longswords, a stack each, are
+ * one row of 3, as on a shop's shelf): name, quantity and worth. Members who may take get Take (part or
+ * all, into a container they choose) and Claim (all of it to a character) on each row. Focus stays
  * in the list when the take dialog closes (WCAG 2.4.3): back on the button that opened it, or, once its
  * stack has left the loot, on the same button of the row in its place, else the list.
  */
@@ -28,12 +30,12 @@ export function LootInstanceItems({
   takeOpen: boolean;
   onPick: (pick: LootPick) => void;
 }) {
-  const items = loot.container.item_instances;
+  const lines = lootLines(loot.container.item_instances);
   const focus = useStockFocus(
-    items.map((item) => item.id),
+    lines.map((line) => line.key),
     takeOpen,
   );
-  if (items.length === 0) {
+  if (lines.length === 0) {
     return (
       <Center py="xl" data-testid="loot-empty" ref={focus.list} tabIndex={-1}>
         <Text c="dimmed">
@@ -61,15 +63,15 @@ export function LootInstanceItems({
         tabIndex={-1}
         style={{ listStyle: 'none', margin: 0, padding: 0 }}
       >
-        {items.map((item, index) => (
-          <li key={item.id}>
+        {lines.map((line, index) => (
+          <li key={line.key}>
             <LootItemRow
-              item={item}
-              label={stackLabel(items, index)}
+              line={line}
+              label={lineLabel(lines, index)}
               canTake={canTake}
               disabled={disabled}
-              takeButton={focus.tradeButton(item.id, index, 'take')}
-              claimButton={focus.tradeButton(item.id, index, 'claim')}
+              takeButton={focus.tradeButton(line.key, index, 'take')}
+              claimButton={focus.tradeButton(line.key, index, 'claim')}
               onPick={onPick}
             />
           </li>
@@ -80,19 +82,20 @@ export function LootInstanceItems({
 }
 
 /**
- * What a row's Take and Claim name: the item, and where several stacks share its name (each Shortsword is
- * a stack of its own) which of them it is, so no two buttons read the same ("Take Shortsword, 2 of 3").
+ * What a row's Take and Claim name: the item, and where several lines share its name (a Shortsword with a
+ * note of its own is not like the others) which of them it is, so no two buttons read the same ("Take
+ * Shortsword, 2 of 2").
  */
-function stackLabel(items: readonly ItemInstance[], index: number): string {
-  const item = items[index];
-  if (!item) return '';
-  const namesakes = items.filter((other) => other.name === item.name);
-  if (namesakes.length < 2) return item.name;
-  return `${item.name}, ${namesakes.indexOf(item) + 1} of ${namesakes.length}`;
+function lineLabel(lines: readonly LootLine[], index: number): string {
+  const line = lines[index];
+  if (!line) return '';
+  const namesakes = lines.filter((other) => other.item.name === line.item.name);
+  if (namesakes.length < 2) return line.item.name;
+  return `${line.item.name}, ${namesakes.indexOf(line) + 1} of ${namesakes.length}`;
 }
 
 function LootItemRow({
-  item,
+  line,
   label,
   canTake,
   disabled,
@@ -100,7 +103,7 @@ function LootItemRow({
   claimButton,
   onPick,
 }: {
-  item: ItemInstance;
+  line: LootLine;
   /** The item's name, told apart from its namesakes in the list. */
   label: string;
   canTake: boolean;
@@ -110,6 +113,7 @@ function LootItemRow({
   claimButton: TradeButtonFocus;
   onPick: (pick: LootPick) => void;
 }) {
+  const { item, quantity } = line;
   // The SRD gives magic items no price: "Unpriced", not "0 gp" (as the item's own page says).
   const unpriced = item.item_template.metadata.priced === false;
   return (
@@ -122,7 +126,7 @@ function LootItemRow({
               {item.name}
             </Text>
             <Text size="xs" c="dimmed" data-testid="loot-stack-facts">
-              Quantity {item.quantity.toLocaleString('en-US')}
+              Quantity {quantity.toLocaleString('en-US')}
               {unpriced ? '' : ` · ${formatCopper(item.value_cp)} each`}
             </Text>
           </Stack>
@@ -130,7 +134,7 @@ function LootItemRow({
         {/* Its worth, Take and Claim wrap (right-aligned) rather than push the page sideways at large text. */}
         <Group gap="xs" wrap="wrap" justify="flex-end" ml="auto" miw={0}>
           <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }} data-testid="loot-stack-value">
-            {unpriced ? 'Unpriced' : formatCopper(item.value_cp * item.quantity)}
+            {unpriced ? 'Unpriced' : formatCopper(item.value_cp * quantity)}
           </Text>
           {canTake ? (
             <>
@@ -139,7 +143,7 @@ function LootItemRow({
                 variant="light"
                 {...takeButton}
                 disabled={disabled}
-                onClick={() => onPick({ kind: 'take', item })}
+                onClick={() => onPick({ kind: 'take', item, quantity })}
                 aria-label={`Take ${label}`}
                 aria-describedby={TAKE_HELP_ID}
               >
@@ -149,7 +153,7 @@ function LootItemRow({
                 size="sm"
                 {...claimButton}
                 disabled={disabled}
-                onClick={() => onPick({ kind: 'claim', item })}
+                onClick={() => onPick({ kind: 'claim', item, quantity })}
                 aria-label={`Claim ${label}`}
                 aria-describedby={TAKE_HELP_ID}
               >

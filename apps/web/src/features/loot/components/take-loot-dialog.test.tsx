@@ -25,7 +25,12 @@ function renderDialog(
   const loot = buildLootInstance({ is_revealed: true, can_take: true });
   const withRope = { ...loot, container: { ...loot.container, item_instances: [stack] } };
   return renderWithProviders(
-    <TakeLootDialog loot={withRope} pick={{ kind, item: stack }} taker={taker} onClose={() => undefined} />,
+    <TakeLootDialog
+      loot={withRope}
+      pick={{ kind, item: stack, quantity: stack.quantity }}
+      taker={taker}
+      onClose={() => undefined}
+    />,
   );
 }
 

@@ -16,11 +16,14 @@ import { invalidateContainers } from '../../inventory/api/inventory-api';
 import { claimLoot, invalidateLoot, takeLoot } from '../api/loot-api';
 import { takeErrorMessage, useCloseWhenTaken, useTakeQuantity } from '../hooks/use-take-loot';
 import { containerLabel, type LootTaker } from './loot-instance-taker';
+import { lootLineOf, lootLines } from './loot-lines';
 
-/** What a member asked to do with one stack of the loot. */
+/** What a member asked to do with one line of the loot: `item` is the line's first stack, which names it. */
 export interface LootPick {
   kind: 'take' | 'claim';
   item: ItemInstance;
+  /** How many the line held when picked: what a take offers at first. */
+  quantity: number;
 }
 
 type TakeInput =
@@ -62,9 +65,10 @@ function useTakeLoot(loot: { id: string; party_id: string }, onDone: () => void)
 }
 
 /**
- * Take part or all of a stack into one of my characters' containers, or Claim the whole stack for one of
- * my characters (it goes into the character's main container). Two taps on a phone: Take on the list,
- * then the button here.
+ * Take part or all of a line of the loot (its identical stacks, `lootLines`) into one of my characters'
+ * containers, or Claim all of it for one of my characters (it goes into the character's main container).
+ * The request names the line's first stack as it is now; the server takes the rest from the line's others.
+ * Two taps on a phone: Take on the list, then the button here.
  */
 export function TakeLootDialog({
   loot,
@@ -80,11 +84,12 @@ export function TakeLootDialog({
   const phone = useMediaQuery('(max-width: 47.99em)');
   // Kept while the dialog closes so its content does not vanish mid-transition.
   const [shown, setShown] = useState<LootPick | null>(pick);
-  // The stack as the loot has it now: someone else may take part of it, or all of it, while this is open
+  // The line as the loot has it now: someone else may take part of it, or all of it, while this is open
   // (a live event or our own refused request refreshes the loot). The quantity follows it.
-  const live = pick ? loot.container.item_instances.find((i) => i.id === pick.item.id) : undefined;
-  const item = live ?? shown?.item;
-  const max = item?.quantity ?? 1;
+  const pickedLine = pick ? lootLineOf(pick.item) : null;
+  const live = lootLines(loot.container.item_instances).find((line) => line.key === pickedLine);
+  const item = live?.item ?? shown?.item;
+  const max = live?.quantity ?? item?.quantity ?? 1;
   const { quantity, setQuantity, amount, valid: validAmount } = useTakeQuantity(max);
   const [containerId, setContainerId] = useState<string | null>(null);
   const [characterId, setCharacterId] = useState<string | null>(null);
@@ -94,7 +99,7 @@ export function TakeLootDialog({
   useEffect(() => {
     if (!pick) return;
     setShown(pick);
-    setQuantity(pick.item.quantity);
+    setQuantity(pick.quantity);
     setContainerId(null);
     setCharacterId(null);
     reset();

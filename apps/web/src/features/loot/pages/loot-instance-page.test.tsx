@@ -188,19 +188,21 @@ describe('LootInstancePage', { timeout: 20_000 }, () => {
   });
 
   it('tells apart the Take and Claim of stacks that share a name', async () => {
-    const manacles = (id: string) =>
+    const manacles = (id: string, notes = '') =>
       buildItem({
         id,
         name: 'Manacles',
         displayName: 'Manacles',
         quantity: 1,
+        notes,
         container_id: 'loot-container-1',
       });
+    // Not alike (one has a note of its own), so two lines of one name.
     mockLootPage({
       ...playerLoot,
       container: {
         ...playerLoot.container,
-        item_instances: [manacles('m-1'), ...(sword ? [sword] : []), manacles('m-2')],
+        item_instances: [manacles('m-1'), ...(sword ? [sword] : []), manacles('m-2', 'Rusted shut')],
       },
     });
     renderPage();
@@ -210,6 +212,46 @@ describe('LootInstancePage', { timeout: 20_000 }, () => {
     expect(screen.getByRole('button', { name: 'Claim Manacles, 2 of 2' })).toHaveTextContent(/^Claim$/);
     // A stack alone under its name keeps the plain name.
     expect(screen.getByRole('button', { name: 'Take Longsword' })).toBeInTheDocument();
+  });
+
+  it('lists identical stacks as one line with their total, and takes from that line', async () => {
+    const user = userEvent.setup();
+    // Longswords do not stack: three of them lie in the loot as three stacks of one.
+    const longsword = (id: string) => ({ ...(sword ?? buildItem()), id, quantity: 1 });
+    const fetchMock = mockLootPage(
+      {
+        ...playerLoot,
+        container: {
+          ...playerLoot.container,
+          item_instances: [longsword('sword-a'), gold, longsword('sword-b'), longsword('sword-c')],
+        },
+      },
+      (pathname, method) =>
+        method === 'POST' && pathname === '/api/v1/loot_instances/loot-1/take'
+          ? success(takeResultOf(3))
+          : null,
+    );
+    renderPage();
+    await buttonReady('Take Longsword');
+    const stacks = screen.getAllByTestId('loot-stack');
+    expect(stacks.map((s) => s.getAttribute('data-item-name'))).toEqual(['Longsword', 'Gold Piece']);
+    expect(within(stacks[0] as HTMLElement).getByTestId('loot-stack-facts')).toHaveTextContent(
+      'Quantity 3 · 15 gp each',
+    );
+    expect(within(stacks[0] as HTMLElement).getByTestId('loot-stack-value')).toHaveTextContent('45 gp');
+
+    await user.click(screen.getByRole('button', { name: 'Take Longsword' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Take Longsword' });
+    expect(within(dialog).getByTestId('take-facts')).toHaveTextContent('3 in this loot, worth 15 gp each.');
+    expect(within(dialog).getByRole('textbox', { name: 'Quantity' })).toHaveValue('3');
+    await user.click(within(dialog).getByRole('button', { name: 'Take 3' }));
+    await waitFor(() =>
+      expect(lastToast()).toMatchObject({ kind: 'success', message: 'Item taken successfully' }),
+    );
+    // The line's first stack is named; the server takes the rest from the line's other stacks.
+    expect(bodiesTo(fetchMock, '/take')).toEqual([
+      { item_instance_id: 'sword-a', target_container_id: 'c-pack', quantity: 3 },
+    ]);
   });
 
   it('takes part of a stack into the container I choose', async () => {
