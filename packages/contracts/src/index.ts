@@ -24,4 +24,5 @@ export * from './signed-in-sessions.js';
 export * from './stacking.js';
 export * from './subscriptions.js';
 export * from './system-health.js';
+export * from './transaction-labels.js';
 export * from './wealth.js';

@@ -2,6 +2,7 @@ import {
   type LedgerTransaction,
   type TransactionFilters,
   type TransactionListQuery,
+  transactionTypeLabel,
   undoableTransactionTypes,
 } from '@haversack/contracts';
 import { and, count, eq, gte, lt, lte, type SQL, sql } from 'drizzle-orm';
@@ -139,7 +140,8 @@ function toCsvLine(row: Row): string {
   const { amount, currency } = money(row);
   return `${[
     row.transactionDate.toISOString(),
-    row.transactionType,
+    // As the transaction history names it ("Transfer", "Loot distribution"), not the ledger's code.
+    transactionTypeLabel(row.transactionType),
     row.actorName,
     row.targetName,
     row.itemName,

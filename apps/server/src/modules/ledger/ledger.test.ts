@@ -128,6 +128,35 @@ describe('CSV export of the ledger', () => {
     expect(new Set(table.slice(2).map((r) => r[5])).size).toBe(2_500);
   });
 
+  it('writes each row’s Type as the transaction history names it, not the ledger’s code', async () => {
+    const gm = await createUser(ctx);
+    const party = await createParty(ctx, gm);
+    const base = Date.now() - 1_000_000;
+    await ctx.database.db.insert(transactions).values(
+      (['transfer', 'loot_distribution', 'character_to_party_transfer'] as const).map((type, i) => ({
+        transactionType: type,
+        partyId: party.id,
+        actorId: gm.user.id,
+        actorName: gm.user.username,
+        itemName: `Rope ${i}`,
+        quantity: 1,
+        summary: `row ${i}`,
+        transactionDate: new Date(base + i * 1000),
+      })),
+    );
+    const response = await ctx.app.inject({
+      url: `/api/v1/transactions/party/${party.id}/export.csv`,
+      headers: gm.auth,
+    });
+    expect(response.statusCode).toBe(200);
+    const typeOf = (item: string) => parseCsv(response.body).find((row) => row[4] === item)?.[1];
+    expect(typeOf('Rope 0')).toBe('Transfer');
+    expect(typeOf('Rope 1')).toBe('Loot distribution');
+    expect(typeOf('Rope 2')).toBe('Character to party (GM)');
+    // The party's own stash, made with it.
+    expect(parseCsv(response.body)[1]?.[1]).toBe('Container created');
+  });
+
   it('writes control characters and override marks of rows stored before the text rules as U+FFFD', async () => {
     const gm = await createUser(ctx);
     await upgrade(ctx, gm, 'tier_3');
@@ -333,11 +362,12 @@ describe('amounts in the ledger (spec/02 history)', () => {
       headers: player.auth,
     });
     const table = parseCsv(csv.body).slice(1);
+    // The Type column names the type as the transaction history does.
     const line = (type: string, item: string) => table.find((r) => r[1] === type && r[4] === item);
-    expect(line('currency_conversion', 'Gold piece')?.slice(5, 8)).toEqual(['10', '1000', 'cp']);
-    expect(line('currency_conversion', 'Platinum piece')?.slice(5, 8)).toEqual(['1', '', '']);
-    expect(line('item_creation', 'Gem')?.slice(5, 8)).toEqual(['1', '', '']);
-    expect(line('transfer', 'Gem')?.slice(5, 8)).toEqual(['1', '', '']);
+    expect(line('Currency conversion', 'Gold piece')?.slice(5, 8)).toEqual(['10', '1000', 'cp']);
+    expect(line('Currency conversion', 'Platinum piece')?.slice(5, 8)).toEqual(['1', '', '']);
+    expect(line('Item added', 'Gem')?.slice(5, 8)).toEqual(['1', '', '']);
+    expect(line('Transfer', 'Gem')?.slice(5, 8)).toEqual(['1', '', '']);
   });
 
   it('reads older rows the same way: a move keeps no price, copper is labelled cp', async () => {

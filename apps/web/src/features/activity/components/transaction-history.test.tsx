@@ -1,4 +1,4 @@
-import type { LedgerTransaction } from '@haversack/contracts';
+import { type LedgerTransaction, transactionTypeLabel } from '@haversack/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
@@ -90,6 +90,27 @@ describe('TransactionHistory', () => {
     const row = await screen.findByTestId('history-row');
     expect(row).toHaveTextContent('×540 · 54 gp');
     expect(row).not.toHaveTextContent('5400 cp');
+  });
+
+  it('names each row’s type as the CSV export’s Type column does', async () => {
+    mockFetch(() =>
+      listResponse([
+        buildTransaction({ id: 'tx-1', transaction_type: 'transfer', transaction_summary: 'Pip moved rope' }),
+        buildTransaction({
+          id: 'tx-2',
+          transaction_type: 'loot_distribution',
+          transaction_summary: 'Pip shared out the hoard',
+        }),
+      ]),
+    );
+    renderHistory();
+    const rows = await screen.findAllByTestId('history-row');
+    // One copy of the labels, in the contracts: the server writes the same words into the CSV.
+    expect(within(rows[0] as HTMLElement).getByText('Transfer')).toBeInTheDocument();
+    expect(transactionTypeLabel('transfer')).toBe('Transfer');
+    expect(
+      within(rows[1] as HTMLElement).getByText(transactionTypeLabel('loot_distribution')),
+    ).toHaveTextContent(/^Loot distribution$/);
   });
 
   it('asks for the last 7 days first, then follows the date range and type filters', async () => {

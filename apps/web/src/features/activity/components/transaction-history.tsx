@@ -1,4 +1,4 @@
-import { formatCopper, formatEnUs, type LedgerTransaction } from '@haversack/contracts';
+import { formatCopper, formatEnUs, type LedgerTransaction, transactionTypeLabel } from '@haversack/contracts';
 import {
   Alert,
   Badge,
@@ -34,7 +34,7 @@ import {
   transactionsQuery,
 } from '../api/transactions-api';
 import { absoluteTime, relativeTime } from '../lib/relative-time';
-import { changeSourceLabel, transactionTypeLabel, transactionTypeOptions } from '../lib/transaction-labels';
+import { changeSourceLabel, transactionTypeOptions } from '../lib/transaction-labels';
 import { UndoMoveButton } from './undo-move-button';
 
 export const exportFailedMessage = 'Failed to export transactions';

@@ -1,6 +1,6 @@
-import { transactionTypes } from '@haversack/contracts';
+import { transactionTypeLabel, transactionTypes } from '@haversack/contracts';
 import { describe, expect, it } from 'vitest';
-import { transactionTypeLabel, transactionTypeOptions } from './transaction-labels';
+import { transactionTypeOptions } from './transaction-labels';
 
 describe('the transaction type filter (issue 14)', () => {
   it('offers All types and every type the server writes, once each, in the contracts’ order', () => {

@@ -1,0 +1,44 @@
+// Plain data, no zod: the web's transaction history and the server's CSV export read it, and nothing here
+// may pull a schema into a page's first load.
+import type { TransactionType } from './inventory.js';
+
+/**
+ * Readable names for the ledger's transaction types (`transactionTypes`, every one of which the server
+ * writes: docs/decisions.md, issue 14), distinct so that the history's type filter never offers two alike.
+ * The transaction history shows them, and the CSV export writes them in its Type column (spec/02 §9).
+ */
+export const transactionTypeLabels: Readonly<Record<TransactionType, string>> = {
+  purchase: 'Purchase',
+  sale: 'Sale',
+  transfer: 'Transfer',
+  character_to_character_transfer: 'Character to character',
+  // The GM moving another player's character's things; a player's own moves are deposits and withdrawals.
+  character_to_party_transfer: 'Character to party (GM)',
+  party_to_character_transfer: 'Party to character (GM)',
+  party_deposit: 'Party deposit',
+  party_withdraw: 'Party withdrawal',
+  loot: 'Loot',
+  loot_distribution: 'Loot distribution',
+  // Goods a shop or a loot makes for itself (deployment, restock), and those gone with it when deleted.
+  create: 'Shop or loot stock created',
+  delete: 'Shop or loot stock removed',
+  adjust: 'Adjustment',
+  split: 'Split',
+  merge: 'Merge',
+  character_creation: 'Character created',
+  character_deletion: 'Character deleted',
+  container_creation: 'Container created',
+  container_deletion: 'Container deleted',
+  item_creation: 'Item added',
+  item_destruction: 'Item destroyed',
+  currency_conversion: 'Currency conversion',
+};
+
+const isLabelled = (type: string): type is TransactionType => Object.hasOwn(transactionTypeLabels, type);
+
+/** A type's label; an unknown type (a newer server, an older row) is written with its words capitalised. */
+export function transactionTypeLabel(type: string): string {
+  if (isLabelled(type)) return transactionTypeLabels[type];
+  const words = type.replaceAll('_', ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
