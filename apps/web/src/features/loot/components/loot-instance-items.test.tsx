@@ -33,7 +33,7 @@ describe('LootInstanceItems', () => {
   it('says once how Take and Claim differ, and each button is described by it', () => {
     render(list(false, vi.fn(), 'Rope'), { wrapper });
     const help =
-      'Take: choose how many and which of your containers. Claim: the whole stack, into a character’s main container.';
+      'Take: choose how many and which of your containers. Claim: all of it, into a character’s main container.';
     expect(screen.getByText(help)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Take Rope' })).toHaveAccessibleDescription(help);
     expect(screen.getByRole('button', { name: 'Claim Rope' })).toHaveAccessibleDescription(help);

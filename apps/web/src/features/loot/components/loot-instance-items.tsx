@@ -51,7 +51,7 @@ export function LootInstanceItems({
       {canTake ? (
         // Two buttons a row, told apart once above them and read with each (aria-describedby).
         <Text id={TAKE_HELP_ID} size="xs" c="dimmed">
-          Take: choose how many and which of your containers. Claim: the whole stack, into a character’s main
+          Take: choose how many and which of your containers. Claim: all of it, into a character’s main
           container.
         </Text>
       ) : null}

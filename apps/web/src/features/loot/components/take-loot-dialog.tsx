@@ -189,7 +189,7 @@ export function TakeLootDialog({
                 error={taker.isPending || character ? undefined : lootMessages.notYourCharacter}
               />
               <Text size="xs" c="dimmed">
-                The whole stack goes into the character's main container.
+                All of it goes into the character's main container.
               </Text>
             </>
           )}
