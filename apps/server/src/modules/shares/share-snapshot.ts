@@ -109,14 +109,15 @@ export function lootSnapshot(loot: LootInstance): SharedSnapshot {
 type ShopStock = ShopInstance['container']['item_instances'][number];
 
 /**
- * A shop's stock as its shelf in the app shows it (the web's `shelfLines`): every stack of one item at one
- * price is one row with the total in stock, so backpacks (which do not stack) or arrows in stacks of 20 do
- * not fill the page with identical rows.
+ * A shop's stock as its shelf in the app shows it (the web's `shelfLines` and `shelfKey`): every stack of
+ * one item at one price, one weight and one value is one row with the total in stock, so backpacks (which
+ * do not stack) or arrows in stacks of 20 do not fill the page with identical rows, and a stack with its own
+ * weight or value keeps its own row and its own totals.
  */
 function shelfRows(stock: readonly ShopStock[]): ShopStock[] {
   const rows = new Map<string, ShopStock>();
   for (const stack of stock) {
-    const key = `${stack.item_template_id}:${stack.name}:${stack.buy_price_cp}`;
+    const key = `${stack.item_template_id}:${stack.name}:${stack.buy_price_cp}:${stack.weight}:${stack.value_cp}`;
     const row = rows.get(key);
     rows.set(key, row ? { ...row, quantity: row.quantity + stack.quantity } : stack);
   }

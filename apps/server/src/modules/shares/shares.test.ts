@@ -253,6 +253,55 @@ describe('share links (issue 16 §3)', () => {
     expect(snapshot.totals.items_count).toBe(53);
   });
 
+  it('keeps stacks of one item and price apart on a shared shop when their weight or value differ', async () => {
+    const { gm, party, player } = await thorinsParty();
+    const longsword = await createTemplate(ctx, {
+      name: 'Longsword',
+      baseValue: 15,
+      weight: 3,
+      stackSize: 1,
+    });
+    const template = body<ShopTemplate>(
+      await callApi(ctx, 'POST', '/shop_templates', gm, {
+        shop_template: { name: 'Armoury', visibility: 'private' },
+      }),
+    ).data;
+    await callApi(ctx, 'POST', `/shop_templates/${template.id}/add_item`, gm, {
+      shop_item: { item_template_id: longsword.id, quantity: 2, price_cp: 1500 },
+    });
+    const shop = body<ShopInstance>(
+      await callApi(ctx, 'POST', '/shop_instances', gm, {
+        shop_instance: { shop_template_id: template.id, party_id: party.id },
+      }),
+    ).data;
+    // A third Longsword at the same price, but a heavy and precious one.
+    const gmHero = await createCharacter(ctx, gm, { partyId: party.id, maxWeight: null, maxSlots: null });
+    const [heavy] = await ctx.app.services.inventory.createInstance(actorOf(gm), {
+      item_template_id: longsword.id,
+      container_id: gmHero.primary_container_id ?? '',
+      quantity: 1,
+      instance_data: { weight_override: 500, value_override: 90000, currency_override: 'gp' },
+    });
+    const stocked = await callApi(ctx, 'POST', `/shop_instances/${shop.id}/stock`, gm, {
+      item_id: heavy?.id,
+      source_container_id: gmHero.primary_container_id,
+      quantity: 1,
+      price: 1500,
+    });
+    expect(stocked.statusCode, stocked.body).toBe(200);
+    const link = await shareOk(player, 'shop', shop.id);
+    const snapshot = body<SharedSnapshot>(await readShare(link.code)).data;
+    const rows = snapshot.sections[0]?.items ?? [];
+    expect(rows.map((row) => [row.name, row.quantity, row.weight, row.total_weight])).toEqual(
+      expect.arrayContaining([
+        ['Longsword', 2, 3, 6],
+        ['Longsword', 1, 500, 500],
+      ]),
+    );
+    expect(rows).toHaveLength(2);
+    expect(snapshot.totals.total_weight).toBe(506);
+  });
+
   it('lists my links and revokes them; a revoked or unknown code is 404', async () => {
     const { player, friend, thorin } = await thorinsParty();
     const link = await shareOk(player, 'character', thorin.id);

@@ -9,7 +9,7 @@ import { jsonResponse, mockFetch } from '../../../test/fixtures';
 import { pageMeta } from '../../../test/party-fixtures';
 import { buildItem, renderWithProviders } from '../../inventory/test/inventory-fixtures';
 import { buildShopInstance, buildStockItem, buildTrader } from '../test/shop-fixtures';
-import { SellList, ShopStockList, TraderPanel } from './shop-trading';
+import { SellList, ShopStockList, shelfLines, TraderPanel } from './shop-trading';
 
 const trader = buildTrader();
 
@@ -41,6 +41,42 @@ describe('TraderPanel', () => {
     expect(screen.queryByTestId('cannot-trade')).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Try Again' }));
     expect(retry).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('shelfLines', () => {
+  it('puts stacks of one item and price on one line, but one with its own weight or value on its own', () => {
+    const plain = [
+      buildStockItem({
+        id: 'sword-1',
+        name: 'Longsword',
+        quantity: 1,
+        weight: 3,
+        value_cp: 1500,
+        buy_price_cp: 1500,
+      }),
+      buildStockItem({
+        id: 'sword-2',
+        name: 'Longsword',
+        quantity: 1,
+        weight: 3,
+        value_cp: 1500,
+        buy_price_cp: 1500,
+      }),
+    ];
+    const heavy = buildStockItem({
+      id: 'sword-3',
+      name: 'Longsword',
+      quantity: 1,
+      weight: 500,
+      value_cp: 9_000_000,
+      buy_price_cp: 1500,
+    });
+    const lines = shelfLines([...plain, heavy]);
+    expect(lines.map((line) => [line.item.id, line.inStock])).toEqual([
+      ['sword-1', 2],
+      ['sword-3', 1],
+    ]);
   });
 });
 

@@ -151,9 +151,12 @@ export function sellLines(
   return [...lines.values()];
 }
 
-/** The shelf line a stack sits on: one item at one price. */
+/**
+ * The shelf line a stack sits on: one item at one price, one weight and one value (a stack with its own
+ * weight or value is a line of its own). The public share page groups the same way (server `shelfRows`).
+ */
 export function shelfKey(item: ShopStockItem): string {
-  return `${item.item_template_id}:${item.name}:${item.buy_price_cp}`;
+  return `${item.item_template_id}:${item.name}:${item.buy_price_cp}:${item.weight}:${item.value_cp}`;
 }
 
 /** Why the Buy buttons are off, if they are. */

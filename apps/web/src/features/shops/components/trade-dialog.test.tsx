@@ -11,6 +11,7 @@ import { containerCoinsQuery } from '../../inventory/api/inventory-api';
 import { buildContainer, buildItem, renderWithProviders } from '../../inventory/test/inventory-fixtures';
 import { shopKeys } from '../api/shops-api';
 import { buildShopInstance, buildShopRequest, buildStockItem } from '../test/shop-fixtures';
+import { shelfKey } from './shop-trading';
 import { TradeDialog, type TradeOffer } from './trade-dialog';
 
 const offer: TradeOffer = {
@@ -101,6 +102,9 @@ function daggers(ids: string[]) {
   const stock = ids.map((id) => buildStockItem({ id, name: 'Dagger', quantity: 1, buy_price_cp: 5 }));
   return { ...shop, container: { ...shop.container, item_instances: stock } };
 }
+
+/** The shelf line the daggers sit on. */
+const daggerLine = shelfKey(buildStockItem({ name: 'Dagger', quantity: 1, buy_price_cp: 5 }));
 
 describe('TradeDialog', () => {
   it('shows the shop’s price, my coins and my change before I confirm, then buys that many', async () => {
@@ -344,7 +348,7 @@ describe('TradeDialog', () => {
       () => daggers(onShelf),
     );
     const user = userEvent.setup();
-    const dagger = { ...offer, itemId: 'dagger-1', shelf: 'template-1:Dagger:5', name: 'Dagger', max: 3 };
+    const dagger = { ...offer, itemId: 'dagger-1', shelf: daggerLine, name: 'Dagger', max: 3 };
     const { queryClient: client } = renderWithProviders(
       <TradeDialog offer={dagger} onClose={() => undefined} />,
     );
@@ -395,7 +399,7 @@ describe('TradeDialog', () => {
     );
     const onClose = vi.fn();
     const user = userEvent.setup();
-    const dagger = { ...offer, itemId: 'dagger-1', shelf: 'template-1:Dagger:5', name: 'Dagger', max: 2 };
+    const dagger = { ...offer, itemId: 'dagger-1', shelf: daggerLine, name: 'Dagger', max: 2 };
     const { queryClient: client } = renderWithProviders(<TradeDialog offer={dagger} onClose={onClose} />);
     const dialog = await screen.findByRole('dialog', { name: 'Buy Dagger' });
     await user.click(await within(dialog).findByRole('button', { name: 'Buy for 5 cp' }));
@@ -426,7 +430,7 @@ describe('TradeDialog', () => {
       () => failure(500, 'INTERNAL_SERVER_ERROR', 'boom'),
       () => daggers(onShelf),
     );
-    const dagger = { ...offer, itemId: 'dagger-1', shelf: 'template-1:Dagger:5', name: 'Dagger', max: 3 };
+    const dagger = { ...offer, itemId: 'dagger-1', shelf: daggerLine, name: 'Dagger', max: 3 };
     const { queryClient: client } = renderWithProviders(
       <TradeDialog offer={dagger} onClose={() => undefined} />,
     );
