@@ -55,7 +55,7 @@ export const sharedItemSchema = z.object({
   /** lbs per unit */
   weight: z.number(),
   total_weight: z.number(),
-  /** value per unit, in copper */
+  /** value per unit, in copper; on a shop, its price here (a stranger never sees the base worth) */
   value_cp: z.number().int(),
   total_value_cp: z.number().int(),
   /** A shop's buy price per unit, in copper (shops only). */

@@ -124,9 +124,20 @@ function shelfRows(stock: readonly ShopStock[]): ShopStock[] {
   return [...rows.values()];
 }
 
+/**
+ * A shop row as a stranger sees it: what a buyer pays, never the item's base worth (which would show the
+ * GM's markup and what a private item is worth). An unpriced row (no price here) counts for nothing.
+ */
+function atShopPrice(item: SharedItem): SharedItem {
+  const price = item.price_cp ?? 0;
+  return { ...item, value_cp: price, total_value_cp: price * item.quantity };
+}
+
 export function shopSnapshot(shop: ShopInstance): SharedSnapshot {
   const items = shelfRows(shop.container.item_instances);
-  const shown = sections([{ name: shop.name, items, total: items.length }], (item) => item.buy_price_cp);
+  const shown = sections([{ name: shop.name, items, total: items.length }], (item) => item.buy_price_cp).map(
+    (section) => ({ ...section, items: section.items.map(atShopPrice) }),
+  );
   const totals = totalsOf(shown.flatMap((section) => section.items));
   const where = [shop.shop_type_name, shopLocationLabel(shop.location)]
     .filter((part) => part.trim() !== '')

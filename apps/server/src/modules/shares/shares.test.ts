@@ -214,6 +214,10 @@ describe('share links (issue 16 §3)', () => {
       expect.objectContaining({ name: 'Silk rope', quantity: 4, price_cp: 1234 }),
     ]);
     expect(JSON.stringify(snapshot)).not.toMatch(uuidPattern);
+    // A stranger sees what a buyer pays, never the rope's base worth (10 gp) behind the GM's markup.
+    expect(snapshot.sections[0]?.items[0]).toMatchObject({ value_cp: 1234, total_value_cp: 4936 });
+    expect(snapshot.totals.total_value_cp).toBe(4936);
+    expect(JSON.stringify(snapshot)).not.toContain('1000');
   });
 
   it('shows a shop’s stock as its shelf does: one row per item and price, not one per stack', async () => {
@@ -248,8 +252,8 @@ describe('share links (issue 16 §3)', () => {
       ]),
     );
     expect(rows).toHaveLength(2);
-    // Worth 1 gp each, sold at 5 cp: the row's worth is the whole line's.
-    expect(rows.find((row) => row.name === 'Arrow')).toMatchObject({ price_cp: 5, total_value_cp: 5000 });
+    // Worth 1 gp each, sold at 5 cp: the row's total is the whole line's at the shop's price.
+    expect(rows.find((row) => row.name === 'Arrow')).toMatchObject({ price_cp: 5, total_value_cp: 250 });
     expect(snapshot.totals.items_count).toBe(53);
   });
 

@@ -211,6 +211,35 @@ describe('SharePage (issue 16 §3)', () => {
     expect(await screen.findByText('General Store · Under the bridge')).toBeInTheDocument();
   });
 
+  it('totals a shop’s stock at the shop’s prices, as a buyer would pay', async () => {
+    const rope = {
+      name: 'Silk rope',
+      quantity: 4,
+      weight: 5,
+      total_weight: 20,
+      value_cp: 1234,
+      total_value_cp: 4936,
+      price_cp: 1234,
+      is_coin: false,
+    };
+    mockFetch(() =>
+      success({
+        ...snapshot,
+        kind: 'shop',
+        description: '',
+        shop_type_name: 'General Store',
+        location: 'Waterdeep',
+        is_open: true,
+        totals: { items_count: 4, total_weight: 20, total_value_cp: 4936 },
+        sections: [{ name: 'Wares', more_items: 0, items: [rope] }],
+      }),
+    );
+    renderShare('code-shop-total');
+    expect(await screen.findByText('Stock at shop prices')).toBeInTheDocument();
+    expect(screen.queryByText('Stock value')).not.toBeInTheDocument();
+    expect(screen.getByText('49 gp 3 sp 6 cp')).toBeInTheDocument();
+  });
+
   it('says nothing of coins when there are none', async () => {
     mockFetch(() => success(snapshot));
     renderShare();

@@ -120,7 +120,7 @@ function SharedView({ snapshot }: { snapshot: SharedSnapshot }) {
         />
         <Stat label="Weight" value={formatWeight(snapshot.totals.total_weight)} />
         <Stat
-          label={isShop ? 'Stock value' : 'Value'}
+          label={isShop ? 'Stock at shop prices' : 'Value'}
           value={formatStackWorth(snapshot.totals.total_value_cp)}
         />
       </SimpleGrid>
