@@ -252,6 +252,19 @@ describe('setting a shelf line’s own price', () => {
     expect(body<ShopInstance>(again).data.own_prices_cp).toEqual({});
   });
 
+  it('tells a player only the own prices of what is on the shelf or what they could sell; the GM all', async () => {
+    const w = await world();
+    const relic = await createTemplate(ctx, { name: 'Relic', baseValue: 3, currency: 'gp', stackSize: 1 });
+    await w.give(w.player, relic.id, w.bagOf);
+    // Prices the GM set on lines since taken back: the lantern nobody here holds, the relic the hero does.
+    const prices = { [w.rope.id]: 250, [w.lantern.id]: 700, [relic.id]: 900 };
+    await ctx.database.db.update(shopInstances).set({ prices }).where(eq(shopInstances.id, w.shop.id));
+    expect((await getShop(w, w.player)).own_prices_cp).toEqual({ [w.rope.id]: 250, [relic.id]: 900 });
+    const other = await createMember(ctx, w.party, 'player');
+    expect((await getShop(w, other)).own_prices_cp).toEqual({ [w.rope.id]: 250 });
+    expect((await getShop(w, w.gm)).own_prices_cp).toEqual(prices);
+  });
+
   it('lets a manager price a line too', async () => {
     const w = await world();
     const manager = await createMember(ctx, w.party, 'manager');

@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, gte, inArray, isNotNull, lt, or, type SQL, s
 import type { Executor } from '../../db/client.js';
 import { copyNameAmong } from '../../db/copy-names.js';
 import { users } from '../../db/schema/accounts.js';
+import { characters } from '../../db/schema/characters.js';
 import { containers, transactions } from '../../db/schema/inventory.js';
 import { itemInstances, itemTemplates } from '../../db/schema/items.js';
 import { parties, partyMemberships } from '../../db/schema/parties.js';
@@ -505,6 +506,17 @@ export const shopsRepository = {
       .innerJoin(itemTemplates, eq(itemTemplates.id, itemInstances.itemTemplateId))
       .where(inArray(itemInstances.containerId, containerIds))
       .orderBy(asc(itemTemplates.name), asc(itemInstances.createdAt), asc(itemInstances.id));
+  },
+
+  /** Item templates the user's characters in the party hold: what they could sell to its shops. */
+  async templateIdsHeldInParty(db: Executor, userId: string, partyId: string): Promise<Set<string>> {
+    const rows = await db
+      .selectDistinct({ id: itemInstances.itemTemplateId })
+      .from(itemInstances)
+      .innerJoin(containers, eq(containers.id, itemInstances.containerId))
+      .innerJoin(characters, eq(characters.id, containers.characterId))
+      .where(and(eq(characters.userId, userId), eq(characters.partyId, partyId)));
+    return new Set(rows.map((row) => row.id));
   },
 
   /** Shop containers of a party, so deleting the party destroys their stock through the ledger first. */

@@ -716,10 +716,26 @@ export class ShopsService {
       party_fund_allowed: s.partyFundAllowed,
       approval_threshold_cp: s.approvalThresholdCp,
       pending_requests_count: await repo.pendingRequestCount(db, s.id, access.canManage ? null : userId),
-      own_prices_cp: s.prices,
+      own_prices_cp: access.canManage
+        ? s.prices
+        : await this.#pricesFor(db, userId, s, new Set(stock.map((r) => r.template.id))),
       created_at: s.createdAt.toISOString(),
       updated_at: s.updatedAt.toISOString(),
     };
+  }
+
+  /**
+   * The own prices a member who cannot manage the shop is told (docs/decisions.md: so their sell list can
+   * say whether it would buy an unpriced item): those of lines on the shelf and of items their characters
+   * here hold, never those of a private item the GM has taken back off the shelf.
+   */
+  async #pricesFor(db: Executor, userId: string, shop: ShopInstanceRow, onShelf: Set<string>) {
+    const priced = Object.entries(shop.prices);
+    if (priced.length === 0) return {};
+    const held = await repo.templateIdsHeldInParty(db, userId, shop.partyId);
+    return Object.fromEntries(
+      priced.filter(([templateId]) => onShelf.has(templateId) || held.has(templateId)),
+    );
   }
 
   #stockItem(
