@@ -41,7 +41,7 @@ export const inventoryMessages = {
   mergePersonalState: 'Only stacks that are equipped and attuned alike can be merged',
   containerNotEmpty: 'This container still holds items: empty it first or choose where they go',
   primaryContainer: 'A character’s main container cannot be deleted',
-  partyContainerDeleters: 'Only the party’s GM or a manager can delete the party’s containers',
+  partyContainerDeleters: 'Only the party’s GM or a manager can delete the party’s containers.',
   lastPartyContainer: 'A party keeps at least one container for what the group shares: this is its last',
   notEnoughCoins: 'Not enough coins to convert',
   conversionUneven: 'That amount does not convert into whole coins',

@@ -62,7 +62,7 @@ describe('deleting a party’s container', () => {
       expect(refused.statusCode, refused.body).toBe(403);
       expect(errorOf(refused)).toMatchObject({
         code: 'FORBIDDEN',
-        message: inventoryMessages.partyContainerDeleters,
+        message: 'Only the party’s GM or a manager can delete the party’s containers.',
       });
     }
     expect(await partyContainers(party.id)).toBe(2);
