@@ -1230,21 +1230,29 @@ export class ShopsService {
 
   /**
    * A shelf line's stacks other than `exceptId`, oldest first: the line's item (its name, overrides
-   * included) at the line's price. Locked, as `plainStacks` locks them.
+   * included) at the line's price, and of its weight and value when the line knows them (the shelf and a
+   * shared shop give a heavier or dearer stack a row of its own). Locked, as `plainStacks` locks them.
    */
   async #restOfLine(
     tx: Executor,
     shop: ShopInstanceRow,
     containerId: string,
     /** `buy` null: an unpriced line, whose stacks are all unpriced alike (taken back whole, never sold). */
-    line: { template: TemplateRow; name: string; buy: number | null },
+    line: {
+      template: TemplateRow;
+      name: string;
+      buy: number | null;
+      unit?: { weight: number; valueCp: number };
+    },
     exceptId: string | undefined,
   ) {
     const rest: { id: string; quantity: number }[] = [];
     for (const other of await inventoryRepository.plainStacks(tx, containerId, line.template.id)) {
       if (other.id === exceptId) continue;
       const { facts, buy } = await this.#quote(shop, line.template, other.instanceData);
-      if (facts.name === line.name && buy === line.buy) rest.push(other);
+      const sameUnit =
+        !line.unit || (facts.weight === line.unit.weight && facts.valueCp === line.unit.valueCp);
+      if (facts.name === line.name && buy === line.buy && sameUnit) rest.push(other);
     }
     return rest;
   }
@@ -1265,10 +1273,20 @@ export class ShopsService {
   ) {
     const locked = await inventoryRepository.lockInstanceWithTemplate(tx, itemInstanceId);
     const named = locked && locked.instance.containerId === containerId ? locked : undefined;
-    let line: { template: TemplateRow; name: string; buy: number };
+    let line: {
+      template: TemplateRow;
+      name: string;
+      buy: number;
+      unit?: { weight: number; valueCp: number };
+    };
     if (named) {
       const { facts, buy } = await this.#askingPrice(shop, named.template, named.instance.instanceData);
-      line = { template: named.template, name: facts.name, buy };
+      line = {
+        template: named.template,
+        name: facts.name,
+        buy,
+        unit: { weight: facts.weight, valueCp: facts.valueCp },
+      };
     } else {
       // Gone since this buyer saw the shop: sold out, not "not for sale", unless its line has more.
       const sale = await ledgerRepository.soldFrom(tx, containerId, itemInstanceId);
@@ -2412,7 +2430,12 @@ export class ShopsService {
       // are one line of 200, taken back from the named stack first and then from the line's others.
       const quantity = input.quantity ?? named.instance.quantity;
       const { facts, buy } = await this.#quote(shop, named.template, named.instance.instanceData);
-      const line = { template: named.template, name: facts.name, buy };
+      const line = {
+        template: named.template,
+        name: facts.name,
+        buy,
+        unit: { weight: facts.weight, valueCp: facts.valueCp },
+      };
       const stacks = takeFromLine(
         [
           named.instance,

@@ -712,6 +712,41 @@ describe('buying along a shelf line', () => {
     return { ...w, ids, buy, ropesIn };
   }
 
+  it('keeps a stack with its own weight and value off the line of plain ones at the same price, as the shelf shows it', async () => {
+    const w = await shelf();
+    const gmHero = await createCharacter(ctx, w.gm, { partyId: w.party.id, maxWeight: null, maxSlots: null });
+    const [heavy] = await ctx.app.services.inventory.createInstance(actorOf(w.gm), {
+      item_template_id: w.rope.id,
+      container_id: gmHero.primary_container_id ?? '',
+      quantity: 1,
+      instance_data: { weight_override: 500, value_override: 900, currency_override: 'gp' },
+    });
+    const stocked = await callApi(ctx, 'POST', `/shop_instances/${w.shop.id}/stock`, w.gm, {
+      item_id: heavy?.id,
+      source_container_id: gmHero.primary_container_id,
+      quantity: 1,
+      price: 100,
+    });
+    expect(stocked.statusCode, stocked.body).toBe(200);
+    await giveCoins(w.player, w.heroBag, 'gp', 10);
+    const [first = ''] = w.ids;
+    // Three plain ropes and the heavy one, all at 1 gp: the plain line holds three.
+    const tooMany = await w.buy(w.player, w.hero.id, w.heroBag, first, 4);
+    expect(tooMany.statusCode).toBe(409);
+    expect(body(tooMany).error).toMatchObject({
+      code: 'ITEM_OUT_OF_STOCK',
+      message: 'Only 3 left in stock.',
+    });
+    const bought = await w.buy(w.player, w.hero.id, w.heroBag, first, 3);
+    expect(bought.statusCode, bought.body).toBe(200);
+    const held = await ctx.database.db
+      .select()
+      .from(itemInstances)
+      .where(eq(itemInstances.containerId, w.heroBag));
+    const ropes = held.filter((i) => i.itemTemplateId === w.rope.id);
+    expect(ropes.map((i) => i.instanceData)).toEqual([{}, {}, {}]);
+  });
+
   it('buys several non-stacking items in one purchase with one item row, and never more than the line holds', async () => {
     const w = await shelf();
     await giveCoins(w.player, w.heroBag, 'gp', 5);
