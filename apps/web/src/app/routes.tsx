@@ -10,27 +10,10 @@ import { GuestRoute } from './guards/guest-route';
 import { ProtectedRoute } from './guards/protected-route';
 import { initializingLabel, RootRedirect } from './guards/root-redirect';
 import { AuthLayout } from './layouts/auth-layout';
+import { lazyPage } from './lazy-page';
 import { NotFoundPage } from './pages/not-found-page';
 import { RouterErrorPage } from './pages/router-error-page';
 import { RouteFocus } from './route-focus';
-
-/**
- * A route whose page is loaded on demand; a failed load shows the page-level error panel (spec/01 §2).
- * Pages draw with TanStack Query's client in place (it is not part of /login's first load); a page that
- * asks the API nothing says `{ queries: false }` and loads without it.
- */
-function lazyPage(
-  path: string | undefined,
-  pageName: string,
-  load: () => Promise<ComponentType>,
-  { queries = true }: { queries?: boolean } = {},
-): RouteObject {
-  return {
-    ...(path === undefined ? { index: true } : { path }),
-    lazy: async () => ({ Component: await (queries ? withQueryClient(load) : load()) }),
-    errorElement: <PageError pageName={pageName} />,
-  };
-}
 
 /**
  * A path that only sends on to another: its loader redirects before anything draws. The element is there
