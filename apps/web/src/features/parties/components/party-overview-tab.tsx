@@ -57,8 +57,10 @@ export function PartyOverviewTab({
 
       <PartyWealthSection partyId={party.id} isGm={party.is_gm} />
 
+      {/* Two columns of about equal height at 768 px and up (the invitation form, the tallest panel, with
+          the ways into the party; patronage with the settings); on a phone one column, in this order. */}
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
-        <Stack gap="md">
+        <Stack gap="md" data-testid="overview-column-first">
           <Paper withBorder p="md" component="section" aria-labelledby="quick-actions-heading">
             <Stack gap="sm">
               <Title order={2} size="h4" id="quick-actions-heading">
@@ -96,6 +98,9 @@ export function PartyOverviewTab({
             </Paper>
           ) : null}
 
+          {/* Beside the join code: the other way in. */}
+          {party.is_gm && !party.is_archived ? <InvitationBox partyId={party.id} /> : null}
+
           <Paper withBorder p="md" component="section" aria-labelledby="members-heading">
             <Stack gap="xs">
               <Title order={2} size="h4" id="members-heading">
@@ -123,7 +128,7 @@ export function PartyOverviewTab({
           </Paper>
         </Stack>
 
-        <Stack gap="md">
+        <Stack gap="md" data-testid="overview-column-second">
           {party.is_member ? <PartyNotesCard partyId={party.id} /> : null}
           <Paper withBorder p="md" component="section" aria-labelledby="settings-heading">
             <Stack gap="xs">
@@ -139,15 +144,10 @@ export function PartyOverviewTab({
               <Setting label="Game Master" value={party.gm_name ?? 'Unknown'} />
             </Stack>
           </Paper>
-          {party.is_gm ? (
-            <>
-              <PartyAdminActions party={party} />
-              {party.is_archived ? null : <InvitationBox partyId={party.id} />}
-            </>
-          ) : null}
           {party.is_member ? (
             <PatronagePanel partyId={party.id} isGm={party.is_gm} archived={party.is_archived} />
           ) : null}
+          {party.is_gm ? <PartyAdminActions party={party} /> : null}
         </Stack>
       </SimpleGrid>
     </Stack>
