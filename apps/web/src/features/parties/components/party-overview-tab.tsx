@@ -145,7 +145,12 @@ export function PartyOverviewTab({
             </Stack>
           </Paper>
           {party.is_member ? (
-            <PatronagePanel partyId={party.id} isGm={party.is_gm} archived={party.is_archived} />
+            <PatronagePanel
+              partyId={party.id}
+              partyName={party.name}
+              isGm={party.is_gm}
+              archived={party.is_archived}
+            />
           ) : null}
           {party.is_gm ? <PartyAdminActions party={party} /> : null}
         </Stack>

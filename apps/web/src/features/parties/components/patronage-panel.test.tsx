@@ -1,7 +1,8 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
-import { mockFetch, success } from '../../../test/fixtures';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useAuthStore } from '../../../stores/auth-store';
+import { buildUser, mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { PatronagePanel } from './patronage-panel';
 
@@ -46,10 +47,44 @@ function serve(allowed = true) {
 }
 
 describe('PatronagePanel', () => {
+  afterEach(() => useAuthStore.setState({ user: null }));
+
+  it('asks before starting a sponsorship, saying what the member gets, and names what they have after', async () => {
+    useAuthStore.setState({ user: buildUser({ tier: 'tier_2' }) });
+    const fetches = serve();
+    const user = userEvent.setup();
+    renderRoutes(
+      [{ path: '/', element: <PatronagePanel partyId="party-1" partyName="Mistwood" isGm /> }],
+      '/',
+    );
+    // A running sponsorship of yours says what the member has, not their own plan beside "Sponsored".
+    expect(await screen.findByText('Hero (sponsored)')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Sponsor bard' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Start sponsorship' });
+    expect(dialog).toHaveTextContent('bard gets Hero in Mistwood while your plan lasts.');
+    const posts = () =>
+      fetches.mock.calls.filter(
+        ([url, init]) => String(url).endsWith('/patronages') && init?.method === 'POST',
+      );
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(posts()).toHaveLength(0);
+    await user.click(screen.getByRole('button', { name: 'Sponsor bard' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Start sponsorship' })).getByRole('button', {
+        name: 'Sponsor',
+      }),
+    );
+    await waitFor(() => expect(posts()).toHaveLength(1));
+  });
+
   it('names each member on their button, and asks before ending a sponsorship', async () => {
     const fetchMock = serve();
     const user = userEvent.setup();
-    renderRoutes([{ path: '/', element: <PatronagePanel partyId="party-1" isGm /> }], '/');
+    renderRoutes(
+      [{ path: '/', element: <PatronagePanel partyId="party-1" partyName="Mistwood" isGm /> }],
+      '/',
+    );
 
     expect(await screen.findByRole('button', { name: 'Sponsor bard' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'End sponsorship of rogue' }));
@@ -65,7 +100,10 @@ describe('PatronagePanel', () => {
 
   it('offers no button for a sponsorship another member gives: only its patron may end it', async () => {
     serve();
-    renderRoutes([{ path: '/', element: <PatronagePanel partyId="party-1" isGm /> }], '/');
+    renderRoutes(
+      [{ path: '/', element: <PatronagePanel partyId="party-1" partyName="Mistwood" isGm /> }],
+      '/',
+    );
     await screen.findByRole('button', { name: 'Sponsor bard' });
     expect(screen.queryByRole('button', { name: 'End sponsorship of cleric' })).toBeNull();
     expect(screen.getByText('Sponsored by another member')).toBeInTheDocument();
@@ -73,7 +111,10 @@ describe('PatronagePanel', () => {
 
   it('starts no sponsorship in an archived party, but still lets one running there end', async () => {
     serve();
-    renderRoutes([{ path: '/', element: <PatronagePanel partyId="party-1" isGm archived /> }], '/');
+    renderRoutes(
+      [{ path: '/', element: <PatronagePanel partyId="party-1" partyName="Mistwood" isGm archived /> }],
+      '/',
+    );
     expect(await screen.findByRole('button', { name: 'End sponsorship of rogue' })).toBeInTheDocument();
     expect(screen.getByText('bard')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /^Sponsor / })).toBeNull();
@@ -81,21 +122,27 @@ describe('PatronagePanel', () => {
 
   it('lets a member who is not the GM sponsor when their plan has patronage', async () => {
     serve();
-    renderRoutes([{ path: '/', element: <PatronagePanel partyId="party-1" isGm={false} /> }], '/');
+    renderRoutes(
+      [{ path: '/', element: <PatronagePanel partyId="party-1" partyName="Mistwood" isGm={false} /> }],
+      '/',
+    );
     expect(await screen.findByRole('button', { name: 'Sponsor bard' })).toBeInTheDocument();
   });
 
   it('shows a member without patronage nothing, and the GM the upgrade that unlocks it', async () => {
     const fetchMock = serve(false);
     const { unmount } = renderRoutes(
-      [{ path: '/', element: <PatronagePanel partyId="party-1" isGm={false} /> }],
+      [{ path: '/', element: <PatronagePanel partyId="party-1" partyName="Mistwood" isGm={false} /> }],
       '/',
     );
     await expect.poll(() => fetchMock.mock.calls.length).toBeGreaterThan(0);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(screen.queryByTestId('patronage-panel')).toBeNull();
     unmount();
-    renderRoutes([{ path: '/', element: <PatronagePanel partyId="party-1" isGm /> }], '/');
+    renderRoutes(
+      [{ path: '/', element: <PatronagePanel partyId="party-1" partyName="Mistwood" isGm /> }],
+      '/',
+    );
     expect(await screen.findByRole('link', { name: 'Upgrade to unlock patronage' })).toBeInTheDocument();
   });
 });

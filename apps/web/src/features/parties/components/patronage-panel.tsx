@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { TextSkeleton } from '../../../components/loading';
 import { toast } from '../../../lib/toast';
+import { useAuthStore } from '../../../stores/auth-store';
 import {
   eligibleMembersQuery,
   endPatronage,
@@ -22,13 +23,18 @@ import {
  */
 export function PatronagePanel({
   partyId,
+  partyName,
   isGm,
   archived = false,
 }: {
   partyId: string;
+  partyName: string;
   isGm: boolean;
   archived?: boolean;
 }) {
+  // A sponsorship grants the patron's own plan (DESIGN §5), so the patron's tier is what the member gets.
+  const patronTier = useAuthStore((state) => state.user?.tier);
+  const patronTierName = patronTier ? tierNameOf(patronTier) : 'your plan';
   const queryClient = useQueryClient();
   const feature = useQuery(patronageFeatureQuery());
   const eligible = useQuery({ ...eligibleMembersQuery(partyId), enabled: feature.data === true });
@@ -48,6 +54,7 @@ export function PatronagePanel({
     },
   });
   const [ending, setEnding] = useState<{ patronageId: string; username: string } | null>(null);
+  const [starting, setStarting] = useState<{ userId: string; username: string } | null>(null);
   if (!isGm && feature.data !== true) return null;
 
   return (
@@ -97,14 +104,16 @@ export function PatronagePanel({
                   <Text size="sm" fw={600}>
                     {member.username}
                   </Text>
-                  <Badge variant="light" size="sm">
-                    {tierNameOf(member.own_tier)}
-                  </Badge>
+                  {/* What the member has in this party: their own plan, or the one sponsored to them. */}
                   {member.sponsored ? (
-                    <Badge color="violet" size="sm">
-                      Sponsored
+                    <Badge color="violet" size="sm" tt="none">
+                      {member.sponsored_by_you ? `${patronTierName} (sponsored)` : 'Sponsored'}
                     </Badge>
-                  ) : null}
+                  ) : (
+                    <Badge variant="light" size="sm">
+                      {tierNameOf(member.own_tier)}
+                    </Badge>
+                  )}
                 </Group>
                 {/* Named per member: a list of "Sponsor" buttons does not say whom each one sponsors. */}
                 {member.sponsored && !member.sponsored_by_you ? (
@@ -132,7 +141,7 @@ export function PatronagePanel({
                     aria-label={`Sponsor ${member.username}`}
                     loading={sponsor.isPending && sponsor.variables === member.user_id}
                     disabled={sponsor.isPending && sponsor.variables !== member.user_id}
-                    onClick={() => sponsor.mutate(member.user_id)}
+                    onClick={() => setStarting({ userId: member.user_id, username: member.username })}
                   >
                     Sponsor
                   </Button>
@@ -142,6 +151,16 @@ export function PatronagePanel({
           </Stack>
         )}
       </Stack>
+      <ConfirmDialog
+        opened={starting !== null}
+        title="Start sponsorship"
+        message={`${starting?.username ?? 'This member'} gets ${patronTierName} in ${partyName} while your plan lasts.`}
+        confirmLabel="Sponsor"
+        danger={false}
+        loading={sponsor.isPending}
+        onConfirm={() => starting && sponsor.mutate(starting.userId, { onSettled: () => setStarting(null) })}
+        onClose={() => setStarting(null)}
+      />
       <ConfirmDialog
         opened={ending !== null}
         title="End sponsorship"
