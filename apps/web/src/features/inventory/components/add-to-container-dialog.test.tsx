@@ -355,3 +355,14 @@ describe('Add to container: the quantity', () => {
     expect(fetchMock.mock.calls.filter(([, init]) => init?.method === 'POST')).toHaveLength(0);
   });
 });
+
+describe('Add to container: the dialog', () => {
+  it('is wide (lg) so that a container label with its owner and fill does not get cut', async () => {
+    mockFetch(() => success([]));
+    renderWithProviders(<AddToContainerDialog template={rope} onClose={() => {}} />);
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog.closest('.mantine-Modal-root')?.getAttribute('style')).toContain(
+      '--modal-size: var(--modal-size-lg)',
+    );
+  });
+});

@@ -118,6 +118,8 @@ export function AddToContainerDialog({
       onClose={onClose}
       title={template ? `Add ${template.name}` : ''}
       closeButtonProps={{ 'aria-label': 'Close' }}
+      // Wide enough on a desktop for a container's whole label (its owner and how full it is).
+      size="lg"
       centered
     >
       <form

@@ -49,7 +49,7 @@ export const MarketplaceResults = memo(function MarketplaceResults({
                 onClick={() => onAdd(template)}
                 aria-label={`Add ${template.name} to my container`}
               >
-                Add to my container
+                Add to Container
               </Button>
               {template.visibility === 'public' && !template.is_owner && !template.is_system ? (
                 <ReportButton
