@@ -119,6 +119,19 @@ describe('UpgradePage', () => {
     }
   });
 
+  it('tells a plain plan choice as information, and a limit that was hit as a warning', async () => {
+    mockSubscriptionServer();
+    const { unmount } = renderRoutes(routes, '/subscription/upgrade?tier=tier_2');
+    const choice = await screen.findByTestId('upgrade-explanation');
+    expect(choice).toHaveTextContent('Move from Free ($0/month) to Hero ($10/month).');
+    expect(choice.getAttribute('style')).toContain('blue');
+    expect(choice.getAttribute('style')).not.toContain('yellow');
+    unmount();
+    mockSubscriptionServer({ current: buildCurrentSubscription({ used: { characters: 1 } }) });
+    renderRoutes(routes, '/subscription/upgrade?resource=characters');
+    expect((await screen.findByTestId('upgrade-explanation')).getAttribute('style')).toContain('yellow');
+  });
+
   it('says a count over the limit after a downgrade as kept against what the plan allows', async () => {
     mockSubscriptionServer({ current: buildCurrentSubscription({ used: { characters: 10 } }) });
     renderRoutes(routes, '/subscription/upgrade?resource=characters');

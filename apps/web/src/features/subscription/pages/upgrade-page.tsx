@@ -309,7 +309,8 @@ function UpgradeOptions({
   return (
     <Stack gap="md">
       <Alert
-        color={situation.liftingTiers.length > 0 ? 'yellow' : 'blue'}
+        // A limit or feature that refused something warns; choosing a plan of one's own accord is information.
+        color={subject.kind !== 'tier' && situation.liftingTiers.length > 0 ? 'yellow' : 'blue'}
         variant="light"
         icon={<IconInfoCircle aria-hidden="true" />}
         data-testid="upgrade-explanation"
