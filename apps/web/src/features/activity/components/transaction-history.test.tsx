@@ -88,8 +88,35 @@ describe('TransactionHistory', () => {
     );
     renderHistory();
     const row = await screen.findByTestId('history-row');
-    expect(row).toHaveTextContent('×540 · 54 gp');
+    expect(within(row).getByTestId('history-details')).toHaveTextContent(/^54 gp · to Party Stash$/);
     expect(row).not.toHaveTextContent('5400 cp');
+  });
+
+  it('adds under the summary only what the summary does not say', async () => {
+    mockFetch(() =>
+      listResponse([
+        buildTransaction({
+          id: 'said',
+          transaction_summary: 'player added 1 × Potion of Healing to Backpack (Thistle)',
+          actor_data: { id: 'user-2', name: 'player' },
+          quantity: 1,
+          destination_location_data: { id: 'c-1', name: 'Backpack (Thistle)' },
+        }),
+        buildTransaction({
+          id: 'unsaid',
+          transaction_summary: 'Restocked',
+          actor_data: { id: 'user-3', name: 'Mira' },
+          quantity: 3,
+          source_location_data: { id: 'c-2', name: 'Cart' },
+          destination_location_data: { id: 'c-3', name: 'Shelf' },
+        }),
+      ]),
+    );
+    renderHistory();
+    const [said, unsaid] = await screen.findAllByTestId('history-row');
+    if (!said || !unsaid) throw new Error('two rows expected');
+    expect(within(said).queryByTestId('history-details')).not.toBeInTheDocument();
+    expect(within(unsaid).getByTestId('history-details')).toHaveTextContent('by Mira · ×3 · Cart → Shelf');
   });
 
   it('names each row’s type as the CSV export’s Type column does', async () => {

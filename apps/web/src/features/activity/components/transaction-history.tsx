@@ -276,12 +276,19 @@ function TransactionRow({
   headingId: string;
 }) {
   const rowRef = useRef<HTMLLIElement>(null);
-  const from = transaction.source_location_data.name;
-  const to = transaction.destination_location_data.name;
   const sourceLabel = changeSourceLabel(transaction.source);
+  // The line under the summary adds what the summary does not already say ("Pip added 1 × Rope to
+  // Backpack" then "by Pip · ×1 · to Backpack" read twice over, screen review).
+  const summary = transaction.transaction_summary ?? '';
+  const actor = transaction.actor_data.name;
+  const told = (name: string | null | undefined) => (name && summary.includes(name) ? null : name);
+  const from = told(transaction.source_location_data.name);
+  const to = told(transaction.destination_location_data.name);
   const details = [
-    transaction.actor_data.name ? `by ${transaction.actor_data.name}` : null,
-    transaction.quantity !== null ? `×${transaction.quantity}` : null,
+    actor && !summary.startsWith(actor) ? `by ${actor}` : null,
+    transaction.quantity !== null && !summary.includes(`${transaction.quantity} ×`)
+      ? `×${transaction.quantity}`
+      : null,
     // Moves and additions carry no money (amount 0): only trades show one. The ledger keeps copper: a
     // conversion's 5,400 reads "54 gp".
     transaction.amount
@@ -325,7 +332,7 @@ function TransactionRow({
             </Text>
           </Group>
           {details.length > 0 ? (
-            <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+            <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }} data-testid="history-details">
               {details.join(' · ')}
             </Text>
           ) : null}
