@@ -1,9 +1,27 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { jsonResponse, mockFetch } from '../../../test/fixtures';
+import { jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { buildCharacter, buildParty, pageMeta } from '../../../test/party-fixtures';
 import { renderRoutes } from '../../../test/render';
+import { buildCurrentAtUsage } from '../../subscription/plan-limit-test-server';
 import { MyPartiesCard, playedAs } from './my-parties-card';
+
+/** A user in no party yet, on a plan that allows `limit` parties of their own (null: no limit). */
+function serveNoParties(limit: number | null, tier: 'tier_free' | 'tier_1') {
+  mockFetch(({ url }) => {
+    const { pathname } = new URL(url, 'http://test');
+    if (pathname === '/api/v1/parties')
+      return jsonResponse(200, { status: 'success', data: [], meta: pageMeta(0, 50) });
+    if (pathname === '/api/v1/characters')
+      return jsonResponse(200, { status: 'success', data: [], meta: pageMeta(0, 100) });
+    if (pathname === '/api/v1/subscription/current') {
+      const current = buildCurrentAtUsage('parties_created', 0, limit ?? 0, tier);
+      return success({ ...current, usage: { ...current.usage, parties_created: { used: 0, limit } } });
+    }
+    return jsonResponse(404, { status: 'error', error: { code: 'RESOURCE_NOT_FOUND', message: 'no' } });
+  });
+  renderRoutes([{ path: '/', element: <MyPartiesCard /> }], '/');
+}
 
 describe('MyPartiesCard', () => {
   it('says which character I play in each party, or that a party I play in has none of mine yet', async () => {
@@ -44,5 +62,31 @@ describe('MyPartiesCard', () => {
         buildCharacter({ name: 'Bo', party_id: 'p1' }),
       ]),
     ).toBe('as Ada, Bo');
+  });
+
+  it('offers a user in no party the ways in: Join Party, and Create Party on a plan that allows it', async () => {
+    serveNoParties(3, 'tier_1');
+    const card = await screen.findByTestId('dashboard-parties');
+    expect(await within(card).findByText('You are not in a party yet.')).toBeInTheDocument();
+    expect(await within(card).findByRole('link', { name: 'Create Party' })).toHaveAttribute(
+      'href',
+      '/parties/new',
+    );
+    expect(within(card).getByRole('link', { name: 'Join Party' })).toHaveAttribute('href', '/parties/join');
+    expect(within(card).queryByTestId('plan-limit-hint')).toBeNull();
+  });
+
+  it('offers a Free user in no party Join Party, and instead of Create Party the plan limit with the upgrade', async () => {
+    serveNoParties(0, 'tier_free');
+    const card = await screen.findByTestId('dashboard-parties');
+    expect(await within(card).findByTestId('plan-limit-hint')).toHaveTextContent(
+      'Your plan does not include parties you run.',
+    );
+    expect(within(card).getByRole('link', { name: 'See upgrade options' })).toHaveAttribute(
+      'href',
+      '/subscription/upgrade?resource=parties_created',
+    );
+    expect(within(card).getByRole('link', { name: 'Join Party' })).toHaveAttribute('href', '/parties/join');
+    expect(within(card).queryByRole('link', { name: 'Create Party' })).toBeNull();
   });
 });

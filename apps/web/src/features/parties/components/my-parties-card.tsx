@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { DashboardListCard } from '../../../components/dashboard-list-card';
 import { myCharactersQuery } from '../../characters/api/characters-api';
 import { myActivePartiesQuery } from '../api/parties-api';
+import { NoPartyActions } from './no-party-actions';
 import { PartyRoleBadge } from './party-role-badge';
 
 /**
@@ -31,11 +32,7 @@ export function MyPartiesCard() {
       status={query.status}
       onRetry={() => void query.refetch()}
       errorText="Your parties could not be loaded."
-      empty={
-        <Text size="sm" c="dimmed">
-          You are not in a party yet.
-        </Text>
-      }
+      empty={<NoPartyActions />}
       items={query.data?.parties ?? []}
       total={query.data?.meta.total_count ?? 0}
       itemKey={(party) => party.id}
