@@ -60,7 +60,9 @@ describe('AnnouncementBanners', { timeout: 30_000 }, () => {
       announcement({ id: 'i-new', title: 'New info', created_at: '2026-03-05T10:00:00.000Z' }),
       announcement({ id: 'w', title: 'Maintenance', level: 'warning' }),
     ]);
+    const user = userEvent.setup();
     renderBanners();
+    await user.click(await screen.findByRole('button', { name: 'Show 2 more' }));
     await waitFor(() => expect(screen.getAllByTestId('announcement-banner')).toHaveLength(4));
     expect(
       screen
@@ -88,5 +90,54 @@ describe('AnnouncementBanners', { timeout: 30_000 }, () => {
     await user.keyboard('{Enter}');
     await waitFor(() => expect(screen.queryByTestId('announcement-banner')).toBeNull());
     await waitFor(() => expect(screen.getByRole('main')).toHaveFocus());
+  });
+
+  it('shows the two gravest of five, and a toggle that reveals and hides the rest; dismissal still works', async () => {
+    serve([
+      announcement({ id: 'i-1', title: 'Info one', created_at: '2026-03-01T10:00:00.000Z' }),
+      announcement({ id: 'i-2', title: 'Info two', created_at: '2026-03-02T10:00:00.000Z' }),
+      announcement({ id: 'w', title: 'Maintenance', level: 'warning' }),
+      announcement({ id: 'c', title: 'Outage', level: 'critical' }),
+      announcement({ id: 'i-3', title: 'Info three', created_at: '2026-03-03T10:00:00.000Z' }),
+    ]);
+    const user = userEvent.setup();
+    renderBanners();
+    const titles = () =>
+      screen
+        .getAllByTestId('announcement-banner')
+        .map((b) =>
+          within(b).getByRole('button').getAttribute('aria-label')?.replace('Dismiss announcement: ', ''),
+        );
+    await waitFor(() => expect(screen.getAllByTestId('announcement-banner')).toHaveLength(2));
+    expect(titles()).toEqual(['Outage', 'Maintenance']);
+
+    const toggle = screen.getByRole('button', { name: 'Show 3 more' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    const controlled = document.getElementById(toggle.getAttribute('aria-controls') ?? '');
+    expect(controlled).not.toBeNull();
+    toggle.focus();
+    await user.keyboard('{Enter}');
+    expect(titles()).toEqual(['Outage', 'Maintenance', 'Info three', 'Info two', 'Info one']);
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    expect(toggle).toHaveAccessibleName('Show fewer');
+    expect(within(controlled as HTMLElement).getAllByTestId('announcement-banner')).toHaveLength(3);
+
+    await user.click(toggle);
+    expect(titles()).toEqual(['Outage', 'Maintenance']);
+
+    // Closing a shown banner brings the next gravest into view.
+    await user.click(dismissButton('Outage'));
+    await waitFor(() => expect(titles()).toEqual(['Maintenance', 'Info three']));
+    expect(screen.getByRole('button', { name: 'Show 2 more' })).toBeInTheDocument();
+  });
+
+  it('shows no toggle for two announcements', async () => {
+    serve([
+      announcement({ id: 'c', title: 'Outage', level: 'critical' }),
+      announcement({ id: 'i', title: 'News' }),
+    ]);
+    renderBanners();
+    await waitFor(() => expect(screen.getAllByTestId('announcement-banner')).toHaveLength(2));
+    expect(screen.queryByRole('button', { name: /^Show/ })).toBeNull();
   });
 });

@@ -1,13 +1,16 @@
 import type { Announcement } from '@haversack/contracts';
-import { Alert, Stack, Text } from '@mantine/core';
+import { Alert, Button, Stack, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
 import { IconAlertTriangle, IconInfoCircle } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useLayoutEffect, useRef } from 'react';
+import { useId, useLayoutEffect, useRef } from 'react';
 import { activeAnnouncementsQuery, announcementKeys, dismissAnnouncement } from '../api/announcements-api';
 
 const colors = { info: 'blue', warning: 'yellow', critical: 'red' } as const;
 const severityRank = { critical: 0, warning: 1, info: 2 } as const;
 const dismissSelector = 'button[aria-label^="Dismiss announcement:"]';
+/** On a phone five banners filled the first screen: the gravest two show, the rest behind a toggle. */
+const shownAtFirst = 2;
 
 /** The gravest first, whatever order the server lists them in; the newest first within a level. */
 function bySeverity(a: Announcement, b: Announcement): number {
@@ -23,6 +26,8 @@ export function AnnouncementBanners() {
   const queryClient = useQueryClient();
   const query = useQuery(activeAnnouncementsQuery());
   const region = useRef<HTMLDivElement>(null);
+  const restId = useId();
+  const [expanded, { toggle }] = useDisclosure(false);
   // The closed banner takes its focused button with it: the focus goes to the banner now in its place (or
   // the one before), else to the main content, never to <body>.
   const pendingFocus = useRef<{ id: string; index: number; main: HTMLElement | null } | null>(null);
@@ -47,40 +52,60 @@ export function AnnouncementBanners() {
     else pending.main?.focus();
   });
   if (announcements.length === 0) return null;
+  const banner = (announcement: Announcement, index: number) => (
+    <Alert
+      key={announcement.id}
+      color={colors[announcement.level]}
+      variant="light"
+      title={announcement.title}
+      icon={
+        announcement.level === 'info' ? (
+          <IconInfoCircle aria-hidden="true" />
+        ) : (
+          <IconAlertTriangle aria-hidden="true" />
+        )
+      }
+      withCloseButton
+      closeButtonLabel={`Dismiss announcement: ${announcement.title}`}
+      onClose={() => {
+        pendingFocus.current = {
+          id: announcement.id,
+          index,
+          main: region.current?.closest('main') ?? null,
+        };
+        dismiss.mutate(announcement.id);
+      }}
+      data-testid="announcement-banner"
+    >
+      {announcement.body ? (
+        <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
+          {announcement.body}
+        </Text>
+      ) : null}
+    </Alert>
+  );
+  const rest = announcements.slice(shownAtFirst);
   return (
     <Stack ref={region} gap="xs" mb="md" role="region" aria-label="Announcements">
-      {announcements.map((announcement, index) => (
-        <Alert
-          key={announcement.id}
-          color={colors[announcement.level]}
-          variant="light"
-          title={announcement.title}
-          icon={
-            announcement.level === 'info' ? (
-              <IconInfoCircle aria-hidden="true" />
-            ) : (
-              <IconAlertTriangle aria-hidden="true" />
-            )
-          }
-          withCloseButton
-          closeButtonLabel={`Dismiss announcement: ${announcement.title}`}
-          onClose={() => {
-            pendingFocus.current = {
-              id: announcement.id,
-              index,
-              main: region.current?.closest('main') ?? null,
-            };
-            dismiss.mutate(announcement.id);
-          }}
-          data-testid="announcement-banner"
-        >
-          {announcement.body ? (
-            <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
-              {announcement.body}
-            </Text>
-          ) : null}
-        </Alert>
-      ))}
+      {announcements.slice(0, shownAtFirst).map(banner)}
+      {rest.length > 0 ? (
+        <>
+          {/* Always there for aria-controls; out of the layout while closed, so it adds no gap. */}
+          <Stack id={restId} gap="xs" display={expanded ? 'flex' : 'none'}>
+            {expanded ? rest.map((announcement, index) => banner(announcement, shownAtFirst + index)) : null}
+          </Stack>
+          <Button
+            variant="subtle"
+            size="xs"
+            style={{ alignSelf: 'flex-start' }}
+            aria-expanded={expanded}
+            aria-controls={restId}
+            onClick={toggle}
+          >
+            {expanded ? 'Show fewer' : `Show ${rest.length} more`}
+          </Button>
+        </>
+      ) : null}
     </Stack>
   );
 }
