@@ -1,7 +1,12 @@
 import type { Announcement } from '@haversack/contracts';
-import { screen, waitFor, within } from '@testing-library/react';
+import { DEFAULT_THEME, MantineProvider, mergeMantineTheme, toRgba } from '@mantine/core';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { contrastRatio, TEXT_CONTRAST } from '../../../app/color-contrast';
+import { theme } from '../../../app/theme';
+import { createQueryClient } from '../../../lib/query-client';
 import { mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { AnnouncementBanners } from './announcement-banners';
@@ -139,5 +144,34 @@ describe('AnnouncementBanners', { timeout: 30_000 }, () => {
     renderBanners();
     await waitFor(() => expect(screen.getAllByTestId('announcement-banner')).toHaveLength(2));
     expect(screen.queryByRole('button', { name: /^Show/ })).toBeNull();
+  });
+
+  it('draws a tint in the dark scheme, not a solid block, with text that reads on it', async () => {
+    serve([
+      announcement({ id: 'c', title: 'Outage', level: 'critical' }),
+      announcement({ id: 'w', title: 'Maintenance', level: 'warning' }),
+    ]);
+    render(
+      <MantineProvider env="test" theme={theme} forceColorScheme="dark">
+        <QueryClientProvider client={createQueryClient()}>
+          <AnnouncementBanners />
+        </QueryClientProvider>
+      </MantineProvider>,
+    );
+    await waitFor(() => expect(screen.getAllByTestId('announcement-banner')).toHaveLength(2));
+    const merged = mergeMantineTheme(DEFAULT_THEME, theme);
+    const page = toRgba(merged.colors.dark[7]);
+    for (const banner of screen.getAllByTestId('announcement-banner')) {
+      const background = banner.style.getPropertyValue('--alert-bg');
+      const text = banner.style.getPropertyValue('--alert-color');
+      // A colour of its own, not Mantine's light-variant variable.
+      expect(background).toMatch(/^#[0-9a-f]{6}$/i);
+      const tint = toRgba(background);
+      // Close to the page: a tint of the colour, where Mantine's dark light variant is an opaque dark red/brown.
+      expect(
+        Math.max(...(['r', 'g', 'b'] as const).map((c) => Math.abs(tint[c] - page[c]))),
+      ).toBeLessThanOrEqual(40);
+      expect(contrastRatio(text, background)).toBeGreaterThanOrEqual(TEXT_CONTRAST);
+    }
   });
 });

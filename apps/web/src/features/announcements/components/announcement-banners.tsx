@@ -1,10 +1,11 @@
 import type { Announcement } from '@haversack/contracts';
-import { Alert, Button, Stack, Text } from '@mantine/core';
+import { Alert, Button, Stack, Text, useComputedColorScheme } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconAlertTriangle, IconInfoCircle } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useLayoutEffect, useRef } from 'react';
 import { activeAnnouncementsQuery, announcementKeys, dismissAnnouncement } from '../api/announcements-api';
+import { darkBannerVars } from './banner-colors';
 
 const colors = { info: 'blue', warning: 'yellow', critical: 'red' } as const;
 const severityRank = { critical: 0, warning: 1, info: 2 } as const;
@@ -28,6 +29,7 @@ export function AnnouncementBanners() {
   const region = useRef<HTMLDivElement>(null);
   const restId = useId();
   const [expanded, { toggle }] = useDisclosure(false);
+  const dark = useComputedColorScheme('light') === 'dark';
   // The closed banner takes its focused button with it: the focus goes to the banner now in its place (or
   // the one before), else to the main content, never to <body>.
   const pendingFocus = useRef<{ id: string; index: number; main: HTMLElement | null } | null>(null);
@@ -57,6 +59,13 @@ export function AnnouncementBanners() {
       key={announcement.id}
       color={colors[announcement.level]}
       variant="light"
+      vars={
+        dark
+          ? (theme) => ({
+              root: darkBannerVars(theme.colors[colors[announcement.level]], theme.colors.dark[7]),
+            })
+          : undefined
+      }
       title={announcement.title}
       icon={
         announcement.level === 'info' ? (
