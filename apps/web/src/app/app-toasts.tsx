@@ -5,11 +5,9 @@ import { DeferredNotifications } from './deferred-notifications';
 
 /**
  * Where the app's toasts open. From 1024 px up (spec/02 §9's desktop) at the bottom right: at the top they
- * covered the page header's action buttons (New Container, Share) while they lasted. On a phone at the
- * bottom, across the screen less its margins: at the top they hid the page's heading and its primary
- * actions. They rise above the transfer queue bar when it floats there and above the home indicator
- * (global.css), so Process Queue stays in reach. A tablet's stay at the top right, below the 60 px header,
- * beside a heading wider than they are. A phone shows fewer at once.
+ * covered the page header's action buttons (New Container, Share) while they lasted. On phones and tablets
+ * at the top, just below the 60 px header (global.css): the transfer queue bar sticks to the bottom of the
+ * screen there, and its Process Queue is what a toast's Undo follows. A phone shows fewer at once.
  * They stack above modals (z-index 200) but under dropdowns (300), so a list that opens upwards on a phone
  * (the transfer queue's Destination) is never hidden behind the toast that asked for it.
  */
@@ -28,7 +26,7 @@ export function AppToasts() {
       {region ? (
         <DeferredNotifications
           className="haversack-toasts"
-          position={desktop ? 'bottom-right' : phone ? 'bottom-center' : 'top-right'}
+          position={desktop ? 'bottom-right' : 'top-right'}
           limit={phone ? 2 : 5}
           zIndex={250}
           portalProps={{ target: region }}

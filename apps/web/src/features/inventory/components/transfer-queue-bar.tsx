@@ -10,8 +10,7 @@ import { sourceOptionLabel } from './container-source-select';
 export const destinationPlaceholder = 'Choose where swiped items go';
 /**
  * How much of the bottom of the screen the floating bar covers, for what else is drawn there: a desktop's
- * toasts open at the bottom right, a phone's across the bottom (global.css), and rise above it rather than
- * over Process Queue.
+ * toasts open at the bottom right (global.css) and rise above it rather than over Process Queue.
  */
 export const bottomCoverProperty = '--haversack-bottom-cover';
 /** A desktop's queue is filled with Q, Ctrl+click or Add to Queue: nothing is swiped there. */
@@ -123,8 +122,8 @@ export function TransferQueueBar({
         {hasItems || busy ? (
           <Group gap="xs" align="flex-start" data-testid="transfer-queue-items">
             {/* Whole items, as many lines as they need up to two, then scrolled: the bar does not grow over
-                the list. Process Queue stays at the bar's bottom right, under the toasts raised above the
-                bar. */}
+                the list. Process Queue stays at the bar's bottom right, under the toasts a desktop raises
+                above the bar. */}
             <Group
               gap={6}
               role="list"
