@@ -128,6 +128,14 @@ function requesterIds(notice: RequesterNotice | undefined): Record<string, strin
 }
 
 type Record_ = (entries: LedgerEntry[], announce?: boolean) => Promise<string[]>;
+
+/** What one unit of a shelf line weighs and is worth: two stacks at one price with different ones are two lines. */
+type LineUnit = { weight: number; valueCp: number };
+
+/** A line's unit as a sale's row keeps it, so that a buyer too late for its stack gets only the same line. */
+function lineUnitDetails(unit: LineUnit | undefined) {
+  return unit ? { unit_weight: unit.weight, unit_value_cp: unit.valueCp } : {};
+}
 type Emit = (event: DomainEvent) => void;
 
 const RESTOCK_JOB = 'shop_restock';
@@ -1242,7 +1250,7 @@ export class ShopsService {
       template: TemplateRow;
       name: string;
       buy: number | null;
-      unit?: { weight: number; valueCp: number };
+      unit?: LineUnit;
     },
     exceptId: string | undefined,
   ) {
@@ -1273,12 +1281,7 @@ export class ShopsService {
   ) {
     const locked = await inventoryRepository.lockInstanceWithTemplate(tx, itemInstanceId);
     const named = locked && locked.instance.containerId === containerId ? locked : undefined;
-    let line: {
-      template: TemplateRow;
-      name: string;
-      buy: number;
-      unit?: { weight: number; valueCp: number };
-    };
+    let line: { template: TemplateRow; name: string; buy: number; unit?: LineUnit };
     if (named) {
       const { facts, buy } = await this.#askingPrice(shop, named.template, named.instance.instanceData);
       line = {
@@ -1293,9 +1296,17 @@ export class ShopsService {
       const template = sale?.itemTemplateId
         ? await inventoryRepository.template(tx, sale.itemTemplateId)
         : undefined;
-      const unit = (sale?.details as { unit_price_cp?: unknown } | null)?.unit_price_cp;
+      const sold = (sale?.details ?? null) as {
+        unit_price_cp?: unknown;
+        unit_weight?: unknown;
+        unit_value_cp?: unknown;
+      } | null;
+      const unit = sold?.unit_price_cp;
       if (!sale || !template || typeof unit !== 'number') throw AppError.notFound(shopMessages.notInShop);
       line = { template, name: sale.itemName ?? template.name, buy: unit };
+      // The sale's row keeps the line's weight and value (older rows do not): the rest of that line only.
+      if (typeof sold?.unit_weight === 'number' && typeof sold.unit_value_cp === 'number')
+        line.unit = { weight: sold.unit_weight, valueCp: sold.unit_value_cp };
     }
     // Only a purchase larger than the named stack reads the rest of the line (most buy from one stack).
     const rest =
@@ -1370,6 +1381,8 @@ export class ShopsService {
       itemName: string;
       quantity: number;
       unit: number;
+      /** The shelf line's weight and value per unit, kept on the row for a buyer too late for its stack. */
+      lineUnit?: LineUnit;
       scope: 'party' | null;
       /** The request this purchase completes: its rows name who asked, and who asked is told. */
       approved?: ApprovedRequest;
@@ -1479,7 +1492,12 @@ export class ShopsService {
       destinationContainerId: buyer.container.id,
       destinationName: `${buyer.container.name} (${buyer.ownerName})`,
       // The stacks bought from: a buyer too late for the last of one is told it sold out (purchase).
-      details: { ...shared, unit_price_cp: args.unit, source_instance_ids: args.stacks.map((s) => s.id) },
+      details: {
+        ...shared,
+        unit_price_cp: args.unit,
+        ...lineUnitDetails(args.lineUnit),
+        source_instance_ids: args.stacks.map((s) => s.id),
+      },
       summary,
     };
     const transactionIds = await record([itemRow, ...coinRows], false);
@@ -1530,7 +1548,7 @@ export class ShopsService {
         payerId ? [payerId] : [],
       );
       const payer = payerId ? this.#payerContext(shop, located, payerId) : buyer;
-      const { template, name, buy, stacks } = await this.#shelfStock(
+      const { template, name, buy, unit, stacks } = await this.#shelfStock(
         tx,
         shop,
         container.id,
@@ -1586,6 +1604,7 @@ export class ShopsService {
           itemName: name,
           quantity: input.quantity,
           unit: buy,
+          lineUnit: unit,
         });
         return { requestId };
       }
@@ -1601,6 +1620,7 @@ export class ShopsService {
         itemName: name,
         quantity: input.quantity,
         unit: buy,
+        lineUnit: unit,
         scope: 'party',
       });
       return { trade };
@@ -1649,6 +1669,7 @@ export class ShopsService {
       itemName: string;
       quantity: number;
       unit: number;
+      lineUnit?: LineUnit;
     },
   ): Promise<string> {
     const { actor, shop, container, buyer } = args;
@@ -1721,6 +1742,7 @@ export class ShopsService {
             ...details,
             hold: 'held',
             unit_price_cp: args.unit,
+            ...lineUnitDetails(args.lineUnit),
             source_instance_ids: args.stacks.map((s) => s.id),
           },
           summary,

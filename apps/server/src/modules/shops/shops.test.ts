@@ -747,6 +747,43 @@ describe('buying along a shelf line', () => {
     expect(ropes.map((i) => i.instanceData)).toEqual([{}, {}, {}]);
   });
 
+  it('sells a buyer too late for a plain stack only the plain ones of its line, not a heavier one at the same price', async () => {
+    const w = await shelf();
+    const gmHero = await createCharacter(ctx, w.gm, { partyId: w.party.id, maxWeight: null, maxSlots: null });
+    const [heavy] = await ctx.app.services.inventory.createInstance(actorOf(w.gm), {
+      item_template_id: w.rope.id,
+      container_id: gmHero.primary_container_id ?? '',
+      quantity: 1,
+      instance_data: { weight_override: 500, value_override: 900, currency_override: 'gp' },
+    });
+    const stocked = await callApi(ctx, 'POST', `/shop_instances/${w.shop.id}/stock`, w.gm, {
+      item_id: heavy?.id,
+      source_container_id: gmHero.primary_container_id,
+      quantity: 1,
+      price: 100,
+    });
+    expect(stocked.statusCode, stocked.body).toBe(200);
+    await giveCoins(w.player, w.heroBag, 'gp', 10);
+    const [first = ''] = w.ids;
+    expect((await w.buy(w.player, w.hero.id, w.heroBag, first, 1)).statusCode).toBe(200);
+    // The page still names the first rope: its line has two plain ropes left, the heavy one is a line of its own.
+    const late = await w.buy(w.player, w.hero.id, w.heroBag, first, 3);
+    expect(late.statusCode).toBe(409);
+    expect(body(late).error).toMatchObject({ code: 'ITEM_OUT_OF_STOCK', message: 'Only 2 left in stock.' });
+    const lateTwo = await w.buy(w.player, w.hero.id, w.heroBag, first, 2);
+    expect(lateTwo.statusCode, lateTwo.body).toBe(200);
+    const held = await ctx.database.db
+      .select()
+      .from(itemInstances)
+      .where(eq(itemInstances.containerId, w.heroBag));
+    expect(held.filter((i) => i.itemTemplateId === w.rope.id).map((i) => i.instanceData)).toEqual([
+      {},
+      {},
+      {},
+    ]);
+    expect(await w.ropesIn(w.shop.container.id)).toBe(1);
+  });
+
   it('buys several non-stacking items in one purchase with one item row, and never more than the line holds', async () => {
     const w = await shelf();
     await giveCoins(w.player, w.heroBag, 'gp', 5);
