@@ -1,4 +1,3 @@
-import type { ComponentType } from 'react';
 import { Navigate, Outlet, type RouteObject, redirect, replace, ScrollRestoration } from 'react-router';
 import { FullPageLoader } from '../components/loading';
 import { PageError } from '../components/page-error';
