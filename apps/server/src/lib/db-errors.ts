@@ -68,10 +68,19 @@ const connectionErrorMessages =
   /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed)/;
 
 /**
+ * SQLSTATEs PostgreSQL answers a new connection with when it will not serve it: 57P01–57P03 a server
+ * shutting down, restarting or not yet accepting connections; 53300 no connection slot left; 3D000 the
+ * database gone (dropped or renamed); 28000 and 28P01 the role gone or its password changed.
+ */
+const refusedConnectionCodes = new Set(['57P01', '57P02', '57P03', '53300', '3D000', '28000', '28P01']);
+
+/** 55000 is a refused connection only when the database is closed to connections (`allow_connections`). */
+const notAcceptingConnections = /is not currently accepting connections/;
+
+/**
  * The database could not be reached or went away mid-request: nothing the request did is to blame, and the
  * same request may succeed once it is back, so it is answered 503 like the health check, not 500. SQLSTATE
- * class 08 is a connection exception; 57P01–57P03 a server shutting down, restarting or not yet accepting
- * connections; 53300 no connection slot left.
+ * class 08 is a connection exception; the others are above.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const pending: unknown[] = [error];
@@ -84,7 +93,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     const { code, message } = candidate;
     if (typeof code === 'string') {
       if (connectionErrorCodes.has(code) || code.startsWith('08')) return true;
-      if (['57P01', '57P02', '57P03', '53300'].includes(code)) return true;
+      if (refusedConnectionCodes.has(code)) return true;
+      if (code === '55000' && typeof message === 'string' && notAcceptingConnections.test(message))
+        return true;
     }
     if (typeof message === 'string' && connectionErrorMessages.test(message)) return true;
     // drizzle wraps the driver's error in `cause`; a refused connection to a name with several addresses

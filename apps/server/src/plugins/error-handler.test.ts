@@ -5,8 +5,8 @@ import { AppError } from '../lib/app-error.js';
 import { errorHandlerPlugin } from './error-handler.js';
 
 /** What PostgreSQL's driver throws, wrapped as drizzle wraps it (the SQLSTATE on the cause). */
-function databaseError(code: string) {
-  return new Error('Failed query', { cause: Object.assign(new Error('driver error'), { code }) });
+function databaseError(code: string, message = 'driver error') {
+  return new Error('Failed query', { cause: Object.assign(new Error(message), { code }) });
 }
 
 let app: FastifyInstance;
@@ -36,6 +36,20 @@ beforeAll(async () => {
   app.get('/admin-shutdown', async () => {
     throw databaseError('57P01');
   });
+  // What PostgreSQL answers a new connection with once the database is closed to connections, dropped, or
+  // its role is gone.
+  app.get('/not-accepting', async () => {
+    throw databaseError('55000', 'database "haversack" is not currently accepting connections');
+  });
+  app.get('/database-gone', async () => {
+    throw databaseError('3D000', 'database "haversack" does not exist');
+  });
+  app.get('/role-gone', async () => {
+    throw databaseError('28000', 'role "haversack" does not exist');
+  });
+  app.get('/other-55000', async () => {
+    throw databaseError('55000', 'currval of sequence "s" is not yet defined in this session');
+  });
   await app.ready();
 });
 afterAll(async () => app.close());
@@ -53,7 +67,15 @@ describe('the error handler', () => {
   });
 
   it('answers a database it cannot reach as a 503 to try again, on every route', async () => {
-    for (const url of ['/refused', '/terminated', '/pool-timeout', '/admin-shutdown']) {
+    for (const url of [
+      '/refused',
+      '/terminated',
+      '/pool-timeout',
+      '/admin-shutdown',
+      '/not-accepting',
+      '/database-gone',
+      '/role-gone',
+    ]) {
       const response = await app.inject({ method: 'GET', url });
       expect(response.statusCode, url).toBe(503);
       expect(errorEnvelopeSchema.parse(response.json()).error, url).toMatchObject({
@@ -85,9 +107,12 @@ describe('the error handler', () => {
   });
 
   it('answers any other database error as the generic 500, saying nothing of the database', async () => {
-    const response = await app.inject({ method: 'GET', url: '/other' });
-    expect(response.statusCode).toBe(500);
-    expect(response.body).not.toContain('driver error');
-    expect(errorEnvelopeSchema.parse(response.json()).error.code).toBe('INTERNAL_SERVER_ERROR');
+    for (const url of ['/other', '/other-55000']) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(500);
+      expect(response.body).not.toContain('driver error');
+      expect(response.body).not.toContain('currval');
+      expect(errorEnvelopeSchema.parse(response.json()).error.code).toBe('INTERNAL_SERVER_ERROR');
+    }
   });
 });
