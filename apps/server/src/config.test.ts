@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, environmentVariables, loadConfig } from './config.js';
 
 describe('loadConfig', () => {
   it('applies the defaults of DESIGN §7', () => {
@@ -236,5 +237,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/^Invalid configuration: PORT /);
     expect(() => loadConfig({ DATABASE_URL: 'not a url' })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({ JWT_SECRET: 'short' })).toThrow(/JWT_SECRET must be at least 32 characters/);
+  });
+});
+
+describe('the README', () => {
+  it('lists every variable the server reads in its Configuration table', () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const table = readme.slice(readme.indexOf('## Configuration'));
+    const rows = table.split('\n').filter((line) => line.startsWith('| `'));
+    const listed = new Set(
+      rows.flatMap((row) => [...(row.split(' | ')[0] ?? '').matchAll(/`(\w+)`/g)].map((m) => m[1])),
+    );
+    expect(environmentVariables.filter((name) => !listed.has(name))).toEqual([]);
   });
 });

@@ -187,6 +187,9 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
+/** Every variable the server reads (the README's Configuration table lists each: config.test.ts). */
+export const environmentVariables = Object.keys(envSchema.shape);
+
 export interface Config {
   nodeEnv: Env['NODE_ENV'];
   port: number;
