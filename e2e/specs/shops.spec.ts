@@ -390,7 +390,9 @@ test('a GM deploys the General Store; a player on a phone buys and sells with ch
   expect(inStash.filter((s) => s.name === 'Candle').reduce((sum, s) => sum + s.quantity, 0)).toBe(15);
 });
 
-test('a player on the free plan sees an upgrade prompt instead of deploying a shop', async ({ browser }) => {
+test('a player on the free plan is told up front that the plan does not deploy shops, with the upgrade', async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   const gm = await person(browser, 'freegm', 'desktop');
   await api(gm.page, 'POST', '/parties', { party: { name: 'The Thin Purse' } });
@@ -401,9 +403,11 @@ test('a player on the free plan sees an upgrade prompt instead of deploying a sh
   await card.getByRole('button', { name: `Deploy ${GENERAL_STORE}` }).click();
   const deploy = gm.page.getByRole('dialog', { name: `Deploy ${GENERAL_STORE}` });
   await expect(deploy.getByRole('combobox', { name: 'Party' })).toHaveValue('The Thin Purse');
-  await deploy.getByRole('button', { name: 'Deploy Shop' }).click();
+  // Said as soon as the party is chosen, before anything is filled in: Deploy Shop could only be refused.
   const prompt = deploy.getByTestId('upgrade-prompt');
   await expect(prompt).toBeVisible();
+  await expect(prompt).toContainText('Deploy shops is not included in your plan');
+  await expect(deploy.getByRole('button', { name: 'Deploy Shop' })).toBeDisabled();
   await expect(prompt.getByRole('link', { name: 'See upgrade options' })).toHaveAttribute(
     'href',
     /\/subscription\/(upgrade\?feature=shops_deployment|compare)/,

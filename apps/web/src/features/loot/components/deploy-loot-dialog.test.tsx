@@ -89,7 +89,9 @@ describe('DeployLootDialog', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Deploy Loot' }));
 
     expect(await screen.findByText('Party page /parties/party-gm?tab=loot')).toBeInTheDocument();
-    const post = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST');
+    const post = fetchMock.mock.calls.find(
+      ([url, init]) => init?.method === 'POST' && !String(url).includes('/subscription/'),
+    );
     expect(String(post?.[0])).toMatch(/\/api\/v1\/loot_instances$/);
     expect(JSON.parse(String(post?.[1]?.body))).toEqual({
       loot_instance: {
@@ -123,5 +125,35 @@ describe('DeployLootDialog', () => {
       }),
     );
     expect(screen.getByRole('dialog', { name: 'Deploy Goblin Boss Hoard' })).toBeInTheDocument();
+  });
+
+  it('says a used-up loot limit in the chosen party up front, and keeps Deploy Loot off', async () => {
+    mockFetch(({ url, init }) => {
+      if (url.includes('/parties?'))
+        return jsonResponse(200, { status: 'success', data: [gm], meta: pageMeta(1, 100) });
+      const asked = init.body ? JSON.parse(String(init.body)) : {};
+      if (url.endsWith('/subscription/check_limit') && asked.party_id === gm.id) {
+        const allowed = asked.resource !== 'loot_instances';
+        return success({
+          allowed,
+          resource: asked.resource,
+          limit: 1,
+          used: allowed ? 0 : 1,
+          remaining: allowed ? 1 : 0,
+          ...(allowed ? {} : { message: 'Your Free plan allows 1 active loot. Upgrade to deploy more.' }),
+        });
+      }
+      return failure(404, 'NOT_FOUND', 'Not found');
+    });
+    renderDialog();
+    const dialog = await screen.findByRole('dialog', { name: 'Deploy Goblin Boss Hoard' });
+    expect(
+      await within(dialog).findByText('Your Free plan allows 1 active loot. Upgrade to deploy more.'),
+    ).toBeInTheDocument();
+    expect(within(dialog).getByRole('link', { name: /upgrade/i })).toHaveAttribute(
+      'href',
+      '/subscription/upgrade?resource=loot_instances',
+    );
+    expect(within(dialog).getByRole('button', { name: 'Deploy Loot' })).toBeDisabled();
   });
 });

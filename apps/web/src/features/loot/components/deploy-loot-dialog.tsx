@@ -9,10 +9,15 @@ import { toast } from '../../../lib/toast';
 import { isPlanRefusal } from '../../../lib/upgrade-link';
 import { myActivePartiesQuery } from '../../parties/api/parties-api';
 import { DeployPartyGate, DeployPartySelect } from '../../parties/components/deploy-party-gate';
+import { type DeployAsk, deployAllowanceQuery } from '../../subscription/api/deploy-allowance';
+import { DeployPlanNotice } from '../../subscription/components/deploy-plan-notice';
 import { deployLoot, invalidateLoot, lootErrorMessage } from '../api/loot-api';
 
 export const noGmParties = 'You are not the GM of any active party.';
 export const whoMayDeployLoot = 'Only the GM of a party can deploy loot into it.';
+
+/** What a loot's deployment needs of the plan in its party (LootService.deploy checks the same). */
+const lootDeployAsk: DeployAsk = { limits: ['loot_instances', 'loot_deployments_monthly'] };
 
 /** spec/02 §6: only the GM of a party deploys loot into it (managers are not GMs here); archived parties are read-only. */
 export function isLootGmParty(party: Party): boolean {
@@ -98,6 +103,12 @@ export function DeployLootDialog({
 
   const error = deploy.error;
   const refusal = error && isApiError(error) && isPlanRefusal(error);
+  // The plan in the chosen party, asked as soon as there is one: a refusal is said before the form is filled.
+  const allowance = useQuery({
+    ...deployAllowanceQuery(partyId ?? '', lootDeployAsk),
+    enabled: template !== null && partyId !== null,
+  });
+  const refusedUpFront = allowance.data ?? null;
   const nameError =
     error && isApiError(error) ? error.details.find((d) => d.field.endsWith('name'))?.message : undefined;
 
@@ -124,6 +135,7 @@ export function DeployLootDialog({
         >
           <Stack gap="md">
             <DeployPartySelect parties={gmParties} value={partyId} onChange={setPartyId} />
+            {refusedUpFront && !refusal ? <DeployPlanNotice refusal={refusedUpFront} what="loot" /> : null}
             <TextInput
               label="Loot name"
               description="Defaults to the template's name"
@@ -156,7 +168,7 @@ export function DeployLootDialog({
               <Button variant="default" onClick={onClose}>
                 Cancel
               </Button>
-              <Button type="submit" loading={deploy.isPending} disabled={!partyId}>
+              <Button type="submit" loading={deploy.isPending} disabled={!partyId || refusedUpFront !== null}>
                 Deploy Loot
               </Button>
             </Group>

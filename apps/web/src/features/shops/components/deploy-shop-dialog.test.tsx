@@ -92,6 +92,65 @@ describe('DeployShopDialog', () => {
     expect(screen.getByRole('link', { name: 'Create a Party' })).toHaveAttribute('href', '/parties/new');
   });
 
+  describe('the plan in the chosen party', () => {
+    /** The server's answers to the dialog's questions about the plan in party p-1. */
+    function servePlan(answers: { feature: boolean; monthly: boolean }) {
+      return mockFetch(({ url, init }) => {
+        if (url.includes('/parties?'))
+          return listOf([buildParty({ id: 'p-1', name: 'Lanterns', user_role: 'gm' })])();
+        const asked = init.body ? JSON.parse(String(init.body)) : {};
+        if (url.endsWith('/subscription/check_feature') && asked.party_id === 'p-1')
+          return success({ allowed: answers.feature, feature: asked.feature });
+        if (url.endsWith('/subscription/check_limit') && asked.party_id === 'p-1') {
+          const allowed = asked.resource !== 'shop_deployments_monthly' || answers.monthly;
+          return success({
+            allowed,
+            resource: asked.resource,
+            limit: 2,
+            used: allowed ? 0 : 2,
+            remaining: allowed ? 2 : 0,
+            ...(allowed ? {} : { message: 'Your Adventurer plan allows 2 shop deployments a month.' }),
+          });
+        }
+        return failure(404, 'NOT_FOUND', 'Not found');
+      });
+    }
+
+    it('says a plan without shop deployment up front, with the way to upgrade, and keeps Deploy Shop off', async () => {
+      servePlan({ feature: false, monthly: true });
+      renderDialog();
+      const dialog = await screen.findByRole('dialog', { name: 'Deploy General Store' });
+      expect(
+        await within(dialog).findByText('Deploy shops is not included in your plan'),
+      ).toBeInTheDocument();
+      expect(within(dialog).getByRole('link', { name: /upgrade/i })).toHaveAttribute(
+        'href',
+        '/subscription/upgrade?feature=shops_deployment',
+      );
+      expect(within(dialog).getByRole('button', { name: 'Deploy Shop' })).toBeDisabled();
+    });
+
+    it('says a used-up monthly limit up front in the server’s words', async () => {
+      servePlan({ feature: true, monthly: false });
+      renderDialog();
+      const dialog = await screen.findByRole('dialog', { name: 'Deploy General Store' });
+      expect(await within(dialog).findByText('Plan limit reached')).toBeInTheDocument();
+      expect(
+        within(dialog).getByText('Your Adventurer plan allows 2 shop deployments a month.'),
+      ).toBeInTheDocument();
+      expect(within(dialog).getByRole('button', { name: 'Deploy Shop' })).toBeDisabled();
+    });
+
+    it('leaves Deploy Shop on when the plan there allows it', async () => {
+      servePlan({ feature: true, monthly: true });
+      renderDialog();
+      const dialog = await screen.findByRole('dialog', { name: 'Deploy General Store' });
+      await within(dialog).findByRole('combobox', { name: 'Party' });
+      await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Deploy Shop' })).toBeEnabled());
+      expect(within(dialog).queryByTestId('upgrade-prompt')).not.toBeInTheDocument();
+    });
+  });
+
   describe('discount', () => {
     function serveDeploy() {
       return mockFetch(({ url, init }) => {

@@ -9,11 +9,19 @@ import { toast } from '../../../lib/toast';
 import { isPlanRefusal } from '../../../lib/upgrade-link';
 import { myActivePartiesQuery } from '../../parties/api/parties-api';
 import { DeployPartyGate, DeployPartySelect } from '../../parties/components/deploy-party-gate';
+import { type DeployAsk, deployAllowanceQuery } from '../../subscription/api/deploy-allowance';
+import { DeployPlanNotice } from '../../subscription/components/deploy-plan-notice';
 import { deployShop, invalidateShop } from '../api/shops-api';
 import { DiscountInput, discountPercentError, discountRateOf } from './discount-input';
 
 export const noManagedParties = 'You are not the GM or a manager of any active party.';
 export const whoMayDeployShops = 'Only the GM or a manager of a party can deploy a shop into it.';
+
+/** What a shop's deployment needs of the plan in its party (ShopsService.deploy checks the same). */
+const shopDeployAsk: DeployAsk = {
+  feature: 'shops_deployment',
+  limits: ['shop_instances', 'shop_deployments_monthly'],
+};
 
 /** The parties I may deploy a shop into: active ones I run or manage (shares the cache of the party pickers). */
 export function useShopManagedParties(enabled = true) {
@@ -82,6 +90,12 @@ export function DeployShopDialog({
   }, [template, deploy.reset]);
   const error = deploy.error;
   const refusal = error && isApiError(error) && isPlanRefusal(error);
+  // The plan in the chosen party, asked as soon as there is one: a refusal is said before the form is filled.
+  const allowance = useQuery({
+    ...deployAllowanceQuery(partyId ?? '', shopDeployAsk),
+    enabled: template !== null && partyId !== null,
+  });
+  const refusedUpFront = allowance.data ?? null;
 
   return (
     <Modal
@@ -107,6 +121,7 @@ export function DeployShopDialog({
         >
           <Stack gap="md">
             <DeployPartySelect parties={managed} value={partyId} onChange={setPartyId} />
+            {refusedUpFront && !refusal ? <DeployPlanNotice refusal={refusedUpFront} what="shops" /> : null}
             <TextInput
               label="Shop name"
               description="Defaults to the template's name"
@@ -125,7 +140,7 @@ export function DeployShopDialog({
               <Button variant="default" onClick={onClose}>
                 Cancel
               </Button>
-              <Button type="submit" loading={deploy.isPending} disabled={!partyId}>
+              <Button type="submit" loading={deploy.isPending} disabled={!partyId || refusedUpFront !== null}>
                 Deploy Shop
               </Button>
             </Group>
