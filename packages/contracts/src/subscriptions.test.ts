@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   featureKeys,
   featureOffering,
+  limitExceededMessage,
   limitKeys,
   limitOffering,
   liveFeatureKeys,
@@ -37,5 +38,19 @@ describe('what this server offers', () => {
     expect(tier.limits).toHaveProperty('loot_templates', 7);
     const usage = Object.fromEntries(usageResources.map((key) => [key, { used: 1, limit: 2 }]));
     expect(Object.keys(presentedUsage(usage))).toEqual(liveUsageResources);
+  });
+});
+
+describe('limitExceededMessage', () => {
+  it('says a limit of none as not included, not as "allows 0"', () => {
+    expect(limitExceededMessage('Free', 'loot_instances', 0)).toBe(
+      'Your Free plan does not include loot instances. Upgrade to use them.',
+    );
+    expect(limitExceededMessage('Free', 'characters', 1)).toBe(
+      'Your Free plan allows 1 character. Upgrade to create more.',
+    );
+    expect(limitExceededMessage('Hero', 'shop_instances', 0, true)).toContain(
+      'Your sponsor’s Hero plan allows 0',
+    );
   });
 });
