@@ -42,6 +42,7 @@ export const inventoryMessages = {
   containerNotEmpty: 'This container still holds items: empty it first or choose where they go',
   primaryContainer: 'A character’s main container cannot be deleted',
   partyContainerDeleters: 'Only the party’s GM or a manager can delete the party’s containers.',
+  partyContainerEditors: 'Only the party’s GM or a manager can edit the party’s containers.',
   lastPartyContainer: 'A party keeps at least one container for what the group shares: this is its last',
   notEnoughCoins: 'Not enough coins to convert',
   conversionUneven: 'That amount does not convert into whole coins',

@@ -96,9 +96,12 @@ describe('party_collaboration (spec/01 §3: not in Free)', () => {
     expectFeatureRefused(
       await call('POST', `/parties/${party.id}/containers`, player, { container: { name: 'Mine' } }),
     );
-    // Changing the stash is acting on it too: a Free member could lift its capacity (0 is no limit).
+    // Changing the stash is acting on it too: a Free manager could lift its capacity (0 is no limit). A
+    // player may not change it on any plan (inventory.party-container-deletion.test).
+    const manager = await createMember(ctx, party, 'manager');
+    await createCharacter(ctx, manager, { partyId: party.id });
     expectFeatureRefused(
-      await call('PATCH', `/parties/${party.id}/containers/${stashId}`, player, {
+      await call('PATCH', `/parties/${party.id}/containers/${stashId}`, manager, {
         container: { name: 'Renamed by Free', max_weight: 0, max_slots: 0 },
       }),
     );

@@ -2,7 +2,14 @@ import { inventoryMessages } from '@haversack/contracts';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containers, transactions } from '../../db/schema/inventory.js';
-import { createCharacter, createMember, createParty, createUser, upgrade } from '../../test/factories.js';
+import {
+  createCharacter,
+  createMember,
+  createParty,
+  createTemplate,
+  createUser,
+  upgrade,
+} from '../../test/factories.js';
 import { buildTestApp, callApi, type TestContext } from '../../test/helper.js';
 
 /**
@@ -113,5 +120,78 @@ describe('deleting a party’s container', () => {
       .returning();
     const id = pouch[0]?.id ?? '';
     expect((await callApi(ctx, 'DELETE', `/containers/${id}`, player)).statusCode).toBe(204);
+  });
+});
+
+/**
+ * Renaming a party's container or capping it changes what the whole group shares as much as deleting it
+ * (attack review: a player renamed the Party Stash and set it to 1 slot / 1 lb, locking the others out).
+ */
+describe('editing a party’s container', () => {
+  const refusal = {
+    code: 'FORBIDDEN',
+    message: 'Only the party’s GM or a manager can edit the party’s containers.',
+  };
+
+  it('is refused to a player, by either path, and changes nothing', async () => {
+    const { party, player, stash } = await partyWithStash();
+    const wagon = await addPartyContainer(party.id, 'Wagon');
+    const ledgerBefore = await ledgerRows();
+    for (const id of [stash.id, wagon.id]) {
+      for (const url of [`/parties/${party.id}/containers/${id}`, `/containers/${id}`]) {
+        for (const change of [
+          { name: 'Alice’s private hoard' },
+          { max_slots: 1, max_weight: 1 },
+          { description: 'Mine' },
+        ]) {
+          const refused = await callApi(ctx, 'PATCH', url, player, { container: change });
+          expect(refused.statusCode, refused.body).toBe(403);
+          expect(errorOf(refused)).toMatchObject(refusal);
+        }
+      }
+    }
+    const [after] = await ctx.database.db.select().from(containers).where(eq(containers.id, stash.id));
+    expect(after).toMatchObject({ name: stash.name, maxWeight: null, maxSlots: null, description: '' });
+    expect(await ledgerRows()).toBe(ledgerBefore);
+  });
+
+  it('is the GM’s or a manager’s, while the player still moves items in and out', async () => {
+    const { gm, party, player, hero, stash } = await partyWithStash();
+    const manager = await createMember(ctx, party, 'manager');
+    await upgrade(ctx, manager, 'tier_3');
+    await createCharacter(ctx, manager, { partyId: party.id });
+    const byGm = await callApi(ctx, 'PATCH', `/parties/${party.id}/containers/${stash.id}`, gm, {
+      container: { name: 'Common chest' },
+    });
+    expect(byGm.statusCode, byGm.body).toBe(200);
+    const byManager = await callApi(ctx, 'PATCH', `/containers/${stash.id}`, manager, {
+      container: { max_slots: 50 },
+    });
+    expect(byManager.statusCode, byManager.body).toBe(200);
+    expect(byManager.json()).toMatchObject({ data: { name: 'Common chest', max_slots: 50 } });
+
+    const rope = await createTemplate(ctx, { name: 'Rope' });
+    const added = await callApi(ctx, 'POST', '/item_instances', player, {
+      item_template_id: rope.id,
+      container_id: hero.primary_container_id,
+      quantity: 1,
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const [coil] = (added.json() as { data: { id: string }[] }).data;
+    const deposited = await callApi(ctx, 'POST', '/containers/transfer', player, {
+      item_instance_id: coil?.id,
+      source_container_id: hero.primary_container_id,
+      target_container_id: stash.id,
+      quantity: 1,
+    });
+    expect(deposited.statusCode, deposited.body).toBe(200);
+  });
+
+  it('still lets a player edit their character’s own containers', async () => {
+    const { player, hero } = await partyWithStash();
+    const renamed = await callApi(ctx, 'PATCH', `/containers/${hero.primary_container_id}`, player, {
+      container: { name: 'Backpack of holding' },
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
   });
 });

@@ -56,7 +56,17 @@ export function assertCanRead(access: ContainerAccess): void {
  * chooses) is for the party's GM or a manager, not for every member who may move items in and out.
  */
 export function assertCanDeletePartyContainer(role: PartyRole | undefined): void {
-  if (role !== 'gm' && role !== 'manager') {
-    throw new AppError('FORBIDDEN', inventoryMessages.partyContainerDeleters);
-  }
+  if (!keepsPartyContainers(role)) throw new AppError('FORBIDDEN', inventoryMessages.partyContainerDeleters);
+}
+
+/**
+ * So is changing one's name, description or limits (attack review: a player renamed the Party Stash and
+ * capped it at 1 slot / 1 lb, locking the others out of it). Members still move items in and out.
+ */
+export function assertCanEditPartyContainer(role: PartyRole | undefined): void {
+  if (!keepsPartyContainers(role)) throw new AppError('FORBIDDEN', inventoryMessages.partyContainerEditors);
+}
+
+function keepsPartyContainers(role: PartyRole | undefined): boolean {
+  return role === 'gm' || role === 'manager';
 }

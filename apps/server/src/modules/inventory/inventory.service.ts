@@ -411,12 +411,13 @@ export class InventoryService {
   ) {
     await this.#transaction(async (tx) => {
       await repo.lockContainers(tx, [containerId]);
-      const { context, access } = await this.#locate(tx, actor.id, containerId);
+      const { context, access, role } = await this.#locate(tx, actor.id, containerId);
       this.#assertOwnedBy(context, owner);
       policy.assertCanAct(access);
       // Renaming the stash or lifting its capacity is acting on it: the same feature as every other stash
       // action (spec/01 §3), though a change of its details is no inventory action and is not counted.
       if (!context.character && context.party) {
+        policy.assertCanEditPartyContainer(role);
         await this.entitlements.requireFeature(tx, actor.id, 'party_collaboration', {
           partyId: context.party.id,
         });

@@ -125,6 +125,40 @@ describe('Edit container', () => {
   });
 });
 
+describe('Edit container on a party’s container', () => {
+  /** The party's answers: collaboration allowed, and the viewer's role in the party. */
+  const asRole =
+    (role: 'gm' | 'manager' | 'player'): Answer =>
+    (url) => {
+      if (url === '/api/v1/subscription/check_feature')
+        return success({ allowed: true, feature: 'party_collaboration' });
+      if (url === '/api/v1/parties/party-1')
+        return success(buildParty({ id: 'party-1', user_role: role, is_gm: role === 'gm' }));
+      return undefined;
+    };
+
+  it.each(['gm', 'manager'] as const)('is offered to the %s', async (role) => {
+    serve(otherOwners, [], asRole(role));
+    renderView(otherOwners);
+    expect(await screen.findByRole('button', { name: 'Edit container' })).toBeInTheDocument();
+  });
+
+  // The server's rule (inventory.policy assertCanEditPartyContainer): renaming or capping what the group
+  // shares is the GM's or a manager's, as deleting it is.
+  it('is not offered to a player, who may still move items in and out', async () => {
+    const fetchMock = serve(otherOwners, [], asRole('player'));
+    renderView(otherOwners);
+    expect(await screen.findByText('No items found.')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(fetchMock.mock.calls.some(([url]) => String(url) === '/api/v1/parties/party-1')).toBe(true),
+    );
+    await waitFor(() => expect(checks(fetchMock)).toHaveLength(1));
+    // Both answers in: nothing more is coming that would draw the button.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByRole('button', { name: 'Edit container' })).not.toBeInTheDocument();
+  });
+});
+
 describe('Convert coins', () => {
   it('is offered when the container holds coins and sends from, to and no quantity by default', async () => {
     const fetchMock = serve(pouch, [copper], (_url, init) =>
@@ -237,10 +271,11 @@ describe('Delete container', () => {
     const stash = { ...otherOwners, items_count: 0 };
     const fetchMock = serve(stash, [], partyAnswers('player'));
     renderView(stash, vi.fn(), [backpack, pouch, stash, wagon]);
-    expect(await screen.findByRole('button', { name: 'Edit container' })).toBeInTheDocument();
+    expect(await screen.findByText('No items found.')).toBeInTheDocument();
     await waitFor(() =>
       expect(fetchMock.mock.calls.some(([url]) => String(url) === '/api/v1/parties/party-1')).toBe(true),
     );
+    await waitFor(() => expect(checks(fetchMock)).toHaveLength(1));
     expect(screen.queryByRole('button', { name: 'Delete container' })).not.toBeInTheDocument();
   });
 

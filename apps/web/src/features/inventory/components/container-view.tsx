@@ -155,19 +155,20 @@ function ContainerActions({
     enabled: partyOwned && container.can_act,
   });
   const party = useQuery({ ...partyQuery(container.owner.id), enabled: partyOwned && container.can_act });
-  const partyDeleter = party.data?.user_role === 'gm' || party.data?.user_role === 'manager';
+  const partyKeeper = party.data?.user_role === 'gm' || party.data?.user_role === 'manager';
   const partyContainers = containers.filter(
     (c) => c.owner.type === 'party' && c.owner.id === container.owner.id,
   ).length;
   // The server's rule (inventory.service deleteContainer): a member who may act on it, not a primary
   // container, and its items need another container of the same owner to go to. A party's container is
   // the GM's or a manager's to delete, and never the party's last: no button that opens a dialog whose
-  // delete is refused. Changing a party's container is a party action too.
-  const canEdit = container.can_act && (!partyOwned || collaboration.data === true);
+  // delete is refused. Changing a party's container is a party action too, and the GM's or a manager's
+  // (inventory.policy assertCanEditPartyContainer): members only move items in and out.
+  const canEdit = container.can_act && (!partyOwned || (collaboration.data === true && partyKeeper));
   const canDelete =
     container.can_act &&
     !container.is_primary &&
-    (!partyOwned || (collaboration.data === true && partyDeleter && partyContainers > 1)) &&
+    (!partyOwned || (collaboration.data === true && partyKeeper && partyContainers > 1)) &&
     (container.items_count === 0 || deletionDestinations(container, containers).length > 0);
   if (!container.can_act || (!hasCoins && !canDelete && !canEdit)) return null;
   return (
