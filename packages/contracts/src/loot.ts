@@ -51,6 +51,8 @@ export const lootMessages = {
   previewed: 'This is who would get what. Nothing has moved yet.',
   gmOnly: 'Only the GM can do this.',
   cannotTake: 'You need a character in this party to take loot.',
+  /** DESIGN §4: observers only read, whatever characters they have in the party. */
+  observerCannotTake: 'Observers cannot take loot.',
   notInLoot: 'That item is not in this loot.',
   alreadyTaken: 'Someone has already taken that item.',
   onlyLeft: (n: number) => `Only ${n} left in this loot.`,

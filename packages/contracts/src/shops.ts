@@ -73,6 +73,8 @@ export const shopMessages = {
   containerNotCharacters: 'Choose a container of that character.',
   characterNotInParty: 'Choose one of your characters in this party.',
   cannotTrade: 'You need a character in this party to trade here.',
+  /** DESIGN §4: observers only read, whatever characters they have in the party. */
+  observerCannotTrade: 'Observers cannot trade in shops.',
   cannotManage: 'Only the GM and managers can manage this shop.',
   gmOnlyParty: 'Only the GM manages shops in this party, where only the GM adds items.',
   ratingOwn: 'You cannot rate your own shop template.',

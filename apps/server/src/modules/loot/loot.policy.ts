@@ -12,6 +12,8 @@ export interface LootAccess {
    * any character of the party (DESIGN §4: the GM acts on every container of the party).
    */
   canTake: boolean;
+  /** Why taking is refused, when it is not for want of a character. */
+  takeRefusal?: string;
 }
 
 /**
@@ -27,6 +29,7 @@ export function lootAccess(
     isMember: true,
     isGm: membership.role === 'gm',
     canTake: membership.role === 'gm' || (membership.role !== 'observer' && hasCharacterInParty),
+    ...(membership.role === 'observer' ? { takeRefusal: lootMessages.observerCannotTake } : {}),
   };
 }
 
@@ -43,7 +46,7 @@ export function assertGm(access: LootAccess, loot: { isRevealed: boolean }): voi
 
 export function assertCanTake(access: LootAccess, loot: { isRevealed: boolean }): void {
   if (!canSee(access, loot)) throw AppError.notFound(lootMessages.instanceNotFound);
-  if (!access.canTake) throw new AppError('FORBIDDEN', lootMessages.cannotTake);
+  if (!access.canTake) throw new AppError('FORBIDDEN', access.takeRefusal ?? lootMessages.cannotTake);
   // The GM sees hidden loot but nobody takes from it before the party may see it.
   if (!loot.isRevealed) throw new AppError('CONFLICT', lootMessages.notRevealed);
 }

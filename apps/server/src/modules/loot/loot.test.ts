@@ -546,8 +546,17 @@ describe('taking and claiming', () => {
       ...intoHero,
       target_container_id: w.observerHero.primary_container_id,
     });
+    // DESIGN §4: observers only read; the refusal names the role, not a character they do have.
     expect(observer.statusCode).toBe(403);
-    expect(body(observer).error?.message).toBe('You need a character in this party to take loot.');
+    expect(body(observer).error).toMatchObject({ code: 'FORBIDDEN', message: 'Observers cannot take loot.' });
+    // A player without a character hears what they lack.
+    const newcomer = await createMember(ctx, w.party, 'player');
+    const characterless = await take(w, newcomer, intoHero);
+    expect(characterless.statusCode).toBe(403);
+    expect(body(characterless).error).toMatchObject({
+      code: 'FORBIDDEN',
+      message: 'You need a character in this party to take loot.',
+    });
     expect((await take(w, w.outsider, intoHero)).statusCode).toBe(404);
     const notMine = await take(w, w.player, {
       ...intoHero,
@@ -665,10 +674,15 @@ describe('taking and claiming', () => {
     const outsiderHero = await createCharacter(ctx, w.outsider);
     const notInParty = await claim(w, w.gm, { item_instance_id: second?.id, character_id: outsiderHero.id });
     expect(body(notInParty).error?.details?.[0]?.message).toBe('Choose a character in this party.');
-    expect(
-      (await claim(w, w.observer, { item_instance_id: second?.id, character_id: w.observerHero.id }))
-        .statusCode,
-    ).toBe(403);
+    const byObserver = await claim(w, w.observer, {
+      item_instance_id: second?.id,
+      character_id: w.observerHero.id,
+    });
+    expect(byObserver.statusCode).toBe(403);
+    expect(body(byObserver).error).toMatchObject({
+      code: 'FORBIDDEN',
+      message: 'Observers cannot take loot.',
+    });
     expect(
       (
         await callApi(ctx, 'POST', `/loot_instances/${w.loot.id}/claim`, w.player, {

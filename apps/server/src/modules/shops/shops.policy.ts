@@ -10,6 +10,8 @@ export interface ShopAccess {
   canTrade: boolean;
   /** Why managing is refused, when it is. */
   manageRefusal?: string;
+  /** Why trading is refused, when it is not for want of a character. */
+  tradeRefusal?: string;
 }
 
 /**
@@ -29,6 +31,7 @@ export function shopAccess(
     canManage: membership.role === 'gm' || (membership.role === 'manager' && !managerHeldBack),
     ...(managerHeldBack ? { manageRefusal: shopMessages.gmOnlyParty } : {}),
     canTrade: membership.role !== 'observer' && hasCharacterInParty,
+    ...(membership.role === 'observer' ? { tradeRefusal: shopMessages.observerCannotTrade } : {}),
   };
 }
 
@@ -39,7 +42,7 @@ export function assertCanManage(access: ShopAccess): void {
 
 export function assertCanTrade(access: ShopAccess): void {
   if (!access.canRead) throw AppError.notFound(shopMessages.instanceNotFound);
-  if (!access.canTrade) throw new AppError('FORBIDDEN', shopMessages.cannotTrade);
+  if (!access.canTrade) throw new AppError('FORBIDDEN', access.tradeRefusal ?? shopMessages.cannotTrade);
 }
 
 /** A private template exists only for its creator; unlisted and public ones for anyone signed in. */

@@ -564,9 +564,33 @@ describe('trading', () => {
           buyer_container_id: containerId,
         },
       });
-    expect(
-      (await attempt(observer, observerHero.id, observerHero.primary_container_id ?? '')).statusCode,
-    ).toBe(403);
+    // DESIGN §4: observers only read; the refusal names the role, not a character they do have.
+    const byObserver = await attempt(observer, observerHero.id, observerHero.primary_container_id ?? '');
+    expect(byObserver.statusCode).toBe(403);
+    expect(body(byObserver).error).toMatchObject({
+      code: 'FORBIDDEN',
+      message: 'Observers cannot trade in shops.',
+    });
+    const observerSale = await callApi(ctx, 'POST', `/shop_instances/${w.shop.id}/sell`, observer, {
+      sell: {
+        item_instance_id: w.stack.id,
+        seller_character_id: observerHero.id,
+        seller_container_id: observerHero.primary_container_id,
+      },
+    });
+    expect(observerSale.statusCode).toBe(403);
+    expect(body(observerSale).error).toMatchObject({
+      code: 'FORBIDDEN',
+      message: 'Observers cannot trade in shops.',
+    });
+    // A player without a character hears what they lack.
+    const newcomer = await createMember(ctx, w.party, 'player');
+    const characterless = await attempt(newcomer, w.hero.id, w.heroBag);
+    expect(characterless.statusCode).toBe(403);
+    expect(body(characterless).error).toMatchObject({
+      code: 'FORBIDDEN',
+      message: 'You need a character in this party to trade here.',
+    });
     expect((await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}`, observer)).statusCode).toBe(200);
     const stranger = await createUser(ctx);
     expect((await attempt(stranger, w.hero.id, w.heroBag)).statusCode).toBe(404);
