@@ -38,6 +38,8 @@ export const inventoryMessages = {
   splitRange: 'Split amount must be at least 1 and less than the stack quantity',
   mergeDifferent: 'Only stacks of the same item, without changes, can be merged',
   mergeSame: 'Choose another stack to merge with',
+  /** Two stacks in different containers, however alike: a merge never moves items between containers. */
+  mergeAcrossContainers: 'Stacks can only be merged within one container: move one first.',
   mergePersonalState: 'Only stacks that are equipped and attuned alike can be merged',
   containerNotEmpty: 'This container still holds items: empty it first or choose where they go',
   primaryContainer: 'A character’s main container cannot be deleted',

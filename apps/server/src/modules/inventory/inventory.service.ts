@@ -1069,10 +1069,18 @@ export class InventoryService {
     await this.#transaction(async (tx, record) => {
       const source = await this.#lockInstanceForAct(tx, actor.id, instanceId);
       const target = await repo.lockInstance(tx, targetInstanceId);
-      if (!target || target.containerId !== source.instance.containerId) {
+      if (!target) {
         throw AppError.validation([
           { field: 'target_instance_id', message: inventoryMessages.mergeDifferent },
         ]);
+      }
+      if (target.containerId !== source.instance.containerId) {
+        // Where the other stack lies is said only to who may see it; to anyone else it is no stack of theirs.
+        const where = (await this.#locateMany(tx, actor.id, [target.containerId])).get(target.containerId);
+        const message = where?.access.canRead
+          ? inventoryMessages.mergeAcrossContainers
+          : inventoryMessages.mergeDifferent;
+        throw AppError.validation([{ field: 'target_instance_id', message }]);
       }
       const combined = source.instance.quantity + target.quantity;
       const sameKind =

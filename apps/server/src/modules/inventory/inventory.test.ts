@@ -710,6 +710,55 @@ describe('split, merge, adjust and destroy', () => {
     });
   });
 
+  it('merges only within one container, and says so of alike stacks in two', async () => {
+    const { player, character, backpack } = await playerWithCharacter();
+    const pouch = body(
+      await call('POST', '/containers', player, {
+        container: { name: 'Belt pouch', character_id: character.id },
+      }),
+    ).data;
+    const gold = await createTemplate(ctx, { name: 'Gold', weight: 0.02, stackSize: 0 });
+    const add = async (containerId: string, quantity: number) =>
+      body(
+        await call('POST', '/item_instances', player, {
+          item_template_id: gold.id,
+          container_id: containerId,
+          quantity,
+        }),
+      ).data[0];
+    const inBackpack = await add(backpack, 10);
+    const inPouch = await add(String(pouch.id), 5);
+    // The stacks are alike: what keeps them apart is where they are (attack review).
+    const merged = await call('POST', `/item_instances/${inBackpack?.id}/merge`, player, {
+      target_instance_id: inPouch?.id,
+    });
+    expect(merged.statusCode).toBe(422);
+    expect(body(merged).error.details).toEqual([
+      {
+        field: 'target_instance_id',
+        message: 'Stacks can only be merged within one container: move one first.',
+      },
+    ]);
+    expect((await items(player, backpack)).map((i) => i.quantity)).toEqual([10]);
+    expect((await items(player, String(pouch.id))).map((i) => i.quantity)).toEqual([5]);
+    // A stack the player cannot see anywhere is as if it did not exist: no word of where it is.
+    const stranger = await playerWithCharacter();
+    const theirs = body(
+      await call('POST', '/item_instances', stranger.player, {
+        item_template_id: gold.id,
+        container_id: stranger.backpack,
+        quantity: 1,
+      }),
+    ).data[0];
+    const hidden = await call('POST', `/item_instances/${inBackpack?.id}/merge`, player, {
+      target_instance_id: theirs?.id,
+    });
+    expect(hidden.statusCode).toBe(422);
+    expect(body(hidden).error.details).toEqual([
+      { field: 'target_instance_id', message: inventoryMessages.mergeDifferent },
+    ]);
+  });
+
   it('merges an attuned or equipped stack only with one in the same state, past no attunement limit', async () => {
     const { player, backpack } = await playerWithCharacter();
     const ring = await createTemplate(ctx, {
