@@ -24,6 +24,21 @@ describe('max weights', () => {
     expect([0.005, 1e-7, 12.345].map(inHundredths)).toEqual([false, false, false]);
   });
 
+  it('refuses every finer value, however tiny or however written (attack review: 1e-9 was stored as 0)', () => {
+    const finer = [1e-9, 1e-12, 5e-9, 0.000000001, 10.0000001, 5.000000001, 999999.999, '1e-9', '0.001'];
+    expect(finer.map(inHundredths)).toEqual(finer.map(() => false));
+    const exact = [0.01, 0.1, 0.3, 1e2, 1e-2, 2.5e-1, 999999.99, 1_000_000, '0.29', '1e-2', -0.01];
+    expect(exact.map(inHundredths)).toEqual(exact.map(() => true));
+    for (const max_weight of [1e-9, 1e-12, 10.0000001]) {
+      expect(messages(containerFormSchema.safeParse({ name: 'Sack', max_weight }))).toEqual([
+        'Max weight can have at most 2 decimal places',
+      ]);
+      expect(messages(characterFormSchema.safeParse({ name: 'Thorin', max_weight }))).toEqual([
+        'Max weight can have at most 2 decimal places',
+      ]);
+    }
+  });
+
   it('hold for a weight override too: 0.0001 would be stored and its total shown as 0', () => {
     expect(messages(instanceDataSchema.safeParse({ weight_override: 0.0001 }))).toEqual([
       'Weight can have at most 2 decimal places',

@@ -264,10 +264,12 @@ export function tagText() {
 }
 
 /**
- * Whether a number has at most two decimal places (weights are kept in hundredths of a pound): within a
- * float's error of a whole number of hundredths, since 0.29 * 100 is 28.999999999999996.
+ * Whether a number has at most two decimal places (weights are kept in hundredths of a pound), counted in
+ * its shortest decimal form, exponent included: 0.29 is "0.29" though 0.29 * 100 is 28.999999999999996,
+ * and 1e-9 has nine. A margin for float error let 1e-9 pass, to be stored as 0, unlimited (attack review).
  */
 export function inHundredths(value: number | string): boolean {
-  const hundredths = Number(value) * 100;
-  return Math.abs(hundredths - Math.round(hundredths)) < 1e-6;
+  const number = Number(value);
+  const [digits = '', exponent = '0'] = String(number).split('e');
+  return Number.isFinite(number) && (digits.split('.')[1]?.length ?? 0) - Number(exponent) <= 2;
 }

@@ -61,6 +61,31 @@ describe('container and character loads', () => {
 });
 
 // An edit has no target container: its refusal names what made the item heavier (finding 6).
+describe('a max weight finer than hundredths', () => {
+  // Attack review: 1e-9 passed the check within a float's error and was stored as 0, which is unlimited.
+  it('is refused on every path that sets one, exponent form included, and changes nothing', async () => {
+    const player = await createUser(ctx);
+    const character = await createCharacter(ctx, player, { maxWeight: 50 });
+    const pouch = await containerOf(player, character.id, 'Pouch', 1);
+    const refusal = 'Max weight can have at most 2 decimal places';
+    for (const max_weight of [1e-9, 1e-12, 10.0000001]) {
+      const attempts = [
+        call('POST', '/containers', player, {
+          container: { name: 'Tiny', character_id: character.id, max_weight },
+        }),
+        call('PATCH', `/containers/${pouch}`, player, { container: { max_weight } }),
+        call('PATCH', `/characters/${character.id}`, player, { character: { max_weight } }),
+      ];
+      for (const refused of await Promise.all(attempts)) {
+        expect(refused.statusCode, refused.body).toBe(422);
+        expect(body(refused).error.details?.map((d) => d.message)).toEqual([refusal]);
+      }
+    }
+    expect(body(await call('GET', `/containers/${pouch}`, player)).data.max_weight).toBe(1);
+    expect(body(await call('GET', `/characters/${character.id}`, player)).data.max_weight).toBe(50);
+  });
+});
+
 describe('a capacity refusal on an item edit', () => {
   async function potionInSatchel() {
     const player = await createUser(ctx);
