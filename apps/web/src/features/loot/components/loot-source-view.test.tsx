@@ -4,6 +4,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
+import { buildParty } from '../../../test/party-fixtures';
 import { type ItemFilters, noItemFilters } from '../../inventory/api/inventory-api';
 import { buildContainer, buildItem, renderWithProviders } from '../../inventory/test/inventory-fixtures';
 import { buildLootInstance } from '../test/loot-fixtures';
@@ -56,9 +57,16 @@ const chest = buildLootInstance({
 });
 
 /** The loot API at the network boundary. */
-function lootServer(instances: ReturnType<typeof buildLootInstance>[], detail?: () => Response) {
+function lootServer(
+  instances: ReturnType<typeof buildLootInstance>[],
+  detail?: () => Response,
+  role: 'player' | 'observer' = 'player',
+) {
   return mockFetch(({ url }) => {
     const { pathname } = new URL(url, 'http://test');
+    if (pathname === `/api/v1/parties/${partyId}`) {
+      return success(buildParty({ id: partyId, user_role: role, is_gm: false }));
+    }
     if (pathname === `/api/v1/parties/${partyId}/loot_instances`) {
       return jsonResponse(200, {
         status: 'success',
@@ -188,6 +196,16 @@ describe('LootSourceView', { timeout: 20_000 }, () => {
     lootServer([{ ...hoard, can_take: false }]);
     renderView({ lootId: hoard.id });
     expect(await screen.findByTestId('loot-take-blocked')).toHaveTextContent(lootMessages.cannotTake);
+    expect(screen.queryByRole('button', { name: 'Take Longsword to...' })).not.toBeInTheDocument();
+  });
+
+  it('tells an observer it is their role that keeps them from taking, as the server does', async () => {
+    // DESIGN §4: observers only read, whether or not they have a character in the party.
+    lootServer([{ ...hoard, can_take: false }], undefined, 'observer');
+    renderView({ lootId: hoard.id });
+    await waitFor(() =>
+      expect(screen.getByTestId('loot-take-blocked')).toHaveTextContent(lootMessages.observerCannotTake),
+    );
     expect(screen.queryByRole('button', { name: 'Take Longsword to...' })).not.toBeInTheDocument();
   });
 

@@ -8,6 +8,7 @@ import { ErrorPanel } from '../../../components/error-panel';
 import { type ItemFilters, matchesItemFilters } from '../../inventory/api/inventory-api';
 import { ItemGrid } from '../../inventory/components/item-collection';
 import type { DraggedLootItem, LayoutMode, LootSource, QueuedItem } from '../../inventory/workspace-types';
+import { partyQuery } from '../../parties/api/parties-api';
 import { lootErrorMessage, lootInstanceQuery, partyLootQuery } from '../api/loot-api';
 
 /** The Loot tab when the party has no loot it may see yet. */
@@ -122,7 +123,13 @@ const noop = () => {};
 
 function LootStacks(props: LootSourceViewProps & { loot: LootInstance }) {
   const { loot } = props;
-  const blocked = takeBlocker(loot, props.destinations);
+  // An observer is told it is the role (loot.policy, DESIGN §4), as the loot page says, not a character.
+  const membership = useQuery({ ...partyQuery(props.partyId), enabled: !loot.can_take });
+  const reason = takeBlocker(loot, props.destinations);
+  const blocked =
+    reason === lootMessages.cannotTake && membership.data?.user_role === 'observer'
+      ? lootMessages.observerCannotTake
+      : reason;
   const source: LootSource = { lootId: loot.id, lootName: loot.name, partyId: props.partyId, blocked };
   const takeable = blocked === null;
   const items = loot.container.item_instances.filter((item) => matchesItemFilters(item, props.filters));

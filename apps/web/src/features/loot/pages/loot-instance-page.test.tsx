@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
-import { buildCharacter, pageMeta } from '../../../test/party-fixtures';
+import { buildCharacter, buildParty, pageMeta } from '../../../test/party-fixtures';
 import { renderRoutes } from '../../../test/render';
 import { buildContainer, buildItem } from '../../inventory/test/inventory-fixtures';
 import { lootKeys } from '../api/loot-api';
@@ -544,14 +544,30 @@ describe('LootInstancePage', { timeout: 20_000 }, () => {
     ]);
   });
 
-  it('tells an observer (no character) they cannot take, with no Take or Claim', async () => {
-    mockLootPage({ ...playerLoot, can_take: false });
+  it('tells a member without a character they cannot take, with no Take or Claim', async () => {
+    mockLootPage({ ...playerLoot, can_take: false }, (pathname) =>
+      pathname === '/api/v1/parties/party-1' ? success(buildParty({ user_role: 'player' })) : null,
+    );
     renderPage();
     expect(await screen.findByTestId('cannot-take')).toHaveTextContent(
       'You need a character in this party to take loot.',
     );
     expect(screen.queryByRole('button', { name: /^Take / })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /^Claim / })).not.toBeInTheDocument();
+  });
+
+  it('tells an observer it is their role that keeps them from taking, as the server does', async () => {
+    // DESIGN §4: observers only read, whether or not they have a character in the party.
+    mockLootPage({ ...playerLoot, can_take: false }, (pathname) =>
+      pathname === '/api/v1/parties/party-1'
+        ? success(buildParty({ user_role: 'observer', is_gm: false }))
+        : null,
+    );
+    renderPage();
+    await waitFor(() =>
+      expect(screen.getByTestId('cannot-take')).toHaveTextContent('Observers cannot take loot.'),
+    );
+    expect(screen.queryByRole('button', { name: /^Take / })).not.toBeInTheDocument();
   });
 
   it('gives the GM Reveal, Edit, Delete, and Distribute once the loot is revealed', async () => {

@@ -22,6 +22,7 @@ import { DetailLoadError } from '../../../components/detail-load-error';
 import { isRecordNotFound } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { useFocusReturnOr } from '../../../lib/use-focus-return-or';
+import { partyQuery } from '../../parties/api/parties-api';
 import { RealtimeIndicator } from '../../realtime/components/realtime-indicator';
 import { useLootRevealWatch } from '../../realtime/hooks/use-loot-reveal-watch';
 import { usePartyChannels } from '../../realtime/hooks/use-party-channels';
@@ -69,6 +70,11 @@ export function LootInstancePage() {
   useLootRevealWatch(id, query.isError && !loot && isRecordNotFound(query.error));
   // `can_manage` is the party's GM, whom the server lets take and claim for every character of the party.
   const taker = useLootTaker(loot?.can_take ? loot.party_id : null, { forAnyCharacter: loot?.can_manage });
+  // Who may not take is told why, as the server says it (loot.policy): an observer for the role, whatever
+  // characters they have (DESIGN §4), anyone else for want of a character.
+  const party = useQuery({ ...partyQuery(loot?.party_id ?? ''), enabled: loot?.can_take === false });
+  const cannotTake =
+    party.data?.user_role === 'observer' ? lootMessages.observerCannotTake : lootMessages.cannotTake;
   const [pick, setPick] = useState<LootPick | null>(null);
   const closeTake = useCallback(() => setPick(null), []);
   const [editing, setEditing] = useState(false);
@@ -200,7 +206,7 @@ export function LootInstancePage() {
 
       {loot.is_revealed && (!loot.can_take || (!taker.isPending && !hasCharacter)) ? (
         <Alert variant="light" color="blue" data-testid="cannot-take">
-          {lootMessages.cannotTake}
+          {cannotTake}
         </Alert>
       ) : null}
 

@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
-import { pageMeta } from '../../../test/party-fixtures';
+import { buildParty, pageMeta } from '../../../test/party-fixtures';
 import { renderWithProviders } from '../../inventory/test/inventory-fixtures';
 import { buildShopInstance, buildStockItem } from '../test/shop-fixtures';
 import { ShopSourceView } from './shop-source-view';
@@ -11,9 +11,12 @@ import { ShopSourceView } from './shop-source-view';
 const shop = buildShopInstance();
 
 /** The party's one shop and its characters, none of them mine, at the network boundary. */
-function shopServer(shop = buildShopInstance()) {
+function shopServer(shop = buildShopInstance(), role: 'player' | 'observer' = 'player') {
   return mockFetch(({ url }) => {
     const { pathname } = new URL(url, 'http://test');
+    if (pathname === `/api/v1/parties/${shop.party_id}`) {
+      return success(buildParty({ id: shop.party_id, user_role: role, is_gm: false }));
+    }
     if (pathname === '/api/v1/shop_instances') {
       return jsonResponse(200, { status: 'success', data: { instances: [shop] }, meta: pageMeta(1, 100) });
     }
@@ -45,6 +48,24 @@ describe('ShopSourceView (the workspace’s Shop tab)', () => {
     // Nor anything to sell from: the Buy or Sell switch stays away.
     expect(screen.queryByRole('radiogroup', { name: 'Buy or sell' })).not.toBeInTheDocument();
     expect(screen.queryByTestId('workspace-shop-side')).not.toBeInTheDocument();
+  });
+
+  it('tells an observer it is their role that keeps them from trading, as the server does', async () => {
+    // DESIGN §4: observers only read, whether or not they have a character in the party.
+    const watched = buildShopInstance({ can_trade: false });
+    shopServer(watched, 'observer');
+    renderWithProviders(
+      <ShopSourceView
+        partyId={watched.party_id}
+        shopId={watched.id}
+        onSelect={() => undefined}
+        draggable
+        onTrade={() => undefined}
+      />,
+    );
+    expect(await screen.findByText(shopMessages.observerCannotTrade)).toBeInTheDocument();
+    expect(screen.queryByText(shopMessages.cannotTrade)).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /^Buy / })).toBeDisabled();
   });
 });
 

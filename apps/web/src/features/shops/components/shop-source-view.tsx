@@ -20,6 +20,7 @@ import { noItemsFound } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import { useDragId } from '../../../lib/drag-id';
 import { type TradeButtonFocus, useStockFocus } from '../../../lib/use-stock-focus';
+import { partyQuery } from '../../parties/api/parties-api';
 import { partyShopsQuery, shopInstanceQuery } from '../api/shops-api';
 import { useTrader } from '../hooks/use-trader';
 import { SetPriceButton, SetPriceDialog, usePriceDialog } from './set-price-dialog';
@@ -148,10 +149,16 @@ function ShopShelf({
   onTrade: (offer: TradeOffer) => void;
 }) {
   const blocked = tradeBlocker(shop, trader);
+  // An observer is told it is the role (shops.policy, DESIGN §4), as the shop page says, not a character.
+  const party = useQuery({ ...partyQuery(shop.party_id), enabled: !shop.can_trade });
+  const refusal =
+    blocked === shopMessages.cannotTrade && party.data?.user_role === 'observer'
+      ? shopMessages.observerCannotTrade
+      : blocked;
   // Why Buy is off, unless the trader panel above says so already: my containers are loading, or I have
   // no character in the party to trade with (said where "Pay from and carry into" goes, as on the shop page).
   const notice =
-    shop.can_trade && (blocked === traderLoading || blocked === shopMessages.cannotTrade) ? null : blocked;
+    shop.can_trade && (blocked === traderLoading || blocked === shopMessages.cannotTrade) ? null : refusal;
   // On a phone there is no second panel to drag from: selling happens here, from the chosen container.
   // Without a character of mine in the party there is nothing to sell from, so no Sell side either.
   const [side, setSide] = useState<'buy' | 'sell'>('buy');

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
-import { buildCharacter, pageMeta } from '../../../test/party-fixtures';
+import { buildCharacter, buildParty, pageMeta } from '../../../test/party-fixtures';
 import { renderRoutes } from '../../../test/render';
 import { buildContainer, buildItem } from '../../inventory/test/inventory-fixtures';
 import { shopKeys } from '../api/shops-api';
@@ -92,6 +92,23 @@ function renderPage() {
 
 // A shared, busy machine: the page chains the shop, my characters and their containers.
 describe('ShopInstancePage', { timeout: 20_000 }, () => {
+  it.each([
+    ['observer', 'Observers cannot trade in shops.'],
+    ['player', 'You need a character in this party to trade here.'],
+  ] as const)('says to a member (%s) who may not trade why, as the server does', async (role, said) => {
+    // DESIGN §4: observers only read, whether or not they have a character in the party.
+    mockShopPage((pathname, method) => {
+      if (method === 'GET' && pathname === '/api/v1/shop_instances/shop-1')
+        return success({ ...shop, can_trade: false, can_manage: false });
+      if (pathname === '/api/v1/parties/party-1')
+        return success(buildParty({ id: 'party-1', user_role: role, is_gm: false }));
+      return null;
+    });
+    renderPage();
+    expect(await screen.findByRole('heading', { level: 1, name: shop.name })).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('cannot-trade')).toHaveTextContent(said));
+  });
+
   it('sends me back to the party’s shops when the shop is deleted while I look at it', async () => {
     let deleted = false;
     mockShopPage((pathname, method) =>

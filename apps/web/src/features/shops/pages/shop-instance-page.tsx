@@ -18,6 +18,7 @@ import { Link, useParams } from 'react-router';
 import { DetailLoadError } from '../../../components/detail-load-error';
 import { ScrollingTabsList } from '../../../components/scrolling-tabs-list';
 import { usePageTitle } from '../../../lib/page-title';
+import { partyQuery } from '../../parties/api/parties-api';
 import { RealtimeIndicator } from '../../realtime/components/realtime-indicator';
 import { usePartyChannels } from '../../realtime/hooks/use-party-channels';
 import { ShareButton } from '../../shares/components/share-button';
@@ -48,6 +49,11 @@ export function ShopInstancePage() {
   usePageTitle(shop?.name ?? 'Shop');
   const realtime = usePartyChannels(shop?.party_id ?? null);
   const trader = useTrader(shop?.can_trade ? shop.party_id : null);
+  // Who may not trade is told why, as the server says it (shops.policy): an observer for the role, whatever
+  // characters they have (DESIGN §4), anyone else for want of a character.
+  const party = useQuery({ ...partyQuery(shop?.party_id ?? ''), enabled: shop?.can_trade === false });
+  const cannotTrade =
+    party.data?.user_role === 'observer' ? shopMessages.observerCannotTrade : shopMessages.cannotTrade;
   const [offer, setOffer] = useState<TradeOffer | null>(null);
   const closeTrade = useCallback(() => setOffer(null), []);
   const [tab, setTab] = useState<string>('buy');
@@ -120,10 +126,10 @@ export function ShopInstancePage() {
       {shop.can_trade ? (
         <TraderPanel trader={trader} />
       ) : (
-        <Alert variant="light" color="blue">
+        <Alert variant="light" color="blue" data-testid="cannot-trade">
           {shop.can_manage
             ? 'You run this shop. Add a character to the party to trade here yourself.'
-            : shopMessages.cannotTrade}
+            : cannotTrade}
         </Alert>
       )}
       <Tabs value={tab} onChange={(value) => value && setTab(value)} keepMounted={false}>
