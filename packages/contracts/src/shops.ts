@@ -47,6 +47,12 @@ export const shopMessages = {
   insufficientFunds: (missingCp: number) => `Not enough coins: ${formatCopper(missingCp)} more is needed.`,
   insufficientWithRequests: (missingCp: number, waitingCp: number) =>
     `Not enough coins: ${formatCopper(missingCp)} more is needed, counting the ${formatCopper(waitingCp)} of purchases already waiting for the GM's approval.`,
+  /**
+   * Under a capacity refusal (spec/02's message stays as it is): which container is full, and that the
+   * buyer may carry the goods into another.
+   */
+  cannotCarry: (containerName: string) =>
+    `${containerName} cannot carry it: choose another container to carry it into.`,
   priceChanged: (unitCp: number) =>
     `The price has changed: it is now ${formatCopper(unitCp)} each. Check the new price and buy again.`,
   notInShop: 'That item is not for sale in this shop.',

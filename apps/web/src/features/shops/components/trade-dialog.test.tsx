@@ -315,6 +315,39 @@ describe('TradeDialog', () => {
     20_000,
   );
 
+  it('names the container that cannot carry a purchase, and says another can be chosen', async () => {
+    const pouch = buildContainer({
+      id: 'container-1',
+      name: 'Belt Pouch',
+      owner: { type: 'character', id: 'character-1', name: 'Pip' },
+      character_id: 'character-1',
+    });
+    mockFetch(({ url, init }) => {
+      const { pathname, searchParams } = new URL(url, 'http://test');
+      if (pathname === '/api/v1/characters/character-1/containers') return success([pouch]);
+      if (init.method !== 'POST' && pathname === '/api/v1/shop_instances/shop-1')
+        return success(arrowShop(60));
+      if (pathname.includes('/calculate_buy_price/'))
+        return quote('buy', Number(searchParams.get('quantity')), 5);
+      if (pathname === '/api/v1/containers/container-1/items') return success([goldCoins]);
+      if (init.method === 'POST' && pathname.endsWith('/purchase'))
+        return failure(422, 'CAPACITY_EXCEEDED', 'Item(s) would exceed weight limit');
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<TradeDialog offer={offer} onClose={vi.fn()} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Buy Arrow' });
+    await user.click(await within(dialog).findByRole('button', { name: 'Buy for 5 cp' }));
+    const error = await within(dialog).findByTestId('trade-error');
+    // The spec's message stays; the line under it says which container is full and what to do.
+    expect(error).toHaveTextContent('Item(s) would exceed weight limit');
+    expect(
+      await within(error).findByText(
+        'Belt Pouch cannot carry it: choose another container to carry it into.',
+      ),
+    ).toBeInTheDocument();
+  });
+
   it('follows the stack while open: fewer in stock, then none, which closes it and says so once', async () => {
     let left = 60;
     const onClose = vi.fn();

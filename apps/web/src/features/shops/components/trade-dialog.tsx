@@ -176,6 +176,14 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
     ...containerCoinsQuery(fundId ?? ''),
     enabled: fundOffered && fundId !== undefined,
   });
+  // Refused for room (spec/02's capacity messages): the container it would go into is named under the
+  // message, with what to do, so the buyer need not guess which of their bags is full.
+  const capacityRefused = isApiError(trade.error) && trade.error.code === 'CAPACITY_EXCEEDED';
+  const buyerContainers = useQuery({
+    ...ownerContainersQuery({ type: 'character', id: shown?.characterId ?? '' }),
+    enabled: offer !== null && shown?.side === 'buy' && capacityRefused,
+  });
+  const fullContainer = buyerContainers.data?.find((c) => c.id === shown?.containerId);
   // The shop's latest price each: it does not depend on the quantity, so it holds while another is asked.
   const [quotedUnitCp, setQuotedUnitCp] = useState<number | null>(null);
   const quotedNow = quote.data?.unit_price_cp;
@@ -422,6 +430,11 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
           ) : failure && !noOffer ? (
             <Alert color="red" variant="light" role="alert" data-testid="trade-error">
               {splitting ? splitErrorMessage(failure) : tradeErrorMessage(failure, shown.side)}
+              {buying && capacityRefused ? (
+                <Text size="sm" mt={4} data-testid="trade-cannot-carry">
+                  {shopMessages.cannotCarry(fullContainer?.name ?? 'This container')}
+                </Text>
+              ) : null}
             </Alert>
           ) : null}
           <Group justify="flex-end" gap="sm">

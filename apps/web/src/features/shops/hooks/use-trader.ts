@@ -24,7 +24,9 @@ export function useTrader(partyId: string | null) {
   const purses = useQueries({
     queries: containers.map((c) => ({ ...containerCoinsQuery(c.id), enabled: chosen === null })),
   });
-  const pursesPending = chosen === null && purses.some((p) => p.isPending);
+  // A count kept from before (the pouch seen empty, then filled from the market) is refetched on mount: wait
+  // for the fresh one, else the default is pinned to a container from an old count.
+  const pursesPending = chosen === null && purses.some((p) => p.isPending || p.isFetching);
   const worth = (index: number) => purseValueCp({ ...emptyPurse(), ...purses[index]?.data });
   const richest = containers.reduce<{ container: Container | null; cp: number }>(
     (best, container, index) => (worth(index) > best.cp ? { container, cp: worth(index) } : best),

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { buildCharacter, buildParty, pageMeta } from '../../../test/party-fixtures';
 import { renderRoutes } from '../../../test/render';
+import { inventoryKeys } from '../../inventory/api/inventory-api';
 import { buildContainer, buildItem } from '../../inventory/test/inventory-fixtures';
 import { shopKeys } from '../api/shops-api';
 import { buildShopInstance, buildStockItem } from '../test/shop-fixtures';
@@ -251,6 +252,48 @@ describe('ShopInstancePage', { timeout: 20_000 }, () => {
       expect(screen.getByRole('combobox', { name: 'Pay from and carry into' })).toHaveValue(
         'Backpack (Aria)',
       ),
+    );
+  });
+
+  it('waits for a fresh count of my purses before choosing the one to pay from', async () => {
+    // At the table: the pouch was counted empty, then coins were added to it (which marks the count
+    // stale); the shop must not settle on the backpack from that old count.
+    const pouch = buildContainer({
+      id: 'c-pouch',
+      name: 'Belt Pouch',
+      is_primary: false,
+      owner: { type: 'character', id: 'ch-aria', name: 'Aria' },
+      character_id: 'ch-aria',
+      party_id: 'party-1',
+    });
+    const gold = buildItem({
+      id: 'coins-gp',
+      name: 'Gold piece',
+      quantity: 100,
+      value_cp: 100,
+      container_id: 'c-pouch',
+      item_template: { name: 'Gold piece', stack_size: 0, tags: ['currency'], metadata: {}, coin: 'gp' },
+    });
+    mockShopPage((pathname) => {
+      if (pathname === '/api/v1/characters/ch-aria/containers')
+        return success([{ ...backpack, is_primary: true }, pouch]);
+      if (pathname === '/api/v1/containers/c-pouch/items') return itemsPage([gold]);
+      return null;
+    });
+    const view = renderRoutes(
+      [
+        { path: '/start', element: <p>Start</p> },
+        { path: '/shops/instances/:id', element: <ShopInstancePage /> },
+      ],
+      '/start',
+    );
+    view.queryClient.setQueryData(inventoryKeys.coins('c-pouch'), {});
+    view.queryClient.setQueryData(inventoryKeys.coins('c-pack'), {});
+    await view.queryClient.invalidateQueries({ queryKey: inventoryKeys.coins('c-pouch') });
+    await view.router.navigate('/shops/instances/shop-1');
+    await waitFor(() => expect(screen.getByTestId('my-coins')).toHaveTextContent('Your coins: 100 gp'));
+    expect(screen.getByRole('combobox', { name: 'Pay from and carry into' })).toHaveValue(
+      'Belt Pouch (Aria)',
     );
   });
 
