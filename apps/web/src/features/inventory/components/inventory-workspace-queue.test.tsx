@@ -5,8 +5,9 @@ import { useUiStore } from '../../../stores/ui-store';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { pageMeta } from '../../../test/party-fixtures';
 import { restoreViewportAfterEach, setViewport } from '../../../test/viewport';
-import { buildContainer, buildItem, renderWithProviders } from '../test/inventory-fixtures';
+import { buildContainer, buildItem, buildPartyStash, renderWithProviders } from '../test/inventory-fixtures';
 import { InventoryWorkspace } from './inventory-workspace';
+import { nowhereFromStash } from './move-item-form';
 import { queuedDestinationPlaceholder } from './transfer-queue-bar';
 
 afterEach(() => {
@@ -140,5 +141,51 @@ describe('InventoryWorkspace transfer queue on a desktop', { timeout: 20_000 }, 
     const sword = await screen.findByRole('button', { name: 'Longsword, quantity 1' });
     const help = document.getElementById(sword.getAttribute('aria-describedby')?.split(' ').at(-1) ?? '');
     expect(help).toHaveTextContent('Q or Ctrl+click adds it to the transfer queue');
+  });
+});
+
+describe('InventoryWorkspace: a GM without a character, in the party stash', { timeout: 20_000 }, () => {
+  restoreViewportAfterEach();
+  beforeEach(() => useUiStore.setState({ toasts: [] }));
+
+  const stash = buildPartyStash({ id: 'party-1', name: 'Lantern Road' });
+  const manacles = buildItem({ id: 'i-manacles', name: 'Manacles', quantity: 1, container_id: stash.id });
+
+  function stashOnly() {
+    mockFetch(({ url }) => {
+      const { pathname } = new URL(url, 'http://test');
+      if (pathname === `/api/v1/containers/${stash.id}`) return success(stash);
+      if (pathname === `/api/v1/item_instances/${manacles.id}`) return success(manacles);
+      if (pathname === `/api/v1/containers/${stash.id}/items`)
+        return jsonResponse(200, { status: 'success', data: [manacles], meta: pageMeta(1, 20) });
+      if (pathname === '/api/v1/characters')
+        return jsonResponse(200, { status: 'success', data: [], meta: pageMeta(0, 100) });
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+    });
+    return renderWithProviders(
+      <InventoryWorkspace
+        owner="Lantern Road"
+        containers={[stash]}
+        initialLeft={{ tab: 'container', containerId: stash.id }}
+        initialRight={{ tab: 'container', containerId: stash.id }}
+        inParty
+        partyId="party-1"
+        createOwner={null}
+      />,
+    );
+  }
+
+  it('offers no Add to Queue and says why the queue has no destination', async () => {
+    setViewport(375, 812);
+    stashOnly();
+    const user = userEvent.setup();
+    const queue = await screen.findByTestId('transfer-queue');
+    expect(within(queue).getByText(nowhereFromStash)).toBeInTheDocument();
+    expect(within(queue).queryByRole('combobox', { name: 'Destination' })).not.toBeInTheDocument();
+    await user.click(await screen.findByRole('button', { name: 'Manacles, quantity 1' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Manacles' });
+    expect(within(dialog).queryByRole('button', { name: 'Add to Queue' })).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Transfer' }));
+    expect(await within(dialog).findByText(nowhereFromStash)).toBeInTheDocument();
   });
 });

@@ -58,6 +58,7 @@ import {
 import { CreateContainerDialog } from './create-container-dialog';
 import { InventoryPanel } from './inventory-panel';
 import { ItemDetail } from './item-detail';
+import { nowhereFromStash } from './move-item-form';
 import { QuantityDialog, type QuantityRequest } from './quantity-dialog';
 import { TransferQueueBar } from './transfer-queue-bar';
 import { TransferQueueCover } from './transfer-queue-cover';
@@ -426,6 +427,11 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
     if (queue.destination !== null && !offersDestination) queue.choose(null);
   }, [offersDestination, queue.destination, queue.choose]);
 
+  // Nothing the user may act on but the container the items are in, and no loot they may take: a GM
+  // without a character in the party, in its stash. The queue could never have a destination, so it says
+  // why instead of offering an empty one, and items offer no Add to Queue.
+  const actable = props.containers.filter((c) => c.can_act);
+  const queueNowhere = actable.length <= 1 && lootDestinations.length === 0;
   const panelProps = (side: PanelSide) => ({
     side,
     state: panels[side],
@@ -530,6 +536,7 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
           queue={queue}
           containers={queueDestinations}
           swipes={touch}
+          nowhere={queueNowhere ? nowhereFromStash : null}
           onCoverChange={setQueueCover}
         />
       ) : null}
@@ -545,10 +552,14 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
           canAct={detailContainer?.can_act ?? false}
           destinations={props.containers}
           lootDestinations={lootDestinations}
-          onAddToQueue={(item) => {
-            queue.add(detail.loot ? { ...item, loot: detail.loot } : item);
-            detail.close();
-          }}
+          onAddToQueue={
+            queueNowhere
+              ? undefined
+              : (item) => {
+                  queue.add(detail.loot ? { ...item, loot: detail.loot } : item);
+                  detail.close();
+                }
+          }
           onClose={detail.close}
         />
       ) : null}

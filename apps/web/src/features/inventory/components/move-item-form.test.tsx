@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toast } from '../../../lib/toast';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { buildContainer, buildItem, buildPartyStash, renderWithProviders } from '../test/inventory-fixtures';
-import { MoveItemForm } from './move-item-form';
+import { MoveItemForm, nowhereFromStash } from './move-item-form';
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -20,6 +20,16 @@ function moveIntoStash() {
 }
 
 describe('MoveItemForm', () => {
+  it('explains, instead of an empty destination, that a stash item has nowhere to go', () => {
+    // A GM without a character in the party: the stash is the only container they may act on.
+    const manacles = buildItem({ id: 'item-manacles', name: 'Manacles', container_id: stash.id });
+    renderWithProviders(<MoveItemForm item={manacles} destinations={[stash]} onDone={() => undefined} />);
+    expect(screen.getByText(nowhereFromStash)).toBeInTheDocument();
+    expect(screen.queryByRole('combobox', { name: 'Destination' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Transfer' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Cancel' })).toBeEnabled();
+  });
+
   it('a plan refusal says what the plan lacks and links to the upgrade for it', async () => {
     const toastError = vi.spyOn(toast, 'error');
     mockFetch(() =>

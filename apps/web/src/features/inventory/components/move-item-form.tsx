@@ -1,5 +1,5 @@
 import type { Container, ItemInstance } from '@haversack/contracts';
-import { Button, Group, NumberInput, Select, Stack } from '@mantine/core';
+import { Button, Group, NumberInput, Select, Stack, Text } from '@mantine/core';
 import { type FocusEvent, useLayoutEffect, useRef, useState } from 'react';
 import { quantityError, quantityFieldProps } from '../../../lib/quantity-field';
 import { useTransferItem } from '../hooks/use-inventory-actions';
@@ -18,6 +18,16 @@ function showStart(input: HTMLInputElement | null): void {
   input.setSelectionRange(0, 0);
   input.scrollLeft = 0;
 }
+
+/**
+ * Said instead of an empty Destination where nothing else is open to the user: a GM without a character
+ * in the party, in its stash (review 2026-11: an empty select and a Transfer that stayed off).
+ */
+export const nowhereFromStash =
+  "There is nowhere to move this: players take items out of the stash into their own characters' containers, and a GM needs a character in the party to carry items.";
+
+/** The same, for a container whose owner has no other container the user may act on. */
+export const nowhereToMove = 'There is nowhere to move this: there is no other container to move it into.';
 
 /**
  * Moves some or all of a stack into another container (the same transfer as a drag). A destination the
@@ -48,6 +58,21 @@ export function MoveItemForm({
   const amount = Number(quantity);
   const problem = quantityError(quantity, item.quantity);
   const valid = target !== null && problem === null;
+  if (choices.length === 0) {
+    const fromParty = destinations.find((c) => c.id === item.container_id)?.owner.type === 'party';
+    return (
+      <Stack gap="sm">
+        <Text size="sm" data-testid="move-nowhere">
+          {fromParty ? nowhereFromStash : nowhereToMove}
+        </Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onDone}>
+            Cancel
+          </Button>
+        </Group>
+      </Stack>
+    );
+  }
   return (
     <form
       onSubmit={(event) => {

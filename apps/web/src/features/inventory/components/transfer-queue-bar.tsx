@@ -31,12 +31,18 @@ export function TransferQueueBar({
   queue,
   containers,
   swipes = true,
+  nowhere = null,
   onCoverChange,
 }: {
   queue: TransferQueue;
   containers: Container[];
   /** Whether items are swiped into it (phones and tablets), which its help and placeholder speak of. */
   swipes?: boolean;
+  /**
+   * Why the queue can never have a destination here (a GM without a character, in the party stash): said
+   * instead of an empty Destination and the swipe help.
+   */
+  nowhere?: string | null;
   onCoverChange?: (height: number) => void;
 }) {
   const busy = queue.progress !== null;
@@ -96,29 +102,35 @@ export function TransferQueueBar({
             <Button variant="default" size="sm" onClick={queue.clear} disabled={busy}>
               Clear
             </Button>
-          ) : floating || !swipes ? null : (
+          ) : floating || !swipes || nowhere ? null : (
             <Text size="xs" c="dimmed">
               Swipe right: Quick Transfer · left: Add to Queue
             </Text>
           )}
         </Group>
-        <Select
-          {...destinationFirstUse}
-          label="Destination"
-          placeholder={swipes ? destinationPlaceholder : queuedDestinationPlaceholder}
-          data={destinationOptions}
-          value={queue.destination}
-          // "Belt pouch (Lyra Moonwhisper, Seeker of the Lost Archive) · 12% full · 3/20 slots" is wider than
-          // a phone: the theme ends it in an ellipsis, and the whole of it is the title (a screen reader reads
-          // the value whole).
-          title={destinationLabel}
-          onChange={queue.choose}
-          error={queue.error ?? undefined}
-          // The bar is sticky at the bottom of a scrolling page: floating-ui can judge it detached for a
-          // frame after a swipe and would hide the open list, so keep it shown and open it upwards.
-          comboboxProps={{ withinPortal: true, hideDetached: false, position: 'top', keepMounted }}
-          disabled={busy}
-        />
+        {nowhere && !hasItems && !busy ? (
+          <Text size="sm" c="dimmed" data-testid="transfer-queue-nowhere">
+            {nowhere}
+          </Text>
+        ) : (
+          <Select
+            {...destinationFirstUse}
+            label="Destination"
+            placeholder={swipes ? destinationPlaceholder : queuedDestinationPlaceholder}
+            data={destinationOptions}
+            value={queue.destination}
+            // "Belt pouch (Lyra Moonwhisper, Seeker of the Lost Archive) · 12% full · 3/20 slots" is wider than
+            // a phone: the theme ends it in an ellipsis, and the whole of it is the title (a screen reader reads
+            // the value whole).
+            title={destinationLabel}
+            onChange={queue.choose}
+            error={queue.error ?? undefined}
+            // The bar is sticky at the bottom of a scrolling page: floating-ui can judge it detached for a
+            // frame after a swipe and would hide the open list, so keep it shown and open it upwards.
+            comboboxProps={{ withinPortal: true, hideDetached: false, position: 'top', keepMounted }}
+            disabled={busy}
+          />
+        )}
         {hasItems || busy ? (
           <Group gap="xs" align="flex-start" data-testid="transfer-queue-items">
             {/* Whole items, as many lines as they need up to two, then scrolled: the bar does not grow over
