@@ -53,6 +53,9 @@ export const shopMessages = {
    */
   cannotCarry: (containerName: string) =>
     `${containerName} cannot carry it: choose another container to carry it into.`,
+  /** An approved request whose payer is now short: whose purse, so that the GM knows whom to ask. */
+  payerShort: (payerName: string, missingCp: number) =>
+    `${payerName} is short of coins: ${formatCopper(missingCp)} more is needed.`,
   priceChanged: (unitCp: number) =>
     `The price has changed: it is now ${formatCopper(unitCp)} each. Check the new price and buy again.`,
   notInShop: 'That item is not for sale in this shop.',

@@ -1353,8 +1353,12 @@ export class ShopsService {
     return context;
   }
 
-  #insufficient(totalCp: number, missingCp: number, field: string): AppError {
-    const message = shopMessages.insufficientFunds(missingCp);
+  #insufficient(
+    totalCp: number,
+    missingCp: number,
+    field: string,
+    message = shopMessages.insufficientFunds(missingCp),
+  ): AppError {
     return new AppError('INSUFFICIENT_FUNDS', message, {
       details: [{ field, message, limit: totalCp, used: totalCp - missingCp }],
     });
@@ -1393,10 +1397,15 @@ export class ShopsService {
     const { purse, stacks, coins } = await this.deps.moves.purse(tx, payer.container.id);
     const plan = planPayment(purse, total);
     if (!plan.ok) {
+      const fromParty = args.paymentSource === 'party';
+      // The GM approving someone else's request is told whose purse is short (the buyer's own purchase
+      // says "Not enough coins", which is plain to them): the stash by its name, a character's bag as theirs.
+      const payerName = fromParty ? payer.container.name : `${payer.ownerName}’s ${payer.container.name}`;
       throw this.#insufficient(
         total,
         plan.missingCp,
-        args.paymentSource === 'party' ? 'payer_container_id' : 'buyer_container_id',
+        fromParty ? 'payer_container_id' : 'buyer_container_id',
+        args.approved ? shopMessages.payerShort(payerName, plan.missingCp) : undefined,
       );
     }
     const fromParty = args.paymentSource === 'party';

@@ -943,6 +943,42 @@ describe('purchase requests and the purse', () => {
   });
 });
 
+describe('approving a request the buyer can no longer pay for', () => {
+  it('tells the GM whose container is short of coins, and how much', async () => {
+    const w = await world({ stock: 1, stackSize: 1, price: 100 });
+    await giveCoins(w.player, w.heroBag, 'gp', 1);
+    await callApi(ctx, 'PATCH', `/shop_instances/${w.shop.id}`, w.gm, {
+      shop_instance: { approval_threshold_cp: 50 },
+    });
+    const asked = await callApi(ctx, 'POST', `/shop_instances/${w.shop.id}/purchase`, w.player, {
+      purchase: {
+        item_instance_id: w.stack.id,
+        quantity: 1,
+        buyer_character_id: w.hero.id,
+        buyer_container_id: w.heroBag,
+      },
+    });
+    expect(asked.statusCode, asked.body).toBe(202);
+    const id = body<{ request: { id: string } }>(asked).data.request.id;
+    // The buyer spends the coins elsewhere before the GM gets to the request.
+    await ctx.database.db
+      .delete(itemInstances)
+      .where(
+        and(
+          eq(itemInstances.containerId, w.heroBag),
+          sql`${itemInstances.itemTemplateId} in (select id from item_templates where system_key like 'coin:%')`,
+        ),
+      );
+    const [bag] = await ctx.database.db.select().from(containers).where(eq(containers.id, w.heroBag));
+    const approved = await callApi(ctx, 'POST', `/shop_requests/${id}/approve`, w.gm, {});
+    expect(approved.statusCode, approved.body).toBe(422);
+    expect(body(approved).error).toMatchObject({
+      code: 'INSUFFICIENT_FUNDS',
+      message: `${w.hero.name}’s ${bag?.name} is short of coins: 1 gp more is needed.`,
+    });
+  });
+});
+
 describe('restock', () => {
   it('restocks on schedule without anyone online, once, with two pollers', async () => {
     const w = await world({ stock: 4 });
