@@ -1,7 +1,8 @@
 import { inventoryMessages, shopMessages } from '@haversack/contracts';
 import { describe, expect, it } from 'vitest';
 import type { DraggedShopItem } from '../shops/components/shop-source-view';
-import { planDrop } from './drop-plan';
+import { dropElsewhere, planDrop } from './drop-plan';
+import { buildContainer, buildPartyStash } from './test/inventory-fixtures';
 import type { DraggedItem, DraggedLootItem, DraggedTemplate, DropZone } from './workspace-types';
 
 const myItem: DraggedItem = {
@@ -106,5 +107,27 @@ describe('planDrop (spec/02 §4 allowed transfers)', () => {
     // A stash that is only the panel's container behind a shop or loot tab is not touched by a sale.
     expect(planDrop(myItem, { ...shopZone, containerId: 'stash' }, locked).kind).toBe('sell');
     expect(planDrop(myItem, stashZone, new Set()).kind).toBe('transfer');
+  });
+});
+
+describe('dropElsewhere', () => {
+  const stash = buildPartyStash({ id: 'party-1', name: 'Lantern Road' });
+  const rook = (id: string, name: string) =>
+    buildContainer({ id, name, owner: { type: 'character', id: 'ch-rook', name: 'Rook Ironside' } });
+
+  it('says what to do, naming the one character whose containers take it', () => {
+    const containers = [rook('c-pack', 'Backpack'), rook('c-pouch', 'Belt Pouch'), stash];
+    expect(dropElsewhere('buy', containers)).toBe('Drop it on one of Rook Ironside’s containers to buy it.');
+    expect(dropElsewhere('take', containers)).toBe(
+      'Drop it on one of Rook Ironside’s containers to take it.',
+    );
+  });
+
+  it('speaks of my characters when there are several, or none to name', () => {
+    const quill = buildContainer({ id: 'c-q', owner: { type: 'character', id: 'ch-q', name: 'Quill' } });
+    expect(dropElsewhere('buy', [rook('c-pack', 'Backpack'), quill])).toBe(
+      'Drop it on one of your characters’ containers to buy it.',
+    );
+    expect(dropElsewhere('take', [stash])).toBe('Drop it on one of your characters’ containers to take it.');
   });
 });

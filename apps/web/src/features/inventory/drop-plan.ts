@@ -1,4 +1,4 @@
-import { inventoryMessages, shopMessages } from '@haversack/contracts';
+import { type Container, inventoryMessages, shopMessages } from '@haversack/contracts';
 import { type DraggedShopItem, isDraggedShopItem } from '../shops/components/shop-source-view';
 import { unsupportedTransfer } from './api/transfer-messages';
 import {
@@ -76,4 +76,19 @@ function readDrop(dragged: unknown, over: unknown): DropPlan {
   // Dropping back where it came from is not a transfer (spec/02 §4 refuses the same container).
   if (zone.containerId === payload.containerId) return { kind: 'none' };
   return { kind: 'transfer', item: payload, containerId: zone.containerId };
+}
+
+/**
+ * Said when a shop item or loot is dropped where it cannot go (the party stash, another's container): what
+ * to do instead, naming the character when only one of the user's characters could receive it (review
+ * 2026-11: "Choose a container of that character." left the player asking which). `containers` are those
+ * that could: the user's characters' containers they may act on.
+ */
+export function dropElsewhere(kind: 'buy' | 'take', containers: readonly Container[]): string {
+  const names = new Set(
+    containers.filter((c) => c.owner.type === 'character' && c.can_act).map((c) => c.owner.name),
+  );
+  const [only] = names;
+  const whose = names.size === 1 && only ? `${only}\u2019s` : 'your characters\u2019';
+  return `Drop it on one of ${whose} containers to ${kind} it.`;
 }

@@ -30,7 +30,7 @@ import { type ContainerOwner, type ItemFilters, searchableItemFilters } from '..
 import { isCapacityRefusal } from '../api/transfer-messages';
 import { panelCollision, panelJumpCoordinates, TOUCH_DRAG_DELAY_MS, TOUCH_DRAG_TOLERANCE_PX } from '../dnd';
 import { dragAnnouncements, dragInstructions } from '../drag-announcements';
-import { planDrop } from '../drop-plan';
+import { dropElsewhere, planDrop } from '../drop-plan';
 import { useDeviceClass } from '../hooks/use-device-class';
 import { useAddFromMarket, useTransferItem } from '../hooks/use-inventory-actions';
 import { useOpenItem } from '../hooks/use-open-item';
@@ -233,7 +233,7 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
   const askBuy = (item: DraggedShopItem, containerId: string | null) => {
     const target = containerId ? byId.get(containerId) : undefined;
     if (!target?.character_id || !target.can_act) {
-      toast.error(shopMessages.containerNotCharacters);
+      toast.error(dropElsewhere('buy', props.containers));
       return;
     }
     setTradeOffer({
@@ -290,7 +290,7 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
     const target = lootDestinations.find((c) => c.id === containerId);
     if (!target) {
       toast.error(
-        lootDestinations.length === 0 ? lootMessages.cannotTake : lootMessages.containerNotCharacters,
+        lootDestinations.length === 0 ? lootMessages.cannotTake : dropElsewhere('take', lootDestinations),
       );
       return;
     }
