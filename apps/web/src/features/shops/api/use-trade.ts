@@ -38,18 +38,25 @@ export function purseWorth(purse: Purse): string {
 }
 
 /** The toast after a trade: what changed hands, and the change a buyer got back. */
-export function tradeSummary(result: TradeResult, name: string): string {
+export function tradeSummary(result: TradeResult, name: string, payerName?: string): string {
   const what = `${formatEnUs(result.quantity)} × ${name}`;
   if (result.kind === 'purchase') {
+    // Paid by the party fund: said, so that nobody looks for the coins in their own purse.
+    const paid = `Paid ${formatPurse(result.paid)}${payerName ? ` from ${payerName}` : ''}`;
     const change = Object.values(result.change).some((n) => n > 0)
-      ? ` Paid ${formatPurse(result.paid)}, change ${formatPurse(result.change)}.`
-      : ` Paid ${formatPurse(result.paid)}.`;
+      ? ` ${paid}, change ${formatPurse(result.change)}.`
+      : ` ${paid}.`;
     return `${shopMessages.purchased}: ${what} for ${formatCopper(result.total_price_cp)}.${change}`;
   }
   return `${shopMessages.sold}: ${what} for ${formatCopper(result.total_price_cp)}.`;
 }
 
-export type TradeRequest = (PurchaseRequest | SellRequest) & { side: 'buy' | 'sell'; name: string };
+export type TradeRequest = (PurchaseRequest | SellRequest) & {
+  side: 'buy' | 'sell';
+  name: string;
+  /** The party stash that pays (payment source "party"), named in the toast. */
+  payerName?: string;
+};
 
 /**
  * POST purchase or sell with the spec/02 §8 success messages; refreshes the shop and the trader's container
@@ -64,7 +71,7 @@ export function useTrade(options: { onSuccess?: (result: TradeResult) => void } 
       // Above the shop's approval limit: nothing was paid yet, the goods wait for the GM (HTTP 202).
       if (result.request)
         toast.info(`${shopMessages.requestCreated} ${formatEnUs(result.quantity)} × ${request.name}.`);
-      else toast.success(tradeSummary(result, request.name));
+      else toast.success(tradeSummary(result, request.name, request.payerName));
       options.onSuccess?.(result);
     },
     onSettled: async (result, _error, request) => {

@@ -787,6 +787,49 @@ describe('TradeDialog', () => {
     expect(within(dialog).getByRole('button', { name: 'Buy for 2 gp 5 sp' })).toBeDisabled();
   }, 20_000);
 
+  it('says the party stash paid for a purchase paid from the party fund', async () => {
+    const shop = arrowShop(60, { party_fund_allowed: true });
+    const stashGold = { ...goldCoins, id: 'coins-stash', quantity: 2 };
+    mockFetch(({ url, init }) => {
+      const { pathname, searchParams } = new URL(url, 'http://test');
+      if (init.method === 'POST' && pathname.endsWith('/purchase'))
+        return success({
+          kind: 'purchase',
+          message: 'Purchase complete',
+          quantity: 2,
+          unit_price_cp: 5,
+          total_price_cp: 10,
+          paid: { ...purse(0), sp: 1 },
+          change: purse(0),
+          received: purse(0),
+          item_instances: [],
+          transaction_ids: [],
+          payment_source: 'party',
+        });
+      if (pathname === '/api/v1/shop_instances/shop-1') return success(shop);
+      if (pathname.includes('/calculate_buy_price/'))
+        return quote('buy', Number(searchParams.get('quantity')), 5);
+      if (pathname === '/api/v1/containers/container-1/items') return success([goldCoins]);
+      if (pathname === `/api/v1/parties/${shop.party_id}/containers`)
+        return success([buildContainer({ id: 'stash-1', name: 'Party Stash' })]);
+      if (pathname === '/api/v1/containers/stash-1/items') return success([stashGold]);
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+    });
+    const onClose = vi.fn();
+    const user = userEvent.setup();
+    renderWithProviders(<TradeDialog offer={offer} onClose={onClose} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Buy Arrow' });
+    await user.click(await within(dialog).findByText('Party fund'));
+    await waitFor(() => expect(within(dialog).getByTestId('trade-coins')).toHaveTextContent('2 gp'));
+    fireEvent.change(within(dialog).getByRole('textbox', { name: /Quantity/ }), { target: { value: '2' } });
+    await user.click(await within(dialog).findByRole('button', { name: 'Buy for 1 sp' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(useUiStore.getState().toasts.at(-1)).toMatchObject({
+      kind: 'success',
+      message: 'Purchase complete: 2 × Arrow for 1 sp. Paid 1 sp from Party Stash.',
+    });
+  }, 20_000);
+
   it('offers no party fund where the shop does not allow it', async () => {
     mockShop(() => failure(500, 'INTERNAL_SERVER_ERROR', 'boom'));
     renderWithProviders(<TradeDialog offer={offer} onClose={() => undefined} />);

@@ -262,6 +262,7 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
       characterId: shown.characterId,
       containerId: shown.containerId,
       ...(buying ? { paymentSource: fromParty ? 'party' : 'character' } : {}),
+      ...(fromParty ? { payerName: partyContainers.data?.[0]?.name ?? 'the party stash' } : {}),
       ...(buying && unitCp !== null ? { expectedUnitPriceCp: unitCp } : {}),
     };
     trade.mutate(request);
