@@ -288,7 +288,7 @@ test.describe('on a desktop', () => {
     await expect(convert.getByRole('combobox', { name: 'To' })).toHaveValue('Gold piece (gp)');
     await checkDialog(page, 'inventory-convert-cp-gp');
     await convert.getByRole('button', { name: 'Convert' }).click();
-    await expect(page.getByText('Coins converted from cp to gp')).toBeVisible();
+    await expect(page.getByText('Converted 200 cp to 2 gp')).toBeVisible();
     await expect(convert).toBeHidden();
     await expect(panel.getByRole('button', { name: 'Gold piece, quantity 2' })).toBeVisible();
     await expect(panel.getByRole('button', { name: 'Copper piece, quantity 50' })).toBeVisible();

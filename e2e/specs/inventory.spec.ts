@@ -263,7 +263,7 @@ test('a player moves part of a stack into the party stash in dual view; the part
   await expect(convert.getByRole('combobox', { name: 'To' })).toHaveValue('Platinum piece (pp)');
   await page.screenshot({ path: 'e2e/.output/screenshots/inventory-convert-coins-1280.png' });
   await convert.getByRole('button', { name: 'Convert' }).click();
-  await expect(page.getByText('Coins converted from gp to pp')).toBeVisible();
+  await expect(page.getByText('Converted 20 gp to 2 pp')).toBeVisible();
   await expect(left.getByRole('button', { name: 'Gold piece, quantity 5' })).toBeVisible();
   await expect(left.getByRole('button', { name: 'Platinum piece, quantity 2' })).toBeVisible();
 

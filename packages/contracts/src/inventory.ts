@@ -134,6 +134,24 @@ export type Currency = (typeof currencies)[number];
 /** DESIGN §4: 1 pp = 10 gp = 20 ep = 100 sp = 1000 cp. */
 export const copperPer: Record<Currency, number> = { cp: 1, sp: 10, ep: 50, gp: 100, pp: 1000 };
 
+/**
+ * Converts coins within a container (e.g. 100 cp → 1 gp). Converting up takes only whole target coins;
+ * converting down always divides evenly. The server converts by it, and the web says by it what it did.
+ */
+export function planConversion(from: Currency, to: Currency, available: number, requested?: number) {
+  const ratio = copperPer[to] / copperPer[from];
+  if (from === to) return null;
+  if (ratio >= 1) {
+    const maxWhole = Math.floor(available / ratio);
+    const spend = requested ?? maxWhole * ratio;
+    if (spend <= 0 || spend > available || spend % ratio !== 0) return null;
+    return { spend, receive: spend / ratio };
+  }
+  const spend = requested ?? available;
+  if (spend <= 0 || spend > available) return null;
+  return { spend, receive: spend / ratio };
+}
+
 /** A price in copper, never as a float: `amount` is an integer in `currency`. */
 export function toCopper(amount: number, currency: Currency): number {
   return Math.round(amount) * copperPer[currency];

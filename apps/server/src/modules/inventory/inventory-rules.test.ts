@@ -1,10 +1,10 @@
+import { planConversion } from '@haversack/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   capacityRefusal,
   effectiveFacts,
   enforcedLimits,
   hasOverrides,
-  planConversion,
   planStacking,
 } from './inventory-rules.js';
 

@@ -112,21 +112,3 @@ export function capacityRefusal(check: CapacityCheck): string | null {
   if (overSlots) return inventoryMessages.slotsExceeded;
   return null;
 }
-
-/**
- * Converts coins within a container (e.g. 100 cp → 1 gp). Converting up takes only whole target coins;
- * converting down always divides evenly.
- */
-export function planConversion(from: Currency, to: Currency, available: number, requested?: number) {
-  const ratio = copperPer[to] / copperPer[from];
-  if (from === to) return null;
-  if (ratio >= 1) {
-    const maxWhole = Math.floor(available / ratio);
-    const spend = requested ?? maxWhole * ratio;
-    if (spend <= 0 || spend > available || spend % ratio !== 0) return null;
-    return { spend, receive: spend / ratio };
-  }
-  const spend = requested ?? available;
-  if (spend <= 0 || spend > available) return null;
-  return { spend, receive: spend / ratio };
-}

@@ -2,8 +2,10 @@ import type { Currency } from '@haversack/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { useUiStore } from '../../../stores/ui-store';
+import { failure, mockFetch, success } from '../../../test/fixtures';
 import { restoreViewportAfterEach, setViewport } from '../../../test/viewport';
-import { renderWithProviders } from '../test/inventory-fixtures';
+import { buildContainer, renderWithProviders } from '../test/inventory-fixtures';
 import { ConvertCurrencyDialog } from './convert-currency-dialog';
 
 restoreViewportAfterEach();
@@ -42,6 +44,37 @@ describe('ConvertCurrencyDialog', () => {
     const dialog = renderDialog(coins);
     expect(dialog.from()).toHaveValue(from);
     expect(dialog.to()).toHaveValue(to);
+  });
+
+  it('offers "From" only the coins the container holds', async () => {
+    const user = userEvent.setup();
+    const dialog = renderDialog({ sp: 35, gp: 2 });
+    await user.click(dialog.from());
+    expect(await screen.findByRole('option', { name: /^Silver piece/ })).not.toHaveAttribute(
+      'data-combobox-disabled',
+    );
+    expect(screen.getByRole('option', { name: /^Gold piece/ })).not.toHaveAttribute('data-combobox-disabled');
+    for (const none of [/^Copper piece/, /^Electrum piece/, /^Platinum piece/])
+      expect(screen.getByRole('option', { name: none })).toHaveAttribute('data-combobox-disabled', 'true');
+  });
+
+  it('says how many coins became how many', async () => {
+    useUiStore.setState({ toasts: [] });
+    mockFetch(({ url }) =>
+      url.endsWith('/containers/container-1/convert_currency')
+        ? success(buildContainer())
+        : failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`),
+    );
+    const user = userEvent.setup();
+    renderDialog({ sp: 35 });
+    await user.click(screen.getByRole('button', { name: 'Convert' }));
+    await waitFor(() =>
+      expect(useUiStore.getState().toasts.at(-1)).toMatchObject({
+        kind: 'success',
+        message: 'Converted 30 sp to 3 gp',
+      }),
+    );
+    useUiStore.setState({ toasts: [] });
   });
 
   it('opens with the keyboard on its first question, not on its close button', async () => {

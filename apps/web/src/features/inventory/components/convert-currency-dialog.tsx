@@ -74,7 +74,8 @@ export function ConvertCurrencyDialog({
       label="From"
       // The dialog's first question, rather than its close button (Mantine's first tabbable otherwise).
       data-autofocus
-      data={coinOptions}
+      // A coin the container holds none of cannot be converted from (review 2026-11).
+      data={coinOptions.map((option) => ({ ...option, disabled: held(option.value) === 0 }))}
       value={from}
       onChange={(value) => value && chooseFrom(value as Currency)}
       allowDeselect={false}
@@ -108,10 +109,13 @@ export function ConvertCurrencyDialog({
           event.preventDefault();
           if (!valid) return;
           once((settled) =>
-            convert.mutate(amount === undefined ? { from, to } : { from, to, quantity: amount }, {
-              onSuccess: close,
-              onSettled: settled,
-            }),
+            convert.mutate(
+              { from, to, held: held(from), ...(amount === undefined ? {} : { quantity: amount }) },
+              {
+                onSuccess: close,
+                onSettled: settled,
+              },
+            ),
           );
         }}
       >

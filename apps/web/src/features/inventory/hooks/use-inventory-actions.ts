@@ -1,5 +1,5 @@
 import type { Container, ItemInstance, ItemInstanceUpdate } from '@haversack/contracts';
-import { formatEnUs } from '@haversack/contracts';
+import { formatEnUs, planConversion } from '@haversack/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from '../../../lib/toast';
 import {
@@ -130,9 +130,18 @@ export function useMergeItem(item: ItemInstance) {
 export function useConvertCurrency(containerId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (request: ConversionRequest) => convertCurrency(containerId, request),
-    onSuccess: (_container, request) =>
-      toast.success(`Coins converted from ${request.from} to ${request.to}`),
+    // `held`: how many of the "from" coin the container holds, to say how many were converted (the server
+    // converts by the same `planConversion` and answers with the container only).
+    mutationFn: ({ held: _held, ...request }: ConversionRequest & { held: number }) =>
+      convertCurrency(containerId, request),
+    onSuccess: (_container, { held, ...request }) => {
+      const plan = planConversion(request.from, request.to, held, request.quantity);
+      toast.success(
+        plan
+          ? `Converted ${formatEnUs(plan.spend)} ${request.from} to ${formatEnUs(plan.receive)} ${request.to}`
+          : `Coins converted from ${request.from} to ${request.to}`,
+      );
+    },
     onError: (error) => toastRefusal(error, conversionFailed),
     onSettled: () => invalidateContainers(queryClient, [containerId]),
   });
