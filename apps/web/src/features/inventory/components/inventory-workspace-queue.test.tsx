@@ -188,4 +188,17 @@ describe('InventoryWorkspace: a GM without a character, in the party stash', { t
     await user.click(within(dialog).getByRole('button', { name: 'Transfer' }));
     expect(await within(dialog).findByText(nowhereFromStash)).toBeInTheDocument();
   });
+
+  it('explains, rather than queues, an item put in the queue by Q', async () => {
+    setViewport(1280, 800);
+    stashOnly();
+    const user = userEvent.setup();
+    const manacles = await screen.findByRole('button', { name: 'Manacles, quantity 1' });
+    manacles.focus();
+    await user.keyboard('q');
+    await waitFor(() =>
+      expect(useUiStore.getState().toasts.map((t) => t.message)).toContain(nowhereFromStash),
+    );
+    expect(screen.queryByTestId('transfer-queue')).not.toBeInTheDocument();
+  });
 });

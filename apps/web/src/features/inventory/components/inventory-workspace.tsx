@@ -448,7 +448,8 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
     marketTargetId: marketTarget(side),
     onOpen: detail.open,
     onQuickTransfer: askQuickTransfer,
-    onAddToQueue: queue.add,
+    // Swiped left, Q or its menu's Add to Queue: with nowhere to send it, say so rather than queue it.
+    onAddToQueue: queueNowhere ? () => toast.info(nowhereFromStash) : queue.add,
     onAddTemplate: (template: ItemTemplate, containerId: string) => askAdd(template, containerId),
     moveDestinations: props.containers.filter((c) => c.can_act),
     onMoveTo: (item: ItemInstance, targetId: string) =>
