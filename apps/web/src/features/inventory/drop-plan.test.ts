@@ -1,7 +1,7 @@
 import { inventoryMessages, shopMessages } from '@haversack/contracts';
 import { describe, expect, it } from 'vitest';
 import type { DraggedShopItem } from '../shops/components/shop-source-view';
-import { dropElsewhere, planDrop } from './drop-plan';
+import { dropElsewhere, planDrop, sellElsewhere } from './drop-plan';
 import { buildContainer, buildPartyStash } from './test/inventory-fixtures';
 import type { DraggedItem, DraggedLootItem, DraggedTemplate, DropZone } from './workspace-types';
 
@@ -129,5 +129,21 @@ describe('dropElsewhere', () => {
       'Drop it on one of your characters’ containers to buy it.',
     );
     expect(dropElsewhere('take', [stash])).toBe('Drop it on one of your characters’ containers to take it.');
+  });
+});
+
+describe('sellElsewhere', () => {
+  it('says a shop buys only from a character, and where to move the item first', () => {
+    const stash = buildPartyStash({ id: 'party-1', name: 'Lantern Road' });
+    const pack = buildContainer({
+      id: 'c-pack',
+      owner: { type: 'character', id: 'ch-rook', name: 'Rook Ironside' },
+    });
+    expect(sellElsewhere([pack, stash])).toBe(
+      'A shop buys only from your characters: move it into one of Rook Ironside’s containers first.',
+    );
+    expect(sellElsewhere([stash])).toBe(
+      'A shop buys only from your characters: move it into one of your characters’ containers first.',
+    );
   });
 });

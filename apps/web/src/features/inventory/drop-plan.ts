@@ -85,10 +85,22 @@ function readDrop(dragged: unknown, over: unknown): DropPlan {
  * that could: the user's characters' containers they may act on.
  */
 export function dropElsewhere(kind: 'buy' | 'take', containers: readonly Container[]): string {
+  return `Drop it on one of ${whoseContainers(containers)} containers to ${kind} it.`;
+}
+
+/**
+ * Said when an item dragged onto a shop is not in one of the user's characters' containers (the party
+ * stash): a shop buys only from a character, so the item goes to one first.
+ */
+export function sellElsewhere(containers: readonly Container[]): string {
+  return `A shop buys only from your characters: move it into one of ${whoseContainers(containers)} containers first.`;
+}
+
+/** "Rook Ironside’s" when one of the user's characters has containers they may act on, else "your characters’". */
+function whoseContainers(containers: readonly Container[]): string {
   const names = new Set(
     containers.filter((c) => c.owner.type === 'character' && c.can_act).map((c) => c.owner.name),
   );
   const [only] = names;
-  const whose = names.size === 1 && only ? `${only}\u2019s` : 'your characters\u2019';
-  return `Drop it on one of ${whose} containers to ${kind} it.`;
+  return names.size === 1 && only ? `${only}\u2019s` : 'your characters\u2019';
 }

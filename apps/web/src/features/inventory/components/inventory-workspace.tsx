@@ -10,7 +10,7 @@ import {
   useSensors,
 } from '@dnd-kit/core';
 import type { Container, ItemInstance, ItemTemplate, LootInstance, ShopInstance } from '@haversack/contracts';
-import { formatEnUs, lootMessages, shopMessages } from '@haversack/contracts';
+import { formatEnUs, lootMessages } from '@haversack/contracts';
 import { Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useFocusReturn } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
@@ -30,7 +30,7 @@ import { type ContainerOwner, type ItemFilters, searchableItemFilters } from '..
 import { isCapacityRefusal } from '../api/transfer-messages';
 import { panelCollision, panelJumpCoordinates, TOUCH_DRAG_DELAY_MS, TOUCH_DRAG_TOLERANCE_PX } from '../dnd';
 import { dragAnnouncements, dragInstructions } from '../drag-announcements';
-import { dropElsewhere, planDrop } from '../drop-plan';
+import { dropElsewhere, planDrop, sellElsewhere } from '../drop-plan';
 import { useDeviceClass } from '../hooks/use-device-class';
 import { useAddFromMarket, useTransferItem } from '../hooks/use-inventory-actions';
 import { useOpenItem } from '../hooks/use-open-item';
@@ -257,7 +257,7 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
   ) => {
     const source = byId.get(item.containerId);
     if (!source?.character_id || !source.can_act) {
-      toast.error(shopMessages.containerNotCharacters);
+      toast.error(sellElsewhere(props.containers));
       return;
     }
     const shop = queryClient.getQueryData<ShopInstance>(shopKeys.instance(shopId));
