@@ -289,6 +289,9 @@ describe('PartyMembersTab: who can use the party stash', () => {
     expect(screen.getByTestId('stash-access-summary')).toHaveTextContent(
       '1 member can only look at the party stash: using it needs Party collaboration on their own plan, or a sponsor in this party (see Patronage on the Overview tab).',
     );
+    // A standing note about the party, not news: it must not cut into what a screen reader is saying.
+    expect(screen.getByTestId('stash-access-summary')).toHaveAttribute('role', 'note');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
   it('asks nothing about plans for a player, and says nothing', async () => {

@@ -125,6 +125,9 @@ export function PartyMembersTab({ party }: { party: Party }) {
           variant="light"
           icon={<IconAlertTriangle aria-hidden="true" />}
           data-testid="stash-access-summary"
+          // A standing note about the party, not news: Mantine's default alert role would interrupt a screen
+          // reader each time the tab opens.
+          role="note"
         >
           <Text size="sm">
             {withoutStash.size === 1 ? '1 member' : `${withoutStash.size} members`} can only look at the party
