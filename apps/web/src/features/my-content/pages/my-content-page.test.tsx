@@ -103,6 +103,31 @@ describe('MyContentPage', () => {
     expect(new URL(String(shopCall), 'http://test').searchParams.get('mine')).toBe('true');
   });
 
+  it('names each "View all" link after the list it opens, for a screen reader’s list of links', async () => {
+    mockFetch(({ url }) => {
+      const path = new URL(url, 'http://test').pathname;
+      if (path.endsWith('/subscription/usage'))
+        return jsonResponse(200, { status: 'success', data: buildUsage(buildTier('tier_1')) });
+      if (path.endsWith('/shop_instances'))
+        return jsonResponse(200, { status: 'success', data: { instances: [] }, meta: page(0) });
+      return jsonResponse(200, { status: 'success', data: [], meta: page(0) });
+    });
+    renderRoutes(routes, '/my-content');
+    const expected: [string, string, string][] = [
+      ['Item templates', 'View all item templates', '/items'],
+      ['Shop templates', 'View all shop templates', '/shops/templates'],
+      ['Deployed shops', 'View all deployed shops', '/shops/instances'],
+      ['Loot templates', 'View all loot templates', '/loot/templates?mine=true'],
+    ];
+    for (const [region, name, href] of expected) {
+      const link = within(section(region)).getByRole('link', { name });
+      expect(link).toHaveAttribute('href', href);
+      // The words on screen stay short: they start the link's name, as they must (WCAG 2.5.3).
+      expect(link).toHaveTextContent(/^View all/);
+    }
+    expect(screen.queryByRole('link', { name: 'View all' })).not.toBeInTheDocument();
+  });
+
   it('offers the upgrade instead of New where the plan has none of that content', async () => {
     mockFetch(({ url }) => {
       const path = new URL(url, 'http://test').pathname;
