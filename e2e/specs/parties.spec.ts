@@ -168,8 +168,10 @@ test('on a phone the party tabs scroll sideways, show that more wait past the ed
   const tab = (name: string) => gm.page.getByRole('tab', { name });
   // Whole, give or take the fraction of a pixel a scrolled row can end on.
   const shown = { ratio: 0.99 };
-  const scrollLeft = gm.page.getByRole('button', { name: 'Scroll left' });
-  const scrollRight = gm.page.getByRole('button', { name: 'Scroll right' });
+  // By their labels: a faded arrow is hidden from screen readers (aria-hidden), so it has no role to find.
+  const scrollLeft = gm.page.locator('button[aria-label="Scroll left"]');
+  const scrollRight = gm.page.locator('button[aria-label="Scroll right"]');
+  const arrowButton = (name: string) => gm.page.getByRole('button', { name });
   const pageScrollsSideways = () =>
     gm.page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
 
@@ -181,6 +183,8 @@ test('on a phone the party tabs scroll sideways, show that more wait past the ed
   await expect(tab('Overview')).not.toBeInViewport(shown);
   await expect(scrollLeft).toHaveCSS('opacity', '1');
   await expect(scrollRight).toHaveCSS('opacity', '0');
+  await expect(scrollRight).toHaveAttribute('aria-hidden', 'true');
+  await expect(arrowButton('Scroll left')).toBeVisible();
   expect(await pageScrollsSideways()).toBe(false);
 
   // Back to the start with the arrow (a step at a time): the first tab shows and the arrows swap.
@@ -190,6 +194,8 @@ test('on a phone the party tabs scroll sideways, show that more wait past the ed
   }).toPass();
   await expect(scrollLeft).toHaveCSS('opacity', '0');
   await expect(scrollRight).toHaveCSS('opacity', '1');
+  await expect(scrollLeft).toHaveAttribute('aria-hidden', 'true');
+  await expect(arrowButton('Scroll right')).toBeVisible();
 
   // Choosing a tab by keyboard (Overview, left arrow, wraps to Activity) brings the chosen one into view.
   await tab('Overview').click();
@@ -206,4 +212,5 @@ test('on a phone the party tabs scroll sideways, show that more wait past the ed
   }
   await expect(scrollLeft).toHaveCSS('opacity', '0');
   await expect(scrollRight).toHaveCSS('opacity', '0');
+  await expect(gm.page.getByRole('button', { name: /^Scroll (left|right)$/ })).toHaveCount(0);
 });

@@ -1,5 +1,5 @@
 import { Scroller, Tabs, type TabsListProps } from '@mantine/core';
-import { useEffect, useRef } from 'react';
+import { type RefObject, useEffect, useRef, useState } from 'react';
 
 interface ScrollingTabsListProps extends TabsListProps {
   /** The selected tab's value: each change brings that tab into view. */
@@ -13,6 +13,7 @@ interface ScrollingTabsListProps extends TabsListProps {
  */
 export function ScrollingTabsList({ selected, children, style, ...listProps }: ScrollingTabsListProps) {
   const listRef = useRef<HTMLDivElement>(null);
+  const canScroll = useRowScrollEnds(listRef);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every change of the selected tab by design
   useEffect(() => {
@@ -33,10 +34,38 @@ export function ScrollingTabsList({ selected, children, style, ...listProps }: S
       attributes={{ container: { 'data-tab-scroll': '' } }}
       // The list fills the row, so its bottom line runs the full width on a desktop too.
       styles={{ content: { minWidth: '100%' } }}
+      // Mantine only fades a button that cannot scroll (opacity 0, out of the tab order): a screen reader
+      // would still offer it. Hidden from it too until the row runs past that edge.
+      startControlProps={{ 'aria-hidden': !canScroll.start || undefined }}
+      endControlProps={{ 'aria-hidden': !canScroll.end || undefined }}
     >
       <Tabs.List ref={listRef} style={[{ flexGrow: 1, flexWrap: 'nowrap' }, style]} {...listProps}>
         {children}
       </Tabs.List>
     </Scroller>
   );
+}
+
+/** Whether the tab row (the Scroller's container) can scroll towards its start and its end, kept current. */
+function useRowScrollEnds(listRef: RefObject<HTMLDivElement | null>): { start: boolean; end: boolean } {
+  const [ends, setEnds] = useState({ start: false, end: false });
+  useEffect(() => {
+    const row = listRef.current?.closest<HTMLElement>('[data-tab-scroll]');
+    if (!row) return;
+    const measure = () => {
+      // One pixel of slack, as Mantine's own: a fractional width must not leave a button for nothing.
+      const start = row.scrollLeft > 1;
+      const end = row.scrollLeft + row.clientWidth < row.scrollWidth - 1;
+      setEnds((old) => (old.start === start && old.end === end ? old : { start, end }));
+    };
+    measure();
+    row.addEventListener('scroll', measure, { passive: true });
+    const resize = typeof ResizeObserver === 'function' ? new ResizeObserver(measure) : null;
+    resize?.observe(row);
+    return () => {
+      row.removeEventListener('scroll', measure);
+      resize?.disconnect();
+    };
+  }, [listRef]);
+  return ends;
 }
