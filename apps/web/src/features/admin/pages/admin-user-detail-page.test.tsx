@@ -81,6 +81,30 @@ describe('AdminUserDetailPage', { timeout: 30_000 }, () => {
     expect(within(dialog).getByRole(first.role, { name: first.name })).toHaveFocus();
   });
 
+  it('says a suspension needs a reason, and asks for it when Suspend account is pressed without one', async () => {
+    const fetchMock = mockFetch(({ url }) =>
+      url.endsWith('/api/v1/admin/users/u-1') ? success(detail) : failure(404, 'RESOURCE_NOT_FOUND', url),
+    );
+    renderRoutes([{ path: '/admin/users/:id', element: <AdminUserDetailPage /> }], '/admin/users/u-1');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Suspend' }, { timeout: 10_000 }));
+    const dialog = await screen.findByRole('dialog', { name: 'Suspend this account' });
+    const reason = within(dialog).getByRole('textbox', { name: /Reason/ });
+    expect(reason).toBeRequired();
+    expect(reason).toHaveAccessibleDescription(/A reason is needed/);
+    // Enabled, so a keyboard reaches it and hears why nothing happened.
+    const submit = within(dialog).getByRole('button', { name: 'Suspend account' });
+    expect(submit).toBeEnabled();
+    await user.click(submit);
+    expect(reason).toHaveAttribute('aria-invalid', 'true');
+    expect(reason).toHaveAccessibleDescription(/Say why the account is suspended/);
+    expect(reason).toHaveFocus();
+    expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith('/suspend'))).toBe(false);
+    // Typing one clears the error.
+    await user.type(reason, 'Spam');
+    expect(reason).not.toHaveAttribute('aria-invalid', 'true');
+  });
+
   it('asks to choose a plan in the Grant plan dialog', async () => {
     mockFetch(({ url }) =>
       url.endsWith('/api/v1/admin/users/u-1') ? success(detail) : failure(404, 'RESOURCE_NOT_FOUND', url),
