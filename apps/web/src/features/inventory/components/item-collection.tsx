@@ -242,29 +242,53 @@ export function ItemCollection(props: ItemCollectionProps) {
   const loadMore = useCallback(() => {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  const found = settled && !query.isPending && !query.isError ? total : null;
+  const results = useResultsAnnouncement(filterKey(props.filters), found);
   return (
-    <ItemGrid
-      {...gridProps}
-      // A search that finds nothing is not an empty container.
-      emptyHint={sameFilters(props.filters, noItemFilters) ? emptyHint : undefined}
-      items={items}
-      // Nothing loaded matches yet but the server holds more: it is still looking, not empty.
-      pending={query.isPending || (!settled && items.length === 0 && hasNextPage)}
-      virtualise={total > VIRTUALISE_OVER || items.length > VIRTUALISE_OVER}
-      more={settled && hasNextPage ? { loading: isFetchingNextPage, load: loadMore } : undefined}
-      totalCount={settled ? total : undefined}
-      error={
-        // A failed refetch or next page keeps the items already loaded on screen.
-        query.isError && !query.data ? (
-          <ErrorPanel
-            title="Error loading items"
-            message="The items of this container could not be loaded."
-            onRetry={() => void query.refetch()}
-          />
-        ) : null
-      }
-    />
+    <>
+      {/* In the page from the start, so a screen reader hears what a search or filter found (or that it found
+          nothing) without leaving the search field. */}
+      <VisuallyHidden aria-live="polite" data-testid="item-results-status">
+        {results}
+      </VisuallyHidden>
+      <ItemGrid
+        {...gridProps}
+        // A search that finds nothing is not an empty container.
+        emptyHint={sameFilters(props.filters, noItemFilters) ? emptyHint : undefined}
+        items={items}
+        // Nothing loaded matches yet but the server holds more: it is still looking, not empty.
+        pending={query.isPending || (!settled && items.length === 0 && hasNextPage)}
+        virtualise={total > VIRTUALISE_OVER || items.length > VIRTUALISE_OVER}
+        more={settled && hasNextPage ? { loading: isFetchingNextPage, load: loadMore } : undefined}
+        totalCount={settled ? total : undefined}
+        error={
+          // A failed refetch or next page keeps the items already loaded on screen.
+          query.isError && !query.data ? (
+            <ErrorPanel
+              title="Error loading items"
+              message="The items of this container could not be loaded."
+              onRetry={() => void query.refetch()}
+            />
+          ) : null
+        }
+      />
+    </>
   );
+}
+
+/**
+ * What the filters found, once their results are in (`found`, null while loading), said once per change of
+ * the filters (`key`): nothing for the container as it opens, nor as more pages or other players' items come.
+ */
+function useResultsAnnouncement(key: string, found: number | null): string {
+  const saidFor = useRef(key);
+  const [said, setSaid] = useState('');
+  useEffect(() => {
+    if (found === null || key === saidFor.current) return;
+    saidFor.current = key;
+    setSaid(`${found} ${found === 1 ? 'item' : 'items'} found.`);
+  }, [key, found]);
+  return said;
 }
 
 /**

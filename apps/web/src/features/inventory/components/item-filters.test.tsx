@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { failure, jsonResponse, mockFetch } from '../../../test/fixtures';
 import { type ItemFilters, itemFilterParams, noItemFilters } from '../api/inventory-api';
-import { renderWithProviders } from '../test/inventory-fixtures';
+import { buildItem, renderWithProviders } from '../test/inventory-fixtures';
 import { ItemCollection } from './item-collection';
 import { rarities, unpricedOutOfRangeHint, WorkspaceTopBar } from './workspace-top-bar';
 
@@ -123,5 +123,30 @@ describe('item filters (rarity and value range next to the search)', () => {
     await screen.findByText('No items found.');
     fireEvent.change(screen.getByRole('textbox', { name: 'Minimum value (gp)' }), { target: { value: '5' } });
     expect(await screen.findByText('Error loading items')).toBeInTheDocument();
+  });
+
+  it('tells a screen reader, politely, how many items a search or a filter finds', async () => {
+    mockFetch(({ url }) => {
+      const search = new URL(url, 'http://test').searchParams.get('search');
+      const items = [buildItem({ id: 'i-1' }), buildItem({ id: 'i-2' })].slice(0, search ? 0 : 2);
+      return jsonResponse(200, {
+        status: 'success',
+        data: items,
+        meta: { current_page: 1, total_pages: 1, total_count: items.length, per_page: 20 },
+      });
+    });
+    renderWithProviders(<Harness />);
+    const results = screen.getByTestId('item-results-status');
+    expect(results).toHaveAttribute('aria-live', 'polite');
+    expect(await screen.findAllByRole('listitem')).toHaveLength(2);
+    // The container as it opens: nothing searched, nothing to say.
+    expect(results).toBeEmptyDOMElement();
+
+    fireEvent.change(screen.getByRole('textbox', { name: 'Search items' }), { target: { value: 'zzz' } });
+    await waitFor(() => expect(results).toHaveTextContent('0 items found.'));
+    expect(screen.getByText('No items found.')).toBeVisible();
+
+    fireEvent.change(screen.getByRole('textbox', { name: 'Search items' }), { target: { value: '' } });
+    await waitFor(() => expect(results).toHaveTextContent('2 items found.'));
   });
 });
