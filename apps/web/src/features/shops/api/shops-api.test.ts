@@ -2,7 +2,7 @@ import { QueryObserver } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../lib/http-client';
 import { createQueryClient } from '../../../lib/query-client';
-import { invalidateShop, shopKeys, tradeErrorMessage } from './shops-api';
+import { invalidateShop, purchaseFailed, saleFailed, shopKeys, tradeErrorMessage } from './shops-api';
 
 describe('invalidateShop', () => {
   it('refetches the shop now but never its price quotes (the stack quoted may be gone)', async () => {
@@ -44,9 +44,18 @@ describe('tradeErrorMessage', () => {
       details,
     });
 
-  it('names the new price of a line the GM repriced, and keeps other conflicts generic', () => {
+  it('names the new price of a line the GM repriced', () => {
     const message = 'The price has changed: it is now 5 sp each. Check the new price and buy again.';
     expect(tradeErrorMessage(conflict([{ field: 'expected_unit_price_cp', message }]), 'buy')).toBe(message);
-    expect(tradeErrorMessage(conflict([]), 'buy')).toBe(tradeErrorMessage(new Error('x'), 'buy'));
+  });
+
+  it('says any other refusal in the server’s words, and only a failure of the server or network generically', () => {
+    const refusal = (status: number, serverMessage: string) =>
+      new ApiError({ code: 'CONFLICT', status, message: 'Something went wrong', serverMessage });
+    expect(tradeErrorMessage(refusal(409, 'The shop changed. Refresh and try again.'), 'sell')).toBe(
+      'The shop changed. Refresh and try again.',
+    );
+    expect(tradeErrorMessage(refusal(500, 'boom'), 'sell')).toBe(saleFailed);
+    expect(tradeErrorMessage(new TypeError('Failed to fetch'), 'buy')).toBe(purchaseFailed);
   });
 });

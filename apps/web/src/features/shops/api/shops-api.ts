@@ -1,4 +1,6 @@
 import {
+  CURRENCY_TAG,
+  type ItemInstance,
   type PageMeta,
   type PaymentSource,
   type PriceQuote,
@@ -26,7 +28,7 @@ import {
 } from '@haversack/contracts';
 import { keepPreviousData, type QueryClient, queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
-import { API_V1, apiRequest, isApiError, outcomeUnknown } from '../../../lib/http-client';
+import { API_V1, type ApiError, apiRequest, isApiError, outcomeUnknown } from '../../../lib/http-client';
 
 /** spec/02 §9 cache freshness: shop templates 5 min; shop instances 2 min; one shop 1 min; a party's shops 60 s. */
 export const SHOP_TEMPLATES_STALE_MS = 5 * 60_000;
@@ -587,6 +589,15 @@ export async function sell(request: SellRequest): Promise<TradeResult> {
   return data;
 }
 
+/**
+ * Money, not wares: a seeded coin, or any item tagged currency (spec/02 §3, "a tag currency marks currency
+ * items"), which the shop refuses to buy, sell or stock (shopMessages.currencyNotSold). Left out of what I
+ * may sell or stock, so no line offers a trade that can only be refused.
+ */
+export function isMoneyItem(item: ItemInstance): boolean {
+  return item.item_template.coin !== null || item.item_template.tags.includes(CURRENCY_TAG);
+}
+
 // ---- Messages and invalidation -------------------------------------------------------------------
 
 export const purchaseFailed = 'The purchase could not be completed. Please try again.';
@@ -597,11 +608,6 @@ export const purchaseUnanswered =
 export const saleUnanswered =
   'No answer came from the shop: the sale may have gone through. Press Sell again to find out; it will not sell twice.';
 
-/**
- * spec/02 §8: INSUFFICIENT_FUNDS, ITEM_OUT_OF_STOCK and SHOP_CLOSED give their own messages (the server's
- * sentence says how much is missing or how many are left), and so does a container without room for the
- * goods; every other failure a generic one.
- */
 /**
  * The shop's refusal of an unpriced item it has no price of its own for (`sellOfferCp`): the sale and its
  * quote (calculate_sell_price) refuse it alike, and "try again" would never help.
@@ -626,6 +632,11 @@ function isUnpricedRefusal(error: unknown, message: string): boolean {
   );
 }
 
+/**
+ * spec/02 §8: INSUFFICIENT_FUNDS, ITEM_OUT_OF_STOCK and SHOP_CLOSED give their own messages (the server's
+ * sentence says how much is missing or how many are left). So does every other refusal (a 4xx), which
+ * "try again" would not help; only a failure of the server or the network gets the generic one.
+ */
 export function tradeErrorMessage(error: unknown, side: 'buy' | 'sell'): string {
   const generic = side === 'buy' ? purchaseFailed : saleFailed;
   if (!isApiError(error)) return generic;
@@ -648,14 +659,19 @@ export function tradeErrorMessage(error: unknown, side: 'buy' | 'sell'): string 
     // (spec/01 §8 shows such a domain code's own message).
     case 'CAPACITY_EXCEEDED':
       return error.serverMessage ?? error.message;
-    // The GM repriced it after the buyer saw the price: the shop's message names the new one.
-    case 'CONFLICT':
-      return error.details.some((d) => d.field === 'expected_unit_price_cp')
-        ? (error.serverMessage ?? generic)
-        : generic;
+    // Any other refusal (a 4xx: the GM repriced it after the buyer saw the price, coins are not traded, the
+    // item is gone) has the server's own sentence, which says more than "try again", which would not help.
+    // Only a failure of the server itself or of the network keeps the generic message.
     default:
-      return generic;
+      return refusalMessage(error) ?? generic;
   }
+}
+
+/** A 4xx answer's own sentence: a validation error's is its field's message, its envelope's is generic. */
+function refusalMessage(error: ApiError): string | null {
+  if (error.status < 400 || error.status >= 500) return null;
+  if (error.code === 'VALIDATION_ERROR') return error.details[0]?.message ?? error.serverMessage;
+  return error.serverMessage;
 }
 
 /**

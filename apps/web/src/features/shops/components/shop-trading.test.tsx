@@ -1,4 +1,4 @@
-import { type ShopInstance, shopMessages } from '@haversack/contracts';
+import { CURRENCY_TAG, type ShopInstance, shopMessages } from '@haversack/contracts';
 import { MantineProvider } from '@mantine/core';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -235,8 +235,8 @@ describe('SellList', () => {
     container_id: 'c-pack',
   });
 
-  function renderSellList(shop: ShopInstance) {
-    mockFetch(() => jsonResponse(200, { status: 'success', data: [wand, dagger], meta: pageMeta(2, 100) }));
+  function renderSellList(shop: ShopInstance, mine = [wand, dagger]) {
+    mockFetch(() => jsonResponse(200, { status: 'success', data: mine, meta: pageMeta(mine.length, 100) }));
     const onSell = vi.fn();
     renderWithProviders(<SellList shop={shop} trader={trader} onSell={onSell} />);
     return onSell;
@@ -265,5 +265,26 @@ describe('SellList', () => {
     expect(onSell).toHaveBeenCalledWith(expect.objectContaining({ itemId: 'item-wand', unitCp: 25_000 }));
     expect(screen.getByText('250 gp')).toBeInTheDocument();
     expect(screen.queryByText(shopMessages.unpricedNoOffer)).not.toBeInTheDocument();
+  });
+
+  it('leaves coins out, the seeded ones and any item tagged currency, as the shop will not buy them', async () => {
+    const coinItem = (id: string, name: string, coin: 'gp' | null) =>
+      buildItem({
+        id,
+        name,
+        item_template_id: `template-${id}`,
+        item_template: { name, stack_size: 1000, tags: [CURRENCY_TAG], metadata: {}, coin },
+        quantity: 12,
+        value_cp: 100,
+        container_id: 'c-pack',
+      });
+    renderSellList(buildShopInstance(), [
+      coinItem('gold', 'Gold Piece', 'gp'),
+      // spec/02 §3: the tag currency marks coins; the server refuses to trade them (shopMessages.currencyNotSold).
+      coinItem('tokens', 'Guild Token', null),
+      dagger,
+    ]);
+    await screen.findByRole('button', { name: 'Sell Dagger' });
+    expect(screen.getAllByTestId('sell-item').map((row) => row.dataset.itemName)).toEqual(['Dagger']);
   });
 });

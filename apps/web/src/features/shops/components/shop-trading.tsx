@@ -28,6 +28,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { ErrorPanel } from '../../../components/error-panel';
 import { type TradeButtonFocus, useStockFocus } from '../../../lib/use-stock-focus';
 import { containerItemsQuery, noItemFilters } from '../../inventory/api/inventory-api';
+import { isMoneyItem } from '../api/shops-api';
 import { purseWorth } from '../api/use-trade';
 import type { Trader } from '../hooks/use-trader';
 import { SetPriceButton, SetPriceDialog, usePriceDialog } from './set-price-dialog';
@@ -333,7 +334,7 @@ export function SellList({
   });
   const blocked = tradeBlocker(shop, trader);
   const lines = sellLines(
-    (query.data?.pages ?? []).flatMap((page) => page.items).filter((item) => !item.item_template.coin),
+    (query.data?.pages ?? []).flatMap((page) => page.items).filter((item) => !isMoneyItem(item)),
   );
   const focus = useStockFocus(
     lines.map((line) => line.key),

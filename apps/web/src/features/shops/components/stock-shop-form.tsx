@@ -25,7 +25,7 @@ import { toast } from '../../../lib/toast';
 import { partyCharactersQuery } from '../../characters/api/characters-api';
 import { containerItemsQuery, invalidateContainers, noItemFilters } from '../../inventory/api/inventory-api';
 import { useOwnerContainers } from '../../inventory/hooks/use-owner-containers';
-import { invalidateShop, stockShop } from '../api/shops-api';
+import { invalidateShop, isMoneyItem, stockShop } from '../api/shops-api';
 import { gpAmountError, gpToCp } from './gp-amount';
 import { OwnPriceInput } from './own-price-input';
 
@@ -71,7 +71,7 @@ export function StockShopForm({ shop }: { shop: ShopInstance }) {
     ...containerItemsQuery(source?.id ?? '', noItemFilters),
     enabled: source !== null,
   });
-  const wares = (items.data?.pages.flatMap((page) => page.items) ?? []).filter((i) => !i.item_template.coin);
+  const wares = (items.data?.pages.flatMap((page) => page.items) ?? []).filter((i) => !isMoneyItem(i));
   const [itemId, setItemId] = useState<string | null>(null);
   const item = wares.find((i) => i.id === itemId) ?? null;
   const [quantity, setQuantity] = useState<number | string>(1);

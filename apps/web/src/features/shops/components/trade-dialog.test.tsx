@@ -9,7 +9,7 @@ import { useUiStore } from '../../../stores/ui-store';
 import { buildTokens, failure, mockFetch, success } from '../../../test/fixtures';
 import { containerCoinsQuery } from '../../inventory/api/inventory-api';
 import { buildContainer, buildItem, renderWithProviders } from '../../inventory/test/inventory-fixtures';
-import { shopKeys } from '../api/shops-api';
+import { saleFailed, shopKeys } from '../api/shops-api';
 import { buildShopInstance, buildShopRequest, buildStockItem } from '../test/shop-fixtures';
 import { shelfKey } from './shop-trading';
 import { TradeDialog, type TradeOffer } from './trade-dialog';
@@ -296,7 +296,8 @@ describe('TradeDialog', () => {
     ['ITEM_OUT_OF_STOCK', 409, 'Only 2 left in stock.', 'Only 2 left in stock.'],
     ['SHOP_CLOSED', 409, 'This shop is closed.', 'This shop is closed.'],
     ['CAPACITY_EXCEEDED', 422, 'Item(s) would exceed weight limit', 'Item(s) would exceed weight limit'],
-    ['FORBIDDEN', 403, 'You cannot do that', 'The purchase could not be completed. Please try again.'],
+    // Any other refusal (4xx) says the server's own sentence: "try again" would not help.
+    ['FORBIDDEN', 403, 'You cannot do that', 'You cannot do that'],
     ['INTERNAL_SERVER_ERROR', 500, 'boom', 'The purchase could not be completed. Please try again.'],
   ])(
     'a refused purchase (%s) says why in the dialog, once',
@@ -633,6 +634,32 @@ describe('TradeDialog', () => {
     expect(within(dialog).queryByRole('textbox', { name: /Quantity/ })).not.toBeInTheDocument();
     expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeEnabled();
     expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith('/sell'))).toBe(false);
+  }, 20_000);
+
+  it('says why a sale was refused in the server’s words, not "try again": coins are not sold', async () => {
+    mockFetch(({ url, init }) => {
+      const { pathname, searchParams } = new URL(url, 'http://test');
+      if (init.method !== 'POST' && pathname === '/api/v1/shop_instances/shop-1')
+        return success(arrowShop(60));
+      if (pathname.includes('/calculate_sell_price/'))
+        return quote('sell', Number(searchParams.get('quantity')), 2);
+      if (init.method === 'POST' && pathname === '/api/v1/shop_instances/shop-1/sell')
+        return failure(422, 'VALIDATION_ERROR', 'Please check your input and try again', [
+          { field: 'item_instance_id', message: shopMessages.currencyNotSold },
+        ]);
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+    });
+    const user = userEvent.setup();
+    renderWithProviders(
+      <TradeDialog
+        offer={{ ...offer, side: 'sell', name: 'Guild Token', max: 1, unitCp: 2 }}
+        onClose={() => undefined}
+      />,
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Sell Guild Token' });
+    await user.click(await within(dialog).findByRole('button', { name: 'Sell for 2 cp' }));
+    expect(await within(dialog).findByTestId('trade-error')).toHaveTextContent(shopMessages.currencyNotSold);
+    expect(within(dialog).queryByText(saleFailed)).not.toBeInTheDocument();
   }, 20_000);
 
   it('says the shop offers nothing when the sale is refused for it while the dialog was open', async () => {
