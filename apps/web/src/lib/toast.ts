@@ -39,6 +39,57 @@ export const generalMessages = {
 let sequence = 0;
 
 /**
+ * A toast's own clock, in place of Mantine's: it holds still while the pointer or the focus is in the toast
+ * (Mantine's holds only for the pointer, so a keyboard user's Undo vanished under them), and it starts when
+ * the toast is shown, not while it waits its turn behind others.
+ */
+interface ToastClock {
+  left: number;
+  endsAt: number;
+  timer?: ReturnType<typeof setTimeout>;
+  hovered: boolean;
+  focused: boolean;
+  /** Where the focus came from into the toast: it goes back there as the toast closes. */
+  cameFrom: Element | null;
+}
+const clocks = new Map<string, ToastClock>();
+/** The least time a toast stays once the pointer and focus have left it, so that it does not vanish at once. */
+const RESUME_GRACE_MS = 2_000;
+
+function runClock(id: string): void {
+  const clock = clocks.get(id);
+  if (!clock || clock.hovered || clock.focused) return;
+  clearTimeout(clock.timer);
+  clock.endsAt = Date.now() + clock.left;
+  clock.timer = setTimeout(() => notifications.hide(id), clock.left);
+}
+
+function holdClock(id: string, change: Partial<ToastClock>): void {
+  const clock = clocks.get(id);
+  if (!clock) return;
+  if (!clock.hovered && !clock.focused && clock.timer !== undefined) {
+    clearTimeout(clock.timer);
+    clock.left = Math.max(clock.endsAt - Date.now(), RESUME_GRACE_MS);
+  }
+  Object.assign(clock, change);
+  runClock(id);
+}
+
+/** A toast closed with the focus in it (its Undo ran, Escape, ×): the focus goes back, not to <body>. */
+function closeClock(id: string): void {
+  const clock = clocks.get(id);
+  clocks.delete(id);
+  if (!clock) return;
+  clearTimeout(clock.timer);
+  if (!clock.focused) return;
+  const back =
+    clock.cameFrom?.isConnected && !clock.cameFrom.closest('[data-toast]')
+      ? clock.cameFrom
+      : document.querySelector('main');
+  if (back instanceof HTMLElement) back.focus({ preventScroll: true });
+}
+
+/**
  * Show a toast (spec/01 §9 durations: default 5 s, success 3 s, error 5 s, tip and confirm 6 s). The UI store keeps the list of
  * live toasts; Mantine notifications draws them. An action adds a link below the message.
  */
@@ -66,11 +117,33 @@ export function showToast(
       : message,
     color: colors[kind],
     role: roles[kind],
-    autoClose: duration,
+    autoClose: false,
     withBorder: true,
     closeButtonProps: { 'aria-label': 'Dismiss notification' },
     'data-testid': `toast-${kind}`,
-    onClose: () => useUiStore.getState().removeToast(id),
+    'data-toast': '',
+    onOpen: () => {
+      if (clocks.has(id)) return;
+      clocks.set(id, { left: duration, endsAt: 0, hovered: false, focused: false, cameFrom: null });
+      runClock(id);
+    },
+    onMouseEnter: () => holdClock(id, { hovered: true }),
+    onMouseLeave: () => holdClock(id, { hovered: false }),
+    onFocus: (event) => {
+      // From outside the toast (not from its Undo to its ×): remember where from.
+      const from = event.relatedTarget;
+      if (!event.currentTarget.contains(from)) holdClock(id, { focused: true, cameFrom: from });
+    },
+    onBlur: (event) => {
+      if (!event.currentTarget.contains(event.relatedTarget)) holdClock(id, { focused: false });
+    },
+    onKeyDown: (event) => {
+      if (event.key === 'Escape') notifications.hide(id);
+    },
+    onClose: () => {
+      closeClock(id);
+      useUiStore.getState().removeToast(id);
+    },
   });
   return id;
 }
