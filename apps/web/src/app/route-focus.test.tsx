@@ -79,6 +79,7 @@ const routes: RouteObject[] = [
       <>
         <nav aria-label="Main">
           <Link to="/parties">Parties</Link>
+          <Link to="/parties/7">Party seven</Link>
         </nav>
         <PhoneMenu />
         <Outlet />
@@ -130,6 +131,34 @@ describe('RouteFocus', () => {
     await userEvent.setup().click(link);
     expect(await screen.findByText('No heading here')).toBeInTheDocument();
     expect(link).toHaveFocus();
+  });
+
+  it('names the new page politely, once it has loaded, when the focus stays on a side navigation link', async () => {
+    renderRoutes(routes, '/parties/new');
+    const announcer = screen.getByTestId('route-announcer');
+    expect(announcer).toHaveAttribute('aria-live', 'polite');
+    const link = screen.getByRole('link', { name: 'Party seven' });
+    await userEvent.setup().click(link);
+    await waitFor(() => expect(announcer).toHaveTextContent(/^The Fellowship$/), { timeout: 3_000 });
+    expect(link).toHaveFocus();
+  });
+
+  it("names a page without a heading by the document's title", async () => {
+    renderRoutes(routes, '/parties/new');
+    document.title = 'Parties · Haversack';
+    await userEvent.setup().click(screen.getByRole('link', { name: 'Parties' }));
+    await waitFor(() => expect(screen.getByTestId('route-announcer')).toHaveTextContent(/^Parties$/), {
+      timeout: 3_000,
+    });
+  });
+
+  it('says nothing more when the new heading takes the focus: it is read out already', async () => {
+    renderRoutes(routes, '/parties/new');
+    await submitForm();
+    const heading = await screen.findByRole('heading', { level: 1, name: 'The Fellowship' });
+    await waitFor(() => expect(heading).toHaveFocus());
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(screen.getByTestId('route-announcer')).toBeEmptyDOMElement();
   });
 
   it("gives the new page's heading the focus a link in the closing navigation drawer lost", async () => {

@@ -1,5 +1,6 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
+import { APP_NAME } from '../lib/page-title';
 
 const nothingFocused = () => document.activeElement === null || document.activeElement === document.body;
 
@@ -14,6 +15,20 @@ function pageStart(): HTMLElement | null {
   return start;
 }
 
+/**
+ * What a new page is called: its h1, else the document's title without the app's name; null while the page
+ * still loads (its heading inside an aria-busy region, "Loading party").
+ */
+function pageName(): string | null {
+  const heading = document.querySelector('main h1') ?? document.querySelector('h1');
+  if (heading?.closest('[aria-busy="true"]')) return null;
+  return heading?.textContent?.trim() || document.title.replace(` · ${APP_NAME}`, '').trim() || null;
+}
+
+/** How often the new page's name is read until it holds still, and how many times at most. */
+const NAME_CHECK_MS = 250;
+const NAME_CHECKS = 40;
+
 /** Longer than a drawer's or a modal's closing transition (Mantine's 200 ms and its focus return). */
 const DIALOG_CLOSING_MS = 400;
 
@@ -25,12 +40,14 @@ const focusQuietly = (element: HTMLElement | null) => element?.focus({ preventSc
  * submit button) went with the old page, focus falls to <body> and the keyboard starts again from the top.
  * Then the new page's h1 takes the focus, so it is read out. Focus on something still there (a sidebar
  * link, a dialog) stays where it is; the first load and its redirects, where nothing had focus yet, and a
- * change of the query or hash alone, move nothing.
+ * change of the query or hash alone, move nothing. Where the focus stays, the new page's name is said
+ * politely instead, from a live region that is in the page from the start.
  */
-export function RouteFocus(): null {
+export function RouteFocus() {
   const { pathname } = useLocation();
   const shownPathname = useRef(pathname);
   const lastFocused = useRef<Element | null>(null);
+  const [announcement, setAnnouncement] = useState('');
 
   useEffect(() => {
     const remember = (event: FocusEvent) => {
@@ -53,7 +70,22 @@ export function RouteFocus(): null {
       return () => clearTimeout(afterClosing);
     }
     const focusWasLost = lastFocused.current !== null && !lastFocused.current.isConnected;
-    if (!focusWasLost || !nothingFocused()) return;
+    if (!focusWasLost || !nothingFocused()) {
+      // A sidebar or account-menu link keeps the focus: nothing would tell a screen reader the page changed.
+      // Its name is said once it holds still (a loading page's heading gives way to the page's own).
+      setAnnouncement('');
+      if (lastFocused.current === null) return;
+      let last: string | null = null;
+      let checks = 0;
+      const check = setInterval(() => {
+        const name = pageName();
+        checks += 1;
+        if (name !== null && name === last) setAnnouncement(name);
+        if ((name !== null && name === last) || checks >= NAME_CHECKS) clearInterval(check);
+        last = name;
+      }, NAME_CHECK_MS);
+      return () => clearInterval(check);
+    }
 
     let start = pageStart();
     focusQuietly(start);
@@ -75,5 +107,9 @@ export function RouteFocus(): null {
     };
   }, [pathname]);
 
-  return null;
+  return (
+    <div className="haversack-visually-hidden" aria-live="polite" data-testid="route-announcer">
+      {announcement}
+    </div>
+  );
 }
