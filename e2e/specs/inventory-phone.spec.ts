@@ -107,6 +107,11 @@ test.describe('on a phone', () => {
     const dagger = list.getByRole('button', { name: 'Dagger, quantity 1' });
     await expect(longsword).toBeVisible();
     await expect(dagger).toBeVisible();
+    // A row's own buttons are a finger's width on a phone (44 px), pressed at the table.
+    for (const name of ['More actions for Longsword', 'Move Longsword to...']) {
+      const box = await list.getByRole('button', { name, exact: true }).boundingBox();
+      expect(box && box.width >= 44 && box.height >= 44, `${name}: ${JSON.stringify(box)}`).toBe(true);
+    }
     const queue = page.getByTestId('transfer-queue');
     await expect(queue).toBeVisible();
     const queued = queue.getByRole('button', { name: /^Remove .* from queue$/ });

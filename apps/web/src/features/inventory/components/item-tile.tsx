@@ -196,7 +196,9 @@ export function ItemTile({
     'data-testid': 'item-move-menu',
     // Kept in its place while the stack's move is on its way, so the row does not jump.
     disabled: moving,
-    ...(list ? { style: { flexShrink: 0 } } : { pos: 'absolute' as const, right: 6, bottom: 6 }),
+    ...(list
+      ? { style: { flexShrink: 0 }, className: 'haversack-row-action' }
+      : { pos: 'absolute' as const, right: 6, bottom: 6 }),
     ...(!list && hasActions ? { right: 38 } : {}),
   } as const;
 
@@ -471,7 +473,9 @@ function actionsButtonProps(item: ItemInstance, list: boolean) {
     tabIndex: -1,
     'aria-label': `More actions for ${item.name}`,
     'data-testid': 'item-actions-menu',
-    ...(list ? { style: { flexShrink: 0 } } : { pos: 'absolute' as const, right: 6, bottom: 6 }),
+    ...(list
+      ? { style: { flexShrink: 0 }, className: 'haversack-row-action' }
+      : { pos: 'absolute' as const, right: 6, bottom: 6 }),
   } as const;
 }
 
