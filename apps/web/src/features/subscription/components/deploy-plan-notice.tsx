@@ -1,8 +1,4 @@
-import { Alert, Anchor, Stack, Text } from '@mantine/core';
-import { IconLock } from '@tabler/icons-react';
-import { Link } from 'react-router';
-import { FeatureUpgradePrompt } from '../../../components/upgrade-prompt';
-import { upgradeLinkLabel } from '../../../lib/upgrade-link';
+import { FeatureUpgradePrompt, LimitUpgradePrompt } from '../../../components/upgrade-prompt';
 import type { DeployRefusal } from '../api/deploy-allowance';
 
 /**
@@ -17,29 +13,5 @@ export function DeployPlanNotice({ refusal, what }: { refusal: DeployRefusal; wh
       </FeatureUpgradePrompt>
     );
   }
-  return (
-    <Alert
-      color="yellow"
-      variant="light"
-      title="Plan limit reached"
-      icon={<IconLock aria-hidden="true" />}
-      role="status"
-      data-testid="upgrade-prompt"
-    >
-      <Stack gap="xs" align="flex-start">
-        <Text size="sm">{refusal.message}</Text>
-        <Anchor
-          component={Link}
-          to={`/subscription/upgrade?${new URLSearchParams({ resource: refusal.resource })}`}
-          size="sm"
-          fw={600}
-          c="inherit"
-          underline="always"
-          className="haversack-touch-target"
-        >
-          {upgradeLinkLabel}
-        </Anchor>
-      </Stack>
-    </Alert>
-  );
+  return <LimitUpgradePrompt resource={refusal.resource}>{refusal.message}</LimitUpgradePrompt>;
 }
