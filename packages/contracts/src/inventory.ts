@@ -45,6 +45,10 @@ export const inventoryMessages = {
   primaryContainer: 'A character’s main container cannot be deleted',
   partyContainerDeleters: 'Only the party’s GM or a manager can delete the party’s containers.',
   partyContainerEditors: 'Only the party’s GM or a manager can edit the party’s containers.',
+  /** DESIGN §4: observers only read, whatever characters they have in the party. */
+  observerCannotAddPartyContainer: 'Observers cannot add containers to the party.',
+  /** A player or manager without a character in the party, adding one of its containers. */
+  needCharacterInParty: 'You need a character in this party to change its inventory.',
   lastPartyContainer: 'A party keeps at least one container for what the group shares: this is its last',
   notEnoughCoins: 'Not enough coins to convert',
   conversionUneven: 'That amount does not convert into whole coins',

@@ -195,3 +195,63 @@ describe('editing a party’s container', () => {
     expect(renamed.statusCode, renamed.body).toBe(200);
   });
 });
+
+/**
+ * An observer only reads, whatever characters they have in the party (DESIGN §4): the refusal names the
+ * role, not a missing character they in fact have (spec review: "You need a character in this party…").
+ */
+describe('an observer with a character in the party', () => {
+  async function observerWithCharacter() {
+    const world = await partyWithStash();
+    const observer = await createMember(ctx, world.party, 'observer');
+    await upgrade(ctx, observer, 'tier_3');
+    await createCharacter(ctx, observer, { partyId: world.party.id });
+    return { ...world, observer };
+  }
+
+  it('is told observers cannot add containers to the party, and nothing is made', async () => {
+    const { party, observer } = await observerWithCharacter();
+    const ledgerBefore = await ledgerRows();
+    const refused = await callApi(ctx, 'POST', `/parties/${party.id}/containers`, observer, {
+      container: { name: 'Obs box' },
+    });
+    expect(refused.statusCode, refused.body).toBe(403);
+    expect(errorOf(refused)).toMatchObject({
+      code: 'FORBIDDEN',
+      message: 'Observers cannot add containers to the party.',
+    });
+    expect(await partyContainers(party.id)).toBe(1);
+    expect(await ledgerRows()).toBe(ledgerBefore);
+  });
+
+  it('is told they can look at a party container but not change it, when editing or deleting it', async () => {
+    const { party, observer, stash } = await observerWithCharacter();
+    const wagon = await addPartyContainer(party.id, 'Wagon');
+    const refusal = { code: 'FORBIDDEN', message: 'You can look at this container but not change it.' };
+    for (const url of [`/parties/${party.id}/containers/${wagon.id}`, `/containers/${wagon.id}`]) {
+      const edit = await callApi(ctx, 'PATCH', url, observer, { container: { name: 'Mine' } });
+      expect(edit.statusCode, edit.body).toBe(403);
+      expect(errorOf(edit)).toMatchObject(refusal);
+    }
+    for (const id of [wagon.id, stash.id]) {
+      const removal = await callApi(ctx, 'DELETE', `/containers/${id}`, observer);
+      expect(removal.statusCode, removal.body).toBe(403);
+      expect(errorOf(removal)).toMatchObject(refusal);
+    }
+    expect(await partyContainers(party.id)).toBe(2);
+  });
+
+  it('still tells a player without a character in the party that they need one', async () => {
+    const { party } = await partyWithStash();
+    const newcomer = await createMember(ctx, party, 'player');
+    await upgrade(ctx, newcomer, 'tier_3');
+    const refused = await callApi(ctx, 'POST', `/parties/${party.id}/containers`, newcomer, {
+      container: { name: 'Box' },
+    });
+    expect(refused.statusCode, refused.body).toBe(403);
+    expect(errorOf(refused)).toMatchObject({
+      code: 'FORBIDDEN',
+      message: 'You need a character in this party to change its inventory.',
+    });
+  });
+});

@@ -2017,9 +2017,12 @@ export class InventoryService {
     const party = await partiesRepository.findParty(tx, owner.partyId);
     const membership = party ? await partiesRepository.membership(tx, owner.partyId, userId) : undefined;
     if (!party || !membership) throw AppError.notFound('Party not found.');
-    const hasCharacter = await repo.userHasCharacterInParty(tx, userId, owner.partyId);
-    if (membership.role !== 'gm' && (membership.role === 'observer' || !hasCharacter)) {
-      throw new AppError('FORBIDDEN', 'You need a character in this party to change its inventory.');
+    // Observers only read, whatever characters they have here: the refusal names the role.
+    if (membership.role === 'observer') {
+      throw new AppError('FORBIDDEN', inventoryMessages.observerCannotAddPartyContainer);
+    }
+    if (membership.role !== 'gm' && !(await repo.userHasCharacterInParty(tx, userId, owner.partyId))) {
+      throw new AppError('FORBIDDEN', inventoryMessages.needCharacterInParty);
     }
     policy.assertPartyNotArchived(party.isArchived);
     return { name: party.name, partyId: party.id };
