@@ -49,7 +49,6 @@ export const lootMessages = {
   updated: 'Loot updated',
   taken: 'Item taken successfully',
   previewed: 'This is who would get what. Nothing has moved yet.',
-  gmOnly: 'Only the GM can do this.',
   cannotTake: 'You need a character in this party to take loot.',
   /** DESIGN §4: observers only read, whatever characters they have in the party. */
   observerCannotTake: 'Observers cannot take loot.',

@@ -49,6 +49,8 @@ export const partyMessages = {
   inviteeMember: 'That user is already a member of this party.',
   invitationGone: 'This invitation is no longer open.',
   inviteTarget: 'Enter a username or an email address',
+  /** The one refusal of every GM-only call (party settings, members, invitations, loot). */
+  gmOnly: 'Only the GM can do this.',
   conjuringGmOnly: 'Only the GM can add items from the marketplace in this party.',
   valueRaiseGmOnly: "Only the GM can raise an item's value in this party.",
   importGmOnly: 'Only the GM can bring items into this party from outside it.',

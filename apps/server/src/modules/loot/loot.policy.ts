@@ -1,4 +1,4 @@
-import { lootMessages } from '@haversack/contracts';
+import { lootMessages, partyMessages } from '@haversack/contracts';
 import { AppError } from '../../lib/app-error.js';
 import type { LootTemplateRow } from './loot.repository.js';
 
@@ -41,7 +41,7 @@ export function canSee(access: LootAccess, loot: { isRevealed: boolean }): boole
 /** Hidden loot does not exist for non-GMs (404); revealed loot they may only look at (403). */
 export function assertGm(access: LootAccess, loot: { isRevealed: boolean }): void {
   if (!canSee(access, loot)) throw AppError.notFound(lootMessages.instanceNotFound);
-  if (!access.isGm) throw new AppError('FORBIDDEN', lootMessages.gmOnly);
+  if (!access.isGm) throw new AppError('FORBIDDEN', partyMessages.gmOnly);
 }
 
 export function assertCanTake(access: LootAccess, loot: { isRevealed: boolean }): void {

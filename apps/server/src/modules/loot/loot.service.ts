@@ -578,7 +578,7 @@ export class LootService {
     const id = await this.#transaction(async (tx, record, emit) => {
       const { party, access } = await this.#partyAccess(tx, actor.id, input.party_id);
       if (!party || !access.isMember) throw AppError.notFound('Party not found.');
-      if (!access.isGm) throw new AppError('FORBIDDEN', lootMessages.gmOnly);
+      if (!access.isGm) throw new AppError('FORBIDDEN', partyMessages.gmOnly);
       if (party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);
       const view = await repo.templateView(tx, input.loot_template_id, actor.id);
       if (!view || !policy.canReadTemplate(view.template, actor.id)) {

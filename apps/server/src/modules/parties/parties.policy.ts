@@ -21,7 +21,7 @@ export function assertMember(
 
 export function assertGm(membership: MembershipRow | undefined): void {
   if (membership?.role !== 'gm') {
-    throw new AppError('FORBIDDEN', 'Only the Game Master can do this.');
+    throw new AppError('FORBIDDEN', partyMessages.gmOnly);
   }
 }
 

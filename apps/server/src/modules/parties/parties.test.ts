@@ -419,6 +419,37 @@ describe('editing, archiving and deleting', () => {
   });
 });
 
+describe('the GM-only refusal', () => {
+  // One wording for every GM-only call, the party's as the loot's (spec review: two wordings).
+  it('says "Only the GM can do this." on every GM-only party call, to every other role', async () => {
+    const { party } = await gmWithParty();
+    const target = await createMember(ctx, party, 'player');
+    const guest = await createUser(ctx);
+    const calls: [ApiMethod, string, unknown?][] = [
+      ['PATCH', `/parties/${party.id}`, { party: { name: 'Hijacked' } }],
+      ['POST', `/parties/${party.id}/regenerate_join_code`],
+      ['POST', `/parties/${party.id}/archive`],
+      ['PATCH', `/parties/${party.id}/members/${target.user.id}`, { party_membership: { role: 'observer' } }],
+      ['DELETE', `/parties/${party.id}/members/${target.user.id}`],
+      ['DELETE', `/parties/${party.id}`],
+      ['POST', `/parties/${party.id}/invitations`, { party_invitation: { username: guest.user.username } }],
+      ['GET', `/parties/${party.id}/invitations`],
+      ['DELETE', `/parties/${party.id}/invitations/00000000-0000-4000-8000-000000000000`],
+    ];
+    for (const role of ['manager', 'player', 'observer'] as const) {
+      const member = await createMember(ctx, party, role);
+      for (const [method, url, payload] of calls) {
+        const refused = await call(method, url, member, payload);
+        expect(refused.statusCode, `${role} ${method} ${url}`).toBe(403);
+        expect(body(refused).error, `${role} ${method} ${url}`).toMatchObject({
+          code: 'FORBIDDEN',
+          message: 'Only the GM can do this.',
+        });
+      }
+    }
+  });
+});
+
 describe('invitations', () => {
   it('is the only way into a restricted party', async () => {
     const { gm, party } = await gmWithParty({ join_permission: 'restricted' });

@@ -1,4 +1,4 @@
-import { lootMessages, type Party } from '@haversack/contracts';
+import { lootMessages, type Party, partyMessages } from '@haversack/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useLocation } from 'react-router';
@@ -109,7 +109,7 @@ describe('DeployLootDialog', () => {
   });
 
   it('toasts the server’s reason when the deployment is refused', async () => {
-    serve([gm], () => failure(403, 'FORBIDDEN', lootMessages.gmOnly));
+    serve([gm], () => failure(403, 'FORBIDDEN', partyMessages.gmOnly));
     const user = userEvent.setup();
     renderDialog();
     const dialog = await screen.findByRole('dialog', { name: 'Deploy Goblin Boss Hoard' });
@@ -121,7 +121,7 @@ describe('DeployLootDialog', () => {
     await vi.waitFor(() =>
       expect(useUiStore.getState().toasts.at(-1)).toMatchObject({
         kind: 'error',
-        message: lootMessages.gmOnly,
+        message: partyMessages.gmOnly,
       }),
     );
     expect(screen.getByRole('dialog', { name: 'Deploy Goblin Boss Hoard' })).toBeInTheDocument();
