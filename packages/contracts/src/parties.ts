@@ -25,6 +25,14 @@ export const roleLabels: Record<PartyRole, string> = {
 
 /** Join codes: A–Z and 2–9 without the look-alikes 0/O and 1/I. */
 export const joinCodeAlphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+/**
+ * spec/02 §5: a join code as typed or pasted is upper-cased and keeps only A–Z and 0–9, so "qqeu-kwdt"
+ * is QQEUKWDT. The join form and the server clean it alike, before its length is checked.
+ */
+export function cleanJoinCode(raw: string): string {
+  return raw.toUpperCase().replace(/[^A-Z0-9]/g, '');
+}
 export const JOIN_CODE_LENGTH = 8;
 
 export const partyMessages = {
@@ -199,15 +207,13 @@ export const roleChangeBodySchema = z.object({
 
 export const joinBodySchema = z.object({
   join_code: text({ error: partyMessages.joinCodeTooShort })
-    .trim()
-    .transform((v) => v.toUpperCase())
+    .transform(cleanJoinCode)
     .pipe(text().min(6, partyMessages.joinCodeTooShort).max(8, partyMessages.joinCodeTooLong)),
   role_request: z.enum(partyRoles).default('player'),
 });
 export const previewQuerySchema = z.object({
   join_code: text({ error: partyMessages.joinCodeTooShort })
-    .trim()
-    .transform((v) => v.toUpperCase())
+    .transform(cleanJoinCode)
     .pipe(text().min(6, partyMessages.joinCodeTooShort).max(8, partyMessages.joinCodeTooLong))
     .optional(),
   id: entityId('Party not found.').optional(),

@@ -264,6 +264,30 @@ describe('joining', () => {
     expect(again.statusCode).toBe(409);
   });
 
+  it('cleans a code as the join form does: upper-cased, separators dropped, before checking its length', async () => {
+    const { party } = await gmWithParty({ name: 'Separated' });
+    const code = String(party.join_code);
+    const written = `${code.slice(0, 4).toLowerCase()}-${code.slice(4)}`; // as shared: "qqeu-KWDT"
+    const player = await createUser(ctx);
+    const preview = await call(
+      'GET',
+      `/parties/preview?join_code=${encodeURIComponent(` ${written} `)}`,
+      player,
+    );
+    expect(preview.statusCode, preview.body).toBe(200);
+    expect(body(preview).data).toMatchObject({ name: 'Separated' });
+    const joined = await call('POST', '/parties/join', player, {
+      join_code: written,
+      role_request: 'player',
+    });
+    expect(joined.statusCode, joined.body).toBe(200);
+    expect(body(joined).data).toMatchObject({ user_role: 'player' });
+    // Nine letters and digits are still one too many, however they are written.
+    const long = await call('POST', '/parties/join', player, { join_code: 'ABCD-EFGH-J' });
+    expect(long.statusCode).toBe(422);
+    expect(body(long).error.details?.[0]?.message).toBe(partyMessages.joinCodeTooLong);
+  });
+
   it('answers 404 for an unknown code and 422 for a malformed one', async () => {
     const player = await createUser(ctx);
     expect((await call('POST', '/parties/join', player, { join_code: 'ZZZZZZZZ' })).statusCode).toBe(404);

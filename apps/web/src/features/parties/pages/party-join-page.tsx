@@ -1,4 +1,4 @@
-import { type PartyRole, partyMessages, roleLabels } from '@haversack/contracts';
+import { cleanJoinCode, type PartyRole, partyMessages, roleLabels } from '@haversack/contracts';
 import { Alert, Anchor, Button, Group, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -23,10 +23,7 @@ export const PREVIEW_DEBOUNCE_MS = 500;
  * pasted " 3fxq-ltlc" keeps all eight characters of its code.
  */
 export function normaliseJoinCode(raw: string): string {
-  return raw
-    .toUpperCase()
-    .replace(/[^A-Z0-9]/g, '')
-    .slice(0, JOIN_CODE_MAX);
+  return cleanJoinCode(raw).slice(0, JOIN_CODE_MAX);
 }
 
 const limitedRoles: PartyRole[] = ['player', 'observer'];
