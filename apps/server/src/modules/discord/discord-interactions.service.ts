@@ -2,6 +2,7 @@ import {
   accountSuspendedMessage,
   type Character,
   characterListQuerySchema,
+  cleanJoinCode,
   type ItemInstance,
   itemInstanceListQuerySchema,
   lootInstanceListQuerySchema,
@@ -214,7 +215,9 @@ export class DiscordInteractionsService {
     const mine = await this.#deps.parties.list(user.id, partyListQuerySchema.parse({ per_page: 100 }));
     const matches = mine.data.filter(
       (party) =>
-        (party.join_code !== null && sameName(party.join_code, wanted)) || sameName(party.name, wanted),
+        // A code is compared as the join form cleans it: "abcd-efgh" is ABCDEFGH.
+        (party.join_code !== null && party.join_code === cleanJoinCode(wanted)) ||
+        sameName(party.name, wanted),
     );
     const run = matches.filter((party) => party.is_gm);
     if (run.length === 0) {

@@ -296,6 +296,11 @@ describe('/bind', () => {
       .where(eq(discordChannelBindings.channelId, channelId));
     expect(row).toMatchObject({ partyId: party.id, guildId: GUILD });
 
+    // A code typed as the join form takes it, lower case with a dash, binds as well.
+    const code = String(party.join_code);
+    const dashed = await bind(ids.gm, `${code.slice(0, 4)}-${code.slice(4)}`.toLowerCase(), newChannel());
+    expect(dashed.data.content).toContain('now bound to');
+
     const byName = newChannel();
     const answer = await bind(ids.gm, party.name.toUpperCase(), byName);
     expect(answer.data.content).toContain(party.name);
