@@ -6,11 +6,13 @@ import {
   API_V1,
   ApiError,
   apiRequest,
+  CHANGE_OFFLINE_WAIT_MS,
   CHANGE_RETRY_DELAY_MS,
   CHANGE_WAIT_MS,
   readErrorEnvelope,
   signedOutInAnotherTab,
   toastUnexplainedFailure,
+  waitingForConnectionMessage,
 } from './http-client';
 import { noteSessionEnd } from './session-end-note';
 import { onSessionExpired } from './session-events';
@@ -260,6 +262,33 @@ describe('apiRequest: a change sent once', () => {
       // Asked about once a second for the 20 s, never with a new key.
       expect(fetchMock.mock.calls.length).toBeGreaterThanOrEqual(20);
       expect(new Set(fetchMock.mock.calls.map(([, init]) => keyOf(init))).size).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('gives up on a change still offline after 2 minutes, keeping its key for when it is asked for again', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const onLine = vi.spyOn(window.navigator, 'onLine', 'get').mockReturnValue(false);
+    try {
+      signInStorage();
+      const info = vi.spyOn(toast, 'info');
+      const down = mockFetch(() => {
+        throw new TypeError('Failed to fetch');
+      });
+      const pending = caught(
+        apiRequest(`${API_V1}/containers/transfer`, { method: 'POST', body: { q: 1 }, toast: false }),
+      );
+      await vi.advanceTimersByTimeAsync(CHANGE_RETRY_DELAY_MS + 100);
+      expect(info).toHaveBeenCalledWith(waitingForConnectionMessage, CHANGE_OFFLINE_WAIT_MS);
+      await vi.advanceTimersByTimeAsync(CHANGE_OFFLINE_WAIT_MS);
+      const error = await pending;
+      expect(error.code).toBe('NETWORK_ERROR');
+      expect(down).toHaveBeenCalledTimes(2);
+      onLine.mockReturnValue(true);
+      const back = mockFetch(() => success({ moved: 1 }));
+      await apiRequest(`${API_V1}/containers/transfer`, { method: 'POST', body: { q: 1 } });
+      expect(keyOf(back.mock.calls[0]?.[1])).toBe(keyOf(down.mock.calls[0]?.[1]));
     } finally {
       vi.useRealTimers();
     }

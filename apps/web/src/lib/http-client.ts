@@ -15,7 +15,7 @@ import { noteSessionEnd, recentSessionEnd } from './session-end-note';
 import { emitSessionExpired } from './session-events';
 import { TAB_HEADER, tabId } from './tab-id';
 import { withTabLock } from './tab-lock';
-import { toast } from './toast';
+import { dismissToast, toast } from './toast';
 import { tokenStorage } from './token-storage';
 import {
   changeFingerprint,
@@ -257,12 +257,44 @@ export function outcomeUnknown(error: unknown): boolean {
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
+ * How long a change left without an answer while the browser is offline waits for the connection to come
+ * back, to be sent again with its key (the server keeps a key a day, this tab ten minutes).
+ */
+export const CHANGE_OFFLINE_WAIT_MS = 2 * 60_000;
+/** Said while a change waits for the connection: it is not a failure, and the real outcome follows. */
+export const waitingForConnectionMessage =
+  'No connection. Your change will be sent as soon as the connection is back.';
+
+const browserOffline = () => typeof navigator !== 'undefined' && navigator.onLine === false;
+
+/** Resolves true when the browser is back online, false at the deadline or when the caller gives up. */
+function connectionBack(deadline: number, signal: AbortSignal | undefined): Promise<boolean> {
+  if (!browserOffline()) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (back: boolean) => {
+      clearTimeout(timer);
+      window.removeEventListener('online', onOnline);
+      signal?.removeEventListener('abort', onAbort);
+      resolve(back);
+    };
+    const onOnline = () => done(true);
+    const onAbort = () => done(false);
+    const timer = setTimeout(() => done(false), Math.max(0, deadline - Date.now()));
+    window.addEventListener('online', onOnline);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
  * A read is sent once. A signed-in change carries an Idempotency-Key and, when its connection drops (a
  * phone on the table's Wi-Fi, a 10 s timeout), is sent once more with the same key: the server makes it
  * once, so a change whose answer was lost is not made twice, and one that never arrived is made now. While
  * the first is still running there, it asks again each second for up to 20 s; past that it says the change
- * may still go through. A change left without an answer keeps its key: asked for again (the same body to
- * the same path), it is the same change, and the server answers it without making it twice.
+ * may still go through. When the resend fails too and the browser says it is offline, the change waits for
+ * the connection (up to 2 minutes, saying so in a toast) and is sent again with the same key as soon as it
+ * is back, so its caller learns the real outcome rather than a failure that may not be one. A change left
+ * without an answer keeps its key: asked for again (the same body to the same path), it is the same
+ * change, and the server answers it without making it twice.
  */
 async function sendChange(path: string, options: RequestOptions): Promise<ApiResponse<unknown>> {
   const method = options.method ?? 'GET';
@@ -277,8 +309,7 @@ async function sendChange(path: string, options: RequestOptions): Promise<ApiRes
     return response;
   };
   const unsettled = (error: unknown): never => {
-    if (isApiError(error) && (error.code === 'NETWORK_ERROR' || stillRunning(error)))
-      rememberUnanswered(fingerprint, key);
+    if (outcomeUnknown(error)) rememberUnanswered(fingerprint, key);
     else forgetUnanswered(fingerprint);
     throw error;
   };
@@ -288,21 +319,40 @@ async function sendChange(path: string, options: RequestOptions): Promise<ApiRes
     if (!isApiError(error) || error.code !== 'NETWORK_ERROR' || options.signal?.aborted)
       return unsettled(error);
   }
-  await pause(CHANGE_RETRY_DELAY_MS);
+  let deadline: number | undefined;
+  let waitingToast: string | undefined;
+  try {
+    for (;;) {
+      await pause(CHANGE_RETRY_DELAY_MS);
+      try {
+        return settled(await resendWhileRunning(path, keyed));
+      } catch (error) {
+        const lost = isApiError(error) && error.code === 'NETWORK_ERROR';
+        if (!lost || options.signal?.aborted || !browserOffline()) return unsettled(error);
+        deadline ??= Date.now() + CHANGE_OFFLINE_WAIT_MS;
+        waitingToast ??= toast.info(waitingForConnectionMessage, CHANGE_OFFLINE_WAIT_MS);
+        if (!(await connectionBack(deadline, options.signal))) return unsettled(error);
+      }
+    }
+  } finally {
+    if (waitingToast !== undefined) dismissToast(waitingToast);
+  }
+}
+
+/** The change sent again; while the server still runs the first, asked about each second for up to 20 s. */
+async function resendWhileRunning(path: string, keyed: RequestOptions): Promise<ApiResponse<unknown>> {
   for (let waited = 0; ; waited += 1_000) {
     try {
-      return settled(await send(path, keyed, false));
+      return await send(path, keyed, false);
     } catch (error) {
-      if (!stillRunning(error)) return unsettled(error);
-      if (waited >= CHANGE_WAIT_MS || options.signal?.aborted) {
-        return unsettled(
-          new ApiError({
-            code: 'CONFLICT',
-            status: 409,
-            message: idempotencyMessages.stillRunning,
-            cause: error,
-          }),
-        );
+      if (!stillRunning(error)) throw error;
+      if (waited >= CHANGE_WAIT_MS || keyed.signal?.aborted) {
+        throw new ApiError({
+          code: 'CONFLICT',
+          status: 409,
+          message: idempotencyMessages.stillRunning,
+          cause: error,
+        });
       }
     }
     await pause(1_000);

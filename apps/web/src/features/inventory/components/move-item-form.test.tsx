@@ -2,8 +2,11 @@ import { errorCatalogue } from '@haversack/contracts';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { waitingForConnectionMessage } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
-import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
+import { tokenStorage } from '../../../lib/token-storage';
+import { useUiStore } from '../../../stores/ui-store';
+import { buildTokens, failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { buildContainer, buildItem, buildPartyStash, renderWithProviders } from '../test/inventory-fixtures';
 import { MoveItemForm, nowhereFromStash } from './move-item-form';
 
@@ -76,6 +79,65 @@ describe('MoveItemForm', () => {
     expect(toastError.mock.calls).toEqual([
       [`An unexpected error occurred during item transfer. ${errorCatalogue.NETWORK_ERROR.message}`],
     ]);
+  });
+
+  it('a move whose answer was lost while offline waits for the connection and is sent again with its key', async () => {
+    tokenStorage.setTokens(buildTokens());
+    useUiStore.setState({ toasts: [] });
+    const onLine = vi.spyOn(window.navigator, 'onLine', 'get').mockReturnValue(false);
+    const toastError = vi.spyOn(toast, 'error');
+    const keys: (string | null)[] = [];
+    let back = false;
+    try {
+      mockFetch(({ url, init }) => {
+        if (url === '/api/v1/subscription/check_feature')
+          return success({ allowed: true, feature: 'party_collaboration' });
+        if (url !== '/api/v1/containers/transfer') return failure(404, 'RESOURCE_NOT_FOUND', url);
+        keys.push(new Headers(init.headers).get('Idempotency-Key'));
+        // Made by the server the first time; its answer, and every answer while offline, is lost.
+        if (!back) throw new TypeError('Failed to fetch');
+        return jsonResponse(
+          200,
+          {
+            status: 'success',
+            data: {
+              success: true,
+              message: 'Item transferred successfully',
+              moved: 3,
+              source_instance: null,
+              target_instances: [buildItem({ id: 'moved', quantity: 3, container_id: stash.id })],
+              transaction_ids: ['entry-1'],
+            },
+          },
+          { 'Idempotent-Replayed': 'true' },
+        );
+      });
+      moveIntoStash();
+      await waitFor(
+        () =>
+          expect(useUiStore.getState().toasts.map((t) => t.message)).toContain(waitingForConnectionMessage),
+        { timeout: 5_000 },
+      );
+      expect(toastError).not.toHaveBeenCalled();
+      expect(keys.length).toBe(2);
+
+      back = true;
+      onLine.mockReturnValue(true);
+      window.dispatchEvent(new Event('online'));
+      await waitFor(
+        () =>
+          expect(useUiStore.getState().toasts.map((t) => t.message)).toEqual([
+            'Item transferred successfully',
+          ]),
+        { timeout: 5_000 },
+      );
+      expect(toastError).not.toHaveBeenCalled();
+      expect(keys.length).toBe(3);
+      expect(new Set(keys).size).toBe(1);
+    } finally {
+      tokenStorage.clear();
+      useUiStore.setState({ toasts: [] });
+    }
   });
 
   it('lists the party stash disabled, with why, when my plan lacks party collaboration, and never sends there', async () => {
