@@ -82,6 +82,9 @@ export function toastMissingRequired<Values>(
 }
 
 /**
+ * One submit at a time: while the request of a submit is out (its handler's promise), another submit does
+ * nothing, so a double tap or Enter and a tap makes one party, not two.
+ *
  * A refused submit takes the keyboard to the first field in error, in the order the form shows them, so a
  * screen reader reads its label, its invalid state and its message (left on the submit button, it said
  * nothing). Wraps `onSubmit`, for the form's own rules, and `setErrors` and `setFieldError`, for the server's:
@@ -101,16 +104,36 @@ export function useFocusFirstError<Values, TransformedValues>(
     scope.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }, [failedSubmits]);
 
+  // A second submit before the first one's request has settled (Enter and a tap, a double tap): it comes in
+  // the same task, before React has drawn the button busy, and would make the thing twice.
+  const submitting = useRef(false);
   const refocus = () => setFailedSubmits((count) => count + 1);
 
   return {
     ...form,
     onSubmit: (handleSubmit, handleValidationFailure) => {
-      const submit = form.onSubmit(handleSubmit, (errors, values, event) => {
-        handleValidationFailure?.(errors, values, event);
-        refocus();
-      });
+      const submit = form.onSubmit(
+        (values, event) => {
+          const result: unknown = handleSubmit(values, event);
+          if (result instanceof Promise) {
+            submitting.current = true;
+            const release = () => {
+              submitting.current = false;
+            };
+            result.then(release, release);
+          }
+          return result as undefined;
+        },
+        (errors, values, event) => {
+          handleValidationFailure?.(errors, values, event);
+          refocus();
+        },
+      );
       return (event) => {
+        if (submitting.current) {
+          event?.preventDefault();
+          return;
+        }
         submittedForm.current = event?.currentTarget ?? null;
         submit(event);
       };

@@ -1,5 +1,5 @@
 import type { TierIdentifier, UsageResource } from '@haversack/contracts';
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { RouteObject } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
@@ -84,6 +84,22 @@ export function describePlanLimitPage(page: PlanLimitPage) {
       expect(submit).toHaveAccessibleDescription(`${full} See upgrade options`);
       expect(screen.queryByTestId('upgrade-prompt')).not.toBeInTheDocument();
       expect(toasts()).toEqual([refusal]);
+    });
+
+    it(`sends one create for two presses of ${page.submit} in the same task (Enter and a tap)`, async () => {
+      const { posts } = server(page.limit - 1);
+      const user = userEvent.setup();
+      renderPage();
+      await screen.findByTestId('plan-limit-hint');
+      await user.type(screen.getByRole('textbox', { name: page.nameField }), page.name);
+      const submit = screen.getByRole('button', { name: page.submit });
+      act(() => {
+        submit.click();
+        submit.click();
+      });
+      await vi.waitFor(() => expect(posts()).toHaveLength(1));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(posts()).toHaveLength(1);
     });
   });
 }

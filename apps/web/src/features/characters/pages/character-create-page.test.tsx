@@ -1,5 +1,5 @@
 import type { CurrentSubscription, Party } from '@haversack/contracts';
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
@@ -108,6 +108,22 @@ describe('CharacterCreatePage at the plan’s character limit', () => {
 
     expect(await screen.findByTestId('plan-limit-hint')).toHaveTextContent('0 of 1 character used');
     expect(screen.getByRole('button', { name: 'Create Character' })).toBeEnabled();
+  });
+
+  it('creates one character for two presses of Create Character in the same task (Enter and a tap)', async () => {
+    const fetchMock = mockServer();
+    const user = userEvent.setup();
+    renderPage();
+    await user.type(await screen.findByRole('textbox', { name: /Name/ }), 'Brena');
+    const submit = screen.getByRole('button', { name: 'Create Character' });
+    act(() => {
+      submit.click();
+      submit.click();
+    });
+    const creates = () => fetchMock.mock.calls.filter(([, init]) => init?.method === 'POST');
+    await vi.waitFor(() => expect(creates()).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(creates()).toHaveLength(1);
   });
 
   it('lets a sponsored player create one in the party where the sponsor’s plan has room', async () => {

@@ -3,6 +3,7 @@ import { Alert, Button, Group, Modal, NumberInput, Select, Skeleton, Stack, Text
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { quantityFieldProps } from '../../../lib/quantity-field';
+import { useSingleFlight } from '../../../lib/use-single-flight';
 import { characterQuery, partyCharactersQuery } from '../../characters/api/characters-api';
 import { useGiveItem } from '../hooks/use-item-status';
 import { sheetComboboxProps } from '../lib/sheet-combobox';
@@ -30,6 +31,8 @@ export function GiveItemForm({
   const [recipientId, setRecipientId] = useState<string | null>(null);
   const [amount, setAmount] = useState<number | string>(item.quantity);
   const give = useGiveItem(item);
+  // One gift per press: Enter and a tap in the same task would give it twice (use-single-flight.ts).
+  const once = useSingleFlight();
 
   if (owner.isPending || (partyId !== null && party.isPending)) {
     return (
@@ -86,14 +89,16 @@ export function GiveItemForm({
       onSubmit={(event) => {
         event.preventDefault();
         if (!recipient || !validQuantity) return;
-        give.mutate(
-          {
-            characterId: recipient.id,
-            characterName: recipient.name,
-            containerId: recipient.primary_container_id,
-            quantity,
-          },
-          { onSuccess: onDone },
+        once((settled) =>
+          give.mutate(
+            {
+              characterId: recipient.id,
+              characterName: recipient.name,
+              containerId: recipient.primary_container_id,
+              quantity,
+            },
+            { onSuccess: onDone, onSettled: settled },
+          ),
         );
       }}
     >

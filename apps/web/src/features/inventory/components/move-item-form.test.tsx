@@ -1,5 +1,5 @@
 import { errorCatalogue } from '@haversack/contracts';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { waitingForConnectionMessage } from '../../../lib/http-client';
@@ -138,6 +138,26 @@ describe('MoveItemForm', () => {
       tokenStorage.clear();
       useUiStore.setState({ toasts: [] });
     }
+  });
+
+  it('moves once for two presses of Transfer in the same task (Enter and a tap)', async () => {
+    const fetchMock = mockFetch(({ url }) =>
+      url === '/api/v1/subscription/check_feature'
+        ? success({ allowed: true, feature: 'party_collaboration' })
+        : failure(422, 'CAPACITY_EXCEEDED', 'Item(s) would exceed weight limit'),
+    );
+    renderWithProviders(
+      <MoveItemForm item={buildItem({ quantity: 3 })} destinations={[stash]} onDone={() => undefined} />,
+    );
+    const submit = screen.getByRole('button', { name: 'Transfer' });
+    act(() => {
+      submit.click();
+      submit.click();
+    });
+    const moves = () => fetchMock.mock.calls.filter(([url]) => String(url).endsWith('/containers/transfer'));
+    await waitFor(() => expect(moves()).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(moves()).toHaveLength(1);
   });
 
   it('lists the party stash disabled, with why, when my plan lacks party collaboration, and never sends there', async () => {

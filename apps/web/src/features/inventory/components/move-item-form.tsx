@@ -2,6 +2,7 @@ import type { Container, ItemInstance } from '@haversack/contracts';
 import { Button, Group, NumberInput, Select, Stack, Text } from '@mantine/core';
 import { type FocusEvent, useLayoutEffect, useRef, useState } from 'react';
 import { quantityError, quantityFieldProps } from '../../../lib/quantity-field';
+import { useSingleFlight } from '../../../lib/use-single-flight';
 import { useTransferItem } from '../hooks/use-inventory-actions';
 import { partyCollaborationLocked, usePlanLockedContainers } from '../hooks/use-plan-locked-containers';
 import { sheetComboboxProps } from '../lib/sheet-combobox';
@@ -52,6 +53,8 @@ export function MoveItemForm({
     choices.find((c) => c.id === chosen && !isLocked(c))?.id ?? choices.find((c) => !isLocked(c))?.id ?? null;
   const [quantity, setQuantity] = useState<number | string>(item.quantity);
   const transfer = useTransferItem();
+  // One move per press: Enter and a tap in the same task would move it twice (use-single-flight.ts).
+  const once = useSingleFlight();
   const destinationInput = useRef<HTMLInputElement>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs after each change of the shown destination
   useLayoutEffect(() => showStart(destinationInput.current), [target]);
@@ -78,14 +81,16 @@ export function MoveItemForm({
       onSubmit={(event) => {
         event.preventDefault();
         if (!valid || !target) return;
-        transfer.mutate(
-          {
-            itemInstanceId: item.id,
-            sourceContainerId: item.container_id,
-            targetContainerId: target,
-            quantity: amount,
-          },
-          { onSuccess: onDone },
+        once((settled) =>
+          transfer.mutate(
+            {
+              itemInstanceId: item.id,
+              sourceContainerId: item.container_id,
+              targetContainerId: target,
+              quantity: amount,
+            },
+            { onSuccess: onDone, onSettled: settled },
+          ),
         );
       }}
     >

@@ -7,6 +7,7 @@ import { UpgradePrompt } from '../../../components/upgrade-prompt';
 import { isApiError } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
 import { isPlanRefusal } from '../../../lib/upgrade-link';
+import { useSingleFlight } from '../../../lib/use-single-flight';
 import { myActivePartiesQuery } from '../../parties/api/parties-api';
 import { DeployPartyGate, DeployPartySelect } from '../../parties/components/deploy-party-gate';
 import { type DeployAsk, deployAllowanceQuery } from '../../subscription/api/deploy-allowance';
@@ -61,6 +62,8 @@ export function DeployLootDialog({
   const [source, setSource] = useState('');
   const [location, setLocation] = useState('');
 
+  // One deploy per press: a second tap in the same task would deploy a second loot (use-single-flight.ts).
+  const once = useSingleFlight();
   const deploy = useMutation({
     mutationFn: () => {
       if (!template || !partyId) throw new Error('Choose a party');
@@ -130,7 +133,7 @@ export function DeployLootDialog({
         <form
           onSubmit={(event) => {
             event.preventDefault();
-            deploy.mutate();
+            once((settled) => deploy.mutate(undefined, { onSettled: settled }));
           }}
         >
           <Stack gap="md">

@@ -1,5 +1,5 @@
 import { type Party, shopMessages } from '@haversack/contracts';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
@@ -204,6 +204,20 @@ describe('DeployShopDialog', () => {
       expect(discount).toHaveAccessibleDescription(freeShopWarning);
       await user.click(within(dialog).getByRole('button', { name: 'Deploy Shop' }));
       expect(await deployedDiscountRate(fetchMock)).toBe(1);
+    });
+
+    it('deploys one shop for two presses of Deploy Shop in the same task (Enter and a tap)', async () => {
+      const fetchMock = serveDeploy();
+      const { dialog } = await openWithDiscount();
+      const submit = within(dialog).getByRole('button', { name: 'Deploy Shop' });
+      await waitFor(() => expect(submit).toBeEnabled());
+      act(() => {
+        submit.click();
+        submit.click();
+      });
+      await vi.waitFor(() => expect(deploys(fetchMock)).toHaveLength(1));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(deploys(fetchMock)).toHaveLength(1);
     });
 
     it('sends a discount to the hundredth of a percent as its exact rate', async () => {

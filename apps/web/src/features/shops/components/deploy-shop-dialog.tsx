@@ -7,6 +7,7 @@ import { UpgradePrompt } from '../../../components/upgrade-prompt';
 import { isApiError } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
 import { isPlanRefusal } from '../../../lib/upgrade-link';
+import { useSingleFlight } from '../../../lib/use-single-flight';
 import { myActivePartiesQuery } from '../../parties/api/parties-api';
 import { DeployPartyGate, DeployPartySelect } from '../../parties/components/deploy-party-gate';
 import { type DeployAsk, deployAllowanceQuery } from '../../subscription/api/deploy-allowance';
@@ -62,6 +63,8 @@ export function DeployShopDialog({
     if (!partyId && managed.length === 1) setPartyId(managed[0]?.id ?? null);
   }, [partyId, managed]);
 
+  // One deploy per press: a second tap in the same task would deploy a second shop (use-single-flight.ts).
+  const once = useSingleFlight();
   const deploy = useMutation({
     mutationFn: () => {
       if (!template || !partyId) throw new Error('Choose a party');
@@ -116,7 +119,8 @@ export function DeployShopDialog({
           onSubmit={(event) => {
             event.preventDefault();
             // The field already says why; nothing is deployed with a discount out of range.
-            if (discountPercentError(discount) === null) deploy.mutate();
+            if (discountPercentError(discount) === null)
+              once((settled) => deploy.mutate(undefined, { onSettled: settled }));
           }}
         >
           <Stack gap="md">

@@ -26,6 +26,7 @@ import { isApiError, outcomeUnknown } from '../../../lib/http-client';
 import { quantityFieldProps } from '../../../lib/quantity-field';
 import { toast } from '../../../lib/toast';
 import { isPlanRefusal } from '../../../lib/upgrade-link';
+import { useSingleFlight } from '../../../lib/use-single-flight';
 import { containerCoinsQuery, ownerContainersQuery } from '../../inventory/api/inventory-api';
 import {
   isNoOfferRefusal,
@@ -194,6 +195,8 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
   useEffect(() => {
     if (agreedUnitCp === null && knownUnitCp !== null && offer !== null) setAgreedUnitCp(knownUnitCp);
   }, [agreedUnitCp, knownUnitCp, offer]);
+  // One trade per press: `pending` is drawn a render late, after Enter and a tap in the same task.
+  const once = useSingleFlight();
   if (!shown) return null;
   const buying = shown.side === 'buy';
   // The GM closed the shop while the dialog was open (a live event refreshed it): the shop would refuse.
@@ -231,11 +234,13 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
     // same stack, though that one may be sold out now, and so the same key), and the server answers it from
     // what it kept rather than trading twice. Changing the quantity or the payer first asks anew.
     if (!splitting && trade.variables && outcomeUnknown(trade.error)) {
-      trade.mutate(trade.variables);
+      const again = trade.variables;
+      once((settled) => trade.mutate(again, { onSettled: settled }));
       return;
     }
     if (splitting && splitSale.variables && outcomeUnknown(splitSale.error)) {
-      splitSale.mutate(splitSale.variables);
+      const again = splitSale.variables;
+      once((settled) => splitSale.mutate(again, { onSettled: settled }));
       return;
     }
     if (repriced) {
@@ -243,14 +248,15 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
       return;
     }
     if (splitting) {
-      splitSale.mutate({
+      const sale = {
         shopId: shown.shopId,
         itemInstanceId: itemId,
         quantity: amount,
         characterId: shown.characterId,
         containerId: shown.containerId,
         splitAmong: split.chosen.map((c) => c.id),
-      });
+      };
+      once((settled) => splitSale.mutate(sale, { onSettled: settled }));
       return;
     }
     const request: TradeRequest = {
@@ -265,7 +271,7 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
       ...(fromParty ? { payerName: partyContainers.data?.[0]?.name ?? 'the party stash' } : {}),
       ...(buying && unitCp !== null ? { expectedUnitPriceCp: unitCp } : {}),
     };
-    trade.mutate(request);
+    once((settled) => trade.mutate(request, { onSettled: settled }));
   };
 
   return (
