@@ -1,9 +1,9 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { failure, mockFetch, success } from '../../../test/fixtures';
 import { buildItem, renderWithProviders } from '../test/inventory-fixtures';
-import { GiveItemForm } from './give-item-dialog';
+import { GiveItemDialog, GiveItemForm } from './give-item-dialog';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -154,5 +154,19 @@ describe('GiveItemForm (issue 12 §8)', () => {
     expect(screen.getByText('Choose between 1 and 5')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Give' })).toBeDisabled();
     expect(fetchMock.mock.calls.filter(([url]) => String(url).includes('/give'))).toHaveLength(0);
+  });
+});
+
+describe('GiveItemDialog title', () => {
+  it('ends a long name after two lines, the full name its accessible name and tooltip', async () => {
+    mockFetch(() => failure(404, 'RESOURCE_NOT_FOUND', 'Not found'));
+    const name = `Sword of ${'the very long and winding name '.repeat(6)}`.trim();
+    renderWithProviders(
+      <GiveItemDialog item={buildItem({ name })} ownerCharacterId="pip" opened onClose={vi.fn()} />,
+    );
+    const dialog = await screen.findByRole('dialog', { name: `Give ${name}` });
+    const title = within(dialog).getByTestId('clamped-title');
+    expect(title).toHaveAttribute('title', `Give ${name}`);
+    expect(title.style.getPropertyValue('--text-line-clamp')).toBe('2');
   });
 });

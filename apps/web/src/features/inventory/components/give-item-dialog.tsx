@@ -7,6 +7,7 @@ import { useSingleFlight } from '../../../lib/use-single-flight';
 import { characterQuery, partyCharactersQuery } from '../../characters/api/characters-api';
 import { useGiveItem } from '../hooks/use-item-status';
 import { sheetComboboxProps } from '../lib/sheet-combobox';
+import { ClampedTitle } from './clamped-title';
 import { RefusalAlert } from './refusal-alert';
 
 export const giveFailed = 'Failed to give item';
@@ -156,7 +157,7 @@ export function GiveItemDialog({
     <Modal
       opened={opened}
       onClose={onClose}
-      title={`Give ${item.name}`}
+      title={<ClampedTitle text={`Give ${item.name}`} />}
       closeButtonProps={{ 'aria-label': 'Close' }}
       centered
     >

@@ -154,3 +154,23 @@ describe('what the item is, in the modal and in the sheet', () => {
     );
   });
 });
+
+describe('the item dialog’s title', () => {
+  it('ends a long name after three lines, the full name its accessible name and tooltip', async () => {
+    serve();
+    const name = `Sword of ${'the very long and winding name '.repeat(6)}`.trim();
+    renderWithProviders(
+      <ItemDetail
+        item={buildItem({ id: 'item-9', name, quantity: 2 })}
+        device="desktop"
+        canAct
+        destinations={[backpack, sack]}
+        onClose={() => undefined}
+      />,
+    );
+    const dialog = await screen.findByRole('dialog', { name: `${name} ×2` });
+    const title = within(dialog).getByTestId('clamped-title');
+    expect(title).toHaveAttribute('title', `${name} ×2`);
+    expect(title.style.getPropertyValue('--text-line-clamp')).toBe('3');
+  });
+});

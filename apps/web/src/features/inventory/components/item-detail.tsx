@@ -3,6 +3,7 @@ import { Box, Drawer, Modal } from '@mantine/core';
 import { useRef, useState } from 'react';
 import type { DeviceClass } from '../hooks/use-device-class';
 import type { ItemAbout, LootSource } from '../workspace-types';
+import { ClampedTitle } from './clamped-title';
 import { ItemDetailBody } from './item-detail-body';
 import { LootItemBody } from './take-loot-form';
 
@@ -75,7 +76,11 @@ export function ItemDetail({
     setConfirming(false);
     onClose();
   };
-  const title = item ? `${item.name}${item.quantity > 1 ? ` ×${item.quantity}` : ''}` : '';
+  const title = item ? (
+    <ClampedTitle text={`${item.name}${item.quantity > 1 ? ` ×${item.quantity}` : ''}`} lines={3} />
+  ) : (
+    ''
+  );
   const body = !item ? null : loot ? (
     <LootItemBody
       key={item.id}

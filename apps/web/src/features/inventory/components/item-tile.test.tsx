@@ -49,6 +49,15 @@ describe('ItemTile', () => {
     expect(within(facts).getByText('10.0 lbs · 12 gp 5 sp')).toBeInTheDocument();
   });
 
+  it('ends a long name in a list row after two lines, the full name in its tooltip', () => {
+    const name = `Sword of ${'the very long and winding name '.repeat(6)}`.trim();
+    renderTile(buildItem({ name }), 'list');
+    const shown = screen.getByTestId('item-row-name');
+    expect(shown).toHaveTextContent(name);
+    expect(shown).toHaveAttribute('title', name);
+    expect(shown.style.getPropertyValue('--text-line-clamp')).toBe('2');
+  });
+
   it('shows a stack weight in hundredths where they count: never 0.0 lbs for 0.04, nor 0.3 for 0.25', () => {
     // totalWeight is the server's, in tenths (spec/02 §3).
     renderTile(buildItem({ name: 'Pinch of salt', quantity: 1, weight: 0.04, totalWeight: 0, value_cp: 1 }));

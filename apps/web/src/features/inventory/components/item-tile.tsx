@@ -305,7 +305,16 @@ export function ItemTile({
           <Group justify="space-between" gap={4} wrap="wrap">
             <Group gap={6} wrap="nowrap" miw={0} style={{ flex: '1 1 9rem' }}>
               <GameIcon name={icon} size={18} />
-              <Text fw={600} size="sm" style={{ minWidth: 0, overflowWrap: 'break-word' }}>
+              {/* A name longer than two lines ends in an ellipsis, as on a tile: a 200-character one took
+                  eleven lines of a phone's list. The full name is the row's label and its tooltip. */}
+              <Text
+                fw={600}
+                size="sm"
+                lineClamp={2}
+                title={item.name}
+                data-testid="item-row-name"
+                style={{ minWidth: 0, overflowWrap: 'break-word' }}
+              >
                 {item.name}
               </Text>
               {/* A phone always lists: the rarity is shown there as on a grid tile. */}
