@@ -2,6 +2,7 @@ import type { Container, ItemInstance } from '@haversack/contracts';
 import { Alert, Button, Divider, Group, NumberInput, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { quantityFieldProps } from '../../../lib/quantity-field';
+import { useSingleFlight } from '../../../lib/use-single-flight';
 import {
   takeErrorMessage,
   useCloseWhenTaken,
@@ -84,15 +85,21 @@ export function TakeLootForm({
   const { quantity, setQuantity, amount, valid: validAmount } = useTakeQuantity(item.quantity);
   const take = useTakeLoot({ onSuccess: onDone });
   useCloseWhenTaken(gone && !take.isPending, take.error, onDone);
+  const once = useSingleFlight();
   const submit = () => {
     if (!target || !validAmount) return;
-    take.mutate({
-      lootId: loot.lootId,
-      partyId: loot.partyId,
-      itemInstanceId: item.id,
-      targetContainerId: target,
-      quantity: amount,
-    });
+    once((settled) =>
+      take.mutate(
+        {
+          lootId: loot.lootId,
+          partyId: loot.partyId,
+          itemInstanceId: item.id,
+          targetContainerId: target,
+          quantity: amount,
+        },
+        { onSettled: settled },
+      ),
+    );
   };
   return (
     <form

@@ -1,0 +1,38 @@
+import { act, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { useUiStore } from '../../../stores/ui-store';
+import { failure, mockFetch } from '../../../test/fixtures';
+import { buildContainer, buildItem, renderWithProviders } from '../test/inventory-fixtures';
+import { TakeLootForm } from './take-loot-form';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  useUiStore.setState({ toasts: [] });
+});
+
+const loot = { lootId: 'loot-1', lootName: 'Goblin hoard', partyId: 'party-1', blocked: null };
+
+describe('TakeLootForm', () => {
+  it('takes once for two presses of Take in the same task (Enter and a tap)', async () => {
+    const fetchMock = mockFetch(({ url }) => failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`));
+    const backpack = buildContainer({ id: 'backpack-1', name: 'Backpack', is_primary: true });
+    renderWithProviders(
+      <TakeLootForm
+        item={buildItem({ id: 'coins-1', name: 'Gold piece', quantity: 40 })}
+        loot={loot}
+        destinations={[backpack]}
+        onDone={() => undefined}
+      />,
+    );
+    const submit = screen.getByRole('button', { name: /^Take/ });
+    act(() => {
+      submit.click();
+      submit.click();
+    });
+    const takes = () =>
+      fetchMock.mock.calls.filter(([url]) => String(url).endsWith('/loot_instances/loot-1/take'));
+    await waitFor(() => expect(takes()).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(takes()).toHaveLength(1);
+  });
+});
