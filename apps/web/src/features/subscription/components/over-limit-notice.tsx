@@ -7,7 +7,7 @@ import { countOf, partyStashLockedText } from '../plan-text';
  * The resources that are things a person keeps (characters, parties, templates, deployed shops and loot),
  * not a monthly allowance that starts again on the 1st.
  */
-const keptResources: ReadonlySet<UsageResource> = new Set<UsageResource>([
+export const keptResources: ReadonlySet<UsageResource> = new Set<UsageResource>([
   'characters',
   'parties_created',
   'parties_joined',
@@ -22,6 +22,11 @@ export interface OverLimit {
   resource: UsageResource;
   used: number;
   limit: number;
+}
+
+/** "10 characters: your plan allows 1." (or "the Free plan", ahead of a move). */
+export function overLimitLine({ resource, used, limit }: OverLimit, plan: string): string {
+  return `${countOf(resource, used)}: ${plan} ${limit === 0 ? 'includes none' : `allows ${limit.toLocaleString('en-US')}`}.`;
 }
 
 /** The kept resources the user has more of than their own plan allows: what a downgrade leaves behind. */
@@ -76,7 +81,7 @@ export function OverLimitNotice({
             const note = sponsoredNote(resource);
             return (
               <Text key={resource} component="li" size="sm">
-                {`${countOf(resource, used)}: your plan ${limit === 0 ? 'includes none' : `allows ${limit.toLocaleString('en-US')}`}.`}
+                {overLimitLine({ resource, used, limit }, 'your plan')}
                 {note ? ` ${note}` : ''}
               </Text>
             );

@@ -85,4 +85,20 @@ describe('ComparePlansPage', () => {
     const mention = unbuiltMention();
     if (mention) expect(document.body).not.toHaveTextContent(mention);
   });
+
+  it('offers a lower paid plan as a switch, and Free through cancelling', async () => {
+    mockSubscriptionServer({ current: buildCurrentSubscription({ tier: 'tier_3' }) });
+    renderRoutes(routes, '/subscription/compare');
+
+    const hero = within(await screen.findByTestId('plan-tier_2'));
+    expect(hero.getByRole('link', { name: 'Switch to Hero' })).toHaveAttribute(
+      'href',
+      '/subscription/upgrade?tier=tier_2',
+    );
+    expect(hero.queryByText(/cancel/i)).not.toBeInTheDocument();
+    const free = screen.getByTestId('plan-tier_free');
+    expect(free).toHaveTextContent(
+      'To move to Free, cancel your Legend plan on your subscription page: you keep it until the period ends, then move to Free.',
+    );
+  });
 });

@@ -150,14 +150,24 @@ function PlanCard({ tier, currentTier }: { tier: Tier; currentTier: Tier }) {
           <Anchor component={Link} to="/subscription" size="sm">
             Manage your plan
           </Anchor>
+        ) : tier.identifier !== 'tier_free' ? (
+          // A lower paid plan is a switch (checkout changes the plan at once); the upgrade page confirms
+          // it after saying what it ends and limits.
+          <Button
+            component={Link}
+            to={`/subscription/upgrade?tier=${tier.identifier}`}
+            variant="default"
+            fullWidth
+          >
+            Switch to {tier.name}
+          </Button>
         ) : (
           <Text size="sm">
-            To move down, cancel your {currentTier.name} plan on your{' '}
+            To move to Free, cancel your {currentTier.name} plan on your{' '}
             <Anchor component={Link} to="/subscription" size="sm">
               subscription page
             </Anchor>
-            : you keep it until the period ends, then move to Free
-            {tier.identifier === 'tier_free' ? '' : ` and can choose ${tier.name} from there`}.
+            : you keep it until the period ends, then move to Free.
           </Text>
         )}
       </Stack>

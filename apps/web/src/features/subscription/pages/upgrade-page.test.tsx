@@ -13,7 +13,12 @@ import { describe, expect, it, vi } from 'vitest';
 import { failure, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { limitLabels } from '../plan-text';
-import { buildCurrentSubscription, buildStoredTiers, unbuiltMention } from '../subscription-fixtures';
+import {
+  buildCurrentSubscription,
+  buildPatronage,
+  buildStoredTiers,
+  unbuiltMention,
+} from '../subscription-fixtures';
 import { mockSubscriptionServer, requestBody } from '../subscription-test-server';
 import { UpgradePage } from './upgrade-page';
 
@@ -317,5 +322,44 @@ describe('UpgradePage', () => {
     renderRoutes(routes, '/subscription/upgrade?tier=tier_3');
     await userEvent.setup().click(await screen.findByRole('button', { name: /Upgrade to Legend/ }));
     expect(await screen.findByTestId('checkout-error')).toHaveTextContent(subscriptionMessages.sameTier);
+  });
+
+  it('offers a lower paid plan as a switch, saying first what it ends and limits', async () => {
+    const fetchMock = mockSubscriptionServer({
+      current: buildCurrentSubscription({
+        tier: 'tier_2',
+        used: { characters: 7 },
+        patronages: { granted: [buildPatronage()], received: [] },
+      }),
+      writes: {
+        'POST /subscription/checkout': () =>
+          success({ checkout_url: '/subscription/success?session_id=local_3', session_id: 'local_3' }),
+      },
+    });
+    const { router } = renderRoutes(routes, '/subscription/upgrade?tier=tier_1');
+
+    expect(await screen.findByTestId('upgrade-explanation')).toHaveTextContent(
+      'Move down from Hero ($10/month) to Adventurer ($5/month).',
+    );
+    expect(screen.getByTestId('upgrade-explanation')).not.toHaveTextContent('cancel');
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Switch to Adventurer — $5/month' }));
+    const dialog = within(await screen.findByRole('dialog'));
+    expect(dialog.getByText(/The switch applies at once/)).toBeInTheDocument();
+    expect(dialog.getByTestId('cancel-ends-patronages')).toHaveTextContent(
+      'bard: Hero in The Lantern Bearers',
+    );
+    const summary = dialog.getByTestId('plan-change-summary');
+    expect(summary).toHaveTextContent('7 characters: the Adventurer plan allows 5.');
+    expect(summary).toHaveTextContent('Nothing is removed');
+    expect(summary).toHaveTextContent(featureLabels.patronage_system);
+    expect(requestBody(fetchMock, 'POST', '/subscription/checkout')).toBeUndefined();
+
+    await user.click(dialog.getByRole('button', { name: 'Switch to Adventurer' }));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/subscription/success'));
+    expect(requestBody(fetchMock, 'POST', '/subscription/checkout')).toEqual({
+      tier_id: 'tier_1',
+      return_url: '/subscription/success',
+    });
   });
 });

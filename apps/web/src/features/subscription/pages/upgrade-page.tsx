@@ -6,24 +6,27 @@ import {
   liveFeatureKeys,
   liveLimitKeys,
   liveUsageResources,
+  type Patronage,
   type Subscription,
   type Tier,
   type TierIdentifier,
   tierIdentifiers,
+  tierNames,
   type UsageEntry,
   type UsageResource,
   usageResourceLabels,
   usageResourceLimit,
 } from '@haversack/contracts';
-import { Alert, Anchor, Badge, Button, Card, Group, List, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Card, Group, List, Modal, Stack, Text, Title } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
 import { usePageTitle } from '../../../lib/page-title';
 import { appPathOrNull } from '../../../lib/upgrade-link';
+import { useSingleFlight } from '../../../lib/use-single-flight';
 import {
   currentSubscriptionQueryOptions,
   subscriptionErrorMessage,
@@ -32,12 +35,14 @@ import {
 } from '../api/subscription-api';
 import { BillingDisabledNotice } from '../components/billing-disabled-notice';
 import { LocalBillingNotice } from '../components/local-billing-notice';
+import { EndingPatronages, PlanChangeSummary, patronagesEndingOn } from '../components/plan-change-summary';
 import {
   countOf,
   formatLimit,
   formatPricePerMonth,
   limitLabels,
   partyCollaborationNote,
+  partyStashLossText,
   tierLimitFor,
   usageResourceTitle,
 } from '../plan-text';
@@ -118,6 +123,7 @@ export function UpgradePage() {
         currentTier={current.data.tier}
         subscription={current.data.subscription}
         usage={current.data.usage}
+        patronagesGranted={current.data.patronages.granted}
         billingProvider={tiers.data.billingProvider}
       />
     );
@@ -169,6 +175,8 @@ interface Situation {
   gain: (tier: Tier) => string;
   /** Shown when no plan lifts it. */
   nothingToLift: string;
+  /** A lower paid plan asked for by name: the server switches to it at once (checkout's changePlan). */
+  switchDown?: Tier;
 }
 
 function describe(
@@ -233,13 +241,16 @@ function describe(
     target.rank === currentTier.rank
       ? `You are already on the ${target.name} plan.`
       : target.rank < currentTier.rank
-        ? `${target.name} is below your ${plan} plan. To move down, cancel your plan from your subscription page.`
+        ? target.identifier === 'tier_free'
+          ? `${target.name} is below your ${plan} plan. To move down, cancel your plan from your subscription page.`
+          : `Move down from ${plan} (${formatPricePerMonth(currentTier)}) to ${target.name} (${formatPricePerMonth(target)}).`
         : `Move from ${plan} (${formatPricePerMonth(currentTier)}) to ${target.name} (${formatPricePerMonth(target)}).`;
   return {
     explanation,
     liftingTiers: target.rank > currentTier.rank ? [target] : [],
     gain: () => '',
     nothingToLift: '',
+    ...(target.rank < currentTier.rank && target.identifier !== 'tier_free' ? { switchDown: target } : {}),
   };
 }
 
@@ -286,6 +297,7 @@ function UpgradeOptions({
   currentTier,
   subscription,
   usage,
+  patronagesGranted,
   billingProvider,
 }: {
   subject: Exclude<UpgradeSubject, { kind: 'unknown' }>;
@@ -293,6 +305,7 @@ function UpgradeOptions({
   currentTier: Tier;
   subscription: Subscription;
   usage: Record<string, UsageEntry>;
+  patronagesGranted: Patronage[];
   billingProvider: 'local' | 'stripe' | 'none';
 }) {
   const [searchParams] = useSearchParams();
@@ -344,7 +357,19 @@ function UpgradeOptions({
         </Alert>
       ) : null}
 
-      {situation.liftingTiers.length === 0 ? (
+      {situation.switchDown ? (
+        <SwitchDownCard
+          target={situation.switchDown}
+          currentTier={currentTier}
+          tiers={tiers}
+          usage={usage}
+          patronagesGranted={patronagesGranted}
+          atOnce={billingProvider === 'local' || changesExisting}
+          prorated={changesExisting}
+          disabled={billingDisabled}
+          checkout={checkout}
+        />
+      ) : situation.liftingTiers.length === 0 ? (
         <Stack gap="xs" align="flex-start">
           {situation.nothingToLift ? <Text>{situation.nothingToLift}</Text> : null}
           <Group gap="md">
@@ -437,5 +462,96 @@ function UpgradeOptions({
         </Stack>
       )}
     </Stack>
+  );
+}
+
+/**
+ * A lower paid plan: checkout switches to it (a Stripe subscription's price is changed and prorated, a
+ * local plan is replaced), so the page offers it, after saying what it ends and limits.
+ */
+function SwitchDownCard({
+  target,
+  currentTier,
+  tiers,
+  usage,
+  patronagesGranted,
+  atOnce,
+  prorated,
+  disabled,
+  checkout,
+}: {
+  target: Tier;
+  currentTier: Tier;
+  tiers: Tier[];
+  usage: Record<string, UsageEntry>;
+  patronagesGranted: Patronage[];
+  /** Local billing, or a Stripe subscription whose plan is changed: no payment page in between. */
+  atOnce: boolean;
+  prorated: boolean;
+  disabled: boolean;
+  checkout: ReturnType<typeof useCheckout>;
+}) {
+  const [opened, setOpened] = useState(false);
+  const once = useSingleFlight();
+  const ending = patronagesEndingOn(patronagesGranted, target);
+  const tierName = (identifier: TierIdentifier) =>
+    tiers.find((tier) => tier.identifier === identifier)?.name ?? tierNames[identifier];
+  const losesStash =
+    currentTier.features.party_collaboration === true && target.features.party_collaboration !== true;
+  const when = atOnce ? 'At once' : 'When checkout completes';
+  const label = `Switch to ${target.name}`;
+  const confirm = () => once((settled) => checkout.mutate(target.identifier, { onSettled: settled }));
+
+  return (
+    <Card withBorder padding="lg" data-testid={`switch-option-${target.identifier}`}>
+      <Stack gap="sm" align="flex-start">
+        <Group justify="space-between" align="baseline" gap="sm" wrap="nowrap" w="100%">
+          <Title order={2} size="h3">
+            {target.name}
+          </Title>
+          <Text fw={700} style={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
+            {formatPricePerMonth(target)}
+          </Text>
+        </Group>
+        <Button onClick={() => setOpened(true)} disabled={disabled}>
+          {`${label} — ${formatPricePerMonth(target)}`}
+        </Button>
+      </Stack>
+      <Modal
+        opened={opened}
+        onClose={() => setOpened(false)}
+        title={`${label}?`}
+        centered
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
+        <Stack gap="md" data-testid="switch-confirmation">
+          <Text size="sm">
+            {atOnce
+              ? `The switch applies at once: you move from ${currentTier.name} to ${target.name} (${formatPricePerMonth(target)}) now${prorated ? ', and the price difference for the rest of this period is prorated on your next invoice' : ''}.`
+              : `You move from ${currentTier.name} to ${target.name} (${formatPricePerMonth(target)}) as soon as checkout completes.`}
+          </Text>
+          {losesStash ? (
+            <Alert color="yellow" variant="light" title="Party stashes lock for you">
+              <Text size="sm">{partyStashLossText(target.name, when)}</Text>
+            </Alert>
+          ) : null}
+          <EndingPatronages patronages={ending} when={when} tierName={tierName} />
+          <PlanChangeSummary usage={usage} from={currentTier} to={target} />
+          {checkout.isError ? (
+            <Alert color="red" variant="light" role="alert">
+              {subscriptionErrorMessage(checkout.error)}
+            </Alert>
+          ) : null}
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={() => setOpened(false)}>
+              {`Keep ${currentTier.name}`}
+            </Button>
+            <Button onClick={confirm} loading={checkout.isPending} data-testid="confirm-switch">
+              {label}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Card>
   );
 }
