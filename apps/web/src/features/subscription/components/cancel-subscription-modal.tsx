@@ -1,10 +1,11 @@
-import type { Patronage } from '@haversack/contracts';
-import { Alert, Button, Group, List, Modal, Stack, Text, Textarea } from '@mantine/core';
-import { IconLock, IconUsersMinus } from '@tabler/icons-react';
+import type { Patronage, Tier, Usage } from '@haversack/contracts';
+import { Alert, Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { IconLock } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useSingleFlight } from '../../../lib/use-single-flight';
 import { subscriptionErrorMessage, useCancelSubscription } from '../api/subscription-api';
 import { partyStashLossText } from '../plan-text';
+import { EndingPatronages, PlanChangeSummary } from './plan-change-summary';
 
 const REASON_MAX_LENGTH = 1000;
 
@@ -22,6 +23,8 @@ interface CancelSubscriptionModalProps {
   tierName?: (identifier: Patronage['granted_tier']) => string;
   /** The plan has Party collaboration and Free does not: the party stashes lock with the move. */
   losesPartyCollaboration?: boolean;
+  /** The plan, the Free plan it moves to (once the catalogue has loaded) and the usage: what Free limits. */
+  change?: { from: Tier; to: Tier; usage: Partial<Usage> };
 }
 
 /** Asks why, then cancels at the end of the period (spec/01 §4); the plan stays until then. */
@@ -34,6 +37,7 @@ export function CancelSubscriptionModal({
   sponsoring = [],
   tierName = () => 'sponsored plan',
   losesPartyCollaboration = false,
+  change,
 }: CancelSubscriptionModalProps) {
   const [reason, setReason] = useState('');
   const cancel = useCancelSubscription();
@@ -86,33 +90,12 @@ export function CancelSubscriptionModal({
             </Text>
           </Alert>
         ) : null}
-        {sponsoring.length > 0 ? (
-          <Alert
-            color="yellow"
-            variant="light"
-            icon={<IconUsersMinus aria-hidden="true" />}
-            title={
-              sponsoring.length === 1
-                ? 'Your patronage ends with it'
-                : `Your ${sponsoring.length} patronages end with it`
-            }
-            data-testid="cancel-ends-patronages"
-          >
-            <Stack gap={4}>
-              <Text size="sm">
-                {endsNow ? 'At once, these' : `On ${periodEnd || 'that day'}, these`} members lose the plan
-                you granted them:
-              </Text>
-              <List size="sm" spacing={2}>
-                {sponsoring.map((patronage) => (
-                  <List.Item key={patronage.id}>
-                    {`${patronage.beneficiary_name ?? 'A member'}: ${tierName(patronage.granted_tier)} in ${patronage.party_name ?? 'a party'}`}
-                  </List.Item>
-                ))}
-              </List>
-            </Stack>
-          </Alert>
-        ) : null}
+        <EndingPatronages
+          patronages={sponsoring}
+          when={endsNow ? 'At once' : `On ${periodEnd || 'that day'}`}
+          tierName={tierName}
+        />
+        {change ? <PlanChangeSummary usage={change.usage} from={change.from} to={change.to} /> : null}
         <Textarea
           label="Why are you cancelling?"
           description="Optional. It helps us make Haversack better."

@@ -1,4 +1,9 @@
-import { liveUsageResources, subscriptionMessages, usageResources } from '@haversack/contracts';
+import {
+  featureLabels,
+  liveUsageResources,
+  subscriptionMessages,
+  usageResources,
+} from '@haversack/contracts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -245,6 +250,26 @@ describe('SubscriptionPage', () => {
     expect(warning).toHaveTextContent(
       'The Free plan does not include party collaboration. From April 1, 2026, you can no longer move things into or out of a party’s stash, or change it, in any party, the ones you run included, unless a member sponsors you in that party. You can still look in the stash and use your characters’ own inventories.',
     );
+  });
+
+  it('says, before cancelling, what is kept over the Free limits and which features stop', async () => {
+    mockSubscriptionServer({
+      current: buildCurrentSubscription({ tier: 'tier_1', used: { characters: 3, shop_instances: 2 } }),
+    });
+    renderRoutes(routes, '/subscription');
+    const user = userEvent.setup();
+
+    await user.click(await screen.findByRole('button', { name: 'Cancel subscription' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel subscription' });
+    const summary = await within(dialog).findByTestId('plan-change-summary');
+    expect(summary).toHaveTextContent('3 characters: the Free plan allows 1.');
+    expect(summary).toHaveTextContent('2 deployed shops: the Free plan includes none.');
+    expect(summary).toHaveTextContent('Nothing is removed');
+    expect(summary).toHaveTextContent('nothing new can be made beyond the Free plan’s limits');
+    // From the catalogue: what Adventurer has and Free lacks (the stash has its own notice).
+    expect(summary).toHaveTextContent(featureLabels.shops_deployment);
+    expect(summary).toHaveTextContent(featureLabels.loot_distribution);
+    expect(summary).not.toHaveTextContent(featureLabels.party_collaboration);
   });
 
   it('names no stash lock when cancelling a plan whose collaboration Free also has', async () => {

@@ -3,6 +3,7 @@ import {
   type FeatureKey,
   isGrantedPlan,
   liveUsageResources,
+  type Tier,
   type TierIdentifier,
   tierIdentifiers,
   type UsageResource,
@@ -78,6 +79,7 @@ function SubscriptionOverview({ subscription: payload }: { subscription: Current
     tiers.data?.tiers.find((tier) => tier.identifier === identifier)?.name ?? 'a paid plan';
   const { subscription, patronages } = payload;
   const lifting = liftingPatronages(payload);
+  const freeTier = tiers.data?.tiers.find((tier) => tier.identifier === 'tier_free');
 
   return (
     <>
@@ -86,10 +88,8 @@ function SubscriptionOverview({ subscription: payload }: { subscription: Current
         subscription={payload}
         tierName={tierName}
         // spec/01 §3: Free leaves Party collaboration out; the catalogue says so once it has loaded.
-        freeHasPartyCollaboration={
-          tiers.data?.tiers.find((tier) => tier.identifier === 'tier_free')?.features[PARTY_COLLABORATION] ===
-          true
-        }
+        freeHasPartyCollaboration={freeTier?.features[PARTY_COLLABORATION] === true}
+        freeTier={freeTier}
       />
       <Card withBorder padding="lg" component="section" aria-labelledby="usage-heading">
         <Stack gap="md">
@@ -144,10 +144,13 @@ function CurrentPlanCard({
   subscription: payload,
   tierName,
   freeHasPartyCollaboration,
+  freeTier,
 }: {
   subscription: CurrentSubscription;
   tierName: (identifier: TierIdentifier) => string;
   freeHasPartyCollaboration: boolean;
+  /** The plan a cancellation moves to, once the catalogue has loaded. */
+  freeTier: Tier | undefined;
 }) {
   const { subscription, tier } = payload;
   const [cancelOpened, cancelModal] = useDisclosure(false);
@@ -256,6 +259,7 @@ function CurrentPlanCard({
         sponsoring={payload.patronages.granted.filter((patronage) => patronage.active)}
         tierName={tierName}
         losesPartyCollaboration={tier.features[PARTY_COLLABORATION] === true && !freeHasPartyCollaboration}
+        change={freeTier ? { from: tier, to: freeTier, usage: payload.usage } : undefined}
       />
     </Card>
   );
