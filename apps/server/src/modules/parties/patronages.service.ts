@@ -24,6 +24,8 @@ const messages = {
   free: 'Choose a paid plan to grant.',
   exists: 'This member is already sponsored in this party.',
   notYours: 'Only the patron or the sponsored member can end a patronage.',
+  changesNothing: (member: string, plan: string) =>
+    `${member} already has ${plan} or better: a sponsorship would change nothing.`,
 } as const;
 
 /** Whether a patron on `tier` may still grant `grantedIdentifier`. */
@@ -232,6 +234,14 @@ export class PatronagesService {
         }
         const tier = await subscriptionsRepository.findTier(tx, identifier);
         if (!tier) throw AppError.validation([{ field: 'granted_tier', message: messages.free }]);
+        // Inside a party the higher of the two plans applies: a grant at or below the member's own plan
+        // changes nothing, and would only take their one sponsorship in this party.
+        const theirOwn = await this.entitlements.ownTier(tx, input.beneficiary_id);
+        if (rankOf(theirOwn.identifier) >= rankOf(identifier)) {
+          const member = await accountsRepository.findUserById(tx, input.beneficiary_id);
+          const message = messages.changesNothing(member?.username ?? 'This member', tier.name);
+          throw AppError.validation([{ field: 'granted_tier', message }], message);
+        }
         if (await repo.activeFor(tx, input.party_id, input.beneficiary_id))
           throw new AppError('CONFLICT', messages.exists);
         const row = await repo.insert(tx, {

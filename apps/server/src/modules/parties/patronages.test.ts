@@ -117,6 +117,33 @@ describe('patronage', () => {
     expect(body(lower).data).toMatchObject({ granted_tier: 'tier_1' });
   });
 
+  it('refuses a grant no higher than the member’s own plan: it would change nothing', async () => {
+    const { patron, party } = await setup();
+    const hero = await createMember(ctx, party, 'player');
+    await upgrade(ctx, hero, 'tier_2');
+    for (const [granted_tier, name] of [
+      ['tier_1', 'Adventurer'],
+      ['tier_2', 'Hero'],
+    ]) {
+      const refused = await call('POST', '/patronages', patron, {
+        beneficiary_id: hero.user.id,
+        party_id: party.id,
+        granted_tier,
+      });
+      expect(refused.statusCode).toBe(422);
+      expect(body(refused).error.message).toContain(
+        `${hero.user.username} already has ${name} or better: a sponsorship would change nothing.`,
+      );
+    }
+    // The default grant is the patron's own plan, Hero here: refused as well.
+    const byDefault = await call('POST', '/patronages', patron, {
+      beneficiary_id: hero.user.id,
+      party_id: party.id,
+    });
+    expect(byDefault.statusCode).toBe(422);
+    expect(body(await call('GET', '/patronages/received', hero)).data).toHaveLength(0);
+  });
+
   it('starts none in an archived party, and still lets a running one end there', async () => {
     const { patron, party, player } = await setup();
     const running = body(

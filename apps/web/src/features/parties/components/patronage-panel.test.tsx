@@ -36,10 +36,10 @@ const members = [
   },
 ];
 
-function serve(allowed = true) {
+function serve(allowed = true, eligible: unknown[] = members) {
   return mockFetch(({ url, init }) => {
     if (url.endsWith('/subscription/check_feature')) return success({ allowed, feature: 'patronage_system' });
-    if (url.includes('/patronages/eligible/')) return success(members);
+    if (url.includes('/patronages/eligible/')) return success(eligible);
     if (url.endsWith('/patronages/pat-1') && init.method === 'DELETE')
       return new Response(null, { status: 204 });
     return success(null);
@@ -76,6 +76,28 @@ describe('PatronagePanel', () => {
       }),
     );
     await waitFor(() => expect(posts()).toHaveLength(1));
+  });
+
+  it('offers no sponsorship to a member whose own plan is already as high as the sponsor’s', async () => {
+    useAuthStore.setState({ user: buildUser({ tier: 'tier_2' }) });
+    const member = (username: string, own_tier: string) => ({
+      user_id: `u-${username}`,
+      username,
+      role: 'player',
+      own_tier,
+      sponsored: false,
+      sponsored_by_you: false,
+      patronage_id: null,
+    });
+    serve(true, [member('bard', 'tier_free'), member('paladin', 'tier_2'), member('druid', 'tier_1')]);
+    renderRoutes(
+      [{ path: '/', element: <PatronagePanel partyId="party-1" partyName="Mistwood" isGm /> }],
+      '/',
+    );
+    expect(await screen.findByRole('button', { name: 'Sponsor bard' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Sponsor druid' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Sponsor paladin' })).not.toBeInTheDocument();
+    expect(screen.getByText('Has your plan or better')).toBeInTheDocument();
   });
 
   it('names each member on their button, and asks before ending a sponsorship', async () => {

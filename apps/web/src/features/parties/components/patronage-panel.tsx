@@ -1,4 +1,4 @@
-import { tierNameOf } from '@haversack/contracts';
+import { tierIdentifiers, tierNameOf, tierRank } from '@haversack/contracts';
 import { Anchor, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -14,6 +14,12 @@ import {
   patronageFeatureQuery,
   sponsorMember,
 } from '../api/parties-api';
+
+/** A stored tier identifier's rank; null for anything else. */
+function rankOf(identifier: string | undefined): number | null {
+  const tier = tierIdentifiers.find((candidate) => candidate === identifier);
+  return tier ? tierRank[tier] : null;
+}
 
 /**
  * spec/01 §7 Patronage: sponsor a member's tier inside this party. Any member whose plan has patronage may
@@ -35,6 +41,9 @@ export function PatronagePanel({
   // A sponsorship grants the patron's own plan (DESIGN §5), so the patron's tier is what the member gets.
   const patronTier = useAuthStore((state) => state.user?.tier);
   const patronTierName = patronTier ? tierNameOf(patronTier) : 'your plan';
+  // The server refuses a grant at or below the member's own plan (it would change nothing): not offered.
+  const patronRank = rankOf(patronTier);
+  const wouldLift = (ownTier: string) => patronRank === null || (rankOf(ownTier) ?? 0) < patronRank;
   const queryClient = useQueryClient();
   const feature = useQuery(patronageFeatureQuery());
   const eligible = useQuery({ ...eligibleMembersQuery(partyId), enabled: feature.data === true });
@@ -134,7 +143,11 @@ export function PatronagePanel({
                   >
                     End sponsorship
                   </Button>
-                ) : archived ? null : (
+                ) : archived ? null : !wouldLift(member.own_tier) ? (
+                  <Text size="sm" c="dimmed">
+                    Has your plan or better
+                  </Text>
+                ) : (
                   <Button
                     size="xs"
                     variant="light"
