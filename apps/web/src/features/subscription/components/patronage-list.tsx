@@ -14,17 +14,22 @@ interface PatronageListProps {
   tierName: (identifier: TierIdentifier) => string;
 }
 
-const sideText: Record<PatronageSide, { heading: string; empty: string; confirm: string }> = {
+const sideText: Record<
+  PatronageSide,
+  { heading: string; empty: string; confirm: (patronage: Patronage, plan: string) => string }
+> = {
   granted: {
     heading: 'Patronages you grant',
     empty:
       'You are not sponsoring anyone. A Hero or Legend plan lets you sponsor a member of your party, from the Patronage panel on the party’s Overview.',
-    confirm: 'They lose the plan you granted them in that party at once.',
+    confirm: (patronage, plan) =>
+      `${patronage.beneficiary_name ?? 'The member'} loses ${plan} in ${patronage.party_name ?? 'that party'} at once.`,
   },
   received: {
     heading: 'Patronages you receive',
     empty: 'Nobody is sponsoring you at the moment.',
-    confirm: 'You lose the plan you were granted in that party at once.',
+    confirm: (patronage, plan) =>
+      `You lose ${plan}, which ${patronage.patron_name ?? 'your sponsor'} granted you in ${patronage.party_name ?? 'that party'}, at once: your own plan applies there.`,
   },
 };
 
@@ -89,7 +94,7 @@ export function PatronageList({ side, patronages, tierName }: PatronageListProps
         closeButtonProps={{ 'aria-label': 'Close' }}
       >
         <Stack gap="md">
-          <Text size="sm">{text.confirm}</Text>
+          <Text size="sm">{ending ? text.confirm(ending, tierName(ending.granted_tier)) : ''}</Text>
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={() => setEnding(null)}>
               Keep it

@@ -377,6 +377,7 @@ describe('SubscriptionPage', () => {
     await vi.waitFor(() => expect(granted).toHaveTextContent('bard — Hero'));
     await user.click(within(granted).getByRole('button', { name: 'End patronage in The Lantern Bearers' }));
     const dialog = await screen.findByRole('dialog', { name: 'End this patronage?' });
+    expect(dialog).toHaveTextContent('bard loses Hero in The Lantern Bearers at once.');
     await user.click(within(dialog).getByRole('button', { name: 'End patronage' }));
     await vi.waitFor(() =>
       expect(
@@ -384,6 +385,25 @@ describe('SubscriptionPage', () => {
           ([url, init]) => init?.method === 'DELETE' && String(url).endsWith('/patronages/patronage-1'),
         ),
       ).toBe(true),
+    );
+  });
+
+  it('names the party and the plan when a sponsored member ends their patronage', async () => {
+    mockSubscriptionServer({
+      current: buildCurrentSubscription({
+        patronages: { granted: [], received: [buildPatronage()] },
+      }),
+    });
+    renderRoutes(routes, '/subscription');
+    const user = userEvent.setup();
+
+    const received = await screen.findByTestId('patronages-received');
+    await user.click(
+      await within(received).findByRole('button', { name: 'End patronage in The Lantern Bearers' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'End this patronage?' });
+    expect(dialog).toHaveTextContent(
+      'You lose Hero, which ranger granted you in The Lantern Bearers, at once: your own plan applies there.',
     );
   });
 
