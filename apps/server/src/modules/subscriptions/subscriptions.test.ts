@@ -83,6 +83,19 @@ describe('tiers', () => {
     expect(body(response).meta).toEqual({ billing_provider: 'local' });
   });
 
+  it('describes the Free plan as its limits are: one party run and one more joined', async () => {
+    const tiers = body(await get('/api/v1/subscription/tiers')).data as unknown as {
+      identifier: string;
+      description: string;
+      limits: Record<string, number | null>;
+    }[];
+    const free = tiers.find((tier) => tier.identifier === 'tier_free');
+    expect(free?.limits).toMatchObject({ characters: 1, parties_can_create: 1, parties_can_join: 1 });
+    expect(free?.description).toBe(
+      'One character, one party you run and one more you join, and your own inventory.',
+    );
+  });
+
   it('sells only what is live on this server: no unbuilt feature or limit in any plan', async () => {
     const tiers = body(await get('/api/v1/subscription/tiers')).data as unknown as {
       description: string;

@@ -45,7 +45,7 @@ export const tierCatalogue: TierDefinition[] = [
   {
     identifier: 'tier_free',
     name: 'Free',
-    description: 'One character, one party, and your own inventory.',
+    description: 'One character, one party you run and one more you join, and your own inventory.',
     rank: 0,
     priceCents: 0,
     limits: {
