@@ -21,7 +21,7 @@ export const limitLabels: Record<LimitKey, string> = {
   shop_templates: 'Shop templates',
   loot_templates: 'Loot templates',
   shop_instances: 'Deployed shops',
-  loot_instances: 'Loot instances',
+  loot_instances: 'Deployed loot',
 };
 
 /** A usage resource named as a heading: "Parties you run". */

@@ -34,6 +34,9 @@ describe('ComparePlansPage', () => {
     ]);
     expect(screen.getByRole('rowheader', { name: 'Deploy shops' })).toBeInTheDocument();
     expect(screen.getByRole('rowheader', { name: 'Shop templates' })).toBeInTheDocument();
+    // Named as the shops beside it are: what is deployed, not the code's "instances".
+    expect(screen.getByRole('rowheader', { name: 'Deployed shops' })).toBeInTheDocument();
+    expect(screen.getByRole('rowheader', { name: 'Deployed loot' })).toBeInTheDocument();
   });
 
   it('says under the table that each player needs Party collaboration, on their plan or through a patronage', async () => {
