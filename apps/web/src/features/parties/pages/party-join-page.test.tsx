@@ -234,4 +234,21 @@ describe('PartyJoinPage', () => {
     expect(alert).toHaveTextContent('Failed to Join Party');
     expect(alert).toHaveTextContent('You are already a member of this party.');
   });
+
+  it('says a plan limit once, as the upgrade prompt, not again as a red failure', async () => {
+    const message = 'Your Free plan allows 1 party you join. Upgrade to join more.';
+    mockFetch(({ url }) =>
+      url.endsWith('/parties/join')
+        ? failure(403, 'LIMIT_EXCEEDED', message, [
+            { field: 'parties_joined', message, resource: 'parties_joined' },
+          ])
+        : success(buildPreview()),
+    );
+    renderRoutes(routes, '/parties/join');
+    fireEvent.change(codeInput(), { target: { value: 'ABCD2345' } });
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Join Party' }));
+    expect(await screen.findByText('Plan limit reached')).toBeInTheDocument();
+    expect(screen.getAllByText(message)).toHaveLength(1);
+    expect(screen.queryByTestId('join-error')).not.toBeInTheDocument();
+  });
 });

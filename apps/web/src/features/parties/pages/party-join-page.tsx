@@ -9,6 +9,7 @@ import { UpgradePrompt } from '../../../components/upgrade-prompt';
 import { isApiError, isRecordNotFound } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
+import { upgradePathFor } from '../../../lib/upgrade-link';
 import { ReportButton } from '../../moderation/components/report-button';
 import { joinParty, type PreviewTarget, partyKeys, partyPreviewQuery } from '../api/parties-api';
 import { JoinPreviewCard } from '../components/join-preview-card';
@@ -115,7 +116,8 @@ export function PartyJoinPage() {
       <Paper withBorder p="lg">
         <form onSubmit={submit} noValidate aria-label="Join a party">
           <Stack gap="md">
-            {failure ? (
+            {/* A plan refusal is said once, by the upgrade prompt below with its way out, not again in red. */}
+            {failure && !(isApiError(failure.error) && upgradePathFor(failure.error)) ? (
               <Alert color="red" variant="light" title="Failed to Join Party" data-testid="join-error">
                 {failure.message}
               </Alert>
