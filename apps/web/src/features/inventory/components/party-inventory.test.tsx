@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { buildCharacter, pageMeta } from '../../../test/party-fixtures';
 import { restoreViewportAfterEach, setViewport } from '../../../test/viewport';
-import { buildContainer, renderWithProviders } from '../test/inventory-fixtures';
-import { PartyInventory, partyCollaborationMissing } from './party-inventory';
+import { buildContainer, buildPartyStash, renderWithProviders } from '../test/inventory-fixtures';
+import { PartyInventory, partyCollaborationMissing, partyInventoryUnavailable } from './party-inventory';
 
 restoreViewportAfterEach();
 afterEach(() => vi.unstubAllGlobals());
@@ -128,16 +128,55 @@ describe('PartyInventory', () => {
     expect(asked).not.toContain(`/characters/${other.id}/containers`);
   });
 
-  it('offers to create a character in this party to someone without one', async () => {
+  it('opens the workspace for a GM without a character, on the stash and every player’s containers', async () => {
+    // DESIGN §4 Who may act: the GM acts on every container of the party, and hands out starting items.
+    setViewport(1280, 800);
+    const aria = buildCharacter({
+      id: '00000000-0000-4000-8000-0000000000c3',
+      name: 'Aria',
+      is_owner: false,
+      party_id: party.id,
+    });
+    const ariasPack = buildContainer({
+      id: '00000000-0000-4000-8000-0000000000d4',
+      name: 'Backpack',
+      owner: { type: 'character', id: aria.id, name: 'Aria' },
+    });
+    const partyStash = buildPartyStash(party, { id: stash.id });
+    mockFetch(({ url }) => {
+      const path = new URL(url, 'http://test').pathname.replace('/api/v1', '');
+      if (path === '/characters')
+        return jsonResponse(200, { status: 'success', data: [aria], meta: pageMeta(1, 100) });
+      if (path === `/parties/${party.id}/containers`) return success([partyStash]);
+      if (path === `/characters/${aria.id}/containers`) return success([ariasPack]);
+      if (path.endsWith('/items'))
+        return jsonResponse(200, { status: 'success', data: [], meta: pageMeta(0, 20) });
+      if (path === '/subscription/check_feature') return success({ allowed: true, feature: 'x' });
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${path}`);
+    });
+    renderWithProviders(<PartyInventory party={{ ...party, is_gm: true }} />);
+    expect(await screen.findByRole('heading', { name: 'Inventory Management' })).toBeInTheDocument();
+    expect(screen.queryByTestId('party-inventory-unavailable')).not.toBeInTheDocument();
+    // The stash on the left, Aria's backpack beside it to move things into.
+    expect(
+      await screen.findByRole('region', { name: 'First panel: Party Stash (The Silver Lantern)' }),
+    ).toBeInTheDocument();
+    expect(await screen.findByRole('region', { name: 'Second panel: Backpack (Aria)' })).toBeInTheDocument();
+  });
+
+  it('offers to create a character in this party to a player without one, with the spec’s message', async () => {
+    // Another player's character is in the party; none is mine, and I am not its GM.
+    const theirs = buildCharacter({ id: 'character-theirs', is_owner: false, party_id: party.id });
     mockFetch(({ url }) =>
       new URL(url, 'http://test').pathname === '/api/v1/characters'
-        ? jsonResponse(200, { status: 'success', data: [], meta: pageMeta(0, 100) })
+        ? jsonResponse(200, { status: 'success', data: [theirs], meta: pageMeta(1, 100) })
         : failure(404, 'RESOURCE_NOT_FOUND', 'none'),
     );
     renderWithProviders(<PartyInventory party={party} />);
     expect(await screen.findByTestId('party-inventory-unavailable')).toHaveTextContent(
-      'You must have a character in the party',
+      partyInventoryUnavailable,
     );
+    expect(screen.queryByRole('heading', { name: 'Inventory Management' })).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Create a character in this party' })).toHaveAttribute(
       'href',
       `/characters/new?party_id=${party.id}`,

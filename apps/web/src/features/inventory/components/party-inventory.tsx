@@ -18,8 +18,9 @@ export const partyCollaborationMissing =
   "You can look at the party's containers and use your own character's, but changing the party's needs a plan with party collaboration.";
 
 /**
- * spec/02 §2 party Inventory tab: only for users with a character in the party; the workspace opens with
- * a container on the left. The spec puts the global marketplace on the right; since issue 12 the right
+ * spec/02 §2 party Inventory tab: for users with a character in the party, and for its GM even without one
+ * (the GM may act on every container of the party, DESIGN §4 Who may act, and hands the players their
+ * starting items from the stash); the workspace opens with a container on the left. The spec puts the global marketplace on the right; since issue 12 the right
  * panel opens on the next container to move things into (`secondPanel`), the Marketplace one tab away.
  */
 export function PartyInventory({ party }: { party: Pick<Party, 'id' | 'name' | 'is_gm'> }) {
@@ -29,12 +30,12 @@ export function PartyInventory({ party }: { party: Pick<Party, 'id' | 'name' | '
   // The GM may act on every container of the party (DESIGN §4 Who may act): every character's are
   // offered, the GM's own first, so that a move between two players' characters needs no other page.
   const reachable = party.is_gm ? [...mine, ...all.filter((c) => !c.is_owner)] : mine;
-  const owners: ContainerOwner[] =
-    mine.length > 0
-      ? [{ type: 'party', id: party.id }, ...reachable.map((c) => ({ type: 'character' as const, id: c.id }))]
-      : [];
+  const available = mine.length > 0 || (party.is_gm && characters.data !== undefined);
+  const owners: ContainerOwner[] = available
+    ? [{ type: 'party', id: party.id }, ...reachable.map((c) => ({ type: 'character' as const, id: c.id }))]
+    : [];
   const sources = useOwnerContainers(owners);
-  const collaboration = useQuery({ ...partyCollaborationQuery(party.id), enabled: mine.length > 0 });
+  const collaboration = useQuery({ ...partyCollaborationQuery(party.id), enabled: available });
 
   if (characters.isPending || (owners.length > 0 && sources.isPending)) {
     return (
@@ -62,13 +63,13 @@ export function PartyInventory({ party }: { party: Pick<Party, 'id' | 'name' | '
       />
     );
   }
-  if (mine.length === 0) {
+  if (!available) {
     return (
       <Paper withBorder p="lg" data-testid="party-inventory-unavailable">
         <Stack gap="sm" align="center">
           <Text ta="center">{partyInventoryUnavailable}</Text>
-          {/* The way forward (issue 12): a GM or player without a character here makes one for this party. */}
-          {mine.length === 0 && characters.isSuccess ? (
+          {/* The way forward (issue 12): a member without a character here makes one for this party. */}
+          {characters.isSuccess ? (
             <Button component={Link} to={`/characters/new?party_id=${party.id}`}>
               Create a character in this party
             </Button>

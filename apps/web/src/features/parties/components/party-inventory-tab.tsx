@@ -1,23 +1,21 @@
 import type { Container, Party } from '@haversack/contracts';
 import { Badge, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { Link } from 'react-router';
 import { CapacityBar } from '../../../components/capacity-bar';
 import { ErrorPanel } from '../../../components/error-panel';
 import { isApiError } from '../../../lib/http-client';
 import { partyCharactersQuery } from '../../characters/api/characters-api';
 import { ownerContainersQuery } from '../../inventory/api/inventory-api';
-import { CreateContainerDialog } from '../../inventory/components/create-container-dialog';
 import { PartyInventory } from '../../inventory/components/party-inventory';
 import { PartyCardSkeletons } from './party-card-skeletons';
 
 /**
- * spec/02 §2 party Inventory tab. With a character of mine in the party it is the inventory workspace
- * (the stash on one side). Without one, the spec's notice and its way forward stay, and the party's
- * containers are listed under them: every member may read them (inventory.policy containerAccess), and a
- * GM without a character must still reach the stash that loot distribution fills with what nobody takes.
+ * spec/02 §2 party Inventory tab. With a character of mine in the party, or as its GM, it is the inventory
+ * workspace (the stash on one side; for the GM every character's containers too, DESIGN §4 Who may act).
+ * A player without a character keeps the spec's notice and its way forward, and the party's containers are
+ * listed under them: every member may read them (inventory.policy containerAccess).
  */
 export function PartyInventoryTab({ party }: { party: Pick<Party, 'id' | 'name' | 'is_gm'> }) {
   // The same query (and cache entry) PartyInventory reads, so this asks the server nothing more.
@@ -26,8 +24,8 @@ export function PartyInventoryTab({ party }: { party: Pick<Party, 'id' | 'name' 
   return (
     <Stack gap="md">
       <PartyInventory party={party} />
-      {characters.isSuccess && !hasCharacter ? (
-        <PartyContainersSection partyId={party.id} isGm={party.is_gm} />
+      {characters.isSuccess && !hasCharacter && !party.is_gm ? (
+        <PartyContainersSection partyId={party.id} />
       ) : null}
     </Stack>
   );
@@ -36,9 +34,8 @@ export function PartyInventoryTab({ party }: { party: Pick<Party, 'id' | 'name' 
 /** A list the user may not read answers 403 or 404: then there is nothing to offer, not an error. */
 const unreadable = (error: unknown) => isApiError(error) && (error.status === 403 || error.status === 404);
 
-function PartyContainersSection({ partyId, isGm }: { partyId: string; isGm: boolean }) {
+function PartyContainersSection({ partyId }: { partyId: string }) {
   const headingId = useId();
-  const [creating, setCreating] = useState(false);
   const containers = useQuery(ownerContainersQuery({ type: 'party', id: partyId }));
   if (containers.isError && unreadable(containers.error)) return null;
   return (
@@ -60,26 +57,8 @@ function PartyContainersSection({ partyId, isGm }: { partyId: string; isGm: bool
           onRetry={() => void containers.refetch()}
         />
       ) : containers.data.length === 0 ? (
-        // A party made before every party had a stash: its GM makes one here, where loot that nobody
-        // takes will land.
-        <Stack gap="xs" align="flex-start">
-          <Text size="sm">This party has no containers yet.</Text>
-          {isGm ? (
-            <>
-              <Button
-                leftSection={<IconPlus size={16} aria-hidden="true" />}
-                onClick={() => setCreating(true)}
-              >
-                New Container
-              </Button>
-              <CreateContainerDialog
-                opened={creating}
-                owner={{ type: 'party', id: partyId }}
-                onClose={() => setCreating(false)}
-              />
-            </>
-          ) : null}
-        </Stack>
+        // A party made before every party had a stash: its GM makes one in the workspace, which they have.
+        <Text size="sm">This party has no containers yet.</Text>
       ) : (
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
           {containers.data.map((container) => (
