@@ -144,7 +144,9 @@ describe('InventoryWorkspace transfer queue on a desktop', { timeout: 20_000 }, 
   });
 });
 
-describe('InventoryWorkspace: a GM without a character, in the party stash', { timeout: 20_000 }, () => {
+describe('InventoryWorkspace: nothing to move into from the party stash (a party with no character yet)', {
+  timeout: 20_000,
+}, () => {
   restoreViewportAfterEach();
   beforeEach(() => useUiStore.setState({ toasts: [] }));
 

@@ -427,8 +427,8 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
     if (queue.destination !== null && !offersDestination) queue.choose(null);
   }, [offersDestination, queue.destination, queue.choose]);
 
-  // Nothing the user may act on but the container the items are in, and no loot they may take: a GM
-  // without a character in the party, in its stash. The queue could never have a destination, so it says
+  // Nothing the user may act on but the container the items are in, and no loot they may take: in a
+  // party's stash, a member without a character there, or a GM whose party has no character yet. The queue could never have a destination, so it says
   // why instead of offering an empty one, and items offer no Add to Queue.
   const actable = props.containers.filter((c) => c.can_act);
   const queueNowhere = actable.length <= 1 && lootDestinations.length === 0;

@@ -24,7 +24,7 @@ function moveIntoStash() {
 
 describe('MoveItemForm', () => {
   it('explains, instead of an empty destination, that a stash item has nowhere to go', () => {
-    // A GM without a character in the party: the stash is the only container they may act on.
+    // A party with no character yet, or a member without one: the stash is the only container they may act on.
     const manacles = buildItem({ id: 'item-manacles', name: 'Manacles', container_id: stash.id });
     renderWithProviders(<MoveItemForm item={manacles} destinations={[stash]} onDone={() => undefined} />);
     expect(screen.getByText(nowhereFromStash)).toBeInTheDocument();

@@ -21,11 +21,12 @@ function showStart(input: HTMLInputElement | null): void {
 }
 
 /**
- * Said instead of an empty Destination where nothing else is open to the user: a GM without a character
- * in the party, in its stash (review 2026-11: an empty select and a Transfer that stayed off).
+ * Said instead of an empty Destination where nothing else is open to the user in a party's stash (review
+ * 2026-11: an empty select and a Transfer that stayed off). The GM is offered every character's containers
+ * (DESIGN §4 Who may act), so this is a party with no character yet, or a member without one of their own.
  */
 export const nowhereFromStash =
-  "There is nowhere to move this: players take items out of the stash into their own characters' containers, and a GM needs a character in the party to carry items.";
+  "There is nowhere to move this: items leave the stash for a character's containers, and there is no character in this party whose containers you may use.";
 
 /** The same, for a container whose owner has no other container the user may act on. */
 export const nowhereToMove = 'There is nowhere to move this: there is no other container to move it into.';

@@ -39,8 +39,8 @@ export function TransferQueueBar({
   /** Whether items are swiped into it (phones and tablets), which its help and placeholder speak of. */
   swipes?: boolean;
   /**
-   * Why the queue can never have a destination here (a GM without a character, in the party stash): said
-   * instead of an empty Destination and the swipe help.
+   * Why the queue can never have a destination here (the party stash, with no character's containers the
+   * user may fill): said instead of an empty Destination and the swipe help.
    */
   nowhere?: string | null;
   onCoverChange?: (height: number) => void;

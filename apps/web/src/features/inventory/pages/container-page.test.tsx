@@ -1,13 +1,16 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MainLayout } from '../../../app/layouts/main-layout';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
-import { buildCharacter, pageMeta } from '../../../test/party-fixtures';
+import { buildCharacter, buildParty, pageMeta } from '../../../test/party-fixtures';
 import { renderRoutes } from '../../../test/render';
+import { restoreViewportAfterEach, setViewport } from '../../../test/viewport';
 import { inventoryKeys, noItemFilters } from '../api/inventory-api';
 import { buildContainer, buildItem, buildPartyStash } from '../test/inventory-fixtures';
 import { ContainerPage } from './container-page';
 
+restoreViewportAfterEach();
 afterEach(() => vi.unstubAllGlobals());
 
 const aria = buildCharacter({ id: 'ch-aria', name: 'Aria', party_id: null, primary_container_id: 'c-pack' });
@@ -125,5 +128,95 @@ describe('ContainerPage', { timeout: 20_000 }, () => {
     renderRoutes([{ path: '/containers/:id', element: <ContainerPage /> }], '/containers/c-pack');
     expect(await screen.findByText('Failed to load inventory', {}, { timeout: 5_000 })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Try Again' })).toBeInTheDocument();
+  });
+
+  describe("a GM's destinations (DESIGN §4 Who may act: the GM acts on every container of the party)", () => {
+    const party = buildParty({ id: 'party-1', name: 'Night Watch' });
+    const stash = buildPartyStash(party, { id: 'c-stash' });
+    const ariaInParty = { ...aria, party_id: party.id, party_name: party.name };
+    const brom = buildCharacter({
+      id: 'ch-brom',
+      name: 'Brom',
+      party_id: party.id,
+      primary_container_id: 'c-bag',
+    });
+    const saddlebag = buildContainer({
+      id: 'c-bag',
+      name: 'Saddlebag',
+      owner: { type: 'character', id: brom.id, name: 'Brom' },
+      character_id: brom.id,
+    });
+    const manacles = buildItem({
+      id: 'item-manacles',
+      name: 'Manacles',
+      quantity: 1,
+      container_id: stash.id,
+    });
+    const ariasRope = { ...rope };
+
+    /** The party with Aria and Brom; `mine` are the user's characters, `isGm` whether the user is its GM. */
+    function partyServer({ isGm, mine }: { isGm: boolean; mine: string[] }) {
+      const characters = [ariaInParty, brom].map((c) => ({ ...c, is_owner: mine.includes(c.id) }));
+      mockFetch(({ url }) => {
+        const { pathname, searchParams } = new URL(url, 'http://test');
+        const path = pathname.replace('/api/v1', '');
+        if (path === '/characters') {
+          const list = searchParams.has('party_id') ? characters : characters.filter((c) => c.is_owner);
+          return jsonResponse(200, { status: 'success', data: list, meta: pageMeta(list.length, 100) });
+        }
+        if (path === `/parties/${party.id}`)
+          return success({ ...party, is_gm: isGm, user_role: isGm ? 'gm' : 'player' });
+        if (path === `/parties/${party.id}/containers`) return success([stash]);
+        if (path === '/characters/ch-aria') return success(characters[0]);
+        if (path === '/characters/ch-brom') return success(characters[1]);
+        if (path === '/characters/ch-aria/containers') return success([backpack]);
+        if (path === '/characters/ch-brom/containers') return success([saddlebag]);
+        for (const [container, items] of [
+          [stash, [manacles]],
+          [backpack, [ariasRope]],
+          [saddlebag, []],
+        ] as const) {
+          if (path === `/containers/${container.id}`) return success(container);
+          if (path === `/containers/${container.id}/items`)
+            return jsonResponse(200, { status: 'success', data: items, meta: pageMeta(items.length, 20) });
+        }
+        if (path === `/item_instances/${manacles.id}`) return success(manacles);
+        if (path === `/item_instances/${rope.id}`) return success(ariasRope);
+        if (path === '/subscription/check_feature') return success({ allowed: true, feature: 'x' });
+        return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${path}`);
+      });
+    }
+
+    /** Opens the item's Move form and lists the destinations it offers. */
+    async function destinationsOf(itemName: string) {
+      const user = userEvent.setup();
+      await user.click(await screen.findByRole('button', { name: `${itemName}, quantity 1` }));
+      const dialog = await screen.findByRole('dialog', { name: itemName });
+      await user.click(within(dialog).getByRole('button', { name: 'Transfer' }));
+      await user.click(await within(dialog).findByRole('combobox', { name: 'Destination' }));
+      const options = await screen.findAllByRole('option');
+      return options.map((option) => (option.textContent ?? '').split(' · ')[0]);
+    }
+
+    it("offers a GM without a character every player's containers from the stash", async () => {
+      setViewport(375, 812);
+      partyServer({ isGm: true, mine: [] });
+      renderRoutes([{ path: '/containers/:id', element: <ContainerPage /> }], `/containers/${stash.id}`);
+      expect(await destinationsOf('Manacles')).toEqual(['Backpack (Aria)', 'Saddlebag (Brom)']);
+      expect(screen.queryByTestId('move-nowhere')).not.toBeInTheDocument();
+    });
+
+    it.each([
+      ['the GM', true, [], ['Party Stash (Night Watch)', 'Saddlebag (Brom)']],
+      ['a player', false, ['ch-aria'], ['Party Stash (Night Watch)']],
+    ])(
+      "offers %s in a player's backpack the containers they may act on",
+      async (_who, isGm, mine, expected) => {
+        setViewport(375, 812);
+        partyServer({ isGm, mine });
+        renderRoutes([{ path: '/containers/:id', element: <ContainerPage /> }], '/containers/c-pack');
+        expect(await destinationsOf('Rope')).toEqual(expected);
+      },
+    );
   });
 });

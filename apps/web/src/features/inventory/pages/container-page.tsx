@@ -6,8 +6,9 @@ import { DetailLoadError } from '../../../components/detail-load-error';
 import { isRecordNotFound } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { useNavSection } from '../../../lib/use-nav-section';
-import { characterQuery, myCharactersQuery } from '../../characters/api/characters-api';
+import { characterQuery, myCharactersQuery, partyCharactersQuery } from '../../characters/api/characters-api';
 import { CharacterWealthStrip } from '../../characters/components/character-wealth';
+import { partyQuery } from '../../parties/api/parties-api';
 import { usePartyChannels } from '../../realtime/hooks/use-party-channels';
 import {
   type ContainerOwner,
@@ -22,10 +23,15 @@ import { secondPanel } from '../workspace-types';
 
 /**
  * The sources a container's workspace offers: its owner's containers, the party stash of the character's
- * party (or, for a party container, my characters in that party) and my other characters' containers.
+ * party (or, for a party container, my characters in that party) and my other characters' containers. The
+ * party's GM may act on every container of the party (DESIGN §4 Who may act): every character of the party
+ * is offered to them too, so that a GM without a character hands the players their starting items from
+ * the stash. `settled` is false until the queries that decide the owners have answered (or failed), so the
+ * workspace is drawn once, with every destination, rather than redrawn as they arrive.
  */
 function useWorkspaceOwners(container: Container | undefined): {
   owners: ContainerOwner[];
+  settled: boolean;
   inParty: boolean;
   partyId: string | null;
   ownedByMe: boolean;
@@ -33,19 +39,38 @@ function useWorkspaceOwners(container: Container | undefined): {
   const isCharacter = container?.owner.type === 'character';
   const character = useQuery({ ...characterQuery(container?.owner.id ?? ''), enabled: isCharacter });
   const mine = useQuery({ ...myCharactersQuery(), enabled: container !== undefined });
-  if (!container) return { owners: [], inParty: false, partyId: null, ownedByMe: false };
+  const partyId = !container ? null : isCharacter ? (character.data?.party_id ?? null) : container.owner.id;
+  const party = useQuery({ ...partyQuery(partyId ?? ''), enabled: partyId !== null });
+  const isGm = party.data?.is_gm === true;
+  const partyCharacters = useQuery({
+    ...partyCharactersQuery(partyId ?? ''),
+    enabled: partyId !== null && isGm,
+  });
+  if (!container) return { owners: [], settled: false, inParty: false, partyId: null, ownedByMe: false };
+  const settled =
+    !(isCharacter && character.isPending) &&
+    !mine.isPending &&
+    !(partyId !== null && party.isPending) &&
+    !(isGm && partyCharacters.isPending);
   const owners: ContainerOwner[] = [{ type: container.owner.type, id: container.owner.id }];
-  const partyId = isCharacter ? (character.data?.party_id ?? null) : container.owner.id;
   if (isCharacter && partyId) owners.push({ type: 'party', id: partyId });
+  const characters = new Set<string>([container.owner.id]);
   for (const other of mine.data?.characters ?? []) {
-    if (other.id === container.owner.id) continue;
     // In a party's workspace only my characters of that party are useful sources.
     if (!isCharacter && other.party_id !== partyId) continue;
+    if (characters.has(other.id)) continue;
+    characters.add(other.id);
+    owners.push({ type: 'character', id: other.id });
+  }
+  // Then, for the GM, the party's other characters: the players' containers, each labelled by its owner.
+  for (const other of isGm ? (partyCharacters.data?.characters ?? []) : []) {
+    if (characters.has(other.id)) continue;
+    characters.add(other.id);
     owners.push({ type: 'character', id: other.id });
   }
   // My own character's container is still mine once I am no longer in its party.
   const ownedByMe = isCharacter && (mine.data?.characters ?? []).some((c) => c.id === container.owner.id);
-  return { owners, inParty: partyId !== null, partyId, ownedByMe };
+  return { owners, settled, inParty: partyId !== null, partyId, ownedByMe };
 }
 
 /** /containers/{id}: the inventory workspace opened on one container (spec/02 §2). */
@@ -55,7 +80,7 @@ export function ContainerPage() {
   // Its first page of items is asked for with the container, not after the workspace mounts: one round trip
   // less before the first tiles (issue 13 §1).
   usePrefetchInfiniteQuery(containerItemsQuery(id, noItemFilters));
-  const { owners, inParty, partyId, ownedByMe } = useWorkspaceOwners(container.data);
+  const { owners, settled, inParty, partyId, ownedByMe } = useWorkspaceOwners(container.data);
   // Whoever can see a party's container (or a party member's) is a member: follow the party live.
   usePartyChannels(partyId, { staysOnRemoval: ownedByMe });
   const sources = useOwnerContainers(owners);
@@ -64,7 +89,8 @@ export function ContainerPage() {
   // A party's stash is reached from its party and belongs to it: the sidebar marks Parties, not Characters.
   useNavSection(container.data?.owner.type === 'party' ? '/parties' : null);
 
-  const loading = container.isPending || (owners.length > 0 && sources.isPending);
+  const loading =
+    container.isPending || (container.isSuccess && !settled) || (owners.length > 0 && sources.isPending);
   // The answers arrive as urgent updates (React Query's store): the skeleton stays for that render, and
   // the workspace is drawn in a deferred one that React splits into short slices, so the page answers
   // input while it is drawn (issue 13 §1, total blocking time).
