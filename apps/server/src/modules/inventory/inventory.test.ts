@@ -670,6 +670,59 @@ describe('transfers', () => {
     expect(filtered.meta?.total_count).toBe(1);
     expect((await call('GET', `/transactions/party/${party.id}`, outsider)).statusCode).toBe(404);
   });
+  it('lets a GM without a character hand out starting items from the stash and pass them between players', async () => {
+    // What the party's Inventory tab and a container page offer such a GM (DESIGN §4 Who may act).
+    const gm = await createUser(ctx);
+    await upgrade(ctx, gm, 'tier_3');
+    const party = await createParty(ctx, gm);
+    const [stash] = body(await call('GET', `/parties/${party.id}/containers`, gm)).data;
+    const stashId = String(stash?.id);
+    const players = await Promise.all([
+      createMember(ctx, party, 'player'),
+      createMember(ctx, party, 'player'),
+    ]);
+    const [aria, brom] = await Promise.all(
+      players.map((player) => createCharacter(ctx, player, { partyId: party.id })),
+    );
+    const partyCharacters = body(await call('GET', `/characters?party_id=${party.id}`, gm)).data;
+    expect(partyCharacters.map((c) => c.is_owner)).toEqual([false, false]);
+    const torch = await createTemplate(ctx, { name: 'Torch', weight: 1, stackSize: 10 });
+    const [torches] = body(
+      await call('POST', '/item_instances', gm, {
+        item_template_id: torch.id,
+        container_id: stashId,
+        quantity: 4,
+      }),
+    ).data;
+
+    const move = async (id: string, from: string, to: string, quantity: number) => {
+      const moved = await call('POST', '/containers/transfer', gm, {
+        item_instance_id: id,
+        source_container_id: from,
+        target_container_id: to,
+        quantity,
+      });
+      expect(moved.statusCode).toBe(200);
+      expectTransferAnswer(moved);
+      return String((body(moved).data.target_instances as unknown as { id: string }[])[0]?.id);
+    };
+    const ariasPack = String(aria?.primary_container_id);
+    const bromsPack = String(brom?.primary_container_id);
+    const ariasTorches = await move(String(torches?.id), stashId, ariasPack, 3);
+    await move(ariasTorches, ariasPack, bromsPack, 1);
+    expect((await items(gm, stashId)).map((i) => i.quantity)).toEqual([1]);
+    expect((await items(players[0] as SignedInUser, ariasPack)).map((i) => i.quantity)).toEqual([2]);
+    expect((await items(players[1] as SignedInUser, bromsPack)).map((i) => i.quantity)).toEqual([1]);
+
+    const rows = await ctx.database.db
+      .select({ type: transactions.transactionType, actor: transactions.actorId })
+      .from(transactions)
+      .where(eq(transactions.itemTemplateId, torch.id));
+    expect(rows.filter((row) => row.type !== 'item_creation')).toEqual([
+      { type: 'party_to_character_transfer', actor: gm.user.id },
+      { type: 'character_to_character_transfer', actor: gm.user.id },
+    ]);
+  });
 });
 
 describe('split, merge, adjust and destroy', () => {
