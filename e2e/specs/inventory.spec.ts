@@ -280,6 +280,67 @@ test('a player moves part of a stack into the party stash in dual view; the part
   expect(ledger.transactions.map((t) => t.transaction_type)).toContain('currency_conversion');
 });
 
+test('a GM without a character hands a player starting items from the stash; the ledger calls it a party-to-character transfer', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const gmPage = await (await browser.newContext()).newPage();
+  await new AccountPages(gmPage).register(newAccount('gm'));
+  const playerPage = await (await browser.newContext()).newPage();
+  await new AccountPages(playerPage).register(newAccount('tern'));
+  // The GM acts on the stash, which needs a plan with party collaboration; the GM makes no character.
+  await upgradeTo(gmPage, 'tier_1');
+  const party = await api<{ id: string; join_code: string }>(gmPage, 'POST', '/parties', {
+    party: { name: 'The Open Road' },
+  });
+  const [stash] = await api<{ id: string }[]>(gmPage, 'GET', `/parties/${party.id}/containers`);
+  await api(playerPage, 'POST', '/parties/join', { join_code: party.join_code, role_request: 'player' });
+  await api(playerPage, 'POST', '/characters', { character: { name: 'Tern Holloway', party_id: party.id } });
+  const torch = await findTemplate(gmPage, 'Torch');
+  await api(gmPage, 'POST', '/item_instances', {
+    item_template_id: torch.id,
+    container_id: stash?.id,
+    quantity: 5,
+  });
+
+  // The party's Inventory tab is the GM's workspace: the stash on the left, the player's pack beside it.
+  await gmPage.goto(`/parties/${party.id}`);
+  await gmPage.getByRole('tab', { name: 'Inventory' }).click();
+  await expect(gmPage.getByText('You must have a character in the party')).toBeHidden();
+  const left = gmPage.getByTestId('panel-left');
+  const right = gmPage.getByTestId('panel-right');
+  await expect(left.getByRole('combobox', { name: 'Source' })).toHaveValue(/^Party Stash/);
+  await expect(right.getByRole('combobox', { name: 'Source' })).toHaveValue(/Tern Holloway/);
+  await left.getByRole('button', { name: 'Torch, quantity 5' }).click();
+  const detail = gmPage.getByRole('dialog', { name: 'Torch ×5' });
+  await detail.getByRole('button', { name: 'Transfer' }).click();
+  await detail.getByRole('combobox', { name: 'Destination' }).click();
+  await gmPage.getByRole('option', { name: /^Backpack \(Tern Holloway\)/ }).click();
+  await detail.getByRole('textbox', { name: 'Quantity to move' }).fill('2');
+  await detail.getByRole('button', { name: 'Transfer' }).click();
+  await expect(gmPage.getByText('Item transferred successfully')).toBeVisible();
+  await expect(left.getByRole('button', { name: 'Torch, quantity 3' })).toBeVisible();
+  await expect(right.getByRole('button', { name: 'Torch, quantity 2' })).toBeVisible();
+
+  // The stash's own page offers the player's pack too, rather than "nowhere to move this".
+  await gmPage.goto(`/containers/${stash?.id}`);
+  await gmPage.getByRole('button', { name: 'Torch, quantity 3' }).first().click();
+  const again = gmPage.getByRole('dialog', { name: 'Torch ×3' });
+  await again.getByRole('button', { name: 'Transfer' }).click();
+  await expect(again.getByRole('combobox', { name: 'Destination' })).toHaveValue(
+    /^Backpack \(Tern Holloway\)/,
+  );
+  await again.getByRole('button', { name: 'Cancel' }).click();
+
+  const ledger = await api<{ transactions: { transaction_type: string; quantity: number | null }[] }>(
+    gmPage,
+    'GET',
+    `/transactions/party/${party.id}?per_page=100`,
+  );
+  const handed = ledger.transactions.filter((t) => t.transaction_type === 'party_to_character_transfer');
+  expect(handed.map((t) => t.quantity)).toEqual([2]);
+});
+
 test('a Free player sees the party stash locked in the Move menu, with what the plan lacks and the way to upgrade', async ({
   browser,
 }) => {
