@@ -560,8 +560,22 @@ export const transactionSchema = z.object({
   undoable: z.boolean().optional(),
   /** DESIGN §4 Undo: on the reader's own moves, whether an undo has moved it back already (then not undoable). */
   undone: z.boolean().optional(),
+  /**
+   * The action the row belongs to: the rows one database transaction wrote (they share its
+   * `transaction_date`) for one actor. A purchase's goods, payment and change, or a deployment's stock,
+   * name the same operation, so the history shows them as one entry. Set on the lists.
+   */
+  operation: z.string().optional(),
 });
 export type LedgerTransaction = z.infer<typeof transactionSchema>;
+
+/** One entry of a grouped list (`group=operation`): the action, its headline and how many rows it wrote. */
+export const transactionOperationSchema = z.object({
+  id: z.string(),
+  summary: z.string(),
+  size: z.number().int(),
+});
+export type TransactionOperation = z.infer<typeof transactionOperationSchema>;
 
 const transactionFilters = {
   transaction_type: z.enum(transactionTypes).optional(),
@@ -575,6 +589,12 @@ export const transactionListQuerySchema = z.preprocess(
   z.object({
     page: numberInput(z.number().int().min(1)).default(1),
     per_page: numberInput(z.number().int().min(1).max(200)).default(20),
+    /**
+     * `operation`: page by action, not by row. A page holds per_page actions with every row of each (a
+     * deployment's forty rows are one of the fifty), the meta counts actions, and `data.operations` gives
+     * each action's headline, in the order of the page.
+     */
+    group: z.enum(['operation']).optional(),
     ...transactionFilters,
   }),
 );
@@ -584,7 +604,10 @@ export const transactionExportQuerySchema = z.preprocess(unwrapFilters, z.object
 export type TransactionFilters = z.infer<typeof transactionExportQuerySchema>;
 export const transactionListResponseSchema = z.object({
   status: z.literal('success'),
-  data: z.object({ transactions: z.array(transactionSchema) }),
+  data: z.object({
+    transactions: z.array(transactionSchema),
+    operations: z.array(transactionOperationSchema).optional(),
+  }),
   meta: pageMetaSchema,
 });
 

@@ -808,7 +808,7 @@ export class InventoryService {
       // One entry is one inventory action (DESIGN §5): only its first row counts, as with a purchase.
       return record(rows.map((row, i) => (i === 0 ? row : { ...row, scope: null })));
     });
-    return (await ledgerRepository.byIds(this.db, ids)).map(toTransactionJson);
+    return (await ledgerRepository.byIds(this.db, ids)).map((row) => toTransactionJson(row));
   }
 
   // ---- item instances ---------------------------------------------------------------------------------

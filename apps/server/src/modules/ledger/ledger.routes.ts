@@ -31,12 +31,12 @@ export async function ledgerRoutes(app: FastifyInstance, options: { ledger: Ledg
       },
     },
     async (request) => {
-      const { transactions, meta } = await ledger.forParty(
+      const { transactions, operations, meta } = await ledger.forParty(
         requireAuth(request).user.id,
         request.params.partyId,
         request.query,
       );
-      return { status: 'success' as const, data: { transactions }, meta };
+      return { status: 'success' as const, data: { transactions, ...(operations && { operations }) }, meta };
     },
   );
   r.get(
@@ -51,12 +51,12 @@ export async function ledgerRoutes(app: FastifyInstance, options: { ledger: Ledg
       },
     },
     async (request) => {
-      const { transactions, meta } = await ledger.forCharacter(
+      const { transactions, operations, meta } = await ledger.forCharacter(
         requireAuth(request).user.id,
         request.params.characterId,
         request.query,
       );
-      return { status: 'success' as const, data: { transactions }, meta };
+      return { status: 'success' as const, data: { transactions, ...(operations && { operations }) }, meta };
     },
   );
   for (const [kind, param, what] of [

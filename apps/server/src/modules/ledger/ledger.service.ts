@@ -1,11 +1,13 @@
 import {
+  formatEnUs,
   type LedgerTransaction,
   type TransactionFilters,
   type TransactionListQuery,
+  type TransactionOperation,
   transactionTypeLabel,
   undoableTransactionTypes,
 } from '@haversack/contracts';
-import { and, count, eq, gte, lt, lte, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, lt, lte, max, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { characters } from '../../db/schema/characters.js';
 import { transactions } from '../../db/schema/inventory.js';
@@ -52,8 +54,68 @@ function money(row: Row): { amount: number | null; currency: 'cp' | null } {
   return { amount: row.amountCp, currency: 'cp' };
 }
 
-export function toTransactionJson(row: Row): LedgerTransaction {
+/**
+ * The action a row belongs to: the rows one database transaction wrote share its `transaction_date` (now()
+ * is the transaction's start, to the microsecond) and, for one action, its actor. Written as text by the
+ * database, which keeps the microseconds a JS Date would drop.
+ */
+const operationKey = sql<string>`to_char(${transactions.transactionDate} at time zone 'UTC', 'YYYYMMDD"T"HH24MISS.US') || '~' || coalesce(${transactions.actorId}::text, '')`;
+
+const isCoinsOfATrade = (row: Row) => {
+  const role = (row.details as { role?: unknown } | null)?.role;
+  return role === 'payment' || role === 'change';
+};
+
+const plural = (n: number, one: string, many: string) => `${formatEnUs(n)} ${n === 1 ? one : many}`;
+
+/**
+ * A shop's or a loot's stock written by one action (a deployment, a restock), one row per line, told as one:
+ * "Ironhand Forge stocked 10 kinds of items (42 items)", or after the row of the deployment that made the
+ * shop, "gm deployed Ironhand Forge with 10 kinds of items (42 items)". Null when the action wrote no stock
+ * of one shop or loot, or a single line (its own row says it).
+ */
+function stockHeadline(lead: Row | undefined, written: Row[]): string | null {
+  const stock = written.filter((row) => row.transactionType === 'create');
+  const [first] = stock;
+  if (!first || stock.length < 2) return null;
+  const target = first.targetName;
+  if (!target || stock.some((row) => row.targetName !== target)) return null;
+  const kinds = new Set(stock.map((row) => row.itemTemplateId ?? row.itemName)).size;
+  const items = stock.reduce((sum, row) => sum + (row.quantity ?? 0), 0);
+  const what =
+    kinds === 1 && first.itemName
+      ? `${formatEnUs(items)} × ${first.itemName}`
+      : `${plural(kinds, 'kind', 'kinds')} of items (${plural(items, 'item', 'items')})`;
+  const others = written.filter((row) => row.transactionType !== 'create');
+  if (others.length === 0) {
+    const reason = (first.details as { reason?: unknown } | null)?.reason;
+    if (reason === 'restock') return `${target} was restocked with ${what}`;
+    if (reason === 'loot_deployment') return `${target} holds ${what}`;
+    return `${target} stocked ${what}`;
+  }
+  // The deployment: its one other row made the shop or loot (its container).
+  if (lead && others.length === 1 && lead === others[0] && lead.transactionType === 'container_creation')
+    return `${lead.summary} with ${what}`;
+  return null;
+}
+
+/**
+ * One action's rows (in the order they were written) as one entry: its main row first (the goods of a
+ * trade, not the coins that paid for them or came back; else the first written: the coins given in an
+ * exchange, the loot before its contents, the character before its backpack), then the others.
+ */
+export function operationOf(id: string, written: Row[]): { operation: TransactionOperation; rows: Row[] } {
+  const lead = written.find((row) => !isCoinsOfATrade(row)) ?? written[0];
+  const rows = lead ? [lead, ...written.filter((row) => row !== lead)] : written;
   return {
+    operation: { id, summary: stockHeadline(lead, written) ?? lead?.summary ?? '', size: written.length },
+    rows,
+  };
+}
+
+export function toTransactionJson(row: Row, operation?: string): LedgerTransaction {
+  return {
+    ...(operation === undefined ? {} : { operation }),
     id: row.id,
     transaction_type: row.transactionType,
     transaction_date: row.transactionDate.toISOString(),
@@ -325,10 +387,11 @@ export class LedgerService {
   }
 
   async #list(userId: string, scope: SQL, query: TransactionListQuery) {
+    if (query.group === 'operation') return this.#listOperations(userId, scope, query);
     const where = this.#filters(scope, query);
     const [total] = await this.db.select({ n: count() }).from(transactions).where(where);
     const rows = await this.db
-      .select()
+      .select({ row: transactions, operation: operationKey })
       .from(transactions)
       .where(where)
       .orderBy(...ledgerNewestFirst)
@@ -336,7 +399,73 @@ export class LedgerService {
       .offset((query.page - 1) * query.per_page);
     const totalCount = total?.n ?? 0;
     return {
-      transactions: await this.#withUndoAccess(userId, rows.map(toTransactionJson)),
+      transactions: await this.#withUndoAccess(
+        userId,
+        rows.map(({ row, operation }) => toTransactionJson(row, operation)),
+      ),
+      operations: undefined as TransactionOperation[] | undefined,
+      meta: {
+        current_page: query.page,
+        per_page: query.per_page,
+        total_count: totalCount,
+        total_pages: Math.max(1, Math.ceil(totalCount / query.per_page)),
+      },
+    };
+  }
+
+  /**
+   * Paged by action (`group=operation`): per_page actions, newest first, each with every row of it that the
+   * filters select, its main row first; the meta counts actions. The ledger keeps its rows as they are.
+   */
+  async #listOperations(userId: string, scope: SQL, query: TransactionListQuery) {
+    const where = this.#filters(scope, query);
+    const groups = this.db
+      .select({ date: transactions.transactionDate })
+      .from(transactions)
+      .where(where)
+      .groupBy(transactions.transactionDate, transactions.actorId)
+      .as('operations');
+    const [total] = await this.db.select({ n: count() }).from(groups);
+    const page = await this.db
+      .select({
+        operation: operationKey,
+        date: sql<string>`${transactions.transactionDate}::text`,
+      })
+      .from(transactions)
+      .where(where)
+      .groupBy(transactions.transactionDate, transactions.actorId)
+      .orderBy(desc(transactions.transactionDate), desc(max(transactions.writeOrder)))
+      .limit(query.per_page)
+      .offset((query.page - 1) * query.per_page);
+    const newest = page[0];
+    const oldest = page[page.length - 1];
+    const byOperation = new Map<string, Row[]>(page.map((op) => [op.operation, []]));
+    if (newest && oldest) {
+      // The rows dated within the page's actions, oldest written first; those of another actor at the same
+      // instant (not on this page) are left out by their key.
+      const rows = await this.db
+        .select({ row: transactions, operation: operationKey })
+        .from(transactions)
+        .where(
+          and(
+            where,
+            sql`${transactions.transactionDate} between ${oldest.date}::timestamptz and ${newest.date}::timestamptz`,
+          ),
+        )
+        .orderBy(transactions.writeOrder);
+      for (const { row, operation } of rows) byOperation.get(operation)?.push(row);
+    }
+    const operations: TransactionOperation[] = [];
+    const listed: LedgerTransaction[] = [];
+    for (const [id, written] of byOperation) {
+      const { operation, rows } = operationOf(id, written);
+      operations.push(operation);
+      listed.push(...rows.map((row) => toTransactionJson(row, id)));
+    }
+    const totalCount = total?.n ?? 0;
+    return {
+      transactions: await this.#withUndoAccess(userId, listed),
+      operations,
       meta: {
         current_page: query.page,
         per_page: query.per_page,

@@ -497,7 +497,11 @@ export async function shopsRoutes(app: FastifyInstance, options: { shops: ShopsS
         request.query.page,
         request.query.per_page,
       );
-      return { status: 'success' as const, data: { transactions: rows.map(toTransactionJson) }, meta };
+      return {
+        status: 'success' as const,
+        data: { transactions: rows.map((row) => toTransactionJson(row)) },
+        meta,
+      };
     },
   );
 
