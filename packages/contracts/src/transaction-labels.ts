@@ -19,8 +19,9 @@ export const transactionTypeLabels: Readonly<Record<TransactionType, string>> = 
   party_withdraw: 'Party withdrawal',
   loot: 'Loot',
   loot_distribution: 'Loot distribution',
-  // Goods a shop or a loot makes for itself (deployment, restock), and those gone with it when deleted.
-  create: 'Shop or loot stock created',
+  // Goods a shop or a loot makes for itself (deployment, restock), and those gone with it when deleted; in
+  // plain words ("stock created" read as jargon in review).
+  create: 'Shop or loot stocked',
   delete: 'Shop or loot stock removed',
   adjust: 'Adjustment',
   split: 'Split',

@@ -13,7 +13,7 @@ describe('the transaction type filter (issue 14)', () => {
     expect(transactionTypeLabel('party_deposit')).toBe('Party deposit');
     expect(transactionTypeLabel('party_withdraw')).toBe('Party withdrawal');
     expect(transactionTypeLabel('character_to_party_transfer')).toBe('Character to party (GM)');
-    expect(transactionTypeLabel('create')).toBe('Shop or loot stock created');
+    expect(transactionTypeLabel('create')).toBe('Shop or loot stocked');
     expect(transactionTypeLabel('delete')).toBe('Shop or loot stock removed');
     expect(transactionTypeLabel('item_creation')).toBe('Item added');
     // A type from a newer server still reads as words.
