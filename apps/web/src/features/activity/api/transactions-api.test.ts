@@ -37,10 +37,10 @@ describe('startDateFor', () => {
 });
 
 describe('historySearch', () => {
-  it('sends paging, the type unless it is all, and the start unless the range is all', () => {
+  it('sends paging by action, the type unless it is all, and the start unless the range is all', () => {
     expect(
       Object.fromEntries(historySearch({ range: '7d', type: 'all', page: 2, perPage: 50 }, now)),
-    ).toEqual({ page: '2', per_page: '50', start_date: hoursBefore(7 * 24) });
+    ).toEqual({ page: '2', per_page: '50', group: 'operation', start_date: hoursBefore(7 * 24) });
     expect(Object.fromEntries(historySearch({ range: 'all', type: 'split' }, now))).toEqual({
       transaction_type: 'split',
     });

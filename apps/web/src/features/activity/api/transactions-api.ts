@@ -3,6 +3,7 @@ import {
   type PageMeta,
   pageMetaSchema,
   type TransactionType,
+  transactionOperationSchema,
   transactionSchema,
   transactionTypes,
 } from '@haversack/contracts';
@@ -75,6 +76,9 @@ export function historySearch(
   const params = new URLSearchParams();
   if (filters.page !== undefined) params.set('page', String(filters.page));
   if (filters.perPage !== undefined) params.set('per_page', String(filters.perPage));
+  // A page of the list is a page of actions (a deployment's forty rows are one entry); the CSV export,
+  // which has no pages, keeps one line per row.
+  if (filters.page !== undefined) params.set('group', 'operation');
   if (filters.type !== 'all') params.set('transaction_type', filters.type);
   const start = startDateFor(filters.range, now);
   if (start) params.set('start_date', start);
@@ -87,9 +91,45 @@ export function isTransactionType(value: string): value is TransactionType {
 
 const scopePath = (scope: HistoryScope) => `${API_V1}/transactions/${scope.kind}/${scope.id}`;
 
+/** One action as the list shows it: its main row and headline, the other rows it wrote behind it. */
+export interface HistoryEntry {
+  id: string;
+  summary: string;
+  lead: LedgerTransaction;
+  rest: LedgerTransaction[];
+}
+
 export interface TransactionPage {
   transactions: LedgerTransaction[];
+  /** The rows as entries, one per action. */
+  entries: HistoryEntry[];
   meta: PageMeta;
+}
+
+/**
+ * The rows of one action (the same `operation`) as one entry, led by the first (the server lists the main
+ * row first) and headed by the server's headline for it. A row without an operation is an entry alone.
+ */
+export function historyEntries(
+  transactions: LedgerTransaction[],
+  headlines: ReadonlyMap<string, string> = new Map(),
+): HistoryEntry[] {
+  const entries: HistoryEntry[] = [];
+  for (const row of transactions) {
+    const last = entries.at(-1);
+    if (last && row.operation !== undefined && last.lead.operation === row.operation) {
+      last.rest.push(row);
+      continue;
+    }
+    const id = row.operation ?? row.id;
+    entries.push({
+      id,
+      summary: (row.operation && headlines.get(row.operation)) || row.transaction_summary,
+      lead: row,
+      rest: [],
+    });
+  }
+  return entries;
 }
 
 export function transactionsQuery(scope: HistoryScope, filters: HistoryFilters) {
@@ -97,7 +137,10 @@ export function transactionsQuery(scope: HistoryScope, filters: HistoryFilters) 
     queryKey: transactionKeys.list(scope, filters),
     queryFn: async ({ signal }): Promise<TransactionPage> => {
       const { data, meta } = await apiRequest(`${scopePath(scope)}?${historySearch(filters)}`, {
-        schema: z.object({ transactions: z.array(transactionSchema) }),
+        schema: z.object({
+          transactions: z.array(transactionSchema),
+          operations: z.array(transactionOperationSchema).optional(),
+        }),
         signal,
         toast: false,
       });
@@ -105,6 +148,7 @@ export function transactionsQuery(scope: HistoryScope, filters: HistoryFilters) 
       const { transactions } = data;
       return {
         transactions,
+        entries: historyEntries(transactions, new Map(data.operations?.map((op) => [op.id, op.summary]))),
         meta: parsed.success
           ? parsed.data
           : {

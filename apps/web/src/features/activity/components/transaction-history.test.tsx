@@ -149,7 +149,12 @@ describe('TransactionHistory', () => {
     renderHistory(50);
     expect(await screen.findByText('Pip added Rope (50 ft) to Party Stash')).toBeInTheDocument();
     expect(listCalls(fetchMock)[0]).toContain('/api/v1/transactions/party/party-1?');
-    expect(lastListQuery(fetchMock)).toEqual({ page: '1', per_page: '50', start_date: daysAgo(7) });
+    expect(lastListQuery(fetchMock)).toEqual({
+      page: '1',
+      per_page: '50',
+      group: 'operation',
+      start_date: daysAgo(7),
+    });
     expect(screen.getByText('5m ago')).toBeInTheDocument();
 
     await user.click(screen.getByRole('radio', { name: 'Last 30 days' }));
@@ -157,12 +162,19 @@ describe('TransactionHistory', () => {
     await user.click(screen.getByRole('radio', { name: 'Last day' }));
     await waitFor(() => expect(lastListQuery(fetchMock).start_date).toBe(daysAgo(1)));
     await user.click(screen.getByRole('radio', { name: 'All time' }));
-    await vi.waitFor(() => expect(lastListQuery(fetchMock)).toEqual({ page: '1', per_page: '50' }));
+    await vi.waitFor(() =>
+      expect(lastListQuery(fetchMock)).toEqual({ page: '1', per_page: '50', group: 'operation' }),
+    );
 
     await user.click(screen.getByRole('combobox', { name: 'Type' }));
     await user.click(await screen.findByRole('option', { name: 'Split' }));
     await vi.waitFor(() =>
-      expect(lastListQuery(fetchMock)).toEqual({ page: '1', per_page: '50', transaction_type: 'split' }),
+      expect(lastListQuery(fetchMock)).toEqual({
+        page: '1',
+        per_page: '50',
+        group: 'operation',
+        transaction_type: 'split',
+      }),
     );
   });
 
@@ -403,5 +415,103 @@ describe('TransactionHistory: Undo (DESIGN §4)', () => {
     await vi.waitFor(() =>
       expect(error).toHaveBeenCalledWith('Some of those items have moved on since: move them back by hand.'),
     );
+  });
+});
+
+describe('TransactionHistory: one entry per action', () => {
+  /** A deployment of a ten-line template (the shop made, then its ten lines) and a purchase, as grouped. */
+  function groupedResponse() {
+    const deployed = 'op-deploy';
+    const bought = 'op-buy';
+    const stock = Array.from({ length: 10 }, (_, i) =>
+      buildTransaction({
+        id: `stock-${i + 1}`,
+        transaction_type: 'create',
+        transaction_summary: `Ironhand Forge stocked ${i + 1} × Ware ${i + 1}`,
+        actor_data: { id: 'gm-1', name: 'newgm' },
+        quantity: i + 1,
+        operation: deployed,
+      }),
+    );
+    const transactions = [
+      buildTransaction({
+        id: 'buy-goods',
+        transaction_type: 'purchase',
+        transaction_summary: 'alice bought 2 × Dagger from Ironhand Forge for 4 gp',
+        actor_data: { id: 'user-3', name: 'alice' },
+        quantity: 2,
+        amount: 400,
+        currency: 'cp',
+        operation: bought,
+      }),
+      buildTransaction({
+        id: 'buy-coins',
+        transaction_type: 'purchase',
+        transaction_summary: 'alice paid 4 × Gold piece to Ironhand Forge for 2 × Dagger',
+        actor_data: { id: 'user-3', name: 'alice' },
+        quantity: 4,
+        operation: bought,
+      }),
+      buildTransaction({
+        id: 'deploy',
+        transaction_type: 'container_creation',
+        transaction_summary: 'newgm deployed Ironhand Forge',
+        actor_data: { id: 'gm-1', name: 'newgm' },
+        quantity: null,
+        operation: deployed,
+      }),
+      ...stock,
+    ];
+    return jsonResponse(200, {
+      status: 'success',
+      data: {
+        transactions,
+        operations: [
+          { id: bought, summary: 'alice bought 2 × Dagger from Ironhand Forge for 4 gp', size: 2 },
+          {
+            id: deployed,
+            summary: 'newgm deployed Ironhand Forge with 10 kinds of items (55 items)',
+            size: 11,
+          },
+        ],
+      },
+      meta: { current_page: 1, total_pages: 1, total_count: 2, per_page: 50 },
+    });
+  }
+
+  it('asks for the list by action and shows a deployment and a purchase as one entry each', async () => {
+    const fetchMock = mockFetch(() => groupedResponse());
+    const user = userEvent.setup();
+    renderHistory(50);
+    const entries = await screen.findAllByTestId('history-row');
+    expect(lastListQuery(fetchMock)).toMatchObject({ group: 'operation', per_page: '50' });
+    expect(entries).toHaveLength(2);
+    const [purchase, deployment] = entries as [HTMLElement, HTMLElement];
+
+    expect(purchase).toHaveTextContent('alice bought 2 × Dagger from Ironhand Forge for 4 gp');
+    expect(purchase).not.toHaveTextContent('alice paid 4 × Gold piece');
+    expect(within(purchase).getByRole('button', { name: 'Show 1 more' })).toHaveAttribute(
+      'aria-expanded',
+      'false',
+    );
+
+    expect(deployment).toHaveTextContent('newgm deployed Ironhand Forge with 10 kinds of items (55 items)');
+    expect(within(deployment).queryByTestId('history-subrow')).not.toBeInTheDocument();
+    const more = within(deployment).getByRole('button', { name: 'Show 10 more' });
+    expect(more).toHaveAttribute('aria-expanded', 'false');
+
+    // From the keyboard: the ten rows behind it open, and close again.
+    more.focus();
+    await user.keyboard('{Enter}');
+    expect(more).toHaveAttribute('aria-expanded', 'true');
+    const rows = within(deployment).getAllByTestId('history-subrow');
+    expect(rows).toHaveLength(10);
+    expect(rows[0]).toHaveTextContent('Ironhand Forge stocked 1 × Ware 1');
+    expect(document.getElementById(more.getAttribute('aria-controls') ?? '')).toContainElement(
+      rows[0] as HTMLElement,
+    );
+    await user.keyboard(' ');
+    expect(more).toHaveAttribute('aria-expanded', 'false');
+    expect(within(deployment).queryByTestId('history-subrow')).not.toBeInTheDocument();
   });
 });

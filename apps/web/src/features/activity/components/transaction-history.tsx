@@ -16,9 +16,9 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { useInterval } from '@mantine/hooks';
-import { IconAlertTriangle, IconDownload } from '@tabler/icons-react';
+import { IconAlertTriangle, IconChevronDown, IconChevronRight, IconDownload } from '@tabler/icons-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { EmptyState } from '../../../components/empty-state';
 import { toast } from '../../../lib/toast';
 import { useSingleFlight } from '../../../lib/use-single-flight';
@@ -192,12 +192,16 @@ export function TransactionHistory({
             aria-busy={query.isFetching}
             data-testid="history-list"
           >
-            {query.data.transactions.map((transaction) => (
+            {/* One entry per action (a purchase's goods and coins, a deployment's stock), the rows it
+                wrote behind a disclosure. */}
+            {query.data.entries.map((entry) => (
               <TransactionRow
-                key={transaction.id}
-                transaction={transaction}
+                key={entry.id}
+                transaction={entry.lead}
+                summary={entry.summary}
+                rest={entry.rest}
                 now={now}
-                undo={undoState(transaction, query.data.transactions, me?.id ?? null)}
+                undoOf={(transaction) => undoState(transaction, query.data.transactions, me?.id ?? null)}
                 headingId={headingId}
               />
             ))}
@@ -266,20 +270,31 @@ export function undoState(
 
 function TransactionRow({
   transaction,
+  summary = transaction.transaction_summary,
+  rest = [],
   now,
-  undo,
+  undoOf,
   headingId,
+  nested = false,
 }: {
   transaction: LedgerTransaction;
+  /** The action's headline, when it is not the row's own summary (a deployment's "stocked 10 kinds…"). */
+  summary?: string;
+  /** The action's other rows, behind "Show N more". */
+  rest?: LedgerTransaction[];
   now: Date;
-  undo: 'offer' | 'undone' | null;
+  undoOf: (transaction: LedgerTransaction) => 'offer' | 'undone' | null;
   headingId: string;
+  /** One of an action's other rows, in its entry's disclosure. */
+  nested?: boolean;
 }) {
   const rowRef = useRef<HTMLLIElement>(null);
+  const [open, setOpen] = useState(false);
+  const restId = useId();
+  const undo = undoOf(transaction);
   const sourceLabel = changeSourceLabel(transaction.source);
   // The line under the summary adds what the summary does not already say ("Pip added 1 × Rope to
   // Backpack" then "by Pip · ×1 · to Backpack" read twice over, screen review).
-  const summary = transaction.transaction_summary ?? '';
   const actor = transaction.actor_data.name;
   const told = (name: string | null | undefined) => (name && summary.includes(name) ? null : name);
   const from = told(transaction.source_location_data.name);
@@ -305,11 +320,12 @@ function TransactionRow({
     <Paper
       component="li"
       ref={rowRef}
-      withBorder
-      p="sm"
+      withBorder={!nested}
+      p={nested ? 0 : 'sm'}
+      pt={nested ? 'xs' : undefined}
       tabIndex={-1}
       className="mantine-focus-auto"
-      data-testid="history-row"
+      data-testid={nested ? 'history-subrow' : 'history-row'}
     >
       <Group justify="space-between" align="flex-start" gap="xs" wrap="nowrap">
         <Stack gap={4} style={{ minWidth: 0, flex: 1 }}>
@@ -327,8 +343,8 @@ function TransactionRow({
                 Undone
               </Badge>
             ) : null}
-            <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
-              {transaction.transaction_summary}
+            <Text size="sm" fw={nested ? 400 : 500} style={{ overflowWrap: 'anywhere' }}>
+              {summary}
             </Text>
           </Group>
           {details.length > 0 ? (
@@ -341,18 +357,67 @@ function TransactionRow({
               {transaction.notes}
             </Text>
           ) : null}
+          {rest.length > 0 ? (
+            <Button
+              variant="subtle"
+              size="compact-xs"
+              px={4}
+              style={{ alignSelf: 'flex-start' }}
+              aria-expanded={open}
+              aria-controls={restId}
+              leftSection={
+                open ? (
+                  <IconChevronDown size={14} aria-hidden="true" />
+                ) : (
+                  <IconChevronRight size={14} aria-hidden="true" />
+                )
+              }
+              onClick={() => setOpen((was) => !was)}
+            >
+              {open ? 'Show fewer' : `Show ${rest.length} more`}
+            </Button>
+          ) : null}
+          {/* Always in the page, so that aria-controls names it; empty while closed. */}
+          {rest.length > 0 ? (
+            <Stack
+              component="ul"
+              id={restId}
+              gap={0}
+              p={0}
+              pl="sm"
+              m={0}
+              style={{ listStyle: 'none', borderLeft: '2px solid var(--mantine-color-default-border)' }}
+              hidden={!open}
+              data-testid="history-operation-rows"
+            >
+              {open
+                ? rest.map((row) => (
+                    <TransactionRow
+                      key={row.id}
+                      transaction={row}
+                      now={now}
+                      undoOf={undoOf}
+                      headingId={headingId}
+                      nested
+                    />
+                  ))
+                : null}
+            </Stack>
+          ) : null}
         </Stack>
         <Stack gap={4} align="flex-end">
-          <Text
-            component="time"
-            dateTime={transaction.transaction_date}
-            title={absoluteTime(transaction.transaction_date)}
-            size="xs"
-            c="dimmed"
-            style={{ whiteSpace: 'nowrap' }}
-          >
-            {relativeTime(transaction.transaction_date, now)}
-          </Text>
+          {nested ? null : (
+            <Text
+              component="time"
+              dateTime={transaction.transaction_date}
+              title={absoluteTime(transaction.transaction_date)}
+              size="xs"
+              c="dimmed"
+              style={{ whiteSpace: 'nowrap' }}
+            >
+              {relativeTime(transaction.transaction_date, now)}
+            </Text>
+          )}
           {undo === 'offer' ? (
             <UndoMoveButton
               transaction={transaction}
