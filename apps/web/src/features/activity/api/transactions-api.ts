@@ -96,7 +96,10 @@ export interface HistoryEntry {
   id: string;
   summary: string;
   lead: LedgerTransaction;
+  /** The rows behind "Show N more": all of them when the headline does not tell the lead's own. */
   rest: LedgerTransaction[];
+  /** The headline tells the whole action (a deployment's stock), not the lead row alone. */
+  aggregated: boolean;
 }
 
 export interface TransactionPage {
@@ -122,14 +125,16 @@ export function historyEntries(
       continue;
     }
     const id = row.operation ?? row.id;
-    entries.push({
-      id,
-      summary: (row.operation && headlines.get(row.operation)) || row.transaction_summary,
-      lead: row,
-      rest: [],
-    });
+    const summary = (row.operation && headlines.get(row.operation)) || row.transaction_summary;
+    entries.push({ id, summary, lead: row, rest: [], aggregated: summary !== row.transaction_summary });
   }
-  return entries;
+  // A headline that starts with the lead's own words ("newgm deployed Ironhand Forge with 10 kinds of
+  // items") tells it; one that does not ("Ironhand Forge stocked 10 kinds…") lists the lead behind it too.
+  return entries.map((entry) =>
+    entry.aggregated && !entry.summary.startsWith(entry.lead.transaction_summary)
+      ? { ...entry, rest: [entry.lead, ...entry.rest] }
+      : entry,
+  );
 }
 
 export function transactionsQuery(scope: HistoryScope, filters: HistoryFilters) {

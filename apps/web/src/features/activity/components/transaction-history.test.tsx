@@ -514,4 +514,43 @@ describe('TransactionHistory: one entry per action', () => {
     expect(more).toHaveAttribute('aria-expanded', 'false');
     expect(within(deployment).queryByTestId('history-subrow')).not.toBeInTheDocument();
   });
+
+  it('with the Type filter on stock, lists the deployment’s ten stock rows behind one headline, all ten', async () => {
+    const rows = Array.from({ length: 10 }, (_, i) =>
+      buildTransaction({
+        id: `stock-${i + 1}`,
+        transaction_type: 'create',
+        transaction_summary: `Ironhand Forge stocked ${i + 1} × Ware ${i + 1}`,
+        actor_data: { id: 'gm-1', name: 'newgm' },
+        quantity: i + 1,
+        destination_location_data: { id: 'c-9', name: 'Ironhand Forge stock' },
+        operation: 'op-deploy',
+      }),
+    );
+    mockFetch(() =>
+      jsonResponse(200, {
+        status: 'success',
+        data: {
+          transactions: rows,
+          operations: [
+            { id: 'op-deploy', summary: 'Ironhand Forge stocked 10 kinds of items (55 items)', size: 10 },
+          ],
+        },
+        meta: { current_page: 1, total_pages: 1, total_count: 1, per_page: 50 },
+      }),
+    );
+    const user = userEvent.setup();
+    renderHistory(50);
+    const [entry] = await screen.findAllByTestId('history-row');
+    if (!entry) throw new Error('one entry expected');
+    expect(screen.getAllByTestId('history-row')).toHaveLength(1);
+    expect(entry).toHaveTextContent('Ironhand Forge stocked 10 kinds of items (55 items)');
+    expect(entry).toHaveTextContent('Shop or loot stocked');
+    // The first row's own quantity is not the entry's: 55 items, not ×1.
+    expect(within(entry).getAllByTestId('history-details')[0]).toHaveTextContent(/^by newgm$/);
+    await user.click(within(entry).getByRole('button', { name: 'Show 10 more' }));
+    const behind = within(entry).getAllByTestId('history-subrow');
+    expect(behind).toHaveLength(10);
+    expect(behind[0]).toHaveTextContent('Ironhand Forge stocked 1 × Ware 1');
+  });
 });

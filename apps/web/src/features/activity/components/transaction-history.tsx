@@ -199,6 +199,7 @@ export function TransactionHistory({
                 key={entry.id}
                 transaction={entry.lead}
                 summary={entry.summary}
+                aggregated={entry.aggregated}
                 rest={entry.rest}
                 now={now}
                 undoOf={(transaction) => undoState(transaction, query.data.transactions, me?.id ?? null)}
@@ -272,6 +273,7 @@ function TransactionRow({
   transaction,
   summary = transaction.transaction_summary,
   rest = [],
+  aggregated = false,
   now,
   undoOf,
   headingId,
@@ -282,6 +284,8 @@ function TransactionRow({
   summary?: string;
   /** The action's other rows, behind "Show N more". */
   rest?: LedgerTransaction[];
+  /** The summary tells the whole action: the lead row's own quantity and price are not its. */
+  aggregated?: boolean;
   now: Date;
   undoOf: (transaction: LedgerTransaction) => 'offer' | 'undone' | null;
   headingId: string;
@@ -301,12 +305,12 @@ function TransactionRow({
   const to = told(transaction.destination_location_data.name);
   const details = [
     actor && !summary.startsWith(actor) ? `by ${actor}` : null,
-    transaction.quantity !== null && !summary.includes(`${transaction.quantity} ×`)
+    !aggregated && transaction.quantity !== null && !summary.includes(`${transaction.quantity} ×`)
       ? `×${transaction.quantity}`
       : null,
     // Moves and additions carry no money (amount 0): only trades show one. The ledger keeps copper: a
     // conversion's 5,400 reads "54 gp".
-    transaction.amount
+    transaction.amount && !aggregated
       ? transaction.currency === 'cp'
         ? formatCopper(transaction.amount)
         : `${transaction.amount} ${transaction.currency ?? 'gold'}`
