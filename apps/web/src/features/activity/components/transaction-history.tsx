@@ -390,7 +390,12 @@ function TransactionRow({
               p={0}
               pl="sm"
               m={0}
-              style={{ listStyle: 'none', borderLeft: '2px solid var(--mantine-color-default-border)' }}
+              // Stack's display: flex would outdo the hidden attribute alone.
+              style={{
+                listStyle: 'none',
+                borderLeft: '2px solid var(--mantine-color-default-border)',
+                display: open ? undefined : 'none',
+              }}
               hidden={!open}
               data-testid="history-operation-rows"
             >
