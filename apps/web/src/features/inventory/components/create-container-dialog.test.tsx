@@ -4,7 +4,11 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { failure, mockFetch, success } from '../../../test/fixtures';
 import { buildContainer, renderWithProviders } from '../test/inventory-fixtures';
-import { CreateContainerDialog, EditContainerDialog } from './create-container-dialog';
+import {
+  CreateContainerDialog,
+  EditContainerDialog,
+  partyContainerNeedsCollaboration,
+} from './create-container-dialog';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -82,7 +86,9 @@ describe('a refusal of the whole container', () => {
     refuse = false;
     await user.click(screen.getByRole('button', { name: 'Create Container' }));
     await waitFor(() => expect(onClose).toHaveBeenCalledTimes(2));
-    expect(fetchMock).toHaveBeenCalledTimes(3);
+    // Three tries (the dialog's question of the plan aside).
+    const creates = fetchMock.mock.calls.filter(([url]) => String(url).endsWith('/containers'));
+    expect(creates).toHaveLength(3);
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 });
@@ -105,5 +111,57 @@ describe('EditContainerDialog', () => {
     const [url, init] = fetchMock.mock.calls[0] ?? [];
     expect(String(url)).toBe('/api/v1/containers/sack-1');
     expect(JSON.parse(String(init?.body))).toEqual({ container: { name: 'Big Sack' } });
+  });
+});
+
+describe('a party container on a plan without party collaboration', () => {
+  it('says so up front, with the way to upgrade, and keeps Create disabled', async () => {
+    const fetchMock = mockFetch(({ url }) =>
+      String(url).endsWith('/subscription/check_feature')
+        ? success({ allowed: false, feature: 'party_collaboration' })
+        : failure(404, 'RESOURCE_NOT_FOUND', 'none'),
+    );
+    const user = userEvent.setup();
+    renderWithProviders(
+      <CreateContainerDialog opened owner={{ type: 'party', id: 'party-1' }} onClose={() => undefined} />,
+    );
+    const prompt = await screen.findByTestId('upgrade-prompt');
+    expect(prompt).toHaveTextContent('Party collaboration is not included in your plan');
+    expect(prompt).toHaveTextContent(partyContainerNeedsCollaboration);
+    expect(screen.getByRole('link', { name: 'See upgrade options' })).toHaveAttribute(
+      'href',
+      '/subscription/upgrade?feature=party_collaboration',
+    );
+    const check = fetchMock.mock.calls.find(([url]) => String(url).endsWith('/subscription/check_feature'));
+    expect(JSON.parse(String(check?.[1]?.body))).toEqual({
+      feature: 'party_collaboration',
+      party_id: 'party-1',
+    });
+    await user.type(screen.getByRole('textbox', { name: /Container Name/ }), 'Treasure Chest');
+    expect(screen.getByRole('button', { name: 'Create Container' })).toBeDisabled();
+  });
+
+  it('asks nothing for a character’s container, and lets a party container be made when the plan allows', async () => {
+    const fetchMock = mockFetch(({ url }) =>
+      String(url).endsWith('/subscription/check_feature')
+        ? success({ allowed: true, feature: 'party_collaboration' })
+        : failure(404, 'RESOURCE_NOT_FOUND', 'none'),
+    );
+    const user = userEvent.setup();
+    const { unmount } = renderWithProviders(
+      <CreateContainerDialog opened owner={{ type: 'character', id: 'c-1' }} onClose={() => undefined} />,
+    );
+    await user.type(screen.getByRole('textbox', { name: /Container Name/ }), 'Pouch');
+    expect(screen.getByRole('button', { name: 'Create Container' })).toBeEnabled();
+    expect(fetchMock).not.toHaveBeenCalled();
+    unmount();
+
+    renderWithProviders(
+      <CreateContainerDialog opened owner={{ type: 'party', id: 'party-1' }} onClose={() => undefined} />,
+    );
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+    await user.type(screen.getByRole('textbox', { name: /Container Name/ }), 'Chest');
+    expect(screen.getByRole('button', { name: 'Create Container' })).toBeEnabled();
+    expect(screen.queryByTestId('upgrade-prompt')).not.toBeInTheDocument();
   });
 });

@@ -1,7 +1,9 @@
 import type { Container, ContainerForm } from '@haversack/contracts';
 import { Alert, Button, Group, Modal, NumberInput, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { FeatureUpgradePrompt } from '../../../components/upgrade-prompt';
 import { changedFields, serverFieldErrors, useFocusFirstError } from '../../../lib/forms';
 import { isApiError } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
@@ -10,6 +12,8 @@ import {
   type ContainerOwner,
   createContainer,
   invalidateContainers,
+  PARTY_COLLABORATION_FEATURE,
+  partyCollaborationQuery,
   updateContainer,
 } from '../api/inventory-api';
 
@@ -59,7 +63,14 @@ function toContainerForm(values: ContainerDialogValues): ContainerForm {
   };
 }
 
-/** spec/02 §2 Create New Container dialog. */
+export const partyContainerNeedsCollaboration =
+  "The plan that applies to you in this party does not let you make containers for the party's stash. A plan with party collaboration does.";
+
+/**
+ * spec/02 §2 Create New Container dialog. For a party's container it asks the plan first, as the deploy
+ * dialogs do: the server refuses one without party collaboration, so that is said before the form is
+ * filled in (a question that fails answers nothing: Create itself still decides).
+ */
 export function CreateContainerDialog({
   opened,
   owner,
@@ -71,12 +82,27 @@ export function CreateContainerDialog({
   onClose: () => void;
   onCreated?: (containerId: string) => void;
 }) {
+  const partyId = owner?.type === 'party' ? owner.id : null;
+  const collaboration = useQuery({
+    ...partyCollaborationQuery(partyId ?? ''),
+    enabled: opened && partyId !== null,
+    retry: false,
+  });
+  const refusedUpFront = partyId !== null && collaboration.data === false;
   return (
     <ContainerDialog
       opened={opened}
       title="Create New Container"
       submitLabel="Create Container"
       initial={initialValues}
+      notice={
+        refusedUpFront ? (
+          <FeatureUpgradePrompt feature={PARTY_COLLABORATION_FEATURE}>
+            {partyContainerNeedsCollaboration}
+          </FeatureUpgradePrompt>
+        ) : null
+      }
+      blocked={refusedUpFront}
       save={(form) => {
         if (!owner) throw new Error('No owner for the new container');
         return createContainer(owner, form);
@@ -135,6 +161,8 @@ function ContainerDialog({
   save,
   saved,
   resetOnSave = false,
+  notice = null,
+  blocked = false,
   onClose,
 }: {
   opened: boolean;
@@ -145,6 +173,10 @@ function ContainerDialog({
   save: (form: ContainerForm, before: ContainerForm) => Promise<Container>;
   saved: (container: Container) => void;
   resetOnSave?: boolean;
+  /** What the plan refuses, said above the form before it is filled in. */
+  notice?: ReactNode;
+  /** The plan refuses the save whatever is typed: Create stays disabled. */
+  blocked?: boolean;
   onClose: () => void;
 }) {
   const queryClient = useQueryClient();
@@ -192,6 +224,7 @@ function ContainerDialog({
         )}
       >
         <Stack gap="md">
+          {refusal ? null : notice}
           {refusal ? (
             <Alert color="red" variant="light">
               {refusal}
@@ -226,7 +259,11 @@ function ContainerDialog({
             <Button variant="default" onClick={close}>
               Cancel
             </Button>
-            <Button type="submit" disabled={blank || mutation.isPending} loading={mutation.isPending}>
+            <Button
+              type="submit"
+              disabled={blank || blocked || mutation.isPending}
+              loading={mutation.isPending}
+            >
               {submitLabel}
             </Button>
           </Group>
