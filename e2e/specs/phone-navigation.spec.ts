@@ -25,4 +25,11 @@ test.describe('on a phone', () => {
     await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
     await expect(page.getByRole('button', { name: 'Open navigation' })).toBeVisible();
   });
+
+  test('the navigation button is a finger’s width (44 px) square', async ({ page }) => {
+    await new AccountPages(page).register(newAccount('phoneburger'));
+    const box = await page.getByRole('button', { name: 'Open navigation' }).boundingBox();
+    expect(box?.width).toBeGreaterThanOrEqual(44);
+    expect(box?.height).toBeGreaterThanOrEqual(44);
+  });
 });

@@ -10,7 +10,7 @@ import { AdminSessionGuard } from '../../features/admin/components/admin-session
 import { hasUnsavedChanges } from '../../lib/unsaved-changes';
 import { displayNameOf, useCurrentUser } from '../../stores/auth-store';
 import { NavLinks } from './nav-links';
-import { adminNavigation } from './navigation';
+import { adminNavigation, burgerTarget } from './navigation';
 import { useEscapeClosesMenu } from './use-escape-closes-menu';
 import { useSignOut } from './use-sign-out';
 
@@ -64,6 +64,8 @@ export function AdminLayout() {
               onClick={toggle}
               hiddenFrom="sm"
               size="sm"
+              // Shown on phones only, where it is a finger's width (44 px) square: Mantine's is 28 px.
+              style={burgerTarget}
               aria-label={menuOpen ? 'Close admin navigation' : 'Open admin navigation'}
               aria-expanded={menuOpen}
               aria-controls="admin-navigation"

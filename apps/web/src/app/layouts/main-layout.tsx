@@ -17,7 +17,7 @@ import { useAuthStore } from '../../stores/auth-store';
 import { useUiStore } from '../../stores/ui-store';
 import { Notifications } from '../deferred-notifications';
 import { NavLinks } from './nav-links';
-import { adminEntry, mainNavigation, type NavItem } from './navigation';
+import { adminEntry, burgerTarget, mainNavigation, type NavItem } from './navigation';
 import { useEscapeClosesMenu } from './use-escape-closes-menu';
 import { UserMenu } from './user-menu';
 
@@ -90,6 +90,8 @@ export function MainLayout() {
               onClick={toggleMobileMenu}
               hiddenFrom="sm"
               size="sm"
+              // Shown on phones only, where it is a finger's width (44 px) square: Mantine's is 28 px.
+              style={burgerTarget}
               aria-label={mobileMenuOpen ? 'Close navigation' : 'Open navigation'}
               aria-expanded={mobileMenuOpen}
               aria-controls="main-navigation"
