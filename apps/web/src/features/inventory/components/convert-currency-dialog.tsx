@@ -1,4 +1,4 @@
-import { type Currency, currencies } from '@haversack/contracts';
+import { type Currency, currencies, planConversion } from '@haversack/contracts';
 import { Button, Group, Modal, NumberInput, Select, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
@@ -20,6 +20,29 @@ const usualTarget: Record<Currency, Currency> = { cp: 'sp', sp: 'gp', ep: 'gp', 
 function defaultPair(coins: Partial<Record<Currency, number>>): [Currency, Currency] {
   const from = currencies.find((c) => (coins[c] ?? 0) > 0) ?? 'cp';
   return [from, usualTarget[from]];
+}
+
+/**
+ * What Convert would do, said before it is pressed, from the rule the server applies (planConversion):
+ * what the container gets, and what stays of the coin converted.
+ */
+export function conversionPreview(
+  from: Currency,
+  to: Currency,
+  held: number,
+  requested: number | undefined,
+): string | null {
+  if (from === to) return null;
+  const plan = planConversion(from, to, held, requested);
+  if (plan) {
+    const left = held - plan.spend;
+    const stays = left === 0 ? `no ${from} stay` : `${left} ${from} ${left === 1 ? 'stays' : 'stay'}`;
+    return `You get ${plan.receive} ${to}; ${stays}.`;
+  }
+  if (requested !== undefined && requested > held)
+    return `There ${held === 1 ? 'is' : 'are'} only ${held} ${from}.`;
+  if (requested === undefined) return `Too few ${from} to make one ${to}.`;
+  return `That many ${from} does not convert evenly into ${to}.`;
 }
 
 /** Where the two selects side by side would cut the coins' names ("Silver piece...", "Electrum pi..."). */
@@ -67,6 +90,7 @@ export function ConvertCurrencyDialog({
     onClose();
   };
   const held = (currency: Currency) => coins[currency] ?? 0;
+  const preview = conversionPreview(from, to, held(from), amount);
   // An array, not a fragment: Group counts its children to share its row between them.
   const coinSelects = [
     <Select
@@ -144,6 +168,11 @@ export function ConvertCurrencyDialog({
             {...quantityFieldProps}
             error={validAmount ? undefined : 'Quantity must be a whole number of at least 1'}
           />
+          {validAmount && preview ? (
+            <Text size="sm" fw={600} data-testid="conversion-preview" aria-live="polite">
+              {preview}
+            </Text>
+          ) : null}
           {convert.isError ? <RefusalAlert error={convert.error} fallback={conversionFailed} /> : null}
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={close}>
