@@ -20,6 +20,7 @@ import { infiniteQueryOptions, type QueryClient, queryOptions } from '@tanstack/
 import { z } from 'zod';
 import { API_V1, apiRequest } from '../../../lib/http-client';
 import { isInvertedRange } from '../../../lib/range';
+import { subscriptionKeys } from '../../subscription/api/subscription-api';
 
 /** spec/02 §9: containers are fresh for 30 s; container items come 20 per page. */
 export const CONTAINERS_STALE_MS = 30_000;
@@ -429,5 +430,7 @@ export async function invalidateContainers(
   await Promise.all([
     ...ids.map((id) => queryClient.invalidateQueries({ queryKey: inventoryKeys.container(id) })),
     queryClient.invalidateQueries({ queryKey: inventoryKeys.owners() }),
+    // Each change counts against the month's allowance that the workspace may be warning about.
+    queryClient.invalidateQueries({ queryKey: subscriptionKeys.allowance() }),
   ]);
 }

@@ -55,6 +55,7 @@ import {
   type QueuedItem,
   type ViewMode,
 } from '../workspace-types';
+import { AllowanceNotice } from './allowance-notice';
 import { CreateContainerDialog } from './create-container-dialog';
 import { InventoryPanel } from './inventory-panel';
 import { ItemDetail } from './item-detail';
@@ -503,6 +504,7 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
         }
       />
       {props.summary}
+      <AllowanceNotice containers={props.containers} partyId={props.partyId ?? null} />
       <DndContext
         sensors={sensors}
         collisionDetection={panelCollision}

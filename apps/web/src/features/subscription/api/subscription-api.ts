@@ -35,6 +35,8 @@ export const subscriptionKeys = {
   account: () => [...subscriptionKeys.all, 'account'] as const,
   current: () => [...subscriptionKeys.account(), 'current'] as const,
   inventoryUsage: () => [...subscriptionKeys.account(), 'usage', 'inventory'] as const,
+  /** The monthly inventory allowances where the user acts (check_limit), asked again after each change. */
+  allowance: () => [...subscriptionKeys.account(), 'allowance'] as const,
 };
 
 export type BillingProviderName = z.infer<typeof billingProviderSchema>;
