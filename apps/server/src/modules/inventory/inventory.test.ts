@@ -723,6 +723,30 @@ describe('transfers', () => {
       { type: 'character_to_character_transfer', actor: gm.user.id },
     ]);
   });
+
+  it('lets a GM without a character add marketplace items straight into a player’s container, not an outsider', async () => {
+    // The marketplace's Add offers such a GM every party character's containers (DESIGN §4 Who may act).
+    const gm = await createUser(ctx);
+    const party = await createParty(ctx, gm);
+    const player = await createMember(ctx, party, 'player');
+    const hero = await createCharacter(ctx, player, { partyId: party.id });
+    const outsider = await createUser(ctx);
+    const rope = await createTemplate(ctx, { name: 'Rope', weight: 10, stackSize: 1 });
+    const add = (user: SignedInUser) =>
+      call('POST', '/item_instances', user, {
+        item_template_id: rope.id,
+        container_id: String(hero.primary_container_id),
+        quantity: 1,
+      });
+    expect((await add(gm)).statusCode).toBe(201);
+    expect((await add(outsider)).statusCode).toBe(404);
+    expect((await items(player, String(hero.primary_container_id))).map((i) => i.quantity)).toEqual([1]);
+    const [row] = await ctx.database.db
+      .select({ type: transactions.transactionType, actor: transactions.actorId })
+      .from(transactions)
+      .where(eq(transactions.itemTemplateId, rope.id));
+    expect(row).toEqual({ type: 'item_creation', actor: gm.user.id });
+  });
 });
 
 describe('split, merge, adjust and destroy', () => {

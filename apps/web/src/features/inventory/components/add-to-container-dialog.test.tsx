@@ -153,6 +153,88 @@ describe('Add to container: a party stash (the GM without a character keeps thin
   });
 });
 
+describe('Add to container: a GM and the party’s characters (DESIGN §4 Who may act)', () => {
+  const stash = buildPartyStash({ id: 'party-1', name: 'The Copper Road' });
+  const ariasBag = buildContainer({
+    id: 'bag-aria',
+    name: 'Backpack',
+    character_id: 'character-aria',
+    owner: { type: 'character', id: 'character-aria', name: 'Aria' },
+  });
+  const bromsBag = buildContainer({
+    id: 'bag-brom',
+    name: 'Backpack',
+    character_id: 'character-brom',
+    owner: { type: 'character', id: 'character-brom', name: 'Brom' },
+  });
+
+  /** A GM without a character (or a player, `isGm` false) in a party whose two players have a character each. */
+  function serveParty(isGm: boolean) {
+    return mockFetch(({ url, init }) => {
+      if (url.includes('/characters?') && url.includes('party_id=party-1'))
+        return success([
+          buildCharacter({ id: 'character-aria', name: 'Aria', party_id: 'party-1', is_owner: false }),
+          buildCharacter({ id: 'character-brom', name: 'Brom', party_id: 'party-1', is_owner: false }),
+        ]);
+      if (url.includes('/characters?')) return success([]);
+      if (url.startsWith('/api/v1/parties?'))
+        return success([
+          buildParty({
+            id: 'party-1',
+            name: 'The Copper Road',
+            user_role: isGm ? 'gm' : 'player',
+            is_gm: isGm,
+            is_member: true,
+          }),
+        ]);
+      if (url.includes('/characters/character-aria/containers')) return success([ariasBag]);
+      if (url.includes('/characters/character-brom/containers')) return success([bromsBag]);
+      if (url.includes('/parties/party-1/containers')) return success([stash]);
+      if (url.includes('/parties/party-1')) return success(buildParty({ id: 'party-1', is_gm: isGm }));
+      if (url === '/api/v1/subscription/check_feature' && init.method === 'POST')
+        return success({ allowed: true, feature: 'party_collaboration' });
+      return success({});
+    });
+  }
+
+  it('offers a GM without a character the stash first, then every party character’s container, and adds there', async () => {
+    const fetchMock = serveParty(true);
+    const user = userEvent.setup();
+    renderWithProviders(<AddToContainerDialog template={rope} onClose={() => {}} />);
+    const list = await openContainerList();
+    await waitFor(() =>
+      expect(
+        within(list)
+          .getAllByRole('option', { hidden: true })
+          .map((option) => option.textContent?.split(' · ')[0]),
+      ).toEqual(['Party Stash (The Copper Road)', 'Backpack (Aria)', 'Backpack (Brom)']),
+    );
+    expect((screen.getByRole('combobox', { name: 'Container' }) as HTMLInputElement).value).toMatch(
+      /^Party Stash/,
+    );
+    await user.click(within(list).getByRole('option', { name: /Backpack \(Brom\)/, hidden: true }));
+    await user.click(screen.getByRole('button', { name: 'Add to Container' }));
+    await waitFor(() =>
+      expect(
+        fetchMock.mock.calls.some(
+          ([, init]) => init?.method === 'POST' && String(init.body).includes('"container_id":"bag-brom"'),
+        ),
+      ).toBe(true),
+    );
+  });
+
+  it('offers a player only their own containers and the stash, not the other players’', async () => {
+    const fetchMock = serveParty(false);
+    renderWithProviders(<AddToContainerDialog template={rope} onClose={() => {}} />);
+    const list = await openContainerList();
+    await waitFor(() =>
+      expect(within(list).getByRole('option', { name: /Party Stash/, hidden: true })).toBeInTheDocument(),
+    );
+    expect(within(list).queryByRole('option', { name: /Backpack/, hidden: true })).not.toBeInTheDocument();
+    expect(fetchMock.mock.calls.some(([url]) => String(url).includes('party_id=party-1'))).toBe(false);
+  });
+});
+
 describe('Add to container: both reasons at once', () => {
   it('tells a free player in a GM-only party why their bag and why the stash are closed', async () => {
     const stash = buildPartyStash({ id: 'party-1', name: 'The Copper Road' });

@@ -1,11 +1,11 @@
 import { type ItemTemplate, MAX_STACK_QUANTITY, partyMessages } from '@haversack/contracts';
 import { Alert, Button, Group, Modal, NumberInput, Select, Stack, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQueries, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
 import { quantityError, quantityFieldProps } from '../../../lib/quantity-field';
-import { myCharactersQuery } from '../../characters/api/characters-api';
+import { myCharactersQuery, partyCharactersQuery } from '../../characters/api/characters-api';
 import { myActivePartiesQuery } from '../../parties/api/parties-api';
 import type { ContainerOwner } from '../api/inventory-api';
 import { useConjuringRefusal } from '../hooks/use-conjuring-refusal';
@@ -17,13 +17,15 @@ import { RefusalAlert } from './refusal-alert';
 
 const addFailed = 'Failed to add the item';
 
-/**
- * "Add to my container": one of my characters' containers, or a party stash I may fill (a GM without a
- * character keeps the party's things there), and a quantity (spec/02 §2 marketplace).
- */
 /** After the modal's closing transition and its own focus return (Mantine's 200 ms). */
 const RETURN_FOCUS_AFTER_MS = 300;
 
+/**
+ * "Add to my container": one of my characters' containers, or a party stash I may fill, and a quantity
+ * (spec/02 §2 marketplace). The GM of a party may act on every container of it (DESIGN §4 Who may act), so
+ * its characters' containers are offered to them too, after the stash, as on the party's Inventory tab and
+ * a container page: a GM without a character gives a player an item straight from the marketplace.
+ */
 export function AddToContainerDialog({
   template,
   onClose,
@@ -36,11 +38,26 @@ export function AddToContainerDialog({
 }) {
   const characters = useQuery({ ...myCharactersQuery(), enabled: template !== null });
   const parties = useQuery({ ...myActivePartiesQuery(), enabled: template !== null });
+  const gmParties = (parties.data?.parties ?? []).filter((p) => p.is_gm);
+  // A party whose characters could not be read offers its stash still, as a failed container list does.
+  const partyCharacters = useQueries({
+    queries: gmParties.map((p) => ({ ...partyCharactersQuery(p.id), enabled: template !== null })),
+    combine: (results) => ({
+      characters: results.flatMap((result) => result.data?.characters ?? []),
+      isPending: results.some((result) => result.isPending),
+    }),
+  });
+  const mine = characters.data?.characters ?? [];
+  const mineIds = new Set(mine.map((c) => c.id));
+  const theirs = partyCharacters.characters.filter(
+    (c, index, all) => !mineIds.has(c.id) && all.findIndex((other) => other.id === c.id) === index,
+  );
   const owners: ContainerOwner[] = [
-    ...(characters.data?.characters ?? []).map((c) => ({ type: 'character' as const, id: c.id })),
+    ...mine.map((c) => ({ type: 'character' as const, id: c.id })),
     ...(parties.data?.parties ?? [])
       .filter((p) => p.is_member)
       .map((p) => ({ type: 'party' as const, id: p.id })),
+    ...theirs.map((c) => ({ type: 'character' as const, id: c.id })),
   ];
   const sources = useOwnerContainers(owners);
   const containers = sources.containers.filter((c) => c.can_act);
@@ -104,7 +121,12 @@ export function AddToContainerDialog({
   const amount = Number(quantity);
   const problem = quantityError(quantity, null);
   const valid = target !== null && problem === null;
-  const loading = characters.isPending || parties.isPending || (owners.length > 0 && sources.isPending);
+  // The GM's parties' characters are waited for too: the list is drawn once, with every destination.
+  const loading =
+    characters.isPending ||
+    parties.isPending ||
+    partyCharacters.isPending ||
+    (owners.length > 0 && sources.isPending);
   // Where the items could go could not be loaded: not the same as having no character.
   const failed = (characters.isError && !characters.data) || (owners.length > 0 && sources.isError);
   const retry = () => {
