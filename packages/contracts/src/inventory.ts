@@ -574,6 +574,11 @@ export const transactionOperationSchema = z.object({
   id: z.string(),
   summary: z.string(),
   size: z.number().int(),
+  /**
+   * What the action was, where its main row's type does not say it (`operationKinds`: a shop's or a loot's
+   * deployment). A string, as `transaction_type` is: a kind newer than the client is shown by its row's type.
+   */
+  kind: z.string().optional(),
 });
 export type TransactionOperation = z.infer<typeof transactionOperationSchema>;
 

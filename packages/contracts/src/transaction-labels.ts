@@ -35,6 +35,27 @@ export const transactionTypeLabels: Readonly<Record<TransactionType, string>> = 
   currency_conversion: 'Currency conversion',
 };
 
+/**
+ * What an action of the grouped history (`group=operation`) was, where its main row's type does not say it:
+ * a deployment's main row makes the shop's or the loot's container, and read "Container created" above
+ * "newgm deployed Ironhand Forge with 10 kinds of items (55 items)" (review 2026-11). The words are the
+ * spec's own toasts' (spec/01 "Shop "{name}" deployed successfully!", spec/02 §6 "Loot deployed to party").
+ */
+export const operationKinds = ['shop_deployment', 'loot_deployment'] as const;
+export type OperationKind = (typeof operationKinds)[number];
+
+export const operationKindLabels: Readonly<Record<OperationKind, string>> = {
+  shop_deployment: 'Shop deployed',
+  loot_deployment: 'Loot deployed',
+};
+
+const isOperationKind = (kind: string): kind is OperationKind => Object.hasOwn(operationKindLabels, kind);
+
+/** An action's label; none for an action without a kind, or of a kind this client does not know yet. */
+export function operationKindLabel(kind: string | undefined): string | null {
+  return kind !== undefined && isOperationKind(kind) ? operationKindLabels[kind] : null;
+}
+
 const isLabelled = (type: string): type is TransactionType => Object.hasOwn(transactionTypeLabels, type);
 
 /** A type's label; an unknown type (a newer server, an older row) is written with its words capitalised. */

@@ -3,10 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   coinTemplate,
   createCharacter,
+  createLootTemplate,
   createMember,
   createParty,
   createTemplate,
   createUser,
+  deployLoot,
   type SignedInUser,
   upgrade,
 } from '../../test/factories.js';
@@ -22,6 +24,7 @@ interface Operation {
   id: string;
   summary: string;
   size: number;
+  kind?: string;
 }
 interface Listing {
   data: { transactions: (LedgerTransaction & { operation?: string })[]; operations?: Operation[] };
@@ -84,6 +87,7 @@ describe('the ledger listed one entry per action (group=operation)', () => {
       id: stock[0]?.operation,
       summary: `${name} deployed Ironhand Forge with 10 kinds of items (55 items)`,
       size: 11,
+      kind: 'shop_deployment',
     });
     const behind = grouped.data.transactions.filter((t) => t.operation === deployment?.id);
     expect(behind[0]?.transaction_summary).toBe(`${name} deployed Ironhand Forge`);
@@ -96,7 +100,12 @@ describe('the ledger listed one entry per action (group=operation)', () => {
     const created = await list(gm, party.id, 'per_page=50&group=operation&transaction_type=create');
     expect(created.meta.total_count).toBe(1);
     expect(created.data.operations).toEqual([
-      { id: deployment?.id, summary: 'Ironhand Forge stocked 10 kinds of items (55 items)', size: 10 },
+      {
+        id: deployment?.id,
+        summary: 'Ironhand Forge stocked 10 kinds of items (55 items)',
+        size: 10,
+        kind: 'shop_deployment',
+      },
     ]);
     expect(created.data.transactions).toHaveLength(10);
   });
@@ -138,5 +147,26 @@ describe('the ledger listed one entry per action (group=operation)', () => {
     const second = await list(gm, party.id, 'per_page=1&page=2&group=operation');
     expect(second.data.operations?.[0]?.id).not.toBe(purchase?.id);
     expect(first.meta.total_pages).toBe(first.meta.total_count);
+  });
+
+  it('names what a deployment was, a shop’s or a loot’s, for its entry’s badge, and no other action', async () => {
+    const { gm, party } = await deployedShop();
+    const rope = await createTemplate(ctx, { name: 'Rope', baseValue: 1, currency: 'gp', stackSize: 0 });
+    const goblins = await createLootTemplate(ctx, gm, [{ item_template_id: rope.id, quantity: 3 }], {
+      name: 'Goblin Stash',
+    });
+    await deployLoot(ctx, gm, party.id, goblins.id);
+    const name = gm.user.username;
+
+    const grouped = await list(gm, party.id, 'per_page=50&group=operation');
+    const kindOf = (summary: string) => grouped.data.operations?.find((op) => op.summary === summary)?.kind;
+    // A loot of one line: its headline is the deployment's own row, and still it is named a deployment.
+    expect(kindOf(`${name} deployed Goblin Stash`)).toBe('loot_deployment');
+    expect(kindOf(`${name} deployed Ironhand Forge with 10 kinds of items (55 items)`)).toBe(
+      'shop_deployment',
+    );
+    const others = grouped.data.operations?.filter((op) => !op.summary.includes(' deployed ')) ?? [];
+    expect(others.length).toBeGreaterThan(0);
+    expect(others.every((op) => op.kind === undefined)).toBe(true);
   });
 });

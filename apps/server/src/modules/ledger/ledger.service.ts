@@ -1,6 +1,7 @@
 import {
   formatEnUs,
   type LedgerTransaction,
+  type OperationKind,
   type TransactionFilters,
   type TransactionListQuery,
   type TransactionOperation,
@@ -100,6 +101,17 @@ function stockHeadline(lead: Row | undefined, written: Row[]): string | null {
 }
 
 /**
+ * What the action was, where its main row's type does not say it: the rows of a deployment (the shop's or the
+ * loot's container made, then its stock, or only some of them under a Type filter) carry its reason.
+ */
+function operationKind(written: Row[]): OperationKind | undefined {
+  const reasons = new Set(written.map((row) => (row.details as { reason?: unknown } | null)?.reason));
+  if (reasons.has('shop_deployment')) return 'shop_deployment';
+  if (reasons.has('loot_deployment')) return 'loot_deployment';
+  return undefined;
+}
+
+/**
  * One action's rows (in the order they were written) as one entry: its main row first (the goods of a
  * trade, not the coins that paid for them or came back; else the first written: the coins given in an
  * exchange, the loot before its contents, the character before its backpack), then the others.
@@ -107,8 +119,14 @@ function stockHeadline(lead: Row | undefined, written: Row[]): string | null {
 export function operationOf(id: string, written: Row[]): { operation: TransactionOperation; rows: Row[] } {
   const lead = written.find((row) => !isCoinsOfATrade(row)) ?? written[0];
   const rows = lead ? [lead, ...written.filter((row) => row !== lead)] : written;
+  const kind = operationKind(written);
   return {
-    operation: { id, summary: stockHeadline(lead, written) ?? lead?.summary ?? '', size: written.length },
+    operation: {
+      id,
+      summary: stockHeadline(lead, written) ?? lead?.summary ?? '',
+      size: written.length,
+      ...(kind === undefined ? {} : { kind }),
+    },
     rows,
   };
 }

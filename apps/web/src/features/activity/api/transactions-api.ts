@@ -1,10 +1,13 @@
 import {
   type LedgerTransaction,
+  operationKindLabel,
   type PageMeta,
   pageMetaSchema,
+  type TransactionOperation,
   type TransactionType,
   transactionOperationSchema,
   transactionSchema,
+  transactionTypeLabel,
   transactionTypes,
 } from '@haversack/contracts';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
@@ -95,6 +98,11 @@ const scopePath = (scope: HistoryScope) => `${API_V1}/transactions/${scope.kind}
 export interface HistoryEntry {
   id: string;
   summary: string;
+  /**
+   * What the action was: its kind's label where the server names one (a deployment, whose main row makes a
+   * container: "Shop deployed", not "Container created"), else its main row's type.
+   */
+  badge: string;
   lead: LedgerTransaction;
   /** The rows behind "Show N more": all of them when the headline does not tell the lead's own. */
   rest: LedgerTransaction[];
@@ -111,11 +119,12 @@ export interface TransactionPage {
 
 /**
  * The rows of one action (the same `operation`) as one entry, led by the first (the server lists the main
- * row first) and headed by the server's headline for it. A row without an operation is an entry alone.
+ * row first) and headed by the server's headline for it and badged by its kind. A row without an operation
+ * is an entry alone.
  */
 export function historyEntries(
   transactions: LedgerTransaction[],
-  headlines: ReadonlyMap<string, string> = new Map(),
+  operations: ReadonlyMap<string, Pick<TransactionOperation, 'summary' | 'kind'>> = new Map(),
 ): HistoryEntry[] {
   const entries: HistoryEntry[] = [];
   for (const row of transactions) {
@@ -125,8 +134,17 @@ export function historyEntries(
       continue;
     }
     const id = row.operation ?? row.id;
-    const summary = (row.operation && headlines.get(row.operation)) || row.transaction_summary;
-    entries.push({ id, summary, lead: row, rest: [], aggregated: summary !== row.transaction_summary });
+    const operation = row.operation === undefined ? undefined : operations.get(row.operation);
+    const summary = operation?.summary || row.transaction_summary;
+    const badge = operationKindLabel(operation?.kind) ?? transactionTypeLabel(row.transaction_type);
+    entries.push({
+      id,
+      summary,
+      badge,
+      lead: row,
+      rest: [],
+      aggregated: summary !== row.transaction_summary,
+    });
   }
   // A headline that starts with the lead's own words ("newgm deployed Ironhand Forge with 10 kinds of
   // items") tells it; one that does not ("Ironhand Forge stocked 10 kinds…") lists the lead behind it too.
@@ -153,7 +171,7 @@ export function transactionsQuery(scope: HistoryScope, filters: HistoryFilters) 
       const { transactions } = data;
       return {
         transactions,
-        entries: historyEntries(transactions, new Map(data.operations?.map((op) => [op.id, op.summary]))),
+        entries: historyEntries(transactions, new Map(data.operations?.map((op) => [op.id, op]))),
         meta: parsed.success
           ? parsed.data
           : {

@@ -472,6 +472,7 @@ describe('TransactionHistory: one entry per action', () => {
             id: deployed,
             summary: 'newgm deployed Ironhand Forge with 10 kinds of items (55 items)',
             size: 11,
+            kind: 'shop_deployment',
           },
         ],
       },
@@ -513,6 +514,53 @@ describe('TransactionHistory: one entry per action', () => {
     await user.keyboard(' ');
     expect(more).toHaveAttribute('aria-expanded', 'false');
     expect(within(deployment).queryByTestId('history-subrow')).not.toBeInTheDocument();
+  });
+
+  it('badges a deployment by its action, "Shop deployed", not by its main row, "Container created"', async () => {
+    mockFetch(() => groupedResponse());
+    const user = userEvent.setup();
+    renderHistory(50);
+    const [purchase, deployment] = (await screen.findAllByTestId('history-row')) as [
+      HTMLElement,
+      HTMLElement,
+    ];
+    const badgeOf = (entry: HTMLElement) => entry.querySelector('.mantine-Badge-root')?.textContent;
+    expect(badgeOf(deployment)).toBe('Shop deployed');
+    expect(deployment).not.toHaveTextContent('Container created');
+    // An action without a kind keeps its main row's type; the rows behind keep their own.
+    expect(badgeOf(purchase)).toBe('Purchase');
+    await user.click(within(deployment).getByRole('button', { name: 'Show 10 more' }));
+    const [stocked] = within(deployment).getAllByTestId('history-subrow');
+    expect(stocked && badgeOf(stocked)).toBe('Shop or loot stocked');
+  });
+
+  it('badges a loot’s deployment "Loot deployed", and a kind it does not know by the main row', async () => {
+    const deploy = (id: string, name: string) =>
+      buildTransaction({
+        id,
+        transaction_type: 'container_creation',
+        transaction_summary: `newgm deployed ${name}`,
+        actor_data: { id: 'gm-1', name: 'newgm' },
+        quantity: null,
+        operation: `op-${id}`,
+      });
+    mockFetch(() =>
+      jsonResponse(200, {
+        status: 'success',
+        data: {
+          transactions: [deploy('loot', 'Goblin Stash'), deploy('later', 'Sky Barge')],
+          operations: [
+            { id: 'op-loot', summary: 'newgm deployed Goblin Stash', size: 1, kind: 'loot_deployment' },
+            { id: 'op-later', summary: 'newgm deployed Sky Barge', size: 1, kind: 'barge_deployment' },
+          ],
+        },
+        meta: { current_page: 1, total_pages: 1, total_count: 2, per_page: 50 },
+      }),
+    );
+    renderHistory(50);
+    const [loot, later] = (await screen.findAllByTestId('history-row')) as [HTMLElement, HTMLElement];
+    expect(loot.querySelector('.mantine-Badge-root')).toHaveTextContent(/^Loot deployed$/);
+    expect(later.querySelector('.mantine-Badge-root')).toHaveTextContent(/^Container created$/);
   });
 
   it('with the Type filter on stock, lists the deployment’s ten stock rows behind one headline, all ten', async () => {

@@ -199,6 +199,7 @@ export function TransactionHistory({
                 key={entry.id}
                 transaction={entry.lead}
                 summary={entry.summary}
+                badge={entry.badge}
                 aggregated={entry.aggregated}
                 rest={entry.rest}
                 now={now}
@@ -272,6 +273,7 @@ export function undoState(
 function TransactionRow({
   transaction,
   summary = transaction.transaction_summary,
+  badge = transactionTypeLabel(transaction.transaction_type),
   rest = [],
   aggregated = false,
   now,
@@ -282,6 +284,8 @@ function TransactionRow({
   transaction: LedgerTransaction;
   /** The action's headline, when it is not the row's own summary (a deployment's "stocked 10 kinds…"). */
   summary?: string;
+  /** What the action was ("Shop deployed"), when it is not the row's own type ("Container created"). */
+  badge?: string;
   /** The action's other rows, behind "Show N more". */
   rest?: LedgerTransaction[];
   /** The summary tells the whole action: the lead row's own quantity and price are not its. */
@@ -335,7 +339,7 @@ function TransactionRow({
         <Stack gap={4} style={{ minWidth: 0, flex: 1 }}>
           <Group gap="xs" wrap="wrap">
             <Badge variant="light" size="sm" radius="sm">
-              {transactionTypeLabel(transaction.transaction_type)}
+              {badge}
             </Badge>
             {sourceLabel ? (
               <Badge variant="outline" color="grape" size="sm" radius="sm" data-testid="history-source">
