@@ -178,7 +178,7 @@ describe('TransactionHistory', () => {
     );
   });
 
-  it('says politely how many transactions a filter finds, or that it finds none', async () => {
+  it('says politely how many entries (actions) a filter finds, or that it finds none', async () => {
     mockFetch(({ url }) => {
       const type = new URL(url, 'http://test').searchParams.get('transaction_type');
       if (type === 'split') return listResponse([]);
@@ -189,7 +189,8 @@ describe('TransactionHistory', () => {
     renderHistory(50);
     const status = screen.getByTestId('history-count');
     expect(status).toHaveAttribute('role', 'status');
-    await waitFor(() => expect(status).toHaveTextContent('12 transactions'));
+    // The list is paged by action (group=operation): the total counts entries, not the rows behind them.
+    await waitFor(() => expect(status).toHaveTextContent(/^12 entries$/));
 
     const chooseType = async (name: string) => {
       await user.click(screen.getByRole('combobox', { name: 'Type' }));
@@ -200,7 +201,20 @@ describe('TransactionHistory', () => {
       expect(screen.getByTestId('history-count')).toHaveTextContent('No transactions found'),
     );
     await chooseType('Merge');
-    await waitFor(() => expect(screen.getByTestId('history-count')).toHaveTextContent(/^1 transaction$/));
+    await waitFor(() => expect(screen.getByTestId('history-count')).toHaveTextContent(/^1 entry$/));
+  });
+
+  it('says beside the pages how many entries there are, not transactions', async () => {
+    mockFetch(() => listResponse([buildTransaction(), buildTransaction({ id: 'tx-2' })], 1234, 50));
+    renderHistory(50);
+    await screen.findAllByTestId('history-row');
+    // The count beside the pages, besides the one read out to a screen reader (history-count).
+    const shown = screen
+      .getAllByText('1,234 entries')
+      .filter((count) => !count.closest('[data-testid="history-count"]'));
+    expect(shown).toHaveLength(1);
+    expect(shown[0]).toBeVisible();
+    expect(screen.queryByText(/\d transactions/)).not.toBeInTheDocument();
   });
 
   it('marks rows made via Discord, via the API, by an admin or automatically, and not those from the web', async () => {

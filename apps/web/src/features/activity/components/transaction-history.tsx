@@ -211,7 +211,7 @@ export function TransactionHistory({
           {totalPages > 1 ? (
             <Group justify="space-between" gap="sm">
               <Text size="sm" c="dimmed">
-                {totalCount} transactions
+                {countText(totalCount)}
               </Text>
               <Pagination
                 total={totalPages}
@@ -230,10 +230,13 @@ export function TransactionHistory({
   );
 }
 
-/** What the filters found; spec/02 §2's empty text when nothing. */
+/**
+ * What the filters found; spec/02 §2's empty text when nothing. The list is paged by action (a purchase's
+ * goods and coins, a deployment's stock are one entry), and its total counts those entries, not the rows.
+ */
 function countText(count: number): string {
   if (count === 0) return 'No transactions found';
-  return `${formatEnUs(count)} ${count === 1 ? 'transaction' : 'transactions'}`;
+  return `${formatEnUs(count)} ${count === 1 ? 'entry' : 'entries'}`;
 }
 
 function HistorySkeleton() {
