@@ -251,6 +251,7 @@ export const patronageCreateBodySchema = z.object({
   party_id: entityId('Choose a party'),
   granted_tier: text().max(64).optional(),
 });
+export type PatronageCreateBody = z.infer<typeof patronageCreateBodySchema>;
 
 export const eligibleMemberSchema = z.object({
   user_id: z.string(),

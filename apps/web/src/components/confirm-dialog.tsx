@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 
 interface ConfirmDialogProps {
   opened: boolean;
@@ -15,6 +15,8 @@ interface ConfirmDialogProps {
   danger?: boolean;
   /** Why the action was refused, said in the dialog that asked for it (it stays open to choose again). */
   error?: string | null;
+  /** A choice the action takes (a plan to grant, say), shown above the message. */
+  children?: ReactNode;
 }
 
 /**
@@ -34,6 +36,7 @@ export function ConfirmDialog({
   loading = false,
   danger = true,
   error = null,
+  children,
 }: ConfirmDialogProps) {
   const confirmed = useRef(false);
   const wasLoading = useRef(loading);
@@ -58,6 +61,7 @@ export function ConfirmDialog({
       centered
     >
       <Stack gap="md">
+        {children}
         <Text size="sm">{message}</Text>
         {error ? (
           <Alert color="red" variant="light" role="alert" data-testid="confirm-dialog-error">

@@ -8,10 +8,12 @@ import {
   type PartyForm,
   type PartyPreview,
   type PartyUpdate,
+  type PatronageCreateBody,
   pageMetaSchema,
   partyPreviewSchema,
   partySchema,
   patronageSchema,
+  type TierIdentifier,
 } from '@haversack/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
@@ -388,10 +390,17 @@ export function eligibleMembersQuery(partyId: string) {
   });
 }
 
-export async function sponsorMember(partyId: string, beneficiaryId: string): Promise<void> {
+/** Without `grantedTier` the server grants the sponsor's own plan. */
+export async function sponsorMember(
+  partyId: string,
+  beneficiaryId: string,
+  grantedTier?: TierIdentifier,
+): Promise<void> {
+  const body: PatronageCreateBody = { beneficiary_id: beneficiaryId, party_id: partyId };
+  if (grantedTier) body.granted_tier = grantedTier;
   await apiRequest(`${API_V1}/patronages`, {
     method: 'POST',
-    body: { beneficiary_id: beneficiaryId, party_id: partyId },
+    body,
     schema: patronageSchema,
   });
 }

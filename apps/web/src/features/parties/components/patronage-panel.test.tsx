@@ -78,6 +78,60 @@ describe('PatronagePanel', () => {
     await waitFor(() => expect(posts()).toHaveLength(1));
   });
 
+  it('lets the sponsor choose a plan above the member’s own and up to their own, the highest first, and sends it', async () => {
+    useAuthStore.setState({ user: buildUser({ tier: 'tier_3' }) });
+    const member = (username: string, own_tier: string) => ({
+      user_id: `u-${username}`,
+      username,
+      role: 'player',
+      own_tier,
+      sponsored: false,
+      sponsored_by_you: false,
+      patronage_id: null,
+    });
+    const fetches = serve(true, [member('bard', 'tier_free'), member('druid', 'tier_2')]);
+    const user = userEvent.setup();
+    renderRoutes(
+      [{ path: '/', element: <PatronagePanel partyId="party-1" partyName="Mistwood" isGm /> }],
+      '/',
+    );
+    await user.click(await screen.findByRole('button', { name: 'Sponsor bard' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Start sponsorship' });
+    const picker = within(dialog).getByRole('radiogroup', { name: 'Plan to grant' });
+    // Free is never granted; Legend is the sponsor's own plan, the highest they may grant.
+    expect(
+      within(picker)
+        .getAllByRole('radio')
+        .map((radio) => radio.getAttribute('value')),
+    ).toEqual(['tier_1', 'tier_2', 'tier_3']);
+    expect(within(picker).getByRole('radio', { name: 'Legend' })).toBeChecked();
+    expect(dialog).toHaveTextContent('bard gets Legend in Mistwood while your plan lasts.');
+    await user.click(within(picker).getByRole('radio', { name: 'Adventurer' }));
+    expect(dialog).toHaveTextContent('bard gets Adventurer in Mistwood while your plan lasts.');
+    await user.click(within(dialog).getByRole('button', { name: 'Sponsor' }));
+    const posts = () =>
+      fetches.mock.calls.filter(
+        ([url, init]) => String(url).endsWith('/patronages') && init?.method === 'POST',
+      );
+    await waitFor(() => expect(posts()).toHaveLength(1));
+    expect(JSON.parse(String(posts()[0]?.[1]?.body))).toEqual({
+      beneficiary_id: 'u-bard',
+      party_id: 'party-1',
+      granted_tier: 'tier_1',
+    });
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    // Above a Hero member, a Legend sponsor has one plan to give: said, not offered as a choice.
+    await user.click(screen.getByRole('button', { name: 'Sponsor druid' }));
+    dialog = await screen.findByRole('dialog', { name: 'Start sponsorship' });
+    expect(within(dialog).queryByRole('radiogroup')).toBeNull();
+    expect(within(dialog).getByTestId('sponsor-plan')).toHaveTextContent('Plan: Legend');
+    expect(dialog).toHaveTextContent('druid gets Legend in Mistwood while your plan lasts.');
+    await user.click(within(dialog).getByRole('button', { name: 'Sponsor' }));
+    await waitFor(() => expect(posts()).toHaveLength(2));
+    expect(JSON.parse(String(posts()[1]?.[1]?.body))).toMatchObject({ granted_tier: 'tier_3' });
+  });
+
   it('offers no sponsorship to a member whose own plan is already as high as the sponsor’s', async () => {
     useAuthStore.setState({ user: buildUser({ tier: 'tier_2' }) });
     const member = (username: string, own_tier: string) => ({

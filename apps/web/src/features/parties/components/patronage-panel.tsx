@@ -1,5 +1,5 @@
-import { tierIdentifiers, tierNameOf, tierRank } from '@haversack/contracts';
-import { Anchor, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { type TierIdentifier, tierIdentifiers, tierNameOf, tierRank } from '@haversack/contracts';
+import { Anchor, Badge, Button, Group, Paper, Radio, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -22,6 +22,18 @@ function rankOf(identifier: string | undefined): number | null {
 }
 
 /**
+ * The plans a patron on `patronTier` may grant a member on `memberTier`, lowest first: paid, above the
+ * member's own (at or below it the grant changes nothing) and not above the patron's own (the server
+ * refuses both with 422). Empty when the patron's plan is unknown.
+ */
+export function grantablePlans(patronTier: string | undefined, memberTier: string): TierIdentifier[] {
+  const patronRank = rankOf(patronTier);
+  if (patronRank === null) return [];
+  const memberRank = rankOf(memberTier) ?? 0;
+  return tierIdentifiers.filter((tier) => tierRank[tier] > memberRank && tierRank[tier] <= patronRank);
+}
+
+/**
  * spec/01 §7 Patronage: sponsor a member's tier inside this party. Any member whose plan has patronage may
  * sponsor; the GM also sees the panel without it (the upgrade that unlocks it), the other members only
  * once their plan has it, so a player's party page carries no advertisement. An archived party starts no
@@ -38,7 +50,7 @@ export function PatronagePanel({
   isGm: boolean;
   archived?: boolean;
 }) {
-  // A sponsorship grants the patron's own plan (DESIGN §5), so the patron's tier is what the member gets.
+  // A sponsorship grants a plan up to the patron's own (the dialog offers the choice); by default their own.
   const patronTier = useAuthStore((state) => state.user?.tier);
   const patronTierName = patronTier ? tierNameOf(patronTier) : 'your plan';
   // The server refuses a grant at or below the member's own plan (it would change nothing): not offered.
@@ -49,7 +61,8 @@ export function PatronagePanel({
   const eligible = useQuery({ ...eligibleMembersQuery(partyId), enabled: feature.data === true });
   const refresh = () => queryClient.invalidateQueries({ queryKey: partyKeys.eligible(partyId) });
   const sponsor = useMutation({
-    mutationFn: (userId: string) => sponsorMember(partyId, userId),
+    mutationFn: ({ userId, grantedTier }: { userId: string; grantedTier?: TierIdentifier }) =>
+      sponsorMember(partyId, userId, grantedTier),
     onSuccess: async () => {
       toast.success('Sponsorship started');
       await refresh();
@@ -63,7 +76,18 @@ export function PatronagePanel({
     },
   });
   const [ending, setEnding] = useState<{ patronageId: string; username: string } | null>(null);
-  const [starting, setStarting] = useState<{ userId: string; username: string } | null>(null);
+  const [starting, setStarting] = useState<{
+    userId: string;
+    username: string;
+    plans: TierIdentifier[];
+  } | null>(null);
+  const [grant, setGrant] = useState<TierIdentifier | undefined>(undefined);
+  const open = (member: { user_id: string; username: string; own_tier: string }) => {
+    const plans = grantablePlans(patronTier, member.own_tier);
+    setGrant(plans.at(-1));
+    setStarting({ userId: member.user_id, username: member.username, plans });
+  };
+  const grantName = grant ? tierNameOf(grant) : patronTierName;
   if (!isGm && feature.data !== true) return null;
 
   return (
@@ -152,9 +176,9 @@ export function PatronagePanel({
                     size="xs"
                     variant="light"
                     aria-label={`Sponsor ${member.username}`}
-                    loading={sponsor.isPending && sponsor.variables === member.user_id}
-                    disabled={sponsor.isPending && sponsor.variables !== member.user_id}
-                    onClick={() => setStarting({ userId: member.user_id, username: member.username })}
+                    loading={sponsor.isPending && sponsor.variables.userId === member.user_id}
+                    disabled={sponsor.isPending && sponsor.variables.userId !== member.user_id}
+                    onClick={() => open(member)}
                   >
                     Sponsor
                   </Button>
@@ -167,13 +191,38 @@ export function PatronagePanel({
       <ConfirmDialog
         opened={starting !== null}
         title="Start sponsorship"
-        message={`${starting?.username ?? 'This member'} gets ${patronTierName} in ${partyName} while your plan lasts.`}
+        message={`${starting?.username ?? 'This member'} gets ${grantName} in ${partyName} while your plan lasts.`}
         confirmLabel="Sponsor"
         danger={false}
         loading={sponsor.isPending}
-        onConfirm={() => starting && sponsor.mutate(starting.userId, { onSettled: () => setStarting(null) })}
+        onConfirm={() =>
+          starting &&
+          sponsor.mutate(
+            { userId: starting.userId, grantedTier: grant },
+            { onSettled: () => setStarting(null) },
+          )
+        }
         onClose={() => setStarting(null)}
-      />
+      >
+        {/* Only the plans the server accepts are offered; one possible plan is said, not offered. */}
+        {starting && starting.plans.length > 1 ? (
+          <Radio.Group
+            label="Plan to grant"
+            value={grant ?? null}
+            onChange={(value) => setGrant(starting.plans.find((plan) => plan === value))}
+          >
+            <Group gap="md" mt={4}>
+              {starting.plans.map((plan) => (
+                <Radio key={plan} value={plan} label={tierNameOf(plan)} />
+              ))}
+            </Group>
+          </Radio.Group>
+        ) : grant ? (
+          <Text size="sm" data-testid="sponsor-plan">
+            Plan: {tierNameOf(grant)}
+          </Text>
+        ) : null}
+      </ConfirmDialog>
       <ConfirmDialog
         opened={ending !== null}
         title="End sponsorship"
