@@ -262,4 +262,6 @@ export const eligibleMemberSchema = z.object({
   /** Whether the sponsorship is the caller's own: only its patron (or its beneficiary) may end it. */
   sponsored_by_you: z.boolean(),
   patronage_id: z.string().nullable(),
+  /** The plan the running sponsorship grants (up to its patron's own); null when nobody sponsors them. */
+  granted_tier: z.string().nullable(),
 });

@@ -302,6 +302,7 @@ export class PatronagesService {
             sponsored: Boolean(active),
             sponsored_by_you: active?.patronage.patronId === userId,
             patronage_id: active?.patronage.id ?? null,
+            granted_tier: active?.tierIdentifier ?? null,
           };
         }),
     );

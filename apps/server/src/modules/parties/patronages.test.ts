@@ -115,6 +115,14 @@ describe('patronage', () => {
       granted_tier: 'tier_1',
     });
     expect(body(lower).data).toMatchObject({ granted_tier: 'tier_1' });
+    // The party's list names the plan granted, not the patron's own: the panel says what the member has.
+    const listed = body(await call('GET', `/patronages/eligible/${party.id}`, patron)).data;
+    expect(listed).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ user_id: player.user.id, sponsored: true, granted_tier: 'tier_1' }),
+        expect.objectContaining({ user_id: free.user.id, sponsored: false, granted_tier: null }),
+      ]),
+    );
   });
 
   it('refuses a grant no higher than the member’s own plan: it would change nothing', async () => {

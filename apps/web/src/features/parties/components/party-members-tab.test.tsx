@@ -221,6 +221,7 @@ describe('PartyMembersTab: who can use the party stash', () => {
       sponsored: false,
       sponsored_by_you: false,
       patronage_id: null,
+      granted_tier: null,
     },
     {
       user_id: 'user-pip',
@@ -230,6 +231,7 @@ describe('PartyMembersTab: who can use the party stash', () => {
       sponsored: true,
       sponsored_by_you: true,
       patronage_id: 'pat-1',
+      granted_tier: 'tier_2',
     },
     {
       user_id: 'user-cora',
@@ -239,6 +241,7 @@ describe('PartyMembersTab: who can use the party stash', () => {
       sponsored: false,
       sponsored_by_you: false,
       patronage_id: null,
+      granted_tier: null,
     },
     {
       user_id: 'user-olly',
@@ -248,6 +251,7 @@ describe('PartyMembersTab: who can use the party stash', () => {
       sponsored: false,
       sponsored_by_you: false,
       patronage_id: null,
+      granted_tier: null,
     },
   ];
 

@@ -15,6 +15,7 @@ const members = [
     sponsored: false,
     sponsored_by_you: false,
     patronage_id: null,
+    granted_tier: null,
   },
   {
     user_id: 'u-rogue',
@@ -24,6 +25,7 @@ const members = [
     sponsored: true,
     sponsored_by_you: true,
     patronage_id: 'pat-1',
+    granted_tier: 'tier_2',
   },
   {
     user_id: 'u-cleric',
@@ -33,6 +35,7 @@ const members = [
     sponsored: true,
     sponsored_by_you: false,
     patronage_id: 'pat-2',
+    granted_tier: 'tier_2',
   },
 ];
 
@@ -88,6 +91,7 @@ describe('PatronagePanel', () => {
       sponsored: false,
       sponsored_by_you: false,
       patronage_id: null,
+      granted_tier: null,
     });
     const fetches = serve(true, [member('bard', 'tier_free'), member('druid', 'tier_2')]);
     const user = userEvent.setup();
@@ -132,6 +136,16 @@ describe('PatronagePanel', () => {
     expect(JSON.parse(String(posts()[1]?.[1]?.body))).toMatchObject({ granted_tier: 'tier_3' });
   });
 
+  it('names the plan a sponsorship of yours grants, which may be below your own', async () => {
+    useAuthStore.setState({ user: buildUser({ tier: 'tier_3' }) });
+    serve(true, [{ ...members[1], granted_tier: 'tier_1' }]);
+    renderRoutes(
+      [{ path: '/', element: <PatronagePanel partyId="party-1" partyName="Mistwood" isGm /> }],
+      '/',
+    );
+    expect(await screen.findByText('Adventurer (sponsored)')).toBeInTheDocument();
+  });
+
   it('offers no sponsorship to a member whose own plan is already as high as the sponsor’s', async () => {
     useAuthStore.setState({ user: buildUser({ tier: 'tier_2' }) });
     const member = (username: string, own_tier: string) => ({
@@ -142,6 +156,7 @@ describe('PatronagePanel', () => {
       sponsored: false,
       sponsored_by_you: false,
       patronage_id: null,
+      granted_tier: null,
     });
     serve(true, [member('bard', 'tier_free'), member('paladin', 'tier_2'), member('druid', 'tier_1')]);
     renderRoutes(

@@ -140,7 +140,9 @@ export function PatronagePanel({
                   {/* What the member has in this party: their own plan, or the one sponsored to them. */}
                   {member.sponsored ? (
                     <Badge color="violet" size="sm" tt="none">
-                      {member.sponsored_by_you ? `${patronTierName} (sponsored)` : 'Sponsored'}
+                      {member.sponsored_by_you
+                        ? `${member.granted_tier ? tierNameOf(member.granted_tier) : patronTierName} (sponsored)`
+                        : 'Sponsored'}
                     </Badge>
                   ) : (
                     <Badge variant="light" size="sm">
