@@ -54,4 +54,27 @@ describe('ConfirmDialog', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Delete Party' }));
     expect(onConfirm).toHaveBeenCalledTimes(2);
   });
+
+  it('keeps the focus in the dialog while its busy button is disabled, and gives it back if it stays open', async () => {
+    /** The action runs while `loading`; "settle" ends it with the dialog still open (it failed, say). */
+    function Harness() {
+      const [loading, setLoading] = useState(false);
+      return (
+        <>
+          <button type="button" onClick={() => setLoading(false)}>
+            settle
+          </button>
+          {dialog(loading, () => setLoading(true))}
+        </>
+      );
+    }
+    renderWithProviders(<Harness />);
+    const confirm = screen.getByRole('button', { name: 'Delete Party' });
+    confirm.focus();
+    fireEvent.click(confirm);
+    // A disabled button loses the focus to the page in a browser (jsdom keeps it): the dialog holds it.
+    expect(document.activeElement).toBe(screen.getByRole('dialog', { name: 'Delete party' }));
+    fireEvent.click(screen.getByRole('button', { name: 'settle', hidden: true }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Delete Party' })).toHaveFocus());
+  });
 });

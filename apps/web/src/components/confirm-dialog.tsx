@@ -40,16 +40,26 @@ export function ConfirmDialog({
 }: ConfirmDialogProps) {
   const confirmed = useRef(false);
   const wasLoading = useRef(loading);
+  const confirmButton = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (opened) confirmed.current = false;
   }, [opened]);
   useEffect(() => {
-    if (wasLoading.current && !loading) confirmed.current = false;
+    if (wasLoading.current && !loading) {
+      confirmed.current = false;
+      // Refused with the dialog still open: the focus parked on the dialog goes back to its button.
+      const dialog = confirmButton.current?.closest<HTMLElement>('[role="dialog"]');
+      if (dialog && document.activeElement === dialog) confirmButton.current?.focus();
+    }
     wasLoading.current = loading;
   }, [loading]);
   const confirm = () => {
     if (confirmed.current || loading) return;
     confirmed.current = true;
+    // The button is about to be busy, so disabled, and the browser would drop its focus to the page for
+    // as long as the request runs (a keyboard user's next Tab starts at the top): the dialog keeps it.
+    if (document.activeElement === confirmButton.current)
+      confirmButton.current?.closest<HTMLElement>('[role="dialog"]')?.focus({ preventScroll: true });
     onConfirm();
   };
   return (
@@ -74,7 +84,12 @@ export function ConfirmDialog({
             {cancelLabel}
           </Button>
           {/* red.9: white on Mantine's default red is about 3.7:1, under WCAG AA. */}
-          <Button color={danger ? 'red.9' : undefined} onClick={confirm} loading={loading}>
+          <Button
+            ref={confirmButton}
+            color={danger ? 'red.9' : undefined}
+            onClick={confirm}
+            loading={loading}
+          >
             {confirmLabel}
           </Button>
         </Group>

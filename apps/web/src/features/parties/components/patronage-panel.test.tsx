@@ -211,6 +211,44 @@ describe('PatronagePanel', () => {
     expect(screen.queryByRole('button', { name: /^Sponsor / })).toBeNull();
   });
 
+  it('puts the focus on the member’s row once the button that opened the dialog is gone', async () => {
+    // In an archived party an ended sponsorship leaves its row no button: the focus goes to the name.
+    let ended = false;
+    mockFetch(({ url, init }) => {
+      if (url.endsWith('/subscription/check_feature'))
+        return success({ allowed: true, feature: 'patronage_system' });
+      if (url.includes('/patronages/eligible/'))
+        return success(
+          ended
+            ? [
+                {
+                  ...members[1],
+                  sponsored: false,
+                  sponsored_by_you: false,
+                  patronage_id: null,
+                  granted_tier: null,
+                },
+              ]
+            : [members[1]],
+        );
+      if (url.endsWith('/patronages/pat-1') && init.method === 'DELETE') {
+        ended = true;
+        return new Response(null, { status: 204 });
+      }
+      return success(null);
+    });
+    const user = userEvent.setup();
+    renderRoutes(
+      [{ path: '/', element: <PatronagePanel partyId="party-1" partyName="Mistwood" isGm archived /> }],
+      '/',
+    );
+    await user.click(await screen.findByRole('button', { name: 'End sponsorship of rogue' }));
+    const dialog = await screen.findByRole('dialog', { name: 'End sponsorship' });
+    await user.click(within(dialog).getByRole('button', { name: 'End sponsorship' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.getByText('rogue')).toHaveFocus());
+  });
+
   it('lets a member who is not the GM sponsor when their plan has patronage', async () => {
     serve();
     renderRoutes(

@@ -1,7 +1,7 @@
 import { type TierIdentifier, tierIdentifiers, tierNameOf, tierRank } from '@haversack/contracts';
 import { Anchor, Badge, Button, Group, Paper, Radio, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { TextSkeleton } from '../../../components/loading';
@@ -31,6 +31,14 @@ export function grantablePlans(patronTier: string | undefined, memberTier: strin
   if (patronRank === null) return [];
   const memberRank = rankOf(memberTier) ?? 0;
   return tierIdentifiers.filter((tier) => tierRank[tier] > memberRank && tierRank[tier] <= patronRank);
+}
+
+/** Where the focus goes once a row changed: the control that replaced its button, else its name. */
+function focusRow(row: HTMLElement | undefined) {
+  const target =
+    row?.querySelector<HTMLElement>('button:not(:disabled)') ??
+    row?.querySelector<HTMLElement>('[data-row-name]');
+  target?.focus();
 }
 
 /**
@@ -75,7 +83,9 @@ export function PatronagePanel({
       await refresh();
     },
   });
-  const [ending, setEnding] = useState<{ patronageId: string; username: string } | null>(null);
+  const [ending, setEnding] = useState<{ patronageId: string; userId: string; username: string } | null>(
+    null,
+  );
   const [starting, setStarting] = useState<{
     userId: string;
     username: string;
@@ -88,6 +98,16 @@ export function PatronagePanel({
     setStarting({ userId: member.user_id, username: member.username, plans });
   };
   const grantName = grant ? tierNameOf(grant) : patronTierName;
+  // The button that opened a dialog is replaced once it did its work (Sponsor becomes End sponsorship, or
+  // nothing in an archived party): the focus would fall to the page. It lands on that member's row instead,
+  // in the commit that closes the dialog, before the page could take it.
+  const rows = useRef(new Map<string, HTMLElement>());
+  const [landOn, setLandOn] = useState<string | null>(null);
+  useLayoutEffect(() => {
+    if (landOn === null) return;
+    focusRow(rows.current.get(landOn));
+    setLandOn(null);
+  }, [landOn]);
   if (!isGm && feature.data !== true) return null;
 
   return (
@@ -132,9 +152,19 @@ export function PatronagePanel({
         ) : (
           <Stack gap="xs">
             {eligible.data.map((member) => (
-              <Group key={member.user_id} justify="space-between" wrap="wrap" gap="xs">
+              <Group
+                key={member.user_id}
+                justify="space-between"
+                wrap="wrap"
+                gap="xs"
+                data-testid={`patronage-member-${member.username}`}
+                ref={(row) => {
+                  if (row) rows.current.set(member.user_id, row);
+                  else rows.current.delete(member.user_id);
+                }}
+              >
                 <Group gap="xs">
-                  <Text size="sm" fw={600}>
+                  <Text size="sm" fw={600} tabIndex={-1} data-row-name>
                     {member.username}
                   </Text>
                   {/* What the member has in this party: their own plan, or the one sponsored to them. */}
@@ -164,7 +194,11 @@ export function PatronagePanel({
                     loading={end.isPending && end.variables === member.patronage_id}
                     onClick={() =>
                       member.patronage_id &&
-                      setEnding({ patronageId: member.patronage_id, username: member.username })
+                      setEnding({
+                        patronageId: member.patronage_id,
+                        userId: member.user_id,
+                        username: member.username,
+                      })
                     }
                   >
                     End sponsorship
@@ -201,7 +235,10 @@ export function PatronagePanel({
           starting &&
           sponsor.mutate(
             { userId: starting.userId, grantedTier: grant },
-            { onSettled: () => setStarting(null) },
+            {
+              onSuccess: () => setLandOn(starting.userId),
+              onSettled: () => setStarting(null),
+            },
           )
         }
         onClose={() => setStarting(null)}
@@ -232,7 +269,13 @@ export function PatronagePanel({
         confirmLabel="End sponsorship"
         danger
         loading={end.isPending}
-        onConfirm={() => ending && end.mutate(ending.patronageId, { onSettled: () => setEnding(null) })}
+        onConfirm={() =>
+          ending &&
+          end.mutate(ending.patronageId, {
+            onSuccess: () => setLandOn(ending.userId),
+            onSettled: () => setEnding(null),
+          })
+        }
         onClose={() => setEnding(null)}
       />
     </Paper>
