@@ -7,6 +7,7 @@ import {
   transferErrorEnvelopeSchema,
 } from '@haversack/contracts';
 import { z } from 'zod';
+import { failureHeaders } from './api-docs-headers.js';
 
 /**
  * The failures of the API document (DESIGN §3): every operation lists the statuses it can answer with the
@@ -165,6 +166,7 @@ export function describeFailures<T extends object>(generated: T, routes: RouteFa
     const key = `${name}${status}`;
     responses[key] ??= {
       description: `${statusDescription(status)}${note}`,
+      headers: failureHeaders(status),
       content: {
         'application/json': {
           schema: { $ref: `#/components/schemas/${name}` },

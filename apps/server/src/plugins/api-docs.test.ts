@@ -80,6 +80,49 @@ describe('the API documentation, made on its first request', () => {
     expect(register?.security).toEqual([]);
   });
 
+  it('declares Idempotency-Key where it is honoured, and the headers of rate limits and replays', async () => {
+    type Parameter = { in: string; name: string; required?: boolean };
+    type Answer = { headers?: Record<string, unknown>; $ref?: string };
+    type Operation = { parameters?: Parameter[]; responses?: Record<string, Answer> };
+    const doc = json<{
+      paths: Record<string, Record<string, Operation>>;
+      components: { responses: Record<string, Answer>; headers: Record<string, unknown> };
+    }>(await ctx.app.inject({ url: '/api/docs/json' }));
+    const operation = (path: string, method: string) => doc.paths[path]?.[method] ?? {};
+    const keyOf = (op: Operation) => op.parameters?.find((parameter) => parameter.name === 'Idempotency-Key');
+    const headersOf = (op: Operation, status: string) => Object.keys(op.responses?.[status]?.headers ?? {});
+    const rateLimit = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+
+    // A signed-in caller's change honours the key (plugins/idempotency.ts): optional, in the header.
+    const create = operation('/api/v1/item_instances', 'post');
+    expect(keyOf(create)).toMatchObject({ in: 'header', name: 'Idempotency-Key', required: false });
+    expect(headersOf(create, '201')).toEqual(expect.arrayContaining([...rateLimit, 'Idempotent-Replayed']));
+    expect(keyOf(operation('/api/v1/characters/{id}', 'delete'))).toBeDefined();
+    // A read, a public call and a module that keeps no answers (its answers carry secrets) do not.
+    const read = operation('/api/v1/characters/{id}', 'get');
+    expect(keyOf(read)).toBeUndefined();
+    expect(headersOf(read, '200')).toEqual(expect.arrayContaining(rateLimit));
+    expect(headersOf(read, '200')).not.toContain('Idempotent-Replayed');
+    const register = operation('/api/v1/auth/register', 'post');
+    expect(keyOf(register)).toBeUndefined();
+    expect(headersOf(register, '201')).not.toContain('X-RateLimit-Limit');
+    const mint = operation('/api/v1/users/me/api_tokens', 'post');
+    expect(keyOf(mint)).toBeUndefined();
+    // A session-only call is never made with a token, so it tells no token budget on success.
+    expect(headersOf(mint, '201')).not.toContain('X-RateLimit-Limit');
+
+    // Every 429 says when to retry; the failures a token call or a replay can meet say so too.
+    const { responses } = doc.components;
+    expect(Object.keys(responses.Error429?.headers ?? {})).toEqual(
+      expect.arrayContaining(['Retry-After', ...rateLimit]),
+    );
+    expect(Object.keys(responses.TransferError429?.headers ?? {})).toContain('Retry-After');
+    expect(Object.keys(responses.Error422?.headers ?? {})).toContain('Idempotent-Replayed');
+    expect(Object.keys(responses.Error429?.headers ?? {})).not.toContain('Idempotent-Replayed');
+    expect(Object.keys(responses.Error500?.headers ?? {})).not.toContain('Idempotent-Replayed');
+    expect(doc.components.headers['Retry-After']).toBeDefined();
+  });
+
   it('serves the browsable page with the security headers of the app, its CSP included', async () => {
     const page = await ctx.app.inject({ url: '/api/docs/' });
     expect(page.statusCode).toBe(200);

@@ -9,6 +9,7 @@ import Fastify, {
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { describeFailures } from './api-docs-failures.js';
+import { describeHeaders } from './api-docs-headers.js';
 import { isSessionOnlyRoute } from './api-token-access.js';
 
 const apiDescription = `Inventory, parties, shops and loot for tabletop role-playing groups.
@@ -127,8 +128,18 @@ export const apiDocsPlugin = fp<ApiDocsOptions>(
     const routes: DocumentedRoute[] = [];
     app.addHook('onRoute', (route) => {
       if (route.method === 'HEAD' || route.url.startsWith(docsPrefix)) return;
-      const { method, url, schema, config, constraints } = route;
-      routes.push({ method, url, schema, config, constraints });
+      const { method, url, schema, constraints } = route;
+      // Read when the document is made: a module's own onRoute hook runs after this one and may still set
+      // its config (`keepNoAnswers`).
+      routes.push({
+        method,
+        url,
+        schema,
+        constraints,
+        get config() {
+          return route.config;
+        },
+      });
     });
 
     let documentation: Promise<FastifyInstance> | undefined;
@@ -184,12 +195,15 @@ async function documentationFor(
       url: route.url,
       errorShape: route.config?.errorShape,
       sessionOnly: isSessionOnlyRoute(method, route.url, route.config),
+      idempotency: route.config?.idempotency,
     })),
   );
   await docs.register(swagger, {
     ...swaggerOptions,
     transformObject: (document) =>
-      'openapiObject' in document ? describeFailures(document.openapiObject, facts) : document.swaggerObject,
+      'openapiObject' in document
+        ? describeHeaders(describeFailures(document.openapiObject, facts), facts)
+        : document.swaggerObject,
   });
   // No policy of the page's own (`staticCSP`): the app's applies (plugins/security-headers.ts). swagger-ui's
   // asks browsers to upgrade every request to https, which left the page blank on a server reached over
