@@ -49,6 +49,8 @@ export class ApiError extends Error {
   readonly details: FieldError[];
   /** The server's own message, when the answer carried an envelope. */
   readonly serverMessage: string | null;
+  /** The envelope's `data`, when it had one: password recovery's reason, `data.error` (spec/01 §7). */
+  readonly data: unknown;
 
   constructor(init: {
     code: string;
@@ -57,6 +59,7 @@ export class ApiError extends Error {
     type?: string;
     details?: FieldError[];
     serverMessage?: string | null;
+    data?: unknown;
     cause?: unknown;
   }) {
     super(init.message, { cause: init.cause });
@@ -65,6 +68,7 @@ export class ApiError extends Error {
     this.type = init.type ?? 'error';
     this.details = init.details ?? [];
     this.serverMessage = init.serverMessage ?? null;
+    this.data = init.data;
   }
 
   /** spec/01 §8: catalogue codes with toast:true toast; VALIDATION_ERROR never does; other codes do. */
@@ -120,6 +124,7 @@ function errorFor(code: string, status: number, rawMessage: string, extra: Parti
     type: extra.type ?? (isErrorCode(code) ? errorCatalogue[code].type : 'error'),
     details: extra.details ?? [],
     serverMessage: extra.serverMessage ?? null,
+    data: extra.data,
   });
 }
 
@@ -531,7 +536,8 @@ function errorFromResponse(status: number, body: unknown): ApiError {
   const envelope = readErrorEnvelope(body);
   if (envelope) {
     const { code, message, details, type } = envelope;
-    return errorFor(code, status, message, { details: details ?? [], type, serverMessage: message });
+    const data = isRecord(body) ? body.data : undefined;
+    return errorFor(code, status, message, { details: details ?? [], type, serverMessage: message, data });
   }
   // spec/01 §8: an answer without an envelope is named by its status alone.
   const bare = codeForBareStatus(status);

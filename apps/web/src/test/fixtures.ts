@@ -53,6 +53,23 @@ export function failure(
   });
 }
 
+/**
+ * A failure of password recovery as the server answers it (withErrorShape 'password_recovery'): the
+ * envelope plus `data.error`, the reason the screens show (spec/01 §7).
+ */
+export function recoveryFailure(
+  status: number,
+  code: string,
+  message: string,
+  details?: ({ field: string; message: string } & Record<string, string>)[],
+): Response {
+  return jsonResponse(status, {
+    status: 'error',
+    error: { type: 'error', code, message, status, ...(details ? { details } : {}) },
+    data: { error: details?.[0]?.message ?? message },
+  });
+}
+
 type Handler = (request: { url: string; init: RequestInit }) => Response | Promise<Response>;
 
 /** Stub the network boundary: `fetch` answers from a handler; calls are recorded for assertions. */

@@ -1,6 +1,6 @@
 import { type ResetPasswordBody, userSchema } from '@haversack/contracts';
 import { z } from 'zod';
-import { API_V1, apiRequest } from '../../../lib/http-client';
+import { API_V1, apiRequest, isApiError } from '../../../lib/http-client';
 
 const messageSchema = z.object({ message: z.string() });
 const verifiedSchema = z.object({ message: z.string(), user: userSchema.optional() });
@@ -9,6 +9,17 @@ const verifiedSchema = z.object({ message: z.string(), user: userSchema.optional
  * Password recovery and e-mail verification (spec/01 §7). These screens show their own banners and toasts
  * (spec/01 §8), so the automatic catalogue toast is turned off.
  */
+/**
+ * spec/01 §7: "The forgot and reset screens read the failure text from a field named error in the response
+ * data." The server's recovery answers carry it; an answer without it (a gateway's, no answer at all) gives
+ * null, and the screen shows its own fallback rather than another message.
+ */
+export function recoveryFailureReason(error: unknown): string | null {
+  const data = isApiError(error) ? error.data : undefined;
+  const reason = typeof data === 'object' && data !== null && 'error' in data ? data.error : undefined;
+  return typeof reason === 'string' && reason !== '' ? reason : null;
+}
+
 export async function requestPasswordReset(email: string): Promise<string> {
   const { data } = await apiRequest(`${API_V1}/auth/forgot_password`, {
     method: 'POST',

@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { toast } from '../../../lib/toast';
-import { failure, mockFetch, success } from '../../../test/fixtures';
+import { failure, mockFetch, recoveryFailure, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { ForgotPasswordPage, forgotFailureBanner } from './forgot-password-page';
 
@@ -42,7 +42,7 @@ describe('ForgotPasswordPage', () => {
 
   it('shows the server reason, or the spec fallback, in a banner and nowhere else', async () => {
     const toastError = vi.spyOn(toast, 'error');
-    mockFetch(() => failure(429, 'RATE_LIMITED', 'Too many requests, retry in 60 s'));
+    mockFetch(() => recoveryFailure(429, 'RATE_LIMITED', 'Too many requests, retry in 60 s'));
     renderRoutes(routes, '/forgot-password');
     await submitEmail('ranger@example.com');
     expect(await screen.findByTestId('forgot-password-error')).toHaveTextContent(
@@ -50,5 +50,15 @@ describe('ForgotPasswordPage', () => {
     );
     expect(toastError).not.toHaveBeenCalled();
     expect(forgotFailureBanner).toBe('Failed to process request. Please try again.');
+  });
+
+  it('reads the reason from data.error only: an answer without it shows the spec fallback', async () => {
+    // spec/01 §7: "The forgot and reset screens read the failure text from a field named error in the
+    // response data." A gateway's envelope has no data.error: its message is not the screen's to show.
+    mockFetch(() => failure(502, 'BAD_GATEWAY', 'Upstream is down'));
+    renderRoutes(routes, '/forgot-password');
+    await submitEmail('ranger@example.com');
+    expect(await screen.findByTestId('forgot-password-error')).toHaveTextContent(forgotFailureBanner);
+    expect(screen.queryByText('Upstream is down')).not.toBeInTheDocument();
   });
 });

@@ -5,10 +5,9 @@ import { IconMailCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { markInvalidFields, useFocusFirstError, validateWith } from '../../../lib/forms';
-import { isApiError } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
-import { requestPasswordReset } from '../api/password-api';
+import { recoveryFailureReason, requestPasswordReset } from '../api/password-api';
 
 export const forgotFailureBanner = 'Failed to process request. Please try again.';
 
@@ -35,7 +34,7 @@ export function ForgotPasswordPage() {
       setSent(true);
     } catch (error) {
       // The banner says it once; spec/01 §8's extra toast made it twice (issue 12, docs/decisions.md).
-      setBannerError((isApiError(error) && error.serverMessage) || forgotFailureBanner);
+      setBannerError(recoveryFailureReason(error) ?? forgotFailureBanner);
     }
   };
 

@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { toast } from '../../../lib/toast';
 import { tokenStorage } from '../../../lib/token-storage';
 import { useAuthStore } from '../../../stores/auth-store';
-import { buildUser, failure, mockFetch, success } from '../../../test/fixtures';
+import { buildUser, failure, mockFetch, recoveryFailure, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { ResetPasswordPage, resetFailureBanner } from './reset-password-page';
 
@@ -62,7 +62,7 @@ describe('ResetPasswordPage', () => {
 
   it('shows the server reason in the banner and not in a toast as well', async () => {
     const toastError = vi.spyOn(toast, 'error');
-    mockFetch(() => failure(400, 'BAD_REQUEST', 'This password reset link has already been used.'));
+    mockFetch(() => recoveryFailure(400, 'BAD_REQUEST', 'This password reset link has already been used.'));
     const user = userEvent.setup();
     renderRoutes(routes, '/reset-password/token-123');
     await submitPasswords(user, 'NewSecret1', 'NewSecret1');
@@ -74,7 +74,7 @@ describe('ResetPasswordPage', () => {
 
   it('a link the server refuses shows "Invalid Reset Link", its reason and a way to ask for a new one, and no form', async () => {
     const used = 'This password reset link has already been used.';
-    mockFetch(() => failure(400, 'BAD_REQUEST', used, [{ field: 'token', message: used }]));
+    mockFetch(() => recoveryFailure(400, 'BAD_REQUEST', used, [{ field: 'token', message: used }]));
     const user = userEvent.setup();
     renderRoutes(routes, '/reset-password/token-123');
     await submitPasswords(user, 'NewSecret1', 'NewSecret1');
@@ -96,6 +96,16 @@ describe('ResetPasswordPage', () => {
     renderRoutes(routes, '/reset-password/token-123');
     await submitPasswords(user, 'NewSecret1', 'NewSecret1');
     expect(await screen.findByTestId('reset-password-error')).toHaveTextContent(resetFailureBanner);
+  });
+
+  it('reads the reason from data.error only: an answer without it shows the spec fallback', async () => {
+    // spec/01 §7: the reset screen reads its failure text from data.error; a gateway's envelope has none.
+    mockFetch(() => failure(502, 'BAD_GATEWAY', 'Upstream is down'));
+    const user = userEvent.setup();
+    renderRoutes(routes, '/reset-password/token-123');
+    await submitPasswords(user, 'NewSecret1', 'NewSecret1');
+    expect(await screen.findByTestId('reset-password-error')).toHaveTextContent(resetFailureBanner);
+    expect(screen.queryByText('Upstream is down')).not.toBeInTheDocument();
   });
 
   it('on success shows "Password Reset Successful" and goes to /login after 2 s', async () => {

@@ -16,7 +16,7 @@ import { usePageTitle } from '../../../lib/page-title';
 import { signOut } from '../../../lib/session';
 import { toast } from '../../../lib/toast';
 import { useAuthStore } from '../../../stores/auth-store';
-import { resetPassword } from '../api/password-api';
+import { recoveryFailureReason, resetPassword } from '../api/password-api';
 
 export const resetFailureBanner = 'Failed to reset password. The token may be invalid or expired.';
 
@@ -83,7 +83,7 @@ export function ResetPasswordPage() {
       const fieldErrors = serverFieldErrors(error, ['password', 'password_confirmation']);
       if (fieldErrors) form.setErrors(fieldErrors);
       // The banner says it once; spec/01 §8's extra toast made it twice (issue 12, docs/decisions.md).
-      setBannerError((isApiError(error) && error.serverMessage) || resetFailureBanner);
+      setBannerError(recoveryFailureReason(error) ?? resetFailureBanner);
     }
   };
 
