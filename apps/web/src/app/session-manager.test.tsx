@@ -7,6 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { CharacterListPage } from '../features/characters/pages/character-list-page';
 import { getConsumer } from '../lib/cable';
 import { queryClient } from '../lib/query-client';
+import { signIn } from '../lib/session';
 import { emitSessionExpired } from '../lib/session-events';
 import { tokenStorage } from '../lib/token-storage';
 import { useAuthStore } from '../stores/auth-store';
@@ -132,6 +133,53 @@ describe('SessionManager', () => {
     });
     expect(useAuthStore.getState().isAuthenticated).toBe(false);
     expect(alert).toHaveBeenCalledWith(inactivityMessage);
+  });
+
+  it('logs out at start-up a session whose last activity, noted before the reload, is 30 minutes old', async () => {
+    // spec/01 §4: a reload is not activity; the clock the other tabs kept goes on.
+    window.localStorage.setItem(LAST_ACTIVITY_KEY, String(Date.now() - 31 * 60_000));
+    const alert = await signedInWithFakeClock();
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(useAuthStore.getState().isAuthenticated).toBe(false);
+    expect(alert).toHaveBeenCalledWith(inactivityMessage);
+  });
+
+  it('keeps at start-up a session active less than 30 minutes ago, counting from that activity', async () => {
+    window.localStorage.setItem(LAST_ACTIVITY_KEY, String(Date.now() - 29 * 60_000));
+    const alert = await signedInWithFakeClock();
+    expect(useAuthStore.getState().isAuthenticated).toBe(true);
+    expect(alert).not.toHaveBeenCalled();
+    // The 30 minutes end one minute after the reload, not 30.
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(60_000 + 1);
+    });
+    expect(useAuthStore.getState().isAuthenticated).toBe(false);
+    expect(alert).toHaveBeenCalledWith(inactivityMessage);
+  });
+
+  it('starts the clock anew for a session begun by signing in, whatever an earlier one noted', async () => {
+    vi.useFakeTimers();
+    const alert = vi.fn();
+    vi.stubGlobal('alert', alert);
+    window.localStorage.setItem(LAST_ACTIVITY_KEY, String(Date.now() - 3 * 60 * 60_000));
+    mockFetch(({ url }) => {
+      if (url.endsWith('/auth/login')) return success({ user: buildUser(), ...buildTokens({}, 60 * 60_000) });
+      if (url.endsWith('/auth/me')) return success({ user: buildUser() });
+      return new Response(null, { status: 204 });
+    });
+    render(<SessionManager />);
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(useAuthStore.getState().isAuthenticated).toBe(false);
+    await act(async () => {
+      await signIn({ email: 'ranger@example.com', password: 'Secret123' });
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(useAuthStore.getState().isAuthenticated).toBe(true);
+    expect(alert).not.toHaveBeenCalled();
   });
 
   it('asks again for a list that failed while the server was down once the real-time socket is back', async () => {

@@ -1,5 +1,5 @@
 import { INACTIVITY_TIMEOUT_MS, TOKEN_CHECK_INTERVAL_MS } from '@haversack/contracts';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   followSessionOfOtherTabs,
   initializeSession,
@@ -8,6 +8,7 @@ import {
   signOut,
 } from '../lib/session';
 import { onSessionExpired } from '../lib/session-events';
+import { tokenStorage } from '../lib/token-storage';
 import { useAuthStore } from '../stores/auth-store';
 import { useSharedIdle } from './use-shared-idle';
 
@@ -43,6 +44,8 @@ export function useHasBeenSignedIn(): boolean {
 export function SessionManager() {
   const isAuthenticated = useAuthStore((state) => state.isAuthenticated);
   const cableNeeded = useHasBeenSignedIn();
+  // The session the app starts with, if any: its inactivity began before this page (use-shared-idle.ts).
+  const resumed = useRef(tokenStorage.getAccessToken() !== null);
 
   useEffect(() => {
     void initializeSession();
@@ -107,11 +110,11 @@ export function SessionManager() {
     [],
   );
 
-  return isAuthenticated ? <InactivityLogout /> : null;
+  return isAuthenticated ? <InactivityLogout resumed={resumed} /> : null;
 }
 
-function InactivityLogout() {
-  const idle = useSharedIdle(INACTIVITY_TIMEOUT_MS, activityEvents);
+function InactivityLogout({ resumed }: { resumed: { current: boolean } }) {
+  const idle = useSharedIdle(INACTIVITY_TIMEOUT_MS, activityEvents, resumed);
   useEffect(() => {
     if (!idle) return;
     void signOut(inactivityMessage).then(() => window.alert(inactivityMessage));

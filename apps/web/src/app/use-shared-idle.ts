@@ -19,10 +19,18 @@ function lastActivity(fallback: number): number {
  * them (its tokens are shared), so a tab left in the background must not sign out the one in use, as a
  * per-tab timer (Mantine's useIdle) did. Activity is noted in localStorage, which every tab reads.
  */
-export function useSharedIdle(timeoutMs: number, events: (keyof DocumentEventMap)[]): boolean {
+export function useSharedIdle(
+  timeoutMs: number,
+  events: (keyof DocumentEventMap)[],
+  resumed: { current: boolean },
+): boolean {
   const [idle, setIdle] = useState(false);
   useEffect(() => {
-    const startedAt = Date.now();
+    // spec/01 §4: a session the app started with (a reload) goes on from the activity noted before it, so
+    // a reload is no activity; a session begun by signing in starts the clock (the note may be older).
+    const resumedAt = resumed.current ? lastActivity(0) : 0;
+    resumed.current = false;
+    const startedAt = resumedAt || Date.now();
     let noted = 0;
     const note = () => {
       const now = Date.now();
@@ -40,13 +48,13 @@ export function useSharedIdle(timeoutMs: number, events: (keyof DocumentEventMap
       if (due <= 0) setIdle(true);
       else timer = setTimeout(check, due);
     };
-    note();
-    timer = setTimeout(check, timeoutMs);
+    if (!resumedAt) note();
+    check();
     for (const event of events) document.addEventListener(event, note, { passive: true });
     return () => {
       clearTimeout(timer);
       for (const event of events) document.removeEventListener(event, note);
     };
-  }, [timeoutMs, events]);
+  }, [timeoutMs, events, resumed]);
   return idle;
 }
