@@ -93,7 +93,7 @@ export async function adminUsersRoutes(app: FastifyInstance, options: { users: A
     {
       schema: {
         tags: ['admin'],
-        summary: 'Sign the user out everywhere',
+        summary: 'Sign the user out everywhere and revoke every API token of theirs',
         params: userParams,
         response: detail,
       },
@@ -101,7 +101,7 @@ export async function adminUsersRoutes(app: FastifyInstance, options: { users: A
     async (request) => ({
       status: 'success' as const,
       data: await users.revokeSessions(requireAdmin(request), request.params.id),
-      message: 'Every session of this user has ended.',
+      message: 'Every session of this user has ended and their API tokens are revoked.',
     }),
   );
 

@@ -199,7 +199,11 @@ export class AdminUsersService {
     return this.detail(userId);
   }
 
-  /** Signs the user out everywhere (a lost phone, a shared computer). */
+  /**
+   * Signs the user out everywhere (a lost phone, a shared computer, a compromised account) and revokes
+   * every personal API token of theirs in the same transaction: a token minted with a stolen session is
+   * one more way in, as a password change already treats it (accounts.service.ts).
+   */
   async revokeSessions(caller: AdminCaller, userId: string): Promise<AdminUserDetail> {
     const ended = await this.#deps.db.transaction(async (tx) => {
       const user = await adminUserListRepository.lockUser(tx, userId);
@@ -207,15 +211,16 @@ export class AdminUsersService {
       // An admin revoking their own sessions keeps the one they are using.
       const except = userId === caller.user.id ? { except: caller.sessionId } : {};
       const sessionIds = await accountsRepository.revokeUserSessions(tx, userId, 'revoked_by_admin', except);
+      const apiTokensRevoked = await accountsRepository.revokeApiTokens(tx, userId, this.#deps.now());
       await this.#deps.audit.record(tx, {
         ...auditActor(caller),
         action: 'user_sessions_revoked',
         targetType: 'user',
         targetId: userId,
         // The one the admin keeps stays open (counted before and after).
-        before: { open_sessions: sessionIds.length + (except.except ? 1 : 0) },
-        after: { open_sessions: except.except ? 1 : 0 },
-        details: { email: user.email, session_ids: sessionIds },
+        before: { open_sessions: sessionIds.length + (except.except ? 1 : 0), api_tokens: apiTokensRevoked },
+        after: { open_sessions: except.except ? 1 : 0, api_tokens: 0 },
+        details: { email: user.email, session_ids: sessionIds, api_tokens_revoked: apiTokensRevoked },
       });
       return sessionIds;
     });

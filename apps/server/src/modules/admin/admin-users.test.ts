@@ -2,7 +2,13 @@ import { ADMIN_SESSION_HEADER, signedInSessionMessages } from '@haversack/contra
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createAdmin, type SignedInAdmin } from '../../test/admin.js';
-import { createCharacter, createParty, createUser, type SignedInUser } from '../../test/factories.js';
+import {
+  createCharacter,
+  createParty,
+  createUser,
+  type SignedInUser,
+  upgrade,
+} from '../../test/factories.js';
 import { buildTestApp, callApi, json, linkFromMail, type TestContext } from '../../test/helper.js';
 import { auditLogRepository } from './audit-log.repository.js';
 
@@ -301,6 +307,43 @@ describe('helping a user', () => {
       (e) => e.action,
     );
     expect(actions).toContain('user_sessions_revoked');
+  });
+
+  // A compromised account: a token minted with the stolen session is another way in, so it goes too.
+  it('revokes every API token of theirs with the sessions, and records how many', async () => {
+    const player = await createUser(ctx);
+    await upgrade(ctx, player, 'tier_2');
+    const tokens: string[] = [];
+    for (const scope of ['read', 'read_write'] as const) {
+      const created = await callApi(ctx, 'POST', '/users/me/api_tokens', player, {
+        api_token: { name: `Script ${scope}`, scope, expires_in_days: 30 },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      tokens.push(json<{ data: { token: string } }>(created).data.token);
+    }
+    const bearer = (token: string) => ({ auth: { authorization: `Bearer ${token}` } });
+    for (const token of tokens)
+      expect((await callApi(ctx, 'GET', '/characters', bearer(token))).statusCode).toBe(200);
+
+    const response = await asAdmin('POST', `/admin/users/${player.user.id}/revoke_sessions`);
+    expect(response.statusCode, response.body).toBe(200);
+    for (const token of tokens) {
+      const refused = await callApi(ctx, 'GET', '/characters', bearer(token));
+      expect(refused.statusCode).toBe(401);
+      expect(codeOf(refused)).toBe('REVOKED_TOKEN');
+    }
+    // Signing in again works, and the token list is empty.
+    const signedIn = json<{ data: { token: string } }>(await login(player)).data;
+    const listed = await callApi(ctx, 'GET', '/users/me/api_tokens', bearer(signedIn.token));
+    expect(json<{ data: unknown[] }>(listed).data).toEqual([]);
+    const [entry] = (await auditLogRepository.forSubject(ctx.database.db, player.user.id)).filter(
+      (e) => e.action === 'user_sessions_revoked',
+    );
+    expect(entry).toMatchObject({
+      before: { api_tokens: 2 },
+      after: { api_tokens: 0 },
+      details: { api_tokens_revoked: 2 },
+    });
   });
 
   it("keeps the admin's own session when they revoke their sessions, and records it so", async () => {

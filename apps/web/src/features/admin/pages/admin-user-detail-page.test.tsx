@@ -81,6 +81,20 @@ describe('AdminUserDetailPage', { timeout: 30_000 }, () => {
     expect(within(dialog).getByRole(first.role, { name: first.name })).toHaveFocus();
   });
 
+  it('says Revoke sessions ends their API tokens too', async () => {
+    mockFetch(({ url }) =>
+      url.endsWith('/api/v1/admin/users/u-1') ? success(detail) : failure(404, 'RESOURCE_NOT_FOUND', url),
+    );
+    renderRoutes([{ path: '/admin/users/:id', element: <AdminUserDetailPage /> }], '/admin/users/u-1');
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Revoke sessions' }, { timeout: 10_000 }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Revoke every session' });
+    expect(dialog).toHaveTextContent(
+      'orla@example.com will be signed out on every device and their API tokens will be revoked. They can sign in again.',
+    );
+  });
+
   it('says a suspension needs a reason, and asks for it when Suspend account is pressed without one', async () => {
     const fetchMock = mockFetch(({ url }) =>
       url.endsWith('/api/v1/admin/users/u-1') ? success(detail) : failure(404, 'RESOURCE_NOT_FOUND', url),

@@ -100,7 +100,7 @@ export function AdminUserDetailPage() {
         case 'revoke':
           return {
             detail: (await adminUserActions.revokeSessions(id)).data,
-            message: 'Every session of this user has ended.',
+            message: 'Every session of this user has ended and their API tokens are revoked.',
           };
         case 'tier': {
           const chosen = adminGrantTierBodySchema.shape.tier_id.safeParse(tier);
@@ -318,7 +318,10 @@ export function AdminUserDetailPage() {
         closeButtonProps={{ 'aria-label': 'Close' }}
       >
         <Stack gap="sm">
-          <Text size="sm">{user.email} will be signed out on every device. They can sign in again.</Text>
+          <Text size="sm">
+            {user.email} will be signed out on every device and their API tokens will be revoked. They can
+            sign in again.
+          </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setDialog(null)} data-autofocus>
               Cancel
