@@ -131,7 +131,7 @@ describe('Idempotency-Key', () => {
     expect(await moves(a.quiver)).toBe(1);
   });
 
-  it('refuses the key for another request, keeps a refusal as an answer, and holds keys per user', async () => {
+  it('refuses the key for another request, keeps no refusal, and holds keys per user', async () => {
     const a = await archer();
     const move = { stack: a.stack, from: a.backpack, to: a.quiver, quantity: 1 };
     expect((await transfer(a.user, move, 'k-1')).status).toBe(200);
@@ -145,9 +145,13 @@ describe('Idempotency-Key', () => {
     const tooMany = { ...move, quantity: 500 };
     const refused = await transfer(a.user, tooMany, 'k-2');
     expect(refused.status).toBe(422);
-    const replayed = await transfer(a.user, tooMany, 'k-2');
-    expect(replayed.status).toBe(422);
-    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    // A refusal changed nothing, so it is not kept: the same key is answered afresh, and is free for a
+    // corrected request.
+    const again = await transfer(a.user, tooMany, 'k-2');
+    expect(again.status).toBe(422);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    expect((await transfer(a.user, move, 'k-2')).status).toBe(200);
+    expect(await held(a.quiver)).toBe(2);
 
     const b = await archer();
     expect(
@@ -160,7 +164,7 @@ describe('Idempotency-Key', () => {
     expect(((await bad.json()) as { error: { details: unknown[] } }).error.details).toEqual([
       { field: 'Idempotency-Key', message: idempotencyMessages.invalidKey },
     ]);
-    expect(await held(a.quiver)).toBe(1);
+    expect(await held(a.quiver)).toBe(2);
   });
 
   it('keeps no answer that carries a secret, and no trace of a password in a fingerprint', async () => {
@@ -198,6 +202,41 @@ describe('Idempotency-Key', () => {
     const plain = createHash('sha256').update(JSON.stringify(body)).digest('base64url');
     expect(row?.fingerprint).toMatch(/^POST \/api\/v1\/containers\/transfer \S+$/);
     expect(row?.fingerprint).not.toContain(plain);
+  });
+
+  // A 4xx changed nothing, so keeping it would only replay a stale refusal once its cause is fixed.
+  it('keeps no 4xx: after an upgrade the same key goes through, and a 404 is answered afresh', async () => {
+    const a = await archer(); // on Free, with the one character Free allows
+    const keyed = (path: string, body: unknown, key: string) =>
+      fetch(`${baseUrl}${path}`, {
+        method: 'POST',
+        headers: { ...a.user.auth, 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify(body),
+      });
+    const second = { character: { name: 'Second' } };
+    const limited = await keyed('/characters', second, 'limit-replay-1');
+    expect(limited.status).toBe(403);
+    expect(((await limited.json()) as { error: { code: string } }).error.code).toBe('LIMIT_EXCEEDED');
+    await upgrade(ctx, a.user, 'tier_2');
+    const created = await keyed('/characters', second, 'limit-replay-1');
+    expect(created.status, await created.clone().text()).toBe(201);
+    expect(created.headers.get('idempotent-replayed')).toBeNull();
+    // The answer that changed something is kept and replayed as before.
+    const replayed = await keyed('/characters', second, 'limit-replay-1');
+    expect(replayed.status).toBe(201);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+
+    const template = await createTemplate(ctx, { name: 'Rope' });
+    const nowhere = { item_template_id: template.id, container_id: crypto.randomUUID(), quantity: 1 };
+    expect((await keyed('/item_instances', nowhere, 'missing-1')).status).toBe(404);
+    const stillMissing = await keyed('/item_instances', nowhere, 'missing-1');
+    expect(stillMissing.status).toBe(404);
+    expect(stillMissing.headers.get('idempotent-replayed')).toBeNull();
+    const kept = await ctx.database.db
+      .select()
+      .from(idempotencyKeys)
+      .where(eq(idempotencyKeys.userId, a.user.user.id));
+    expect(kept.map((row) => [row.key, row.status])).toEqual([['limit-replay-1', 201]]);
   });
 
   it('keeps no rate limit: once the limit has passed, the same key goes through', async () => {
