@@ -4,6 +4,9 @@ import { users } from '../../db/schema/accounts.js';
 import { shareLinks } from '../../db/schema/shares.js';
 
 export type ShareLinkRow = typeof shareLinks.$inferSelect;
+/** One of the user's links, named by its id or by its code (DELETE shares/{id} takes either). */
+export type ShareReference = { id: string } | { code: string };
+
 export type ShareTarget =
   | { kind: 'character'; id: string }
   | { kind: 'loot'; id: string }
@@ -84,11 +87,17 @@ export const sharesRepository = {
       .orderBy(desc(shareLinks.createdAt), desc(shareLinks.id));
   },
 
-  async revoke(db: Executor, userId: string, id: string, at: Date): Promise<ShareLinkRow | undefined> {
+  async revoke(
+    db: Executor,
+    userId: string,
+    link: ShareReference,
+    at: Date,
+  ): Promise<ShareLinkRow | undefined> {
+    const named = 'id' in link ? eq(shareLinks.id, link.id) : eq(shareLinks.code, link.code);
     const [row] = await db
       .update(shareLinks)
       .set({ revokedAt: at })
-      .where(and(eq(shareLinks.id, id), eq(shareLinks.userId, userId), isNull(shareLinks.revokedAt)))
+      .where(and(named, eq(shareLinks.userId, userId), isNull(shareLinks.revokedAt)))
       .returning();
     return row;
   },

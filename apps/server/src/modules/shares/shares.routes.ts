@@ -14,11 +14,23 @@ import { noSignIn } from '../../lib/openapi-security.js';
 import { requireAuth } from '../../plugins/auth.js';
 import { keepNoAnswers } from '../../plugins/idempotency.js';
 import { oembedFor } from './share-page.js';
+import type { ShareReference } from './shares.repository.js';
 import type { SharesService } from './shares.service.js';
 
 /** Public reads are throttled per address: codes are unguessable, but scraping one should cost. */
 const publicRead = { rateLimit: { max: 120, timeWindow: 60_000 } };
 const shareCode = z.string().max(64);
+/**
+ * The link's id or its code: GET shares/{id} takes the code, so DELETE takes either. They cannot be taken
+ * for each other: a code is 22 base64url characters, never shaped as a UUID.
+ */
+const shareReference = shareCode
+  .min(1)
+  .describe('the share link’s id, or its code')
+  .transform((value): ShareReference => {
+    const id = entityId().safeParse(value);
+    return id.success ? { id: id.data } : { code: value };
+  });
 
 /** Issue 16 §3: share links (members create, owners list and revoke, anyone with the code reads). */
 export async function sharesRoutes(app: FastifyInstance, options: { shares: SharesService; appUrl: string }) {
@@ -68,8 +80,9 @@ export async function sharesRoutes(app: FastifyInstance, options: { shares: Shar
       onRequest: app.authenticate,
       schema: {
         tags,
-        summary: 'Revoke one of my share links: its page becomes not found at once',
-        params: z.object({ id: entityId('Share link not found') }),
+        summary:
+          'Revoke one of my share links, named by its id or its code: its page becomes not found at once',
+        params: z.object({ id: shareReference }),
       },
     },
     async (request, reply) => {

@@ -16,6 +16,7 @@ import { characterSnapshot, lootSnapshot, SHARED_ITEMS_PER_SECTION, shopSnapshot
 import {
   sharesRepository as repo,
   type ShareLinkRow,
+  type ShareReference,
   type ShareTarget,
   targetOf,
 } from './shares.repository.js';
@@ -83,8 +84,9 @@ export class SharesService {
     return links;
   }
 
-  async revoke(userId: string, id: string): Promise<void> {
-    const revoked = await repo.revoke(this.db, userId, id, this.deps.now());
+  /** Revokes one of the user's own links, by its id or its code; another's or a revoked one is a 404. */
+  async revoke(userId: string, link: ShareReference): Promise<void> {
+    const revoked = await repo.revoke(this.db, userId, link, this.deps.now());
     if (!revoked) throw new AppError('RESOURCE_NOT_FOUND', 'Share link not found');
   }
 

@@ -326,6 +326,29 @@ describe('share links (issue 16 §3)', () => {
     expect(fresh.code).not.toBe(link.code);
   });
 
+  // GET /shares/{id} takes the code, so DELETE takes it too, beside the link's id (integrator review L5).
+  it('revokes a link named by its code as well as by its id, only the owner’s', async () => {
+    const { player, friend, thorin } = await thorinsParty();
+    const link = await shareOk(player, 'character', thorin.id);
+    expect((await callApi(ctx, 'DELETE', `/shares/${link.code}`, friend)).statusCode).toBe(404);
+    expect((await readShare(link.code)).statusCode).toBe(200);
+    const byCode = await callApi(ctx, 'DELETE', `/shares/${link.code}`, player);
+    expect(byCode.statusCode, byCode.body).toBe(204);
+    expect((await readShare(link.code)).statusCode).toBe(404);
+    expect((await callApi(ctx, 'DELETE', `/shares/${link.code}`, player)).statusCode).toBe(404);
+    expect((await callApi(ctx, 'DELETE', `/shares/${link.id}`, player)).statusCode).toBe(404);
+
+    const fresh = await shareOk(player, 'character', thorin.id);
+    // An id in capitals is the same id.
+    const byId = await callApi(ctx, 'DELETE', `/shares/${fresh.id.toUpperCase()}`, player);
+    expect(byId.statusCode, byId.body).toBe(204);
+    expect((await readShare(fresh.code)).statusCode).toBe(404);
+    const unknown = await callApi(ctx, 'DELETE', '/shares/AAAAAAAAAAAAAAAAAAAAAA', player);
+    expect(unknown.statusCode).toBe(404);
+    expect(body(unknown).error?.message).toBe('Share link not found');
+    expect((await callApi(ctx, 'DELETE', `/shares/${'x'.repeat(65)}`, player)).statusCode).toBe(422);
+  });
+
   it('takes a suspended account’s shared pages down, and puts them back when the suspension is lifted', async () => {
     const { player, thorin } = await thorinsParty();
     const link = await shareOk(player, 'character', thorin.id);
