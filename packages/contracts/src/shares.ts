@@ -118,7 +118,8 @@ export type SharedSnapshot = z.infer<typeof sharedSnapshotSchema>;
 /** GET oembed?url=: the oEmbed 1.0 answer for a share link (a "link" type, no envelope: oEmbed's format). */
 export const oembedQuerySchema = z.object({
   url: z.string().max(2000),
-  format: z.enum(['json']).optional(),
+  /** oEmbed defines json and xml; only json is offered, and xml is answered 501 (oEmbed 1.0 §2.3.4). */
+  format: z.enum(['json', 'xml']).optional(),
 });
 export const oembedResponseSchema = z.object({
   version: z.literal('1.0'),

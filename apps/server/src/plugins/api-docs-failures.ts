@@ -145,6 +145,19 @@ function describeSuccesses(operation: OpenApiOperation): void {
 }
 
 /**
+ * A failure a route declares as a bare string is plain text, not JSON: the envelope is always an object,
+ * and a string is declared only where a protocol of its own asks for text (oEmbed's 501 for format=xml).
+ */
+function plainTextFailures(answers: Record<string, unknown>): void {
+  for (const [status, answer] of Object.entries(answers)) {
+    const response = answer as { content?: Record<string, { schema?: { type?: unknown } }> };
+    const json = response.content?.['application/json'];
+    if (Number(status) < 400 || json?.schema?.type !== 'string') continue;
+    response.content = { 'text/plain': json };
+  }
+}
+
+/**
  * Adds the failures to the document, and says what the routes without a response schema answer, for which
  * Fastify's generator writes "200 Default Response": a DELETE answers 204, a CSV export text/csv.
  */
@@ -191,6 +204,7 @@ export function describeFailures<T extends object>(generated: T, routes: RouteFa
           content: { 'text/csv': { schema: { type: 'string' } } },
         };
       }
+      plainTextFailures(answers);
       describeSuccesses(operation);
       // A call that states its own security (public, sign-in optional) keeps it.
       if (sessionOnly.has(`${method} ${path}`) && operation.security === undefined)

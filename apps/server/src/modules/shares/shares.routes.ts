@@ -118,9 +118,20 @@ export async function sharesRoutes(app: FastifyInstance, options: { shares: Shar
           'oEmbed for a share link (https://oembed.com): answered in oEmbed’s own format, not the envelope',
         security: [],
         querystring: oembedQuerySchema,
-        response: { 200: oembedResponseSchema },
+        response: {
+          200: oembedResponseSchema,
+          501: z.string().describe('Not Implemented: format=xml (only json is offered), in plain text'),
+        },
       },
     },
-    async (request) => oembedFor(shares, appUrl, request.query.url),
+    async (request, reply) => {
+      // oEmbed 1.0 §2.3.4: a format not offered is 501, in plain text as oEmbed consumers read it.
+      if (request.query.format === 'xml')
+        return reply
+          .code(501)
+          .type('text/plain; charset=utf-8')
+          .send('Not Implemented: only format=json is offered');
+      return oembedFor(shares, appUrl, request.query.url);
+    },
   );
 }

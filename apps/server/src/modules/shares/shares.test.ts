@@ -545,6 +545,27 @@ describe('share links (issue 16 §3)', () => {
     });
   });
 
+  // oEmbed 1.0 §2.3.4: a format the provider does not offer is 501 Not Implemented (not the app envelope).
+  it('answers oEmbed 501 for format=xml', async () => {
+    const { player, thorin } = await thorinsParty();
+    const link = await shareOk(player, 'character', thorin.id);
+    const url = encodeURIComponent(`${ctx.config.appUrl}/discord/share/${link.code}`);
+    const refused = await callApi(ctx, 'GET', `/oembed?url=${url}&format=xml`);
+    expect(refused.statusCode).toBe(501);
+    expect(refused.headers['content-type']).toMatch(/^text\/plain/);
+    expect(refused.body).toBe('Not Implemented: only format=json is offered');
+    // Not an oEmbed format at all: a bad parameter, as any other.
+    expect((await callApi(ctx, 'GET', `/oembed?url=${url}&format=yaml`)).statusCode).toBe(422);
+    const document = (await ctx.app.inject({ url: '/api/docs/json' })).json() as {
+      paths: Record<string, { get?: { responses: Record<string, { content?: object }> } }>;
+    };
+    expect(Object.keys(document.paths['/api/v1/oembed']?.get?.responses['501']?.content ?? {})).toEqual([
+      'text/plain',
+    ]);
+    expect((await callApi(ctx, 'GET', `/oembed?url=${url}&format=json`)).statusCode).toBe(200);
+    expect((await callApi(ctx, 'GET', `/oembed?url=${url}`)).statusCode).toBe(200);
+  });
+
   it('answers a not-found page and oEmbed 404 for an unknown or revoked code', async () => {
     const { player, thorin } = await thorinsParty();
     const link = await shareOk(player, 'character', thorin.id);
