@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { relativeTime } from './relative-time';
+import { relativeTime, relativeTimeInSentence } from './relative-time';
 
 const now = new Date('2026-03-10T12:00:00Z');
 const ago = (ms: number) => new Date(now.getTime() - ms);
@@ -33,5 +33,12 @@ describe('relativeTime', () => {
   it('reads ISO strings and ignores what is not a date', () => {
     expect(relativeTime(ago(5 * 60_000).toISOString(), now)).toBe('5m ago');
     expect(relativeTime('not a date', now)).toBe('');
+  });
+
+  it('lowercases "Just now" for the middle of a sentence, and leaves the rest as it is', () => {
+    expect(relativeTimeInSentence(ago(0), now)).toBe('just now');
+    expect(relativeTimeInSentence(ago(5 * 60_000), now)).toBe('5m ago');
+    const dayAgo = ago(24 * 60 * 60_000);
+    expect(relativeTimeInSentence(dayAgo, now)).toBe(relativeTime(dayAgo, now));
   });
 });

@@ -19,6 +19,15 @@ export function relativeTime(when: Date | string, now: Date = new Date()): strin
   return dateFormat.format(date);
 }
 
+/**
+ * `relativeTime` inside a sentence ("Last used just now"): "Just now" lowercased, a date kept as it is
+ * (its month's capital belongs to it).
+ */
+export function relativeTimeInSentence(when: Date | string, now: Date = new Date()): string {
+  const text = relativeTime(when, now);
+  return text === 'Just now' ? 'just now' : text;
+}
+
 /** The full date and time, for the tooltip and `title` of a relative time. */
 export function absoluteTime(when: Date | string): string {
   const date = typeof when === 'string' ? new Date(when) : when;

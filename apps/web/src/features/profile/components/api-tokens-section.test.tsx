@@ -80,6 +80,18 @@ afterEach(() => {
 });
 
 describe('API tokens (issue 16 §5)', { timeout: 30_000 }, () => {
+  it('says when a token was last used in the middle of its sentence: "Last used just now"', async () => {
+    serveTokens([
+      apiToken({ last_used_at: new Date().toISOString() }),
+      apiToken({ id: 'token-2', name: 'Discord bot', last_used_at: '2026-02-03T10:00:00.000Z' }),
+    ]);
+    renderSection();
+    await screen.findByText(/Last used just now/, {}, { timeout: 10_000 });
+    expect(section()).not.toHaveTextContent('Just now');
+    // A date keeps its capital: only the words are lowercased.
+    expect(section()).toHaveTextContent(/Last used Feb 3, 2026/);
+  });
+
   it('puts focus on the new token’s Copy button and says it is shown only once', async () => {
     serveTokens([]);
     const user = userEvent.setup();

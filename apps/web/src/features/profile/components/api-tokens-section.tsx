@@ -38,7 +38,7 @@ import { isApiError } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
 import { isPlanRefusal } from '../../../lib/upgrade-link';
 import { type TradeButtonFocus, useStockFocus } from '../../../lib/use-stock-focus';
-import { absoluteTime, relativeTime } from '../../activity/lib/relative-time';
+import { absoluteTime, relativeTimeInSentence } from '../../activity/lib/relative-time';
 import { CopyMessage } from '../../parties/components/copy-message';
 import { currentSubscriptionQueryOptions } from '../../subscription/api/subscription-api';
 import { myApiTokensQuery, useCreateApiToken, useRevokeApiToken } from '../api/api-tokens-api';
@@ -207,8 +207,8 @@ function ApiTokenRow({
             <Code>{token.hint}…</Code> · {expiryText(token)}
           </Text>
           <Text size="sm" c="dimmed">
-            {token.last_used_at ? `Last used ${relativeTime(token.last_used_at)}` : 'Never used'} · Created{' '}
-            {absoluteTime(token.created_at)}
+            {token.last_used_at ? `Last used ${relativeTimeInSentence(token.last_used_at)}` : 'Never used'} ·
+            Created {absoluteTime(token.created_at)}
           </Text>
         </Stack>
         <Button

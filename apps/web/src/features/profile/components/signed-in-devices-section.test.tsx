@@ -53,6 +53,21 @@ afterEach(() => {
 });
 
 describe('Signed-in devices', { timeout: 30_000 }, () => {
+  it('keeps a date’s capital in "Last active": only "just now" is lowercased mid-sentence', async () => {
+    const old = device({ id: 'session-old', current: false, last_used_at: '2026-02-03T10:00:00.000Z' });
+    const fresh = device({ id: 'session-fresh', device: 'Safari on iOS', current: false });
+    mockFetch(({ url }) =>
+      url.endsWith('/users/me/sessions')
+        ? success([thisLaptop, old, { ...fresh, last_used_at: new Date().toISOString() }])
+        : failure(404, 'RESOURCE_NOT_FOUND', 'not found'),
+    );
+    renderSection();
+    const section = screen.getByRole('region', { name: 'Signed-in devices' });
+    const rows = await within(section).findAllByTestId('signed-in-device');
+    expect(rows[1]).toHaveTextContent('Last active Feb 3, 2026');
+    expect(rows[2]).toHaveTextContent('Last active just now');
+  });
+
   it('lists this device first, the others with their last activity, and signs one out', async () => {
     let listed = [thisLaptop, phone, tablet];
     const fetchMock = mockFetch(({ url, init }) => {

@@ -7,7 +7,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
 import { toast } from '../../../lib/toast';
-import { absoluteTime, relativeTime } from '../../activity/lib/relative-time';
+import { absoluteTime, relativeTimeInSentence } from '../../activity/lib/relative-time';
 import {
   mySignedInSessionsQuery,
   useSignOutDevice,
@@ -16,7 +16,7 @@ import {
 import { API_TOKENS_SECTION_ID } from './api-tokens-section';
 
 /** "2h ago", "just now": inside a sentence, so never capitalised. */
-const lastActive = (session: SignedInSession) => relativeTime(session.last_used_at).toLowerCase();
+const lastActive = (session: SignedInSession) => relativeTimeInSentence(session.last_used_at);
 
 /** Phones and tablets by what their browser said; the rest are shown as computers. */
 const looksMobile = (session: SignedInSession) =>
