@@ -63,7 +63,7 @@ const idempotencyKeyParameter = {
   name: 'Idempotency-Key',
   required: false,
   description:
-    'Makes the change once: the same request with the same key within 24 hours gets the first answer back (with Idempotent-Replayed: true). 1 to 255 visible ASCII characters, e.g. a UUID.',
+    'Makes the change once: the same request with the same key within 24 hours gets the first answer back (with Idempotent-Replayed: true) once it succeeded; a refused request is not kept, so sending it again is decided afresh. 1 to 255 visible ASCII characters, e.g. a UUID.',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
 };
 
@@ -77,13 +77,12 @@ function refs(names: HeaderName[]): Record<string, { $ref: string }> {
 /**
  * The headers of a failure of this status, shared by every operation that lists it (a response of
  * `components.responses`): the token budget (any call may be made with a token, and a refused one is
- * counted too), `Retry-After` on a 429 and on the 409 of a key whose first request still runs, and
- * `Idempotent-Replayed` on the statuses that are kept (not 429, not 500 and above).
+ * counted too), and `Retry-After` on a 429 and on the 409 of a key whose first request still runs. No
+ * failure is kept for its key (plugins/idempotency.ts keeps answers below 400), so none is replayed.
  */
 export function failureHeaders(status: number): Record<string, { $ref: string }> {
   const names: HeaderName[] = [...rateLimitHeaders];
   if (status === 429 || status === 409) names.push('Retry-After');
-  if (status < 500 && status !== 429) names.push('Idempotent-Replayed');
   return refs(names);
 }
 

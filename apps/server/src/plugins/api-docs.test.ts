@@ -1,3 +1,4 @@
+import { MAX_API_TOKENS } from '@haversack/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, json, type TestContext } from '../test/helper.js';
 
@@ -117,10 +118,18 @@ describe('the API documentation, made on its first request', () => {
       expect.arrayContaining(['Retry-After', ...rateLimit]),
     );
     expect(Object.keys(responses.TransferError429?.headers ?? {})).toContain('Retry-After');
-    expect(Object.keys(responses.Error422?.headers ?? {})).toContain('Idempotent-Replayed');
+    // Only answers below 400 are kept for a key, so no failure is ever a replay.
+    expect(Object.keys(responses.Error422?.headers ?? {})).not.toContain('Idempotent-Replayed');
     expect(Object.keys(responses.Error429?.headers ?? {})).not.toContain('Idempotent-Replayed');
     expect(Object.keys(responses.Error500?.headers ?? {})).not.toContain('Idempotent-Replayed');
     expect(doc.components.headers['Retry-After']).toBeDefined();
+  });
+
+  it('says in its introduction how many tokens a user may hold', async () => {
+    const doc = json<{ info: { description: string } }>(await ctx.app.inject({ url: '/api/docs/json' }));
+    expect(doc.info.description.replace(/\s+/g, ' ')).toContain(
+      `A user may hold at most ${MAX_API_TOKENS} tokens that are not revoked (expired ones count until revoked)`,
+    );
   });
 
   it('serves the browsable page with the security headers of the app, its CSP included', async () => {

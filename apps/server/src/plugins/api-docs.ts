@@ -1,4 +1,5 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import { MAX_API_TOKENS } from '@haversack/contracts';
 import Fastify, {
   type FastifyInstance,
   type FastifyReply,
@@ -41,7 +42,9 @@ shown once. Send it on every request:
 - Changes made with a token are marked as coming from the API in the party's activity and live notices
   ("{name} updated inventory via API").
 - The real-time socket (/cable) does not accept API tokens.
-- Revoke a token on the same profile page at any time; its last use is shown to the minute.
+- Revoke a token on the same profile page at any time; its last use is shown to the minute. A user may
+  hold at most ${MAX_API_TOKENS} tokens that are not revoked (expired ones count until revoked): past that,
+  creating one is 403 \`LIMIT_EXCEEDED\`.
 - **Retrying safely**: send an \`Idempotency-Key\` header (1 to 255 visible ASCII characters, e.g. a UUID)
   with a POST, PUT, PATCH or DELETE. The change is made once; the same request with the same key within 24
   hours gets the first answer back with \`Idempotent-Replayed: true\` and changes nothing. Another request

@@ -112,6 +112,17 @@ describe('API tokens (issue 16 §5)', { timeout: 30_000 }, () => {
     expect(dialog).toHaveTextContent('hvk_Zz99secretsecretsecret');
   });
 
+  it('says what a read-only token may call: GET, HEAD and the two plan checks', async () => {
+    serveTokens([]);
+    const user = userEvent.setup();
+    renderSection();
+    await user.click(await within(section()).findByRole('button', { name: 'Create token' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create API token' });
+    expect(within(dialog).getByRole('radio', { name: 'Read only' })).toHaveAccessibleDescription(
+      'GET and HEAD requests, and the two plan checks (POST check_feature, check_limit)',
+    );
+  });
+
   it('keeps the one-time token open against Escape and a click outside; only Done closes it', async () => {
     serveTokens([]);
     const user = userEvent.setup();

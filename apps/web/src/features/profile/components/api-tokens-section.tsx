@@ -329,7 +329,7 @@ function CreateTokenForm({ onCreated, onDone }: { onCreated: () => void; onDone:
             <Radio
               value="read"
               label="Read only"
-              description="GET requests only: read characters, inventories, parties"
+              description="GET and HEAD requests, and the two plan checks (POST check_feature, check_limit)"
             />
             <Radio
               value="read_write"
