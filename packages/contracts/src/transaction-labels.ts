@@ -41,12 +41,14 @@ export const transactionTypeLabels: Readonly<Record<TransactionType, string>> = 
  * "newgm deployed Ironhand Forge with 10 kinds of items (55 items)" (review 2026-11). The words are the
  * spec's own toasts' (spec/01 "Shop "{name}" deployed successfully!", spec/02 §6 "Loot deployed to party").
  */
-export const operationKinds = ['shop_deployment', 'loot_deployment'] as const;
+export const operationKinds = ['shop_deployment', 'loot_deployment', 'shop_request'] as const;
 export type OperationKind = (typeof operationKinds)[number];
 
 export const operationKindLabels: Readonly<Record<OperationKind, string>> = {
   shop_deployment: 'Shop deployed',
   loot_deployment: 'Loot deployed',
+  // Beside the shop's "Purchase approved" / "Purchase declined" (its request's hold is how it is kept).
+  shop_request: 'Purchase requested',
 };
 
 const isOperationKind = (kind: string): kind is OperationKind => Object.hasOwn(operationKindLabels, kind);

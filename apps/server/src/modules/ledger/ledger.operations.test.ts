@@ -169,4 +169,42 @@ describe('the ledger listed one entry per action (group=operation)', () => {
     expect(others.length).toBeGreaterThan(0);
     expect(others.every((op) => op.kind === undefined)).toBe(true);
   });
+
+  it('leads a purchase request’s entry with what the buyer asked for, named a purchase request', async () => {
+    const { gm, party, shop } = await deployedShop();
+    const changed = await callApi(ctx, 'PATCH', `/shop_instances/${shop.id}`, gm, {
+      shop_instance: { approval_threshold_cp: 0 },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const player = await createMember(ctx, party, 'player');
+    const hero = await createCharacter(ctx, player, { partyId: party.id, maxWeight: null, maxSlots: null });
+    const bag = hero.primary_container_id;
+    if (!bag) throw new Error('no bag');
+    const gp = await coinTemplate(ctx, 'gp');
+    await ctx.app.services.inventory.createInstance(
+      { id: player.user.id, username: player.user.username },
+      { item_template_id: gp.id, container_id: bag, quantity: 5 },
+    );
+    const line = shop.container.item_instances.find((i) => i.quantity === 4);
+    if (!line) throw new Error('no line of 4');
+    const asked = await callApi(ctx, 'POST', `/shop_instances/${shop.id}/purchase`, player, {
+      purchase: {
+        item_instance_id: line.id,
+        quantity: 2,
+        buyer_character_id: hero.id,
+        buyer_container_id: bag,
+      },
+    });
+    expect(asked.statusCode, asked.body).toBe(202);
+
+    const first = await list(gm, party.id, 'per_page=1&group=operation');
+    const [request] = first.data.operations ?? [];
+    expect(request?.summary).toMatch(
+      new RegExp(`^${player.user.username} asked to buy 2 × Ware 4 from Ironhand Forge`),
+    );
+    expect(request?.kind).toBe('shop_request');
+    // The hold that keeps the goods is behind it, not its headline.
+    expect(first.data.transactions[0]?.transaction_type).not.toBe('container_creation');
+    expect(first.data.transactions.map((t) => t.transaction_type)).toContain('container_creation');
+  });
 });

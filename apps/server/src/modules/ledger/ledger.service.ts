@@ -67,6 +67,12 @@ const isCoinsOfATrade = (row: Row) => {
   return role === 'payment' || role === 'change';
 };
 
+const reasonOf = (row: Row) => (row.details as { reason?: unknown } | null)?.reason;
+
+/** The hold a purchase request makes for its goods: how the request is kept, not what the buyer did. */
+const isRequestHold = (row: Row) =>
+  row.transactionType === 'container_creation' && reasonOf(row) === 'shop_request';
+
 const plural = (n: number, one: string, many: string) => `${formatEnUs(n)} ${n === 1 ? one : many}`;
 
 /**
@@ -105,19 +111,24 @@ function stockHeadline(lead: Row | undefined, written: Row[]): string | null {
  * loot's container made, then its stock, or only some of them under a Type filter) carry its reason.
  */
 function operationKind(written: Row[]): OperationKind | undefined {
-  const reasons = new Set(written.map((row) => (row.details as { reason?: unknown } | null)?.reason));
+  const reasons = new Set(written.map(reasonOf));
   if (reasons.has('shop_deployment')) return 'shop_deployment';
   if (reasons.has('loot_deployment')) return 'loot_deployment';
+  if (written.some(isRequestHold)) return 'shop_request';
   return undefined;
 }
 
 /**
  * One action's rows (in the order they were written) as one entry: its main row first (the goods of a
- * trade, not the coins that paid for them or came back; else the first written: the coins given in an
+ * trade, not the coins that paid for them or came back, nor the hold a purchase request made for them;
+ * else the first written: the coins given in an
  * exchange, the loot before its contents, the character before its backpack), then the others.
  */
 export function operationOf(id: string, written: Row[]): { operation: TransactionOperation; rows: Row[] } {
-  const lead = written.find((row) => !isCoinsOfATrade(row)) ?? written[0];
+  const lead =
+    written.find((row) => !isCoinsOfATrade(row) && !isRequestHold(row)) ??
+    written.find((row) => !isCoinsOfATrade(row)) ??
+    written[0];
   const rows = lead ? [lead, ...written.filter((row) => row !== lead)] : written;
   const kind = operationKind(written);
   return {

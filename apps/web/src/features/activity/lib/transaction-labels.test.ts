@@ -1,4 +1,4 @@
-import { transactionTypeLabel, transactionTypes } from '@haversack/contracts';
+import { operationKindLabel, transactionTypeLabel, transactionTypes } from '@haversack/contracts';
 import { describe, expect, it } from 'vitest';
 import { transactionTypeOptions } from './transaction-labels';
 
@@ -18,5 +18,12 @@ describe('the transaction type filter (issue 14)', () => {
     expect(transactionTypeLabel('item_creation')).toBe('Item added');
     // A type from a newer server still reads as words.
     expect(transactionTypeLabel('loot_auction')).toBe('Loot auction');
+  });
+
+  it('names the actions whose main row does not say what they were, beside the shop’s own words', () => {
+    expect(operationKindLabel('shop_deployment')).toBe('Shop deployed');
+    expect(operationKindLabel('loot_deployment')).toBe('Loot deployed');
+    expect(operationKindLabel('shop_request')).toBe('Purchase requested');
+    expect(operationKindLabel('barge_deployment')).toBeNull();
   });
 });
