@@ -107,6 +107,18 @@ function daggers(ids: string[]) {
 const daggerLine = shelfKey(buildStockItem({ name: 'Dagger', quantity: 1, buy_price_cp: 5 }));
 
 describe('TradeDialog', () => {
+  it('says a purchase held for approval pays once approved, and that every one waits when the threshold is 0', async () => {
+    mockShop(() => failure(500, 'INTERNAL_ERROR', 'not asked'), arrowShop(60, { approval_threshold_cp: 0 }));
+    renderWithProviders(<TradeDialog offer={offer} onClose={() => {}} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Buy Arrow' });
+    expect(await within(dialog).findByTestId('trade-needs-approval')).toHaveTextContent(
+      "Every purchase here waits for the GM's approval. The goods are held for you and nothing is paid until then.",
+    );
+    expect(await within(dialog).findByTestId('trade-change')).toHaveTextContent(
+      'Once approved, you hand over 1 gp and get 9 sp 5 cp back.',
+    );
+  });
+
   it('shows the shop’s price, my coins and my change before I confirm, then buys that many', async () => {
     const fetchMock = mockShop(() =>
       success({

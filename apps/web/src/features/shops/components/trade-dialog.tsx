@@ -387,8 +387,10 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
                 ) : null}
                 {needsApproval && thresholdCp !== null ? (
                   <Text size="xs" c="orange" data-testid="trade-needs-approval">
-                    Over {formatCopper(thresholdCp)}: this purchase waits for the GM's approval. The goods are
-                    held for you and nothing is paid until then.
+                    {thresholdCp === 0
+                      ? "Every purchase here waits for the GM's approval."
+                      : `Over ${formatCopper(thresholdCp)}: this purchase waits for the GM's approval.`}{' '}
+                    The goods are held for you and nothing is paid until then.
                   </Text>
                 ) : null}
                 {!buying && unitCp === 0 && settled ? (
@@ -415,7 +417,12 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
                     {!valid ? null : plan?.ok ? (
                       <Text size="xs" c="dimmed" data-testid="trade-change">
                         {/* One payer, one verb: "You hand over … and get", "The party hands over … and gets". */}
-                        {fromParty ? 'The party hands over' : 'You hand over'} {formatPurse(plan.pay)}
+                        {/* Held for approval, nothing is paid yet: the coins change hands once it is approved. */}
+                        {needsApproval ? 'Once approved, ' : ''}
+                        {fromParty
+                          ? `${needsApproval ? 'the' : 'The'} party hands over`
+                          : `${needsApproval ? 'you' : 'You'} hand over`}{' '}
+                        {formatPurse(plan.pay)}
                         {plan.changeCp > 0
                           ? ` and ${fromParty ? 'gets' : 'get'} ${formatPurse(plan.change)} back.`
                           : '.'}
