@@ -180,7 +180,8 @@ describe('PatronagePanel', () => {
     expect(await screen.findByRole('button', { name: 'Sponsor bard' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'End sponsorship of rogue' }));
     const dialog = await screen.findByRole('dialog', { name: 'End sponsorship' });
-    expect(dialog).toHaveTextContent('rogue loses the plan you granted them in this party at once.');
+    // The plan the member loses is named, as their badge names it (a grant may be below the sponsor's).
+    expect(dialog).toHaveTextContent('rogue loses Hero in this party at once.');
     const deletes = () => fetchMock.mock.calls.filter(([, init]) => init?.method === 'DELETE');
     expect(deletes()).toHaveLength(0);
     await user.click(within(dialog).getByRole('button', { name: 'End sponsorship' }));

@@ -83,9 +83,12 @@ export function PatronagePanel({
       await refresh();
     },
   });
-  const [ending, setEnding] = useState<{ patronageId: string; userId: string; username: string } | null>(
-    null,
-  );
+  const [ending, setEnding] = useState<{
+    patronageId: string;
+    userId: string;
+    username: string;
+    grantedTier: string | null;
+  } | null>(null);
   const [starting, setStarting] = useState<{
     userId: string;
     username: string;
@@ -198,6 +201,7 @@ export function PatronagePanel({
                         patronageId: member.patronage_id,
                         userId: member.user_id,
                         username: member.username,
+                        grantedTier: member.granted_tier ?? null,
                       })
                     }
                   >
@@ -265,7 +269,9 @@ export function PatronagePanel({
       <ConfirmDialog
         opened={ending !== null}
         title="End sponsorship"
-        message={`${ending?.username ?? 'This member'} loses the plan you granted them in this party at once.`}
+        message={`${ending?.username ?? 'This member'} loses ${
+          ending?.grantedTier ? tierNameOf(ending.grantedTier) : 'the plan you granted them'
+        } in this party at once.`}
         confirmLabel="End sponsorship"
         danger
         loading={end.isPending}
