@@ -52,6 +52,16 @@ Object.defineProperty(globalThis, 'ResizeObserver', { writable: true, value: win
 
 window.HTMLElement.prototype.scrollIntoView = function scrollIntoView() {};
 
+// Unit tests have no server. A call no test answered fails at once, as it would offline, naming its
+// address; before, it went to happy-dom's origin (127.0.0.1:3000), printed ECONNREFUSED into the run, and
+// would have reached whatever else listened there. data: and blob: addresses still load.
+const documentFetch = globalThis.fetch;
+globalThis.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+  const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+  if (/^(data|blob):/.test(url)) return documentFetch(input, init);
+  return Promise.reject(new TypeError(`Failed to fetch: no test answered ${url}`));
+};
+
 // The app loads the session's schemas on demand (a chunk of their own, issue 13 §1); a test on fake timers
 // cannot wait for a module to load, so they are in before any test starts, as after the first sign-in.
 await loadAuthSchemas();

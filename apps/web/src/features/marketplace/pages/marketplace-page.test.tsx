@@ -178,9 +178,11 @@ describe('MarketplacePage', () => {
     expect(max).toHaveAttribute('aria-invalid', 'true');
     // The address keeps what was typed; the search leaves out the pair that can match nothing.
     await waitFor(() => expect(router.state.location.search).toBe('?min_value=500&max_value=10'));
-    await waitFor(() => expect(fetchMock.mock.calls.length).toBeGreaterThan(1));
-    const asked = lastSearch(fetchMock);
-    expect(asked).not.toHaveProperty('max_value');
-    expect(asked).not.toHaveProperty('min_value');
+    // The min value alone was searched on the way; the search that follows the max value drops the pair.
+    await waitFor(() => {
+      const asked = lastSearch(fetchMock);
+      expect(asked).not.toHaveProperty('max_value');
+      expect(asked).not.toHaveProperty('min_value');
+    });
   });
 });
