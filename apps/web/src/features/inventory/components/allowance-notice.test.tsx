@@ -2,9 +2,10 @@ import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
+import { actionScopes } from '../api/allowance-api';
 import { invalidateContainers } from '../api/inventory-api';
 import { buildContainer } from '../test/inventory-fixtures';
-import { AllowanceNotice, actionScopes, isRunningLow } from './allowance-notice';
+import { AllowanceNotice, isRunningLow } from './allowance-notice';
 
 const backpack = buildContainer({ id: 'c-1' });
 const stash = buildContainer({
