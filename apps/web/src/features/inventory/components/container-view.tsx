@@ -1,9 +1,9 @@
 import type { Container, ItemInstance } from '@haversack/contracts';
-import { Alert, Button, Group, Skeleton, Stack } from '@mantine/core';
+import { Alert, Button, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { useFocusReturn } from '@mantine/hooks';
 import { IconCoins, IconPencil, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useMatch, useNavigate } from 'react-router';
 import { CapacityBar } from '../../../components/capacity-bar';
 import { ErrorPanel } from '../../../components/error-panel';
@@ -14,6 +14,7 @@ import {
   type ItemFilters,
   partyCollaborationQuery,
 } from '../api/inventory-api';
+import { containerScope, useAllowanceRefusal } from '../hooks/use-spent-allowances';
 import { type LayoutMode, tabLabels } from '../workspace-types';
 import { ContainerSourceSelect } from './container-source-select';
 import { ConvertCurrencyDialog } from './convert-currency-dialog';
@@ -170,68 +171,92 @@ function ContainerActions({
     !container.is_primary &&
     (!partyOwned || (collaboration.data === true && partyKeeper && partyContainers > 1)) &&
     (container.items_count === 0 || deletionDestinations(container, containers).length > 0);
+  // Converting coins and deleting the container each spend an inventory action of the container's
+  // allowance (inventory.service convertCurrency, deleteContainer); editing it spends none. Once that
+  // allowance is used up the two stay in their place, disabled, and say why.
+  const refusal = useAllowanceRefusal()(containerScope(container));
+  const refusalId = useId();
+  const refusedProps = refusal
+    ? {
+        'aria-disabled': true,
+        'data-disabled': true,
+        'aria-describedby': refusalId,
+      }
+    : {};
+  const openUnlessRefused = (next: 'convert' | 'delete') => () => {
+    if (!refusal) open(next);
+  };
   if (!container.can_act || (!hasCoins && !canDelete && !canEdit)) return null;
   return (
-    <Group gap="xs" justify="flex-end">
-      {canEdit ? (
-        <Button
-          variant="default"
-          size="xs"
-          leftSection={<IconPencil size={14} aria-hidden="true" />}
-          onClick={() => open('edit')}
-        >
-          Edit container
-        </Button>
+    <Stack gap={4} align="flex-end">
+      <Group gap="xs" justify="flex-end">
+        {canEdit ? (
+          <Button
+            variant="default"
+            size="xs"
+            leftSection={<IconPencil size={14} aria-hidden="true" />}
+            onClick={() => open('edit')}
+          >
+            Edit container
+          </Button>
+        ) : null}
+        {hasCoins ? (
+          <Button
+            variant="light"
+            size="xs"
+            leftSection={<IconCoins size={14} aria-hidden="true" />}
+            {...refusedProps}
+            onClick={openUnlessRefused('convert')}
+          >
+            Convert coins
+          </Button>
+        ) : null}
+        {canDelete ? (
+          <Button
+            variant="outline"
+            color="red"
+            size="xs"
+            leftSection={<IconTrash size={14} aria-hidden="true" />}
+            {...refusedProps}
+            onClick={openUnlessRefused('delete')}
+          >
+            Delete container
+          </Button>
+        ) : null}
+        {dialog === 'edit' ? (
+          <EditContainerDialog opened container={container} onClose={() => setDialog(null)} />
+        ) : null}
+        {dialog === 'convert' ? (
+          <ConvertCurrencyDialog
+            opened
+            containerId={container.id}
+            containerName={container.name}
+            coins={heldCoins}
+            onClose={() => setDialog(null)}
+          />
+        ) : null}
+        {dialog === 'delete' ? (
+          <DeleteContainerDialog
+            opened
+            container={container}
+            containers={containers}
+            onClose={() => setDialog(null)}
+            onDeleted={() => {
+              setReturnFocus(false);
+              onDeleted();
+              const next = afterDeletion(container, containers);
+              if (container.id === pageContainerId) {
+                navigate(next ? `/containers/${next}` : '/characters', { replace: true });
+              } else if (next) onSelect(next);
+            }}
+          />
+        ) : null}
+      </Group>
+      {refusal && (hasCoins || canDelete) ? (
+        <Text size="xs" c="dimmed" id={refusalId} data-testid="container-actions-refusal">
+          {refusal}.
+        </Text>
       ) : null}
-      {hasCoins ? (
-        <Button
-          variant="light"
-          size="xs"
-          leftSection={<IconCoins size={14} aria-hidden="true" />}
-          onClick={() => open('convert')}
-        >
-          Convert coins
-        </Button>
-      ) : null}
-      {canDelete ? (
-        <Button
-          variant="outline"
-          color="red"
-          size="xs"
-          leftSection={<IconTrash size={14} aria-hidden="true" />}
-          onClick={() => open('delete')}
-        >
-          Delete container
-        </Button>
-      ) : null}
-      {dialog === 'edit' ? (
-        <EditContainerDialog opened container={container} onClose={() => setDialog(null)} />
-      ) : null}
-      {dialog === 'convert' ? (
-        <ConvertCurrencyDialog
-          opened
-          containerId={container.id}
-          containerName={container.name}
-          coins={heldCoins}
-          onClose={() => setDialog(null)}
-        />
-      ) : null}
-      {dialog === 'delete' ? (
-        <DeleteContainerDialog
-          opened
-          container={container}
-          containers={containers}
-          onClose={() => setDialog(null)}
-          onDeleted={() => {
-            setReturnFocus(false);
-            onDeleted();
-            const next = afterDeletion(container, containers);
-            if (container.id === pageContainerId) {
-              navigate(next ? `/containers/${next}` : '/characters', { replace: true });
-            } else if (next) onSelect(next);
-          }}
-        />
-      ) : null}
-    </Group>
+    </Stack>
   );
 }

@@ -12,7 +12,19 @@ import { useUpdateItem } from '../hooks/use-inventory-actions';
  * move, a gift or a take merged into it, shown live): an untouched quantity follows it, and a typed one is
  * sent with the number it was typed over, so that the server refuses it (409) rather than undo that change.
  */
-export function EditItemForm({ item, onDone }: { item: ItemInstance; onDone: () => void }) {
+export function EditItemForm({
+  item,
+  quantityRefusal = null,
+  onDone,
+}: {
+  item: ItemInstance;
+  /**
+   * Why a new quantity cannot be saved now (it spends an inventory action, and that allowance is used up
+   * this month): the field is disabled and says so; the name, which spends nothing, stays open.
+   */
+  quantityRefusal?: string | null;
+  onDone: () => void;
+}) {
   const update = useUpdateItem(item);
   const [typedOver, setTypedOver] = useState(item.quantity);
   const latestQuantity = useRef(item.quantity);
@@ -64,6 +76,8 @@ export function EditItemForm({ item, onDone }: { item: ItemInstance; onDone: () 
           {...quantityFieldProps}
           max={MAX_STACK_QUANTITY}
           {...form.getInputProps('quantity')}
+          disabled={quantityRefusal !== null}
+          description={quantityRefusal ?? undefined}
         />
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onDone}>

@@ -26,6 +26,7 @@ import { PartyRealtimeIndicator } from '../../realtime/components/party-realtime
 import { shopKeys } from '../../shops/api/shops-api';
 import { type DraggedShopItem, isDraggedShopItem } from '../../shops/components/shop-source-view';
 import { TradeDialog, type TradeOffer } from '../../shops/components/trade-dialog';
+import { type ActionScope, allowanceUpgradePath } from '../api/allowance-api';
 import { type ContainerOwner, type ItemFilters, searchableItemFilters } from '../api/inventory-api';
 import { isCapacityRefusal } from '../api/transfer-messages';
 import { panelCollision, panelJumpCoordinates, TOUCH_DRAG_DELAY_MS, TOUCH_DRAG_TOLERANCE_PX } from '../dnd';
@@ -40,6 +41,13 @@ import {
   partyCollaborationUpgradePath,
   usePlanLockedContainers,
 } from '../hooks/use-plan-locked-containers';
+import {
+  allowanceSpentMessage,
+  containerScope,
+  moveScope,
+  SpentAllowancesContext,
+  useSpentAllowances,
+} from '../hooks/use-spent-allowances';
 import { useTransferQueue } from '../hooks/use-transfer-queue';
 import {
   asDragPayload,
@@ -136,8 +144,30 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
   useFocusReturn({ opened: detail.item !== null });
   const user = useCurrentUser();
   const { pathname } = useLocation();
+  const byId = new Map(props.containers.map((c) => [c.id, c]));
+  // The month's allowances already used up (the notice's check_limit answers): what would spend one is
+  // shown disabled with why, and is not sent from here, as the server would only refuse it (DESIGN §5).
+  const spent = useSpentAllowances(props.containers, props.partyId ?? null);
+  /** What a queued stack's move or take would spend: a take the party's (loot.service), a move as moves do. */
+  const queuedScope = (item: QueuedItem, destination: string): ActionScope | null =>
+    item.loot ? 'party' : moveScope(byId.get(item.container_id), byId.get(destination));
+  const spentReasonOf = (item: QueuedItem, destination: string) => {
+    const scope = queuedScope(item, destination);
+    return scope && spent.has(scope) ? allowanceSpentMessage(scope) : null;
+  };
+  /** Says why an action that would spend `scope` is not sent, and stops it; false when it may go. */
+  const refuseSpent = (scope: ActionScope | null): boolean => {
+    if (!scope || !spent.has(scope)) return false;
+    toast.error(`${allowanceSpentMessage(scope)}.`, undefined, {
+      label: upgradeLinkLabel,
+      href: allowanceUpgradePath(scope),
+    });
+    return true;
+  };
   // One queue per page and person: a reload keeps it, another page or account starts its own.
-  const queue = useTransferQueue(`${user?.id ?? 'signed-out'}:${pathname}`);
+  const queue = useTransferQueue(`${user?.id ?? 'signed-out'}:${pathname}`, {
+    refusalOf: (item, destination) => spentReasonOf(item, destination),
+  });
   // Phones and tablets always show the queue (swipes fill it); a desktop once something is queued in it
   // (Q, Ctrl+click, or Add to Queue in an item's dialog) and until its run and any refusal are over.
   const showsQueue = touch || queue.items.length > 0 || queue.progress !== null || queue.error !== null;
@@ -163,7 +193,6 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
     }),
   );
 
-  const byId = new Map(props.containers.map((c) => [c.id, c]));
   const setPanel = (side: PanelSide) => (state: PanelState) =>
     setPanels((all) => ({ ...all, [side]: state }));
   const containerOf = (side: PanelSide) => panels[side].containerId;
@@ -191,6 +220,7 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
     payload: { itemId: string; containerId: string; quantity: number; name: string },
     targetId: string,
   ) => {
+    if (refuseSpent(moveScope(byId.get(payload.containerId), byId.get(targetId)))) return;
     const request = (quantity: number) => ({
       itemInstanceId: payload.itemId,
       sourceContainerId: payload.containerId,
@@ -212,6 +242,8 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
   };
 
   const askAdd = (template: Pick<ItemTemplate, 'id' | 'name'> & { weight?: number }, containerId: string) => {
+    const container = byId.get(containerId);
+    if (container && refuseSpent(containerScope(container))) return;
     const target = labelOf(containerId, 'the container');
     setQuantityRequest({
       title: `Add ${template.name}`,
@@ -237,6 +269,8 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
       toast.error(dropElsewhere('buy', props.containers));
       return;
     }
+    // A trade counts as a party action (shops.service), wherever in the party the goods go.
+    if (refuseSpent('party')) return;
     setTradeOffer({
       side: 'buy',
       shopId: item.shopId,
@@ -261,6 +295,7 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
       toast.error(sellElsewhere(props.containers));
       return;
     }
+    if (refuseSpent('party')) return;
     const shop = queryClient.getQueryData<ShopInstance>(shopKeys.instance(shopId));
     setTradeOffer({
       side: 'sell',
@@ -295,6 +330,8 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
       );
       return;
     }
+    // A take counts as a party action (loot.service), into whichever character's container.
+    if (refuseSpent('party')) return;
     // No dialog is left open to show a refusal (the prompt closed as it confirmed): a toast says it.
     const run = (quantity: number) =>
       takeLoot.mutate(
@@ -324,6 +361,7 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
    */
   const askQuickTransfer = (item: QueuedItem) => {
     const destination = queue.destination;
+    if (destination && !item.loot?.blocked && refuseSpent(queuedScope(item, destination))) return;
     if (item.quantity <= 1 || item.loot?.blocked || !destination) {
       void queue.quickTransfer(item);
       return;
@@ -458,7 +496,9 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
         { itemId: item.id, containerId: item.container_id, quantity: item.quantity, name: item.name },
         targetId,
       ),
-    onTrade: setTradeOffer,
+    onTrade: (offer: TradeOffer) => {
+      if (!refuseSpent('party')) setTradeOffer(offer);
+    },
     lootDestinations,
     onOpenLoot: detail.openLoot,
     onTakeLoot: (item: ItemInstance, loot: LootSource, containerId: string) =>
@@ -477,110 +517,127 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
     target?.scrollIntoView({ block: 'nearest' });
   };
 
+  // New containers go to a character (personal) or a party (its allowance): inventory.service createContainer.
+  const createScope: ActionScope | null = createOwner
+    ? createOwner.type === 'party'
+      ? 'party'
+      : 'personal'
+    : null;
+  // Process Queue is closed, with why, when not one queued stack could go for a used-up allowance (when
+  // some could, those go, and the others wait in the queue with the reason: useTransferQueue).
+  const queueReasons = queue.destination
+    ? queue.items.map((item) => spentReasonOf(item, queue.destination ?? ''))
+    : [];
+  const queueRefusal = queueReasons.every((why) => why !== null) ? (queueReasons[0] ?? null) : null;
+
   return (
-    <Stack ref={root} gap="md" data-testid="inventory-workspace" data-view={viewMode} data-device={device}>
-      <PageSkipLink onActivate={focusItems}>Skip to items</PageSkipLink>
-      <WorkspaceTopBar
-        owner={props.owner}
-        back={props.back}
-        titleOrder={props.titleOrder ?? 1}
-        wide={wide}
-        searchOpen={searchOpen}
-        onSearchOpenChange={setSearchOpen}
-        search={search}
-        onSearchChange={setSearch}
-        filters={valueFilters}
-        onFiltersChange={setValueFilters}
-        viewMode={viewMode}
-        onViewModeChange={setViewMode}
-        layout={layout}
-        onLayoutChange={setLayout}
-        canCreate={createOwner !== null}
-        onCreateContainer={() => setCreating(true)}
-        status={
-          props.partyId && props.showsLiveStatus !== false ? (
-            <PartyRealtimeIndicator partyId={props.partyId} />
-          ) : null
-        }
-      />
-      {props.summary}
-      <AllowanceNotice containers={props.containers} partyId={props.partyId ?? null} />
-      <DndContext
-        sensors={sensors}
-        collisionDetection={panelCollision}
-        onDragStart={onDragStart}
-        onDragEnd={onDragEnd}
-        onDragCancel={() => setDragging(null)}
-        accessibility={{
-          announcements: dragAnnouncements(zoneName),
-          screenReaderInstructions: dragInstructions,
-        }}
-      >
-        <TransferQueueCover.Provider value={showsQueue ? queueCover : 0}>
-          <SimpleGrid cols={viewMode === 'dual' ? 2 : 1} spacing="md">
-            <InventoryPanel {...panelProps('left')} />
-            {viewMode === 'dual' ? <InventoryPanel {...panelProps('right')} /> : null}
-          </SimpleGrid>
-        </TransferQueueCover.Provider>
-        <DragOverlay dropAnimation={null}>
-          {dragging ? (
-            <Paper withBorder shadow="md" p="xs" style={{ cursor: 'grabbing' }}>
-              <Text fw={600} size="sm">
-                {dragging.kind === 'template'
-                  ? dragging.templateName
-                  : `${dragging.name} ×${dragging.quantity}`}
-              </Text>
-            </Paper>
-          ) : null}
-        </DragOverlay>
-      </DndContext>
-      {showsQueue ? (
-        <TransferQueueBar
-          queue={queue}
-          containers={queueDestinations}
-          swipes={touch}
-          nowhere={queueNowhere ? nowhereFromStash : null}
-          onCoverChange={setQueueCover}
-        />
-      ) : null}
-      {/* The dialogs are mounted while open only: closed Mantine modals still run their hooks on every
-          render of the workspace (issue 13 §1). */}
-      {detail.item ? (
-        <ItemDetail
-          item={detail.item}
-          about={detail.about}
-          loot={detail.loot}
-          lootGone={detail.lootGone}
-          device={device}
-          canAct={detailContainer?.can_act ?? false}
-          destinations={props.containers}
-          lootDestinations={lootDestinations}
-          onAddToQueue={
-            queueNowhere
-              ? undefined
-              : (item) => {
-                  queue.add(detail.loot ? { ...item, loot: detail.loot } : item);
-                  detail.close();
-                }
+    <SpentAllowancesContext.Provider value={spent}>
+      <Stack ref={root} gap="md" data-testid="inventory-workspace" data-view={viewMode} data-device={device}>
+        <PageSkipLink onActivate={focusItems}>Skip to items</PageSkipLink>
+        <WorkspaceTopBar
+          owner={props.owner}
+          back={props.back}
+          titleOrder={props.titleOrder ?? 1}
+          wide={wide}
+          searchOpen={searchOpen}
+          onSearchOpenChange={setSearchOpen}
+          search={search}
+          onSearchChange={setSearch}
+          filters={valueFilters}
+          onFiltersChange={setValueFilters}
+          viewMode={viewMode}
+          onViewModeChange={setViewMode}
+          layout={layout}
+          onLayoutChange={setLayout}
+          canCreate={createOwner !== null}
+          createRefusal={createScope && spent.has(createScope) ? allowanceSpentMessage(createScope) : null}
+          onCreateContainer={() => setCreating(true)}
+          status={
+            props.partyId && props.showsLiveStatus !== false ? (
+              <PartyRealtimeIndicator partyId={props.partyId} />
+            ) : null
           }
-          onClose={detail.close}
         />
-      ) : null}
-      {creating ? (
-        <CreateContainerDialog
-          opened={creating}
-          owner={createOwner}
-          onClose={() => setCreating(false)}
-          onCreated={(containerId) => {
-            // Show the new container at once: in the second panel, or in the only one.
-            setPanel(viewMode === 'dual' ? 'right' : 'left')({ tab: 'container', containerId });
+        {props.summary}
+        <AllowanceNotice containers={props.containers} partyId={props.partyId ?? null} />
+        <DndContext
+          sensors={sensors}
+          collisionDetection={panelCollision}
+          onDragStart={onDragStart}
+          onDragEnd={onDragEnd}
+          onDragCancel={() => setDragging(null)}
+          accessibility={{
+            announcements: dragAnnouncements(zoneName),
+            screenReaderInstructions: dragInstructions,
           }}
-        />
-      ) : null}
-      {quantityRequest ? (
-        <QuantityDialog request={quantityRequest} onClose={() => setQuantityRequest(null)} />
-      ) : null}
-      {tradeOffer ? <TradeDialog offer={tradeOffer} onClose={() => setTradeOffer(null)} /> : null}
-    </Stack>
+        >
+          <TransferQueueCover.Provider value={showsQueue ? queueCover : 0}>
+            <SimpleGrid cols={viewMode === 'dual' ? 2 : 1} spacing="md">
+              <InventoryPanel {...panelProps('left')} />
+              {viewMode === 'dual' ? <InventoryPanel {...panelProps('right')} /> : null}
+            </SimpleGrid>
+          </TransferQueueCover.Provider>
+          <DragOverlay dropAnimation={null}>
+            {dragging ? (
+              <Paper withBorder shadow="md" p="xs" style={{ cursor: 'grabbing' }}>
+                <Text fw={600} size="sm">
+                  {dragging.kind === 'template'
+                    ? dragging.templateName
+                    : `${dragging.name} ×${dragging.quantity}`}
+                </Text>
+              </Paper>
+            ) : null}
+          </DragOverlay>
+        </DndContext>
+        {showsQueue ? (
+          <TransferQueueBar
+            queue={queue}
+            containers={queueDestinations}
+            swipes={touch}
+            nowhere={queueNowhere ? nowhereFromStash : null}
+            refusal={queueRefusal}
+            onCoverChange={setQueueCover}
+          />
+        ) : null}
+        {/* The dialogs are mounted while open only: closed Mantine modals still run their hooks on every
+          render of the workspace (issue 13 §1). */}
+        {detail.item ? (
+          <ItemDetail
+            item={detail.item}
+            about={detail.about}
+            loot={detail.loot}
+            lootGone={detail.lootGone}
+            device={device}
+            canAct={detailContainer?.can_act ?? false}
+            destinations={props.containers}
+            lootDestinations={lootDestinations}
+            onAddToQueue={
+              queueNowhere
+                ? undefined
+                : (item) => {
+                    queue.add(detail.loot ? { ...item, loot: detail.loot } : item);
+                    detail.close();
+                  }
+            }
+            onClose={detail.close}
+          />
+        ) : null}
+        {creating ? (
+          <CreateContainerDialog
+            opened={creating}
+            owner={createOwner}
+            onClose={() => setCreating(false)}
+            onCreated={(containerId) => {
+              // Show the new container at once: in the second panel, or in the only one.
+              setPanel(viewMode === 'dual' ? 'right' : 'left')({ tab: 'container', containerId });
+            }}
+          />
+        ) : null}
+        {quantityRequest ? (
+          <QuantityDialog request={quantityRequest} onClose={() => setQuantityRequest(null)} />
+        ) : null}
+        {tradeOffer ? <TradeDialog offer={tradeOffer} onClose={() => setTradeOffer(null)} /> : null}
+      </Stack>
+    </SpentAllowancesContext.Provider>
   );
 }

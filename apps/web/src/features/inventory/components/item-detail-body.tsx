@@ -1,10 +1,14 @@
 import { type Container, type ItemInstance, samePersonalState } from '@haversack/contracts';
-import { Button, Divider, Group, Stack, Title } from '@mantine/core';
+import { Anchor, Button, Divider, Group, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { type MouseEvent, useEffect, useId, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { upgradeLinkLabel } from '../../../lib/upgrade-link';
+import { type ActionScope, allowanceUpgradePath } from '../api/allowance-api';
 import { hasOverrides, mergeTargetsQuery } from '../api/inventory-api';
 import { useDestroyItem } from '../hooks/use-inventory-actions';
+import { containerScope, moveScope, useAllowanceRefusal } from '../hooks/use-spent-allowances';
 import type { ItemAbout } from '../workspace-types';
 import { CloneTemplateForm } from './clone-template-form';
 import { EditItemForm } from './edit-item-form';
@@ -99,15 +103,54 @@ export function ItemDetailBody({
     observer.observe(region, { childList: true, subtree: true });
     return () => observer.disconnect();
   }, [mode]);
-  const actionProps = (next: FormMode) => ({
-    onClick: () => setMode(next),
-    ref: (button: HTMLButtonElement | null) => {
+  // What each change would spend, as the server counts it (inventory.service): a split, a merge or a new
+  // quantity the allowance of the stack's container, a gift the personal one, a move the party's when
+  // either end is a party's stash. One whose allowance is used up stays in its place, disabled (focusable,
+  // aria-disabled) and described by why, and opens nothing; Edit stays, for a new name spends nothing.
+  const allowanceRefusal = useAllowanceRefusal();
+  const source = destinations.find((c) => c.id === item.container_id);
+  const stackScope = source ? containerScope(source) : null;
+  const moveChoices = destinations.filter((c) => c.id !== item.container_id && c.can_act);
+  const moveScopes = moveChoices.map((c) => moveScope(source, c));
+  const moveClosed = moveScopes.length > 0 && moveScopes.every((scope) => allowanceRefusal(scope) !== null);
+  const spends: Partial<Record<FormMode, ActionScope | null>> = {
+    split: stackScope,
+    merge: stackScope,
+    give: 'personal',
+    move: moveClosed ? (moveScopes[0] ?? null) : null,
+  };
+  const refusalOf = (next: FormMode) => allowanceRefusal(spends[next] ?? null);
+  const hintId = useId();
+  const actionProps = (next: FormMode) => {
+    const ref = (button: HTMLButtonElement | null) => {
       if (button) actionButtons.current.set(next, button);
       else actionButtons.current.delete(next);
-    },
-  });
+    };
+    if (refusalOf(next) === null) return { onClick: () => setMode(next), ref };
+    return {
+      ref,
+      'aria-disabled': true,
+      'data-disabled': true,
+      'aria-describedby': hintId,
+      onClick: (event: MouseEvent) => event.preventDefault(),
+    };
+  };
   // Equip, attune and give belong to a character's own items, in a container the user may change.
   const ownerCharacterId = canAct ? actingCharacterOf(item, destinations) : null;
+  const shown: FormMode[] = [
+    'move',
+    ...(ownerCharacterId ? (['give'] as const) : []),
+    ...(item.quantity > 1 ? (['split'] as const) : []),
+    ...(mergeable && mergeTargets.length > 0 ? (['merge'] as const) : []),
+  ];
+  const closedScopes = [
+    ...new Set(
+      shown.flatMap((next) => {
+        const scope = spends[next];
+        return scope && refusalOf(next) !== null ? [scope] : [];
+      }),
+    ),
+  ];
   return (
     <Stack gap="md">
       <ItemFacts item={item} about={about} />
@@ -149,12 +192,22 @@ export function ItemDetailBody({
           </Button>
         </Group>
       ) : null}
+      {canAct && mode === 'view' && closedScopes.length > 0 ? (
+        <Text size="sm" c="dimmed" data-testid="allowance-hint">
+          <span id={hintId}>{closedScopes.map((scope) => `${allowanceRefusal(scope)}.`).join(' ')}</span>{' '}
+          <Anchor component={Link} to={allowanceUpgradePath(closedScopes[0] ?? 'personal')} size="sm">
+            {upgradeLinkLabel}
+          </Anchor>
+        </Text>
+      ) : null}
       {canAct && mode !== 'view' ? (
         <Stack gap="sm" ref={form}>
           <Title order={3} size="h5">
             {modeTitles[mode]}
           </Title>
-          {mode === 'edit' ? <EditItemForm item={item} onDone={back} /> : null}
+          {mode === 'edit' ? (
+            <EditItemForm item={item} quantityRefusal={allowanceRefusal(stackScope)} onDone={back} />
+          ) : null}
           {mode === 'split' ? <SplitItemForm item={item} onDone={back} /> : null}
           {mode === 'merge' ? <MergeItemForm item={item} targets={mergeTargets} onDone={onClose} /> : null}
           {mode === 'move' ? <MoveItemForm item={item} destinations={destinations} onDone={onClose} /> : null}

@@ -13,6 +13,7 @@ import { type FocusEvent, type KeyboardEvent, type ReactElement, useEffect, useR
 import { Link } from 'react-router';
 import { upgradeLinkLabel } from '../../../lib/upgrade-link';
 import { formatStackWeight } from '../../../lib/weight';
+import { allowanceUpgradePath } from '../api/allowance-api';
 import { dragHandleStyle, useDragId } from '../dnd';
 import { isAttuned, isEquipped, useItemStatus } from '../hooks/use-item-status';
 import { useIsMoving } from '../hooks/use-moving-item';
@@ -21,6 +22,7 @@ import {
   partyCollaborationUpgradePath,
   usePlanLockedContainers,
 } from '../hooks/use-plan-locked-containers';
+import { moveScope, useAllowanceRefusal } from '../hooks/use-spent-allowances';
 import { useSwipe } from '../hooks/use-swipe';
 import { itemIcon, rarityOf } from '../lib/item-look';
 import { containerLabel, type DraggedItem, type DraggedLootItem, type LayoutMode } from '../workspace-types';
@@ -397,10 +399,12 @@ const moveMenuStyles = {
 } as const;
 
 /**
- * "Move to...": the containers the item may go to. A move the user's plan would have refused (into or out
- * of a party's stash without party collaboration, spec/01 §3) is shown disabled with why, and the way to
- * the upgrade, rather than offered and answered with a 403. Mounted with the menu only, so its plan
- * question is asked for a tile about to be moved, not for every tile drawn (issue 13 §1).
+ * "Move to...": the containers the item may go to. A move the server would refuse up front is shown
+ * disabled with why, and the way to the upgrade, rather than offered and answered with a refusal: one
+ * the user's plan would have refused (into or out of a party's stash without party collaboration, spec/01
+ * §3), and one that would spend a monthly allowance already used up (the party's when either end is a
+ * party's stash, else the personal one: inventory.service `#moveWithin`). Mounted with the menu only, so
+ * its plan question is asked for a tile about to be moved, not for every tile drawn (issue 13 §1).
  */
 function MoveToMenu({
   item,
@@ -425,8 +429,22 @@ function MoveToMenu({
   onClose: () => void;
 }) {
   const locked = usePlanLockedContainers(destinations);
-  const isLocked = (container: Container) => locked.has(container.id) || locked.has(item.container_id);
-  const firstOpen = targets.find((container) => !isLocked(container));
+  const allowanceRefusal = useAllowanceRefusal();
+  const source = destinations.find((c) => c.id === item.container_id);
+  // A loot stack's take is not a move between my containers: the workspace says why it cannot go.
+  const spendsOf = (container: Container) => (moveVerb === 'Move' ? moveScope(source, container) : null);
+  const planLocked = (container: Container) => locked.has(container.id) || locked.has(item.container_id);
+  const refusal = (container: Container) =>
+    planLocked(container) ? partyCollaborationLocked : allowanceRefusal(spendsOf(container));
+  const firstOpen = targets.find((container) => refusal(container) === null);
+  // One way to the upgrade, for what closed the first of them (the feature, else the allowance).
+  const closed = targets.find((container) => refusal(container) !== null);
+  const scope = closed ? spendsOf(closed) : null;
+  const upgradePath = !closed
+    ? null
+    : planLocked(closed) || !scope
+      ? partyCollaborationUpgradePath
+      : allowanceUpgradePath(scope);
   return (
     <Menu
       opened={opened}
@@ -442,28 +460,28 @@ function MoveToMenu({
       <Menu.Dropdown>
         <Menu.Label>{moveVerb} to...</Menu.Label>
         {targets.map((container) => {
-          const lockedTarget = isLocked(container);
+          const why = refusal(container);
           return (
             <Menu.Item
               key={container.id}
               data-autofocus={container === firstOpen ? true : undefined}
-              disabled={lockedTarget}
-              leftSection={lockedTarget ? <IconLock size={14} aria-hidden="true" /> : undefined}
+              disabled={why !== null}
+              leftSection={why !== null ? <IconLock size={14} aria-hidden="true" /> : undefined}
               onClick={() => onMoveTo(container.id)}
             >
               {containerLabel(container)}
-              {lockedTarget ? (
+              {why !== null ? (
                 <Text span display="block" size="xs" c="dimmed">
-                  {partyCollaborationLocked}
+                  {why}
                 </Text>
               ) : null}
             </Menu.Item>
           );
         })}
-        {targets.some(isLocked) ? (
+        {upgradePath ? (
           <>
             <Menu.Divider />
-            <Menu.Item component={Link} to={partyCollaborationUpgradePath}>
+            <Menu.Item component={Link} to={upgradePath}>
               {upgradeLinkLabel}
             </Menu.Item>
           </>
@@ -499,7 +517,8 @@ interface ItemActionsMenuProps {
 }
 
 /**
- * Add to Queue, equip, attune and "Give to..." without opening the item (the dialog offers them too). The
+ * Add to Queue, equip, attune and "Give to..." without opening the item (the dialog offers them too);
+ * "Give to..." disabled, with why, once the personal allowance it would spend is used up. The
  * menu (and its status mutation) is mounted on the first click: until then the tile draws only its button.
  */
 function ItemActionsMenu(props: ItemActionsMenuProps) {
@@ -520,6 +539,8 @@ function ItemActionsMenu(props: ItemActionsMenuProps) {
 function ItemActionsMenuMounted({ item, list, onAddToQueue, onGive, onClosed }: ItemActionsMenuProps) {
   const status = useItemStatus(item);
   const attuned = isAttuned(item);
+  // A gift spends the giver's personal allowance (inventory.service `give`); equipping spends none.
+  const giveRefusal = useAllowanceRefusal()('personal');
   // Mounted by the first press: drawn closed, then opened, as a menu that was there all along opens.
   const [opened, setOpened] = useState(false);
   const buttonRef = useRef<HTMLButtonElement | null>(null);
@@ -574,7 +595,20 @@ function ItemActionsMenuMounted({ item, list, onAddToQueue, onGive, onClosed }: 
             {attuned ? 'End attunement' : 'Attune'}
           </Menu.Item>
         ) : null}
-        {onGive ? <Menu.Item onClick={choose(onGive)}>Give to...</Menu.Item> : null}
+        {onGive ? (
+          <Menu.Item
+            disabled={giveRefusal !== null}
+            leftSection={giveRefusal !== null ? <IconLock size={14} aria-hidden="true" /> : undefined}
+            onClick={choose(onGive)}
+          >
+            Give to...
+            {giveRefusal !== null ? (
+              <Text span display="block" size="xs" c="dimmed">
+                {giveRefusal}
+              </Text>
+            ) : null}
+          </Menu.Item>
+        ) : null}
       </Menu.Dropdown>
     </Menu>
   );

@@ -24,6 +24,7 @@ import { marketplaceQuery } from '../../items/api/item-templates-api';
 import { templatePrice } from '../../items/components/template-summary';
 import { dragHandleStyle, useDragId } from '../dnd';
 import { useConjuringRefusal } from '../hooks/use-conjuring-refusal';
+import { containerScope, useAllowanceRefusal } from '../hooks/use-spent-allowances';
 import { tagLabel } from '../lib/item-look';
 import type { DraggedTemplate } from '../workspace-types';
 import { sourceOptionLabel } from './container-source-select';
@@ -118,7 +119,12 @@ export function MarketBrowser({
   const [debounced] = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
   const [page, setPage] = useState(1);
   const targets = containers.filter((c) => c.can_act);
-  const refusal = useConjuringRefusal(targets);
+  const conjuringRefusal = useConjuringRefusal(targets);
+  // A new stack spends an inventory action of its container's allowance (inventory.service
+  // createInstance): a container whose allowance is used up this month is listed disabled, with why.
+  const allowanceRefusal = useAllowanceRefusal();
+  const spentRefusal = (c: Container) => allowanceRefusal(containerScope(c));
+  const refusal = (c: Container) => conjuringRefusal(c) ?? spentRefusal(c);
   const [picked, setTarget] = useState<string | null>(defaultTargetId);
   useEffect(() => setTarget(defaultTargetId), [defaultTargetId]);
   const pickedContainer = targets.find((c) => c.id === picked);
@@ -159,7 +165,11 @@ export function MarketBrowser({
           label="Add to"
           data={targets.map((c) => ({
             value: c.id,
-            label: refusal(c) ? `${sourceOptionLabel(c)} (GM only)` : sourceOptionLabel(c),
+            label: conjuringRefusal(c)
+              ? `${sourceOptionLabel(c)} (GM only)`
+              : spentRefusal(c)
+                ? `${sourceOptionLabel(c)} · ${spentRefusal(c)}`
+                : sourceOptionLabel(c),
             disabled: refusal(c) !== null,
           }))}
           error={targetRefusal ?? undefined}

@@ -5,6 +5,7 @@ import { quantityError, quantityFieldProps } from '../../../lib/quantity-field';
 import { useSingleFlight } from '../../../lib/use-single-flight';
 import { useTransferItem } from '../hooks/use-inventory-actions';
 import { partyCollaborationLocked, usePlanLockedContainers } from '../hooks/use-plan-locked-containers';
+import { moveScope, useAllowanceRefusal } from '../hooks/use-spent-allowances';
 import { sheetComboboxProps } from '../lib/sheet-combobox';
 import { sourceOptionLabel } from './container-source-select';
 
@@ -33,8 +34,8 @@ export const nowhereToMove = 'There is nowhere to move this: there is no other c
 
 /**
  * Moves some or all of a stack into another container (the same transfer as a drag). A destination the
- * user's plan would refuse (a party's stash without party collaboration, spec/01 §3) is listed disabled,
- * with why, and never chosen for them.
+ * user's plan would refuse (a party's stash without party collaboration, spec/01 §3, or a move that would
+ * spend a monthly allowance already used up) is listed disabled, with why, and never chosen for them.
  */
 export function MoveItemForm({
   item,
@@ -47,7 +48,14 @@ export function MoveItemForm({
 }) {
   const choices = destinations.filter((c) => c.id !== item.container_id && c.can_act);
   const locked = usePlanLockedContainers(destinations);
-  const isLocked = (c: Container) => locked.has(c.id) || locked.has(item.container_id);
+  const allowanceRefusal = useAllowanceRefusal();
+  const source = destinations.find((c) => c.id === item.container_id);
+  // Why a destination is closed: the plan's feature, else a used-up allowance the move would spend.
+  const refusal = (c: Container) =>
+    locked.has(c.id) || locked.has(item.container_id)
+      ? partyCollaborationLocked
+      : allowanceRefusal(moveScope(source, c));
+  const isLocked = (c: Container) => refusal(c) !== null;
   // The plan's answer may come after the form opened: a locked choice, even the first, is never kept.
   const [chosen, setTarget] = useState<string | null>(null);
   const target =
@@ -104,7 +112,7 @@ export function MoveItemForm({
             isLocked(c)
               ? {
                   value: c.id,
-                  label: `${sourceOptionLabel(c)} · ${partyCollaborationLocked}`,
+                  label: `${sourceOptionLabel(c)} · ${refusal(c)}`,
                   disabled: true,
                 }
               : { value: c.id, label: sourceOptionLabel(c) },

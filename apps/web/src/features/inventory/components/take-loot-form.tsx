@@ -1,6 +1,6 @@
 import type { Container, ItemInstance } from '@haversack/contracts';
 import { Alert, Button, Divider, Group, NumberInput, Select, Stack, Text } from '@mantine/core';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { quantityFieldProps } from '../../../lib/quantity-field';
 import { useSingleFlight } from '../../../lib/use-single-flight';
 import {
@@ -9,6 +9,7 @@ import {
   useTakeLoot,
   useTakeQuantity,
 } from '../../loot/hooks/use-take-loot';
+import { useAllowanceRefusal } from '../hooks/use-spent-allowances';
 import { sheetComboboxProps } from '../lib/sheet-combobox';
 import type { ItemAbout, LootSource } from '../workspace-types';
 import { sourceOptionLabel } from './container-source-select';
@@ -86,8 +87,12 @@ export function TakeLootForm({
   const take = useTakeLoot({ onSuccess: onDone });
   useCloseWhenTaken(gone && !take.isPending, take.error, onDone);
   const once = useSingleFlight();
+  // A take counts as a party action wherever it goes (loot.service): with the party's allowance used up
+  // this month, Take stays in its place, disabled, and says why rather than send what would be refused.
+  const refusal = useAllowanceRefusal()('party');
+  const refusalId = useId();
   const submit = () => {
-    if (!target || !validAmount) return;
+    if (!target || !validAmount || refusal) return;
     once((settled) =>
       take.mutate(
         {
@@ -137,8 +142,20 @@ export function TakeLootForm({
             {takeErrorMessage(take.error)}
           </Alert>
         ) : null}
+        {refusal ? (
+          <Text size="sm" c="dimmed" id={refusalId}>
+            {refusal}.
+          </Text>
+        ) : null}
         <Group justify="flex-end">
-          <Button type="submit" disabled={!target || !validAmount} loading={take.isPending}>
+          <Button
+            type="submit"
+            disabled={!target || !validAmount}
+            loading={take.isPending}
+            aria-disabled={refusal ? true : undefined}
+            data-disabled={refusal ? true : undefined}
+            aria-describedby={refusal ? refusalId : undefined}
+          >
             Take
           </Button>
         </Group>

@@ -1,7 +1,7 @@
 import type { Container } from '@haversack/contracts';
 import { ActionIcon, Badge, Button, Group, Paper, Progress, Select, Stack, Text } from '@mantine/core';
 import { IconX } from '@tabler/icons-react';
-import { useEffect, useRef } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { useOptionsOnFirstUse } from '../../../lib/use-options-on-first-use';
 import type { TransferQueue } from '../hooks/use-transfer-queue';
 import { sourceOptionLabel } from './container-source-select';
@@ -32,6 +32,7 @@ export function TransferQueueBar({
   containers,
   swipes = true,
   nowhere = null,
+  refusal = null,
   onCoverChange,
 }: {
   queue: TransferQueue;
@@ -43,6 +44,11 @@ export function TransferQueueBar({
    * user may fill): said instead of an empty Destination and the swipe help.
    */
   nowhere?: string | null;
+  /**
+   * Why none of the queued items can go to the destination now (the monthly allowance their moves would
+   * spend is used up): Process Queue stays in its place, disabled, described by it.
+   */
+  refusal?: string | null;
   onCoverChange?: (height: number) => void;
 }) {
   const busy = queue.progress !== null;
@@ -54,6 +60,7 @@ export function TransferQueueBar({
     .map((c) => ({ value: c.id, label: sourceOptionLabel(c) }));
   const destinationLabel = destinationOptions.find((option) => option.value === queue.destination)?.label;
   const bar = useRef<HTMLElement>(null);
+  const refusalId = useId();
   useEffect(() => {
     const element = bar.current;
     if (!floating || !element) {
@@ -175,10 +182,26 @@ export function TransferQueueBar({
                 </Badge>
               ))}
             </Group>
-            <Button size="sm" onClick={() => void queue.process()} loading={busy} ml="auto">
+            <Button
+              size="sm"
+              onClick={() => {
+                if (!refusal) void queue.process();
+              }}
+              loading={busy}
+              ml="auto"
+              // Focusable still, and told why, rather than dropped from the keyboard's way (aria-disabled).
+              aria-disabled={refusal ? true : undefined}
+              data-disabled={refusal ? true : undefined}
+              aria-describedby={refusal ? refusalId : undefined}
+            >
               Process Queue
             </Button>
           </Group>
+        ) : null}
+        {refusal && hasItems && !busy ? (
+          <Text size="xs" c="dimmed" id={refusalId} data-testid="transfer-queue-refusal">
+            {refusal}.
+          </Text>
         ) : null}
         {queue.progress ? (
           <Stack gap={4} role="status">

@@ -11,6 +11,7 @@ import {
   TextInput,
   Title,
   Tooltip,
+  VisuallyHidden,
 } from '@mantine/core';
 import { useHotkeys, useId } from '@mantine/hooks';
 import { IconArrowLeft, IconPlus, IconSearch } from '@tabler/icons-react';
@@ -62,6 +63,11 @@ export interface WorkspaceTopBarProps {
   layout: LayoutMode;
   onLayoutChange: (layout: LayoutMode) => void;
   canCreate: boolean;
+  /**
+   * Why a new container cannot be made now (it spends an inventory action of an allowance used up this
+   * month): the button stays, disabled, and says so in its tooltip and description.
+   */
+  createRefusal?: string | null;
   onCreateContainer: () => void;
   /** Under the owner: whether the party's live updates reach this screen (the realtime indicator). */
   status?: ReactNode;
@@ -76,6 +82,7 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
   const input = useRef<HTMLInputElement>(null);
   const searchButton = useRef<HTMLButtonElement>(null);
   const ownerId = useId();
+  const createRefusalId = useId();
   const ranged = props.filters.minValue !== null || props.filters.maxValue !== null;
   const { onSearchOpenChange } = props;
   // The browser's own find is replaced inside the workspace, as the spec asks, except where text is typed.
@@ -180,13 +187,31 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
               />
             </>
           ) : null}
-          <Button
-            leftSection={<IconPlus size={16} aria-hidden="true" />}
-            onClick={props.onCreateContainer}
-            disabled={!props.canCreate}
-          >
-            New Container
-          </Button>
+          {props.canCreate && props.createRefusal ? (
+            <Tooltip label={props.createRefusal}>
+              <Button
+                leftSection={<IconPlus size={16} aria-hidden="true" />}
+                // Focusable still, so the keyboard and a screen reader meet it and hear why (aria-disabled).
+                aria-disabled
+                data-disabled
+                aria-describedby={createRefusalId}
+                onClick={(event) => event.preventDefault()}
+              >
+                New Container
+              </Button>
+            </Tooltip>
+          ) : (
+            <Button
+              leftSection={<IconPlus size={16} aria-hidden="true" />}
+              onClick={props.onCreateContainer}
+              disabled={!props.canCreate}
+            >
+              New Container
+            </Button>
+          )}
+          {props.canCreate && props.createRefusal ? (
+            <VisuallyHidden id={createRefusalId}>{props.createRefusal}</VisuallyHidden>
+          ) : null}
         </Group>
       </Group>
       {props.searchOpen ? (

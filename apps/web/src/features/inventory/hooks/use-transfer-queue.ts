@@ -82,8 +82,20 @@ function readDestination(stored: string | undefined): string | null {
  * dialog): items wait with their whole stack; processing moves each one in turn to the destination (a loot
  * stack is taken), then empties the queue of all but the failures.
  */
-export function useTransferQueue(scope = 'workspace') {
+export function useTransferQueue(
+  scope = 'workspace',
+  options: {
+    /**
+     * Why a queued stack would be refused at the destination before it is sent (a monthly allowance its
+     * move or take would spend is used up), or null: such a stack is not sent, and waits in the queue.
+     */
+    refusalOf?: (item: QueuedItem, destination: string) => string | null;
+  } = {},
+) {
   const queryClient = useQueryClient();
+  // The latest rule, read when the queue runs: the callbacks below keep their identity across renders.
+  const refusalOf = useRef(options.refusalOf);
+  refusalOf.current = options.refusalOf;
   // Kept in the tab's session storage: a reload at the table (a phone that slept, a dropped connection)
   // no longer loses what was swiped into the queue. The first fresh list of each container settles it.
   const [items, setItems] = useSessionStorage<QueuedItem[]>({
@@ -151,6 +163,11 @@ export function useTransferQueue(scope = 'workspace') {
         toast.error(selectDestinationMessage);
         return;
       }
+      const refused = refusalOf.current?.(item, destination);
+      if (refused) {
+        toast.error(`${item.name}: ${refused}.`);
+        return;
+      }
       try {
         if (item.loot) {
           await send(item, destination);
@@ -179,8 +196,18 @@ export function useTransferQueue(scope = 'workspace') {
       toast.error(selectDestinationMessage);
       return;
     }
-    const batch = items.filter((item) => item.container_id !== destination);
-    const failed = new Set<string>();
+    const eligible = items.filter((item) => item.container_id !== destination);
+    // What would only be refused for a used-up allowance is not sent: it waits, and one toast says why.
+    const refused = eligible.filter((item) => refusalOf.current?.(item, destination));
+    const batch = eligible.filter((item) => !refused.includes(item));
+    const failed = new Set<string>(refused.map((item) => item.id));
+    const [firstRefused] = refused;
+    if (firstRefused) {
+      const why = refusalOf.current?.(firstRefused, destination);
+      const names = refused.map((item) => item.name).join(', ');
+      toast.error(`${names}: ${why}.`);
+    }
+    if (batch.length === 0 && refused.length > 0) return;
     let moved = 0;
     let taken = 0;
     setProgress({ done: 0, total: batch.length });
