@@ -168,7 +168,7 @@ test('a player fills an inventory from the marketplace, moves arrows into a quiv
   await page.getByRole('textbox', { name: 'Search' }).fill('Longsword');
   await expect(page.getByRole('link', { name: 'Longsword', exact: true })).toBeVisible();
   await checkPage(page, 'marketplace');
-  await page.getByRole('button', { name: 'Add Longsword to my container' }).click();
+  await page.getByRole('button', { name: 'Add to Container: Longsword' }).click();
   const add = page.getByRole('dialog', { name: 'Add Longsword' });
   await expect(add.getByRole('combobox', { name: 'Container' })).not.toHaveValue('');
   await add.getByRole('button', { name: 'Add to Container' }).click();

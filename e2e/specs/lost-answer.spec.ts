@@ -37,7 +37,7 @@ test('an add whose answer the network lost is sent again with its key and made o
   });
 
   await page.goto(`/marketplace?q=${encodeURIComponent(lantern.name)}`);
-  await page.getByRole('button', { name: `Add ${lantern.name} to my container` }).click();
+  await page.getByRole('button', { name: `Add to Container: ${lantern.name}` }).click();
   const dialog = page.getByRole('dialog', { name: `Add ${lantern.name}` });
   await expect(dialog.getByRole('combobox', { name: 'Container' })).toHaveValue(/Backpack/);
   await dialog.getByRole('textbox', { name: 'Quantity' }).fill('3');

@@ -149,7 +149,7 @@ test('at the table: purse and load, attunement, giving live, the GM’s party ta
   // The marketplace says so where the player would choose the destination.
   await player.goto('/marketplace');
   await player
-    .getByRole('button', { name: /^Add .* to my container$/ })
+    .getByRole('button', { name: /^Add to Container: / })
     .first()
     .tap();
   await expect(

@@ -344,10 +344,10 @@ describe('Add to container: a refused add', () => {
           <button
             key={drawn}
             type="button"
-            aria-label="Add Rope to my container"
+            aria-label="Add to Container: Rope"
             onClick={() => setAdding(true)}
           >
-            Add
+            Add to Container
           </button>
           <AddToContainerDialog
             template={adding ? rope : null}
@@ -361,7 +361,7 @@ describe('Add to container: a refused add', () => {
     }
     const user = userEvent.setup();
     renderWithProviders(<Market />);
-    await user.click(screen.getByRole('button', { name: 'Add Rope to my container' }));
+    await user.click(screen.getByRole('button', { name: 'Add to Container: Rope' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add Rope' });
     await waitFor(() =>
       expect((within(dialog).getByRole('combobox', { name: 'Container' }) as HTMLInputElement).value).toMatch(
@@ -373,7 +373,7 @@ describe('Add to container: a refused add', () => {
       await user.click(within(dialog).getByRole('button', { name: 'Add to Container' }));
       await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
       await waitFor(() =>
-        expect(screen.getByRole('button', { name: 'Add Rope to my container' })).toHaveFocus(),
+        expect(screen.getByRole('button', { name: 'Add to Container: Rope' })).toHaveFocus(),
       );
     } finally {
       observer.disconnect();

@@ -21,7 +21,7 @@ const addFailed = 'Failed to add the item';
 const RETURN_FOCUS_AFTER_MS = 300;
 
 /**
- * "Add to my container": one of my characters' containers, or a party stash I may fill, and a quantity
+ * "Add to Container": one of my characters' containers, or a party stash I may fill, and a quantity
  * (spec/02 §2 marketplace). The GM of a party may act on every container of it (DESIGN §4 Who may act), so
  * its characters' containers are offered to them too, after the stash, as on the party's Inventory tab and
  * a container page: a GM without a character gives a player an item straight from the marketplace.

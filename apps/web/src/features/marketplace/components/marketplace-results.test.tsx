@@ -6,6 +6,7 @@ import { pageMeta } from '../../../test/party-fixtures';
 import { renderRoutes } from '../../../test/render';
 import { buildLootItemTemplate } from '../../loot/test/loot-fixtures';
 import { MarketplacePage } from '../pages/marketplace-page';
+import { MarketplaceResults } from './marketplace-results';
 
 // Counts how often a card's summary is drawn.
 const drawn = vi.hoisted(() => ({ count: 0 }));
@@ -30,5 +31,24 @@ describe('MarketplaceResults', () => {
     await userEvent.setup().type(screen.getByRole('textbox', { name: 'Search' }), 'pot');
     expect(screen.getByRole('textbox', { name: 'Search' })).toHaveValue('pot');
     expect(drawn.count).toBe(before);
+  });
+});
+
+describe('MarketplaceResults: the Add to Container button', () => {
+  it('is named by its visible words first, then the item (WCAG 2.5.3 Label in Name), with no "my"', async () => {
+    const rope = buildLootItemTemplate({ id: 'template-rope', name: 'Rope' });
+    renderRoutes(
+      [
+        {
+          path: '/marketplace',
+          element: <MarketplaceResults templates={[rope]} backTo="/marketplace" onAdd={() => {}} />,
+        },
+      ],
+      '/marketplace',
+    );
+    const button = await screen.findByRole('button', { name: 'Add to Container: Rope' });
+    const visible = button.textContent ?? '';
+    expect(visible).toBe('Add to Container');
+    expect(button.getAttribute('aria-label')?.startsWith(visible)).toBe(true);
   });
 });

@@ -47,7 +47,9 @@ export const MarketplaceResults = memo(function MarketplaceResults({
                 size="xs"
                 variant="light"
                 onClick={() => onAdd(template)}
-                aria-label={`Add ${template.name} to my container`}
+                // WCAG 2.5.3: the visible words first, then the item, as "Make Game Master: {name}" does; not
+                // "my container", since a GM without a character adds to a party character's container.
+                aria-label={`Add to Container: ${template.name}`}
               >
                 Add to Container
               </Button>
