@@ -8,6 +8,7 @@ import {
   type PartyForm,
   type PartyPreview,
   type PartyUpdate,
+  type Patronage,
   type PatronageCreateBody,
   pageMetaSchema,
   partyPreviewSchema,
@@ -395,14 +396,15 @@ export async function sponsorMember(
   partyId: string,
   beneficiaryId: string,
   grantedTier?: TierIdentifier,
-): Promise<void> {
+): Promise<Patronage> {
   const body: PatronageCreateBody = { beneficiary_id: beneficiaryId, party_id: partyId };
   if (grantedTier) body.granted_tier = grantedTier;
-  await apiRequest(`${API_V1}/patronages`, {
+  const answer = await apiRequest(`${API_V1}/patronages`, {
     method: 'POST',
     body,
     schema: patronageSchema,
   });
+  return answer.data;
 }
 
 export async function endPatronage(patronageId: string): Promise<void> {

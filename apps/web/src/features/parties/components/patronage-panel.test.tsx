@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useAuthStore } from '../../../stores/auth-store';
+import { useUiStore } from '../../../stores/ui-store';
 import { buildUser, mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { PatronagePanel } from './patronage-panel';
@@ -50,7 +51,10 @@ function serve(allowed = true, eligible: unknown[] = members) {
 }
 
 describe('PatronagePanel', () => {
-  afterEach(() => useAuthStore.setState({ user: null }));
+  afterEach(() => {
+    useAuthStore.setState({ user: null });
+    useUiStore.setState({ toasts: [] });
+  });
 
   it('asks before starting a sponsorship, saying what the member gets, and names what they have after', async () => {
     useAuthStore.setState({ user: buildUser({ tier: 'tier_2' }) });
@@ -134,6 +138,48 @@ describe('PatronagePanel', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Sponsor' }));
     await waitFor(() => expect(posts()).toHaveLength(2));
     expect(JSON.parse(String(posts()[1]?.[1]?.body))).toMatchObject({ granted_tier: 'tier_3' });
+  });
+
+  it('names the member and the plan granted once the sponsorship started, as the server answers it', async () => {
+    useAuthStore.setState({ user: buildUser({ tier: 'tier_3' }) });
+    const bard = { ...members[0], user_id: 'u-bard', username: 'bard' };
+    mockFetch(({ url, init }) => {
+      if (url.endsWith('/subscription/check_feature'))
+        return success({ allowed: true, feature: 'patronage_system' });
+      if (url.includes('/patronages/eligible/')) return success([bard]);
+      if (url.endsWith('/patronages') && init.method === 'POST')
+        return success(
+          {
+            id: 'pat-3',
+            party_id: 'party-1',
+            party_name: 'Mistwood',
+            active: true,
+            granted_tier: 'tier_1',
+            patron_id: 'u-patron',
+            patron_name: 'patron',
+            beneficiary_id: 'u-bard',
+            beneficiary_name: 'bard',
+            created_at: '2024-01-01T00:00:00.000Z',
+          },
+          201,
+        );
+      return success(null);
+    });
+    const user = userEvent.setup();
+    renderRoutes(
+      [{ path: '/', element: <PatronagePanel partyId="party-1" partyName="Mistwood" isGm /> }],
+      '/',
+    );
+    await user.click(await screen.findByRole('button', { name: 'Sponsor bard' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Start sponsorship' });
+    await user.click(within(dialog).getByRole('radio', { name: 'Adventurer' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Sponsor' }));
+    await waitFor(() =>
+      expect(useUiStore.getState().toasts.at(-1)).toMatchObject({
+        kind: 'success',
+        message: 'Sponsorship started: bard has Adventurer in this party.',
+      }),
+    );
   });
 
   it('names the plan a sponsorship of yours grants, which may be below your own', async () => {

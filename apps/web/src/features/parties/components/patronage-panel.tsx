@@ -69,10 +69,19 @@ export function PatronagePanel({
   const eligible = useQuery({ ...eligibleMembersQuery(partyId), enabled: feature.data === true });
   const refresh = () => queryClient.invalidateQueries({ queryKey: partyKeys.eligible(partyId) });
   const sponsor = useMutation({
-    mutationFn: ({ userId, grantedTier }: { userId: string; grantedTier?: TierIdentifier }) =>
-      sponsorMember(partyId, userId, grantedTier),
-    onSuccess: async () => {
-      toast.success('Sponsorship started');
+    mutationFn: ({
+      userId,
+      grantedTier,
+    }: {
+      userId: string;
+      username: string;
+      grantedTier?: TierIdentifier;
+    }) => sponsorMember(partyId, userId, grantedTier),
+    onSuccess: async (patronage, { username }) => {
+      // The plan the server granted (its default when none was chosen), as the member's badge will name it.
+      toast.success(
+        `Sponsorship started: ${username} has ${tierNameOf(patronage.granted_tier)} in this party.`,
+      );
       await refresh();
     },
   });
@@ -238,7 +247,7 @@ export function PatronagePanel({
         onConfirm={() =>
           starting &&
           sponsor.mutate(
-            { userId: starting.userId, grantedTier: grant },
+            { userId: starting.userId, username: starting.username, grantedTier: grant },
             {
               onSuccess: () => setLandOn(starting.userId),
               onSettled: () => setStarting(null),
