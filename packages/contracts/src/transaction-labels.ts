@@ -41,7 +41,14 @@ export const transactionTypeLabels: Readonly<Record<TransactionType, string>> = 
  * "newgm deployed Ironhand Forge with 10 kinds of items (55 items)" (review 2026-11). The words are the
  * spec's own toasts' (spec/01 "Shop "{name}" deployed successfully!", spec/02 §6 "Loot deployed to party").
  */
-export const operationKinds = ['shop_deployment', 'loot_deployment', 'shop_request'] as const;
+export const operationKinds = [
+  'shop_deployment',
+  'loot_deployment',
+  'shop_request',
+  'shop_request_approved',
+  'shop_request_declined',
+  'shop_request_cancelled',
+] as const;
 export type OperationKind = (typeof operationKinds)[number];
 
 export const operationKindLabels: Readonly<Record<OperationKind, string>> = {
@@ -49,6 +56,11 @@ export const operationKindLabels: Readonly<Record<OperationKind, string>> = {
   loot_deployment: 'Loot deployed',
   // Beside the shop's "Purchase approved" / "Purchase declined" (its request's hold is how it is kept).
   shop_request: 'Purchase requested',
+  // A request's outcome, in the words of the shop's own toasts (`shopMessages.requestApproved`,
+  // `requestDeclined`, `requestCancelled`; not imported: that module brings zod into a page's first load).
+  shop_request_approved: 'Purchase approved',
+  shop_request_declined: 'Purchase declined',
+  shop_request_cancelled: 'Purchase request cancelled',
 };
 
 const isOperationKind = (kind: string): kind is OperationKind => Object.hasOwn(operationKindLabels, kind);

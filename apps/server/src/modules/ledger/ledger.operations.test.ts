@@ -207,4 +207,72 @@ describe('the ledger listed one entry per action (group=operation)', () => {
     expect(first.data.transactions[0]?.transaction_type).not.toBe('container_creation');
     expect(first.data.transactions.map((t) => t.transaction_type)).toContain('container_creation');
   });
+
+  it('names a purchase request’s outcome for its entry’s badge: approved, declined or cancelled', async () => {
+    const { gm, party, shop } = await deployedShop();
+    const changed = await callApi(ctx, 'PATCH', `/shop_instances/${shop.id}`, gm, {
+      shop_instance: { approval_threshold_cp: 0 },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const player = await createMember(ctx, party, 'player');
+    const hero = await createCharacter(ctx, player, { partyId: party.id, maxWeight: null, maxSlots: null });
+    const bag = hero.primary_container_id;
+    if (!bag) throw new Error('no bag');
+    const gp = await coinTemplate(ctx, 'gp');
+    await ctx.app.services.inventory.createInstance(
+      { id: player.user.id, username: player.user.username },
+      { item_template_id: gp.id, container_id: bag, quantity: 10 },
+    );
+    const ask = async (quantity: number) => {
+      const line = shop.container.item_instances.find((i) => i.quantity === quantity);
+      if (!line) throw new Error(`no line of ${quantity}`);
+      const asked = await callApi(ctx, 'POST', `/shop_instances/${shop.id}/purchase`, player, {
+        purchase: {
+          item_instance_id: line.id,
+          quantity: 1,
+          buyer_character_id: hero.id,
+          buyer_container_id: bag,
+        },
+      });
+      expect(asked.statusCode, asked.body).toBe(202);
+      const request = (asked.json() as { data: { request: { id: string } | null } }).data.request;
+      if (!request) throw new Error('no request');
+      return request.id;
+    };
+    const decide = async (id: string, path: 'approve' | 'decline' | 'cancel', by: SignedInUser) => {
+      const decided = await callApi(ctx, 'POST', `/shop_requests/${id}/${path}`, by);
+      expect(decided.statusCode, decided.body).toBe(200);
+    };
+    await decide(await ask(2), 'approve', gm);
+    await decide(await ask(3), 'decline', gm);
+    await decide(await ask(4), 'cancel', player);
+
+    const grouped = await list(gm, party.id, 'per_page=50&group=operation');
+    const kindOf = (pattern: RegExp) =>
+      grouped.data.operations?.filter((op) => pattern.test(op.summary)).map((op) => op.kind);
+    const buyer = player.user.username;
+    const master = gm.user.username;
+    expect(kindOf(new RegExp(`^${buyer} bought 1 × Ware 2 .*\\(approved by ${master}\\)$`))).toEqual([
+      'shop_request_approved',
+    ]);
+    expect(kindOf(new RegExp(`^${master} declined ${buyer}’s purchase of 1 × Ware 3$`))).toEqual([
+      'shop_request_declined',
+    ]);
+    expect(kindOf(new RegExp(`^${buyer} cancelled their request for 1 × Ware 4$`))).toEqual([
+      'shop_request_cancelled',
+    ]);
+    // Under a Type filter, the hold each decision dropped still says what became of the request.
+    const drops = await list(gm, party.id, 'per_page=50&group=operation&transaction_type=container_deletion');
+    expect(drops.data.operations?.map((op) => op.kind).sort()).toEqual([
+      'shop_request_approved',
+      'shop_request_cancelled',
+      'shop_request_declined',
+    ]);
+    // Each request itself stays named a request.
+    expect(kindOf(new RegExp(`^${buyer} asked to buy 1 × Ware [234] `))).toEqual([
+      'shop_request',
+      'shop_request',
+      'shop_request',
+    ]);
+  });
 });

@@ -106,15 +106,43 @@ function stockHeadline(lead: Row | undefined, written: Row[]): string | null {
   return null;
 }
 
+const requestOutcomeKinds = {
+  approved: 'shop_request_approved',
+  declined: 'shop_request_declined',
+  cancelled: 'shop_request_cancelled',
+} as const satisfies Record<string, OperationKind>;
+
+/**
+ * What became of a purchase request, by one of the rows its decision wrote: an approval's purchase names the
+ * request it completes; the goods going back and the hold dropped carry the outcome (rows written before
+ * they did are named by their type alone).
+ */
+function requestOutcome(row: Row): OperationKind | undefined {
+  const details = row.details as { shop_request_id?: unknown; outcome?: unknown } | null;
+  if (row.transactionType === 'purchase' && details?.shop_request_id !== undefined)
+    return requestOutcomeKinds.approved;
+  if (reasonOf(row) !== 'shop_request') return undefined;
+  const outcome = details?.outcome;
+  return outcome === 'approved' || outcome === 'declined' || outcome === 'cancelled'
+    ? requestOutcomeKinds[outcome]
+    : undefined;
+}
+
 /**
  * What the action was, where its main row's type does not say it: the rows of a deployment (the shop's or the
- * loot's container made, then its stock, or only some of them under a Type filter) carry its reason.
+ * loot's container made, then its stock, or only some of them under a Type filter) carry its reason; a
+ * purchase request's, its asking or its outcome (the approval's main row reads "Purchase", a decline's or a
+ * cancellation's "Transfer").
  */
 function operationKind(written: Row[]): OperationKind | undefined {
   const reasons = new Set(written.map(reasonOf));
   if (reasons.has('shop_deployment')) return 'shop_deployment';
   if (reasons.has('loot_deployment')) return 'loot_deployment';
   if (written.some(isRequestHold)) return 'shop_request';
+  for (const row of written) {
+    const outcome = requestOutcome(row);
+    if (outcome) return outcome;
+  }
   return undefined;
 }
 

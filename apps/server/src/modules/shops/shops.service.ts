@@ -1881,7 +1881,7 @@ export class ShopsService {
           },
         },
       });
-      await this.#dropHold(tx, record, actor, shop, holdContext.container, request);
+      await this.#dropHold(tx, record, actor, shop, holdContext.container, request, 'approved');
       await repo.decideRequest(tx, request.id, {
         status: 'approved',
         decidedById: actor.id,
@@ -1951,6 +1951,8 @@ export class ShopsService {
                   details: {
                     reason: 'shop_request',
                     hold: 'released',
+                    // What became of the request, which its summary alone says: the history's badge.
+                    outcome,
                     shop_instance_id: shop.id,
                     shop_request_id: request.id,
                   },
@@ -1960,7 +1962,7 @@ export class ShopsService {
               false,
             );
           }
-          await this.#dropHold(tx, record, actor, shop, hold.container, request);
+          await this.#dropHold(tx, record, actor, shop, hold.container, request, outcome);
         }
       }
       await repo.decideRequest(tx, request.id, {
@@ -2026,6 +2028,7 @@ export class ShopsService {
     shop: ShopInstanceRow,
     hold: ContainerContext['container'],
     request: { id: string; requesterName: string },
+    outcome: Exclude<ShopRequestStatus, 'pending'>,
   ) {
     await record(
       [
@@ -2038,7 +2041,12 @@ export class ShopsService {
           targetId: shop.id,
           sourceContainerId: hold.id,
           sourceName: hold.name,
-          details: { reason: 'shop_request', shop_instance_id: shop.id, shop_request_id: request.id },
+          details: {
+            reason: 'shop_request',
+            outcome,
+            shop_instance_id: shop.id,
+            shop_request_id: request.id,
+          },
           summary: `${shop.name} no longer sets goods aside for ${request.requesterName}’s request`,
         },
       ],

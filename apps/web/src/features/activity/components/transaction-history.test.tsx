@@ -577,6 +577,45 @@ describe('TransactionHistory: one entry per action', () => {
     expect(later.querySelector('.mantine-Badge-root')).toHaveTextContent(/^Container created$/);
   });
 
+  it('badges a purchase request’s outcome by what became of it, not by its main row, "Purchase" or "Transfer"', async () => {
+    const decided = (id: string, type: 'purchase' | 'transfer', summary: string) =>
+      buildTransaction({
+        id,
+        transaction_type: type,
+        transaction_summary: summary,
+        actor_data: { id: 'gm-1', name: 'newgm' },
+        operation: `op-${id}`,
+      });
+    const approved = 'alice bought 1 × Dagger from Ironhand Forge for 2 gp (approved by newgm)';
+    const declined = 'newgm declined alice’s purchase of 1 × Rope';
+    const cancelled = 'alice cancelled their request for 1 × Lantern';
+    mockFetch(() =>
+      jsonResponse(200, {
+        status: 'success',
+        data: {
+          transactions: [
+            decided('approved', 'purchase', approved),
+            decided('declined', 'transfer', declined),
+            decided('cancelled', 'transfer', cancelled),
+          ],
+          operations: [
+            { id: 'op-approved', summary: approved, size: 1, kind: 'shop_request_approved' },
+            { id: 'op-declined', summary: declined, size: 1, kind: 'shop_request_declined' },
+            { id: 'op-cancelled', summary: cancelled, size: 1, kind: 'shop_request_cancelled' },
+          ],
+        },
+        meta: { current_page: 1, total_pages: 1, total_count: 3, per_page: 50 },
+      }),
+    );
+    renderHistory(50);
+    const entries = await screen.findAllByTestId('history-row');
+    expect(entries.map((entry) => entry.querySelector('.mantine-Badge-root')?.textContent)).toEqual([
+      'Purchase approved',
+      'Purchase declined',
+      'Purchase request cancelled',
+    ]);
+  });
+
   it('with the Type filter on stock, lists the deployment’s ten stock rows behind one headline, all ten', async () => {
     const rows = Array.from({ length: 10 }, (_, i) =>
       buildTransaction({

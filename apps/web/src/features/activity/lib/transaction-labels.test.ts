@@ -1,4 +1,9 @@
-import { operationKindLabel, transactionTypeLabel, transactionTypes } from '@haversack/contracts';
+import {
+  operationKindLabel,
+  shopMessages,
+  transactionTypeLabel,
+  transactionTypes,
+} from '@haversack/contracts';
 import { describe, expect, it } from 'vitest';
 import { transactionTypeOptions } from './transaction-labels';
 
@@ -24,6 +29,10 @@ describe('the transaction type filter (issue 14)', () => {
     expect(operationKindLabel('shop_deployment')).toBe('Shop deployed');
     expect(operationKindLabel('loot_deployment')).toBe('Loot deployed');
     expect(operationKindLabel('shop_request')).toBe('Purchase requested');
+    // A request's outcome, as the shop's own toasts say it.
+    expect(operationKindLabel('shop_request_approved')).toBe(shopMessages.requestApproved);
+    expect(operationKindLabel('shop_request_declined')).toBe(shopMessages.requestDeclined);
+    expect(operationKindLabel('shop_request_cancelled')).toBe(shopMessages.requestCancelled);
     expect(operationKindLabel('barge_deployment')).toBeNull();
   });
 });
