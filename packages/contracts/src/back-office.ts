@@ -95,7 +95,8 @@ export const adminFinancialSchema = z.object({
     z.object({
       user_id: z.string(),
       email: z.string(),
-      tier: z.string(),
+      /** The plan cancelled; null for one that took effect before the app kept it (migration 0025). */
+      tier: z.string().nullable(),
       reason: z.string().nullable(),
       cancelled_at: z.string(),
       cancel_at_period_end: z.boolean(),

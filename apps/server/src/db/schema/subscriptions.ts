@@ -47,6 +47,12 @@ export const subscriptions = pgTable(
     cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
     cancelReason: text('cancel_reason'),
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    /**
+     * The plan that cancellation ended (or will end at the period's end): an immediate one leaves the row on
+     * Free, so `tier_id` no longer says what was given up. Null with `cancelled_at`, and for cancellations
+     * older than migration 0025 that had already taken effect.
+     */
+    cancelledTierId: uuid('cancelled_tier_id').references(() => subscriptionTiers.id),
     provider: text('provider', { enum: ['local', 'stripe'] }),
     providerCustomerId: text('provider_customer_id'),
     providerSubscriptionId: text('provider_subscription_id'),

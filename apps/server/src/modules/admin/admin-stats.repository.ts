@@ -228,6 +228,7 @@ export const adminStatsRepository = {
     );
   },
 
+  /** The plan each cancellation ended (`cancelled_tier_id`): an immediate one has left the row on Free. */
   async cancellations(db: Executor, limit: number) {
     return queryRows(
       db,
@@ -237,13 +238,13 @@ export const adminStatsRepository = {
                s.cancel_at_period_end
         from subscriptions s
         join users u on u.id = s.user_id
-        join subscription_tiers t on t.id = s.tier_id
+        left join subscription_tiers t on t.id = s.cancelled_tier_id
         where s.cancelled_at is not null
         order by s.cancelled_at desc limit ${limit}`,
       z.object({
         user_id: z.string(),
         email: z.string(),
-        tier: z.string(),
+        tier: z.string().nullable(),
         reason: z.string().nullable(),
         cancelled_at: z.string(),
         cancel_at_period_end: z.boolean(),

@@ -237,6 +237,35 @@ describe('GET /admin/financial', () => {
     });
   });
 
+  // Review: a plan ended at once left the user on Free, and the row named Free as what they had cancelled.
+  it('names the plan that was cancelled, not the one the user was left on', async () => {
+    const hero = await createUser(ctx);
+    await upgrade(ctx, hero, 'tier_2');
+    await ctx.app.services.subscriptions.cancel(hero.user.id, {
+      reason: 'Too dear',
+      cancel_at_period_end: false,
+    });
+    const { data } = await get<AdminFinancial>('/admin/financial');
+    expect(data.cancellations.find((c) => c.user_id === hero.user.id)).toMatchObject({
+      tier: 'tier_2',
+      reason: 'Too dear',
+      cancel_at_period_end: false,
+    });
+    // Taking a plan again forgets the cancellation; ending that one names it.
+    await upgrade(ctx, hero, 'tier_1');
+    expect(
+      (await get<AdminFinancial>('/admin/financial')).data.cancellations.some(
+        (c) => c.user_id === hero.user.id,
+      ),
+    ).toBe(false);
+    await ctx.app.services.subscriptions.cancel(hero.user.id, { cancel_at_period_end: false });
+    expect(
+      (await get<AdminFinancial>('/admin/financial')).data.cancellations.find(
+        (c) => c.user_id === hero.user.id,
+      )?.tier,
+    ).toBe('tier_1');
+  });
+
   it('pages the billing events log, newest first', async () => {
     const at = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 0, minutes));
     await ctx.database.db.insert(billingEvents).values(

@@ -131,6 +131,7 @@ export class StripeWebhookService {
       cancelAtPeriodEnd: false,
       cancelReason: null,
       cancelledAt: null,
+      cancelledTierId: null,
       providerEventAt: at,
     });
     if (rankOf(tier.identifier) > rankOf(found.tier.identifier)) await repo.markTierUpgraded(tx, userId, at);
@@ -160,7 +161,7 @@ export class StripeWebhookService {
         : 'awaiting_payment';
     }
     if (subscription.status === 'canceled' || subscription.status === 'incomplete_expired') {
-      await repo.update(tx, row.id, { ...(await this.#freeChanges(tx, at)), providerEventAt: at });
+      await repo.update(tx, row.id, { ...(await this.#freeChanges(tx, row, at)), providerEventAt: at });
       return 'applied';
     }
     const tierIdentifier = tierFrom(subscription.metadata);
@@ -178,7 +179,9 @@ export class StripeWebhookService {
       ...(tier ? { tierId: tier.id } : {}),
       ...(periodStart ? { currentPeriodStart: periodStart } : {}),
       ...(periodEnd ? { currentPeriodEnd: periodEnd } : {}),
-      ...(subscription.cancel_at_period_end ? {} : { cancelReason: null, cancelledAt: null }),
+      ...(subscription.cancel_at_period_end
+        ? {}
+        : { cancelReason: null, cancelledAt: null, cancelledTierId: null }),
     };
     await repo.update(tx, row.id, changes);
     return 'applied';
@@ -199,7 +202,10 @@ export class StripeWebhookService {
     // The end of a subscription we never recorded leaves the user's plan as it is.
     if (found.first) return 'not_current';
     if (this.#isStale(found.row, at)) return 'stale';
-    await repo.update(tx, found.row.id, { ...(await this.#freeChanges(tx, at)), providerEventAt: at });
+    await repo.update(tx, found.row.id, {
+      ...(await this.#freeChanges(tx, found.row, at)),
+      providerEventAt: at,
+    });
     return 'applied';
   }
 
@@ -245,7 +251,8 @@ export class StripeWebhookService {
     return row.providerEventAt !== null && at < row.providerEventAt;
   }
 
-  async #freeChanges(tx: Executor, at: Date): Promise<SubscriptionChanges> {
+  /** Back to Free, naming the plan that ended (for the admin's cancellations) while the row still has it. */
+  async #freeChanges(tx: Executor, ended: SubscriptionRow, at: Date): Promise<SubscriptionChanges> {
     const free = await repo.findTier(tx, 'tier_free');
     if (!free) throw new Error('tier_free is not seeded');
     return {
@@ -253,6 +260,7 @@ export class StripeWebhookService {
       status: 'cancelled',
       cancelAtPeriodEnd: false,
       cancelledAt: at,
+      cancelledTierId: ended.tierId === free.id ? ended.cancelledTierId : ended.tierId,
       currentPeriodStart: null,
       currentPeriodEnd: null,
       providerSubscriptionId: null,

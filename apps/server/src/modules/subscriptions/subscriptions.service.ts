@@ -306,8 +306,13 @@ export class SubscriptionsService {
     }
     const now = this.#now();
     const changes = atPeriodEnd
-      ? { cancelAtPeriodEnd: true, cancelReason: input.reason ?? null, cancelledAt: now }
-      : await this.#downgradeChanges(db, input.reason ?? null, now);
+      ? {
+          cancelAtPeriodEnd: true,
+          cancelReason: input.reason ?? null,
+          cancelledAt: now,
+          cancelledTierId: tier.id,
+        }
+      : await this.#downgradeChanges(db, { subscription, tier }, input.reason ?? null, now);
     const updated = await repo.update(db, subscription.id, changes);
     if (!atPeriodEnd) await this.planChanged(userId);
     const updatedTier = (await repo.findTierById(db, updated.tierId)) ?? tier;
@@ -349,6 +354,7 @@ export class SubscriptionsService {
       cancelAtPeriodEnd: false,
       cancelReason: null,
       cancelledAt: null,
+      cancelledTierId: null,
       status: 'active',
     });
     return toSubscriptionJson(updated, tier, this.billingProvider);
@@ -388,7 +394,7 @@ export class SubscriptionsService {
       const updated = await repo.update(
         db,
         subscription.id,
-        await this.#downgradeChanges(db, subscription.cancelReason, now),
+        await this.#downgradeChanges(db, { subscription, tier }, subscription.cancelReason, now),
       );
       // Not awaited: `db` may be the caller's transaction, which the listener must not wait inside.
       void this.planChanged(userId);
@@ -415,7 +421,13 @@ export class SubscriptionsService {
     return { subscription, tier };
   }
 
-  async #downgradeChanges(db: Executor, reason: string | null, now: Date) {
+  /** Back to Free, naming the plan that ended (for the admin's cancellations) while the row still has it. */
+  async #downgradeChanges(
+    db: Executor,
+    ended: { subscription: SubscriptionRow; tier: TierRow },
+    reason: string | null,
+    now: Date,
+  ) {
     const free = await repo.findTier(db, 'tier_free');
     if (!free) throw new Error('tier_free is not seeded');
     return {
@@ -424,6 +436,7 @@ export class SubscriptionsService {
       cancelAtPeriodEnd: false,
       cancelReason: reason,
       cancelledAt: now,
+      cancelledTierId: ended.tier.id === free.id ? ended.subscription.cancelledTierId : ended.tier.id,
       currentPeriodStart: null,
       currentPeriodEnd: null,
       providerSubscriptionId: null,
@@ -458,6 +471,7 @@ export class SubscriptionsService {
       cancelAtPeriodEnd: false,
       cancelReason: null,
       cancelledAt: null,
+      cancelledTierId: null,
     });
     if (rankOf(tier.identifier) > rankOf(found.tier.identifier)) await repo.markTierUpgraded(tx, userId, now);
     return {
@@ -480,6 +494,7 @@ export class SubscriptionsService {
         cancelAtPeriodEnd: false,
         cancelReason: null,
         cancelledAt: null,
+        cancelledTierId: null,
       });
       if (rankOf(tier.identifier) > rankOf(found.tier.identifier))
         await repo.markTierUpgraded(tx, userId, now);
@@ -492,7 +507,7 @@ export class SubscriptionsService {
     await this.#deps.db.transaction(async (tx) => {
       const found = await repo.findByUser(tx, userId, { lock: true });
       if (!found || found.subscription.providerSubscriptionId !== providerSubscriptionId) return;
-      await repo.update(tx, found.subscription.id, await this.#downgradeChanges(tx, null, now));
+      await repo.update(tx, found.subscription.id, await this.#downgradeChanges(tx, found, null, now));
     });
     await this.planChanged(userId);
   }
@@ -512,6 +527,7 @@ export class SubscriptionsService {
         cancelAtPeriodEnd: false,
         cancelReason: null,
         cancelledAt: null,
+        cancelledTierId: null,
       });
       if (rankOf(tier.identifier) > rankOf(found.tier.identifier))
         await repo.markTierUpgraded(tx, userId, now);

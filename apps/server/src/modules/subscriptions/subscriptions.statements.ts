@@ -7,8 +7,8 @@ import type { SubscriptionRow, TierRow } from './subscriptions.repository.js';
  * `ownTier`), written once as SQL and mapped by hand (db/direct.ts).
  */
 const subscriptionColumns =
-  's.id, s.user_id, s.tier_id, s.status, s.current_period_start, s.current_period_end, s.cancel_at_period_end, s.cancel_reason, s.cancelled_at, s.provider, s.provider_customer_id, s.provider_subscription_id, s.provider_event_at, s.created_at, s.updated_at';
-const SUBSCRIPTION_WIDTH = 15;
+  's.id, s.user_id, s.tier_id, s.status, s.current_period_start, s.current_period_end, s.cancel_at_period_end, s.cancel_reason, s.cancelled_at, s.provider, s.provider_customer_id, s.provider_subscription_id, s.provider_event_at, s.created_at, s.updated_at, s.cancelled_tier_id';
+const SUBSCRIPTION_WIDTH = 16;
 const tierColumns =
   't.id, t.identifier, t.name, t.description, t.rank, t.price_cents, t.currency, t.interval, t.limits, t.features, t.created_at, t.updated_at';
 const TIER_WIDTH = 12;
@@ -62,6 +62,7 @@ export function subscriptionWithTierFrom(row: DirectRow): { subscription: Subscr
       providerEventAt: toDateOrNull(row[12]),
       createdAt: toDate(row[13]),
       updatedAt: toDate(row[14]),
+      cancelledTierId: row[15] as string | null,
     },
     tier: {
       id: row[t] as string,

@@ -1,5 +1,5 @@
 import type { AdminFinancial } from '@haversack/contracts';
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { layOutCharts } from '../../../test/charts';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
@@ -38,6 +38,42 @@ describe('FinancialPage', { timeout: 30_000 }, () => {
       { timeout: 10_000 },
     );
     expect(chart).toHaveAttribute('tabindex', '0');
+  });
+
+  // Review: the Tier column read "tier_free" for a Hero plan ended at once, and "No reason given" stood
+  // in a larger type than the reasons above and below it.
+  it("names the plan each cancellation ended, and sets a missing reason in the reasons' type", async () => {
+    const row = { email: 'x@example.com', cancelled_at: '2026-11-03T08:00:00.000Z' };
+    mockFetch(({ url }) =>
+      url === '/api/v1/admin/financial'
+        ? success({
+            by_tier_status: [],
+            monthly_revenue: [],
+            cancellations: [
+              { ...row, user_id: 'u1', tier: 'tier_2', reason: 'Too dear', cancel_at_period_end: true },
+              { ...row, user_id: 'u2', tier: 'tier_2', reason: null, cancel_at_period_end: false },
+              { ...row, user_id: 'u3', tier: null, reason: null, cancel_at_period_end: false },
+            ],
+          } satisfies AdminFinancial)
+        : url.startsWith('/api/v1/admin/financial/billing_events')
+          ? jsonResponse(200, {
+              status: 'success',
+              data: [],
+              meta: { total_count: 0, total_pages: 0, current_page: 1, per_page: 20 },
+            })
+          : failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`),
+    );
+    renderRoutes([{ path: '/admin/financial', element: <FinancialPage /> }], '/admin/financial');
+    const table = await screen.findByRole('table', { name: 'Cancellations' }, { timeout: 10_000 });
+    const rows = within(table).getAllByRole('row').slice(1);
+    const cells = (i: number) => within(rows[i] as HTMLElement).getAllByRole('cell');
+    expect(cells(0)[2]).toHaveTextContent(/^Hero \(at period end\)$/);
+    expect(cells(1)[2]).toHaveTextContent(/^Hero$/);
+    expect(cells(2)[2]).toHaveTextContent(/^Not recorded$/);
+    expect(within(table).queryByText(/tier_/)).not.toBeInTheDocument();
+    // The cell's own size, not Text's default (md), which is larger than a table's.
+    const noReason = within(rows[1] as HTMLElement).getByText('No reason given');
+    expect(noReason).toHaveAttribute('data-inherit', 'true');
   });
 
   // One date format across the admin pages: the audit log's.

@@ -1,4 +1,5 @@
 import '@mantine/charts/styles.css';
+import { tierNameOf } from '@haversack/contracts';
 import { BarChart } from '@mantine/charts';
 import {
   Badge,
@@ -154,7 +155,7 @@ export function FinancialPage() {
               <EmptyState title="No Cancellations" message="Nobody has cancelled a subscription." />
             ) : (
               <Table.ScrollContainer minWidth={640}>
-                <Table>
+                <Table aria-label="Cancellations">
                   <Table.Thead>
                     <Table.Tr>
                       <Table.Th>When</Table.Th>
@@ -169,12 +170,18 @@ export function FinancialPage() {
                         <Table.Td>{adminDateTime(c.cancelled_at)}</Table.Td>
                         <Table.Td style={{ overflowWrap: 'anywhere' }}>{c.email}</Table.Td>
                         <Table.Td>
-                          {c.tier}
-                          {c.cancel_at_period_end ? ' (at period end)' : ''}
+                          {c.tier === null ? (
+                            <Text c="dimmed" span inherit>
+                              Not recorded
+                            </Text>
+                          ) : (
+                            `${tierNameOf(c.tier)}${c.cancel_at_period_end ? ' (at period end)' : ''}`
+                          )}
                         </Table.Td>
                         <Table.Td>
                           {c.reason ?? (
-                            <Text c="dimmed" span>
+                            // `inherit`: the cell's size; Text's own (md) is larger than a table's.
+                            <Text c="dimmed" span inherit>
                               No reason given
                             </Text>
                           )}
