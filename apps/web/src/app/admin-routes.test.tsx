@@ -2,6 +2,7 @@ import { waitFor } from '@testing-library/react';
 import { createMemoryRouter, type RouteObject } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { AdminNotFoundPage } from '../features/admin/pages/admin-not-found-page';
+import { AnalyticsPage } from '../features/admin/pages/analytics-page';
 import { routes } from './routes';
 
 describe('admin routes', () => {
@@ -26,6 +27,17 @@ describe('admin routes', () => {
     };
     walk(routes, '');
     expect(empty).toEqual([]);
+  });
+
+  // Review: the menu's Reports opened a second copy of Analytics, headed "Analytics".
+  it('opens a Reports page of its own at /admin/reports', async () => {
+    const admin = routes[0]?.children?.find((route) => route.path === 'admin');
+    const reports = admin?.children?.[0]?.children?.find((route) => route.path === 'reports');
+    const lazy = reports?.lazy;
+    if (typeof lazy !== 'function') throw new Error('no lazy /admin/reports route');
+    const { Component } = await lazy();
+    expect(Component).toBeDefined();
+    expect(Component).not.toBe(AnalyticsPage);
   });
 
   it('is drawn inside the admin layout for any unknown /admin path', async () => {

@@ -361,9 +361,9 @@ export const routes: RouteObject[] = [
               lazyPage('jobs', 'Admin Background Jobs', () =>
                 import('../features/admin/pages/background-jobs-page').then((m) => m.BackgroundJobsPage),
               ),
-              // spec/01 §2 does not show the Reports screen: the analytics series and table are the site's reports.
+              // spec/01 §2 does not show the Reports screen: here it downloads the back office's figures as CSV.
               lazyPage('reports', 'Admin Reports', () =>
-                import('../features/admin/pages/analytics-page').then((m) => m.AnalyticsPage),
+                import('../features/admin/pages/reports-page').then((m) => m.ReportsPage),
               ),
               lazyPage('settings', 'Admin Settings', () =>
                 import('../features/admin/pages/admin-settings-page').then((m) => m.AdminSettingsPage),

@@ -1,6 +1,7 @@
 import {
   type AdminGrantTierBody,
   type AdminUserQuery,
+  type AdminUserSummary,
   adminDeletedUserSchema,
   adminUserDetailSchema,
   adminUserSummarySchema,
@@ -32,6 +33,30 @@ export function adminUsersQueryOptions(search: AdminUserSearch) {
     },
     placeholderData: keepPreviousData,
   });
+}
+
+/** The users report's page size: the largest page the list answers. */
+const REPORT_PER_PAGE = 100;
+/** As the audit log's export: at most 10,000 rows in one file. */
+export const USERS_REPORT_MAX = 10_000;
+
+/**
+ * Every user, newest first, for the Reports page's CSV: the list's pages read one after another (at most
+ * USERS_REPORT_MAX users); `truncated` says when more exist.
+ */
+export async function fetchUsersForReport(): Promise<{ users: AdminUserSummary[]; truncated: boolean }> {
+  const users: AdminUserSummary[] = [];
+  for (let page = 1; ; page += 1) {
+    const params = new URLSearchParams({ page: String(page), per_page: String(REPORT_PER_PAGE) });
+    const response = await adminRequest(`${API_V1}/admin/users?${params}`, {
+      schema: z.array(adminUserSummarySchema),
+      toast: false,
+    });
+    users.push(...response.data);
+    const meta = pageMetaSchema.parse(response.meta);
+    if (page >= meta.total_pages || response.data.length === 0) return { users, truncated: false };
+    if (users.length >= USERS_REPORT_MAX) return { users, truncated: true };
+  }
 }
 
 export function adminUserQueryOptions(userId: string) {
