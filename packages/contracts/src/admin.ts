@@ -139,6 +139,21 @@ export const adminUserSummarySchema = z.object({
 });
 export type AdminUserSummary = z.infer<typeof adminUserSummarySchema>;
 
+/** A running sponsorship (patronage) on a user's admin page; `user` is the other side of it. */
+export const adminSponsorshipSchema = z.object({
+  id: z.string(),
+  party_id: z.string(),
+  party_name: z.string(),
+  user_id: z.string(),
+  username: z.string(),
+  /** The plan granted in that party. */
+  tier: z.string(),
+  since: z.string(),
+  /** The sponsor is suspended: the grant applies again once the suspension is lifted. */
+  paused: z.boolean(),
+});
+export type AdminSponsorship = z.infer<typeof adminSponsorshipSchema>;
+
 export const adminUserDetailSchema = z.object({
   user: adminUserSummarySchema,
   subscription: z.object({
@@ -153,6 +168,11 @@ export const adminUserDetailSchema = z.object({
     z.object({ id: z.string(), name: z.string(), role: z.string(), is_archived: z.boolean() }),
   ),
   characters: z.array(z.object({ id: z.string(), name: z.string(), party_id: z.string().nullable() })),
+  /** Running sponsorships the user gives (`given`) and receives (`received`), newest first. */
+  sponsorships: z.object({
+    given: z.array(adminSponsorshipSchema),
+    received: z.array(adminSponsorshipSchema),
+  }),
   sessions: z.array(
     z.object({
       id: z.string(),

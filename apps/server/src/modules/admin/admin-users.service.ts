@@ -2,6 +2,7 @@ import type {
   AdminActRefusalReason,
   AdminDeletedUser,
   AdminGrantTierBody,
+  AdminSponsorship,
   AdminUserDetail,
   AdminUserQuery,
   AdminUserSummary,
@@ -13,6 +14,7 @@ import type { EventBus } from '../../realtime/event-bus.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
 import type { AccountsService, SessionEndListener } from '../accounts/accounts.service.js';
 import { deviceLabel } from '../accounts/device-label.js';
+import { patronagesRepository } from '../parties/patronages.repository.js';
 import { subscriptionsRepository } from '../subscriptions/subscriptions.repository.js';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.js';
 import { AccountDeletion, type AccountLeavingHook } from './account-deletion.js';
@@ -108,13 +110,27 @@ export class AdminUsersService {
     const db = this.#deps.db;
     const summary = await adminUserListRepository.summary(db, userId);
     if (!summary) throw notFound();
-    const [subscription, parties, characters, sessions, transactions] = await Promise.all([
+    const [subscription, parties, characters, sessions, transactions, given, received] = await Promise.all([
       subscriptionsRepository.findByUser(db, userId),
       adminUserListRepository.parties(db, userId),
       adminUserListRepository.characters(db, userId),
       adminUserListRepository.sessions(db, userId, 20),
       adminUserListRepository.recentTransactions(db, userId, 20),
+      patronagesRepository.listDetailed(db, { patronId: userId }),
+      patronagesRepository.listDetailed(db, { beneficiaryId: userId }),
     ]);
+    type Sponsorship = Awaited<ReturnType<typeof patronagesRepository.listDetailed>>[number];
+    // Running ones only (an ended one is history), a suspended sponsor's shown as paused, not hidden.
+    const sponsorship = (row: Sponsorship, other: 'patron' | 'beneficiary'): AdminSponsorship => ({
+      id: row.patronage.id,
+      party_id: row.patronage.partyId,
+      party_name: row.partyName,
+      user_id: other === 'patron' ? row.patronage.patronId : row.patronage.beneficiaryId,
+      username: other === 'patron' ? row.patronName : row.beneficiaryName,
+      tier: row.tierIdentifier,
+      since: row.patronage.createdAt.toISOString(),
+      paused: row.patronSuspendedAt !== null,
+    });
     return {
       user: toSummary(summary),
       subscription: {
@@ -127,6 +143,10 @@ export class AdminUsersService {
       },
       parties: parties.map((p) => ({ id: p.id, name: p.name, role: p.role, is_archived: p.isArchived })),
       characters: characters.map((c) => ({ id: c.id, name: c.name, party_id: c.partyId })),
+      sponsorships: {
+        given: given.filter((r) => r.patronage.active).map((r) => sponsorship(r, 'beneficiary')),
+        received: received.filter((r) => r.patronage.active).map((r) => sponsorship(r, 'patron')),
+      },
       sessions: sessions.map((s) => ({
         id: s.id,
         created_at: s.createdAt.toISOString(),

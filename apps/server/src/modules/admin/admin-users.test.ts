@@ -1,9 +1,11 @@
+import type { AdminUserDetail } from '@haversack/contracts';
 import { ADMIN_SESSION_HEADER, signedInSessionMessages } from '@haversack/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createAdmin, type SignedInAdmin } from '../../test/admin.js';
 import {
   createCharacter,
+  createMember,
   createParty,
   createUser,
   type SignedInUser,
@@ -94,6 +96,48 @@ describe('admin users: list and detail', () => {
     });
     expect((detail.sessions as unknown[]).length).toBeGreaterThan(0);
     expect((await asAdmin('GET', '/admin/users/00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+  });
+
+  // Review: dave's page did not say he sponsors erin in Mistwood, and erin's said only "FREE".
+  it('lists the sponsorships a user gives and receives, running ones only', async () => {
+    const dave = await createUser(ctx, { username: `dave${Date.now()}` });
+    await upgrade(ctx, dave, 'tier_2');
+    const party = await createParty(ctx, dave, { name: 'Mistwood' });
+    const erin = await createMember(ctx, party, 'player', { username: `erin${Date.now()}` });
+    const fred = await createMember(ctx, party, 'player');
+    const sponsor = (beneficiary: SignedInUser) =>
+      callApi(ctx, 'POST', '/patronages', dave, { beneficiary_id: beneficiary.user.id, party_id: party.id });
+    const toErin = json<{ data: { id: string; created_at: string } }>(await sponsor(erin)).data;
+    const toFred = json<{ data: { id: string } }>(await sponsor(fred)).data;
+    expect((await callApi(ctx, 'DELETE', `/patronages/${toFred.id}`, dave)).statusCode).toBe(204);
+
+    const detailOf = async (user: SignedInUser) =>
+      json<{ data: AdminUserDetail }>(await asAdmin('GET', `/admin/users/${user.user.id}`)).data.sponsorships;
+    const given = {
+      id: toErin.id,
+      party_id: party.id,
+      party_name: 'Mistwood',
+      tier: 'tier_2',
+      since: toErin.created_at,
+      paused: false,
+    };
+    expect(await detailOf(dave)).toEqual({
+      given: [{ ...given, user_id: erin.user.id, username: erin.user.username }],
+      received: [],
+    });
+    expect(await detailOf(erin)).toEqual({
+      given: [],
+      received: [{ ...given, user_id: dave.user.id, username: dave.user.username }],
+    });
+    expect(await detailOf(fred)).toEqual({ given: [], received: [] });
+    // Staff only, as the rest of the page.
+    expect((await callApi(ctx, 'GET', `/admin/users/${erin.user.id}`, dave)).statusCode).toBe(403);
+    // What the Delete dialog says: the sponsorships dave gives end with his account.
+    const deleted = await callApi(ctx, 'DELETE', `/admin/users/${dave.user.id}`, admin.adminAuth, {
+      confirm_email: dave.user.email,
+    });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(await detailOf(erin)).toEqual({ given: [], received: [] });
   });
 
   it('names each session’s device in words, as the owner’s own Devices list does', async () => {

@@ -80,6 +80,7 @@ export const patronagesRepository = {
         tierIdentifier: subscriptionTiers.identifier,
         patronName: patron.username,
         beneficiaryName: beneficiary.username,
+        patronSuspendedAt: patron.suspendedAt,
       })
       .from(patronages)
       .innerJoin(parties, eq(parties.id, patronages.partyId))

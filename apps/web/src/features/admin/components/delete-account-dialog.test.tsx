@@ -38,6 +38,38 @@ describe('DeleteAccountDialog', () => {
     expect(JSON.parse(String(call?.[1]?.body))).toEqual({ confirm_email: 'mira@example.com' });
   });
 
+  it('says nothing of sponsorships when the user gives none', async () => {
+    mockFetch(() => success(deleted));
+    renderRoutes(routes, `/admin/users/${user.id}`);
+    expect(await screen.findByRole('dialog', { name: 'Delete this account' })).not.toHaveTextContent(
+      /sponsor/i,
+    );
+  });
+
+  it('names every sponsorship the user gives, which end with the account', async () => {
+    mockFetch(() => success(deleted));
+    const given = (username: string, party_name: string) => ({ username, party_name });
+    renderRoutes(
+      [
+        {
+          path: '/admin/users/:id',
+          element: (
+            <DeleteAccountDialog
+              opened
+              onClose={() => {}}
+              user={user}
+              sponsorshipsGiven={[given('erin', 'Mistwood'), given('fred', 'Brackenfold')]}
+            />
+          ),
+        },
+      ],
+      `/admin/users/${user.id}`,
+    );
+    expect(await screen.findByRole('dialog', { name: 'Delete this account' })).toHaveTextContent(
+      'their 2 sponsorships end at once (erin in Mistwood, fred in Brackenfold): each of them is back on their own plan there;',
+    );
+  });
+
   it('shows the server’s refusal and stays open', async () => {
     mockFetch(() => failure(403, 'FORBIDDEN', 'Admins cannot be deleted: revoke their admin flag first.'));
     renderRoutes(routes, `/admin/users/${user.id}`);

@@ -1,3 +1,4 @@
+import type { AdminSponsorship } from '@haversack/contracts';
 import { Alert, Button, Group, List, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -16,13 +17,26 @@ interface Props {
   opened: boolean;
   onClose: () => void;
   user: { id: string; email: string };
+  /** The running sponsorships the user gives: deleting the account deletes them (a cascade). */
+  sponsorshipsGiven?: readonly Pick<AdminSponsorship, 'username' | 'party_name'>[];
+}
+
+/** What deleting the account does to the sponsorships the user gives; null when they give none. */
+function sponsorshipsLine(given: Props['sponsorshipsGiven']): string | null {
+  const [only, ...more] = given ?? [];
+  if (!only) return null;
+  if (more.length === 0)
+    return `their sponsorship of ${only.username} in ${only.party_name} ends at once: ${only.username} is back on their own plan there;`;
+  const who = [only, ...more].map((s) => `${s.username} in ${s.party_name}`).join(', ');
+  return `their ${more.length + 1} sponsorships end at once (${who}): each of them is back on their own plan there;`;
 }
 
 /**
  * Deleting an account cannot be undone, so the admin types the user's e-mail to confirm. What happens to
  * the user's things is docs/decisions.md "Deleting an account"; the dialog says it in short.
  */
-export function DeleteAccountDialog({ opened, onClose, user }: Props) {
+export function DeleteAccountDialog({ opened, onClose, user, sponsorshipsGiven }: Props) {
+  const sponsorships = sponsorshipsLine(sponsorshipsGiven);
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [typed, setTyped] = useState('');
@@ -68,6 +82,7 @@ export function DeleteAccountDialog({ opened, onClose, user }: Props) {
             <List.Item>
               their public templates stay without an owner; their private ones are deleted;
             </List.Item>
+            {sponsorships ? <List.Item>{sponsorships}</List.Item> : null}
             <List.Item>they are signed out at once and their subscription ends.</List.Item>
           </List>
           <TextInput

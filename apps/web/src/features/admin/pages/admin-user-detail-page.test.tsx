@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
 import { failure, mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
+import { adminDateTime } from '../lib/format';
 import { AdminUserDetailPage } from './admin-user-detail-page';
 
 // Mantine's autosizing Textarea listens for font loads; happy-dom has no document.fonts.
@@ -38,6 +39,7 @@ const detail: AdminUserDetail = {
   },
   parties: [],
   characters: [],
+  sponsorships: { given: [], received: [] },
   sessions: [],
   recent_transactions: [],
 };
@@ -79,6 +81,71 @@ describe('AdminUserDetailPage', { timeout: 30_000 }, () => {
     await userEvent.click(await screen.findByRole('button', { name: open }, { timeout: 10_000 }));
     const dialog = await screen.findByRole('dialog', { name: title });
     expect(within(dialog).getByRole(first.role, { name: first.name })).toHaveFocus();
+  });
+
+  // Review: the page did not show that orla sponsors erin in Mistwood, nor who sponsors orla.
+  it('lists the sponsorships the user gives and receives, each other user linked to their page', async () => {
+    const sponsorship = {
+      party_id: 'p-1',
+      party_name: 'Mistwood',
+      tier: 'tier_2',
+      since: '2026-10-02T10:00:00.000Z',
+      paused: false,
+    };
+    mockFetch(({ url }) =>
+      url.endsWith('/api/v1/admin/users/u-1')
+        ? success({
+            ...detail,
+            sponsorships: {
+              given: [{ ...sponsorship, id: 's-1', user_id: 'u-2', username: 'erin' }],
+              received: [{ ...sponsorship, id: 's-2', user_id: 'u-3', username: 'dave', paused: true }],
+            },
+          } satisfies AdminUserDetail)
+        : failure(404, 'RESOURCE_NOT_FOUND', url),
+    );
+    renderRoutes([{ path: '/admin/users/:id', element: <AdminUserDetailPage /> }], '/admin/users/u-1');
+    const section = await screen.findByRole('region', { name: 'Sponsorships' }, { timeout: 10_000 });
+    expect(section).toHaveTextContent(
+      `Gives Hero to erin in Mistwood · since ${adminDateTime(sponsorship.since)}`,
+    );
+    expect(section).toHaveTextContent(
+      `Receives Hero from dave in Mistwood · since ${adminDateTime(sponsorship.since)} · paused while dave is suspended`,
+    );
+    expect(within(section).getByRole('link', { name: 'erin' })).toHaveAttribute('href', '/admin/users/u-2');
+    expect(within(section).getByRole('link', { name: 'dave' })).toHaveAttribute('href', '/admin/users/u-3');
+  });
+
+  it('says when the user gives or receives no sponsorship', async () => {
+    mockFetch(({ url }) =>
+      url.endsWith('/api/v1/admin/users/u-1') ? success(detail) : failure(404, 'RESOURCE_NOT_FOUND', url),
+    );
+    renderRoutes([{ path: '/admin/users/:id', element: <AdminUserDetailPage /> }], '/admin/users/u-1');
+    expect(
+      await screen.findByRole('region', { name: 'Sponsorships' }, { timeout: 10_000 }),
+    ).toHaveTextContent('Gives and receives no sponsorship.');
+  });
+
+  it('says in the Delete dialog that the sponsorships the user gives end with the account', async () => {
+    const given = {
+      party_id: 'p-1',
+      party_name: 'Mistwood',
+      tier: 'tier_2',
+      since: '2026-10-02T10:00:00.000Z',
+      paused: false,
+      id: 's-1',
+      user_id: 'u-2',
+      username: 'erin',
+    };
+    mockFetch(({ url }) =>
+      url.endsWith('/api/v1/admin/users/u-1')
+        ? success({ ...detail, sponsorships: { given: [given], received: [] } } satisfies AdminUserDetail)
+        : failure(404, 'RESOURCE_NOT_FOUND', url),
+    );
+    renderRoutes([{ path: '/admin/users/:id', element: <AdminUserDetailPage /> }], '/admin/users/u-1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete account' }, { timeout: 10_000 }));
+    expect(await screen.findByRole('dialog', { name: 'Delete this account' })).toHaveTextContent(
+      'their sponsorship of erin in Mistwood ends at once: erin is back on their own plan there;',
+    );
   });
 
   it('says Revoke sessions ends their API tokens too', async () => {

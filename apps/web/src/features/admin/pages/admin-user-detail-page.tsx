@@ -3,6 +3,7 @@ import {
   adminGrantTierBodySchema,
   adminSuspendBodySchema,
   tierIdentifiers,
+  tierNameOf,
   tierNames,
 } from '@haversack/contracts';
 import {
@@ -43,6 +44,39 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
       </Title>
       {children}
     </Card>
+  );
+}
+
+/** The running sponsorships (patronages) the user gives and receives, the other user linked to their page. */
+function Sponsorships({ sponsorships }: { sponsorships: AdminUserDetail['sponsorships'] }) {
+  const rows = [
+    ...sponsorships.given.map((s) => ({ ...s, verb: 'Gives', preposition: 'to', sponsor: undefined })),
+    ...sponsorships.received.map((s) => ({
+      ...s,
+      verb: 'Receives',
+      preposition: 'from',
+      sponsor: s.username,
+    })),
+  ];
+  if (rows.length === 0)
+    return (
+      <Text size="sm" c="dimmed">
+        Gives and receives no sponsorship.
+      </Text>
+    );
+  return (
+    <Stack gap={4}>
+      {rows.map((s) => (
+        <Text key={s.id} size="sm">
+          {s.verb} {tierNameOf(s.tier)} {s.preposition}{' '}
+          <Anchor component={Link} to={`/admin/users/${s.user_id}`} inherit>
+            {s.username}
+          </Anchor>{' '}
+          in {s.party_name} · since {adminDateTime(s.since)}
+          {s.paused ? ` · paused while ${s.sponsor ?? 'this user'} is suspended` : ''}
+        </Text>
+      ))}
+    </Stack>
   );
 }
 
@@ -250,6 +284,9 @@ export function AdminUserDetailPage() {
             </Stack>
           )}
         </Section>
+        <Section title="Sponsorships">
+          <Sponsorships sponsorships={detail.sponsorships} />
+        </Section>
         <Section title="Recent ledger">
           {detail.recent_transactions.length === 0 ? (
             <Text size="sm" c="dimmed">
@@ -272,7 +309,12 @@ export function AdminUserDetailPage() {
         <AdminSessions sessions={detail.sessions} />
       </Section>
 
-      <DeleteAccountDialog opened={dialog === 'delete'} onClose={() => setDialog(null)} user={user} />
+      <DeleteAccountDialog
+        opened={dialog === 'delete'}
+        onClose={() => setDialog(null)}
+        user={user}
+        sponsorshipsGiven={detail.sponsorships.given}
+      />
 
       <Modal
         opened={dialog === 'suspend'}
