@@ -48,6 +48,8 @@ export const operationKinds = [
   'shop_request_approved',
   'shop_request_declined',
   'shop_request_cancelled',
+  'joined_party',
+  'left_party',
 ] as const;
 export type OperationKind = (typeof operationKinds)[number];
 
@@ -61,6 +63,10 @@ export const operationKindLabels: Readonly<Record<OperationKind, string>> = {
   shop_request_approved: 'Purchase approved',
   shop_request_declined: 'Purchase declined',
   shop_request_cancelled: 'Purchase request cancelled',
+  // A character coming into a party or going out of it, with what it carries: its rows are `adjust` rows
+  // that move nothing ("Adjustment" would say nothing of it).
+  joined_party: 'Joined the party',
+  left_party: 'Left the party',
 };
 
 const isOperationKind = (kind: string): kind is OperationKind => Object.hasOwn(operationKindLabels, kind);

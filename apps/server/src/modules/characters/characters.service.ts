@@ -22,6 +22,7 @@ import { partyActivityEvents } from '../ledger/ledger-events.js';
 import { partiesRepository } from '../parties/parties.repository.js';
 import type { EntitlementService } from '../subscriptions/entitlements.service.js';
 import { destroyCharacter } from './character-destruction.js';
+import { recordPartyChange } from './character-party-ledger.js';
 import { addSums, toCharacterWealthJson, toHoldingJson } from './character-wealth.js';
 import { emptySums, characterWealthRepository as wealthRepo } from './character-wealth.repository.js';
 import * as policy from './characters.policy.js';
@@ -257,6 +258,7 @@ export class CharactersService {
 
   async update(actor: Actor, id: string, changes: CharacterUpdate): Promise<Character> {
     const moves = await this.db.transaction(async (tx) => {
+      const activity: LedgerEntry[] = [];
       const character = await this.#ownedForUpdate(tx, actor.id, id);
       let partyId = character.partyId;
       if (changes.party_id !== undefined && changes.party_id !== character.partyId) {
@@ -281,6 +283,12 @@ export class CharactersService {
           );
         }
         partyId = party?.id ?? null;
+        // The party's ledger accounts for what comes in and goes out with the character (the rows move
+        // nothing: character-party-ledger.ts).
+        const named = { id, name: changes.name ?? character.name };
+        if (character.partyId)
+          activity.push(...(await recordPartyChange(tx, named, character.partyId, 'left_party', actor)));
+        if (partyId) activity.push(...(await recordPartyChange(tx, named, partyId, 'joined_party', actor)));
       }
       await repo.update(tx, id, {
         ...(changes.name !== undefined ? { name: changes.name } : {}),
@@ -318,7 +326,7 @@ export class CharactersService {
           })
           .where(and(eq(containers.characterId, id), eq(containers.isPrimary, true)));
       }
-      return { before: character.partyId, after: partyId, name: changes.name ?? character.name };
+      return { before: character.partyId, after: partyId, name: changes.name ?? character.name, activity };
     });
     if (moves.before && moves.before !== moves.after) {
       this.#announce(
@@ -327,6 +335,7 @@ export class CharactersService {
         'character_removed',
         `${actor.username} took ${moves.name} out of the party`,
         id,
+        moves.activity.filter((row) => row.partyId === moves.before),
       );
     }
     if (moves.after && moves.before !== moves.after) {
@@ -336,6 +345,7 @@ export class CharactersService {
         'character_assigned',
         `${actor.username} brought ${moves.name} into the party`,
         id,
+        moves.activity.filter((row) => row.partyId === moves.after),
       );
     } else if (moves.after) {
       this.#announce(moves.after, actor, 'character_updated', `${actor.username} updated ${moves.name}`, id);

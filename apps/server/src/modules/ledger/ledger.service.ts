@@ -139,11 +139,39 @@ function operationKind(written: Row[]): OperationKind | undefined {
   if (reasons.has('shop_deployment')) return 'shop_deployment';
   if (reasons.has('loot_deployment')) return 'loot_deployment';
   if (written.some(isRequestHold)) return 'shop_request';
+  if (reasons.has('joined_party')) return 'joined_party';
+  if (reasons.has('left_party')) return 'left_party';
   for (const row of written) {
     const outcome = requestOutcome(row);
     if (outcome) return outcome;
   }
   return undefined;
+}
+
+/** The names as a sentence says them: "Pip", "Pip and Nyx", "Pip, Nyx and Tam". */
+const listed = (names: string[]) =>
+  names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+
+/**
+ * Characters coming into a party or going out of it with several stacks (character-party-ledger.ts), told
+ * as one: "Nyx joined the party carrying 2 kinds of items (1,002 items)". Null for any other action, and for
+ * one stack (its own row says it).
+ */
+function partyChangeHeadline(kind: OperationKind | undefined, written: Row[]): string | null {
+  if (kind !== 'joined_party' && kind !== 'left_party') return null;
+  const gear = written.filter((row) => reasonOf(row) === kind && row.itemTemplateId !== null);
+  const [first] = gear;
+  if (!first || gear.length < 2) return null;
+  const kinds = new Set(gear.map((row) => row.itemTemplateId)).size;
+  const items = gear.reduce((sum, row) => sum + (row.quantity ?? 0), 0);
+  const what =
+    kinds === 1 && first.itemName
+      ? `${formatEnUs(items)} × ${first.itemName}`
+      : `${plural(kinds, 'kind', 'kinds')} of items (${plural(items, 'item', 'items')})`;
+  const who = listed([...new Set(gear.map((row) => row.targetName ?? ''))]);
+  return kind === 'joined_party'
+    ? `${who} joined the party carrying ${what}`
+    : `${who} left the party with ${what}`;
 }
 
 /**
@@ -162,7 +190,7 @@ export function operationOf(id: string, written: Row[]): { operation: Transactio
   return {
     operation: {
       id,
-      summary: stockHeadline(lead, written) ?? lead?.summary ?? '',
+      summary: stockHeadline(lead, written) ?? partyChangeHeadline(kind, written) ?? lead?.summary ?? '',
       size: written.length,
       ...(kind === undefined ? {} : { kind }),
     },

@@ -553,7 +553,10 @@ describe('ledger date filters at the edges of the calendar', () => {
       headers: newcomer.auth,
     });
     expect(theirCsv.statusCode).toBe(200);
-    expect(theirCsv.body).not.toContain('Rope');
+    // Not the old party's rows (the gift from Aria); only what Borin brought along, told to its new party.
+    expect(theirCsv.body).not.toContain('Aria');
+    expect(theirCsv.body).not.toContain('Character to character');
+    expect(theirCsv.body).toMatch(/,Adjustment,[^,]+,Borin,Rope,2,,,Backpack \(Borin\),Backpack \(Borin\),/);
     const opened = await ctx.app.inject({
       url: `/api/v1/transactions/${giftRow?.id}`,
       headers: newcomer.auth,

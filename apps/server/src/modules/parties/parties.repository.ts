@@ -317,6 +317,16 @@ export const partiesRepository = {
     return lists;
   },
 
+  /** A member's characters in a party, locked in id order, as they are about to leave it with them. */
+  async lockCharactersOf(db: Executor, partyId: string, userId: string) {
+    return db
+      .select({ id: characters.id, name: characters.name })
+      .from(characters)
+      .where(and(eq(characters.partyId, partyId), eq(characters.userId, userId)))
+      .orderBy(asc(characters.id))
+      .for('update');
+  },
+
   /** Characters leave a party with their player. */
   async unassignCharacters(db: Executor, partyId: string, userId: string) {
     await db

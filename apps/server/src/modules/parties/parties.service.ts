@@ -16,8 +16,11 @@ import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { EventBus } from '../../realtime/event-bus.js';
 import type { DomainEvent } from '../../realtime/events.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
+import { recordPartyChange } from '../characters/character-party-ledger.js';
 import { inventoryRepository } from '../inventory/inventory.repository.js';
-import { ledgerRepository } from '../ledger/ledger.repository.js';
+import type { LedgerActor } from '../inventory/inventory-ledger.js';
+import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
+import { partyActivityEvents } from '../ledger/ledger-events.js';
 import type { EntitlementService } from '../subscriptions/entitlements.service.js';
 import { generateJoinCode, isWellFormedJoinCode } from './join-codes.js';
 import { toInvitationJson, toMemberJson, toPartyJson, toPreviewJson } from './parties.json.js';
@@ -322,7 +325,7 @@ export class PartiesService {
     await this.#memberLeaving(partyId, targetUserId, userId);
     const ended = await this.#db.transaction(async (tx) => {
       const target = await this.#removable(tx, userId, partyId, targetUserId, { lock: true });
-      return this.#dropMember(tx, partyId, target);
+      return this.#dropMember(tx, partyId, target, await this.#ledgerActor(tx, userId));
     });
     await this.#announce(partyId, userId, 'member_removed', (name) => `${name} removed a member`, {
       userId: targetUserId,
@@ -357,7 +360,7 @@ export class PartiesService {
     await this.#memberLeaving(partyId, userId, null);
     const ended = await this.#db.transaction(async (tx) => {
       const membership = await this.#leavable(tx, userId, partyId, { lock: true });
-      return this.#dropMember(tx, partyId, membership);
+      return this.#dropMember(tx, partyId, membership, await this.#ledgerActor(tx, userId));
     });
     await this.#announce(partyId, userId, 'member_removed', (name) => `${name} left the party`, { userId });
     this.#events.publish(ended);
@@ -548,13 +551,40 @@ export class PartiesService {
     ]);
   }
 
-  /** Answers the events of what the leaving ended elsewhere, to publish once the transaction committed. */
-  async #dropMember(tx: Executor, partyId: string, member: MembershipRow): Promise<DomainEvent[]> {
+  /**
+   * Answers the events of what the leaving ended elsewhere, to publish once the transaction committed. The
+   * member's characters leave with them, and the party's ledger says with what (`actor`: who left, or the
+   * GM or manager who removed them).
+   */
+  async #dropMember(
+    tx: Executor,
+    partyId: string,
+    member: MembershipRow,
+    actor: LedgerActor,
+  ): Promise<DomainEvent[]> {
+    const leaving = await repo.lockCharactersOf(tx, partyId, member.userId);
+    // All their containers at once, in id order, as a move between two of them locks them.
+    const owned = await inventoryRepository.listForCharacters(
+      tx,
+      leaving.map((character) => character.id),
+    );
+    await inventoryRepository.lockContainers(
+      tx,
+      owned.map((container) => container.id),
+    );
+    const activity: LedgerEntry[] = [];
+    for (const character of leaving)
+      activity.push(...(await recordPartyChange(tx, character, partyId, 'left_party', actor)));
     await repo.unassignCharacters(tx, partyId, member.userId);
     await repo.deleteMembership(tx, member.id);
-    const events: DomainEvent[] = [];
+    const events: DomainEvent[] = partyActivityEvents(activity);
     for (const hook of this.#memberLeftHooks) events.push(...(await hook(tx, partyId, member.userId)));
     return events;
+  }
+
+  async #ledgerActor(tx: Executor, userId: string): Promise<LedgerActor> {
+    const user = await accountsRepository.findUserById(tx, userId);
+    return { id: userId, username: user?.username ?? 'Someone' };
   }
 
   async #gmContext(tx: Executor, partyId: string, userId: string, options = { lock: true }) {

@@ -654,4 +654,51 @@ describe('TransactionHistory: one entry per action', () => {
     expect(behind).toHaveLength(10);
     expect(behind[0]).toHaveTextContent('Ironhand Forge stocked 1 × Ware 1');
   });
+
+  it('badges a character’s arrival "Joined the party", its gear behind it, each where it stayed', async () => {
+    const carried = (id: string, quantity: number, item: string, where: string) =>
+      buildTransaction({
+        id,
+        transaction_type: 'adjust',
+        transaction_summary: `Nyx joined the party carrying ${quantity} × ${item}`,
+        actor_data: { id: 'user-3', name: 'alice' },
+        transactable_data: { id: `tpl-${id}`, name: item, item_instance_id: `ii-${id}` },
+        quantity,
+        source_location_data: { id: `c-${where}`, name: `${where} (Nyx)` },
+        destination_location_data: { id: `c-${where}`, name: `${where} (Nyx)` },
+        character_id: 'char-nyx',
+        operation: 'op-join',
+      });
+    mockFetch(() =>
+      jsonResponse(200, {
+        status: 'success',
+        data: {
+          transactions: [
+            carried('gold', 1000, 'Gold piece', 'Backpack'),
+            carried('rope', 2, 'Rope', 'Pouch'),
+          ],
+          operations: [
+            {
+              id: 'op-join',
+              summary: 'Nyx joined the party carrying 2 kinds of items (1,002 items)',
+              size: 2,
+              kind: 'joined_party',
+            },
+          ],
+        },
+        meta: { current_page: 1, total_pages: 1, total_count: 1, per_page: 50 },
+      }),
+    );
+    const user = userEvent.setup();
+    renderHistory(50);
+    const [arrival] = (await screen.findAllByTestId('history-row')) as [HTMLElement];
+    expect(arrival.querySelector('.mantine-Badge-root')).toHaveTextContent(/^Joined the party$/);
+    expect(arrival).toHaveTextContent('Nyx joined the party carrying 2 kinds of items (1,002 items)');
+    await user.click(within(arrival).getByRole('button', { name: 'Show 2 more' }));
+    const [gold, rope] = within(arrival).getAllByTestId('history-subrow') as [HTMLElement, HTMLElement];
+    expect(gold).toHaveTextContent('Nyx joined the party carrying 1000 × Gold piece');
+    // The gear did not move: where it is, said once, not "Backpack (Nyx) → Backpack (Nyx)".
+    expect(within(gold).getByTestId('history-details')).toHaveTextContent(/^by alice · in Backpack \(Nyx\)$/);
+    expect(within(rope).getByTestId('history-details')).toHaveTextContent(/^by alice · in Pouch \(Nyx\)$/);
+  });
 });

@@ -273,6 +273,17 @@ export function undoState(
   return mine && transaction.undoable === true ? 'offer' : null;
 }
 
+/**
+ * Where a row's goods went; a row whose goods stayed where they were (a character joining or leaving a
+ * party with them) says where they are, once, not "Backpack (Nyx) → Backpack (Nyx)".
+ */
+function placeOf(from: string | null | undefined, to: string | null | undefined): string | null {
+  if (from && from === to) return `in ${from}`;
+  if (from && to) return `${from} → ${to}`;
+  if (from) return `from ${from}`;
+  return to ? `to ${to}` : null;
+}
+
 function TransactionRow({
   transaction,
   summary = transaction.transaction_summary,
@@ -322,7 +333,7 @@ function TransactionRow({
         ? formatCopper(transaction.amount)
         : `${transaction.amount} ${transaction.currency ?? 'gold'}`
       : null,
-    from && to ? `${from} → ${to}` : from ? `from ${from}` : to ? `to ${to}` : null,
+    placeOf(from, to),
   ].filter((part): part is string => part !== null);
 
   return (

@@ -33,6 +33,8 @@ describe('the transaction type filter (issue 14)', () => {
     expect(operationKindLabel('shop_request_approved')).toBe(shopMessages.requestApproved);
     expect(operationKindLabel('shop_request_declined')).toBe(shopMessages.requestDeclined);
     expect(operationKindLabel('shop_request_cancelled')).toBe(shopMessages.requestCancelled);
+    expect(operationKindLabel('joined_party')).toBe('Joined the party');
+    expect(operationKindLabel('left_party')).toBe('Left the party');
     expect(operationKindLabel('barge_deployment')).toBeNull();
   });
 });
