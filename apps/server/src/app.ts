@@ -371,6 +371,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   services.parties.onMemberLeaving((partyId, userId, removedById) =>
     services.shops.withdrawPendingRequests(userId, partyId, removedById),
   );
+  // A request whose buyer's character or container is deleted goes back on sale in that deletion.
+  services.characters.onDeleting((tx, characterId, actor) =>
+    services.shops.releaseRequestsOfBuyer(tx, actor, { characterId }),
+  );
+  inventory.onContainerDeleting((tx, containerId, actor) =>
+    services.shops.releaseRequestsOfBuyer(tx, actor, { containerId }),
+  );
   subscriptions.setPatronageLister((db, userId) => services.patronages.lister(db, userId));
   subscriptions.onPlanChanged((userId) => services.patronages.patronPlanChanged(userId));
   subscriptions.setCharacterPartyResolver((db, userId, characterId) =>

@@ -112,6 +112,10 @@ export const shopMessages = {
   requestBuyerLeft: 'The buyer’s character is no longer in this party: decline the request instead.',
   /** Why a request was declined when the GM removed its buyer from the party. */
   requesterGone: 'The buyer is no longer in the party.',
+  /** Why a request went back on sale when the buyer's character was deleted. */
+  requestCharacterDeleted: 'The buyer’s character was deleted.',
+  /** Why a request went back on sale when the container it was to go into, or be paid from, was deleted. */
+  requestContainerDeleted: 'The container this purchase was for was deleted.',
 } as const;
 
 export const shopTypes = [

@@ -14,6 +14,7 @@ import type { Database, Executor } from '../../db/client.js';
 import { containers } from '../../db/schema/inventory.js';
 import { AppError } from '../../lib/app-error.js';
 import type { EventBus } from '../../realtime/event-bus.js';
+import type { DomainEvent } from '../../realtime/events.js';
 import { containersRepository } from '../containers/containers.repository.js';
 import { assertHoldsNoMoreThan } from '../inventory/capacity-change.js';
 import { assertMayConjure } from '../inventory/conjuring-policy.js';
@@ -68,6 +69,13 @@ export type CharacterContainerLister = (
   characterIds: string[],
 ) => Promise<Map<string, Container[]>>;
 
+/** Settles, in a character's deletion's transaction, what refers to it; answers the events to publish. */
+export type CharacterDeletingHook = (
+  tx: Executor,
+  characterId: string,
+  actor: Actor,
+) => Promise<DomainEvent[]>;
+
 export class CharactersService {
   constructor(
     private readonly db: Database,
@@ -78,6 +86,12 @@ export class CharactersService {
   }
 
   #containerLister: CharacterContainerLister | undefined;
+  readonly #deletingHooks: CharacterDeletingHook[] = [];
+
+  /** What a character's deletion ends elsewhere (its purchase requests), in its transaction. */
+  onDeleting(hook: CharacterDeletingHook): void {
+    this.#deletingHooks.push(hook);
+  }
 
   /** The inventory lists containers (`include=containers`); set once when the app is built. */
   setContainerLister(lister: CharacterContainerLister): void {
@@ -356,9 +370,14 @@ export class CharactersService {
   async delete(actor: Actor, id: string): Promise<void> {
     const gone = await this.db.transaction(async (tx) => {
       const character = await this.#ownedForUpdate(tx, actor.id, id);
+      // Its purchase requests go back on sale (the shops' hook) before its containers are locked: Approve
+      // locks the shop, then the buyer's containers.
+      const settled: DomainEvent[] = [];
+      for (const hook of this.#deletingHooks) settled.push(...(await hook(tx, id, actor)));
       const rows = await destroyCharacter(tx, character, actor);
-      return { character, rows };
+      return { character, rows, settled };
     });
+    this.events.publish(gone.settled);
     if (gone.character.partyId)
       this.#announce(
         gone.character.partyId,

@@ -245,11 +245,19 @@ function placeName(context: Pick<ContainerContext, 'container' | 'ownerName'>): 
   return `${context.container.name} (${context.ownerName})`;
 }
 
+/** Settles, in the deletion's transaction, what refers to a container being deleted; answers events to publish. */
+export type ContainerDeletingHook = (
+  tx: Executor,
+  containerId: string,
+  actor: LedgerActor,
+) => Promise<DomainEvent[]>;
+
 export class InventoryService {
   /** Container pages already serialized, by container and query (`itemsJson`); empty until read. */
   readonly #pages: FingerprintedCache<ContainerPage> | undefined;
   /** Where each kept page is kept, for `keepEncodedPage`. */
   readonly #kept = new WeakMap<ContainerPage, { key: string; fingerprint: string }>();
+  readonly #containerDeletingHooks: ContainerDeletingHook[] = [];
 
   constructor(
     private readonly db: Database,
@@ -441,6 +449,11 @@ export class InventoryService {
     return this.getContainer(actor.id, containerId);
   }
 
+  /** What a container's deletion ends elsewhere (purchase requests), in its transaction; set once at build. */
+  onContainerDeleting(hook: ContainerDeletingHook): void {
+    this.#containerDeletingHooks.push(hook);
+  }
+
   /** Only an empty container goes, unless its items are given a destination (moved there first). */
   async deleteContainer(actor: LedgerActor, containerId: string, destinationId?: string, owner?: Owner) {
     // Its items would be "moved" into the container being deleted and vanish with it, outside the ledger.
@@ -450,8 +463,16 @@ export class InventoryService {
         inventoryMessages.destinationIsSelf,
       );
     }
-    await this.#transaction(async (tx, record) => {
+    await this.#transaction(async (tx, record, emit) => {
+      // Purchase requests going into it or paid from it go back on sale (the shops' hook), taking the shop's
+      // lock before the container's, as Approve does; again once it is locked, for one made in between.
+      const releaseRequests = async () => {
+        for (const hook of this.#containerDeletingHooks)
+          for (const event of await hook(tx, containerId, actor)) emit(event);
+      };
+      await releaseRequests();
       await repo.lockContainers(tx, destinationId ? [containerId, destinationId] : [containerId]);
+      await releaseRequests();
       const { context, access, role } = await this.#locate(tx, actor.id, containerId);
       this.#assertOwnedBy(context, owner);
       policy.assertCanAct(access);

@@ -562,6 +562,31 @@ export const shopsRepository = {
     return row;
   },
 
+  /**
+   * The pending requests of a buyer's character, or going into or paid from a container, oldest first; not
+   * locked (the caller locks each one's shop, then the request, as a decision does).
+   */
+  async pendingRequestsOfBuyer(
+    db: Executor,
+    of: { characterId: string } | { containerId: string },
+  ): Promise<ShopRequestRow[]> {
+    return db
+      .select()
+      .from(shopRequests)
+      .where(
+        and(
+          eq(shopRequests.status, 'pending'),
+          'characterId' in of
+            ? eq(shopRequests.characterId, of.characterId)
+            : or(
+                eq(shopRequests.buyerContainerId, of.containerId),
+                eq(shopRequests.payerContainerId, of.containerId),
+              ),
+        ),
+      )
+      .orderBy(asc(shopRequests.createdAt), asc(shopRequests.id));
+  },
+
   async lockRequest(db: Executor, id: string): Promise<ShopRequestRow | undefined> {
     const [row] = await db.select().from(shopRequests).where(eq(shopRequests.id, id)).for('update');
     return row;

@@ -1913,80 +1913,134 @@ export class ShopsService {
     reason = '',
   ): Promise<ShopRequestResult> {
     await this.#transaction(async (tx, record, emit) => {
-      const { request, shop, party, access, container } = await this.#lockRequest(tx, actor.id, requestId);
-      if (outcome === 'declined') policy.assertCanManage(access);
-      else if (request.requesterId !== actor.id)
+      const locked = await this.#lockRequest(tx, actor.id, requestId);
+      if (outcome === 'declined') policy.assertCanManage(locked.access);
+      else if (locked.request.requesterId !== actor.id)
         throw new AppError('FORBIDDEN', shopMessages.requestNotYours);
-      if (party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);
-      this.#assertPending(request);
-      const summary =
-        outcome === 'declined'
-          ? `${actor.username} declined ${request.requesterName}’s purchase of ${request.quantity} × ${request.itemName}`
-          : `${actor.username} cancelled their request for ${request.quantity} × ${request.itemName}`;
-      if (request.holdContainerId) {
-        await inventoryRepository.lockContainers(tx, [container.id, request.holdContainerId]);
-        const hold = await inventoryRepository.context(tx, request.holdContainerId);
-        if (hold) {
-          const back = this.#shopContext(shop, container, party);
-          for (const stack of await inventoryRepository.allInstances(tx, hold.container.id)) {
-            const moved = await this.deps.moves.moveStack(tx, stack.id, back, stack.quantity);
-            await record(
-              [
-                {
-                  transactionType: 'transfer',
-                  partyId: shop.partyId,
-                  characterId: request.characterId,
-                  actorId: actor.id,
-                  actorName: actor.username,
-                  targetName: shop.name,
-                  targetId: shop.id,
-                  itemTemplateId: moved.template.id,
-                  itemInstanceId: moved.targetIds[0] ?? null,
-                  itemName: moved.facts.name,
-                  quantity: stack.quantity,
-                  sourceContainerId: hold.container.id,
-                  sourceName: hold.container.name,
-                  destinationContainerId: container.id,
-                  destinationName: shopPlace(container, shop),
-                  details: {
-                    reason: 'shop_request',
-                    hold: 'released',
-                    // What became of the request, which its summary alone says: the history's badge.
-                    outcome,
-                    shop_instance_id: shop.id,
-                    shop_request_id: request.id,
-                  },
-                  summary,
-                },
-              ],
-              false,
-            );
-          }
-          await this.#dropHold(tx, record, actor, shop, hold.container, request, outcome);
-        }
-      }
-      await repo.decideRequest(tx, request.id, {
-        status: outcome,
-        decidedById: actor.id,
-        decidedByName: actor.username,
-        decidedAt: this.deps.now(),
-        reason,
-      });
-      emit(
-        this.#shopEvent(shop, `shop_request_${outcome}`, actor, summary, {
-          shop_request_id: request.id,
-          character_id: request.characterId,
-          status: outcome,
-          ...(outcome === 'declined'
-            ? requesterIds({
-                userId: request.requesterId,
-                text: `${actor.username} declined your purchase of ${request.quantity} × ${request.itemName}${reason ? `: ${reason}` : ''}`,
-              })
-            : {}),
-        }),
-      );
+      if (locked.party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);
+      this.#assertPending(locked.request);
+      await this.#release(tx, record, emit, actor, locked, outcome, reason);
     });
     return { request: await this.#requestJson(this.db, actor.id, requestId), trade: null };
+  }
+
+  /** The goods of a pending request back from its hold to the shelf, through the ledger; the request decided. */
+  async #release(
+    tx: Executor,
+    record: Record_,
+    emit: Emit,
+    actor: LedgerActor,
+    locked: {
+      request: ShopRequestRow;
+      shop: ShopInstanceRow;
+      party: { name: string; gameMasterId: string; isArchived: boolean };
+      container: ContainerContext['container'];
+    },
+    outcome: 'declined' | 'cancelled',
+    reason: string,
+  ) {
+    const { request, shop, party, container } = locked;
+    const summary =
+      outcome === 'declined'
+        ? `${actor.username} declined ${request.requesterName}’s purchase of ${request.quantity} × ${request.itemName}`
+        : `${actor.username} cancelled their request for ${request.quantity} × ${request.itemName}`;
+    if (request.holdContainerId) {
+      await inventoryRepository.lockContainers(tx, [container.id, request.holdContainerId]);
+      const hold = await inventoryRepository.context(tx, request.holdContainerId);
+      if (hold) {
+        const back = this.#shopContext(shop, container, party);
+        for (const stack of await inventoryRepository.allInstances(tx, hold.container.id)) {
+          const moved = await this.deps.moves.moveStack(tx, stack.id, back, stack.quantity);
+          await record(
+            [
+              {
+                transactionType: 'transfer',
+                partyId: shop.partyId,
+                characterId: request.characterId,
+                actorId: actor.id,
+                actorName: actor.username,
+                targetName: shop.name,
+                targetId: shop.id,
+                itemTemplateId: moved.template.id,
+                itemInstanceId: moved.targetIds[0] ?? null,
+                itemName: moved.facts.name,
+                quantity: stack.quantity,
+                sourceContainerId: hold.container.id,
+                sourceName: hold.container.name,
+                destinationContainerId: container.id,
+                destinationName: shopPlace(container, shop),
+                details: {
+                  reason: 'shop_request',
+                  hold: 'released',
+                  // What became of the request, which its summary alone says: the history's badge.
+                  outcome,
+                  shop_instance_id: shop.id,
+                  shop_request_id: request.id,
+                },
+                summary,
+              },
+            ],
+            false,
+          );
+        }
+        await this.#dropHold(tx, record, actor, shop, hold.container, request, outcome);
+      }
+    }
+    await repo.decideRequest(tx, request.id, {
+      status: outcome,
+      decidedById: actor.id,
+      decidedByName: actor.username,
+      decidedAt: this.deps.now(),
+      reason,
+    });
+    emit(
+      this.#shopEvent(shop, `shop_request_${outcome}`, actor, summary, {
+        shop_request_id: request.id,
+        character_id: request.characterId,
+        status: outcome,
+        ...(outcome === 'declined'
+          ? requesterIds({
+              userId: request.requesterId,
+              text: `${actor.username} declined your purchase of ${request.quantity} × ${request.itemName}${reason ? `: ${reason}` : ''}`,
+            })
+          : {}),
+      }),
+    );
+  }
+
+  /**
+   * The buyer's character, or the container a request's goods were to go into or be paid from, is being
+   * deleted, in `tx` (its caller's transaction): each pending request of it goes back on sale there and
+   * then, as the release of a leaving member's requests does, cancelled when the one deleting asked for it,
+   * else declined by them; with the reason. Approve could only refuse it afterwards. One in an archived
+   * party stays as it is (the party is frozen). Called before the caller locks the character's containers,
+   * as Approve locks the shop and then the containers. Answers the events to publish after the commit.
+   */
+  async releaseRequestsOfBuyer(
+    tx: Executor,
+    actor: LedgerActor,
+    gone: { characterId: string } | { containerId: string },
+  ): Promise<DomainEvent[]> {
+    const pending = await repo.pendingRequestsOfBuyer(tx, gone);
+    const events: DomainEvent[] = [];
+    if (pending.length === 0) return events;
+    const emit: Emit = (event) => events.push(event);
+    const written: LedgerEntry[] = [];
+    const record = this.#recorder(tx, emit, written);
+    for (const found of pending) {
+      const shop = await repo.lockInstance(tx, found.shopInstanceId);
+      const request = shop ? await repo.lockRequest(tx, found.id) : undefined;
+      if (!shop || !request || request.status !== 'pending') continue;
+      const party = await partiesRepository.findParty(tx, shop.partyId);
+      const container = await repo.containerOf(tx, shop.id);
+      if (!party || party.isArchived || !container) continue;
+      const reason =
+        'characterId' in gone ? shopMessages.requestCharacterDeleted : shopMessages.requestContainerDeleted;
+      const outcome = request.requesterId === actor.id ? 'cancelled' : 'declined';
+      await this.#release(tx, record, emit, actor, { request, shop, party, container }, outcome, reason);
+    }
+    events.push(...partyActivityEvents(written));
+    return events;
   }
 
   /**
