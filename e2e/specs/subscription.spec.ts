@@ -64,7 +64,8 @@ test('a free user compares plans, upgrades with local billing, cancels with a re
   await subscription.checkPage('subscription-upgrade');
   await page.getByRole('button', { name: 'Upgrade to Adventurer — $5/month' }).click();
 
-  await expect(page).toHaveURL(/\/subscription\/success\?session_id=local_/);
+  await expect(page).toHaveURL(/\/subscription\/success\?previous_plan=tier_free&session_id=local_/);
+  await expect(subscription.heading()).toHaveText('Thank you for upgrading');
   await expect(page.getByTestId('success-plan')).toContainText('You are on the Adventurer plan');
   await subscription.checkPage('subscription-success');
 
@@ -129,7 +130,21 @@ test('an upgrade with demo billing stays on the address the app was opened at, s
   await new AccountPages(page).register(newAccount('elsewhere'));
   await page.goto('/subscription/upgrade?tier=tier_2');
   await page.getByRole('button', { name: /^Upgrade to Hero/ }).click();
-  await expect(page).toHaveURL(new RegExp(`^${otherAddress}/subscription/success\\?session_id=local_`));
+  await expect(page).toHaveURL(
+    new RegExp(`^${otherAddress}/subscription/success\\?previous_plan=tier_free&session_id=local_`),
+  );
   await expect(page.getByTestId('success-plan')).toContainText('You are on the Hero plan');
+
+  // A move down from the comparison is a plan change, not an upgrade, on the way there and back.
+  await page.goto('/subscription/compare');
+  await page.getByTestId('plan-tier_1').getByRole('link', { name: 'Switch to Adventurer' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Switch to a lower plan');
+  await page.getByRole('button', { name: 'Switch to Adventurer — $5/month' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Switch to Adventurer', exact: true }).click();
+  await expect(page.getByTestId('success-plan')).toContainText('You are on the Adventurer plan');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your plan has changed');
+  await expect(page).toHaveTitle('Plan change complete · Haversack');
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your plan has changed');
   await context.close();
 });

@@ -140,12 +140,22 @@ function useFollowServerUrl() {
 export function useCheckout(
   /** The page the upgrade was asked for from (a refused action's): the success page leads back to it. */
   from: string | null = null,
+  /**
+   * The plan the user is on before this checkout: the success page compares it with the plan the server then
+   * reports, to thank for an upgrade or say a move down (kept in the address, so a reload says the same).
+   */
+  previousPlan: TierIdentifier | null = null,
 ) {
   const refresh = useRefreshAfterPlanChange();
   const follow = useFollowServerUrl();
-  const returnPath = from
-    ? `${CHECKOUT_DEFAULT_RETURN_PATH}?${new URLSearchParams({ from })}`
-    : CHECKOUT_DEFAULT_RETURN_PATH;
+  const returnQuery = {
+    ...(from ? { from } : {}),
+    ...(previousPlan ? { previous_plan: previousPlan } : {}),
+  };
+  const returnPath =
+    Object.keys(returnQuery).length > 0
+      ? `${CHECKOUT_DEFAULT_RETURN_PATH}?${new URLSearchParams(returnQuery)}`
+      : CHECKOUT_DEFAULT_RETURN_PATH;
   return useMutation({
     mutationFn: async (tier: TierIdentifier) => {
       const { data } = await apiRequest(`${API_V1}/subscription/checkout`, {
@@ -162,7 +172,7 @@ export function useCheckout(
       if (result.checkout_url) follow(result.checkout_url);
       else if (result.session_id)
         follow(
-          `${CHECKOUT_DEFAULT_RETURN_PATH}?${new URLSearchParams({ session_id: result.session_id, ...(from ? { from } : {}) })}`,
+          `${CHECKOUT_DEFAULT_RETURN_PATH}?${new URLSearchParams({ ...returnQuery, session_id: result.session_id })}`,
         );
       else toast.error(subscriptionMessages.noCheckoutUrl);
     },

@@ -73,7 +73,29 @@ describe('CheckoutSuccessPage', () => {
     renderRoutes(routes, '/subscription/success?session_id=local_1');
 
     expect(await screen.findByTestId('success-plan')).toHaveTextContent('You are on the Adventurer plan');
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Thank you for upgrading');
+    expect(document.title).toBe('Upgrade complete · Haversack');
     expect(screen.queryByTestId('success-no-checkout')).not.toBeInTheDocument();
+  });
+
+  it('after a move to a lower plan, says the plan has changed rather than thanking for an upgrade', async () => {
+    mockSubscriptionServer({ current: buildCurrentSubscription({ tier: 'tier_1' }) });
+    // The address the switch from Hero leads to: it names the plan before, so a reload says the same.
+    renderRoutes(routes, '/subscription/success?previous_plan=tier_2&session_id=local_3');
+
+    expect(await screen.findByTestId('success-plan')).toHaveTextContent('You are on the Adventurer plan');
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Your plan has changed');
+    expect(document.title).toBe('Plan change complete · Haversack');
+    expect(screen.queryByText(/upgrad/i)).not.toBeInTheDocument();
+  });
+
+  it('thanks for an upgrade from a paid plan to a higher one', async () => {
+    mockSubscriptionServer({ current: buildCurrentSubscription({ tier: 'tier_2' }) });
+    renderRoutes(routes, '/subscription/success?previous_plan=tier_1&session_id=sub_A');
+
+    expect(await screen.findByTestId('success-plan')).toHaveTextContent('You are on the Hero plan');
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Thank you for upgrading');
+    expect(document.title).toBe('Upgrade complete · Haversack');
   });
 
   it('leads back to the page the upgrade was asked from, and only to a page of this app', async () => {

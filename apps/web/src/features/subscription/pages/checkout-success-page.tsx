@@ -1,3 +1,4 @@
+import { tierIdentifiers, tierRank } from '@haversack/contracts';
 import { Alert, Anchor, Button, Card, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconCircleCheck, IconClockHour4, IconInfoCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -48,12 +49,21 @@ export function CheckoutSuccessPage() {
         : false,
   });
   const awaitingPayment = fromCheckout && current.data?.tier.identifier === 'tier_free';
-  const upgraded = fromCheckout && current.isSuccess && !awaitingPayment;
-  let heading = 'Confirming your upgrade';
+  const applied = fromCheckout && current.isSuccess && !awaitingPayment;
+  // The plan before the checkout, from the address the checkout returns to (useCheckout), so a reload
+  // says the same: a plan not above it (a switch down from compare) is a change, not an upgrade. Without it
+  // (an older address), a checkout is an upgrade, as it is from Free.
+  const previousPlan = tierIdentifiers.find((tier) => tier === searchParams.get('previous_plan'));
+  const notUpgrade =
+    previousPlan !== undefined &&
+    (current.data
+      ? tierRank[current.data.tier.identifier] <= tierRank[previousPlan]
+      : previousPlan !== 'tier_free');
+  let heading = notUpgrade ? 'Confirming your plan change' : 'Confirming your upgrade';
   if (!fromCheckout) heading = 'No checkout in progress';
-  else if (upgraded) heading = 'Thank you for upgrading';
+  else if (applied) heading = notUpgrade ? 'Your plan has changed' : 'Thank you for upgrading';
   else if (awaitingPayment && waitedLong) heading = 'Payment not confirmed yet';
-  usePageTitle(upgraded ? 'Upgrade complete' : heading);
+  usePageTitle(applied ? (notUpgrade ? 'Plan change complete' : 'Upgrade complete') : heading);
 
   const checkAgain = (
     <Button variant="default" size="xs" onClick={() => void current.refetch()} loading={current.isFetching}>

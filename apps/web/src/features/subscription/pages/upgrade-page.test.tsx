@@ -249,7 +249,7 @@ describe('UpgradePage', () => {
     expect(router.state.location.search).toBe('?session_id=local_1');
     expect(requestBody(fetchMock, 'POST', '/subscription/checkout')).toEqual({
       tier_id: 'tier_2',
-      return_url: '/subscription/success',
+      return_url: '/subscription/success?previous_plan=tier_free',
     });
   });
 
@@ -272,7 +272,7 @@ describe('UpgradePage', () => {
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/subscription/success'));
     expect(requestBody(fetchMock, 'POST', '/subscription/checkout')).toEqual({
       tier_id: 'tier_2',
-      return_url: `/subscription/success?${new URLSearchParams({ from: '/parties/p1?tab=shops' })}`,
+      return_url: `/subscription/success?${new URLSearchParams({ from: '/parties/p1?tab=shops', previous_plan: 'tier_free' })}`,
     });
     expect(new URLSearchParams(router.state.location.search).get('from')).toBe('/parties/p1?tab=shops');
   });
@@ -298,7 +298,7 @@ describe('UpgradePage', () => {
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/subscription/success'));
     expect(requestBody(fetchMock, 'POST', '/subscription/checkout')).toEqual({
       tier_id: 'tier_2',
-      return_url: '/subscription/success',
+      return_url: '/subscription/success?previous_plan=tier_1',
     });
   });
 
@@ -342,6 +342,10 @@ describe('UpgradePage', () => {
       'Move down from Hero ($10/month) to Adventurer ($5/month).',
     );
     expect(screen.getByTestId('upgrade-explanation')).not.toHaveTextContent('cancel');
+    // A move down is not headed as an upgrade.
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Switch to a lower plan');
+    expect(screen.queryByText(/bigger plan/)).not.toBeInTheDocument();
+    expect(document.title).toBe('Switch plan · Haversack');
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Switch to Adventurer — $5/month' }));
     const dialog = within(await screen.findByRole('dialog'));
@@ -357,9 +361,10 @@ describe('UpgradePage', () => {
 
     await user.click(dialog.getByRole('button', { name: 'Switch to Adventurer' }));
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/subscription/success'));
+    // The plan before goes with the return address, for the success page to tell a move down from an upgrade.
     expect(requestBody(fetchMock, 'POST', '/subscription/checkout')).toEqual({
       tier_id: 'tier_1',
-      return_url: '/subscription/success',
+      return_url: '/subscription/success?previous_plan=tier_2',
     });
   });
 });

@@ -81,12 +81,18 @@ export function readUpgradeSubject(params: URLSearchParams): UpgradeSubject {
 }
 
 export function UpgradePage() {
-  usePageTitle('Upgrade');
   const [searchParams] = useSearchParams();
   const subject = readUpgradeSubject(searchParams);
   const tiers = useQuery(tiersQueryOptions());
   const current = useQuery(currentSubscriptionQueryOptions());
   const isError = tiers.isError || current.isError;
+  // A plan below the user's, asked for by name (compare's "Switch to"): the page is not an upgrade.
+  const currentRank = current.data?.tier.rank;
+  const movingDown =
+    subject.kind === 'tier' &&
+    currentRank !== undefined &&
+    (tiers.data?.tiers.find((tier) => tier.identifier === subject.tier)?.rank ?? currentRank) < currentRank;
+  usePageTitle(movingDown ? 'Switch plan' : 'Upgrade');
   // Asked about nothing in particular (a menu, a typed address): every plan, side by side, is the answer.
   if ([...searchParams.keys()].length === 0) return <Navigate to="/subscription/compare" replace />;
 
@@ -132,9 +138,9 @@ export function UpgradePage() {
   return (
     <Stack gap="lg" maw={880}>
       <Stack gap={4}>
-        <Title order={1}>Upgrade your plan</Title>
+        <Title order={1}>{movingDown ? 'Switch to a lower plan' : 'Upgrade your plan'}</Title>
         <Text c="dimmed">
-          See what a bigger plan lifts, or{' '}
+          {movingDown ? 'See what a smaller plan limits' : 'See what a bigger plan lifts'}, or{' '}
           <Anchor component={Link} to="/subscription/compare">
             compare every plan
           </Anchor>
@@ -309,7 +315,7 @@ function UpgradeOptions({
   billingProvider: 'local' | 'stripe' | 'none';
 }) {
   const [searchParams] = useSearchParams();
-  const checkout = useCheckout(appPathOrNull(searchParams.get('from')));
+  const checkout = useCheckout(appPathOrNull(searchParams.get('from')), currentTier.identifier);
   const situation = describe(subject, tiers, currentTier, usage);
   const billingDisabled = billingProvider === 'none';
   const changesExisting = changesExistingSubscription(subscription, billingProvider);
