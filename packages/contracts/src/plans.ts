@@ -54,6 +54,19 @@ export const featureKeys = [
 export type FeatureKey = (typeof featureKeys)[number];
 
 /**
+ * The features that always follow the user's own plan, never a patronage's granted plan in a party: an API
+ * token belongs to a user, not a party (decisions: "Tokens follow the user's own plan, not a patronage"),
+ * and a received patronage cannot be passed on (decisions: "Patronage"). The entitlement engine checks
+ * them without the party, whatever the caller asks about, and the app says so beside a sponsored plan.
+ */
+export const ownPlanFeatures = ['api_access', 'patronage_system'] as const satisfies readonly FeatureKey[];
+export type OwnPlanFeature = (typeof ownPlanFeatures)[number];
+
+export function followsOwnPlan(feature: FeatureKey): feature is OwnPlanFeature {
+  return (ownPlanFeatures as readonly FeatureKey[]).includes(feature);
+}
+
+/**
  * The usage resource keys of spec/01 §3 (plus joined parties and live instances), each counted against
  * one limit key.
  */

@@ -1,6 +1,7 @@
 import {
   type FeatureKey,
   featureUnavailableMessage,
+  followsOwnPlan,
   limitExceededMessage,
   type Usage,
   type UsageResource,
@@ -143,7 +144,9 @@ export class EntitlementService {
   }
 
   async checkFeature(db: Executor, userId: string, feature: FeatureKey, context: EntitlementContext = {}) {
-    const { tier } = await this.effectiveTier(db, userId, context);
+    // API access and patronage follow the own plan: a sponsor's plan in the party does not lend them.
+    const scope = followsOwnPlan(feature) ? (context.read ? { read: context.read } : {}) : context;
+    const { tier } = await this.effectiveTier(db, userId, scope);
     return { allowed: featureAllowed(tier.features, feature), tier };
   }
 

@@ -351,6 +351,40 @@ describe('checks', () => {
     expect(body(await feature({ character_id: 'not-an-id' })).data.allowed).toBe(false);
     expect((await effective('character_id=not-an-id')).statusCode).toBe(422);
   });
+
+  it('answers API access and patronage on the own plan even in a party where a sponsor grants Hero', async () => {
+    const patron = await createUser(ctx);
+    await upgrade(ctx, patron, 'tier_2');
+    const party = await createParty(ctx, patron);
+    const player = await createMember(ctx, party, 'player');
+    const hero = await createCharacter(ctx, player, { partyId: party.id });
+    expect(
+      (await post('/api/v1/patronages', patron, { beneficiary_id: player.user.id, party_id: party.id }))
+        .statusCode,
+    ).toBe(201);
+    const allowed = async (feature: FeatureKey, context: Record<string, unknown>) =>
+      body(await post('/api/v1/subscription/check_feature', player, { feature, ...context })).data.allowed;
+
+    for (const context of [{ party_id: party.id }, { character_id: hero.id }]) {
+      // The sponsor's Hero plan applies in the party...
+      expect(await allowed('party_collaboration', context)).toBe(true);
+      // ...but not to what follows the player's own Free plan, as the actions themselves do.
+      expect(await allowed('patronage_system', context)).toBe(false);
+      expect(await allowed('api_access', context)).toBe(false);
+    }
+    const other = await createMember(ctx, party, 'player');
+    const sponsoring = await post('/api/v1/patronages', player, {
+      beneficiary_id: other.user.id,
+      party_id: party.id,
+    });
+    expect(sponsoring.statusCode).toBe(403);
+    expect(body(sponsoring).error.code).toBe('FEATURE_NOT_AVAILABLE');
+
+    // A Hero of their own has both, in the party or not.
+    await upgrade(ctx, player, 'tier_2');
+    expect(await allowed('patronage_system', { party_id: party.id })).toBe(true);
+    expect(await allowed('api_access', { party_id: party.id })).toBe(true);
+  });
 });
 
 describe('upgrade, cancel and reactivate with local billing', () => {

@@ -1,7 +1,8 @@
 import {
   type CurrentSubscription,
-  type FeatureKey,
   liveFeatures,
+  type OwnPlanFeature,
+  ownPlanFeatures,
   type Patronage,
   type Tier,
   type TierIdentifier,
@@ -62,20 +63,19 @@ export function listOf(items: string[]): string {
 }
 
 /**
- * The features the server checks on the user's own plan even inside a sponsored party (it passes no party to
- * `requireFeature`): an API token belongs to a user, not a party (decisions: "Tokens follow the user's own
- * plan, not a patronage"), and a received patronage cannot be passed on (decisions: "Patronage"). Named
- * beside "your features are Hero's" wherever the user's own plan lacks them, so it promises neither.
+ * How the note names the features the server checks on the user's own plan even inside a sponsored party
+ * (`ownPlanFeatures`, which the entitlement engine reads too). Named beside "your features are Hero's"
+ * wherever the user's own plan lacks them, so it promises neither.
  */
-const ownPlanOnlyFeatures: ReadonlyArray<readonly [FeatureKey, string]> = [
-  ['api_access', 'API access'],
-  ['patronage_system', 'sponsoring other players'],
-];
+const ownPlanFeatureNames: Record<OwnPlanFeature, string> = {
+  api_access: 'API access',
+  patronage_system: 'sponsoring other players',
+};
 
 /** "API access and sponsoring other players always follow your own plan.", or null when none applies. */
 export function ownPlanOnlyNote(ownTier: Pick<Tier, 'features'>): string | null {
-  const names = ownPlanOnlyFeatures.flatMap(([feature, name]) =>
-    liveFeatures[feature] && ownTier.features[feature] !== true ? [name] : [],
+  const names = ownPlanFeatures.flatMap((feature) =>
+    liveFeatures[feature] && ownTier.features[feature] !== true ? [ownPlanFeatureNames[feature]] : [],
   );
   if (names.length === 0) return null;
   const list = listOf(names);
