@@ -146,6 +146,7 @@ export const subscriptionMessages = {
   reactivated: 'Your subscription has been reactivated.',
   nothingToCancel: 'You are on the Free plan: there is nothing to cancel.',
   nothingToReactivate: 'There is no cancelled subscription to reactivate.',
+  alreadyCancelled: 'Your subscription is already cancelled: it ends at the close of the current period.',
   billingDisabled: 'Upgrades are not available: billing is not configured on this server.',
   sameTier: 'You are already on this plan.',
   freeTierCheckout: 'The Free plan needs no checkout: cancel your subscription instead.',

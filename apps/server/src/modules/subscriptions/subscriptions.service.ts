@@ -297,6 +297,10 @@ export class SubscriptionsService {
     // A plan staff gave has no period to run out: "at the end of the period" would mean never.
     const granted = isGrantedPlan(toSubscriptionJson(subscription, tier, this.billingProvider));
     const atPeriodEnd = input.cancel_at_period_end && !granted;
+    // A second cancel at period end is refused, as a second reactivate is: it would move cancelled_at
+    // and replace the reason of the first. Ending a pending cancellation at once is still a change.
+    if (atPeriodEnd && subscription.cancelAtPeriodEnd)
+      throw new AppError('BAD_REQUEST', subscriptionMessages.alreadyCancelled);
     if (!granted) {
       await this.#deps.billing.cancel({
         providerSubscriptionId: subscription.providerSubscriptionId,

@@ -6,6 +6,7 @@ import {
   liveFeatureKeys,
   liveLimitKeys,
   liveUsageResources,
+  subscriptionMessages,
   usageResources,
 } from '@haversack/contracts';
 import { sql } from 'drizzle-orm';
@@ -523,6 +524,21 @@ describe('upgrade, cancel and reactivate with local billing', () => {
       cancel_reason: 'Campaign ended',
     });
     expect(Date.parse(String(subscription.current_period_end))).toBeGreaterThan(Date.now());
+
+    // A second cancel is refused as a second reactivate is, and leaves the cancellation as it was.
+    const before = body(await get('/api/v1/subscription/current', user)).data.subscription;
+    clockOffsetMs = 60_000;
+    const again = await post('/api/v1/subscription/cancel', user, {
+      reason: 'Changed my mind twice',
+      cancel_at_period_end: true,
+    });
+    clockOffsetMs = 0;
+    expect(again.statusCode).toBe(400);
+    expect(body(again).error).toMatchObject({
+      code: 'BAD_REQUEST',
+      message: subscriptionMessages.alreadyCancelled,
+    });
+    expect(body(await get('/api/v1/subscription/current', user)).data.subscription).toEqual(before);
 
     const reactivated = await post('/api/v1/subscription/reactivate', user);
     expect(body(reactivated).data).toMatchObject({
