@@ -164,6 +164,20 @@ describe('UpgradePage', () => {
   });
 
   it.each([
+    [
+      'feature=shops_deployment&resource=shop_deployments_monthly',
+      'Your Free plan allows no shop deployments a month.',
+    ],
+    ['resource=shop_instances', 'Your Free plan allows no deployed shops.'],
+  ])('says a limit the plan has none of as a limit (%s)', async (query, sentence) => {
+    mockSubscriptionServer();
+    renderRoutes(routes, `/subscription/upgrade?${query}`);
+    expect(await screen.findByTestId('upgrade-explanation')).toHaveTextContent(sentence);
+    expect(screen.getByTestId('upgrade-explanation')).not.toHaveTextContent('/ month');
+    expect(screen.getByTestId('upgrade-option-tier_1')).toHaveTextContent('Recommended');
+  });
+
+  it.each([
     'feature=ai_tools',
     'feature=loot_distribution',
     'feature=api_access',

@@ -44,7 +44,6 @@ import {
   partyCollaborationNote,
   partyStashLossText,
   tierLimitFor,
-  usageResourceTitle,
 } from '../plan-text';
 
 /** What the user came to lift: a plan by name, or the limit or feature a refusal named (issue 3). */
@@ -203,7 +202,9 @@ function describe(
       limit === null
         ? `Your ${plan} plan already allows unlimited ${label.many}.`
         : limit === 0
-          ? `${usageResourceTitle(resource)} are not included in your ${plan} plan.`
+          ? // A limit, said in the words of the others ("allows 5 …"): the heading-style label ("Shop
+            // deployments / month") does not read as a sentence, and "allows 0" reads as a miscount.
+            `Your ${plan} plan allows no ${label.many}.`
           : used > limit
             ? // Over the limit after a downgrade: "used 10 of 1" would read as a miscount.
               `You have ${countOf(resource, used)}; your ${plan} plan allows ${limit.toLocaleString('en-US')}. Nothing is removed; a plan below shows room for more.`
