@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { numberInput, text, withinRequestDates } from './fields.js';
+import { tierNameOf } from './plans.js';
 
 /** DESIGN §10: the admin session travels in this header, beside the bearer access token. */
 export const ADMIN_SESSION_HEADER = 'X-Admin-Session';
@@ -226,6 +227,17 @@ export const adminGrantTierBodySchema = z.object({
   reason: text().trim().min(1, 'Say why the plan is granted').max(500),
 });
 export type AdminGrantTierBody = z.infer<typeof adminGrantTierBodySchema>;
+
+/**
+ * What Grant plan did, for the answer and the toast. Free is no grant: it puts the user on Free with no
+ * provider and no period, which takes away the plan they had here (a staff grant, or a demo or Stripe plan
+ * as this app records it), so it is said as that removal.
+ */
+export function planGrantedMessage(granted: AdminGrantTierBody['tier_id'], previousTier: string): string {
+  if (granted !== 'tier_free') return 'The plan is granted.';
+  if (previousTier === 'tier_free') return 'The user is already on the Free plan.';
+  return `The ${tierNameOf(previousTier)} plan is removed: the user is on the Free plan.`;
+}
 
 /** Sign-in refused for a suspended account (ours; the spec does not name it). */
 export const accountSuspendedMessage =

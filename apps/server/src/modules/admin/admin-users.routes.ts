@@ -9,6 +9,7 @@ import {
   entityId,
   listEnvelope,
   messageEnvelopeSchema,
+  planGrantedMessage,
   successEnvelope,
 } from '@haversack/contracts';
 import type { FastifyInstance } from 'fastify';
@@ -116,11 +117,18 @@ export async function adminUsersRoutes(app: FastifyInstance, options: { users: A
         response: detail,
       },
     },
-    async (request) => ({
-      status: 'success' as const,
-      data: await users.grantTier(requireAdmin(request), request.params.id, request.body),
-      message: 'The plan is granted.',
-    }),
+    async (request) => {
+      const { detail, previousTier } = await users.grantTier(
+        requireAdmin(request),
+        request.params.id,
+        request.body,
+      );
+      return {
+        status: 'success' as const,
+        data: detail,
+        message: planGrantedMessage(request.body.tier_id, previousTier),
+      };
+    },
   );
 
   r.delete(

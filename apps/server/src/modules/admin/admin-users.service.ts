@@ -248,8 +248,13 @@ export class AdminUsersService {
     return this.detail(userId);
   }
 
-  async grantTier(caller: AdminCaller, userId: string, body: AdminGrantTierBody): Promise<AdminUserDetail> {
-    await this.#deps.db.transaction(async (tx) => {
+  /** Answers the user after, and the plan they were on before (for the answer's message). */
+  async grantTier(
+    caller: AdminCaller,
+    userId: string,
+    body: AdminGrantTierBody,
+  ): Promise<{ detail: AdminUserDetail; previousTier: string }> {
+    const previousTier = await this.#deps.db.transaction(async (tx) => {
       const user = await adminUserListRepository.lockUser(tx, userId);
       if (!user) throw notFound();
       const change = await this.#deps.subscriptions.grantTier(tx, userId, body.tier_id);
@@ -262,9 +267,10 @@ export class AdminUsersService {
         after: change.after,
         details: { email: user.email, reason: body.reason, payment: 'none' },
       });
+      return change.before.tier;
     });
     await this.#deps.subscriptions.planChanged(userId);
-    return this.detail(userId);
+    return { detail: await this.detail(userId), previousTier };
   }
 
   /**

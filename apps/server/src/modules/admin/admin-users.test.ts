@@ -432,6 +432,25 @@ describe('helping a user', () => {
     });
   });
 
+  it('says a grant of Free as the removal of the plan the user had, not as a plan granted', async () => {
+    const player = await createUser(ctx);
+    const grant = (tier_id: string) =>
+      asAdmin('POST', `/admin/users/${player.user.id}/tier`, { tier_id, reason: 'support case' });
+    expect(json<{ message: string }>(await grant('tier_2')).message).toBe('The plan is granted.');
+    const removed = await grant('tier_free');
+    expect(removed.statusCode).toBe(200);
+    expect(json<{ message: string }>(removed).message).toBe(
+      'The Hero plan is removed: the user is on the Free plan.',
+    );
+    expect(json<{ data: { subscription: unknown } }>(removed).data.subscription).toMatchObject({
+      tier: 'tier_free',
+      provider: null,
+    });
+    expect(json<{ message: string }>(await grant('tier_free')).message).toBe(
+      'The user is already on the Free plan.',
+    );
+  });
+
   it('mails a password reset link', async () => {
     const player = await createUser(ctx);
     const response = await asAdmin('POST', `/admin/users/${player.user.id}/password_reset`);

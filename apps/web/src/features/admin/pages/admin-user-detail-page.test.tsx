@@ -1,5 +1,5 @@
 import type { AdminUserDetail } from '@haversack/contracts';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
@@ -184,6 +184,31 @@ describe('AdminUserDetailPage', { timeout: 30_000 }, () => {
     // Typing one clears the error.
     await user.type(reason, 'Spam');
     expect(reason).not.toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('says a grant of Free as the removal of the plan the user had', async () => {
+    const granted: AdminUserDetail = {
+      ...detail,
+      subscription: { ...detail.subscription, tier: 'tier_2', tier_name: 'Hero' },
+    };
+    mockFetch(({ url, init }) => {
+      if (url.endsWith('/api/v1/admin/users/u-1')) return success(granted);
+      if (init.method === 'POST' && url.endsWith('/api/v1/admin/users/u-1/tier')) return success(detail);
+      return failure(404, 'RESOURCE_NOT_FOUND', url);
+    });
+    renderRoutes([{ path: '/admin/users/:id', element: <AdminUserDetailPage /> }], '/admin/users/u-1');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Grant plan' }, { timeout: 10_000 }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Grant a plan without payment' }));
+    await user.click(dialog.getByRole('combobox', { name: /Plan/ }));
+    await user.click(await screen.findByRole('option', { name: 'Free' }));
+    await user.type(dialog.getByRole('textbox', { name: /Reason/ }), 'Grant ended');
+    await user.click(dialog.getByRole('button', { name: 'Grant plan' }));
+    await waitFor(() =>
+      expect(useUiStore.getState().toasts.map((toast) => toast.message)).toEqual([
+        'The Hero plan is removed: the user is on the Free plan.',
+      ]),
+    );
   });
 
   it('asks to choose a plan in the Grant plan dialog', async () => {

@@ -2,6 +2,7 @@ import {
   type AdminUserDetail,
   adminGrantTierBodySchema,
   adminSuspendBodySchema,
+  planGrantedMessage,
   tierIdentifiers,
   tierNameOf,
   tierNames,
@@ -139,9 +140,11 @@ export function AdminUserDetailPage() {
         case 'tier': {
           const chosen = adminGrantTierBodySchema.shape.tier_id.safeParse(tier);
           if (!chosen.success) throw new Error('Choose a plan');
+          // The plan before, as this page shows it: a grant of Free is said as that plan's removal.
+          const previousTier = query.data?.subscription.tier ?? 'tier_free';
           return {
             detail: (await adminUserActions.grantTier(id, { tier_id: chosen.data, reason })).data,
-            message: 'The plan is granted.',
+            message: planGrantedMessage(chosen.data, previousTier),
           };
         }
         case 'reset':
