@@ -256,9 +256,9 @@ export function limitExceededMessage(
 ): string {
   const label = usageResourceLabels[resource];
   const allowance = `${limit} ${limit === 1 ? label.one : label.many}`;
-  // "allows 0 loot instances" reads as a miscount: a plan without any simply does not include them.
-  if (limit === 0 && !sponsored)
-    return `Your ${tierName} plan does not include ${label.many}. Upgrade to use them.`;
+  // "allows 0 loot instances" reads as a miscount, and "does not include shop deployments a month" puts a
+  // rate where a thing belongs: "allows no" reads right for both.
+  if (limit === 0 && !sponsored) return `Your ${tierName} plan allows no ${label.many}. Upgrade to use them.`;
   if (sponsored)
     return `Your sponsor’s ${tierName} plan allows ${allowance} in this party: only a higher plan, of your own or your sponsor’s, allows more.`;
   return `Your ${tierName} plan allows ${allowance}. Upgrade to ${label.action}.`;

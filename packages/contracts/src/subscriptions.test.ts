@@ -42,9 +42,12 @@ describe('what this server offers', () => {
 });
 
 describe('limitExceededMessage', () => {
-  it('says a limit of none as not included, not as "allows 0"', () => {
+  it('says a limit of none as "allows no", not as "allows 0", a monthly one included', () => {
     expect(limitExceededMessage('Free', 'loot_instances', 0)).toBe(
-      'Your Free plan does not include loot instances. Upgrade to use them.',
+      'Your Free plan allows no loot instances. Upgrade to use them.',
+    );
+    expect(limitExceededMessage('Free', 'shop_deployments_monthly', 0)).toBe(
+      'Your Free plan allows no shop deployments a month. Upgrade to use them.',
     );
     expect(limitExceededMessage('Free', 'characters', 1)).toBe(
       'Your Free plan allows 1 character. Upgrade to create more.',
