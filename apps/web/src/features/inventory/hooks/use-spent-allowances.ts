@@ -29,19 +29,81 @@ export function moveScope(
 }
 
 /**
- * The allowances (of those a change here would spend, `actionScopes`) that the server says are used up
- * this month, from the same `check_limit` answers as the allowance notice (one question per allowance,
- * fresh 30 s). An answer not yet in, failed or unlimited spends nothing: the server still decides.
+ * One monthly allowance where an action spends it: which one, under the plan that applies in which party
+ * (a sponsor's plan there may lift the user's own; null: no party, the user's own plan).
+ */
+export interface AllowanceAt {
+  scope: ActionScope;
+  partyId: string | null;
+}
+
+/**
+ * What a shop trade or a loot take spends: the party's allowance in the shop's or the loot's party, whoever
+ * buys, sells or takes and wherever the goods go (shops.service purchase, sell, stockItem, unstockItem and
+ * loot.service take, claim, distribute all count `'party'` for `shop.partyId`/`loot.partyId`).
+ */
+export function partyActionAt(partyId: string): AllowanceAt {
+  return { scope: 'party', partyId };
+}
+
+/**
+ * What a change of something in `container` spends (a new stack from the marketplace, a split): its
+ * allowance (`containerScope`) in the party the server reads for it, the stash's own party or its
+ * character's (inventory.repository `context`: the container's party, else its character's). A character
+ * whose party is not known (`characterParty` says undefined) leaves it unknown (null): the server decides.
+ */
+export function containerAllowanceAt(
+  container: Pick<Container, 'character_id' | 'party_id'>,
+  characterParty: (characterId: string) => string | null | undefined,
+): AllowanceAt | null {
+  const partyId = container.character_id ? characterParty(container.character_id) : container.party_id;
+  return partyId === undefined ? null : { scope: containerScope(container), partyId };
+}
+
+const allowanceKey = (at: AllowanceAt) => `${at.scope}:${at.partyId ?? ''}`;
+
+/**
+ * Which of `places` the server says are used up this month, by `allowanceKey`, from the same `check_limit`
+ * answers as the allowance notice (one question per allowance and party, fresh 30 s). An answer not yet in,
+ * failed or unlimited spends nothing: the server still decides.
+ */
+function useSpentAt(places: readonly AllowanceAt[]): ReadonlySet<string> {
+  const asked = [...new Map(places.map((at) => [allowanceKey(at), at] as const)).values()];
+  return useQueries({
+    queries: asked.map((at) => allowanceQuery(at.scope, at.partyId)),
+    combine: (answers) =>
+      new Set(asked.filter((_, index) => answers[index]?.data?.allowed === false).map(allowanceKey)),
+  });
+}
+
+/**
+ * The allowances (of those a change here would spend, `actionScopes`, in the workspace's party) that the
+ * server says are used up this month.
  */
 export function useSpentAllowances(
   containers: readonly Container[],
   partyId: string | null,
 ): ReadonlySet<ActionScope> {
   const scopes = actionScopes(containers);
-  return useQueries({
-    queries: scopes.map((scope) => allowanceQuery(scope, partyId)),
-    combine: (answers) => new Set(scopes.filter((_, index) => answers[index]?.data?.allowed === false)),
-  });
+  const spent = useSpentAt(scopes.map((scope) => ({ scope, partyId })));
+  return new Set(scopes.filter((scope) => spent.has(allowanceKey({ scope, partyId }))));
+}
+
+/**
+ * Outside the workspace (a shop's page, a loot's, the marketplace's Add to Container): why an action that
+ * spends at one of `places` is not offered now, or null when it is, or when where it spends is not known.
+ */
+export function useAllowanceRefusalAt(
+  places: readonly (AllowanceAt | null)[],
+): (at: AllowanceAt | null) => string | null {
+  const spent = useSpentAt(places.filter((at) => at !== null));
+  return (at) => (at && spent.has(allowanceKey(at)) ? allowanceSpentMessage(at.scope) : null);
+}
+
+/** For one place (a shop's trades, a loot's takes): its allowance when used up this month, else null. */
+export function useAllowanceSpentAt(at: AllowanceAt | null): ActionScope | null {
+  const refusal = useAllowanceRefusalAt([at]);
+  return at && refusal(at) ? at.scope : null;
 }
 
 const nothingSpent: ReadonlySet<ActionScope> = new Set();
