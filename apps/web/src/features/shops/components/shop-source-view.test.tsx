@@ -1,10 +1,10 @@
 import { shopMessages } from '@haversack/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
-import { buildParty, pageMeta } from '../../../test/party-fixtures';
-import { renderWithProviders } from '../../inventory/test/inventory-fixtures';
+import { buildCharacter, buildParty, pageMeta } from '../../../test/party-fixtures';
+import { buildContainer, renderWithProviders } from '../../inventory/test/inventory-fixtures';
 import { buildShopInstance, buildStockItem } from '../test/shop-fixtures';
 import { ShopSourceView } from './shop-source-view';
 
@@ -114,5 +114,56 @@ describe('ShopSourceView: an unpriced line', () => {
     renderTab(false);
     await screen.findByRole('button', { name: 'Buy Rope' });
     expect(screen.queryByRole('button', { name: /^Set price/ })).not.toBeInTheDocument();
+  });
+});
+
+describe('ShopSourceView at the month’s inventory-action limit', () => {
+  it('keeps Buy in place, disabled with why and the upgrade link, and trades nothing', async () => {
+    const aria = buildCharacter({ id: 'ch-aria', name: 'Aria', party_id: shop.party_id });
+    const backpack = buildContainer({
+      id: 'c-pack',
+      name: 'Backpack',
+      owner: { type: 'character', id: 'ch-aria', name: 'Aria' },
+      character_id: 'ch-aria',
+      party_id: shop.party_id,
+    });
+    mockFetch(({ url, init }) => {
+      const { pathname } = new URL(url, 'http://test');
+      if (pathname === '/api/v1/subscription/check_limit') {
+        const { resource } = JSON.parse(String(init.body)) as { resource: string };
+        const spent = resource === 'inventory_actions_party_monthly';
+        return success({ allowed: !spent, resource, limit: 200, used: spent ? 200 : 3, remaining: 0 });
+      }
+      if (pathname === `/api/v1/shop_instances/${shop.id}`) return success(shop);
+      if (pathname === '/api/v1/shop_instances')
+        return jsonResponse(200, { status: 'success', data: { instances: [shop] }, meta: pageMeta(1, 100) });
+      if (pathname === '/api/v1/characters')
+        return jsonResponse(200, { status: 'success', data: [aria], meta: pageMeta(1, 100) });
+      if (pathname === '/api/v1/characters/ch-aria/containers') return success([backpack]);
+      if (pathname === '/api/v1/containers/c-pack/items')
+        return jsonResponse(200, { status: 'success', data: [], meta: pageMeta(0, 100) });
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+    });
+    const onTrade = vi.fn();
+    renderWithProviders(
+      <ShopSourceView
+        partyId={shop.party_id}
+        shopId={shop.id}
+        onSelect={() => undefined}
+        draggable
+        onTrade={onTrade}
+      />,
+    );
+    const buy = await screen.findByRole('button', { name: /^Buy / });
+    await waitFor(() => expect(buy).toHaveAttribute('aria-disabled', 'true'));
+    expect(buy).not.toBeDisabled();
+    expect(buy).toHaveAccessibleDescription('No party inventory actions left this month.');
+    expect(
+      within(screen.getByTestId('trade-allowance-refusal')).getByRole('link', {
+        name: 'See upgrade options',
+      }),
+    ).toHaveAttribute('href', '/subscription/upgrade?resource=inventory_actions_party_monthly');
+    await userEvent.click(buy);
+    expect(onTrade).not.toHaveBeenCalled();
   });
 });

@@ -14,12 +14,13 @@ import {
   Text,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { noItemsFound } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import { useDragId } from '../../../lib/drag-id';
 import { type TradeButtonFocus, useStockFocus } from '../../../lib/use-stock-focus';
+import { refusedButtonProps, SpentAllowanceNote } from '../../inventory/components/spent-allowance-note';
 import { partyQuery } from '../../parties/api/parties-api';
 import { partyShopsQuery, shopInstanceQuery } from '../api/shops-api';
 import { useTrader } from '../hooks/use-trader';
@@ -33,6 +34,7 @@ import {
   tradeBlocker,
   traderLoading,
   UnpricedLineNote,
+  useTradeAllowanceSpent,
 } from './shop-trading';
 import { askingPriceLabel, LINE_NAME_FLEX } from './stock-line';
 import type { TradeOffer } from './trade-dialog';
@@ -149,6 +151,11 @@ function ShopShelf({
   onTrade: (offer: TradeOffer) => void;
 }) {
   const blocked = tradeBlocker(shop, trader);
+  // At the month's limit of the party's inventory actions, Buy stays in place, disabled, and says why (as
+  // on the shop's page); a drag onto a container is stopped by the workspace with the same words.
+  const allowanceSpent = useTradeAllowanceSpent(shop);
+  const refusalId = useId();
+  const refused = allowanceSpent !== null && blocked === null;
   // An observer is told it is the role (shops.policy, DESIGN §4), as the shop page says, not a character.
   const party = useQuery({ ...partyQuery(shop.party_id), enabled: !shop.can_trade });
   const refusal =
@@ -204,13 +211,16 @@ function ShopShelf({
         </Text>
       ) : null}
       {selling ? (
-        <SellList shop={shop} trader={trader} onSell={onTrade} />
+        <SellList shop={shop} trader={trader} allowanceSpent={allowanceSpent} onSell={onTrade} />
       ) : shop.container.item_instances.length === 0 ? (
         <Center py="xl">
           <Text c="dimmed">{noItemsFound}</Text>
         </Center>
       ) : (
         <Stack gap={6} data-testid="workspace-shop-stock" ref={focus.list} tabIndex={-1}>
+          {refused && allowanceSpent ? (
+            <SpentAllowanceNote id={refusalId} scope={allowanceSpent} testId="trade-allowance-refusal" />
+          ) : null}
           {lines.map((line, index) => (
             <ShelfRow
               key={line.key}
@@ -221,8 +231,9 @@ function ShopShelf({
               onSetPrice={() => pricing.open(line)}
               draggable={draggable && blocked === null}
               disabled={blocked !== null || line.item.quantity < 1}
+              refusalId={refused ? refusalId : null}
               onBuy={() => {
-                if (!trader.container || !trader.characterId) return;
+                if (refused || !trader.container || !trader.characterId) return;
                 onTrade({
                   side: 'buy',
                   shopId: shop.id,
@@ -251,6 +262,7 @@ function ShelfRow({
   inStock,
   draggable,
   disabled,
+  refusalId,
   onBuy,
   priceButton,
   onSetPrice,
@@ -260,6 +272,8 @@ function ShelfRow({
   inStock: number;
   draggable: boolean;
   disabled: boolean;
+  /** Why Buy is refused though in place (a used-up allowance): the id of the line that says it. */
+  refusalId: string | null;
   onBuy: () => void;
   /** Ties the Set price button (GM and managers) to the list's focus keeping. */
   priceButton: TradeButtonFocus;
@@ -307,7 +321,13 @@ function ShelfRow({
             {askingPriceLabel(item.buy_price_cp)}
           </Text>
           {item.buy_price_cp === null ? null : (
-            <Button size="xs" onClick={onBuy} disabled={disabled} aria-label={`Buy ${item.name}`}>
+            <Button
+              size="xs"
+              {...refusedButtonProps(refusalId)}
+              onClick={onBuy}
+              disabled={disabled}
+              aria-label={`Buy ${item.name}`}
+            >
               Buy
             </Button>
           )}

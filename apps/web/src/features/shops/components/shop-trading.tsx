@@ -25,9 +25,13 @@ import {
 } from '@mantine/core';
 import { IconCoins } from '@tabler/icons-react';
 import { useInfiniteQuery } from '@tanstack/react-query';
+import { useId } from 'react';
 import { ErrorPanel } from '../../../components/error-panel';
 import { type TradeButtonFocus, useStockFocus } from '../../../lib/use-stock-focus';
+import type { ActionScope } from '../../inventory/api/allowance-api';
 import { containerItemsQuery, noItemFilters } from '../../inventory/api/inventory-api';
+import { refusedButtonProps, SpentAllowanceNote } from '../../inventory/components/spent-allowance-note';
+import { partyActionAt, useAllowanceSpentAt } from '../../inventory/hooks/use-spent-allowances';
 import { isMoneyItem } from '../api/shops-api';
 import { purseWorth } from '../api/use-trade';
 import type { Trader } from '../hooks/use-trader';
@@ -170,21 +174,52 @@ export function tradeBlocker(shop: ShopInstance, trader: Trader): string | null 
   return null;
 }
 
+/**
+ * The allowance a trade here would spend, when the server says it is used up this month, else null: every
+ * purchase and sale is an action of the shop's party, whoever trades and wherever the goods go
+ * (shops.service, `partyActionAt`). Asked only of someone who may trade here; an answer not yet in, failed
+ * or unlimited spends nothing, and the server still decides.
+ */
+export function useTradeAllowanceSpent(
+  shop: Pick<ShopInstance, 'can_trade' | 'party_id'>,
+): ActionScope | null {
+  return useAllowanceSpentAt(shop.can_trade ? partyActionAt(shop.party_id) : null);
+}
+
+/**
+ * With the trade's allowance used up (`spent`), Buy and Sell stay in their place, focusable but disabled,
+ * described by the line that says why above them (with the upgrade link): nothing is sent to be refused.
+ */
+function useSpentTrade(spent: ActionScope | null, blocked: string | null) {
+  const refusalId = useId();
+  const refused = spent !== null && blocked === null;
+  return {
+    refusalId: refused ? refusalId : null,
+    note: refused ? (
+      <SpentAllowanceNote id={refusalId} scope={spent} testId="trade-allowance-refusal" />
+    ) : null,
+  };
+}
+
 /** What the shop sells: each stack with its price here and a Buy button (the first of two taps). */
 export function ShopStockList({
   shop,
   trader,
   tradeOpen,
+  allowanceSpent = null,
   onBuy,
 }: {
   shop: ShopInstance;
   trader: Trader;
   /** The trade dialog is open: once it closes, focus comes back to the row that opened it. */
   tradeOpen: boolean;
+  /** The allowance a purchase would spend, used up this month (`useTradeAllowanceSpent`). */
+  allowanceSpent?: ActionScope | null;
   onBuy: (offer: TradeOffer) => void;
 }) {
   const stock = shelfLines(shop.container.item_instances);
   const blocked = tradeBlocker(shop, trader);
+  const spent = useSpentTrade(allowanceSpent, blocked);
   const pricing = usePriceDialog();
   const focus = useStockFocus(
     stock.map((line) => line.key),
@@ -199,6 +234,7 @@ export function ShopStockList({
   }
   return (
     <Stack gap={6} data-testid="shop-stock" ref={focus.list} tabIndex={-1}>
+      {spent.note}
       {stock.map((line, index) => {
         const { key, item, inStock } = line;
         return (
@@ -211,8 +247,9 @@ export function ShopStockList({
             priceButton={focus.tradeButton(key, index, 'price')}
             onSetPrice={() => pricing.open(line)}
             disabled={blocked !== null || item.quantity < 1}
+            refusalId={spent.refusalId}
             onBuy={() => {
-              if (!trader.container || !trader.characterId) return;
+              if (spent.refusalId || !trader.container || !trader.characterId) return;
               onBuy({
                 side: 'buy',
                 shopId: shop.id,
@@ -253,6 +290,7 @@ function StockRow({
   tradeButton,
   priceButton,
   disabled,
+  refusalId,
   onBuy,
   onSetPrice,
 }: {
@@ -264,6 +302,8 @@ function StockRow({
   /** The same for the Set price button (GM and managers). */
   priceButton: TradeButtonFocus;
   disabled: boolean;
+  /** Why Buy is refused though in place (a used-up allowance): the id of the line that says it. */
+  refusalId: string | null;
   onBuy: () => void;
   onSetPrice: () => void;
 }) {
@@ -294,6 +334,7 @@ function StockRow({
             <Button
               size="sm"
               {...tradeButton}
+              {...refusedButtonProps(refusalId)}
               onClick={onBuy}
               disabled={disabled}
               aria-label={`Buy ${item.name}`}
@@ -315,10 +356,13 @@ export function SellList({
   shop,
   trader,
   tradeOpen = false,
+  allowanceSpent = null,
   onSell,
 }: {
   shop: ShopInstance;
   trader: Trader;
+  /** The allowance a sale would spend, used up this month (`useTradeAllowanceSpent`). */
+  allowanceSpent?: ActionScope | null;
   /**
    * The trade dialog is open: once it closes, focus comes back to the row that opened it. The workspace's
    * Shop tab leaves it out (the workspace returns focus from its dialog itself); a sold row that took focus
@@ -333,6 +377,7 @@ export function SellList({
     enabled: trader.container !== null,
   });
   const blocked = tradeBlocker(shop, trader);
+  const spent = useSpentTrade(allowanceSpent, blocked);
   const lines = sellLines(
     (query.data?.pages ?? []).flatMap((page) => page.items).filter((item) => !isMoneyItem(item)),
   );
@@ -360,6 +405,7 @@ export function SellList({
   }
   return (
     <Stack gap={6} data-testid="sell-list" ref={focus.list} tabIndex={-1}>
+      {spent.note}
       {lines.map(({ key, item, quantity }, index) => (
         <SellRow
           key={key}
@@ -373,8 +419,9 @@ export function SellList({
             ownPriceCp: shop.own_prices_cp?.[item.item_template_id],
           })}
           disabled={blocked !== null}
+          refusalId={spent.refusalId}
           onSell={(unitCp) => {
-            if (!trader.characterId) return;
+            if (spent.refusalId || !trader.characterId) return;
             onSell({
               side: 'sell',
               shopId: shop.id,
@@ -409,6 +456,7 @@ function SellRow({
   priceCp,
   tradeButton,
   disabled,
+  refusalId,
   onSell,
 }: {
   item: ItemInstance;
@@ -419,6 +467,8 @@ function SellRow({
   /** Ties the Sell button to the list's focus keeping. */
   tradeButton: TradeButtonFocus;
   disabled: boolean;
+  /** Why Sell is refused though in place (a used-up allowance): the id of the line that says it. */
+  refusalId: string | null;
   onSell: (unitCp: number) => void;
 }) {
   return (
@@ -446,6 +496,7 @@ function SellRow({
               size="sm"
               variant="light"
               {...tradeButton}
+              {...refusedButtonProps(refusalId)}
               onClick={() => onSell(priceCp)}
               disabled={disabled}
               aria-label={`Sell ${item.name}`}

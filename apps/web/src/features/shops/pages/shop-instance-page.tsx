@@ -33,7 +33,7 @@ import {
 import { ShopManagePanel } from '../components/shop-manage-panel';
 import { ShopRequestsPanel } from '../components/shop-requests-panel';
 import { ShopSalesLog } from '../components/shop-sales-log';
-import { SellList, ShopStockList, TraderPanel } from '../components/shop-trading';
+import { SellList, ShopStockList, TraderPanel, useTradeAllowanceSpent } from '../components/shop-trading';
 import { TradeDialog, type TradeOffer } from '../components/trade-dialog';
 import { useTrader } from '../hooks/use-trader';
 
@@ -57,6 +57,8 @@ export function ShopInstancePage() {
   const [offer, setOffer] = useState<TradeOffer | null>(null);
   const closeTrade = useCallback(() => setOffer(null), []);
   const [tab, setTab] = useState<string>('buy');
+  // At the month's limit of the party's inventory actions, Buy and Sell say so rather than be refused.
+  const allowanceSpent = useTradeAllowanceSpent(shop ?? { can_trade: false, party_id: '' });
 
   if (query.isPending) {
     return (
@@ -154,11 +156,23 @@ export function ShopInstancePage() {
           {shop.can_manage ? <Tabs.Tab value="manage">Manage</Tabs.Tab> : null}
         </ScrollingTabsList>
         <Tabs.Panel value="buy" pt="md">
-          <ShopStockList shop={shop} trader={trader} tradeOpen={offer !== null} onBuy={setOffer} />
+          <ShopStockList
+            shop={shop}
+            trader={trader}
+            tradeOpen={offer !== null}
+            allowanceSpent={allowanceSpent}
+            onBuy={setOffer}
+          />
         </Tabs.Panel>
         {shop.can_trade ? (
           <Tabs.Panel value="sell" pt="md">
-            <SellList shop={shop} trader={trader} tradeOpen={offer !== null} onSell={setOffer} />
+            <SellList
+              shop={shop}
+              trader={trader}
+              tradeOpen={offer !== null}
+              allowanceSpent={allowanceSpent}
+              onSell={setOffer}
+            />
           </Tabs.Panel>
         ) : null}
         {shop.can_trade || shop.can_manage ? (
