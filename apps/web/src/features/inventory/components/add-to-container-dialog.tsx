@@ -1,7 +1,7 @@
 import { type ItemTemplate, MAX_STACK_QUANTITY, partyMessages } from '@haversack/contracts';
 import { Alert, Button, Group, Modal, NumberInput, Select, Stack, Text } from '@mantine/core';
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
 import { quantityError, quantityFieldProps } from '../../../lib/quantity-field';
@@ -12,8 +12,10 @@ import { useConjuringRefusal } from '../hooks/use-conjuring-refusal';
 import { useAddFromMarket } from '../hooks/use-inventory-actions';
 import { useOwnerContainers } from '../hooks/use-owner-containers';
 import { partyCollaborationLocked, usePlanLockedContainers } from '../hooks/use-plan-locked-containers';
+import { containerAllowanceAt, useAllowanceRefusalAt } from '../hooks/use-spent-allowances';
 import { sourceOptionLabel } from './container-source-select';
 import { RefusalAlert } from './refusal-alert';
+import { refusedButtonProps, SpentAllowanceNote } from './spent-allowance-note';
 
 const addFailed = 'Failed to add the item';
 
@@ -63,9 +65,23 @@ export function AddToContainerDialog({
   const containers = sources.containers.filter((c) => c.can_act);
   const conjuringRefusal = useConjuringRefusal(containers);
   const planLocked = usePlanLockedContainers(containers);
+  // A new stack spends an inventory action of its container's allowance (inventory.service createInstance),
+  // read in the party the container is in: a stash's own, a character's container its character's (whose
+  // party the character lists say). One whose allowance is used up this month is listed disabled, with why.
+  const partyOfCharacter = new Map([...mine, ...theirs].map((c) => [c.id, c.party_id] as const));
+  const spendsAt = (c: (typeof containers)[number]) =>
+    containerAllowanceAt(c, (characterId) => partyOfCharacter.get(characterId));
+  const allowanceRefusal = useAllowanceRefusalAt(containers.map(spendsAt));
+  const spentRefusal = (c: (typeof containers)[number]) => allowanceRefusal(spendsAt(c));
   const refusal = (c: (typeof containers)[number]) =>
-    planLocked.has(c.id) ? partyCollaborationLocked : conjuringRefusal(c);
+    planLocked.has(c.id) ? partyCollaborationLocked : (conjuringRefusal(c) ?? spentRefusal(c));
   const allowed = containers.filter((c) => refusal(c) === null);
+  // With none open, the first whose allowance is used up stays chosen: the field and the line under it
+  // say which and why (the other refusals leave the field empty, with their reasons as its description).
+  const fallback =
+    allowed.length === 0
+      ? containers.find((c) => !planLocked.has(c.id) && !conjuringRefusal(c) && spentRefusal(c))
+      : undefined;
   // Every reason a container is closed, each once: a player may meet both (their own bag in a GM-only
   // party, the party's stash beyond their plan), and one must not hide the other.
   const reasons = [
@@ -116,11 +132,15 @@ export function AddToContainerDialog({
   }, [add.isError]);
   useEffect(() => {
     // A container the party's rule closes (known once its party has loaded) gives way to an open one.
-    if (target === null || !allowed.some((c) => c.id === target)) setTarget(allowed[0]?.id ?? null);
-  }, [target, allowed]);
+    if (target === null || !allowed.some((c) => c.id === target))
+      setTarget(allowed[0]?.id ?? fallback?.id ?? null);
+  }, [target, allowed, fallback]);
   const amount = Number(quantity);
   const problem = quantityError(quantity, null);
   const valid = target !== null && problem === null;
+  const chosen = containers.find((c) => c.id === target);
+  const spentScope = chosen && spentRefusal(chosen) ? spendsAt(chosen)?.scope : undefined;
+  const refusalId = useId();
   // The GM's parties' characters are waited for too: the list is drawn once, with every destination.
   const loading =
     characters.isPending ||
@@ -147,7 +167,7 @@ export function AddToContainerDialog({
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          if (!template || !valid || !target) return;
+          if (!template || !valid || !target || spentScope) return;
           add.mutate(
             { templateId: template.id, templateName: template.name, containerId: target, quantity: amount },
             { onSuccess: closeAfterAdding },
@@ -181,9 +201,11 @@ export function AddToContainerDialog({
                 value: c.id,
                 label: planLocked.has(c.id)
                   ? `${sourceOptionLabel(c)} (paid plans)`
-                  : refusal(c)
+                  : conjuringRefusal(c)
                     ? `${sourceOptionLabel(c)} (GM only)`
-                    : sourceOptionLabel(c),
+                    : spentRefusal(c)
+                      ? `${sourceOptionLabel(c)} · ${spentRefusal(c)}`
+                      : sourceOptionLabel(c),
                 disabled: refusal(c) !== null,
               }))}
               description={reasons.length > 0 ? reasons.join(' ') : undefined}
@@ -202,6 +224,9 @@ export function AddToContainerDialog({
             error={problem}
           />
           {add.isError ? <RefusalAlert error={add.error} fallback={addFailed} /> : null}
+          {spentScope ? (
+            <SpentAllowanceNote id={refusalId} scope={spentScope} testId="add-allowance-refusal" />
+          ) : null}
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={onClose}>
               Cancel
@@ -211,6 +236,7 @@ export function AddToContainerDialog({
               type="submit"
               disabled={!valid || add.isPending}
               loading={add.isPending}
+              {...refusedButtonProps(spentScope ? refusalId : null)}
             >
               Add to Container
             </Button>
