@@ -1,7 +1,10 @@
 import { formatCopper, type LootInstance } from '@haversack/contracts';
 import { Button, Center, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconCoins } from '@tabler/icons-react';
+import { useId } from 'react';
 import { type TradeButtonFocus, useStockFocus } from '../../../lib/use-stock-focus';
+import type { ActionScope } from '../../inventory/api/allowance-api';
+import { SpentAllowanceNote } from '../../inventory/components/spent-allowance-note';
 import { type LootLine, lootLines } from './loot-lines';
 import type { LootPick } from './take-loot-dialog';
 
@@ -18,6 +21,7 @@ export function LootInstanceItems({
   loot,
   canTake,
   disabled,
+  allowanceSpent = null,
   takeOpen,
   onPick,
 }: {
@@ -26,11 +30,18 @@ export function LootInstanceItems({
   canTake: boolean;
   /** Shown but not yet usable (my characters are still loading). */
   disabled: boolean;
+  /**
+   * The allowance a take or a claim spends (the loot's party's, loot.service), used up this month: Take
+   * and Claim stay in place, focusable but disabled, described by why, and open nothing.
+   */
+  allowanceSpent?: ActionScope | null;
   /** The take dialog is open: once it closes, focus comes back to the row that opened it. */
   takeOpen: boolean;
   onPick: (pick: LootPick) => void;
 }) {
   const lines = lootLines(loot.container.item_instances);
+  const refusalId = useId();
+  const refused = canTake && allowanceSpent !== null;
   const focus = useStockFocus(
     lines.map((line) => line.key),
     takeOpen,
@@ -55,6 +66,9 @@ export function LootInstanceItems({
           container.
         </Text>
       ) : null}
+      {refused && allowanceSpent ? (
+        <SpentAllowanceNote id={refusalId} scope={allowanceSpent} testId="take-allowance-refusal" />
+      ) : null}
       <Stack
         gap={6}
         component="ul"
@@ -70,6 +84,7 @@ export function LootInstanceItems({
               label={lineLabel(lines, index)}
               canTake={canTake}
               disabled={disabled}
+              refusalId={refused ? refusalId : null}
               takeButton={focus.tradeButton(line.key, index, 'take')}
               claimButton={focus.tradeButton(line.key, index, 'claim')}
               onPick={onPick}
@@ -99,6 +114,7 @@ function LootItemRow({
   label,
   canTake,
   disabled,
+  refusalId,
   takeButton,
   claimButton,
   onPick,
@@ -108,6 +124,8 @@ function LootItemRow({
   label: string;
   canTake: boolean;
   disabled: boolean;
+  /** Why Take and Claim are refused though in place (a used-up allowance): the id of the line saying it. */
+  refusalId: string | null;
   /** Tie the Take and Claim buttons to the list's focus keeping. */
   takeButton: TradeButtonFocus;
   claimButton: TradeButtonFocus;
@@ -116,6 +134,13 @@ function LootItemRow({
   const { item, quantity } = line;
   // The SRD gives magic items no price: "Unpriced", not "0 gp" (as the item's own page says).
   const unpriced = item.item_template.metadata.priced === false;
+  // Described by what each does and, when refused, by why.
+  const described = refusalId
+    ? { 'aria-disabled': true, 'data-disabled': true, 'aria-describedby': `${TAKE_HELP_ID} ${refusalId}` }
+    : { 'aria-describedby': TAKE_HELP_ID };
+  const pick = (kind: LootPick['kind']) => () => {
+    if (!refusalId) onPick({ kind, item, quantity });
+  };
   return (
     <Paper withBorder p="xs" data-testid="loot-stack" data-item-name={item.name}>
       <Group justify="space-between" gap="xs" wrap="wrap">
@@ -143,9 +168,9 @@ function LootItemRow({
                 variant="light"
                 {...takeButton}
                 disabled={disabled}
-                onClick={() => onPick({ kind: 'take', item, quantity })}
+                {...described}
+                onClick={pick('take')}
                 aria-label={`Take ${label}`}
-                aria-describedby={TAKE_HELP_ID}
               >
                 Take
               </Button>
@@ -153,9 +178,9 @@ function LootItemRow({
                 size="sm"
                 {...claimButton}
                 disabled={disabled}
-                onClick={() => onPick({ kind: 'claim', item, quantity })}
+                {...described}
+                onClick={pick('claim')}
                 aria-label={`Claim ${label}`}
-                aria-describedby={TAKE_HELP_ID}
               >
                 Claim
               </Button>

@@ -22,6 +22,8 @@ import { DetailLoadError } from '../../../components/detail-load-error';
 import { isRecordNotFound } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { useFocusReturnOr } from '../../../lib/use-focus-return-or';
+import { refusedButtonProps, SpentAllowanceNote } from '../../inventory/components/spent-allowance-note';
+import { partyActionAt, useAllowanceSpentAt } from '../../inventory/hooks/use-spent-allowances';
 import { partyQuery } from '../../parties/api/parties-api';
 import { RealtimeIndicator } from '../../realtime/components/realtime-indicator';
 import { useLootRevealWatch } from '../../realtime/hooks/use-loot-reveal-watch';
@@ -75,6 +77,11 @@ export function LootInstancePage() {
   const party = useQuery({ ...partyQuery(loot?.party_id ?? ''), enabled: loot?.can_take === false });
   const cannotTake =
     party.data?.user_role === 'observer' ? lootMessages.observerCannotTake : lootMessages.cannotTake;
+  // A take, a claim or a distribution spends the party's allowance (loot.service): at the month's limit
+  // they stay in place, disabled, and say why, rather than be refused.
+  const allowanceSpent = useAllowanceSpentAt(
+    loot && (loot.can_take || loot.can_manage) ? partyActionAt(loot.party_id) : null,
+  );
   const [pick, setPick] = useState<LootPick | null>(null);
   const closeTake = useCallback(() => setPick(null), []);
   const [editing, setEditing] = useState(false);
@@ -111,6 +118,7 @@ export function LootInstancePage() {
   }
 
   const blocker = distributeBlocker(loot);
+  const distributeRefused = blocker === null && allowanceSpent !== null;
   const distributed = distributedLine(loot);
   const hasCharacter = !taker.isPending && taker.characters.length > 0;
   return (
@@ -183,9 +191,12 @@ export function LootInstancePage() {
               <Button
                 size="sm"
                 leftSection={<IconArrowsSplit size={16} aria-hidden="true" />}
-                onClick={() => setDistributing(true)}
+                onClick={() => {
+                  if (!distributeRefused) setDistributing(true);
+                }}
                 disabled={blocker !== null}
                 aria-describedby={blocker ? 'loot-distribute-blocker' : undefined}
+                {...refusedButtonProps(distributeRefused ? 'loot-distribute-refusal' : null)}
               >
                 Distribute
               </Button>
@@ -194,6 +205,13 @@ export function LootInstancePage() {
               <Text size="xs" c="dimmed" id="loot-distribute-blocker">
                 {blocker}
               </Text>
+            ) : null}
+            {distributeRefused && allowanceSpent ? (
+              <SpentAllowanceNote
+                id="loot-distribute-refusal"
+                scope={allowanceSpent}
+                testId="distribute-allowance-refusal"
+              />
             ) : null}
             {loot.is_revealed ? null : (
               <Text size="xs" c="dimmed">
@@ -218,6 +236,7 @@ export function LootInstancePage() {
           loot={loot}
           canTake={loot.can_take && (taker.isPending || hasCharacter)}
           disabled={taker.isPending}
+          allowanceSpent={allowanceSpent}
           takeOpen={pick !== null}
           onPick={setPick}
         />
