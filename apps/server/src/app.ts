@@ -53,6 +53,8 @@ import { ledgerRoutes } from './modules/ledger/ledger.routes.js';
 import { LedgerService } from './modules/ledger/ledger.service.js';
 import { lootRoutes } from './modules/loot/loot.routes.js';
 import { LootService } from './modules/loot/loot.service.js';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
+import { NotificationsService } from './modules/notifications/notifications.service.js';
 import { partiesRoutes } from './modules/parties/parties.routes.js';
 import { PartiesService } from './modules/parties/parties.service.js';
 import { PartyNotesService } from './modules/parties/party-notes.service.js';
@@ -134,6 +136,7 @@ export interface AppServices {
   shops: ShopsService;
   loot: LootService;
   shares: SharesService;
+  notifications: NotificationsService;
   jobs: JobQueue;
   discordAccounts: DiscordAccountsService;
   discordInteractions: DiscordInteractionsService;
@@ -263,6 +266,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     sessionCache,
     now,
   });
+  // What others did to a user, kept for when they come back (written by the services that do it).
+  const notifications = new NotificationsService({ db: database.db, events, now });
   const parties = new PartiesService({ db: database.db, entitlements, events });
   const characters = new CharactersService(database.db, entitlements, events);
   const shops = new ShopsService(database.db, { entitlements, events, moves: inventory.moves, jobs, now });
@@ -284,6 +289,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     inventory,
     shops,
     loot,
+    notifications,
     shares: new SharesService(database.db, {
       characters,
       inventory,
@@ -367,7 +373,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       accountLeaving,
     }),
   };
-  services.parties.onMemberLeft((tx, partyId, userId) => services.patronages.memberLeft(tx, partyId, userId));
+  services.parties.onMemberLeft((tx, partyId, userId, actorId, told) =>
+    services.patronages.memberLeft(tx, partyId, userId, actorId, told),
+  );
+  // The modules that act on other users leave them notices for when they come back.
+  for (const service of [
+    services.parties,
+    services.patronages,
+    services.shops,
+    services.inventory,
+    services.loot,
+  ])
+    service.setNoticeBoard(notifications);
   services.parties.onMemberLeaving((partyId, userId, removedById) =>
     services.shops.withdrawPendingRequests(userId, partyId, removedById),
   );
@@ -444,6 +461,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(ledgerRoutes, { ledger: services.ledger });
       await api.register(shopsRoutes, { shops: services.shops });
       await api.register(lootRoutes, { loot: services.loot });
+      await api.register(notificationsRoutes, { notifications });
       await api.register(sharesRoutes, { shares: services.shares, appUrl: config.appUrl });
       await api.register(discordAccountsRoutes, {
         discord: services.discordAccounts,

@@ -14,6 +14,7 @@ export * from './inventory.js';
 export * from './items.js';
 export * from './list-params.js';
 export * from './loot.js';
+export * from './notifications.js';
 export * from './numbers.js';
 export * from './parties.js';
 export * from './party-notes.js';

@@ -10,6 +10,7 @@ import * as items from './schema/items.js';
 import * as jobs from './schema/jobs.js';
 import * as loot from './schema/loot.js';
 import * as lootItems from './schema/loot-items.js';
+import * as notifications from './schema/notifications.js';
 import * as parties from './schema/parties.js';
 import * as seedStateSchema from './schema/seed-state.js';
 import * as shares from './schema/shares.js';
@@ -39,5 +40,6 @@ export const schema = {
   ...apiTokens,
   ...idempotencyKeys,
   ...shares,
+  ...notifications,
 };
 export type Schema = typeof schema;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import websocket from '@fastify/websocket';
+import { NOTIFICATIONS_CHANNEL } from '@haversack/contracts';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { WebSocket } from 'ws';
@@ -16,6 +17,7 @@ import {
   type SessionEndCause,
   type SessionsEndedMessage,
   streamName,
+  userNoticesStream,
 } from './events.js';
 import { Outbox, textFrame } from './outbox.js';
 import type { OnlineUser, Presence } from './presence.js';
@@ -62,10 +64,14 @@ export const defaultCableLimits: CableLimits = {
 
 // Exactly these two keys: an identifier with any other key is refused, so that extra keys cannot open a
 // second feed of one stream (review F7).
-const identifierSchema = z.strictObject({
-  channel: z.enum(['PartyChannel', 'PartyInventoryChannel']),
-  party_id: z.uuid(),
-});
+const identifierSchema = z.union([
+  z.strictObject({
+    channel: z.enum(['PartyChannel', 'PartyInventoryChannel']),
+    party_id: z.uuid(),
+  }),
+  // The user's own notices: no parameters, the stream is the socket's user's.
+  z.strictObject({ channel: z.literal(NOTIFICATIONS_CHANNEL) }),
+]);
 
 const commandSchema = z.object({
   command: z.enum(['subscribe', 'unsubscribe', 'message']),
@@ -73,8 +79,10 @@ const commandSchema = z.object({
   data: z.string().max(8_000).optional(),
 });
 
+type SubscribedChannel = ChannelName | typeof NOTIFICATIONS_CHANNEL;
+
 interface ParsedIdentifier {
-  channel: ChannelName;
+  channel: SubscribedChannel;
   partyId: string;
   /** One subscription per key and connection, however the identifier is spelled. */
   key: string;
@@ -83,6 +91,8 @@ interface ParsedIdentifier {
 function parseIdentifier(identifier: string): ParsedIdentifier | undefined {
   try {
     const parsed = identifierSchema.parse(JSON.parse(identifier));
+    if (parsed.channel === NOTIFICATIONS_CHANNEL)
+      return { channel: parsed.channel, partyId: '', key: NOTIFICATIONS_CHANNEL };
     // Events name parties in lower case; an upper-case spelling is the same party and the same stream.
     const partyId = parsed.party_id.toLowerCase();
     return { channel: parsed.channel, partyId, key: `${parsed.channel}:${partyId}` };
@@ -95,7 +105,8 @@ interface Subscription {
   connection: Connection;
   /** As the client sent it: Action Cable echoes it in every message, so the client can route them. */
   identifier: string;
-  channel: ChannelName;
+  channel: SubscribedChannel;
+  /** Empty on the user's own NotificationsChannel. */
   partyId: string;
   role: string;
   /** Null while the membership check runs: the key is already held, so a second subscribe waits or fails. */
@@ -409,6 +420,12 @@ export const cablePlugin = fp(
       const stillWanted = () =>
         connection.subscriptions.get(parsed.key) === subscription &&
         connection.socket.readyState === connection.socket.OPEN;
+      if (parsed.channel === NOTIFICATIONS_CHANNEL) {
+        // Anyone signed in may follow their own notices; nobody can name another user's stream.
+        subscription.stop = follow(userNoticesStream(connection.user.id), subscription);
+        send(connection.socket, { identifier, type: 'confirm_subscription' });
+        return;
+      }
       let membership: Awaited<ReturnType<typeof partiesRepository.membership>>;
       try {
         membership = await partiesRepository.membership(options.db, parsed.partyId, connection.user.id);

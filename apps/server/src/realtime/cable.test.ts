@@ -942,3 +942,34 @@ describe('shutdown', () => {
     expect(frames).toContainEqual({ type: 'disconnect', reason: 'server_restart', reconnect: true });
   });
 });
+
+describe('NotificationsChannel', () => {
+  it('tells a user on their own stream, and nobody else, that a notice was written for them', async () => {
+    const gm = await createUser(ctx);
+    const party = await createParty(ctx, gm);
+    const player = await createMember(ctx, party, 'player');
+    const mine = subscribe(consumer(player), 'NotificationsChannel');
+    const theirs = subscribe(consumer(gm), 'NotificationsChannel');
+    await Promise.all([mine.connected, theirs.connected]);
+    await ctx.app.services.parties.removeMember(gm.user.id, party.id, player.user.id);
+    expect(await mine.next()).toEqual({ action: 'notification_created' });
+    // The GM, who removed them, hears of no notice then: the first they hear of is one of their own.
+    const patron = await createUser(ctx);
+    await upgrade(ctx, patron, 'tier_2');
+    const second = await createParty(ctx, patron);
+    await upgrade(ctx, gm, 'tier_1');
+    await ctx.app.services.parties.join(gm.user.id, {
+      join_code: second.join_code ?? '',
+      role_request: 'player',
+    });
+    await ctx.app.services.parties.removeMember(patron.user.id, second.id, gm.user.id);
+    expect(await theirs.next()).toEqual({ action: 'notification_created' });
+    expect(theirs.messages).toEqual([]);
+  });
+
+  it('takes no parameters: an identifier naming a party or a user is refused', async () => {
+    const user = await createUser(ctx);
+    const party = await createParty(ctx, user);
+    await subscribe(consumer(user), 'NotificationsChannel', party.id).rejected;
+  });
+});

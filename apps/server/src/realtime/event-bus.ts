@@ -4,10 +4,12 @@ import { currentChangeSource, currentChangeTab } from '../lib/change-source.js';
 import type { Broadcaster } from './broadcaster.js';
 import {
   type DomainEvent,
+  type NotificationCreatedMessage,
   SESSIONS_STREAM,
   type SessionEndCause,
   type SessionsEndedMessage,
   streamName,
+  userNoticesStream,
 } from './events.js';
 import { inventorySummaries } from './party-summaries.js';
 
@@ -57,6 +59,15 @@ export class EventBus {
     this.broadcaster
       .publish(SESSIONS_STREAM, message)
       .catch((error: unknown) => this.log.warn({ err: error, userId }, 'broadcast of ended sessions failed'));
+  }
+
+  /** Notices for these users were committed: each of their open pages refreshes its inbox. */
+  noticesWritten(userIds: readonly string[]): void {
+    const message: NotificationCreatedMessage = { action: 'notification_created' };
+    for (const userId of new Set(userIds))
+      this.broadcaster
+        .publish(userNoticesStream(userId), message)
+        .catch((error: unknown) => this.log.warn({ err: error, userId }, 'broadcast of a notice failed'));
   }
 
   /** Runs `work` in a transaction and publishes what it emitted once the commit succeeded. */

@@ -37,3 +37,16 @@ export interface SessionsEndedMessage {
 
 /** Told to the sockets of ended sessions in their `disconnect` frame (the web app says it in words). */
 export type SessionEndCause = 'account_deleted';
+
+/**
+ * A user's own stream, outside any party: the NotificationsChannel subscription of each of their sockets
+ * follows it (no parameters: the user is the socket's). New notices are announced on it after their commit.
+ */
+export function userNoticesStream(userId: string): string {
+  return `notifications:${userId.toLowerCase()}`;
+}
+
+/** A message on a user's notices stream: the inbox and its unread count changed; the client refetches. */
+export interface NotificationCreatedMessage {
+  action: 'notification_created';
+}

@@ -23,7 +23,8 @@ export interface Received {
 export function subscribe(
   consumer: ActionCable.Consumer,
   channel: string,
-  partyId: string,
+  /** None for the user's own NotificationsChannel. */
+  partyId?: string,
 ): Received & { unsubscribe(): void } {
   const messages: Record<string, unknown>[] = [];
   const waiters: {
@@ -39,7 +40,7 @@ export function subscribe(
     resolveRejected = resolve;
   });
   const subscription = consumer.subscriptions.create(
-    { channel, party_id: partyId },
+    partyId === undefined ? { channel } : { channel, party_id: partyId },
     {
       connected: () => resolveConnected(),
       rejected: () => resolveRejected(),

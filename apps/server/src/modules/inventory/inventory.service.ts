@@ -47,6 +47,7 @@ import { canRead as canReadTemplate } from '../items/items.policy.js';
 import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
 import { LedgerService, revertedBy, toTransactionJson } from '../ledger/ledger.service.js';
 import { partyActivityEvents } from '../ledger/ledger-events.js';
+import { type NoticeBoard, NoticeWriter, noticeLinks } from '../notifications/notices.js';
 import { partiesRepository } from '../parties/parties.repository.js';
 import type { EntitlementService, SubscriptionRead } from '../subscriptions/entitlements.service.js';
 import { assertHoldsNoMoreThan, syncCharacterCapacity } from './capacity-change.js';
@@ -258,6 +259,37 @@ export class InventoryService {
   /** Where each kept page is kept, for `keepEncodedPage`. */
   readonly #kept = new WeakMap<ContainerPage, { key: string; fingerprint: string }>();
   readonly #containerDeletingHooks: ContainerDeletingHook[] = [];
+  readonly #notices = new NoticeWriter();
+
+  /** Where a player whose character someone else gave items to finds it told, when away (app.ts). */
+  setNoticeBoard(board: NoticeBoard): void {
+    this.#notices.setBoard(board);
+  }
+
+  /**
+   * Items put into a character's container by someone who does not play it (a gift, the GM handing out
+   * from the stash): one notice to its player per act, saying who gave what to which character.
+   */
+  async #itemsReceivedNotice(
+    tx: Executor,
+    actor: LedgerActor,
+    character: { id: string; name: string; userId: string },
+    party: { id: string; name: string } | null,
+    message: string,
+  ) {
+    if (character.userId === actor.id) return;
+    await this.#notices.write(tx, [
+      {
+        userId: character.userId,
+        actorId: actor.id,
+        kind: 'items_received',
+        partyId: party?.id ?? null,
+        partyName: party?.name ?? null,
+        message,
+        link: noticeLinks.character(character.id, character.name),
+      },
+    ]);
+  }
 
   constructor(
     private readonly db: Database,
@@ -305,7 +337,16 @@ export class InventoryService {
     work: (tx: Executor, record: RecordLedger, emit: (event: DomainEvent) => void) => Promise<T>,
     options: PipelinedOptions = {},
   ): Promise<T> {
+    return this.#notices.around((track) => this.#inTransaction(work, options, track));
+  }
+
+  #inTransaction<T>(
+    work: (tx: Executor, record: RecordLedger, emit: (event: DomainEvent) => void) => Promise<T>,
+    options: PipelinedOptions,
+    track: (tx: Executor) => void,
+  ): Promise<T> {
     return this.events.inTransaction(this.#transactions(options), async (tx, emit) => {
+      track(tx);
       const written: LedgerEntry[] = [];
       const noted = (rows: LedgerEntry[]) => {
         written.push(...rows);
@@ -887,6 +928,9 @@ export class InventoryService {
       );
       const scope = this.#scope(target.context);
       await this.#countAction(tx, actor.id, scope, target.context.party?.id ?? null);
+      const added = `${actor.username} added ${input.quantity} × ${facts.name} to ${placeName(target.context)}`;
+      if (target.context.character)
+        await this.#itemsReceivedNotice(tx, actor, target.context.character, target.context.party, added);
       await record({
         ...this.#base(actor, target.context, scope),
         transactionType: 'item_creation',
@@ -896,7 +940,7 @@ export class InventoryService {
         quantity: input.quantity,
         destinationContainerId: target.context.container.id,
         destinationName: placeName(target.context),
-        summary: `${actor.username} added ${input.quantity} × ${facts.name} to ${placeName(target.context)}`,
+        summary: added,
       });
       return created;
     });
@@ -1190,7 +1234,7 @@ export class InventoryService {
           input.target_container_id,
           quantity,
           // The move's write is the transaction's last statement: its COMMIT goes along.
-          { reads, located, endsTransaction: true },
+          { reads, located, endsTransaction: true, tellOwner: true },
         );
         // Its statements are written once (inventory.statements.ts): planned once per connection.
       },
@@ -1338,6 +1382,13 @@ export class InventoryService {
       );
       await this.#countAction(tx, actor.id, 'personal', party.id);
       const given = `${quantity} × ${facts.name}`;
+      await this.#itemsReceivedNotice(
+        tx,
+        actor,
+        recipient,
+        party,
+        `${giver.name} gave ${given} to ${recipient.name}`,
+      );
       const transactionIds = await record({
         transactionType: 'character_to_character_transfer',
         partyId: party.id,
@@ -1483,6 +1534,8 @@ export class InventoryService {
       endsTransaction?: boolean;
       /** Changes the move's ledger row before it is written (an undo links it to the entry it reverts). */
       decorate?: (entry: LedgerEntry) => LedgerEntry;
+      /** A transfer into another player's character leaves them a notice (not an undo putting things back). */
+      tellOwner?: boolean;
     } = {},
   ) {
     // Topping up a stack from itself and then deleting it would lose the items with no ledger row.
@@ -1522,6 +1575,18 @@ export class InventoryService {
     }
     const partyInvolved = !source.context.character || !target.context.character;
     const scope = partyInvolved ? 'party' : 'personal';
+    // Written before the move, whose write may carry the COMMIT; a refused move rolls it back with it.
+    if (known.tellOwner && targetCharacter && targetCharacter.userId !== actor.id) {
+      const template = known.reads?.template ?? (await repo.template(tx, instance.itemTemplateId));
+      const name = template ? effectiveFacts(templateFacts(template), instance.instanceData).name : 'items';
+      await this.#itemsReceivedNotice(
+        tx,
+        actor,
+        targetCharacter,
+        target.context.party ?? source.context.party,
+        `${actor.username} gave ${quantity} × ${name} to ${targetCharacter.name}`,
+      );
+    }
     const partyId = target.context.party?.id ?? source.context.party?.id ?? null;
     // The stack is locked in the source container by the caller: its owner is the source's character.
     // Its ledger row is made (and the allowance counted) once the move is checked, before it writes.

@@ -48,6 +48,7 @@ import { canRead as canReadItemTemplate, isHiddenFrom } from '../items/items.pol
 import { toTemplateJson } from '../items/items.service.js';
 import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
 import { partyActivityEvents } from '../ledger/ledger-events.js';
+import { type Notice, type NoticeBoard, NoticeWriter, noticeLinks } from '../notifications/notices.js';
 import { partiesRepository } from '../parties/parties.repository.js';
 import type { EntitlementService } from '../subscriptions/entitlements.service.js';
 import { systemLoot, systemLootItemKey } from './loot.catalogue.js';
@@ -145,9 +146,49 @@ function lootPlace(loot: { name: string }): string {
   return `Loot (${loot.name})`;
 }
 
+/**
+ * A character's share of a distribution, told to its player: "Mira distributed Goblin hoard: Pip received
+ * 3 × Healing potion, 12 × Gold piece". A long share names its first few lines and how many more.
+ */
+function distributedNotice(
+  actor: string,
+  loot: string,
+  character: string,
+  items: { name: string; quantity: number }[],
+): string {
+  const shown = items.slice(0, 4).map((item) => `${item.quantity} × ${item.name}`);
+  const more = items.length - shown.length;
+  return `${actor} distributed ${loot}: ${character} received ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+}
+
 export class LootService {
   /** Users with a distribution or preview running in this process (attack review: one at a time each). */
   readonly #distributing = new Set<string>();
+  readonly #notices = new NoticeWriter();
+
+  /** Where a player whose character the GM dealt loot to finds it told, when away (app.ts). */
+  setNoticeBoard(board: NoticeBoard): void {
+    this.#notices.setBoard(board);
+  }
+
+  /** Loot put into a character of someone else's, told to its player. */
+  #lootNotice(
+    actor: LedgerActor,
+    loot: { partyId: string },
+    party: { name: string },
+    character: { id: string; name: string; userId: string },
+    message: string,
+  ): Notice {
+    return {
+      userId: character.userId,
+      actorId: actor.id,
+      kind: 'loot_received',
+      partyId: loot.partyId,
+      partyName: party.name,
+      message,
+      link: noticeLinks.character(character.id, character.name),
+    };
+  }
 
   constructor(
     private readonly db: Database,
@@ -200,7 +241,15 @@ export class LootService {
 
   /** Loot rows are never announced as plain inventory events: their own events say who may hear them. */
   #transaction<T>(work: (tx: Executor, record: Record_, emit: Emit) => Promise<T>): Promise<T> {
+    return this.#notices.around((track) => this.#inTransaction(work, track));
+  }
+
+  #inTransaction<T>(
+    work: (tx: Executor, record: Record_, emit: Emit) => Promise<T>,
+    track: (tx: Executor) => void,
+  ): Promise<T> {
     return this.deps.events.inTransaction(this.db, async (tx, emit) => {
+      track(tx);
       const written: LedgerEntry[] = [];
       const result = await work(
         tx,
@@ -848,6 +897,11 @@ export class LootService {
     if (!moved || !first) throw AppError.notFound(lootMessages.notInLoot);
     const verb = args.kind === 'claim' ? 'claimed' : 'took';
     const summary = `${actor.username} ${verb} ${args.quantity} × ${moved.facts.name} from ${loot.name} for ${target.ownerName}`;
+    // The GM taking from the loot for a player's character: the player is told.
+    if (target.character && target.character.userId !== actor.id)
+      await this.#notices.write(tx, [
+        this.#lootNotice(actor, loot, target.party ?? { name: loot.name }, target.character, summary),
+      ]);
     const transactionIds = await record([
       {
         transactionType: 'loot',
@@ -1236,6 +1290,22 @@ export class LootService {
       }
     }
     rows.push(...(await record(entries)));
+    // One notice per character dealt a share, to its player (not the GM's own characters).
+    const notices: Notice[] = [];
+    for (const [index, share] of shares.entries()) {
+      const character = targets[index]?.character;
+      if (!character || share.items.length === 0) continue;
+      notices.push(
+        this.#lootNotice(
+          actor,
+          loot,
+          party,
+          character,
+          distributedNotice(actor.username, loot.name, character.name, share.items),
+        ),
+      );
+    }
+    await this.#notices.write(tx, notices);
 
     const now = this.deps.now();
     await repo.updateInstance(tx, loot.id, { distributedAt: now, distributionMode: input.distribution_mode });

@@ -21,6 +21,7 @@ import { inventoryRepository } from '../inventory/inventory.repository.js';
 import type { LedgerActor } from '../inventory/inventory-ledger.js';
 import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
 import { partyActivityEvents } from '../ledger/ledger-events.js';
+import { type Notice, type NoticeBoard, noNoticeBoard, noticeLinks } from '../notifications/notices.js';
 import type { EntitlementService } from '../subscriptions/entitlements.service.js';
 import { generateJoinCode, isWellFormedJoinCode } from './join-codes.js';
 import { toInvitationJson, toMemberJson, toPartyJson, toPreviewJson } from './parties.json.js';
@@ -31,8 +32,18 @@ import { destroyParty, lockPartyHoldings } from './party-destruction.js';
 /** The container every new party starts with (issue 12). */
 export const PARTY_STASH_NAME = 'Party Stash';
 
-/** What leaving a party ends elsewhere (patronages), so the parties service need not know the details. */
-export type MemberLeftHook = (tx: Executor, partyId: string, userId: string) => Promise<DomainEvent[]>;
+/**
+ * What leaving a party ends elsewhere (patronages), so the parties service need not know the details;
+ * `actorId` is who left, or the GM who removed them. The hook answers the events to publish after the
+ * commit, and adds to `told` the users it left notices for, to be told live then too.
+ */
+export type MemberLeftHook = (
+  tx: Executor,
+  partyId: string,
+  userId: string,
+  actorId: string,
+  told: string[],
+) => Promise<DomainEvent[]>;
 
 /**
  * What a member settles while still a member, just before leaving or being removed (their purchase
@@ -60,12 +71,22 @@ export const roleNotices = {
     `The account of ${party}’s Game Master was deleted: you are its Game Master now.`,
 };
 
+/** What the members are told, and find in their notices, when the GM removes them or ends the party. */
+export const partyNotices = {
+  removed: (actor: string, party: string) => `${actor} removed you from ${party}.`,
+  archived: (actor: string, party: string) =>
+    `${actor} archived ${party}: you can still look, but nothing in it can be changed until it is unarchived.`,
+  deleted: (actor: string, party: string) =>
+    `${actor} deleted ${party}. Your characters left it with their gear.`,
+};
+
 export class PartiesService {
   readonly #db: Database;
   readonly #entitlements: EntitlementService;
   readonly #memberLeftHooks: MemberLeftHook[] = [];
   readonly #memberLeavingHooks: MemberLeavingHook[] = [];
   readonly #events: EventBus;
+  #notices: NoticeBoard = noNoticeBoard;
 
   constructor(deps: Deps) {
     this.#db = deps.db;
@@ -83,6 +104,40 @@ export class PartiesService {
 
   onMemberLeaving(hook: MemberLeavingHook): void {
     this.#memberLeavingHooks.push(hook);
+  }
+
+  /** Where removals, archiving and deletions leave the members their notices (app.ts). */
+  setNoticeBoard(board: NoticeBoard): void {
+    this.#notices = board;
+  }
+
+  /** A notice of the whole party to each member but the actor (the GM who archived or deleted it). */
+  async #noticeToMembers(
+    tx: Executor,
+    party: PartyRow,
+    actor: { id: string; username: string },
+    kind: 'party_archived' | 'party_deleted',
+  ): Promise<string[]> {
+    const members = await repo.members(tx, party.id);
+    const message = (kind === 'party_archived' ? partyNotices.archived : partyNotices.deleted)(
+      actor.username,
+      party.name,
+    );
+    return this.#notices.write(
+      tx,
+      members.map(
+        (member): Notice => ({
+          userId: member.membership.userId,
+          actorId: actor.id,
+          kind,
+          // A deleted party's notices keep its name only (the row goes with it).
+          partyId: kind === 'party_deleted' ? null : party.id,
+          partyName: party.name,
+          message,
+          link: kind === 'party_deleted' ? null : noticeLinks.party(party.id, party.name),
+        }),
+      ),
+    );
   }
 
   /** The leaving hooks run once the departure is known to be allowed; the departure checks again. */
@@ -194,6 +249,7 @@ export class PartiesService {
   }
 
   async update(userId: string, partyId: string, changes: PartyUpdate): Promise<Party> {
+    const told: string[] = [];
     const handedOver = await this.#db.transaction(async (tx) => {
       const { party } = await this.#gmContext(tx, partyId, userId);
       const onlyArchiveFlag = Object.keys(changes).every((k) => k === 'is_archived');
@@ -216,11 +272,21 @@ export class PartiesService {
         ...(changes.is_archived !== undefined ? { isArchived: changes.is_archived } : {}),
         joinCode,
       });
+      if (changes.is_archived === true && !party.isArchived)
+        told.push(
+          ...(await this.#noticeToMembers(
+            tx,
+            updated,
+            await this.#ledgerActor(tx, userId),
+            'party_archived',
+          )),
+        );
       if (!successor) return null;
       await this.#assertReceiverMayRun(tx, successor);
       await repo.handOver(tx, party.id, { membershipId: successor.membership.id, userId: successor.userId });
       return { userId: successor.userId, username: successor.username, partyName: updated.name };
     });
+    this.#notices.announce(told);
     const keys = Object.keys(changes);
     if (keys.length === 0 || keys.some((k) => k !== 'game_master_id'))
       await this.#announce(partyId, userId, 'party_updated', (name) => `${name} updated the party`);
@@ -277,15 +343,18 @@ export class PartiesService {
   }
 
   async delete(actor: { id: string; username: string }, partyId: string): Promise<void> {
-    await this.#db.transaction(async (tx) => {
+    const told = await this.#db.transaction(async (tx) => {
       // Refused before anything is locked; then what it destroys, in the order trades and takes lock it.
       const checked = await this.#gmContext(tx, partyId, actor.id, { lock: false });
       if (checked.party.gameMasterId !== actor.id)
         throw new AppError('FORBIDDEN', 'Only the party’s creator can delete it.');
       await lockPartyHoldings(tx, [partyId]);
       const { party } = await this.#gmContext(tx, partyId, actor.id);
+      const told = await this.#noticeToMembers(tx, party, actor, 'party_deleted');
       await destroyParty(tx, party, actor);
+      return told;
     });
+    this.#notices.announce(told);
   }
 
   async members(userId: string, partyId: string): Promise<PartyMember[]> {
@@ -323,10 +392,29 @@ export class PartiesService {
   async removeMember(userId: string, partyId: string, targetUserId: string): Promise<void> {
     await this.#removable(this.#db, userId, partyId, targetUserId);
     await this.#memberLeaving(partyId, targetUserId, userId);
+    const told: string[] = [];
     const ended = await this.#db.transaction(async (tx) => {
       const target = await this.#removable(tx, userId, partyId, targetUserId, { lock: true });
-      return this.#dropMember(tx, partyId, target, await this.#ledgerActor(tx, userId));
+      const actor = await this.#ledgerActor(tx, userId);
+      const party = await repo.findParty(tx, partyId);
+      const partyName = party?.name ?? 'the party';
+      told.push(
+        ...(await this.#notices.write(tx, [
+          {
+            userId: targetUserId,
+            actorId: userId,
+            kind: 'member_removed',
+            partyId,
+            partyName,
+            message: partyNotices.removed(actor.username, partyName),
+            // No link: the party is no longer theirs to open.
+            link: null,
+          },
+        ])),
+      );
+      return this.#dropMember(tx, partyId, target, actor, told);
     });
+    this.#notices.announce(told);
     await this.#announce(partyId, userId, 'member_removed', (name) => `${name} removed a member`, {
       userId: targetUserId,
     });
@@ -358,10 +446,12 @@ export class PartiesService {
   async leave(userId: string, partyId: string): Promise<void> {
     await this.#leavable(this.#db, userId, partyId);
     await this.#memberLeaving(partyId, userId, null);
+    const told: string[] = [];
     const ended = await this.#db.transaction(async (tx) => {
       const membership = await this.#leavable(tx, userId, partyId, { lock: true });
-      return this.#dropMember(tx, partyId, membership, await this.#ledgerActor(tx, userId));
+      return this.#dropMember(tx, partyId, membership, await this.#ledgerActor(tx, userId), told);
     });
+    this.#notices.announce(told);
     await this.#announce(partyId, userId, 'member_removed', (name) => `${name} left the party`, { userId });
     this.#events.publish(ended);
   }
@@ -561,6 +651,7 @@ export class PartiesService {
     partyId: string,
     member: MembershipRow,
     actor: LedgerActor,
+    told: string[] = [],
   ): Promise<DomainEvent[]> {
     const leaving = await repo.lockCharactersOf(tx, partyId, member.userId);
     // All their containers at once, in id order, as a move between two of them locks them.
@@ -578,7 +669,8 @@ export class PartiesService {
     await repo.unassignCharacters(tx, partyId, member.userId);
     await repo.deleteMembership(tx, member.id);
     const events: DomainEvent[] = partyActivityEvents(activity);
-    for (const hook of this.#memberLeftHooks) events.push(...(await hook(tx, partyId, member.userId)));
+    for (const hook of this.#memberLeftHooks)
+      events.push(...(await hook(tx, partyId, member.userId, actor.id, told)));
     return events;
   }
 

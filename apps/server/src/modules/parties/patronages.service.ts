@@ -7,6 +7,7 @@ import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { EventBus } from '../../realtime/event-bus.js';
 import type { DomainEvent } from '../../realtime/events.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
+import { type NoticeBoard, noNoticeBoard, noticeLinks } from '../notifications/notices.js';
 import { featureAllowed, rankOf } from '../subscriptions/entitlement-rules.js';
 import type { EntitlementService } from '../subscriptions/entitlements.service.js';
 import { subscriptionsRepository } from '../subscriptions/subscriptions.repository.js';
@@ -97,6 +98,8 @@ function sponsorshipEvent(
  * either leaves the party or the patron's plan drops below the grant.
  */
 export class PatronagesService {
+  #notices: NoticeBoard = noNoticeBoard;
+
   constructor(
     private readonly db: Database,
     private readonly entitlements: EntitlementService,
@@ -107,6 +110,30 @@ export class PatronagesService {
       (db, userId, partyId) => this.grantedTier(db, userId, partyId),
       repo.activeProbe,
     );
+  }
+
+  /** Where the other side of a sponsorship that starts or ends finds it told, when away (app.ts). */
+  setNoticeBoard(board: NoticeBoard): void {
+    this.#notices = board;
+  }
+
+  /** The notice of a sponsorship started or ended, in `tx`, for `userId` (the side that did not act). */
+  #notice(
+    tx: Executor,
+    notice: { userId: string; actorId: string | null; started: boolean; partyId: string; partyName: string },
+    message: string,
+  ) {
+    return this.#notices.write(tx, [
+      {
+        userId: notice.userId,
+        actorId: notice.actorId,
+        kind: notice.started ? 'sponsorship_started' : 'sponsorship_ended',
+        partyId: notice.partyId,
+        partyName: notice.partyName,
+        message,
+        link: noticeLinks.party(notice.partyId, notice.partyName),
+      },
+    ]);
   }
 
   async grantedTier(db: Executor, userId: string, partyId: string): Promise<string | undefined> {
@@ -151,13 +178,28 @@ export class PatronagesService {
   }
 
   async #endIfLapsed(id: string, tierIdentifier: string) {
+    const told: string[] = [];
     const ended = await this.db.transaction(async (tx) => {
       const row = await repo.find(tx, id, { lock: true });
       if (!row?.active) return undefined;
       if (holds(await this.entitlements.ownTier(tx, row.patronId), tierIdentifier)) return undefined;
       await repo.end(tx, id, 'patron_downgraded');
+      const [patron, party] = await Promise.all([
+        accountsRepository.findUserById(tx, row.patronId),
+        partiesRepository.findParty(tx, row.partyId),
+      ]);
+      const partyName = party?.name ?? 'the party';
+      // Nobody acted: the patron's plan changed (or ran out) elsewhere.
+      told.push(
+        ...(await this.#notice(
+          tx,
+          { userId: row.beneficiaryId, actorId: null, started: false, partyId: row.partyId, partyName },
+          patronageNotices.patronPlanDropped(patron?.username ?? 'Your patron', partyName),
+        )),
+      );
       return row;
     });
+    this.#notices.announce(told);
     if (!ended) return;
     const [detailed] = (await repo.listDetailed(this.db, { patronId: ended.patronId })).filter(
       (r) => r.patronage.id === id,
@@ -208,7 +250,7 @@ export class PatronagesService {
   }
 
   async create(patronId: string, input: { beneficiary_id: string; party_id: string; granted_tier?: string }) {
-    const id = await this.db
+    const created = await this.db
       .transaction(async (tx) => {
         await this.entitlements.requireFeature(tx, patronId, 'patronage_system');
         if (input.beneficiary_id === patronId)
@@ -250,12 +292,26 @@ export class PatronagesService {
           beneficiaryId: input.beneficiary_id,
           grantedTierId: tier.id,
         });
-        return row.id;
+        const patron = await accountsRepository.findUserById(tx, patronId);
+        const told = await this.#notice(
+          tx,
+          {
+            userId: input.beneficiary_id,
+            actorId: patronId,
+            started: true,
+            partyId: party.id,
+            partyName: party.name,
+          },
+          patronageNotices.started(patron?.username ?? 'Someone', party.name),
+        );
+        return { id: row.id, told };
       })
       .catch((error: unknown) => {
         if (isUniqueViolation(error)) throw new AppError('CONFLICT', messages.exists);
         throw error;
       });
+    this.#notices.announce(created.told);
+    const id = created.id;
     const [row] = (await repo.listDetailed(this.db, { patronId })).filter((r) => r.patronage.id === id);
     if (!row) throw AppError.notFound('Patronage not found.');
     this.#announce(row.patronage, { id: patronId, name: row.patronName }, true, {
@@ -321,21 +377,30 @@ export class PatronagesService {
       }
       if (!row.active) return null;
       await repo.end(tx, row.id, row.patronId === userId ? 'revoked' : 'declined');
-      return row;
+      const [actor, party] = await Promise.all([
+        accountsRepository.findUserById(tx, userId),
+        partiesRepository.findParty(tx, row.partyId, { lock: false }),
+      ]);
+      const name = actor?.username ?? 'Someone';
+      const partyName = party?.name ?? 'the party';
+      // The other side of the grant is told: it changes what they may do in the party.
+      const byPatron = row.patronId === userId;
+      const recipient = {
+        userId: byPatron ? row.beneficiaryId : row.patronId,
+        notice: byPatron
+          ? patronageNotices.ended(name, partyName)
+          : patronageNotices.declined(name, partyName),
+      };
+      const told = await this.#notice(
+        tx,
+        { userId: recipient.userId, actorId: userId, started: false, partyId: row.partyId, partyName },
+        recipient.notice,
+      );
+      return { row, name, recipient, told };
     });
     if (!ended) return;
-    const [actor, party] = await Promise.all([
-      accountsRepository.findUserById(this.db, userId),
-      partiesRepository.findParty(this.db, ended.partyId, { lock: false }),
-    ]);
-    const name = actor?.username ?? 'Someone';
-    const partyName = party?.name ?? 'the party';
-    // The other side of the grant is told: it changes what they may do in the party.
-    const byPatron = ended.patronId === userId;
-    this.#announce(ended, { id: userId, name }, false, {
-      userId: byPatron ? ended.beneficiaryId : ended.patronId,
-      notice: byPatron ? patronageNotices.ended(name, partyName) : patronageNotices.declined(name, partyName),
-    });
+    this.#notices.announce(ended.told);
+    this.#announce(ended.row, { id: userId, name: ended.name }, false, ended.recipient);
   }
 
   /**
@@ -356,20 +421,36 @@ export class PatronagesService {
    * Registered with the parties service: leaving a party ends the patronages of that member there. Answers
    * the events that tell the other side of each, for the parties service to publish once it committed.
    */
-  async memberLeft(tx: Executor, partyId: string, userId: string): Promise<DomainEvent[]> {
+  async memberLeft(
+    tx: Executor,
+    partyId: string,
+    userId: string,
+    actorId: string = userId,
+    told: string[] = [],
+  ): Promise<DomainEvent[]> {
     const ending = await repo.listDetailed(tx, { partyId, activeOnly: true });
     await repo.endForMember(tx, partyId, userId, 'left_party');
-    return ending
-      .filter((row) => row.patronage.patronId === userId || row.patronage.beneficiaryId === userId)
-      .map((row) => {
-        const patronLeft = row.patronage.patronId === userId;
-        const leaver = patronLeft ? row.patronName : row.beneficiaryName;
-        return sponsorshipEvent(row.patronage, { id: userId, name: leaver }, false, {
-          userId: patronLeft ? row.patronage.beneficiaryId : row.patronage.patronId,
-          notice: patronLeft
-            ? patronageNotices.patronLeft(leaver, row.partyName)
-            : patronageNotices.beneficiaryLeft(leaver, row.partyName),
-        });
-      });
+    const events: DomainEvent[] = [];
+    for (const row of ending) {
+      if (row.patronage.patronId !== userId && row.patronage.beneficiaryId !== userId) continue;
+      const patronLeft = row.patronage.patronId === userId;
+      const leaver = patronLeft ? row.patronName : row.beneficiaryName;
+      const recipient = {
+        userId: patronLeft ? row.patronage.beneficiaryId : row.patronage.patronId,
+        notice: patronLeft
+          ? patronageNotices.patronLeft(leaver, row.partyName)
+          : patronageNotices.beneficiaryLeft(leaver, row.partyName),
+      };
+      events.push(sponsorshipEvent(row.patronage, { id: userId, name: leaver }, false, recipient));
+      // `actorId`: a GM who removed the member is not told of the sponsorship of theirs that it ended.
+      told.push(
+        ...(await this.#notice(
+          tx,
+          { userId: recipient.userId, actorId, started: false, partyId, partyName: row.partyName },
+          recipient.notice,
+        )),
+      );
+    }
+    return events;
   }
 }

@@ -64,6 +64,7 @@ import { canRead as canReadItemTemplate, isHiddenFrom } from '../items/items.pol
 import { toTemplateJson } from '../items/items.service.js';
 import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
 import { partyActivityEvents } from '../ledger/ledger-events.js';
+import { type NoticeBoard, NoticeWriter, noticeLinks } from '../notifications/notices.js';
 import { partiesRepository } from '../parties/parties.repository.js';
 import type { EntitlementService } from '../subscriptions/entitlements.service.js';
 import { splitProceeds } from './sale-split.js';
@@ -231,6 +232,13 @@ function shopPlace(container: { name: string }, shop: { name: string }): string 
 }
 
 export class ShopsService {
+  readonly #notices = new NoticeWriter();
+
+  /** Where a buyer whose request the GM decided finds it told, when away (app.ts). */
+  setNoticeBoard(board: NoticeBoard): void {
+    this.#notices.setBoard(board);
+  }
+
   constructor(
     private readonly db: Database,
     private readonly deps: {
@@ -326,12 +334,39 @@ export class ShopsService {
   }
 
   #transaction<T>(work: (tx: Executor, record: Record_, emit: Emit) => Promise<T>): Promise<T> {
-    return this.deps.events.inTransaction(this.db, async (tx, emit) => {
-      const written: LedgerEntry[] = [];
-      const result = await work(tx, this.#recorder(tx, emit, written), emit);
-      for (const event of partyActivityEvents(written)) emit(event);
-      return result;
-    });
+    return this.#notices.around((track) =>
+      this.deps.events.inTransaction(this.db, async (tx, emit) => {
+        track(tx);
+        const written: LedgerEntry[] = [];
+        const result = await work(tx, this.#recorder(tx, emit, written), emit);
+        for (const event of partyActivityEvents(written)) emit(event);
+        return result;
+      }),
+    );
+  }
+
+  /** A decided request, in the buyer's notices (never the buyer's own cancelling: they did it). */
+  async #decisionNotice(
+    tx: Executor,
+    actor: LedgerActor,
+    shop: { id: string; name: string; partyId: string },
+    party: { name: string },
+    requesterId: string | null,
+    decision: 'purchase_approved' | 'purchase_declined',
+    message: string,
+  ) {
+    if (!requesterId) return;
+    await this.#notices.write(tx, [
+      {
+        userId: requesterId,
+        actorId: actor.id,
+        kind: decision,
+        partyId: shop.partyId,
+        partyName: party.name,
+        message,
+        link: noticeLinks.shop(shop.id, shop.name),
+      },
+    ]);
   }
 
   #shopEvent(
@@ -1881,6 +1916,15 @@ export class ShopsService {
           },
         },
       });
+      await this.#decisionNotice(
+        tx,
+        actor,
+        shop,
+        party,
+        request.requesterId,
+        'purchase_approved',
+        `${actor.username} approved your purchase of ${request.quantity} × ${request.itemName} at ${shop.name}`,
+      );
       await this.#dropHold(tx, record, actor, shop, holdContext.container, request, 'approved');
       await repo.decideRequest(tx, request.id, {
         status: 'approved',
@@ -1993,6 +2037,16 @@ export class ShopsService {
       decidedAt: this.deps.now(),
       reason,
     });
+    if (outcome === 'declined')
+      await this.#decisionNotice(
+        tx,
+        actor,
+        shop,
+        party,
+        request.requesterId,
+        'purchase_declined',
+        `${actor.username} declined your purchase of ${request.quantity} × ${request.itemName} at ${shop.name}${reason ? `: ${reason}` : ''}`,
+      );
     emit(
       this.#shopEvent(shop, `shop_request_${outcome}`, actor, summary, {
         shop_request_id: request.id,

@@ -1,0 +1,424 @@
+import type { Notification, NotificationList, ShopInstance, ShopTemplate } from '@haversack/contracts';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { notifications } from '../../db/schema/notifications.js';
+import {
+  coinTemplate,
+  createCharacter,
+  createLootTemplate,
+  createMember,
+  createParty,
+  createTemplate,
+  createUser,
+  deployLoot,
+  type SignedInUser,
+  upgrade,
+} from '../../test/factories.js';
+import { buildTestApp, callApi, type TestContext } from '../../test/helper.js';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await buildTestApp();
+});
+afterAll(async () => ctx.close());
+
+const actorOf = (u: SignedInUser) => ({ id: u.user.id, username: u.user.username });
+
+async function inbox(user: SignedInUser, query = '') {
+  const res = await callApi(ctx, 'GET', `/notifications${query}`, user);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as NotificationList;
+}
+
+/** Every notice a user has, straight from the table (the actor's own must stay empty). */
+async function stored(user: SignedInUser) {
+  return ctx.database.db.select().from(notifications).where(eq(notifications.userId, user.user.id));
+}
+
+/** A GM on a paid plan with a party and a player in it, each with a character. */
+async function table() {
+  const gm = await createUser(ctx);
+  await upgrade(ctx, gm, 'tier_3');
+  const party = await createParty(ctx, gm, { encumbrance_style: 'none' });
+  const player = await createMember(ctx, party, 'player');
+  const hero = await createCharacter(ctx, player, { name: 'Pip', partyId: party.id });
+  if (!hero.primary_container_id) throw new Error('no bag');
+  return { gm, party, player, hero, heroBag: hero.primary_container_id };
+}
+
+describe('the inbox', () => {
+  it('answers 401 without a session', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/api/v1/notifications' });
+    expect(res.statusCode).toBe(401);
+    const read = await ctx.app.inject({ method: 'POST', url: '/api/v1/notifications/read_all' });
+    expect(read.statusCode).toBe(401);
+  });
+
+  it('lists newest first with paging and the unread count; marks one, then all, read', async () => {
+    const { gm, party, player } = await table();
+    const other = await createMember(ctx, party, 'player');
+    // Two notices for the player: removed from a second party, then the first archived.
+    const second = await createParty(ctx, gm);
+    await upgrade(ctx, player, 'tier_1');
+    await ctx.app.services.parties.join(player.user.id, {
+      join_code: second.join_code ?? '',
+      role_request: 'player',
+    });
+    await ctx.app.services.parties.removeMember(gm.user.id, second.id, player.user.id);
+    await ctx.app.services.parties.setArchived(gm.user.id, party.id, true);
+
+    const all = await inbox(player);
+    expect(all.meta).toMatchObject({ total_count: 2, unread_count: 2, current_page: 1, total_pages: 1 });
+    expect(all.data.map((n) => n.kind)).toEqual(['party_archived', 'member_removed']);
+    const paged = await inbox(player, '?per_page=1&page=2');
+    expect(paged.data.map((n) => n.kind)).toEqual(['member_removed']);
+    expect(paged.meta).toMatchObject({ total_pages: 2, per_page: 1 });
+
+    const [newest] = all.data;
+    if (!newest) throw new Error('no notice');
+    // Someone else's notice is not found, read or not; nor is a made-up one.
+    const theirs = await callApi(ctx, 'POST', `/notifications/${newest.id}/read`, other);
+    expect(theirs.statusCode).toBe(404);
+    expect(theirs.json()).toMatchObject({
+      error: { code: 'RESOURCE_NOT_FOUND', message: 'Notification not found.' },
+    });
+    const none = await callApi(ctx, 'POST', `/notifications/${crypto.randomUUID()}/read`, player);
+    expect(none.statusCode).toBe(404);
+    expect((await inbox(player)).meta.unread_count).toBe(2);
+
+    const read = await callApi(ctx, 'POST', `/notifications/${newest.id}/read`, player);
+    expect(read.statusCode, read.body).toBe(200);
+    expect((read.json() as { data: Notification }).data.read_at).not.toBeNull();
+    expect((await inbox(player)).meta.unread_count).toBe(1);
+    // Another user's read_all leaves this inbox as it is.
+    await callApi(ctx, 'POST', '/notifications/read_all', other);
+    expect((await inbox(player)).meta.unread_count).toBe(1);
+    const allRead = await callApi(ctx, 'POST', '/notifications/read_all', player);
+    expect(allRead.statusCode).toBe(200);
+    expect(allRead.json()).toMatchObject({ data: { unread_count: 0 } });
+    const after = await inbox(player);
+    expect(after.meta.unread_count).toBe(0);
+    expect(after.data.every((n) => n.read_at !== null)).toBe(true);
+  });
+
+  it('keeps the newest 200 of a user', async () => {
+    const { gm, party, player } = await table();
+    const service = ctx.app.services.notifications;
+    await ctx.database.db.transaction(async (tx) => {
+      const notice = {
+        userId: player.user.id,
+        actorId: gm.user.id,
+        kind: 'party_archived' as const,
+        partyId: party.id,
+        partyName: party.name,
+        link: null,
+      };
+      await service.write(
+        tx,
+        Array.from({ length: 205 }, (_, i) => ({ ...notice, message: `notice ${i}` })),
+      );
+    });
+    expect((await stored(player)).length).toBe(200);
+  });
+});
+
+describe('what writes a notice', () => {
+  it('a sponsorship started, ended by the patron, and ended by the patron’s plan: the beneficiary only', async () => {
+    const patron = await createUser(ctx);
+    await upgrade(ctx, patron, 'tier_2');
+    const party = await createParty(ctx, patron);
+    const player = await createMember(ctx, party, 'player');
+    const created = await callApi(ctx, 'POST', '/patronages', patron, {
+      beneficiary_id: player.user.id,
+      party_id: party.id,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const started = await inbox(player);
+    expect(started.data).toEqual([
+      expect.objectContaining({
+        kind: 'sponsorship_started',
+        message: `${patron.user.username} now sponsors you in ${party.name}.`,
+        party_id: party.id,
+        party_name: party.name,
+        link: { kind: 'party', path: `/parties/${party.id}`, label: party.name },
+        read_at: null,
+      }),
+    ]);
+    const id = (created.json() as { data: { id: string } }).data.id;
+    await callApi(ctx, 'DELETE', `/patronages/${id}`, patron);
+    expect((await inbox(player)).data.map((n) => n.kind)).toEqual([
+      'sponsorship_ended',
+      'sponsorship_started',
+    ]);
+
+    await callApi(ctx, 'POST', '/patronages', patron, { beneficiary_id: player.user.id, party_id: party.id });
+    await callApi(ctx, 'POST', '/subscription/cancel', patron, { cancel_at_period_end: false });
+    const [dropped] = (await inbox(player)).data;
+    expect(dropped).toMatchObject({
+      kind: 'sponsorship_ended',
+      message: `${patron.user.username}’s plan no longer covers your sponsorship in ${party.name}: your own plan applies there now.`,
+    });
+    expect((await inbox(player)).meta.total_count).toBe(4);
+    expect(await stored(patron)).toEqual([]);
+  });
+
+  it('a sponsorship the beneficiary ends, or that ends as they leave: the patron only', async () => {
+    const patron = await createUser(ctx);
+    await upgrade(ctx, patron, 'tier_2');
+    const party = await createParty(ctx, patron);
+    const player = await createMember(ctx, party, 'player');
+    const created = await callApi(ctx, 'POST', '/patronages', patron, {
+      beneficiary_id: player.user.id,
+      party_id: party.id,
+    });
+    const id = (created.json() as { data: { id: string } }).data.id;
+    await callApi(ctx, 'DELETE', `/patronages/${id}`, player);
+    await callApi(ctx, 'POST', '/patronages', patron, { beneficiary_id: player.user.id, party_id: party.id });
+    await ctx.app.services.parties.leave(player.user.id, party.id);
+    expect((await inbox(patron)).data.map((n) => n.message)).toEqual([
+      `${player.user.username} left ${party.name}: your sponsorship of them there has ended.`,
+      `${player.user.username} ended your sponsorship of them in ${party.name}.`,
+    ]);
+    // Told of the start only, never of their own ending or leaving.
+    expect((await stored(player)).map((n) => n.kind)).toEqual(['sponsorship_started', 'sponsorship_started']);
+  });
+
+  it('the GM removing a member: the member, not the GM', async () => {
+    const { gm, party, player } = await table();
+    await ctx.app.services.parties.removeMember(gm.user.id, party.id, player.user.id);
+    expect((await inbox(player)).data).toEqual([
+      expect.objectContaining({
+        kind: 'member_removed',
+        message: `${gm.user.username} removed you from ${party.name}.`,
+        link: null,
+      }),
+    ]);
+    expect(await stored(gm)).toEqual([]);
+  });
+
+  it('a member leaving writes nothing', async () => {
+    const { gm, party, player } = await table();
+    await ctx.app.services.parties.leave(player.user.id, party.id);
+    expect(await stored(player)).toEqual([]);
+    expect(await stored(gm)).toEqual([]);
+  });
+
+  it('archiving and deleting a party: every member but the GM, once each', async () => {
+    const { gm, party, player } = await table();
+    const observer = await createMember(ctx, party, 'observer');
+    await ctx.app.services.parties.setArchived(gm.user.id, party.id, true);
+    // Archiving an archived party again changes nothing, and says nothing.
+    await ctx.app.services.parties.setArchived(gm.user.id, party.id, true);
+    await ctx.app.services.parties.delete(actorOf(gm), party.id);
+    for (const member of [player, observer]) {
+      const { data } = await inbox(member);
+      expect(data.map((n) => [n.kind, n.message])).toEqual([
+        [
+          'party_deleted',
+          `${gm.user.username} deleted ${party.name}. Your characters left it with their gear.`,
+        ],
+        [
+          'party_archived',
+          `${gm.user.username} archived ${party.name}: you can still look, but nothing in it can be changed until it is unarchived.`,
+        ],
+      ]);
+      expect(data[0]).toMatchObject({ party_id: null, party_name: party.name, link: null });
+    }
+    expect(await stored(gm)).toEqual([]);
+  });
+
+  it('a gift to another player’s character: its player, once per gift; none to one’s own', async () => {
+    const { gm, party, player, hero } = await table();
+    const other = await createMember(ctx, party, 'player');
+    const aria = await createCharacter(ctx, other, { name: 'Aria', partyId: party.id });
+    const spare = await createCharacter(ctx, other, { name: 'Spare', partyId: party.id });
+    const potion = await createTemplate(ctx, { name: 'Healing potion', stackSize: 0 });
+    const [stack] = await ctx.app.services.inventory.createInstance(actorOf(other), {
+      item_template_id: potion.id,
+      container_id: aria.primary_container_id ?? '',
+      quantity: 5,
+    });
+    if (!stack) throw new Error('no potions');
+    const give = (to: string, quantity: number) =>
+      callApi(ctx, 'POST', `/item_instances/${stack.id}/give`, other, { character_id: to, quantity });
+    expect((await give(hero.id, 3)).statusCode).toBe(200);
+    expect((await give(spare.id, 1)).statusCode).toBe(200);
+    expect((await inbox(player)).data).toEqual([
+      expect.objectContaining({
+        kind: 'items_received',
+        message: 'Aria gave 3 × Healing potion to Pip',
+        link: { kind: 'character', path: `/characters/${hero.id}`, label: 'Pip' },
+      }),
+    ]);
+    expect(await stored(other)).toEqual([]);
+    expect(await stored(gm)).toEqual([]);
+  });
+
+  it('the GM moving items into a player’s character, or adding them there: the player, once each', async () => {
+    const { gm, party, player, heroBag } = await table();
+    const rope = await createTemplate(ctx, { name: 'Rope', stackSize: 0 });
+    const stash = (await ctx.app.services.inventory.listContainers(gm.user.id, { partyId: party.id }))[0];
+    if (!stash) throw new Error('no stash');
+    const [stack] = await ctx.app.services.inventory.createInstance(actorOf(gm), {
+      item_template_id: rope.id,
+      container_id: stash.id,
+      quantity: 4,
+    });
+    if (!stack) throw new Error('no rope');
+    const moved = await callApi(ctx, 'POST', '/containers/transfer', gm, {
+      item_instance_id: stack.id,
+      source_container_id: stash.id,
+      target_container_id: heroBag,
+      quantity: 2,
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    await ctx.app.services.inventory.createInstance(actorOf(gm), {
+      item_template_id: rope.id,
+      container_id: heroBag,
+      quantity: 1,
+    });
+    const { data } = await inbox(player);
+    expect(data.map((n) => n.message)).toEqual([
+      expect.stringMatching(new RegExp(`^${gm.user.username} added 1 × Rope to .*Pip`)),
+      `${gm.user.username} gave 2 × Rope to Pip`,
+    ]);
+    expect(await stored(gm)).toEqual([]);
+  });
+
+  it('a refused move writes no notice (rolled back with it)', async () => {
+    const { gm, party, player, heroBag } = await table();
+    const anvil = await createTemplate(ctx, { name: 'Anvil', stackSize: 0, weight: 500 });
+    const stash = (await ctx.app.services.inventory.listContainers(gm.user.id, { partyId: party.id }))[0];
+    if (!stash) throw new Error('no stash');
+    await ctx.app.services.parties.update(gm.user.id, party.id, { encumbrance_style: 'weight' });
+    const [stack] = await ctx.app.services.inventory.createInstance(actorOf(gm), {
+      item_template_id: anvil.id,
+      container_id: stash.id,
+      quantity: 10,
+    });
+    if (!stack) throw new Error('no anvils');
+    await ctx.app.services.inventory.updateContainer(actorOf(gm), heroBag, { max_weight: 100 });
+    const refused = await callApi(ctx, 'POST', '/containers/transfer', gm, {
+      item_instance_id: stack.id,
+      source_container_id: stash.id,
+      target_container_id: heroBag,
+      quantity: 10,
+    });
+    expect(refused.statusCode, refused.body).toBe(422);
+    expect(await stored(player)).toEqual([]);
+  });
+
+  it('the GM approving or declining a purchase request: the buyer; the buyer cancelling: nobody', async () => {
+    const { gm, party, player, hero, heroBag } = await table();
+    const rope = await createTemplate(ctx, { name: 'Rope', baseValue: 1, currency: 'gp', stackSize: 1 });
+    const template = (
+      (
+        await callApi(ctx, 'POST', '/shop_templates', gm, {
+          shop_template: { name: 'Corner Shop', visibility: 'public', default_restock_days: 2 },
+        })
+      ).json() as { data: ShopTemplate }
+    ).data;
+    await callApi(ctx, 'POST', `/shop_templates/${template.id}/add_item`, gm, {
+      shop_item: { item_template_id: rope.id, quantity: 3, price_cp: 100 },
+    });
+    const shop = (
+      (
+        await callApi(ctx, 'POST', '/shop_instances', gm, {
+          shop_instance: { shop_template_id: template.id, party_id: party.id, approval_threshold_cp: 50 },
+        })
+      ).json() as { data: ShopInstance }
+    ).data;
+    await callApi(ctx, 'PATCH', `/shop_instances/${shop.id}`, gm, {
+      shop_instance: { approval_threshold_cp: 50 },
+    });
+    const gp = await coinTemplate(ctx, 'gp');
+    await ctx.app.services.inventory.createInstance(actorOf(player), {
+      item_template_id: gp.id,
+      container_id: heroBag,
+      quantity: 10,
+    });
+    const ask = async (stackId: string) => {
+      const res = await callApi(ctx, 'POST', `/shop_instances/${shop.id}/purchase`, player, {
+        purchase: {
+          item_instance_id: stackId,
+          quantity: 1,
+          buyer_character_id: hero.id,
+          buyer_container_id: heroBag,
+        },
+      });
+      expect(res.statusCode, res.body).toBe(202);
+      return (res.json() as { data: { request: { id: string } } }).data.request.id;
+    };
+    const [a = '', b = '', c = ''] = shop.container.item_instances.map((i) => i.id);
+    const approved = await callApi(ctx, 'POST', `/shop_requests/${await ask(a)}/approve`, gm, {});
+    expect(approved.statusCode, approved.body).toBe(200);
+    const declined = await callApi(ctx, 'POST', `/shop_requests/${await ask(b)}/decline`, gm, {
+      reason: 'Not today',
+    });
+    expect(declined.statusCode, declined.body).toBe(200);
+    const cancelled = await callApi(ctx, 'POST', `/shop_requests/${await ask(c)}/cancel`, player, {});
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    const { data } = await inbox(player);
+    expect(data.map((n) => [n.kind, n.message, n.link?.path])).toEqual([
+      [
+        'purchase_declined',
+        expect.stringContaining(`${gm.user.username} declined your purchase of 1 × Rope at Corner Shop`),
+        `/shops/${shop.id}`,
+      ],
+      [
+        'purchase_approved',
+        `${gm.user.username} approved your purchase of 1 × Rope at Corner Shop`,
+        `/shops/${shop.id}`,
+      ],
+    ]);
+    expect(await stored(gm)).toEqual([]);
+  });
+
+  it('loot distributed by the GM: each player dealt a share, once; not the GM’s own character', async () => {
+    const { gm, party, player, hero } = await table();
+    const own = await createCharacter(ctx, gm, { name: 'Npc', partyId: party.id });
+    const gem = await createTemplate(ctx, { name: 'Gem', stackSize: 0 });
+    const template = await createLootTemplate(ctx, gm, [
+      { item_template_id: gem.id, quantity: 4 },
+      { currency: 'gp', quantity: 10 },
+    ]);
+    const loot = await deployLoot(ctx, gm, party.id, template.id, { name: 'Goblin hoard', reveal: true });
+    // A preview runs the same distribution and rolls it back: nothing is told.
+    const preview = await callApi(ctx, 'POST', `/loot_instances/${loot.id}/distribute`, gm, {
+      distribute: { character_ids: [hero.id, own.id], distribution_mode: 'even', preview: true },
+    });
+    expect(preview.statusCode, preview.body).toBe(200);
+    expect(await stored(player)).toEqual([]);
+    const dealt = await callApi(ctx, 'POST', `/loot_instances/${loot.id}/distribute`, gm, {
+      distribute: { character_ids: [hero.id, own.id], distribution_mode: 'even' },
+    });
+    expect(dealt.statusCode, dealt.body).toBe(200);
+    expect((await inbox(player)).data).toEqual([
+      expect.objectContaining({
+        kind: 'loot_received',
+        message: expect.stringMatching(
+          new RegExp(`^${gm.user.username} distributed Goblin hoard: Pip received .*2 × Gem`),
+        ),
+        link: { kind: 'character', path: `/characters/${hero.id}`, label: 'Pip' },
+      }),
+    ]);
+    expect(await stored(gm)).toEqual([]);
+  });
+});
+
+describe('live', () => {
+  it('tells the user’s stream after the commit, and nothing for a refused act', async () => {
+    const { gm, party, player } = await table();
+    const told = vi.spyOn(ctx.app.services.events, 'noticesWritten');
+    try {
+      await expect(
+        ctx.app.services.parties.removeMember(player.user.id, party.id, gm.user.id),
+      ).rejects.toThrow();
+      expect(told).not.toHaveBeenCalled();
+      await ctx.app.services.parties.removeMember(gm.user.id, party.id, player.user.id);
+      expect(told).toHaveBeenCalledWith([player.user.id]);
+    } finally {
+      told.mockRestore();
+    }
+  });
+});
