@@ -1,6 +1,7 @@
 import { AppShell, NavLink, ScrollArea } from '@mantine/core';
 import { Link } from 'react-router';
 import { useUiStore } from '../../stores/ui-store';
+import { NotificationsNavBadge } from './nav-badges';
 import { isNavItemActive, type NavItem } from './navigation';
 
 /** A layout's navigation links, the current page marked (`exact`: only its own address counts). */
@@ -28,6 +29,7 @@ export function NavLinks({
             leftSection={<Icon size={18} aria-hidden="true" />}
             active={active}
             aria-current={active ? 'page' : undefined}
+            rightSection={item.href === '/notifications' ? <NotificationsNavBadge /> : undefined}
           />
         );
       })}

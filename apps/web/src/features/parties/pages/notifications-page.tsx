@@ -8,9 +8,10 @@ import { TextSkeleton } from '../../../components/loading';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
 import { useSingleFlight } from '../../../lib/use-single-flight';
+import { RecentNotices } from '../../notifications/components/recent-notices';
 import { acceptInvitation, declineInvitation, myInvitationsQuery, partyKeys } from '../api/parties-api';
 
-/** /notifications: the party invitations waiting for my answer. */
+/** /notifications: the party invitations waiting for my answer, then what others did to me (Recent). */
 export function NotificationsPage() {
   usePageTitle('Notifications');
   const navigate = useNavigate();
@@ -40,7 +41,7 @@ export function NotificationsPage() {
     <Stack gap="lg" maw={800}>
       <Stack gap={4}>
         <Title order={1}>Notifications</Title>
-        <Text c="dimmed">Invitations to join parties.</Text>
+        <Text c="dimmed">Invitations to join parties, and what others did while you were away.</Text>
       </Stack>
       {query.isPending ? (
         <TextSkeleton lines={4} />
@@ -51,7 +52,7 @@ export function NotificationsPage() {
           onRetry={() => void query.refetch()}
         />
       ) : query.data.length === 0 ? (
-        <EmptyState title="No notifications" message="You have no pending party invitations." />
+        <EmptyState title="No invitations" message="You have no pending party invitations." />
       ) : (
         <Stack gap="md">
           {query.data.map((invitation) => (
@@ -92,6 +93,7 @@ export function NotificationsPage() {
           ))}
         </Stack>
       )}
+      <RecentNotices />
     </Stack>
   );
 }

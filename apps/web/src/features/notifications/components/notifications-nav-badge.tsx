@@ -1,0 +1,37 @@
+import { Badge, VisuallyHidden } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { myInvitationsQuery } from '../../parties/api/parties-api';
+import { useNoticesLive } from '../api/notices-live';
+import { notificationsQuery } from '../api/notifications-api';
+
+/** What the Notifications entry says to a screen reader: "Notifications, 3 unread". */
+export function unreadLabel(count: number): string {
+  return `${count} unread`;
+}
+
+/**
+ * The unread count on the navigation's Notifications entry: invitations waiting for an answer plus unread
+ * notices. Loaded lazily with the signed-in shell (never in /login's first load). Inside the link, its
+ * hidden words complete the link's name; the number itself is not read twice.
+ */
+export default function NotificationsNavBadge() {
+  useNoticesLive();
+  const notices = useQuery(notificationsQuery());
+  const invitations = useQuery(myInvitationsQuery());
+  const count = (notices.data?.meta.unread_count ?? 0) + (invitations.data?.length ?? 0);
+  if (count === 0) return null;
+  return (
+    <>
+      <Badge
+        size="sm"
+        variant="filled"
+        circle={count < 10}
+        aria-hidden="true"
+        data-testid="notifications-badge"
+      >
+        {count > 99 ? '99+' : count}
+      </Badge>
+      <VisuallyHidden>, {unreadLabel(count)}</VisuallyHidden>
+    </>
+  );
+}

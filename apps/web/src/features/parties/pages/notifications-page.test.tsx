@@ -1,0 +1,123 @@
+import type { Notification } from '@haversack/contracts';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useUiStore } from '../../../stores/ui-store';
+import { jsonResponse, mockFetch, success } from '../../../test/fixtures';
+import { renderRoutes } from '../../../test/render';
+import { NotificationsPage } from './notifications-page';
+
+afterEach(() => useUiStore.setState({ toasts: [] }));
+
+function notice(overrides: Partial<Notification> = {}): Notification {
+  return {
+    id: 'n1',
+    kind: 'items_received',
+    message: 'Mira gave 3 × Healing potion to Pip',
+    party_id: 'p1',
+    party_name: 'Mistwood',
+    link: { kind: 'character', path: '/characters/c1', label: 'Pip' },
+    created_at: new Date(Date.now() - 5 * 60_000).toISOString(),
+    read_at: null,
+    ...overrides,
+  };
+}
+
+function listOf(notices: Notification[], unread = notices.filter((n) => n.read_at === null).length) {
+  return jsonResponse(200, {
+    status: 'success',
+    data: notices,
+    meta: {
+      current_page: 1,
+      total_pages: 1,
+      total_count: notices.length,
+      per_page: 20,
+      unread_count: unread,
+    },
+  });
+}
+
+function serve(notices: () => Response, calls: string[] = []) {
+  mockFetch(({ url, init }) => {
+    const { pathname } = new URL(url, 'http://test');
+    const method = init.method ?? 'GET';
+    calls.push(`${method} ${pathname}`);
+    if (pathname === '/api/v1/invitations') return success([]);
+    if (pathname === '/api/v1/notifications' && method === 'GET') return notices();
+    if (pathname === '/api/v1/notifications/read_all') return success({ unread_count: 0 });
+    if (pathname === '/api/v1/notifications/n1/read')
+      return success(notice({ read_at: new Date().toISOString() }));
+    return jsonResponse(404, { status: 'error', error: { code: 'RESOURCE_NOT_FOUND', message: 'no' } });
+  });
+  return calls;
+}
+
+const page = () =>
+  renderRoutes([{ path: '/notifications', element: <NotificationsPage /> }], '/notifications');
+
+describe('NotificationsPage: recent notices', () => {
+  it('lists them below the invitations, unread ones marked in words, each with its time and link', async () => {
+    serve(() =>
+      listOf([
+        notice(),
+        notice({
+          id: 'n2',
+          kind: 'member_removed',
+          message: 'Mira removed you from Mistwood.',
+          link: null,
+          read_at: new Date().toISOString(),
+        }),
+      ]),
+    );
+    page();
+    expect(await screen.findByText('You have no pending party invitations.')).toBeInTheDocument();
+    const recent = await screen.findByRole('region', { name: 'Recent' });
+    const items = await within(recent).findAllByTestId('notice');
+    expect(items).toHaveLength(2);
+    const [first, second] = items as [HTMLElement, HTMLElement];
+    expect(within(first).getByText('Mira gave 3 × Healing potion to Pip')).toBeInTheDocument();
+    expect(within(first).getByText('Unread')).toBeInTheDocument();
+    expect(within(first).getByText('5m ago')).toBeInTheDocument();
+    expect(within(first).getByRole('link', { name: 'Open Pip' })).toHaveAttribute('href', '/characters/c1');
+    expect(within(second).queryByText('Unread')).toBeNull();
+    expect(within(second).getByText('Mistwood')).toBeInTheDocument();
+    expect(within(recent).getByText('1 unread.')).toBeInTheDocument();
+  });
+
+  it('marks one read, and all read', async () => {
+    let read = false;
+    const calls = serve(() => listOf([notice(read ? { read_at: new Date().toISOString() } : {})]));
+    page();
+    const recent = await screen.findByRole('region', { name: 'Recent' });
+    await userEvent.click(await within(recent).findByRole('button', { name: 'Mark as read' }));
+    expect(calls).toContain('POST /api/v1/notifications/n1/read');
+    read = true;
+    await userEvent.click(within(recent).getByRole('button', { name: 'Mark all as read' }));
+    expect(calls).toContain('POST /api/v1/notifications/read_all');
+    expect(await within(recent).findByText('All read.')).toBeInTheDocument();
+    expect(within(recent).getByRole('button', { name: 'Mark all as read' })).toBeDisabled();
+  });
+
+  it('says when there are none', async () => {
+    serve(() => listOf([]));
+    page();
+    expect(await screen.findByRole('heading', { name: 'No notices yet' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Mark all as read' })).toBeNull();
+  });
+
+  it('says when they cannot be loaded, and tries again, the invitations still shown', async () => {
+    let fail = true;
+    serve(() =>
+      fail
+        ? jsonResponse(500, { status: 'error', error: { code: 'INTERNAL_SERVER_ERROR', message: 'Boom' } })
+        : listOf([notice()]),
+    );
+    page();
+    const panel = await screen.findByTestId('error-panel');
+    expect(within(panel).getByText('Failed to load your notices')).toBeInTheDocument();
+    expect(screen.getByText('You have no pending party invitations.')).toBeInTheDocument();
+    fail = false;
+    await userEvent.click(within(panel).getByRole('button', { name: /try again|retry/i }));
+    expect(await screen.findByText('Mira gave 3 × Healing potion to Pip')).toBeInTheDocument();
+  });
+});
