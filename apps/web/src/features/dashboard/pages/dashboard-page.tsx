@@ -1,17 +1,14 @@
-import { Alert, Card, Group, SimpleGrid, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
+import { Alert, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconMailExclamation } from '@tabler/icons-react';
-import { Link } from 'react-router';
-import { mainNavigation } from '../../../app/layouts/navigation';
 import { ResendVerificationButton } from '../../../components/resend-verification-button';
 import { usePageTitle } from '../../../lib/page-title';
 import { displayNameOf, useCurrentUser } from '../../../stores/auth-store';
 import { MyCharactersCard } from '../../characters/components/my-characters-card';
+import { RecentNoticesCard } from '../../notifications/components/recent-notices-card';
 import { MyPartiesCard } from '../../parties/components/my-parties-card';
 import { PendingInvitationsCard } from '../../parties/components/pending-invitations-card';
 import { QuickActionsCard } from '../../parties/components/quick-actions-card';
 import { PlanSummaryCard } from '../../subscription/components/plan-summary-card';
-
-const sections = mainNavigation.filter((item) => item.href !== '/dashboard');
 
 export function DashboardPage() {
   usePageTitle('Dashboard');
@@ -24,7 +21,7 @@ export function DashboardPage() {
         <Title order={1} data-testid="dashboard-heading">
           Welcome, {name}
         </Title>
-        <Text c="dimmed">Your characters, parties, invitations and plan at a glance.</Text>
+        <Text c="dimmed">Your characters, parties, invitations, notifications and plan at a glance.</Text>
       </Stack>
 
       {user && !user.email_verified ? (
@@ -53,27 +50,9 @@ export function DashboardPage() {
         <QuickActionsCard />
       </SimpleGrid>
 
-      <PlanSummaryCard />
+      <RecentNoticesCard />
 
-      <nav aria-label="Sections">
-        <SimpleGrid cols={{ base: 1, xs: 2, lg: 3 }} spacing="md">
-          {sections.map((section) => {
-            const Icon = section.icon;
-            return (
-              <UnstyledButton key={section.href} component={Link} to={section.href}>
-                <Card withBorder padding="md" h="100%">
-                  <Group gap="sm" wrap="nowrap">
-                    <ThemeIcon variant="light" size="lg" aria-hidden="true">
-                      <Icon size={20} />
-                    </ThemeIcon>
-                    <Text fw={600}>{section.label}</Text>
-                  </Group>
-                </Card>
-              </UnstyledButton>
-            );
-          })}
-        </SimpleGrid>
-      </nav>
+      <PlanSummaryCard />
     </Stack>
   );
 }
