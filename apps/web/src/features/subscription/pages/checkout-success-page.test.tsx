@@ -117,4 +117,32 @@ describe('CheckoutSuccessPage', () => {
     expect(await screen.findByTestId('success-plan')).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Back to where you were' })).not.toBeInTheDocument();
   });
+
+  it('shows a reference only when it is one a billing provider issues, never other text from the address', async () => {
+    mockSubscriptionServer({ current: buildCurrentSubscription({ tier: 'tier_1' }) });
+    const local = `local_${'0a1b2c3d'.repeat(3)}`;
+    const shown = renderRoutes(routes, `/subscription/success?${new URLSearchParams({ session_id: local })}`);
+    expect(await screen.findByTestId('success-plan')).toBeInTheDocument();
+    expect(screen.getByText(`Reference: ${local}`)).toBeInTheDocument();
+    shown.unmount();
+
+    // A link made to put a sentence on a billing page (attack review 25): the page is shown, the text is not.
+    for (const sessionId of [
+      'REFUND-PENDING. Your card was charged twice: call Haversack billing at +1 555 0100 or visit evil.example/refund',
+      '<script>alert(1)</script>',
+      'cs_test_a1 call +1 555 0100',
+      `cs_test_${'a'.repeat(300)}`,
+      'local_1',
+      'sub_',
+    ]) {
+      const view = renderRoutes(
+        routes,
+        `/subscription/success?${new URLSearchParams({ session_id: sessionId })}`,
+      );
+      expect(await screen.findByTestId('success-plan')).toBeInTheDocument();
+      expect(screen.queryByText(/Reference/)).not.toBeInTheDocument();
+      expect(document.body.textContent).not.toMatch(/555 0100|evil\.example|<script>|cs_test_a/);
+      view.unmount();
+    }
+  });
 });

@@ -15,6 +15,21 @@ import { formatDate, formatPricePerMonth } from '../plan-text';
 const PAYMENT_POLL_MS = 3_000;
 export const PAYMENT_WAIT_MS = 60_000;
 
+/**
+ * A checkout reference as the billing providers issue them: local billing's `local_` and 24 hex digits
+ * (local-billing.ts), a Stripe Checkout session's `cs_test_…`/`cs_live_…`, or, after a plan change, the
+ * Stripe subscription's `sub_…` (subscriptions.service.ts `checkout`); Stripe ids are letters and digits,
+ * at most 255 characters. Nothing checks the address's `session_id`, so anything else is not shown: a
+ * link could otherwise put any sentence on a billing page ("Reference: call +1 555…", attack review 25).
+ */
+const CHECKOUT_REFERENCE =
+  /^(?:local_[0-9a-f]{24}|cs_(?:test|live)_[A-Za-z0-9]{1,240}|sub_[A-Za-z0-9]{1,240})$/;
+
+/** The address's checkout reference when it looks like one, else null. */
+export function checkoutReference(sessionId: string | null): string | null {
+  return sessionId !== null && CHECKOUT_REFERENCE.test(sessionId) ? sessionId : null;
+}
+
 /** Whether `ms` have passed since the page opened. */
 function useWaitedFor(ms: number): boolean {
   const [waited, setWaited] = useState(false);
@@ -37,6 +52,7 @@ export function CheckoutSuccessPage() {
   // The page whose refusal led here (a deploy, a character more): the way back to it comes first.
   const from = appPathOrNull(searchParams.get('from'));
   const fromCheckout = sessionId !== null && sessionId !== '';
+  const reference = checkoutReference(sessionId);
   const waitedLong = useWaitedFor(PAYMENT_WAIT_MS);
   // Always ask again: the user arrives here straight from the payment provider. While a checkout's plan is
   // not applied yet, ask every few seconds for a minute: a card payment lands with the provider's webhook.
@@ -175,9 +191,9 @@ export function CheckoutSuccessPage() {
     <Stack gap="lg" maw={720}>
       <Title order={1}>{heading}</Title>
       {body}
-      {fromCheckout ? (
+      {fromCheckout && reference ? (
         <Text size="sm" c="dimmed">
-          Reference: {sessionId}
+          Reference: {reference}
         </Text>
       ) : null}
       <Group gap="md">
