@@ -53,6 +53,10 @@ export const operationKinds = [
 ] as const;
 export type OperationKind = (typeof operationKinds)[number];
 
+/**
+ * The history's badge for each kind; the CSV export writes the same words in the Type column of the rows that
+ * only keep such an action (a character's gear listed as it joins or leaves, a purchase request's hold).
+ */
 export const operationKindLabels: Readonly<Record<OperationKind, string>> = {
   shop_deployment: 'Shop deployed',
   loot_deployment: 'Loot deployed',

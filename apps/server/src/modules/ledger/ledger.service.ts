@@ -2,6 +2,7 @@ import {
   formatEnUs,
   type LedgerTransaction,
   type OperationKind,
+  operationKindLabels,
   type TransactionFilters,
   type TransactionListQuery,
   type TransactionOperation,
@@ -283,12 +284,29 @@ function csvField(value: string | number | null): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
+/**
+ * What a row is in the CSV's Type column, where its ledger type is only how the action was kept: a character
+ * joining or leaving a party (`adjust` rows that move nothing, beside a GM's real adjustments) and a purchase
+ * request's hold (the hold made and dropped, the goods moved into it and back, beside real transfers) are
+ * written as the history's badge names them. Rows that are what their type says keep it: the purchase an
+ * approval makes, and the coins that paid for it, are purchases, so a spreadsheet summing a Type counts only
+ * its own.
+ */
+function csvKind(row: Row): OperationKind | undefined {
+  const reason = reasonOf(row);
+  if (reason === 'joined_party' || reason === 'left_party') return reason;
+  if (reason !== 'shop_request') return undefined;
+  return requestOutcome(row) ?? 'shop_request';
+}
+
 function toCsvLine(row: Row): string {
   const { amount, currency } = money(row);
+  const kind = csvKind(row);
   return `${[
     row.transactionDate.toISOString(),
-    // As the transaction history names it ("Transfer", "Loot distribution"), not the ledger's code.
-    transactionTypeLabel(row.transactionType),
+    // As the transaction history names it ("Transfer", "Loot distribution", "Joined the party"), not the
+    // ledger's code.
+    kind ? operationKindLabels[kind] : transactionTypeLabel(row.transactionType),
     row.actorName,
     row.targetName,
     row.itemName,

@@ -157,6 +157,109 @@ describe('CSV export of the ledger', () => {
     expect(parseCsv(response.body)[1]?.[1]).toBe('Container created');
   });
 
+  it('names a character joining or leaving and a purchase request’s hold as the history’s badge does', async () => {
+    const gm = await createUser(ctx);
+    await upgrade(ctx, gm, 'tier_1');
+    const party = await createParty(ctx, gm, { encumbrance_style: 'none' });
+    const player = await createMember(ctx, party, 'player');
+    const hero = await createCharacter(ctx, player, {
+      name: 'Pip',
+      partyId: party.id,
+      maxWeight: null,
+      maxSlots: null,
+    });
+    const backpack = hero.primary_container_id ?? '';
+    const gold = await coinTemplate(ctx, 'gp');
+    await ctx.app.services.inventory.createInstance(
+      { id: player.user.id, username: player.user.username },
+      { item_template_id: gold.id, container_id: backpack, quantity: 5 },
+    );
+    const rope = await createTemplate(ctx, { name: 'Rope', baseValue: 1, currency: 'gp', stackSize: 0 });
+    const call = (user: typeof gm, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
+      ctx.app.inject({ method, url: `/api/v1${url}`, headers: user.auth, ...(payload ? { payload } : {}) });
+    const template = (
+      await call(gm, 'POST', '/shop_templates', { shop_template: { name: 'Ropewalk' } })
+    ).json().data as { id: string };
+    await call(gm, 'POST', `/shop_templates/${template.id}/add_item`, {
+      shop_item: { item_template_id: rope.id, quantity: 10, price_cp: 250 },
+    });
+    // Every purchase waits for the GM.
+    const deployed = await call(gm, 'POST', '/shop_instances', {
+      shop_instance: { shop_template_id: template.id, party_id: party.id, approval_threshold_cp: 0 },
+    });
+    expect(deployed.statusCode, deployed.body).toBe(201);
+    const shop = deployed.json().data as { id: string; container: { item_instances: { id: string }[] } };
+    const ask = async () => {
+      const asked = await call(player, 'POST', `/shop_instances/${shop.id}/purchase`, {
+        purchase: {
+          item_instance_id: shop.container.item_instances[0]?.id,
+          quantity: 1,
+          buyer_character_id: hero.id,
+          buyer_container_id: backpack,
+        },
+      });
+      expect(asked.statusCode, asked.body).toBe(202);
+      return (asked.json().data as { request: { id: string } }).request.id;
+    };
+    const decided = async (user: typeof gm, path: string) =>
+      expect((await call(user, 'POST', path, {})).statusCode).toBe(200);
+    await decided(gm, `/shop_requests/${await ask()}/decline`);
+    await decided(player, `/shop_requests/${await ask()}/cancel`);
+    await decided(gm, `/shop_requests/${await ask()}/approve`);
+    // Pip, carrying 2 gp, 5 sp of change and the rope, goes out of the party and comes back.
+    for (const partyId of [null, party.id]) {
+      const moved = await call(player, 'PATCH', `/characters/${hero.id}`, {
+        character: { party_id: partyId },
+      });
+      expect(moved.statusCode, moved.body).toBe(200);
+    }
+
+    const response = await call(gm, 'GET', `/transactions/party/${party.id}/export.csv`);
+    expect(response.statusCode).toBe(200);
+    const [header, ...lines] = parseCsv(response.body);
+    // spec/02 §9's columns, as before.
+    expect(header).toEqual([
+      'Date',
+      'Type',
+      'Actor',
+      'Target',
+      'Item',
+      'Quantity',
+      'Amount',
+      'Currency',
+      'From Location',
+      'To Location',
+      'Notes',
+      'Source',
+    ]);
+    const typed = (type: string) => lines.filter((line) => line[1] === type);
+    const gear = (type: string) =>
+      typed(type)
+        .map((line) => `${line[4]} ${line[5]} ${line[8]} → ${line[9]}`)
+        .sort();
+    const carried = [
+      'Gold piece 2 Backpack (Pip) → Backpack (Pip)',
+      'Rope 1 Backpack (Pip) → Backpack (Pip)',
+      'Silver piece 5 Backpack (Pip) → Backpack (Pip)',
+    ];
+    expect(gear('Left the party')).toEqual(carried);
+    expect(gear('Joined the party')).toEqual(carried);
+    // Nothing here was an adjustment: summing that Type no longer counts Pip's gear twice.
+    expect(typed('Adjustment')).toEqual([]);
+    // Each request set a rope aside (its hold made, the rope moved in), then what became of it.
+    expect(typed('Purchase requested').map((line) => line[4])).toEqual(['Rope', '', 'Rope', '', 'Rope', '']);
+    expect(typed('Purchase declined').map((line) => line[4])).toEqual(['', 'Rope']);
+    expect(typed('Purchase request cancelled').map((line) => line[4])).toEqual(['', 'Rope']);
+    expect(typed('Purchase approved').map((line) => line[4])).toEqual(['']);
+    // The approved purchase is a purchase: its goods, the coins paid and the change, its price once.
+    expect(typed('Purchase').map((line) => [line[4], line[6]])).toEqual([
+      ['Silver piece', ''],
+      ['Gold piece', ''],
+      ['Rope', '250'],
+    ]);
+    expect(typed('Transfer')).toEqual([]);
+  });
+
   it('writes control characters and override marks of rows stored before the text rules as U+FFFD', async () => {
     const gm = await createUser(ctx);
     await upgrade(ctx, gm, 'tier_3');
@@ -556,7 +659,9 @@ describe('ledger date filters at the edges of the calendar', () => {
     // Not the old party's rows (the gift from Aria); only what Borin brought along, told to its new party.
     expect(theirCsv.body).not.toContain('Aria');
     expect(theirCsv.body).not.toContain('Character to character');
-    expect(theirCsv.body).toMatch(/,Adjustment,[^,]+,Borin,Rope,2,,,Backpack \(Borin\),Backpack \(Borin\),/);
+    expect(theirCsv.body).toMatch(
+      /,Joined the party,[^,]+,Borin,Rope,2,,,Backpack \(Borin\),Backpack \(Borin\),/,
+    );
     const opened = await ctx.app.inject({
       url: `/api/v1/transactions/${giftRow?.id}`,
       headers: newcomer.auth,
