@@ -114,8 +114,10 @@ export const shopMessages = {
   requesterGone: 'The buyer is no longer in the party.',
   /** Why a request went back on sale when the buyer's character was deleted. */
   requestCharacterDeleted: 'The buyer’s character was deleted.',
-  /** Why a request went back on sale when the container it was to go into, or be paid from, was deleted. */
+  /** Why a request went back on sale when the container it was to go into was deleted. */
   requestContainerDeleted: 'The container this purchase was for was deleted.',
+  /** Why a request went back on sale when the party container it was to be paid from was deleted. */
+  requestPayerContainerDeleted: 'The container paying for this purchase was deleted.',
 } as const;
 
 export const shopTypes = [

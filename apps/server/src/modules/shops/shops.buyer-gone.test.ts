@@ -224,10 +224,12 @@ describe('a purchase request whose buyer is deleted', () => {
     const [listed] = body<ShopRequest[]>(
       await callApi(ctx, 'GET', `/shop_instances/${shop.id}/requests?status=all`, gm),
     ).data;
+    // The container the purchase was for (the hero's Backpack) is still there: the reason names the one
+    // that went (attack review 25).
     expect(listed).toMatchObject({
       id: request.id,
       status: 'declined',
-      reason: shopMessages.requestContainerDeleted,
+      reason: shopMessages.requestPayerContainerDeleted,
     });
     expect(await count(shop.container.id, rope.id)).toBe(10);
   });

@@ -231,6 +231,20 @@ function shopPlace(container: { name: string }, shop: { name: string }): string 
   return `${container.name.endsWith(' hold') ? 'Hold' : 'Stock'} (${shop.name})`;
 }
 
+/**
+ * Why a pending request went back on sale with its buyer's character or a container: the container it was
+ * for, or the party container it was to be paid from (the buyer's one still there), each named as such.
+ */
+function releaseReason(
+  request: Pick<ShopRequestRow, 'buyerContainerId' | 'payerContainerId'>,
+  gone: { characterId: string } | { containerId: string },
+): string {
+  if ('characterId' in gone) return shopMessages.requestCharacterDeleted;
+  return request.payerContainerId === gone.containerId && request.buyerContainerId !== gone.containerId
+    ? shopMessages.requestPayerContainerDeleted
+    : shopMessages.requestContainerDeleted;
+}
+
 export class ShopsService {
   readonly #notices = new NoticeWriter();
 
@@ -2088,8 +2102,7 @@ export class ShopsService {
       const party = await partiesRepository.findParty(tx, shop.partyId);
       const container = await repo.containerOf(tx, shop.id);
       if (!party || party.isArchived || !container) continue;
-      const reason =
-        'characterId' in gone ? shopMessages.requestCharacterDeleted : shopMessages.requestContainerDeleted;
+      const reason = releaseReason(request, gone);
       const outcome = request.requesterId === actor.id ? 'cancelled' : 'declined';
       await this.#release(tx, record, emit, actor, { request, shop, party, container }, outcome, reason);
     }
