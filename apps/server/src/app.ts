@@ -392,6 +392,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   services.characters.onDeleting((tx, characterId, actor) =>
     services.shops.releaseRequestsOfBuyer(tx, actor, { characterId }),
   );
+  // And one whose buyer's character leaves the party, in the transaction that takes it out.
+  services.characters.onLeavingParty((tx, characterId, partyId, actor) =>
+    services.shops.releaseRequestsOfBuyer(tx, actor, { characterId, leftPartyId: partyId }),
+  );
   inventory.onContainerDeleting((tx, containerId, actor) =>
     services.shops.releaseRequestsOfBuyer(tx, actor, { containerId }),
   );

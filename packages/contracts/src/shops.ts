@@ -114,6 +114,8 @@ export const shopMessages = {
   requesterGone: 'The buyer is no longer in the party.',
   /** Why a request went back on sale when the buyer's character was deleted. */
   requestCharacterDeleted: 'The buyer’s character was deleted.',
+  /** Why a request went back on sale when the buyer's character was taken out of the party. */
+  requestCharacterLeft: 'The buyer’s character is no longer in the party.',
   /** Why a request went back on sale when the container it was to go into was deleted. */
   requestContainerDeleted: 'The container this purchase was for was deleted.',
   /** Why a request went back on sale when the party container it was to be paid from was deleted. */

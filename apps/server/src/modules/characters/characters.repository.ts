@@ -115,9 +115,20 @@ export const charactersRepository = {
     await db.delete(characters).where(eq(characters.id, id));
   },
 
-  async find(db: Executor, id: string, options: { lock?: boolean } = {}): Promise<CharacterRow | undefined> {
+  /**
+   * `lock: 'no key update'` serialises the changes of one character as `true` does, without making wait the
+   * rows that merely refer to it (a foreign key's check takes a key share lock, which that lock allows):
+   * a purchase approved meanwhile writes rows naming the character.
+   */
+  async find(
+    db: Executor,
+    id: string,
+    options: { lock?: boolean | 'no key update' } = {},
+  ): Promise<CharacterRow | undefined> {
     const query = db.select().from(characters).where(eq(characters.id, id)).limit(1);
-    const [row] = options.lock ? await query.for('update') : await query;
+    const [row] = options.lock
+      ? await query.for(options.lock === true ? 'update' : options.lock)
+      : await query;
     return row;
   },
 

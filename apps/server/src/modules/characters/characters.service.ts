@@ -76,6 +76,14 @@ export type CharacterDeletingHook = (
   actor: Actor,
 ) => Promise<DomainEvent[]>;
 
+/** Settles, in the transaction that takes a character out of a party, what it leaves there; answers events. */
+export type CharacterLeavingPartyHook = (
+  tx: Executor,
+  characterId: string,
+  partyId: string,
+  actor: Actor,
+) => Promise<DomainEvent[]>;
+
 export class CharactersService {
   constructor(
     private readonly db: Database,
@@ -87,10 +95,16 @@ export class CharactersService {
 
   #containerLister: CharacterContainerLister | undefined;
   readonly #deletingHooks: CharacterDeletingHook[] = [];
+  readonly #leavingPartyHooks: CharacterLeavingPartyHook[] = [];
 
   /** What a character's deletion ends elsewhere (its purchase requests), in its transaction. */
   onDeleting(hook: CharacterDeletingHook): void {
     this.#deletingHooks.push(hook);
+  }
+
+  /** What a character leaving a party ends there (its purchase requests), in the same transaction. */
+  onLeavingParty(hook: CharacterLeavingPartyHook): void {
+    this.#leavingPartyHooks.push(hook);
   }
 
   /** The inventory lists containers (`include=containers`); set once when the app is built. */
@@ -273,7 +287,11 @@ export class CharactersService {
   async update(actor: Actor, id: string, changes: CharacterUpdate): Promise<Character> {
     const moves = await this.db.transaction(async (tx) => {
       const activity: LedgerEntry[] = [];
-      const character = await this.#ownedForUpdate(tx, actor.id, id);
+      const settled: DomainEvent[] = [];
+      // Not `for update`: an approval of its purchase request, holding the shop the leaving hook below waits
+      // for, writes rows that refer to the character, and would wait for this lock in turn (a deadlock on
+      // PostgreSQL). Two changes of one character still wait for each other.
+      const character = await this.#ownedForUpdate(tx, actor.id, id, 'no key update');
       let partyId = character.partyId;
       if (changes.party_id !== undefined && changes.party_id !== character.partyId) {
         if (changes.party_id && character.partyId) {
@@ -297,6 +315,11 @@ export class CharactersService {
           );
         }
         partyId = party?.id ?? null;
+        // Its purchase requests in the party it leaves go back on sale (the shops' hook), before its
+        // containers are locked below, as on its deletion: Approve locks the shop, then the buyer's containers.
+        if (character.partyId)
+          for (const hook of this.#leavingPartyHooks)
+            settled.push(...(await hook(tx, id, character.partyId, actor)));
         // The party's ledger accounts for what comes in and goes out with the character (the rows move
         // nothing: character-party-ledger.ts).
         const named = { id, name: changes.name ?? character.name };
@@ -340,8 +363,15 @@ export class CharactersService {
           })
           .where(and(eq(containers.characterId, id), eq(containers.isPrimary, true)));
       }
-      return { before: character.partyId, after: partyId, name: changes.name ?? character.name, activity };
+      return {
+        before: character.partyId,
+        after: partyId,
+        name: changes.name ?? character.name,
+        activity,
+        settled,
+      };
     });
+    this.events.publish(moves.settled);
     if (moves.before && moves.before !== moves.after) {
       this.#announce(
         moves.before,
@@ -414,8 +444,13 @@ export class CharactersService {
     ]);
   }
 
-  async #ownedForUpdate(tx: Executor, userId: string, id: string): Promise<CharacterRow> {
-    const character = await repo.find(tx, id, { lock: true });
+  async #ownedForUpdate(
+    tx: Executor,
+    userId: string,
+    id: string,
+    lock: true | 'no key update' = true,
+  ): Promise<CharacterRow> {
+    const character = await repo.find(tx, id, { lock });
     const member = character?.partyId
       ? Boolean(await partiesRepository.membership(tx, character.partyId, userId))
       : false;

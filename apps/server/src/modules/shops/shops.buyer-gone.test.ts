@@ -245,3 +245,103 @@ describe('a purchase request whose buyer is deleted', () => {
     expect(await count(w.stock, w.rope.id)).toBe(8);
   });
 });
+
+/**
+ * A buyer's character that leaves the party (its player's PATCH party_id null) takes its pending requests
+ * out with it, in the same transaction, as its deletion does (attack review 25 L2): else their goods stay
+ * held off the shelf, and Approve can only answer 409 "no longer in this party".
+ */
+describe('a purchase request whose buyer’s character leaves the party', () => {
+  /** What the party's ledger says the character took along as it left. */
+  const takenAlong = async (w: World) =>
+    (
+      await ctx.database.db
+        .select()
+        .from(transactions)
+        .where(
+          and(
+            eq(transactions.characterId, w.hero.id),
+            sql`${transactions.details}->>'reason' = 'left_party'`,
+          ),
+        )
+    ).map((row) => [row.itemName, row.quantity]);
+  const leave = (w: World) =>
+    callApi(ctx, 'PATCH', `/characters/${w.hero.id}`, w.player, { character: { party_id: null } });
+
+  it('is cancelled when its player takes the character out of the party, in the same transaction', async () => {
+    const w = await world();
+    const left = await leave(w);
+    expect(left.statusCode, left.body).toBe(200);
+    expect(await requestNow(w)).toMatchObject({
+      status: 'cancelled',
+      reason: shopMessages.requestCharacterLeft,
+    });
+    await expectReleased(w, 'cancelled');
+    // The character's rows in the party's ledger list what it took: its coins, not the rope it never got.
+    expect(await takenAlong(w)).toEqual([['Gold piece', 5]]);
+  });
+
+  it('stays pending when the character changes but stays, and when the GM may not take it out', async () => {
+    const w = await world();
+    const renamed = await callApi(ctx, 'PATCH', `/characters/${w.hero.id}`, w.player, {
+      character: { name: 'Pip the Bold', party_id: w.party.id },
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    // Only the character's player changes it: the GM takes it out only by removing the player, whose own
+    // requests that removal declines ("The buyer is no longer in the party.").
+    const byGm = await callApi(ctx, 'PATCH', `/characters/${w.hero.id}`, w.gm, {
+      character: { party_id: null },
+    });
+    expect(byGm.statusCode).toBe(403);
+    expect(await requestNow(w)).toMatchObject({ status: 'pending' });
+    expect(await count(w.stock, w.rope.id)).toBe(8);
+  });
+
+  it('races the GM’s approval: exactly one wins, and the shelf and the bag match the ledger', async () => {
+    // Each side started first in turn, the other a moment later or at once.
+    for (const [first, delayMs] of [
+      ['leave', 0],
+      ['approve', 0],
+      ['leave', 2],
+      ['approve', 2],
+      ['leave', 10],
+      ['approve', 10],
+    ] as const) {
+      const w = await world();
+      const approve = () => callApi(ctx, 'POST', `/shop_requests/${w.request.id}/approve`, w.gm);
+      const later = <T>(start: () => Promise<T>) =>
+        new Promise<T>((resolve, reject) => setTimeout(() => start().then(resolve, reject), delayMs));
+      const [left, approved] =
+        first === 'leave'
+          ? await Promise.all([leave(w), later(approve)])
+          : await Promise.all([later(() => leave(w)), approve()]);
+      expect(left.statusCode, left.body).toBe(200);
+      const request = await requestNow(w);
+      if (approved.statusCode === 200) {
+        // Approved first: the character left with the rope it bought.
+        expect(request).toMatchObject({ status: 'approved' });
+        expect(await count(w.stock, w.rope.id)).toBe(8);
+        expect(await count(w.bag, w.rope.id)).toBe(2);
+        expect(await takenAlong(w)).toContainEqual(['Rope', 2]);
+      } else {
+        expect([approved.statusCode, body(approved).error?.message]).toEqual([
+          409,
+          shopMessages.requestDecided('cancelled'),
+        ]);
+        expect(request).toMatchObject({ status: 'cancelled', reason: shopMessages.requestCharacterLeft });
+        expect(await count(w.stock, w.rope.id)).toBe(10);
+        expect(await count(w.bag, w.rope.id)).toBe(0);
+        expect(await takenAlong(w)).toEqual([['Gold piece', 5]]);
+      }
+      const hold = w.request.hold_container_id ?? '';
+      const places = [w.stock, hold, w.bag, w.backpack];
+      expect(await replayLedger(ctx.database.db, places)).toEqual(
+        await actualContents(ctx.database.db, places),
+      );
+      const character = body<{ party_id: string | null }>(
+        await callApi(ctx, 'GET', `/characters/${w.hero.id}`, w.player),
+      ).data;
+      expect(character.party_id).toBeNull();
+    }
+  });
+});

@@ -568,7 +568,7 @@ export const shopsRepository = {
    */
   async pendingRequestsOfBuyer(
     db: Executor,
-    of: { characterId: string } | { containerId: string },
+    of: { characterId: string; leftPartyId?: string } | { containerId: string },
   ): Promise<ShopRequestRow[]> {
     return db
       .select()
@@ -577,7 +577,10 @@ export const shopsRepository = {
         and(
           eq(shopRequests.status, 'pending'),
           'characterId' in of
-            ? eq(shopRequests.characterId, of.characterId)
+            ? and(
+                eq(shopRequests.characterId, of.characterId),
+                of.leftPartyId === undefined ? undefined : eq(shopRequests.partyId, of.leftPartyId),
+              )
             : or(
                 eq(shopRequests.buyerContainerId, of.containerId),
                 eq(shopRequests.payerContainerId, of.containerId),

@@ -232,13 +232,23 @@ function shopPlace(container: { name: string }, shop: { name: string }): string 
 }
 
 /**
- * Why a pending request went back on sale with its buyer's character or a container: the container it was
- * for, or the party container it was to be paid from (the buyer's one still there), each named as such.
+ * What went that a pending request needed: its buyer's character (deleted, or taken out of the party
+ * `leftPartyId`), or a container it was to go into or be paid from (deleted).
+ */
+export type BuyerGone =
+  | { characterId: string }
+  | { characterId: string; leftPartyId: string }
+  | { containerId: string };
+
+/**
+ * Why a pending request went back on sale: its buyer's character deleted or gone from the party, the
+ * container it was for, or the party container it was to be paid from (the buyer's one still there).
  */
 function releaseReason(
   request: Pick<ShopRequestRow, 'buyerContainerId' | 'payerContainerId'>,
-  gone: { characterId: string } | { containerId: string },
+  gone: BuyerGone,
 ): string {
+  if ('leftPartyId' in gone) return shopMessages.requestCharacterLeft;
   if ('characterId' in gone) return shopMessages.requestCharacterDeleted;
   return request.payerContainerId === gone.containerId && request.buyerContainerId !== gone.containerId
     ? shopMessages.requestPayerContainerDeleted
@@ -2078,17 +2088,14 @@ export class ShopsService {
 
   /**
    * The buyer's character, or the container a request's goods were to go into or be paid from, is being
-   * deleted, in `tx` (its caller's transaction): each pending request of it goes back on sale there and
-   * then, as the release of a leaving member's requests does, cancelled when the one deleting asked for it,
-   * else declined by them; with the reason. Approve could only refuse it afterwards. One in an archived
-   * party stays as it is (the party is frozen). Called before the caller locks the character's containers,
-   * as Approve locks the shop and then the containers. Answers the events to publish after the commit.
+   * deleted, or the character is leaving the party (`leftPartyId`: only that party's requests), in `tx` (its
+   * caller's transaction): each pending request of it goes back on sale there and then, as the release of a
+   * leaving member's requests does, cancelled when the one acting asked for it, else declined by them; with
+   * the reason. Approve could only refuse it afterwards. One in an archived party stays as it is (the party
+   * is frozen). Called before the caller locks the character's containers, as Approve locks the shop and
+   * then the containers. Answers the events to publish after the commit.
    */
-  async releaseRequestsOfBuyer(
-    tx: Executor,
-    actor: LedgerActor,
-    gone: { characterId: string } | { containerId: string },
-  ): Promise<DomainEvent[]> {
+  async releaseRequestsOfBuyer(tx: Executor, actor: LedgerActor, gone: BuyerGone): Promise<DomainEvent[]> {
     const pending = await repo.pendingRequestsOfBuyer(tx, gone);
     const events: DomainEvent[] = [];
     if (pending.length === 0) return events;
