@@ -399,11 +399,16 @@ export class CharactersService {
 
   async delete(actor: Actor, id: string): Promise<void> {
     const gone = await this.db.transaction(async (tx) => {
-      const character = await this.#ownedForUpdate(tx, actor.id, id);
+      // Held, at first, as a change holds it (update): an approval of its purchase request, holding the shop
+      // the hook below waits for, writes rows that refer to the character, which `for update` would make
+      // wait in turn (a deadlock on PostgreSQL).
+      await this.#ownedForUpdate(tx, actor.id, id, 'no key update');
       // Its purchase requests go back on sale (the shops' hook) before its containers are locked: Approve
       // locks the shop, then the buyer's containers.
       const settled: DomainEvent[] = [];
       for (const hook of this.#deletingHooks) settled.push(...(await hook(tx, id, actor)));
+      // Then as a deletion holds it, read again: nothing may refer to it anew until it is gone.
+      const character = await this.#ownedForUpdate(tx, actor.id, id);
       const rows = await destroyCharacter(tx, character, actor);
       return { character, rows, settled };
     });

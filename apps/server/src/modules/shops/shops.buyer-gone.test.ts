@@ -234,6 +234,48 @@ describe('a purchase request whose buyer is deleted', () => {
     expect(await count(shop.container.id, rope.id)).toBe(10);
   });
 
+  it('races the GM’s approval: exactly one wins, never a deadlock, and the shelf matches the ledger', async () => {
+    // On PostgreSQL, the deletion waiting for the shop the approval holds, and the approval for the
+    // character the deletion held, deadlocked: the deletion failed with a 409 that named nothing.
+    for (const [first, delayMs] of [
+      ['delete', 0],
+      ['approve', 0],
+      ['delete', 2],
+      ['approve', 2],
+      ['delete', 10],
+      ['approve', 10],
+    ] as const) {
+      const w = await world();
+      const approve = () => callApi(ctx, 'POST', `/shop_requests/${w.request.id}/approve`, w.gm);
+      const remove = () => callApi(ctx, 'DELETE', `/characters/${w.hero.id}`, w.player);
+      const later = <T>(start: () => Promise<T>) =>
+        new Promise<T>((resolve, reject) => setTimeout(() => start().then(resolve, reject), delayMs));
+      const [deleted, approved] =
+        first === 'delete'
+          ? await Promise.all([remove(), later(approve)])
+          : await Promise.all([later(remove), approve()]);
+      expect(deleted.statusCode, deleted.body).toBe(204);
+      const request = await requestNow(w);
+      if (approved.statusCode === 200) {
+        // Approved first: the rope was the character's, and went with it through the ledger.
+        expect(request).toMatchObject({ status: 'approved' });
+        expect(await count(w.stock, w.rope.id)).toBe(8);
+      } else {
+        expect([approved.statusCode, body(approved).error?.message]).toEqual([
+          409,
+          shopMessages.requestDecided('cancelled'),
+        ]);
+        expect(request).toMatchObject({ status: 'cancelled', reason: shopMessages.requestCharacterDeleted });
+        expect(await count(w.stock, w.rope.id)).toBe(10);
+      }
+      const hold = w.request.hold_container_id ?? '';
+      const places = [w.stock, hold, w.bag, w.backpack];
+      expect(await replayLedger(ctx.database.db, places)).toEqual(
+        await actualContents(ctx.database.db, places),
+      );
+    }
+  });
+
   it('stays as it was when the deletion is refused', async () => {
     const w = await world();
     // Not empty and no destination: 409, and the request still waits with its goods held.
