@@ -161,6 +161,31 @@ describe('the admin guard, on every route under /api/v1/admin', () => {
   });
 });
 
+describe('caching of admin answers', () => {
+  // The Reports page's five files come from these three answers (users; subscriptions, monthly revenue and
+  // cancellations from the financial page's; the audit log's own export): e-mail addresses, IPs, user
+  // agents. Like the ledger's and the account's exports, no browser or proxy may keep a copy (attack
+  // review 25 L3).
+  it('sends Cache-Control: no-store with every report’s data and the audit log export', async () => {
+    const admin = await createAdmin(ctx);
+    for (const url of ['/admin/users?page=1&per_page=100', '/admin/financial', '/admin/audit_logs/export']) {
+      const response = await callApi(ctx, 'GET', url, admin.adminAuth);
+      expect([url, response.statusCode, response.headers['cache-control']]).toEqual([url, 200, 'no-store']);
+    }
+  });
+
+  it('sends it on every admin route, refusals included', async () => {
+    for (const route of ctx.app.services.adminRoutes) {
+      const response = await ctx.app.inject({
+        method: route.method as 'GET',
+        url: route.url.replace(/:[A-Za-z_]+/g, '00000000-0000-4000-8000-000000000000'),
+        payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : {},
+      });
+      expect([route.url, response.headers['cache-control']]).toEqual([route.url, 'no-store']);
+    }
+  });
+});
+
 describe('refused admin sessions (DESIGN §10: every refused attempt is audited)', () => {
   it("audits an admin's refused session with its reason, once per route, reason and window, never the session itself", async () => {
     const admin = await createAdmin(ctx);
