@@ -35,6 +35,9 @@ export const notificationSchema = z.object({
   party_id: z.string().nullable(),
   party_name: z.string().nullable(),
   link: notificationLinkSchema.nullable(),
+  /** How many times the same act (same kind, actor and target) was done since it was last read: 1 if once. */
+  repeat_count: z.number().int().min(1),
+  /** When it last happened. */
   created_at: z.string(),
   read_at: z.string().nullable(),
 });

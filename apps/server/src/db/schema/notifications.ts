@@ -1,6 +1,6 @@
 import type { NotificationKind, NotificationLink } from '@haversack/contracts';
 import { sql } from 'drizzle-orm';
-import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
 import { parties } from './parties.js';
 
@@ -25,6 +25,9 @@ export const notifications = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     kind: text('kind').$type<NotificationKind>().notNull(),
     partyId: uuid('party_id').references(() => parties.id, { onDelete: 'set null' }),
+    /** Who did it: a repeat of the same act by them, still unread, folds into this row (repeatCount). */
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    repeatCount: integer('repeat_count').notNull().default(1),
     payload: jsonb('payload').$type<NotificationPayload>().notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     readAt: timestamp('read_at', { withTimezone: true }),

@@ -1,11 +1,11 @@
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { type NotificationPayload, notifications } from '../../db/schema/notifications.js';
 
 export type NotificationRow = typeof notifications.$inferSelect;
 export type NewNotificationRow = Pick<
   NotificationRow,
-  'userId' | 'kind' | 'partyId' | 'payload' | 'createdAt'
+  'userId' | 'actorId' | 'kind' | 'partyId' | 'payload' | 'createdAt'
 >;
 
 export const notificationsRepository = {
@@ -14,13 +14,57 @@ export const notificationsRepository = {
     await tx.insert(notifications).values(rows);
   },
 
-  /** Drops each user's notices beyond the newest `keep`, in one statement for all of them. */
+  /**
+   * Holds the users' inboxes until the transaction ends (in one order, so that two writers never wait on
+   * each other crosswise): two acts at once see each other's notice, so a repeat folds instead of doubling.
+   */
+  async lockInboxes(tx: Executor, userIds: readonly string[]): Promise<void> {
+    for (const userId of [...userIds].sort()) {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`notifications:${userId}`}))`);
+    }
+  },
+
+  /** The user's unread notices of this kind by this actor since `since`, newest first (at most the kept few). */
+  async unreadSince(
+    tx: Executor,
+    key: { userId: string; actorId: string; kind: NotificationRow['kind'] },
+    since: Date,
+  ): Promise<NotificationRow[]> {
+    return tx
+      .select()
+      .from(notifications)
+      .where(
+        and(
+          eq(notifications.userId, key.userId),
+          eq(notifications.actorId, key.actorId),
+          eq(notifications.kind, key.kind),
+          isNull(notifications.readAt),
+          gt(notifications.createdAt, since),
+        ),
+      )
+      .orderBy(desc(notifications.createdAt), desc(notifications.id));
+  },
+
+  /** One more of the same: the latest words, now, counted. */
+  async fold(tx: Executor, id: string, payload: NotificationPayload, at: Date): Promise<void> {
+    await tx
+      .update(notifications)
+      .set({ payload, createdAt: at, repeatCount: sql`${notifications.repeatCount} + 1` })
+      .where(eq(notifications.id, id));
+  },
+
+  /**
+   * Drops each user's notices beyond `keep`, in one statement for all of them: the read ones go first,
+   * oldest first, so that a burst of new notices does not push out what the user has not seen.
+   */
   async prune(tx: Executor, userIds: string[], keep: number): Promise<void> {
     if (userIds.length === 0) return;
     await tx.execute(sql`
       delete from ${notifications} where ${notifications.id} in (
         select id from (
-          select id, row_number() over (partition by user_id order by created_at desc, id desc) as place
+          select id, row_number() over (
+            partition by user_id order by (read_at is null) desc, created_at desc, id desc
+          ) as place
           from ${notifications} where ${inArray(notifications.userId, userIds)}
         ) ranked where place > ${keep}
       )`);

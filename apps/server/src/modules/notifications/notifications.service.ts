@@ -10,7 +10,26 @@ import { AppError } from '../../lib/app-error.js';
 import type { EventBus } from '../../realtime/event-bus.js';
 import type { Notice, NoticeBoard } from './notices.js';
 import * as policy from './notifications.policy.js';
-import { type NotificationRow, notificationsRepository as repo } from './notifications.repository.js';
+import {
+  type NewNotificationRow,
+  type NotificationRow,
+  notificationsRepository as repo,
+} from './notifications.repository.js';
+
+/** How long an unread notice takes in repeats of the same act, as one: an hour. */
+const FOLD_WINDOW_MS = 60 * 60_000;
+
+/** The same words but for the numbers: 1 gp given, then 2 gp, is the same act; giving and adding are not. */
+const shape = (message: string) => message.replace(/\d+/g, '#');
+
+/** The same act again: in the same party, leading to the same place (the character given to, the shop). */
+function isSameAct(row: NotificationRow, notice: Notice): boolean {
+  return (
+    row.partyId === notice.partyId &&
+    (row.payload.link?.path ?? null) === (notice.link?.path ?? null) &&
+    shape(row.payload.message) === shape(notice.message)
+  );
+}
 
 function toNotificationJson(row: NotificationRow): Notification {
   return {
@@ -20,6 +39,7 @@ function toNotificationJson(row: NotificationRow): Notification {
     party_id: row.partyId,
     party_name: row.payload.party_name,
     link: row.payload.link,
+    repeat_count: row.repeatCount,
     created_at: row.createdAt.toISOString(),
     read_at: row.readAt?.toISOString() ?? null,
   };
@@ -44,17 +64,40 @@ export class NotificationsService implements NoticeBoard {
     const kept = notices.filter(policy.isForAnotherUser);
     if (kept.length === 0) return [];
     const createdAt = this.#now();
-    await repo.insert(
-      tx,
-      kept.map((notice) => ({
-        userId: notice.userId,
-        kind: notice.kind,
-        partyId: notice.partyId,
-        payload: { message: notice.message, party_name: notice.partyName, link: notice.link },
-        createdAt,
-      })),
-    );
     const userIds = [...new Set(kept.map((notice) => notice.userId))];
+    await repo.lockInboxes(tx, userIds);
+    const since = new Date(createdAt.getTime() - FOLD_WINDOW_MS);
+    const folded = new Set<string>();
+    const fresh: NewNotificationRow[] = [];
+    for (const notice of kept) {
+      const payload = { message: notice.message, party_name: notice.partyName, link: notice.link };
+      // The same act again (a player handing over 1 gp 300 times, even between other acts): one unread
+      // notice, counted, not 300.
+      const same =
+        notice.actorId === null
+          ? undefined
+          : (
+              await repo.unreadSince(
+                tx,
+                { userId: notice.userId, actorId: notice.actorId, kind: notice.kind },
+                since,
+              )
+            ).find((row) => !folded.has(row.id) && isSameAct(row, notice));
+      if (same) {
+        folded.add(same.id);
+        await repo.fold(tx, same.id, payload, createdAt);
+      } else {
+        fresh.push({
+          userId: notice.userId,
+          actorId: notice.actorId,
+          kind: notice.kind,
+          partyId: notice.partyId,
+          payload,
+          createdAt,
+        });
+      }
+    }
+    await repo.insert(tx, fresh);
     // Bounded per user: the newest NOTIFICATIONS_KEPT stay, older ones go as new ones come.
     await repo.prune(tx, userIds, NOTIFICATIONS_KEPT);
     return userIds;

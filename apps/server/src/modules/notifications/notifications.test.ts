@@ -1,5 +1,5 @@
 import type { Notification, NotificationList, ShopInstance, ShopTemplate } from '@haversack/contracts';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { notifications } from '../../db/schema/notifications.js';
 import {
@@ -122,6 +122,94 @@ describe('the inbox', () => {
   });
 });
 
+describe('repeats fold', () => {
+  /** A GM's NPC with a purse, and a player's character to give to. */
+  async function purse(coins: number) {
+    const { gm, party, player, hero } = await table();
+    const npc = await createCharacter(ctx, gm, { name: 'Garrick', partyId: party.id });
+    const gp = await coinTemplate(ctx, 'gp');
+    const [stack] = await ctx.app.services.inventory.createInstance(actorOf(gm), {
+      item_template_id: gp.id,
+      container_id: npc.primary_container_id ?? '',
+      quantity: coins,
+    });
+    if (!stack) throw new Error('no gold');
+    const give = (quantity = 1) =>
+      callApi(ctx, 'POST', `/item_instances/${stack.id}/give`, gm, { character_id: hero.id, quantity });
+    return { gm, party, player, hero, give };
+  }
+
+  it('the same give over and over, even at once, is one unread notice with its count; real notices stay', async () => {
+    const { gm, party, player, give } = await purse(400);
+    await ctx.app.services.parties.setArchived(gm.user.id, party.id, true);
+    await ctx.app.services.parties.setArchived(gm.user.id, party.id, false);
+    const results = await Promise.all(Array.from({ length: 12 }, () => give()));
+    expect(results.map((r) => r.statusCode)).toEqual(Array(12).fill(200));
+    expect((await give(2)).statusCode).toBe(200);
+    const { data, meta } = await inbox(player);
+    expect(data.map((n) => [n.kind, n.message, n.repeat_count])).toEqual([
+      ['items_received', 'Garrick gave 2 × Gold piece to Pip', 13],
+      ['party_archived', expect.any(String), 1],
+    ]);
+    expect(meta).toMatchObject({ total_count: 2, unread_count: 2 });
+
+    // Once read, the next give starts a new notice.
+    await callApi(ctx, 'POST', '/notifications/read_all', player);
+    await give();
+    const after = await inbox(player);
+    expect(after.data.map((n) => [n.repeat_count, n.read_at === null])).toEqual([
+      [1, true],
+      [13, false],
+      [1, false],
+    ]);
+  });
+
+  it('a fold is moved to now; an hour on, a repeat is a new notice', async () => {
+    const { player, give } = await purse(10);
+    await give();
+    const [first] = await stored(player);
+    if (!first) throw new Error('no notice');
+    await ctx.database.db
+      .update(notifications)
+      .set({ createdAt: new Date(Date.now() - 61 * 60_000) })
+      .where(eq(notifications.id, first.id));
+    await give();
+    expect((await stored(player)).length).toBe(2);
+  });
+
+  it('prunes read notices before unread ones', async () => {
+    const { gm, party, player } = await table();
+    const service = ctx.app.services.notifications;
+    const notice = {
+      userId: player.user.id,
+      actorId: gm.user.id,
+      kind: 'party_archived' as const,
+      partyId: party.id,
+      partyName: party.name,
+      link: null,
+    };
+    await ctx.database.db.transaction((tx) =>
+      service.write(tx, [{ ...notice, kind: 'member_removed', message: 'the oldest, unread' }]),
+    );
+    await ctx.database.db.transaction((tx) =>
+      service.write(
+        tx,
+        Array.from({ length: 199 }, (_, i) => ({ ...notice, message: `read ${i}` })),
+      ),
+    );
+    await callApi(ctx, 'POST', '/notifications/read_all', player);
+    await ctx.database.db
+      .update(notifications)
+      .set({ readAt: null })
+      .where(and(eq(notifications.userId, player.user.id), eq(notifications.kind, 'member_removed')));
+    await ctx.database.db.transaction((tx) => service.write(tx, [{ ...notice, message: 'new' }]));
+    const kept = (await stored(player)).map((n) => n.payload.message);
+    expect(kept.length).toBe(200);
+    expect(kept).toContain('the oldest, unread');
+    expect(kept).toContain('new');
+  });
+});
+
 describe('what writes a notice', () => {
   it('a sponsorship started, ended by the patron, and ended by the patron’s plan: the beneficiary only', async () => {
     const patron = await createUser(ctx);
@@ -158,7 +246,12 @@ describe('what writes a notice', () => {
       kind: 'sponsorship_ended',
       message: `${patron.user.username}’s plan no longer covers your sponsorship in ${party.name}: your own plan applies there now.`,
     });
-    expect((await inbox(player)).meta.total_count).toBe(4);
+    // The second start, while the first is unread, folds into it: the same act again.
+    expect((await inbox(player)).data.map((n) => [n.kind, n.repeat_count])).toEqual([
+      ['sponsorship_ended', 1],
+      ['sponsorship_started', 2],
+      ['sponsorship_ended', 1],
+    ]);
     expect(await stored(patron)).toEqual([]);
   });
 
@@ -180,7 +273,8 @@ describe('what writes a notice', () => {
       `${player.user.username} ended your sponsorship of them in ${party.name}.`,
     ]);
     // Told of the start only, never of their own ending or leaving.
-    expect((await stored(player)).map((n) => n.kind)).toEqual(['sponsorship_started', 'sponsorship_started']);
+    // (Both starts, the second while the first was unread, are the one notice, counted twice.)
+    expect((await stored(player)).map((n) => [n.kind, n.repeatCount])).toEqual([['sponsorship_started', 2]]);
   });
 
   it('the GM removing a member: the member, not the GM', async () => {

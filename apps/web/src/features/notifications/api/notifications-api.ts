@@ -45,3 +45,8 @@ export async function markAllNotificationsRead() {
     })
   ).data;
 }
+
+/** A notice standing for the same act done again and again (folded on the server): how many more. */
+export function moreLikeIt(repeatCount: number): string {
+  return `and ${repeatCount - 1} more like it`;
+}

@@ -16,6 +16,7 @@ function notice(id: string, message: string, read: boolean): Notification {
     link: null,
     created_at: new Date(Date.now() - 5 * 60_000).toISOString(),
     read_at: read ? new Date().toISOString() : null,
+    repeat_count: 1,
   };
 }
 

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { TextSkeleton } from '../../../components/loading';
 import { relativeTime } from '../../activity/lib/relative-time';
 import { useNoticesLive } from '../api/notices-live';
-import { notificationsQuery } from '../api/notifications-api';
+import { moreLikeIt, notificationsQuery } from '../api/notifications-api';
 
 /** How many of the newest notices the dashboard shows; /notifications has them all. */
 const DASHBOARD_NOTICES = 3;
@@ -60,7 +60,8 @@ export function RecentNoticesCard() {
               <Text key={notice.id} component="li" size="sm" fw={notice.read_at === null ? 600 : 400}>
                 {notice.message}{' '}
                 <Text span size="xs" c="dimmed">
-                  · {relativeTime(notice.created_at)}
+                  {notice.repeat_count > 1 ? `(${moreLikeIt(notice.repeat_count)}) ` : ''}·{' '}
+                  {relativeTime(notice.created_at)}
                 </Text>
               </Text>
             ))}

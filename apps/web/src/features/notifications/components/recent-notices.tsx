@@ -11,6 +11,7 @@ import { useNoticesLive } from '../api/notices-live';
 import {
   markAllNotificationsRead,
   markNotificationRead,
+  moreLikeIt,
   notificationKeys,
   notificationsQuery,
 } from '../api/notifications-api';
@@ -115,9 +116,16 @@ function NoticeCard({
               Unread
             </Badge>
           ) : null}
-          <Text size="sm" fw={isUnread ? 600 : 400} style={{ overflowWrap: 'anywhere' }}>
-            {notice.message}
-          </Text>
+          <Stack gap={0}>
+            <Text size="sm" fw={isUnread ? 600 : 400} style={{ overflowWrap: 'anywhere' }}>
+              {notice.message}
+            </Text>
+            {notice.repeat_count > 1 ? (
+              <Text size="xs" c="dimmed">
+                {moreLikeIt(notice.repeat_count)}
+              </Text>
+            ) : null}
+          </Stack>
         </Group>
         <Group gap="sm" wrap="wrap" justify="space-between">
           <Group gap="sm" wrap="wrap">

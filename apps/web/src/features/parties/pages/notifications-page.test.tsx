@@ -19,6 +19,7 @@ function notice(overrides: Partial<Notification> = {}): Notification {
     link: { kind: 'character', path: '/characters/c1', label: 'Pip' },
     created_at: new Date(Date.now() - 5 * 60_000).toISOString(),
     read_at: null,
+    repeat_count: 1,
     ...overrides,
   };
 }
@@ -96,6 +97,21 @@ describe('NotificationsPage: recent notices', () => {
     expect(calls).toContain('POST /api/v1/notifications/read_all');
     expect(await within(recent).findByText('All read.')).toBeInTheDocument();
     expect(within(recent).getByRole('button', { name: 'Mark all as read' })).toBeDisabled();
+  });
+
+  it('says how many more of the same act one notice stands for', async () => {
+    serve(() =>
+      listOf([
+        notice({ message: 'Garrick gave 1 × Gold piece to Pip', repeat_count: 300 }),
+        notice({ id: 'n2' }),
+      ]),
+    );
+    page();
+    const recent = await screen.findByRole('region', { name: 'Recent' });
+    const [folded, single] = (await within(recent).findAllByTestId('notice')) as [HTMLElement, HTMLElement];
+    expect(within(folded).getByText('Garrick gave 1 × Gold piece to Pip')).toBeInTheDocument();
+    expect(within(folded).getByText('and 299 more like it')).toBeInTheDocument();
+    expect(within(single).queryByText(/more like it/)).toBeNull();
   });
 
   it('says when there are none', async () => {
