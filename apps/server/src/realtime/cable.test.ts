@@ -967,6 +967,25 @@ describe('NotificationsChannel', () => {
     expect(theirs.messages).toEqual([]);
   });
 
+  it('tells the user’s other pages when they marked notices read, one or all', async () => {
+    const gm = await createUser(ctx);
+    const party = await createParty(ctx, gm);
+    const player = await createMember(ctx, party, 'player');
+    const other = await createMember(ctx, party, 'player');
+    await ctx.app.services.parties.setArchived(gm.user.id, party.id, true);
+    const mine = subscribe(consumer(player), 'NotificationsChannel');
+    const theirs = subscribe(consumer(other), 'NotificationsChannel');
+    await Promise.all([mine.connected, theirs.connected]);
+    const [notice] = (await ctx.app.services.notifications.list(player.user.id, { page: 1, per_page: 1 }))
+      .data;
+    if (!notice) throw new Error('no notice');
+    await ctx.app.services.notifications.markRead(player.user.id, notice.id);
+    expect(await mine.next()).toEqual({ action: 'notifications_read' });
+    await ctx.app.services.notifications.markAllRead(player.user.id);
+    expect(await mine.next()).toEqual({ action: 'notifications_read' });
+    expect(theirs.messages).toEqual([]);
+  });
+
   it('takes no parameters: an identifier naming a party or a user is refused', async () => {
     const user = await createUser(ctx);
     const party = await createParty(ctx, user);

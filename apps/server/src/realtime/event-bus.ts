@@ -5,6 +5,7 @@ import type { Broadcaster } from './broadcaster.js';
 import {
   type DomainEvent,
   type NotificationCreatedMessage,
+  type NotificationsReadMessage,
   SESSIONS_STREAM,
   type SessionEndCause,
   type SessionsEndedMessage,
@@ -68,6 +69,14 @@ export class EventBus {
       this.broadcaster
         .publish(userNoticesStream(userId), message)
         .catch((error: unknown) => this.log.warn({ err: error, userId }, 'broadcast of a notice failed'));
+  }
+
+  /** The user marked notices read: their other pages (another device) refresh their inbox and its count. */
+  noticesRead(userId: string): void {
+    const message: NotificationsReadMessage = { action: 'notifications_read' };
+    this.broadcaster
+      .publish(userNoticesStream(userId), message)
+      .catch((error: unknown) => this.log.warn({ err: error, userId }, 'broadcast of notices read failed'));
   }
 
   /** Runs `work` in a transaction and publishes what it emitted once the commit succeeded. */

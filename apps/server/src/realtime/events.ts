@@ -50,3 +50,8 @@ export function userNoticesStream(userId: string): string {
 export interface NotificationCreatedMessage {
   action: 'notification_created';
 }
+
+/** A message on a user's notices stream: they marked notices read (on one of their pages); the others refetch. */
+export interface NotificationsReadMessage {
+  action: 'notifications_read';
+}

@@ -129,11 +129,13 @@ export class NotificationsService implements NoticeBoard {
   async markRead(userId: string, id: string): Promise<Notification> {
     const row = await repo.markRead(this.#db, userId, id, this.#now());
     if (!row) throw AppError.notFound(notificationMessages.notFound);
+    this.#events.noticesRead(userId);
     return toNotificationJson(row);
   }
 
   async markAllRead(userId: string): Promise<{ unread_count: number }> {
     await repo.markAllRead(this.#db, userId, this.#now());
+    this.#events.noticesRead(userId);
     return { unread_count: 0 };
   }
 }

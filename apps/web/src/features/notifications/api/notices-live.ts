@@ -8,7 +8,8 @@ import { notificationKeys } from './notifications-api';
 /**
  * The user's own NotificationsChannel, followed once however many parts of the page want it (the nav's
  * badge, the /notifications page): a second subscription with the same identifier would be dropped with
- * the first one's unsubscribe. A new notice refreshes the list and its unread count.
+ * the first one's unsubscribe. A new notice, or notices marked read on another of the user's pages (another
+ * device), refreshes the list and its unread count.
  */
 let users = 0;
 let stop: (() => void) | null = null;
@@ -28,7 +29,7 @@ function follow(queryClient: QueryClient): () => void {
               data &&
               typeof data === 'object' &&
               'action' in data &&
-              data.action === 'notification_created'
+              (data.action === 'notification_created' || data.action === 'notifications_read')
             )
               void queryClient.invalidateQueries({ queryKey: notificationKeys.all });
           },
