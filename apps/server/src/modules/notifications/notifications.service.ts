@@ -38,7 +38,8 @@ function toNotificationJson(row: NotificationRow): Notification {
     message: row.payload.message,
     party_id: row.partyId,
     party_name: row.payload.party_name,
-    link: row.payload.link,
+    // A party deleted since (its id set null) is not found any more: its notices name it, and lead nowhere.
+    link: row.payload.link?.kind === 'party' && row.partyId === null ? null : row.payload.link,
     repeat_count: row.repeatCount,
     created_at: row.createdAt.toISOString(),
     read_at: row.readAt?.toISOString() ?? null,

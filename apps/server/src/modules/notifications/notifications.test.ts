@@ -317,6 +317,8 @@ describe('what writes a notice', () => {
         ],
       ]);
       expect(data[0]).toMatchObject({ party_id: null, party_name: party.name, link: null });
+      // The archive notice led to the party; with the party gone, it leads nowhere (not to "Party Not Found").
+      expect(data[1]).toMatchObject({ party_id: null, party_name: party.name, link: null });
     }
     expect(await stored(gm)).toEqual([]);
   });
