@@ -16,12 +16,17 @@ import { usePhone } from '../../lib/use-phone';
 import { useAuthStore } from '../../stores/auth-store';
 import { useUiStore } from '../../stores/ui-store';
 import { Notifications } from '../deferred-notifications';
+import { NotificationsMenuCue } from './nav-badges';
 import { NavLinks } from './nav-links';
 import { adminEntry, burgerTarget, mainNavigation, type NavItem } from './navigation';
 import { useEscapeClosesMenu } from './use-escape-closes-menu';
 import { UserMenu } from './user-menu';
 
 /** The signed-in shell: header, a side navigation (a drawer-like menu below the sm breakpoint), content. */
+/** The ids of the unread counts that describe the buttons of a closed navigation. */
+const menuUnreadId = 'menu-unread-notifications';
+const sidebarUnreadId = 'sidebar-unread-notifications';
+
 export function MainLayout() {
   const sidebarOpen = useUiStore((state) => state.sidebarOpen);
   const toggleSidebar = useUiStore((state) => state.toggleSidebar);
@@ -95,8 +100,11 @@ export function MainLayout() {
               aria-label={mobileMenuOpen ? 'Close navigation' : 'Open navigation'}
               aria-expanded={mobileMenuOpen}
               aria-controls="main-navigation"
+              aria-describedby={mobileMenuOpen ? undefined : menuUnreadId}
               data-testid="mobile-menu-button"
-            />
+            >
+              {mobileMenuOpen ? null : <NotificationsMenuCue describedBy={menuUnreadId} />}
+            </Burger>
             {/* On wide screens the sidebar folds away rather than closing: a sidebar icon, not a cross. */}
             <ActionIcon
               variant="subtle"
@@ -107,7 +115,10 @@ export function MainLayout() {
               aria-label={sidebarOpen ? 'Hide sidebar' : 'Show sidebar'}
               aria-expanded={sidebarOpen}
               aria-controls="main-navigation"
+              aria-describedby={sidebarOpen ? undefined : sidebarUnreadId}
+              pos="relative"
             >
+              {sidebarOpen ? null : <NotificationsMenuCue describedBy={sidebarUnreadId} />}
               {sidebarOpen ? (
                 <IconLayoutSidebarLeftCollapse size={20} aria-hidden="true" />
               ) : (

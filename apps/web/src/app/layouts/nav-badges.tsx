@@ -7,3 +7,10 @@ import { deferredComponent } from '../../components/deferred-component';
 export const NotificationsNavBadge = deferredComponent<Record<string, never>>(() =>
   import('../../features/notifications/components/notifications-nav-badge').then((m) => m.default),
 );
+
+/** The unread dot on a closed navigation's button (a phone's burger, the folded sidebar's toggle). */
+export const NotificationsMenuCue = deferredComponent<{ describedBy: string }>(() =>
+  import('../../features/notifications/components/notifications-nav-badge').then(
+    (m) => m.NotificationsMenuCue,
+  ),
+);

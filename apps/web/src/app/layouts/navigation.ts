@@ -90,4 +90,4 @@ export function isNavItemActive(
  * The navigation button, shown on phones only: a finger's width (44 px) square, as Apple's and Android's
  * guidance ask, its 18 px lines centred (Mantine's is 28 px).
  */
-export const burgerTarget = { width: 44, height: 44, padding: 13 } as const;
+export const burgerTarget = { width: 44, height: 44, padding: 13, position: 'relative' } as const;

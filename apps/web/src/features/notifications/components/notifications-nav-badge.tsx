@@ -9,16 +9,21 @@ export function unreadLabel(count: number): string {
   return `${count} unread`;
 }
 
+/** Invitations waiting for an answer plus unread notices, kept fresh by the user's own channel. */
+function useUnreadCount(): number {
+  useNoticesLive();
+  const notices = useQuery(notificationsQuery());
+  const invitations = useQuery(myInvitationsQuery());
+  return (notices.data?.meta.unread_count ?? 0) + (invitations.data?.length ?? 0);
+}
+
 /**
  * The unread count on the navigation's Notifications entry: invitations waiting for an answer plus unread
  * notices. Loaded lazily with the signed-in shell (never in /login's first load). Inside the link, its
  * hidden words complete the link's name; the number itself is not read twice.
  */
 export default function NotificationsNavBadge() {
-  useNoticesLive();
-  const notices = useQuery(notificationsQuery());
-  const invitations = useQuery(myInvitationsQuery());
-  const count = (notices.data?.meta.unread_count ?? 0) + (invitations.data?.length ?? 0);
+  const count = useUnreadCount();
   if (count === 0) return null;
   return (
     <>
@@ -32,6 +37,22 @@ export default function NotificationsNavBadge() {
         {count > 99 ? '99+' : count}
       </Badge>
       <VisuallyHidden>, {unreadLabel(count)}</VisuallyHidden>
+    </>
+  );
+}
+
+/**
+ * A dot on the button that opens a closed navigation (a phone's menu, a folded sidebar), where the
+ * Notifications entry and its count cannot be seen. The button keeps its own name ("Open navigation") and
+ * is described by the count: `describedBy` is the id the button's aria-describedby names.
+ */
+export function NotificationsMenuCue({ describedBy }: { describedBy: string }) {
+  const count = useUnreadCount();
+  if (count === 0) return null;
+  return (
+    <>
+      <span aria-hidden="true" data-testid="notifications-menu-cue" className="haversack-menu-cue" />
+      <VisuallyHidden id={describedBy}>{unreadLabel(count)} notifications</VisuallyHidden>
     </>
   );
 }
