@@ -19,7 +19,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { restoreViewportAfterEach, setViewport } from '../test/viewport';
 import { contrastRatio } from './color-contrast';
-import { theme } from './theme';
+import { cssVariablesResolver, theme } from './theme';
 
 const require = createRequire(import.meta.url);
 // Read from the file: vitest hands CSS modules to tests empty, `?raw` included.
@@ -255,5 +255,44 @@ describe('global.css: a label that wraps', () => {
     const paddingEm = Number(rule?.[1]);
     expect(paddingEm).toBeGreaterThanOrEqual(0.5);
     expect((0.72 + 2 * paddingEm) * 14).toBeLessThanOrEqual(34);
+  });
+});
+
+describe('global.css: load bars', () => {
+  it("draw a bar's fill at 3:1 on its track, and the track's edge at 3:1 on the page, in both schemes", () => {
+    useStyles('Progress');
+    /** A colour as the page resolves it (a variable of the theme's). */
+    const resolve = (value: string) => {
+      const probe = document.createElement('div');
+      probe.style.color = value;
+      document.body.append(probe);
+      const resolved = getComputedStyle(probe).color;
+      probe.remove();
+      return resolved;
+    };
+    for (const scheme of ['light', 'dark'] as const) {
+      const { container } = render(
+        <MantineProvider
+          env="test"
+          theme={theme}
+          cssVariablesResolver={cssVariablesResolver}
+          forceColorScheme={scheme}
+        >
+          <Progress value={64} aria-label="Weight used" />
+        </MantineProvider>,
+      );
+      const track = getComputedStyle(container.querySelector('.mantine-Progress-root') as Element);
+      const page = resolve('var(--mantine-color-body)');
+      expect(track.outlineStyle, scheme).toBe('solid');
+      expect(contrastRatio(track.outlineColor, page), `${scheme}: the track's edge`).toBeGreaterThanOrEqual(
+        3,
+      );
+      // The colours the app's bars are drawn in: capacity, load, usage, loot received, the transfer queue.
+      for (const name of ['teal', 'yellow', 'orange', 'red', 'blue', 'violet']) {
+        const fill = resolve(`var(--mantine-color-${name}-filled)`);
+        expect(contrastRatio(fill, track.backgroundColor), `${scheme}: ${name}`).toBeGreaterThanOrEqual(3);
+      }
+      cleanup();
+    }
   });
 });

@@ -15,6 +15,12 @@ export const encumbranceColors: Record<EncumbranceLevel, string> = {
   over_capacity: 'red',
 };
 
+/**
+ * A load the party does not turn into encumbrance (slots only, or none): gray, read at 3:1 against the bar's
+ * track in both schemes (global.css). Gray's filled shade, gray-7, is 2.3:1 on the dark track.
+ */
+const untrackedLoadColor = 'light-dark(var(--mantine-color-gray-7), var(--mantine-color-gray-5))';
+
 /** Filled badges whose text (black or white, picked by contrast) stays readable in both themes. */
 const encumbranceBadgeColors: Record<EncumbranceLevel, string> = {
   unencumbered: 'teal.9',
@@ -68,7 +74,7 @@ export function LoadMeter({
   showEffect?: boolean;
 }) {
   const percent = percentUsed(load.carried_weight, load.max_weight);
-  const color = load.encumbrance ? encumbranceColors[load.encumbrance] : 'gray';
+  const color = load.encumbrance ? encumbranceColors[load.encumbrance] : untrackedLoadColor;
   const label = name ? `Load of ${name}` : 'Load';
   return (
     <Stack gap={4} data-testid="load-meter">
