@@ -9,7 +9,15 @@ import {
 } from '@haversack/contracts';
 import { ActionIcon, Badge, Box, Group, Loader, Menu, Paper, Stack, Text } from '@mantine/core';
 import { IconArrowsTransferUp, IconDots, IconLock } from '@tabler/icons-react';
-import { type FocusEvent, type KeyboardEvent, type ReactElement, useEffect, useRef, useState } from 'react';
+import {
+  type FocusEvent,
+  type KeyboardEvent,
+  type ReactElement,
+  type ReactNode,
+  useEffect,
+  useRef,
+  useState,
+} from 'react';
 import { Link } from 'react-router';
 import { upgradeLinkLabel } from '../../../lib/upgrade-link';
 import { formatStackWeight } from '../../../lib/weight';
@@ -213,8 +221,8 @@ export function ItemTile({
       data-testid="item-tile-cell"
       data-item-id={item.id}
       miw={0}
-      // A list row: the tile, then its Move and More buttons beside it, or under it (right-aligned) once the
-      // reader's text is so large that the name would have no room beside them (12 em).
+      // A list row: the tile, then its Move and More buttons beside it, or both under it (right-aligned) once
+      // the reader's text is so large that the name would have no room beside them (listTileBasis).
       style={
         list
           ? { display: 'flex', flexWrap: 'wrap', alignItems: 'center', justifyContent: 'flex-end', gap: 4 }
@@ -261,7 +269,7 @@ export function ItemTile({
           ...(draggable ? dragHandleStyle : { cursor: 'pointer' }),
           transform,
           opacity: drag.isDragging || moving ? 0.5 : 1,
-          flex: list ? '1 1 12em' : undefined,
+          flex: list ? `1 1 ${listTileBasis(buttons)}` : undefined,
           // Tiles of a grid row share its height, so the buttons at the cell's foot stay inside each one.
           height: list ? undefined : '100%',
           minWidth: 0,
@@ -305,20 +313,24 @@ export function ItemTile({
         ) : (
           // On a narrow row the facts move below the name: neither "Longsw…" nor "×…".
           <Group justify="space-between" gap={4} wrap="wrap">
-            <Group gap={6} wrap="nowrap" miw={0} style={{ flex: '1 1 9rem' }}>
-              <GameIcon name={icon} size={18} />
-              {/* A name longer than two lines ends in an ellipsis, as on a tile: a 200-character one took
-                  eleven lines of a phone's list. The full name is the row's label and its tooltip. */}
-              <Text
-                fw={600}
-                size="sm"
-                lineClamp={2}
-                title={item.name}
-                data-testid="item-row-name"
-                style={{ minWidth: 0, overflowWrap: 'break-word' }}
-              >
-                {item.name}
-              </Text>
+            {/* The badges go under the name rather than squeeze it: at 320 px (400 % zoom) "UNCOMMON" beside
+                it broke "Adamanti/ne Armor" inside its words. */}
+            <Group gap={6} wrap="wrap" miw={0} style={{ flex: '1 1 9rem', rowGap: 2 }}>
+              <Group gap={6} wrap="nowrap" miw={0}>
+                <GameIcon name={icon} size={18} />
+                {/* A name longer than two lines ends in an ellipsis, as on a tile: a 200-character one took
+                    eleven lines of a phone's list. The full name is the row's label and its tooltip. */}
+                <Text
+                  fw={600}
+                  size="sm"
+                  lineClamp={2}
+                  title={item.name}
+                  data-testid="item-row-name"
+                  style={{ minWidth: 0, overflowWrap: 'break-word' }}
+                >
+                  {item.name}
+                </Text>
+              </Group>
               {/* A phone always lists: the rarity is shown there as on a grid tile. */}
               {rarity ? <RarityBadge rarity={rarity} size="xs" /> : null}
               <ItemStatusBadges item={item} size="xs" />
@@ -336,44 +348,46 @@ export function ItemTile({
           </Group>
         )}
       </Paper>
-      {canMove && !menuMounted ? (
-        // The menu itself is mounted when first opened: a closed Mantine menu per tile costs its popover's
-        // hooks on every tile drawn (issue 13 §1, §5).
-        <ActionIcon {...moveButtonProps} aria-haspopup="menu" aria-expanded={false} onClick={openMoveMenu}>
-          <IconArrowsTransferUp size={16} aria-hidden="true" />
-        </ActionIcon>
-      ) : null}
-      {canMove && menuMounted ? (
-        <MoveToMenu
-          item={item}
-          targets={targets}
-          destinations={destinations}
-          moveVerb={moveVerb}
-          opened={menuOpen}
-          onChange={setMenuOpen}
-          button={
-            <ActionIcon {...moveButtonProps}>
-              <IconArrowsTransferUp size={16} aria-hidden="true" />
-            </ActionIcon>
-          }
-          onMoveTo={(containerId) => onMoveTo?.(containerId)}
-          onClose={() => {
-            // Back to the tile from the menu (an item chosen, Escape), not away from where a click went.
-            const focused = document.activeElement;
-            if (!focused || focused === document.body || focused.closest('[data-menu-dropdown]'))
-              tileRef.current?.focus();
-          }}
-        />
-      ) : null}
-      {hasActions ? (
-        <ItemActionsMenu
-          item={item}
-          list={list}
-          onAddToQueue={addToQueue}
-          onGive={ownerCharacterId ? () => setGiving(true) : undefined}
-          onClosed={() => tileRef.current?.focus()}
-        />
-      ) : null}
+      <RowActions list={list && buttons > 0}>
+        {canMove && !menuMounted ? (
+          // The menu itself is mounted when first opened: a closed Mantine menu per tile costs its popover's
+          // hooks on every tile drawn (issue 13 §1, §5).
+          <ActionIcon {...moveButtonProps} aria-haspopup="menu" aria-expanded={false} onClick={openMoveMenu}>
+            <IconArrowsTransferUp size={16} aria-hidden="true" />
+          </ActionIcon>
+        ) : null}
+        {canMove && menuMounted ? (
+          <MoveToMenu
+            item={item}
+            targets={targets}
+            destinations={destinations}
+            moveVerb={moveVerb}
+            opened={menuOpen}
+            onChange={setMenuOpen}
+            button={
+              <ActionIcon {...moveButtonProps}>
+                <IconArrowsTransferUp size={16} aria-hidden="true" />
+              </ActionIcon>
+            }
+            onMoveTo={(containerId) => onMoveTo?.(containerId)}
+            onClose={() => {
+              // Back to the tile from the menu (an item chosen, Escape), not away from where a click went.
+              const focused = document.activeElement;
+              if (!focused || focused === document.body || focused.closest('[data-menu-dropdown]'))
+                tileRef.current?.focus();
+            }}
+          />
+        ) : null}
+        {hasActions ? (
+          <ItemActionsMenu
+            item={item}
+            list={list}
+            onAddToQueue={addToQueue}
+            onGive={ownerCharacterId ? () => setGiving(true) : undefined}
+            onClosed={() => tileRef.current?.focus()}
+          />
+        ) : null}
+      </RowActions>
       {ownerCharacterId && giving ? (
         <GiveItemDialog
           item={item}
@@ -383,6 +397,31 @@ export function ItemTile({
         />
       ) : null}
     </Box>
+  );
+}
+
+/** A list row's buttons (Move, More actions) beside the tile: 44 px each on a phone, with the gaps. */
+const rowButtonRoom = 48;
+
+/**
+ * The width a list row's tile asks for beside its buttons: all the row leaves them, so that at 320 px
+ * (400 % zoom) they stay beside it (they dropped onto a row of their own, between two tiles), but at least
+ * 8 em, room for a name's words at large text; past 12 em it only grows into what is left.
+ */
+export function listTileBasis(buttons: number): string {
+  return `max(8em, min(12em, 100% - ${buttons * rowButtonRoom}px))`;
+}
+
+/**
+ * A list row's buttons, kept together: they go under the tile as one, never one beside it and one under it.
+ * A grid card draws them over its corner (absolutely placed), with nothing around them.
+ */
+function RowActions({ list, children }: { list: boolean; children: ReactNode }) {
+  if (!list) return <>{children}</>;
+  return (
+    <Group gap={4} wrap="nowrap" data-testid="item-row-actions">
+      {children}
+    </Group>
   );
 }
 
