@@ -1,7 +1,7 @@
 import type { Notification } from '@haversack/contracts';
 import { Anchor, Badge, Button, Card, Group, Pagination, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
@@ -26,8 +26,23 @@ export function RecentNotices() {
   const [page, setPage] = useState(1);
   const query = useQuery(notificationsQuery(page));
   const refresh = () => queryClient.invalidateQueries({ queryKey: notificationKeys.all });
-  const markRead = useMutation({ mutationFn: markNotificationRead, onSuccess: refresh });
-  const markAll = useMutation({ mutationFn: markAllNotificationsRead, onSuccess: refresh });
+  // The button pressed goes away (Mark as read) or is disabled (Mark all as read): focus moves to what it
+  // changed, the notice or the count, not to the page's start.
+  const statusRef = useRef<HTMLParagraphElement>(null);
+  const markRead = useMutation({
+    mutationFn: markNotificationRead,
+    onSuccess: async (_read, id) => {
+      await refresh();
+      document.querySelector<HTMLElement>(`[data-notice-id="${CSS.escape(id)}"]`)?.focus();
+    },
+  });
+  const markAll = useMutation({
+    mutationFn: markAllNotificationsRead,
+    onSuccess: async () => {
+      await refresh();
+      statusRef.current?.focus();
+    },
+  });
   const unread = query.data?.meta.unread_count ?? 0;
 
   return (
@@ -60,7 +75,7 @@ export function RecentNotices() {
         <EmptyState title="No notices yet" message={noticesEmptyMessage} />
       ) : (
         <>
-          <Text size="sm" c="dimmed" aria-live="polite">
+          <Text size="sm" c="dimmed" aria-live="polite" ref={statusRef} tabIndex={-1}>
             {unread === 0 ? 'All read.' : `${unread} unread.`}
           </Text>
           <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
@@ -102,6 +117,8 @@ function NoticeCard({
   return (
     <Card
       component="li"
+      tabIndex={-1}
+      data-notice-id={notice.id}
       withBorder
       padding="sm"
       data-testid="notice"

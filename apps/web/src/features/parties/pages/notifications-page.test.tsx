@@ -1,5 +1,5 @@
 import type { Notification } from '@haversack/contracts';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
@@ -97,6 +97,30 @@ describe('NotificationsPage: recent notices', () => {
     expect(calls).toContain('POST /api/v1/notifications/read_all');
     expect(await within(recent).findByText('All read.')).toBeInTheDocument();
     expect(within(recent).getByRole('button', { name: 'Mark all as read' })).toBeDisabled();
+  });
+
+  it('keeps focus on what a mark changed: the notice, then the count', async () => {
+    let readOne = false;
+    let readAll = false;
+    serve(() =>
+      listOf([
+        notice(readOne || readAll ? { read_at: new Date().toISOString() } : {}),
+        notice({
+          id: 'n2',
+          message: 'Mira now sponsors you in Mistwood.',
+          ...(readAll ? { read_at: new Date().toISOString() } : {}),
+        }),
+      ]),
+    );
+    page();
+    const recent = await screen.findByRole('region', { name: 'Recent' });
+    const [first] = await within(recent).findAllByTestId('notice');
+    readOne = true;
+    await userEvent.click(within(first as HTMLElement).getByRole('button', { name: 'Mark as read' }));
+    await waitFor(() => expect(within(recent).getAllByTestId('notice')[0]).toHaveFocus());
+    readAll = true;
+    await userEvent.click(within(recent).getByRole('button', { name: 'Mark all as read' }));
+    await waitFor(() => expect(within(recent).getByText('All read.')).toHaveFocus());
   });
 
   it('says how many more of the same act one notice stands for', async () => {
