@@ -44,4 +44,13 @@ describe('toasts (spec/01 §8, §9)', () => {
     expect(useUiStore.getState().toasts.map((t) => t.id)).not.toContain(first);
     expect(live()).toContain('Pia updated inventory');
   });
+
+  it('shows the same words once even when they come as another kind: the newer one stays', () => {
+    const live = () =>
+      useUiStore.getState().toasts.filter((t) => t.message === 'Your account has been deleted.');
+    toast.success('Your account has been deleted.');
+    const expiry = toast.sessionExpired('Your account has been deleted.');
+    expect(live().map((t) => t.id)).toEqual([expiry]);
+    expect(live()[0]?.kind).toBe('warning');
+  });
 });

@@ -104,8 +104,10 @@ export function showToast(
   // The same news again (a teammate's third change in as many seconds, a third move) replaces its toast
   // rather than stacking another: a phone shows two at once, under the header, and repeats covered the
   // page. A move's Undo then undoes the latest move; earlier ones keep theirs in the history.
+  // The same words once, whoever says them: a deleted account hears "Your account has been deleted." from
+  // the page that deleted it and, as its socket is closed, from the session's end.
   for (const same of useUiStore.getState().toasts) {
-    if (same.kind === kind && same.message === message) dismissToast(same.id);
+    if (same.message === message) dismissToast(same.id);
   }
   sequence += 1;
   const id = `toast-${sequence}`;
