@@ -31,11 +31,19 @@ function isSameAct(row: NotificationRow, notice: Notice): boolean {
   );
 }
 
+/**
+ * Every notice reads as a sentence: the party's and the sponsorship's words end with a full stop, the
+ * ledger's summaries that items and loot reuse ("Aria gave 3 × Healing potion to Pip") do not.
+ */
+export function asSentence(message: string): string {
+  return /[.!?…]$/.test(message) ? message : `${message}.`;
+}
+
 function toNotificationJson(row: NotificationRow): Notification {
   return {
     id: row.id,
     kind: row.kind,
-    message: row.payload.message,
+    message: asSentence(row.payload.message),
     party_id: row.partyId,
     party_name: row.payload.party_name,
     // A party deleted since (its id set null) is not found any more: its notices name it, and lead nowhere.

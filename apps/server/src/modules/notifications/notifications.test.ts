@@ -15,6 +15,7 @@ import {
   upgrade,
 } from '../../test/factories.js';
 import { buildTestApp, callApi, type TestContext } from '../../test/helper.js';
+import { asSentence } from './notifications.service.js';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -148,7 +149,7 @@ describe('repeats fold', () => {
     expect((await give(2)).statusCode).toBe(200);
     const { data, meta } = await inbox(player);
     expect(data.map((n) => [n.kind, n.message, n.repeat_count])).toEqual([
-      ['items_received', 'Garrick gave 2 × Gold piece to Pip', 13],
+      ['items_received', 'Garrick gave 2 × Gold piece to Pip.', 13],
       ['party_archived', expect.any(String), 1],
     ]);
     expect(meta).toMatchObject({ total_count: 2, unread_count: 2 });
@@ -342,7 +343,7 @@ describe('what writes a notice', () => {
     expect((await inbox(player)).data).toEqual([
       expect.objectContaining({
         kind: 'items_received',
-        message: 'Aria gave 3 × Healing potion to Pip',
+        message: 'Aria gave 3 × Healing potion to Pip.',
         link: { kind: 'character', path: `/characters/${hero.id}`, label: 'Pip' },
       }),
     ]);
@@ -376,7 +377,7 @@ describe('what writes a notice', () => {
     const { data } = await inbox(player);
     expect(data.map((n) => n.message)).toEqual([
       expect.stringMatching(new RegExp(`^${gm.user.username} added 1 × Rope to .*Pip`)),
-      `${gm.user.username} gave 2 × Rope to Pip`,
+      `${gm.user.username} gave 2 × Rope to Pip.`,
     ]);
     expect(await stored(gm)).toEqual([]);
   });
@@ -463,7 +464,7 @@ describe('what writes a notice', () => {
       ],
       [
         'purchase_approved',
-        `${gm.user.username} approved your purchase of 1 × Rope at Corner Shop`,
+        `${gm.user.username} approved your purchase of 1 × Rope at Corner Shop.`,
         `/shops/${shop.id}`,
       ],
     ]);
@@ -516,5 +517,16 @@ describe('live', () => {
     } finally {
       told.mockRestore();
     }
+  });
+});
+
+describe('asSentence', () => {
+  it('ends a notice with a full stop unless it already ends as a sentence', () => {
+    expect(asSentence('Aria gave 3 × Healing potion to Pip')).toBe('Aria gave 3 × Healing potion to Pip.');
+    expect(asSentence('Mira removed you from Mistwood.')).toBe('Mira removed you from Mistwood.');
+    expect(asSentence('Mira declined your purchase: Why not ask?')).toBe(
+      'Mira declined your purchase: Why not ask?',
+    );
+    expect(asSentence('Mira declined your purchase: No!')).toBe('Mira declined your purchase: No!');
   });
 });
