@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { useUiStore } from '../stores/ui-store';
-import { generalMessages, toast } from './toast';
+import { dismissToast, generalMessages, toast } from './toast';
 
 describe('toasts (spec/01 §8, §9)', () => {
   it('keeps a confirm toast, one that offers a choice, 6 s', () => {
@@ -45,12 +45,17 @@ describe('toasts (spec/01 §8, §9)', () => {
     expect(live()).toContain('Pia updated inventory');
   });
 
-  it('shows the same words once even when they come as another kind: the newer one stays', () => {
+  it('shows the same words once even when they come as another kind: the first one stays', () => {
     const live = () =>
       useUiStore.getState().toasts.filter((t) => t.message === 'Your account has been deleted.');
-    toast.success('Your account has been deleted.');
+    const success = toast.success('Your account has been deleted.');
+    expect(toast.sessionExpired('Your account has been deleted.')).toBe(success);
+    expect(live().map((t) => t.id)).toEqual([success]);
+    expect(live()[0]?.kind).toBe('success');
+    dismissToast(success);
     const expiry = toast.sessionExpired('Your account has been deleted.');
+    expect(toast.success('Your account has been deleted.')).toBe(expiry);
     expect(live().map((t) => t.id)).toEqual([expiry]);
-    expect(live()[0]?.kind).toBe('warning');
+    dismissToast(expiry);
   });
 });

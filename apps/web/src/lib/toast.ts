@@ -105,9 +105,13 @@ export function showToast(
   // rather than stacking another: a phone shows two at once, under the header, and repeats covered the
   // page. A move's Undo then undoes the latest move; earlier ones keep theirs in the history.
   // The same words once, whoever says them: a deleted account hears "Your account has been deleted." from
-  // the page that deleted it and, as its socket is closed, from the session's end.
-  for (const same of useUiStore.getState().toasts) {
-    if (same.message === message) dismissToast(same.id);
+  // the page that deleted it and, as its socket is closed, from the session's end, in either order. The
+  // first to show stays; a repeat of the same kind replaces it (newer news of the same thing).
+  const shown = useUiStore.getState().toasts;
+  const saidOtherwise = shown.find((same) => same.message === message && same.kind !== kind);
+  if (saidOtherwise) return saidOtherwise.id;
+  for (const same of shown) {
+    if (same.kind === kind && same.message === message) dismissToast(same.id);
   }
   sequence += 1;
   const id = `toast-${sequence}`;
