@@ -253,6 +253,11 @@ export type ContainerDeletingHook = (
   actor: LedgerActor,
 ) => Promise<DomainEvent[]>;
 
+/** Who gave, in a notice: the giver's own character the items left, as a give names it; else the user. */
+function giverName(actor: LedgerActor, sourceCharacter: { name: string; userId: string } | null | undefined) {
+  return sourceCharacter && sourceCharacter.userId === actor.id ? sourceCharacter.name : actor.username;
+}
+
 export class InventoryService {
   /** Container pages already serialized, by container and query (`itemsJson`); empty until read. */
   readonly #pages: FingerprintedCache<ContainerPage> | undefined;
@@ -1584,7 +1589,7 @@ export class InventoryService {
         actor,
         targetCharacter,
         target.context.party ?? source.context.party,
-        `${actor.username} gave ${quantity} × ${name} to ${targetCharacter.name}`,
+        `${giverName(actor, source.context.character)} gave ${quantity} × ${name} to ${targetCharacter.name}`,
       );
     }
     const partyId = target.context.party?.id ?? source.context.party?.id ?? null;

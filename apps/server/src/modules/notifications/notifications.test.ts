@@ -382,6 +382,27 @@ describe('what writes a notice', () => {
     expect(await stored(gm)).toEqual([]);
   });
 
+  it("a transfer out of the giver's own character names that character, as a give does", async () => {
+    const { gm, party, player, heroBag } = await table();
+    const npc = await createCharacter(ctx, gm, { name: 'Garrick', partyId: party.id });
+    const rope = await createTemplate(ctx, { name: 'Rope', stackSize: 0 });
+    const [stack] = await ctx.app.services.inventory.createInstance(actorOf(gm), {
+      item_template_id: rope.id,
+      container_id: npc.primary_container_id ?? '',
+      quantity: 4,
+    });
+    if (!stack) throw new Error('no rope');
+    const moved = await callApi(ctx, 'POST', '/containers/transfer', gm, {
+      item_instance_id: stack.id,
+      source_container_id: npc.primary_container_id,
+      target_container_id: heroBag,
+      quantity: 2,
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const { data } = await inbox(player);
+    expect(data.map((n) => n.message)).toEqual(['Garrick gave 2 × Rope to Pip.']);
+  });
+
   it('a refused move writes no notice (rolled back with it)', async () => {
     const { gm, party, player, heroBag } = await table();
     const anvil = await createTemplate(ctx, { name: 'Anvil', stackSize: 0, weight: 500 });
