@@ -1,4 +1,4 @@
-import { afterEach } from 'vitest';
+import { afterEach, vi } from 'vitest';
 
 /** happy-dom's own window API: its media queries answer to this viewport (setting innerWidth moves none). */
 interface HappyDomWindow {
@@ -18,4 +18,21 @@ export function setViewport(width: number, height: number) {
 export function restoreViewportAfterEach() {
   const initial = { width: window.innerWidth, height: window.innerHeight };
   afterEach(() => setViewport(initial.width, initial.height));
+}
+
+/**
+ * A phone's window for components that ask `matchMedia` (the layout's `(max-width: 47.99em)` query
+ * matches); undo it with `vi.unstubAllGlobals()` after each test.
+ */
+export function stubPhoneWidth() {
+  vi.stubGlobal('matchMedia', (query: string) => ({
+    matches: query.includes('max-width: 47.99em'),
+    media: query,
+    onchange: null,
+    addListener: () => undefined,
+    removeListener: () => undefined,
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+    dispatchEvent: () => false,
+  }));
 }

@@ -9,6 +9,7 @@ import { createQueryClient } from '../../lib/query-client';
 import { useUiStore } from '../../stores/ui-store';
 import { jsonResponse, mockFetch } from '../../test/fixtures';
 import { renderRoutes } from '../../test/render';
+import { stubPhoneWidth } from '../../test/viewport';
 import { theme } from '../theme';
 import { MainLayout } from './main-layout';
 
@@ -16,20 +17,6 @@ afterEach(() => {
   useUiStore.setState({ sidebarOpen: true, mobileMenuOpen: false });
   vi.unstubAllGlobals();
 });
-
-/** A phone's window: the layout's `(max-width: 47.99em)` query matches. */
-function stubPhoneWidth() {
-  vi.stubGlobal('matchMedia', (query: string) => ({
-    matches: query.includes('max-width: 47.99em'),
-    media: query,
-    onchange: null,
-    addListener: () => undefined,
-    removeListener: () => undefined,
-    addEventListener: () => undefined,
-    removeEventListener: () => undefined,
-    dispatchEvent: () => false,
-  }));
-}
 
 function mockTiers(provider: 'local' | 'stripe' | 'none') {
   mockFetch(({ url }) =>

@@ -4,26 +4,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useUiStore } from '../../stores/ui-store';
 import { jsonResponse, mockFetch, success } from '../../test/fixtures';
 import { renderRoutes } from '../../test/render';
+import { stubPhoneWidth } from '../../test/viewport';
 import { MainLayout } from './main-layout';
 
 afterEach(() => {
   useUiStore.setState({ sidebarOpen: true, mobileMenuOpen: false });
   vi.unstubAllGlobals();
 });
-
-/** A phone's window: the layout's `(max-width: 47.99em)` query matches. */
-function stubPhoneWidth() {
-  vi.stubGlobal('matchMedia', (query: string) => ({
-    matches: query.includes('max-width: 47.99em'),
-    media: query,
-    onchange: null,
-    addListener: () => undefined,
-    removeListener: () => undefined,
-    addEventListener: () => undefined,
-    removeEventListener: () => undefined,
-    dispatchEvent: () => false,
-  }));
-}
 
 function serve(unreadNotices: number) {
   mockFetch(({ url }) => {
