@@ -8,6 +8,23 @@ export type NewNotificationRow = Pick<
   'userId' | 'actorId' | 'kind' | 'partyId' | 'payload' | 'createdAt'
 >;
 
+/**
+ * Whether the notice's user still belongs to its party: a removed member's older notices name the party
+ * but no longer lead into it (until they are back in it).
+ */
+// Written out qualified: drizzle names a column of the one table selected without its table, which inside
+// this subquery would mean the membership's own column.
+const stillInParty = sql<boolean>`exists (
+  select 1 from party_memberships membership
+  where membership.party_id = notifications.party_id and membership.user_id = notifications.user_id
+)`;
+
+/** A notice as the inbox shows it. */
+export interface ListedNotification {
+  row: NotificationRow;
+  inParty: boolean;
+}
+
 export const notificationsRepository = {
   async insert(tx: Executor, rows: NewNotificationRow[]): Promise<void> {
     if (rows.length === 0) return;
@@ -72,7 +89,7 @@ export const notificationsRepository = {
 
   async page(db: Executor, userId: string, page: { limit: number; offset: number }) {
     return db
-      .select()
+      .select({ row: notifications, inParty: stillInParty })
       .from(notifications)
       .where(eq(notifications.userId, userId))
       .orderBy(desc(notifications.createdAt), desc(notifications.id))
@@ -92,13 +109,18 @@ export const notificationsRepository = {
   },
 
   /** Marks one of the user's notices read (once: a second read keeps the first time); undefined if not theirs. */
-  async markRead(db: Executor, userId: string, id: string, at: Date): Promise<NotificationRow | undefined> {
-    const [row] = await db
+  async markRead(
+    db: Executor,
+    userId: string,
+    id: string,
+    at: Date,
+  ): Promise<ListedNotification | undefined> {
+    const [listed] = await db
       .update(notifications)
       .set({ readAt: sql`coalesce(${notifications.readAt}, ${at.toISOString()}::timestamptz)` })
       .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
-      .returning();
-    return row;
+      .returning({ row: notifications, inParty: stillInParty });
+    return listed;
   },
 
   async markAllRead(db: Executor, userId: string, at: Date): Promise<void> {

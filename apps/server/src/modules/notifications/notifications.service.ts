@@ -1,6 +1,7 @@
 import {
   NOTIFICATIONS_KEPT,
   type Notification,
+  type NotificationLink,
   type NotificationList,
   type NotificationListQuery,
   notificationMessages,
@@ -11,6 +12,7 @@ import type { EventBus } from '../../realtime/event-bus.js';
 import type { Notice, NoticeBoard } from './notices.js';
 import * as policy from './notifications.policy.js';
 import {
+  type ListedNotification,
   type NewNotificationRow,
   type NotificationRow,
   notificationsRepository as repo,
@@ -39,15 +41,26 @@ export function asSentence(message: string): string {
   return /[.!?…]$/.test(message) ? message : `${message}.`;
 }
 
-function toNotificationJson(row: NotificationRow): Notification {
+/**
+ * Where a notice leads now: a party deleted since (its id set null) is not found any more, and a party the
+ * user was removed from or left is not theirs to open: its notices name it, and lead nowhere in it (their
+ * own characters stay theirs to open).
+ */
+function linkNow({ row, inParty }: ListedNotification): NotificationLink | null {
+  const link = row.payload.link;
+  if (link?.kind === 'character') return link;
+  return row.partyId === null || !inParty ? null : link;
+}
+
+function toNotificationJson(listed: ListedNotification): Notification {
+  const { row } = listed;
   return {
     id: row.id,
     kind: row.kind,
     message: asSentence(row.payload.message),
     party_id: row.partyId,
     party_name: row.payload.party_name,
-    // A party deleted since (its id set null) is not found any more: its notices name it, and lead nowhere.
-    link: row.payload.link?.kind === 'party' && row.partyId === null ? null : row.payload.link,
+    link: linkNow(listed),
     repeat_count: row.repeatCount,
     created_at: row.createdAt.toISOString(),
     read_at: row.readAt?.toISOString() ?? null,

@@ -291,6 +291,29 @@ describe('what writes a notice', () => {
     expect(await stored(gm)).toEqual([]);
   });
 
+  it('a removed member’s older notices lead nowhere in the party until they are back in it', async () => {
+    const { gm, party, player } = await table();
+    await ctx.app.services.parties.setArchived(gm.user.id, party.id, true);
+    await ctx.app.services.parties.setArchived(gm.user.id, party.id, false);
+    const archived = () => inbox(player).then(({ data }) => data.find((n) => n.kind === 'party_archived'));
+    expect((await archived())?.link).toEqual({
+      kind: 'party',
+      path: `/parties/${party.id}`,
+      label: party.name,
+    });
+
+    await ctx.app.services.parties.removeMember(gm.user.id, party.id, player.user.id);
+    expect(await archived()).toMatchObject({ party_id: party.id, party_name: party.name, link: null });
+    const read = await callApi(ctx, 'POST', `/notifications/${(await archived())?.id}/read`, player);
+    expect((read.json() as { data: Notification }).data.link).toBeNull();
+
+    await ctx.app.services.parties.join(player.user.id, {
+      join_code: party.join_code ?? '',
+      role_request: 'player',
+    });
+    expect((await archived())?.link).toMatchObject({ path: `/parties/${party.id}` });
+  });
+
   it('a member leaving writes nothing', async () => {
     const { gm, party, player } = await table();
     await ctx.app.services.parties.leave(player.user.id, party.id);
