@@ -252,11 +252,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const jobs = new JobQueue(database.db, now, app.log);
   const audit = new AuditLog();
   const sessionCache = await startSessionCache(app, database);
+  // What others did to a user, kept for when they come back (written by the services that do it).
+  const notifications = new NotificationsService({ db: database.db, events, now });
   // Filled once the shops exist: a deleted account's purchase requests are withdrawn before it goes.
   const accountLeaving: AccountLeavingHook[] = [];
   const accounts = new AccountsService({
     db: database.db,
     accountLeaving,
+    notices: notifications,
     accessTokens,
     mail: deps.mail,
     appUrl: config.appUrl,
@@ -266,8 +269,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     sessionCache,
     now,
   });
-  // What others did to a user, kept for when they come back (written by the services that do it).
-  const notifications = new NotificationsService({ db: database.db, events, now });
   const parties = new PartiesService({ db: database.db, entitlements, events });
   const characters = new CharactersService(database.db, entitlements, events);
   const shops = new ShopsService(database.db, { entitlements, events, moves: inventory.moves, jobs, now });
@@ -371,6 +372,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       events,
       now,
       accountLeaving,
+      notices: notifications,
     }),
   };
   services.parties.onMemberLeft((tx, partyId, userId, actorId, told) =>

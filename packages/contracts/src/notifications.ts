@@ -13,7 +13,10 @@ export const notificationKinds = [
   'purchase_declined',
   'member_removed',
   'party_archived',
+  'party_unarchived',
   'party_deleted',
+  'role_changed',
+  'party_handed_over',
   'items_received',
   'loot_received',
 ] as const;

@@ -31,6 +31,7 @@ import { AccountDeletion, type AccountLeavingHook } from '../admin/account-delet
 import { AuditLog } from '../admin/audit-log.js';
 import { apiTokensRepository } from '../api-tokens/api-tokens.repository.js';
 import type { ApiTokenCredential } from '../api-tokens/api-tokens.service.js';
+import type { NoticeBoard } from '../notifications/notices.js';
 import type { EntitlementService } from '../subscriptions/entitlements.service.js';
 import type { AccessTokens } from './access-tokens.js';
 import { buildAccountExport } from './account-export.js';
@@ -98,6 +99,8 @@ interface Deps {
   now?: () => Date;
   /** What a deleted account settles before it goes (account-deletion.ts). */
   accountLeaving?: AccountLeavingHook[];
+  /** Where the member a deleted GM's party passes to finds it said (absent: nothing kept). */
+  notices?: NoticeBoard;
 }
 
 /** Why a session ended when its owner signed it out from another device's profile. */
@@ -143,6 +146,7 @@ export class AccountsService {
       sessions: deps.sessions,
       events: deps.sessions,
       ...(deps.accountLeaving ? { accountLeaving: deps.accountLeaving } : {}),
+      ...(deps.notices ? { notices: deps.notices } : {}),
     });
   }
 

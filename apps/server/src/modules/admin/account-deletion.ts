@@ -7,6 +7,7 @@ import type { SessionEndListener } from '../accounts/accounts.service.js';
 import { destroyCharacter } from '../characters/character-destruction.js';
 import type { LedgerEntry } from '../ledger/ledger.repository.js';
 import { partyActivityEvents } from '../ledger/ledger-events.js';
+import { type NoticeBoard, noNoticeBoard, noticeLinks } from '../notifications/notices.js';
 import { partiesRepository } from '../parties/parties.repository.js';
 import { roleNotices } from '../parties/parties.service.js';
 import { destroyParty, lockPartyHoldings } from '../parties/party-destruction.js';
@@ -24,6 +25,8 @@ export interface AccountDeletionDeps {
   events: Pick<EventBus, 'publish'>;
   /** What the account settles while it still may, before it goes (its purchase requests); filled late. */
   accountLeaving?: AccountLeavingHook[];
+  /** Where the member a party passes to finds it said, when they come back (absent: nothing kept). */
+  notices?: NoticeBoard;
 }
 
 /** Run once the deletion is known to be allowed, before it, each in transactions of its own. */
@@ -97,6 +100,8 @@ export class AccountDeletion {
     // transaction then fails, the plan is cancelled at the provider and its webhook downgrades it here.
     const cancelledAtProvider = await this.#deps.subscriptions.cancelAtProviderNow(userId);
 
+    const notices = this.#deps.notices ?? noNoticeBoard;
+    const told: string[] = [];
     const result = await this.#deps.db.transaction(async (tx) => {
       // What the deletion destroys is locked first, in the order moves, trades and takes lock it (party
       // deletion's lockPartyHoldings), and the user's row after: a move locks its containers and then
@@ -129,6 +134,20 @@ export class AccountDeletion {
         if (successor) {
           await partiesRepository.handOver(tx, party.id, successor);
           handedOver.push({ id: party.id, name: party.name, new_gm_id: successor.userId });
+          told.push(
+            ...(await notices.write(tx, [
+              {
+                userId: successor.userId,
+                // Not the deleted account's id (its row goes in this transaction): nobody to fold under.
+                actorId: null,
+                kind: 'party_handed_over',
+                partyId: party.id,
+                partyName: party.name,
+                message: roleNotices.ownerDeleted(party.name),
+                link: noticeLinks.party(party.id, party.name),
+              },
+            ])),
+          );
         } else {
           await destroyParty(tx, party, actor);
           deleted.push({ id: party.id, name: party.name });
@@ -175,6 +194,7 @@ export class AccountDeletion {
         },
       };
     });
+    notices.announce(told);
     // Their devices cannot ask afterwards why their session went (its rows go with the account): told now.
     if (result.sessionIds.length > 0)
       this.#deps.sessions.sessionsEnded(userId, result.sessionIds, 'account_deleted');

@@ -14,6 +14,7 @@ import type { EventBus } from '../../realtime/event-bus.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
 import type { AccountsService, SessionEndListener } from '../accounts/accounts.service.js';
 import { deviceLabel } from '../accounts/device-label.js';
+import type { NoticeBoard } from '../notifications/notices.js';
 import { patronagesRepository } from '../parties/patronages.repository.js';
 import { subscriptionsRepository } from '../subscriptions/subscriptions.repository.js';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.js';
@@ -35,6 +36,8 @@ interface Deps {
   now: () => Date;
   /** What a deleted account settles before it goes (account-deletion.ts). */
   accountLeaving?: AccountLeavingHook[];
+  /** Where the member a deleted GM's party passes to finds it said (absent: nothing kept). */
+  notices?: NoticeBoard;
 }
 
 type SummaryRow = { user: UserRow; tier: string; status: string; lastSeenAt: Date | string | null };

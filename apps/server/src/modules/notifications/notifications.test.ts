@@ -150,9 +150,10 @@ describe('repeats fold', () => {
     const { data, meta } = await inbox(player);
     expect(data.map((n) => [n.kind, n.message, n.repeat_count])).toEqual([
       ['items_received', 'Garrick gave 2 × Gold piece to Pip.', 13],
+      ['party_unarchived', expect.any(String), 1],
       ['party_archived', expect.any(String), 1],
     ]);
-    expect(meta).toMatchObject({ total_count: 2, unread_count: 2 });
+    expect(meta).toMatchObject({ total_count: 3, unread_count: 3 });
 
     // Once read, the next give starts a new notice.
     await callApi(ctx, 'POST', '/notifications/read_all', player);
@@ -161,6 +162,7 @@ describe('repeats fold', () => {
     expect(after.data.map((n) => [n.repeat_count, n.read_at === null])).toEqual([
       [1, true],
       [13, false],
+      [1, false],
       [1, false],
     ]);
   });
@@ -312,6 +314,54 @@ describe('what writes a notice', () => {
       role_request: 'player',
     });
     expect((await archived())?.link).toMatchObject({ path: `/parties/${party.id}` });
+  });
+
+  it('unarchiving a party: every member but the GM', async () => {
+    const { gm, party, player } = await table();
+    await ctx.app.services.parties.setArchived(gm.user.id, party.id, true);
+    await ctx.app.services.parties.setArchived(gm.user.id, party.id, false);
+    // Unarchiving a party that is not archived changes nothing, and says nothing.
+    await ctx.app.services.parties.setArchived(gm.user.id, party.id, false);
+    const { data } = await inbox(player);
+    expect(data.map((n) => [n.kind, n.message])).toEqual([
+      ['party_unarchived', `${gm.user.username} unarchived ${party.name}: it can be changed again.`],
+      ['party_archived', expect.any(String)],
+    ]);
+    expect(data[0]?.link).toMatchObject({ kind: 'party', path: `/parties/${party.id}` });
+    expect(await stored(gm)).toEqual([]);
+  });
+
+  it('a member’s role changed, or the party handed to them: that member, once each', async () => {
+    const { gm, party, player } = await table();
+    await ctx.app.services.parties.changeRole(gm.user.id, party.id, player.user.id, 'manager');
+    // The same role again changes nothing, and says nothing.
+    await ctx.app.services.parties.changeRole(gm.user.id, party.id, player.user.id, 'manager');
+    await ctx.app.services.parties.update(gm.user.id, party.id, { game_master_id: player.user.id });
+    const { data } = await inbox(player);
+    expect(data.map((n) => [n.kind, n.message, n.link?.path])).toEqual([
+      [
+        'party_handed_over',
+        `${gm.user.username} handed ${party.name} to you: you are its Game Master now.`,
+        `/parties/${party.id}`,
+      ],
+      ['role_changed', `${gm.user.username} made you a manager in ${party.name}.`, `/parties/${party.id}`],
+    ]);
+    expect(await stored(gm)).toEqual([]);
+  });
+
+  it('a GM’s account deleted: the member the party passes to', async () => {
+    const { gm, party } = await table();
+    const manager = await createMember(ctx, party, 'manager');
+    const closed = await callApi(ctx, 'DELETE', '/users/me', gm, { password: gm.password });
+    expect(closed.statusCode, closed.body).toBe(204);
+    const { data } = await inbox(manager);
+    expect(data.map((n) => [n.kind, n.message, n.link?.path])).toEqual([
+      [
+        'party_handed_over',
+        `The account of ${party.name}’s Game Master was deleted: you are its Game Master now.`,
+        `/parties/${party.id}`,
+      ],
+    ]);
   });
 
   it('a member leaving writes nothing', async () => {

@@ -76,6 +76,7 @@ export const partyNotices = {
   removed: (actor: string, party: string) => `${actor} removed you from ${party}.`,
   archived: (actor: string, party: string) =>
     `${actor} archived ${party}: you can still look, but nothing in it can be changed until it is unarchived.`,
+  unarchived: (actor: string, party: string) => `${actor} unarchived ${party}: it can be changed again.`,
   deleted: (actor: string, party: string) =>
     `${actor} deleted ${party}. Your characters left it with their gear.`,
 };
@@ -116,13 +117,15 @@ export class PartiesService {
     tx: Executor,
     party: PartyRow,
     actor: { id: string; username: string },
-    kind: 'party_archived' | 'party_deleted',
+    kind: 'party_archived' | 'party_unarchived' | 'party_deleted',
   ): Promise<string[]> {
     const members = await repo.members(tx, party.id);
-    const message = (kind === 'party_archived' ? partyNotices.archived : partyNotices.deleted)(
-      actor.username,
-      party.name,
-    );
+    const words = {
+      party_archived: 'archived',
+      party_unarchived: 'unarchived',
+      party_deleted: 'deleted',
+    } as const;
+    const message = partyNotices[words[kind]](actor.username, party.name);
     return this.#notices.write(
       tx,
       members.map(
@@ -272,18 +275,32 @@ export class PartiesService {
         ...(changes.is_archived !== undefined ? { isArchived: changes.is_archived } : {}),
         joinCode,
       });
-      if (changes.is_archived === true && !party.isArchived)
+      if (changes.is_archived !== undefined && changes.is_archived !== party.isArchived)
         told.push(
           ...(await this.#noticeToMembers(
             tx,
             updated,
             await this.#ledgerActor(tx, userId),
-            'party_archived',
+            changes.is_archived ? 'party_archived' : 'party_unarchived',
           )),
         );
       if (!successor) return null;
       await this.#assertReceiverMayRun(tx, successor);
       await repo.handOver(tx, party.id, { membershipId: successor.membership.id, userId: successor.userId });
+      const actor = await this.#ledgerActor(tx, userId);
+      told.push(
+        ...(await this.#notices.write(tx, [
+          {
+            userId: successor.userId,
+            actorId: userId,
+            kind: 'party_handed_over',
+            partyId: party.id,
+            partyName: updated.name,
+            message: roleNotices.handedOver(actor.username, updated.name),
+            link: noticeLinks.party(party.id, updated.name),
+          },
+        ])),
+      );
       return { userId: successor.userId, username: successor.username, partyName: updated.name };
     });
     this.#notices.announce(told);
@@ -367,17 +384,35 @@ export class PartiesService {
   }
 
   async changeRole(userId: string, partyId: string, targetUserId: string, role: Exclude<PartyRole, 'gm'>) {
+    const told: string[] = [];
     const changed = await this.#db.transaction(async (tx) => {
       const { party } = await this.#gmContext(tx, partyId, userId);
       const target = await repo.membership(tx, partyId, targetUserId, { lock: true });
       if (!target) throw AppError.notFound(partyMessages.notMember);
       policy.assertNotPartyGm(party, target, 'rerole');
       const updated = await repo.updateRole(tx, target.id, role);
+      if (target.role !== role) {
+        const actor = await this.#ledgerActor(tx, userId);
+        told.push(
+          ...(await this.#notices.write(tx, [
+            {
+              userId: targetUserId,
+              actorId: userId,
+              kind: 'role_changed',
+              partyId,
+              partyName: party.name,
+              message: roleNotices.roleChanged(actor.username, role, party.name),
+              link: noticeLinks.party(partyId, party.name),
+            },
+          ])),
+        );
+      }
       return {
         member: { id: updated.id, user_id: updated.userId, role: updated.role },
         partyName: party.name,
       };
     });
+    this.#notices.announce(told);
     await this.#announce(partyId, userId, 'member_role_changed', (name) => `${name} made a member ${role}`, {
       userId: targetUserId,
       ids: (name) => ({
