@@ -25,6 +25,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { isApiError } from '../../../lib/http-client';
 import { generalMessages, toast } from '../../../lib/toast';
 import { absoluteTime } from '../../activity/lib/relative-time';
+import { partyActionAt, useAllowanceSpentAt } from '../../inventory/hooks/use-spent-allowances';
 import {
   deleteShopInstance,
   invalidateShop,
@@ -109,6 +110,10 @@ export function ShopManagePanel({ shop }: { shop: ShopInstance }) {
     setThresholdGp(shop.approval_threshold_cp == null ? '' : shop.approval_threshold_cp / 100);
   }
   const schedule = useQuery(restockScheduleQuery(shop.id));
+  // Stocking the shelf and taking stock back each spend an inventory action of the shop's party, whoever
+  // runs the shop (shops.service stockItem, unstockItem): at the month's limit both stay in place, closed,
+  // and say why. Restock Now and the settings spend none.
+  const allowanceSpent = useAllowanceSpentAt(partyActionAt(shop.party_id));
 
   const update = useMutation({
     mutationFn: (change: ShopInstanceUpdate) => updateShopInstance(shop.id, change),
@@ -285,8 +290,8 @@ export function ShopManagePanel({ shop }: { shop: ShopInstance }) {
           </Group>
         </Stack>
       </Paper>
-      <StockShopForm shop={shop} />
-      <TakeBackStock shop={shop} />
+      <StockShopForm shop={shop} allowanceSpent={allowanceSpent} />
+      <TakeBackStock shop={shop} allowanceSpent={allowanceSpent} />
       <Paper withBorder p="md">
         <Stack gap="sm" align="flex-start">
           <Title order={2} size="h5">

@@ -18,12 +18,14 @@ import {
   Title,
 } from '@mantine/core';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { noItemsFound } from '../../../components/empty-state';
 import { isApiError } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
 import { partyCharactersQuery } from '../../characters/api/characters-api';
+import type { ActionScope } from '../../inventory/api/allowance-api';
 import { containerItemsQuery, invalidateContainers, noItemFilters } from '../../inventory/api/inventory-api';
+import { refusedButtonProps, SpentAllowanceNote } from '../../inventory/components/spent-allowance-note';
 import { useOwnerContainers } from '../../inventory/hooks/use-owner-containers';
 import { invalidateShop, isMoneyItem, stockShop } from '../api/shops-api';
 import { gpAmountError, gpToCp } from './gp-amount';
@@ -56,8 +58,19 @@ function samePriceHint(
  * GM and managers put an item of theirs (the party stash, or their own character's) on the shop's shelf,
  * optionally at a price of its own (spec/02 §3 Stock payload: item_id, source_container_id, quantity, price).
  */
-export function StockShopForm({ shop }: { shop: ShopInstance }) {
+export function StockShopForm({
+  shop,
+  allowanceSpent = null,
+}: {
+  shop: ShopInstance;
+  /**
+   * The allowance stocking spends, used up this month (the shop party's: shops.service stockItem): Put on
+   * the Shelf stays in place, focusable but closed, described by why; nothing is sent to be refused.
+   */
+  allowanceSpent?: ActionScope | null;
+}) {
   const queryClient = useQueryClient();
+  const refusalId = useId();
   const characters = useQuery(partyCharactersQuery(shop.party_id));
   const mine = (characters.data?.characters ?? []).filter((c) => c.is_owner);
   const sources = useOwnerContainers([
@@ -130,7 +143,7 @@ export function StockShopForm({ shop }: { shop: ShopInstance }) {
         onSubmit={(event) => {
           event.preventDefault();
           // Blank is the item's own value; a price finer than a copper is refused beside the field.
-          if (item && validAmount && gpAmountError(price) === null) stock.mutate();
+          if (!allowanceSpent && item && validAmount && gpAmountError(price) === null) stock.mutate();
         }}
       >
         <Stack gap="sm">
@@ -198,12 +211,17 @@ export function StockShopForm({ shop }: { shop: ShopInstance }) {
                     : stock.error.message}
                 </Alert>
               ) : null}
+              {allowanceSpent ? (
+                <SpentAllowanceNote id={refusalId} scope={allowanceSpent} testId="stock-allowance-refusal" />
+              ) : null}
               <Group justify="flex-end">
                 <Button
                   type="submit"
                   variant="light"
                   loading={stock.isPending}
-                  disabled={!item || !validAmount}
+                  // Closed for the allowance, it stays focusable (aria-disabled) so that why is heard.
+                  {...refusedButtonProps(allowanceSpent ? refusalId : null)}
+                  disabled={!allowanceSpent && (!item || !validAmount)}
                 >
                   Put on the Shelf
                 </Button>

@@ -1,7 +1,7 @@
 import { formatEnUs, type ShopInstance, type ShopStockItem, shopMessages } from '@haversack/contracts';
 import { Alert, Button, Group, Modal, NumberInput, Paper, Select, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { UpgradePrompt } from '../../../components/upgrade-prompt';
 import { isApiError } from '../../../lib/http-client';
 import { quantityFieldProps } from '../../../lib/quantity-field';
@@ -9,7 +9,9 @@ import { toast } from '../../../lib/toast';
 import { isPlanRefusal } from '../../../lib/upgrade-link';
 import { useSingleFlight } from '../../../lib/use-single-flight';
 import { partyCharactersQuery } from '../../characters/api/characters-api';
+import type { ActionScope } from '../../inventory/api/allowance-api';
 import { invalidateContainers } from '../../inventory/api/inventory-api';
+import { refusedButtonProps, SpentAllowanceNote } from '../../inventory/components/spent-allowance-note';
 import { useOwnerContainers } from '../../inventory/hooks/use-owner-containers';
 import { invalidateShop, unstockShop } from '../api/shops-api';
 import { type ShelfLine, shelfLines } from './shop-trading';
@@ -38,8 +40,19 @@ function lineOf(shelf: ShopStockItem[], key: string | null): ShelfLine | null {
  * stash or one of their own characters in the party. Goods held for a purchase request are not on the shelf
  * (they wait in the request's hold) and cannot be taken here.
  */
-export function TakeBackStock({ shop }: { shop: ShopInstance }) {
+export function TakeBackStock({
+  shop,
+  allowanceSpent = null,
+}: {
+  shop: ShopInstance;
+  /**
+   * The allowance taking back spends, used up this month (the shop party's: shops.service unstockItem):
+   * Take Back… stays in place, focusable but closed, described by why; no dialog opens to be refused.
+   */
+  allowanceSpent?: ActionScope | null;
+}) {
   const shelf = shop.container.item_instances;
+  const refusalId = useId();
   const [lineKey, setLineKey] = useState<string | null>(null);
   const line = lineOf(shelf, lineKey);
   // What the dialog takes, as it was when it opened: a purchase meanwhile must not swap it for another. It
@@ -80,9 +93,10 @@ export function TakeBackStock({ shop }: { shop: ShopInstance }) {
               {/* Disabled until an item is chosen, as Put on the Shelf is (not an error after the fact). */}
               <Button
                 variant="light"
-                disabled={!line}
+                {...refusedButtonProps(allowanceSpent ? refusalId : null)}
+                disabled={!allowanceSpent && !line}
                 onClick={() => {
-                  if (!line) return;
+                  if (allowanceSpent || !line) return;
                   setTaking(line);
                   setOpening((n) => n + 1);
                   setOpened(true);
@@ -91,6 +105,13 @@ export function TakeBackStock({ shop }: { shop: ShopInstance }) {
                 Take Back…
               </Button>
             </Group>
+            {allowanceSpent ? (
+              <SpentAllowanceNote
+                id={refusalId}
+                scope={allowanceSpent}
+                testId="take-back-allowance-refusal"
+              />
+            ) : null}
           </>
         )}
       </Stack>
