@@ -470,8 +470,9 @@ function MoveToMenu({
   const locked = usePlanLockedContainers(destinations);
   const allowanceRefusal = useAllowanceRefusal();
   const source = destinations.find((c) => c.id === item.container_id);
-  // A loot stack's take is not a move between my containers: the workspace says why it cannot go.
-  const spendsOf = (container: Container) => (moveVerb === 'Move' ? moveScope(source, container) : null);
+  // A loot stack's take is not a move between my containers: it spends the party's allowance, into
+  // whichever container (loot.service take), and the loot is the workspace's party's.
+  const spendsOf = (container: Container) => (moveVerb === 'Move' ? moveScope(source, container) : 'party');
   const planLocked = (container: Container) => locked.has(container.id) || locked.has(item.container_id);
   const refusal = (container: Container) =>
     planLocked(container) ? partyCollaborationLocked : allowanceRefusal(spendsOf(container));

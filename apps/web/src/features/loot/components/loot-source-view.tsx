@@ -2,11 +2,13 @@ import type { Container, ItemInstance, LootInstance } from '@haversack/contracts
 import { lootMessages } from '@haversack/contracts';
 import { Alert, Anchor, Badge, Group, Paper, Select, Skeleton, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useId } from 'react';
 import { Link } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
 import { type ItemFilters, matchesItemFilters } from '../../inventory/api/inventory-api';
 import { ItemGrid } from '../../inventory/components/item-collection';
+import { SpentAllowanceNote } from '../../inventory/components/spent-allowance-note';
+import { partyActionAt, useAllowanceSpentAt } from '../../inventory/hooks/use-spent-allowances';
 import type { DraggedLootItem, LayoutMode, LootSource, QueuedItem } from '../../inventory/workspace-types';
 import { partyQuery } from '../../parties/api/parties-api';
 import { lootErrorMessage, lootInstanceQuery, partyLootQuery } from '../api/loot-api';
@@ -132,6 +134,11 @@ function LootStacks(props: LootSourceViewProps & { loot: LootInstance }) {
       : reason;
   const source: LootSource = { lootId: loot.id, lootName: loot.name, partyId: props.partyId, blocked };
   const takeable = blocked === null;
+  // A take spends the party's allowance in the loot's party, into whichever character's container
+  // (loot.service): at the month's limit a stack cannot be picked up, since every drop of it would be
+  // refused, and the line above the stacks says why ("Take to..." lists each container closed, with why).
+  const allowanceSpent = useAllowanceSpentAt(takeable ? partyActionAt(props.partyId) : null);
+  const refusalId = useId();
   const items = loot.container.item_instances.filter((item) => matchesItemFilters(item, props.filters));
   const where = [loot.source, loot.instance_data.location_name].filter(Boolean).join(' · ');
   const queued = (item: ItemInstance): QueuedItem => ({ ...item, loot: source });
@@ -158,6 +165,8 @@ function LootStacks(props: LootSourceViewProps & { loot: LootInstance }) {
         <Alert variant="light" color={loot.is_revealed ? 'blue' : 'gray'} data-testid="loot-take-blocked">
           {blocked}
         </Alert>
+      ) : allowanceSpent ? (
+        <SpentAllowanceNote id={refusalId} scope={allowanceSpent} testId="take-allowance-refusal" />
       ) : props.draggable ? (
         <Text size="xs" c="dimmed">
           Drag an item onto one of your containers to take it.
@@ -166,7 +175,7 @@ function LootStacks(props: LootSourceViewProps & { loot: LootInstance }) {
       <ItemGrid
         items={items}
         layout={props.layout}
-        draggable={props.draggable && takeable}
+        draggable={props.draggable && takeable && allowanceSpent === null}
         swipeable={props.swipeable && takeable}
         dragDataOf={(item): DraggedLootItem => ({
           ...source,

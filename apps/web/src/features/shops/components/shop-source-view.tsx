@@ -152,7 +152,7 @@ function ShopShelf({
 }) {
   const blocked = tradeBlocker(shop, trader);
   // At the month's limit of the party's inventory actions, Buy stays in place, disabled, and says why (as
-  // on the shop's page); a drag onto a container is stopped by the workspace with the same words.
+  // on the shop's page), and a line cannot be picked up: every drop of it would be a purchase, refused.
   const allowanceSpent = useTradeAllowanceSpent(shop);
   const refusalId = useId();
   const refused = allowanceSpent !== null && blocked === null;
@@ -205,7 +205,7 @@ function ShopShelf({
         <Alert variant="light" color={shop.is_active ? 'blue' : 'red'}>
           {notice}
         </Alert>
-      ) : draggable && blocked !== shopMessages.cannotTrade ? (
+      ) : draggable && blocked !== shopMessages.cannotTrade && !refused ? (
         <Text size="xs" c="dimmed">
           Drag an item onto your container to buy it; drop your items here to sell them.
         </Text>
@@ -229,7 +229,7 @@ function ShopShelf({
               inStock={line.inStock}
               priceButton={focus.tradeButton(line.key, index, 'price')}
               onSetPrice={() => pricing.open(line)}
-              draggable={draggable && blocked === null}
+              draggable={draggable && blocked === null && !refused}
               disabled={blocked !== null || line.item.quantity < 1}
               refusalId={refused ? refusalId : null}
               onBuy={() => {
