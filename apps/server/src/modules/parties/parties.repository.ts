@@ -150,9 +150,20 @@ export const partiesRepository = {
     await db.delete(parties).where(eq(parties.id, id));
   },
 
-  async findParty(db: Executor, id: string, options: { lock?: boolean } = {}): Promise<PartyRow | undefined> {
+  /**
+   * `lock: 'no key update'` serialises the party's changes as `true` does, without making wait the rows
+   * that merely refer to it (a foreign key's check takes a key share lock, which that lock allows): a move
+   * that meanwhile tells a member what it brought them writes a notice naming the party.
+   */
+  async findParty(
+    db: Executor,
+    id: string,
+    options: { lock?: boolean | 'no key update' } = {},
+  ): Promise<PartyRow | undefined> {
     const query = db.select().from(parties).where(eq(parties.id, id)).limit(1);
-    const [row] = options.lock ? await query.for('update') : await query;
+    const [row] = options.lock
+      ? await query.for(options.lock === true ? 'update' : options.lock)
+      : await query;
     return row;
   },
 

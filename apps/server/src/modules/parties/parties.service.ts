@@ -433,21 +433,24 @@ export class PartiesService {
       const actor = await this.#ledgerActor(tx, userId);
       const party = await repo.findParty(tx, partyId);
       const partyName = party?.name ?? 'the party';
-      told.push(
-        ...(await this.#notices.write(tx, [
-          {
-            userId: targetUserId,
-            actorId: userId,
-            kind: 'member_removed',
-            partyId,
-            partyName,
-            message: partyNotices.removed(actor.username, partyName),
-            // No link: the party is no longer theirs to open.
-            link: null,
-          },
-        ])),
-      );
-      return this.#dropMember(tx, partyId, target, actor, told);
+      // The notice after the member's containers are locked (in #dropMember), as a move writes its own: a
+      // gift to their character, holding its container, tells them too, and would wait for their inbox.
+      return this.#dropMember(tx, partyId, target, actor, told, async () => {
+        told.push(
+          ...(await this.#notices.write(tx, [
+            {
+              userId: targetUserId,
+              actorId: userId,
+              kind: 'member_removed',
+              partyId,
+              partyName,
+              message: partyNotices.removed(actor.username, partyName),
+              // No link: the party is no longer theirs to open.
+              link: null,
+            },
+          ])),
+        );
+      });
     });
     this.#notices.announce(told);
     await this.#announce(partyId, userId, 'member_removed', (name) => `${name} removed a member`, {
@@ -463,7 +466,13 @@ export class PartiesService {
     targetUserId: string,
     lock: { lock?: boolean } = {},
   ): Promise<MembershipRow> {
-    const { party } = await this.#gmContext(db, partyId, userId, { lock: lock.lock ?? false });
+    // The party held as a change holds it (no key update), not `for update`: a move telling the member
+    // what it brought their character writes a notice naming the party, whose foreign key's check would
+    // wait for this lock while the move holds the containers the removal waits for (a deadlock on
+    // PostgreSQL). A deletion or a hand-over of the party still waits for the removal, and it for them.
+    const { party } = await this.#gmContext(db, partyId, userId, {
+      lock: lock.lock ? 'no key update' : false,
+    });
     const target = await repo.membership(db, partyId, targetUserId, lock);
     if (!target) throw AppError.notFound(partyMessages.notMember);
     policy.assertNotPartyGm(party, target, 'remove');
@@ -471,7 +480,8 @@ export class PartiesService {
   }
 
   async #leavable(db: Executor, userId: string, partyId: string, lock: { lock?: boolean } = {}) {
-    const party = await repo.findParty(db, partyId, lock);
+    // Held as a change holds it: see #removable.
+    const party = await repo.findParty(db, partyId, { lock: lock.lock ? 'no key update' : false });
     const membership = party ? await repo.membership(db, partyId, userId, lock) : undefined;
     policy.assertMember(party, membership);
     if (party?.gameMasterId === userId) throw new AppError('FORBIDDEN', partyMessages.gmCannotLeave);
@@ -687,6 +697,8 @@ export class PartiesService {
     member: MembershipRow,
     actor: LedgerActor,
     told: string[] = [],
+    /** What the caller writes once the member's containers are locked (their notice). */
+    locked?: () => Promise<void>,
   ): Promise<DomainEvent[]> {
     const leaving = await repo.lockCharactersOf(tx, partyId, member.userId);
     // All their containers at once, in id order, as a move between two of them locks them.
@@ -698,6 +710,7 @@ export class PartiesService {
       tx,
       owned.map((container) => container.id),
     );
+    await locked?.();
     const activity: LedgerEntry[] = [];
     for (const character of leaving)
       activity.push(...(await recordPartyChange(tx, character, partyId, 'left_party', actor)));
@@ -714,7 +727,12 @@ export class PartiesService {
     return { id: userId, username: user?.username ?? 'Someone' };
   }
 
-  async #gmContext(tx: Executor, partyId: string, userId: string, options = { lock: true }) {
+  async #gmContext(
+    tx: Executor,
+    partyId: string,
+    userId: string,
+    options: { lock: boolean | 'no key update' } = { lock: true },
+  ) {
     const party = await repo.findParty(tx, partyId, options);
     const membership = party ? await repo.membership(tx, partyId, userId) : undefined;
     policy.assertVisible(party, membership);
