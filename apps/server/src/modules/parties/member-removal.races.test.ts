@@ -1,16 +1,21 @@
-import { eq, sql } from 'drizzle-orm';
+import type { ShopInstance, ShopTemplate } from '@haversack/contracts';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { containers, transactions } from '../../db/schema/inventory.js';
 import { itemInstances } from '../../db/schema/items.js';
 import {
+  coinTemplate,
   createCharacter,
+  createLootTemplate,
   createMember,
   createParty,
   createTemplate,
   createUser,
+  deployLoot,
   type SignedInUser,
   upgrade,
 } from '../../test/factories.js';
-import { buildTestApp, type TestContext } from '../../test/helper.js';
+import { buildTestApp, callApi, type TestContext } from '../../test/helper.js';
 import { actualContents, replayLedger } from '../../test/ledger-replay.js';
 
 /**
@@ -72,12 +77,22 @@ function expectNoFailure(responses: { statusCode: number; body: string }[]) {
   expect(responses.filter((r) => r.statusCode >= 500 || r.statusCode === 409).map((r) => r.body)).toEqual([]);
 }
 
+/** Swords that exist, and those the ledger says a deletion destroyed. */
 async function quantityOfTemplate(): Promise<number> {
-  const [row] = await ctx.database.db
+  const [held] = await ctx.database.db
     .select({ n: sql<number>`coalesce(sum(${itemInstances.quantity}), 0)::int` })
     .from(itemInstances)
     .where(eq(itemInstances.itemTemplateId, templateId));
-  return Number(row?.n);
+  const [destroyed] = await ctx.database.db
+    .select({ n: sql<number>`coalesce(sum(${transactions.quantity}), 0)::int` })
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.itemTemplateId, templateId),
+        inArray(transactions.transactionType, ['character_deletion', 'container_deletion', 'delete']),
+      ),
+    );
+  return Number(held?.n) + Number(destroyed?.n);
 }
 
 /**
@@ -97,6 +112,24 @@ async function world() {
   );
   const bag = String(hero.primary_container_id);
   const friendBag = String(friend.primary_container_id);
+  // A shop whose every purchase by a player waits for the GM, and loot the GM hands out.
+  const shopTemplate = (
+    await callApi(ctx, 'POST', '/shop_templates', gm, { shop_template: { name: 'Armoury' } })
+  ).json().data as ShopTemplate;
+  await callApi(ctx, 'POST', `/shop_templates/${shopTemplate.id}/add_item`, gm, {
+    shop_item: { item_template_id: templateId, quantity: 3, price_cp: 100 },
+  });
+  const deployed = await callApi(ctx, 'POST', '/shop_instances', gm, {
+    shop_instance: { shop_template_id: shopTemplate.id, party_id: party.id, approval_threshold_cp: 0 },
+  });
+  expect(deployed.statusCode, deployed.body).toBe(201);
+  const shop = deployed.json().data as ShopInstance;
+  await ctx.app.services.inventory.createInstance(
+    { id: leaver.user.id, username: leaver.user.username },
+    { item_template_id: (await coinTemplate(ctx, 'gp')).id, container_id: bag, quantity: 20 },
+  );
+  const lootTemplate = await createLootTemplate(ctx, gm, [{ item_template_id: templateId, quantity: 3 }]);
+  const loot = await deployLoot(ctx, gm, party.id, lootTemplate.id, { reveal: true });
   return {
     party,
     leaver,
@@ -105,6 +138,8 @@ async function world() {
     bag,
     friendBag,
     stash: stash.id,
+    shop,
+    loot,
     inBag: await addStacks(leaver, bag, 4),
     inFriendBag: await addStacks(other, friendBag, 4),
     inStash: await addStacks(gm, stash.id, 4),
@@ -112,13 +147,42 @@ async function world() {
 }
 type World = Awaited<ReturnType<typeof world>>;
 
-/** Moves into and out of the leaver's character: its own transfers out, a friend's gifts and the GM's handing out. */
+/**
+ * Moves into and out of the leaver's character: its own transfers out and purchase requests, a friend's
+ * gifts, and the GM handing out from the stash and the loot.
+ */
 function movesOf(w: World) {
   return [
     ...w.inBag.map((stack) => () => transfer(w.leaver, stack, w.bag, w.stash)),
     ...w.inFriendBag.map((stack) => () => give(w.other, stack, w.hero.id)),
     ...w.inStash.map((stack) => () => transfer(gm, stack, w.stash, w.bag)),
+    ...w.shop.container.item_instances.map(
+      (stack) => () =>
+        callApi(ctx, 'POST', `/shop_instances/${w.shop.id}/purchase`, w.leaver, {
+          purchase: {
+            item_instance_id: stack.id,
+            quantity: 1,
+            buyer_character_id: w.hero.id,
+            buyer_container_id: w.bag,
+          },
+        }),
+    ),
+    ...w.loot.container.item_instances.map(
+      (stack) => () =>
+        callApi(ctx, 'POST', `/loot_instances/${w.loot.id}/take`, gm, {
+          take: { item_instance_id: stack.id, target_container_id: w.bag, quantity: 1 },
+        }),
+    ),
   ];
+}
+
+/** Every container of the round, the shop's holds for the requests filed among them. */
+async function placesOf(w: World): Promise<string[]> {
+  const holds = await ctx.database.db
+    .select({ id: containers.id })
+    .from(containers)
+    .where(eq(containers.shopInstanceId, w.shop.id));
+  return [w.bag, w.friendBag, w.stash, w.loot.container.id, ...holds.map((hold) => hold.id)];
 }
 
 async function race(departure: (w: World) => Promise<{ statusCode: number; body: string }>) {
@@ -127,16 +191,17 @@ async function race(departure: (w: World) => Promise<{ statusCode: number; body:
     const w = await world();
     const moves = movesOf(w);
     // The departure starts among the moves, at a different place each round.
-    const at = (round * 3) % moves.length;
+    const at = (round * 5) % moves.length;
     const responses = await Promise.all([
       ...moves.slice(0, at).map((move) => move()),
       departure(w),
       ...moves.slice(at).map((move) => move()),
     ]);
     expectNoFailure(responses);
-    // Leaving moves nothing: every sword is still somewhere, where the ledger says it is.
-    expect(await quantityOfTemplate()).toBe(before + 12 * (round + 1));
-    const places = [w.bag, w.friendBag, w.stash];
+    // Leaving moves nothing, a deletion destroys through the ledger: every sword and coin is still
+    // somewhere, or gone with the character, as the ledger says.
+    expect(await quantityOfTemplate()).toBe(before + 18 * (round + 1));
+    const places = await placesOf(w);
     expect(await replayLedger(ctx.database.db, places)).toEqual(
       await actualContents(ctx.database.db, places),
     );

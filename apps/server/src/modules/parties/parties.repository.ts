@@ -328,14 +328,19 @@ export const partiesRepository = {
     return lists;
   },
 
-  /** A member's characters in a party, locked in id order, as they are about to leave it with them. */
+  /**
+   * A member's characters in a party, locked in id order, as they are about to leave it with them; held as
+   * a change of the character holds it (no key update), not `for update`: a purchase request filed
+   * meanwhile names the character, and its foreign key's check would wait for this lock while the purchase
+   * holds the containers the leaving waits for (a deadlock on PostgreSQL).
+   */
   async lockCharactersOf(db: Executor, partyId: string, userId: string) {
     return db
       .select({ id: characters.id, name: characters.name })
       .from(characters)
       .where(and(eq(characters.partyId, partyId), eq(characters.userId, userId)))
       .orderBy(asc(characters.id))
-      .for('update');
+      .for('no key update');
   },
 
   /** Characters leave a party with their player. */
