@@ -3,6 +3,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containers, transactions } from '../../db/schema/inventory.js';
 import { itemInstances } from '../../db/schema/items.js';
+import { shopRequests } from '../../db/schema/shop-requests.js';
 import {
   coinTemplate,
   createCharacter,
@@ -185,7 +186,20 @@ async function placesOf(w: World): Promise<string[]> {
   return [w.bag, w.friendBag, w.stash, w.loot.container.id, ...holds.map((hold) => hold.id)];
 }
 
-async function race(departure: (w: World) => Promise<{ statusCode: number; body: string }>) {
+/** The requests for the leaver's character still waiting in the round's shop (it is the only buyer). */
+async function pendingRequests(w: World): Promise<number> {
+  const rows = await ctx.database.db
+    .select({ id: shopRequests.id })
+    .from(shopRequests)
+    .where(and(eq(shopRequests.shopInstanceId, w.shop.id), eq(shopRequests.status, 'pending')));
+  return rows.length;
+}
+
+async function race(
+  departure: (w: World) => Promise<{ statusCode: number; body: string }>,
+  /** Whether the departure releases, in its own transaction, every request filed for the character. */
+  options: { releasesRequests?: boolean } = {},
+) {
   const before = await quantityOfTemplate();
   for (let round = 0; round < 4; round++) {
     const w = await world();
@@ -202,6 +216,7 @@ async function race(departure: (w: World) => Promise<{ statusCode: number; body:
     // somewhere, or gone with the character, as the ledger says.
     expect(await quantityOfTemplate()).toBe(before + 18 * (round + 1));
     const places = await placesOf(w);
+    if (options.releasesRequests) expect(await pendingRequests(w)).toBe(0);
     expect(await replayLedger(ctx.database.db, places)).toEqual(
       await actualContents(ctx.database.db, places),
     );
@@ -229,14 +244,28 @@ describe('a member leaving while their character’s items move', () => {
     );
   });
 
+  it('the member deletes the character: no deadlock, every item accounted for', async () => {
+    await race(
+      (w) =>
+        ctx.app.inject({
+          method: 'DELETE',
+          url: `/api/v1/characters/${w.hero.id}`,
+          headers: w.leaver.auth,
+        }),
+      { releasesRequests: true },
+    );
+  });
+
   it('the member takes the character out: no deadlock, every item accounted for', async () => {
-    await race((w) =>
-      ctx.app.inject({
-        method: 'PATCH',
-        url: `/api/v1/characters/${w.hero.id}`,
-        headers: w.leaver.auth,
-        payload: { character: { party_id: null } },
-      }),
+    await race(
+      (w) =>
+        ctx.app.inject({
+          method: 'PATCH',
+          url: `/api/v1/characters/${w.hero.id}`,
+          headers: w.leaver.auth,
+          payload: { character: { party_id: null } },
+        }),
+      { releasesRequests: true },
     );
   });
 });

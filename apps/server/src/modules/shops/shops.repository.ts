@@ -329,6 +329,23 @@ export const shopsRepository = {
   },
 
   /**
+   * Locks, in id order, every shop of the party a character is in (or of `partyId`, the one it leaves):
+   * the shops where a purchase request for it can be filed, each locked before its buyer's containers.
+   */
+  async lockInstancesOfBuyer(db: Executor, characterId: string, partyId?: string): Promise<void> {
+    await db
+      .select({ id: shopInstances.id })
+      .from(shopInstances)
+      .where(
+        partyId === undefined
+          ? sql`${shopInstances.partyId} = (select ${characters.partyId} from ${characters} where ${characters.id} = ${characterId})`
+          : eq(shopInstances.partyId, partyId),
+      )
+      .orderBy(asc(shopInstances.id))
+      .for('update');
+  },
+
+  /**
    * `lockInstance` with what a trade or an edit of the shop reads next, in one statement (issue 13 §2): its
    * party, the user's role there and whether they play a character in it, and the shop's container.
    */

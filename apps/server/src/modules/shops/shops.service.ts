@@ -2096,6 +2096,16 @@ export class ShopsService {
    * then the containers. Answers the events to publish after the commit.
    */
   async releaseRequestsOfBuyer(tx: Executor, actor: LedgerActor, gone: BuyerGone): Promise<DomainEvent[]> {
+    // A character's deletion or leaving holds every shop of its party first, as a purchase holds one before
+    // the buyer's containers: a request filed after this read would be left pending for a character that is
+    // gone, and on PostgreSQL its row, set null twice by the deletion's cascades, would wait for the shop
+    // that purchase holds while it waits for the containers the deletion holds (a deadlock).
+    if ('characterId' in gone)
+      await repo.lockInstancesOfBuyer(
+        tx,
+        gone.characterId,
+        'leftPartyId' in gone ? gone.leftPartyId : undefined,
+      );
     const pending = await repo.pendingRequestsOfBuyer(tx, gone);
     const events: DomainEvent[] = [];
     if (pending.length === 0) return events;
