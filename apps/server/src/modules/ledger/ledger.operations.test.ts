@@ -208,6 +208,49 @@ describe('the ledger listed one entry per action (group=operation)', () => {
     expect(first.data.transactions.map((t) => t.transaction_type)).toContain('container_creation');
   });
 
+  it('names a purchase request the same in the buyer’s character history, which lists no hold', async () => {
+    const { gm, party, shop } = await deployedShop();
+    const changed = await callApi(ctx, 'PATCH', `/shop_instances/${shop.id}`, gm, {
+      shop_instance: { approval_threshold_cp: 0 },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const player = await createMember(ctx, party, 'player');
+    const hero = await createCharacter(ctx, player, { partyId: party.id, maxWeight: null, maxSlots: null });
+    const bag = hero.primary_container_id;
+    if (!bag) throw new Error('no bag');
+    const gp = await coinTemplate(ctx, 'gp');
+    await ctx.app.services.inventory.createInstance(
+      { id: player.user.id, username: player.user.username },
+      { item_template_id: gp.id, container_id: bag, quantity: 5 },
+    );
+    const line = shop.container.item_instances.find((i) => i.quantity === 4);
+    if (!line) throw new Error('no line of 4');
+    const asked = await callApi(ctx, 'POST', `/shop_instances/${shop.id}/purchase`, player, {
+      purchase: {
+        item_instance_id: line.id,
+        quantity: 2,
+        buyer_character_id: hero.id,
+        buyer_container_id: bag,
+      },
+    });
+    expect(asked.statusCode, asked.body).toBe(202);
+
+    // The character's history has the goods set aside (its row names the character), not the shop's hold.
+    const response = await ctx.app.inject({
+      url: `/api/v1/transactions/character/${hero.id}?per_page=1&group=operation`,
+      headers: player.auth,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const history = response.json() as Listing;
+    expect(history.data.transactions.map((t) => t.transaction_type)).toEqual(['transfer']);
+    const [request] = history.data.operations ?? [];
+    expect(request?.summary).toMatch(new RegExp(`^${player.user.username} asked to buy 2 × Ware 4 `));
+    // As the party's Activity tab badges it ("Purchase requested"), not "Transfer".
+    expect(request?.kind).toBe('shop_request');
+    const activity = await list(gm, party.id, 'per_page=1&group=operation');
+    expect(activity.data.operations?.[0]?.kind).toBe(request?.kind);
+  });
+
   it('names a purchase request’s outcome for its entry’s badge: approved, declined or cancelled', async () => {
     const { gm, party, shop } = await deployedShop();
     const changed = await callApi(ctx, 'PATCH', `/shop_instances/${shop.id}`, gm, {

@@ -74,6 +74,15 @@ const reasonOf = (row: Row) => (row.details as { reason?: unknown } | null)?.rea
 const isRequestHold = (row: Row) =>
   row.transactionType === 'container_creation' && reasonOf(row) === 'shop_request';
 
+/**
+ * A row a purchase request's asking wrote: its hold made, or the goods set aside in it. A character's history
+ * lists only the goods' row (the hold names no character), so that row alone must say what the action was,
+ * as the party's Activity tab says it with both.
+ */
+const isRequestAsking = (row: Row) =>
+  isRequestHold(row) ||
+  (reasonOf(row) === 'shop_request' && (row.details as { hold?: unknown } | null)?.hold === 'held');
+
 const plural = (n: number, one: string, many: string) => `${formatEnUs(n)} ${n === 1 ? one : many}`;
 
 /**
@@ -139,7 +148,7 @@ function operationKind(written: Row[]): OperationKind | undefined {
   const reasons = new Set(written.map(reasonOf));
   if (reasons.has('shop_deployment')) return 'shop_deployment';
   if (reasons.has('loot_deployment')) return 'loot_deployment';
-  if (written.some(isRequestHold)) return 'shop_request';
+  if (written.some(isRequestAsking)) return 'shop_request';
   if (reasons.has('joined_party')) return 'joined_party';
   if (reasons.has('left_party')) return 'left_party';
   for (const row of written) {
