@@ -128,7 +128,7 @@ test('a GM watches a player change the party stash live, then exports the activi
   const path = await download.path();
   const rows = parseCsv((await readFile(path, 'utf8')).replace(/^\uFEFF/, ''));
   expect(rows[0]?.join(',')).toBe(
-    'Date,Type,Actor,Target,Item,Quantity,Amount,Currency,From Location,To Location,Notes,Source',
+    'Date,Type,Actor,Target,Item,Quantity,Amount,Currency,From Location,To Location,Notes,Source,Type code',
   );
   // One row per rope added, by whom: the player's, then the GM's while the player was offline.
   expect(rows.filter((row) => row[4] === rope.name).map((row) => row[2])).toEqual([

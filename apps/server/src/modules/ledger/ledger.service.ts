@@ -283,6 +283,9 @@ export const csvColumns = [
   'Notes',
   // Issue 16 §6: after the spec's eleven columns (spec/02 §9), where the change came from.
   'Source',
+  // The code Type's label is named by (a ledger type, `container_creation`, or an action's kind,
+  // `shop_request`), which does not change with the wording: for scripts, as Type was before it had labels.
+  'Type code',
 ];
 
 function csvField(value: string | number | null): string {
@@ -313,8 +316,8 @@ function toCsvLine(row: Row): string {
   const kind = csvKind(row);
   return `${[
     row.transactionDate.toISOString(),
-    // As the transaction history names it ("Transfer", "Loot distribution", "Joined the party"), not the
-    // ledger's code.
+    // As the transaction history names it ("Transfer", "Loot distribution", "Joined the party"); its code
+    // is the last column.
     kind ? operationKindLabels[kind] : transactionTypeLabel(row.transactionType),
     row.actorName,
     row.targetName,
@@ -326,6 +329,7 @@ function toCsvLine(row: Row): string {
     row.destinationName,
     row.notes,
     row.source,
+    kind ?? row.transactionType,
   ]
     .map(csvField)
     .join(',')}\r\n`;

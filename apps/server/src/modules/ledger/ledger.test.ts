@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { operationKindLabel, operationKindLabels, transactionTypeLabel } from '@haversack/contracts';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transactions } from '../../db/schema/inventory.js';
@@ -12,9 +13,10 @@ import {
   createTemplate,
   createUser,
   deployLoot,
+  type SignedInUser,
   upgrade,
 } from '../../test/factories.js';
-import { buildTestApp, type TestContext } from '../../test/helper.js';
+import { buildTestApp, callApi, type TestContext } from '../../test/helper.js';
 import { CSV_PAGE_ROWS } from './ledger.service.js';
 
 let ctx: TestContext;
@@ -63,6 +65,58 @@ function parseCsv(withBom: string): string[][] {
     } else field += c;
   }
   return rows;
+}
+
+/**
+ * A party whose shop asks the GM about every purchase, and a player with 5 gp: `ask` requests a rope (2 gp 5 sp),
+ * `decide` answers a request.
+ */
+async function requestsAtRopewalk() {
+  const gm = await createUser(ctx);
+  await upgrade(ctx, gm, 'tier_1');
+  const party = await createParty(ctx, gm, { encumbrance_style: 'none' });
+  const player = await createMember(ctx, party, 'player');
+  const hero = await createCharacter(ctx, player, {
+    name: 'Pip',
+    partyId: party.id,
+    maxWeight: null,
+    maxSlots: null,
+  });
+  const backpack = hero.primary_container_id ?? '';
+  const gold = await coinTemplate(ctx, 'gp');
+  await ctx.app.services.inventory.createInstance(
+    { id: player.user.id, username: player.user.username },
+    { item_template_id: gold.id, container_id: backpack, quantity: 5 },
+  );
+  const rope = await createTemplate(ctx, { name: 'Rope', baseValue: 1, currency: 'gp', stackSize: 0 });
+  const template = (
+    await callApi(ctx, 'POST', '/shop_templates', gm, { shop_template: { name: 'Ropewalk' } })
+  ).json().data as { id: string };
+  await callApi(ctx, 'POST', `/shop_templates/${template.id}/add_item`, gm, {
+    shop_item: { item_template_id: rope.id, quantity: 10, price_cp: 250 },
+  });
+  const deployed = await callApi(ctx, 'POST', '/shop_instances', gm, {
+    shop_instance: { shop_template_id: template.id, party_id: party.id, approval_threshold_cp: 0 },
+  });
+  expect(deployed.statusCode, deployed.body).toBe(201);
+  const shop = deployed.json().data as { id: string; container: { item_instances: { id: string }[] } };
+  const ask = async () => {
+    const asked = await callApi(ctx, 'POST', `/shop_instances/${shop.id}/purchase`, player, {
+      purchase: {
+        item_instance_id: shop.container.item_instances[0]?.id,
+        quantity: 1,
+        buyer_character_id: hero.id,
+        buyer_container_id: backpack,
+      },
+    });
+    expect(asked.statusCode, asked.body).toBe(202);
+    return (asked.json().data as { request: { id: string } }).request.id;
+  };
+  const decide = async (by: SignedInUser, id: string, path: 'approve' | 'decline' | 'cancel') => {
+    const decided = await callApi(ctx, 'POST', `/shop_requests/${id}/${path}`, by);
+    expect(decided.statusCode, decided.body).toBe(200);
+  };
+  return { gm, party, player, ask, decide };
 }
 
 describe('CSV export of the ledger', () => {
@@ -116,6 +170,7 @@ describe('CSV export of the ledger', () => {
       'To Location',
       'Notes',
       'Source',
+      'Type code',
     ]);
     // The header, the creation of the party's Party Stash (the newest row) and the 2,500 transfers.
     expect(table).toHaveLength(2_502);
@@ -231,6 +286,7 @@ describe('CSV export of the ledger', () => {
       'To Location',
       'Notes',
       'Source',
+      'Type code',
     ]);
     const typed = (type: string) => lines.filter((line) => line[1] === type);
     const gear = (type: string) =>
@@ -258,6 +314,35 @@ describe('CSV export of the ledger', () => {
       ['Rope', '250'],
     ]);
     expect(typed('Transfer')).toEqual([]);
+  });
+
+  it('writes each row’s code after the spec’s columns, the one its Type label is named by, for scripts', async () => {
+    const { gm, party, ask, decide } = await requestsAtRopewalk();
+    await decide(gm, await ask(), 'approve');
+    const response = await callApi(ctx, 'GET', `/transactions/party/${party.id}/export.csv`, gm);
+    expect(response.statusCode).toBe(200);
+    const [header, ...lines] = parseCsv(response.body);
+    // spec/02 §9's eleven columns keep their order; the codes come last, after Source.
+    expect(header?.slice(-2)).toEqual(['Source', 'Type code']);
+    const coded = (line: string[]) => `${line[1]} = ${line.at(-1)}`;
+    const codes = new Set(lines.map(coded));
+    // The party's stash and the ledger's own types, as exports wrote them before they had labels.
+    expect(codes).toContain('Container created = container_creation');
+    expect(codes).toContain('Item added = item_creation');
+    expect(codes).toContain('Purchase = purchase');
+    // The request's rows, by the kind their label is named by.
+    expect(codes).toContain('Purchase requested = shop_request');
+    expect(codes).toContain('Purchase approved = shop_request_approved');
+    // Every code names its label, and one label has one code.
+    for (const line of lines) {
+      const code = line.at(-1) ?? '';
+      const label = code in operationKindLabels ? operationKindLabel(code) : transactionTypeLabel(code);
+      expect(line[1], code).toBe(label);
+    }
+    const byLabel = new Map<string, Set<string>>();
+    for (const line of lines)
+      byLabel.set(line[1] ?? '', (byLabel.get(line[1] ?? '') ?? new Set()).add(line.at(-1) ?? ''));
+    expect([...byLabel.values()].every((set) => set.size === 1)).toBe(true);
   });
 
   it('writes control characters and override marks of rows stored before the text rules as U+FFFD', async () => {
