@@ -15,6 +15,23 @@ export type LedgerEntry = typeof transactions.$inferInsert;
 /** Newest first, and the rows one database transaction wrote (one date) in the reverse of their writing. */
 export const ledgerNewestFirst = [desc(transactions.transactionDate), desc(transactions.writeOrder)];
 
+/**
+ * For a row of the ledger being read: the hold of a purchase request that its approval dropped, where the row
+ * does not say so itself. Holds dropped before 2026-11-29 carry no `details.outcome`; an approval's is told by
+ * the purchase written with it (the same action: same instant, same actor) naming the same request, which is
+ * how the grouped history badges it. Only such rows look (by the actor and date index); all others are false.
+ * Written out in full: drizzle leaves a column of a single-table select unqualified, which inside the
+ * subquery would name the approval's own.
+ */
+export const droppedByAnApproval = sql<boolean>`case when "transactions"."transaction_type" = 'container_deletion'
+  and "transactions"."details"->>'reason' = 'shop_request' and "transactions"."details"->'outcome' is null
+  then exists (select 1 from "transactions" as "approval"
+    where "approval"."actor_id" = "transactions"."actor_id"
+    and "approval"."transaction_date" = "transactions"."transaction_date"
+    and "approval"."transaction_type" = 'purchase'
+    and "approval"."details"->>'shop_request_id' = "transactions"."details"->>'shop_request_id')
+  else false end`;
+
 /** Every row says where its change came from (DESIGN §4), unless the use case named it already. */
 function withSource(entry: LedgerEntry): LedgerEntry {
   return entry.source ? entry : { ...entry, source: currentChangeSource() };

@@ -19,7 +19,7 @@ import { CSV_BOM, csvSafeText } from '../../lib/csv.js';
 import { containerAccess } from '../inventory/inventory.policy.js';
 import { inventoryRepository } from '../inventory/inventory.repository.js';
 import { partiesRepository } from '../parties/parties.repository.js';
-import { ledgerNewestFirst, ledgerRepository } from './ledger.repository.js';
+import { droppedByAnApproval, ledgerNewestFirst, ledgerRepository } from './ledger.repository.js';
 import { lootRowPublic, lootRowVisibleTo } from './ledger-visibility.js';
 
 type Row = typeof transactions.$inferSelect;
@@ -299,21 +299,24 @@ function csvField(value: string | number | null): string {
 /**
  * What a row is in the CSV's Type column, where its ledger type is only how the action was kept: a character
  * joining or leaving a party (`adjust` rows that move nothing, beside a GM's real adjustments) and a purchase
- * request's hold (the hold made and dropped, the goods moved into it and back, beside real transfers) are
- * written as the history's badge names them. Rows that are what their type says keep it: the purchase an
- * approval makes, and the coins that paid for it, are purchases, so a spreadsheet summing a Type counts only
- * its own.
+ * request's rows (its hold made, the goods set aside in it, then what became of it) are written as the
+ * history's badge names them. Rows that are what their type says keep it: the purchase an approval makes, and
+ * the coins that paid for it, are purchases, so a spreadsheet summing a Type counts only its own. A decision's
+ * row from before decisions recorded their outcome is an approval's where its purchase says so
+ * (`approvedHold`), else what its type says, as the history badges such a decline or cancellation; never the
+ * request itself, which only the asking is.
  */
-function csvKind(row: Row): OperationKind | undefined {
+function csvKind(row: Row, approvedHold: boolean): OperationKind | undefined {
   const reason = reasonOf(row);
   if (reason === 'joined_party' || reason === 'left_party') return reason;
   if (reason !== 'shop_request') return undefined;
-  return requestOutcome(row) ?? 'shop_request';
+  if (isRequestAsking(row)) return 'shop_request';
+  return requestOutcome(row) ?? (approvedHold ? requestOutcomeKinds.approved : undefined);
 }
 
-function toCsvLine(row: Row): string {
+function toCsvLine(row: Row, approvedHold: boolean): string {
   const { amount, currency } = money(row);
-  const kind = csvKind(row);
+  const kind = csvKind(row, approvedHold);
   return `${[
     row.transactionDate.toISOString(),
     // As the transaction history names it ("Transfer", "Loot distribution", "Joined the party"); its code
@@ -459,7 +462,11 @@ export class LedgerService {
     let cursor: { date: string; writeOrder: number } | undefined;
     for (;;) {
       const page = await this.db
-        .select({ row: transactions, date: sql<string>`${transactions.transactionDate}::text` })
+        .select({
+          row: transactions,
+          date: sql<string>`${transactions.transactionDate}::text`,
+          approvedHold: droppedByAnApproval,
+        })
         .from(transactions)
         .where(
           and(
@@ -472,7 +479,7 @@ export class LedgerService {
         .orderBy(...ledgerNewestFirst)
         .limit(CSV_PAGE_ROWS);
       if (page.length === 0) return;
-      yield page.map(({ row }) => toCsvLine(row)).join('');
+      yield page.map(({ row, approvedHold }) => toCsvLine(row, approvedHold)).join('');
       const last = page[page.length - 1];
       if (!last || page.length < CSV_PAGE_ROWS) return;
       cursor = { date: last.date, writeOrder: last.row.writeOrder };

@@ -345,6 +345,49 @@ describe('CSV export of the ledger', () => {
     expect([...byLabel.values()].every((set) => set.size === 1)).toBe(true);
   });
 
+  it('names the hold an approval dropped before decisions kept their outcome as the approval, as the history does', async () => {
+    const { gm, party, ask, decide } = await requestsAtRopewalk();
+    await decide(gm, await ask(), 'approve');
+    await decide(gm, await ask(), 'decline');
+    // Rows written before 2026-11-29 (ecb03768) named no outcome: the hold dropped and the goods sent back said
+    // only that they were about a request.
+    await ctx.database.db.execute(
+      sql`update transactions set details = details - 'outcome' where party_id = ${party.id} and details ? 'outcome'`,
+    );
+
+    // The Activity tab badges the approval by its purchase, and an old decline by its main row's type.
+    const grouped = await callApi(
+      ctx,
+      'GET',
+      `/transactions/party/${party.id}?per_page=50&group=operation`,
+      gm,
+    );
+    expect(grouped.statusCode, grouped.body).toBe(200);
+    const { operations } = grouped.json().data as { operations: { summary: string; kind?: string }[] };
+    const kindOf = (pattern: RegExp) =>
+      operations.filter((op) => pattern.test(op.summary)).map((op) => op.kind);
+    expect(kindOf(/ bought 1 × Rope /)).toEqual(['shop_request_approved']);
+    expect(kindOf(/ declined /)).toEqual([undefined]);
+
+    const response = await callApi(ctx, 'GET', `/transactions/party/${party.id}/export.csv`, gm);
+    expect(response.statusCode).toBe(200);
+    const [, ...lines] = parseCsv(response.body);
+    const holdDrops = lines
+      // The hold dropped: from the hold, to nowhere.
+      .filter((line) => line[8] === 'Ropewalk hold' && line[9] === '')
+      .map((line) => `${line[1]} = ${line.at(-1)}`);
+    // Newest first: the decline's, then the approval's. Neither is a request.
+    expect(holdDrops).toEqual([
+      'Container deleted = container_deletion',
+      'Purchase approved = shop_request_approved',
+    ]);
+    const typed = (type: string) => lines.filter((line) => line[1] === type).map((line) => line[4]);
+    // Only the asking's rows are requests: each hold made and the rope set aside in it.
+    expect(typed('Purchase requested')).toEqual(['Rope', '', 'Rope', '']);
+    // The old decline's rope going back reads as the Activity tab's badge does.
+    expect(typed('Transfer')).toEqual(['Rope']);
+  });
+
   it('writes control characters and override marks of rows stored before the text rules as U+FFFD', async () => {
     const gm = await createUser(ctx);
     await upgrade(ctx, gm, 'tier_3');
