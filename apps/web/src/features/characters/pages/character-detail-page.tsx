@@ -23,6 +23,7 @@ import { usePageTitle } from '../../../lib/page-title';
 import { generalMessages, toast } from '../../../lib/toast';
 import { formatWeight } from '../../../lib/weight';
 import { TransactionHistory } from '../../activity/components/transaction-history';
+import { RealtimeIndicator } from '../../realtime/components/realtime-indicator';
 import { usePartyChannels } from '../../realtime/hooks/use-party-channels';
 import { ShareButton } from '../../shares/components/share-button';
 import { characterKeys, characterQuery, deleteCharacter } from '../api/characters-api';
@@ -61,7 +62,8 @@ export function CharacterDetailPage() {
   usePageTitle(query.data?.name ?? 'Character');
   // Issue 6: the owner (always a member of the character's party) sees the history change live.
   // Removed from the party, the owner keeps the character (it leaves with them): the page stays.
-  usePartyChannels(query.data?.is_owner ? query.data.party_id : null, { staysOnRemoval: true });
+  const liveParty = query.data?.is_owner ? query.data.party_id : null;
+  const realtime = usePartyChannels(liveParty, { staysOnRemoval: true });
   const remove = useMutation({
     mutationFn: () => deleteCharacter(id),
     onSuccess: async () => {
@@ -110,6 +112,13 @@ export function CharacterDetailPage() {
           </Group>
           {summary ? <Text c="dimmed">{summary}</Text> : null}
           <Text size="sm">Played by {character.player_name ?? 'Unknown'}</Text>
+          {liveParty ? (
+            // As the party page says it: its purse, load and history stop changing while the server is away.
+            // The badge's height is kept while the first connection is made, so the page does not jump.
+            <Group mih={20}>
+              <RealtimeIndicator status={realtime.status} />
+            </Group>
+          ) : null}
         </Stack>
         <Group gap="sm">
           {character.is_owner ? (
