@@ -414,7 +414,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // External plugins.
   await app.register(securityHeadersPlugin, securityHeaderOptions);
   // Before compression: its onSend keeps the answer as the route wrote it, not as a compressed stream.
-  await app.register(idempotencyPlugin, { db: database.db, secret: deps.jwtSecret, now });
+  await app.register(idempotencyPlugin, {
+    db: database.db,
+    kind: database.kind,
+    secret: deps.jwtSecret,
+    now,
+  });
   await app.register(compress, apiCompression);
   await app.register(errorHandlerPlugin);
   await app.register(inputGuardPlugin);

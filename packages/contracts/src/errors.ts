@@ -201,7 +201,12 @@ export const idempotencyMessages = {
   invalidKey: 'Idempotency-Key must be 1 to 255 visible ASCII characters',
   reused: 'This Idempotency-Key was already used for a different request. Send a new key for a new change.',
   inProgress: 'A request with this Idempotency-Key is still being handled. Try again in a moment.',
+  /** A claim whose change committed, but whose process died before it kept the answer. */
+  answerLost:
+    'The change sent with this Idempotency-Key was made, but its answer was lost. Check the result; send a new key to make it again.',
   /** What the web app says when its change is still running after it waited for it. */
   stillRunning:
     'Your change is taking longer than usual and may still go through. Check before you try it again.',
+  /** What the web app says for `answerLost`. */
+  madeAnswerLost: 'Your change was made, but its answer was lost. Check the result before you make it again.',
 } as const;

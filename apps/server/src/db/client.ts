@@ -3,6 +3,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { makeDirectory } from '../lib/make-directory.js';
+import { markClaimsBeforeOwnStatements, markClaimsInTransactions } from './claim-commits.js';
 import { lastAppliedMigration, migrationsAfter, migrationsFolder } from './migration-journal.js';
 import { type Schema, schema } from './schema.js';
 import { trackUserWrites } from './user-writes.js';
@@ -15,6 +16,7 @@ export type Executor = Database | Transaction;
 
 export interface DatabaseHandle {
   db: Database;
+  /** pglite: one process at a time (the DATA_DIR lock); postgres: any number. */
   kind: 'pglite' | 'postgres';
   /**
    * Applies the migrations the database does not record yet; answers their tags (none: nothing to do).
@@ -54,6 +56,10 @@ export async function openPglite(options: {
   });
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   trackUserWrites(db);
+  // What a request with an Idempotency-Key commits marks its claim (db/claim-commits.ts). PGlite's own
+  // query and exec run outside its transactions, whose statements go another way.
+  markClaimsInTransactions(db);
+  markClaimsBeforeOwnStatements(client, ['query', 'exec']);
   return {
     db,
     kind: 'pglite',

@@ -2,6 +2,7 @@ import type { TablesRelationalConfig } from 'drizzle-orm';
 import { NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { failingWithAbortCause } from './abort-cause.js';
+import { type CommitClaim, claimToMark, MARK_CLAIM_SQL } from './claim-commits.js';
 import type { Database, Executor } from './client.js';
 import type { PipelinedOptions } from './pipelined-transaction.js';
 import { inWriteScope } from './user-writes.js';
@@ -34,6 +35,10 @@ export function pipelinedOnPostgres<T>(
 interface Running {
   /** The COMMIT, once a statement took it along. */
   commit?: Promise<pg.QueryResult>;
+  /** The Idempotency-Key claim the transaction marks right before its COMMIT (db/claim-commits.ts). */
+  claim?: CommitClaim;
+  /** That mark, once sent. */
+  mark?: Promise<pg.QueryResult>;
 }
 
 /** The pooled clients running a pipelined transaction now. */
@@ -56,6 +61,8 @@ async function runPipelined<T>(
 ): Promise<T> {
   const client = (await pool.connect()) as PipelinedClient;
   const state: Running = {};
+  const claim = claimToMark();
+  if (claim) state.claim = claim;
   let broken: Error | undefined;
   client.pipeline = true;
   running.set(client, state);
@@ -79,12 +86,16 @@ async function runPipelined<T>(
     try {
       const value = await result;
       await begun;
-      const committed = await (state.commit ?? client.query('commit'));
+      const committed = await (state.commit ?? commit(client, state));
+      // A claim taken over by a retry refuses its mark: the change is the retry's to make.
+      if (state.mark) await state.mark;
       // PostgreSQL ends an aborted transaction's COMMIT as a ROLLBACK, with no error of its own.
       if (committed.command !== 'COMMIT') throw new Error('The transaction was rolled back, not committed.');
+      if (state.claim) state.claim.marked = true;
       return value;
     } catch (error) {
       if (state.commit) await state.commit.catch(() => {});
+      if (state.mark) await state.mark.catch(() => {});
       else {
         await client.query('rollback').catch((rollbackError: unknown) => {
           broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
@@ -97,6 +108,21 @@ async function runPipelined<T>(
     client.pipeline = false;
     // A connection that could not roll back is closed rather than handed to the next caller.
     client.release(broken);
+  }
+}
+
+/** The COMMIT, after the claim's mark when the transaction runs for one (both in one write). */
+function commit(client: PipelinedClient, state: Running): Promise<pg.QueryResult> {
+  const claim = state.claim;
+  if (!claim?.open || claim.marked) return client.query('commit');
+  const stream = client.connection.stream;
+  stream.cork();
+  try {
+    state.mark = client.query(MARK_CLAIM_SQL, [claim.rowId]);
+    state.mark.catch(() => {});
+    return client.query('commit');
+  } finally {
+    stream.uncork();
   }
 }
 
@@ -130,7 +156,7 @@ export function sendCommittingWith<R>(client: unknown, send: () => Promise<R>): 
   stream.cork();
   try {
     const sent = send();
-    state.commit = (client as PipelinedClient).query('commit');
+    state.commit = commit(client as PipelinedClient, state);
     state.commit.catch(() => {});
     return sent;
   } finally {

@@ -2,6 +2,12 @@ import { sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import {
+  BOOT_ID,
+  markClaimsBeforeOwnStatements,
+  markClaimsInTransactions,
+  processName,
+} from './claim-commits.js';
 import type { Database, DatabaseHandle } from './client.js';
 import { usePostgresDriver } from './direct.js';
 import { lastAppliedMigration, migrationsAfter, migrationsFolder } from './migration-journal.js';
@@ -24,12 +30,19 @@ export async function openPostgresPool(url: string, options: { max?: number } = 
     // not keep a process alive that has nothing else to do (a CLI run).
     idleTimeoutMillis: 5 * 60_000,
     allowExitOnIdle: true,
+    // Names this process to the others: an Idempotency-Key claim whose process has no connection left is
+    // an orphan (plugins/idempotency.ts).
+    application_name: processName(BOOT_ID),
   });
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const nodeDb = drizzleNodePg(pool, { schema });
   const db = nodeDb as unknown as Database;
   trackUserWrites(db);
+  // What a request with an Idempotency-Key commits marks its claim (db/claim-commits.ts): the pool's own
+  // query runs each statement on its own (transactions take a client of it).
+  markClaimsInTransactions(db);
+  markClaimsBeforeOwnStatements(pool, ['query']);
   await db.execute(sql`select 1`);
   let closed = false;
   return {
@@ -88,7 +101,8 @@ async function listenOnPostgres(
     retry.unref();
   };
   const connect = async () => {
-    const client = new pg.Client({ connectionString: url });
+    // Held as long as the process runs: it names the process to the others (as the pool does).
+    const client = new pg.Client({ connectionString: url, application_name: processName(BOOT_ID) });
     client.on('notification', (message) => {
       if (message.channel === channel) onMessage(message.payload ?? '');
     });

@@ -1,7 +1,9 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { idempotencyMessages } from '@haversack/contracts';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { processName } from '../db/claim-commits.js';
 import { idempotencyKeys } from '../db/schema/idempotency-keys.js';
 import { transactions } from '../db/schema/inventory.js';
 import { itemInstances } from '../db/schema/items.js';
@@ -13,7 +15,7 @@ import {
   upgrade,
 } from '../test/factories.js';
 import { buildTestApp, callApi, type TestContext } from '../test/helper.js';
-import { IDEMPOTENCY_TTL_MS } from './idempotency.js';
+import { IDEMPOTENCY_CLAIM_HOLD_MS, IDEMPOTENCY_TTL_MS } from './idempotency.js';
 
 let ctx: TestContext;
 let baseUrl: string;
@@ -274,5 +276,129 @@ describe('Idempotency-Key', () => {
       clockOffsetMs = 0;
     }
     expect(await held(a.quiver)).toBe(2);
+  });
+});
+
+describe('Idempotency-Key after its process died', () => {
+  type Move = { stack: string; from: string; to: string; quantity: number };
+  /** The fingerprint the server gives a transfer (plugins/idempotency.ts: method, path, HMAC of the body). */
+  const fingerprintOf = (move: Move) => {
+    const body = JSON.stringify({
+      item_instance_id: move.stack,
+      source_container_id: move.from,
+      target_container_id: move.to,
+      quantity: move.quantity,
+    });
+    return `POST /api/v1/containers/transfer ${createHmac('sha256', ctx.jwtSecret ?? '').update(body).digest('base64url')}`;
+  };
+  /** The claim a process left when it was killed while its request ran: no answer kept. */
+  const leaveClaim = (
+    user: SignedInUser,
+    key: string,
+    move: Move,
+    claim: { claimedBy?: string; at?: Date },
+  ) =>
+    ctx.database.db.insert(idempotencyKeys).values({
+      userId: user.user.id,
+      key,
+      fingerprint: fingerprintOf(move),
+      ...(claim.claimedBy ? { claimedBy: claim.claimedBy } : {}),
+      createdAt: claim.at ?? new Date(),
+    });
+
+  it('makes a change whose process died before it committed, once, when the same key comes again', async () => {
+    const a = await archer();
+    const move = { stack: a.stack, from: a.backpack, to: a.quiver, quantity: 3 };
+    // Another process, gone now (a kill -9): its claim was never marked, so its transaction rolled back.
+    await leaveClaim(a.user, 'crashed-1', move, { claimedBy: randomUUID() });
+    const retry = await transfer(a.user, move, 'crashed-1');
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    const again = await transfer(a.user, move, 'crashed-1');
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await held(a.quiver)).toBe(3);
+    expect(await held(a.backpack)).toBe(17);
+    expect(await moves(a.quiver)).toBe(1);
+  });
+
+  it('waits for a claim of another process that still runs (PostgreSQL)', async () => {
+    if (ctx.database.kind !== 'postgres') return;
+    const a = await archer();
+    const move = { stack: a.stack, from: a.backpack, to: a.quiver, quantity: 1 };
+    const other = randomUUID();
+    // Another server process on the same database: its connections carry its name.
+    const url = inject('postgresTemplate')?.url ?? '';
+    const connection = new pg.Client({ connectionString: url, application_name: processName(other) });
+    await connection.connect();
+    try {
+      await leaveClaim(a.user, 'elsewhere-1', move, { claimedBy: other });
+      const retry = await transfer(a.user, move, 'elsewhere-1');
+      expect(retry.status).toBe(409);
+      expect(retry.headers.get('retry-after')).toBe('1');
+    } finally {
+      await connection.end();
+    }
+    // Gone now: its claim, never marked, is taken over.
+    const later = await transfer(a.user, move, 'elsewhere-1');
+    expect(later.status).toBe(200);
+    expect(await held(a.quiver)).toBe(1);
+  });
+
+  it('takes over a claim held past the longest a request runs, and the change is made once', async () => {
+    const a = await archer();
+    const move = { stack: a.stack, from: a.backpack, to: a.quiver, quantity: 4 };
+    await leaveClaim(a.user, 'stuck-1', move, {
+      at: new Date(Date.now() - IDEMPOTENCY_CLAIM_HOLD_MS - 5_000),
+    });
+    const [first, second] = await Promise.all([
+      transfer(a.user, move, 'stuck-1'),
+      transfer(a.user, move, 'stuck-1'),
+    ]);
+    // One makes the change; the other is its replay, or waits while it runs: never a second change.
+    const statuses = [first?.status, second?.status];
+    expect(statuses).toContain(200);
+    expect(statuses.every((status) => status === 200 || status === 409)).toBe(true);
+    expect(await held(a.quiver)).toBe(4);
+    expect(await moves(a.quiver)).toBe(1);
+  });
+
+  it('never makes again a change that committed when its answer was lost, and says so', async () => {
+    const a = await archer();
+    const move = { stack: a.stack, from: a.backpack, to: a.quiver, quantity: 2 };
+    expect((await transfer(a.user, move, 'lost-1')).status).toBe(200);
+    const [row] = await ctx.database.db
+      .select()
+      .from(idempotencyKeys)
+      .where(eq(idempotencyKeys.key, 'lost-1'));
+    // The transfer's own transaction marked its claim before it committed.
+    expect(row?.committed).toBe(true);
+    // The process died after the commit, before it kept the answer.
+    await ctx.database.db
+      .update(idempotencyKeys)
+      .set({ status: null, body: null, contentType: null, claimedBy: randomUUID() })
+      .where(eq(idempotencyKeys.key, 'lost-1'));
+    for (let i = 0; i < 2; i += 1) {
+      const retry = await transfer(a.user, move, 'lost-1');
+      expect(retry.status).toBe(409);
+      expect(retry.headers.get('retry-after')).toBeNull();
+      expect(((await retry.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+        code: 'CONFLICT',
+        message: idempotencyMessages.answerLost,
+      });
+    }
+    expect(await held(a.quiver)).toBe(2);
+    expect(await moves(a.quiver)).toBe(1);
+  });
+
+  it('marks nothing for a refused change: its key is free again at once', async () => {
+    const a = await archer();
+    const tooMany = { stack: a.stack, from: a.backpack, to: a.quiver, quantity: 50 };
+    expect((await transfer(a.user, tooMany, 'refused-1')).status).toBe(422);
+    const rows = await ctx.database.db
+      .select()
+      .from(idempotencyKeys)
+      .where(eq(idempotencyKeys.key, 'refused-1'));
+    expect(rows).toEqual([]);
   });
 });

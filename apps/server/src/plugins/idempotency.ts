@@ -1,23 +1,32 @@
 import { createHmac } from 'node:crypto';
 import { idempotencyMessages } from '@haversack/contracts';
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Database } from '../db/client.js';
+import { BOOT_ID, type CommitClaim, processName, withCommitClaim } from '../db/claim-commits.js';
+import type { Database, DatabaseHandle } from '../db/client.js';
 import { idempotencyKeys } from '../db/schema/idempotency-keys.js';
 import { AppError } from '../lib/app-error.js';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 /** How long a key's answer is kept: a retry comes within seconds, a day covers a phone that slept. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/**
+ * How long a claim may be held by a request that has not answered. Nothing else bounds how long a request
+ * runs (REQUEST_TIMEOUT_MS bounds receiving it; no statement or lock timeout is set), and one past a
+ * minute is stuck. Past it a retry takes the claim over unless its change is marked committed; the
+ * request still running then cannot commit (its mark is refused, db/claim-commits.ts). It matters only
+ * when the claimant cannot be seen to be gone: its machine died, or PostgreSQL is reached through a pooler.
+ */
+export const IDEMPOTENCY_CLAIM_HOLD_MS = 60 * 1000;
 /** Visible ASCII, as Stripe and the IETF draft's examples use (a UUID, a random token). */
 const validKey = /^[\x21-\x7e]{1,255}$/;
 const changes = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The row this request's answer is kept in, when it came with a new Idempotency-Key. */
-    idempotencyRowId?: string;
+    /** The claim of the key this request came with, when new: its row keeps the answer. */
+    idempotencyClaim?: CommitClaim;
   }
   interface FastifyContextConfig {
     /** false: the route ignores Idempotency-Key (`keepNoAnswers`). */
@@ -54,9 +63,37 @@ const notKept = (status: number) => status >= 400;
  * Requests without the header are untouched, so it costs nothing to those who do not send it.
  */
 export const idempotencyPlugin = fp(
-  async (app: FastifyInstance, options: { db: Database; secret: string; now?: () => Date }) => {
+  async (
+    app: FastifyInstance,
+    options: { db: Database; kind: DatabaseHandle['kind']; secret: string; now?: () => Date },
+  ) => {
     const { db } = options;
     const now = options.now ?? (() => new Date());
+    /** The claims this process's requests hold now, until their answer is kept or dropped. */
+    const running = new Set<string>();
+    // On PGlite this process is the only one (the DATA_DIR lock): a claim left without an answer and not
+    // marked was made by a process that died before its change committed.
+    if (options.kind === 'pglite') {
+      await db
+        .delete(idempotencyKeys)
+        .where(and(isNull(idempotencyKeys.status), eq(idempotencyKeys.committed, false)));
+    }
+    // On PostgreSQL a process is seen by its connections' application_name (db/postgres.ts), unless the
+    // database URL names them otherwise: then only a claim's age tells.
+    const namedProcesses =
+      options.kind === 'postgres' && (await sameName(db, processName(BOOT_ID)).catch(() => false));
+
+    /** Whether the request holding `kept` may still commit its change. */
+    async function claimantRunning(kept: typeof idempotencyKeys.$inferSelect): Promise<boolean> {
+      if (now().getTime() - kept.createdAt.getTime() > IDEMPOTENCY_CLAIM_HOLD_MS) return false;
+      if (kept.claimedBy === BOOT_ID) return running.has(kept.id);
+      if (options.kind === 'pglite') return false;
+      if (!namedProcesses || !kept.claimedBy) return true;
+      const result = await db.execute(
+        sql`select exists (select 1 from pg_stat_activity where application_name = ${processName(kept.claimedBy)}) as "alive"`,
+      );
+      return (result as unknown as { rows: { alive: boolean }[] }).rows[0]?.alive !== false;
+    }
     // Keyed by the server's secret: a body may hold a password, and a plain hash of it would be a fast
     // one to guess against from a copy of the table.
     const fingerprintOf = (request: FastifyRequest) => {
@@ -78,11 +115,12 @@ export const idempotencyPlugin = fp(
       const expired = new Date(now().getTime() - IDEMPOTENCY_TTL_MS);
       const claimed = await db
         .insert(idempotencyKeys)
-        .values({ userId, key, fingerprint, createdAt: now() })
+        .values({ userId, key, fingerprint, claimedBy: BOOT_ID, createdAt: now() })
         .onConflictDoNothing()
         .returning({ id: idempotencyKeys.id });
       if (claimed[0]) {
-        request.idempotencyRowId = claimed[0].id;
+        request.idempotencyClaim = { rowId: claimed[0].id, open: true, marked: false };
+        running.add(claimed[0].id);
         // Now and then, the day-old keys of everyone go (an index on created_at keeps it cheap).
         if (Math.random() < 0.02)
           await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, expired));
@@ -105,6 +143,23 @@ export const idempotencyPlugin = fp(
         );
       }
       if (kept.status === null) {
+        // Made, but its process died before keeping the answer: never made again.
+        if (kept.committed) throw new AppError('CONFLICT', idempotencyMessages.answerLost);
+        if (!(await claimantRunning(kept))) {
+          // Its change did not commit and its request is gone: this one claims the key afresh. The
+          // claim's mark refuses to commit once the row is gone, should the first still be running.
+          const taken = await db
+            .delete(idempotencyKeys)
+            .where(
+              and(
+                eq(idempotencyKeys.id, kept.id),
+                isNull(idempotencyKeys.status),
+                eq(idempotencyKeys.committed, false),
+              ),
+            )
+            .returning({ id: idempotencyKeys.id });
+          if (taken[0]) return replayOrClaim(request, reply);
+        }
         reply.header('retry-after', '1');
         throw new AppError('CONFLICT', idempotencyMessages.inProgress);
       }
@@ -115,14 +170,40 @@ export const idempotencyPlugin = fp(
 
     app.addHook('preHandler', replayOrClaim);
 
+    // What a claiming request's handler commits marks its claim (db/claim-commits.ts). Only the handlers of
+    // routes that may honour the key are wrapped; a request without one runs its handler as it is.
+    app.addHook('onRoute', (route) => {
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      if (!methods.some((method) => changes.has(method))) return;
+      const handler = route.handler;
+      route.handler = function (this: FastifyInstance, request, reply) {
+        const claim = request.idempotencyClaim;
+        return claim
+          ? withCommitClaim(claim, () => handler.call(this, request, reply))
+          : handler.call(this, request, reply);
+      };
+    });
+
     app.addHook('onSend', async (request, reply, payload) => {
-      const rowId = request.idempotencyRowId;
-      if (!rowId) return payload;
-      request.idempotencyRowId = undefined;
-      if (notKept(reply.statusCode)) {
-        await db.delete(idempotencyKeys).where(eq(idempotencyKeys.id, rowId));
+      const claim = request.idempotencyClaim;
+      if (!claim) return payload;
+      request.idempotencyClaim = undefined;
+      // Work the request left running commits nothing more for it.
+      claim.open = false;
+      const rowId = claim.rowId;
+      try {
+        if (notKept(reply.statusCode)) {
+          await db.delete(idempotencyKeys).where(eq(idempotencyKeys.id, rowId));
+          return payload;
+        }
+        await keep(rowId, reply, payload);
         return payload;
+      } finally {
+        running.delete(rowId);
       }
+    });
+
+    async function keep(rowId: string, reply: FastifyReply, payload: unknown) {
       const body =
         typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
       const contentType = reply.getHeader('content-type');
@@ -134,8 +215,13 @@ export const idempotencyPlugin = fp(
           contentType: typeof contentType === 'string' ? contentType : null,
         })
         .where(eq(idempotencyKeys.id, rowId));
-      return payload;
-    });
+    }
   },
   { name: 'idempotency' },
 );
+
+/** Whether the connections of `db` carry `name` (the database URL may set another application_name). */
+async function sameName(db: Database, name: string): Promise<boolean> {
+  const result = await db.execute(sql`select current_setting('application_name') = ${name} as "same"`);
+  return (result as unknown as { rows: { same: boolean }[] }).rows[0]?.same === true;
+}

@@ -46,6 +46,8 @@ export interface TestContext {
   mail: MailQueue;
   dataDir: string;
   config: Config;
+  /** The app's JWT secret (which also keys the Idempotency-Key fingerprints). */
+  jwtSecret?: string;
   close(): Promise<void>;
 }
 
@@ -74,11 +76,12 @@ export async function buildTestApp(
   const database = await openTestDatabase();
   const log = pino({ level: 'silent' });
   const mail = new MailQueue(createMailer({ from: config.mailFrom, dataDir, log }), log);
+  const jwtSecret = randomBytes(32).toString('hex');
   const app = await buildApp({
     config,
     database,
     mail,
-    jwtSecret: randomBytes(32).toString('hex'),
+    jwtSecret,
     logger: options.logger ?? false,
     rateLimits: { ...defaultAuthRateLimits, ...options.rateLimits },
     ...(options.now ? { now: options.now } : {}),
@@ -92,6 +95,7 @@ export async function buildTestApp(
     mail,
     dataDir,
     config,
+    jwtSecret,
     close: async () => {
       await app.close();
       await mail.drain();
