@@ -196,17 +196,28 @@ export function codeForBareStatus(status: number): { code: string; message: stri
   }
 }
 
-/** The refusals of a request that names an `Idempotency-Key` (server plugins/idempotency.ts). */
+/** A second request with a key while its first still runs (409, `Retry-After: 1`). */
+export const idempotencyInProgress =
+  'A request with this Idempotency-Key is still being handled. Try again in a moment.';
+/** What the web app says when its change is still running after it waited for it. */
+export const idempotencyStillRunning =
+  'Your change is taking longer than usual and may still go through. Check before you try it again.';
+/** What the web app says for `idempotencyMessages.answerLost`. */
+export const idempotencyMadeAnswerLost =
+  'Your change was made, but its answer was lost. Check before you make it again.';
+
+/**
+ * The refusals of a request that names an `Idempotency-Key` (server plugins/idempotency.ts), and the web
+ * app's words for them. The web imports the three above one by one, so that /login's first load carries
+ * none of the server's other refusals.
+ */
 export const idempotencyMessages = {
   invalidKey: 'Idempotency-Key must be 1 to 255 visible ASCII characters',
   reused: 'This Idempotency-Key was already used for a different request. Send a new key for a new change.',
-  inProgress: 'A request with this Idempotency-Key is still being handled. Try again in a moment.',
-  /** A claim whose change committed, but whose process died before it kept the answer. */
+  inProgress: idempotencyInProgress,
+  /** A claim whose change committed, but whose process died before it kept the answer (409, no Retry-After). */
   answerLost:
     'The change sent with this Idempotency-Key was made, but its answer was lost. Check the result; send a new key to make it again.',
-  /** What the web app says when its change is still running after it waited for it. */
-  stillRunning:
-    'Your change is taking longer than usual and may still go through. Check before you try it again.',
-  /** What the web app says for `answerLost`. */
-  madeAnswerLost: 'Your change was made, but its answer was lost. Check the result before you make it again.',
+  stillRunning: idempotencyStillRunning,
+  madeAnswerLost: idempotencyMadeAnswerLost,
 } as const;

@@ -242,6 +242,54 @@ describe('apiRequest: a change sent once', () => {
     expect(new Set(keys).size).toBe(1);
   });
 
+  it('waits, in the same words, when a press finds its change still running (its key kept from a lost answer)', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const shown = vi.spyOn(toast, 'error');
+    try {
+      signInStorage();
+      let calls = 0;
+      const fetchMock = mockFetch(() => {
+        calls += 1;
+        if (calls <= 3) return failure(409, 'CONFLICT', idempotencyMessages.inProgress);
+        return success({ moved: 3 });
+      });
+      const pending = apiRequest(`${API_V1}/containers/transfer`, { method: 'POST', body: {} });
+      await vi.advanceTimersByTimeAsync(4_000);
+      expect((await pending).data).toEqual({ moved: 3 });
+      expect(new Set(fetchMock.mock.calls.map(([, init]) => keyOf(init))).size).toBe(1);
+      expect(shown).not.toHaveBeenCalled();
+
+      // Still running after the wait: the player reads "taking longer than usual", never the header's name.
+      mockFetch(() => failure(409, 'CONFLICT', idempotencyMessages.inProgress));
+      const stuck = caught(apiRequest(`${API_V1}/containers/transfer`, { method: 'POST', body: { n: 1 } }));
+      await vi.advanceTimersByTimeAsync(CHANGE_WAIT_MS + 3_000);
+      const error = await stuck;
+      expect(error.message).toBe(idempotencyMessages.stillRunning);
+      expect(shown).toHaveBeenCalledWith(idempotencyMessages.stillRunning);
+      for (const [message] of shown.mock.calls) expect(String(message)).not.toContain('Idempotency-Key');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('says a change was made when the server lost its answer, and forgets its key', async () => {
+    signInStorage();
+    const shown = vi.spyOn(toast, 'error');
+    const lost = mockFetch(() => failure(409, 'CONFLICT', idempotencyMessages.answerLost));
+    const error = await caught(
+      apiRequest(`${API_V1}/containers/transfer`, { method: 'POST', body: { n: 2 } }),
+    );
+    expect(error.code).toBe('CONFLICT');
+    expect(error.message).toBe(idempotencyMessages.madeAnswerLost);
+    expect(lost).toHaveBeenCalledTimes(1);
+    expect(shown).toHaveBeenCalledWith(idempotencyMessages.madeAnswerLost);
+    for (const [message] of shown.mock.calls) expect(String(message)).not.toContain('Idempotency-Key');
+    // Asked for again, it is a new change (the player was told the first was made).
+    const next = mockFetch(() => success({}));
+    await apiRequest(`${API_V1}/containers/transfer`, { method: 'POST', body: { n: 2 } });
+    expect(keyOf(next.mock.calls[0]?.[1])).not.toBe(keyOf(lost.mock.calls[0]?.[1]));
+  });
+
   it('says the change may still go through when the server is still running it after 20 s', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {

@@ -5,7 +5,9 @@ import {
   errorCatalogue,
   type FieldError,
   HTTP_TIMEOUT_MS,
-  idempotencyMessages,
+  idempotencyInProgress,
+  idempotencyMadeAnswerLost,
+  idempotencyStillRunning,
   isErrorCode,
 } from '@haversack/contracts';
 import { authSchema } from './auth-schemas-loader';
@@ -245,7 +247,7 @@ export const CHANGE_RETRY_DELAY_MS = 800;
 export const CHANGE_WAIT_MS = 20_000;
 
 const stillRunning = (error: unknown) =>
-  isApiError(error) && error.code === 'CONFLICT' && error.message === idempotencyMessages.inProgress;
+  isApiError(error) && error.code === 'CONFLICT' && error.message === idempotencyInProgress;
 
 /**
  * A change that got no answer (even after its resend) or was still running when the app stopped waiting:
@@ -256,10 +258,22 @@ export function outcomeUnknown(error: unknown): boolean {
     isApiError(error) &&
     (error.code === 'NETWORK_ERROR' ||
       stillRunning(error) ||
-      (error.code === 'CONFLICT' && error.message === idempotencyMessages.stillRunning))
+      (error.code === 'CONFLICT' && error.message === idempotencyStillRunning))
   );
 }
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A key's conflict in the words a player reads: the server's name the header, which players never see.
+ * A change still running is the wait's own "taking longer than usual"; the other (`answerLost`: made,
+ * but its server stopped before keeping the answer) says the change was made.
+ */
+function inPlayersWords(error: unknown): unknown {
+  if (!isApiError(error) || error.code !== 'CONFLICT' || !error.message.includes('Idempotency-Key'))
+    return error;
+  const message = stillRunning(error) ? idempotencyStillRunning : idempotencyMadeAnswerLost;
+  return new ApiError({ code: 'CONFLICT', status: 409, message, cause: error });
+}
 
 /**
  * How long a change left without an answer while the browser is offline waits for the connection to come
@@ -316,11 +330,20 @@ async function sendChange(path: string, options: RequestOptions): Promise<ApiRes
   const unsettled = (error: unknown): never => {
     if (outcomeUnknown(error)) rememberUnanswered(fingerprint, key);
     else forgetUnanswered(fingerprint);
-    throw error;
+    throw inPlayersWords(error);
   };
   try {
     return settled(await send(path, keyed, false));
   } catch (error) {
+    // The key's first request (an earlier press whose answer was lost) is still running: wait for it.
+    if (stillRunning(error) && !options.signal?.aborted) {
+      try {
+        await pause(1_000);
+        return settled(await resendWhileRunning(path, keyed));
+      } catch (waited) {
+        return unsettled(waited);
+      }
+    }
     if (!isApiError(error) || error.code !== 'NETWORK_ERROR' || options.signal?.aborted)
       return unsettled(error);
   }
@@ -355,7 +378,7 @@ async function resendWhileRunning(path: string, keyed: RequestOptions): Promise<
         throw new ApiError({
           code: 'CONFLICT',
           status: 409,
-          message: idempotencyMessages.stillRunning,
+          message: idempotencyStillRunning,
           cause: error,
         });
       }
