@@ -3,11 +3,13 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { openPostgres } from './db/client.js';
-import { latestMigrationMillis } from './db/migration-journal.js';
+import { z } from 'zod';
+import { type DatabaseHandle, openPostgres } from './db/client.js';
+import { latestMigrationMillis, migrationWhen } from './db/migration-journal.js';
+import { prepareDatabase } from './db/prepare.js';
 
 // Runs in the PostgreSQL pass (TEST_DATABASE_URL, see vitest.config.ts): what the server says when the
 // database it is pointed at refuses it.
@@ -29,6 +31,35 @@ async function startWith(databaseUrl: string): Promise<{ code: number; stderr: s
   } catch (error) {
     const { code, stderr } = error as { code: number; stderr: string };
     return { code, stderr };
+  }
+}
+
+/** The `n` a counting statement answers. */
+async function countOf(database: DatabaseHandle, statement: SQL): Promise<number> {
+  return z
+    .object({ rows: z.tuple([z.object({ n: z.number() })]) })
+    .parse(await database.db.execute(statement)).rows[0].n;
+}
+
+/** A database of its own, migrated and seeded, dropped after `work`. */
+async function withDatabase(work: (url: string, database: DatabaseHandle) => Promise<void>) {
+  const name = `haversack_start_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  try {
+    const database = await openPostgres(url.toString(), { max: 1 });
+    try {
+      await prepareDatabase(database);
+      await work(url.toString(), database);
+    } finally {
+      await database.close();
+    }
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
   }
 }
 
@@ -81,5 +112,25 @@ describe('the server on a PostgreSQL that refuses it', () => {
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.end();
     }
+  }, 120_000);
+
+  // What `pg_restore --clean` over an upgraded database left (docs/operations.md): newer tables, older
+  // records.
+  it('names the migration that failed, in one line, and applies none of them', async () => {
+    await withDatabase(async (url, database) => {
+      const from = migrationWhen('0023_discord_answered_interactions');
+      await database.db.execute(sql`DELETE FROM drizzle.__drizzle_migrations WHERE created_at >= ${from}`);
+      const { code, stderr } = await startWith(url);
+      expect(code).toBe(1);
+      expect(stderr).toBe(
+        'haversack: database migration 0023_discord_answered_interactions failed: relation "discord_answered_interactions" already exists; no migration was applied (a start applies all of its migrations or none)\n',
+      );
+      expect(
+        await countOf(
+          database,
+          sql`SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations WHERE created_at >= ${from}`,
+        ),
+      ).toBe(0);
+    });
   }, 120_000);
 });

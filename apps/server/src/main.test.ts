@@ -6,8 +6,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { openPglite } from './db/client.js';
-import { latestMigrationMillis } from './db/migration-journal.js';
+import { latestMigrationMillis, migrationsAfter, migrationWhen } from './db/migration-journal.js';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haversack-main-'));
@@ -237,6 +238,51 @@ describe('the server process', () => {
       expect(existsSync(path.join(dataDir, 'haversack.pid'))).toBe(false);
     } finally {
       await record(sql`DELETE FROM drizzle.__drizzle_migrations WHERE created_at = ${newer}`);
+    }
+  }, 60_000);
+
+  /** Runs statements on the database the tests above left in DATA_DIR, with no server on it. */
+  const onDataDir = async <T>(work: (database: Awaited<ReturnType<typeof openPglite>>) => Promise<T>) => {
+    const database = await openPglite({ dataDir: path.join(dataDir, 'pglite') });
+    try {
+      return await work(database);
+    } finally {
+      await database.close();
+    }
+  };
+
+  // What a restore that half-applied leaves (docs/operations.md): newer tables, but not their migrations.
+  it('names the migration that failed, in one line, and applies none of them', async () => {
+    const from = migrationWhen('0023_discord_answered_interactions');
+    const forgotten = await onDataDir(async (database) => {
+      const rows = await database.db.execute(
+        sql`DELETE FROM drizzle.__drizzle_migrations WHERE created_at >= ${from} RETURNING hash, created_at`,
+      );
+      return z
+        .object({ rows: z.array(z.object({ hash: z.string(), created_at: z.coerce.string() })) })
+        .parse(rows).rows;
+    });
+    expect(forgotten).toHaveLength(migrationsAfter(from - 1).length);
+    try {
+      const server = startServer({ PORT: String(await freePort()) });
+      expect(await server.exited).toBe(1);
+      expect(server.lastErrorLine()).toBe(
+        'haversack: database migration 0023_discord_answered_interactions failed: relation "discord_answered_interactions" already exists; no migration was applied (a start applies all of its migrations or none)',
+      );
+      expect(existsSync(path.join(dataDir, 'haversack.pid'))).toBe(false);
+      const recorded = await onDataDir(async (database) =>
+        database.db.execute(
+          sql`SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations WHERE created_at >= ${from}`,
+        ),
+      );
+      expect(z.object({ rows: z.tuple([z.object({ n: z.number() })]) }).parse(recorded).rows[0].n).toBe(0);
+    } finally {
+      await onDataDir(async (database) => {
+        for (const row of forgotten)
+          await database.db.execute(
+            sql`INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES (${row.hash}, ${row.created_at})`,
+          );
+      });
     }
   }, 60_000);
 

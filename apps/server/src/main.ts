@@ -7,7 +7,7 @@ import { type DatabaseHandle, openPostgres } from './db/client.js';
 import { diagnoseDataDir } from './db/data-dir-diagnosis.js';
 import { DataDirLockedError, lockDataDir } from './db/data-dir-lock.js';
 import { othersDataDirAsRoot } from './db/data-dir-owner.js';
-import { NewerDatabaseError } from './db/migration-journal.js';
+import { MigrationFailedError, NewerDatabaseError } from './db/migration-journal.js';
 import { compilePgliteForSmallMemory, openPreparedPglite, prepareDatabase } from './db/prepare.js';
 import { appUrlAdvice } from './lib/app-url-advice.js';
 import { reasonOf } from './lib/error-reason.js';
@@ -120,6 +120,8 @@ async function main() {
     if (error instanceof DataDirLockedError) fail(error.message);
     // Not a failure to open: the database is fine, for the build that upgraded it.
     if (error instanceof NewerDatabaseError) return failStart(error.message, error);
+    // Nor is this: the database opened, and a migration said why it could not apply.
+    if (error instanceof MigrationFailedError) return failStart(error.message, error);
     const where = config.databaseUrl ? ` at ${withoutPassword(config.databaseUrl)}` : ` in ${dataDir}`;
     // PGlite's own words seldom name the cause ("Aborted()"): a file this user cannot write, a full disk.
     const cause = config.databaseUrl ? null : diagnoseDataDir(dataDir);

@@ -4,7 +4,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { makeDirectory } from '../lib/make-directory.js';
 import { markClaimsBeforeOwnStatements, markClaimsInTransactions } from './claim-commits.js';
-import { lastAppliedMigration, migrationsAfter, migrationsFolder } from './migration-journal.js';
+import { applyMigrations, lastAppliedMigration, migrationsFolder } from './migration-journal.js';
 import { type Schema, schema } from './schema.js';
 import { trackUserWrites } from './user-writes.js';
 
@@ -66,8 +66,9 @@ export async function openPglite(options: {
     migrate: async () => {
       // One connection, in this process alone (the DATA_DIR lock): nothing migrates between the two.
       const lastApplied = await lastAppliedMigration(db);
-      await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder });
-      return migrationsAfter(lastApplied);
+      return applyMigrations(lastApplied, () =>
+        migratePglite(drizzlePglite(client, { schema }), { migrationsFolder }),
+      );
     },
     ping: async () => {
       await client.query('select 1');

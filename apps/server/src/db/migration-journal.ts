@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type SQL, sql } from 'drizzle-orm';
+import { DrizzleQueryError, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { reasonOf } from '../lib/error-reason.js';
 
 /**
  * The migrations this build carries (`migrations/meta/_journal.json`) against the ones a database records
@@ -34,6 +35,13 @@ export function latestMigrationMillis(): number {
   return Math.max(...journalEntries().map((entry) => entry.when));
 }
 
+/** The `when` of the journal's migration `tag`, which the database records as its `created_at`. */
+export function migrationWhen(tag: string): number {
+  const entry = journalEntries().find((candidate) => candidate.tag === tag);
+  if (!entry) throw new Error(`no migration ${tag} in the journal`);
+  return entry.when;
+}
+
 /** The tags of the journal's migrations later than `lastApplied`: what drizzle's migrator applies. */
 export function migrationsAfter(lastApplied: number | null): string[] {
   return journalEntries()
@@ -47,6 +55,48 @@ export class NewerDatabaseError extends Error {
       'the database was upgraded by a newer version of Haversack (it records migrations this version does not know); run that version or restore the backup taken before the upgrade',
     );
   }
+}
+
+/**
+ * A migration the database refused. drizzle's migrator applies a start's migrations in one transaction, so
+ * none of them was kept: the message says which failed and why, not that the database cannot be opened.
+ */
+export class MigrationFailedError extends Error {
+  constructor(
+    /** The tag of the migration that failed, or those the start was applying when it cannot tell which. */
+    readonly migrations: string[],
+    readonly reason: string,
+  ) {
+    super(
+      `${migrations.length === 1 ? `database migration ${migrations[0]}` : `migrating the database (${migrations.join(', ')})`} failed: ${reason}; no migration was applied (a start applies all of its migrations or none)`,
+    );
+  }
+}
+
+/** The statements of a migration file, split as drizzle's migrator splits them before running each. */
+function statementsOf(tag: string): string[] {
+  return readFileSync(path.join(migrationsFolder, `${tag}.sql`), 'utf8').split('--> statement-breakpoint');
+}
+
+/**
+ * Runs drizzle's migrator (`migrate`) over a database whose last migration is `lastApplied`; answers the
+ * tags it applied. A statement that fails is found among those migrations' files by its text (drizzle
+ * reports the statement, not its migration): the MigrationFailedError names that one migration.
+ */
+export async function applyMigrations(
+  lastApplied: number | null,
+  migrate: () => Promise<void>,
+): Promise<string[]> {
+  const pending = migrationsAfter(lastApplied);
+  try {
+    await migrate();
+  } catch (error) {
+    const statement = error instanceof DrizzleQueryError ? error.query : undefined;
+    const failed =
+      statement === undefined ? [] : pending.filter((tag) => statementsOf(tag).includes(statement));
+    throw new MigrationFailedError(failed.length === 1 ? failed : pending, reasonOf(error));
+  }
+  return pending;
 }
 
 /** Anything that runs a statement and answers `{ rows }`: drizzle on PGlite or node-postgres, or a transaction. */

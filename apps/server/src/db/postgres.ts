@@ -10,7 +10,7 @@ import {
 } from './claim-commits.js';
 import type { Database, DatabaseHandle } from './client.js';
 import { usePostgresDriver } from './direct.js';
-import { lastAppliedMigration, migrationsAfter, migrationsFolder } from './migration-journal.js';
+import { applyMigrations, lastAppliedMigration, migrationsFolder } from './migration-journal.js';
 import { usePipelinedTransactions } from './pipelined-transaction.js';
 import { pipelinedOnPostgres, sendCommittingWith } from './postgres-pipeline.js';
 import { schema } from './schema.js';
@@ -56,8 +56,7 @@ export async function openPostgresPool(url: string, options: { max?: number } = 
         const locked = drizzleNodePg(client, { schema });
         // Read under the lock: what this process applies, not what another one did just before.
         const lastApplied = await lastAppliedMigration(locked);
-        await migrateNodePg(locked, { migrationsFolder });
-        return migrationsAfter(lastApplied);
+        return await applyMigrations(lastApplied, () => migrateNodePg(locked, { migrationsFolder }));
       } finally {
         await client.query('select pg_advisory_unlock(7342001)').catch(() => {});
         client.release();

@@ -4,7 +4,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import { type Database, type DatabaseHandle, openPglite } from './client.js';
-import { lastAppliedMigration, latestMigrationMillis, migrationsAfter } from './migration-journal.js';
+import {
+  lastAppliedMigration,
+  latestMigrationMillis,
+  MigrationFailedError,
+  migrationsAfter,
+} from './migration-journal.js';
 import { isSeedCurrent, seedDatabase } from './seed.js';
 
 /**
@@ -37,25 +42,38 @@ export async function prepareDatabase(database: DatabaseHandle): Promise<string[
   return applied;
 }
 
+/** What the child (prepare-pglite.ts) tells its parent before it exits. */
+export type PreparerMessage = { migrationFailed: { migrations: string[]; reason: string } };
+
 const preparerPath = (() => {
   // Next to this file, in the same language: dist/db/*.js when built, src/db/*.ts under tsx.
   const self = fileURLToPath(import.meta.url);
   return path.join(path.dirname(self), `prepare-pglite${path.extname(self)}`);
 })();
 
-/** Runs `prepare-pglite` on `dataDir` in a child process and resolves once it has exited successfully. */
+/**
+ * Runs `prepare-pglite` on `dataDir` in a child process and resolves once it has exited successfully. A
+ * migration that failed there fails here as the same MigrationFailedError.
+ */
 export function prepareInChild(dataDir: string): Promise<void> {
   // The TypeScript sources (tests, `npm run dev`) run under tsx, with the contracts' sources.
   const execArgv = preparerPath.endsWith('.ts') ? ['--import', 'tsx', '--conditions=development'] : [];
   return new Promise((resolve, reject) => {
     const child = fork(preparerPath, [dataDir], { execArgv, stdio: ['ignore', 'inherit', 'pipe', 'ipc'] });
     let stderr = '';
+    let told: PreparerMessage | undefined;
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
     });
+    child.on('message', (message: PreparerMessage) => {
+      told = message;
+    });
     child.once('error', reject);
-    child.once('exit', (code, signal) => {
-      if (code === 0) resolve();
+    // 'close', not 'exit': the message and the last of stderr may still be on their way when it has exited.
+    child.once('close', (code, signal) => {
+      if (told)
+        reject(new MigrationFailedError(told.migrationFailed.migrations, told.migrationFailed.reason));
+      else if (code === 0) resolve();
       else
         reject(
           new Error(`preparing the database failed (${signal ?? `exit code ${code}`}): ${stderr.trim()}`),
