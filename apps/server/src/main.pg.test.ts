@@ -1,5 +1,8 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -32,6 +35,16 @@ async function startWith(databaseUrl: string): Promise<{ code: number; stderr: s
     const { code, stderr } = error as { code: number; stderr: string };
     return { code, stderr };
   }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
 }
 
 /** The `n` a counting statement answers. */
@@ -131,6 +144,60 @@ describe('the server on a PostgreSQL that refuses it', () => {
           sql`SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations WHERE created_at >= ${from}`,
         ),
       ).toBe(0);
+    });
+  }, 120_000);
+});
+
+describe('the server upgrading a PostgreSQL database', () => {
+  it('says which existing templates the seed data changed', async () => {
+    await withDatabase(async (url, database) => {
+      await database.db.execute(
+        sql`UPDATE item_templates SET weight = 0 WHERE system_key = 'srd:explorer-s-pack'`,
+      );
+      await database.db.execute(sql`UPDATE item_templates SET stack_size = 1 WHERE system_key = 'srd:dart'`);
+      await database.db.execute(
+        sql`UPDATE shop_templates SET description = 'older' WHERE system_key IS NOT NULL`,
+      );
+      await database.db.execute(sql`UPDATE seed_state SET fingerprint = 'an older catalogue'`);
+      const port = await freePort();
+      const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haversack-main-pg-'));
+      const server = spawn(process.execPath, ['--import', 'tsx', '--conditions=development', 'src/main.ts'], {
+        cwd: serverDir,
+        // Its own DATA_DIR, for the JWT secret a server that starts generates there.
+        env: {
+          ...process.env,
+          NODE_ENV: 'test',
+          LOG_LEVEL: 'info',
+          DATABASE_URL: url,
+          PORT: String(port),
+          DATA_DIR: dataDir,
+        },
+      });
+      let output = '';
+      const ready = new Promise<void>((resolve, reject) => {
+        const read = (chunk: Buffer) => {
+          output += chunk.toString();
+          if (output.includes('Haversack is ready')) resolve();
+        };
+        server.stdout.on('data', read);
+        server.stderr.on('data', read);
+        server.once('close', () => reject(new Error(`the server exited before it was ready:\n${output}`)));
+      });
+      const exited = new Promise<number | null>((resolve) => server.once('close', resolve));
+      try {
+        await ready;
+        const shops = await countOf(
+          database,
+          sql`SELECT count(*)::int AS n FROM shop_templates WHERE system_key IS NOT NULL`,
+        );
+        expect(output).toContain(
+          `"msg":"seed data updated 2 item templates of the SRD 5.1 catalogue (1 weight, 1 stack size) and ${shops} shop templates; items already carried follow their template: their weight and value, and so characters' loads, can change"`,
+        );
+      } finally {
+        server.kill('SIGTERM');
+        expect(await exited).toBe(0);
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     });
   }, 120_000);
 });

@@ -286,6 +286,27 @@ describe('the server process', () => {
     }
   }, 60_000);
 
+  // An upgrade's seed may correct SRD items that inventories hold: their weight changes at once.
+  it('says which existing templates the seed data changed', async () => {
+    await onDataDir(async (database) => {
+      await database.db.execute(
+        sql`UPDATE item_templates SET weight = 0 WHERE system_key IN ('srd:explorer-s-pack', 'srd:spike-iron')`,
+      );
+      await database.db.execute(sql`UPDATE seed_state SET fingerprint = 'an older catalogue'`);
+    });
+    const server = startServer({ PORT: String(await freePort()) });
+    try {
+      await server.waitFor(/Haversack is ready/);
+      expect(server.output()).toContain(
+        `"msg":"seed data updated 2 item templates of the SRD 5.1 catalogue (2 weights); items already carried follow their template: their weight and value, and so characters' loads, can change"`,
+      );
+      expect(server.output()).not.toMatch(/database migration/);
+    } finally {
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+    }
+  }, 90_000);
+
   it('ends within SHUTDOWN_TIMEOUT on SIGTERM even when nobody reads its log output', async () => {
     const ownDir = mkdtempSync(path.join(os.tmpdir(), 'haversack-main-'));
     const port = await freePort();

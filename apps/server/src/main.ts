@@ -8,7 +8,13 @@ import { diagnoseDataDir } from './db/data-dir-diagnosis.js';
 import { DataDirLockedError, lockDataDir } from './db/data-dir-lock.js';
 import { othersDataDirAsRoot } from './db/data-dir-owner.js';
 import { MigrationFailedError, NewerDatabaseError } from './db/migration-journal.js';
-import { compilePgliteForSmallMemory, openPreparedPglite, prepareDatabase } from './db/prepare.js';
+import {
+  compilePgliteForSmallMemory,
+  openPreparedPglite,
+  type Preparation,
+  prepareDatabase,
+} from './db/prepare.js';
+import { describeSeedChanges } from './db/seed-changes.js';
 import { appUrlAdvice } from './lib/app-url-advice.js';
 import { reasonOf } from './lib/error-reason.js';
 import { prettyLines, resolveLogFormat } from './lib/log-format.js';
@@ -83,7 +89,7 @@ async function main() {
     fail(message);
   };
 
-  let appliedMigrations: string[];
+  let preparation: Preparation;
   try {
     // The address before the database: a typo in HOST or a port already taken would otherwise be found
     // only after the database was created or upgraded (a start that fails would have migrated it anyway).
@@ -98,7 +104,7 @@ async function main() {
     if (config.databaseUrl) {
       await listenable();
       database = await openPostgres(config.databaseUrl);
-      appliedMigrations = await prepareDatabase(database);
+      preparation = await prepareDatabase(database);
     } else {
       releaseLock = lockDataDir(dataDir, (message) => log.warn(message));
       await listenable();
@@ -113,8 +119,7 @@ async function main() {
               : `updating the database in ${dataDir} (migrations and seed data)…`,
           ),
       });
-      database = prepared.database;
-      appliedMigrations = prepared.appliedMigrations;
+      ({ database, ...preparation } = prepared);
     }
   } catch (error) {
     if (error instanceof DataDirLockedError) fail(error.message);
@@ -128,12 +133,16 @@ async function main() {
     return failStart(`cannot open the database${where}: ${cause ?? reasonOf(error)}`, error);
   }
   // What an upgrade changed in the database, once, where the operator looks for it.
+  const { appliedMigrations, seedChanges } = preparation;
   if (appliedMigrations.length > 0) {
     log.info(
       { migrations: appliedMigrations },
       `applied ${appliedMigrations.length} database migration${appliedMigrations.length === 1 ? '' : 's'}: ${appliedMigrations.join(', ')}`,
     );
   }
+  // Items carried follow their template: a corrected SRD item changes weight in every inventory at once.
+  const seedLine = seedChanges && describeSeedChanges(seedChanges);
+  if (seedLine) log.info({ seedChanges }, seedLine);
 
   const mail = new MailQueue(
     createMailer({

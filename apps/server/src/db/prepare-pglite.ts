@@ -3,7 +3,12 @@
 import { reasonOf } from '../lib/error-reason.js';
 import { openPglite } from './client.js';
 import { MigrationFailedError } from './migration-journal.js';
-import { compilePgliteForSmallMemory, type PreparerMessage, prepareDatabase } from './prepare.js';
+import {
+  compilePgliteForSmallMemory,
+  type Preparation,
+  type PreparerMessage,
+  prepareDatabase,
+} from './prepare.js';
 
 // The server that started this process holds the DATA_DIR lock: without it, stop rather than write on.
 process.on('disconnect', () => process.exit(1));
@@ -14,11 +19,11 @@ function tell(message: PreparerMessage, code: number): void {
   else process.exit(code);
 }
 
-async function prepare(dataDir: string) {
+async function prepare(dataDir: string): Promise<Preparation> {
   compilePgliteForSmallMemory();
   const database = await openPglite({ dataDir });
   try {
-    await prepareDatabase(database);
+    return await prepareDatabase(database);
   } finally {
     await database.close();
   }
@@ -30,7 +35,7 @@ if (!dataDir) {
   process.exit(2);
 }
 prepare(dataDir).then(
-  () => process.exit(0),
+  (prepared) => tell({ prepared }, 0),
   (error: unknown) => {
     if (error instanceof MigrationFailedError) {
       const { migrations, reason } = error;

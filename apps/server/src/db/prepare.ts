@@ -11,6 +11,7 @@ import {
   migrationsAfter,
 } from './migration-journal.js';
 import { isSeedCurrent, seedDatabase } from './seed.js';
+import type { SeedChanges } from './seed-changes.js';
 
 /**
  * PGlite's Postgres is a 9 MB WebAssembly module. By default V8 compiles it with its baseline compiler
@@ -35,15 +36,24 @@ export async function needsPreparation(db: Database): Promise<boolean> {
   return !(await isSeedCurrent(db));
 }
 
-/** Applies the migrations and the seed; answers the tags of the migrations applied. */
-export async function prepareDatabase(database: DatabaseHandle): Promise<string[]> {
-  const applied = await database.migrate();
-  await seedDatabase(database.db);
-  return applied;
+export interface Preparation {
+  /** The tags of the migrations this start applied, oldest first (none on a restart with nothing to do). */
+  appliedMigrations: string[];
+  /** What the seed changed in the templates that existed before it; null when it did not run. */
+  seedChanges: SeedChanges | null;
+}
+
+/** Applies the migrations and the seed; answers what they changed. */
+export async function prepareDatabase(database: DatabaseHandle): Promise<Preparation> {
+  const appliedMigrations = await database.migrate();
+  const seed = await seedDatabase(database.db);
+  return { appliedMigrations, seedChanges: seed.status === 'seeded' ? seed.changes : null };
 }
 
 /** What the child (prepare-pglite.ts) tells its parent before it exits. */
-export type PreparerMessage = { migrationFailed: { migrations: string[]; reason: string } };
+export type PreparerMessage =
+  | { prepared: Preparation }
+  | { migrationFailed: { migrations: string[]; reason: string } };
 
 const preparerPath = (() => {
   // Next to this file, in the same language: dist/db/*.js when built, src/db/*.ts under tsx.
@@ -52,10 +62,10 @@ const preparerPath = (() => {
 })();
 
 /**
- * Runs `prepare-pglite` on `dataDir` in a child process and resolves once it has exited successfully. A
- * migration that failed there fails here as the same MigrationFailedError.
+ * Runs `prepare-pglite` on `dataDir` in a child process and resolves once it has exited successfully, with
+ * what it did. A migration that failed there fails here as the same MigrationFailedError.
  */
-export function prepareInChild(dataDir: string): Promise<void> {
+export function prepareInChild(dataDir: string): Promise<Preparation> {
   // The TypeScript sources (tests, `npm run dev`) run under tsx, with the contracts' sources.
   const execArgv = preparerPath.endsWith('.ts') ? ['--import', 'tsx', '--conditions=development'] : [];
   return new Promise((resolve, reject) => {
@@ -71,9 +81,9 @@ export function prepareInChild(dataDir: string): Promise<void> {
     child.once('error', reject);
     // 'close', not 'exit': the message and the last of stderr may still be on their way when it has exited.
     child.once('close', (code, signal) => {
-      if (told)
+      if (told && 'migrationFailed' in told)
         reject(new MigrationFailedError(told.migrationFailed.migrations, told.migrationFailed.reason));
-      else if (code === 0) resolve();
+      else if (code === 0) resolve(told?.prepared ?? { appliedMigrations: [], seedChanges: null });
       else
         reject(
           new Error(`preparing the database failed (${signal ?? `exit code ${code}`}): ${stderr.trim()}`),
@@ -82,10 +92,8 @@ export function prepareInChild(dataDir: string): Promise<void> {
   });
 }
 
-export interface PreparedDatabase {
+export interface PreparedDatabase extends Preparation {
   database: DatabaseHandle;
-  /** The tags of the migrations this start applied, oldest first (none on a restart with nothing to do). */
-  appliedMigrations: string[];
 }
 
 /**
@@ -101,7 +109,7 @@ export interface PreparedDatabase {
 export async function openPreparedPglite(
   dataDir: string,
   options: {
-    prepare?: (dataDir: string) => Promise<void>;
+    prepare?: (dataDir: string) => Promise<Preparation>;
     /** Told before the preparation starts (it takes seconds, a first start longer): `created` on a new one. */
     onPreparing?: (created: boolean) => void;
   } = {},
@@ -112,7 +120,8 @@ export async function openPreparedPglite(
     const database = await openPglite({ dataDir });
     try {
       // Also refuses a database a newer build upgraded, before the child would try to migrate it.
-      if (!(await needsPreparation(database.db))) return { database, appliedMigrations: [] };
+      if (!(await needsPreparation(database.db)))
+        return { database, appliedMigrations: [], seedChanges: null };
       lastApplied = await lastAppliedMigration(database.db);
     } catch (error) {
       await database.close();
@@ -122,14 +131,16 @@ export async function openPreparedPglite(
     await database.close();
   }
   options.onPreparing?.(lastApplied === null);
-  await prepare(dataDir);
+  const prepared = await prepare(dataDir);
   const database = await openPglite({ dataDir });
+  let seedChanges = prepared.seedChanges;
   try {
     // Nothing left to do unless another version of the server wrote in between; then do it here.
-    if (await needsPreparation(database.db)) await prepareDatabase(database);
+    if (await needsPreparation(database.db))
+      seedChanges = (await prepareDatabase(database)).seedChanges ?? seedChanges;
   } catch (error) {
     await database.close();
     throw error;
   }
-  return { database, appliedMigrations: migrationsAfter(lastApplied) };
+  return { database, appliedMigrations: migrationsAfter(lastApplied), seedChanges };
 }

@@ -1,10 +1,13 @@
-import { arrayContains, eq } from 'drizzle-orm';
+import { arrayContains, eq, isNotNull } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EQUIPMENT_PACK_TAG, systemTemplates } from '../modules/items/items.catalogue.js';
 import { openTestDatabase } from '../test/helper.js';
 import type { DatabaseHandle } from './client.js';
 import { itemTemplates } from './schema/items.js';
+import { lootTemplates } from './schema/loot.js';
+import { lootTemplateItems } from './schema/loot-items.js';
 import { seedState } from './schema/seed-state.js';
+import { shopTemplates } from './schema/shops.js';
 import { computeSeedFingerprint, seedDatabase, seedFingerprint } from './seed.js';
 
 // issue 13 §6: a restart seeds only when the seed's inputs changed.
@@ -29,7 +32,7 @@ describe('seeding at start', () => {
       .update(itemTemplates)
       .set({ baseValue: 999 })
       .where(eq(itemTemplates.systemKey, 'srd:dagger'));
-    expect(await seedDatabase(database.db)).toBe('unchanged');
+    expect((await seedDatabase(database.db)).status).toBe('unchanged');
     expect((await dagger())?.baseValue).toBe(999);
   });
 
@@ -39,7 +42,7 @@ describe('seeding at start', () => {
       .set({ baseValue: 999 })
       .where(eq(itemTemplates.systemKey, 'srd:dagger'));
     await database.db.update(seedState).set({ fingerprint: 'an older catalogue' });
-    expect(await seedDatabase(database.db)).toBe('seeded');
+    expect((await seedDatabase(database.db)).status).toBe('seeded');
     expect((await dagger())?.baseValue).toBe(2);
     const [recorded] = await database.db.select().from(seedState);
     expect(recorded?.fingerprint).toBe(seedFingerprint());
@@ -48,7 +51,7 @@ describe('seeding at start', () => {
       .update(itemTemplates)
       .set({ baseValue: 999 })
       .where(eq(itemTemplates.systemKey, 'srd:dagger'));
-    expect(await seedDatabase(database.db, { force: true })).toBe('seeded');
+    expect((await seedDatabase(database.db, { force: true })).status).toBe('seeded');
     expect((await dagger())?.baseValue).toBe(2);
   });
 
@@ -67,7 +70,7 @@ describe('seeding at start', () => {
       .where(arrayContains(itemTemplates.tags, [EQUIPMENT_PACK_TAG]));
     await database.db.update(seedState).set({ fingerprint: earlierFingerprint });
 
-    expect(await seedDatabase(database.db)).toBe('seeded');
+    expect((await seedDatabase(database.db)).status).toBe('seeded');
     const [pack] = await database.db.select().from(itemTemplates).where(explorersPack);
     expect(pack?.weight).toBe(59);
     const packs = await database.db
@@ -76,12 +79,58 @@ describe('seeding at start', () => {
       .where(arrayContains(itemTemplates.tags, [EQUIPMENT_PACK_TAG]));
     expect(packs).toHaveLength(7);
     expect(packs.every((p) => p.weight > 0)).toBe(true);
-    expect(await seedDatabase(database.db)).toBe('unchanged');
+    expect((await seedDatabase(database.db)).status).toBe('unchanged');
+  });
+
+  // An upgrade's seed rewrites templates that inventories already use: the start says what it changed.
+  it('counts the existing templates it changed, by kind, and the item fields', async () => {
+    await database.db
+      .update(itemTemplates)
+      .set({ weight: 0 })
+      .where(eq(itemTemplates.systemKey, 'srd:explorer-s-pack'));
+    await database.db
+      .update(itemTemplates)
+      .set({ weight: 5, name: 'Spike, Iron' })
+      .where(eq(itemTemplates.systemKey, 'srd:spike-iron'));
+    const [shop] = await database.db
+      .select({ id: shopTemplates.id })
+      .from(shopTemplates)
+      .where(isNotNull(shopTemplates.systemKey))
+      .limit(1);
+    await database.db
+      .update(shopTemplates)
+      .set({ description: 'An older description.' })
+      .where(eq(shopTemplates.id, shop?.id ?? ''));
+    const [loot] = await database.db
+      .select({ id: lootTemplates.id })
+      .from(lootTemplates)
+      .where(isNotNull(lootTemplates.systemKey))
+      .limit(1);
+    await database.db
+      .update(lootTemplateItems)
+      .set({ quantity: 99 })
+      .where(eq(lootTemplateItems.lootTemplateId, loot?.id ?? ''));
+    await database.db.update(seedState).set({ fingerprint: 'an older catalogue' });
+
+    const outcome = await seedDatabase(database.db);
+    expect(outcome).toEqual({
+      status: 'seeded',
+      changes: {
+        itemTemplates: { updated: 2, fields: { weight: 2, name: 1 } },
+        shopTemplates: 1,
+        lootTemplates: 1,
+      },
+    });
+    // Nothing left to change: a forced seed reports no change.
+    expect(await seedDatabase(database.db, { force: true })).toEqual({
+      status: 'seeded',
+      changes: { itemTemplates: { updated: 0, fields: {} }, shopTemplates: 0, lootTemplates: 0 },
+    });
   });
 
   it('lets two starts at once seed once and agree', async () => {
     await database.db.delete(seedState);
     const results = await Promise.all([seedDatabase(database.db), seedDatabase(database.db)]);
-    expect(results.sort()).toEqual(['seeded', 'unchanged']);
+    expect(results.map((r) => r.status).sort()).toEqual(['seeded', 'unchanged']);
   });
 });

@@ -10,6 +10,7 @@ import { subscriptionsRepository } from '../modules/subscriptions/subscriptions.
 import { tierCatalogue } from '../modules/subscriptions/tier-catalogue.js';
 import type { Database, Executor } from './client.js';
 import { seedState } from './schema/seed-state.js';
+import { catalogueChanges, readSystemCatalogue, type SeedChanges } from './seed-changes.js';
 
 /** Bump when the seeding code changes what it writes from the same inputs. */
 const SEED_CODE_VERSION = 1;
@@ -55,21 +56,21 @@ export async function isSeedCurrent(db: Executor): Promise<boolean> {
   return recorded?.fingerprint === seedFingerprint();
 }
 
+export type SeedOutcome = { status: 'seeded'; changes: SeedChanges } | { status: 'unchanged' };
+
 /**
  * Seed data loaded idempotently after the migrations. A start whose seed inputs match what the last
  * seed recorded skips it (issue 13 §6: restarts cost no catalogue upsert); `force` runs it anyway, to
- * repair rows edited by hand.
+ * repair rows edited by hand. A seed answers what it changed in templates that existed before it.
  */
-export async function seedDatabase(
-  db: Database,
-  options: { force?: boolean } = {},
-): Promise<'seeded' | 'unchanged'> {
+export async function seedDatabase(db: Database, options: { force?: boolean } = {}): Promise<SeedOutcome> {
   const fingerprint = seedFingerprint();
   return db.transaction(async (tx) => {
     // One seeder at a time: a second process starting at once waits, then finds the work done.
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('haversack:seed'))`);
     const [recorded] = await tx.select().from(seedState).where(eq(seedState.name, CATALOGUE));
-    if (!options.force && recorded?.fingerprint === fingerprint) return 'unchanged';
+    if (!options.force && recorded?.fingerprint === fingerprint) return { status: 'unchanged' };
+    const before = await readSystemCatalogue(tx);
     await subscriptionsRepository.seedTiers(tx);
     // DESIGN §4 coins and the SRD 5.1 catalogue (issue 5).
     await ItemsService.seedCatalogue(tx);
@@ -81,6 +82,6 @@ export async function seedDatabase(
       .insert(seedState)
       .values({ name: CATALOGUE, fingerprint })
       .onConflictDoUpdate({ target: seedState.name, set: { fingerprint, seededAt: sql`now()` } });
-    return 'seeded';
+    return { status: 'seeded', changes: catalogueChanges(before, await readSystemCatalogue(tx)) };
   });
 }
