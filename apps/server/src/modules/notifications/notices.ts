@@ -44,7 +44,12 @@ export const noticeLinks = {
     path: `/characters/${id}`,
     label: name,
   }),
-  shop: (id: string, name: string): NotificationLink => ({ kind: 'shop', path: `/shops/${id}`, label: name }),
+  // The deployed shop, where its Requests tab shows the buyer what was decided (/shops/{id} is a template).
+  shop: (id: string, name: string): NotificationLink => ({
+    kind: 'shop',
+    path: `/shops/instances/${id}`,
+    label: name,
+  }),
 };
 
 /**

@@ -554,12 +554,12 @@ describe('what writes a notice', () => {
       [
         'purchase_declined',
         expect.stringContaining(`${gm.user.username} declined your purchase of 1 × Rope at Corner Shop`),
-        `/shops/${shop.id}`,
+        `/shops/instances/${shop.id}`,
       ],
       [
         'purchase_approved',
         `${gm.user.username} approved your purchase of 1 × Rope at Corner Shop.`,
-        `/shops/${shop.id}`,
+        `/shops/instances/${shop.id}`,
       ],
     ]);
     expect(await stored(gm)).toEqual([]);
