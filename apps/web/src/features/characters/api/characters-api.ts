@@ -8,7 +8,7 @@ import {
 } from '@haversack/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
-import { API_V1, apiRequest, isApiError } from '../../../lib/http-client';
+import { API_V1, apiRequest, isApiError, isRecordNotFound } from '../../../lib/http-client';
 
 /** spec/02 §9: character detail 5 min fresh / 30 min kept; character list 2 min / 10 min. */
 const DETAIL_STALE_MS = 5 * 60_000;
@@ -111,9 +111,10 @@ export function characterQuery(id: string) {
         .data,
     staleTime: DETAIL_STALE_MS,
     gcTime: DETAIL_GC_MS,
-    // spec/02 §8: no retry on 404 or 401, otherwise up to 2.
+    // spec/02 §8: no retry on 404 or 401, otherwise up to 2; nor on an address whose id is not one (422
+    // on `id`, shown as not found): it is refused the same way every time.
     retry: (failureCount, error) =>
-      failureCount < 2 && !(isApiError(error) && (error.status === 404 || error.status === 401)),
+      failureCount < 2 && !isRecordNotFound(error) && !(isApiError(error) && error.status === 401),
   });
 }
 

@@ -49,3 +49,20 @@ describe('CharacterDetailPage', () => {
     );
   });
 });
+
+describe('CharacterDetailPage with an address that names no character', () => {
+  it('asks once when the id is refused as not an id (422): a retry cannot change it', async () => {
+    const fetchMock = mockFetch(({ url }) => {
+      const { pathname } = new URL(url, 'http://test');
+      if (pathname === '/api/v1/characters/not-a-uuid')
+        return failure(422, 'VALIDATION_ERROR', 'Validation failed', [
+          { field: 'id', message: 'Character not found.' },
+        ]);
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+    });
+    renderRoutes([{ path: '/characters/:id', element: <CharacterDetailPage /> }], '/characters/not-a-uuid');
+    expect(await screen.findByRole('heading', { name: 'Character Not Found' })).toBeInTheDocument();
+    const asked = fetchMock.mock.calls.filter(([url]) => String(url).endsWith('/characters/not-a-uuid'));
+    expect(asked).toHaveLength(1);
+  });
+});
