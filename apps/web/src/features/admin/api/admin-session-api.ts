@@ -14,9 +14,9 @@ const verify = () =>
 
 /**
  * Entering /admin: the tab's admin session if it is still valid (a reload), otherwise a new one
- * (DESIGN §10). A refusal (not an admin) propagates.
+ * (DESIGN §10). A refusal (not an admin) propagates. Answers whether it verified a kept session just now.
  */
-export async function enterAdminMode(): Promise<void> {
+export async function enterAdminMode(): Promise<'resumed' | 'started'> {
   if (adminSessionStore.getToken()) {
     try {
       await apiRequest(`${API_V1}/admin/sessions/verify`, {
@@ -24,7 +24,7 @@ export async function enterAdminMode(): Promise<void> {
         toast: false,
         headers: { [ADMIN_SESSION_HEADER]: adminSessionStore.getToken() ?? '' },
       });
-      return;
+      return 'resumed';
     } catch (error) {
       if (!isApiError(error) || error.code !== 'ADMIN_SESSION_EXPIRED') throw error;
       adminSessionStore.clear();
@@ -36,13 +36,16 @@ export async function enterAdminMode(): Promise<void> {
     toast: false,
   });
   adminSessionStore.setToken(data.token);
+  return 'started';
 }
 
 export function adminEntryQueryOptions() {
   return queryOptions({
     queryKey: ['admin', 'entry'] as const,
-    queryFn: async () => {
-      await enterAdminMode();
+    queryFn: async ({ client }) => {
+      // A kept session verified on entry counts as the first periodic check: not asked again at once.
+      if ((await enterAdminMode()) === 'resumed')
+        client.setQueryData(adminSessionQueryOptions(adminSessionStore.getToken()).queryKey, true);
       return true;
     },
     staleTime: Number.POSITIVE_INFINITY,

@@ -54,6 +54,9 @@ describe('AdminSessionGuard', () => {
     renderRoutes(routes, '/admin');
     expect(await screen.findByText('Admin content')).toBeInTheDocument();
     expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'POST')).toBe(false);
+    // Checked once on entry; the first periodic check waits its five minutes.
+    const checks = fetchMock.mock.calls.filter(([url]) => String(url).endsWith('/admin/sessions/verify'));
+    expect(checks).toHaveLength(1);
   });
 
   it('replaces the page with "Admin Session Expired" when the check is refused', async () => {
