@@ -1,5 +1,5 @@
 import { forgotPasswordBodySchema } from '@haversack/contracts';
-import { Button, Group, Text, TextInput } from '@mantine/core';
+import { Button, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { resendVerificationRequest } from '../../../lib/auth-api';
@@ -35,20 +35,21 @@ export function ResendVerificationForm() {
 
   return (
     <form onSubmit={form.onSubmit(handleSubmit)} noValidate style={{ width: '100%', maxWidth: 360 }}>
-      <Group align="flex-end" gap="xs" wrap="nowrap">
+      {/* The address above its button: beside it, the long label left a phone ~60 px to type in. */}
+      <Stack gap="xs" align="flex-start">
         <TextInput
           label="Email"
           type="email"
           autoComplete="email"
           required
-          style={{ flex: 1 }}
+          w="100%"
           ta="start"
           {...form.getInputProps('email')}
         />
         <Button type="submit" variant="default" loading={form.submitting}>
           Resend verification email
         </Button>
-      </Group>
+      </Stack>
     </form>
   );
 }
