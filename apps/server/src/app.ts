@@ -249,7 +249,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     pageCacheBytes: config.containerPageCacheBytes,
   });
   // DESIGN §10: background work (scheduled restock) on the durable queue; main.ts starts polling it.
-  const jobs = new JobQueue(database.db, now, app.log);
+  // PGlite: this process alone polls the queue (the DATA_DIR lock).
+  const jobs = new JobQueue(database.db, now, app.log, database.kind === 'pglite');
+  // Before the database closes: a job started in this process (a mail being handed over) finishes.
+  app.addHook('onClose', async () => jobs.stop());
   const audit = new AuditLog();
   const sessionCache = await startSessionCache(app, database);
   // What others did to a user, kept for when they come back (written by the services that do it).

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, isNotNull, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, isNotNull, isNull, lte, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Executor } from '../db/client.js';
 import { jobs } from '../db/schema/jobs.js';
@@ -71,6 +71,26 @@ export type JobHandler = (
   afterCommit: (fn: () => void) => void,
 ) => Promise<Date | undefined>;
 
+/**
+ * A job whose work must not run inside a transaction: a mail handed to an SMTP server. On PGlite a
+ * transaction holds the only connection, so a slow mail server would hold every request (see JobQueue).
+ */
+export interface DetachedJobHandler<Work> {
+  /**
+   * Runs in the claiming transaction: answers the work to do, or undefined when nothing is left to do (the
+   * job is then done). Throwing fails the job as any job's handler does.
+   */
+  prepare(tx: Executor, job: JobRow): Promise<Work | undefined>;
+  /** Runs after the claim committed, outside any transaction; throwing fails the job (retried). */
+  run(work: Work): Promise<void>;
+  /**
+   * With several processes on the database, how long the claim keeps the job from their polls while `run`
+   * works; one that dies meanwhile leaves the job to be claimed again when the lease ends. `run` is given up
+   * (failed) at half of it, in every case.
+   */
+  leaseMs: number;
+}
+
 /** A failed job is tried again after 1, 2, 4 … minutes, at most an hour apart. */
 function retryDelayMs(attempts: number): number {
   return Math.min(60 * 60_000, 60_000 * 2 ** Math.max(0, attempts - 1));
@@ -80,21 +100,56 @@ function retryDelayMs(attempts: number): number {
  * DESIGN §10: the durable job queue, a table in the application's own database (see docs/decisions.md:
  * pg-boss and graphile-worker both need a real PostgreSQL server, PGlite has no LISTEN across
  * processes). A job is claimed with `FOR UPDATE SKIP LOCKED` and done in the same transaction as its
- * work, so two processes never run it twice and a crash leaves it to be claimed again.
+ * work, so two processes never run it twice and a crash leaves it to be claimed again. A detached job
+ * (registerDetached) is worked outside the transaction, at least once: this process skips it while it
+ * works on it; other processes on the same database (PostgreSQL) are kept off by a lease. On PGlite no
+ * other process can poll (the DATA_DIR lock), so there is no lease, and what a process that died was
+ * sending is sent again as soon as the next one starts.
  */
 export class JobQueue {
   readonly #handlers = new Map<string, JobHandler>();
+  readonly #detached = new Map<string, DetachedJobHandler<unknown>>();
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<number> | undefined;
+  /** Jobs started by runSoon, awaited by stop() and settled(). */
+  readonly #soon = new Set<Promise<unknown>>();
+  /** Detached jobs this process is working on outside a transaction: its polls pass them by. */
+  readonly #working = new Set<string>();
 
   constructor(
     private readonly db: Database,
     private readonly now: () => Date,
     private readonly log?: FastifyBaseLogger,
+    /** `true` when no other process polls this database (PGlite): detached jobs need no lease. */
+    private readonly alone = false,
   ) {}
 
   register(kind: string, handler: JobHandler): void {
     this.#handlers.set(kind, handler);
+  }
+
+  registerDetached<Work>(kind: string, handler: DetachedJobHandler<Work>): void {
+    this.#detached.set(kind, handler as DetachedJobHandler<unknown>);
+  }
+
+  /**
+   * Runs the job of `key` now in this process, without waiting for the next poll; call it after the commit
+   * that scheduled the job. Not awaited by the caller: what it does and how it fails is the job's, and a
+   * process that dies first leaves the job to the next poll (of this process restarted, or of another).
+   */
+  runSoon(key: string): void {
+    const running = withChangeSource('system', () => this.#runOne(eq(jobs.key, key))).catch(
+      (error: unknown) => {
+        this.log?.error({ err: error, key }, 'job could not be run');
+      },
+    );
+    this.#soon.add(running);
+    void running.finally(() => this.#soon.delete(running));
+  }
+
+  /** Waits for the jobs runSoon started (graceful shutdown, tests). */
+  async settled(): Promise<void> {
+    while (this.#soon.size > 0) await Promise.all([...this.#soon]);
   }
 
   /** Schedules (or moves) the one job of `key`, inside the caller's transaction. */
@@ -136,20 +191,47 @@ export class JobQueue {
     return ran;
   }
 
-  async #runOne(): Promise<'ran' | 'failed' | 'none'> {
+  /** `only`: the one job runSoon asked for (when due and not claimed elsewhere). */
+  async #runOne(only?: SQL): Promise<'ran' | 'failed' | 'none'> {
     let claimed: JobRow | undefined;
     const committed: (() => void)[] = [];
     try {
+      let detached: { handler: DetachedJobHandler<unknown>; work: unknown } | undefined;
       const outcome = await this.db.transaction(async (tx): Promise<'ran' | 'none'> => {
+        const now = this.now();
         const [job] = await tx
           .select()
           .from(jobs)
-          .where(lte(jobs.runAt, this.now()))
+          .where(
+            and(
+              lte(jobs.runAt, now),
+              only,
+              this.#working.size > 0 ? notInArray(jobs.id, [...this.#working]) : undefined,
+            ),
+          )
           .orderBy(asc(jobs.runAt))
           .limit(1)
           .for('update', { skipLocked: true });
         if (!job) return 'none';
         claimed = job;
+        const outside = this.#detached.get(job.kind);
+        if (outside) {
+          const work = await outside.prepare(tx, job);
+          if (work === undefined) {
+            await tx.delete(jobs).where(eq(jobs.id, job.id));
+            return 'ran';
+          }
+          if (!this.alone) {
+            // The lease: no other process claims the job until it ends, unless this one dies first.
+            await tx
+              .update(jobs)
+              .set({ runAt: new Date(now.getTime() + outside.leaseMs) })
+              .where(eq(jobs.id, job.id));
+          }
+          this.#working.add(job.id);
+          detached = { handler: outside, work };
+          return 'ran';
+        }
         const handler = this.#handlers.get(job.kind);
         if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
         const next = await handler(tx, job, (fn) => committed.push(fn));
@@ -159,6 +241,10 @@ export class JobQueue {
         return 'ran';
       });
       for (const fn of committed) fn();
+      if (detached && claimed) {
+        await withTimeout(detached.handler.run(detached.work), detached.handler.leaseMs / 2);
+        await this.db.delete(jobs).where(eq(jobs.id, claimed.id));
+      }
       return outcome;
     } catch (error) {
       if (!claimed) throw error;
@@ -173,13 +259,19 @@ export class JobQueue {
         })
         .where(eq(jobs.id, job.id));
       return 'failed';
+    } finally {
+      // Only once its row says what happened (gone, or failed until its retry), for this process's polls.
+      if (claimed) this.#working.delete(claimed.id);
     }
   }
 
-  /** Polls every `intervalMs` until stop(); one poll at a time in this process. */
+  /**
+   * Polls at once, then every `intervalMs` until stop(); one poll at a time in this process. At once: what
+   * a process that died left due (an account mail it had not sent) goes as soon as the next one is up.
+   */
   start(intervalMs: number): void {
     if (this.#timer) return;
-    this.#timer = setInterval(() => {
+    const poll = () => {
       if (this.#running) return;
       this.#running = this.runDue().catch((error: unknown) => {
         this.log?.error({ err: error }, 'job poll failed');
@@ -188,13 +280,30 @@ export class JobQueue {
       void this.#running.finally(() => {
         this.#running = undefined;
       });
-    }, intervalMs);
+    };
+    this.#timer = setInterval(poll, intervalMs);
     this.#timer.unref();
+    poll();
   }
 
   async stop(): Promise<void> {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
     await this.#running;
+    await this.settled();
+  }
+}
+
+/** Fails after `ms` if `work` has not settled by then (the work itself is not stopped). */
+async function withTimeout(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`gave up after ${Math.round(ms / 1000)} s`)), ms);
+    timer.unref();
+  });
+  try {
+    await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }
