@@ -13,6 +13,7 @@ import { apiCompression } from './lib/compression.js';
 import { loggerOptions, redactingLogger } from './lib/logger.js';
 import type { MailQueue } from './lib/mail-queue.js';
 import { AccessTokens } from './modules/accounts/access-tokens.js';
+import { AccountMails } from './modules/accounts/account-mails.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
 import { startSessionCache } from './modules/accounts/session-cache.js';
@@ -264,8 +265,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     accountLeaving,
     notices: notifications,
     accessTokens,
-    mail: deps.mail,
-    appUrl: config.appUrl,
+    mails: new AccountMails({ jobs, mail: deps.mail, appUrl: config.appUrl, secret: deps.jwtSecret, now }),
     subscriptions,
     sessions: events,
     entitlements,

@@ -70,6 +70,8 @@ async function call(method: string, url: string, body?: unknown, token?: string)
 }
 
 async function linkToken(to: string, route: string): Promise<string> {
+  // Account mails are jobs the app hands over after the answer (account-mails.ts).
+  await app.services.jobs.settled();
   await mail.drain();
   const { readdirSync, readFileSync } = await import('node:fs');
   const dir = path.join(dataDir, 'mail');

@@ -5,12 +5,13 @@ import type { Mailer, MailMessage } from './mailer.js';
 export const MAIL_RETRY_DELAYS_MS = [30_000, 120_000, 600_000];
 
 /**
- * Mail leaves after the answer: a request that mails (forgot password) must take the same time whether or
- * not the address has an account, and a slow SMTP server must not hold a request. drain() waits for what
- * is in flight, for graceful shutdown and for tests.
+ * The mailer as the server uses it. `sendNow` is what the job queue's mails go through: account mails
+ * (modules/accounts/account-mails.ts) and mass mail, durable in the `jobs` table. drain() waits for what is
+ * in flight, for graceful shutdown and for tests.
  *
- * A send that fails is tried again after each of `retryDelaysMs`, in this process only: the mails carry
- * sign-in links, credentials the database should not keep, and a user can ask for a new one.
+ * `enqueue` sends after the answer, in this process only, trying a failed send again after each of
+ * `retryDelaysMs`: a restart loses what waits. Account mails used it until the crash review's F2 (a reset
+ * mail lost when the process died after answering); nothing mails through it now.
  */
 export class MailQueue {
   readonly #pending = new Set<Promise<void>>();

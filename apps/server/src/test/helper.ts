@@ -10,7 +10,7 @@ import { type AppDeps, buildApp } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
 import { type DatabaseHandle, openPglite, openPostgres } from '../db/client.js';
 import { MailQueue } from '../lib/mail-queue.js';
-import { createMailer } from '../lib/mailer.js';
+import { createMailer, type Mailer } from '../lib/mailer.js';
 import { type AuthRateLimits, defaultAuthRateLimits } from '../plugins/rate-limit.js';
 
 /** A fresh database cloned from the migrated template (see global-setup.ts). */
@@ -60,6 +60,15 @@ export async function buildTestApp(
     requestTimeoutMs?: number;
     /** The app's logger, for tests that read what it logs; silent unless given. */
     logger?: AppDeps['logger'];
+    /**
+     * Another app's database, as a process started again on it would find it (a restart). The context's
+     * close() leaves it open: its owner closes it.
+     */
+    database?: DatabaseHandle;
+    /** Instead of the .eml files in the context's DATA_DIR (a mail server that never answers, say). */
+    mailer?: Mailer;
+    /** The server's secret: a restart keeps it (DATA_DIR/jwt-secret); a random one otherwise. */
+    jwtSecret?: string;
   } = {},
 ): Promise<TestContext> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haversack-app-'));
@@ -73,10 +82,10 @@ export async function buildTestApp(
     BILLING_PROVIDER: 'local',
     ...options.env,
   });
-  const database = await openTestDatabase();
+  const database = options.database ?? (await openTestDatabase());
   const log = pino({ level: 'silent' });
-  const mail = new MailQueue(createMailer({ from: config.mailFrom, dataDir, log }), log);
-  const jwtSecret = randomBytes(32).toString('hex');
+  const mail = new MailQueue(options.mailer ?? createMailer({ from: config.mailFrom, dataDir, log }), log);
+  const jwtSecret = options.jwtSecret ?? randomBytes(32).toString('hex');
   const app = await buildApp({
     config,
     database,
@@ -99,7 +108,7 @@ export async function buildTestApp(
     close: async () => {
       await app.close();
       await mail.drain();
-      await database.close();
+      if (!options.database) await database.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -107,6 +116,8 @@ export async function buildTestApp(
 
 /** Mails written by the file transport, oldest first, decoded enough to find links in them. */
 export async function readMails(ctx: TestContext): Promise<{ to: string; subject: string; raw: string }[]> {
+  // Account mails are jobs this process sends after the answer (account-mails.ts).
+  await ctx.app.services.jobs.settled();
   await ctx.mail.drain();
   const dir = path.join(ctx.dataDir, 'mail');
   let files: string[];

@@ -261,9 +261,22 @@ export const accountsRepository = {
 
   async insertEmailToken(
     db: Executor,
-    values: { userId: string; purpose: EmailTokenPurpose; tokenHash: string; email: string; expiresAt: Date },
+    values: {
+      id: string;
+      userId: string;
+      purpose: EmailTokenPurpose;
+      tokenHash: string;
+      email: string;
+      expiresAt: Date;
+    },
   ) {
     await db.insert(emailTokens).values(values);
+  },
+
+  /** The link an account mail carries, read by the job that sends it (account-mails.ts). */
+  async findEmailToken(db: Executor, id: string) {
+    const [row] = await db.select().from(emailTokens).where(eq(emailTokens.id, id)).limit(1);
+    return row;
   },
 
   async lockEmailToken(db: Executor, tokenHash: string, purpose: EmailTokenPurpose) {

@@ -23,7 +23,6 @@ import {
 import type { Database, Executor } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
-import type { MailQueue } from '../../lib/mail-queue.js';
 import { hashToken, randomToken } from '../../lib/secrets.js';
 import type { EventBus } from '../../realtime/event-bus.js';
 import type { SessionEndCause } from '../../realtime/events.js';
@@ -35,7 +34,7 @@ import type { NoticeBoard } from '../notifications/notices.js';
 import type { EntitlementService } from '../subscriptions/entitlements.service.js';
 import type { AccessTokens } from './access-tokens.js';
 import { buildAccountExport } from './account-export.js';
-import { emailChangedMail, passwordResetMail, verificationMail } from './accounts.mail.js';
+import type { AccountMails } from './account-mails.js';
 import { type EmailTokenPurpose, accountsRepository as repo, type UserRow } from './accounts.repository.js';
 import { hashPassword, verifyDecoy, verifyPassword } from './passwords.js';
 import type { SessionCache } from './session-cache.js';
@@ -84,8 +83,8 @@ export interface SessionEndListener {
 interface Deps {
   db: Database;
   accessTokens: AccessTokens;
-  mail: MailQueue;
-  appUrl: string;
+  /** Verification, reset and undo mails, queued with their links (account-mails.ts). */
+  mails: AccountMails;
   subscriptions: SubscriptionSummaries;
   /**
    * The real-time bus: sessions ended close their sockets, and a deleted account's parties hear who runs
@@ -153,8 +152,7 @@ export class AccountsService {
   async register(input: Registration, client: ClientInfo): Promise<AuthSession> {
     // Hash before the transaction: argon2 is deliberately slow and must not hold a connection.
     const passwordHash = await hashPassword(input.password);
-    const verificationToken = randomToken();
-    const { user, tokens } = await this.#deps.db
+    const { user, tokens, mailKey } = await this.#deps.db
       .transaction(async (tx) => {
         await this.#assertAvailable(tx, { email: input.email, username: input.username });
         const user = await repo.insertUser(tx, {
@@ -167,24 +165,16 @@ export class AccountsService {
         if (await repo.emailReservedForUndo(tx, input.email, this.#now(), user.id)) {
           throw AppError.validation([{ field: 'email', message: authMessages.emailTaken }]);
         }
-        await this.#storeEmailToken(
-          tx,
-          user,
-          'email_verification',
-          verificationToken,
-          EMAIL_VERIFICATION_TTL_S,
-        );
+        const mailKey = await this.#mailLink(tx, user, 'email_verification', EMAIL_VERIFICATION_TTL_S);
         const tokens = await this.#startSession(tx, user.id, client);
-        return { user, tokens };
+        return { user, tokens, mailKey };
       })
       .catch((error: unknown) => {
         // Two registrations racing for one address: the unique index decides, the loser gets the same answer.
         if (isUniqueViolation(error)) throw this.#takenError(error);
         throw error;
       });
-    this.#deps.mail.enqueue(
-      verificationMail(user.email, user.username, this.#link('verify-email', verificationToken)),
-    );
+    this.#deps.mails.sendSoon([mailKey]);
     return { ...tokens, user: await this.userJson(user) };
   }
 
@@ -220,8 +210,7 @@ export class AccountsService {
     client: ClientInfo,
     attach: (tx: Executor, user: UserRow) => Promise<void>,
   ): Promise<AuthSession> {
-    const verificationToken = randomToken();
-    const user = await this.#deps.db.transaction(async (tx) => {
+    const { user, mailKey } = await this.#deps.db.transaction(async (tx) => {
       if ((await repo.emailOrUsernameTaken(tx, { email: input.email, at: this.#now() })).email) {
         // Never merged into the existing account: the provider's word about an address is not a password.
         throw new AppError('CONFLICT', input.emailTakenMessage, {
@@ -241,23 +230,13 @@ export class AccountsService {
           details: [{ field: 'email', message: authMessages.emailTaken }],
         });
       }
-      if (!input.emailVerified) {
-        await this.#storeEmailToken(
-          tx,
-          user,
-          'email_verification',
-          verificationToken,
-          EMAIL_VERIFICATION_TTL_S,
-        );
-      }
+      const mailKey = input.emailVerified
+        ? undefined
+        : await this.#mailLink(tx, user, 'email_verification', EMAIL_VERIFICATION_TTL_S);
       await attach(tx, user);
-      return user;
+      return { user, mailKey };
     });
-    if (!input.emailVerified) {
-      this.#deps.mail.enqueue(
-        verificationMail(user.email, user.username, this.#link('verify-email', verificationToken)),
-      );
-    }
+    if (mailKey) this.#deps.mails.sendSoon([mailKey]);
     return this.signInVerified(user, client);
   }
 
@@ -379,13 +358,10 @@ export class AccountsService {
   async forgotPassword(email: string): Promise<void> {
     const user = await repo.findUserByEmail(this.#deps.db, email);
     if (!user) return;
-    const token = randomToken();
-    await this.#deps.db.transaction((tx) =>
-      this.#storeEmailToken(tx, user, 'password_reset', token, PASSWORD_RESET_TTL_S),
+    const mailKey = await this.#deps.db.transaction((tx) =>
+      this.#mailLink(tx, user, 'password_reset', PASSWORD_RESET_TTL_S),
     );
-    this.#deps.mail.enqueue(
-      passwordResetMail(user.email, user.username, this.#link('reset-password', token, 'path')),
-    );
+    this.#deps.mails.sendSoon([mailKey]);
   }
 
   async resetPassword(token: string, password: string): Promise<void> {
@@ -442,11 +418,10 @@ export class AccountsService {
     const user =
       target.user ?? (target.email ? await repo.findUserByEmail(this.#deps.db, target.email) : undefined);
     if (!user || user.emailVerifiedAt) return;
-    const token = randomToken();
-    await this.#deps.db.transaction((tx) =>
-      this.#storeEmailToken(tx, user, 'email_verification', token, EMAIL_VERIFICATION_TTL_S),
+    const mailKey = await this.#deps.db.transaction((tx) =>
+      this.#mailLink(tx, user, 'email_verification', EMAIL_VERIFICATION_TTL_S),
     );
-    this.#deps.mail.enqueue(verificationMail(user.email, user.username, this.#link('verify-email', token)));
+    this.#deps.mails.sendSoon([mailKey]);
   }
 
   /**
@@ -460,9 +435,7 @@ export class AccountsService {
     const emailChanged =
       changes.email !== undefined && changes.email.toLowerCase() !== current.email.toLowerCase();
     if (emailChanged) await this.#assertCurrentPassword(current, changes.current_password);
-    const verificationToken = randomToken();
-    const revertToken = randomToken();
-    const { updated, ended } = await this.#deps.db
+    const { updated, ended, mailKeys } = await this.#deps.db
       .transaction(async (tx) => {
         await this.#assertAvailable(tx, {
           ...(emailChanged ? { email: changes.email } : {}),
@@ -474,44 +447,26 @@ export class AccountsService {
           ...(changes.email !== undefined ? { email: changes.email } : {}),
           ...(emailChanged ? { emailVerifiedAt: null } : {}),
         });
-        if (!emailChanged) return { updated: user, ended: [] };
+        if (!emailChanged) return { updated: user, ended: [], mailKeys: [] };
         // Reset links went to the old address, which the owner is leaving.
         await repo.expireEmailTokens(tx, user.id, 'password_reset', this.#now());
-        await this.#storeEmailToken(
-          tx,
-          user,
-          'email_verification',
-          verificationToken,
-          EMAIL_VERIFICATION_TTL_S,
-        );
+        const verification = await this.#mailLink(tx, user, 'email_verification', EMAIL_VERIFICATION_TTL_S);
         // Older undo links stay valid: after two changes by a thief, the owner's link must still work.
-        await this.#storeEmailToken(tx, user, 'email_revert', revertToken, EMAIL_REVERT_TTL_S, {
+        const undo = await this.#mailLink(tx, user, 'email_revert', EMAIL_REVERT_TTL_S, {
           email: previousEmail,
           supersede: false,
         });
         const ended = await repo.revokeUserSessions(tx, current.id, 'email_changed', {
           except: auth.sessionId,
         });
-        return { updated: user, ended };
+        return { updated: user, ended, mailKeys: [verification, undo] };
       })
       .catch((error: unknown) => {
         if (isUniqueViolation(error)) throw this.#takenError(error);
         throw error;
       });
     this.#sessionsEnded(current.id, ended);
-    if (emailChanged) {
-      this.#deps.mail.enqueue(
-        verificationMail(updated.email, updated.username, this.#link('verify-email', verificationToken)),
-      );
-      this.#deps.mail.enqueue(
-        emailChangedMail(
-          previousEmail,
-          updated.username,
-          updated.email,
-          this.#link('undo-email-change', revertToken),
-        ),
-      );
-    }
+    this.#deps.mails.sendSoon(mailKeys);
     return this.userJson(updated);
   }
 
@@ -522,7 +477,6 @@ export class AccountsService {
    */
   async revertEmailChange(token: string): Promise<{ message: string; email: string; reset_token: string }> {
     const now = this.#now();
-    const resetToken = randomToken();
     const invalid = () =>
       new AppError('BAD_REQUEST', authMessages.emailRevertInvalid, {
         details: [{ field: 'token', message: authMessages.emailRevertInvalid }],
@@ -538,17 +492,22 @@ export class AccountsService {
         await repo.expireEmailTokensCreatedAfter(tx, found.id, 'email_revert', stored.createdAt, now);
         await repo.expireEmailTokens(tx, found.id, 'email_verification', now);
         const user = await repo.updateUser(tx, found.id, { email: stored.email, emailVerifiedAt: now });
-        await this.#storeEmailToken(tx, user, 'password_reset', resetToken, PASSWORD_RESET_TTL_S);
+        // Answered, not mailed: whoever changed the address may read the mailbox it moved to.
+        const reset = await this.#storeEmailToken(tx, user, 'password_reset', PASSWORD_RESET_TTL_S);
         await repo.revokeApiTokens(tx, user.id, now);
         const ended = await repo.revokeUserSessions(tx, user.id, 'email_change_reverted');
-        return { user, ended };
+        return { user, ended, resetToken: reset.token };
       })
       .catch((error: unknown) => {
         if (isUniqueViolation(error)) throw this.#takenError(error);
         throw error;
       });
     this.#sessionsEnded(outcome.user.id, outcome.ended);
-    return { message: authMessages.emailReverted, email: outcome.user.email, reset_token: resetToken };
+    return {
+      message: authMessages.emailReverted,
+      email: outcome.user.email,
+      reset_token: outcome.resetToken,
+    };
   }
 
   async #assertCurrentPassword(user: UserRow, currentPassword: string | undefined): Promise<void> {
@@ -674,33 +633,43 @@ export class AccountsService {
     return { token: access.token, expires_at: access.expiresAt.toISOString(), refresh_token: refreshToken };
   }
 
+  /** Stores a single-use link (hashed) and answers its row's id and its token. */
   async #storeEmailToken(
     db: Executor,
     user: UserRow,
     purpose: EmailTokenPurpose,
-    token: string,
     ttlSeconds: number,
     options: { email?: string; supersede?: boolean } = {},
-  ) {
+  ): Promise<{ id: string; token: string }> {
     const now = this.#now();
     if (options.supersede !== false) await repo.expireEmailTokens(db, user.id, purpose, now);
+    const link = this.#deps.mails.newLink();
     await repo.insertEmailToken(db, {
+      id: link.id,
       userId: user.id,
       purpose,
-      tokenHash: hashToken(token),
+      tokenHash: hashToken(link.token),
       email: options.email ?? user.email,
       expiresAt: new Date(now.getTime() + ttlSeconds * 1000),
     });
+    return link;
   }
 
-  /** spec: reset links are APP_URL/reset-password/TOKEN; verification links carry the token as a query. */
-  #link(
-    route: 'reset-password' | 'verify-email' | 'undo-email-change',
-    token: string,
-    style: 'path' | 'query' = 'query',
-  ): string {
-    return style === 'path'
-      ? `${this.#deps.appUrl}/${route}/${encodeURIComponent(token)}`
-      : `${this.#deps.appUrl}/${route}?token=${encodeURIComponent(token)}`;
+  /**
+   * Stores a link and queues its mail in the same transaction (to the address the link is for); answers
+   * the job's key, to send once the transaction committed.
+   */
+  async #mailLink(
+    tx: Executor,
+    user: UserRow,
+    purpose: EmailTokenPurpose,
+    ttlSeconds: number,
+    options: { email?: string; supersede?: boolean } = {},
+  ): Promise<string> {
+    const link = await this.#storeEmailToken(tx, user, purpose, ttlSeconds, options);
+    return this.#deps.mails.queue(tx, {
+      email_token_id: link.id,
+      ...(purpose === 'email_revert' ? { new_email: user.email } : {}),
+    });
   }
 }
