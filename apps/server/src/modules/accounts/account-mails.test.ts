@@ -94,7 +94,17 @@ describe('account mails survive the process that answered', () => {
     const jwtSecret = randomBytes(32).toString('hex');
     const server = hangingMailer();
     const first = await app({ jwtSecret, mailer: server.mailer });
-    const user = await createUser(first);
+    // Registered through the service, not the factory: the factory waits for the mail, which never leaves.
+    const suffix = randomBytes(4).toString('hex');
+    const user = await first.app.services.accounts.register(
+      {
+        email: `stuck-${suffix}@example.com`,
+        username: `stuck_${suffix}`,
+        password: 'Dragons1',
+        password_confirmation: 'Dragons1',
+      },
+      {},
+    );
     const answer = await first.app.inject({
       method: 'POST',
       url: '/api/v1/auth/forgot_password',
