@@ -289,7 +289,9 @@ describe('Idempotency-Key after its process died', () => {
       target_container_id: move.to,
       quantity: move.quantity,
     });
-    return `POST /api/v1/containers/transfer ${createHmac('sha256', ctx.jwtSecret ?? '').update(body).digest('base64url')}`;
+    return `POST /api/v1/containers/transfer ${createHmac('sha256', ctx.jwtSecret ?? '')
+      .update(body)
+      .digest('base64url')}`;
   };
   /** The claim a process left when it was killed while its request ran: no answer kept. */
   const leaveClaim = (
