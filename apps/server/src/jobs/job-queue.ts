@@ -72,8 +72,9 @@ export type JobHandler = (
 ) => Promise<Date | undefined>;
 
 /**
- * A job whose work must not run inside a transaction: a mail handed to an SMTP server. On PGlite a
- * transaction holds the only connection, so a slow mail server would hold every request (see JobQueue).
+ * A job whose work must not run inside a transaction: mails handed to an SMTP server (account mails, a
+ * batch of mass mail). On PGlite a transaction holds the only connection, so a slow mail server would hold
+ * every request (see JobQueue).
  */
 export interface DetachedJobHandler<Work> {
   /**
@@ -81,8 +82,11 @@ export interface DetachedJobHandler<Work> {
    * job is then done). Throwing fails the job as any job's handler does.
    */
   prepare(tx: Executor, job: JobRow): Promise<Work | undefined>;
-  /** Runs after the claim committed, outside any transaction; throwing fails the job (retried). */
-  run(work: Work): Promise<void>;
+  /**
+   * Runs after the claim committed, outside any transaction; throwing fails the job (retried). Returning a
+   * date runs the same job again then (the next batch of a mass mail); otherwise the job is done.
+   */
+  run(work: Work): Promise<Date | undefined>;
   /**
    * With several processes on the database, how long the claim keeps the job from their polls while `run`
    * works; one that dies meanwhile leaves the job to be claimed again when the lease ends. `run` is given up
@@ -242,8 +246,13 @@ export class JobQueue {
       });
       for (const fn of committed) fn();
       if (detached && claimed) {
-        await withTimeout(detached.handler.run(detached.work), detached.handler.leaseMs / 2);
-        await this.db.delete(jobs).where(eq(jobs.id, claimed.id));
+        const next = await withTimeout(detached.handler.run(detached.work), detached.handler.leaseMs / 2);
+        if (next)
+          await this.db
+            .update(jobs)
+            .set({ runAt: next, attempts: 0, lastError: null })
+            .where(eq(jobs.id, claimed.id));
+        else await this.db.delete(jobs).where(eq(jobs.id, claimed.id));
       }
       return outcome;
     } catch (error) {
@@ -295,14 +304,14 @@ export class JobQueue {
 }
 
 /** Fails after `ms` if `work` has not settled by then (the work itself is not stopped). */
-async function withTimeout(work: Promise<void>, ms: number): Promise<void> {
+async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`gave up after ${Math.round(ms / 1000)} s`)), ms);
     timer.unref();
   });
   try {
-    await Promise.race([work, timeout]);
+    return await Promise.race([work, timeout]);
   } finally {
     clearTimeout(timer);
   }

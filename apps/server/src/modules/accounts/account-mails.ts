@@ -54,7 +54,10 @@ export class AccountMails {
     this.#now = deps.now;
     deps.jobs.registerDetached<MailMessage>(ACCOUNT_MAIL_JOB, {
       prepare: (tx, job) => this.#rebuild(tx, job),
-      run: (message) => deps.mail.sendNow(message),
+      run: async (message) => {
+        await deps.mail.sendNow(message);
+        return undefined;
+      },
       leaseMs: ACCOUNT_MAIL_LEASE_MS,
     });
   }
