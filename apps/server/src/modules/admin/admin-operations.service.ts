@@ -24,8 +24,23 @@ import { contentTargetsRepository } from './content-targets.repository.js';
 import { suspendLockedUser } from './user-suspension.js';
 
 export const ADMIN_OPERATION_JOB = 'admin_operation';
-/** Rows per job run: each batch is one transaction, so progress moves and a crash loses one batch. */
+/** A mass mail's job: its batches are sent outside any transaction (registerDetached). */
+export const MASS_MAIL_JOB = 'mass_mail';
+/**
+ * Rows per job run: each batch is one transaction (a mass mail batch is claimed in one, sent outside and
+ * recorded in another), so progress moves and a crash loses one batch.
+ */
 export const ADMIN_OPERATION_BATCH = 25;
+/**
+ * With several processes on PostgreSQL, how long a mass mail batch being sent keeps the others off (as an
+ * account mail's); the queue gives the batch up at half of it.
+ */
+export const MASS_MAIL_LEASE_MS = 2 * 60_000;
+/**
+ * A batch starts no further mail after this long, records what went and goes on in the next run: a slow
+ * mail server makes batches smaller rather than outlast the queue's patience (MASS_MAIL_LEASE_MS / 2).
+ */
+const MASS_MAIL_SENDING_MS = MASS_MAIL_LEASE_MS / 4;
 const RECENT_SHOWN = 20;
 const FINISHED: readonly AdminOperationRow['status'][] = ['done', 'failed', 'cancelled'];
 export const STOPPED_NOT_ADMIN = 'Stopped: the admin who started it is no longer an admin.';
@@ -57,6 +72,21 @@ const operationParamsSchema = z.union([
   }),
 ]);
 export type OperationParams = z.infer<typeof operationParamsSchema>;
+type MassMailParams = Extract<OperationParams, { kind: 'mass_mail' }>;
+type BulkParams = Exclude<OperationParams, { kind: 'mass_mail' }>;
+type OperationActor = Pick<AuditEntry, 'actorId' | 'actorEmail' | 'ip' | 'userAgent'>;
+
+/** A batch of mass mail as claimed: the recipients, and the progress it was claimed at (to record after). */
+interface MassMailBatch {
+  operationId: string;
+  processed: number;
+  changed: number;
+  cursor: string | null;
+  recipients: { id: string; email: string }[];
+  /** Whether recipients may remain after this batch (it was full and the count not reached). */
+  more: boolean;
+  message: { subject: string; text: string; html: string };
+}
 
 export function toOperationJson(row: AdminOperationRow): AdminOperation {
   return {
@@ -81,6 +111,10 @@ function mailFilter(audience: MassMailBody['audience']): UserBulkFilter {
 function htmlOf(text: string): string {
   const escaped = text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   return `<p>${escaped.replace(/\n\n+/g, '</p><p>').replace(/\n/g, '<br>')}</p>`;
+}
+
+function massMailMessage(params: MassMailParams) {
+  return { subject: params.subject, text: params.body, html: htmlOf(params.body) };
 }
 
 /**
@@ -114,6 +148,11 @@ export class AdminOperationsService {
     this.#mail = deps.mail;
     this.#now = deps.now;
     deps.jobs.register(ADMIN_OPERATION_JOB, (tx, job, afterCommit) => this.#runBatch(tx, job, afterCommit));
+    deps.jobs.registerDetached<MassMailBatch>(MASS_MAIL_JOB, {
+      prepare: (tx, job) => this.#claimMails(tx, job),
+      run: (batch) => this.#sendMails(batch),
+      leaseMs: MASS_MAIL_LEASE_MS,
+    });
   }
 
   async preview(params: OperationParams): Promise<number> {
@@ -150,7 +189,7 @@ export class AdminOperationsService {
         details: { ...params },
       });
       await this.#jobs.schedule(tx, {
-        kind: ADMIN_OPERATION_JOB,
+        kind: params.kind === 'mass_mail' ? MASS_MAIL_JOB : ADMIN_OPERATION_JOB,
         key: `${ADMIN_OPERATION_JOB}:${row.id}`,
         runAt: this.#now(),
         payload: { operation_id: row.id },
@@ -171,7 +210,9 @@ export class AdminOperationsService {
 
   /**
    * Stops a queued or running operation before its next batch (audited). It waits for the row lock, so a
-   * batch in progress finishes (its changes are counted) and no further batch starts.
+   * batch in progress finishes (its changes are counted) and no further batch starts. A mass mail batch
+   * holds no lock while its mails go: the cancel is answered at once, and the batch's mails, sent, are
+   * still counted when it ends.
    */
   async cancel(caller: AdminCaller, id: string): Promise<AdminOperation> {
     return this.#db.transaction(async (tx) => {
@@ -204,12 +245,14 @@ export class AdminOperationsService {
     return repo.countTemplates(db, params.filter);
   }
 
-  /** One batch; answers `now` to be run again at once while rows remain, nothing when finished. */
-  async #runBatch(
+  /**
+   * Locks the job's operation, unless it has finished or its admin is no longer one (then it is stopped,
+   * audited): the start of every batch, in the job's transaction.
+   */
+  async #lockRunnable(
     tx: Executor,
     job: JobRow,
-    afterCommit: (fn: () => void) => void,
-  ): Promise<Date | undefined> {
+  ): Promise<{ operation: AdminOperationRow; params: OperationParams } | undefined> {
     const id = job.payload.operation_id;
     if (typeof id !== 'string') return undefined;
     const operation = await repo.find(tx, id, { lock: true });
@@ -232,8 +275,25 @@ export class AdminOperationsService {
       });
       return undefined;
     }
-    const params = operationParamsSchema.parse(operation.params);
-    const actor: Pick<AuditEntry, 'actorId' | 'actorEmail' | 'ip' | 'userAgent'> = {
+    return { operation, params: operationParamsSchema.parse(operation.params) };
+  }
+
+  /** One batch; answers `now` to be run again at once while rows remain, nothing when finished. */
+  async #runBatch(
+    tx: Executor,
+    job: JobRow,
+    afterCommit: (fn: () => void) => void,
+  ): Promise<Date | undefined> {
+    const runnable = await this.#lockRunnable(tx, job);
+    if (!runnable) return undefined;
+    const { operation, params } = runnable;
+    if (params.kind === 'mass_mail') {
+      // Queued before mass mail had its own job (sent outside the transaction): handed over to it.
+      const now = this.#now();
+      await this.#jobs.schedule(tx, { kind: MASS_MAIL_JOB, key: job.key, runAt: now, payload: job.payload });
+      return now;
+    }
+    const actor: OperationActor = {
       actorId: operation.actorId,
       actorEmail: operation.actorEmail,
       ip: operation.actorIp,
@@ -260,9 +320,9 @@ export class AdminOperationsService {
   async #batch(
     tx: Executor,
     operation: AdminOperationRow,
-    params: OperationParams,
+    params: BulkParams,
     limit: number,
-    actor: Pick<AuditEntry, 'actorId' | 'actorEmail' | 'ip' | 'userAgent'>,
+    actor: OperationActor,
     afterCommit: (fn: () => void) => void,
   ): Promise<{ handled: number; changed: number; last: string | undefined }> {
     if (params.kind === 'bulk_templates') {
@@ -289,31 +349,103 @@ export class AdminOperationsService {
       return { handled: rows.length, changed, last: rows.at(-1)?.id };
     }
 
-    const filter = params.kind === 'mass_mail' ? mailFilter(params.audience) : params.filter;
-    const suspending = params.kind === 'bulk_users' && params.action === 'suspend';
-    const rows = await repo.usersAfter(tx, filter, operation.cursor, limit, {
+    const suspending = params.action === 'suspend';
+    const rows = await repo.usersAfter(tx, params.filter, operation.cursor, limit, {
       suspendable: suspending,
-      mailable: params.kind === 'mass_mail',
       signedUpBy: operation.createdAt,
     });
     let changed = 0;
     for (const user of rows) {
-      if (params.kind === 'mass_mail') {
-        // Sent before the batch commits: a crash mid-batch may send a mail twice, never skip one.
-        await this.#mail.sendNow({
-          to: user.email,
-          subject: params.subject,
-          text: params.body,
-          html: htmlOf(params.body),
-        });
-        changed += 1;
-      } else if (params.action === 'suspend') {
+      if (params.action === 'suspend') {
         if (await this.#suspend(tx, user.id, params.reason, actor, operation.id, afterCommit)) changed += 1;
       } else if (await this.#changeTier(tx, user.id, params.tier, actor, operation.id, afterCommit)) {
         changed += 1;
       }
     }
     return { handled: rows.length, changed, last: rows.at(-1)?.id };
+  }
+
+  /**
+   * A mass mail batch's claim, in the job's transaction: the next recipients after the cursor (confirmed
+   * addresses of active users, never past the count the admin confirmed). Nothing is recorded but the
+   * status: the mails go after the commit (#sendMails), which records them.
+   */
+  async #claimMails(tx: Executor, job: JobRow): Promise<MassMailBatch | undefined> {
+    const runnable = await this.#lockRunnable(tx, job);
+    if (!runnable) return undefined;
+    const { operation, params } = runnable;
+    if (params.kind !== 'mass_mail') throw new Error(`a ${params.kind} operation in a mass mail job`);
+    const limit = Math.max(0, Math.min(ADMIN_OPERATION_BATCH, operation.total - operation.processed));
+    const recipients =
+      limit === 0
+        ? []
+        : await repo.usersAfter(tx, mailFilter(params.audience), operation.cursor, limit, {
+            mailable: true,
+            signedUpBy: operation.createdAt,
+          });
+    if (recipients.length === 0) {
+      await repo.update(tx, operation.id, { status: 'done', finishedAt: this.#now() });
+      return undefined;
+    }
+    if (operation.status === 'queued') await repo.update(tx, operation.id, { status: 'running' });
+    return {
+      operationId: operation.id,
+      processed: operation.processed,
+      changed: operation.changed,
+      cursor: operation.cursor,
+      recipients: recipients.map(({ id, email }) => ({ id, email })),
+      more: recipients.length === limit && operation.processed + recipients.length < operation.total,
+      message: massMailMessage(params),
+    };
+  }
+
+  /**
+   * Sends a claimed batch outside any transaction, then records what went. What was sent is recorded even
+   * when a send fails (then the job fails, and its retry goes on from the first unsent); a process that dies
+   * first records nothing, so the next one sends the whole batch again: a mail may go twice, none is
+   * skipped (docs/decisions.md, "Mass mail and bulk operations").
+   */
+  async #sendMails(batch: MassMailBatch): Promise<Date | undefined> {
+    const started = performance.now();
+    let sent = 0;
+    let failure: unknown;
+    for (const recipient of batch.recipients) {
+      if (sent > 0 && performance.now() - started > MASS_MAIL_SENDING_MS) break;
+      try {
+        await this.#mail.sendNow({ to: recipient.email, ...batch.message });
+      } catch (error) {
+        failure = error;
+        break;
+      }
+      sent += 1;
+    }
+    const next = sent > 0 ? await this.#recordMails(batch, sent) : undefined;
+    if (failure !== undefined) throw failure;
+    return next;
+  }
+
+  /** Adds the mails sent to the progress; answers when to send the next batch, if any. */
+  async #recordMails(batch: MassMailBatch, sent: number): Promise<Date | undefined> {
+    return this.#db.transaction(async (tx) => {
+      const operation = await repo.find(tx, batch.operationId, { lock: true });
+      if (!operation) return undefined;
+      if (operation.processed !== batch.processed || operation.cursor !== batch.cursor) {
+        // Another process took the batch over (this one outlasted its lease) and recorded it: its record
+        // stands. Failed rather than done, so that the job is left to carry the operation on.
+        if (FINISHED.includes(operation.status)) return undefined;
+        throw new Error('another process sent this batch meanwhile; the job goes on from its record');
+      }
+      const finished = sent === batch.recipients.length && !batch.more;
+      const running = !FINISHED.includes(operation.status);
+      await repo.update(tx, operation.id, {
+        processed: batch.processed + sent,
+        changed: batch.changed + sent,
+        cursor: batch.recipients[sent - 1]?.id ?? batch.cursor,
+        // Cancelled meanwhile: the mails already sent are counted, the cancel stands.
+        ...(running && finished ? { status: 'done' as const, finishedAt: this.#now() } : {}),
+      });
+      return running && !finished ? this.#now() : undefined;
+    });
   }
 
   /**
@@ -324,7 +456,7 @@ export class AdminOperationsService {
     tx: Executor,
     userId: string,
     reason: string,
-    actor: Pick<AuditEntry, 'actorId' | 'actorEmail' | 'ip' | 'userAgent'>,
+    actor: OperationActor,
     operationId: string,
     afterCommit: (fn: () => void) => void,
   ): Promise<boolean> {
@@ -350,7 +482,7 @@ export class AdminOperationsService {
     tx: Executor,
     userId: string,
     tier: TierIdentifier,
-    actor: Pick<AuditEntry, 'actorId' | 'actorEmail' | 'ip' | 'userAgent'>,
+    actor: OperationActor,
     operationId: string,
     afterCommit: (fn: () => void) => void,
   ): Promise<boolean> {

@@ -1,0 +1,229 @@
+import type { AdminOperation } from '@haversack/contracts';
+import { eq, like } from 'drizzle-orm';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { users as usersTable } from '../../db/schema/accounts.js';
+import { jobs } from '../../db/schema/jobs.js';
+import type { Mailer, MailMessage } from '../../lib/mailer.js';
+import { createAdmin, type SignedInAdmin } from '../../test/admin.js';
+import { createUser, type SignedInUser } from '../../test/factories.js';
+import { buildTestApp, callApi, json, readMails, type TestContext } from '../../test/helper.js';
+import { ADMIN_OPERATION_BATCH, ADMIN_OPERATION_JOB, MASS_MAIL_JOB } from './admin-operations.service.js';
+
+/**
+ * Mass mail is sent outside any transaction: on PGlite a transaction holds the only connection, so a batch
+ * waiting on the mail server held every request of the site. A process that dies mid-batch may send a mail
+ * twice but never skips one (docs/decisions.md, "Mass mail and bulk operations").
+ */
+
+const SUBJECT = 'News from the guild';
+
+const opened: TestContext[] = [];
+const servers: { release(): void }[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) server.release();
+  // The restarted apps first: the first one owns the database.
+  for (const ctx of opened.reverse()) await ctx.close();
+  opened.length = 0;
+});
+
+async function app(options: Parameters<typeof buildTestApp>[0] = {}): Promise<TestContext> {
+  const ctx = await buildTestApp(options);
+  opened.push(ctx);
+  return ctx;
+}
+
+/**
+ * A mail server that takes the account mails at once and the mass mail slowly (`delayMs` each), or takes
+ * `answered` of them and then never answers again until released (the process died meanwhile), or refuses
+ * the mail it is handed `refused`-th.
+ */
+function massMailServer(options: { delayMs?: number; answered?: number; refused?: number }) {
+  const delivered: MailMessage[] = [];
+  const waiting: ((error: Error) => void)[] = [];
+  let started = 0;
+  const mailer: Mailer = {
+    send: async (message) => {
+      if (message.subject !== SUBJECT) return;
+      started += 1;
+      if (started === options.refused) throw new Error('451 4.3.0 mail server busy');
+      if (options.answered !== undefined && started > options.answered)
+        return new Promise<void>((_, reject) => waiting.push(reject));
+      if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
+      delivered.push(message);
+    },
+    close: () => {},
+  };
+  const server = {
+    mailer,
+    delivered,
+    started: () => started,
+    release: () => {
+      for (const reject of waiting.splice(0)) reject(new Error('the process is gone'));
+    },
+  };
+  servers.push(server);
+  return server;
+}
+
+async function readers(ctx: TestContext, count: number): Promise<SignedInUser[]> {
+  const made: SignedInUser[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const reader = await createUser(ctx);
+    // Mass mail goes only to confirmed addresses.
+    await ctx.database.db
+      .update(usersTable)
+      .set({ emailVerifiedAt: new Date() })
+      .where(eq(usersTable.id, reader.user.id));
+    made.push(reader);
+  }
+  return made;
+}
+
+async function startMassMail(ctx: TestContext, admin: SignedInAdmin): Promise<AdminOperation> {
+  const started = await callApi(ctx, 'POST', '/admin/mass_mails', admin.adminAuth, {
+    audience: 'all',
+    subject: SUBJECT,
+    body: 'The shops restock on their own now.',
+  });
+  expect(started.statusCode, started.body).toBe(202);
+  return json<{ data: AdminOperation }>(started).data;
+}
+
+const operationOf = (ctx: TestContext, id: string) => ctx.app.services.backOffice.operations.get(id);
+
+const addressesOf = (list: SignedInUser[]) => list.map((r) => r.user.email.toLowerCase()).sort();
+
+describe('a mass mail batch waiting on the mail server', () => {
+  it('holds no other request, and a cancel meanwhile counts the batch and starts no other', async () => {
+    const server = massMailServer({ delayMs: 100 });
+    const ctx = await app({ mailer: server.mailer });
+    const admin = await createAdmin(ctx);
+    const mailed = await readers(ctx, ADMIN_OPERATION_BATCH + 1);
+    const operation = await startMassMail(ctx, admin);
+    expect(operation.total).toBe(mailed.length);
+
+    const batch = ctx.app.services.jobs.runDue(1);
+    await vi.waitFor(() => expect(server.started()).toBeGreaterThan(0), { interval: 1 });
+    // 25 mails at 100 ms: the batch takes 2.5 s; a request waiting for it would answer after its last mail.
+    const me = await callApi(ctx, 'GET', '/auth/me', mailed[0]);
+    expect(me.statusCode).toBe(200);
+    expect(server.delivered.length).toBeLessThan(ADMIN_OPERATION_BATCH);
+    expect(await operationOf(ctx, operation.id)).toMatchObject({ status: 'running', processed: 0 });
+    const cancelled = await callApi(ctx, 'POST', `/admin/operations/${operation.id}/cancel`, admin.adminAuth);
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(server.delivered.length).toBeLessThan(ADMIN_OPERATION_BATCH);
+
+    expect(await batch).toBe(1);
+    // The batch under way was sent and counted; the cancel holds, and no further batch goes.
+    expect(server.delivered).toHaveLength(ADMIN_OPERATION_BATCH);
+    expect(await operationOf(ctx, operation.id)).toMatchObject({
+      status: 'cancelled',
+      processed: ADMIN_OPERATION_BATCH,
+      changed: ADMIN_OPERATION_BATCH,
+    });
+    expect(await ctx.app.services.jobs.runDue()).toBe(0);
+    expect(server.delivered).toHaveLength(ADMIN_OPERATION_BATCH);
+    expect(await ctx.database.db.select().from(jobs).where(like(jobs.key, 'admin_operation:%'))).toEqual([]);
+  });
+});
+
+describe('a process that dies mid-batch', () => {
+  it('leaves no recipient unmailed: the next process sends the batch again, from its first mail', async () => {
+    const server = massMailServer({ answered: 3 });
+    const first = await app({ mailer: server.mailer });
+    const admin = await createAdmin(first);
+    const mailed = await readers(first, 6);
+    const operation = await startMassMail(first, admin);
+
+    // Three mails handed over, the fourth never answers: the process dies there.
+    const dying = first.app.services.jobs.runDue();
+    await vi.waitFor(() => expect(server.started()).toBe(4), { interval: 1 });
+
+    if (first.database.kind === 'postgres') {
+      // Other processes may share PostgreSQL: the batch's lease keeps them off while it lives, past it
+      // (10 min > the 2 min lease) they take it over.
+      const atOnce = await app({ database: first.database });
+      expect(await atOnce.app.services.jobs.runDue()).toBe(0);
+    }
+    // PGlite has no other process (the DATA_DIR lock): the next one carries on at once.
+    const restarted = await app({
+      database: first.database,
+      ...(first.database.kind === 'postgres' ? { now: () => new Date(Date.now() + 10 * 60_000) } : {}),
+    });
+    expect(await restarted.app.services.jobs.runDue()).toBe(1);
+    const resent = (await readMails(restarted)).filter((m) => m.subject === SUBJECT);
+    // Everyone of the batch, the three already mailed a second time: twice at worst, never skipped.
+    expect(resent.map((m) => m.to.toLowerCase()).sort()).toEqual(addressesOf(mailed));
+    expect(await operationOf(restarted, operation.id)).toMatchObject({
+      status: 'done',
+      total: mailed.length,
+      processed: mailed.length,
+      changed: mailed.length,
+    });
+
+    // The dead process's send fails at last: it changes nothing of what the next one recorded.
+    server.release();
+    await dying;
+    expect(server.delivered).toHaveLength(3);
+    expect(await operationOf(restarted, operation.id)).toMatchObject({
+      status: 'done',
+      processed: mailed.length,
+      changed: mailed.length,
+    });
+    expect(await restarted.app.services.jobs.runDue()).toBe(0);
+  });
+});
+
+describe('a mass mail whose mail server refuses one mail', () => {
+  it('records the mails that went, and its retry goes on from the refused one: each reader mailed once', async () => {
+    let clockMs = 0;
+    const server = massMailServer({ refused: 3 });
+    const ctx = await app({ mailer: server.mailer, now: () => new Date(Date.now() + clockMs) });
+    const admin = await createAdmin(ctx);
+    const mailed = await readers(ctx, 5);
+    const operation = await startMassMail(ctx, admin);
+
+    expect(await ctx.app.services.jobs.runDue()).toBe(1);
+    expect(server.delivered).toHaveLength(2);
+    expect(await operationOf(ctx, operation.id)).toMatchObject({
+      status: 'running',
+      processed: 2,
+      changed: 2,
+    });
+    const [job] = await ctx.database.db.select().from(jobs).where(like(jobs.key, 'admin_operation:%'));
+    expect(job).toMatchObject({ kind: MASS_MAIL_JOB, attempts: 1, lastError: '451 4.3.0 mail server busy' });
+
+    clockMs = 61_000; // its retry, a minute later
+    expect(await ctx.app.services.jobs.runDue()).toBe(1);
+    expect(server.delivered.map((m) => m.to.toLowerCase()).sort()).toEqual(addressesOf(mailed));
+    expect(await operationOf(ctx, operation.id)).toMatchObject({
+      status: 'done',
+      processed: mailed.length,
+      changed: mailed.length,
+    });
+  });
+});
+
+describe('a mass mail queued by an earlier version', () => {
+  it('is handed over to the mass mail job and sent outside the transaction', async () => {
+    const server = massMailServer({});
+    const ctx = await app({ mailer: server.mailer });
+    const admin = await createAdmin(ctx);
+    const mailed = await readers(ctx, 3);
+    const operation = await startMassMail(ctx, admin);
+    // Earlier versions queued every operation, mass mail too, as one kind of job.
+    await ctx.database.db
+      .update(jobs)
+      .set({ kind: ADMIN_OPERATION_JOB })
+      .where(eq(jobs.key, `${ADMIN_OPERATION_JOB}:${operation.id}`));
+
+    await ctx.app.services.jobs.runDue();
+    expect(server.delivered.map((m) => m.to.toLowerCase()).sort()).toEqual(addressesOf(mailed));
+    expect(await operationOf(ctx, operation.id)).toMatchObject({
+      status: 'done',
+      processed: mailed.length,
+      changed: mailed.length,
+    });
+    expect(await ctx.database.db.select().from(jobs).where(like(jobs.key, 'admin_operation:%'))).toEqual([]);
+  });
+});
