@@ -1,7 +1,7 @@
 import type { AdminUserDetail } from '@haversack/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
 import { failure, mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
@@ -13,6 +13,8 @@ if (!('fonts' in document)) {
   Object.defineProperty(document, 'fonts', { value: new EventTarget() });
 }
 
+// Files share a worker: a toast another file left (or one of this file's) must not be counted here.
+beforeEach(() => useUiStore.setState({ toasts: [] }));
 afterEach(() => useUiStore.setState({ toasts: [] }));
 
 const detail: AdminUserDetail = {

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { tokenStorage } from '../../../lib/token-storage';
 import { useUiStore } from '../../../stores/ui-store';
 import { buildTokens, failure, mockFetch, success } from '../../../test/fixtures';
@@ -93,8 +93,9 @@ const outOfStockToasts = () =>
     .toasts.filter((t) => t.kind === 'error' && t.message === 'This item is out of stock.');
 
 // The UI store keeps toasts for the whole run (no toasts component here to close them, files share modules):
-// a test counting them starts with none.
+// a test counting them starts with none, and the next file finds none of this one's.
 beforeEach(() => useUiStore.setState({ toasts: [] }));
+afterEach(() => useUiStore.setState({ toasts: [] }));
 
 /** A shop whose shelf holds one dagger per id, a line of them at 5 cp each. */
 function daggers(ids: string[]) {
