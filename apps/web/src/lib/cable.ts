@@ -27,6 +27,8 @@ declare module '@rails/actioncable' {
     /** Closes the socket; the monitor keeps running (and reconnects) unless `allowReconnect` is false. */
     close(options?: { allowReconnect: boolean }): void;
     events: CableConnectionEvents;
+    /** The socket now in use; a new one each time the connection opens again. */
+    readonly webSocket: unknown;
     readonly monitor: { stop(): void; connectionIsStale(): boolean };
   }
   interface Consumer {

@@ -1,6 +1,6 @@
 import { TOAST_ERROR_MS } from '@haversack/contracts';
 import type { Consumer, Subscription } from '@rails/actioncable';
-import type { QueryClient } from '@tanstack/react-query';
+import type { Query, QueryClient, QueryFilters } from '@tanstack/react-query';
 import { getConsumer, onConsumerChange } from '../../lib/cable';
 import { tabId } from '../../lib/tab-id';
 import { toast } from '../../lib/toast';
@@ -91,7 +91,15 @@ interface Entry {
   consumer: Consumer | null;
   subscriptions: Subscription[];
   confirmed: Set<PartyChannelName>;
+  /** The socket each confirmed channel was confirmed on. */
+  confirmedOn: Map<PartyChannelName, unknown>;
   everConfirmed: Set<PartyChannelName>;
+  /**
+   * Until the channels are first up: the queries fetched (or written) since they were asked for. Whatever
+   * else the party's screens hold may predate them, and is caught up once they are confirmed.
+   */
+  freshSinceRequest: Set<string> | null;
+  stopWatchingFetches: () => void;
   /** The socket dropped after being up: events may have been missed, so refetch on return. */
   missedEvents: boolean;
   /** The user is leaving this party themselves: the refusal of its channels that follows is no news. */
@@ -112,19 +120,83 @@ function setState(entry: Entry, change: Partial<PartyRealtimeState>): void {
   for (const listener of watchers.get(entry.partyId) ?? []) listener();
 }
 
+const firstLoadUnderWay = (query: Query) =>
+  query.state.data === undefined && query.state.fetchStatus === 'fetching';
+
 /**
  * Marks what an event changed as stale and refetches what is on screen. The echo of this tab's own change
  * joins a fetch already under way instead of cancelling it and starting over (a whole round trip more
  * before the screen shows the change): the change's own settling started that fetch after the server
  * answered, so it holds the change, and if the echo comes first the settling still cancels any older fetch
- * of what it changed. Someone else's change always refetches anew.
+ * of what it changed. Someone else's change always refetches anew, a first load too: TanStack cancels a
+ * fetch under way for a refetch only when the query has data, and otherwise joins it, whose answer (maybe
+ * read before the change) then clears the invalidation, so the change would never show. Such a fetch is
+ * cancelled first.
  */
-function invalidate(entry: Entry, invalidations: Invalidation[], ownEcho = false): void {
+function invalidate(
+  entry: Entry,
+  invalidations: Invalidation[],
+  ownEcho = false,
+  only?: (query: Query) => boolean,
+): void {
+  const { queryClient } = entry;
   for (const { queryKey, exact } of invalidations) {
-    const filters = { queryKey, exact: exact ?? false };
-    if (ownEcho) void entry.queryClient.invalidateQueries(filters, { cancelRefetch: false });
-    else void entry.queryClient.invalidateQueries(filters);
+    const filters: QueryFilters = { queryKey, exact: exact ?? false, ...(only && { predicate: only }) };
+    if (ownEcho) {
+      void queryClient.invalidateQueries(filters, { cancelRefetch: false });
+      continue;
+    }
+    const firstLoads: QueryFilters = {
+      ...filters,
+      predicate: (q) => (only?.(q) ?? true) && firstLoadUnderWay(q),
+    };
+    if (queryClient.getQueryCache().findAll(firstLoads).length === 0)
+      void queryClient.invalidateQueries(filters);
+    else void queryClient.cancelQueries(firstLoads).then(() => queryClient.invalidateQueries(filters));
   }
+}
+
+/**
+ * Follows which queries are fetched or written from now on, until the channels are first confirmed. A fetch
+ * already under way counts as one of them: it is the screen's own, started as it mounted with its channels
+ * (a component's effects run before its parent's, so a tab's queries start just before the page's channels
+ * are asked for).
+ */
+function watchFetches(entry: Entry): void {
+  const cache = entry.queryClient.getQueryCache();
+  const fresh = new Set(
+    cache
+      .getAll()
+      .filter((query) => query.state.fetchStatus === 'fetching')
+      .map((query) => query.queryHash),
+  );
+  entry.freshSinceRequest = fresh;
+  entry.stopWatchingFetches = cache.subscribe((event) => {
+    if (event.type !== 'updated') return;
+    const { action } = event;
+    if (action.type === 'fetch' || (action.type === 'success' && action.manual))
+      fresh.add(event.query.queryHash);
+  });
+}
+
+/**
+ * The channels are up for the first time: what the party's screens hold from before they were asked for
+ * (a page loaded before its channels, a cache kept from an earlier visit) may have missed a change made
+ * before the server fed them, so it is asked for again, once. What was fetched after they were asked for
+ * is not: events since the subscription took hold reach it through their own invalidations.
+ */
+function catchUp(entry: Entry): void {
+  const fresh = entry.freshSinceRequest;
+  entry.stopWatchingFetches();
+  entry.freshSinceRequest = null;
+  if (!fresh) return;
+  const predates = (query: Query) => !fresh.has(query.queryHash) && query.state.data !== undefined;
+  const cache = entry.queryClient.getQueryCache();
+  const invalidations = resyncInvalidations(entry.partyId).filter(
+    ({ queryKey, exact }) =>
+      cache.findAll({ queryKey, exact: exact ?? false, predicate: predates }).length > 0,
+  );
+  invalidate(entry, invalidations, false, predates);
 }
 
 function fail(entry: Entry): void {
@@ -169,17 +241,31 @@ function attach(entry: Entry, consumer: Consumer | null): void {
   }
   if (entry.state.status !== 'removed') setState(entry, { status: 'connecting' });
   const current = () => entry.consumer === consumer && entries.get(entry.partyId) === entry;
+  const socket = () => consumer.connection?.webSocket;
   entry.subscriptions = channels.map((channel) =>
     consumer.subscriptions.create(
       { channel, party_id: entry.partyId },
       {
         connected() {
           if (!current()) return;
-          // Confirmed again without a drop heard in between: the socket was replaced before the old one's
-          // close arrived (the client drops a closing socket's handlers when it reopens, e.g. the network
-          // coming back before an offline close finished), so events may have been missed all the same.
-          if (entry.confirmed.has(channel)) entry.missedEvents = true;
+          if (entry.confirmed.has(channel)) {
+            // The client repeats a subscribe every 500 ms until it hears back, and the server confirms each
+            // (a slow server confirms twice or more): confirmed again on the same socket, the feed never
+            // stopped.
+            const now = socket();
+            if (now !== undefined && entry.confirmedOn.get(channel) === now) return;
+            // Confirmed again on another socket without a drop heard in between: the socket was replaced
+            // before the old one's close arrived (the client drops a closing socket's handlers when it
+            // reopens, e.g. the network coming back before an offline close finished), so events may have
+            // been missed all the same. The other channel went with the old socket: the party is caught up
+            // once both are confirmed on the new one.
+            entry.missedEvents = true;
+            if (now !== undefined)
+              for (const other of entry.confirmed)
+                if (entry.confirmedOn.get(other) !== now) entry.confirmed.delete(other);
+          }
           entry.confirmed.add(channel);
+          entry.confirmedOn.set(channel, socket());
           entry.everConfirmed.add(channel);
           if (entry.confirmed.size < channels.length) return;
           clearTimeout(entry.connectTimer);
@@ -187,8 +273,10 @@ function attach(entry: Entry, consumer: Consumer | null): void {
           setState(entry, { status: 'connected' });
           if (entry.missedEvents) {
             entry.missedEvents = false;
+            entry.stopWatchingFetches();
+            entry.freshSinceRequest = null;
             invalidate(entry, resyncInvalidations(entry.partyId));
-          }
+          } else catchUp(entry);
         },
         disconnected({ willAttemptReconnect }: { willAttemptReconnect: boolean | undefined }) {
           if (!current()) return;
@@ -227,6 +315,7 @@ function attach(entry: Entry, consumer: Consumer | null): void {
 
 function teardown(entry: Entry): void {
   clearTimeout(entry.connectTimer);
+  entry.stopWatchingFetches();
   entries.delete(entry.partyId);
   if (entry.consumer === getConsumer())
     for (const subscription of entry.subscriptions) subscription.unsubscribe();
@@ -257,7 +346,10 @@ export function acquirePartyChannels(partyId: string, queryClient: QueryClient):
       consumer: null,
       subscriptions: [],
       confirmed: new Set(),
+      confirmedOn: new Map(),
       everConfirmed: new Set(),
+      freshSinceRequest: null,
+      stopWatchingFetches: () => undefined,
       missedEvents: false,
       leaving: false,
       failureShown: false,
@@ -266,6 +358,7 @@ export function acquirePartyChannels(partyId: string, queryClient: QueryClient):
       state: idleRealtimeState,
     };
     entries.set(partyId, entry);
+    watchFetches(entry);
     attach(entry, getConsumer());
   }
   entry.refs += 1;
