@@ -1,5 +1,7 @@
 import { act, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { useAuthStore } from '../../../stores/auth-store';
+import { buildUser, mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { buildCurrentSubscription } from '../subscription-fixtures';
 import { mockSubscriptionServer } from '../subscription-test-server';
@@ -144,5 +146,53 @@ describe('CheckoutSuccessPage', () => {
       expect(document.body.textContent).not.toMatch(/555 0100|evil\.example|<script>|cs_test_a/);
       view.unmount();
     }
+  });
+
+  describe('an address without the plan before the checkout (a bookmark, a shared or made-up link)', () => {
+    const signedIn = (tierUpgradedAt: string | null) =>
+      useAuthStore.setState({
+        isAuthenticated: true,
+        user: buildUser({ tier: 'tier_3', tier_upgraded_at: tierUpgradedAt }),
+      });
+
+    it('tells a user whose plan did not just go up the plan they are on, without thanking', async () => {
+      signedIn('2026-03-01T00:00:00.000Z');
+      mockSubscriptionServer({ current: buildCurrentSubscription({ tier: 'tier_3' }) });
+      renderRoutes(routes, '/subscription/success?session_id=anything');
+
+      expect(await screen.findByTestId('success-plan')).toHaveTextContent('You are on the Legend plan');
+      expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Your plan');
+      expect(document.title).toBe('Your plan · Haversack');
+      expect(screen.queryByText(/upgrad/i)).not.toBeInTheDocument();
+      expect(screen.queryByText(/new limits/)).not.toBeInTheDocument();
+      expect(screen.getByRole('link', { name: 'View your subscription' })).toHaveAttribute(
+        'href',
+        '/subscription',
+      );
+    });
+
+    it('thanks a user whose plan went up within the hour', async () => {
+      signedIn(new Date(Date.now() - 5 * 60_000).toISOString());
+      mockSubscriptionServer({ current: buildCurrentSubscription({ tier: 'tier_3' }) });
+      renderRoutes(routes, '/subscription/success?session_id=cs_test_1');
+
+      expect(await screen.findByTestId('success-plan')).toHaveTextContent('You are on the Legend plan');
+      expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Thank you for upgrading');
+    });
+
+    it('thanks a user whose payment it saw land while open', async () => {
+      vi.useFakeTimers({ shouldAdvanceTime: true });
+      // The user was loaded before the payment's webhook: the session does not know of the upgrade yet.
+      signedIn(null);
+      let current = buildCurrentSubscription({ tier: 'tier_free' });
+      mockFetch(({ url }) => (url.endsWith('/subscription/current') ? success(current) : success({})));
+      renderRoutes(routes, '/subscription/success?session_id=cs_test_1');
+      expect(await screen.findByText('Confirming payment')).toBeInTheDocument();
+
+      current = buildCurrentSubscription({ tier: 'tier_1' });
+      await act(() => vi.advanceTimersByTimeAsync(3_500));
+      expect(await screen.findByTestId('success-plan')).toHaveTextContent('You are on the Adventurer plan');
+      expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Thank you for upgrading');
+    });
   });
 });

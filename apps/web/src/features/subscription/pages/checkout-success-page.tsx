@@ -8,6 +8,7 @@ import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
 import { usePageTitle } from '../../../lib/page-title';
 import { appPathOrNull } from '../../../lib/upgrade-link';
+import { useAuthStore } from '../../../stores/auth-store';
 import { currentSubscriptionQueryOptions } from '../api/subscription-api';
 import { formatDate, formatPricePerMonth } from '../plan-text';
 
@@ -29,6 +30,12 @@ const CHECKOUT_REFERENCE =
 export function checkoutReference(sessionId: string | null): string | null {
   return sessionId !== null && CHECKOUT_REFERENCE.test(sessionId) ? sessionId : null;
 }
+
+/**
+ * An address without the plan before the checkout thanks for an upgrade only if the user's plan went up
+ * this recently (`tier_upgraded_at`): one comes back from a payment within minutes.
+ */
+export const RECENT_UPGRADE_MS = 60 * 60_000;
 
 /** Whether `ms` have passed since the page opened. */
 function useWaitedFor(ms: number): boolean {
@@ -66,20 +73,35 @@ export function CheckoutSuccessPage() {
   });
   const awaitingPayment = fromCheckout && current.data?.tier.identifier === 'tier_free';
   const applied = fromCheckout && current.isSuccess && !awaitingPayment;
+  // The page watched the plan go from Free to paid: the payment landed while it was open.
+  const [sawPaymentLand, setSawPaymentLand] = useState(false);
+  const [sawFree, setSawFree] = useState(false);
+  if (awaitingPayment && !sawFree) setSawFree(true);
+  if (applied && sawFree && !sawPaymentLand) setSawPaymentLand(true);
+  const upgradedAt = useAuthStore((state) => state.user?.tier_upgraded_at);
   // The plan before the checkout, from the address the checkout returns to (useCheckout), so a reload
   // says the same: a plan not above it (a switch down from compare) is a change, not an upgrade. Without it
-  // (an older address), a checkout is an upgrade, as it is from Free.
+  // (an address made before checkouts kept it, a bookmark, a shared or made-up link), the thanks need the
+  // upgrade itself: the user's plan went up within the hour, or the page saw the payment land. Otherwise
+  // the page only says which plan the user is on (a paid user opening a bookmarked success address).
   const previousPlan = tierIdentifiers.find((tier) => tier === searchParams.get('previous_plan'));
   const notUpgrade =
     previousPlan !== undefined &&
     (current.data
       ? tierRank[current.data.tier.identifier] <= tierRank[previousPlan]
       : previousPlan !== 'tier_free');
+  // Without a signed-in user (never, behind the app's guard) the page cannot tell, and thanks as before.
+  const [openedAt] = useState(() => Date.now());
+  const upgradedRecently =
+    upgradedAt === undefined ||
+    (upgradedAt !== null && openedAt - Date.parse(upgradedAt) < RECENT_UPGRADE_MS);
+  const planOnly = applied && previousPlan === undefined && !upgradedRecently && !sawPaymentLand;
   let heading = notUpgrade ? 'Confirming your plan change' : 'Confirming your upgrade';
   if (!fromCheckout) heading = 'No checkout in progress';
+  else if (planOnly) heading = 'Your plan';
   else if (applied) heading = notUpgrade ? 'Your plan has changed' : 'Thank you for upgrading';
   else if (awaitingPayment && waitedLong) heading = 'Payment not confirmed yet';
-  usePageTitle(applied ? (notUpgrade ? 'Plan change complete' : 'Upgrade complete') : heading);
+  usePageTitle(applied && !planOnly ? (notUpgrade ? 'Plan change complete' : 'Upgrade complete') : heading);
 
   const checkAgain = (
     <Button variant="default" size="xs" onClick={() => void current.refetch()} loading={current.isFetching}>
@@ -179,7 +201,7 @@ export function CheckoutSuccessPage() {
             </Title>
             <Text size="sm">
               {formatPricePerMonth(tier)}
-              {renewal ? `, renews on ${renewal}` : ''}. Your new limits apply now.
+              {renewal ? `, renews on ${renewal}` : ''}.{planOnly ? '' : ' Your new limits apply now.'}
             </Text>
           </Stack>
         </Group>
@@ -191,7 +213,7 @@ export function CheckoutSuccessPage() {
     <Stack gap="lg" maw={720}>
       <Title order={1}>{heading}</Title>
       {body}
-      {fromCheckout && reference ? (
+      {fromCheckout && reference && !planOnly ? (
         <Text size="sm" c="dimmed">
           Reference: {reference}
         </Text>
