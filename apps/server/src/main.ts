@@ -153,7 +153,6 @@ async function main() {
       // Someone reading the terminal gets the mailed link on a line of its own (never in JSON logs).
       ...(pretty ? { showLink: (line: string) => logDestination.write(`${line}\n`) } : {}),
     }),
-    log,
   );
   try {
     app = await buildApp({
@@ -192,7 +191,6 @@ async function main() {
     let code = 0;
     try {
       await running.app.close();
-      await mail.drain();
       mail.close();
       await running.database.close();
     } catch (error) {

@@ -23,7 +23,7 @@ const redis = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
 const relay = new RedisRelay(redis);
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haversack-budget-'));
 const log = pino({ level: 'silent' });
-const mail = new MailQueue(createMailer({ from: 'test@haversack.test', dataDir, log }), log);
+const mail = new MailQueue(createMailer({ from: 'test@haversack.test', dataDir, log }));
 const jwtSecret = randomBytes(32).toString('hex');
 const apps: FastifyInstance[] = [];
 let database: DatabaseHandle | undefined;
@@ -31,7 +31,6 @@ let database: DatabaseHandle | undefined;
 afterAll(async () => {
   for (const app of apps) await app.close();
   await relay.cut();
-  await mail.drain();
   await database?.close();
   rmSync(dataDir, { recursive: true, force: true });
 });

@@ -84,7 +84,7 @@ export async function buildTestApp(
   });
   const database = options.database ?? (await openTestDatabase());
   const log = pino({ level: 'silent' });
-  const mail = new MailQueue(options.mailer ?? createMailer({ from: config.mailFrom, dataDir, log }), log);
+  const mail = new MailQueue(options.mailer ?? createMailer({ from: config.mailFrom, dataDir, log }));
   const jwtSecret = options.jwtSecret ?? randomBytes(32).toString('hex');
   const app = await buildApp({
     config,
@@ -107,7 +107,6 @@ export async function buildTestApp(
     jwtSecret,
     close: async () => {
       await app.close();
-      await mail.drain();
       if (!options.database) await database.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
@@ -118,7 +117,6 @@ export async function buildTestApp(
 export async function readMails(ctx: TestContext): Promise<{ to: string; subject: string; raw: string }[]> {
   // Account mails are jobs this process sends after the answer (account-mails.ts).
   await ctx.app.services.jobs.settled();
-  await ctx.mail.drain();
   const dir = path.join(ctx.dataDir, 'mail');
   let files: string[];
   try {

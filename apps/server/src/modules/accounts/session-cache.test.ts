@@ -97,7 +97,7 @@ async function appOn(database: DatabaseHandle, jwtSecret: string, options: { dea
     BILLING_PROVIDER: 'local',
   });
   const log = pino({ level: 'silent' });
-  const mail = new MailQueue(createMailer({ from: config.mailFrom, dataDir, log }), log);
+  const mail = new MailQueue(createMailer({ from: config.mailFrom, dataDir, log }));
   // A deaf instance hears no NOTIFY (as if it came late): only its own process's writes can make it forget.
   const deaf: DatabaseHandle = {
     ...database,
@@ -122,7 +122,6 @@ async function appOn(database: DatabaseHandle, jwtSecret: string, options: { dea
     config,
     close: async () => {
       await app.close();
-      await mail.drain();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
