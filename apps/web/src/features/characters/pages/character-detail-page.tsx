@@ -52,7 +52,7 @@ function Stat({ label, value, lineClamp }: { label: string; value: string; lineC
 const unlimited = (value: number | null, shown: (value: number) => string) =>
   value === null || value === 0 ? 'Unlimited' : shown(value);
 
-/** /characters/{id}: stats, party, inventory link; edit and delete for the owner. */
+/** /characters/{id}: stats, party, inventory link, live for every reader; edit and delete for the owner. */
 export function CharacterDetailPage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
@@ -60,10 +60,14 @@ export function CharacterDetailPage() {
   const query = useQuery(characterQuery(id));
   const [confirming, setConfirming] = useState(false);
   usePageTitle(query.data?.name ?? 'Character');
-  // Issue 6: the owner (always a member of the character's party) sees the history change live.
-  // Removed from the party, the owner keeps the character (it leaves with them): the page stays.
-  const liveParty = query.data?.is_owner ? query.data.party_id : null;
-  const realtime = usePartyChannels(liveParty, { staysOnRemoval: true });
+  // Issue 6: whoever may read a party's character sees its purse, load and history change live. The
+  // character read policy (its player or a member of its party; the player is always one) is the party
+  // channels' own: membership. Its changes are announced there, naming the character, so the GM and the
+  // other members follow it without a channel of its own. Removed from the party, the owner keeps the
+  // character (it leaves with them): the page stays; anyone else may no longer read it and goes back to
+  // /parties, as from the party's other screens.
+  const liveParty = query.data?.party_id ?? null;
+  const realtime = usePartyChannels(liveParty, { staysOnRemoval: query.data?.is_owner ?? false });
   const remove = useMutation({
     mutationFn: () => deleteCharacter(id),
     onSuccess: async () => {
