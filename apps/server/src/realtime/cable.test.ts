@@ -302,6 +302,88 @@ async function signIn(user: SignedInUser) {
   return { ...session, auth: { authorization: `Bearer ${session.token}` } };
 }
 
+// A character's page follows its party's channels: the character read policy (its player or a member of its
+// party, and the player is always one) is the channels' subscription policy, membership, and the character's
+// changes are announced there by id.
+describe('a character’s live updates, for whoever may read the character', () => {
+  it('feeds the GM and the other members a player’s change to their character, and a stranger nothing', async () => {
+    const { gm, party, player, hero } = await partyWithStash();
+    const observer = await createMember(ctx, party, 'observer');
+    const stranger = await createUser(ctx);
+    for (const reader of [player, gm, observer])
+      expect((await callApi(ctx, 'GET', `/characters/${hero.id}`, reader)).statusCode).toBe(200);
+    expect((await callApi(ctx, 'GET', `/characters/${hero.id}`, stranger)).statusCode).toBe(404);
+
+    const gmSocket = consumer(gm);
+    const gmRows = subscribe(gmSocket, 'PartyInventoryChannel', party.id);
+    const gmParty = subscribe(gmSocket, 'PartyChannel', party.id);
+    const observerRows = subscribe(consumer(observer), 'PartyInventoryChannel', party.id);
+    const strangerSocket = consumer(stranger);
+    const strangerRows = subscribe(strangerSocket, 'PartyInventoryChannel', party.id);
+    const strangerParty = subscribe(strangerSocket, 'PartyChannel', party.id);
+    await Promise.all([gmRows.connected, gmParty.connected, observerRows.connected]);
+    await Promise.all([strangerRows.rejected, strangerParty.rejected]);
+
+    const gold = await coinTemplate(ctx, 'gp');
+    const added = await callApi(ctx, 'POST', '/item_instances', player, {
+      item_template_id: gold.id,
+      container_id: hero.primary_container_id,
+      quantity: 10,
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const row = await gmRows.next((m) => m.action === 'item_added');
+    expect(row).toMatchObject({
+      party_id: party.id,
+      actor: { id: player.user.id },
+      ids: { character_id: hero.id, destination_container_id: hero.primary_container_id },
+    });
+    // Ids and a sentence, which the page turns into a refetch of what it shows: never the inventory itself.
+    expect(JSON.stringify(row).length).toBeLessThan(1_024);
+    expect(await gmParty.next((m) => m.action === 'inventory_updated')).toMatchObject({
+      actor: { id: player.user.id },
+      ids: { character_id: hero.id },
+    });
+    expect(await observerRows.next((m) => m.action === 'item_added')).toMatchObject({
+      ids: { character_id: hero.id },
+    });
+    // A later change the stranger could not have missed either, had they been fed: still nothing.
+    await ctx.app.services.partyNotes.update(
+      { id: player.user.id, username: player.user.username },
+      party.id,
+      { notes: 'done', version: 0 },
+    );
+    await gmParty.next((m) => m.action === 'notes_updated');
+    expect(strangerRows.messages).toEqual([]);
+    expect(strangerParty.messages).toEqual([]);
+  });
+
+  it('feeds the player the GM’s change to their character', async () => {
+    const { gm, party, player, hero } = await partyWithStash();
+    const socket = consumer(player);
+    const rows = subscribe(socket, 'PartyInventoryChannel', party.id);
+    const members = subscribe(socket, 'PartyChannel', party.id);
+    await Promise.all([rows.connected, members.connected]);
+    const gold = await coinTemplate(ctx, 'gp');
+    // DESIGN §4: the GM may act on every container of the party, its characters' included.
+    const added = await callApi(ctx, 'POST', '/item_instances', gm, {
+      item_template_id: gold.id,
+      container_id: hero.primary_container_id,
+      quantity: 25,
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    expect(await rows.next((m) => m.action === 'item_added')).toMatchObject({
+      actor: { id: gm.user.id },
+      ids: { character_id: hero.id, destination_container_id: hero.primary_container_id },
+    });
+    expect(await members.next((m) => m.action === 'inventory_updated')).toMatchObject({
+      actor: { id: gm.user.id },
+      ids: { character_id: hero.id },
+    });
+    const wealth = await callApi(ctx, 'GET', `/characters/${hero.id}/wealth`, player);
+    expect(json<{ data: { coins: { gp: number } } }>(wealth).data.coins.gp).toBe(25);
+  });
+});
+
 describe('the PartyChannel messages of spec/02 §7 (issue 14)', () => {
   it('sums up one operation in one inventory_updated and one party_activity, with the rows on the inventory channel', async () => {
     const { gm, party, player, stash } = await partyWithStash();
