@@ -167,6 +167,30 @@ export const partiesRepository = {
     return row;
   },
 
+  /**
+   * Parties about to change, held as `lock: 'no key update'` holds one, in id order (an account's
+   * deletion, before what it destroys of them, as a party's deletion does).
+   */
+  async lockPartiesForChange(db: Executor, ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await db
+      .select({ id: parties.id })
+      .from(parties)
+      .where(inArray(parties.id, ids))
+      .orderBy(asc(parties.id))
+      .for('no key update');
+  },
+
+  /** The containers of the party's characters, unlocked (the caller locks them in id order). */
+  async characterContainerIds(db: Executor, partyId: string): Promise<string[]> {
+    const rows = await db
+      .select({ id: containers.id })
+      .from(containers)
+      .innerJoin(characters, eq(characters.id, containers.characterId))
+      .where(eq(characters.partyId, partyId));
+    return rows.map((row) => row.id);
+  },
+
   async findPartyByCode(db: Executor, joinCode: string): Promise<PartyRow | undefined> {
     const [row] = await db.select().from(parties).where(eq(parties.joinCode, joinCode)).limit(1);
     return row;

@@ -254,7 +254,11 @@ export class PartiesService {
   async update(userId: string, partyId: string, changes: PartyUpdate): Promise<Party> {
     const told: string[] = [];
     const handedOver = await this.#db.transaction(async (tx) => {
-      const { party } = await this.#gmContext(tx, partyId, userId);
+      // Only a change of who may join changes the join code, a key (its unique index): the rest, hand-over
+      // and archiving included, changes the party as a change holds it (see #gmContext).
+      const { party } = await this.#gmContext(tx, partyId, userId, {
+        lock: changes.join_permission === undefined ? 'no key update' : true,
+      });
       const onlyArchiveFlag = Object.keys(changes).every((k) => k === 'is_archived');
       if (party.isArchived && !onlyArchiveFlag && changes.is_archived !== false)
         policy.assertNotArchived(party);
@@ -361,12 +365,18 @@ export class PartiesService {
 
   async delete(actor: { id: string; username: string }, partyId: string): Promise<void> {
     const told = await this.#db.transaction(async (tx) => {
-      // Refused before anything is locked; then what it destroys, in the order trades and takes lock it.
-      const checked = await this.#gmContext(tx, partyId, actor.id, { lock: false });
-      if (checked.party.gameMasterId !== actor.id)
+      // The party first, as a change holds it: a departure, a role change or a hand-over takes turns with
+      // the deletion there, before either holds containers. Then what it destroys, in the order trades and
+      // takes lock it, with its characters' containers: a gift or a hand-out into one of them tells its
+      // player, naming the party (its foreign key's check takes a key share lock on the party's row), so
+      // each such move is either done before the deletion or starts after it and finds the party gone.
+      // `for update` is taken only by the DELETE itself, once no move into the party can be under way:
+      // held from the start, a gift holding its containers and its receiver's inbox would wait for it while
+      // the deletion waited for that inbox or those containers (a deadlock on PostgreSQL).
+      const { party } = await this.#gmContext(tx, partyId, actor.id, { lock: 'no key update' });
+      if (party.gameMasterId !== actor.id)
         throw new AppError('FORBIDDEN', 'Only the party’s creator can delete it.');
-      await lockPartyHoldings(tx, [partyId]);
-      const { party } = await this.#gmContext(tx, partyId, actor.id);
+      await lockPartyHoldings(tx, [partyId], await repo.characterContainerIds(tx, partyId));
       const told = await this.#noticeToMembers(tx, party, actor, 'party_deleted');
       await destroyParty(tx, party, actor);
       return told;
@@ -386,7 +396,7 @@ export class PartiesService {
   async changeRole(userId: string, partyId: string, targetUserId: string, role: Exclude<PartyRole, 'gm'>) {
     const told: string[] = [];
     const changed = await this.#db.transaction(async (tx) => {
-      const { party } = await this.#gmContext(tx, partyId, userId);
+      const { party } = await this.#gmContext(tx, partyId, userId, { lock: 'no key update' });
       const target = await repo.membership(tx, partyId, targetUserId, { lock: true });
       if (!target) throw AppError.notFound(partyMessages.notMember);
       policy.assertNotPartyGm(party, target, 'rerole');
@@ -526,7 +536,8 @@ export class PartiesService {
         ? await repo.findPartyByCode(tx, input.join_code)
         : undefined;
       if (!found || found.isArchived) throw AppError.notFound(partyMessages.joinCodeInvalid);
-      const party = await repo.findParty(tx, found.id, { lock: true });
+      // Taking turns with archiving and the join code's changes is enough: a new membership changes no key.
+      const party = await repo.findParty(tx, found.id, { lock: 'no key update' });
       if (!party) throw AppError.notFound(partyMessages.joinCodeInvalid);
       policy.assertJoinRole(party.joinPermission, input.role_request);
       if (await repo.membership(tx, party.id, userId))
@@ -541,7 +552,8 @@ export class PartiesService {
 
   async regenerateJoinCode(userId: string, partyId: string): Promise<Party> {
     await this.#db.transaction(async (tx) => {
-      const { party } = await this.#gmContext(tx, partyId, userId);
+      // `for update`: the join code is a key (its unique index), which the UPDATE changes.
+      const { party } = await this.#gmContext(tx, partyId, userId, { lock: true });
       policy.assertNotArchived(party);
       if (party.joinPermission === 'restricted') throw new AppError('BAD_REQUEST', partyMessages.restricted);
       await repo.updateParty(tx, party.id, { joinCode: await this.#freshJoinCode(tx) });
@@ -562,7 +574,7 @@ export class PartiesService {
   ): Promise<PartyInvitation> {
     const id = await this.#db
       .transaction(async (tx) => {
-        const { party } = await this.#gmContext(tx, partyId, userId);
+        const { party } = await this.#gmContext(tx, partyId, userId, { lock: 'no key update' });
         policy.assertNotArchived(party);
         const invitee = await repo.findUserByUsernameOrEmail(tx, {
           ...(input.username ? { username: input.username } : {}),
@@ -601,7 +613,7 @@ export class PartiesService {
 
   async revokeInvitation(userId: string, partyId: string, invitationId: string): Promise<void> {
     await this.#db.transaction(async (tx) => {
-      await this.#gmContext(tx, partyId, userId);
+      await this.#gmContext(tx, partyId, userId, { lock: 'no key update' });
       const invitation = await repo.findInvitation(tx, invitationId, { lock: true });
       if (!invitation || invitation.partyId !== partyId) throw AppError.notFound('Invitation not found.');
       if (invitation.status !== 'pending') throw new AppError('CONFLICT', partyMessages.invitationGone);
@@ -637,7 +649,8 @@ export class PartiesService {
         await repo.setInvitationStatus(tx, invitation.id, 'declined');
         return null;
       }
-      const party = await repo.findParty(tx, invitation.partyId, { lock: true });
+      // As joining by code: a new membership changes no key of the party.
+      const party = await repo.findParty(tx, invitation.partyId, { lock: 'no key update' });
       if (!party || party.isArchived) throw new AppError('CONFLICT', partyMessages.invitationGone);
       if (await repo.membership(tx, party.id, userId))
         throw new AppError('CONFLICT', partyMessages.alreadyMember);
@@ -727,11 +740,18 @@ export class PartiesService {
     return { id: userId, username: user?.username ?? 'Someone' };
   }
 
+  /**
+   * The party, with the caller a GM of it. Each caller says how it holds the party's row: `'no key update'`
+   * takes turns with the party's other changes without making wait the rows that merely name it (a
+   * notice, a membership: their foreign key's check takes a key share lock, which it allows); `true`
+   * (`for update`) only for a change of a key (the join code, with its unique index), as that waits for
+   * them anyway; a deletion's DELETE takes `for update` itself.
+   */
   async #gmContext(
     tx: Executor,
     partyId: string,
     userId: string,
-    options: { lock: boolean | 'no key update' } = { lock: true },
+    options: { lock: boolean | 'no key update' },
   ) {
     const party = await repo.findParty(tx, partyId, options);
     const membership = party ? await repo.membership(tx, partyId, userId) : undefined;

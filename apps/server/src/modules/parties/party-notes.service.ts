@@ -42,7 +42,10 @@ export class PartyNotesService {
 
   async update(actor: Actor, partyId: string, input: PartyNotesUpdate): Promise<PartyNotes> {
     const saved = await this.db.transaction(async (tx) => {
-      const { party, membership } = await this.#memberContext(tx, partyId, actor.id, { lock: true });
+      // The notes are not a key: held as a change holds the party, rows naming it meanwhile are not held up.
+      const { party, membership } = await this.#memberContext(tx, partyId, actor.id, {
+        lock: 'no key update',
+      });
       if (membership.role === 'observer') throw new AppError('FORBIDDEN', partyNotesMessages.observer);
       policy.assertNotArchived(party);
       const current = await repo.find(tx, party.id);
@@ -83,7 +86,7 @@ export class PartyNotesService {
     db: Executor,
     partyId: string,
     userId: string,
-    options: { lock?: boolean } = {},
+    options: { lock?: 'no key update' } = {},
   ): Promise<{ party: PartyRow; membership: MembershipRow }> {
     const party = await partiesRepository.findParty(db, partyId, options);
     const membership = party ? await partiesRepository.membership(db, partyId, userId) : undefined;

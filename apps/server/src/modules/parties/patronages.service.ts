@@ -255,8 +255,9 @@ export class PatronagesService {
         await this.entitlements.requireFeature(tx, patronId, 'patronage_system');
         if (input.beneficiary_id === patronId)
           throw AppError.validation([{ field: 'beneficiary_id', message: messages.self }]);
-        // The party's row is locked first, as its own services do, so archiving cannot slip in between.
-        const party = await partiesRepository.findParty(tx, input.party_id, { lock: true });
+        // The party's row is locked first, as its own services do, so archiving cannot slip in between; as
+        // a change holds it (no key update): the sponsorship and its notice name the party, no key changes.
+        const party = await partiesRepository.findParty(tx, input.party_id, { lock: 'no key update' });
         const [mine, theirs] = await Promise.all([
           partiesRepository.membership(tx, input.party_id, patronId),
           partiesRepository.membership(tx, input.party_id, input.beneficiary_id),
