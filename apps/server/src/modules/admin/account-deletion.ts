@@ -108,12 +108,11 @@ export class AccountDeletion {
       // writes a ledger row naming its actor, which waits for the user's row. Taken the other way round, a
       // move of the user's between the party stash and their character and this deletion each waited for
       // the other, and PostgreSQL ended one of them. Every party they run is locked: which ones go with
-      // the account is known only once their members are.
-      await lockPartyHoldings(
-        tx,
-        await deletion.partyIdsRunBy(tx, userId),
-        await deletion.characterContainerIds(tx, userId),
-      );
+      // the account is known only once their members are. Their rows before all that, as a change holds
+      // them (no key update), as a party's own deletion, departures and role changes lock a party first.
+      const run = await deletion.partyIdsRunBy(tx, userId);
+      await partiesRepository.lockPartiesForChange(tx, run);
+      await lockPartyHoldings(tx, run, await deletion.characterContainerIds(tx, userId));
       const user = await adminUserListRepository.lockUser(tx, userId);
       if (!user) throw notFound();
       request.check(user);
