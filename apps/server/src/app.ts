@@ -57,7 +57,7 @@ import { LootService } from './modules/loot/loot.service.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { NotificationsService } from './modules/notifications/notifications.service.js';
 import { partiesRoutes } from './modules/parties/parties.routes.js';
-import { PartiesService } from './modules/parties/parties.service.js';
+import { type MemberLeftHook, PartiesService } from './modules/parties/parties.service.js';
 import { PartyNotesService } from './modules/parties/party-notes.service.js';
 import { PatronagesService } from './modules/parties/patronages.service.js';
 import { preferencesRoutes } from './modules/preferences/preferences.routes.js';
@@ -260,9 +260,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const notifications = new NotificationsService({ db: database.db, events, now });
   // Filled once the shops exist: a deleted account's purchase requests are withdrawn before it goes.
   const accountLeaving: AccountLeavingHook[] = [];
+  // Filled once the patronages exist: a deleted account leaves each party as a member does.
+  const partyLeft: MemberLeftHook[] = [];
   const accounts = new AccountsService({
     db: database.db,
     accountLeaving,
+    partyLeft,
     notices: notifications,
     accessTokens,
     mails: new AccountMails({ jobs, mail: deps.mail, appUrl: config.appUrl, secret: deps.jwtSecret, now }),
@@ -276,6 +279,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const characters = new CharactersService(database.db, entitlements, events);
   const shops = new ShopsService(database.db, { entitlements, events, moves: inventory.moves, jobs, now });
   accountLeaving.push((userId) => shops.withdrawPendingRequests(userId, null));
+  const patronages = new PatronagesService(database.db, entitlements, events, app.log);
+  partyLeft.push((tx, partyId, userId, actorId, told) =>
+    patronages.memberLeft(tx, partyId, userId, actorId, told),
+  );
   const loot = new LootService(database.db, { entitlements, events, moves: inventory.moves, now });
   const services: AppServices = {
     accessTokens,
@@ -287,7 +294,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     subscriptions,
     events,
     parties,
-    patronages: new PatronagesService(database.db, entitlements, events, app.log),
+    patronages,
     partyNotes: new PartyNotesService(database.db, events),
     characters,
     inventory,
@@ -376,6 +383,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       now,
       accountLeaving,
       notices: notifications,
+      partyLeft,
     }),
   };
   services.parties.onMemberLeft((tx, partyId, userId, actorId, told) =>

@@ -1,7 +1,7 @@
 import { type AccountExport, accountClosureMessages } from '@haversack/contracts';
 import { eq, inArray } from 'drizzle-orm';
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { users } from '../../db/schema/accounts.js';
 import { characters } from '../../db/schema/characters.js';
 import { containers, transactions } from '../../db/schema/inventory.js';
@@ -24,6 +24,7 @@ import { startFakeStripeApi } from '../../test/fake-stripe.js';
 import { buildTestApp, callApi, json, type TestContext } from '../../test/helper.js';
 import { actualContents, replayLedger } from '../../test/ledger-replay.js';
 import { auditLogRepository } from '../admin/audit-log.repository.js';
+import { patronageNotices } from '../parties/patronages.service.js';
 import { accountsRepository } from './accounts.repository.js';
 
 let ctx: TestContext;
@@ -253,6 +254,81 @@ describe('DELETE /users/me', () => {
       party_id: party.id,
     });
     expect(json<{ data: { allowed: boolean } }>(feature).data.allowed).toBe(false);
+  });
+
+  describe('ends each sponsorship as a departure from its party does: the other side is told', () => {
+    /** What the other side of each sponsorship in `partyId` was told live: [recipient, words]. */
+    function partyUpdates(partyId: string) {
+      const publish = vi.spyOn(ctx.app.services.events, 'publish');
+      return {
+        told: () =>
+          publish.mock.calls
+            .flatMap(([batch]) => batch)
+            .filter((e) => e.action === 'party_update' && e.partyId === partyId)
+            .map((e) => [e.ids?.recipient_user_id, e.ids?.recipient_notice]),
+        restore: () => publish.mockRestore(),
+      };
+    }
+    const inbox = async (user: SignedInUser) =>
+      json<{ data: { kind: string; message: string }[] }>(
+        await callApi(ctx, 'GET', '/notifications', user),
+      ).data.map((n) => [n.kind, n.message]);
+    async function sponsorship(patronRunsTheParty: boolean) {
+      const gm = await createUser(ctx);
+      if (patronRunsTheParty) await upgrade(ctx, gm, 'tier_2');
+      const party = await createParty(ctx, gm);
+      const patron = patronRunsTheParty ? gm : await createMember(ctx, party, 'player');
+      if (!patronRunsTheParty) await upgrade(ctx, patron, 'tier_2');
+      const beneficiary = await createMember(ctx, party, 'player');
+      const granted = await callApi(ctx, 'POST', '/patronages', patron, {
+        beneficiary_id: beneficiary.user.id,
+        party_id: party.id,
+      });
+      expect(granted.statusCode).toBe(201);
+      return { party, patron, beneficiary };
+    }
+
+    for (const [ran, patronRunsTheParty] of [
+      ['a party they only joined', false],
+      ['a party they ran, handed over', true],
+    ] as const) {
+      it(`tells the beneficiary when the patron deletes their account, in ${ran}`, async () => {
+        const { party, patron, beneficiary } = await sponsorship(patronRunsTheParty);
+        const words = patronageNotices.patronLeft(patron.user.username, party.name);
+        const updates = partyUpdates(party.id);
+        try {
+          expect((await deleteMe(ctx, patron, { password: patron.password })).statusCode).toBe(204);
+          expect(updates.told()).toEqual([[beneficiary.user.id, words]]);
+        } finally {
+          updates.restore();
+        }
+        expect(await inbox(beneficiary)).toContainEqual(['sponsorship_ended', words]);
+      });
+    }
+
+    it('tells the patron when the beneficiary deletes their account', async () => {
+      const { party, patron, beneficiary } = await sponsorship(false);
+      const words = patronageNotices.beneficiaryLeft(beneficiary.user.username, party.name);
+      const updates = partyUpdates(party.id);
+      try {
+        expect((await deleteMe(ctx, beneficiary, { password: beneficiary.password })).statusCode).toBe(204);
+        expect(updates.told()).toEqual([[patron.user.id, words]]);
+      } finally {
+        updates.restore();
+      }
+      expect(await inbox(patron)).toContainEqual(['sponsorship_ended', words]);
+    });
+
+    it('tells the beneficiary when an admin deletes the patron’s account', async () => {
+      const { party, patron, beneficiary } = await sponsorship(false);
+      const admin = await createAdmin(ctx);
+      const words = patronageNotices.patronLeft(patron.user.username, party.name);
+      const deleted = await callApi(ctx, 'DELETE', `/admin/users/${patron.user.id}`, admin.adminAuth, {
+        confirm_email: patron.user.email,
+      });
+      expect(deleted.statusCode, deleted.body).toBe(200);
+      expect(await inbox(beneficiary)).toContainEqual(['sponsorship_ended', words]);
+    });
   });
 
   it('confirms an account without a password (made through Discord) with its e-mail', async () => {

@@ -31,6 +31,7 @@ import { AuditLog } from '../admin/audit-log.js';
 import { apiTokensRepository } from '../api-tokens/api-tokens.repository.js';
 import type { ApiTokenCredential } from '../api-tokens/api-tokens.service.js';
 import type { NoticeBoard } from '../notifications/notices.js';
+import type { MemberLeftHook } from '../parties/parties.service.js';
 import type { EntitlementService } from '../subscriptions/entitlements.service.js';
 import type { AccessTokens } from './access-tokens.js';
 import { buildAccountExport } from './account-export.js';
@@ -100,6 +101,8 @@ interface Deps {
   accountLeaving?: AccountLeavingHook[];
   /** Where the member a deleted GM's party passes to finds it said (absent: nothing kept). */
   notices?: NoticeBoard;
+  /** What a deleted account's leaving each party ends there (its sponsorships; account-deletion.ts). */
+  partyLeft?: MemberLeftHook[];
 }
 
 /** Why a session ended when its owner signed it out from another device's profile. */
@@ -146,6 +149,7 @@ export class AccountsService {
       events: deps.sessions,
       ...(deps.accountLeaving ? { accountLeaving: deps.accountLeaving } : {}),
       ...(deps.notices ? { notices: deps.notices } : {}),
+      ...(deps.partyLeft ? { partyLeft: deps.partyLeft } : {}),
     });
   }
 

@@ -2,6 +2,7 @@ import { type AdminDeletedUser, accountClosureMessages } from '@haversack/contra
 import type { Database, Executor } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import type { EventBus } from '../../realtime/event-bus.js';
+import type { DomainEvent } from '../../realtime/events.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
 import type { SessionEndListener } from '../accounts/accounts.service.js';
 import { destroyCharacter } from '../characters/character-destruction.js';
@@ -9,7 +10,7 @@ import type { LedgerEntry } from '../ledger/ledger.repository.js';
 import { partyActivityEvents } from '../ledger/ledger-events.js';
 import { type NoticeBoard, noNoticeBoard, noticeLinks } from '../notifications/notices.js';
 import { partiesRepository } from '../parties/parties.repository.js';
-import { roleNotices } from '../parties/parties.service.js';
+import { type MemberLeftHook, roleNotices } from '../parties/parties.service.js';
 import { destroyParty, lockPartyHoldings } from '../parties/party-destruction.js';
 import { adminUserDeletionRepository as deletion } from './admin-user-deletion.repository.js';
 import { adminUserListRepository, type UserRow } from './admin-users.repository.js';
@@ -27,6 +28,12 @@ export interface AccountDeletionDeps {
   accountLeaving?: AccountLeavingHook[];
   /** Where the member a party passes to finds it said, when they come back (absent: nothing kept). */
   notices?: NoticeBoard;
+  /**
+   * What leaving a party ends elsewhere (its sponsorships), as when a member leaves (parties.service.ts):
+   * run in the deletion's transaction for each party the account leaves behind, the ones it joined and the
+   * ones it handed over. Answers the events to publish once the deletion committed.
+   */
+  partyLeft?: MemberLeftHook[];
 }
 
 /** Run once the deletion is known to be allowed, before it, each in transactions of its own. */
@@ -62,8 +69,10 @@ const notFound = () => AppError.notFound('No such user.');
  * goes to its longest-standing manager (else player, else observer) and is deleted, with its containers
  * in the ledger, only when the user was its one member. Their characters go through the ordinary character
  * deletion (destruction rows in the ledger); shared templates stay, ownerless; a plan billed by a card
- * provider is cancelled there at once; sessions end and sockets close at once; subscriptions and
- * patronages end with the account (cascade). Ledger rows keep their name snapshots (actor_id becomes null).
+ * provider is cancelled there at once; sessions end and sockets close at once; each sponsorship in a party
+ * left behind ends as when its patron or beneficiary leaves that party (the other side is told); the
+ * subscription and the rows of ended sponsorships go with the account (cascade). Ledger rows keep their
+ * name snapshots (actor_id becomes null).
  */
 export class AccountDeletion {
   readonly #deps: AccountDeletionDeps;
@@ -152,6 +161,12 @@ export class AccountDeletion {
           deleted.push({ id: party.id, name: party.name });
         }
       }
+      // The parties that stay lose a member, as when one leaves: their sponsorships there end, and the
+      // other side of each is told (the notice here, the live event after the commit).
+      const departures: DomainEvent[] = [];
+      for (const party of [...joined, ...handedOver])
+        for (const hook of this.#deps.partyLeft ?? [])
+          departures.push(...(await hook(tx, party.id, userId, actor.id, told)));
       const templatesKept = await deletion.keepSharedTemplates(tx, userId);
       const sessionIds = await accountsRepository.revokeUserSessions(tx, userId, 'account_deleted');
 
@@ -183,6 +198,7 @@ export class AccountDeletion {
         sessionIds,
         joined,
         activity,
+        departures,
         deleted: {
           id: userId,
           email: user.email,
@@ -230,6 +246,7 @@ export class AccountDeletion {
       ),
       // The Activity tabs gain the rows of the characters that went with the account.
       ...partyActivityEvents(result.activity),
+      ...result.departures,
     ]);
     return result.deleted;
   }

@@ -15,6 +15,7 @@ import { accountsRepository } from '../accounts/accounts.repository.js';
 import type { AccountsService, SessionEndListener } from '../accounts/accounts.service.js';
 import { deviceLabel } from '../accounts/device-label.js';
 import type { NoticeBoard } from '../notifications/notices.js';
+import type { MemberLeftHook } from '../parties/parties.service.js';
 import { patronagesRepository } from '../parties/patronages.repository.js';
 import { subscriptionsRepository } from '../subscriptions/subscriptions.repository.js';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.js';
@@ -38,6 +39,8 @@ interface Deps {
   accountLeaving?: AccountLeavingHook[];
   /** Where the member a deleted GM's party passes to finds it said (absent: nothing kept). */
   notices?: NoticeBoard;
+  /** What a deleted account's leaving each party ends there (its sponsorships; account-deletion.ts). */
+  partyLeft?: MemberLeftHook[];
 }
 
 type SummaryRow = { user: UserRow; tier: string; status: string; lastSeenAt: Date | string | null };
