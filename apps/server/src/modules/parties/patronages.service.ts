@@ -189,11 +189,18 @@ export class PatronagesService {
         partiesRepository.findParty(tx, row.partyId),
       ]);
       const partyName = party?.name ?? 'the party';
-      // Nobody acted: the patron's plan changed (or ran out) elsewhere.
+      // The patron's plan changed (or ran out) elsewhere: theirs is the act the notice tells, as the live
+      // event's actor says, and the same notice again folds under them as their "started" ones do.
       told.push(
         ...(await this.#notice(
           tx,
-          { userId: row.beneficiaryId, actorId: null, started: false, partyId: row.partyId, partyName },
+          {
+            userId: row.beneficiaryId,
+            actorId: row.patronId,
+            started: false,
+            partyId: row.partyId,
+            partyName,
+          },
           patronageNotices.patronPlanDropped(patron?.username ?? 'Your patron', partyName),
         )),
       );

@@ -432,6 +432,30 @@ describe('a sponsorship the patron’s plan no longer covers', () => {
     }
   });
 
+  it('folds the same notice again into one card, as the started ones fold', async () => {
+    const { patron, party, player, notice, restore } = await sponsored();
+    restore();
+    for (const round of [1, 2, 3]) {
+      if (round > 1) {
+        await upgrade(ctx, patron, 'tier_2');
+        const again = await call('POST', '/patronages', patron, {
+          beneficiary_id: player.user.id,
+          party_id: party.id,
+        });
+        expect(again.statusCode).toBe(201);
+      }
+      await call('POST', '/subscription/cancel', patron, { cancel_at_period_end: false });
+    }
+    await ctx.app.services.jobs.settled();
+    const inbox = body(await call('GET', '/notifications', player)).data as unknown as {
+      kind: string;
+      message: string;
+      repeat_count: number;
+    }[];
+    const ended = inbox.filter((n) => n.kind === 'sponsorship_ended');
+    expect(ended.map((n) => [n.message, n.repeat_count])).toEqual([[notice, 3]]);
+  });
+
   it('ends a grant whose period ran out when it is read, and tells the beneficiary once', async () => {
     const { patron, party, player, told, notice, restore } = await sponsored();
     try {
