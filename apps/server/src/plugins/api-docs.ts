@@ -36,7 +36,9 @@ shown once. Send it on every request:
   \`RATE_LIMITED\` with \`Retry-After\` (seconds): wait that long, then go on.
 - A token never reaches the admin area, never manages API tokens, and never changes the account itself
   (sign-in, sign-out, signed-in devices, password, email, linked accounts, billing, data export, deleting
-  the account): those answer 403, and their operations below offer only a session's access token.
+  the account), and never starts or ends a sponsorship (\`POST /api/v1/patronages\`, \`DELETE
+  /api/v1/patronages/{id}\`: it hands out a paid plan, as billing does): those answer 403, and their
+  operations below offer only a session's access token.
 - An expired token answers 401 \`EXPIRED_TOKEN\`, a revoked one 401 \`REVOKED_TOKEN\`; if your plan no longer
   includes API access, 403 \`FEATURE_NOT_AVAILABLE\` until you upgrade again.
 - Changes made with a token are marked as coming from the API in the party's activity and live notices

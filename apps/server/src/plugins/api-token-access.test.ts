@@ -1,6 +1,6 @@
 import { type ApiTokenCreated, apiTokenMessages } from '@haversack/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, type SignedInUser, upgrade } from '../test/factories.js';
+import { createMember, createParty, createUser, type SignedInUser, upgrade } from '../test/factories.js';
 import { buildTestApp, callApi, json, type TestContext } from '../test/helper.js';
 
 let ctx: TestContext;
@@ -78,6 +78,35 @@ describe('what a read-only API token may call (issue 16 §5, outside review)', (
       expect(checkout.statusCode).toBe(403);
       expect(errorOf(checkout)).toMatchObject({ code: 'FORBIDDEN', message: apiTokenMessages.sessionOnly });
     }
+  });
+
+  it('never starts or ends a sponsorship: it hands out a paid plan, as billing does', async () => {
+    const patron = await payingUser();
+    const party = await createParty(ctx, patron);
+    const player = await createMember(ctx, party, 'player');
+    const token = bearer(await tokenOf(patron, 'read_write'));
+    const grant = { beneficiary_id: player.user.id, party_id: party.id };
+    const started = await callApi(ctx, 'POST', '/patronages', token, grant);
+    expect(started.statusCode, started.body).toBe(403);
+    expect(errorOf(started)).toMatchObject({ code: 'FORBIDDEN', message: apiTokenMessages.sessionOnly });
+    expect(json<{ data: unknown[] }>(await callApi(ctx, 'GET', '/patronages', token)).data).toEqual([]);
+
+    // One started in the web app is not ended by a token either, by its patron's or its beneficiary's.
+    const running = await callApi(ctx, 'POST', '/patronages', patron, grant);
+    expect(running.statusCode).toBe(201);
+    const id = json<{ data: { id: string } }>(running).data.id;
+    await upgrade(ctx, player, 'tier_2');
+    for (const holder of [patron, player]) {
+      const ended = await callApi(
+        ctx,
+        'DELETE',
+        `/patronages/${id}`,
+        bearer(await tokenOf(holder, 'read_write')),
+      );
+      expect(ended.statusCode, ended.body).toBe(403);
+      expect(errorOf(ended)).toMatchObject({ code: 'FORBIDDEN', message: apiTokenMessages.sessionOnly });
+    }
+    expect(json<{ data: unknown[] }>(await callApi(ctx, 'GET', '/patronages', token)).data).toHaveLength(1);
   });
 
   it('is explained in the API document, with the rate limit', async () => {

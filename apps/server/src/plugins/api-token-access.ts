@@ -18,8 +18,9 @@ declare module 'fastify' {
 /**
  * Calls no API token may make, whatever its scope (issue 16 §5): the admin area, managing API tokens (a
  * token cannot mint tokens), the account's security (sign-in, sign-out, signed-in devices, password, email,
- * linked accounts) and billing. Written as route patterns so that routes of other modules are covered without each one
- * remembering a flag; a route may also say `config: { sessionOnly: true }`.
+ * linked accounts), billing, and starting or ending a sponsorship (it hands out a paid plan, or takes one
+ * away, as billing does). Written as route patterns so that routes of other modules are covered without
+ * each one remembering a flag; a route may also say `config: { sessionOnly: true }`.
  */
 const sessionOnlyPrefixes = [
   '/api/v1/admin',
@@ -36,6 +37,8 @@ const sessionOnlyRoutes = new Set([
   'POST /api/v1/subscription/cancel',
   'POST /api/v1/subscription/reactivate',
   'POST /api/v1/subscription/billing_portal',
+  'POST /api/v1/patronages',
+  'DELETE /api/v1/patronages/:id',
 ]);
 
 const readMethods = new Set(['GET', 'HEAD']);

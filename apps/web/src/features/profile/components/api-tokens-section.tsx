@@ -334,7 +334,7 @@ function CreateTokenForm({ onCreated, onDone }: { onCreated: () => void; onDone:
             <Radio
               value="read_write"
               label="Read and write"
-              description="Everything you can do in the app, except account, billing and admin settings"
+              description="Everything you can do in the app, except account, billing, sponsorship and admin settings"
             />
           </Stack>
         </Radio.Group>
