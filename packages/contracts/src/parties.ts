@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { pageMetaSchema } from './envelope.js';
 import { entityId, hasVisibleText, nameText, numberInput, text } from './fields.js';
 import { directionParam, includeParam, sortParam } from './list-params.js';
+import { tierIdentifiers } from './plans.js';
 
 export const partyRoles = ['gm', 'manager', 'player', 'observer'] as const;
 export type PartyRole = (typeof partyRoles)[number];
@@ -185,6 +186,12 @@ export const memberSchema = z.object({
   role: z.enum(partyRoles),
   created_at: z.string(),
   user: z.object({ username: z.string(), email: z.string().nullable() }),
+  /**
+   * For the GM only (null to anyone else, and in party lists): whether the plan that applies to the member
+   * in this party, their own or a sponsor's, includes Party collaboration (using the party stash). Which
+   * plan that is stays theirs: a plan is account and billing information.
+   */
+  party_collaboration: z.boolean().nullable(),
   character_details: z.array(
     z.object({ id: z.string(), name: z.string(), primary_container_id: z.string().nullable() }),
   ),
@@ -257,11 +264,18 @@ export const eligibleMemberSchema = z.object({
   user_id: z.string(),
   username: z.string(),
   role: z.enum(partyRoles),
-  own_tier: z.string(),
+  /**
+   * The plans the caller may grant them, lowest first: paid, above their own plan (at or below it a grant
+   * changes nothing) and up to the caller's. Empty when their own plan is the caller's or better. Their
+   * plan itself is not told: a plan is account and billing information.
+   */
+  grantable_tiers: z.array(z.enum(tierIdentifiers)),
   sponsored: z.boolean(),
   /** Whether the sponsorship is the caller's own: only its patron (or its beneficiary) may end it. */
   sponsored_by_you: z.boolean(),
+  /** The caller's own sponsorship of them; null when nobody sponsors them, or another member does. */
   patronage_id: z.string().nullable(),
-  /** The plan the running sponsorship grants (up to its patron's own); null when nobody sponsors them. */
+  /** The plan the caller's sponsorship grants (up to their own); null when it is not the caller's. */
   granted_tier: z.string().nullable(),
 });
+export type EligibleMember = z.infer<typeof eligibleMemberSchema>;

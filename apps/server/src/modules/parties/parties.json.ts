@@ -64,6 +64,8 @@ export function toMemberJson(
     characters: { id: string; name: string; primaryContainerId: string | null }[];
   },
   showEmail: boolean,
+  /** Told to the GM alone (parties.service.ts members()); null otherwise. */
+  partyCollaboration: boolean | null = null,
 ): PartyMember {
   return {
     id: row.membership.id,
@@ -71,6 +73,7 @@ export function toMemberJson(
     role: row.membership.role,
     created_at: row.membership.createdAt.toISOString(),
     user: { username: row.username, email: showEmail ? row.email : null },
+    party_collaboration: partyCollaboration,
     character_details: row.characters.map((c) => ({
       id: c.id,
       name: c.name,

@@ -185,14 +185,14 @@ export class PartiesService {
       this.#db,
       parties.filter((party) => party.is_member).map((party) => party.id),
     );
-    return parties.map((party) => {
-      const list = party.is_member ? lists.get(party.id) : undefined;
-      if (!list) return party;
-      const members = list.map((row) =>
-        toMemberJson(row, party.user_role === 'gm' || row.membership.userId === userId),
-      );
-      return { ...party, members };
-    });
+    return Promise.all(
+      parties.map(async (party) => {
+        const list = party.is_member ? lists.get(party.id) : undefined;
+        if (!list) return party;
+        const members = await this.#membersJson(userId, party.id, party.user_role === 'gm', list);
+        return { ...party, members };
+      }),
+    );
   }
 
   async get(userId: string, partyId: string): Promise<Party> {
@@ -389,8 +389,40 @@ export class PartiesService {
     const membership = party ? await repo.membership(this.#db, partyId, userId) : undefined;
     policy.assertMember(party, membership);
     const rows = await repo.members(this.#db, partyId);
-    // Addresses are for the GM (to reach players) and for each member's own row.
-    return rows.map((row) => toMemberJson(row, membership.role === 'gm' || row.membership.userId === userId));
+    return this.#membersJson(userId, partyId, membership.role === 'gm', rows);
+  }
+
+  /**
+   * A party's members as the caller may see them. Addresses are for the GM (to reach players) and for each
+   * member's own row. The GM is also told who can use the party stash (before a session, the Members tab),
+   * not which plan anyone has: that plan is the member's account and billing information.
+   */
+  async #membersJson(
+    userId: string,
+    partyId: string,
+    callerIsGm: boolean,
+    rows: Awaited<ReturnType<typeof repo.members>>,
+  ): Promise<PartyMember[]> {
+    const collaborating = callerIsGm
+      ? await Promise.all(
+          rows.map(
+            async (row) =>
+              (
+                await this.#entitlements.checkFeature(
+                  this.#db,
+                  row.membership.userId,
+                  'party_collaboration',
+                  {
+                    partyId,
+                  },
+                )
+              ).allowed,
+          ),
+        )
+      : [];
+    return rows.map((row, i) =>
+      toMemberJson(row, callerIsGm || row.membership.userId === userId, collaborating[i] ?? null),
+    );
   }
 
   async changeRole(userId: string, partyId: string, targetUserId: string, role: Exclude<PartyRole, 'gm'>) {

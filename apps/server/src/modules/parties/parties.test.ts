@@ -355,6 +355,40 @@ describe('joining', () => {
 });
 
 describe('members and roles', () => {
+  it('tells the GM alone whose plan in the party has Party collaboration, not which plan', async () => {
+    const gm = await createUser(ctx);
+    const party = await createParty(ctx, gm);
+    const free = await createMember(ctx, party, 'player');
+    const adventurer = await createMember(ctx, party, 'player');
+    await upgrade(ctx, adventurer, 'tier_1');
+    const patron = await createMember(ctx, party, 'player');
+    await upgrade(ctx, patron, 'tier_2');
+    const sponsored = await createMember(ctx, party, 'player');
+    const granted = await call('POST', '/patronages', patron, {
+      beneficiary_id: sponsored.user.id,
+      party_id: party.id,
+    });
+    expect(granted.statusCode).toBe(201);
+
+    const listed = async (caller: SignedInUser) =>
+      Object.fromEntries(
+        body(await call('GET', `/parties/${party.id}/members`, caller)).data.map((m) => [
+          m.user_id,
+          m.party_collaboration,
+        ]),
+      );
+    expect(await listed(gm)).toEqual({
+      [gm.user.id]: false,
+      [free.user.id]: false,
+      [adventurer.user.id]: true,
+      [patron.user.id]: true,
+      [sponsored.user.id]: true,
+    });
+    for (const member of [free, patron, sponsored]) {
+      expect(Object.values(await listed(member))).toEqual([null, null, null, null, null]);
+    }
+  });
+
   it('lets only the GM re-role and remove, and never the GM member', async () => {
     const { gm, party } = await gmWithParty();
     const player = await createMember(ctx, party, 'player');

@@ -1,4 +1,9 @@
-import { type Patronage, type TierIdentifier, tierIdentifiers } from '@haversack/contracts';
+import {
+  type EligibleMember,
+  type Patronage,
+  type TierIdentifier,
+  tierIdentifiers,
+} from '@haversack/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Executor } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
@@ -345,11 +350,20 @@ export class PatronagesService {
     return { granted, received };
   }
 
-  /** Members of a party the caller may sponsor, with their own plan and whether someone already does. */
-  async eligible(userId: string, partyId: string) {
+  /**
+   * The other members of a party, for a caller who may sponsor (the grant's own refusal otherwise, in its
+   * words): what the caller may grant each, and whether someone already sponsors them. A member's plan is
+   * account and billing information (as their e-mail is): the caller learns only the plans they could
+   * grant, and of another patron's sponsorship only that it exists (outside review, finding 2).
+   */
+  async eligible(userId: string, partyId: string): Promise<EligibleMember[]> {
+    await this.entitlements.requireFeature(this.db, userId, 'patronage_system');
     const membership = await partiesRepository.membership(this.db, partyId, userId);
     if (!membership) throw AppError.notFound('Party not found.');
-    const members = await partiesRepository.members(this.db, partyId);
+    const [members, own] = await Promise.all([
+      partiesRepository.members(this.db, partyId),
+      this.entitlements.ownTier(this.db, userId),
+    ]);
     return Promise.all(
       members
         .filter((m) => m.membership.userId !== userId)
@@ -358,15 +372,19 @@ export class PatronagesService {
             this.entitlements.ownTier(this.db, m.membership.userId),
             repo.activeFor(this.db, partyId, m.membership.userId),
           ]);
+          const yours = active?.patronage.patronId === userId;
           return {
             user_id: m.membership.userId,
             username: m.username,
             role: m.membership.role,
-            own_tier: tier.identifier,
+            grantable_tiers: tierIdentifiers.filter(
+              (identifier) =>
+                rankOf(identifier) > rankOf(tier.identifier) && rankOf(identifier) <= rankOf(own.identifier),
+            ),
             sponsored: Boolean(active),
-            sponsored_by_you: active?.patronage.patronId === userId,
-            patronage_id: active?.patronage.id ?? null,
-            granted_tier: active?.tierIdentifier ?? null,
+            sponsored_by_you: yours,
+            patronage_id: yours ? (active?.patronage.id ?? null) : null,
+            granted_tier: yours ? (active?.tierIdentifier ?? null) : null,
           };
         }),
     );

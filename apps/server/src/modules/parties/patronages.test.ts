@@ -38,9 +38,15 @@ describe('patronage', () => {
   it('raises the beneficiary’s tier inside that party only', async () => {
     const { patron, party, player } = await setup();
     const eligible = body(await call('GET', `/patronages/eligible/${party.id}`, patron)).data;
+    // The plans the patron may grant them, not their own plan: above Free, up to the patron's Hero.
     expect(eligible).toEqual([
-      expect.objectContaining({ user_id: player.user.id, own_tier: 'tier_free', sponsored: false }),
+      expect.objectContaining({
+        user_id: player.user.id,
+        grantable_tiers: ['tier_1', 'tier_2'],
+        sponsored: false,
+      }),
     ]);
+    expect(eligible[0]).not.toHaveProperty('own_tier');
 
     const created = await call('POST', '/patronages', patron, {
       beneficiary_id: player.user.id,
@@ -74,10 +80,20 @@ describe('patronage', () => {
       expect.objectContaining({ user_id: player.user.id, sponsored: true, sponsored_by_you: true }),
     ]);
     const other = await createMember(ctx, party, 'player');
+    await upgrade(ctx, other, 'tier_3');
     const theirs = body(await call('GET', `/patronages/eligible/${party.id}`, other)).data;
+    // Another patron learns that the member is taken, not by whom nor with what.
     expect(theirs).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ user_id: player.user.id, sponsored: true, sponsored_by_you: false }),
+        expect.objectContaining({
+          user_id: player.user.id,
+          sponsored: true,
+          sponsored_by_you: false,
+          patronage_id: null,
+          granted_tier: null,
+        }),
+        // Hero or better already: nothing a Legend sponsor could grant lifts the patron past their plan.
+        expect.objectContaining({ user_id: patron.user.id, grantable_tiers: ['tier_3'] }),
       ]),
     );
     expect(
@@ -123,6 +139,32 @@ describe('patronage', () => {
         expect.objectContaining({ user_id: free.user.id, sponsored: false, granted_tier: null }),
       ]),
     );
+  });
+
+  it('lists the members only to a caller whose own plan has patronage, in the grant’s words', async () => {
+    const { patron, party, player } = await setup();
+    await call('POST', '/patronages', patron, { beneficiary_id: player.user.id, party_id: party.id });
+    const adventurer = await createMember(ctx, party, 'player');
+    await upgrade(ctx, adventurer, 'tier_1');
+    // The sponsored player has Hero in this party, but sponsoring follows their own plan.
+    for (const [caller, plan] of [
+      [player, 'Free'],
+      [adventurer, 'Adventurer'],
+    ] as const) {
+      const refused = await call('GET', `/patronages/eligible/${party.id}`, caller);
+      const granted = await call('POST', '/patronages', caller, {
+        beneficiary_id: patron.user.id,
+        party_id: party.id,
+      });
+      expect([refused.statusCode, granted.statusCode]).toEqual([403, 403]);
+      expect(body(refused).error).toEqual(body(granted).error);
+      expect(body(refused).error).toMatchObject({ code: 'FEATURE_NOT_AVAILABLE' });
+      expect(body(refused).error.message).toContain(`not included in your ${plan} plan`);
+    }
+    // Outside the party it stays the 404 of a party one cannot see.
+    const outsider = await createUser(ctx);
+    await upgrade(ctx, outsider, 'tier_2');
+    expect((await call('GET', `/patronages/eligible/${party.id}`, outsider)).statusCode).toBe(404);
   });
 
   it('refuses a grant no higher than the member’s own plan: it would change nothing', async () => {

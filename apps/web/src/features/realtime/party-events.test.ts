@@ -162,6 +162,8 @@ describe('invalidationsFor', () => {
       // A sponsored member's stash unlocks (or locks) at once, and their subscription page follows.
       { queryKey: inventoryKeys.partyCollaboration('p1') },
       { queryKey: subscriptionKeys.account() },
+      // The GM's Members tab says who can use the stash now (the member list tells the GM).
+      { queryKey: partyKeys.members('p1') },
     ]);
   });
 

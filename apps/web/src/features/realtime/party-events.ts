@@ -222,6 +222,8 @@ export function invalidationsFor(message: PartyMessage, partyId: string): Invali
       { queryKey: partyKeys.eligible(partyId) },
       { queryKey: inventoryKeys.partyCollaboration(partyId) },
       { queryKey: subscriptionKeys.account() },
+      // The GM's Members tab: who can use the party stash now (the member list tells the GM).
+      { queryKey: partyKeys.members(partyId) },
     ];
   }
   if (action === 'notes_updated') return [{ queryKey: partyKeys.notes(partyId) }];

@@ -19,6 +19,7 @@ const gm: PartyMember = {
   role: 'gm',
   created_at: '2026-01-01T00:00:00.000Z',
   user: { username: 'gamemaster', email: null },
+  party_collaboration: null,
   character_details: [],
 };
 

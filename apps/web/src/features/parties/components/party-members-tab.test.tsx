@@ -1,7 +1,7 @@
 import { errorCatalogue, type PartyMember, partyMessages } from '@haversack/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { useAuthStore } from '../../../stores/auth-store';
 import { useUiStore } from '../../../stores/ui-store';
 import { buildUser, failure, mockFetch, success } from '../../../test/fixtures';
@@ -10,13 +10,19 @@ import { renderRoutes } from '../../../test/render';
 import { buildTiers } from '../../subscription/subscription-fixtures';
 import { PartyMembersTab } from './party-members-tab';
 
-function buildMember(userId: string, username: string, role: PartyMember['role']): PartyMember {
+function buildMember(
+  userId: string,
+  username: string,
+  role: PartyMember['role'],
+  partyCollaboration: boolean | null = null,
+): PartyMember {
   return {
     id: `member-${userId}`,
     user_id: userId,
     role,
     created_at: '2026-01-01T00:00:00.000Z',
     user: { username, email: null },
+    party_collaboration: partyCollaboration,
     character_details: [],
   };
 }
@@ -204,62 +210,24 @@ describe('PartyMembersTab hand-over', () => {
 });
 
 describe('PartyMembersTab: who can use the party stash', () => {
+  afterEach(() => useAuthStore.setState({ user: null }));
+  // As the server lists them to the GM: whether the plan that applies to each in the party (their own or a
+  // sponsor's) has Party collaboration. Pip is a Free player sponsored here; the GM's own plan has none.
   const everyone = [
-    buildMember('user-gm', 'gamemaster', 'gm'),
-    buildMember('user-brom', 'Brom', 'player'),
-    buildMember('user-pip', 'Pip', 'player'),
-    buildMember('user-cora', 'Cora', 'manager'),
-    buildMember('user-olly', 'Olly', 'observer'),
-  ];
-  /** The patronage list: each other member's own plan and whether someone sponsors them in the party. */
-  const eligible = [
-    {
-      user_id: 'user-brom',
-      username: 'Brom',
-      role: 'player',
-      own_tier: 'tier_free',
-      sponsored: false,
-      sponsored_by_you: false,
-      patronage_id: null,
-      granted_tier: null,
-    },
-    {
-      user_id: 'user-pip',
-      username: 'Pip',
-      role: 'player',
-      own_tier: 'tier_free',
-      sponsored: true,
-      sponsored_by_you: true,
-      patronage_id: 'pat-1',
-      granted_tier: 'tier_2',
-    },
-    {
-      user_id: 'user-cora',
-      username: 'Cora',
-      role: 'manager',
-      own_tier: 'tier_1',
-      sponsored: false,
-      sponsored_by_you: false,
-      patronage_id: null,
-      granted_tier: null,
-    },
-    {
-      user_id: 'user-olly',
-      username: 'Olly',
-      role: 'observer',
-      own_tier: 'tier_free',
-      sponsored: false,
-      sponsored_by_you: false,
-      patronage_id: null,
-      granted_tier: null,
-    },
+    buildMember('user-gm', 'gamemaster', 'gm', false),
+    buildMember('user-brom', 'Brom', 'player', false),
+    buildMember('user-pip', 'Pip', 'player', true),
+    buildMember('user-cora', 'Cora', 'manager', true),
+    buildMember('user-olly', 'Olly', 'observer', false),
   ];
 
   function serve() {
     return mockFetch(({ url }) => {
       const path = new URL(url, 'http://test').pathname;
       if (path === '/api/v1/parties/party-1/members') return success(everyone);
-      if (path === '/api/v1/patronages/eligible/party-1') return success(eligible);
+      // The patronage list is for those whose plan can sponsor: the server refuses it to this GM.
+      if (path === '/api/v1/patronages/eligible/party-1')
+        return failure(403, 'FEATURE_NOT_AVAILABLE', 'Sponsor other players (patronage) is not included');
       if (path === '/api/v1/subscription/tiers') return success(buildTiers());
       return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`);
     });
@@ -272,7 +240,8 @@ describe('PartyMembersTab: who can use the party stash', () => {
   };
 
   it('shows the GM the players whose plan lacks Party collaboration and whom nobody sponsors', async () => {
-    serve();
+    const fetchMock = serve();
+    useAuthStore.setState({ user: buildUser({ id: 'user-gm', username: 'gamemaster' }) });
     renderRoutes(
       [
         {
@@ -284,7 +253,7 @@ describe('PartyMembersTab: who can use the party stash', () => {
     );
     const brom = await cardOf('Brom');
     expect(await within(brom).findByTestId('member-stash-access')).toHaveTextContent(
-      'Can’t use the party stash: their Free plan has no Party collaboration and nobody sponsors them here.',
+      'Can’t use the party stash: their plan has no Party collaboration and nobody sponsors them here.',
     );
     // Sponsored, on a plan with it, or only watching: nothing to say.
     for (const name of ['Pip', 'Cora', 'Olly', 'gamemaster']) {
@@ -296,6 +265,10 @@ describe('PartyMembersTab: who can use the party stash', () => {
     // A standing note about the party, not news: it must not cut into what a screen reader is saying.
     expect(screen.getByTestId('stash-access-summary')).toHaveAttribute('role', 'note');
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    // Nor is any plan asked for: the member list says it, and the patronage list is not the GM's to read.
+    expect(
+      fetchMock.mock.calls.map(([url]) => String(url)).filter((url) => url.includes('eligible')),
+    ).toEqual([]);
   });
 
   it('asks nothing about plans for a player, and says nothing', async () => {

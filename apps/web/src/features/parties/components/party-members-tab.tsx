@@ -1,4 +1,4 @@
-import { type Party, type PartyMember, roleLabels, tierNameOf } from '@haversack/contracts';
+import { type Party, type PartyMember, roleLabels } from '@haversack/contracts';
 import { Alert, Badge, Button, Card, Group, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -9,11 +9,9 @@ import { TextSkeleton } from '../../../components/loading';
 import { isApiError } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
 import { useCurrentUser } from '../../../stores/auth-store';
-import { tiersQueryOptions } from '../../subscription/api/subscription-api';
 import {
   type AssignableRole,
   changeMemberRole,
-  eligibleMembersQuery,
   handOverParty,
   partyKeys,
   partyMembersQuery,
@@ -24,25 +22,16 @@ import { LeavePartyButton } from './leave-party-button';
 /**
  * For the GM, before the session: the members who can only look at the party stash. Acting on it needs
  * party_collaboration on the plan that applies to them in this party, their own or a sponsor's (DESIGN §5,
- * decisions "What each feature flag gates"); observers only read anyway. The members list carries no plan,
- * but the patronage list does (each other member's own plan and whether someone sponsors them here), and
- * the plans' catalogue says which plans include the feature. A sponsorship is never of Free, and every paid
- * plan includes it, so a sponsored member is covered. Answers user id → their own plan's name; empty until
- * both lists are in, or when either fails (then nothing is claimed).
+ * decisions "What each feature flag gates"); observers only read anyway. The server tells the GM, on the
+ * members list, whether each member's plan there has it, not which plan that is (a plan is the member's
+ * own business). The GM's own row is theirs to read on their subscription page. Answers the user ids.
  */
-function useMembersWithoutStash(party: Party): Map<string, string> {
-  const eligible = useQuery({ ...eligibleMembersQuery(party.id), enabled: party.is_gm });
-  const tiers = useQuery({ ...tiersQueryOptions(), enabled: party.is_gm });
-  const without = new Map<string, string>();
-  if (!eligible.data || !tiers.data) return without;
-  const collaborating = new Set<string>(
-    tiers.data.tiers.filter((tier) => tier.features.party_collaboration === true).map((t) => t.identifier),
+function membersWithoutStash(members: PartyMember[] | undefined, myId: string | undefined): Set<string> {
+  return new Set(
+    (members ?? [])
+      .filter((m) => m.party_collaboration === false && m.role !== 'observer' && m.user_id !== myId)
+      .map((m) => m.user_id),
   );
-  for (const member of eligible.data) {
-    if (member.role === 'observer' || member.sponsored || collaborating.has(member.own_tier)) continue;
-    without.set(member.user_id, tierNameOf(member.own_tier));
-  }
-  return without;
 }
 
 const assignableRoles: AssignableRole[] = ['player', 'manager', 'observer'];
@@ -67,7 +56,7 @@ export function PartyMembersTab({ party }: { party: Party }) {
   const canLeave = !party.is_gm || (me !== null && !isOwner);
   // An archived party refuses every edit, this one too.
   const canHandOver = isOwner && !party.is_archived;
-  const withoutStash = useMembersWithoutStash(party);
+  const withoutStash = membersWithoutStash(party.is_gm ? query.data : undefined, me?.id);
 
   const refresh = () =>
     Promise.all([
@@ -173,8 +162,8 @@ export function PartyMembersTab({ party }: { party: Party }) {
                       style={{ flexShrink: 0, marginTop: 2 }}
                     />
                     <Text size="sm">
-                      Can’t use the party stash: their {withoutStash.get(member.user_id)} plan has no Party
-                      collaboration and nobody sponsors them here.
+                      Can’t use the party stash: their plan has no Party collaboration and nobody sponsors
+                      them here.
                     </Text>
                   </Group>
                 ) : null}

@@ -12,7 +12,7 @@ const members = [
     user_id: 'u-bard',
     username: 'bard',
     role: 'player',
-    own_tier: 'tier_free',
+    grantable_tiers: ['tier_1', 'tier_2'],
     sponsored: false,
     sponsored_by_you: false,
     patronage_id: null,
@@ -22,7 +22,7 @@ const members = [
     user_id: 'u-rogue',
     username: 'rogue',
     role: 'player',
-    own_tier: 'tier_free',
+    grantable_tiers: ['tier_1', 'tier_2'],
     sponsored: true,
     sponsored_by_you: true,
     patronage_id: 'pat-1',
@@ -32,7 +32,7 @@ const members = [
     user_id: 'u-cleric',
     username: 'cleric',
     role: 'player',
-    own_tier: 'tier_free',
+    grantable_tiers: ['tier_1', 'tier_2'],
     sponsored: true,
     sponsored_by_you: false,
     patronage_id: 'pat-2',
@@ -87,17 +87,21 @@ describe('PatronagePanel', () => {
 
   it('lets the sponsor choose a plan above the member’s own and up to their own, the highest first, and sends it', async () => {
     useAuthStore.setState({ user: buildUser({ tier: 'tier_3' }) });
-    const member = (username: string, own_tier: string) => ({
+    // The plans the server says this sponsor may grant each member (above theirs, up to the sponsor's).
+    const member = (username: string, grantable_tiers: string[]) => ({
       user_id: `u-${username}`,
       username,
       role: 'player',
-      own_tier,
+      grantable_tiers,
       sponsored: false,
       sponsored_by_you: false,
       patronage_id: null,
       granted_tier: null,
     });
-    const fetches = serve(true, [member('bard', 'tier_free'), member('druid', 'tier_2')]);
+    const fetches = serve(true, [
+      member('bard', ['tier_1', 'tier_2', 'tier_3']),
+      member('druid', ['tier_3']),
+    ]);
     const user = userEvent.setup();
     renderRoutes(
       [{ path: '/', element: <PatronagePanel partyId="party-1" partyName="Mistwood" isGm /> }],
@@ -194,17 +198,18 @@ describe('PatronagePanel', () => {
 
   it('offers no sponsorship to a member whose own plan is already as high as the sponsor’s', async () => {
     useAuthStore.setState({ user: buildUser({ tier: 'tier_2' }) });
-    const member = (username: string, own_tier: string) => ({
+    // The plans the server says this sponsor may grant each member (above theirs, up to the sponsor's).
+    const member = (username: string, grantable_tiers: string[]) => ({
       user_id: `u-${username}`,
       username,
       role: 'player',
-      own_tier,
+      grantable_tiers,
       sponsored: false,
       sponsored_by_you: false,
       patronage_id: null,
       granted_tier: null,
     });
-    serve(true, [member('bard', 'tier_free'), member('paladin', 'tier_2'), member('druid', 'tier_1')]);
+    serve(true, [member('bard', ['tier_1', 'tier_2']), member('paladin', []), member('druid', ['tier_2'])]);
     renderRoutes(
       [{ path: '/', element: <PatronagePanel partyId="party-1" partyName="Mistwood" isGm /> }],
       '/',
@@ -315,10 +320,15 @@ describe('PatronagePanel', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(screen.queryByTestId('patronage-panel')).toBeNull();
     unmount();
+    // Their plan cannot sponsor: the members' list (which the server refuses them) is never asked for.
+    const eligibleCalls = () =>
+      fetchMock.mock.calls.filter(([url]) => String(url).includes('/patronages/eligible/'));
+    expect(eligibleCalls()).toEqual([]);
     renderRoutes(
       [{ path: '/', element: <PatronagePanel partyId="party-1" partyName="Mistwood" isGm /> }],
       '/',
     );
     expect(await screen.findByRole('link', { name: 'Upgrade to unlock patronage' })).toBeInTheDocument();
+    expect(eligibleCalls()).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { type TierIdentifier, tierIdentifiers, tierNameOf, tierRank } from '@haversack/contracts';
+import { type EligibleMember, type TierIdentifier, tierNameOf } from '@haversack/contracts';
 import { Anchor, Badge, Button, Group, Paper, Radio, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useLayoutEffect, useRef, useState } from 'react';
@@ -14,24 +14,6 @@ import {
   patronageFeatureQuery,
   sponsorMember,
 } from '../api/parties-api';
-
-/** A stored tier identifier's rank; null for anything else. */
-function rankOf(identifier: string | undefined): number | null {
-  const tier = tierIdentifiers.find((candidate) => candidate === identifier);
-  return tier ? tierRank[tier] : null;
-}
-
-/**
- * The plans a patron on `patronTier` may grant a member on `memberTier`, lowest first: paid, above the
- * member's own (at or below it the grant changes nothing) and not above the patron's own (the server
- * refuses both with 422). Empty when the patron's plan is unknown.
- */
-export function grantablePlans(patronTier: string | undefined, memberTier: string): TierIdentifier[] {
-  const patronRank = rankOf(patronTier);
-  if (patronRank === null) return [];
-  const memberRank = rankOf(memberTier) ?? 0;
-  return tierIdentifiers.filter((tier) => tierRank[tier] > memberRank && tierRank[tier] <= patronRank);
-}
 
 /** Where the focus goes once a row changed: the control that replaced its button, else its name. */
 function focusRow(row: HTMLElement | undefined) {
@@ -61,9 +43,6 @@ export function PatronagePanel({
   // A sponsorship grants a plan up to the patron's own (the dialog offers the choice); by default their own.
   const patronTier = useAuthStore((state) => state.user?.tier);
   const patronTierName = patronTier ? tierNameOf(patronTier) : 'your plan';
-  // The server refuses a grant at or below the member's own plan (it would change nothing): not offered.
-  const patronRank = rankOf(patronTier);
-  const wouldLift = (ownTier: string) => patronRank === null || (rankOf(ownTier) ?? 0) < patronRank;
   const queryClient = useQueryClient();
   const feature = useQuery(patronageFeatureQuery());
   const eligible = useQuery({ ...eligibleMembersQuery(partyId), enabled: feature.data === true });
@@ -104,8 +83,10 @@ export function PatronagePanel({
     plans: TierIdentifier[];
   } | null>(null);
   const [grant, setGrant] = useState<TierIdentifier | undefined>(undefined);
-  const open = (member: { user_id: string; username: string; own_tier: string }) => {
-    const plans = grantablePlans(patronTier, member.own_tier);
+  // The server says which plans the patron may grant each member (above theirs, up to the patron's own),
+  // not the member's plan itself; the highest is offered first.
+  const open = (member: EligibleMember) => {
+    const plans = member.grantable_tiers;
     setGrant(plans.at(-1));
     setStarting({ userId: member.user_id, username: member.username, plans });
   };
@@ -179,18 +160,14 @@ export function PatronagePanel({
                   <Text size="sm" fw={600} tabIndex={-1} data-row-name>
                     {member.username}
                   </Text>
-                  {/* What the member has in this party: their own plan, or the one sponsored to them. */}
+                  {/* A sponsorship the member has here; their own plan is theirs to tell, not the panel's. */}
                   {member.sponsored ? (
                     <Badge color="violet" size="sm" tt="none">
                       {member.sponsored_by_you
                         ? `${member.granted_tier ? tierNameOf(member.granted_tier) : patronTierName} (sponsored)`
                         : 'Sponsored'}
                     </Badge>
-                  ) : (
-                    <Badge variant="light" size="sm">
-                      {tierNameOf(member.own_tier)}
-                    </Badge>
-                  )}
+                  ) : null}
                 </Group>
                 {/* Named per member: a list of "Sponsor" buttons does not say whom each one sponsors. */}
                 {member.sponsored && !member.sponsored_by_you ? (
@@ -216,7 +193,7 @@ export function PatronagePanel({
                   >
                     End sponsorship
                   </Button>
-                ) : archived ? null : !wouldLift(member.own_tier) ? (
+                ) : archived ? null : member.grantable_tiers.length === 0 ? (
                   <Text size="sm" c="dimmed">
                     Has your plan or better
                   </Text>
