@@ -56,6 +56,14 @@ export function sponsoredLimitNote(
   return `Your sponsors’ plans apply in ${listOf(where)}.`;
 }
 
+/**
+ * What the sponsored member is asked before they end a sponsorship (the subscription page's list and the
+ * party's Overview ask the same): "You lose Hero, which freddy granted you in Mistwood, at once: …".
+ */
+export function endReceivedSponsorshipWords(patronage: Patronage, plan: string): string {
+  return `You lose ${plan}, which ${patronage.patron_name ?? 'your sponsor'} granted you in ${patronage.party_name ?? 'that party'}, at once: your own plan applies there.`;
+}
+
 /** "A", "A and B", "A, B and C". */
 export function listOf(items: string[]): string {
   if (items.length <= 1) return items.join('');

@@ -1,6 +1,8 @@
-import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
-import { failure, mockFetch } from '../../../test/fixtures';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { useUiStore } from '../../../stores/ui-store';
+import { failure, mockFetch, success } from '../../../test/fixtures';
 import { buildParty } from '../../../test/party-fixtures';
 import { renderWithProviders } from '../../inventory/test/inventory-fixtures';
 import { PartyOverviewTab } from './party-overview-tab';
@@ -31,5 +33,94 @@ describe('PartyOverviewTab layout', () => {
     ]);
     const second = headings(screen.getByTestId('overview-column-second'));
     expect(second.slice(1)).toEqual(['Party settings', 'Patronage', 'Game Master actions']);
+  });
+});
+
+describe('PartyOverviewTab for a sponsored member', () => {
+  beforeEach(() => useUiStore.setState({ toasts: [] }));
+  afterEach(() => useUiStore.setState({ toasts: [] }));
+
+  const sponsorship = (partyId: string, id = 'pat-9') => ({
+    id,
+    party_id: partyId,
+    party_name: partyId === 'party-1' ? 'The Copper Lanterns' : 'Elsewhere',
+    active: true,
+    granted_tier: 'tier_2',
+    patron_id: 'u-freddy',
+    patron_name: 'freddy',
+    beneficiary_id: 'u-ivy',
+    beneficiary_name: 'ivy',
+    created_at: '2026-01-01T00:00:00.000Z',
+  });
+  /** The received sponsorships, until the one in this party is ended (DELETE). */
+  function serve(received: ReturnType<typeof sponsorship>[]) {
+    let current = received;
+    return mockFetch(({ url, init }) => {
+      const path = new URL(url, 'http://test').pathname;
+      if (path === '/api/v1/patronages/received') return success(current);
+      if (path === '/api/v1/patronages/pat-9' && init.method === 'DELETE') {
+        current = current.filter((patronage) => patronage.id !== 'pat-9');
+        return new Response(null, { status: 204 });
+      }
+      return failure(404, 'RESOURCE_NOT_FOUND', 'not faked');
+    });
+  }
+  const player = () => buildParty({ is_member: true, user_role: 'player', is_gm: false });
+
+  it('says who sponsors them here with which plan, and lets them end it once they confirm', async () => {
+    const fetches = serve([sponsorship('party-2', 'pat-8'), sponsorship('party-1')]);
+    const user = userEvent.setup();
+    renderWithProviders(<PartyOverviewTab party={player()} onShare={noop} onShowCharacters={noop} />);
+    const panel = await screen.findByTestId('sponsored-here');
+    expect(panel).toHaveTextContent('freddy sponsors you here with Hero.');
+    expect(panel).toHaveTextContent(
+      'Inside this party your limits and features are Hero’s; elsewhere your own plan’s apply.',
+    );
+    // Beside the party's settings, as the patron's panel is.
+    expect(within(screen.getByTestId('overview-column-second')).getByTestId('sponsored-here')).toBe(panel);
+
+    const deletes = () => fetches.mock.calls.filter(([, init]) => init?.method === 'DELETE');
+    await user.click(within(panel).getByRole('button', { name: 'End sponsorship' }));
+    let dialog = await screen.findByRole('dialog', { name: 'End sponsorship' });
+    // The words the subscription page asks with, for the same decline.
+    expect(dialog).toHaveTextContent(
+      'You lose Hero, which freddy granted you in The Copper Lanterns, at once: your own plan applies there.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(deletes()).toEqual([]);
+
+    await user.click(within(panel).getByRole('button', { name: 'End sponsorship' }));
+    dialog = await screen.findByRole('dialog', { name: 'End sponsorship' });
+    await user.click(within(dialog).getByRole('button', { name: 'End sponsorship' }));
+    await waitFor(() => expect(screen.queryByTestId('sponsored-here')).not.toBeInTheDocument());
+    expect(deletes().map(([url]) => String(url))).toEqual([expect.stringMatching(/\/patronages\/pat-9$/)]);
+    expect(useUiStore.getState().toasts.map((t) => [t.kind, t.message])).toContainEqual([
+      'success',
+      'Sponsorship ended',
+    ]);
+  });
+
+  it('says nothing when their sponsorships are in other parties, or cannot be read', async () => {
+    const fetches = serve([sponsorship('party-2', 'pat-8')]);
+    const { unmount } = renderWithProviders(
+      <PartyOverviewTab party={player()} onShare={noop} onShowCharacters={noop} />,
+    );
+    await waitFor(() =>
+      expect(fetches.mock.calls.some(([url]) => String(url).endsWith('/patronages/received'))).toBe(true),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByTestId('sponsored-here')).not.toBeInTheDocument();
+    expect(screen.queryByText(/sponsor/i)).not.toBeInTheDocument();
+    unmount();
+
+    // Unreadable: no error for what is, for most members, nothing at all.
+    const failing = mockFetch(() => failure(500, 'INTERNAL_ERROR', 'Something went wrong.'));
+    renderWithProviders(<PartyOverviewTab party={player()} onShare={noop} onShowCharacters={noop} />);
+    await waitFor(() =>
+      expect(failing.mock.calls.some(([url]) => String(url).endsWith('/patronages/received'))).toBe(true),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByText(/sponsor/i)).not.toBeInTheDocument();
   });
 });

@@ -9,6 +9,7 @@ import { PartyAdminActions } from './party-admin-actions';
 import { PartyNotesCard } from './party-notes-card';
 import { PartyWealthSection } from './party-wealth-table';
 import { PatronagePanel } from './patronage-panel';
+import { SponsoredHerePanel } from './sponsored-here-panel';
 
 const encumbranceLabels: Record<Party['encumbrance_style'], string> = {
   weight: 'Weight',
@@ -144,6 +145,7 @@ export function PartyOverviewTab({
               <Setting label="Game Master" value={party.gm_name ?? 'Unknown'} />
             </Stack>
           </Paper>
+          {party.is_member ? <SponsoredHerePanel partyId={party.id} /> : null}
           {party.is_member ? (
             <PatronagePanel
               partyId={party.id}

@@ -9,6 +9,7 @@ import {
   INVENTORY_USAGE_GC_MS,
   INVENTORY_USAGE_STALE_MS,
   inventoryUsageSchema,
+  patronageSchema,
   SUBSCRIPTION_GC_MS,
   SUBSCRIPTION_STALE_MS,
   subscriptionMessages,
@@ -37,6 +38,8 @@ export const subscriptionKeys = {
   inventoryUsage: () => [...subscriptionKeys.account(), 'usage', 'inventory'] as const,
   /** The monthly inventory allowances where the user acts (check_limit), asked again after each change. */
   allowance: () => [...subscriptionKeys.account(), 'allowance'] as const,
+  /** The sponsorships the user receives: a party's plan for them changes with each. */
+  receivedPatronages: () => [...subscriptionKeys.account(), 'patronages', 'received'] as const,
 };
 
 export type BillingProviderName = z.infer<typeof billingProviderSchema>;
@@ -81,6 +84,22 @@ export function currentSubscriptionQueryOptions() {
     },
     staleTime: SUBSCRIPTION_STALE_MS,
     gcTime: SUBSCRIPTION_GC_MS,
+  });
+}
+
+/** The sponsorships the user receives, each in one party (GET patronages/received). */
+export function receivedPatronagesQueryOptions() {
+  return queryOptions({
+    queryKey: subscriptionKeys.receivedPatronages(),
+    queryFn: async ({ signal }) =>
+      (
+        await apiRequest(`${API_V1}/patronages/received`, {
+          schema: z.array(patronageSchema),
+          signal,
+          toast: false,
+        })
+      ).data,
+    staleTime: SUBSCRIPTION_STALE_MS,
   });
 }
 

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { useEndPatronage } from '../api/subscription-api';
 import { formatDate } from '../plan-text';
+import { endReceivedSponsorshipWords } from '../sponsorship';
 
 type PatronageSide = 'granted' | 'received';
 
@@ -28,8 +29,7 @@ const sideText: Record<
   received: {
     heading: 'Patronages you receive',
     empty: 'Nobody is sponsoring you at the moment.',
-    confirm: (patronage, plan) =>
-      `You lose ${plan}, which ${patronage.patron_name ?? 'your sponsor'} granted you in ${patronage.party_name ?? 'that party'}, at once: your own plan applies there.`,
+    confirm: endReceivedSponsorshipWords,
   },
 };
 
