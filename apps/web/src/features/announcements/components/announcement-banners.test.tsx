@@ -136,6 +136,41 @@ describe('AnnouncementBanners', { timeout: 30_000 }, () => {
     expect(screen.getByRole('button', { name: 'Show 2 more' })).toBeInTheDocument();
   });
 
+  it('wraps a long title and body inside the banner, keeping its close button in view', async () => {
+    // Review (content): a 120-letter word pushed the × to x=1269 on a 375 px phone, and the banner hides its
+    // overflow, so it could be neither read nor closed. jsdom lays nothing out: the styles that prevent it.
+    const title = 'T'.repeat(120);
+    serve([announcement({ id: 'long', title, body: `Read ${'p'.repeat(90)} first.` })]);
+    renderBanners();
+    const banner = await screen.findByTestId('announcement-banner');
+    const label = document.getElementById(banner.getAttribute('aria-labelledby') ?? '');
+    expect(label).toHaveTextContent(title);
+    expect(label?.style.overflowWrap).toBe('anywhere');
+    // The column holding the title and body may be narrower than its longest word.
+    expect(label?.closest('.mantine-Alert-body')).toHaveStyle({ minWidth: '0' });
+    const body = document.getElementById(banner.getAttribute('aria-describedby') ?? '');
+    expect(body?.style.overflowWrap).toBe('anywhere');
+    expect(dismissButton(title)).toHaveStyle({ flexShrink: '0' });
+  });
+
+  it('links the http(s) addresses of the body as the admin list does, and nothing else', async () => {
+    serve([
+      announcement({
+        id: 'links',
+        title: 'Maintenance tonight',
+        body: 'Status: https://status.example.com/incidents/42. Not javascript:alert(1) nor <a href="x">x</a>',
+      }),
+    ]);
+    renderBanners();
+    const banner = await screen.findByTestId('announcement-banner');
+    const link = await within(banner).findByRole('link', { name: 'https://status.example.com/incidents/42' });
+    expect(link).toHaveAttribute('href', 'https://status.example.com/incidents/42');
+    expect(link).toHaveAttribute('target', '_blank');
+    expect(link.getAttribute('rel')?.split(' ')).toEqual(expect.arrayContaining(['noopener', 'noreferrer']));
+    expect(within(banner).getAllByRole('link')).toHaveLength(1);
+    expect(banner).toHaveTextContent('Not javascript:alert(1) nor <a href="x">x</a>');
+  });
+
   it('shows no toggle for two announcements', async () => {
     serve([
       announcement({ id: 'c', title: 'Outage', level: 'critical' }),

@@ -4,6 +4,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconAlertTriangle, IconInfoCircle } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useLayoutEffect, useRef } from 'react';
+import { LinkedText } from '../../../components/linked-text';
 import { activeAnnouncementsQuery, announcementKeys, dismissAnnouncement } from '../api/announcements-api';
 import { darkBannerVars } from './banner-colors';
 
@@ -12,6 +13,17 @@ const severityRank = { critical: 0, warning: 1, info: 2 } as const;
 const dismissSelector = 'button[aria-label^="Dismiss announcement:"]';
 /** On a phone five banners filled the first screen: the gravest two show, the rest behind a toggle. */
 const shownAtFirst = 2;
+/**
+ * A long word or address (a status page's URL) wraps inside the banner. Mantine's banner hides its overflow
+ * and its text column is as wide as its longest word, so such a title pushed the × off a phone's screen (and
+ * off a desktop's, at 120 letters): the banner on every page could be neither read whole nor closed.
+ */
+const wrapping = {
+  body: { minWidth: 0 },
+  label: { overflowWrap: 'anywhere' },
+  message: { overflowWrap: 'anywhere' },
+  closeButton: { flexShrink: 0 },
+} as const;
 
 /** The gravest first, whatever order the server lists them in; the newest first within a level. */
 function bySeverity(a: Announcement, b: Announcement): number {
@@ -67,6 +79,7 @@ export function AnnouncementBanners() {
           : undefined
       }
       title={announcement.title}
+      styles={wrapping}
       icon={
         announcement.level === 'info' ? (
           <IconInfoCircle aria-hidden="true" />
@@ -88,7 +101,8 @@ export function AnnouncementBanners() {
     >
       {announcement.body ? (
         <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
-          {announcement.body}
+          {/* Its http(s) addresses are links, as on the admin's list of announcements. */}
+          <LinkedText>{announcement.body}</LinkedText>
         </Text>
       ) : null}
     </Alert>
