@@ -5,6 +5,10 @@ export function memberCountLabel(count: number): string {
   return `${count} ${count === 1 ? 'member' : 'members'}`;
 }
 
+/** An icon keeps its size beside a long game system or setting (it shrank to a dot): the text wraps instead. */
+const icon = { flexShrink: 0 } as const;
+const text = { minWidth: 0 } as const;
+
 /** Game system, setting and member count, as a card shows them. */
 export function PartyFacts({
   gameSystem,
@@ -19,19 +23,25 @@ export function PartyFacts({
     <Group gap="md" wrap="wrap">
       {gameSystem ? (
         <Group gap={4} wrap="nowrap">
-          <IconDice5 size={16} aria-hidden="true" />
-          <Text size="sm">{gameSystem}</Text>
+          <IconDice5 size={16} aria-hidden="true" style={icon} />
+          <Text size="sm" style={text}>
+            {gameSystem}
+          </Text>
         </Group>
       ) : null}
       {setting ? (
         <Group gap={4} wrap="nowrap">
-          <IconMap size={16} aria-hidden="true" />
-          <Text size="sm">{setting}</Text>
+          <IconMap size={16} aria-hidden="true" style={icon} />
+          <Text size="sm" style={text}>
+            {setting}
+          </Text>
         </Group>
       ) : null}
       <Group gap={4} wrap="nowrap">
-        <IconUsers size={16} aria-hidden="true" />
-        <Text size="sm">{memberCountLabel(memberCount)}</Text>
+        <IconUsers size={16} aria-hidden="true" style={icon} />
+        <Text size="sm" style={text}>
+          {memberCountLabel(memberCount)}
+        </Text>
       </Group>
     </Group>
   );

@@ -124,3 +124,21 @@ describe('PartyOverviewTab for a sponsored member', () => {
     expect(screen.queryByText(/sponsor/i)).not.toBeInTheDocument();
   });
 });
+
+describe('PartyOverviewTab settings card', () => {
+  it('keeps each label on its line beside a long value, the value wrapping instead', () => {
+    // Review (content): a 200-letter setting squeezed "Setting" to one letter per line ("S / e / tt / i…").
+    mockFetch(() => failure(404, 'RESOURCE_NOT_FOUND', 'not faked'));
+    const party = buildParty({ game_system: 'G'.repeat(60), setting: 'X'.repeat(200) });
+    renderWithProviders(<PartyOverviewTab party={party} onShare={noop} onShowCharacters={noop} />);
+    const card = screen.getByRole('region', { name: 'Party settings' });
+    const settings: [string, string][] = [
+      ['Game system', 'G'.repeat(60)],
+      ['Setting', 'X'.repeat(200)],
+    ];
+    for (const [label, value] of settings) {
+      expect(within(card).getByText(label)).toHaveStyle({ flexShrink: '0' });
+      expect(within(card).getByText(value)).toHaveStyle({ minWidth: '0' });
+    }
+  });
+});

@@ -161,13 +161,14 @@ export function PartyOverviewTab({
   );
 }
 
+/** The label keeps its width and the value wraps: a 200-letter setting squeezed "Setting" to a letter a line. */
 function Setting({ label, value }: { label: string; value: string }) {
   return (
     <Group justify="space-between" wrap="nowrap" gap="md">
-      <Text size="sm" c="dimmed">
+      <Text size="sm" c="dimmed" style={{ flexShrink: 0 }}>
         {label}
       </Text>
-      <Text size="sm" ta="right" style={{ overflowWrap: 'anywhere' }}>
+      <Text size="sm" ta="right" style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
         {value}
       </Text>
     </Group>
