@@ -142,6 +142,33 @@ describe('PartyWealthSection', () => {
     expect(within(total).getByTestId('wealth-row-value')).toHaveTextContent(/^103 gp 3 cp$/);
   });
 
+  it('keeps every figure on one line beside a long name, the name wrapping instead', async () => {
+    // Review (content): beside a 100-letter name the Wealth column read "81,000,0 / 21 gp". jsdom lays
+    // nothing out: the style that prevents it, on each figure of every row.
+    mockWealth(() =>
+      success({
+        ...wealth,
+        characters: [
+          buildCharacterWealth({
+            character_id: 'c-long',
+            name: 'W'.repeat(100),
+            items_value_cp: 8_100_002_100,
+            total_value_cp: 8_100_002_100,
+          }),
+        ],
+      }),
+    );
+    renderWithProviders(<PartyWealthSection partyId="party-1" isGm />);
+    const table = await screen.findByRole('table');
+    const figures = [
+      ...within(table).getAllByTestId('wealth-row-value'),
+      ...within(table).getAllByText(/^Items /),
+    ];
+    expect(figures).toHaveLength(6);
+    expect(within(table).getAllByText('81,000,021 gp')).toHaveLength(1);
+    for (const figure of figures) expect(figure).toHaveStyle({ whiteSpace: 'nowrap' });
+  });
+
   it('shows a player only their own characters, without the stash or the total', async () => {
     mockWealth(() => success(wealth));
     renderWithProviders(<PartyWealthSection partyId="party-1" isGm={false} />);

@@ -52,7 +52,7 @@ function HoldingRow({ label, holding, testId }: { label: string; holding: Holdin
       <Table.Th scope="row">{label}</Table.Th>
       <WealthCells holding={holding} />
       <Table.Td>
-        <Text size="sm" fw={600}>
+        <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
           {formatWeight(holding.carried_weight)}
         </Text>
       </Table.Td>
