@@ -1,9 +1,8 @@
 import type { Container, ItemInstance } from '@haversack/contracts';
-import { Box, Drawer, Modal } from '@mantine/core';
+import { Box, Drawer, Modal, Text } from '@mantine/core';
 import { useRef, useState } from 'react';
 import type { DeviceClass } from '../hooks/use-device-class';
 import type { ItemAbout, LootSource } from '../workspace-types';
-import { ClampedTitle } from './clamped-title';
 import { ItemDetailBody } from './item-detail-body';
 import { LootItemBody } from './take-loot-form';
 
@@ -76,8 +75,16 @@ export function ItemDetail({
     setConfirming(false);
     onClose();
   };
+  // The whole name, wrapping: this dialog is where an item is read whole, and a clamped name could be read
+  // only in Edit on a phone, where the tooltip a card's clamped name has never shows.
   const title = item ? (
-    <ClampedTitle text={`${item.name}${item.quantity > 1 ? ` ×${item.quantity}` : ''}`} lines={3} />
+    <Text
+      component="span"
+      inherit
+      lh={1.3}
+      data-testid="item-dialog-title"
+      style={{ overflowWrap: 'anywhere' }}
+    >{`${item.name}${item.quantity > 1 ? ` ×${item.quantity}` : ''}`}</Text>
   ) : (
     ''
   );

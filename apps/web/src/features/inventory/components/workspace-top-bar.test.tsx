@@ -96,6 +96,8 @@ describe('WorkspaceTopBar title (spec/02 §2)', () => {
     const heading = screen.getByRole('heading', { level: 1, name: 'Inventory Management' });
     expect(heading).toHaveAccessibleDescription('Nim Quickfingers');
     expect(screen.getByTestId('workspace-owner')).toHaveTextContent('Nim Quickfingers');
+    // Cut to one line with an ellipsis: the whole name is its tooltip (review: a 100-letter name had none).
+    expect(screen.getByTestId('workspace-owner')).toHaveAttribute('title', 'Nim Quickfingers');
     expect(screen.getByRole('link', { name: 'Back to Nim Quickfingers' })).toHaveAttribute(
       'href',
       '/characters/c-1',

@@ -146,7 +146,15 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
             >
               {workspaceTitle}
             </Title>
-            <Text id={ownerId} size="sm" c="dimmed" truncate data-testid="workspace-owner">
+            {/* Cut to a line: the whole name is its tooltip (and the character's or party's own page). */}
+            <Text
+              id={ownerId}
+              size="sm"
+              c="dimmed"
+              truncate
+              title={props.owner}
+              data-testid="workspace-owner"
+            >
               {props.owner}
             </Text>
             {props.status ? <Group mt={4}>{props.status}</Group> : null}
