@@ -28,6 +28,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
+import { PastLastPage } from '../../../components/past-last-page';
 import { usePageTitle } from '../../../lib/page-title';
 import { type AdminUserSearch, adminUsersQueryOptions } from '../api/admin-users-api';
 import { adminDateTime } from '../lib/format';
@@ -83,14 +84,30 @@ export function AdminUsersPage() {
   const [text, setText] = useState(search.search ?? '');
   useEffect(() => setText(search.search ?? ''), [search.search]);
 
-  const apply = (next: AdminUserSearch) => {
+  const paramsOf = (next: AdminUserSearch) => {
     const out = new URLSearchParams();
     for (const [key, value] of Object.entries(next)) {
       if (value !== undefined && value !== '' && !(key === 'page' && value === 1))
         out.set(key, String(value));
     }
-    setParams(out);
+    return out;
   };
+  const apply = (next: AdminUserSearch) => setParams(paramsOf(next));
+  const firstPageQuery = paramsOf({ ...search, page: 1 }).toString();
+  const pager = (totalPages: number) =>
+    totalPages > 1 ? (
+      <Group justify="center">
+        <Pagination
+          total={totalPages}
+          value={search.page ?? 1}
+          onChange={(page) => apply({ ...search, page })}
+          aria-label="User pages"
+          getControlProps={(control) => ({
+            'aria-label': control === 'previous' ? 'Previous page' : 'Next page',
+          })}
+        />
+      </Group>
+    ) : null;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     apply({ ...search, search: text.trim(), page: 1 });
@@ -186,6 +203,12 @@ export function AdminUsersPage() {
           error={query.error}
           onRetry={() => void query.refetch()}
         />
+      ) : query.data.users.length === 0 && (search.page ?? 1) > 1 ? (
+        <PastLastPage
+          totalPages={query.data.meta.total_pages}
+          firstPage={{ href: `/admin/users${firstPageQuery ? `?${firstPageQuery}` : ''}` }}
+          pager={pager(query.data.meta.total_pages)}
+        />
       ) : query.data.users.length === 0 ? (
         <EmptyState
           title="No users found"
@@ -249,19 +272,7 @@ export function AdminUsersPage() {
               </Table>
             </Table.ScrollContainer>
           )}
-          {query.data.meta.total_pages > 1 ? (
-            <Group justify="center">
-              <Pagination
-                total={query.data.meta.total_pages}
-                value={search.page ?? 1}
-                onChange={(page) => apply({ ...search, page })}
-                aria-label="User pages"
-                getControlProps={(control) => ({
-                  'aria-label': control === 'previous' ? 'Previous page' : 'Next page',
-                })}
-              />
-            </Group>
-          ) : null}
+          {pager(query.data.meta.total_pages)}
         </Stack>
       )}
     </Stack>

@@ -117,4 +117,26 @@ describe('AuditLogsPage', { timeout: 30_000 }, () => {
     expect(within(announcementRow).getByTitle(announcementId)).toBeInTheDocument();
     expect(announcementRow).not.toHaveTextContent(/announcement 9d8c7b6a/);
   });
+  it('past the last page says so, links to page 1 with the same filters and keeps the pager', async () => {
+    mockFetch(({ url }) =>
+      url.startsWith('/api/v1/admin/audit_logs/actions')
+        ? success({ actions: [] })
+        : jsonResponse(200, {
+            status: 'success',
+            data: [],
+            meta: { total_count: 120, total_pages: 3, current_page: 9, per_page: 50 },
+          }),
+    );
+    renderRoutes([{ path: '/admin/audit', element: <AuditLogsPage /> }], '/admin/audit?actor=mira&page=9');
+    expect(
+      await screen.findByRole('heading', { name: 'This page is past the end' }, { timeout: 10_000 }),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('No audit entries')).not.toBeInTheDocument();
+    expect(screen.getByText('There are 3 pages in this list.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to page 1' })).toHaveAttribute(
+      'href',
+      '/admin/audit?actor=mira',
+    );
+    expect(screen.getByRole('button', { name: 'Page 3' })).toBeInTheDocument();
+  });
 });

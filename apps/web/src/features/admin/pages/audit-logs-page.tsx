@@ -19,6 +19,7 @@ import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
+import { PastLastPage } from '../../../components/past-last-page';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
 import { AUDIT_LOGS_PER_PAGE, auditLogsQueryOptions, exportAuditLogCsv } from '../api/audit-logs-api';
@@ -54,15 +55,31 @@ export function AuditLogsPage() {
   const [opened, setOpened] = useState<AuditLogEntry | null>(null);
   const isPhone = useMediaQuery('(max-width: 47.99em)') ?? false;
 
-  const go = (next: AuditLogFilter, nextPage = 1) => {
+  const searchOf = (next: AuditLogFilter, nextPage: number) => {
     const search = new URLSearchParams();
     for (const key of filterKeys) {
       const value = next[key];
       if (value) search.set(key, value);
     }
     if (nextPage > 1) search.set('page', String(nextPage));
-    setParams(search);
+    return search;
   };
+  const go = (next: AuditLogFilter, nextPage = 1) => setParams(searchOf(next, nextPage));
+  const firstPageQuery = searchOf(filter, 1).toString();
+  const pager = (totalPages: number) =>
+    totalPages > 1 ? (
+      <Group justify="center">
+        <Pagination
+          total={totalPages}
+          value={page}
+          onChange={(next) => go(filter, next)}
+          getControlProps={(control) => ({
+            'aria-label': control === 'previous' ? 'Previous page' : 'Next page',
+          })}
+          aria-label="Audit log pages"
+        />
+      </Group>
+    ) : null;
 
   const exportCsv = useMutation({
     mutationFn: () => exportAuditLogCsv(filter),
@@ -112,6 +129,12 @@ export function AuditLogsPage() {
           message={query.error.message}
           error={query.error}
           onRetry={() => void query.refetch()}
+        />
+      ) : query.data.entries.length === 0 && page > 1 ? (
+        <PastLastPage
+          totalPages={query.data.meta.total_pages}
+          firstPage={{ href: `/admin/audit${firstPageQuery ? `?${firstPageQuery}` : ''}` }}
+          pager={pager(query.data.meta.total_pages)}
         />
       ) : query.data.entries.length === 0 ? (
         <EmptyState
@@ -195,19 +218,7 @@ export function AuditLogsPage() {
               </Table>
             </Table.ScrollContainer>
           )}
-          {query.data.meta.total_pages > 1 ? (
-            <Group justify="center">
-              <Pagination
-                total={query.data.meta.total_pages}
-                value={page}
-                onChange={(next) => go(filter, next)}
-                getControlProps={(control) => ({
-                  'aria-label': control === 'previous' ? 'Previous page' : 'Next page',
-                })}
-                aria-label="Audit log pages"
-              />
-            </Group>
-          ) : null}
+          {pager(query.data.meta.total_pages)}
           <Text size="xs" c="dimmed">
             {AUDIT_LOGS_PER_PAGE} entries per page.
           </Text>

@@ -36,6 +36,30 @@ describe('BackgroundJobsPage', { timeout: 30_000 }, () => {
     vi.restoreAllMocks();
   });
 
+  it('when the page shown has emptied (its jobs retried), says so and offers page 1, keeping the pager', async () => {
+    mockFetch(({ url }) => {
+      const page = new URL(url, 'http://test').searchParams.get('page') ?? '1';
+      return page === '1'
+        ? jsonResponse(200, {
+            status: 'success',
+            data: [buildJob()],
+            meta: { current_page: 1, per_page: 25, total_count: 26, total_pages: 2 },
+          })
+        : jsonResponse(200, {
+            status: 'success',
+            data: [],
+            meta: { current_page: 2, per_page: 25, total_count: 25, total_pages: 1 },
+          });
+    });
+    const user = userEvent.setup();
+    renderRoutes(routes, '/admin/jobs');
+    await user.click(await screen.findByRole('button', { name: 'Page 2' }, { timeout: 10_000 }));
+    expect(await screen.findByRole('heading', { name: 'This page is past the end' })).toBeInTheDocument();
+    expect(screen.queryByText('No Jobs')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Go to page 1' }));
+    expect(await screen.findByText('SMTP refused the message')).toBeInTheDocument();
+  });
+
   it('shows a loading state while the jobs load', async () => {
     mockFetch(() => new Promise<Response>(() => undefined));
     renderRoutes(routes, '/admin/jobs');

@@ -18,6 +18,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
+import { PastLastPage } from '../../../components/past-last-page';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
 import { adminJobsQuery, retryJob, systemHealthKeys } from '../api/system-health-api';
@@ -140,6 +141,17 @@ export function BackgroundJobsPage() {
   const [status, setStatus] = useState<JobStatus>('failed');
   const [page, setPage] = useState(1);
   const query = useQuery(adminJobsQuery(status, page));
+  const pager = (totalPages: number) =>
+    totalPages > 1 ? (
+      <Pagination
+        total={totalPages}
+        value={page}
+        onChange={setPage}
+        getControlProps={(control) => ({
+          'aria-label': control === 'previous' ? 'Previous page' : 'Next page',
+        })}
+      />
+    ) : null;
   const isPhone = useMediaQuery('(max-width: 47.99em)') ?? false;
 
   return (
@@ -175,6 +187,12 @@ export function BackgroundJobsPage() {
           error={query.error}
           onRetry={() => void query.refetch()}
         />
+      ) : query.data.jobs.length === 0 && page > 1 ? (
+        <PastLastPage
+          totalPages={query.data.meta.total_pages}
+          firstPage={{ onClick: () => setPage(1) }}
+          pager={pager(query.data.meta.total_pages)}
+        />
       ) : query.data.jobs.length === 0 ? (
         <EmptyState title="No Jobs" message={emptyMessages[status]} />
       ) : (
@@ -184,16 +202,7 @@ export function BackgroundJobsPage() {
             {query.data.meta.total_count === 1 ? 'job' : 'jobs'}
           </Text>
           {isPhone ? <JobCards jobs={query.data.jobs} /> : <JobsTable jobs={query.data.jobs} />}
-          {query.data.meta.total_pages > 1 ? (
-            <Pagination
-              total={query.data.meta.total_pages}
-              value={page}
-              onChange={setPage}
-              getControlProps={(control) => ({
-                'aria-label': control === 'previous' ? 'Previous page' : 'Next page',
-              })}
-            />
-          ) : null}
+          {pager(query.data.meta.total_pages)}
         </Stack>
       )}
     </Stack>

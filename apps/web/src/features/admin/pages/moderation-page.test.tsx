@@ -44,6 +44,32 @@ function serve(reports: AdminReport[]) {
 }
 
 describe('ModerationPage', { timeout: 30_000 }, () => {
+  it('when the page shown has emptied (its reports handled), says so and offers page 1, keeping the pager', async () => {
+    // Page 2 held one report; another moderator handled it, and the list now has one page.
+    mockFetch(({ url }) => {
+      const page = new URL(url, 'http://test').searchParams.get('page') ?? '1';
+      return page === '1'
+        ? jsonResponse(200, {
+            status: 'success',
+            data: [buildReport()],
+            meta: { current_page: 1, total_pages: 2, total_count: 21, per_page: 20 },
+          })
+        : jsonResponse(200, {
+            status: 'success',
+            data: [],
+            meta: { current_page: 2, total_pages: 1, total_count: 20, per_page: 20 },
+          });
+    });
+    const user = userEvent.setup();
+    renderRoutes([{ path: '/admin/moderation', element: <ModerationPage /> }], '/admin/moderation');
+    await user.click(await screen.findByRole('button', { name: 'Page 2' }, { timeout: 10_000 }));
+    expect(await screen.findByRole('heading', { name: 'This page is past the end' })).toBeInTheDocument();
+    expect(screen.queryByText('No Open Reports')).not.toBeInTheDocument();
+    expect(screen.getByText('There is one page in this list.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Go to page 1' }));
+    expect(await screen.findByTestId('report-card')).toBeInTheDocument();
+  });
+
   it('shows what was reported, a link to it while public, and why, before the buttons', async () => {
     serve([buildReport()]);
     renderRoutes([{ path: '/admin/moderation', element: <ModerationPage /> }], '/admin/moderation');

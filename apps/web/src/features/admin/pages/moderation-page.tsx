@@ -18,6 +18,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import { LinkedText } from '../../../components/linked-text';
+import { PastLastPage } from '../../../components/past-last-page';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
 import {
@@ -42,6 +43,12 @@ export function ModerationPage() {
   const [status, setStatus] = useState<ReportStatusFilter>('open');
   const [page, setPage] = useState(1);
   const query = useQuery(adminReportsQuery(status, page));
+  const pager = (totalPages: number) =>
+    totalPages > 1 ? (
+      <Group justify="center">
+        <Pagination total={totalPages} value={page} onChange={setPage} aria-label="Report pages" />
+      </Group>
+    ) : null;
 
   return (
     <Stack gap="lg">
@@ -75,6 +82,12 @@ export function ModerationPage() {
           error={query.error}
           onRetry={() => void query.refetch()}
         />
+      ) : query.data.reports.length === 0 && page > 1 ? (
+        <PastLastPage
+          totalPages={query.data.meta.total_pages}
+          firstPage={{ onClick: () => setPage(1) }}
+          pager={pager(query.data.meta.total_pages)}
+        />
       ) : query.data.reports.length === 0 ? (
         <EmptyState
           title={status === 'open' ? 'No Open Reports' : 'No Reports'}
@@ -89,16 +102,7 @@ export function ModerationPage() {
           {query.data.reports.map((report) => (
             <ReportCard key={report.id} report={report} />
           ))}
-          {query.data.meta.total_pages > 1 ? (
-            <Group justify="center">
-              <Pagination
-                total={query.data.meta.total_pages}
-                value={page}
-                onChange={setPage}
-                aria-label="Report pages"
-              />
-            </Group>
-          ) : null}
+          {pager(query.data.meta.total_pages)}
         </Stack>
       )}
     </Stack>
