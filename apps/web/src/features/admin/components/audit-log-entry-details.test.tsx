@@ -61,3 +61,15 @@ describe('refused admin sessions and acts in the audit log', () => {
     expect(within(dialog).getByText('Why refused: the user is an admin')).toBeInTheDocument();
   });
 });
+
+describe('the entry dialog’s before and after', () => {
+  it('wraps a long value inside its box instead of running past its right edge', async () => {
+    // Review (content): a 300-letter suspension reason ran off the dialog. jsdom lays nothing out: the style.
+    const reason = `Spam ${'R'.repeat(300)}`;
+    renderDetails(entry({ before: { suspended_at: null }, after: { suspended_reason: reason } }));
+    const dialog = await screen.findByRole('dialog');
+    const after = within(dialog).getByText(new RegExp(`"suspended_reason": "${reason}"`));
+    expect(after).toHaveStyle({ whiteSpace: 'pre-wrap' });
+    expect(after.style.overflowWrap).toBe('anywhere');
+  });
+});

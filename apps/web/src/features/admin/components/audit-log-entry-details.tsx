@@ -11,7 +11,10 @@ function JsonBlock({ label, value }: { label: string; value: unknown }) {
       <Title order={3} size="h6">
         {label}
       </Title>
-      <Code block>{JSON.stringify(value, null, 2)}</Code>
+      {/* A long value (a 300-letter suspension reason) wraps inside the box, its indent kept. */}
+      <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+        {JSON.stringify(value, null, 2)}
+      </Code>
     </Stack>
   );
 }

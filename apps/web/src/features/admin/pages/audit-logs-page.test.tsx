@@ -116,6 +116,10 @@ describe('AuditLogsPage', { timeout: 30_000 }, () => {
     expect(within(announcementRow).queryByRole('link')).not.toBeInTheDocument();
     expect(within(announcementRow).getByTitle(announcementId)).toBeInTheDocument();
     expect(announcementRow).not.toHaveTextContent(/announcement 9d8c7b6a/);
+    // Review (content): squeezed, the Actor column read "mira@ex / ample.co / m"; it keeps room for an address.
+    const actor = within(userRow).getAllByRole('cell')[1];
+    expect(actor).toHaveTextContent('mira@example.com');
+    expect(actor?.style.minWidth).toBe('12rem');
   });
   it('past the last page says so, links to page 1 with the same filters and keeps the pager', async () => {
     mockFetch(({ url }) =>

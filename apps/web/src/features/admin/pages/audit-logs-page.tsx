@@ -191,7 +191,13 @@ export function AuditLogsPage() {
                   {query.data.entries.map((entry) => (
                     <Table.Tr key={entry.id} data-testid="audit-log-entry">
                       <Table.Td style={{ whiteSpace: 'nowrap' }}>{adminDateTime(entry.created_at)}</Table.Td>
-                      <Table.Td style={{ overflowWrap: 'anywhere' }}>{auditActorLabel(entry)}</Table.Td>
+                      {/*
+                       * Room for an address on one line ("staff@e / xample. / com" while Target had room to
+                       * spare); a longer one still breaks rather than widen the table.
+                       */}
+                      <Table.Td style={{ overflowWrap: 'anywhere', minWidth: '12rem' }}>
+                        {auditActorLabel(entry)}
+                      </Table.Td>
                       <Table.Td style={{ whiteSpace: 'nowrap' }}>
                         {/* Its whole width: a long path beside it took the room, and it showed "REFUSED …". */}
                         <Badge
