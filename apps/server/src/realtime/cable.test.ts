@@ -456,6 +456,12 @@ describe('the PartyChannel messages of spec/02 §7 (issue 14)', () => {
         recipient_notice: 'Brom gave you 1 × Rope',
       },
     });
+    // Both sides' histories list the gift: the activity names the giver's character and the receiver's.
+    expect(
+      await channel.next(
+        (m) => m.action === 'party_activity' && m.summary === `Brom gave 1 × Rope to ${hero.name}`,
+      ),
+    ).toMatchObject({ ids: { character_id: gmHero.id, target_id: hero.id } });
   });
 
   // A rename, notes or a value changes no quantity and writes no ledger row, but other screens show them

@@ -114,6 +114,19 @@ describe('partyActivityEvents (PartyChannel party_activity)', () => {
       expect.objectContaining({ gmOnly: true, actor: null, ids: { character_id: null } }),
     ]);
   });
+
+  it('names both sides of a move between characters, and no character when the rows concern several', () => {
+    const [gift] = partyActivityEvents([row({ characterId: 'ch-1', targetId: 'ch-2' })]);
+    expect(gift?.ids).toEqual({ character_id: 'ch-1', target_id: 'ch-2' });
+    // The party (a deposit) and the character itself (a purchase) are no other side.
+    const [deposit] = partyActivityEvents([row({ targetId: 'p1' }), row({ targetId: 'ch-1' })]);
+    expect(deposit?.ids).toEqual({ character_id: 'ch-1' });
+    const [spread] = partyActivityEvents([
+      row({ characterId: 'ch-1', targetId: 'ch-2' }),
+      row({ characterId: 'ch-1', targetId: 'ch-3' }),
+    ]);
+    expect(spread?.ids).toEqual({ character_id: null });
+  });
 });
 
 describe('eventFromLedger (PartyInventoryChannel)', () => {
@@ -128,5 +141,22 @@ describe('eventFromLedger (PartyInventoryChannel)', () => {
       'item_added',
     );
     expect(eventFromLedger(row({ transactionType: 'adjust', summary: 'GM: the inn cost 30 gp' }))).toBeNull();
+  });
+
+  // A character's history lists the rows naming it as their character or their target (a gift names the
+  // giver's character and targets the receiver's): both sides' histories refresh.
+  it('names the row’s target when it is neither the row’s character nor its party', () => {
+    const gift = row({
+      transactionType: 'character_to_character_transfer',
+      characterId: 'ch-1',
+      targetId: 'ch-2',
+      sourceContainerId: 'c-1',
+      destinationContainerId: 'c-2',
+    });
+    expect(eventFromLedger(gift)?.ids).toMatchObject({ character_id: 'ch-1', target_id: 'ch-2' });
+    const deposit = row({ transactionType: 'party_deposit', targetId: 'p1', destinationContainerId: 'c-1' });
+    expect(eventFromLedger(deposit)?.ids).not.toHaveProperty('target_id');
+    const bought = row({ transactionType: 'purchase', targetId: 'ch-1', destinationContainerId: 'c-1' });
+    expect(eventFromLedger(bought)?.ids).not.toHaveProperty('target_id');
   });
 });

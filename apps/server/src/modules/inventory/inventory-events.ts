@@ -1,5 +1,6 @@
 import type { DomainEvent } from '../../realtime/events.js';
 import type { LedgerEntry } from '../ledger/ledger.repository.js';
+import { otherSide } from '../ledger/ledger-events.js';
 
 /** spec/02 §7 PartyInventoryChannel actions, by ledger transaction type. */
 const actionByType: Record<string, string> = {
@@ -29,6 +30,7 @@ export function eventFromLedger(entry: LedgerEntry): DomainEvent | null {
   // of it as activity only (ledger-events.ts).
   if (!entry.itemTemplateId && !entry.sourceContainerId && !entry.destinationContainerId) return null;
   const action = actionByType[entry.transactionType] ?? 'party_inventory_updated';
+  const target = otherSide(entry);
   return {
     channel: 'PartyInventoryChannel',
     partyId: entry.partyId,
@@ -41,6 +43,8 @@ export function eventFromLedger(entry: LedgerEntry): DomainEvent | null {
       source_container_id: entry.sourceContainerId ?? null,
       destination_container_id: entry.destinationContainerId ?? null,
       character_id: entry.characterId ?? null,
+      // The other character whose history and containers the move changed (ledger-events.ts).
+      ...(target ? { target_id: target } : {}),
       ...recipientIds(entry.details),
     },
   };

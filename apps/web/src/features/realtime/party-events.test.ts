@@ -17,6 +17,7 @@ function message(overrides: Partial<PartyMessage>): PartyMessage {
 }
 
 const keysOf = (m: PartyMessage) => invalidationsFor(m, 'p1');
+const sameKey = (a: readonly unknown[], b: readonly unknown[]) => JSON.stringify(a) === JSON.stringify(b);
 
 describe('invalidationsFor', () => {
   it('refreshes both containers of a move, their owners, and the ledgers', () => {
@@ -115,6 +116,40 @@ describe('invalidationsFor', () => {
     }
   });
 
+  // A character's history lists the rows naming it as their character or their target: a gift (or a GM's
+  // move from one character's bag to another's) refreshes both sides' containers and histories.
+  it('refreshes the other side’s containers and history after a move between characters', () => {
+    const gift = message({
+      action: 'item_moved',
+      ids: {
+        source_container_id: 'c-aria',
+        destination_container_id: 'c-borin',
+        character_id: 'ch-aria',
+        target_id: 'ch-borin',
+        recipient_character_id: 'ch-borin',
+      },
+    });
+    const moved = message({
+      action: 'item_moved',
+      ids: { source_container_id: 'c-aria', character_id: 'ch-aria', target_id: 'ch-borin' },
+    });
+    // A server from before `target_id` names a gift's receiver only.
+    const older = message({
+      action: 'item_moved',
+      ids: { character_id: 'ch-aria', recipient_character_id: 'ch-borin' },
+    });
+    for (const event of [gift, moved, older]) {
+      const keys = keysOf(event);
+      for (const id of ['ch-aria', 'ch-borin']) {
+        expect(keys.filter(({ queryKey }) => sameKey(queryKey, transactionKeys.character(id)))).toHaveLength(
+          1,
+        );
+        const owner = inventoryKeys.owner({ type: 'character', id });
+        expect(keys.filter(({ queryKey }) => sameKey(queryKey, owner))).toHaveLength(1);
+      }
+    }
+  });
+
   it('refreshes the party’s and the character’s wealth after an inventory change (issue 12)', () => {
     const keys = keysOf(message({ action: 'item_moved', ids: { character_id: 'ch-1' } }));
     const covers = (key: readonly unknown[]) =>
@@ -204,6 +239,16 @@ describe('invalidationsFor', () => {
       several.some(({ queryKey }) => queryKey.every((part, i) => part === key[i]));
     expect(covers(transactionKeys.character('ch-9'))).toBe(true);
     expect(covers(transactionKeys.party('p2'))).toBe(false);
+  });
+
+  it('refreshes both sides’ histories for the party_activity of a move between characters', () => {
+    expect(
+      keysOf(message({ action: 'party_activity', ids: { character_id: 'ch-1', target_id: 'ch-2' } })),
+    ).toEqual([
+      { queryKey: transactionKeys.party('p1') },
+      { queryKey: transactionKeys.character('ch-1') },
+      { queryKey: transactionKeys.character('ch-2') },
+    ]);
   });
 
   it('refreshes the party characters and the character for character events', () => {

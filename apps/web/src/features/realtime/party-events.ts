@@ -90,6 +90,26 @@ export interface Invalidation {
 const idOf = (message: PartyMessage, key: string): string | null => message.ids?.[key] ?? null;
 
 /**
+ * The characters whose containers and history a change touched: its own character and the other side of
+ * it (`target_id`: a gift's receiver, a GM moving a stack from one character's bag to another's). A
+ * character's history lists the rows naming it as their character or their target, so both refresh.
+ * `recipient_character_id` names a gift's receiver for servers that send no `target_id`.
+ */
+function charactersOf(message: PartyMessage): string[] {
+  const ids = [
+    idOf(message, 'character_id'),
+    idOf(message, 'target_id'),
+    idOf(message, 'recipient_character_id'),
+  ];
+  return [...new Set(ids.filter((id): id is string => id !== null))];
+}
+
+const characterOwners = (ids: string[]): Invalidation[] =>
+  ids.map((id) => ({ queryKey: inventoryKeys.owner({ type: 'character', id }) }));
+const characterHistories = (ids: string[]): Invalidation[] =>
+  ids.map((id) => ({ queryKey: transactionKeys.character(id) }));
+
+/**
  * The queries an event makes stale, and no others (issue 6 item 4). Inventory changes refresh the containers
  * they touched (each container's key holds its detail, capacity and items), the owners' container lists
  * that show how full they are, and the ledgers that record them; membership refreshes the party, its
@@ -117,13 +137,14 @@ export function invalidationsFor(message: PartyMessage, partyId: string): Invali
       (id): id is string => id !== null,
     );
     if (touched.length === 0) return shops;
+    const characters = charactersOf(message);
     return [
       ...shops,
       ...touched.map((id) => ({ queryKey: inventoryKeys.container(id) })),
       { queryKey: inventoryKeys.owner({ type: 'party', id: partyId }) },
-      ...(characterId ? [{ queryKey: inventoryKeys.owner({ type: 'character', id: characterId }) }] : []),
+      ...characterOwners(characters),
       { queryKey: transactionKeys.party(partyId) },
-      ...(characterId ? [{ queryKey: transactionKeys.character(characterId) }] : []),
+      ...characterHistories(characters),
     ];
   }
   if (lootActions.has(action)) return lootInvalidations(message, partyId);
@@ -135,14 +156,14 @@ export function invalidationsFor(message: PartyMessage, partyId: string): Invali
         ),
       ),
     ];
+    // Issue 12 §8: a gift also changes the receiving character's containers, and its history.
+    const characters = charactersOf(message);
     return [
       ...containers.map((id) => ({ queryKey: inventoryKeys.container(id) })),
       { queryKey: inventoryKeys.owner({ type: 'party', id: partyId }) },
-      ...(characterId ? [{ queryKey: inventoryKeys.owner({ type: 'character', id: characterId }) }] : []),
-      // Issue 12 §8: a gift also changes the receiving character's containers.
-      ...(recipientId ? [{ queryKey: inventoryKeys.owner({ type: 'character', id: recipientId }) }] : []),
+      ...characterOwners(characters),
       { queryKey: transactionKeys.party(partyId) },
-      ...(characterId ? [{ queryKey: transactionKeys.character(characterId) }] : []),
+      ...characterHistories(characters),
       ...shops,
       // Issue 11 §8: a split sale pays several characters, which the event does not name one by one.
       ...(idOf(message, 'split_sale')
@@ -198,10 +219,13 @@ export function invalidationsFor(message: PartyMessage, partyId: string): Invali
     ];
   }
   if (action === 'party_activity') {
-    // New rows in the party's ledger; a change of several characters names none, so all their ledgers.
+    // New rows in the party's ledger: those of the character named and of the other side of its move (a
+    // gift's receiver); a change of several characters names none, so all their ledgers.
     return [
       { queryKey: transactionKeys.party(partyId) },
-      { queryKey: characterId ? transactionKeys.character(characterId) : transactionKeys.characters() },
+      ...(characterId
+        ? characterHistories(charactersOf(message))
+        : [{ queryKey: transactionKeys.characters() }]),
     ];
   }
   // The party itself was edited (settings, archive, join code).
@@ -239,8 +263,8 @@ export function invalidationsFor(message: PartyMessage, partyId: string): Invali
  */
 function lootInvalidations(message: PartyMessage, partyId: string): Invalidation[] {
   const lootId = idOf(message, 'loot_instance_id');
-  const characterId = idOf(message, 'character_id');
   const destination = idOf(message, 'destination_container_id');
+  const characters = charactersOf(message);
   const loot: Invalidation[] = [
     ...(lootId ? [{ queryKey: lootKeys.instance(lootId) }] : []),
     { queryKey: lootKeys.partyLoot(partyId) },
@@ -249,11 +273,11 @@ function lootInvalidations(message: PartyMessage, partyId: string): Invalidation
     return [
       ...loot,
       ...(destination ? [{ queryKey: inventoryKeys.container(destination) }] : []),
-      ...(characterId ? [{ queryKey: inventoryKeys.owner({ type: 'character', id: characterId }) }] : []),
+      ...characterOwners(characters),
       // The party's load and wealth table counts what the character now holds.
       { queryKey: wealthKeys.party(partyId) },
       { queryKey: transactionKeys.party(partyId) },
-      ...(characterId ? [{ queryKey: transactionKeys.character(characterId) }] : []),
+      ...characterHistories(characters),
     ];
   }
   if (message.action === 'loot_distributed') {
