@@ -1074,6 +1074,39 @@ describe('NotificationsChannel', () => {
     expect(theirs.messages).toEqual([]);
   });
 
+  // An invitation is kept in the invitee's pending invitations, not as a notice: their pages refetch that
+  // list when one arrives, is withdrawn, or is answered on another of their pages.
+  it('tells the invitee, and nobody else, that their pending invitations changed', async () => {
+    const gm = await createUser(ctx);
+    const party = await createParty(ctx, gm);
+    const invitee = await createUser(ctx);
+    const other = await createUser(ctx);
+    const mine = subscribe(consumer(invitee), 'NotificationsChannel');
+    const theirs = subscribe(consumer(gm), 'NotificationsChannel');
+    const others = subscribe(consumer(other), 'NotificationsChannel');
+    await Promise.all([mine.connected, theirs.connected, others.connected]);
+    const parties = ctx.app.services.parties;
+    const invite = (by: { username: string } | { email: string }) =>
+      parties.invite(gm.user.id, party.id, { ...by, role: 'player', message: '' });
+    const byName = await invite({ username: invitee.user.username });
+    expect(await mine.next()).toEqual({ action: 'invitations_changed' });
+    await parties.revokeInvitation(gm.user.id, party.id, byName.id);
+    expect(await mine.next()).toEqual({ action: 'invitations_changed' });
+    const byMail = await invite({ email: invitee.user.email });
+    expect(await mine.next()).toEqual({ action: 'invitations_changed' });
+    await parties.declineInvitation(invitee.user.id, byMail.id);
+    expect(await mine.next()).toEqual({ action: 'invitations_changed' });
+    // A refused invitation (already a member) tells nobody.
+    await expect(invite({ username: gm.user.username })).rejects.toThrow();
+    const again = await invite({ username: invitee.user.username });
+    expect(await mine.next()).toEqual({ action: 'invitations_changed' });
+    await parties.acceptInvitation(invitee.user.id, again.id);
+    expect(await mine.next()).toEqual({ action: 'invitations_changed' });
+    expect(mine.messages).toEqual([]);
+    expect(theirs.messages).toEqual([]);
+    expect(others.messages).toEqual([]);
+  });
+
   it('takes no parameters: an identifier naming a party or a user is refused', async () => {
     const user = await createUser(ctx);
     const party = await createParty(ctx, user);

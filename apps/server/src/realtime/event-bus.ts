@@ -4,6 +4,7 @@ import { currentChangeSource, currentChangeTab } from '../lib/change-source.js';
 import type { Broadcaster } from './broadcaster.js';
 import {
   type DomainEvent,
+  type InvitationsChangedMessage,
   type NotificationCreatedMessage,
   type NotificationsReadMessage,
   SESSIONS_STREAM,
@@ -77,6 +78,14 @@ export class EventBus {
     this.broadcaster
       .publish(userNoticesStream(userId), message)
       .catch((error: unknown) => this.log.warn({ err: error, userId }, 'broadcast of notices read failed'));
+  }
+
+  /** The user's pending invitations changed (committed): each of their open pages refetches them. */
+  invitationsChanged(userId: string): void {
+    const message: InvitationsChangedMessage = { action: 'invitations_changed' };
+    this.broadcaster
+      .publish(userNoticesStream(userId), message)
+      .catch((error: unknown) => this.log.warn({ err: error, userId }, 'broadcast of invitations failed'));
   }
 
   /** Runs `work` in a transaction and publishes what it emitted once the commit succeeded. */

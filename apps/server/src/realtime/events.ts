@@ -55,3 +55,12 @@ export interface NotificationCreatedMessage {
 export interface NotificationsReadMessage {
   action: 'notifications_read';
 }
+
+/**
+ * A message on a user's notices stream: their pending invitations changed (one arrived, was withdrawn by its
+ * GM, or was answered on another of their pages); the client refetches them. An invitation is no notice: it
+ * is listed, and counted in the badge, as a pending invitation until it is answered.
+ */
+export interface InvitationsChangedMessage {
+  action: 'invitations_changed';
+}

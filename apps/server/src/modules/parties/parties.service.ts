@@ -604,7 +604,7 @@ export class PartiesService {
       message: string;
     },
   ): Promise<PartyInvitation> {
-    const id = await this.#db
+    const { id, invitedUserId } = await this.#db
       .transaction(async (tx) => {
         const { party } = await this.#gmContext(tx, partyId, userId, { lock: 'no key update' });
         policy.assertNotArchived(party);
@@ -626,12 +626,13 @@ export class PartiesService {
           role: input.role,
           message: input.message,
         });
-        return invitation.id;
+        return { id: invitation.id, invitedUserId: invitee.id };
       })
       .catch((error: unknown) => {
         if (isUniqueViolation(error)) throw new AppError('CONFLICT', partyMessages.invitationExists);
         throw error;
       });
+    this.#events.invitationsChanged(invitedUserId);
     return this.#invitationJson(id);
   }
 
@@ -644,13 +645,15 @@ export class PartiesService {
   }
 
   async revokeInvitation(userId: string, partyId: string, invitationId: string): Promise<void> {
-    await this.#db.transaction(async (tx) => {
+    const invitedUserId = await this.#db.transaction(async (tx) => {
       await this.#gmContext(tx, partyId, userId, { lock: 'no key update' });
       const invitation = await repo.findInvitation(tx, invitationId, { lock: true });
       if (!invitation || invitation.partyId !== partyId) throw AppError.notFound('Invitation not found.');
       if (invitation.status !== 'pending') throw new AppError('CONFLICT', partyMessages.invitationGone);
       await repo.setInvitationStatus(tx, invitation.id, 'revoked');
+      return invitation.invitedUserId;
     });
+    this.#events.invitationsChanged(invitedUserId);
   }
 
   async myInvitations(userId: string): Promise<PartyInvitation[]> {
@@ -691,6 +694,8 @@ export class PartiesService {
       await repo.setInvitationStatus(tx, invitation.id, 'accepted');
       return party.id;
     });
+    // The invitee's other pages (another device) drop the answered invitation from their list.
+    this.#events.invitationsChanged(userId);
     return partyId ? this.get(userId, partyId) : null;
   }
 

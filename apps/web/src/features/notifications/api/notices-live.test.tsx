@@ -1,3 +1,4 @@
+import type { PartyInvitation } from '@haversack/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch, success } from '../../../test/fixtures';
@@ -43,6 +44,42 @@ describe('useNoticesLive', () => {
     const channel = fake.subscriptions.find((s) => s.params.channel === 'NotificationsChannel');
     unread = 0;
     channel?.callbacks.received?.({ action: 'notifications_read' });
+    await waitFor(() => expect(screen.queryByTestId('notifications-badge')).toBeNull());
+  });
+
+  // An invitation is no notice: the server tells the invitee's pages that their pending invitations changed.
+  it('refetches the pending invitations when one arrives or is withdrawn', async () => {
+    let invitations: PartyInvitation[] = [];
+    const invitation: PartyInvitation = {
+      id: 'i1',
+      party_id: 'p1',
+      party_name: 'Live Table',
+      role: 'player',
+      message: '',
+      status: 'pending',
+      invited_user: { id: 'u1', username: 'live_p1' },
+      invited_by: { id: 'u2', username: 'live_gm' },
+      created_at: new Date().toISOString(),
+    };
+    mockFetch(({ url }) => {
+      const { pathname } = new URL(url, 'http://test');
+      if (pathname === '/api/v1/invitations') return success(invitations);
+      if (pathname === '/api/v1/notifications')
+        return jsonResponse(200, {
+          status: 'success',
+          data: [],
+          meta: { current_page: 1, per_page: 20, total_count: 0, total_pages: 0, unread_count: 0 },
+        });
+      return jsonResponse(404, { status: 'error', error: { code: 'RESOURCE_NOT_FOUND', message: 'no' } });
+    });
+    renderRoutes([{ path: '/', element: <NotificationsNavBadge /> }], '/');
+    await waitFor(() => expect(fake.subscriptions.length).toBeGreaterThan(0));
+    const channel = fake.subscriptions.findLast((s) => s.params.channel === 'NotificationsChannel');
+    invitations = [invitation];
+    channel?.callbacks.received?.({ action: 'invitations_changed' });
+    expect(await screen.findByTestId('notifications-badge')).toHaveTextContent('1');
+    invitations = [];
+    channel?.callbacks.received?.({ action: 'invitations_changed' });
     await waitFor(() => expect(screen.queryByTestId('notifications-badge')).toBeNull());
   });
 });
