@@ -22,11 +22,14 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { usePageTitle } from '../../../lib/page-title';
 import { myActivePartiesQuery } from '../../parties/api/parties-api';
+import { RealtimeIndicator } from '../../realtime/components/realtime-indicator';
+import { usePartyInventoriesLive } from '../../realtime/hooks/use-party-inventories-live';
 import {
   defaultShopInstanceFilters,
   SHOP_INVENTORY_PER_PAGE,
   type ShopInstanceFilters,
   shopInstancesQuery,
+  shopKeys,
 } from '../api/shops-api';
 import { ShopCardSkeletons, ShopGrid, ShopInstanceCard } from '../components/shop-card';
 import { locationOptions, shopTypeOptions } from '../components/shop-filters';
@@ -101,6 +104,12 @@ export function ShopInstancesPage() {
   const instances = query.data?.instances ?? [];
   const active = instances.filter((s) => s.is_active).length;
   const totalItems = instances.reduce((sum, s) => sum + s.items_count, 0);
+  // Live like the party's own Shops tab: a shop deployed, stocked or closed in any of the user's parties
+  // (one with no shop yet included) shows without a reload.
+  const realtime = usePartyInventoriesLive(
+    [...(parties.data?.parties ?? []).map((party) => party.id), ...instances.map((shop) => shop.party_id)],
+    [...shopKeys.instances(), 'list'],
+  );
 
   return (
     <Stack gap="lg">
@@ -108,6 +117,10 @@ export function ShopInstancesPage() {
         <Stack gap={4}>
           <Title order={1}>Shop Instances</Title>
           <Text c="dimmed">The shops deployed in your parties.</Text>
+          {/* The badge's height is kept while the first connection is made, so the page does not jump. */}
+          <Group mih={20}>
+            <RealtimeIndicator status={realtime} />
+          </Group>
         </Stack>
         <Group gap="sm">
           <Button
