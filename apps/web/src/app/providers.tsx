@@ -20,17 +20,30 @@ const PreferencesEffects = deferredComponent(() =>
  * What QueryClientProvider does, for a client that loads after the first screen (lib/query-client-loader):
  * the same context, so nothing below is drawn again when the client arrives, and the client mounted
  * (window focus and reconnection) while it is in use.
+ *
+ * It sits inside the router (the root route's layout), not around it: the first render is a transition
+ * drawn in slices (main.tsx), and a provider drawn before the router could read "no client yet" while the
+ * router, drawn a slice later, read a page whose code and client had come in meanwhile. That page then
+ * drew without a client ("No QueryClient set", the root's error page, until React drew it all again).
+ * Drawn below the router, the client is read after the page was: a page that waits for it finds it.
+ * The signed-in effects, which use queries too, are drawn with it.
  */
-function LazyQueryClientProvider({ children }: { children: ReactNode }) {
+export function LazyQueryClientProvider({ children }: { children: ReactNode }) {
   const client = useSyncExternalStore(subscribeToQueryClient, loadedQueryClient, loadedQueryClient);
   useEffect(() => {
     if (!client) return;
     client.mount();
     return () => client.unmount();
   }, [client]);
-  return <QueryClientContext.Provider value={client ?? undefined}>{children}</QueryClientContext.Provider>;
+  return (
+    <QueryClientContext.Provider value={client ?? undefined}>
+      <SignedInEffects />
+      {children}
+    </QueryClientContext.Provider>
+  );
 }
 
+/** Drawn with the client (in LazyQueryClientProvider): the signed-in preferences use queries. */
 function SignedInEffects() {
   if (!useHasBeenSignedIn()) return null;
   return <PreferencesEffects />;
@@ -42,11 +55,8 @@ export function AppProviders({ children }: { children: ReactNode }) {
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} forceColorScheme={colorScheme}>
       <AppToasts />
-      <LazyQueryClientProvider>
-        <SessionManager />
-        <SignedInEffects />
-        {children}
-      </LazyQueryClientProvider>
+      <SessionManager />
+      {children}
     </MantineProvider>
   );
 }

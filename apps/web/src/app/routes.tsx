@@ -12,6 +12,7 @@ import { AuthLayout } from './layouts/auth-layout';
 import { lazyPage } from './lazy-page';
 import { NotFoundPage } from './pages/not-found-page';
 import { RouterErrorPage } from './pages/router-error-page';
+import { LazyQueryClientProvider } from './providers';
 import { RouteFocus } from './route-focus';
 
 /**
@@ -34,12 +35,12 @@ function adminDashboard(path: string | undefined): RouteObject {
 
 function RootLayout() {
   return (
-    <>
+    <LazyQueryClientProvider>
       <Outlet />
       <ScrollRestoration />
       <RouteFocus />
       <UnsavedChangesGuard />
-    </>
+    </LazyQueryClientProvider>
   );
 }
 
