@@ -301,22 +301,20 @@ export class SubscriptionsService {
     // and replace the reason of the first. Ending a pending cancellation at once is still a change.
     if (atPeriodEnd && subscription.cancelAtPeriodEnd)
       throw new AppError('BAD_REQUEST', subscriptionMessages.alreadyCancelled);
+    // Ending a pending cancellation at once with no new reason keeps the reason given with it.
+    const reason =
+      input.reason ?? (subscription.cancelAtPeriodEnd ? subscription.cancelReason : null) ?? null;
     if (!granted) {
       await this.#deps.billing.cancel({
         providerSubscriptionId: subscription.providerSubscriptionId,
         atPeriodEnd,
-        reason: input.reason ?? null,
+        reason,
       });
     }
     const now = this.#now();
     const changes = atPeriodEnd
-      ? {
-          cancelAtPeriodEnd: true,
-          cancelReason: input.reason ?? null,
-          cancelledAt: now,
-          cancelledTierId: tier.id,
-        }
-      : await this.#downgradeChanges(db, { subscription, tier }, input.reason ?? null, now);
+      ? { cancelAtPeriodEnd: true, cancelReason: reason, cancelledAt: now, cancelledTierId: tier.id }
+      : await this.#downgradeChanges(db, { subscription, tier }, reason, now);
     const updated = await repo.update(db, subscription.id, changes);
     if (!atPeriodEnd) await this.planChanged(userId);
     const updatedTier = (await repo.findTierById(db, updated.tierId)) ?? tier;

@@ -569,6 +569,26 @@ describe('upgrade, cancel and reactivate with local billing', () => {
     expect(body(response).data).toMatchObject({ tier: 'tier_free', status: 'cancelled' });
   });
 
+  // Review: ending a pending cancellation at once, with no new reason, erased the reason given first.
+  it('keeps the reason of a pending cancellation that is then made immediate without one', async () => {
+    const user = await createUser(ctx);
+    await post('/api/v1/subscription/checkout', user, { tier_id: 'tier_1' });
+    await post('/api/v1/subscription/cancel', user, { reason: 'Too dear', cancel_at_period_end: true });
+    const now = await post('/api/v1/subscription/cancel', user, { cancel_at_period_end: false });
+    expect(now.statusCode, now.body).toBe(200);
+    expect(body(now).data).toMatchObject({ tier: 'tier_free', cancel_reason: 'Too dear' });
+
+    // A new reason given with the immediate cancel replaces it.
+    const other = await createUser(ctx);
+    await post('/api/v1/subscription/checkout', other, { tier_id: 'tier_1' });
+    await post('/api/v1/subscription/cancel', other, { reason: 'Too dear', cancel_at_period_end: true });
+    const replaced = await post('/api/v1/subscription/cancel', other, {
+      reason: 'Group disbanded',
+      cancel_at_period_end: false,
+    });
+    expect(body(replaced).data).toMatchObject({ cancel_reason: 'Group disbanded' });
+  });
+
   it('ends a plan staff gave at once when its holder cancels it, since it has no period to run out', async () => {
     const user = await createUser(ctx);
     await ctx.database.db.transaction((tx) =>
