@@ -68,6 +68,28 @@ export const subscriptions = pgTable(
   ],
 );
 
+/**
+ * Cancellations that took effect (the plan ended) and were then left behind by a new plan: the subscription
+ * row holds only its latest cancellation, and a new plan clears it, so it is kept here first for the
+ * admin's financial page and analytics (the repository's `update` does it). Rows are never changed.
+ */
+export const subscriptionCancellations = pgTable(
+  'subscription_cancellations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The plan that ended; null when the cancellation predates `subscriptions.cancelled_tier_id`. */
+    tierId: uuid('tier_id').references(() => subscriptionTiers.id),
+    reason: text('reason'),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }).notNull(),
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('subscription_cancellations_user_at_idx').on(t.userId, t.cancelledAt)],
+);
+
 /** Provider webhook events already applied: a replayed event changes nothing. */
 export const billingEvents = pgTable('billing_events', {
   id: text('id').primaryKey(),

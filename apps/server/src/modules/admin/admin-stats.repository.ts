@@ -37,6 +37,15 @@ const activityEvents = sql`
   union all select user_id::text, last_used_at from auth_sessions
   union all select actor_id::text, transaction_date from transactions where actor_id is not null`;
 
+/** Every cancellation: each subscription's latest, and those a new plan cleared from it (kept apart). */
+const allCancellations = sql`
+  select s.user_id, s.cancelled_tier_id as tier_id, s.cancel_reason as reason, s.cancelled_at,
+         s.cancel_at_period_end
+  from subscriptions s where s.cancelled_at is not null
+  union all
+  select k.user_id, k.tier_id, k.reason, k.cancelled_at, k.cancel_at_period_end
+  from subscription_cancellations k`;
+
 /** Events of each series: `who` (for distinct counts) and `at` (timestamptz). One query per series. */
 export const seriesEvents = {
   signups: { events: sql`select id::text as who, created_at as at from users`, distinct: false },
@@ -62,13 +71,13 @@ export const seriesEvents = {
       where transaction_type in (${textList(LOOT_TYPES)})`,
     distinct: false,
   },
-  // A user keeps only the time of their latest upgrade, and a subscription the time of its cancellation.
+  // A user keeps only the time of their latest upgrade; every cancellation is kept (`allCancellations`).
   upgrades: {
     events: sql`select id::text as who, tier_upgraded_at as at from users where tier_upgraded_at is not null`,
     distinct: false,
   },
   cancellations: {
-    events: sql`select id::text as who, cancelled_at as at from subscriptions where cancelled_at is not null`,
+    events: sql`select user_id::text as who, cancelled_at as at from (${allCancellations}) c`,
     distinct: false,
   },
 } satisfies Record<string, { events: SQL; distinct: boolean }>;
@@ -228,19 +237,21 @@ export const adminStatsRepository = {
     );
   },
 
-  /** The plan each cancellation ended (`cancelled_tier_id`): an immediate one has left the row on Free. */
+  /**
+   * Each user's latest cancellation (on the subscription row) and those a new plan left behind (kept in
+   * `subscription_cancellations`), naming the plan each ended: an immediate one has left the row on Free.
+   */
   async cancellations(db: Executor, limit: number) {
     return queryRows(
       db,
       sql`
-        select u.id::text as user_id, u.email, t.identifier as tier, s.cancel_reason as reason,
-               to_char(s.cancelled_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as cancelled_at,
-               s.cancel_at_period_end
-        from subscriptions s
-        join users u on u.id = s.user_id
-        left join subscription_tiers t on t.id = s.cancelled_tier_id
-        where s.cancelled_at is not null
-        order by s.cancelled_at desc limit ${limit}`,
+        select u.id::text as user_id, u.email, t.identifier as tier, c.reason,
+               to_char(c.cancelled_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as cancelled_at,
+               c.cancel_at_period_end
+        from (${allCancellations}) c
+        join users u on u.id = c.user_id
+        left join subscription_tiers t on t.id = c.tier_id
+        order by c.cancelled_at desc limit ${limit}`,
       z.object({
         user_id: z.string(),
         email: z.string(),

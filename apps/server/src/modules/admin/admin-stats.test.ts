@@ -85,6 +85,10 @@ describe('GET /admin/stats/analytics', () => {
     expect(last?.upgrades).toBe((lastBefore?.upgrades ?? 0) + 1);
     expect(last?.cancellations).toBe((lastBefore?.cancellations ?? 0) + 1);
     expect(after.points[0]?.signups).toBe(before.points[0]?.signups);
+    // Buying a plan again does not take the cancellation out of the series.
+    await upgrade(ctx, user, 'tier_1');
+    const again = (await get<AdminAnalytics>(`/admin/stats/analytics?from=${from}&to=${today}`)).data;
+    expect(again.points.at(-1)?.cancellations).toBe(last?.cancellations);
   });
 
   it('counts inventory actions and trades as the users’ meters do: one per entry, not one per row', async () => {
@@ -251,19 +255,45 @@ describe('GET /admin/financial', () => {
       reason: 'Too dear',
       cancel_at_period_end: false,
     });
-    // Taking a plan again forgets the cancellation; ending that one names it.
+    // Review: taking a plan again forgot the cancellation and its reason. It stays; ending the new plan
+    // names that one, newest first.
     await upgrade(ctx, hero, 'tier_1');
-    expect(
-      (await get<AdminFinancial>('/admin/financial')).data.cancellations.some(
-        (c) => c.user_id === hero.user.id,
-      ),
-    ).toBe(false);
+    const heroCancellations = async () =>
+      (await get<AdminFinancial>('/admin/financial')).data.cancellations
+        .filter((c) => c.user_id === hero.user.id)
+        .map(({ tier, reason }) => ({ tier, reason }));
+    expect(await heroCancellations()).toEqual([{ tier: 'tier_2', reason: 'Too dear' }]);
     await ctx.app.services.subscriptions.cancel(hero.user.id, { cancel_at_period_end: false });
-    expect(
-      (await get<AdminFinancial>('/admin/financial')).data.cancellations.find(
-        (c) => c.user_id === hero.user.id,
-      )?.tier,
-    ).toBe('tier_1');
+    expect(await heroCancellations()).toEqual([
+      { tier: 'tier_1', reason: null },
+      { tier: 'tier_2', reason: 'Too dear' },
+    ]);
+  });
+
+  it('keeps a cancellation that took effect when a plan is bought again, but not one withdrawn', async () => {
+    const user = await createUser(ctx);
+    const mine = async () =>
+      (await get<AdminFinancial>('/admin/financial')).data.cancellations.filter(
+        (c) => c.user_id === user.user.id,
+      );
+    await upgrade(ctx, user, 'tier_2');
+    // Cancelled at the period's end, then a plan bought before it ran out: withdrawn, not churn.
+    await ctx.app.services.subscriptions.cancel(user.user.id, {
+      reason: 'Maybe later',
+      cancel_at_period_end: true,
+    });
+    await upgrade(ctx, user, 'tier_3');
+    expect(await mine()).toEqual([]);
+    // Ended at once, then a plan bought again, then staff grant one: the cancellation stays once.
+    await ctx.app.services.subscriptions.cancel(user.user.id, {
+      reason: 'Campaign over',
+      cancel_at_period_end: false,
+    });
+    await upgrade(ctx, user, 'tier_1');
+    await grant(user.user.id, 'tier_2');
+    expect(await mine()).toMatchObject([
+      { tier: 'tier_3', reason: 'Campaign over', cancel_at_period_end: false },
+    ]);
   });
 
   it('pages the billing events log, newest first', async () => {

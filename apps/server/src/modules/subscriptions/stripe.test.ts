@@ -1,6 +1,8 @@
 import { createServer } from 'node:net';
+import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { subscriptionCancellations } from '../../db/schema/subscriptions.js';
 import { createUser, type SignedInUser } from '../../test/factories.js';
 import { startFakeStripeApi } from '../../test/fake-stripe.js';
 import { buildTestApp, type TestContext } from '../../test/helper.js';
@@ -504,6 +506,32 @@ describe('plan changes of a paying customer (review finding 1)', () => {
       ),
     ).toBe('applied');
     expect(await current(user)).toMatchObject({ tier: 'tier_free', status: 'cancelled' });
+  });
+
+  it('keeps a cancellation Stripe ended when a new checkout completes (the admin history)', async () => {
+    const user = await createUser(ctx);
+    const t = now();
+    await sendWebhook(completedCheckout(user, { subscription: 'sub_first', tier: 'tier_2', created: t }));
+    await sendWebhook(
+      subscriptionEvent(user, {
+        type: 'customer.subscription.deleted',
+        subscription: 'sub_first',
+        tier: 'tier_2',
+        status: 'canceled',
+        created: t + 1,
+      }),
+    );
+    await sendWebhook(
+      completedCheckout(user, { subscription: 'sub_second', tier: 'tier_1', created: t + 2 }),
+    );
+    expect(await current(user)).toMatchObject({ tier: 'tier_1', status: 'active', cancelled_at: null });
+    const kept = await ctx.database.db
+      .select()
+      .from(subscriptionCancellations)
+      .where(eq(subscriptionCancellations.userId, user.user.id));
+    expect(kept.map((row) => row.cancelledAt.toISOString())).toEqual([
+      new Date((t + 1) * 1000).toISOString(),
+    ]);
   });
 
   it('opens a checkout again once the subscription has ended on Stripe', async () => {

@@ -140,7 +140,21 @@ export const subscriptionsRepository = {
     return row;
   },
 
+  /**
+   * A change that clears the cancellation (a new plan, bought or granted) first keeps one that had taken
+   * effect in `subscription_cancellations`, so the admin's history of cancellations and their reasons
+   * survives it. A pending one (the plan still running) cleared so was withdrawn, and is not kept.
+   */
   async update(db: Executor, subscriptionId: string, changes: SubscriptionChanges): Promise<SubscriptionRow> {
+    if (changes.cancelledAt === null) {
+      // Raw SQL: a subquery's columns would render unqualified. Idempotent on (user, time).
+      await db.execute(sql`
+        insert into subscription_cancellations (user_id, tier_id, reason, cancelled_at, cancel_at_period_end)
+        select s.user_id, s.cancelled_tier_id, s.cancel_reason, s.cancelled_at, s.cancel_at_period_end
+        from subscriptions s
+        where s.id = ${subscriptionId} and s.status = 'cancelled' and s.cancelled_at is not null
+        on conflict (user_id, cancelled_at) do nothing`);
+    }
     const [row] = await db
       .update(subscriptions)
       .set({ ...changes, updatedAt: new Date() })
