@@ -214,7 +214,7 @@ describe('repeats fold', () => {
 });
 
 describe('what writes a notice', () => {
-  it('a sponsorship started, ended by the patron, and ended by the patron’s plan: the beneficiary only', async () => {
+  it('a sponsorship started, ended by the patron, and ended by the patron’s plan: the beneficiary, and the patron of the plan’s end', async () => {
     const patron = await createUser(ctx);
     await upgrade(ctx, patron, 'tier_2');
     const party = await createParty(ctx, patron);
@@ -255,7 +255,13 @@ describe('what writes a notice', () => {
       ['sponsorship_started', 2],
       ['sponsorship_ended', 1],
     ]);
-    expect(await stored(patron)).toEqual([]);
+    // The patron did not end it themselves: their plan did, and they are told which (review).
+    expect((await stored(patron)).map((n) => [n.kind, n.payload.message])).toEqual([
+      [
+        'sponsorship_ended',
+        `Your plan no longer covers your sponsorship of ${player.user.username} in ${party.name}: it has ended.`,
+      ],
+    ]);
   });
 
   it('a sponsorship the beneficiary ends, or that ends as they leave: the patron only', async () => {

@@ -69,7 +69,23 @@ export const patronageNotices = {
     `${beneficiary} left ${party}: your sponsorship of them there has ended.`,
   patronPlanDropped: (patron: string, party: string) =>
     `${patron}’s plan no longer covers your sponsorship in ${party}: your own plan applies there now.`,
+  /** To the patron: the sponsorships their own plan (changed, or run out) no longer covers. */
+  patronPlanEnded: (ended: readonly { beneficiary: string; partyName: string }[]) => {
+    const each = ended.map((e) => `${e.beneficiary} in ${e.partyName}`);
+    if (each.length === 1) return `Your plan no longer covers your sponsorship of ${each[0]}: it has ended.`;
+    const list = `${each.slice(0, -1).join(', ')} and ${each.at(-1)}`;
+    return `Your plan no longer covers your sponsorships of ${list}: they have ended.`;
+  },
 };
+
+/** A grant the patron's plan no longer covered, as #endIfLapsed ended it. */
+interface LapsedEnd {
+  partyId: string;
+  partyName: string;
+  beneficiary: string;
+  /** Whether that ending told the patron itself (no plan-change pass was there to list it). */
+  patronTold: boolean;
+}
 
 /**
  * spec/02 §7 PartyChannel `party_update`: what the party gives a member changed without the party itself
@@ -159,38 +175,48 @@ export class PatronagesService {
     patronTier: Promise<PatronTier> = this.entitlements.ownTier(db, grant.patronage.patronId),
   ): Promise<boolean> {
     if (holds(await patronTier, grant.tierIdentifier)) return true;
-    this.#endLapsed(grant.patronage.id, grant.tierIdentifier);
+    this.#endLapsed(grant.patronage.id, grant.tierIdentifier, { tellPatron: true });
     return false;
   }
 
-  readonly #ending = new Map<string, Promise<void>>();
+  readonly #ending = new Map<string, Promise<LapsedEnd | undefined>>();
 
   /**
    * The patron's plan lapsed or dropped below the grant; nothing tells us when (a period runs out, a
    * provider's event, staff), so it is found as read. Readers do not wait for it: one may hold a
    * transaction that this one must not wait inside (PGlite has one connection).
    */
-  #endLapsed(id: string, tierIdentifier: string): Promise<void> {
+  #endLapsed(id: string, tierIdentifier: string, options: { tellPatron: boolean }) {
     const running = this.#ending.get(id);
     if (running) return running;
-    const ending = withChangeSource('system', () => this.#endIfLapsed(id, tierIdentifier))
-      .catch((error: unknown) =>
-        this.log?.warn({ err: error, patronage: id }, 'ending a lapsed sponsorship failed'),
-      )
+    const ending = withChangeSource('system', () => this.#endIfLapsed(id, tierIdentifier, options))
+      .catch((error: unknown) => {
+        this.log?.warn({ err: error, patronage: id }, 'ending a lapsed sponsorship failed');
+        return undefined;
+      })
       .finally(() => this.#ending.delete(id));
     this.#ending.set(id, ending);
     return ending;
   }
 
-  async #endIfLapsed(id: string, tierIdentifier: string) {
+  /**
+   * `tellPatron`: a grant found lapsed as it was read tells its patron here; a plan-change pass
+   * (patronPlanChanged) tells them once, listing every grant it ended.
+   */
+  async #endIfLapsed(
+    id: string,
+    tierIdentifier: string,
+    { tellPatron }: { tellPatron: boolean },
+  ): Promise<LapsedEnd | undefined> {
     const told: string[] = [];
     const ended = await this.db.transaction(async (tx) => {
       const row = await repo.find(tx, id, { lock: true });
       if (!row?.active) return undefined;
       if (holds(await this.entitlements.ownTier(tx, row.patronId), tierIdentifier)) return undefined;
       await repo.end(tx, id, 'patron_downgraded');
-      const [patron, party] = await Promise.all([
+      const [patron, beneficiary, party] = await Promise.all([
         accountsRepository.findUserById(tx, row.patronId),
+        accountsRepository.findUserById(tx, row.beneficiaryId),
         partiesRepository.findParty(tx, row.partyId),
       ]);
       const partyName = party?.name ?? 'the party';
@@ -209,30 +235,82 @@ export class PatronagesService {
           patronageNotices.patronPlanDropped(patron?.username ?? 'Your patron', partyName),
         )),
       );
-      return row;
+      const end = {
+        partyId: row.partyId,
+        partyName,
+        beneficiary: beneficiary?.username ?? 'a member',
+        patronTold: tellPatron,
+      };
+      if (tellPatron) {
+        told.push(
+          ...(await this.#notice(
+            tx,
+            { userId: row.patronId, actorId: null, started: false, partyId: row.partyId, partyName },
+            patronageNotices.patronPlanEnded([end]),
+          )),
+        );
+      }
+      return { row, end };
     });
     this.#notices.announce(told);
-    if (!ended) return;
-    const [detailed] = (await repo.listDetailed(this.db, { patronId: ended.patronId })).filter(
+    if (!ended) return undefined;
+    const { row } = ended;
+    const [detailed] = (await repo.listDetailed(this.db, { patronId: row.patronId })).filter(
       (r) => r.patronage.id === id,
     );
-    if (!detailed) return;
-    this.#announce(ended, { id: ended.patronId, name: detailed.patronName }, false, {
-      userId: ended.beneficiaryId,
-      notice: patronageNotices.patronPlanDropped(detailed.patronName, detailed.partyName),
-    });
+    if (detailed) {
+      this.#announce(row, { id: row.patronId, name: detailed.patronName }, false, {
+        userId: row.beneficiaryId,
+        notice: patronageNotices.patronPlanDropped(detailed.patronName, detailed.partyName),
+      });
+    }
+    return ended.end;
   }
 
-  /** After the patron's own plan changed: ends each grant it no longer covers, and tells its beneficiary. */
+  /** Tells the patron, in one notice, the grants a change of their plan ended (those not told already). */
+  async #tellPatron(patronId: string, ends: LapsedEnd[]): Promise<void> {
+    const untold = ends
+      .filter((end) => !end.patronTold)
+      .sort((a, b) =>
+        `${a.beneficiary} in ${a.partyName}`.localeCompare(`${b.beneficiary} in ${b.partyName}`),
+      );
+    const [first] = untold;
+    if (!first) return;
+    // One party: the notice leads there; several: it names them all and leads nowhere.
+    const oneParty = untold.every((end) => end.partyId === first.partyId) ? first : undefined;
+    const told = await this.db.transaction((tx) =>
+      this.#notices.write(tx, [
+        {
+          userId: patronId,
+          actorId: null,
+          kind: 'sponsorship_ended',
+          partyId: oneParty?.partyId ?? null,
+          partyName: oneParty?.partyName ?? null,
+          message: patronageNotices.patronPlanEnded(untold),
+          link: oneParty ? noticeLinks.party(oneParty.partyId, oneParty.partyName) : null,
+        },
+      ]),
+    );
+    this.#notices.announce(told);
+  }
+
+  /**
+   * After the patron's own plan changed: ends each grant it no longer covers, tells its beneficiary, and
+   * tells the patron in one notice which ended.
+   */
   async patronPlanChanged(patronId: string): Promise<void> {
     try {
       const rows = await repo.listDetailed(this.db, { patronId, activeOnly: true });
       if (rows.length === 0) return;
       const tier = await this.entitlements.ownTier(this.db, patronId);
-      await Promise.all(
+      const ended = await Promise.all(
         rows
           .filter((row) => !holds(tier, row.tierIdentifier))
-          .map((row) => this.#endLapsed(row.patronage.id, row.tierIdentifier)),
+          .map((row) => this.#endLapsed(row.patronage.id, row.tierIdentifier, { tellPatron: false })),
+      );
+      await this.#tellPatron(
+        patronId,
+        ended.filter((end) => end !== undefined),
       );
     } catch (error) {
       // The plan change itself stands; the grants end at their next reading instead.

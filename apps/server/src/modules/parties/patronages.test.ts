@@ -459,6 +459,55 @@ describe('a sponsorship the patron’s plan no longer covers', () => {
     }
   });
 
+  // Review: only the beneficiaries were told; the patron, whose own change ended them, was not.
+  it('tells the patron which sponsorships their plan change ended, in one notice', async () => {
+    const { patron, party, player, restore } = await sponsored();
+    restore();
+    const gm = await createUser(ctx);
+    const other = await createParty(ctx, gm);
+    await ctx.app.services.parties.join(patron.user.id, {
+      join_code: other.join_code ?? '',
+      role_request: 'player',
+    });
+    const second = await createMember(ctx, other, 'player');
+    const granted = await call('POST', '/patronages', patron, {
+      beneficiary_id: second.user.id,
+      party_id: other.id,
+    });
+    expect(granted.statusCode, granted.body).toBe(201);
+
+    // Adventurer has no patronage: the switch down ends both.
+    const switched = await call('POST', '/subscription/checkout', patron, { tier_id: 'tier_1' });
+    expect(switched.statusCode, switched.body).toBe(200);
+    const notices = body(await call('GET', '/notifications', patron)).data;
+    const ended = [
+      `${player.user.username} in ${party.name}`,
+      `${second.user.username} in ${other.name}`,
+    ].sort((a, b) => a.localeCompare(b));
+    expect(notices).toEqual([
+      expect.objectContaining({
+        kind: 'sponsorship_ended',
+        message: `Your plan no longer covers your sponsorships of ${ended[0]} and ${ended[1]}: they have ended.`,
+        party_id: null,
+        link: null,
+      }),
+    ]);
+  });
+
+  it('tells the patron of the one sponsorship cancelling at once ended, leading to its party', async () => {
+    const { patron, party, player, restore } = await sponsored();
+    restore();
+    await call('POST', '/subscription/cancel', patron, { cancel_at_period_end: false });
+    expect(body(await call('GET', '/notifications', patron)).data).toEqual([
+      expect.objectContaining({
+        kind: 'sponsorship_ended',
+        message: `Your plan no longer covers your sponsorship of ${player.user.username} in ${party.name}: it has ended.`,
+        party_id: party.id,
+        link: { kind: 'party', path: `/parties/${party.id}`, label: party.name },
+      }),
+    ]);
+  });
+
   it('tells the beneficiary once when staff move the patron to Free', async () => {
     const { patron, player, told, notice, restore } = await sponsored();
     try {
@@ -517,6 +566,15 @@ describe('a sponsorship the patron’s plan no longer covers', () => {
       expect(body(await call('GET', '/patronages/received', player)).data).toHaveLength(0);
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(told()).toHaveLength(1);
+      // The patron is told too, once, though their plan ran out with nobody changing it.
+      await call('GET', '/subscription/current', patron);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(body(await call('GET', '/notifications', patron)).data.map((n) => [n.kind, n.message])).toEqual([
+        [
+          'sponsorship_ended',
+          `Your plan no longer covers your sponsorship of ${player.user.username} in ${party.name}: it has ended.`,
+        ],
+      ]);
     } finally {
       restore();
     }
