@@ -57,7 +57,7 @@ test('a free user compares plans, upgrades with local billing, cancels with a re
   // Upgrade from the characters limit, with the local provider.
   await page.goto('/subscription/upgrade?resource=characters');
   await expect(page.getByTestId('upgrade-explanation')).toHaveText(
-    'You have used 0 of 1 characters on the Free plan.',
+    'You have used 0 of 1 character on the Free plan.',
   );
   await expect(page.getByTestId('upgrade-option-tier_1')).toContainText('Recommended');
   await expect(page.getByTestId('local-billing')).toHaveText('Local billing: no payment is taken');

@@ -7,7 +7,7 @@ import { currentSubscriptionQueryOptions } from '../api/subscription-api';
 import { countOf } from '../plan-text';
 
 /**
- * Issue 12: a plan's limit before the form, not only after a refused submit: "1 of 1 characters used",
+ * Issue 12: a plan's limit before the form, not only after a refused submit: "1 of 1 character used",
  * with the way to upgrade once the limit is reached. Says nothing for an unlimited plan or while loading.
  */
 export function PlanLimitHint({ resource, id }: { resource: UsageResource; id?: string }) {

@@ -33,7 +33,8 @@ describe('UpgradePage', () => {
     renderRoutes(routes, '/subscription/upgrade?resource=characters');
 
     expect(await screen.findByTestId('upgrade-explanation')).toHaveTextContent(
-      'You have used 1 of 1 characters on the Free plan.',
+      // Counted by the limit, as the create pages' "1 of 1 character used" (review: "1 of 1 characters").
+      'You have used 1 of 1 character on the Free plan.',
     );
     const options = within(screen.getByTestId('upgrade-options'));
     expect(options.getAllByRole('heading').map((heading) => heading.textContent)).toEqual([
@@ -51,6 +52,17 @@ describe('UpgradePage', () => {
     expect(screen.getByTestId('local-billing')).toHaveTextContent(subscriptionMessages.localBilling);
     // A standing notice, not an alert announced on every visit.
     expect(screen.getByTestId('local-billing')).toHaveAttribute('role', 'status');
+  });
+
+  it('counts a limit above one in the plural', async () => {
+    mockSubscriptionServer({
+      current: buildCurrentSubscription({ tier: 'tier_1', used: { characters: 5 } }),
+    });
+    renderRoutes(routes, '/subscription/upgrade?resource=characters');
+
+    expect(await screen.findByTestId('upgrade-explanation')).toHaveTextContent(
+      'You have used 5 of 5 characters on the Adventurer plan.',
+    );
   });
 
   it('says upgrades are unavailable when the server has no billing, and offers no working button', async () => {

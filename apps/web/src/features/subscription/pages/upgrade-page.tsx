@@ -208,7 +208,8 @@ function describe(
           : used > limit
             ? // Over the limit after a downgrade: "used 10 of 1" would read as a miscount.
               `You have ${countOf(resource, used)}; your ${plan} plan allows ${limit.toLocaleString('en-US')}. Nothing is removed; a plan below shows room for more.`
-            : `You have used ${used.toLocaleString('en-US')} of ${limit.toLocaleString('en-US')} ${label.many} on the ${plan} plan.`;
+            : // The noun follows the limit, as the create pages' "1 of 1 character used".
+              `You have used ${used.toLocaleString('en-US')} of ${limit.toLocaleString('en-US')} ${limit === 1 ? label.one : label.many} on the ${plan} plan.`;
     // A plan helps only if it leaves room for one more: after a downgrade to 1 of 7 characters, a plan of 5
     // would still refuse the next one, so it is not offered (let alone recommended).
     const lifts = (tier: Tier) => {
