@@ -114,6 +114,11 @@ export const checkoutBodySchema = z.object({
 });
 export const checkoutResultSchema = z.object({ checkout_url: z.string(), session_id: z.string() });
 
+/** GET /subscription/checkout/{session_id}: a checkout reference this server issued to the caller. */
+export const checkoutSessionParamsSchema = z.object({ session_id: z.string().min(1).max(255) });
+export const checkoutSessionSchema = z.object({ session_id: z.string(), created_at: z.string() });
+export type CheckoutSession = z.infer<typeof checkoutSessionSchema>;
+
 export const cancelBodySchema = z.object({
   reason: text().trim().max(1000).optional(),
   cancel_at_period_end: z.boolean().default(true),
@@ -151,4 +156,5 @@ export const subscriptionMessages = {
   sameTier: 'You are already on this plan.',
   freeTierCheckout: 'The Free plan needs no checkout: cancel your subscription instead.',
   noBillingAccount: 'There is no billing account yet: upgrade first.',
+  checkoutNotFound: 'Checkout not found.',
 } as const;

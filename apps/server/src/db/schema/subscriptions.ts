@@ -90,6 +90,23 @@ export const subscriptionCancellations = pgTable(
   (t) => [uniqueIndex('subscription_cancellations_user_at_idx').on(t.userId, t.cancelledAt)],
 );
 
+/**
+ * The checkout references issued to each user (local billing's `local_…`, a Stripe Checkout session, or the
+ * Stripe subscription a plan change went to), so the success page thanks for, and shows, only a reference
+ * this server gave that user, not whatever its address says.
+ */
+export const checkoutSessions = pgTable(
+  'checkout_sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('checkout_sessions_user_idx').on(t.userId)],
+);
+
 /** Provider webhook events already applied: a replayed event changes nothing. */
 export const billingEvents = pgTable('billing_events', {
   id: text('id').primaryKey(),

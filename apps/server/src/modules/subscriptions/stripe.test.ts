@@ -147,6 +147,12 @@ describe('Stripe checkout and portal', () => {
       'http://haversack.test/subscription/success?session_id={CHECKOUT_SESSION_ID}',
     );
     expect(await current(user)).toMatchObject({ tier: 'tier_free', billing_provider: 'stripe' });
+    // Stripe's session id is the reference the success page is given back, and confirms.
+    const issued = await ctx.app.inject({
+      url: `/api/v1/subscription/checkout/${data.data.session_id}`,
+      headers: user.auth,
+    });
+    expect(issued.statusCode, issued.body).toBe(200);
   });
 
   it('refuses the billing portal before there is a customer, then opens it', async () => {

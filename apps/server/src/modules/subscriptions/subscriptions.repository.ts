@@ -3,7 +3,12 @@ import type { Executor } from '../../db/client.js';
 import { directRows } from '../../db/direct.js';
 import { users } from '../../db/schema/accounts.js';
 import { partyMemberships } from '../../db/schema/parties.js';
-import { billingEvents, subscriptions, subscriptionTiers } from '../../db/schema/subscriptions.js';
+import {
+  billingEvents,
+  checkoutSessions,
+  subscriptions,
+  subscriptionTiers,
+} from '../../db/schema/subscriptions.js';
 import { userWritten } from '../../db/user-writes.js';
 import {
   probeFrom,
@@ -161,6 +166,19 @@ export const subscriptionsRepository = {
       .where(eq(subscriptions.id, subscriptionId))
       .returning();
     if (!row) throw new Error(`subscription ${subscriptionId} vanished during update`);
+    return row;
+  },
+
+  /** A checkout reference issued to the user; one issued again (a later change of the same subscription) stays. */
+  async recordCheckoutSession(db: Executor, userId: string, id: string) {
+    await db.insert(checkoutSessions).values({ id, userId }).onConflictDoNothing();
+  },
+
+  async findCheckoutSession(db: Executor, userId: string, id: string) {
+    const [row] = await db
+      .select()
+      .from(checkoutSessions)
+      .where(and(eq(checkoutSessions.id, id), eq(checkoutSessions.userId, userId)));
     return row;
   },
 

@@ -9,6 +9,8 @@ import {
   checkLimitResultSchema,
   checkoutBodySchema,
   checkoutResultSchema,
+  checkoutSessionParamsSchema,
+  checkoutSessionSchema,
   compareQuerySchema,
   compareResultSchema,
   currentSubscriptionSchema,
@@ -175,6 +177,18 @@ export async function subscriptionsRoutes(
             : undefined;
         return ok(result, message);
       },
+    );
+    a.get(
+      '/subscription/checkout/:session_id',
+      {
+        schema: {
+          tags,
+          summary: 'A checkout reference issued to the caller (the success page confirms no other)',
+          params: checkoutSessionParamsSchema,
+          response: { 200: successEnvelope(checkoutSessionSchema) },
+        },
+      },
+      async (request) => ok(await service.checkoutSession(userId(request), request.params.session_id)),
     );
     a.post(
       '/subscription/cancel',

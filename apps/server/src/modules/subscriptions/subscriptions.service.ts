@@ -1,4 +1,5 @@
 import {
+  type CheckoutSession,
   type CurrentSubscription,
   type FeatureKey,
   isFeatureKey,
@@ -266,6 +267,7 @@ export class SubscriptionsService {
       if (!changed) await this.#endProviderSubscription(user.id, providerSubscriptionId);
       else {
         await this.#applyPlanChange(user.id, tier, changed.providerSubscriptionId);
+        await repo.recordCheckoutSession(db, user.id, changed.providerSubscriptionId);
         return {
           // A path, as demo billing answers: the browser stays on the address it uses (local-billing.ts).
           checkout_url: appPathWithQuery(successUrl, 'session_id', changed.providerSubscriptionId),
@@ -282,8 +284,16 @@ export class SubscriptionsService {
       cancelUrl: `${this.#deps.appUrl}/subscription/compare`,
       customerId: subscription.providerCustomerId,
     });
+    await repo.recordCheckoutSession(db, user.id, started.sessionId);
     if (started.completed) await this.#applyLocalCheckout(user.id, tier);
     return { checkout_url: started.url, session_id: started.sessionId, plan_changed_to: null };
+  }
+
+  /** A checkout reference issued to this user (the success page shows no other); 404 for any other. */
+  async checkoutSession(userId: string, sessionId: string): Promise<CheckoutSession> {
+    const found = await repo.findCheckoutSession(this.#deps.db, userId, sessionId);
+    if (!found) throw AppError.notFound(subscriptionMessages.checkoutNotFound);
+    return { session_id: found.id, created_at: found.createdAt.toISOString() };
   }
 
   async cancel(

@@ -426,6 +426,29 @@ describe('upgrade, cancel and reactivate with local billing', () => {
     });
   });
 
+  // Review: the success page thanked for, and showed, any reference put in its address.
+  it('answers a checkout by its reference only to the user it was issued to', async () => {
+    const user = await createUser(ctx);
+    const started = await post('/api/v1/subscription/checkout', user, { tier_id: 'tier_1' });
+    const sessionId = String(body(started).data.session_id);
+    const found = await get(`/api/v1/subscription/checkout/${sessionId}`, user);
+    expect(found.statusCode, found.body).toBe(200);
+    expect(body(found).data).toMatchObject({ session_id: sessionId });
+
+    const other = await createUser(ctx);
+    const foreign = await get(`/api/v1/subscription/checkout/${sessionId}`, other);
+    expect(foreign.statusCode).toBe(404);
+    expect(body(foreign).error).toMatchObject({
+      code: 'RESOURCE_NOT_FOUND',
+      message: subscriptionMessages.checkoutNotFound,
+    });
+    const madeUp = await get(`/api/v1/subscription/checkout/local_${'0'.repeat(24)}`, user);
+    expect(madeUp.statusCode).toBe(404);
+    expect((await get(`/api/v1/subscription/checkout/${sessionId}`)).statusCode).toBe(401);
+    // Longer than any provider's reference: no route takes it.
+    expect((await get(`/api/v1/subscription/checkout/${'a'.repeat(300)}`, user)).statusCode).toBe(404);
+  });
+
   it('refuses unknown plans, the free plan, the same plan and foreign return addresses', async () => {
     const user = await createUser(ctx);
     expect((await post('/api/v1/subscription/checkout', user, { tier_id: 'tier_99' })).statusCode).toBe(422);

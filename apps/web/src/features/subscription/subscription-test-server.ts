@@ -9,6 +9,8 @@ interface FakeServerOptions {
   billingProvider?: 'local' | 'stripe' | 'none';
   /** Answers for the writes, by "METHOD /path" after /api/v1. */
   writes?: Record<string, () => Response>;
+  /** The checkout references the server issued to this user; by default any it is asked about. */
+  checkouts?: string[];
 }
 
 /** The subscription endpoints at the network boundary, with every call recorded. */
@@ -25,6 +27,13 @@ export function mockSubscriptionServer(options: FakeServerOptions = {}) {
       });
     }
     if (method === 'GET' && path === '/subscription/current') return success(current);
+    const checkout = /^\/subscription\/checkout\/([^/]+)$/.exec(path)?.[1];
+    if (method === 'GET' && checkout !== undefined) {
+      const sessionId = decodeURIComponent(checkout);
+      return options.checkouts === undefined || options.checkouts.includes(sessionId)
+        ? success({ session_id: sessionId, created_at: '2026-03-01T00:00:00.000Z' })
+        : failure(404, 'RESOURCE_NOT_FOUND', 'Checkout not found.');
+    }
     const write = options.writes?.[`${method} ${path}`];
     if (write) return write();
     return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${method} ${path}`);

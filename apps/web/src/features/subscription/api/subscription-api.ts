@@ -3,8 +3,10 @@ import {
   billingPortalResultSchema,
   billingProviderSchema,
   CHECKOUT_DEFAULT_RETURN_PATH,
+  type CheckoutSession,
   type CurrentSubscription,
   checkoutResultSchema,
+  checkoutSessionSchema,
   currentSubscriptionSchema,
   INVENTORY_USAGE_GC_MS,
   INVENTORY_USAGE_STALE_MS,
@@ -40,6 +42,7 @@ export const subscriptionKeys = {
   allowance: () => [...subscriptionKeys.account(), 'allowance'] as const,
   /** The sponsorships the user receives: a party's plan for them changes with each. */
   receivedPatronages: () => [...subscriptionKeys.account(), 'patronages', 'received'] as const,
+  checkout: (sessionId: string) => [...subscriptionKeys.account(), 'checkout', sessionId] as const,
 };
 
 export type BillingProviderName = z.infer<typeof billingProviderSchema>;
@@ -100,6 +103,27 @@ export function receivedPatronagesQueryOptions() {
         })
       ).data,
     staleTime: SUBSCRIPTION_STALE_MS,
+  });
+}
+
+/** A checkout reference the server issued to this user, or null when it issued no such one (404). */
+export function checkoutSessionQueryOptions(sessionId: string) {
+  return queryOptions({
+    queryKey: subscriptionKeys.checkout(sessionId),
+    queryFn: async (): Promise<CheckoutSession | null> => {
+      try {
+        const { data } = await apiRequest(
+          `${API_V1}/subscription/checkout/${encodeURIComponent(sessionId)}`,
+          { schema: checkoutSessionSchema, toast: false },
+        );
+        return data;
+      } catch (error) {
+        if (isApiError(error) && error.status === 404) return null;
+        throw error;
+      }
+    },
+    staleTime: SUBSCRIPTION_STALE_MS,
+    gcTime: SUBSCRIPTION_GC_MS,
   });
 }
 

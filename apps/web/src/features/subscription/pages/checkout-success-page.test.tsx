@@ -8,6 +8,8 @@ import { mockSubscriptionServer } from '../subscription-test-server';
 import { CheckoutSuccessPage, PAYMENT_WAIT_MS } from './checkout-success-page';
 
 const routes = [{ path: '/subscription/success', element: <CheckoutSuccessPage /> }];
+/** A reference as local billing issues them (local_ and 24 hex digits). */
+const localReference = `local_${'0a1b2c3d'.repeat(3)}`;
 
 afterEach(() => {
   vi.useRealTimers();
@@ -72,7 +74,7 @@ describe('CheckoutSuccessPage', () => {
 
   it('back from checkout with the plan applied, confirms it', async () => {
     mockSubscriptionServer({ current: buildCurrentSubscription({ tier: 'tier_1' }) });
-    renderRoutes(routes, '/subscription/success?session_id=local_1');
+    renderRoutes(routes, `/subscription/success?session_id=${localReference}`);
 
     expect(await screen.findByTestId('success-plan')).toHaveTextContent('You are on the Adventurer plan');
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Thank you for upgrading');
@@ -83,7 +85,7 @@ describe('CheckoutSuccessPage', () => {
   it('after a move to a lower plan, says the plan has changed rather than thanking for an upgrade', async () => {
     mockSubscriptionServer({ current: buildCurrentSubscription({ tier: 'tier_1' }) });
     // The address the switch from Hero leads to: it names the plan before, so a reload says the same.
-    renderRoutes(routes, '/subscription/success?previous_plan=tier_2&session_id=local_3');
+    renderRoutes(routes, `/subscription/success?previous_plan=tier_2&session_id=${localReference}`);
 
     expect(await screen.findByTestId('success-plan')).toHaveTextContent('You are on the Adventurer plan');
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Your plan has changed');
@@ -171,6 +173,25 @@ describe('CheckoutSuccessPage', () => {
       );
     });
 
+    // Review: a made-up reference still thanked a user who had upgraded within the hour, and showed it.
+    it('neither thanks nor shows a reference the server did not issue to this user', async () => {
+      signedIn(new Date(Date.now() - 5 * 60_000).toISOString());
+      const server = mockSubscriptionServer({
+        current: buildCurrentSubscription({ tier: 'tier_3' }),
+        checkouts: [localReference],
+      });
+      const madeUp = `local_${'0'.repeat(24)}`;
+      renderRoutes(routes, `/subscription/success?session_id=${madeUp}`);
+
+      expect(await screen.findByTestId('success-plan')).toHaveTextContent('You are on the Legend plan');
+      expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Your plan');
+      expect(screen.queryByText(/Thank you/)).not.toBeInTheDocument();
+      expect(screen.queryByText(/Reference/)).not.toBeInTheDocument();
+      expect(
+        server.mock.calls.some(([url]) => String(url).endsWith(`/subscription/checkout/${madeUp}`)),
+      ).toBe(true);
+    });
+
     it('thanks a user whose plan went up within the hour', async () => {
       signedIn(new Date(Date.now() - 5 * 60_000).toISOString());
       mockSubscriptionServer({ current: buildCurrentSubscription({ tier: 'tier_3' }) });
@@ -185,7 +206,13 @@ describe('CheckoutSuccessPage', () => {
       // The user was loaded before the payment's webhook: the session does not know of the upgrade yet.
       signedIn(null);
       let current = buildCurrentSubscription({ tier: 'tier_free' });
-      mockFetch(({ url }) => (url.endsWith('/subscription/current') ? success(current) : success({})));
+      mockFetch(({ url }) =>
+        url.endsWith('/subscription/current')
+          ? success(current)
+          : url.endsWith('/subscription/checkout/cs_test_1')
+            ? success({ session_id: 'cs_test_1', created_at: '2026-03-01T00:00:00.000Z' })
+            : success({}),
+      );
       renderRoutes(routes, '/subscription/success?session_id=cs_test_1');
       expect(await screen.findByText('Confirming payment')).toBeInTheDocument();
 

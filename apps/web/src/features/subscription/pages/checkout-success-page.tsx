@@ -9,7 +9,7 @@ import { TextSkeleton } from '../../../components/loading';
 import { usePageTitle } from '../../../lib/page-title';
 import { appPathOrNull } from '../../../lib/upgrade-link';
 import { useAuthStore } from '../../../stores/auth-store';
-import { currentSubscriptionQueryOptions } from '../api/subscription-api';
+import { checkoutSessionQueryOptions, currentSubscriptionQueryOptions } from '../api/subscription-api';
 import { formatDate, formatPricePerMonth } from '../plan-text';
 
 /** How often the page asks again while a card payment is being applied, and for how long. */
@@ -20,8 +20,9 @@ export const PAYMENT_WAIT_MS = 60_000;
  * A checkout reference as the billing providers issue them: local billing's `local_` and 24 hex digits
  * (local-billing.ts), a Stripe Checkout session's `cs_test_…`/`cs_live_…`, or, after a plan change, the
  * Stripe subscription's `sub_…` (subscriptions.service.ts `checkout`); Stripe ids are letters and digits,
- * at most 255 characters. Nothing checks the address's `session_id`, so anything else is not shown: a
- * link could otherwise put any sentence on a billing page ("Reference: call +1 555…", attack review 25).
+ * at most 255 characters. Anything else is not even asked about: a link could otherwise put any sentence
+ * on a billing page ("Reference: call +1 555…", attack review 25). One that looks right is shown only once
+ * the server says it issued it to this user (GET /subscription/checkout/{id}).
  */
 const CHECKOUT_REFERENCE =
   /^(?:local_[0-9a-f]{24}|cs_(?:test|live)_[A-Za-z0-9]{1,240}|sub_[A-Za-z0-9]{1,240})$/;
@@ -60,6 +61,14 @@ export function CheckoutSuccessPage() {
   const from = appPathOrNull(searchParams.get('from'));
   const fromCheckout = sessionId !== null && sessionId !== '';
   const reference = checkoutReference(sessionId);
+  // Only a checkout this server issued to the user is thanked for and its reference shown (review): a
+  // made-up, foreign or malformed one gets the plan as it is.
+  const issued = useQuery({
+    ...checkoutSessionQueryOptions(reference ?? ''),
+    enabled: reference !== null,
+  });
+  const issuedHere = reference !== null && issued.data != null;
+  const notIssued = fromCheckout && (reference === null || issued.data === null || issued.isError);
   const waitedLong = useWaitedFor(PAYMENT_WAIT_MS);
   // Always ask again: the user arrives here straight from the payment provider. While a checkout's plan is
   // not applied yet, ask every few seconds for a minute: a card payment lands with the provider's webhook.
@@ -95,7 +104,8 @@ export function CheckoutSuccessPage() {
   const upgradedRecently =
     upgradedAt === undefined ||
     (upgradedAt !== null && openedAt - Date.parse(upgradedAt) < RECENT_UPGRADE_MS);
-  const planOnly = applied && previousPlan === undefined && !upgradedRecently && !sawPaymentLand;
+  const planOnly =
+    applied && (notIssued || (previousPlan === undefined && !upgradedRecently && !sawPaymentLand));
   let heading = notUpgrade ? 'Confirming your plan change' : 'Confirming your upgrade';
   if (!fromCheckout) heading = 'No checkout in progress';
   else if (planOnly) heading = 'Your plan';
@@ -109,7 +119,7 @@ export function CheckoutSuccessPage() {
     </Button>
   );
   let body: ReactNode;
-  if (current.isPending) {
+  if (current.isPending || (reference !== null && issued.isPending)) {
     body = (
       <Card
         withBorder
@@ -213,7 +223,7 @@ export function CheckoutSuccessPage() {
     <Stack gap="lg" maw={720}>
       <Title order={1}>{heading}</Title>
       {body}
-      {fromCheckout && reference && !planOnly ? (
+      {issuedHere && !planOnly ? (
         <Text size="sm" c="dimmed">
           Reference: {reference}
         </Text>
