@@ -136,6 +136,11 @@ export const routes: RouteObject[] = [
           lazyPage('discord/share/:shareCode', 'Shared', () =>
             import('../features/shares/pages/share-page').then((m) => m.SharePage),
           ),
+          // The plans, public as GET /subscription/tiers is: a visitor reads the prices before making an
+          // account; signed in, the layout draws the main one instead (BasicLayout).
+          lazyPage('subscription/compare', 'Compare plans', () =>
+            import('../features/subscription/pages/compare-plans-page').then((m) => m.ComparePlansPage),
+          ),
         ],
       },
 
@@ -299,9 +304,6 @@ export const routes: RouteObject[] = [
 
               lazyPage('subscription', 'Subscription', () =>
                 import('../features/subscription/pages/subscription-page').then((m) => m.SubscriptionPage),
-              ),
-              lazyPage('subscription/compare', 'Compare plans', () =>
-                import('../features/subscription/pages/compare-plans-page').then((m) => m.ComparePlansPage),
               ),
               lazyPage('subscription/upgrade', 'Upgrade', () =>
                 import('../features/subscription/pages/upgrade-page').then((m) => m.UpgradePage),

@@ -1,6 +1,8 @@
 import { featureKeys, featureLabels, limitKeys, liveFeatureKeys, liveLimitKeys } from '@haversack/contracts';
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useAuthStore } from '../../../stores/auth-store';
+import { buildUser } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { limitLabels } from '../plan-text';
 import { buildCurrentSubscription, buildStoredTiers, unbuiltMention } from '../subscription-fixtures';
@@ -23,6 +25,10 @@ const unbuiltLabels = [
 ];
 
 describe('ComparePlansPage', () => {
+  beforeEach(() => {
+    useAuthStore.setState({ isAuthenticated: true, isInitializing: false, user: buildUser() });
+  });
+
   it('lists every live limit and feature, and nothing that is not built, as the server answers', async () => {
     mockSubscriptionServer();
     renderRoutes(routes, '/subscription/compare');
@@ -103,5 +109,42 @@ describe('ComparePlansPage', () => {
     expect(free).toHaveTextContent(
       'To move to Free, cancel your Legend plan on your subscription page: you keep it until the period ends, then move to Free.',
     );
+  });
+});
+
+// Review: "Compare plans" on /home sent a visitor to /login; the plans (GET /subscription/tiers) are public.
+describe('ComparePlansPage for a visitor', () => {
+  beforeEach(() => {
+    useAuthStore.setState({ isAuthenticated: false, isInitializing: false, user: null });
+  });
+
+  it('shows the prices and plan lines, with the way to an account instead of the buy buttons', async () => {
+    const server = mockSubscriptionServer();
+    renderRoutes(routes, '/subscription/compare');
+
+    expect(await rowHeadings()).toEqual([
+      'Price',
+      ...liveLimitKeys.map((key) => limitLabels[key]),
+      ...liveFeatureKeys.map((key) => featureLabels[key]),
+    ]);
+    expect(screen.getByTestId('plan-tier_1')).toHaveTextContent('$5/month');
+    expect(screen.getByTestId('compare-visitor')).toHaveTextContent(
+      'Every account starts on the Free plan. Create one to choose a plan; you can upgrade whenever you need more.',
+    );
+    expect(screen.getByRole('link', { name: 'Create an account' })).toHaveAttribute(
+      'href',
+      '/register?redirect=%2Fsubscription%2Fcompare',
+    );
+    expect(screen.getByRole('link', { name: 'Sign in' })).toHaveAttribute(
+      'href',
+      '/login?redirect=%2Fsubscription%2Fcompare',
+    );
+    expect(screen.queryByRole('link', { name: /^(Upgrade|Switch) to/ })).not.toBeInTheDocument();
+    expect(screen.queryByText('Current plan')).not.toBeInTheDocument();
+    expect(screen.queryByText(/cancel/i)).not.toBeInTheDocument();
+    // Nothing of an account is asked for.
+    expect(server.mock.calls.map(([url]) => new URL(String(url), 'http://test').pathname)).toEqual([
+      '/api/v1/subscription/tiers',
+    ]);
   });
 });

@@ -25,6 +25,8 @@ import { Link } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
 import { usePageTitle } from '../../../lib/page-title';
+import { loginUrlFor } from '../../../lib/redirect';
+import { useAuthStore } from '../../../stores/auth-store';
 import {
   type BillingProviderName,
   currentSubscriptionQueryOptions,
@@ -36,11 +38,18 @@ import { formatLimit, formatPricePerMonth, limitLabels, partyCollaborationNote }
 
 const collaborationNoteId = 'party-collaboration-note';
 
+const thisPage = '/subscription/compare';
+
+/**
+ * Every plan side by side. The plans are public (GET /subscription/tiers): a visitor reads them too, with
+ * the way to an account where a signed-in user has the way to buy.
+ */
 export function ComparePlansPage() {
   usePageTitle('Compare plans');
+  const signedIn = useAuthStore((state) => state.isAuthenticated);
   const tiers = useQuery(tiersQueryOptions());
-  const current = useQuery(currentSubscriptionQueryOptions());
-  const isPending = tiers.isPending || current.isPending;
+  const current = useQuery({ ...currentSubscriptionQueryOptions(), enabled: signedIn });
+  const isPending = tiers.isPending || (signedIn && current.isPending);
   const isError = tiers.isError || current.isError;
 
   return (
@@ -62,12 +71,12 @@ export function ComparePlansPage() {
             </Card>
           ))}
         </SimpleGrid>
-      ) : isError || !tiers.data || !current.data ? (
+      ) : isError || !tiers.data || (signedIn && !current.data) ? (
         <ErrorPanel
           message="The plans could not be loaded. Please try again."
           onRetry={() => {
             void tiers.refetch();
-            void current.refetch();
+            if (signedIn) void current.refetch();
           }}
         />
       ) : tiers.data.tiers.length === 0 ? (
@@ -75,7 +84,7 @@ export function ComparePlansPage() {
       ) : (
         <PlanComparison
           tiers={tiers.data.tiers}
-          currentTier={current.data.tier}
+          currentTier={current.data?.tier ?? null}
           billingProvider={tiers.data.billingProvider}
         />
       )}
@@ -83,17 +92,41 @@ export function ComparePlansPage() {
   );
 }
 
+/** Where a visitor's choice of plan starts: an account, on Free, from which any plan is bought. */
+function VisitorCallToAction() {
+  return (
+    <Card withBorder padding="lg" data-testid="compare-visitor">
+      <Stack gap="sm" align="flex-start">
+        <Text>
+          Every account starts on the Free plan. Create one to choose a plan; you can upgrade whenever you
+          need more.
+        </Text>
+        <Group gap="sm">
+          <Button component={Link} to={`/register?redirect=${encodeURIComponent(thisPage)}`}>
+            Create an account
+          </Button>
+          <Button component={Link} to={loginUrlFor(thisPage)} variant="default">
+            Sign in
+          </Button>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
+/** `currentTier` null: a visitor, who has no plan yet. */
 function PlanComparison({
   tiers,
   currentTier,
   billingProvider,
 }: {
   tiers: Tier[];
-  currentTier: Tier;
+  currentTier: Tier | null;
   billingProvider: BillingProviderName;
 }) {
   return (
     <>
+      {currentTier === null ? <VisitorCallToAction /> : null}
       {billingProvider === 'local' ? <LocalBillingNotice /> : null}
       {billingProvider === 'none' ? <BillingDisabledNotice /> : null}
       <SimpleGrid
@@ -113,9 +146,9 @@ function PlanComparison({
   );
 }
 
-function PlanCard({ tier, currentTier }: { tier: Tier; currentTier: Tier }) {
-  const isCurrent = tier.identifier === currentTier.identifier;
-  const isHigher = tier.rank > currentTier.rank;
+function PlanCard({ tier, currentTier }: { tier: Tier; currentTier: Tier | null }) {
+  const isCurrent = tier.identifier === currentTier?.identifier;
+  const isHigher = currentTier !== null && tier.rank > currentTier.rank;
   return (
     <Card
       component="li"
@@ -142,7 +175,7 @@ function PlanCard({ tier, currentTier }: { tier: Tier; currentTier: Tier }) {
         <Text size="sm" c="dimmed" style={{ flexGrow: 1 }}>
           {tier.description}
         </Text>
-        {isHigher ? (
+        {currentTier === null ? null : isHigher ? (
           <Button component={Link} to={`/subscription/upgrade?tier=${tier.identifier}`} fullWidth>
             Upgrade to {tier.name}
           </Button>
@@ -188,7 +221,7 @@ function FeatureMark({ included }: { included: boolean }) {
 
 /**
  * Every limit and feature this server offers (the live ones: nothing unbuilt is sold); on a phone the table scrolls sideways rather than squeezing four columns, its row headers staying in view. */
-function PlanTable({ tiers, currentTier }: { tiers: Tier[]; currentTier: Tier }) {
+function PlanTable({ tiers, currentTier }: { tiers: Tier[]; currentTier: Tier | null }) {
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby="plan-details-heading">
       <Stack gap="md">
@@ -223,7 +256,7 @@ function PlanTable({ tiers, currentTier }: { tiers: Tier[]; currentTier: Tier })
                 {tiers.map((tier) => (
                   <Table.Th key={tier.identifier} scope="col">
                     {tier.name}
-                    {tier.identifier === currentTier.identifier ? (
+                    {tier.identifier === currentTier?.identifier ? (
                       <Text span size="xs" c="dimmed" display="block" fw={400}>
                         Current plan
                       </Text>
