@@ -53,6 +53,8 @@ export const partyMessages = {
     `${username}’s ${tierName} plan allows ${limit} ${limit === 1 ? 'party' : 'parties'} they run. They can take this one over once they run fewer, or on a larger plan.`,
   notMember: 'That user is not a member of this party.',
   archived: 'This party is archived: nothing in it can change until its Game Master unarchives it.',
+  /** The same, said to its Game Master, who can unarchive it. */
+  archivedForGm: 'This party is archived. Unarchive it to make changes.',
   invitationExists: 'That user already has an open invitation to this party.',
   inviteeNotFound: 'No user with that username or email.',
   inviteeMember: 'That user is already a member of this party.',

@@ -544,6 +544,34 @@ describe('LootInstancePage', { timeout: 20_000 }, () => {
     ]);
   });
 
+  it.each([
+    [
+      'player',
+      false,
+      'This party is archived: nothing in it can change until its Game Master unarchives it.',
+    ],
+    ['gm', true, 'This party is archived. Unarchive it to make changes.'],
+  ] as const)(
+    'tells a member (%s) of an archived party so, with no Take, Claim or GM actions',
+    async (role, isGm, said) => {
+      // As the shop page (live review): the server refuses everything here with partyMessages.archived.
+      mockLootPage({ ...playerLoot, can_manage: isGm, can_take: true }, (pathname) => {
+        if (pathname === '/api/v1/parties/party-1')
+          return success(buildParty({ user_role: role, is_gm: isGm, is_archived: true }));
+        if (pathname === '/api/v1/characters/ch-aria/containers')
+          return success(ariaContainers.map((c) => ({ ...c, can_act: false })));
+        return null;
+      });
+      renderPage();
+      expect(await screen.findByTestId('loot-party-archived')).toHaveTextContent(said);
+      expect(screen.queryByTestId('cannot-take')).not.toBeInTheDocument();
+      expect(screen.queryByTestId('loot-gm-panel')).not.toBeInTheDocument();
+      expect(screen.getAllByTestId('loot-stack')).toHaveLength(2);
+      expect(screen.queryByRole('button', { name: /^Take / })).not.toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: /^Claim / })).not.toBeInTheDocument();
+    },
+  );
+
   it('tells a member without a character they cannot take, with no Take or Claim', async () => {
     mockLootPage({ ...playerLoot, can_take: false }, (pathname) =>
       pathname === '/api/v1/parties/party-1' ? success(buildParty({ user_role: 'player' })) : null,

@@ -1,4 +1,4 @@
-import { type LootInstance, lootMessages } from '@haversack/contracts';
+import { type LootInstance, lootMessages, partyMessages } from '@haversack/contracts';
 import {
   Alert,
   Anchor,
@@ -74,7 +74,10 @@ export function LootInstancePage() {
   const taker = useLootTaker(loot?.can_take ? loot.party_id : null, { forAnyCharacter: loot?.can_manage });
   // Who may not take is told why, as the server says it (loot.policy): an observer for the role, whatever
   // characters they have (DESIGN §4), anyone else for want of a character.
-  const party = useQuery({ ...partyQuery(loot?.party_id ?? ''), enabled: loot?.can_take === false });
+  // In an archived party nothing can be taken, claimed or managed (the server refuses with
+  // partyMessages.archived): the page says so, as the party page does, and offers none of it.
+  const party = useQuery({ ...partyQuery(loot?.party_id ?? ''), enabled: loot !== undefined });
+  const archived = party.data?.is_archived === true;
   const cannotTake =
     party.data?.user_role === 'observer' ? lootMessages.observerCannotTake : lootMessages.cannotTake;
   // A take, a claim or a distribution spends the party's allowance (loot.service): at the month's limit
@@ -171,7 +174,13 @@ export function LootInstancePage() {
         <RealtimeIndicator status={realtime.status} />
       </Stack>
 
-      {loot.can_manage ? (
+      {archived ? (
+        <Alert variant="light" color="gray" data-testid="loot-party-archived">
+          {party.data?.is_gm ? partyMessages.archivedForGm : partyMessages.archived}
+        </Alert>
+      ) : null}
+
+      {loot.can_manage && !archived ? (
         <Paper withBorder p="sm" data-testid="loot-gm-panel">
           <Stack gap="xs">
             <LootManageActions
@@ -222,7 +231,7 @@ export function LootInstancePage() {
         </Paper>
       ) : null}
 
-      {loot.is_revealed && (!loot.can_take || (!taker.isPending && !hasCharacter)) ? (
+      {loot.is_revealed && !archived && (!loot.can_take || (!taker.isPending && !hasCharacter)) ? (
         <Alert variant="light" color="blue" data-testid="cannot-take">
           {cannotTake}
         </Alert>
@@ -234,7 +243,7 @@ export function LootInstancePage() {
         </Title>
         <LootInstanceItems
           loot={loot}
-          canTake={loot.can_take && (taker.isPending || hasCharacter)}
+          canTake={loot.can_take && !archived && (taker.isPending || hasCharacter)}
           disabled={taker.isPending}
           allowanceSpent={allowanceSpent}
           takeOpen={pick !== null}

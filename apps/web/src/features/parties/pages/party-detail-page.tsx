@@ -214,7 +214,7 @@ function MemberView({ party }: { party: Party }) {
       {party.is_archived ? (
         <Alert color="gray" variant="light">
           {/* Only its GM can unarchive it: the others are told who can. */}
-          {party.is_gm ? 'This party is archived. Unarchive it to make changes.' : partyMessages.archived}
+          {party.is_gm ? partyMessages.archivedForGm : partyMessages.archived}
         </Alert>
       ) : null}
 

@@ -92,7 +92,15 @@ export function ShopTypeBadge({ type }: { type: ShopType }) {
 }
 
 /** spec/02 §4: a shop instance is active (Open) or inactive (Closed). */
-export function OpenBadge({ active }: { active: boolean }) {
+/** Open or Closed; in an archived party neither trades, so it says Archived instead of a green "Open". */
+export function OpenBadge({ active, archived = false }: { active: boolean; archived?: boolean }) {
+  if (archived) {
+    return (
+      <StatusBadge colour="neutral" testId="shop-open-badge">
+        Archived
+      </StatusBadge>
+    );
+  }
   return (
     <StatusBadge colour={active ? 'success' : 'error'} testId="shop-open-badge">
       {active ? 'Open' : 'Closed'}

@@ -110,6 +110,36 @@ describe('ShopInstancePage', { timeout: 20_000 }, () => {
     await waitFor(() => expect(screen.getByTestId('cannot-trade')).toHaveTextContent(said));
   });
 
+  it.each([
+    [
+      'player',
+      false,
+      'This party is archived: nothing in it can change until its Game Master unarchives it.',
+    ],
+    ['gm', true, 'This party is archived. Unarchive it to make changes.'],
+  ] as const)(
+    'says to a member (%s) of an archived party that it is archived, not that they lack a character',
+    async (role, isGm, said) => {
+      // The live review: a player with a character there was told to add one, under a green "Open".
+      mockShopPage((pathname, method) => {
+        if (method === 'GET' && pathname === '/api/v1/shop_instances/shop-1')
+          return success({ ...shop, can_trade: !isGm, can_manage: isGm });
+        if (pathname === '/api/v1/characters/ch-aria/containers')
+          return success([{ ...backpack, can_act: false }]);
+        if (pathname === '/api/v1/parties/party-1')
+          return success(buildParty({ id: 'party-1', user_role: role, is_gm: isGm, is_archived: true }));
+        return null;
+      });
+      renderPage();
+      expect(await screen.findByRole('heading', { level: 1, name: shop.name })).toBeInTheDocument();
+      await waitFor(() => expect(screen.getByTestId('shop-party-archived')).toHaveTextContent(said));
+      expect(screen.queryByTestId('cannot-trade')).not.toBeInTheDocument();
+      expect(screen.queryByText('You need a character in this party to trade here.')).not.toBeInTheDocument();
+      expect(screen.getByTestId('shop-open-badge')).toHaveTextContent('Archived');
+      expect(screen.getByRole('button', { name: 'Buy Arrow' })).toBeDisabled();
+    },
+  );
+
   it('sends me back to the party’s shops when the shop is deleted while I look at it', async () => {
     let deleted = false;
     mockShopPage((pathname, method) =>

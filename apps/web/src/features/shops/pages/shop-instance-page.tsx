@@ -1,4 +1,4 @@
-import { shopLocationLabel, shopMessages } from '@haversack/contracts';
+import { partyMessages, shopLocationLabel, shopMessages } from '@haversack/contracts';
 import {
   Alert,
   Anchor,
@@ -50,8 +50,11 @@ export function ShopInstancePage() {
   const realtime = usePartyChannels(shop?.party_id ?? null);
   const trader = useTrader(shop?.can_trade ? shop.party_id : null);
   // Who may not trade is told why, as the server says it (shops.policy): an observer for the role, whatever
-  // characters they have (DESIGN §4), anyone else for want of a character.
-  const party = useQuery({ ...partyQuery(shop?.party_id ?? ''), enabled: shop?.can_trade === false });
+  // characters they have (DESIGN §4), anyone else for want of a character. In an archived party nobody
+  // trades or runs the shop (the server refuses with partyMessages.archived), whatever their characters:
+  // it says so, as the party page does, rather than ask for a character they have.
+  const party = useQuery({ ...partyQuery(shop?.party_id ?? ''), enabled: shop !== undefined });
+  const archived = party.data?.is_archived === true;
   const cannotTrade =
     party.data?.user_role === 'observer' ? shopMessages.observerCannotTrade : shopMessages.cannotTrade;
   const [offer, setOffer] = useState<TradeOffer | null>(null);
@@ -101,7 +104,7 @@ export function ShopInstancePage() {
           <Title order={1} style={{ overflowWrap: 'anywhere' }}>
             {shop.name}
           </Title>
-          <OpenBadge active={shop.is_active} />
+          <OpenBadge active={shop.is_active} archived={archived} />
           <DiscountBadge rate={shop.discount_rate} />
           <ShareButton kind="shop" targetId={shop.id} targetName={shop.name} />
         </Group>
@@ -125,7 +128,11 @@ export function ShopInstancePage() {
           {shopMessages.shopClosed}
         </Alert>
       ) : null}
-      {shop.can_trade ? (
+      {archived ? (
+        <Alert variant="light" color="gray" data-testid="shop-party-archived">
+          {party.data?.is_gm ? partyMessages.archivedForGm : partyMessages.archived}
+        </Alert>
+      ) : shop.can_trade ? (
         <TraderPanel trader={trader} />
       ) : (
         <Alert variant="light" color="blue" data-testid="cannot-trade">
