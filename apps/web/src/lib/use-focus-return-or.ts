@@ -3,8 +3,8 @@ import { type RefObject, useRef } from 'react';
 
 /**
  * Mantine's `useFocusReturn` for a dialog drawn only while open, with somewhere to go when the button that
- * opened it can no longer take the focus back (WCAG 2.4.3): what the dialog did disabled it (Distribute,
- * once the loot is shared out) or removed it. Focus then goes to `fallback` (a heading with tabIndex -1)
+ * opened it can no longer take the focus back (WCAG 2.4.3): what the dialog did disabled it or removed it
+ * (Distribute, once the loot is shared out). Focus then goes to `fallback` (a heading with tabIndex -1)
  * instead of falling to the page. As Mantine's, it waits a moment for the dialog to be gone, and only
  * moves focus that fell to the page or stayed where the dialog left it, never where the user moved it.
  */

@@ -653,7 +653,7 @@ describe('LootInstancePage', { timeout: 20_000 }, () => {
     await waitFor(() => expect(within(panel).getByRole('button', { name: opener })).toHaveFocus());
   });
 
-  it('gives focus to Contents once the loot is shared out, its Distribute button being disabled then', async () => {
+  it('gives focus to Contents once the loot is shared out, its Distribute button gone then', async () => {
     const user = userEvent.setup();
     const revealed = buildLootInstance({ is_revealed: true });
     let distributed = false;
@@ -700,7 +700,11 @@ describe('LootInstancePage', { timeout: 20_000 }, () => {
     confirm.focus();
     await user.keyboard('{Enter}');
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(within(panel).getByRole('button', { name: 'Distribute' })).toBeDisabled();
+    // Shared out once and for all (live review): no Distribute beside "already distributed", only the badge.
+    expect(within(panel).queryByRole('button', { name: 'Distribute' })).not.toBeInTheDocument();
+    expect(within(panel).queryByText('This loot has already been distributed.')).not.toBeInTheDocument();
+    expect(within(panel).getByRole('button', { name: 'Edit' })).toBeEnabled();
+    expect(screen.getByTestId('loot-distributed')).toHaveTextContent(/^Distributed · Even split/);
     await waitFor(() => expect(screen.getByRole('heading', { name: 'Contents' })).toHaveFocus());
   });
 

@@ -91,7 +91,7 @@ export function LootInstancePage() {
   const [distributing, setDistributing] = useState(false);
   // Edit and Distribute are drawn only while open, so they unmount as they close, before Mantine's Modal can
   // give focus back: the page, which stays, gives it back to the button that opened them. A confirmed
-  // distribution disables Distribute (the loot is shared out): focus goes to the contents it emptied.
+  // distribution removes Distribute (the loot is shared out): focus goes to the contents it emptied.
   const contentsHeading = useRef<HTMLHeadingElement>(null);
   useFocusReturn({ opened: editing });
   useFocusReturnOr({ opened: distributing, fallback: contentsHeading });
@@ -197,20 +197,23 @@ export function LootInstancePage() {
               >
                 Edit
               </Button>
-              <Button
-                size="sm"
-                leftSection={<IconArrowsSplit size={16} aria-hidden="true" />}
-                onClick={() => {
-                  if (!distributeRefused) setDistributing(true);
-                }}
-                disabled={blocker !== null}
-                aria-describedby={blocker ? 'loot-distribute-blocker' : undefined}
-                {...refusedButtonProps(distributeRefused ? 'loot-distribute-refusal' : null)}
-              >
-                Distribute
-              </Button>
+              {/* Shared out once and for all: the badge says so, and no Distribute stays beside it. */}
+              {loot.distributed_at ? null : (
+                <Button
+                  size="sm"
+                  leftSection={<IconArrowsSplit size={16} aria-hidden="true" />}
+                  onClick={() => {
+                    if (!distributeRefused) setDistributing(true);
+                  }}
+                  disabled={blocker !== null}
+                  aria-describedby={blocker ? 'loot-distribute-blocker' : undefined}
+                  {...refusedButtonProps(distributeRefused ? 'loot-distribute-refusal' : null)}
+                >
+                  Distribute
+                </Button>
+              )}
             </LootManageActions>
-            {blocker ? (
+            {blocker && !loot.distributed_at ? (
               <Text size="xs" c="dimmed" id="loot-distribute-blocker">
                 {blocker}
               </Text>
