@@ -95,6 +95,8 @@ export const shopMessages = {
   unableToLoad: 'Unable to Load Shops',
   noShopsFound: 'No Shops Found',
   noPartyShops: 'No active shops in your party yet. Deploy a shop template to get started.',
+  /** The same, to a member who may not deploy one (only the GM or a manager may). */
+  noPartyShopsForMember: 'No active shops in your party yet. They appear here once one is deployed.',
   noInstances: 'No shop instances found. Deploy shop templates from the marketplace to get started.',
   partyFundNotAllowed: 'The GM has not allowed paying from the party fund at this shop.',
   partyFundNoStash: 'This party has no stash to pay from.',

@@ -13,6 +13,7 @@ import { DeployPartyGate, DeployPartySelect } from '../../parties/components/dep
 import { type DeployAsk, deployAllowanceQuery } from '../../subscription/api/deploy-allowance';
 import { DeployPlanNotice } from '../../subscription/components/deploy-plan-notice';
 import { deployShop, invalidateShop } from '../api/shops-api';
+import { isShopManagedParty } from './deploy-access';
 import { DiscountInput, discountPercentError, discountRateOf } from './discount-input';
 
 export const noManagedParties = 'You are not the GM or a manager of any active party.';
@@ -29,9 +30,7 @@ export function useShopManagedParties(enabled = true) {
   const parties = useQuery({ ...myActivePartiesQuery(), enabled });
   return {
     ...parties,
-    managed: (parties.data?.parties ?? []).filter(
-      (p) => !p.is_archived && (p.user_role === 'gm' || p.user_role === 'manager'),
-    ),
+    managed: (parties.data?.parties ?? []).filter(isShopManagedParty),
   };
 }
 

@@ -59,6 +59,12 @@ describe('PartyShopsTab', () => {
     renderWithProviders(<PartyShopsTab partyId="party-1" canDeploy={false} />);
     const playerView = await screen.findByTestId('empty-state');
     expect(within(playerView).queryByRole('link', { name: 'Deploy Shop Template' })).not.toBeInTheDocument();
+    // Nor told to deploy one (live review): only that shops appear here once one is.
+    expect(
+      within(playerView).getByText(
+        'No active shops in your party yet. They appear here once one is deployed.',
+      ),
+    ).toBeInTheDocument();
   });
 
   it('offers Deploy New Shop to the GM or a manager only, not to a player', async () => {

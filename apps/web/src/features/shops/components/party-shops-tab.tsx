@@ -50,7 +50,7 @@ export function PartyShopsTab({ partyId, canDeploy }: { partyId: string; canDepl
               {shopMessages.noShopsFound}
             </Title>
             <Text c="dimmed" size="sm">
-              {shopMessages.noPartyShops}
+              {canDeploy ? shopMessages.noPartyShops : shopMessages.noPartyShopsForMember}
             </Text>
             {canDeploy ? (
               <Button component={Link} to="/shops">

@@ -167,3 +167,52 @@ describe('ShopSourceView at the month’s inventory-action limit', () => {
     expect(onTrade).not.toHaveBeenCalled();
   });
 });
+
+describe('ShopSourceView with no shops in the party', () => {
+  /** A party without shops, in which I have `role`. */
+  function noShops(role: 'gm' | 'manager' | 'player' | 'observer') {
+    return mockFetch(({ url }) => {
+      const { pathname } = new URL(url, 'http://test');
+      if (pathname === '/api/v1/parties/party-1')
+        return success(buildParty({ id: 'party-1', user_role: role, is_gm: role === 'gm' }));
+      if (pathname === '/api/v1/shop_instances')
+        return jsonResponse(200, { status: 'success', data: { instances: [] }, meta: pageMeta(0, 100) });
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+    });
+  }
+
+  const renderEmpty = () =>
+    renderWithProviders(
+      <ShopSourceView
+        partyId="party-1"
+        shopId={null}
+        onSelect={() => undefined}
+        draggable
+        onTrade={() => undefined}
+      />,
+    );
+
+  it.each(['gm', 'manager'] as const)('offers Deploy Shop Template to a %s, who may deploy', async (role) => {
+    noShops(role);
+    renderEmpty();
+    const empty = await screen.findByTestId('workspace-no-shops');
+    expect(await within(empty).findByRole('link', { name: 'Deploy Shop Template' })).toHaveAttribute(
+      'href',
+      '/shops',
+    );
+    expect(empty).toHaveTextContent(shopMessages.noPartyShops);
+  });
+
+  it.each(['player', 'observer'] as const)(
+    'offers no Deploy Shop Template to a member (%s) who may not deploy',
+    async (role) => {
+      // Live review: a player was offered a deployment only the GM or a manager may make.
+      noShops(role);
+      renderEmpty();
+      const empty = await screen.findByTestId('workspace-no-shops');
+      await waitFor(() => expect(empty).toHaveTextContent(shopMessages.noPartyShopsForMember));
+      expect(within(empty).queryByRole('link', { name: 'Deploy Shop Template' })).not.toBeInTheDocument();
+      expect(empty).not.toHaveTextContent('Deploy a shop template');
+    },
+  );
+});

@@ -24,6 +24,7 @@ import { refusedButtonProps, SpentAllowanceNote } from '../../inventory/componen
 import { partyQuery } from '../../parties/api/parties-api';
 import { partyShopsQuery, shopInstanceQuery } from '../api/shops-api';
 import { useTrader } from '../hooks/use-trader';
+import { isShopManagedParty } from './deploy-access';
 import { SetPriceButton, SetPriceDialog, usePriceDialog } from './set-price-dialog';
 import { DiscountBadge, OpenBadge } from './shop-badges';
 import {
@@ -85,6 +86,10 @@ export function ShopSourceView({
     if (!shopId && list[0]) onSelect(list[0].id);
   }, [shopId, list, onSelect]);
   const shop = useQuery({ ...shopInstanceQuery(current ?? ''), enabled: current !== null });
+  // With no shop yet, Deploy Shop Template is offered only to who may deploy one (the party's Shops tab
+  // does the same); the others are told shops appear here once one is.
+  const party = useQuery({ ...partyQuery(partyId), enabled: shops.data !== undefined && list.length === 0 });
+  const canDeploy = party.data !== undefined && isShopManagedParty(party.data);
   const trader = useTrader(shop.data?.can_trade ? partyId : null);
 
   if (shops.isPending) return <Skeleton height={44} />;
@@ -102,11 +107,13 @@ export function ShopSourceView({
       <Paper withBorder p="lg" data-testid="workspace-no-shops">
         <Stack gap="xs" align="center" ta="center">
           <Text c="dimmed" size="sm">
-            {shopMessages.noPartyShops}
+            {canDeploy ? shopMessages.noPartyShops : shopMessages.noPartyShopsForMember}
           </Text>
-          <Anchor component={Link} to="/shops" size="sm">
-            Deploy Shop Template
-          </Anchor>
+          {canDeploy ? (
+            <Anchor component={Link} to="/shops" size="sm">
+              Deploy Shop Template
+            </Anchor>
+          ) : null}
         </Stack>
       </Paper>
     );
