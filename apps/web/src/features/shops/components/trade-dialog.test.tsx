@@ -1,4 +1,4 @@
-import { type ShopInstance, shopMessages } from '@haversack/contracts';
+import { type Party, partyMessages, type ShopInstance, shopMessages } from '@haversack/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -7,8 +7,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { tokenStorage } from '../../../lib/token-storage';
 import { useUiStore } from '../../../stores/ui-store';
 import { buildTokens, failure, mockFetch, success } from '../../../test/fixtures';
+import { buildParty } from '../../../test/party-fixtures';
 import { containerCoinsQuery } from '../../inventory/api/inventory-api';
 import { buildContainer, buildItem, renderWithProviders } from '../../inventory/test/inventory-fixtures';
+import { partyKeys } from '../../parties/api/parties-api';
 import { saleFailed, shopKeys } from '../api/shops-api';
 import { buildShopInstance, buildShopRequest, buildStockItem } from '../test/shop-fixtures';
 import { shelfKey } from './shop-trading';
@@ -328,6 +330,62 @@ describe('TradeDialog', () => {
     },
     20_000,
   );
+
+  it('drops a refusal for my role once the shop says I may trade again', async () => {
+    // Live review: made observer, the buyer was refused; made player again, the open dialog still said so.
+    let canTrade = true;
+    mockShop(
+      () => failure(403, 'FORBIDDEN', shopMessages.observerCannotTrade),
+      () => arrowShop(60, { can_trade: canTrade }),
+    );
+    const user = userEvent.setup();
+    const { queryClient: client } = renderWithProviders(<TradeDialog offer={offer} onClose={vi.fn()} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Buy Arrow' });
+    await user.click(await within(dialog).findByRole('button', { name: 'Buy for 5 cp' }));
+    expect(await within(dialog).findByTestId('trade-error')).toHaveTextContent(
+      shopMessages.observerCannotTrade,
+    );
+    // The role change reaches the shop (a live event refreshes it): still an observer, the refusal stands.
+    canTrade = false;
+    await client.invalidateQueries({ queryKey: shopKeys.instance('shop-1') });
+    await waitFor(() =>
+      expect(client.getQueryData<ShopInstance>(shopKeys.instance('shop-1'))?.can_trade).toBe(false),
+    );
+    expect(within(dialog).getByTestId('trade-error')).toBeInTheDocument();
+    // A player again: the refusal is old news.
+    canTrade = true;
+    await client.invalidateQueries({ queryKey: shopKeys.instance('shop-1') });
+    await waitFor(() => expect(within(dialog).queryByTestId('trade-error')).not.toBeInTheDocument());
+    expect(within(dialog).getByRole('button', { name: 'Buy for 5 cp' })).toBeEnabled();
+  }, 20_000);
+
+  it('drops the archived party’s refusal once the party is unarchived', async () => {
+    let archived = true;
+    mockFetch(({ url, init }) => {
+      const { pathname, searchParams } = new URL(url, 'http://test');
+      if (pathname === '/api/v1/parties/party-1')
+        return success(buildParty({ id: 'party-1', is_archived: archived }));
+      if (init.method !== 'POST' && pathname === '/api/v1/shop_instances/shop-1')
+        return success(arrowShop(60));
+      if (pathname.includes('/calculate_buy_price/'))
+        return quote('buy', Number(searchParams.get('quantity')), 5);
+      if (pathname === '/api/v1/containers/container-1/items') return success([goldCoins]);
+      if (init.method === 'POST' && pathname === '/api/v1/shop_instances/shop-1/purchase')
+        return failure(403, 'FORBIDDEN', partyMessages.archived);
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+    });
+    const user = userEvent.setup();
+    const { queryClient: client } = renderWithProviders(<TradeDialog offer={offer} onClose={vi.fn()} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Buy Arrow' });
+    await user.click(await within(dialog).findByRole('button', { name: 'Buy for 5 cp' }));
+    expect(await within(dialog).findByTestId('trade-error')).toHaveTextContent(partyMessages.archived);
+    await waitFor(() =>
+      expect(client.getQueryData<Party>(partyKeys.detail('party-1'))?.is_archived).toBe(true),
+    );
+    archived = false;
+    await client.invalidateQueries({ queryKey: partyKeys.detail('party-1') });
+    await waitFor(() => expect(within(dialog).queryByTestId('trade-error')).not.toBeInTheDocument());
+  }, 20_000);
 
   it('names the container that cannot carry a purchase, and says another can be chosen', async () => {
     const pouch = buildContainer({

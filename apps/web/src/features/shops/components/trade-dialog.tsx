@@ -28,6 +28,7 @@ import { toast } from '../../../lib/toast';
 import { isPlanRefusal } from '../../../lib/upgrade-link';
 import { useSingleFlight } from '../../../lib/use-single-flight';
 import { containerCoinsQuery, ownerContainersQuery } from '../../inventory/api/inventory-api';
+import { partyQuery } from '../../parties/api/parties-api';
 import {
   isNoOfferRefusal,
   isNotForSaleRefusal,
@@ -195,6 +196,23 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
   useEffect(() => {
     if (agreedUnitCp === null && knownUnitCp !== null && offer !== null) setAgreedUnitCp(knownUnitCp);
   }, [agreedUnitCp, knownUnitCp, offer]);
+  // A refusal for who I am here (an observer, the party archived) is old news once that changes while the
+  // dialog is open (a live event refreshes the shop and the party): it goes, and Buy can be pressed afresh.
+  // One that got no answer stays, as pressing again must send it unchanged.
+  const refused = trade.error ?? splitSale.error;
+  const party = useQuery({
+    ...partyQuery(partyId ?? ''),
+    enabled: offer !== null && partyId !== null && refused !== null,
+  });
+  const mayTrade = shop.data?.can_trade === true && party.data?.is_archived !== true;
+  const mightTrade = usePrevious(mayTrade);
+  const { reset: resetTrade } = trade;
+  const { reset: resetSplitSale } = splitSale;
+  useEffect(() => {
+    if (mightTrade !== false || !mayTrade || refused === null || outcomeUnknown(refused)) return;
+    resetTrade();
+    resetSplitSale();
+  }, [mayTrade, mightTrade, refused, resetTrade, resetSplitSale]);
   // One trade per press: `pending` is drawn a render late, after Enter and a tap in the same task.
   const once = useSingleFlight();
   if (!shown) return null;
