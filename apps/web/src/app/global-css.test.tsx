@@ -296,3 +296,35 @@ describe('global.css: load bars', () => {
     }
   });
 });
+
+describe('global.css: toasts over an open dialog', () => {
+  /** A toast as app-toasts.tsx draws it, and a dialog open beside it or not. */
+  function renderToast(dialogOpen: boolean) {
+    render(
+      <div>
+        {dialogOpen ? (
+          <section role="dialog" aria-modal="true" aria-label="Distribute Bandit Camp">
+            <button type="button">Confirm distribution</button>
+          </section>
+        ) : null}
+        <div className="haversack-toasts" data-position="bottom-right">
+          <div className="mantine-Notification-root" data-testid="toast">
+            live_p1 claimed 1 × Potion of Healing
+          </div>
+        </div>
+      </div>,
+    );
+    return screen.getByTestId('toast');
+  }
+
+  it('let clicks through to the dialog while one is open, and do not hold still under the pointer', () => {
+    // Live review: a teammate's notice sat on "Confirm distribution", paused by the pointer, for a minute.
+    useStyles();
+    expect(getComputedStyle(renderToast(true)).pointerEvents).toBe('none');
+  });
+
+  it('take the pointer as before with no dialog open (hover holds them, × closes them)', () => {
+    useStyles();
+    expect(getComputedStyle(renderToast(false)).pointerEvents).not.toBe('none');
+  });
+});
