@@ -373,9 +373,11 @@ export const lootTemplateSchema = z.object({
   items_count: z.number().int(),
   /**
    * The items it deploys by the unit, coins left out (they are in `total_value_cp`): what the card of a
-   * loot deployed from it counts, so both say "2 items · 3 gp 8 cp".
+   * loot deployed from it counts, so both say "2 items and 22 coins · 3 gp 8 cp".
    */
   item_units: z.number().int(),
+  /** The coins it deploys, by the piece (18 cp and 4 sp are 22): named beside the items ("2 items and 22 coins"). */
+  coin_units: z.number().int(),
   total_value_cp: z.number().int(),
   /** With include=loot_items, and always on the detail. */
   loot_items: z.array(lootItemSchema).optional(),

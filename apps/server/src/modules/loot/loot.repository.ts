@@ -37,6 +37,8 @@ export interface LootTemplateView {
   itemsCount: number;
   /** The units of items that are not coins, among the lines the reader is shown. */
   itemUnits: number;
+  /** The coins among those lines, by the piece. */
+  coinUnits: number;
   totalValueCp: number;
 }
 
@@ -68,6 +70,13 @@ const itemUnits = (readerId: string) =>
     where ${lootTemplateItems.lootTemplateId} = ${lootTemplates.id} and not ${hiddenFrom(readerId)}
       and coalesce(${itemTemplates.systemKey}, '') not like 'coin:%')`;
 
+/** The coins the template deploys, by the piece, as its loot's card counts them beside the items. */
+const coinUnits = (readerId: string) =>
+  sql<string>`(select coalesce(sum(${lootTemplateItems.quantity}), 0)
+    from ${lootTemplateItems} join ${itemTemplates} on ${itemTemplates.id} = ${lootTemplateItems.itemTemplateId}
+    where ${lootTemplateItems.lootTemplateId} = ${lootTemplates.id} and not ${hiddenFrom(readerId)}
+      and ${itemTemplates.systemKey} like 'coin:%')`;
+
 function templateView(db: Executor, readerId: string) {
   return db
     .select({
@@ -75,6 +84,7 @@ function templateView(db: Executor, readerId: string) {
       creatorName: users.username,
       itemsCount,
       itemUnits: itemUnits(readerId),
+      coinUnits: coinUnits(readerId),
       totalValueCp: totalValueCp(readerId),
     })
     .from(lootTemplates)
@@ -86,6 +96,7 @@ function toView(row: {
   creatorName: string | null;
   itemsCount: number;
   itemUnits: string | number;
+  coinUnits: string | number;
   totalValueCp: string | number;
 }): LootTemplateView {
   return {
@@ -93,6 +104,7 @@ function toView(row: {
     creatorName: row.creatorName,
     itemsCount: Number(row.itemsCount),
     itemUnits: saturate(row.itemUnits),
+    coinUnits: saturate(row.coinUnits),
     // Two lines of the dearest item in full stacks are already past the safe range (MAX_REPORTED_SUM).
     totalValueCp: saturate(row.totalValueCp),
   };

@@ -105,6 +105,7 @@ function toLootTemplateJson(view: LootTemplateView, userId: string, items?: Loot
     visibility: t.visibility,
     items_count: view.itemsCount,
     item_units: view.itemUnits,
+    coin_units: view.coinUnits,
     total_value_cp: view.totalValueCp,
     ...(items ? { loot_items: items } : {}),
     creator_id: t.creatorId,

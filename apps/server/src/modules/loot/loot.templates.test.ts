@@ -349,6 +349,9 @@ describe('loot templates', () => {
     const detail = body<LootTemplate>(await callApi(ctx, 'GET', `/loot_templates/${template.id}`, gm)).data;
     expect(listed.find((t) => t.id === template.id)?.item_units).toBe(23);
     expect(detail.item_units).toBe(23);
+    // The coins by the piece, so the card can name them beside the items (live review: "2 items" over 4 rows).
+    expect(listed.find((t) => t.id === template.id)?.coin_units).toBe(5);
+    expect(detail.coin_units).toBe(5);
     const loot = await deployLoot(ctx, gm, party.id, template.id);
     const deployedUnits = loot.container.item_instances
       .filter((stack) => stack.item_template.coin === null)

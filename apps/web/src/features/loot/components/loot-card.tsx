@@ -16,7 +16,7 @@ import { IconCoins, IconMapPin, IconSkull } from '@tabler/icons-react';
 import { type ReactNode, useId } from 'react';
 import { Link } from 'react-router';
 import { LootManageActions } from './loot-instance-actions';
-import { distributedLine, itemUnits, lootContentsLabel } from './loot-instance-format';
+import { coinUnits, distributedLine, itemUnits, lootContentsLabel } from './loot-instance-format';
 
 function Fact({ icon, label, children }: { icon: ReactNode; label: string; children: ReactNode }) {
   return (
@@ -128,7 +128,11 @@ export function LootCard({
               <IconCoins size={14} aria-hidden="true" />
               {/* Units of items from the stacks themselves: the server's items_count counts kinds, coins too. */}
               <Text size="sm" data-testid="loot-card-contents">
-                {lootContentsLabel(itemUnits(loot.container.item_instances), loot.total_value_cp)}
+                {lootContentsLabel(
+                  itemUnits(loot.container.item_instances),
+                  loot.total_value_cp,
+                  coinUnits(loot.container.item_instances),
+                )}
               </Text>
             </Group>
             {distributed ? (

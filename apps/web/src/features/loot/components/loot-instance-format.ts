@@ -67,16 +67,32 @@ export function itemUnits(
   return stacks.reduce((sum, stack) => (stack.item_template.coin === null ? sum + stack.quantity : sum), 0);
 }
 
+/** The coins among a loot's stacks, by the piece: 18 cp and 4 sp are 22 coins. */
+export function coinUnits(
+  stacks: readonly (Pick<ItemInstance, 'quantity'> & {
+    item_template: Pick<ItemInstance['item_template'], 'coin'>;
+  })[],
+): number {
+  return stacks.reduce((sum, stack) => (stack.item_template.coin === null ? sum : sum + stack.quantity), 0);
+}
+
+/** "1 coin", "22 coins", "1,200 coins". */
+function coinsCountLabel(count: number): string {
+  return `${count.toLocaleString('en-US')} ${count === 1 ? 'coin' : 'coins'}`;
+}
+
 /**
- * A loot's contents in one line, its worth to the copper as prices are: "4 items · 1,315 gp 5 sp" (the
- * worth counts the coins too), "190 gp" for coins alone (never "0 items" next to coins), "2 items" for
- * unpriced items alone, "Empty" for nothing at all.
+ * A loot's contents in one line, its worth to the copper as prices are: "4 items and 580 coins · 1,315 gp"
+ * (the worth counts the coins too). Items are counted as the shop's header counts its goods, never coins;
+ * the coins are named apart, so that "2 items" over two items and two coin stacks does not read as a
+ * miscount (live review). "190 coins · 190 gp" for coins alone (never "0 items"), "2 items" for unpriced
+ * items alone, "Empty" for nothing at all.
  */
-export function lootContentsLabel(units: number, totalValueCp: number): string {
-  const parts = [
-    units > 0 ? itemsCountLabel(units) : null,
-    totalValueCp > 0 ? formatCopper(totalValueCp) : null,
-  ].filter(Boolean);
+export function lootContentsLabel(units: number, totalValueCp: number, coins = 0): string {
+  const counted = [units > 0 ? itemsCountLabel(units) : null, coins > 0 ? coinsCountLabel(coins) : null]
+    .filter(Boolean)
+    .join(' and ');
+  const parts = [counted || null, totalValueCp > 0 ? formatCopper(totalValueCp) : null].filter(Boolean);
   return parts.length > 0 ? parts.join(' · ') : 'Empty';
 }
 

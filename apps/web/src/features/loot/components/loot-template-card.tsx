@@ -119,10 +119,10 @@ export function LootTemplateCard({
         {template.source ? (
           <Fact icon={<IconUser size={14} aria-hidden="true" />}>{template.source}</Fact>
         ) : null}
-        {/* Counted as the card of a loot deployed from it counts: items by the unit, coins as worth. */}
+        {/* Counted as the card of a loot deployed from it counts: items and coins by the unit, and the worth. */}
         <Fact icon={<IconCoins size={14} aria-hidden="true" />}>
           <span data-testid="loot-template-contents">
-            {lootContentsLabel(template.item_units, template.total_value_cp)}
+            {lootContentsLabel(template.item_units, template.total_value_cp, template.coin_units)}
           </span>
         </Fact>
         <LootTagList tags={template.tag_list} max={CARD_MAX_TAGS} />

@@ -98,7 +98,7 @@ describe('PartyLootTab', () => {
     );
   });
 
-  it('counts items by the unit, leaves coins to the worth, and never says "0 items" next to coins', async () => {
+  it('counts items and coins by the unit, apart, beside the worth, and never says "0 items"', async () => {
     const stacks = sunkenChestStacks();
     const coinsOnly = stacks.filter((stack) => stack.item_template.coin !== null);
     const loot = (id: string, name: string, items: typeof stacks) =>
@@ -118,9 +118,14 @@ describe('PartyLootTab', () => {
     ]);
     renderWithProviders(<PartyLootTab partyId="party-1" isGm />);
     const chest = await waitFor(() => cardOf('Sunken Chest'));
-    // A spyglass, a lock and 2 potions; 150 gp, 400 sp and 30 ep count in the worth (1,315 gp in all).
-    expect(within(chest).getByTestId('loot-card-contents')).toHaveTextContent(/^4 items · 1,315 gp$/);
-    expect(within(cardOf('Purse')).getByTestId('loot-card-contents')).toHaveTextContent(/^205 gp$/);
+    // A spyglass, a lock and 2 potions; 150 gp, 400 sp and 30 ep, named apart so that the count is not
+    // taken for the rows (live review: "2 items" over 4 rows); all of it in the worth (1,315 gp).
+    expect(within(chest).getByTestId('loot-card-contents')).toHaveTextContent(
+      /^4 items and 580 coins · 1,315 gp$/,
+    );
+    expect(within(cardOf('Purse')).getByTestId('loot-card-contents')).toHaveTextContent(
+      /^580 coins · 205 gp$/,
+    );
     expect(within(cardOf('Picked Clean')).getByTestId('loot-card-contents')).toHaveTextContent(/^Empty$/);
   });
 

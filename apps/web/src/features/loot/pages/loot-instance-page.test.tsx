@@ -169,8 +169,8 @@ describe('LootInstancePage', { timeout: 20_000 }, () => {
     expect(await screen.findByTestId('loot-claimed-by')).toHaveTextContent(
       /^Received so far: Pip Lightfoot$/,
     );
-    // A spyglass and a lock; 150 gp, 400 sp and 30 ep in the worth.
-    expect(screen.getByText(/· 2 items · 1,215 gp$/)).toBeInTheDocument();
+    // A spyglass and a lock; 150 gp, 400 sp and 30 ep, named apart from the items; all in the worth.
+    expect(screen.getByText(/· 2 items and 580 coins · 1,215 gp$/)).toBeInTheDocument();
     unmount();
 
     mockLootPage({

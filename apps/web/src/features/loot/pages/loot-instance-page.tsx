@@ -35,7 +35,7 @@ import { DistributeLootDialog } from '../components/distribute-loot-dialog';
 import { HiddenBadge, LootFacts } from '../components/loot-card';
 import { LootEditDialog } from '../components/loot-edit-dialog';
 import { LootManageActions } from '../components/loot-instance-actions';
-import { distributedLine, itemUnits, lootContentsLabel } from '../components/loot-instance-format';
+import { coinUnits, distributedLine, itemUnits, lootContentsLabel } from '../components/loot-instance-format';
 import { LootInstanceItems } from '../components/loot-instance-items';
 import { useLootTaker } from '../components/loot-instance-taker';
 import { type LootPick, TakeLootDialog } from '../components/take-loot-dialog';
@@ -159,7 +159,12 @@ export function LootInstancePage() {
           <Anchor component={Link} to={`/parties/${loot.party_id}`} size="sm">
             {loot.party.name}
           </Anchor>{' '}
-          · {lootContentsLabel(itemUnits(loot.container.item_instances), loot.total_value_cp)}
+          ·{' '}
+          {lootContentsLabel(
+            itemUnits(loot.container.item_instances),
+            loot.total_value_cp,
+            coinUnits(loot.container.item_instances),
+          )}
         </Text>
         <LootFacts loot={loot} />
         {loot.description ? <Text size="sm">{loot.description}</Text> : null}

@@ -130,9 +130,10 @@ describe('LootTemplatesPage', { timeout: 30_000 }, () => {
             id: 'mine',
             name: 'Goblin Boss Hoard',
             source: 'Goblin boss',
-            // Four lines, one of them coins: two items by the unit, the coins in the worth.
+            // Four lines, two of them coins: two items and 22 coins by the unit, all of them in the worth.
             items_count: 4,
             item_units: 2,
+            coin_units: 22,
             total_value_cp: 308,
             tag_list: ['goblin', 'cave', 'early', 'tier-1'],
             visibility: 'unlisted',
@@ -145,6 +146,7 @@ describe('LootTemplatesPage', { timeout: 30_000 }, () => {
             source: '',
             items_count: 1,
             item_units: 0,
+            coin_units: 5,
             total_value_cp: 50,
             tag_list: [],
             visibility: 'public',
@@ -165,7 +167,9 @@ describe('LootTemplatesPage', { timeout: 30_000 }, () => {
     expect(within(mine).getByText('Monster')).toBeInTheDocument();
     expect(within(mine).getByText('Goblin boss')).toBeInTheDocument();
     // As the card of a loot deployed from it says it (lootContentsLabel).
-    expect(within(mine).getByTestId('loot-template-contents')).toHaveTextContent('2 items · 3 gp 8 cp');
+    expect(within(mine).getByTestId('loot-template-contents')).toHaveTextContent(
+      /^2 items and 22 coins · 3 gp 8 cp$/,
+    );
     expect(within(mine).getByTestId('visibility-badge')).toHaveTextContent('Unlisted');
     expect(within(mine).queryByTestId('catalogue-badge')).not.toBeInTheDocument();
     expect(within(within(mine).getByTestId('loot-tags')).getByText('+1 more')).toBeInTheDocument();
@@ -178,7 +182,7 @@ describe('LootTemplatesPage', { timeout: 30_000 }, () => {
     expect(within(catalogue).getByTestId('catalogue-badge')).toHaveTextContent('Catalogue');
     expect(within(catalogue).queryByTestId('visibility-badge')).not.toBeInTheDocument();
     // Coins alone: their worth, never "0 items".
-    expect(within(catalogue).getByTestId('loot-template-contents')).toHaveTextContent(/^5 sp$/);
+    expect(within(catalogue).getByTestId('loot-template-contents')).toHaveTextContent(/^5 coins · 5 sp$/);
 
     await user.click(screen.getByRole('button', { name: 'Page 2' }));
     await vi.waitFor(() => expect(lastListQuery(fetchMock).page).toBe('2'));

@@ -118,6 +118,7 @@ export function buildLootTemplate(overrides: Partial<LootTemplate> = {}): LootTe
     visibility: 'private',
     items_count: 2,
     item_units: 2,
+    coin_units: 0,
     total_value_cp: 3000,
     creator_id: 'user-1',
     creator_name: 'ranger',
