@@ -39,9 +39,10 @@ describe('max weights', () => {
     }
   });
 
+  // An item's weight, override included, takes thousandths (item-weight.test.ts); finer is still refused.
   it('hold for a weight override too: 0.0001 would be stored and its total shown as 0', () => {
     expect(messages(instanceDataSchema.safeParse({ weight_override: 0.0001 }))).toEqual([
-      'Weight can have at most 2 decimal places',
+      'Weight can have at most 3 decimal places',
     ]);
     expect(instanceDataSchema.safeParse({ weight_override: 0.25 }).success).toBe(true);
     expect(instanceDataSchema.safeParse({ weight_override: null }).success).toBe(true);

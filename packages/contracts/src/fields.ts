@@ -264,12 +264,17 @@ export function tagText() {
 }
 
 /**
- * Whether a number has at most two decimal places (weights are kept in hundredths of a pound), counted in
- * its shortest decimal form, exponent included: 0.29 is "0.29" though 0.29 * 100 is 28.999999999999996,
- * and 1e-9 has nine. A margin for float error let 1e-9 pass, to be stored as 0, unlimited (attack review).
+ * Whether a number has at most `places` decimal places, counted in its shortest decimal form, exponent
+ * included: 0.29 is "0.29" though 0.29 * 100 is 28.999999999999996, and 1e-9 has nine. A margin for float
+ * error let 1e-9 pass, to be stored as 0, unlimited (attack review).
  */
-export function inHundredths(value: number | string): boolean {
+export function hasAtMostDecimals(value: number | string, places: number): boolean {
   const number = Number(value);
   const [digits = '', exponent = '0'] = String(number).split('e');
-  return Number.isFinite(number) && (digits.split('.')[1]?.length ?? 0) - Number(exponent) <= 2;
+  return Number.isFinite(number) && (digits.split('.')[1]?.length ?? 0) - Number(exponent) <= places;
+}
+
+/** Whether a number has at most two decimal places, as weight limits are kept (hundredths of a pound). */
+export function inHundredths(value: number | string): boolean {
+  return hasAtMostDecimals(value, 2);
 }

@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { changeSources } from './constants.js';
 import { pageMetaSchema } from './envelope.js';
-import { entityId, hasVisibleText, inHundredths, nameText, numberInput, patchOf, text } from './fields.js';
+import {
+  entityId,
+  hasAtMostDecimals,
+  hasVisibleText,
+  inHundredths,
+  nameText,
+  numberInput,
+  patchOf,
+  text,
+} from './fields.js';
 import { dateOrInstantParam } from './list-params.js';
 import { formatEnUs } from './numbers.js';
 import { unwrapFilters } from './parties.js';
@@ -125,6 +134,46 @@ export const MAX_STACK_QUANTITY = 10_000_000;
 export const MAX_ITEM_VALUE = 900_000;
 /** The most one item weighs, in lbs, for templates and overrides alike. */
 export const MAX_ITEM_WEIGHT = 100_000;
+/**
+ * The decimals an item's weight takes, template or override, in the API and the form alike: thousandths of
+ * a pound, as the catalogue's own crossbow bolt weighs 0.075 lb (the SRD's 1.5 lb for 20), which "Clone to
+ * template" sends back. spec/02 §3's "step 0.01" is the field's step, not its precision. Limits (max
+ * weights) stay in hundredths. `item_templates.weight` keeps four decimals: a weight written finer before
+ * this rule stays as it is (the rule is for new writes; an edit that leaves the weight alone passes).
+ */
+export const ITEM_WEIGHT_DECIMALS = 3;
+
+/** An item's weight as the template form and the API refuse it, in the same words. */
+export const itemWeightMessages = {
+  notNumber: 'Weight must be a number',
+  negative: 'Weight cannot be negative',
+  // MAX_ITEM_WEIGHT and ITEM_WEIGHT_DECIMALS, written out: no formatting runs as the module loads.
+  tooHeavy: 'Weight must be at most 100,000',
+  tooFine: 'Weight can have at most 3 decimal places',
+};
+
+/** What is wrong with an item's weight as typed, or null (the form says it before the API would). */
+export function itemWeightError(weight: number | string): string | null {
+  const lbs = typeof weight === 'string' && weight.trim() === '' ? Number.NaN : Number(weight);
+  if (Number.isNaN(lbs)) return itemWeightMessages.notNumber;
+  if (lbs < 0) return itemWeightMessages.negative;
+  if (lbs > MAX_ITEM_WEIGHT) return itemWeightMessages.tooHeavy;
+  if (!hasAtMostDecimals(lbs, ITEM_WEIGHT_DECIMALS)) return itemWeightMessages.tooFine;
+  return null;
+}
+
+/** An item's weight in a request body: a template's `weight`, an item's `weight_override`. */
+export function itemWeightInput() {
+  // Each refusal in words, as the form says them (not zod's "expected number").
+  return numberInput(
+    z
+      .number({ error: itemWeightMessages.notNumber })
+      .min(0, itemWeightMessages.negative)
+      .max(MAX_ITEM_WEIGHT, itemWeightMessages.tooHeavy)
+      // A finer weight would be cut by the column or shown as 0: refused, never rounded.
+      .refine((lbs) => hasAtMostDecimals(lbs, ITEM_WEIGHT_DECIMALS), itemWeightMessages.tooFine),
+  );
+}
 /** The most new stacks one operation opens (10,000,000 swords of stack size 1 would be as many rows). */
 export const MAX_NEW_STACKS = 1_000;
 
@@ -270,17 +319,8 @@ export const instanceDataSchema = z
       .nullable()
       .optional(),
     description_override: text().max(5000).nullable().optional(),
+    weight_override: itemWeightInput().nullable().optional(),
     // Each refusal in words, as the template's own fields say them (not zod's "expected int").
-    weight_override: numberInput(
-      z
-        .number({ error: 'Weight must be a number' })
-        .min(0, 'Weight cannot be negative')
-        .max(MAX_ITEM_WEIGHT, 'Weight must be at most 100,000')
-        // Weights are kept in hundredths: a finer one would be stored and its total shown as 0.
-        .refine(inHundredths, 'Weight can have at most 2 decimal places'),
-    )
-      .nullable()
-      .optional(),
     value_override: numberInput(
       z
         .number({ error: 'Value must be a number' })

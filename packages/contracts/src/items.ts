@@ -5,8 +5,8 @@ import {
   type Currency,
   copperPer,
   currencies,
+  itemWeightInput,
   MAX_ITEM_VALUE,
-  MAX_ITEM_WEIGHT,
   MAX_STACK_QUANTITY,
 } from './inventory.js';
 import { formatEnUs, isSaturated } from './numbers.js';
@@ -178,12 +178,7 @@ const templateFields = {
     10_000,
     'Description must be at most 10,000 characters',
   ),
-  weight: numberInput(
-    z
-      .number({ error: 'Weight must be a number' })
-      .min(0, 'Weight cannot be negative')
-      .max(MAX_ITEM_WEIGHT, 'Weight must be at most 100,000'),
-  ),
+  weight: itemWeightInput(),
   base_value: numberInput(
     z
       .number({ error: 'Value must be a number' })

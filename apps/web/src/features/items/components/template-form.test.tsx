@@ -74,7 +74,7 @@ describe('TemplateForm', () => {
 });
 
 describe('TemplateForm: numbers it would otherwise change', () => {
-  it('refuses a negative weight, a weight finer than 0.01 and a fractional value, saying so on each field', async () => {
+  it('refuses a negative weight, a weight finer than 0.001 and a fractional value, saying so on each field', async () => {
     const onSubmit = renderForm({ name: 'Crown' });
     const user = userEvent.setup({ delay: null });
     const weight = screen.getByRole('textbox', { name: 'Weight (lbs)' });
@@ -94,10 +94,11 @@ describe('TemplateForm: numbers it would otherwise change', () => {
     expect(value).toHaveValue('1.5');
     expect(screen.getByText('Stack size must be a whole number')).toBeInTheDocument();
     await user.clear(weight);
-    await user.type(weight, '0.005');
+    await user.type(weight, '0.0005');
     await user.click(screen.getByRole('button', { name: 'Create' }));
-    expect(await screen.findByText('Weight can have at most 2 decimal places')).toBeInTheDocument();
-    expect(weight).toHaveValue('0.005');
+    // The contract's rule and words (itemWeightMessages): thousandths, as the API takes them.
+    expect(await screen.findByText('Weight can have at most 3 decimal places')).toBeInTheDocument();
+    expect(weight).toHaveValue('0.0005');
     expect(onSubmit).not.toHaveBeenCalled();
     await user.clear(weight);
     await user.type(weight, '0.25');
@@ -108,6 +109,19 @@ describe('TemplateForm: numbers it would otherwise change', () => {
     await user.click(screen.getByRole('button', { name: 'Create' }));
     await waitFor(() => expect(onSubmit).toHaveBeenCalled());
     expect(onSubmit.mock.calls[0]?.[0]).toMatchObject({ weight: 0.25, base_value: 15, stack_size: 20 });
+  }, 30_000);
+});
+
+describe('TemplateForm: weights as the API takes them', () => {
+  it('takes a weight in thousandths, as the catalogue’s crossbow bolt weighs 0.075 lb', async () => {
+    const onSubmit = renderForm({ name: 'Silvered bolt' });
+    const user = userEvent.setup({ delay: null });
+    const weight = screen.getByRole('textbox', { name: 'Weight (lbs)' });
+    await user.clear(weight);
+    await user.type(weight, '0.075');
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalled());
+    expect(onSubmit.mock.calls[0]?.[0]).toMatchObject({ weight: 0.075 });
   }, 30_000);
 });
 

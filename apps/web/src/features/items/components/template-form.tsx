@@ -1,10 +1,9 @@
 import {
   currencies,
   type ItemTemplate,
-  inHundredths,
   isAttunable,
+  itemWeightError,
   MAX_ITEM_VALUE,
-  MAX_ITEM_WEIGHT,
   MAX_STACK_QUANTITY,
   templateVisibilities,
 } from '@haversack/contracts';
@@ -151,17 +150,7 @@ export function TemplateForm({
         // The contract's own words, said before sending: a number the server would refuse is refused here,
         // never clamped, rounded or cut to one it takes without a word.
         // A weight the form opened with is not the user's to correct (the API once took 0.005).
-        weight: (weight) =>
-          Number(weight) === Number(initial.weight)
-            ? null
-            : Number(weight) < 0
-              ? 'Weight cannot be negative'
-              : Number(weight) > MAX_ITEM_WEIGHT
-                ? `Weight must be at most ${MAX_ITEM_WEIGHT.toLocaleString('en-US')}`
-                : // spec/02 §3: weight steps by 0.01; a finer weight is refused rather than cut to two places.
-                  !inHundredths(weight)
-                  ? 'Weight can have at most 2 decimal places'
-                  : null,
+        weight: (weight) => (Number(weight) === Number(initial.weight) ? null : itemWeightError(weight)),
         base_value: (value) =>
           !Number.isInteger(Number(value))
             ? 'Value must be a whole number'
