@@ -142,6 +142,11 @@ export const MAX_ITEM_WEIGHT = 100_000;
  * this rule stays as it is (the rule is for new writes; an edit that leaves the weight alone passes).
  */
 export const ITEM_WEIGHT_DECIMALS = 3;
+/**
+ * The decimals a weight or a load is answered and shown with: every weight as kept (numeric(12,4)), so a
+ * small one never reads 0 and none rounds past MAX_ITEM_WEIGHT (content review, finding 4).
+ */
+export const WEIGHT_SHOWN_DECIMALS = 4;
 
 /** An item's weight as the template form and the API refuse it, in the same words. */
 export const itemWeightMessages = {
@@ -221,11 +226,15 @@ export function roundWeight(lbs: number): number {
 }
 
 /**
- * A container's or a character's load, in hundredths of a pound as their limits are kept: in tenths, a
- * container of 0.25 holding 0.25 would read 0.3 / 0.25 and one holding 0.04 would read 0.
+ * A container's or a character's load, as its items' weights are kept (WEIGHT_SHOWN_DECIMALS), only float
+ * error taken off: in tenths, a container of 0.25 holding 0.25 read 0.3 / 0.25; in hundredths, one 0.075 lb
+ * bolt read 0.08 and a 0.001 lb item 0.
  */
 export function roundLoadWeight(lbs: number): number {
-  return Math.round(lbs * 100) / 100;
+  const scale = 10 ** WEIGHT_SHOWN_DECIMALS;
+  // Twelve significant digits at most: a float's error grows with the load, and 99,999.999 lb × 9,999,999
+  // came out as …0000.001.
+  return Number((Math.round(lbs * scale) / scale).toPrecision(12));
 }
 
 const nullableCapacity = (max: number, label: string) =>

@@ -66,7 +66,7 @@ export const holdingSchema = z.object({
   /** Every stack that is not a seeded coin, at its effective value (overrides included). */
   items_value_cp: z.number().int(),
   total_value_cp: z.number().int(),
-  /** lbs, two decimals as max_weight; coins included (0.02 lb each). */
+  /** lbs, as its items weigh (roundLoadWeight); coins included (0.02 lb each). */
   carried_weight: z.number(),
 });
 export type Holding = z.infer<typeof holdingSchema>;

@@ -28,3 +28,31 @@ describe('formatStackWeight: one decimal (spec/02 §3), two where the hundredths
     expect(formatStackWeight(0.25, 1)).toBe('0.25 lbs');
   });
 });
+
+// Content review, finding 4: 0.001 lb read "0.0 lbs" and 99,999.999 lbs read "100,000.0 lbs", past the most
+// an item weighs. Weights are shown as kept: to the ten-thousandth at most, trailing zeros trimmed.
+describe('weights finer than hundredths, and at the most an item weighs', () => {
+  it('shows a stack’s weight in full: never 0.0 for a small weight, never rounded past the maximum', () => {
+    expect(formatStackWeight(0.001, 1)).toBe('0.001 lbs');
+    expect(formatStackWeight(99_999.999, 1)).toBe('99,999.999 lbs');
+    expect(formatStackWeight(0.075, 1)).toBe('0.075 lbs');
+    expect(formatStackWeight(0.075, 20)).toBe('1.5 lbs');
+    expect(formatStackWeight(0.075, 3)).toBe('0.225 lbs');
+    // Written before weights were held to thousandths: item_templates.weight keeps four decimals.
+    expect(formatStackWeight(0.0001, 1)).toBe('0.0001 lbs');
+  });
+
+  it('shows a weight, a load and a load against its limit the same way', () => {
+    expect(formatWeight(0.075)).toBe('0.075 lbs');
+    expect(formatWeight(0.001)).toBe('0.001 lbs');
+    expect(formatWeight(99_999.999)).toBe('99,999.999 lbs');
+    expect(formatWeight(0.075, { of: 0.1 })).toBe('0.075 / 0.1 lbs');
+    expect(formatWeight(0.1 + 0.2)).toBe('0.3 lbs');
+  });
+});
+
+describe('a heavy stack', () => {
+  it('is shown without a float’s error', () => {
+    expect(formatStackWeight(99_999.999, 9_999_999)).toBe('999,999,890,000.0 lbs');
+  });
+});

@@ -60,6 +60,31 @@ describe('container and character loads', () => {
   });
 });
 
+// Content review, finding 4: item weights take thousandths (the catalogue's crossbow bolt weighs 0.075 lb);
+// a load rounded to hundredths said 0 for a 0.001 lb item and 0.08 for one bolt.
+describe('loads of weights finer than hundredths', () => {
+  it('are said in full, as the items’ weights are', async () => {
+    const player = await createUser(ctx);
+    const character = await createCharacter(ctx, player, { maxWeight: 1 });
+    const bolt = await createTemplate(ctx, { name: 'Bolt', weight: 0.075 });
+    const feather = await createTemplate(ctx, { name: 'Feather', weight: 0.001 });
+    const quiver = await containerOf(player, character.id, 'Quiver', 0.1);
+    const pouch = await containerOf(player, character.id, 'Pouch', 0.1);
+    await add(player, quiver, bolt.id);
+    await add(player, pouch, feather.id);
+
+    const held = body(await call('GET', `/containers/${quiver}`, player)).data;
+    expect(held.current_weight).toBe(0.075);
+    expect(held.capacity).toMatchObject({ used: 0.075, max: 0.1 });
+    const light = body(await call('GET', `/containers/${pouch}`, player)).data;
+    expect(light.current_weight).toBe(0.001);
+    expect(light.capacity).toMatchObject({ used: 0.001 });
+
+    const wealth = body(await call('GET', `/characters/${character.id}/wealth`, player)).data;
+    expect(wealth.carried_weight).toBe(0.076);
+  });
+});
+
 // An edit has no target container: its refusal names what made the item heavier (finding 6).
 describe('a max weight finer than hundredths', () => {
   // Attack review: 1e-9 passed the check within a float's error and was stored as 0, which is unlimited.

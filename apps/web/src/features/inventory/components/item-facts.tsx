@@ -24,7 +24,7 @@ function Fact({ label, value }: { label: string; value: string }) {
 }
 
 /**
- * spec/02 §3: total weight in lbs with one decimal (two where the hundredths count), and the weight of one
+ * spec/02 §3: total weight in lbs with one decimal (more where they count, as the weight is kept), and the weight of one
  * with the same decimals ("3.0 lbs" beside "3.0 lbs", not "3 lbs"); values with their thousands grouped.
  */
 export function ItemFacts({ item, about = null }: { item: ItemInstance; about?: ItemAbout | null }) {
