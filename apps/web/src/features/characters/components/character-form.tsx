@@ -3,21 +3,11 @@ import {
   characterDefaults,
   characterFormSchema,
 } from '@haversack/contracts';
-import {
-  Alert,
-  Anchor,
-  Button,
-  Group,
-  NumberInput,
-  Select,
-  SimpleGrid,
-  Stack,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Anchor, Button, Group, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { NumberField } from '../../../components/number-field';
 import {
   markInvalidFields,
   serverFieldErrors,
@@ -143,10 +133,10 @@ export function CharacterForm({
             maxLength={60}
             {...form.getInputProps('character_class')}
           />
-          <NumberInput label="Level" min={1} max={30} allowDecimal={false} {...form.getInputProps('level')} />
+          <NumberField label="Level" min={1} max={30} allowDecimal={false} {...form.getInputProps('level')} />
         </SimpleGrid>
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-          <NumberInput
+          <NumberField
             label={weightLabel('Max weight')}
             description="Empty or 0 means unlimited"
             min={0}
@@ -154,7 +144,7 @@ export function CharacterForm({
             value={form.values.max_weight ?? ''}
             onChange={(value) => form.setFieldValue('max_weight', value === '' ? null : Number(value))}
           />
-          <NumberInput
+          <NumberField
             label="Max slots"
             description="Empty or 0 means unlimited"
             min={0}

@@ -1,14 +1,4 @@
-import {
-  Button,
-  Group,
-  NumberInput,
-  Pagination,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Button, Group, Pagination, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -16,6 +6,7 @@ import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
+import { NumberField } from '../../../components/number-field';
 import { isApiError } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { PartyCardSkeletons } from '../../parties/components/party-card-skeletons';
@@ -100,7 +91,7 @@ export function CharacterListPage() {
               resetPage();
             }}
           />
-          <NumberInput
+          <NumberField
             label="Min level"
             min={1}
             max={30}
@@ -111,7 +102,7 @@ export function CharacterListPage() {
               resetPage();
             }}
           />
-          <NumberInput
+          <NumberField
             label="Max level"
             min={1}
             max={30}

@@ -1,9 +1,10 @@
 import { type ItemTemplate, MAX_STACK_QUANTITY, partyMessages } from '@haversack/contracts';
-import { Alert, Button, Group, Modal, NumberInput, Select, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
+import { NumberField } from '../../../components/number-field';
 import { quantityError, quantityFieldProps } from '../../../lib/quantity-field';
 import { myCharactersQuery, partyCharactersQuery } from '../../characters/api/characters-api';
 import { myActivePartiesQuery } from '../../parties/api/parties-api';
@@ -215,7 +216,7 @@ export function AddToContainerDialog({
               comboboxProps={{ withinPortal: true }}
             />
           )}
-          <NumberInput
+          <NumberField
             label="Quantity"
             value={quantity}
             onChange={setQuantity}

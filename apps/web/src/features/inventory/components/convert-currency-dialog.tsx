@@ -1,7 +1,8 @@
 import { type Currency, currencies, planConversion } from '@haversack/contracts';
-import { Button, Group, Modal, NumberInput, Select, Stack, Text } from '@mantine/core';
+import { Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
+import { NumberField } from '../../../components/number-field';
 import { quantityFieldProps } from '../../../lib/quantity-field';
 import { useSingleFlight } from '../../../lib/use-single-flight';
 import { coinNames } from '../api/inventory-api';
@@ -159,7 +160,7 @@ export function ConvertCurrencyDialog({
               {coinSelects}
             </Group>
           )}
-          <NumberInput
+          <NumberField
             label="Quantity (optional)"
             description={`How many ${from} to convert; empty converts as many as convert evenly`}
             placeholder="As many as convert evenly"

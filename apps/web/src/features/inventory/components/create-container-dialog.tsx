@@ -1,8 +1,9 @@
 import type { Container, ContainerForm } from '@haversack/contracts';
-import { Alert, Button, Group, Modal, NumberInput, Stack, Textarea, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { NumberField } from '../../../components/number-field';
 import { FeatureUpgradePrompt } from '../../../components/upgrade-prompt';
 import { changedFields, serverFieldErrors, useFocusFirstError } from '../../../lib/forms';
 import { isApiError } from '../../../lib/http-client';
@@ -239,7 +240,7 @@ function ContainerDialog({
           />
           <Textarea label="Description (optional)" rows={2} {...form.getInputProps('description')} />
           <Group grow align="flex-start">
-            <NumberInput
+            <NumberField
               label="Max Weight"
               min={0}
               step={0.1}
@@ -247,7 +248,7 @@ function ContainerDialog({
               placeholder="Unlimited"
               {...form.getInputProps('maxWeight')}
             />
-            <NumberInput
+            <NumberField
               label="Max Slots"
               min={1}
               allowDecimal={false}

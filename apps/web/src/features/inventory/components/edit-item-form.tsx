@@ -1,7 +1,8 @@
 import { type ItemInstance, MAX_STACK_QUANTITY } from '@haversack/contracts';
-import { Button, Group, NumberInput, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect, useRef, useState } from 'react';
+import { NumberField } from '../../../components/number-field';
 import { serverFieldErrors, useFocusFirstError } from '../../../lib/forms';
 import { isApiError } from '../../../lib/http-client';
 import { quantityError, quantityFieldProps } from '../../../lib/quantity-field';
@@ -71,7 +72,7 @@ export function EditItemForm({
     >
       <Stack gap="sm">
         <TextInput label="Name" required data-autofocus {...form.getInputProps('name')} />
-        <NumberInput
+        <NumberField
           label="Quantity"
           {...quantityFieldProps}
           max={MAX_STACK_QUANTITY}

@@ -1,7 +1,8 @@
 import type { ItemInstance } from '@haversack/contracts';
-import { Alert, Button, Group, Modal, NumberInput, Select, Skeleton, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Modal, Select, Skeleton, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { NumberField } from '../../../components/number-field';
 import { quantityFieldProps } from '../../../lib/quantity-field';
 import { useSingleFlight } from '../../../lib/use-single-flight';
 import { characterQuery, partyCharactersQuery } from '../../characters/api/characters-api';
@@ -117,7 +118,7 @@ export function GiveItemForm({
           allowDeselect={false}
         />
         {item.quantity > 1 ? (
-          <NumberInput
+          <NumberField
             label="Quantity"
             value={amount}
             onChange={setAmount}

@@ -1,6 +1,7 @@
 import type { Container, ItemInstance } from '@haversack/contracts';
-import { Button, Group, NumberInput, Select, Stack, Text } from '@mantine/core';
+import { Button, Group, Select, Stack, Text } from '@mantine/core';
 import { type FocusEvent, useLayoutEffect, useRef, useState } from 'react';
+import { NumberField } from '../../../components/number-field';
 import { quantityError, quantityFieldProps } from '../../../lib/quantity-field';
 import { useSingleFlight } from '../../../lib/use-single-flight';
 import { useTransferItem } from '../hooks/use-inventory-actions';
@@ -124,7 +125,7 @@ export function MoveItemForm({
           nothingFoundMessage="No other container"
           comboboxProps={sheetComboboxProps}
         />
-        <NumberInput
+        <NumberField
           label="Quantity to move"
           value={quantity}
           onChange={setQuantity}

@@ -1,7 +1,8 @@
 import { type Capacity, inventoryMessages, MAX_STACK_QUANTITY } from '@haversack/contracts';
-import { Button, Group, Modal, NumberInput, Stack, Text } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { NumberField } from '../../../components/number-field';
 import { isApiError } from '../../../lib/http-client';
 import { quantityError, quantityFieldProps } from '../../../lib/quantity-field';
 import { toast } from '../../../lib/toast';
@@ -155,7 +156,7 @@ export function QuantityDialog({
       >
         <Stack gap="md">
           <Text size="sm">{message}</Text>
-          <NumberInput
+          <NumberField
             label="Quantity"
             value={quantity}
             onChange={(value) => {

@@ -1,6 +1,7 @@
 import type { ItemInstance } from '@haversack/contracts';
-import { Button, Group, NumberInput, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
+import { NumberField } from '../../../components/number-field';
 import { quantityFieldProps } from '../../../lib/quantity-field';
 import { useSingleFlight } from '../../../lib/use-single-flight';
 import { useSplitItem } from '../hooks/use-inventory-actions';
@@ -30,7 +31,7 @@ export function SplitItemForm({ item, onDone }: { item: ItemInstance; onDone: ()
     >
       <Stack gap="sm">
         <Text size="sm">Move some of the {item.quantity} into a new stack in the same container.</Text>
-        <NumberInput
+        <NumberField
           label="Split amount"
           value={amount}
           onChange={setAmount}

@@ -1,6 +1,7 @@
 import type { Container, ItemInstance } from '@haversack/contracts';
-import { Alert, Button, Divider, Group, NumberInput, Select, Stack, Text } from '@mantine/core';
+import { Alert, Button, Divider, Group, Select, Stack, Text } from '@mantine/core';
 import { useId, useState } from 'react';
+import { NumberField } from '../../../components/number-field';
 import { quantityFieldProps } from '../../../lib/quantity-field';
 import { useSingleFlight } from '../../../lib/use-single-flight';
 import {
@@ -126,7 +127,7 @@ export function TakeLootForm({
           disabled={take.isPending}
         />
         {item.quantity > 1 ? (
-          <NumberInput
+          <NumberField
             label="Quantity"
             value={quantity}
             onChange={setQuantity}

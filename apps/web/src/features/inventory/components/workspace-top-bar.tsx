@@ -3,7 +3,6 @@ import {
   Button,
   CloseButton,
   Group,
-  NumberInput,
   SegmentedControl,
   Select,
   Stack,
@@ -17,6 +16,7 @@ import { useHotkeys, useId } from '@mantine/hooks';
 import { IconArrowLeft, IconPlus, IconSearch } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { Link } from 'react-router';
+import { NumberField } from '../../../components/number-field';
 import { isInvertedRange, shortRangeMessage } from '../../../lib/range';
 import type { ItemFilters } from '../api/inventory-api';
 import type { LayoutMode, ViewMode } from '../workspace-types';
@@ -252,7 +252,7 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
             comboboxProps={{ withinPortal: true }}
             style={{ flex: '0 1 150px' }}
           />
-          <NumberInput
+          <NumberField
             aria-label="Minimum value (gp)"
             placeholder="Min gp"
             value={props.filters.minValue ?? ''}
@@ -262,7 +262,7 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
             onKeyDown={escapeCloses}
             style={{ flex: '0 1 110px' }}
           />
-          <NumberInput
+          <NumberField
             aria-label="Maximum value (gp)"
             placeholder="Max gp"
             value={props.filters.maxValue ?? ''}

@@ -125,6 +125,38 @@ describe('TemplateForm: weights as the API takes them', () => {
   }, 30_000);
 });
 
+// Content review, finding 4: "1e5" in Weight became 15 and "-3" in Stack size became 3, without a word.
+describe('TemplateForm: characters a number field cannot hold', () => {
+  it('refuses them, saying so under the field, rather than making another number of what was typed', async () => {
+    renderForm({ name: 'Anvil' });
+    const user = userEvent.setup({ delay: null });
+    const weight = screen.getByRole('textbox', { name: 'Weight (lbs)' });
+    await user.clear(weight);
+    await user.type(weight, '1e5');
+    expect(weight).toHaveAccessibleDescription(
+      expect.stringContaining('Type the number in digits only (100000, not 1e5)'),
+    );
+    const stackSize = screen.getByLabelText('Stack size');
+    await user.clear(stackSize);
+    await user.type(stackSize, '-3');
+    expect(stackSize).toHaveAccessibleDescription(
+      expect.stringContaining('A negative number cannot be entered here'),
+    );
+    await user.clear(stackSize);
+    await user.paste('-15');
+    expect(stackSize).toHaveAccessibleDescription(
+      expect.stringContaining('A negative number cannot be entered here'),
+    );
+    // Nothing was taken from the paste: the field is as it was, not 15.
+    expect(stackSize).toHaveValue('');
+    // A deletion takes the word back; digits alone are taken as typed.
+    await user.type(stackSize, '20');
+    await user.type(stackSize, '{Backspace}');
+    expect(stackSize).not.toHaveAccessibleDescription(expect.stringContaining('cannot be entered'));
+    expect(stackSize).toHaveValue('2');
+  }, 30_000);
+});
+
 describe('TemplateForm: the server’s refusals', () => {
   it('puts a refused tag (item_template.tags.1) on the Tags field, not under the form', async () => {
     const onSubmit = vi.fn().mockRejectedValue(

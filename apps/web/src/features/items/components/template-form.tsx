@@ -7,18 +7,9 @@ import {
   MAX_STACK_QUANTITY,
   templateVisibilities,
 } from '@haversack/contracts';
-import {
-  Button,
-  Checkbox,
-  Group,
-  NumberInput,
-  Select,
-  SimpleGrid,
-  Stack,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
+import { Button, Checkbox, Group, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { NumberField } from '../../../components/number-field';
 import { serverFieldErrors, toastMissingRequired, useFocusFirstError } from '../../../lib/forms';
 import { isApiError, toastUnexplainedFailure } from '../../../lib/http-client';
 import { generalMessages } from '../../../lib/toast';
@@ -212,14 +203,14 @@ export function TemplateForm({
         />
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
           {/* No clamping nor decimalScale: they changed -3 to 0 and 0.005 to 0.00 silently; the rules say why. */}
-          <NumberInput
+          <NumberField
             label={weightLabel('Weight')}
             min={0}
             step={0.01}
             clampBehavior="none"
             {...form.getInputProps('weight')}
           />
-          <NumberInput
+          <NumberField
             label="Base value"
             min={0}
             max={MAX_ITEM_VALUE}
@@ -245,7 +236,7 @@ export function TemplateForm({
             allowDeselect={false}
             {...form.getInputProps('visibility')}
           />
-          <NumberInput
+          <NumberField
             label="Stack size"
             description="0 = unlimited"
             min={0}

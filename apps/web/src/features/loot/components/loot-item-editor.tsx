@@ -6,23 +6,13 @@ import {
   lootMessages,
   MAX_STACK_QUANTITY,
 } from '@haversack/contracts';
-import {
-  Alert,
-  Button,
-  Group,
-  NumberInput,
-  Paper,
-  Select,
-  SimpleGrid,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Group, Paper, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconCoins } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { noItemsFound } from '../../../components/empty-state';
+import { NumberField } from '../../../components/number-field';
 import { UNTOLD_WORTH } from '../../../components/template-line-name';
 import { UnavailableLineNote } from '../../../components/unavailable-line-note';
 import { isApiError } from '../../../lib/http-client';
@@ -141,7 +131,7 @@ export function AddLootItemForm({
             disabled={disabled}
             required
           />
-          <NumberInput
+          <NumberField
             label="Quantity"
             {...quantityFieldProps}
             max={MAX_STACK_QUANTITY}
@@ -210,7 +200,7 @@ export function AddLootCoinsForm({
               comboboxProps={{ withinPortal: true }}
               disabled={disabled}
             />
-            <NumberInput
+            <NumberField
               label="Amount"
               placeholder="e.g., 250"
               {...quantityFieldProps}
@@ -287,7 +277,7 @@ export function LootItemRow({ templateId, item }: { templateId: string; item: Lo
           </Group>
           <UnavailableLineNote available={item.available} />
           <Group gap="xs" align="flex-end" wrap="wrap">
-            <NumberInput
+            <NumberField
               label="Quantity"
               aria-label={`Quantity of ${name}`}
               {...quantityFieldProps}

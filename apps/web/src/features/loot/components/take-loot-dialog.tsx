@@ -5,10 +5,11 @@ import {
   type LootTakeResult,
   lootMessages,
 } from '@haversack/contracts';
-import { Alert, Button, Group, Modal, NumberInput, Select, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { NumberField } from '../../../components/number-field';
 import { quantityFieldProps } from '../../../lib/quantity-field';
 import { toast } from '../../../lib/toast';
 import { transactionKeys } from '../../activity/api/transactions-api';
@@ -154,7 +155,7 @@ export function TakeLootDialog({
           {kind === 'take' ? (
             <>
               {max > 1 ? (
-                <NumberInput
+                <NumberField
                   label="Quantity"
                   value={quantity}
                   onChange={setQuantity}

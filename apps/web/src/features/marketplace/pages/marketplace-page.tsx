@@ -2,7 +2,6 @@ import type { ItemTemplate } from '@haversack/contracts';
 import {
   Button,
   Group,
-  NumberInput,
   Pagination,
   Paper,
   Select,
@@ -20,6 +19,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { EmptyState, noItemsFound } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
+import { NumberField } from '../../../components/number-field';
 import { usePageTitle } from '../../../lib/page-title';
 import { rangeError } from '../../../lib/range';
 import { weightLabel } from '../../../lib/weight';
@@ -138,8 +138,8 @@ export function MarketplacePage() {
             display={showMoreFilters ? undefined : 'none'}
           />
           <Group grow gap="xs" align="flex-start" display={showMoreFilters ? undefined : 'none'}>
-            <NumberInput label="Min value (gp)" min={0} value={draft.minValue} onChange={type('minValue')} />
-            <NumberInput
+            <NumberField label="Min value (gp)" min={0} value={draft.minValue} onChange={type('minValue')} />
+            <NumberField
               label="Max value (gp)"
               min={0}
               value={draft.maxValue}
@@ -148,13 +148,13 @@ export function MarketplacePage() {
             />
           </Group>
           <Group grow gap="xs" align="flex-start" display={showMoreFilters ? undefined : 'none'}>
-            <NumberInput
+            <NumberField
               label={weightLabel('Min weight')}
               min={0}
               value={draft.minWeight}
               onChange={type('minWeight')}
             />
-            <NumberInput
+            <NumberField
               label={weightLabel('Max weight')}
               min={0}
               value={draft.maxWeight}

@@ -1,5 +1,6 @@
 import { shopMessages } from '@haversack/contracts';
-import { NumberInput, type NumberInputProps } from '@mantine/core';
+import type { NumberInputProps } from '@mantine/core';
+import { NumberField } from '../../../components/number-field';
 import { warningUnderField } from './field-warning';
 
 /** Said under the field at 100 %: the server allows it, but it is almost never meant. */
@@ -35,7 +36,7 @@ export function DiscountInput({
 >) {
   const free = discountPercentError(value) === null && value !== '' && Number(value) === 100;
   return (
-    <NumberInput
+    <NumberField
       label="Discount (%)"
       min={0}
       max={100}

@@ -1,5 +1,6 @@
 import { buyPriceCp, discountPercent, formatCopper, type ShopInstance } from '@haversack/contracts';
-import { NumberInput, type NumberInputProps } from '@mantine/core';
+import type { NumberInputProps } from '@mantine/core';
+import { NumberField } from '../../../components/number-field';
 import { warningUnderField } from './field-warning';
 import { freeItemWarning, gpAmountError, gpToCp } from './gp-amount';
 
@@ -32,7 +33,7 @@ export function OwnPriceInput({
 } & Omit<NumberInputProps, 'value' | 'onChange' | 'description' | 'min' | 'decimalScale' | 'allowNegative'>) {
   const priceCp = gpToCp(value);
   return (
-    <NumberInput
+    <NumberField
       label="Own price (gp)"
       {...(priceCp === 0
         ? warningUnderField(freeItemWarning)

@@ -9,7 +9,6 @@ import {
   Alert,
   Button,
   Group,
-  NumberInput,
   Paper,
   SimpleGrid,
   Stack,
@@ -22,6 +21,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { NumberField } from '../../../components/number-field';
 import { isApiError } from '../../../lib/http-client';
 import { generalMessages, toast } from '../../../lib/toast';
 import { absoluteTime } from '../../activity/lib/relative-time';
@@ -203,7 +203,7 @@ export function ShopManagePanel({ shop }: { shop: ShopInstance }) {
             />
             <SimpleGrid cols={{ base: 1, xs: 2 }}>
               <DiscountInput value={discount} onChange={setDiscount} />
-              <NumberInput
+              <NumberField
                 label="Restock every (days)"
                 description="0 = never"
                 min={0}
@@ -212,7 +212,7 @@ export function ShopManagePanel({ shop }: { shop: ShopInstance }) {
                 value={restockDays}
                 onChange={setRestockDays}
               />
-              <NumberInput
+              <NumberField
                 label="Buy modifier"
                 // Typed past the range, the value stays and the form says why (spec/02 §4), not silently 10.
                 clampBehavior="none"
@@ -225,7 +225,7 @@ export function ShopManagePanel({ shop }: { shop: ShopInstance }) {
                 onChange={setBuyModifier}
                 error={buyModifierError}
               />
-              <NumberInput
+              <NumberField
                 label="Sell modifier"
                 clampBehavior="none"
                 description="What the shop pays, × item value"
@@ -247,7 +247,7 @@ export function ShopManagePanel({ shop }: { shop: ShopInstance }) {
               checked={partyFund}
               onChange={(event) => setPartyFund(event.currentTarget.checked)}
             />
-            <NumberInput
+            <NumberField
               label="Ask me to approve purchases above (gp)"
               description="Leave empty to let every purchase complete at once. Above it, the goods are held until you decide."
               min={0}

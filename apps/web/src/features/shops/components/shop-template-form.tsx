@@ -11,7 +11,6 @@ import {
   Alert,
   Button,
   Group,
-  NumberInput,
   Select,
   SimpleGrid,
   Stack,
@@ -21,6 +20,7 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
+import { NumberField } from '../../../components/number-field';
 import { serverFieldErrors, toastMissingRequired, useFocusFirstError } from '../../../lib/forms';
 import { type ApiError, isApiError, toastUnexplainedFailure } from '../../../lib/http-client';
 import { generalMessages } from '../../../lib/toast';
@@ -176,7 +176,7 @@ export function ShopTemplateForm({
           />
         </SimpleGrid>
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          <NumberInput
+          <NumberField
             label="Buy modifier"
             // Typed past the range, the value stays and the form says why (spec/02 §4), not silently 10.
             clampBehavior="none"
@@ -187,7 +187,7 @@ export function ShopTemplateForm({
             decimalScale={4}
             {...form.getInputProps('buy_modifier')}
           />
-          <NumberInput
+          <NumberField
             label="Sell modifier"
             clampBehavior="none"
             description="What the shop pays, × item value"
@@ -197,7 +197,7 @@ export function ShopTemplateForm({
             decimalScale={4}
             {...form.getInputProps('sell_modifier')}
           />
-          <NumberInput
+          <NumberField
             label="Restock every (days)"
             description="0 = never"
             min={0}

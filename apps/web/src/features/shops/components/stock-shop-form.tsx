@@ -5,21 +5,11 @@ import {
   type ShopInstance,
   shopMessages,
 } from '@haversack/contracts';
-import {
-  Alert,
-  Button,
-  Group,
-  NumberInput,
-  Paper,
-  Select,
-  SimpleGrid,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Group, Paper, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { noItemsFound } from '../../../components/empty-state';
+import { NumberField } from '../../../components/number-field';
 import { isApiError } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
 import { partyCharactersQuery } from '../../characters/api/characters-api';
@@ -181,7 +171,7 @@ export function StockShopForm({
                   nothingFoundMessage={noItemsFound}
                   comboboxProps={{ withinPortal: true }}
                 />
-                <NumberInput
+                <NumberField
                   label="Quantity"
                   min={1}
                   max={item?.quantity}

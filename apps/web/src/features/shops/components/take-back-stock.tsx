@@ -1,7 +1,8 @@
 import { formatEnUs, type ShopInstance, type ShopStockItem, shopMessages } from '@haversack/contracts';
-import { Alert, Button, Group, Modal, NumberInput, Paper, Select, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Modal, Paper, Select, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
+import { NumberField } from '../../../components/number-field';
 import { UpgradePrompt } from '../../../components/upgrade-prompt';
 import { isApiError } from '../../../lib/http-client';
 import { quantityFieldProps } from '../../../lib/quantity-field';
@@ -230,7 +231,7 @@ function TakeBackForm({
         <Text size="sm">
           {formatEnUs(available)} × {item.name} on the shelf of {shop.name}.
         </Text>
-        <NumberInput
+        <NumberField
           // The question the dialog asks first (how many), rather than its close button.
           data-autofocus
           label="Quantity"

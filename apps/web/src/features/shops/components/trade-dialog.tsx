@@ -6,21 +6,11 @@ import {
   type ShopStockItem,
   shopMessages,
 } from '@haversack/contracts';
-import {
-  Alert,
-  Button,
-  Group,
-  Input,
-  Modal,
-  NumberInput,
-  Paper,
-  SegmentedControl,
-  Stack,
-  Text,
-} from '@mantine/core';
+import { Alert, Button, Group, Input, Modal, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useDebouncedValue, usePrevious } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { NumberField } from '../../../components/number-field';
 import { UpgradePrompt } from '../../../components/upgrade-prompt';
 import { isApiError, outcomeUnknown } from '../../../lib/http-client';
 import { quantityFieldProps } from '../../../lib/quantity-field';
@@ -326,7 +316,7 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
             </Alert>
           ) : null}
           {max > 1 && !noOffer ? (
-            <NumberInput
+            <NumberField
               // First focus lands here, not on the buy button: that one may be disabled (coins short, price
               // unknown), and a disabled button left focus on the page behind the dialog. Without this field
               // Mantine focuses the dialog's first enabled control.

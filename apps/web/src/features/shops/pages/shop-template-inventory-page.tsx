@@ -5,7 +5,6 @@ import {
   Button,
   Center,
   Group,
-  NumberInput,
   Paper,
   Select,
   SimpleGrid,
@@ -21,6 +20,7 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { DetailLoadError } from '../../../components/detail-load-error';
 import { noItemsFound } from '../../../components/empty-state';
+import { NumberField } from '../../../components/number-field';
 import { templateLineName, UNTOLD_WORTH } from '../../../components/template-line-name';
 import { UnavailableLineNote } from '../../../components/unavailable-line-note';
 import { isApiError, isRecordNotFound } from '../../../lib/http-client';
@@ -96,7 +96,7 @@ function ShopItemRow({ templateId, item }: { templateId: string; item: ShopItem 
         {/* Three abreast on a phone too (shorter words, no steppers): a shop of 17 wares stacked one field
             a line ran to 6,000 px there. */}
         <SimpleGrid cols={3} spacing="xs">
-          <NumberInput
+          <NumberField
             label="Quantity"
             aria-label={`Quantity of ${name}`}
             hideControls={phone}
@@ -106,7 +106,7 @@ function ShopItemRow({ templateId, item }: { templateId: string; item: ShopItem 
             value={quantity}
             onChange={setQuantity}
           />
-          <NumberInput
+          <NumberField
             label={phone ? 'Price (gp)' : 'Own price (gp)'}
             aria-label={`Own price of ${name} in gp`}
             hideControls={phone}
@@ -118,7 +118,7 @@ function ShopItemRow({ templateId, item }: { templateId: string; item: ShopItem 
             onChange={setPrice}
             {...ownPriceProps(price)}
           />
-          <NumberInput
+          <NumberField
             label="Restock to"
             aria-label={`Restock quantity of ${name}`}
             hideControls={phone}
@@ -219,7 +219,7 @@ function AddShopItemForm({ templateId }: { templateId: string }) {
             required
           />
           <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="xs">
-            <NumberInput
+            <NumberField
               label="Quantity"
               min={0}
               allowDecimal={false}
@@ -227,7 +227,7 @@ function AddShopItemForm({ templateId }: { templateId: string }) {
               value={quantity}
               onChange={setQuantity}
             />
-            <NumberInput
+            <NumberField
               label="Own price (gp)"
               placeholder="From the item's value"
               min={0}
@@ -237,7 +237,7 @@ function AddShopItemForm({ templateId }: { templateId: string }) {
               onChange={setPrice}
               {...ownPriceProps(price)}
             />
-            <NumberInput
+            <NumberField
               label="Restock to"
               placeholder="Its quantity"
               min={0}
