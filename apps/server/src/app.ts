@@ -355,6 +355,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         audit,
         jobs,
         mail: deps.mail,
+        appUrl: config.appUrl,
         sessions: events,
         subscriptions,
         now,

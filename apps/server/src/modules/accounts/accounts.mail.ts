@@ -1,16 +1,12 @@
+import { escapeHtml, mailDocument, mailFootnote } from '../../lib/mail-html.js';
 import type { MailMessage } from '../../lib/mailer.js';
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 function layout(title: string, paragraphs: string[], link: { href: string; label: string }): string {
   const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`).join('');
-  return `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1a1b1e;max-width:560px;margin:24px auto;padding:0 16px">
-<h1 style="font-size:20px">${escapeHtml(title)}</h1>${body}
+  return mailDocument(`<h1 style="font-size:20px">${escapeHtml(title)}</h1>${body}
 <p style="margin:24px 0"><a href="${escapeHtml(link.href)}" style="background:#7048e8;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">${escapeHtml(link.label)}</a></p>
 <p style="font-size:13px;color:#555">If the button does not work, paste this address into your browser:<br>${escapeHtml(link.href)}</p>
-<p style="font-size:13px;color:#555">Haversack</p></body></html>`;
+${mailFootnote('Haversack')}`);
 }
 
 export function passwordResetMail(to: string, username: string, link: string): MailMessage {

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import type { Database, Executor } from '../../db/client.js';
 import type { JobQueue, JobRow } from '../../jobs/job-queue.js';
 import { AppError } from '../../lib/app-error.js';
+import { escapeHtml, mailDocument, mailFootnote } from '../../lib/mail-html.js';
 import type { MailQueue } from '../../lib/mail-queue.js';
 import type { SessionEndListener } from '../accounts/accounts.service.js';
 import { subscriptionsRepository } from '../subscriptions/subscriptions.repository.js';
@@ -108,13 +109,19 @@ function mailFilter(audience: MassMailBody['audience']): UserBulkFilter {
   return audience === 'all' ? { status: 'active' } : { status: 'active', tier: audience };
 }
 
-function htmlOf(text: string): string {
-  const escaped = text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  return `<p>${escaped.replace(/\n\n+/g, '</p><p>').replace(/\n/g, '<br>')}</p>`;
+/** Content review, finding 9: a mass mail says who sends it and why its reader gets it, as account mails do. */
+function massMailFooter(appUrl: string): string {
+  return `From the Haversack team. You receive this because you have a Haversack account at ${appUrl}.`;
 }
 
-function massMailMessage(params: MassMailParams) {
-  return { subject: params.subject, text: params.body, html: htmlOf(params.body) };
+function massMailMessage(params: MassMailParams, appUrl: string) {
+  const footer = massMailFooter(appUrl);
+  const paragraphs = escapeHtml(params.body).replace(/\n\n+/g, '</p><p>').replace(/\n/g, '<br>');
+  return {
+    subject: params.subject,
+    text: `${params.body}\n\n--\n${footer}\n`,
+    html: mailDocument(`<p>${paragraphs}</p>\n${mailFootnote(footer)}`),
+  };
 }
 
 /**
@@ -127,6 +134,7 @@ export class AdminOperationsService {
   readonly #audit: AuditLog;
   readonly #jobs: JobQueue;
   readonly #mail: MailQueue;
+  readonly #appUrl: string;
   readonly #now: () => Date;
   readonly #sessions: SessionEndListener;
   readonly #subscriptions: Pick<SubscriptionsService, 'grantTier' | 'planChanged'>;
@@ -136,6 +144,8 @@ export class AdminOperationsService {
     audit: AuditLog;
     jobs: JobQueue;
     mail: MailQueue;
+    /** The site's address, named in a mass mail's footer. */
+    appUrl: string;
     sessions: SessionEndListener;
     subscriptions: Pick<SubscriptionsService, 'grantTier' | 'planChanged'>;
     now: () => Date;
@@ -146,6 +156,7 @@ export class AdminOperationsService {
     this.#audit = deps.audit;
     this.#jobs = deps.jobs;
     this.#mail = deps.mail;
+    this.#appUrl = deps.appUrl;
     this.#now = deps.now;
     deps.jobs.register(ADMIN_OPERATION_JOB, (tx, job, afterCommit) => this.#runBatch(tx, job, afterCommit));
     deps.jobs.registerDetached<MassMailBatch>(MASS_MAIL_JOB, {
@@ -395,7 +406,7 @@ export class AdminOperationsService {
       cursor: operation.cursor,
       recipients: recipients.map(({ id, email }) => ({ id, email })),
       more: recipients.length === limit && operation.processed + recipients.length < operation.total,
-      message: massMailMessage(params),
+      message: massMailMessage(params, this.#appUrl),
     };
   }
 

@@ -339,6 +339,7 @@ describe('bulk operations on templates', () => {
       audit: ctx.app.services.audit,
       jobs: restarted,
       mail: ctx.mail,
+      appUrl: ctx.config.appUrl,
       sessions: { sessionsEnded: () => {} },
       subscriptions: ctx.app.services.subscriptions,
       now: () => new Date(),

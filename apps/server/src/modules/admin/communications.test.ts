@@ -220,6 +220,30 @@ describe('mass mail', () => {
     expect(json<{ data: AdminOperation[] }>(listed).data[0]?.id).toBe(operation.id);
   });
 
+  // Content review, finding 9: the mail was the admin's text alone, and a long word could widen it.
+  it('says who sends it and why the reader gets it, and wraps a long unbroken word', async () => {
+    const reader = await verified(await createUser(ctx));
+    await upgrade(ctx, reader, 'tier_2');
+    const subject = `Footer ${Date.now()}`;
+    const longWord = `https://status.haversack.example.com/${'x'.repeat(200)}`;
+    const started = await callApi(ctx, 'POST', '/admin/mass_mails', admin.adminAuth, {
+      audience: 'tier_2',
+      subject,
+      body: `Hello!\n\nSee ${longWord}`,
+    });
+    expect(started.statusCode, started.body).toBe(202);
+    await ctx.app.services.jobs.runDue();
+    const mail = (await readMails(ctx)).find(
+      (m) => m.subject === subject && m.to.toLowerCase() === reader.user.email.toLowerCase(),
+    );
+    if (!mail) throw new Error('no mass mail to the reader');
+    const footer = `From the Haversack team. You receive this because you have a Haversack account at ${ctx.config.appUrl}.`;
+    const [text = '', html = ''] = mail.raw.split(/Content-Type: text\/html/);
+    expect(text).toContain(`See ${longWord}\n\n--\n${footer}`);
+    expect(html).toContain(`<p style="font-size:13px;color:#555">${footer}</p>`);
+    expect(html).toMatch(/<body style="[^"]*overflow-wrap:anywhere;word-break:break-word/);
+  });
+
   it('counts the recipients first, and refuses the same mail sent twice at once (409) until it is done', async () => {
     const readers = await Promise.all(Array.from({ length: 3 }, async () => verified(await createUser(ctx))));
     for (const reader of readers) await upgrade(ctx, reader, 'tier_3');
