@@ -369,6 +369,25 @@ describe('item templates API', () => {
     expect(notJson.statusCode).toBe(400);
   });
 
+  // Content review, finding 4: the API took 0.0001 the form refused; one rule now, thousandths, in both.
+  it('takes a weight to the thousandth, as the catalogue’s crossbow bolt, and refuses a finer one in words', async () => {
+    const user = await createUser(ctx);
+    const bolt = await createTemplate(user, { name: 'Silvered bolt', weight: 0.075 });
+    expect(bolt.weight).toBe(0.075);
+    expect((await createTemplate(user, { name: 'Anvil', weight: 99_999.999 })).weight).toBe(99_999.999);
+    const refusal = { field: 'item_template.weight', message: 'Weight can have at most 3 decimal places' };
+    const created = await call('POST', '/item_templates', user, {
+      item_template: { name: 'Dust', weight: 0.0001 },
+    });
+    expect(created.statusCode).toBe(422);
+    expect(body(created).error.details).toEqual([refusal]);
+    const patched = await call('PATCH', `/item_templates/${bolt.id}`, user, {
+      item_template: { weight: 0.0751 },
+    });
+    expect(patched.statusCode).toBe(422);
+    expect(body(patched).error.details).toEqual([refusal]);
+  });
+
   it('reads by visibility: own, unlisted and public for anyone signed in; others’ private → 404', async () => {
     const owner = await createUser(ctx);
     const other = await createUser(ctx);
