@@ -1107,6 +1107,24 @@ describe('NotificationsChannel', () => {
     expect(others.messages).toEqual([]);
   });
 
+  it('tells a pending invitee that their invitation went with its party', async () => {
+    const gm = await createUser(ctx);
+    const party = await createParty(ctx, gm);
+    const invitee = await createUser(ctx);
+    const mine = subscribe(consumer(invitee), 'NotificationsChannel');
+    await mine.connected;
+    await ctx.app.services.parties.invite(gm.user.id, party.id, {
+      username: invitee.user.username,
+      role: 'player',
+      message: '',
+    });
+    expect(await mine.next()).toEqual({ action: 'invitations_changed' });
+    await ctx.app.services.parties.delete(gm.user, party.id);
+    expect(await mine.next()).toEqual({ action: 'invitations_changed' });
+    expect(await ctx.app.services.parties.myInvitations(invitee.user.id)).toEqual([]);
+    expect(mine.messages).toEqual([]);
+  });
+
   it('takes no parameters: an identifier naming a party or a user is refused', async () => {
     const user = await createUser(ctx);
     const party = await createParty(ctx, user);

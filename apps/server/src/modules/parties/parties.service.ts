@@ -364,7 +364,7 @@ export class PartiesService {
   }
 
   async delete(actor: { id: string; username: string }, partyId: string): Promise<void> {
-    const told = await this.#db.transaction(async (tx) => {
+    const done = await this.#db.transaction(async (tx) => {
       // The party first, as a change holds it: a departure, a role change or a hand-over takes turns with
       // the deletion there, before either holds containers. Then what it destroys, in the order trades and
       // takes lock it, with its characters' containers: a gift or a hand-out into one of them tells its
@@ -378,10 +378,15 @@ export class PartiesService {
         throw new AppError('FORBIDDEN', 'Only the party’s creator can delete it.');
       await lockPartyHoldings(tx, [partyId], await repo.characterContainerIds(tx, partyId));
       const told = await this.#noticeToMembers(tx, party, actor, 'party_deleted');
+      // Pending invitations go with the party: their invitees' pages drop them once it is gone.
+      const invitees = (await repo.invitations(tx, { partyId, pendingOnly: true })).map(
+        (row) => row.invitation.invitedUserId,
+      );
       await destroyParty(tx, party, actor);
-      return told;
+      return { told, invitees };
     });
-    this.#notices.announce(told);
+    this.#notices.announce(done.told);
+    for (const invitee of new Set(done.invitees)) this.#events.invitationsChanged(invitee);
   }
 
   async members(userId: string, partyId: string): Promise<PartyMember[]> {
