@@ -52,7 +52,7 @@ describe('MainLayout: unread notifications on a closed navigation', () => {
     expect(hide.querySelector('[data-testid="notifications-menu-cue"]')).toBeNull();
     await userEvent.click(hide);
     const show = screen.getByRole('button', { name: 'Show sidebar' });
-    await waitFor(() => expect(show).toHaveAccessibleDescription('1 unread notifications'));
+    await waitFor(() => expect(show).toHaveAccessibleDescription('1 unread notification'));
     expect(show.querySelector('[data-testid="notifications-menu-cue"]')).not.toBeNull();
   });
 

@@ -52,7 +52,7 @@ describe('the Notifications entry of the navigation', () => {
   it('shows the unread invitations and notices as a badge, and says so in its name', async () => {
     serve(2, 1);
     // The label and the badge's hidden words sit in separate boxes: a space may come between them.
-    expect(await screen.findByRole('link', { name: /^Notifications ?, 3 unread$/ })).toHaveAttribute(
+    expect(await screen.findByRole('link', { name: /^Notifications ?\(3 unread\)$/ })).toHaveAttribute(
       'href',
       '/notifications',
     );

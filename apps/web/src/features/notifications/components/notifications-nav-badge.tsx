@@ -4,9 +4,14 @@ import { myInvitationsQuery } from '../../parties/api/parties-api';
 import { useNoticesLive } from '../api/notices-live';
 import { notificationsQuery } from '../api/notifications-api';
 
-/** What the Notifications entry says to a screen reader: "Notifications, 3 unread". */
+/** What the Notifications entry adds to its name for a screen reader: "Notifications (3 unread)". */
 export function unreadLabel(count: number): string {
   return `${count} unread`;
+}
+
+/** What a closed navigation's button is described by: "1 unread notification", "4 unread notifications". */
+export function unreadNotificationsLabel(count: number): string {
+  return `${unreadLabel(count)} ${count === 1 ? 'notification' : 'notifications'}`;
 }
 
 /** Invitations waiting for an answer plus unread notices, kept fresh by the user's own channel. */
@@ -20,7 +25,8 @@ function useUnreadCount(): number {
 /**
  * The unread count on the navigation's Notifications entry: invitations waiting for an answer plus unread
  * notices. Loaded lazily with the signed-in shell (never in /login's first load). Inside the link, its
- * hidden words complete the link's name; the number itself is not read twice.
+ * hidden words complete the link's name in brackets (the label and the badge sit in separate boxes, so a
+ * leading comma would be read as "Notifications , 3 unread"); the number itself is not read twice.
  */
 export default function NotificationsNavBadge() {
   const count = useUnreadCount();
@@ -36,7 +42,7 @@ export default function NotificationsNavBadge() {
       >
         {count > 99 ? '99+' : count}
       </Badge>
-      <VisuallyHidden>, {unreadLabel(count)}</VisuallyHidden>
+      <VisuallyHidden>({unreadLabel(count)})</VisuallyHidden>
     </>
   );
 }
@@ -52,7 +58,7 @@ export function NotificationsMenuCue({ describedBy }: { describedBy: string }) {
   return (
     <>
       <span aria-hidden="true" data-testid="notifications-menu-cue" className="haversack-menu-cue" />
-      <VisuallyHidden id={describedBy}>{unreadLabel(count)} notifications</VisuallyHidden>
+      <VisuallyHidden id={describedBy}>{unreadNotificationsLabel(count)}</VisuallyHidden>
     </>
   );
 }
