@@ -60,6 +60,11 @@ import { partiesRoutes } from './modules/parties/parties.routes.js';
 import { type MemberLeftHook, PartiesService } from './modules/parties/parties.service.js';
 import { PartyNotesService } from './modules/parties/party-notes.service.js';
 import { PatronagesService } from './modules/parties/patronages.service.js';
+import {
+  AnnouncementEmailLinks,
+  AnnouncementEmailsService,
+} from './modules/preferences/announcement-emails.js';
+import { announcementEmailsRoutes } from './modules/preferences/announcement-emails.routes.js';
 import { preferencesRoutes } from './modules/preferences/preferences.routes.js';
 import { PreferencesService } from './modules/preferences/preferences.service.js';
 import { sharePageRoutes } from './modules/shares/share-page.js';
@@ -124,6 +129,8 @@ export interface AppServices {
   apiTokens: ApiTokensService;
   signedInSessions: SignedInSessionsService;
   preferences: PreferencesService;
+  /** The unsubscribe link of a mass mail (signed out). */
+  announcementEmails: AnnouncementEmailsService;
   entitlements: EntitlementService;
   subscriptions: SubscriptionsService;
   events: EventBus;
@@ -284,12 +291,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     patronages.memberLeft(tx, partyId, userId, actorId, told),
   );
   const loot = new LootService(database.db, { entitlements, events, moves: inventory.moves, now });
+  const announcementLinks = new AnnouncementEmailLinks({ secret: deps.jwtSecret, appUrl: config.appUrl });
   const services: AppServices = {
     accessTokens,
     accounts,
     apiTokens: new ApiTokensService(database.db, entitlements, now),
     signedInSessions: new SignedInSessionsService({ db: database.db, sessions: events, now }),
     preferences: new PreferencesService(database.db),
+    announcementEmails: new AnnouncementEmailsService({ db: database.db, links: announcementLinks }),
     entitlements,
     subscriptions,
     events,
@@ -356,6 +365,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         jobs,
         mail: deps.mail,
         appUrl: config.appUrl,
+        unsubscribeLinks: announcementLinks,
         sessions: events,
         subscriptions,
         now,
@@ -510,6 +520,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
       await api.register(reportsRoutes, { moderation: services.backOffice.moderation });
       await api.register(announcementsRoutes, { announcements: services.backOffice.announcements });
+      await api.register(announcementEmailsRoutes, { announcementEmails: services.announcementEmails });
       await api.register(stripeWebhookRoutes, {
         stripe: billing.name === 'stripe' ? (billing as StripeBilling) : undefined,
         webhooks: new StripeWebhookService(database.db),

@@ -221,6 +221,11 @@ export const massMailBodySchema = z.object({
     .trim()
     .min(1, 'Write the message')
     .max(20_000, 'Keep the message under 20000 characters'),
+  /**
+   * A service notice (a change to the terms, a security incident) also reaches users who turned announcement
+   * e-mails off; the audit log records it. Absent: false.
+   */
+  service_notice: z.boolean({ error: 'Say whether this is a service notice' }).optional(),
 });
 export type MassMailBody = z.infer<typeof massMailBodySchema>;
 

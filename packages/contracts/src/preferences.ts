@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './fields.js';
 
 /**
  * spec/01 §3 Preferences, with their defaults. Issue 12: diceRollAnimation is gone (nothing in Haversack rolls
@@ -9,6 +10,11 @@ export const preferencesSchema = z.object({
   compactView: z.boolean(),
   notificationsEnabled: z.boolean(),
   soundEffects: z.boolean(),
+  /**
+   * Not in spec/01 §3: whether the admins' mass mail (announcements by e-mail) reaches the user. Off, a mass
+   * mail skips the user unless the admin sends it as a service notice (docs/decisions.md).
+   */
+  announcementEmails: z.boolean(),
 });
 export type Preferences = z.infer<typeof preferencesSchema>;
 
@@ -17,6 +23,7 @@ export const defaultPreferences: Preferences = {
   compactView: false,
   notificationsEnabled: true,
   soundEffects: false,
+  announcementEmails: true,
 };
 
 /** PUT /users/preferences takes any subset; unknown keys are dropped, wrong types refused. */
@@ -24,3 +31,24 @@ export const preferencesUpdateBodySchema = z.object({ preferences: preferencesSc
 export type PreferencesUpdateBody = z.infer<typeof preferencesUpdateBodySchema>;
 
 export const preferencesResponseSchema = z.object({ preferences: preferencesSchema });
+
+// ---- Unsubscribing from announcements by e-mail, signed out (the link in a mass mail's footer) -------
+
+export const announcementEmailsMessages = {
+  unsubscribed: 'You will no longer receive announcements by e-mail from Haversack.',
+  resubscribed: 'You will receive announcements by e-mail from Haversack again.',
+  invalid:
+    'This unsubscribe link is not valid: it may have been cut short. Open it again from the e-mail, or sign in and turn off announcement e-mails under Preferences.',
+} as const;
+
+/** POST /api/v1/announcement_emails/unsubscribe and /resubscribe: the token of the mail's link. */
+export const announcementEmailsTokenBodySchema = z.object({
+  token: text({ error: announcementEmailsMessages.invalid })
+    .min(1, announcementEmailsMessages.invalid)
+    .max(200, announcementEmailsMessages.invalid),
+});
+export type AnnouncementEmailsTokenBody = z.infer<typeof announcementEmailsTokenBodySchema>;
+
+/** The account's preference after the call. */
+export const announcementEmailsResultSchema = z.object({ announcement_emails: z.boolean() });
+export type AnnouncementEmailsResult = z.infer<typeof announcementEmailsResultSchema>;

@@ -10,6 +10,8 @@ export interface MailMessage {
   html: string;
   /** The link the mail carries (a credential: it is never logged; the .eml file holds it). */
   link?: string;
+  /** Headers of its own (a mass mail's List-Unsubscribe, RFC 8058); account mails have none. */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {
@@ -44,6 +46,7 @@ export function createMailer(options: {
           subject: message.subject,
           text: message.text,
           html: message.html,
+          ...(message.headers ? { headers: message.headers } : {}),
         });
         options.log.info({ to: message.to, subject: message.subject }, 'mail sent');
       },
@@ -71,6 +74,7 @@ export function createMailer(options: {
         subject: message.subject,
         text: message.text,
         html: message.html,
+        ...(message.headers ? { headers: message.headers } : {}),
       });
       await mkdir(mailDir, { recursive: true });
       await writeFile(file, info.message as Buffer);

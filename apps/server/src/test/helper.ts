@@ -127,7 +127,14 @@ export async function readMails(ctx: TestContext): Promise<{ to: string; subject
   return files.map((file) => {
     const raw = readFileSync(path.join(dir, file), 'utf8');
     const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'mi').exec(raw)?.[1]?.trim() ?? '';
-    return { to: header('To'), subject: header('Subject'), raw: decodeQuotedPrintable(raw) };
+    // The header is never quoted-printable: decoding it would turn a List-Unsubscribe URL's `=f9` into a byte.
+    const headerEnd = raw.search(/\r?\n\r?\n/);
+    const head = headerEnd === -1 ? raw : raw.slice(0, headerEnd);
+    return {
+      to: header('To'),
+      subject: header('Subject'),
+      raw: head + decodeQuotedPrintable(raw.slice(head.length)),
+    };
   });
 }
 

@@ -53,12 +53,15 @@ function userConditions(filter: UserBulkFilter): SQL | undefined {
 /**
  * `suspendable`: only those a bulk suspension acts on, neither admins nor already suspended.
  * `mailable`: only confirmed addresses, so a mass mail never goes to an address its owner never proved.
+ * `wantsAnnouncements`: only users who have not turned announcement e-mails off (preferences
+ * `announcementEmails`; anything but `false` stored reads as its default, on).
  * `signedUpBy`: only accounts that existed when the operation was queued, so the run acts on the set the
  * admin saw counted, never on someone who signed up (and matched) afterwards.
  */
 export interface UserScope {
   suspendable?: boolean;
   mailable?: boolean;
+  wantsAnnouncements?: boolean;
   signedUpBy?: Date;
 }
 
@@ -66,6 +69,9 @@ function scopeConditions(options: UserScope): SQL | undefined {
   return and(
     options.suspendable ? and(eq(users.admin, false), isNull(users.suspendedAt)) : undefined,
     options.mailable ? isNotNull(users.emailVerifiedAt) : undefined,
+    options.wantsAnnouncements
+      ? sql`${users.preferences} -> 'announcementEmails' is distinct from 'false'::jsonb`
+      : undefined,
     options.signedUpBy ? lte(users.createdAt, options.signedUpBy) : undefined,
   );
 }

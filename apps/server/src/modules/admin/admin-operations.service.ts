@@ -14,7 +14,9 @@ import type { JobQueue, JobRow } from '../../jobs/job-queue.js';
 import { AppError } from '../../lib/app-error.js';
 import { escapeHtml, mailDocument, mailFootnote } from '../../lib/mail-html.js';
 import type { MailQueue } from '../../lib/mail-queue.js';
+import type { MailMessage } from '../../lib/mailer.js';
 import type { SessionEndListener } from '../accounts/accounts.service.js';
+import type { AnnouncementEmailLinks } from '../preferences/announcement-emails.js';
 import { subscriptionsRepository } from '../subscriptions/subscriptions.repository.js';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.js';
 import { type AdminCaller, auditActor } from './admin-guard.js';
@@ -53,6 +55,8 @@ const operationParamsSchema = z.union([
     audience: z.enum(massMailAudiences),
     subject: z.string(),
     body: z.string(),
+    // Queued before users could turn announcement e-mails off: not a service notice.
+    service_notice: z.boolean().default(false),
   }),
   z.object({
     kind: z.literal('bulk_users'),
@@ -86,7 +90,7 @@ interface MassMailBatch {
   recipients: { id: string; email: string }[];
   /** Whether recipients may remain after this batch (it was full and the count not reached). */
   more: boolean;
-  message: { subject: string; text: string; html: string };
+  params: MassMailParams;
 }
 
 export function toOperationJson(row: AdminOperationRow): AdminOperation {
@@ -105,8 +109,24 @@ export function toOperationJson(row: AdminOperationRow): AdminOperation {
   };
 }
 
+/** A mass mail's params as stored: `service_notice` always said, so that the audit log records it. */
+export function massMailParams(body: MassMailBody): MassMailParams {
+  return {
+    kind: 'mass_mail',
+    audience: body.audience,
+    subject: body.subject,
+    body: body.body,
+    service_notice: body.service_notice === true,
+  };
+}
+
 function mailFilter(audience: MassMailBody['audience']): UserBulkFilter {
   return audience === 'all' ? { status: 'active' } : { status: 'active', tier: audience };
+}
+
+/** Confirmed addresses only; of those who turned announcement e-mails off, none unless a service notice. */
+function mailScope(params: MassMailParams) {
+  return { mailable: true, wantsAnnouncements: !params.service_notice };
 }
 
 /** Content review, finding 9: a mass mail says who sends it and why its reader gets it, as account mails do. */
@@ -114,13 +134,37 @@ function massMailFooter(appUrl: string): string {
   return `From the Haversack team. You receive this because you have a Haversack account at ${appUrl}.`;
 }
 
-function massMailMessage(params: MassMailParams, appUrl: string) {
+const SERVICE_NOTICE_LINE =
+  'This is a service notice about your account: it goes to every account, even those that turned announcement e-mails off.';
+const UNSUBSCRIBE_LABEL = 'Unsubscribe from announcements by e-mail';
+
+/**
+ * One reader's mass mail: the footer ends with the reader's own unsubscribe link (it works signed out), and
+ * List-Unsubscribe names the one-click POST (RFC 8058) that mail clients offer as their unsubscribe button.
+ */
+function massMailMessage(
+  params: MassMailParams,
+  appUrl: string,
+  links: AnnouncementEmailLinks,
+  userId: string,
+  to: string,
+): MailMessage {
   const footer = massMailFooter(appUrl);
+  const page = links.pageUrl(userId);
   const paragraphs = escapeHtml(params.body).replace(/\n\n+/g, '</p><p>').replace(/\n/g, '<br>');
+  const notice = params.service_notice ? [SERVICE_NOTICE_LINE] : [];
+  const unsubscribe = `<p style="font-size:13px;color:#555"><a href="${escapeHtml(page)}" style="color:#555">${UNSUBSCRIBE_LABEL}</a></p>`;
   return {
+    to,
     subject: params.subject,
-    text: `${params.body}\n\n--\n${footer}\n`,
-    html: mailDocument(`<p>${paragraphs}</p>\n${mailFootnote(footer)}`),
+    text: `${params.body}\n\n--\n${[footer, ...notice, `${UNSUBSCRIBE_LABEL}: ${page}`].join('\n')}\n`,
+    html: mailDocument(
+      `<p>${paragraphs}</p>\n${[footer, ...notice].map(mailFootnote).join('\n')}\n${unsubscribe}`,
+    ),
+    headers: {
+      'List-Unsubscribe': `<${links.oneClickUrl(userId)}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    },
   };
 }
 
@@ -135,6 +179,7 @@ export class AdminOperationsService {
   readonly #jobs: JobQueue;
   readonly #mail: MailQueue;
   readonly #appUrl: string;
+  readonly #links: AnnouncementEmailLinks;
   readonly #now: () => Date;
   readonly #sessions: SessionEndListener;
   readonly #subscriptions: Pick<SubscriptionsService, 'grantTier' | 'planChanged'>;
@@ -146,6 +191,8 @@ export class AdminOperationsService {
     mail: MailQueue;
     /** The site's address, named in a mass mail's footer. */
     appUrl: string;
+    /** Each reader's unsubscribe link, in the footer and in List-Unsubscribe. */
+    unsubscribeLinks: AnnouncementEmailLinks;
     sessions: SessionEndListener;
     subscriptions: Pick<SubscriptionsService, 'grantTier' | 'planChanged'>;
     now: () => Date;
@@ -157,6 +204,7 @@ export class AdminOperationsService {
     this.#jobs = deps.jobs;
     this.#mail = deps.mail;
     this.#appUrl = deps.appUrl;
+    this.#links = deps.unsubscribeLinks;
     this.#now = deps.now;
     deps.jobs.register(ADMIN_OPERATION_JOB, (tx, job, afterCommit) => this.#runBatch(tx, job, afterCommit));
     deps.jobs.registerDetached<MassMailBatch>(MASS_MAIL_JOB, {
@@ -250,7 +298,7 @@ export class AdminOperationsService {
 
   async #count(db: Executor, params: OperationParams): Promise<number> {
     if (params.kind === 'mass_mail')
-      return repo.countUsers(db, mailFilter(params.audience), { mailable: true });
+      return repo.countUsers(db, mailFilter(params.audience), mailScope(params));
     if (params.kind === 'bulk_users')
       return repo.countUsers(db, params.filter, { suspendable: params.action === 'suspend' });
     return repo.countTemplates(db, params.filter);
@@ -378,7 +426,8 @@ export class AdminOperationsService {
 
   /**
    * A mass mail batch's claim, in the job's transaction: the next recipients after the cursor (confirmed
-   * addresses of active users, never past the count the admin confirmed). Nothing is recorded but the
+   * addresses of active users who still want announcement e-mails, unless it is a service notice; never
+   * past the count the admin confirmed). Who turned them off since the count is skipped. Nothing is recorded but the
    * status: the mails go after the commit (#sendMails), which records them.
    */
   async #claimMails(tx: Executor, job: JobRow): Promise<MassMailBatch | undefined> {
@@ -391,7 +440,7 @@ export class AdminOperationsService {
       limit === 0
         ? []
         : await repo.usersAfter(tx, mailFilter(params.audience), operation.cursor, limit, {
-            mailable: true,
+            ...mailScope(params),
             signedUpBy: operation.createdAt,
           });
     if (recipients.length === 0) {
@@ -406,7 +455,7 @@ export class AdminOperationsService {
       cursor: operation.cursor,
       recipients: recipients.map(({ id, email }) => ({ id, email })),
       more: recipients.length === limit && operation.processed + recipients.length < operation.total,
-      message: massMailMessage(params, this.#appUrl),
+      params,
     };
   }
 
@@ -423,7 +472,9 @@ export class AdminOperationsService {
     for (const recipient of batch.recipients) {
       if (sent > 0 && performance.now() - started > MASS_MAIL_SENDING_MS) break;
       try {
-        await this.#mail.sendNow({ to: recipient.email, ...batch.message });
+        await this.#mail.sendNow(
+          massMailMessage(batch.params, this.#appUrl, this.#links, recipient.id, recipient.email),
+        );
       } catch (error) {
         failure = error;
         break;

@@ -8,6 +8,7 @@ import { JobQueue } from '../../jobs/job-queue.js';
 import { createAdmin, type SignedInAdmin } from '../../test/admin.js';
 import { createTemplate, createUser, type SignedInUser } from '../../test/factories.js';
 import { buildTestApp, callApi, json, type TestContext } from '../../test/helper.js';
+import { AnnouncementEmailLinks } from '../preferences/announcement-emails.js';
 import { subscriptionsRepository } from '../subscriptions/subscriptions.repository.js';
 import { ADMIN_OPERATION_BATCH, AdminOperationsService } from './admin-operations.service.js';
 import { auditLogRepository } from './audit-log.repository.js';
@@ -340,6 +341,10 @@ describe('bulk operations on templates', () => {
       jobs: restarted,
       mail: ctx.mail,
       appUrl: ctx.config.appUrl,
+      unsubscribeLinks: new AnnouncementEmailLinks({
+        secret: ctx.jwtSecret ?? '',
+        appUrl: ctx.config.appUrl,
+      }),
       sessions: { sessionsEnded: () => {} },
       subscriptions: ctx.app.services.subscriptions,
       now: () => new Date(),

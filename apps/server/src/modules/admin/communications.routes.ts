@@ -12,7 +12,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../plugins/auth.js';
 import { requireAdmin } from './admin-guard.js';
-import type { AdminOperationsService } from './admin-operations.service.js';
+import { type AdminOperationsService, massMailParams } from './admin-operations.service.js';
 import type { AnnouncementsService } from './announcements.service.js';
 
 const idParams = z.object({ id: entityId() });
@@ -122,7 +122,8 @@ export async function communicationsAdminRoutes(
     {
       schema: {
         tags: ['admin'],
-        summary: 'How many users the mail would go to (the confirmation shows it); sends nothing',
+        summary:
+          'How many users the mail would go to (confirmed addresses; who turned announcement e-mails off only for a service notice); sends nothing',
         body: massMailBodySchema,
         response: { 200: successEnvelope(bulkPreviewSchema) },
       },
@@ -131,7 +132,7 @@ export async function communicationsAdminRoutes(
       requireAdmin(request);
       return {
         status: 'success' as const,
-        data: { count: await operations.preview({ kind: 'mass_mail', ...request.body }) },
+        data: { count: await operations.preview(massMailParams(request.body)) },
       };
     },
   );
@@ -142,13 +143,13 @@ export async function communicationsAdminRoutes(
       schema: {
         tags: ['admin'],
         summary:
-          'E-mail all users or one tier in the background (audited); poll GET /admin/operations/:id. 409 while the same mail is queued or running',
+          'E-mail all users or one tier in the background (audited), leaving out who turned announcement e-mails off unless service_notice; poll GET /admin/operations/:id. 409 while the same mail is queued or running',
         body: massMailBodySchema,
         response: { 202: successEnvelope(adminOperationSchema) },
       },
     },
     async (request, reply) => {
-      const operation = await operations.start(requireAdmin(request), { kind: 'mass_mail', ...request.body });
+      const operation = await operations.start(requireAdmin(request), massMailParams(request.body));
       return reply.status(202).send({ status: 'success', data: operation });
     },
   );

@@ -8,6 +8,7 @@ import { createAdmin, type SignedInAdmin } from '../../test/admin.js';
 import { createUser, type SignedInUser } from '../../test/factories.js';
 import { buildTestApp, callApi, json, readMails, type TestContext } from '../../test/helper.js';
 import { ADMIN_OPERATION_BATCH, ADMIN_OPERATION_JOB, MASS_MAIL_JOB } from './admin-operations.service.js';
+import { auditLogRepository } from './audit-log.repository.js';
 
 /**
  * Mass mail is sent outside any transaction: on PGlite a transaction holds the only connection, so a batch
@@ -225,5 +226,160 @@ describe('a mass mail queued by an earlier version', () => {
       changed: mailed.length,
     });
     expect(await ctx.database.db.select().from(jobs).where(like(jobs.key, 'admin_operation:%'))).toEqual([]);
+  });
+});
+
+/** Turns a reader's announcement e-mails off as the Preferences page does. */
+async function optOut(ctx: TestContext, reader: SignedInUser): Promise<void> {
+  const response = await ctx.app.inject({
+    method: 'PUT',
+    url: '/users/preferences',
+    headers: reader.auth,
+    payload: { preferences: { announcementEmails: false } },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+}
+
+async function announcementEmailsOf(ctx: TestContext, reader: SignedInUser): Promise<unknown> {
+  const response = await ctx.app.inject({ url: '/users/preferences', headers: reader.auth });
+  return json<{ data: { preferences: { announcementEmails: unknown } } }>(response).data.preferences
+    .announcementEmails;
+}
+
+/** A mail's header, its folded lines joined (RFC 5322 §2.2.3). */
+function headerOf(raw: string, name: string): string | undefined {
+  const head = raw.split(/\r?\n\r?\n/)[0]?.replace(/\r?\n[ \t]+/g, ' ') ?? '';
+  return new RegExp(`^${name}: (.*)$`, 'mi').exec(head)?.[1]?.trim();
+}
+
+describe('users who turned announcement e-mails off', () => {
+  it('are left out of the count and of the mail, and so is one who turns them off after the count', async () => {
+    const ctx = await app();
+    const admin = await createAdmin(ctx);
+    const [quiet, late, ...others] = await readers(ctx, 4);
+    if (!quiet || !late) throw new Error('no readers');
+    await optOut(ctx, quiet);
+    const mail = { audience: 'all', subject: SUBJECT, body: 'The shops restock on their own now.' };
+
+    const preview = await callApi(ctx, 'POST', '/admin/mass_mails/preview', admin.adminAuth, mail);
+    expect(json<{ data: { count: number } }>(preview).data.count).toBe(3);
+    const operation = await startMassMail(ctx, admin);
+    expect(operation.total).toBe(3);
+    // Turned off between the admin's confirmation and the send: still skipped.
+    await optOut(ctx, late);
+
+    await ctx.app.services.jobs.runDue();
+    const sent = (await readMails(ctx)).filter((m) => m.subject === SUBJECT);
+    expect(sent.map((m) => m.to.toLowerCase()).sort()).toEqual(addressesOf(others));
+    expect(await operationOf(ctx, operation.id)).toMatchObject({ status: 'done', processed: 2, changed: 2 });
+  });
+
+  it('still get a service notice, which the count includes and the audit log records', async () => {
+    const ctx = await app();
+    const admin = await createAdmin(ctx);
+    const mailed = await readers(ctx, 3);
+    const [quiet] = mailed;
+    if (!quiet) throw new Error('no readers');
+    await optOut(ctx, quiet);
+    const notice = {
+      audience: 'all',
+      subject: SUBJECT,
+      body: 'Our terms change on the first of the month.',
+      service_notice: true,
+    };
+
+    const preview = await callApi(ctx, 'POST', '/admin/mass_mails/preview', admin.adminAuth, notice);
+    expect(json<{ data: { count: number } }>(preview).data.count).toBe(3);
+    const started = await callApi(ctx, 'POST', '/admin/mass_mails', admin.adminAuth, notice);
+    expect(started.statusCode, started.body).toBe(202);
+    const operation = json<{ data: AdminOperation }>(started).data;
+    expect(operation).toMatchObject({ total: 3, params: { service_notice: true } });
+    const [entry] = await auditLogRepository.forSubject(ctx.database.db, operation.id);
+    expect(entry).toMatchObject({ action: 'mass_mail_started', details: { service_notice: true } });
+
+    await ctx.app.services.jobs.runDue();
+    const sent = (await readMails(ctx)).filter((m) => m.subject === SUBJECT);
+    expect(sent.map((m) => m.to.toLowerCase()).sort()).toEqual(addressesOf(mailed));
+    expect(sent[0]?.raw).toContain('This is a service notice about your account');
+    // The preference stands: the next ordinary mail leaves the reader out again.
+    expect(await announcementEmailsOf(ctx, quiet)).toBe(false);
+  });
+
+  it('an ordinary mail is recorded as no service notice', async () => {
+    const ctx = await app();
+    const admin = await createAdmin(ctx);
+    await readers(ctx, 1);
+    const operation = await startMassMail(ctx, admin);
+    expect(operation.params).toMatchObject({ service_notice: false });
+    const [entry] = await auditLogRepository.forSubject(ctx.database.db, operation.id);
+    expect(entry).toMatchObject({ details: { service_notice: false } });
+  });
+});
+
+describe('a mass mail’s unsubscribe link', () => {
+  it('is each reader’s own, in the footer and in List-Unsubscribe, and one click turns only theirs off', async () => {
+    const ctx = await app();
+    const admin = await createAdmin(ctx);
+    const [first, second] = await readers(ctx, 2);
+    if (!first || !second) throw new Error('no readers');
+    await startMassMail(ctx, admin);
+    await ctx.app.services.jobs.runDue();
+    const sent = (await readMails(ctx)).filter((m) => m.subject === SUBJECT);
+    const mailTo = (reader: SignedInUser) => {
+      const mail = sent.find((m) => m.to.toLowerCase() === reader.user.email.toLowerCase());
+      if (!mail) throw new Error(`no mass mail to ${reader.user.email}`);
+      return mail;
+    };
+    const base = ctx.config.appUrl;
+
+    const raw = mailTo(first).raw;
+    expect(headerOf(raw, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
+    const listUnsubscribe = headerOf(raw, 'List-Unsubscribe') ?? '';
+    const oneClick = /^<([^>]+)>$/.exec(listUnsubscribe)?.[1] ?? '';
+    expect(oneClick.startsWith(`${base}/api/v1/announcement_emails/one_click?token=`)).toBe(true);
+    const [text = '', html = ''] = raw.split(/Content-Type: text\/html/);
+    const page = new RegExp(`${base.replace(/[.]/g, '\\.')}/unsubscribe\\?token=[^\\s"<]+`);
+    const pageLink = page.exec(text)?.[0] ?? '';
+    expect(text).toContain(`Unsubscribe from announcements by e-mail: ${pageLink}`);
+    expect(html).toContain(
+      `<a href="${pageLink}" style="color:#555">Unsubscribe from announcements by e-mail</a>`,
+    );
+    // The two links carry the same token; the other reader's is another.
+    const token = new URL(pageLink).searchParams.get('token');
+    expect(new URL(oneClick).searchParams.get('token')).toBe(token);
+    const otherOneClick = /<([^>]+)>/.exec(headerOf(mailTo(second).raw, 'List-Unsubscribe') ?? '')?.[1];
+    expect(otherOneClick).toBeDefined();
+    expect(otherOneClick).not.toBe(oneClick);
+
+    // What a mail provider sends (RFC 8058 §3.2): signed out, a form body, the token in the URL.
+    const clicked = await ctx.app.inject({
+      method: 'POST',
+      url: oneClick.slice(base.length),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'List-Unsubscribe=One-Click',
+    });
+    expect(clicked.statusCode, clicked.body).toBe(200);
+    expect(json(clicked)).toMatchObject({ status: 'success', data: { announcement_emails: false } });
+    expect(await announcementEmailsOf(ctx, first)).toBe(false);
+    expect(await announcementEmailsOf(ctx, second)).toBe(true);
+  });
+
+  it('is in no account mail, which still reaches who turned announcement e-mails off', async () => {
+    const ctx = await app();
+    const [quiet] = await readers(ctx, 1);
+    if (!quiet) throw new Error('no readers');
+    await optOut(ctx, quiet);
+    const forgot = await callApi(ctx, 'POST', '/auth/forgot_password', undefined, {
+      email: quiet.user.email,
+    });
+    expect(forgot.statusCode, forgot.body).toBe(200);
+    const mails = (await readMails(ctx)).filter((m) => m.to.toLowerCase() === quiet.user.email.toLowerCase());
+    // The verification mail of the sign-up and the password reset.
+    expect(mails.length).toBe(2);
+    for (const mail of mails) {
+      expect(headerOf(mail.raw, 'List-Unsubscribe')).toBeUndefined();
+      expect(headerOf(mail.raw, 'List-Unsubscribe-Post')).toBeUndefined();
+      expect(mail.raw).not.toContain('/unsubscribe?token=');
+    }
   });
 });

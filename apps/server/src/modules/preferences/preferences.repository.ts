@@ -19,12 +19,23 @@ export const preferencesRepository = {
     userId: string,
     changes: Record<string, unknown>,
   ): Promise<Record<string, unknown>> {
+    const merged = await preferencesRepository.mergeIfExists(db, userId, changes);
+    if (!merged) throw new Error(`user ${userId} vanished while saving preferences`);
+    return merged;
+  },
+
+  /** As merge; undefined when there is no such user (an unsubscribe link of a deleted account). */
+  async mergeIfExists(
+    db: Executor,
+    userId: string,
+    changes: Record<string, unknown>,
+  ): Promise<Record<string, unknown> | undefined> {
     const [row] = await db
       .update(users)
       .set({ preferences: sql`${users.preferences} || ${JSON.stringify(changes)}::jsonb` })
       .where(eq(users.id, userId))
       .returning({ preferences: users.preferences });
-    if (!row) throw new Error(`user ${userId} vanished while saving preferences`);
+    if (!row) return undefined;
     userWritten(userId);
     return row.preferences;
   },
