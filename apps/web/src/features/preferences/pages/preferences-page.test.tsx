@@ -1,5 +1,5 @@
 import { defaultPreferences } from '@haversack/contracts';
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { THEME_STORAGE_KEY } from '../../../lib/theme-storage';
@@ -54,8 +54,38 @@ describe('PreferencesPage', () => {
       'preference-compactView',
       'preference-notificationsEnabled',
       'preference-soundEffects',
+      'preference-announcementEmails',
     ]);
     expect(screen.queryByText(/dice/i)).not.toBeInTheDocument();
+  });
+
+  it('turns announcement e-mails off, saying what they are and what still comes', async () => {
+    const fetchMock = mockFetch(({ init }) =>
+      init.method === 'PUT'
+        ? success({ preferences: { ...defaultPreferences, announcementEmails: false } })
+        : success({ preferences: defaultPreferences }),
+    );
+    renderRoutes(routes, '/profile/preferences');
+    const section = await screen.findByRole('region', { name: 'E-mail' });
+    const announcements = within(section).getByRole('switch', { name: /Announcements by e-mail/ });
+    expect(announcements).toBeChecked();
+    expect(
+      within(section).getByText(
+        'Receive news and announcements from the Haversack team. Mails about your account, such as password resets, and service notices always reach you.',
+      ),
+    ).toBeInTheDocument();
+    await userEvent.setup().click(announcements);
+    await vi.waitFor(() =>
+      expect(screen.getByRole('switch', { name: /Announcements by e-mail/ })).not.toBeChecked(),
+    );
+    const put = fetchMock.mock.calls.find(([, init]) => init?.method === 'PUT');
+    expect(JSON.parse(String(put?.[1]?.body))).toEqual({ preferences: { announcementEmails: false } });
+  });
+
+  it('shows announcement e-mails off when they were turned off (by the link in a mail, say)', async () => {
+    mockFetch(() => success({ preferences: { ...defaultPreferences, announcementEmails: false } }));
+    renderRoutes(routes, '/profile/preferences');
+    expect(await screen.findByRole('switch', { name: /Announcements by e-mail/ })).not.toBeChecked();
   });
 
   it('rolls back and toasts "Failed to update preferences" when the save fails', async () => {

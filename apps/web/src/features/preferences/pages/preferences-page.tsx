@@ -10,8 +10,9 @@ import { useUiStore } from '../../../stores/ui-store';
 import { preferencesQueryOptions, useUpdatePreferences } from '../api/preferences-api';
 
 type SwitchKey = Exclude<keyof Preferences, 'theme'>;
+type PreferenceSwitch = { key: SwitchKey; label: string; description: string };
 
-const switches: { key: SwitchKey; label: string; description: string }[] = [
+const switches: PreferenceSwitch[] = [
   { key: 'compactView', label: 'Compact view', description: 'Show lists and inventories with less spacing.' },
   {
     key: 'notificationsEnabled',
@@ -22,6 +23,15 @@ const switches: { key: SwitchKey; label: string; description: string }[] = [
     key: 'soundEffects',
     label: 'Sound effects',
     description: 'Play a short chime when a transfer, a purchase, a sale or taking loot succeeds.',
+  },
+];
+
+const emailSwitches: PreferenceSwitch[] = [
+  {
+    key: 'announcementEmails',
+    label: 'Announcements by e-mail',
+    description:
+      'Receive news and announcements from the Haversack team. Mails about your account, such as password resets, and service notices always reach you.',
   },
 ];
 
@@ -78,23 +88,30 @@ export function PreferencesPage() {
             </Stack>
           </Paper>
 
-          <Paper withBorder p="lg" component="section" aria-labelledby="behaviour-heading">
-            <Stack gap="md">
-              <Title order={2} size="h4" id="behaviour-heading">
-                Behaviour
-              </Title>
-              {switches.map((item) => (
-                <Switch
-                  key={item.key}
-                  label={item.label}
-                  description={item.description}
-                  checked={shown[item.key]}
-                  onChange={(event) => save({ [item.key]: event.currentTarget.checked })}
-                  data-testid={`preference-${item.key}`}
-                />
-              ))}
-            </Stack>
-          </Paper>
+          {(
+            [
+              ['behaviour', 'Behaviour', switches],
+              ['email', 'E-mail', emailSwitches],
+            ] as const
+          ).map(([id, heading, items]) => (
+            <Paper key={id} withBorder p="lg" component="section" aria-labelledby={`${id}-heading`}>
+              <Stack gap="md">
+                <Title order={2} size="h4" id={`${id}-heading`}>
+                  {heading}
+                </Title>
+                {items.map((item) => (
+                  <Switch
+                    key={item.key}
+                    label={item.label}
+                    description={item.description}
+                    checked={shown[item.key]}
+                    onChange={(event) => save({ [item.key]: event.currentTarget.checked })}
+                    data-testid={`preference-${item.key}`}
+                  />
+                ))}
+              </Stack>
+            </Paper>
+          ))}
         </>
       ) : null}
 
