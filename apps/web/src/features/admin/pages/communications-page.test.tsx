@@ -135,6 +135,52 @@ describe('CommunicationsPage', () => {
     await waitFor(() => expect(callsTo(fetchMock, '/admin/mass_mails', 'POST')).toHaveLength(1));
   });
 
+  it('leaves out who turned announcement e-mails off unless sent as a service notice, which it says', async () => {
+    const fetchMock = mockFetch(({ url, init }) => {
+      if (url.endsWith('/admin/mass_mails/preview')) return success({ count: 5 });
+      if (url.endsWith('/admin/mass_mails') && init.method === 'POST')
+        return success({ ...operation, params: { service_notice: true } }, 202);
+      return success([]);
+    });
+    renderRoutes(routes, '/admin/communications');
+    const form =
+      (await screen.findByRole('heading', { name: 'E-mail users' })).closest('div') ?? document.body;
+    await userEvent.type(within(form).getByRole('textbox', { name: /Subject/ }), 'New terms');
+    await userEvent.type(within(form).getByRole('textbox', { name: /Message/ }), 'They change.');
+    await userEvent.click(screen.getByRole('button', { name: 'Send E-mail' }));
+    const ordinary = await screen.findByRole('dialog', { name: 'Send E-mail' });
+    expect(ordinary).toHaveTextContent('Users who turned announcement e-mails off are left out too.');
+    await userEvent.click(within(ordinary).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    const notice = screen.getByRole('checkbox', { name: 'Service notice: send even to users who opted out' });
+    expect(notice).not.toBeChecked();
+    await userEvent.click(notice);
+    await userEvent.click(screen.getByRole('button', { name: 'Send E-mail' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Send E-mail' });
+    expect(dialog).toHaveTextContent(
+      'As a service notice it also reaches users who turned announcement e-mails off.',
+    );
+    const previews = callsTo(fetchMock, '/admin/mass_mails/preview', 'POST');
+    expect(JSON.parse(String(previews[0]?.[1]?.body))).toEqual({
+      audience: 'all',
+      subject: 'New terms',
+      body: 'They change.',
+    });
+    expect(JSON.parse(String(previews[1]?.[1]?.body))).toEqual({
+      audience: 'all',
+      subject: 'New terms',
+      body: 'They change.',
+      service_notice: true,
+    });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(callsTo(fetchMock, '/admin/mass_mails', 'POST')).toHaveLength(1));
+    const sent = callsTo(fetchMock, '/admin/mass_mails', 'POST')[0];
+    expect(JSON.parse(String(sent?.[1]?.body))).toMatchObject({ service_notice: true });
+    // Sent: the form starts afresh, as an ordinary mail.
+    await waitFor(() => expect(notice).not.toBeChecked());
+  });
+
   it('shows the refusal of a mail already going out', async () => {
     mockFetch(({ url, init }) => {
       if (url.endsWith('/admin/mass_mails/preview')) return success({ count: 3 });

@@ -4,6 +4,7 @@ import {
   Badge,
   Button,
   Card,
+  Checkbox,
   Group,
   Select,
   Skeleton,
@@ -274,21 +275,25 @@ function MassMailSection() {
   const [audience, setAudience] = useState<Audience>('all');
   const [subject, setSubject] = useState('');
   const [body, setBody] = useState('');
+  /** Sent even to users who turned announcement e-mails off (a change of terms, a security incident). */
+  const [serviceNotice, setServiceNotice] = useState(false);
   /** The recipients counted before sending: the confirmation says how many people the mail reaches. */
   const [recipients, setRecipients] = useState<number | null>(null);
   useUnsavedChanges(useCallback(() => subject.trim() !== '' || body.trim() !== '', [subject, body]));
+  const mail = () => ({ audience, subject, body, ...(serviceNotice ? { service_notice: true } : {}) });
   const count = useMutation({
-    mutationFn: () => previewMassMail({ audience, subject, body }),
+    mutationFn: () => previewMassMail(mail()),
     onSuccess: setRecipients,
   });
   const send = useMutation({
-    mutationFn: () => sendMassMail({ audience, subject, body }),
+    mutationFn: () => sendMassMail(mail()),
     onSuccess: () => {
       setRecipients(null);
       toast.success('Mail queued; it is sent in the background.');
       setAudience('all');
       setSubject('');
       setBody('');
+      setServiceNotice(false);
       void queryClient.invalidateQueries({ queryKey: communicationsKeys.massMails });
     },
     // The refusal (the same mail already going out, say) shows under the form, not behind the dialog.
@@ -333,9 +338,20 @@ function MassMailSection() {
             autosize
             minRows={4}
           />
+          <Checkbox
+            label="Service notice: send even to users who opted out"
+            description="Only for what every user must know (a change to the terms, a security incident). The audit log records it."
+            checked={serviceNotice}
+            onChange={(e) => {
+              setServiceNotice(e.currentTarget.checked);
+              setRecipients(null);
+            }}
+          />
           {recipients === 0 ? (
             <Alert color="yellow">
-              Nobody in {audienceLabel(audience)} has a confirmed address: no mail would be sent.
+              {serviceNotice
+                ? `Nobody in ${audienceLabel(audience)} has a confirmed address: no mail would be sent.`
+                : `Nobody in ${audienceLabel(audience)} has a confirmed address and wants announcement e-mails: no mail would be sent.`}
             </Alert>
           ) : null}
           {count.error || send.error ? (
@@ -353,7 +369,7 @@ function MassMailSection() {
         onClose={() => setRecipients(null)}
         onConfirm={() => send.mutate()}
         title="Send E-mail"
-        message={`This will e-mail ${recipients?.toLocaleString() ?? 0} ${recipients === 1 ? 'user' : 'users'} (${audienceLabel(audience)}) with a confirmed address; unconfirmed addresses are left out. A sent mail cannot be called back. Send it?`}
+        message={`This will e-mail ${recipients?.toLocaleString() ?? 0} ${recipients === 1 ? 'user' : 'users'} (${audienceLabel(audience)}) with a confirmed address; unconfirmed addresses are left out. ${serviceNotice ? 'As a service notice it also reaches users who turned announcement e-mails off.' : 'Users who turned announcement e-mails off are left out too.'} A sent mail cannot be called back. Send it?`}
         confirmLabel="Send"
         loading={send.isPending}
       />
@@ -378,6 +394,7 @@ function MassMailSection() {
               <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
                 {typeof operation.params.subject === 'string' ? operation.params.subject : 'Mail'} ·{' '}
                 {audienceLabel(massMailAudiences.find((a) => a === operation.params.audience) ?? 'all')}
+                {operation.params.service_notice === true ? ' · Service notice' : ''}
               </Text>
               <OperationProgress operation={operation} verb="mails sent" />
             </Stack>
