@@ -105,6 +105,13 @@ export const routes: RouteObject[] = [
           lazyPage('undo-email-change', 'Undo email change', () =>
             import('../features/auth/pages/undo-email-change-page').then((m) => m.UndoEmailChangePage),
           ),
+          // A mass mail's unsubscribe link: it works signed in or not, and asks nothing TanStack Query keeps.
+          lazyPage(
+            'unsubscribe',
+            'Unsubscribe',
+            () => import('../features/preferences/pages/unsubscribe-page').then((m) => m.UnsubscribePage),
+            { queries: false },
+          ),
           // Issue 16: Discord sends people back here after signing in (signed out) and after linking
           // Discord from the profile (signed in), so the page is not guest-only.
           lazyPage('auth/discord/callback', 'Discord sign-in', () =>
