@@ -28,6 +28,17 @@ describe('registering the slash commands with Discord', () => {
     expect(call?.body).toEqual(JSON.parse(JSON.stringify(discordCommands)));
   });
 
+  it('offers /give an optional giving character after its required options', () => {
+    const give = discordCommands.find((command) => command.name === 'give');
+    const options = give && 'options' in give ? give.options : [];
+    expect(options.map((o) => [o.name, o.required])).toEqual([
+      ['item', true],
+      ['quantity', true],
+      ['character', true],
+      ['from', false],
+    ]);
+  });
+
   it('says what Discord answered when it refuses', async () => {
     await expect(
       registerDiscordCommands({ baseUrl: discord.baseUrl, applicationId: 'app-1', botToken: 'wrong' }),

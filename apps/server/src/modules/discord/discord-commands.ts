@@ -35,6 +35,13 @@ export const discordCommands = [
       { type: STRING, name: 'item', description: 'The name of the item', required: true },
       { type: INTEGER, name: 'quantity', description: 'How many', required: true, min_value: 1 },
       { type: STRING, name: 'character', description: 'The character who receives it', required: true },
+      // Optional, so after the required ones (Discord's rule): without it, any other character of yours.
+      {
+        type: STRING,
+        name: 'from',
+        description: 'Your character who gives it (any other of yours holding enough when left out)',
+        required: false,
+      },
     ],
   },
   {

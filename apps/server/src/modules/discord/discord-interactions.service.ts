@@ -4,6 +4,7 @@ import {
   characterListQuerySchema,
   cleanJoinCode,
   type ItemInstance,
+  inventoryMessages,
   itemInstanceListQuerySchema,
   lootInstanceListQuerySchema,
   type Party,
@@ -295,6 +296,7 @@ export class DiscordInteractionsService {
     const itemName = String(option(interaction, 'item') ?? '').trim();
     const quantity = Number(option(interaction, 'quantity'));
     const recipientName = String(option(interaction, 'character') ?? '').trim();
+    const giverName = String(option(interaction, 'from') ?? '').trim();
     if (!itemName || !recipientName)
       throw new CommandRefusal('Say what to give and to whom: /give item quantity character.');
     if (!Number.isInteger(quantity) || quantity < 1)
@@ -312,30 +314,33 @@ export class DiscordInteractionsService {
       );
     }
     const [recipient] = recipients;
+    if (!recipient) throw new CommandRefusal(inventoryMessages.giveRecipientRequired);
+    const givers = await this.#givers(user, party, recipient, giverName);
+    const named = giverName ? givers[0] : undefined;
+    // Who the stacks were looked for among, in the refusals: the character named, or my others.
+    const among = named
+      ? plain(named.name)
+      : recipient.is_owner
+        ? `Your characters other than ${plain(recipient.name)}`
+        : 'Your characters';
 
-    // The stacks of that name among my characters, the first with enough in it chosen first.
+    // The stacks of that name among the giving characters, the first with enough in it chosen.
     const stacks: { character: Character; item: ItemInstance }[] = [];
-    for (const character of await this.#myCharacters(user, party)) {
+    for (const character of givers) {
       for (const item of await this.#itemsOf(user, character)) {
         if (sameName(item.name, itemName) || sameName(item.displayName, itemName))
           stacks.push({ character, item });
       }
     }
-    const chosen = stacks.find((stack) => stack.item.quantity >= quantity);
-    if (stacks.length === 0 || !recipient) {
-      throw new CommandRefusal(`None of your characters in ${plain(party.name)} has "${plain(itemName)}".`);
-    }
-    if (!chosen) {
-      // A give moves from one stack: said in the player's terms, with what they can do instead.
-      const held = stacks.reduce((sum, stack) => sum + stack.item.quantity, 0);
-      const largest = Math.max(...stacks.map((stack) => stack.item.quantity));
-      const name = plain(stacks[0]?.item.name ?? itemName);
+    if (stacks.length === 0) {
       throw new CommandRefusal(
-        held < quantity
-          ? `Your characters have only ${held} × ${name}.`
-          : `No single stack holds ${quantity} × ${name} (the largest holds ${largest}): give up to ${largest} at a time, or merge the stacks in the web app first.`,
+        named
+          ? `${among} has no "${plain(itemName)}".`
+          : `None of your characters in ${plain(party.name)}${recipient.is_owner ? ` other than ${plain(recipient.name)}` : ''} has "${plain(itemName)}".`,
       );
     }
+    const chosen = stacks.find((stack) => stack.item.quantity >= quantity);
+    if (!chosen) throw new CommandRefusal(tooFewInOneStack(stacks, quantity, itemName, among, !!named));
     // The web's own use case: permissions, capacity, monthly action limits and the ledger all apply.
     const result = await this.#deps.inventory.give({ id: user.id, username: user.username }, chosen.item.id, {
       character_id: recipient.id,
@@ -345,6 +350,30 @@ export class DiscordInteractionsService {
       `**${plain(chosen.character.name)}** gave ${result.moved} × ${plain(chosen.item.name)} to **${plain(recipient.name)}**.`,
       { public: true },
     );
+  }
+
+  /**
+   * The characters a /give may take from: mine in the party other than the recipient (it cannot give to
+   * itself), or the one `from` names.
+   */
+  async #givers(user: UserRow, party: Party, recipient: Character, from: string): Promise<Character[]> {
+    const mine = await this.#myCharacters(user, party);
+    if (!from) {
+      const others = mine.filter((character) => character.id !== recipient.id);
+      if (others.length === 0) throw new CommandRefusal(inventoryMessages.giveToOtherCharacter);
+      return others;
+    }
+    const named = mine.filter((character) => sameName(character.name, from));
+    if (named.length === 0) {
+      throw new CommandRefusal(`You have no character called "${plain(from)}" in ${plain(party.name)}.`);
+    }
+    if (named.length > 1) {
+      throw new CommandRefusal(
+        `Several of your characters are called "${plain(from)}": give it from the web app.`,
+      );
+    }
+    if (named[0]?.id === recipient.id) throw new CommandRefusal(inventoryMessages.giveToOtherCharacter);
+    return named;
   }
 
   async #loot(user: UserRow, party: Party): Promise<InteractionResponse> {
@@ -367,6 +396,37 @@ export class DiscordInteractionsService {
 
 function option(interaction: Interaction, name: string): string | number | boolean | undefined {
   return interaction.data?.options?.find((o) => o.name === name)?.value;
+}
+
+/**
+ * Why no stack can give `quantity` (a give moves from one stack), in the player's terms and with what they
+ * can do instead. Merging is offered only where it would work: stacks in one container (never across
+ * characters or containers) that together hold enough, of an item whose stacks may hold that many.
+ */
+function tooFewInOneStack(
+  stacks: { character: Character; item: ItemInstance }[],
+  quantity: number,
+  itemName: string,
+  among: string,
+  oneCharacter: boolean,
+): string {
+  const name = plain(stacks[0]?.item.name ?? itemName);
+  const held = stacks.reduce((sum, stack) => sum + stack.item.quantity, 0);
+  if (held < quantity) return `${among} ${oneCharacter ? 'has' : 'have'} only ${held} × ${name}.`;
+  const largest = Math.max(...stacks.map((stack) => stack.item.quantity));
+  const byContainer = new Map<string, { character: Character; total: number }>();
+  for (const { character, item } of stacks) {
+    const sizeAllows = item.item_template.stack_size === 0 || item.item_template.stack_size >= quantity;
+    if (!sizeAllows) continue;
+    const entry = byContainer.get(item.container_id) ?? { character, total: 0 };
+    entry.total += item.quantity;
+    byContainer.set(item.container_id, entry);
+  }
+  const mergeable = [...byContainer.values()].find((entry) => entry.total >= quantity);
+  const advice = mergeable
+    ? `, or merge ${plain(mergeable.character.name)}'s stacks in the web app first`
+    : '';
+  return `No single stack holds ${quantity} × ${name} (the largest holds ${largest}): give up to ${largest} at a time${advice}.`;
 }
 
 interface ItemList {

@@ -32,13 +32,21 @@ interface InteractionAnswer {
 
 let ctx: TestContext;
 let privateKey: KeyObject;
+let publicKeyHex: string;
 
 beforeAll(async () => {
   const pair = generateKeyPairSync('ed25519');
   privateKey = pair.privateKey;
   // Discord shows the public key as the hex of its 32 raw bytes: the tail of the SPKI encoding.
-  const publicKeyHex = pair.publicKey.export({ format: 'der', type: 'spki' }).subarray(-32).toString('hex');
-  ctx = await buildTestApp({ env: { DISCORD_PUBLIC_KEY: publicKeyHex } });
+  publicKeyHex = pair.publicKey.export({ format: 'der', type: 'spki' }).subarray(-32).toString('hex');
+  ctx = await buildTestApp({
+    env: {
+      DISCORD_PUBLIC_KEY: publicKeyHex,
+      // Sign-in too, as the commands need: players link their Discord accounts through it.
+      DISCORD_CLIENT_ID: 'client-1',
+      DISCORD_CLIENT_SECRET: 'client-secret',
+    },
+  });
 });
 afterAll(async () => ctx.close());
 
@@ -56,10 +64,13 @@ const newChannel = () => {
   return String(nextChannel);
 };
 
-function signedRequest(rawBody: string, options: { key?: KeyObject; timestamp?: string } = {}) {
+function signedRequest(
+  rawBody: string,
+  options: { key?: KeyObject; timestamp?: string; app?: TestContext } = {},
+) {
   const timestamp = options.timestamp ?? String(Math.floor(Date.now() / 1000));
   const signature = sign(null, Buffer.from(timestamp + rawBody), options.key ?? privateKey).toString('hex');
-  return ctx.app.inject({
+  return (options.app ?? ctx).app.inject({
     method: 'POST',
     url: '/api/v1/discord/interactions',
     headers: {
@@ -120,7 +131,14 @@ async function command(
 const text = (value: string): Option => ({ name: '', type: 3, value });
 const bind = (id: string, party: string, channelId: string) =>
   command(id, 'bind', [{ ...text(party), name: 'party' }], { channelId });
-const give = (id: string, channelId: string, item: string, quantity: number, character: string) =>
+const give = (
+  id: string,
+  channelId: string,
+  item: string,
+  quantity: number,
+  character: string,
+  from?: string,
+) =>
   command(
     id,
     'give',
@@ -128,6 +146,7 @@ const give = (id: string, channelId: string, item: string, quantity: number, cha
       { name: 'item', type: 3, value: item },
       { name: 'quantity', type: 4, value: quantity },
       { name: 'character', type: 3, value: character },
+      ...(from === undefined ? [] : [{ name: 'from', type: 3, value: from }]),
     ],
     { channelId },
   );
@@ -524,8 +543,9 @@ describe('/give', () => {
       quantity: 30,
     });
     expect(quivers.statusCode, quivers.body).toBe(201);
+    // Quivers hold twenty: merging them would be refused, so it is not offered.
     expect((await give(ids.pip, channelId, 'Arrow', 25, 'Brom')).data.content).toBe(
-      'No single stack holds 25 × Arrow (the largest holds 20): give up to 20 at a time, or merge the stacks in the web app first.',
+      'No single stack holds 25 × Arrow (the largest holds 20): give up to 20 at a time.',
     );
     expect((await give(ids.pip, channelId, 'Arrow', 20, 'Brom')).data.content).toContain('gave 20 × Arrow');
     expect((await give(ids.pip, channelId, 'Lute', 1, 'Brom')).data.content).toContain(
@@ -541,6 +561,109 @@ describe('/give', () => {
     expect((await give(ids.brom, channelId, 'Rope', 1, 'Pip')).data.content).toContain(
       'None of your characters',
     );
+  });
+});
+
+describe('/give between characters of the same player', () => {
+  /** Pip's player also plays Zed, who holds 3 ropes: Pip holds 5, and comes first in the list of names. */
+  async function twoOfMine() {
+    const table = await boundTable();
+    const zed = await createCharacter(ctx, table.pipPlayer, {
+      name: 'Zed',
+      partyId: table.party.id,
+      maxWeight: null,
+    });
+    const rope = await callApi(
+      ctx,
+      'GET',
+      `/containers/${table.pip.primary_container_id}/items`,
+      table.pipPlayer,
+    );
+    const ropeTemplate = (rope.json() as { data: { name: string; item_template_id: string }[] }).data.find(
+      (item) => item.name === 'Rope',
+    )?.item_template_id;
+    const added = await callApi(ctx, 'POST', '/item_instances', table.pipPlayer, {
+      item_template_id: ropeTemplate,
+      container_id: zed.primary_container_id,
+      quantity: 3,
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    return { ...table, zed };
+  }
+  const ropesOf = async (user: SignedInUser, containerId: string | null) => {
+    const items = await callApi(ctx, 'GET', `/containers/${containerId}/items?per_page=100`, user);
+    return (items.json() as { data: { name: string; quantity: number }[] }).data
+      .filter((item) => item.name === 'Rope')
+      .map((item) => item.quantity);
+  };
+
+  it('gives to my first character from another of mine, never from the recipient itself', async () => {
+    const { ids, channelId, pipPlayer, pip, zed } = await twoOfMine();
+    // Pip holds enough, but Pip is the one receiving: Zed gives.
+    expect((await give(ids.pip, channelId, 'Rope', 2, 'Pip')).data.content).toBe(
+      '**Zed** gave 2 × Rope to **Pip**.',
+    );
+    expect(await ropesOf(pipPlayer, pip.primary_container_id)).toEqual([7]);
+    expect(await ropesOf(pipPlayer, zed.primary_container_id)).toEqual([1]);
+    // And the other way round.
+    expect((await give(ids.pip, channelId, 'Rope', 4, 'Zed')).data.content).toBe(
+      '**Pip** gave 4 × Rope to **Zed**.',
+    );
+  });
+
+  it("counts only the giving characters' stacks when there are not enough, and advises only what works", async () => {
+    const { ids, channelId, pipPlayer, zed, party } = await twoOfMine();
+    // Pip's 5 ropes can never go to Pip: only Zed's 3 count.
+    expect((await give(ids.pip, channelId, 'Rope', 4, 'Pip')).data.content).toBe(
+      'Your characters other than Pip have only 3 × Rope.',
+    );
+    // Zed's rope in two stacks of one backpack (2 and 1): merging them there would make a stack of 3.
+    const [stack] = (
+      (await callApi(ctx, 'GET', `/containers/${zed.primary_container_id}/items`, pipPlayer)).json() as {
+        data: { id: string }[];
+      }
+    ).data;
+    const split = await callApi(ctx, 'POST', `/item_instances/${stack?.id}/split`, pipPlayer, {
+      quantity: 1,
+    });
+    expect(split.statusCode, split.body).toBe(200);
+    expect((await ropesOf(pipPlayer, zed.primary_container_id)).sort()).toEqual([1, 2]);
+    expect((await give(ids.pip, channelId, 'Rope', 3, 'Pip')).data.content).toBe(
+      "No single stack holds 3 × Rope (the largest holds 2): give up to 2 at a time, or merge Zed's stacks in the web app first.",
+    );
+    // To Brom, from Pip (5) and Zed (2 and 1): stacks of two characters cannot be merged.
+    expect((await give(ids.pip, channelId, 'Rope', 6, 'Brom')).data.content).toBe(
+      'No single stack holds 6 × Rope (the largest holds 5): give up to 5 at a time.',
+    );
+    // Nothing but the recipient's own.
+    expect((await give(ids.pip, channelId, 'Anvil', 1, 'Pip')).data.content).toBe(
+      `None of your characters in ${party.name} other than Pip has "Anvil".`,
+    );
+  });
+
+  it('gives from the character named in from, and refuses one that is not mine or is the recipient', async () => {
+    const { ids, channelId, pipPlayer, pip, zed, party } = await twoOfMine();
+    expect((await give(ids.pip, channelId, 'Rope', 1, 'Brom', 'zed')).data.content).toBe(
+      '**Zed** gave 1 × Rope to **Brom**.',
+    );
+    expect((await give(ids.pip, channelId, 'Rope', 1, 'Brom', 'Pip')).data.content).toBe(
+      '**Pip** gave 1 × Rope to **Brom**.',
+    );
+    expect(await ropesOf(pipPlayer, pip.primary_container_id)).toEqual([4]);
+    expect(await ropesOf(pipPlayer, zed.primary_container_id)).toEqual([2]);
+    expect((await give(ids.pip, channelId, 'Rope', 3, 'Brom', 'Zed')).data.content).toBe(
+      'Zed has only 2 × Rope.',
+    );
+    expect((await give(ids.pip, channelId, 'Anvil', 1, 'Brom', 'Zed')).data.content).toBe(
+      'Zed has no "Anvil".',
+    );
+    expect((await give(ids.pip, channelId, 'Rope', 1, 'Zed', 'Zed')).data.content).toBe(
+      inventoryMessages.giveToOtherCharacter,
+    );
+    expect((await give(ids.pip, channelId, 'Rope', 1, 'Zed', 'Brom')).data.content).toBe(
+      `You have no character called "Brom" in ${party.name}.`,
+    );
+    expect(await ropesOf(pipPlayer, zed.primary_container_id)).toEqual([2]);
   });
 });
 

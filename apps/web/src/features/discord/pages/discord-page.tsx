@@ -34,9 +34,9 @@ const commands = [
   { usage: '/unbind', who: 'GM', what: 'Unbinds the channel from its party.' },
   { usage: '/inventory', who: 'Members', what: "Your characters' items, as a message only you see." },
   {
-    usage: '/give item quantity character',
+    usage: '/give item quantity character [from]',
     who: 'Players',
-    what: "Gives an item of your character to another character of the party, with the web app's rules.",
+    what: "Gives an item of your character to another character of the party, with the web app's rules. Without from, the first of your other characters holding enough gives it.",
   },
   { usage: '/loot', who: 'Members', what: "The party's revealed loot (hidden loot never shows)." },
 ] as const;
