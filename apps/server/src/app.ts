@@ -292,6 +292,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   const loot = new LootService(database.db, { entitlements, events, moves: inventory.moves, now });
   const announcementLinks = new AnnouncementEmailLinks({ secret: deps.jwtSecret, appUrl: config.appUrl });
+  const discordSignIn = Boolean(config.discordClientId && config.discordClientSecret);
+  // Allowed (the commands' endpoint can be verified with Discord first), but every command needs a linked
+  // account, and linking is Discord sign-in: the operator hears of it once, where they look.
+  if (config.discordPublicKey && !discordSignIn) {
+    app.log.warn(
+      'DISCORD_PUBLIC_KEY is set but DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET are not: the slash commands answer, but players cannot link their Discord accounts, so every command refuses them. Set both to turn on Discord sign-in.',
+    );
+  }
   const services: AppServices = {
     accessTokens,
     accounts,
@@ -343,6 +351,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       inventory,
       loot,
       appUrl: config.appUrl,
+      linkingAvailable: discordSignIn,
       log: app.log,
       now,
     }),

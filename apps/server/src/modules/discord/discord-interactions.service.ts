@@ -82,6 +82,10 @@ export type InteractionResponse =
       data: { content?: string; embeds?: Embed[]; flags?: number; allowed_mentions: { parse: [] } };
     };
 
+/** The answer to an unlinked user where nobody can link: the server has the public key but no sign-in. */
+const discordLinkingUnavailable =
+  'Haversack cannot link Discord accounts on this server: whoever runs it has not set up Discord sign-in, so its commands cannot be used here yet.';
+
 /** A refusal the person who ran the command reads (only they see it). */
 class CommandRefusal extends Error {}
 
@@ -111,6 +115,8 @@ interface Deps {
   inventory: InventoryService;
   loot: LootService;
   appUrl: string;
+  /** Whether players can link their Discord accounts here (Discord sign-in is set up): every command needs it. */
+  linkingAvailable: boolean;
   log: FastifyBaseLogger;
   now: () => Date;
 }
@@ -178,7 +184,10 @@ export class DiscordInteractionsService {
     const linked = discordUser ? await repo.userOfDiscordId(this.#deps.db, discordUser.id) : undefined;
     if (!linked) {
       throw new CommandRefusal(
-        `Link your Discord account to Haversack first: open ${this.#deps.appUrl}/profile and choose "Link Discord".`,
+        this.#deps.linkingAvailable
+          ? `Link your Discord account to Haversack first: open ${this.#deps.appUrl}/profile and choose "Link Discord".`
+          : // No "Link Discord" button to point at: the server has no Discord sign-in.
+            discordLinkingUnavailable,
       );
     }
     if (linked.user.suspendedAt) throw new CommandRefusal(accountSuspendedMessage);

@@ -1,6 +1,8 @@
 import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import { Writable } from 'node:stream';
 import { accountSuspendedMessage, inventoryMessages } from '@haversack/contracts';
 import { and, eq } from 'drizzle-orm';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { users } from '../../db/schema/accounts.js';
 import { discordAnsweredInteractions, discordChannelBindings } from '../../db/schema/discord.js';
@@ -664,6 +666,67 @@ describe('/give between characters of the same player', () => {
       `You have no character called "Brom" in ${party.name}.`,
     );
     expect(await ropesOf(pipPlayer, zed.primary_container_id)).toEqual([2]);
+  });
+});
+
+describe('slash commands on a server without Discord sign-in', () => {
+  it('says that linking is not available here instead of pointing at a button that is not there', async () => {
+    const keyOnly = await buildTestApp({ env: { DISCORD_PUBLIC_KEY: publicKeyHex } });
+    try {
+      const payload = JSON.stringify({
+        id: newInteractionId(),
+        application_id: '2',
+        type: 2,
+        token: 'interaction-token',
+        version: 1,
+        data: { id: '3', name: 'inventory', type: 1 },
+        channel_id: newChannel(),
+        guild_id: GUILD,
+        member: { user: { id: '1', username: 'someone' }, roles: [] },
+      });
+      const response = await signedRequest(payload, { app: keyOnly });
+      expect(response.statusCode).toBe(200);
+      const answer = response.json() as InteractionAnswer;
+      expect(answer.data.flags).toBe(64);
+      expect(answer.data.content).toBe(
+        'Haversack cannot link Discord accounts on this server: whoever runs it has not set up Discord sign-in, so its commands cannot be used here yet.',
+      );
+      expect(answer.data.content).not.toContain('/profile');
+    } finally {
+      await keyOnly.close();
+    }
+  });
+
+  it('points an unlinked user at the profile where sign-in is set up', async () => {
+    const answer = await command('1', 'inventory');
+    expect(answer.data.content).toBe(
+      'Link your Discord account to Haversack first: open http://haversack.test/profile and choose "Link Discord".',
+    );
+  });
+
+  it('warns at start-up that the commands are on while nobody can link', async () => {
+    const warnings = async (env: Record<string, string>) => {
+      const lines: { level: number; msg: string }[] = [];
+      const sink = new Writable({
+        write(chunk, _encoding, callback) {
+          lines.push(JSON.parse(String(chunk)) as { level: number; msg: string });
+          callback();
+        },
+      });
+      const app = await buildTestApp({ env, logger: pino({ level: 'info' }, sink) });
+      await app.close();
+      return lines.filter((line) => line.level === 40).map((line) => line.msg);
+    };
+    expect(await warnings({ DISCORD_PUBLIC_KEY: publicKeyHex })).toContain(
+      'DISCORD_PUBLIC_KEY is set but DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET are not: the slash commands answer, but players cannot link their Discord accounts, so every command refuses them. Set both to turn on Discord sign-in.',
+    );
+    const complete = await warnings({
+      DISCORD_PUBLIC_KEY: publicKeyHex,
+      DISCORD_CLIENT_ID: 'client-1',
+      DISCORD_CLIENT_SECRET: 'client-secret',
+    });
+    expect(complete.filter((line) => line.includes('DISCORD'))).toEqual([]);
+    expect((await warnings({})).filter((line) => line.includes('DISCORD'))).toEqual([]);
   });
 });
 
