@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, json, type TestContext } from './test/helper.js';
+import { createUser } from './test/factories.js';
+import { buildTestApp, callApi, json, type TestContext } from './test/helper.js';
 
 interface ErrorBody {
   status: string;
@@ -98,6 +99,25 @@ describe('foundation', () => {
       'PAYLOAD_TOO_LARGE',
     );
     expectEnvelope(await ctx.app.inject({ method: 'POST', url }), 422, 'VALIDATION_ERROR');
+  });
+
+  it('answers JSON labelled text/plain with the same 415 as any other media type, changing nothing', async () => {
+    const user = await createUser(ctx);
+    const before = await callApi(ctx, 'GET', '/characters', user);
+    for (const contentType of ['text/plain', 'text/plain; charset=utf-8', 'application/xml']) {
+      const response = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/v1/characters',
+        payload: JSON.stringify({ character: { name: 'Labelled wrong' } }),
+        headers: { 'content-type': contentType, ...user.auth },
+      });
+      expectEnvelope(response, 415, 'BAD_REQUEST');
+      expect((response.json() as ErrorBody).error.message, contentType).toBe(
+        'Unsupported content type. Send JSON.',
+      );
+    }
+    const after = await callApi(ctx, 'GET', '/characters', user);
+    expect((after.json() as { meta: unknown }).meta).toEqual((before.json() as { meta: unknown }).meta);
   });
 
   it('never answers 500 to strange bodies on any account endpoint', async () => {

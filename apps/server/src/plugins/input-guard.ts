@@ -48,6 +48,7 @@ const inputParts = ['params', 'query', 'body'] as const;
 /**
  * The server-wide net under the contracts' `text()` and `entityId()`: a route whose schema forgets them is
  * still safe.
+ * - Only JSON bodies are read: any other media type (text/plain included) is 415.
  * - The JSON parser refuses a body nested deeper than MAX_JSON_BODY_DEPTH (400) before parsing it.
  * - Before validation, any NUL character or unpaired surrogate anywhere in the path parameters, the query
  *   or the body (keys included) is a 422 VALIDATION_ERROR naming the field, with the contracts' message.
@@ -55,6 +56,11 @@ const inputParts = ['params', 'query', 'body'] as const;
  */
 export const inputGuardPlugin = fp(
   async (app: FastifyInstance) => {
+    // The API takes JSON only (415 "Send JSON" for any other type, as the API document says). Fastify also
+    // reads text/plain bodies by default, which would hand a route a string and answer 422 "Must be an
+    // object" to JSON sent with the wrong label; nothing of Haversack's posts text (the web app, Discord
+    // and Stripe all send application/json).
+    app.removeContentTypeParser('text/plain');
     // Fastify's own parser (secure-json-parse, refusing __proto__) does the parsing.
     const parseJson = app.getDefaultJsonParser('error', 'ignore');
     app.removeContentTypeParser('application/json');
