@@ -428,8 +428,11 @@ describe('a failed transfer (spec/02 §8 "failures return success false with an 
     expect(malformed.statusCode).toBe(422);
     expect(body(malformed).success).toBe(false);
     expect(body(malformed).errors).toEqual(expect.arrayContaining(['Please select a destination']));
+    // Loner is in no party of the GM's: unknown to them, and said so in the same shape.
     const gone = await call('POST', `/item_instances/${stack}/give`, gm, { character_id: loner.id });
-    expect(body(gone)).toMatchObject({ success: false, errors: [inventoryMessages.giveOutsideParty] });
+    expect(body(gone)).toMatchObject({ success: false, errors: ['Character not found.'] });
+    const outside = await call('POST', `/item_instances/${stack}/give`, player, { character_id: loner.id });
+    expect(body(outside)).toMatchObject({ success: false, errors: [inventoryMessages.giveOutsideParty] });
     expect((await call('POST', '/containers/transfer', undefined, {})).json()).toMatchObject({
       success: false,
       error: { code: 'UNAUTHORIZED' },

@@ -129,9 +129,10 @@ describe('giving an item to another character of the party (issue 12 §8)', () =
     const outsider = await createCharacter(ctx, await createUser(ctx), { name: 'Stranger' });
     const loner = await createCharacter(ctx, pipPlayer, { name: 'Pip’s other hero' });
 
+    // A character Pip's player may not see is answered as an unknown one.
     const outside = await give(pipPlayer, ropeId, { character_id: outsider.id });
     expect(outside.statusCode).toBe(422);
-    expect(body(outside).error.message).toBe(inventoryMessages.giveOutsideParty);
+    expect(body(outside).error.message).toBe('Character not found.');
     const unparty = await give(pipPlayer, ropeId, { character_id: loner.id });
     expect(body(unparty).error.message).toBe(inventoryMessages.giveOutsideParty);
 
@@ -158,6 +159,42 @@ describe('giving an item to another character of the party (issue 12 §8)', () =
 
     expect((await itemsIn(pipPlayer, pip.primary_container_id)).map((s) => s.quantity)).toEqual([5]);
     expect(await itemsIn(bromPlayer, brom.primary_container_id)).toEqual([]);
+  });
+
+  it('answers a character the giver may not see exactly as an unknown one, and tells apart only those it may see', async () => {
+    const { pipPlayer, ropeId } = await partyOfTwo();
+    const unknown = await give(pipPlayer, ropeId, { character_id: '00000000-0000-4000-8000-000000000000' });
+    expect(unknown.statusCode).toBe(422);
+    expect(body(unknown).error).toMatchObject({
+      message: 'Character not found.',
+      details: [{ field: 'character_id', message: 'Character not found.' }],
+    });
+    // Another's character without a party, and one in a party Pip's player is not in.
+    const stranger = await createCharacter(ctx, await createUser(ctx), { name: 'Stranger' });
+    const otherGm = await createUser(ctx);
+    await upgrade(ctx, otherGm, 'tier_3');
+    const otherParty = await createParty(ctx, otherGm);
+    const otherMember = await createMember(ctx, otherParty, 'player');
+    const faraway = await createCharacter(ctx, otherMember, { name: 'Faraway', partyId: otherParty.id });
+    for (const hidden of [stranger, faraway]) {
+      const answer = await give(pipPlayer, ropeId, { character_id: hidden.id });
+      expect(answer.statusCode, hidden.name).toBe(unknown.statusCode);
+      expect(answer.json(), hidden.name).toEqual(unknown.json());
+      expect((await call('GET', `/characters/${hidden.id}`, pipPlayer)).statusCode).toBe(404);
+    }
+    // Ones Pip's player may see: their own without a party, and one of another party they belong to.
+    const loner = await createCharacter(ctx, pipPlayer, { name: 'Loner' });
+    await ctx.app.services.parties.join(pipPlayer.user.id, {
+      join_code: String(otherParty.join_code),
+      role_request: 'player',
+    });
+    const neighbour = await createCharacter(ctx, otherMember, { name: 'Neighbour', partyId: otherParty.id });
+    for (const seen of [loner, neighbour]) {
+      expect((await call('GET', `/characters/${seen.id}`, pipPlayer)).statusCode, seen.name).toBe(200);
+      const answer = await give(pipPlayer, ropeId, { character_id: seen.id });
+      expect(answer.statusCode, seen.name).toBe(422);
+      expect(body(answer).error.message, seen.name).toBe(inventoryMessages.giveOutsideParty);
+    }
   });
 
   it('refuses an observer and an archived party', async () => {

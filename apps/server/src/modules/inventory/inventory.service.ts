@@ -704,12 +704,8 @@ export class InventoryService {
     }
     if (filter.character_id) {
       const character = await repo.character(this.db, filter.character_id);
-      const readable =
-        character &&
-        (character.userId === userId ||
-          (character.partyId !== null &&
-            Boolean(await partiesRepository.membership(this.db, character.partyId, userId))));
-      if (!readable) throw AppError.notFound('Character not found.');
+      if (!(await mayReadCharacter(this.db, userId, character)))
+        throw AppError.notFound('Character not found.');
     }
     if (filter.party_id && !(await partiesRepository.membership(this.db, filter.party_id, userId))) {
       throw AppError.notFound('Party not found.');
@@ -1354,10 +1350,8 @@ export class InventoryService {
       const recipient = await repo.character(tx, input.character_id);
       const recipientRefusal = (message: string) =>
         AppError.validation([{ field: 'character_id', message }], message);
-      if (!recipient) throw recipientRefusal('Character not found.');
-      const targetId = await repo.primaryContainerId(tx, recipient.id);
-      if (!targetId) throw recipientRefusal('Character not found.');
-      await repo.lockContainers(tx, [peek.containerId, targetId]);
+      const targetId = recipient ? await repo.primaryContainerId(tx, recipient.id) : undefined;
+      await repo.lockContainers(tx, targetId ? [peek.containerId, targetId] : [peek.containerId]);
       const instance = await repo.lockInstance(tx, instanceId);
       if (!instance || instance.containerId !== peek.containerId) {
         throw new AppError('CONFLICT', 'This item moved while you were changing it. Refresh and try again.');
@@ -1365,6 +1359,10 @@ export class InventoryService {
       const source = await this.#locate(tx, actor.id, instance.containerId);
       if (!source.access.canRead) throw AppError.notFound('Item not found.');
       policy.assertCanAct(source.access);
+      // After the item's own refusals, which tell nothing of the recipient. One the giver may not see is
+      // answered as an unknown one (as GET characters/{id} is): that it exists elsewhere is not theirs to learn.
+      if (!recipient || !targetId || !(await mayReadCharacter(tx, actor.id, recipient)))
+        throw recipientRefusal('Character not found.');
       const giver = source.context.character;
       const party = source.context.party;
       if (!giver) throw recipientRefusal(inventoryMessages.giveFromCharacter);
@@ -2266,4 +2264,17 @@ function splitInto(quantity: number, size: number): number[] {
   const parts: number[] = [];
   for (let left = quantity; left > 0; left -= size) parts.push(Math.min(size, left));
   return parts;
+}
+
+/** spec/02 §6: a character is read by its player and the members of its party; to anyone else it is unknown. */
+async function mayReadCharacter(
+  db: Executor,
+  userId: string,
+  character: { userId: string; partyId: string | null } | undefined,
+): Promise<boolean> {
+  if (!character) return false;
+  if (character.userId === userId) return true;
+  return (
+    character.partyId !== null && Boolean(await partiesRepository.membership(db, character.partyId, userId))
+  );
 }
