@@ -77,7 +77,7 @@ export const inventoryMessages = {
   attuneOnCharacter: 'Only a character attunes to an item: move it into a character’s container first.',
   giveFromCharacter: 'Only a character’s items can be given: take it out of the stash first.',
   giveRecipientRequired: 'Choose a character to give it to',
-  giveToOtherCharacter: 'Choose another character: this is the one giving it',
+  giveToOtherCharacter: 'Choose another character: this is the one giving it.',
   giveOutsideParty: 'You can only give items to characters of the same party.',
   giveAsObserver: 'Observers cannot give items.',
   stackChanged: (name: string, now: number) =>

@@ -139,6 +139,10 @@ describe('giving an item to another character of the party (issue 12 §8)', () =
     const self = await give(pipPlayer, ropeId, { character_id: pip.id });
     expect(self.statusCode).toBe(422);
     expect(body(self).error.message).toBe(inventoryMessages.giveToOtherCharacter);
+    // A sentence, like every other refusal the web app and /give show.
+    expect(inventoryMessages.giveToOtherCharacter).toBe(
+      'Choose another character: this is the one giving it.',
+    );
 
     const tooMany = await give(pipPlayer, ropeId, { character_id: brom.id, quantity: 6 });
     expect(tooMany.statusCode).toBe(422);
