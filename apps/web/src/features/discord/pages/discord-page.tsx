@@ -261,7 +261,10 @@ export function DiscordPage() {
               In Discord&apos;s developer portal, set the Interactions Endpoint URL to{' '}
               <Code style={{ overflowWrap: 'anywhere' }}>{discord.interactions_url}</Code> and the OAuth2
               redirect to this site&apos;s <Code>/auth/discord/callback</Code>, then register the commands
-              with <Code>npm run discord:register -w apps/server</Code>.
+              with <Code>npm run discord:register -w apps/server</Code> (or, on a built install, even one
+              without dev dependencies,{' '}
+              <Code style={{ overflowWrap: 'anywhere' }}>node apps/server/dist/cli/discord-register.js</Code>
+              ), with <Code>DISCORD_CLIENT_ID</Code> and <Code>DISCORD_BOT_TOKEN</Code> set.
             </Text>
           </Stack>
         </Paper>
