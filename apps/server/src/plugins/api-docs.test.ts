@@ -132,6 +132,16 @@ describe('the API documentation, made on its first request', () => {
     );
   });
 
+  it('says what a copy sent while the first is still running gets, as plugins/idempotency.ts answers it', async () => {
+    const doc = json<{ info: { description: string } }>(await ctx.app.inject({ url: '/api/docs/json' }));
+    const text = doc.info.description.replace(/\s+/g, ' ');
+    // Not always a 409: a copy checked once the first has answered gets that answer replayed.
+    expect(text).not.toContain('one sent while the first is still running is 409');
+    expect(text).toContain(
+      'A copy sent while the first is still being handled gets 409 `CONFLICT` with `Retry-After: 1` if it is checked before the first has answered (send it again to get that answer), or the first answer replayed if it is checked after: either way the change is made once.',
+    );
+  });
+
   it('serves the browsable page with the security headers of the app, its CSP included', async () => {
     const page = await ctx.app.inject({ url: '/api/docs/' });
     expect(page.statusCode).toBe(200);

@@ -50,10 +50,11 @@ shown once. Send it on every request:
 - **Retrying safely**: send an \`Idempotency-Key\` header (1 to 255 visible ASCII characters, e.g. a UUID)
   with a POST, PUT, PATCH or DELETE. The change is made once; the same request with the same key within 24
   hours gets the first answer back with \`Idempotent-Replayed: true\` and changes nothing. Another request
-  with a used key is 422; one sent while the first is still running is 409. Only answers below 400 are kept:
-  a refusal (4xx) or a failure (5xx) changed nothing, so the request may be sent again with its key (after
-  an upgrade, say). Without a key, a change whose answer never
-  arrived may have been made: read the ledger (\`GET /api/v1/transactions/party/{partyId}\` or
+  with a used key is 422. A copy sent while the first is still being handled gets 409 \`CONFLICT\` with
+  \`Retry-After: 1\` if it is checked before the first has answered (send it again to get that answer), or
+  the first answer replayed if it is checked after: either way the change is made once. Only answers below
+  400 are kept: a refusal (4xx) or a failure (5xx) changed nothing, so the request may be sent again with
+  its key (after an upgrade, say). Without a key, a change whose answer never arrived may have been made: read the ledger (\`GET /api/v1/transactions/party/{partyId}\` or
   \`…/character/{characterId}\`) before sending it again. Moves, purchases and takes never half-happen: each
   is made whole or not at all.
 

@@ -49,7 +49,7 @@ export function keepNoAnswers(app: FastifyInstance): void {
  * Only answers below 400 are kept. A refusal (4xx) or a server failure (5xx) changed nothing, so keeping it
  * protects nothing, and replaying it would answer a retry with a stale refusal after its cause is fixed
  * (a plan upgraded, a rate limit passed, a missing container made), as Stripe does for failed validation.
- * The claim made while a request runs still makes concurrent copies wait (409) whatever it ends with.
+ * The claim made while a request runs still refuses the copies checked meanwhile (409) whatever it ends with.
  */
 const notKept = (status: number) => status >= 400;
 
@@ -57,8 +57,9 @@ const notKept = (status: number) => status >= 400;
  * Changes are made once per `Idempotency-Key` (docs/decisions.md "Idempotency keys"). A signed-in caller's
  * POST, PUT, PATCH or DELETE that names a key it has not used is handled as usual and its answer kept for a
  * day; the same key again with the same request is answered from what was kept, with
- * `Idempotent-Replayed: true`, and changes nothing; with another request it is a 422, and while the first
- * is still running a 409 (`Retry-After: 1`). Answers of 400 and above are not kept: nothing was changed,
+ * `Idempotent-Replayed: true`, and changes nothing; with another request it is a 422. A copy checked while
+ * the first is still running (no answer kept yet) is a 409 (`Retry-After: 1`); one checked once it has
+ * answered is a replay, however close together they were sent. Answers of 400 and above are not kept: nothing was changed,
  * and the same key may be sent again once the cause is fixed. Modules whose answers carry secrets opt out (`keepNoAnswers`).
  * Requests without the header are untouched, so it costs nothing to those who do not send it.
  */
