@@ -78,6 +78,22 @@ describe('CapacityBar', () => {
     expect(screen.queryByTestId('capacity-slots')).not.toBeInTheDocument();
   });
 
+  it('draws no limit and no bar in a party that tracks no encumbrance, whatever the container holds', () => {
+    // Review (coins, 9): a load bar where weight is not tracked. A container header has none either.
+    renderBar(
+      capacity({
+        used: 6_173.24,
+        max: 50,
+        slots_used: 9,
+        slots_max: 2,
+        enforces: { weight: false, slots: false },
+      }),
+    );
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+    expect(screen.getByTestId('capacity-bar')).not.toHaveTextContent('/');
+    expect(screen.getByText('This party does not track encumbrance.')).toBeInTheDocument();
+  });
+
   it('says a container holding more than it may is over capacity, with its real percentages', () => {
     // The party tracked no encumbrance when the container was filled: 6 stacks and 75 lb in a 50 lb, 2-slot bag.
     renderBar(capacity({ used: 75, max: 50, slots_used: 6, slots_max: 2 }));

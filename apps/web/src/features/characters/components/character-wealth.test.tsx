@@ -135,6 +135,28 @@ describe('CharacterWealthStrip', () => {
     expect(within(strip).getByTestId('encumbrance-badge')).toHaveTextContent('Heavily encumbered');
   });
 
+  it('gives an untracked load without its max weight, on the page and in the strip', async () => {
+    // Review (coins, 9): weight not tracked, yet "/ 50 lbs" and a full bar.
+    const untracked = buildCharacterWealth({
+      carried_weight: 6_173.24,
+      max_weight: 50,
+      weight_tracked: false,
+      encumbrance: null,
+    });
+    mockWealth(() => success(untracked));
+    const { unmount } = renderWithProviders(<CharacterWealthPanel characterId="char-1" />);
+    const load = await screen.findByTestId('wealth-load');
+    expect(within(load).getByTestId('load-amount')).toHaveTextContent(/^6,173.24 lbs$/);
+    expect(within(load).getByTestId('encumbrance-badge')).toHaveTextContent('Weight not tracked');
+    expect(within(load).queryByRole('progressbar')).not.toBeInTheDocument();
+    unmount();
+
+    renderWithProviders(<CharacterWealthStrip characterId="char-1" />);
+    const strip = await screen.findByTestId('wealth-strip');
+    expect(strip).toHaveTextContent('Load 6,173.24 lbs');
+    expect(strip).not.toHaveTextContent('/ 50');
+  });
+
   it('says when the wealth could not be loaded and retries on demand', async () => {
     let calls = 0;
     mockWealth(() => {

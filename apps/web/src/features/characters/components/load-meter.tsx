@@ -15,12 +15,6 @@ export const encumbranceColors: Record<EncumbranceLevel, string> = {
   over_capacity: 'red',
 };
 
-/**
- * A load the party does not turn into encumbrance (slots only, or none): gray, read at 3:1 against the bar's
- * track in both schemes (global.css). Gray's filled shade, gray-7, is 2.3:1 on the dark track.
- */
-const untrackedLoadColor = 'light-dark(var(--mantine-color-gray-7), var(--mantine-color-gray-5))';
-
 /** Filled badges whose text (black or white, picked by contrast) stays readable in both themes. */
 const encumbranceBadgeColors: Record<EncumbranceLevel, string> = {
   unencumbered: 'teal.9',
@@ -31,11 +25,21 @@ const encumbranceBadgeColors: Record<EncumbranceLevel, string> = {
 
 type Load = Pick<CharacterWealth, 'carried_weight' | 'max_weight' | 'encumbrance' | 'weight_tracked'>;
 
-/** "17.5 / 60 lbs", or "17.5 lbs" without a limit. */
-export function loadLabel(load: Pick<Load, 'carried_weight' | 'max_weight'>): string {
-  return load.max_weight === null
+/**
+ * The limit a load is measured against: `max_weight`, where the party tracks weight. Where it does not
+ * (slots only, or none), the load is only a weight, as without a limit: "6,173.24 / 50 lbs" and a full bar
+ * beside "Weight not tracked" told of a limit nothing applies.
+ */
+function trackedLimit(load: Pick<Load, 'max_weight' | 'weight_tracked'>): number | null {
+  return load.weight_tracked ? load.max_weight : null;
+}
+
+/** "17.5 / 60 lbs", or "17.5 lbs" without a limit or where the party does not track weight. */
+export function loadLabel(load: Pick<Load, 'carried_weight' | 'max_weight' | 'weight_tracked'>): string {
+  const limit = trackedLimit(load);
+  return limit === null
     ? formatWeight(load.carried_weight)
-    : formatWeight(load.carried_weight, { of: load.max_weight });
+    : formatWeight(load.carried_weight, { of: limit });
 }
 
 /** What the badge says: the SRD level, or why there is none. */
@@ -62,7 +66,7 @@ export function EncumbranceBadge({ load }: { load: Load }) {
 
 /**
  * A character's load against its `max_weight`: a bar coloured by the SRD encumbrance level, the weights,
- * and the level. `name` makes the bar's label unique when several are on screen (the party table).
+ * and the level; only the weight and the badge without a limit or where the party does not track weight. `name` makes the bar's label unique when several are on screen (the party table).
  */
 export function LoadMeter({
   load,
@@ -73,8 +77,9 @@ export function LoadMeter({
   name?: string;
   showEffect?: boolean;
 }) {
-  const percent = percentUsed(load.carried_weight, load.max_weight);
-  const color = load.encumbrance ? encumbranceColors[load.encumbrance] : untrackedLoadColor;
+  const percent = percentUsed(load.carried_weight, trackedLimit(load));
+  // A limit the party tracks always has its level (no level: no limit, or weight not tracked).
+  const color = load.encumbrance ? encumbranceColors[load.encumbrance] : 'gray';
   const label = name ? `Load of ${name}` : 'Load';
   return (
     <Stack gap={4} data-testid="load-meter">

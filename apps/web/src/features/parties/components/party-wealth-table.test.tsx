@@ -257,6 +257,47 @@ describe('PartyWealthSection', () => {
     expect(total).toHaveTextContent('32.7 lbs');
   });
 
+  it('shows an untracked load without its max weight or a bar, on a desktop and on a phone', async () => {
+    // Review (coins, 9): in a party with encumbrance "none" a character with max_weight 50 read
+    // "6,173.24 / 50 lbs" with a full bar beside "Weight not tracked".
+    const untracked: PartyWealth = {
+      ...wealth,
+      characters: [
+        buildCharacterWealth({
+          character_id: 'c-gm',
+          name: 'Garrick',
+          carried_weight: 6_173.24,
+          max_weight: 50,
+          weight_tracked: false,
+          encumbrance: null,
+        }),
+        buildCharacterWealth({
+          character_id: 'c-free',
+          name: 'Fenn',
+          carried_weight: 3,
+          max_weight: null,
+          weight_tracked: false,
+          encumbrance: null,
+        }),
+      ],
+    };
+    for (const width of [1280, 375]) {
+      setViewport(width, 812);
+      mockWealth(() => success(untracked));
+      const { unmount } = renderWithProviders(<PartyWealthSection partyId="party-1" isGm />);
+      const rows = await screen.findAllByTestId('wealth-row');
+      expect(rows).toHaveLength(2);
+      for (const row of rows) {
+        expect(within(row).getByTestId('encumbrance-badge')).toHaveTextContent('Weight not tracked');
+        expect(within(row).queryByRole('progressbar')).not.toBeInTheDocument();
+        expect(within(row).getByTestId('load-amount').textContent).not.toContain('/');
+      }
+      expect(within(rows[0] as HTMLElement).getByTestId('load-amount')).toHaveTextContent(/^6,173.24 lbs$/);
+      expect(within(rows[1] as HTMLElement).getByTestId('load-amount')).toHaveTextContent(/^3 lbs$/);
+      unmount();
+    }
+  });
+
   it('on a phone shows a player their own characters only', async () => {
     setViewport(375, 812);
     mockWealth(() => success(wealth));
