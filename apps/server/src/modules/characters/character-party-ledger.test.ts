@@ -83,7 +83,7 @@ describe('a character joining a party brings what it carries into the party’s 
     expect(rows).toEqual([
       expect.objectContaining({
         transaction_type: 'adjust',
-        transaction_summary: 'Pip joined the party carrying 1000 × Gold piece',
+        transaction_summary: 'Pip joined the party carrying 1,000 × Gold piece',
         party_id: party.id,
         quantity: 1000,
         actor_data: { id: player.user.id, name: player.user.username },
@@ -95,7 +95,7 @@ describe('a character joining a party brings what it carries into the party’s 
     // One action of the kind "joined the party", for every member of the party.
     const grouped = await ledger(gm, 'party', party.id, 'per_page=5&group=operation');
     expect(grouped.operations?.[0]).toMatchObject({
-      summary: 'Pip joined the party carrying 1000 × Gold piece',
+      summary: 'Pip joined the party carrying 1,000 × Gold piece',
       kind: 'joined_party',
       size: 1,
     });
@@ -144,7 +144,7 @@ describe('a character joining a party brings what it carries into the party’s 
     ).toEqual([
       'Nyx joined the party carrying 1 × Rope',
       'Nyx joined the party carrying 1 × Rope',
-      'Nyx joined the party carrying 1000 × Gold piece',
+      'Nyx joined the party carrying 1,000 × Gold piece',
     ]);
   });
 
@@ -176,7 +176,7 @@ describe('a character joining a party brings what it carries into the party’s 
     expect((await move(player, character.id, null)).statusCode).toBe(200);
     const left = await ledger(gm, 'party', party.id, 'per_page=5&group=operation');
     expect(left.operations?.[0]).toMatchObject({
-      summary: 'Vex left the party with 1000 × Gold piece',
+      summary: 'Vex left the party with 1,000 × Gold piece',
       kind: 'left_party',
     });
     expect(left.transactions[0]).toMatchObject({ party_id: party.id, character_id: character.id });
@@ -222,7 +222,7 @@ describe('characters leaving with their player', () => {
 
     const grouped = await ledger(gm, 'party', party.id, 'per_page=5&group=operation');
     expect(grouped.operations?.[0]).toMatchObject({
-      summary: 'Tam left the party with 1000 × Gold piece',
+      summary: 'Tam left the party with 1,000 × Gold piece',
       kind: 'left_party',
     });
     expect(grouped.transactions[0]).toMatchObject({
@@ -234,7 +234,7 @@ describe('characters leaving with their player', () => {
     // Its player still reads it in the character's own ledger.
     expect(
       (await ledger(player, 'character', character.id)).transactions.map((r) => r.transaction_summary),
-    ).toContain('Tam left the party with 1000 × Gold piece');
+    ).toContain('Tam left the party with 1,000 × Gold piece');
   });
 
   it('a member the GM removes: the rows name the GM, and the GM’s allowance is untouched', async () => {
@@ -246,7 +246,7 @@ describe('characters leaving with their player', () => {
 
     const grouped = await ledger(gm, 'party', party.id, 'per_page=5&group=operation');
     expect(grouped.operations?.[0]).toMatchObject({
-      summary: 'Rue left the party with 1000 × Gold piece',
+      summary: 'Rue left the party with 1,000 × Gold piece',
       kind: 'left_party',
     });
     expect(grouped.transactions[0]).toMatchObject({ actor_data: { id: gm.user.id } });

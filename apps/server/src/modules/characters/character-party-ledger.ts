@@ -1,3 +1,4 @@
+import { formatEnUs } from '@haversack/contracts';
 import type { Executor } from '../../db/client.js';
 import { inventoryRepository } from '../inventory/inventory.repository.js';
 import type { LedgerActor } from '../inventory/inventory-ledger.js';
@@ -63,7 +64,7 @@ export async function recordPartyChange(
         sourceName: where,
         destinationContainerId: container.id,
         destinationName: where,
-        summary: `${character.name} ${lead} ${instance.quantity} × ${name}`,
+        summary: `${character.name} ${lead} ${formatEnUs(instance.quantity)} × ${name}`,
       });
     }
   }

@@ -3,6 +3,7 @@ import {
   type Character,
   characterListQuerySchema,
   cleanJoinCode,
+  formatEnUs,
   type ItemInstance,
   inventoryMessages,
   itemInstanceListQuerySchema,
@@ -356,7 +357,7 @@ export class DiscordInteractionsService {
       quantity,
     });
     return reply(
-      `**${plain(chosen.character.name)}** gave ${result.moved} × ${plain(chosen.item.name)} to **${plain(recipient.name)}**.`,
+      `**${plain(chosen.character.name)}** gave ${formatEnUs(result.moved)} × ${plain(chosen.item.name)} to **${plain(recipient.name)}**.`,
       { public: true },
     );
   }
@@ -421,7 +422,7 @@ function tooFewInOneStack(
 ): string {
   const name = plain(stacks[0]?.item.name ?? itemName);
   const held = stacks.reduce((sum, stack) => sum + stack.item.quantity, 0);
-  if (held < quantity) return `${among} ${oneCharacter ? 'has' : 'have'} only ${held} × ${name}.`;
+  if (held < quantity) return `${among} ${oneCharacter ? 'has' : 'have'} only ${formatEnUs(held)} × ${name}.`;
   const largest = Math.max(...stacks.map((stack) => stack.item.quantity));
   const byContainer = new Map<string, { character: Character; total: number }>();
   for (const { character, item } of stacks) {
@@ -435,7 +436,7 @@ function tooFewInOneStack(
   const advice = mergeable
     ? `, or merge ${plain(mergeable.character.name)}'s stacks in the web app first`
     : '';
-  return `No single stack holds ${quantity} × ${name} (the largest holds ${largest}): give up to ${largest} at a time${advice}.`;
+  return `No single stack holds ${formatEnUs(quantity)} × ${name} (the largest holds ${formatEnUs(largest)}): give up to ${formatEnUs(largest)} at a time${advice}.`;
 }
 
 interface ItemList {
@@ -479,7 +480,7 @@ function itemLines(items: ItemInstance[], limit: number): string {
   const lines: string[] = [];
   let length = 0;
   for (const [index, item] of items.entries()) {
-    const line = `• ${plain(item.name)} × ${item.quantity}`;
+    const line = `• ${plain(item.name)} × ${formatEnUs(item.quantity)}`;
     // Room is kept for the closing "…and N more" line.
     if (length + line.length + 1 + 24 > limit) {
       lines.push(`…and ${items.length - index} more`);

@@ -1,3 +1,4 @@
+import { formatEnUs } from '@haversack/contracts';
 import type { Executor } from '../../db/client.js';
 import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
 import { inventoryRepository as repo } from './inventory.repository.js';
@@ -58,7 +59,7 @@ export async function destroyContainerContents(
           quantity: instance.quantity,
           sourceContainerId: containerId,
           sourceName: where,
-          summary: `${actor.username} destroyed ${instance.quantity} × ${name} with ${where ?? 'a container'}`,
+          summary: `${actor.username} destroyed ${formatEnUs(instance.quantity)} × ${name} with ${where ?? 'a container'}`,
           ...extra,
         };
       }),

@@ -480,3 +480,43 @@ describe('the ledger’s names for containers', () => {
     ]);
   });
 });
+
+describe('the ledger’s quantities', () => {
+  it('group their thousands, as the web writes every quantity (decision "Thousands")', async () => {
+    // Review (coins, 8): "moved 10000000 × Platinum piece", "split 4000000 ×" in the history.
+    const { party, stash, player, pip } = await table();
+    const arrow = await createTemplate(ctx, { name: 'Arrow', stackSize: 0, weight: 0 });
+    const pipBag = String(pip.primary_container_id);
+    const pipsBag = 'Backpack (Pip)';
+    await add(player, pipBag, arrow.id, 10_000_000);
+    const [stack] = body(await call('GET', `/containers/${pipBag}/items`, player)).data;
+    const stackId = String(stack?.id);
+    const adjusted = await call('PATCH', `/item_instances/${stackId}`, player, {
+      item_instance: { quantity: 9_000_000 },
+    });
+    expect(adjusted.statusCode).toBe(200);
+    expect(
+      (await call('POST', `/item_instances/${stackId}/split`, player, { quantity: 4_000_000 })).statusCode,
+    ).toBe(200);
+    const moved = await call('POST', '/containers/transfer', player, {
+      item_instance_id: stackId,
+      source_container_id: pipBag,
+      target_container_id: stash,
+      quantity: 1_234_567,
+    });
+    expect(moved.statusCode).toBe(200);
+    const rows = await ctx.database.db.select().from(transactions).where(eq(transactions.partyId, party.id));
+    const summaries = (type: string) => rows.filter((r) => r.transactionType === type).map((r) => r.summary);
+    const name = player.user.username;
+    expect(summaries('item_creation')).toEqual([`${name} added 10,000,000 × Arrow to ${pipsBag}`]);
+    expect(summaries('adjust')).toEqual([
+      `${name} removed 1,000,000 × Arrow in ${pipsBag} (adjusted to 9,000,000)`,
+    ]);
+    expect(summaries('split')).toEqual([
+      `${name} split 4,000,000 × Arrow off a stack of 9,000,000 in ${pipsBag}`,
+    ]);
+    expect(summaries('party_deposit')).toEqual([
+      `${name} moved 1,234,567 × Arrow from ${pipsBag} to Party Stash (${party.name})`,
+    ]);
+  });
+});

@@ -235,7 +235,7 @@ function moveSummary(
   const sameOwner = source.ownerId === target.ownerId;
   const label = (context: typeof source) =>
     sameOwner ? context.container.name : `${context.container.name} (${context.ownerName})`;
-  return `${actor} moved ${quantity} × ${name} from ${label(source)} to ${label(target)}`;
+  return `${actor} moved ${formatEnUs(quantity)} × ${name} from ${label(source)} to ${label(target)}`;
 }
 
 /**
@@ -929,7 +929,7 @@ export class InventoryService {
       );
       const scope = this.#scope(target.context);
       await this.#countAction(tx, actor.id, scope, target.context.party?.id ?? null);
-      const added = `${actor.username} added ${input.quantity} × ${facts.name} to ${placeName(target.context)}`;
+      const added = `${actor.username} added ${formatEnUs(input.quantity)} × ${facts.name} to ${placeName(target.context)}`;
       if (target.context.character)
         await this.#itemsReceivedNotice(tx, actor, target.context.character, target.context.party, added);
       await record({
@@ -1047,7 +1047,7 @@ export class InventoryService {
                 sourceContainerId: located.context.container.id,
                 sourceName: placeName(located.context),
               }),
-          summary: `${actor.username} ${delta > 0 ? 'added' : 'removed'} ${Math.abs(delta)} × ${after.name} in ${placeName(located.context)} (adjusted to ${quantity})`,
+          summary: `${actor.username} ${delta > 0 ? 'added' : 'removed'} ${formatEnUs(Math.abs(delta))} × ${after.name} in ${placeName(located.context)} (adjusted to ${formatEnUs(quantity)})`,
         });
       } else {
         const event = itemEditedEvent({
@@ -1086,7 +1086,7 @@ export class InventoryService {
         quantity: instance.quantity,
         sourceContainerId: located.context.container.id,
         sourceName: placeName(located.context),
-        summary: `${actor.username} destroyed ${instance.quantity} × ${facts.name} from ${placeName(located.context)}`,
+        summary: `${actor.username} destroyed ${formatEnUs(instance.quantity)} × ${facts.name} from ${placeName(located.context)}`,
       });
       await repo.deleteInstance(tx, instance.id);
     });
@@ -1122,7 +1122,7 @@ export class InventoryService {
         sourceName: placeName(located.context),
         destinationContainerId: instance.containerId,
         destinationName: placeName(located.context),
-        summary: `${actor.username} split ${amount} × ${facts.name} off a stack of ${instance.quantity} in ${placeName(located.context)}`,
+        summary: `${actor.username} split ${formatEnUs(amount)} × ${facts.name} off a stack of ${formatEnUs(instance.quantity)} in ${placeName(located.context)}`,
       });
       return created.id;
     });
@@ -1188,7 +1188,7 @@ export class InventoryService {
         sourceName: placeName(source.located.context),
         destinationContainerId: target.containerId,
         destinationName: placeName(source.located.context),
-        summary: `${actor.username} merged ${source.instance.quantity} × ${source.template.name} into a stack of ${target.quantity} in ${placeName(source.located.context)}`,
+        summary: `${actor.username} merged ${formatEnUs(source.instance.quantity)} × ${source.template.name} into a stack of ${formatEnUs(target.quantity)} in ${placeName(source.located.context)}`,
       });
     });
     return this.#instanceJson(this.db, targetInstanceId);
@@ -1310,7 +1310,7 @@ export class InventoryService {
       const decorate = (row: LedgerEntry): LedgerEntry => ({
         ...row,
         details: { ...(row.details ?? {}), reverts: entry.id },
-        summary: `${actor.username} undid a move: ${row.quantity} × ${row.itemName} went back to ${row.destinationName}`,
+        summary: `${actor.username} undid a move: ${formatEnUs(row.quantity ?? 0)} × ${row.itemName} went back to ${row.destinationName}`,
       });
       let left = quantity;
       for (const stack of candidates) {
@@ -1384,7 +1384,7 @@ export class InventoryService {
         quantity,
       );
       await this.#countAction(tx, actor.id, 'personal', party.id);
-      const given = `${quantity} × ${facts.name}`;
+      const given = `${formatEnUs(quantity)} × ${facts.name}`;
       await this.#itemsReceivedNotice(
         tx,
         actor,
@@ -1482,7 +1482,7 @@ export class InventoryService {
         name: `${located.context.container.name} (${located.context.ownerName})`,
         id: containerId,
       };
-      const summary = `${actor.username} converted ${plan.spend} ${input.from} into ${plan.receive} ${input.to} in ${where.name}`;
+      const summary = `${actor.username} converted ${formatEnUs(plan.spend)} ${input.from} into ${formatEnUs(plan.receive)} ${input.to} in ${where.name}`;
       await record([
         {
           ...base,
@@ -1511,7 +1511,7 @@ export class InventoryService {
           destinationContainerId: where.id,
           destinationName: where.name,
           // Each row says what it is, so the activity list does not read as two conversions.
-          summary: `${actor.username} got ${plan.receive} ${input.to} for ${plan.spend} ${input.from} in ${where.name}`,
+          summary: `${actor.username} got ${formatEnUs(plan.receive)} ${input.to} for ${formatEnUs(plan.spend)} ${input.from} in ${where.name}`,
         },
       ]);
     });
@@ -1587,7 +1587,7 @@ export class InventoryService {
         actor,
         targetCharacter,
         target.context.party ?? source.context.party,
-        `${giverName(actor, source.context.character)} gave ${quantity} × ${name} to ${targetCharacter.name}`,
+        `${giverName(actor, source.context.character)} gave ${formatEnUs(quantity)} × ${name} to ${targetCharacter.name}`,
       );
     }
     const partyId = target.context.party?.id ?? source.context.party?.id ?? null;

@@ -6,6 +6,7 @@ import {
   copperPer,
   copperValue,
   currencies,
+  formatEnUs,
   type LootClaim,
   type LootDistribute,
   type LootDistribution,
@@ -157,9 +158,9 @@ function distributedNotice(
   character: string,
   items: { name: string; quantity: number }[],
 ): string {
-  const shown = items.slice(0, 4).map((item) => `${item.quantity} × ${item.name}`);
+  const shown = items.slice(0, 4).map((item) => `${formatEnUs(item.quantity)} × ${item.name}`);
   const more = items.length - shown.length;
-  return `${actor} distributed ${loot}: ${character} received ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+  return `${actor} distributed ${loot}: ${character} received ${shown.join(', ')}${more > 0 ? ` and ${formatEnUs(more)} more` : ''}`;
 }
 
 export class LootService {
@@ -705,7 +706,7 @@ export class LootService {
             destinationContainerId: container.id,
             destinationName: container.name,
             details: { reason: 'loot_deployment', loot_instance_id: loot.id },
-            summary: `${loot.name} holds ${item.quantity} × ${template.name}`,
+            summary: `${loot.name} holds ${formatEnUs(item.quantity)} × ${template.name}`,
             ...tag,
           },
         ]);
@@ -897,7 +898,7 @@ export class LootService {
     const [first] = args.parts;
     if (!moved || !first) throw AppError.notFound(lootMessages.notInLoot);
     const verb = args.kind === 'claim' ? 'claimed' : 'took';
-    const summary = `${actor.username} ${verb} ${args.quantity} × ${moved.facts.name} from ${loot.name} for ${target.ownerName}`;
+    const summary = `${actor.username} ${verb} ${formatEnUs(args.quantity)} × ${moved.facts.name} from ${loot.name} for ${target.ownerName}`;
     // The GM taking from the loot for a player's character: the player is told.
     if (target.character && target.character.userId !== actor.id)
       await this.#notices.write(tx, [
@@ -1169,7 +1170,7 @@ export class LootService {
     let overflow = false;
     const details = { reason: 'loot_distribution', loot_instance_id: loot.id, mode: input.distribution_mode };
     const summaryOf = (quantity: number, name: string, to: string) =>
-      `${actor.username} gave ${quantity} × ${name} from ${loot.name} to ${to}`;
+      `${actor.username} gave ${formatEnUs(quantity)} × ${name} from ${loot.name} to ${to}`;
 
     /** One move of the distribution: to the character, or to the stash when the character's is full. */
     const deal = async (stackId: string, index: number, quantity: number) => {
@@ -1349,7 +1350,7 @@ export class LootService {
       currencies
         .filter((c: Currency) => purse[c] > 0)
         .reverse()
-        .map((c) => `${purse[c]} ${c}`)
+        .map((c) => `${formatEnUs(purse[c])} ${c}`)
         .join(' ');
     const into = coins(make);
     const from = coins(take);
@@ -1388,7 +1389,7 @@ export class LootService {
         amountCp: take[currency] * copperPer[currency],
         sourceContainerId: container.id,
         sourceName: lootPlace(loot),
-        summary: `${actor.username} took ${take[currency]} ${currency} out of ${loot.name} to change ${from} into ${into}, to share them evenly`,
+        summary: `${actor.username} took ${formatEnUs(take[currency])} ${currency} out of ${loot.name} to change ${from} into ${into}, to share them evenly`,
       });
     }
     for (const currency of currencies) {
@@ -1405,7 +1406,7 @@ export class LootService {
         amountCp: n * copperPer[currency],
         destinationContainerId: container.id,
         destinationName: lootPlace(loot),
-        summary: `${actor.username} put ${n} ${currency} into ${loot.name} as change for ${from}, to share them evenly`,
+        summary: `${actor.username} put ${formatEnUs(n)} ${currency} into ${loot.name} as change for ${from}, to share them evenly`,
       });
     }
     return record(entries);

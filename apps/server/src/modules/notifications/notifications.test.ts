@@ -601,6 +601,22 @@ describe('what writes a notice', () => {
     ]);
     expect(await stored(gm)).toEqual([]);
   });
+
+  it('loot distributed: a large share groups its thousands, as every quantity does', async () => {
+    // Review (coins, 8): quantities in notification texts were written "4000 × Gem".
+    const { gm, party, player, hero } = await table();
+    const own = await createCharacter(ctx, gm, { name: 'Npc', partyId: party.id });
+    const gem = await createTemplate(ctx, { name: 'Gem', stackSize: 0, weight: 0 });
+    const template = await createLootTemplate(ctx, gm, [{ item_template_id: gem.id, quantity: 8_000 }]);
+    const loot = await deployLoot(ctx, gm, party.id, template.id, { name: 'Dragon hoard', reveal: true });
+    const dealt = await callApi(ctx, 'POST', `/loot_instances/${loot.id}/distribute`, gm, {
+      distribute: { character_ids: [hero.id, own.id], distribution_mode: 'even' },
+    });
+    expect(dealt.statusCode, dealt.body).toBe(200);
+    expect((await inbox(player)).data.map((n) => n.message)).toEqual([
+      `${gm.user.username} distributed Dragon hoard: Pip received 4,000 × Gem.`,
+    ]);
+  });
 });
 
 describe('live', () => {

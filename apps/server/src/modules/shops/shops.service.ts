@@ -5,6 +5,7 @@ import {
   currencies,
   emptyPurse,
   formatCopper,
+  formatEnUs,
   inventoryMessages,
   isUnpricedItem,
   makeChange,
@@ -968,7 +969,7 @@ export class ShopsService {
               destinationContainerId: container.id,
               destinationName: container.name,
               details: { reason: 'shop_deployment', shop_instance_id: shop.id },
-              summary: `${shop.name} stocked ${item.quantity} × ${full.name}`,
+              summary: `${shop.name} stocked ${formatEnUs(item.quantity)} × ${full.name}`,
             },
           ],
           false,
@@ -1170,7 +1171,7 @@ export class ShopsService {
             destinationContainerId: container.id,
             destinationName: container.name,
             details: { reason: 'restock', shop_instance_id: shop.id, source: actor ? 'web' : 'system' },
-            summary: `${who} restocked ${missing} × ${template.name} in ${shop.name}`,
+            summary: `${who} restocked ${formatEnUs(missing)} × ${template.name} in ${shop.name}`,
           },
         ],
         false,
@@ -1486,7 +1487,7 @@ export class ShopsService {
     // An approved request is the asker's purchase, which the GM let through: the GM is the row's actor.
     const buyerName = args.approved?.requesterName ?? actor.username;
     const approvedBy = args.approved ? ` (approved by ${actor.username})` : '';
-    const summary = `${buyerName} bought ${args.quantity} × ${args.itemName} from ${shop.name} for ${formatCopper(total)}${paidBy}${approvedBy}`;
+    const summary = `${buyerName} bought ${formatEnUs(args.quantity)} × ${args.itemName} from ${shop.name} for ${formatCopper(total)}${paidBy}${approvedBy}`;
     const coinRows: LedgerEntry[] = [];
     // Coins leave play (a shop has unlimited funds, DESIGN §4); change comes back in the largest coins.
     for (const currency of currencies) {
@@ -1515,7 +1516,7 @@ export class ShopsService {
         details: { role: 'payment', ...shared },
         // Each coin row says what it is, so the Activity list does not read as several purchases, and
         // whose coins they are: the party fund's are not the buyer's purse.
-        summary: `${buyerName} paid ${plan.pay[currency]} × ${coins[currency].name}${paidBy} to ${shop.name} for ${args.quantity} × ${args.itemName}${approvedBy}`,
+        summary: `${buyerName} paid ${formatEnUs(plan.pay[currency])} × ${coins[currency].name}${paidBy} to ${shop.name} for ${formatEnUs(args.quantity)} × ${args.itemName}${approvedBy}`,
       });
     }
     for (const currency of currencies) {
@@ -1536,7 +1537,7 @@ export class ShopsService {
         destinationContainerId: payer.container.id,
         destinationName: `${payer.container.name} (${payer.ownerName})`,
         details: { role: 'change', ...shared },
-        summary: `${buyerName} got ${n} × ${coin.name} in change from ${shop.name}${fromParty ? ` into ${payer.container.name} (${payer.ownerName})` : ''}`,
+        summary: `${buyerName} got ${formatEnUs(n)} × ${coin.name} in change from ${shop.name}${fromParty ? ` into ${payer.container.name} (${payer.ownerName})` : ''}`,
       });
     }
     const targetIds: string[] = [];
@@ -1771,7 +1772,7 @@ export class ShopsService {
       heldIds.push(...moved.targetIds);
     }
     const details = { reason: 'shop_request', shop_instance_id: shop.id, shop_request_id: request.id };
-    const summary = `${actor.username} asked to buy ${args.quantity} × ${args.itemName} from ${shop.name} for ${formatCopper(total)}`;
+    const summary = `${actor.username} asked to buy ${formatEnUs(args.quantity)} × ${args.itemName} from ${shop.name} for ${formatCopper(total)}`;
     await record(
       [
         {
@@ -1936,7 +1937,7 @@ export class ShopsService {
           requesterName: request.requesterName,
           notice: {
             userId: request.requesterId,
-            text: `${actor.username} approved your purchase of ${request.quantity} × ${request.itemName}`,
+            text: `${actor.username} approved your purchase of ${formatEnUs(request.quantity)} × ${request.itemName}`,
           },
         },
       });
@@ -1947,7 +1948,7 @@ export class ShopsService {
         party,
         request.requesterId,
         'purchase_approved',
-        `${actor.username} approved your purchase of ${request.quantity} × ${request.itemName} at ${shop.name}`,
+        `${actor.username} approved your purchase of ${formatEnUs(request.quantity)} × ${request.itemName} at ${shop.name}`,
       );
       await this.#dropHold(tx, record, actor, shop, holdContext.container, request, 'approved');
       await repo.decideRequest(tx, request.id, {
@@ -1961,7 +1962,7 @@ export class ShopsService {
           shop,
           'shop_request_approved',
           actor,
-          `${actor.username} approved ${request.requesterName}’s purchase of ${request.quantity} × ${request.itemName}`,
+          `${actor.username} approved ${request.requesterName}’s purchase of ${formatEnUs(request.quantity)} × ${request.itemName}`,
           { shop_request_id: request.id, character_id: request.characterId, status: 'approved' },
         ),
       );
@@ -2010,8 +2011,8 @@ export class ShopsService {
     const { request, shop, party, container } = locked;
     const summary =
       outcome === 'declined'
-        ? `${actor.username} declined ${request.requesterName}’s purchase of ${request.quantity} × ${request.itemName}`
-        : `${actor.username} cancelled their request for ${request.quantity} × ${request.itemName}`;
+        ? `${actor.username} declined ${request.requesterName}’s purchase of ${formatEnUs(request.quantity)} × ${request.itemName}`
+        : `${actor.username} cancelled their request for ${formatEnUs(request.quantity)} × ${request.itemName}`;
     if (request.holdContainerId) {
       await inventoryRepository.lockContainers(tx, [container.id, request.holdContainerId]);
       const hold = await inventoryRepository.context(tx, request.holdContainerId);
@@ -2069,7 +2070,7 @@ export class ShopsService {
         party,
         request.requesterId,
         'purchase_declined',
-        `${actor.username} declined your purchase of ${request.quantity} × ${request.itemName} at ${shop.name}${reason ? `: ${reason}` : ''}`,
+        `${actor.username} declined your purchase of ${formatEnUs(request.quantity)} × ${request.itemName} at ${shop.name}${reason ? `: ${reason}` : ''}`,
       );
     emit(
       this.#shopEvent(shop, `shop_request_${outcome}`, actor, summary, {
@@ -2079,7 +2080,7 @@ export class ShopsService {
         ...(outcome === 'declined'
           ? requesterIds({
               userId: request.requesterId,
-              text: `${actor.username} declined your purchase of ${request.quantity} × ${request.itemName}${reason ? `: ${reason}` : ''}`,
+              text: `${actor.username} declined your purchase of ${formatEnUs(request.quantity)} × ${request.itemName}${reason ? `: ${reason}` : ''}`,
             })
           : {}),
       }),
@@ -2271,7 +2272,7 @@ export class ShopsService {
       const parts = recipients.map((r, i) => `${r.name} (${formatCopper(shares[i]?.cp ?? 0)})`);
       const splitText =
         parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? '');
-      const soldText = `${actor.username} sold ${input.quantity} × ${facts.name} to ${shop.name} for ${formatCopper(total)}`;
+      const soldText = `${actor.username} sold ${formatEnUs(input.quantity)} × ${facts.name} to ${shop.name} for ${formatCopper(total)}`;
       const summary = splitAmong ? `${soldText}, split among ${splitText}` : soldText;
       if (splitAmong) message = `${shopMessages.sold}: ${formatCopper(total)} split among ${splitText}.`;
       const rows: LedgerEntry[] = [
@@ -2351,7 +2352,7 @@ export class ShopsService {
               shop_instance_id: shop.id,
               ...(splitAmong ? { split_share: true, share_cp: payee.cp } : {}),
             },
-            summary: `${payee.name ?? seller.ownerName} received ${n} × ${coin.name} from ${shop.name} for ${input.quantity} × ${facts.name}`,
+            summary: `${payee.name ?? seller.ownerName} received ${formatEnUs(n)} × ${coin.name} from ${shop.name} for ${formatEnUs(input.quantity)} × ${facts.name}`,
           });
         }
       }
@@ -2513,7 +2514,7 @@ export class ShopsService {
             destinationName: shopPlace(container, shop),
             scope: 'party',
             details: { reason: 'stock', shop_instance_id: shop.id },
-            summary: `${actor.username} stocked ${quantity} × ${moved.facts.name} in ${shop.name}`,
+            summary: `${actor.username} stocked ${formatEnUs(quantity)} × ${moved.facts.name} in ${shop.name}`,
           },
         ],
         false,
@@ -2629,7 +2630,7 @@ export class ShopsService {
       for (const part of stacks.parts)
         targetIds.push(...(await this.deps.moves.moveStack(tx, part.id, target, part.quantity)).targetIds);
       await this.deps.moves.countAction(tx, actor.id, 'party', shop.partyId);
-      const summary = `${actor.username} took ${quantity} × ${facts.name} back from ${shop.name}`;
+      const summary = `${actor.username} took ${formatEnUs(quantity)} × ${facts.name} back from ${shop.name}`;
       await record(
         [
           {
