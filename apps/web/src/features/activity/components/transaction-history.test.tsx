@@ -119,6 +119,45 @@ describe('TransactionHistory', () => {
     expect(within(unsaid).getByTestId('history-details')).toHaveTextContent('by Mira · ×3 · Cart → Shelf');
   });
 
+  it('groups the thousands of a quantity it adds, and knows a summary that says it, grouped or not', async () => {
+    // Review (coins, 8): quantities group, as the server's summaries now do.
+    mockFetch(() =>
+      listResponse([
+        buildTransaction({
+          id: 'grouped',
+          transaction_summary: 'pcoin1 split 4,000,000 × Platinum piece off a stack of 10,000,000 in Vault',
+          actor_data: { id: 'user-2', name: 'pcoin1' },
+          quantity: 4_000_000,
+          destination_location_data: { id: 'c-1', name: 'Vault' },
+        }),
+        buildTransaction({
+          id: 'older',
+          transaction_summary: 'pcoin1 moved 10000000 × Platinum piece from Backpack to Vault',
+          actor_data: { id: 'user-2', name: 'pcoin1' },
+          quantity: 10_000_000,
+          source_location_data: { id: 'c-2', name: 'Backpack' },
+          destination_location_data: { id: 'c-1', name: 'Vault' },
+        }),
+        buildTransaction({
+          id: 'unsaid',
+          transaction_summary: 'Restocked',
+          actor_data: { id: 'user-3', name: 'Mira' },
+          quantity: 1_234_567,
+          source_location_data: { id: 'c-2', name: 'Cart' },
+          destination_location_data: { id: 'c-3', name: 'Shelf' },
+        }),
+      ]),
+    );
+    renderHistory();
+    const [grouped, older, unsaid] = await screen.findAllByTestId('history-row');
+    if (!grouped || !older || !unsaid) throw new Error('three rows expected');
+    expect(within(grouped).queryByTestId('history-details')).not.toBeInTheDocument();
+    expect(within(older).queryByTestId('history-details')).not.toBeInTheDocument();
+    expect(within(unsaid).getByTestId('history-details')).toHaveTextContent(
+      'by Mira · ×1,234,567 · Cart → Shelf',
+    );
+  });
+
   it('names each row’s type as the CSV export’s Type column does', async () => {
     mockFetch(() =>
       listResponse([

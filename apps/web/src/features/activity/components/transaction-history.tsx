@@ -277,6 +277,14 @@ export function undoState(
  * Where a row's goods went; a row whose goods stayed where they were (a character joining or leaving a
  * party with them) says where they are, once, not "Backpack (Nyx) → Backpack (Nyx)".
  */
+/**
+ * Whether a summary already says a quantity ("moved 4,000,000 × Platinum piece"): grouped, as the server
+ * writes it, or not, as rows written before it grouped thousands say it.
+ */
+function saysQuantity(summary: string, quantity: number): boolean {
+  return summary.includes(`${formatEnUs(quantity)} ×`) || summary.includes(`${quantity} ×`);
+}
+
 function placeOf(from: string | null | undefined, to: string | null | undefined): string | null {
   if (from && from === to) return `in ${from}`;
   if (from && to) return `${from} → ${to}`;
@@ -323,15 +331,15 @@ function TransactionRow({
   const to = told(transaction.destination_location_data.name);
   const details = [
     actor && !summary.startsWith(actor) ? `by ${actor}` : null,
-    !aggregated && transaction.quantity !== null && !summary.includes(`${transaction.quantity} ×`)
-      ? `×${transaction.quantity}`
+    !aggregated && transaction.quantity !== null && !saysQuantity(summary, transaction.quantity)
+      ? `×${formatEnUs(transaction.quantity)}`
       : null,
     // Moves and additions carry no money (amount 0): only trades show one. The ledger keeps copper: a
     // conversion's 5,400 reads "54 gp".
     transaction.amount && !aggregated
       ? transaction.currency === 'cp'
         ? formatCopper(transaction.amount)
-        : `${transaction.amount} ${transaction.currency ?? 'gold'}`
+        : `${formatEnUs(transaction.amount)} ${transaction.currency ?? 'gold'}`
       : null,
     placeOf(from, to),
   ].filter((part): part is string => part !== null);

@@ -1,4 +1,4 @@
-import { type Currency, currencies, planConversion } from '@haversack/contracts';
+import { type Currency, currencies, formatEnUs, planConversion } from '@haversack/contracts';
 import { Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
@@ -41,7 +41,7 @@ export function conversionPreview(
     return `You get ${plan.receive} ${to}; ${stays}.`;
   }
   if (requested !== undefined && requested > held)
-    return `There ${held === 1 ? 'is' : 'are'} only ${held} ${from}.`;
+    return `There ${held === 1 ? 'is' : 'are'} only ${formatEnUs(held)} ${from}.`;
   if (requested === undefined) return `Too few ${from} to make one ${to}.`;
   return `That many ${from} does not convert evenly into ${to}.`;
 }
@@ -149,7 +149,7 @@ export function ConvertCurrencyDialog({
             {containerName} holds{' '}
             {currencies
               .filter((c) => held(c) > 0)
-              .map((c) => `${held(c)} ${c}`)
+              .map((c) => `${formatEnUs(held(c))} ${c}`)
               .join(', ') || 'no coins'}
             . 1 pp = 10 gp = 20 ep = 100 sp = 1000 cp.
           </Text>

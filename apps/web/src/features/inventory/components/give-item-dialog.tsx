@@ -1,4 +1,4 @@
-import type { ItemInstance } from '@haversack/contracts';
+import { formatEnUs, type ItemInstance } from '@haversack/contracts';
 import { Alert, Button, Group, Modal, Select, Skeleton, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -124,8 +124,8 @@ export function GiveItemForm({
             onChange={setAmount}
             {...quantityFieldProps}
             max={item.quantity}
-            description={`1 to ${item.quantity}`}
-            error={validQuantity ? undefined : `Choose between 1 and ${item.quantity}`}
+            description={`1 to ${formatEnUs(item.quantity)}`}
+            error={validQuantity ? undefined : `Choose between 1 and ${formatEnUs(item.quantity)}`}
           />
         ) : null}
         {give.isError ? <RefusalAlert error={give.error} fallback={giveFailed} /> : null}

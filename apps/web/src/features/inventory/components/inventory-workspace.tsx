@@ -583,7 +583,7 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
                 <Text fw={600} size="sm">
                   {dragging.kind === 'template'
                     ? dragging.templateName
-                    : `${dragging.name} ×${dragging.quantity}`}
+                    : `${dragging.name} ×${formatEnUs(dragging.quantity)}`}
                 </Text>
               </Paper>
             ) : null}

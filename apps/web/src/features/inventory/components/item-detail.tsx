@@ -1,4 +1,4 @@
-import type { Container, ItemInstance } from '@haversack/contracts';
+import { type Container, formatEnUs, type ItemInstance } from '@haversack/contracts';
 import { Box, Drawer, Modal, Text } from '@mantine/core';
 import { useRef, useState } from 'react';
 import type { DeviceClass } from '../hooks/use-device-class';
@@ -84,7 +84,7 @@ export function ItemDetail({
       lh={1.3}
       data-testid="item-dialog-title"
       style={{ overflowWrap: 'anywhere' }}
-    >{`${item.name}${item.quantity > 1 ? ` ×${item.quantity}` : ''}`}</Text>
+    >{`${item.name}${item.quantity > 1 ? ` ×${formatEnUs(item.quantity)}` : ''}`}</Text>
   ) : (
     ''
   );

@@ -43,7 +43,7 @@ export function ItemFacts({ item, about = null }: { item: ItemInstance; about?: 
         <ItemStatusBadges item={item} size="md" />
       </Group>
       <SimpleGrid cols={{ base: 2, xs: 3 }} spacing="sm">
-        <Fact label="Quantity" value={String(item.quantity)} />
+        <Fact label="Quantity" value={formatEnUs(item.quantity)} />
         <Fact label="Weight each" value={formatStackWeight(item.weight, 1)} />
         <Fact label="Total weight" value={formatStackWeight(item.weight, item.quantity)} />
         <Fact

@@ -49,6 +49,19 @@ describe('ItemTile', () => {
     expect(within(facts).getByText('10.0 lbs · 12 gp 5 sp')).toBeInTheDocument();
   });
 
+  it('groups the thousands of a large stack, on a card and in a list row', () => {
+    // Review (coins, 8): "×10000000" beside "100,000,000 gp".
+    const coins = buildItem({ name: 'Platinum piece', quantity: 10_000_000, weight: 0.02, value_cp: 1000 });
+    for (const layout of ['grid', 'list'] as const) {
+      renderTile(coins, layout);
+      expect(screen.getByText('×10,000,000')).toBeInTheDocument();
+      expect(
+        screen.getByRole('button', { name: /^Platinum piece, quantity 10,000,000/ }),
+      ).toBeInTheDocument();
+      cleanup();
+    }
+  });
+
   it('ends a long name in a list row after two lines, the full name in its tooltip', () => {
     const name = `Sword of ${'the very long and winding name '.repeat(6)}`.trim();
     renderTile(buildItem({ name }), 'list');

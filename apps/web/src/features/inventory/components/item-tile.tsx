@@ -1,6 +1,7 @@
 import { useDraggable } from '@dnd-kit/core';
 import {
   type Container,
+  formatEnUs,
   formatStackWorth,
   type ItemInstance,
   inventoryMessages,
@@ -153,7 +154,7 @@ export function ItemTile({
   const hasActions = ownerCharacterId !== null || addToQueue !== undefined;
   const [giving, setGiving] = useState(false);
   const status = [isEquipped(item) ? 'equipped' : null, isAttuned(item) ? 'attuned' : null].filter(Boolean);
-  const label = `${item.name}, quantity ${item.quantity}${status.length ? `, ${status.join(', ')}` : ''}${moving ? ', moving' : ''}`;
+  const label = `${item.name}, quantity ${formatEnUs(item.quantity)}${status.length ? `, ${status.join(', ')}` : ''}${moving ? ', moving' : ''}`;
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     // Enter opens the item; Space starts a keyboard drag (dnd-kit's sensor, configured in the workspace);
@@ -297,7 +298,7 @@ export function ItemTile({
             <Group gap={6} wrap="wrap" pr={menuRoom} data-testid="item-tile-facts">
               {moving ? <Loader size={12} aria-hidden="true" data-testid="item-tile-moving" /> : null}
               <Badge variant="light" size="sm" style={{ flexShrink: 0 }}>
-                ×{item.quantity}
+                ×{formatEnUs(item.quantity)}
               </Badge>
               <Text size="xs" c="dimmed">
                 {formatStackWeight(item.weight, item.quantity)} · {worth}
@@ -342,7 +343,7 @@ export function ItemTile({
                 {formatStackWeight(item.weight, item.quantity)} · {worth}
               </Text>
               <Badge variant="light" size="sm" style={{ flexShrink: 0 }}>
-                ×{item.quantity}
+                ×{formatEnUs(item.quantity)}
               </Badge>
             </Group>
           </Group>

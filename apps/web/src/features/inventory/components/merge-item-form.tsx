@@ -1,4 +1,4 @@
-import type { ItemInstance } from '@haversack/contracts';
+import { formatEnUs, type ItemInstance } from '@haversack/contracts';
 import { Button, Group, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useSingleFlight } from '../../../lib/use-single-flight';
@@ -8,7 +8,7 @@ import { RefusalAlert } from './refusal-alert';
 
 /** "Arrow ×12" for the merge target select. */
 export function stackLabel(stack: ItemInstance): string {
-  return `${stack.name} ×${stack.quantity}`;
+  return `${stack.name} ×${formatEnUs(stack.quantity)}`;
 }
 
 /** POST item_instances/{id}/merge: this stack joins another stack of the same item in the container. */
@@ -34,7 +34,7 @@ export function MergeItemForm({
     >
       <Stack gap="sm">
         <Text size="sm">
-          The {item.quantity} in this stack join the stack you choose; this stack then disappears.
+          The {formatEnUs(item.quantity)} in this stack join the stack you choose; this stack then disappears.
         </Text>
         <Select
           label="Stack to merge with"

@@ -1,4 +1,4 @@
-import { type Capacity, inventoryMessages, MAX_STACK_QUANTITY } from '@haversack/contracts';
+import { type Capacity, formatEnUs, inventoryMessages, MAX_STACK_QUANTITY } from '@haversack/contracts';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -166,7 +166,7 @@ export function QuantityDialog({
             {...quantityFieldProps}
             max={largest}
             data-autofocus
-            description={max ? `1 to ${max}` : undefined}
+            description={max ? `1 to ${formatEnUs(max)}` : undefined}
             error={problem ?? (refusal ? capacityRefusalText(refusal, room) : null)}
           />
           <Group justify="flex-end" gap="sm">

@@ -1,4 +1,4 @@
-import type { ItemInstance } from '@haversack/contracts';
+import { formatEnUs, type ItemInstance } from '@haversack/contracts';
 import { Button, Group, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { NumberField } from '../../../components/number-field';
@@ -30,15 +30,17 @@ export function SplitItemForm({ item, onDone }: { item: ItemInstance; onDone: ()
       }}
     >
       <Stack gap="sm">
-        <Text size="sm">Move some of the {item.quantity} into a new stack in the same container.</Text>
+        <Text size="sm">
+          Move some of the {formatEnUs(item.quantity)} into a new stack in the same container.
+        </Text>
         <NumberField
           label="Split amount"
           value={amount}
           onChange={setAmount}
           {...quantityFieldProps}
           max={item.quantity - 1}
-          description={`1 to ${item.quantity - 1}`}
-          error={valid ? undefined : `Choose between 1 and ${item.quantity - 1}`}
+          description={`1 to ${formatEnUs(item.quantity - 1)}`}
+          error={valid ? undefined : `Choose between 1 and ${formatEnUs(item.quantity - 1)}`}
         />
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onDone}>

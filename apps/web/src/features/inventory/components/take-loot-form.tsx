@@ -1,4 +1,4 @@
-import type { Container, ItemInstance } from '@haversack/contracts';
+import { type Container, formatEnUs, type ItemInstance } from '@haversack/contracts';
 import { Alert, Button, Divider, Group, Select, Stack, Text } from '@mantine/core';
 import { useId, useState } from 'react';
 import { NumberField } from '../../../components/number-field';
@@ -133,7 +133,7 @@ export function TakeLootForm({
             onChange={setQuantity}
             {...quantityFieldProps}
             max={item.quantity}
-            description={`1 to ${item.quantity}`}
+            description={`1 to ${formatEnUs(item.quantity)}`}
             error={validAmount ? undefined : 'Enter a whole number in range'}
             disabled={take.isPending}
           />

@@ -1,4 +1,4 @@
-import type { Container } from '@haversack/contracts';
+import { type Container, formatEnUs } from '@haversack/contracts';
 import { ActionIcon, Badge, Button, Group, Paper, Progress, Select, Stack, Text } from '@mantine/core';
 import { IconX } from '@tabler/icons-react';
 import { useEffect, useId, useRef } from 'react';
@@ -178,7 +178,7 @@ export function TransferQueueBar({
                     </ActionIcon>
                   }
                 >
-                  {item.name} ×{item.quantity}
+                  {item.name} ×{formatEnUs(item.quantity)}
                 </Badge>
               ))}
             </Group>

@@ -197,6 +197,40 @@ describe('DistributeLootDialog', () => {
     expect(within(aria as HTMLElement).queryByTestId('recipient-stash-value')).not.toBeInTheDocument();
   });
 
+  it('groups the thousands of each share and of the coins changed', async () => {
+    // Review (coins, 8): "308641 × Platinum piece" beside "3,086,410 gp".
+    const user = userEvent.setup();
+    const platinum = {
+      item_template_id: 'coin-pp',
+      name: 'Platinum piece',
+      quantity: 308_641,
+      value_cp: 308_641_000,
+      coin: 'pp' as const,
+      destination: 'character' as const,
+      container_id: 'c-aria',
+      container_name: 'Backpack',
+    };
+    mockParty(() =>
+      success(
+        distribution({
+          recipients: [{ character_id: 'ch-aria', name: 'Aria', value_cp: 308_641_000, items: [platinum] }],
+          conversion: { taken: purse({ pp: 1_234 }), made: purse({ gp: 12_340 }) },
+          overflow: false,
+          total_value_cp: 308_641_000,
+        }),
+      ),
+    );
+    renderDialog();
+    const dialog = await screen.findByRole('dialog', { name: 'Distribute Dragon Hoard' });
+    await within(dialog).findByRole('checkbox', { name: 'Aria' });
+    await user.click(within(dialog).getByRole('button', { name: 'Preview' }));
+    const preview = await within(dialog).findByTestId('distribution-preview');
+    expect(within(preview).getByText('308,641 × Platinum piece')).toBeInTheDocument();
+    expect(within(preview).getByTestId('distribution-conversion')).toHaveTextContent(
+      'Coins changed first to share evenly: 1,234 pp into 12,340 gp.',
+    );
+  });
+
   it('confirms with preview false and the preview’s seed, then says so and closes', async () => {
     const user = userEvent.setup();
     const fetchMock = mockParty((body) =>

@@ -1,6 +1,7 @@
 import {
   type DistributionMode,
   distributionModes,
+  formatEnUs,
   type LootDistribution,
   type LootInstance,
   lootContentsFingerprint,
@@ -107,7 +108,7 @@ function DistributionPreview({ result }: { result: LootDistribution }) {
                     <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
                       <Stack gap={2} style={{ minWidth: 0 }}>
                         <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-                          {item.quantity} × {item.name}
+                          {formatEnUs(item.quantity)} × {item.name}
                         </Text>
                         {item.destination === 'party_stash' ? (
                           <Badge

@@ -3,6 +3,7 @@ import {
   currencies,
   type DistributionMode,
   formatCopper,
+  formatEnUs,
   type ItemInstance,
   type LootInstance,
 } from '@haversack/contracts';
@@ -46,7 +47,9 @@ const largestFirst: Currency[] = [...currencies].reverse();
 
 /** "2 gp 5 sp" for a handful of coins; "no coins" when empty. */
 export function formatCoins(purse: Partial<Record<Currency, number>>): string {
-  const parts = largestFirst.filter((c) => (purse[c] ?? 0) > 0).map((c) => `${purse[c]} ${c}`);
+  const parts = largestFirst
+    .filter((c) => (purse[c] ?? 0) > 0)
+    .map((c) => `${formatEnUs(purse[c] ?? 0)} ${c}`);
   return parts.length > 0 ? parts.join(' ') : 'no coins';
 }
 

@@ -1,5 +1,6 @@
 import {
   formatCopper,
+  formatEnUs,
   type ItemInstance,
   type LootInstance,
   type LootTakeResult,
@@ -149,8 +150,8 @@ export function TakeLootDialog({
           <Text size="sm" data-testid="take-facts">
             {/* As the loot's list says it: the SRD gives magic items no price, which is not "0 gp". */}
             {item.item_template.metadata.priced === false
-              ? `${max} in this loot. ${lootMessages.unpriced}.`
-              : `${max} in this loot, worth ${formatCopper(item.value_cp)} each.`}
+              ? `${formatEnUs(max)} in this loot. ${lootMessages.unpriced}.`
+              : `${formatEnUs(max)} in this loot, worth ${formatCopper(item.value_cp)} each.`}
           </Text>
           {kind === 'take' ? (
             <>
@@ -161,8 +162,8 @@ export function TakeLootDialog({
                   onChange={setQuantity}
                   {...quantityFieldProps}
                   max={max}
-                  description={`1 to ${max}`}
-                  error={validAmount ? undefined : `Enter a whole number from 1 to ${max}`}
+                  description={`1 to ${formatEnUs(max)}`}
+                  error={validAmount ? undefined : `Enter a whole number from 1 to ${formatEnUs(max)}`}
                 />
               ) : null}
               <Select
@@ -213,7 +214,7 @@ export function TakeLootDialog({
               maw="100%"
             >
               {kind === 'take'
-                ? `Take ${validAmount ? amount : ''}`.trim()
+                ? `Take ${validAmount ? formatEnUs(amount) : ''}`.trim()
                 : character
                   ? `Claim for ${character.name}`
                   : 'Claim'}

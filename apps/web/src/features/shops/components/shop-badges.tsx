@@ -1,6 +1,7 @@
 import {
   type BadgeColour,
   discountPercent,
+  formatEnUs,
   modifierLabel,
   popularityLabel,
   ratingColour,
@@ -147,7 +148,7 @@ export function StockBadge({ count }: { count: number }) {
   const colour: BadgeColour = label === 'Empty' ? 'error' : label === 'Low Stock' ? 'warning' : 'success';
   return (
     <StatusBadge colour={colour} testId="stock-badge">
-      {count === 1 ? '1 item' : `${count} items`} · {label}
+      {count === 1 ? '1 item' : `${formatEnUs(count)} items`} · {label}
     </StatusBadge>
   );
 }

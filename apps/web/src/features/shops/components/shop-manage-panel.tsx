@@ -1,4 +1,5 @@
 import {
+  formatEnUs,
   restockBadge,
   type ShopInstance,
   type ShopInstanceUpdate,
@@ -132,7 +133,7 @@ export function ShopManagePanel({ shop }: { shop: ShopInstance }) {
     onSuccess: (result) =>
       toast.success(
         result.added.length > 0
-          ? `${shopMessages.restocked}: ${result.added.map((a) => `${a.quantity} × ${a.name}`).join(', ')}`
+          ? `${shopMessages.restocked}: ${result.added.map((a) => `${formatEnUs(a.quantity)} × ${a.name}`).join(', ')}`
           : `${shopMessages.restocked}: nothing was missing`,
       ),
     onSettled: () => invalidateShop(queryClient, shop.id),

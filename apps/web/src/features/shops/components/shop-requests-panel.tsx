@@ -121,7 +121,7 @@ export function ShopRequestsPanel({ shopId }: { shopId: string }) {
             <Group justify="space-between" align="flex-start" gap="xs" wrap="nowrap">
               <Stack gap={2} style={{ minWidth: 0 }}>
                 <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
-                  {request.quantity} × {request.item_name}
+                  {formatEnUs(request.quantity)} × {request.item_name}
                 </Text>
                 <Text size="sm" c="dimmed">
                   {request.character.name} ({request.requester.name}) ·{' '}
@@ -162,7 +162,7 @@ export function ShopRequestsPanel({ shopId }: { shopId: string }) {
                     loading={busy(request, 'cancel')}
                     disabled={decide.isPending}
                     onClick={() => decide.mutate({ request, decision: 'cancel' })}
-                    aria-label={`Cancel request for ${request.quantity} × ${request.item_name}`}
+                    aria-label={`Cancel request for ${formatEnUs(request.quantity)} × ${request.item_name}`}
                   >
                     Cancel request
                   </Button>
@@ -177,7 +177,7 @@ export function ShopRequestsPanel({ shopId }: { shopId: string }) {
                       disabled={decide.isPending}
                       onClick={() => setDeclining(request.id)}
                       data-decline-for={request.id}
-                      aria-label={`Decline ${request.quantity} × ${request.item_name} for ${request.character.name}`}
+                      aria-label={`Decline ${formatEnUs(request.quantity)} × ${request.item_name} for ${request.character.name}`}
                     >
                       Decline
                     </Button>
@@ -186,7 +186,7 @@ export function ShopRequestsPanel({ shopId }: { shopId: string }) {
                       loading={busy(request, 'approve')}
                       disabled={decide.isPending}
                       onClick={() => decide.mutate({ request, decision: 'approve' })}
-                      aria-label={`Approve ${request.quantity} × ${request.item_name} for ${request.character.name}`}
+                      aria-label={`Approve ${formatEnUs(request.quantity)} × ${request.item_name} for ${request.character.name}`}
                     >
                       Approve
                     </Button>

@@ -1,4 +1,4 @@
-import { formatCopper } from '@haversack/contracts';
+import { formatCopper, formatEnUs } from '@haversack/contracts';
 import { Badge, Group, Pagination, Paper, Skeleton, Stack, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -56,7 +56,7 @@ export function ShopSalesLog({ shopId }: { shopId: string }) {
                   {row.transaction_type === 'purchase' ? 'Bought' : 'Sold'}
                 </Badge>
                 <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
-                  {row.quantity ?? 1} × {row.transactable_data.name ?? 'Item'}
+                  {formatEnUs(row.quantity ?? 1)} × {row.transactable_data.name ?? 'Item'}
                 </Text>
               </Group>
               <Text size="sm" c="dimmed">
@@ -76,7 +76,7 @@ export function ShopSalesLog({ shopId }: { shopId: string }) {
       {meta.total_pages > 1 ? (
         <Group justify="space-between" gap="sm">
           <Text size="sm" c="dimmed">
-            {meta.total_count} trades
+            {formatEnUs(meta.total_count)} trades
           </Text>
           <Pagination
             total={meta.total_pages}

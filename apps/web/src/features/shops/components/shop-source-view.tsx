@@ -1,5 +1,5 @@
 import { useDraggable } from '@dnd-kit/core';
-import { type ShopInstance, type ShopStockItem, shopMessages } from '@haversack/contracts';
+import { formatEnUs, type ShopInstance, type ShopStockItem, shopMessages } from '@haversack/contracts';
 import {
   Alert,
   Anchor,
@@ -124,7 +124,7 @@ export function ShopSourceView({
         label="Shop"
         data={list.map((s) => ({
           value: s.id,
-          label: `${s.name} · ${s.is_active ? 'Open' : 'Closed'} · ${s.items_count} items`,
+          label: `${s.name} · ${s.is_active ? 'Open' : 'Closed'} · ${formatEnUs(s.items_count)} items`,
         }))}
         value={current}
         onChange={(value) => value && onSelect(value)}
@@ -313,13 +313,13 @@ function ShelfRow({
           {...(draggable
             ? { ...drag.attributes, ...drag.listeners, 'aria-roledescription': 'draggable' }
             : {})}
-          aria-label={draggable ? `${item.name}, ${inStock} in stock, drag to buy` : undefined}
+          aria-label={draggable ? `${item.name}, ${formatEnUs(inStock)} in stock, drag to buy` : undefined}
         >
           <Text fw={600} size="sm" lineClamp={2} style={{ overflowWrap: 'break-word' }}>
             {item.name}
           </Text>
           <Text size="xs" c="dimmed" data-testid="stock-quantity">
-            {inStock} in stock
+            {formatEnUs(inStock)} in stock
           </Text>
           {item.buy_price_cp === null ? <UnpricedLineNote canManage={shop.can_manage} /> : null}
         </Stack>

@@ -185,6 +185,21 @@ describe('ShopStockList: an unpriced line', () => {
   const rowOf = (name: string) =>
     screen.getAllByTestId('shop-stock-item').find((row) => row.dataset.itemName === name);
 
+  it('groups the thousands of what is in stock', () => {
+    const shop = buildShopInstance();
+    const arrows = buildStockItem({ id: 'stock-arrow', name: 'Arrow', quantity: 1_234_567 });
+    render(
+      <ShopStockList
+        shop={{ ...shop, container: { ...shop.container, item_instances: [arrows] } }}
+        trader={trader}
+        tradeOpen={false}
+        onBuy={vi.fn()}
+      />,
+      { wrapper },
+    );
+    expect(screen.getByTestId('stock-quantity')).toHaveTextContent(/^1,234,567 in stock$/);
+  });
+
   it('says to a player it is unpriced and why, with no Buy button, and not 0 cp', () => {
     render(<ShopStockList shop={shelf(false)} trader={trader} tradeOpen={false} onBuy={vi.fn()} />, {
       wrapper,
@@ -265,6 +280,21 @@ describe('SellList', () => {
     expect(onSell).toHaveBeenCalledWith(expect.objectContaining({ itemId: 'item-wand', unitCp: 25_000 }));
     expect(screen.getByText('250 gp')).toBeInTheDocument();
     expect(screen.queryByText(shopMessages.unpricedNoOffer)).not.toBeInTheDocument();
+  });
+
+  it('groups the thousands of what I have', async () => {
+    // Review (coins, 8): "You have 10000000" beside a grouped price.
+    const diamonds = buildItem({
+      id: 'item-diamond',
+      name: 'Star Diamond',
+      item_template_id: 'template-diamond',
+      quantity: 10_000_000,
+      value_cp: 200,
+      container_id: 'c-pack',
+    });
+    renderSellList(buildShopInstance(), [diamonds]);
+    await screen.findByRole('button', { name: 'Sell Star Diamond' });
+    expect(screen.getByTestId('sell-item')).toHaveTextContent('You have 10,000,000');
   });
 
   it('leaves coins out, the seeded ones and any item tagged currency, as the shop will not buy them', async () => {

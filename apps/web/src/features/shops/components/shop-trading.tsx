@@ -1,6 +1,7 @@
 import {
   emptyPurse,
   formatCopper,
+  formatEnUs,
   type ItemInstance,
   inventoryMessages,
   isUnpricedItem,
@@ -316,7 +317,7 @@ function StockRow({
           </Text>
           <Group gap={6}>
             <Text size="xs" c="dimmed" data-testid="stock-quantity">
-              {inStock} in stock
+              {formatEnUs(inStock)} in stock
             </Text>
             {item.has_own_price ? (
               <Badge size="xs" variant="light" color="grape">
@@ -479,7 +480,7 @@ function SellRow({
             {item.name}
           </Text>
           <Text size="xs" c="dimmed">
-            You have {quantity}
+            You have {formatEnUs(quantity)}
           </Text>
           {priceCp === null ? (
             <Text size="xs" c="orange" data-testid="sell-no-offer">

@@ -161,7 +161,7 @@ export function StockShopForm({
                 <Select
                   label="Item"
                   placeholder={items.isPending ? 'Loading items…' : 'Choose an item'}
-                  data={wares.map((i) => ({ value: i.id, label: `${i.name} ×${i.quantity}` }))}
+                  data={wares.map((i) => ({ value: i.id, label: `${i.name} ×${formatEnUs(i.quantity)}` }))}
                   value={itemId}
                   onChange={(value) => {
                     setItemId(value);

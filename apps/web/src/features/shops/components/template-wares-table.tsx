@@ -1,4 +1,4 @@
-import type { ShopItem } from '@haversack/contracts';
+import { formatEnUs, type ShopItem } from '@haversack/contracts';
 import { Table, Text } from '@mantine/core';
 import { templateLineName, UNTOLD_WORTH } from '../../../components/template-line-name';
 import { UnavailableLineNote } from '../../../components/unavailable-line-note';
@@ -32,7 +32,7 @@ export function TemplateWaresTable({ items }: { items: readonly ShopItem[] }) {
                   <UnavailableLineNote available={item.available} restocks />
                 </Table.Td>
                 <Table.Td ta="right">
-                  {item.quantity}
+                  {formatEnUs(item.quantity)}
                   {phone && restocksTo !== item.quantity ? (
                     <Text size="xs" c="dimmed" data-testid="template-item-restock">
                       restocks to {restocksTo}

@@ -1,6 +1,7 @@
 import {
   emptyPurse,
   formatCopper,
+  formatEnUs,
   type PaymentSource,
   planPayment,
   type ShopStockItem,
@@ -299,10 +300,10 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
         <Stack gap="md">
           <Text size="sm">
             {buying
-              ? `${shown.shopName} has ${max} in stock.`
+              ? `${shown.shopName} has ${formatEnUs(max)} in stock.`
               : unitCp === null || noOffer
-                ? `You have ${max}.`
-                : `You have ${max}. ${shown.shopName} pays ${formatCopper(unitCp)} each.`}
+                ? `You have ${formatEnUs(max)}.`
+                : `You have ${formatEnUs(max)}. ${shown.shopName} pays ${formatCopper(unitCp)} each.`}
           </Text>
           {closed ? (
             // Red, as the shop page says it: the same state in the same colour.
@@ -312,7 +313,7 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
           ) : null}
           {cutFrom !== null && shown.side === 'buy' ? (
             <Alert color="yellow" variant="light" role="status" data-testid="trade-stock-fell">
-              {`Only ${max} left now: someone else just bought some. You had asked for ${cutFrom}.`}
+              {`Only ${formatEnUs(max)} left now: someone else just bought some. You had asked for ${formatEnUs(cutFrom)}.`}
             </Alert>
           ) : null}
           {max > 1 && !noOffer ? (
@@ -333,7 +334,7 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
               {...quantityFieldProps}
               max={max}
               disabled={closed}
-              description={`1 to ${max}`}
+              description={`1 to ${formatEnUs(max)}`}
               error={valid ? undefined : 'Enter a whole number in range'}
               // Typing a number replaces the 1 it opens with, rather than making it 13.
               onFocus={(event) => event.currentTarget.select()}

@@ -1,4 +1,10 @@
-import { formatCopper, inventoryMessages, type ShopItem, shopMessages } from '@haversack/contracts';
+import {
+  formatCopper,
+  formatEnUs,
+  inventoryMessages,
+  type ShopItem,
+  shopMessages,
+} from '@haversack/contracts';
 import {
   Alert,
   Anchor,
@@ -330,7 +336,7 @@ export function ShopTemplateInventoryPage() {
               <Group justify="space-between">
                 <Text size="sm">{templateLineName(item.item_template)}</Text>
                 <Text size="sm" c="dimmed">
-                  ×{item.quantity} ·{' '}
+                  ×{formatEnUs(item.quantity)} ·{' '}
                   {item.item_template === null ? UNTOLD_WORTH : askingPriceLabel(item.buy_price_cp)}
                 </Text>
               </Group>
