@@ -92,6 +92,109 @@ const exportLootTemplateSchema = z.object({
   ),
 });
 
+/** A stack of items as the export writes it, wherever it lies (a character's bag, a stash, a shop, a loot). */
+const exportItemSchema = z.object({
+  id: z.string(),
+  item_template_id: z.string(),
+  name: z.string(),
+  quantity: z.number(),
+  /** Each, in the item's currency: the stack's own overrides where it has them, else its template's. */
+  weight: z.number(),
+  value: z.number().int(),
+  currency: z.string(),
+  /** What this stack says instead of its template (null: the template's). */
+  overrides: z.object({
+    name: z.string().nullable(),
+    description: z.string().nullable(),
+    weight: z.number().nullable(),
+    value: z.number().nullable(),
+    currency: z.string().nullable(),
+  }),
+  notes: z.string(),
+  is_identified: z.boolean(),
+  instance_data: z.record(z.string(), z.unknown()),
+});
+
+/** A character's or a party's container with its limits and what is in it. */
+const exportContainerSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  is_primary: z.boolean(),
+  max_weight: z.number().nullable(),
+  max_slots: z.number().int().nullable(),
+  items: z.array(exportItemSchema),
+});
+
+/** A shop deployed into a party the person runs: its settings, its restock and its stock. */
+const exportShopInstanceSchema = z.object({
+  id: z.string(),
+  shop_template_id: z.string().nullable(),
+  name: z.string(),
+  description: z.string(),
+  owner: z.string(),
+  location: z.string(),
+  shop_type: z.string(),
+  tag_list: z.array(z.string()),
+  /** Open (true) or closed. */
+  is_active: z.boolean(),
+  discount_rate: z.number(),
+  buy_modifier: z.number(),
+  sell_modifier: z.number(),
+  currency: z.string(),
+  restock_days: z.number().int().nullable(),
+  next_restock_at: z.string().nullable(),
+  last_restock_at: z.string().nullable(),
+  /** What a restock tops each item up to. */
+  restock_plan: z.array(z.object({ item_template_id: z.string(), restock_quantity: z.number().int() })),
+  /** The shop's own prices in copper by item template id (the others are priced from their value). */
+  own_prices_cp: z.record(z.string(), z.number().int()),
+  party_fund_allowed: z.boolean(),
+  approval_threshold_cp: z.number().int().nullable(),
+  created_at: z.string(),
+  /** The shelf (goods held for a pending purchase request are not on it). */
+  stock: z.array(exportItemSchema.extend({ price_cp: z.number().int().nullable() })),
+});
+
+/** A loot deployed into a party the person runs (deleted loot is gone), coins among its items. */
+const exportLootInstanceSchema = z.object({
+  id: z.string(),
+  loot_template_id: z.string().nullable(),
+  name: z.string(),
+  description: z.string(),
+  source: z.string(),
+  source_type: z.string(),
+  location_name: z.string().nullable(),
+  is_revealed: z.boolean(),
+  revealed_at: z.string().nullable(),
+  distributed_at: z.string().nullable(),
+  distribution_mode: z.string().nullable(),
+  created_at: z.string(),
+  items: z.array(exportItemSchema),
+});
+
+/**
+ * What a GM set up in a party they run, enough to make it again: its settings and notes, its stash and
+ * other containers, its deployed shops and loot. Not its join code: that lets anyone in, and a party made
+ * again gets a new one.
+ */
+const exportPartyDetailsSchema = z.object({
+  description: z.string(),
+  game_system: z.string(),
+  setting: z.string(),
+  notes: z.string(),
+  notes_updated_at: z.string().nullable(),
+  join_permission: z.string(),
+  encumbrance_style: z.string(),
+  item_conjuring: z.string(),
+  is_public: z.boolean(),
+  is_archived: z.boolean(),
+  created_at: z.string(),
+  containers: z.array(exportContainerSchema),
+  shops: z.array(exportShopInstanceSchema),
+  loot: z.array(exportLootInstanceSchema),
+});
+
 /**
  * GET /users/me/export: everything Haversack keeps about the signed-in person, as one JSON file (indented
  * to be read), enough to make again what deleting the account destroys. Never a password hash, a token or
@@ -130,39 +233,7 @@ export const accountExportSchema = z.object({
       max_slots: z.number().int().nullable(),
       party_id: z.string().nullable(),
       created_at: z.string(),
-      containers: z.array(
-        z.object({
-          id: z.string(),
-          name: z.string(),
-          description: z.string(),
-          is_primary: z.boolean(),
-          max_weight: z.number().nullable(),
-          max_slots: z.number().int().nullable(),
-          items: z.array(
-            z.object({
-              id: z.string(),
-              item_template_id: z.string(),
-              name: z.string(),
-              quantity: z.number(),
-              /** Each, in the item's currency: the stack's own overrides where it has them, else its template's. */
-              weight: z.number(),
-              value: z.number().int(),
-              currency: z.string(),
-              /** What this stack says instead of its template (null: the template's). */
-              overrides: z.object({
-                name: z.string().nullable(),
-                description: z.string().nullable(),
-                weight: z.number().nullable(),
-                value: z.number().nullable(),
-                currency: z.string().nullable(),
-              }),
-              notes: z.string(),
-              is_identified: z.boolean(),
-              instance_data: z.record(z.string(), z.unknown()),
-            }),
-          ),
-        }),
-      ),
+      containers: z.array(exportContainerSchema),
     }),
   ),
   parties: z.array(
@@ -173,6 +244,11 @@ export const accountExportSchema = z.object({
       /** The party's owner (its game master of record); a GM who is not is a co-GM. */
       is_owner: z.boolean(),
       joined_at: z.string(),
+      /**
+       * The party's own data where the person is one of its GMs (owner or co-GM); null where they play,
+       * manage or watch: the stash, notes, shops and loot are then the GM's, not theirs.
+       */
+      details: exportPartyDetailsSchema.nullable(),
     }),
   ),
   templates: z.object({

@@ -4,7 +4,7 @@ import { characters } from '../../db/schema/characters.js';
 import { discordAccounts } from '../../db/schema/discord.js';
 import { containers, transactions } from '../../db/schema/inventory.js';
 import { itemInstances, itemTemplates } from '../../db/schema/items.js';
-import { lootTemplates } from '../../db/schema/loot.js';
+import { lootInstances, lootTemplates } from '../../db/schema/loot.js';
 import { lootTemplateItems } from '../../db/schema/loot-items.js';
 import { parties, partyMemberships } from '../../db/schema/parties.js';
 import { shopTemplateItems } from '../../db/schema/shop-items.js';
@@ -50,12 +50,28 @@ export const accountExportRepository = {
       .orderBy(asc(characters.createdAt), asc(characters.id));
   },
 
-  async containersOf(db: Executor, characterIds: string[]) {
-    if (characterIds.length === 0) return [];
+  /**
+   * In one query, the containers the export lists: the person's characters', those of the parties they
+   * run, and the shelves of those parties' shops and the contents of their loot.
+   */
+  async containersOf(
+    db: Executor,
+    owners: { characterIds: string[]; partyIds: string[]; shopIds: string[]; lootIds: string[] },
+  ) {
+    const held = [
+      owners.characterIds.length > 0 ? inArray(containers.characterId, owners.characterIds) : undefined,
+      owners.partyIds.length > 0 ? inArray(containers.partyId, owners.partyIds) : undefined,
+      // A shop's shelf is its primary container; the others hold goods for pending purchase requests.
+      owners.shopIds.length > 0
+        ? and(inArray(containers.shopInstanceId, owners.shopIds), eq(containers.isPrimary, true))
+        : undefined,
+      owners.lootIds.length > 0 ? inArray(containers.lootInstanceId, owners.lootIds) : undefined,
+    ].filter((condition) => condition !== undefined);
+    if (held.length === 0) return [];
     return db
       .select()
       .from(containers)
-      .where(inArray(containers.characterId, characterIds))
+      .where(or(...held))
       .orderBy(asc(containers.createdAt), asc(containers.id));
   },
 
@@ -78,19 +94,36 @@ export const accountExportRepository = {
       .orderBy(asc(itemInstances.createdAt), asc(itemInstances.id));
   },
 
+  /** The person's memberships, each with its party's row (its own data is exported for a GM only). */
   async memberships(db: Executor, userId: string) {
     return db
-      .select({
-        id: parties.id,
-        name: parties.name,
-        role: partyMemberships.role,
-        gameMasterId: parties.gameMasterId,
-        joinedAt: partyMemberships.createdAt,
-      })
+      .select({ party: parties, role: partyMemberships.role, joinedAt: partyMemberships.createdAt })
       .from(partyMemberships)
       .innerJoin(parties, eq(parties.id, partyMemberships.partyId))
       .where(eq(partyMemberships.userId, userId))
       .orderBy(asc(partyMemberships.createdAt));
+  },
+
+  /** The shops deployed in the parties the person runs, and their loot (not deleted): one query each. */
+  async partyHoldings(db: Executor, userId: string) {
+    // The parties the person runs: one of their GMs, the owner or a co-GM.
+    const run = db
+      .select({ partyId: partyMemberships.partyId })
+      .from(partyMemberships)
+      .where(and(eq(partyMemberships.userId, userId), eq(partyMemberships.role, 'gm')));
+    const [shops, loot] = await Promise.all([
+      db
+        .select()
+        .from(shopInstances)
+        .where(inArray(shopInstances.partyId, run))
+        .orderBy(asc(shopInstances.createdAt), asc(shopInstances.id)),
+      db
+        .select()
+        .from(lootInstances)
+        .where(and(inArray(lootInstances.partyId, run), isNull(lootInstances.deletedAt)))
+        .orderBy(asc(lootInstances.createdAt), asc(lootInstances.id)),
+    ]);
+    return { shops, loot };
   },
 
   /** The templates the person wrote, each kind with its contents: one query per list. */

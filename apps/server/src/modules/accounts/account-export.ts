@@ -19,12 +19,41 @@ const dates = (row: { createdAt: Date; updatedAt: Date }) => ({
 const textOr = (value: unknown) => (typeof value === 'string' ? value : null);
 const numberOr = (value: unknown) => (typeof value === 'number' ? value : null);
 
+type ContainerRow = Awaited<ReturnType<typeof repo.containersOf>>[number];
+type StackRow = Awaited<ReturnType<typeof repo.itemsIn>>[number];
+
+/** A stack as the export writes it, in a bag, a stash, on a shelf or in loot alike. */
+function exportItem({ item, template }: StackRow) {
+  const facts = effectiveFacts(template, item.instanceData);
+  const data = item.instanceData;
+  return {
+    id: item.id,
+    item_template_id: item.itemTemplateId,
+    name: facts.name,
+    quantity: item.quantity,
+    weight: facts.weight,
+    value: facts.value,
+    currency: facts.currency,
+    overrides: {
+      name: textOr(data.name_override),
+      description: textOr(data.description_override),
+      weight: numberOr(data.weight_override),
+      value: numberOr(data.value_override),
+      currency: textOr(data.currency_override),
+    },
+    notes: item.notes,
+    is_identified: item.isIdentified,
+    instance_data: item.instanceData,
+  };
+}
+
 /**
  * Everything Haversack keeps about one person (the right of access), enough to rebuild what deleting the
  * account destroys: their profile, preferences, plan and patronages, characters with what they carry,
- * parties, the templates they wrote with their contents, their purchase requests, and their ledger rows
- * (made by them or about their characters; the newest `ACCOUNT_EXPORT_LEDGER_CAP`). Parties' shared
- * stashes and other players' rows are theirs, not this person's, and stay out.
+ * parties (and, for those they run as a GM, the party's settings, notes, containers, shops and loot), the
+ * templates they wrote with their contents, their purchase requests, and their ledger rows (made by them
+ * or about their characters; the newest `ACCOUNT_EXPORT_LEDGER_CAP`). The stashes and notes of parties
+ * they only play in, and other players' rows, are others', and stay out.
  */
 export async function buildAccountExport(
   db: Executor,
@@ -32,22 +61,45 @@ export async function buildAccountExport(
   plan: CurrentSubscription,
   now: Date,
 ): Promise<AccountExport> {
-  const [discordLinked, owned, memberships, templates, requests, ledger] = await Promise.all([
+  const [discordLinked, owned, memberships, templates, requests, ledger, holdings] = await Promise.all([
     repo.discordLinked(db, user.id),
     repo.characters(db, user.id),
     repo.memberships(db, user.id),
     repo.templates(db, user.id),
     repo.purchaseRequests(db, user.id),
     repo.ledgerRows(db, user.id, ACCOUNT_EXPORT_LEDGER_CAP),
+    repo.partyHoldings(db, user.id),
   ]);
-  const bags = await repo.containersOf(
-    db,
-    owned.map((character) => character.id),
-  );
+  // A fixed number of queries whatever the account holds: every container in one, every stack in another.
+  const runs = (membership: { role: string }) => membership.role === 'gm';
+  const bags = await repo.containersOf(db, {
+    characterIds: owned.map((character) => character.id),
+    partyIds: memberships.filter(runs).map((membership) => membership.party.id),
+    shopIds: holdings.shops.map((shop) => shop.id),
+    lootIds: holdings.loot.map((loot) => loot.id),
+  });
   const items = await repo.itemsIn(
     db,
     bags.map((bag) => bag.id),
   );
+  const stacksByContainer = new Map<string, StackRow[]>();
+  for (const stack of items) {
+    const list = stacksByContainer.get(stack.item.containerId);
+    if (list) list.push(stack);
+    else stacksByContainer.set(stack.item.containerId, [stack]);
+  }
+  const itemsOf = (containerId: string | undefined) =>
+    containerId === undefined ? [] : (stacksByContainer.get(containerId) ?? []).map(exportItem);
+  const containersWhere = (belongs: (bag: ContainerRow) => boolean) =>
+    bags.filter(belongs).map((bag) => ({
+      id: bag.id,
+      name: bag.name,
+      description: bag.description,
+      is_primary: bag.isPrimary,
+      max_weight: bag.maxWeight,
+      max_slots: bag.maxSlots,
+      items: itemsOf(bag.id),
+    }));
   const { billing_provider: _billingProvider, ...subscription } = plan.subscription;
   return {
     format: 'haversack-export',
@@ -80,48 +132,79 @@ export async function buildAccountExport(
       max_slots: character.maxSlots,
       party_id: character.partyId,
       created_at: character.createdAt.toISOString(),
-      containers: bags
-        .filter((bag) => bag.characterId === character.id)
-        .map((bag) => ({
-          id: bag.id,
-          name: bag.name,
-          description: bag.description,
-          is_primary: bag.isPrimary,
-          max_weight: bag.maxWeight,
-          max_slots: bag.maxSlots,
-          items: items
-            .filter(({ item }) => item.containerId === bag.id)
-            .map(({ item, template }) => {
-              const facts = effectiveFacts(template, item.instanceData);
-              const data = item.instanceData;
-              return {
-                id: item.id,
-                item_template_id: item.itemTemplateId,
-                name: facts.name,
-                quantity: item.quantity,
-                weight: facts.weight,
-                value: facts.value,
-                currency: facts.currency,
-                overrides: {
-                  name: textOr(data.name_override),
-                  description: textOr(data.description_override),
-                  weight: numberOr(data.weight_override),
-                  value: numberOr(data.value_override),
-                  currency: textOr(data.currency_override),
-                },
-                notes: item.notes,
-                is_identified: item.isIdentified,
-                instance_data: item.instanceData,
-              };
-            }),
-        })),
+      containers: containersWhere((bag) => bag.characterId === character.id),
     })),
-    parties: memberships.map((party) => ({
+    parties: memberships.map(({ party, role, joinedAt }) => ({
       id: party.id,
       name: party.name,
-      role: party.role,
+      role,
       is_owner: party.gameMasterId === user.id,
-      joined_at: party.joinedAt.toISOString(),
+      joined_at: joinedAt.toISOString(),
+      details: runs({ role })
+        ? {
+            description: party.description,
+            game_system: party.gameSystem,
+            setting: party.setting,
+            notes: party.notes,
+            notes_updated_at: iso(party.notesUpdatedAt),
+            join_permission: party.joinPermission,
+            encumbrance_style: party.encumbranceStyle,
+            item_conjuring: party.itemConjuring,
+            is_public: party.isPublic,
+            is_archived: party.isArchived,
+            created_at: party.createdAt.toISOString(),
+            containers: containersWhere((bag) => bag.partyId === party.id),
+            shops: holdings.shops
+              .filter((shop) => shop.partyId === party.id)
+              .map((shop) => ({
+                id: shop.id,
+                shop_template_id: shop.shopTemplateId,
+                name: shop.name,
+                description: shop.description,
+                owner: shop.ownerName,
+                location: shop.location,
+                shop_type: shop.shopType,
+                tag_list: shop.tags,
+                is_active: shop.isActive,
+                discount_rate: shop.discountRate,
+                buy_modifier: shop.buyModifier,
+                sell_modifier: shop.sellModifier,
+                currency: shop.currency,
+                restock_days: shop.restockDays,
+                next_restock_at: iso(shop.nextRestockAt),
+                last_restock_at: iso(shop.lastRestockAt),
+                restock_plan: shop.restockPlan.map((line) => ({
+                  item_template_id: line.item_template_id,
+                  restock_quantity: line.restock_quantity,
+                })),
+                own_prices_cp: shop.prices,
+                party_fund_allowed: shop.partyFundAllowed,
+                approval_threshold_cp: shop.approvalThresholdCp,
+                created_at: shop.createdAt.toISOString(),
+                stock: itemsOf(bags.find((bag) => bag.shopInstanceId === shop.id)?.id).map((stack) => ({
+                  ...stack,
+                  price_cp: shop.prices[stack.item_template_id] ?? null,
+                })),
+              })),
+            loot: holdings.loot
+              .filter((loot) => loot.partyId === party.id)
+              .map((loot) => ({
+                id: loot.id,
+                loot_template_id: loot.lootTemplateId,
+                name: loot.name,
+                description: loot.description,
+                source: loot.source,
+                source_type: loot.sourceType,
+                location_name: loot.instanceData.location_name ?? null,
+                is_revealed: loot.isRevealed,
+                revealed_at: iso(loot.revealedAt),
+                distributed_at: iso(loot.distributedAt),
+                distribution_mode: loot.distributionMode,
+                created_at: loot.createdAt.toISOString(),
+                items: itemsOf(bags.find((bag) => bag.lootInstanceId === loot.id)?.id),
+              })),
+          }
+        : null,
     })),
     templates: {
       items: templates.items.map((template) => ({

@@ -165,6 +165,10 @@ describe('Download my data', { timeout: 30_000 }, () => {
     });
     const user = userEvent.setup();
     renderSections();
+    // Deleting the account deletes a party the user is alone in: the file carries what its GM set up.
+    expect(screen.getByRole('region', { name: 'Your data' })).toHaveTextContent(
+      /parties \(and for those you run as Game Master: their settings, notes, stash, shops and loot\)/,
+    );
     const button = screen.getByRole('button', { name: 'Download my data' });
     await user.click(button);
     await waitFor(() => expect(button).toBeDisabled());

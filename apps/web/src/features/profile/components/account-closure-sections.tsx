@@ -73,9 +73,10 @@ export function YourDataSection() {
           Your data
         </Title>
         <Text size="sm" c="dimmed">
-          One readable JSON file with your profile, preferences, plan, characters and their items, parties,
-          the templates you wrote with their contents, your purchase requests and the latest 10,000 ledger
-          entries you made or that are about your characters.
+          One readable JSON file with your profile, preferences, plan, characters and their items, parties
+          (and for those you run as Game Master: their settings, notes, stash, shops and loot), the templates
+          you wrote with their contents, your purchase requests and the latest 10,000 ledger entries you made
+          or that are about your characters.
         </Text>
         {error ? (
           <Alert color="red" variant="light" data-testid="export-error">
