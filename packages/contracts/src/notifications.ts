@@ -19,6 +19,7 @@ export const notificationKinds = [
   'party_handed_over',
   'items_received',
   'loot_received',
+  'loot_revealed',
 ] as const;
 export type NotificationKind = (typeof notificationKinds)[number];
 

@@ -22,7 +22,7 @@ import { containers, transactions } from '../../db/schema/inventory.js';
 import { itemInstances, itemTemplates } from '../../db/schema/items.js';
 import { lootInstances, lootTemplates } from '../../db/schema/loot.js';
 import { lootTemplateItems } from '../../db/schema/loot-items.js';
-import { parties } from '../../db/schema/parties.js';
+import { parties, partyMemberships } from '../../db/schema/parties.js';
 import { hiddenFrom, readableBy, templateColumns } from '../items/items.repository.js';
 import { partyAccessColumns } from '../parties/parties.repository.js';
 
@@ -507,6 +507,19 @@ export const lootRepository = {
     }
     for (const list of byLoot.values()) list.sort((a, b) => a.name.localeCompare(b.name));
     return byLoot;
+  },
+
+  /** The members of the party with a character in it: those told when its loot is revealed. */
+  async membersWithCharacters(db: Executor, partyId: string): Promise<string[]> {
+    const rows = await db
+      .selectDistinct({ userId: characters.userId })
+      .from(characters)
+      .innerJoin(
+        partyMemberships,
+        and(eq(partyMemberships.partyId, characters.partyId), eq(partyMemberships.userId, characters.userId)),
+      )
+      .where(eq(characters.partyId, partyId));
+    return rows.map((row) => row.userId);
   },
 
   /** The characters a distribution names, with their main container (null if they have none). */

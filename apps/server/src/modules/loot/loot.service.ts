@@ -771,6 +771,23 @@ export class LootService {
             gmOnly: false,
           }),
         );
+        // Told to every member with a character in the party, found on their return (review "returning"
+        // finding 4); not to the GM who revealed it. Only hidden loot becoming revealed is told.
+        const members = await repo.membersWithCharacters(tx, loot.partyId);
+        await this.#notices.write(
+          tx,
+          members.map(
+            (userId): Notice => ({
+              userId,
+              actorId: actor.id,
+              kind: 'loot_revealed',
+              partyId: loot.partyId,
+              partyName: party.name,
+              message: `${actor.username} revealed ${name} in ${party.name}`,
+              link: noticeLinks.partyLoot(loot.partyId),
+            }),
+          ),
+        );
       }
       if (hiding) {
         // The party is told only that it went (the id it already knew), so its screens drop it.

@@ -39,6 +39,12 @@ export const noticeLinks = {
     path: `/parties/${id}`,
     label: name,
   }),
+  // The party's Loot tab, under its heading's words (no party name, which a rename would leave behind).
+  partyLoot: (partyId: string): NotificationLink => ({
+    kind: 'party',
+    path: `/parties/${partyId}?tab=loot`,
+    label: 'Party Loot',
+  }),
   character: (id: string, name: string): NotificationLink => ({
     kind: 'character',
     path: `/characters/${id}`,

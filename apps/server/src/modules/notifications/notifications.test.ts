@@ -580,12 +580,14 @@ describe('what writes a notice', () => {
       { currency: 'gp', quantity: 10 },
     ]);
     const loot = await deployLoot(ctx, gm, party.id, template.id, { name: 'Goblin hoard', reveal: true });
-    // A preview runs the same distribution and rolls it back: nothing is told.
+    // The reveal is told (see below); a preview runs the same distribution and rolls it back: nothing more.
+    const kinds = async () => (await stored(player)).map((row) => row.kind);
+    expect(await kinds()).toEqual(['loot_revealed']);
     const preview = await callApi(ctx, 'POST', `/loot_instances/${loot.id}/distribute`, gm, {
       distribute: { character_ids: [hero.id, own.id], distribution_mode: 'even', preview: true },
     });
     expect(preview.statusCode, preview.body).toBe(200);
-    expect(await stored(player)).toEqual([]);
+    expect(await kinds()).toEqual(['loot_revealed']);
     const dealt = await callApi(ctx, 'POST', `/loot_instances/${loot.id}/distribute`, gm, {
       distribute: { character_ids: [hero.id, own.id], distribution_mode: 'even' },
     });
@@ -598,6 +600,7 @@ describe('what writes a notice', () => {
         ),
         link: { kind: 'character', path: `/characters/${hero.id}`, label: 'Pip' },
       }),
+      expect.objectContaining({ kind: 'loot_revealed' }),
     ]);
     expect(await stored(gm)).toEqual([]);
   });
@@ -616,6 +619,65 @@ describe('what writes a notice', () => {
     expect((await inbox(player)).data.map((n) => n.message)).toEqual([
       `${gm.user.username} distributed Dragon hoard: Pip received 4,000 × Gem.`,
     ]);
+  });
+
+  it('loot revealed by the GM: each member with a character, once; not hidden loot, nor the GM', async () => {
+    const { gm, party, player } = await table();
+    await createCharacter(ctx, gm, { name: 'Npc', partyId: party.id });
+    const other = await createMember(ctx, party, 'player');
+    await createCharacter(ctx, other, { name: 'Rook', partyId: party.id });
+    const watcher = await createMember(ctx, party, 'observer');
+    const idle = await createMember(ctx, party, 'player');
+    const template = await createLootTemplate(ctx, gm, [{ currency: 'gp', quantity: 10 }]);
+    const told = vi.spyOn(ctx.app.services.events, 'noticesWritten');
+    try {
+      // Deployed (hidden) and edited while hidden: nobody is told.
+      const loot = await deployLoot(ctx, gm, party.id, template.id, { name: 'Goblin pockets' });
+      const edited = await callApi(ctx, 'PATCH', `/loot_instances/${loot.id}`, gm, {
+        loot_instance: { description: 'Still hidden' },
+      });
+      expect(edited.statusCode, edited.body).toBe(200);
+      for (const member of [player, other, watcher, idle, gm]) expect(await stored(member)).toEqual([]);
+      expect(told).not.toHaveBeenCalled();
+
+      const revealed = await callApi(ctx, 'POST', `/loot_instances/${loot.id}/reveal`, gm);
+      expect(revealed.statusCode, revealed.body).toBe(200);
+      // Told live after the commit: the members with a character, not the GM who revealed it.
+      expect(told).toHaveBeenCalledTimes(1);
+      expect([...(told.mock.calls[0]?.[0] ?? [])].sort()).toEqual([player.user.id, other.user.id].sort());
+      for (const member of [player, other]) {
+        expect((await inbox(member)).data).toEqual([
+          {
+            id: expect.any(String),
+            kind: 'loot_revealed',
+            message: `${gm.user.username} revealed Goblin pockets in ${party.name}.`,
+            party_id: party.id,
+            party_name: party.name,
+            link: { kind: 'party', path: `/parties/${party.id}?tab=loot`, label: 'Party Loot' },
+            repeat_count: 1,
+            created_at: expect.any(String),
+            read_at: null,
+          },
+        ]);
+      }
+      for (const member of [gm, watcher, idle]) expect(await stored(member)).toEqual([]);
+
+      // Revealing loot already revealed tells nobody again.
+      const again = await callApi(ctx, 'POST', `/loot_instances/${loot.id}/reveal`, gm);
+      expect(again.statusCode, again.body).toBe(200);
+      const shown = await callApi(ctx, 'PATCH', `/loot_instances/${loot.id}`, gm, {
+        loot_instance: { is_revealed: true, description: 'Now shown' },
+      });
+      expect(shown.statusCode, shown.body).toBe(200);
+      for (const member of [player, other]) {
+        expect((await stored(member)).map((row) => [row.kind, row.repeatCount])).toEqual([
+          ['loot_revealed', 1],
+        ]);
+      }
+      expect(told).toHaveBeenCalledTimes(1);
+    } finally {
+      told.mockRestore();
+    }
   });
 });
 

@@ -85,6 +85,36 @@ describe('NotificationsPage: recent notices', () => {
     expect(within(recent).getByText('1 unread.')).toBeInTheDocument();
   });
 
+  it('tells of loot revealed in a party, leading to its Loot tab', async () => {
+    const calls = serve(() =>
+      listOf([
+        notice({
+          kind: 'loot_revealed',
+          message: 'Mira revealed Goblin pockets in Mistwood.',
+          link: { kind: 'party', path: '/parties/p1?tab=loot', label: 'Party Loot' },
+        }),
+      ]),
+    );
+    const { router } = renderRoutes(
+      [
+        { path: '/notifications', element: <NotificationsPage /> },
+        { path: '/parties/:id', element: <p>Party page</p> },
+      ],
+      '/notifications',
+    );
+    const recent = await screen.findByRole('region', { name: 'Recent' });
+    const [item] = await within(recent).findAllByTestId('notice');
+    expect(
+      within(item as HTMLElement).getByText('Mira revealed Goblin pockets in Mistwood.'),
+    ).toBeInTheDocument();
+    const link = within(item as HTMLElement).getByRole('link', { name: 'Open Party Loot' });
+    expect(link).toHaveAttribute('href', '/parties/p1?tab=loot');
+    await userEvent.click(link);
+    expect(await screen.findByText('Party page')).toBeInTheDocument();
+    expect(`${router.state.location.pathname}${router.state.location.search}`).toBe('/parties/p1?tab=loot');
+    await waitFor(() => expect(calls).toContain('POST /api/v1/notifications/n1/read'));
+  });
+
   it('marks one read, and all read', async () => {
     let read = false;
     const calls = serve(() => listOf([notice(read ? { read_at: new Date().toISOString() } : {})]));
