@@ -618,6 +618,7 @@ describe('what writes a notice', () => {
     expect(dealt.statusCode, dealt.body).toBe(200);
     expect((await inbox(player)).data.map((n) => n.message)).toEqual([
       `${gm.user.username} distributed Dragon hoard: Pip received 4,000 × Gem.`,
+      `${gm.user.username} revealed Dragon hoard in ${party.name}.`,
     ]);
   });
 
