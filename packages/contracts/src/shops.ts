@@ -124,6 +124,19 @@ export const shopMessages = {
   requestPayerContainerDeleted: 'The container paying for this purchase was deleted.',
 } as const;
 
+/**
+ * The shop's refusals of a sale that the server says in its own words and the web app shows as it receives
+ * them: apart from `shopMessages`, so that the first load (which carries the contracts) does not carry them.
+ */
+export const shopSaleMessages = {
+  /**
+   * A sale whose total, rounded down once for the line, is 0 cp (one candle at half price): the shop does
+   * not take it for nothing, as it does not take an unpriced item (`shopMessages.unpricedNoOffer`).
+   */
+  worthlessNoOffer:
+    'The shop would pay less than 1 cp for this, so it cannot offer anything for it. Sell more of them at once, or keep it.',
+} as const;
+
 export const shopTypes = [
   'general',
   'blacksmith',
@@ -309,6 +322,27 @@ export function sellOfferCp(input: {
   if (!input.unpriced) return sellPriceCp(input);
   if (input.ownPriceCp === null || input.ownPriceCp === undefined) return null;
   return sellPriceCp({ valueCp: input.ownPriceCp, sellModifier: input.sellModifier });
+}
+
+/**
+ * DESIGN §4: what the shop pays for `quantity` of an item sold together: the value it goes by (as
+ * `sellOfferCp`: an unpriced item's own shop price) × quantity × sell_modifier, rounded down once for the
+ * whole line, exactly (BigInt). Twenty 5 cp arrows at 0.33 fetch 33 cp, where rounding each piece down
+ * paid 20. Null, as `sellOfferCp`, when the shop has no price for an unpriced item. A line worth 0 cp (one
+ * candle at half price) is 0 here; the sale refuses it (`shopSaleMessages.worthlessNoOffer`). Not used by
+ * the web app, which shows the server's quote: it stays out of the first load.
+ */
+export function sellLineCp(input: {
+  valueCp: number;
+  sellModifier: number;
+  unpriced: boolean;
+  ownPriceCp?: number | null | undefined;
+  quantity: number;
+}): number | null {
+  const valueCp = input.unpriced ? input.ownPriceCp : input.valueCp;
+  if (valueCp === null || valueCp === undefined) return null;
+  const modifier = BigInt(toBasisPoints(input.sellModifier));
+  return Number((BigInt(valueCp) * BigInt(input.quantity) * modifier) / BigInt(RATE_SCALE));
 }
 
 /**

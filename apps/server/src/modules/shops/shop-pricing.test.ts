@@ -9,6 +9,7 @@ import {
   popularityLabel,
   purseValueCp,
   restockBadge,
+  sellLineCp,
   sellOfferCp,
   sellPriceCp,
   stockLabel,
@@ -58,6 +59,31 @@ describe('shop prices (DESIGN §4)', () => {
     expect(sellPriceCp({ valueCp: 5, sellModifier: 0.5 })).toBe(2);
     expect(sellPriceCp({ valueCp: 199, sellModifier: 0.5 })).toBe(99);
     expect(sellPriceCp({ valueCp: 10, sellModifier: 0.7 })).toBe(7);
+  });
+
+  it('rounds a sale down once for the whole line, exactly, not per piece', () => {
+    const line = (valueCp: number, sellModifier: number, quantity: number) =>
+      sellLineCp({ valueCp, sellModifier, unpriced: false, quantity });
+    // 20 arrows at 5 cp: 100 cp × 0.5 = 50 (per piece, 2 × 20 = 40) and × 0.33 = 33 (per piece, 20).
+    expect(line(5, 0.5, 20)).toBe(50);
+    expect(line(5, 0.33, 20)).toBe(33);
+    // 1 cp candles at half: one fetches nothing, three fetch 1 cp.
+    expect(line(1, 0.5, 1)).toBe(0);
+    expect(line(1, 0.5, 3)).toBe(1);
+    // One piece alone fetches what the price each says.
+    expect(line(199, 0.5, 1)).toBe(sellPriceCp({ valueCp: 199, sellModifier: 0.5 }));
+    // Exact past 2^53 before the one rounding: 9e8 cp × 10,000,000 × 0.9999.
+    expect(line(900_000_000, 0.9999, 10_000_000)).toBe(
+      Number((900_000_000n * 10_000_000n * 9_999n) / 10_000n),
+    );
+    // An unpriced item goes by the shop's own price for it, or is not bought; a priced one by its value.
+    const unpriced = { valueCp: 0, sellModifier: 0.45, unpriced: true, quantity: 3 };
+    expect(sellLineCp({ ...unpriced, ownPriceCp: 1001 })).toBe(1351); // 3003 × 0.45 = 1351.35
+    expect(sellLineCp(unpriced)).toBeNull();
+    expect(sellLineCp({ ...unpriced, ownPriceCp: null })).toBeNull();
+    expect(
+      sellLineCp({ valueCp: 100, sellModifier: 0.5, unpriced: false, ownPriceCp: 250, quantity: 3 }),
+    ).toBe(150);
   });
 });
 

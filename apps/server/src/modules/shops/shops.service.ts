@@ -32,9 +32,11 @@ import {
   type ShopTemplateListQuery,
   type ShopTemplateUpdate,
   type Stock,
+  sellLineCp,
   sellLineKey,
   sellOfferCp,
   shopMessages,
+  shopSaleMessages,
   shopTypeNames,
   type TradeResult,
   type Unstock,
@@ -1278,14 +1280,23 @@ export class ShopsService {
   }
 
   /**
-   * What the shop pays for one unit of a stack, or the refusal of an unpriced item it has no price of its
-   * own for: the sale and its preview (calculate_sell_price) both ask here, so that they agree.
+   * What the shop pays for `quantity` of a stack, rounded down once for the line (`total`), and for one
+   * piece alone (`unit`, the price each the lists show); or the refusal of coins, of an unpriced item it
+   * has no price of its own for, and of a sale worth 0 cp: the sale and its preview (calculate_sell_price)
+   * both ask here, so that they agree.
    */
   async #sellOffer(
     shop: ShopInstanceRow,
-    template: Parameters<typeof templateFacts>[0],
+    template: Parameters<typeof templateFacts>[0] & { tags: string[] },
     instanceData: Record<string, unknown>,
+    quantity: number,
   ) {
+    if (template.tags.includes('currency')) {
+      throw AppError.validation(
+        [{ field: 'item_instance_id', message: shopMessages.currencyNotSold }],
+        shopMessages.currencyNotSold,
+      );
+    }
     const { facts, sell } = await this.#quote(shop, template, instanceData);
     if (sell === null) {
       throw AppError.validation(
@@ -1293,7 +1304,20 @@ export class ShopsService {
         shopMessages.unpricedNoOffer,
       );
     }
-    return { facts, sell };
+    const total = sellLineCp({
+      valueCp: facts.valueCp,
+      sellModifier: shop.sellModifier,
+      unpriced: isUnpricedItem({ item_template: template, instance_data: instanceData }),
+      ownPriceCp: shop.prices[template.id],
+      quantity,
+    });
+    if (total === null || total <= 0) {
+      throw AppError.validation(
+        [{ field: 'item_instance_id', message: shopSaleMessages.worthlessNoOffer }],
+        shopSaleMessages.worthlessNoOffer,
+      );
+    }
+    return { facts, unit: sell, total };
   }
 
   /**
@@ -2243,12 +2267,13 @@ export class ShopsService {
       if (!locked || locked.instance.containerId !== seller.container.id)
         throw AppError.notFound(inventoryMessages.itemGone);
       const { instance: stack, template } = locked;
-      if (template.tags.includes('currency')) {
-        throw AppError.validation([{ field: 'item_instance_id', message: shopMessages.currencyNotSold }]);
-      }
-      const { facts, sell } = await this.#sellOffer(shop, template, stack.instanceData);
+      // Rounded down once for the line; refused for coins, an unpriced item and 0 cp.
+      const {
+        facts,
+        unit: sell,
+        total,
+      } = await this.#sellOffer(shop, template, stack.instanceData, input.quantity);
       const sold = await this.#sellLine(tx, seller.container.id, stack, input.quantity);
-      const total = sell * input.quantity;
       await this.deps.moves.countAction(tx, actor.id, 'party', shop.partyId);
       const shopContext = this.#shopContext(shop, container, party);
       const targetIds: string[] = [];
@@ -2710,14 +2735,21 @@ export class ShopsService {
       : undefined;
     const readable = context ? containerAccess(context, userId, membership, false).canRead : false;
     if (!stack || !readable) throw AppError.notFound('Item not found.');
-    const { facts, sell } = await this.#sellOffer(row.shop, stack.template, stack.instance.instanceData);
+    const { facts, unit, total } = await this.#sellOffer(
+      row.shop,
+      stack.template,
+      stack.instance.instanceData,
+      quantity,
+    );
     return {
       item_instance_id: itemId,
       name: facts.name,
       quantity,
-      unit_price_cp: sell,
-      total_price_cp: sell * quantity,
-      formatted: formatCopper(sell * quantity),
+      // What one piece alone fetches; the total is rounded down once for the line, so it may be more than
+      // unit × quantity (20 arrows at 0.33: 1 cp each, 33 cp in all).
+      unit_price_cp: unit,
+      total_price_cp: total,
+      formatted: formatCopper(total),
       // An offer for an unpriced item is the shop's own price for it; a priced one goes by its value.
       has_own_price: isUnpricedItem({
         item_template: stack.template,
