@@ -617,6 +617,16 @@ export function isNoOfferRefusal(error: unknown): boolean {
 }
 
 /**
+ * The shop's refusal of a sale as its quote (calculate_sell_price) gives it, in the server's words: a sale
+ * worth 0 cp once rounded down for the line (one torch at half price; `shopSaleMessages.worthlessNoOffer`),
+ * or coins. Null for anything else, the unpriced refusal included (`isNoOfferRefusal` says that one).
+ */
+export function saleRefusal(error: unknown): string | null {
+  if (!isApiError(error) || error.code !== 'VALIDATION_ERROR' || isNoOfferRefusal(error)) return null;
+  return error.details.find((detail) => detail.field === 'item_instance_id')?.message ?? null;
+}
+
+/**
  * The shop's refusal to sell an unpriced item it has no price of its own for (`askingPriceCp`): the
  * purchase, a purchase request and the quote (calculate_buy_price) refuse it alike, until the GM prices it.
  */

@@ -1,4 +1,10 @@
-import { type Party, partyMessages, type ShopInstance, shopMessages } from '@haversack/contracts';
+import {
+  type Party,
+  partyMessages,
+  type ShopInstance,
+  shopMessages,
+  shopSaleMessages,
+} from '@haversack/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -659,25 +665,92 @@ describe('TradeDialog', () => {
     expect(within(dialog).queryByText('Your coins')).not.toBeInTheDocument();
   }, 20_000);
 
-  it('says so before I sell something the shop pays nothing for', async () => {
+  it('says so before I sell something the shop pays nothing for, and offers no sale for 0 cp', async () => {
+    // Torches at 1 cp, half price: the shop rounds down once for the line, and refuses a sale worth 0 cp.
     mockFetch(({ url }) => {
       const { pathname, searchParams } = new URL(url, 'http://test');
       if (pathname === '/api/v1/shop_instances/shop-1') return success(arrowShop(60));
-      if (pathname.includes('/calculate_sell_price/'))
-        return quote('sell', Number(searchParams.get('quantity')), 0);
+      if (pathname.includes('/calculate_sell_price/')) {
+        const quantity = Number(searchParams.get('quantity'));
+        if (quantity < 2)
+          return failure(422, 'VALIDATION_ERROR', shopSaleMessages.worthlessNoOffer, [
+            { field: 'item_instance_id', message: shopSaleMessages.worthlessNoOffer },
+          ]);
+        return success({
+          item_instance_id: 'stock-1',
+          name: 'Torch',
+          quantity,
+          unit_price_cp: 0,
+          total_price_cp: Math.floor(quantity / 2),
+          formatted: '',
+          has_own_price: false,
+          discount_rate: 0,
+          modifier: 0.5,
+        });
+      }
       return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
     });
+    const user = userEvent.setup();
     renderWithProviders(
       <TradeDialog
-        offer={{ ...offer, side: 'sell', name: 'Torch', max: 3, unitCp: null }}
+        offer={{
+          ...offer,
+          side: 'sell',
+          name: 'Torch',
+          max: 3,
+          unitCp: 0,
+        }}
         onClose={() => undefined}
       />,
     );
     const dialog = await screen.findByRole('dialog', { name: 'Sell Torch' });
     expect(await within(dialog).findByTestId('trade-worthless')).toHaveTextContent(
-      'General Store pays less than 1 cp each for this: you would receive nothing for it.',
+      shopSaleMessages.worthlessNoOffer,
     );
-    expect(within(dialog).getByRole('button', { name: 'Sell for 0 cp' })).toBeEnabled();
+    expect(within(dialog).queryByRole('button', { name: /Sell for/ })).not.toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Sell' })).toBeDisabled();
+    expect(dialog).not.toHaveTextContent('could not be checked');
+    // Three of them together fetch 1 cp: that sale is offered.
+    const field = await within(dialog).findByRole('textbox', { name: /Quantity/ });
+    await user.clear(field);
+    await user.type(field, '3');
+    expect(await within(dialog).findByRole('button', { name: 'Sell for 1 cp' })).toBeEnabled();
+    expect(within(dialog).queryByTestId('trade-worthless')).not.toBeInTheDocument();
+  }, 20_000);
+
+  it('shows the line total of a sale, rounded down once, and says it is more than the price each times', async () => {
+    mockFetch(({ url }) => {
+      const { pathname, searchParams } = new URL(url, 'http://test');
+      if (pathname === '/api/v1/shop_instances/shop-1') return success(arrowShop(60));
+      if (pathname.includes('/calculate_sell_price/')) {
+        const quantity = Number(searchParams.get('quantity'));
+        return success({
+          item_instance_id: 'stock-1',
+          name: 'Arrow',
+          quantity,
+          unit_price_cp: 1,
+          total_price_cp: Math.floor((quantity * 5 * 33) / 100),
+          formatted: '',
+          has_own_price: false,
+          discount_rate: 0,
+          modifier: 0.33,
+        });
+      }
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+    });
+    const user = userEvent.setup();
+    renderWithProviders(
+      <TradeDialog offer={{ ...offer, side: 'sell', max: 20, unitCp: 1 }} onClose={() => undefined} />,
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Sell Arrow' });
+    const field = await within(dialog).findByRole('textbox', { name: /Quantity/ });
+    await user.clear(field);
+    await user.type(field, '20');
+    expect(await within(dialog).findByRole('button', { name: 'Sell for 3 sp 3 cp' })).toBeEnabled();
+    expect(within(dialog).getByTestId('trade-total')).toHaveTextContent('3 sp 3 cp');
+    expect(within(dialog).getByTestId('trade-rounded-once')).toHaveTextContent(
+      'Rounded down once for all 20, not for each one: 3 sp 3 cp, not 20 × 1 cp.',
+    );
   }, 20_000);
 
   it('says the shop offers nothing for an unpriced item, instead of 0 cp, and offers no sale', async () => {

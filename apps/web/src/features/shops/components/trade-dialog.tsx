@@ -24,6 +24,7 @@ import {
   isNoOfferRefusal,
   isNotForSaleRefusal,
   priceQuoteQuery,
+  saleRefusal,
   shopInstanceQuery,
   tradeErrorMessage,
 } from '../api/shops-api';
@@ -218,7 +219,8 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
   const totalCp =
     settled && quote.data
       ? quote.data.total_price_cp
-      : shown.unitCp === null
+      : // A sale is rounded down once for the line, not per piece: only the shop's quote knows its total.
+        !buying || shown.unitCp === null
         ? null
         : shown.unitCp * (valid ? amount : 1);
   const payerCoins = fromParty ? fundCoins.data : coins.data;
@@ -236,9 +238,17 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
   // away while this was open). `noOffer` covers both sides; `notForSale` says which message.
   const notForSale = buying && (isNotForSaleRefusal(quote.error) || isNotForSaleRefusal(failure));
   const noOffer = notForSale || (!buying && (isNoOfferRefusal(quote.error) || isNoOfferRefusal(failure)));
+  // The shop's quote refuses this sale as asked (worth 0 cp once rounded down for the whole line: one torch
+  // at half price): said in its words, and no sale is offered; more of them at once may fetch something,
+  // so the quantity stays.
+  const refusedSale = buying || noOffer ? null : saleRefusal(quote.error);
+  const worthless = !buying && valid && (refusedSale !== null || (settled === true && totalCp === 0));
+  // The line's total is rounded down once: it may be more than the price each times the quantity.
+  const roundedOnce =
+    !buying && valid && !worthless && unitCp !== null && totalCp !== null && totalCp > unitCp * amount;
 
   const confirm = () => {
-    if (!valid || pending || noOffer || (splitting && split.blocked)) return;
+    if (!valid || pending || noOffer || worthless || (splitting && split.blocked)) return;
     // The last trade got no answer and may have been made: pressed again, it goes exactly as it went (the
     // same stack, though that one may be sold out now, and so the same key), and the server answers it from
     // what it kept rather than trading twice. Changing the quantity or the payer first asks anew.
@@ -386,7 +396,7 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
                     {buying ? 'Total to pay' : splitting ? 'The characters receive' : 'You receive'}
                   </Text>
                   <Text size="lg" fw={700} data-testid="trade-total">
-                    {valid ? price(totalCp) : '—'}
+                    {valid && !worthless ? price(totalCp) : '—'}
                   </Text>
                 </Group>
                 {fromParty ? (
@@ -402,13 +412,20 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
                     The goods are held for you and nothing is paid until then.
                   </Text>
                 ) : null}
-                {!buying && unitCp === 0 && settled ? (
-                  // DESIGN §4 rounds a sale down per piece: a torch (1 cp) at half price fetches nothing.
+                {worthless ? (
+                  // DESIGN §4 rounds a sale down once for the line: one torch (1 cp) at half price fetches
+                  // nothing, and the shop does not take it for nothing.
                   <Text size="xs" c="orange" data-testid="trade-worthless">
-                    {shown.shopName} pays less than 1 cp each for this: you would receive nothing for it.
+                    {refusedSale ?? `${shown.shopName} pays nothing for this.`}
                   </Text>
                 ) : null}
-                {quote.isError ? (
+                {roundedOnce && unitCp !== null && totalCp !== null ? (
+                  <Text size="xs" c="dimmed" data-testid="trade-rounded-once">
+                    Rounded down once for all {amount}, not for each one: {formatCopper(totalCp)}, not{' '}
+                    {amount} × {formatCopper(unitCp)}.
+                  </Text>
+                ) : null}
+                {quote.isError && refusedSale === null ? (
                   <Text size="xs" c="dimmed">
                     The shop's price could not be checked; the shop settles the final price.
                   </Text>
@@ -471,6 +488,7 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
                   closed ||
                   !valid ||
                   (totalCp === null && !quote.isError) ||
+                  worthless ||
                   (splitting && split.blocked) ||
                   // My coins, counted here, do not cover it: the shop would only refuse.
                   plan?.ok === false
@@ -479,7 +497,7 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
               >
                 {repriced
                   ? 'Accept the new price'
-                  : totalCp === null || !valid
+                  : totalCp === null || !valid || worthless
                     ? buying
                       ? 'Buy'
                       : 'Sell'
