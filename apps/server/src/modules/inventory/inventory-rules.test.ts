@@ -24,6 +24,29 @@ describe('stacking', () => {
     });
     expect(planStacking([], 1234, 0)).toEqual({ topUps: [], newStacks: [1234] });
   });
+  it('fills each unlimited stack up to 10,000,000 in turn before refusing', () => {
+    // 6,000,000 + 4,000,000 pp: 5,000,000 more fill the first and go on into the second.
+    const stacks = [
+      { id: 'a', quantity: 6_000_000 },
+      { id: 'b', quantity: 4_000_000 },
+    ];
+    expect(planStacking(stacks, 5_000_000, 0)).toEqual({
+      topUps: [
+        { id: 'a', add: 4_000_000 },
+        { id: 'b', add: 1_000_000 },
+      ],
+      newStacks: [],
+    });
+    // No room left in any: what does not fit lands on the first, past 10,000,000, which the caller refuses
+    // (no new stack is opened for an unlimited template).
+    expect(planStacking(stacks, 10_000_001, 0)).toEqual({
+      topUps: [
+        { id: 'a', add: 4_000_001 },
+        { id: 'b', add: 6_000_000 },
+      ],
+      newStacks: [],
+    });
+  });
   it('opens one stack per unstackable item', () => {
     expect(planStacking([{ id: 'x', quantity: 1 }], 3, 1)).toEqual({ topUps: [], newStacks: [1, 1, 1] });
   });

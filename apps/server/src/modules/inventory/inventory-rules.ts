@@ -1,4 +1,4 @@
-import { type Currency, copperPer, inventoryMessages } from '@haversack/contracts';
+import { type Currency, copperPer, inventoryMessages, MAX_STACK_QUANTITY } from '@haversack/contracts';
 
 export interface TemplateFacts {
   name: string;
@@ -33,8 +33,8 @@ export function effectiveFacts(template: TemplateFacts, instanceData: Record<str
 }
 
 /**
- * DESIGN §4 stacking: top up existing plain stacks of the template (stack_size 0 = unlimited), then open
- * new stacks of at most stack_size each.
+ * DESIGN §4 stacking: top up existing plain stacks of the template in turn (stack_size 0 = unlimited, up
+ * to MAX_STACK_QUANTITY each), then open new stacks of at most stack_size each.
  */
 export function planStacking(
   existing: { id: string; quantity: number }[],
@@ -43,14 +43,25 @@ export function planStacking(
 ): { topUps: { id: string; add: number }[]; newStacks: number[] } {
   let left = quantity;
   const topUps: { id: string; add: number }[] = [];
+  // An unlimited template's stacks still hold at most MAX_STACK_QUANTITY each: they fill in turn (in the
+  // order given, oldest first), so two stacks of 6,000,000 and 4,000,000 take 5,000,000 more.
+  const limit = stackSize === 0 ? MAX_STACK_QUANTITY : stackSize;
   for (const stack of existing) {
     if (left === 0) break;
-    const room = stackSize === 0 ? left : Math.max(0, stackSize - stack.quantity);
-    const add = Math.min(room, left);
+    const add = Math.min(Math.max(0, limit - stack.quantity), left);
     if (add > 0) {
       topUps.push({ id: stack.id, add });
       left -= add;
     }
+  }
+  const first = existing[0];
+  if (stackSize === 0 && left > 0 && first) {
+    // No new stack is opened for an unlimited template (docs/decisions.md, "Big numbers"): what does not
+    // fit goes on the first stack, past the limit, which the caller refuses ("… has no room for more …").
+    const topUp = topUps.find((t) => t.id === first.id);
+    if (topUp) topUp.add += left;
+    else topUps.unshift({ id: first.id, add: left });
+    left = 0;
   }
   const newStacks: number[] = [];
   while (left > 0) {

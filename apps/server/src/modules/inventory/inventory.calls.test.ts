@@ -347,6 +347,32 @@ describe('POST /transactions: the GM’s manual ledger entries', () => {
     expect(rows[0]).toMatchObject({ transaction_type: 'adjust', quantity: 12, character_id: pip.id });
   });
 
+  it('receives coins into the other stacks in turn when the first is full', async () => {
+    const { gm, party, stash } = await table();
+    const silver = await coinTemplate(ctx, 'sp');
+    await add(gm, stash, silver.id, 10_000_000);
+    const [full] = body(await call('GET', `/containers/${stash}/items?per_page=100`, gm)).data;
+    const split = await call('POST', `/item_instances/${full?.id}/split`, gm, { quantity: 4_000_000 });
+    expect(split.statusCode, split.body).toBe(200);
+    // 6,000,000 + 4,000,000 sp: 5,000,000 more fill the first and go on into the second.
+    const response = await call('POST', '/transactions', gm, {
+      transaction: {
+        kind: 'receive',
+        party_id: party.id,
+        container_id: stash,
+        amount: '5000000',
+        currency: 'sp',
+        notes: 'Dragon hoard',
+      },
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    const list = body(await call('GET', `/containers/${stash}/items?per_page=100`, gm)).data;
+    expect(list.map((i) => Number(i.quantity)).sort((a, b) => a - b)).toEqual([5_000_000, 10_000_000]);
+    const rows = (body(response).data as unknown as { transactions: Record<string, unknown>[] }).transactions;
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ transaction_type: 'adjust', quantity: 5_000_000 });
+  });
+
   it('refuses whatever is not the GM’s, not the party’s or not affordable, and writes nothing', async () => {
     const { gm, party, stash, player, loner } = await table();
     const ledgerSize = async () =>

@@ -5,7 +5,7 @@ import {
   MAX_ITEM_VALUE,
   MAX_STACK_QUANTITY,
 } from '@haversack/contracts';
-import { eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containers, transactions } from '../../db/schema/inventory.js';
 import { itemInstances } from '../../db/schema/items.js';
@@ -270,6 +270,54 @@ describe('big numbers (review F4)', () => {
     expect(body(many).error.message).toBe(inventoryMessages.tooManyStacks);
     expect(await stacks(backpack)).toHaveLength(0);
     expect(await ledgerCount()).toBe(rowsBefore);
+  });
+
+  it('tops up the other coin stacks in turn before refusing for room, and the ledger says it', async () => {
+    const { player, backpack } = await richPlayer();
+    const platinum = await coinTemplate(ctx, 'pp');
+    const [stack] = body(
+      await call('POST', '/item_instances', player, {
+        item_template_id: platinum.id,
+        container_id: backpack,
+        quantity: MAX_STACK_QUANTITY,
+      }),
+    ).data;
+    const split = await call('POST', `/item_instances/${stack?.id}/split`, player, { quantity: 4_000_000 });
+    expect(split.statusCode, split.body).toBe(200);
+    const rowsBefore = await ledgerCount();
+    const added = await call('POST', '/item_instances', player, {
+      item_template_id: platinum.id,
+      container_id: backpack,
+      quantity: 5_000_000,
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    expect((await stacks(backpack)).map((s) => s.quantity).sort((a, b) => a - b)).toEqual([
+      5_000_000,
+      MAX_STACK_QUANTITY,
+    ]);
+    // One row for the whole addition, of its whole quantity.
+    expect(await ledgerCount()).toBe(rowsBefore + 1);
+    const rows = await ctx.database.db
+      .select()
+      .from(transactions)
+      .where(eq(transactions.itemTemplateId, platinum.id))
+      .orderBy(desc(transactions.writeOrder));
+    expect(rows[0]).toMatchObject({ quantity: 5_000_000 });
+    // Full now: 5,000,001 more do not fit, and nothing changes.
+    const refused = await call('POST', '/item_instances', player, {
+      item_template_id: platinum.id,
+      container_id: backpack,
+      quantity: 5_000_001,
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(body(refused).error.message).toBe(
+      'Backpack has no room for more Platinum piece: a stack holds at most 10,000,000.',
+    );
+    expect((await stacks(backpack)).map((s) => s.quantity).sort((a, b) => a - b)).toEqual([
+      5_000_000,
+      MAX_STACK_QUANTITY,
+    ]);
+    expect(await ledgerCount()).toBe(rowsBefore + 1);
   });
 
   it('refuses a merge or a conversion that would overfill a stack', async () => {
