@@ -11,6 +11,18 @@ export interface TemplateFacts {
 // The stacking rules live in the contracts, where the client reads the same ones.
 export { hasOverrides, keepsOwnStack, samePersonalState, withoutPersonalState } from '@haversack/contracts';
 
+/**
+ * A container as a refusal names it to someone acting on another's: a character's as theirs ("Korrin’s
+ * Backpack", since every character's first container is a Backpack), a party's or a shop's by its name.
+ */
+export function ownedContainerName(context: {
+  container: { name: string };
+  character: unknown;
+  ownerName: string;
+}): string {
+  return context.character ? `${context.ownerName}’s ${context.container.name}` : context.container.name;
+}
+
 /** DESIGN §4: effective name, weight and value are the instance's overrides where present. */
 export function effectiveFacts(template: TemplateFacts, instanceData: Record<string, unknown>) {
   const nameOverride = instanceData.name_override;

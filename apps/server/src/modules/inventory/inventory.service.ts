@@ -70,6 +70,7 @@ import {
   hasOverrides,
   keepsOwnStack,
   limitOf,
+  ownedContainerName,
   planStacking,
   samePersonalState,
   withoutPersonalState,
@@ -91,12 +92,19 @@ export interface EncodedPage {
 }
 
 /** The inventory's moves that shops and loot share (see `InventoryService.moves`). */
+/** How a placement speaks: `nameOwner`, a refusal names whose container it is ("Korrin’s Backpack"). */
+export interface PlacementOptions {
+  nameOwner?: boolean;
+}
+
 export interface InventoryMoves {
   moveStack(
     tx: Executor,
     instanceId: string,
     target: ContainerContext,
     quantity: number,
+    /** `nameOwner`: a refusal for room names whose container it is (`ownedContainerName`). */
+    options?: PlacementOptions,
   ): Promise<{
     instance: InstanceRow;
     template: TemplateRow;
@@ -391,7 +399,8 @@ export class InventoryService {
    * `inventoryRepository.lockContainers`), authorises the actor and writes the ledger rows.
    */
   readonly moves: InventoryMoves = {
-    moveStack: (tx, instanceId, target, quantity) => this.#moveStack(tx, instanceId, target, quantity),
+    moveStack: (tx, instanceId, target, quantity, options) =>
+      this.#moveStack(tx, instanceId, target, quantity, undefined, undefined, options),
     place: (tx, target, template, quantity, instanceData, notes, unitWeight) =>
       this.#place(tx, target, template, quantity, instanceData, notes, unitWeight),
     countAction: (tx, userId, scope, partyId) => this.#countAllowance(tx, userId, scope, partyId),
@@ -1650,6 +1659,7 @@ export class InventoryService {
      * the move is the last thing its transaction does.
      */
     ledger?: { record: RecordLedger; entry: MoveLedger; endsTransaction?: boolean },
+    options: PlacementOptions = {},
   ) {
     const reads = locked ?? (await repo.lockMove(tx, instanceId, target.container.id));
     if (!reads) throw AppError.notFound('Item not found.');
@@ -1674,6 +1684,7 @@ export class InventoryService {
       undefined,
       {
         existing: reads.targetStacks,
+        nameOwner: options.nameOwner ?? false,
         alongside: sourceLeft ? [{ id: instance.id, quantity: instance.quantity - quantity }] : [],
         ...(ledger
           ? {
@@ -1729,7 +1740,7 @@ export class InventoryService {
     quantity: number,
     instanceData: Record<string, unknown>,
     weight: number,
-    options: { known?: InstanceRow[] | undefined; coming?: Addition } = {},
+    options: { known?: InstanceRow[] | undefined; coming?: Addition } & PlacementOptions = {},
   ) {
     const unique = keepsOwnStack(instanceData);
     const existing = unique
@@ -1755,7 +1766,10 @@ export class InventoryService {
     const toppedUp = plan.topUps.map((t) => (existing.find((s) => s.id === t.id)?.quantity ?? 0) + t.add);
     if ([...plan.newStacks, ...toppedUp].some((size) => size > MAX_STACK_QUANTITY)) {
       // Said of what arrives and where: a sale of one item can be refused for its proceeds' coins.
-      const message = inventoryMessages.stackFull(template.name, context.container.name);
+      const message = inventoryMessages.stackFull(
+        template.name,
+        options.nameOwner ? ownedContainerName(context) : context.container.name,
+      );
       throw AppError.validation([{ field: 'quantity', message }], message);
     }
     const coming = options.coming ?? { weight: 0, slots: 0 };
@@ -1803,7 +1817,7 @@ export class InventoryService {
     notes: string,
     unitWeight: number,
     weightOverride?: number,
-    extra: {
+    extra: PlacementOptions & {
       existing?: InstanceRow[] | undefined;
       alongside?: { id: string; quantity: number }[];
       ledger?: {
@@ -1821,7 +1835,7 @@ export class InventoryService {
       quantity,
       instanceData,
       weightOverride ?? unitWeight * quantity,
-      { known: extra.existing },
+      { known: extra.existing, nameOwner: extra.nameOwner ?? false },
     );
     const ids: string[] = [];
     const changes: { id: string; quantity: number }[] = [];

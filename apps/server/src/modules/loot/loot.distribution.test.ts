@@ -704,6 +704,31 @@ describe('a full container', () => {
   });
 });
 
+describe('a share that a stack cannot hold', () => {
+  it('is refused naming whose container is full, in the preview and the distribution alike', async () => {
+    const w = await world({ lines: (t) => [{ item_template_id: t.gem.id, quantity: 10 }] });
+    const hero = w.heroes[0];
+    const player = w.players[0];
+    if (!hero?.primary_container_id || !player) throw new Error('no hero');
+    // The first hero's Backpack already holds a full stack of gems (10,000,000).
+    await ctx.app.services.inventory.createInstance(
+      { id: player.user.id, username: player.user.username },
+      { item_template_id: w.gem.id, container_id: hero.primary_container_id, quantity: 10_000_000 },
+    );
+    // Every character's main container is a Backpack: the GM is told whose.
+    const message = `${hero.name}’s Backpack has no room for more Gem: a stack holds at most 10,000,000.`;
+    for (const preview of [true, false]) {
+      const res = await distribute(w, w.gm, { character_ids: [hero.id], preview });
+      expect(res.statusCode, res.body).toBe(422);
+      expect(body(res).error?.message).toBe(message);
+      expect(body(res).error?.details).toEqual([{ field: 'quantity', message }]);
+    }
+    const detail = await ctx.app.services.loot.getInstance(w.gm.user.id, w.loot.id);
+    expect(detail.container.item_instances.map((i) => i.quantity)).toEqual([10]);
+    expect(detail.distributed_at).toBeNull();
+  });
+});
+
 describe('who may distribute', () => {
   it('only the GM, on a plan with loot_distribution, on revealed loot, among characters of the party', async () => {
     const w = await world({ reveal: false });

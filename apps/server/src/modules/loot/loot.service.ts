@@ -1199,7 +1199,8 @@ export class LootService {
       let moved: Awaited<ReturnType<InventoryMoves['moveStack']>> | undefined;
       if (own) {
         try {
-          moved = await this.deps.moves.moveStack(tx, stackId, own, quantity);
+          // Every character's first container is a Backpack: a refusal says whose.
+          moved = await this.deps.moves.moveStack(tx, stackId, own, quantity, { nameOwner: true });
         } catch (error) {
           // The capacity check refuses before anything is written, so the same move can go to the stash.
           if (!(error instanceof AppError) || error.code !== 'CAPACITY_EXCEEDED') throw error;

@@ -61,7 +61,7 @@ import type { InventoryMoves } from '../inventory/inventory.service.js';
 import { eventFromLedger } from '../inventory/inventory-events.js';
 import type { LedgerActor } from '../inventory/inventory-ledger.js';
 import { destroyContainerContents } from '../inventory/inventory-ledger.js';
-import { effectiveFacts } from '../inventory/inventory-rules.js';
+import { effectiveFacts, ownedContainerName } from '../inventory/inventory-rules.js';
 import { takeFromLine } from '../inventory/stack-line.js';
 import { canRead as canReadItemTemplate, isHiddenFrom } from '../items/items.policy.js';
 import { toTemplateJson } from '../items/items.service.js';
@@ -1484,7 +1484,7 @@ export class ShopsService {
       const fromParty = args.paymentSource === 'party';
       // The GM approving someone else's request is told whose purse is short (the buyer's own purchase
       // says "Not enough coins", which is plain to them): the stash by its name, a character's bag as theirs.
-      const payerName = fromParty ? payer.container.name : `${payer.ownerName}’s ${payer.container.name}`;
+      const payerName = fromParty ? payer.container.name : ownedContainerName(payer);
       throw this.#insufficient(
         total,
         plan.missingCp,
