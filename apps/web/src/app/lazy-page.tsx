@@ -4,20 +4,15 @@ import { PageError } from '../components/page-error';
 import { withQueryClient } from '../lib/query-client-loader';
 
 /**
- * A page whose code could not be downloaded (offline, server down): it throws the download's error as it
- * draws, so that the route's error element shows it. A `lazy` that rejects is not enough: React Router keeps
- * the route's `lazy` and then draws nothing below the last hydrate fallback, a blank app.
- */
-function pageThatFailedToLoad(error: unknown): ComponentType {
-  return function FailedPage(): never {
-    throw error;
-  };
-}
-
-/**
  * A route whose page is loaded on demand; a failed load shows the page-level error panel (spec/01 §2).
  * Pages draw with TanStack Query's client in place (it is not part of /login's first load); a page that
  * asks the API nothing says `{ queries: false }` and loads without it.
+ *
+ * React Router runs a route's `lazy` once and keeps what it gave, and a `lazy` that rejects draws nothing
+ * below the last hydrate fallback (a blank app). So a page whose code could not be downloaded (offline,
+ * server down) gets a loader instead, which React Router runs at once, at every later navigation to the
+ * route and at a revalidation (the panel's "Try again"): it imports the page again, and its failure shows
+ * the route's error panel, until the page arrives; no full reload needed.
  */
 export function lazyPage(
   path: string | undefined,
@@ -25,15 +20,24 @@ export function lazyPage(
   load: () => Promise<ComponentType>,
   { queries = true }: { queries?: boolean } = {},
 ): RouteObject {
+  const importPage = () => (queries ? withQueryClient(load) : load());
   return {
     ...(path === undefined ? { index: true } : { path }),
-    lazy: async () => {
-      try {
-        return { Component: await (queries ? withQueryClient(load) : load()) };
-      } catch (error) {
-        return { Component: pageThatFailedToLoad(error) };
-      }
-    },
+    lazy: () =>
+      importPage().then(
+        (Component) => ({ Component }),
+        () => {
+          // Drawn only once the loader has succeeded, which sets it.
+          let Page: ComponentType;
+          return {
+            loader: async () => {
+              Page ??= await importPage();
+              return null;
+            },
+            Component: () => <Page />,
+          };
+        },
+      ),
     errorElement: <PageError pageName={pageName} />,
   };
 }

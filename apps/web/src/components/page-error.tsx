@@ -1,10 +1,12 @@
 import { Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { navigateInApp } from '../lib/app-navigation';
 
 /**
  * spec/01 §2: a page that fails to load (a chunk that cannot be fetched, a render error) shows a panel naming
  * the page, advising a refresh and contacting support. Used as the route's error element, so the layout
- * around it stays usable.
+ * around it stays usable. "Try again" asks for the same address again, without reloading the tab: React
+ * Router runs the route's loader again, which imports a page whose code could not be downloaded (`lazyPage`).
  */
 export function PageError({ pageName }: { pageName: string }) {
   const error = useRouteError();
@@ -27,7 +29,12 @@ export function PageError({ pageName }: { pageName: string }) {
         </Text>
       ) : null}
       <Group>
-        <Button onClick={() => window.location.reload()}>Refresh page</Button>
+        <Button onClick={() => navigateInApp(window.location.href.slice(window.location.origin.length))}>
+          Try again
+        </Button>
+        <Button variant="default" onClick={() => window.location.reload()}>
+          Refresh page
+        </Button>
         <Anchor component={Link} to="/dashboard">
           Go to dashboard
         </Anchor>
