@@ -146,6 +146,29 @@ describe('a socket the server refuses as unauthorized', () => {
     unwatch();
   });
 
+  it('does not refresh when the refusal comes from this tab signing out (its logout revoked the session)', async () => {
+    const fetchMock = mockFetch(() => failure(401, 'REVOKED_TOKEN', 'revoked'));
+    const expired = vi.fn();
+    const unwatch = onSessionExpired(expired);
+    try {
+      const { socket } = connected();
+      // lib/session.ts signOut: still signed in, loading, while the server answers DELETE /auth/logout.
+      useAuthStore.setState({ isLoading: true });
+      socket.refuse(false);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The revoked refresh token is not spent (a 401 in the server's log), nor the session expired twice.
+      expect(fetchMock).not.toHaveBeenCalled();
+      expect(expired).not.toHaveBeenCalled();
+      // The sign-out then ends: the socket goes with the session.
+      tokenStorage.clear();
+      useAuthStore.setState({ isAuthenticated: false, isLoading: false, user: null });
+      expect(getConsumer()).toBeNull();
+    } finally {
+      unwatch();
+      useAuthStore.setState({ isLoading: false });
+    }
+  });
+
   it('says the account was deleted when the server ended the session for it', async () => {
     // The account's sessions went with it: the refresh finds no token, and only the socket said why.
     mockFetch(() => failure(401, 'INVALID_TOKEN', 'Invalid token.'));

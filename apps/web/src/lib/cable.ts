@@ -185,6 +185,10 @@ function welcomed(entry: CurrentCable): void {
 
 async function renewToken(entry: CurrentCable): Promise<void> {
   if (entry.renewing || current !== entry) return;
+  // This tab signing out (lib/session.ts signOut: still signed in, loading): its logout revoked the session,
+  // and the socket goes with it; a refresh would only spend the revoked refresh token (a 401).
+  const { isAuthenticated, isLoading } = useAuthStore.getState();
+  if (isAuthenticated && isLoading) return;
   entry.renewing = true;
   try {
     await refreshSession();

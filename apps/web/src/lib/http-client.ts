@@ -596,10 +596,13 @@ async function runRefresh(): Promise<boolean> {
 
 async function exchangeRefreshToken(refreshTokenSeen: string | null): Promise<boolean> {
   const refreshToken = tokenStorage.getRefreshToken();
-  if (!refreshToken) {
+  const ended = recentSessionEnd();
+  if (!refreshToken || ended) {
     // Tabs share the tokens: asked to renew a session this tab holds, and none left, means another tab
     // of this browser ended it (the periodic check or a request here finds it out), for the reason it noted.
-    expireSession(recentSessionEnd() ?? signedOutInAnotherTab);
+    // A session noted as ending is being revoked by its sign-out (here or in another tab: a laptop waking
+    // runs the token check and the inactivity sign-out at once): the refresh would only be refused (401).
+    expireSession(ended ?? signedOutInAnotherTab);
     return false;
   }
   if (refreshTokenSeen && refreshToken !== refreshTokenSeen) return true;

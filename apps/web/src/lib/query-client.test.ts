@@ -1,7 +1,9 @@
-import { onlineManager, QueryObserver } from '@tanstack/react-query';
+import { focusManager, onlineManager, QueryObserver } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { useAuthStore } from '../stores/auth-store';
+import { buildUser } from '../test/fixtures';
 import { ApiError } from './http-client';
-import { createQueryClient, refetchQueriesFailedForConnection } from './query-client';
+import { createQueryClient, quietWhileSigningOut, refetchQueriesFailedForConnection } from './query-client';
 
 afterEach(() => onlineManager.setOnline(true));
 
@@ -56,5 +58,50 @@ describe('the query client', () => {
     expect(answers.refused).not.toHaveBeenCalled();
     expect(answers.fine).not.toHaveBeenCalled();
     for (const stop of stops) stop();
+  });
+
+  it('asks nothing while this tab signs out: a query under way is cancelled, an interval refetch waits', async () => {
+    vi.useFakeTimers();
+    const client = createQueryClient();
+    const stop = quietWhileSigningOut(client);
+    useAuthStore.setState({ isAuthenticated: true, isLoading: false, user: buildUser() });
+    let aborted = 0;
+    const ask = vi.fn(
+      ({ signal }: { signal: AbortSignal }) =>
+        new Promise<string>((resolve) => {
+          signal.addEventListener('abort', () => {
+            aborted += 1;
+          });
+          setTimeout(() => resolve('banner'), 1_000);
+        }),
+    );
+    const observer = new QueryObserver(client, {
+      queryKey: ['announcements', 'active'],
+      queryFn: ask,
+      refetchInterval: 5 * 60_000,
+    });
+    const unsubscribe = observer.subscribe(() => {});
+    try {
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(ask).toHaveBeenCalledTimes(1);
+      // The next one (five minutes after the answer) is under way when the sign-out starts (lib/session.ts).
+      await vi.advanceTimersByTimeAsync(5 * 60_000 + 10);
+      expect(ask).toHaveBeenCalledTimes(2);
+      useAuthStore.setState({ isLoading: true });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(aborted).toBe(1);
+      // The server is slow to answer DELETE /auth/logout: no interval refetch with the dying token meanwhile.
+      await vi.advanceTimersByTimeAsync(15 * 60_000);
+      expect(ask).toHaveBeenCalledTimes(2);
+      // Signed out, the page's own focus decides again.
+      useAuthStore.setState({ isAuthenticated: false, isLoading: false, user: null });
+      expect(focusManager.isFocused()).toBe(true);
+    } finally {
+      unsubscribe();
+      stop();
+      useAuthStore.setState({ isAuthenticated: false, isLoading: false, user: null });
+      focusManager.setFocused(undefined);
+      vi.useRealTimers();
+    }
   });
 });

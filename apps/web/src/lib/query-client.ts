@@ -1,5 +1,6 @@
 import { QUERY_GC_MS, QUERY_RETRY, QUERY_STALE_MS } from '@haversack/contracts';
-import { QueryCache, QueryClient } from '@tanstack/react-query';
+import { focusManager, QueryCache, QueryClient } from '@tanstack/react-query';
+import { useAuthStore } from '../stores/auth-store';
 import { isApiError } from './http-client';
 import { toast } from './toast';
 
@@ -40,7 +41,23 @@ export function createQueryClient(): QueryClient {
   });
 }
 
+/**
+ * While this tab signs out (lib/session.ts signOut: still signed in, loading), the server is revoking the
+ * session: a query asked with its token meanwhile would be refused (401) and would then spend the revoked
+ * refresh token. So the queries under way are cancelled, and interval refetches (TanStack runs them only
+ * while the page has the focus) wait; the sign-out then clears the cache, and the page's focus decides again.
+ */
+export function quietWhileSigningOut(client: QueryClient): () => void {
+  return useAuthStore.subscribe((state, before) => {
+    const signingOut = state.isAuthenticated && state.isLoading;
+    if (signingOut === (before.isAuthenticated && before.isLoading)) return;
+    focusManager.setFocused(signingOut ? false : undefined);
+    if (signingOut) void client.cancelQueries();
+  });
+}
+
 export const queryClient = createQueryClient();
+quietWhileSigningOut(queryClient);
 
 /**
  * Ask again for the queries on screen that failed for want of the server (a network or server error; a 4xx

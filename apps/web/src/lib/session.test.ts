@@ -250,6 +250,24 @@ describe('a session ended in another tab', () => {
     }
   });
 
+  it('sends no refresh that the sign-out under way revokes (a laptop waking: the token check fires first)', async () => {
+    // The token ran out while the laptop slept: the periodic check and the inactivity sign-out fire together.
+    tokenStorage.setTokens(buildTokens({}, 30_000));
+    useAuthStore.setState({ isAuthenticated: true, isInitializing: false, user: buildUser() });
+    const fetchMock = mockFetch(({ url }) =>
+      url.endsWith('/auth/logout')
+        ? new Response(null, { status: 204 })
+        : failure(401, 'REVOKED_TOKEN', 'Token has been revoked'),
+    );
+    const inactivity = 'Your session has expired due to inactivity. Please log in again.';
+    const checking = refreshIfExpiring();
+    const signingOut = signOut(inactivity);
+    await Promise.all([checking, signingOut]);
+    // Only the sign-out reached the server: not POST /auth/refresh with the refresh token it revokes.
+    expect(fetchMock.mock.calls.map(([url]) => String(url))).toEqual(['/api/v1/auth/logout']);
+    expect(useAuthStore.getState()).toMatchObject({ isAuthenticated: false, user: null });
+  });
+
   it('is not told about its own sign-out: the reason is for the other tabs', async () => {
     tokenStorage.setTokens(buildTokens());
     useAuthStore.setState({ isAuthenticated: true, isInitializing: false, user: buildUser() });
