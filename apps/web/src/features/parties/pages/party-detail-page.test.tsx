@@ -25,6 +25,21 @@ describe('PartyDetailPage', () => {
     expect(screen.queryByRole('heading', { name: 'Party Not Found' })).not.toBeInTheDocument();
   }, 20_000);
 
+  it('keeps the line breaks of the description in the header, as character notes keep theirs', async () => {
+    const description = 'Line one\nLine two, with "quotes" and עברית';
+    mockFetch(({ url }) => {
+      const path = new URL(url, 'http://test').pathname;
+      if (path === '/api/v1/parties/party-1') return success(buildParty({ description }));
+      if (path === '/api/v1/parties/party-1/members') return success([]);
+      return jsonResponse(200, { status: 'success', data: [], meta: pageMeta(0, 20) });
+    });
+    renderRoutes(routes, '/parties/party-1');
+    const shown = await screen.findByText((_, element) => element?.textContent === description, {
+      selector: 'p',
+    });
+    expect(shown).toHaveStyle({ whiteSpace: 'pre-wrap' });
+  });
+
   it('selects the first and the last tab with Home and End, as the arrow keys select as they move', async () => {
     mockFetch(({ url }) => {
       const path = new URL(url, 'http://test').pathname;

@@ -108,7 +108,12 @@ function PartyHeader({ party, actions, live }: { party: Party; actions?: ReactNo
             </Badge>
           ) : null}
         </Group>
-        {party.description ? <Text c="dimmed">{party.description}</Text> : null}
+        {/* Its line breaks kept, as a character's notes keep theirs. */}
+        {party.description ? (
+          <Text c="dimmed" style={{ whiteSpace: 'pre-wrap' }}>
+            {party.description}
+          </Text>
+        ) : null}
         <PartyFacts gameSystem={party.game_system} setting={party.setting} memberCount={party.member_count} />
         {live}
       </Stack>
