@@ -19,10 +19,16 @@ const stillInParty = sql<boolean>`exists (
   where membership.party_id = notifications.party_id and membership.user_id = notifications.user_id
 )`;
 
+/** The party's name now (null once it is deleted): a renamed party's link is named as it is now. */
+const partyNameNow = sql<string | null>`(
+  select party.name from parties party where party.id = notifications.party_id
+)`;
+
 /** A notice as the inbox shows it. */
 export interface ListedNotification {
   row: NotificationRow;
   inParty: boolean;
+  partyNameNow: string | null;
 }
 
 export const notificationsRepository = {
@@ -89,7 +95,7 @@ export const notificationsRepository = {
 
   async page(db: Executor, userId: string, page: { limit: number; offset: number }) {
     return db
-      .select({ row: notifications, inParty: stillInParty })
+      .select({ row: notifications, inParty: stillInParty, partyNameNow })
       .from(notifications)
       .where(eq(notifications.userId, userId))
       .orderBy(desc(notifications.createdAt), desc(notifications.id))
@@ -119,7 +125,7 @@ export const notificationsRepository = {
       .update(notifications)
       .set({ readAt: sql`coalesce(${notifications.readAt}, ${at.toISOString()}::timestamptz)` })
       .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
-      .returning({ row: notifications, inParty: stillInParty });
+      .returning({ row: notifications, inParty: stillInParty, partyNameNow });
     return listed;
   },
 

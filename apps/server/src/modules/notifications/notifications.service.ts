@@ -44,12 +44,14 @@ export function asSentence(message: string): string {
 /**
  * Where a notice leads now: a party deleted since (its id set null) is not found any more, and a party the
  * user was removed from or left is not theirs to open: its notices name it, and lead nowhere in it (their
- * own characters stay theirs to open).
+ * own characters stay theirs to open). A link to the party is named as the party is now (renamed since,
+ * "Open <new name>"); the sentence keeps the name it had when it happened.
  */
-function linkNow({ row, inParty }: ListedNotification): NotificationLink | null {
+function linkNow({ row, inParty, partyNameNow }: ListedNotification): NotificationLink | null {
   const link = row.payload.link;
   if (link?.kind === 'character') return link;
-  return row.partyId === null || !inParty ? null : link;
+  if (row.partyId === null || !inParty || !link) return null;
+  return link.kind === 'party' && partyNameNow !== null ? { ...link, label: partyNameNow } : link;
 }
 
 function toNotificationJson(listed: ListedNotification): Notification {

@@ -355,6 +355,24 @@ describe('what writes a notice', () => {
     expect(await stored(gm)).toEqual([]);
   });
 
+  it('a renamed party: the notice keeps the old name in its sentence, its link names the party as it is now', async () => {
+    const { gm, party, player } = await table();
+    await ctx.app.services.parties.changeRole(gm.user.id, party.id, player.user.id, 'manager');
+    await ctx.app.services.parties.update(gm.user.id, party.id, { name: 'The Crimson Company (renamed)' });
+    const { data } = await inbox(player);
+    expect(data.map((n) => [n.message, n.party_name, n.link])).toEqual([
+      [
+        `${gm.user.username} made you a manager in ${party.name}.`,
+        party.name,
+        { kind: 'party', path: `/parties/${party.id}`, label: 'The Crimson Company (renamed)' },
+      ],
+    ]);
+    // Marking it read answers the same link.
+    const read = await callApi(ctx, 'POST', `/notifications/${data[0]?.id}/read`, player);
+    expect(read.statusCode, read.body).toBe(200);
+    expect((read.json() as { data: Notification }).data.link?.label).toBe('The Crimson Company (renamed)');
+  });
+
   it('a GM’s account deleted: the member the party passes to', async () => {
     const { gm, party } = await table();
     const manager = await createMember(ctx, party, 'manager');
