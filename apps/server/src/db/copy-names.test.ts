@@ -24,4 +24,16 @@ describe('copyNameFor', () => {
     expect(second).toBe(`${'x'.repeat(191)} (Copy 2)`);
     expect(second).toHaveLength(200);
   });
+
+  it('cuts a long name between characters as shown, never inside an emoji sequence', () => {
+    const family = '👨‍👩‍👧'; // three people joined by zero-width joiners: 8 UTF-16 units, one character
+    const long = `Abbbbbb${family.repeat(24)}`; // 199 units
+    const copy = copyNameFor(long, 200, new Set());
+    // 193 units would end inside the 24th family; the cut ends after the 23rd.
+    expect(copy).toBe(`Abbbbbb${family.repeat(23)} (Copy)`);
+    expect(copy.length).toBeLessThanOrEqual(200);
+    expect(copyNameFor(long, 200, new Set([copy]))).toBe(`Abbbbbb${family.repeat(23)} (Copy 2)`);
+    // A letter with its combining accent stays whole too.
+    expect(copyNameFor(`${'x'.repeat(12)}e\u0301`, 20, new Set())).toBe(`${'x'.repeat(12)} (Copy)`);
+  });
 });

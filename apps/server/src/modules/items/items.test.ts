@@ -899,6 +899,18 @@ describe('item templates API', () => {
     });
   });
 
+  it('cuts a long name for its copy between characters, never inside an emoji sequence', async () => {
+    const user = await createUser(ctx);
+    const family = '👨‍👩‍👧';
+    const source = await createTemplate(user, { name: `Abbbbbb${family.repeat(24)}` });
+    const copy = await call('POST', `/item_templates/${source.id}/duplicate`, user);
+    expect(copy.statusCode, copy.body).toBe(201);
+    expect(body(copy).data.name).toBe(`Abbbbbb${family.repeat(23)} (Copy)`);
+    // The second copy finds the first among the user's templates, emoji and all.
+    const again = await call('POST', `/item_templates/${source.id}/duplicate`, user);
+    expect(body(again).data.name).toBe(`Abbbbbb${family.repeat(23)} (Copy 2)`);
+  });
+
   it('duplicates anything I can read as my private copy; others’ private templates are 404', async () => {
     const owner = await createUser(ctx);
     const other = await createUser(ctx);

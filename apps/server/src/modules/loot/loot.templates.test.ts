@@ -392,3 +392,22 @@ describe('loot templates', () => {
     expect((await callApi(ctx, 'GET', '/loot_templates/nope', user)).statusCode).toBe(422);
   });
 });
+
+describe('a copy of a loot template with a long name', () => {
+  it('is cut between characters, never inside an emoji sequence', async () => {
+    const user = await paidUser();
+    const family = '👨‍👩‍👧';
+    const created = await callApi(ctx, 'POST', '/loot_templates', user, {
+      loot_template: { name: `Ab${family.repeat(12)}` },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const copy = await callApi(
+      ctx,
+      'POST',
+      `/loot_templates/${body<LootTemplate>(created).data.id}/duplicate`,
+      user,
+    );
+    expect(copy.statusCode, copy.body).toBe(201);
+    expect(body<LootTemplate>(copy).data.name).toBe(`Ab${family.repeat(11)} (Copy)`);
+  });
+});

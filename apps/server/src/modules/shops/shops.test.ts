@@ -1267,3 +1267,19 @@ describe('selling along a line of the seller’s items', () => {
     expect(await purse(w.heroBag)).toEqual({ gp: 1 });
   });
 });
+
+describe('a clone of a shop template with a long name', () => {
+  it('is cut between characters, never inside an emoji sequence', async () => {
+    const gm = await createUser(ctx);
+    await upgrade(ctx, gm, 'tier_3');
+    const family = '👨‍👩‍👧';
+    const template = body<ShopTemplate>(
+      await callApi(ctx, 'POST', '/shop_templates', gm, {
+        shop_template: { name: `Ab${family.repeat(12)}` },
+      }),
+    ).data;
+    const clone = await callApi(ctx, 'POST', `/shop_templates/${template.id}/clone`, gm);
+    expect(clone.statusCode, clone.body).toBe(201);
+    expect(body<ShopTemplate>(clone).data.name).toBe(`Ab${family.repeat(11)} (Copy)`);
+  });
+});
