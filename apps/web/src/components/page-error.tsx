@@ -1,21 +1,21 @@
 import { Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
-import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { Link, useRouteError } from 'react-router';
 import { navigateInApp } from '../lib/app-navigation';
 
 /**
  * spec/01 §2: a page that fails to load (a chunk that cannot be fetched, a render error) shows a panel naming
  * the page, advising a refresh and contacting support. Used as the route's error element, so the layout
  * around it stays usable. "Try again" asks for the same address again, without reloading the tab: React
- * Router runs the route's loader again, which imports a page whose code could not be downloaded (`lazyPage`).
+ * Router runs the route's loader again, which imports a page whose code could not be downloaded (`lazyPage`),
+ * and draws a page that threw afresh. It replaces the full reload the panel offered: a file gone with a
+ * release makes the import fail with the server answering, and that reloads the tab (reload-on-stale-code).
  */
 export function PageError({ pageName }: { pageName: string }) {
   const error = useRouteError();
   if (error) console.error(`The ${pageName} page failed`, error);
-  const detail = isRouteErrorResponse(error)
-    ? `${error.status} ${error.statusText}`
-    : error instanceof Error
-      ? error.message
-      : null;
+  // What reaches a page's panel is thrown: a download that failed, a render error. Answers such as a 404
+  // (no route matched) go to the root's error page, and no page submits to a route's action.
+  const detail = error instanceof Error ? error.message : null;
   return (
     <Stack gap="md" maw={640} data-testid="page-error" role="alert">
       <Title order={1}>The {pageName} page could not be loaded</Title>
@@ -31,9 +31,6 @@ export function PageError({ pageName }: { pageName: string }) {
       <Group>
         <Button onClick={() => navigateInApp(window.location.href.slice(window.location.origin.length))}>
           Try again
-        </Button>
-        <Button variant="default" onClick={() => window.location.reload()}>
-          Refresh page
         </Button>
         <Anchor component={Link} to="/dashboard">
           Go to dashboard
