@@ -51,7 +51,9 @@ function linkNow({ row, inParty, partyNameNow }: ListedNotification): Notificati
   const link = row.payload.link;
   if (link?.kind === 'character') return link;
   if (row.partyId === null || !inParty || !link) return null;
-  return link.kind === 'party' && partyNameNow !== null ? { ...link, label: partyNameNow } : link;
+  // Only the party's own page is labelled by its name; a link to one of its tabs ("Party Loot") keeps its words.
+  const namedByParty = link.kind === 'party' && link.path === `/parties/${row.partyId}`;
+  return namedByParty && partyNameNow !== null ? { ...link, label: partyNameNow } : link;
 }
 
 function toNotificationJson(listed: ListedNotification): Notification {
