@@ -282,3 +282,101 @@ describe('PartyMembersTab: who can use the party stash', () => {
     ).toEqual([]);
   });
 });
+
+describe('PartyMembersTab: the keyboard keeps its place (decisions: focus is never left on nothing)', () => {
+  const afterEachToasts = () => useUiStore.setState({ toasts: [] });
+
+  /** The members list as it stands, a role change answered after a moment, and a removal. */
+  function serve() {
+    let current = [...members];
+    let answerPatch: () => void = () => undefined;
+    const fetch = mockFetch(async ({ url, init }) => {
+      const path = new URL(url, 'http://test').pathname;
+      if (path === '/api/v1/parties/party-1/members') return success(current);
+      const removed = /^\/api\/v1\/parties\/party-1\/members\/(.+)$/.exec(path)?.[1];
+      if (removed && init.method === 'DELETE') {
+        current = current.filter((member) => member.user_id !== removed);
+        return new Response(null, { status: 204 });
+      }
+      if (removed && init.method === 'PATCH') {
+        await new Promise<void>((resolve) => {
+          answerPatch = resolve;
+        });
+        return new Response(null, { status: 204 });
+      }
+      if (path === '/api/v1/parties/party-1') return success(buildParty({ is_gm: true, user_role: 'gm' }));
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`);
+    });
+    return { fetch, answerPatch: () => answerPatch() };
+  }
+
+  function renderTab() {
+    afterEachToasts();
+    const party = buildParty({ is_gm: true, user_role: 'gm', member_count: 3 });
+    renderRoutes([{ path: '/', element: <PartyMembersTab party={party} /> }], '/');
+  }
+
+  afterEach(afterEachToasts);
+
+  it('keeps the focus on a role select while the change is saved, and after', async () => {
+    const user = userEvent.setup();
+    const server = serve();
+    renderTab();
+    const select = await screen.findByRole('combobox', { name: 'Role of Brom' });
+    select.focus();
+    await user.keyboard('{ArrowDown}');
+    await screen.findByRole('listbox');
+    await user.keyboard('{ArrowDown}{Enter}');
+    await waitFor(() =>
+      expect(server.fetch.mock.calls.some(([, init]) => (init as RequestInit)?.method === 'PATCH')).toBe(
+        true,
+      ),
+    );
+    // While the request runs the select stays a control that holds the focus (a disabled one drops it to
+    // <body> in a browser), marked busy and not to be changed again.
+    expect(select).not.toBeDisabled();
+    expect(select).toHaveAttribute('aria-busy', 'true');
+    expect(document.activeElement).toBe(select);
+    // Not to be changed again meanwhile: the list does not open.
+    await user.keyboard('{ArrowDown}');
+    expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
+    server.answerPatch();
+    await waitFor(() =>
+      expect(useUiStore.getState().toasts.map((t) => t.message)).toContain('Role changed to Manager'),
+    );
+    await waitFor(() => expect(select).not.toHaveAttribute('aria-busy'));
+    expect(document.activeElement).toBe(select);
+  });
+
+  it('after a removal, moves the focus to the next member’s Remove, else the one before, else the heading', async () => {
+    const user = userEvent.setup();
+    serve();
+    renderTab();
+    const removeBrom = await screen.findByRole('button', { name: 'Remove Brom' });
+    removeBrom.focus();
+    await user.keyboard('{Enter}');
+    const dialog = await screen.findByRole('dialog', { name: 'Remove member' });
+    await waitFor(() =>
+      expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' })),
+    );
+    await user.keyboard('{Tab}{Enter}');
+    await waitFor(() =>
+      expect(screen.queryByRole('button', { name: 'Remove Brom' })).not.toBeInTheDocument(),
+    );
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Remove Pip' })),
+    );
+
+    // Pip was the last one who can be removed: the heading takes it.
+    await user.keyboard('{Enter}');
+    const again = await screen.findByRole('dialog', { name: 'Remove member' });
+    await waitFor(() =>
+      expect(document.activeElement).toBe(within(again).getByRole('button', { name: 'Cancel' })),
+    );
+    await user.keyboard('{Tab}{Enter}');
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Remove Pip' })).not.toBeInTheDocument());
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Members (1)' })),
+    );
+  });
+});

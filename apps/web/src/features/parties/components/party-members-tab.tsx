@@ -8,6 +8,7 @@ import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
 import { isApiError } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
+import { useStockFocus } from '../../../lib/use-stock-focus';
 import { useCurrentUser } from '../../../stores/auth-store';
 import {
   type AssignableRole,
@@ -57,6 +58,13 @@ export function PartyMembersTab({ party }: { party: Party }) {
   // An archived party refuses every edit, this one too.
   const canHandOver = isOwner && !party.is_archived;
   const withoutStash = membersWithoutStash(party.is_gm ? query.data : undefined, me?.id);
+  // A removed member's card goes with its Remove button: focus goes to the next member's Remove, else the
+  // one before, else the Members heading, instead of falling to the page (WCAG 2.4.3), as after a revoke.
+  const removable = (query.data ?? []).filter((member) => party.is_gm && member.role !== 'gm');
+  const removeFocus = useStockFocus<HTMLHeadingElement>(
+    removable.map((member) => member.user_id),
+    toRemove !== null,
+  );
 
   const refresh = () =>
     Promise.all([
@@ -98,7 +106,7 @@ export function PartyMembersTab({ party }: { party: Party }) {
   return (
     <Stack gap="md">
       <Group justify="space-between">
-        <Title order={2} size="h3">
+        <Title order={2} size="h3" ref={removeFocus.list} tabIndex={-1}>
           Members ({query.data?.length ?? party.member_count})
         </Title>
         {canLeave ? <LeavePartyButton party={party} /> : null}
@@ -178,13 +186,20 @@ export function PartyMembersTab({ party }: { party: Party }) {
                           data={assignableRoles.map((role) => ({ value: role, label: roleLabels[role] }))}
                           value={member.role}
                           allowDeselect={false}
-                          disabled={roleMutation.isPending}
+                          // Read-only rather than disabled while a change is saved: a disabled control drops
+                          // the keyboard's focus to the page (decisions: focus is never left on nothing).
+                          readOnly={roleMutation.isPending}
+                          aria-busy={roleMutation.isPending || undefined}
                           onChange={(value) => {
-                            if (value && value !== member.role)
+                            if (value && value !== member.role && !roleMutation.isPending)
                               roleMutation.mutate({ userId: member.user_id, role: value as AssignableRole });
                           }}
                         />
                         <Button
+                          {...removeFocus.tradeButton(
+                            member.user_id,
+                            removable.findIndex((m) => m.user_id === member.user_id),
+                          )}
                           size="xs"
                           variant="light"
                           color="red"
