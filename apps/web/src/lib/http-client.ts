@@ -13,7 +13,7 @@ import {
 import { authSchema } from './auth-schemas-loader';
 import { browserTurn } from './browser-turn';
 import { IDEMPOTENCY_HEADER, newIdempotencyKey } from './idempotency-key';
-import { noteSessionEnd, recentSessionEnd } from './session-end-note';
+import { noteSessionEnd, recentSessionEnd, signedOutHere } from './session-end-note';
 import { emitSessionExpired } from './session-events';
 import { TAB_HEADER, tabId } from './tab-id';
 import { withTabLock } from './tab-lock';
@@ -438,7 +438,8 @@ async function fetchAuthorized(
     timeoutMs: options.timeoutMs ?? HTTP_TIMEOUT_MS,
   });
 
-  if (response.status === 401 && token && !isRetry && !noRefreshPaths.has(path)) {
+  // A token this tab signed out with is refused as it should be: nothing to refresh, no one to tell.
+  if (response.status === 401 && token && token !== signedOutHere && !isRetry && !noRefreshPaths.has(path)) {
     const body = await readJson(response);
     // An expired admin session is not an expired sign-in: refreshing the access token would not help.
     if (readErrorEnvelope(body)?.code === 'ADMIN_SESSION_EXPIRED') {

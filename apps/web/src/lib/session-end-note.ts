@@ -5,19 +5,32 @@
  * rather than the server's bare "terminated" or a guess. A note older than a minute is not news.
  */
 const SESSION_END_KEY = 'haversack_session_end';
-const NEWS_FOR_MS = 60_000;
 
-export function noteSessionEnd(message: string, now = Date.now()): void {
+/**
+ * The access token this tab last signed out with: a request of its own refused for it (sent before the
+ * sign-out, answered after the revoke) is no news of another tab's sign-out. A later session has tokens of
+ * its own, so nothing needs to forget it.
+ */
+export let signedOutHere: string | undefined;
+
+/** For tests, whose fixtures use the same token again. */
+export function forgetSignOutHere(): void {
+  signedOutHere = undefined;
+}
+
+/** `token`: the access token of the session this tab itself ends (signs out of). */
+export function noteSessionEnd(message: string, token?: string): void {
+  signedOutHere = token;
   try {
-    window.localStorage.setItem(SESSION_END_KEY, JSON.stringify({ message, at: now }));
+    localStorage.setItem(SESSION_END_KEY, JSON.stringify({ message, at: Date.now() }));
   } catch {
     // Storage refused: the other tabs fall back to their own words.
   }
 }
 
-export function recentSessionEnd(now = Date.now()): string | null {
+export function recentSessionEnd(): string | null {
   try {
-    const noted = JSON.parse(window.localStorage.getItem(SESSION_END_KEY) ?? 'null') as {
+    const noted = JSON.parse(localStorage.getItem(SESSION_END_KEY) ?? 'null') as {
       message?: unknown;
       at?: unknown;
     } | null;
@@ -25,7 +38,7 @@ export function recentSessionEnd(now = Date.now()): string | null {
       noted &&
       typeof noted.message === 'string' &&
       typeof noted.at === 'number' &&
-      now - noted.at < NEWS_FOR_MS
+      Date.now() - noted.at < 60_000
     )
       return noted.message;
   } catch {
@@ -37,7 +50,7 @@ export function recentSessionEnd(now = Date.now()): string | null {
 /** A new session begins: the last one's ending is no longer news. */
 export function forgetSessionEnd(): void {
   try {
-    window.localStorage.removeItem(SESSION_END_KEY);
+    localStorage.removeItem(SESSION_END_KEY);
   } catch {
     // Nothing to forget.
   }

@@ -3,7 +3,7 @@ import { useAuthStore } from '../stores/auth-store';
 import { useUiStore } from '../stores/ui-store';
 import { authHeaderOf, buildTokens, buildUser, failure, mockFetch, success } from '../test/fixtures';
 import { setAppNavigator } from './app-navigation';
-import { signedOutInAnotherTab } from './http-client';
+import { API_V1, apiRequest, signedOutInAnotherTab } from './http-client';
 import {
   afterSignInTarget,
   followSessionOfOtherTabs,
@@ -279,6 +279,72 @@ describe('a session ended in another tab', () => {
     await signingOut;
     expect(useUiStore.getState().toasts).toHaveLength(0);
     expect(window.localStorage.getItem('haversack_session_end')).toContain(inactivity);
+  });
+});
+
+describe('a request of this tab refused as it signs out (keyboard review, defect 3)', () => {
+  /**
+   * This tab signs out while one of its requests is in flight: the server revokes the session (the logout
+   * answers at once or after the request), and the request, still carrying the old token, is refused.
+   */
+  async function signOutDuring(requestAnswers: 'before the logout answers' | 'after the sign-out') {
+    tokenStorage.setTokens(buildTokens());
+    useAuthStore.setState({ isAuthenticated: true, isInitializing: false, user: buildUser() });
+    let revoked!: () => void;
+    const revocation = new Promise<void>((resolve) => {
+      revoked = resolve;
+    });
+    let signedOut!: () => void;
+    const signOutDone = new Promise<void>((resolve) => {
+      signedOut = resolve;
+    });
+    const fetchMock = mockFetch(async ({ url }) => {
+      if (url.endsWith('/auth/logout')) {
+        revoked();
+        if (requestAnswers === 'before the logout answers') await new Promise((r) => setTimeout(r, 30));
+        return new Response(null, { status: 204 });
+      }
+      if (url.endsWith('/auth/refresh'))
+        return failure(401, 'REVOKED_TOKEN', 'Your session has been terminated');
+      await revocation;
+      if (requestAnswers === 'after the sign-out') await signOutDone;
+      return failure(401, 'REVOKED_TOKEN', 'Your session has been terminated');
+    });
+    const expired = vi.fn();
+    const stopListening = onSessionExpired(expired);
+    try {
+      const request = apiRequest(`${API_V1}/parties`).catch((error: unknown) => error);
+      await signOut();
+      signedOut();
+      await request;
+      return { expired, fetchMock };
+    } finally {
+      stopListening();
+    }
+  }
+
+  for (const when of ['before the logout answers', 'after the sign-out'] as const) {
+    it(`does not say "You signed out in another tab" in the tab that signed out (refused ${when})`, async () => {
+      const { expired } = await signOutDuring(when);
+      expect(useUiStore.getState().toasts.map((t) => t.message)).toEqual([]);
+      expect(expired).not.toHaveBeenCalled();
+      // The other tabs still learn why, from the note.
+      expect(window.localStorage.getItem('haversack_session_end')).toContain(signedOutInAnotherTab);
+    });
+  }
+
+  it('still says it when another tab ends a later session this tab holds', async () => {
+    await signOutDuring('after the sign-out');
+    // Signed in again (a new token), then another tab signs out: this tab is told.
+    tokenStorage.setTokens(buildTokens({ token: 'access-2', refresh_token: 'refresh-2' }));
+    useAuthStore.setState({ isAuthenticated: true, isInitializing: false, user: buildUser() });
+    mockFetch(() => {
+      noteSessionEnd(signedOutInAnotherTab);
+      tokenStorage.clear();
+      return failure(401, 'REVOKED_TOKEN', 'Your session has been terminated');
+    });
+    await apiRequest(`${API_V1}/parties`).catch(() => undefined);
+    expect(lastToast()).toBe(signedOutInAnotherTab);
   });
 });
 

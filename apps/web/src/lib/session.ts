@@ -131,9 +131,10 @@ export async function signUp(registration: Registration): Promise<User> {
 export async function signOut(reason: string = signedOutInAnotherTab): Promise<void> {
   useAuthStore.setState({ isLoading: true });
   // Noted first: the sign-out revokes the session before this tab clears the tokens the others share.
-  if (tokenStorage.getAccessToken()) noteSessionEnd(reason);
+  const token = tokenStorage.getAccessToken();
+  if (token) noteSessionEnd(reason, token);
   try {
-    if (tokenStorage.getAccessToken()) await logoutRequest();
+    if (token) await logoutRequest();
   } catch {
     // The local session ends regardless: a server that cannot be reached must not keep anyone signed in.
   } finally {

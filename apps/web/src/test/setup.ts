@@ -3,6 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { loadAuthSchemas } from '../lib/auth-schemas-loader';
+import { forgetSignOutHere } from '../lib/session-end-note';
 import { forgetAllUnanswered } from '../lib/unanswered-changes';
 import { initialAuthState, useAuthStore } from '../stores/auth-store';
 import { useUiStore } from '../stores/ui-store';
@@ -72,6 +73,7 @@ beforeEach(() => {
   window.localStorage.clear();
   window.sessionStorage.clear();
   forgetAllUnanswered();
+  forgetSignOutHere();
   useAuthStore.setState(initialAuthState, true);
   useUiStore.setState(uiInitial, true);
 });
