@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { type ReactNode, useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 
 interface ConfirmDialogProps {
   opened: boolean;
@@ -41,6 +41,11 @@ export function ConfirmDialog({
   const confirmed = useRef(false);
   const wasLoading = useRef(loading);
   const confirmButton = useRef<HTMLButtonElement>(null);
+  // Mantine notes where the focus was, to give it back on close, only when `opened` turns true: a dialog
+  // drawn already open (the unsaved-changes one, loaded on demand as it is asked) gave it to <body> instead
+  // of to the link that asked. Drawn closed first, it opens a moment later and notes it.
+  const [drawn, setDrawn] = useState(false);
+  useEffect(() => setDrawn(true), []);
   useEffect(() => {
     if (opened) confirmed.current = false;
   }, [opened]);
@@ -64,7 +69,7 @@ export function ConfirmDialog({
   };
   return (
     <Modal
-      opened={opened}
+      opened={opened && drawn}
       onClose={onClose}
       closeButtonProps={{ 'aria-label': 'Close' }}
       title={title}

@@ -81,6 +81,25 @@ describe('leaving a form with unsaved changes (spec/01 §8)', { timeout: 30_000 
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 
+  it('gives the focus back to the link that asked, after Escape as after Stay, the first time too', async () => {
+    const user = userEvent.setup();
+    renderNoteForm();
+    await typeNote(user);
+    const link = screen.getByRole('link', { name: 'Elsewhere' });
+    for (const answer of ['{Escape}', '{Enter}', '{Escape}']) {
+      link.focus();
+      await user.keyboard('{Enter}');
+      const dialog = await screen.findByRole('dialog', { name: 'Leave this page?' });
+      // It opens on its safe choice.
+      await waitFor(() =>
+        expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Stay on page' })),
+      );
+      await user.keyboard(answer);
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      await waitFor(() => expect(document.activeElement).toBe(link));
+    }
+  });
+
   it('does not ask when the page stays (its query string changes)', async () => {
     const user = userEvent.setup();
     const { router } = renderNoteForm();
