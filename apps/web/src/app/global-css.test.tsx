@@ -2,12 +2,15 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import {
   Anchor,
+  AppShell,
   Breadcrumbs,
   Button,
   Checkbox,
   MantineProvider,
+  NavLink,
   Progress,
   Radio,
+  ScrollArea,
   Select,
   Stack,
   Text,
@@ -95,6 +98,44 @@ describe('global.css: focused fields', () => {
     expect(hasRing(field)).toBe(true);
     const error = getComputedStyle(document.documentElement).getPropertyValue('--mantine-color-error');
     expect(getComputedStyle(field).getPropertyValue('--input-bd')).toBe(error);
+  });
+});
+
+describe('global.css: the sidebar’s links', () => {
+  it('ring a focused link inside its edges, where the scrolling sidebar would cut a ring outside them', () => {
+    useStyles('AppShell', 'NavLink', 'ScrollArea', 'Button');
+    render(
+      <MantineProvider env="test" theme={theme}>
+        <AppShell navbar={{ width: 260, breakpoint: 'sm' }}>
+          <AppShell.Navbar>
+            <AppShell.Section grow component={ScrollArea}>
+              <NavLink href="/dashboard" label="Dashboard" />
+            </AppShell.Section>
+          </AppShell.Navbar>
+          <AppShell.Main>
+            <Button>Save</Button>
+          </AppShell.Main>
+        </AppShell>
+      </MantineProvider>,
+    );
+    const link = screen.getByText('Dashboard').closest('a');
+    const button = screen.getByText('Save').closest('button');
+    if (!link || !button) throw new Error('no link or button');
+    // happy-dom does not match :focus-visible: the rules that draw a focused control's ring inside its
+    // edges (outline-offset below 0) are looked up, and the elements they apply to once focused.
+    const insetRings = [...document.styleSheets]
+      .flatMap((sheet) => [...sheet.cssRules])
+      .filter(
+        (rule): rule is CSSStyleRule =>
+          rule instanceof CSSStyleRule &&
+          rule.selectorText.includes(':focus-visible') &&
+          rule.style.getPropertyValue('outline-offset').trim().startsWith('-'),
+      );
+    const ringedInside = (element: Element) =>
+      insetRings.some((rule) => element.matches(rule.selectorText.replaceAll(':focus-visible', '')));
+    expect(ringedInside(link)).toBe(true);
+    // Other controls keep their ring outside.
+    expect(ringedInside(button)).toBe(false);
   });
 });
 
