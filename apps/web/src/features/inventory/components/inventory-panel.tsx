@@ -2,6 +2,7 @@ import { useDroppable } from '@dnd-kit/core';
 import type { Container, ItemInstance, ItemTemplate } from '@haversack/contracts';
 import { Group, Paper, Tabs, Text } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
+import { selectFirstOrLastTab } from '../../../lib/select-first-or-last-tab';
 import { LootSourceView } from '../../loot/components/loot-source-view';
 import { ShopSourceView } from '../../shops/components/shop-source-view';
 import type { TradeOffer } from '../../shops/components/trade-dialog';
@@ -85,6 +86,7 @@ export function InventoryPanel(props: InventoryPanelProps) {
   };
   const drop = useDroppable({ id: `panel:${side}`, data: zone });
   const labels = tabLabels[props.viewMode];
+  const selectFirstOrLast = selectFirstOrLastTab(tabs, (tab) => props.onChange({ ...state, tab }));
   // The region says what it shows ("Backpack (Aria)", "Shops"): "First panel" told a screen reader nothing.
   // Side by side, the two may show the same container, so dual view says which side too (axe landmark-unique).
   const shownContainer = props.containers.find((container) => container.id === state.containerId);
@@ -133,7 +135,8 @@ export function InventoryPanel(props: InventoryPanelProps) {
       >
         <Tabs.List grow mb="sm">
           {tabs.map((tab) => (
-            <Tabs.Tab key={tab} value={tab}>
+            // Home and End select too, as the arrow keys do (as the party's tabs).
+            <Tabs.Tab key={tab} value={tab} onKeyDown={selectFirstOrLast}>
               {labels[tab]}
             </Tabs.Tab>
           ))}

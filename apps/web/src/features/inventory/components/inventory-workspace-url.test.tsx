@@ -86,3 +86,32 @@ describe('InventoryWorkspace keeps its sources in the address', { timeout: 20_00
     expect(router.state.location.search).toBe('');
   });
 });
+
+describe('InventoryWorkspace tabs', { timeout: 20_000 }, () => {
+  restoreViewportAfterEach();
+  beforeEach(() => {
+    setViewport(1280, 800);
+    useUiStore.setState({ toasts: [] });
+  });
+  afterEach(() => useUiStore.setState({ toasts: [] }));
+
+  it('selects the first and the last tab with Home and End, as the arrow keys select as they move', async () => {
+    server();
+    const user = userEvent.setup();
+    renderRoutes(routes, `/containers/${backpack.id}`);
+    await screen.findByRole('button', { name: 'Longsword, quantity 1' });
+    const [first, second] = screen.getAllByRole('tab');
+    if (!first || !second) throw new Error('no tabs');
+    first.focus();
+    await user.keyboard('{ArrowRight}');
+    expect(second).toHaveAttribute('aria-selected', 'true');
+    await user.keyboard('{End}');
+    const last = screen.getAllByRole('tab').at(-1);
+    expect(document.activeElement).toBe(last);
+    expect(last).toHaveAttribute('aria-selected', 'true');
+    await user.keyboard('{Home}');
+    expect(document.activeElement).toBe(first);
+    expect(first).toHaveAttribute('aria-selected', 'true');
+    expect(await screen.findByRole('button', { name: 'Longsword, quantity 1' })).toBeInTheDocument();
+  });
+});

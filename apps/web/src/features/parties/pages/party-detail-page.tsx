@@ -13,13 +13,14 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { type KeyboardEvent, type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
 import { ScrollingTabsList } from '../../../components/scrolling-tabs-list';
 import { isRecordNotFound } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
+import { selectFirstOrLastTab } from '../../../lib/select-first-or-last-tab';
 import { useCurrentUser } from '../../../stores/auth-store';
 import { ACTIVITY_TAB_PER_PAGE } from '../../activity/api/transactions-api';
 import { TransactionHistory } from '../../activity/components/transaction-history';
@@ -179,14 +180,8 @@ function MemberView({ party }: { party: Party }) {
     }
   }, [searchParams, setSearchParams]);
 
-  // The arrow keys select the tab they move to (Mantine's activateTabWithKeyboard, on by default), but
-  // Mantine 9.7's Home and End only move the focus, whatever activateTabWithKeyboard and loop say: they
-  // select the first and the last tab here too, as the tabs pattern with automatic activation expects.
-  // Mantine moves the focus itself after this handler runs.
-  const selectFirstOrLastTab = (event: KeyboardEvent<HTMLButtonElement>) => {
-    if (event.key === 'Home') setTab(tabs[0]);
-    else if (event.key === 'End') setTab(tabs.at(-1) ?? tab);
-  };
+  // Home and End select too, as the arrow keys do.
+  const selectFirstOrLast = selectFirstOrLastTab(tabs, setTab);
 
   // An archived party takes nobody in (its code answers "no party matches"): nothing to share.
   const canShare = !party.is_archived && party.join_code !== null && party.join_permission !== 'restricted';
@@ -226,7 +221,7 @@ function MemberView({ party }: { party: Party }) {
       <Tabs value={tab} onChange={(value) => value && setTab(value as PartyTab)} keepMounted={false}>
         <ScrollingTabsList selected={tab}>
           {tabs.map((value) => (
-            <Tabs.Tab key={value} value={value} onKeyDown={selectFirstOrLastTab}>
+            <Tabs.Tab key={value} value={value} onKeyDown={selectFirstOrLast}>
               {tabLabels[value]}
             </Tabs.Tab>
           ))}
