@@ -9,24 +9,43 @@ interface ScrollingTabsListProps extends TabsListProps {
 /**
  * A tab list that stays on one row without widening the page. On a phone the row scrolls sideways inside
  * Mantine's Scroller, whose fading chevrons show that more tabs wait past the edge; the selected tab is
- * brought into view whenever it changes, so a link such as ?tab=loot never lands on a tab off-screen.
+ * brought into view whenever it changes, so a link such as ?tab=loot never lands on a tab off-screen, and so
+ * is a tab as it takes the focus, and the focused (else the selected) tab when the row changes width: a
+ * window narrowed to a phone's width (zoomed, a tablet turned) left it under the chevron.
  */
-export function ScrollingTabsList({ selected, children, style, ...listProps }: ScrollingTabsListProps) {
+export function ScrollingTabsList({
+  selected,
+  children,
+  style,
+  onFocus,
+  ...listProps
+}: ScrollingTabsListProps) {
   const listRef = useRef<HTMLDivElement>(null);
   const canScroll = useRowScrollEnds(listRef);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every change of the selected tab by design
   useEffect(() => {
+    bringIntoView(listRef.current?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]'));
+  }, [selected]);
+
+  useEffect(() => {
     const list = listRef.current;
     const row = list?.closest<HTMLElement>('[data-tab-scroll]');
-    const tab = list?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]');
-    if (!row || !tab) return;
-    // Centred rather than merely visible: the Scroller's chevrons cover the edges of the row. The row's own
-    // scrollLeft, not scrollIntoView, so the page itself never scrolls to the tabs.
-    const rowBox = row.getBoundingClientRect();
-    const tabBox = tab.getBoundingClientRect();
-    row.scrollLeft += tabBox.left + tabBox.width / 2 - (rowBox.left + rowBox.width / 2);
-  }, [selected]);
+    if (!list || !row || typeof ResizeObserver !== 'function') return;
+    let width = row.clientWidth;
+    const resize = new ResizeObserver(() => {
+      if (row.clientWidth === width) return;
+      width = row.clientWidth;
+      const focused = document.activeElement;
+      bringIntoView(
+        focused instanceof HTMLElement && list.contains(focused) && focused.matches('[role="tab"]')
+          ? focused
+          : list.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]'),
+      );
+    });
+    resize.observe(row);
+    return () => resize.disconnect();
+  }, []);
 
   return (
     <Scroller
@@ -39,11 +58,32 @@ export function ScrollingTabsList({ selected, children, style, ...listProps }: S
       startControlProps={{ 'aria-hidden': !canScroll.start || undefined }}
       endControlProps={{ 'aria-hidden': !canScroll.end || undefined }}
     >
-      <Tabs.List ref={listRef} style={[{ flexGrow: 1, flexWrap: 'nowrap' }, style]} {...listProps}>
+      <Tabs.List
+        ref={listRef}
+        style={[{ flexGrow: 1, flexWrap: 'nowrap' }, style]}
+        onFocus={(event) => {
+          if (event.target instanceof HTMLElement && event.target.matches('[role="tab"]'))
+            bringIntoView(event.target);
+          onFocus?.(event);
+        }}
+        {...listProps}
+      >
         {children}
       </Tabs.List>
     </Scroller>
   );
+}
+
+/**
+ * Centres a tab in its row rather than merely showing it: the Scroller's chevrons cover the edges of the
+ * row. The row's own scrollLeft, not scrollIntoView, so the page itself never scrolls to the tabs.
+ */
+function bringIntoView(tab: HTMLElement | null | undefined) {
+  const row = tab?.closest<HTMLElement>('[data-tab-scroll]');
+  if (!tab || !row) return;
+  const rowBox = row.getBoundingClientRect();
+  const tabBox = tab.getBoundingClientRect();
+  row.scrollLeft += tabBox.left + tabBox.width / 2 - (rowBox.left + rowBox.width / 2);
 }
 
 /** Whether the tab row (the Scroller's container) can scroll towards its start and its end, kept current. */
