@@ -453,3 +453,42 @@ describe('Add to container: the dialog', () => {
     );
   });
 });
+
+describe('Add to container: the keyboard', () => {
+  it('starts on the Container field, not on the close button, whether the containers load or are known', async () => {
+    mockFetch(async ({ url }) => {
+      // The containers take a moment the first time: the field is drawn before they are known.
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      if (url.includes('/characters?'))
+        return success([buildCharacter({ id: 'character-solo', name: 'Wanderer', party_id: null })]);
+      if (url.startsWith('/api/v1/parties?')) return success([]);
+      if (url.includes('/characters/character-solo/containers')) return success([soloBag]);
+      return success({});
+    });
+    function Market() {
+      const [adding, setAdding] = useState(false);
+      return (
+        <>
+          <button type="button" aria-label="Add to Container: Rope" onClick={() => setAdding(true)}>
+            Add to Container
+          </button>
+          <AddToContainerDialog template={adding ? rope : null} onClose={() => setAdding(false)} />
+        </>
+      );
+    }
+    const user = userEvent.setup();
+    renderWithProviders(<Market />);
+    const opener = screen.getByRole('button', { name: 'Add to Container: Rope' });
+    for (const time of ['first', 'again']) {
+      opener.focus();
+      await user.keyboard('{Enter}');
+      const dialog = await screen.findByRole('dialog', { name: 'Add Rope' });
+      const field = within(dialog).getByRole('combobox', { name: 'Container' });
+      await waitFor(() => expect(document.activeElement, `${time}: where the dialog starts`).toBe(field));
+      await waitFor(() => expect((field as HTMLInputElement).value).toMatch(/^Solo bag/));
+      expect(document.activeElement).toBe(field);
+      await user.keyboard('{Escape}');
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    }
+  });
+});

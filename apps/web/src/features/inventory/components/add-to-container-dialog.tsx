@@ -5,6 +5,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
 import { NumberField } from '../../../components/number-field';
+import { dialogFirstField } from '../../../lib/dialog-first-field';
 import { quantityError, quantityFieldProps } from '../../../lib/quantity-field';
 import { myCharactersQuery, partyCharactersQuery } from '../../characters/api/characters-api';
 import { myActivePartiesQuery } from '../../parties/api/parties-api';
@@ -212,7 +213,11 @@ export function AddToContainerDialog({
               description={reasons.length > 0 ? reasons.join(' ') : undefined}
               value={target}
               onChange={setTarget}
-              disabled={loading}
+              // The dialog starts here, as the others start on their first field; read-only rather than
+              // disabled while the containers load, so that it can hold the focus meanwhile.
+              {...dialogFirstField}
+              readOnly={loading}
+              aria-busy={loading || undefined}
               comboboxProps={{ withinPortal: true }}
             />
           )}
