@@ -23,14 +23,45 @@ export function toastMoveWithUndo(result: TransferResult, settled: () => Promise
     label: 'Undo',
     onClick: () =>
       void (async () => {
+        let undone = false;
         try {
           await undoMove(entry);
           toast.info(transferUndone);
+          undone = true;
         } catch (cause) {
           toastTransferFailure(cause);
         } finally {
           await settled();
         }
+        if (undone) focusMovedBack(result);
       })(),
+  });
+}
+
+/**
+ * The Undo's toast closes holding the focus, and gives it to the page (`<main>`) when the tile it came from
+ * went with the move: the tile of the item moved back takes it instead, keeping the keyboard's place in the
+ * grid, as the history's Undo focuses the undone entry. The stack left behind (a part was moved) or the
+ * stack that went whole; else the grid's own Tab stop when one grid is shown. Focus anywhere else (where it
+ * came from, or where the user moved it meanwhile) stays.
+ */
+function focusMovedBack(result: TransferResult) {
+  const ids = [result.source_instance?.id, ...result.target_instances.map((stack) => stack.id)];
+  // A frame for the grid to draw what was read again.
+  requestAnimationFrame(() => {
+    const active = document.activeElement;
+    if (active && active !== document.body && active.tagName !== 'MAIN') return;
+    const grids = document.querySelectorAll('[data-item-grid]');
+    const tile =
+      ids
+        .filter((id): id is string => id !== undefined)
+        .map((id) =>
+          document.querySelector<HTMLElement>(`[data-item-id="${CSS.escape(id)}"] [data-testid="item-tile"]`),
+        )
+        .find((found) => found) ??
+      (grids.length === 1
+        ? grids[0]?.querySelector<HTMLElement>('[data-testid="item-tile"][tabindex="0"]')
+        : null);
+    tile?.focus();
   });
 }
