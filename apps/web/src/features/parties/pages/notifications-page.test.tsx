@@ -191,3 +191,36 @@ describe('NotificationsPage: recent notices', () => {
     expect(await screen.findByText('Mira gave 3 × Healing potion to Pip')).toBeInTheDocument();
   });
 });
+
+describe('NotificationsPage: invitations', () => {
+  it('names the party in each Accept and Decline, so that two invitations are told apart', async () => {
+    mockFetch(({ url }) => {
+      const { pathname } = new URL(url, 'http://test');
+      if (pathname === '/api/v1/invitations')
+        return success(
+          ['Mistwood', 'The Copper Lanterns'].map((party_name, index) => ({
+            id: `i${index}`,
+            party_id: `p${index}`,
+            party_name,
+            role: 'player',
+            message: '',
+            status: 'pending',
+            invited_user: { id: 'u1', username: 'pip' },
+            invited_by: { id: 'u2', username: 'mira' },
+            created_at: new Date().toISOString(),
+          })),
+        );
+      if (pathname === '/api/v1/notifications') return listOf([]);
+      return jsonResponse(404, { status: 'error', error: { code: 'RESOURCE_NOT_FOUND', message: 'no' } });
+    });
+    page();
+    for (const party of ['Mistwood', 'The Copper Lanterns']) {
+      const accept = await screen.findByRole('button', { name: `Accept invitation to ${party}` });
+      // The words on screen stay the spec's.
+      expect(accept).toHaveTextContent(/^Accept$/);
+      expect(screen.getByRole('button', { name: `Decline invitation to ${party}` })).toHaveTextContent(
+        /^Decline$/,
+      );
+    }
+  });
+});

@@ -75,6 +75,8 @@ export function NotificationsPage() {
                     loading={accept.isPending && accept.variables === invitation.id}
                     disabled={busy}
                     onClick={() => once((settled) => accept.mutate(invitation.id, { onSettled: settled }))}
+                    // Named after the party: with two invitations, two bare "Accept" could not be told apart.
+                    aria-label={`Accept invitation to ${invitation.party_name}`}
                   >
                     Accept
                   </Button>
@@ -84,6 +86,7 @@ export function NotificationsPage() {
                     loading={decline.isPending && decline.variables === invitation.id}
                     disabled={busy}
                     onClick={() => once((settled) => decline.mutate(invitation.id, { onSettled: settled }))}
+                    aria-label={`Decline invitation to ${invitation.party_name}`}
                   >
                     Decline
                   </Button>
