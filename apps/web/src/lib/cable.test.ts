@@ -13,7 +13,7 @@ import {
   QUICK_RECONNECT_DELAYS_MS,
   startCable,
 } from './cable';
-import { refreshIfExpiring } from './session';
+import { refreshIfExpiring, signOut } from './session';
 import { onSessionExpired } from './session-events';
 import { tokenStorage } from './token-storage';
 
@@ -180,6 +180,34 @@ describe('a socket the server refuses as unauthorized', () => {
     await vi.waitFor(() => expect(expired).toHaveBeenCalled());
     expect(useUiStore.getState().toasts.map((t) => t.message)).toContain('Your account has been deleted.');
     unwatch();
+  });
+
+  it('says nothing of another tab when this tab signs out and the server refuses its socket meanwhile', async () => {
+    useUiStore.setState({ toasts: [] });
+    const { socket } = connected();
+    const fetchMock = mockFetch(({ url }) => {
+      // The logout revokes the session: the server ends its socket before it answers.
+      if (url.endsWith('/auth/logout')) {
+        socket.refuse(false);
+        return new Promise<Response>((resolve) =>
+          setTimeout(() => resolve(new Response(null, { status: 204 })), 30),
+        );
+      }
+      return failure(401, 'REVOKED_TOKEN', 'Your session has been terminated');
+    });
+    const expired = vi.fn();
+    const unwatch = onSessionExpired(expired);
+    try {
+      await signOut();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(useUiStore.getState().toasts.map((t) => t.message)).toEqual([]);
+      expect(expired).not.toHaveBeenCalled();
+      // Nothing to refresh: the session was ended here, on purpose.
+      expect(fetchMock.mock.calls.map(([url]) => String(url))).toEqual(['/api/v1/auth/logout']);
+      expect(getConsumer()).toBeNull();
+    } finally {
+      unwatch();
+    }
   });
 
   it('stays closed while the refresh cannot get through, and recovers at the next token check', async () => {

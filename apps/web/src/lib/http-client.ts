@@ -447,7 +447,7 @@ async function fetchAuthorized(
     }
     // Another caller may have refreshed while this request was in flight: then just retry with the new token.
     const current = tokenStorage.getAccessToken();
-    const refreshed = current !== null && current !== token ? true : await refreshSession();
+    const refreshed = (current !== null && current !== token) || (await refreshSession());
     if (refreshed) return fetchAuthorized(path, options, accept, true);
     return { response, body };
   }
@@ -568,6 +568,9 @@ function errorFromResponse(status: number, body: unknown): ApiError {
   return errorFor(bare.code, status, bare.message);
 }
 
+/** What a tab says when another tab of the same browser ended the session they share. */
+export const signedOutInAnotherTab = 'You signed out in another tab. Sign in again to continue.';
+
 let refreshInFlight: Promise<boolean> | null = null;
 
 /**
@@ -635,9 +638,6 @@ async function exchangeRefreshToken(refreshTokenSeen: string | null): Promise<bo
     return false;
   }
 }
-
-/** What a tab says when another tab of the same browser ended the session they share. */
-export const signedOutInAnotherTab = 'You signed out in another tab. Sign in again to continue.';
 
 function expireSession(message: string = errorCatalogue.EXPIRED_TOKEN.message): void {
   // The other tabs will find the session gone: they say why in the same words.
