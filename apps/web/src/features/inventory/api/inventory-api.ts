@@ -44,8 +44,11 @@ export const inventoryKeys = {
   stacks: (id: string, templateId: string) => [...inventoryKeys.container(id), 'stacks', templateId] as const,
   instance: (containerId: string, id: string) =>
     [...inventoryKeys.container(containerId), 'instance', id] as const,
-  /** Whether the user's plan in a party (patronage included) lets them act on its stash. */
-  partyCollaboration: (partyId: string) => [...inventoryKeys.all, 'party-collaboration', partyId] as const,
+  /**
+   * Whether the user's plan in a party (patronage included) lets them act on its stash: kept with the account's
+   * subscription data, so a plan change refreshes it with the rest (it read "not in your plan" after an upgrade).
+   */
+  partyCollaboration: (partyId: string) => subscriptionKeys.partyCollaboration(partyId),
 };
 
 export const PARTY_COLLABORATION_FEATURE = 'party_collaboration';

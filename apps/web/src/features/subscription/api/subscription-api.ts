@@ -43,6 +43,9 @@ export const subscriptionKeys = {
   /** The sponsorships the user receives: a party's plan for them changes with each. */
   receivedPatronages: () => [...subscriptionKeys.account(), 'patronages', 'received'] as const,
   checkout: (sessionId: string) => [...subscriptionKeys.account(), 'checkout', sessionId] as const,
+  /** Whether the plan that applies in a party (own or sponsored) lets the user act on its stash. */
+  partyCollaboration: (partyId: string) =>
+    [...subscriptionKeys.account(), 'party-collaboration', partyId] as const,
 };
 
 export type BillingProviderName = z.infer<typeof billingProviderSchema>;
