@@ -53,11 +53,17 @@ describe('invalidationsFor', () => {
   });
 
   it('refreshes the shop and the party’s shop lists for shop events', () => {
-    for (const action of ['shop_deployed', 'shop_updated', 'shop_closed']) {
+    const lists = [
+      { queryKey: shopKeys.instance('shop-1') },
+      { queryKey: shopKeys.partyShops('p1') },
+      { queryKey: [...shopKeys.instances(), 'list'] },
+    ];
+    expect(keysOf(message({ action: 'shop_updated', ids: { shop_instance_id: 'shop-1' } }))).toEqual(lists);
+    // A shop deployed or removed also moves its GM's count against the plan (My Content), and only that one.
+    for (const action of ['shop_deployed', 'shop_closed']) {
       expect(keysOf(message({ action, ids: { shop_instance_id: 'shop-1' } }))).toEqual([
-        { queryKey: shopKeys.instance('shop-1') },
-        { queryKey: shopKeys.partyShops('p1') },
-        { queryKey: [...shopKeys.instances(), 'list'] },
+        ...lists,
+        { queryKey: subscriptionKeys.contentUsage(), exact: true },
       ]);
     }
   });

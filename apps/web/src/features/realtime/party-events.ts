@@ -127,6 +127,10 @@ export function invalidationsFor(message: PartyMessage, partyId: string): Invali
           ...(shopId ? [{ queryKey: shopKeys.instance(shopId) }] : []),
           { queryKey: shopKeys.partyShops(partyId) },
           { queryKey: [...shopKeys.instances(), 'list'] },
+          // A shop deployed or removed counts against its GM's plan (My Content says how much is left).
+          ...(action === 'shop_deployed' || action === 'shop_closed'
+            ? [{ queryKey: subscriptionKeys.contentUsage(), exact: true }]
+            : []),
         ]
       : [];
   if (shopActions.has(action)) {

@@ -20,17 +20,21 @@ import { usePageTitle } from '../../../lib/page-title';
 import { upgradeLinkLabel } from '../../../lib/upgrade-link';
 import { myTemplatesQuery } from '../../items/api/item-templates-api';
 import { defaultLootTemplateFilters, lootTemplatesQuery } from '../../loot/api/loot-api';
+import { myActivePartiesQuery } from '../../parties/api/parties-api';
+import { usePartyInventoriesLive } from '../../realtime/hooks/use-party-inventories-live';
 import {
   defaultShopInstanceFilters,
   defaultShopTemplateFilters,
   shopInstancesQuery,
+  shopKeys,
   shopTemplatesQuery,
 } from '../../shops/api/shops-api';
+import { subscriptionKeys } from '../../subscription/api/subscription-api';
 
-/** The only source of this page's cache key. */
+/** Under the account's key: whatever refreshes the user's plan (a new template, a live deployment) refreshes it. */
 const usageQuery = () =>
   queryOptions({
-    queryKey: ['my-content', 'usage'] as const,
+    queryKey: subscriptionKeys.contentUsage(),
     queryFn: async ({ signal }) =>
       (await apiRequest(`${API_V1}/subscription/usage`, { schema: usageSchema, signal, toast: false })).data,
     staleTime: 60_000,
@@ -175,6 +179,16 @@ export function MyContentPage() {
   const shopTemplates = useQuery(shopTemplatesQuery({ ...defaultShopTemplateFilters, mine: true }));
   const shopInstances = useQuery(shopInstancesQuery({ ...defaultShopInstanceFilters, perPage: 50 }));
   const lootTemplates = useQuery(lootTemplatesQuery({ ...defaultLootTemplateFilters, mine: true }, 50));
+  // Live like Shop Instances: a shop deployed, renamed, stocked or removed in any of my parties (from another
+  // tab, by a co-GM) shows here without a reload, and so does its count against the plan (party-events.ts).
+  const parties = useQuery(myActivePartiesQuery());
+  usePartyInventoriesLive(
+    [
+      ...(parties.data?.parties ?? []).map((party) => party.id),
+      ...(shopInstances.data?.instances ?? []).map((shop) => shop.party_id),
+    ],
+    [...shopKeys.instances(), 'list'],
+  );
   const monthly = usage.data?.shop_deployments_monthly;
   const lootInstances = usage.data?.loot_instances;
   const lootMonthly = usage.data?.loot_deployments_monthly;

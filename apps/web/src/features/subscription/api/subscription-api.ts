@@ -38,6 +38,8 @@ export const subscriptionKeys = {
   account: () => [...subscriptionKeys.all, 'account'] as const,
   current: () => [...subscriptionKeys.account(), 'current'] as const,
   inventoryUsage: () => [...subscriptionKeys.account(), 'usage', 'inventory'] as const,
+  /** What the user's content uses of their plan (My Content's counts): a deployment or a removal moves it. */
+  contentUsage: () => [...subscriptionKeys.account(), 'usage', 'content'] as const,
   /** The monthly inventory allowances where the user acts (check_limit), asked again after each change. */
   allowance: () => [...subscriptionKeys.account(), 'allowance'] as const,
   /** The sponsorships the user receives: a party's plan for them changes with each. */
