@@ -408,25 +408,21 @@ export class PartiesService {
     callerIsGm: boolean,
     rows: Awaited<ReturnType<typeof repo.members>>,
   ): Promise<PartyMember[]> {
+    // Every member's plan in the party at once, not one lookup per member (a fixed number of statements).
     const collaborating = callerIsGm
-      ? await Promise.all(
-          rows.map(
-            async (row) =>
-              (
-                await this.#entitlements.checkFeature(
-                  this.#db,
-                  row.membership.userId,
-                  'party_collaboration',
-                  {
-                    partyId,
-                  },
-                )
-              ).allowed,
-          ),
+      ? await this.#entitlements.featureAllowedForMembers(
+          this.#db,
+          rows.map((row) => row.membership.userId),
+          'party_collaboration',
+          partyId,
         )
-      : [];
-    return rows.map((row, i) =>
-      toMemberJson(row, callerIsGm || row.membership.userId === userId, collaborating[i] ?? null),
+      : new Map<string, boolean>();
+    return rows.map((row) =>
+      toMemberJson(
+        row,
+        callerIsGm || row.membership.userId === userId,
+        collaborating.get(row.membership.userId) ?? null,
+      ),
     );
   }
 

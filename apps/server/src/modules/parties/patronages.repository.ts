@@ -1,4 +1,4 @@
-import { aliasedTable, and, desc, eq, isNull, or } from 'drizzle-orm';
+import { aliasedTable, and, desc, eq, inArray, isNull, or } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { users } from '../../db/schema/accounts.js';
 import { parties, patronages } from '../../db/schema/parties.js';
@@ -39,6 +39,24 @@ export const patronagesRepository = {
       )
       .limit(1);
     return row;
+  },
+
+  /** `activeFor` for several members of one party in one query (at most one each: patronages_active_idx). */
+  async activeForMany(db: Executor, partyId: string, beneficiaryIds: readonly string[]) {
+    if (beneficiaryIds.length === 0) return [];
+    return db
+      .select({ patronage: patronages, tierIdentifier: subscriptionTiers.identifier })
+      .from(patronages)
+      .innerJoin(subscriptionTiers, eq(subscriptionTiers.id, patronages.grantedTierId))
+      .innerJoin(patron, eq(patron.id, patronages.patronId))
+      .where(
+        and(
+          eq(patronages.partyId, partyId),
+          inArray(patronages.beneficiaryId, [...beneficiaryIds]),
+          eq(patronages.active, true),
+          isNull(patron.suspendedAt),
+        ),
+      );
   },
 
   /**

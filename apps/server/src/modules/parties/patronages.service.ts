@@ -129,6 +129,7 @@ export class PatronagesService {
   ) {
     entitlements.setPatronageSource(
       (db, userId, partyId) => this.grantedTier(db, userId, partyId),
+      (db, userIds, partyId) => this.grantedTiers(db, userIds, partyId),
       repo.activeProbe,
     );
   }
@@ -161,6 +162,31 @@ export class PatronagesService {
     const active = await repo.activeFor(db, partyId, userId);
     if (!active) return undefined;
     return (await this.#stillHeld(db, active)) ? active.tierIdentifier : undefined;
+  }
+
+  /**
+   * `grantedTier` for several members of the party (the GM's member list) in a fixed number of statements:
+   * their grants at once, then their patrons' own plans at once. A grant no longer held ends as it does there.
+   */
+  async grantedTiers(
+    db: Executor,
+    userIds: readonly string[],
+    partyId: string,
+  ): Promise<Map<string, string>> {
+    const grants = await repo.activeForMany(db, partyId, userIds);
+    if (grants.length === 0) return new Map();
+    const patronTiers = await this.entitlements.ownTiers(
+      db,
+      grants.map((grant) => grant.patronage.patronId),
+    );
+    const granted = new Map<string, string>();
+    for (const grant of grants) {
+      const patronTier = patronTiers.get(grant.patronage.patronId);
+      if (!patronTier) continue;
+      if (await this.#stillHeld(db, grant, Promise.resolve(patronTier)))
+        granted.set(grant.patronage.beneficiaryId, grant.tierIdentifier);
+    }
+    return granted;
   }
 
   /**

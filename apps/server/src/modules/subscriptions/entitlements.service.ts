@@ -18,7 +18,11 @@ import {
   limitAllows,
   remaining,
 } from './entitlement-rules.js';
-import { subscriptionsRepository as repo, type TierRow } from './subscriptions.repository.js';
+import {
+  subscriptionsRepository as repo,
+  type SubscriptionRow,
+  type TierRow,
+} from './subscriptions.repository.js';
 import {
   type SubscriptionRead,
   subscriptionReadColumn,
@@ -45,6 +49,13 @@ export type UsageCounter = (
 
 /** The tier an active patronage grants the user inside one party, if any (the parties module). */
 export type PatronageSource = (db: Executor, userId: string, partyId: string) => Promise<string | undefined>;
+
+/** The tiers active patronages grant several users inside one party, by user, asked at once. */
+export type PatronagesSource = (
+  db: Executor,
+  userIds: readonly string[],
+  partyId: string,
+) => Promise<Map<string, string>>;
 
 /**
  * Whether the user may hold a patronage in the party, as SQL text given the SQL expressions of their ids:
@@ -73,6 +84,7 @@ export class EntitlementService {
   readonly #counters = new Map<UsageResource, UsageCounter>();
   #patronage: PatronageSource | undefined;
   #patronageProbe: PatronageProbe | undefined;
+  #patronages: PatronagesSource | undefined;
 
   constructor(private readonly now: () => Date = () => new Date()) {}
 
@@ -80,9 +92,10 @@ export class EntitlementService {
     this.#counters.set(resource, counter);
   }
 
-  setPatronageSource(source: PatronageSource, probe?: PatronageProbe): void {
+  setPatronageSource(source: PatronageSource, many: PatronagesSource, probe?: PatronageProbe): void {
     this.#patronage = source;
     this.#patronageProbe = probe;
+    this.#patronages = many;
   }
 
   /** The user's own tier: a subscription cancelled at period end counts as Free once the period closes. */
@@ -112,7 +125,13 @@ export class EntitlementService {
         ? await repo.findByUserWith(db, userId, partyId, probe)
         : await repo.findByUser(db, userId);
     const mayHavePatronage = !row || !probe || !('probe' in row) || row.probe !== false;
-    if (!row) return { tier: await this.#freeTier(db), mayHavePatronage };
+    const tier = this.#paidTier(row);
+    return { tier: tier ?? (await this.#freeTier(db)), mayHavePatronage };
+  }
+
+  /** The tier a subscription row gives, or undefined where that is Free: no row, or a lapsed plan. */
+  #paidTier(row: { subscription: SubscriptionRow; tier: TierRow } | undefined): TierRow | undefined {
+    if (!row) return undefined;
     const lapsed = hasLapsed(
       {
         tierIdentifier: row.tier.identifier,
@@ -122,7 +141,53 @@ export class EntitlementService {
       },
       this.now(),
     );
-    return { tier: lapsed ? await this.#freeTier(db) : row.tier, mayHavePatronage };
+    return lapsed ? undefined : row.tier;
+  }
+
+  /**
+   * `ownTier` for several users in a fixed number of statements (their subscriptions in one, the Free tier
+   * once if any needs it), for a list that shows something of each one's plan.
+   */
+  async ownTiers(db: Executor, userIds: readonly string[]): Promise<Map<string, TierRow>> {
+    const rows = await repo.findByUsers(db, userIds);
+    const tiers = new Map<string, TierRow>();
+    let free: TierRow | undefined;
+    for (const userId of new Set(userIds)) {
+      const tier = this.#paidTier(rows.get(userId));
+      if (tier) tiers.set(userId, tier);
+      else {
+        free ??= await this.#freeTier(db);
+        tiers.set(userId, free);
+      }
+    }
+    return tiers;
+  }
+
+  /**
+   * `checkFeature` for several members of one party (the GM's member list) in a fixed number of statements
+   * however many they are: their own plans at once, then the sponsors' grants in the party at once.
+   */
+  async featureAllowedForMembers(
+    db: Executor,
+    userIds: readonly string[],
+    feature: FeatureKey,
+    partyId: string,
+  ): Promise<Map<string, boolean>> {
+    const own = await this.ownTiers(db, userIds);
+    const grants: Map<string, string> =
+      followsOwnPlan(feature) || !this.#patronages ? new Map() : await this.#patronages(db, userIds, partyId);
+    const grantedTiers = new Map(
+      (await repo.findTiers(db, [...new Set(grants.values())])).map((tier) => [tier.identifier, tier]),
+    );
+    const allowed = new Map<string, boolean>();
+    for (const [userId, tier] of own) {
+      const granted = grants.get(userId);
+      allowed.set(
+        userId,
+        featureAllowed(higherTier(tier, granted ? grantedTiers.get(granted) : undefined).features, feature),
+      );
+    }
+    return allowed;
   }
 
   async effectiveTier(

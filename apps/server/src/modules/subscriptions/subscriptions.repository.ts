@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { directRows } from '../../db/direct.js';
 import { users } from '../../db/schema/accounts.js';
@@ -61,6 +61,15 @@ export const subscriptionsRepository = {
     return row;
   },
 
+  /** The tiers of these identifiers, in one query (the plans sponsors grant across a member list). */
+  async findTiers(db: Executor, identifiers: readonly string[]): Promise<TierRow[]> {
+    if (identifiers.length === 0) return [];
+    return db
+      .select()
+      .from(subscriptionTiers)
+      .where(inArray(subscriptionTiers.identifier, [...identifiers]));
+  },
+
   async findTierById(db: Executor, id: string): Promise<TierRow | undefined> {
     const [row] = await db.select().from(subscriptionTiers).where(eq(subscriptionTiers.id, id)).limit(1);
     return row;
@@ -99,6 +108,20 @@ export const subscriptionsRepository = {
     // Every counted action reads it: written once as SQL (subscriptions.statements.ts).
     const [row] = await directRows(db, subscriptionByUserStatement, [userId]);
     return row ? subscriptionWithTierFrom(row) : undefined;
+  },
+
+  /** `findByUser` for several users in one query: a list of members asks every member's plan at once. */
+  async findByUsers(
+    db: Executor,
+    userIds: readonly string[],
+  ): Promise<Map<string, { subscription: SubscriptionRow; tier: TierRow }>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await db
+      .select({ subscription: subscriptions, tier: subscriptionTiers })
+      .from(subscriptions)
+      .innerJoin(subscriptionTiers, eq(subscriptionTiers.id, subscriptions.tierId))
+      .where(inArray(subscriptions.userId, [...userIds]));
+    return new Map(rows.map((row) => [row.subscription.userId, row]));
   },
 
   /**
