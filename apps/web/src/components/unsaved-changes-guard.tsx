@@ -1,13 +1,16 @@
 import { useWindowEvent } from '@mantine/hooks';
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import { type BlockerFunction, useBlocker } from 'react-router';
 import { generalMessages } from '../lib/toast';
 import { hasUnsavedChanges, loadUnsavedChangesDialog } from '../lib/unsaved-changes';
+import { deferredComponent } from './deferred-component';
 
 // The dialog (Mantine's Modal, with its scroll area and focus trap) loads only when a form that can hold
 // changes is on screen (lib/unsaved-changes.ts starts it then), so pages without one, /login first of all,
-// do not carry it (issue 13 §1).
-const ConfirmDialog = lazy(() => loadUnsavedChangesDialog().then((m) => ({ default: m.ConfirmDialog })));
+// do not carry it (issue 13 §1). Not React.lazy: this sits at the root, above every page's error panel, and a
+// download that failed (the server down during a deploy) threw the app's error page over the unsaved form;
+// deferred, it draws once the code arrives (tried again every few seconds, and when back online).
+const ConfirmDialog = deferredComponent(() => loadUnsavedChangesDialog().then((m) => m.ConfirmDialog));
 
 // Moving within the page (its query string, a tab in the URL) keeps the form on screen: only leaving it asks.
 const leavesThePage: BlockerFunction = ({ currentLocation, nextLocation }) =>
@@ -31,17 +34,15 @@ export function UnsavedChangesGuard() {
 
   if (!asked) return null;
   return (
-    <Suspense fallback={null}>
-      <ConfirmDialog
-        opened={blocked}
-        title="Leave this page?"
-        message={generalMessages.unsavedChanges}
-        confirmLabel="Leave anyway"
-        cancelLabel="Stay on page"
-        // Leave anyway goes on; Stay, Escape, the close button or a click outside call the navigation off.
-        onConfirm={() => blocker.proceed?.()}
-        onClose={() => blocker.reset?.()}
-      />
-    </Suspense>
+    <ConfirmDialog
+      opened={blocked}
+      title="Leave this page?"
+      message={generalMessages.unsavedChanges}
+      confirmLabel="Leave anyway"
+      cancelLabel="Stay on page"
+      // Leave anyway goes on; Stay, Escape, the close button or a click outside call the navigation off.
+      onConfirm={() => blocker.proceed?.()}
+      onClose={() => blocker.reset?.()}
+    />
   );
 }
