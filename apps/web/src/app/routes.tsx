@@ -3,13 +3,12 @@ import { FullPageLoader } from '../components/loading';
 import { PageError } from '../components/page-error';
 import { UnsavedChangesGuard } from '../components/unsaved-changes-guard';
 import { LoginPage } from '../features/auth/pages/login-page';
-import { withQueryClient } from '../lib/query-client-loader';
 import { AdminRoute } from './guards/admin-route';
 import { GuestRoute } from './guards/guest-route';
 import { ProtectedRoute } from './guards/protected-route';
 import { initializingLabel, RootRedirect } from './guards/root-redirect';
 import { AuthLayout } from './layouts/auth-layout';
-import { lazyPage } from './lazy-page';
+import { lazyPage, lazyRoute } from './lazy-page';
 import { NotFoundPage } from './pages/not-found-page';
 import { RouterErrorPage } from './pages/router-error-page';
 import { LazyQueryClientProvider } from './providers';
@@ -125,7 +124,9 @@ export const routes: RouteObject[] = [
         // Layouts other than the sign-in one load on demand, so /login carries only what /login needs. This
         // one asks the API nothing, nor does the landing page: a visitor's first load of /home carries
         // neither TanStack Query nor the API's contracts (its pages that ask the API wait for them).
-        lazy: async () => ({ Component: (await import('./layouts/basic-layout')).BasicLayout }),
+        ...lazyRoute('Haversack', () => import('./layouts/basic-layout').then((m) => m.BasicLayout), {
+          queries: false,
+        }),
         children: [
           lazyPage('home', 'Home', () => import('../features/home/pages/home-page').then((m) => m.HomePage), {
             queries: false,
@@ -156,9 +157,7 @@ export const routes: RouteObject[] = [
         element: <ProtectedRoute />,
         children: [
           {
-            lazy: async () => ({
-              Component: (await withQueryClient(() => import('./layouts/main-layout'))).MainLayout,
-            }),
+            ...lazyRoute('Haversack', () => import('./layouts/main-layout').then((m) => m.MainLayout)),
             children: [
               lazyPage('dashboard', 'Dashboard', () =>
                 import('../features/dashboard/pages/dashboard-page').then((m) => m.DashboardPage),
@@ -332,10 +331,7 @@ export const routes: RouteObject[] = [
         HydrateFallback: AdminLoader,
         children: [
           {
-            lazy: async () => {
-              const { AdminLayout } = await withQueryClient(() => import('./layouts/admin-layout'));
-              return { Component: AdminLayout };
-            },
+            ...lazyRoute('Admin', () => import('./layouts/admin-layout').then((m) => m.AdminLayout)),
             HydrateFallback: AdminLoader,
             children: [
               adminDashboard(undefined),

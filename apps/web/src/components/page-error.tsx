@@ -1,5 +1,5 @@
 import { Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
-import { Link, useRouteError } from 'react-router';
+import { Link, useMatches, useRouteError } from 'react-router';
 import { navigateInApp } from '../lib/app-navigation';
 
 /**
@@ -9,9 +9,12 @@ import { navigateInApp } from '../lib/app-navigation';
  * Router runs the route's loader again, which imports a page whose code could not be downloaded (`lazyPage`),
  * and draws a page that threw afresh. It replaces the full reload the panel offered: a file gone with a
  * release makes the import fail with the server answering, and that reloads the tab (reload-on-stale-code).
+ * A layout that failed names the page asked for below it (the `handle` lazyPage gives each page), else its own.
  */
-export function PageError({ pageName }: { pageName: string }) {
+export function PageError({ pageName: fallback }: { pageName: string }) {
   const error = useRouteError();
+  const asked = useMatches().at(-1)?.handle;
+  const pageName = typeof asked === 'string' ? asked : fallback;
   if (error) console.error(`The ${pageName} page failed`, error);
   // What reaches a page's panel is thrown: a download that failed, a render error. Answers such as a 404
   // (no route matched) go to the root's error page, and no page submits to a route's action.

@@ -1,5 +1,5 @@
 import { Anchor, Box, Container, Group } from '@mantine/core';
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { useShallow } from 'zustand/react/shallow';
 import { Brand } from '../../components/brand';
@@ -9,9 +9,10 @@ import { ThemeToggleButton } from '../../components/theme-toggle-button';
 import { withQueryClient } from '../../lib/query-client-loader';
 import { useAuthStore } from '../../stores/auth-store';
 import { checkingAuthLabel } from '../guards/protected-route';
+import { lazyComponent } from '../lazy-component';
 
-const MainLayout = lazy(() =>
-  withQueryClient(() => import('./main-layout')).then((m) => ({ default: m.MainLayout })),
+const MainLayout = lazyComponent(() =>
+  withQueryClient(() => import('./main-layout')).then((m) => m.MainLayout),
 );
 
 /**
