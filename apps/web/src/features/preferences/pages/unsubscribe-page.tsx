@@ -1,20 +1,16 @@
 import { announcementEmailsMessages } from '@haversack/contracts';
-import { Alert, Anchor, Button, Loader, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Text } from '@mantine/core';
 import { IconMailCheck, IconMailOff, IconMailX } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { LinkActionPage, LinkActionResult } from '../../../components/link-action-page';
 import { isApiError } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
-import { changeAnnouncementEmails, unsubscribeOnce } from '../api/announcement-emails-api';
-
-type Outcome =
-  | { state: 'checking' }
-  | { state: 'done'; subscribed: boolean; message: string }
-  | { state: 'failed'; message: string };
-
-function refusal(error: unknown): string {
-  return (isApiError(error) && error.serverMessage) || announcementEmailsMessages.invalid;
-}
+import {
+  type AnnouncementEmailsChange,
+  changeAnnouncementEmails,
+  unsubscribeOnce,
+} from '../api/announcement-emails-api';
 
 /**
  * /unsubscribe?token=…, the link in a mass mail's footer: works signed out. Opening it turns the account's
@@ -23,58 +19,36 @@ function refusal(error: unknown): string {
 export function UnsubscribePage() {
   usePageTitle('Unsubscribe');
   const [searchParams] = useSearchParams();
-  const token = searchParams.get('token');
-  const [outcome, setOutcome] = useState<Outcome>(() =>
-    token ? { state: 'checking' } : { state: 'failed', message: announcementEmailsMessages.invalid },
+
+  return (
+    <LinkActionPage
+      token={searchParams.get('token')}
+      act={unsubscribeOnce}
+      invalidMessage={announcementEmailsMessages.invalid}
+      progress={{ title: 'Unsubscribing', status: 'Turning off announcement e-mails...' }}
+      done={(result, token) => <Unsubscribed token={token} unsubscribed={result} />}
+      failed={(message) => (
+        <LinkActionResult
+          testId="unsubscribe-failed"
+          worked={false}
+          icon={IconMailX}
+          title="This link does not work"
+        >
+          <Text>{message}</Text>
+          <Anchor component={Link} to="/profile/preferences">
+            Open your preferences
+          </Anchor>
+        </LinkActionResult>
+      )}
+    />
   );
+}
+
+/** Unsubscribed by the link: says so and offers the undo, then, undone, to unsubscribe again. */
+function Unsubscribed({ token, unsubscribed }: { token: string; unsubscribed: AnnouncementEmailsChange }) {
+  const [outcome, setOutcome] = useState(unsubscribed);
   const [changing, setChanging] = useState(false);
   const [changeError, setChangeError] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (!token) return;
-    let current = true;
-    unsubscribeOnce(token).then(
-      (result) => {
-        if (current)
-          setOutcome({ state: 'done', subscribed: result.announcement_emails, message: result.message });
-      },
-      (error: unknown) => {
-        if (current) setOutcome({ state: 'failed', message: refusal(error) });
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [token]);
-
-  if (outcome.state === 'checking') {
-    return (
-      <Stack gap="md" align="center" ta="center">
-        <Title order={1} size="h2">
-          Unsubscribing
-        </Title>
-        <Loader aria-hidden="true" />
-        <Text role="status">Turning off announcement e-mails...</Text>
-      </Stack>
-    );
-  }
-
-  if (outcome.state === 'failed' || !token) {
-    return (
-      <Stack gap="md" align="center" ta="center" data-testid="unsubscribe-failed">
-        <ThemeIcon size={56} radius="xl" variant="light" color="red" aria-hidden="true">
-          <IconMailX size={30} />
-        </ThemeIcon>
-        <Title order={1} size="h2">
-          This link does not work
-        </Title>
-        <Text>{outcome.state === 'failed' ? outcome.message : announcementEmailsMessages.invalid}</Text>
-        <Anchor component={Link} to="/profile/preferences">
-          Open your preferences
-        </Anchor>
-      </Stack>
-    );
-  }
 
   const change = (subscribed: boolean) => {
     setChanging(true);
@@ -82,23 +56,23 @@ export function UnsubscribePage() {
     changeAnnouncementEmails(token, subscribed).then(
       (result) => {
         setChanging(false);
-        setOutcome({ state: 'done', subscribed: result.announcement_emails, message: result.message });
+        setOutcome(result);
       },
       (error: unknown) => {
         setChanging(false);
-        setChangeError(refusal(error));
+        setChangeError((isApiError(error) && error.serverMessage) || announcementEmailsMessages.invalid);
       },
     );
   };
 
+  const subscribed = outcome.announcement_emails;
   return (
-    <Stack gap="md" align="center" ta="center" data-testid="unsubscribe-done">
-      <ThemeIcon size={56} radius="xl" variant="light" color="teal" aria-hidden="true">
-        {outcome.subscribed ? <IconMailCheck size={30} /> : <IconMailOff size={30} />}
-      </ThemeIcon>
-      <Title order={1} size="h2">
-        {outcome.subscribed ? 'Subscribed again' : 'Unsubscribed'}
-      </Title>
+    <LinkActionResult
+      testId="unsubscribe-done"
+      worked
+      icon={subscribed ? IconMailCheck : IconMailOff}
+      title={subscribed ? 'Subscribed again' : 'Unsubscribed'}
+    >
       <Text role="status">{outcome.message}</Text>
       <Text size="sm" c="dimmed">
         Mails about your account, such as password resets, still reach you. You can change this at any time
@@ -109,7 +83,7 @@ export function UnsubscribePage() {
           {changeError}
         </Alert>
       ) : null}
-      {outcome.subscribed ? (
+      {subscribed ? (
         <Button variant="default" loading={changing} onClick={() => change(false)}>
           Unsubscribe again
         </Button>
@@ -118,6 +92,6 @@ export function UnsubscribePage() {
           Undo
         </Button>
       )}
-    </Stack>
+    </LinkActionResult>
   );
 }
