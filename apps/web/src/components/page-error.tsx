@@ -20,7 +20,7 @@ export function PageError({ pageName: fallback }: { pageName: string }) {
   // (no route matched) go to the root's error page, and no page submits to a route's action.
   const detail = error instanceof Error ? error.message : null;
   return (
-    <Stack gap="md" maw={640} data-testid="page-error" role="alert">
+    <Stack gap="md" maw={640} p="md" data-testid="page-error" role="alert">
       <Title order={1}>The {pageName} page could not be loaded</Title>
       <Text>
         Please refresh the page to try again. If the problem continues, contact support and tell them which
