@@ -78,7 +78,9 @@ export function mockFetch(
   options: { providers?: AuthProviders; discordLink?: DiscordLink } = {},
 ) {
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) =>
-    handler({ url: String(input), init }),
+    String(input).includes('/api/v1/containers/by_owner?')
+      ? answerOwnersFromTheirPaths(handler, String(input), init)
+      : handler({ url: String(input), init }),
   );
   // The sign-in and profile screens ask which providers the server offers and who is linked (issue 16);
   // those answers are set here and kept out of the recorded calls, so a test sees only the calls its
@@ -93,6 +95,33 @@ export function mockFetch(
     return fetchMock(input, init);
   });
   return fetchMock;
+}
+
+/**
+ * The fake server's GET containers/by_owner, as the real one answers it: each owner as its own containers
+ * path (characters/{id}/containers, parties/{id}/containers) answers in the test's handler, an owner it
+ * refuses left out. The batch request is the one recorded; the paths asked here are not.
+ */
+async function answerOwnersFromTheirPaths(
+  handler: Handler,
+  url: string,
+  init: RequestInit,
+): Promise<Response> {
+  const batch = new URL(url, 'http://test');
+  const owners = (['character', 'party'] as const).flatMap((type) =>
+    (batch.searchParams.get(`${type}_ids`) ?? '')
+      .split(',')
+      .filter((id) => id !== '')
+      .map((id) => ({ type, id })),
+  );
+  const data: { owner: { type: 'character' | 'party'; id: string }; containers: unknown }[] = [];
+  for (const owner of owners) {
+    const path = `/api/v1/${owner.type === 'character' ? 'characters' : 'parties'}/${owner.id}/containers`;
+    const answer = await handler({ url: url.replace(/\/api\/v1\/containers\/by_owner\?.*$/, path), init });
+    if (!answer.ok) continue;
+    data.push({ owner, containers: ((await answer.json()) as { data: unknown }).data });
+  }
+  return success(data);
 }
 
 /** A server's providers answer; by default one without Discord. */

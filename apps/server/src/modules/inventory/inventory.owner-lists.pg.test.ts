@@ -67,3 +67,22 @@ describe('the statements of an owner’s list of containers', () => {
     });
   }
 });
+
+describe('the statements of GET /containers/by_owner', () => {
+  it('sends as many statements for 20 owners as for 2', async () => {
+    const party = await createParty(ctx, gm, { encumbrance_style: 'none' });
+    const characters: { id: string }[] = [];
+    for (let i = 0; i < 19; i++) characters.push(await createCharacter(ctx, gm, { partyId: party.id }));
+    const url = (ids: string[]) =>
+      `/containers/by_owner?character_ids=${ids.join(',')}&party_ids=${party.id}`;
+    const few = await statementsOfSecondRequest(() =>
+      callApi(ctx, 'GET', url(characters.slice(0, 1).map((c) => c.id)), gm),
+    );
+    const many = await statementsOfSecondRequest(() =>
+      callApi(ctx, 'GET', url(characters.map((c) => c.id)), gm),
+    );
+    expect([few.result.json().data.length, many.result.json().data.length]).toEqual([2, 20]);
+    expect(many.statements).toBe(few.statements);
+    expect(many.statements).toBeLessThanOrEqual(10);
+  });
+});

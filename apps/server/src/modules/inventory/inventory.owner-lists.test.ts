@@ -159,3 +159,68 @@ describe('the containers of an owner, listed at once', () => {
     }
   });
 });
+
+describe('GET /containers/by_owner: the containers of many owners in one request', () => {
+  /** What each owner's own containers path answers the user, or null when it refuses them. */
+  async function ownPath(user: SignedInUser, owner: { type: 'character' | 'party'; id: string }) {
+    const own = await call(
+      'GET',
+      `/${owner.type === 'party' ? 'parties' : 'characters'}/${owner.id}/containers`,
+      user,
+    );
+    return own.statusCode === 200 ? (own.json().data as Container[]) : null;
+  }
+
+  it('answers each owner as its own containers path does, for every kind of viewer', async () => {
+    const gmHero = await createCharacter(ctx, gm, { partyId });
+    const url = `/containers/by_owner?character_ids=${heroId},${gmHero.id}&party_ids=${partyId}`;
+    for (const [who, user] of Object.entries({ gm, player, observer, bystander })) {
+      const batch = await call('GET', url, user);
+      expect(batch.statusCode, batch.body).toBe(200);
+      const owners = [
+        { type: 'character' as const, id: heroId },
+        { type: 'character' as const, id: gmHero.id },
+        { type: 'party' as const, id: partyId },
+      ];
+      const expected = [];
+      for (const owner of owners) expected.push({ owner, containers: await ownPath(user, owner) });
+      expect(batch.json().data, who).toEqual(expected);
+    }
+  });
+
+  it('leaves out the owners the caller may not read: another user’s character, a party they are not in', async () => {
+    const stranger = await createUser(ctx);
+    const strangersHero = await createCharacter(ctx, stranger);
+    const strangersParty = await createParty(ctx, stranger);
+    const asPlayer = await call(
+      'GET',
+      `/containers/by_owner?character_ids=${strangersHero.id},${heroId}&party_ids=${strangersParty.id},${partyId}`,
+      player,
+    );
+    expect(asPlayer.statusCode, asPlayer.body).toBe(200);
+    const data = asPlayer.json().data as { owner: { id: string }; containers: Container[] }[];
+    expect(data.map((entry) => entry.owner.id)).toEqual([heroId, partyId]);
+    const ids = data.flatMap((entry) => entry.containers.map((c) => c.owner.id));
+    expect(ids).not.toContain(strangersHero.id);
+    expect(ids).not.toContain(strangersParty.id);
+    // And a stranger to the party gets nothing of it, nor of its characters.
+    const asStranger = await call(
+      'GET',
+      `/containers/by_owner?character_ids=${heroId}&party_ids=${partyId}`,
+      stranger,
+    );
+    expect(asStranger.statusCode, asStranger.body).toBe(200);
+    expect(asStranger.json().data).toEqual([]);
+  });
+
+  it('refuses ids that are not ids, and more owners than one request may name', async () => {
+    const bad = await call('GET', '/containers/by_owner?character_ids=nope', gm);
+    expect(bad.statusCode, bad.body).toBe(422);
+    const many = Array.from({ length: 201 }, () => crypto.randomUUID()).join(',');
+    const tooMany = await call('GET', `/containers/by_owner?character_ids=${many}`, gm);
+    expect(tooMany.statusCode, tooMany.body).toBe(422);
+    const none = await call('GET', '/containers/by_owner', gm);
+    expect(none.statusCode, none.body).toBe(200);
+    expect(none.json().data).toEqual([]);
+  });
+});

@@ -464,6 +464,20 @@ export const inventoryRepository = {
       .orderBy(sql`${containers.isPrimary} desc`, asc(containers.createdAt), asc(containers.id));
   },
 
+  /** The containers of several characters and parties (GET /containers/by_owner), each owner's main first. */
+  async listForOwners(db: Executor, characterIds: string[], partyIds: string[]): Promise<ContainerRow[]> {
+    const owners = [
+      ...(characterIds.length > 0 ? [inArray(containers.characterId, characterIds)] : []),
+      ...(partyIds.length > 0 ? [inArray(containers.partyId, partyIds)] : []),
+    ];
+    if (owners.length === 0) return [];
+    return db
+      .select()
+      .from(containers)
+      .where(or(...owners))
+      .orderBy(sql`${containers.isPrimary} desc`, asc(containers.createdAt), asc(containers.id));
+  },
+
   /** Which of these parties the user has a character in (who may act on a party's own containers). */
   async partiesWithCharacterOf(db: Executor, userId: string, partyIds: string[]): Promise<Set<string>> {
     if (partyIds.length === 0) return new Set();
@@ -851,6 +865,15 @@ export const inventoryRepository = {
         ),
       );
     return Number(row?.n ?? 0);
+  },
+
+  /** Who owns each of these characters and in which party they are (to decide who may read them). */
+  async characters(db: Executor, characterIds: string[]) {
+    if (characterIds.length === 0) return [];
+    return db
+      .select({ id: characters.id, userId: characters.userId, partyId: characters.partyId })
+      .from(characters)
+      .where(inArray(characters.id, characterIds));
   },
 
   async character(db: Executor, characterId: string) {

@@ -23,6 +23,8 @@ import {
   manualTransactionBodySchema,
   manualTransactionResponseSchema,
   mergeBodySchema,
+  ownerContainersQuerySchema,
+  ownerContainersSchema,
   splitBodySchema,
   successEnvelope,
   transferBodySchema,
@@ -188,6 +190,19 @@ export async function inventoryRoutes(app: FastifyInstance, options: { inventory
       status: 'success' as const,
       ...(await inventory.listVisibleContainers(actor(request).id, request.query)),
     }),
+  );
+  r.get(
+    '/containers/by_owner',
+    {
+      schema: {
+        tags,
+        summary:
+          'Containers of many owners at once (character_ids, party_ids: comma-separated); owners I may not read are left out',
+        querystring: ownerContainersQuerySchema,
+        response: { 200: successEnvelope(z.array(ownerContainersSchema)) },
+      },
+    },
+    async (request) => ok(await inventory.listContainersOfOwners(actor(request).id, request.query)),
   );
   r.post(
     '/containers',

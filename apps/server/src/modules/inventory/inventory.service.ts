@@ -25,6 +25,8 @@ import {
   MAX_STACK_QUANTITY,
   type ManualTransaction,
   manualEntryMessages,
+  type OwnerContainers,
+  type OwnerContainersQuery,
   type PartyRole,
   partyMessages,
   planConversion,
@@ -658,6 +660,49 @@ export class InventoryService {
       data: ids.flatMap((id) => byId.get(id) ?? []),
       meta: listMeta(query.page, query.per_page, total),
     };
+  }
+
+  /**
+   * GET /containers/by_owner: the containers of many characters and parties, as each one's own containers
+   * path lists them, in the same few statements whatever their number (it was one request per character).
+   * An owner the caller may not read (as characters/{id}/containers would refuse it) is left out, so one
+   * character that left the party does not fail the rest.
+   */
+  async listContainersOfOwners(userId: string, query: OwnerContainersQuery): Promise<OwnerContainers[]> {
+    const characters = await repo.characters(this.db, query.character_ids);
+    const partyIds = new Set([
+      ...query.party_ids,
+      ...characters.flatMap((c) => (c.partyId ? [c.partyId] : [])),
+    ]);
+    const memberships = await partiesRepository.memberships(this.db, userId, [...partyIds]);
+    const characterById = new Map(characters.map((c) => [c.id, c]));
+    const owners: OwnerContainers['owner'][] = [
+      ...query.character_ids.flatMap((id) => {
+        const character = characterById.get(id);
+        const readable =
+          character !== undefined &&
+          (character.userId === userId || (character.partyId !== null && memberships.has(character.partyId)));
+        return readable ? [{ type: 'character' as const, id }] : [];
+      }),
+      ...query.party_ids.flatMap((id) => (memberships.has(id) ? [{ type: 'party' as const, id }] : [])),
+    ];
+    const rows = await repo.listForOwners(
+      this.db,
+      owners.flatMap((o) => (o.type === 'character' ? [o.id] : [])),
+      owners.flatMap((o) => (o.type === 'party' ? [o.id] : [])),
+    );
+    const byId = await this.#containersJson(
+      this.db,
+      userId,
+      rows.map((row) => row.id),
+    );
+    const lists = new Map<string, Container[]>(owners.map((o) => [`${o.type}:${o.id}`, []]));
+    for (const row of rows) {
+      const json = byId.get(row.id);
+      const key = row.characterId ? `character:${row.characterId}` : `party:${row.partyId}`;
+      if (json) lists.get(key)?.push(json);
+    }
+    return owners.map((owner) => ({ owner, containers: lists.get(`${owner.type}:${owner.id}`) ?? [] }));
   }
 
   /** POST /containers: the owner comes in the body; the rules are those of the owner's own path. */

@@ -11,6 +11,8 @@ import {
   isUnpricedItem,
   itemInstanceDetailSchema,
   itemInstanceSchema,
+  MAX_OWNERS_PER_CONTAINER_LIST,
+  ownerContainersSchema,
   type PageMeta,
   pageMetaSchema,
   transferResultSchema,
@@ -18,7 +20,7 @@ import {
 } from '@haversack/contracts';
 import { infiniteQueryOptions, type QueryClient, queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
-import { API_V1, apiRequest } from '../../../lib/http-client';
+import { API_V1, ApiError, apiRequest } from '../../../lib/http-client';
 import { isInvertedRange } from '../../../lib/range';
 import { subscriptionKeys } from '../../subscription/api/subscription-api';
 
@@ -73,13 +75,100 @@ export function partyCollaborationQuery(partyId: string) {
 const ownerPath = (owner: ContainerOwner) =>
   `${API_V1}/${owner.type === 'character' ? 'characters' : 'parties'}/${owner.id}/containers`;
 
+/**
+ * An owner's containers, one query (and one cache key) per owner so that a live event refreshes just the
+ * owners it touched. The owners asked for together (a workspace, Party → Inventory, the Marketplace: one
+ * per character) go out as one GET containers/by_owner rather than one request each: a GM of 141
+ * characters sent 126 requests for one workspace (review "bigdata", finding 2).
+ */
 export function ownerContainersQuery(owner: ContainerOwner) {
   return queryOptions({
     queryKey: inventoryKeys.owner(owner),
-    queryFn: async ({ signal }) =>
-      (await apiRequest(ownerPath(owner), { schema: z.array(containerSchema), signal, toast: false })).data,
+    queryFn: () => ownerContainersBatcher.load(owner),
     staleTime: CONTAINERS_STALE_MS,
   });
+}
+
+interface Waiting {
+  owner: ContainerOwner;
+  settle: { resolve: (containers: Container[]) => void; reject: (error: unknown) => void }[];
+}
+
+/**
+ * Collects the owners asked for in one turn (the queries a render starts are started together) and asks
+ * for them at once. One owner alone is asked at its own path, as the spec names it; more go to
+ * GET containers/by_owner, {@link MAX_OWNERS_PER_CONTAINER_LIST} a request. The request is not cancelled
+ * with one query: it answers the others too (a query whose page went keeps its answer in the cache).
+ */
+export const ownerContainersBatcher = {
+  waiting: new Map<string, Waiting>(),
+  load(owner: ContainerOwner): Promise<Container[]> {
+    return new Promise((resolve, reject) => {
+      const key = `${owner.type}:${owner.id}`;
+      const entry = this.waiting.get(key) ?? { owner, settle: [] };
+      entry.settle.push({ resolve, reject });
+      if (this.waiting.size === 0) queueMicrotask(() => this.flush());
+      this.waiting.set(key, entry);
+    });
+  },
+  flush(): void {
+    const batch = [...this.waiting.values()];
+    this.waiting.clear();
+    for (let start = 0; start < batch.length; start += MAX_OWNERS_PER_CONTAINER_LIST) {
+      void askFor(batch.slice(start, start + MAX_OWNERS_PER_CONTAINER_LIST));
+    }
+  },
+};
+
+async function askFor(batch: Waiting[]): Promise<void> {
+  const settleAll = (entry: Waiting, outcome: { data: Container[] } | { error: unknown }) => {
+    for (const { resolve, reject } of entry.settle) {
+      if ('data' in outcome) resolve(outcome.data);
+      else reject(outcome.error);
+    }
+  };
+  try {
+    const [single] = batch;
+    if (batch.length === 1 && single) {
+      const { data } = await apiRequest(ownerPath(single.owner), {
+        schema: z.array(containerSchema),
+        toast: false,
+      });
+      settleAll(single, { data });
+      return;
+    }
+    const ids = (type: ContainerOwner['type']) =>
+      batch.flatMap((entry) => (entry.owner.type === type ? [entry.owner.id] : []));
+    const params = new URLSearchParams();
+    if (ids('character').length > 0) params.set('character_ids', ids('character').join(','));
+    if (ids('party').length > 0) params.set('party_ids', ids('party').join(','));
+    const { data } = await apiRequest(`${API_V1}/containers/by_owner?${params}`, {
+      schema: z.array(ownerContainersSchema),
+      toast: false,
+    });
+    const answered = new Map(
+      data.map((entry) => [`${entry.owner.type}:${entry.owner.id}`, entry.containers]),
+    );
+    for (const entry of batch) {
+      const containers = answered.get(`${entry.owner.type}:${entry.owner.id}`);
+      // Left out: the owner is not one this user may read (or is gone), as its own path answers 404.
+      settleAll(
+        entry,
+        containers
+          ? { data: containers }
+          : {
+              error: new ApiError({
+                code: 'RESOURCE_NOT_FOUND',
+                status: 404,
+                type: 'not_found',
+                message: `${entry.owner.type === 'character' ? 'Character' : 'Party'} not found.`,
+              }),
+            },
+      );
+    }
+  } catch (error) {
+    for (const entry of batch) settleAll(entry, { error });
+  }
 }
 
 export function containerQuery(id: string) {

@@ -63,7 +63,10 @@ export function AddToContainerDialog({
       .map((p) => ({ type: 'party' as const, id: p.id })),
     ...theirs.map((c) => ({ type: 'character' as const, id: c.id })),
   ];
-  const sources = useOwnerContainers(owners);
+  // Asked for once every owner is known (my characters, my parties, their characters): one request.
+  const sources = useOwnerContainers(owners, {
+    enabled: !characters.isPending && !parties.isPending && !partyCharacters.isPending,
+  });
   const containers = sources.containers.filter((c) => c.can_act);
   const conjuringRefusal = useConjuringRefusal(containers);
   const planLocked = usePlanLockedContainers(containers);

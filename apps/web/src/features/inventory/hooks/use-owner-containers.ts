@@ -2,10 +2,15 @@ import type { Container } from '@haversack/contracts';
 import { useQueries } from '@tanstack/react-query';
 import { type ContainerOwner, ownerContainersQuery } from '../api/inventory-api';
 
-/** Every container of the given owners (a character, its party, my other characters), in that order. */
-export function useOwnerContainers(owners: ContainerOwner[]) {
+/**
+ * Every container of the given owners (a character, its party, my other characters), in that order. The
+ * owners' lists are asked for together (one request, `ownerContainersQuery`): a page that learns its owners
+ * in steps passes `enabled: false` until it knows them all, so that they still go out as one.
+ */
+export function useOwnerContainers(owners: ContainerOwner[], options: { enabled?: boolean } = {}) {
+  const enabled = options.enabled ?? true;
   return useQueries({
-    queries: owners.map((owner) => ownerContainersQuery(owner)),
+    queries: owners.map((owner) => ({ ...ownerContainersQuery(owner), enabled })),
     combine: (results) => ({
       containers: dedupe(results.flatMap((result) => result.data ?? [])),
       isPending: results.some((result) => result.isPending),

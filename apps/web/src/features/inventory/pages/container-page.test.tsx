@@ -206,6 +206,44 @@ describe('ContainerPage', { timeout: 20_000 }, () => {
       expect(screen.queryByTestId('move-nowhere')).not.toBeInTheDocument();
     });
 
+    it('asks for the containers of every character of a GM’s party in one request, not one each', async () => {
+      setViewport(375, 812);
+      const many = Array.from({ length: 30 }, (_, i) =>
+        buildCharacter({ id: `ch-${i}`, name: `Hero ${i}`, party_id: party.id, is_owner: false }),
+      );
+      const bags = many.map((c) =>
+        buildContainer({
+          id: `c-${c.id}`,
+          name: 'Bag',
+          owner: { type: 'character', id: c.id, name: c.name },
+        }),
+      );
+      const fetchMock = mockFetch(({ url }) => {
+        const { pathname, searchParams } = new URL(url, 'http://test');
+        const path = pathname.replace('/api/v1', '');
+        if (path === '/characters') {
+          const list = searchParams.has('party_id') ? many : [];
+          return jsonResponse(200, { status: 'success', data: list, meta: pageMeta(list.length, 100) });
+        }
+        if (path === `/parties/${party.id}`) return success({ ...party, is_gm: true, user_role: 'gm' });
+        if (path === `/parties/${party.id}/containers`) return success([stash]);
+        const owner = /^\/characters\/(ch-\d+)\/containers$/.exec(path);
+        if (owner) return success(bags.filter((bag) => bag.owner.id === owner[1]));
+        if (path === `/containers/${stash.id}`) return success(stash);
+        if (path === `/containers/${stash.id}/items`)
+          return jsonResponse(200, { status: 'success', data: [manacles], meta: pageMeta(1, 20) });
+        if (path === `/item_instances/${manacles.id}`) return success(manacles);
+        if (path === '/subscription/check_feature') return success({ allowed: true, feature: 'x' });
+        return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${path}`);
+      });
+      renderRoutes([{ path: '/containers/:id', element: <ContainerPage /> }], `/containers/${stash.id}`);
+      expect(await destinationsOf('Manacles')).toHaveLength(30);
+      const ownerLists = fetchMock.mock.calls
+        .map(([url]) => new URL(String(url), 'http://test').pathname)
+        .filter((path) => /\/(characters|parties)\/[^/]+\/containers$|\/containers\/by_owner$/.test(path));
+      expect(ownerLists).toEqual(['/api/v1/containers/by_owner']);
+    });
+
     it.each([
       ['the GM', true, [], ['Party Stash (Night Watch)', 'Saddlebag (Brom)']],
       ['a player', false, ['ch-aria'], ['Party Stash (Night Watch)']],

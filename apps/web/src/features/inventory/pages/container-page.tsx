@@ -83,7 +83,8 @@ export function ContainerPage() {
   const { owners, settled, inParty, partyId, ownedByMe } = useWorkspaceOwners(container.data);
   // Whoever can see a party's container (or a party member's) is a member: follow the party live.
   usePartyChannels(partyId, { staysOnRemoval: ownedByMe });
-  const sources = useOwnerContainers(owners);
+  // Asked for once every owner is known: one request for them all, not one per step.
+  const sources = useOwnerContainers(owners, { enabled: settled });
   const ownerName = container.data?.owner.name ?? '';
   usePageTitle(container.data ? `${ownerName} · Inventory` : 'Inventory');
   // A party's stash is reached from its party and belongs to it: the sidebar marks Parties, not Characters.
