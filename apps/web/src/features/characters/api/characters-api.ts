@@ -17,7 +17,7 @@ const LIST_STALE_MS = 2 * 60_000;
 const LIST_GC_MS = 10 * 60_000;
 /** spec/02 §9: the character list's default page size. */
 export const CHARACTERS_PER_PAGE = 10;
-/** Enough for every character a user or a party has (the highest plan allows 20 before unlimited). */
+/** The largest page the server serves (contracts `characterListQuerySchema.per_page`). */
 const ALL_PER_PAGE = 100;
 
 export interface CharacterFilters {
@@ -69,6 +69,26 @@ async function fetchPage(params: URLSearchParams, signal: AbortSignal): Promise<
   };
 }
 
+/**
+ * Every page of a list, of the largest size, as one page: the plans past Hero have no character limit, and
+ * a GM of 141 characters saw 100 of them in pickers and under "Characters (109)" (review "bigdata" §4).
+ */
+async function fetchAllPages(params: URLSearchParams, signal: AbortSignal): Promise<CharacterPage> {
+  const characters: Character[] = [];
+  for (let page = 1; ; page++) {
+    params.set('page', String(page));
+    params.set('per_page', String(ALL_PER_PAGE));
+    const answer = await fetchPage(params, signal);
+    characters.push(...answer.characters);
+    if (answer.characters.length === 0 || page >= answer.meta.total_pages) {
+      return {
+        characters,
+        meta: { ...answer.meta, current_page: 1, total_pages: 1, per_page: characters.length },
+      };
+    }
+  }
+}
+
 export function charactersListQuery(filters: CharacterFilters) {
   return queryOptions({
     queryKey: characterKeys.list(filters),
@@ -82,8 +102,7 @@ export function charactersListQuery(filters: CharacterFilters) {
 export function myCharactersQuery() {
   return queryOptions({
     queryKey: characterKeys.mine(),
-    queryFn: ({ signal }) =>
-      fetchPage(new URLSearchParams({ page: '1', per_page: String(ALL_PER_PAGE) }), signal),
+    queryFn: ({ signal }) => fetchAllPages(new URLSearchParams(), signal),
     staleTime: LIST_STALE_MS,
     gcTime: LIST_GC_MS,
   });
@@ -93,11 +112,7 @@ export function myCharactersQuery() {
 export function partyCharactersQuery(partyId: string) {
   return queryOptions({
     queryKey: characterKeys.party(partyId),
-    queryFn: ({ signal }) =>
-      fetchPage(
-        new URLSearchParams({ party_id: partyId, page: '1', per_page: String(ALL_PER_PAGE) }),
-        signal,
-      ),
+    queryFn: ({ signal }) => fetchAllPages(new URLSearchParams({ party_id: partyId }), signal),
     staleTime: LIST_STALE_MS,
     gcTime: LIST_GC_MS,
   });

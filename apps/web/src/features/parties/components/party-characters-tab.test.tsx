@@ -107,6 +107,27 @@ describe('PartyCharactersTab', () => {
     expect(within(again).getByRole('button', { name: 'Cancel' })).toBeEnabled();
   });
 
+  it('shows every character of a party of 141, over the two pages the server serves them in', async () => {
+    const all = Array.from({ length: 141 }, (_, i) =>
+      buildCharacter({ id: `ch-${i}`, name: `NPC ${i}`, user_id: 'user-gm', party_id: 'party-1' }),
+    );
+    mockFetch(({ url }) => {
+      const address = new URL(url, 'http://test');
+      if (address.pathname === '/api/v1/parties/party-1/members') return success([gm]);
+      if (address.pathname === '/api/v1/characters') {
+        const page = Number(address.searchParams.get('page') ?? '1');
+        const perPage = Math.min(100, Number(address.searchParams.get('per_page') ?? '10'));
+        const data = all.slice((page - 1) * perPage, page * perPage);
+        return jsonResponse(200, { status: 'success', data, meta: pageMeta(all.length, perPage, page) });
+      }
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`);
+    });
+    renderRoutes([{ path: '/', element: <PartyCharactersTab party={buildParty()} /> }], '/');
+    expect(await screen.findByRole('heading', { name: 'Party Characters (141)' })).toBeInTheDocument();
+    expect(await screen.findByText('NPC 140', {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(screen.getAllByTestId('party-character-card')).toHaveLength(141);
+  }, 30_000);
+
   it('keeps a Game Master badge whole beside a very long character name', async () => {
     const longName = 'Bartholomew Quillfeather-Underbough the Unreasonably Verbose of Lower Waterdeep';
     serve([buildCharacter({ name: longName, user_id: 'user-gm', party_id: 'party-1' })]);
