@@ -104,6 +104,18 @@ describe('CharacterForm party picker', () => {
     const options = await screen.findAllByRole('option', { hidden: true });
     expect(options).toHaveLength(TOTAL_PARTIES);
     expect(screen.getByRole('option', { name: 'Party 111', hidden: true })).toBeInTheDocument();
+
+    // A hundred parties are not scrolled through on a phone: typing finds one, and the keyboard picks it.
+    await user.type(screen.getByRole('combobox', { name: 'Party' }), 'Party 11');
+    await vi.waitFor(() =>
+      expect(screen.getAllByRole('option', { hidden: true }).map((o) => o.textContent)).toEqual([
+        'Party 11',
+        'Party 110',
+        'Party 111',
+      ]),
+    );
+    await user.keyboard('{ArrowDown}{Enter}');
+    expect(screen.getByRole('combobox', { name: 'Party' })).toHaveValue('Party 11');
   });
 });
 

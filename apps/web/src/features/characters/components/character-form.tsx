@@ -158,6 +158,9 @@ export function CharacterForm({
           label="Party"
           placeholder={parties.isError && !parties.data ? 'Your parties could not be loaded' : 'No party'}
           data={partyOptions}
+          // A GM of a long campaign runs a hundred parties (review "bigdata" §6): typing finds one.
+          searchable
+          nothingFoundMessage="No matching party"
           clearable
           // Tapping the chosen party again keeps it (a touch habit cleared it); the clear button removes it.
           allowDeselect={false}

@@ -44,6 +44,42 @@ describe('ContainerSourceSelect', () => {
   });
 });
 
+describe('ContainerSourceSelect with many containers', () => {
+  it('finds a container by typing, its owner’s name too, and groups the options by owner', async () => {
+    const stash = buildContainer({
+      id: 'stash',
+      name: 'Party Stash',
+      owner: { type: 'party', id: 'party-1', name: 'Night Watch' },
+    });
+    const saddlebag = buildContainer({
+      id: 'saddlebag',
+      name: 'Saddlebag',
+      owner: { type: 'character', id: 'ch-brom', name: 'Brom' },
+    });
+    const onChange = vi.fn();
+    renderWithProviders(
+      <ContainerSourceSelect
+        containers={[backpack, quiver, stash, saddlebag]}
+        value={null}
+        onChange={onChange}
+      />,
+    );
+    const user = userEvent.setup();
+    const source = screen.getByRole('combobox', { name: 'Source' });
+    await user.click(source);
+    const groupNames = screen
+      .getAllByRole('group')
+      .map((group) => document.getElementById(group.getAttribute('aria-labelledby') ?? '')?.textContent);
+    expect(groupNames).toEqual(['Aria', 'Night Watch', 'Brom']);
+    await user.type(source, 'brom');
+    expect(screen.getAllByRole('option').map((o) => (o.textContent ?? '').split(' · ')[0])).toEqual([
+      'Saddlebag (Brom)',
+    ]);
+    await user.keyboard('{ArrowDown}{Enter}');
+    expect(onChange).toHaveBeenCalledWith(saddlebag.id);
+  });
+});
+
 describe('sourceOptionLabel', () => {
   const limits = { max: 50, slots_max: 20, enforces: { weight: true, slots: true } };
 

@@ -1,5 +1,5 @@
 import type { Container } from '@haversack/contracts';
-import { Select } from '@mantine/core';
+import { type ComboboxItem, type ComboboxItemGroup, Select } from '@mantine/core';
 import type { Ref } from 'react';
 import { capacityLevel, formatPercent, percentUsed, unlimitedAmount } from '../../../components/capacity-bar';
 import { useOptionsOnFirstUse } from '../../../lib/use-options-on-first-use';
@@ -27,6 +27,32 @@ export function sourceOptionLabel(container: Container): string {
   return [containerLabel(container), ...(over ? ['over capacity'] : []), full, slots].join(' · ');
 }
 
+/**
+ * The options of a container picker grouped by whose containers they are (a character, the party), owners
+ * in the order they come. A long campaign's GM has hundreds of containers (review "bigdata" §6): with
+ * `searchable`, typing a container's or its owner's name (each option names its owner) finds it.
+ */
+export function groupedByOwner<T extends ComboboxItem>(
+  containers: Container[],
+  option: (container: Container) => T,
+): ComboboxItemGroup<T>[] {
+  const groups = new Map<string, ComboboxItemGroup<T>>();
+  for (const container of containers) {
+    // Two owners of the same name share a heading; each option still says whose it is.
+    const group = container.owner.name;
+    const entry = groups.get(group) ?? { group, items: [] };
+    entry.items.push(option(container));
+    groups.set(group, entry);
+  }
+  return [...groups.values()];
+}
+
+/** What every container picker takes: typing filters its options, and says so when nothing matches. */
+export const containerSearchProps = {
+  searchable: true,
+  nothingFoundMessage: 'No matching container',
+} as const;
+
 export function ContainerSourceSelect({
   containers,
   value,
@@ -46,7 +72,7 @@ export function ContainerSourceSelect({
       {...firstUse}
       ref={ref}
       label={label}
-      data={containers.map((c) => ({ value: c.id, label: sourceOptionLabel(c) }))}
+      data={groupedByOwner(containers, (c) => ({ value: c.id, label: sourceOptionLabel(c) }))}
       value={value}
       onChange={(next) => {
         if (next) onChange(next);
@@ -54,7 +80,7 @@ export function ContainerSourceSelect({
       allowDeselect={false}
       placeholder="Choose a container"
       comboboxProps={{ withinPortal: true, keepMounted }}
-      nothingFoundMessage="No containers"
+      {...containerSearchProps}
     />
   );
 }

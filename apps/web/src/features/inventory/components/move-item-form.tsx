@@ -8,7 +8,7 @@ import { useTransferItem } from '../hooks/use-inventory-actions';
 import { partyCollaborationLocked, usePlanLockedContainers } from '../hooks/use-plan-locked-containers';
 import { moveScope, useAllowanceRefusal } from '../hooks/use-spent-allowances';
 import { sheetComboboxProps } from '../lib/sheet-combobox';
-import { sourceOptionLabel } from './container-source-select';
+import { containerSearchProps, groupedByOwner, sourceOptionLabel } from './container-source-select';
 
 /**
  * A text box shows the part of its text around the caret, and a value set or focused puts the caret at the
@@ -109,7 +109,7 @@ export function MoveItemForm({
           label="Destination"
           ref={destinationInput}
           onFocus={(event: FocusEvent<HTMLInputElement>) => showStart(event.currentTarget)}
-          data={choices.map((c) =>
+          data={groupedByOwner(choices, (c) =>
             isLocked(c)
               ? {
                   value: c.id,
@@ -122,7 +122,10 @@ export function MoveItemForm({
           onChange={setTarget}
           allowDeselect={false}
           placeholder="Please select a destination"
-          nothingFoundMessage="No other container"
+          searchable
+          nothingFoundMessage={
+            choices.length === 0 ? 'No other container' : containerSearchProps.nothingFoundMessage
+          }
           comboboxProps={sheetComboboxProps}
         />
         <NumberField

@@ -4,7 +4,7 @@ import { IconX } from '@tabler/icons-react';
 import { useEffect, useId, useRef } from 'react';
 import { useOptionsOnFirstUse } from '../../../lib/use-options-on-first-use';
 import type { TransferQueue } from '../hooks/use-transfer-queue';
-import { sourceOptionLabel } from './container-source-select';
+import { containerSearchProps, groupedByOwner, sourceOptionLabel } from './container-source-select';
 
 /** Says what the destination is for before the first swipe, not only in the refusal after it. */
 export const destinationPlaceholder = 'Choose where swiped items go';
@@ -55,10 +55,13 @@ export function TransferQueueBar({
   const hasItems = queue.items.length > 0;
   const floating = hasItems || busy || queue.error !== null;
   const { keepMounted, ...destinationFirstUse } = useOptionsOnFirstUse();
-  const destinationOptions = containers
-    .filter((c) => c.can_act)
-    .map((c) => ({ value: c.id, label: sourceOptionLabel(c) }));
-  const destinationLabel = destinationOptions.find((option) => option.value === queue.destination)?.label;
+  const destinationOptions = groupedByOwner(
+    containers.filter((c) => c.can_act),
+    (c) => ({ value: c.id, label: sourceOptionLabel(c) }),
+  );
+  const destinationLabel = destinationOptions
+    .flatMap((group) => group.items)
+    .find((option) => option.value === queue.destination)?.label;
   const bar = useRef<HTMLElement>(null);
   const refusalId = useId();
   useEffect(() => {
@@ -125,6 +128,7 @@ export function TransferQueueBar({
             label="Destination"
             placeholder={swipes ? destinationPlaceholder : queuedDestinationPlaceholder}
             data={destinationOptions}
+            {...containerSearchProps}
             value={queue.destination}
             // "Belt pouch (Lyra Moonwhisper, Seeker of the Lost Archive) · 12% full · 3/20 slots" is wider than
             // a phone: the theme ends it in an ellipsis, and the whole of it is the title (a screen reader reads
