@@ -434,7 +434,7 @@ export class InventoryService {
   }
 
   async createContainer(actor: LedgerActor, owner: Owner, form: ContainerForm): Promise<Container> {
-    const id = await this.#transaction(async (tx, record) => {
+    return this.#transaction(async (tx, record) => {
       const ownerContext = await this.#assertOwnerActable(tx, actor.id, owner);
       await this.#countAction(
         tx,
@@ -463,9 +463,8 @@ export class InventoryService {
         scope: 'characterId' in owner ? 'personal' : 'party',
         summary: `${actor.username} created ${container.name} for ${ownerContext.name}`,
       });
-      return container.id;
+      return this.#containerJson(tx, actor.id, container.id);
     });
-    return this.getContainer(actor.id, id);
   }
 
   async updateContainer(
@@ -474,7 +473,7 @@ export class InventoryService {
     changes: Partial<ContainerForm>,
     owner?: Owner,
   ) {
-    await this.#transaction(async (tx) => {
+    return this.#transaction(async (tx) => {
       await repo.lockContainers(tx, [containerId]);
       const { context, access, role } = await this.#locate(tx, actor.id, containerId);
       this.#assertOwnedBy(context, owner);
@@ -502,8 +501,9 @@ export class InventoryService {
       // A character's capacity is its primary container's: the character sheet shows what the bars use.
       if (context.container.isPrimary && context.character)
         await syncCharacterCapacity(tx, context.character.id, changes);
+      // Answered as committed, read before the locks go: another member may delete it right after.
+      return this.#containerJson(tx, actor.id, containerId);
     });
-    return this.getContainer(actor.id, containerId);
   }
 
   /** What a container's deletion ends elsewhere (purchase requests), in its transaction; set once at build. */
@@ -963,7 +963,7 @@ export class InventoryService {
       notes?: string | undefined;
     },
   ): Promise<ItemInstance[]> {
-    const ids = await this.#transaction(async (tx, record) => {
+    return this.#transaction(async (tx, record) => {
       await repo.lockContainers(tx, [input.container_id]);
       const target = await this.#locate(tx, actor.id, input.container_id);
       policy.assertCanAct(target.access);
@@ -997,9 +997,9 @@ export class InventoryService {
         destinationName: placeName(target.context),
         summary: added,
       });
-      return created;
+      // Answered as committed: read after the commit, a stack topped up here may be gone already.
+      return this.#instancesJson(tx, created);
     });
-    return Promise.all(ids.map((id) => this.#instanceJson(this.db, id)));
   }
 
   async updateInstance(
@@ -1007,7 +1007,7 @@ export class InventoryService {
     instanceId: string,
     changes: ItemInstanceUpdate,
   ): Promise<ItemInstance> {
-    await this.#transaction(async (tx, record, emit) => {
+    return this.#transaction(async (tx, record, emit) => {
       // Attuning (or growing an attuned stack) locks the character first, before its container, so that
       // two racing attunements are counted one after the other.
       if (changes.instance_data?.is_attuned === true || changes.quantity !== undefined) {
@@ -1116,8 +1116,8 @@ export class InventoryService {
         });
         if (event) emit(event);
       }
+      return this.#instanceJson(tx, instance.id);
     });
-    return this.#instanceJson(this.db, instanceId);
   }
 
   async destroyInstance(actor: LedgerActor, instanceId: string): Promise<void> {
@@ -1147,7 +1147,7 @@ export class InventoryService {
   }
 
   async split(actor: LedgerActor, instanceId: string, amount: number): Promise<ItemInstance[]> {
-    const newId = await this.#transaction(async (tx, record) => {
+    return this.#transaction(async (tx, record) => {
       const { instance, template, located } = await this.#lockInstanceForAct(tx, actor.id, instanceId);
       if (amount < 1 || amount >= instance.quantity) {
         throw AppError.validation([{ field: 'quantity', message: inventoryMessages.splitRange }]);
@@ -1178,15 +1178,14 @@ export class InventoryService {
         destinationName: placeName(located.context),
         summary: `${actor.username} split ${formatEnUs(amount)} × ${facts.name} off a stack of ${formatEnUs(instance.quantity)} in ${placeName(located.context)}`,
       });
-      return created.id;
+      return this.#instancesJson(tx, [instance.id, created.id]);
     });
-    return Promise.all([this.#instanceJson(this.db, instanceId), this.#instanceJson(this.db, newId)]);
   }
 
   async merge(actor: LedgerActor, instanceId: string, targetInstanceId: string): Promise<ItemInstance> {
     if (instanceId === targetInstanceId)
       throw AppError.validation([{ field: 'target_instance_id', message: inventoryMessages.mergeSame }]);
-    await this.#transaction(async (tx, record) => {
+    return this.#transaction(async (tx, record) => {
       const source = await this.#lockInstanceForAct(tx, actor.id, instanceId);
       const target = await repo.lockInstance(tx, targetInstanceId);
       if (!target) {
@@ -1244,8 +1243,8 @@ export class InventoryService {
         destinationName: placeName(source.located.context),
         summary: `${actor.username} merged ${formatEnUs(source.instance.quantity)} × ${source.template.name} into a stack of ${formatEnUs(target.quantity)} in ${placeName(source.located.context)}`,
       });
+      return this.#instanceJson(tx, target.id);
     });
-    return this.#instanceJson(this.db, targetInstanceId);
   }
 
   // ---- transfers --------------------------------------------------------------------------------------
@@ -1431,7 +1430,7 @@ export class InventoryService {
       }
       const target = await repo.context(tx, targetId);
       if (!target) throw recipientRefusal('Character not found.');
-      const { template, facts, targetIds, sourceLeft } = await this.#moveStack(
+      const { template, facts, targetIds, sourceLeft, rows } = await this.#moveStack(
         tx,
         instance.id,
         target,
@@ -1471,14 +1470,26 @@ export class InventoryService {
           recipient_notice: `${giver.name} gave you ${given}`,
         },
       });
-      return { moved: quantity, sourceLeft, targetIds, transactionIds };
+      // The answer is built from the rows the move wrote (RETURNING), as a transfer's is: read again after
+      // the commit, a stack another request emptied meanwhile would answer 404 for a gift that was made.
+      const written = (id: string) => {
+        const row = rows.get(id);
+        if (!row) throw new AppError('INTERNAL_SERVER_ERROR', 'a give wrote no row for a stack it moved');
+        return toInstanceJson(row, template);
+      };
+      return {
+        moved: quantity,
+        sourceInstance: sourceLeft ? written(instance.id) : null,
+        targetInstances: targetIds.map(written),
+        transactionIds,
+      };
     });
     return {
       success: true as const,
       message: inventoryMessages.transferred,
       moved: result.moved,
-      source_instance: result.sourceLeft ? await this.#instanceJson(this.db, instanceId) : null,
-      target_instances: await Promise.all(result.targetIds.map((id) => this.#instanceJson(this.db, id))),
+      source_instance: result.sourceInstance,
+      target_instances: result.targetInstances,
       transaction_ids: result.transactionIds,
     };
   }
@@ -1489,7 +1500,7 @@ export class InventoryService {
     containerId: string,
     input: { from: Currency; to: Currency; quantity?: number | undefined },
   ) {
-    await this.#transaction(async (tx, record) => {
+    return this.#transaction(async (tx, record) => {
       await repo.lockContainers(tx, [containerId]);
       const located = await this.#locate(tx, actor.id, containerId);
       policy.assertCanAct(located.access);
@@ -1568,8 +1579,9 @@ export class InventoryService {
           summary: `${actor.username} got ${formatEnUs(plan.receive)} ${input.to} for ${formatEnUs(plan.spend)} ${input.from} in ${where.name}`,
         },
       ]);
+      // Answered as committed: the container may be deleted (or its party left) once the locks are gone.
+      return this.#containerJson(tx, actor.id, containerId, located);
     });
-    return this.getContainer(actor.id, containerId);
   }
 
   /** Moves `quantity` of a stack between two locked containers, stacking on arrival (DESIGN §4). */
@@ -2246,6 +2258,22 @@ export class InventoryService {
     const [row] = await repo.instancesWithTemplates(db, [instanceId]);
     if (!row) throw AppError.notFound('Item not found.');
     return toInstanceJson(row.instance, row.template);
+  }
+
+  /**
+   * Stacks a change wrote, in the order given, read in its own transaction: once committed, another
+   * request may empty or move them before a read after the commit, and a change that was made would be
+   * answered 404 (review "multiproc" 1; README "Changes made once": a 4xx says nothing changed).
+   */
+  async #instancesJson(tx: Executor, ids: string[]): Promise<ItemInstance[]> {
+    const rows = new Map(
+      (await repo.instancesWithTemplates(tx, ids)).map((row) => [row.instance.id, row] as const),
+    );
+    return ids.map((id) => {
+      const row = rows.get(id);
+      if (!row) throw new AppError('INTERNAL_SERVER_ERROR', 'a stack written in this transaction is missing');
+      return toInstanceJson(row.instance, row.template);
+    });
   }
 }
 
